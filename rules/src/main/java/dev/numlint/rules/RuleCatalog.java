@@ -1,0 +1,152 @@
+package dev.numlint.rules;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * The rule catalog: the single source of truth for rule ids, names, levels, descriptions and documentation.
+ * Loaded from {@code catalog.yml} and the per-rule markdown documents next to it.
+ */
+public final class RuleCatalog {
+    public static final String TOOL_NAME = "numlint";
+    public static final String INFORMATION_URI = "https://github.com/numlint/numlint";
+    private static final String BASE = "/dev/numlint/rules/";
+
+    private static volatile RuleCatalog instance;
+
+    private final Map<String, Rule> rules;
+
+    private RuleCatalog(Map<String, Rule> rules) {
+        this.rules = rules;
+    }
+
+    /** The catalog shipped with numlint. */
+    public static RuleCatalog get() {
+        RuleCatalog c = instance;
+        if (c == null) {
+            synchronized (RuleCatalog.class) {
+                c = instance;
+                if (c == null) {
+                    c = load();
+                    instance = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    /** The version of numlint, from the jar manifest or the build's filtered resource. */
+    public static String toolVersion() {
+        try (InputStream in = RuleCatalog.class.getResourceAsStream(BASE + "version.txt")) {
+            if (in != null) {
+                String v = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+                if (!v.isEmpty() && !v.startsWith("$")) {
+                    return v;
+                }
+            }
+        } catch (IOException e) {
+            // fall through
+        }
+        return "0.0.0-dev";
+    }
+
+    private static RuleCatalog load() {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        try (InputStream in = RuleCatalog.class.getResourceAsStream(BASE + "catalog.yml")) {
+            if (in == null) {
+                throw new IllegalStateException("catalog.yml missing from the classpath");
+            }
+            JsonNode root = yaml.readTree(in);
+            Map<String, Rule> map = new LinkedHashMap<>();
+            for (JsonNode n : root.get("rules")) {
+                String id = text(n, "id");
+                String name = text(n, "name");
+                List<Integer> cwe = new ArrayList<>();
+                if (n.has("cwe")) {
+                    n.get("cwe").forEach(c -> cwe.add(c.asInt()));
+                }
+                List<Layer> layers = new ArrayList<>();
+                n.get("layers").forEach(l -> layers.add(Layer.parse(l.asText())));
+                List<RuleOption> options = new ArrayList<>();
+                if (n.has("options")) {
+                    for (JsonNode o : n.get("options")) {
+                        options.add(new RuleOption(text(o, "name"), text(o, "type"), text(o, "default"),
+                                text(o, "description")));
+                    }
+                }
+                String md = readDoc(id);
+                Rule r = new Rule(id, name, Level.parse(text(n, "level")), text(n, "category"), List.copyOf(cwe),
+                        text(n, "summary").trim(), text(n, "description").trim(), List.copyOf(layers),
+                        List.copyOf(options), md);
+                if (map.put(id, r) != null) {
+                    throw new IllegalStateException("duplicate rule id " + id);
+                }
+            }
+            return new RuleCatalog(java.util.Collections.unmodifiableMap(map));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the rule catalog", e);
+        }
+    }
+
+    private static String readDoc(String id) throws IOException {
+        try (InputStream in = RuleCatalog.class.getResourceAsStream(BASE + "docs/" + id + ".md")) {
+            if (in == null) {
+                throw new IllegalStateException("rule document docs/" + id + ".md missing from the catalog");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            throw new IllegalStateException("catalog entry " + n.path("id").asText("?") + " lacks '" + field + "'");
+        }
+        return v.asText();
+    }
+
+    public Collection<Rule> all() {
+        return rules.values();
+    }
+
+    public List<String> ids() {
+        return List.copyOf(rules.keySet());
+    }
+
+    public boolean has(String id) {
+        return rules.containsKey(id);
+    }
+
+    public Rule rule(String id) {
+        Rule r = rules.get(id);
+        if (r == null) {
+            throw new NoSuchElementException("unknown rule id " + id);
+        }
+        return r;
+    }
+
+    /** Index of the rule in catalog order (SARIF ruleIndex). */
+    public int indexOf(String id) {
+        int i = 0;
+        for (String k : rules.keySet()) {
+            if (k.equals(id)) {
+                return i;
+            }
+            i++;
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.numlint.spi;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Location;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+
+/** What an analyzer knows about the scan it is part of. Thread-safe. */
+public interface ScanContext {
+    /** The scan root: findings' paths are relative to it. */
+    Path root();
+
+    /** All files the scan discovered (absolute), for analyzers that need to look around (headers, pom.xml). */
+    List<Path> files();
+
+    RuleSettings rules();
+
+    /** Build context that applies to {@code file}: flags found by the build-flag audit plus {@code --nvcc-flags}. */
+    BuildContext buildContext(Path file);
+
+    /** Record flags for a file (or for the whole project when {@code file} is null); used by phase 0. */
+    void addBuildContext(Path file, BuildContext ctx);
+
+    PtxMode ptxMode();
+
+    /** {@code --cuda-arch}, e.g. compute_90. */
+    String cudaArch();
+
+    /** Path to nvcc when {@code --ptx auto} and nvcc was found. */
+    Optional<Path> nvcc();
+
+    /** {@code --classpath} entries for the Java front end. */
+    List<Path> classpath();
+
+    /** A shared pool sized to the cores; analyzers may submit work and must wait for it themselves. */
+    ExecutorService executor();
+
+    /** Relative path (with '/') of {@code file} under the root, or the absolute path when outside. */
+    String relativize(Path file);
+
+    default Location location(Path file, int line) {
+        return Location.line(relativize(file), line);
+    }
+
+    /** Record a kernel launched from host code (phase 1); phase 2 analyzes the linked file too. */
+    void linkKernel(KernelLink link);
+
+    /** A cache directory for derived artifacts (PTX compiled from .cu), keyed by content hash by the user. */
+    Path cacheDir();
+}
