@@ -1,0 +1,166 @@
+package dev.numlint.testing;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.rules.RuleOption;
+import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.FindingSink;
+import dev.numlint.spi.KernelLink;
+import dev.numlint.spi.PtxMode;
+import dev.numlint.spi.RuleSettings;
+import dev.numlint.spi.ScanContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * A minimal {@link ScanContext} and {@link FindingSink} for analyzer unit and fixture tests: all rules enabled at
+ * their catalog levels (or as overridden), findings and notifications collected in memory.
+ */
+public final class TestScanContext implements ScanContext, FindingSink, RuleSettings {
+    private final Path root;
+    private final List<Path> files;
+    private final Map<Path, BuildContext> contexts = new HashMap<>();
+    private BuildContext projectContext = BuildContext.defaults();
+    private final Map<String, String> options = new HashMap<>();
+    private final Set<String> disabled = new java.util.HashSet<>();
+    private PtxMode ptxMode = PtxMode.OFF;
+    private Path nvcc;
+    private final List<Path> classpath = new ArrayList<>();
+    private final List<KernelLink> links = Collections.synchronizedList(new ArrayList<>());
+    private final List<Finding> findings = Collections.synchronizedList(new ArrayList<>());
+    private final List<Notification> notifications = Collections.synchronizedList(new ArrayList<>());
+    private static final ExecutorService POOL = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "test-scan");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public TestScanContext(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+        try (Stream<Path> s = Files.walk(this.root)) {
+            this.files = s.filter(Files::isRegularFile).sorted().collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public TestScanContext option(String ruleId, String option, String value) {
+        options.put(ruleId + "." + option, value);
+        return this;
+    }
+
+    public TestScanContext disable(String ruleId) {
+        disabled.add(ruleId);
+        return this;
+    }
+
+    public TestScanContext projectContext(BuildContext c) {
+        projectContext = c;
+        return this;
+    }
+
+    public TestScanContext ptx(PtxMode mode, Path nvccPath) {
+        ptxMode = mode;
+        nvcc = nvccPath;
+        return this;
+    }
+
+    public TestScanContext classpathEntry(Path p) {
+        classpath.add(p);
+        return this;
+    }
+
+    /** Runs {@code analyzer} on every file under the root it accepts. */
+    public TestScanContext run(Analyzer analyzer) {
+        List<Path> accepted = files.stream().filter(f -> analyzer.accepts(root.relativize(f))).collect(Collectors.toList());
+        analyzer.analyze(this, accepted, this);
+        return this;
+    }
+
+    public List<Finding> findings() {
+        return findings;
+    }
+
+    public List<Notification> notifications() {
+        return notifications;
+    }
+
+    public List<KernelLink> links() {
+        return links;
+    }
+
+    /** Unsuppressed findings as (file, line, rule) for {@link InlineExpectations#compare}. */
+    public List<InlineExpectations.Hit> hits() {
+        synchronized (findings) {
+            return findings.stream().filter(f -> !f.suppressed())
+                    .map(f -> new InlineExpectations.Hit(f.location().file(), f.location().startLine(), f.ruleId()))
+                    .collect(Collectors.toList());
+        }
+    }
+
+    // ScanContext
+    @Override public Path root() { return root; }
+    @Override public List<Path> files() { return files; }
+    @Override public RuleSettings rules() { return this; }
+    @Override public BuildContext buildContext(Path file) {
+        BuildContext c = projectContext.copy();
+        BuildContext own = contexts.get(file.toAbsolutePath().normalize());
+        return own == null ? c : c.merge(own);
+    }
+    @Override public synchronized void addBuildContext(Path file, BuildContext ctx) {
+        if (file == null) projectContext = projectContext.copy().merge(ctx);
+        else contexts.merge(file.toAbsolutePath().normalize(), ctx, (a, b) -> a.copy().merge(b));
+    }
+    @Override public PtxMode ptxMode() { return ptxMode; }
+    @Override public String cudaArch() { return "compute_90"; }
+    @Override public Optional<Path> nvcc() { return Optional.ofNullable(nvcc); }
+    @Override public List<Path> classpath() { return classpath; }
+    @Override public ExecutorService executor() { return POOL; }
+    @Override public String relativize(Path file) {
+        Path abs = file.toAbsolutePath().normalize();
+        return abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : abs.toString();
+    }
+    @Override public void linkKernel(KernelLink link) { links.add(link); }
+    @Override public Path cacheDir() {
+        try {
+            return Files.createDirectories(root.resolve(".numlint-cache"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    // FindingSink
+    @Override public void report(Finding.Builder b) {
+        if (!enabled(b.ruleId())) return;
+        if (b.level() == null) b.level(level(b.ruleId()));
+        findings.add(b.build());
+    }
+    @Override public void notify(Notification n) { notifications.add(n); }
+
+    // RuleSettings
+    @Override public boolean enabled(String ruleId) { return !disabled.contains(ruleId); }
+    @Override public Level level(String ruleId) { return RuleCatalog.get().rule(ruleId).level(); }
+    @Override public String option(String ruleId, String option) {
+        String v = options.get(ruleId + "." + option);
+        if (v != null) return v;
+        RuleOption o = RuleCatalog.get().rule(ruleId).option(option);
+        if (o == null) throw new IllegalArgumentException("unknown option " + ruleId + "." + option);
+        return o.defaultValue();
+    }
+}
