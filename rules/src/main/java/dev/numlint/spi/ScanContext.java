@@ -23,6 +23,12 @@ public interface ScanContext {
     /** Record flags for a file (or for the whole project when {@code file} is null); used by phase 0. */
     void addBuildContext(Path file, BuildContext ctx);
 
+    /**
+     * The tokens of {@code --nvcc-flags "FLAGS"} as given on the command line (empty when absent). The build-flag
+     * analyzer interprets them and records them as project-wide build context.
+     */
+    List<String> commandLineFlags();
+
     PtxMode ptxMode();
 
     /** {@code --cuda-arch}, e.g. compute_90. */

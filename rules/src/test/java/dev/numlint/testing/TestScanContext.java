@@ -40,6 +40,7 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
     private final Map<String, String> options = new HashMap<>();
     private final Set<String> disabled = new java.util.HashSet<>();
     private PtxMode ptxMode = PtxMode.OFF;
+    private List<String> commandLineFlags = List.of();
     private Path nvcc;
     private final List<Path> classpath = new ArrayList<>();
     private final List<KernelLink> links = Collections.synchronizedList(new ArrayList<>());
@@ -78,6 +79,11 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
     public TestScanContext ptx(PtxMode mode, Path nvccPath) {
         ptxMode = mode;
         nvcc = nvccPath;
+        return this;
+    }
+
+    public TestScanContext commandLineFlags(List<String> flags) {
+        commandLineFlags = List.copyOf(flags);
         return this;
     }
 
@@ -127,6 +133,7 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         if (file == null) projectContext = projectContext.copy().merge(ctx);
         else contexts.merge(file.toAbsolutePath().normalize(), ctx, (a, b) -> a.copy().merge(b));
     }
+    @Override public List<String> commandLineFlags() { return commandLineFlags; }
     @Override public PtxMode ptxMode() { return ptxMode; }
     @Override public String cudaArch() { return "compute_90"; }
     @Override public Optional<Path> nvcc() { return Optional.ofNullable(nvcc); }
