@@ -1,0 +1,207 @@
+package dev.numlint.flags;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.model.Layer;
+import dev.numlint.testing.InlineExpectations;
+import dev.numlint.testing.TestScanContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BuildFlagAnalyzerTest {
+    private static final Path FIXTURES = Path.of("src/test/resources/fixtures/build-flags");
+
+    @Test
+    void fixturesMatchTheirInlineExpectations() {
+        TestScanContext ctx = new TestScanContext(FIXTURES).run(new BuildFlagAnalyzer());
+        String diff = InlineExpectations.read(FIXTURES).compare(ctx.hits());
+        assertThat(diff).as("fixture expectations\n" + diff).isEmpty();
+    }
+
+    @Test
+    void implementsExactlyTheCatalogsBuildFlagRules() {
+        Set<String> catalog = RuleCatalog.get().all().stream().filter(r -> r.appliesTo(Layer.BUILD_FLAGS))
+                .map(r -> r.id()).collect(Collectors.toSet());
+        assertThat(new BuildFlagAnalyzer().implementedRules()).isEqualTo(catalog);
+    }
+
+    @Test
+    void findingsPointAtTheFlagWithSpecificMessages() {
+        TestScanContext ctx = new TestScanContext(FIXTURES.resolve("cmake-fastmath")).run(new BuildFlagAnalyzer());
+        Finding div = only(ctx, "NL002", 12);
+        assertThat(div.location().startColumn()).isEqualTo(43); // column of --use_fast_math
+        assertThat(div.message()).contains("--use_fast_math").contains("div.approx.f32").contains("2^126")
+                .contains("CMAKE_CUDA_FLAGS");
+        assertThat(div.evidence()).anySatisfy(e -> {
+            assertThat(e.kind()).isEqualTo("flag");
+            assertThat(e.text()).isEqualTo("--use_fast_math");
+        });
+        assertThat(div.layer()).isEqualTo(Layer.BUILD_FLAGS);
+        assertThat(div.fingerprintKey()).doesNotContain("12");
+        Finding fmad = only(ctx, "NL003", 22);
+        assertThat(fmad.level()).isEqualTo(Level.NOTE);
+        Finding ofast = only(ctx, "NL006", 34);
+        assertThat(ofast.confidence()).isEqualTo(Confidence.MEDIUM);
+        assertThat(ofast.message()).contains("-Ofast").contains("if(WITH_FAST_HOST)");
+        Finding precDiv = only(ctx, "NL002", 19);
+        assertThat(precDiv.message()).contains("RELEASE configuration").contains("div.full.f32");
+        assertThat(precDiv.location().startColumn()).isEqualTo(1);
+    }
+
+    @Test
+    void recordsBuildContextForSourcesAndTargets(@TempDir Path dir) throws IOException {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(dir.resolve("CMakeLists.txt"), """
+                project(p LANGUAGES CXX CUDA)
+                set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --use_fast_math -Xcompiler=-march=native,-ffp-contract=off")
+                set(CMAKE_CXX_FLAGS "-march=haswell")
+                set(CMAKE_CUDA_ARCHITECTURES 75 86)
+                add_subdirectory(src)
+                """);
+        Files.writeString(src.resolve("CMakeLists.txt"), """
+                add_executable(app k.cu ref.cpp)
+                target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-ftz=false>)
+                """);
+        Files.writeString(src.resolve("k.cu"), "__global__ void k() {}\n");
+        Files.writeString(src.resolve("ref.cpp"), "int main() {}\n");
+        Files.writeString(src.resolve("other.cu"), "__global__ void o() {}\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        BuildContext k = ctx.buildContext(src.resolve("k.cu"));
+        assertThat(k.effectiveFastMath()).isTrue();
+        assertThat(k.effectivePrecDiv()).isFalse();
+        assertThat(k.effectiveFtz()).isFalse(); // the target's -ftz=false wins over fast math's implication
+        assertThat(k.hostArch()).isEqualTo("native");
+        assertThat(k.hostContracts()).isFalse();
+        assertThat(k.cudaArch()).isEqualTo("compute_86");
+        assertThat(k.nvccFlags()).contains("--use_fast_math", "-ftz=false");
+        assertThat(k.originOf(f -> f.equals("--use_fast_math")).orElseThrow().location().shortText())
+                .isEqualTo("CMakeLists.txt:2:43");
+        BuildContext other = ctx.buildContext(src.resolve("other.cu"));
+        assertThat(other.effectiveFtz()).isTrue();
+        BuildContext ref = ctx.buildContext(src.resolve("ref.cpp"));
+        assertThat(ref.hostContracts()).isTrue();
+        assertThat(ref.effectiveFastMath()).isFalse();
+        // NL007 for fast math is cancelled only for the target; the directory-wide setting still flushes
+        assertThat(ctx.findings()).extracting(Finding::ruleId).contains("NL002", "NL006", "NL007", "NL003");
+    }
+
+    @Test
+    void compileCommandsGivePerFileContextAndOneFindingPerSetting(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("a.cu"), "");
+        Files.writeString(dir.resolve("b.cu"), "");
+        Files.writeString(dir.resolve("c.cpp"), "");
+        Files.writeString(dir.resolve("compile_commands.json"), """
+                [
+                  {"directory": "%1$s", "file": "a.cu",
+                   "arguments": ["/usr/local/cuda/bin/nvcc", "-O3", "-prec-div=false", "-arch", "sm_90", "-c", "a.cu"]},
+                  {"directory": "%1$s", "file": "b.cu",
+                   "command": "nvcc -O3 -prec-div=false -Xcompiler \\"-m32\\" -c b.cu"},
+                  {"directory": "/elsewhere/build", "file": "/elsewhere/src/c.cpp",
+                   "command": "ccache /usr/bin/g++-12 -O2 -ffast-math -c c.cpp"}
+                ]
+                """.formatted(dir.toString().replace("\\", "/")));
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        List<Finding> nl002 = ctx.findings().stream().filter(f -> f.ruleId().equals("NL002")).toList();
+        // -prec-div=false in two entries: one finding (with the other entry as related location); -ffast-math: one
+        assertThat(nl002).hasSize(2);
+        Finding pd = nl002.stream().filter(f -> f.message().startsWith("-prec-div=false")).findFirst().orElseThrow();
+        assertThat(pd.location().startLine()).isEqualTo(3);
+        assertThat(pd.location().startColumn()).isEqualTo(54); // after the opening quote
+        assertThat(pd.related()).hasSize(1);
+        assertThat(pd.message()).contains("1 more entry");
+        assertThat(ctx.findings()).anySatisfy(f -> {
+            assertThat(f.ruleId()).isEqualTo("NL005");
+            assertThat(f.location().startLine()).isEqualTo(5);
+            assertThat(f.message()).contains("host code of .cu files");
+        });
+        assertThat(ctx.buildContext(dir.resolve("a.cu")).effectivePrecDiv()).isFalse();
+        assertThat(ctx.buildContext(dir.resolve("a.cu")).cudaArch()).isEqualTo("sm_90");
+        assertThat(ctx.buildContext(dir.resolve("b.cu")).m32()).isTrue();
+        // an entry from another machine is matched by its file name
+        assertThat(ctx.buildContext(dir.resolve("c.cpp")).hostFastMath()).isTrue();
+        assertThat(ctx.notifications()).isEmpty();
+    }
+
+    @Test
+    void malformedInputIsReportedAndTheRestIsUsed(@TempDir Path dir) throws IOException {
+        Path a = Files.createDirectories(dir.resolve("a"));
+        Files.writeString(a.resolve("compile_commands.json"), """
+                [
+                  {"directory": "/x", "file": "k.cu", "command": "nvcc -ftz=true -c k.cu"},
+                  {"directory": "/x", "file": "l.cu", "command": "nvcc -c l.cu"
+                """);
+        Path b = Files.createDirectories(dir.resolve("b"));
+        Files.writeString(b.resolve("CMakeLists.txt"), """
+                set(A "unterminated
+                set(CMAKE_CUDA_FLAGS "-prec-sqrt=false")
+                """);
+        Path c = Files.createDirectories(dir.resolve("c"));
+        Files.write(c.resolve("Makefile"), new byte[] {0x4e, 0x00, 0x01, 0x02});
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(ctx.notifications()).extracting(Notification::file)
+                .contains("a/compile_commands.json", "b/CMakeLists.txt", "c/Makefile");
+        Notification json = ctx.notifications().stream().filter(n -> n.file().endsWith(".json")).findFirst()
+                .orElseThrow();
+        assertThat(json.line()).isEqualTo(4);
+        assertThat(json.message()).contains("malformed JSON").contains("1 entries");
+        Notification cm = ctx.notifications().stream().filter(n -> n.file().endsWith(".txt")).findFirst()
+                .orElseThrow();
+        assertThat(cm.line()).isEqualTo(1);
+        assertThat(cm.message()).contains("unterminated quote");
+        assertThat(ctx.findings()).extracting(f -> f.ruleId() + "@" + f.location().shortText())
+                .containsExactlyInAnyOrder("NL007@a/compile_commands.json:2:56", "NL006@b/CMakeLists.txt:2:23");
+    }
+
+    @Test
+    void commandLineFlagsAreRecordedWithoutFindings(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("k.cu"), "");
+        TestScanContext ctx = new TestScanContext(dir)
+                .commandLineFlags(List.of("--use_fast_math", "-Xcompiler", "-march=native", "-arch=compute_80"));
+        ctx.run(new BuildFlagAnalyzer());
+        assertThat(ctx.findings()).isEmpty();
+        BuildContext bc = ctx.buildContext(dir.resolve("k.cu"));
+        assertThat(bc.effectiveFastMath()).isTrue();
+        assertThat(bc.hostArch()).isEqualTo("native");
+        assertThat(bc.cudaArch()).isEqualTo("compute_80");
+        assertThat(bc.originOf(f -> f.equals("--use_fast_math")).orElseThrow().location().file())
+                .isEqualTo(BuildFlagAnalyzer.COMMAND_LINE);
+    }
+
+    @Test
+    void disabledRulesAreNotReported() {
+        TestScanContext ctx = new TestScanContext(FIXTURES.resolve("make-nvcc")).disable("NL007")
+                .run(new BuildFlagAnalyzer());
+        assertThat(ctx.findings()).isNotEmpty().noneMatch(f -> f.ruleId().equals("NL007"));
+    }
+
+    @Test
+    void acceptsBuildFilesOnly() {
+        BuildFlagAnalyzer a = new BuildFlagAnalyzer();
+        for (String ok : List.of("CMakeLists.txt", "x/flags.cmake", "Makefile", "makefile", "GNUmakefile",
+                "common.mk", "build/compile_commands.json")) {
+            assertThat(a.accepts(Path.of(ok))).as(ok).isTrue();
+        }
+        for (String no : List.of("main.cu", "Makefile.am", "CMakeCache.txt", "commands.json", "make.config")) {
+            assertThat(a.accepts(Path.of(no))).as(no).isFalse();
+        }
+    }
+
+    private static Finding only(TestScanContext ctx, String rule, int line) {
+        List<Finding> fs = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals(rule) && f.location().startLine() == line).toList();
+        assertThat(fs).as(rule + " at line " + line + " in " + ctx.findings()).hasSize(1);
+        return fs.get(0);
+    }
+}
