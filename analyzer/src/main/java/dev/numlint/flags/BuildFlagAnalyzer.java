@@ -325,20 +325,36 @@ public final class BuildFlagAnalyzer implements Analyzer {
                     if (!file.startsWith(d)) continue;
                     BuildContext[] dc = contexts.dirs.get(d);
                     if (header) {
-                        c.merge(dc[1]).merge(dc[0]);
+                        mergeDistinct(c, dc[1]);
+                        mergeDistinct(c, dc[0]);
                     } else {
-                        c.merge(cuda ? dc[0] : dc[1]);
+                        mergeDistinct(c, cuda ? dc[0] : dc[1]);
                     }
                     any = true;
                 }
             }
             BuildContext own = contexts.files.get(file);
             if (own != null) {
-                c.merge(own);
+                mergeDistinct(c, own);
                 any = true;
             }
             if (any && !isEmpty(c)) ctx.addBuildContext(file, c);
         }
+    }
+
+    /** {@link BuildContext#merge} without repeating an origin that is already recorded (same flag, same place). */
+    private static void mergeDistinct(BuildContext into, BuildContext other) {
+        BuildContext o = other.copy();
+        BuildContext settings = BuildContext.defaults().fastMath(o.fastMath()).precDiv(o.precDiv())
+                .precSqrt(o.precSqrt()).ftz(o.ftz()).fmad(o.fmad()).hostArch(o.hostArch())
+                .hostFpContractOff(o.hostFpContractOff()).hostFastMath(o.hostFastMath()).m32(o.m32())
+                .mfpmath387(o.mfpmath387()).cudaArch(o.cudaArch());
+        o.nvccFlags().forEach(settings::addNvccFlag);
+        Set<BuildContext.FlagOrigin> have = new HashSet<>(into.origins());
+        for (BuildContext.FlagOrigin fo : o.origins()) {
+            if (have.add(fo)) settings.addOrigin(fo.flag(), fo.location());
+        }
+        into.merge(settings);
     }
 
     private static boolean isEmpty(BuildContext c) {

@@ -180,6 +180,32 @@ class BuildFlagAnalyzerTest {
     }
 
     @Test
+    void makefileContextReachesTheCompiledSourceOnce(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("Makefile"), """
+                NVCC ?= nvcc
+                NVCCFLAGS := -O3 -arch=sm_80 -ftz=true
+                ifeq ($(fast),1)
+                NVCCFLAGS += -use_fast_math
+                endif
+                k: k.cu
+                \t$(NVCC) $(NVCCFLAGS) -o k k.cu
+                """);
+        Files.writeString(dir.resolve("k.cu"), "");
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        BuildContext k = ctx.buildContext(dir.resolve("k.cu"));
+        assertThat(k.effectiveFtz()).isTrue();
+        assertThat(k.cudaArch()).isEqualTo("sm_80");
+        // the conditional fast math is reported, but not assumed for the build
+        assertThat(k.effectiveFastMath()).isFalse();
+        assertThat(k.origins()).doesNotHaveDuplicates()
+                .extracting(o -> o.location().shortText()).contains("Makefile:2:30");
+        assertThat(ctx.findings()).filteredOn(f -> f.location().startLine() == 4)
+                .extracting(Finding::ruleId).containsExactlyInAnyOrder("NL002", "NL006", "NL007");
+        assertThat(ctx.findings()).filteredOn(f -> f.location().startLine() == 4)
+                .allSatisfy(f -> assertThat(f.confidence()).isEqualTo(Confidence.MEDIUM));
+    }
+
+    @Test
     void disabledRulesAreNotReported() {
         TestScanContext ctx = new TestScanContext(FIXTURES.resolve("make-nvcc")).disable("NL007")
                 .run(new BuildFlagAnalyzer());
