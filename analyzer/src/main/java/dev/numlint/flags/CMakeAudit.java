@@ -30,6 +30,7 @@ import java.util.function.Function;
 final class CMakeAudit {
     private static final List<String> CONFIG_SUFFIXES = List.of("", "_RELEASE", "_DEBUG", "_RELWITHDEBINFO",
             "_MINSIZEREL");
+    private static final long MAX_BYTES = 16L << 20;
     private static final Set<String> BLOCK_OPEN = Set.of("if", "foreach", "while", "function", "macro", "block");
     private static final Set<String> BLOCK_CLOSE = Set.of("endif", "endforeach", "endwhile", "endfunction", "endmacro",
             "endblock");
@@ -86,7 +87,17 @@ final class CMakeAudit {
     private void runFile(Path file) {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            if (Files.size(file) > MAX_BYTES) {
+                out.problems.add(new String[] {relativize.apply(file), "0", "ERROR",
+                        "build file larger than " + (MAX_BYTES >> 20) + " MiB; not analyzed"});
+                return;
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            try {
+                text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            } catch (java.nio.charset.CharacterCodingException e) {
+                text = new String(bytes, StandardCharsets.ISO_8859_1); // legacy encodings: flags are ASCII
+            }
         } catch (IOException | RuntimeException e) {
             out.problems.add(new String[] {relativize.apply(file), "0", "ERROR", "cannot read: " + e.getMessage()});
             return;
@@ -322,7 +333,7 @@ final class CMakeAudit {
                         b.append(repl);
                         i += match.length();
                     } else {
-                        b.append(input.sub(i, i + 1));
+                        b.append(input, i);
                         i++;
                     }
                 }

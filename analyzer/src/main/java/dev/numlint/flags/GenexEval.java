@@ -73,7 +73,7 @@ final class GenexEval {
                 i = close + 1;
                 continue;
             }
-            text.append(elem.sub(i, i + 1));
+            text.append(elem, i);
             i++;
         }
         PosText t = text.build();

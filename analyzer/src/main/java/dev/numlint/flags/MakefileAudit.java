@@ -36,6 +36,8 @@ final class MakefileAudit {
     private static final Pattern HOST_COMPILER = Pattern.compile(
             "(?:[A-Za-z0-9_]+-)*(?:gcc|g\\+\\+|cc|c\\+\\+|clang|clang\\+\\+|icpx|icx|icc|icpc|mpicc|mpicxx|mpic\\+\\+)(?:-\\d+(?:\\.\\d+)*)?");
 
+    private static final Pattern DIRECTIVE = Pattern.compile("-?(include|sinclude|vpath|export|unexport|undefine)\\b.*");
+    private static final Pattern COMMAND_PREFIX = Pattern.compile("^[@+\\-]+");
     private static final Pattern SOURCE = Pattern.compile("[^\\s]+\\.(?:cu|c|cc|cpp|cxx|C)");
 
     static final class Out {
@@ -143,7 +145,7 @@ final class MakefileAudit {
             if (m.find() && !code.text.substring(0, m.start(2)).contains(":")) {
                 assign(m.group(1), m.group(2), code.sub(m.end()).trim(), line.lineAt(0));
                 inRule = false;
-            } else if (t.matches("-?(include|sinclude|vpath|export|unexport|undefine)\\b.*")) {
+            } else if (DIRECTIVE.matcher(t).matches()) {
                 inRule = false;
             } else if (t.contains(":")) {
                 inRule = true; // a rule: tab-indented lines after it are its recipe
@@ -208,8 +210,8 @@ final class MakefileAudit {
                     i += 2;
                     continue;
                 }
-                Matcher m = VAR_REF.matcher(t.text);
-                if (m.find(i) && m.start() == i) {
+                Matcher m = VAR_REF.matcher(t.text).region(i, t.length());
+                if (m.lookingAt()) {
                     String n = m.group(1);
                     Var v = vars.get(n);
                     if (v != null && !active.contains(n)) {
@@ -225,7 +227,7 @@ final class MakefileAudit {
                     }
                 }
             }
-            b.append(t.sub(i, i + 1));
+            b.append(t, i);
             i++;
         }
         return b.build();
@@ -307,7 +309,7 @@ final class MakefileAudit {
     private void command(List<PosText> words) {
         int k = 0;
         while (k < words.size()) {
-            String w = words.get(k).text.replaceFirst("^[@+\\-]+", "");
+            String w = COMMAND_PREFIX.matcher(words.get(k).text).replaceFirst("");
             if (w.isEmpty() || w.contains("=") && !w.startsWith("-")) {
                 k++; // env assignment (VAR=value cmd) or an empty prefix
                 continue;
@@ -315,7 +317,7 @@ final class MakefileAudit {
             break;
         }
         if (k >= words.size()) return;
-        FlagTok.Lang lang = compilerOf(words.get(k).text.replaceFirst("^[@+\\-]+", ""));
+        FlagTok.Lang lang = compilerOf(COMMAND_PREFIX.matcher(words.get(k).text).replaceFirst(""));
         if (lang == null) return;
         boolean deviceOnly = false;
         for (PosText w : words) {

@@ -134,6 +134,11 @@ final class PosText {
             return this;
         }
 
+        /** Appends character {@code i} of {@code t} with its position. */
+        Builder append(PosText t, int i) {
+            return append(t.text.charAt(i), t.file[i], t.line[i], t.col[i], t.literal[i]);
+        }
+
         Builder append(PosText t) {
             for (int i = 0; i < t.length(); i++) {
                 append(t.text.charAt(i), t.file[i], t.line[i], t.col[i], t.literal[i]);
