@@ -207,6 +207,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 contexts.file(src, isCuda(src) ? r.cuda : r.host);
             }
         }
+        for (Map.Entry<Path, List<FlagTok>> e : out.sourceFlags.entrySet()) {
+            List<FlagTok> all = new ArrayList<>(out.directory);
+            all.addAll(e.getValue());
+            FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all));
+            rep.report(r.hazards);
+            contexts.file(e.getKey(), isCuda(e.getKey()) ? r.cuda : r.host);
+        }
     }
 
     private static void makefile(ScanContext ctx, Path file, MakefileAudit.Out out, Reporter rep, Contexts contexts) {

@@ -43,6 +43,8 @@ final class CMakeAudit {
         final List<FlagTok> directory = new ArrayList<>();
         /** Additional flags per target. */
         final Map<String, List<FlagTok>> targets = new LinkedHashMap<>();
+        /** Additional flags per source file (set_source_files_properties). */
+        final Map<Path, List<FlagTok>> sourceFlags = new LinkedHashMap<>();
         /** Source files per target (absolute, normalized). */
         final Map<String, List<Path>> sources = new LinkedHashMap<>();
         /** compute_XX from CMAKE_CUDA_ARCHITECTURES, per target from CUDA_ARCHITECTURES ("" = directory). */
@@ -247,6 +249,7 @@ final class CMakeAudit {
             case "add_executable", "add_library", "cuda_add_executable", "cuda_add_library", "target_sources" ->
                     target(name, v);
             case "set_target_properties" -> targetProperties(v);
+            case "set_source_files_properties" -> sourceProperties(v);
             case "set_property" -> setProperty(v);
             case "include" -> include(v);
             default -> {
@@ -435,11 +438,56 @@ final class CMakeAudit {
         }
         if (p < 0) return;
         for (int i = p + 1; i + 1 < v.size(); i += 2) {
-            if (v.get(i).text.equals("CUDA_ARCHITECTURES")) {
+            String prop = v.get(i).text;
+            if (prop.equals("CUDA_ARCHITECTURES")) {
                 String arch = arch(v.get(i + 1).text);
                 for (int t = 0; t < p; t++) {
                     if (arch != null) out.cudaArch.put(v.get(t).text, arch);
                 }
+            } else if (prop.equals("COMPILE_OPTIONS") || prop.equals("COMPILE_FLAGS")) {
+                for (int t = 0; t < p; t++) {
+                    String tn = v.get(t).text;
+                    propertyFlags(prop, v.get(i + 1), out.targets.computeIfAbsent(tn, k -> new ArrayList<>()),
+                            "set_target_properties(" + tn + " " + prop + ")");
+                }
+            }
+        }
+    }
+
+    /** COMPILE_OPTIONS is a list of options (generator expressions allowed); COMPILE_FLAGS a command-line string. */
+    private void propertyFlags(String prop, PosText value, List<FlagTok> into, String via) {
+        if (prop.equals("COMPILE_FLAGS")) {
+            toks(value, FlagTok.Lang.ANY, currentCondition(), via, into);
+        } else {
+            compileOptions(value.splitList(), 0, into, via);
+        }
+    }
+
+    /** set_source_files_properties(f... PROPERTIES COMPILE_OPTIONS|COMPILE_FLAGS value ...). */
+    private void sourceProperties(List<PosText> v) {
+        int p = -1;
+        for (int i = 0; i < v.size(); i++) {
+            if (v.get(i).text.equals("PROPERTIES")) {
+                p = i;
+                break;
+            }
+        }
+        if (p < 0) return;
+        for (int i = p + 1; i + 1 < v.size(); i += 2) {
+            String prop = v.get(i).text;
+            if (!prop.equals("COMPILE_OPTIONS") && !prop.equals("COMPILE_FLAGS")) continue;
+            for (int f = 0; f < p; f++) {
+                String name = v.get(f).text;
+                if (name.isEmpty() || name.contains("$<") || name.equals("DIRECTORY")
+                        || name.equals("TARGET_DIRECTORY")) continue;
+                Path src;
+                try {
+                    src = currentDir.resolve(name).normalize();
+                } catch (RuntimeException e) {
+                    continue;
+                }
+                propertyFlags(prop, v.get(i + 1), out.sourceFlags.computeIfAbsent(src, k -> new ArrayList<>()),
+                        "set_source_files_properties(" + name + " " + prop + ")");
             }
         }
     }

@@ -205,6 +205,51 @@ class BuildFlagAnalyzerTest {
                 .allSatisfy(f -> assertThat(f.confidence()).isEqualTo(Confidence.MEDIUM));
     }
 
+    /** Truncated and mutated build files never make the readers throw (the analyzer would report internal-error). */
+    @Test
+    void damagedInputNeverThrows(@TempDir Path dir) throws IOException {
+        java.util.Random rnd = new java.util.Random(42);
+        List<Path> samples;
+        try (var s = Files.walk(FIXTURES)) {
+            samples = s.filter(Files::isRegularFile).sorted().toList();
+        }
+        String json = "[{\"directory\": \"/b\", \"file\": \"k.cu\", \"arguments\": [\"nvcc\", \"-Xcompiler\", "
+                + "\"-march=native,-m32\", \"-ftz\", \"true\", \"-c\", \"k.cu\"]}]";
+        int runs = 0;
+        for (Path sample : samples) {
+            String text = Files.readString(sample);
+            String name = sample.getFileName().toString();
+            for (int k = 0; k < 12; k++) {
+                String damaged = switch (k % 3) {
+                    case 0 -> text.substring(0, rnd.nextInt(text.length() + 1));
+                    case 1 -> mutate(text, rnd);
+                    default -> text.substring(rnd.nextInt(text.length() + 1));
+                };
+                Path d = Files.createDirectories(dir.resolve("r" + runs++));
+                Files.writeString(d.resolve(name), damaged);
+                Files.writeString(d.resolve("compile_commands.json"), k % 2 == 0
+                        ? json.substring(0, rnd.nextInt(json.length() + 1)) : mutate(json, rnd));
+            }
+        }
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("internal-error"));
+        assertThat(runs).isGreaterThan(50);
+    }
+
+    private static String mutate(String s, java.util.Random rnd) {
+        StringBuilder b = new StringBuilder(s);
+        String specials = "\"\\$<>{}()[]=#;,:\t\n ";
+        for (int i = 0; i < 8 && b.length() > 0; i++) {
+            int at = rnd.nextInt(b.length());
+            switch (rnd.nextInt(3)) {
+                case 0 -> b.setCharAt(at, specials.charAt(rnd.nextInt(specials.length())));
+                case 1 -> b.deleteCharAt(at);
+                default -> b.insert(at, specials.charAt(rnd.nextInt(specials.length())));
+            }
+        }
+        return b.toString();
+    }
+
     @Test
     void disabledRulesAreNotReported() {
         TestScanContext ctx = new TestScanContext(FIXTURES.resolve("make-nvcc")).disable("NL007")
