@@ -62,6 +62,12 @@ final class FlagInterpreter {
             "expt-relaxed-constexpr", "maxrregcount", "default-stream", "ccbin", "compiler-bindir", "dlink",
             "device-link", "keep", "cubin", "ptx", "fatbin", "Werror=all-warnings", "allow-unsupported-compiler");
 
+    /** nvcc options that no host compiler has (unlike -arch, -G, -code): in a host list they still mean nvcc. */
+    private static final Set<String> NVCC_UNAMBIGUOUS = Set.of("use_fast_math", "use-fast-math", "ftz", "prec-div",
+            "prec-sqrt", "fmad", "Xcompiler", "compiler-options", "gencode", "generate-code", "gpu-architecture",
+            "Xptxas", "ptxas-options", "rdc", "relocatable-device-code", "lineinfo", "generate-line-info",
+            "extended-lambda", "expt-extended-lambda", "expt-relaxed-constexpr");
+
     private FlagInterpreter() {
     }
 
@@ -81,7 +87,9 @@ final class FlagInterpreter {
                 value = name.substring(eq + 1);
                 name = name.substring(0, eq);
             }
-            boolean nvcc = t.lang() == FlagTok.Lang.CUDA || (t.lang() == FlagTok.Lang.ANY && NVCC_ONLY.contains(name));
+            // a host-language list (CFLAGS of a Makefile whose CC is nvcc) may still carry nvcc's own options
+            boolean nvcc = t.lang() == FlagTok.Lang.CUDA || (t.lang() == FlagTok.Lang.ANY && NVCC_ONLY.contains(name))
+                    || (t.lang() == FlagTok.Lang.HOST && NVCC_UNAMBIGUOUS.contains(name));
             if (!nvcc) {
                 // host compiler: -march=native etc. (value joined with '=' in GCC syntax)
                 es.add(new Entry(Target.HOST, s, name, value, t, t.loc()));

@@ -36,6 +36,10 @@ final class MakefileAudit {
     private static final Pattern HOST_COMPILER = Pattern.compile(
             "(?:[A-Za-z0-9_]+-)*(?:gcc|g\\+\\+|cc|c\\+\\+|clang|clang\\+\\+|icpx|icx|icc|icpc|mpicc|mpicxx|mpic\\+\\+)(?:-\\d+(?:\\.\\d+)*)?");
 
+    /** "targets: [override|export|private] VAR op value" (a target-specific variable value). */
+    private static final Pattern TARGET_ASSIGN = Pattern.compile(
+            "^([^:=#\\t][^:=#]*):(?![:=])\\s*(?:(?:override|export|private)\\s+)*([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*"
+            + "(::=|:=|\\?=|\\+=|=)(.*)$");
     private static final Pattern DIRECTIVE = Pattern.compile("-?(include|sinclude|vpath|export|unexport|undefine)\\b.*");
     private static final Pattern COMMAND_PREFIX = Pattern.compile("^[@+\\-]+");
     private static final Pattern SOURCE = Pattern.compile("[^\\s]+\\.(?:cu|c|cc|cpp|cxx|C)");
@@ -139,6 +143,19 @@ final class MakefileAudit {
                 } else {
                     conds.pop();
                 }
+                continue;
+            }
+            Matcher ta = TARGET_ASSIGN.matcher(code.text);
+            if (ta.matches() && isFlagVar(ta.group(2))) {
+                // target-specific value: applies when that target (and its prerequisites) are built
+                String c = "the target-specific value for '" + ta.group(1).trim() + "' at " + file + ":" + line.lineAt(0);
+                PosText value = expand(code.sub(ta.start(4)).trim(), new HashSet<>());
+                for (PosText w : ShellWords.split(value)) {
+                    if (w.text.isEmpty() || w.fileAt(0) < 0) continue;
+                    out.variables.add(new FlagTok(w.text, Location.of(file, w.lineAt(0), w.colAt(0)),
+                            varLang(ta.group(2)), condition() != null ? condition() : c, ta.group(2)));
+                }
+                inRule = true;
                 continue;
             }
             Matcher m = ASSIGN.matcher(code.text);
