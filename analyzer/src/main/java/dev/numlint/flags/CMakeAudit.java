@@ -242,7 +242,7 @@ final class CMakeAudit {
             }
             case "target_compile_options" -> {
                 if (v.isEmpty()) return;
-                String t = v.get(0).text;
+                String t = v.get(0).text.isEmpty() ? "(unresolved target)" : v.get(0).text;
                 compileOptions(v, 1, out.targets.computeIfAbsent(t, k -> new ArrayList<>()),
                         "target_compile_options(" + t + ")");
             }
