@@ -250,6 +250,22 @@ class BuildFlagAnalyzerTest {
         return b.toString();
     }
 
+    /** examples/README.md promises these build-flag findings for the demo. */
+    @Test
+    void examplesBuildFilesGiveTheDocumentedFindings() {
+        Path examples = Path.of("../examples");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(examples), "examples/ not present");
+        TestScanContext ctx = new TestScanContext(examples).run(new BuildFlagAnalyzer());
+        assertThat(ctx.findings()).extracting(f -> f.ruleId() + "@" + f.location().file() + ":" + f.location().startLine())
+                .containsExactlyInAnyOrder("NL002@dbt/CMakeLists.txt:10", "NL006@dbt/CMakeLists.txt:10",
+                        "NL007@dbt/CMakeLists.txt:10", "NL003@dbt/CMakeLists.txt:13", "NL007@pi/Makefile:4",
+                        "NL005@pi/Makefile:6");
+        assertThat(ctx.buildContext(examples.resolve("dbt/backproject.cu")).effectiveFastMath()).isTrue();
+        assertThat(ctx.buildContext(examples.resolve("dbt/reference.cpp")).hostContracts()).isTrue();
+        assertThat(ctx.buildContext(examples.resolve("pi/pi.cu")).effectiveFtz()).isTrue();
+        assertThat(ctx.notifications()).isEmpty();
+    }
+
     @Test
     void disabledRulesAreNotReported() {
         TestScanContext ctx = new TestScanContext(FIXTURES.resolve("make-nvcc")).disable("NL007")
