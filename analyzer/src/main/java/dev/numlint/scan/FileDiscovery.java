@@ -13,7 +13,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -63,12 +62,11 @@ public final class FileDiscovery {
     public Result discover(List<Path> paths) {
         List<Path> found = new ArrayList<>();
         List<Notification> notes = new ArrayList<>();
-        Set<Path> seenReal = new HashSet<>();
         for (Path p : paths) {
             Path start = p.toAbsolutePath().normalize();
             if (Files.isRegularFile(start)) {
                 // a file named on the command line is scanned whatever its name
-                addFile(start, found, seenReal);
+                found.add(start);
                 continue;
             }
             try {
@@ -91,7 +89,7 @@ public final class FileDiscovery {
                             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                                 if (attrs.isRegularFile() && isScannable(file.getFileName().toString())
                                         && !excluded(start, file, false)) {
-                                    addFile(file, found, seenReal);
+                                    found.add(file);
                                 }
                                 return FileVisitResult.CONTINUE;
                             }
@@ -115,19 +113,23 @@ public final class FileDiscovery {
             }
         }
         found.sort(Comparator.comparing(this::relativize));
-        return new Result(List.copyOf(found), notes);
-    }
-
-    private static void addFile(Path file, List<Path> found, Set<Path> seenReal) {
-        Path real;
-        try {
-            real = file.toRealPath();
-        } catch (IOException e) {
-            real = file;
+        // a file reached twice (through symbolic links) is scanned once, under its own name if it was reached so
+        java.util.Map<Path, Path> chosen = new java.util.LinkedHashMap<>();
+        for (Path f : found) {
+            Path real;
+            try {
+                real = f.toRealPath();
+            } catch (IOException e) {
+                real = f;
+            }
+            Path prev = chosen.get(real);
+            if (prev == null || (Files.isSymbolicLink(prev) && !Files.isSymbolicLink(f))) {
+                chosen.put(real, f);
+            }
         }
-        if (seenReal.add(real)) {
-            found.add(file);
-        }
+        List<Path> unique = new ArrayList<>(chosen.values());
+        unique.sort(Comparator.comparing(this::relativize));
+        return new Result(List.copyOf(unique), notes);
     }
 
     private boolean excluded(Path start, Path p, boolean dir) {
