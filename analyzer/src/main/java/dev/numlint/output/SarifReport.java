@@ -61,7 +61,9 @@ public final class SarifReport {
     }
 
     public static void write(ScanResult r, Writer out) throws IOException {
+        // property bags are hash maps in the POJOs: sort their keys so the output is byte-stable
         ObjectMapper mapper = JsonReport.mapper()
+                .configure(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
                 .addMixIn(Result.class, NonEmpty.class)
                 .addMixIn(ReportingConfiguration.class, NonEmpty.class)
                 .addMixIn(com.contrastsecurity.sarif.Notification.class, NonEmpty.class);
@@ -205,7 +207,7 @@ public final class SarifReport {
                     case NOTE -> com.contrastsecurity.sarif.Notification.Level.NOTE;
                 })
                 .withMessage(new Message().withText(n.message()))
-                .withDescriptor(new ReportingDescriptorReference().withId(n.id()).withIndex(null));
+                .withDescriptor(new ReportingDescriptorReference().withId(n.id()));
         if (n.file() != null) {
             Location l = n.line() > 0 ? Location.line(n.file(), n.line()) : null;
             com.contrastsecurity.sarif.Location loc = new com.contrastsecurity.sarif.Location()
@@ -239,11 +241,11 @@ public final class SarifReport {
     static ArtifactLocation artifact(String file) {
         Path p = Path.of(file);
         if (p.isAbsolute()) {
-            return new ArtifactLocation().withUri(p.toUri().toASCIIString()).withIndex(null);
+            return new ArtifactLocation().withUri(p.toUri().toASCIIString());
         }
         try {
             return new ArtifactLocation().withUri(new URI(null, null, file, null).toASCIIString())
-                    .withUriBaseId(SRCROOT).withIndex(null);
+                    .withUriBaseId(SRCROOT);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("cannot express " + file + " as a URI", e);
         }
