@@ -363,9 +363,10 @@ public final class Scanner {
             List<SuppressionComments.Comment> cs = comments.computeIfAbsent(file,
                     k -> SuppressionComments.parse(lines.lines(k)));
             int line = f.location().startLine();
+            int top = SuppressionComments.commentBlockStart(lines.lines(file), line);
             SuppressionComments.Comment hit = null;
             for (SuppressionComments.Comment c : cs) {
-                if ((c.line() == line || c.line() == line - 1) && c.justified() && c.ids().contains(f.ruleId())) {
+                if (c.line() >= top && c.line() <= line && c.justified() && c.ids().contains(f.ruleId())) {
                     hit = c;
                     if (c.line() == line) {
                         break;

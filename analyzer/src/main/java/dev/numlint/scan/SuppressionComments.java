@@ -9,8 +9,9 @@ import java.util.regex.Pattern;
 
 /**
  * In-source suppressions: {@code // numlint: ignore NL003 -- reason} (also {@code #} and {@code /* ... *}{@code /}
- * comments; several ids separated by commas) on the finding's line or the line above. The justification after
- * {@code --} is required: a comment without one does not suppress anything and is reported.
+ * comments; several ids separated by commas) on the finding's line or the line above it; "the line above" extends
+ * over the block of comment-only lines directly above, so suppressions stack with other comments. The
+ * justification after {@code --} is required: a comment without one does not suppress anything and is reported.
  */
 final class SuppressionComments {
     private static final Pattern COMMENT = Pattern.compile("(?://+|#|/\\*+)\\s*numlint\\s*:\\s*ignore\\b(.*)");
@@ -25,6 +26,22 @@ final class SuppressionComments {
     }
 
     private SuppressionComments() {
+    }
+
+    private static final Pattern COMMENT_ONLY = Pattern.compile("\\s*(?://|#|/\\*|\\*).*");
+
+    /**
+     * The first line (1-based) a suppression for {@code line} may sit on: the line above, extended upwards over
+     * the comment-only lines directly above it.
+     */
+    static int commentBlockStart(List<String> lines, int line) {
+        int top = line - 1;
+        while (top - 1 >= 1 && top - 1 <= lines.size() && top <= lines.size()
+                && COMMENT_ONLY.matcher(lines.get(top - 1)).matches()
+                && COMMENT_ONLY.matcher(lines.get(top - 2)).matches()) {
+            top--;
+        }
+        return Math.max(top, 1);
     }
 
     static List<Comment> parse(List<String> lines) {
