@@ -26,7 +26,10 @@ public final class JsonReport {
 
     public static void write(ScanResult r, Writer out) throws IOException {
         Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("tool", Map.of("name", RuleCatalog.TOOL_NAME, "version", RuleCatalog.toolVersion()));
+        Map<String, Object> tool = new LinkedHashMap<>();
+        tool.put("name", RuleCatalog.TOOL_NAME);
+        tool.put("version", RuleCatalog.toolVersion());
+        doc.put("tool", tool);
         List<Object> findings = new ArrayList<>();
         for (Finding f : r.findings()) {
             findings.add(finding(f));
