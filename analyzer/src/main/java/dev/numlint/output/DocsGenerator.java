@@ -39,10 +39,21 @@ public final class DocsGenerator {
         return r.id() + "-" + r.name() + ".md";
     }
 
-    /** Writes the files into {@code dir} (created when missing); returns how many were written. */
+    /**
+     * Writes the files into {@code dir} (created when missing) and deletes rule pages there that the catalog no
+     * longer has; returns how many files were written.
+     */
     public static int write(RuleCatalog catalog, Path dir) throws IOException {
         Files.createDirectories(dir);
         Map<String, String> docs = generate(catalog);
+        try (var old = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) old::iterator) {
+                String n = p.getFileName().toString();
+                if (n.matches("NL\\d{3}-.*\\.md") && !docs.containsKey(n)) {
+                    Files.delete(p);
+                }
+            }
+        }
         for (Map.Entry<String, String> e : docs.entrySet()) {
             Files.writeString(dir.resolve(e.getKey()), e.getValue(), StandardCharsets.UTF_8);
         }

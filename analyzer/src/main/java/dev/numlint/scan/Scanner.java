@@ -380,7 +380,7 @@ public final class Scanner {
     }
 
     private void reportUnjustified(String file, SourceLines lines, Shared shared) {
-        for (SuppressionComments.Comment c : SuppressionComments.parse(lines.lines(file))) {
+        for (SuppressionComments.Comment c : SuppressionComments.parse(lines.linesUncached(file))) {
             if (c.ids().isEmpty()) {
                 shared.notify(new Notification(file, c.line(), Level.WARNING, "malformed-suppression",
                         file + ":" + c.line() + ": suppression comment names no rule id; write"

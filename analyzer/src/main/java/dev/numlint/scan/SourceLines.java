@@ -23,6 +23,12 @@ final class SourceLines {
         return cache.computeIfAbsent(file, f -> read(resolve(f)));
     }
 
+    /** Lines of {@code file}, from the cache when there, else read without keeping them. */
+    List<String> linesUncached(String file) {
+        List<String> l = cache.get(file);
+        return l != null ? l : read(resolve(file));
+    }
+
     /** The 1-based line, or "" when absent. */
     String line(String file, int line) {
         List<String> l = lines(file);

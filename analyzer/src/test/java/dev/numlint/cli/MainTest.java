@@ -214,11 +214,14 @@ class MainTest {
 
     @Test
     void docsCommandWritesOneFilePerRuleAndAnIndex() throws IOException {
+        write("docs/NL099-retired-rule.md", "old");
+        write("docs/notes.txt", "kept");
         Run r = run("docs", "--output", dir.resolve("docs").toString());
         assertThat(r.code()).isZero();
         try (var s = Files.list(dir.resolve("docs"))) {
-            assertThat(s.map(p -> p.getFileName().toString()).sorted().toList()).hasSize(12)
-                    .contains("README.md", "NL001-float-to-unsigned-conversion.md");
+            assertThat(s.map(p -> p.getFileName().toString()).sorted().toList()).hasSize(13)
+                    .contains("README.md", "NL001-float-to-unsigned-conversion.md", "notes.txt")
+                    .doesNotContain("NL099-retired-rule.md");
         }
     }
 
