@@ -105,7 +105,14 @@ final class ScanCommand implements Callable<Integer> {
         NumlintConfig cfg = loadConfig(abs, root);
 
         ScanOptions.Builder b = ScanOptions.builder(root).paths(abs).analyzers(analyzers.get()).config(cfg);
-        excludes.forEach(b::exclude);
+        for (String g : excludes) {
+            try {
+                new dev.numlint.scan.Glob(g);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException("--exclude: " + e.getMessage());
+            }
+            b.exclude(g);
+        }
         b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? Nvcc.find().orElse(null) : null);
         if (nvccFlags != null) {
             b.nvccFlags(tokenize(nvccFlags));

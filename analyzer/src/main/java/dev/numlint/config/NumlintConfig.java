@@ -100,6 +100,11 @@ public final class NumlintConfig {
                         if (!g.isTextual() || g.asText().isBlank()) {
                             throw error(source, "exclude", "must be a list of glob patterns (strings), got " + g);
                         }
+                        try {
+                            new dev.numlint.scan.Glob(g.asText());
+                        } catch (IllegalArgumentException ex) {
+                            throw error(source, "exclude", ex.getMessage());
+                        }
                         exclude.add(g.asText());
                     }
                 }

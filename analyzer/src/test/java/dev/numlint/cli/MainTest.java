@@ -135,6 +135,9 @@ class MainTest {
         assertThat(run("scan", "--fail-on", "fatal", dir.toString()).code()).isEqualTo(2);
         assertThat(run("scan", "--config", dir.resolve("none.yml").toString(), dir.toString()).code()).isEqualTo(2);
         assertThat(run("scan", "--nvcc-flags", "-Xcompiler '-O2", dir.toString()).code()).isEqualTo(2);
+        Run glob = run("scan", "--exclude", "src/{a,b", dir.toString());
+        assertThat(glob.code()).isEqualTo(2);
+        assertThat(glob.err()).contains("--exclude: unclosed '{'");
     }
 
     @Test

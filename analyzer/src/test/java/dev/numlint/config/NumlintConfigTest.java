@@ -56,6 +56,8 @@ class NumlintConfigTest {
                 .hasMessageContaining("'rules.NL003.severity': unknown key (allowed: enabled, level, options)");
         assertThatThrownBy(() -> NumlintConfig.parse("exclude: build", "c.yml"))
                 .hasMessageContaining("'exclude': must be a list");
+        assertThatThrownBy(() -> NumlintConfig.parse("exclude: ['a/{b']", "c.yml"))
+                .hasMessageContaining("'exclude': unclosed '{'");
         assertThatThrownBy(() -> NumlintConfig.parse("max-file-size: -3", "c.yml"))
                 .hasMessageContaining("'max-file-size': must be a positive number of bytes");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: [NL003]", "c.yml"))

@@ -216,6 +216,16 @@ class ScannerTest {
     }
 
     @Test
+    void aLinkToAMissingKernelFileIsReportedAtTheLaunchSite() throws IOException {
+        write("src/Host.java", "launch");
+        Analyzer host = analyzer("host", Layer.JAVA_SOURCE, Analyzer.PHASE_HOST, (ctx, files, sink) ->
+                ctx.linkKernel(new KernelLink(dir.resolve("kernels/gone.ptx"), "k", Location.line("src/Host.java", 7))));
+        ScanResult r = scan(host, new MarkerAnalyzer());
+        assertThat(r.notifications()).extracting(n -> n.file() + ":" + n.line() + " " + n.id() + " " + n.message())
+                .containsExactly("src/Host.java:7 missing-kernel-file kernel file kernels/gone.ptx launched here does not exist");
+    }
+
+    @Test
     void phaseZeroContextReachesLaterPhases() throws IOException {
         Path cu = write("k.cu", "x");
         List<String> seen = Collections.synchronizedList(new ArrayList<>());
