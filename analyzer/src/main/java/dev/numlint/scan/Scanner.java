@@ -158,23 +158,24 @@ public final class Scanner {
 
     /** Runs one analyzer; when it throws, runs it again file by file so one bad file does not cost the others. */
     private void runAnalyzer(Analyzer a, List<Path> files, Context ctx, Progress progress) {
-        AnalyzerRun batch = new AnalyzerRun(ctx, a);
+        AnalyzerRun batch = new AnalyzerRun(ctx, a, files.size(), progress);
         try {
             a.analyze(batch, files, batch);
             batch.commit();
-            progress.advance(files.size());
+            batch.finishProgress();
             return;
         } catch (RuntimeException | LinkageError | StackOverflowError e) {
             if (files.size() <= 1) {
                 String file = files.isEmpty() ? null : ctx.shared.relativize(files.get(0));
                 ctx.shared.internalError(file, "internal error in " + a.id()
                         + (file == null ? "" : " on " + file) + ": " + e);
-                progress.advance(files.size());
+                batch.finishProgress();
                 return;
             }
+            batch.undoProgress();
         }
         for (Path f : files) {
-            AnalyzerRun one = new AnalyzerRun(ctx, a);
+            AnalyzerRun one = new AnalyzerRun(ctx, a, 1, progress);
             try {
                 a.analyze(one, List.of(f), one);
                 one.commit();
@@ -182,7 +183,7 @@ public final class Scanner {
                 String file = ctx.shared.relativize(f);
                 ctx.shared.internalError(file, "internal error in " + a.id() + " on " + file + ": " + e);
             }
-            progress.advance(1);
+            one.finishProgress();
         }
     }
 
@@ -488,9 +489,32 @@ public final class Scanner {
         private final List<KernelLink> links = new ArrayList<>();
         private final List<Map.Entry<Path, BuildContext>> contexts = new ArrayList<>();
 
-        AnalyzerRun(Context ctx, Analyzer analyzer) {
+        private final int fileCount;
+        private final Progress progress;
+        private final AtomicInteger advanced = new AtomicInteger();
+        private final ExecutorService executor;
+
+        AnalyzerRun(Context ctx, Analyzer analyzer, int fileCount, Progress progress) {
             this.ctx = ctx;
             this.analyzer = analyzer;
+            this.fileCount = fileCount;
+            this.progress = progress;
+            this.executor = new CountingExecutor(ctx.pool, this::taskDone);
+        }
+
+        /** A finished task of this analyzer counts as a finished file for the progress display (at most all). */
+        private void taskDone() {
+            if (advanced.incrementAndGet() <= fileCount) {
+                progress.advance(1);
+            }
+        }
+
+        void finishProgress() {
+            progress.advance(Math.max(0, fileCount - Math.min(fileCount, advanced.getAndSet(fileCount))));
+        }
+
+        void undoProgress() {
+            progress.advance(-Math.min(fileCount, advanced.getAndSet(0)));
         }
 
         void commit() {
@@ -564,7 +588,7 @@ public final class Scanner {
         @Override public String cudaArch() { return options.cudaArch; }
         @Override public Optional<Path> nvcc() { return Optional.ofNullable(options.nvcc); }
         @Override public List<Path> classpath() { return options.classpath; }
-        @Override public ExecutorService executor() { return ctx.pool; }
+        @Override public ExecutorService executor() { return executor; }
         @Override public String relativize(Path file) { return ctx.shared.relativize(file); }
 
         @Override
@@ -582,17 +606,62 @@ public final class Scanner {
         }
     }
 
+    /**
+     * The pool as one analyzer sees it: tasks run on the shared pool and are counted for progress; shutting it
+     * down is ignored, so no analyzer can stop the pool for the others.
+     */
+    static final class CountingExecutor extends java.util.concurrent.AbstractExecutorService {
+        private final ExecutorService pool;
+        private final Runnable onDone;
+
+        CountingExecutor(ExecutorService pool, Runnable onDone) {
+            this.pool = pool;
+            this.onDone = onDone;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            pool.execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    onDone.run();
+                }
+            });
+        }
+
+        @Override public void shutdown() { }
+        @Override public List<Runnable> shutdownNow() { return List.of(); }
+        @Override public boolean isShutdown() { return pool.isShutdown(); }
+        @Override public boolean isTerminated() { return pool.isTerminated(); }
+        @Override public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) { return false; }
+    }
+
     /** {@code \r[done/total]} on a terminal for scans that take more than a second. */
     static final class Progress {
         private final java.io.PrintStream out;
         private final long start = System.nanoTime();
+        private final long delay;
         private final AtomicInteger total = new AtomicInteger();
         private final AtomicInteger done = new AtomicInteger();
         private long lastPrint;
         private boolean printed;
 
         Progress(java.io.PrintStream out) {
+            this(out, 1_000_000_000L, 200_000_000L);
+        }
+
+        private final long interval;
+
+        /** Prints nothing during the first {@code delayNanos}, then at most every {@code intervalNanos}. */
+        Progress(java.io.PrintStream out, long delayNanos, long intervalNanos) {
             this.out = out;
+            this.delay = delayNanos;
+            this.interval = intervalNanos;
+        }
+
+        String shown() {
+            return done.get() + "/" + total.get();
         }
 
         void add(int n) {
@@ -606,7 +675,7 @@ public final class Scanner {
             }
             long now = System.nanoTime();
             synchronized (this) {
-                if (now - start > 1_000_000_000L && now - lastPrint > 200_000_000L) {
+                if (now - start >= delay && (!printed || now - lastPrint >= interval)) {
                     lastPrint = now;
                     printed = true;
                     out.print("\r[" + d + "/" + total.get() + "]");

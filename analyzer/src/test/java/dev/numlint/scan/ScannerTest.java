@@ -302,6 +302,54 @@ class ScannerTest {
         assertThat(asked).containsExactly(Path.of("sub/dir/k.cu"));
     }
 
+    @Test
+    void analyzerTasksRunOnTheSharedPoolWhichAnalyzersCannotShutDown() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            write("k" + i + ".cu", "HAZARD(NL003)");
+        }
+        Analyzer parallel = new MarkerAnalyzer() {
+            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+                List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+                for (Path f : files) {
+                    fs.add(ctx.executor().submit(() -> super.analyze(ctx, List.of(f), sink)));
+                }
+                ctx.executor().shutdown();
+                for (java.util.concurrent.Future<?> f : fs) {
+                    try {
+                        f.get();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+        };
+        Analyzer second = new MarkerAnalyzer() {
+            @Override public int phase() { return PHASE_KERNEL + 1; }
+            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+                try {
+                    ctx.executor().submit(() -> { }).get();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        ScanResult r = scan(parallel, second);
+        assertThat(r.findings()).hasSize(6);
+        assertThat(r.executionSuccessful()).isTrue();
+    }
+
+    @Test
+    void progressCountsFilesAsAnalyzerTasksFinish() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        Scanner.Progress p = new Scanner.Progress(new java.io.PrintStream(bytes, true), 0, 0);
+        p.add(3);
+        p.advance(1);
+        p.advance(2);
+        p.done();
+        assertThat(bytes.toString()).startsWith("\r[1/3]\r[3/3]\r").endsWith("\r");
+        assertThat(p.shown()).isEqualTo("3/3");
+    }
+
     interface Body {
         void run(ScanContext ctx, List<Path> files, FindingSink sink);
     }
