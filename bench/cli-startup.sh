@@ -8,22 +8,22 @@ RUNS="${1:-10}"
 JAR="$(ls -t "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)"
 JSA="$(ls -t "$ROOT"/analyzer/target/numlint-*.jsa 2>/dev/null | head -n1 || true)"
 
-measure() { # label, command...
+measure() { # label, command...: wall time and CPU time (user+sys) per run, in ms
   local label="$1"; shift
-  local times=()
+  local out; out="$(mktemp)"
   for _ in $(seq "$RUNS"); do
-    local s e
-    s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N)
-    times+=($(( (e - s) / 1000000 )))
+    /usr/bin/time -f "%e %U %S" -a -o "$out" "$@" >/dev/null 2>&1
   done
-  printf '%s\n' "${times[@]}" | sort -n | awk -v label="$label" '
-    { t[NR] = $1; sum += $1 }
-    END { printf "| %-44s | %6d | %6d | %6d | %6d |\n", label, sum / NR, t[1], t[int((NR + 1) / 2)], t[NR] }'
+  sort -n -k1 "$out" | awk -v label="$label" '
+    { w[NR] = $1 * 1000; wsum += w[NR]; csum += ($2 + $3) * 1000 }
+    END { printf "| %-46s | %7d | %6d | %6d | %6d | %7d |\n", label, wsum / NR, w[1], w[int((NR + 1) / 2)], w[NR], csum / NR }'
+  rm -f "$out"
 }
 
 echo "numlint rules, $RUNS runs each, $(nproc) cores, $(java -version 2>&1 | head -n1)"
-echo "| variant                                      | mean ms | min ms | median | max ms |"
-echo "|----------------------------------------------|--------|--------|--------|--------|"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| variant                                        | wall ms | min ms | median | max ms | CPU ms  |"
+echo "|------------------------------------------------|---------|--------|--------|--------|---------|"
 measure "java -jar (no flags)" java -jar "$JAR" rules
 measure "java -XX:TieredStopAtLevel=1 -Xshare:auto" java -XX:TieredStopAtLevel=1 -Xshare:auto -jar "$JAR" rules
 if [ -n "$JSA" ]; then
