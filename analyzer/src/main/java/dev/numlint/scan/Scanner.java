@@ -548,6 +548,15 @@ public final class Scanner {
                 b.level(rules.level(id));
             }
             Finding f = b.build();
+            Location l = f.location();
+            if (Path.of(l.file()).isAbsolute()) {
+                // an analyzer that forgot ctx.relativize: report paths under the root relative to it anyway
+                String rel = relativize(Path.of(l.file()));
+                if (!rel.equals(l.file())) {
+                    f = f.toBuilder().location(new Location(rel, l.startLine(), l.startColumn(), l.endLine(),
+                            l.endColumn())).build();
+                }
+            }
             synchronized (this) {
                 findings.add(f);
             }

@@ -160,6 +160,15 @@ class ScannerTest {
     }
 
     @Test
+    void absolutePathsUnderTheRootAreMadeRelative() throws IOException {
+        Path cu = write("src/k.cu", "x");
+        Analyzer a = analyzer("abs", Layer.CUDA_SOURCE, Analyzer.PHASE_KERNEL, (ctx, files, sink) -> sink.report(
+                Finding.builder("NL003").location(Location.of(cu.toString(), 1, 2)).layer(Layer.CUDA_SOURCE)
+                        .message("m")));
+        assertThat(scan(a).findings()).extracting(f -> f.location().shortText()).containsExactly("src/k.cu:1:2");
+    }
+
+    @Test
     void findingsSuppressedByTheAnalyzerKeepTheirSuppression() throws IOException {
         write("A.java", "x");
         Analyzer a = analyzer("j", Layer.JAVA_SOURCE, Analyzer.PHASE_HOST, (ctx, files, sink) -> sink.report(
