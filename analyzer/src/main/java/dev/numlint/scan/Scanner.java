@@ -58,7 +58,16 @@ public final class Scanner {
             .thenComparing(Finding::message)
             .thenComparing(f -> f.layer().id())
             .thenComparingInt(f -> f.location().endLine())
-            .thenComparingInt(f -> f.location().endColumn());
+            .thenComparingInt(f -> f.location().endColumn())
+            // ties (which one of two near-identical findings survives the merge) must not depend on threads
+            .thenComparing(f -> f.function() == null ? "" : f.function())
+            .thenComparing(f -> f.fingerprintKey() == null ? "" : f.fingerprintKey())
+            .thenComparing(f -> f.confidence().ordinal())
+            .thenComparing(f -> f.level().ordinal())
+            .thenComparing(f -> f.evidence().toString())
+            .thenComparing(f -> f.related().toString())
+            .thenComparing(f -> f.properties().toString())
+            .thenComparing(f -> String.valueOf(f.suppression()));
 
     public static final Comparator<Notification> NOTIFICATION_ORDER = Comparator
             .comparing((Notification n) -> n.file() == null ? "" : n.file())
