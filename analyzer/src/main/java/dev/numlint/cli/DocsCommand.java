@@ -1,0 +1,29 @@
+package dev.numlint.cli;
+
+import dev.numlint.output.DocsGenerator;
+import dev.numlint.rules.RuleCatalog;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code numlint docs --output docs/rules}: writes the rule documentation from the catalog. */
+@Command(name = "docs", mixinStandardHelpOptions = true,
+        description = "Write the rule documentation (<ID>-<name>.md per rule and README.md) into a directory.")
+final class DocsCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--output", paramLabel = "DIR", required = true,
+            description = "directory to write into, normally docs/rules")
+    Path output;
+
+    @Override
+    public Integer call() throws Exception {
+        int n = DocsGenerator.write(RuleCatalog.get(), output);
+        spec.commandLine().getErr().println("numlint: wrote " + n + " files to " + output);
+        return Main.EXIT_OK;
+    }
+}

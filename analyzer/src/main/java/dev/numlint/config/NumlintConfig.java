@@ -1,0 +1,245 @@
+package dev.numlint.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.numlint.model.Level;
+import dev.numlint.rules.Rule;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.rules.RuleOption;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The project configuration, {@code .numlint.yml}:
+ *
+ * <pre>
+ * rules:
+ *   NL003: {enabled: false}
+ *   NL004: {level: note, options: {min-trip-count: 32}}
+ * exclude: ["third_party/**", "*.generated.cu"]
+ * max-file-size: 16777216
+ * </pre>
+ *
+ * Parsing is strict: unknown keys, rule ids and options and values of the wrong type are errors that name the key
+ * and the allowed values, so a typo never silently turns a rule back on.
+ */
+public final class NumlintConfig {
+    public static final String FILE_NAME = ".numlint.yml";
+    public static final long DEFAULT_MAX_FILE_SIZE = 16L * 1024 * 1024;
+    private static final List<String> TOP_KEYS = List.of("rules", "exclude", "max-file-size");
+    private static final List<String> RULE_KEYS = List.of("enabled", "level", "options");
+
+    private final String source;
+    private final Map<String, RuleConfig> rules;
+    private final List<String> exclude;
+    private final long maxFileSize;
+
+    private NumlintConfig(String source, Map<String, RuleConfig> rules, List<String> exclude, long maxFileSize) {
+        this.source = source;
+        this.rules = rules;
+        this.exclude = exclude;
+        this.maxFileSize = maxFileSize;
+    }
+
+    /** No configuration file: catalog defaults. */
+    public static NumlintConfig defaults() {
+        return new NumlintConfig(null, Map.of(), List.of(), DEFAULT_MAX_FILE_SIZE);
+    }
+
+    /** Reads and validates a configuration file. */
+    public static NumlintConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read the configuration: " + e);
+        }
+        return parse(text, file.toString());
+    }
+
+    /** Parses configuration text; {@code source} names it in error messages. */
+    public static NumlintConfig parse(String text, String source) {
+        JsonNode root;
+        try {
+            root = new ObjectMapper(new YAMLFactory()).readTree(text);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
+            throw new ConfigException(source + ": not valid YAML" + where + ": " + e.getOriginalMessage());
+        }
+        if (root == null || root.isMissingNode() || root.isNull()) {
+            return new NumlintConfig(source, Map.of(), List.of(), DEFAULT_MAX_FILE_SIZE);
+        }
+        if (!root.isObject()) {
+            throw new ConfigException(source + ": the configuration must be a mapping with the keys "
+                    + String.join(", ", TOP_KEYS));
+        }
+        Map<String, RuleConfig> rules = new LinkedHashMap<>();
+        List<String> exclude = new ArrayList<>();
+        long maxFileSize = DEFAULT_MAX_FILE_SIZE;
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String key = e.getKey();
+            JsonNode v = e.getValue();
+            switch (key) {
+                case "rules" -> rules.putAll(parseRules(source, v));
+                case "exclude" -> {
+                    if (!v.isArray()) {
+                        throw error(source, "exclude", "must be a list of glob patterns, e.g. [\"third_party/**\"]");
+                    }
+                    for (JsonNode g : v) {
+                        if (!g.isTextual() || g.asText().isBlank()) {
+                            throw error(source, "exclude", "must be a list of glob patterns (strings), got " + g);
+                        }
+                        try {
+                            new dev.numlint.scan.Glob(g.asText());
+                        } catch (IllegalArgumentException ex) {
+                            throw error(source, "exclude", ex.getMessage());
+                        }
+                        exclude.add(g.asText());
+                    }
+                }
+                case "max-file-size" -> {
+                    if (!v.canConvertToLong() || !v.isIntegralNumber() || v.asLong() <= 0) {
+                        throw error(source, "max-file-size", "must be a positive number of bytes, got " + v);
+                    }
+                    maxFileSize = v.asLong();
+                }
+                default -> throw error(source, key, "unknown key (allowed: " + String.join(", ", TOP_KEYS) + ")");
+            }
+        }
+        return new NumlintConfig(source, Map.copyOf(rules), List.copyOf(exclude), maxFileSize);
+    }
+
+    private static Map<String, RuleConfig> parseRules(String source, JsonNode v) {
+        RuleCatalog catalog = RuleCatalog.get();
+        if (v.isNull()) {
+            return Map.of();
+        }
+        if (!v.isObject()) {
+            throw error(source, "rules", "must be a mapping from rule id to settings, e.g. NL003: {enabled: false}");
+        }
+        Map<String, RuleConfig> out = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String id = e.getKey();
+            String path = "rules." + id;
+            if (!catalog.has(id)) {
+                throw error(source, path, "unknown rule id (allowed: " + String.join(", ", catalog.ids()) + ")");
+            }
+            Rule rule = catalog.rule(id);
+            JsonNode s = e.getValue();
+            if (s.isNull()) {
+                continue;
+            }
+            if (!s.isObject()) {
+                throw error(source, path, "must be a mapping with the keys " + String.join(", ", RULE_KEYS));
+            }
+            Boolean enabled = null;
+            Level level = null;
+            Map<String, String> options = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> fi = s.fields(); fi.hasNext(); ) {
+                Map.Entry<String, JsonNode> f = fi.next();
+                String fpath = path + "." + f.getKey();
+                JsonNode fv = f.getValue();
+                switch (f.getKey()) {
+                    case "enabled" -> {
+                        if (!fv.isBoolean()) {
+                            throw error(source, fpath, "must be true or false, got " + fv);
+                        }
+                        enabled = fv.asBoolean();
+                    }
+                    case "level" -> {
+                        if (!fv.isTextual()) {
+                            throw error(source, fpath, "must be one of error, warning, note; got " + fv);
+                        }
+                        try {
+                            level = Level.parse(fv.asText());
+                        } catch (IllegalArgumentException ex) {
+                            throw error(source, fpath, "must be one of error, warning, note; got '" + fv.asText() + "'");
+                        }
+                    }
+                    case "options" -> options.putAll(parseOptions(source, fpath, rule, fv));
+                    default -> throw error(source, fpath, "unknown key (allowed: " + String.join(", ", RULE_KEYS) + ")");
+                }
+            }
+            out.put(id, new RuleConfig(enabled, level, options));
+        }
+        return out;
+    }
+
+    private static Map<String, String> parseOptions(String source, String path, Rule rule, JsonNode v) {
+        String allowed = rule.options().isEmpty() ? "none: " + rule.id() + " has no options"
+                : rule.options().stream().map(o -> o.name() + " (" + o.type() + ")").collect(Collectors.joining(", "));
+        if (!v.isObject()) {
+            throw error(source, path, "must be a mapping from option name to value (allowed: " + allowed + ")");
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String opath = path + "." + e.getKey();
+            RuleOption o = rule.option(e.getKey());
+            if (o == null) {
+                throw error(source, opath, "unknown option (allowed: " + allowed + ")");
+            }
+            JsonNode ov = e.getValue();
+            String value = switch (o.type()) {
+                case "int" -> {
+                    if (!ov.isIntegralNumber() || !ov.canConvertToInt()) {
+                        throw error(source, opath, "must be an integer, got " + ov);
+                    }
+                    yield Integer.toString(ov.asInt());
+                }
+                case "bool" -> {
+                    if (!ov.isBoolean()) {
+                        throw error(source, opath, "must be true or false, got " + ov);
+                    }
+                    yield Boolean.toString(ov.asBoolean());
+                }
+                default -> {
+                    if (!ov.isValueNode() || ov.isNull()) {
+                        throw error(source, opath, "must be a string, got " + ov);
+                    }
+                    yield ov.asText();
+                }
+            };
+            out.put(o.name(), value);
+        }
+        return out;
+    }
+
+    private static ConfigException error(String source, String key, String what) {
+        return new ConfigException((source == null ? "" : source + ": ") + "'" + key + "': " + what);
+    }
+
+    /** The file the configuration came from, or null for defaults. */
+    public String source() {
+        return source;
+    }
+
+    public Map<String, RuleConfig> rules() {
+        return rules;
+    }
+
+    public List<String> exclude() {
+        return exclude;
+    }
+
+    public long maxFileSize() {
+        return maxFileSize;
+    }
+
+    /** The effective rule settings: catalog defaults overlaid with this configuration. */
+    public ConfiguredRuleSettings ruleSettings() {
+        return new ConfiguredRuleSettings(RuleCatalog.get(), rules);
+    }
+}

@@ -1,0 +1,146 @@
+package dev.numlint.output;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.numlint.model.Evidence;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Location;
+import dev.numlint.model.Notification;
+import dev.numlint.model.RelatedLocation;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.scan.ScanResult;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** numlint's own JSON: {@code {"tool", "findings", "notifications", "summary"}}, deterministic. */
+public final class JsonReport {
+    private JsonReport() {
+    }
+
+    public static void write(ScanResult r, Writer out) throws IOException {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        Map<String, Object> tool = new LinkedHashMap<>();
+        tool.put("name", RuleCatalog.TOOL_NAME);
+        tool.put("version", RuleCatalog.toolVersion());
+        doc.put("tool", tool);
+        List<Object> findings = new ArrayList<>();
+        for (Finding f : r.findings()) {
+            findings.add(finding(f));
+        }
+        doc.put("findings", findings);
+        List<Object> notes = new ArrayList<>();
+        for (Notification n : r.notifications()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("file", n.file());
+            m.put("line", n.line());
+            m.put("level", n.level().id());
+            m.put("id", n.id());
+            m.put("message", n.message());
+            m.put("notAnalyzed", n.notAnalyzed());
+            notes.add(m);
+        }
+        doc.put("notifications", notes);
+        Summary s = Summary.of(r);
+        Map<String, Object> sum = new LinkedHashMap<>();
+        sum.put("findings", s.findings());
+        sum.put("suppressed", s.suppressed());
+        Map<String, Object> byRule = new LinkedHashMap<>();
+        for (Summary.RuleCount c : s.byRule().values()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", c.name());
+            m.put("count", c.count());
+            m.put("suppressed", c.suppressed());
+            byRule.put(c.id(), m);
+        }
+        sum.put("byRule", byRule);
+        sum.put("filesAnalyzed", s.filesAnalyzed());
+        sum.put("filesNotAnalyzed", s.filesNotAnalyzed());
+        sum.put("executionSuccessful", s.executionSuccessful());
+        doc.put("summary", sum);
+        mapper().writer(printer()).writeValue(out, doc);
+        out.write("\n");
+        out.flush();
+    }
+
+    private static Map<String, Object> finding(Finding f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        Location l = f.location();
+        m.put("ruleId", f.ruleId());
+        m.put("level", f.level().id());
+        m.put("file", l.file());
+        m.put("line", l.startLine());
+        m.put("column", l.startColumn());
+        m.put("endLine", l.endLine());
+        m.put("endColumn", l.endColumn());
+        m.put("message", f.message());
+        m.put("layer", f.layer().id());
+        m.put("confidence", f.confidence().id());
+        m.put("function", f.function());
+        m.put("fingerprint", f.fingerprint());
+        List<Object> ev = new ArrayList<>();
+        for (Evidence e : f.evidence()) {
+            Map<String, Object> em = new LinkedHashMap<>();
+            em.put("kind", e.kind());
+            em.put("text", e.text());
+            if (e.location() != null) {
+                em.put("location", location(e.location()));
+            }
+            ev.add(em);
+        }
+        m.put("evidence", ev);
+        List<Object> rel = new ArrayList<>();
+        for (RelatedLocation r : f.related()) {
+            Map<String, Object> rm = location(r.location());
+            rm.put("message", r.message());
+            rel.add(rm);
+        }
+        m.put("related", rel);
+        m.put("suppressed", f.suppressed());
+        m.put("justification", f.suppressed() ? f.suppression().justification() : null);
+        m.put("properties", canonical(f.properties()));
+        return m;
+    }
+
+    private static Map<String, Object> location(Location l) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("file", l.file());
+        m.put("line", l.startLine());
+        m.put("column", l.startColumn());
+        m.put("endLine", l.endLine());
+        m.put("endColumn", l.endColumn());
+        return m;
+    }
+
+    static ObjectMapper mapper() {
+        return new ObjectMapper().configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
+                .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
+    }
+
+    /** Analyzer-supplied values with maps sorted by key (recursively), so output does not depend on map order. */
+    static Object canonical(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> t = new java.util.TreeMap<>();
+            m.forEach((k, x) -> t.put(String.valueOf(k), canonical(x)));
+            return t;
+        }
+        if (v instanceof java.util.Collection<?> c) {
+            List<Object> l = new ArrayList<>();
+            c.forEach(x -> l.add(canonical(x)));
+            return l;
+        }
+        return v;
+    }
+
+    /** Two-space indentation with '\n' line ends on every platform. */
+    static DefaultPrettyPrinter printer() {
+        DefaultIndenter indent = new DefaultIndenter("  ", "\n");
+        return new DefaultPrettyPrinter().withObjectIndenter(indent).withArrayIndenter(indent);
+    }
+}

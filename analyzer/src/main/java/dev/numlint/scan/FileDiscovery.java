@@ -1,0 +1,163 @@
+package dev.numlint.scan;
+
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import java.io.IOException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Finds the files a scan looks at: C/C++/CUDA sources and headers, PTX, Java, build files (CMake, make,
+ * compile_commands.json) and pom.xml, recursively under each PATH. Version-control directories, excluded globs and
+ * the cache directory are skipped; symbolic links are followed, loops reported once and skipped, and a file reached
+ * twice (through a link) is scanned once. The result is sorted by path relative to the root, so it does not depend
+ * on the file system's order.
+ */
+public final class FileDiscovery {
+    private static final Set<String> EXTENSIONS = Set.of("cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hpp", "ptx",
+            "java", "cmake", "mk");
+    private static final Set<String> NAMES = Set.of("CMakeLists.txt", "Makefile", "makefile", "GNUmakefile",
+            "compile_commands.json", "pom.xml");
+    private static final Set<String> VCS_DIRS = Set.of(".git", ".svn", ".hg", ".bzr", "CVS", "_darcs");
+
+    /** The files found, absolute and normalized, in a deterministic order, and what went wrong on the way. */
+    public record Result(List<Path> files, List<Notification> notifications) {
+    }
+
+    private final Path root;
+    private final List<Glob> excludes;
+    private final Path skipDir;
+
+    /**
+     * @param root     the scan root (paths are reported relative to it)
+     * @param excludes globs, matched against paths relative to the root and relative to the scanned PATH
+     * @param skipDir  a directory never to descend into (the cache), or null
+     */
+    public FileDiscovery(Path root, List<Glob> excludes, Path skipDir) {
+        this.root = root.toAbsolutePath().normalize();
+        this.excludes = List.copyOf(excludes);
+        this.skipDir = skipDir == null ? null : skipDir.toAbsolutePath().normalize();
+    }
+
+    /** Whether numlint looks at a file of this name. */
+    public static boolean isScannable(String fileName) {
+        if (NAMES.contains(fileName)) {
+            return true;
+        }
+        int dot = fileName.lastIndexOf('.');
+        return dot > 0 && EXTENSIONS.contains(fileName.substring(dot + 1).toLowerCase(Locale.ROOT));
+    }
+
+    public Result discover(List<Path> paths) {
+        List<Path> found = new ArrayList<>();
+        List<Notification> notes = new ArrayList<>();
+        for (Path p : paths) {
+            Path start = p.toAbsolutePath().normalize();
+            if (Files.isRegularFile(start)) {
+                // a file named on the command line is scanned whatever its name
+                found.add(start);
+                continue;
+            }
+            try {
+                Files.walkFileTree(start, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
+                        new SimpleFileVisitor<>() {
+                            @Override
+                            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                                if (dir.equals(start)) {
+                                    return FileVisitResult.CONTINUE;
+                                }
+                                String name = dir.getFileName().toString();
+                                if (VCS_DIRS.contains(name) || dir.equals(skipDir)
+                                        || excluded(start, dir, true)) {
+                                    return FileVisitResult.SKIP_SUBTREE;
+                                }
+                                return FileVisitResult.CONTINUE;
+                            }
+
+                            @Override
+                            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                                if (attrs.isRegularFile() && isScannable(file.getFileName().toString())
+                                        && !excluded(start, file, false)) {
+                                    found.add(file);
+                                }
+                                return FileVisitResult.CONTINUE;
+                            }
+
+                            @Override
+                            public FileVisitResult visitFileFailed(Path file, IOException exc) {
+                                String rel = relativize(file);
+                                if (exc instanceof FileSystemLoopException) {
+                                    notes.add(new Notification(rel, 0, Level.NOTE, "symlink-loop",
+                                            "not followed: symbolic link loop"));
+                                } else if (isScannable(file.getFileName().toString()) || Files.isDirectory(file)) {
+                                    notes.add(new Notification(rel, 0, Level.ERROR, "unreadable-file",
+                                            "not analyzed: cannot read: " + describe(exc)));
+                                }
+                                return FileVisitResult.CONTINUE;
+                            }
+                        });
+            } catch (IOException e) {
+                notes.add(new Notification(relativize(start), 0, Level.ERROR, "unreadable-file",
+                        "not analyzed: cannot read: " + describe(e)));
+            }
+        }
+        found.sort(Comparator.comparing(this::relativize));
+        // a file reached twice (through symbolic links) is scanned once, under its own name if it was reached so
+        java.util.Map<Path, Path> chosen = new java.util.LinkedHashMap<>();
+        for (Path f : found) {
+            Path real;
+            try {
+                real = f.toRealPath();
+            } catch (IOException e) {
+                real = f;
+            }
+            Path prev = chosen.get(real);
+            if (prev == null || (Files.isSymbolicLink(prev) && !Files.isSymbolicLink(f))) {
+                chosen.put(real, f);
+            }
+        }
+        List<Path> unique = new ArrayList<>(chosen.values());
+        unique.sort(Comparator.comparing(this::relativize));
+        return new Result(List.copyOf(unique), notes);
+    }
+
+    private boolean excluded(Path start, Path p, boolean dir) {
+        if (excludes.isEmpty()) {
+            return false;
+        }
+        String fromRoot = relativize(p);
+        String fromStart = p.startsWith(start) ? start.relativize(p).toString().replace('\\', '/') : fromRoot;
+        for (Glob g : excludes) {
+            if (dir ? g.matchesDirectory(fromRoot) || g.matchesDirectory(fromStart)
+                    : g.matches(fromRoot) || g.matches(fromStart)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    String relativize(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        return abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : abs.toString();
+    }
+
+    static String describe(IOException e) {
+        String m = e.getMessage();
+        String kind = e.getClass().getSimpleName();
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        return m == null ? kind : kind + ": " + m;
+    }
+}

@@ -1,0 +1,49 @@
+package dev.numlint.scan;
+
+import dev.numlint.model.Finding;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Stable fingerprints: the first 32 hex digits of SHA-256 over rule id, file, function, the analyzer's
+ * fingerprint key (or the whitespace-normalized source line when it gave none) and the occurrence index among
+ * identical keys in the same file. No line numbers, so unrelated edits above a finding keep its fingerprint.
+ */
+final class Fingerprints {
+    private Fingerprints() {
+    }
+
+    /** Assigns fingerprints to {@code findings}, which must be in their final (sorted) order. */
+    static List<Finding> assign(List<Finding> findings, SourceLines lines) {
+        Map<String, Integer> occurrences = new HashMap<>();
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            String key = f.fingerprintKey() != null ? normalize(f.fingerprintKey())
+                    : normalize(lines.line(f.location().file(), f.location().startLine()));
+            String composite = f.ruleId() + '\n' + f.location().file() + '\n'
+                    + (f.function() == null ? "" : f.function()) + '\n' + key;
+            int index = occurrences.merge(composite, 1, Integer::sum) - 1;
+            out.add(f.toBuilder().fingerprint(sha256(composite + '\n' + index).substring(0, 32)).build());
+        }
+        return out;
+    }
+
+    static String normalize(String s) {
+        return s.strip().replaceAll("\\s+", " ");
+    }
+
+    static String sha256(String s) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            return HexFormat.of().formatHex(md.digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.numlint.scan;
+
+import java.util.regex.Pattern;
+
+/**
+ * A path glob for {@code --exclude} and the configuration's {@code exclude}: {@code *} matches within one path
+ * segment, {@code **} across segments, {@code ?} one character, {@code [abc]} and {@code {a,b}} as usual. A glob
+ * without '/' matches a file or directory name at any depth (like .gitignore); one with '/' is matched against the
+ * whole path relative to the scan root. A directory that matches is skipped with everything below it.
+ */
+public final class Glob {
+    private final String glob;
+    private final Pattern pattern;
+    private final boolean anyDepth;
+
+    public Glob(String glob) {
+        String g = glob.strip().replace('\\', '/');
+        while (g.startsWith("./")) {
+            g = g.substring(2);
+        }
+        if (g.startsWith("/")) {
+            g = g.substring(1);
+        }
+        if (g.endsWith("/")) {
+            g = g + "**";
+        }
+        this.glob = glob;
+        this.anyDepth = !g.contains("/");
+        this.pattern = Pattern.compile(toRegex(g));
+    }
+
+    public String text() {
+        return glob;
+    }
+
+    /** Whether {@code relative} (a '/'-separated path relative to the root, no leading '/') matches. */
+    public boolean matches(String relative) {
+        if (relative.isEmpty()) {
+            return false;
+        }
+        if (anyDepth) {
+            for (String seg : relative.split("/")) {
+                if (pattern.matcher(seg).matches()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return pattern.matcher(relative).matches();
+    }
+
+    /** Whether a directory is excluded: it matches itself, or the glob matches everything below it. */
+    public boolean matchesDirectory(String relative) {
+        return matches(relative) || (!anyDepth && pattern.matcher(relative + "/").matches());
+    }
+
+    static String toRegex(String g) {
+        StringBuilder re = new StringBuilder();
+        int i = 0;
+        boolean inBrace = false;
+        while (i < g.length()) {
+            char c = g.charAt(i);
+            switch (c) {
+                case '*' -> {
+                    if (i + 1 < g.length() && g.charAt(i + 1) == '*') {
+                        boolean slashAfter = i + 2 < g.length() && g.charAt(i + 2) == '/';
+                        boolean atSegmentStart = i == 0 || g.charAt(i - 1) == '/';
+                        if (slashAfter && atSegmentStart) {
+                            re.append("(?:.*/)?");
+                            i += 3;
+                        } else {
+                            re.append(".*");
+                            i += 2;
+                        }
+                        continue;
+                    }
+                    re.append("[^/]*");
+                }
+                case '?' -> re.append("[^/]");
+                case '[' -> {
+                    int end = g.indexOf(']', i + 1);
+                    if (end < 0) {
+                        re.append("\\[");
+                    } else {
+                        String cls = g.substring(i + 1, end);
+                        if (cls.startsWith("!")) {
+                            cls = "^" + cls.substring(1);
+                        }
+                        re.append('[').append(cls.replace("\\", "\\\\")).append(']');
+                        i = end;
+                    }
+                }
+                case '{' -> {
+                    inBrace = true;
+                    re.append("(?:");
+                }
+                case '}' -> {
+                    if (inBrace) {
+                        inBrace = false;
+                        re.append(')');
+                    } else {
+                        re.append("\\}");
+                    }
+                }
+                case ',' -> re.append(inBrace ? "|" : ",");
+                default -> {
+                    if ("\\.^$+()|".indexOf(c) >= 0) {
+                        re.append('\\');
+                    }
+                    re.append(c);
+                }
+            }
+            i++;
+        }
+        if (inBrace) {
+            throw new IllegalArgumentException("unclosed '{' in glob '" + g + "'");
+        }
+        return re.toString();
+    }
+
+    @Override
+    public String toString() {
+        return glob;
+    }
+}

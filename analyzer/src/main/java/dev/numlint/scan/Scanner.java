@@ -1,0 +1,712 @@
+package dev.numlint.scan;
+
+import dev.numlint.config.ConfiguredRuleSettings;
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import dev.numlint.model.Location;
+import dev.numlint.model.Notification;
+import dev.numlint.model.RelatedLocation;
+import dev.numlint.model.Suppression;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.FindingSink;
+import dev.numlint.spi.KernelLink;
+import dev.numlint.spi.PtxMode;
+import dev.numlint.spi.RuleSettings;
+import dev.numlint.spi.ScanContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+/**
+ * The scan engine: discovers files, rejects those that cannot be analyzed (unreadable, binary, too large), runs
+ * the analyzers phase by phase (build context, host code and kernel links, kernels), then merges source and PTX
+ * findings, attaches launch sites, applies in-source suppressions, assigns fingerprints and sorts everything.
+ * Bad input and failing analyzers become notifications; a scan never aborts because of one file.
+ */
+public final class Scanner {
+    /** How many bytes are inspected for a NUL byte to recognize binary files. */
+    static final int BINARY_PROBE = 8192;
+
+    public static final Comparator<Finding> FINDING_ORDER = Comparator
+            .comparing((Finding f) -> f.location().file())
+            .thenComparingInt(f -> f.location().startLine())
+            .thenComparingInt(f -> f.location().startColumn())
+            .thenComparing(Finding::ruleId)
+            .thenComparing(Finding::message)
+            .thenComparing(f -> f.layer().id())
+            .thenComparingInt(f -> f.location().endLine())
+            .thenComparingInt(f -> f.location().endColumn())
+            // ties (which one of two near-identical findings survives the merge) must not depend on threads
+            .thenComparing(f -> f.function() == null ? "" : f.function())
+            .thenComparing(f -> f.fingerprintKey() == null ? "" : f.fingerprintKey())
+            .thenComparing(f -> f.confidence().ordinal())
+            .thenComparing(f -> f.level().ordinal())
+            .thenComparing(f -> f.evidence().toString())
+            .thenComparing(f -> f.related().toString())
+            .thenComparing(f -> f.properties().toString())
+            .thenComparing(f -> String.valueOf(f.suppression()));
+
+    public static final Comparator<Notification> NOTIFICATION_ORDER = Comparator
+            .comparing((Notification n) -> n.file() == null ? "" : n.file())
+            .thenComparingInt(Notification::line)
+            .thenComparing(Notification::id)
+            .thenComparing(Notification::message)
+            .thenComparing(Notification::level);
+
+    private final ScanOptions options;
+    private final RuleCatalog catalog = RuleCatalog.get();
+
+    public Scanner(ScanOptions options) {
+        this.options = options;
+    }
+
+    public static ScanResult scan(ScanOptions options) {
+        return new Scanner(options).run();
+    }
+
+    public ScanResult run() {
+        Path root = options.root;
+        List<Glob> excludes = options.excludes.stream().map(Glob::new).collect(Collectors.toList());
+        FileDiscovery.Result discovered = new FileDiscovery(root, excludes, options.cacheDir).discover(options.paths);
+        Shared shared = new Shared(root);
+        discovered.notifications().forEach(shared::notify);
+        List<Path> ok = new ArrayList<>();
+        for (Path f : discovered.files()) {
+            Notification bad = check(f, shared.relativize(f));
+            if (bad == null) {
+                ok.add(f);
+            } else {
+                shared.notify(bad);
+            }
+        }
+        shared.files = List.copyOf(ok);
+        Set<Path> handled = new LinkedHashSet<>();
+        Progress progress = new Progress(options.progress);
+
+        ExecutorService pool = Executors.newFixedThreadPool(options.threads, daemon("numlint-worker"));
+        ExecutorService runners = Executors.newCachedThreadPool(daemon("numlint-analyzer"));
+        try {
+            Context ctx = new Context(shared, pool);
+            if (options.ptxRequested == PtxMode.AUTO && options.nvcc == null
+                    && ok.stream().anyMatch(f -> f.getFileName().toString().endsWith(".cu"))) {
+                shared.notify(new Notification(null, 0, Level.NOTE, "ptx-unavailable",
+                        "nvcc not found on PATH or in /usr/local/cuda/bin: the PTX layer was skipped"));
+            }
+            TreeMap<Integer, List<Analyzer>> phases = new TreeMap<>();
+            for (Analyzer a : options.analyzers) {
+                phases.computeIfAbsent(a.phase(), k -> new ArrayList<>()).add(a);
+            }
+            for (Map.Entry<Integer, List<Analyzer>> phase : phases.entrySet()) {
+                if (phase.getKey() >= Analyzer.PHASE_KERNEL) {
+                    addLinkedFiles(shared);
+                }
+                List<Path> files = shared.files;
+                List<Future<?>> running = new ArrayList<>();
+                for (Analyzer a : phase.getValue()) {
+                    List<Path> accepted = accepted(a, files, shared);
+                    handled.addAll(accepted);
+                    progress.add(accepted.size());
+                    running.add(runners.submit(() -> runAnalyzer(a, accepted, ctx, progress)));
+                }
+                for (Future<?> f : running) {
+                    try {
+                        f.get();
+                    } catch (ExecutionException e) {
+                        shared.internalError(null, "internal error in the scan: " + e.getCause());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("scan interrupted", e);
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            runners.shutdownNow();
+            progress.done();
+        }
+        return finish(shared, handled);
+    }
+
+    private List<Path> accepted(Analyzer a, List<Path> files, Shared shared) {
+        List<Path> out = new ArrayList<>();
+        for (Path f : files) {
+            try {
+                if (a.accepts(Path.of(shared.relativize(f)))) {
+                    out.add(f);
+                }
+            } catch (RuntimeException e) {
+                shared.internalError(shared.relativize(f), "internal error in " + a.id() + " on "
+                        + shared.relativize(f) + ": " + e);
+            }
+        }
+        return out;
+    }
+
+    /** Runs one analyzer; when it throws, runs it again file by file so one bad file does not cost the others. */
+    private void runAnalyzer(Analyzer a, List<Path> files, Context ctx, Progress progress) {
+        AnalyzerRun batch = new AnalyzerRun(ctx, a, files.size(), progress);
+        try {
+            a.analyze(batch, files, batch);
+            batch.commit();
+            batch.finishProgress();
+            return;
+        } catch (RuntimeException | LinkageError | StackOverflowError e) {
+            if (files.size() <= 1) {
+                String file = files.isEmpty() ? null : ctx.shared.relativize(files.get(0));
+                ctx.shared.internalError(file, "internal error in " + a.id()
+                        + (file == null ? "" : " on " + file) + ": " + e);
+                batch.finishProgress();
+                return;
+            }
+            batch.undoProgress();
+        }
+        for (Path f : files) {
+            AnalyzerRun one = new AnalyzerRun(ctx, a, 1, progress);
+            try {
+                a.analyze(one, List.of(f), one);
+                one.commit();
+            } catch (RuntimeException | LinkageError | StackOverflowError e) {
+                String file = ctx.shared.relativize(f);
+                ctx.shared.internalError(file, "internal error in " + a.id() + " on " + file + ": " + e);
+            }
+            one.finishProgress();
+        }
+    }
+
+    /** Files linked from host code that the scan did not find itself join the kernel phase. */
+    private void addLinkedFiles(Shared shared) {
+        List<Path> files = new ArrayList<>(shared.files);
+        Set<Path> known = new HashSet<>(files);
+        boolean added = false;
+        for (KernelLink link : shared.links()) {
+            Path k = link.kernelFile().toAbsolutePath().normalize();
+            if (known.contains(k)) {
+                continue;
+            }
+            known.add(k);
+            String rel = shared.relativize(k);
+            if (!Files.isRegularFile(k)) {
+                Location site = link.launchSite();
+                shared.notify(new Notification(site == null ? rel : site.file(), site == null ? 0 : site.startLine(),
+                        Level.WARNING, "missing-kernel-file", "kernel file " + rel + " launched here does not exist"));
+                continue;
+            }
+            Notification bad = check(k, rel);
+            if (bad != null) {
+                shared.notify(bad);
+                continue;
+            }
+            files.add(k);
+            added = true;
+        }
+        if (added) {
+            files.sort(Comparator.comparing(shared::relativize));
+            shared.files = List.copyOf(files);
+        }
+    }
+
+    /** Null when the file can be analyzed, else the notification that says why not. */
+    private Notification check(Path f, String rel) {
+        try {
+            long size = Files.size(f);
+            if (size > options.maxFileSize) {
+                return new Notification(rel, 0, Level.ERROR, "file-too-large", "not analyzed: the file has " + size
+                        + " bytes, more than max-file-size " + options.maxFileSize
+                        + " (raise max-file-size in .numlint.yml or exclude the file)");
+            }
+            byte[] head = new byte[BINARY_PROBE];
+            int n;
+            try (InputStream in = Files.newInputStream(f)) {
+                n = in.readNBytes(head, 0, head.length);
+            }
+            for (int i = 0; i < n; i++) {
+                if (head[i] == 0) {
+                    return new Notification(rel, 0, Level.ERROR, "binary-file",
+                            "not analyzed: binary file (NUL byte at offset " + i + ")");
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return new Notification(rel, 0, Level.ERROR, "unreadable-file",
+                    "not analyzed: cannot read: " + FileDiscovery.describe(e));
+        }
+    }
+
+    private ScanResult finish(Shared shared, Set<Path> handled) {
+        SourceLines lines = new SourceLines(shared.root);
+        List<Finding> findings = new ArrayList<>(shared.findings);
+        findings = attachLaunchSites(findings, shared);
+        findings.sort(FINDING_ORDER);
+        findings = merge(findings);
+        findings = suppress(findings, lines);
+        for (Path f : handled) {
+            reportUnjustified(shared.relativize(f), lines, shared);
+        }
+        findings.sort(FINDING_ORDER);
+        findings = Fingerprints.assign(findings, lines);
+
+        TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
+        notes.addAll(shared.notifications);
+        Set<String> notAnalyzed = notes.stream().filter(n -> n.notAnalyzed() && n.file() != null)
+                .map(Notification::file).collect(Collectors.toCollection(TreeSet::new));
+        int analyzed = (int) handled.stream().map(shared::relativize).filter(f -> !notAnalyzed.contains(f)).count();
+        return new ScanResult(shared.root, List.copyOf(findings), List.copyOf(notes), analyzed, notAnalyzed.size(),
+                !shared.internalError);
+    }
+
+    /** Findings in linked kernel files get the launch site as a related location. */
+    private static List<Finding> attachLaunchSites(List<Finding> findings, Shared shared) {
+        List<KernelLink> links = shared.links();
+        if (links.isEmpty()) {
+            return findings;
+        }
+        Map<String, List<KernelLink>> byFile = new HashMap<>();
+        for (KernelLink l : links) {
+            if (l.launchSite() != null) {
+                byFile.computeIfAbsent(shared.relativize(l.kernelFile()), k -> new ArrayList<>()).add(l);
+            }
+        }
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            List<KernelLink> ls = byFile.get(f.location().file());
+            if (ls == null) {
+                out.add(f);
+                continue;
+            }
+            Finding.Builder b = null;
+            Set<RelatedLocation> have = new HashSet<>(f.related());
+            List<KernelLink> sorted = new ArrayList<>(ls);
+            sorted.sort(Comparator.comparing((KernelLink l) -> l.launchSite().file())
+                    .thenComparingInt(l -> l.launchSite().startLine()));
+            for (KernelLink l : sorted) {
+                if (l.kernelName() != null && f.function() != null && !f.function().contains(l.kernelName())) {
+                    continue;
+                }
+                Location site = l.launchSite();
+                String file = site.file();
+                String name = file.substring(file.lastIndexOf('/') + 1);
+                RelatedLocation r = new RelatedLocation(site, "launched from " + name + ":" + site.startLine());
+                if (have.add(r)) {
+                    if (b == null) {
+                        b = f.toBuilder();
+                    }
+                    b.related(r);
+                }
+            }
+            out.add(b == null ? f : b.build());
+        }
+        return out;
+    }
+
+    /**
+     * One finding per (rule, file, line): a source finding that PTX confirms absorbs the PTX finding's evidence;
+     * duplicates of one layer collapse. Input must be sorted; output keeps the order.
+     */
+    static List<Finding> merge(List<Finding> sorted) {
+        Map<String, List<Finding>> groups = new LinkedHashMap<>();
+        for (Finding f : sorted) {
+            String key = f.ruleId() + '\u0000' + f.location().file() + '\u0000' + f.location().startLine();
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
+        }
+        List<Finding> out = new ArrayList<>();
+        for (List<Finding> g : groups.values()) {
+            Map<Layer, Finding> byLayer = new LinkedHashMap<>();
+            for (Finding f : g) {
+                byLayer.putIfAbsent(f.layer(), f);
+            }
+            Finding src = byLayer.get(Layer.CUDA_SOURCE);
+            if (src != null && byLayer.containsKey(Layer.PTX)) {
+                Finding.Builder b = src.toBuilder();
+                Set<Object> have = new HashSet<>(src.evidence());
+                have.addAll(src.related());
+                for (Finding p : g) {
+                    if (p.layer() != Layer.PTX) {
+                        continue;
+                    }
+                    p.evidence().stream().filter(have::add).forEach(b::evidence);
+                    p.related().stream().filter(have::add).forEach(b::related);
+                }
+                if (!src.message().endsWith(" (confirmed in PTX)")) {
+                    b.message(src.message() + " (confirmed in PTX)");
+                }
+                b.property("confirmedInPtx", true);
+                byLayer.put(Layer.CUDA_SOURCE, b.build());
+                byLayer.remove(Layer.PTX);
+            }
+            out.addAll(byLayer.values());
+        }
+        return out;
+    }
+
+    private static List<Finding> suppress(List<Finding> findings, SourceLines lines) {
+        Map<String, List<SuppressionComments.Comment>> comments = new HashMap<>();
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            if (f.suppressed()) {
+                out.add(f);
+                continue;
+            }
+            String file = f.location().file();
+            List<SuppressionComments.Comment> cs = comments.computeIfAbsent(file,
+                    k -> SuppressionComments.parse(lines.lines(k)));
+            int line = f.location().startLine();
+            int top = SuppressionComments.commentBlockStart(lines.lines(file), line);
+            SuppressionComments.Comment hit = null;
+            for (SuppressionComments.Comment c : cs) {
+                if (c.line() >= top && c.line() <= line && c.justified() && c.ids().contains(f.ruleId())) {
+                    hit = c;
+                    if (c.line() == line) {
+                        break;
+                    }
+                }
+            }
+            out.add(hit == null ? f : f.toBuilder().suppression(
+                    new Suppression("inSource", hit.justification(), Location.line(file, hit.line()))).build());
+        }
+        return out;
+    }
+
+    private void reportUnjustified(String file, SourceLines lines, Shared shared) {
+        for (SuppressionComments.Comment c : SuppressionComments.parse(lines.linesUncached(file))) {
+            if (c.ids().isEmpty()) {
+                shared.notify(new Notification(file, c.line(), Level.WARNING, "malformed-suppression",
+                        file + ":" + c.line() + ": suppression comment names no rule id; write"
+                                + " '// numlint: ignore NL003 -- reason'"));
+            } else if (!c.justified()) {
+                shared.notify(new Notification(file, c.line(), Level.WARNING, "unjustified-suppression",
+                        file + ":" + c.line() + ": suppression of " + String.join(", ", c.ids())
+                                + " has no justification and does not suppress; write '// numlint: ignore "
+                                + String.join(", ", c.ids()) + " -- reason'"));
+            }
+            for (String id : c.ids()) {
+                if (!catalog.has(id)) {
+                    shared.notify(new Notification(file, c.line(), Level.WARNING, "unknown-rule",
+                            file + ":" + c.line() + ": suppression names unknown rule " + id));
+                }
+            }
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** State shared by all analyzers of one scan. */
+    final class Shared {
+        final Path root;
+        volatile List<Path> files = List.of();
+        final List<Finding> findings = new ArrayList<>();
+        final List<Notification> notifications = new ArrayList<>();
+        private final List<KernelLink> links = new ArrayList<>();
+        private BuildContext project = BuildContext.defaults();
+        private final Map<Path, BuildContext> perFile = new HashMap<>();
+        volatile boolean internalError;
+
+        Shared(Path root) {
+            this.root = root;
+        }
+
+        String relativize(Path file) {
+            Path abs = file.toAbsolutePath().normalize();
+            return abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : abs.toString();
+        }
+
+        synchronized void notify(Notification n) {
+            notifications.add(n);
+        }
+
+        void internalError(String file, String message) {
+            internalError = true;
+            notify(new Notification(file, 0, Level.ERROR, "internal-error", message));
+        }
+
+        synchronized List<KernelLink> links() {
+            return List.copyOf(links);
+        }
+
+        synchronized BuildContext buildContext(Path file) {
+            BuildContext c = project.copy();
+            BuildContext own = file == null ? null : perFile.get(file.toAbsolutePath().normalize());
+            return own == null ? c : c.merge(own);
+        }
+
+        synchronized void commit(List<Finding> fs, List<Notification> ns, List<KernelLink> ls,
+                                 List<Map.Entry<Path, BuildContext>> contexts) {
+            findings.addAll(fs);
+            notifications.addAll(ns);
+            links.addAll(ls);
+            for (Map.Entry<Path, BuildContext> e : contexts) {
+                if (e.getKey() == null) {
+                    project = project.copy().merge(e.getValue());
+                } else {
+                    perFile.merge(e.getKey().toAbsolutePath().normalize(), e.getValue().copy(),
+                            (a, b) -> a.copy().merge(b));
+                }
+            }
+        }
+    }
+
+    /** The scan-wide context. */
+    final class Context {
+        final Shared shared;
+        final ExecutorService pool;
+
+        Context(Shared shared, ExecutorService pool) {
+            this.shared = shared;
+            this.pool = pool;
+        }
+    }
+
+    /**
+     * One call of one analyzer: a {@link ScanContext} and {@link FindingSink} that buffers what the analyzer
+     * reports and hands it over only when the call returns normally.
+     */
+    final class AnalyzerRun implements ScanContext, FindingSink {
+        private final Context ctx;
+        private final Analyzer analyzer;
+        private final ConfiguredRuleSettings rules = options.rules;
+        private final List<Finding> findings = new ArrayList<>();
+        private final List<Notification> notifications = new ArrayList<>();
+        private final List<KernelLink> links = new ArrayList<>();
+        private final List<Map.Entry<Path, BuildContext>> contexts = new ArrayList<>();
+
+        private final int fileCount;
+        private final Progress progress;
+        private final AtomicInteger advanced = new AtomicInteger();
+        private final ExecutorService executor;
+
+        AnalyzerRun(Context ctx, Analyzer analyzer, int fileCount, Progress progress) {
+            this.ctx = ctx;
+            this.analyzer = analyzer;
+            this.fileCount = fileCount;
+            this.progress = progress;
+            this.executor = new CountingExecutor(ctx.pool, this::taskDone);
+        }
+
+        /** A finished task of this analyzer counts as a finished file for the progress display (at most all). */
+        private void taskDone() {
+            if (advanced.incrementAndGet() <= fileCount) {
+                progress.advance(1);
+            }
+        }
+
+        void finishProgress() {
+            progress.advance(Math.max(0, fileCount - Math.min(fileCount, advanced.getAndSet(fileCount))));
+        }
+
+        void undoProgress() {
+            progress.advance(-Math.min(fileCount, advanced.getAndSet(0)));
+        }
+
+        void commit() {
+            List<Finding> fs;
+            List<Notification> ns;
+            List<KernelLink> ls;
+            List<Map.Entry<Path, BuildContext>> cs;
+            synchronized (this) {
+                fs = List.copyOf(findings);
+                ns = List.copyOf(notifications);
+                ls = List.copyOf(links);
+                cs = List.copyOf(contexts);
+            }
+            ctx.shared.commit(fs, ns, ls, cs);
+        }
+
+        // FindingSink
+        @Override
+        public void report(Finding.Builder b) {
+            String id = b.ruleId();
+            if (id == null || !catalog.has(id)) {
+                throw new IllegalArgumentException(analyzer.id() + " reported a finding with unknown rule id " + id);
+            }
+            if (!rules.enabled(id)) {
+                return;
+            }
+            Optional<Level> configured = rules.configuredLevel(id);
+            if (configured.isPresent()) {
+                b.level(configured.get());
+            } else if (b.level() == null) {
+                b.level(rules.level(id));
+            }
+            Finding f = b.build();
+            Location l = f.location();
+            if (Path.of(l.file()).isAbsolute()) {
+                // an analyzer that forgot ctx.relativize: report paths under the root relative to it anyway
+                String rel = relativize(Path.of(l.file()));
+                if (!rel.equals(l.file())) {
+                    f = f.toBuilder().location(new Location(rel, l.startLine(), l.startColumn(), l.endLine(),
+                            l.endColumn())).build();
+                }
+            }
+            synchronized (this) {
+                findings.add(f);
+            }
+        }
+
+        @Override
+        public synchronized void notify(Notification n) {
+            notifications.add(n);
+        }
+
+        // ScanContext
+        @Override public Path root() { return ctx.shared.root; }
+        @Override public List<Path> files() { return ctx.shared.files; }
+        @Override public RuleSettings rules() { return rules; }
+
+        @Override
+        public BuildContext buildContext(Path file) {
+            BuildContext c = ctx.shared.buildContext(file);
+            Path abs = file == null ? null : file.toAbsolutePath().normalize();
+            synchronized (this) {
+                for (Map.Entry<Path, BuildContext> e : contexts) {
+                    if (e.getKey() == null || e.getKey().equals(abs)) {
+                        c.merge(e.getValue());
+                    }
+                }
+            }
+            return c;
+        }
+
+        @Override
+        public synchronized void addBuildContext(Path file, BuildContext bc) {
+            contexts.add(new java.util.AbstractMap.SimpleImmutableEntry<>(
+                    file == null ? null : file.toAbsolutePath().normalize(), bc.copy()));
+        }
+
+        @Override public List<String> commandLineFlags() { return options.nvccFlags; }
+        @Override public PtxMode ptxMode() { return options.ptxMode; }
+        @Override public String cudaArch() { return options.cudaArch; }
+        @Override public Optional<Path> nvcc() { return Optional.ofNullable(options.nvcc); }
+        @Override public List<Path> classpath() { return options.classpath; }
+        @Override public ExecutorService executor() { return executor; }
+        @Override public String relativize(Path file) { return ctx.shared.relativize(file); }
+
+        @Override
+        public synchronized void linkKernel(KernelLink link) {
+            links.add(link);
+        }
+
+        @Override
+        public Path cacheDir() {
+            try {
+                return Files.createDirectories(options.cacheDir);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot create the cache directory " + options.cacheDir, e);
+            }
+        }
+    }
+
+    /**
+     * The pool as one analyzer sees it: tasks run on the shared pool and are counted for progress; shutting it
+     * down is ignored, so no analyzer can stop the pool for the others.
+     */
+    static final class CountingExecutor extends java.util.concurrent.AbstractExecutorService {
+        private final ExecutorService pool;
+        private final Runnable onDone;
+
+        CountingExecutor(ExecutorService pool, Runnable onDone) {
+            this.pool = pool;
+            this.onDone = onDone;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            pool.execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    onDone.run();
+                }
+            });
+        }
+
+        @Override public void shutdown() { }
+        @Override public List<Runnable> shutdownNow() { return List.of(); }
+        @Override public boolean isShutdown() { return pool.isShutdown(); }
+        @Override public boolean isTerminated() { return pool.isTerminated(); }
+        @Override public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) { return false; }
+    }
+
+    /** {@code \r[done/total]} on a terminal for scans that take more than a second. */
+    static final class Progress {
+        private final java.io.PrintStream out;
+        private final long start = System.nanoTime();
+        private final long delay;
+        private final AtomicInteger total = new AtomicInteger();
+        private final AtomicInteger done = new AtomicInteger();
+        private long lastPrint;
+        private boolean printed;
+
+        Progress(java.io.PrintStream out) {
+            this(out, 1_000_000_000L, 200_000_000L);
+        }
+
+        private final long interval;
+
+        /** Prints nothing during the first {@code delayNanos}, then at most every {@code intervalNanos}. */
+        Progress(java.io.PrintStream out, long delayNanos, long intervalNanos) {
+            this.out = out;
+            this.delay = delayNanos;
+            this.interval = intervalNanos;
+        }
+
+        String shown() {
+            return done.get() + "/" + total.get();
+        }
+
+        void add(int n) {
+            total.addAndGet(n);
+        }
+
+        void advance(int n) {
+            int d = done.addAndGet(n);
+            if (out == null) {
+                return;
+            }
+            long now = System.nanoTime();
+            synchronized (this) {
+                if (now - start >= delay && (!printed || now - lastPrint >= interval)) {
+                    lastPrint = now;
+                    printed = true;
+                    out.print("\r[" + d + "/" + total.get() + "]");
+                    out.flush();
+                }
+            }
+        }
+
+        synchronized void done() {
+            if (out != null && printed) {
+                out.print("\r" + " ".repeat(24) + "\r");
+                out.flush();
+            }
+        }
+    }
+}

@@ -1,0 +1,385 @@
+package dev.numlint.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import dev.numlint.config.NumlintConfig;
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import dev.numlint.model.Location;
+import dev.numlint.model.Notification;
+import dev.numlint.model.Suppression;
+import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.FindingSink;
+import dev.numlint.spi.KernelLink;
+import dev.numlint.spi.ScanContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScannerTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String rel, String text) throws IOException {
+        Path p = dir.resolve(rel);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, text);
+        return p;
+    }
+
+    private ScanResult scan(Analyzer... analyzers) {
+        return Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(analyzers)).cacheDir(dir.resolve(".cache")).build());
+    }
+
+    private static List<String> hits(ScanResult r) {
+        return r.findings().stream().map(f -> f.location().file() + ":" + f.location().startLine() + " " + f.ruleId()
+                + (f.suppressed() ? " suppressed" : "")).collect(Collectors.toList());
+    }
+
+    @Test
+    void discoversScannableFilesSkipsVcsAndSortsByPath() throws IOException {
+        write("b/k.cu", "HAZARD(NL003)");
+        write("a/x.java", "HAZARD(NL001)");
+        write("a/notes.txt", "HAZARD(NL001)");
+        write(".git/objects/y.cu", "HAZARD(NL003)");
+        write("target/gen.cu", "HAZARD(NL002)");
+        write("CMakeLists.txt", "# HAZARD(NL003)");
+        write("build/rules.mk", "# HAZARD(NL007)");
+        ScanResult r = scan(new MarkerAnalyzer());
+        assertThat(hits(r)).containsExactly("CMakeLists.txt:1 NL003", "a/x.java:1 NL001", "b/k.cu:1 NL003",
+                "build/rules.mk:1 NL007", "target/gen.cu:1 NL002");
+        assertThat(r.filesAnalyzed()).isEqualTo(5);
+        assertThat(r.filesNotAnalyzed()).isZero();
+        assertThat(r.executionSuccessful()).isTrue();
+    }
+
+    @Test
+    void excludeGlobsFromOptionsAndConfig() throws IOException {
+        write("src/k.cu", "HAZARD(NL003)");
+        write("third_party/lib/k.cu", "HAZARD(NL003)");
+        write("src/gen/auto.cu", "HAZARD(NL003)");
+        write("src/x.generated.cu", "HAZARD(NL003)");
+        ScanResult r = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(new MarkerAnalyzer()))
+                .config(NumlintConfig.parse("exclude: ['**/*.generated.cu', 'third_party']", "cfg"))
+                .exclude("src/gen/**").build());
+        assertThat(hits(r)).containsExactly("src/k.cu:1 NL003");
+    }
+
+    @Test
+    void symlinkLoopsAreReportedNotFollowedForever() throws IOException {
+        write("a/k.cu", "HAZARD(NL003)");
+        Files.createSymbolicLink(dir.resolve("a/loop"), dir.resolve("a"));
+        Files.createSymbolicLink(dir.resolve("alias.cu"), dir.resolve("a/k.cu"));
+        ScanResult r = scan(new MarkerAnalyzer());
+        assertThat(hits(r)).containsExactly("a/k.cu:1 NL003");
+        assertThat(r.notifications()).extracting(Notification::id).contains("symlink-loop");
+    }
+
+    @Test
+    void badFilesAreNotificationsAndTheScanGoesOn() throws IOException {
+        write("ok.cu", "HAZARD(NL003)");
+        Path bin = dir.resolve("blob.cu");
+        Files.write(bin, new byte[] {'a', 0, 'b'});
+        write("big.cu", "HAZARD(NL003)\n" + "x".repeat(2000));
+        ScanResult r = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(new MarkerAnalyzer()))
+                .maxFileSize(1000).build());
+        assertThat(hits(r)).containsExactly("ok.cu:1 NL003");
+        assertThat(r.notifications()).extracting(n -> n.file() + " " + n.id() + " " + n.level())
+                .containsExactly("big.cu file-too-large ERROR", "blob.cu binary-file ERROR");
+        assertThat(r.filesNotAnalyzed()).isEqualTo(2);
+        assertThat(r.filesAnalyzed()).isEqualTo(1);
+    }
+
+    @Test
+    void unreadableFileIsReported() throws IOException {
+        Path p = write("secret.cu", "HAZARD(NL003)");
+        write("ok.cu", "HAZARD(NL003)");
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("---------"));
+        try {
+            assumeFalse(Files.isReadable(p), "running as root: permissions do not stop reading");
+            ScanResult r = scan(new MarkerAnalyzer());
+            assertThat(hits(r)).containsExactly("ok.cu:1 NL003");
+            assertThat(r.notifications()).extracting(Notification::id).containsExactly("unreadable-file");
+        } finally {
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-------"));
+        }
+    }
+
+    @Test
+    void crashingAnalyzerCostsOnlyTheFileItFailedOn() throws IOException {
+        write("a.cu", "HAZARD(NL003)");
+        write("b.cu", "CRASH_ANALYZER");
+        write("c.cu", "HAZARD(NL002)\nPARTIAL_NOTE");
+        ScanResult r = scan(new MarkerAnalyzer());
+        assertThat(hits(r)).containsExactly("a.cu:1 NL003", "c.cu:1 NL002");
+        assertThat(r.notifications()).extracting(n -> n.file() + " " + n.id())
+                .containsExactly("b.cu internal-error", "c.cu parse-error");
+        assertThat(r.notifications().get(0).message())
+                .isEqualTo("internal error in marker on b.cu: java.lang.IllegalStateException: boom at line 1");
+        assertThat(r.executionSuccessful()).isFalse();
+        assertThat(r.filesNotAnalyzed()).isEqualTo(1);
+        assertThat(r.filesAnalyzed()).isEqualTo(2);
+    }
+
+    @Test
+    void justifiedCommentsSuppressUnjustifiedOnesAreReported() throws IOException {
+        write("s.cu", String.join("\n",
+                "a = HAZARD(NL003); // numlint: ignore NL003 -- tolerance checked in test_dot",
+                "// numlint: ignore NL002, NL003 -- reviewed",
+                "b = HAZARD(NL003);",
+                "c = HAZARD(NL003); // numlint: ignore NL003",
+                "d = HAZARD(NL003); /* numlint: ignore NL003 -- */",
+                "e = HAZARD(NL001); // numlint: ignore NL003 -- wrong rule",
+                "# numlint: ignore NL007 -- CMake style",
+                "f = HAZARD(NL007);",
+                "",
+                "",
+                "g = HAZARD(NL003);"));
+        ScanResult r = scan(new MarkerAnalyzer());
+        assertThat(hits(r)).containsExactly("s.cu:1 NL003 suppressed", "s.cu:3 NL003 suppressed", "s.cu:4 NL003",
+                "s.cu:5 NL003", "s.cu:6 NL001", "s.cu:8 NL007 suppressed", "s.cu:11 NL003");
+        Finding first = r.findings().get(0);
+        assertThat(first.suppression()).isEqualTo(new Suppression("inSource", "tolerance checked in test_dot",
+                Location.line("s.cu", 1)));
+        assertThat(r.findings().get(1).suppression().justification()).isEqualTo("reviewed");
+        assertThat(r.notifications()).extracting(n -> n.id() + "@" + n.line())
+                .containsExactly("unjustified-suppression@4", "unjustified-suppression@5");
+        assertThat(r.notifications().get(0).level()).isEqualTo(Level.WARNING);
+        assertThat(r.notifications().get(0).message()).contains("s.cu:4");
+    }
+
+    @Test
+    void absolutePathsUnderTheRootAreMadeRelative() throws IOException {
+        Path cu = write("src/k.cu", "x");
+        Analyzer a = analyzer("abs", Layer.CUDA_SOURCE, Analyzer.PHASE_KERNEL, (ctx, files, sink) -> sink.report(
+                Finding.builder("NL003").location(Location.of(cu.toString(), 1, 2)).layer(Layer.CUDA_SOURCE)
+                        .message("m")));
+        assertThat(scan(a).findings()).extracting(f -> f.location().shortText()).containsExactly("src/k.cu:1:2");
+    }
+
+    @Test
+    void findingsSuppressedByTheAnalyzerKeepTheirSuppression() throws IOException {
+        write("A.java", "x");
+        Analyzer a = analyzer("j", Layer.JAVA_SOURCE, Analyzer.PHASE_HOST, (ctx, files, sink) -> sink.report(
+                Finding.builder("NL011").location(Location.line("A.java", 1)).layer(Layer.JAVA_SOURCE).message("m")
+                        .suppression(new Suppression("inSource", "@SuppressWarnings(\"NL011\")", null))));
+        ScanResult r = scan(a);
+        assertThat(r.findings()).singleElement().satisfies(f ->
+                assertThat(f.suppression().justification()).isEqualTo("@SuppressWarnings(\"NL011\")"));
+        assertThat(r.failsAt(Level.NOTE)).isFalse();
+    }
+
+    @Test
+    void sourceAndPtxFindingsMergeAndDuplicatesCollapse() throws IOException {
+        write("k.cu", "x = HAZARD(NL002);\ny = HAZARD(NL009); z = HAZARD(NL009);\nw = HAZARD(NL003);");
+        write("k.ptx", String.join("\n",
+                "div.full.f32 %f1, %f2, %f3; // HAZARD(NL002@k.cu:1)",
+                "mul.f32 %f4; // HAZARD(NL006@k.cu:1)"));
+        ScanResult r = scan(new MarkerAnalyzer());
+        // the PTX-only finding has no column, so it sorts first on its line
+        assertThat(hits(r)).containsExactly("k.cu:1 NL006", "k.cu:1 NL002", "k.cu:2 NL009", "k.cu:3 NL003");
+        Finding merged = r.findings().get(1);
+        assertThat(merged.layer()).isEqualTo(Layer.CUDA_SOURCE);
+        assertThat(merged.message()).isEqualTo("marker HAZARD(NL002) found (confirmed in PTX)");
+        assertThat(merged.properties()).containsEntry("confirmedInPtx", true);
+        assertThat(merged.evidence()).extracting(e -> e.kind()).containsExactly("source", "ptx");
+        assertThat(merged.evidence().get(1).location()).isEqualTo(Location.line("k.ptx", 1));
+        Finding ptxOnly = r.findings().get(0);
+        assertThat(ptxOnly.layer()).isEqualTo(Layer.PTX);
+        assertThat(ptxOnly.properties()).doesNotContainKey("confirmedInPtx");
+        assertThat(r.findings().get(2).location().startColumn()).isEqualTo(5);
+    }
+
+    @Test
+    void kernelLinksAddFilesAndLaunchSites() throws IOException {
+        Path kernels = Files.createDirectories(dir.getParent().resolve(dir.getFileName() + "-kernels"));
+        Path ptx = kernels.resolve("vec.ptx");
+        Files.writeString(ptx, "a HAZARD(NL002,vecAdd)\nb HAZARD(NL003,other)\nc HAZARD(NL009)\n");
+        write("src/Host.java", "launch");
+        Analyzer host = analyzer("host", Layer.JAVA_SOURCE, Analyzer.PHASE_HOST, (ctx, files, sink) -> {
+            assertThat(files).hasSize(1);
+            ctx.linkKernel(new KernelLink(ptx, "vecAdd", Location.line("src/Host.java", 42)));
+        });
+        MarkerAnalyzer kernel = new MarkerAnalyzer() {
+            @Override public boolean accepts(Path file) { return file.toString().endsWith(".ptx"); }
+        };
+        ScanResult r = scan(host, kernel);
+        String rel = ptx.toAbsolutePath().toString();
+        assertThat(hits(r)).containsExactly(rel + ":1 NL002", rel + ":2 NL003", rel + ":3 NL009");
+        assertThat(r.findings().get(0).related()).extracting(x -> x.message() + " " + x.location().shortText())
+                .containsExactly("launched from Host.java:42 src/Host.java:42");
+        assertThat(r.findings().get(1).related()).isEmpty();
+        assertThat(r.findings().get(2).related()).hasSize(1);
+        assertThat(r.filesAnalyzed()).isEqualTo(2);
+    }
+
+    @Test
+    void aLinkToAMissingKernelFileIsReportedAtTheLaunchSite() throws IOException {
+        write("src/Host.java", "launch");
+        Analyzer host = analyzer("host", Layer.JAVA_SOURCE, Analyzer.PHASE_HOST, (ctx, files, sink) ->
+                ctx.linkKernel(new KernelLink(dir.resolve("kernels/gone.ptx"), "k", Location.line("src/Host.java", 7))));
+        ScanResult r = scan(host, new MarkerAnalyzer());
+        assertThat(r.notifications()).extracting(n -> n.file() + ":" + n.line() + " " + n.id() + " " + n.message())
+                .containsExactly("src/Host.java:7 missing-kernel-file kernel file kernels/gone.ptx launched here does not exist");
+    }
+
+    @Test
+    void phaseZeroContextReachesLaterPhases() throws IOException {
+        Path cu = write("k.cu", "x");
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        Analyzer flags = analyzer("flags", Layer.BUILD_FLAGS, Analyzer.PHASE_CONTEXT, (ctx, files, sink) -> {
+            ctx.addBuildContext(null, BuildContext.defaults().fastMath(true));
+            ctx.addBuildContext(cu, BuildContext.defaults().fmad(false));
+            seen.add("own " + ctx.buildContext(cu).effectiveFastMath());
+        });
+        Analyzer kernel = analyzer("kern", Layer.CUDA_SOURCE, Analyzer.PHASE_KERNEL, (ctx, files, sink) -> {
+            BuildContext c = ctx.buildContext(cu);
+            seen.add("kernel " + c.effectiveFastMath() + " " + c.effectiveFmad() + " " + files.size());
+        });
+        scan(kernel, flags);
+        assertThat(seen).containsExactly("own true", "kernel true false 1");
+    }
+
+    @Test
+    void configurationDisablesRulesAndOverridesLevels() throws IOException {
+        write("k.cu", "HAZARD(NL003) HAZARD(NL002) HAZARD(NL007)");
+        NumlintConfig cfg = NumlintConfig.parse("rules:\n  NL003: {enabled: false}\n  NL002: {level: error}\n",
+                "cfg");
+        ScanResult r = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(new MarkerAnalyzer())).config(cfg).build());
+        assertThat(r.findings()).extracting(f -> f.ruleId() + " " + f.level())
+                .containsExactly("NL002 ERROR", "NL007 NOTE");
+        assertThat(r.failsAt(Level.ERROR)).isTrue();
+    }
+
+    @Test
+    void fingerprintsSurviveUnrelatedEditsAndDistinguishRepeats() throws IOException {
+        write("k.cu", "int a;\nx = HAZARD(NL003);\nx = HAZARD(NL003);\ny = HAZARD(NL003);\n");
+        List<String> before = scan(new MarkerAnalyzer()).findings().stream().map(Finding::fingerprint).toList();
+        write("k.cu", "// a new comment\n\nint a;\nx  =  HAZARD(NL003);\nx = HAZARD(NL003);\ny = HAZARD(NL003);\n");
+        List<String> after = scan(new MarkerAnalyzer()).findings().stream().map(Finding::fingerprint).toList();
+        assertThat(before).hasSize(3).doesNotHaveDuplicates().allMatch(s -> s.matches("[0-9a-f]{32}"));
+        assertThat(after).isEqualTo(before);
+        write("k.cu", "int a;\nx = HAZARD(NL003);\nx = HAZARD(NL003);\ny = HAZARD(NL003) + 1;\n");
+        List<String> changed = scan(new MarkerAnalyzer()).findings().stream().map(Finding::fingerprint).toList();
+        assertThat(changed.subList(0, 2)).isEqualTo(before.subList(0, 2));
+        assertThat(changed.get(2)).isNotEqualTo(before.get(2));
+    }
+
+    @Test
+    void resultsDoNotDependOnThreadsOrAnalyzerOrder() throws IOException {
+        for (int i = 0; i < 40; i++) {
+            write("d" + (i % 5) + "/f" + i + ".cu", "HAZARD(NL003)\nq HAZARD(NL00" + (1 + i % 9) + ")\n");
+        }
+        Analyzer second = new MarkerAnalyzer() {
+            @Override public String id() { return "marker2"; }
+            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+                List<Path> rev = new ArrayList<>(files);
+                Collections.reverse(rev);
+                super.analyze(ctx, rev, sink);
+            }
+        };
+        ScanResult one = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(new MarkerAnalyzer(), second))
+                .threads(1).build());
+        ScanResult two = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(second, new MarkerAnalyzer()))
+                .threads(4).build());
+        assertThat(two.findings()).isEqualTo(one.findings());
+        assertThat(one.findings()).hasSize(80);
+    }
+
+    @Test
+    void analyzersReceivePathsRelativeToTheRootInAccepts() throws IOException {
+        write("sub/dir/k.cu", "x");
+        List<Path> asked = Collections.synchronizedList(new ArrayList<>());
+        Analyzer a = new MarkerAnalyzer() {
+            @Override public boolean accepts(Path file) {
+                asked.add(file);
+                return true;
+            }
+        };
+        scan(a);
+        assertThat(asked).containsExactly(Path.of("sub/dir/k.cu"));
+    }
+
+    @Test
+    void analyzerTasksRunOnTheSharedPoolWhichAnalyzersCannotShutDown() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            write("k" + i + ".cu", "HAZARD(NL003)");
+        }
+        Analyzer parallel = new MarkerAnalyzer() {
+            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+                List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+                for (Path f : files) {
+                    fs.add(ctx.executor().submit(() -> super.analyze(ctx, List.of(f), sink)));
+                }
+                ctx.executor().shutdown();
+                for (java.util.concurrent.Future<?> f : fs) {
+                    try {
+                        f.get();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+        };
+        Analyzer second = new MarkerAnalyzer() {
+            @Override public int phase() { return PHASE_KERNEL + 1; }
+            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+                try {
+                    ctx.executor().submit(() -> { }).get();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        ScanResult r = scan(parallel, second);
+        assertThat(r.findings()).hasSize(6);
+        assertThat(r.executionSuccessful()).isTrue();
+    }
+
+    @Test
+    void progressCountsFilesAsAnalyzerTasksFinish() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        Scanner.Progress p = new Scanner.Progress(new java.io.PrintStream(bytes, true), 0, 0);
+        p.add(3);
+        p.advance(1);
+        p.advance(2);
+        p.done();
+        assertThat(bytes.toString()).startsWith("\r[1/3]\r[3/3]\r").endsWith("\r");
+        assertThat(p.shown()).isEqualTo("3/3");
+    }
+
+    interface Body {
+        void run(ScanContext ctx, List<Path> files, FindingSink sink);
+    }
+
+    static Analyzer analyzer(String id, Layer layer, int phase, Body body) {
+        return new Analyzer() {
+            @Override public String id() { return id; }
+            @Override public Layer layer() { return layer; }
+            @Override public int phase() { return phase; }
+            @Override public Set<String> implementedRules() { return Set.of(); }
+            @Override public boolean accepts(Path file) {
+                String n = file.toString();
+                return switch (layer) {
+                    case JAVA_SOURCE -> n.endsWith(".java");
+                    case CUDA_SOURCE -> n.endsWith(".cu");
+                    default -> true;
+                };
+            }
+            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+                body.run(ctx, files, sink);
+            }
+        };
+    }
+}
