@@ -1,0 +1,472 @@
+package dev.numlint.java;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jdt.core.dom.*;
+
+/**
+ * Light interval analysis for range guards before a narrowing conversion: literals and constants, Math.max/min/
+ * clamp/abs/sqrt, ternary clamps ({@code v < 0 ? 0 : v > 255 ? 255 : v}), explicit if-clamps before the use
+ * ({@code if (v < 0) v = 0;}), early exits ({@code if (v > max) continue;}), enclosing conditions, and the ranges of
+ * narrow integer types and {@code & 0xff}. Works on simple local names; fields and calls are unbounded.
+ */
+final class RangeAnalysis {
+    private static final int MAX_DEPTH = 12;
+    private final Types types;
+
+    RangeAnalysis(Types types) {
+        this.types = types;
+    }
+
+    Range of(Expression e) {
+        return of(e, Map.of(), 0);
+    }
+
+    private Range of(Expression e, Map<String, Range> assume, int depth) {
+        if (e == null || depth > MAX_DEPTH) return Range.ALL;
+        Object cv = e.resolveConstantExpressionValue();
+        if (cv instanceof Number) return Range.point(((Number) cv).doubleValue());
+        if (cv instanceof Character) return Range.point((Character) cv);
+        switch (e.getNodeType()) {
+            case ASTNode.NUMBER_LITERAL:
+                return Range.point(Types.literalValue(((NumberLiteral) e).getToken()));
+            case ASTNode.CHARACTER_LITERAL:
+                return Range.point(((CharacterLiteral) e).charValue());
+            case ASTNode.PARENTHESIZED_EXPRESSION:
+                return of(((ParenthesizedExpression) e).getExpression(), assume, depth + 1);
+            case ASTNode.CAST_EXPRESSION: {
+                CastExpression c = (CastExpression) e;
+                Range inner = of(c.getExpression(), assume, depth + 1);
+                return inner.and(typeRange(Types.typeNode(c.getType())));
+            }
+            case ASTNode.SIMPLE_NAME:
+                return nameRange((SimpleName) e, assume, depth);
+            case ASTNode.PREFIX_EXPRESSION: {
+                PrefixExpression p = (PrefixExpression) e;
+                if (p.getOperator() == PrefixExpression.Operator.MINUS) return of(p.getOperand(), assume, depth + 1).negate();
+                if (p.getOperator() == PrefixExpression.Operator.PLUS) return of(p.getOperand(), assume, depth + 1);
+                return typeRange(types.of(e));
+            }
+            case ASTNode.CONDITIONAL_EXPRESSION: {
+                ConditionalExpression c = (ConditionalExpression) e;
+                Range a = of(c.getThenExpression(), facts(c.getExpression(), true, assume, depth), depth + 1);
+                Range b = of(c.getElseExpression(), facts(c.getExpression(), false, assume, depth), depth + 1);
+                return a.or(b);
+            }
+            case ASTNode.METHOD_INVOCATION:
+                return call((MethodInvocation) e, assume, depth);
+            case ASTNode.INFIX_EXPRESSION:
+                return infix((InfixExpression) e, assume, depth);
+            default:
+                return typeRange(types.of(e));
+        }
+    }
+
+    static Range typeRange(NumType t) {
+        switch (t) {
+            case BYTE: return Range.of(Byte.MIN_VALUE, Byte.MAX_VALUE);
+            case SHORT: return Range.of(Short.MIN_VALUE, Short.MAX_VALUE);
+            case CHAR: return Range.of(0, Character.MAX_VALUE);
+            case INT: return Range.of(Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case LONG: return Range.of(Long.MIN_VALUE, Long.MAX_VALUE);
+            default: return Range.ALL;
+        }
+    }
+
+    private Range infix(InfixExpression in, Map<String, Range> assume, int depth) {
+        InfixExpression.Operator op = in.getOperator();
+        List<Expression> ops = new ArrayList<>();
+        ops.add(in.getLeftOperand());
+        ops.add(in.getRightOperand());
+        for (Object o : in.extendedOperands()) ops.add((Expression) o);
+        if (op == InfixExpression.Operator.AND) {
+            // x & C with a non-negative constant C is in [0, C]
+            for (Expression o : ops) {
+                Range r = of(o, assume, depth + 1);
+                if (r.isPoint() && r.lo() >= 0) return Range.of(0, r.lo());
+            }
+            return typeRange(types.of(in));
+        }
+        if (op == InfixExpression.Operator.REMAINDER) {
+            Range d = of(ops.get(1), assume, depth + 1);
+            if (ops.size() == 2 && d.isPoint() && d.lo() != 0) {
+                Range n = of(ops.get(0), assume, depth + 1);
+                double m = Math.abs(d.lo());
+                return Range.of(n.lo() >= 0 ? 0 : -m, n.hi() <= 0 && !n.hiGuard() ? 0 : m);
+            }
+            return Range.ALL;
+        }
+        if (op != InfixExpression.Operator.PLUS && op != InfixExpression.Operator.MINUS
+                && op != InfixExpression.Operator.TIMES && op != InfixExpression.Operator.DIVIDE) {
+            return typeRange(types.of(in));
+        }
+        Range r = of(ops.get(0), assume, depth + 1);
+        for (int i = 1; i < ops.size(); i++) {
+            Range b = of(ops.get(i), assume, depth + 1);
+            if (op == InfixExpression.Operator.PLUS) r = r.add(b);
+            else if (op == InfixExpression.Operator.MINUS) r = r.sub(b);
+            else if (op == InfixExpression.Operator.TIMES) r = r.mul(b);
+            else r = r.div(b);
+        }
+        return r;
+    }
+
+    private Range call(MethodInvocation m, Map<String, Range> assume, int depth) {
+        String n = m.getName().getIdentifier();
+        Expression q = m.getExpression();
+        String qual = q == null ? "" : q.toString();
+        boolean math = qual.equals("Math") || qual.equals("StrictMath") || qual.equals("java.lang.Math")
+                || qual.equals("FastMath") || qual.isEmpty();
+        List<?> args = m.arguments();
+        if (!math) return typeRange(types.of(m));
+        switch (n) {
+            case "max":
+                if (args.size() == 2) return of((Expression) args.get(0), assume, depth + 1).max(of((Expression) args.get(1), assume, depth + 1));
+                break;
+            case "min":
+                if (args.size() == 2) return of((Expression) args.get(0), assume, depth + 1).min(of((Expression) args.get(1), assume, depth + 1));
+                break;
+            case "clamp":
+                if (args.size() == 3) {
+                    Range lo = of((Expression) args.get(1), assume, depth + 1);
+                    Range hi = of((Expression) args.get(2), assume, depth + 1);
+                    return new Range(lo.lo(), hi.hi(), lo.loGuard() || !lo.isPoint(), hi.hiGuard() || !hi.isPoint())
+                            .and(of((Expression) args.get(0), assume, depth + 1).or(Range.ALL).and(Range.ALL));
+                }
+                break;
+            case "abs": {
+                if (args.size() == 1) {
+                    Range a = of((Expression) args.get(0), assume, depth + 1);
+                    double h = Math.max(Math.abs(a.lo()), Math.abs(a.hi()));
+                    return new Range(0, h, false, a.loGuard() && a.hiGuard());
+                }
+                break;
+            }
+            case "sqrt": case "exp": case "hypot": case "cosh": case "random":
+                return Range.of(0, Double.POSITIVE_INFINITY);
+            case "sin": case "cos": case "tanh":
+                return Range.of(-1, 1);
+            case "round": case "floor": case "ceil": case "rint":
+                if (args.size() == 1) return of((Expression) args.get(0), assume, depth + 1).widen1().and(typeRange(types.of(m)));
+                break;
+            default:
+                break;
+        }
+        return typeRange(types.of(m));
+    }
+
+    // ---- names: guards before the use ----------------------------------------------------------------------
+
+    private Range nameRange(SimpleName name, Map<String, Range> assume, int depth) {
+        String id = name.getIdentifier();
+        Range typeR = typeRange(types.of(name));
+        if (assume.containsKey(id)) return assume.get(id).and(typeR);
+        if (depth > MAX_DEPTH - 3) return typeR;
+        // Walk backwards from the use: statements before it in its blocks, enclosing conditions.
+        List<Range> facts = new ArrayList<>();     // "value is within" facts, applied after the base
+        List<Object[]> clamps = new ArrayList<>(); // {Boolean lower, Range bound} in reverse program order
+        Range base = null;
+        ASTNode child = name;
+        outer:
+        for (ASTNode p = name.getParent(); p != null; child = p, p = p.getParent()) {
+            switch (p.getNodeType()) {
+                case ASTNode.CONDITIONAL_EXPRESSION: {
+                    ConditionalExpression c = (ConditionalExpression) p;
+                    if (child == c.getThenExpression()) facts.add(factAbout(id, c.getExpression(), true, depth));
+                    else if (child == c.getElseExpression()) facts.add(factAbout(id, c.getExpression(), false, depth));
+                    break;
+                }
+                case ASTNode.INFIX_EXPRESSION: {
+                    InfixExpression in = (InfixExpression) p;
+                    if (in.getOperator() == InfixExpression.Operator.CONDITIONAL_AND && child != in.getLeftOperand()) {
+                        facts.add(factAbout(id, in.getLeftOperand(), true, depth));
+                    }
+                    break;
+                }
+                case ASTNode.IF_STATEMENT: {
+                    IfStatement is = (IfStatement) p;
+                    if (child == is.getThenStatement()) facts.add(factAbout(id, is.getExpression(), true, depth));
+                    else if (child == is.getElseStatement()) facts.add(factAbout(id, is.getExpression(), false, depth));
+                    break;
+                }
+                case ASTNode.WHILE_STATEMENT: {
+                    WhileStatement ws = (WhileStatement) p;
+                    if (child == ws.getBody()) facts.add(factAbout(id, ws.getExpression(), true, depth));
+                    if (assignedIn(ws.getBody(), id)) break outer; // loop-carried: value depends on earlier iterations
+                    break;
+                }
+                case ASTNode.FOR_STATEMENT:
+                case ASTNode.DO_STATEMENT:
+                case ASTNode.ENHANCED_FOR_STATEMENT: {
+                    Statement body = p instanceof ForStatement ? ((ForStatement) p).getBody()
+                            : p instanceof DoStatement ? ((DoStatement) p).getBody() : ((EnhancedForStatement) p).getBody();
+                    if (child == body && assignedIn(body, id)) {
+                        // an assignment later in the body flows into the next iteration; only statements before the
+                        // use within this iteration were considered (enough for clamp-then-cast code)
+                        if (base == null) break outer;
+                    }
+                    if (p instanceof EnhancedForStatement && ((EnhancedForStatement) p).getParameter().getName().getIdentifier().equals(id)) break outer;
+                    break;
+                }
+                case ASTNode.BLOCK:
+                case ASTNode.SWITCH_STATEMENT: {
+                    List<?> stmts = p instanceof Block ? ((Block) p).statements() : ((SwitchStatement) p).statements();
+                    int idx = stmts.indexOf(child);
+                    for (int i = idx - 1; i >= 0; i--) {
+                        Statement s = (Statement) stmts.get(i);
+                        int r = statementEffect(s, id, clamps, facts, depth);
+                        if (r == 1) {
+                            base = baseOf(s, id, depth);
+                            break outer;
+                        }
+                        if (r == 2) {
+                            base = Range.ALL;
+                            break outer;
+                        }
+                    }
+                    break;
+                }
+                case ASTNode.METHOD_DECLARATION:
+                case ASTNode.LAMBDA_EXPRESSION:
+                case ASTNode.TYPE_DECLARATION:
+                case ASTNode.ANONYMOUS_CLASS_DECLARATION:
+                case ASTNode.INITIALIZER:
+                    break outer;
+                default:
+                    break;
+            }
+        }
+        Range r = base == null ? typeR : base.and(typeR);
+        for (int i = clamps.size() - 1; i >= 0; i--) {
+            boolean lower = (Boolean) clamps.get(i)[0];
+            Range b = (Range) clamps.get(i)[1];
+            if (lower) r = new Range(b.lo(), Math.max(r.hi(), b.hi()), b.loGuard() || !b.loBounded(), r.hiGuard());
+            else r = new Range(Math.min(r.lo(), b.lo()), b.hi(), r.loGuard(), b.hiGuard() || !b.hiBounded());
+        }
+        for (Range f : facts) r = r.and(f);
+        return r;
+    }
+
+    /**
+     * The effect of statement {@code s} (before the use) on {@code id}: 0 = none or a recorded clamp/exit fact,
+     * 1 = assigns the base value (plain assignment or declaration), 2 = changes it in a way we do not follow.
+     */
+    private int statementEffect(Statement s, String id, List<Object[]> clamps, List<Range> facts, int depth) {
+        if (s instanceof VariableDeclarationStatement) {
+            for (Object f : ((VariableDeclarationStatement) s).fragments()) {
+                if (((VariableDeclarationFragment) f).getName().getIdentifier().equals(id)) return 1;
+            }
+            return assignedIn(s, id) ? 2 : 0;
+        }
+        if (s instanceof ExpressionStatement) {
+            Expression e = ((ExpressionStatement) s).getExpression();
+            if (e instanceof Assignment) {
+                Assignment a = (Assignment) e;
+                if (isName(a.getLeftHandSide(), id)) return a.getOperator() == Assignment.Operator.ASSIGN ? 1 : 2;
+            }
+            return assignedIn(s, id) ? 2 : 0;
+        }
+        if (s instanceof IfStatement) {
+            IfStatement is = (IfStatement) s;
+            if (clampChain(is, id, clamps, depth)) return 0;
+            if (is.getElseStatement() == null && exits(is.getThenStatement()) && !assignedIn(is.getThenStatement(), id)) {
+                facts.add(factAbout(id, is.getExpression(), false, depth));
+                return 0;
+            }
+            return assignedIn(s, id) ? 2 : 0;
+        }
+        return assignedIn(s, id) ? 2 : 0;
+    }
+
+    /** if (v < A) v = A; [else] if (v > B) v = B; (any order, with or without else). */
+    private boolean clampChain(IfStatement is, String id, List<Object[]> clamps, int depth) {
+        List<Object[]> found = new ArrayList<>();
+        Statement cur = is;
+        while (cur instanceof IfStatement) {
+            IfStatement i = (IfStatement) cur;
+            Object[] c = clamp(i.getExpression(), single(i.getThenStatement()), id, depth);
+            if (c == null) return false;
+            found.add(c);
+            cur = i.getElseStatement();
+        }
+        if (cur != null) return false;
+        // in program order the chain applies all its clamps; record in reverse
+        for (int i = found.size() - 1; i >= 0; i--) clamps.add(found.get(i));
+        return true;
+    }
+
+    private Object[] clamp(Expression cond, Statement then, String id, int depth) {
+        if (!(then instanceof ExpressionStatement)) return null;
+        Expression e = ((ExpressionStatement) then).getExpression();
+        if (!(e instanceof Assignment)) return null;
+        Assignment a = (Assignment) e;
+        if (a.getOperator() != Assignment.Operator.ASSIGN || !isName(a.getLeftHandSide(), id)) return null;
+        cond = unparen(cond);
+        if (!(cond instanceof InfixExpression)) return null;
+        InfixExpression in = (InfixExpression) cond;
+        if (!in.extendedOperands().isEmpty()) return null;
+        InfixExpression.Operator op = in.getOperator();
+        boolean nameLeft = isName(in.getLeftOperand(), id);
+        boolean nameRight = isName(in.getRightOperand(), id);
+        if (!nameLeft && !nameRight) return null;
+        boolean less = op == InfixExpression.Operator.LESS || op == InfixExpression.Operator.LESS_EQUALS;
+        boolean greater = op == InfixExpression.Operator.GREATER || op == InfixExpression.Operator.GREATER_EQUALS;
+        if (!less && !greater) return null;
+        boolean lowerClamp = nameLeft ? less : greater; // v < A  or  A > v
+        Range bound = of(a.getRightHandSide(), Map.of(), depth + 1);
+        if (!bound.isPoint()) {
+            // clamped to a non-constant bound: treat as guarded on that side
+            bound = lowerClamp ? new Range(bound.lo(), bound.hi(), true, bound.hiGuard())
+                    : new Range(bound.lo(), bound.hi(), bound.loGuard(), true);
+        }
+        return new Object[] {lowerClamp, bound};
+    }
+
+    private static Statement single(Statement s) {
+        if (s instanceof Block && ((Block) s).statements().size() == 1) return (Statement) ((Block) s).statements().get(0);
+        return s;
+    }
+
+    private static boolean exits(Statement s) {
+        s = single(s);
+        return s instanceof ReturnStatement || s instanceof ContinueStatement || s instanceof BreakStatement
+                || s instanceof ThrowStatement;
+    }
+
+    private Range baseOf(Statement s, String id, int depth) {
+        Expression init = null;
+        if (s instanceof VariableDeclarationStatement) {
+            for (Object f : ((VariableDeclarationStatement) s).fragments()) {
+                VariableDeclarationFragment vf = (VariableDeclarationFragment) f;
+                if (vf.getName().getIdentifier().equals(id)) init = vf.getInitializer();
+            }
+        } else if (s instanceof ExpressionStatement && ((ExpressionStatement) s).getExpression() instanceof Assignment) {
+            init = ((Assignment) ((ExpressionStatement) s).getExpression()).getRightHandSide();
+        }
+        return init == null ? Range.ALL : of(init, Map.of(), depth + 1);
+    }
+
+    /** What {@code cond} being {@code value} says about {@code id}. */
+    private Range factAbout(String id, Expression cond, boolean value, int depth) {
+        Map<String, Range> m = facts(cond, value, Map.of(), depth);
+        Range r = m.get(id);
+        return r == null ? Range.ALL : r;
+    }
+
+    private Map<String, Range> facts(Expression cond, boolean value, Map<String, Range> assume, int depth) {
+        Map<String, Range> out = new HashMap<>(assume);
+        addFacts(unparen(cond), value, out, depth);
+        return out;
+    }
+
+    private void addFacts(Expression cond, boolean value, Map<String, Range> out, int depth) {
+        cond = unparen(cond);
+        if (cond instanceof PrefixExpression && ((PrefixExpression) cond).getOperator() == PrefixExpression.Operator.NOT) {
+            addFacts(((PrefixExpression) cond).getOperand(), !value, out, depth);
+            return;
+        }
+        if (!(cond instanceof InfixExpression)) return;
+        InfixExpression in = (InfixExpression) cond;
+        InfixExpression.Operator op = in.getOperator();
+        if ((op == InfixExpression.Operator.CONDITIONAL_AND && value) || (op == InfixExpression.Operator.CONDITIONAL_OR && !value)) {
+            addFacts(in.getLeftOperand(), value, out, depth);
+            addFacts(in.getRightOperand(), value, out, depth);
+            for (Object o : in.extendedOperands()) addFacts((Expression) o, value, out, depth);
+            return;
+        }
+        if (!in.extendedOperands().isEmpty()) return;
+        Expression l = unparen(in.getLeftOperand());
+        Expression r = unparen(in.getRightOperand());
+        // normalise to  name OP bound
+        SimpleName n;
+        Expression bound;
+        if (l instanceof SimpleName) {
+            n = (SimpleName) l;
+            bound = r;
+        } else if (r instanceof SimpleName) {
+            n = (SimpleName) r;
+            bound = l;
+            op = flip(op);
+        } else {
+            return;
+        }
+        if (op == null) return;
+        if (!value) op = negate(op);
+        if (op == null) return;
+        Range b = of(bound, Map.of(), depth + 1);
+        boolean sym = !b.isPoint();
+        Range fact;
+        if (op == InfixExpression.Operator.LESS || op == InfixExpression.Operator.LESS_EQUALS) {
+            fact = new Range(Double.NEGATIVE_INFINITY, sym ? Double.POSITIVE_INFINITY : b.hi(), false, sym);
+        } else if (op == InfixExpression.Operator.GREATER || op == InfixExpression.Operator.GREATER_EQUALS) {
+            fact = new Range(sym ? Double.NEGATIVE_INFINITY : b.lo(), Double.POSITIVE_INFINITY, sym, false);
+        } else if (op == InfixExpression.Operator.EQUALS && !sym) {
+            fact = Range.point(b.lo());
+        } else {
+            return;
+        }
+        out.merge(n.getIdentifier(), fact, Range::and);
+    }
+
+    private static InfixExpression.Operator flip(InfixExpression.Operator op) {
+        if (op == InfixExpression.Operator.LESS) return InfixExpression.Operator.GREATER;
+        if (op == InfixExpression.Operator.GREATER) return InfixExpression.Operator.LESS;
+        if (op == InfixExpression.Operator.LESS_EQUALS) return InfixExpression.Operator.GREATER_EQUALS;
+        if (op == InfixExpression.Operator.GREATER_EQUALS) return InfixExpression.Operator.LESS_EQUALS;
+        if (op == InfixExpression.Operator.EQUALS || op == InfixExpression.Operator.NOT_EQUALS) return op;
+        return null;
+    }
+
+    private static InfixExpression.Operator negate(InfixExpression.Operator op) {
+        if (op == InfixExpression.Operator.LESS) return InfixExpression.Operator.GREATER_EQUALS;
+        if (op == InfixExpression.Operator.GREATER) return InfixExpression.Operator.LESS_EQUALS;
+        if (op == InfixExpression.Operator.LESS_EQUALS) return InfixExpression.Operator.GREATER;
+        if (op == InfixExpression.Operator.GREATER_EQUALS) return InfixExpression.Operator.LESS;
+        if (op == InfixExpression.Operator.EQUALS) return InfixExpression.Operator.NOT_EQUALS;
+        if (op == InfixExpression.Operator.NOT_EQUALS) return InfixExpression.Operator.EQUALS;
+        return null;
+    }
+
+    static Expression unparen(Expression e) {
+        while (e instanceof ParenthesizedExpression) e = ((ParenthesizedExpression) e).getExpression();
+        return e;
+    }
+
+    static boolean isName(Expression e, String id) {
+        e = unparen(e);
+        return e instanceof SimpleName && ((SimpleName) e).getIdentifier().equals(id);
+    }
+
+    /** Whether {@code n} assigns (=, op=, ++, --) the simple name {@code id}. */
+    static boolean assignedIn(ASTNode n, String id) {
+        boolean[] hit = {false};
+        n.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(Assignment a) {
+                if (isName(a.getLeftHandSide(), id)) hit[0] = true;
+                return !hit[0];
+            }
+
+            @Override
+            public boolean visit(PostfixExpression p) {
+                if (isName(p.getOperand(), id)) hit[0] = true;
+                return !hit[0];
+            }
+
+            @Override
+            public boolean visit(PrefixExpression p) {
+                if ((p.getOperator() == PrefixExpression.Operator.INCREMENT || p.getOperator() == PrefixExpression.Operator.DECREMENT)
+                        && isName(p.getOperand(), id)) hit[0] = true;
+                return !hit[0];
+            }
+
+            @Override
+            public boolean visit(TypeDeclaration t) {
+                return false;
+            }
+        });
+        return hit[0];
+    }
+}
