@@ -43,6 +43,18 @@ public final class JavaSourceAnalyzer implements Analyzer {
     static final int BATCH_TARGET = 400;
     private static final int MAX_SYNTAX_NOTES = 10;
 
+    private final boolean resolveBindings;
+
+    /** The analyzer as registered: resolves bindings. */
+    public JavaSourceAnalyzer() {
+        this(true);
+    }
+
+    /** With {@code resolveBindings} false every file is parsed alone with syntactic types (tests, fallback). */
+    JavaSourceAnalyzer(boolean resolveBindings) {
+        this.resolveBindings = resolveBindings;
+    }
+
     @Override public String id() { return "java-source"; }
     @Override public Layer layer() { return Layer.JAVA_SOURCE; }
     @Override public int phase() { return PHASE_HOST; }
@@ -142,6 +154,8 @@ public final class JavaSourceAnalyzer implements Analyzer {
             List<Path> fs = e.getValue();
             int n = fs.size();
             int chunks = n < 40 ? 1 : Math.max(Math.min(cores, n / 20), (n + BATCH_TARGET - 1) / BATCH_TARGET);
+            chunks = Integer.getInteger("numlint.java.batches", chunks);
+            if (Boolean.getBoolean("numlint.java.nosourcepath")) sp.clear();
             int per = (n + chunks - 1) / chunks;
             for (int i = 0; i < n; i += per) {
                 out.add(new Batch(new ArrayList<>(fs.subList(i, Math.min(n, i + per))), release,
@@ -158,6 +172,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
         JavaCore.setComplianceOptions(v, options);
         options.put(JavaCore.COMPILER_DOC_COMMENT_SUPPORT, JavaCore.DISABLED);
         options.put(JavaCore.COMPILER_PB_ENABLE_PREVIEW_FEATURES, JavaCore.DISABLED);
+        options.put(JavaCore.COMPILER_TASK_TAGS, "");
         return options;
     }
 
@@ -169,6 +184,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
         String[] fileEnc = new String[paths.length];
         for (int i = 0; i < paths.length; i++) fileEnc[i] = encodingOf(b.files().get(i));
         try {
+            if (!resolveBindings) throw new IllegalStateException("bindings disabled");
             ASTParser parser = ASTParser.newParser(AST.getJLSLatest());
             parser.setKind(ASTParser.K_COMPILATION_UNIT);
             parser.setCompilerOptions(compilerOptions(b.release()));
@@ -183,6 +199,8 @@ public final class JavaSourceAnalyzer implements Analyzer {
                     analyzeUnit(ctx, sink, Path.of(sourceFilePath), ast, b.release(), true);
                 }
             }, null);
+        } catch (IllegalStateException e) {
+            // syntactic mode requested
         } catch (RuntimeException | LinkageError e) {
             sink.notify(new Notification(null, 0, Level.WARNING, "java-bindings-failed",
                     "binding resolution failed for a batch of " + paths.length + " files (" + e

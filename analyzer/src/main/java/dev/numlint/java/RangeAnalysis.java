@@ -89,6 +89,16 @@ final class RangeAnalysis {
             }
             return typeRange(types.of(in));
         }
+        if ((op == InfixExpression.Operator.RIGHT_SHIFT_SIGNED || op == InfixExpression.Operator.RIGHT_SHIFT_UNSIGNED)
+                && ops.size() == 2) {
+            Range v = of(ops.get(0), assume, depth + 1);
+            Range k = of(ops.get(1), assume, depth + 1);
+            if (k.isPoint() && k.lo() >= 0 && k.lo() < 63 && v.lo() >= 0 && !v.loGuard() && !v.hiGuard()) {
+                double d = Math.pow(2, k.lo());
+                return Range.of(Math.floor(v.lo() / d), Math.floor(v.hi() / d));
+            }
+            return typeRange(types.of(in));
+        }
         if (op == InfixExpression.Operator.REMAINDER) {
             Range d = of(ops.get(1), assume, depth + 1);
             if (ops.size() == 2 && d.isPoint() && d.lo() != 0) {
@@ -149,12 +159,26 @@ final class RangeAnalysis {
             case "sin": case "cos": case "tanh":
                 return Range.of(-1, 1);
             case "round": case "floor": case "ceil": case "rint":
-                if (args.size() == 1) return of((Expression) args.get(0), assume, depth + 1).widen1().and(typeRange(types.of(m)));
+                if (args.size() == 1) {
+                    // monotonic: apply to the bounds
+                    Range a = of((Expression) args.get(0), assume, depth + 1);
+                    return new Range(roundBound(n, a.lo()), roundBound(n, a.hi()), a.loGuard(), a.hiGuard()).and(typeRange(types.of(m)));
+                }
                 break;
             default:
                 break;
         }
         return typeRange(types.of(m));
+    }
+
+    private static double roundBound(String fn, double v) {
+        if (Double.isInfinite(v)) return v;
+        switch (fn) {
+            case "floor": return Math.floor(v);
+            case "ceil": return Math.ceil(v);
+            case "rint": return Math.rint(v);
+            default: return Math.floor(v + 0.5);
+        }
     }
 
     // ---- names: guards before the use ----------------------------------------------------------------------
@@ -200,6 +224,13 @@ final class RangeAnalysis {
                 case ASTNode.FOR_STATEMENT:
                 case ASTNode.DO_STATEMENT:
                 case ASTNode.ENHANCED_FOR_STATEMENT: {
+                    if (p instanceof ForStatement) {
+                        Range lv = loopVariable((ForStatement) p, id, child, depth);
+                        if (lv != null) {
+                            base = lv;
+                            break outer;
+                        }
+                    }
                     Statement body = p instanceof ForStatement ? ((ForStatement) p).getBody()
                             : p instanceof DoStatement ? ((DoStatement) p).getBody() : ((EnhancedForStatement) p).getBody();
                     if (child == body && assignedIn(body, id)) {
@@ -247,6 +278,29 @@ final class RangeAnalysis {
         }
         for (Range f : facts) r = r.and(f);
         return r;
+    }
+
+    /** Range of a counting loop's variable inside the body: for (int i = A; i < B; i++) gives [A, B). */
+    private Range loopVariable(ForStatement f, String id, ASTNode child, int depth) {
+        if (child != f.getBody() || f.initializers().size() != 1) return null;
+        Object i0 = f.initializers().get(0);
+        if (!(i0 instanceof VariableDeclarationExpression)) return null;
+        Expression init = null;
+        for (Object o : ((VariableDeclarationExpression) i0).fragments()) {
+            VariableDeclarationFragment vf = (VariableDeclarationFragment) o;
+            if (vf.getName().getIdentifier().equals(id)) init = vf.getInitializer();
+        }
+        if (init == null || f.updaters().size() != 1 || assignedIn(f.getBody(), id)) return null;
+        Object u = f.updaters().get(0);
+        boolean up = u instanceof PostfixExpression && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
+                || u instanceof PrefixExpression && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT;
+        boolean down = u instanceof PostfixExpression && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.DECREMENT
+                || u instanceof PrefixExpression && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.DECREMENT;
+        if (!up && !down) return null;
+        Range start = of(init, Map.of(), depth + 1);
+        Range cond = f.getExpression() == null ? Range.ALL : factAbout(id, f.getExpression(), true, depth);
+        if (up) return new Range(start.lo(), Double.POSITIVE_INFINITY, start.loGuard(), false).and(cond);
+        return new Range(Double.NEGATIVE_INFINITY, start.hi(), false, start.hiGuard()).and(cond);
     }
 
     /**
@@ -306,6 +360,22 @@ final class RangeAnalysis {
         cond = unparen(cond);
         if (!(cond instanceof InfixExpression)) return null;
         InfixExpression in = (InfixExpression) cond;
+        if (in.getOperator() == InfixExpression.Operator.CONDITIONAL_OR) {
+            // if (Float.isNaN(v) || v < 0) v = 0;  -- any disjunct that compares v establishes the bound
+            List<Expression> ds = new ArrayList<>();
+            ds.add(in.getLeftOperand());
+            ds.add(in.getRightOperand());
+            for (Object o : in.extendedOperands()) ds.add((Expression) o);
+            Object[] found = null;
+            for (Expression d : ds) {
+                Object[] c = clamp(d, then, id, depth);
+                if (c != null) {
+                    if (found != null && (Boolean) found[0] != (Boolean) c[0]) return null;
+                    found = c;
+                }
+            }
+            return found;
+        }
         if (!in.extendedOperands().isEmpty()) return null;
         InfixExpression.Operator op = in.getOperator();
         boolean nameLeft = isName(in.getLeftOperand(), id);

@@ -322,6 +322,13 @@ final class UnitAnalysis extends ASTVisitor {
         else { min = -32769; max = 65536; }
         boolean lowOk = r.lowSafe(min);
         boolean highOk = r.highSafe(max);
+        if (r.isPoint() && !Double.isInfinite(r.lo())) {
+            // a constant: flagged exactly when the conversion changes its integer part
+            long res = Narrowing.narrow(r.lo(), srcType == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT, target);
+            long seen = target == NumType.BYTE && unsigned ? res & 0xff : res;
+            long trunc = (long) r.lo();
+            lowOk = highOk = seen == trunc;
+        }
         if (lowOk && highOk) return;
         String rule = unsigned ? "NL001" : "NL011";
         String cast = "(" + target.javaName() + ")";
@@ -445,8 +452,11 @@ final class UnitAnalysis extends ASTVisitor {
                 for (Object o : in.extendedOperands()) operands.add((Expression) o);
                 if (t == NumType.DOUBLE) {
                     int exactScale = 0;
-                    if (op == InfixExpression.Operator.TIMES || op == InfixExpression.Operator.DIVIDE) {
+                    if (op == InfixExpression.Operator.TIMES) {
                         for (Expression o : operands) if (isPowerOfTwoLiteral(o)) exactScale++;
+                    } else if (op == InfixExpression.Operator.DIVIDE) {
+                        // x / 2.0 is exact; 4.0 / x is not
+                        for (int k = 1; k < operands.size(); k++) if (isPowerOfTwoLiteral(operands.get(k))) exactScale++;
                     }
                     p.ops += operands.size() - 1 - exactScale;
                 }
@@ -691,7 +701,7 @@ final class UnitAnalysis extends ASTVisitor {
                     report("NL002", in, text(in) + " multiplies by a rounded reciprocal (" + text(rec)
                             + "): two roundings instead of one, so the result can be 1 ulp off the correctly rounded "
                             + "division and differs from x / y on CPU and GPU (where rcp.approx is used under fast math)",
-                            in, types.typeOf(in).guessed(), null);
+                            in, types.typeOf(in).guessed(), Level.NOTE);
                     break;
                 }
             }
@@ -727,7 +737,7 @@ final class UnitAnalysis extends ASTVisitor {
                 report("NL002", vf, id + " = " + text(rec) + " is a rounded reciprocal that is multiplied in a loop ("
                         + text(use) + ", line " + useLine + "): two roundings instead of one, so each product can be "
                         + "1 ulp off the correctly rounded division x / " + text(rec.getRightOperand()), vf,
-                        types.typeOf(init).guessed(), null);
+                        types.typeOf(init).guessed(), Level.NOTE);
             }
         }
         return true;
@@ -871,7 +881,7 @@ final class UnitAnalysis extends ASTVisitor {
                     + "not correctly rounded and may use platform intrinsics (results can differ by 1 ulp between JVMs "
                     + "and CPUs), and CUDA's math library has its own error bounds (sinf: 2 ulp); use StrictMath where "
                     + "results must be reproducible";
-            report("NL010", first, msg, first, false, null);
+            report("NL010", first, msg, first, !bindings || first.resolveMethodBinding() == null, null);
         }
     }
 }
