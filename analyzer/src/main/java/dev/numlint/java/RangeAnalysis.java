@@ -57,11 +57,93 @@ final class RangeAnalysis {
             }
             case ASTNode.METHOD_INVOCATION:
                 return call((MethodInvocation) e, assume, depth);
-            case ASTNode.INFIX_EXPRESSION:
-                return infix((InfixExpression) e, assume, depth);
+            case ASTNode.INFIX_EXPRESSION: {
+                Range lerp = lerp((InfixExpression) e, assume, depth);
+                return lerp != null ? lerp : infix((InfixExpression) e, assume, depth);
+            }
+            case ASTNode.ARRAY_ACCESS:
+                return arrayElement((ArrayAccess) e, depth);
             default:
                 return typeRange(types.of(e));
         }
+    }
+
+    /**
+     * Linear interpolation {@code (1 - f) * a + f * b}: the programmer's f lies in [0, 1] (it is the
+     * interpolation weight), so the result lies between a and b.
+     */
+    private Range lerp(InfixExpression in, Map<String, Range> assume, int depth) {
+        if (in.getOperator() != InfixExpression.Operator.PLUS || !in.extendedOperands().isEmpty()) return null;
+        Expression l = unparen(in.getLeftOperand());
+        Expression r = unparen(in.getRightOperand());
+        if (!(l instanceof InfixExpression) || !(r instanceof InfixExpression)) return null;
+        InfixExpression a = (InfixExpression) l;
+        InfixExpression b = (InfixExpression) r;
+        if (a.getOperator() != InfixExpression.Operator.TIMES || b.getOperator() != InfixExpression.Operator.TIMES
+                || !a.extendedOperands().isEmpty() || !b.extendedOperands().isEmpty()) return null;
+        Expression oneMinus = unparen(a.getLeftOperand());
+        Expression av = a.getRightOperand();
+        if (!(oneMinus instanceof InfixExpression)) {
+            oneMinus = unparen(a.getRightOperand());
+            av = a.getLeftOperand();
+        }
+        if (!(oneMinus instanceof InfixExpression)) return null;
+        InfixExpression om = (InfixExpression) oneMinus;
+        if (om.getOperator() != InfixExpression.Operator.MINUS || !om.extendedOperands().isEmpty()) return null;
+        Expression one = unparen(om.getLeftOperand());
+        if (!(one instanceof NumberLiteral) || Types.literalValue(((NumberLiteral) one).getToken()) != 1.0) return null;
+        Expression f = unparen(om.getRightOperand());
+        if (!(f instanceof SimpleName)) return null;
+        String fid = ((SimpleName) f).getIdentifier();
+        Expression bv;
+        if (isName(b.getLeftOperand(), fid)) bv = b.getRightOperand();
+        else if (isName(b.getRightOperand(), fid)) bv = b.getLeftOperand();
+        else return null;
+        return of(av, assume, depth + 1).or(of(bv, assume, depth + 1));
+    }
+
+    /**
+     * Element of a local array whose every store in the method is bounded (e.g. {@code r[i] = reds[i] & 255}): the
+     * union of the stored ranges. Arrays that may alias anything else (parameters, fields) are unbounded.
+     */
+    private Range arrayElement(ArrayAccess aa, int depth) {
+        NumType et = types.of(aa);
+        Range typeR = typeRange(et);
+        Expression arr = unparen(aa.getArray());
+        if (!(arr instanceof SimpleName) || depth > MAX_DEPTH - 4) return typeR;
+        String id = ((SimpleName) arr).getIdentifier();
+        VariableDeclaration d = Types.declarationOf((SimpleName) arr);
+        if (!(d instanceof VariableDeclarationFragment) || !(d.getInitializer() instanceof ArrayCreation)
+                || ((ArrayCreation) d.getInitializer()).getInitializer() != null) return typeR;
+        ASTNode body = d;
+        while (body != null && !(body instanceof MethodDeclaration) && !(body instanceof LambdaExpression)) body = body.getParent();
+        if (body == null) return typeR;
+        Range[] acc = {null};
+        boolean[] bad = {false};
+        body.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(Assignment a) {
+                Expression lhs = unparen(a.getLeftHandSide());
+                if (isName(lhs, id)) bad[0] = true; // re-assigned array
+                if (lhs instanceof ArrayAccess && isName(((ArrayAccess) lhs).getArray(), id)) {
+                    if (a.getOperator() != Assignment.Operator.ASSIGN) bad[0] = true;
+                    else {
+                        Range r = of(a.getRightHandSide(), Map.of(), depth + 2);
+                        acc[0] = acc[0] == null ? r : acc[0].or(r);
+                    }
+                }
+                return !bad[0];
+            }
+
+            @Override
+            public boolean visit(SimpleName n) {
+                // passed somewhere (a method may fill it): unbounded
+                if (n.getIdentifier().equals(id) && n != arr && n.getParent() instanceof MethodInvocation) bad[0] = true;
+                return false;
+            }
+        });
+        if (bad[0] || acc[0] == null) return typeR;
+        return acc[0].and(typeR);
     }
 
     static Range typeRange(NumType t) {
@@ -130,6 +212,10 @@ final class RangeAnalysis {
         boolean math = qual.equals("Math") || qual.equals("StrictMath") || qual.equals("java.lang.Math")
                 || qual.equals("FastMath") || qual.isEmpty();
         List<?> args = m.arguments();
+        if (args.isEmpty() && (n.equals("getRed") || n.equals("getGreen") || n.equals("getBlue") || n.equals("getAlpha"))
+                && isAwtColor(m)) {
+            return Range.of(0, 255);
+        }
         if (!math) return typeRange(types.of(m));
         switch (n) {
             case "max":
@@ -179,6 +265,12 @@ final class RangeAnalysis {
             case "rint": return Math.rint(v);
             default: return Math.floor(v + 0.5);
         }
+    }
+
+    private static boolean isAwtColor(MethodInvocation m) {
+        IMethodBinding b = m.resolveMethodBinding();
+        if (b != null && b.getDeclaringClass() != null) return b.getDeclaringClass().getQualifiedName().equals("java.awt.Color");
+        return true; // syntactic: getRed()/getGreen()/getBlue()/getAlpha() are colour components almost everywhere
     }
 
     // ---- names: guards before the use ----------------------------------------------------------------------
@@ -467,6 +559,11 @@ final class RangeAnalysis {
         if (op == null) return;
         Range b = of(bound, Map.of(), depth + 1);
         boolean sym = !b.isPoint();
+        if (!sym && types.of(n).isIntegral()) {
+            // i < 256 means i <= 255 for an integer i
+            if (op == InfixExpression.Operator.LESS) b = Range.point(Math.ceil(b.lo()) - 1);
+            else if (op == InfixExpression.Operator.GREATER) b = Range.point(Math.floor(b.lo()) + 1);
+        }
         Range fact;
         if (op == InfixExpression.Operator.LESS || op == InfixExpression.Operator.LESS_EQUALS) {
             fact = new Range(Double.NEGATIVE_INFINITY, sym ? Double.POSITIVE_INFINITY : b.hi(), false, sym);

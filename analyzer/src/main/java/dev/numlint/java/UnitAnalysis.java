@@ -305,6 +305,7 @@ final class UnitAnalysis extends ASTVisitor {
     }
 
     private void narrowing(CastExpression c, NumType target) {
+        if (isNumberNarrowingMethod(c, target)) return;
         boolean[] guessed = {false};
         Expression src = floatingSource(c.getExpression(), guessed);
         if (src == null) return;
@@ -361,6 +362,23 @@ final class UnitAnalysis extends ASTVisitor {
         report(rule, c, msg, c, guessed[0], null);
     }
 
+    /**
+     * {@code byteValue()}/{@code shortValue()} of a Number subclass: java.lang.Number specifies exactly this
+     * narrowing primitive conversion, so it is the contract, not a hazard.
+     */
+    private static boolean isNumberNarrowingMethod(ASTNode n, NumType target) {
+        for (ASTNode p = n.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof MethodDeclaration) {
+                MethodDeclaration m = (MethodDeclaration) p;
+                String name = m.getName().getIdentifier();
+                return m.parameters().isEmpty() && (name.equals("byteValue") && target == NumType.BYTE
+                        || name.equals("shortValue") && target == NumType.SHORT);
+            }
+            if (p instanceof LambdaExpression || p instanceof AbstractTypeDeclaration) return false;
+        }
+        return false;
+    }
+
     /** How a (byte) cast's value is read back as unsigned, e.g. "pixels[i] & 0xff", or null. */
     private String unsignedUse(CastExpression c) {
         ASTNode p = c.getParent();
@@ -402,7 +420,7 @@ final class UnitAnalysis extends ASTVisitor {
         StringBuilder msg = new StringBuilder(expr).append(" evaluates float operands in double because of ").append(what)
                 .append(" and rounds the result back to float");
         if (p.inexact != null) {
-            double v = Types.literalValue(p.inexact);
+            double v = p.inexactValue;
             msg.append(": ").append(p.inexact).append(" is ").append(Narrowing.exact(v, 20)).append(" in double but ")
                     .append(Narrowing.exact((float) v, 20)).append(" as a float literal, so the result can differ from the float computation");
         } else {
@@ -418,6 +436,7 @@ final class UnitAnalysis extends ASTVisitor {
         int unknown;
         int ops;
         String inexact;
+        double inexactValue;
         String literal;
         String mathCall;
     }
@@ -425,13 +444,27 @@ final class UnitAnalysis extends ASTVisitor {
     private void scanPromotion(Expression e, Promotion p) {
         e = RangeAnalysis.unparen(e);
         NumType t = types.of(e);
+        if (t == NumType.DOUBLE && !(e instanceof NumberLiteral) && !(e instanceof Name) && isConstant(e)) {
+            // a constant subexpression such as -1.0/3.0 acts as one literal
+            double v = ((Number) e.resolveConstantExpressionValue()).doubleValue();
+            if ((double) (float) v != v) {
+                if (p.inexact == null) {
+                    p.inexact = text(e);
+                    p.inexactValue = v;
+                }
+            } else if (p.literal == null) p.literal = text(e);
+            return;
+        }
         switch (e.getNodeType()) {
             case ASTNode.NUMBER_LITERAL: {
                 String tok = ((NumberLiteral) e).getToken();
                 if (Types.literalType(tok) == NumType.DOUBLE) {
                     double v = Types.literalValue(tok);
                     if (!Double.isNaN(v) && (double) (float) v != v) {
-                        if (p.inexact == null) p.inexact = tok;
+                        if (p.inexact == null) {
+                            p.inexact = tok;
+                            p.inexactValue = v;
+                        }
                     } else if (p.literal == null) p.literal = tok;
                 }
                 return;
@@ -487,6 +520,10 @@ final class UnitAnalysis extends ASTVisitor {
         } else {
             p.unknown++;
         }
+    }
+
+    private static boolean isConstant(Expression e) {
+        return e.resolveConstantExpressionValue() instanceof Number;
     }
 
     private static boolean isPowerOfTwoLiteral(Expression e) {
