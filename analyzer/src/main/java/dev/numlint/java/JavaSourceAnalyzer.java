@@ -173,6 +173,16 @@ public final class JavaSourceAnalyzer implements Analyzer {
         options.put(JavaCore.COMPILER_DOC_COMMENT_SUPPORT, JavaCore.DISABLED);
         options.put(JavaCore.COMPILER_PB_ENABLE_PREVIEW_FEATURES, JavaCore.DISABLED);
         options.put(JavaCore.COMPILER_TASK_TAGS, "");
+        if (!Boolean.getBoolean("numlint.java.keepwarnings")) {
+            // only bindings are wanted: optional diagnostics (unused code, raw types, ...) cost analysis time
+            for (Map.Entry<String, String> e : options.entrySet()) {
+                String val = e.getValue();
+                if (e.getKey().startsWith("org.eclipse.jdt.core.compiler.problem.")
+                        && (val.equals(JavaCore.WARNING) || val.equals(JavaCore.INFO) || val.equals(JavaCore.ERROR))) {
+                    e.setValue(JavaCore.IGNORE);
+                }
+            }
+        }
         return options;
     }
 

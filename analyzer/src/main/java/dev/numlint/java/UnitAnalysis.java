@@ -39,6 +39,8 @@ final class UnitAnalysis extends ASTVisitor {
 
     /** Names read back as unsigned bytes: {@code name[i] & 0xff} / {@code name & 0xff}. */
     private final Set<String> unsignedByteNames = new HashSet<>();
+    /** Names read back as unsigned shorts: {@code name[i] & 0xffff}. */
+    private final Set<String> unsignedShortNames = new HashSet<>();
     /** @SuppressWarnings("numlint:...") regions. */
     private final List<SuppressRegion> suppressions = new ArrayList<>();
     /** NL005: float arithmetic per type declaration. */
@@ -84,23 +86,25 @@ final class UnitAnalysis extends ASTVisitor {
                 if (in.getOperator() == InfixExpression.Operator.AND && in.extendedOperands().isEmpty()) {
                     Expression l = RangeAnalysis.unparen(in.getLeftOperand());
                     Expression r = RangeAnalysis.unparen(in.getRightOperand());
-                    if (isByteMask(r)) addName(l);
-                    else if (isByteMask(l)) addName(r);
+                    if (isMask(r, 0xff)) addName(l, unsignedByteNames);
+                    else if (isMask(l, 0xff)) addName(r, unsignedByteNames);
+                    else if (isMask(r, 0xffff)) addName(l, unsignedShortNames);
+                    else if (isMask(l, 0xffff)) addName(r, unsignedShortNames);
                 }
                 return true;
             }
         });
     }
 
-    private static boolean isByteMask(Expression e) {
-        return e instanceof NumberLiteral && Types.literalValue(((NumberLiteral) e).getToken()) == 255;
+    private static boolean isMask(Expression e, int mask) {
+        return e instanceof NumberLiteral && Types.literalValue(((NumberLiteral) e).getToken()) == mask;
     }
 
-    private void addName(Expression e) {
+    private static void addName(Expression e, Set<String> into) {
         e = RangeAnalysis.unparen(e);
         if (e instanceof ArrayAccess) e = ((ArrayAccess) e).getArray();
         String n = simpleName(e);
-        if (n != null) unsignedByteNames.add(n);
+        if (n != null) into.add(n);
     }
 
     private static String simpleName(Expression e) {
@@ -312,21 +316,22 @@ final class UnitAnalysis extends ASTVisitor {
         NumType srcType = types.of(src);
         boolean unsigned = target == NumType.CHAR;
         String usedAs = null;
-        if (target == NumType.BYTE) {
-            usedAs = unsignedUse(c);
+        if (target == NumType.BYTE || target == NumType.SHORT) {
+            usedAs = unsignedUse(c, target == NumType.BYTE ? 0xff : 0xffff,
+                    target == NumType.BYTE ? unsignedByteNames : unsignedShortNames);
             unsigned = usedAs != null;
         }
         Range r = ranges.of(src);
         double min, max;
         if (target == NumType.CHAR) { min = -1; max = 65536; }
         else if (target == NumType.BYTE) { min = unsigned ? -1 : -129; max = 256; }
-        else { min = -32769; max = 65536; }
+        else { min = unsigned ? -1 : -32769; max = 65536; }
         boolean lowOk = r.lowSafe(min);
         boolean highOk = r.highSafe(max);
         if (r.isPoint() && !Double.isInfinite(r.lo())) {
             // a constant: flagged exactly when the conversion changes its integer part
             long res = Narrowing.narrow(r.lo(), srcType == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT, target);
-            long seen = target == NumType.BYTE && unsigned ? res & 0xff : res;
+            long seen = unsigned && target == NumType.BYTE ? res & 0xff : unsigned && target == NumType.SHORT ? res & 0xffff : res;
             long trunc = (long) r.lo();
             lowOk = highOk = seen == trunc;
         }
@@ -337,7 +342,7 @@ final class UnitAnalysis extends ASTVisitor {
         // the concrete consequence: the value itself when it is a constant, otherwise an example on the open side
         double example;
         if (r.isPoint()) example = r.lo();
-        else if (!lowOk) example = unsigned ? (target == NumType.CHAR ? -69.235 : -1.5) : Narrowing.exampleBelow(target);
+        else if (!lowOk) example = unsigned ? (target == NumType.BYTE ? -1.5 : -69.235) : Narrowing.exampleBelow(target);
         else example = Narrowing.exampleAbove(target, unsigned);
         NumType exType = srcType == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT;
         long res = Narrowing.narrow(example, exType, target);
@@ -350,10 +355,13 @@ final class UnitAnalysis extends ASTVisitor {
                     + ": Java narrows through int and wraps, so (char) " + lit + " is " + res
                     + ", while C/C++ leave it undefined and the GPU's cvt saturates (0)";
         } else if (unsigned) {
-            msg = expr + " stores a " + srcType.javaName() + " into a byte that is read back as unsigned ("
-                    + usedAs + ")" + side + ": Java narrows through int and wraps, so (byte) " + lit + " & 0xff is "
-                    + (res & 0xff) + ", while a GPU port (cvt.rzi.u8, saturating) gives "
-                    + (example < 0 ? 0 : 255) + "; clamp to 0..255 first";
+            boolean b8 = target == NumType.BYTE;
+            String mask = b8 ? "0xff" : "0xffff";
+            msg = expr + " stores a " + srcType.javaName() + " into a " + target.javaName()
+                    + " that is read back as unsigned (" + usedAs + ")" + side + ": Java narrows through int and wraps, so "
+                    + cast + " " + lit + " & " + mask + " is " + (b8 ? res & 0xff : res & 0xffff)
+                    + ", while a GPU port (cvt.rzi." + (b8 ? "u8" : "u16") + ", saturating) gives "
+                    + (example < 0 ? 0 : b8 ? 255 : 65535) + "; clamp to 0.." + (b8 ? 255 : 65535) + " first";
         } else {
             msg = expr + " narrows a " + srcType.javaName() + " to " + target.javaName() + side
                     + ": Java narrows through int and wraps, so " + cast + " " + lit + " is " + res
@@ -380,7 +388,7 @@ final class UnitAnalysis extends ASTVisitor {
     }
 
     /** How a (byte) cast's value is read back as unsigned, e.g. "pixels[i] & 0xff", or null. */
-    private String unsignedUse(CastExpression c) {
+    private String unsignedUse(CastExpression c, int maskValue, Set<String> names) {
         ASTNode p = c.getParent();
         ASTNode child = c;
         while (p instanceof ParenthesizedExpression) {
@@ -390,7 +398,7 @@ final class UnitAnalysis extends ASTVisitor {
         if (p instanceof InfixExpression && ((InfixExpression) p).getOperator() == InfixExpression.Operator.AND) {
             InfixExpression in = (InfixExpression) p;
             Expression other = in.getLeftOperand() == child ? in.getRightOperand() : in.getLeftOperand();
-            if (isByteMask(RangeAnalysis.unparen(other))) return text(in);
+            if (isMask(RangeAnalysis.unparen(other), maskValue)) return text(in);
         }
         String name = null;
         if (p instanceof Assignment && ((Assignment) p).getRightHandSide() == child) {
@@ -399,8 +407,8 @@ final class UnitAnalysis extends ASTVisitor {
         } else if (p instanceof VariableDeclarationFragment) {
             name = ((VariableDeclarationFragment) p).getName().getIdentifier();
         }
-        if (name != null && unsignedByteNames.contains(name)) return name + (p instanceof Assignment
-                && ((Assignment) p).getLeftHandSide() instanceof ArrayAccess ? "[...]" : "") + " & 0xff";
+        if (name != null && names.contains(name)) return name + (p instanceof Assignment
+                && ((Assignment) p).getLeftHandSide() instanceof ArrayAccess ? "[...]" : "") + (maskValue == 0xff ? " & 0xff" : " & 0xffff");
         return null;
     }
 

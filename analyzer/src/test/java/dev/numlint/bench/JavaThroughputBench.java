@@ -65,6 +65,7 @@ public final class JavaThroughputBench {
         }
         double best = Double.MAX_VALUE;
         double bestCpu = 0;
+        java.util.Set<String> previous = null;
         TestScanContext last = null;
         for (int r = 0; r < runs; r++) {
             TestScanContext ctx = new TestScanContext(dir);
@@ -76,6 +77,16 @@ public final class JavaThroughputBench {
             double cpu = (cpuNanos() - c0) / 1e9;
             System.out.printf("run %d: %.2f s wall, %.2f s CPU (%.0f lines/s wall, %.0f lines per CPU-second)%n",
                     r + 1, sec, cpu, lines / sec, lines / cpu);
+            java.util.Set<String> keys = new java.util.TreeSet<>();
+            for (Finding f : ctx.findings()) keys.add(f.location().shortText() + " " + f.ruleId() + " " + f.confidence());
+            if (previous != null && !previous.equals(keys)) {
+                java.util.Set<String> gone = new java.util.TreeSet<>(previous);
+                gone.removeAll(keys);
+                java.util.Set<String> added = new java.util.TreeSet<>(keys);
+                added.removeAll(previous);
+                System.out.println("  NOT DETERMINISTIC: missing " + gone + " new " + added + " notifications " + ctx.notifications());
+            }
+            previous = keys;
             if (sec < best) {
                 best = sec;
                 bestCpu = cpu;

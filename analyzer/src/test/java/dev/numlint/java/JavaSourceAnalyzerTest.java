@@ -52,6 +52,9 @@ class JavaSourceAnalyzerTest {
                 .filter(f -> f.ruleId().equals("NL001") && f.message().startsWith("(char) -69.235f")).toList();
         assertThat(chars).hasSize(1);
         assertThat(chars.get(0).message()).contains("(char) -69.235f is 65467");
+        Finding dbt = scan.findings().stream().filter(f -> f.message().startsWith("(short) -69.235f stores")).findFirst().orElseThrow();
+        assertThat(dbt.ruleId()).isEqualTo("NL001");
+        assertThat(dbt.message()).contains("(short) -69.235f & 0xffff is 65467").contains("cvt.rzi.u16");
         Finding b = scan.findings().stream().filter(f -> f.message().startsWith("(byte) 200.7f")).findFirst().orElseThrow();
         assertThat(b.ruleId()).isEqualTo("NL011");
         assertThat(b.message()).contains("(byte) 200.7f is -56");
