@@ -22,8 +22,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jdt.core.compiler.IProblem;
 import org.eclipse.jdt.core.dom.AST;
@@ -71,7 +71,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
     }
 
     /** One parser batch: files of one project with its environment. */
-    private record Batch(List<Path> files, int release, String[] classpath, String[] sourcepath) {
+    private record Batch(List<Path> files, int release, String[] classpath, String[] sourcepath, Path mirror) {
     }
 
     @Override
@@ -85,21 +85,32 @@ public final class JavaSourceAnalyzer implements Analyzer {
             }
         };
         int helpers = Math.min(batches.size() - 1, Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
-        List<Future<?>> futures = new ArrayList<>();
-        for (int i = 0; i < helpers; i++) futures.add(ctx.executor().submit(worker));
+        // Helpers run on the shared pool; one that has not started by the time the queue is drained is claimed
+        // here and never runs (the pool may be busy with our own caller), so waiting cannot deadlock.
+        CountDownLatch finished = new CountDownLatch(helpers);
+        List<AtomicBoolean> claims = new ArrayList<>();
+        for (int i = 0; i < helpers; i++) {
+            AtomicBoolean claim = new AtomicBoolean();
+            claims.add(claim);
+            ctx.executor().execute(() -> {
+                if (!claim.compareAndSet(false, true)) return;
+                try {
+                    worker.run();
+                } catch (RuntimeException | Error e) {
+                    sink.notify(new Notification(null, 0, Level.WARNING, "internal-error", "java-source worker failed: " + e));
+                } finally {
+                    finished.countDown();
+                }
+            });
+        }
         worker.run();
-        for (Future<?> f : futures) {
-            // a helper that never started (pool busy) is cancelled: the queue is already drained
-            if (f.cancel(false)) continue;
-            try {
-                f.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (ExecutionException e) {
-                sink.notify(new Notification(null, 0, Level.WARNING, "internal-error",
-                        "java-source worker failed: " + e.getCause()));
-            }
+        for (AtomicBoolean claim : claims) {
+            if (claim.compareAndSet(false, true)) finished.countDown();
+        }
+        try {
+            finished.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -146,23 +157,96 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 Path classes = pd.resolve("target/classes");
                 if (Files.isDirectory(classes)) cp.add(classes.toString());
             }
-            Set<String> sp = new LinkedHashSet<>();
-            for (Path f : e.getValue()) {
-                Path r = JavaProject.sourceRoot(f);
-                if (r != null) sp.add(r.toString());
-            }
             List<Path> fs = e.getValue();
+            Set<Path> roots = new LinkedHashSet<>();
+            for (Path f : fs) {
+                Path r = JavaProject.sourceRoot(f);
+                if (r != null) roots.add(r);
+            }
+            // batches of whole packages (directories), balanced by size: a batch then rarely looks up a missing type
+            // in a package whose sources it must scan (JDT parses a whole source package to find secondary types)
+            Map<Path, List<Path>> byDir = new TreeMap<>();
+            Map<Path, Long> dirBytes = new java.util.HashMap<>();
+            for (Path f : fs) {
+                byDir.computeIfAbsent(f.getParent(), k -> new ArrayList<>()).add(f);
+                dirBytes.merge(f.getParent(), sizeOf(f), Long::sum);
+            }
             int n = fs.size();
             int chunks = n < 40 ? 1 : Math.max(Math.min(cores, n / 20), (n + BATCH_TARGET - 1) / BATCH_TARGET);
-            chunks = Integer.getInteger("numlint.java.batches", chunks);
-            if (Boolean.getBoolean("numlint.java.nosourcepath")) sp.clear();
-            int per = (n + chunks - 1) / chunks;
-            for (int i = 0; i < n; i += per) {
-                out.add(new Batch(new ArrayList<>(fs.subList(i, Math.min(n, i + per))), release,
-                        cp.toArray(new String[0]), sp.toArray(new String[0])));
+            chunks = Math.max(1, Math.min(Integer.getInteger("numlint.java.batches", chunks), byDir.size()));
+            List<List<Path>> parts = new ArrayList<>();
+            long[] load = new long[chunks];
+            for (int i = 0; i < chunks; i++) parts.add(new ArrayList<>());
+            List<Path> dirs = new ArrayList<>(byDir.keySet());
+            dirs.sort((a, b) -> Long.compare(dirBytes.get(b), dirBytes.get(a)));
+            for (Path d : dirs) {
+                int best = 0;
+                for (int i = 1; i < chunks; i++) if (load[i] < load[best]) best = i;
+                parts.get(best).addAll(byDir.get(d));
+                load[best] += dirBytes.get(d);
+            }
+            // every source file under the project's source folders, for the types a batch needs from the others
+            List<Path[]> sources = new ArrayList<>(); // {root, file}
+            for (Path r : roots) {
+                try (java.util.stream.Stream<Path> w = Files.walk(r)) {
+                    w.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))
+                            .forEach(p -> sources.add(new Path[] {r, p.toAbsolutePath().normalize()}));
+                } catch (IOException | RuntimeException ex) {
+                    // unreadable folder: its types stay unresolved (syntactic types)
+                }
+            }
+            for (List<Path> part : parts) {
+                if (part.isEmpty()) continue;
+                part.sort(null);
+                Set<Path> own = new java.util.HashSet<>(part);
+                Path mirror = null;
+                String[] sp;
+                try {
+                    mirror = mirror(sources, own);
+                    sp = mirror == null ? new String[0] : new String[] {mirror.toString()};
+                } catch (IOException | RuntimeException ex) {
+                    // no symbolic links here: give JDT the real folders (slower, same bindings)
+                    sp = roots.stream().map(Path::toString).toArray(String[]::new);
+                }
+                out.add(new Batch(part, release, cp.toArray(new String[0]), sp, mirror));
             }
         }
         return out;
+    }
+
+    private static long sizeOf(Path f) {
+        try {
+            return Files.size(f);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * A temporary source folder holding links to the sources a batch does not analyze itself (null when there are
+     * none), so that JDT finds the other batches' types without scanning the batch's own packages again.
+     */
+    private static Path mirror(List<Path[]> sources, Set<Path> own) throws IOException {
+        Path dir = null;
+        for (Path[] s : sources) {
+            if (own.contains(s[1])) continue;
+            if (dir == null) dir = Files.createTempDirectory("numlint-java-src");
+            Path link = dir.resolve(s[0].relativize(s[1]).toString());
+            Files.createDirectories(link.getParent());
+            if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) Files.createSymbolicLink(link, s[1]);
+        }
+        return dir;
+    }
+
+    private static void deleteTree(Path dir) {
+        if (dir == null) return;
+        try (java.util.stream.Stream<Path> w = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) w.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            // temporary links only; the OS cleans the temp folder
+        }
     }
 
     static Map<String, String> compilerOptions(int release) {
@@ -216,6 +300,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
                     "binding resolution failed for a batch of " + paths.length + " files (" + e
                             + "); analyzing them with syntactic types"));
         }
+        deleteTree(b.mirror());
         // files JDT did not hand back (or the batch failed): parse them one by one without bindings
         for (Path f : b.files()) {
             if (done.contains(f.toString())) continue;
