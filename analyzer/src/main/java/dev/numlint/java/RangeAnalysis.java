@@ -76,6 +76,8 @@ final class RangeAnalysis {
         if (in.getOperator() != InfixExpression.Operator.PLUS || !in.extendedOperands().isEmpty()) return null;
         Expression l = unparen(in.getLeftOperand());
         Expression r = unparen(in.getRightOperand());
+        Range ab = lerpDelta(l, r, assume, depth);
+        if (ab != null) return ab;
         if (!(l instanceof InfixExpression) || !(r instanceof InfixExpression)) return null;
         InfixExpression a = (InfixExpression) l;
         InfixExpression b = (InfixExpression) r;
@@ -100,6 +102,67 @@ final class RangeAnalysis {
         else if (isName(b.getRightOperand(), fid)) bv = b.getLeftOperand();
         else return null;
         return of(av, assume, depth + 1).or(of(bv, assume, depth + 1));
+    }
+
+    /** a + f * (b - a): between a and b (f is the interpolation weight). */
+    private Range lerpDelta(Expression a, Expression r, Map<String, Range> assume, int depth) {
+        if (!(r instanceof InfixExpression)) return null;
+        InfixExpression t = (InfixExpression) r;
+        if (t.getOperator() != InfixExpression.Operator.TIMES || !t.extendedOperands().isEmpty()) return null;
+        for (Expression d : new Expression[] {unparen(t.getLeftOperand()), unparen(t.getRightOperand())}) {
+            if (d instanceof InfixExpression && ((InfixExpression) d).getOperator() == InfixExpression.Operator.MINUS
+                    && ((InfixExpression) d).extendedOperands().isEmpty()
+                    && unparen(((InfixExpression) d).getRightOperand()).subtreeMatch(new ASTMatcher(), a)) {
+                Expression b = ((InfixExpression) d).getLeftOperand();
+                return of(a, assume, depth + 1).or(of(b, assume, depth + 1));
+            }
+        }
+        return null;
+    }
+
+    private final Map<MethodDeclaration, Range> returnRanges = new java.util.IdentityHashMap<>();
+
+    /**
+     * Range of what a method of this compilation unit returns, when it cannot be overridden (private, static,
+     * final, or in a final class): the union over its return statements.
+     */
+    private Range returnRange(MethodInvocation m, int depth) {
+        if (m.getExpression() != null && !(m.getExpression() instanceof ThisExpression)) return null;
+        MethodDeclaration d = Types.localMethod(m, m.getName().getIdentifier(), m.arguments().size());
+        if (d == null || d.getBody() == null) return null;
+        int mods = d.getModifiers();
+        boolean finalClass = d.getParent() instanceof TypeDeclaration
+                && Modifier.isFinal(((TypeDeclaration) d.getParent()).getModifiers());
+        if (!Modifier.isPrivate(mods) && !Modifier.isStatic(mods) && !Modifier.isFinal(mods) && !finalClass) return null;
+        if (returnRanges.containsKey(d)) return returnRanges.get(d);
+        returnRanges.put(d, Range.ALL); // recursion guard
+        Range[] acc = {null};
+        d.getBody().accept(new ASTVisitor() {
+            @Override
+            public boolean visit(ReturnStatement rs) {
+                Range r = rs.getExpression() == null ? Range.ALL : of(rs.getExpression(), Map.of(), depth + 2);
+                acc[0] = acc[0] == null ? r : acc[0].or(r);
+                return false;
+            }
+
+            @Override
+            public boolean visit(LambdaExpression l) {
+                return false;
+            }
+
+            @Override
+            public boolean visit(AnonymousClassDeclaration a) {
+                return false;
+            }
+
+            @Override
+            public boolean visit(TypeDeclaration t) {
+                return false;
+            }
+        });
+        Range r = acc[0] == null ? Range.ALL : acc[0];
+        returnRanges.put(d, r);
+        return r;
     }
 
     /**
@@ -216,7 +279,11 @@ final class RangeAnalysis {
                 && isAwtColor(m)) {
             return Range.of(0, 255);
         }
-        if (!math) return typeRange(types.of(m));
+        if (!math || qual.isEmpty()) {
+            Range rr = depth < MAX_DEPTH - 4 ? returnRange(m, depth) : null;
+            if (rr != null) return rr.and(typeRange(types.of(m)));
+            if (!math) return typeRange(types.of(m));
+        }
         switch (n) {
             case "max":
                 if (args.size() == 2) return of((Expression) args.get(0), assume, depth + 1).max(of((Expression) args.get(1), assume, depth + 1));

@@ -240,7 +240,7 @@ final class Types {
         return false;
     }
 
-    private static MethodDeclaration localMethod(ASTNode from, String name, int arity) {
+    static MethodDeclaration localMethod(ASTNode from, String name, int arity) {
         MethodDeclaration found = null;
         for (ASTNode p = from.getParent(); p != null; p = p.getParent()) {
             if (p instanceof AbstractTypeDeclaration) {
