@@ -5,7 +5,7 @@
 #
 # Defaults: the ImageJ 1.54f sources and jar under $NUMLINT_CORPORA (default /work/corpora). Builds the analyzer
 # (reactor, offline, no tests), then runs dev.numlint.bench.JavaThroughputBench pinned to 2 cores with 2 worker
-# threads: best of 3 runs (the first one warms the JIT), Java source lines/s, CPU time and peak heap.
+# threads: best of 5 runs (the first ones warm the JIT), Java source lines/s, CPU time and peak heap.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CORPORA=${NUMLINT_CORPORA:-/work/corpora}
@@ -18,6 +18,6 @@ mvn -B -o -q -pl analyzer -am package -DskipTests >/dev/null
 RUNCP=analyzer/target/numlint-analyzer-0.1.0-SNAPSHOT-cli.jar:analyzer/target/test-classes:rules/target/test-classes
 PIN=()
 if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -gt 2 ]; then PIN=(taskset -c 0,1); fi
-ARGS=("$SRC" --runs "${RUNS:-3}")
+ARGS=("$SRC" --runs "${RUNS:-5}")
 [ -n "$CP" ] && ARGS+=(--classpath "$CP")
 "${PIN[@]}" java -XX:ActiveProcessorCount=2 -Xmx${HEAP:-1g} -cp "$RUNCP" dev.numlint.bench.JavaThroughputBench "${ARGS[@]}" "$@"

@@ -60,7 +60,8 @@ final class JCudaLinker {
     }
 
     /** Cheap test: does the unit mention JCuda at all? */
-    static boolean mayLink(CompilationUnit cu) {
+    static boolean mayLink(CompilationUnit cu, String source) {
+        if (source.contains("cuModuleLoad") || source.contains("cuLaunchKernel")) return true;
         for (Object o : cu.imports()) {
             if (((ImportDeclaration) o).getName().getFullyQualifiedName().startsWith("jcuda")) return true;
         }

@@ -66,7 +66,7 @@ final class UnitAnalysis extends ASTVisitor {
         this.bindings = bindings;
         this.types = new Types(bindings);
         this.ranges = new RangeAnalysis(types);
-        this.jcuda = JCudaLinker.mayLink(cu) ? new JCudaLinker(ctx, sink, file, cu, source) : null;
+        this.jcuda = JCudaLinker.mayLink(cu, source) ? new JCudaLinker(ctx, sink, file, cu, source) : null;
     }
 
     void run() {
