@@ -176,18 +176,25 @@ final class RangeAnalysis {
         if (!(arr instanceof SimpleName) || depth > MAX_DEPTH - 4) return typeR;
         String id = ((SimpleName) arr).getIdentifier();
         VariableDeclaration d = Types.declarationOf((SimpleName) arr);
-        if (!(d instanceof VariableDeclarationFragment) || !(d.getInitializer() instanceof ArrayCreation)
-                || ((ArrayCreation) d.getInitializer()).getInitializer() != null) return typeR;
+        if (!(d instanceof VariableDeclarationFragment)) return typeR;
+        boolean hsbInit = isRgbToHsb(d.getInitializer());
+        if (!hsbInit && (!(d.getInitializer() instanceof ArrayCreation)
+                || ((ArrayCreation) d.getInitializer()).getInitializer() != null)) return typeR;
         ASTNode body = d;
         while (body != null && !(body instanceof MethodDeclaration) && !(body instanceof LambdaExpression)) body = body.getParent();
         if (body == null) return typeR;
-        Range[] acc = {null};
+        Range unit = Range.of(0, 1);
+        Range[] acc = {hsbInit ? unit : null};
         boolean[] bad = {false};
         body.accept(new ASTVisitor() {
             @Override
             public boolean visit(Assignment a) {
                 Expression lhs = unparen(a.getLeftHandSide());
-                if (isName(lhs, id)) bad[0] = true; // re-assigned array
+                if (isName(lhs, id)) {
+                    // re-assigned array: only java.awt.Color.RGBtoHSB's result (hue, saturation, brightness in 0..1) is known
+                    if (isRgbToHsb(a.getRightHandSide())) acc[0] = acc[0] == null ? unit : acc[0].or(unit);
+                    else bad[0] = true;
+                }
                 if (lhs instanceof ArrayAccess && isName(((ArrayAccess) lhs).getArray(), id)) {
                     if (a.getOperator() != Assignment.Operator.ASSIGN) bad[0] = true;
                     else {
@@ -201,7 +208,10 @@ final class RangeAnalysis {
             @Override
             public boolean visit(SimpleName n) {
                 // passed somewhere (a method may fill it): unbounded
-                if (n.getIdentifier().equals(id) && n != arr && n.getParent() instanceof MethodInvocation) bad[0] = true;
+                if (n.getIdentifier().equals(id) && n != arr && n.getParent() instanceof MethodInvocation) {
+                    if (isRgbToHsb((Expression) n.getParent())) acc[0] = acc[0] == null ? unit : acc[0].or(unit);
+                    else bad[0] = true;
+                }
                 return false;
             }
         });
@@ -332,6 +342,12 @@ final class RangeAnalysis {
             case "rint": return Math.rint(v);
             default: return Math.floor(v + 0.5);
         }
+    }
+
+    private static boolean isRgbToHsb(Expression e) {
+        e = e == null ? null : unparen(e);
+        return e instanceof MethodInvocation && ((MethodInvocation) e).getName().getIdentifier().equals("RGBtoHSB")
+                && ((MethodInvocation) e).arguments().size() == 4;
     }
 
     private static boolean isAwtColor(MethodInvocation m) {
