@@ -106,19 +106,19 @@ public final class JavaThroughputBench {
         Map<String, Integer> notes = new TreeMap<>();
         for (Notification n : last.notifications()) notes.merge(n.id(), 1, Integer::sum);
         System.out.println();
-        System.out.printf("| %-28s | %s%n", "tree", dir);
-        System.out.printf("| %-28s | %s%n", "classpath", cp.isEmpty() ? "(none: JRE + source folders)" : cp);
-        System.out.printf("| %-28s | %d%n", "java files", files);
-        System.out.printf("| %-28s | %d%n", "lines", lines);
-        System.out.printf("| %-28s | %.2f%n", "best wall time (s)", best);
-        System.out.printf("| %-28s | %.0f%n", "lines/s (wall)", lines / best);
-        System.out.printf("| %-28s | %.2f%n", "CPU time of best run (s)", bestCpu);
-        System.out.printf("| %-28s | %d%n", "available processors", Runtime.getRuntime().availableProcessors());
-        System.out.printf("| %-28s | %d%n", "worker threads", 2);
-        System.out.printf("| %-28s | %.0f%n", "peak heap (MiB)", peak / 1048576.0);
-        System.out.printf("| %-28s | %s%n", "findings per rule", perRule);
-        System.out.printf("| %-28s | %s%n", "low-confidence findings", lowConf);
-        System.out.printf("| %-28s | %s%n", "notifications", notes);
+        System.out.printf("| %-34s | %s%n", "tree", dir);
+        System.out.printf("| %-34s | %s%n", "classpath", cp.isEmpty() ? "(none: JRE + source folders)" : cp);
+        System.out.printf("| %-34s | %d%n", "java files", files);
+        System.out.printf("| %-34s | %d%n", "lines", lines);
+        System.out.printf("| %-34s | %.2f%n", "best wall time (s)", best);
+        System.out.printf("| %-34s | %.0f%n", "lines/s (wall)", lines / best);
+        System.out.printf("| %-34s | %.2f%n", "CPU time of best run (s)", bestCpu);
+        System.out.printf("| %-34s | %d%n", "available processors", Runtime.getRuntime().availableProcessors());
+        System.out.printf("| %-34s | %d%n", "worker threads", 2);
+        System.out.printf("| %-34s | %.0f%n", "peak heap, sum of pool peaks (MiB)", peak / 1048576.0);
+        System.out.printf("| %-34s | %s%n", "findings per rule", perRule);
+        System.out.printf("| %-34s | %s%n", "low-confidence findings", lowConf);
+        System.out.printf("| %-34s | %s%n", "notifications", notes);
         if (dump != null) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dump))) {
                 last.findings().stream().sorted((a, b) -> a.location().shortText().compareTo(b.location().shortText()))
