@@ -21,6 +21,7 @@ class JCudaLinkTest {
                 .sorted().toList();
         assertThat(links).containsExactly(
                 "kernels-dir/reduce.cu rowSum src/main/java/example/gpu/Host.java:38:9",
+                "kernels-dir/reduce.cu rowSum src/main/java/example/gpu/Samples.java:16:9",
                 "src/main/resources/kernels/scale.cu scaleToShort src/main/java/example/gpu/Host.java:27:9",
                 "src/main/resources/kernels/scale.ptx scaleToShort src/main/java/example/gpu/Host.java:27:9");
         assertThat(c.links()).allMatch(l -> l.kernelFile().isAbsolute());
@@ -34,6 +35,6 @@ class JCudaLinkTest {
     @Test
     void withoutBindingsTheSameLinksAreFound() {
         TestScanContext c = new TestScanContext(ROOT).run(new JavaSourceAnalyzer(false));
-        assertThat(c.links()).extracting(KernelLink::kernelName).containsExactlyInAnyOrder("rowSum", "scaleToShort", "scaleToShort");
+        assertThat(c.links()).extracting(KernelLink::kernelName).containsExactlyInAnyOrder("rowSum", "rowSum", "scaleToShort", "scaleToShort");
     }
 }
