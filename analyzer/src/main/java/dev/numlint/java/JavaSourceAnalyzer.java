@@ -1,19 +1,383 @@
 package dev.numlint.java;
 
 import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
 import dev.numlint.spi.Analyzer;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jdt.core.JavaCore;
+import org.eclipse.jdt.core.compiler.IProblem;
+import org.eclipse.jdt.core.dom.AST;
+import org.eclipse.jdt.core.dom.ASTParser;
+import org.eclipse.jdt.core.dom.CompilationUnit;
+import org.eclipse.jdt.core.dom.FileASTRequestor;
 
-/** Placeholder until this front end lands: accepts no file. */
+/**
+ * The Java source front end: parses with Eclipse JDT (bindings from the classpath, the project's source folders
+ * and the running JRE; syntactic types where a binding is missing), runs the java-source rules on each
+ * compilation unit as it is parsed, and links JCuda launches to their kernel files.
+ */
 public final class JavaSourceAnalyzer implements Analyzer {
+    /** Files larger than this are not parsed (generated code, data disguised as .java). */
+    static final long MAX_FILE_BYTES = 8L << 20;
+    /** Files per ASTParser batch: large enough to share binding work, small enough to spread over the cores. */
+    static final int BATCH_TARGET = 400;
+    private static final int MAX_SYNTAX_NOTES = 10;
+
+    private final boolean resolveBindings;
+
+    /** The analyzer as registered: resolves bindings. */
+    public JavaSourceAnalyzer() {
+        this(true);
+    }
+
+    /** With {@code resolveBindings} false every file is parsed alone with syntactic types (tests, fallback). */
+    JavaSourceAnalyzer(boolean resolveBindings) {
+        this.resolveBindings = resolveBindings;
+    }
+
     @Override public String id() { return "java-source"; }
     @Override public Layer layer() { return Layer.JAVA_SOURCE; }
     @Override public int phase() { return PHASE_HOST; }
-    @Override public Set<String> implementedRules() { return Set.of(); }
-    @Override public boolean accepts(Path file) { return false; }
-    @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) { }
+
+    @Override
+    public Set<String> implementedRules() {
+        return Set.of("NL001", "NL002", "NL004", "NL005", "NL008", "NL010", "NL011");
+    }
+
+    @Override
+    public boolean accepts(Path file) {
+        Path n = file.getFileName();
+        return n != null && n.toString().endsWith(".java");
+    }
+
+    /** One parser batch: files of one project with its environment. */
+    private record Batch(List<Path> files, int release, String[] classpath, String[] sourcepath, Path mirror) {
+    }
+
+    @Override
+    public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+        List<Batch> batches = plan(ctx, files, sink);
+        ConcurrentLinkedQueue<Batch> queue = new ConcurrentLinkedQueue<>(batches);
+        Runnable worker = () -> {
+            Batch b;
+            while ((b = queue.poll()) != null) {
+                runBatch(ctx, sink, b);
+            }
+        };
+        int helpers = Math.min(batches.size() - 1, Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
+        // Helpers run on the shared pool; one that has not started by the time the queue is drained is claimed
+        // here and never runs (the pool may be busy with our own caller), so waiting cannot deadlock.
+        CountDownLatch finished = new CountDownLatch(helpers);
+        List<AtomicBoolean> claims = new ArrayList<>();
+        for (int i = 0; i < helpers; i++) {
+            AtomicBoolean claim = new AtomicBoolean();
+            claims.add(claim);
+            ctx.executor().execute(() -> {
+                if (!claim.compareAndSet(false, true)) return;
+                try {
+                    worker.run();
+                } catch (RuntimeException | Error e) {
+                    sink.notify(new Notification(null, 0, Level.WARNING, "internal-error", "java-source worker failed: " + e));
+                } finally {
+                    finished.countDown();
+                }
+            });
+        }
+        worker.run();
+        for (AtomicBoolean claim : claims) {
+            if (claim.compareAndSet(false, true)) finished.countDown();
+        }
+        try {
+            finished.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private List<Batch> plan(ScanContext ctx, List<Path> files, FindingSink sink) {
+        // group by project (nearest pom.xml), in path order so a batch holds neighbouring packages
+        Map<Path, List<Path>> byProject = new TreeMap<>();
+        Map<Path, Path> projectDirs = new LinkedHashMap<>();
+        Path rootKey = ctx.root().toAbsolutePath().normalize();
+        for (Path f : files.stream().sorted().toList()) {
+            Path abs = f.toAbsolutePath().normalize();
+            try {
+                if (!Files.isReadable(abs)) {
+                    sink.notify(new Notification(ctx.relativize(abs), 0, Level.ERROR, "unreadable-file", "cannot read the file"));
+                    continue;
+                }
+                long size = Files.size(abs);
+                if (size > MAX_FILE_BYTES) {
+                    sink.notify(new Notification(ctx.relativize(abs), 0, Level.ERROR, "file-too-large",
+                            "not parsed: " + size + " bytes is more than the Java front end's limit of " + MAX_FILE_BYTES));
+                    continue;
+                }
+            } catch (IOException e) {
+                sink.notify(new Notification(ctx.relativize(abs), 0, Level.ERROR, "unreadable-file", "cannot read the file: " + e.getMessage()));
+                continue;
+            }
+            Path pd = JavaProject.projectDir(abs, rootKey);
+            Path key = pd == null ? rootKey : pd;
+            projectDirs.put(key, pd);
+            byProject.computeIfAbsent(key, k -> new ArrayList<>()).add(abs);
+        }
+        // classpath: --classpath, jars in the scanned tree, Maven output folders
+        Set<String> commonCp = new LinkedHashSet<>();
+        for (Path p : ctx.classpath()) if (Files.exists(p)) commonCp.add(p.toAbsolutePath().normalize().toString());
+        for (Path p : ctx.files()) {
+            if (p.getFileName() != null && p.getFileName().toString().endsWith(".jar")) commonCp.add(p.toAbsolutePath().normalize().toString());
+        }
+        int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
+        List<Batch> out = new ArrayList<>();
+        for (Map.Entry<Path, List<Path>> e : byProject.entrySet()) {
+            Path pd = projectDirs.get(e.getKey());
+            int release = JavaProject.release(pd);
+            Set<String> cp = new LinkedHashSet<>(commonCp);
+            if (pd != null) {
+                Path classes = pd.resolve("target/classes");
+                if (Files.isDirectory(classes)) cp.add(classes.toString());
+            }
+            List<Path> fs = e.getValue();
+            Set<Path> roots = new LinkedHashSet<>();
+            for (Path f : fs) {
+                Path r = JavaProject.sourceRoot(f);
+                if (r != null) roots.add(r);
+            }
+            // batches of whole packages (directories), balanced by size: a batch then rarely looks up a missing type
+            // in a package whose sources it must scan (JDT parses a whole source package to find secondary types)
+            Map<Path, List<Path>> byDir = new TreeMap<>();
+            Map<Path, Long> dirBytes = new java.util.HashMap<>();
+            for (Path f : fs) {
+                byDir.computeIfAbsent(f.getParent(), k -> new ArrayList<>()).add(f);
+                dirBytes.merge(f.getParent(), sizeOf(f), Long::sum);
+            }
+            int n = fs.size();
+            int chunks = n < 40 ? 1 : Math.max(Math.min(cores, n / 20), (n + BATCH_TARGET - 1) / BATCH_TARGET);
+            chunks = Math.max(1, Math.min(Integer.getInteger("numlint.java.batches", chunks), byDir.size()));
+            List<List<Path>> parts = new ArrayList<>();
+            long[] load = new long[chunks];
+            for (int i = 0; i < chunks; i++) parts.add(new ArrayList<>());
+            List<Path> dirs = new ArrayList<>(byDir.keySet());
+            dirs.sort((a, b) -> Long.compare(dirBytes.get(b), dirBytes.get(a)));
+            for (Path d : dirs) {
+                int best = 0;
+                for (int i = 1; i < chunks; i++) if (load[i] < load[best]) best = i;
+                parts.get(best).addAll(byDir.get(d));
+                load[best] += dirBytes.get(d);
+            }
+            // every source file under the project's source folders, for the types a batch needs from the others
+            List<Path[]> sources = new ArrayList<>(); // {root, file}
+            for (Path r : roots) {
+                try (java.util.stream.Stream<Path> w = Files.walk(r)) {
+                    w.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))
+                            .forEach(p -> sources.add(new Path[] {r, p.toAbsolutePath().normalize()}));
+                } catch (IOException | RuntimeException ex) {
+                    // unreadable folder: its types stay unresolved (syntactic types)
+                }
+            }
+            for (List<Path> part : parts) {
+                if (part.isEmpty()) continue;
+                part.sort(null);
+                Set<Path> own = new java.util.HashSet<>(part);
+                Path mirror = null;
+                String[] sp;
+                try {
+                    mirror = mirror(sources, own);
+                    sp = mirror == null ? new String[0] : new String[] {mirror.toString()};
+                } catch (IOException | RuntimeException ex) {
+                    // no symbolic links here: give JDT the real folders (slower, same bindings)
+                    sp = roots.stream().map(Path::toString).toArray(String[]::new);
+                }
+                out.add(new Batch(part, release, cp.toArray(new String[0]), sp, mirror));
+            }
+        }
+        return out;
+    }
+
+    private static long sizeOf(Path f) {
+        try {
+            return Files.size(f);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * A temporary source folder holding links to the sources a batch does not analyze itself (null when there are
+     * none), so that JDT finds the other batches' types without scanning the batch's own packages again.
+     */
+    private static Path mirror(List<Path[]> sources, Set<Path> own) throws IOException {
+        Path dir = null;
+        for (Path[] s : sources) {
+            if (own.contains(s[1])) continue;
+            if (dir == null) dir = Files.createTempDirectory("numlint-java-src");
+            Path link = dir.resolve(s[0].relativize(s[1]).toString());
+            Files.createDirectories(link.getParent());
+            if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) Files.createSymbolicLink(link, s[1]);
+        }
+        return dir;
+    }
+
+    private static void deleteTree(Path dir) {
+        if (dir == null) return;
+        try (java.util.stream.Stream<Path> w = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) w.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            // temporary links only; the OS cleans the temp folder
+        }
+    }
+
+    static Map<String, String> compilerOptions(int release) {
+        Map<String, String> options = JavaCore.getOptions();
+        String v = release <= 8 ? "1." + Math.max(release, 1) : Integer.toString(release);
+        if (!JavaCore.getAllVersions().contains(v)) v = JavaCore.latestSupportedJavaVersion();
+        JavaCore.setComplianceOptions(v, options);
+        options.put(JavaCore.COMPILER_DOC_COMMENT_SUPPORT, JavaCore.DISABLED);
+        options.put(JavaCore.COMPILER_PB_ENABLE_PREVIEW_FEATURES, JavaCore.DISABLED);
+        options.put(JavaCore.COMPILER_TASK_TAGS, "");
+        if (!Boolean.getBoolean("numlint.java.keepwarnings")) {
+            // only bindings are wanted: optional diagnostics (unused code, raw types, ...) cost analysis time
+            for (Map.Entry<String, String> e : options.entrySet()) {
+                String val = e.getValue();
+                if (e.getKey().startsWith("org.eclipse.jdt.core.compiler.problem.")
+                        && (val.equals(JavaCore.WARNING) || val.equals(JavaCore.INFO) || val.equals(JavaCore.ERROR))) {
+                    e.setValue(JavaCore.IGNORE);
+                }
+            }
+        }
+        return options;
+    }
+
+    private void runBatch(ScanContext ctx, FindingSink sink, Batch b) {
+        Set<String> done = ConcurrentHashMap.newKeySet();
+        String[] paths = b.files().stream().map(Path::toString).toArray(String[]::new);
+        String[] enc = new String[b.sourcepath().length];
+        java.util.Arrays.fill(enc, "UTF-8");
+        String[] fileEnc = new String[paths.length];
+        for (int i = 0; i < paths.length; i++) fileEnc[i] = encodingOf(b.files().get(i));
+        try {
+            if (!resolveBindings) throw new IllegalStateException("bindings disabled");
+            ASTParser parser = ASTParser.newParser(AST.getJLSLatest());
+            parser.setKind(ASTParser.K_COMPILATION_UNIT);
+            parser.setCompilerOptions(compilerOptions(b.release()));
+            parser.setResolveBindings(true);
+            parser.setBindingsRecovery(true);
+            parser.setStatementsRecovery(true);
+            parser.setEnvironment(b.classpath(), b.sourcepath(), enc, true);
+            parser.createASTs(paths, fileEnc, new String[0], new FileASTRequestor() {
+                @Override
+                public void acceptAST(String sourceFilePath, CompilationUnit ast) {
+                    done.add(sourceFilePath);
+                    analyzeUnit(ctx, sink, Path.of(sourceFilePath), ast, b.release(), true);
+                }
+            }, null);
+        } catch (IllegalStateException e) {
+            // syntactic mode requested
+        } catch (RuntimeException | LinkageError e) {
+            sink.notify(new Notification(null, 0, Level.WARNING, "java-bindings-failed",
+                    "binding resolution failed for a batch of " + paths.length + " files (" + e
+                            + "); analyzing them with syntactic types"));
+        }
+        deleteTree(b.mirror());
+        // files JDT did not hand back (or the batch failed): parse them one by one without bindings
+        for (Path f : b.files()) {
+            if (done.contains(f.toString())) continue;
+            parseAlone(ctx, sink, f, b.release());
+        }
+    }
+
+    private void parseAlone(ScanContext ctx, FindingSink sink, Path f, int release) {
+        String src = readSource(f);
+        if (src == null) {
+            sink.notify(new Notification(ctx.relativize(f), 0, Level.ERROR, "unreadable-file", "cannot read the file"));
+            return;
+        }
+        try {
+            ASTParser parser = ASTParser.newParser(AST.getJLSLatest());
+            parser.setKind(ASTParser.K_COMPILATION_UNIT);
+            parser.setCompilerOptions(compilerOptions(release));
+            parser.setStatementsRecovery(true);
+            parser.setSource(src.toCharArray());
+            CompilationUnit cu = (CompilationUnit) parser.createAST(null);
+            analyzeUnit(ctx, sink, f, cu, release, false);
+        } catch (RuntimeException | LinkageError e) {
+            sink.notify(new Notification(ctx.relativize(f), 0, Level.ERROR, "parse-failed", "the Java parser failed: " + e));
+        }
+    }
+
+    static void analyzeUnit(ScanContext ctx, FindingSink sink, Path file, CompilationUnit cu, int release, boolean bindings) {
+        String rel = ctx.relativize(file);
+        try {
+            int syntax = 0;
+            for (IProblem p : cu.getProblems()) {
+                if (!p.isError() || (p.getID() & IProblem.Syntax) == 0) continue;
+                if (++syntax <= MAX_SYNTAX_NOTES) {
+                    sink.notify(new Notification(rel, Math.max(0, p.getSourceLineNumber()), Level.WARNING, "syntax-error",
+                            "syntax error (recovered; analysis around it may be incomplete): " + p.getMessage()));
+                }
+            }
+            if (syntax > MAX_SYNTAX_NOTES) {
+                sink.notify(new Notification(rel, 0, Level.WARNING, "syntax-error",
+                        (syntax - MAX_SYNTAX_NOTES) + " more syntax errors not listed"));
+            }
+            String source = readSource(file);
+            if (source == null) {
+                sink.notify(new Notification(rel, 0, Level.ERROR, "unreadable-file", "cannot read the file"));
+                return;
+            }
+            new UnitAnalysis(ctx, sink, file, source, cu, release, bindings && cu.getAST().hasResolvedBindings()).run();
+        } catch (RuntimeException | StackOverflowError e) {
+            sink.notify(new Notification(rel, 0, Level.WARNING, "internal-error",
+                    "the java-source rules failed on this file (partly analyzed): " + e));
+        }
+    }
+
+    private static String encodingOf(Path f) {
+        try {
+            byte[] b = Files.readAllBytes(f);
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b));
+            return "UTF-8";
+        } catch (CharacterCodingException e) {
+            return "ISO-8859-1";
+        } catch (IOException e) {
+            return "UTF-8";
+        }
+    }
+
+    static String readSource(Path f) {
+        try {
+            byte[] b = Files.readAllBytes(f);
+            try {
+                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
+            } catch (CharacterCodingException e) {
+                return new String(b, StandardCharsets.ISO_8859_1);
+            }
+        } catch (IOException e) {
+            return null;
+        }
+    }
 }
