@@ -436,7 +436,8 @@ final class FunctionAnalyzer {
             Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
             if (l != null && initExpr != null && t.isFpScalar() && useCounts.getOrDefault(name, 0) == 2) {
                 ExpressionContext p = stripParens(initExpr);
-                if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null && v.type.isFpScalar()) {
+                if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null && v.type.isFpScalar()
+                        && !exactProduct((MulExprContext) p)) {
                     l.product = text(p);
                 }
             }
@@ -503,7 +504,7 @@ final class FunctionAnalyzer {
             E base = expr(c.expression());
             commaExpr(c.commaExpression());
             CType t = base.type.kind == CType.Kind.POINTER ? base.type.elem : CType.UNKNOWN;
-            return leaf(t, base.var);
+            return leaf(t, null);
         }
         if (e instanceof MemberExprContext) {
             MemberExprContext c = (MemberExprContext) e;
@@ -512,7 +513,7 @@ final class FunctionAnalyzer {
             if (c.ARROW() != null && bt.kind == CType.Kind.POINTER) bt = bt.elem;
             String m = c.qualifiedName() != null ? c.qualifiedName().getStop().getText() : null;
             CType t = m == null ? CType.UNKNOWN : bt.member(m, scope.structs);
-            return leaf(t, base.var);
+            return leaf(t, null);
         }
         if (e instanceof UnaryExprContext) return unary((UnaryExprContext) e);
         if (e instanceof PostIncExprContext) {
@@ -524,6 +525,12 @@ final class FunctionAnalyzer {
         if (e instanceof CastExprContext) {
             CastExprContext c = (CastExprContext) e;
             return cast(typeOf(c.typeId()), expr(c.expression()), c, c.expression(), () -> "(" + text(c.typeId()) + ")");
+        }
+        if (e instanceof ParenCastExprContext) {
+            ParenCastExprContext c = (ParenCastExprContext) e;
+            E v = commaExpr(c.commaExpression());
+            ExpressionContext last = c.commaExpression().expression(c.commaExpression().expression().size() - 1);
+            return cast(typeOf(c.typeId()), v, c, last, () -> "(" + text(c.typeId()) + ")");
         }
         if (e instanceof NamedCastExprContext) {
             NamedCastExprContext c = (NamedCastExprContext) e;
@@ -879,7 +886,7 @@ final class FunctionAnalyzer {
         ExpressionContext p = stripParens(e);
         if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
             E v = memo.get(p);
-            if (v != null && v.type.isFpScalar() && v.cval == null) return text(p);
+            if (v != null && v.type.isFpScalar() && v.cval == null && !exactProduct((MulExprContext) p)) return text(p);
         }
         String n = simpleName(p);
         if (n != null) {
@@ -887,6 +894,18 @@ final class FunctionAnalyzer {
             if (l != null && l.product != null) return n + " = " + l.product + " (line " + l.line + ")";
         }
         return null;
+    }
+
+    /** A product with a power-of-two factor (0.5f*x, 2*x, x*1.0f) is exact: fusing it changes nothing. */
+    private boolean exactProduct(MulExprContext m) {
+        for (ExpressionContext f : m.expression()) {
+            E v = memo.get(f);
+            if (v != null && v.cval != null) {
+                double a = Math.abs(v.cval);
+                if (a == 0 || (a == Math.scalb(1.0, Math.getExponent(a)))) return true;
+            }
+        }
+        return false;
     }
 
     private void contraction(ParserRuleContext c, String prod, String op) {
@@ -1004,6 +1023,10 @@ final class FunctionAnalyzer {
         }
         base = simpleName(b);
         if (base == null) return;
+        E add = memo.get(addend);
+        if (add != null && add.cval != null && add.cval == Math.rint(add.cval) && Math.abs(add.cval) < 65536) {
+            return; // counting in steps of whole numbers is exact below 2^24
+        }
         if (compensated.contains(base)) return;
         int declDepth = 0;
         Local l = lookup(base);
@@ -1274,6 +1297,7 @@ final class FunctionAnalyzer {
                     if (a.promoter != null && r.promoter == null) r.promoter = a.promoter;
                 }
                 if (floatArg && !dblArg) {
+                    r.f32Leaf = true;
                     r.promoter = "the double function " + shortName + "() (its float argument is promoted; " + shortName
                             + "f is the float version)";
                     r.promotedVar = fv;

@@ -173,10 +173,11 @@ argumentList : argument (COMMA argument)* ;
 argument : (expression | bracedInitList) ELLIPSIS? ;
 
 expression
-    : primary                                                                   # primaryExpr
+    : {castAhead()}? LPAREN typeId RPAREN LPAREN commaExpression RPAREN         # parenCastExpr
+    | {!castAhead()}? primary                                                   # primaryExpr
     | expression LBRACKET commaExpression RBRACKET                              # indexExpr
     | expression LPAREN argumentList? RPAREN                                    # callExpr
-    | expression LAUNCH_OPEN argumentList GT GT GT LPAREN argumentList? RPAREN  # launchExpr
+    | expression (LAUNCH_OPEN | SHL LT) argumentList GT GT GT LPAREN argumentList? RPAREN # launchExpr
     | expression (DOT | ARROW) TEMPLATE? (qualifiedName | TILDE IDENTIFIER)     # memberExpr
     | expression (PLUS_PLUS | MINUS_MINUS)                                      # postIncExpr
     | expression (DOT_STAR | ARROW_STAR) expression                             # ptrMemberExpr
@@ -184,7 +185,7 @@ expression
     | builtinType+ (LPAREN argumentList? RPAREN | bracedInitList)               # functionalCastExpr
     | <assoc = right> (PLUS_PLUS | MINUS_MINUS | PLUS | MINUS | BANG | TILDE | STAR | AMP) expression # unaryExpr
     | {castAhead()}? LPAREN typeId RPAREN expression                            # castExpr
-    | (SIZEOF | ALIGNOF) (LPAREN typeId RPAREN | expression | ELLIPSIS LPAREN IDENTIFIER RPAREN) # sizeofExpr
+    | (SIZEOF | ALIGNOF) (LPAREN balanced RPAREN | expression | ELLIPSIS LPAREN IDENTIFIER RPAREN) # sizeofExpr
     | SCOPE? NEW (LPAREN argumentList RPAREN)? (typeId | LPAREN typeId RPAREN) (LPAREN argumentList? RPAREN | bracedInitList)? # newExpr
     | SCOPE? DELETE (LBRACKET RBRACKET)? expression                             # deleteExpr
     | NOEXCEPT LPAREN expression RPAREN                                         # noexceptExpr
@@ -212,7 +213,7 @@ primary
     : literal                                                                   # literalPrimary
     | STRING_LITERAL+                                                           # stringPrimary
     | (THIS | TRUE | FALSE | NULLPTR)                                           # keywordPrimary
-    | {!castAhead()}? LPAREN commaExpression RPAREN                             # parenPrimary
+    | LPAREN commaExpression RPAREN                                             # parenPrimary
     | LPAREN compoundStatement RPAREN                                           # stmtExprPrimary
     | lambda                                                                    # lambdaPrimary
     | qualifiedName bracedInitList                                              # bracedCtorPrimary
@@ -223,7 +224,7 @@ primary
 literal : INTEGER_LITERAL | FLOATING_LITERAL | CHAR_LITERAL ;
 
 lambda
-    : LBRACKET balancedBrackets RBRACKET (LPAREN parameterList? RPAREN)?
+    : LBRACKET balancedBrackets RBRACKET (DEVICE | HOST | attributeSpecifier)* (LPAREN parameterList? RPAREN)?
       (DEVICE | HOST | MUTABLE | CONSTEXPR | NOEXCEPT | attributeSpecifier)* (ARROW typeId)? compoundStatement
     ;
 

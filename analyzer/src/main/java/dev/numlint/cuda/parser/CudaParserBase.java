@@ -187,6 +187,12 @@ public abstract class CudaParserBase extends Parser {
             return true;
         }
         if (known(last[0])) return true;
+        int prev = _input.LT(-1) == null ? -1 : _input.LT(-1).getType();
+        // (X) in a cast or sizeof, <X> or <X, ...> in a template argument list
+        if (i == 2 && next == CudaLexer.RPAREN && prev == CudaLexer.LPAREN) return true;
+        if (i == 2 && (next == CudaLexer.GT || next == CudaLexer.COMMA) && (prev == CudaLexer.LT || prev == CudaLexer.COMMA)) {
+            return true;
+        }
         if (last[1] != null && (next == CudaLexer.RPAREN || next == CudaLexer.COMMA || next == CudaLexer.GT
                 || next == CudaLexer.LBRACKET)) {
             return true;
