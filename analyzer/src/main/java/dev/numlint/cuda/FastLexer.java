@@ -41,15 +41,16 @@ final class FastLexer {
     private FastLexer() {
     }
 
-    static List<PToken> lex(String s) {
-        List<PToken> out = new ArrayList<>(s.length() / 5 + 16);
-        int n = s.length();
+    static List<PToken> lex(String text) {
+        final char[] s = text.toCharArray();
+        List<PToken> out = new ArrayList<>(s.length / 5 + 16);
+        int n = s.length;
         int i = 0;
         int line = 1;
         int lineStart = 0;
         boolean atLineStart = true;
         while (i < n) {
-            char c = s.charAt(i);
+            char c = s[i];
             if (c == '\n') {
                 line++;
                 i++;
@@ -61,8 +62,8 @@ final class FastLexer {
                 i++;
                 continue;
             }
-            if (c == '\\' && i + 1 < n && (s.charAt(i + 1) == '\n' || s.charAt(i + 1) == '\r')) {
-                i += s.charAt(i + 1) == '\r' && i + 2 < n && s.charAt(i + 2) == '\n' ? 3 : 2;
+            if (c == '\\' && i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
+                i += s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n' ? 3 : 2;
                 line++;
                 lineStart = i;
                 continue;
@@ -70,22 +71,22 @@ final class FastLexer {
             int start = i;
             int startLine = line;
             int col = i - lineStart;
-            if (c == '/' && i + 1 < n && s.charAt(i + 1) == '/') {
-                while (i < n && s.charAt(i) != '\n') {
-                    if (s.charAt(i) == '\\' && i + 1 < n && s.charAt(i + 1) == '\n') {
+            if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+                while (i < n && s[i] != '\n') {
+                    if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {
                         i++;
                         line++;
                     }
                     i++;
                 }
-                lineStart = Math.max(lineStart, s.lastIndexOf('\n', i - 1) + 1);
+                lineStart = Math.max(lineStart, lastNewline(s, i - 1) + 1);
                 continue;
             }
-            if (c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
-                int e = s.indexOf("*/", i + 2);
+            if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+                int e = indexOf(s, '*', '/', i + 2);
                 e = e < 0 ? n : e + 2;
                 for (int k = i; k < e; k++) {
-                    if (s.charAt(k) == '\n') {
+                    if (s[k] == '\n') {
                         line++;
                         lineStart = k + 1;
                     }
@@ -96,20 +97,20 @@ final class FastLexer {
             if (c == '#' && atLineStart) {
                 // directive up to the end of the line, with continuations and block comments
                 while (i < n) {
-                    char d = s.charAt(i);
+                    char d = s[i];
                     if (d == '\n') break;
-                    if (d == '\\' && i + 1 < n && (s.charAt(i + 1) == '\n' || s.charAt(i + 1) == '\r')) {
-                        i += s.charAt(i + 1) == '\r' && i + 2 < n && s.charAt(i + 2) == '\n' ? 3 : 2;
+                    if (d == '\\' && i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
+                        i += s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n' ? 3 : 2;
                         line++;
                         lineStart = i;
                         continue;
                     }
-                    if (d == '/' && i + 1 < n && s.charAt(i + 1) == '/') break;
-                    if (d == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
-                        int e = s.indexOf("*/", i + 2);
+                    if (d == '/' && i + 1 < n && s[i + 1] == '/') break;
+                    if (d == '/' && i + 1 < n && s[i + 1] == '*') {
+                        int e = indexOf(s, '*', '/', i + 2);
                         e = e < 0 ? n : e + 2;
                         for (int k = i; k < e; k++) {
-                            if (s.charAt(k) == '\n') {
+                            if (s[k] == '\n') {
                                 line++;
                                 lineStart = k + 1;
                             }
@@ -119,36 +120,36 @@ final class FastLexer {
                     }
                     i++;
                 }
-                out.add(new PToken(CudaLexer.DIRECTIVE, s.substring(start, i), startLine, col, EMPTY, null));
+                out.add(new PToken(CudaLexer.DIRECTIVE, new String(s, start, (i) - (start)), startLine, col, EMPTY, null));
                 continue;
             }
             atLineStart = false;
             if (Character.isLetter(c) || c == '_' || c == '$') {
                 // string/char prefixes
                 int j = i + 1;
-                while (j < n && (Character.isLetterOrDigit(s.charAt(j)) || s.charAt(j) == '_' || s.charAt(j) == '$')) j++;
-                if (j < n && (s.charAt(j) == '"' || s.charAt(j) == '\'') && isPrefix(s, i, j)) {
-                    boolean raw = s.charAt(j - 1) == 'R' && s.charAt(j) == '"';
+                while (j < n && (Character.isLetterOrDigit(s[j]) || s[j] == '_' || s[j] == '$')) j++;
+                if (j < n && (s[j] == '"' || s[j] == '\'') && isPrefix(s, i, j)) {
+                    boolean raw = s[j - 1] == 'R' && s[j] == '"';
                     i = raw ? rawString(s, j) : quoted(s, j);
-                    for (int k = start; k < i; k++) if (s.charAt(k) == '\n') line++;
-                    out.add(new PToken(s.charAt(j) == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL,
-                            s.substring(start, i), startLine, col, EMPTY, null));
+                    for (int k = start; k < i; k++) if (s[k] == '\n') line++;
+                    out.add(new PToken(s[j] == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL,
+                            new String(s, start, (i) - (start)), startLine, col, EMPTY, null));
                     continue;
                 }
-                String w = s.substring(i, j);
+                String w = new String(s, i, (j) - (i));
                 Integer kw = KEYWORDS.get(w);
                 out.add(new PToken(kw != null ? kw : CudaLexer.IDENTIFIER, w, line, col, EMPTY, null));
                 i = j;
                 continue;
             }
-            if (Character.isDigit(c) || (c == '.' && i + 1 < n && Character.isDigit(s.charAt(i + 1)))) {
+            if (Character.isDigit(c) || (c == '.' && i + 1 < n && Character.isDigit(s[i + 1]))) {
                 int j = i + 1;
-                boolean hex = c == '0' && j < n && (s.charAt(j) == 'x' || s.charAt(j) == 'X');
+                boolean hex = c == '0' && j < n && (s[j] == 'x' || s[j] == 'X');
                 boolean fl = c == '.';
                 while (j < n) {
-                    char d = s.charAt(j);
-                    if ((d == '+' || d == '-') && (hex ? (s.charAt(j - 1) == 'p' || s.charAt(j - 1) == 'P')
-                            : (s.charAt(j - 1) == 'e' || s.charAt(j - 1) == 'E'))) {
+                    char d = s[j];
+                    if ((d == '+' || d == '-') && (hex ? (s[j - 1] == 'p' || s[j - 1] == 'P')
+                            : (s[j - 1] == 'e' || s[j - 1] == 'E'))) {
                         fl = true;
                         j++;
                         continue;
@@ -158,7 +159,7 @@ final class FastLexer {
                         j++;
                         continue;
                     }
-                    if (Character.isLetterOrDigit(d) || d == '_' || (d == '\'' && j + 1 < n && Character.isLetterOrDigit(s.charAt(j + 1)))) {
+                    if (Character.isLetterOrDigit(d) || d == '_' || (d == '\'' && j + 1 < n && Character.isLetterOrDigit(s[j + 1]))) {
                         if (!hex && (d == 'e' || d == 'E')) fl = true;
                         if (hex && (d == 'p' || d == 'P')) fl = true;
                         j++;
@@ -166,7 +167,7 @@ final class FastLexer {
                     }
                     break;
                 }
-                String w = s.substring(i, j);
+                String w = new String(s, i, (j) - (i));
                 char last = w.charAt(w.length() - 1);
                 if (!hex && (last == 'f' || last == 'F')) fl = true;
                 out.add(new PToken(fl ? CudaLexer.FLOATING_LITERAL : CudaLexer.INTEGER_LITERAL, w, line, col, EMPTY, null));
@@ -175,7 +176,7 @@ final class FastLexer {
             }
             if (c == '"' || c == '\'') {
                 i = quoted(s, i);
-                out.add(new PToken(c == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL, s.substring(start, i),
+                out.add(new PToken(c == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL, new String(s, start, (i) - (start)),
                         line, col, EMPTY, null));
                 continue;
             }
@@ -183,7 +184,7 @@ final class FastLexer {
             int len = 0;
             for (int l = 3; l >= 1 && p == null; l--) {
                 if (i + l <= n) {
-                    p = PUNCT.get(s.substring(i, i + l));
+                    p = PUNCT.get(new String(s, i, l));
                     len = l;
                 }
             }
@@ -191,25 +192,39 @@ final class FastLexer {
                 out.add(new PToken(CudaLexer.UNKNOWN, String.valueOf(c), line, col, EMPTY, null));
                 i++;
             } else {
-                out.add(new PToken(p, s.substring(i, i + len), line, col, EMPTY, null));
+                out.add(new PToken(p, new String(s, i, (i + len) - (i)), line, col, EMPTY, null));
                 i += len;
             }
         }
         return out;
     }
 
-    private static boolean isPrefix(String s, int i, int j) {
-        String p = s.substring(i, j);
+    private static int indexOf(char[] s, char a, char b, int from) {
+        for (int k = from; k + 1 < s.length; k++) {
+            if (s[k] == a && s[k + 1] == b) return k;
+        }
+        return -1;
+    }
+
+    private static int lastNewline(char[] s, int from) {
+        for (int k = Math.min(from, s.length - 1); k >= 0; k--) {
+            if (s[k] == '\n') return k;
+        }
+        return -1;
+    }
+
+    private static boolean isPrefix(char[] s, int i, int j) {
+        String p = new String(s, i, j - i);
         return p.equals("u8") || p.equals("u") || p.equals("U") || p.equals("L") || p.equals("R") || p.equals("u8R")
                 || p.equals("uR") || p.equals("UR") || p.equals("LR");
     }
 
-    private static int quoted(String s, int i) {
-        char q = s.charAt(i);
-        int n = s.length();
+    private static int quoted(char[] s, int i) {
+        char q = s[i];
+        int n = s.length;
         int j = i + 1;
         while (j < n) {
-            char d = s.charAt(j);
+            char d = s[j];
             if (d == '\\') {
                 j += 2;
                 continue;
@@ -221,11 +236,12 @@ final class FastLexer {
         return n;
     }
 
-    private static int rawString(String s, int quote) {
-        int open = s.indexOf('(', quote);
+    private static int rawString(char[] s, int quote) {
+        String str = new String(s);
+        int open = str.indexOf('(', quote);
         if (open < 0) return quoted(s, quote);
-        String delim = ")" + s.substring(quote + 1, open) + "\"";
-        int e = s.indexOf(delim, open);
-        return e < 0 ? s.length() : e + delim.length();
+        String delim = ")" + str.substring(quote + 1, open) + "\"";
+        int e = str.indexOf(delim, open);
+        return e < 0 ? s.length : e + delim.length();
     }
 }

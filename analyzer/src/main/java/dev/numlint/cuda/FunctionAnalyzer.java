@@ -66,6 +66,8 @@ final class FunctionAnalyzer {
     private final List<Loop> loops = new ArrayList<>();
     private final Map<String, Integer> useCounts = new HashMap<>();
     private final Set<String> guardedVars = new HashSet<>();
+    /** Member/element lvalues assigned a range-limited value (rgba.x = __saturatef(rgba.x)). */
+    private final Set<String> guardedTexts = new HashSet<>();
     private final Set<String> compensated = new HashSet<>();
     private final Set<String> accumulated = new HashSet<>();
     private final Set<Integer> nl003Lines = new HashSet<>();
@@ -504,7 +506,7 @@ final class FunctionAnalyzer {
             E base = expr(c.expression());
             commaExpr(c.commaExpression());
             CType t = base.type.kind == CType.Kind.POINTER ? base.type.elem : CType.UNKNOWN;
-            return leaf(t, null);
+            return guardedText(leaf(t, null), c);
         }
         if (e instanceof MemberExprContext) {
             MemberExprContext c = (MemberExprContext) e;
@@ -513,7 +515,7 @@ final class FunctionAnalyzer {
             if (c.ARROW() != null && bt.kind == CType.Kind.POINTER) bt = bt.elem;
             String m = c.qualifiedName() != null ? c.qualifiedName().getStop().getText() : null;
             CType t = m == null ? CType.UNKNOWN : bt.member(m, scope.structs);
-            return leaf(t, null);
+            return guardedText(leaf(t, null), c);
         }
         if (e instanceof UnaryExprContext) return unary((UnaryExprContext) e);
         if (e instanceof PostIncExprContext) {
@@ -616,6 +618,11 @@ final class FunctionAnalyzer {
             return E.UNKNOWN;
         }
         return E.UNKNOWN;
+    }
+
+    private E guardedText(E r, ExpressionContext c) {
+        if (!guardedTexts.isEmpty() && r.type.isFpScalar() && guardedTexts.contains(text(c))) r.guarded = true;
+        return r;
     }
 
     private E leaf(CType t, String var) {
@@ -971,7 +978,10 @@ final class FunctionAnalyzer {
         if (op.ASSIGN() != null) {
             convert(lt, rhs, rc, () -> "assignment to '" + text(c.expression(0)) + "'", false);
             promotion(lt, rhs, rc, () -> "'" + text(c.expression(0)) + "'");
-            if (lhs.var != null && rhs.guarded && simpleName(c.expression(0)) != null) guardedVars.add(lhs.var);
+            if (rhs.guarded) {
+                if (lhs.var != null && simpleName(c.expression(0)) != null) guardedVars.add(lhs.var);
+                else if (lt.isFpScalar()) guardedTexts.add(text(c.expression(0)));
+            }
             // s = s + x / s = x + s
             ExpressionContext r = stripParens(rc);
             if (r instanceof AddExprContext && lt.isFpScalar()) {

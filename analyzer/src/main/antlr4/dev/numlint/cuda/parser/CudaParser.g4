@@ -120,9 +120,11 @@ templateConstant
     | templateConstant (PLUS | MINUS) templateConstant
     | (MINUS | PLUS | BANG | TILDE) templateConstant
     | literal
+    | TRUE
+    | FALSE
     | LPAREN expression RPAREN
     | qualifiedName
-    | SIZEOF LPAREN balanced RPAREN
+    | (SIZEOF | ALIGNOF) LPAREN balanced RPAREN
     ;
 
 declarator : ptrOperator* noPtrDeclarator ;
@@ -170,7 +172,7 @@ abstractDeclarator
 commaExpression : expression (COMMA expression)* ;
 
 argumentList : argument (COMMA argument)* ;
-argument : (expression | bracedInitList) ELLIPSIS? ;
+argument : (expression | bracedInitList | typeId) ELLIPSIS? ;
 
 expression
     : {castAhead()}? LPAREN typeId RPAREN LPAREN commaExpression RPAREN         # parenCastExpr

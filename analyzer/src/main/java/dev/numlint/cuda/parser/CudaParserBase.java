@@ -181,6 +181,8 @@ public abstract class CudaParserBase extends Parser {
         if (i < 0) return false;
         if (known(last[0]) && last[2] == null) return true;
         int next = la(i);
+        int before = _input.LT(-1) == null ? -1 : _input.LT(-1).getType();
+        if (before == CudaLexer.NEW) return true;
         if (next == CudaLexer.IDENTIFIER || next == CudaLexer.OPERATOR) return true;
         if (next == CudaLexer.STAR || next == CudaLexer.AMP || next == CudaLexer.AND_AND || next == CudaLexer.CONST
                 || next == CudaLexer.RESTRICT || next == CudaLexer.VOLATILE || next == CudaLexer.ELLIPSIS) {
