@@ -1,5 +1,6 @@
 package dev.numlint.cuda;
 
+import dev.numlint.cuda.parser.CudaLexer;
 import dev.numlint.cuda.parser.CudaParser;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Layer;
@@ -41,6 +42,8 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
 public final class CudaSourceAnalyzer implements Analyzer {
     private static final Set<String> EXTENSIONS = Set.of("cu", "cuh");
     private static final long MAX_BYTES = 8L << 20;
+    /** Deeper nesting than this is generated code; the parser's recursion would be slow (and could overflow). */
+    private static final int MAX_NESTING = 200;
 
     /** Counters for corpus runs and benchmarks. */
     public static final class Stats {
@@ -237,8 +240,21 @@ public final class CudaSourceAnalyzer implements Analyzer {
     private void analyzeFunction(ScanContext ctx, String rel, FileScope scope, TopLevelSplitter.FunctionDef f,
             List<PToken> toks, Reporter rep, FindingSink sink) {
         List<PToken> body = new ArrayList<>(f.bodyEnd - f.bodyStart + 2);
+        int depth = 0;
         for (int i = f.bodyStart; i <= f.bodyEnd; i++) {
             PToken t = toks.get(i);
+            int ty = t.getType();
+            if (ty == CudaLexer.LPAREN || ty == CudaLexer.LBRACKET || ty == CudaLexer.LBRACE) {
+                if (++depth > MAX_NESTING) {
+                    stats.failed.incrementAndGet();
+                    sink.notify(new Notification(rel, t.getLine(), Level.WARNING, "parse-error", "function '" + f.name
+                            + "' (line " + f.line + ") not analyzed: brackets nested deeper than " + MAX_NESTING
+                            + " at line " + t.getLine() + "; the rest of the file was analyzed"));
+                    return;
+                }
+            } else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET || ty == CudaLexer.RBRACE) {
+                depth--;
+            }
             t.setTokenIndex(body.size());
             body.add(t);
         }

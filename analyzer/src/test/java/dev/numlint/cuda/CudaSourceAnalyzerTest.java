@@ -107,6 +107,7 @@ class CudaSourceAnalyzerTest {
         Files.writeString(dir.resolve("deep.cu"), "void f() { int x = " + "(".repeat(5000) + "1" + ")".repeat(5000) + "; }");
         TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
         assertThat(ctx.notifications()).anyMatch(n -> n.file().equals("bin.cu") && n.level() == Level.ERROR);
+        assertThat(ctx.notifications()).anyMatch(n -> n.file().equals("deep.cu") && n.message().contains("nested deeper"));
         assertThat(ctx.findings()).isEmpty();
     }
 }
