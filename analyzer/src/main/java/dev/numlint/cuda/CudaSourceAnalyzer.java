@@ -21,8 +21,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CommonToken;
@@ -92,19 +93,47 @@ public final class CudaSourceAnalyzer implements Analyzer {
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
         Map<Path, HeaderInfo> cache = new ConcurrentHashMap<>();
-        List<Future<?>> futures = new ArrayList<>();
-        for (Path f : files) {
-            futures.add(ctx.executor().submit(() -> analyzeFile(ctx, f, sink, cache)));
-        }
-        for (int i = 0; i < futures.size(); i++) {
+        // Files are pulled from a shared queue by the calling thread and by helpers on the scan's pool, so the
+        // scan never deadlocks when its pool is busy (the caller alone can finish the work).
+        ConcurrentLinkedQueue<Path> queue = new ConcurrentLinkedQueue<>(files);
+        Runnable worker = () -> {
+            Path f;
+            while ((f = queue.poll()) != null) {
+                analyzeFile(ctx, f, sink, cache);
+            }
+        };
+        int helpers = Math.min(files.size() - 1, Runtime.getRuntime().availableProcessors() - 1);
+        List<AtomicBoolean> claimed = new ArrayList<>();
+        List<CountDownLatch> done = new ArrayList<>();
+        for (int i = 0; i < helpers; i++) {
+            AtomicBoolean claim = new AtomicBoolean();
+            CountDownLatch latch = new CountDownLatch(1);
             try {
-                futures.get(i).get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (ExecutionException e) {
-                sink.notify(new Notification(ctx.relativize(files.get(i)), 0, Level.ERROR, "internal-error",
-                        "CUDA source analysis failed: " + e.getCause()));
+                ctx.executor().execute(() -> {
+                    if (!claim.compareAndSet(false, true)) return; // the caller finished without this helper
+                    try {
+                        worker.run();
+                    } finally {
+                        latch.countDown();
+                    }
+                });
+            } catch (RuntimeException rejected) {
+                break;
+            }
+            claimed.add(claim);
+            done.add(latch);
+        }
+        try {
+            worker.run();
+        } finally {
+            for (int i = 0; i < claimed.size(); i++) {
+                if (claimed.get(i).compareAndSet(false, true)) continue; // never started: nothing left for it
+                try {
+                    done.get(i).await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
         }
     }
