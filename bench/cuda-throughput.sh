@@ -42,10 +42,10 @@ if command -v cppcheck >/dev/null; then
   cpp_s=$(echo "$t1 - $t0" | bc -l)
 fi
 
-heap=$(java -Xmx48m -cp "$CP" $MAIN "@$LIST" | tail -1)
+heap=$(java -Xmx48m -cp "$CP" $MAIN "@$LIST" | grep "heap after run")
 half=$(mktemp)
 head -n $((NFILES / 4)) "$LIST" > "$half"
-heap4=$(java -Xmx48m -cp "$CP" $MAIN "@$half" | tail -1)
+heap4=$(java -Xmx48m -cp "$CP" $MAIN "@$half" | grep "heap after run")
 
 printf '\n%-44s %s\n' "files / lines" "$NFILES / $NLINES"
 printf '%-44s %s\n' "numlint warm, one thread (best of $REPEAT)" "$warm"

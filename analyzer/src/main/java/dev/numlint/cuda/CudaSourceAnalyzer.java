@@ -261,7 +261,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
         List<PToken> toks = pp.run(text);
         new TopLevelSplitter(toks, hs, false).split();
         active.remove(found);
-        h = new HeaderInfo(hm, hs);
+        // keep only what the header (and its includes) defined, not a copy of the includer's macro table
+        Map<String, Preprocessor.Macro> own = new HashMap<>();
+        for (Map.Entry<String, Preprocessor.Macro> e : hm.entrySet()) {
+            if (macros.get(e.getKey()) != e.getValue()) own.put(e.getKey(), e.getValue());
+        }
+        h = new HeaderInfo(own, hs);
         cache.put(found, h);
         return h;
     }
