@@ -866,7 +866,7 @@ final class FunctionAnalyzer {
         if (op == CudaLexer.DIV && device && r.type.kind == CType.Kind.FLOAT && !rep.build.effectivePrecDiv()
                 && rep.enabled("NL002") && nl002Lines.add(c.start.getLine()) && r.cval == null) {
             Reporter.Flag fl = rep.flag(x -> x.contains("prec-div") || x.contains("prec_div") || Reporter.fastMathFlag().test(x),
-                    "-prec-div=false / --use_fast_math");
+                    divFlagText());
             rep.report("NL002", line(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
                     + fl.text() + ": it becomes an approximate division (div.full.f32, up to 2 ulp error and 0 for "
                     + "divisors above 2^126) instead of the correctly rounded div.rn.f32; use __fdiv_rn or build with "
@@ -886,6 +886,10 @@ final class FunctionAnalyzer {
             if (prod != null) contraction(c, prod, op == CudaLexer.PLUS ? "+" : "-");
         }
         return r;
+    }
+
+    private String divFlagText() {
+        return Boolean.FALSE.equals(rep.build.precDiv()) ? "-prec-div=false" : "--use_fast_math";
     }
 
     /** The product text when {@code e} (parentheses stripped) is a floating multiplication or a single-use product temporary. */
@@ -1004,7 +1008,7 @@ final class FunctionAnalyzer {
             promotionCompound(lt, rhs, c);
             if (op.DIV_ASSIGN() != null && device && lt.kind == CType.Kind.FLOAT && rhs.type.kind != CType.Kind.DOUBLE
                     && !rep.build.effectivePrecDiv() && rep.enabled("NL002") && nl002Lines.add(c.start.getLine())) {
-                Reporter.Flag fl = rep.flag(x -> x.contains("prec-div") || Reporter.fastMathFlag().test(x), "-prec-div=false");
+                Reporter.Flag fl = rep.flag(x -> x.contains("prec-div") || Reporter.fastMathFlag().test(x), divFlagText());
                 rep.report("NL002", line(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
                         + fl.text() + ": approximate division (div.full.f32, up to 2 ulp) instead of div.rn.f32",
                         text(c), Confidence.HIGH, fl);
@@ -1252,7 +1256,8 @@ final class FunctionAnalyzer {
             }
         } else if (device && !rep.build.effectivePrecSqrt() && isFloatSqrt(shortName, args)) {
             if (rep.enabled("NL006")) {
-                Reporter.Flag fl = rep.flag(x -> x.contains("prec-sqrt") || Reporter.fastMathFlag().test(x), "-prec-sqrt=false");
+                Reporter.Flag fl = rep.flag(x -> x.contains("prec-sqrt") || Reporter.fastMathFlag().test(x),
+                        Boolean.FALSE.equals(rep.build.precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
                 rep.report("NL006", line, fname(), "'" + text(c) + "' in device code is compiled with " + fl.text()
                         + ": an approximate square root (sqrt.approx.f32) instead of the correctly rounded one, so it can "
                         + "differ from the CPU's sqrtf by an ulp or more; use __fsqrt_rn or -prec-sqrt=true",
