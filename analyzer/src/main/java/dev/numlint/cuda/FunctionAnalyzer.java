@@ -72,7 +72,7 @@ final class FunctionAnalyzer {
     private final Set<String> accumulated = new HashSet<>();
     private final Set<Integer> nl003Lines = new HashSet<>();
     private final Set<Integer> nl002Lines = new HashSet<>();
-    private final IdentityHashMap<ParserRuleContext, E> memo = new IdentityHashMap<>();
+    private final IdentityHashMap<ParserRuleContext, E> memo;
     private final int minTrip;
     private boolean device;
     private boolean host;
@@ -84,6 +84,7 @@ final class FunctionAnalyzer {
         this.scope = scope;
         this.f = f;
         this.toks = toks;
+        this.memo = new IdentityHashMap<>(Math.max(32, toks.size() / 2));
         this.device = f.runsOnDevice();
         this.host = f.runsOnHost();
         this.hostDevice = f.device && f.host;
