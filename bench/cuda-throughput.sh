@@ -29,10 +29,21 @@ MAIN=dev.numlint.cuda.CudaCorpusMain
 
 warm=$($PIN java -cp "$CP" $MAIN --repeat "$REPEAT" "@$LIST" | tail -1)
 
-t0=$(date +%s.%N)
-$PIN java -cp "$CP" $MAIN "@$LIST" > /dev/null
-t1=$(date +%s.%N)
-numlint_s=$(echo "$t1 - $t0" | bc -l)
+# whole process, best of 3: default JVM, and C1 only (a short run does not pay back C2's compile time)
+wall() {
+  local best=999999
+  for _ in 1 2 3; do
+    local t0 t1 d
+    t0=$(date +%s.%N)
+    $PIN java "$@" -cp "$CP" $MAIN "@$LIST" > /dev/null
+    t1=$(date +%s.%N)
+    d=$(echo "$t1 - $t0" | bc -l)
+    best=$(echo "if ($d < $best) $d else $best" | bc -l)
+  done
+  echo "$best"
+}
+numlint_s=$(wall -Xshare:auto)
+numlint_c1_s=$(wall -XX:TieredStopAtLevel=1)
 
 cpp_s="n/a"
 if command -v cppcheck >/dev/null; then
@@ -50,9 +61,11 @@ heap4=$(java -Xmx48m -cp "$CP" $MAIN "@$half" | grep "heap after run")
 printf '\n%-44s %s\n' "files / lines" "$NFILES / $NLINES"
 printf '%-44s %s\n' "numlint warm, one thread (best of $REPEAT)" "$warm"
 printf '%-44s %.2f s\n' "numlint whole process (wall, 1 core)" "$numlint_s"
+printf '%-44s %.2f s\n' "numlint whole process, -XX:TieredStopAtLevel=1" "$numlint_c1_s"
 if [ "$cpp_s" != "n/a" ]; then
   printf '%-44s %.2f s\n' "cppcheck --enable=warning (wall, 1 core)" "$cpp_s"
   printf '%-44s %.1fx\n' "numlint speed-up over cppcheck" "$(echo "$cpp_s / $numlint_s" | bc -l)"
+  printf '%-44s %.1fx\n' "numlint (C1 only) speed-up over cppcheck" "$(echo "$cpp_s / $numlint_c1_s" | bc -l)"
 fi
 printf '%-44s %s\n' "heap, all files, -Xmx48m" "$heap"
 printf '%-44s %s\n' "heap, first quarter of the files, -Xmx48m" "$heap4"
