@@ -1,0 +1,36 @@
+package dev.numlint.cuda;
+
+/** What the analysis knows about one expression. */
+final class E {
+    static final E UNKNOWN = new E(CType.UNKNOWN);
+
+    CType type;
+    /** Compile-time value, or null. */
+    Double cval;
+    /** Contains a non-constant floating-point operand (variable, array element, call on floats). */
+    boolean fpLeaf;
+    /** Contains a non-constant single-precision operand. */
+    boolean f32Leaf;
+    /** Contains a double-typed variable (deliberate double arithmetic). */
+    boolean dblVar;
+    /** Text of the double literal or double function that promoted float operands to double, or null. */
+    String promoter;
+    /** Name of a float variable promoted (for the message). */
+    String promotedVar;
+    /** The value is range-limited (clamp, saturate, ternary with comparison, compared variable). */
+    boolean guarded;
+    /** The value cannot be negative (sqrt, fabs, exp ...). */
+    boolean nonNeg;
+    /** A double literal (unsuffixed). */
+    String dblLiteral;
+    /** Name when the expression is a plain variable. */
+    String var;
+
+    E(CType type) {
+        this.type = type;
+    }
+
+    static E of(CType t) {
+        return new E(t);
+    }
+}

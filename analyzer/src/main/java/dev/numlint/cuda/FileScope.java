@@ -1,0 +1,50 @@
+package dev.numlint.cuda;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Names declared at file level (and in included project headers): types, structs, functions, globals. */
+final class FileScope {
+    /** A user function's signature. */
+    record FuncSig(String name, CType ret, List<CType> params, boolean device, boolean host) {
+    }
+
+    /** A variable: its type and, for constants, its value. */
+    record Var(String name, CType type, Double constValue, int line) {
+    }
+
+    final Map<String, CType> typedefs = new HashMap<>();
+    final Map<String, StructInfo> structs = new HashMap<>();
+    final Map<String, List<FuncSig>> functions = new HashMap<>();
+    final Map<String, Var> globals = new HashMap<>();
+
+    void mergeFrom(FileScope o) {
+        typedefs.putAll(o.typedefs);
+        structs.putAll(o.structs);
+        for (Map.Entry<String, List<FuncSig>> e : o.functions.entrySet()) {
+            functions.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
+        }
+        globals.putAll(o.globals);
+    }
+
+    void addFunction(FuncSig f) {
+        List<FuncSig> l = functions.computeIfAbsent(f.name(), k -> new ArrayList<>());
+        for (FuncSig g : l) {
+            if (g.params().size() == f.params().size() && g.ret().name.equals(f.ret().name)) return;
+        }
+        l.add(f);
+    }
+
+    boolean isTypeName(String n) {
+        return typedefs.containsKey(n) || structs.containsKey(n) || Builtins.TYPES.containsKey(n);
+    }
+
+    CType lookupType(String n) {
+        CType t = typedefs.get(n);
+        if (t != null) return t;
+        if (structs.containsKey(n)) return CType.struct(n);
+        return Builtins.TYPES.get(n);
+    }
+}

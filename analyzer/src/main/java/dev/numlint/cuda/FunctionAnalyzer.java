@@ -1,0 +1,1474 @@
+package dev.numlint.cuda;
+
+import static dev.numlint.cuda.parser.CudaParser.*;
+
+import dev.numlint.cuda.parser.CudaLexer;
+import dev.numlint.model.Confidence;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.tree.ParseTree;
+import org.antlr.v4.runtime.tree.TerminalNode;
+
+/**
+ * The second level: walks one parsed function body with a scope of typed variables and applies the source rules.
+ * Types are computed bottom-up (literal suffixes, declarations, usual arithmetic conversions, the CUDA math table);
+ * unknown types (template parameters, system-header types) never produce findings.
+ */
+final class FunctionAnalyzer {
+    private static final Set<String> ATOMIC_ADDS = Set.of("atomicAdd", "atomicAdd_block", "atomicAdd_system",
+            "unsafeAtomicAdd", "safeAtomicAdd");
+
+    /** A local variable or parameter. */
+    private static final class Local {
+        final String name;
+        final CType type;
+        final int loopDepth;
+        final Double cval;
+        final int line;
+        /** A single-use temporary holding a floating product (its text), or null. */
+        String product;
+
+        Local(String name, CType type, int loopDepth, Double cval, int line) {
+            this.name = name;
+            this.type = type;
+            this.loopDepth = loopDepth;
+            this.cval = cval;
+            this.line = line;
+        }
+    }
+
+    /** A loop: its line, constant trip count (-1 unknown, 1 for logarithmic loops) and induction variables. */
+    private static final class Loop {
+        final int line;
+        long trip = -1;
+        final Set<String> induction = new HashSet<>();
+
+        Loop(int line) {
+            this.line = line;
+        }
+    }
+
+    private final Reporter rep;
+    private final FileScope scope;
+    private final TopLevelSplitter.FunctionDef f;
+    private final List<PToken> toks;
+    private final Deque<Map<String, Local>> scopes = new ArrayDeque<>();
+    private final List<Loop> loops = new ArrayList<>();
+    private final Map<String, Integer> useCounts = new HashMap<>();
+    private final Set<String> guardedVars = new HashSet<>();
+    /** Member/element lvalues assigned a range-limited value (rgba.x = __saturatef(rgba.x)). */
+    private final Set<String> guardedTexts = new HashSet<>();
+    private final Set<String> compensated = new HashSet<>();
+    private final Set<String> accumulated = new HashSet<>();
+    private final Set<Integer> nl003Lines = new HashSet<>();
+    private final Set<Integer> nl002Lines = new HashSet<>();
+    private final IdentityHashMap<ParserRuleContext, E> memo;
+    private final int minTrip;
+    private boolean device;
+    private boolean host;
+    private final boolean hostDevice;
+    private final StructInfo cls;
+
+    FunctionAnalyzer(Reporter rep, FileScope scope, TopLevelSplitter.FunctionDef f, List<PToken> toks) {
+        this.rep = rep;
+        this.scope = scope;
+        this.f = f;
+        this.toks = toks;
+        this.memo = new IdentityHashMap<>(Math.max(32, toks.size() / 2));
+        this.device = f.runsOnDevice();
+        this.host = f.runsOnHost();
+        this.hostDevice = f.device && f.host;
+        this.cls = f.className == null ? null : scope.structs.get(f.className);
+        int mt;
+        try {
+            mt = rep.ctx.rules().intOption("NL004", "min-trip-count");
+        } catch (RuntimeException e) {
+            mt = 16;
+        }
+        this.minTrip = mt;
+        prescan();
+    }
+
+    /** Token-level facts: use counts, range-guarded variables, compensated (Kahan) sums. */
+    private void prescan() {
+        int n = toks.size();
+        for (int i = 0; i < n; i++) {
+            PToken t = toks.get(i);
+            int ty = t.getType();
+            if (ty == CudaLexer.IDENTIFIER) {
+                useCounts.merge(t.getText(), 1, Integer::sum);
+                if (Builtins.CLAMPS.contains(t.getText()) && i + 1 < n && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
+                    int end = Decls.match(toks, i + 1, n);
+                    for (int k = i + 2; k < end; k++) {
+                        if (toks.get(k).getType() == CudaLexer.IDENTIFIER) guardedVars.add(toks.get(k).getText());
+                    }
+                    // x = fmaxf(...): the assigned variable is guarded too
+                    if (i >= 2 && toks.get(i - 1).getType() == CudaLexer.ASSIGN && toks.get(i - 2).getType() == CudaLexer.IDENTIFIER) {
+                        guardedVars.add(toks.get(i - 2).getText());
+                    }
+                }
+            } else if (ty == CudaLexer.LT || ty == CudaLexer.GT || ty == CudaLexer.LE || ty == CudaLexer.GE) {
+                if (i > 0 && toks.get(i - 1).getType() == CudaLexer.IDENTIFIER) guardedVars.add(toks.get(i - 1).getText());
+                if (i + 1 < n && toks.get(i + 1).getType() == CudaLexer.IDENTIFIER) guardedVars.add(toks.get(i + 1).getText());
+                if (i + 2 < n && toks.get(i + 1).getType() == CudaLexer.MINUS && toks.get(i + 2).getType() == CudaLexer.IDENTIFIER) {
+                    guardedVars.add(toks.get(i + 2).getText());
+                }
+            } else if (ty == CudaLexer.LPAREN && i + 5 < n && toks.get(i + 1).getType() == CudaLexer.IDENTIFIER
+                    && toks.get(i + 2).getType() == CudaLexer.MINUS && toks.get(i + 3).getType() == CudaLexer.IDENTIFIER
+                    && toks.get(i + 4).getType() == CudaLexer.RPAREN
+                    && (toks.get(i + 5).getType() == CudaLexer.MINUS || toks.get(i + 5).getType() == CudaLexer.PLUS)) {
+                // (t - sum) - y : Kahan/compensated summation
+                compensated.add(toks.get(i + 1).getText());
+                compensated.add(toks.get(i + 3).getText());
+            }
+        }
+    }
+
+    private String fname() {
+        return f.className != null ? f.className + "::" + f.name : f.name;
+    }
+
+    // ------------------------------------------------------------------ driver
+    void analyze(FunctionBodyContext body) {
+        Map<String, Local> params = new HashMap<>();
+        for (int i = 0; i < f.paramNames.size(); i++) {
+            String n = f.paramNames.get(i);
+            if (n != null) params.put(n, new Local(n, f.paramTypes.get(i), 0, null, f.line));
+        }
+        scopes.push(params);
+        if (f.longDoubleLine > 0 && host && rep.enabled("NL005")) {
+            reportLongDouble(f.longDoubleLine, f.longDoubleWhat, f.longDoubleWhat);
+        }
+        block(body.compoundStatement());
+        scopes.pop();
+    }
+
+    private void block(CompoundStatementContext c) {
+        scopes.push(new HashMap<>());
+        for (StatementContext s : c.statement()) statement(s);
+        scopes.pop();
+    }
+
+    // ------------------------------------------------------------------ statements
+    private void statement(StatementContext s) {
+        if (s instanceof BlockStmtContext) {
+            block(((BlockStmtContext) s).compoundStatement());
+        } else if (s instanceof ExprStmtContext) {
+            commaExpr(((ExprStmtContext) s).commaExpression());
+        } else if (s instanceof DeclStmtContext) {
+            simpleDeclaration(((DeclStmtContext) s).simpleDeclaration());
+        } else if (s instanceof IfStmtContext) {
+            IfStmtContext c = (IfStmtContext) s;
+            scopes.push(new HashMap<>());
+            condition(c.condition());
+            for (StatementContext x : c.statement()) scoped(x);
+            scopes.pop();
+        } else if (s instanceof ForStmtContext) {
+            forStmt((ForStmtContext) s);
+        } else if (s instanceof WhileStmtContext) {
+            WhileStmtContext c = (WhileStmtContext) s;
+            scopes.push(new HashMap<>());
+            Loop l = new Loop(c.start.getLine());
+            condition(c.condition());
+            loops.add(l);
+            scoped(c.statement());
+            loops.remove(loops.size() - 1);
+            scopes.pop();
+        } else if (s instanceof DoStmtContext) {
+            DoStmtContext c = (DoStmtContext) s;
+            Loop l = new Loop(c.start.getLine());
+            loops.add(l);
+            scoped(c.statement());
+            loops.remove(loops.size() - 1);
+            commaExpr(c.commaExpression());
+        } else if (s instanceof RangeForStmtContext) {
+            RangeForStmtContext c = (RangeForStmtContext) s;
+            scopes.push(new HashMap<>());
+            if (c.expression() != null) expr(c.expression());
+            CType base = specType(c.declSpecifierSeq());
+            declare(declName(c.declarator()), base == null ? CType.UNKNOWN : base, null, c.start.getLine());
+            loops.add(new Loop(c.start.getLine()));
+            scoped(c.statement());
+            loops.remove(loops.size() - 1);
+            scopes.pop();
+        } else if (s instanceof SwitchStmtContext) {
+            SwitchStmtContext c = (SwitchStmtContext) s;
+            scopes.push(new HashMap<>());
+            condition(c.condition());
+            scoped(c.statement());
+            scopes.pop();
+        } else if (s instanceof ReturnStmtContext) {
+            ReturnStmtContext c = (ReturnStmtContext) s;
+            if (c.commaExpression() != null) {
+                E v = commaExpr(c.commaExpression());
+                ExpressionContext last = c.commaExpression().expression(c.commaExpression().expression().size() - 1);
+                convert(f.ret, v, last, () -> "return from '" + f.name + "'", false);
+                promotion(f.ret, v, last, () -> "the float return value of '" + f.name + "'");
+            } else if (c.bracedInitList() != null) {
+                braced(c.bracedInitList());
+            }
+        } else if (s instanceof TryStmtContext) {
+            for (CompoundStatementContext b : ((TryStmtContext) s).compoundStatement()) block(b);
+        } else if (s instanceof LabelStmtContext) {
+            LabelStmtContext c = (LabelStmtContext) s;
+            if (c.expression() != null) expr(c.expression());
+        } else if (s instanceof TypedefStmtContext) {
+            TypedefStmtContext c = (TypedefStmtContext) s;
+            CType base = specType(c.declSpecifierSeq());
+            for (InitDeclaratorContext d : c.initDeclaratorList().initDeclarator()) {
+                String n = declName(d.declarator());
+                if (n != null) scope.typedefs.putIfAbsent(n, declType(base, d.declarator()).alias(n));
+            }
+        }
+    }
+
+    private void scoped(StatementContext s) {
+        scopes.push(new HashMap<>());
+        statement(s);
+        scopes.pop();
+    }
+
+    private void condition(ConditionContext c) {
+        if (c.commaExpression() != null) {
+            commaExpr(c.commaExpression());
+        } else {
+            CType base = specType(c.declSpecifierSeq());
+            E v = expr(c.expression());
+            CType t = declType(base == null ? v.type : base, c.declarator());
+            declare(declName(c.declarator()), t, v.cval, c.start.getLine());
+        }
+    }
+
+    private void forStmt(ForStmtContext c) {
+        scopes.push(new HashMap<>());
+        Loop l = new Loop(c.start.getLine());
+        ForInitContext init = c.forInit();
+        String initVar = null;
+        Double from = null;
+        if (init.simpleDeclaration() != null) {
+            simpleDeclaration(init.simpleDeclaration());
+            List<InitDeclaratorContext> ds = init.simpleDeclaration().initDeclarator();
+            if (!ds.isEmpty()) {
+                initVar = declName(ds.get(0).declarator());
+                InitializerContext ini = ds.get(0).initializer();
+                if (ini != null && ini.initializerClause() != null && ini.initializerClause().expression() != null) {
+                    E v = memo.get(ini.initializerClause().expression());
+                    if (v != null) from = v.cval;
+                }
+            }
+        } else if (init.commaExpression() != null) {
+            commaExpr(init.commaExpression());
+            ExpressionContext e0 = init.commaExpression().expression(0);
+            if (e0 instanceof AssignExprContext && ((AssignExprContext) e0).assignOp().ASSIGN() != null) {
+                AssignExprContext a = (AssignExprContext) e0;
+                initVar = simpleName(a.expression(0));
+                if (a.expression().size() > 1) {
+                    E v = memo.get(a.expression(1));
+                    if (v != null) from = v.cval;
+                }
+            }
+        }
+        if (initVar != null) l.induction.add(initVar);
+        Double to = null;
+        int cmp = 0;
+        if (c.condition() != null) {
+            condition(c.condition());
+            if (c.condition().commaExpression() != null) {
+                ExpressionContext ce = c.condition().commaExpression().expression(0);
+                if (ce instanceof RelExprContext) {
+                    RelExprContext r = (RelExprContext) ce;
+                    String left = simpleName(r.expression(0));
+                    String right = simpleName(r.expression(1));
+                    int op = ((TerminalNode) r.getChild(1)).getSymbol().getType();
+                    if (left != null && left.equals(initVar)) {
+                        E v = memo.get(r.expression(1));
+                        to = v == null ? null : v.cval;
+                        cmp = op == CudaLexer.LT ? 1 : op == CudaLexer.LE ? 2 : op == CudaLexer.GT ? -1 : -2;
+                    } else if (right != null && right.equals(initVar)) {
+                        E v = memo.get(r.expression(0));
+                        to = v == null ? null : v.cval;
+                        cmp = op == CudaLexer.GT ? 1 : op == CudaLexer.GE ? 2 : op == CudaLexer.LT ? -1 : -2;
+                    }
+                } else if (ce instanceof EqExprContext && ((EqExprContext) ce).NE() != null) {
+                    EqExprContext r = (EqExprContext) ce;
+                    if (initVar != null && initVar.equals(simpleName(r.expression(0)))) {
+                        E v = memo.get(r.expression(1));
+                        to = v == null ? null : v.cval;
+                        cmp = 1;
+                    }
+                }
+            }
+        }
+        double step = 0;
+        boolean log = false;
+        if (c.commaExpression() != null) {
+            commaExpr(c.commaExpression());
+            for (ExpressionContext u : c.commaExpression().expression()) {
+                String v = null;
+                if (u instanceof PostIncExprContext) {
+                    v = simpleName(((PostIncExprContext) u).expression());
+                    if (v != null && v.equals(initVar)) step = ((PostIncExprContext) u).PLUS_PLUS() != null ? 1 : -1;
+                } else if (u instanceof UnaryExprContext && (((UnaryExprContext) u).PLUS_PLUS() != null
+                        || ((UnaryExprContext) u).MINUS_MINUS() != null)) {
+                    v = simpleName(((UnaryExprContext) u).expression());
+                    if (v != null && v.equals(initVar)) step = ((UnaryExprContext) u).PLUS_PLUS() != null ? 1 : -1;
+                } else if (u instanceof AssignExprContext) {
+                    AssignExprContext a = (AssignExprContext) u;
+                    v = simpleName(a.expression(0));
+                    AssignOpContext op = a.assignOp();
+                    if (op.STAR_ASSIGN() != null || op.DIV_ASSIGN() != null || op.SHL_ASSIGN() != null || op.GE() != null) {
+                        log = true;
+                    } else if (v != null && v.equals(initVar) && a.expression().size() > 1) {
+                        E sv = memo.get(a.expression(1));
+                        if (sv != null && sv.cval != null) {
+                            step = op.PLUS_ASSIGN() != null ? sv.cval : op.MINUS_ASSIGN() != null ? -sv.cval : 0;
+                        }
+                    }
+                }
+                if (v != null) l.induction.add(v);
+            }
+        }
+        if (log) {
+            l.trip = 1;
+        } else if (from != null && to != null && step != 0) {
+            double span = cmp > 0 ? to - from : from - to;
+            if (Math.abs(cmp) == 2) span += 1;
+            double s = Math.abs(step);
+            l.trip = span <= 0 ? 0 : (long) Math.ceil(span / s);
+        }
+        loops.add(l);
+        scoped(c.statement());
+        loops.remove(loops.size() - 1);
+        scopes.pop();
+    }
+
+    // ------------------------------------------------------------------ declarations
+    private CType specType(DeclSpecifierSeqContext d) {
+        if (d == null) return CType.UNKNOWN;
+        return Decls.specType(toks.subList(d.start.getTokenIndex(), d.stop.getTokenIndex() + 1), scope, f.templateParams);
+    }
+
+    private static String declName(DeclaratorContext d) {
+        if (d == null) return null;
+        NoPtrDeclaratorContext n = d.noPtrDeclarator();
+        if (n.declaratorId() != null) {
+            QualifiedNameContext q = n.declaratorId().qualifiedName();
+            if (q == null) return null;
+            List<NameComponentContext> cs = q.nameComponent();
+            return cs.get(cs.size() - 1).IDENTIFIER().getText();
+        }
+        return declName(n.declarator());
+    }
+
+    private static CType declType(CType base, DeclaratorContext d) {
+        CType t = base == null ? CType.UNKNOWN : base;
+        if (d == null) return t;
+        for (PtrOperatorContext p : d.ptrOperator()) {
+            if (p.STAR() != null) t = CType.pointer(t);
+        }
+        for (DeclaratorSuffixContext s : d.noPtrDeclarator().declaratorSuffix()) {
+            if (s.LBRACKET() != null) t = CType.pointer(t);
+        }
+        return t;
+    }
+
+    private static boolean isFunctionDeclarator(DeclaratorContext d) {
+        for (DeclaratorSuffixContext s : d.noPtrDeclarator().declaratorSuffix()) {
+            if (s.LPAREN() != null) return true;
+        }
+        return false;
+    }
+
+    private static boolean hasConst(DeclSpecifierSeqContext d) {
+        for (DeclSpecifierContext s : d.declSpecifier()) {
+            if (s.cvQualifier() != null && s.cvQualifier().CONST() != null) return true;
+            if (s.storageSpecifier() != null && s.storageSpecifier().CONSTEXPR() != null) return true;
+        }
+        return false;
+    }
+
+    private void simpleDeclaration(SimpleDeclarationContext d) {
+        CType base = specType(d.declSpecifierSeq());
+        boolean isConst = hasConst(d.declSpecifierSeq());
+        for (InitDeclaratorContext id : d.initDeclarator()) {
+            DeclaratorContext dc = id.declarator();
+            String name = declName(dc);
+            if (isFunctionDeclarator(dc)) continue;
+            CType t = declType(base, dc);
+            InitializerContext ini = id.initializer();
+            E v = null;
+            ExpressionContext initExpr = null;
+            if (ini != null) {
+                if (ini.initializerClause() != null) {
+                    if (ini.initializerClause().expression() != null) {
+                        initExpr = ini.initializerClause().expression();
+                        v = expr(initExpr);
+                    } else {
+                        braced(ini.initializerClause().bracedInitList());
+                    }
+                } else if (ini.bracedInitList() != null) {
+                    braced(ini.bracedInitList());
+                } else if (ini.argumentList() != null) {
+                    List<ArgumentContext> args = ini.argumentList().argument();
+                    for (ArgumentContext a : args) argument(a);
+                    if (args.size() == 1 && args.get(0).expression() != null) {
+                        initExpr = args.get(0).expression();
+                        v = memo.get(initExpr);
+                    }
+                }
+            }
+            if (base == null) t = declType(v == null ? CType.UNKNOWN : v.type, dc); // auto
+            int line = dc.start.getLine();
+            if (v != null && initExpr != null) {
+                convert(t, v, initExpr, () -> "initialization of '" + name + "'", false);
+                promotion(t, v, initExpr, () -> "float '" + name + "'");
+            }
+            if (t.kind == CType.Kind.LONG_DOUBLE && host && rep.enabled("NL005")) {
+                reportLongDouble(line, "'" + name + "'", "long double " + name);
+            }
+            Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
+            if (l != null && initExpr != null && t.isFpScalar() && useCounts.getOrDefault(name, 0) == 2) {
+                ExpressionContext p = stripParens(initExpr);
+                if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null && v.type.isFpScalar()
+                        && !exactProduct((MulExprContext) p)) {
+                    l.product = text(p);
+                }
+            }
+        }
+    }
+
+    private Local declare(String name, CType t, Double cval, int line) {
+        if (name == null) return null;
+        Local l = new Local(name, t, loops.size(), cval, line);
+        scopes.peek().put(name, l);
+        return l;
+    }
+
+    private Local lookup(String name) {
+        for (Map<String, Local> m : scopes) {
+            Local l = m.get(name);
+            if (l != null) return l;
+        }
+        return null;
+    }
+
+    private void braced(BracedInitListContext b) {
+        if (b == null) return;
+        for (InitItemContext it : b.initItem()) {
+            InitializerClauseContext c = it.initializerClause();
+            if (c.expression() != null) expr(c.expression());
+            else braced(c.bracedInitList());
+            for (ExpressionContext e : it.expression()) expr(e);
+        }
+    }
+
+    // ------------------------------------------------------------------ expressions
+    private E commaExpr(CommaExpressionContext c) {
+        E last = E.UNKNOWN;
+        for (ExpressionContext e : c.expression()) last = expr(e);
+        return last;
+    }
+
+    private E argument(ArgumentContext a) {
+        if (a.expression() != null) return expr(a.expression());
+        braced(a.bracedInitList());
+        return E.UNKNOWN;
+    }
+
+    private E expr(ExpressionContext e) {
+        E r;
+        try {
+            r = exprInner(e);
+        } catch (RuntimeException ex) {
+            r = E.UNKNOWN;
+        }
+        memo.put(e, r);
+        return r;
+    }
+
+    private E exprInner(ExpressionContext e) {
+        if (e instanceof PrimaryExprContext) return primary(((PrimaryExprContext) e).primary());
+        if (e instanceof MulExprContext) return mul((MulExprContext) e);
+        if (e instanceof AddExprContext) return add((AddExprContext) e);
+        if (e instanceof AssignExprContext) return assign((AssignExprContext) e);
+        if (e instanceof CallExprContext) return call((CallExprContext) e);
+        if (e instanceof IndexExprContext) {
+            IndexExprContext c = (IndexExprContext) e;
+            E base = expr(c.expression());
+            commaExpr(c.commaExpression());
+            CType t = base.type.kind == CType.Kind.POINTER ? base.type.elem : CType.UNKNOWN;
+            return guardedText(leaf(t, null), c);
+        }
+        if (e instanceof MemberExprContext) {
+            MemberExprContext c = (MemberExprContext) e;
+            E base = expr(c.expression());
+            CType bt = base.type;
+            if (c.ARROW() != null && bt.kind == CType.Kind.POINTER) bt = bt.elem;
+            String m = c.qualifiedName() != null ? c.qualifiedName().getStop().getText() : null;
+            CType t = m == null ? CType.UNKNOWN : bt.member(m, scope.structs);
+            return guardedText(leaf(t, null), c);
+        }
+        if (e instanceof UnaryExprContext) return unary((UnaryExprContext) e);
+        if (e instanceof PostIncExprContext) {
+            E v = expr(((PostIncExprContext) e).expression());
+            E r = E.of(v.type);
+            copyLeaves(r, v);
+            return r;
+        }
+        if (e instanceof CastExprContext) {
+            CastExprContext c = (CastExprContext) e;
+            return cast(typeOf(c.typeId()), expr(c.expression()), c, c.expression(), () -> "(" + text(c.typeId()) + ")");
+        }
+        if (e instanceof ParenCastExprContext) {
+            ParenCastExprContext c = (ParenCastExprContext) e;
+            E v = commaExpr(c.commaExpression());
+            ExpressionContext last = c.commaExpression().expression(c.commaExpression().expression().size() - 1);
+            return cast(typeOf(c.typeId()), v, c, last, () -> "(" + text(c.typeId()) + ")");
+        }
+        if (e instanceof NamedCastExprContext) {
+            NamedCastExprContext c = (NamedCastExprContext) e;
+            E v = expr(c.expression());
+            if (c.STATIC_CAST() == null) return E.of(typeOf(c.typeId()));
+            return cast(typeOf(c.typeId()), v, c, c.expression(), () -> "static_cast<" + text(c.typeId()) + ">");
+        }
+        if (e instanceof FunctionalCastExprContext) {
+            FunctionalCastExprContext c = (FunctionalCastExprContext) e;
+            CType t = Decls.specType(toks.subList(c.start.getTokenIndex(), c.builtinType(c.builtinType().size() - 1).stop.getTokenIndex() + 1), scope, f.templateParams);
+            if (c.argumentList() != null && c.argumentList().argument().size() == 1 && c.argumentList().argument(0).expression() != null) {
+                ExpressionContext a = c.argumentList().argument(0).expression();
+                E v = expr(a);
+                return cast(t, v, c, a, () -> text(c, c.start.getTokenIndex(), c.builtinType(c.builtinType().size() - 1).stop.getTokenIndex()));
+            }
+            if (c.argumentList() != null) for (ArgumentContext a : c.argumentList().argument()) argument(a);
+            braced(c.bracedInitList());
+            return E.of(t == null ? CType.UNKNOWN : t);
+        }
+        if (e instanceof CondExprContext) {
+            CondExprContext c = (CondExprContext) e;
+            expr(c.expression(0));
+            E a = commaExpr(c.commaExpression());
+            E b = expr(c.expression(1));
+            E r = E.of(CType.arith(a.type, b.type));
+            if (a.type.kind == CType.Kind.POINTER || a.type.kind == CType.Kind.STRUCT) r.type = a.type;
+            copyLeaves(r, a);
+            copyLeaves(r, b);
+            r.promoter = a.promoter != null ? a.promoter : b.promoter;
+            r.guarded = containsRelational(c.expression(0)) || (a.guarded && b.guarded);
+            r.nonNeg = a.nonNeg && b.nonNeg;
+            if (a.cval != null && b.cval != null && a.cval >= 0 && b.cval >= 0) r.nonNeg = true;
+            return r;
+        }
+        if (e instanceof RelExprContext || e instanceof EqExprContext || e instanceof AndExprContext
+                || e instanceof OrExprContext) {
+            for (int i = 0; i < e.getChildCount(); i++) {
+                if (e.getChild(i) instanceof ExpressionContext) expr((ExpressionContext) e.getChild(i));
+            }
+            return E.of(CType.BOOL);
+        }
+        if (e instanceof ShiftExprContext || e instanceof BitAndExprContext || e instanceof BitOrExprContext
+                || e instanceof BitXorExprContext) {
+            E a = expr((ExpressionContext) e.getChild(0));
+            E b = expr((ExpressionContext) e.getChild(e.getChildCount() - 1));
+            CType t = a.type.isInteger() ? CType.promote(a.type) : CType.UNKNOWN;
+            E r = E.of(t);
+            if (a.cval != null && b.cval != null && e instanceof ShiftExprContext) {
+                long x = a.cval.longValue();
+                long y = b.cval.longValue();
+                r.cval = (double) (((ShiftExprContext) e).SHL() != null ? x << y : x >> y);
+            }
+            return r;
+        }
+        if (e instanceof SizeofExprContext) {
+            SizeofExprContext c = (SizeofExprContext) e;
+            if (c.expression() != null) expr(c.expression());
+            return E.of(Builtins.TYPES.get("size_t"));
+        }
+        if (e instanceof LaunchExprContext) {
+            LaunchExprContext c = (LaunchExprContext) e;
+            expr(c.expression());
+            for (ArgumentListContext al : c.argumentList()) for (ArgumentContext a : al.argument()) argument(a);
+            return E.UNKNOWN;
+        }
+        if (e instanceof NewExprContext) {
+            NewExprContext c = (NewExprContext) e;
+            for (ArgumentListContext al : c.argumentList()) for (ArgumentContext a : al.argument()) argument(a);
+            return E.of(CType.pointer(typeOf(c.typeId())));
+        }
+        if (e instanceof DeleteExprContext) {
+            expr(((DeleteExprContext) e).expression());
+            return E.of(CType.VOID);
+        }
+        if (e instanceof ThrowExprContext) {
+            if (((ThrowExprContext) e).expression() != null) expr(((ThrowExprContext) e).expression());
+            return E.UNKNOWN;
+        }
+        if (e instanceof PtrMemberExprContext) {
+            PtrMemberExprContext c = (PtrMemberExprContext) e;
+            expr(c.expression(0));
+            expr(c.expression(1));
+            return E.UNKNOWN;
+        }
+        return E.UNKNOWN;
+    }
+
+    private E guardedText(E r, ExpressionContext c) {
+        if (!guardedTexts.isEmpty() && r.type.isFpScalar() && guardedTexts.contains(text(c))) r.guarded = true;
+        return r;
+    }
+
+    private E leaf(CType t, String var) {
+        E r = E.of(t);
+        if (t.isFpScalar() || t.kind == CType.Kind.VECTOR && t.elem.isFpScalar()) {
+            r.fpLeaf = true;
+            r.f32Leaf = t.kind == CType.Kind.FLOAT || (t.kind == CType.Kind.VECTOR && t.elem.kind == CType.Kind.FLOAT);
+            r.dblVar = t.kind == CType.Kind.DOUBLE;
+        }
+        r.var = var;
+        if (var != null && guardedVars.contains(var)) r.guarded = true;
+        return r;
+    }
+
+    private static void copyLeaves(E to, E from) {
+        to.fpLeaf |= from.fpLeaf;
+        to.f32Leaf |= from.f32Leaf;
+        to.dblVar |= from.dblVar;
+        to.guarded |= from.guarded;
+        if (to.promotedVar == null) to.promotedVar = from.promotedVar;
+    }
+
+    private CType typeOf(TypeIdContext t) {
+        if (t == null) return CType.UNKNOWN;
+        CType base = specType(t.declSpecifierSeq());
+        if (base == null) base = CType.UNKNOWN;
+        AbstractDeclaratorContext a = t.abstractDeclarator();
+        if (a != null) {
+            for (PtrOperatorContext p : a.ptrOperator()) {
+                if (p.STAR() != null) base = CType.pointer(base);
+            }
+            if (a.LPAREN().size() > 0) base = CType.pointer(CType.UNKNOWN);
+        }
+        return base;
+    }
+
+    private E primary(PrimaryContext p) {
+        if (p instanceof LiteralPrimaryContext) {
+            LiteralContext l = ((LiteralPrimaryContext) p).literal();
+            String s = l.getText();
+            if (l.CHAR_LITERAL() != null) return E.of(CType.CHAR);
+            boolean fl = l.FLOATING_LITERAL() != null;
+            E r = E.of(Literals.type(s, fl));
+            r.cval = Literals.value(s);
+            if (r.cval != null && r.cval >= 0) r.nonNeg = true;
+            if (fl && r.type.kind == CType.Kind.DOUBLE) r.dblLiteral = s;
+            return r;
+        }
+        if (p instanceof StringPrimaryContext) return E.of(CType.pointer(CType.CHAR));
+        if (p instanceof KeywordPrimaryContext) {
+            KeywordPrimaryContext k = (KeywordPrimaryContext) p;
+            if (k.THIS() != null) return E.of(cls == null ? CType.UNKNOWN : CType.pointer(CType.struct(cls.name)));
+            if (k.NULLPTR() != null) return E.of(CType.pointer(CType.VOID));
+            E r = E.of(CType.BOOL);
+            r.cval = k.TRUE() != null ? 1.0 : 0.0;
+            return r;
+        }
+        if (p instanceof ParenPrimaryContext) {
+            E v = commaExpr(((ParenPrimaryContext) p).commaExpression());
+            E r = copy(v);
+            r.var = v.var;
+            return r;
+        }
+        if (p instanceof LambdaPrimaryContext) {
+            lambda(((LambdaPrimaryContext) p).lambda());
+            return E.UNKNOWN;
+        }
+        if (p instanceof BracedCtorPrimaryContext) {
+            BracedCtorPrimaryContext b = (BracedCtorPrimaryContext) p;
+            braced(b.bracedInitList());
+            CType t = scope.lookupType(b.qualifiedName().getStop().getText());
+            return E.of(t == null ? CType.UNKNOWN : t);
+        }
+        if (p instanceof NamePrimaryContext) {
+            QualifiedNameContext q = ((NamePrimaryContext) p).qualifiedName();
+            return name(q);
+        }
+        if (p instanceof StmtExprPrimaryContext) {
+            block(((StmtExprPrimaryContext) p).compoundStatement());
+            return E.UNKNOWN;
+        }
+        return E.UNKNOWN;
+    }
+
+    private static E copy(E v) {
+        E r = E.of(v.type);
+        r.cval = v.cval;
+        copyLeaves(r, v);
+        r.promoter = v.promoter;
+        r.nonNeg = v.nonNeg;
+        r.dblLiteral = v.dblLiteral;
+        return r;
+    }
+
+    private E name(QualifiedNameContext q) {
+        List<NameComponentContext> cs = q.nameComponent();
+        if (cs.size() != 1 || q.SCOPE().size() > 0) {
+            String last = cs.get(cs.size() - 1).IDENTIFIER().getText();
+            FileScope.Var g = scope.globals.get(last);
+            if (g != null && cs.size() > 1) {
+                E r = leaf(g.type(), last);
+                r.cval = g.constValue();
+                return r;
+            }
+            return E.UNKNOWN;
+        }
+        String n = cs.get(0).IDENTIFIER().getText();
+        Local l = lookup(n);
+        if (l != null) {
+            E r = leaf(l.type, n);
+            if (l.cval != null) {
+                r.cval = l.cval;
+                r.fpLeaf = false;
+                r.f32Leaf = false;
+                r.dblVar = false;
+                r.nonNeg = l.cval >= 0;
+            }
+            return r;
+        }
+        if (cls != null) {
+            CType ft = cls.fields.get(n);
+            if (ft != null) return leaf(ft, n);
+        }
+        FileScope.Var g = scope.globals.get(n);
+        if (g != null) {
+            E r = leaf(g.type(), n);
+            if (g.constValue() != null) {
+                r.cval = g.constValue();
+                r.fpLeaf = r.f32Leaf = r.dblVar = false;
+            }
+            return r;
+        }
+        CType b = Builtins.builtinVariable(n);
+        if (b != null) {
+            E r = E.of(b);
+            return r;
+        }
+        return E.UNKNOWN;
+    }
+
+    private void lambda(LambdaContext l) {
+        boolean saveD = device;
+        boolean saveH = host;
+        if (!l.DEVICE().isEmpty()) {
+            device = true;
+            host = !l.HOST().isEmpty();
+        }
+        Map<String, Local> ps = new HashMap<>();
+        if (l.parameterList() != null) {
+            for (ParameterContext pc : l.parameterList().parameter()) {
+                CType base = specType(pc.declSpecifierSeq());
+                if (pc.declarator() != null) {
+                    String n = declName(pc.declarator());
+                    if (n != null) ps.put(n, new Local(n, declType(base, pc.declarator()), loops.size(), null, pc.start.getLine()));
+                }
+            }
+        }
+        // a lambda body runs per call: loops outside it do not carry its accumulators
+        List<Loop> saved = new ArrayList<>(loops);
+        loops.clear();
+        scopes.push(ps);
+        block(l.compoundStatement());
+        scopes.pop();
+        loops.addAll(saved);
+        device = saveD;
+        host = saveH;
+    }
+
+    private E unary(UnaryExprContext c) {
+        E v = expr(c.expression());
+        if (c.STAR() != null) {
+            CType t = v.type.kind == CType.Kind.POINTER ? v.type.elem : CType.UNKNOWN;
+            return leaf(t, v.var);
+        }
+        if (c.AMP() != null) {
+            E r = E.of(v.type.isUnknown() ? CType.UNKNOWN : CType.pointer(v.type));
+            r.var = v.var;
+            return r;
+        }
+        if (c.BANG() != null) return E.of(CType.BOOL);
+        E r = copy(v);
+        if (c.MINUS() != null) {
+            if (v.cval != null) r.cval = -v.cval;
+            r.nonNeg = r.cval != null && r.cval >= 0;
+            r.dblLiteral = v.dblLiteral == null ? null : "-" + v.dblLiteral;
+        }
+        if (c.TILDE() != null) {
+            r.cval = null;
+            r.type = CType.promote(v.type);
+        }
+        if (c.PLUS_PLUS() != null || c.MINUS_MINUS() != null) r.cval = null;
+        return r;
+    }
+
+    /** Result of a binary arithmetic operator: type, constant folding, leaf flags and double promotion. */
+    private E arith(E a, E b, int op) {
+        CType t = CType.arith(a.type, b.type);
+        E r = E.of(t);
+        copyLeaves(r, a);
+        copyLeaves(r, b);
+        if (a.cval != null && b.cval != null) {
+            double x = a.cval;
+            double y = b.cval;
+            boolean integer = t.isInteger();
+            switch (op) {
+                case CudaLexer.PLUS: r.cval = x + y; break;
+                case CudaLexer.MINUS: r.cval = x - y; break;
+                case CudaLexer.STAR: r.cval = x * y; break;
+                case CudaLexer.DIV: r.cval = y == 0 ? null : integer ? (double) ((long) x / (long) y) : x / y; break;
+                case CudaLexer.MOD: r.cval = y == 0 ? null : (double) ((long) x % (long) y); break;
+                default: break;
+            }
+        }
+        if (t.kind == CType.Kind.DOUBLE) {
+            if (a.dblVar || b.dblVar) {
+                r.promoter = null;
+            } else if (a.type.kind == CType.Kind.FLOAT && a.f32Leaf && b.type.kind == CType.Kind.DOUBLE) {
+                r.promoter = b.dblLiteral != null ? "the double literal " + b.dblLiteral : b.promoter;
+                r.promotedVar = a.var;
+            } else if (b.type.kind == CType.Kind.FLOAT && b.f32Leaf && a.type.kind == CType.Kind.DOUBLE) {
+                r.promoter = a.dblLiteral != null ? "the double literal " + a.dblLiteral : a.promoter;
+                r.promotedVar = b.var;
+            } else {
+                r.promoter = a.promoter != null ? a.promoter : b.promoter;
+            }
+        }
+        if (op == CudaLexer.STAR || op == CudaLexer.DIV) {
+            r.nonNeg = a.nonNeg && b.nonNeg;
+        } else if (op == CudaLexer.PLUS) {
+            r.nonNeg = a.nonNeg && b.nonNeg;
+        }
+        if (r.cval != null) r.nonNeg = r.cval >= 0;
+        return r;
+    }
+
+    private E mul(MulExprContext c) {
+        E a = expr(c.expression(0));
+        E b = expr(c.expression(1));
+        int op = ((TerminalNode) c.getChild(1)).getSymbol().getType();
+        E r = arith(a, b, op);
+        if (op == CudaLexer.DIV && device && r.type.kind == CType.Kind.FLOAT && !rep.build.effectivePrecDiv()
+                && rep.enabled("NL002") && nl002Lines.add(c.start.getLine()) && r.cval == null) {
+            Reporter.Flag fl = rep.flag(x -> x.contains("prec-div") || x.contains("prec_div") || Reporter.fastMathFlag().test(x),
+                    divFlagText());
+            rep.report("NL002", line(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
+                    + fl.text() + ": it becomes an approximate division (div.full.f32, up to 2 ulp error and 0 for "
+                    + "divisors above 2^126) instead of the correctly rounded div.rn.f32; use __fdiv_rn or build with "
+                    + "-prec-div=true", text(c), Confidence.HIGH, fl);
+        }
+        return r;
+    }
+
+    private E add(AddExprContext c) {
+        E a = expr(c.expression(0));
+        E b = expr(c.expression(1));
+        int op = ((TerminalNode) c.getChild(1)).getSymbol().getType();
+        E r = arith(a, b, op);
+        if (r.type.isFpScalar()) {
+            String prod = productOperand(c.expression(0));
+            if (prod == null) prod = productOperand(c.expression(1));
+            if (prod != null) contraction(c, prod, op == CudaLexer.PLUS ? "+" : "-");
+        }
+        return r;
+    }
+
+    private String divFlagText() {
+        return Boolean.FALSE.equals(rep.build.precDiv()) ? "-prec-div=false" : "--use_fast_math";
+    }
+
+    /** The product text when {@code e} (parentheses stripped) is a floating multiplication or a single-use product temporary. */
+    private String productOperand(ExpressionContext e) {
+        ExpressionContext p = stripParens(e);
+        if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
+            E v = memo.get(p);
+            if (v != null && v.type.isFpScalar() && v.cval == null && !exactProduct((MulExprContext) p)) return text(p);
+        }
+        String n = simpleName(p);
+        if (n != null) {
+            Local l = lookup(n);
+            if (l != null && l.product != null) return n + " = " + l.product + " (line " + l.line + ")";
+        }
+        return null;
+    }
+
+    /** A product with a power-of-two factor (0.5f*x, 2*x, x*1.0f) is exact: fusing it changes nothing. */
+    private boolean exactProduct(MulExprContext m) {
+        for (ExpressionContext f : m.expression()) {
+            E v = memo.get(f);
+            if (v != null && v.cval != null) {
+                double a = Math.abs(v.cval);
+                if (a == 0 || (a == Math.scalb(1.0, Math.getExponent(a)))) return true;
+            }
+        }
+        return false;
+    }
+
+    private void contraction(ParserRuleContext c, String prod, String op) {
+        if (!rep.enabled("NL003")) return;
+        boolean dev = device && rep.build.effectiveFmad();
+        boolean hst = host && !device && rep.build.hostContracts();
+        if (hostDevice && !dev) hst = host && rep.build.hostContracts();
+        if (!dev && !hst) return;
+        int line = line(c);
+        if (!nl003Lines.add(line)) return;
+        Reporter.Flag fl = null;
+        String where;
+        if (dev) {
+            fl = rep.build.fmad() != null ? rep.flag(x -> x.contains("fmad"), "-fmad=true") : null;
+            where = "nvcc contracts it into one fused multiply-add by default (-fmad=true)";
+        } else {
+            fl = rep.flag(x -> x.startsWith("-march") || x.contains("fp-contract"), "-march=" + rep.build.hostArch());
+            where = "the host compiler contracts it into an FMA instruction (" + fl.text() + ")";
+        }
+        rep.report("NL003", line, fname(), "'" + text(c) + "' multiplies and " + (op.equals("+") || op.equals("+=") ? "adds" : "subtracts")
+                + " (" + prod + "): " + where + ", rounding once instead of twice, so the result differs from the "
+                + "unfused CPU computation (a*a+b example of the NVIDIA white paper: 1.4210855e-14 vs 0); use "
+                + "__fmul_rn/__fadd_rn to keep both roundings or fmaf to fuse explicitly",
+                text(c), Confidence.HIGH, fl);
+    }
+
+    private static ExpressionContext stripParens(ExpressionContext e) {
+        while (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof ParenPrimaryContext) {
+            CommaExpressionContext ce = ((ParenPrimaryContext) ((PrimaryExprContext) e).primary()).commaExpression();
+            if (ce.expression().size() != 1) return e;
+            e = ce.expression(0);
+        }
+        return e;
+    }
+
+    private static String simpleName(ExpressionContext e) {
+        e = stripParens(e);
+        if (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof NamePrimaryContext) {
+            QualifiedNameContext q = ((NamePrimaryContext) ((PrimaryExprContext) e).primary()).qualifiedName();
+            if (q.nameComponent().size() == 1 && q.SCOPE().isEmpty()) return q.nameComponent(0).IDENTIFIER().getText();
+        }
+        return null;
+    }
+
+    private static boolean containsRelational(ParseTree t) {
+        if (t instanceof RelExprContext) return true;
+        if (t instanceof TerminalNode) return false;
+        for (int i = 0; i < t.getChildCount(); i++) if (containsRelational(t.getChild(i))) return true;
+        return false;
+    }
+
+    // ------------------------------------------------------------------ assignments and accumulation
+    private E assign(AssignExprContext c) {
+        E lhs = expr(c.expression(0));
+        AssignOpContext op = c.assignOp();
+        if (c.bracedInitList() != null) {
+            braced(c.bracedInitList());
+            return lhs;
+        }
+        ExpressionContext rc = c.expression(1);
+        E rhs = expr(rc);
+        CType lt = lhs.type;
+        if (op.ASSIGN() != null) {
+            convert(lt, rhs, rc, () -> "assignment to '" + text(c.expression(0)) + "'", false);
+            promotion(lt, rhs, rc, () -> "'" + text(c.expression(0)) + "'");
+            if (rhs.guarded) {
+                if (lhs.var != null && simpleName(c.expression(0)) != null) guardedVars.add(lhs.var);
+                else if (lt.isFpScalar()) guardedTexts.add(text(c.expression(0)));
+            }
+            // s = s + x / s = x + s
+            ExpressionContext r = stripParens(rc);
+            if (r instanceof AddExprContext && lt.isFpScalar()) {
+                AddExprContext a = (AddExprContext) r;
+                String target = text(c.expression(0));
+                String l0 = text(stripParens(a.expression(0)));
+                String r0 = text(stripParens(a.expression(1)));
+                if (target.equals(l0) || (a.PLUS() != null && target.equals(r0))) {
+                    accumulation(c, c.expression(0), target.equals(l0) ? a.expression(1) : a.expression(0));
+                }
+            }
+        } else if (op.PLUS_ASSIGN() != null || op.MINUS_ASSIGN() != null) {
+            if (lt.isFpScalar()) {
+                String prod = productOperand(rc);
+                if (prod != null) contraction(c, prod, op.PLUS_ASSIGN() != null ? "+=" : "-=");
+                accumulation(c, c.expression(0), rc);
+            }
+            promotionCompound(lt, rhs, c);
+        } else if (op.STAR_ASSIGN() != null || op.DIV_ASSIGN() != null) {
+            promotionCompound(lt, rhs, c);
+            if (op.DIV_ASSIGN() != null && device && lt.kind == CType.Kind.FLOAT && rhs.type.kind != CType.Kind.DOUBLE
+                    && !rep.build.effectivePrecDiv() && rep.enabled("NL002") && nl002Lines.add(c.start.getLine())) {
+                Reporter.Flag fl = rep.flag(x -> x.contains("prec-div") || Reporter.fastMathFlag().test(x), divFlagText());
+                rep.report("NL002", line(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
+                        + fl.text() + ": approximate division (div.full.f32, up to 2 ulp) instead of div.rn.f32",
+                        text(c), Confidence.HIGH, fl);
+            }
+        }
+        E r = E.of(lt);
+        r.var = lhs.var;
+        return r;
+    }
+
+    private void accumulation(AssignExprContext c, ExpressionContext target, ExpressionContext addend) {
+        if (!rep.enabled("NL004") || loops.isEmpty()) return;
+        ExpressionContext t = stripParens(target);
+        String base;
+        List<ExpressionContext> indices = new ArrayList<>();
+        ExpressionContext b = t;
+        while (true) {
+            if (b instanceof IndexExprContext) {
+                indices.add(((IndexExprContext) b).commaExpression().expression(0));
+                b = ((IndexExprContext) b).expression();
+            } else if (b instanceof MemberExprContext && ((MemberExprContext) b).DOT() != null) {
+                b = ((MemberExprContext) b).expression();
+            } else {
+                break;
+            }
+        }
+        base = simpleName(b);
+        if (base == null) return;
+        E add = memo.get(addend);
+        if (add != null && add.cval != null && add.cval == Math.rint(add.cval) && Math.abs(add.cval) < 65536) {
+            return; // counting in steps of whole numbers is exact below 2^24
+        }
+        if (compensated.contains(base)) return;
+        int declDepth = 0;
+        Local l = lookup(base);
+        if (l != null) declDepth = l.loopDepth;
+        if (declDepth >= loops.size()) return;
+        // tree reduction in shared memory: s[tid] += s[tid + stride]
+        if (!indices.isEmpty() && mentions(addend, base)) return;
+        Set<String> idxNames = new HashSet<>();
+        for (ExpressionContext ix : indices) names(ix, idxNames);
+        long trip = 1;
+        boolean unknown = false;
+        Loop outer = null;
+        for (int i = declDepth; i < loops.size(); i++) {
+            Loop lp = loops.get(i);
+            boolean carries = true;
+            for (String iv : lp.induction) if (idxNames.contains(iv)) carries = false;
+            if (!carries) continue;
+            if (outer == null) outer = lp;
+            if (lp.trip < 0) unknown = true;
+            else trip *= lp.trip;
+        }
+        if (outer == null) return;
+        if (!unknown && trip < minTrip) return;
+        String key = base + "@" + outer.line;
+        if (!accumulated.add(key)) return;
+        String tt = text(target);
+        CType ty = memo.get(target) != null ? memo.get(target).type : CType.UNKNOWN;
+        String tripText = unknown ? "a trip count unknown at compile time" : trip + " iterations";
+        rep.report("NL004", line(c), fname(), "'" + text(c) + "' accumulates into " + ty + " '" + tt
+                + "' serially over the loop at line " + outer.line + " (" + tripText + "): the rounding error grows with "
+                + "the number of terms and depends on the summation order, so this and a parallel GPU reduction (or the "
+                + "CPU reference) give different results (blocked vs serial matrix product in float: 707054208 vs "
+                + "707054144, exact 707054166); use pairwise/blocked or Kahan summation"
+                + (ty.kind == CType.Kind.FLOAT ? " or a double accumulator" : ""),
+                text(c), Confidence.HIGH, null);
+    }
+
+    private static boolean mentions(ParseTree t, String name) {
+        if (t instanceof TerminalNode) {
+            Token s = ((TerminalNode) t).getSymbol();
+            return s.getType() == CudaLexer.IDENTIFIER && s.getText().equals(name);
+        }
+        for (int i = 0; i < t.getChildCount(); i++) if (mentions(t.getChild(i), name)) return true;
+        return false;
+    }
+
+    private static void names(ParseTree t, Set<String> out) {
+        if (t instanceof TerminalNode) {
+            Token s = ((TerminalNode) t).getSymbol();
+            if (s.getType() == CudaLexer.IDENTIFIER) out.add(s.getText());
+            return;
+        }
+        for (int i = 0; i < t.getChildCount(); i++) names(t.getChild(i), out);
+    }
+
+    // ------------------------------------------------------------------ conversions
+    private E cast(CType target, E v, ParserRuleContext whole, ExpressionContext operand, Supplier<String> castText) {
+        if (target == null) target = CType.UNKNOWN;
+        convert(target, v, operand, castText, true, whole);
+        if (target.kind == CType.Kind.LONG_DOUBLE && host && rep.enabled("NL005")) {
+            reportLongDouble(line(whole), "cast " + text(whole), text(whole));
+        }
+        E r = E.of(target);
+        r.guarded = v.guarded;
+        r.nonNeg = v.nonNeg || target.isUnsignedInt();
+        if (v.cval != null) {
+            r.cval = target.isInteger() ? (double) (long) (double) v.cval : v.cval;
+        }
+        if (target.isFloating()) {
+            r.fpLeaf = v.fpLeaf;
+            r.f32Leaf = target.kind == CType.Kind.FLOAT && v.fpLeaf;
+            r.dblVar = target.kind == CType.Kind.DOUBLE && v.fpLeaf;
+            r.var = v.var;
+        }
+        return r;
+    }
+
+    private void convert(CType target, E v, ExpressionContext src, Supplier<String> how, boolean explicit) {
+        convert(target, v, src, how, explicit, src);
+    }
+
+    private void convert(CType target, E v, ExpressionContext src, Supplier<String> howS, boolean explicit, ParserRuleContext at) {
+        if (target == null || v == null || !v.type.isFpScalar() || target.kind != CType.Kind.INT) return;
+        boolean unsigned = target.unsigned;
+        if (!unsigned && !target.isNarrowSigned()) return;
+        String rule = unsigned ? "NL001" : "NL011";
+        if (!rep.enabled(rule)) return;
+        if (v.cval != null) {
+            double max = unsigned ? Math.pow(2, target.size * 8) : Math.pow(2, target.size * 8 - 1);
+            double min = unsigned ? 0 : -max;
+            if (v.cval >= min && v.cval < max) return;
+        }
+        if (v.guarded || !v.fpLeaf) return;
+        if (unsigned && v.nonNeg && target.size >= 4) return;
+        String how = howS.get();
+        String expr = text(src);
+        String what = explicit ? how + "(" + expr + ")" : how + " converts " + v.type + " '" + expr + "' to " + target.name;
+        String msg;
+        if (unsigned) {
+            long wrapped = (long) (Math.pow(2, Math.min(target.size * 8, 63)) - 69);
+            String x86 = target.size >= 8 ? "18446744073709551547" : Long.toString(wrapped);
+            msg = what + (explicit ? " converts " + v.type + " to " + target.name : "") + " without a range guard: a negative "
+                    + v.type + " is undefined behaviour, e.g. -69.235 becomes " + x86 + " on x86 but 0 on the GPU (cvt "
+                    + "saturates)" + (target.size < 4 ? ", and values above " + (long) Math.pow(2, target.size * 8) + " wrap on x86 but saturate on the GPU" : "")
+                    + "; clamp first (fmaxf/fminf, __saturatef) or use __float2uint_rn";
+        } else {
+            String ex = target.size == 1 ? "200.7 becomes -56 on x86 (truncation through int) but 127 on the GPU"
+                    : "40000.5 becomes -25536 on x86 (truncation through int) but 32767 on the GPU";
+            msg = what + (explicit ? " converts " + v.type + " to " + target.name : "") + " without a range guard: "
+                    + "out-of-range values are undefined behaviour, e.g. " + ex + " (cvt saturates); clamp to the target range first";
+        }
+        rep.report(rule, line(at), fname(), msg, text(at), Confidence.HIGH, null);
+    }
+
+    private void promotion(CType target, E v, ExpressionContext src, Supplier<String> whatS) {
+        if (target == null || v == null || target.kind != CType.Kind.FLOAT || v.type.kind != CType.Kind.DOUBLE) return;
+        if (v.promoter == null || !v.f32Leaf || v.cval != null || !device || !rep.enabled("NL008")) return;
+        String what = whatS.get();
+        String var = v.promotedVar != null ? " ('" + v.promotedVar + "' is float)" : "";
+        boolean viaFunction = !v.promoter.startsWith("the double literal");
+        rep.report("NL008", line(src), fname(), "'" + text(src) + "' is evaluated in double because of " + v.promoter + var
+                + " and rounded back to " + what + ": double arithmetic is much slower on the GPU and the double "
+                + "rounding gives results that differ from a float computation; "
+                + (viaFunction ? "call the float function (e.g. sqrtf)" : "use a float literal (suffix f)"),
+                text(src), viaFunction ? Confidence.MEDIUM : Confidence.HIGH, null);
+    }
+
+    private void promotionCompound(CType target, E rhs, AssignExprContext c) {
+        if (target.kind != CType.Kind.FLOAT || rhs.type.kind != CType.Kind.DOUBLE || rhs.dblVar || !device) return;
+        if (!rep.enabled("NL008")) return;
+        String why = rhs.dblLiteral != null ? "the double literal " + rhs.dblLiteral : rhs.promoter;
+        if (why == null) return;
+        rep.report("NL008", line(c), fname(), "'" + text(c) + "' computes in double because of " + why
+                + " and rounds back to float '" + text(c.expression(0)) + "': double arithmetic is much slower on the "
+                + "GPU and the result differs from a float computation; use a float literal (suffix f)",
+                text(c), Confidence.HIGH, null);
+    }
+
+    private void reportLongDouble(int line, String what, String snippet) {
+        rep.report("NL005", line, fname(), "long double " + what + " in host code: x86 evaluates it in 80-bit x87 "
+                + "extended precision while the GPU (and SSE code) rounds every operation to 64 bits (nvcc treats long "
+                + "double as double in device code), so results differ between the CPU and the GPU",
+                snippet, Confidence.HIGH, null);
+    }
+
+    // ------------------------------------------------------------------ calls
+    private static String calleeName(ExpressionContext e) {
+        e = stripParens(e);
+        if (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof NamePrimaryContext) {
+            QualifiedNameContext q = ((NamePrimaryContext) ((PrimaryExprContext) e).primary()).qualifiedName();
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < q.nameComponent().size(); i++) {
+                if (i > 0) sb.append("::");
+                sb.append(q.nameComponent(i).IDENTIFIER().getText());
+            }
+            return sb.toString();
+        }
+        return null;
+    }
+
+    private E call(CallExprContext c) {
+        List<E> args = new ArrayList<>();
+        List<ExpressionContext> argCtx = new ArrayList<>();
+        if (c.argumentList() != null) {
+            for (ArgumentContext a : c.argumentList().argument()) {
+                args.add(argument(a));
+                argCtx.add(a.expression());
+            }
+        }
+        String name = calleeName(c.expression());
+        if (name == null) {
+            ExpressionContext callee = c.expression();
+            if (callee instanceof MemberExprContext) {
+                MemberExprContext m = (MemberExprContext) callee;
+                E base = expr(m.expression());
+                CType bt = base.type;
+                if (m.ARROW() != null && bt.kind == CType.Kind.POINTER) bt = bt.elem;
+                if (bt.kind == CType.Kind.STRUCT && m.qualifiedName() != null) {
+                    StructInfo s = scope.structs.get(bt.name);
+                    if (s != null) {
+                        CType rt = s.methods.get(m.qualifiedName().getStop().getText());
+                        if (rt != null) return leafCall(rt, args);
+                    }
+                }
+            } else {
+                expr(callee);
+            }
+            return E.UNKNOWN;
+        }
+        String shortName = name.startsWith("std::") ? name.substring(5) : name;
+        int line = line(c);
+        // rules on the call itself
+        if (shortName.equals("__fdividef") || shortName.equals("fdividef")) {
+            if (rep.enabled("NL002")) {
+                rep.report("NL002", line, fname(), "'" + text(c) + "' is an approximate division (2 ulp in range; it returns 0 when "
+                        + "the divisor is above 2^126 and the dividend finite): it differs from the CPU's correctly rounded "
+                        + "division; use '/' with -prec-div=true or __fdiv_rn", text(c), Confidence.HIGH, null);
+            }
+        } else if (Builtins.FAST_INTRINSICS.contains(shortName)) {
+            if (rep.enabled("NL006")) {
+                rep.report("NL006", line, fname(), "'" + text(c) + "' is a fast hardware approximation: its error is bounded in "
+                        + "absolute terms and grows outside a narrow argument range (e.g. __sinf outside [-pi, pi]), so it "
+                        + "differs from the CPU's " + shortName.substring(2) + "; use " + shortName.substring(2)
+                        + " without --use_fast_math", text(c), Confidence.HIGH, null);
+            }
+        } else if (device && rep.build.effectiveFastMath() && fastMapped(shortName, args) != null) {
+            if (rep.enabled("NL006")) {
+                Reporter.Flag fl = rep.flag(Reporter.fastMathFlag(), "--use_fast_math");
+                rep.report("NL006", line, fname(), "'" + text(c) + "' in device code is compiled with " + fl.text() + ", which "
+                        + "replaces it by the fast approximation " + fastMapped(shortName, args) + " (absolute error bound, large "
+                        + "relative error outside a narrow range), so results differ from the CPU's " + shortName,
+                        text(c), Confidence.HIGH, fl);
+            }
+        } else if (device && !rep.build.effectivePrecSqrt() && isFloatSqrt(shortName, args)) {
+            if (rep.enabled("NL006")) {
+                Reporter.Flag fl = rep.flag(x -> x.contains("prec-sqrt") || Reporter.fastMathFlag().test(x),
+                        Boolean.FALSE.equals(rep.build.precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
+                rep.report("NL006", line, fname(), "'" + text(c) + "' in device code is compiled with " + fl.text()
+                        + ": an approximate square root (sqrt.approx.f32) instead of the correctly rounded one, so it can "
+                        + "differ from the CPU's sqrtf by an ulp or more; use __fsqrt_rn or -prec-sqrt=true",
+                        text(c), Confidence.HIGH, fl);
+            }
+        }
+        if (ATOMIC_ADDS.contains(shortName) && !args.isEmpty()) atomic(c, shortName, args);
+        if (hostDevice && Builtins.TRANSCENDENTAL.contains(name) && rep.enabled("NL010")) {
+            rep.report("NL010", line, fname(), "'" + text(c) + "' runs on both host and device (__host__ __device__): the CPU "
+                    + "math library and CUDA's (" + shortName + ": " + (shortName.endsWith("f") ? "up to 2 ulp" : "up to 1-2 ulp")
+                    + ", not correctly rounded) legitimately return different results for the same argument, so CPU and GPU "
+                    + "outputs of this function differ", text(c), Confidence.HIGH, null);
+        }
+        // result type
+        if (Builtins.CONVERSION_INTRINSICS.contains(shortName)) {
+            E r = E.of(Builtins.FUNCS.get(shortName));
+            r.guarded = true;
+            return r;
+        }
+        if (Builtins.SAME_AS_ARG.contains(name) || Builtins.SAME_AS_ARG.contains(shortName) && name.startsWith("std::")) {
+            E first = args.isEmpty() ? E.UNKNOWN : args.get(0);
+            CType t = first.type;
+            if (ATOMIC_ADDS.contains(shortName) || shortName.startsWith("atomic") || shortName.startsWith("__ld")) {
+                t = t.kind == CType.Kind.POINTER ? t.elem : CType.UNKNOWN;
+            } else if (args.size() >= 2 && (shortName.equals("min") || shortName.equals("max"))) {
+                t = CType.arith(args.get(0).type, args.get(1).type);
+            }
+            if (shortName.startsWith("__shfl") && args.size() >= 2) t = args.get(shortName.endsWith("_sync") ? 1 : 0).type;
+            E r = leafCall(t, args);
+            if (Builtins.CLAMPS.contains(name) || Builtins.CLAMPS.contains(shortName)) r.guarded = true;
+            if (shortName.equals("fabs") || shortName.equals("abs")) r.nonNeg = true;
+            if (args.size() == 1 && args.get(0).cval != null && (shortName.equals("fabs") || shortName.equals("abs"))) {
+                r.cval = Math.abs(args.get(0).cval);
+            }
+            return r;
+        }
+        CType bt = Builtins.FUNCS.get(shortName);
+        if (bt != null && lookup(shortName) == null && !scope.functions.containsKey(shortName)) {
+            E r = leafCall(bt, args);
+            if (Builtins.CLAMPS.contains(shortName)) r.guarded = true;
+            if (Builtins.NON_NEGATIVE.contains(shortName)) r.nonNeg = true;
+            if (bt.kind == CType.Kind.DOUBLE && Builtins.DOUBLE_MATH.contains(shortName)) {
+                boolean floatArg = false;
+                boolean dblArg = false;
+                String fv = null;
+                for (E a : args) {
+                    if (a.type.kind == CType.Kind.FLOAT && a.f32Leaf) {
+                        floatArg = true;
+                        if (fv == null) fv = a.var;
+                    }
+                    if (a.dblVar) dblArg = true;
+                    if (a.promoter != null && r.promoter == null) r.promoter = a.promoter;
+                }
+                if (floatArg && !dblArg) {
+                    r.f32Leaf = true;
+                    r.promoter = "the double function " + shortName + "() (its float argument is promoted; " + shortName
+                            + "f is the float version)";
+                    r.promotedVar = fv;
+                }
+                if (dblArg) r.promoter = null;
+            }
+            boolean allConst = !args.isEmpty();
+            for (E a : args) if (a.cval == null) allConst = false;
+            if (allConst && args.size() == 1) {
+                r.fpLeaf = r.f32Leaf = r.dblVar = false;
+                r.cval = constMath(shortName, args.get(0).cval);
+            }
+            return r;
+        }
+        if (Builtins.TYPES.containsKey(name) || scope.isTypeName(name)) { // functional cast / constructor: float2(...)
+            CType t = scope.lookupType(name);
+            if (args.size() == 1 && t != null && t.kind == CType.Kind.INT && argCtx.get(0) != null) {
+                return cast(t, args.get(0), c, argCtx.get(0), () -> name);
+            }
+            return E.of(t == null ? CType.UNKNOWN : t);
+        }
+        List<FileScope.FuncSig> sigs = scope.functions.get(shortName);
+        if (sigs == null && cls != null) {
+            CType mt = cls.methods.get(shortName);
+            if (mt != null) return leafCall(mt, args);
+        }
+        if (sigs != null) {
+            FileScope.FuncSig sig = null;
+            for (FileScope.FuncSig s : sigs) {
+                if (s.params().size() == args.size()) {
+                    if (sig != null && !sig.ret().name.equals(s.ret().name)) {
+                        sig = null;
+                        break;
+                    }
+                    sig = s;
+                }
+            }
+            if (sig != null) {
+                for (int i = 0; i < args.size(); i++) {
+                    if (argCtx.get(i) != null) {
+                        int ai = i + 1;
+                        convert(sig.params().get(i), args.get(i), argCtx.get(i), () -> "argument " + ai + " of " + shortName + "()", false);
+                    }
+                }
+                return leafCall(sig.ret(), args);
+            }
+        }
+        return E.UNKNOWN;
+    }
+
+    private static Double constMath(String f, double x) {
+        switch (f) {
+            case "sqrt": case "sqrtf": return Math.sqrt(x);
+            case "exp": case "expf": return Math.exp(x);
+            case "log": case "logf": return Math.log(x);
+            case "floor": case "floorf": return Math.floor(x);
+            case "ceil": case "ceilf": return Math.ceil(x);
+            default: return null;
+        }
+    }
+
+    private E leafCall(CType t, List<E> args) {
+        E r = E.of(t == null ? CType.UNKNOWN : t);
+        boolean anyFp = false;
+        for (E a : args) {
+            anyFp |= a.fpLeaf;
+            r.guarded |= a.guarded;
+        }
+        if (r.type.isFpScalar()) {
+            // a floating result computed from integers only (ceil(n / 256.0)) is integer-derived
+            r.fpLeaf = anyFp || args.isEmpty();
+            r.f32Leaf = r.fpLeaf && r.type.kind == CType.Kind.FLOAT;
+            r.dblVar = r.fpLeaf && r.type.kind == CType.Kind.DOUBLE;
+        }
+        return r;
+    }
+
+    private static String fastMapped(String n, List<E> args) {
+        String m = Builtins.FAST_MATH_MAPPED.get(n);
+        if (m != null) return m;
+        if (!args.isEmpty() && args.get(0).type.kind == CType.Kind.FLOAT) {
+            return Builtins.FAST_MATH_MAPPED.get(n + "f");
+        }
+        return null;
+    }
+
+    private static boolean isFloatSqrt(String n, List<E> args) {
+        return n.equals("sqrtf") || (n.equals("sqrt") && !args.isEmpty() && args.get(0).type.kind == CType.Kind.FLOAT);
+    }
+
+    private void atomic(CallExprContext c, String name, List<E> args) {
+        if (!rep.enabled("NL009")) return;
+        CType target = args.get(0).type;
+        CType elem = target.kind == CType.Kind.POINTER ? target.elem : null;
+        Confidence conf = Confidence.HIGH;
+        if (elem == null || elem.isUnknown()) {
+            if (args.size() > 1 && args.get(1).type.isFpScalar() && args.get(1).fpLeaf) {
+                elem = args.get(1).type;
+                conf = Confidence.LOW;
+            } else {
+                return;
+            }
+        }
+        boolean fp = elem.isFloating() || (elem.kind == CType.Kind.VECTOR && elem.elem.isFloating());
+        if (!fp) return;
+        rep.report("NL009", line(c), fname(), "'" + text(c) + "' adds " + elem + " values atomically: the threads' additions "
+                + "happen in a different order on every run and floating-point addition is not associative, so the sum "
+                + "varies from run to run (and differs from the serial CPU sum); reduce per block in a fixed order "
+                + "(tree reduction) and combine partial sums deterministically", text(c), conf, null);
+    }
+
+    // ------------------------------------------------------------------ text
+    private int line(ParserRuleContext c) {
+        return c.start.getLine();
+    }
+
+    String text(ParserRuleContext c) {
+        if (c == null) return "";
+        return text(c, c.start.getTokenIndex(), c.stop == null ? c.start.getTokenIndex() : c.stop.getTokenIndex());
+    }
+
+    String text(ParserRuleContext unused, int a, int b) {
+        StringBuilder sb = new StringBuilder();
+        int prev = -1;
+        for (int i = a; i <= b && i < toks.size(); i++) {
+            PToken t = toks.get(i);
+            int ty = t.getType();
+            boolean word = isWord(ty);
+            if (prev >= 0 && word && isWord(prev)) sb.append(' ');
+            else if (prev >= 0 && (isBinary(ty) || isBinary(prev)) && !(ty == CudaLexer.LT || ty == CudaLexer.GT
+                    || prev == CudaLexer.LT || prev == CudaLexer.GT)) sb.append(' ');
+            else if (prev == CudaLexer.COMMA) sb.append(' ');
+            sb.append(t.getText());
+            prev = ty;
+            if (sb.length() > 120) {
+                sb.append(" ...");
+                break;
+            }
+        }
+        return sb.toString().replace("( ", "(");
+    }
+
+    private static boolean isWord(int ty) {
+        return ty == CudaLexer.IDENTIFIER || ty == CudaLexer.INTEGER_LITERAL || ty == CudaLexer.FLOATING_LITERAL
+                || (ty > CudaLexer.DIRECTIVE && ty < CudaLexer.LAUNCH_OPEN);
+    }
+
+    private static boolean isBinary(int ty) {
+        switch (ty) {
+            case CudaLexer.ASSIGN: case CudaLexer.PLUS_ASSIGN: case CudaLexer.MINUS_ASSIGN: case CudaLexer.STAR_ASSIGN:
+            case CudaLexer.DIV_ASSIGN: case CudaLexer.EQ: case CudaLexer.NE: case CudaLexer.AND_AND: case CudaLexer.OR_OR:
+            case CudaLexer.LE: case CudaLexer.GE: case CudaLexer.QUESTION:
+                return true;
+            default:
+                return false;
+        }
+    }
+}

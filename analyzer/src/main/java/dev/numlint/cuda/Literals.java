@@ -1,0 +1,51 @@
+package dev.numlint.cuda;
+
+/** Numeric literal helpers. */
+final class Literals {
+    private Literals() {
+    }
+
+    /** Value of an integer or floating literal, or null. */
+    static Double value(String text) {
+        String s = text.indexOf('\'') >= 0 ? text.replace("'", "") : text;
+        try {
+            boolean hex = s.startsWith("0x") || s.startsWith("0X");
+            boolean floating = !hex && (s.indexOf('.') >= 0 || s.indexOf('e') >= 0 || s.indexOf('E') >= 0);
+            if (hex && (s.indexOf('p') >= 0 || s.indexOf('P') >= 0)) floating = true;
+            if (floating) {
+                int end = s.length();
+                char last = s.charAt(end - 1);
+                if (last == 'f' || last == 'F' || last == 'l' || last == 'L') end--;
+                return Double.parseDouble(s.substring(0, end));
+            }
+            int end = s.length();
+            while (end > 0 && "uUlLzZ".indexOf(s.charAt(end - 1)) >= 0) end--;
+            if (!hex && end > 0 && (s.charAt(end - 1) == 'f' || s.charAt(end - 1) == 'F')) end--;
+            String n = s.substring(0, end);
+            if (hex) return (double) Long.parseLong(n.substring(2), 16);
+            if (n.length() > 1 && n.charAt(0) == '0') return (double) Long.parseLong(n, 8);
+            return Double.parseDouble(n);
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            return null;
+        }
+    }
+
+    /** Type of a literal token text. */
+    static CType type(String text, boolean floating) {
+        if (floating) {
+            char last = text.charAt(text.length() - 1);
+            if (last == 'f' || last == 'F') return CType.FLOAT;
+            if (last == 'l' || last == 'L') return CType.LONG_DOUBLE;
+            return CType.DOUBLE;
+        }
+        int st = text.length();
+        while (st > 0 && "uUlLzZ".indexOf(text.charAt(st - 1)) >= 0) st--;
+        String suf = text.substring(st).toLowerCase(java.util.Locale.ROOT);
+        boolean u = suf.contains("u");
+        int l = suf.length() - (u ? 1 : 0);
+        if (suf.contains("z")) return u ? CType.ULONG.alias("size_t") : CType.LONG;
+        if (l >= 2) return u ? CType.ULLONG : CType.LLONG;
+        if (l == 1) return u ? CType.ULONG : CType.LONG;
+        return u ? CType.UINT : CType.INT;
+    }
+}

@@ -1,0 +1,550 @@
+package dev.numlint.cuda;
+
+import dev.numlint.cuda.parser.CudaLexer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.antlr.v4.runtime.Token;
+
+/**
+ * A C preprocessor sufficient for analysis: object- and function-like macros (with #, ## and __VA_ARGS__) are
+ * expanded and every produced token keeps the line of the macro invocation, so findings stay at original lines;
+ * #include "..." is handed to an {@link IncludeHandler}; #if/#ifdef/#elif are evaluated when decidable and both
+ * branches are kept otherwise (e.g. __CUDA_ARCH__, CUDART_VERSION).
+ */
+final class Preprocessor {
+    /** A macro definition. {@code params} is null for object-like macros. */
+    record Macro(String name, List<String> params, boolean variadic, List<PToken> body) {
+    }
+
+    interface IncludeHandler {
+        /** Called for an active {@code #include "name"} at {@code line}. */
+        void include(String name, int line);
+    }
+
+    /** Identifiers whose value the analysis cannot know (device vs host pass, toolkit version). */
+    static boolean undecidable(String id) {
+        return id.equals("__CUDA_ARCH__") || id.startsWith("__CUDA_ARCH") || id.startsWith("CUDART_VERSION")
+                || id.startsWith("__CUDACC_VER") || id.equals("CUDA_VERSION") || id.startsWith("__CUDA_API_VER");
+    }
+
+    private static final Map<String, Long> PREDEFINED = Map.of("__CUDACC__", 1L, "__NVCC__", 1L, "__cplusplus",
+            201703L, "__linux__", 1L, "__x86_64__", 1L, "__STDC__", 1L, "__GNUC__", 12L, "__CUDACC_RTC__", 0L);
+
+    private final Map<String, Macro> macros;
+    private final IncludeHandler includes;
+    private final List<String> problems = new ArrayList<>();
+    private int expansions;
+
+    Preprocessor(Map<String, Macro> macros, IncludeHandler includes) {
+        this.macros = macros;
+        this.includes = includes;
+    }
+
+    List<String> problems() {
+        return problems;
+    }
+
+    static List<PToken> lex(String text) {
+        return FastLexer.lex(text);
+    }
+
+    // ---------------------------------------------------------------- conditionals
+    private static final int TAKING = 0;
+    private static final int WAITING = 1;
+    private static final int DONE = 2;
+    private static final int BOTH = 3;
+
+    private static final class Cond {
+        final boolean parentActive;
+        int state;
+
+        Cond(boolean parentActive, int state) {
+            this.parentActive = parentActive;
+            this.state = state;
+        }
+
+        boolean active() {
+            return parentActive && (state == TAKING || state == BOTH);
+        }
+    }
+
+    /** Preprocesses {@code text}; returns the code tokens (directives consumed). */
+    List<PToken> run(String text) {
+        List<PToken> raw = lex(text);
+        List<PToken> out = new ArrayList<>(raw.size());
+        Deque<Cond> conds = new ArrayDeque<>();
+        List<PToken> segment = new ArrayList<>();
+        for (PToken t : raw) {
+            boolean active = conds.isEmpty() || conds.peek().active();
+            if (t.getType() == CudaLexer.DIRECTIVE) {
+                if (!segment.isEmpty()) {
+                    expandAll(segment, out);
+                    segment.clear();
+                }
+                directive(t, conds, active);
+                continue;
+            }
+            if (active) {
+                segment.add(t);
+            }
+        }
+        if (!segment.isEmpty()) expandAll(segment, out);
+        return out;
+    }
+
+    private static final java.util.regex.Pattern CONTINUATION = java.util.regex.Pattern.compile("\\\\\\r?\\n");
+    private static final java.util.regex.Pattern COMMENT = java.util.regex.Pattern.compile("(?s)/\\*.*?\\*/");
+
+    private static String directiveText(String raw) {
+        String s = raw.indexOf('\\') >= 0 ? CONTINUATION.matcher(raw).replaceAll(" ") : raw;
+        if (s.indexOf("/*") >= 0) s = COMMENT.matcher(s).replaceAll(" ");
+        return s.substring(1).trim();
+    }
+
+    private void directive(Token t, Deque<Cond> conds, boolean active) {
+        String d = directiveText(t.getText());
+        int i = 0;
+        while (i < d.length() && Character.isLetter(d.charAt(i))) i++;
+        String kw = d.substring(0, i);
+        String rest = d.substring(i).trim();
+        int line = t.getLine();
+        switch (kw) {
+            case "if": {
+                Long v = active ? evalCondition(rest) : Long.valueOf(0);
+                conds.push(new Cond(active, v == null ? BOTH : v != 0 ? TAKING : WAITING));
+                break;
+            }
+            case "ifdef":
+            case "ifndef": {
+                String id = firstIdent(rest);
+                int state;
+                if (undecidable(id)) state = BOTH;
+                else {
+                    boolean def = isDefined(id);
+                    state = def == kw.equals("ifdef") ? TAKING : WAITING;
+                }
+                conds.push(new Cond(active, state));
+                break;
+            }
+            case "elif": {
+                Cond c = conds.peek();
+                if (c == null) break;
+                if (c.state == TAKING) c.state = DONE;
+                else if (c.state == WAITING) {
+                    Long v = c.parentActive ? evalCondition(rest) : Long.valueOf(0);
+                    c.state = v == null ? BOTH : v != 0 ? TAKING : WAITING;
+                }
+                break;
+            }
+            case "else": {
+                Cond c = conds.peek();
+                if (c == null) break;
+                if (c.state == TAKING) c.state = DONE;
+                else if (c.state == WAITING) c.state = TAKING;
+                break;
+            }
+            case "endif":
+                if (!conds.isEmpty()) conds.pop();
+                break;
+            case "define":
+                if (active) define(rest);
+                break;
+            case "undef":
+                if (active) macros.remove(firstIdent(rest));
+                break;
+            case "include":
+                if (active && rest.startsWith("\"")) {
+                    int end = rest.indexOf('"', 1);
+                    if (end > 1 && includes != null) includes.include(rest.substring(1, end), line);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    private static String firstIdent(String s) {
+        int i = 0;
+        while (i < s.length() && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_')) i++;
+        return s.substring(0, i);
+    }
+
+    private boolean isDefined(String id) {
+        return macros.containsKey(id) || PREDEFINED.containsKey(id);
+    }
+
+    private void define(String rest) {
+        String name = firstIdent(rest);
+        if (name.isEmpty()) return;
+        String after = rest.substring(name.length());
+        List<String> params = null;
+        boolean variadic = false;
+        String body;
+        if (after.startsWith("(")) {
+            int close = after.indexOf(')');
+            if (close < 0) return;
+            params = new ArrayList<>();
+            for (String p : after.substring(1, close).split(",")) {
+                p = p.trim();
+                if (p.isEmpty()) continue;
+                if (p.equals("...")) {
+                    variadic = true;
+                    params.add("__VA_ARGS__");
+                } else if (p.endsWith("...")) {
+                    variadic = true;
+                    params.add(p.substring(0, p.length() - 3).trim());
+                } else {
+                    params.add(p);
+                }
+            }
+            body = after.substring(close + 1);
+        } else {
+            body = after;
+        }
+        List<PToken> toks = lex(body);
+        macros.put(name, new Macro(name, params, variadic, toks));
+    }
+
+    // ---------------------------------------------------------------- #if evaluation
+    /** Value of an #if expression, or null when it depends on something the analysis cannot know. */
+    Long evalCondition(String expr) {
+        List<PToken> toks = lex(expr);
+        List<PToken> pre = new ArrayList<>();
+        for (int i = 0; i < toks.size(); i++) {
+            PToken t = toks.get(i);
+            if (t.getType() == CudaLexer.IDENTIFIER && t.getText().equals("defined")) {
+                int j = i + 1;
+                boolean paren = j < toks.size() && toks.get(j).getType() == CudaLexer.LPAREN;
+                if (paren) j++;
+                if (j >= toks.size()) return null;
+                String id = toks.get(j).getText();
+                if (paren) j++;
+                i = j - (paren ? 0 : 1);
+                if (undecidable(id)) pre.add(new PToken(CudaLexer.IDENTIFIER, "__undecidable__", 0, 0, Set.of(), null));
+                else pre.add(new PToken(CudaLexer.INTEGER_LITERAL, isDefined(id) ? "1" : "0", 0, 0, Set.of(), null));
+            } else {
+                pre.add(t);
+            }
+        }
+        List<PToken> expanded = new ArrayList<>();
+        expandAll(pre, expanded);
+        try {
+            CondEval ev = new CondEval(expanded);
+            Long v = ev.ternary();
+            return ev.pos == expanded.size() ? v : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private final class CondEval {
+        final List<PToken> t;
+        int pos;
+
+        CondEval(List<PToken> t) {
+            this.t = t;
+        }
+
+        int type() {
+            return pos < t.size() ? t.get(pos).getType() : Token.EOF;
+        }
+
+        Long ternary() {
+            Long c = binary(0);
+            if (type() == CudaLexer.QUESTION) {
+                pos++;
+                Long a = ternary();
+                if (type() != CudaLexer.COLON) throw new IllegalStateException();
+                pos++;
+                Long b = ternary();
+                if (c == null) return a != null && a.equals(b) ? a : null;
+                return c != 0 ? a : b;
+            }
+            return c;
+        }
+
+        private int prec(int type) {
+            switch (type) {
+                case CudaLexer.OR_OR: return 1;
+                case CudaLexer.AND_AND: return 2;
+                case CudaLexer.PIPE: return 3;
+                case CudaLexer.CARET: return 4;
+                case CudaLexer.AMP: return 5;
+                case CudaLexer.EQ: case CudaLexer.NE: return 6;
+                case CudaLexer.LT: case CudaLexer.GT: case CudaLexer.LE: case CudaLexer.GE: return 7;
+                case CudaLexer.SHL: return 8;
+                case CudaLexer.PLUS: case CudaLexer.MINUS: return 9;
+                case CudaLexer.STAR: case CudaLexer.DIV: case CudaLexer.MOD: return 10;
+                default: return -1;
+            }
+        }
+
+        Long binary(int minPrec) {
+            Long left = unary();
+            while (true) {
+                int op = type();
+                int p = prec(op);
+                if (p < 0 || p <= minPrec - 1 || p < minPrec) return left;
+                pos++;
+                boolean shr = op == CudaLexer.GT && type() == CudaLexer.GT;
+                if (shr) {
+                    pos++;
+                    p = 8;
+                }
+                Long right = binary(p + 1);
+                left = apply(shr ? -1 : op, left, right);
+            }
+        }
+
+        Long apply(int op, Long a, Long b) {
+            if (op == CudaLexer.AND_AND) {
+                if ((a != null && a == 0) || (b != null && b == 0)) return 0L;
+                return a == null || b == null ? null : 1L;
+            }
+            if (op == CudaLexer.OR_OR) {
+                if ((a != null && a != 0) || (b != null && b != 0)) return 1L;
+                return a == null || b == null ? null : 0L;
+            }
+            if (a == null || b == null) return null;
+            switch (op) {
+                case -1: return a >> b;
+                case CudaLexer.PIPE: return a | b;
+                case CudaLexer.CARET: return a ^ b;
+                case CudaLexer.AMP: return a & b;
+                case CudaLexer.EQ: return a.equals(b) ? 1L : 0L;
+                case CudaLexer.NE: return a.equals(b) ? 0L : 1L;
+                case CudaLexer.LT: return a < b ? 1L : 0L;
+                case CudaLexer.GT: return a > b ? 1L : 0L;
+                case CudaLexer.LE: return a <= b ? 1L : 0L;
+                case CudaLexer.GE: return a >= b ? 1L : 0L;
+                case CudaLexer.SHL: return a << b;
+                case CudaLexer.PLUS: return a + b;
+                case CudaLexer.MINUS: return a - b;
+                case CudaLexer.STAR: return a * b;
+                case CudaLexer.DIV: return b == 0 ? null : a / b;
+                case CudaLexer.MOD: return b == 0 ? null : a % b;
+                default: return null;
+            }
+        }
+
+        Long unary() {
+            int ty = type();
+            if (ty == CudaLexer.BANG) {
+                pos++;
+                Long v = unary();
+                return v == null ? null : v == 0 ? 1L : 0L;
+            }
+            if (ty == CudaLexer.MINUS) {
+                pos++;
+                Long v = unary();
+                return v == null ? null : -v;
+            }
+            if (ty == CudaLexer.PLUS) {
+                pos++;
+                return unary();
+            }
+            if (ty == CudaLexer.TILDE) {
+                pos++;
+                Long v = unary();
+                return v == null ? null : ~v;
+            }
+            if (ty == CudaLexer.LPAREN) {
+                pos++;
+                Long v = ternary();
+                if (type() != CudaLexer.RPAREN) throw new IllegalStateException();
+                pos++;
+                return v;
+            }
+            if (ty == CudaLexer.INTEGER_LITERAL) {
+                String s = t.get(pos++).getText().replace("'", "").replaceAll("[uUlLzZ]+$", "");
+                if (s.startsWith("0x") || s.startsWith("0X")) return Long.parseLong(s.substring(2), 16);
+                if (s.startsWith("0b") || s.startsWith("0B")) return Long.parseLong(s.substring(2), 2);
+                if (s.length() > 1 && s.startsWith("0")) return Long.parseLong(s, 8);
+                return Long.parseLong(s);
+            }
+            if (ty == CudaLexer.TRUE) {
+                pos++;
+                return 1L;
+            }
+            if (ty == CudaLexer.FALSE) {
+                pos++;
+                return 0L;
+            }
+            if (ty == CudaLexer.IDENTIFIER || (ty != Token.EOF && ty < CudaLexer.LAUNCH_OPEN)) {
+                String id = t.get(pos++).getText();
+                if (type() == CudaLexer.LPAREN) { // unknown function-like macro
+                    int depth = 0;
+                    do {
+                        if (type() == CudaLexer.LPAREN) depth++;
+                        else if (type() == CudaLexer.RPAREN) depth--;
+                        pos++;
+                    } while (depth > 0 && pos < t.size());
+                    return null;
+                }
+                Long pre = PREDEFINED.get(id);
+                if (pre != null) return pre;
+                // C: an identifier that is not a macro is 0; unknown toolkit/arch macros are undecidable
+                return undecidable(id) || id.equals("__undecidable__") || id.startsWith("CUDA") || id.startsWith("__CUDA")
+                        ? null : Long.valueOf(0);
+            }
+            throw new IllegalStateException("unexpected token in #if");
+        }
+    }
+
+    // ---------------------------------------------------------------- macro expansion
+    private static final int MAX_EXPANSIONS = 200_000;
+
+    /** Expands macros in {@code in} and appends the result to {@code out}. */
+    void expandAll(List<PToken> in, List<PToken> out) {
+        Deque<PToken> front = new ArrayDeque<>();
+        int[] pos = {0};
+        while (true) {
+            PToken t = next(front, in, pos);
+            if (t == null) return;
+            if (t.getType() == CudaLexer.IDENTIFIER || isKeywordLike(t)) {
+                Macro m = macros.get(t.getText());
+                if (m != null && !t.hide.contains(m.name()) && expansions < MAX_EXPANSIONS) {
+                    if (m.params() == null) {
+                        expansions++;
+                        pushFront(front, substitute(m, null, t));
+                        continue;
+                    }
+                    PToken after = peek(front, in, pos);
+                    if (after != null && after.getType() == CudaLexer.LPAREN) {
+                        next(front, in, pos);
+                        List<List<PToken>> args = collectArgs(front, in, pos);
+                        if (args != null) {
+                            expansions++;
+                            pushFront(front, substitute(m, args, t));
+                            continue;
+                        }
+                    }
+                }
+            }
+            out.add(t);
+        }
+    }
+
+    private static boolean isKeywordLike(PToken t) {
+        int ty = t.getType();
+        return ty < CudaLexer.LAUNCH_OPEN && ty > CudaLexer.DIRECTIVE;
+    }
+
+    private static PToken next(Deque<PToken> front, List<PToken> in, int[] pos) {
+        if (!front.isEmpty()) return front.pollFirst();
+        return pos[0] < in.size() ? in.get(pos[0]++) : null;
+    }
+
+    private static PToken peek(Deque<PToken> front, List<PToken> in, int[] pos) {
+        if (!front.isEmpty()) return front.peekFirst();
+        return pos[0] < in.size() ? in.get(pos[0]) : null;
+    }
+
+    private static void pushFront(Deque<PToken> front, List<PToken> toks) {
+        for (int i = toks.size() - 1; i >= 0; i--) front.addFirst(toks.get(i));
+    }
+
+    private static List<List<PToken>> collectArgs(Deque<PToken> front, List<PToken> in, int[] pos) {
+        List<List<PToken>> args = new ArrayList<>();
+        List<PToken> cur = new ArrayList<>();
+        int depth = 0;
+        while (true) {
+            PToken t = next(front, in, pos);
+            if (t == null) return null;
+            int ty = t.getType();
+            if (ty == CudaLexer.LPAREN || ty == CudaLexer.LBRACKET || ty == CudaLexer.LBRACE) depth++;
+            else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET || ty == CudaLexer.RBRACE) {
+                if (depth == 0) {
+                    if (ty != CudaLexer.RPAREN) return null;
+                    args.add(cur);
+                    return args;
+                }
+                depth--;
+            } else if (ty == CudaLexer.COMMA && depth == 0) {
+                args.add(cur);
+                cur = new ArrayList<>();
+                continue;
+            }
+            cur.add(t);
+        }
+    }
+
+    private List<PToken> substitute(Macro m, List<List<PToken>> args, PToken inv) {
+        Set<String> hide = new HashSet<>(inv.hide);
+        hide.add(m.name());
+        Map<String, List<PToken>> argMap = new HashMap<>();
+        if (args != null) {
+            List<String> ps = m.params();
+            for (int i = 0; i < ps.size(); i++) {
+                List<PToken> a;
+                if (m.variadic() && i == ps.size() - 1 && i < args.size()) {
+                    a = new ArrayList<>();
+                    for (int k = i; k < args.size(); k++) {
+                        if (k > i) a.add(new PToken(CudaLexer.COMMA, ",", inv.getLine(), 0, Set.of(), null));
+                        a.addAll(args.get(k));
+                    }
+                } else {
+                    a = i < args.size() ? args.get(i) : List.of();
+                }
+                argMap.put(ps.get(i), a);
+            }
+        }
+        List<PToken> body = m.body();
+        List<PToken> res = new ArrayList<>(body.size() + 8);
+        String macroName = inv.fromMacro != null ? inv.fromMacro : m.name();
+        for (int i = 0; i < body.size(); i++) {
+            PToken b = body.get(i);
+            int ty = b.getType();
+            if (ty == CudaLexer.HASH && args != null && i + 1 < body.size() && argMap.containsKey(body.get(i + 1).getText())) {
+                StringBuilder sb = new StringBuilder("\"");
+                for (PToken a : argMap.get(body.get(i + 1).getText())) {
+                    if (sb.length() > 1) sb.append(' ');
+                    sb.append(a.getText().replace("\\", "\\\\").replace("\"", "\\\""));
+                }
+                sb.append('"');
+                res.add(new PToken(CudaLexer.STRING_LITERAL, sb.toString(), inv.getLine(), inv.getCharPositionInLine(), hide, macroName));
+                i++;
+                continue;
+            }
+            if (ty == CudaLexer.HASH_HASH && !res.isEmpty() && i + 1 < body.size()) {
+                PToken left = res.remove(res.size() - 1);
+                PToken rightTok = body.get(++i);
+                List<PToken> right = argMap.containsKey(rightTok.getText()) && args != null
+                        ? new ArrayList<>(argMap.get(rightTok.getText())) : new ArrayList<>(List.of(rightTok));
+                String pasted = left.getText() + (right.isEmpty() ? "" : right.remove(0).getText());
+                for (PToken lt : lex(pasted)) {
+                    res.add(new PToken(lt.getType(), lt.getText(), inv.getLine(), inv.getCharPositionInLine(), hide, macroName));
+                }
+                for (PToken r : right) res.add(r.at(inv.getLine(), inv.getCharPositionInLine(), hide, macroName));
+                continue;
+            }
+            if (args != null && ty == CudaLexer.IDENTIFIER && argMap.containsKey(b.getText())) {
+                List<PToken> a = argMap.get(b.getText());
+                boolean pasteNext = i + 1 < body.size() && body.get(i + 1).getType() == CudaLexer.HASH_HASH;
+                List<PToken> use;
+                if (pasteNext) {
+                    use = a;
+                } else {
+                    use = new ArrayList<>();
+                    expandAll(a, use);
+                }
+                for (PToken x : use) {
+                    // argument tokens keep their own line when they came from the source (multi-line invocations)
+                    int line = x.fromMacro == null ? x.getLine() : inv.getLine();
+                    Set<String> h = new HashSet<>(x.hide);
+                    h.addAll(inv.hide);
+                    res.add(x.at(line, x.getCharPositionInLine(), h, x.fromMacro != null ? x.fromMacro : (inv.fromMacro)));
+                }
+                continue;
+            }
+            res.add(b.at(inv.getLine(), inv.getCharPositionInLine(), hide, macroName));
+        }
+        return res;
+    }
+}

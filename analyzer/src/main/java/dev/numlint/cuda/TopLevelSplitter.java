@@ -1,0 +1,430 @@
+package dev.numlint.cuda;
+
+import dev.numlint.cuda.parser.CudaLexer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The fast first level of the front end: splits a preprocessed file into declarations and function definitions by
+ * brace matching (namespaces, extern "C" blocks and class bodies are entered), records types, struct fields,
+ * globals and function signatures in a {@link FileScope}, and returns the function bodies for the statement
+ * grammar.
+ */
+final class TopLevelSplitter {
+    /** A function definition: header facts and the body's token range [bodyStart, bodyEnd] (braces included). */
+    static final class FunctionDef {
+        String name;
+        String className;
+        CType ret;
+        List<String> paramNames = new ArrayList<>();
+        List<CType> paramTypes = new ArrayList<>();
+        boolean global;
+        boolean device;
+        boolean host;
+        Set<String> templateParams;
+        int line;
+        int bodyStart;
+        int bodyEnd;
+        /** Line of a "long double" in the signature, or 0. */
+        int longDoubleLine;
+        String longDoubleWhat;
+
+        boolean runsOnDevice() {
+            return global || device;
+        }
+
+        boolean runsOnHost() {
+            return !global && (!device || host);
+        }
+    }
+
+    /** A declaration at file or class level that mentions long double (NL005 in host code). */
+    record LongDoubleDecl(int line, String what) {
+    }
+
+    private final List<PToken> t;
+    private final FileScope scope;
+    private final boolean collectBodies;
+    final List<FunctionDef> functions = new ArrayList<>();
+    final List<LongDoubleDecl> longDoubles = new ArrayList<>();
+
+    TopLevelSplitter(List<PToken> tokens, FileScope scope, boolean collectBodies) {
+        this.t = tokens;
+        this.scope = scope;
+        this.collectBodies = collectBodies;
+    }
+
+    private int ty(int i) {
+        return i < t.size() ? t.get(i).getType() : -1;
+    }
+
+    void split() {
+        split(0, t.size(), null, Set.of());
+    }
+
+    private void split(int from, int to, StructInfo cls, Set<String> outerTemplate) {
+        int i = from;
+        Set<String> tparams = outerTemplate;
+        while (i < to) {
+            int k = ty(i);
+            if (k == CudaLexer.SEMI) {
+                i++;
+                continue;
+            }
+            if (k == CudaLexer.NAMESPACE) {
+                int j = i + 1;
+                while (j < to && ty(j) != CudaLexer.LBRACE && ty(j) != CudaLexer.SEMI) j++;
+                if (j < to && ty(j) == CudaLexer.LBRACE) {
+                    int end = Decls.match(t, j, to);
+                    split(j + 1, end, null, outerTemplate);
+                    i = end + 1;
+                } else {
+                    i = j + 1;
+                }
+                continue;
+            }
+            if (k == CudaLexer.EXTERN && ty(i + 1) == CudaLexer.STRING_LITERAL) {
+                if (ty(i + 2) == CudaLexer.LBRACE) {
+                    int end = Decls.match(t, i + 2, to);
+                    split(i + 3, end, cls, outerTemplate);
+                    i = end + 1;
+                } else {
+                    i += 2;
+                }
+                continue;
+            }
+            if (k == CudaLexer.TEMPLATE && ty(i + 1) == CudaLexer.LT) {
+                int end = matchAngle(i + 1, to);
+                Set<String> tp = new HashSet<>(outerTemplate);
+                for (int j = i + 2; j < end; j++) {
+                    if ((ty(j) == CudaLexer.TYPENAME || ty(j) == CudaLexer.CLASS) && ty(j + 1) == CudaLexer.IDENTIFIER) {
+                        tp.add(t.get(j + 1).getText());
+                    }
+                }
+                tparams = tp;
+                i = end + 1;
+                continue;
+            }
+            if ((k == CudaLexer.PUBLIC || k == CudaLexer.PRIVATE || k == CudaLexer.PROTECTED) && ty(i + 1) == CudaLexer.COLON) {
+                i += 2;
+                continue;
+            }
+            if (k == CudaLexer.STATIC_ASSERT || k == CudaLexer.USING && ty(i + 1) == CudaLexer.NAMESPACE) {
+                while (i < to && ty(i) != CudaLexer.SEMI) i++;
+                i++;
+                continue;
+            }
+            i = item(i, to, cls, tparams);
+            tparams = outerTemplate;
+        }
+    }
+
+    private int matchAngle(int open, int to) {
+        int depth = 0;
+        int paren = 0;
+        for (int i = open; i < to; i++) {
+            int k = ty(i);
+            if (k == CudaLexer.LPAREN) paren++;
+            else if (k == CudaLexer.RPAREN) paren--;
+            else if (paren == 0 && k == CudaLexer.LT) depth++;
+            else if (paren == 0 && k == CudaLexer.GT && --depth == 0) return i;
+            else if (k == CudaLexer.LBRACE || k == CudaLexer.SEMI) return i - 1;
+        }
+        return to - 1;
+    }
+
+    /** Reads one item starting at {@code i}; returns the index after it. */
+    private int item(int i, int to, StructInfo cls, Set<String> tparams) {
+        int depth = 0;
+        boolean sawEq = false;
+        int parenStart = -1;
+        int parenEnd = -1;
+        int classKey = -1;
+        boolean initList = false;
+        for (int j = i; j < to; j++) {
+            int k = ty(j);
+            if (k == CudaLexer.LPAREN || k == CudaLexer.LBRACKET) {
+                if (k == CudaLexer.LPAREN && depth == 0 && parenStart < 0 && !sawEq && !isAttribute(j)) parenStart = j;
+                depth++;
+                continue;
+            }
+            if (k == CudaLexer.RPAREN || k == CudaLexer.RBRACKET) {
+                depth--;
+                if (depth == 0 && k == CudaLexer.RPAREN && parenEnd < 0 && parenStart >= 0) parenEnd = j;
+                if (depth < 0) return j + 1; // stray closer: resynchronise
+                continue;
+            }
+            if (depth != 0) continue;
+            if (k == CudaLexer.ASSIGN) sawEq = true;
+            else if ((k == CudaLexer.STRUCT || k == CudaLexer.CLASS || k == CudaLexer.UNION || k == CudaLexer.ENUM)
+                    && !sawEq && parenStart < 0 && classKey < 0) classKey = j;
+            else if (k == CudaLexer.COLON && parenEnd > 0 && j > parenEnd) initList = true;
+            else if (k == CudaLexer.SEMI) {
+                declaration(i, j, cls, tparams);
+                return j + 1;
+            } else if (k == CudaLexer.RBRACE) {
+                return j + 1; // unbalanced: skip
+            } else if (k == CudaLexer.LBRACE) {
+                if (classKey >= 0 && (parenStart < 0 || parenStart > classKey && classKey < j) && !sawEq
+                        && (parenStart < 0 || parenStart > j)) {
+                    int end = Decls.match(t, j, to);
+                    classBody(i, classKey, j, end, tparams);
+                    // declarators after the closing brace: "} name;" or typedef names
+                    int s = end + 1;
+                    int e = s;
+                    while (e < to && ty(e) != CudaLexer.SEMI && ty(e) != CudaLexer.LBRACE) e++;
+                    if (ty(i) == CudaLexer.TYPEDEF || e > s) afterClass(i, classKey, s, e);
+                    return e + 1;
+                }
+                if (parenStart >= 0 && parenEnd > parenStart && !sawEq) {
+                    if (initList && j > 0 && (ty(j - 1) == CudaLexer.IDENTIFIER || ty(j - 1) == CudaLexer.GT)) {
+                        j = Decls.match(t, j, to); // member{init} in a constructor initializer list
+                        continue;
+                    }
+                    int end = Decls.match(t, j, to);
+                    function(i, parenStart, parenEnd, j, end, cls, tparams);
+                    return end + 1;
+                }
+                j = Decls.match(t, j, to); // initializer braces or an unknown block
+            }
+        }
+        return to;
+    }
+
+    private boolean isAttribute(int paren) {
+        int k = ty(paren - 1);
+        return k == CudaLexer.GNU_ATTRIBUTE || k == CudaLexer.LAUNCH_BOUNDS || k == CudaLexer.ALIGN
+                || k == CudaLexer.DECLSPEC || k == CudaLexer.DECLTYPE;
+    }
+
+    private void classBody(int start, int classKey, int open, int close, Set<String> tparams) {
+        String name = null;
+        for (int j = classKey + 1; j < open; j++) {
+            if (ty(j) == CudaLexer.IDENTIFIER && (name == null)) name = t.get(j).getText();
+            if (ty(j) == CudaLexer.COLON) break;
+            if (ty(j) == CudaLexer.LPAREN) j = Decls.match(t, j, open);
+        }
+        if (ty(classKey) == CudaLexer.ENUM) {
+            if (name != null) scope.typedefs.put(name, CType.INT.alias(name));
+            long v = 0;
+            for (List<PToken> e : Decls.splitCommas(t.subList(open + 1, close))) {
+                if (e.isEmpty() || e.get(0).getType() != CudaLexer.IDENTIFIER) continue;
+                if (e.size() >= 3 && e.get(1).getType() == CudaLexer.ASSIGN && e.get(2).getType() == CudaLexer.INTEGER_LITERAL
+                        && e.size() == 3) {
+                    Double d = Literals.value(e.get(2).getText());
+                    if (d != null) v = d.longValue();
+                }
+                scope.globals.put(e.get(0).getText(), new FileScope.Var(e.get(0).getText(), CType.INT, (double) v, e.get(0).getLine()));
+                v++;
+            }
+            return;
+        }
+        if (name == null) name = "<anonymous@" + t.get(open).getLine() + ">";
+        StructInfo s = scope.structs.computeIfAbsent(name, StructInfo::new);
+        split(open + 1, close, s, tparams);
+        lastStruct = s;
+    }
+
+    private StructInfo lastStruct;
+
+    private void afterClass(int start, int classKey, int s, int e) {
+        boolean typedef = ty(start) == CudaLexer.TYPEDEF;
+        for (List<PToken> part : Decls.splitCommas(t.subList(s, e))) {
+            Decls.Declarator d = Decls.declarator(part, false, null);
+            if (d == null) continue;
+            if (typedef) {
+                if (ty(classKey) == CudaLexer.ENUM) {
+                    scope.typedefs.put(d.name, CType.INT.alias(d.name));
+                } else if (lastStruct != null) {
+                    CType st = CType.struct(lastStruct.name);
+                    scope.structs.put(d.name, lastStruct);
+                    scope.typedefs.put(d.name, d.pointers > 0 ? CType.pointer(st) : st);
+                }
+            } else if (lastStruct != null) {
+                scope.globals.put(d.name, new FileScope.Var(d.name, Decls.declType(CType.struct(lastStruct.name), d), null, d.line));
+            }
+        }
+    }
+
+    private void declaration(int i, int j, StructInfo cls, Set<String> tparams) {
+        List<PToken> toks = Decls.stripAttributes(t.subList(i, j));
+        if (toks.isEmpty()) return;
+        int first = toks.get(0).getType();
+        if (first == CudaLexer.USING) {
+            // using Name = type;
+            if (toks.size() > 3 && toks.get(1).getType() == CudaLexer.IDENTIFIER && toks.get(2).getType() == CudaLexer.ASSIGN) {
+                List<PToken> rest = toks.subList(3, toks.size());
+                CType base = Decls.specType(rest, scope, tparams);
+                int ptr = 0;
+                for (PToken p : rest) if (p.getType() == CudaLexer.STAR) ptr++;
+                if (base == null) base = CType.UNKNOWN;
+                for (int k = 0; k < ptr; k++) base = CType.pointer(base);
+                String n = toks.get(1).getText();
+                scope.typedefs.put(n, base.alias(n));
+            }
+            return;
+        }
+        if (first == CudaLexer.FRIEND || first == CudaLexer.TEMPLATE) return;
+        boolean typedef = first == CudaLexer.TYPEDEF;
+        List<List<PToken>> parts = Decls.splitCommas(toks);
+        List<PToken> specs = new ArrayList<>();
+        CType base = null;
+        boolean firstPart = true;
+        for (List<PToken> part : parts) {
+            Decls.Declarator d = Decls.declarator(part, firstPart, specs);
+            if (d == null) {
+                if (firstPart) return;
+                continue;
+            }
+            if (firstPart) {
+                base = Decls.specType(specs, scope, tparams);
+                firstPart = false;
+            }
+            CType type = Decls.declType(base, d);
+            if (base == CType.LONG_DOUBLE && !typedef) {
+                longDoubles.add(new LongDoubleDecl(d.line, (d.params != null ? "function " : "") + "'" + d.name + "'"));
+            }
+            if (typedef) {
+                if (d.params == null) scope.typedefs.put(d.name, type.alias(d.name));
+                continue;
+            }
+            if (d.params != null) {
+                if (cls != null) {
+                    cls.methods.put(d.name, type);
+                }
+                FileScope.FuncSig sig = signature(d.name, type, d.params, specs, tparams);
+                scope.addFunction(sig);
+                continue;
+            }
+            if (cls != null) {
+                cls.fields.put(d.name, type);
+            } else {
+                Double cv = null;
+                if (hasConst(specs) && d.init != null && d.init.size() == 1) cv = Literals.value(d.init.get(0).getText());
+                scope.globals.put(d.name, new FileScope.Var(d.name, type, cv, d.line));
+            }
+        }
+    }
+
+    private static boolean hasConst(List<PToken> specs) {
+        for (PToken p : specs) {
+            if (p.getType() == CudaLexer.CONST || p.getType() == CudaLexer.CONSTEXPR) return true;
+        }
+        return false;
+    }
+
+    private FileScope.FuncSig signature(String name, CType ret, List<PToken> params, List<PToken> specs, Set<String> tparams) {
+        List<CType> ps = new ArrayList<>();
+        for (Param p : params(params, tparams)) ps.add(p.type);
+        boolean dev = false;
+        boolean host = false;
+        boolean glob = false;
+        for (PToken s : specs) {
+            if (s.getType() == CudaLexer.DEVICE) dev = true;
+            if (s.getType() == CudaLexer.HOST) host = true;
+            if (s.getType() == CudaLexer.GLOBAL) glob = true;
+        }
+        return new FileScope.FuncSig(name, ret == null ? CType.UNKNOWN : ret, ps, dev || glob, host || !(dev || glob));
+    }
+
+    record Param(String name, CType type, int line) {
+    }
+
+    List<Param> params(List<PToken> params, Set<String> tparams) {
+        List<Param> res = new ArrayList<>();
+        List<PToken> cleaned = Decls.stripAttributes(params);
+        if (cleaned.isEmpty() || (cleaned.size() == 1 && cleaned.get(0).getType() == CudaLexer.VOID)) return res;
+        for (List<PToken> p : Decls.splitCommas(cleaned)) {
+            if (p.isEmpty() || p.get(0).getType() == CudaLexer.ELLIPSIS) continue;
+            List<PToken> specs = new ArrayList<>();
+            Decls.Declarator d = Decls.declarator(p, true, specs);
+            if (d == null) {
+                // unnamed parameter
+                CType ty = Decls.specType(p, scope, tparams);
+                int ptr = 0;
+                for (PToken x : p) if (x.getType() == CudaLexer.STAR) ptr++;
+                CType pt = ty == null ? CType.UNKNOWN : ty;
+                for (int k = 0; k < ptr; k++) pt = CType.pointer(pt);
+                res.add(new Param(null, pt, p.get(0).getLine()));
+                continue;
+            }
+            CType base = Decls.specType(specs, scope, tparams);
+            res.add(new Param(d.name, Decls.declType(base, d), d.line));
+        }
+        return res;
+    }
+
+    private void function(int i, int parenStart, int parenEnd, int open, int close, StructInfo cls, Set<String> tparams) {
+        List<PToken> head = Decls.stripAttributes(t.subList(i, parenStart));
+        if (head.isEmpty()) return;
+        FunctionDef f = new FunctionDef();
+        PToken nameTok = head.get(head.size() - 1);
+        int nameIdx = head.size() - 1;
+        if (nameTok.getType() == CudaLexer.GT) { // template specialization f<float>(...)
+            int depth = 0;
+            for (int k = head.size() - 1; k >= 0; k--) {
+                if (head.get(k).getType() == CudaLexer.GT) depth++;
+                else if (head.get(k).getType() == CudaLexer.LT && --depth == 0) {
+                    nameIdx = k - 1;
+                    break;
+                }
+            }
+            if (nameIdx < 0) return;
+            nameTok = head.get(nameIdx);
+        }
+        int opIdx = -1;
+        for (int k = 0; k < head.size(); k++) if (head.get(k).getType() == CudaLexer.OPERATOR) opIdx = k;
+        if (opIdx >= 0) {
+            nameIdx = opIdx;
+            f.name = "operator" + head.subList(opIdx + 1, head.size()).stream().map(PToken::getText).reduce("", String::concat);
+        } else {
+            f.name = nameTok.getText();
+        }
+        int specEnd = nameIdx;
+        if (specEnd > 0 && head.get(specEnd - 1).getType() == CudaLexer.TILDE) specEnd--;
+        String owner = null;
+        while (specEnd >= 2 && head.get(specEnd - 1).getType() == CudaLexer.SCOPE) {
+            if (owner == null) owner = head.get(specEnd - 2).getText();
+            specEnd -= 2;
+        }
+        f.className = owner != null ? owner : cls != null ? cls.name : null;
+        List<PToken> specs = new ArrayList<>(head.subList(0, specEnd));
+        int ptr = 0;
+        while (!specs.isEmpty() && (specs.get(specs.size() - 1).getType() == CudaLexer.STAR
+                || specs.get(specs.size() - 1).getType() == CudaLexer.AMP)) {
+            if (specs.get(specs.size() - 1).getType() == CudaLexer.STAR) ptr++;
+            specs.remove(specs.size() - 1);
+        }
+        for (PToken s : specs) {
+            if (s.getType() == CudaLexer.GLOBAL) f.global = true;
+            if (s.getType() == CudaLexer.DEVICE) f.device = true;
+            if (s.getType() == CudaLexer.HOST) f.host = true;
+        }
+        CType ret = specs.isEmpty() ? CType.VOID : Decls.specType(specs, scope, tparams);
+        if (ret == null) ret = CType.UNKNOWN;
+        for (int k = 0; k < ptr; k++) ret = CType.pointer(ret);
+        f.ret = ret;
+        f.templateParams = tparams;
+        f.line = nameTok.getLine();
+        f.bodyStart = open;
+        f.bodyEnd = close;
+        List<Param> ps = params(t.subList(parenStart + 1, parenEnd), tparams);
+        for (Param p : ps) {
+            f.paramNames.add(p.name);
+            f.paramTypes.add(p.type);
+            if (p.type == CType.LONG_DOUBLE && f.longDoubleLine == 0) {
+                f.longDoubleLine = p.line;
+                f.longDoubleWhat = "parameter '" + p.name + "'";
+            }
+        }
+        if (ret == CType.LONG_DOUBLE) {
+            f.longDoubleLine = f.line;
+            f.longDoubleWhat = "return type of '" + f.name + "'";
+        }
+        if (cls != null && owner == null) cls.methods.put(f.name, ret);
+        scope.addFunction(new FileScope.FuncSig(f.name, ret, f.paramTypes, f.global || f.device, f.runsOnHost()));
+        if (collectBodies) functions.add(f);
+    }
+}

@@ -1,0 +1,26 @@
+/**
+ * The CUDA C/C++ source front end (rules NL001-NL006, NL008-NL011 at the cuda-source layer).
+ *
+ * <p>Design, in the order the data flows:
+ * <ol>
+ *   <li>{@link dev.numlint.cuda.FastLexer}: a hand-written lexer that produces the token types of the ANTLR lexer
+ *       grammar {@code CudaLexer.g4} (the specification; a test checks both agree) several times faster.</li>
+ *   <li>{@link dev.numlint.cuda.Preprocessor}: object/function-like macros of the project (with #, ## and
+ *       __VA_ARGS__) are expanded, every produced token keeping the line of its invocation; #include "..." of
+ *       project headers is followed (relative to the file, then -I directories from the build context) and the
+ *       header's macros and declarations are cached per scan; #if/#ifdef are decided when possible, both branches
+ *       are kept when the condition depends on __CUDA_ARCH__ or the toolkit version.</li>
+ *   <li>{@link dev.numlint.cuda.TopLevelSplitter}: brace matching splits the file into declarations (typedefs,
+ *       structs and their fields, globals, prototypes, enums) and function definitions, entering namespaces,
+ *       extern "C" blocks, templates and class bodies.</li>
+ *   <li>{@code CudaParser.g4}: each function body is parsed on its own with SLL prediction (full LL only if SLL
+ *       fails); C++'s declaration/expression and cast ambiguities are settled by left-edge predicates backed by the
+ *       known type names ({@link dev.numlint.cuda.parser.CudaParserBase}). A body that does not parse costs only
+ *       that function and is reported as a WARNING notification.</li>
+ *   <li>{@link dev.numlint.cuda.FunctionAnalyzer}: types bottom-up (literal suffixes, declarations, usual
+ *       arithmetic conversions, CUDA vector members, the math API table in {@link dev.numlint.cuda.Builtins}),
+ *       device/host context, loops with constant trip counts, range guards, and the rules.</li>
+ * </ol>
+ * Unknown types (template parameters, types from system headers) never produce findings.
+ */
+package dev.numlint.cuda;

@@ -1,0 +1,279 @@
+package dev.numlint.cuda.parser;
+
+import java.util.function.Predicate;
+import org.antlr.v4.runtime.Parser;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.TokenStream;
+
+/**
+ * Semantic predicates of {@code CudaParser}: C++ cannot be parsed without knowing which names are types. The
+ * predicates look ahead on the token stream (they sit on the left edge of alternatives, so ANTLR evaluates them
+ * during prediction with the stream at the decision point) and consult {@link #typeNames}, the names the
+ * analyzer knows to be types (typedefs, structs, template parameters, CUDA vector types, fixed-width integers);
+ * unknown names are classified by their shape ({@code Name name}, {@code Name *name =}).
+ */
+public abstract class CudaParserBase extends Parser {
+    private static final int MAX_SCAN = 96;
+    private Predicate<String> typeNames = s -> false;
+
+    protected CudaParserBase(TokenStream input) {
+        super(input);
+    }
+
+    public void setTypeNames(Predicate<String> names) {
+        this.typeNames = names;
+    }
+
+    private int la(int i) {
+        return _input.LA(i);
+    }
+
+    private Token lt(int i) {
+        return _input.LT(i);
+    }
+
+    static boolean isBuiltinType(int t) {
+        switch (t) {
+            case CudaLexer.VOID: case CudaLexer.BOOL: case CudaLexer.CHAR: case CudaLexer.SHORT: case CudaLexer.INT:
+            case CudaLexer.LONG: case CudaLexer.FLOAT: case CudaLexer.DOUBLE: case CudaLexer.SIGNED:
+            case CudaLexer.UNSIGNED:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    static boolean isDeclKeyword(int t) {
+        switch (t) {
+            case CudaLexer.STATIC: case CudaLexer.EXTERN: case CudaLexer.INLINE: case CudaLexer.REGISTER:
+            case CudaLexer.MUTABLE: case CudaLexer.CONSTEXPR: case CudaLexer.VIRTUAL: case CudaLexer.EXPLICIT:
+            case CudaLexer.FRIEND: case CudaLexer.THREAD_LOCAL: case CudaLexer.GLOBAL: case CudaLexer.DEVICE:
+            case CudaLexer.HOST: case CudaLexer.SHARED: case CudaLexer.CONSTANT: case CudaLexer.MANAGED:
+            case CudaLexer.FORCEINLINE: case CudaLexer.NOINLINE: case CudaLexer.EXTENSION: case CudaLexer.CONST:
+            case CudaLexer.VOLATILE: case CudaLexer.RESTRICT: case CudaLexer.STRUCT: case CudaLexer.CLASS:
+            case CudaLexer.UNION: case CudaLexer.ENUM: case CudaLexer.TYPENAME: case CudaLexer.AUTO:
+            case CudaLexer.DECLTYPE: case CudaLexer.GNU_ATTRIBUTE: case CudaLexer.DECLSPEC: case CudaLexer.ALIGN:
+            case CudaLexer.GRID_CONSTANT:
+                return true;
+            default:
+                return isBuiltinType(t);
+        }
+    }
+
+    /** Index after a balanced template argument list starting at {@code i} (which is '<'), or -1. */
+    private int skipTemplateArgs(int i) {
+        int angle = 0;
+        int paren = 0;
+        for (int n = 0; n < MAX_SCAN; n++, i++) {
+            int t = la(i);
+            switch (t) {
+                case Token.EOF: case CudaLexer.SEMI: case CudaLexer.LBRACE: case CudaLexer.RBRACE:
+                case CudaLexer.AND_AND: case CudaLexer.OR_OR: case CudaLexer.QUESTION:
+                    return -1;
+                case CudaLexer.LT:
+                    if (paren == 0) angle++;
+                    break;
+                case CudaLexer.GT:
+                    if (paren == 0) {
+                        angle--;
+                        if (angle == 0) return i + 1;
+                    }
+                    break;
+                case CudaLexer.LPAREN: case CudaLexer.LBRACKET:
+                    paren++;
+                    break;
+                case CudaLexer.RPAREN: case CudaLexer.RBRACKET:
+                    if (--paren < 0) return -1;
+                    break;
+                case CudaLexer.ASSIGN: case CudaLexer.PLUS_ASSIGN: case CudaLexer.MINUS_ASSIGN: case CudaLexer.STAR_ASSIGN:
+                case CudaLexer.DIV_ASSIGN:
+                    if (paren == 0) return -1;
+                    break;
+                default:
+                    break;
+            }
+        }
+        return -1;
+    }
+
+    private boolean templateClosePlausible(int i) {
+        switch (la(i)) {
+            case CudaLexer.LPAREN: case CudaLexer.SCOPE: case CudaLexer.LBRACE: case CudaLexer.IDENTIFIER:
+            case CudaLexer.STAR: case CudaLexer.AMP: case CudaLexer.AND_AND: case CudaLexer.GT: case CudaLexer.COMMA:
+            case CudaLexer.RPAREN: case CudaLexer.ELLIPSIS: case CudaLexer.SEMI: case CudaLexer.CONST:
+            case CudaLexer.LAUNCH_OPEN: case CudaLexer.RESTRICT: case CudaLexer.OPERATOR:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /** '<' at LT(1) opens a template argument list. */
+    protected boolean templateArgsAhead() {
+        if (la(1) != CudaLexer.LT) return false;
+        int end = skipTemplateArgs(1);
+        return end > 0 && templateClosePlausible(end);
+    }
+
+    /** Skips a (qualified, templated) name starting at {@code i}; returns the index after it or -1. */
+    private int skipName(int i, String[] last) {
+        if (la(i) == CudaLexer.SCOPE) i++;
+        while (true) {
+            if (la(i) == CudaLexer.TEMPLATE) i++;
+            if (la(i) != CudaLexer.IDENTIFIER) return -1;
+            last[0] = lt(i).getText();
+            i++;
+            if (la(i) == CudaLexer.LT) {
+                int end = skipTemplateArgs(i);
+                if (end > 0 && templateClosePlausible(end)) {
+                    last[1] = "<>";
+                    i = end;
+                }
+            }
+            if (la(i) == CudaLexer.SCOPE && (la(i + 1) == CudaLexer.IDENTIFIER || la(i + 1) == CudaLexer.TEMPLATE)) {
+                i++;
+                last[2] = "::";
+                continue;
+            }
+            return i;
+        }
+    }
+
+    private boolean known(String name) {
+        return typeNames.test(name);
+    }
+
+    /** A declaration starts at LT(1) (rather than an expression statement). */
+    protected boolean declAhead() {
+        int t = la(1);
+        if (isDeclKeyword(t)) {
+            return true;
+        }
+        if (t == CudaLexer.LBRACKET && la(2) == CudaLexer.LBRACKET) return true;
+        if (t != CudaLexer.IDENTIFIER && t != CudaLexer.SCOPE) return false;
+        String[] last = new String[3];
+        int i = skipName(1, last);
+        if (i < 0) return false;
+        int next = la(i);
+        if (next == CudaLexer.IDENTIFIER) return true;
+        boolean isKnown = known(last[0]);
+        boolean templated = last[1] != null;
+        if (next == CudaLexer.STAR || next == CudaLexer.AMP || next == CudaLexer.AND_AND) {
+            if (isKnown || templated) return true;
+            int j = i;
+            while (la(j) == CudaLexer.STAR || la(j) == CudaLexer.AMP || la(j) == CudaLexer.CONST
+                    || la(j) == CudaLexer.RESTRICT || la(j) == CudaLexer.AND_AND) j++;
+            if (la(j) != CudaLexer.IDENTIFIER) return false;
+            int after = la(j + 1);
+            return after == CudaLexer.ASSIGN || after == CudaLexer.SEMI || after == CudaLexer.COMMA
+                    || after == CudaLexer.LBRACKET || after == CudaLexer.COLON;
+        }
+        if (isKnown && (next == CudaLexer.CONST || next == CudaLexer.RESTRICT || next == CudaLexer.VOLATILE)) return true;
+        return false;
+    }
+
+    /** An identifier at LT(1) is a type name inside a declaration-specifier sequence. */
+    protected boolean typeNameAhead() {
+        int t = la(1);
+        if (t != CudaLexer.IDENTIFIER && t != CudaLexer.SCOPE) return false;
+        String[] last = new String[3];
+        int i = skipName(1, last);
+        if (i < 0) return false;
+        if (known(last[0]) && last[2] == null) return true;
+        int next = la(i);
+        int before = _input.LT(-1) == null ? -1 : _input.LT(-1).getType();
+        if (before == CudaLexer.NEW) return true;
+        if (next == CudaLexer.IDENTIFIER || next == CudaLexer.OPERATOR) return true;
+        if (next == CudaLexer.STAR || next == CudaLexer.AMP || next == CudaLexer.AND_AND || next == CudaLexer.CONST
+                || next == CudaLexer.RESTRICT || next == CudaLexer.VOLATILE || next == CudaLexer.ELLIPSIS) {
+            return true;
+        }
+        if (known(last[0])) return true;
+        int prev = _input.LT(-1) == null ? -1 : _input.LT(-1).getType();
+        // (X) in a cast or sizeof, <X> or <X, ...> in a template argument list
+        if (i == 2 && next == CudaLexer.RPAREN && prev == CudaLexer.LPAREN) return true;
+        if (i == 2 && (next == CudaLexer.GT || next == CudaLexer.COMMA) && (prev == CudaLexer.LT || prev == CudaLexer.COMMA)) {
+            return true;
+        }
+        if (last[1] != null && (next == CudaLexer.RPAREN || next == CudaLexer.COMMA || next == CudaLexer.GT
+                || next == CudaLexer.LBRACKET)) {
+            return true;
+        }
+        // a qualified name such as std::size_t or thrust::plus<float> in an abstract position: (T) or <T>
+        return last[2] != null && (next == CudaLexer.RPAREN || next == CudaLexer.GT || next == CudaLexer.COMMA);
+    }
+
+    /** '(' at LT(1) opens a parameter list in a declarator (rather than a constructor argument list). */
+    protected boolean paramsAhead() {
+        if (la(1) != CudaLexer.LPAREN) return false;
+        int t = la(2);
+        if (t == CudaLexer.RPAREN || t == CudaLexer.ELLIPSIS || isDeclKeyword(t)) return true;
+        if (t != CudaLexer.IDENTIFIER && t != CudaLexer.SCOPE) return false;
+        String[] last = new String[3];
+        int i = skipName(2, last);
+        if (i < 0) return false;
+        if (known(last[0])) return true;
+        int next = la(i);
+        if (next == CudaLexer.IDENTIFIER) return true;
+        if (next == CudaLexer.STAR || next == CudaLexer.AMP) {
+            int after = la(i + 1);
+            return after == CudaLexer.IDENTIFIER && (la(i + 2) == CudaLexer.COMMA || la(i + 2) == CudaLexer.RPAREN)
+                    && last[1] != null;
+        }
+        return false;
+    }
+
+    /** '(' at LT(1) opens a C-style cast. */
+    protected boolean castAhead() {
+        if (la(1) != CudaLexer.LPAREN) return false;
+        int i = 2;
+        boolean sawType = false;
+        boolean builtin = false;
+        boolean ptr = false;
+        for (int n = 0; n < MAX_SCAN; n++) {
+            int t = la(i);
+            if (t == CudaLexer.CONST || t == CudaLexer.VOLATILE || t == CudaLexer.RESTRICT) {
+                i++;
+            } else if (isBuiltinType(t)) {
+                sawType = true;
+                builtin = true;
+                i++;
+            } else if (!sawType && (t == CudaLexer.STRUCT || t == CudaLexer.UNION || t == CudaLexer.CLASS
+                    || t == CudaLexer.ENUM || t == CudaLexer.TYPENAME)) {
+                i++;
+                String[] last = new String[3];
+                i = skipName(i, last);
+                if (i < 0) return false;
+                sawType = true;
+                builtin = true;
+            } else if (!sawType && (t == CudaLexer.IDENTIFIER || t == CudaLexer.SCOPE)) {
+                String[] last = new String[3];
+                i = skipName(i, last);
+                if (i < 0) return false;
+                sawType = true;
+                builtin = known(last[0]) || last[1] != null;
+            } else if (sawType && (t == CudaLexer.STAR || t == CudaLexer.AMP || t == CudaLexer.AND_AND)) {
+                ptr = true;
+                i++;
+            } else if (sawType && t == CudaLexer.RPAREN) {
+                if (builtin || ptr) return true;
+                switch (la(i + 1)) {
+                    case CudaLexer.IDENTIFIER: case CudaLexer.INTEGER_LITERAL: case CudaLexer.FLOATING_LITERAL:
+                    case CudaLexer.CHAR_LITERAL: case CudaLexer.LPAREN: case CudaLexer.THIS: case CudaLexer.TILDE:
+                    case CudaLexer.BANG: case CudaLexer.SIZEOF:
+                        return true;
+                    default:
+                        return false;
+                }
+            } else {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** IDENTIFIER ':' at statement level is a label (not a bit-field or a ternary). */
+    protected boolean isLabel() {
+        return la(1) == CudaLexer.IDENTIFIER && la(2) == CudaLexer.COLON;
+    }
+}

@@ -1,0 +1,113 @@
+package dev.numlint.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Level;
+import dev.numlint.model.Location;
+import dev.numlint.model.Notification;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.testing.InlineExpectations;
+import dev.numlint.testing.TestScanContext;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CudaSourceAnalyzerTest {
+    private static Path fixtures(String sub) throws URISyntaxException {
+        return Path.of(CudaSourceAnalyzerTest.class.getResource("/fixtures/cuda/" + sub).toURI());
+    }
+
+    private static TestScanContext scan(String sub, BuildContext bc) throws URISyntaxException {
+        return new TestScanContext(fixtures(sub)).projectContext(bc).run(new CudaSourceAnalyzer());
+    }
+
+    private static void assertMatches(String sub, TestScanContext ctx) throws URISyntaxException {
+        InlineExpectations exp = InlineExpectations.read(fixtures(sub));
+        String diff = exp.compare(ctx.hits());
+        String details = ctx.findings().stream().map(f -> f.location().shortText() + " " + f.ruleId() + ": " + f.message())
+                .collect(Collectors.joining("\n"));
+        assertThat(diff).as("fixture expectations\n" + details).isEmpty();
+        assertThat(exp.expected().size() + exp.forbidden().size()).isPositive();
+    }
+
+    @Test
+    void defaultBuildFixtures() throws Exception {
+        TestScanContext ctx = scan("default", BuildContext.defaults());
+        assertMatches("default", ctx);
+    }
+
+    @Test
+    void malformedFunctionLosesOnlyItself() throws Exception {
+        TestScanContext ctx = scan("default", BuildContext.defaults());
+        List<Notification> parse = ctx.notifications().stream().filter(n -> n.id().equals("parse-error")).collect(Collectors.toList());
+        assertThat(parse).hasSize(1);
+        Notification n = parse.get(0);
+        assertThat(n.file()).isEqualTo("malformed.cu");
+        assertThat(n.level()).isEqualTo(Level.WARNING);
+        assertThat(n.line()).isEqualTo(4);
+        assertThat(n.message()).contains("broken").contains("')'");
+        assertThat(ctx.hits()).contains(new InlineExpectations.Hit("malformed.cu", 10, "NL002"));
+    }
+
+    @Test
+    void fastMathBuild() throws Exception {
+        BuildContext bc = BuildContext.defaults().fastMath(true)
+                .addOrigin("--use_fast_math", Location.line("CMakeLists.txt", 12));
+        TestScanContext ctx = scan("fastmath", bc);
+        assertMatches("fastmath", ctx);
+        Finding div = ctx.findings().stream().filter(f -> f.ruleId().equals("NL002")).findFirst().orElseThrow();
+        assertThat(div.message()).contains("--use_fast_math (set at CMakeLists.txt:12)");
+        assertThat(div.related()).extracting(r -> r.location().shortText()).containsExactly("CMakeLists.txt:12");
+    }
+
+    @Test
+    void fmadOffBuild() throws Exception {
+        TestScanContext ctx = scan("nofmad", BuildContext.defaults().fmad(false));
+        assertMatches("nofmad", ctx);
+    }
+
+    @Test
+    void hostContractionBuild() throws Exception {
+        TestScanContext ctx = scan("hostfma", BuildContext.defaults().hostArch("haswell")
+                .addOrigin("-march=haswell", Location.line("Makefile", 3)));
+        assertMatches("hostfma", ctx);
+    }
+
+    @Test
+    void messagesNameExpressionAndConsequence() throws Exception {
+        TestScanContext ctx = scan("default", BuildContext.defaults());
+        Finding cast = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL001") && f.location().file().equals("conversions.cu") && f.location().startLine() == 16)
+                .findFirst().orElseThrow();
+        assertThat(cast.message()).contains("(unsigned short)(temp*65535.0f)").contains("65467 on x86 but 0 on the GPU");
+        assertThat(cast.function()).isEqualTo("reconstruct");
+        assertThat(cast.fingerprintKey()).doesNotContain("16");
+        Finding promo = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL008") && f.location().startLine() == 6).findFirst().orElseThrow();
+        assertThat(promo.message()).contains("4.0/(1.0+x*x)").contains("1.0");
+    }
+
+    @Test
+    void implementedRulesAreTheCatalogsCudaSourceLayer() {
+        var expected = RuleCatalog.get().all().stream().filter(r -> r.appliesTo(dev.numlint.model.Layer.CUDA_SOURCE))
+                .map(r -> r.id()).collect(Collectors.toSet());
+        assertThat(new CudaSourceAnalyzer().implementedRules()).isEqualTo(expected);
+    }
+
+    @Test
+    void badInputNeverThrows(@TempDir Path dir) throws Exception {
+        Files.write(dir.resolve("bin.cu"), new byte[] {1, 0, 2, 3});
+        Files.writeString(dir.resolve("braces.cu"), "}}} __global__ void k( { {{ ((( \n#if\n#endif\n#endif\n");
+        Files.writeString(dir.resolve("deep.cu"), "void f() { int x = " + "(".repeat(5000) + "1" + ")".repeat(5000) + "; }");
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications()).anyMatch(n -> n.file().equals("bin.cu") && n.level() == Level.ERROR);
+        assertThat(ctx.notifications()).anyMatch(n -> n.file().equals("deep.cu") && n.message().contains("nested deeper"));
+        assertThat(ctx.findings()).isEmpty();
+    }
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Throughput benchmark of the CUDA source front end (dev.numlint.cuda.CudaSourceAnalyzer).
+#   bench/cuda-throughput.sh [DIR...]     (default: the rodinia, cuda-samples and tigre corpora under /work/corpora)
+# Prints: warm single-thread lines/s (in-process, best of N runs), whole-process wall time of numlint's
+# analyzer main vs `cppcheck --enable=warning` on the same .cu/.cuh file list (both pinned to one core when
+# taskset exists), and the heap of a whole-corpus run under a small -Xmx (memory must not grow with files).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DIRS=("$@")
+if [ ${#DIRS[@]} -eq 0 ]; then
+  DIRS=(/work/corpora/rodinia/cuda /work/corpora/cuda-samples /work/corpora/tigre)
+fi
+REPEAT=${REPEAT:-8}
+mvn -B -o -q -pl analyzer -am test-compile -DskipTests >/dev/null
+# runtime jars of the front end: ANTLR runtime and the catalog's YAML reader (the rules module's dependencies)
+mkdir -p target
+mvn -B -o -q -pl rules dependency:build-classpath -Dmdep.outputFile="$PWD/target/cuda-bench.cp" >/dev/null
+REPO=${MAVEN_REPO:-$HOME/.m2/repository}
+ANTLR=$(ls "$REPO"/org/antlr/antlr4-runtime/4.13.2/antlr4-runtime-4.13.2.jar)
+DEPS=$(cat target/cuda-bench.cp):$ANTLR
+CP=rules/target/classes:rules/target/test-classes:ptx-inspector/target/classes:validation/target/classes:analyzer/target/classes:analyzer/target/test-classes:$DEPS
+LIST=$(mktemp)
+find "${DIRS[@]}" -type f \( -name '*.cu' -o -name '*.cuh' \) | sort > "$LIST"
+NFILES=$(wc -l < "$LIST")
+NLINES=$(xargs cat < "$LIST" | wc -l)
+PIN=""
+if command -v taskset >/dev/null; then PIN="taskset -c 0"; fi
+MAIN=dev.numlint.cuda.CudaCorpusMain
+
+warm=$($PIN java -cp "$CP" $MAIN --repeat "$REPEAT" "@$LIST" | tail -1)
+
+# whole process, best of 3: default JVM, and C1 only (a short run does not pay back C2's compile time)
+wall() {
+  local best=999999
+  for _ in 1 2 3; do
+    local t0 t1 d
+    t0=$(date +%s.%N)
+    $PIN java "$@" -cp "$CP" $MAIN "@$LIST" > /dev/null
+    t1=$(date +%s.%N)
+    d=$(echo "$t1 - $t0" | bc -l)
+    best=$(echo "if ($d < $best) $d else $best" | bc -l)
+  done
+  echo "$best"
+}
+numlint_s=$(wall -Xshare:auto)
+numlint_c1_s=$(wall -XX:TieredStopAtLevel=1)
+
+cpp_s="n/a"
+if command -v cppcheck >/dev/null; then
+  t0=$(date +%s.%N)
+  $PIN cppcheck -q -j 1 --enable=warning --file-list="$LIST" > /dev/null 2>&1 || true
+  t1=$(date +%s.%N)
+  cpp_s=$(echo "$t1 - $t0" | bc -l)
+fi
+
+heap=$(java -Xmx48m -cp "$CP" $MAIN "@$LIST" | grep "heap after run")
+half=$(mktemp)
+head -n $((NFILES / 4)) "$LIST" > "$half"
+heap4=$(java -Xmx48m -cp "$CP" $MAIN "@$half" | grep "heap after run")
+
+printf '\n%-44s %s\n' "files / lines" "$NFILES / $NLINES"
+printf '%-44s %s\n' "numlint warm, one thread (best of $REPEAT)" "$warm"
+printf '%-44s %.2f s\n' "numlint whole process (wall, 1 core)" "$numlint_s"
+printf '%-44s %.2f s\n' "numlint whole process, -XX:TieredStopAtLevel=1" "$numlint_c1_s"
+if [ "$cpp_s" != "n/a" ]; then
+  printf '%-44s %.2f s\n' "cppcheck --enable=warning (wall, 1 core)" "$cpp_s"
+  printf '%-44s %.1fx\n' "numlint speed-up over cppcheck" "$(echo "$cpp_s / $numlint_s" | bc -l)"
+  printf '%-44s %.1fx\n' "numlint (C1 only) speed-up over cppcheck" "$(echo "$cpp_s / $numlint_c1_s" | bc -l)"
+fi
+printf '%-44s %s\n' "heap, all files, -Xmx48m" "$heap"
+printf '%-44s %s\n' "heap, first quarter of the files, -Xmx48m" "$heap4"
+rm -f "$LIST" "$half"
