@@ -110,6 +110,7 @@ public final class PtxReader {
                 }
                 if (ts.index() == before && ts.LA(1) != Token.EOF) ts.consume();
             }
+            Access.resolveFiles(functions, files);
             PtxModule m = new PtxModule(version, target, targetOptions, addressSize, files, variables, functions);
             return new Result(m, problems, skipped, items);
         }

@@ -306,7 +306,7 @@ public final class PtxRules {
             Instruction mul = fn.instruction(d);
             if (!mul.opcode().equals("mul") || mul.rounding() != null || !add.type().equals(mul.type())) continue;
             String mline = src(mul);
-            if (mline != null && (!SourceText.hasMultiply(mline) || SourceText.hasExplicitFma(mline))) continue;
+            if (mline != null && !SourceText.hasMultiply(mline)) continue;
             if (mline == null && (constantOperand(mul, mul.operand(1), 0) || constantOperand(mul, mul.operand(2), 0))
                     && src(add) == null) {
                 continue;

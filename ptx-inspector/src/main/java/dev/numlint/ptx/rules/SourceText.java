@@ -5,8 +5,8 @@ import java.util.regex.Pattern;
 /** Heuristics over one line of CUDA source (comments and string literals removed first). */
 public final class SourceText {
     private static final Pattern EXPLICIT_FMA = Pattern.compile(
-            "\\b(?:std::)?(?:fmaf?|fmal|__fmaf?_(?:ieee_)?r[nzud]|__fma_r[nzud]|__fmaf_r[nzud]|__hfma2?|__hfma_sat|"
-            + "__fmul_r[nzud]|__dmul_r[nzud]|__fadd_r[nzud]|__dadd_r[nzud]|__fsub_r[nzud]|__dsub_r[nzud])\\s*\\(");
+            "\\b(?:std::)?(?:fmaf?|fmal|__fmaf?_(?:ieee_)?r[nzud]|__fma_r[nzud]|__fmaf_r[nzud]|__hfma2?|__hfma_sat)"
+            + "\\s*\\(");
     private static final Pattern CONVERSION_INTRINSIC = Pattern.compile(
             "\\b__(?:float|double|half|bfloat16|float2half)?\\w*2u(?:int|ll|short|char)_r[nzud]\\s*\\(");
     private static final Pattern DIVISION_INTRINSIC = Pattern.compile(
