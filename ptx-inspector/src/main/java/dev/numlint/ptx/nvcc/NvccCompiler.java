@@ -75,8 +75,8 @@ public final class NvccCompiler {
             switch (key) {
                 case "-use_fast_math", "-lineinfo", "-G", "-device-debug", "-generate-line-info",
                      "-expt-relaxed-constexpr", "-expt-extended-lambda", "-extended-lambda" -> {
-                    if (value == null) kept.add(key.equals("-device-debug") ? "-G"
-                            : key.equals("-generate-line-info") ? "-lineinfo" : "-" + key);
+                    if (value == null) kept.add(key.equals("-device-debug") || key.equals("-G") ? "-G"
+                            : key.equals("-generate-line-info") || key.equals("-lineinfo") ? "-lineinfo" : "-" + key);
                     else dropped.add(f);
                 }
                 case "-ftz", "-prec-div", "-prec-sqrt", "-fmad", "-rdc", "-relocatable-device-code" -> {
