@@ -201,7 +201,14 @@ public final class PtxRules {
                     case "s8" -> new double[] {-128, 127};
                     case "s16" -> new double[] {-32768, 32767};
                     case "u32" -> new double[] {0, 4294967295.0};
-                    case "f32", "f64" -> range(d.index(), d.operand(1), depth);
+                    case "u64" -> new double[] {0, 1.8446744073709552E19};
+                    case "s32" -> new double[] {-2147483648.0, 2147483647.0};
+                    case "s64" -> new double[] {-9.223372036854776E18, 9.223372036854776E18};
+                    case "f32", "f64" -> {
+                        double[] a = range(d.index(), d.operand(1), depth);
+                        // float-to-float rounding to an integral value (floor/ceil/trunc) moves by less than 1
+                        yield d.rounding() != null && d.rounding().isInteger() ? new double[] {a[0] - 1, a[1] + 1} : a;
+                    }
                     default -> full;
                 };
             }
