@@ -23,5 +23,10 @@ BIG=ptx-inspector/target/bench-1M.ptx
 "$JAVA" -cp "$CP" dev.numlint.bench.PtxThroughputBench generate "$DIR" "$BIG" 1000000
 "$JAVA" -Xmx1g -XX:+UseSerialGC -cp "$CP" dev.numlint.bench.PtxThroughputBench heap "$BIG"
 
-echo; echo "== end-to-end: PtxAnalyzer over $DIR through the ScanContext SPI (TestScanContext, 2 worker threads)"
-"$JAVA" -cp "$CP" dev.numlint.bench.PtxScanBench "$DIR"
+echo; echo "== end-to-end: PtxAnalyzer over $DIR through the ScanContext SPI (TestScanContext, 2 worker threads),"
+echo "   cold JVM, default JIT and C1-only (-XX:TieredStopAtLevel=1, less JIT work for a short run)"
+for OPT in "" "-XX:TieredStopAtLevel=1"; do
+  echo "-- java $OPT"
+  /usr/bin/time -f "process: %e s wall, %U s user, %S s sys" "$JAVA" $OPT -XX:ActiveProcessorCount=2 -cp "$CP" \
+      dev.numlint.bench.PtxScanBench "$DIR" 2>&1 | grep -v '^NOTE'
+done
