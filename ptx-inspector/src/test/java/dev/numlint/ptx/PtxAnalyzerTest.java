@@ -108,6 +108,25 @@ class PtxAnalyzerTest {
     }
 
     @Test
+    void inlinedHelperIsReportedAtTheCallInTheKernel() throws IOException {
+        Files.writeString(dir.resolve("help.cuh"), "__device__ float mad3(float a, float b, float c)\n"
+                + "{\n    return a * b + c;\n}\n");
+        Files.writeString(dir.resolve("k.cu"), "#include \"help.cuh\"\n__global__ void k(float* a)\n{\n"
+                + "    a[0] = mad3(a[1], a[2], a[3]);\n}\n");
+        Files.writeString(dir.resolve("k.ptx"), HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
+                + " .reg .f32 %f<5>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
+                + " .loc 1 4 5\n .loc 2 3 14, function_name $L__info_string0, inlined_at 1 4 12\n"
+                + " fma.rn.f32 %f1, %f2, %f3, %f4;\n ret;\n}\n .file 1 \"k.cu\"\n .file 2 \"help.cuh\"\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.hits()).extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
+                .containsExactly("k.cu:4 NL003");
+        Finding f = ctx.findings().get(0);
+        assertThat(f.location().startColumn()).isEqualTo(12);
+        assertThat(f.related()).anyMatch(r -> r.location().file().equals("help.cuh") && r.location().startLine() == 3);
+        assertThat(f.related()).anyMatch(r -> r.location().file().equals("k.ptx") && r.location().startLine() == 10);
+    }
+
+    @Test
     void minTripCountOptionIsHonoured() throws IOException {
         String loop = HEAD + ".entry acc(.param .u64 p) {\n .reg .pred %p<2>; .reg .f32 %f<4>; .reg .b32 %r<3>;"
                 + " .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [p];\n mov.u32 %r1, 0;\n mov.f32 %f1, 0f00000000;\n"
