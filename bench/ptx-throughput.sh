@@ -10,7 +10,7 @@ DIR=${1:?usage: bench/ptx-throughput.sh PTX_DIR [iterations]}
 ITER=${2:-10}
 mvn -B -o -q -pl ptx-inspector -am test-compile
 # our own modules from the reactor's target folders, third-party jars from the local repository
-mvn -B -o -q -pl ptx-inspector dependency:build-classpath -Dmdep.outputFile=ptx-inspector/target/bench.cp >/dev/null
+mvn -B -o -q -pl ptx-inspector dependency:build-classpath -Dmdep.outputFile="$PWD/ptx-inspector/target/bench.cp" >/dev/null
 DEPS=$(tr ':' '\n' < ptx-inspector/target/bench.cp | grep -v '/dev/numlint/' | paste -sd: -)
 CP=ptx-inspector/target/classes:ptx-inspector/target/test-classes:rules/target/classes:rules/target/test-classes:$DEPS
 JAVA=${JAVA:-java}
