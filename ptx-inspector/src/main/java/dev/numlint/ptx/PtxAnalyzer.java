@@ -86,7 +86,7 @@ public final class PtxAnalyzer implements Analyzer {
             if (f.getFileName().toString().endsWith(".cu")) {
                 BuildContext bc = ctx.buildContext(f);
                 String arch = bc.cudaArch() != null ? bc.cudaArch() : ctx.cudaArch();
-                NvccCompiler.Result r = nvcc.compile(f, arch, bc.nvccFlags(), rel);
+                NvccCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel);
                 r.notifications().forEach(sink::notify);
                 if (!r.ok()) return;
                 analyzeText(ctx, sink, r.ptx(), r.ptxFile(), f, bc, sources);
@@ -113,6 +113,21 @@ public final class PtxAnalyzer implements Analyzer {
         } catch (RuntimeException | StackOverflowError e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "internal-error", "PTX analysis failed: " + e));
         }
+    }
+
+    /**
+     * The nvcc flags for a build context: the flags as written plus the floating-point settings the build-flag
+     * audit recorded (--use_fast_math, -ftz, -prec-div, -prec-sqrt, -fmad) when no written flag carries them.
+     */
+    static List<String> nvccFlags(BuildContext bc) {
+        List<String> flags = new ArrayList<>(bc.nvccFlags());
+        String all = String.join(" ", flags);
+        if (Boolean.TRUE.equals(bc.fastMath()) && !all.contains("use_fast_math")) flags.add("--use_fast_math");
+        if (bc.ftz() != null && !all.contains("-ftz")) flags.add("-ftz=" + bc.ftz());
+        if (bc.precDiv() != null && !all.contains("-prec-div")) flags.add("-prec-div=" + bc.precDiv());
+        if (bc.precSqrt() != null && !all.contains("-prec-sqrt")) flags.add("-prec-sqrt=" + bc.precSqrt());
+        if (bc.fmad() != null && !all.contains("-fmad")) flags.add("-fmad=" + bc.fmad());
+        return flags;
     }
 
     /**

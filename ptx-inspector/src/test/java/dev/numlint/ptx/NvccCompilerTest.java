@@ -34,6 +34,14 @@ class NvccCompilerTest {
     }
 
     @Test
+    void buildContextSettingsBecomeFlags() {
+        dev.numlint.model.BuildContext bc = dev.numlint.model.BuildContext.defaults().fastMath(true).fmad(false)
+                .addNvccFlag("-ftz=false");
+        assertThat(PtxAnalyzer.nvccFlags(bc)).containsExactly("-ftz=false", "--use_fast_math", "-fmad=false");
+        assertThat(PtxAnalyzer.nvccFlags(dev.numlint.model.BuildContext.defaults())).isEmpty();
+    }
+
+    @Test
     void virtualArchitecture() {
         assertThat(NvccCompiler.virtualArch("sm_80")).isEqualTo("compute_80");
         assertThat(NvccCompiler.virtualArch("compute_90a")).isEqualTo("compute_90a");
