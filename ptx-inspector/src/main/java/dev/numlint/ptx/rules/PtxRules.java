@@ -132,6 +132,7 @@ public final class PtxRules {
         String line = src(in);
         if (SourceText.hasConversionIntrinsic(line)) return;
         double max = bits == 64 ? 1.8446744073709552E19 : Math.pow(2, bits) - 1;
+        rangeBudget = 256;
         double[] r = range(in.index(), in.operand(1), 0);
         if (r[0] >= 0 && r[1] <= max) return;
         String guard = r[0] >= 0 ? " (only the lower bound is guarded)" : r[1] <= max ? " (only the upper bound is guarded)" : "";
@@ -141,12 +142,15 @@ public final class PtxRules {
                 + "conversion", line == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(), in.mnemonic());
     }
 
+    /** Definitions the range analysis of one conversion may still visit (bounds the work on deep chains). */
+    private int rangeBudget;
+
     /** Value range of a float operand through max/min/sat/abs/selp/mov/cvt definitions: {lo, hi}. */
     private double[] range(int at, Operand o, int depth) {
         double inf = Double.POSITIVE_INFINITY;
         if (o instanceof Operand.FloatImm f) return new double[] {f.value(), f.value()};
         if (o instanceof Operand.IntImm i) return new double[] {i.value(), i.value()};
-        if (!(o instanceof Operand.Reg r) || depth > 10) return new double[] {-inf, inf};
+        if (!(o instanceof Operand.Reg r) || depth > 10 || --rangeBudget < 0) return new double[] {-inf, inf};
         int[] defs = du().reachingDefs(at, r.name());
         if (defs.length == 0) return new double[] {-inf, inf};
         double lo = inf, hi = -inf;
