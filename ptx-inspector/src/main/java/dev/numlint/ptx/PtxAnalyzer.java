@@ -62,10 +62,19 @@ public final class PtxAnalyzer implements Analyzer {
         NvccCompiler nvcc = compile ? new NvccCompiler(ctx.nvcc().get(), ctx.cacheDir(), ctx.root(),
                 Duration.ofSeconds(300)) : null;
         SourceCache sources = new SourceCache();
+        Map<Path, Path> includedBy = compile ? includedCudaFiles(files) : Map.of();
         List<Future<?>> futures = new ArrayList<>();
         for (Path f : files) {
             String n = f.getFileName() == null ? "" : f.getFileName().toString();
             if (n.endsWith(".cu") && !compile) continue;
+            Path includer = includedBy.get(f.toAbsolutePath().normalize());
+            if (n.endsWith(".cu") && includer != null) {
+                // compiled standalone it usually fails (it relies on its includer's declarations); its code is
+                // analyzed through the includer's PTX, whose .loc lines point back into this file
+                sink.notify(new Notification(ctx.relativize(f), 0, Level.NOTE, "ptx-included", "not compiled on its "
+                        + "own: it is #included by " + ctx.relativize(includer) + " and analyzed as part of it"));
+                continue;
+            }
             futures.add(ctx.executor().submit(() -> analyzeFile(ctx, f, sink, nvcc, sources)));
         }
         for (Future<?> fu : futures) {
@@ -78,6 +87,28 @@ public final class PtxAnalyzer implements Analyzer {
                 sink.notify(new Notification(null, 0, Level.WARNING, "internal-error", "ptx analyzer: " + e.getCause()));
             }
         }
+    }
+
+    private static final java.util.regex.Pattern INCLUDE_CU =
+            java.util.regex.Pattern.compile("(?m)^\\s*#\\s*include\\s*\"([^\"]+\\.cu)\"");
+
+    /** .cu files that another .cu file of the scan #includes (included file -> includer). */
+    static Map<Path, Path> includedCudaFiles(List<Path> files) {
+        Map<Path, Path> out = new java.util.HashMap<>();
+        for (Path f : files) {
+            if (!f.toString().endsWith(".cu")) continue;
+            try {
+                if (Files.size(f) > 8L * 1024 * 1024) continue;
+                java.util.regex.Matcher m = INCLUDE_CU.matcher(Files.readString(f, StandardCharsets.ISO_8859_1));
+                while (m.find()) {
+                    Path inc = f.toAbsolutePath().getParent().resolve(m.group(1)).normalize();
+                    if (!inc.equals(f.toAbsolutePath().normalize())) out.putIfAbsent(inc, f);
+                }
+            } catch (IOException | RuntimeException e) {
+                // unreadable: analyzeFile reports it
+            }
+        }
+        return out;
     }
 
     private void analyzeFile(ScanContext ctx, Path f, FindingSink sink, NvccCompiler nvcc, SourceCache sources) {

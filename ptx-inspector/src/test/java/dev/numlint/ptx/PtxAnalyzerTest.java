@@ -151,6 +151,15 @@ class PtxAnalyzerTest {
     }
 
     @Test
+    void includedCudaFilesAreAnalyzedThroughTheirIncluder() throws IOException {
+        Files.writeString(dir.resolve("main.cu"), "#include \"kernel.cu\"\nint main() { return 0; }\n");
+        Files.writeString(dir.resolve("kernel.cu"), "__global__ void k(float* a) { a[0] = a[1]; }\n");
+        assertThat(PtxAnalyzer.includedCudaFiles(List.of(dir.resolve("main.cu"), dir.resolve("kernel.cu"))))
+                .containsEntry(dir.resolve("kernel.cu").toAbsolutePath().normalize(), dir.resolve("main.cu"))
+                .hasSize(1);
+    }
+
+    @Test
     void nvccFailureIsAWarningWithTheCompilerError() throws IOException {
         Optional<Path> nvcc = Nvcc.find();
         Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found: skipping the nvcc failure test");
