@@ -340,6 +340,7 @@ public final class PtxRules {
             String op = in.opcode();
             boolean acc = op.equals("add") || op.equals("sub") || op.equals("fma") || op.equals("mad");
             if (!acc || !isF(in.type()) || in.defs().isEmpty()) continue;
+            if (integralStep(in)) continue; // a float loop counter (i = i + 1) is exact below 2^24
             // enclosing loops, innermost first
             List<Loop> enclosing = new ArrayList<>();
             for (Loop l : loops) if (l.contains(in.block())) enclosing.add(l);
@@ -361,6 +362,17 @@ public final class PtxRules {
                 break;
             }
         }
+    }
+
+    private static boolean integralStep(Instruction in) {
+        if (!in.opcode().equals("add") && !in.opcode().equals("sub")) return false;
+        for (int k = 1; k <= 2; k++) {
+            if (in.operand(k) instanceof Operand.FloatImm f) {
+                double v = f.value();
+                if (v == Math.rint(v) && Math.abs(v) <= 16777216) return true;
+            }
+        }
+        return false;
     }
 
     /** The value defined by {@code in} flows (through float add/sub/fma-addend/mov/selp) back into {@code in}. */
