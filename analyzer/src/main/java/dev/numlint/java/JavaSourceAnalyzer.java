@@ -76,6 +76,9 @@ public final class JavaSourceAnalyzer implements Analyzer {
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+        if (files.isEmpty()) {
+            return;
+        }
         List<Batch> batches = plan(ctx, files, sink);
         ConcurrentLinkedQueue<Batch> queue = new ConcurrentLinkedQueue<>(batches);
         Runnable worker = () -> {
@@ -84,7 +87,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 runBatch(ctx, sink, b);
             }
         };
-        int helpers = Math.min(batches.size() - 1, Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
+        int helpers = Math.min(Math.max(0, batches.size() - 1), Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
         // Helpers run on the shared pool; one that has not started by the time the queue is drained is claimed
         // here and never runs (the pool may be busy with our own caller), so waiting cannot deadlock.
         CountDownLatch finished = new CountDownLatch(helpers);
