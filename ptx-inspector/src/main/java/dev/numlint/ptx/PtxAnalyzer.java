@@ -245,6 +245,27 @@ public final class PtxAnalyzer implements Analyzer {
         return isSystemPath(files.get(loc.pos().fileIndex())) ? null : loc.pos();
     }
 
+    /**
+     * The debug location of the hit's instruction; when it has none or only line 0 (compiler-generated code between
+     * statements), the nearest located instruction among the hit's related instructions, then before it in the
+     * function, so the finding never lands on line 1 of the source by default.
+     */
+    static DebugLoc locatedLoc(PtxHit h) {
+        DebugLoc own = h.at().loc();
+        if (own != null && own.pos().line() > 0) return own;
+        if (h.related() != null) {
+            for (Instruction r : h.related()) {
+                if (r.loc() != null && r.loc().pos().line() > 0) return r.loc();
+            }
+        }
+        List<Instruction> ins = h.function().instructions();
+        for (int i = ins.indexOf(h.at()) - 1; i >= 0; i--) {
+            DebugLoc l = ins.get(i).loc();
+            if (l != null && l.pos().line() > 0) return l;
+        }
+        return own;
+    }
+
     private static Path resolveSource(String written, Path ptxDir, Path root, Path cuFile) {
         if (written == null || written.isEmpty()) return null;
         try {
@@ -265,7 +286,7 @@ public final class PtxAnalyzer implements Analyzer {
                                Map<Integer, Path> fileIndex, SourceCache sources, Map<String, Finding.Builder> out,
                                Map<String, Integer> ordinals) {
         Instruction in = h.at();
-        DebugLoc loc = in.loc();
+        DebugLoc loc = locatedLoc(h);
         SourcePos user = userPos(loc, files);
         if (loc != null && user == null) return; // toolkit/system header code (math library, CUB, Thrust)
         Path srcFile = user == null ? null : fileIndex.get(user.fileIndex());
