@@ -193,6 +193,17 @@ final class TopLevelSplitter {
         return to;
     }
 
+    /** An all-upper-case name with at least two letters: the convention for macros. */
+    static boolean isMacroName(String n) {
+        int letters = 0;
+        for (int i = 0; i < n.length(); i++) {
+            char c = n.charAt(i);
+            if (c >= 'A' && c <= 'Z') letters++;
+            else if (!(c == '_' || c >= '0' && c <= '9')) return false;
+        }
+        return letters >= 2;
+    }
+
     private boolean isAttribute(int paren) {
         int k = ty(paren - 1);
         return k == CudaLexer.GNU_ATTRIBUTE || k == CudaLexer.LAUNCH_BOUNDS || k == CudaLexer.ALIGN
@@ -390,6 +401,11 @@ final class TopLevelSplitter {
             specEnd -= 2;
         }
         f.className = owner != null ? owner : cls != null ? cls.name : null;
+        if (specEnd == 0 && owner == null && cls == null && opIdx < 0 && nameIdx == 0 && isMacroName(f.name)) {
+            // NAME(args) { ... } at file level without a return type: a macro invocation that opens a block
+            // (COM's DECLARE_INTERFACE(I) { STDMETHOD(...) PURE; ... }), not a function
+            return;
+        }
         List<PToken> specs = new ArrayList<>(head.subList(0, specEnd));
         int ptr = 0;
         while (!specs.isEmpty() && (specs.get(specs.size() - 1).getType() == CudaLexer.STAR

@@ -168,8 +168,9 @@ public abstract class CudaParserBase extends Parser {
             return after == CudaLexer.ASSIGN || after == CudaLexer.SEMI || after == CudaLexer.COMMA
                     || after == CudaLexer.LBRACKET || after == CudaLexer.COLON;
         }
-        if (isKnown && (next == CudaLexer.CONST || next == CudaLexer.RESTRICT || next == CudaLexer.VOLATILE)) return true;
-        return false;
+        // "Name const" / "Name volatile" cannot begin an expression: a declaration even of an unknown type
+        // (e.g. a type from a system header: mxArray const *const p = ...)
+        return next == CudaLexer.CONST || next == CudaLexer.VOLATILE || isKnown && next == CudaLexer.RESTRICT;
     }
 
     /** An identifier at LT(1) is a type name inside a declaration-specifier sequence. */
