@@ -1081,6 +1081,7 @@ final class FunctionAnalyzer {
         }
         if (outer == null) return;
         if (!unknown && trip < minTrip) return;
+        if (elementwiseUpdate(idxNames, addend, declDepth)) return;
         if (!variesWithLoop(addend, declDepth)) return;
         if (TIMING.matcher(base).find()) return;
         if (exactWholeTerms(addend, ty(target))) return;
@@ -1104,6 +1105,38 @@ final class FunctionAnalyzer {
      */
     private static final java.util.regex.Pattern TIMING = java.util.regex.Pattern.compile(
             "(?i)(time|elapsed|duration|clock|msec|millis|seconds)");
+
+    /**
+     * {@code u[i] += du[i]} inside {@code for (iter...) for (i...)}: the element index follows an enclosing loop and
+     * the added term reads only names from outside the loops (no call, not the induction variable of the loops
+     * that carry the sum). Each element gets one
+     * term per outer iteration (an iterative solver's update), in the same order on CPU and GPU: no reduction.
+     * {@code hist[i] += data[k][i]} over {@code k} mentions k and stays a finding.
+     */
+    private boolean elementwiseUpdate(Set<String> idxNames, ExpressionContext addend, int declDepth) {
+        if (idxNames.isEmpty() || containsAny(addend, CallExprContext.class)) return false;
+        int element = -1;
+        Set<String> carrying = new HashSet<>();
+        for (int i = declDepth; i < loops.size(); i++) {
+            Loop lp = loops.get(i);
+            boolean byIndex = false;
+            for (String iv : lp.induction) if (idxNames.contains(iv)) byIndex = true;
+            if (byIndex) element = i;
+            else carrying.addAll(lp.induction);
+        }
+        if (element < 0) return false;
+        Set<String> used = new HashSet<>();
+        names(addend, used);
+        for (String n : used) {
+            if (carrying.contains(n)) return false;
+            if (idxNames.contains(n)) continue; // the element index itself
+            // a value computed inside the loops (a weight, a fetched sample) may be data summed over the outer
+            // loop, as in a backprojection over angles: only arrays and values from outside the loops qualify
+            Local l = lookup(n);
+            if (l != null && l.loopDepth > declDepth) return false;
+        }
+        return true;
+    }
 
     private CType ty(ExpressionContext target) {
         E t = memo.get(target);

@@ -168,7 +168,7 @@ final class TopLevelSplitter {
                 return j + 1; // unbalanced: skip
             } else if (k == CudaLexer.LBRACE) {
                 if (classKey >= 0 && (parenStart < 0 || parenStart > classKey && classKey < j) && !sawEq
-                        && (parenStart < 0 || parenStart > j)) {
+                        && (parenStart < 0 || parenStart > j || baseOrArgsBetween(classKey, parenStart))) {
                     int end = Decls.match(t, j, to);
                     classBody(i, classKey, j, end, tparams);
                     // declarators after the closing brace: "} name;" or typedef names
@@ -202,6 +202,17 @@ final class TopLevelSplitter {
             else if (!(c == '_' || c >= '0' && c <= '9')) return false;
         }
         return letters >= 2;
+    }
+
+    /**
+     * A ':' (base clause) or '<' (template arguments) between the class key and a '(' : the parenthesis belongs to
+     * the class head ({@code struct R<long double> : B<(sizeof(long double) >= 10)> {}}), not to a function.
+     */
+    private boolean baseOrArgsBetween(int classKey, int paren) {
+        for (int k = classKey + 1; k < paren; k++) {
+            if (ty(k) == CudaLexer.COLON || ty(k) == CudaLexer.LT) return true;
+        }
+        return false;
     }
 
     private boolean isAttribute(int paren) {
