@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Throughput benchmark of the CUDA source front end (dev.numlint.cuda.CudaSourceAnalyzer).
 #   bench/cuda-throughput.sh [DIR...]     (default: the rodinia, cuda-samples and tigre corpora under /work/corpora)
+#   HOST=1 bench/cuda-throughput.sh ...   also the host C/C++ files (.c .cc .cpp .cxx .h .hpp) the analyzer reads
 # Prints: warm single-thread lines/s (in-process, best of N runs), whole-process wall time of numlint's
-# analyzer main vs `cppcheck --enable=warning` on the same .cu/.cuh file list (both pinned to one core when
+# analyzer main vs `cppcheck --enable=warning` on the same file list (both pinned to one core when
 # taskset exists), and the heap of a whole-corpus run under a small -Xmx (memory must not grow with files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,12 @@ ANTLR=$(ls "$REPO"/org/antlr/antlr4-runtime/4.13.2/antlr4-runtime-4.13.2.jar)
 DEPS=$(cat target/cuda-bench.cp):$ANTLR
 CP=rules/target/classes:rules/target/test-classes:ptx-inspector/target/classes:validation/target/classes:analyzer/target/classes:analyzer/target/test-classes:$DEPS
 LIST=$(mktemp)
-find "${DIRS[@]}" -type f \( -name '*.cu' -o -name '*.cuh' \) | sort > "$LIST"
+if [ "${HOST:-0}" = 1 ]; then
+  find "${DIRS[@]}" -type f \( -name '*.cu' -o -name '*.cuh' -o -name '*.c' -o -name '*.cc' -o -name '*.cpp' \
+    -o -name '*.cxx' -o -name '*.h' -o -name '*.hpp' \) | sort > "$LIST"
+else
+  find "${DIRS[@]}" -type f \( -name '*.cu' -o -name '*.cuh' \) | sort > "$LIST"
+fi
 NFILES=$(wc -l < "$LIST")
 NLINES=$(xargs cat < "$LIST" | wc -l)
 PIN=""

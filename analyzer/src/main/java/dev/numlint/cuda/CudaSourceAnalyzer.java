@@ -41,7 +41,22 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
  * cannot parse loses only that function and is reported as a WARNING notification naming file, line and token.
  */
 public final class CudaSourceAnalyzer implements Analyzer {
-    private static final Set<String> EXTENSIONS = Set.of("cu", "cuh");
+    /** CUDA sources and headers: nvcc's view (__CUDACC__ defined). Plain headers may be included from .cu files. */
+    private static final Set<String> CUDA_EXTENSIONS = Set.of("cu", "cuh", "h", "hpp");
+    /** Host sources compiled by the host compiler. */
+    private static final Set<String> HOST_EXTENSIONS = Set.of("c", "cc", "cpp", "cxx");
+    /** C++ keywords that are ordinary identifiers in C (rodinia's C code has variables named new and public). */
+    private static final Set<Integer> CXX_ONLY_KEYWORDS = Set.of(CudaLexer.CLASS, CudaLexer.NEW, CudaLexer.DELETE,
+            CudaLexer.THIS, CudaLexer.PUBLIC, CudaLexer.PRIVATE, CudaLexer.PROTECTED, CudaLexer.TEMPLATE,
+            CudaLexer.TYPENAME, CudaLexer.NAMESPACE, CudaLexer.OPERATOR, CudaLexer.VIRTUAL, CudaLexer.EXPLICIT,
+            CudaLexer.FRIEND, CudaLexer.MUTABLE, CudaLexer.USING, CudaLexer.TRY, CudaLexer.CATCH, CudaLexer.THROW,
+            CudaLexer.NULLPTR, CudaLexer.NOEXCEPT, CudaLexer.CONSTEXPR, CudaLexer.STATIC_CAST,
+            CudaLexer.REINTERPRET_CAST, CudaLexer.CONST_CAST, CudaLexer.DYNAMIC_CAST);
+    /**
+     * Macros of widely used library headers outside the project that expand to nothing and sit where the grammar
+     * expects none ({@code std::min BOOST_PREVENT_MACRO_SUBSTITUTION (a, b)}).
+     */
+    private static final Set<String> EMPTY_LIBRARY_MACROS = Set.of("BOOST_PREVENT_MACRO_SUBSTITUTION");
     private static final long MAX_BYTES = 8L << 20;
     /** Deeper nesting than this is generated code; the parser's recursion would be slow (and could overflow). */
     private static final int MAX_NESTING = 200;
@@ -87,12 +102,23 @@ public final class CudaSourceAnalyzer implements Analyzer {
     public boolean accepts(Path file) {
         String n = file.getFileName() == null ? "" : file.getFileName().toString();
         int dot = n.lastIndexOf('.');
-        return dot > 0 && EXTENSIONS.contains(n.substring(dot + 1).toLowerCase(Locale.ROOT));
+        if (dot <= 0) return false;
+        String ext = n.substring(dot + 1).toLowerCase(Locale.ROOT);
+        return CUDA_EXTENSIONS.contains(ext) || HOST_EXTENSIONS.contains(ext);
+    }
+
+    /** How a file is compiled, from its extension: .c as C, .cpp/.cc/.cxx as host C++, the rest through nvcc. */
+    static Preprocessor.Dialect dialect(Path file) {
+        String n = file.getFileName() == null ? "" : file.getFileName().toString();
+        String ext = n.substring(n.lastIndexOf('.') + 1);
+        if (ext.equals("c")) return Preprocessor.Dialect.HOST_C; // .C (upper case) is C++
+        ext = ext.toLowerCase(Locale.ROOT);
+        return HOST_EXTENSIONS.contains(ext) ? Preprocessor.Dialect.HOST_CXX : Preprocessor.Dialect.CUDA;
     }
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
-        Map<Path, HeaderInfo> cache = new ConcurrentHashMap<>();
+        Map<HeaderKey, HeaderInfo> cache = new ConcurrentHashMap<>();
         // Files are pulled from a shared queue by the calling thread and by helpers on the scan's pool, so the
         // scan never deadlocks when its pool is busy (the caller alone can finish the work).
         ConcurrentLinkedQueue<Path> queue = new ConcurrentLinkedQueue<>(files);
@@ -138,12 +164,16 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
     }
 
+    /** A header as read in one dialect (host C++ sources do not see its __CUDACC__ branches). */
+    record HeaderKey(Path file, Preprocessor.Dialect dialect) {
+    }
+
     /** Macros and declarations of a project header, cached per scan. */
     record HeaderInfo(Map<String, Preprocessor.Macro> macros, FileScope scope) {
     }
 
     /** Analyzes one file (never throws). */
-    public void analyzeFile(ScanContext ctx, Path file, FindingSink sink, Map<Path, HeaderInfo> cache) {
+    public void analyzeFile(ScanContext ctx, Path file, FindingSink sink, Map<HeaderKey, HeaderInfo> cache) {
         String rel = ctx.relativize(file);
         try {
             byte[] bytes;
@@ -170,19 +200,24 @@ public final class CudaSourceAnalyzer implements Analyzer {
             BuildContext bc = ctx.buildContext(file);
             Map<String, Preprocessor.Macro> macros = new HashMap<>();
             List<Path> includeDirs = new ArrayList<>();
-            commandLineMacros(bc, macros, includeDirs, file);
+            for (String m : EMPTY_LIBRARY_MACROS) macros.put(m, new Preprocessor.Macro(m, null, false, List.of()));
+            commandLineMacros(ctx, bc, macros, includeDirs, file);
+            Preprocessor.Dialect dialect = dialect(file);
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());
+            // an included header contributes its macros and declarations only: its own lines are analyzed (once)
+            // when the scan reaches the header itself
             Preprocessor pp = new Preprocessor(macros, (name, line) -> {
-                HeaderInfo h = header(file, name, includeDirs, macros, cache, active);
+                HeaderInfo h = header(file, name, includeDirs, macros, cache, active, dialect);
                 if (h != null) {
                     macros.putAll(h.macros());
                     scope.mergeFrom(h.scope());
                 }
-            });
+            }).dialect(dialect);
             long t0 = System.nanoTime();
             List<PToken> toks = pp.run(text);
+            if (dialect == Preprocessor.Dialect.HOST_C) toks = cIdentifiers(toks);
             TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
             sp.split();
             stats.preNanos.addAndGet(System.nanoTime() - t0);
@@ -211,24 +246,96 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return n;
     }
 
-    private static void commandLineMacros(BuildContext bc, Map<String, Preprocessor.Macro> macros, List<Path> dirs, Path file) {
+    /** C++ keywords become identifiers in C code (a C variable may be called new or this). */
+    private static List<PToken> cIdentifiers(List<PToken> toks) {
+        for (int i = 0; i < toks.size(); i++) {
+            PToken t = toks.get(i);
+            if (CXX_ONLY_KEYWORDS.contains(t.getType())) {
+                toks.set(i, new PToken(CudaLexer.IDENTIFIER, t.getText(), t.getLine(), t.getCharPositionInLine(),
+                        t.hide, t.fromMacro));
+            }
+        }
+        return toks;
+    }
+
+    /**
+     * Macros and include directories from the build context's nvcc flags: {@code -DNAME}, {@code -D NAME},
+     * {@code -DNAME=V}, {@code --define-macro=NAME[=V]}, {@code -Idir}, {@code -I dir}, {@code --include-path=dir}.
+     * An include directory is used only when it lies inside the scan root (the scan reads nothing outside it); a
+     * relative one is resolved against the directory of the build file that set it, then the source file's
+     * directory, then the scan root.
+     */
+    static void commandLineMacros(ScanContext ctx, BuildContext bc, Map<String, Preprocessor.Macro> macros,
+            List<Path> dirs, Path file) {
         Preprocessor tmp = new Preprocessor(macros, null);
         List<String> flags = bc.nvccFlags();
+        Path root = ctx.root() == null ? null : ctx.root().toAbsolutePath().normalize();
         for (int i = 0; i < flags.size(); i++) {
-            String fl = flags.get(i);
-            if (fl.startsWith("-D") && fl.length() > 2) {
-                String d = fl.substring(2);
-                int eq = d.indexOf('=');
-                tmp.run("#define " + (eq < 0 ? d + " 1" : d.substring(0, eq) + " " + d.substring(eq + 1)) + "\n");
-            } else if (fl.startsWith("-I") && fl.length() > 2) {
-                Path p = Path.of(fl.substring(2));
-                dirs.add(p.isAbsolute() ? p : file.getParent() == null ? p : file.getParent().resolve(p));
+            String fl = flags.get(i).strip();
+            String def = null;
+            String inc = null;
+            String raw = fl;
+            if (fl.equals("-D") || fl.equals("--define-macro") || fl.equals("-I") || fl.equals("--include-path")) {
+                if (i + 1 >= flags.size()) break;
+                String v = flags.get(++i).strip();
+                raw = fl + " " + v;
+                if (fl.equals("-D") || fl.equals("--define-macro")) def = v;
+                else inc = v;
+            } else if (fl.startsWith("--define-macro=")) {
+                def = fl.substring("--define-macro=".length());
+            } else if (fl.startsWith("-D")) {
+                def = fl.substring(2);
+            } else if (fl.startsWith("--include-path=")) {
+                inc = fl.substring("--include-path=".length());
+            } else if (fl.startsWith("-I")) {
+                inc = fl.substring(2);
+            }
+            if (def != null) {
+                if (def.startsWith("=")) def = def.substring(1);
+                int eq = def.indexOf('=');
+                String name = eq < 0 ? def : def.substring(0, eq);
+                if (name.isEmpty() || !Character.isJavaIdentifierStart(name.charAt(0))) continue;
+                tmp.run("#define " + (eq < 0 ? name + " 1" : name + " " + def.substring(eq + 1)) + "\n");
+            } else if (inc != null && !inc.isEmpty() && root != null) {
+                Path dir = includeDir(ctx, bc, root, file, raw, fl, inc);
+                if (dir != null && !dirs.contains(dir)) dirs.add(dir);
             }
         }
     }
 
+    private static Path includeDir(ScanContext ctx, BuildContext bc, Path root, Path file, String raw, String fl,
+            String value) {
+        Path p;
+        try {
+            p = Path.of(value);
+        } catch (RuntimeException bad) {
+            return null;
+        }
+        List<Path> bases = new ArrayList<>();
+        if (p.isAbsolute()) {
+            bases.add(null);
+        } else {
+            String compact = raw.replace(" ", "");
+            bc.originOf(f -> f.replace(" ", "").equals(compact) || f.equals(fl)).ifPresent(o -> {
+                String where = o.location() == null ? null : o.location().file();
+                if (where != null && !where.startsWith("--")) {
+                    Path bf = root.resolve(where).getParent();
+                    if (bf != null) bases.add(bf);
+                }
+            });
+            Path fd = file.toAbsolutePath().getParent();
+            if (fd != null) bases.add(fd);
+            bases.add(root);
+        }
+        for (Path b : bases) {
+            Path d = (b == null ? p : b.resolve(p)).toAbsolutePath().normalize();
+            if (d.startsWith(root) && Files.isDirectory(d)) return d;
+        }
+        return null;
+    }
+
     private HeaderInfo header(Path from, String name, List<Path> dirs, Map<String, Preprocessor.Macro> macros,
-            Map<Path, HeaderInfo> cache, Set<Path> active) {
+            Map<HeaderKey, HeaderInfo> cache, Set<Path> active, Preprocessor.Dialect dialect) {
         Path found = null;
         Path dir = from.toAbsolutePath().getParent();
         if (dir != null && Files.isRegularFile(dir.resolve(name))) found = dir.resolve(name);
@@ -238,7 +345,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (found == null) return null;
         found = found.toAbsolutePath().normalize();
         if (active.contains(found) || active.size() > 32) return null;
-        HeaderInfo h = cache.get(found);
+        HeaderKey key = new HeaderKey(found, dialect);
+        HeaderInfo h = cache.get(key);
         if (h != null) return h;
         String text;
         try {
@@ -252,13 +360,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
         FileScope hs = new FileScope();
         Path headerPath = found;
         Preprocessor pp = new Preprocessor(hm, (n, line) -> {
-            HeaderInfo inner = header(headerPath, n, dirs, hm, cache, active);
+            HeaderInfo inner = header(headerPath, n, dirs, hm, cache, active, dialect);
             if (inner != null) {
                 hm.putAll(inner.macros());
                 hs.mergeFrom(inner.scope());
             }
-        });
+        }).dialect(dialect);
         List<PToken> toks = pp.run(text);
+        if (dialect == Preprocessor.Dialect.HOST_C) toks = cIdentifiers(toks);
         new TopLevelSplitter(toks, hs, false).split();
         active.remove(found);
         // keep only what the header (and its includes) defined, not a copy of the includer's macro table
@@ -267,7 +376,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (macros.get(e.getKey()) != e.getValue()) own.put(e.getKey(), e.getValue());
         }
         h = new HeaderInfo(own, hs);
-        cache.put(found, h);
+        cache.put(key, h);
         return h;
     }
 

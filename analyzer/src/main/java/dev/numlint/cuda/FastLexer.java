@@ -34,6 +34,7 @@ final class FastLexer {
         for (String s : new String[] {"alignof", "__alignof__"}) KEYWORDS.put(s, CudaLexer.ALIGNOF);
         for (String s : new String[] {"__align__", "alignas"}) KEYWORDS.put(s, CudaLexer.ALIGN);
         for (String s : new String[] {"asm", "__asm__", "__asm"}) KEYWORDS.put(s, CudaLexer.ASM);
+        for (String s : new String[] {"volatile", "__volatile__", "__volatile"}) KEYWORDS.put(s, CudaLexer.VOLATILE);
     }
 
     private static final Set<String> EMPTY = Set.of();

@@ -50,11 +50,24 @@ final class FunctionAnalyzer {
     /** A loop: its line, constant trip count (-1 unknown, 1 for logarithmic loops) and induction variables. */
     private static final class Loop {
         final int line;
+        /** The loop statement, for the names it modifies (computed on first use). */
+        final ParserRuleContext node;
         long trip = -1;
         final Set<String> induction = new HashSet<>();
+        private Set<String> modified;
 
-        Loop(int line) {
+        Loop(int line, ParserRuleContext node) {
             this.line = line;
+            this.node = node;
+        }
+
+        /** Names assigned, incremented or passed by name/address to a call anywhere in the loop. */
+        Set<String> modified() {
+            if (modified == null) {
+                modified = new HashSet<>();
+                if (node != null) collectModified(node, modified);
+            }
+            return modified;
         }
     }
 
@@ -178,7 +191,7 @@ final class FunctionAnalyzer {
         } else if (s instanceof WhileStmtContext) {
             WhileStmtContext c = (WhileStmtContext) s;
             scopes.push(new HashMap<>());
-            Loop l = new Loop(c.start.getLine());
+            Loop l = new Loop(c.start.getLine(), c);
             condition(c.condition());
             loops.add(l);
             scoped(c.statement());
@@ -186,7 +199,7 @@ final class FunctionAnalyzer {
             scopes.pop();
         } else if (s instanceof DoStmtContext) {
             DoStmtContext c = (DoStmtContext) s;
-            Loop l = new Loop(c.start.getLine());
+            Loop l = new Loop(c.start.getLine(), c);
             loops.add(l);
             scoped(c.statement());
             loops.remove(loops.size() - 1);
@@ -197,7 +210,10 @@ final class FunctionAnalyzer {
             if (c.expression() != null) expr(c.expression());
             CType base = specType(c.declSpecifierSeq());
             declare(declName(c.declarator()), base == null ? CType.UNKNOWN : base, null, c.start.getLine());
-            loops.add(new Loop(c.start.getLine()));
+            Loop rl = new Loop(c.start.getLine(), c);
+            String rv = declName(c.declarator());
+            if (rv != null) rl.induction.add(rv);
+            loops.add(rl);
             scoped(c.statement());
             loops.remove(loops.size() - 1);
             scopes.pop();
@@ -251,7 +267,7 @@ final class FunctionAnalyzer {
 
     private void forStmt(ForStmtContext c) {
         scopes.push(new HashMap<>());
-        Loop l = new Loop(c.start.getLine());
+        Loop l = new Loop(c.start.getLine(), c);
         ForInitContext init = c.forInit();
         String initVar = null;
         Double from = null;
@@ -1065,6 +1081,10 @@ final class FunctionAnalyzer {
         }
         if (outer == null) return;
         if (!unknown && trip < minTrip) return;
+        if (elementwiseUpdate(idxNames, addend, declDepth)) return;
+        if (!variesWithLoop(addend, declDepth)) return;
+        if (TIMING.matcher(base).find()) return;
+        if (exactWholeTerms(addend, ty(target))) return;
         String key = base + "@" + outer.line;
         if (!accumulated.add(key)) return;
         String tt = text(target);
@@ -1077,6 +1097,145 @@ final class FunctionAnalyzer {
                 + "707054144, exact 707054166); use pairwise/blocked or Kahan summation"
                 + (ty.kind == CType.Kind.FLOAT ? " or a double accumulator" : ""),
                 text(c), Confidence.HIGH, null);
+    }
+
+    /**
+     * Accumulators of measured times ({@code elapsedMs += t}, {@code totalTime += dt}) in benchmark code: their
+     * summation order changes nothing anyone compares, so NL004 would be noise there.
+     */
+    private static final java.util.regex.Pattern TIMING = java.util.regex.Pattern.compile(
+            "(?i)(time|elapsed|duration|clock|msec|millis|seconds)");
+
+    /**
+     * {@code u[i] += du[i]} inside {@code for (iter...) for (i...)}: the element index follows an enclosing loop and
+     * the added term reads only names from outside the loops (no call, not the induction variable of the loops
+     * that carry the sum). Each element gets one
+     * term per outer iteration (an iterative solver's update), in the same order on CPU and GPU: no reduction.
+     * {@code hist[i] += data[k][i]} over {@code k} mentions k and stays a finding.
+     */
+    private boolean elementwiseUpdate(Set<String> idxNames, ExpressionContext addend, int declDepth) {
+        if (idxNames.isEmpty() || containsAny(addend, CallExprContext.class)) return false;
+        int element = -1;
+        Set<String> carrying = new HashSet<>();
+        for (int i = declDepth; i < loops.size(); i++) {
+            Loop lp = loops.get(i);
+            boolean byIndex = false;
+            for (String iv : lp.induction) if (idxNames.contains(iv)) byIndex = true;
+            if (byIndex) element = i;
+            else carrying.addAll(lp.induction);
+        }
+        if (element < 0) return false;
+        Set<String> used = new HashSet<>();
+        names(addend, used);
+        for (String n : used) {
+            if (carrying.contains(n)) return false;
+            if (idxNames.contains(n)) continue; // the element index itself
+            // a value computed inside the loops (a weight, a fetched sample) may be data summed over the outer
+            // loop, as in a backprojection over angles: only arrays and values from outside the loops qualify
+            Local l = lookup(n);
+            if (l != null && l.loopDepth > declDepth) return false;
+        }
+        return true;
+    }
+
+    private CType ty(ExpressionContext target) {
+        E t = memo.get(target);
+        return t == null ? CType.UNKNOWN : t.type;
+    }
+
+    /**
+     * Whether the added term can change from one iteration to the next: it reads an induction variable, a name
+     * declared or modified inside the loops that carry the accumulator, an array element, a pointer target or a
+     * call result. {@code angle += dy * 0.2f} in an event loop that never changes {@code dy} steps by a constant:
+     * no summation over data, so no NL004.
+     */
+    private boolean variesWithLoop(ExpressionContext addend, int declDepth) {
+        if (containsAny(addend, IndexExprContext.class, CallExprContext.class, MemberExprContext.class)) return true;
+        Set<String> used = new HashSet<>();
+        names(addend, used);
+        for (String n : used) {
+            Local l = lookup(n);
+            if (l != null && l.loopDepth > declDepth) return true; // declared inside the accumulating loops
+            if (l == null && scope.globals.get(n) == null && !f.paramNames.contains(n)) return true; // unknown: keep
+            for (int i = declDepth; i < loops.size(); i++) {
+                Loop lp = loops.get(i);
+                if (lp.induction.contains(n) || lp.modified().contains(n)) return true;
+            }
+        }
+        // unary * (pointer target) may change with any store
+        return containsDeref(addend);
+    }
+
+    /**
+     * Whole-number terms (an integer expression, possibly cast to a floating type) added to a double or long double
+     * accumulator: every partial sum is exact below 2^53, so the order of summation does not matter.
+     */
+    private boolean exactWholeTerms(ExpressionContext addend, CType acc) {
+        if (acc.kind != CType.Kind.DOUBLE && acc.kind != CType.Kind.LONG_DOUBLE) return false;
+        ExpressionContext e = stripParens(addend);
+        while (e instanceof CastExprContext) e = stripParens(((CastExprContext) e).expression());
+        E v = memo.get(e);
+        return v != null && v.type != null && v.type.isInteger();
+    }
+
+    @SafeVarargs
+    private static boolean containsAny(ParseTree t, Class<? extends ParseTree>... kinds) {
+        for (Class<? extends ParseTree> k : kinds) if (k.isInstance(t)) return true;
+        for (int i = 0; i < t.getChildCount(); i++) if (containsAny(t.getChild(i), kinds)) return true;
+        return false;
+    }
+
+    private static boolean containsDeref(ParseTree t) {
+        if (t instanceof UnaryExprContext && ((UnaryExprContext) t).STAR() != null) return true;
+        for (int i = 0; i < t.getChildCount(); i++) if (containsDeref(t.getChild(i))) return true;
+        return false;
+    }
+
+    /** The variable a store writes: the base name of x, x[i], x.f, x->f, *x. */
+    private static String storedName(ExpressionContext e) {
+        ExpressionContext b = stripParens(e);
+        while (true) {
+            if (b instanceof IndexExprContext) b = stripParens(((IndexExprContext) b).expression());
+            else if (b instanceof MemberExprContext) b = stripParens(((MemberExprContext) b).expression());
+            else if (b instanceof UnaryExprContext && ((UnaryExprContext) b).STAR() != null) {
+                b = stripParens(((UnaryExprContext) b).expression());
+            } else break;
+        }
+        return simpleName(b);
+    }
+
+    static void collectModified(ParseTree t, Set<String> out) {
+        if (t instanceof AssignExprContext) {
+            String n = storedName(((AssignExprContext) t).expression(0));
+            if (n != null) out.add(n);
+        } else if (t instanceof PostIncExprContext) {
+            String n = storedName(((PostIncExprContext) t).expression());
+            if (n != null) out.add(n);
+        } else if (t instanceof UnaryExprContext) {
+            UnaryExprContext u = (UnaryExprContext) t;
+            if (u.PLUS_PLUS() != null || u.MINUS_MINUS() != null || u.AMP() != null) {
+                String n = storedName(u.expression());
+                if (n != null) out.add(n);
+            }
+        } else if (t instanceof CallExprContext) {
+            // a name passed to a call may be changed through a reference parameter
+            ParseTree args = ((CallExprContext) t).argumentList();
+            if (args != null) {
+                for (int i = 0; i < args.getChildCount(); i++) {
+                    ParseTree a = args.getChild(i);
+                    if (a instanceof ArgumentContext && ((ArgumentContext) a).expression() != null) {
+                        String n = simpleName(((ArgumentContext) a).expression());
+                        if (n != null) out.add(n);
+                    }
+                }
+            }
+        } else if (t instanceof SimpleDeclarationContext) {
+            for (InitDeclaratorContext d : ((SimpleDeclarationContext) t).initDeclarator()) {
+                String n = declName(d.declarator());
+                if (n != null) out.add(n);
+            }
+        }
+        for (int i = 0; i < t.getChildCount(); i++) collectModified(t.getChild(i), out);
     }
 
     private static boolean mentions(ParseTree t, String name) {

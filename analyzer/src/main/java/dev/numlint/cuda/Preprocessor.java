@@ -36,14 +36,39 @@ final class Preprocessor {
     private static final Map<String, Long> PREDEFINED = Map.of("__CUDACC__", 1L, "__NVCC__", 1L, "__cplusplus",
             201703L, "__linux__", 1L, "__x86_64__", 1L, "__STDC__", 1L, "__GNUC__", 12L, "__CUDACC_RTC__", 0L);
 
+    /** Predefined macros of nvcc's CUDA pass that the host compiler does not define. */
+    private static final Set<String> CUDA_ONLY = Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__");
+    private static final Set<String> C_ONLY = Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__", "__cplusplus");
+
+    /** The language a file is compiled as: decides which predefined macros exist. */
+    enum Dialect {
+        /** .cu/.cuh and headers that may be included from them: nvcc's view. */
+        CUDA,
+        /** .cpp/.cc/.cxx: the host C++ compiler's view (no __CUDACC__). */
+        HOST_CXX,
+        /** .c: the host C compiler's view (no __CUDACC__, no __cplusplus). */
+        HOST_C
+    }
+
     private final Map<String, Macro> macros;
     private final IncludeHandler includes;
+    private Set<String> undefinedPredefined = Set.of();
     private final List<String> problems = new ArrayList<>();
     private int expansions;
 
     Preprocessor(Map<String, Macro> macros, IncludeHandler includes) {
         this.macros = macros;
         this.includes = includes;
+    }
+
+    /** Sets the dialect (default {@link Dialect#CUDA}); returns this. */
+    Preprocessor dialect(Dialect d) {
+        undefinedPredefined = d == Dialect.HOST_C ? C_ONLY : d == Dialect.HOST_CXX ? CUDA_ONLY : Set.of();
+        return this;
+    }
+
+    private Long predefined(String id) {
+        return undefinedPredefined.contains(id) ? null : PREDEFINED.get(id);
     }
 
     List<String> problems() {
@@ -176,7 +201,7 @@ final class Preprocessor {
     }
 
     private boolean isDefined(String id) {
-        return macros.containsKey(id) || PREDEFINED.containsKey(id);
+        return macros.containsKey(id) || predefined(id) != null;
     }
 
     private void define(String rest) {
@@ -387,7 +412,8 @@ final class Preprocessor {
                     } while (depth > 0 && pos < t.size());
                     return null;
                 }
-                Long pre = PREDEFINED.get(id);
+                if (undefinedPredefined.contains(id)) return 0L;
+                Long pre = predefined(id);
                 if (pre != null) return pre;
                 // C: an identifier that is not a macro is 0; unknown toolkit/arch macros are undecidable
                 return undecidable(id) || id.equals("__undecidable__") || id.startsWith("CUDA") || id.startsWith("__CUDA")

@@ -168,7 +168,7 @@ final class TopLevelSplitter {
                 return j + 1; // unbalanced: skip
             } else if (k == CudaLexer.LBRACE) {
                 if (classKey >= 0 && (parenStart < 0 || parenStart > classKey && classKey < j) && !sawEq
-                        && (parenStart < 0 || parenStart > j)) {
+                        && (parenStart < 0 || parenStart > j || baseOrArgsBetween(classKey, parenStart))) {
                     int end = Decls.match(t, j, to);
                     classBody(i, classKey, j, end, tparams);
                     // declarators after the closing brace: "} name;" or typedef names
@@ -191,6 +191,28 @@ final class TopLevelSplitter {
             }
         }
         return to;
+    }
+
+    /** An all-upper-case name with at least two letters: the convention for macros. */
+    static boolean isMacroName(String n) {
+        int letters = 0;
+        for (int i = 0; i < n.length(); i++) {
+            char c = n.charAt(i);
+            if (c >= 'A' && c <= 'Z') letters++;
+            else if (!(c == '_' || c >= '0' && c <= '9')) return false;
+        }
+        return letters >= 2;
+    }
+
+    /**
+     * A ':' (base clause) or '<' (template arguments) between the class key and a '(' : the parenthesis belongs to
+     * the class head ({@code struct R<long double> : B<(sizeof(long double) >= 10)> {}}), not to a function.
+     */
+    private boolean baseOrArgsBetween(int classKey, int paren) {
+        for (int k = classKey + 1; k < paren; k++) {
+            if (ty(k) == CudaLexer.COLON || ty(k) == CudaLexer.LT) return true;
+        }
+        return false;
     }
 
     private boolean isAttribute(int paren) {
@@ -390,6 +412,11 @@ final class TopLevelSplitter {
             specEnd -= 2;
         }
         f.className = owner != null ? owner : cls != null ? cls.name : null;
+        if (specEnd == 0 && owner == null && cls == null && opIdx < 0 && nameIdx == 0 && isMacroName(f.name)) {
+            // NAME(args) { ... } at file level without a return type: a macro invocation that opens a block
+            // (COM's DECLARE_INTERFACE(I) { STDMETHOD(...) PURE; ... }), not a function
+            return;
+        }
         List<PToken> specs = new ArrayList<>(head.subList(0, specEnd));
         int ptr = 0;
         while (!specs.isEmpty() && (specs.get(specs.size() - 1).getType() == CudaLexer.STAR

@@ -1,6 +1,13 @@
 /**
  * The CUDA C/C++ source front end (rules NL001-NL006, NL008-NL011 at the cuda-source layer).
  *
+ * <p>Files: {@code .cu .cuh .h .hpp} are read as nvcc sees them ({@code __CUDACC__} defined), {@code .cpp .cc .cxx}
+ * as host C++ and {@code .c} as C (no {@code __CUDACC__}/{@code __cplusplus}; C++ keywords are identifiers).
+ * Each file's own lines are analyzed once, when the scan reaches that file; a header included from another file
+ * contributes only its macros and declarations there, so a header's findings are never reported twice.
+ * {@code -D}/{@code -I} flags of the build context define macros and include directories (only directories inside
+ * the scan root are read).
+ *
  * <p>Design, in the order the data flows:
  * <ol>
  *   <li>{@link dev.numlint.cuda.FastLexer}: a hand-written lexer that produces the token types of the ANTLR lexer
@@ -8,7 +15,7 @@
  *   <li>{@link dev.numlint.cuda.Preprocessor}: object/function-like macros of the project (with #, ## and
  *       __VA_ARGS__) are expanded, every produced token keeping the line of its invocation; #include "..." of
  *       project headers is followed (relative to the file, then -I directories from the build context) and the
- *       header's macros and declarations are cached per scan; #if/#ifdef are decided when possible, both branches
+ *       header's macros and declarations are cached per scan and dialect; #if/#ifdef are decided when possible, both branches
  *       are kept when the condition depends on __CUDA_ARCH__ or the toolkit version.</li>
  *   <li>{@link dev.numlint.cuda.TopLevelSplitter}: brace matching splits the file into declarations (typedefs,
  *       structs and their fields, globals, prototypes, enums) and function definitions, entering namespaces,

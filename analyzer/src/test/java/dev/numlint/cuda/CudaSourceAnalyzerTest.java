@@ -94,6 +94,48 @@ class CudaSourceAnalyzerTest {
     }
 
     @Test
+    void hostSourcesAndHeadersAnalyzedOnceEach() throws Exception {
+        TestScanContext ctx = scan("host", BuildContext.defaults().addNvccFlag("-DUSE_WIDE_REFERENCE"));
+        assertMatches("host", ctx);
+        // grid.h is included from kernels.cu and reference.cpp and scanned itself: its finding comes once
+        assertThat(ctx.findings().stream().filter(f -> f.location().file().equals("grid.h"))).hasSize(1);
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
+        for (String f : List.of("a.c", "b.cc", "c.cpp", "d.cxx", "e.h", "f.hpp", "g.cu", "h.cuh")) {
+            assertThat(new CudaSourceAnalyzer().accepts(Path.of(f))).as(f).isTrue();
+        }
+        assertThat(new CudaSourceAnalyzer().accepts(Path.of("x.java"))).isFalse();
+        assertThat(CudaSourceAnalyzer.dialect(Path.of("x.c"))).isEqualTo(Preprocessor.Dialect.HOST_C);
+        assertThat(CudaSourceAnalyzer.dialect(Path.of("x.cpp"))).isEqualTo(Preprocessor.Dialect.HOST_CXX);
+        assertThat(CudaSourceAnalyzer.dialect(Path.of("x.h"))).isEqualTo(Preprocessor.Dialect.CUDA);
+    }
+
+    @Test
+    void defineAndIncludeFlagsOfTheBuildContext(@TempDir Path dir, @TempDir Path outside) throws Exception {
+        Path inc = Files.createDirectories(dir.resolve("src/include"));
+        Files.writeString(inc.resolve("narrow.h"), "typedef unsigned short pixel_t;\n");
+        Files.writeString(outside.resolve("wide.h"), "typedef unsigned int wide_t;\n");
+        Files.writeString(dir.resolve("src/k.cu"), String.join("\n",
+                "#include \"narrow.h\"",
+                "#include \"wide.h\"",
+                "__global__ void k(float *in, pixel_t *out, wide_t *w) {",
+                "#if defined(WITH_PIXELS) && SCALE == 3",
+                "  out[0] = (pixel_t)(in[0] * 2.0f);",
+                "#endif",
+                "  w[0] = (wide_t)(in[1] * 2.0f);",
+                "}", ""));
+        BuildContext bc = BuildContext.defaults().addNvccFlag("-D").addNvccFlag("WITH_PIXELS").addNvccFlag("-DSCALE=3")
+                .addNvccFlag("-I").addNvccFlag("include").addNvccFlag("-I" + outside)
+                .addOrigin("-I include", Location.line("src/CMakeLists.txt", 4));
+        TestScanContext ctx = new TestScanContext(dir).projectContext(bc).run(new CudaSourceAnalyzer());
+        // pixel_t comes from the -I directory (relative to the build file) and the #if branch is taken
+        assertThat(ctx.hits()).contains(new InlineExpectations.Hit("src/k.cu", 5, "NL001"));
+        // wide_t would come from an -I directory outside the scan root, which is not read: unknown type, no finding
+        assertThat(ctx.hits()).doesNotContain(new InlineExpectations.Hit("src/k.cu", 7, "NL001"));
+        TestScanContext plain = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        assertThat(plain.hits()).doesNotContain(new InlineExpectations.Hit("src/k.cu", 5, "NL001"));
+    }
+
+    @Test
     void implementedRulesAreTheCatalogsCudaSourceLayer() {
         var expected = RuleCatalog.get().all().stream().filter(r -> r.appliesTo(dev.numlint.model.Layer.CUDA_SOURCE))
                 .map(r -> r.id()).collect(Collectors.toSet());

@@ -11,7 +11,7 @@ DIRECTIVE : '#' ( ~[\r\n\\/] | '\\' '\r'? '\n' | '\\' ~[\r\n] | '/*' .*? '*/' | 
 // types and type-ish keywords
 AUTO : 'auto' ; BOOL : 'bool' ; CHAR : 'char' ; DOUBLE : 'double' ; FLOAT : 'float' ; INT : 'int' ;
 LONG : 'long' ; SHORT : 'short' ; SIGNED : 'signed' | '__signed__' ; UNSIGNED : 'unsigned' ; VOID : 'void' ;
-CONST : 'const' ; VOLATILE : 'volatile' ; STATIC : 'static' ; EXTERN : 'extern' ; INLINE : 'inline' | '__inline__' | '__inline' ;
+CONST : 'const' ; VOLATILE : 'volatile' | '__volatile__' | '__volatile' ; STATIC : 'static' ; EXTERN : 'extern' ; INLINE : 'inline' | '__inline__' | '__inline' ;
 REGISTER : 'register' ; MUTABLE : 'mutable' ; CONSTEXPR : 'constexpr' ; VIRTUAL : 'virtual' ; EXPLICIT : 'explicit' ;
 FRIEND : 'friend' ; THREAD_LOCAL : 'thread_local' ;
 STRUCT : 'struct' ; CLASS : 'class' ; UNION : 'union' ; ENUM : 'enum' ; TYPENAME : 'typename' ;

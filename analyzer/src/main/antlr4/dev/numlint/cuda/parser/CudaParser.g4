@@ -165,7 +165,7 @@ typeId : declSpecifierSeq abstractDeclarator? ;
 abstractDeclarator
     : ptrOperator+ (LBRACKET expression? RBRACKET)*
     | (LBRACKET expression? RBRACKET)+
-    | LPAREN ptrOperator+ RPAREN LPAREN parameterList? RPAREN
+    | ptrOperator* LPAREN ptrOperator+ RPAREN LPAREN parameterList? RPAREN
     | ELLIPSIS
     ;
 

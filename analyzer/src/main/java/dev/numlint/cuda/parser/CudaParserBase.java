@@ -168,8 +168,9 @@ public abstract class CudaParserBase extends Parser {
             return after == CudaLexer.ASSIGN || after == CudaLexer.SEMI || after == CudaLexer.COMMA
                     || after == CudaLexer.LBRACKET || after == CudaLexer.COLON;
         }
-        if (isKnown && (next == CudaLexer.CONST || next == CudaLexer.RESTRICT || next == CudaLexer.VOLATILE)) return true;
-        return false;
+        // "Name const" / "Name volatile" cannot begin an expression: a declaration even of an unknown type
+        // (e.g. a type from a system header: mxArray const *const p = ...)
+        return next == CudaLexer.CONST || next == CudaLexer.VOLATILE || isKnown && next == CudaLexer.RESTRICT;
     }
 
     /** An identifier at LT(1) is a type name inside a declaration-specifier sequence. */
@@ -255,6 +256,12 @@ public abstract class CudaParserBase extends Parser {
             } else if (sawType && (t == CudaLexer.STAR || t == CudaLexer.AMP || t == CudaLexer.AND_AND)) {
                 ptr = true;
                 i++;
+            } else if (sawType && t == CudaLexer.LPAREN && la(i + 1) == CudaLexer.STAR) {
+                // a function pointer type: (int (*)()) f, (void *(*)(void *)) g
+                int j = skipParens(i);
+                if (j < 0 || la(j) != CudaLexer.LPAREN) return false;
+                j = skipParens(j);
+                return j >= 0 && la(j) == CudaLexer.RPAREN;
             } else if (sawType && t == CudaLexer.RPAREN) {
                 if (builtin || ptr) return true;
                 switch (la(i + 1)) {
@@ -270,6 +277,18 @@ public abstract class CudaParserBase extends Parser {
             }
         }
         return false;
+    }
+
+    /** The index after the parenthesis that opens at {@code i} (balanced), or -1. */
+    private int skipParens(int i) {
+        int depth = 0;
+        for (int n = 0; n < MAX_SCAN; n++, i++) {
+            int t = la(i);
+            if (t == Token.EOF) return -1;
+            if (t == CudaLexer.LPAREN) depth++;
+            else if (t == CudaLexer.RPAREN && --depth == 0) return i + 1;
+        }
+        return -1;
     }
 
     /** IDENTIFIER ':' at statement level is a label (not a bit-field or a ternary). */
