@@ -385,7 +385,8 @@ final class FlagInterpreter {
         return n.startsWith("O") || n.equals("G") || n.equals("device-debug") || n.equals("lineinfo")
                 || n.equals("generate-line-info") || n.equals("rdc") || n.equals("relocatable-device-code")
                 || n.startsWith("expt-") || n.equals("extended-lambda") || n.startsWith("D") || n.equals("std")
-                || n.startsWith("std=") || n.equals("define-macro") || n.equals("maxrregcount");
+                || n.startsWith("std=") || n.equals("define-macro") || n.equals("maxrregcount")
+                || n.startsWith("I") || n.equals("include-path");
     }
 
     /** compute_XX / sm_XX from an -arch or -gencode value. */
