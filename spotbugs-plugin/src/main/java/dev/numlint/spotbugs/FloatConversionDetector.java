@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.bcel.Const;
 import org.apache.bcel.classfile.Code;
+import org.apache.bcel.classfile.LineNumberTable;
 
 /**
  * NL001 and NL011 on bytecode: a float or double converted to int/long (F2I, D2I, F2L, D2L + L2I, or Math.round)
@@ -68,6 +69,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     private final Map<Integer, Narrowing> unsigned = new LinkedHashMap<>();
     private final Map<String, Set<Integer>> arrayNarrowings = new HashMap<>();
     private final Set<Integer> reportedChar = new HashSet<>();
+    private final Set<Integer> floatCompareLines = new HashSet<>();
     private Val result;
     private int resultPc = -1;
 
@@ -94,6 +96,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         unsigned.clear();
         arrayNarrowings.clear();
         reportedChar.clear();
+        floatCompareLines.clear();
         result = null;
         resultPc = -1;
         super.visit(obj);
@@ -136,6 +139,9 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                  Const.IF_ICMPEQ, Const.IF_ICMPNE, Const.IF_ICMPLT, Const.IF_ICMPGE, Const.IF_ICMPGT, Const.IF_ICMPLE:
                 noteCompared(0);
                 noteCompared(1);
+                if (seen != Const.LCMP && seen < Const.IF_ICMPEQ) {
+                    floatCompareLines.add(line(getPC()));
+                }
                 break;
             case Const.IFEQ, Const.IFNE, Const.IFLT, Const.IFGE, Const.IFGT, Const.IFLE:
                 noteCompared(0);
@@ -233,10 +239,18 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         }
     }
 
+    private int line(int pc) {
+        LineNumberTable t = getCode().getLineNumberTable();
+        return t == null ? -1 : t.getSourceLine(pc);
+    }
+
     /** True when the converted operand is range-guarded. */
     private boolean guarded(Val v) {
-        if (v == null) {
-            return false;
+        if (v == null || (v.var == null && v.sources.isEmpty())) {
+            // no provenance (e.g. merged at the end of a conditional expression): a float comparison earlier on the
+            // same line is taken as a clamp, as in (byte) (v < 0 ? 0 : v > 127 ? 127 : v)
+            int line = line(getPC());
+            return line >= 0 && floatCompareLines.contains(line);
         }
         if (v.clamped) {
             return true;
