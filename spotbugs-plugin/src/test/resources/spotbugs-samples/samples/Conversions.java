@@ -69,6 +69,13 @@ public class Conversions {
         return (char) Math.max(0f, Math.min(65535f, f));
     }
 
+    void clampedArray(float[] in, byte[] out) {
+        for (int i = 0; i < in.length; i++) {
+            // ok: NL011
+            out[i] = (byte) Math.max(-128f, Math.min(127f, in[i] * 2f));
+        }
+    }
+
     byte clampedWithBranches(float v) {
         if (v < 0) {
             v = 0;

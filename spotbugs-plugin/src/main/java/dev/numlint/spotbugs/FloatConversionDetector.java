@@ -246,6 +246,9 @@ public class FloatConversionDetector extends OpcodeStackDetector {
 
     /** True when the converted operand is range-guarded. */
     private boolean guarded(Val v) {
+        if (v != null && v.clamped) {
+            return true;
+        }
         if (v == null || (v.var == null && v.sources.isEmpty())) {
             // no provenance (e.g. merged at the end of a conditional expression): a float comparison earlier on the
             // same line is taken as a clamp, as in (byte) (v < 0 ? 0 : v > 127 ? 127 : v)
