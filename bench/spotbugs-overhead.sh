@@ -5,7 +5,7 @@
 #
 #   bench/spotbugs-overhead.sh /path/to/ij-1.54f.jar /path/to/commons-math3-3.6.1.jar
 #
-# Environment: RUNS (3), JAVA (java on PATH), XMX (-Xmx for SpotBugs, 3g), MVN_FLAGS (-o),
+# Environment: RUNS (3), PAIRED=1 (run base and plugin side by side; for a shared, loaded machine), JAVA (java on PATH), XMX (-Xmx for SpotBugs, 3g), MVN_FLAGS (-o),
 #   PLUGIN_JAR and SPOTBUGS_CP to skip the Maven steps (prebuilt plugin jar / SpotBugs class path),
 #   OUT (work directory, spotbugs-plugin/target/bench). The analyzed jars are only read; never commit them.
 set -euo pipefail
@@ -49,9 +49,14 @@ run_one() { # jar mode i
 
 for jar in "$@"; do
   for i in $(seq 1 "$RUNS"); do
-    for mode in base plugin; do   # interleaved, so that drifting machine load hits both alike
-      run_one "$jar" "$mode" "$i"
-    done
+    if [ "${PAIRED:-0}" = 1 ]; then
+      # on a shared, loaded machine: run base and plugin side by side so that both see the same load
+      run_one "$jar" base "$i" & run_one "$jar" plugin "$i"; wait
+    else
+      for mode in base plugin; do   # interleaved, so that drifting machine load hits both alike
+        run_one "$jar" "$mode" "$i"
+      done
+    fi
   done
 done
 
@@ -64,19 +69,22 @@ def measure(path):
     m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", t)
     wall = int(m.group(1) or 0) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1)) / 1024
-    return wall, rss
+    cpu = float(re.search(r"User time \(seconds\): ([\d.]+)", t).group(1)) + \
+        float(re.search(r"System time \(seconds\): ([\d.]+)", t).group(1))
+    return wall, rss, cpu
 print()
-print(f"{'jar':28} {'mode':7} {'wall s (median)':>16} {'runs':>24} {'peak RSS MiB':>13} {'bugs':>6}")
+print(f"{'jar':28} {'mode':7} {'wall s (median)':>16} {'runs':>24} {'cpu s (median)':>15} {'peak RSS MiB':>13} {'bugs':>6}")
 for jar in jars:
     name = os.path.basename(jar)[:-4]
     med = {}
     for mode in ("base", "plugin"):
-        ws, rs = zip(*(measure(f"{out}/{name}.{mode}.{i}.time") for i in range(1, runs + 1)))
+        ws, rs, cs = zip(*(measure(f"{out}/{name}.{mode}.{i}.time") for i in range(1, runs + 1)))
         root = ET.parse(f"{out}/{name}.{mode}.1.xml").getroot()
         bugs = root.findall("BugInstance")
-        med[mode] = (statistics.median(ws), statistics.median(rs))
-        print(f"{name:28} {mode:7} {med[mode][0]:16.1f} {' '.join(f'{w:.1f}' for w in ws):>24} {med[mode][1]:13.0f} {len(bugs):6d}")
+        med[mode] = (statistics.median(ws), statistics.median(rs), statistics.median(cs))
+        print(f"{name:28} {mode:7} {med[mode][0]:16.1f} {' '.join(f'{w:.1f}' for w in ws):>24} {med[mode][2]:15.1f} {med[mode][1]:13.0f} {len(bugs):6d}")
     print(f"{name:28} overhead: wall {100 * (med['plugin'][0] / med['base'][0] - 1):+.1f}%, "
+          f"cpu {100 * (med['plugin'][2] / med['base'][2] - 1):+.1f}%, "
           f"peak RSS {100 * (med['plugin'][1] / med['base'][1] - 1):+.1f}%")
     root = ET.parse(f"{out}/{name}.plugin.1.xml").getroot()
     per = collections.Counter()

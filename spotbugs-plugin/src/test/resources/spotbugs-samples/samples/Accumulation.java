@@ -75,6 +75,21 @@ public class Accumulation {
         return s;
     }
 
+    float blurLine(float[] in, float[] kern, float[] out) {
+        for (int i = 0; i < in.length; i++) {
+            // ok: NL004
+            float result = in[i] * kern[0];
+            // ok: NL004
+            result += in[i] * 0.5f;
+            for (int k = 1; k < kern.length; k++) {
+                // ruleid: NL004
+                result += kern[k] * in[i];
+            }
+            out[i] = result;
+        }
+        return out[0];
+    }
+
     // ---- safe look-alikes ----
 
     float shortLoop(float[] a) {

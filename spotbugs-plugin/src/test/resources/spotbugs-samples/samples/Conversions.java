@@ -118,9 +118,59 @@ public class Conversions {
         return (byte) (i & 0xff);
     }
 
+    int[] unpackRgb(double packed) {
+        int rgb = (int) packed;
+        int red = (rgb & 0xff0000) >> 16;
+        int green = (rgb & 0xff00) >> 8;
+        // ok: NL001
+        int blue = rgb & 0xff;
+        return new int[] {red, green, blue};
+    }
+
     char constant() {
         final float c = 65.7f;
         // ok: NL001
         return (char) c;
+    }
+
+    static final class Real extends Number {
+        private static final long serialVersionUID = 1L;
+        private final double value;
+
+        Real(double value) {
+            this.value = value;
+        }
+
+        @Override
+        public byte byteValue() {
+            // ok: NL011
+            return (byte) value;
+        }
+
+        @Override
+        public short shortValue() {
+            // ok: NL011
+            return (short) value;
+        }
+
+        @Override
+        public int intValue() {
+            return (int) value;
+        }
+
+        @Override
+        public long longValue() {
+            return (long) value;
+        }
+
+        @Override
+        public float floatValue() {
+            return (float) value;
+        }
+
+        @Override
+        public double doubleValue() {
+            return value;
+        }
     }
 }

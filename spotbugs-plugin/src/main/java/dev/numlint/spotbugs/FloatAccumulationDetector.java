@@ -169,8 +169,9 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
             default:
                 if (Vars.isLoad(seen) || seen == Const.GETSTATIC) {
                     Val existing = Vars.isLoad(seen) ? val(stack.getLVValue(getRegisterOperand())) : null;
-                    produce(new Val(Vars.operandVar(this, seen), existing == null ? Set.of() : existing.addends,
-                            existing == null ? -1 : existing.addPc));
+                    // the addends survive a round trip through a local (t = sum + y; ... t - sum is a
+                    // compensation); the position does not: an accumulation is reported at its own addition
+                    produce(new Val(Vars.operandVar(this, seen), existing == null ? Set.of() : existing.addends, -1));
                 } else if (Vars.isStore(seen)) {
                     String var = Vars.operandVar(this, seen);
                     boolean fp = seen == Const.FSTORE || seen == Const.DSTORE

@@ -58,7 +58,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     }
 
     /** A pending NL011 (byte/short narrowing), upgraded to NL001 when the narrowed value is masked as unsigned. */
-    private record Narrowing(int pc, String from, String to, String conv) {
+    private record Narrowing(int pc, String from, String to, String conv, String var) {
     }
 
     private final BugReporter bugReporter;
@@ -70,6 +70,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     private final Map<String, Set<Integer>> arrayNarrowings = new HashMap<>();
     private final Set<Integer> reportedChar = new HashSet<>();
     private final Set<Integer> floatCompareLines = new HashSet<>();
+    private final Set<String> bitFields = new HashSet<>();
     private Val result;
     private int resultPc = -1;
 
@@ -83,10 +84,24 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         if (b == null) {
             return false;
         }
+        if (isNumberConversionMethod()) {
+            return false;
+        }
         boolean narrows = b.get(Const.I2B) || b.get(Const.I2S) || b.get(Const.I2C) || b.get(Const.IAND);
         boolean converts = b.get(Const.F2I) || b.get(Const.D2I) || b.get(Const.F2L) || b.get(Const.D2L)
                 || b.get(Const.INVOKESTATIC);
         return narrows && converts;
+    }
+
+    /**
+     * Number.byteValue()/shortValue() (and a charValue()) are specified to perform exactly this narrowing primitive
+     * conversion; the implementation cannot guard it, so it is not reported (its callers are).
+     */
+    private boolean isNumberConversionMethod() {
+        String name = getMethodName();
+        String sig = getMethodSig();
+        return ("byteValue".equals(name) && "()B".equals(sig)) || ("shortValue".equals(name) && "()S".equals(sig))
+                || ("charValue".equals(name) && "()C".equals(sig));
     }
 
     @Override
@@ -97,10 +112,14 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         arrayNarrowings.clear();
         reportedChar.clear();
         floatCompareLines.clear();
+        bitFields.clear();
         result = null;
         resultPc = -1;
         super.visit(obj);
         for (Narrowing n : unsigned.values()) {
+            if (n.var != null && bitFields.contains(n.var)) {
+                continue; // (arg & 0xff0000) >> 16 ... arg & 0xff: a packed int unpacked, not a number narrowed
+            }
             report(NL001, n.pc, "(" + n.to + ") " + n.conv + " of a " + n.from
                     + " value read back as unsigned with a mask, without a range guard: values outside 0.."
                     + ("byte".equals(n.to) ? "255" : "65535")
@@ -183,6 +202,9 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 break;
             case Const.IAND:
                 mask();
+                break;
+            case Const.ISHR, Const.IUSHR:
+                noteBitField(true);
                 break;
             case Const.BASTORE, Const.SASTORE: {
                 Val v = item(0);
@@ -341,11 +363,33 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             return;
         }
         int pc = getPC();
-        pending.putIfAbsent(pc, new Narrowing(pc, v.convFrom, to, v.convOp + ", I2" + ("byte".equals(to) ? "B" : "S")));
+        pending.putIfAbsent(pc, new Narrowing(pc, v.convFrom, to, v.convOp + ", I2" + ("byte".equals(to) ? "B" : "S"), null));
         produce(new Val(null, v.sources, false, -1, null, null, pc, to, null));
     }
 
+    /** An int variable masked with another constant or shifted right is a packed bit field (e.g. RGB). */
+    private void noteBitField(boolean shift) {
+        if (stack.getStackDepth() < 2) {
+            return;
+        }
+        if (shift) {
+            Val v = item(1);
+            if (v != null && v.var != null) {
+                bitFields.add(v.var);
+            }
+            return;
+        }
+        for (int i = 0; i < 2; i++) {
+            Object c = stack.getStackItem(i).getConstant();
+            Val v = item(1 - i);
+            if (c instanceof Integer k && k != 0xff && k != 0xffff && v != null && v.var != null) {
+                bitFields.add(v.var);
+            }
+        }
+    }
+
     private void mask() {
+        noteBitField(false);
         if (stack.getStackDepth() < 2) {
             return;
         }
@@ -367,7 +411,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             } else if (v.convPc >= 0 && !intGuarded(v)) {
                 String to = ((Integer) constant.getConstant()) == 0xff ? "byte" : "short";
                 unsigned.putIfAbsent(getPC(), new Narrowing(getPC(), v.convFrom, to, v.convOp + ", IAND "
-                        + ("byte".equals(to) ? "0xff" : "0xffff")));
+                        + ("byte".equals(to) ? "0xff" : "0xffff"), v.var));
             }
             return;
         }
