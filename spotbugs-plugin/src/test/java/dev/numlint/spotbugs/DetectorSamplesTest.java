@@ -1,0 +1,118 @@
+package dev.numlint.spotbugs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.hasItem;
+
+import dev.numlint.testing.InlineExpectations;
+import dev.numlint.testing.InlineExpectations.Hit;
+import edu.umd.cs.findbugs.BugCollection;
+import edu.umd.cs.findbugs.BugInstance;
+import edu.umd.cs.findbugs.SourceLineAnnotation;
+import edu.umd.cs.findbugs.annotations.Confidence;
+import edu.umd.cs.findbugs.test.SpotBugsExtension;
+import edu.umd.cs.findbugs.test.SpotBugsRunner;
+import edu.umd.cs.findbugs.test.matcher.BugInstanceMatcher;
+import edu.umd.cs.findbugs.test.matcher.BugInstanceMatcherBuilder;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.hamcrest.MatcherAssert;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Runs SpotBugs (all detectors, the numlint plugin registered from target/classes) on the annotated samples compiled
+ * for Java 8 and Java 17 class files and compares the numlint bug instances with the samples' inline expectations
+ * exactly ({@code // ruleid:} / {@code // ok:} above the line). NL005 applies to class files before Java 17 only.
+ */
+@ExtendWith(SpotBugsExtension.class)
+class DetectorSamplesTest {
+
+    @ParameterizedTest(name = "javac --release {0}")
+    @ValueSource(ints = {8, 17})
+    void samplesMatchTheirInlineExpectations(int release, SpotBugsRunner spotbugs, @TempDir Path tmp)
+            throws IOException {
+        List<Path> classes = SampleCompiler.compile(SampleCompiler.SAMPLES, release, tmp.resolve("classes"));
+        BugCollection bugs = spotbugs.addAuxClasspathEntry(e -> { }, SampleCompiler.annotationsJar())
+                .performAnalysis(SampleCompiler::defaultDetectors, classes.toArray(Path[]::new));
+
+        List<Hit> actual = new ArrayList<>();
+        for (BugInstance b : bugs) {
+            if (!b.getType().startsWith("NL")) {
+                continue;
+            }
+            SourceLineAnnotation sl = b.getPrimarySourceLineAnnotation();
+            actual.add(new Hit(sl.getSourcePath(), sl.getStartLine(), b.getBugPattern().getAbbrev()));
+        }
+        InlineExpectations exp = InlineExpectations.read(SampleCompiler.SAMPLES);
+        Set<Hit> expected = new TreeSet<>(exp.expected());
+        if (release >= 17) {
+            expected.removeIf(h -> h.ruleId().equals("NL005"));
+            assertThat(actual).noneMatch(h -> h.ruleId().equals("NL005"));
+        } else {
+            assertThat(expected).anyMatch(h -> h.ruleId().equals("NL005"));
+        }
+        assertThat(expected).extracting(Hit::ruleId).contains("NL001", "NL004", "NL010", "NL011");
+
+        // every expectation, checked with SpotBugs' own matcher: pattern type, class and the exact line
+        for (Hit h : expected) {
+            String cls = h.file().substring(h.file().lastIndexOf('/') + 1).replace(".java", "");
+            BugInstanceMatcher m = new BugInstanceMatcherBuilder().bugType(BugPatterns.type(h.ruleId())).inClass(cls)
+                    .atLine(h.line()).build();
+            MatcherAssert.assertThat(h + " (release " + release + ")", bugs, hasItem(m));
+        }
+        // and nothing else: no finding on an `ok:` line, none that is not expected
+        StringBuilder report = new StringBuilder();
+        Set<Hit> act = new TreeSet<>(actual);
+        for (Hit h : expected) {
+            if (!act.contains(h)) {
+                report.append("  missed:     ").append(h).append('\n');
+            }
+        }
+        for (Hit h : act) {
+            if (exp.forbidden().contains(h)) {
+                report.append("  false pos.: ").append(h).append(" (line marked ok)\n");
+            } else if (!expected.contains(h)) {
+                report.append("  unexpected: ").append(h).append('\n');
+            }
+        }
+        assertThat(report.toString()).as("release " + release + " findings vs inline expectations").isEmpty();
+        assertThat(actual).as("one bug instance per expectation").hasSize(act.size());
+
+        // priorities follow the catalog levels; double accumulation and NL010 are low priority
+        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL001"))
+                .inMethod("toChar").withConfidence(Confidence.HIGH).build()));
+        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL004"))
+                .inMethod("sum").withConfidence(Confidence.MEDIUM).build()));
+        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL004"))
+                .inMethod("sumDouble").withConfidence(Confidence.LOW).build()));
+        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL010"))
+                .inMethod("trig").withConfidence(Confidence.LOW).build()));
+
+        // the long descriptions (messages.xml "{2} in {1}") name the instruction and the consequence
+        List<String> messages = new ArrayList<>();
+        for (BugInstance b : bugs) {
+            if (b.getType().startsWith("NL")) {
+                messages.add(b.getMessageWithoutPrefix());
+            }
+        }
+        assertThat(messages).anyMatch(m -> m.startsWith("NL001: (char) F2I of a float value without a range guard")
+                && m.contains("65467") && m.contains("Conversions.toChar(float)"));
+        assertThat(messages).anyMatch(m -> m.startsWith("NL001: (byte) F2I, I2B of a float value read back as unsigned"));
+        assertThat(messages).anyMatch(m -> m.startsWith("NL011: (short) F2I, I2S of a float value"));
+        assertThat(messages).anyMatch(m -> m.startsWith("NL004: float accumulator 's' updated with FADD/FSUB")
+                && m.contains("Accumulation.sum(float[])"));
+        assertThat(messages).anyMatch(m -> m.startsWith("NL004: float accumulator field 'total'"));
+        assertThat(messages).anyMatch(m -> m.startsWith("NL010: 3 calls to java.lang.Math transcendental functions"
+                + " (Math.cos, Math.exp, Math.sin)"));
+        if (release < 17) {
+            assertThat(messages).anyMatch(m -> m.startsWith("NL005: 2 methods with float/double arithmetic and"
+                    + " without strictfp in a class file of version 52 (Java 8)") && m.contains("Legacy.mix(float, float)"));
+        }
+    }
+}
