@@ -39,11 +39,34 @@ public final class Decoder {
         }
     }
 
-    /** Options: reference (high-precision) mode and x86 host semantics for float-to-unsigned conversions. */
+    /**
+     * Decode options. reference: the high-precision run; hostConversions: float-to-unsigned (and narrow signed)
+     * cvt with x86 semantics. The PTX-level switches stand in for nvcc's when only PTX is available: unfuseFma
+     * (fma/mad.rn become mul.rn + add.rn, like -fmad=false; explicit fmaf() is unfused too), exactDiv
+     * (div.approx/div.full/rcp.approx become .rn, like -prec-div=true), noFtz (.ftz ignored, like -ftz=false),
+     * exactSqrt (sqrt.approx becomes sqrt.rn, like -prec-sqrt=true).
+     */
+    public static final class Options {
+        public boolean reference, hostConversions, unfuseFma, exactDiv, noFtz, exactSqrt;
+
+        public Options() {}
+
+        public Options reference(boolean v) { reference = v; return this; }
+        public Options host(boolean v) { hostConversions = v; return this; }
+        public Options unfuseFma(boolean v) { unfuseFma = v; return this; }
+        public Options exactDiv(boolean v) { exactDiv = v; return this; }
+        public Options noFtz(boolean v) { noFtz = v; return this; }
+        public Options exactSqrt(boolean v) { exactSqrt = v; return this; }
+    }
+
     public static Program decode(PtxText.Module m, String kernel, boolean reference, boolean hostConversions) {
+        return decode(m, kernel, new Options().reference(reference).host(hostConversions));
+    }
+
+    public static Program decode(PtxText.Module m, String kernel, Options o) {
         Func k = m.func(kernel);
         if (k == null || k.body == null) throw new Unsupported("no kernel body for " + kernel);
-        return new Decoder(m, k, reference, hostConversions).run();
+        return new Decoder(m, k, o).run();
     }
 
     private static final class Sym {
@@ -97,12 +120,41 @@ public final class Decoder {
     private Insn cur;
     private final List<long[]> post = new ArrayList<>();
 
-    private Decoder(PtxText.Module m, Func k, boolean reference, boolean hostConversions) {
+    private final Options opts;
+
+    private Decoder(PtxText.Module m, Func k, Options o) {
         this.mod = m;
         this.kernel = k;
-        this.ref = reference;
-        this.host = hostConversions;
-        this.p = new Program(k.name, reference);
+        this.opts = o;
+        this.ref = o.reference;
+        this.host = o.hostConversions;
+        this.p = new Program(k.name, o.reference);
+    }
+
+    /** Applies the PTX-level strictness switches to a copy of the instruction. */
+    private Insn transform(Insn in) {
+        boolean f32 = in.mods.contains("f32"), f64 = in.mods.contains("f64");
+        List<String> mods = new ArrayList<>(in.mods);
+        String op = in.opcode;
+        if (opts.noFtz) mods.remove("ftz");
+        if (opts.exactDiv && f32 && (op.equals("div") || op.equals("rcp")) && (mods.remove("approx") | mods.remove("full"))) {
+            mods.add(0, "rn");
+        }
+        if (opts.exactDiv && f64 && op.equals("rcp") && mods.remove("approx")) {
+            mods.remove("ftz");
+            mods.add(0, "rn");
+        }
+        if (opts.exactSqrt && f32 && op.equals("sqrt") && mods.remove("approx")) mods.add(0, "rn");
+        if (mods.equals(in.mods)) return in;
+        Insn c = new Insn();
+        c.guard = in.guard;
+        c.guardNeg = in.guardNeg;
+        c.opcode = op;
+        c.mods = mods;
+        c.operands = in.operands;
+        c.text = in.text;
+        c.line = in.line;
+        return c;
     }
 
     private static int align(int v, int a) {
@@ -240,7 +292,7 @@ public final class Decoder {
             if (s instanceof Label) labels.put(((Label) s).name, ins.size());
             else if (s instanceof VarDecl) declareVar(((VarDecl) s).var);
             else if (s instanceof Insn) {
-                cur = (Insn) s;
+                cur = transform((Insn) s);
                 try {
                     insn(cur, f == kernel);
                 } catch (Unsupported e) {
@@ -813,7 +865,11 @@ public final class Decoder {
                 break;
             case "fma": case "mad":
                 if (!hasRounding(in) && op.equals("mad")) throw new Unsupported("mad.f32 without rounding (sm_1x semantics)");
-                if (plain) emit(Op.FMA_F32, tmpDst, a, b, c, 0, 0, null);
+                if (opts.unfuseFma && (mode & 3) == 0) {
+                    int prod = scratch();
+                    emit(Op.F32_G, prod, a, b, 0, mode & ~8, Op.G_MUL, null);
+                    emit(Op.F32_G, tmpDst, prod, c, 0, mode, Op.G_ADD, null);
+                } else if (plain) emit(Op.FMA_F32, tmpDst, a, b, c, 0, 0, null);
                 else emit(Op.F32_G, tmpDst, a, b, c, mode, Op.G_FMA, null);
                 break;
             case "div":
@@ -890,7 +946,11 @@ public final class Decoder {
                 else emit(Op.F64_G, d, a, b, 0, mode, F_BIN.get(op), null);
                 return;
             case "fma": case "mad":
-                if (plain) emit(Op.FMA_F64, d, a, b, c, 0, 0, null);
+                if (opts.unfuseFma && (mode & 3) == 0) {
+                    int prod = scratch();
+                    emit(Op.MUL_F64, prod, a, b, 0, 0, 0, null);
+                    emit(Op.ADD_F64, d, prod, c, 0, 0, 0, null);
+                } else if (plain) emit(Op.FMA_F64, d, a, b, c, 0, 0, null);
                 else emit(Op.F64_G, d, a, b, c, mode, Op.G_FMA, null);
                 return;
             case "div":
