@@ -1,0 +1,209 @@
+package dev.numlint.ptx.model;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reaching definitions over the CFG and def-use chains. A definition is an (instruction, register) pair; a guarded
+ * (predicated) definition generates but does not kill. For very large functions (blocks x definitions above
+ * {@link #MAX_BITS}) the analysis falls back to flow-insensitive chains (every definition of the register reaches
+ * every use) and {@link #approximate()} is true.
+ */
+public final class DefUse {
+    static final long MAX_BITS = 64L * 1024 * 1024;
+
+    private final PtxFunction fn;
+    private final Map<String, Integer> regIds = new HashMap<>();
+    private final List<String> regNames = new ArrayList<>();
+    /** site -> instruction index; site -> register id. */
+    private int[] siteInstr;
+    private int[] siteReg;
+    /** register id -> sites defining it (ascending by instruction). */
+    private int[][] defsOfReg;
+    private BitSet[] in;
+    private final boolean approximate;
+    private int[][] users;
+
+    DefUse(PtxFunction fn) {
+        this.fn = fn;
+        List<Instruction> ins = fn.instructions();
+        int nSites = 0;
+        int[] tmpInstr = new int[Math.max(16, ins.size())];
+        int[] tmpReg = new int[tmpInstr.length];
+        List<List<Integer>> byReg = new ArrayList<>();
+        for (Instruction in : ins) {
+            for (String r : in.defs()) {
+                int id = regId(r);
+                while (byReg.size() <= id) byReg.add(new ArrayList<>(2));
+                if (nSites == tmpInstr.length) {
+                    tmpInstr = Arrays.copyOf(tmpInstr, nSites * 2);
+                    tmpReg = Arrays.copyOf(tmpReg, nSites * 2);
+                }
+                tmpInstr[nSites] = in.index();
+                tmpReg[nSites] = id;
+                byReg.get(id).add(nSites);
+                nSites++;
+            }
+        }
+        siteInstr = Arrays.copyOf(tmpInstr, nSites);
+        siteReg = Arrays.copyOf(tmpReg, nSites);
+        defsOfReg = new int[regNames.size()][];
+        for (int r = 0; r < regNames.size(); r++) {
+            List<Integer> l = r < byReg.size() ? byReg.get(r) : List.of();
+            defsOfReg[r] = l.stream().mapToInt(Integer::intValue).toArray();
+        }
+        List<BasicBlock> bs = fn.blocks();
+        approximate = (long) bs.size() * nSites > MAX_BITS;
+        if (!approximate) solve(bs, nSites);
+    }
+
+    private int regId(String r) {
+        Integer id = regIds.get(r);
+        if (id == null) {
+            id = regNames.size();
+            regIds.put(r, id);
+            regNames.add(r);
+        }
+        return id;
+    }
+
+    private void solve(List<BasicBlock> bs, int nSites) {
+        int n = bs.size();
+        in = new BitSet[n];
+        BitSet[] out = new BitSet[n];
+        for (int i = 0; i < n; i++) {
+            in[i] = new BitSet(nSites);
+            out[i] = new BitSet(nSites);
+        }
+        // first site index of each instruction
+        int[] firstSite = new int[fn.instructions().size() + 1];
+        Arrays.fill(firstSite, -1);
+        for (int s = siteInstr.length - 1; s >= 0; s--) firstSite[siteInstr[s]] = s;
+        boolean[] queued = new boolean[n];
+        java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>();
+        for (int i = 0; i < n; i++) {
+            work.add(i);
+            queued[i] = true;
+        }
+        BitSet tmp = new BitSet(nSites);
+        while (!work.isEmpty()) {
+            int b = work.poll();
+            queued[b] = false;
+            BasicBlock bb = bs.get(b);
+            BitSet inB = in[b];
+            inB.clear();
+            for (int p : bb.predecessors()) inB.or(out[p]);
+            tmp.clear();
+            tmp.or(inB);
+            for (int i = bb.first(); i <= bb.last(); i++) {
+                int s = firstSite[i];
+                if (s < 0) continue;
+                boolean guarded = fn.instruction(i).guard() != null;
+                for (; s < siteInstr.length && siteInstr[s] == i; s++) {
+                    if (!guarded) for (int k : defsOfReg[siteReg[s]]) tmp.clear(k);
+                    tmp.set(s);
+                }
+            }
+            if (!tmp.equals(out[b])) {
+                out[b].clear();
+                out[b].or(tmp);
+                for (int sc : bb.successors()) {
+                    if (!queued[sc]) {
+                        queued[sc] = true;
+                        work.add(sc);
+                    }
+                }
+            }
+        }
+    }
+
+    /** True when chains are flow-insensitive (function too large for the bit-vector analysis). */
+    public boolean approximate() {
+        return approximate;
+    }
+
+    /** Instruction indices of all definitions of {@code reg} in the function. */
+    public int[] allDefs(String reg) {
+        Integer id = regIds.get(reg);
+        if (id == null) return new int[0];
+        int[] sites = defsOfReg[id];
+        int[] r = new int[sites.length];
+        for (int i = 0; i < sites.length; i++) r[i] = siteInstr[sites[i]];
+        return r;
+    }
+
+    /**
+     * Instruction indices of the definitions of {@code reg} that reach the point just before instruction
+     * {@code instr} (empty when the register is only defined outside the function, e.g. never written).
+     */
+    public int[] reachingDefs(int instr, String reg) {
+        Integer id = regIds.get(reg);
+        if (id == null) return new int[0];
+        if (approximate) return allDefs(reg);
+        Instruction at = fn.instruction(instr);
+        BasicBlock bb = fn.blocks().get(at.block());
+        int[] buf = new int[4];
+        int n = 0;
+        for (int i = instr - 1; i >= bb.first(); i--) {
+            Instruction d = fn.instruction(i);
+            if (definesReg(d, reg)) {
+                if (n == buf.length) buf = Arrays.copyOf(buf, n * 2);
+                buf[n++] = i;
+                if (d.guard() == null) return Arrays.copyOf(buf, n);
+            }
+        }
+        BitSet inB = in[bb.index()];
+        for (int s : defsOfReg[id]) {
+            if (inB.get(s)) {
+                if (n == buf.length) buf = Arrays.copyOf(buf, n * 2);
+                buf[n++] = siteInstr[s];
+            }
+        }
+        return Arrays.copyOf(buf, n);
+    }
+
+    /** The single reaching definition of {@code reg} at {@code instr}, or -1 when there are none or several. */
+    public int uniqueDef(int instr, String reg) {
+        int[] d = reachingDefs(instr, reg);
+        return d.length == 1 ? d[0] : -1;
+    }
+
+    private static boolean definesReg(Instruction d, String reg) {
+        for (String r : d.defs()) if (r.equals(reg)) return true;
+        return false;
+    }
+
+    /** Instructions that read a value defined by {@code instr} (def-use chain). */
+    public synchronized int[] users(int instr) {
+        if (users == null) buildUsers();
+        int[] u = users[instr];
+        return u == null ? new int[0] : u;
+    }
+
+    private void buildUsers() {
+        int n = fn.instructions().size();
+        List<List<Integer>> tmp = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) tmp.add(null);
+        for (Instruction in : fn.instructions()) {
+            List<String> uses = in.uses();
+            for (int k = 0; k < uses.size(); k++) {
+                String r = uses.get(k);
+                if (uses.indexOf(r) != k) continue;
+                for (int d : reachingDefs(in.index(), r)) {
+                    List<Integer> l = tmp.get(d);
+                    if (l == null) tmp.set(d, l = new ArrayList<>(2));
+                    if (!l.contains(in.index())) l.add(in.index());
+                }
+            }
+        }
+        users = new int[n][];
+        for (int i = 0; i < n; i++) {
+            List<Integer> l = tmp.get(i);
+            if (l != null) users[i] = l.stream().mapToInt(Integer::intValue).toArray();
+        }
+    }
+}
