@@ -17,7 +17,7 @@ import java.util.Set;
  */
 public final class InputInference {
     /** Value of integer scalars that are not the length. */
-    public static final int DEFAULT_INT_SCALAR = 16;
+    public static final int DEFAULT_INT_SCALAR = 8;
 
     private InputInference() {}
 
@@ -55,7 +55,7 @@ public final class InputInference {
         Map<String, Integer> ptr = new HashMap<>(), scalar = new HashMap<>();
         Set<String> idx = new HashSet<>();
         Map<Integer, String> elemType = new LinkedHashMap<>();
-        Set<Integer> written = new HashSet<>(), read = new HashSet<>(), lengths = new HashSet<>();
+        Set<Integer> written = new HashSet<>(), read = new HashSet<>(), lengths = new HashSet<>(), deref = new HashSet<>();
         for (int pass = 0; pass < 3; pass++) {
             for (PtxText.Stmt s : f.body) {
                 if (!(s instanceof PtxText.Insn)) continue;
@@ -69,7 +69,7 @@ public final class InputInference {
                     if (pi != null) {
                         String t = f.params.get(pi).type;
                         if (t.equals("u64") || t.equals("b64") || t.equals("s64")) ptr.put(d, pi);
-                        else scalar.put(d, pi);
+                        scalar.put(d, pi);
                     }
                     continue;
                 }
@@ -80,6 +80,7 @@ public final class InputInference {
                     String b = baseReg(o.get(ai));
                     Integer pi = b == null ? null : ptr.get(b);
                     if (pi != null) {
+                        deref.add(pi);
                         String t = accessType(in);
                         if (t != null) {
                             String prev = elemType.get(pi);
@@ -105,6 +106,7 @@ public final class InputInference {
                         if (scalar.containsKey(a)) sc = scalar.get(a);
                     }
                     if (nptr == 1 && (op.equals("mov") || op.equals("cvta") || op.equals("add") || op.equals("sub"))) ptr.put(d, pp);
+                    if (nptr == 1 && op.equals("cvta")) deref.add(pp);
                     if (anyIdx) idx.add(d);
                     else if (sc != null && (op.equals("mov") || op.equals("cvt"))) scalar.put(d, sc);
                     continue;
@@ -119,6 +121,7 @@ public final class InputInference {
         KernelSpec k = new KernelSpec();
         k.kernel = f.name;
         k.source = "inferred from the PTX";
+        if (f.maxThreads > 0 && f.maxThreads < 256) k.block = new int[] {f.maxThreads, 1, 1};
         for (int i = 0; i < f.params.size(); i++) {
             PtxText.Var v = f.params.get(i);
             ParamSpec ps = new ParamSpec();
@@ -127,7 +130,7 @@ public final class InputInference {
             if (v.count > 1 || v.type.equals("b8") && v.count >= 1) {
                 ps.kind = "unsupported";
                 ps.type = "b8[" + v.bytes() + "]";
-            } else if (pointer && (elemType.containsKey(i) || ptr.containsValue(i))) {
+            } else if (pointer && deref.contains(i)) {
                 ps.kind = "array";
                 ps.type = elemType.getOrDefault(i, "f32");
                 ps.direction = written.contains(i) ? (read.contains(i) ? "inout" : "out") : "in";

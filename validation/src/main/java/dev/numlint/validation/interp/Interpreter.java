@@ -24,6 +24,8 @@ import java.util.Arrays;
 public final class Interpreter {
     private static final Rounding[] RND = Rounding.values();
     private static final int S_EXIT = 0, S_BAR = 1, S_WARP = 2;
+    /** Shared memory beyond the declared size (a GPU block has 48 KiB or more; overruns within it do not fault). */
+    static final int SHARED_PAD = 16 * 1024;
 
     private final Program p;
     private final Space global, constSpace;
@@ -72,7 +74,8 @@ public final class Interpreter {
         for (int bz = 0; bz < grid[2]; bz++) {
             for (int by = 0; by < grid[1]; by++) {
                 for (int bx = 0; bx < grid[0]; bx++) {
-                    shared = new Space(p.sharedSize + dynShared + 16, p.reference);
+                    if (shared == null) shared = new Space(p.sharedSize + dynShared + SHARED_PAD, p.reference);
+                    else shared.clear();
                     int lin = 0;
                     for (int tz = 0; tz < block[2]; tz++) {
                         for (int ty = 0; ty < block[1]; ty++) {

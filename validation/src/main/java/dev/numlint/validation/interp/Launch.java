@@ -19,9 +19,12 @@ public final class Launch {
     private Space global;
     private long executed;
 
+    /** Unused bytes around buffers, so that inferred launches that read a little past an array do not fault. */
+    public static final int PAD = 64 * 1024;
+
     public Launch(Program p) {
         this.p = p;
-        this.top = align(p.globalsSize);
+        this.top = align(p.globalsSize) + PAD;
         this.params = new byte[Math.max(p.kparamSize, 8)];
     }
 
@@ -33,7 +36,7 @@ public final class Launch {
     public long alloc(byte[] data) {
         offsets.add((long) top);
         buffers.add(data);
-        top = align(top + Math.max(data.length, 1));
+        top = align(top + Math.max(data.length, 1)) + Math.max(PAD, align(data.length));
         return Decoder.GLOBAL_BASE + offsets.get(offsets.size() - 1);
     }
 

@@ -17,9 +17,15 @@ public final class PtxText {
         public final List<Var> vars = new ArrayList<>();
         public final List<Func> funcs = new ArrayList<>();
 
+        /** The function of that name, preferring a definition over a prototype. */
         public Func func(String name) {
-            for (Func f : funcs) if (f.name.equals(name)) return f;
-            return null;
+            Func proto = null;
+            for (Func f : funcs) {
+                if (!f.name.equals(name)) continue;
+                if (f.body != null) return f;
+                proto = f;
+            }
+            return proto;
         }
 
         public List<Func> entries() {
@@ -58,6 +64,8 @@ public final class PtxText {
         public final List<Var> rets = new ArrayList<>();
         public List<Stmt> body; // null for a prototype
         public int line;
+        /** .maxntid / .reqntid x-dimension, 0 when absent. */
+        public int maxThreads;
 
         Func(String name, boolean entry) {
             this.name = name;
@@ -241,7 +249,10 @@ public final class PtxText {
         }
 
         void skipDirective() {
-            word();
+            String w = word();
+            if (w.equals(".section")) { // .section .debug_str { ... } with the brace on a later line
+                while (p < s.length() && s.charAt(p) != '\n' && s.charAt(p) != '{') p++;
+            }
             ws();
             if (p < s.length() && s.charAt(p) == '{') { // .section { ... }
                 int d = 0;
@@ -286,12 +297,21 @@ public final class PtxText {
             ws();
             if (p < s.length() && s.charAt(p) == '(') f.params.addAll(paramList());
             // performance directives (.maxntid 256, 1, 1 ...) up to the body or ';'
+            int dstart = p;
             while (true) {
                 ws();
                 char c = s.charAt(p);
                 if (c == '{') break;
                 if (c == ';') { p++; return f; }
                 p++;
+            }
+            java.util.regex.Matcher mt = java.util.regex.Pattern.compile("\\.(?:maxntid|reqntid)\\s+(\\d+)(?:\\s*,\\s*(\\d+))?(?:\\s*,\\s*(\\d+))?")
+                    .matcher(s.substring(dstart, p));
+            if (mt.find()) {
+                int t = Integer.parseInt(mt.group(1));
+                if (mt.group(2) != null) t *= Integer.parseInt(mt.group(2));
+                if (mt.group(3) != null) t *= Integer.parseInt(mt.group(3));
+                f.maxThreads = t;
             }
             f.body = body();
             return f;
