@@ -293,12 +293,29 @@ public final class Validator {
                 try {
                     outs.put("as-built", run(asB, ks, in, false));
                 } catch (KernelFault first) {
-                    // an inferred launch that faults is retried once as a single block (kernels that stride by
-                    // their own size parameters stay in bounds far more often)
-                    if (s > 0 || !ks.source.startsWith("inferred") || (ks.grid != null && ks.grid[0] == 1)) throw first;
-                    ks.grid = new int[] {1, 1, 1};
-                    res.notes.add("inferred 1-D launch faulted (" + first.getMessage() + "); ran as a single block of " + ks.block[0] + " threads");
-                    outs.put("as-built", run(asB, ks, in, false));
+                    // an inferred launch that faults is retried as a single block, then with smaller size
+                    // scalars (kernels that stride by their own size parameters stay in bounds far more often)
+                    if (s > 0 || !ks.source.startsWith("inferred")) throw first;
+                    KernelFault last = first;
+                    boolean ok = false;
+                    for (int small : new int[] {-1, 4, -4, 1}) {
+                        ks.grid = new int[] {1, 1, 1};
+                        for (ParamSpec ps : ks.params) { // 4: sizes other than the length; -4: every integer scalar
+                            if (!ps.isArray() && !ps.type.startsWith("f") && (ps.value != null || small == -4)) ps.value = (double) Math.abs(small);
+                        }
+                        if (small == -1) for (ParamSpec ps : ks.params) if (!ps.isArray() && !ps.type.startsWith("f") && ps.value != null) ps.value = (double) InputInference.DEFAULT_INT_SCALAR;
+                        in = inputs(ks, n, dists.get(0), new SplittableRandom(o.seed * 1_000_003L + k.name.hashCode()));
+                        try {
+                            outs.put("as-built", run(asB, ks, in, false));
+                            ok = true;
+                            break;
+                        } catch (KernelFault again) {
+                            last = again;
+                        }
+                    }
+                    if (!ok) throw last;
+                    res.notes.add("the inferred 1-D launch faulted (" + first.getMessage() + "); ran as one block of " + ks.block[0]
+                            + " threads with parameters " + ks.params);
                 }
                 for (Map.Entry<String, Program> e : progs.entrySet()) {
                     if (!e.getKey().equals("as-built")) outs.put(e.getKey(), run(e.getValue(), ks, in, false));

@@ -772,7 +772,7 @@ public final class Interpreter {
         } catch (KernelFault e) {
             throw new KernelFault(e.getMessage() + " at '" + p.text[i] + "' (line " + p.line[i] + ")");
         } catch (RuntimeException e) {
-            String what = e instanceof IndexOutOfBoundsException ? "out-of-bounds memory access" : e.toString();
+            String what = e instanceof IndexOutOfBoundsException ? "out-of-bounds memory access (" + e.getMessage() + ")" : e.toString();
             throw new KernelFault(what + " at '" + p.text[i] + "' (line " + p.line[i] + ")");
         } finally {
             executed += count;
