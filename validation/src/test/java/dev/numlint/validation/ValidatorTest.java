@@ -65,4 +65,46 @@ class ValidatorTest {
         assertThat(sq.variants).extracting(v -> v.variant).contains("as-built", "strict", "fmad=false", "prec-div=true", "ftz=false");
         assertThat(sq.attribution).extracting(a -> a.rule).contains("NL003", "NL007");
     }
+
+    @Test
+    void specFileReproducesTheBlockedMatrixNumbersThroughTheApi(@TempDir Path tmp) throws Exception {
+        // 003_*.txt through Validator: as-built (nvcc's default build contracts into fma) gives 707054144 for
+        // C(0,1), the strict build 707054208, the reference 707054166: fma is closer, and unfusing explains it
+        ValidationOptions o = new ValidationOptions();
+        o.inputs = 1;
+        o.spec = Paths.get(ValidatorTest.class.getResource("/specs/matmul.yml").toURI());
+        o.allKernels = true;
+        Path ptx = tmp.resolve("seeds.ptx");
+        Files.copy(resource("seeds.default.ptx"), ptx);
+        ValidationReport r = Validator.validate(List.of(ptx), o);
+        KernelResult mm = kernel(r, "matmul_serial");
+        assertThat(mm.verdict).isEqualTo(Verdict.CONFIRMED);
+        assertThat(mm.elementsCompared).isEqualTo(4);
+        // C(0,0) changes too (193239968 without fma, 193239984 with); row 1 is the same in both builds
+        assertThat(mm.elementsDiffering).isEqualTo(2);
+        assertThat(mm.maxUlp).isEqualTo(1); // 707054144 and 707054208 are neighbours (ulp 64)
+        assertThat(mm.attribution).extracting(a -> a.rule + ":" + a.elementsDiffering).containsExactly("NL003:2");
+        assertThat(mm.closerToReference).isEqualTo("as-built");
+        var asBuilt = mm.variants.stream().filter(v -> v.variant.equals("as-built")).findFirst().orElseThrow();
+        var strict = mm.variants.stream().filter(v -> v.variant.equals("strict")).findFirst().orElseThrow();
+        // errors against the exact products 193239976, 707054166, 651015747, 2439498668:
+        // as-built 8, 22, 3, 84; strict 8, 42, 3, 84
+        assertThat(asBuilt.meanAbsError).isEqualTo((8 + 22 + 3 + 84) / 4.0);
+        assertThat(strict.meanAbsError).isEqualTo((8 + 42 + 3 + 84) / 4.0);
+        assertThat(asBuilt.maxAbsError).isEqualTo(84.0);
+        assertThat(TextReportRenderer.render(r)).contains("matmul_serial: confirmed");
+    }
+
+    @Test
+    void requiringAGpuWithoutOneIsNotRunnable(@TempDir Path tmp) throws Exception {
+        ValidationOptions o = new ValidationOptions();
+        o.gpu = ValidationOptions.GpuMode.REQUIRE;
+        Path ptx = tmp.resolve("seeds.ptx");
+        Files.copy(resource("seeds.default.ptx"), ptx);
+        ValidationReport r = Validator.validate(List.of(ptx), o);
+        assertThat(r.kernels).singleElement().satisfies(k -> {
+            assertThat(k.verdict).isEqualTo(Verdict.NOT_RUNNABLE);
+            assertThat(k.reason).contains("no GPU executor");
+        });
+    }
 }

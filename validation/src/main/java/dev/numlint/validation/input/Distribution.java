@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
  *   <li>{@code conversion}: negatives, in-range and out-of-range values for float-to-integer conversions of the
  *       given integer width (bits), including fractions and NaN-free extremes;</li>
  *   <li>{@code subnormal}: values around the float normal/subnormal boundary (2^-149 .. 2^-120), both signs;</li>
- *   <li>{@code constant} value; {@code sequence}: 0, 1, 2, ...</li>
+ *   <li>{@code constant} value; {@code sequence}: 0, 1, 2, ...; {@code values}: the listed values, cyclically.</li>
  * </ul>
  */
 @JsonInclude(JsonInclude.Include.NON_DEFAULT)
@@ -22,6 +22,8 @@ public final class Distribution {
     public int k = 4;
     public int bits = 16;
     public double value;
+    /** For kind "values": the values, repeated cyclically. */
+    public double[] values;
 
     public Distribution() {}
 
@@ -100,6 +102,10 @@ public final class Distribution {
                 return v;
             case "sequence":
                 for (int i = 0; i < n; i++) v[i] = i;
+                return v;
+            case "values":
+                if (values == null || values.length == 0) throw new IllegalArgumentException("distribution 'values' without values");
+                for (int i = 0; i < n; i++) v[i] = values[i % values.length];
                 return v;
             default:
                 throw new IllegalArgumentException("unknown distribution kind '" + kind + "'");

@@ -32,14 +32,11 @@ public final class SpecFile {
         return f;
     }
 
+    /** The spec for a kernel: by its PTX name, or by the source name inside a C++ mangled name (_Z6squarePfS_i). */
     public KernelSpec find(String kernel) {
+        for (KernelSpec k : kernels) if (kernel.equals(k.kernel)) return k;
         for (KernelSpec k : kernels) {
-            if (kernel.equals(k.kernel)) return k;
-        }
-        // unmangled C++ name: _Z6squarePfS_i matches "square"
-        for (KernelSpec k : kernels) {
-            if (k.kernel != null && kernel.startsWith("_Z") && kernel.matches("_Z\\d+" + java.util.regex.Pattern.quote(k.kernel) + ".*")
-                    && kernel.substring(2).startsWith(k.kernel.length() + k.kernel)) return k;
+            if (k.kernel != null && kernel.startsWith("_Z" + k.kernel.length() + k.kernel)) return k;
         }
         return null;
     }
