@@ -10,6 +10,7 @@ import dev.numlint.validation.interp.Decoder;
 import dev.numlint.validation.interp.KernelFault;
 import dev.numlint.validation.interp.Launch;
 import dev.numlint.validation.interp.Program;
+import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.interp.PtxText;
 import dev.numlint.validation.report.Attribution;
 import dev.numlint.validation.report.FindingResult;
@@ -183,11 +184,21 @@ public final class Validator {
             asBuiltText = r.ptx;
         }
         PtxText.Module asBuilt;
+        String readerNote = null;
         try {
-            asBuilt = PtxText.parse(asBuiltText);
+            asBuilt = parse(asBuiltText);
         } catch (RuntimeException e) {
-            out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
-            return out;
+            if (o.reader != ValidationOptions.Reader.PTX_INSPECTOR) {
+                out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
+                return out;
+            }
+            try {
+                asBuilt = PtxText.parse(asBuiltText);
+                readerNote = "ptx-inspector's reader reported " + e.getMessage() + "; the interpreter's own PTX reader was used";
+            } catch (RuntimeException e2) {
+                out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
+                return out;
+            }
         }
         Map<String, Set<String>> flaggedHere = flaggedFor(file);
         for (PtxText.Func k : asBuilt.entries()) {
@@ -201,15 +212,21 @@ public final class Validator {
                 Nvcc.Result r = nvcc.get().compile(file, v.flags);
                 if (r.ptx == null) { v.error = r.error; continue; }
                 try {
-                    v.module = PtxText.parse(r.ptx);
+                    v.module = readerNote == null ? parse(r.ptx) : PtxText.parse(r.ptx);
                     v.ptx = r.ptx;
                 } catch (RuntimeException e) {
                     v.error = "cannot read the PTX: " + e.getMessage();
                 }
             }
-            out.add(kernel(file, asBuilt, k, hits, vs));
+            KernelResult kr = kernel(file, asBuilt, k, hits, vs);
+            if (readerNote != null) kr.notes.add(readerNote);
+            out.add(kr);
         }
         return out;
+    }
+
+    private PtxText.Module parse(String ptx) {
+        return o.reader == ValidationOptions.Reader.PTX_INSPECTOR ? PtxModelAdapter.read(ptx) : PtxText.parse(ptx);
     }
 
     private Map<String, Set<String>> flaggedFor(Path file) {
@@ -238,13 +255,6 @@ public final class Validator {
         res.executor = EXECUTOR;
         KernelSpec ks = spec.find(k.name);
         if (ks == null) ks = InputInference.infer(k);
-        for (ParamSpec ps : ks.params) {
-            if (!ps.isArray() && !"scalar".equals(ps.kind)) {
-                res.verdict = Verdict.NOT_RUNNABLE;
-                res.reason = "parameter " + ps.name + " is a " + ps.type + " aggregate; give a spec file";
-                return res;
-            }
-        }
         if (ks.params.size() != k.params.size()) {
             res.verdict = Verdict.NOT_RUNNABLE;
             res.reason = "spec lists " + ks.params.size() + " parameters, the kernel has " + k.params.size();
@@ -270,6 +280,13 @@ public final class Validator {
             res.verdict = Verdict.NOT_RUNNABLE;
             res.reason = "unsupported: " + e.getMessage();
             return res;
+        }
+        for (ParamSpec ps : ks.params) { // after decoding, so that an unsupported instruction is named first
+            if (!ps.isArray() && !"scalar".equals(ps.kind)) {
+                res.verdict = Verdict.NOT_RUNNABLE;
+                res.reason = "parameter " + ps.name + " is a " + ps.type + " aggregate passed by value; give a spec file";
+                return res;
+            }
         }
         Program asB = progs.get("as-built");
         if (!asB.approximate.isEmpty()) {

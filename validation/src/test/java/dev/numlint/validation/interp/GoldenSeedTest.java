@@ -106,4 +106,24 @@ class GoldenSeedTest {
         // nvcc's default build contracts the serial sum into fma: (0,1) becomes 707054144
         assertThat(matmul(module("seeds.default.ptx"), "matmul_serial", false, null)[1]).isEqualTo(707054144f);
     }
+
+    static PtxText.Module model(String name) throws IOException {
+        try (InputStream in = GoldenSeedTest.class.getResourceAsStream("/kernels/" + name)) {
+            return PtxModelAdapter.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void sameNumbersThroughPtxInspectorsModel() throws Exception {
+        PtxText.Module d = model("seeds.default.ptx"), n = model("seeds.nofma.ptx");
+        assertThat(squarePlus(d, false)).isEqualTo(1.4210855e-14f);
+        assertThat(squarePlus(n, false)).isEqualTo(0f);
+        assertThat(toUshort(d, -69.235f, false)).isEqualTo(0);
+        assertThat(toUshort(d, -69.235f, true)).isEqualTo(65467);
+        assertThat(matmul(n, "matmul_serial", false, null)[1]).isEqualTo(707054208f);
+        assertThat(matmul(n, "matmul_block", false, null)[1]).isEqualTo(707054144f);
+        double[] ref = new double[4];
+        matmul(n, "matmul_block", true, ref);
+        assertThat(ref[1]).isEqualTo(707054166.0);
+    }
 }
