@@ -102,6 +102,7 @@ public final class Decoder {
     private final List<Integer> lines = new ArrayList<>();
     private final List<Long> template = new ArrayList<>();
     private final List<Boolean> slotF32 = new ArrayList<>();
+    private final Set<Integer> f64Slots = new HashSet<>();
     private final Map<String, Integer> consts = new HashMap<>();
     private final Map<String, Sym> moduleSyms = new HashMap<>();
     private final Map<String, Integer> funcEntry = new HashMap<>();
@@ -329,6 +330,7 @@ public final class Decoder {
         regs.put(name, template.size());
         template.add(0L);
         slotF32.add(type.equals("f32"));
+        if (type.equals("f64")) f64Slots.add(template.size() - 1);
     }
 
     private void declareVar(Var v) {
@@ -361,16 +363,21 @@ public final class Decoder {
 
     /** Whether operand i of the instruction is read or written as an f32 value (not as bits). */
     private static boolean f32Role(Insn in, int i) {
+        return floatRole(in, i, "f32");
+    }
+
+    /** Whether operand i is read or written as a value of the float type ft (f32 or f64), not as bits. */
+    private static boolean floatRole(Insn in, int i, String ft) {
         if (in.opcode.equals("cvt")) {
             List<String> t = types(in);
-            return t.size() == 2 && (i == 0 ? t.get(0) : t.get(1)).equals("f32");
+            return t.size() == 2 && (i == 0 ? t.get(0) : t.get(1)).equals(ft);
         }
         if (!F32_OPS.contains(in.opcode)) return false;
         List<String> t = types(in);
-        if (t.isEmpty() || !t.get(t.size() - 1).equals("f32")) return false;
+        if (t.isEmpty() || !t.get(t.size() - 1).equals(ft)) return false;
         if (in.opcode.equals("setp") || in.opcode.equals("testp")) return i >= 1 && i <= 2;
         if (in.opcode.equals("selp")) return i <= 2;
-        if (in.opcode.equals("slct")) return i <= 1 && t.size() == 2 && t.get(0).equals("f32");
+        if (in.opcode.equals("slct")) return i <= 1 && t.size() == 2 && t.get(0).equals(ft);
         if (in.opcode.equals("ld") || in.opcode.equals("ldu")) return i == 0;
         if (in.opcode.equals("st")) return i == 1;
         return true;
@@ -381,10 +388,19 @@ public final class Decoder {
             if (!(s instanceof Insn)) continue;
             Insn in = (Insn) s;
             for (int i = 0; i < in.operands.size(); i++) {
-                if (f32Role(in, i)) continue;
+                boolean r32 = f32Role(in, i), r64 = floatRole(in, i, "f64");
                 for (String r : regNames(in.operands.get(i))) {
                     Integer slot = regs.get(r);
-                    if (slot != null && slotF32.get(slot)) narrow.add(slot);
+                    if (slot == null) continue;
+                    if (slotF32.get(slot) && !r32) narrow.add(slot);
+                    if (f64Slots.contains(slot) && !r64) narrow.add(slot);
+                }
+                // vector ld/st and atomics of f64 keep exact binary64 semantics
+                if ((in.opcode.equals("atom") || in.opcode.equals("red") || in.has("v2") || in.has("v4")) && in.has("f64")) {
+                    for (String r : regNames(in.operands.get(i))) {
+                        Integer slot = regs.get(r);
+                        if (slot != null && f64Slots.contains(slot)) narrow.add(slot);
+                    }
                 }
             }
         }
@@ -399,6 +415,17 @@ public final class Decoder {
 
     private boolean wide(int slot) {
         return ref && slot < slotF32.size() && slotF32.get(slot) && !narrow.contains(slot);
+    }
+
+    /** Reference mode: an f64 register carried as a double-double (its low part in the thread's L array). */
+    private boolean wideD(int slot) {
+        return ref && f64Slots.contains(slot) && !narrow.contains(slot);
+    }
+
+    private static boolean isDD(int op) {
+        return op == Op.ADD_DD || op == Op.SUB_DD || op == Op.MUL_DD || op == Op.FMA_DD || op == Op.DIV_DD
+                || op == Op.SQRT_DD || op == Op.NEG_DD || op == Op.ABS_DD || op == Op.MOV_DD || op == Op.SELP_DD
+                || op == Op.LD_DD || op == Op.ZERO_LO;
     }
 
     // ------------------------------------------------------------------ operands
@@ -566,7 +593,25 @@ public final class Decoder {
         vecs.add(v);
         texts.add(cur.text);
         lines.add(cur.line);
-        return ins.size() - 1;
+        int at = ins.size() - 1;
+        if (ref && !isDD(op) && writesD(op) && wideD(d)) {
+            // a double-double register written by an ordinary binary64 operation: its low part is 0
+            ins.add(new long[] {Op.ZERO_LO, d, 0, 0, 0, guard(cur), 0, 0});
+            vecs.add(null);
+            texts.add(cur.text);
+            lines.add(cur.line);
+        }
+        return at;
+    }
+
+    private static boolean writesD(int op) {
+        switch (op) {
+            case Op.ST: case Op.ST_G32: case Op.ST_W: case Op.ST_DD: case Op.BRA: case Op.CALL: case Op.RET: case Op.EXIT:
+            case Op.BAR: case Op.WARPSYNC: case Op.TRAP: case Op.NOP: case Op.MOV_UNPACK:
+                return false;
+            default:
+                return true;
+        }
     }
 
     private int dst(String t) {
@@ -685,6 +730,10 @@ public final class Decoder {
                     emit(Op.SELP, d, srcNarrow(o.get(1)), srcNarrow(o.get(2)), reg(o.get(3)), 0, 0, null);
                     return;
                 }
+                if (t.equals("f64") && ref && wideD(reg(o.get(0)))) {
+                    emit(Op.SELP_DD, reg(o.get(0)), src(o.get(1), t), src(o.get(2), t), reg(o.get(3)), 0, 0, null);
+                    return;
+                }
                 emit(Op.SELP, dst(o.get(0)), src(o.get(1), t), src(o.get(2), t), reg(o.get(3)), 0, 0, null);
                 return;
             }
@@ -771,6 +820,10 @@ public final class Decoder {
         if (t.equals("f32") && ref) {
             int dr = dst(d);
             emit(Op.MOV, dr, wide(dr) ? srcWide(s) : srcNarrow(s), 0, 0, 0, 0, null);
+            return;
+        }
+        if (t.equals("f64") && ref && isReg(s) && wideD(reg(d))) {
+            emit(Op.MOV_DD, reg(d), reg(s), 0, 0, 0, 0, null);
             return;
         }
         Sym sym = symbol(s);
@@ -937,6 +990,21 @@ public final class Decoder {
         String op = in.opcode;
         int d = dst(o.get(0));
         int mode = fmode(in, Rounding.RN);
+        if (ref && wideD(d) && (mode & 3) == 0 && !in.has("approx")) {
+            int n = o.size();
+            int a = n > 1 ? src(o.get(1), "f64") : 0, b = n > 2 ? src(o.get(2), "f64") : 0, c = n > 3 ? src(o.get(3), "f64") : 0;
+            switch (op) {
+                case "add": emit(Op.ADD_DD, d, a, b, 0, 0, 0, null); return;
+                case "sub": emit(Op.SUB_DD, d, a, b, 0, 0, 0, null); return;
+                case "mul": emit(Op.MUL_DD, d, a, b, 0, 0, 0, null); return;
+                case "fma": case "mad": emit(Op.FMA_DD, d, a, b, c, 0, 0, null); return;
+                case "div": emit(Op.DIV_DD, d, a, b, 0, 0, 0, null); return;
+                case "sqrt": emit(Op.SQRT_DD, d, a, 0, 0, 0, 0, null); return;
+                case "neg": emit(Op.NEG_DD, d, a, 0, 0, 0, 0, null); return;
+                case "abs": emit(Op.ABS_DD, d, a, 0, 0, 0, 0, null); return;
+                default: break; // min/max/copysign/rcp: binary64 on the high parts (low part cleared)
+            }
+        }
         boolean plain = mode == 0;
         int n = o.size();
         int a = n > 1 ? src(o.get(1), "f64") : 0, b = n > 2 ? src(o.get(2), "f64") : 0, c = n > 3 ? src(o.get(3), "f64") : 0;
@@ -1104,6 +1172,12 @@ public final class Decoder {
             return;
         }
         if (regsList.length == 1 && regsList[0] == -2) regsList[0] = src(vo, t);
+        if (ref && t.equals("f64") && vec == 1 && isReg(vo) && wideD(reg(vo))
+                && (sp == Op.SP_GLOBAL || sp == Op.SP_SHARED || sp == Op.SP_LOCAL || sp == Op.SP_GENERIC)) {
+            if (load) emit(Op.LD_DD, reg(vo), (int) ad[0], 0, sp, ad[1], 8, null);
+            else emit(Op.ST_DD, 0, (int) ad[0], reg(vo), sp, ad[1], 8, null);
+            return;
+        }
         boolean signed = Types.isSigned(t);
         int y = size | (signed ? 16 : 0);
         if (vec == 1 && regsList.length == 1) {

@@ -8,6 +8,7 @@ import static dev.numlint.validation.interp.Decoder.SHARED_WIN;
 
 import dev.numlint.validation.fp.Approx;
 import dev.numlint.validation.fp.Cvt;
+import dev.numlint.validation.fp.DoubleDouble;
 import dev.numlint.validation.fp.Fp32;
 import dev.numlint.validation.fp.Fp64;
 import dev.numlint.validation.fp.HostX86;
@@ -39,6 +40,8 @@ public final class Interpreter {
     /** One thread's state. */
     static final class Thread {
         long[] R;
+        /** Reference mode: low parts of double-double registers. */
+        double[] L;
         int pc;
         Space local, cparam;
         int[] stack;
@@ -98,6 +101,7 @@ public final class Interpreter {
     private Thread newThread() {
         Thread t = new Thread();
         t.R = new long[p.nRegs];
+        if (p.reference) t.L = new double[p.nRegs];
         t.local = new Space(Math.max(p.localSize, 8), p.reference);
         if (p.cparamSize > 0) t.cparam = new Space(p.cparamSize, false);
         t.stack = new int[2 * p.maxCallDepth];
@@ -121,6 +125,7 @@ public final class Interpreter {
         R[Program.R_LANEMASK_LE] = (2L << lane) - 1;
         R[Program.R_LANEMASK_GT] = ~((2L << lane) - 1) & 0xFFFFFFFFL;
         R[Program.R_LANEMASK_GE] = ~((1L << lane) - 1) & 0xFFFFFFFFL;
+        if (t.L != null) Arrays.fill(t.L, 0);
         t.pc = 0;
         t.sp = 0;
         t.state = -1;
@@ -463,6 +468,7 @@ public final class Interpreter {
         final int[] op = p.op, D = p.d, A = p.a, B = p.b, C = p.c, G = p.g, Y = p.y;
         final long[] X = p.x;
         final long[] R = t.R;
+        final double[] L = t.L;
         final byte[] gm = global.mem;
         int pc = t.pc;
         long count = 0;
@@ -765,6 +771,38 @@ public final class Interpreter {
                         t.pc = i; // executed by the scheduler for the whole warp
                         return S_WARP;
                     case Op.TRAP: throw new KernelFault("trap");
+                    // ---- reference mode: binary64 registers carried as double-double
+                    case Op.ADD_DD: dd(R, L, D[i], ddv(R, L, A[i]).add(ddv(R, L, B[i]))); break;
+                    case Op.SUB_DD: dd(R, L, D[i], ddv(R, L, A[i]).sub(ddv(R, L, B[i]))); break;
+                    case Op.MUL_DD: dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i]))); break;
+                    case Op.FMA_DD: dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])).add(ddv(R, L, C[i]))); break;
+                    case Op.DIV_DD: dd(R, L, D[i], ddv(R, L, A[i]).div(ddv(R, L, B[i]))); break;
+                    case Op.SQRT_DD: dd(R, L, D[i], ddv(R, L, A[i]).sqrt()); break;
+                    case Op.NEG_DD: dd(R, L, D[i], ddv(R, L, A[i]).negate()); break;
+                    case Op.ABS_DD: {
+                        DoubleDouble v = ddv(R, L, A[i]);
+                        dd(R, L, D[i], v.hi < 0 || (v.hi == 0 && Double.doubleToRawLongBits(v.hi) < 0) ? v.negate() : v);
+                        break;
+                    }
+                    case Op.MOV_DD: R[D[i]] = R[A[i]]; L[D[i]] = L[A[i]]; break;
+                    case Op.SELP_DD: {
+                        int src = R[C[i]] != 0 ? A[i] : B[i];
+                        R[D[i]] = R[src];
+                        L[D[i]] = L[src];
+                        break;
+                    }
+                    case Op.LD_DD: {
+                        long ix = index(C[i], R[A[i]] + X[i], t);
+                        R[D[i]] = rs.load(ix, 8, false);
+                        L[D[i]] = rs.loadLo(ix);
+                        break;
+                    }
+                    case Op.ST_DD: {
+                        long ix = index(C[i], R[A[i]] + X[i], t);
+                        rs.storeDD(ix, R[B[i]], L[B[i]]);
+                        break;
+                    }
+                    case Op.ZERO_LO: L[D[i]] = 0; break;
                     default: throw new KernelFault("bad opcode " + op[i]);
                 }
                 if (count > limit) throw new KernelFault("instruction limit of " + limit + " reached (runaway loop?)");
@@ -777,6 +815,17 @@ public final class Interpreter {
         } finally {
             executed += count;
         }
+    }
+
+    private static DoubleDouble ddv(long[] R, double[] L, int s) {
+        return new DoubleDouble(Double.longBitsToDouble(R[s]), L[s]);
+    }
+
+    private static void dd(long[] R, double[] L, int d, DoubleDouble v) {
+        double lo = v.lo;
+        if (Double.isNaN(v.hi) || Double.isInfinite(v.hi) || Double.isNaN(lo)) lo = 0;
+        R[d] = db(v.hi);
+        L[d] = lo;
     }
 
     private static long ext24(long v, int kind) {

@@ -18,13 +18,12 @@ public final class Space {
     public byte[] mem;
     double[] shadow;
     boolean[] valid;
+    /** Reference mode: low parts of double-double f64 values, at 8-byte granularity. */
+    double[] lo8;
+    boolean[] validLo;
 
     public Space(int size, boolean reference) {
-        mem = new byte[size];
-        if (reference) {
-            shadow = new double[(size + 3) / 4];
-            valid = new boolean[shadow.length];
-        }
+        this(new byte[size], reference);
     }
 
     public Space(byte[] mem, boolean reference) {
@@ -32,12 +31,17 @@ public final class Space {
         if (reference) {
             shadow = new double[(mem.length + 3) / 4];
             valid = new boolean[shadow.length];
+            lo8 = new double[(mem.length + 7) / 8];
+            validLo = new boolean[lo8.length];
         }
     }
 
     public void clear() {
         Arrays.fill(mem, (byte) 0);
-        if (valid != null) Arrays.fill(valid, false);
+        if (valid != null) {
+            Arrays.fill(valid, false);
+            Arrays.fill(validLo, false);
+        }
     }
 
     /** Loads size bytes (1, 2, 4, 8), zero- or sign-extended. */
@@ -66,6 +70,23 @@ public final class Space {
 
     void invalidate(int i, int size) {
         for (int w = i >> 2, e = (i + size - 1) >> 2; w <= e; w++) valid[w] = false;
+        for (int w = i >> 3, e = (i + size - 1) >> 3; w <= e; w++) validLo[w] = false;
+    }
+
+    /** Reference mode: the low part stored with an f64 value at addr (0 when none). */
+    double loadLo(long addr) {
+        int i = Math.toIntExact(addr);
+        return (i & 7) == 0 && validLo[i >> 3] ? lo8[i >> 3] : 0;
+    }
+
+    void storeDD(long addr, long hiBits, double lo) {
+        int i = Math.toIntExact(addr);
+        I64.set(mem, i, hiBits);
+        invalidate(i, 8);
+        if ((i & 7) == 0) {
+            lo8[i >> 3] = lo;
+            validLo[i >> 3] = true;
+        }
     }
 
     /** Reference mode: an f32 load of the double shadow when it is valid, else of the float bytes. */
@@ -78,6 +99,7 @@ public final class Space {
     void storeWideF32(long addr, double v) {
         int i = Math.toIntExact(addr);
         I32.set(mem, i, Float.floatToRawIntBits((float) v));
+        invalidate(i, 4);
         if ((i & 3) == 0) {
             shadow[i >> 2] = v;
             valid[i >> 2] = true;

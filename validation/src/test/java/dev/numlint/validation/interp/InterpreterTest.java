@@ -337,4 +337,30 @@ class InterpreterTest {
         l2.run(new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 1000);
         assertThat(ByteBuffer.wrap(l2.read(out2, 4)).order(ByteOrder.LITTLE_ENDIAN).getFloat()).isEqualTo(0f);
     }
+
+    static double f64Run(String body, boolean reference) throws Exception {
+        String src = HEAD + ".visible .entry t(.param .u64 out) {\n.reg .f64 %fd<8>; .reg .b64 %rd<4>;\n"
+                + "ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd2, %rd1;\n" + body + "\nret;\n}\n";
+        Program p = Decoder.decode(PtxText.parse(src), "t", reference, false);
+        Launch l = new Launch(p);
+        long out = l.alloc(new byte[16]);
+        l.param(0, out);
+        l.run(new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 1000);
+        return ByteBuffer.wrap(l.read(out, 8)).order(ByteOrder.LITTLE_ENDIAN).getDouble();
+    }
+
+    @Test
+    void referenceModeCarriesDoublePrecisionInDoubleDouble() throws Exception {
+        // (1 + 2^-60) - 1: binary64 loses 2^-60, the double-double reference keeps it, through a local store too
+        String body = ".local .align 8 .b8 buf[8];\nmov.u64 %rd3, buf;\n"
+                + "mov.f64 %fd1, 0d3FF0000000000000; add.f64 %fd2, %fd1, 0d3C30000000000000;\n"
+                + "st.local.f64 [%rd3], %fd2; ld.local.f64 %fd4, [%rd3];\n"
+                + "sub.f64 %fd3, %fd4, %fd1; st.global.f64 [%rd2], %fd3;";
+        assertThat(f64Run(body, false)).isEqualTo(0.0);
+        assertThat(f64Run(body, true)).isEqualTo(0x1p-60);
+        // a register whose bits are observed keeps exact binary64 semantics in the reference
+        String bits = "mov.f64 %fd1, 0d3FF0000000000000; add.f64 %fd2, %fd1, 0d3C30000000000000;\n"
+                + "mov.b64 %rd3, %fd2; mov.b64 %fd5, %rd3; sub.f64 %fd3, %fd5, %fd1; st.global.f64 [%rd2], %fd3;";
+        assertThat(f64Run(bits, true)).isEqualTo(0.0);
+    }
 }
