@@ -254,7 +254,11 @@ public final class Validator {
         res.kernel = k.name;
         res.executor = EXECUTOR;
         KernelSpec ks = spec.find(k.name);
-        if (ks == null) ks = InputInference.infer(k);
+        if (ks == null) {
+            ks = InputInference.infer(k);
+            // an extern (dynamically sized) .shared array: give the launch the usual 48 KiB
+            if (asBuilt.vars.stream().anyMatch(v -> "shared".equals(v.space) && v.unsized)) ks.sharedBytes = 48 * 1024;
+        }
         if (ks.params.size() != k.params.size()) {
             res.verdict = Verdict.NOT_RUNNABLE;
             res.reason = "spec lists " + ks.params.size() + " parameters, the kernel has " + k.params.size();

@@ -109,7 +109,7 @@ public final class Decoder {
     private final List<Object[]> callFixups = new ArrayList<>(); // {siteIndex, funcName}
     private final List<int[]> callSites = new ArrayList<>();
     private final Map<String, Map<String, Sym>> funcParamSyms = new HashMap<>();
-    private int sharedTop, localTop, cparamTop, constTop, globalsTop;
+    private int sharedTop, localTop, cparamTop, constTop, globalsTop, dynamicSharedOffset;
     private byte[] constInit = new byte[0], globalsInit = new byte[0];
 
     // per-function state
@@ -182,18 +182,14 @@ public final class Decoder {
                     break;
                 }
                 case "shared": {
+                    if (v.count == 0 && v.init == null && isArrayDecl(v)) break; // dynamic: placed below
                     sharedTop = align(sharedTop, Math.max(v.align, 4));
                     moduleSyms.put(v.name, new Sym(Op.SP_SHARED, sharedTop, v.bytes()));
                     sharedTop += v.bytes();
                     break;
                 }
                 default:
-                    break; // .extern .shared arrays without size etc. are sized at launch (dynamic shared memory)
-            }
-        }
-        for (Var v : mod.vars) {
-            if ("shared".equals(v.space) && v.count == 0 && !moduleSyms.containsKey(v.name)) {
-                moduleSyms.put(v.name, new Sym(Op.SP_SHARED, -1, 0)); // dynamic: placed after static shared
+                    break;
             }
         }
         // kernel parameters
@@ -209,6 +205,21 @@ public final class Decoder {
         // reachable functions, recursion check
         List<Func> order = new ArrayList<>();
         reach(kernel, order, new HashSet<>(), new HashSet<>());
+        // extern .shared arrays (sized at launch) start after all static shared memory, function-level included
+        int top = sharedTop;
+        for (Func f : order) {
+            for (Stmt st : f.body) {
+                if (st instanceof VarDecl && "shared".equals(((VarDecl) st).var.space)) {
+                    Var v = ((VarDecl) st).var;
+                    top = align(top, Math.max(v.align, 4)) + v.bytes();
+                }
+            }
+        }
+        int dynamicAt = align(top, 16);
+        for (Var v : mod.vars) {
+            if ("shared".equals(v.space) && !moduleSyms.containsKey(v.name)) moduleSyms.put(v.name, new Sym(Op.SP_SHARED, dynamicAt, 0));
+        }
+        dynamicSharedOffset = dynamicAt;
         for (Func f : order) {
             if (f != kernel) {
                 Map<String, Sym> ps = new HashMap<>();
@@ -226,14 +237,13 @@ public final class Decoder {
             if (e == null) throw new Unsupported("call to " + fx[1] + " without a body");
             site[0] = e;
         }
-        // dynamic shared memory after static
-        for (Map.Entry<String, Sym> e : moduleSyms.entrySet()) {
-            if (e.getValue().space == Op.SP_SHARED && e.getValue().offset < 0) {
-                e.setValue(new Sym(Op.SP_SHARED, align(sharedTop, 16), 0));
-            }
-        }
         pack();
         return p;
+    }
+
+    /** A declaration with an empty [] (extern array) rather than a scalar. */
+    private static boolean isArrayDecl(Var v) {
+        return v.unsized;
     }
 
     private static byte[] place(byte[] img, int at, Var v) {
@@ -635,7 +645,7 @@ public final class Decoder {
         p.regTemplate = new long[p.nRegs];
         for (int i = 0; i < p.nRegs; i++) p.regTemplate[i] = template.get(i);
         p.callSites = callSites.toArray(new int[0][]);
-        p.sharedSize = sharedTop;
+        p.sharedSize = Math.max(sharedTop, dynamicSharedOffset);
         p.localSize = localTop;
         p.cparamSize = cparamTop;
         p.constSize = constTop;

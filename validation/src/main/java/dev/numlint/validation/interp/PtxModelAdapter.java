@@ -43,7 +43,9 @@ public final class PtxModelAdapter {
 
     private static PtxText.Var var(Variable v) {
         int count = v.length() < 0 ? 0 : (int) v.length();
-        return new PtxText.Var(v.space(), v.type(), v.name(), count == 1 && v.init() == null ? 0 : count, v.align(), v.init());
+        PtxText.Var r = new PtxText.Var(v.space(), v.type(), v.name(), count == 1 && v.init() == null ? 0 : count, v.align(), v.init());
+        r.unsized = v.length() < 0;
+        return r;
     }
 
     private static PtxText.Var param(Param p) {

@@ -40,6 +40,8 @@ public final class PtxText {
         public final String space, type, name;
         public final int elemSize, count, align;
         public final byte[] init; // may be null
+        /** An extern array declared with [] (dynamic shared memory): no size of its own. */
+        public boolean unsized;
 
         Var(String space, String type, String name, int count, int align, byte[] init) {
             this.space = space;
@@ -460,7 +462,10 @@ public final class PtxText {
         byte[] bytes = null;
         if (init != null) bytes = Initializers.parse(init, type);
         if (open && bytes != null) count = bytes.length / Types.size(type);
-        return new Var(space, type, name, count, align, bytes);
+        else if (open) count = 0; // extern array without a size (dynamic shared memory)
+        Var result = new Var(space, type, name, count, align, bytes);
+        result.unsized = open && bytes == null;
+        return result;
     }
 
     static Insn parseInsn(String text) {
