@@ -472,6 +472,7 @@ public final class Interpreter {
         final byte[] gm = global.mem;
         int pc = t.pc;
         long count = 0;
+        final long budget = limit - executed; // the limit holds for the whole launch
         int i = pc;
         try {
             while (true) {
@@ -805,7 +806,7 @@ public final class Interpreter {
                     case Op.ZERO_LO: L[D[i]] = 0; break;
                     default: throw new KernelFault("bad opcode " + op[i]);
                 }
-                if (count > limit) throw new KernelFault("instruction limit of " + limit + " reached (runaway loop?)");
+                if (count > budget) throw new KernelFault("instruction limit of " + limit + " per launch reached (runaway loop?)");
             }
         } catch (KernelFault e) {
             throw new KernelFault(e.getMessage() + " at '" + p.text[i] + "' (line " + p.line[i] + ")");
