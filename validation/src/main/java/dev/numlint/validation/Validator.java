@@ -243,6 +243,15 @@ public final class Validator {
         final Map<Integer, double[]> ref = new HashMap<>();
     }
 
+    /** The bytes of an aggregate passed by value. */
+    static final class Aggregate {
+        final byte[] bytes;
+
+        Aggregate(byte[] bytes) {
+            this.bytes = bytes;
+        }
+    }
+
     static final class InputSet {
         final List<Object> args = new ArrayList<>(); // byte[] or Long
         int n;
@@ -286,10 +295,13 @@ public final class Validator {
             return res;
         }
         for (ParamSpec ps : ks.params) { // after decoding, so that an unsupported instruction is named first
-            if (!ps.isArray() && !"scalar".equals(ps.kind)) {
+            if (!ps.isArray() && !"scalar".equals(ps.kind) && !"bytes".equals(ps.kind)) {
                 res.verdict = Verdict.NOT_RUNNABLE;
-                res.reason = "parameter " + ps.name + " is a " + ps.type + " aggregate passed by value; give a spec file";
+                res.reason = "parameter " + ps.name + ": unknown kind '" + ps.kind + "'";
                 return res;
+            }
+            if ("bytes".equals(ps.kind) && ps.bytes == null) {
+                res.notes.add("aggregate parameter " + ps.name + " (" + ps.length + " bytes) passed as zeros; give its bytes in a spec file");
             }
         }
         Program asB = progs.get("as-built");
@@ -486,6 +498,10 @@ public final class Validator {
                     for (double x : v) put(b, ps.type, x);
                 }
                 in.args.add(b.array());
+            } else if ("bytes".equals(ps.kind)) {
+                byte[] agg = new byte[ps.length == null ? 0 : ps.length];
+                if (ps.bytes != null) for (int i = 0; i < Math.min(agg.length, ps.bytes.length); i++) agg[i] = (byte) ps.bytes[i];
+                in.args.add(new Aggregate(agg));
             } else {
                 double v;
                 if (ps.value != null) v = ps.value;
@@ -524,6 +540,8 @@ public final class Validator {
             if (a instanceof byte[]) {
                 addr[i] = l.alloc(((byte[]) a).clone());
                 l.param(i, addr[i]);
+            } else if (a instanceof Aggregate) {
+                l.paramBytes(i, ((Aggregate) a).bytes);
             } else l.param(i, (Long) a);
         }
         int[] block = KernelSpec.pad(ks.block);

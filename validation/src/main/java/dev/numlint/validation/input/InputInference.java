@@ -128,8 +128,9 @@ public final class InputInference {
             ps.name = v.name;
             boolean pointer = v.type.equals("u64") || v.type.equals("b64") || v.type.equals("s64");
             if (v.count > 1 || v.type.equals("b8") && v.count >= 1) {
-                ps.kind = "unsupported";
-                ps.type = "b8[" + v.bytes() + "]";
+                ps.kind = "bytes"; // an aggregate passed by value: zero-filled unless a spec gives its bytes
+                ps.type = "b8";
+                ps.length = v.bytes();
             } else if (pointer && deref.contains(i)) {
                 ps.kind = "array";
                 ps.type = elemType.getOrDefault(i, "f32");

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 public final class ParamSpec {
     /** Parameter name (the PTX name or the source name); optional when listed in order. */
     public String name;
-    /** "array" or "scalar". */
+    /** "array", "scalar" or "bytes" (an aggregate passed by value; length bytes, from values or zero). */
     public String kind = "array";
     /** Element type: f32, f64, s32, u32, s16, u16, s8, u8, s64, u64. */
     public String type = "f32";
@@ -18,6 +18,8 @@ public final class ParamSpec {
     public Distribution distribution;
     /** Scalar value; null means: the element count for integer scalars, a draw from distribution otherwise. */
     public Double value;
+    /** For kind "bytes": the aggregate's bytes (missing ones are 0). */
+    public int[] bytes;
 
     public ParamSpec() {}
 

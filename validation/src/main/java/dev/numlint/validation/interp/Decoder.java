@@ -485,7 +485,7 @@ public final class Decoder {
             case "%lanemask_ge": return Program.R_LANEMASK_GE;
             case "%smid": case "%gridid": return Program.R_SMID;
             case "%clock": case "%clock64": case "%globaltimer": case "%globaltimer_lo": return Program.R_ZERO;
-            default: return null;
+            default: return n.startsWith("%envreg") ? Program.R_ZERO : null; // driver-defined environment registers read 0
         }
     }
 
@@ -515,6 +515,7 @@ public final class Decoder {
     /** A source operand as raw bits for an instruction of the given type. */
     private int src(String t, String type) {
         t = t.trim();
+        if (t.equals("WARP_SZ")) return constant(32);
         if (isReg(t)) return reg(t);
         if (Operands.isLiteral(t)) return constant(Operands.literalBits(t, type));
         Sym s = symbol(t);

@@ -811,7 +811,8 @@ public final class Interpreter {
         } catch (KernelFault e) {
             throw new KernelFault(e.getMessage() + " at '" + p.text[i] + "' (line " + p.line[i] + ")");
         } catch (RuntimeException e) {
-            String what = e instanceof IndexOutOfBoundsException ? "out-of-bounds memory access (" + e.getMessage() + ")" : e.toString();
+            String what = e instanceof IndexOutOfBoundsException ? "out-of-bounds memory access (" + e.getMessage() + ")"
+                    : e instanceof ArithmeticException ? "out-of-bounds memory access (address beyond 2 GiB)" : e.toString();
             throw new KernelFault(what + " at '" + p.text[i] + "' (line " + p.line[i] + ")");
         } finally {
             executed += count;

@@ -53,6 +53,12 @@ public final class Launch {
         }
     }
 
+    /** Sets kernel parameter i (an aggregate passed by value) to the given bytes. */
+    public void paramBytes(int i, byte[] bytes) {
+        Program.Param pr = p.params.get(i);
+        System.arraycopy(bytes, 0, params, pr.offset, Math.min(bytes.length, pr.size));
+    }
+
     public void run(int[] grid, int[] block, int dynamicShared, long instructionLimit) throws KernelFault {
         global = new Space(Math.max(top, 8), p.reference);
         System.arraycopy(p.globalsInit, 0, global.mem, 0, p.globalsInit.length);
