@@ -678,7 +678,7 @@ public final class Decoder {
             case "mov": mov(in); return;
             case "add": case "sub": case "mul": case "mad": case "fma": case "div": case "rem": case "neg": case "abs":
             case "min": case "max": case "sqrt": case "rcp": case "rsqrt": case "sin": case "cos": case "lg2":
-            case "ex2": case "tanh": case "copysign": case "mul24": case "mad24": case "addc": case "subc":
+            case "ex2": case "tanh": case "copysign": case "mul24": case "mad24": case "addc": case "subc": case "madc":
                 arith(in); return;
             case "and": case "or": case "xor": case "not": case "cnot": {
                 String t = type(in);
@@ -872,11 +872,15 @@ public final class Decoder {
                 else emit(Op.MUL_LO, d, a, b, 0, 0, 0, null);
                 return;
             }
-            case "mad": {
+            case "mad": case "madc": {
                 int a = src(o.get(1), t), b = src(o.get(2), t);
+                if (in.has("cc") || op.equals("madc")) { // extended-precision multiply-add with the carry flag
+                    if (in.has("wide")) throw new Unsupported(op + ".wide.cc");
+                    emit(Op.MAD_CC, d, a, b, src(o.get(3), t), (in.has("hi") ? 1 : 0) | (op.equals("madc") ? 2 : 0) | (in.has("cc") ? 4 : 0), Op.width(k), null);
+                    return;
+                }
                 if (in.has("hi")) emit(Op.MAD_HI, d, a, b, src(o.get(3), t), 0, k, null);
                 else if (in.has("wide")) emit(Op.MAD_WIDE, d, a, b, src(o.get(3), Op.width(k) == 16 ? (Op.signed(k) ? "s32" : "u32") : (Op.signed(k) ? "s64" : "u64")), 0, k, null);
-                else if (in.has("cc")) throw new Unsupported("mad.cc");
                 else emit(Op.MAD_LO, d, a, b, src(o.get(3), t), 0, 0, null);
                 return;
             }

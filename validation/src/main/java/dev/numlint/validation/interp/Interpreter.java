@@ -610,6 +610,29 @@ public final class Interpreter {
                         if ((xm & 4) != 0) R[Program.R_CARRY] = carry;
                         break;
                     }
+                    case Op.MAD_CC: {
+                        int w = Y[i];
+                        long xm = X[i];
+                        long m = mask(w);
+                        long a = R[A[i]] & m, b = R[B[i]] & m, c = R[C[i]] & m;
+                        long cin = (xm & 2) != 0 ? R[Program.R_CARRY] : 0;
+                        long part, r, carry;
+                        if (w == 32) {
+                            long prod = a * b; // exact: 32 x 32 bits unsigned
+                            part = (xm & 1) != 0 ? prod >>> 32 : prod & m;
+                            r = part + c + cin;
+                            carry = (r >>> 32) & 1;
+                        } else {
+                            part = (xm & 1) != 0 ? mulHi(a, b, Op.K_U64) : a * b;
+                            long s1 = part + c;
+                            long c1 = Long.compareUnsigned(s1, part) < 0 ? 1 : 0;
+                            r = s1 + cin;
+                            carry = c1 | (Long.compareUnsigned(r, s1) < 0 ? 1 : 0);
+                        }
+                        R[D[i]] = r & m;
+                        if ((xm & 4) != 0) R[Program.R_CARRY] = carry;
+                        break;
+                    }
                     case Op.SETP_S32: {
                         int a = (int) R[A[i]], b = (int) R[B[i]];
                         boolean r;

@@ -20,7 +20,7 @@ final class Op {
             BRA = 120, CALL = 121, RET = 122, EXIT = 123, BAR = 124, WARPSYNC = 125, SHFL = 126, VOTE = 127,
             ACTIVEMASK = 128, TRAP = 129,
             ADD_DD = 140, SUB_DD = 141, MUL_DD = 142, FMA_DD = 143, DIV_DD = 144, SQRT_DD = 145, NEG_DD = 146, ABS_DD = 147,
-            MOV_DD = 148, SELP_DD = 149, LD_DD = 150, ST_DD = 151, ZERO_LO = 152;
+            MOV_DD = 148, SELP_DD = 149, LD_DD = 150, ST_DD = 151, ZERO_LO = 152, MAD_CC = 153;
 
     // sub-operations of F32_G / F64_G
     static final int G_ADD = 0, G_SUB = 1, G_MUL = 2, G_FMA = 3, G_DIV = 4, G_SQRT = 5, G_RCP = 6;

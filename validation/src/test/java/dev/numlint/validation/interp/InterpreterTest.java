@@ -51,7 +51,11 @@ class InterpreterTest {
                 "min.u32 %r12, %r3, %r4; st.global.u32 [%rd31+48], %r12;",
                 "abs.s32 %r13, %r3; neg.s32 %r14, %r13; st.global.u32 [%rd31+52], %r13; st.global.u32 [%rd31+56], %r14;",
                 "mov.u64 %rd3, -1; mul.hi.u64 %rd4, %rd3, %rd3; st.global.u64 [%rd31+64], %rd4;",
-                "add.cc.u32 %r15, %r1, %r1; addc.u32 %r16, 0, 0; st.global.u32 [%rd31+72], %r16;"));
+                "add.cc.u32 %r15, %r1, %r1; addc.u32 %r16, 0, 0; st.global.u32 [%rd31+72], %r16;",
+                // 64-bit product from 32-bit pieces: 0xFFFFFFFF^2 + 0xFFFFFFFF = 0xFFFFFFFE_00000001 + 0xFFFFFFFF
+                // = 0xFFFFFFFF_00000000: the low word carries into the high word
+                "mov.u32 %r17, -1; mad.lo.cc.u32 %r18, %r17, %r17, %r17; madc.hi.u32 %r19, %r17, %r17, 0;",
+                "st.global.u32 [%rd31+76], %r18; st.global.u32 [%rd31+80], %r19;"));
         assertThat(o.getInt(0)).isEqualTo(Integer.MIN_VALUE);
         assertThat(o.getInt(4)).isEqualTo(-3);
         assertThat(o.getInt(8)).isEqualTo(-1);
@@ -67,6 +71,8 @@ class InterpreterTest {
         assertThat(o.getInt(56)).isEqualTo(-7);
         assertThat(o.getLong(64)).isEqualTo(-2L); // (2^64-1)^2 >> 64 = 2^64 - 2
         assertThat(o.getInt(72)).isEqualTo(0); // 0x7FFFFFFF * 2 has no carry out of 32 bits
+        assertThat(o.getInt(76)).isEqualTo(0);
+        assertThat(o.getInt(80)).isEqualTo(0xFFFFFFFF);
     }
 
     @Test
