@@ -150,7 +150,7 @@ public final class DefUse {
         int n = 0;
         for (int i = instr - 1; i >= bb.first(); i--) {
             Instruction d = fn.instruction(i);
-            if (definesReg(d, reg)) {
+            if (d.defines(reg)) {
                 if (n == buf.length) buf = Arrays.copyOf(buf, n * 2);
                 buf[n++] = i;
                 if (d.guard() == null) return Arrays.copyOf(buf, n);
@@ -170,11 +170,6 @@ public final class DefUse {
     public int uniqueDef(int instr, String reg) {
         int[] d = reachingDefs(instr, reg);
         return d.length == 1 ? d[0] : -1;
-    }
-
-    private static boolean definesReg(Instruction d, String reg) {
-        for (String r : d.defs()) if (r.equals(reg)) return true;
-        return false;
     }
 
     /** Instructions that read a value defined by {@code instr} (def-use chain). */

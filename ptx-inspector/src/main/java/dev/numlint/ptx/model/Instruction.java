@@ -171,8 +171,18 @@ public final class Instruction {
     /** Index of the basic block containing this instruction. */
     public int block() { return block; }
 
+    private List<String> defsCache;
+    private List<String> usesCache;
+    private int hasDest = -1;
+
     /** Whether the first operand is written (a destination). */
     public boolean hasDestination() {
+        int h = hasDest;
+        if (h < 0) hasDest = h = computeHasDestination() ? 1 : 0;
+        return h == 1;
+    }
+
+    private boolean computeHasDestination() {
         if (operands.isEmpty()) return false;
         if (NO_DEST.contains(opcode)) return false;
         if (opcode.equals("wmma") && has("store")) return false;
@@ -182,22 +192,43 @@ public final class Instruction {
                 || o instanceof Operand.Sink;
     }
 
-    /** Registers written by this instruction. */
+    /** Registers written by this instruction (computed once; immutable). */
     public List<String> defs() {
-        if (!hasDestination()) return List.of();
-        List<String> out = new ArrayList<>(2);
-        collectRegs(operands.get(0), out);
-        return out;
+        List<String> d = defsCache;
+        if (d == null) {
+            if (!hasDestination()) {
+                d = List.of();
+            } else {
+                List<String> out = new ArrayList<>(2);
+                collectRegs(operands.get(0), out);
+                d = List.copyOf(out);
+            }
+            defsCache = d;
+        }
+        return d;
     }
 
-    /** Registers read by this instruction (guard included). */
-    public List<String> uses() {
-        List<String> out = new ArrayList<>(4);
-        if (guard != null) out.add(guard.name());
-        for (int i = hasDestination() ? 1 : 0; i < operands.size(); i++) {
-            collectRegs(operands.get(i), out);
+    /** Whether {@code reg} is written by this instruction. */
+    public boolean defines(String reg) {
+        List<String> d = defs();
+        for (int i = 0; i < d.size(); i++) {
+            if (d.get(i).equals(reg)) return true;
         }
-        return out;
+        return false;
+    }
+
+    /** Registers read by this instruction (guard included; computed once; immutable). */
+    public List<String> uses() {
+        List<String> u = usesCache;
+        if (u == null) {
+            List<String> out = new ArrayList<>(4);
+            if (guard != null) out.add(guard.name());
+            for (int i = hasDestination() ? 1 : 0; i < operands.size(); i++) {
+                collectRegs(operands.get(i), out);
+            }
+            u = usesCache = List.copyOf(out);
+        }
+        return u;
     }
 
     private static void collectRegs(Operand o, List<String> out) {

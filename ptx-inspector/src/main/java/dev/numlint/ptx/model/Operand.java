@@ -21,6 +21,12 @@ public sealed interface Operand permits Operand.Reg, Operand.IntImm, Operand.Flo
 
         /** Special (read-only, hardware-provided) register such as {@code %tid.x} or {@code %laneid}. */
         public boolean isSpecial() {
+            // fast path: numbered virtual registers (%r12, %fd3, %p1) are never special
+            int n = name.length();
+            if (n > 1 && Character.isDigit(name.charAt(n - 1)) && !name.startsWith("%envreg") && !name.startsWith("%pm")
+                    && !name.startsWith("%clock64")) {
+                return false;
+            }
             return SPECIAL.contains(name) || name.startsWith("%envreg") || name.startsWith("%pm");
         }
 

@@ -28,7 +28,7 @@ public final class PtxFunction {
     private final Map<String, Integer> labels;
     private final boolean declarationOnly;
     private final int ptxLine;
-    private final DebugLoc firstLoc;
+    DebugLoc firstLoc;
 
     private List<BasicBlock> blocks;
     private List<Loop> loops;

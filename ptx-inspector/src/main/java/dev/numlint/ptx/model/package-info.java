@@ -1,6 +1,10 @@
 /**
  * The PTX program model, built by {@link dev.numlint.ptx.parser.PtxReader#read(String)} and designed so that both
- * static analyses and a CPU interpreter can work on it.
+ * static analyses and a CPU interpreter can work on it. The reader runs the generated ANTLR parser of
+ * {@code Ptx.g4} (SLL prediction, one top-level item at a time over an unbuffered token stream) fed by
+ * {@link dev.numlint.ptx.parser.FastPtxLexer}, a hand-written lexer that produces exactly the grammar lexer's tokens
+ * ({@code readWithAntlrLexer} uses the generated lexer). Syntax errors skip the function and are returned as
+ * {@code PtxReader.Problem}s (line, token, message); the reader never throws for bad input.
  *
  * <h2>Structure</h2>
  * <ul>

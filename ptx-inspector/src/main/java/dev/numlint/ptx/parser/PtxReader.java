@@ -49,8 +49,25 @@ public final class PtxReader {
     private PtxReader() {
     }
 
+    /** Reads PTX with the fast hand-written lexer ({@link FastPtxLexer}) feeding the generated parser. */
     public static Result read(String text) {
-        return new Builder(text).run();
+        return new Builder(text, false).run();
+    }
+
+    /** Reads PTX with the generated ANTLR lexer (reference path; slower). */
+    public static Result readWithAntlrLexer(String text) {
+        return new Builder(text, true).run();
+    }
+
+    /**
+     * The default strategy minus the per-iteration {@code sync} look-ahead check of every loop (a measurable
+     * share of parse time on large files); errors are still reported and recovered from at the failing token.
+     */
+    private static final class LeanErrorStrategy extends org.antlr.v4.runtime.DefaultErrorStrategy {
+        @Override
+        public void sync(org.antlr.v4.runtime.Parser recognizer) {
+            // no look-ahead validation inside loops
+        }
     }
 
     private static final class Builder extends BaseErrorListener {
@@ -69,20 +86,30 @@ public final class PtxReader {
         private final java.util.Set<String> plainRegs = new java.util.HashSet<>();
         private String currentFunction;
 
-        Builder(String text) {
+        private final boolean antlrLexer;
+
+        Builder(String text, boolean antlrLexer) {
             this.text = text;
+            this.antlrLexer = antlrLexer;
         }
 
         Result run() {
-            CodePointCharStream cs = CharStreams.fromString(text);
-            PtxLexer lexer = new PtxLexer(cs);
-            lexer.removeErrorListeners();
-            lexer.addErrorListener(this);
+            org.antlr.v4.runtime.TokenSource lexer;
+            if (antlrLexer) {
+                CodePointCharStream cs = CharStreams.fromString(text);
+                PtxLexer l = new PtxLexer(cs);
+                l.removeErrorListeners();
+                l.addErrorListener(this);
+                lexer = l;
+            } else {
+                lexer = new FastPtxLexer(text);
+            }
             UnbufferedTokenStream<Token> ts = new UnbufferedTokenStream<>(lexer, 512);
             PtxParser parser = new PtxParser(ts);
             parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
             parser.removeErrorListeners();
             parser.addErrorListener(this);
+            parser.setErrorHandler(new LeanErrorStrategy());
             int items = 0;
             while (ts.LA(1) != Token.EOF) {
                 int before = ts.index();
@@ -110,6 +137,7 @@ public final class PtxReader {
                 }
                 if (ts.index() == before && ts.LA(1) != Token.EOF) ts.consume();
             }
+            Access.resolveFiles(functions, files);
             PtxModule m = new PtxModule(version, target, targetOptions, addressSize, files, variables, functions);
             return new Result(m, problems, skipped, items);
         }

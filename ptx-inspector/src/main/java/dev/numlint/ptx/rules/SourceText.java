@@ -1,0 +1,129 @@
+package dev.numlint.ptx.rules;
+
+import java.util.regex.Pattern;
+
+/** Heuristics over one line of CUDA source (comments and string literals removed first). */
+public final class SourceText {
+    private static final Pattern EXPLICIT_FMA = Pattern.compile(
+            "\\b(?:std::)?(?:fmaf?|fmal|__fmaf?_(?:ieee_)?r[nzud]|__fma_r[nzud]|__fmaf_r[nzud]|__hfma2?|__hfma_sat)"
+            + "\\s*\\(");
+    private static final Pattern CONVERSION_INTRINSIC = Pattern.compile(
+            "\\b__(?:float|double|half|bfloat16|float2half)?\\w*2u(?:int|ll|short|char)_r[nzud]\\s*\\(");
+    private static final Pattern DIVISION_INTRINSIC = Pattern.compile(
+            "\\b(?:__fdividef|__fdiv_r[nzud]|__frcp_r[nzud]|__drcp_r[nzud]|__ddiv_r[nzud]|fdividef|__fdividef|"
+            + "h2rcp|hrcp|__frcp)\\s*\\(");
+    private static final Pattern TYPE_BEFORE_STAR = Pattern.compile(
+            "\\b(?:float|double|int|char|void|unsigned|short|long|const|auto|half|size_t|bool|[A-Za-z_]\\w*_t|"
+            + "float[1-4]|double[1-4]|int[1-4]|uint[1-4]|restrict|__restrict__|T)\\s*$");
+
+    private SourceText() {
+    }
+
+    /** The line without // and block comments and with string/char literals blanked. */
+    public static String code(String line) {
+        if (line == null) return null;
+        StringBuilder sb = new StringBuilder(line.length());
+        boolean str = false, chr = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (str || chr) {
+                if (c == '\\') {
+                    i++;
+                    continue;
+                }
+                if ((str && c == '"') || (chr && c == '\'')) {
+                    str = chr = false;
+                    sb.append(c);
+                }
+                continue;
+            }
+            if (c == '/' && i + 1 < line.length() && line.charAt(i + 1) == '/') break;
+            if (c == '/' && i + 1 < line.length() && line.charAt(i + 1) == '*') {
+                int e = line.indexOf("*/", i + 2);
+                if (e < 0) break;
+                i = e + 1;
+                sb.append(' ');
+                continue;
+            }
+            if (c == '"') str = true;
+            if (c == '\'') chr = true;
+            sb.append(c);
+        }
+        return sb.toString();
+    }
+
+    public static boolean hasExplicitFma(String line) {
+        return line != null && EXPLICIT_FMA.matcher(code(line)).find();
+    }
+
+    public static boolean hasConversionIntrinsic(String line) {
+        return line != null && CONVERSION_INTRINSIC.matcher(code(line)).find();
+    }
+
+    public static boolean hasDivision(String line) {
+        if (line == null) return false;
+        String c = code(line);
+        if (DIVISION_INTRINSIC.matcher(c).find()) return true;
+        for (int i = 0; i < c.length(); i++) {
+            if (c.charAt(i) == '/') return true;
+        }
+        return false;
+    }
+
+    /** A binary '*' (not a pointer declarator or dereference) appears in the line. */
+    public static boolean hasMultiply(String line) {
+        if (line == null) return false;
+        String c = withoutSubscripts(code(line));
+        for (int i = 0; i < c.length(); i++) {
+            if (c.charAt(i) != '*') continue;
+            if (i + 1 < c.length() && c.charAt(i + 1) == '/') continue;
+            int p = i - 1;
+            while (p >= 0 && c.charAt(p) == ' ') p--;
+            if (p < 0) continue;
+            char before = c.charAt(p);
+            if (!(Character.isLetterOrDigit(before) || before == '_' || before == ')' || before == ']'
+                    || before == '.')) continue;
+            if (TYPE_BEFORE_STAR.matcher(c.substring(0, p + 1)).find()) continue;
+            int q = i + 1;
+            if (q < c.length() && c.charAt(q) == '=') return true; // *=
+            while (q < c.length() && c.charAt(q) == ' ') q++;
+            if (q >= c.length()) return true; // continued on the next line
+            char after = c.charAt(q);
+            if (Character.isLetterOrDigit(after) || after == '_' || after == '(' || after == '.' || after == '-'
+                    || after == '*' || after == '&') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Blanks the contents of [...] subscripts: index arithmetic is integer and never contracts to a float fma. */
+    static String withoutSubscripts(String c) {
+        StringBuilder sb = new StringBuilder(c.length());
+        int depth = 0;
+        for (int i = 0; i < c.length(); i++) {
+            char ch = c.charAt(i);
+            if (ch == '[') depth++;
+            if (ch == ']' && depth > 0) depth--;
+            sb.append(depth > 0 && ch != '[' ? ' ' : ch);
+        }
+        return sb.toString();
+    }
+
+    /** Whether the line calls one of {@code names} (as a function call). */
+    public static boolean calls(String line, String... names) {
+        if (line == null) return false;
+        String c = code(line);
+        for (String n : names) {
+            int i = c.indexOf(n);
+            while (i >= 0) {
+                boolean startOk = i == 0 || !(Character.isLetterOrDigit(c.charAt(i - 1)) || c.charAt(i - 1) == '_');
+                int j = i + n.length();
+                while (j < c.length() && c.charAt(j) == ' ') j++;
+                if (startOk && j < c.length() && c.charAt(j) == '(') return true;
+                i = c.indexOf(n, i + 1);
+            }
+        }
+        return false;
+    }
+}

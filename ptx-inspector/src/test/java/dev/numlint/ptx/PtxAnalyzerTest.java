@@ -1,0 +1,178 @@
+package dev.numlint.ptx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import dev.numlint.rules.Rule;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.spi.PtxMode;
+import dev.numlint.testing.TestScanContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Contract of the PTX analyzer: rules implemented, bad input, source mapping, options, nvcc failures. */
+class PtxAnalyzerTest {
+    private static final String HEAD = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void implementedRulesMatchTheCatalog() {
+        Set<String> ptx = RuleCatalog.get().all().stream().filter(r -> r.appliesTo(Layer.PTX)).map(Rule::id)
+                .collect(Collectors.toSet());
+        assertThat(new PtxAnalyzer().implementedRules()).isEqualTo(ptx);
+        assertThat(new PtxAnalyzer().accepts(Path.of("a/b.ptx"))).isTrue();
+        assertThat(new PtxAnalyzer().accepts(Path.of("a/b.cu"))).isTrue();
+        assertThat(new PtxAnalyzer().accepts(Path.of("a/b.cuh"))).isFalse();
+    }
+
+    @Test
+    void unparsableFileIsAnErrorNamingLineAndToken() throws IOException {
+        Files.writeString(dir.resolve("bad.ptx"), "hello world ]]]\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.findings()).isEmpty();
+        Notification n = ctx.notifications().get(0);
+        assertThat(n.level()).isEqualTo(Level.ERROR);
+        assertThat(n.id()).isEqualTo("parse-error");
+        assertThat(n.file()).isEqualTo("bad.ptx");
+        assertThat(n.line()).isEqualTo(1);
+        assertThat(n.message()).contains("'hello'");
+    }
+
+    @Test
+    void brokenFunctionIsSkippedWithAWarningAndTheRestAnalyzed() throws IOException {
+        Files.writeString(dir.resolve("part.ptx"), HEAD
+                + ".entry broken() {\n .reg .f32 %f<3>;\n div.full.f32 %f1, %f2, ;\n ret;\n}\n"
+                + ".entry fine(.param .u64 p) {\n .reg .f32 %f<3>; .reg .b64 %rd<2>;\n"
+                + " ld.param.u64 %rd1, [p];\n ld.global.f32 %f2, [%rd1];\n div.full.f32 %f1, %f2, %f2;\n"
+                + " st.global.f32 [%rd1], %f1;\n ret;\n}\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.notifications()).hasSize(1);
+        Notification n = ctx.notifications().get(0);
+        assertThat(n.level()).isEqualTo(Level.WARNING);
+        assertThat(n.line()).isEqualTo(6);
+        assertThat(n.message()).contains("';'").contains("broken");
+        assertThat(ctx.hits()).extracting(h -> h.ruleId() + "@" + h.line()).containsExactly("NL002@13");
+        Finding f = ctx.findings().get(0);
+        assertThat(f.function()).isEqualTo("fine");
+        assertThat(f.layer()).isEqualTo(Layer.PTX);
+        assertThat(f.evidence().get(0).text()).isEqualTo("div.full.f32 %f1, %f2, %f2;");
+    }
+
+    @Test
+    void binaryFileIsNotAnalyzed() throws IOException {
+        Files.write(dir.resolve("blob.ptx"), new byte[] {0x7f, 'E', 'L', 'F', 0, 0, 1});
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.notifications()).extracting(Notification::id).containsExactly("binary-file");
+    }
+
+    @Test
+    void cuFilesAreIgnoredWithoutPtxAuto() throws IOException {
+        Files.writeString(dir.resolve("k.cu"), "__global__ void k(float* a) { a[0] = a[1] / a[2]; }\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.findings()).isEmpty();
+        assertThat(ctx.notifications()).isEmpty();
+    }
+
+    @Test
+    void findingsMapToTheCudaSourceLineWithThePtxAsRelatedLocation() throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(dir.resolve("src/k.cu"), "// kernel\n__global__ void k(float* a)\n{\n"
+                + "    a[0] = __fdividef(a[1], a[2]);\n}\n");
+        Files.writeString(dir.resolve("k.ptx"), HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
+                + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
+                + " .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n .file 1 \"src/k.cu\"\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.hits()).extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
+                .containsExactly("src/k.cu:4 NL002");
+        Finding f = ctx.findings().get(0);
+        assertThat(f.function()).isEqualTo("k");
+        assertThat(f.properties()).containsEntry("mangledName", "_Z1kPf");
+        assertThat(f.related()).anyMatch(r -> r.location().file().equals("k.ptx") && r.location().startLine() == 9
+                && r.message().contains("div.approx.f32"));
+        assertThat(f.evidence()).anyMatch(e -> e.kind().equals("source") && e.text().contains("__fdividef"));
+        assertThat(f.fingerprintKey()).doesNotContain("4:").contains("__fdividef");
+    }
+
+    @Test
+    void inlinedHelperIsReportedAtTheCallInTheKernel() throws IOException {
+        Files.writeString(dir.resolve("help.cuh"), "__device__ float mad3(float a, float b, float c)\n"
+                + "{\n    return a * b + c;\n}\n");
+        Files.writeString(dir.resolve("k.cu"), "#include \"help.cuh\"\n__global__ void k(float* a)\n{\n"
+                + "    a[0] = mad3(a[1], a[2], a[3]);\n}\n");
+        Files.writeString(dir.resolve("k.ptx"), HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
+                + " .reg .f32 %f<5>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
+                + " .loc 1 4 5\n .loc 2 3 14, function_name $L__info_string0, inlined_at 1 4 12\n"
+                + " fma.rn.f32 %f1, %f2, %f3, %f4;\n ret;\n}\n .file 1 \"k.cu\"\n .file 2 \"help.cuh\"\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.hits()).extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
+                .containsExactly("k.cu:4 NL003");
+        Finding f = ctx.findings().get(0);
+        assertThat(f.location().startColumn()).isEqualTo(12);
+        assertThat(f.related()).anyMatch(r -> r.location().file().equals("help.cuh") && r.location().startLine() == 3);
+        assertThat(f.related()).anyMatch(r -> r.location().file().equals("k.ptx") && r.location().startLine() == 10);
+    }
+
+    @Test
+    void minTripCountOptionIsHonoured() throws IOException {
+        String loop = HEAD + ".entry acc(.param .u64 p) {\n .reg .pred %p<2>; .reg .f32 %f<4>; .reg .b32 %r<3>;"
+                + " .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [p];\n mov.u32 %r1, 0;\n mov.f32 %f1, 0f00000000;\n"
+                + "$L__loop:\n ld.global.f32 %f2, [%rd1];\n add.f32 %f1, %f1, %f2;\n add.s32 %r1, %r1, 1;\n"
+                + " setp.lt.s32 %p1, %r1, 20;\n @%p1 bra $L__loop;\n st.global.f32 [%rd1], %f1;\n ret;\n}\n";
+        Files.writeString(dir.resolve("acc.ptx"), loop);
+        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).hits()).extracting(h -> h.ruleId())
+                .containsExactly("NL004");
+        assertThat(new TestScanContext(dir).option("NL004", "min-trip-count", "32").run(new PtxAnalyzer()).hits())
+                .isEmpty();
+        assertThat(new TestScanContext(dir).disable("NL004").run(new PtxAnalyzer()).hits()).isEmpty();
+    }
+
+    @Test
+    void ftzIsReportedOncePerFunction() throws IOException {
+        Files.writeString(dir.resolve("ftz.ptx"), HEAD + ".entry z() {\n .reg .f32 %f<6>;\n"
+                + " add.ftz.f32 %f1, %f2, %f3;\n mul.ftz.f32 %f4, %f1, %f1;\n neg.ftz.f32 %f5, %f4;\n ret;\n}\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(ctx.findings()).hasSize(1);
+        assertThat(ctx.findings().get(0).message()).startsWith("3 instructions").contains("add.ftz.f32");
+        assertThat(ctx.findings().get(0).location().startLine()).isEqualTo(6);
+    }
+
+    @Test
+    void includedCudaFilesAreAnalyzedThroughTheirIncluder() throws IOException {
+        Files.writeString(dir.resolve("main.cu"), "#include \"kernel.cu\"\nint main() { return 0; }\n");
+        Files.writeString(dir.resolve("kernel.cu"), "__global__ void k(float* a) { a[0] = a[1]; }\n");
+        assertThat(PtxAnalyzer.includedCudaFiles(List.of(dir.resolve("main.cu"), dir.resolve("kernel.cu"))))
+                .containsEntry(dir.resolve("kernel.cu").toAbsolutePath().normalize(), dir.resolve("main.cu"))
+                .hasSize(1);
+    }
+
+    @Test
+    void nvccFailureIsAWarningWithTheCompilerError() throws IOException {
+        Optional<Path> nvcc = Nvcc.find();
+        Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found: skipping the nvcc failure test");
+        Files.writeString(dir.resolve("broken.cu"), "__global__ void k(float* a) { a[0] = undefined_thing; }\n");
+        BuildContext bc = BuildContext.defaults().addNvccFlag("-Xcompiler").addNvccFlag("-ccbin=/tmp/x");
+        TestScanContext ctx = new TestScanContext(dir).projectContext(bc).ptx(PtxMode.AUTO, nvcc.get())
+                .run(new PtxAnalyzer());
+        List<Notification> ns = ctx.notifications();
+        assertThat(ns).anyMatch(n -> n.id().equals("nvcc-failed") && n.level() == Level.WARNING
+                && n.message().contains("undefined_thing") && n.line() == 1);
+        assertThat(ns).anyMatch(n -> n.id().equals("nvcc-flag-dropped") && n.level() == Level.NOTE
+                && n.message().contains("-Xcompiler"));
+        assertThat(ns).anyMatch(n -> n.id().equals("nvcc-flag-dropped") && n.message().contains("-ccbin"));
+        assertThat(ctx.findings()).isEmpty();
+    }
+}
