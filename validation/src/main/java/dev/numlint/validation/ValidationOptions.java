@@ -1,0 +1,43 @@
+package dev.numlint.validation;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Options of {@link Validator#validate}. Public fields with defaults; the CLI sets them from its flags. */
+public final class ValidationOptions {
+    /** Whether to use a GPU executor: AUTO (if one is found), OFF (CPU interpreter only), REQUIRE (fail otherwise). */
+    public enum GpuMode { AUTO, OFF, REQUIRE }
+
+    /** Which PTX reader feeds the interpreter: ptx-inspector's model (default) or the interpreter's own reader. */
+    public enum Reader { PTX_INSPECTOR, BUILTIN }
+
+    public GpuMode gpu = GpuMode.AUTO;
+    /** PTX_INSPECTOR falls back to BUILTIN for a file the model reader reports problems in (noted per kernel). */
+    public Reader reader = Reader.PTX_INSPECTOR;
+    /** YAML spec file (kernels, launch, parameters); null: infer from the PTX. */
+    public Path spec;
+    /** Number of input sets per kernel. */
+    public int inputs = 4;
+    public long seed = 1;
+    /** Validate every kernel, not only those with hazards. */
+    public boolean allKernels;
+    /** Elements per input set when neither the spec nor the kernel says. */
+    public int elements = 4096;
+    /** The as-built nvcc flags of .cu files (the file's build flags). */
+    public List<String> buildFlags = new ArrayList<>();
+    /** nvcc to use; null: NUMLINT_NVCC, PATH, /usr/local/cuda. */
+    public Path nvcc;
+    public String arch = "compute_90";
+    /** Per run; a kernel that executes more instructions is reported as not runnable. */
+    public long instructionLimit = 500_000_000L;
+    /**
+     * Kernels flagged by numlint's analyzers, by file (absolute path string) to kernel names and rule ids; when
+     * null, the validator's own PTX hazard scan decides which kernels to validate.
+     */
+    public Map<String, Map<String, Set<String>>> flagged;
+
+    public ValidationOptions() {}
+}

@@ -1,0 +1,587 @@
+package dev.numlint.validation;
+
+import dev.numlint.validation.fp.Ulp;
+import dev.numlint.validation.input.Distribution;
+import dev.numlint.validation.input.InputInference;
+import dev.numlint.validation.input.KernelSpec;
+import dev.numlint.validation.input.ParamSpec;
+import dev.numlint.validation.input.SpecFile;
+import dev.numlint.validation.interp.Decoder;
+import dev.numlint.validation.interp.KernelFault;
+import dev.numlint.validation.interp.Launch;
+import dev.numlint.validation.interp.Program;
+import dev.numlint.validation.interp.PtxModelAdapter;
+import dev.numlint.validation.interp.PtxText;
+import dev.numlint.validation.report.Attribution;
+import dev.numlint.validation.report.FindingResult;
+import dev.numlint.validation.report.KernelResult;
+import dev.numlint.validation.report.ValidationReport;
+import dev.numlint.validation.report.VariantError;
+import dev.numlint.validation.report.Verdict;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Validation of flagged kernels: each kernel is built as-built (the file's flags; a .ptx file as given), IEEE-strict
+ * (-fmad=false -prec-div=true -prec-sqrt=true -ftz=false) and once per hazard switched off alone, then run on the
+ * CPU interpreter on N deterministic input sets. As-built and strict outputs are compared element-wise (ULP
+ * distance); each build is compared with the reference (the strict build run in high-precision arithmetic); the
+ * single-switch builds attribute the difference to a rule. For float-to-unsigned conversions (NL001) the as-built
+ * build is also run with x86 conversion semantics, so the host-versus-GPU difference is measured.
+ */
+public final class Validator {
+    public static final String EXECUTOR = "cpu-interpreter";
+
+    private final ValidationOptions o;
+    private final SpecFile spec;
+    private final Optional<Nvcc> nvcc;
+
+    private Validator(ValidationOptions o, SpecFile spec) {
+        this.o = o;
+        this.spec = spec;
+        this.nvcc = Nvcc.find(o.nvcc, o.arch);
+    }
+
+    public static ValidationReport validate(List<Path> paths, ValidationOptions options) throws IOException {
+        SpecFile spec = options.spec != null ? SpecFile.read(options.spec) : new SpecFile();
+        Validator v = new Validator(options, spec);
+        ValidationReport r = new ValidationReport();
+        for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
+        return r;
+    }
+
+    static List<Path> expand(List<Path> paths) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path p : paths) {
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> s = Files.walk(p)) {
+                    out.addAll(s.filter(f -> Files.isRegularFile(f) && (f.toString().endsWith(".cu") || f.toString().endsWith(".ptx")))
+                            .sorted().collect(Collectors.toList()));
+                }
+            } else out.add(p);
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ variants
+
+    /** A build of the file: nvcc flags for .cu, PTX-level switches for .ptx. */
+    static final class Variant {
+        final String name, rule;
+        final List<String> flags;
+        final Decoder.Options opts;
+        PtxText.Module module;
+        String ptx, error;
+
+        Variant(String name, String rule, List<String> flags, Decoder.Options opts) {
+            this.name = name;
+            this.rule = rule;
+            this.flags = flags;
+            this.opts = opts;
+        }
+    }
+
+    static final String[] STRICT_FLAGS = {"-fmad=false", "-prec-div=true", "-prec-sqrt=true", "-ftz=false"};
+
+    /** Effective hazard settings of nvcc flags: {fmad, !precDiv, !precSqrt, ftz}. */
+    static boolean[] hazards(List<String> flags) {
+        boolean fmad = true, approxDiv = false, approxSqrt = false, ftz = false;
+        for (String f : flags) {
+            String x = f.replaceFirst("^--?", "");
+            if (x.equals("use_fast_math") || x.equals("use-fast-math")) { fmad = true; approxDiv = true; approxSqrt = true; ftz = true; }
+            else if (x.startsWith("fmad=")) fmad = x.endsWith("true");
+            else if (x.startsWith("prec-div=")) approxDiv = x.endsWith("false");
+            else if (x.startsWith("prec-sqrt=")) approxSqrt = x.endsWith("false");
+            else if (x.startsWith("ftz=")) ftz = x.endsWith("true");
+        }
+        return new boolean[] {fmad, approxDiv, approxSqrt, ftz};
+    }
+
+    private List<Variant> cuVariants(List<String> asBuilt) {
+        List<Variant> v = new ArrayList<>();
+        v.add(new Variant("as-built", null, asBuilt, new Decoder.Options()));
+        List<String> strict = new ArrayList<>(asBuilt);
+        for (String s : STRICT_FLAGS) strict.add(s);
+        v.add(new Variant("strict", null, strict, new Decoder.Options()));
+        boolean[] h = hazards(asBuilt);
+        String[][] single = {{"fmad=false", "NL003", "-fmad=false"}, {"prec-div=true", "NL002", "-prec-div=true"},
+                {"prec-sqrt=true", "NL006", "-prec-sqrt=true"}, {"ftz=false", "NL007", "-ftz=false"}};
+        for (int i = 0; i < 4; i++) {
+            if (!h[i]) continue;
+            List<String> f = new ArrayList<>(asBuilt);
+            f.add(single[i][2]);
+            v.add(new Variant(single[i][0], single[i][1], f, new Decoder.Options()));
+        }
+        return v;
+    }
+
+    private static List<Variant> ptxVariants(Map<String, PtxHazards.Hit> hits) {
+        List<Variant> v = new ArrayList<>();
+        v.add(new Variant("as-built", null, List.of(), new Decoder.Options()));
+        v.add(new Variant("strict", null, List.of("ptx:unfuse-fma", "ptx:div.rn", "ptx:sqrt.rn", "ptx:no-ftz"),
+                new Decoder.Options().unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true)));
+        if (hits.containsKey("NL003")) v.add(new Variant("unfuse-fma", "NL003", List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
+        if (hits.containsKey("NL002")) v.add(new Variant("div.rn", "NL002", List.of("ptx:div.rn"), new Decoder.Options().exactDiv(true)));
+        if (hits.containsKey("NL006")) v.add(new Variant("sqrt.rn", "NL006", List.of("ptx:sqrt.rn"), new Decoder.Options().exactSqrt(true)));
+        if (hits.containsKey("NL007")) v.add(new Variant("no-ftz", "NL007", List.of("ptx:no-ftz"), new Decoder.Options().noFtz(true)));
+        return v;
+    }
+
+    // ------------------------------------------------------------------ files
+
+    private static KernelResult failure(Path file, String kernel, String reason) {
+        KernelResult k = new KernelResult();
+        k.file = file.toString();
+        k.kernel = kernel;
+        k.executor = EXECUTOR;
+        k.verdict = Verdict.NOT_RUNNABLE;
+        k.reason = reason;
+        return k;
+    }
+
+    private List<KernelResult> file(Path file) {
+        List<KernelResult> out = new ArrayList<>();
+        boolean isPtx = file.toString().endsWith(".ptx");
+        if (o.gpu == ValidationOptions.GpuMode.REQUIRE && GpuExecutors.find().isEmpty()) {
+            out.add(failure(file, "*", "--gpu require: no GPU executor is available"));
+            return out;
+        }
+        String asBuiltText;
+        List<Variant> variants;
+        if (isPtx) {
+            try {
+                asBuiltText = Files.readString(file, StandardCharsets.UTF_8);
+            } catch (IOException | RuntimeException e) {
+                out.add(failure(file, "*", "cannot read: " + e.getMessage()));
+                return out;
+            }
+            variants = null;
+        } else {
+            if (nvcc.isEmpty()) {
+                out.add(failure(file, "*", "nvcc not found (set NUMLINT_NVCC or PATH, or validate the .ptx)"));
+                return out;
+            }
+            variants = cuVariants(o.buildFlags);
+            Nvcc.Result r = nvcc.get().compile(file, variants.get(0).flags);
+            if (r.ptx == null) {
+                out.add(failure(file, "*", r.error));
+                return out;
+            }
+            asBuiltText = r.ptx;
+        }
+        PtxText.Module asBuilt;
+        String readerNote = null;
+        try {
+            asBuilt = parse(asBuiltText);
+        } catch (RuntimeException e) {
+            if (o.reader != ValidationOptions.Reader.PTX_INSPECTOR) {
+                out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
+                return out;
+            }
+            try {
+                asBuilt = PtxText.parse(asBuiltText);
+                readerNote = "ptx-inspector's reader reported " + e.getMessage() + "; the interpreter's own PTX reader was used";
+            } catch (RuntimeException e2) {
+                out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
+                return out;
+            }
+        }
+        Map<String, Set<String>> flaggedHere = flaggedFor(file);
+        for (PtxText.Func k : asBuilt.entries()) {
+            Map<String, PtxHazards.Hit> hits = PtxHazards.scan(asBuilt, k);
+            Set<String> rules = flaggedHere == null ? null : flaggedHere.get(k.name);
+            if (!o.allKernels && (flaggedHere != null ? rules == null : hits.isEmpty())) continue;
+            List<Variant> vs = isPtx ? ptxVariants(hits) : cuVariants(o.buildFlags);
+            vs.get(0).module = asBuilt;
+            if (isPtx) for (Variant v : vs) v.module = asBuilt;
+            else for (Variant v : vs.subList(1, vs.size())) {
+                Nvcc.Result r = nvcc.get().compile(file, v.flags);
+                if (r.ptx == null) { v.error = r.error; continue; }
+                try {
+                    v.module = readerNote == null ? parse(r.ptx) : PtxText.parse(r.ptx);
+                    v.ptx = r.ptx;
+                } catch (RuntimeException e) {
+                    v.error = "cannot read the PTX: " + e.getMessage();
+                }
+            }
+            KernelResult kr = kernel(file, asBuilt, k, hits, vs);
+            if (readerNote != null) kr.notes.add(readerNote);
+            out.add(kr);
+        }
+        return out;
+    }
+
+    private PtxText.Module parse(String ptx) {
+        return o.reader == ValidationOptions.Reader.PTX_INSPECTOR ? PtxModelAdapter.read(ptx) : PtxText.parse(ptx);
+    }
+
+    private Map<String, Set<String>> flaggedFor(Path file) {
+        if (o.flagged == null) return null;
+        Map<String, Set<String>> m = o.flagged.get(file.toAbsolutePath().toString());
+        return m == null ? Map.of() : m;
+    }
+
+    // ------------------------------------------------------------------ kernels
+
+    /** Outputs of one run: per output parameter index the bytes, plus reference doubles for f32 outputs. */
+    static final class Outputs {
+        final Map<Integer, byte[]> bytes = new LinkedHashMap<>();
+        final Map<Integer, double[]> ref = new HashMap<>();
+    }
+
+    /** The bytes of an aggregate passed by value. */
+    static final class Aggregate {
+        final byte[] bytes;
+
+        Aggregate(byte[] bytes) {
+            this.bytes = bytes;
+        }
+    }
+
+    static final class InputSet {
+        final List<Object> args = new ArrayList<>(); // byte[] or Long
+        int n;
+    }
+
+    private KernelResult kernel(Path file, PtxText.Module asBuilt, PtxText.Func k, Map<String, PtxHazards.Hit> hits, List<Variant> vs) {
+        KernelResult res = new KernelResult();
+        res.file = file.toString();
+        res.kernel = k.name;
+        res.executor = EXECUTOR;
+        KernelSpec ks = spec.find(k.name);
+        if (ks == null) {
+            ks = InputInference.infer(k);
+            // an extern (dynamically sized) .shared array: give the launch the usual 48 KiB
+            if (asBuilt.vars.stream().anyMatch(v -> "shared".equals(v.space) && v.unsized)) ks.sharedBytes = 48 * 1024;
+        }
+        if (ks.params.size() != k.params.size()) {
+            res.verdict = Verdict.NOT_RUNNABLE;
+            res.reason = "spec lists " + ks.params.size() + " parameters, the kernel has " + k.params.size();
+            return res;
+        }
+        boolean nl001 = hits.containsKey("NL001");
+        // decode every build
+        Map<String, Program> progs = new LinkedHashMap<>();
+        Program ref, host = null;
+        try {
+            for (Variant v : vs) {
+                if (v.module == null) continue;
+                if (v.module.func(k.name) == null) { v.error = "kernel missing from this build"; continue; }
+                progs.put(v.name, Decoder.decode(v.module, k.name, v.opts));
+            }
+            Variant strictV = vs.get(1);
+            PtxText.Module strictM = strictV.module != null ? strictV.module : asBuilt;
+            Decoder.Options ro = new Decoder.Options().reference(true);
+            if (vs.get(1).flags.stream().anyMatch(f -> f.startsWith("ptx:"))) ro.unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true);
+            ref = Decoder.decode(strictM, k.name, ro);
+            if (nl001) host = Decoder.decode(asBuilt, k.name, new Decoder.Options().host(true));
+        } catch (Decoder.Unsupported e) {
+            res.verdict = Verdict.NOT_RUNNABLE;
+            res.reason = "unsupported: " + e.getMessage();
+            return res;
+        }
+        for (ParamSpec ps : ks.params) { // after decoding, so that an unsupported instruction is named first
+            if (!ps.isArray() && !"scalar".equals(ps.kind) && !"bytes".equals(ps.kind)) {
+                res.verdict = Verdict.NOT_RUNNABLE;
+                res.reason = "parameter " + ps.name + ": unknown kind '" + ps.kind + "'";
+                return res;
+            }
+            if ("bytes".equals(ps.kind) && ps.bytes == null) {
+                res.notes.add("aggregate parameter " + ps.name + " (" + ps.length + " bytes) passed as zeros; give its bytes in a spec file");
+            }
+        }
+        Program asB = progs.get("as-built");
+        if (!asB.approximate.isEmpty()) {
+            res.notes.add("approximate instructions modelled from their documented definitions, not bit-exact: " + String.join(", ", asB.approximate));
+        }
+        int n = ks.elements != null ? ks.elements : o.elements;
+        long compared = 0, differing = 0, maxUlp = 0;
+        double sumUlp = 0;
+        long hostDiff = 0;
+        Map<String, double[]> err = new LinkedHashMap<>(); // maxAbs, maxRel, sumAbs, count, diffFromAsBuilt
+        Map<String, Long> removes = new LinkedHashMap<>();
+        for (Variant v : vs) if (progs.containsKey(v.name)) err.put(v.name, new double[5]);
+        for (Variant v : vs) if (v.rule != null && progs.containsKey(v.name)) removes.put(v.name, 0L);
+        int sets = Math.max(1, o.inputs);
+        List<Distribution> dists = distributions(hits, ks);
+        for (int s = 0; s < sets; s++) {
+            SplittableRandom rnd = new SplittableRandom(o.seed * 1_000_003L + s * 7919L + k.name.hashCode());
+            InputSet in = inputs(ks, n, dists.get(s % dists.size()), rnd);
+            Map<String, Outputs> outs = new LinkedHashMap<>();
+            try {
+                try {
+                    outs.put("as-built", run(asB, ks, in, false));
+                } catch (KernelFault first) {
+                    // an inferred launch that faults is retried as a single block, then with smaller size
+                    // scalars (kernels that stride by their own size parameters stay in bounds far more often)
+                    if (s > 0 || !ks.source.startsWith("inferred")) throw first;
+                    KernelFault last = first;
+                    boolean ok = false;
+                    for (int small : new int[] {-1, 4, -4, 1}) {
+                        ks.grid = new int[] {1, 1, 1};
+                        for (ParamSpec ps : ks.params) { // 4: sizes other than the length; -4: every integer scalar
+                            if (!ps.isArray() && !ps.type.startsWith("f") && (ps.value != null || small == -4)) ps.value = (double) Math.abs(small);
+                        }
+                        if (small == -1) for (ParamSpec ps : ks.params) if (!ps.isArray() && !ps.type.startsWith("f") && ps.value != null) ps.value = (double) InputInference.DEFAULT_INT_SCALAR;
+                        in = inputs(ks, n, dists.get(0), new SplittableRandom(o.seed * 1_000_003L + k.name.hashCode()));
+                        try {
+                            outs.put("as-built", run(asB, ks, in, false));
+                            ok = true;
+                            break;
+                        } catch (KernelFault again) {
+                            last = again;
+                        }
+                    }
+                    if (!ok) throw last;
+                    res.notes.add("the inferred 1-D launch faulted (" + first.getMessage() + "); ran as one block of " + ks.block[0]
+                            + " threads with parameters " + ks.params);
+                }
+                for (Map.Entry<String, Program> e : progs.entrySet()) {
+                    if (!e.getKey().equals("as-built")) outs.put(e.getKey(), run(e.getValue(), ks, in, false));
+                }
+            } catch (KernelFault e) {
+                res.verdict = Verdict.NOT_RUNNABLE;
+                res.reason = "fault: " + e.getMessage() + (ks.source.startsWith("inferred") ? " (inputs inferred from the PTX: "
+                        + ks.params + "; give a spec file)" : "");
+                return res;
+            }
+            Outputs refOut, hostOut = null;
+            try {
+                refOut = run(ref, ks, in, true);
+                if (host != null) hostOut = run(host, ks, in, false);
+            } catch (KernelFault e) {
+                res.verdict = Verdict.NOT_RUNNABLE;
+                res.reason = "fault in the reference/host run: " + e.getMessage();
+                return res;
+            }
+            Outputs a = outs.get("as-built"), st = outs.get("strict");
+            for (Map.Entry<Integer, byte[]> e : a.bytes.entrySet()) {
+                int pi = e.getKey();
+                String t = ks.params.get(pi).type;
+                double[] av = values(e.getValue(), t);
+                double[] sv = st == null ? av : values(st.bytes.get(pi), t);
+                double[] rv = refOut.ref.containsKey(pi) ? refOut.ref.get(pi) : values(refOut.bytes.get(pi), t);
+                Map<String, double[]> vv = new LinkedHashMap<>();
+                for (String name : outs.keySet()) vv.put(name, values(outs.get(name).bytes.get(pi), t));
+                double[] hv = hostOut == null ? null : values(hostOut.bytes.get(pi), t);
+                for (int i = 0; i < av.length; i++) {
+                    compared++;
+                    long u = ulp(av[i], sv[i], t);
+                    if (u != 0) {
+                        differing++;
+                        maxUlp = Math.max(maxUlp, u);
+                        if (u != Ulp.NAN_MISMATCH) sumUlp += u;
+                        for (Map.Entry<String, Long> r : removes.entrySet()) {
+                            if (ulp(vv.get(r.getKey())[i], sv[i], t) == 0) r.setValue(r.getValue() + 1);
+                        }
+                    }
+                    if (hv != null && ulp(hv[i], av[i], t) != 0) hostDiff++;
+                    for (Map.Entry<String, double[]> ev : err.entrySet()) {
+                        double x = vv.get(ev.getKey())[i];
+                        double[] acc = ev.getValue();
+                        double abs = Math.abs(x - rv[i]);
+                        if (Double.isNaN(x) && Double.isNaN(rv[i])) abs = 0;
+                        double rel = rv[i] != 0 ? abs / Math.abs(rv[i]) : (abs == 0 ? 0 : Double.POSITIVE_INFINITY);
+                        acc[0] = Math.max(acc[0], abs);
+                        acc[1] = Math.max(acc[1], rel);
+                        acc[2] += abs;
+                        acc[3]++;
+                        if (ulp(x, av[i], t) != 0) acc[4]++;
+                    }
+                }
+            }
+        }
+        res.inputs = sets;
+        res.elementsCompared = compared;
+        res.elementsDiffering = differing;
+        res.maxUlp = maxUlp;
+        res.meanUlp = differing == 0 ? 0 : sumUlp / compared;
+        for (Variant v : vs) {
+            VariantError ve = new VariantError();
+            ve.variant = v.name;
+            ve.flags = v.flags;
+            double[] acc = err.get(v.name);
+            if (acc == null) ve.reason = v.error != null ? v.error : "not built";
+            else {
+                ve.maxAbsError = acc[0];
+                ve.maxRelError = acc[1];
+                ve.meanAbsError = acc[3] == 0 ? 0 : acc[2] / acc[3];
+                ve.elementsDifferingFromAsBuilt = (long) acc[4];
+            }
+            res.variants.add(ve);
+        }
+        double[] ea = err.get("as-built"), es = err.get("strict");
+        if (ea != null && es != null) {
+            double ma = ea[3] == 0 ? 0 : ea[2] / ea[3], ms = es[3] == 0 ? 0 : es[2] / es[3];
+            res.closerToReference = ma < ms ? "as-built" : ms < ma ? "strict" : "equal";
+        }
+        for (Variant v : vs) if (removes.containsKey(v.name)) res.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
+        if (host != null) res.attribution.add(new Attribution("NL001", "host-x86", hostDiff));
+        boolean confirmed = differing > 0 || hostDiff > 0;
+        res.verdict = confirmed ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
+        // per finding
+        for (PtxHazards.Hit h : hits.values()) {
+            FindingResult f = new FindingResult();
+            f.rule = h.rule;
+            f.line = h.line;
+            f.evidence = h.text;
+            Long el = null;
+            if (h.rule.equals("NL001")) el = hostDiff;
+            else for (Attribution a : res.attribution) if (a.rule.equals(h.rule)) el = a.elementsDiffering;
+            if (el == null) {
+                // no single switch for this rule (e.g. an intrinsic or atomics): the kernel-level comparison decides
+                f.verdict = differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
+                f.elementsDiffering = null;
+            } else {
+                f.verdict = el > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
+                f.elementsDiffering = el;
+            }
+            res.findings.add(f);
+        }
+        res.reason = confirmed
+                ? (differing > 0 ? differing + " output elements differ between the as-built and the IEEE-strict build" : "")
+                        + (hostDiff > 0 ? (differing > 0 ? "; " : "") + hostDiff + " elements differ between the GPU and the x86 float-to-unsigned conversion" : "")
+                : "as-built and strict outputs identical on " + sets + " input sets (" + dists.stream().map(Object::toString).distinct().collect(Collectors.joining(", ")) + ")";
+        return res;
+    }
+
+    /** Input distributions per set, chosen by the hazards (conversion ranges for NL001, subnormals for NL007...). */
+    static List<Distribution> distributions(Map<String, PtxHazards.Hit> hits, KernelSpec ks) {
+        List<Distribution> d = new ArrayList<>();
+        d.add(Distribution.uniform(-1, 1));
+        if (hits.containsKey("NL001")) {
+            Distribution c = Distribution.of("conversion");
+            c.bits = 16;
+            d.add(c);
+        }
+        Distribution mixed = Distribution.of("mixed");
+        d.add(mixed);
+        if (hits.containsKey("NL007")) d.add(Distribution.of("subnormal"));
+        d.add(Distribution.uniform(0.5, 1000));
+        return d;
+    }
+
+    private static int size(String t) {
+        switch (t) {
+            case "u8": case "s8": return 1;
+            case "u16": case "s16": return 2;
+            case "u64": case "s64": case "f64": return 8;
+            default: return 4;
+        }
+    }
+
+    static InputSet inputs(KernelSpec ks, int n, Distribution dflt, SplittableRandom rnd) {
+        InputSet in = new InputSet();
+        in.n = n;
+        for (ParamSpec ps : ks.params) {
+            boolean integer = !ps.type.startsWith("f");
+            if (ps.isArray()) {
+                int len = ps.length != null ? ps.length : n;
+                ByteBuffer b = ByteBuffer.allocate(len * size(ps.type)).order(ByteOrder.LITTLE_ENDIAN);
+                if (ps.isInput()) {
+                    Distribution d = ps.distribution != null ? ps.distribution : integer ? Distribution.uniform(0, Math.max(0, n - 1)) : dflt;
+                    double[] v = d.sample(len, integer, rnd);
+                    for (double x : v) put(b, ps.type, x);
+                }
+                in.args.add(b.array());
+            } else if ("bytes".equals(ps.kind)) {
+                byte[] agg = new byte[ps.length == null ? 0 : ps.length];
+                if (ps.bytes != null) for (int i = 0; i < Math.min(agg.length, ps.bytes.length); i++) agg[i] = (byte) ps.bytes[i];
+                in.args.add(new Aggregate(agg));
+            } else {
+                double v;
+                if (ps.value != null) v = ps.value;
+                else if (integer) v = n;
+                else v = (ps.distribution != null ? ps.distribution : dflt).sample(1, false, rnd)[0];
+                in.args.add(bits(ps.type, v));
+            }
+        }
+        return in;
+    }
+
+    private static void put(ByteBuffer b, String t, double x) {
+        switch (t) {
+            case "f32": b.putFloat((float) x); break;
+            case "f64": b.putDouble(x); break;
+            case "u8": case "s8": b.put((byte) (long) x); break;
+            case "u16": case "s16": b.putShort((short) (long) x); break;
+            case "u64": case "s64": b.putLong((long) x); break;
+            default: b.putInt((int) (long) x); break;
+        }
+    }
+
+    private static long bits(String t, double v) {
+        switch (t) {
+            case "f32": return Float.floatToRawIntBits((float) v) & 0xFFFFFFFFL;
+            case "f64": return Double.doubleToRawLongBits(v);
+            default: return (long) v;
+        }
+    }
+
+    private Outputs run(Program p, KernelSpec ks, InputSet in, boolean reference) throws KernelFault {
+        Launch l = new Launch(p);
+        long[] addr = new long[ks.params.size()];
+        for (int i = 0; i < ks.params.size(); i++) {
+            Object a = in.args.get(i);
+            if (a instanceof byte[]) {
+                addr[i] = l.alloc(((byte[]) a).clone());
+                l.param(i, addr[i]);
+            } else if (a instanceof Aggregate) {
+                l.paramBytes(i, ((Aggregate) a).bytes);
+            } else l.param(i, (Long) a);
+        }
+        int[] block = KernelSpec.pad(ks.block);
+        l.run(ks.gridFor(in.n), block, ks.sharedBytes, o.instructionLimit);
+        Outputs out = new Outputs();
+        for (int i = 0; i < ks.params.size(); i++) {
+            ParamSpec ps = ks.params.get(i);
+            if (!ps.isArray() || !ps.isOutput()) continue;
+            int len = ((byte[]) in.args.get(i)).length;
+            out.bytes.put(i, l.read(addr[i], len));
+            if (reference && ps.type.equals("f32")) out.ref.put(i, l.readReferenceF32(addr[i], len / 4));
+        }
+        return out;
+    }
+
+    static double[] values(byte[] b, String t) {
+        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        int n = b.length / size(t);
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) {
+            switch (t) {
+                case "f32": v[i] = bb.getFloat(); break;
+                case "f64": v[i] = bb.getDouble(); break;
+                case "u8": v[i] = bb.get() & 0xFF; break;
+                case "s8": v[i] = bb.get(); break;
+                case "u16": v[i] = bb.getShort() & 0xFFFF; break;
+                case "s16": v[i] = bb.getShort(); break;
+                case "u32": v[i] = bb.getInt() & 0xFFFFFFFFL; break;
+                case "u64": case "s64": v[i] = bb.getLong(); break;
+                default: v[i] = bb.getInt(); break;
+            }
+        }
+        return v;
+    }
+
+    static long ulp(double a, double b, String t) {
+        switch (t) {
+            case "f32": return Ulp.distance((float) a, (float) b);
+            case "f64": return Ulp.distance(a, b);
+            default: return (long) Math.abs(a - b);
+        }
+    }
+}

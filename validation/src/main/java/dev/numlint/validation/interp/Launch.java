@@ -1,0 +1,96 @@
+package dev.numlint.validation.interp;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One kernel launch on the interpreter: device buffers in global memory (module .global variables first, then
+ * each allocation 256-byte aligned), the parameter buffer, the launch, and read-back of results (including the
+ * double shadow of f32 values in reference mode).
+ */
+public final class Launch {
+    private final Program p;
+    private final List<byte[]> buffers = new ArrayList<>();
+    private final List<Long> offsets = new ArrayList<>();
+    private int top;
+    private final byte[] params;
+    private Space global;
+    private long executed;
+
+    /** Unused bytes around buffers, so that inferred launches that read a little past an array do not fault. */
+    public static final int PAD = 64 * 1024;
+
+    public Launch(Program p) {
+        this.p = p;
+        this.top = align(p.globalsSize) + PAD;
+        this.params = new byte[Math.max(p.kparamSize, 8)];
+    }
+
+    private static int align(int v) {
+        return (v + 255) / 256 * 256;
+    }
+
+    /** Allocates a device buffer initialised with data and returns its device address. */
+    public long alloc(byte[] data) {
+        offsets.add((long) top);
+        buffers.add(data);
+        top = align(top + Math.max(data.length, 1)) + Math.max(PAD, align(data.length));
+        return Decoder.GLOBAL_BASE + offsets.get(offsets.size() - 1);
+    }
+
+    /** Sets kernel parameter i to the low bytes of bits (its declared size). */
+    public void param(int i, long bits) {
+        Program.Param pr = p.params.get(i);
+        ByteBuffer b = ByteBuffer.wrap(params).order(ByteOrder.LITTLE_ENDIAN);
+        switch (pr.size) {
+            case 1: b.put(pr.offset, (byte) bits); break;
+            case 2: b.putShort(pr.offset, (short) bits); break;
+            case 4: b.putInt(pr.offset, (int) bits); break;
+            case 8: b.putLong(pr.offset, bits); break;
+            default: throw new IllegalArgumentException("parameter " + pr + " of " + pr.size + " bytes");
+        }
+    }
+
+    /** Sets kernel parameter i (an aggregate passed by value) to the given bytes. */
+    public void paramBytes(int i, byte[] bytes) {
+        Program.Param pr = p.params.get(i);
+        System.arraycopy(bytes, 0, params, pr.offset, Math.min(bytes.length, pr.size));
+    }
+
+    public void run(int[] grid, int[] block, int dynamicShared, long instructionLimit) throws KernelFault {
+        global = new Space(Math.max(top, 8), p.reference);
+        System.arraycopy(p.globalsInit, 0, global.mem, 0, p.globalsInit.length);
+        for (int i = 0; i < buffers.size(); i++) {
+            byte[] d = buffers.get(i);
+            System.arraycopy(d, 0, global.mem, (int) (long) offsets.get(i), d.length);
+        }
+        Interpreter it = new Interpreter(p, global, dynamicShared);
+        it.setInstructionLimit(instructionLimit);
+        try {
+            it.launch(grid, block, params);
+        } finally {
+            executed = it.executed();
+        }
+    }
+
+    public long executed() {
+        return executed;
+    }
+
+    public byte[] read(long address, int bytes) {
+        int off = (int) (address - Decoder.GLOBAL_BASE);
+        byte[] r = new byte[bytes];
+        System.arraycopy(global.mem, off, r, 0, bytes);
+        return r;
+    }
+
+    /** Reference mode: the f32 elements of a buffer as computed in double precision where they were. */
+    public double[] readReferenceF32(long address, int count) {
+        int off = (int) (address - Decoder.GLOBAL_BASE);
+        double[] r = new double[count];
+        for (int i = 0; i < count; i++) r[i] = global.referenceF32(off + 4L * i);
+        return r;
+    }
+}

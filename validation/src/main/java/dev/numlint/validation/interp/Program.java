@@ -1,0 +1,66 @@
+package dev.numlint.validation.interp;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** A kernel pre-decoded for the {@link Interpreter}: flat instruction arrays, register file template, layout. */
+public final class Program {
+    /** Fixed register slots for special registers, set per thread/block. */
+    static final int R_TID = 0, R_NTID = 3, R_CTAID = 6, R_NCTAID = 9, R_LANEID = 12, R_WARPID = 13, R_NWARPID = 14,
+            R_LANEMASK_EQ = 15, R_LANEMASK_LT = 16, R_LANEMASK_LE = 17, R_LANEMASK_GT = 18, R_LANEMASK_GE = 19,
+            R_ZERO = 20, R_CARRY = 21, R_SMID = 22, N_FIXED = 24;
+
+    public final String kernel;
+    public final boolean reference;
+    int n;
+    int[] op, d, a, b, c, g, y;
+    long[] x;
+    int[][] v;
+    String[] text;
+    int[] line;
+    long[] regTemplate;
+    int nRegs;
+    boolean hasSync;
+    int kparamSize, cparamSize, localSize, sharedSize, constSize, globalsSize;
+    byte[] constInit, globalsInit;
+    /** Per call site: {entryPc, nArgs, (src, dst, size)*, nRets, (src, dst, size)*}. */
+    int[][] callSites;
+    int maxCallDepth = 64;
+    /** Kernel parameters in order. */
+    public final List<Param> params = new ArrayList<>();
+    /** Approximate instructions present (modelled, not bit-exact). */
+    public final Set<String> approximate = new LinkedHashSet<>();
+
+    Program(String kernel, boolean reference) {
+        this.kernel = kernel;
+        this.reference = reference;
+    }
+
+    public int instructionCount() {
+        return n;
+    }
+
+    public String instructionText(int pc) {
+        return text[pc];
+    }
+
+    /** A kernel parameter: its name, PTX type, byte offset in the parameter buffer and size. */
+    public static final class Param {
+        public final String name, type;
+        public final int offset, size;
+
+        Param(String name, String type, int offset, int size) {
+            this.name = name;
+            this.type = type;
+            this.offset = offset;
+            this.size = size;
+        }
+
+        @Override
+        public String toString() {
+            return name + ":" + type;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.numlint.validation.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Validation of one kernel: the as-built build against the IEEE-strict build and the reference. */
+@JsonPropertyOrder({"file", "kernel", "executor", "verdict", "inputs", "elementsCompared", "elementsDiffering", "maxUlp",
+        "meanUlp", "closerToReference", "attribution", "reason", "findings", "variants", "notes"})
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public final class KernelResult {
+    public String file;
+    public String kernel;
+    /** "cpu-interpreter" (or a GPU executor's name). */
+    public String executor;
+    public Verdict verdict;
+    /** Number of input sets run. */
+    public int inputs;
+    public long elementsCompared;
+    public long elementsDiffering;
+    /** Largest ULP distance between as-built and strict outputs (NaN against a number counts as Long.MAX_VALUE). */
+    public long maxUlp;
+    public double meanUlp;
+    /** "as-built", "strict" or "equal": which build's outputs are closer to the reference (mean absolute error). */
+    public String closerToReference;
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public List<Attribution> attribution = new ArrayList<>();
+    /** Why the verdict is what it is (mandatory for not-runnable). */
+    public String reason;
+    public List<FindingResult> findings = new ArrayList<>();
+    public List<VariantError> variants = new ArrayList<>();
+    /** Caveats, e.g. approximate instructions modelled from their documented definitions. */
+    public List<String> notes = new ArrayList<>();
+
+    public KernelResult() {}
+}
