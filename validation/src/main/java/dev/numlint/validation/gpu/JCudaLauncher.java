@@ -1,0 +1,283 @@
+package dev.numlint.validation.gpu;
+
+import static jcuda.driver.JCudaDriver.cuCtxCreate;
+import static jcuda.driver.JCudaDriver.cuCtxDestroy;
+import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
+import static jcuda.driver.JCudaDriver.cuCtxSynchronize;
+import static jcuda.driver.JCudaDriver.cuDeviceGet;
+import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
+import static jcuda.driver.JCudaDriver.cuDeviceGetCount;
+import static jcuda.driver.JCudaDriver.cuDeviceGetName;
+import static jcuda.driver.JCudaDriver.cuDriverGetVersion;
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
+import static jcuda.driver.JCudaDriver.cuInit;
+import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+import static jcuda.driver.JCudaDriver.cuMemAlloc;
+import static jcuda.driver.JCudaDriver.cuMemFree;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
+import static jcuda.driver.JCudaDriver.cuModuleLoadData;
+import static jcuda.driver.JCudaDriver.cuModuleUnload;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import jcuda.CudaException;
+import jcuda.NativePointerObject;
+import jcuda.Pointer;
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.CUdevice_attribute;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUmodule;
+import jcuda.driver.CUresult;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * Runs one PTX kernel on an NVIDIA GPU through JCuda's driver API: loads the PTX with {@code cuModuleLoadData},
+ * copies the arguments to the device, launches, copies the buffers back, and times the kernel with CUDA events.
+ * Knows nothing about numlint's interpreter: arguments are raw little-endian bytes, exactly as the kernel's
+ * {@code .param} space lays them out, so the same argument list can be given to the CPU interpreter.
+ */
+public final class JCudaLauncher implements AutoCloseable {
+
+    /** A kernel argument: a device buffer (pointer parameter) or a scalar passed by value. */
+    public sealed interface Arg permits Buffer, Scalar {
+    }
+
+    /** A pointer parameter: {@code data} is copied to a fresh device allocation; read back after the launch. */
+    public record Buffer(byte[] data) implements Arg {
+    }
+
+    /** A by-value parameter, {@code bytes} little-endian exactly as the .param declares it (4 or 8 bytes...). */
+    public record Scalar(byte[] bytes) implements Arg {
+    }
+
+    /** Facts about the device and driver, recorded in every report so an auditor can reproduce the run. */
+    public record DeviceInfo(String name, int ccMajor, int ccMinor, String driverCudaVersion, int multiprocessors) {
+        public String computeCapability() {
+            return ccMajor + "." + ccMinor;
+        }
+    }
+
+    /**
+     * Result of one launch: the buffers after the first launch (in argument order, null for scalars) and the
+     * kernel times in milliseconds of the timed repetitions (each on fresh copies of the inputs).
+     */
+    public record LaunchResult(List<byte[]> buffers, float[] kernelMillis) {
+        public float medianMillis() {
+            if (kernelMillis.length == 0) {
+                return Float.NaN;
+            }
+            float[] s = kernelMillis.clone();
+            Arrays.sort(s);
+            return s[s.length / 2];
+        }
+    }
+
+    private final CUcontext context;
+    private final CUdevice device;
+    private final DeviceInfo info;
+
+    private JCudaLauncher(CUcontext context, CUdevice device, DeviceInfo info) {
+        this.context = context;
+        this.device = device;
+        this.info = info;
+    }
+
+    /**
+     * Why no GPU can be used here, or empty when one can: the JCuda natives must load, the driver must initialize
+     * and report at least one device.
+     */
+    public static Optional<String> unavailableReason() {
+        try {
+            JCudaDriver.setExceptionsEnabled(true);
+            cuInit(0);
+            int[] count = new int[1];
+            cuDeviceGetCount(count);
+            if (count[0] == 0) {
+                return Optional.of("the CUDA driver reports no GPU");
+            }
+            return Optional.empty();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            return Optional.of("the CUDA driver library could not be loaded (" + firstLine(e.getMessage()) + ")");
+        } catch (CudaException e) {
+            return Optional.of("the CUDA driver failed to initialize: " + firstLine(e.getMessage()));
+        }
+    }
+
+    /** Opens a context on device {@code ordinal}. Call {@link #unavailableReason()} first. */
+    public static JCudaLauncher open(int ordinal) {
+        JCudaDriver.setExceptionsEnabled(true);
+        cuInit(0);
+        CUdevice dev = new CUdevice();
+        cuDeviceGet(dev, ordinal);
+        byte[] name = new byte[256];
+        cuDeviceGetName(name, name.length, dev);
+        int len = 0;
+        while (len < name.length && name[len] != 0) {
+            len++;
+        }
+        int major = attribute(dev, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+        int minor = attribute(dev, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+        int sms = attribute(dev, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+        int[] drv = new int[1];
+        cuDriverGetVersion(drv);
+        String driverCuda = (drv[0] / 1000) + "." + (drv[0] % 1000) / 10;
+        CUcontext ctx = new CUcontext();
+        cuCtxCreate(ctx, 0, dev);
+        return new JCudaLauncher(ctx, dev,
+                new DeviceInfo(new String(name, 0, len, StandardCharsets.US_ASCII), major, minor, driverCuda, sms));
+    }
+
+    private static int attribute(CUdevice dev, int attr) {
+        int[] v = new int[1];
+        cuDeviceGetAttribute(v, attr, dev);
+        return v[0];
+    }
+
+    public DeviceInfo info() {
+        return info;
+    }
+
+    /**
+     * Loads {@code ptx}, launches {@code kernel} once for the results and {@code timedRepeats} more times (each on
+     * fresh copies of the inputs) for the timing.
+     *
+     * @throws GpuLaunchException with the driver's error name when loading or launching fails
+     */
+    public LaunchResult launch(String ptx, String kernel, List<Arg> args, int[] grid, int[] block, int sharedBytes,
+                               int timedRepeats) {
+        cuCtxSetCurrent(context);
+        CUmodule module = new CUmodule();
+        try {
+            byte[] image = (ptx + "\0").getBytes(StandardCharsets.UTF_8);
+            cuModuleLoadData(module, image);
+        } catch (CudaException e) {
+            throw new GpuLaunchException("cuModuleLoadData failed for kernel " + kernel + ": " + e.getMessage(), e);
+        }
+        try {
+            CUfunction function = new CUfunction();
+            try {
+                cuModuleGetFunction(function, module, kernel);
+            } catch (CudaException e) {
+                throw new GpuLaunchException("kernel " + kernel + " not found in the PTX module: " + e.getMessage(), e);
+            }
+            List<byte[]> results = runOnce(function, args, grid, block, sharedBytes, null);
+            float[] times = new float[Math.max(0, timedRepeats)];
+            for (int i = 0; i < times.length; i++) {
+                float[] ms = new float[1];
+                runOnce(function, args, grid, block, sharedBytes, ms);
+                times[i] = ms[0];
+            }
+            return new LaunchResult(results, times);
+        } finally {
+            cuModuleUnload(module);
+        }
+    }
+
+    private List<byte[]> runOnce(CUfunction function, List<Arg> args, int[] grid, int[] block, int sharedBytes,
+                                 float[] millis) {
+        List<CUdeviceptr> allocations = new ArrayList<>();
+        NativePointerObject[] params = new NativePointerObject[args.size()];
+        try {
+            for (int i = 0; i < args.size(); i++) {
+                Arg a = args.get(i);
+                if (a instanceof Buffer b) {
+                    CUdeviceptr p = new CUdeviceptr();
+                    cuMemAlloc(p, Math.max(1, b.data().length));
+                    allocations.add(p);
+                    if (b.data().length > 0) {
+                        cuMemcpyHtoD(p, Pointer.to(b.data()), b.data().length);
+                    }
+                    params[i] = Pointer.to(p);
+                } else {
+                    allocations.add(null);
+                    params[i] = Pointer.to(((Scalar) a).bytes());
+                }
+            }
+            CUevent start = new CUevent();
+            CUevent stop = new CUevent();
+            cuEventCreate(start, CUevent_flags.CU_EVENT_DEFAULT);
+            cuEventCreate(stop, CUevent_flags.CU_EVENT_DEFAULT);
+            try {
+                cuEventRecord(start, null);
+                try {
+                    cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2], sharedBytes, null,
+                            Pointer.to(params), null);
+                    cuEventRecord(stop, null);
+                    cuCtxSynchronize();
+                } catch (CudaException e) {
+                    throw new GpuLaunchException("cuLaunchKernel failed: " + e.getMessage(), e);
+                }
+                cuEventSynchronize(stop);
+                if (millis != null) {
+                    cuEventElapsedTime(millis, start, stop);
+                }
+            } finally {
+                cuEventDestroy(start);
+                cuEventDestroy(stop);
+            }
+            List<byte[]> out = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                if (args.get(i) instanceof Buffer b) {
+                    byte[] back = new byte[b.data().length];
+                    if (back.length > 0) {
+                        cuMemcpyDtoH(Pointer.to(back), allocations.get(i), back.length);
+                    }
+                    out.add(back);
+                } else {
+                    out.add(null);
+                }
+            }
+            return out;
+        } finally {
+            for (CUdeviceptr p : allocations) {
+                if (p != null) {
+                    cuMemFree(p);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        cuCtxDestroy(context);
+    }
+
+    /** The device handle, for callers that need more attributes. */
+    public CUdevice device() {
+        return device;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "no message";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** Loading or launching failed on the GPU; the message carries the driver's error. */
+    public static final class GpuLaunchException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        GpuLaunchException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    static String resultName(int code) {
+        return CUresult.stringFor(code);
+    }
+}
