@@ -34,12 +34,13 @@ public final class Main implements Runnable {
      * Every subcommand, in the order {@code numlint --help} lists them. Add new subcommands (e.g. validate) here.
      */
     static List<Object> subcommands(Supplier<List<Analyzer>> analyzers) {
-        return List.of(new ScanCommand(analyzers), new RulesCommand(), new DocsCommand());
+        return List.of(new ScanCommand(analyzers), new ValidateCommand(analyzers), new RulesCommand(),
+                new DocsCommand());
     }
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command (scan, rules, docs, ...)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command (scan, validate, rules, docs)");
     }
 
     /** The command line with the analyzers found by ServiceLoader. */

@@ -144,7 +144,7 @@ public final class SarifReport {
                 .withRuleId(f.ruleId())
                 .withRuleIndex(catalog.indexOf(f.ruleId()))
                 .withKind(null)
-                .withRank(null)
+                .withRank(validationRank(f))
                 .withLevel(resultLevel(f.level()))
                 .withMessage(new Message().withText(f.message()))
                 .withLocations(List.of(location(f.location(), null, null)));
@@ -197,6 +197,23 @@ public final class SarifReport {
         ((Map<?, ?>) extra).forEach((k, v) -> props.setAdditionalProperty(String.valueOf(k), v));
         res.setProperties(props);
         return res;
+    }
+
+    /**
+     * SARIF rank (0-100, higher is more important) of a validated finding: a divergence measured by running the
+     * kernel ranks high, one not observed on the inputs tried ranks low; unvalidated findings have no rank.
+     */
+    static Double validationRank(Finding f) {
+        if (f.properties().get("validation") instanceof Map<?, ?> v) {
+            Object verdict = v.get("verdict");
+            if ("confirmed".equals(verdict)) {
+                return 95.0;
+            }
+            if ("not-observed".equals(verdict)) {
+                return 30.0;
+            }
+        }
+        return null;
     }
 
     private static com.contrastsecurity.sarif.Notification notification(Notification n) {

@@ -274,7 +274,7 @@ public final class Scanner {
                 .map(Notification::file).collect(Collectors.toCollection(TreeSet::new));
         int analyzed = (int) handled.stream().map(shared::relativize).filter(f -> !notAnalyzed.contains(f)).count();
         return new ScanResult(shared.root, List.copyOf(findings), List.copyOf(notes), analyzed, notAnalyzed.size(),
-                !shared.internalError);
+                !shared.internalError, shared::buildContext);
     }
 
     /** Findings in linked kernel files get the launch site as a related location. */

@@ -204,6 +204,10 @@ public final class Validator {
         for (PtxText.Func k : asBuilt.entries()) {
             Map<String, PtxHazards.Hit> hits = PtxHazards.scan(asBuilt, k);
             Set<String> rules = flaggedHere == null ? null : flaggedHere.get(k.name);
+            if (rules == null && flaggedHere != null) {
+                // analyzers name kernels as written in the source; PTX names C++ kernels mangled
+                rules = flaggedHere.get(dev.numlint.ptx.Demangler.simpleName(k.name));
+            }
             if (!o.allKernels && (flaggedHere != null ? rules == null : hits.isEmpty())) continue;
             List<Variant> vs = isPtx ? ptxVariants(hits) : cuVariants(o.buildFlags);
             vs.get(0).module = asBuilt;

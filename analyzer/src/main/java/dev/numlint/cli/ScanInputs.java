@@ -1,0 +1,167 @@
+package dev.numlint.cli;
+
+import dev.numlint.config.NumlintConfig;
+import dev.numlint.scan.Nvcc;
+import dev.numlint.scan.ScanOptions;
+import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.PtxMode;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** The options that say what to scan and how it is built; shared by {@code scan} and {@code validate}. */
+final class ScanInputs {
+    enum Ptx { auto, off }
+
+    @Option(names = "--ptx", paramLabel = "MODE", defaultValue = "auto",
+            description = "auto: compile .cu files to PTX with nvcc when nvcc is found; off: never (default: ${DEFAULT-VALUE})")
+    Ptx ptx;
+
+    @Option(names = "--nvcc-flags", paramLabel = "FLAGS",
+            description = "nvcc flags the code is built with, e.g. \"--use_fast_math -arch=sm_80\"")
+    String nvccFlags;
+
+    @Option(names = "--cuda-arch", paramLabel = "ARCH", description = "virtual architecture for PTX (default: "
+            + ScanOptions.DEFAULT_CUDA_ARCH + ")")
+    String cudaArch;
+
+    @Option(names = "--classpath", paramLabel = "CP", description = "class path for resolving Java types")
+    String classpath;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "configuration file (default: "
+            + NumlintConfig.FILE_NAME + " in the scanned directory)")
+    Path config;
+
+    @Option(names = "--exclude", paramLabel = "GLOB", description = "skip matching files and directories ('**' "
+            + "spans directories); repeatable")
+    List<String> excludes = new ArrayList<>();
+
+    @Option(names = "--cache-dir", paramLabel = "DIR", description = "cache for derived PTX (default: "
+            + "$XDG_CACHE_HOME/numlint or ~/.cache/numlint)")
+    Path cacheDir;
+
+    /** The scan options for {@code paths} and the absolute paths themselves. */
+    record Prepared(ScanOptions options, List<Path> paths) {
+    }
+
+    Prepared prepare(List<Path> paths, List<Analyzer> analyzers) {
+        List<Path> abs = new ArrayList<>();
+        for (Path p : paths) {
+            if (!Files.exists(p)) {
+                throw new Main.UsageException("PATH '" + p + "' does not exist");
+            }
+            abs.add(p.toAbsolutePath().normalize());
+        }
+        Path root = root(abs);
+        NumlintConfig cfg = loadConfig(abs, root);
+
+        ScanOptions.Builder b = ScanOptions.builder(root).paths(abs).analyzers(analyzers).config(cfg);
+        for (String g : excludes) {
+            try {
+                new dev.numlint.scan.Glob(g);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException("--exclude: " + e.getMessage());
+            }
+            b.exclude(g);
+        }
+        b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? Nvcc.find().orElse(null) : null);
+        b.nvccFlags(commandLineFlags());
+        b.cudaArch(cudaArch);
+        if (classpath != null) {
+            List<Path> cp = new ArrayList<>();
+            for (String e : classpath.split(File.pathSeparator)) {
+                if (!e.isBlank()) {
+                    cp.add(Path.of(e).toAbsolutePath().normalize());
+                }
+            }
+            b.classpath(cp);
+        }
+        b.cacheDir(cacheDir);
+        if (System.console() != null && System.getenv("CI") == null) {
+            b.progress(System.err);
+        }
+        return new Prepared(b.build(), abs);
+    }
+
+    /** The tokens of {@code --nvcc-flags} (empty when absent). */
+    List<String> commandLineFlags() {
+        return nvccFlags == null ? List.of() : tokenize(nvccFlags);
+    }
+
+    String cudaArchOrDefault() {
+        return cudaArch == null ? ScanOptions.DEFAULT_CUDA_ARCH : cudaArch;
+    }
+
+    /** The working directory when every PATH lies under it (paths in reports stay clickable), else the first PATH. */
+    static Path root(List<Path> paths) {
+        Path cwd = Path.of("").toAbsolutePath().normalize();
+        if (paths.stream().allMatch(p -> p.startsWith(cwd))) {
+            return cwd;
+        }
+        Path first = paths.get(0);
+        return Files.isDirectory(first) ? first : first.getParent();
+    }
+
+    private NumlintConfig loadConfig(List<Path> paths, Path root) {
+        if (config != null) {
+            if (!Files.isRegularFile(config)) {
+                throw new Main.UsageException("configuration file '" + config + "' does not exist");
+            }
+            return NumlintConfig.load(config);
+        }
+        Path first = paths.get(0);
+        Path dir = Files.isDirectory(first) ? first : first.getParent();
+        for (Path d : List.of(dir, root)) {
+            Path f = d.resolve(NumlintConfig.FILE_NAME);
+            if (Files.isRegularFile(f)) {
+                return NumlintConfig.load(f);
+            }
+        }
+        return NumlintConfig.defaults();
+    }
+
+    /** Splits a flag string like a shell would (single and double quotes, backslash escapes). */
+    static List<String> tokenize(String s) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean inToken = false;
+        char quote = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else if (c == '\\' && quote == '"' && i + 1 < s.length()) {
+                    cur.append(s.charAt(++i));
+                } else {
+                    cur.append(c);
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                inToken = true;
+            } else if (c == '\\' && i + 1 < s.length()) {
+                cur.append(s.charAt(++i));
+                inToken = true;
+            } else if (Character.isWhitespace(c)) {
+                if (inToken) {
+                    out.add(cur.toString());
+                    cur.setLength(0);
+                    inToken = false;
+                }
+            } else {
+                cur.append(c);
+                inToken = true;
+            }
+        }
+        if (quote != 0) {
+            throw new Main.UsageException("--nvcc-flags: unclosed quote in '" + s + "'");
+        }
+        if (inToken) {
+            out.add(cur.toString());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.numlint.cli;
+
+import dev.numlint.output.SarifReport;
+import dev.numlint.scan.ScanResult;
+import dev.numlint.scan.ScanValidation;
+import dev.numlint.scan.Scanner;
+import dev.numlint.spi.Analyzer;
+import dev.numlint.validation.GpuExecutors;
+import dev.numlint.validation.ValidationOptions;
+import dev.numlint.validation.report.JsonReportWriter;
+import dev.numlint.validation.report.TextReportRenderer;
+import dev.numlint.validation.report.ValidationReport;
+import dev.numlint.validation.report.Verdict;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code numlint validate}: scans PATH, then runs every kernel with findings (or every kernel) as built, IEEE-strict
+ * and with each hazard switched off alone, on the CPU interpreter (and the GPU when one is present), and reports
+ * whether the divergence is real.
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run the kernels numlint flags and measure the divergence: as built vs IEEE-strict vs a "
+                + "high-precision reference, on the CPU interpreter and on the GPU when one is present.",
+        footer = {"", "Exit codes: 0 no divergence confirmed, 1 at least one kernel's divergence confirmed, "
+                + "2 usage or configuration error (including --gpu require without a usable GPU)."})
+final class ValidateCommand implements Callable<Integer> {
+    enum Format { text, json, sarif }
+
+    @Spec
+    CommandSpec spec;
+
+    private final Supplier<List<Analyzer>> analyzers;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "text, json or sarif (the scan's findings with their verdicts) (default: ${DEFAULT-VALUE})")
+    Format format;
+
+    @Option(names = "--output", paramLabel = "FILE", description = "write the report to FILE instead of stdout")
+    Path output;
+
+    @Mixin
+    ValidationInputs validation;
+
+    @Mixin
+    ScanInputs inputs;
+
+    @Parameters(paramLabel = "PATH", arity = "1..*", description = "files and directories (.cu, .ptx, projects)")
+    List<Path> paths;
+
+    ValidateCommand(Supplier<List<Analyzer>> analyzers) {
+        this.analyzers = analyzers;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        ValidationOptions options = validation.options(inputs);
+        if (options.gpu == ValidationOptions.GpuMode.REQUIRE && GpuExecutors.find().isEmpty()) {
+            throw new Main.UsageException("--gpu require: no GPU can be used here (no CUDA driver or device found); "
+                    + "use --gpu auto or off to validate on the CPU interpreter");
+        }
+        ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
+        ScanResult scan = Scanner.scan(prepared.options());
+        ValidationReport report = ScanValidation.validate(scan, prepared.paths(), options);
+        Outputs.write(output, spec.commandLine().getOut(), w -> {
+            switch (format) {
+                case json -> JsonReportWriter.write(report, w);
+                case sarif -> SarifReport.write(new ScanResult(scan.root(), ScanValidation.annotate(scan, report),
+                        scan.notifications(), scan.filesAnalyzed(), scan.filesNotAnalyzed(),
+                        scan.executionSuccessful(), scan.buildContexts()), w);
+                default -> w.write(TextReportRenderer.render(report));
+            }
+            w.flush();
+        });
+        return report.count(Verdict.CONFIRMED) > 0 ? Main.EXIT_FINDINGS : Main.EXIT_OK;
+    }
+}

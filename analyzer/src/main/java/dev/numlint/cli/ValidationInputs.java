@@ -1,0 +1,53 @@
+package dev.numlint.cli;
+
+import dev.numlint.validation.ValidationOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** The options of the validation stage; shared by {@code validate} and {@code scan --validate}. */
+final class ValidationInputs {
+    enum Gpu { auto, off, require }
+
+    @Option(names = "--gpu", paramLabel = "MODE", defaultValue = "auto",
+            description = "auto: run on a GPU too when one is present; off: CPU interpreter only; require: fail when "
+                    + "no GPU can be used (default: ${DEFAULT-VALUE})")
+    Gpu gpu;
+
+    @Option(names = "--spec", paramLabel = "FILE", description = "YAML launch and input specification (grid, block, "
+            + "parameters, value distributions); default: inferred from the PTX")
+    Path spec;
+
+    @Option(names = "--inputs", paramLabel = "N", defaultValue = "4",
+            description = "input sets per kernel (default: ${DEFAULT-VALUE})")
+    int inputs;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+            description = "seed of the generated inputs (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--all-kernels", description = "validate every kernel, not only those with findings")
+    boolean allKernels;
+
+    ValidationOptions options(ScanInputs scan) {
+        if (spec != null && !Files.isRegularFile(spec)) {
+            throw new Main.UsageException("--spec: file '" + spec + "' does not exist");
+        }
+        if (inputs < 1) {
+            throw new Main.UsageException("--inputs: must be at least 1, got " + inputs);
+        }
+        ValidationOptions o = new ValidationOptions();
+        o.gpu = switch (gpu) {
+            case auto -> ValidationOptions.GpuMode.AUTO;
+            case off -> ValidationOptions.GpuMode.OFF;
+            case require -> ValidationOptions.GpuMode.REQUIRE;
+        };
+        o.spec = spec;
+        o.inputs = inputs;
+        o.seed = seed;
+        o.allKernels = allKernels;
+        o.buildFlags.addAll(scan.commandLineFlags());
+        o.arch = scan.cudaArchOrDefault();
+        return o;
+    }
+}

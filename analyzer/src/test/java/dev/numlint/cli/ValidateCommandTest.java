@@ -1,0 +1,128 @@
+package dev.numlint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.numlint.scan.Analyzers;
+import dev.numlint.validation.GpuExecutors;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code numlint validate} and {@code scan --validate} end to end with the real analyzers, on PTX that nvcc 13 made
+ * from the validation module's seed kernels (no nvcc needed: a .ptx is its own as-built variant).
+ */
+class ValidateCommandTest {
+    private static final Path SEEDS_PTX = Path.of("../validation/src/test/resources/kernels/seeds.default.ptx");
+
+    @TempDir
+    Path dir;
+
+    Path ptx;
+
+    record Run(int code, String out, String err) {
+    }
+
+    @BeforeEach
+    void copyKernels() throws IOException {
+        ptx = dir.resolve("seeds.ptx");
+        Files.copy(SEEDS_PTX, ptx);
+    }
+
+    Run run(String... args) {
+        CommandLine cmd = Main.commandLine(Analyzers::load);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        return new Run(cmd.execute(args), out.toString(), err.toString());
+    }
+
+    @Test
+    void confirmsTheWhitePaperContractionAndExitsWithOne() throws IOException {
+        Run r = run("validate", "--gpu", "off", "--ptx", "off", "--inputs", "2", "--format", "json", ptx.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        JsonNode kernels = new ObjectMapper().readTree(r.out()).get("kernels");
+        List<String> names = new ArrayList<>();
+        kernels.forEach(k -> names.add(k.get("kernel").asText()));
+        assertThat(names).contains("square_plus");
+        for (JsonNode k : kernels) {
+            assertThat(k.get("file").asText()).isEqualTo("seeds.ptx");
+            for (String field : List.of("executor", "verdict", "inputs", "elementsCompared", "elementsDiffering",
+                    "maxUlp", "meanUlp", "closerToReference", "attribution")) {
+                assertThat(k.has(field)).as(field + " in " + k).isTrue();
+            }
+            if (k.get("kernel").asText().equals("square_plus")) {
+                assertThat(k.get("verdict").asText()).isEqualTo("confirmed");
+                assertThat(k.get("elementsDiffering").asLong()).isPositive();
+                assertThat(k.get("attribution").toString()).contains("NL003");
+            }
+        }
+    }
+
+    @Test
+    void textReportSummarizesTheVerdicts() {
+        Run r = run("validate", "--gpu", "off", "--ptx", "off", "--inputs", "1", ptx.toString());
+        assertThat(r.out()).contains("square_plus: confirmed").contains("kernels:");
+    }
+
+    @Test
+    void scanWithValidateAddsVerdictsToFindings() throws IOException {
+        Run r = run("scan", "--validate", "--gpu", "off", "--ptx", "off", "--inputs", "1", "--fail-on", "none",
+                "--format", "json", ptx.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode findings = new ObjectMapper().readTree(r.out()).get("findings");
+        boolean validated = false;
+        for (JsonNode f : findings) {
+            JsonNode v = f.path("properties").path("validation");
+            if (!v.isMissingNode() && "square_plus".equals(f.path("function").asText())) {
+                validated = true;
+                assertThat(v.get("verdict").asText()).isIn("confirmed", "not-observed");
+                assertThat(v.get("kernel").asText()).isEqualTo("square_plus");
+            }
+        }
+        assertThat(validated).as("a square_plus finding carries its verdict").isTrue();
+    }
+
+    @Test
+    void sarifOfValidatedScanRanksConfirmedResults() throws IOException {
+        Run r = run("validate", "--gpu", "off", "--ptx", "off", "--inputs", "1", "--format", "sarif", ptx.toString());
+        JsonNode results = new ObjectMapper().readTree(r.out()).get("runs").get(0).get("results");
+        boolean ranked = false;
+        for (JsonNode res : results) {
+            JsonNode v = res.path("properties").path("validation");
+            if ("confirmed".equals(v.path("verdict").asText())) {
+                assertThat(res.get("rank").asDouble()).isEqualTo(95.0);
+                ranked = true;
+            }
+        }
+        assertThat(ranked).as("a confirmed result is ranked").isTrue();
+    }
+
+    @Test
+    void gpuRequireWithoutGpuIsAUsageError() {
+        assumeTrue(GpuExecutors.find().isEmpty(), "a GPU is present: --gpu require is satisfiable here");
+        Run r = run("validate", "--gpu", "require", ptx.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--gpu require");
+    }
+
+    @Test
+    void badOptionsAreUsageErrors() {
+        assertThat(run("validate", "--inputs", "0", ptx.toString()).code()).isEqualTo(2);
+        assertThat(run("validate", "--spec", dir.resolve("missing.yml").toString(), ptx.toString()).code())
+                .isEqualTo(2);
+        assertThat(run("validate", dir.resolve("nope").toString()).code()).isEqualTo(2);
+    }
+}
