@@ -95,10 +95,11 @@ public final class Validator {
             r.environment.put("arch", options.arch);
             r.environment.put("asBuiltFlags", String.join(" ", options.buildFlags));
             r.environment.put("strictFlags", String.join(" ", STRICT_FLAGS));
-            if (v.nvcc.isPresent()) r.environment.put("nvcc", v.nvcc.get().version());
-            else if (v.cache != null && v.cache.nvccVersion().isPresent()) {
-                r.environment.put("nvcc", v.cache.nvccVersion().get() + " (prebuilt variants from " + options.variantCache + "; no nvcc on this host)");
-            } else r.environment.put("nvcc", "not found");
+            if (v.cache != null && v.cache.nvccVersion().isPresent()) {
+                r.environment.put("nvcc", v.cache.nvccVersion().get() + " (built the prebuilt variants in " + options.variantCache + ")");
+                if (v.nvcc.isPresent()) r.environment.put("nvccOnThisHost", v.nvcc.get().version() + " (used only for variants missing from the cache)");
+            } else if (v.nvcc.isPresent()) r.environment.put("nvcc", v.nvcc.get().version());
+            else r.environment.put("nvcc", "not found");
             for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
         } finally {
             if (v.gpu != null) v.gpu.close();
