@@ -18,9 +18,17 @@ cd "$B/inputs"
 J=("$B/jre/bin/java" -jar "$B/numlint.jar" --gpu "$GPU" --variant-cache "$B/variants" "$@")
 # a spec file among the inputs (e.g. the white paper's a*a+b inputs for square_plus) is used
 [ -f "$B/inputs/spec.yml" ] && J+=(--spec "$B/inputs/spec.yml")
-# the as-built flags of every input: nvcc's defaults (the Makefiles' flags add nothing numerically relevant)
-"${J[@]}" --format json --output "$R/report.json" . 2> "$R/stderr-json.txt"; rc=$?
-"$B/jre/bin/java" -cp "$B/numlint.jar" dev.numlint.validation.report.JsonToText "$R/report.json" > "$R/report.txt" 2>>"$R/stderr-json.txt" || true
-cat "$R/environment.txt" "$R/stderr-json.txt"
-tail -40 "$R/report.txt"
+# the as-built flags of every input: nvcc's defaults (the Makefiles' flags add nothing numerically relevant).
+# One process per file: CUDA_ERROR_ILLEGAL_ADDRESS is sticky for the whole process, so a kernel that faults on
+# the GPU must not take the other files' GPU runs with it.
+mkdir -p "$R/parts"
+rc=0
+: > "$R/stderr.txt"
+for f in $(ls *.cu *.ptx 2>/dev/null); do
+  echo "== $f" >> "$R/stderr.txt"
+  "${J[@]}" --format json --output "$R/parts/$f.json" "$f" 2>> "$R/stderr.txt" || rc=$?
+done
+"$B/jre/bin/java" -cp "$B/numlint.jar" dev.numlint.validation.report.JsonToText --merge "$R/report.json" "$R"/parts/*.json > "$R/report.txt" 2>>"$R/stderr.txt" || rc=$?
+cat "$R/environment.txt" "$R/stderr.txt"
+cat "$R/report.txt"
 exit $rc

@@ -17,6 +17,7 @@ public final class JCudaGpuExecutor implements GpuExecutor {
     public static final int PAD = 64 * 1024;
 
     private JCudaLauncher launcher;
+    private String lost;
     private final JCudaLauncher.DeviceInfo info;
 
     public JCudaGpuExecutor(JCudaLauncher launcher) {
@@ -75,11 +76,13 @@ public final class JCudaGpuExecutor implements GpuExecutor {
     public Result run(String ptx, String kernel, int[] grid, int[] block, int sharedBytes, List<Object> args, int[] paramSizes,
                       int timedRepeats) {
         List<JCudaLauncher.Arg> la = marshal(args, paramSizes);
+        if (launcher == null) throw new IllegalStateException("the GPU context was lost (an error such as CUDA_ERROR_ILLEGAL_ADDRESS is sticky for the whole process): " + lost);
         JCudaLauncher.LaunchResult r;
         try {
             r = launcher.launch(ptx, kernel, la, pad3(grid), pad3(block), sharedBytes, timedRepeats);
         } catch (RuntimeException e) {
-            reopen();
+            if (System.getenv("NUMLINT_GPU_DEBUG") != null) e.printStackTrace();
+            reopen(e);
             throw e;
         }
         Map<Integer, byte[]> bufs = new LinkedHashMap<>();
@@ -100,17 +103,27 @@ public final class JCudaGpuExecutor implements GpuExecutor {
         return r;
     }
 
-    private void reopen() {
+    /** After a failed launch: a fresh context (a sticky error leaves the old one unusable); null if that fails. */
+    private void reopen(RuntimeException cause) {
+        JCudaLauncher old = launcher;
+        launcher = null;
+        lost = cause.getMessage();
         try {
-            launcher.close();
+            old.close();
         } catch (RuntimeException ignored) {
             // the context may already be unusable; a new one is created below
         }
-        launcher = JCudaLauncher.open(0);
+        try {
+            launcher = JCudaLauncher.open(0);
+            lost = null;
+        } catch (RuntimeException e) {
+            lost = cause.getMessage() + "; reopening failed: " + e.getMessage();
+        }
     }
 
     @Override
     public void close() {
-        launcher.close();
+        if (launcher != null) launcher.close();
+        launcher = null;
     }
 }
