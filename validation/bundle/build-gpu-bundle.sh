@@ -35,6 +35,8 @@ mkdir -p "$OUT/inputs" "$OUT/variants"
 for p in "$@"; do
   if [ -d "$p" ]; then cp -r "$p/." "$OUT/inputs/"; else cp "$p" "$OUT/inputs/"; d=$(dirname "$p"); cp "$d"/*.h "$OUT/inputs/" 2>/dev/null || true; fi
 done
+# launch specs for the kernels used in docs/validation (white-paper inputs, 2-D tiled Rodinia kernels)
+[ -f "$OUT/inputs/spec.yml" ] || cp "$ROOT/validation/bundle/inputs/spec.yml" "$OUT/inputs/spec.yml"
 if ls "$OUT/inputs"/*.cu >/dev/null 2>&1; then
   "$OUT/jre/bin/java" -jar "$OUT/numlint.jar" --prebuild --variant-cache "$OUT/variants" "$OUT/inputs"
 fi
