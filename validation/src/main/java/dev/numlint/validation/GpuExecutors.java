@@ -17,9 +17,12 @@ public final class GpuExecutors {
         }
     }
 
-    /** A GPU executor on device 0, or empty (see {@link #unavailableReason()}). The caller closes it. */
+    /**
+     * A GPU executor on device 0, or empty (see {@link #unavailableReason()}). Its CUDA context is created on first
+     * use, so {@code find().isPresent()} is a cheap check; a caller that runs kernels closes it.
+     */
     public static Optional<GpuExecutor> find() {
         if (unavailableReason().isPresent()) return Optional.empty();
-        return Optional.of(new JCudaGpuExecutor(JCudaLauncher.open(0)));
+        return Optional.of(new JCudaGpuExecutor());
     }
 }

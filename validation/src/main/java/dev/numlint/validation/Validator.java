@@ -78,8 +78,17 @@ public final class Validator {
                 try {
                     v.gpu = GpuExecutors.find().orElse(null);
                     if (v.gpu == null) v.gpuUnavailable = "no GPU executor";
+                    else v.gpu.facts(); // opens the context now, so that a failure is reported here
                 } catch (RuntimeException | LinkageError e) {
                     v.gpuUnavailable = "opening the GPU failed: " + e.getMessage();
+                    if (v.gpu != null) {
+                        try {
+                            v.gpu.close();
+                        } catch (RuntimeException ignored) {
+                            // nothing was opened
+                        }
+                        v.gpu = null;
+                    }
                 }
             }
         }

@@ -18,11 +18,27 @@ public final class JCudaGpuExecutor implements GpuExecutor {
 
     private JCudaLauncher launcher;
     private String lost;
-    private final JCudaLauncher.DeviceInfo info;
+    private JCudaLauncher.DeviceInfo info;
+    private boolean opened;
+
+    /** An executor on device 0 whose context is created on first use (so that a mere availability check costs none). */
+    public JCudaGpuExecutor() {
+    }
 
     public JCudaGpuExecutor(JCudaLauncher launcher) {
         this.launcher = launcher;
         this.info = launcher.info();
+        this.opened = true;
+    }
+
+    private JCudaLauncher launcher() {
+        if (!opened) {
+            opened = true;
+            launcher = JCudaLauncher.open(0);
+            info = launcher.info();
+        }
+        if (launcher == null) throw new IllegalStateException("the GPU context was lost (an error such as CUDA_ERROR_ILLEGAL_ADDRESS is sticky for the whole process): " + lost);
+        return launcher;
     }
 
     @Override
@@ -32,6 +48,7 @@ public final class JCudaGpuExecutor implements GpuExecutor {
 
     @Override
     public Map<String, String> facts() {
+        if (info == null) launcher();
         Map<String, String> m = new LinkedHashMap<>();
         m.put("device", info.name());
         m.put("computeCapability", info.computeCapability());
@@ -76,10 +93,10 @@ public final class JCudaGpuExecutor implements GpuExecutor {
     public Result run(String ptx, String kernel, int[] grid, int[] block, int sharedBytes, List<Object> args, int[] paramSizes,
                       int timedRepeats) {
         List<JCudaLauncher.Arg> la = marshal(args, paramSizes);
-        if (launcher == null) throw new IllegalStateException("the GPU context was lost (an error such as CUDA_ERROR_ILLEGAL_ADDRESS is sticky for the whole process): " + lost);
+        JCudaLauncher current = launcher();
         JCudaLauncher.LaunchResult r;
         try {
-            r = launcher.launch(ptx, kernel, la, pad3(grid), pad3(block), sharedBytes, timedRepeats);
+            r = current.launch(ptx, kernel, la, pad3(grid), pad3(block), sharedBytes, timedRepeats);
         } catch (RuntimeException e) {
             if (System.getenv("NUMLINT_GPU_DEBUG") != null) e.printStackTrace();
             reopen(e);
