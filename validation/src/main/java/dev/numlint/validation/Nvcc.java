@@ -23,7 +23,7 @@ public final class Nvcc {
         public final String ptx;
         public final String error;
 
-        Result(String ptx, String error) {
+        public Result(String ptx, String error) {
             this.ptx = ptx;
             this.error = error;
         }
@@ -49,6 +49,29 @@ public final class Nvcc {
             if (Files.isRegularFile(c) && Files.isExecutable(c)) return Optional.of(new Nvcc(c, arch == null ? "compute_90" : arch));
         }
         return Optional.empty();
+    }
+
+    public String arch() {
+        return arch;
+    }
+
+    /** The last line of {@code nvcc --version} (e.g. "Build cuda_13.0.r13.0/compiler..."), or the error. */
+    public String version() {
+        try {
+            Process p = new ProcessBuilder(exe.toString(), "--version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            p.waitFor(60, TimeUnit.SECONDS);
+            StringBuilder b = new StringBuilder();
+            for (String l : out.split("\n")) {
+                if (l.startsWith("Cuda compilation tools") || l.startsWith("Build")) b.append(b.length() > 0 ? "; " : "").append(l.trim());
+            }
+            return b.length() > 0 ? b.toString() : out;
+        } catch (IOException e) {
+            return "unknown (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown (interrupted)";
+        }
     }
 
     public Result compile(Path cu, List<String> flags) {

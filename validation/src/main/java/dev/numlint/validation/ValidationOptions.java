@@ -31,6 +31,13 @@ public final class ValidationOptions {
     /** nvcc to use; null: NUMLINT_NVCC, PATH, /usr/local/cuda. */
     public Path nvcc;
     public String arch = "compute_90";
+    /**
+     * Directory of prebuilt PTX variants ({@link VariantCache}): read before nvcc is run, written after; with it a
+     * host without nvcc can validate .cu files whose variants were prebuilt elsewhere. null: no cache.
+     */
+    public Path variantCache;
+    /** Timed GPU repeats per variant and input set (CUDA events; the median is reported). */
+    public int gpuRepeats = 5;
     /** Per run; a kernel that executes more instructions is reported as not runnable. */
     public long instructionLimit = 500_000_000L;
     /**

@@ -12,7 +12,9 @@ import dev.numlint.validation.interp.Launch;
 import dev.numlint.validation.interp.Program;
 import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.interp.PtxText;
+import dev.numlint.validation.report.Agreement;
 import dev.numlint.validation.report.Attribution;
+import dev.numlint.validation.report.GpuKernelResult;
 import dev.numlint.validation.report.FindingResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
@@ -49,19 +51,107 @@ public final class Validator {
     private final ValidationOptions o;
     private final SpecFile spec;
     private final Optional<Nvcc> nvcc;
+    private final VariantCache cache;
+    /** The active GPU executor, or null (gpu mode OFF, or none available). */
+    private GpuExecutor gpu;
+    /** Why no GPU is used (null when one is). */
+    private String gpuUnavailable;
 
     private Validator(ValidationOptions o, SpecFile spec) {
         this.o = o;
         this.spec = spec;
         this.nvcc = Nvcc.find(o.nvcc, o.arch);
+        this.cache = o.variantCache == null ? null : new VariantCache(o.variantCache);
     }
 
     public static ValidationReport validate(List<Path> paths, ValidationOptions options) throws IOException {
         SpecFile spec = options.spec != null ? SpecFile.read(options.spec) : new SpecFile();
         Validator v = new Validator(options, spec);
         ValidationReport r = new ValidationReport();
-        for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
+        r.environment.put("gpuMode", options.gpu.name().toLowerCase(java.util.Locale.ROOT));
+        if (options.gpu == ValidationOptions.GpuMode.OFF) {
+            v.gpuUnavailable = "--gpu off";
+        } else {
+            Optional<String> why = GpuExecutors.unavailableReason();
+            if (why.isPresent()) v.gpuUnavailable = why.get();
+            else {
+                try {
+                    v.gpu = GpuExecutors.find().orElse(null);
+                    if (v.gpu == null) v.gpuUnavailable = "no GPU executor";
+                    else v.gpu.facts(); // opens the context now, so that a failure is reported here
+                } catch (RuntimeException | LinkageError e) {
+                    v.gpuUnavailable = "opening the GPU failed: " + e.getMessage();
+                    if (v.gpu != null) {
+                        try {
+                            v.gpu.close();
+                        } catch (RuntimeException ignored) {
+                            // nothing was opened
+                        }
+                        v.gpu = null;
+                    }
+                }
+            }
+        }
+        try {
+            r.environment.put("executor", v.gpu != null ? GPU_EXECUTOR : EXECUTOR);
+            if (v.gpu != null) {
+                r.environment.put("gpu", "used");
+                r.environment.putAll(v.gpu.facts());
+                r.environment.put("gpuTimedRepeats", Integer.toString(options.gpuRepeats));
+            } else {
+                r.environment.put("gpu", "not used: " + v.gpuUnavailable);
+            }
+            r.environment.put("arch", options.arch);
+            r.environment.put("asBuiltFlags", String.join(" ", options.buildFlags));
+            r.environment.put("strictFlags", String.join(" ", STRICT_FLAGS));
+            if (v.cache != null && v.cache.nvccVersion().isPresent()) {
+                r.environment.put("nvcc", v.cache.nvccVersion().get() + " (built the prebuilt variants in " + options.variantCache + ")");
+                if (v.nvcc.isPresent()) r.environment.put("nvccOnThisHost", v.nvcc.get().version() + " (used only for variants missing from the cache)");
+            } else if (v.nvcc.isPresent()) r.environment.put("nvcc", v.nvcc.get().version());
+            else r.environment.put("nvcc", "not found");
+            for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
+        } finally {
+            if (v.gpu != null) v.gpu.close();
+        }
         return r;
+    }
+
+    public static final String GPU_EXECUTOR = "gpu+cpu-interpreter";
+
+    /** A .cu build: the variant cache first, then nvcc (whose result is cached). */
+    private Nvcc.Result compile(Path file, List<String> flags) {
+        if (cache != null) {
+            Optional<String> hit = cache.get(file, o.arch, flags);
+            if (hit.isPresent()) return new Nvcc.Result(hit.get(), null);
+        }
+        if (nvcc.isEmpty()) return new Nvcc.Result(null, "nvcc not found and no prebuilt variant for flags " + flags + " in the variant cache");
+        Nvcc.Result r = nvcc.get().compile(file, flags);
+        if (cache != null && r.ptx != null) cache.put(file, o.arch, flags, r.ptx);
+        return r;
+    }
+
+    /**
+     * Builds every PTX variant of the .cu files into the variant cache (for a host without nvcc) and records the
+     * nvcc version there. Returns one line per file.
+     */
+    public static List<String> prebuild(List<Path> paths, ValidationOptions options) throws IOException {
+        if (options.variantCache == null) throw new IllegalArgumentException("no variant cache directory given");
+        Validator v = new Validator(options, new SpecFile());
+        if (v.nvcc.isEmpty()) throw new IllegalStateException("nvcc not found (set NUMLINT_NVCC or PATH)");
+        v.cache.putNvccVersion(v.nvcc.get().version());
+        List<String> out = new ArrayList<>();
+        for (Path p : expand(paths)) {
+            if (!p.toString().endsWith(".cu")) continue;
+            int ok = 0;
+            List<String> errors = new ArrayList<>();
+            for (Variant var : v.cuVariants(options.buildFlags)) {
+                Nvcc.Result r = v.compile(p, var.flags);
+                if (r.ptx != null) ok++;
+                else errors.add(var.name + ": " + r.error);
+            }
+            out.add(p + ": " + ok + " variants" + (errors.isEmpty() ? "" : "; " + errors));
+        }
+        return out;
     }
 
     static List<Path> expand(List<Path> paths) throws IOException {
@@ -156,8 +246,8 @@ public final class Validator {
     private List<KernelResult> file(Path file) {
         List<KernelResult> out = new ArrayList<>();
         boolean isPtx = file.toString().endsWith(".ptx");
-        if (o.gpu == ValidationOptions.GpuMode.REQUIRE && GpuExecutors.find().isEmpty()) {
-            out.add(failure(file, "*", "--gpu require: no GPU executor is available"));
+        if (o.gpu == ValidationOptions.GpuMode.REQUIRE && gpu == null) {
+            out.add(failure(file, "*", "--gpu require: no GPU executor is available: " + gpuUnavailable));
             return out;
         }
         String asBuiltText;
@@ -171,12 +261,12 @@ public final class Validator {
             }
             variants = null;
         } else {
-            if (nvcc.isEmpty()) {
-                out.add(failure(file, "*", "nvcc not found (set NUMLINT_NVCC or PATH, or validate the .ptx)"));
+            if (nvcc.isEmpty() && cache == null) {
+                out.add(failure(file, "*", "nvcc not found (set NUMLINT_NVCC or PATH, give a variant cache, or validate the .ptx)"));
                 return out;
             }
             variants = cuVariants(o.buildFlags);
-            Nvcc.Result r = nvcc.get().compile(file, variants.get(0).flags);
+            Nvcc.Result r = compile(file, variants.get(0).flags);
             if (r.ptx == null) {
                 out.add(failure(file, "*", r.error));
                 return out;
@@ -211,9 +301,10 @@ public final class Validator {
             if (!o.allKernels && (flaggedHere != null ? rules == null : hits.isEmpty())) continue;
             List<Variant> vs = isPtx ? ptxVariants(hits) : cuVariants(o.buildFlags);
             vs.get(0).module = asBuilt;
+            vs.get(0).ptx = asBuiltText;
             if (isPtx) for (Variant v : vs) v.module = asBuilt;
             else for (Variant v : vs.subList(1, vs.size())) {
-                Nvcc.Result r = nvcc.get().compile(file, v.flags);
+                Nvcc.Result r = compile(file, v.flags);
                 if (r.ptx == null) { v.error = r.error; continue; }
                 try {
                     v.module = readerNote == null ? parse(r.ptx) : PtxText.parse(r.ptx);
@@ -322,6 +413,7 @@ public final class Validator {
         for (Variant v : vs) if (v.rule != null && progs.containsKey(v.name)) removes.put(v.name, 0L);
         int sets = Math.max(1, o.inputs);
         List<Distribution> dists = distributions(hits, ks);
+        GpuSide g = gpu == null ? null : new GpuSide(vs);
         for (int s = 0; s < sets; s++) {
             SplittableRandom rnd = new SplittableRandom(o.seed * 1_000_003L + s * 7919L + k.name.hashCode());
             InputSet in = inputs(ks, n, dists.get(s % dists.size()), rnd);
@@ -373,6 +465,7 @@ public final class Validator {
                 return res;
             }
             Outputs a = outs.get("as-built"), st = outs.get("strict");
+            if (g != null) g.run(s, k.name, ks, in, vs, progs, outs, refOut);
             for (Map.Entry<Integer, byte[]> e : a.bytes.entrySet()) {
                 int pi = e.getKey();
                 String t = ks.params.get(pi).type;
@@ -435,7 +528,9 @@ public final class Validator {
         }
         for (Variant v : vs) if (removes.containsKey(v.name)) res.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
         if (host != null) res.attribution.add(new Attribution("NL001", "host-x86", hostDiff));
-        boolean confirmed = differing > 0 || hostDiff > 0;
+        if (g != null) g.finish(res, vs);
+        long gDiff = res.gpu != null ? res.gpu.elementsDiffering : 0;
+        boolean confirmed = differing > 0 || hostDiff > 0 || gDiff > 0;
         res.verdict = confirmed ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
         // per finding
         for (PtxHazards.Hit h : hits.values()) {
@@ -459,8 +554,160 @@ public final class Validator {
         res.reason = confirmed
                 ? (differing > 0 ? differing + " output elements differ between the as-built and the IEEE-strict build" : "")
                         + (hostDiff > 0 ? (differing > 0 ? "; " : "") + hostDiff + " elements differ between the GPU and the x86 float-to-unsigned conversion" : "")
+                        + (gDiff > 0 ? "; on the GPU " + gDiff + " elements differ between the as-built and the IEEE-strict build" : "")
                 : "as-built and strict outputs identical on " + sets + " input sets (" + dists.stream().map(Object::toString).distinct().collect(Collectors.joining(", ")) + ")";
         return res;
+    }
+
+    /** The GPU runs of one kernel's variants on the interpreter's inputs, and their comparisons. */
+    private final class GpuSide {
+        final Map<String, Agreement> agree = new LinkedHashMap<>();
+        final Map<String, List<Float>> times = new LinkedHashMap<>();
+        final Map<String, double[]> err = new LinkedHashMap<>(); // maxAbs, sumAbs, count
+        final Map<String, String> failed = new LinkedHashMap<>();
+        final Map<String, Long> removes = new LinkedHashMap<>();
+        long compared, differing, maxUlp;
+        double sumUlp;
+        boolean ran;
+
+        GpuSide(List<Variant> vs) {
+            for (Variant v : vs) if (v.rule != null) removes.put(v.name, 0L);
+        }
+
+        void run(int set, String kernel, KernelSpec ks, InputSet in, List<Variant> vs, Map<String, Program> progs,
+                 Map<String, Outputs> outs, Outputs refOut) {
+            List<Object> args = new ArrayList<>();
+            for (Object a : in.args) args.add(a instanceof Aggregate ag ? new GpuExecutor.Bytes(ag.bytes) : a);
+            Map<String, Map<Integer, byte[]>> gout = new LinkedHashMap<>();
+            for (Variant v : vs) {
+                Program p = progs.get(v.name);
+                if (p == null || !outs.containsKey(v.name) || failed.containsKey(v.name)) continue;
+                if (v.ptx == null) {
+                    failed.put(v.name, "no PTX for the GPU (a PTX-level switch applied by the interpreter only)");
+                    continue;
+                }
+                int[] sizes = new int[p.params.size()];
+                for (int i = 0; i < sizes.length; i++) sizes[i] = p.params.get(i).size;
+                try {
+                    GpuExecutor.Result r = gpu.run(v.ptx, kernel, ks.gridFor(in.n), KernelSpec.pad(ks.block), ks.sharedBytes,
+                            args, sizes, o.gpuRepeats);
+                    gout.put(v.name, r.buffers());
+                    List<Float> t = times.computeIfAbsent(v.name, x -> new ArrayList<>());
+                    for (float f : r.kernelMillis()) t.add(f);
+                    ran = true;
+                } catch (Exception e) {
+                    failed.put(v.name, "GPU launch failed: " + e.getMessage());
+                }
+            }
+            Map<Integer, byte[]> ga = gout.get("as-built"), gs = gout.get("strict");
+            for (Map.Entry<Integer, byte[]> e : outs.get("as-built").bytes.entrySet()) {
+                int pi = e.getKey();
+                String t = ks.params.get(pi).type;
+                int w = size(t);
+                double[] rv = refOut.ref.containsKey(pi) ? refOut.ref.get(pi) : values(refOut.bytes.get(pi), t);
+                for (Map.Entry<String, Map<Integer, byte[]>> gv : gout.entrySet()) {
+                    byte[] gb = gv.getValue().get(pi), cb = outs.get(gv.getKey()).bytes.get(pi);
+                    Agreement ag = agree.computeIfAbsent(gv.getKey(), Agreement::new);
+                    double[] gvals = values(gb, t), cvals = values(cb, t);
+                    double[] acc = err.computeIfAbsent(gv.getKey(), x -> new double[3]);
+                    for (int i = 0; i < gvals.length; i++) {
+                        ag.elementsCompared++;
+                        if (!java.util.Arrays.equals(gb, i * w, i * w + w, cb, i * w, i * w + w)) {
+                            if (ag.elementsDiffering++ == 0) {
+                                ag.firstDifference = "input set " + set + ", parameter " + ks.params.get(pi).name + ", element " + i
+                                        + ": gpu " + show(gb, i, t) + ", cpu-interpreter " + show(cb, i, t);
+                            }
+                        }
+                        double abs = Math.abs(gvals[i] - rv[i]);
+                        if (Double.isNaN(gvals[i]) && Double.isNaN(rv[i])) abs = 0;
+                        acc[0] = Math.max(acc[0], abs);
+                        acc[1] += abs;
+                        acc[2]++;
+                    }
+                }
+                if (ga == null || gs == null) continue;
+                double[] av = values(ga.get(pi), t), sv = values(gs.get(pi), t);
+                for (int i = 0; i < av.length; i++) {
+                    compared++;
+                    long u = ulp(av[i], sv[i], t);
+                    if (u == 0) continue;
+                    differing++;
+                    maxUlp = Math.max(maxUlp, u);
+                    if (u != Ulp.NAN_MISMATCH) sumUlp += u;
+                    for (Map.Entry<String, Long> r : removes.entrySet()) {
+                        Map<Integer, byte[]> gr = gout.get(r.getKey());
+                        if (gr != null && ulp(values(gr.get(pi), t)[i], sv[i], t) == 0) r.setValue(r.getValue() + 1);
+                    }
+                }
+            }
+        }
+
+        void finish(KernelResult res, List<Variant> vs) {
+            GpuKernelResult gr = new GpuKernelResult();
+            res.gpu = gr;
+            if (!ran) {
+                gr.reason = failed.isEmpty() ? "no variant ran on the GPU" : String.join("; ", failed.values());
+                return;
+            }
+            res.executor = GPU_EXECUTOR;
+            gr.elementsCompared = compared;
+            gr.elementsDiffering = differing;
+            gr.maxUlp = maxUlp;
+            gr.meanUlp = differing == 0 ? 0 : sumUlp / compared;
+            double[] ea = err.get("as-built"), es = err.get("strict");
+            if (ea != null && es != null) {
+                double ma = ea[2] == 0 ? 0 : ea[1] / ea[2], ms = es[2] == 0 ? 0 : es[1] / es[2];
+                gr.closerToReference = ma < ms ? "as-built" : ms < ma ? "strict" : "equal";
+            }
+            for (Variant v : vs) {
+                if (removes.containsKey(v.name) && err.containsKey(v.name)) gr.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
+            }
+            for (Map.Entry<String, Agreement> e : agree.entrySet()) {
+                Agreement a = e.getValue();
+                switch (e.getKey()) {
+                    case "strict":
+                        gr.strictAgreement = a;
+                        if (a.elementsDiffering > 0) {
+                            a.note = "interpreter/launch discrepancy: the IEEE-strict build must agree bit for bit";
+                            res.notes.add("GPU and CPU interpreter disagree on " + a.elementsDiffering + " of " + a.elementsCompared
+                                    + " elements of the IEEE-strict build (first: " + a.firstDifference + ")");
+                        } else a.note = "bit-exact";
+                        break;
+                    case "as-built":
+                        gr.asBuiltAgreement = a;
+                        a.note = a.elementsDiffering == 0 ? "bit-exact"
+                                : "differences expected only from approximate instructions (modelled, not bit-exact in the interpreter)";
+                        break;
+                    default:
+                        a.note = a.elementsDiffering == 0 ? "bit-exact" : "differences expected only from approximate instructions";
+                        gr.variantAgreement.add(a);
+                }
+            }
+            if (!failed.isEmpty()) gr.reason = String.join("; ", failed.entrySet().stream().map(x -> x.getKey() + ": " + x.getValue()).toList());
+            for (VariantError ve : res.variants) {
+                double[] acc = err.get(ve.variant);
+                if (acc != null) {
+                    ve.gpuMaxAbsError = acc[0];
+                    ve.gpuMeanAbsError = acc[2] == 0 ? 0 : acc[1] / acc[2];
+                }
+                List<Float> t = times.get(ve.variant);
+                if (t != null && !t.isEmpty()) {
+                    List<Float> st = new ArrayList<>(t);
+                    java.util.Collections.sort(st);
+                    ve.gpuKernelMillis = (double) st.get(st.size() / 2);
+                }
+                if (failed.containsKey(ve.variant)) ve.gpuReason = failed.get(ve.variant);
+            }
+        }
+    }
+
+    private static String show(byte[] b, int i, String t) {
+        int w = size(t);
+        long bits = 0;
+        for (int k = w - 1; k >= 0; k--) bits = (bits << 8) | (b[i * w + k] & 0xFF);
+        String hex = String.format(java.util.Locale.ROOT, "0x%0" + (2 * w) + "x", bits);
+        double v = values(java.util.Arrays.copyOfRange(b, i * w, i * w + w), t)[0];
+        return (t.equals("f32") ? Float.toString((float) v) : Double.toString(v)) + " (" + hex + ")";
     }
 
     /** Input distributions per set, chosen by the hazards (conversion ranges for NL001, subnormals for NL007...). */

@@ -10,7 +10,11 @@
  * <p>Packages: {@code fp} exact PTX floating-point semantics (rounding modes, ftz, sat, cvt, approximations, x86
  * host conversions, ULP distance, double-double); {@code interp} the PTX interpreter (reader, decoder, lock-step
  * interpreter, launches; fed from ptx-inspector's model by default); {@code input} spec files, distributions and
- * input inference; {@code report} the report model and writers. A GPU executor plugs in through
- * {@link dev.numlint.validation.GpuExecutors#find()} (none yet).
+ * input inference; {@code report} the report model and writers; {@code gpu} the JCuda driver-API launcher and the
+ * {@link dev.numlint.validation.GpuExecutor} on it, found by {@link dev.numlint.validation.GpuExecutors#find()} when a
+ * GPU can be used: every nvcc-built variant then also runs on the GPU with the interpreter's inputs, and the report
+ * compares both (bit-exact agreement of the strict builds, attribution, kernel times, device facts).
+ * {@link dev.numlint.validation.VariantCache} holds prebuilt PTX variants for hosts without nvcc;
+ * {@link dev.numlint.validation.ValidateMain} is a minimal command line for GPU hosts (validation/README.md).
  */
 package dev.numlint.validation;

@@ -7,7 +7,7 @@ import java.util.List;
 
 /** Validation of one kernel: the as-built build against the IEEE-strict build and the reference. */
 @JsonPropertyOrder({"file", "kernel", "executor", "verdict", "inputs", "elementsCompared", "elementsDiffering", "maxUlp",
-        "meanUlp", "closerToReference", "attribution", "reason", "findings", "variants", "notes"})
+        "meanUlp", "closerToReference", "attribution", "gpu", "reason", "findings", "variants", "notes"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public final class KernelResult {
     public String file;
@@ -26,6 +26,8 @@ public final class KernelResult {
     public String closerToReference;
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public List<Attribution> attribution = new ArrayList<>();
+    /** The GPU runs of the same variants on the same inputs (null when no GPU executor is active). */
+    public GpuKernelResult gpu;
     /** Why the verdict is what it is (mandatory for not-runnable). */
     public String reason;
     public List<FindingResult> findings = new ArrayList<>();

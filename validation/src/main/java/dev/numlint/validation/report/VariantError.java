@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 
 /** Error of one build variant's outputs against the high-precision reference. */
-@JsonPropertyOrder({"variant", "flags", "maxAbsError", "maxRelError", "meanAbsError", "elementsDifferingFromAsBuilt", "reason"})
+@JsonPropertyOrder({"variant", "flags", "maxAbsError", "maxRelError", "meanAbsError", "elementsDifferingFromAsBuilt", "gpuMaxAbsError", "gpuMeanAbsError",
+        "gpuKernelMillis", "gpuReason", "reason"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public final class VariantError {
     public String variant;
@@ -14,6 +15,13 @@ public final class VariantError {
     public Double maxRelError;
     public Double meanAbsError;
     public Long elementsDifferingFromAsBuilt;
+    /** The GPU's outputs of this variant against the reference (null without a GPU). */
+    public Double gpuMaxAbsError;
+    public Double gpuMeanAbsError;
+    /** Median kernel time on the GPU (CUDA events) over the timed repeats of every input set, milliseconds. */
+    public Double gpuKernelMillis;
+    /** Why this variant did not run on the GPU. */
+    public String gpuReason;
     /** Set when the variant could not be built or run. */
     public String reason;
 

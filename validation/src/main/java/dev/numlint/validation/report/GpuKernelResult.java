@@ -1,0 +1,30 @@
+package dev.numlint.validation.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The GPU's side of a kernel's validation: as-built against strict on the GPU, and GPU against the interpreter. */
+@JsonPropertyOrder({"elementsCompared", "elementsDiffering", "maxUlp", "meanUlp", "closerToReference", "attribution",
+        "strictAgreement", "asBuiltAgreement", "variantAgreement", "reason"})
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public final class GpuKernelResult {
+    public long elementsCompared;
+    /** Elements where the GPU's as-built output differs from the GPU's strict output. */
+    public long elementsDiffering;
+    public long maxUlp;
+    public double meanUlp;
+    public String closerToReference;
+    public List<Attribution> attribution = new ArrayList<>();
+    /** GPU strict against interpreter strict: must be bit-exact; any difference is a discrepancy to explain. */
+    public Agreement strictAgreement;
+    /** GPU as-built against interpreter as-built: differences expected only from approximate instructions. */
+    public Agreement asBuiltAgreement;
+    /** GPU against interpreter for the single-switch variants. */
+    public List<Agreement> variantAgreement = new ArrayList<>();
+    /** Set when the GPU runs could not be made (e.g. a launch error). */
+    public String reason;
+
+    public GpuKernelResult() {}
+}
