@@ -64,9 +64,11 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         ValidationOptions options = validation.options(inputs);
-        if (options.gpu == ValidationOptions.GpuMode.REQUIRE && GpuExecutors.find().isEmpty()) {
-            throw new Main.UsageException("--gpu require: no GPU can be used here (no CUDA driver or device found); "
-                    + "use --gpu auto or off to validate on the CPU interpreter");
+        if (options.gpu == ValidationOptions.GpuMode.REQUIRE) {
+            GpuExecutors.unavailableReason().ifPresent(why -> {
+                throw new Main.UsageException("--gpu require: no GPU can be used here: " + why
+                        + "; use --gpu auto or off to validate on the CPU interpreter");
+            });
         }
         ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
         ScanResult scan = Scanner.scan(prepared.options());

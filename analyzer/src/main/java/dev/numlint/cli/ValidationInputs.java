@@ -29,6 +29,10 @@ final class ValidationInputs {
     @Option(names = "--all-kernels", description = "validate every kernel, not only those with findings")
     boolean allKernels;
 
+    @Option(names = "--variant-cache", paramLabel = "DIR", description = "prebuilt PTX variants (made where nvcc is "
+            + "installed, e.g. by validation/bundle/build-gpu-bundle.sh); used when nvcc is absent")
+    Path variantCache;
+
     ValidationOptions options(ScanInputs scan) {
         if (spec != null && !Files.isRegularFile(spec)) {
             throw new Main.UsageException("--spec: file '" + spec + "' does not exist");
@@ -46,6 +50,7 @@ final class ValidationInputs {
         o.inputs = inputs;
         o.seed = seed;
         o.allKernels = allKernels;
+        o.variantCache = variantCache;
         o.buildFlags.addAll(scan.commandLineFlags());
         o.arch = scan.cudaArchOrDefault();
         return o;

@@ -78,7 +78,7 @@ public final class ScanValidation {
         }
         ValidationReport report = new ValidationReport();
         for (Path file : files) {
-            ValidationOptions o = copy(base);
+            ValidationOptions o = base.copy();
             BuildContext ctx = scan.buildContext(file);
             List<String> flags = new ArrayList<>(ctx.nvccFlags());
             for (String f : base.buildFlags) {
@@ -148,22 +148,5 @@ public final class ScanValidation {
     private static Path absolute(ScanResult scan, String file) {
         Path p = Path.of(file);
         return (p.isAbsolute() ? p : scan.root().resolve(p)).toAbsolutePath().normalize();
-    }
-
-    private static ValidationOptions copy(ValidationOptions b) {
-        ValidationOptions o = new ValidationOptions();
-        o.gpu = b.gpu;
-        o.spec = b.spec;
-        o.inputs = b.inputs;
-        o.seed = b.seed;
-        o.allKernels = b.allKernels;
-        o.elements = b.elements;
-        o.buildFlags = new ArrayList<>(b.buildFlags);
-        o.nvcc = b.nvcc;
-        o.arch = b.arch;
-        o.instructionLimit = b.instructionLimit;
-        o.reader = b.reader;
-        o.flagged = b.flagged;
-        return o;
     }
 }

@@ -47,4 +47,24 @@ public final class ValidationOptions {
     public Map<String, Map<String, Set<String>>> flagged;
 
     public ValidationOptions() {}
+
+    /** A copy whose lists and maps can be changed without affecting this one. */
+    public ValidationOptions copy() {
+        ValidationOptions o = new ValidationOptions();
+        o.gpu = gpu;
+        o.reader = reader;
+        o.spec = spec;
+        o.inputs = inputs;
+        o.seed = seed;
+        o.allKernels = allKernels;
+        o.elements = elements;
+        o.buildFlags = new ArrayList<>(buildFlags);
+        o.nvcc = nvcc;
+        o.arch = arch;
+        o.variantCache = variantCache;
+        o.gpuRepeats = gpuRepeats;
+        o.instructionLimit = instructionLimit;
+        o.flagged = flagged;
+        return o;
+    }
 }
