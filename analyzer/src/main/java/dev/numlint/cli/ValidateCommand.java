@@ -75,7 +75,7 @@ final class ValidateCommand implements Callable<Integer> {
         ValidationReport report = ScanValidation.validate(scan, prepared.paths(), options);
         Outputs.write(output, spec.commandLine().getOut(), w -> {
             switch (format) {
-                case json -> JsonReportWriter.write(report, w);
+                case json -> w.write(JsonReportWriter.toJson(report) + System.lineSeparator());
                 case sarif -> SarifReport.write(new ScanResult(scan.root(), ScanValidation.annotate(scan, report),
                         scan.notifications(), scan.filesAnalyzed(), scan.filesNotAnalyzed(),
                         scan.executionSuccessful(), scan.buildContexts()), w);

@@ -88,7 +88,9 @@ public final class ScanValidation {
             if (!base.allKernels) {
                 o.flagged = Map.of(file.toString(), flagged.getOrDefault(file.toString(), Map.of()));
             }
-            for (KernelResult k : Validator.validate(List.of(file), o).kernels) {
+            ValidationReport part = Validator.validate(List.of(file), o);
+            part.environment.forEach(report.environment::putIfAbsent);
+            for (KernelResult k : part.kernels) {
                 k.file = scan.root().relativize(Path.of(k.file).toAbsolutePath().normalize()).toString()
                         .replace('\\', '/');
                 report.kernels.add(k);

@@ -53,7 +53,9 @@ class ValidateCommandTest {
     void confirmsTheWhitePaperContractionAndExitsWithOne() throws IOException {
         Run r = run("validate", "--gpu", "off", "--ptx", "off", "--inputs", "2", "--format", "json", ptx.toString());
         assertThat(r.code()).as(r.err()).isEqualTo(1);
-        JsonNode kernels = new ObjectMapper().readTree(r.out()).get("kernels");
+        JsonNode report = new ObjectMapper().readTree(r.out());
+        assertThat(report.path("environment").path("gpuMode").asText()).isEqualTo("off");
+        JsonNode kernels = report.get("kernels");
         List<String> names = new ArrayList<>();
         kernels.forEach(k -> names.add(k.get("kernel").asText()));
         assertThat(names).contains("square_plus");
@@ -69,6 +71,15 @@ class ValidateCommandTest {
                 assertThat(k.get("attribution").toString()).contains("NL003");
             }
         }
+    }
+
+    @Test
+    void writesTheJsonReportToAFile() throws IOException {
+        Path out = dir.resolve("reports/validation.json");
+        Run r = run("validate", "--gpu", "off", "--ptx", "off", "--inputs", "1", "--format", "json", "--output",
+                out.toString(), ptx.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        assertThat(new ObjectMapper().readTree(out.toFile()).get("kernels").size()).isPositive();
     }
 
     @Test
