@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Throughput benchmark of the CUDA source front end (dev.numlint.cuda.CudaSourceAnalyzer).
-#   bench/cuda-throughput.sh [DIR...]     (default: the rodinia, cuda-samples and tigre corpora under /work/corpora)
+#   bench/cuda-throughput.sh [DIR...]     (default: rodinia/cuda, cuda-samples and tigre under $NUMLINT_CORPORA)
 #   HOST=1 bench/cuda-throughput.sh ...   also the host C/C++ files (.c .cc .cpp .cxx .h .hpp) the analyzer reads
 # Prints: warm single-thread lines/s (in-process, best of N runs), whole-process wall time of numlint's
 # analyzer main vs `cppcheck --enable=warning` on the same file list (both pinned to one core when
@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DIRS=("$@")
 if [ ${#DIRS[@]} -eq 0 ]; then
-  DIRS=(/work/corpora/rodinia/cuda /work/corpora/cuda-samples /work/corpora/tigre)
+  C=${NUMLINT_CORPORA:?give DIR arguments or set NUMLINT_CORPORA to the folder with the fetched rodinia, cuda-samples and tigre checkouts}
+  DIRS=("$C/rodinia/cuda" "$C/cuda-samples" "$C/tigre")
 fi
 REPEAT=${REPEAT:-8}
 mvn -B -o -q -pl analyzer -am test-compile -DskipTests >/dev/null

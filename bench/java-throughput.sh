@@ -3,13 +3,13 @@
 #
 #   bench/java-throughput.sh [SOURCE_DIR [CLASSPATH]] [-- extra bench options]
 #
-# Defaults: the ImageJ 1.54f sources and jar under $NUMLINT_CORPORA (default /work/corpora). Builds the analyzer
+# Defaults: the ImageJ 1.54f sources and jar under $NUMLINT_CORPORA (a folder holding java/ij-src, the unpacked sources jar, and java/ij-1.54f.jar). Builds the analyzer
 # (reactor, offline, no tests), then runs dev.numlint.bench.JavaThroughputBench pinned to 2 cores with 2 worker
 # threads: best of 5 runs (the first ones warm the JIT), Java source lines/s, CPU time and peak heap.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CORPORA=${NUMLINT_CORPORA:-/work/corpora}
-SRC=${1:-$CORPORA/java/ij-src}
+CORPORA=${NUMLINT_CORPORA:-}
+SRC=${1:-${CORPORA:?give SOURCE_DIR or set NUMLINT_CORPORA}/java/ij-src}
 CP=${2-$CORPORA/java/ij-1.54f.jar}
 shift $(( $# > 2 ? 2 : $# )) || true
 [ "${1:-}" = "--" ] && shift
