@@ -429,13 +429,7 @@ final class CMakeAudit {
     }
 
     private void targetProperties(List<PosText> v) {
-        int p = -1;
-        for (int i = 0; i < v.size(); i++) {
-            if (v.get(i).text.equals("PROPERTIES")) {
-                p = i;
-                break;
-            }
-        }
+        int p = propertiesKeyword(v);
         if (p < 0) return;
         for (int i = p + 1; i + 1 < v.size(); i += 2) {
             String prop = v.get(i).text;
@@ -454,6 +448,16 @@ final class CMakeAudit {
         }
     }
 
+    /** Index of the PROPERTIES keyword of a set_*_properties command, or -1. */
+    private static int propertiesKeyword(List<PosText> v) {
+        for (int i = 0; i < v.size(); i++) {
+            if (v.get(i).text.equals("PROPERTIES")) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** COMPILE_OPTIONS is a list of options (generator expressions allowed); COMPILE_FLAGS a command-line string. */
     private void propertyFlags(String prop, PosText value, List<FlagTok> into, String via) {
         if (prop.equals("COMPILE_FLAGS")) {
@@ -465,13 +469,7 @@ final class CMakeAudit {
 
     /** set_source_files_properties(f... PROPERTIES COMPILE_OPTIONS|COMPILE_FLAGS value ...). */
     private void sourceProperties(List<PosText> v) {
-        int p = -1;
-        for (int i = 0; i < v.size(); i++) {
-            if (v.get(i).text.equals("PROPERTIES")) {
-                p = i;
-                break;
-            }
-        }
+        int p = propertiesKeyword(v);
         if (p < 0) return;
         for (int i = p + 1; i + 1 < v.size(); i += 2) {
             String prop = v.get(i).text;
