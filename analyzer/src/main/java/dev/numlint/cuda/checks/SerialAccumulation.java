@@ -1,0 +1,57 @@
+package dev.numlint.cuda.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.cuda.facts.CudaReport;
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.rules.RuleCatalog;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * NL004: a loop-carried floating accumulator over an unknown or long trip count. Not reported: compensated (Kahan)
+ * sums, whole-number terms (exact partial sums), tree reductions, element-wise updates, terms that do not change
+ * between iterations, timers, values overwritten in every iteration and short loops (below {@code min-trip-count}).
+ * A float sum is <em>growing</em> (its error bound grows with the trip count); a double sum that decides nothing is
+ * a note (its n*2^-53 bound stays far below float resolution); a sum that reaches an index, a conversion, a branch
+ * or a reduction is amplified.
+ */
+@AutoService(CudaCheck.class)
+public final class SerialAccumulation implements CudaCheck {
+    @Override
+    public String ruleId() {
+        return "NL004";
+    }
+
+    @Override
+    public void check(FunctionFacts facts, CudaReport out) {
+        int minTrip = out.intOption("NL004", "min-trip-count", 16);
+        Set<String> seen = new HashSet<>();
+        for (FunctionFacts.Accumulation a : facts.accumulations) {
+            if (a.wholeNumberTerm() || a.compensated() || a.treeReduction() || a.rewritten()) continue;
+            if (a.trip() >= 0 && a.trip() < minTrip) continue;
+            if (a.elementwise() || !a.varies() || a.timing()) continue;
+            if (!seen.add(a.target() + "@" + a.outerLoopLine())) continue;
+            String trip = a.trip() < 0 ? "trip count unknown at compile time" : a.trip() + " iterations";
+            String unit = a.doublePrecision() ? "2^-53" : "2^-24";
+            String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + " relative to the sum of |terms|";
+            Impact impact = Consequences.of(a.site(), out);
+            String consequence;
+            if (impact.kind() == Impact.Kind.AMPLIFIED) {
+                consequence = "the sum is " + impact.consequence();
+            } else if (a.doublePrecision()) {
+                impact = new Impact(Impact.Kind.BOUNDED, "double partial sums: error n*2^-53, far below float resolution",
+                        null, null);
+                consequence = "its error bound (" + bound + ") depends on the order but stays far below float resolution";
+            } else {
+                impact = new Impact(Impact.Kind.GROWING, "the rounding error grows with the trip count", null, null);
+                consequence = "the error grows with the trip count (" + bound + ") and the summation order";
+            }
+            String msg = RuleCatalog.get().rule("NL004").message("cuda-sum", "expr", Consequences.quote(a.site().text()),
+                    "type", a.type(), "target", Consequences.quote(a.target()), "loop", a.outerLoopLine(), "trip", trip,
+                    "consequence", consequence);
+            out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);
+        }
+    }
+}
