@@ -105,7 +105,7 @@ final class ScanCommand implements Callable<Integer> {
         switch (format) {
             case sarif -> SarifReport.write(result, w);
             case json -> JsonReport.write(result, w);
-            default -> TextReport.write(result, w instanceof PrintWriter pw ? pw : new PrintWriter(w));
+            default -> TextReport.write(result, w instanceof PrintWriter pw ? pw : new PrintWriter(w), inputs.notes);
         }
         w.flush();
     }

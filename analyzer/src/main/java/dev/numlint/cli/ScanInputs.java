@@ -31,6 +31,10 @@ final class ScanInputs {
     @Option(names = "--classpath", paramLabel = "CP", description = "class path for resolving Java types")
     String classpath;
 
+    @Option(names = "--notes", description = "text output: list notes (low-impact findings) too; SARIF and JSON "
+            + "always contain every finding")
+    boolean notes;
+
     @Option(names = "--config", paramLabel = "FILE", description = "configuration file (default: "
             + NumlintConfig.FILE_NAME + " in the scanned directory)")
     Path config;

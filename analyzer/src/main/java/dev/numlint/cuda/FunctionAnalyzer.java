@@ -314,6 +314,7 @@ final class FunctionAnalyzer {
         }
         if (initVar != null) l.induction.add(initVar);
         Double to = null;
+        boolean dims = false;
         int cmp = 0;
         if (c.condition() != null) {
             condition(c.condition());
@@ -327,6 +328,9 @@ final class FunctionAnalyzer {
                     if (left != null && left.equals(initVar)) {
                         E v = memo.get(r.expression(1));
                         to = v == null ? null : v.cval;
+                        if (to == null && DIMENSIONS.matcher(String.valueOf(simpleName(r.expression(1)))).matches()) {
+                            dims = true;
+                        }
                         cmp = op == CudaLexer.LT ? 1 : op == CudaLexer.LE ? 2 : op == CudaLexer.GT ? -1 : -2;
                     } else if (right != null && right.equals(initVar)) {
                         E v = memo.get(r.expression(0));
@@ -374,6 +378,8 @@ final class FunctionAnalyzer {
         }
         if (log) {
             l.trip = 1;
+        } else if (dims) {
+            l.trip = 3; // a loop over the dimensions of a point or vector (ndim, dims): 2 or 3 terms
         } else if (from != null && to != null && step != 0) {
             double span = cmp > 0 ? to - from : from - to;
             if (Math.abs(cmp) == 2) span += 1;
@@ -1098,6 +1104,10 @@ final class FunctionAnalyzer {
                 !indices.isEmpty() && mentions(addend, base), elementwiseUpdate(idxNames, addend, declDepth),
                 variesWithLoop(addend, declDepth), TIMING.matcher(base).find(), rewritten, viaFma));
     }
+
+    /** Loop bounds that count spatial dimensions ({@code d < ndim}, {@code k < dims}): 2-3 iterations. */
+    private static final java.util.regex.Pattern DIMENSIONS = java.util.regex.Pattern.compile(
+            "(?i)(n_?|num_?)?dim(s|ension|ensions)?|n?dims?|rank");
 
     /**
      * Accumulators of measured times ({@code elapsedMs += t}, {@code totalTime += dt}) in benchmark code: their

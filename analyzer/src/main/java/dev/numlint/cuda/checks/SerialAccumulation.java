@@ -33,9 +33,9 @@ public final class SerialAccumulation implements CudaCheck {
             if (a.trip() >= 0 && a.trip() < minTrip) continue;
             if (a.elementwise() || !a.varies() || a.timing()) continue;
             if (!seen.add(a.target() + "@" + a.outerLoopLine())) continue;
-            String trip = a.trip() < 0 ? "trip count unknown at compile time" : a.trip() + " iterations";
+            String trip = a.trip() < 0 ? "unknown trip count" : a.trip() + " iterations";
             String unit = a.doublePrecision() ? "2^-53" : "2^-24";
-            String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + " relative to the sum of |terms|";
+            String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
             Impact impact = Consequences.of(a.site(), out);
             String consequence;
             if (impact.kind() == Impact.Kind.AMPLIFIED) {
@@ -43,10 +43,10 @@ public final class SerialAccumulation implements CudaCheck {
             } else if (a.doublePrecision()) {
                 impact = new Impact(Impact.Kind.BOUNDED, "double partial sums: error n*2^-53, far below float resolution",
                         null, null);
-                consequence = "its error bound (" + bound + ") depends on the order but stays far below float resolution";
+                consequence = "error bound " + bound + ", far below float resolution";
             } else {
                 impact = new Impact(Impact.Kind.GROWING, "the rounding error grows with the trip count", null, null);
-                consequence = "the error grows with the trip count (" + bound + ") and the summation order";
+                consequence = "error bound " + bound + ", grows with the trip count and depends on the order";
             }
             String msg = RuleCatalog.get().rule("NL004").message("cuda-sum", "expr", Consequences.quote(a.site().text()),
                     "type", a.type(), "target", Consequences.quote(a.target()), "loop", a.outerLoopLine(), "trip", trip,
