@@ -1324,27 +1324,45 @@ final class FunctionAnalyzer {
         if (v.promoter == null || !v.f32Leaf || v.cval != null) return;
         boolean viaFunction = !v.promoter.startsWith("the double literal");
         facts.promotions.add(new FunctionFacts.Promotion(site(src), whatS.get(), v.promoter, v.promotedVar, viaFunction,
-                false, powerOfTwoScaling(src)));
+                false, innocuousDoubleRounding(src)));
     }
 
     private void promotionCompound(CType target, E rhs, AssignExprContext c) {
         if (target.kind != CType.Kind.FLOAT || rhs.type.kind != CType.Kind.DOUBLE || rhs.dblVar) return;
         String why = rhs.dblLiteral != null ? "the double literal " + rhs.dblLiteral : rhs.promoter;
         if (why == null) return;
-        boolean exact = rhs.cval != null && NumericFacts.isPowerOfTwoOrZero(rhs.cval) && c.assignOp().STAR_ASSIGN() != null;
+        boolean exact = rhs.cval != null && (double) (float) (double) rhs.cval == rhs.cval;
         facts.promotions.add(new FunctionFacts.Promotion(site(c), "float '" + text(c.expression(0)) + "'", why, null,
                 rhs.dblLiteral == null, true, exact));
     }
 
-    /** {@code x * 0.5}, {@code x / 2.0}: a float scaled by a power-of-two constant, exact in float and double alike. */
-    private boolean powerOfTwoScaling(ExpressionContext e) {
+    /**
+     * One operation ({@code x * 0.5}, {@code delta + 1.0}, {@code 1.0 / e}) on float operands and constants that
+     * float holds exactly: computed in double and rounded to float it gives the float result (double has more than
+     * 2*24+2 bits, so the double rounding is innocuous); only the speed differs.
+     */
+    private boolean innocuousDoubleRounding(ExpressionContext e) {
         ExpressionContext p = stripParens(e);
-        if (!(p instanceof MulExprContext) || ((MulExprContext) p).MOD() != null) return false;
-        MulExprContext m = (MulExprContext) p;
-        E b = memo.get(m.expression(1));
-        E a = memo.get(m.expression(0));
-        if (b != null && b.cval != null && NumericFacts.isPowerOfTwoOrZero(b.cval) && b.cval != 0) return true;
-        return m.STAR() != null && a != null && a.cval != null && NumericFacts.isPowerOfTwoOrZero(a.cval) && a.cval != 0;
+        ExpressionContext a;
+        ExpressionContext b;
+        if (p instanceof MulExprContext && ((MulExprContext) p).MOD() == null) {
+            a = ((MulExprContext) p).expression(0);
+            b = ((MulExprContext) p).expression(1);
+        } else if (p instanceof AddExprContext) {
+            a = ((AddExprContext) p).expression(0);
+            b = ((AddExprContext) p).expression(1);
+        } else {
+            return false;
+        }
+        return floatExact(a) && floatExact(b);
+    }
+
+    /** A float-typed operand, or a constant float holds exactly. */
+    private boolean floatExact(ExpressionContext e) {
+        E v = memo.get(stripParens(e));
+        if (v == null) return false;
+        if (v.cval != null) return (double) (float) (double) v.cval == v.cval;
+        return v.type.kind == CType.Kind.FLOAT;
     }
 
     private void reportLongDouble(int line, int column, String what, String snippet) {

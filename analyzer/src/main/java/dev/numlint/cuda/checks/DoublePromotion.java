@@ -22,7 +22,7 @@ public final class DoublePromotion implements CudaCheck {
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Promotion p : facts.promotions) {
-            if (p.exact() && !p.site().device()) continue; // same result in float and double: only the GPU's speed differs
+            if (p.exact() && !p.site().device()) continue; // same result in float and double: only the GPU's speed would differ
             String var = p.floatVar() != null ? " ('" + p.floatVar() + "' is float)" : "";
             String consequence = p.site().device()
                     ? "double math is slow on the GPU and rounds differently from float"

@@ -108,7 +108,8 @@ public final class FunctionFacts {
      * @param floatVar    a float variable that was promoted, or null
      * @param viaFunction promoted by a double math function (not a literal)
      * @param compound    a compound assignment ({@code x *= 1.5})
-     * @param exact       a float scaled by a power of two ({@code x * 0.5}): double and float give the same result
+     * @param exact       one operation on float operands and float-exact constants ({@code x * 0.5}, {@code s + 1.0}):
+     *                    double and float give the same result (innocuous double rounding), only the speed differs
      */
     public record Promotion(Site site, String target, String promoter, String floatVar, boolean viaFunction,
             boolean compound, boolean exact) {
