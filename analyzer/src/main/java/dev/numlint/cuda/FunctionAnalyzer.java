@@ -1351,6 +1351,15 @@ final class FunctionAnalyzer {
         } else if (p instanceof AddExprContext) {
             a = ((AddExprContext) p).expression(0);
             b = ((AddExprContext) p).expression(1);
+        } else if (p instanceof CallExprContext) {
+            // sqrt, fabs, floor ... are correctly rounded: sqrt(float) in double rounds to sqrtf(float)
+            String callee = calleeName(((CallExprContext) p).expression());
+            ArgumentListContext al = ((CallExprContext) p).argumentList();
+            if (callee == null || al == null || !CORRECTLY_ROUNDED.contains(callee)) return false;
+            for (ArgumentContext arg : al.argument()) {
+                if (arg.expression() == null || !floatExact(arg.expression())) return false;
+            }
+            return true;
         } else {
             return false;
         }
@@ -1564,6 +1573,10 @@ final class FunctionAnalyzer {
     private static boolean isFloatSqrt(String n, List<E> args) {
         return n.equals("sqrtf") || (n.equals("sqrt") && !args.isEmpty() && args.get(0).type.kind == CType.Kind.FLOAT);
     }
+
+    /** Correctly rounded (or exact) double functions: of float arguments, rounded to float they give the float result. */
+    private static final Set<String> CORRECTLY_ROUNDED = Set.of("sqrt", "fabs", "floor", "ceil", "trunc", "round",
+            "rint", "nearbyint", "fmin", "fmax", "fmod", "copysign", "fdim");
 
     /** Whether every argument is a float (so C++ overload resolution picks the float version). */
     private static boolean allFloat(List<E> args) {

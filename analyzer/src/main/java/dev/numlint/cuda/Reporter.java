@@ -80,7 +80,8 @@ final class Reporter implements CudaReport {
     public void report(String rule, String function, Site at, String message, Confidence conf, Impact impact,
             FlagCitation flag) {
         String snippet = at.text();
-        String key = rule + "|" + at.line() + "|" + snippet;
+        // one finding per location and rule (a macro expanding to several hazards reports its use once)
+        String key = rule + "|" + at.line() + "|" + (at.column() > 0 ? "@" + at.column() : snippet);
         if (!seen.add(key)) return;
         Finding.Builder b = Finding.builder(rule)
                 .location(location(at.line(), at.column()))

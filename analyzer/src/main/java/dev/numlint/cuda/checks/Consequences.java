@@ -54,6 +54,20 @@ final class Consequences {
         return new Impact(Impact.Kind.BOUNDED, boundedText(uses), null, null);
     }
 
+    /** Whether the value reaches an integer conversion, a rounding, an index or an atomic (not only a comparison). */
+    static boolean discrete(Site site) {
+        for (ValueUse u : site.uses()) {
+            switch (u.kind()) {
+                case INTEGER_CONVERSION, ROUNDING, INDEX, ATOMIC -> {
+                    return true;
+                }
+                default -> {
+                }
+            }
+        }
+        return false;
+    }
+
     static String cancellationText(int line) {
         return "subtracted from another product at line " + line + ": cancellation can magnify a one-rounding difference";
     }

@@ -4,6 +4,7 @@ import com.google.auto.service.AutoService;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
 import dev.numlint.rules.RuleCatalog;
 
 /**
@@ -26,11 +27,15 @@ public final class DoublePromotion implements CudaCheck {
             String var = p.floatVar() != null ? " ('" + p.floatVar() + "' is float)" : "";
             String consequence = p.site().device()
                     ? "double math is slow on the GPU and rounds differently from float"
-                    : "a float port of this code (e.g. on the GPU) rounds differently";
+                    : "the same code computed in float (as a float port does) rounds differently";
+            // device code: slow double arithmetic, always worth a look; host code: the result differs from a float
+            // computation by about an ulp, which matters where the value decides something
+            Impact impact = p.site().device() ? null : Consequences.of(p.site(), out);
+            if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED) consequence = "the result is " + impact.consequence();
             String msg = RuleCatalog.get().rule("NL008").message("cuda-promotion", "expr", Consequences.quote(p.site().text()),
                     "promoter", p.promoter() + var, "target", p.target(), "consequence", consequence);
             out.report("NL008", facts.function, p.site(), msg, p.viaFunction() ? Confidence.MEDIUM : Confidence.HIGH,
-                    null, null);
+                    impact, null);
         }
     }
 }

@@ -14,8 +14,9 @@ import java.util.Set;
  * sums, whole-number terms (exact partial sums), tree reductions, element-wise updates, terms that do not change
  * between iterations, timers, values overwritten in every iteration and short loops (below {@code min-trip-count}).
  * A float sum is <em>growing</em> (its error bound grows with the trip count); a double sum that decides nothing is
- * a note (its n*2^-53 bound stays far below float resolution); a sum that reaches an index, a conversion, a branch
- * or a reduction is amplified.
+ * a note (its n*2^-53 bound stays far below float resolution, so it flips a comparison only within n*2^-53 of the
+ * threshold) unless it reaches an integer conversion, a rounding, an index or an atomic; a float sum that reaches an
+ * index, a conversion, a branch or a reduction is amplified.
  */
 @AutoService(CudaCheck.class)
 public final class SerialAccumulation implements CudaCheck {
@@ -37,6 +38,10 @@ public final class SerialAccumulation implements CudaCheck {
             String unit = a.doublePrecision() ? "2^-53" : "2^-24";
             String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
             Impact impact = Consequences.of(a.site(), out);
+            if (a.doublePrecision() && impact.kind() == Impact.Kind.AMPLIFIED && !Consequences.discrete(a.site())) {
+                // a double sum (error n*2^-53) flips a comparison only within n*2^-53 of the threshold
+                impact = new Impact(Impact.Kind.BOUNDED, impact.consequence(), impact.sink(), null);
+            }
             String consequence;
             if (impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = "the sum is " + impact.consequence();
