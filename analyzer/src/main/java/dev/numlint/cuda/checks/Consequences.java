@@ -36,11 +36,11 @@ final class Consequences {
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.INDEX && conversion != null) {
                 return new Impact(Impact.Kind.AMPLIFIED, "truncated to an index at line " + u.line()
-                        + ": a one-ulp difference can move it to the neighbouring element",
+                        + ": one ulp can move it to the neighbouring element",
                         out.location(u.line(), u.column()), null);
             }
             if (u.kind() == ValueUse.Kind.INTEGER_CONVERSION && conversion == null) conversion = u;
-            if (u.kind().amplifies() && amplified == null) amplified = u;
+            if (u.kind().amplifies() && amplified == null && !toleranceTest(u)) amplified = u;
             if (u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS && cancel == null) cancel = u;
         }
         if (amplified != null) {
@@ -52,6 +52,33 @@ final class Consequences {
                     out.location(cancel.line(), cancel.column()), null);
         }
         return new Impact(Impact.Kind.BOUNDED, boundedText(uses), null, null);
+    }
+
+    private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile(
+            "(?<![\\w.])(\\d+\\.?\\d*(?:[eE][-+]?\\d+)?|\\.\\d+(?:[eE][-+]?\\d+)?)[fFlL]?(?![\\w.])");
+
+    /**
+     * A comparison with a small tolerance ({@code err < 1e-5f}, {@code diff > 5e-4}): it is written to absorb
+     * rounding differences, so a one-ulp change does not decide it.
+     */
+    static boolean toleranceTest(ValueUse u) {
+        if (u.kind() != ValueUse.Kind.COMPARISON) return false;
+        java.util.regex.Matcher m = NUMBER.matcher(u.text());
+        while (m.find()) {
+            try {
+                double v = Double.parseDouble(m.group(1));
+                if (v > 0 && v <= 1e-3) return true;
+            } catch (NumberFormatException e) {
+                // not a number after all
+            }
+        }
+        return false;
+    }
+
+    /** The first comparison with a tolerance the value reaches, or null. */
+    static ValueUse toleranceUse(Site site) {
+        for (ValueUse u : site.uses()) if (toleranceTest(u)) return u;
+        return null;
     }
 
     /** Whether the value reaches an integer conversion, a rounding, an index or an atomic (not only a comparison). */
@@ -75,12 +102,12 @@ final class Consequences {
     static String amplifiedText(ValueUse u) {
         String at = " at line " + u.line();
         return switch (u.kind()) {
-            case INTEGER_CONVERSION -> "converted to " + u.detail() + at + ": a one-ulp difference can change the integer";
-            case ROUNDING -> "rounded by " + u.detail() + "()" + at + ": a one-ulp difference can change the integer";
-            case INDEX -> "used in an index" + at + ": a one-ulp difference can select another element";
-            case COMPARISON -> "compared" + at + " ('" + quote(u.text()) + "'): a one-ulp difference can flip the decision";
-            case BRANCH -> "decides a branch" + at + ": a one-ulp difference can flip the decision";
-            case SELECTION -> "selected by " + u.detail() + "()" + at + ": a one-ulp difference can change the winner";
+            case INTEGER_CONVERSION -> "converted to " + u.detail() + at + ": one ulp can change the integer";
+            case ROUNDING -> "rounded by " + u.detail() + "()" + at + ": one ulp can change the integer";
+            case INDEX -> "used in an index" + at + ": one ulp can select another element";
+            case COMPARISON -> "compared" + at + " ('" + quote(u.text()) + "'): one ulp can flip the decision";
+            case BRANCH -> "decides a branch" + at + ": one ulp can flip the decision";
+            case SELECTION -> "selected by " + u.detail() + "()" + at + ": one ulp can change the winner";
             case ATOMIC -> "added atomically" + at + " in a run-dependent order";
             default -> "used" + at;
         };

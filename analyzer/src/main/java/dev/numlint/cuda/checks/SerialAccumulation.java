@@ -3,6 +3,7 @@ package dev.numlint.cuda.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.ValueUse;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
 import dev.numlint.rules.RuleCatalog;
@@ -42,8 +43,14 @@ public final class SerialAccumulation implements CudaCheck {
                 // a double sum (error n*2^-53) flips a comparison only within n*2^-53 of the threshold
                 impact = new Impact(Impact.Kind.BOUNDED, impact.consequence(), impact.sink(), null);
             }
+            ValueUse tolerance = impact.kind() == Impact.Kind.AMPLIFIED ? null : Consequences.toleranceUse(a.site());
             String consequence;
-            if (impact.kind() == Impact.Kind.AMPLIFIED) {
+            if (tolerance != null) {
+                // an error measure checked against a tolerance: the test is written to absorb rounding differences
+                impact = new Impact(Impact.Kind.BOUNDED, "compared against a tolerance at line " + tolerance.line(),
+                        out.location(tolerance.line(), tolerance.column()), null);
+                consequence = "the sum only meets a tolerance test at line " + tolerance.line();
+            } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = "the sum is " + impact.consequence();
             } else if (a.doublePrecision()) {
                 impact = new Impact(Impact.Kind.BOUNDED, "double partial sums: error n*2^-53, far below float resolution",
@@ -54,7 +61,7 @@ public final class SerialAccumulation implements CudaCheck {
                 consequence = "error bound " + bound + ", grows with the trip count and depends on the order";
             }
             String msg = RuleCatalog.get().rule("NL004").message("cuda-sum", "expr", Consequences.quote(a.site().text()),
-                    "type", a.type(), "target", Consequences.quote(a.target()), "loop", a.outerLoopLine(), "trip", trip,
+                    "type", a.type(), "loop", a.outerLoopLine(), "trip", trip,
                     "consequence", consequence);
             out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);
         }
