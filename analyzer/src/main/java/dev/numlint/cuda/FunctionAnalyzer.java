@@ -1105,6 +1105,9 @@ final class FunctionAnalyzer {
                 variesWithLoop(addend, declDepth), TIMING.matcher(base).find(), rewritten, viaFma));
     }
 
+    /** Names of macro constants (all capitals): values that do not change from one iteration to the next. */
+    private static final java.util.regex.Pattern MACRO_CONSTANT = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]*");
+
     /** Loop bounds that count spatial dimensions ({@code d < ndim}, {@code k < dims}): 2-3 iterations. */
     private static final java.util.regex.Pattern DIMENSIONS = java.util.regex.Pattern.compile(
             "(?i)(n_?|num_?)?dim(s|ension|ensions)?|n?dims?|rank");
@@ -1166,7 +1169,10 @@ final class FunctionAnalyzer {
         for (String n : used) {
             Local l = lookup(n);
             if (l != null && l.loopDepth > declDepth) return true; // declared inside the accumulating loops
-            if (l == null && scope.globals.get(n) == null && !f.paramNames.contains(n)) return true; // unknown: keep
+            // unknown: keep, except ALL_CAPS names (macro constants from unread headers: M_PI, FLT_EPSILON)
+            if (l == null && scope.globals.get(n) == null && !f.paramNames.contains(n) && !MACRO_CONSTANT.matcher(n).matches()) {
+                return true;
+            }
             for (int i = declDepth; i < loops.size(); i++) {
                 Loop lp = loops.get(i);
                 if (lp.induction.contains(n) || lp.modified().contains(n)) return true;

@@ -31,7 +31,11 @@ public final class DoublePromotion implements CudaCheck {
             // device code: slow double arithmetic, always worth a look; host code: the result differs from a float
             // computation by about an ulp, which matters where the value decides something
             Impact impact = p.site().device() ? null : Consequences.of(p.site(), out);
-            if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED) consequence = "the result is " + impact.consequence();
+            if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED) {
+                consequence = "the result is " + impact.consequence();
+            } else if (impact != null) {
+                impact = new Impact(Impact.Kind.BOUNDED, "about an ulp from a float computation", null, null);
+            }
             String msg = RuleCatalog.get().rule("NL008").message("cuda-promotion", "expr", Consequences.quote(p.site().text()),
                     "promoter", p.promoter() + var, "target", p.target(), "consequence", consequence);
             out.report("NL008", facts.function, p.site(), msg, p.viaFunction() ? Confidence.MEDIUM : Confidence.HIGH,

@@ -17,7 +17,9 @@ import java.util.Set;
  * A float sum is <em>growing</em> (its error bound grows with the trip count); a double sum that decides nothing is
  * a note (its n*2^-53 bound stays far below float resolution, so it flips a comparison only within n*2^-53 of the
  * threshold) unless it reaches an integer conversion, a rounding, an index or an atomic; a float sum that reaches an
- * index, a conversion, a branch or a reduction is amplified.
+ * index, a conversion, a branch or a reduction is amplified. One GPU thread's serial sum (device-only code) runs in
+ * the order of the serial CPU loop it ports, so unless it decides something it is a note; host sums (the CPU side,
+ * whose order differs from the GPU's reductions) are growing.
  */
 @AutoService(CudaCheck.class)
 public final class SerialAccumulation implements CudaCheck {
@@ -56,6 +58,12 @@ public final class SerialAccumulation implements CudaCheck {
                 impact = new Impact(Impact.Kind.BOUNDED, "double partial sums: error n*2^-53, far below float resolution",
                         null, null);
                 consequence = "error bound " + bound + ", far below float resolution";
+            } else if (a.site().device() && !a.site().host()) {
+                // one thread's serial loop sums in the order of the serial CPU loop it ports: the error bound grows
+                // alike on both sides; the order changes only across threads (NL009, reductions) or by contraction
+                impact = new Impact(Impact.Kind.BOUNDED, "one thread's serial sum, in the order of a serial CPU loop",
+                        null, null);
+                consequence = "one thread sums in CPU loop order (error bound " + bound + " on both)";
             } else {
                 impact = new Impact(Impact.Kind.GROWING, "the rounding error grows with the trip count", null, null);
                 consequence = "error bound " + bound + ", grows with the trip count and depends on the order";
