@@ -30,7 +30,7 @@ public final class ApproximateDivision implements CudaCheck {
                 if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
                 String msg = RuleCatalog.get().rule("NL002").message("cuda-div-intrinsic", "expr",
                         Consequences.quote(d.site().text()), "consequence",
-                        impact == null ? "it differs from the CPU's correctly rounded division" : "the quotient is " + impact.consequence());
+                        impact == null ? "it differs from the CPU's correctly rounded division" : "then " + impact.consequence());
                 out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, null);
                 continue;
             }
@@ -39,7 +39,7 @@ public final class ApproximateDivision implements CudaCheck {
                     Boolean.FALSE.equals(out.build().precDiv()) ? "-prec-div=false" : "--use_fast_math");
             Impact impact = Consequences.of(d.site(), out);
             String msg = RuleCatalog.get().rule("NL002").message("cuda-div-flag", "expr", Consequences.quote(d.site().text()),
-                    "flag", fl.text(), "consequence", "the quotient is " + impact.consequence());
+                    "flag", fl.origin() != null ? fl.origin().flag() : fl.text(), "consequence", "then " + impact.consequence());
             out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, fl);
         }
     }

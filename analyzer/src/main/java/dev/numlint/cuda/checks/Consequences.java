@@ -18,13 +18,19 @@ final class Consequences {
     }
 
     /** The longest expression text quoted in a message; longer ones are shortened with an ellipsis. */
-    static final int QUOTE = 48;
+    static final int QUOTE = 40;
 
     /** {@code text} shortened for a one-line message. */
     static String quote(String text) {
         String t = text.replaceAll("\\s+", " ").strip();
         if (t.endsWith(" ...")) t = t.substring(0, t.length() - 4);
         return t.length() <= QUOTE ? t : t.substring(0, QUOTE - 3) + "...";
+    }
+
+    /** {@code text} shortened further, for a sink quoted after the hazard's own expression. */
+    static String shortQuote(String text) {
+        String t = quote(text);
+        return t.length() <= 24 ? t : t.substring(0, 21) + "...";
     }
 
     /** The impact of the value computed at {@code site}: amplified, cancellation or bounded. */
@@ -36,7 +42,7 @@ final class Consequences {
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.INDEX && conversion != null) {
                 return new Impact(Impact.Kind.AMPLIFIED, "truncated to an index at line " + u.line()
-                        + ": one ulp can move it to the neighbouring element",
+                        + ": one ulp moves it one element",
                         out.location(u.line(), u.column()), null);
             }
             if (u.kind() == ValueUse.Kind.INTEGER_CONVERSION && conversion == null) conversion = u;
@@ -105,7 +111,7 @@ final class Consequences {
             case INTEGER_CONVERSION -> "converted to " + u.detail() + at + ": one ulp can change the integer";
             case ROUNDING -> "rounded by " + u.detail() + "()" + at + ": one ulp can change the integer";
             case INDEX -> "used in an index" + at + ": one ulp can select another element";
-            case COMPARISON -> "compared" + at + " ('" + quote(u.text()) + "'): one ulp can flip the decision";
+            case COMPARISON -> "compared" + at + " ('" + shortQuote(u.text()) + "'): one ulp can flip it";
             case BRANCH -> "decides a branch" + at + ": one ulp can flip the decision";
             case SELECTION -> "selected by " + u.detail() + "()" + at + ": one ulp can change the winner";
             case ATOMIC -> "added atomically" + at + " in a run-dependent order";

@@ -24,20 +24,19 @@ public final class DoublePromotion implements CudaCheck {
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (p.exact() && !p.site().device()) continue; // same result in float and double: only the GPU's speed would differ
-            String var = p.floatVar() != null ? " ('" + p.floatVar() + "' is float)" : "";
             String consequence = p.site().device()
-                    ? "double math is slow on the GPU and rounds differently from float"
-                    : "the same code computed in float (as a float port does) rounds differently";
+                    ? "slow double math on the GPU, rounded unlike float"
+                    : "about an ulp from the same code in float";
             // device code: slow double arithmetic, always worth a look; host code: the result differs from a float
             // computation by about an ulp, which matters where the value decides something
             Impact impact = p.site().device() ? null : Consequences.of(p.site(), out);
             if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED) {
-                consequence = "the result is " + impact.consequence();
+                consequence = "then " + impact.consequence();
             } else if (impact != null) {
                 impact = new Impact(Impact.Kind.BOUNDED, "about an ulp from a float computation", null, null);
             }
             String msg = RuleCatalog.get().rule("NL008").message("cuda-promotion", "expr", Consequences.quote(p.site().text()),
-                    "promoter", p.promoter() + var, "target", p.target(), "consequence", consequence);
+                    "promoter", p.promoter(), "target", p.target(), "consequence", consequence);
             out.report("NL008", facts.function, p.site(), msg, p.viaFunction() ? Confidence.MEDIUM : Confidence.HIGH,
                     impact, null);
         }

@@ -25,11 +25,11 @@ public final class NarrowSignedCast implements CudaCheck {
             if (c.unsigned()) continue;
             double max = Math.pow(2, c.bytes() * 8.0 - 1);
             if (!UnguardedUnsignedCast.unguarded(c, max, -max)) continue;
-            String expr = c.explicit() ? c.how() + "(" + Consequences.quote(c.operand()) + ")" : Consequences.quote(c.operand());
+            String expr = Consequences.quote(c.explicit() ? c.how() + "(" + c.operand() + ")" : c.operand());
             String ex = c.bytes() == 1 ? "200.7 wraps to -56" : "40000.5 wraps to -25536";
             String values = c.site().hostOnly()
-                    ? ex + " with x86 compilers; out-of-range values are undefined behaviour"
-                    : ex + " on x86 and the GPU alike; beyond the int range they differ (3e9: 0 vs -1)";
+                    ? ex + " on x86; out of range it is undefined behaviour"
+                    : ex + " on x86 and the GPU; beyond the int range they differ";
             String msg = RuleCatalog.get().rule("NL011").message("cuda-narrow", "expr", expr, "from", c.from(),
                     "to", c.to(), "values", values);
             out.report("NL011", facts.function, c.site(), msg, Confidence.HIGH,

@@ -37,7 +37,7 @@ public final class SerialAccumulation implements CudaCheck {
             if (a.trip() >= 0 && a.trip() < minTrip) continue;
             if (a.elementwise() || !a.varies() || a.timing()) continue;
             if (!seen.add(a.target() + "@" + a.outerLoopLine())) continue;
-            String trip = a.trip() < 0 ? "unknown trip count" : a.trip() + " iterations";
+            String trip = a.trip() < 0 ? "n unknown" : "n=" + a.trip();
             String unit = a.doublePrecision() ? "2^-53" : "2^-24";
             String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
             Impact impact = Consequences.of(a.site(), out);
@@ -51,9 +51,9 @@ public final class SerialAccumulation implements CudaCheck {
                 // an error measure checked against a tolerance: the test is written to absorb rounding differences
                 impact = new Impact(Impact.Kind.BOUNDED, "compared against a tolerance at line " + tolerance.line(),
                         out.location(tolerance.line(), tolerance.column()), null);
-                consequence = "the sum only meets a tolerance test at line " + tolerance.line();
+                consequence = "it only meets a tolerance test at line " + tolerance.line();
             } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
-                consequence = "the sum is " + impact.consequence();
+                consequence = "then " + impact.consequence();
             } else if (a.doublePrecision()) {
                 impact = new Impact(Impact.Kind.BOUNDED, "double partial sums: error n*2^-53, far below float resolution",
                         null, null);
@@ -63,10 +63,10 @@ public final class SerialAccumulation implements CudaCheck {
                 // alike on both sides; the order changes only across threads (NL009, reductions) or by contraction
                 impact = new Impact(Impact.Kind.BOUNDED, "one thread's serial sum, in the order of a serial CPU loop",
                         null, null);
-                consequence = "one thread sums in CPU loop order (error bound " + bound + " on both)";
+                consequence = "one thread sums in CPU loop order (error " + bound + " on both)";
             } else {
                 impact = new Impact(Impact.Kind.GROWING, "the rounding error grows with the trip count", null, null);
-                consequence = "error bound " + bound + ", grows with the trip count and depends on the order";
+                consequence = "error up to " + bound + ", order-dependent";
             }
             String msg = RuleCatalog.get().rule("NL004").message("cuda-sum", "expr", Consequences.quote(a.site().text()),
                     "type", a.type(), "loop", a.outerLoopLine(), "trip", trip,
