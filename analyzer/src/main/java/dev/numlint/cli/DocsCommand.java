@@ -2,6 +2,7 @@ package dev.numlint.cli;
 
 import dev.numlint.output.DocsGenerator;
 import dev.numlint.rules.RuleCatalog;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -22,6 +23,18 @@ final class DocsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (Files.exists(output) && !Files.isDirectory(output)) {
+            throw new Main.UsageException("--output '" + output + "' is a file; docs writes one file per rule into a "
+                    + "directory, e.g. docs/rules");
+        }
+        for (Path p = output.toAbsolutePath().normalize().getParent(); p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (!Files.isDirectory(p)) {
+                    throw new Main.UsageException("--output '" + output + "': '" + p + "' is not a directory");
+                }
+                break;
+            }
+        }
         int n = DocsGenerator.write(RuleCatalog.get(), output);
         spec.commandLine().getErr().println("numlint: wrote " + n + " files to " + output);
         return Main.EXIT_OK;

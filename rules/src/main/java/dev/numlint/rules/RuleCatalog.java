@@ -84,7 +84,8 @@ public final class RuleCatalog {
                 if (n.has("options")) {
                     for (JsonNode o : n.get("options")) {
                         options.add(new RuleOption(text(o, "name"), text(o, "type"), text(o, "default"),
-                                text(o, "description")));
+                                text(o, "description"), o.has("min") ? o.get("min").asLong() : null,
+                                o.has("max") ? o.get("max").asLong() : null));
                     }
                 }
                 String md = readDoc(id);
