@@ -114,14 +114,16 @@ public final class SarifReport {
                 .comparing((Integer i) -> all.get(i).suppressed())
                 .thenComparing(i -> -severity(all.get(i).level()))
                 .thenComparingInt(i -> i));
-        ScanResult fitted = r;
-        for (int attempt = 0; attempt < 8; attempt++) {
-            fitted = keep(r, byImportance, keep, limits);
+        // the run without results (rule metadata, notifications) is a fixed part; results share the rest
+        long fixed = gzipSize(keep(r, byImportance, 0, limits));
+        for (int attempt = 0; attempt < 12; attempt++) {
+            ScanResult fitted = keep(r, byImportance, keep, limits);
             long size = gzipSize(fitted);
             if (size <= limits.maxGzipBytes() || keep == 0) {
                 return fitted;
             }
-            keep = (int) Math.max(0, Math.min(keep - 1, (long) (keep * 0.95 * limits.maxGzipBytes() / size)));
+            double share = (double) Math.max(0, limits.maxGzipBytes() - fixed) / Math.max(1, size - fixed);
+            keep = (int) Math.max(0, Math.min(keep - 1, (long) (keep * share * 0.97)));
         }
         return keep(r, byImportance, 0, limits);
     }
@@ -337,7 +339,7 @@ public final class SarifReport {
         Location primary = f.location();
         for (Evidence e : f.evidence()) {
             if (e.location() != null) {
-                add(out, primary, e.location(), e.kind() + ": " + e.text(), e.kind());
+                add(out, primary, e.location(), e.kind() + ": " + e.text(), e.kind() + ": " + e.text().strip());
             }
         }
         for (RelatedLocation rl : f.related()) {

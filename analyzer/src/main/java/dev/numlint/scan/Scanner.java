@@ -305,21 +305,25 @@ public final class Scanner {
     }
 
     /**
-     * How fingerprints name a file: relative to the repository root (the nearest directory above the first PATH
-     * with a {@code .git}) or, outside a repository, to the first PATH (its directory for a file), never to the
-     * directory numlint was started in: {@code scan ex1} from the parent and {@code scan .} inside ex1 give the
-     * same fingerprints. Only the existence of {@code .git} is checked; nothing outside the scanned tree is read.
+     * How fingerprints name a file: relative to the scanned root (the PATH given, its directory for a file, or the
+     * deepest directory that holds every PATH), never to the directory numlint was started in: {@code scan ex1} from
+     * the parent and {@code scan .} inside ex1 give the same fingerprints. Nothing outside the scanned tree is
+     * consulted, so a clone and an unpacked archive of the same tree agree too.
      */
     static java.util.function.UnaryOperator<String> fingerprintPaths(Path root, List<Path> paths) {
-        Path first = paths.isEmpty() ? root : paths.get(0).toAbsolutePath().normalize();
-        Path base = Files.isDirectory(first) ? first : first.getParent();
-        for (Path d = base; d != null; d = d.getParent()) {
-            if (Files.exists(d.resolve(".git"))) {
+        Path base = null;
+        for (Path p : paths.isEmpty() ? List.of(root) : paths) {
+            Path a = p.toAbsolutePath().normalize();
+            Path d = Files.isDirectory(a) ? a : a.getParent();
+            if (base == null) {
                 base = d;
-                break;
+            } else {
+                while (base != null && !d.startsWith(base)) {
+                    base = base.getParent();
+                }
             }
         }
-        Path b = base;
+        Path b = base == null ? root : base;
         return file -> {
             Path abs = root.resolve(file).toAbsolutePath().normalize();
             return abs.startsWith(b) ? b.relativize(abs).toString().replace('\\', '/') : file;
