@@ -21,6 +21,10 @@ final class DocsCommand implements Callable<Integer> {
             description = "directory to write into, normally docs/rules")
     Path output;
 
+    @Option(names = "--bibliography", paramLabel = "FILE",
+            description = "also write the bibliography the rule documents cite, normally docs/bibliography.md")
+    Path bibliography;
+
     @Override
     public Integer call() throws Exception {
         if (Files.exists(output) && !Files.isDirectory(output)) {
@@ -35,7 +39,14 @@ final class DocsCommand implements Callable<Integer> {
                 break;
             }
         }
+        if (bibliography != null) {
+            Outputs.check("--bibliography", bibliography);
+        }
         int n = DocsGenerator.write(RuleCatalog.get(), output);
+        if (bibliography != null) {
+            Outputs.write(bibliography, null, w -> w.write(dev.numlint.rules.Bibliography.markdown()));
+            n++;
+        }
         spec.commandLine().getErr().println("numlint: wrote " + n + " files to " + output);
         return Main.EXIT_OK;
     }

@@ -107,7 +107,8 @@ public final class RuleCatalog {
             if (in == null) {
                 throw new IllegalStateException("rule document docs/" + id + ".md missing from the catalog");
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            // the works the document cites by "Author year" get their full reference under "References"
+            return Bibliography.withReferences(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
     }
 
