@@ -350,16 +350,18 @@ public final class SarifReport {
 
     private static void add(Map<String, Related> out, Location primary, Location l, String message, String link) {
         String file = l.file();
-        if (file.startsWith("-")) {
-            // a flag from the command line (--nvcc-flags): no artifact to point at
-            String text = "command line (" + file + "): " + message;
-            out.putIfAbsent("cmd\u0000" + text, new Related(null, text, link));
-            return;
-        }
-        if (outsideTree(file)) {
-            String text = message + " (in a file outside the scanned tree" + (l.startLine() > 0 ? ", line "
-                    + l.startLine() : "") + ")";
-            out.putIfAbsent("out\u0000" + text, new Related(null, text, link));
+        String key = file + '\u0000' + l.startLine() + '\u0000' + l.startColumn();
+        if (file.startsWith("-") || outsideTree(file)) {
+            // a flag from the command line (--nvcc-flags) or a place outside the scanned tree (a toolkit header):
+            // no artifact to point at, and no path of the machine in the report
+            String where = file.startsWith("-") ? "command line (" + file + ")"
+                    : "in a file outside the scanned tree" + (l.startLine() > 0 ? ", line " + l.startLine() : "");
+            Related have = out.get(key);
+            if (have == null) {
+                out.put(key, new Related(null, where + ": " + message, link));
+            } else if (!have.message().contains(message)) {
+                out.put(key, new Related(null, have.message() + "; " + message, have.linkText()));
+            }
             return;
         }
         if (file.equals(primary.file()) && l.startLine() == primary.startLine()
@@ -367,7 +369,6 @@ public final class SarifReport {
                 && l.endColumn() == primary.endColumn()) {
             return;
         }
-        String key = file + '\u0000' + l.startLine() + '\u0000' + l.startColumn();
         Related have = out.get(key);
         if (have == null) {
             out.put(key, new Related(l, message, link));

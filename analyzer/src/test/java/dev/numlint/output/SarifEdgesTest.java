@@ -67,6 +67,7 @@ class SarifEdgesTest {
                 .evidence(new Evidence("ptx", "rcp.approx.f32", Location.line("/usr/local/cuda-13.0/include/x.h", 7)))
                 // the command line is not a file
                 .evidence(new Evidence("build-flag", "--use_fast_math", Location.of("--nvcc-flags", 1, 1)))
+                .related(Location.of("--nvcc-flags", 1, 1), "set here: --use_fast_math")
                 // the finding's own region adds nothing
                 .evidence(new Evidence("source", "q = a / b;", new Location("src/k.cu", 5, 5, 5, 9)))
                 .related(Location.line("src/host.cpp", 40), "launched from host.cpp:40")
@@ -84,8 +85,8 @@ class SarifEdgesTest {
         }
         assertThat(uris).containsExactly("src/k.ptx", "src/host.cpp");
         assertThat(rel.toString()).doesNotContain("/usr/local/cuda").doesNotContain("file:")
-                .contains("in a file outside the scanned tree, line 7")
-                .contains("command line (--nvcc-flags): build-flag: --use_fast_math")
+                .contains("in a file outside the scanned tree, line 7: ptx: rcp.approx.f32")
+                .contains("command line (--nvcc-flags): build-flag: --use_fast_math; set here: --use_fast_math")
                 .contains("ptx: div.approx.f32 %f1, %f2, %f3;; PTX line 12");
         assertThat(rel.size()).isEqualTo(4);
         assertThat(res.at("/message/text").asText())
