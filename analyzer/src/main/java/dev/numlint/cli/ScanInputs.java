@@ -32,10 +32,6 @@ final class ScanInputs {
             + "class directories separated by the path separator, ':' on Unix; each must exist)")
     String classpath;
 
-    @Option(names = "--notes", description = "text output: list notes (low-impact findings) too; SARIF and JSON "
-            + "always contain every finding")
-    boolean notes;
-
     @Option(names = "--config", paramLabel = "FILE", description = "configuration file (default: "
             + NumlintConfig.FILE_NAME + " in the scanned directory)")
     Path config;
