@@ -12,7 +12,6 @@ import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.PtxFunction;
 import dev.numlint.ptx.model.PtxModule;
 import dev.numlint.ptx.model.SourcePos;
-import dev.numlint.ptx.nvcc.NvccCompiler;
 import dev.numlint.ptx.parser.PtxReader;
 import dev.numlint.ptx.rules.PtxHit;
 import dev.numlint.ptx.rules.PtxRules;
@@ -20,6 +19,9 @@ import dev.numlint.spi.Analyzer;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.PtxMode;
 import dev.numlint.spi.ScanContext;
+import dev.numlint.toolchain.Nvcc;
+import dev.numlint.toolchain.PtxCache;
+import dev.numlint.toolchain.PtxCompiler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,12 +60,25 @@ public final class PtxAnalyzer implements Analyzer {
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
-        boolean compile = ctx.ptxMode() == PtxMode.AUTO && ctx.nvcc().isPresent();
-        NvccCompiler nvcc = compile ? new NvccCompiler(ctx.nvcc().get(), ctx.cacheDir(), ctx.root(),
-                Duration.ofSeconds(300)) : null;
+        boolean compile = ctx.ptxMode() == PtxMode.AUTO && ctx.nvcc().isPresent()
+                && files.stream().anyMatch(f -> f.toString().endsWith(".cu"));
+        PtxCompiler nvcc = null;
+        if (compile) {
+            nvcc = new PtxCompiler(Nvcc.at(ctx.nvcc().get()), new PtxCache(ctx.cacheDir()), roots(ctx),
+                    COMPILE_TIMEOUT);
+            String why = nvcc.unusable();
+            if (why != null) {
+                sink.notify(new Notification(null, 0, Level.WARNING, "ptx-unavailable", why
+                        + ": .cu files were not compiled to PTX"));
+                compile = false;
+                nvcc = null;
+            }
+        }
+        PtxCompiler compiler = nvcc;
         SourceCache sources = new SourceCache();
         Map<Path, Path> includedBy = compile ? includedCudaFiles(files) : Map.of();
         List<Future<?>> futures = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger noDevice = new java.util.concurrent.atomic.AtomicInteger();
         for (Path f : files) {
             String n = f.getFileName() == null ? "" : f.getFileName().toString();
             if (n.endsWith(".cu") && !compile) continue;
@@ -75,7 +90,7 @@ public final class PtxAnalyzer implements Analyzer {
                         + "own: it is #included by " + ctx.relativize(includer) + " and analyzed as part of it"));
                 continue;
             }
-            futures.add(ctx.executor().submit(() -> analyzeFile(ctx, f, sink, nvcc, sources)));
+            futures.add(ctx.executor().submit(() -> analyzeFile(ctx, f, sink, compiler, sources, noDevice)));
         }
         for (Future<?> fu : futures) {
             try {
@@ -87,6 +102,44 @@ public final class PtxAnalyzer implements Analyzer {
                 sink.notify(new Notification(null, 0, Level.WARNING, "internal-error", "ptx analyzer: " + e.getCause()));
             }
         }
+        if (noDevice.get() > 0) {
+            sink.notify(new Notification(null, 0, Level.NOTE, "ptx-no-device-code", noDevice.get() + " .cu file"
+                    + (noDevice.get() == 1 ? "" : "s") + " without __global__ or __device__ code (in the file or the "
+                    + "headers it includes) " + (noDevice.get() == 1 ? "was" : "were") + " not compiled to PTX"));
+        }
+    }
+
+    /** Wall-clock limit of one nvcc run. */
+    static final Duration COMPILE_TIMEOUT = Duration.ofSeconds(300);
+
+    /**
+     * The trees nvcc may read: the scan root, and the directory of any scanned file outside it (a second PATH
+     * argument outside the working directory).
+     */
+    static List<Path> roots(ScanContext ctx) {
+        List<Path> roots = new ArrayList<>();
+        Path root = ctx.root().toAbsolutePath().normalize();
+        roots.add(root);
+        for (Path f : ctx.files()) {
+            Path a = f.toAbsolutePath().normalize();
+            if (!a.startsWith(root) && a.getParent() != null && !roots.contains(a.getParent())) roots.add(a.getParent());
+        }
+        return roots;
+    }
+
+    /** Where a flag of the build context was set ("Makefile:12"), or null. */
+    static java.util.function.Function<String, String> origins(BuildContext bc, ScanContext ctx) {
+        return flag -> {
+            String want = flag.replace(" ", "").replace("=", "");
+            for (BuildContext.FlagOrigin o : bc.origins()) {
+                String have = o.flag().replace(" ", "").replace("=", "");
+                if (o.location() != null && (have.equals(want) || want.equals("-Xcompiler" + have)
+                        || want.startsWith(have) && !have.isEmpty() && have.length() > 2)) {
+                    return o.location().file() + (o.location().startLine() > 0 ? ":" + o.location().startLine() : "");
+                }
+            }
+            return ctx.commandLineFlags().contains(flag) ? "--nvcc-flags" : null;
+        };
     }
 
     private static final java.util.regex.Pattern INCLUDE_CU =
@@ -111,14 +164,16 @@ public final class PtxAnalyzer implements Analyzer {
         return out;
     }
 
-    private void analyzeFile(ScanContext ctx, Path f, FindingSink sink, NvccCompiler nvcc, SourceCache sources) {
+    private void analyzeFile(ScanContext ctx, Path f, FindingSink sink, PtxCompiler nvcc, SourceCache sources,
+                             java.util.concurrent.atomic.AtomicInteger noDevice) {
         String rel = ctx.relativize(f);
         try {
             if (f.getFileName().toString().endsWith(".cu")) {
                 BuildContext bc = ctx.buildContext(f);
                 String arch = bc.cudaArch() != null ? bc.cudaArch() : ctx.cudaArch();
-                NvccCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel);
+                PtxCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel, origins(bc, ctx));
                 r.notifications().forEach(sink::notify);
+                if (r.noDeviceCode()) noDevice.incrementAndGet();
                 if (!r.ok()) return;
                 analyzeText(ctx, sink, r.ptx(), r.ptxFile(), f, bc, sources);
             } else {
@@ -195,6 +250,7 @@ public final class PtxAnalyzer implements Analyzer {
             Path p = resolveSource(e.getValue(), ptxDir, ctx.root(), cuFile);
             if (p != null) fileIndex.put(e.getKey(), p);
         }
+        if (cuFile == null) staleness(ctx, sink, ptxFile, fileIndex.values());
         PtxRules.Settings settings = new PtxRules.Settings(ctx.rules().intOption("NL004", "min-trip-count"),
                 bc != null && bc.effectiveFastMath(),
                 loc -> {
@@ -214,6 +270,34 @@ public final class PtxAnalyzer implements Analyzer {
             }
         }
         out.values().forEach(sink::report);
+    }
+
+    /** Modification times closer than this are treated as equal (a fresh checkout writes files in some order). */
+    static final long STALE_TOLERANCE_MS = 5_000;
+
+    /**
+     * A checked-in .ptx older than a source file its debug information names (inside the scan root): its line
+     * numbers may no longer match, so findings could point at the wrong lines. Said once per .ptx file.
+     */
+    static void staleness(ScanContext ctx, FindingSink sink, Path ptxFile, java.util.Collection<Path> sources) {
+        Path root = ctx.root().toAbsolutePath().normalize();
+        try {
+            long ptxTime = Files.getLastModifiedTime(ptxFile).toMillis();
+            for (Path src : new java.util.TreeSet<>(sources)) {
+                Path a = src.toAbsolutePath().normalize();
+                if (!a.startsWith(root) || !Files.isRegularFile(a)) continue;
+                long srcTime = Files.getLastModifiedTime(a).toMillis();
+                if (srcTime > ptxTime + STALE_TOLERANCE_MS) {
+                    sink.notify(new Notification(ctx.relativize(ptxFile), 0, Level.WARNING, "ptx-stale",
+                            ctx.relativize(ptxFile) + " is older than " + ctx.relativize(a) + ", which was changed "
+                            + "after it was generated: its findings may point at shifted source lines; regenerate "
+                            + "the .ptx (or delete it and let numlint compile " + ctx.relativize(a) + ")"));
+                    return;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // times unknown: nothing to say
+        }
     }
 
     /** CUDA math-library helpers emitted as separate functions (__internal_trig_reduction_slowpathd ...). */
