@@ -1,10 +1,11 @@
 package dev.numlint.cli;
 
 import dev.numlint.config.NumlintConfig;
-import dev.numlint.scan.Nvcc;
 import dev.numlint.scan.ScanOptions;
 import dev.numlint.spi.Analyzer;
 import dev.numlint.spi.PtxMode;
+import dev.numlint.toolchain.Nvcc;
+import dev.numlint.toolchain.PtxCache;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,28 @@ final class ScanInputs {
             + "$XDG_CACHE_HOME/numlint or ~/.cache/numlint)")
     Path cacheDir;
 
+    @Option(names = "--nvcc", paramLabel = "FILE", description = "the CUDA toolkit's nvcc to use (default: nvcc on "
+            + "PATH, else /usr/local/cuda/bin/nvcc)")
+    Path nvcc;
+
+    /** The nvcc to use ({@code --nvcc} when given, which must be an executable file), or null when none is found. */
+    Path nvccOrNull() {
+        if (nvcc != null && !(Files.isRegularFile(nvcc) && Files.isExecutable(nvcc))) {
+            throw new Main.UsageException("--nvcc: '" + nvcc + "' is not an executable file");
+        }
+        return Nvcc.find(nvcc, System.getenv("PATH")).orElse(null);
+    }
+
+    /** {@code --cache-dir} (null: the default), checked: a file there is a usage error. */
+    Path checkedCacheDir() {
+        try {
+            PtxCache.checkUsable(cacheDir);
+        } catch (PtxCache.CacheDirException e) {
+            throw new Main.UsageException("--cache-dir: " + e.getMessage());
+        }
+        return cacheDir;
+    }
+
     /** The scan options for {@code paths} and the absolute paths themselves. */
     record Prepared(ScanOptions options, List<Path> paths) {
     }
@@ -67,7 +90,7 @@ final class ScanInputs {
             }
             b.exclude(g);
         }
-        b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? Nvcc.find().orElse(null) : null);
+        b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? nvccOrNull() : null);
         b.nvccFlags(commandLineFlags());
         b.cudaArch(cudaArch);
         if (classpath != null) {
@@ -79,7 +102,7 @@ final class ScanInputs {
             }
             b.classpath(cp);
         }
-        b.cacheDir(cacheDir);
+        b.cacheDir(checkedCacheDir());
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);
         }

@@ -65,6 +65,7 @@ public final class PtxCompiler {
         this.graph = new IncludeGraph(policy);
         this.flags = new NvccFlagPolicy(policy);
         this.timeout = timeout;
+        nvcc.tempParent(cache.dir().resolve("tmp"));
     }
 
     public Nvcc nvcc() {
