@@ -78,6 +78,7 @@ public final class PtxAnalyzer implements Analyzer {
         SourceCache sources = new SourceCache();
         Map<Path, Path> includedBy = compile ? includedCudaFiles(files) : Map.of();
         List<Future<?>> futures = new ArrayList<>();
+        long started = System.nanoTime();
         java.util.concurrent.atomic.AtomicInteger noDevice = new java.util.concurrent.atomic.AtomicInteger();
         for (Path f : files) {
             String n = f.getFileName() == null ? "" : f.getFileName().toString();
@@ -102,12 +103,21 @@ public final class PtxAnalyzer implements Analyzer {
                 sink.notify(new Notification(null, 0, Level.WARNING, "internal-error", "ptx analyzer: " + e.getCause()));
             }
         }
+        long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+        if (compile && seconds >= SLOW_COMPILE_SECONDS) {
+            sink.notify(new Notification(null, 0, Level.NOTE, "ptx-slow", "compiling .cu files to PTX took " + seconds
+                    + " s (results are cached for the next scan); --ptx off skips it, the CUDA source layer still"
+                    + " runs"));
+        }
         if (noDevice.get() > 0) {
             sink.notify(new Notification(null, 0, Level.NOTE, "ptx-no-device-code", noDevice.get() + " .cu file"
                     + (noDevice.get() == 1 ? "" : "s") + " without __global__ or __device__ code (in the file or the "
                     + "headers it includes) " + (noDevice.get() == 1 ? "was" : "were") + " not compiled to PTX"));
         }
     }
+
+    /** A PTX layer that takes this long gets a one-line hint about {@code --ptx off}. */
+    static final long SLOW_COMPILE_SECONDS = 30;
 
     /** Wall-clock limit of one nvcc run. */
     static final Duration COMPILE_TIMEOUT = Duration.ofSeconds(300);
@@ -117,6 +127,13 @@ public final class PtxAnalyzer implements Analyzer {
      * argument outside the working directory).
      */
     static List<Path> roots(ScanContext ctx) {
+        return ROOTS.computeIfAbsent(ctx, PtxAnalyzer::computeRoots);
+    }
+
+    private static final Map<ScanContext, List<Path>> ROOTS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    private static List<Path> computeRoots(ScanContext ctx) {
         List<Path> roots = new ArrayList<>();
         Path root = ctx.root().toAbsolutePath().normalize();
         roots.add(root);
@@ -246,8 +263,9 @@ public final class PtxAnalyzer implements Analyzer {
         PtxModule m = res.module();
         Path ptxDir = ptxFile.toAbsolutePath().getParent();
         Map<Integer, Path> fileIndex = new java.util.HashMap<>();
+        List<Path> realRoots = realPaths(roots(ctx));
         for (Map.Entry<Integer, String> e : m.files().entrySet()) {
-            Path p = resolveSource(e.getValue(), ptxDir, ctx.root(), cuFile);
+            Path p = resolveSource(e.getValue(), ptxDir, ctx.root(), cuFile, realRoots);
             if (p != null) fileIndex.put(e.getKey(), p);
         }
         if (cuFile == null) staleness(ctx, sink, ptxFile, fileIndex.values());
@@ -350,20 +368,47 @@ public final class PtxAnalyzer implements Analyzer {
         return own;
     }
 
-    private static Path resolveSource(String written, Path ptxDir, Path root, Path cuFile) {
+    /**
+     * The source file a PTX {@code .file} entry names, when it exists inside the scanned roots (symlinks resolved);
+     * null otherwise. A .file entry (or a {@code #line} directive behind it) naming a file elsewhere, such as
+     * {@code /etc/passwd} or a toolkit header, is never read: nothing from outside the roots may reach a report.
+     */
+    static Path resolveSource(String written, Path ptxDir, Path root, Path cuFile, List<Path> realRoots) {
         if (written == null || written.isEmpty()) return null;
         try {
             Path p = Path.of(written);
-            if (p.isAbsolute()) return Files.isRegularFile(p) ? p.normalize() : null;
-            for (Path base : new Path[] {cuFile == null ? null : cuFile.toAbsolutePath().getParent(), ptxDir, root}) {
-                if (base == null) continue;
-                Path q = base.resolve(p).normalize();
-                if (Files.isRegularFile(q)) return q;
+            List<Path> candidates = new ArrayList<>();
+            if (p.isAbsolute()) {
+                candidates.add(p);
+            } else {
+                for (Path base : new Path[] {cuFile == null ? null : cuFile.toAbsolutePath().getParent(), ptxDir,
+                        root}) {
+                    if (base != null) candidates.add(base.resolve(p));
+                }
             }
-        } catch (RuntimeException e) {
+            for (Path q : candidates) {
+                if (!Files.isRegularFile(q)) continue;
+                Path real = q.toRealPath();
+                boolean inside = false;
+                for (Path r : realRoots) inside |= real.startsWith(r);
+                return inside ? q.normalize() : null;
+            }
+        } catch (IOException | RuntimeException e) {
             return null;
         }
         return null;
+    }
+
+    private static List<Path> realPaths(List<Path> dirs) {
+        List<Path> out = new ArrayList<>();
+        for (Path d : dirs) {
+            try {
+                out.add(d.toRealPath());
+            } catch (IOException | RuntimeException e) {
+                out.add(d.toAbsolutePath().normalize());
+            }
+        }
+        return out;
     }
 
     private static void report(ScanContext ctx, PtxHit h, Path ptxFile, Path cuFile, Map<Integer, String> files,
