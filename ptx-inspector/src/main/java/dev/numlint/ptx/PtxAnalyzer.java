@@ -280,8 +280,19 @@ public final class PtxAnalyzer implements Analyzer {
                 });
         Map<String, Finding.Builder> out = new java.util.LinkedHashMap<>();
         Map<String, Integer> ordinals = new java.util.HashMap<>();
-        for (PtxFunction fn : m.definedFunctions()) {
+        long budgetMs = fileBudgetMs();
+        long deadline = System.nanoTime() + budgetMs * 1_000_000L;
+        List<PtxFunction> functions = m.definedFunctions();
+        for (int i = 0; i < functions.size(); i++) {
+            PtxFunction fn = functions.get(i);
             if (isLibraryFunction(fn.name())) continue;
+            if (System.nanoTime() - deadline > 0) {
+                sink.notify(new Notification(rel, 0, Level.WARNING, "ptx-budget", "not fully analyzed: the PTX "
+                        + "layer's budget of " + budgetMs + " ms per file was used up after " + i + " of "
+                        + functions.size() + " functions; the rest (from " + Demangler.simpleName(fn.name())
+                        + ") was skipped"));
+                break;
+            }
             List<PtxHit> hits = PtxRules.check(fn, settings, id -> ctx.rules().enabled(id));
             for (PtxHit h : hits) {
                 report(ctx, h, ptxFile, cuFile, m.files(), fileIndex, sources, out, ordinals);
@@ -316,6 +327,14 @@ public final class PtxAnalyzer implements Analyzer {
         } catch (IOException | RuntimeException e) {
             // times unknown: nothing to say
         }
+    }
+
+    /**
+     * The PTX layer's time budget per file (property {@code numlint.ptx.fileBudgetMs}, default 120 s): functions
+     * not reached within it are skipped with a "not fully analyzed" notice, so one hostile file cannot stall a scan.
+     */
+    static long fileBudgetMs() {
+        return Math.max(0, Long.getLong("numlint.ptx.fileBudgetMs", 120_000L));
     }
 
     /** CUDA math-library helpers emitted as separate functions (__internal_trig_reduction_slowpathd ...). */

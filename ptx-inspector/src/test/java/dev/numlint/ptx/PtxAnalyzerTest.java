@@ -127,6 +127,25 @@ class PtxAnalyzerTest {
     }
 
     @Test
+    void aFileOverItsTimeBudgetIsReportedAndTheScanGoesOn() throws IOException {
+        Files.writeString(dir.resolve("a.ptx"), HEAD + ".entry one(.param .u64 p) {\n .reg .f32 %f<3>;\n"
+                + " div.full.f32 %f1, %f2, %f2;\n ret;\n}\n.entry two() {\n ret;\n}\n");
+        System.setProperty("numlint.ptx.fileBudgetMs", "0");
+        try {
+            TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+            assertThat(ctx.notifications()).singleElement().satisfies(n -> {
+                assertThat(n.id()).isEqualTo("ptx-budget");
+                assertThat(n.level()).isEqualTo(Level.WARNING);
+                assertThat(n.message()).isEqualTo("not fully analyzed: the PTX layer's budget of 0 ms per file was "
+                        + "used up after 0 of 2 functions; the rest (from one) was skipped");
+            });
+        } finally {
+            System.clearProperty("numlint.ptx.fileBudgetMs");
+        }
+        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).hits()).hasSize(1);
+    }
+
+    @Test
     void aCheckedInPtxOlderThanItsSourceIsReported() throws IOException {
         Path cu = Files.writeString(dir.resolve("k.cu"), "// kernel\n__global__ void k(float* a)\n{\n"
                 + "    a[0] = __fdividef(a[1], a[2]);\n}\n");
