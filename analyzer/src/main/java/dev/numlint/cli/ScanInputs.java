@@ -44,28 +44,6 @@ final class ScanInputs {
             + "$XDG_CACHE_HOME/numlint or ~/.cache/numlint)")
     Path cacheDir;
 
-    @Option(names = "--nvcc", paramLabel = "FILE", description = "the CUDA toolkit's nvcc to use (default: nvcc on "
-            + "PATH, else /usr/local/cuda/bin/nvcc)")
-    Path nvcc;
-
-    /** The nvcc to use ({@code --nvcc} when given, which must be an executable file), or null when none is found. */
-    Path nvccOrNull() {
-        if (nvcc != null && !(Files.isRegularFile(nvcc) && Files.isExecutable(nvcc))) {
-            throw new Main.UsageException("--nvcc: '" + nvcc + "' is not an executable file");
-        }
-        return Nvcc.find(nvcc, System.getenv("PATH")).orElse(null);
-    }
-
-    /** {@code --cache-dir} (null: the default), checked: a file there is a usage error. */
-    Path checkedCacheDir() {
-        try {
-            PtxCache.checkUsable(cacheDir);
-        } catch (PtxCache.CacheDirException e) {
-            throw new Main.UsageException("--cache-dir: " + e.getMessage());
-        }
-        return cacheDir;
-    }
-
     /** The scan options for {@code paths} and the absolute paths themselves. */
     record Prepared(ScanOptions options, List<Path> paths) {
     }
@@ -105,6 +83,8 @@ final class ScanInputs {
         b.cacheDir(checkedCacheDir());
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);
+        } else {
+            b.progressLines(System.err);
         }
         return new Prepared(b.build(), abs);
     }
@@ -186,5 +166,27 @@ final class ScanInputs {
             out.add(cur.toString());
         }
         return out;
+    }
+
+    @Option(names = "--nvcc", paramLabel = "FILE", description = "the CUDA toolkit's nvcc to use (default: nvcc on "
+            + "PATH, else /usr/local/cuda/bin/nvcc)")
+    Path nvcc;
+
+    /** The nvcc to use ({@code --nvcc} when given, which must be an executable file), or null when none is found. */
+    Path nvccOrNull() {
+        if (nvcc != null && !(Files.isRegularFile(nvcc) && Files.isExecutable(nvcc))) {
+            throw new Main.UsageException("--nvcc: '" + nvcc + "' is not an executable file");
+        }
+        return Nvcc.find(nvcc, System.getenv("PATH")).orElse(null);
+    }
+
+    /** {@code --cache-dir} (null: the default), checked: a file there is a usage error. */
+    Path checkedCacheDir() {
+        try {
+            PtxCache.checkUsable(cacheDir);
+        } catch (PtxCache.CacheDirException e) {
+            throw new Main.UsageException("--cache-dir: " + e.getMessage());
+        }
+        return cacheDir;
     }
 }

@@ -359,6 +359,24 @@ class ScannerTest {
         assertThat(p.shown()).isEqualTo("3/3");
     }
 
+    @Test
+    void progressOutsideATerminalIsALineNowAndThenWithThePtxHintOnce() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        Scanner.Progress p = Scanner.Progress.lines(new java.io.PrintStream(bytes, true), true, 0, 0);
+        p.add(3);
+        p.advance(1);
+        p.advance(2);
+        p.done();
+        assertThat(bytes.toString()).isEqualTo("numlint: 1 of 3 files analyzed (compiling .cu files to PTX with nvcc;"
+                + " --ptx off skips it)\nnumlint: 3 of 3 files analyzed\n");
+        java.io.ByteArrayOutputStream quiet = new java.io.ByteArrayOutputStream();
+        Scanner.Progress q = Scanner.Progress.lines(new java.io.PrintStream(quiet, true), false, 60_000_000_000L, 0);
+        q.add(1);
+        q.advance(1);
+        q.done();
+        assertThat(quiet.toString()).isEmpty();
+    }
+
     interface Body {
         void run(ScanContext ctx, List<Path> files, FindingSink sink);
     }
