@@ -76,6 +76,35 @@ class GuardedProcessTest {
     }
 
     @Test
+    void interruptionKillsTheTreeAndRemovesTheTemporaryDirectory() throws Exception {
+        Path pidFile = tmp.resolve("child.pid");
+        Path hang = script("hang2", "echo $$ > '" + pidFile + "'; touch partial.ptx; sleep 300");
+        Path cache = tmp.resolve("cache");
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                GuardedProcess.run(GuardedProcess.builder(hang).tempParent(cache).timeout(Duration.ofSeconds(120)));
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        t.start();
+        for (int i = 0; i < 100 && !Files.exists(pidFile); i++) Thread.sleep(100);
+        t.interrupt();
+        t.join(20_000);
+        assertThat(t.isAlive()).isFalse();
+        assertThat(thrown.get()).isInstanceOf(IOException.class).hasMessageContaining("interrupted");
+        long pid = Long.parseLong(Files.readString(pidFile).strip());
+        for (int i = 0; i < 50 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        try (var s = Files.list(cache)) {
+            assertThat(s.toList()).as("temporary directories left").isEmpty();
+        }
+    }
+
+    @Test
     void outputBeyondTheCapStopsTheProcess() throws IOException {
         Path yes = script("yes", "while :; do echo yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy; done");
         GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(yes).maxOutput(10_000)
