@@ -349,7 +349,20 @@ public final class PtxAnalyzer implements Analyzer {
         String s = p.replace('\\', '/');
         return s.startsWith("/usr/include/") || s.startsWith("/usr/lib/") || s.contains("/include/cccl/")
                 || s.contains("/targets/x86_64-linux/") || s.contains("/targets/sbsa-linux/")
-                || s.matches(".*/cuda[^/]*/include/.*") || s.contains("/include/c++/") || s.contains("/crt/");
+                || inCudaInclude(s) || s.contains("/include/c++/") || s.contains("/crt/");
+    }
+
+    /**
+     * Whether the path has a {@code /cuda.../include/} segment (what {@code .*\/cuda[^/]*\/include/.*} matches, in
+     * linear time: the path comes from PTX text, which may be hostile).
+     */
+    static boolean inCudaInclude(String s) {
+        for (int i = s.indexOf("/cuda"); i >= 0; i = s.indexOf("/cuda", i + 1)) {
+            int slash = s.indexOf('/', i + 1);
+            if (slash < 0) return false;
+            if (s.startsWith("/include/", slash)) return true;
+        }
+        return false;
     }
 
     /**

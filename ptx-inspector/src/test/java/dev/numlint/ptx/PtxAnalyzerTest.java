@@ -127,6 +127,18 @@ class PtxAnalyzerTest {
     }
 
     @Test
+    void systemPathsAreRecognizedInLinearTime() {
+        assertThat(PtxAnalyzer.isSystemPath("/usr/local/cuda-13.0/include/cuda_fp16.hpp")).isTrue();
+        assertThat(PtxAnalyzer.isSystemPath("/opt/cuda/include/x.h")).isTrue();
+        assertThat(PtxAnalyzer.isSystemPath("/home/u/cuda_proj/src/k.cu")).isFalse();
+        assertThat(PtxAnalyzer.isSystemPath("/home/u/cudainclude/k.cu")).isFalse();
+        String hostile = "/cuda".repeat(200_000) + "x";
+        long t0 = System.nanoTime();
+        assertThat(PtxAnalyzer.isSystemPath(hostile)).isFalse();
+        assertThat(System.nanoTime() - t0).isLessThan(2_000_000_000L);
+    }
+
+    @Test
     void aFileOverItsTimeBudgetIsReportedAndTheScanGoesOn() throws IOException {
         Files.writeString(dir.resolve("a.ptx"), HEAD + ".entry one(.param .u64 p) {\n .reg .f32 %f<3>;\n"
                 + " div.full.f32 %f1, %f2, %f2;\n ret;\n}\n.entry two() {\n ret;\n}\n");
