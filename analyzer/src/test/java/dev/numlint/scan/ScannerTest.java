@@ -77,6 +77,21 @@ class ScannerTest {
     }
 
     @Test
+    void symbolicLinksLeadingOutsideTheTreeAreNotFollowed() throws IOException {
+        Path repo = Files.createDirectories(dir.resolve("repo"));
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        Files.writeString(outside.resolve("secret.h"), "int secret;\n");
+        Files.writeString(repo.resolve("k.cu"), "int k;\n");
+        Files.createSymbolicLink(repo.resolve("link.h"), outside.resolve("secret.h"));
+        Files.createSymbolicLink(repo.resolve("dir"), outside);
+        Files.createSymbolicLink(repo.resolve("inside.h"), repo.resolve("k.cu"));
+        FileDiscovery.Result r = new FileDiscovery(repo, List.of(), null).discover(List.of(repo));
+        assertThat(r.files()).containsExactly(repo.resolve("k.cu"));
+        assertThat(r.notifications()).extracting(n -> n.file() + " " + n.id() + " " + n.level()).containsExactlyInAnyOrder(
+                "dir symlink-outside NOTE", "link.h symlink-outside ERROR");
+    }
+
+    @Test
     void symlinkLoopsAreReportedNotFollowedForever() throws IOException {
         write("a/k.cu", "HAZARD(NL003)");
         Files.createSymbolicLink(dir.resolve("a/loop"), dir.resolve("a"));
