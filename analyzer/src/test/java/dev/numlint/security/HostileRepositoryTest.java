@@ -247,11 +247,11 @@ class HostileRepositoryTest {
         Run s = scan();
         assertThat(s.code()).as(s.err()).isIn(0, 1);
         assertThat(notifications(s.json(), "ptx-unavailable")).singleElement().asString()
-                .contains("'nvcc --version' did not answer within 5 s");
+                .contains("'nvcc --version' did not answer within 10 s");
         Run v = validate("off");
         assertThat(v.code()).as(v.err()).isIn(0, 1);
         assertThat(v.json().path("environment").path("nvcc").asText()).contains("did not answer");
-        assertThat(System.nanoTime() - t0).isLessThan(60_000_000_000L);
+        assertThat(System.nanoTime() - t0).isLessThan(120_000_000_000L);
         assertThat(fake.compiles()).isEmpty();
     }
 

@@ -67,7 +67,7 @@ class GuardedProcessTest {
         GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(hang).timeout(Duration.ofSeconds(1)));
         assertThat(r.timedOut()).isTrue();
         assertThat(r.ok()).isFalse();
-        assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(15).toNanos());
+        assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(60).toNanos());
         long pid = Long.parseLong(Files.readString(pidFile).strip());
         for (int i = 0; i < 50 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) {
             Thread.sleep(100);
@@ -118,11 +118,13 @@ class GuardedProcessTest {
     void cpuTimeAndAddressSpaceAreLimited() throws IOException {
         Path spin = script("spin", "while :; do :; done");
         long t0 = System.nanoTime();
+        // one CPU second can take many wall-clock seconds on a loaded machine: the wall-clock limit is generous, the
+        // CPU limit is what must end it
         GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(spin).cpuSeconds(1)
-                .timeout(Duration.ofSeconds(30)));
+                .timeout(Duration.ofSeconds(240)));
         assertThat(r.timedOut()).isFalse();
         assertThat(r.exitCode()).isNotZero();
-        assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(20).toNanos());
+        assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(240).toNanos());
         Path limits = script("limits", "ulimit -v; ulimit -t");
         GuardedProcess.Result l = GuardedProcess.run(GuardedProcess.builder(limits).addressSpace(2L << 30)
                 .cpuSeconds(77).timeout(Duration.ofSeconds(20)));
