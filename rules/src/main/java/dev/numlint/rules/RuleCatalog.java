@@ -84,13 +84,18 @@ public final class RuleCatalog {
                 if (n.has("options")) {
                     for (JsonNode o : n.get("options")) {
                         options.add(new RuleOption(text(o, "name"), text(o, "type"), text(o, "default"),
-                                text(o, "description")));
+                                text(o, "description"), o.has("min") ? o.get("min").asLong() : null,
+                                o.has("max") ? o.get("max").asLong() : null));
                     }
+                }
+                Map<String, String> messages = new LinkedHashMap<>();
+                if (n.has("messages")) {
+                    n.get("messages").fields().forEachRemaining(e -> messages.put(e.getKey(), e.getValue().asText()));
                 }
                 String md = readDoc(id);
                 Rule r = new Rule(id, name, Level.parse(text(n, "level")), text(n, "category"), List.copyOf(cwe),
                         text(n, "summary").trim(), text(n, "description").trim(), List.copyOf(layers),
-                        List.copyOf(options), md);
+                        List.copyOf(options), md, messages);
                 if (map.put(id, r) != null) {
                     throw new IllegalStateException("duplicate rule id " + id);
                 }
@@ -106,7 +111,8 @@ public final class RuleCatalog {
             if (in == null) {
                 throw new IllegalStateException("rule document docs/" + id + ".md missing from the catalog");
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            // the works the document cites by "Author year" get their full reference under "References"
+            return Bibliography.withReferences(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
     }
 
