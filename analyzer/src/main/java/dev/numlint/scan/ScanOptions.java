@@ -146,12 +146,7 @@ public final class ScanOptions {
         public Builder progressLines(PrintStream out) { progress = out; progressLines = true; return this; }
         public Builder threads(int n) { threads = n; return this; }
 
-        /**
-         * The options; throws {@link dev.numlint.toolchain.PtxCache.CacheDirException} (a usage error) when the
-         * cache directory is a file or cannot be created.
-         */
         public ScanOptions build() {
-            dev.numlint.toolchain.PtxCache.checkUsable(cacheDir);
             return new ScanOptions(this);
         }
     }
