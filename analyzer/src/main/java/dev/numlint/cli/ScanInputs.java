@@ -43,8 +43,8 @@ final class ScanInputs {
             + "$XDG_CACHE_HOME/numlint or ~/.cache/numlint)")
     Path cacheDir;
 
-    /** The scan options for {@code paths} and the absolute paths themselves. */
-    record Prepared(ScanOptions options, List<Path> paths) {
+    /** The scan options for {@code paths}, the absolute paths themselves and the configuration file (or null). */
+    record Prepared(ScanOptions options, List<Path> paths, Path configFile) {
     }
 
     Prepared prepare(List<Path> paths, List<Analyzer> analyzers) {
@@ -83,7 +83,7 @@ final class ScanInputs {
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);
         }
-        return new Prepared(b.build(), abs);
+        return new Prepared(b.build(), abs, cfg.source() == null ? null : Path.of(cfg.source()));
     }
 
     /** The tokens of {@code --nvcc-flags} (empty when absent). */

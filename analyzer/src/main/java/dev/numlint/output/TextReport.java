@@ -15,8 +15,17 @@ public final class TextReport {
     }
 
     public static void write(ScanResult r, PrintWriter out) {
+        write(r, ReportOptions.defaults(), out);
+    }
+
+    /**
+     * With a baseline only new findings are listed, and one more summary line gives the counts of new, unchanged,
+     * updated and fixed (absent) findings.
+     */
+    public static void write(ScanResult r, ReportOptions o, PrintWriter out) {
+        Baseline.Comparison baseline = o.baseline();
         for (Finding f : r.findings()) {
-            if (f.suppressed()) {
+            if (f.suppressed() || baseline != null && baseline.state(f) != Baseline.State.NEW) {
                 continue;
             }
             Location l = f.location();
@@ -35,6 +44,9 @@ public final class TextReport {
                 + " in " + plural(s.filesAnalyzed(), "file") + " analyzed"
                 + (s.filesNotAnalyzed() > 0 ? "; " + plural(s.filesNotAnalyzed(), "file") + " not analyzed" : "")
                 + "\n");
+        if (baseline != null) {
+            out.print("compared with baseline " + baseline.file() + ": " + baseline.summary() + "\n");
+        }
         out.flush();
     }
 
