@@ -190,9 +190,12 @@ public final class HtmlReport {
         if (byDir.isEmpty()) {
             return;
         }
-        out.append("<details class=\"bc\" open><summary>Build context per directory (source files with findings)"
-                + "</summary>\n<table class=\"grid\"><thead><tr><th>Directory</th><th>Settings</th>"
-                + "<th>Where set</th></tr></thead><tbody>\n");
+        int rowCount = byDir.values().stream().mapToInt(Map::size).sum();
+        out.append("<details class=\"bc\"").append(rowCount <= 12 ? " open" : "")
+                .append("><summary>Build context per directory (source files with findings: ").append(rowCount)
+                .append(rowCount == 1 ? " row" : " rows").append(")</summary>\n")
+                .append("<table class=\"grid\"><thead><tr><th>Directory</th><th>Settings</th><th>Where set</th></tr>"
+                        + "</thead><tbody>\n");
         byDir.forEach((d, m) -> m.forEach((key, fs) -> {
             BuildContext bc = contexts.get(key);
             out.append("<tr><td><code>").append(esc(d)).append("</code>");
