@@ -559,7 +559,9 @@ public final class HtmlReport {
                 .append(rows.size() + absent.size()).append(" of ").append(rows.size() + absent.size())
                 .append(" findings shown</span></form>\n<p class=\"printonly\" id=\"printfilter\"></p>\n");
         out.append("<table class=\"findings\" id=\"findings-table\" data-total=\"").append(rows.size() + absent.size())
-                .append("\"><thead><tr><th>#</th><th>Level</th><th>Rule</th><th>Location</th><th>Finding</th>"
+                .append("\"><colgroup><col class=\"c-n\"><col class=\"c-lv\"><col class=\"c-rule\"><col class=\"c-loc\">"
+                        + "<col class=\"c-msg\"><col class=\"c-imp\"><col class=\"c-val\"><col class=\"c-st\"></colgroup>")
+                .append("<thead><tr><th>#</th><th>Level</th><th>Rule</th><th>Location</th><th>Finding</th>"
                         + "<th>Impact</th><th>Validation</th><th>State</th></tr></thead>\n<tbody>\n");
         int n = 0;
         for (Finding f : rows) {
@@ -611,7 +613,6 @@ public final class HtmlReport {
             out.append("<br><span class=\"muted\">in <code>").append(esc(f.function())).append("</code></span>");
         }
         out.append("</td><td class=\"msg\">").append(esc(f.message()));
-        details(f, state);
         out.append("</td><td>");
         impactCell(f);
         out.append("</td><td>");
@@ -633,6 +634,10 @@ public final class HtmlReport {
                         .append("</span>");
             }
         }
+        out.append("</td></tr>\n");
+        // the full record in a row of its own, filtered with the finding's row
+        out.append("<tr class=\"detail\" id=\"d").append(n).append("\"><td></td><td colspan=\"7\">");
+        details(f, state);
         out.append("</td></tr>\n");
     }
 
@@ -779,7 +784,7 @@ public final class HtmlReport {
                     text = text.substring(0, 400) + "\u2026";
                 }
                 s.append("<span class=\"ln").append(hit ? " hit" : "").append("\"><i>").append(i).append("</i>")
-                        .append(esc(text)).append("</span>\n");
+                        .append(esc(text)).append("</span>");
             }
             s.append("</pre>");
             return s.toString();
@@ -950,12 +955,17 @@ public final class HtmlReport {
             z-index:2;display:flex;flex-wrap:wrap;gap:10px;align-items:center}
             form.filters select{max-width:260px}
             .shown{color:var(--muted);margin-left:auto}
-            table.findings{width:100%;margin-top:8px}
+            table.findings{width:100%;margin-top:8px;table-layout:fixed}
+            table.findings col.c-n{width:42px}table.findings col.c-lv{width:82px}table.findings col.c-rule{width:64px}\
+            table.findings col.c-loc{width:230px}table.findings col.c-imp{width:150px}\
+            table.findings col.c-val{width:110px}table.findings col.c-st{width:104px}
             table.findings th{position:sticky;top:44px;background:var(--alt);text-align:left;padding:4px 6px;\
             border-bottom:2px solid var(--line)}
-            table.findings td{border-bottom:1px solid var(--line);padding:5px 6px;vertical-align:top}
+            table.findings td{padding:5px 6px;vertical-align:top}
+            table.findings tr.detail td{border-bottom:1px solid var(--line);padding-top:0}
+            tr.supp+tr.detail td{background:#fafafa}tr.absent+tr.detail td{background:#f0faf3}
             tr.supp td{background:#fafafa}tr.supp .msg{color:var(--muted)}tr.absent td{background:#f0faf3}
-            td.n a{color:var(--muted);text-decoration:none}td.loc{overflow-wrap:anywhere;min-width:200px;max-width:320px}
+            td.n a{color:var(--muted);text-decoration:none}td.loc{overflow-wrap:anywhere}td.msg{overflow-wrap:anywhere}
             .lv{font-weight:600;border-radius:3px;padding:0 5px}.lv-error{color:#fff;background:var(--err)}\
             .lv-warning{color:#fff;background:var(--warn)}.lv-note{color:#fff;background:var(--note)}
             .imp{font-weight:600}.imp-amplified{color:#c0392b}.imp-cancellation{color:#d35400}.imp-growing{color:#9a7d0a}\
@@ -965,7 +975,7 @@ public final class HtmlReport {
             .st-suppressed{color:var(--muted)}
             .verdict{font-weight:600}.v-confirmed{color:#c0392b}.v-not-observed{color:#1e8449}
             details.rec summary{cursor:pointer;color:var(--muted);font-size:12px}
-            details.rec dl{display:grid;grid-template-columns:110px 1fr;gap:2px 10px;margin:6px 0}
+            details.rec dl{display:grid;grid-template-columns:100px minmax(0,1fr);gap:2px 10px;margin:4px 0 6px}
             details.rec dt{color:var(--muted);font-weight:600}details.rec dd{margin:0;word-break:break-word}
             pre.code{background:var(--alt);border:1px solid var(--line);padding:4px 0;margin:0;overflow-x:auto}
             pre.code .ln{display:block;padding:0 8px;white-space:pre}pre.code .ln i{display:inline-block;width:46px;\
@@ -980,7 +990,11 @@ public final class HtmlReport {
             form.filters,#reset,#expand,details.rec summary{display:none}
             .printonly{display:block}
             table.findings th{position:static}
-            tr.finding{break-inside:avoid}
+            tr.finding{break-inside:avoid;break-after:avoid}tr.detail{break-inside:avoid}
+            pre.code .ln{white-space:pre-wrap;overflow-wrap:anywhere}pre.code{overflow:visible}
+            table.findings col.c-n{width:30px}table.findings col.c-lv{width:62px}table.findings col.c-rule{width:50px}\
+            table.findings col.c-loc{width:140px}table.findings col.c-imp{width:100px}\
+            table.findings col.c-val{width:78px}table.findings col.c-st{width:78px}
             .twocol{display:block}.panel{break-inside:avoid;margin-bottom:8px}
             a{color:inherit;text-decoration:none}
             .lv{border:1px solid #000}
@@ -1009,6 +1023,8 @@ public final class HtmlReport {
               rows.forEach(function(r){
                 var ok=keys.every(function(k){return matches(r,k,f[k]);});
                 r.hidden=!ok; if(ok){n++;}
+                var d=r.nextElementSibling;
+                if(d&&d.classList.contains('detail')){d.hidden=!ok;}
               });
               shown.textContent=n+' of '+rows.length+' findings shown';
               document.body.setAttribute('data-shown',String(n));
