@@ -1035,7 +1035,7 @@ public final class HtmlReport {
             }
             function fromHash(){
               var h=location.hash.replace(/^#/,'');
-              if(!h){return;}
+              if(!h||h.indexOf('=')<0){return;}
               h.split('&').forEach(function(p){
                 var i=p.indexOf('='); if(i<0){return;}
                 var k=p.substring(0,i),v;
@@ -1046,6 +1046,7 @@ public final class HtmlReport {
                     s.dispatchEvent(new Event('change'));}}
                 }
               });
+              document.getElementById('findings').scrollIntoView();
             }
             keys.forEach(function(k){var s=sel(k);if(s){s.addEventListener('change',apply);}});
             document.getElementById('reset').addEventListener('click',function(){
