@@ -1046,7 +1046,6 @@ public final class HtmlReport {
                     s.dispatchEvent(new Event('change'));}}
                 }
               });
-              document.getElementById('findings').scrollIntoView();
             }
             keys.forEach(function(k){var s=sel(k);if(s){s.addEventListener('change',apply);}});
             document.getElementById('reset').addEventListener('click',function(){
