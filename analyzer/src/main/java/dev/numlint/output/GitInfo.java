@@ -11,9 +11,10 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -34,9 +35,10 @@ import java.util.regex.Pattern;
  * @param modified   up to {@link #MAX_LISTED} modified or deleted tracked files, relative to the work tree
  * @param modifiedCount how many tracked files differ
  * @param note       why part of the state is unknown, or null
+ * @param modifiedPaths every modified or deleted tracked file, relative to the work tree
  */
 public record GitInfo(Path workTree, String commit, String branch, Boolean dirty, List<String> modified,
-                      int modifiedCount, String note) {
+                      int modifiedCount, String note, Set<String> modifiedPaths) {
     static final int MAX_LISTED = 20;
     private static final Pattern OID = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
     private static final Pattern REF = Pattern.compile("refs/[A-Za-z0-9._/+-]+");
@@ -52,7 +54,8 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
             if (Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)) {
                 Path gitDir = gitDirOfFile(d, dotGit);
                 return Optional.of(gitDir == null
-                        ? new GitInfo(d, null, null, null, List.of(), 0, ".git file does not name a git directory")
+                        ? new GitInfo(d, null, null, null, List.of(), 0, ".git file does not name a git directory",
+                                Set.of())
                         : read(d, gitDir));
             }
         }
@@ -108,7 +111,7 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
             note = "cannot read " + gitDir.getFileName() + ": " + e.getMessage();
         }
         Boolean dirty = null;
-        List<String> modified = new ArrayList<>();
+        Set<String> modified = new TreeSet<>();
         int count = 0;
         try {
             Path index = gitDir.resolve("index");
@@ -124,7 +127,8 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
             String why = "index not readable: " + e.getMessage();
             note = note == null ? why : note + "; " + why;
         }
-        return new GitInfo(workTree, commit, branch, dirty, List.copyOf(modified), count, note);
+        List<String> listed = modified.stream().limit(MAX_LISTED).toList();
+        return new GitInfo(workTree, commit, branch, dirty, listed, count, note, Set.copyOf(modified));
     }
 
     private static String resolveRef(Path gitDir, Path common, String ref) throws IOException {
@@ -158,7 +162,7 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
     }
 
     /** Parses the index (versions 2 to 4) and counts tracked files that differ from it. */
-    static int compareIndex(Path workTree, Path index, List<String> modified) throws IOException {
+    static int compareIndex(Path workTree, Path index, Set<String> modified) throws IOException {
         if (Files.size(index) > MAX_INDEX) {
             throw new IOException("index larger than " + MAX_INDEX + " bytes");
         }
@@ -225,9 +229,7 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
             }
             String path = new String(name, StandardCharsets.UTF_8);
             if (differs(workTree, path, type, mtimeSec, mtimeNsec, size, oid)) {
-                if (modified.size() < MAX_LISTED) {
-                    modified.add(path);
-                }
+                modified.add(path);
                 count++;
             }
         }
@@ -290,6 +292,11 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Whether the tracked file {@code rel} (relative to the work tree, '/'-separated) differs from the index. */
+    public boolean isModified(String rel) {
+        return modifiedPaths.contains(rel);
     }
 
     /** "abc123 (main), clean" etc. */

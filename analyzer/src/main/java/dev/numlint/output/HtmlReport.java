@@ -57,6 +57,9 @@ public final class HtmlReport {
     private final StringBuilder out = new StringBuilder(1 << 16);
     private final Map<String, Optional<List<String>>> sources = new HashMap<>();
     private final RuleCatalog catalog = RuleCatalog.get();
+    private Optional<GitInfo> git;
+    private static final String BLAME_UNAVAILABLE = "not available: numlint runs git only through its guarded "
+            + "process runner, which this build lacks";
 
     private HtmlReport(ScanResult r, ReportOptions o) {
         this.r = r;
@@ -131,12 +134,28 @@ public final class HtmlReport {
         out.append("</header>\n");
     }
 
-    private void gitRow() {
-        Path start = o.paths().isEmpty() ? r.root() : o.paths().get(0);
-        if (!Files.isDirectory(start)) {
-            start = start.toAbsolutePath().getParent();
+    /** The git checkout of the first scanned path, read once. */
+    private Optional<GitInfo> git() {
+        if (git == null) {
+            Path start = o.paths().isEmpty() ? r.root() : o.paths().get(0);
+            if (!Files.isDirectory(start)) {
+                start = start.toAbsolutePath().getParent();
+            }
+            git = start == null ? Optional.empty() : GitInfo.find(start);
         }
-        Optional<GitInfo> g = start == null ? Optional.empty() : GitInfo.find(start);
+        return git;
+    }
+
+    /** Who wrote a suppression and when (git blame), or why that is not available. */
+    private String blame(Location l) {
+        if (git().isEmpty()) {
+            return "not available: not a git checkout";
+        }
+        return BLAME_UNAVAILABLE;
+    }
+
+    private void gitRow() {
+        Optional<GitInfo> g = git();
         if (g.isEmpty()) {
             meta("Git", "not a git checkout");
             return;
@@ -717,8 +736,10 @@ public final class HtmlReport {
                 out.append(" <span class=\"muted\">at <code>").append(esc(f.suppression().location().shortText()))
                         .append("</code></span>");
             }
-            out.append("<br><span class=\"muted\">who and when (git blame): not available: numlint does not run git"
-                    + " in the scanned tree</span></dd>");
+            out.append("<br><span class=\"muted\">who and when (git blame): ")
+                    .append(esc(f.suppression().location() == null ? "not available: no suppression location"
+                            : blame(f.suppression().location())))
+                    .append("</span></dd>");
         }
         if (catalog.has(f.ruleId())) {
             out.append("<dt>Rule</dt><dd>").append(esc(f.ruleId() + " " + catalog.rule(f.ruleId()).name() + ": "
