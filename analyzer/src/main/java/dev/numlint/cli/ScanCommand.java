@@ -121,7 +121,7 @@ final class ScanCommand implements Callable<Integer> {
         ScanResult r = result;
         Baseline.Comparison comparison = base == null ? null : base.compare(result.findings());
         ReportOptions ro = new ReportOptions(comparison, sarifSuppressed == SarifSuppressed.omit, sarifCategory,
-                prepared.paths(), prepared.configFile());
+                prepared.paths(), prepared.configFile(), failOn.name());
         Outputs.write(output, spec.commandLine().getOut(), w -> write(r, ro, w));
         Level threshold = switch (failOn) {
             case error -> Level.ERROR;

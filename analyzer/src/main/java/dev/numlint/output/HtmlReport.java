@@ -129,9 +129,28 @@ public final class HtmlReport {
         if (o.baseline() != null) {
             meta("Baseline", o.baseline().file() + ": " + o.baseline().summary());
         }
+        if (o.failOn() != null) {
+            gateRow();
+        }
         out.append("</table>\n");
         buildContexts();
         out.append("</header>\n");
+    }
+
+    /** The acceptance criterion (--fail-on, new findings only with a baseline) and whether the scan met it. */
+    private void gateRow() {
+        Level threshold = switch (o.failOn()) {
+            case "error" -> Level.ERROR;
+            case "warning" -> Level.WARNING;
+            case "note" -> Level.NOTE;
+            default -> null;
+        };
+        String criterion = threshold == null ? "none (--fail-on none: the scan never fails)"
+                : "no unsuppressed " + (o.baseline() != null ? "new " : "") + "finding at level " + threshold.id()
+                        + (threshold == Level.NOTE ? "" : " or above") + " (--fail-on " + threshold.id() + ")";
+        boolean fails = o.baseline() != null ? o.baseline().failsAt(threshold) : r.failsAt(threshold);
+        out.append("<tr><th>Acceptance</th><td>").append(esc(criterion)).append(": <b class=\"")
+                .append(fails ? "gate-fail\">not met" : "gate-pass\">met").append("</b></td></tr>\n");
     }
 
     /** The git checkout of the first scanned path, read once. */
@@ -1005,6 +1024,7 @@ public final class HtmlReport {
             .ek{font-size:11px;text-transform:uppercase;color:var(--muted)}
             tr.na td:nth-child(2){color:var(--err);font-weight:600}
             footer{margin-top:30px;color:var(--muted);font-size:12px}
+            .gate-fail{color:var(--err)}.gate-pass{color:var(--ok)}
             .printonly{display:none}
             @media print{
             body{max-width:none;padding:0;font-size:11px}

@@ -14,10 +14,17 @@ import java.util.List;
  * @param category       SARIF {@code automationDetails.id} category (the id is {@code category + "/"})
  * @param paths          the scanned paths as given (absolute), for the audit report
  * @param configFile     the configuration file used, or null for defaults
+ * @param failOn         the gate the scan ran with (--fail-on: error, warning, note or none), or null when unknown;
+ *                       the audit report records it as the acceptance criterion with its outcome
  */
 public record ReportOptions(Baseline.Comparison baseline, boolean omitSuppressed, String category, List<Path> paths,
-                            Path configFile) {
+                            Path configFile, String failOn) {
     public static final String DEFAULT_CATEGORY = "numlint";
+
+    public ReportOptions(Baseline.Comparison baseline, boolean omitSuppressed, String category, List<Path> paths,
+                         Path configFile) {
+        this(baseline, omitSuppressed, category, paths, configFile, null);
+    }
 
     public ReportOptions {
         category = category == null || category.isBlank() ? DEFAULT_CATEGORY : category;
@@ -25,6 +32,6 @@ public record ReportOptions(Baseline.Comparison baseline, boolean omitSuppressed
     }
 
     public static ReportOptions defaults() {
-        return new ReportOptions(null, false, DEFAULT_CATEGORY, List.of(), null);
+        return new ReportOptions(null, false, DEFAULT_CATEGORY, List.of(), null, null);
     }
 }

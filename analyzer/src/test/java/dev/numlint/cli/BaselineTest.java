@@ -177,4 +177,21 @@ class BaselineTest {
             assertThat(r.err()).startsWith("numlint: error: baseline '" + bad + "' is not a readable numlint SARIF");
         }
     }
+
+    @Test
+    void htmlReportThroughTheCommandLineCarriesTheBaseline() throws IOException {
+        Files.writeString(src.resolve("c.cu"), "w = HAZARD(NL001);\n");
+        Path html = tmp.resolve("out/report.html");
+        Run r = run("scan", "--format", "html", "--output", html.toString(), "--baseline", baseline.toString(),
+                src.toString());
+        assertThat(r.code()).as("the new NL001 fails the gate").isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        String h = Files.readString(html);
+        assertThat(h).startsWith("<!DOCTYPE html>")
+                .contains("1 new, 3 unchanged, 0 updated, 0 fixed (absent)")
+                .contains("no unsuppressed new finding at level error or above (--fail-on error): "
+                        + "<b class=\"gate-fail\">not met</b>")
+                .contains("data-state=\"open new\"");
+        assertThat(h.split("data-state=\"open unchanged\"", -1)).hasSize(4);
+    }
 }

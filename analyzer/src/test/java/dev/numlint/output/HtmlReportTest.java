@@ -105,6 +105,11 @@ class HtmlReportTest {
         assertThat(html).as("the binary file is listed as not analyzed, with its reason")
                 .containsPattern("<tr class=\"na\"><td><code>bin\\.cu</code></td><td>not analyzed</td>");
         assertThat(HtmlReport.ruleSetHash()).matches("[0-9a-f]{64}");
+        assertThat(HtmlReport.render(annotated, new ReportOptions(null, false, null, List.of(src), cfg, "warning")))
+                .contains("no unsuppressed finding at level warning or above (--fail-on warning): "
+                        + "<b class=\"gate-fail\">not met</b>");
+        assertThat(HtmlReport.render(annotated, new ReportOptions(null, false, null, List.of(src), cfg, "error")))
+                .as("the only error finding is suppressed").contains("<b class=\"gate-pass\">met</b>");
         assertThat(rows(html)).hasSize(2);
     }
 
