@@ -58,8 +58,7 @@ public final class HtmlReport {
     private final Map<String, Optional<List<String>>> sources = new HashMap<>();
     private final RuleCatalog catalog = RuleCatalog.get();
     private Optional<GitInfo> git;
-    private static final String BLAME_UNAVAILABLE = "not available: numlint runs git only through its guarded "
-            + "process runner, which this build lacks";
+    private Optional<GitBlame> blamer;
 
     private HtmlReport(ScanResult r, ReportOptions o) {
         this.r = r;
@@ -165,12 +164,19 @@ public final class HtmlReport {
         return git;
     }
 
-    /** Who wrote a suppression and when (git blame), or why that is not available. */
+    /** Who wrote a suppression and when (git blame through the guarded runner), or why that is not available. */
     private String blame(Location l) {
         if (git().isEmpty()) {
             return "not available: not a git checkout";
         }
-        return BLAME_UNAVAILABLE;
+        if (blamer == null) {
+            blamer = GitBlame.of(git().get());
+        }
+        if (blamer.isEmpty()) {
+            return git().get().commit() == null ? "not available: no commit" : "not available: git is not installed";
+        }
+        Path p = Path.of(l.file());
+        return blamer.get().whoAndWhen(p.isAbsolute() ? p : r.root().resolve(p), l.startLine());
     }
 
     private void gitRow() {

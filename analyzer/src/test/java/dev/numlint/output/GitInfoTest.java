@@ -123,4 +123,31 @@ class GitInfoTest {
         assertThat(h.commit()).isNull();
         assertThat(h.note()).contains("invalid ref");
     }
+
+    @Test
+    void suppressionBlameThroughTheGuardedRunnerIgnoresTheRepositorysProgramSettings() throws Exception {
+        Path repo = Files.createDirectories(tmp.resolve("blamed"));
+        git(repo, "init", "-q");
+        Files.writeString(repo.resolve("k.cu"), "x = 1;\ny = HAZARD(NL001); // numlint: ignore NL001 -- clamped\n");
+        git(repo, "add", "-A");
+        git(repo, "-c", "user.name=Ada Auditor", "commit", "-q", "-m", "first");
+        // a hostile repository configuration: git would run these programs if numlint let it
+        Path marker = tmp.resolve("ran");
+        Files.writeString(repo.resolve(".git/config"), Files.readString(repo.resolve(".git/config"))
+                + "[core]\n\tfsmonitor = touch " + marker + "\n\thooksPath = hooks\n"
+                + "[diff \"x\"]\n\ttextconv = touch " + marker + "\n");
+        Files.writeString(repo.resolve(".gitattributes"), "*.cu diff=x\n");
+        dev.numlint.scan.ScanResult r = dev.numlint.scan.Scanner.scan(dev.numlint.scan.ScanOptions.builder(repo)
+                .path(repo).analyzers(List.of(new dev.numlint.scan.MarkerAnalyzer())).build());
+        String html = HtmlReport.render(r, new ReportOptions(null, false, null, List.of(repo), null));
+        assertThat(html).contains("who and when (git blame): Ada Auditor, ");
+        assertThat(html).containsPattern("Ada Auditor, \\d{4}-\\d{2}-\\d{2} \\(commit [0-9a-f]{12}\\)");
+        assertThat(marker).as("no program from the repository's configuration ran").doesNotExist();
+
+        Files.writeString(repo.resolve("k.cu"), "\nx = 1;\ny = HAZARD(NL001); // numlint: ignore NL001 -- clamped\n");
+        r = dev.numlint.scan.Scanner.scan(dev.numlint.scan.ScanOptions.builder(repo).path(repo)
+                .analyzers(List.of(new dev.numlint.scan.MarkerAnalyzer())).build());
+        assertThat(HtmlReport.render(r, new ReportOptions(null, false, null, List.of(repo), null)))
+                .contains("who and when (git blame): not available: the file has uncommitted changes");
+    }
 }
