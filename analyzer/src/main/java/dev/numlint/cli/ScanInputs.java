@@ -55,10 +55,10 @@ final class ScanInputs {
             java.util.regex.Pattern.compile("(?:(compute|sm|lto)_)?([1-9][0-9]{1,2})([af]?)");
 
     /**
-     * The scan options for {@code paths}, the absolute paths themselves and whether input problems fail the run
-     * ({@code --fail-on-input-problems} or the configuration's key).
+     * The scan options for {@code paths}, the absolute paths themselves, whether input problems fail the run
+     * ({@code --fail-on-input-problems} or the configuration's key) and the configuration file (or null).
      */
-    record Prepared(ScanOptions options, List<Path> paths, boolean failOnInputProblems) {
+    record Prepared(ScanOptions options, List<Path> paths, boolean failOnInputProblems, Path configFile) {
     }
 
     Prepared prepare(List<Path> paths, List<Analyzer> analyzers) {
@@ -95,7 +95,7 @@ final class ScanInputs {
             b.progressLines(System.err);
         }
         boolean failOnInput = failOnInputProblems || Boolean.TRUE.equals(cfg.failOnInputProblems());
-        return new Prepared(b.build(), abs, failOnInput);
+        return new Prepared(b.build(), abs, failOnInput, cfg.source() == null ? null : Path.of(cfg.source()));
     }
 
     /**

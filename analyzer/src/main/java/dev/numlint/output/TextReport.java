@@ -19,14 +19,29 @@ public final class TextReport {
 
     /** Writes warnings and errors; notes are counted, not listed. */
     public static void write(ScanResult r, PrintWriter out) {
-        write(r, out, false);
+        write(r, ReportOptions.defaults(), out, false);
     }
 
     /** Writes the unsuppressed findings: all of them with {@code notes}, otherwise warnings and errors only. */
     public static void write(ScanResult r, PrintWriter out, boolean notes) {
+        write(r, ReportOptions.defaults(), out, notes);
+    }
+
+    /** As {@link #write(ScanResult, ReportOptions, PrintWriter, boolean)} without notes. */
+    public static void write(ScanResult r, ReportOptions o, PrintWriter out) {
+        write(r, o, out, false);
+    }
+
+    /**
+     * Writes the unsuppressed findings: all of them with {@code notes}, otherwise warnings and errors only. With a
+     * baseline only new findings are listed, and one more summary line gives the counts of new, unchanged, updated
+     * and fixed (absent) findings.
+     */
+    public static void write(ScanResult r, ReportOptions o, PrintWriter out, boolean notes) {
+        Baseline.Comparison baseline = o.baseline();
         int hidden = 0;
         for (Finding f : r.findings()) {
-            if (f.suppressed()) {
+            if (f.suppressed() || baseline != null && baseline.state(f) != Baseline.State.NEW) {
                 continue;
             }
             if (!notes && f.level() == dev.numlint.model.Level.NOTE) {
@@ -52,6 +67,9 @@ public final class TextReport {
         if (hidden > 0) {
             out.print(plural(hidden, "note") + " not shown (low-impact findings); --notes shows them, SARIF and JSON "
                     + "contain them\n");
+        }
+        if (baseline != null) {
+            out.print("compared with baseline " + baseline.file() + ": " + baseline.summary() + "\n");
         }
         out.flush();
     }
