@@ -100,6 +100,7 @@ public final class Decoder {
     private final List<int[]> vecs = new ArrayList<>();
     private final List<String> texts = new ArrayList<>();
     private final List<Integer> lines = new ArrayList<>();
+    private final List<String> srcs = new ArrayList<>();
     private final List<Long> template = new ArrayList<>();
     private final List<Boolean> slotF32 = new ArrayList<>();
     private final Set<Integer> f64Slots = new HashSet<>();
@@ -155,6 +156,7 @@ public final class Decoder {
         c.operands = in.operands;
         c.text = in.text;
         c.line = in.line;
+        c.src = in.src;
         return c;
     }
 
@@ -312,7 +314,7 @@ public final class Decoder {
                     throw new Unsupported("cannot decode '" + cur.text + "' (line " + cur.line + "): " + e);
                 }
                 ins.addAll(post);
-                for (int i = 0; i < post.size(); i++) { vecs.add(null); texts.add(cur.text); lines.add(cur.line); }
+                for (int i = 0; i < post.size(); i++) { vecs.add(null); texts.add(cur.text); lines.add(cur.line); srcs.add(cur.src); }
                 post.clear();
             }
         }
@@ -553,7 +555,7 @@ public final class Decoder {
     private void emitPost(boolean after, int op, int d, int a) {
         long[] e = {op, d, a, 0, 0, guard(cur), 0, 0};
         if (after) post.add(e);
-        else { ins.add(e); vecs.add(null); texts.add(cur.text); lines.add(cur.line); }
+        else { ins.add(e); vecs.add(null); texts.add(cur.text); lines.add(cur.line); srcs.add(cur.src); }
     }
 
     private Sym symbol(String t) {
@@ -603,14 +605,14 @@ public final class Decoder {
         ins.add(new long[] {op, d, a, b, c, guard(cur), x, y});
         vecs.add(v);
         texts.add(cur.text);
-        lines.add(cur.line);
+        lines.add(cur.line); srcs.add(cur.src);
         int at = ins.size() - 1;
         if (ref && !isDD(op) && writesD(op) && wideD(d)) {
             // a double-double register written by an ordinary binary64 operation: its low part is 0
             ins.add(new long[] {Op.ZERO_LO, d, 0, 0, 0, guard(cur), 0, 0});
             vecs.add(null);
             texts.add(cur.text);
-            lines.add(cur.line);
+            lines.add(cur.line); srcs.add(cur.src);
         }
         return at;
     }
@@ -635,7 +637,9 @@ public final class Decoder {
         p.op = new int[n]; p.d = new int[n]; p.a = new int[n]; p.b = new int[n]; p.c = new int[n];
         p.g = new int[n]; p.x = new long[n]; p.y = new int[n]; p.v = new int[n][]; p.text = new String[n];
         p.line = new int[n];
+        p.src = new String[n];
         for (int i = 0; i < n; i++) {
+            p.src[i] = srcs.get(i);
             long[] e = ins.get(i);
             p.op[i] = (int) e[0]; p.d[i] = (int) e[1]; p.a[i] = (int) e[2]; p.b[i] = (int) e[3]; p.c[i] = (int) e[4];
             p.g[i] = (int) e[5]; p.x[i] = e[6]; p.y[i] = (int) e[7]; p.v[i] = vecs.get(i); p.text[i] = texts.get(i);

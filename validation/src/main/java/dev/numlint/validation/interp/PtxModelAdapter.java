@@ -107,6 +107,7 @@ public final class PtxModelAdapter {
         for (Operand o : x.operands()) in.operands.add(o.toString());
         in.text = x.text() == null ? x.opcode() : x.text().replaceAll("\\s+", " ").trim();
         in.line = x.ptxLine();
+        if (x.loc() != null && x.loc().userPos() != null && x.loc().userPos().line() > 0) in.src = x.loc().userPos().toString();
         return in;
     }
 }

@@ -114,6 +114,8 @@ public final class PtxText {
         public List<String> mods = new ArrayList<>(); // e.g. ["rn", "f32"]
         public List<String> operands = new ArrayList<>(); // raw operand texts
         public String text;
+        /** The source position from the .loc before it (file:line:column, the user's code when inlined), or null. */
+        public String src;
 
         public boolean has(String m) {
             return mods.contains(m);
