@@ -203,10 +203,10 @@ public final class Validator {
 
     private List<Variant> cuVariants(List<String> asBuilt) {
         List<Variant> v = new ArrayList<>();
-        v.add(new Variant("as-built", null, asBuilt, new Decoder.Options()));
+        v.add(new Variant("as-built", null, asBuilt, new Decoder.Options().contract(true)));
         List<String> strict = new ArrayList<>(asBuilt);
         for (String s : STRICT_FLAGS) strict.add(s);
-        v.add(new Variant("strict", null, strict, new Decoder.Options()));
+        v.add(new Variant("strict", null, strict, new Decoder.Options().contract(true)));
         boolean[] h = hazards(asBuilt);
         String[][] single = {{"fmad=false", "NL003", "-fmad=false"}, {"prec-div=true", "NL002", "-prec-div=true"},
                 {"prec-sqrt=true", "NL006", "-prec-sqrt=true"}, {"ftz=false", "NL007", "-ftz=false"}};
@@ -214,20 +214,20 @@ public final class Validator {
             if (!h[i]) continue;
             List<String> f = new ArrayList<>(asBuilt);
             f.add(single[i][2]);
-            v.add(new Variant(single[i][0], single[i][1], f, new Decoder.Options()));
+            v.add(new Variant(single[i][0], single[i][1], f, new Decoder.Options().contract(true)));
         }
         return v;
     }
 
     private static List<Variant> ptxVariants(Map<String, PtxHazards.Hit> hits) {
         List<Variant> v = new ArrayList<>();
-        v.add(new Variant("as-built", null, List.of(), new Decoder.Options()));
+        v.add(new Variant("as-built", null, List.of(), new Decoder.Options().contract(true)));
         v.add(new Variant("strict", null, List.of("ptx:unfuse-fma", "ptx:div.rn", "ptx:sqrt.rn", "ptx:no-ftz"),
                 new Decoder.Options().unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true)));
         if (hits.containsKey("NL003")) v.add(new Variant("unfuse-fma", "NL003", List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
-        if (hits.containsKey("NL002")) v.add(new Variant("div.rn", "NL002", List.of("ptx:div.rn"), new Decoder.Options().exactDiv(true)));
-        if (hits.containsKey("NL006")) v.add(new Variant("sqrt.rn", "NL006", List.of("ptx:sqrt.rn"), new Decoder.Options().exactSqrt(true)));
-        if (hits.containsKey("NL007")) v.add(new Variant("no-ftz", "NL007", List.of("ptx:no-ftz"), new Decoder.Options().noFtz(true)));
+        if (hits.containsKey("NL002")) v.add(new Variant("div.rn", "NL002", List.of("ptx:div.rn"), new Decoder.Options().contract(true).exactDiv(true)));
+        if (hits.containsKey("NL006")) v.add(new Variant("sqrt.rn", "NL006", List.of("ptx:sqrt.rn"), new Decoder.Options().contract(true).exactSqrt(true)));
+        if (hits.containsKey("NL007")) v.add(new Variant("no-ftz", "NL007", List.of("ptx:no-ftz"), new Decoder.Options().contract(true).noFtz(true)));
         return v;
     }
 
@@ -383,7 +383,7 @@ public final class Validator {
             Decoder.Options ro = new Decoder.Options().reference(true);
             if (vs.get(1).flags.stream().anyMatch(f -> f.startsWith("ptx:"))) ro.unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true);
             ref = Decoder.decode(strictM, k.name, ro);
-            if (nl001) host = Decoder.decode(asBuilt, k.name, new Decoder.Options().host(true));
+            if (nl001) host = Decoder.decode(asBuilt, k.name, new Decoder.Options().host(true).contract(true));
         } catch (Decoder.Unsupported e) {
             res.verdict = Verdict.NOT_RUNNABLE;
             res.reason = "unsupported: " + e.getMessage();

@@ -48,6 +48,8 @@ public final class Decoder {
      */
     public static final class Options {
         public boolean reference, hostConversions, unfuseFma, exactDiv, noFtz, exactSqrt;
+        /** Apply ptxas's contractions (the module's {@code contractions}): the program the GPU runs as built. */
+        public boolean contract;
 
         public Options() {}
 
@@ -57,6 +59,7 @@ public final class Decoder {
         public Options exactDiv(boolean v) { exactDiv = v; return this; }
         public Options noFtz(boolean v) { noFtz = v; return this; }
         public Options exactSqrt(boolean v) { exactSqrt = v; return this; }
+        public Options contract(boolean v) { contract = v; return this; }
     }
 
     public static Program decode(PtxText.Module m, String kernel, boolean reference, boolean hostConversions) {
@@ -131,6 +134,45 @@ public final class Decoder {
         this.ref = o.reference;
         this.host = o.hostConversions;
         this.p = new Program(k.name, o.reference);
+    }
+
+    /** The add/sub as ptxas builds it: one fused multiply-add of the mul's operands (negations first). */
+    private List<Insn> fused(Insn add, PtxText.Fuse fu) {
+        String t = add.has("f64") ? "f64" : "f32";
+        List<Insn> out = new ArrayList<>();
+        String pa = fu.pa(), other = fu.other();
+        if (fu.negateProduct()) {
+            String r = "%__ctr" + add.line + "p";
+            declare(new PtxText.RegDecl(t, r, -1));
+            out.add(synth(add, "neg", List.of(t), List.of(r, pa)));
+            pa = r;
+        }
+        if (fu.negateOther()) {
+            String r = "%__ctr" + add.line + "o";
+            declare(new PtxText.RegDecl(t, r, -1));
+            out.add(synth(add, "neg", List.of(t), List.of(r, other)));
+            other = r;
+        }
+        List<String> mods = new ArrayList<>();
+        mods.add("rn");
+        if (add.has("ftz")) mods.add("ftz");
+        if (add.has("sat")) mods.add("sat");
+        mods.add(t);
+        out.add(synth(add, "fma", mods, List.of(add.operands.get(0), pa, fu.pb(), other)));
+        return out;
+    }
+
+    private static Insn synth(Insn like, String opcode, List<String> mods, List<String> operands) {
+        Insn c = new Insn();
+        c.guard = like.guard;
+        c.guardNeg = like.guardNeg;
+        c.opcode = opcode;
+        c.mods = new ArrayList<>(mods);
+        c.operands = new ArrayList<>(operands);
+        c.text = like.text + " (contracted by ptxas: " + opcode + "." + String.join(".", mods) + ")";
+        c.line = like.line;
+        c.src = like.src;
+        return c;
     }
 
     /** Applies the PTX-level strictness switches to a copy of the instruction. */
@@ -304,7 +346,15 @@ public final class Decoder {
         for (Stmt s : f.body) {
             if (s instanceof Label) labels.put(((Label) s).name, ins.size());
             else if (s instanceof VarDecl) declareVar(((VarDecl) s).var);
-            else if (s instanceof Insn) {
+            else if (s instanceof Insn && opts.contract && !opts.unfuseFma && mod.contractions.containsKey(((Insn) s).line)) {
+                for (Insn x : fused((Insn) s, mod.contractions.get(((Insn) s).line))) {
+                    cur = x;
+                    insn(cur, f == kernel);
+                    ins.addAll(post);
+                    for (int i = 0; i < post.size(); i++) { vecs.add(null); texts.add(cur.text); lines.add(cur.line); srcs.add(cur.src); }
+                    post.clear();
+                }
+            } else if (s instanceof Insn) {
                 cur = transform((Insn) s);
                 try {
                     insn(cur, f == kernel);

@@ -16,6 +16,11 @@ public final class PtxText {
     public static final class Module {
         public final List<Var> vars = new ArrayList<>();
         public final List<Func> funcs = new ArrayList<>();
+        /**
+         * ptxas's contractions (dev.numlint.ptx.model.Contraction), keyed by the PTX line of the add/sub that
+         * becomes a fused multiply-add in the machine code.
+         */
+        public final java.util.Map<Integer, Fuse> contractions = new java.util.HashMap<>();
 
         /** The function of that name, preferring a definition over a prototype. */
         public Func func(String name) {
@@ -33,6 +38,13 @@ public final class PtxText {
             for (Func f : funcs) if (f.entry && f.body != null) r.add(f);
             return r;
         }
+    }
+
+    /**
+     * One mul + add/sub pair that ptxas fuses: the add/sub at its line computes round(pa * pb + other) with the
+     * product and/or the other operand negated.
+     */
+    public record Fuse(String pa, String pb, String other, boolean negateProduct, boolean negateOther, int mulLine) {
     }
 
     /** A variable declaration in some state space. */
@@ -92,7 +104,7 @@ public final class PtxText {
         public final String type, name;
         public final int count; // -1: a single register called name; else name0..name(count-1)
 
-        RegDecl(String type, String name, int count) {
+        public RegDecl(String type, String name, int count) {
             this.type = type;
             this.name = name;
             this.count = count;
