@@ -274,21 +274,11 @@ public final class Validator {
             asBuiltText = r.ptx;
         }
         PtxText.Module asBuilt;
-        String readerNote = null;
         try {
-            asBuilt = parse(asBuiltText);
+            asBuilt = PtxModelAdapter.read(asBuiltText);
         } catch (RuntimeException e) {
-            if (o.reader != ValidationOptions.Reader.PTX_INSPECTOR) {
-                out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
-                return out;
-            }
-            try {
-                asBuilt = PtxText.parse(asBuiltText);
-                readerNote = "ptx-inspector's reader reported " + e.getMessage() + "; the interpreter's own PTX reader was used";
-            } catch (RuntimeException e2) {
-                out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
-                return out;
-            }
+            out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
+            return out;
         }
         Map<String, Set<String>> flaggedHere = flaggedFor(file);
         for (PtxText.Func k : asBuilt.entries()) {
@@ -307,21 +297,15 @@ public final class Validator {
                 Nvcc.Result r = compile(file, v.flags);
                 if (r.ptx == null) { v.error = r.error; continue; }
                 try {
-                    v.module = readerNote == null ? parse(r.ptx) : PtxText.parse(r.ptx);
+                    v.module = PtxModelAdapter.read(r.ptx);
                     v.ptx = r.ptx;
                 } catch (RuntimeException e) {
                     v.error = "cannot read the PTX: " + e.getMessage();
                 }
             }
-            KernelResult kr = kernel(file, asBuilt, k, hits, vs);
-            if (readerNote != null) kr.notes.add(readerNote);
-            out.add(kr);
+            out.add(kernel(file, asBuilt, k, hits, vs));
         }
         return out;
-    }
-
-    private PtxText.Module parse(String ptx) {
-        return o.reader == ValidationOptions.Reader.PTX_INSPECTOR ? PtxModelAdapter.read(ptx) : PtxText.parse(ptx);
     }
 
     private Map<String, Set<String>> flaggedFor(Path file) {
