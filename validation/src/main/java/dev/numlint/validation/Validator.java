@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -219,7 +220,7 @@ public final class Validator {
         return v;
     }
 
-    private static List<Variant> ptxVariants(Map<String, PtxHazards.Hit> hits) {
+    private static List<Variant> ptxVariants(Map<String, KernelHazards.Hit> hits) {
         List<Variant> v = new ArrayList<>();
         v.add(new Variant("as-built", null, List.of(), new Decoder.Options().contract(true)));
         v.add(new Variant("strict", null, List.of("ptx:unfuse-fma", "ptx:div.rn", "ptx:sqrt.rn", "ptx:no-ftz"),
@@ -282,7 +283,7 @@ public final class Validator {
         }
         Map<String, Set<String>> flaggedHere = flaggedFor(file);
         for (PtxText.Func k : asBuilt.entries()) {
-            Map<String, PtxHazards.Hit> hits = PtxHazards.scan(asBuilt, k);
+            Map<String, KernelHazards.Hit> hits = KernelHazards.of(asBuilt.source, k.name, hazards(o.buildFlags)[3] && hazards(o.buildFlags)[1]);
             Set<String> rules = flaggedHere == null ? null : flaggedHere.get(k.name);
             if (rules == null && flaggedHere != null) {
                 // analyzers name kernels as written in the source; PTX names C++ kernels mangled
@@ -336,7 +337,7 @@ public final class Validator {
         int n;
     }
 
-    private KernelResult kernel(Path file, PtxText.Module asBuilt, PtxText.Func k, Map<String, PtxHazards.Hit> hits, List<Variant> vs) {
+    private KernelResult kernel(Path file, PtxText.Module asBuilt, PtxText.Func k, Map<String, KernelHazards.Hit> hits, List<Variant> vs) {
         KernelResult res = new KernelResult();
         res.file = file.toString();
         res.kernel = k.name;
@@ -391,6 +392,7 @@ public final class Validator {
         long compared = 0, differing = 0, maxUlp = 0;
         double sumUlp = 0;
         long hostDiff = 0;
+        Map<String, Map<String, Long>> histo = new LinkedHashMap<>(); // rule -> ULP bucket -> elements
         Map<String, double[]> err = new LinkedHashMap<>(); // maxAbs, maxRel, sumAbs, count, diffFromAsBuilt
         Map<String, Long> removes = new LinkedHashMap<>();
         for (Variant v : vs) if (progs.containsKey(v.name)) err.put(v.name, new double[5]);
@@ -470,7 +472,18 @@ public final class Validator {
                             if (ulp(vv.get(r.getKey())[i], sv[i], t) == 0) r.setValue(r.getValue() + 1);
                         }
                     }
-                    if (hv != null && ulp(hv[i], av[i], t) != 0) hostDiff++;
+                    if (hv != null) {
+                        long hu = ulp(hv[i], av[i], t);
+                        if (hu != 0) {
+                            hostDiff++;
+                            histo.computeIfAbsent("NL001", x -> new TreeMap<>()).merge(FindingResult.bucket(hu), 1L, Long::sum);
+                        }
+                    }
+                    for (Variant v : vs) {
+                        if (v.rule == null || !vv.containsKey(v.name)) continue;
+                        long vu = ulp(av[i], vv.get(v.name)[i], t);
+                        if (vu != 0) histo.computeIfAbsent(v.rule, x -> new TreeMap<>()).merge(FindingResult.bucket(vu), 1L, Long::sum);
+                    }
                     for (Map.Entry<String, double[]> ev : err.entrySet()) {
                         double x = vv.get(ev.getKey())[i];
                         double[] acc = ev.getValue();
@@ -517,14 +530,18 @@ public final class Validator {
         boolean confirmed = differing > 0 || hostDiff > 0 || gDiff > 0;
         res.verdict = confirmed ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
         // per finding
-        for (PtxHazards.Hit h : hits.values()) {
+        for (KernelHazards.Hit h : hits.values()) {
             FindingResult f = new FindingResult();
-            f.rule = h.rule;
-            f.line = h.line;
-            f.evidence = h.text;
+            f.rule = h.rule();
+            f.line = h.line();
+            f.evidence = h.text();
+            f.source = h.source();
+            if (h.sourceLine() > 0) f.sourceLine = h.sourceLine();
+            if (h.sourceColumn() > 0) f.sourceColumn = h.sourceColumn();
+            f.ulpHistogram = histo.getOrDefault(h.rule(), Map.of());
             Long el = null;
-            if (h.rule.equals("NL001")) el = hostDiff;
-            else for (Attribution a : res.attribution) if (a.rule.equals(h.rule)) el = a.elementsDiffering;
+            if (h.rule().equals("NL001")) el = hostDiff;
+            else for (Attribution a : res.attribution) if (a.rule.equals(h.rule())) el = a.elementsDiffering;
             if (el == null) {
                 // no single switch for this rule (e.g. an intrinsic or atomics): the kernel-level comparison decides
                 f.verdict = differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
@@ -695,7 +712,7 @@ public final class Validator {
     }
 
     /** Input distributions per set, chosen by the hazards (conversion ranges for NL001, subnormals for NL007...). */
-    static List<Distribution> distributions(Map<String, PtxHazards.Hit> hits, KernelSpec ks) {
+    static List<Distribution> distributions(Map<String, KernelHazards.Hit> hits, KernelSpec ks) {
         List<Distribution> d = new ArrayList<>();
         d.add(Distribution.uniform(-1, 1));
         if (hits.containsKey("NL001")) {

@@ -34,6 +34,7 @@ public final class PtxModelAdapter {
 
     public static PtxText.Module from(PtxModule m) {
         PtxText.Module out = new PtxText.Module();
+        out.source = m;
         for (Variable v : m.variables()) {
             if (v.elementSize() <= 0 || !Types.isType(v.type())) continue; // .texref/.samplerref: tex is not executed
             out.vars.add(var(v));

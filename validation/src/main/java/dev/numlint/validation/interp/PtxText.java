@@ -21,6 +21,8 @@ public final class PtxText {
          * becomes a fused multiply-add in the machine code.
          */
         public final java.util.Map<Integer, Fuse> contractions = new java.util.HashMap<>();
+        /** ptx-inspector's model this was built from (for the scan's PTX rules and the contraction model). */
+        public dev.numlint.ptx.model.PtxModule source;
 
         /** The function of that name, preferring a definition over a prototype. */
         public Func func(String name) {
