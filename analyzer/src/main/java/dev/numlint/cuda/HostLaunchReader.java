@@ -53,7 +53,10 @@ public final class HostLaunchReader {
     private record Num(double v, boolean integer, String from) implements Val {
     }
 
-    private record Buf(long bytes, String from) implements Val {
+    private record Buf(long bytes, String from, Double fill) implements Val {
+        Buf(long bytes, String from) {
+            this(bytes, from, null);
+        }
     }
 
     private static final class Dim implements Val {
@@ -268,15 +271,34 @@ public final class HostLaunchReader {
                                 + text(a.get(1)[0], a.get(1)[1]) + ") at " + at(i)));
                     }
                 }
+            } else if (s.equals("fill") && tok(i + 1).equals("(")) {
+                List<int[]> a = split(i + 2, close(i + 1));
+                String var = a.size() == 3 ? firstIdent(a.get(0)) : null;
+                Double x = a.size() == 3 ? eval(a.get(2)[0], a.get(2)[1]) : null;
+                if (var != null && x != null && env.get(var) instanceof Buf b) {
+                    env.put(var, new Buf(b.bytes(), b.from() + "; filled with " + x + " at " + at(i), x));
+                }
             } else if ((s.equals("cudaMemcpy") || s.equals("cuMemcpyHtoD")) && tok(i + 1).equals("(")) {
                 List<int[]> a = split(i + 2, close(i + 1));
                 if (a.size() >= 3) {
                     String var = lastIdent(a.get(0));
+                    String src = firstIdent(a.get(1));
                     Double bytes = eval(a.get(2)[0], a.get(2)[1]);
-                    if (var != null && bytes != null && !(env.get(var) instanceof Buf)) {
-                        env.put(var, new Buf(bytes.longValue(), s + " of " + bytes.longValue() + " bytes at " + at(i)));
+                    Val old = var == null ? null : env.get(var);
+                    if (var != null && bytes != null && !(old instanceof Buf)) {
+                        old = new Buf(bytes.longValue(), s + " of " + bytes.longValue() + " bytes at " + at(i));
+                        env.put(var, old);
+                    }
+                    if (old instanceof Buf b && src != null && env.get(src) instanceof Buf h && h.fill() != null) {
+                        env.put(var, new Buf(b.bytes(), b.from() + "; every element " + h.fill() + " (copied from "
+                                + h.from() + ")", h.fill()));
                     }
                 }
+            } else if (SIZES.containsKey(s) && isIdent(tok(i + 1)) && tok(i + 2).equals("[") && !tok(i - 1).equals("(")) {
+                Double n = eval(i + 3, close(i + 2));
+                if (n != null) env.put(tok(i + 1), new Buf((long) (n * SIZES.get(s)), s + " " + tok(i + 1) + "["
+                        + text(i + 3, close(i + 2)) + "] at " + at(i)));
+                i = close(i + 2);
             } else if (isIdent(s) && tok(i + 1).equals("=") && !tok(i - 1).equals(".") && !tok(i - 1).equals("->")) {
                 assign(i);
             } else if (isIdent(s) && tok(i + 1).equals(".") && isIdent(tok(i + 2)) && tok(i + 3).equals("=")) {
@@ -306,15 +328,25 @@ public final class HostLaunchReader {
                 int gt = close(i + 1);
                 String et = text(i + 2, gt);
                 if (isIdent(tok(gt + 1)) && tok(gt + 2).equals("(")) {
-                    Double n = eval(gt + 3, close(gt + 2));
+                    List<int[]> va = split(gt + 3, close(gt + 2));
+                    Double n = va.isEmpty() ? null : eval(va.get(0)[0], va.get(0)[1]);
+                    Double fill = va.size() == 2 ? eval(va.get(1)[0], va.get(1)[1]) : null;
                     Integer es = SIZES.get(et);
                     if (n != null && es != null) {
                         env.put(tok(gt + 1), new Buf((long) (n * es), "std::vector<" + et + "> " + tok(gt + 1) + "("
-                                + text(gt + 3, close(gt + 2)) + ") at " + at(i)));
+                                + text(gt + 3, close(gt + 2)) + ") at " + at(i), fill));
                     }
                 }
             }
         }
+    }
+
+    private String firstIdent(int[] r) {
+        for (int k = r[0]; k < r[1]; k++) {
+            String x = t.get(k);
+            if (isIdent(x) && !SIZES.containsKey(x) && !x.equals("const") && !x.equals("void")) return x;
+        }
+        return null;
     }
 
     private String lastIdent(int[] r) {
@@ -537,6 +569,7 @@ public final class HostLaunchReader {
         if (v0 != null) {
             if (v0 instanceof Buf b) {
                 a.bufferBytes = b.bytes();
+                a.fill = b.fill();
                 a.provenance = b.from() + " (" + b.bytes() + " bytes)";
                 return a;
             }
@@ -644,6 +677,7 @@ public final class HostLaunchReader {
         a.expr = s;
         if (v instanceof Buf b) {
             a.bufferBytes = b.bytes();
+            a.fill = b.fill();
             a.provenance = b.from() + " (" + b.bytes() + " bytes)";
         } else if (v instanceof Num n) {
             a.value = n.v();
@@ -691,7 +725,16 @@ public final class HostLaunchReader {
     }
 
     private Double ternary(int depth) {
+        int condStart = pos;
         Double c = binary(0, depth);
+        if (c == null && peek().equals("?")) {
+            for (int k = condStart; k < pos; k++) {
+                if (t.get(k).equals("argc")) { // the program run without command-line arguments
+                    c = 0.0;
+                    break;
+                }
+            }
+        }
         if (peek().equals("?")) {
             pos++;
             Double a = ternary(depth);
@@ -781,6 +824,7 @@ public final class HostLaunchReader {
             Integer size = SIZES.get(tn);
             if (size == null && tn.endsWith("*")) size = 8;
             if (size == null && env.get(tn) instanceof Num) size = 4;
+            if (size == null && env.get(tn) instanceof Buf b) return (double) b.bytes();
             return size == null ? null : (double) size;
         }
         pos++;

@@ -1,10 +1,12 @@
 package dev.numlint.scan;
 
+import dev.numlint.cuda.HostLaunchReader;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Layer;
 import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.Validator;
+import dev.numlint.validation.input.HostLaunch;
 import dev.numlint.validation.report.FindingResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
@@ -77,6 +79,7 @@ public final class ScanValidation {
             flagged.keySet().forEach(f -> files.add(Path.of(f)));
         }
         ValidationReport report = new ValidationReport();
+        if (base.hostLaunches == null) base.hostLaunches = hostLaunches(scan, paths);
         for (Path file : files) {
             ValidationOptions o = base.copy();
             BuildContext ctx = scan.buildContext(file);
@@ -99,6 +102,43 @@ public final class ScanValidation {
         return report;
     }
 
+    private static final java.util.regex.Pattern HOST_FILE =
+            java.util.regex.Pattern.compile(".*\\.(cu|cuh|cpp|cc|cxx|c|h|hpp|java)$");
+    /** Host files larger than this are not read for launches. */
+    private static final long MAX_HOST_FILE = 4L << 20;
+
+    /**
+     * Kernel launches in the host code under paths (files inside the scan root only), by kernel name; the first
+     * launch of a kernel in file order is used.
+     */
+    public static Map<String, HostLaunch> hostLaunches(ScanResult scan, List<Path> paths) throws IOException {
+        Map<String, HostLaunch> out = new LinkedHashMap<>();
+        Path root = scan.root().toAbsolutePath().normalize();
+        List<Path> files = new ArrayList<>();
+        for (Path p : paths) {
+            Path a = p.toAbsolutePath().normalize();
+            if (Files.isDirectory(a)) {
+                try (Stream<Path> s = Files.walk(a)) {
+                    s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            && HOST_FILE.matcher(f.getFileName().toString()).matches()).sorted().forEach(files::add);
+                }
+            } else if (Files.isRegularFile(a, java.nio.file.LinkOption.NOFOLLOW_LINKS)) files.add(a);
+        }
+        for (Path f : files) {
+            if (!f.startsWith(root) || Files.size(f) > MAX_HOST_FILE) continue;
+            String text;
+            try {
+                text = Files.readString(f, java.nio.charset.StandardCharsets.UTF_8);
+            } catch (IOException | RuntimeException e) {
+                continue; // not UTF-8 text: the scan itself reports unreadable files
+            }
+            for (HostLaunch l : HostLaunchReader.read(root.relativize(f).toString().replace('\\', '/'), text)) {
+                if (l.kernel != null) out.putIfAbsent(l.kernel, l);
+            }
+        }
+        return out;
+    }
+
     /**
      * The scan's findings with each validated finding's verdict in {@code properties.validation} (verdict, kernel,
      * executor, element and ULP statistics, which build is closer to the reference).
@@ -114,12 +154,15 @@ public final class ScanValidation {
             Map<String, Object> v = new LinkedHashMap<>();
             Verdict verdict = k.verdict;
             Long differing = k.elementsDiffering;
-            for (FindingResult fr : k.findings) {
-                if (f.ruleId().equals(fr.rule) && (fr.line == null || fr.line == f.location().startLine())) {
-                    if (fr.verdict != null) verdict = fr.verdict;
-                    if (fr.elementsDiffering != null) differing = fr.elementsDiffering;
-                    break;
-                }
+            FindingResult match = null;
+            for (FindingResult fr : k.findings) { // the same rule, at the same source line when known
+                if (!f.ruleId().equals(fr.rule)) continue;
+                if (match == null || fr.sourceLine != null && fr.sourceLine == f.location().startLine()) match = fr;
+            }
+            if (match != null) {
+                if (match.verdict != null) verdict = match.verdict;
+                if (match.elementsDiffering != null) differing = match.elementsDiffering;
+                if (match.fusedInMachineCode != null) v.put("fusedInMachineCode", match.fusedInMachineCode);
             }
             v.put("verdict", verdict == null ? null : verdict.text());
             v.put("kernel", k.kernel);

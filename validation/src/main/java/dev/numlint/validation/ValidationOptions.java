@@ -41,6 +41,12 @@ public final class ValidationOptions {
      */
     public Map<String, Map<String, Set<String>>> flagged;
 
+    /**
+     * Launches read from the scanned host code ({@link dev.numlint.validation.input.HostLaunch}), by kernel name as
+     * written in the source; used when the spec file has no entry for a kernel. null: none.
+     */
+    public Map<String, dev.numlint.validation.input.HostLaunch> hostLaunches;
+
     public ValidationOptions() {}
 
     /** A copy whose lists and maps can be changed without affecting this one. */
@@ -59,6 +65,7 @@ public final class ValidationOptions {
         o.gpuRepeats = gpuRepeats;
         o.instructionLimit = instructionLimit;
         o.flagged = flagged;
+        o.hostLaunches = hostLaunches;
         return o;
     }
 }

@@ -2,6 +2,8 @@ package dev.numlint.validation;
 
 import dev.numlint.validation.fp.Ulp;
 import dev.numlint.validation.input.Distribution;
+import dev.numlint.validation.input.HostLaunch;
+import dev.numlint.validation.input.HostLaunches;
 import dev.numlint.validation.input.InputInference;
 import dev.numlint.validation.input.KernelSpec;
 import dev.numlint.validation.input.ParamSpec;
@@ -53,8 +55,13 @@ public final class Validator {
     private final SpecFile spec;
     private final Optional<Nvcc> nvcc;
     private final VariantCache cache;
-    /** The active GPU executor, or null (gpu mode OFF, or none available). */
+    /**
+     * The GPU executor that supplied the environment facts, or null (gpu mode OFF, or none available). It is closed
+     * after reading them: each kernel's GPU work runs on a fresh executor from {@link #gpuFactory} (its own CUDA
+     * context), so a fault in one kernel (sticky for its context) affects only that kernel.
+     */
     private GpuExecutor gpu;
+    private java.util.function.Supplier<GpuExecutor> gpuFactory = () -> GpuExecutors.find().orElseThrow();
     /** Why no GPU is used (null when one is). */
     private String gpuUnavailable;
 
@@ -66,18 +73,28 @@ public final class Validator {
     }
 
     public static ValidationReport validate(List<Path> paths, ValidationOptions options) throws IOException {
+        return validate(paths, options, null);
+    }
+
+    /**
+     * As {@link #validate(List, ValidationOptions)} with the given source of GPU executors (one per kernel); null:
+     * JCuda on device 0 when available.
+     */
+    public static ValidationReport validate(List<Path> paths, ValidationOptions options,
+                                            java.util.function.Supplier<GpuExecutor> gpuFactory) throws IOException {
         SpecFile spec = options.spec != null ? SpecFile.read(options.spec) : new SpecFile();
         Validator v = new Validator(options, spec);
+        if (gpuFactory != null) v.gpuFactory = gpuFactory;
         ValidationReport r = new ValidationReport();
         r.environment.put("gpuMode", options.gpu.name().toLowerCase(java.util.Locale.ROOT));
         if (options.gpu == ValidationOptions.GpuMode.OFF) {
             v.gpuUnavailable = "--gpu off";
         } else {
-            Optional<String> why = GpuExecutors.unavailableReason();
+            Optional<String> why = gpuFactory != null ? Optional.empty() : GpuExecutors.unavailableReason();
             if (why.isPresent()) v.gpuUnavailable = why.get();
             else {
                 try {
-                    v.gpu = GpuExecutors.find().orElse(null);
+                    v.gpu = v.gpuFactory.get();
                     if (v.gpu == null) v.gpuUnavailable = "no GPU executor";
                     else v.gpu.facts(); // opens the context now, so that a failure is reported here
                 } catch (RuntimeException | LinkageError e) {
@@ -99,6 +116,8 @@ public final class Validator {
                 r.environment.put("gpu", "used");
                 r.environment.putAll(v.gpu.facts());
                 r.environment.put("gpuTimedRepeats", Integer.toString(options.gpuRepeats));
+                r.environment.put("gpuIsolation", "one executor (CUDA context) per kernel: a fault is reported on its kernel only");
+                v.gpu.close();
             } else {
                 r.environment.put("gpu", "not used: " + v.gpuUnavailable);
             }
@@ -112,7 +131,13 @@ public final class Validator {
             else r.environment.put("nvcc", "not found");
             for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
         } finally {
-            if (v.gpu != null) v.gpu.close();
+            if (v.gpu != null) {
+                try {
+                    v.gpu.close();
+                } catch (RuntimeException ignored) {
+                    // closed twice or the context is gone
+                }
+            }
         }
         return r;
     }
@@ -309,6 +334,12 @@ public final class Validator {
         return out;
     }
 
+    private HostLaunch hostLaunch(String kernel) {
+        if (o.hostLaunches == null) return null;
+        HostLaunch h = o.hostLaunches.get(kernel);
+        return h != null ? h : o.hostLaunches.get(dev.numlint.ptx.Demangler.simpleName(kernel));
+    }
+
     private Map<String, Set<String>> flaggedFor(Path file) {
         if (o.flagged == null) return null;
         Map<String, Set<String>> m = o.flagged.get(file.toAbsolutePath().toString());
@@ -343,11 +374,20 @@ public final class Validator {
         res.kernel = k.name;
         res.executor = EXECUTOR;
         KernelSpec ks = spec.find(k.name);
-        if (ks == null) {
+        if (ks != null) {
+            res.launch.put("source", "spec file " + o.spec);
+        } else {
             ks = InputInference.infer(k);
             // an extern (dynamically sized) .shared array: give the launch the usual 48 KiB
             if (asBuilt.vars.stream().anyMatch(v -> "shared".equals(v.space) && v.unsized)) ks.sharedBytes = 48 * 1024;
+            HostLaunch hl = hostLaunch(k.name);
+            if (hl != null) HostLaunches.apply(hl, ks, res.launch, res.notes);
+            else {
+                res.launch.put("source", "inferred from the PTX (no launch found in the host code; give one with --spec)");
+                for (ParamSpec ps : ks.params) res.launch.put(ps.name, "inferred: " + ps);
+            }
         }
+        res.spec = ks;
         if (ks.params.size() != k.params.size()) {
             res.verdict = Verdict.NOT_RUNNABLE;
             res.reason = "spec lists " + ks.params.size() + " parameters, the kernel has " + k.params.size();
@@ -439,6 +479,7 @@ public final class Validator {
                 res.verdict = Verdict.NOT_RUNNABLE;
                 res.reason = "fault: " + e.getMessage() + (ks.source.startsWith("inferred") ? " (inputs inferred from the PTX: "
                         + ks.params + "; give a spec file)" : "");
+                if (g != null) g.close(res);
                 return res;
             }
             Outputs refOut, hostOut = null;
@@ -448,6 +489,7 @@ public final class Validator {
             } catch (KernelFault e) {
                 res.verdict = Verdict.NOT_RUNNABLE;
                 res.reason = "fault in the reference/host run: " + e.getMessage();
+                if (g != null) g.close(res);
                 return res;
             }
             Outputs a = outs.get("as-built"), st = outs.get("strict");
@@ -570,6 +612,10 @@ public final class Validator {
         long compared, differing, maxUlp;
         double sumUlp;
         boolean ran;
+        /** This kernel's own executor (context), opened on first use and closed in finish. */
+        GpuExecutor ex;
+        /** The fault that lost this kernel's context: later variants of the kernel are not run. */
+        String lost;
 
         GpuSide(List<Variant> vs) {
             for (Variant v : vs) if (v.rule != null) removes.put(v.name, 0L);
@@ -589,8 +635,13 @@ public final class Validator {
                 }
                 int[] sizes = new int[p.params.size()];
                 for (int i = 0; i < sizes.length; i++) sizes[i] = p.params.get(i).size;
+                if (lost != null) {
+                    failed.put(v.name, "not run: this kernel's CUDA context was lost after " + lost);
+                    continue;
+                }
                 try {
-                    GpuExecutor.Result r = gpu.run(v.ptx, kernel, ks.gridFor(in.n), KernelSpec.pad(ks.block), ks.sharedBytes,
+                    if (ex == null) ex = gpuFactory.get();
+                    GpuExecutor.Result r = ex.run(v.ptx, kernel, ks.gridFor(in.n), KernelSpec.pad(ks.block), ks.sharedBytes,
                             args, sizes, o.gpuRepeats);
                     gout.put(v.name, r.buffers());
                     List<Float> t = times.computeIfAbsent(v.name, x -> new ArrayList<>());
@@ -598,6 +649,7 @@ public final class Validator {
                     ran = true;
                 } catch (Exception e) {
                     failed.put(v.name, "GPU launch failed: " + e.getMessage());
+                    lost = v.name + "'s launch failed (" + e.getMessage() + ")";
                 }
             }
             Map<Integer, byte[]> ga = gout.get("as-built"), gs = gout.get("strict");
@@ -644,6 +696,22 @@ public final class Validator {
         }
 
         void finish(KernelResult res, List<Variant> vs) {
+            close(res);
+            finishResults(res, vs);
+        }
+
+        void close(KernelResult res) {
+            if (ex != null) {
+                try {
+                    ex.close();
+                } catch (RuntimeException e) {
+                    res.notes.add("closing this kernel's GPU context failed: " + e.getMessage());
+                }
+                ex = null;
+            }
+        }
+
+        private void finishResults(KernelResult res, List<Variant> vs) {
             GpuKernelResult gr = new GpuKernelResult();
             res.gpu = gr;
             if (!ran) {

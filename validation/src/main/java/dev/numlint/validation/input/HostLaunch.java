@@ -28,6 +28,8 @@ public final class HostLaunch {
         public String expr;
         /** A device or host buffer's size in bytes (cudaMalloc, cudaMallocManaged, new[], std::vector, cudaMemcpy). */
         public Long bufferBytes;
+        /** Every element of the buffer, when the host fills it with one statically known value. */
+        public Double fill;
         /** A scalar's value. */
         public Double value;
         /** A struct passed by value, laid out with natural alignment. */
