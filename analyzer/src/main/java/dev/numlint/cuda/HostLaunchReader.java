@@ -236,8 +236,24 @@ public final class HostLaunchReader {
     // ------------------------------------------------------------------ the pass
 
     private void scan() {
+        Map<Integer, Integer> skip = new HashMap<>();
         for (int i = 0; i < t.size(); i++) {
+            Integer jump = skip.remove(i);
+            if (jump != null) {
+                i = jump;
+                continue;
+            }
             String s = t.get(i);
+            if (s.equals("for") && tok(i + 1).equals("(")) { // for (init; cond; step): step runs after the body
+                int c = close(i + 1), semis = 0;
+                for (int k = i + 2, depth = 0; k < c; k++) {
+                    String x = t.get(k);
+                    if (x.equals("(")) depth++;
+                    else if (x.equals(")")) depth--;
+                    else if (x.equals(";") && depth == 0 && ++semis == 2) skip.put(k, c);
+                }
+                continue;
+            }
             if ((s.equals("struct") || s.equals("class")) && isIdent(tok(i + 1)) && tok(i + 2).equals("{")) {
                 i = struct(tok(i + 1), i + 2);
             } else if (s.equals("typedef") && tok(i + 1).equals("struct") && (tok(i + 2).equals("{") || tok(i + 3).equals("{"))) {
@@ -424,6 +440,10 @@ public final class HostLaunchReader {
     private void assign(int i) {
         String name = t.get(i);
         int end = statementEnd(i + 2);
+        for (int[] r : split(i + 2, end)) { // int a = 1, b = 2;  the initializer ends at the top-level comma
+            end = r[1];
+            break;
+        }
         // T* p = new T[n];  T* p = (T*) malloc(bytes);
         if (tok(i + 2).equals("new") && isIdent(tok(i + 3))) {
             int k = i + 3;
@@ -450,8 +470,10 @@ public final class HostLaunchReader {
             return;
         }
         if (tok(i + 2).equals("{") && (env.get(name) instanceof Struct || env.get(name) instanceof Dim)) return;
-        Double v = eval(i + 2, end);
-        boolean integer = isIntegerDecl(i);
+        N nv = evalN(i + 2, end);
+        Double v = nv == null ? null : nv.v();
+        Boolean declared = declaredInteger(i);
+        boolean integer = declared != null ? declared : nv != null && nv.integer();
         if (v != null) {
             if (integer) v = (double) v.longValue();
             env.put(name, new Num(v, integer, name + " = " + text(i + 2, end) + " at " + at(i)));
@@ -460,15 +482,16 @@ public final class HostLaunchReader {
         }
     }
 
-    private boolean isIntegerDecl(int i) {
-        for (int k = i - 1; k >= 0 && k >= i - 4; k--) {
+    /** Whether the variable assigned at i is declared (or was earlier found) integer; null: unknown. */
+    private Boolean declaredInteger(int i) {
+        for (int k = i - 1; k >= 0 && k >= i - 12; k--) { // back over "const int a = 1, b = 2," to the type
             String s = t.get(k);
             if (s.equals("float") || s.equals("double")) return false;
             if (SIZES.containsKey(s) || s.equals("unsigned") || s.equals("long")) return true;
-            if (s.equals(";") || s.equals("{") || s.equals("}")) break;
+            if (s.equals(";") || s.equals("{") || s.equals("}") || s.equals("(") || s.equals(")")) break;
         }
         Val old = env.get(t.get(i));
-        return old instanceof Num n && n.integer();
+        return old instanceof Num n ? n.integer() : null;
     }
 
     private void member(int i) {
@@ -697,16 +720,25 @@ public final class HostLaunchReader {
 
     // ------------------------------------------------------------------ expressions
 
+    /** A value with its C type class: integer (integer division, truncating casts) or floating. */
+    private record N(double v, boolean integer) {
+    }
+
     private int pos, lim;
 
     /** The value of tokens [from, to), or null when it is not statically known. */
     private Double eval(int from, int to) {
+        N n = evalN(from, to);
+        return n == null ? null : n.v();
+    }
+
+    private N evalN(int from, int to) {
         if (from >= to) return null;
         int sp = pos, sl = lim;
         pos = from;
         lim = to;
         try {
-            Double v = ternary(0);
+            N v = ternary(0);
             return pos == lim ? v : null;
         } catch (RuntimeException e) {
             return null;
@@ -724,24 +756,24 @@ public final class HostLaunchReader {
         return pos < lim ? t.get(pos) : "";
     }
 
-    private Double ternary(int depth) {
+    private N ternary(int depth) {
         int condStart = pos;
-        Double c = binary(0, depth);
+        N c = binary(0, depth);
         if (c == null && peek().equals("?")) {
             for (int k = condStart; k < pos; k++) {
                 if (t.get(k).equals("argc")) { // the program run without command-line arguments
-                    c = 0.0;
+                    c = new N(0, true);
                     break;
                 }
             }
         }
         if (peek().equals("?")) {
             pos++;
-            Double a = ternary(depth);
+            N a = ternary(depth);
             if (!peek().equals(":")) return null;
             pos++;
-            Double b = ternary(depth);
-            return c == null ? null : c != 0 ? a : b;
+            N b = ternary(depth);
+            return c == null ? null : c.v() != 0 ? a : b;
         }
         return c;
     }
@@ -749,10 +781,10 @@ public final class HostLaunchReader {
     private static final String[][] LEVELS = {{"||"}, {"&&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"},
             {"+", "-"}, {"*", "/", "%"}};
 
-    private Double binary(int level, int depth) {
+    private N binary(int level, int depth) {
         if (depth > 64) throw new IllegalStateException("too deep");
         if (level == LEVELS.length) return unary(depth);
-        Double a = binary(level + 1, depth);
+        N a = binary(level + 1, depth);
         while (true) {
             String op = peek();
             if (op.equals(">") && pos + 1 < lim && t.get(pos + 1).equals(">")) op = ">>";
@@ -760,41 +792,47 @@ public final class HostLaunchReader {
             for (String o : LEVELS[level]) match |= o.equals(op);
             if (!match) return a;
             pos += op.equals(">>") ? 2 : 1;
-            Double b = binary(level + 1, depth);
+            N b = binary(level + 1, depth);
             if (a == null || b == null) {
                 a = null;
                 continue;
             }
+            boolean in = a.integer() && b.integer();
+            double x = a.v(), y = b.v();
             a = switch (op) {
-                case "+" -> a + b;
-                case "-" -> a - b;
-                case "*" -> a * b;
-                case "/" -> b == 0 ? null : isInt(a) && isInt(b) ? (double) ((long) (double) a / (long) (double) b) : a / b;
-                case "%" -> b == 0 ? null : (double) ((long) (double) a % (long) (double) b);
-                case "<<" -> (double) ((long) (double) a << (long) (double) b);
-                case ">>" -> (double) ((long) (double) a >> (long) (double) b);
-                case "<" -> a < b ? 1.0 : 0.0;
-                case ">" -> a > b ? 1.0 : 0.0;
-                case "<=" -> a <= b ? 1.0 : 0.0;
-                case ">=" -> a >= b ? 1.0 : 0.0;
-                case "==" -> a.equals(b) ? 1.0 : 0.0;
-                case "!=" -> a.equals(b) ? 0.0 : 1.0;
-                case "&&" -> a != 0 && b != 0 ? 1.0 : 0.0;
-                default -> a != 0 || b != 0 ? 1.0 : 0.0;
+                case "+" -> new N(x + y, in);
+                case "-" -> new N(x - y, in);
+                case "*" -> new N(x * y, in);
+                case "/" -> y == 0 ? null : new N(in ? (double) ((long) x / (long) y) : x / y, in);
+                case "%" -> y == 0 || !in ? null : new N((double) ((long) x % (long) y), true);
+                case "<<" -> new N((double) ((long) x << (long) y), true);
+                case ">>" -> new N((double) ((long) x >> (long) y), true);
+                case "<" -> bool(x < y);
+                case ">" -> bool(x > y);
+                case "<=" -> bool(x <= y);
+                case ">=" -> bool(x >= y);
+                case "==" -> bool(x == y);
+                case "!=" -> bool(x != y);
+                case "&&" -> bool(x != 0 && y != 0);
+                default -> bool(x != 0 || y != 0);
             };
         }
     }
 
-    private static boolean isInt(Double v) {
-        return v != null && v == Math.rint(v) && !v.isInfinite();
+    private static N bool(boolean b) {
+        return new N(b ? 1 : 0, true);
     }
 
-    private Double unary(int depth) {
+    private static N cast(N v, boolean toInt) {
+        return v == null ? null : toInt ? new N((double) (long) v.v(), true) : new N(v.v(), false);
+    }
+
+    private N unary(int depth) {
         String s = peek();
         if (s.equals("-")) {
             pos++;
-            Double v = unary(depth + 1);
-            return v == null ? null : -v;
+            N v = unary(depth + 1);
+            return v == null ? null : new N(-v.v(), v.integer());
         }
         if (s.equals("+")) {
             pos++;
@@ -806,11 +844,10 @@ public final class HostLaunchReader {
             if (isTypeList(pos + 1, c)) { // a cast
                 boolean toInt = !(t.get(c - 1).equals("float") || t.get(c - 1).equals("double"));
                 pos = c + 1;
-                Double v = unary(depth + 1);
-                return v == null ? null : toInt ? (double) v.longValue() : v;
+                return cast(unary(depth + 1), toInt);
             }
             pos++;
-            Double v = ternary(depth + 1);
+            N v = ternary(depth + 1);
             if (!peek().equals(")")) return null;
             pos++;
             return v;
@@ -824,12 +861,12 @@ public final class HostLaunchReader {
             Integer size = SIZES.get(tn);
             if (size == null && tn.endsWith("*")) size = 8;
             if (size == null && env.get(tn) instanceof Num) size = 4;
-            if (size == null && env.get(tn) instanceof Buf b) return (double) b.bytes();
-            return size == null ? null : (double) size;
+            if (size == null && env.get(tn) instanceof Buf b) return new N(b.bytes(), true);
+            return size == null ? null : new N(size, true);
         }
         pos++;
         Double n = number(s);
-        if (n != null) return n;
+        if (n != null) return new N(n, isIntegerLiteral(s));
         if (!isIdent(s)) return null;
         // qualified names: std::min, Sizeof.FLOAT, static_cast<int>(x)
         StringBuilder q = new StringBuilder(s);
@@ -838,43 +875,46 @@ public final class HostLaunchReader {
             pos += 2;
         }
         String name = q.toString();
-        if (SIZES.containsKey(name) && name.startsWith("Sizeof.")) return (double) SIZES.get(name);
+        if (SIZES.containsKey(name) && name.startsWith("Sizeof.")) return new N(SIZES.get(name), true);
         if ((name.equals("static_cast") || name.equals("reinterpret_cast")) && peek().equals("<")) {
             int gt = close(pos);
             boolean toInt = !(t.get(gt - 1).equals("float") || t.get(gt - 1).equals("double"));
             pos = gt + 1;
-            Double v = unary(depth + 1);
-            return v == null ? null : toInt ? (double) v.longValue() : v;
+            return cast(unary(depth + 1), toInt);
         }
         if (peek().equals("(")) { // a call
             int c = close(pos);
             List<int[]> a = split(pos + 1, c);
             pos = c + 1;
-            List<Double> v = new ArrayList<>();
-            for (int[] r : a) v.add(eval(r[0], r[1]));
+            List<N> v = new ArrayList<>();
+            for (int[] r : a) v.add(evalN(r[0], r[1]));
             if (v.contains(null)) return null;
             String f = name.replaceFirst("^(std::|Math\\.)", "");
+            boolean allInt = v.stream().allMatch(N::integer);
             return switch (f) {
-                case "min", "fmin", "fminf", "MIN" -> v.size() == 2 ? Math.min(v.get(0), v.get(1)) : null;
-                case "max", "fmax", "fmaxf", "MAX" -> v.size() == 2 ? Math.max(v.get(0), v.get(1)) : null;
-                case "ceil", "ceilf" -> v.size() == 1 ? Math.ceil(v.get(0)) : null;
-                case "floor", "floorf" -> v.size() == 1 ? Math.floor(v.get(0)) : null;
-                case "sqrt", "sqrtf" -> v.size() == 1 ? Math.sqrt(v.get(0)) : null;
-                case "int", "unsigned", "size_t" -> v.size() == 1 ? (double) v.get(0).longValue() : null;
-                case "float", "double" -> v.size() == 1 ? v.get(0) : null;
+                case "min", "fmin", "fminf", "MIN" -> v.size() == 2 ? new N(Math.min(v.get(0).v(), v.get(1).v()), allInt) : null;
+                case "max", "fmax", "fmaxf", "MAX" -> v.size() == 2 ? new N(Math.max(v.get(0).v(), v.get(1).v()), allInt) : null;
+                case "ceil", "ceilf" -> v.size() == 1 ? new N(Math.ceil(v.get(0).v()), false) : null;
+                case "floor", "floorf" -> v.size() == 1 ? new N(Math.floor(v.get(0).v()), false) : null;
+                case "sqrt", "sqrtf" -> v.size() == 1 ? new N(Math.sqrt(v.get(0).v()), false) : null;
+                case "int", "unsigned", "size_t", "long" -> v.size() == 1 ? cast(v.get(0), true) : null;
+                case "float", "double" -> v.size() == 1 ? cast(v.get(0), false) : null;
                 default -> null;
             };
         }
         Val v = env.get(name);
-        if (v instanceof Num num) return num.v();
+        if (v instanceof Num num) return new N(num.v(), num.integer());
         int dot = name.indexOf('.');
         if (dot > 0 && name.indexOf('.', dot + 1) < 0) { // g.nx, grid.x
             Val o = env.get(name.substring(0, dot));
             String field = name.substring(dot + 1);
-            if (o instanceof Struct st) return st.fields.get(field);
+            if (o instanceof Struct st) {
+                Double x = st.fields.get(field);
+                return x == null ? null : new N(x, x == Math.rint(x));
+            }
             if (o instanceof Dim d) {
                 int k = field.equals("x") ? 0 : field.equals("y") ? 1 : field.equals("z") ? 2 : -1;
-                return k >= 0 && d.known[k] ? (double) d.xyz[k] : null;
+                return k >= 0 && d.known[k] ? new N(d.xyz[k], true) : null;
             }
         }
         List<String> m = macros.get(name);
@@ -884,9 +924,14 @@ public final class HostLaunchReader {
             sub.env.putAll(env);
             sub.macros.putAll(macros);
             sub.macros.remove(name);
-            return sub.eval(0, sub.t.size());
+            return sub.evalN(0, sub.t.size());
         }
         return null;
+    }
+
+    private static boolean isIntegerLiteral(String s) {
+        String x = s.toLowerCase(Locale.ROOT);
+        return x.startsWith("0x") || !(x.contains(".") || x.contains("e") || x.endsWith("f"));
     }
 
     private static Double number(String s) {

@@ -41,7 +41,8 @@ public final class ScanValidation {
         for (Finding f : scan.findings()) {
             if (f.suppressed() || f.function() == null) continue;
             if (f.layer() != Layer.CUDA_SOURCE && f.layer() != Layer.PTX) continue;
-            String file = f.location().file();
+            String file = ptxFileOf(f);
+            if (file == null) file = f.location().file();
             if (!(file.endsWith(".cu") || file.endsWith(".ptx"))) continue;
             String abs = absolute(scan, file).toString();
             out.computeIfAbsent(abs, k -> new TreeMap<>()).computeIfAbsent(f.function(), k -> new TreeSet<>())
@@ -52,6 +53,18 @@ public final class ScanValidation {
             }
         }
         return out;
+    }
+
+    /**
+     * For a PTX finding read from a .ptx file (reported at the .cu line its .loc names), that .ptx file: validation
+     * runs the PTX that was scanned, not a fresh nvcc build of the .cu, and reports under the .ptx.
+     */
+    private static String ptxFileOf(Finding f) {
+        if (f.layer() != Layer.PTX) return null;
+        for (dev.numlint.model.Evidence e : f.evidence()) {
+            if ("ptx".equals(e.kind()) && e.location() != null && e.location().file().endsWith(".ptx")) return e.location().file();
+        }
+        return null;
     }
 
     /**
@@ -180,8 +193,9 @@ public final class ScanValidation {
     }
 
     private static KernelResult kernelOf(ValidationReport report, Finding f) {
+        String ptx = ptxFileOf(f);
         for (KernelResult k : report.kernels) {
-            if (!k.file.equals(f.location().file())) continue;
+            if (!k.file.equals(f.location().file()) && !k.file.equals(ptx)) continue;
             String simple = dev.numlint.ptx.Demangler.simpleName(k.kernel);
             if (f.function().equals(k.kernel) || f.function().equals(simple)) {
                 return k;

@@ -478,7 +478,8 @@ public final class Validator {
             } catch (KernelFault e) {
                 res.verdict = Verdict.NOT_RUNNABLE;
                 res.reason = "fault: " + e.getMessage() + (ks.source.startsWith("inferred") ? " (inputs inferred from the PTX: "
-                        + ks.params + "; give a spec file)" : "");
+                        + ks.params + "; give a spec file)" : " (launch from " + ks.source + ")")
+                        + (e.outOfBounds && gpu != null ? "; this launch is unsafe and was not run on the GPU" : "");
                 if (g != null) g.close(res);
                 return res;
             }
@@ -554,7 +555,10 @@ public final class Validator {
             if (acc == null) ve.reason = v.error != null ? v.error : "not built";
             else {
                 ve.maxAbsError = acc[0];
-                ve.maxRelError = acc[1];
+                if (Double.isNaN(acc[1]) || Double.isNaN(acc[0])) ve.maxRelErrorNote = "undefined: NaN results";
+                else if (Double.isInfinite(acc[1])) ve.maxRelErrorNote = "undefined: reference is 0";
+                else ve.maxRelError = acc[1];
+                if (Double.isNaN(acc[0])) ve.maxAbsError = null;
                 ve.meanAbsError = acc[3] == 0 ? 0 : acc[2] / acc[3];
                 ve.elementsDifferingFromAsBuilt = (long) acc[4];
             }
@@ -595,10 +599,15 @@ public final class Validator {
             res.findings.add(f);
         }
         res.reason = confirmed
-                ? (differing > 0 ? differing + " output elements differ between the as-built and the IEEE-strict build" : "")
-                        + (hostDiff > 0 ? (differing > 0 ? "; " : "") + hostDiff + " elements differ between the GPU and the x86 float-to-unsigned conversion" : "")
-                        + (gDiff > 0 ? "; on the GPU " + gDiff + " elements differ between the as-built and the IEEE-strict build" : "")
-                : "as-built and strict outputs identical on " + sets + " input sets (" + dists.stream().map(Object::toString).distinct().collect(Collectors.joining(", ")) + ")";
+                ? String.join("; ", java.util.stream.Stream.of(
+                        differing > 0 ? differing + " of " + compared + " output elements differ between the as-built and the IEEE-strict build" : null,
+                        hostDiff > 0 ? "host (x86) vs GPU conversion: " + hostDiff + " of " + compared + " elements differ between the GPU's float-to-unsigned conversion and the x86 one"
+                                + (differing == 0 ? " (as-built and IEEE-strict GPU builds agree)" : "") : null,
+                        gDiff > 0 ? "on the GPU " + gDiff + " elements differ between the as-built and the IEEE-strict build"
+                                + (differing == 0 ? " (not on the CPU interpreter)" : "") : null).filter(java.util.Objects::nonNull).toList())
+                : "as-built and strict outputs identical on " + sets + (sets == 1 ? " input set (" : " input sets (")
+                        + java.util.stream.IntStream.range(0, sets).mapToObj(i -> dists.get(i % dists.size()).toString()).distinct()
+                        .collect(Collectors.joining(", ")) + ")";
         return res;
     }
 

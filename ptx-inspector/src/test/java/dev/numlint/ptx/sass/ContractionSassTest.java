@@ -101,4 +101,20 @@ class ContractionSassTest {
         assertThat(sass.instructions("k04_used_twice")).extracting(SassListing.SassInstruction::baseOpcode)
                 .doesNotContain("FMUL").filteredOn("FFMA"::equals).hasSize(2);
     }
+
+    @Test
+    void locRewriterGivesEveryInstructionItsOwnPtxLine() throws IOException {
+        String ptx = resource("seeds.ptx");
+        PtxModule original = PtxReader.read(ptx).module();
+        PtxReader.Result r = PtxReader.read(LocRewriter.rewrite(ptx, "seeds.ptx"));
+        assertThat(r.failed()).isFalse();
+        for (PtxFunction f : r.module().definedFunctions()) {
+            PtxFunction o = original.function(f.name());
+            assertThat(f.instructions()).hasSameSizeAs(o.instructions());
+            for (int i = 0; i < f.instructions().size(); i++) {
+                // the .loc names the line the instruction has in the original PTX
+                assertThat(f.instruction(i).loc().pos().line()).isEqualTo(o.instruction(i).ptxLine());
+            }
+        }
+    }
 }
