@@ -56,23 +56,23 @@ __global__ void forwardProjectExact(const float *volume, const float *stepX, con
     absorb[ray] = (unsigned short) __float2uint_rn(v);
 }
 
-// Host code: one forward projection of a 4096-ray detector row through 32 slices. The detector step is 0.1 mm for
-// every ray, so Px = imgShiftX - (startX + i*stepX) * reciPixel is an exact integer in real arithmetic and the
-// rounding of each operation (contracted into an FMA or not) decides which voxel column a ray reads.
+// Host code: one forward projection of a 4096-ray detector row through 32 slices. The detector step is 0.3 mm for
+// every ray, so Px = imgShiftX - (startX + i*stepX) * reciPixel = 103 - 3i is an exact integer in real arithmetic
+// and the rounding of each operation (contracted into an FMA or not) decides which voxel column a ray reads.
 #include <vector>
 
 int main()
 {
     const int nx = 4096, nz = 32;
     Geometry g;
-    g.imgShiftX = 60.0f;
-    g.startX = -25.6f;
+    g.imgShiftX = 100.0f;
+    g.startX = -0.3f;
     g.reciPixel = 10.0f;
     g.sourceZ = 70.5f;
     g.fLength = 2000.0f;
     g.nx = nx;
     g.nz = nz;
-    std::vector<float> stepX(nx, 0.1f);
+    std::vector<float> stepX(nx, 0.3f);
     float *dVolume, *dStepX, *dRayLength;
     unsigned short *dAbsorb;
     cudaMalloc(&dVolume, nx * nz * sizeof(float));

@@ -145,7 +145,10 @@ public final class Validator {
     public static final String GPU_EXECUTOR = "gpu+cpu-interpreter";
 
     /** A .cu build: the variant cache first, then nvcc (whose result is cached). */
-    private Nvcc.Result compile(Path file, List<String> flags) {
+    private Nvcc.Result compile(Path file, List<String> asGiven) {
+        // -lineinfo: .loc directives (source line and column of every instruction) without changing the code
+        List<String> flags = new ArrayList<>(asGiven);
+        if (!flags.contains("-lineinfo") && !flags.contains("--generate-line-info")) flags.add("-lineinfo");
         if (cache != null) {
             Optional<String> hit = cache.get(file, o.arch, flags);
             if (hit.isPresent()) return new Nvcc.Result(hit.get(), null);

@@ -859,6 +859,10 @@ public final class Decoder {
             case "vote": vote(in); return;
             case "activemask": emit(Op.ACTIVEMASK, dst(o.get(0)), 0, 0, 0, 0, 0, null); return;
             case "trap": emit(Op.TRAP, 0, 0, 0, 0, 0, 0, null); return;
+            case "tex": case "tld4": case "txq": case "suld": case "sust": case "sured": case "suq":
+                throw new Unsupported("texture/surface access " + op + "." + String.join(".", in.mods)
+                        + ": the texture's array, addressing and filter mode are set by host code (cudaBindTexture*,"
+                        + " cudaCreateTextureObject) that validation does not read yet; not executed");
             default:
                 throw new Unsupported("instruction " + op + (in.mods.isEmpty() ? "" : "." + String.join(".", in.mods)));
         }
