@@ -14,6 +14,11 @@ V=("${JAVA[@]}" -Xmx6g -jar "$B/numlint.jar" validate --gpu "${GPU:-require}" --
 # interpreter throughput on one core, bounds checks on, while the machine is otherwise idle
 [ -d "$B/work/bench" ] && "${JAVA[@]}" -Xmx2g -XX:ActiveProcessorCount=1 -cp "$B/work/bench:$B/numlint.jar" \
     dev.numlint.bench.ValidationThroughput > "$O/throughput.txt" 2>&1
+# the same benchmark on a baseline build (work/bench-old: t, v, p, r = that build's validation test classes,
+# validation, ptx-inspector and rules classes), for the cost of the bounds checks
+[ -d "$B/work/bench-old" ] && "${JAVA[@]}" -Xmx2g -XX:ActiveProcessorCount=1 \
+    -cp "$B/work/bench-old/t:$B/work/bench-old/v:$B/work/bench-old/p:$B/work/bench-old/r:$B/numlint.jar" \
+    dev.numlint.bench.ValidationThroughput > "$O/throughput-baseline.txt" 2>&1
 t0=$(date +%s)
 run() { # name, then validate arguments
   local n=$1; shift
@@ -27,7 +32,7 @@ export -f run
   run seeds --inputs 4 --spec "$B/work/seeds/spec.yml" "$B/work/seeds"
   run fault --inputs 2 --all-kernels "$B/work/fault"
 ) &
-ls -d "$B"/work/real/*/ 2>/dev/null | sed 's#/$##' | timeout "${PHASE:-430}" xargs -P "$P" -I{} bash -c \
+[ "${REAL:-1}" = 0 ] || ls -d "$B"/work/real/*/ 2>/dev/null | sed 's#/$##' | timeout "${PHASE:-430}" xargs -P "$P" -I{} bash -c \
   'n=$(basename "{}"); s=$(date +%s); timeout '"$LIMIT"' '"${V[*]}"' --inputs 2 --format json --output '"$O"'/real/$n.json "{}" > '"$O"'/real/$n.log 2>&1; echo "$n exit $? wall $(( $(date +%s) - s )) s" >> '"$O"'/exit-codes.txt'
 wait
 echo "validation wall $(( $(date +%s) - t0 )) s" >> "$O/exit-codes.txt"
@@ -36,10 +41,10 @@ echo "validation wall $(( $(date +%s) - t0 )) s" >> "$O/exit-codes.txt"
 ls "$O"/loc/*.loc.ptx | xargs -P 16 -I{} bash -c 'f="{}"; n=$(basename "$f" .loc.ptx); ptxas -arch=sm_90 -lineinfo -o /tmp/$n.cubin "$f" 2>/dev/null && nvdisasm -g -c /tmp/$n.cubin > '"$O"'/sass/$n.sass; rm -f /tmp/$n.cubin'
 for r in "$O"/examples.json "$O"/seeds.json "$O"/real/*.json; do
   [ -s "$r" ] || continue
-  root=$([ "$(basename "$r")" = examples.json ] && echo "$B/work/examples" || ([ "$(basename "$r")" = seeds.json ] && echo "$B/work/seeds" || echo "$B/work/real/$(basename "$r" .json)"))
-  "${JAVA[@]}" -cp "$B/numlint.jar" dev.numlint.validation.report.SassAnnotator annotate "$r" "$root" "$O/cache" "$O/sass" "${r%.json}.sass.json" >> "$O/sass-findings.txt" 2>&1
+  # report paths are relative to the directory numlint ran in (the scan root)
+  "${JAVA[@]}" -cp "$B/numlint.jar" dev.numlint.validation.report.SassAnnotator annotate "$r" "$PWD" "$O/cache" "$O/sass" "${r%.json}.sass.json" >> "$O/sass-findings.txt" 2>&1
 done
-"${JAVA[@]}" -cp "$B/numlint.jar" dev.numlint.validation.report.SassAnnotator annotate "$O/examples.json" "$B/work/examples" "$O/cache" "$O/sass" /tmp/ignored.json > "$O/contraction.txt" 2>&1
+"${JAVA[@]}" -cp "$B/numlint.jar" dev.numlint.validation.report.SassAnnotator annotate "$O/examples.json" "$PWD" "$O/cache" "$O/sass" /tmp/ignored.json > "$O/contraction.txt" 2>&1
 for r in "$O"/*.json "$O"/real/*.json; do
   case "$r" in *.sass.json) continue;; esac
   [ -s "$r" ] && "${JAVA[@]}" -cp "$B/numlint.jar" dev.numlint.validation.report.JsonToText "$r" > "${r%.json}.txt" 2>&1

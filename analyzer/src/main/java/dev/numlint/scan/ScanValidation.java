@@ -109,6 +109,15 @@ public final class ScanValidation {
             for (KernelResult k : part.kernels) {
                 k.file = scan.root().relativize(Path.of(k.file).toAbsolutePath().normalize()).toString()
                         .replace('\\', '/');
+                for (FindingResult fr : k.findings) { // source paths from the PTX's .file: relative to the root
+                    if (fr.source == null) continue;
+                    Path sp = Path.of(fr.source);
+                    Path abs = (sp.isAbsolute() ? sp : Path.of(k.file).getParent() == null ? sp
+                            : scan.root().resolve(k.file).getParent().resolve(sp)).toAbsolutePath().normalize();
+                    if (abs.startsWith(scan.root().toAbsolutePath().normalize())) {
+                        fr.source = scan.root().toAbsolutePath().normalize().relativize(abs).toString().replace('\\', '/');
+                    }
+                }
                 report.kernels.add(k);
             }
         }

@@ -1,5 +1,6 @@
 package dev.numlint.validation;
 
+import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Operand;
 import dev.numlint.ptx.model.PtxFunction;
@@ -39,7 +40,7 @@ public final class KernelHazards {
         PtxFunction k = m.function(kernel);
         if (k == null) return hits;
         todo.add(k);
-        PtxRules.Settings settings = new PtxRules.Settings(NL004_MIN_TRIP_COUNT, fastMath, loc -> null);
+        PtxFacts.Settings settings = new PtxFacts.Settings(NL004_MIN_TRIP_COUNT, fastMath, loc -> null);
         while (!todo.isEmpty()) {
             PtxFunction f = todo.poll();
             if (!seen.add(f.name()) || f.isDeclarationOnly()) continue;

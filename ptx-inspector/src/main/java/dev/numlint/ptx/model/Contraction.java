@@ -23,7 +23,7 @@ import java.util.Optional;
  * A product that feeds several such additions is fused into each of them (ptxas repeats the multiplication inside
  * each FFMA: "a product used twice becomes two FFMAs"). A product that is also stored, compared, or added in
  * another block (after a branch, across a loop back edge) stays a separate FMUL, and none of its additions is
- * fused. Neither is a product whose addition follows an IEEE division or square root ({@code div.rn},
+ * fused. A {@code div.approx.f32} counts as a product ({@link #isApproxDivision}). Neither is a product whose addition follows an IEEE division or square root ({@code div.rn},
  * {@code sqrt.rn}, {@code rcp.rn}: ptxas expands them with a slow-path call, which splits the block). When both
  * operands of an addition are fusable products, the one with fewer readers is fused (the first on a tie) and the
  * other stays an FMUL; a product that is not fused into every one of its readers is fused into none.
@@ -140,8 +140,17 @@ public final class Contraction {
 
     /** A mul of .f32 or .f64 with no rounding modifier and no .sat: a product ptxas may fuse into an addition. */
     public static boolean isContractibleMul(Instruction in) {
-        return in.opcode().equals("mul") && in.rounding() == null && !in.sat() && floatType(in)
-                && in.operands().size() == 3 && in.guard() == null;
+        return (in.opcode().equals("mul") && in.rounding() == null || isApproxDivision(in)) && !in.sat()
+                && floatType(in) && in.operands().size() == 3 && in.guard() == null;
+    }
+
+    /**
+     * {@code div.approx.f32 d, a, b}: ptxas computes it as {@code a * rcp.approx(b)} (MUFU.RCP + FMUL), and that
+     * multiplication contracts with a following addition like a {@code mul} does (seen in the SASS of fast-math
+     * builds: {@code absorb += v * r / h} becomes MUFU.RCP + FFMA).
+     */
+    public static boolean isApproxDivision(Instruction in) {
+        return in.opcode().equals("div") && in.approx() && "f32".equals(in.type());
     }
 
     private static boolean floatType(Instruction in) {
@@ -159,7 +168,7 @@ public final class Contraction {
             if (d < 0) return null;
             Instruction def = f.instruction(d);
             if (def.guard() != null || !add.type().equals(def.type())) return null;
-            if (def.opcode().equals("mul")) {
+            if (def.opcode().equals("mul") || isApproxDivision(def)) {
                 if (!isContractibleMul(def) || def.ftz() != add.ftz()) return null;
                 boolean sub = add.opcode().equals("sub");
                 boolean productNegated = neg ^ (sub && k == 2);

@@ -30,7 +30,7 @@ class ContractionSassTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"patterns", "seeds", "matmul", "backproject"})
+    @ValueSource(strings = {"patterns", "seeds", "matmul", "backproject", "backproject-fastmath"})
     void modelAgreesWithTheMachineCodeOnEveryAttributedAddition(String name) throws IOException {
         PtxModule m = module(name);
         SassListing sass = SassListing.parse(resource(name + ".sass"));

@@ -52,6 +52,7 @@ public final class PtxModelAdapter {
     private static void contractions(PtxFunction f, Map<Integer, PtxText.Fuse> out) {
         for (Contraction.Fusion fu : Contraction.of(f).fusions()) {
             Instruction mul = f.instruction(fu.mul()), add = f.instruction(fu.add());
+            if (!mul.opcode().equals("mul")) continue; // a div.approx product: a * rcp(b), not modelled here yet
             boolean clobbered = false;
             for (int i = fu.mul() + 1; i < fu.add() && !clobbered; i++) {
                 for (String d : f.instruction(i).defs()) {

@@ -319,7 +319,7 @@ class InterpreterTest {
         String src = HEAD + ".visible .entry t(.param .u64 out) {\n.reg .b32 %r<4>;\n"
                 + "tex.1d.v4.s32.s32 {%r0, %r1, %r2, %r3}, [tex0, {%r0}];\nret;\n}\n";
         assertThatThrownBy(() -> Decoder.decode(PtxModelAdapter.read(src), "t", false, false))
-                .isInstanceOf(Decoder.Unsupported.class).hasMessageContaining("instruction tex.1d");
+                .isInstanceOf(Decoder.Unsupported.class).hasMessageContaining("texture/surface access tex.1d");
         String rec = HEAD + ".func f() { call.uni f, (); ret; }\n.visible .entry t() { call.uni f, (); ret; }\n";
         assertThatThrownBy(() -> Decoder.decode(PtxModelAdapter.read(rec), "t", false, false)).hasMessageContaining("recursive");
     }
