@@ -73,6 +73,8 @@ public final class SassAnnotator {
                     for (JsonNode f : v.path("flags")) flags.add(f.asText());
                 }
             }
+            // the validator builds every variant with -lineinfo (Validator.compile); the cache key includes it
+            if (flags != null && !flags.contains("-lineinfo") && !flags.contains("--generate-line-info")) flags.add("-lineinfo");
             Path cu = root.resolve(k.path("file").asText());
             if (flags == null || !cu.toString().endsWith(".cu") || !Files.isRegularFile(cu)) continue;
             String key = VariantCache.key(cu, arch, flags);
