@@ -11,12 +11,7 @@ public final class ValidationOptions {
     /** Whether to use a GPU executor: AUTO (if one is found), OFF (CPU interpreter only), REQUIRE (fail otherwise). */
     public enum GpuMode { AUTO, OFF, REQUIRE }
 
-    /** Which PTX reader feeds the interpreter: ptx-inspector's model (default) or the interpreter's own reader. */
-    public enum Reader { PTX_INSPECTOR, BUILTIN }
-
     public GpuMode gpu = GpuMode.AUTO;
-    /** PTX_INSPECTOR falls back to BUILTIN for a file the model reader reports problems in (noted per kernel). */
-    public Reader reader = Reader.PTX_INSPECTOR;
     /** YAML spec file (kernels, launch, parameters); null: infer from the PTX. */
     public Path spec;
     /** Number of input sets per kernel. */
@@ -50,13 +45,18 @@ public final class ValidationOptions {
      */
     public Map<String, Map<String, Set<String>>> flagged;
 
+    /**
+     * Launches read from the scanned host code ({@link dev.numlint.validation.input.HostLaunch}), by kernel name as
+     * written in the source; used when the spec file has no entry for a kernel. null: none.
+     */
+    public Map<String, dev.numlint.validation.input.HostLaunch> hostLaunches;
+
     public ValidationOptions() {}
 
     /** A copy whose lists and maps can be changed without affecting this one. */
     public ValidationOptions copy() {
         ValidationOptions o = new ValidationOptions();
         o.gpu = gpu;
-        o.reader = reader;
         o.spec = spec;
         o.inputs = inputs;
         o.seed = seed;
@@ -71,6 +71,7 @@ public final class ValidationOptions {
         o.gpuRepeats = gpuRepeats;
         o.instructionLimit = instructionLimit;
         o.flagged = flagged;
+        o.hostLaunches = hostLaunches;
         return o;
     }
 }
