@@ -12,15 +12,15 @@ import org.eclipse.jdt.core.dom.*;
  * ({@code if (v < 0) v = 0;}), early exits ({@code if (v > max) continue;}), enclosing conditions, and the ranges of
  * narrow integer types and {@code & 0xff}. Works on simple local names; fields and calls are unbounded.
  */
-final class RangeAnalysis {
+public final class RangeAnalysis {
     private static final int MAX_DEPTH = 12;
     private final Types types;
 
-    RangeAnalysis(Types types) {
+    public RangeAnalysis(Types types) {
         this.types = types;
     }
 
-    Range of(Expression e) {
+    public Range of(Expression e) {
         return of(e, Map.of(), 0);
     }
 
@@ -219,7 +219,7 @@ final class RangeAnalysis {
         return acc[0].and(typeR);
     }
 
-    static Range typeRange(NumType t) {
+    public static Range typeRange(NumType t) {
         switch (t) {
             case BYTE: return Range.of(Byte.MIN_VALUE, Byte.MAX_VALUE);
             case SHORT: return Range.of(Short.MIN_VALUE, Short.MAX_VALUE);
@@ -679,18 +679,18 @@ final class RangeAnalysis {
         return null;
     }
 
-    static Expression unparen(Expression e) {
+    public static Expression unparen(Expression e) {
         while (e instanceof ParenthesizedExpression) e = ((ParenthesizedExpression) e).getExpression();
         return e;
     }
 
-    static boolean isName(Expression e, String id) {
+    public static boolean isName(Expression e, String id) {
         e = unparen(e);
         return e instanceof SimpleName && ((SimpleName) e).getIdentifier().equals(id);
     }
 
     /** Whether {@code n} assigns (=, op=, ++, --) the simple name {@code id}. */
-    static boolean assignedIn(ASTNode n, String id) {
+    public static boolean assignedIn(ASTNode n, String id) {
         boolean[] hit = {false};
         n.accept(new ASTVisitor() {
             @Override

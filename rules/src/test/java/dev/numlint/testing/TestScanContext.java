@@ -120,6 +120,18 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         }
     }
 
+    /** The levels of the unsuppressed findings, for {@link InlineExpectations#compare(java.util.Collection, Map)}. */
+    public Map<InlineExpectations.Hit, String> levels() {
+        synchronized (findings) {
+            Map<InlineExpectations.Hit, String> m = new HashMap<>();
+            for (Finding f : findings) {
+                if (f.suppressed()) continue;
+                m.put(new InlineExpectations.Hit(f.location().file(), f.location().startLine(), f.ruleId()), f.level().id());
+            }
+            return m;
+        }
+    }
+
     // ScanContext
     @Override public Path root() { return root; }
     @Override public List<Path> files() { return files; }
@@ -156,6 +168,12 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
     @Override public void report(Finding.Builder b) {
         if (!enabled(b.ruleId())) return;
         if (b.level() == null) b.level(level(b.ruleId()));
+        if (b.impact() != null) {
+            // as the scan does: the level is the ceiling, the impact decides below it; exact ones are dropped
+            Level byImpact = b.impact().level(b.level());
+            if (byImpact == null) return;
+            b.level(byImpact);
+        }
         findings.add(b.build());
     }
     @Override public void notify(Notification n) { notifications.add(n); }
