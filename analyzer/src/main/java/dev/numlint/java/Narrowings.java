@@ -15,11 +15,11 @@ public final class Narrowings {
      * One narrowing.
      *
      * @param usedAs  how the value is read back as unsigned (e.g. "pixels[...] & 0xff"), or null
-     * @param clamped the value is kept within the unsigned range of the target (0..255, 0..65535) and stored as
-     *                an unsigned byte/short: the imaging idiom, exact in Java and in C alike
+     * @param arrayStore the narrowed value is stored into a byte[]/short[] element (pixel data, where the values
+     *                   are usually unsigned): the advice must not be to clamp to the signed range
      */
     public record Cast(CastExpression cast, NumType target, Expression source, NumType sourceType, boolean unsigned,
-                       String usedAs, Range range, boolean lowOk, boolean highOk, boolean clamped, boolean guessed) {
+                       String usedAs, Range range, boolean lowOk, boolean highOk, boolean arrayStore, boolean guessed) {
         public boolean guarded() {
             return lowOk && highOk;
         }
@@ -74,15 +74,11 @@ public final class Narrowings {
             long trunc = (long) r.lo();
             lowOk = highOk = seen == trunc;
         }
-        // clamped to 0..255 / 0..65535 and narrowed to byte/short: the unsigned-store idiom of imaging code; the
-        // bits are exactly the unsigned value, which every reader of the data takes with & 0xff
-        boolean clamped = !unsigned && target != NumType.CHAR && !r.isPoint()
-                && r.lowSafe(-1) && r.highSafe(target == NumType.BYTE ? 256 : 65536)
-                && (r.loGuard() || r.lo() >= 0) && (r.hiGuard() || r.hi() < (target == NumType.BYTE ? 256 : 65536));
-        if (clamped) {
-            lowOk = highOk = true;
-        }
-        return new Cast(c, target, src, srcType, unsigned, usedAs, r, lowOk, highOk, clamped, guessed[0]);
+        // a value kept in 0..255 (0..65535) and narrowed to a byte (short) is the unsigned-store idiom of imaging
+        // code: the bits are exactly the unsigned value, which readers take with & 0xff; the signed upper limits
+        // above (256, 65536) accept it, so only values that can leave the unsigned range are reported
+        boolean unsignedStore = !unsigned && target != NumType.CHAR && storedInArray(c);
+        return new Cast(c, target, src, srcType, unsigned, usedAs, r, lowOk, highOk, unsignedStore, guessed[0]);
     }
 
     /**
@@ -201,6 +197,17 @@ public final class Narrowings {
         if (name != null && unit.readAsUnsigned(name, maskValue)) return name + (p instanceof Assignment
                 && ((Assignment) p).getLeftHandSide() instanceof ArrayAccess ? "[...]" : "") + (maskValue == 0xff ? " & 0xff" : " & 0xffff");
         return null;
+    }
+
+    private static boolean storedInArray(CastExpression c) {
+        ASTNode p = c.getParent();
+        ASTNode child = c;
+        while (p instanceof ParenthesizedExpression) {
+            child = p;
+            p = p.getParent();
+        }
+        return p instanceof Assignment && ((Assignment) p).getRightHandSide() == child
+                && RangeAnalysis.unparen(((Assignment) p).getLeftHandSide()) instanceof ArrayAccess;
     }
 
     /** The side of the range that is open, for messages. */

@@ -267,6 +267,10 @@ public final class RangeAnalysis {
                 && op != InfixExpression.Operator.TIMES && op != InfixExpression.Operator.DIVIDE) {
             return typeRange(types.of(in));
         }
+        if (op == InfixExpression.Operator.DIVIDE && ops.size() == 2) {
+            Range ramp = ramp(ops.get(0), ops.get(1), assume, depth);
+            if (ramp != null) return ramp;
+        }
         Range r = of(ops.get(0), assume, depth + 1);
         for (int i = 1; i < ops.size(); i++) {
             Range b = of(ops.get(i), assume, depth + 1);
@@ -276,6 +280,64 @@ public final class RangeAnalysis {
             else r = r.div(b);
         }
         return r;
+    }
+
+    /**
+     * A ramp {@code i * K / n} (or {@code i / n}) where {@code i} counts up from a non-negative start in a loop
+     * {@code for (...; i < n; i++)} with the same {@code n}: the quotient lies in [0, K) (lookup tables, colour ramps).
+     */
+    private Range ramp(Expression num, Expression den, Map<String, Range> assume, int depth) {
+        num = unparen(num);
+        den = unparen(den);
+        double k = 1;
+        Expression var = num;
+        if (num instanceof InfixExpression && ((InfixExpression) num).getOperator() == InfixExpression.Operator.TIMES
+                && ((InfixExpression) num).extendedOperands().isEmpty()) {
+            InfixExpression t = (InfixExpression) num;
+            Range a = of(t.getLeftOperand(), assume, depth + 1);
+            Range b = of(t.getRightOperand(), assume, depth + 1);
+            if (b.isPoint()) {
+                k = b.lo();
+                var = unparen(t.getLeftOperand());
+            } else if (a.isPoint()) {
+                k = a.lo();
+                var = unparen(t.getRightOperand());
+            } else {
+                return null;
+            }
+        }
+        if (!(var instanceof SimpleName) || k < 0 || Double.isInfinite(k)) return null;
+        String id = ((SimpleName) var).getIdentifier();
+        String bound = den.toString();
+        for (ASTNode p = num.getParent(); p != null && !(p instanceof BodyDeclaration); p = p.getParent()) {
+            if (!(p instanceof ForStatement)) continue;
+            ForStatement f = (ForStatement) p;
+            if (!(f.getExpression() instanceof InfixExpression) || f.updaters().size() != 1) continue;
+            InfixExpression c = (InfixExpression) f.getExpression();
+            if (c.getOperator() != InfixExpression.Operator.LESS || !isName(c.getLeftOperand(), id)
+                    || !unparen(c.getRightOperand()).toString().equals(bound)) continue;
+            Object u = f.updaters().get(0);
+            boolean up = u instanceof PostfixExpression && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
+                    && isName(((PostfixExpression) u).getOperand(), id)
+                    || u instanceof PrefixExpression && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT
+                    && isName(((PrefixExpression) u).getOperand(), id);
+            if (!up || assignedIn(f.getBody(), id) || den instanceof SimpleName && assignedIn(f.getBody(), bound)) return null;
+            Expression init = null;
+            for (Object o : f.initializers()) {
+                if (o instanceof VariableDeclarationExpression) {
+                    for (Object fr : ((VariableDeclarationExpression) o).fragments()) {
+                        VariableDeclarationFragment vf = (VariableDeclarationFragment) fr;
+                        if (vf.getName().getIdentifier().equals(id)) init = vf.getInitializer();
+                    }
+                } else if (o instanceof Assignment && isName(((Assignment) o).getLeftHandSide(), id)) {
+                    init = ((Assignment) o).getRightHandSide();
+                }
+            }
+            if (init == null || of(init, assume, depth + 1).lo() < 0) return null;
+            // i <= n - 1, so i * k / n <= k - k / n < k
+            return Range.of(0, Math.nextDown(k));
+        }
+        return null;
     }
 
     private Range call(MethodInvocation m, Map<String, Range> assume, int depth) {

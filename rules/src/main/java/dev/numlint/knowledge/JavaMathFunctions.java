@@ -30,16 +30,17 @@ public final class JavaMathFunctions {
         if (base != null && exponent != null) {
             double r = Math.pow(base, exponent);
             if (Double.isInfinite(r) || Double.isNaN(r)) return false;
-            return exponent < 0 ? FloatExactness.isPowerOfTwo(base) || Math.abs(base) == 1
-                    : FloatExactness.exactInteger(r, false);
-        }
-        if (base != null) {
-            // 2^k, 1^k, 0^k are exact for every integer k in range; other bases are exact for small k only
-            return FloatExactness.isPowerOfTwo(base) || base == 0 || Math.abs(base) == 1;
+            if (exponent < 0) return FloatExactness.isPowerOfTwo(base) || Math.abs(base) == 1;
+            if (exponent > 2000 || Math.abs(base) > Long.MAX_VALUE / 2) return false;
+            // representable: the exact integer power equals the double
+            java.math.BigInteger exact = java.math.BigInteger.valueOf((long) (double) base).pow((int) (double) exponent);
+            return new java.math.BigDecimal(r).compareTo(new java.math.BigDecimal(exact)) == 0;
         }
         // integer base and exponent: exact whenever the result is representable, i.e. for the non-negative
-        // exponents that keep it below 2^53 (pow(10, digits), pow(n, 2)); a known negative exponent is not
-        return exponent == null || exponent >= 0;
+        // exponents that keep it below 2^53 (pow(2, k), pow(10, digits), pow(n, 2)); a negative exponent only for
+        // a power-of-two base
+        if (exponent != null && exponent < 0) return base != null && FloatExactness.isPowerOfTwo(base);
+        return true;
     }
 
     /**

@@ -109,17 +109,28 @@ public final class SerialAccumulation implements JavaCheck {
         return null;
     }
 
-    /** An integer-typed term (or one converted from an integer): every partial sum is an integer. */
+    /**
+     * An integer-valued term: integer-typed, converted from an integer, or a sum, difference or product of such
+     * terms ({@code (float) r * (float) hist[c]}); every partial sum is then an integer.
+     */
     private static boolean integerValued(JavaUnit unit, Expression inc) {
+        inc = RangeAnalysis.unparen(inc);
         NumType t = unit.types().of(inc);
-        if (t.isIntegral() || t == NumType.CHAR) return true;
-        if (inc instanceof CastExpression) {
-            Expression inner = RangeAnalysis.unparen(((CastExpression) inc).getExpression());
-            NumType it = unit.types().of(inner);
-            return it.isIntegral() || it == NumType.CHAR;
-        }
+        if (t.isIntegral()) return true;
         Object cv = inc.resolveConstantExpressionValue();
-        return cv instanceof Number && FloatExactness.isInteger(((Number) cv).doubleValue());
+        if (cv instanceof Number) return FloatExactness.isInteger(((Number) cv).doubleValue());
+        if (inc instanceof NumberLiteral) return FloatExactness.isInteger(Types.literalValue(((NumberLiteral) inc).getToken()));
+        if (inc instanceof CastExpression) return integerValued(unit, ((CastExpression) inc).getExpression());
+        if (inc instanceof InfixExpression) {
+            InfixExpression in = (InfixExpression) inc;
+            InfixExpression.Operator op = in.getOperator();
+            if (op != InfixExpression.Operator.TIMES && op != InfixExpression.Operator.PLUS
+                    && op != InfixExpression.Operator.MINUS) return false;
+            if (!integerValued(unit, in.getLeftOperand()) || !integerValued(unit, in.getRightOperand())) return false;
+            for (Object o : in.extendedOperands()) if (!integerValued(unit, (Expression) o)) return false;
+            return true;
+        }
+        return false;
     }
 
     /**
