@@ -143,9 +143,35 @@ public final class JavaUnit {
         return (V) v;
     }
 
-    /** Whether {@code name} (a local, field or array) is read back as unsigned with {@code & 0xff}/{@code & 0xffff}. */
-    public boolean readAsUnsigned(String name, int mask) {
-        return (mask == 0xff ? unsignedByteNames : unsignedShortNames).contains(name);
+    /**
+     * Whether the variable {@code e} names (a local, a field or an array) is read back as unsigned with
+     * {@code & 0xff}/{@code & 0xffff}: the same local (same declaration) or the same field anywhere in the unit.
+     */
+    public boolean readAsUnsigned(Expression e, int mask) {
+        String key = variableKey(e);
+        return key != null && (mask == 0xff ? unsignedByteNames : unsignedShortNames).contains(key);
+    }
+
+    /**
+     * A key for the variable {@code e} names: a local variable by its declaration; parameters and fields by name
+     * (an array parameter named like one read as unsigned elsewhere in the unit usually holds the same data); null
+     * when {@code e} names no variable.
+     */
+    private static String variableKey(Expression e) {
+        e = RangeAnalysis.unparen(e);
+        if (e instanceof ArrayAccess) e = RangeAnalysis.unparen(((ArrayAccess) e).getArray());
+        if (e instanceof SimpleName) {
+            SimpleName n = (SimpleName) e;
+            VariableDeclaration d = n.getParent() instanceof VariableDeclaration
+                    && ((VariableDeclaration) n.getParent()).getName() == n
+                    ? (VariableDeclaration) n.getParent() : Types.declarationOf(n);
+            if (d instanceof VariableDeclarationFragment && !(d.getParent() instanceof FieldDeclaration)) {
+                return "L:" + d.getStartPosition();
+            }
+            return "N:" + n.getIdentifier();
+        }
+        String n = simpleName(e);
+        return n == null ? null : "N:" + n;
     }
 
     private void collect() {
@@ -235,10 +261,8 @@ public final class JavaUnit {
     }
 
     private static void addName(Expression e, Set<String> into) {
-        e = RangeAnalysis.unparen(e);
-        if (e instanceof ArrayAccess) e = ((ArrayAccess) e).getArray();
-        String n = simpleName(e);
-        if (n != null) into.add(n);
+        String key = variableKey(e);
+        if (key != null) into.add(key);
     }
 
     /** The identifier of a simple name, field access or qualified name, or null. */

@@ -188,13 +188,16 @@ public final class Narrowings {
             if (JavaUnit.isMask(RangeAnalysis.unparen(other), maskValue)) return unit.text(in);
         }
         String name = null;
+        Expression target = null;
         if (p instanceof Assignment && ((Assignment) p).getRightHandSide() == child) {
             Expression lhs = ((Assignment) p).getLeftHandSide();
+            target = lhs;
             name = JavaUnit.simpleName(lhs instanceof ArrayAccess ? ((ArrayAccess) lhs).getArray() : lhs);
         } else if (p instanceof VariableDeclarationFragment) {
+            target = ((VariableDeclarationFragment) p).getName();
             name = ((VariableDeclarationFragment) p).getName().getIdentifier();
         }
-        if (name != null && unit.readAsUnsigned(name, maskValue)) return name + (p instanceof Assignment
+        if (name != null && unit.readAsUnsigned(target, maskValue)) return name + (p instanceof Assignment
                 && ((Assignment) p).getLeftHandSide() instanceof ArrayAccess ? "[...]" : "") + (maskValue == 0xff ? " & 0xff" : " & 0xffff");
         return null;
     }

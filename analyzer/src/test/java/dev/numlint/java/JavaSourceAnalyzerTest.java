@@ -35,7 +35,11 @@ class JavaSourceAnalyzerTest {
 
     @Test
     void fixturesMatchInlineExpectationsExactly() {
-        String diff = InlineExpectations.read(FIXTURES).compare(scan.hits(), scan.levels());
+        // the samples under shared/ are also the SpotBugs plugin's: compiled for Java 8 there, so their NL005
+        // expectations are the bytecode layer's (the source analyzer sees a Java 17 project without a pom)
+        String diff = InlineExpectations.read(FIXTURES)
+                .only(h -> !(h.file().startsWith("shared/") && h.ruleId().equals("NL005")))
+                .compare(scan.hits(), scan.levels());
         assertThat(diff).as("fixture expectations").isEmpty();
     }
 
@@ -99,15 +103,25 @@ class JavaSourceAnalyzerTest {
 
     @Test
     void justifiedSuppressionsAreRecordedUnjustifiedOnesNotified() {
-        List<Finding> suppressed = scan.findings().stream().filter(Finding::suppressed).toList();
+        List<Finding> suppressed = scan.findings().stream().filter(Finding::suppressed)
+                .filter(f -> f.location().file().startsWith("suppress/")).toList();
         assertThat(suppressed).extracting(f -> f.suppression().justification())
                 .containsExactlyInAnyOrder("values are clamped by every caller", "the lookup table is built from 0..255 only",
                         "v is a percentage, 0..100");
         assertThat(suppressed).allMatch(f -> f.suppression().kind().equals("inSource"));
-        List<Notification> unjustified = scan.notifications().stream().filter(n -> n.id().equals("unjustified-suppression")).toList();
+        List<Notification> unjustified = scan.notifications().stream().filter(n -> n.id().equals("unjustified-suppression")
+                && n.file().startsWith("suppress/")).toList();
         assertThat(unjustified).hasSize(1);
         assertThat(unjustified.get(0).file()).isEqualTo("suppress/Suppressed.java");
         assertThat(unjustified.get(0).level()).isEqualTo(Level.WARNING);
+    }
+
+    @Test
+    void theSharedSamplesSuppressFbWarningsAlsoSilenceTheSourceAnalyzer() {
+        assertThat(scan.findings()).filteredOn(f -> f.location().file().equals("shared/samples/Suppressed.java"))
+                .filteredOn(Finding::suppressed).extracting(f -> f.suppression().justification())
+                .containsExactlyInAnyOrder("rule id (bug code) match", "full pattern type", "prefix of the pattern type",
+                        "the whole category");
     }
 
     @Test
