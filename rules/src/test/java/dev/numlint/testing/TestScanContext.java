@@ -120,13 +120,16 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         }
     }
 
-    /** The levels of the unsuppressed findings, for {@link InlineExpectations#compare(java.util.Collection, Map)}. */
+    /** The level id of every unsuppressed finding, for {@link InlineExpectations#compare(java.util.Collection, Map)}. */
     public Map<InlineExpectations.Hit, String> levels() {
         synchronized (findings) {
-            Map<InlineExpectations.Hit, String> m = new HashMap<>();
+            Map<InlineExpectations.Hit, String> m = new java.util.TreeMap<>();
             for (Finding f : findings) {
-                if (f.suppressed()) continue;
-                m.put(new InlineExpectations.Hit(f.location().file(), f.location().startLine(), f.ruleId()), f.level().id());
+                if (!f.suppressed()) {
+                    m.merge(new InlineExpectations.Hit(f.location().file(), f.location().startLine(), f.ruleId()),
+                            f.level().id(), (a, b) -> Level.valueOf(a.toUpperCase(java.util.Locale.ROOT))
+                                    .atLeast(Level.valueOf(b.toUpperCase(java.util.Locale.ROOT))) ? a : b);
+                }
             }
             return m;
         }
@@ -169,7 +172,7 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         if (!enabled(b.ruleId())) return;
         if (b.level() == null) b.level(level(b.ruleId()));
         if (b.impact() != null) {
-            // as the scan does: the level is the ceiling, the impact decides below it; exact ones are dropped
+            // as the scan does: the rule's level is the ceiling, the impact decides below it; exact is no finding
             Level byImpact = b.impact().level(b.level());
             if (byImpact == null) return;
             b.level(byImpact);
