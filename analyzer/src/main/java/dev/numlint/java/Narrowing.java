@@ -44,7 +44,7 @@ public final class Narrowing {
 
     /** An example above the range that wraps: 200.7 for byte ((byte) 200.7f is -56), 40000.5 for short. */
     public static double exampleAbove(NumType target, boolean unsigned) {
-        if (unsigned) return target == NumType.CHAR ? 70000.5 : 300.5;
+        if (unsigned) return target == NumType.BYTE ? 300.5 : 70000.5;
         return target == NumType.BYTE ? 200.7 : target == NumType.SHORT ? 40000.5 : 70000.5;
     }
 

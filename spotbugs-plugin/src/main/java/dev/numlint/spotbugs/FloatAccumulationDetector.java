@@ -308,7 +308,7 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                     continue; // short constant loop; an enclosing loop may still carry the sum
                 }
                 reported.add(s.var + "@" + loop.start);
-                report(s, trips);
+                report(s, trips, windowed(s, loop, loops));
                 break;
             }
         }
@@ -393,12 +393,12 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
         return value;
     }
 
-    private void report(Store s, int trips) {
+    private void report(Store s, int trips, boolean windowed) {
         String name = describe(s);
         String type = s.isDouble ? "double" : "float";
         String op = s.isDouble ? "DADD/DSUB" : "FADD/FSUB";
         // a float sum of integer values is exact below 2^24 (bounded); a double sum keeps ~16 digits: both low
-        boolean bounded = s.isDouble || s.integerTerms;
+        boolean bounded = s.isDouble || s.integerTerms || windowed;
         int priority = BugPatterns.priority(NL004, bounded ? "bounded" : "growing");
         String loopText = trips < 0 ? "a loop with an unknown trip count" : "a loop of " + trips + " iterations";
         String message = s.integerTerms

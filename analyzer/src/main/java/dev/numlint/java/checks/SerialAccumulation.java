@@ -3,6 +3,7 @@ package dev.numlint.java.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.java.JavaCheck;
 import dev.numlint.java.JavaUnit;
+import dev.numlint.java.LoopFacts;
 import dev.numlint.java.NumType;
 import dev.numlint.java.RangeAnalysis;
 import dev.numlint.java.Types;
@@ -77,7 +78,15 @@ public final class SerialAccumulation implements JavaCheck {
         String tripText = trips < 0 ? "an unknown number of iterations" : trips + " iterations";
         Impact impact;
         String msg;
-        if (integral) {
+        Statement window = windowOf(a, name, decl, outer);
+        if (window != null && !integral) {
+            // a sum started afresh for every iteration of an outer loop (a convolution, a bin, a row): a port with one
+            // thread per outer iteration keeps each inner sum serial and in the same order
+            impact = Impact.bounded("restarted for every iteration of the loop at line " + unit.line(window)
+                    + ", so a thread-per-element port sums in the same order");
+            msg = JavaUnit.message("NL004", "java-window-sum", "type", t.type().javaName(), "name", name,
+                    "expr", unit.shortText(a, 50), "trips", tripText, "line", unit.line(window));
+        } else if (integral) {
             impact = Impact.bounded("integer-valued terms are exact while the sum stays below 2^24 = 16777216");
             msg = JavaUnit.message("NL004", "java-integer-sum", "name", name, "expr", unit.shortText(a, 50),
                     "trips", tripText);
@@ -88,6 +97,20 @@ public final class SerialAccumulation implements JavaCheck {
                     "expr", unit.shortText(a, 50), "trips", tripText);
         }
         unit.report(ruleId(), a, msg, t.guessed(), isDouble ? Level.NOTE : null, impact);
+    }
+
+    /**
+     * The outer loop for which the accumulator starts afresh (declared inside it, or plainly assigned in it before
+     * the carrying loops), or null when the sum runs over the whole method.
+     */
+    private static Statement windowOf(Assignment a, String name, VariableDeclaration decl, Statement outerCarrying) {
+        for (ASTNode p = outerCarrying.getParent(); p != null && !(p instanceof BodyDeclaration)
+                && !(p instanceof LambdaExpression); p = p.getParent()) {
+            if (!LoopFacts.isLoop(p)) continue;
+            if (decl != null && JavaUnit.isAncestor(p, decl)) return (Statement) p;
+            if (rewrittenBefore(outerCarrying, name, (Statement) p)) return (Statement) p;
+        }
+        return null;
     }
 
     /** The added term of {@code s += x}, {@code s -= x}, {@code s = s + x}, {@code s = x + s}, or null. */
@@ -137,8 +160,8 @@ public final class SerialAccumulation implements JavaCheck {
      * Whether {@code name} is plainly assigned (not from itself) in a statement that runs before {@code a} in every
      * iteration of {@code loop}: a statement of a block enclosing {@code a}, inside the loop, before it.
      */
-    private static boolean rewrittenBefore(Assignment a, String name, Statement loop) {
-        ASTNode stmt = a;
+    private static boolean rewrittenBefore(ASTNode a, String name, Statement loop) {
+        ASTNode stmt = a instanceof Statement ? a : a.getParent();
         while (stmt != null && !(stmt instanceof Statement)) stmt = stmt.getParent();
         while (stmt != null && stmt != loop) {
             ASTNode parent = stmt.getParent();
