@@ -334,6 +334,26 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
     }
 
     /**
+     * The sum starts afresh in every iteration of a loop around the carrying one (a plain store of the variable in
+     * the outer loop, outside the inner one, on every path): a per-element sum (convolution, bin, row), which a
+     * thread-per-element port keeps serial and in the same order.
+     */
+    private boolean windowed(Store acc, Loop inner, List<Loop> loops) {
+        for (Loop outer : loops) {
+            if (outer == inner || outer.start > inner.start || outer.end < inner.end) {
+                continue;
+            }
+            for (Store s : stores) {
+                if (s.var.equals(acc.var) && s.addPc < 0 && outer.contains(s.pc) && !inner.contains(s.pc)
+                        && !conditional(s.pc, outer)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * A forward branch inside the loop, before {@code pc}, jumps over it to a point still inside the loop:
      * {@code pc} runs on some paths of an iteration only (branches that leave the loop, such as javac's loop test
      * at the top, do not count).
