@@ -36,7 +36,7 @@ public final class ValueImpacts {
         } else {
             best = follow(e, 0, new HashSet<>());
         }
-        return best != null ? best : Impact.bounded("only stored or returned, so results differ by at most a few ulp");
+        return best != null ? best : Impact.bounded("only stored or returned: a few ulp at most");
     }
 
     private Impact follow(Expression e, int depth, Set<String> seen) {
@@ -52,7 +52,7 @@ public final class ValueImpacts {
                 NumType t = Types.typeNode(((CastExpression) p).getType());
                 if (t.isIntegral() || t == NumType.CHAR) {
                     return amplified("truncated by " + castText((CastExpression) p) + " at line " + unit.line(p)
-                            + ": a one-ulp difference can change the integer", p);
+                            + ": 1 ulp can change the integer", p);
                 }
                 child = p;
                 p = p.getParent();
@@ -70,13 +70,11 @@ public final class ValueImpacts {
                 InfixExpression in = (InfixExpression) p;
                 InfixExpression.Operator op = in.getOperator();
                 if (isComparison(op)) {
-                    return amplified("compared (" + unit.shortText(in, 40) + ") at line " + unit.line(in)
-                            + ": a one-ulp difference can flip the decision", in);
+                    return amplified("compared at line " + unit.line(in) + ": 1 ulp can flip the decision", in);
                 }
                 if (op == InfixExpression.Operator.MINUS && isProduct(child) && otherIsProduct(in, child)) {
-                    return new Impact(Impact.Kind.CANCELLATION, "subtracted from a similar product in "
-                            + unit.shortText(in, 40) + " at line " + unit.line(in)
-                            + ": the difference can lose all correct digits", unit.location(in), null);
+                    return new Impact(Impact.Kind.CANCELLATION, "subtracted from a similar product at line " + unit.line(in)
+                            + ": the difference can lose all digits", unit.location(in), null);
                 }
                 if (op == InfixExpression.Operator.CONDITIONAL_AND || op == InfixExpression.Operator.CONDITIONAL_OR) {
                     return null;
@@ -97,12 +95,10 @@ public final class ValueImpacts {
                 String n = m.getName().getIdentifier();
                 if (unit.isJavaLangMath(m) || isStrictMath(m)) {
                     if (ROUNDING.contains(n)) {
-                        return amplified("rounded by Math." + n + " at line " + unit.line(m)
-                                + ": a one-ulp difference can change the integer", m);
+                        return amplified("rounded by Math." + n + " at line " + unit.line(m) + ": 1 ulp can change the integer", m);
                     }
                     if (SELECTING.contains(n)) {
-                        return amplified("selected by Math." + n + " at line " + unit.line(m)
-                                + ": a one-ulp difference can pick the other operand", m);
+                        return amplified("selected by Math." + n + " at line " + unit.line(m) + ": 1 ulp can pick the other operand", m);
                     }
                     if (CARRYING.contains(n)) {
                         child = p;

@@ -70,11 +70,11 @@ public final class DoublePromotion implements JavaCheck {
         Impact impact = unit.impacts().of(site);
         String msg;
         if (p.inexact != null) {
-            msg = JavaUnit.message("NL008", "java-literal", "expr", unit.shortText(site, 50), "what", what,
-                    "exact", Narrowing.exact(p.inexactValue, 20), "asFloat", Narrowing.exact((float) p.inexactValue, 20),
+            msg = JavaUnit.message("NL008", "java-literal", "expr", unit.shortText(site, 40), "what", what,
+                    "exact", Narrowing.exact(p.inexactValue, 12), "asFloat", Narrowing.exact((float) p.inexactValue, 12),
                     "consequence", impact.consequence());
         } else {
-            msg = JavaUnit.message("NL008", "java-ops", "expr", unit.shortText(site, 50), "what", what,
+            msg = JavaUnit.message("NL008", "java-ops", "expr", unit.shortText(site, 40), "what", what,
                     "ops", p.ops, "consequence", impact.consequence());
         }
         unit.report(ruleId(), site, msg, guessed, null, impact);

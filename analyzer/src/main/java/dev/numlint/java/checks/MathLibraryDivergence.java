@@ -58,10 +58,9 @@ public final class MathLibraryDivergence implements JavaCheck {
                 }
             }
             int more = calls.size() - 1;
-            String msg = JavaUnit.message("NL010", "java-calls", "call", unit.shortText(first, 40),
+            String msg = JavaUnit.message("NL010", "java-calls", "call", unit.shortText(first, 30),
                     "more", more > 0 ? " and " + more + " more call" + (more == 1 ? "" : "s") + " to " + String.join("/", names) : "",
-                    "fn", JavaUnit.functionName(first),
-                    "consequence", worst == first ? impact.consequence() : unit.shortText(worst, 30) + " is " + impact.consequence());
+                    "consequence", worst == first ? impact.consequence() : "one is " + impact.consequence());
             unit.report(ruleId(), first, msg, !unit.bindings() || first.resolveMethodBinding() == null, null, impact);
         }
     }

@@ -75,7 +75,7 @@ public final class SerialAccumulation implements JavaCheck {
         Statement outer = loops.get(loops.size() - 1);
         String key = name + "@" + (decl != null ? decl.getStartPosition() : -1) + "@" + outer.getStartPosition();
         if (!reported.add(key)) return;
-        String tripText = trips < 0 ? "an unknown number of iterations" : trips + " iterations";
+        String tripText = trips < 0 ? "a loop of unknown length" : trips + " iterations";
         Impact impact;
         String msg;
         Statement window = windowOf(a, name, decl, outer);
@@ -85,16 +85,16 @@ public final class SerialAccumulation implements JavaCheck {
             impact = Impact.bounded("restarted for every iteration of the loop at line " + unit.line(window)
                     + ", so a thread-per-element port sums in the same order");
             msg = JavaUnit.message("NL004", "java-window-sum", "type", t.type().javaName(), "name", name,
-                    "expr", unit.shortText(a, 50), "trips", tripText, "line", unit.line(window));
+                    "expr", unit.shortText(a, 40), "trips", tripText, "line", unit.line(window));
         } else if (integral) {
             impact = Impact.bounded("integer-valued terms are exact while the sum stays below 2^24 = 16777216");
-            msg = JavaUnit.message("NL004", "java-integer-sum", "name", name, "expr", unit.shortText(a, 50),
+            msg = JavaUnit.message("NL004", "java-integer-sum", "name", name, "expr", unit.shortText(a, 40),
                     "trips", tripText);
         } else {
             String bound = (trips < 0 ? "n" : Long.toString(trips)) + (isDouble ? " * 2^-53" : " * 2^-24") + " relative";
             impact = new Impact(Impact.Kind.GROWING, "the error grows with " + tripText, null, null).withErrorBound(bound);
             msg = JavaUnit.message("NL004", isDouble ? "java-double-sum" : "java-float-sum", "name", name,
-                    "expr", unit.shortText(a, 50), "trips", tripText);
+                    "expr", unit.shortText(a, 40), "trips", tripText);
         }
         unit.report(ruleId(), a, msg, t.guessed(), isDouble ? Level.NOTE : null, impact);
     }
