@@ -51,6 +51,10 @@ final class ScanCommand implements Callable<Integer> {
     @Mixin
     ScanInputs inputs;
 
+    @Option(names = "--notes", description = "text output: list notes (low-impact findings) too; SARIF and JSON "
+            + "always contain every finding")
+    boolean notes;
+
     @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
             description = "exit with 1 when an unsuppressed finding is at least this level: error, warning, note or"
                     + " none (default: ${DEFAULT-VALUE})")
@@ -139,7 +143,7 @@ final class ScanCommand implements Callable<Integer> {
         switch (format) {
             case sarif -> SarifReport.write(result, w);
             case json -> JsonReport.write(result, w);
-            default -> TextReport.write(result, w instanceof PrintWriter pw ? pw : new PrintWriter(w));
+            default -> TextReport.write(result, w instanceof PrintWriter pw ? pw : new PrintWriter(w), notes);
         }
         w.flush();
     }

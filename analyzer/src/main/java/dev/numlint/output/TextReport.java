@@ -7,17 +7,30 @@ import dev.numlint.scan.ScanResult;
 import java.io.PrintWriter;
 
 /**
- * Compiler-style text: {@code path:line:col: warning: message [NL003]} per unsuppressed finding, then a summary
- * by rule. Notifications go to the error stream ({@code path: error: not analyzed: reason}). Text from the scanned
- * tree is escaped ({@link Escapes}): a file name or message never reaches the terminal as an escape sequence.
+ * Compiler-style text: {@code path:line:col: warning: message [NL003]} per unsuppressed warning and error (notes
+ * too when asked for: {@code --notes}), then a summary by rule that ends with how many notes were left out and how
+ * to show them. SARIF and JSON always contain every finding. Notifications go to the error stream
+ * ({@code path: error: not analyzed: reason}). Text from the scanned tree is escaped ({@link Escapes}): a file name
+ * or message never reaches the terminal as an escape sequence.
  */
 public final class TextReport {
     private TextReport() {
     }
 
+    /** Writes warnings and errors; notes are counted, not listed. */
     public static void write(ScanResult r, PrintWriter out) {
+        write(r, out, false);
+    }
+
+    /** Writes the unsuppressed findings: all of them with {@code notes}, otherwise warnings and errors only. */
+    public static void write(ScanResult r, PrintWriter out, boolean notes) {
+        int hidden = 0;
         for (Finding f : r.findings()) {
             if (f.suppressed()) {
+                continue;
+            }
+            if (!notes && f.level() == dev.numlint.model.Level.NOTE) {
+                hidden++;
                 continue;
             }
             Location l = f.location();
@@ -36,6 +49,10 @@ public final class TextReport {
                 + " in " + plural(s.filesAnalyzed(), "file") + " analyzed"
                 + (s.filesNotAnalyzed() > 0 ? "; " + plural(s.filesNotAnalyzed(), "file") + " not analyzed" : "")
                 + "\n");
+        if (hidden > 0) {
+            out.print(plural(hidden, "note") + " not shown (low-impact findings); --notes shows them, SARIF and JSON "
+                    + "contain them\n");
+        }
         out.flush();
     }
 
