@@ -4,6 +4,7 @@ import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
 import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.Checks;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
 import java.io.IOException;
@@ -57,9 +58,18 @@ public final class JavaSourceAnalyzer implements Analyzer {
     @Override public Layer layer() { return Layer.JAVA_SOURCE; }
     @Override public int phase() { return PHASE_HOST; }
 
+    /** The registered java-source checks (one per rule), loaded once. */
+    static List<JavaCheck> checks() {
+        return Holder.CHECKS;
+    }
+
+    private static final class Holder {
+        static final List<JavaCheck> CHECKS = Checks.load(JavaCheck.class, Layer.JAVA_SOURCE);
+    }
+
     @Override
     public Set<String> implementedRules() {
-        return Set.of("NL001", "NL002", "NL004", "NL005", "NL008", "NL010", "NL011");
+        return Checks.ruleIds(checks());
     }
 
     @Override
@@ -77,6 +87,39 @@ public final class JavaSourceAnalyzer implements Analyzer {
         if (files.isEmpty()) {
             return;
         }
+        UnresolvedTypes unresolved = new UnresolvedTypes();
+        try (JdtNoise quiet = JdtNoise.silence()) {
+            analyzeAll(ctx, files, new UnresolvedSink(sink, unresolved));
+        }
+        if (ctx.classpath().isEmpty() && unresolved.files.get() > 0 && resolveBindings) {
+            sink.notify(new Notification(null, 0, Level.WARNING, "java-types-unresolved",
+                    "types used by " + unresolved.files.get() + " Java file" + (unresolved.files.get() == 1 ? "" : "s")
+                            + " could not be resolved (first: " + unresolved.example + "); they were guessed from the"
+                            + " source, so findings may be missed or have low confidence: pass the project's jars"
+                            + " with --classpath"));
+        }
+    }
+
+    /** Counts files with unresolved types (for the one notice at the end of the scan). */
+    static final class UnresolvedTypes {
+        final java.util.concurrent.atomic.AtomicInteger files = new java.util.concurrent.atomic.AtomicInteger();
+        volatile String example;
+    }
+
+    /** Passes everything on; remembers the unresolved-types marker of {@link #analyzeUnit}. */
+    private record UnresolvedSink(FindingSink sink, UnresolvedTypes unresolved) implements FindingSink {
+        @Override
+        public void report(dev.numlint.model.Finding.Builder finding) {
+            sink.report(finding);
+        }
+
+        @Override
+        public void notify(Notification n) {
+            sink.notify(n);
+        }
+    }
+
+    private void analyzeAll(ScanContext ctx, List<Path> files, FindingSink sink) {
         List<Batch> batches = plan(ctx, files, sink);
         ConcurrentLinkedQueue<Batch> queue = new ConcurrentLinkedQueue<>(batches);
         Runnable worker = () -> {
@@ -334,7 +377,14 @@ public final class JavaSourceAnalyzer implements Analyzer {
         String rel = ctx.relativize(file);
         try {
             int syntax = 0;
+            boolean unresolvedType = false;
             for (IProblem p : cu.getProblems()) {
+                if (bindings && !unresolvedType && (p.getID() == IProblem.UndefinedType || p.getID() == IProblem.ImportNotFound)) {
+                    unresolvedType = true;
+                    if (sink instanceof UnresolvedSink u && u.unresolved().files.getAndIncrement() == 0) {
+                        u.unresolved().example = rel + ": " + p.getMessage();
+                    }
+                }
                 if (!p.isError() || (p.getID() & IProblem.Syntax) == 0) continue;
                 if (++syntax <= MAX_SYNTAX_NOTES) {
                     sink.notify(new Notification(rel, Math.max(0, p.getSourceLineNumber()), Level.WARNING, "syntax-error",
@@ -350,7 +400,13 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 sink.notify(new Notification(rel, 0, Level.ERROR, "unreadable-file", "cannot read the file"));
                 return;
             }
-            new UnitAnalysis(ctx, sink, file, source, cu, release, bindings && cu.getAST().hasResolvedBindings()).run();
+            new JavaUnit(ctx, sink, file, source, cu, release, bindings && cu.getAST().hasResolvedBindings(),
+                    Long.getLong("numlint.java.fileBudgetMs", JavaUnit.DEFAULT_BUDGET_MS)).run(checks());
+        } catch (JavaUnit.BudgetExceeded e) {
+            sink.notify(new Notification(rel, 0, Level.WARNING, "not-analyzed",
+                    "not analyzed: the java-source rules took longer than the per-file budget of "
+                            + Long.getLong("numlint.java.fileBudgetMs", JavaUnit.DEFAULT_BUDGET_MS)
+                            + " ms (set -Dnumlint.java.fileBudgetMs to raise it); the scan goes on"));
         } catch (RuntimeException | StackOverflowError e) {
             sink.notify(new Notification(rel, 0, Level.WARNING, "internal-error",
                     "the java-source rules failed on this file (partly analyzed): " + e));
@@ -374,8 +430,10 @@ public final class JavaSourceAnalyzer implements Analyzer {
         try {
             byte[] b = Files.readAllBytes(f);
             try {
-                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                String t = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
+                // JDT skips a byte-order mark: positions count from the character after it
+                return t.startsWith("\uFEFF") ? t.substring(1) : t;
             } catch (CharacterCodingException e) {
                 return new String(b, StandardCharsets.ISO_8859_1);
             }

@@ -4,27 +4,27 @@ import org.eclipse.jdt.core.dom.ITypeBinding;
 import org.eclipse.jdt.core.dom.PrimitiveType;
 
 /** The Java types the rules care about: primitives (and their boxes), everything else is OTHER. */
-enum NumType {
+public enum NumType {
     BYTE, SHORT, CHAR, INT, LONG, FLOAT, DOUBLE, BOOLEAN, OTHER, UNKNOWN;
 
-    boolean isFloating() {
+    public boolean isFloating() {
         return this == FLOAT || this == DOUBLE;
     }
 
-    boolean isIntegral() {
+    public boolean isIntegral() {
         return this == BYTE || this == SHORT || this == CHAR || this == INT || this == LONG;
     }
 
-    boolean isNumeric() {
+    public boolean isNumeric() {
         return isFloating() || isIntegral();
     }
 
-    String javaName() {
+    public String javaName() {
         return this == UNKNOWN ? "?" : name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Binary numeric promotion (JLS 5.6.2); UNKNOWN when it cannot be decided. */
-    static NumType promote(NumType a, NumType b) {
+    public static NumType promote(NumType a, NumType b) {
         if (a == DOUBLE || b == DOUBLE) return DOUBLE;
         if (a == UNKNOWN || b == UNKNOWN) return UNKNOWN;
         if (!a.isNumeric() || !b.isNumeric()) return OTHER;
@@ -33,7 +33,7 @@ enum NumType {
         return INT;
     }
 
-    static NumType of(ITypeBinding b) {
+    public static NumType of(ITypeBinding b) {
         if (b == null) return UNKNOWN;
         if (b.isPrimitive()) return ofName(b.getName());
         switch (b.getQualifiedName()) {
@@ -49,7 +49,7 @@ enum NumType {
         }
     }
 
-    static NumType ofName(String n) {
+    public static NumType ofName(String n) {
         switch (n) {
             case "byte": case "Byte": return BYTE;
             case "short": case "Short": return SHORT;
@@ -64,7 +64,7 @@ enum NumType {
         }
     }
 
-    static NumType of(PrimitiveType.Code c) {
+    public static NumType of(PrimitiveType.Code c) {
         return ofName(c.toString());
     }
 }

@@ -5,82 +5,82 @@ package dev.numlint.java;
  * {@code loGuard}/{@code hiGuard} mean "bounded by a non-constant guard" (e.g. {@code Math.min(v, max)}): the
  * programmer clamped the value, we just do not know the bound.
  */
-record Range(double lo, double hi, boolean loGuard, boolean hiGuard) {
-    static final Range ALL = new Range(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, false, false);
+public record Range(double lo, double hi, boolean loGuard, boolean hiGuard) {
+    public static final Range ALL = new Range(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, false, false);
 
-    static Range point(double v) {
+    public static Range point(double v) {
         return Double.isNaN(v) ? ALL : new Range(v, v, false, false);
     }
 
-    static Range of(double lo, double hi) {
+    public static Range of(double lo, double hi) {
         return new Range(lo, hi, false, false);
     }
 
-    boolean loBounded() {
+    public boolean loBounded() {
         return loGuard || lo != Double.NEGATIVE_INFINITY;
     }
 
-    boolean hiBounded() {
+    public boolean hiBounded() {
         return hiGuard || hi != Double.POSITIVE_INFINITY;
     }
 
-    boolean isPoint() {
+    public boolean isPoint() {
         return lo == hi && !loGuard && !hiGuard;
     }
 
     /** Whether every value lies strictly inside (min, max), counting symbolic guards as inside. */
-    boolean within(double minExclusive, double maxExclusive) {
+    public boolean within(double minExclusive, double maxExclusive) {
         return lowSafe(minExclusive) && highSafe(maxExclusive);
     }
 
-    boolean lowSafe(double minExclusive) {
+    public boolean lowSafe(double minExclusive) {
         return loGuard || lo > minExclusive;
     }
 
-    boolean highSafe(double maxExclusive) {
+    public boolean highSafe(double maxExclusive) {
         return hiGuard || hi < maxExclusive;
     }
 
     /** Intersection (facts that hold together). */
-    Range and(Range o) {
+    public Range and(Range o) {
         double l = Math.max(lo, o.lo);
         double h = Math.min(hi, o.hi);
         return new Range(l, h, (loGuard || o.loGuard), (hiGuard || o.hiGuard));
     }
 
     /** Union (either branch). */
-    Range or(Range o) {
+    public Range or(Range o) {
         boolean lg = loBounded() && o.loBounded() && (loGuard || o.loGuard);
         boolean hg = hiBounded() && o.hiBounded() && (hiGuard || o.hiGuard);
         return new Range(Math.min(lo, o.lo), Math.max(hi, o.hi), lg, hg);
     }
 
-    Range max(Range o) {
+    public Range max(Range o) {
         boolean lg = loGuard || o.loGuard;
         boolean hg = hiBounded() && o.hiBounded() && (hiGuard || o.hiGuard);
         return new Range(Math.max(lo, o.lo), Math.max(hi, o.hi), lg, hg);
     }
 
-    Range min(Range o) {
+    public Range min(Range o) {
         boolean hg = hiGuard || o.hiGuard;
         boolean lg = loBounded() && o.loBounded() && (loGuard || o.loGuard);
         return new Range(Math.min(lo, o.lo), Math.min(hi, o.hi), lg, hg);
     }
 
-    Range add(Range o) {
+    public Range add(Range o) {
         return new Range(lo + o.lo, hi + o.hi, (loGuard || o.loGuard) && loBounded() && o.loBounded(),
                 (hiGuard || o.hiGuard) && hiBounded() && o.hiBounded()).fix();
     }
 
-    Range negate() {
+    public Range negate() {
         return new Range(-hi, -lo, hiGuard, loGuard);
     }
 
-    Range sub(Range o) {
+    public Range sub(Range o) {
         return add(o.negate());
     }
 
-    Range mul(Range o) {
+    public Range mul(Range o) {
         if (loGuard || hiGuard || o.loGuard || o.hiGuard) {
             // symbolic guards survive scaling by a positive constant only
             if (o.isPoint() && o.lo > 0) return new Range(lo * o.lo, hi * o.lo, loGuard, hiGuard).fix();
@@ -91,7 +91,7 @@ record Range(double lo, double hi, boolean loGuard, boolean hiGuard) {
         return new Range(min4(a, b, c, d), max4(a, b, c, d), false, false).fix();
     }
 
-    Range div(Range o) {
+    public Range div(Range o) {
         if (o.loGuard || o.hiGuard || o.lo <= 0 && o.hi >= 0) return ALL;
         if (loGuard || hiGuard) {
             if (o.isPoint() && o.lo > 0) return new Range(lo / o.lo, hi / o.lo, loGuard, hiGuard).fix();
@@ -102,7 +102,7 @@ record Range(double lo, double hi, boolean loGuard, boolean hiGuard) {
     }
 
     /** Rounding to an integer (Math.round/floor/ceil, (int)) moves a value by less than 1. */
-    Range widen1() {
+    public Range widen1() {
         return new Range(lo - 1, hi + 1, loGuard, hiGuard);
     }
 

@@ -12,15 +12,15 @@ import org.eclipse.jdt.core.dom.*;
  * ({@code if (v < 0) v = 0;}), early exits ({@code if (v > max) continue;}), enclosing conditions, and the ranges of
  * narrow integer types and {@code & 0xff}. Works on simple local names; fields and calls are unbounded.
  */
-final class RangeAnalysis {
+public final class RangeAnalysis {
     private static final int MAX_DEPTH = 12;
     private final Types types;
 
-    RangeAnalysis(Types types) {
+    public RangeAnalysis(Types types) {
         this.types = types;
     }
 
-    Range of(Expression e) {
+    public Range of(Expression e) {
         return of(e, Map.of(), 0);
     }
 
@@ -219,7 +219,7 @@ final class RangeAnalysis {
         return acc[0].and(typeR);
     }
 
-    static Range typeRange(NumType t) {
+    public static Range typeRange(NumType t) {
         switch (t) {
             case BYTE: return Range.of(Byte.MIN_VALUE, Byte.MAX_VALUE);
             case SHORT: return Range.of(Short.MIN_VALUE, Short.MAX_VALUE);
@@ -267,6 +267,10 @@ final class RangeAnalysis {
                 && op != InfixExpression.Operator.TIMES && op != InfixExpression.Operator.DIVIDE) {
             return typeRange(types.of(in));
         }
+        if (op == InfixExpression.Operator.DIVIDE && ops.size() == 2) {
+            Range ramp = ramp(ops.get(0), ops.get(1), assume, depth);
+            if (ramp != null) return ramp;
+        }
         Range r = of(ops.get(0), assume, depth + 1);
         for (int i = 1; i < ops.size(); i++) {
             Range b = of(ops.get(i), assume, depth + 1);
@@ -276,6 +280,64 @@ final class RangeAnalysis {
             else r = r.div(b);
         }
         return r;
+    }
+
+    /**
+     * A ramp {@code i * K / n} (or {@code i / n}) where {@code i} counts up from a non-negative start in a loop
+     * {@code for (...; i < n; i++)} with the same {@code n}: the quotient lies in [0, K) (lookup tables, colour ramps).
+     */
+    private Range ramp(Expression num, Expression den, Map<String, Range> assume, int depth) {
+        num = unparen(num);
+        den = unparen(den);
+        double k = 1;
+        Expression var = num;
+        if (num instanceof InfixExpression && ((InfixExpression) num).getOperator() == InfixExpression.Operator.TIMES
+                && ((InfixExpression) num).extendedOperands().isEmpty()) {
+            InfixExpression t = (InfixExpression) num;
+            Range a = of(t.getLeftOperand(), assume, depth + 1);
+            Range b = of(t.getRightOperand(), assume, depth + 1);
+            if (b.isPoint()) {
+                k = b.lo();
+                var = unparen(t.getLeftOperand());
+            } else if (a.isPoint()) {
+                k = a.lo();
+                var = unparen(t.getRightOperand());
+            } else {
+                return null;
+            }
+        }
+        if (!(var instanceof SimpleName) || k < 0 || Double.isInfinite(k)) return null;
+        String id = ((SimpleName) var).getIdentifier();
+        String bound = den.toString();
+        for (ASTNode p = num.getParent(); p != null && !(p instanceof BodyDeclaration); p = p.getParent()) {
+            if (!(p instanceof ForStatement)) continue;
+            ForStatement f = (ForStatement) p;
+            if (!(f.getExpression() instanceof InfixExpression) || f.updaters().size() != 1) continue;
+            InfixExpression c = (InfixExpression) f.getExpression();
+            if (c.getOperator() != InfixExpression.Operator.LESS || !isName(c.getLeftOperand(), id)
+                    || !unparen(c.getRightOperand()).toString().equals(bound)) continue;
+            Object u = f.updaters().get(0);
+            boolean up = u instanceof PostfixExpression && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
+                    && isName(((PostfixExpression) u).getOperand(), id)
+                    || u instanceof PrefixExpression && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT
+                    && isName(((PrefixExpression) u).getOperand(), id);
+            if (!up || assignedIn(f.getBody(), id) || den instanceof SimpleName && assignedIn(f.getBody(), bound)) return null;
+            Expression init = null;
+            for (Object o : f.initializers()) {
+                if (o instanceof VariableDeclarationExpression) {
+                    for (Object fr : ((VariableDeclarationExpression) o).fragments()) {
+                        VariableDeclarationFragment vf = (VariableDeclarationFragment) fr;
+                        if (vf.getName().getIdentifier().equals(id)) init = vf.getInitializer();
+                    }
+                } else if (o instanceof Assignment && isName(((Assignment) o).getLeftHandSide(), id)) {
+                    init = ((Assignment) o).getRightHandSide();
+                }
+            }
+            if (init == null || of(init, assume, depth + 1).lo() < 0) return null;
+            // i <= n - 1, so i * k / n <= k - k / n < k
+            return Range.of(0, Math.nextDown(k));
+        }
+        return null;
     }
 
     private Range call(MethodInvocation m, Map<String, Range> assume, int depth) {
@@ -679,18 +741,18 @@ final class RangeAnalysis {
         return null;
     }
 
-    static Expression unparen(Expression e) {
+    public static Expression unparen(Expression e) {
         while (e instanceof ParenthesizedExpression) e = ((ParenthesizedExpression) e).getExpression();
         return e;
     }
 
-    static boolean isName(Expression e, String id) {
+    public static boolean isName(Expression e, String id) {
         e = unparen(e);
         return e instanceof SimpleName && ((SimpleName) e).getIdentifier().equals(id);
     }
 
     /** Whether {@code n} assigns (=, op=, ++, --) the simple name {@code id}. */
-    static boolean assignedIn(ASTNode n, String id) {
+    public static boolean assignedIn(ASTNode n, String id) {
         boolean[] hit = {false};
         n.accept(new ASTVisitor() {
             @Override

@@ -9,9 +9,9 @@ import org.eclipse.jdt.core.dom.*;
  * parameters and fields in scope, literal suffixes, java.lang.Math signatures). Records whether any answer had to
  * be guessed, so findings built on it can carry Confidence LOW.
  */
-final class Types {
+public final class Types {
     /** A type and whether it came from the source rather than from a binding. */
-    record T(NumType type, boolean guessed) {
+    public record T(NumType type, boolean guessed) {
     }
 
     private static final java.util.Set<String> MATH_DOUBLE = java.util.Set.of("sqrt", "cbrt", "sin", "cos", "tan",
@@ -20,15 +20,15 @@ final class Types {
 
     private final boolean bindings;
 
-    Types(boolean bindings) {
+    public Types(boolean bindings) {
         this.bindings = bindings;
     }
 
-    NumType of(Expression e) {
+    public NumType of(Expression e) {
         return typeOf(e).type();
     }
 
-    T typeOf(Expression e) {
+    public T typeOf(Expression e) {
         if (e == null) return new T(NumType.UNKNOWN, true);
         if (bindings) {
             ITypeBinding b = e.resolveTypeBinding();
@@ -41,7 +41,7 @@ final class Types {
     }
 
     /** Whether {@code e} is of primitive float or double type. */
-    boolean isFloating(Expression e) {
+    public boolean isFloating(Expression e) {
         return of(e).isFloating();
     }
 
@@ -149,14 +149,14 @@ final class Types {
         return t;
     }
 
-    static boolean isComparisonOrLogical(InfixExpression.Operator op) {
+    public static boolean isComparisonOrLogical(InfixExpression.Operator op) {
         return op == InfixExpression.Operator.LESS || op == InfixExpression.Operator.GREATER
                 || op == InfixExpression.Operator.LESS_EQUALS || op == InfixExpression.Operator.GREATER_EQUALS
                 || op == InfixExpression.Operator.EQUALS || op == InfixExpression.Operator.NOT_EQUALS
                 || op == InfixExpression.Operator.CONDITIONAL_AND || op == InfixExpression.Operator.CONDITIONAL_OR;
     }
 
-    static NumType literalType(String tok) {
+    public static NumType literalType(String tok) {
         String t = tok.toLowerCase(Locale.ROOT).replace("_", "");
         boolean hex = t.startsWith("0x");
         if (t.endsWith("l")) return NumType.LONG;
@@ -170,7 +170,7 @@ final class Types {
     }
 
     /** Numeric value of a number literal token, or NaN. */
-    static double literalValue(String tok) {
+    public static double literalValue(String tok) {
         String t = tok.replace("_", "");
         try {
             String lower = t.toLowerCase(Locale.ROOT);
@@ -240,7 +240,7 @@ final class Types {
         return false;
     }
 
-    static MethodDeclaration localMethod(ASTNode from, String name, int arity) {
+    public static MethodDeclaration localMethod(ASTNode from, String name, int arity) {
         MethodDeclaration found = null;
         for (ASTNode p = from.getParent(); p != null; p = p.getParent()) {
             if (p instanceof AbstractTypeDeclaration) {
@@ -267,7 +267,7 @@ final class Types {
         return typeNode(t);
     }
 
-    static NumType typeNode(Type t) {
+    public static NumType typeNode(Type t) {
         if (t == null) return NumType.UNKNOWN;
         if (t.isPrimitiveType()) return NumType.of(((PrimitiveType) t).getPrimitiveTypeCode());
         if (t.isSimpleType()) {
@@ -281,7 +281,7 @@ final class Types {
     // ---- declarations in scope ------------------------------------------------------------------------------
 
     /** Declared type (with array dimensions applied) of the variable a simple name refers to, or null. */
-    static Type declaredType(SimpleName use) {
+    public static Type declaredType(SimpleName use) {
         VariableDeclaration d = declarationOf(use);
         if (d == null) {
             Type t = fieldType(use, use.getIdentifier());
@@ -290,7 +290,7 @@ final class Types {
         return typeOfDeclaration(d);
     }
 
-    static Type typeOfDeclaration(VariableDeclaration d) {
+    public static Type typeOfDeclaration(VariableDeclaration d) {
         Type base;
         if (d instanceof SingleVariableDeclaration) {
             SingleVariableDeclaration s = (SingleVariableDeclaration) d;
@@ -311,13 +311,13 @@ final class Types {
         return base;
     }
 
-    static Expression initializerOf(SimpleName use) {
+    public static Expression initializerOf(SimpleName use) {
         VariableDeclaration d = declarationOf(use);
         return d == null ? null : d.getInitializer();
     }
 
     /** The local variable or parameter declaration a simple name refers to (syntactic scoping), or null. */
-    static VariableDeclaration declarationOf(SimpleName use) {
+    public static VariableDeclaration declarationOf(SimpleName use) {
         String id = use.getIdentifier();
         ASTNode child = use;
         for (ASTNode p = use.getParent(); p != null; child = p, p = p.getParent()) {
@@ -391,7 +391,7 @@ final class Types {
     }
 
     /** The declared type of a field named {@code id} in the types enclosing {@code from}. */
-    static Type fieldType(ASTNode from, String id) {
+    public static Type fieldType(ASTNode from, String id) {
         VariableDeclarationFragment f = fieldDeclaration(from, id);
         if (f != null) return typeOfDeclaration(f);
         for (ASTNode p = from.getParent(); p != null; p = p.getParent()) {
@@ -405,7 +405,7 @@ final class Types {
         return null;
     }
 
-    static VariableDeclarationFragment fieldDeclaration(ASTNode from, String id) {
+    public static VariableDeclarationFragment fieldDeclaration(ASTNode from, String id) {
         for (ASTNode p = from.getParent(); p != null; p = p.getParent()) {
             List<?> body = null;
             if (p instanceof AbstractTypeDeclaration) body = ((AbstractTypeDeclaration) p).bodyDeclarations();

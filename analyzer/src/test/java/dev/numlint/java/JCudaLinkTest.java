@@ -37,4 +37,21 @@ class JCudaLinkTest {
         TestScanContext c = new TestScanContext(ROOT).run(new JavaSourceAnalyzer(false));
         assertThat(c.links()).extracting(KernelLink::kernelName).containsExactlyInAnyOrder("rowSum", "rowSum", "scaleToShort", "scaleToShort");
     }
+
+    @Test
+    void reducedPrecisionCublasAndCudnnModesAreReportedWithoutJcudaOnTheClassPath() {
+        Path java = ROOT.resolve("src/main/java");
+        TestScanContext c = new TestScanContext(java).run(new JavaSourceAnalyzer());
+        assertThat(dev.numlint.testing.InlineExpectations.read(java).compare(c.hits(), c.levels())).isEmpty();
+        assertThat(c.findings()).filteredOn(f -> f.ruleId().equals("NL012"))
+                .allMatch(f -> f.message().length() <= 160 && f.message().contains("2^-"));
+    }
+
+    @Test
+    void unresolvedTypesWithoutAClassPathAreNotedOnceWithTheHint() {
+        TestScanContext c = new TestScanContext(ROOT.resolve("src/main/java")).run(new JavaSourceAnalyzer());
+        List<Notification> n = c.notifications().stream().filter(x -> x.id().equals("java-types-unresolved")).toList();
+        assertThat(n).hasSize(1);
+        assertThat(n.get(0).message()).contains("--classpath").contains("could not be resolved");
+    }
 }

@@ -35,7 +35,11 @@ class JavaSourceAnalyzerTest {
 
     @Test
     void fixturesMatchInlineExpectationsExactly() {
-        String diff = InlineExpectations.read(FIXTURES).compare(scan.hits());
+        // the samples under shared/ are also the SpotBugs plugin's: compiled for Java 8 there, so their NL005
+        // expectations are the bytecode layer's (the source analyzer sees a Java 17 project without a pom)
+        String diff = InlineExpectations.read(FIXTURES)
+                .only(h -> !(h.file().startsWith("shared/") && h.ruleId().equals("NL005")))
+                .compare(scan.hits(), scan.levels());
         assertThat(diff).as("fixture expectations").isEmpty();
     }
 
@@ -54,7 +58,7 @@ class JavaSourceAnalyzerTest {
         assertThat(chars.get(0).message()).contains("(char) -69.235f is 65467");
         Finding dbt = scan.findings().stream().filter(f -> f.message().startsWith("(short) -69.235f stores")).findFirst().orElseThrow();
         assertThat(dbt.ruleId()).isEqualTo("NL001");
-        assertThat(dbt.message()).contains("(short) -69.235f & 0xffff is 65467").contains("cvt.rzi.u16");
+        assertThat(dbt.message()).contains("(short) -69.235f & 0xffff is 65467, not 0").doesNotContain("GPU");
         Finding b = scan.findings().stream().filter(f -> f.message().startsWith("(byte) 200.7f")).findFirst().orElseThrow();
         assertThat(b.ruleId()).isEqualTo("NL011");
         assertThat(b.message()).contains("(byte) 200.7f is -56");
@@ -63,7 +67,7 @@ class JavaSourceAnalyzerTest {
         assertThat(upper.message()).contains("guarded only from above").contains("pixels[...] & 0xff");
         Finding tenth = scan.findings().stream().filter(f -> f.ruleId().equals("NL008") && f.function().endsWith("tenth"))
                 .findFirst().orElseThrow();
-        assertThat(tenth.message()).contains("0.1").contains("0.10000000149011611938");
+        assertThat(tenth.message()).contains("0.1").contains("0.10000000149");
         assertThat(tenth.layer()).isEqualTo(Layer.JAVA_SOURCE);
         assertThat(tenth.evidence()).isNotEmpty();
         assertThat(tenth.fingerprintKey()).contains("Promotion.tenth").doesNotContain(":" + tenth.location().startLine());
@@ -82,9 +86,10 @@ class JavaSourceAnalyzerTest {
 
     @Test
     void nl005CountsOperationsPerClassForRelease8() {
-        Finding f = scan.findings().stream().filter(x -> x.ruleId().equals("NL005") && x.message().startsWith("class Legacy "))
+        Finding f = scan.findings().stream().filter(x -> x.ruleId().equals("NL005") && x.message().startsWith("class Legacy:"))
                 .findFirst().orElseThrow();
-        assertThat(f.message()).contains("2 float/double operations").contains("Java 8").contains("JEP 306");
+        assertThat(f.message()).contains("2 float/double operations").contains("Java 8").contains("32-bit x86 JVMs older than Java 17");
+        assertThat(f.level()).as("NL005 in Java is a note: it matters only on x87").isEqualTo(Level.NOTE);
         assertThat(scan.findings().stream().filter(x -> x.ruleId().equals("NL005") && !x.location().file().startsWith("legacy8/")))
                 .as("release 17 projects get no NL005").isEmpty();
     }
@@ -94,19 +99,30 @@ class JavaSourceAnalyzerTest {
         Finding f = scan.findings().stream().filter(x -> x.ruleId().equals("NL010") && x.function().endsWith("rotate"))
                 .findFirst().orElseThrow();
         assertThat(f.message()).startsWith("Math.cos(t) and 2 more calls to Math.atan2/Math.cos/Math.sin");
+        assertThat(scan.findings()).allMatch(x -> x.message().length() <= 200, "one short line");
     }
 
     @Test
     void justifiedSuppressionsAreRecordedUnjustifiedOnesNotified() {
-        List<Finding> suppressed = scan.findings().stream().filter(Finding::suppressed).toList();
+        List<Finding> suppressed = scan.findings().stream().filter(Finding::suppressed)
+                .filter(f -> f.location().file().startsWith("suppress/")).toList();
         assertThat(suppressed).extracting(f -> f.suppression().justification())
                 .containsExactlyInAnyOrder("values are clamped by every caller", "the lookup table is built from 0..255 only",
                         "v is a percentage, 0..100");
         assertThat(suppressed).allMatch(f -> f.suppression().kind().equals("inSource"));
-        List<Notification> unjustified = scan.notifications().stream().filter(n -> n.id().equals("unjustified-suppression")).toList();
+        List<Notification> unjustified = scan.notifications().stream().filter(n -> n.id().equals("unjustified-suppression")
+                && n.file().startsWith("suppress/")).toList();
         assertThat(unjustified).hasSize(1);
         assertThat(unjustified.get(0).file()).isEqualTo("suppress/Suppressed.java");
         assertThat(unjustified.get(0).level()).isEqualTo(Level.WARNING);
+    }
+
+    @Test
+    void theSharedSamplesSuppressFbWarningsAlsoSilenceTheSourceAnalyzer() {
+        assertThat(scan.findings()).filteredOn(f -> f.location().file().equals("shared/samples/Suppressed.java"))
+                .filteredOn(Finding::suppressed).extracting(f -> f.suppression().justification())
+                .containsExactlyInAnyOrder("rule id (bug code) match", "full pattern type", "prefix of the pattern type",
+                        "the whole category");
     }
 
     @Test

@@ -53,6 +53,20 @@ public final class InlineExpectations {
     private InlineExpectations() {
     }
 
+    /**
+     * The expectations for which {@code keep} holds (e.g. the rules one layer implements); findings of other rules
+     * on those lines then count as unexpected only when they are kept too, so compare only findings of kept rules.
+     */
+    public InlineExpectations only(java.util.function.Predicate<Hit> keep) {
+        InlineExpectations e = new InlineExpectations();
+        expected.stream().filter(keep).forEach(e.expected::add);
+        forbidden.stream().filter(keep).forEach(e.forbidden::add);
+        expectedLevels.forEach((h, l) -> {
+            if (keep.test(h)) e.expectedLevels.put(h, l);
+        });
+        return e;
+    }
+
     /** Reads the expectations of every regular file under {@code root} (recursively). */
     public static InlineExpectations read(Path root) {
         InlineExpectations e = new InlineExpectations();

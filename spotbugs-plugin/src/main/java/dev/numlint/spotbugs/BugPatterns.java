@@ -46,6 +46,52 @@ public final class BugPatterns {
         return Integer.parseInt(TABLE.getProperty(ruleId + ".priority", "2"));
     }
 
+    /**
+     * The priority of a finding of {@code ruleId} with the given impact (amplified, cancellation, growing, bounded;
+     * see dev.numlint.model.Impact): bounded findings are low priority (3), hidden at SpotBugs' default threshold;
+     * the others keep the rule's priority.
+     */
+    public static int priority(String ruleId, String impact) {
+        return "bounded".equals(impact) ? 3 : priority(ruleId);
+    }
+
+    /**
+     * The catalog message {@code key} of {@code ruleId} (generated into the table from catalog.yml) with its
+     * {@code {placeholders}} filled from name, value pairs.
+     */
+    public static String message(String ruleId, String key, Object... args) {
+        String t = TABLE.getProperty(ruleId + ".message." + key);
+        if (t == null) {
+            throw new IllegalArgumentException("rule " + ruleId + " has no message '" + key + "' in this plugin");
+        }
+        StringBuilder sb = new StringBuilder();
+        int i = 0;
+        while (i < t.length()) {
+            int open = t.indexOf('{', i);
+            int close = open < 0 ? -1 : t.indexOf('}', open);
+            if (open < 0 || close < 0) {
+                sb.append(t, i, t.length());
+                break;
+            }
+            sb.append(t, i, open);
+            String name = t.substring(open + 1, close);
+            Object value = null;
+            boolean found = false;
+            for (int k = 0; k + 1 < args.length; k += 2) {
+                if (name.equals(args[k])) {
+                    value = args[k + 1];
+                    found = true;
+                }
+            }
+            if (!found) {
+                throw new IllegalArgumentException("message " + ruleId + "." + key + " needs '" + name + "'");
+            }
+            sb.append(value);
+            i = close + 1;
+        }
+        return sb.toString();
+    }
+
     /** A rule option's catalog default, e.g. NL004 min-trip-count. */
     public static int intOption(String ruleId, String option, int fallback) {
         String v = TABLE.getProperty(ruleId + ".option." + option);

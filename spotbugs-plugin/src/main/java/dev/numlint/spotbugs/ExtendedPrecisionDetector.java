@@ -16,8 +16,8 @@ import org.apache.bcel.generic.InstructionList;
 /**
  * NL005 on bytecode: a class file older than version 61 (Java 17) with float or double arithmetic in methods that
  * are not strictfp (ACC_STRICT not set). Before Java 17 such methods may be evaluated with extended exponent
- * range (x87), so results can differ from strict IEEE 754 evaluation on SSE and on the GPU. One report per class,
- * at the first arithmetic instruction, with the number of affected methods.
+ * range, which only x87 (32-bit x86 JVMs) does. One low-priority report per class, at the first arithmetic
+ * instruction, with the number of affected methods.
  */
 @ReportsRules(value = {"NL005"}, speed = "fast")
 public class ExtendedPrecisionDetector implements Detector {
@@ -60,13 +60,13 @@ public class ExtendedPrecisionDetector implements Detector {
         }
         int pc = firstArithmeticPc(first.getCode());
         String javaVersion = major >= 49 ? "Java " + (major - 44) : "Java 1." + Math.max(1, major - 44);
-        BugInstance bug = new BugInstance(this, BugPatterns.type(NL005), BugPatterns.priority(NL005))
+        // bounded: it matters only where a JVM before 17 runs on x87 (32-bit x86), so it is low priority and hidden
+        // at SpotBugs' default threshold
+        BugInstance bug = new BugInstance(this, BugPatterns.type(NL005), BugPatterns.priority(NL005, "bounded"))
                 .addClass(jc)
                 .addMethod(jc, first)
-                .addString(methods + (methods == 1 ? " method" : " methods")
-                        + " with float/double arithmetic and without strictfp in a class file of version " + major
-                        + " (" + javaVersion + "): before Java 17 the JVM may evaluate them with x87 extended"
-                        + " exponent range, so results can differ from the GPU's strict 32/64-bit rounding");
+                .addString(BugPatterns.message(NL005, "java-bc-class", "methods",
+                        methods + (methods == 1 ? " method" : " methods"), "major", major, "java", javaVersion));
         if (pc >= 0) {
             bug.addSourceLine(SourceLineAnnotation.fromVisitedInstruction(classContext, first, pc));
         } else {

@@ -20,7 +20,7 @@ import org.apache.bcel.classfile.Code;
 /**
  * NL004 on bytecode: a float (FADD/FSUB) or double (DADD/DSUB, low priority) accumulator that is read from a local
  * or field, added to, and stored back into the same local or field inside a loop (a backward branch), where the
- * accumulator is carried across iterations (not reassigned inside the loop) and the loop is not a short constant
+ * accumulator is carried across iterations (not reassigned on every path of the loop) and the loop is not a short constant
  * loop (induction variable compared with a constant, fewer than {@code min-trip-count} iterations). Loops with a
  * compensation step (Kahan/Neumaier: a subtraction of the old sum from the new sum) are not reported.
  */
@@ -33,12 +33,23 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
      * @param var     variable the value was last loaded from, or null
      * @param addends variables added into the value through FADD/FSUB chains (the left operand only for FSUB)
      * @param addPc   pc of the first addition of the chain, or -1
+     * @param integral the value is integer-valued (converted from an int/long, or a sum/product of such values);
+     *                 for an addition chain: every term is integer-valued or a variable (the accumulator)
      */
-    record Val(String var, Set<String> addends, int addPc) {
+    record Val(String var, Set<String> addends, int addPc, boolean integral) {
+        Val(String var, Set<String> addends, int addPc) {
+            this(var, addends, addPc, false);
+        }
     }
 
-    /** A store into a variable: an accumulation (addPc >= 0) or a plain assignment. */
-    private record Store(String var, int pc, int addPc, boolean isDouble, String objectVar) {
+    /**
+     * A store into a variable: an accumulation (addPc >= 0) or a plain assignment; {@code integerTerms} when every
+     * added term is integer-valued (exact while the sum stays below 2^24 / 2^53).
+     */
+    private record Store(String var, int pc, int addPc, boolean isDouble, String objectVar, boolean integerTerms) {
+        Store(String var, int pc, int addPc, boolean isDouble, String objectVar) {
+            this(var, pc, addPc, isDouble, objectVar, false);
+        }
     }
 
     private record Loop(int start, int end) {
@@ -62,6 +73,8 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
     private final List<Integer> incrementPcs = new ArrayList<>();
     private final List<String> incrementVars = new ArrayList<>();
     private final List<Integer> compensations = new ArrayList<>();
+    /** Forward branches {pc, target}: a plain store they jump over runs on one path only. */
+    private final List<int[]> forwardBranches = new ArrayList<>();
     private Val result;
     private int resultPc = -1;
 
@@ -89,6 +102,7 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
         incrementPcs.clear();
         incrementVars.clear();
         compensations.clear();
+        forwardBranches.clear();
         result = null;
         resultPc = -1;
         super.visit(obj);
@@ -114,6 +128,8 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
             int target = getBranchTarget();
             if (target <= pc) {
                 backEdges.merge(target, pc, Math::max);
+            } else {
+                forwardBranches.add(new int[] {pc, target});
             }
             if (seen >= Const.IF_ICMPEQ && seen <= Const.IF_ICMPLE) {
                 bound(pc, target, 1, 0);
@@ -139,9 +155,18 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                     add = Vars.union(add, null, b.var);
                 }
                 int first = a != null && a.addPc >= 0 ? a.addPc : (!sub && b != null && b.addPc >= 0 ? b.addPc : pc);
-                produce(new Val(null, add, first));
+                boolean integral = integralOrVar(1) && integralOrVar(0);
+                produce(new Val(null, add, first, integral));
                 break;
             }
+            case Const.FMUL, Const.DMUL:
+                if (integral(1) && integral(0)) {
+                    produce(new Val(null, Set.of(), -1, true));
+                }
+                break;
+            case Const.I2F, Const.I2D, Const.L2F, Const.L2D:
+                produce(new Val(null, Set.of(), -1, true));
+                break;
             case Const.IINC:
                 incrementPcs.add(pc);
                 incrementVars.add(Vars.local(getRegisterOperand()));
@@ -191,6 +216,29 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
         }
     }
 
+    /** The stack item is integer-valued: converted from an integer, or an integral constant. */
+    private boolean integral(int depth) {
+        if (stack.getStackDepth() <= depth) {
+            return false;
+        }
+        Val v = item(depth);
+        if (v != null && v.integral && v.addPc < 0) {
+            return true;
+        }
+        Object c = stack.getStackItem(depth).getConstant();
+        return c instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
+                && !Double.isInfinite(n.doubleValue());
+    }
+
+    /** Integer-valued, a variable (the accumulator itself; checked at the store), or an integer addition chain. */
+    private boolean integralOrVar(int depth) {
+        if (integral(depth)) {
+            return true;
+        }
+        Val v = item(depth);
+        return v != null && (v.var != null || v.addPc >= 0 && v.integral);
+    }
+
     private void bound(int pc, int target, int varDepth, int constDepth) {
         if (stack.getStackDepth() < 2) {
             return;
@@ -215,7 +263,8 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
             return;
         }
         boolean accumulates = v != null && v.addPc >= 0 && v.addends.contains(var);
-        stores.add(new Store(var, pc, accumulates ? v.addPc : -1, isDouble, objectVar));
+        boolean integerTerms = accumulates && v.integral && v.addends.equals(Set.of(var));
+        stores.add(new Store(var, pc, accumulates ? v.addPc : -1, isDouble, objectVar, integerTerms));
     }
 
     private void produce(Val v) {
@@ -238,14 +287,18 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
         backEdges.forEach((start, end) -> loops.add(new Loop(start, end)));
         // innermost first
         loops.sort((x, y) -> Integer.compare(x.end - x.start, y.end - y.start));
+        // one report per accumulator and loop: a sum reused by a second loop is reported there too
         Set<String> reported = new HashSet<>();
         for (Store s : stores) {
-            if (s.addPc < 0 || reported.contains(s.var)) {
-                continue;
+            if (s.addPc < 0 || s.integerTerms && s.isDouble) {
+                continue; // a double sum of integers is exact below 2^53: a count, not a rounding accumulation
             }
             for (Loop loop : loops) {
                 if (!loop.contains(s.pc) || !carried(s, loop)) {
                     continue;
+                }
+                if (reported.contains(s.var + "@" + loop.start)) {
+                    break;
                 }
                 if (hasCompensation(loop)) {
                     break;
@@ -254,20 +307,23 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                 if (trips >= 0 && trips < minTripCount) {
                     continue; // short constant loop; an enclosing loop may still carry the sum
                 }
-                reported.add(s.var);
-                report(s, trips);
+                reported.add(s.var + "@" + loop.start);
+                report(s, trips, windowed(s, loop, loops));
                 break;
             }
         }
     }
 
-    /** The accumulator keeps its value from one iteration to the next: no plain assignment inside the loop. */
+    /**
+     * The accumulator keeps its value from one iteration to the next: no plain assignment that runs in every
+     * iteration of the loop (one that a branch inside the loop can jump over, a reset on one path, does not count).
+     */
     private boolean carried(Store acc, Loop loop) {
         for (Store s : stores) {
             if (!loop.contains(s.pc)) {
                 continue;
             }
-            if (s.var.equals(acc.var) && s.addPc < 0) {
+            if (s.var.equals(acc.var) && s.addPc < 0 && !conditional(s.pc, loop)) {
                 return false;
             }
             if (acc.objectVar != null && s.var.equals(acc.objectVar) && !"L0".equals(acc.objectVar)) {
@@ -275,6 +331,40 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
             }
         }
         return !acc.var.startsWith("F:null:");
+    }
+
+    /**
+     * The sum starts afresh in every iteration of a loop around the carrying one (a plain store of the variable in
+     * the outer loop, outside the inner one, on every path): a per-element sum (convolution, bin, row), which a
+     * thread-per-element port keeps serial and in the same order.
+     */
+    private boolean windowed(Store acc, Loop inner, List<Loop> loops) {
+        for (Loop outer : loops) {
+            if (outer == inner || outer.start > inner.start || outer.end < inner.end) {
+                continue;
+            }
+            for (Store s : stores) {
+                if (s.var.equals(acc.var) && s.addPc < 0 && outer.contains(s.pc) && !inner.contains(s.pc)
+                        && !conditional(s.pc, outer)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A forward branch inside the loop, before {@code pc}, jumps over it to a point still inside the loop:
+     * {@code pc} runs on some paths of an iteration only (branches that leave the loop, such as javac's loop test
+     * at the top, do not count).
+     */
+    private boolean conditional(int pc, Loop loop) {
+        for (int[] b : forwardBranches) {
+            if (b[0] >= loop.start && b[0] < pc && b[1] > pc && b[1] <= loop.end) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean hasCompensation(Loop loop) {
@@ -323,17 +413,20 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
         return value;
     }
 
-    private void report(Store s, int trips) {
+    private void report(Store s, int trips, boolean windowed) {
         String name = describe(s);
         String type = s.isDouble ? "double" : "float";
         String op = s.isDouble ? "DADD/DSUB" : "FADD/FSUB";
-        int priority = s.isDouble ? Math.max(BugPatterns.priority(NL004), 3) : BugPatterns.priority(NL004);
+        // a float sum of integer values is exact below 2^24 (bounded); a double sum keeps ~16 digits: both low
+        boolean bounded = s.isDouble || s.integerTerms || windowed;
+        int priority = BugPatterns.priority(NL004, bounded ? "bounded" : "growing");
         String loopText = trips < 0 ? "a loop with an unknown trip count" : "a loop of " + trips + " iterations";
+        String message = s.integerTerms
+                ? BugPatterns.message(NL004, "java-bc-integer-sum", "name", name, "loop", loopText)
+                : BugPatterns.message(NL004, "java-bc-sum", "type", type, "name", name, "op", op, "loop", loopText);
         BugInstance bug = new BugInstance(this, BugPatterns.type(NL004), priority)
                 .addClassAndMethod(this)
-                .addString(type + " accumulator " + name + " updated with " + op + " across iterations of "
-                        + loopText + ": the rounding error grows with the number of terms and depends on the order"
-                        + " of summation, so a parallel GPU reduction gives a different result")
+                .addString(message)
                 .addSourceLine(this, s.addPc);
         bugReporter.reportBug(bug);
     }

@@ -19,12 +19,14 @@ import org.apache.bcel.classfile.LineNumberTable;
  * NL001 and NL011 on bytecode: a float or double converted to int/long (F2I, D2I, F2L, D2L + L2I, or Math.round)
  * and then narrowed without a range guard.
  * <ul>
- * <li>NL001: to char (I2C), or read back as unsigned with {@code & 0xff}/{@code & 0xffff} (directly, after I2B/I2S,
- * or after a round trip through a local or an array element of the same method).</li>
+ * <li>NL001: to char (I2C), or narrowed (I2B/I2S) and read back as unsigned with {@code & 0xff}/{@code & 0xffff}
+ * (directly or after a round trip through a local or an array element of the same method). A converted int masked
+ * directly ({@code (int) v & 0xff}) is a deliberate wrap and not reported.</li>
  * <li>NL011: to byte or short (I2B, I2S) when the value is not read back as unsigned.</li>
  * </ul>
- * Range guards: values computed from Math.min/Math.max, and values (or the float variables they were computed from,
- * or the int variable holding the converted value) that a compare-and-branch examined earlier in the method.
+ * Range guards: values computed from Math.min/Math.max, values whose variables (every float variable they were
+ * computed from, or the int variable holding the converted value) a compare-and-branch examined earlier in the
+ * method; a comparison of only some of the operands (a divisor tested against an epsilon) is no guard.
  *
  * <p>The value flow is tracked with OpcodeStack user values ({@link Val}) through the operand stack and locals.
  */
@@ -120,16 +122,12 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             if (n.var != null && bitFields.contains(n.var)) {
                 continue; // (arg & 0xff0000) >> 16 ... arg & 0xff: a packed int unpacked, not a number narrowed
             }
-            report(NL001, n.pc, "(" + n.to + ") " + n.conv + " of a " + n.from
-                    + " value read back as unsigned with a mask, without a range guard: values outside 0.."
-                    + ("byte".equals(n.to) ? "255" : "65535")
-                    + " wrap around (-1.0f becomes " + ("byte".equals(n.to) ? "255" : "65535")
-                    + ") where a GPU conversion to an unsigned type saturates (to 0)");
+            report(NL001, n.pc, BugPatterns.message(NL001, "java-bc-unsigned", "to", n.to, "conv", n.conv,
+                    "from", n.from, "max", "byte".equals(n.to) ? "255" : "65535"));
         }
         for (Narrowing n : pending.values()) {
-            report(NL011, n.pc, "(" + n.to + ") " + n.conv + " of a " + n.from
-                    + " value without a range guard: out-of-range values wrap through int ((byte) 200.7f is -56)"
-                    + " where C/C++ and CUDA leave the conversion undefined");
+            report(NL011, n.pc, BugPatterns.message(NL011, "java-bc-signed", "to", n.to, "conv", n.conv,
+                    "from", n.from));
         }
     }
 
@@ -283,12 +281,18 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         if (v.var != null && compared.contains(v.var)) {
             return true;
         }
+        // a guard must bound the converted value: every variable it is computed from was examined by a
+        // compare-and-branch (v < 0 ... v > 1 before (byte) (v * 255)); a test of one operand alone, such as
+        // if (w < EPS) before (byte) (x / w), bounds nothing
+        if (v.sources.isEmpty()) {
+            return false;
+        }
         for (String s : v.sources) {
-            if (compared.contains(s)) {
-                return true;
+            if (!compared.contains(s)) {
+                return false;
             }
         }
-        return false;
+        return true;
     }
 
     private void conversion(String from, String op) {
@@ -348,9 +352,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         if (v == null || v.convPc < 0 || intGuarded(v) || !reportedChar.add(getPC())) {
             return;
         }
-        report(NL001, getPC(), "(char) " + v.convOp + " of a " + v.convFrom
-                + " value without a range guard: negative values wrap ((char) -69.235f is 65467)"
-                + " where a GPU conversion to an unsigned type saturates (to 0)");
+        report(NL001, getPC(), BugPatterns.message(NL001, "java-bc-char", "conv", v.convOp, "from", v.convFrom));
     }
 
     private boolean intGuarded(Val v) {
@@ -408,11 +410,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 for (int pc : arrayNarrowings.getOrDefault(v.narrowArr, Set.of())) {
                     upgrade(pc);
                 }
-            } else if (v.convPc >= 0 && !intGuarded(v)) {
-                String to = ((Integer) constant.getConstant()) == 0xff ? "byte" : "short";
-                unsigned.putIfAbsent(getPC(), new Narrowing(getPC(), v.convFrom, to, v.convOp + ", IAND "
-                        + ("byte".equals(to) ? "0xff" : "0xffff"), v.var));
             }
+            // a converted int masked directly ((int) v & 0xff) is a deliberate wrap, the & 0xff idiom: not reported
             return;
         }
     }

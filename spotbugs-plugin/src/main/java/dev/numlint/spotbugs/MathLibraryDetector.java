@@ -1,29 +1,33 @@
 package dev.numlint.spotbugs;
 
+import dev.numlint.knowledge.JavaMathFunctions;
 import edu.umd.cs.findbugs.BugInstance;
 import edu.umd.cs.findbugs.BugReporter;
-import edu.umd.cs.findbugs.BytecodeScanningDetector;
+import edu.umd.cs.findbugs.OpcodeStack;
+import edu.umd.cs.findbugs.bcel.OpcodeStackDetector;
 import java.util.BitSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.apache.bcel.Const;
 import org.apache.bcel.classfile.Code;
 
 /**
  * NL010 on bytecode: calls to java.lang.Math transcendental functions, whose results are not correctly rounded and
- * differ between Java, C libm and CUDA's math library. One low-priority report per method, with the count of calls
- * (StrictMath is reproducible and not reported).
+ * may differ between JVMs and CPUs. One low-priority report per method, with the count of calls (StrictMath is
+ * reproducible and not reported). Calls the specification makes exact are not counted: Math.pow with integer
+ * arguments (an int converted with I2D/L2D, or an integral constant) whose result is representable, exp(0), log(1).
  */
+@OpcodeStack.CustomUserValue
 @ReportsRules(value = {"NL010"}, speed = "fast")
-public class MathLibraryDetector extends BytecodeScanningDetector {
+public class MathLibraryDetector extends OpcodeStackDetector {
     private static final String NL010 = "NL010";
-    static final Set<String> TRANSCENDENTAL = Set.of("sin", "cos", "tan", "asin", "acos", "atan", "atan2", "exp",
-            "log", "log10", "pow", "sinh", "cosh", "tanh", "cbrt", "expm1", "log1p", "hypot");
+    /** User value of a double converted from an int or long. */
+    private static final String FROM_INTEGER = "integer";
 
     private final BugReporter bugReporter;
     private final Map<String, Integer> calls = new TreeMap<>();
     private int firstPc;
+    private boolean converted;
 
     public MathLibraryDetector(BugReporter bugReporter) {
         this.bugReporter = bugReporter;
@@ -57,21 +61,53 @@ public class MathLibraryDetector extends BytecodeScanningDetector {
         }
         BugInstance bug = new BugInstance(this, BugPatterns.type(NL010), Math.max(3, BugPatterns.priority(NL010)))
                 .addClassAndMethod(this)
-                .addString(total + (total == 1 ? " call" : " calls") + " to java.lang.Math transcendental functions ("
-                        + list + "): results are not correctly rounded and differ from C libm and CUDA's math"
-                        + " library (CUDA sinf: 2 ulp); StrictMath is reproducible")
+                .addString(BugPatterns.message(NL010, "java-bc-calls", "count",
+                        total + (total == 1 ? " call" : " calls"), "list", list))
                 .addSourceLine(this, firstPc);
         bugReporter.reportBug(bug);
     }
 
     @Override
     public void sawOpcode(int seen) {
+        converted = seen == Const.I2D || seen == Const.L2D;
         if (seen == Const.INVOKESTATIC && "java/lang/Math".equals(getClassConstantOperand())
-                && TRANSCENDENTAL.contains(getNameConstantOperand())) {
+                && JavaMathFunctions.TRANSCENDENTAL.contains(getNameConstantOperand()) && !exact(getNameConstantOperand())) {
             calls.merge(getNameConstantOperand(), 1, Integer::sum);
             if (firstPc < 0) {
                 firstPc = getPC();
             }
         }
+    }
+
+    @Override
+    public void afterOpcode(int seen) {
+        super.afterOpcode(seen);
+        if (converted && !stack.isTop() && stack.getStackDepth() > 0) {
+            stack.getStackItem(0).setUserValue(FROM_INTEGER);
+        }
+        converted = false;
+    }
+
+    private boolean exact(String name) {
+        if ("pow".equals(name) && stack.getStackDepth() >= 2) {
+            OpcodeStack.Item base = stack.getStackItem(1);
+            OpcodeStack.Item exponent = stack.getStackItem(0);
+            Double b = constant(base);
+            Double e = constant(exponent);
+            return JavaMathFunctions.powIsExact(integral(base, b), b, integral(exponent, e), e);
+        }
+        if (stack.getStackDepth() >= 1 && "(D)D".equals(getSigConstantOperand())) {
+            return JavaMathFunctions.exactAt(name, constant(stack.getStackItem(0)));
+        }
+        return false;
+    }
+
+    private static Double constant(OpcodeStack.Item item) {
+        return item.getConstant() instanceof Number n ? n.doubleValue() : null;
+    }
+
+    private static boolean integral(OpcodeStack.Item item, Double value) {
+        return FROM_INTEGER.equals(item.getUserValue()) || value != null && value == Math.rint(value)
+                && !Double.isInfinite(value);
     }
 }

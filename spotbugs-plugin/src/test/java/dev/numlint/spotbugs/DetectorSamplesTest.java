@@ -49,7 +49,9 @@ class DetectorSamplesTest {
             SourceLineAnnotation sl = b.getPrimarySourceLineAnnotation();
             actual.add(new Hit(sl.getSourcePath(), sl.getStartLine(), b.getBugPattern().getAbbrev()));
         }
-        InlineExpectations exp = InlineExpectations.read(SampleCompiler.SAMPLES);
+        // the samples are shared with the source analyzer: only the rules of the bytecode layer are checked here
+        InlineExpectations exp = InlineExpectations.read(SampleCompiler.SAMPLES).only(h -> dev.numlint.rules.RuleCatalog
+                .get().rule(h.ruleId()).appliesTo(dev.numlint.model.Layer.JAVA_BYTECODE));
         Set<Hit> expected = new TreeSet<>(exp.expected());
         if (release >= 17) {
             expected.removeIf(h -> h.ruleId().equals("NL005"));
@@ -105,6 +107,7 @@ class DetectorSamplesTest {
                 && m.contains("65467") && m.contains("Conversions.toChar(float)"));
         assertThat(messages).anyMatch(m -> m.startsWith("NL001: (byte) F2I, I2B of a float value read back as unsigned"));
         assertThat(messages).anyMatch(m -> m.startsWith("NL011: (short) F2I, I2S of a float value"));
+        assertThat(messages).noneMatch(m -> m.contains("GPU")).as("Java findings speak of JVMs and CPUs");
         assertThat(messages).anyMatch(m -> m.startsWith("NL004: float accumulator 's' updated with FADD/FSUB")
                 && m.contains("Accumulation.sum(float[])"));
         assertThat(messages).anyMatch(m -> m.startsWith("NL004: float accumulator field 'total'"));
@@ -112,7 +115,20 @@ class DetectorSamplesTest {
                 + " (Math.cos, Math.exp, Math.sin)"));
         if (release < 17) {
             assertThat(messages).anyMatch(m -> m.startsWith("NL005: 2 methods with float/double arithmetic and"
-                    + " without strictfp in a class file of version 52 (Java 8)") && m.contains("Legacy.mix(float, float)"));
+                    + " without strictfp in a class file of version 52 (Java 8)") && m.contains("Legacy.mix(float, float)")
+                    && m.contains("32-bit x86"));
+            // NL005 matters only on x87: low priority, below SpotBugs' default threshold
+            MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL005"))
+                    .inClass("Legacy").withConfidence(Confidence.LOW).build()));
+        }
+        // a per-element (windowed) sum keeps its order in a thread-per-element port: low priority
+        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL004"))
+                .inMethod("convolve").withConfidence(Confidence.LOW).build()));
+        // a float sum of integer values is exact below 2^24: low priority
+        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL004"))
+                .inMethod("integerCountInFloat").withConfidence(Confidence.LOW).build()));
+        if (release < 17) {
+            assertThat(messages).anyMatch(m -> m.startsWith("NL004: float accumulator 'total' adds integer values"));
         }
     }
 }

@@ -18,7 +18,11 @@ import javax.tools.ToolProvider;
 
 /** Compiles the sample sources with javac for a given --release into a directory, with debug information. */
 final class SampleCompiler {
-    static final Path SAMPLES = Path.of("src/test/resources/spotbugs-samples");
+    /**
+     * The Java samples shared with the source analyzer's fixtures (one copy, used by both layers): the source test
+     * reads them with the other analyzer fixtures, this test compiles them.
+     */
+    static final Path SAMPLES = Path.of("../analyzer/src/test/resources/fixtures/java/shared");
 
     private SampleCompiler() {
     }

@@ -5,11 +5,8 @@ import dev.numlint.model.Level;
 import dev.numlint.rules.Rule;
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.rules.RuleOption;
+import dev.numlint.knowledge.FloatExactness;
 import dev.numlint.spotbugs.BugPatterns;
-import dev.numlint.spotbugs.ExtendedPrecisionDetector;
-import dev.numlint.spotbugs.FloatAccumulationDetector;
-import dev.numlint.spotbugs.FloatConversionDetector;
-import dev.numlint.spotbugs.MathLibraryDetector;
 import dev.numlint.spotbugs.ReportsRules;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,9 +32,10 @@ public final class DescriptorGenerator {
     public static final String PLUGIN_ID = "dev.numlint.spotbugs";
     public static final String CATEGORY = "NUMLINT";
 
-    /** Detector classes of the plugin, in the order SpotBugs lists them. */
-    static final List<Class<?>> DETECTORS = List.of(FloatConversionDetector.class, FloatAccumulationDetector.class,
-            ExtendedPrecisionDetector.class, MathLibraryDetector.class);
+    /** Package of the detectors: every class in it annotated with {@link ReportsRules} is a detector. */
+    static final String DETECTOR_PACKAGE = "dev/numlint/spotbugs/";
+    /** Package of the shared rule knowledge (rules module) that the plugin jar carries a copy of. */
+    static final String KNOWLEDGE_PACKAGE = "dev/numlint/knowledge/";
 
     private DescriptorGenerator() {
     }
@@ -48,7 +46,8 @@ public final class DescriptorGenerator {
         }
         Path out = Path.of(args[0]);
         String version = args.length > 1 ? args[1] : RuleCatalog.toolVersion();
-        Map<String, String> files = generate(RuleCatalog.get(), version);
+        Map<String, String> files = generate(RuleCatalog.get(), version, detectors(out));
+        copyKnowledge(out);
         for (Map.Entry<String, String> e : files.entrySet()) {
             Path p = out.resolve(e.getKey());
             Files.createDirectories(p.getParent());
@@ -68,13 +67,77 @@ public final class DescriptorGenerator {
         return r;
     }
 
+    /**
+     * The detectors of the plugin: the classes compiled into {@code classes} under {@link #DETECTOR_PACKAGE} (not in
+     * sub-packages) that carry {@link ReportsRules}, in class-name order. Derived, never listed by hand.
+     */
+    static List<Class<?>> detectors(Path classes) throws IOException {
+        List<Class<?>> found = new ArrayList<>();
+        Path dir = classes.resolve(DETECTOR_PACKAGE);
+        List<String> names = new ArrayList<>();
+        try (var s = Files.list(dir)) {
+            s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".class") && !n.contains("$"))
+                    .sorted().forEach(names::add);
+        }
+        for (String n : names) {
+            String cls = DETECTOR_PACKAGE.replace('/', '.') + n.substring(0, n.length() - ".class".length());
+            try {
+                Class<?> c = Class.forName(cls, false, DescriptorGenerator.class.getClassLoader());
+                if (c.isAnnotationPresent(ReportsRules.class)) {
+                    found.add(c);
+                }
+            } catch (ClassNotFoundException | LinkageError e) {
+                throw new IllegalStateException("cannot load compiled class " + cls + ": " + e, e);
+            }
+        }
+        if (found.isEmpty()) {
+            throw new IllegalStateException("no class annotated with @ReportsRules under " + dir);
+        }
+        return found;
+    }
+
+    /**
+     * Copies the rules module's {@code dev.numlint.knowledge} classes (pure tables without dependencies) into the
+     * plugin's classes, so that the plugin jar, which SpotBugs loads alone, carries them.
+     */
+    static void copyKnowledge(Path out) throws IOException {
+        Path src;
+        try {
+            src = Path.of(FloatExactness.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException(e);
+        }
+        Path target = out.resolve(KNOWLEDGE_PACKAGE);
+        Files.createDirectories(target);
+        if (Files.isDirectory(src)) {
+            try (var s = Files.list(src.resolve(KNOWLEDGE_PACKAGE))) {
+                for (Path p : (Iterable<Path>) s.filter(x -> x.toString().endsWith(".class"))::iterator) {
+                    Files.copy(p, target.resolve(p.getFileName().toString()),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } else {
+            try (var jar = new java.util.jar.JarFile(src.toFile())) {
+                for (var e : java.util.Collections.list(jar.entries())) {
+                    String n = e.getName();
+                    if (n.startsWith(KNOWLEDGE_PACKAGE) && n.endsWith(".class") && n.indexOf('/', KNOWLEDGE_PACKAGE.length()) < 0) {
+                        try (var in = jar.getInputStream(e)) {
+                            Files.copy(in, target.resolve(n.substring(KNOWLEDGE_PACKAGE.length())),
+                                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /** Generated file contents keyed by path relative to the output directory. */
-    static Map<String, String> generate(RuleCatalog catalog, String version) {
+    static Map<String, String> generate(RuleCatalog catalog, String version, List<Class<?>> detectors) {
         List<Rule> rules = bytecodeRules(catalog);
         Set<String> ids = new TreeSet<>();
         rules.forEach(r -> ids.add(r.id()));
         Set<String> covered = new TreeSet<>();
-        for (Class<?> d : DETECTORS) {
+        for (Class<?> d : detectors) {
             ReportsRules rr = d.getAnnotation(ReportsRules.class);
             if (rr == null) {
                 throw new IllegalStateException(d.getName() + " lacks @ReportsRules");
@@ -93,8 +156,8 @@ public final class DescriptorGenerator {
             throw new IllegalStateException("java-bytecode rules without a detector: " + missing);
         }
         Map<String, String> files = new LinkedHashMap<>();
-        files.put("findbugs.xml", findbugsXml(catalog, rules, version));
-        files.put("messages.xml", messagesXml(catalog, rules));
+        files.put("findbugs.xml", findbugsXml(catalog, rules, version, detectors));
+        files.put("messages.xml", messagesXml(catalog, rules, detectors));
         files.put("bugrank.txt", bugRanks(rules));
         files.put("dev/numlint/spotbugs/" + BugPatterns.RESOURCE, patternTable(rules));
         return files;
@@ -125,7 +188,7 @@ public final class DescriptorGenerator {
         return String.join(",", types);
     }
 
-    private static String findbugsXml(RuleCatalog catalog, List<Rule> rules, String version) {
+    private static String findbugsXml(RuleCatalog catalog, List<Rule> rules, String version, List<Class<?>> detectors) {
         StringBuilder sb = new StringBuilder();
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         sb.append("<!-- GENERATED from the numlint rule catalog by ").append(DescriptorGenerator.class.getName())
@@ -137,7 +200,7 @@ public final class DescriptorGenerator {
                 .append(" provider=\"").append(RuleCatalog.TOOL_NAME).append('"')
                 .append(" website=\"").append(attr(RuleCatalog.INFORMATION_URI)).append('"')
                 .append(" defaultenabled=\"true\">\n");
-        for (Class<?> d : DETECTORS) {
+        for (Class<?> d : detectors) {
             sb.append("  <Detector class=\"").append(d.getName()).append("\" speed=\"")
                     .append(d.getAnnotation(ReportsRules.class).speed()).append("\" reports=\"")
                     .append(reports(d, catalog)).append("\"/>\n");
@@ -158,7 +221,7 @@ public final class DescriptorGenerator {
         return r.cwe().isEmpty() ? "" : " cweid=\"" + r.cwe().get(0) + "\"";
     }
 
-    private static String messagesXml(RuleCatalog catalog, List<Rule> rules) {
+    private static String messagesXml(RuleCatalog catalog, List<Rule> rules, List<Class<?>> detectors) {
         StringBuilder sb = new StringBuilder();
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         sb.append("<!-- GENERATED from the numlint rule catalog by ").append(DescriptorGenerator.class.getName())
@@ -176,7 +239,7 @@ public final class DescriptorGenerator {
                 .append("between runs: unsafe float to integer conversions, serial accumulation, extended precision, ")
                 .append("math-library divergence. Reported by the numlint plugin.</Details>\n")
                 .append("  </BugCategory>\n");
-        for (Class<?> d : DETECTORS) {
+        for (Class<?> d : detectors) {
             StringBuilder det = new StringBuilder("<p>Reports numlint rules:</p>\n<ul>\n");
             for (String id : d.getAnnotation(ReportsRules.class).value()) {
                 Rule r = catalog.rule(id);
@@ -283,6 +346,25 @@ public final class DescriptorGenerator {
                 sb.append(r.id()).append(".option.").append(o.name()).append('=').append(o.defaultValue())
                         .append('\n');
             }
+            // the Java message templates (keys java-...), filled in by the detectors at run time
+            for (Map.Entry<String, String> m : new java.util.TreeMap<>(r.messages()).entrySet()) {
+                if (m.getKey().startsWith("java-")) {
+                    sb.append(r.id()).append(".message.").append(m.getKey()).append('=')
+                            .append(propertyValue(m.getValue())).append('\n');
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A value escaped for java.util.Properties (backslashes, line breaks, non-ASCII as \\uXXXX). */
+    static String propertyValue(String v) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : v.toCharArray()) {
+            if (c == '\\') sb.append("\\\\");
+            else if (c == '\n') sb.append("\\n");
+            else if (c < 0x20 || c > 0x7e) sb.append(String.format("\\u%04x", (int) c));
+            else sb.append(c);
         }
         return sb.toString();
     }

@@ -31,7 +31,7 @@ class DescriptorGeneratorTest {
 
     @Test
     void theBuildWroteWhatTheGeneratorProducesFromTheCatalog() throws IOException {
-        Map<String, String> files = DescriptorGenerator.generate(CATALOG, "${ignored}");
+        Map<String, String> files = DescriptorGenerator.generate(CATALOG, "${ignored}", detectors());
         Path classes = Path.of("target/classes");
         for (String name : files.keySet()) {
             String onDisk = Files.readString(classes.resolve(name), StandardCharsets.UTF_8);
@@ -45,7 +45,7 @@ class DescriptorGeneratorTest {
 
     @Test
     void descriptorsValidateAgainstSpotBugsSchemas() throws Exception {
-        Map<String, String> files = DescriptorGenerator.generate(CATALOG, VERSION);
+        Map<String, String> files = DescriptorGenerator.generate(CATALOG, VERSION, detectors());
         validate(files.get("findbugs.xml"), "/findbugsplugin.xsd");
         validate(files.get("messages.xml"), "/messagecollection.xsd");
     }
@@ -60,7 +60,7 @@ class DescriptorGeneratorTest {
 
     @Test
     void onlyJavaBytecodeRulesGetPatternsWithCatalogIdsAndCwes() throws Exception {
-        Document fb = parse(DescriptorGenerator.generate(CATALOG, VERSION).get("findbugs.xml"));
+        Document fb = parse(DescriptorGenerator.generate(CATALOG, VERSION, detectors()).get("findbugs.xml"));
         NodeList patterns = fb.getElementsByTagName("BugPattern");
         List<String> types = new ArrayList<>();
         for (int i = 0; i < patterns.getLength(); i++) {
@@ -88,7 +88,7 @@ class DescriptorGeneratorTest {
 
     @Test
     void messagesCarryCatalogTextAndRanksFollowLevels() throws Exception {
-        Map<String, String> files = DescriptorGenerator.generate(CATALOG, VERSION);
+        Map<String, String> files = DescriptorGenerator.generate(CATALOG, VERSION, detectors());
         Document msg = parse(files.get("messages.xml"));
         NodeList patterns = msg.getElementsByTagName("BugPattern");
         assertThat(patterns.getLength()).isEqualTo(5);
@@ -150,5 +150,35 @@ class DescriptorGeneratorTest {
 
     private static String text(Element e, String child) {
         return e.getElementsByTagName(child).item(0).getTextContent().trim();
+    }
+
+    /** The detectors as the build derives them: the compiled classes annotated with @ReportsRules. */
+    static java.util.List<Class<?>> detectors() {
+        try {
+            return DescriptorGenerator.detectors(java.nio.file.Path.of("target/classes"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void theDetectorListIsDerivedFromTheAnnotatedClasses() {
+        assertThat(detectors()).extracting(Class::getSimpleName).contains("FloatConversionDetector",
+                "FloatAccumulationDetector", "ExtendedPrecisionDetector", "MathLibraryDetector")
+                .allMatch(n -> n.endsWith("Detector"));
+    }
+
+    @Test
+    void theJavaMessageTemplatesTravelInThePatternTable() throws Exception {
+        java.util.Properties p = new java.util.Properties();
+        p.load(new java.io.StringReader(DescriptorGenerator.generate(CATALOG, VERSION, detectors())
+                .get("dev/numlint/spotbugs/" + dev.numlint.spotbugs.BugPatterns.RESOURCE)));
+        for (var r : DescriptorGenerator.bytecodeRules(CATALOG)) {
+            for (var m : r.messages().entrySet()) {
+                if (m.getKey().startsWith("java-")) {
+                    assertThat(p.getProperty(r.id() + ".message." + m.getKey())).isEqualTo(m.getValue());
+                }
+            }
+        }
     }
 }

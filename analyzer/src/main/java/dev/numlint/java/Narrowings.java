@@ -1,0 +1,228 @@
+package dev.numlint.java;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jdt.core.dom.*;
+
+/**
+ * The narrowing conversions of floating values to char, byte and short in a unit, with what is known about each:
+ * the floating source (seen through int/long casts, Math.round and the project's own rounding helpers), its range
+ * and guards, and whether the narrowed value is read back as unsigned. Computed once, shared by the checks for
+ * NL001 (unsigned targets) and NL011 (signed targets).
+ */
+public final class Narrowings {
+    /**
+     * One narrowing.
+     *
+     * @param usedAs  how the value is read back as unsigned (e.g. "pixels[...] & 0xff"), or null
+     * @param arrayStore the narrowed value is stored into a byte[]/short[] element (pixel data, where the values
+     *                   are usually unsigned): the advice must not be to clamp to the signed range
+     */
+    public record Cast(CastExpression cast, NumType target, Expression source, NumType sourceType, boolean unsigned,
+                       String usedAs, Range range, boolean lowOk, boolean highOk, boolean arrayStore, boolean guessed) {
+        public boolean guarded() {
+            return lowOk && highOk;
+        }
+    }
+
+    private static final Object KEY = new Object();
+
+    private Narrowings() {
+    }
+
+    /** The unit's narrowings (computed on first use). */
+    public static List<Cast> of(JavaUnit unit) {
+        return unit.memo(KEY, () -> compute(unit));
+    }
+
+    private static List<Cast> compute(JavaUnit unit) {
+        List<Cast> out = new ArrayList<>();
+        for (CastExpression c : unit.casts()) {
+            NumType target = Types.typeNode(c.getType());
+            if (target != NumType.CHAR && target != NumType.BYTE && target != NumType.SHORT) continue;
+            if (isNumberNarrowingMethod(c, target)) continue;
+            Cast n = narrowing(unit, c, target);
+            if (n != null) out.add(n);
+        }
+        return out;
+    }
+
+    private static Cast narrowing(JavaUnit unit, CastExpression c, NumType target) {
+        boolean[] guessed = {false};
+        Expression src = floatingSource(unit, c.getExpression(), guessed, 0);
+        if (src == null) return null;
+        NumType srcType = src instanceof MethodInvocation && !unit.types().of(src).isFloating()
+                ? helperSourceType(unit, (MethodInvocation) src) : unit.types().of(src);
+        boolean unsigned = target == NumType.CHAR;
+        String usedAs = null;
+        if (target == NumType.BYTE || target == NumType.SHORT) {
+            usedAs = unsignedUse(unit, c, target == NumType.BYTE ? 0xff : 0xffff);
+            unsigned = usedAs != null;
+        }
+        Range r = unit.ranges().of(src);
+        double min;
+        double max;
+        if (target == NumType.CHAR) { min = -1; max = 65536; }
+        else if (target == NumType.BYTE) { min = unsigned ? -1 : -129; max = 256; }
+        else { min = unsigned ? -1 : -32769; max = 65536; }
+        boolean lowOk = r.lowSafe(min);
+        boolean highOk = r.highSafe(max);
+        if (r.isPoint() && !Double.isInfinite(r.lo())) {
+            // a constant: flagged exactly when the conversion changes its integer part
+            long res = Narrowing.narrow(r.lo(), srcType == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT, target);
+            long seen = unsigned && target == NumType.BYTE ? res & 0xff : unsigned && target == NumType.SHORT ? res & 0xffff : res;
+            long trunc = (long) r.lo();
+            lowOk = highOk = seen == trunc;
+        }
+        // a value kept in 0..255 (0..65535) and narrowed to a byte (short) is the unsigned-store idiom of imaging
+        // code: the bits are exactly the unsigned value, which readers take with & 0xff; the signed upper limits
+        // above (256, 65536) accept it, so only values that can leave the unsigned range are reported
+        boolean unsignedStore = !unsigned && target != NumType.CHAR && storedInArray(c);
+        return new Cast(c, target, src, srcType, unsigned, usedAs, r, lowOk, highOk, unsignedStore, guessed[0]);
+    }
+
+    /**
+     * The floating expression a narrowing conversion starts from: seen through (int)/(long) casts, Math.round and
+     * calls of the unit's own methods that return an integer computed from a floating value ({@code round(x * c)}).
+     */
+    private static Expression floatingSource(JavaUnit unit, Expression e, boolean[] guessed, int depth) {
+        e = RangeAnalysis.unparen(e);
+        Types.T t = unit.types().typeOf(e);
+        if (t.guessed()) guessed[0] = true;
+        if (t.type().isFloating()) return e;
+        if (e instanceof CastExpression) {
+            NumType ct = Types.typeNode(((CastExpression) e).getType());
+            if (ct == NumType.INT || ct == NumType.LONG) {
+                Expression inner = RangeAnalysis.unparen(((CastExpression) e).getExpression());
+                Types.T it = unit.types().typeOf(inner);
+                if (it.type().isFloating()) {
+                    if (it.guessed()) guessed[0] = true;
+                    return inner;
+                }
+            }
+        }
+        if (e instanceof MethodInvocation) {
+            MethodInvocation m = (MethodInvocation) e;
+            String q = m.getExpression() == null ? "" : m.getExpression().toString();
+            if (m.getName().getIdentifier().equals("round") && (q.equals("Math") || q.equals("StrictMath"))
+                    && m.arguments().size() == 1) {
+                Expression inner = (Expression) m.arguments().get(0);
+                if (unit.types().of(inner).isFloating()) return inner;
+            }
+            if (depth == 0 && helperSourceType(unit, m) != null) return m;
+        }
+        return null;
+    }
+
+    /**
+     * For a call of a method of this unit (unqualified or this.) that returns an integer, the floating type every
+     * return statement converts from, or null when some return is not a converted floating value.
+     */
+    static NumType helperSourceType(JavaUnit unit, MethodInvocation m) {
+        if (m.getExpression() != null && !(m.getExpression() instanceof ThisExpression)) return null;
+        MethodDeclaration d = Types.localMethod(m, m.getName().getIdentifier(), m.arguments().size());
+        if (d == null || d.getBody() == null || d.getReturnType2() == null) return null;
+        NumType rt = Types.typeNode(d.getReturnType2());
+        if (rt != NumType.INT && rt != NumType.LONG) return null;
+        NumType[] src = {null};
+        boolean[] other = {false};
+        d.getBody().accept(new ASTVisitor() {
+            @Override
+            public boolean visit(ReturnStatement rs) {
+                Expression x = rs.getExpression();
+                Expression f = x == null ? null : floatingSource(unit, x, new boolean[1], 1);
+                if (f == null) {
+                    other[0] = true;
+                } else if (src[0] == null || unit.types().of(f) == NumType.DOUBLE) {
+                    src[0] = unit.types().of(f);
+                }
+                return false;
+            }
+
+            @Override
+            public boolean visit(LambdaExpression l) {
+                return false;
+            }
+
+            @Override
+            public boolean visit(TypeDeclaration t) {
+                return false;
+            }
+
+            @Override
+            public boolean visit(AnonymousClassDeclaration a) {
+                return false;
+            }
+        });
+        return other[0] || src[0] == null || !src[0].isFloating() ? null : src[0];
+    }
+
+    /**
+     * {@code byteValue()}/{@code shortValue()} of a Number subclass: java.lang.Number specifies exactly this
+     * narrowing primitive conversion, so it is the contract, not a hazard.
+     */
+    private static boolean isNumberNarrowingMethod(ASTNode n, NumType target) {
+        for (ASTNode p = n.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof MethodDeclaration) {
+                MethodDeclaration m = (MethodDeclaration) p;
+                String name = m.getName().getIdentifier();
+                return m.parameters().isEmpty() && (name.equals("byteValue") && target == NumType.BYTE
+                        || name.equals("shortValue") && target == NumType.SHORT);
+            }
+            if (p instanceof LambdaExpression || p instanceof AbstractTypeDeclaration) return false;
+        }
+        return false;
+    }
+
+    /** How a (byte) cast's value is read back as unsigned, e.g. "pixels[i] & 0xff", or null. */
+    private static String unsignedUse(JavaUnit unit, CastExpression c, int maskValue) {
+        ASTNode p = c.getParent();
+        ASTNode child = c;
+        while (p instanceof ParenthesizedExpression) {
+            child = p;
+            p = p.getParent();
+        }
+        if (p instanceof InfixExpression && ((InfixExpression) p).getOperator() == InfixExpression.Operator.AND) {
+            InfixExpression in = (InfixExpression) p;
+            Expression other = in.getLeftOperand() == child ? in.getRightOperand() : in.getLeftOperand();
+            if (JavaUnit.isMask(RangeAnalysis.unparen(other), maskValue)) return unit.text(in);
+        }
+        String name = null;
+        Expression target = null;
+        if (p instanceof Assignment && ((Assignment) p).getRightHandSide() == child) {
+            Expression lhs = ((Assignment) p).getLeftHandSide();
+            target = lhs;
+            name = JavaUnit.simpleName(lhs instanceof ArrayAccess ? ((ArrayAccess) lhs).getArray() : lhs);
+        } else if (p instanceof VariableDeclarationFragment) {
+            target = ((VariableDeclarationFragment) p).getName();
+            name = ((VariableDeclarationFragment) p).getName().getIdentifier();
+        }
+        if (name != null && unit.readAsUnsigned(target, maskValue)) return name + (p instanceof Assignment
+                && ((Assignment) p).getLeftHandSide() instanceof ArrayAccess ? "[...]" : "") + (maskValue == 0xff ? " & 0xff" : " & 0xffff");
+        return null;
+    }
+
+    private static boolean storedInArray(CastExpression c) {
+        ASTNode p = c.getParent();
+        ASTNode child = c;
+        while (p instanceof ParenthesizedExpression) {
+            child = p;
+            p = p.getParent();
+        }
+        return p instanceof Assignment && ((Assignment) p).getRightHandSide() == child
+                && RangeAnalysis.unparen(((Assignment) p).getLeftHandSide()) instanceof ArrayAccess;
+    }
+
+    /** The side of the range that is open, for messages. */
+    public static String side(Cast n) {
+        return n.range().isPoint() ? "" : !n.lowOk() && !n.highOk() ? " without a range guard" : !n.lowOk()
+                ? " guarded only from above" : " guarded only from below";
+    }
+
+    /** A concrete out-of-range example on the open side (the value itself for a constant). */
+    public static double example(Cast n) {
+        if (n.range().isPoint()) return n.range().lo();
+        if (!n.lowOk()) return n.unsigned() ? (n.target() == NumType.BYTE ? -1.5 : -69.235) : Narrowing.exampleBelow(n.target());
+        return Narrowing.exampleAbove(n.target(), n.unsigned());
+    }
+}

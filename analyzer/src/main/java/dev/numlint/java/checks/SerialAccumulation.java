@@ -1,0 +1,197 @@
+package dev.numlint.java.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.java.JavaCheck;
+import dev.numlint.java.JavaUnit;
+import dev.numlint.java.LoopFacts;
+import dev.numlint.java.NumType;
+import dev.numlint.java.RangeAnalysis;
+import dev.numlint.java.Types;
+import dev.numlint.knowledge.FloatExactness;
+import dev.numlint.model.Impact;
+import dev.numlint.model.Level;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.eclipse.jdt.core.dom.*;
+
+/**
+ * NL004 in Java source: a float accumulator carried across the iterations of a loop with an unknown or long trip
+ * count ({@code s += x}, {@code s = s + x}). Not reported: compensated (Kahan) sums, short constant loops (also
+ * over small local arrays), values rewritten at the start of every iteration, and double sums of integer values
+ * (exact); float sums of integer values are exact below 2^24 and reported as a note.
+ */
+@AutoService(JavaCheck.class)
+public final class SerialAccumulation implements JavaCheck {
+    @Override
+    public String ruleId() {
+        return "NL004";
+    }
+
+    @Override
+    public void check(JavaUnit unit) {
+        Set<String> reported = new HashSet<>();
+        int min = unit.context().rules().intOption("NL004", "min-trip-count");
+        for (Assignment a : unit.assignments()) {
+            accumulation(unit, a, min, reported);
+        }
+    }
+
+    private void accumulation(JavaUnit unit, Assignment a, int min, Set<String> reported) {
+        Expression lhs = RangeAnalysis.unparen(a.getLeftHandSide());
+        String name;
+        if (lhs instanceof SimpleName) name = ((SimpleName) lhs).getIdentifier();
+        else if (lhs instanceof FieldAccess && ((FieldAccess) lhs).getExpression() instanceof ThisExpression)
+            name = ((FieldAccess) lhs).getName().getIdentifier();
+        else return;
+        Expression increment = increment(a, name);
+        if (increment == null) return;
+        Types.T t = unit.types().typeOf(lhs);
+        if (!t.type().isFloating()) return;
+        boolean isDouble = t.type() == NumType.DOUBLE;
+        Expression inc = RangeAnalysis.unparen(increment);
+        if (inc instanceof NumberLiteral) {
+            double v = Types.literalValue(((NumberLiteral) inc).getToken());
+            if (v == Math.rint(v)) return; // counting in whole steps is exact up to 2^24 (float) / 2^53
+        }
+        boolean integral = integerValued(unit, inc);
+        if (integral && isDouble) return; // exact below 2^53: a count, not a rounding accumulation
+        VariableDeclaration decl = lhs instanceof SimpleName ? Types.declarationOf((SimpleName) lhs) : null;
+        List<Statement> loops = unit.loops().carrying(a, decl);
+        if (loops.isEmpty()) return;
+        // a value assigned afresh earlier in the same iteration is not carried: t = f(k); t = t + h;
+        if (rewrittenBefore(a, name, loops.get(0))) return;
+        long trips = 1;
+        for (Statement l : loops) {
+            long n = unit.loops().tripCount(l);
+            if (n < 0) {
+                trips = -1;
+                break;
+            }
+            trips *= n;
+        }
+        if (trips >= 0 && trips < min) return;
+        for (Statement l : loops) if (unit.loops().isCompensated(l)) return;
+        Statement outer = loops.get(loops.size() - 1);
+        String key = name + "@" + (decl != null ? decl.getStartPosition() : -1) + "@" + outer.getStartPosition();
+        if (!reported.add(key)) return;
+        String tripText = trips < 0 ? "a loop of unknown length" : trips + " iterations";
+        Impact impact;
+        String msg;
+        Statement window = windowOf(a, name, decl, outer);
+        if (window != null && !integral) {
+            // a sum started afresh for every iteration of an outer loop (a convolution, a bin, a row): a port with one
+            // thread per outer iteration keeps each inner sum serial and in the same order
+            impact = Impact.bounded("restarted for every iteration of the loop at line " + unit.line(window)
+                    + ", so a thread-per-element port sums in the same order");
+            msg = JavaUnit.message("NL004", "java-window-sum", "type", t.type().javaName(), "name", name,
+                    "expr", unit.shortText(a, 40), "trips", tripText, "line", unit.line(window));
+        } else if (integral) {
+            impact = Impact.bounded("integer-valued terms are exact while the sum stays below 2^24 = 16777216");
+            msg = JavaUnit.message("NL004", "java-integer-sum", "name", name, "expr", unit.shortText(a, 40),
+                    "trips", tripText);
+        } else {
+            String bound = (trips < 0 ? "n" : Long.toString(trips)) + (isDouble ? " * 2^-53" : " * 2^-24") + " relative";
+            impact = new Impact(Impact.Kind.GROWING, "the error grows with " + tripText, null, null).withErrorBound(bound);
+            msg = JavaUnit.message("NL004", isDouble ? "java-double-sum" : "java-float-sum", "name", name,
+                    "expr", unit.shortText(a, 40), "trips", tripText);
+        }
+        unit.report(ruleId(), a, msg, t.guessed(), isDouble ? Level.NOTE : null, impact);
+    }
+
+    /**
+     * The outer loop for which the accumulator starts afresh (declared inside it, or plainly assigned in it before
+     * the carrying loops), or null when the sum runs over the whole method.
+     */
+    private static Statement windowOf(Assignment a, String name, VariableDeclaration decl, Statement outerCarrying) {
+        for (ASTNode p = outerCarrying.getParent(); p != null && !(p instanceof BodyDeclaration)
+                && !(p instanceof LambdaExpression); p = p.getParent()) {
+            if (!LoopFacts.isLoop(p)) continue;
+            if (decl != null && JavaUnit.isAncestor(p, decl)) return (Statement) p;
+            if (rewrittenBefore(outerCarrying, name, (Statement) p)) return (Statement) p;
+        }
+        return null;
+    }
+
+    /** The added term of {@code s += x}, {@code s -= x}, {@code s = s + x}, {@code s = x + s}, or null. */
+    private static Expression increment(Assignment a, String name) {
+        Assignment.Operator op = a.getOperator();
+        if (op == Assignment.Operator.PLUS_ASSIGN || op == Assignment.Operator.MINUS_ASSIGN) return a.getRightHandSide();
+        if (op != Assignment.Operator.ASSIGN) return null;
+        Expression r = RangeAnalysis.unparen(a.getRightHandSide());
+        if (!(r instanceof InfixExpression)) return null;
+        InfixExpression in = (InfixExpression) r;
+        if (!in.extendedOperands().isEmpty()) return null;
+        if (in.getOperator() == InfixExpression.Operator.PLUS && RangeAnalysis.isName(in.getRightOperand(), name)) {
+            return in.getLeftOperand();
+        }
+        if ((in.getOperator() == InfixExpression.Operator.PLUS || in.getOperator() == InfixExpression.Operator.MINUS)
+                && RangeAnalysis.isName(in.getLeftOperand(), name)) {
+            return in.getRightOperand();
+        }
+        return null;
+    }
+
+    /**
+     * An integer-valued term: integer-typed, converted from an integer, or a sum, difference or product of such
+     * terms ({@code (float) r * (float) hist[c]}); every partial sum is then an integer.
+     */
+    private static boolean integerValued(JavaUnit unit, Expression inc) {
+        inc = RangeAnalysis.unparen(inc);
+        NumType t = unit.types().of(inc);
+        if (t.isIntegral()) return true;
+        Object cv = inc.resolveConstantExpressionValue();
+        if (cv instanceof Number) return FloatExactness.isInteger(((Number) cv).doubleValue());
+        if (inc instanceof NumberLiteral) return FloatExactness.isInteger(Types.literalValue(((NumberLiteral) inc).getToken()));
+        if (inc instanceof CastExpression) return integerValued(unit, ((CastExpression) inc).getExpression());
+        if (inc instanceof InfixExpression) {
+            InfixExpression in = (InfixExpression) inc;
+            InfixExpression.Operator op = in.getOperator();
+            if (op != InfixExpression.Operator.TIMES && op != InfixExpression.Operator.PLUS
+                    && op != InfixExpression.Operator.MINUS) return false;
+            if (!integerValued(unit, in.getLeftOperand()) || !integerValued(unit, in.getRightOperand())) return false;
+            for (Object o : in.extendedOperands()) if (!integerValued(unit, (Expression) o)) return false;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code name} is plainly assigned (not from itself) in a statement that runs before {@code a} in every
+     * iteration of {@code loop}: a statement of a block enclosing {@code a}, inside the loop, before it.
+     */
+    private static boolean rewrittenBefore(ASTNode a, String name, Statement loop) {
+        ASTNode stmt = a instanceof Statement ? a : a.getParent();
+        while (stmt != null && !(stmt instanceof Statement)) stmt = stmt.getParent();
+        while (stmt != null && stmt != loop) {
+            ASTNode parent = stmt.getParent();
+            if (parent instanceof Block) {
+                for (Object o : ((Block) parent).statements()) {
+                    if (o == stmt) break;
+                    if (plainlyAssigns((Statement) o, name)) return true;
+                }
+            }
+            stmt = parent;
+        }
+        return false;
+    }
+
+    private static boolean plainlyAssigns(Statement s, String name) {
+        if (!(s instanceof ExpressionStatement)) return false;
+        Expression e = ((ExpressionStatement) s).getExpression();
+        if (!(e instanceof Assignment)) return false;
+        Assignment as = (Assignment) e;
+        if (as.getOperator() != Assignment.Operator.ASSIGN || !RangeAnalysis.isName(as.getLeftHandSide(), name)) {
+            return false;
+        }
+        boolean[] self = {false};
+        as.getRightHandSide().accept(new ASTVisitor() {
+            @Override
+            public boolean visit(SimpleName n) {
+                if (n.getIdentifier().equals(name)) self[0] = true;
+                return false;
+            }
+        });
+        return !self[0];
+    }
+}

@@ -1,0 +1,33 @@
+package dev.numlint.knowledge;
+
+/**
+ * When IEEE 754 arithmetic is exact: integers below 2^24 (float) and 2^53 (double) are represented exactly and
+ * sums of them are exact; scaling by a power of two is exact (away from overflow and subnormals). Pure and without
+ * dependencies: the SpotBugs plugin carries a copy of this package in its jar.
+ */
+public final class FloatExactness {
+    /** Every integer of magnitude up to 2^24 is a float. */
+    public static final double FLOAT_INTEGER_LIMIT = 16777216.0;
+    /** Every integer of magnitude up to 2^53 is a double. */
+    public static final double DOUBLE_INTEGER_LIMIT = 9007199254740992.0;
+
+    private FloatExactness() {
+    }
+
+    /** Whether {@code v} is a finite integer value. */
+    public static boolean isInteger(double v) {
+        return !Double.isInfinite(v) && !Double.isNaN(v) && v == Math.rint(v);
+    }
+
+    /** Whether {@code v} is plus or minus a power of two (multiplying or dividing by it is exact). */
+    public static boolean isPowerOfTwo(double v) {
+        double a = Math.abs(v);
+        if (a == 0 || Double.isNaN(a) || Double.isInfinite(a)) return false;
+        return a == Math.scalb(1.0, Math.getExponent(a));
+    }
+
+    /** Whether the integer {@code v} is exactly representable in float ({@code isFloat}) or double. */
+    public static boolean exactInteger(double v, boolean isFloat) {
+        return isInteger(v) && Math.abs(v) <= (isFloat ? FLOAT_INTEGER_LIMIT : DOUBLE_INTEGER_LIMIT);
+    }
+}
