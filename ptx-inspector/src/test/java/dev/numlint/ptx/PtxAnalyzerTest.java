@@ -247,4 +247,57 @@ class PtxAnalyzerTest {
         assertThat(ns).anyMatch(n -> n.id().equals("nvcc-flag-dropped") && n.message().contains("-ccbin"));
         assertThat(ctx.findings()).isEmpty();
     }
+
+    /** Compiles {@code source} as k.cu with nvcc and runs the PTX analyzer on it (skipped without nvcc). */
+    private TestScanContext compileAndAnalyze(String source) throws IOException {
+        Optional<Path> nvcc = Nvcc.find();
+        Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found: skipping");
+        Files.writeString(dir.resolve("k.cu"), source);
+        return new TestScanContext(dir).ptx(PtxMode.AUTO, nvcc.get()).run(new PtxAnalyzer());
+    }
+
+    @Test
+    void twoApproximateIntrinsicsOnOneLineAreTwoFindingsEachWithItsInstruction() throws IOException {
+        TestScanContext ctx = compileAndAnalyze("__global__ void k(const float* a, const float* b, float* o) {\n"
+                + "    o[0] = __expf(a[0]) * __cosf(b[0]);\n}\n");
+        List<Finding> nl006 = ctx.findings().stream().filter(f -> f.ruleId().equals("NL006")).toList();
+        assertThat(nl006).hasSize(2).allMatch(f -> f.location().startLine() == 2);
+        assertThat(nl006).extracting(f -> f.properties().get("ptxInstruction").toString().split("\\.")[0])
+                .containsExactlyInAnyOrder("ex2", "cos");
+    }
+
+    @Test
+    void atomicsIntoTwoArraysOnOneLineAreTwoFindings() throws IOException {
+        TestScanContext ctx = compileAndAnalyze("__global__ void k(const float* e, float* t, float* v) {\n"
+                + "    atomicAdd(t, e[0]); atomicAdd(&v[threadIdx.x], e[1]);\n}\n");
+        List<Finding> nl009 = ctx.findings().stream().filter(f -> f.ruleId().equals("NL009")).toList();
+        assertThat(nl009).hasSize(2).allMatch(f -> f.location().startLine() == 2);
+        assertThat(nl009).extracting(Finding::message).anyMatch(m -> m.contains("parameter #1"))
+                .anyMatch(m -> m.contains("parameter #2"));
+    }
+
+    @Test
+    void anInlinedHelperIsOneFindingWithItsCallSitesAndTheMostSevereConsequence() throws IOException {
+        TestScanContext ctx = compileAndAnalyze("__device__ __forceinline__ float mad3(float a, float b, float c) {\n"
+                + "    return a * b + c;\n}\n"
+                + "__global__ void k(const float* x, float* o, int* idx) {\n"
+                + "    o[0] = mad3(x[0], x[1], x[2]);\n"
+                + "    idx[0] = (int) mad3(x[3], x[4], x[5]);\n}\n");
+        List<Finding> nl003 = ctx.findings().stream().filter(f -> f.ruleId().equals("NL003")).toList();
+        assertThat(nl003).hasSize(1);
+        Finding f = nl003.get(0);
+        assertThat(f.location().startLine()).isEqualTo(2);
+        assertThat(f.related()).filteredOn(r -> r.message().contains("inlined here"))
+                .extracting(r -> r.location().startLine()).containsExactlyInAnyOrder(5, 6);
+        assertThat(f.impact().kind()).isEqualTo(dev.numlint.model.Impact.Kind.AMPLIFIED);
+        assertThat(f.level()).isEqualTo(Level.WARNING);
+        assertThat(f.message()).contains("converted to an integer at line 6");
+    }
+
+    @Test
+    void fmaStepsOfAnInlinedMathRoutineAreNotTheUsersContraction() throws IOException {
+        TestScanContext ctx = compileAndAnalyze("__global__ void k(const float* x, float* o) {\n"
+                + "    o[0] = asinf(x[0]) + sinhf(x[1]) * 2.0f;\n}\n");
+        assertThat(ctx.findings()).noneMatch(f -> f.ruleId().equals("NL003"));
+    }
 }

@@ -151,13 +151,17 @@ public final class ContractedMulAdd implements PtxCheck {
 
     /**
      * On a line that also calls a math-library routine, an fma is the user's own only when its multiplicands come
-     * from outside the line's computation (a load, a parameter, another line) and none is a constant coefficient.
+     * from outside the line's computation (a load, a parameter, another line) and no operand is a constant
+     * coefficient or computed from one (a polynomial or range reduction of the routine).
      */
     private static boolean userOperands(PtxFacts facts, Instruction in) {
         int user = 0;
-        for (int k = 1; k <= 2; k++) {
-            if (facts.constantOperand(in, in.operand(k))) {
+        for (int k = 1; k <= 3; k++) {
+            if (fromConstant(facts, in, k, 0)) {
                 return false;
+            }
+            if (k == 3) {
+                continue;
             }
             Instruction d = facts.defOf(in, k);
             if (d == null || d.opcode().equals("ld") || d.opcode().equals("ldu")
@@ -166,5 +170,30 @@ public final class ContractedMulAdd implements PtxCheck {
             }
         }
         return user > 0;
+    }
+
+    /** Operand {@code k} is a constant or arithmetic on a constant within a few definitions. */
+    private static boolean fromConstant(PtxFacts facts, Instruction in, int k, int depth) {
+        if (facts.constantOperand(in, in.operand(k))) {
+            return true;
+        }
+        if (depth >= 3) {
+            return false;
+        }
+        Instruction d = facts.defOf(in, k);
+        if (d == null) {
+            return false;
+        }
+        return switch (d.opcode()) {
+            case "mul", "fma", "mad", "add", "sub" -> {
+                for (int j = 1; j < d.operands().size(); j++) {
+                    if (fromConstant(facts, d, j, depth + 1)) {
+                        yield true;
+                    }
+                }
+                yield false;
+            }
+            default -> false;
+        };
     }
 }
