@@ -9,7 +9,7 @@
 #   env FUZZ_CP     a ready classpath (skips Maven; used on machines without Maven, see --bundle)
 # bench/fuzz.sh --bundle DIR   copies the classpath into DIR/lib for a machine with only a Java runtime
 #
-# Per-input limits: the target's own 5 s watchdog (ParserFuzzTest.BUDGET; the first input, which loads the front end,
+# Per-input limits: the target's own 10 s watchdog (ParserFuzzTest.BUDGET; the first input, which loads the front end,
 # gets 120 s), libFuzzer's -timeout (150 s) as a backstop and -rss_limit_mb (2048); the JVM heap is -Xmx1g, so an input that needs
 # more memory is an OutOfMemoryError finding. Seeds: analyzer/src/test/resources/dev/numlint/fuzz/
 # ParserFuzzTestInputs/<target>/, the same inputs the normal test suite runs; copy every reproducer found there.
@@ -27,11 +27,11 @@ classpath() {
 }
 if [ "${1:-}" = "--bundle" ]; then
   DIR=${2:?usage: bench/fuzz.sh --bundle DIR}
-  CP=$(classpath); mkdir -p "$DIR/lib" "$DIR/seeds"
+  CP=$(classpath); mkdir -p "$DIR/lib" "$DIR/seeds"; DIR=$(cd "$DIR" && pwd)
   i=0
   for e in $(echo "$CP" | tr ':' ' '); do
     i=$((i + 1))
-    if [ -d "$e" ]; then (cd "$e" && zip -qr "$OLDPWD/$DIR/lib/$(printf '%03d' $i)-classes.jar" .); else cp "$e" "$DIR/lib/"; fi
+    if [ -d "$e" ]; then (cd "$e" && zip -qr "$DIR/lib/$(printf '%03d' $i)-classes.jar" .); else cp "$e" "$DIR/lib/"; fi
   done
   cp -r analyzer/src/test/resources/dev/numlint/fuzz/ParserFuzzTestInputs/. "$DIR/seeds/"
   cp "$0" "$DIR/fuzz.sh"

@@ -42,7 +42,7 @@ import java.util.stream.Stream;
  * {@code bench/fuzz.sh SECONDS} fuzzes each target for that long ({@code JAZZER_FUZZ=1}).
  */
 class ParserFuzzTest {
-    static final Duration BUDGET = Duration.ofSeconds(5);
+    static final Duration BUDGET = Duration.ofSeconds(10);
     /** The first input of a target also loads and initializes its front end (the JDT compiler, the grammar). */
     static final Duration WARM_UP = Duration.ofSeconds(120);
     private static final java.util.Set<String> WARM = java.util.concurrent.ConcurrentHashMap.newKeySet();
