@@ -114,7 +114,8 @@ class ParserFuzzTest {
                 // the scan turns exceptions of a front end into internal-error notifications: for the fuzzer they
                 // are crashes
                 for (Notification n : r.notifications()) {
-                    if (n.id().startsWith("internal")) {
+                    // (the test-only marker analyzer reports any HAZARD(NLxxx) it reads, also ids the catalog lacks)
+                    if (n.id().startsWith("internal") && !n.message().contains("unknown rule id")) {
                         throw new AssertionError("internal error on " + name + ": " + n.message());
                     }
                 }
