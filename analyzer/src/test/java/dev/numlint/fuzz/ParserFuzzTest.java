@@ -1,0 +1,162 @@
+package dev.numlint.fuzz;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.numlint.cuda.CudaSourceAnalyzer;
+import dev.numlint.flags.BuildFlagAnalyzer;
+import dev.numlint.java.JavaSourceAnalyzer;
+import dev.numlint.ptx.PtxAnalyzer;
+import dev.numlint.scan.MarkerAnalyzer;
+import dev.numlint.model.Notification;
+import dev.numlint.scan.ScanOptions;
+import dev.numlint.scan.ScanResult;
+import dev.numlint.scan.Scanner;
+import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.PtxMode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+/**
+ * Coverage-guided fuzz targets for every reader of untrusted input: the CUDA/C++ front end (lexer, preprocessor,
+ * parser and checks), the PTX reader and checks, the CMake, Makefile, compile_commands.json and pom.xml readers,
+ * and the suppression-comment parser. A front end's exception, which the scan reports as an internal-error
+ * notification, fails the input like a crash. Each input goes through the real scan entry point ({@link Scanner#scan}) as
+ * a file of the right name in a fresh directory, with the per-input budget of {@link #BUDGET}: an input that takes
+ * longer is a hang and fails like a crash. Memory: the fuzzing JVM runs with a small heap (bench/fuzz.sh passes
+ * -Xmx), so an input that needs more is an OutOfMemoryError finding. Inputs are capped at {@value #MAX_INPUT}
+ * bytes, far above what reaches every parser state.
+ *
+ * <p>In the normal test run (regression mode) each target runs the committed inputs under
+ * {@code ParserFuzzTestInputs/<target>/} in the test resources: seeds and every crash or hang found so far.
+ * {@code bench/fuzz.sh SECONDS} fuzzes each target for that long ({@code JAZZER_FUZZ=1}).
+ */
+class ParserFuzzTest {
+    static final Duration BUDGET = Duration.ofSeconds(10);
+    /** The first input of a target also loads and initializes its front end (the JDT compiler, the grammar). */
+    static final Duration WARM_UP = Duration.ofSeconds(120);
+    private static final java.util.Set<String> WARM = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    static final int MAX_INPUT = 64 * 1024;
+    private static final ExecutorService WORKER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fuzz-input");
+        t.setDaemon(true);
+        return t;
+    });
+
+    @FuzzTest
+    void cudaSource(byte[] data) {
+        scan("kernel.cu", data, new CudaSourceAnalyzer());
+    }
+
+    @FuzzTest
+    void ptx(byte[] data) {
+        scan("kernel.ptx", data, new PtxAnalyzer());
+    }
+
+    @FuzzTest
+    void cmake(byte[] data) {
+        scan("CMakeLists.txt", data, new BuildFlagAnalyzer());
+    }
+
+    @FuzzTest
+    void makefile(byte[] data) {
+        scan("Makefile", data, new BuildFlagAnalyzer());
+    }
+
+    @FuzzTest
+    void compileCommands(byte[] data) {
+        scan("compile_commands.json", data, new BuildFlagAnalyzer());
+    }
+
+    @FuzzTest
+    void pomXml(byte[] data) {
+        scan("pom.xml", data, new JavaSourceAnalyzer(), "src/main/java/A.java",
+                "class A { float f(double d) { return (float) d; } }");
+    }
+
+    @FuzzTest
+    void suppressionComments(byte[] data) {
+        // the marker analyzer reports a finding on every line with HAZARD(NLxxx), so the scan's suppression pass
+        // parses every comment of the fuzzed file against real findings
+        scan("k.cu", data, new MarkerAnalyzer());
+    }
+
+    static void scan(String name, byte[] data, Analyzer analyzer) {
+        scan(name, data, analyzer, null, null);
+    }
+
+    static void scan(String name, byte[] data, Analyzer analyzer, String extraName, String extraText) {
+        if (data.length > MAX_INPUT) {
+            return;
+        }
+        Future<?> f = WORKER.submit(() -> {
+            Path dir = null;
+            try {
+                dir = Files.createTempDirectory("numlint-fuzz-");
+                Files.write(dir.resolve(name), data);
+                if (extraName != null) {
+                    Path p = dir.resolve(extraName);
+                    Files.createDirectories(p.getParent());
+                    Files.writeString(p, extraText);
+                }
+                ScanResult r = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(analyzer))
+                        .ptx(PtxMode.OFF, null).cacheDir(dir.resolve(".cache")).threads(1).build());
+                // the scan turns exceptions of a front end into internal-error notifications: for the fuzzer they
+                // are crashes
+                for (Notification n : r.notifications()) {
+                    // (the test-only marker analyzer reports any HAZARD(NLxxx) it reads, also ids the catalog lacks,
+                    // and throws on its CRASH marker on purpose: neither is a parser crash)
+                    if (n.id().startsWith("internal") && !n.message().contains("unknown rule id")
+                            && !n.message().contains("boom at line")) {
+                        throw new AssertionError("internal error on " + name + ": " + n.message());
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                delete(dir);
+            }
+        });
+        Duration budget = WARM.add(name) ? WARM_UP : BUDGET;
+        try {
+            f.get(budget.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new AssertionError("hang: the input took longer than " + budget.toSeconds() + " s (" + name + ", "
+                    + data.length + " bytes)");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw new AssertionError(c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void delete(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // best effort: a temp directory
+        }
+    }
+}
