@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of numlint's readers of untrusted input with Jazzer's standalone libFuzzer driver.
 #
-# usage: bench/fuzz.sh SECONDS [TARGET...]
+# usage: bench/fuzz.sh [SECONDS [TARGET...]]   (no arguments and no NUMLINT_CORPORA: smoke mode, 3 s of Ptx)
 #   TARGET: Cuda Ptx CMake Make CompileCommands Pom Suppressions (default: all), fuzzed one after another
 #   env WORKERS=N   fuzzing processes per target, sharing one corpus (default 1)
 #   env PARALLEL=1  fuzz all targets at the same time (for a machine with cores to spare)
@@ -14,19 +14,20 @@
 # more memory is an OutOfMemoryError finding. Seeds: analyzer/src/test/resources/dev/numlint/fuzz/
 # ParserFuzzTestInputs/<target>/, the same inputs the normal test suite runs; copy every reproducer found there.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+if [ $# -eq 0 ]; then
+  if [ "$SMOKE" = 1 ]; then set -- 3 Ptx; else set -- 600; fi
+fi
 declare -A SEEDS=([Cuda]=cudaSource [Ptx]=ptx [CMake]=cmake [Make]=makefile [CompileCommands]=compileCommands
                   [Pom]=pomXml [Suppressions]=suppressionComments)
 classpath() {
-  # one reactor build: compiles the modules and resolves the siblings from it (nothing needs to be installed);
-  # every module writes the file, the analyzer (last) wins
-  mvn -B -q -pl analyzer -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
-      -Dmdep.outputFile="$PWD/analyzer/target/fuzz.cp" 1>&2
-  local deps; deps=$(tr ':' '\n' < analyzer/target/fuzz.cp | grep -v '/dev/numlint/' | paste -sd: -)
-  echo "analyzer/target/test-classes:analyzer/target/classes:rules/target/classes:rules/target/test-classes:ptx-inspector/target/classes:validation/target/classes:$deps"
+  # one reactor build (bench/lib.sh): compiles the modules, siblings come from the reactor, nothing is installed
+  bench_build analyzer 1>&2
+  echo "analyzer/target/test-classes:analyzer/target/classes:rules/target/classes:rules/target/test-classes:ptx-inspector/target/classes:validation/target/classes:$(bench_cp analyzer)"
 }
 if [ "${1:-}" = "--bundle" ]; then
-  DIR=${2:?usage: bench/fuzz.sh --bundle DIR}
+  DIR=${2:-analyzer/target/fuzz-bundle}
   CP=$(classpath); mkdir -p "$DIR/lib" "$DIR/seeds"; DIR=$(cd "$DIR" && pwd)
   i=0
   for e in $(echo "$CP" | tr ':' ' '); do
@@ -38,7 +39,7 @@ if [ "${1:-}" = "--bundle" ]; then
   echo "bundle in $DIR: run FUZZ_CP=\"\$(ls -d $DIR/lib/* | paste -sd: -)\" $DIR/fuzz.sh SECONDS" >&2
   exit 0
 fi
-SECONDS_PER_TARGET=${1:?usage: bench/fuzz.sh SECONDS [TARGET...]}; shift
+SECONDS_PER_TARGET=$1; shift
 TARGETS=("$@"); [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(Cuda Ptx CMake Make CompileCommands Pom Suppressions)
 CP=${FUZZ_CP:-$(classpath)}
 OUTDIR=${FUZZ_DIR:-analyzer/target/fuzz}
