@@ -261,7 +261,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             }
             rep.counts.forEach((k, v) -> stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
         } catch (StackOverflowError | RuntimeException e) {
-            sink.notify(new Notification(rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e));
+            sink.notify(new Notification(rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
         }
     }
 
@@ -470,5 +470,16 @@ public final class CudaSourceAnalyzer implements Analyzer {
         stats.parseNanos.addAndGet(t1 - t0);
         runChecks(new FunctionAnalyzer(scope, f, body, rep.dialect()).analyze(tree), rep);
         stats.ruleNanos.addAndGet(System.nanoTime() - t1);
+    }
+
+    /** " at Class.method(File.java:N)": the frame in numlint's code where an internal error was thrown. */
+    static String where(Throwable e) {
+        for (StackTraceElement f : e.getStackTrace()) {
+            if (f.getClassName().startsWith("dev.numlint.")) {
+                return " at " + f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "."
+                        + f.getMethodName() + "(" + f.getFileName() + ":" + f.getLineNumber() + ")";
+            }
+        }
+        return "";
     }
 }

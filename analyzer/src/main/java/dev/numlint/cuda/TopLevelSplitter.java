@@ -57,7 +57,7 @@ final class TopLevelSplitter {
     }
 
     private int ty(int i) {
-        return i < t.size() ? t.get(i).getType() : -1;
+        return i >= 0 && i < t.size() ? t.get(i).getType() : -1;
     }
 
     void split() {
