@@ -3,6 +3,7 @@ package dev.numlint.flags;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Level;
 import dev.numlint.model.Location;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,8 @@ final class FlagInterpreter {
     }
 
     static final class Result {
+        /** Directory that relative -I paths are relative to (the compiler's working directory), or null. */
+        Path base;
         final BuildContext cuda = BuildContext.defaults();
         final BuildContext host = BuildContext.defaults();
         final List<Hazard> hazards = new ArrayList<>();
@@ -72,7 +75,13 @@ final class FlagInterpreter {
     }
 
     static Result interpret(List<FlagTok> toks) {
+        return interpret(toks, null);
+    }
+
+    /** {@code base}: the directory the compiler runs in, for relative include paths (null: left relative). */
+    static Result interpret(List<FlagTok> toks, Path base) {
         Result r = new Result();
+        r.base = base;
         List<Entry> es = r.entries;
         for (int i = 0; i < toks.size(); i++) {
             FlagTok t = toks.get(i);
@@ -278,14 +287,18 @@ final class FlagInterpreter {
                         record(ctx, e, record);
                     }
                     default -> {
+                        if (record) preprocessor(ctx, e, r.base);
                         if (record && codeGenFlag(n)) {
-                            ctx.addNvccFlag(normalized(e));
+                            String inc = includeOf(e);
+                            ctx.addNvccFlag(inc != null && r.base != null && !inc.isEmpty()
+                                    ? "-I" + resolve(r.base, inc) : normalized(e));
                         }
                     }
                 }
                 continue;
             }
             // host compiler (HOST: .c/.cpp; CU_HOST: host part of .cu through nvcc)
+            if (record && tg == Target.HOST) preprocessor(ctx, e, r.base);
             String where = tg == Target.HOST ? "host C/C++ code" : "host code of .cu files, via nvcc";
             if (n.equals("march") && v != null) {
                 if (record) ctx.hostArch(v);
@@ -360,6 +373,53 @@ final class FlagInterpreter {
                 }
             }
         }
+    }
+
+    /** -D, -U, -I, -isystem of an entry into the context's preprocessor state. */
+    private static void preprocessor(BuildContext ctx, Entry e, Path base) {
+        String d = defineOf(e);
+        if (d != null && !d.isEmpty() && !d.startsWith("=")) {
+            ctx.addDefine(d);
+            return;
+        }
+        String n = e.name();
+        if ((n.equals("U") || n.equals("undefine-macro")) && e.value() != null) {
+            ctx.addUndefine(e.value());
+        } else if (n.startsWith("U") && n.length() > 1 && e.value() == null) {
+            ctx.addUndefine(n.substring(1));
+        }
+        String inc = includeOf(e);
+        if (inc != null && !inc.isEmpty()) {
+            try {
+                ctx.addIncludePath(resolve(base, inc));
+            } catch (RuntimeException bad) {
+                // not a path (a NUL character): ignored
+            }
+        }
+    }
+
+    private static Path resolve(Path base, String inc) {
+        Path p = Path.of(inc);
+        return (base == null || p.isAbsolute() ? p : base.resolve(p)).toAbsolutePath().normalize();
+    }
+
+    /** NAME or NAME=VALUE of a -D / --define-macro entry, else null. */
+    static String defineOf(Entry e) {
+        String n = e.name();
+        String v = e.value();
+        if (n.equals("D") || n.equals("define-macro")) return v;
+        if (n.startsWith("D") && n.length() > 1) return n.substring(1) + (v != null ? "=" + v : "");
+        return null;
+    }
+
+    /** The directory of a -I / -isystem / --include-path entry, else null. */
+    static String includeOf(Entry e) {
+        String n = e.name();
+        String v = e.value();
+        if (n.equals("I") || n.equals("include-path") || n.equals("isystem") || n.equals("system-include")) return v;
+        if (n.startsWith("isystem") && n.length() > 7) return n.substring(7) + (v != null ? "=" + v : "");
+        if (n.startsWith("I") && n.length() > 1) return n.substring(1) + (v != null ? "=" + v : "");
+        return null;
     }
 
     private static void record(BuildContext ctx, Entry e, boolean record) {
