@@ -357,12 +357,12 @@ final class CMakeCondition {
 
     /** MATCHES with a step limit, so a backtracking pattern from the scanned tree cannot hang the scan. */
     private static int matches(String input, String regex) {
-        if (regex.length() > 1000 || input.length() > 100_000) return 2;
+        if (regex.length() > 1000 || input.length() > 4096) return 2;
         try {
             Pattern p = Pattern.compile(regex);
             return p.matcher(new Bounded(input, 1_000_000)).find() ? 1 : 0;
-        } catch (PatternSyntaxException | Bounded.TooLong e) {
-            return 2;
+        } catch (PatternSyntaxException | Bounded.TooLong | StackOverflowError e) {
+            return 2; // the regex engine recurses per repetition: deep inputs are unknown, not a crash
         }
     }
 

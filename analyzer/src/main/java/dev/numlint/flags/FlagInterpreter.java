@@ -102,6 +102,10 @@ final class FlagInterpreter {
             if (!nvcc) {
                 // host compiler: -march=native etc. (value joined with '=' in GCC syntax)
                 es.add(new Entry(Target.HOST, s, name, value, t, t.loc()));
+                if (t.lang() == FlagTok.Lang.ANY && preprocessorFlag(name)) {
+                    // add_compile_definitions, include_directories, COMMONFLAGS: both compilers get them
+                    es.add(new Entry(Target.DEVICE, s, name, value, t, t.loc()));
+                }
                 continue;
             }
             // nvcc: a value may follow as the next argument
@@ -137,6 +141,11 @@ final class FlagInterpreter {
         }
         evaluate(r);
         return r;
+    }
+
+    private static boolean preprocessorFlag(String name) {
+        return name.length() > 1 && (name.startsWith("D") || name.startsWith("I") || name.startsWith("U"))
+                || name.startsWith("isystem");
     }
 
     private static boolean isHostOnly(String name) {

@@ -5,6 +5,7 @@ import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
 import dev.numlint.scan.ScanResult;
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * Compiler-style text: {@code path:line:col: warning: message [NL003]} per unsuppressed finding, then a summary
@@ -30,6 +31,11 @@ public final class TextReport {
         for (Summary.RuleCount c : s.byRule().values()) {
             out.print(c.id() + " " + c.name() + ": " + c.count() + (c.suppressed() > 0 ? " (" + c.suppressed()
                     + " suppressed)" : "") + "\n");
+        }
+        List<String> contexts = r.buildContext(null).summary();
+        if (!contexts.isEmpty()) {
+            out.print("build contexts:\n");
+            for (String c : contexts) out.print("  " + c + "\n");
         }
         out.print(plural(s.findings(), "finding") + (s.suppressed() > 0 ? " (" + s.suppressed() + " suppressed)" : "")
                 + " in " + plural(s.filesAnalyzed(), "file") + " analyzed"
