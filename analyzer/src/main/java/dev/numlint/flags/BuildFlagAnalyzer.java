@@ -498,9 +498,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
 
     /**
      * The build context of every scanned source, by authority: its compile_commands.json entry; else the Makefile
-     * command or CMake target that compiles it (a Makefile in the same tree wins over a CMake project, since it is
-     * what {@code make} runs there); else the directory-wide flags of the nearest Makefile, else of the CMake
-     * directory. A file the build never compiles on its own but a compiled file {@code #include}s gets its
+     * command that compiles it, else the directory-wide flags of the Makefiles above it (a Makefile wins over a
+     * CMake project in the same tree, since it is what {@code make} runs there); else the CMake target that
+     * compiles it, else the flags of its CMake directory. A file the build never compiles on its own but a compiled file {@code #include}s gets its
      * includer's context, with {@link BuildContext#compiledVia()}.
      */
     private static void applyContexts(ScanContext ctx, Model model) {
@@ -515,16 +515,16 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (Path file : sources) {
             BuildContext own = model.db.files.get(file);
             if (own == null) own = model.make.files.get(file);
-            if (own == null) own = model.cmake.files.get(file);
-            BuildContext c;
+            BuildContext c = null;
+            if (own == null) c = directoryContext(model.make, file);
+            if (own == null && c == null) own = model.cmake.files.get(file);
             if (own != null) {
                 compiled.add(file);
                 c = BuildContext.defaults();
                 mergeDistinct(c, own);
                 c.configuration(own.configuration());
-            } else {
-                c = directoryContext(model.make, file);
-                if (c == null) c = directoryContext(model.cmake, file);
+            } else if (c == null) {
+                c = directoryContext(model.cmake, file);
             }
             if (c != null) chosen.put(file, c);
         }
@@ -542,8 +542,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 Path via = tc.compiledVia() != null ? tc.compiledVia() : tu;
                 BuildContext c = BuildContext.defaults();
                 mergeDistinct(c, tc);
-                c.compiledVia(via).configuration("compiled through " + ctx.relativize(via) + ": "
-                        + tc.configuration());
+                String base = tc.configuration() == null ? "" : tc.configuration().replaceFirst("^compiled through [^:]*: ", "");
+                c.compiledVia(via).configuration("compiled through " + ctx.relativize(via) + ": " + base);
                 chosen.put(inc, c);
                 depth.put(inc, depth.get(tu) + 1);
                 queue.add(inc);

@@ -815,6 +815,9 @@ final class MakefileAudit {
                 if (old == null) scope.vars.put(name, new Var(value, true, override));
             }
             case "+=" -> {
+                if (skipState() == 2 && !isFlagVar(name) && old != null) {
+                    return; // see below: only flag variables collect the values of unknown branches
+                }
                 if (old == null) {
                     scope.vars.put(name, new Var(value, true, override));
                 } else {
@@ -830,7 +833,10 @@ final class MakefileAudit {
                 boolean recursive = op.equals("=");
                 PosText v = recursive ? value : expand(value, scope, null, 0);
                 if (skipState() == 2 && old != null && !old.value().text.isEmpty()) {
-                    // the condition's value is unknown: either branch may run, keep the previous value too
+                    // the condition's value is unknown: a flag variable keeps the previous flags too (either
+                    // branch may run; the new ones are conditional); another variable (a file list, a suffix, a
+                    // compiler) keeps its previous value, since a mixture of both would be neither
+                    if (!isFlagVar(name)) return;
                     v = join(old.value(), v);
                 }
                 scope.vars.put(name, new Var(v, recursive, override));

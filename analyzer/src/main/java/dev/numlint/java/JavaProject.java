@@ -41,16 +41,20 @@ final class JavaProject {
         if (projectDir == null) return DEFAULT_RELEASE;
         Map<String, String> props = new HashMap<>();
         Path pom = projectDir.resolve("pom.xml");
+        List<Element> chain = new ArrayList<>(); // the project, then its parents: the child's values win
         for (int level = 0; level < 6 && pom != null && Files.isRegularFile(pom); level++) {
             Element project = parse(pom);
             if (project == null) break;
+            chain.add(project);
             Element properties = child(project, "properties");
             if (properties != null) {
                 for (Element e : children(properties)) props.putIfAbsent(e.getTagName(), e.getTextContent().trim());
             }
+            pom = parentPom(pom, project);
+        }
+        for (Element project : chain) {
             Integer r = releaseIn(project, props);
             if (r != null) return r;
-            pom = parentPom(pom, project);
         }
         for (String k : new String[] {"maven.compiler.release", "maven.compiler.source", "maven.compiler.target"}) {
             Integer r = parseVersion(resolve(props.get(k), props));
