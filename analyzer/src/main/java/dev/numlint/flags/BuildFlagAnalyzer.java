@@ -530,7 +530,11 @@ public final class BuildFlagAnalyzer implements Analyzer {
         }
         // files compiled only as part of another translation unit
         Set<Path> scanned = new HashSet<>(sources);
-        java.util.ArrayDeque<Path> queue = new java.util.ArrayDeque<>(compiled);
+        // CUDA translation units first, then by path: a header included by a .cu and a .c gets the .cu's context
+        List<Path> tus = new ArrayList<>(compiled);
+        tus.sort(java.util.Comparator.comparing((Path p) -> !isCuda(p)).thenComparing(java.util.Comparator
+                .naturalOrder()));
+        java.util.ArrayDeque<Path> queue = new java.util.ArrayDeque<>(tus);
         Map<Path, Integer> depth = new HashMap<>();
         for (Path p : compiled) depth.put(p, 0);
         while (!queue.isEmpty()) {
@@ -618,7 +622,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                     if (fs.size() > 3) sb.append(" and ").append(fs.size() - 3).append(" more");
                     who = sb.toString();
                 }
-                out.add(who + ": " + g.getKey());
+                out.add(printable(who + ": " + g.getKey()));
                 if (out.size() >= 500) {
                     out.add("... (" + (byDir.size()) + " directories in all; see the JSON report's build contexts)");
                     return out;
@@ -626,6 +630,17 @@ public final class BuildFlagAnalyzer implements Analyzer {
             }
         }
         return out;
+    }
+
+    /** Control characters (terminal escape sequences from file names or build files) as \\xNN. */
+    static String printable(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) sb.append(String.format("\\x%02x", (int) c));
+            else sb.append(c);
+        }
+        return sb.toString();
     }
 
     /** "Makefile goal all -> fermi (src/Makefile): -use_fast_math -DUSE_ATOMIC" */

@@ -700,11 +700,11 @@ final class MakefileAudit {
         }
         Path p;
         try {
-            p = dir.resolve(name).normalize();
+            p = name.startsWith("~") ? null : dir.resolve(name).normalize(); // ~: a home directory, never the tree
         } catch (RuntimeException e) {
             return;
         }
-        if (!inTree.test(p)) {
+        if (p == null || !inTree.test(p)) {
             if (!optional) {
                 problem(fi, line, "NOTE", "not-evaluated", "included file '" + name + "' lies outside the scanned "
                         + "tree: not read, its variables are unknown");

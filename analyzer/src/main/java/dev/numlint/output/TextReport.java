@@ -15,6 +15,9 @@ public final class TextReport {
     private TextReport() {
     }
 
+    /** Lines of the build-context summary shown in text output. */
+    static final int MAX_CONTEXT_LINES = 40;
+
     public static void write(ScanResult r, PrintWriter out) {
         for (Finding f : r.findings()) {
             if (f.suppressed()) {
@@ -35,7 +38,10 @@ public final class TextReport {
         List<String> contexts = r.buildContext(null).summary();
         if (!contexts.isEmpty()) {
             out.print("build contexts:\n");
-            for (String c : contexts) out.print("  " + c + "\n");
+            for (int i = 0; i < Math.min(contexts.size(), MAX_CONTEXT_LINES); i++) out.print("  " + contexts.get(i) + "\n");
+            if (contexts.size() > MAX_CONTEXT_LINES) {
+                out.print("  ... " + (contexts.size() - MAX_CONTEXT_LINES) + " more (all in --format json)\n");
+            }
         }
         out.print(plural(s.findings(), "finding") + (s.suppressed() > 0 ? " (" + s.suppressed() + " suppressed)" : "")
                 + " in " + plural(s.filesAnalyzed(), "file") + " analyzed"
