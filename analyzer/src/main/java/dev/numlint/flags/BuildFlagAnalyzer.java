@@ -302,7 +302,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (arch == null) arch = out.cudaArch.get("");
             if (arch != null) d.cuda.cudaArch(arch);
             dirResults.put(e.getKey(), d);
-            String c = "CMake directory " + ctx.relativize(e.getKey()) + " (" + rel + cfg + ")";
+            String dn = ctx.relativize(e.getKey());
+            String c = "CMake directory " + (dn.isEmpty() ? "." : dn) + " (" + rel + cfg + ")";
             model.cmake.dir(e.getKey(), d.cuda, d.host, c);
         }
         Set<String> names = new java.util.LinkedHashSet<>(out.targets.keySet());

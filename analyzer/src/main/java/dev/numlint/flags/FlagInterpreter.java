@@ -86,7 +86,9 @@ final class FlagInterpreter {
         for (int i = 0; i < toks.size(); i++) {
             FlagTok t = toks.get(i);
             String s = t.text();
-            if (s.isEmpty() || s.contains("$(") || s.contains("${") || s.contains("$<") || !s.startsWith("-")) {
+            // a value the build model could not know ($(?) from make, ${?} from CMake) or an unevaluated generator
+            // expression is skipped; any other '$' is data (a shell substitution is never run, only audited)
+            if (s.isEmpty() || s.contains("$(?)") || s.contains("${?}") || s.contains("$<") || !s.startsWith("-")) {
                 continue;
             }
             String name = canonical(s);

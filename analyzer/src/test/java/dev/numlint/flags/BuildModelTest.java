@@ -174,6 +174,26 @@ class BuildModelTest {
         BuildContext k = ctx.buildContext(dir.resolve("k.cu"));
         assertThat(k.defines()).contains("X=`./evil.sh`");
         assertThat(k.effectiveFastMath()).isTrue();
+
+        Path cm = Files.createDirectories(dir.resolve("cm"));
+        Files.writeString(cm.resolve("k.cu"), "");
+        Files.writeString(cm.resolve("CMakeLists.txt"), """
+                add_executable(app k.cu)
+                target_compile_definitions(app PRIVATE "Y=$(./evil.sh)")
+                target_include_directories(app PRIVATE "`./evil.sh`")
+                """);
+        BuildContext c = scan(cm, BuildOptions.DEFAULT).buildContext(cm.resolve("k.cu"));
+        assertThat(c.defines()).contains("Y=$(./evil.sh)");
+        assertThat(c.includePaths()).contains(cm.resolve("`./evil.sh`"));
+
+        Path db = Files.createDirectories(dir.resolve("db"));
+        Files.writeString(db.resolve("k.cu"), "");
+        Files.writeString(db.resolve("compile_commands.json"), """
+                [{"directory": "%s", "file": "k.cu", "arguments": ["nvcc", "-DZ=`./evil.sh`", "-c", "k.cu"]}]
+                """.formatted(db.toString().replace("\\", "/")));
+        assertThat(scan(db, BuildOptions.DEFAULT).buildContext(db.resolve("k.cu")).defines())
+                .containsExactly("Z=`./evil.sh`");
+        assertThat(Files.exists(dir.resolve("pwned"))).isFalse();
     }
 
     // ------------------------------------------------------------------------------------------ CMake
