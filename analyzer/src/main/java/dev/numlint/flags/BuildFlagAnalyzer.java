@@ -306,8 +306,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             String c = "CMake directory " + (dn.isEmpty() ? "." : dn) + " (" + rel + cfg + ")";
             model.cmake.dir(e.getKey(), d.cuda, d.host, c);
         }
-        Set<String> names = new java.util.LinkedHashSet<>(out.targets.keySet());
-        names.addAll(out.sources.keySet());
+        Set<String> names = new java.util.LinkedHashSet<>(out.sources.keySet()); // in the order of definition
+        names.addAll(out.targets.keySet());
         names.addAll(out.cudaArch.keySet());
         names.remove("");
         names.removeIf(n -> n.startsWith("dir:"));
