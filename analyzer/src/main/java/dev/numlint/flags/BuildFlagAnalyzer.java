@@ -54,7 +54,6 @@ public final class BuildFlagAnalyzer implements Analyzer {
     /** Pseudo-file that locations of {@code --nvcc-flags} tokens name. */
     public static final String COMMAND_LINE = "--nvcc-flags";
     private static final Set<String> RULES = Set.of("NL002", "NL003", "NL005", "NL006", "NL007");
-    private static final long MAX_BYTES = 16L << 20;
 
     @Override public String id() { return "build-flags"; }
     @Override public Layer layer() { return Layer.BUILD_FLAGS; }
@@ -210,9 +209,12 @@ public final class BuildFlagAnalyzer implements Analyzer {
 
     private static String read(ScanContext ctx, Path file, FindingSink sink) {
         try {
-            if (Files.size(file) > MAX_BYTES) {
+            long max = ctx.maxFileSize(Layer.BUILD_FLAGS);
+            long size = Files.size(file);
+            if (size > max) {
                 sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "file-too-large",
-                        "build file larger than " + (MAX_BYTES >> 20) + " MiB; not analyzed"));
+                        "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags ("
+                                + max + ")"));
                 return null;
             }
             byte[] b = Files.readAllBytes(file);
@@ -275,7 +277,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             cache.putAll(pr.values());
         }
         cache.putAll(options.cmakeDefines());
-        CMakeAudit.Out out = CMakeAudit.audit(file, ctx::relativize, inTree, cache, forced);
+        CMakeAudit.Out out = CMakeAudit.audit(file, ctx::relativize, inTree, cache, forced,
+                ctx.maxFileSize(Layer.BUILD_FLAGS));
         read.addAll(out.read);
         skippedSubdirs.putAll(out.skippedSubdirectories);
         problems(rep.sink, out.problems);
@@ -360,7 +363,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 continue;
             }
             guarded(ctx, sink, f, () -> {
-                MakefileAudit.Out out = MakefileAudit.audit(f, ctx::relativize, inTree, options.makeTarget());
+                MakefileAudit.Out out = MakefileAudit.audit(f, ctx::relativize, inTree, options.makeTarget(),
+                        ctx.maxFileSize(Layer.BUILD_FLAGS));
                 read.addAll(out.read);
                 makefile(ctx, f, out, rep, model, null);
             });
@@ -371,7 +375,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             String forced = owner == null ? null : f.getFileName() + ", which " + ctx.relativize(owner)
                     + " does not include";
             guarded(ctx, sink, f, () -> {
-                MakefileAudit.Out out = MakefileAudit.audit(f, ctx::relativize, inTree, null);
+                MakefileAudit.Out out = MakefileAudit.audit(f, ctx::relativize, inTree, null,
+                        ctx.maxFileSize(Layer.BUILD_FLAGS));
                 makefile(ctx, f, out, rep, model, forced);
             });
         }

@@ -61,7 +61,8 @@ final class MakefileAudit {
     static final long MAX_WORK = 16L << 20;
     static final int MAX_DEPTH = 64;
     static final long TIME_BUDGET_NANOS = 5_000_000_000L;
-    private static final long MAX_BYTES = 16L << 20;
+    /** The build-flags layer's max-file-size, for the Makefile and every file it includes. */
+    private long maxBytes = dev.numlint.spi.ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.BUILD_FLAGS);
     private static final int MAX_INCLUDE_DEPTH = 16;
     private static final int MAX_CHAIN = 10_000;
     private static final String UNKNOWN = "$(?)";
@@ -205,8 +206,10 @@ final class MakefileAudit {
      * Evaluates {@code file}. {@code inTree} says whether a path may be read (includes and $(wildcard) outside
      * the scanned tree are not); {@code makeTarget} is {@code --make-target} or null for the default goal.
      */
-    static Out audit(Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget) {
+    static Out audit(Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget,
+                     long maxBytes) {
         MakefileAudit a = new MakefileAudit(file, relativize, inTree, makeTarget);
+        a.maxBytes = maxBytes;
         a.readFile(file.toAbsolutePath().normalize(), 0);
         if (!a.frames.isEmpty()) {
             a.problem(0, 0, "WARNING", "parse-error", "unterminated conditional: " + a.frames.peekLast().desc);
@@ -258,9 +261,11 @@ final class MakefileAudit {
     private void readFile(Path file, int depth) {
         String text;
         try {
-            if (Files.size(file) > MAX_BYTES) {
+            long size = Files.size(file);
+            if (size > maxBytes) {
                 out.problems.add(new Problem(relativize.apply(file), 0, "ERROR", "file-too-large",
-                        "build file larger than " + (MAX_BYTES >> 20) + " MiB; not analyzed"));
+                        "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags ("
+                                + maxBytes + ")"));
                 return;
             }
             byte[] b = Files.readAllBytes(file);

@@ -378,4 +378,32 @@ class BuildModelTest {
         TestScanContext ctx = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> scan(dir, BuildOptions.DEFAULT));
         assertThat(ctx.notifications()).extracting(Notification::id).doesNotContain("internal-error");
     }
+
+    // ------------------------------------------------------------------------------------------ size limits
+
+    @Test
+    void buildFlagsMaxFileSizeAppliesToIncludedCMakeAndMakeFiles(@TempDir Path dir) throws IOException {
+        // names the scan itself does not pick up: only the audit, following the include, reads them
+        String pad = "# " + "x".repeat(400) + "\n";
+        Files.writeString(dir.resolve("k.cu"), "");
+        Path cm = Files.createDirectories(dir.resolve("cm"));
+        Files.writeString(cm.resolve("CMakeLists.txt"), "include(${CMAKE_CURRENT_LIST_DIR}/flags.txt)\nadd_executable(app k.cu)\n");
+        Files.writeString(cm.resolve("flags.txt"), "set(CMAKE_CUDA_FLAGS \"--use_fast_math\")\n" + pad);
+        Path mk = Files.createDirectories(dir.resolve("mk"));
+        Files.writeString(mk.resolve("Makefile"), "include flags.inc\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
+        Files.writeString(mk.resolve("flags.inc"), "NVCCFLAGS = -prec-div=false\n" + pad);
+        java.util.function.Function<String, dev.numlint.scan.ScanResult> scan = cfg -> dev.numlint.scan.Scanner.scan(
+                dev.numlint.scan.ScanOptions.builder(dir).analyzers(List.of(new BuildFlagAnalyzer()))
+                        .config(dev.numlint.config.NumlintConfig.parse(cfg, "cfg")).cacheDir(dir.resolve(".cache"))
+                        .build());
+        dev.numlint.scan.ScanResult limited = scan.apply("max-file-size-by-layer: {build-flags: 300}\n");
+        assertThat(limited.findings()).as("the included files are too large to read").isEmpty();
+        assertThat(limited.notifications()).filteredOn(n -> n.id().equals("file-too-large"))
+                .extracting(Notification::file).contains("cm/flags.txt", "mk/flags.inc");
+        assertThat(limited.notifications()).filteredOn(n -> n.file().equals("cm/flags.txt"))
+                .anySatisfy(n -> assertThat(n.message()).contains("max-file-size for build-flags (300)"));
+        dev.numlint.scan.ScanResult dflt = scan.apply("");
+        assertThat(dflt.notifications()).extracting(Notification::id).doesNotContain("file-too-large");
+        assertThat(dflt.findings()).extracting(f -> f.location().file()).contains("cm/flags.txt", "mk/flags.inc");
+    }
 }
