@@ -1,5 +1,7 @@
 package dev.numlint.flags;
 
+import dev.numlint.flags.checks.FlagEntry;
+import dev.numlint.flags.checks.FlagHazard;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Evidence;
@@ -9,6 +11,7 @@ import dev.numlint.model.Level;
 import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
 import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.Checks;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
 import java.io.IOException;
@@ -38,7 +41,9 @@ import java.util.TreeMap;
  * {@code -m32} and {@code -mfpmath=387} (NL005), host {@code -march=} values with FMA or {@code -mfma} without
  * {@code -ffp-contract=off} (NL003), and host {@code -ffast-math}/{@code -Ofast} (NL002, NL006, NL007).
  * {@code -funsafe-math-optimizations} and {@code -freciprocal-math} give NL002 (and NL007 for the former, whose
- * link step adds crtfastmath.o). Flags written under a condition (an {@code if()}, {@code ifeq}, a build
+ * link step adds crtfastmath.o). Each rule is one check class in {@code dev.numlint.flags.checks} (registered
+ * {@link dev.numlint.flags.checks.BuildFlagCheck}s; {@link #implementedRules()} is derived from them) that reads
+ * the flags {@link FlagInterpreter} interpreted once per compilation scope. Flags written under a condition (an {@code if()}, {@code ifeq}, a build
  * configuration) are reported with medium confidence and the condition in the message, but are not recorded in the
  * build context, since the build may not use them.
  *
@@ -53,12 +58,11 @@ import java.util.TreeMap;
 public final class BuildFlagAnalyzer implements Analyzer {
     /** Pseudo-file that locations of {@code --nvcc-flags} tokens name. */
     public static final String COMMAND_LINE = "--nvcc-flags";
-    private static final Set<String> RULES = Set.of("NL002", "NL003", "NL005", "NL006", "NL007");
 
     @Override public String id() { return "build-flags"; }
     @Override public Layer layer() { return Layer.BUILD_FLAGS; }
     @Override public int phase() { return PHASE_CONTEXT; }
-    @Override public Set<String> implementedRules() { return RULES; }
+    @Override public Set<String> implementedRules() { return Checks.ruleIds(FlagInterpreter.CHECKS); }
 
     @Override
     public boolean accepts(Path file) {
@@ -425,7 +429,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (byName.putIfAbsent(n, p) != null) ambiguous.add(n);
         }
         // the same flag in many entries is one setting: report it once, with the number of entries
-        Map<String, List<FlagInterpreter.Hazard>> grouped = new LinkedHashMap<>();
+        Map<String, List<FlagHazard>> grouped = new LinkedHashMap<>();
         for (CompileCommandsAudit.Entry e : out.entries) {
             Path base = null;
             try {
@@ -434,7 +438,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 // not a path
             }
             FlagInterpreter.Result r = FlagInterpreter.interpret(e.toks(), base);
-            for (FlagInterpreter.Hazard h : r.hazards) {
+            for (FlagHazard h : r.hazards) {
                 grouped.computeIfAbsent(h.ruleId() + "\u0000" + h.entry().flag() + "\u0000" + h.entry().target(),
                         k -> new ArrayList<>()).add(h);
             }
@@ -444,7 +448,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                         "compile_commands.json entry (" + rel + ":" + e.line() + ")");
             }
         }
-        for (List<FlagInterpreter.Hazard> hs : grouped.values()) {
+        for (List<FlagHazard> hs : grouped.values()) {
             rep.reportGroup(hs);
         }
     }
@@ -706,14 +710,14 @@ public final class BuildFlagAnalyzer implements Analyzer {
             this.sink = sink;
         }
 
-        void report(List<FlagInterpreter.Hazard> hs) {
-            for (FlagInterpreter.Hazard h : hs) reportGroup(List.of(h));
+        void report(List<FlagHazard> hs) {
+            for (FlagHazard h : hs) reportGroup(List.of(h));
         }
 
         /** Reports the first hazard of a group of identical settings; the others become related locations. */
-        void reportGroup(List<FlagInterpreter.Hazard> hs) {
-            FlagInterpreter.Hazard h = hs.get(0);
-            FlagInterpreter.Entry e = h.entry();
+        void reportGroup(List<FlagHazard> hs) {
+            FlagHazard h = hs.get(0);
+            FlagEntry e = h.entry();
             FlagTok t = e.origin();
             String key = h.ruleId() + "\u0000" + e.loc().shortText() + "\u0000" + e.flag();
             if (!done.add(key)) return;
