@@ -349,6 +349,28 @@ class BuildModelTest {
         });
     }
 
+    /** The fuzz seed hostile/Makefile-doubling (826 bytes), once reported as a >10 s hang: recursive '=' doubling. */
+    @Test
+    void recursiveDoublingSeedFinishesWellUnderASecond(@TempDir Path dir) throws IOException {
+        StringBuilder mk = new StringBuilder("A0 = x\n");
+        for (int i = 1; i <= 40; i++) {
+            mk.append("A").append(i).append(" = $(A").append(i - 1).append(") $(A").append(i - 1).append(")\n");
+        }
+        mk.append("NVCCFLAGS = $(A40)\nall:\n\tnvcc $(NVCCFLAGS) k.cu\n");
+        assertThat(mk.length()).isEqualTo(826);
+        Files.writeString(dir.resolve("Makefile"), mk.toString());
+        scan(dir, BuildOptions.DEFAULT); // class loading and catalog parsing out of the measurement
+        long t0 = System.nanoTime();
+        TestScanContext ctx = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> scan(dir, BuildOptions.DEFAULT));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(ms).as("evaluation time in ms").isLessThan(1000);
+        assertThat(ctx.notifications()).anySatisfy(n -> {
+            assertThat(n.id()).isEqualTo("not-evaluated");
+            assertThat(n.message()).contains("not fully evaluated");
+        });
+        assertThat(ctx.notifications()).extracting(Notification::id).doesNotContain("internal-error");
+    }
+
     @Test
     void doublingCMakeVariablesFinishQuicklyWithANotice(@TempDir Path dir) throws IOException {
         StringBuilder cm = new StringBuilder("set(A0 \"-DX\")\n");
