@@ -55,3 +55,34 @@ __global__ void forwardProjectExact(const float *volume, const float *stepX, con
     v = fminf(fmaxf(v, 0.0f), 65535.0f);
     absorb[ray] = (unsigned short) __float2uint_rn(v);
 }
+
+// Host code: one forward projection of a 4096-ray detector row through 32 slices. The detector step is 0.3 mm for
+// every ray, so Px = imgShiftX - (startX + i*stepX) * reciPixel = 103 - 3i is an exact integer in real arithmetic
+// and the rounding of each operation (contracted into an FMA or not) decides which voxel column a ray reads.
+#include <vector>
+
+int main()
+{
+    const int nx = 4096, nz = 32;
+    Geometry g;
+    g.imgShiftX = 100.0f;
+    g.startX = -0.3f;
+    g.reciPixel = 10.0f;
+    g.sourceZ = 70.5f;
+    g.fLength = 2000.0f;
+    g.nx = nx;
+    g.nz = nz;
+    std::vector<float> stepX(nx, 0.3f);
+    float *dVolume, *dStepX, *dRayLength;
+    unsigned short *dAbsorb;
+    cudaMalloc(&dVolume, nx * nz * sizeof(float));
+    cudaMalloc(&dStepX, nx * sizeof(float));
+    cudaMalloc(&dRayLength, nx * sizeof(float));
+    cudaMalloc(&dAbsorb, nx * sizeof(unsigned short));
+    cudaMemcpy(dStepX, stepX.data(), nx * sizeof(float), cudaMemcpyHostToDevice);
+    int threads = 256;
+    forwardProject<<<(nx + threads - 1) / threads, threads>>>(dVolume, dStepX, dRayLength, dAbsorb, g);
+    forwardProjectExact<<<(nx + threads - 1) / threads, threads>>>(dVolume, dStepX, dRayLength, dAbsorb, g);
+    cudaDeviceSynchronize();
+    return 0;
+}

@@ -33,3 +33,21 @@ __global__ void toPreview(const float *grid, int n, const float *total, short *p
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) preview[i] = (short) (__fdividef(grid[i], *total) * 1.0e6f);
 }
+
+// Host code: 4096 particles scored into a 128 x 128 grid, the total dose and the preview image.
+int main()
+{
+    const int nParticles = 4096, nx = 128, ny = 128;
+    float4 *particles;
+    float *grid, *total;
+    short *preview;
+    cudaMalloc(&particles, nParticles * sizeof(float4));
+    cudaMalloc(&grid, nx * ny * sizeof(float));
+    cudaMalloc(&total, sizeof(float));
+    cudaMalloc(&preview, nx * ny * sizeof(short));
+    depositDose<<<nParticles / 256, 256>>>(particles, nParticles, grid, nx, ny, 0.5f, 1.0f);
+    totalDose<<<nx * ny / 256, 256>>>(grid, nx * ny, total);
+    toPreview<<<nx * ny / 256, 256>>>(grid, nx * ny, total, preview);
+    cudaDeviceSynchronize();
+    return 0;
+}

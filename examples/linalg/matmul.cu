@@ -54,5 +54,15 @@ int main()
     float serial;
     matMulSerial(&serial, a, b, 1, 4, 1);
     printf("serial %.0f  tiled %.0f  exact 707054166\n", serial, elementTiled(a, b, 4));
+    // the same product on the GPU: 64 x 64 matrices in 16 x 16 tiles
+    const int n = 64;
+    float *dA, *dB, *dC;
+    cudaMalloc(&dA, n * n * sizeof(float));
+    cudaMalloc(&dB, n * n * sizeof(float));
+    cudaMalloc(&dC, n * n * sizeof(float));
+    dim3 block(TILE, TILE);
+    dim3 grid(n / TILE, n / TILE);
+    matMulTiled<<<grid, block>>>(dC, dA, dB, n, n);
+    cudaDeviceSynchronize();
     return 0;
 }

@@ -40,12 +40,12 @@ public final class Main implements Runnable {
      */
     static List<Object> subcommands(Supplier<List<Analyzer>> analyzers) {
         return List.of(new ScanCommand(analyzers), new ValidateCommand(analyzers), new RulesCommand(),
-                new DocsCommand());
+                new DocsCommand(), new NewRuleCommand());
     }
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command (scan, validate, rules, docs)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command (scan, validate, rules, docs, new-rule)");
     }
 
     /** The command line with the analyzers found by ServiceLoader. */

@@ -2,7 +2,10 @@ package dev.numlint.cli;
 
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
+import dev.numlint.output.Baseline;
+import dev.numlint.output.HtmlReport;
 import dev.numlint.output.JsonReport;
+import dev.numlint.output.ReportOptions;
 import dev.numlint.output.SarifReport;
 import dev.numlint.output.TextReport;
 import dev.numlint.scan.ScanValidation;
@@ -32,7 +35,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "report), reported after the rest of the scan completed, the file named on stderr; 4 files not "
                 + "analyzed with --fail-on-input-problems. 3 wins over 1, 1 over 4."})
 final class ScanCommand implements Callable<Integer> {
-    enum Format { text, sarif, json }
+    enum Format { text, sarif, json, html }
+
+    enum SarifSuppressed { keep, omit }
 
     enum FailOn { error, warning, note, none }
 
@@ -42,7 +47,7 @@ final class ScanCommand implements Callable<Integer> {
     private final Supplier<List<Analyzer>> analyzers;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-            description = "text, sarif or json (default: ${DEFAULT-VALUE})")
+            description = "text, sarif, json or html (a self-contained audit report; default: ${DEFAULT-VALUE})")
     Format format;
 
     @Option(names = "--output", paramLabel = "FILE", description = "write the report to FILE instead of stdout")
@@ -51,10 +56,29 @@ final class ScanCommand implements Callable<Integer> {
     @Mixin
     ScanInputs inputs;
 
+    @Option(names = "--notes", description = "text output: list notes (low-impact findings) too; SARIF and JSON "
+            + "always contain every finding")
+    boolean notes;
+
     @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
             description = "exit with 1 when an unsuppressed finding is at least this level: error, warning, note or"
                     + " none (default: ${DEFAULT-VALUE})")
     FailOn failOn;
+
+    @Option(names = "--baseline", paramLabel = "FILE", description = "SARIF file of an earlier numlint run: "
+            + "results get a baselineState (new, unchanged, updated, absent) and --fail-on counts new ones only")
+    Path baseline;
+
+    @Option(names = "--sarif-suppressed", paramLabel = "MODE", defaultValue = "keep",
+            description = "keep: suppressed results stay in SARIF with their justification; omit: leave them out "
+                    + "(for GitHub code scanning, which shows them as open alerts otherwise). JSON and HTML always "
+                    + "keep them (default: ${DEFAULT-VALUE})")
+    SarifSuppressed sarifSuppressed;
+
+    @Option(names = "--sarif-category", paramLabel = "NAME", defaultValue = ReportOptions.DEFAULT_CATEGORY,
+            description = "SARIF automationDetails.id category, to tell several numlint runs of one repository "
+                    + "apart (default: ${DEFAULT-VALUE})")
+    String sarifCategory;
 
     @Option(names = "--validate", description = "also run the flagged kernels (CPU interpreter, and the GPU when one "
             + "is present) and add each finding's verdict to the report (SARIF/JSON: properties.validation)")
@@ -74,6 +98,14 @@ final class ScanCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Outputs.check("--output", output);
         ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
+        Baseline base = null;
+        if (baseline != null) {
+            try {
+                base = Baseline.load(baseline);
+            } catch (Baseline.InvalidBaselineException e) {
+                throw new Main.UsageException(e.getMessage());
+            }
+        }
         ScanResult result = Scanner.scan(prepared.options());
         if (validate) {
             ValidationReport report = ScanValidation.validate(result, prepared.paths(), validation.options(inputs));
@@ -98,14 +130,18 @@ final class ScanCommand implements Callable<Integer> {
             err.flush();
         }
         ScanResult r = result;
-        Outputs.write(output, spec.commandLine().getOut(), w -> write(r, w));
+        Baseline.Comparison comparison = base == null ? null : base.compare(result.findings());
+        ReportOptions ro = new ReportOptions(comparison, sarifSuppressed == SarifSuppressed.omit, sarifCategory,
+                prepared.paths(), prepared.configFile(), failOn.name());
+        Outputs.write(output, spec.commandLine().getOut(), w -> write(r, ro, w));
         Level threshold = switch (failOn) {
             case error -> Level.ERROR;
             case warning -> Level.WARNING;
             case note -> Level.NOTE;
             case none -> null;
         };
-        return exitCode(result, result.failsAt(threshold), prepared.failOnInputProblems(), err);
+        boolean fails = comparison != null ? comparison.failsAt(threshold) : result.failsAt(threshold);
+        return exitCode(result, fails, prepared.failOnInputProblems(), err);
     }
 
     /**
@@ -135,11 +171,12 @@ final class ScanCommand implements Callable<Integer> {
         return Main.EXIT_OK;
     }
 
-    private void write(ScanResult result, Writer w) throws IOException {
+    private void write(ScanResult result, ReportOptions ro, Writer w) throws IOException {
         switch (format) {
-            case sarif -> SarifReport.write(result, w);
-            case json -> JsonReport.write(result, w);
-            default -> TextReport.write(result, w instanceof PrintWriter pw ? pw : new PrintWriter(w));
+            case sarif -> SarifReport.write(result, ro, w);
+            case json -> JsonReport.write(result, ro, w);
+            case html -> HtmlReport.write(result, ro, w);
+            default -> TextReport.write(result, ro, w instanceof PrintWriter pw ? pw : new PrintWriter(w), notes);
         }
         w.flush();
     }

@@ -50,6 +50,11 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "FILE", description = "write the report to FILE instead of stdout")
     Path output;
 
+    @Option(names = "--write-spec", paramLabel = "FILE",
+            description = "write the launch spec every validated kernel ran with (from --spec, the host code, or "
+                    + "inferred) to FILE, in the --spec format, to edit and pass back with --spec")
+    Path writeSpec;
+
     @Mixin
     ValidationInputs validation;
 
@@ -76,6 +81,18 @@ final class ValidateCommand implements Callable<Integer> {
         ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
         ScanResult scan = Scanner.scan(prepared.options());
         ValidationReport report = ScanValidation.validate(scan, prepared.paths(), options);
+        if (writeSpec != null) {
+            dev.numlint.validation.input.SpecFile sf = new dev.numlint.validation.input.SpecFile();
+            for (var k : report.kernels) {
+                if (k.spec == null) continue;
+                k.spec.kernel = k.kernel;
+                sf.kernels.add(k.spec);
+            }
+            Outputs.write(writeSpec, spec.commandLine().getOut(), w -> {
+                w.write(sf.toYaml());
+                w.flush();
+            });
+        }
         Outputs.write(output, spec.commandLine().getOut(), w -> {
             switch (format) {
                 case json -> w.write(JsonReportWriter.toJson(report) + System.lineSeparator());

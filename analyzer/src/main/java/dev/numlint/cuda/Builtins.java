@@ -98,10 +98,7 @@ final class Builtins {
             FUNCS.put(f, CType.DOUBLE);
             DOUBLE_MATH.add(f);
         }
-        for (String f : new String[] {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
-            "asinh", "acosh", "atanh", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "pow", "erf",
-            "erfc", "erfinv", "erfcinv", "tgamma", "lgamma", "sinpi", "cospi", "sincos", "sincospi", "cbrt", "hypot",
-            "j0", "j1", "y0", "y1", "normcdf", "normcdfinv"}) {
+        for (String f : dev.numlint.knowledge.NumericFacts.TRANSCENDENTAL) { // the one list every layer shares
             TRANSCENDENTAL.add(f);
             TRANSCENDENTAL.add(f + "f");
             TRANSCENDENTAL.add(f + "l");

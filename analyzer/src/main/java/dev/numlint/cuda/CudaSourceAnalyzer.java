@@ -1,5 +1,9 @@
 package dev.numlint.cuda;
 
+import dev.numlint.cuda.checks.CudaCheck;
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.Site;
+import dev.numlint.cuda.facts.SourceDialect;
 import dev.numlint.cuda.parser.CudaLexer;
 import dev.numlint.cuda.parser.CudaParser;
 import dev.numlint.model.BuildContext;
@@ -7,6 +11,7 @@ import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
 import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.Checks;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
 import java.io.IOException;
@@ -39,8 +44,11 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
  * into declarations and function bodies by brace matching; each body is parsed by the ANTLR statement grammar
  * (SLL prediction first, full LL only when SLL fails) and analyzed by {@link FunctionAnalyzer}. A body the grammar
  * cannot parse loses only that function and is reported as a WARNING notification naming file, line and token.
+ * The facts of each function are computed once and handed to the registered {@link CudaCheck}s, one per rule.
  */
 public final class CudaSourceAnalyzer implements Analyzer {
+    /** The checks of this layer, found through their {@code @AutoService(CudaCheck.class)} registration. */
+    private static final List<CudaCheck> CHECKS = Checks.load(CudaCheck.class, Layer.CUDA_SOURCE);
     /** CUDA sources and headers: nvcc's view (__CUDACC__ defined). Plain headers may be included from .cu files. */
     private static final Set<String> CUDA_EXTENSIONS = Set.of("cu", "cuh", "h", "hpp");
     /** Host sources compiled by the host compiler. */
@@ -96,7 +104,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
     @Override
     public Set<String> implementedRules() {
-        return Set.of("NL001", "NL002", "NL003", "NL004", "NL005", "NL006", "NL008", "NL009", "NL010", "NL011");
+        return Checks.ruleIds(CHECKS);
     }
 
     @Override
@@ -115,6 +123,21 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (ext.equals("c")) return Preprocessor.Dialect.HOST_C; // .C (upper case) is C++
         ext = ext.toLowerCase(Locale.ROOT);
         return HOST_EXTENSIONS.contains(ext) ? Preprocessor.Dialect.HOST_CXX : Preprocessor.Dialect.CUDA;
+    }
+
+    private static SourceDialect sourceDialect(Preprocessor.Dialect d) {
+        return switch (d) {
+            case HOST_C -> SourceDialect.C;
+            case HOST_CXX -> SourceDialect.HOST_CXX;
+            default -> SourceDialect.CUDA;
+        };
+    }
+
+    /** Runs every enabled check on one function's (or the file's) facts. */
+    private static void runChecks(FunctionFacts facts, Reporter rep) {
+        for (CudaCheck c : CHECKS) {
+            if (rep.enabled(c.ruleId())) c.check(facts, rep);
+        }
     }
 
     @Override
@@ -225,15 +248,13 @@ public final class CudaSourceAnalyzer implements Analyzer {
             TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
             sp.split();
             stats.preNanos.addAndGet(System.nanoTime() - t0);
-            Reporter rep = new Reporter(ctx, sink, file, bc);
+            Reporter rep = new Reporter(ctx, sink, file, bc, sourceDialect(dialect));
+            FunctionFacts fileFacts = new FunctionFacts(null);
             for (TopLevelSplitter.LongDoubleDecl ld : sp.longDoubles) {
-                if (rep.enabled("NL005")) {
-                    rep.report("NL005", ld.line(), null, "long double " + ld.what() + " in host code: x86 evaluates it in "
-                            + "80-bit x87 extended precision while the GPU rounds every operation to 64 bits (nvcc treats "
-                            + "long double as double in device code), so CPU and GPU results differ", "long double " + ld.what(),
-                            dev.numlint.model.Confidence.HIGH, null);
-                }
+                fileFacts.longDoubles.add(new FunctionFacts.LongDouble(
+                        new Site(ld.line(), 0, "long double " + ld.what(), false, true, null), ld.what()));
             }
+            runChecks(fileFacts, rep);
             for (TopLevelSplitter.FunctionDef f : sp.functions) {
                 stats.functions.incrementAndGet();
                 analyzeFunction(ctx, rel, scope, f, toks, rep, sink);
@@ -447,7 +468,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
         long t1 = System.nanoTime();
         stats.parseNanos.addAndGet(t1 - t0);
-        new FunctionAnalyzer(rep, scope, f, body).analyze(tree);
+        runChecks(new FunctionAnalyzer(scope, f, body, rep.dialect()).analyze(tree), rep);
         stats.ruleNanos.addAndGet(System.nanoTime() - t1);
     }
 }

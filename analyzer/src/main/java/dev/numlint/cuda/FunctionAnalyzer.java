@@ -2,8 +2,11 @@ package dev.numlint.cuda;
 
 import static dev.numlint.cuda.parser.CudaParser.*;
 
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.Site;
+import dev.numlint.cuda.facts.SourceDialect;
 import dev.numlint.cuda.parser.CudaLexer;
-import dev.numlint.model.Confidence;
+import dev.numlint.knowledge.NumericFacts;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -20,9 +23,12 @@ import org.antlr.v4.runtime.tree.ParseTree;
 import org.antlr.v4.runtime.tree.TerminalNode;
 
 /**
- * The second level: walks one parsed function body with a scope of typed variables and applies the source rules.
- * Types are computed bottom-up (literal suffixes, declarations, usual arithmetic conversions, the CUDA math table);
- * unknown types (template parameters, system-header types) never produce findings.
+ * The second level: walks one parsed function body with a scope of typed variables and computes its
+ * {@link FunctionFacts} once: typed sites of conversions, divisions, contractions, accumulations (with their loops,
+ * trip counts, guards and compensated sums), math calls, promotions, atomics, long doubles and tensor-core math.
+ * Each site can follow its value through def-use ({@link ValueFlow}). The rules themselves are the checks in
+ * {@link dev.numlint.cuda.checks}. Types are computed bottom-up (literal suffixes, declarations, usual arithmetic
+ * conversions, the CUDA math table); unknown types (template parameters, system-header types) produce no sites.
  */
 final class FunctionAnalyzer {
     private static final Set<String> ATOMIC_ADDS = Set.of("atomicAdd", "atomicAdd_block", "atomicAdd_system",
@@ -55,6 +61,7 @@ final class FunctionAnalyzer {
         long trip = -1;
         final Set<String> induction = new HashSet<>();
         private Set<String> modified;
+        private Set<String> overwritten;
 
         Loop(int line, ParserRuleContext node) {
             this.line = line;
@@ -69,9 +76,23 @@ final class FunctionAnalyzer {
             }
             return modified;
         }
+
+        /**
+         * Names assigned a value that does not read them, unconditionally in every iteration: {@code t = f(k);}
+         * as a statement of the loop body (not inside an if, switch or inner loop).
+         */
+        Set<String> overwritten() {
+            if (overwritten == null) {
+                overwritten = new HashSet<>();
+                StatementContext body = node instanceof ForStmtContext ? ((ForStmtContext) node).statement()
+                        : node instanceof WhileStmtContext ? ((WhileStmtContext) node).statement()
+                        : node instanceof DoStmtContext ? ((DoStmtContext) node).statement() : null;
+                if (body != null) collectOverwritten(body, overwritten);
+            }
+            return overwritten;
+        }
     }
 
-    private final Reporter rep;
     private final FileScope scope;
     private final TopLevelSplitter.FunctionDef f;
     private final List<PToken> toks;
@@ -82,18 +103,17 @@ final class FunctionAnalyzer {
     /** Member/element lvalues assigned a range-limited value (rgba.x = __saturatef(rgba.x)). */
     private final Set<String> guardedTexts = new HashSet<>();
     private final Set<String> compensated = new HashSet<>();
-    private final Set<String> accumulated = new HashSet<>();
-    private final Set<Integer> nl003Lines = new HashSet<>();
-    private final Set<Integer> nl002Lines = new HashSet<>();
     private final IdentityHashMap<ParserRuleContext, E> memo;
-    private final int minTrip;
+    private final FunctionFacts facts;
+    private final SourceDialect dialect;
+    private final ValueFlow flow;
     private boolean device;
     private boolean host;
     private final boolean hostDevice;
     private final StructInfo cls;
 
-    FunctionAnalyzer(Reporter rep, FileScope scope, TopLevelSplitter.FunctionDef f, List<PToken> toks) {
-        this.rep = rep;
+    FunctionAnalyzer(FileScope scope, TopLevelSplitter.FunctionDef f, List<PToken> toks, SourceDialect dialect) {
+        this.dialect = dialect;
         this.scope = scope;
         this.f = f;
         this.toks = toks;
@@ -102,13 +122,8 @@ final class FunctionAnalyzer {
         this.host = f.runsOnHost();
         this.hostDevice = f.device && f.host;
         this.cls = f.className == null ? null : scope.structs.get(f.className);
-        int mt;
-        try {
-            mt = rep.ctx.rules().intOption("NL004", "min-trip-count");
-        } catch (RuntimeException e) {
-            mt = 16;
-        }
-        this.minTrip = mt;
+        this.facts = new FunctionFacts(fname());
+        this.flow = new ValueFlow(memo, this::text);
         prescan();
     }
 
@@ -152,18 +167,21 @@ final class FunctionAnalyzer {
     }
 
     // ------------------------------------------------------------------ driver
-    void analyze(FunctionBodyContext body) {
+    FunctionFacts analyze(FunctionBodyContext body) {
+        flow.setRoot(body);
         Map<String, Local> params = new HashMap<>();
         for (int i = 0; i < f.paramNames.size(); i++) {
             String n = f.paramNames.get(i);
             if (n != null) params.put(n, new Local(n, f.paramTypes.get(i), 0, null, f.line));
         }
         scopes.push(params);
-        if (f.longDoubleLine > 0 && host && rep.enabled("NL005")) {
-            reportLongDouble(f.longDoubleLine, f.longDoubleWhat, f.longDoubleWhat);
+        if (f.longDoubleLine > 0 && host) {
+            reportLongDouble(f.longDoubleLine, 0, f.longDoubleWhat, f.longDoubleWhat);
         }
         block(body.compoundStatement());
         scopes.pop();
+        new TensorMathFacts(toks, facts, device, host, (a, b) -> text(null, a, b)).scan();
+        return facts;
     }
 
     private void block(CompoundStatementContext c) {
@@ -296,6 +314,7 @@ final class FunctionAnalyzer {
         }
         if (initVar != null) l.induction.add(initVar);
         Double to = null;
+        boolean dims = false;
         int cmp = 0;
         if (c.condition() != null) {
             condition(c.condition());
@@ -309,6 +328,9 @@ final class FunctionAnalyzer {
                     if (left != null && left.equals(initVar)) {
                         E v = memo.get(r.expression(1));
                         to = v == null ? null : v.cval;
+                        if (to == null && DIMENSIONS.matcher(String.valueOf(simpleName(r.expression(1)))).matches()) {
+                            dims = true;
+                        }
                         cmp = op == CudaLexer.LT ? 1 : op == CudaLexer.LE ? 2 : op == CudaLexer.GT ? -1 : -2;
                     } else if (right != null && right.equals(initVar)) {
                         E v = memo.get(r.expression(0));
@@ -356,6 +378,8 @@ final class FunctionAnalyzer {
         }
         if (log) {
             l.trip = 1;
+        } else if (dims) {
+            l.trip = 3; // a loop over the dimensions of a point or vector (ndim, dims): 2 or 3 terms
         } else if (from != null && to != null && step != 0) {
             double span = cmp > 0 ? to - from : from - to;
             if (Math.abs(cmp) == 2) span += 1;
@@ -374,7 +398,7 @@ final class FunctionAnalyzer {
         return Decls.specType(toks.subList(d.start.getTokenIndex(), d.stop.getTokenIndex() + 1), scope, f.templateParams);
     }
 
-    private static String declName(DeclaratorContext d) {
+    static String declName(DeclaratorContext d) {
         if (d == null) return null;
         NoPtrDeclaratorContext n = d.noPtrDeclarator();
         if (n.declaratorId() != null) {
@@ -449,9 +473,10 @@ final class FunctionAnalyzer {
                 convert(t, v, initExpr, () -> "initialization of '" + name + "'", false);
                 promotion(t, v, initExpr, () -> "float '" + name + "'");
             }
-            if (t.kind == CType.Kind.LONG_DOUBLE && host && rep.enabled("NL005")) {
-                reportLongDouble(line, "'" + name + "'", "long double " + name);
+            if (t.kind == CType.Kind.LONG_DOUBLE && host) {
+                reportLongDouble(line, column(dc), "'" + name + "'", "long double " + name);
             }
+            flow.declTypes.put(id, t);
             Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
             if (l != null && initExpr != null && t.isFpScalar() && useCounts.getOrDefault(name, 0) == 2) {
                 ExpressionContext p = stripParens(initExpr);
@@ -853,6 +878,11 @@ final class FunctionAnalyzer {
                 default: break;
             }
         }
+        if (t.kind == CType.Kind.DOUBLE && r.cval == null) {
+            // an integer combined with a double literal (i + 0.5) keeps the literal as the reason for double
+            if (a.type.isInteger() && b.dblLiteral != null) r.dblLiteral = b.dblLiteral;
+            else if (b.type.isInteger() && a.dblLiteral != null) r.dblLiteral = a.dblLiteral;
+        }
         if (t.kind == CType.Kind.DOUBLE) {
             if (a.dblVar || b.dblVar) {
                 r.promoter = null;
@@ -880,14 +910,8 @@ final class FunctionAnalyzer {
         E b = expr(c.expression(1));
         int op = ((TerminalNode) c.getChild(1)).getSymbol().getType();
         E r = arith(a, b, op);
-        if (op == CudaLexer.DIV && device && r.type.kind == CType.Kind.FLOAT && !rep.build.effectivePrecDiv()
-                && rep.enabled("NL002") && nl002Lines.add(c.start.getLine()) && r.cval == null) {
-            Reporter.Flag fl = rep.flag(x -> x.contains("prec-div") || x.contains("prec_div") || Reporter.fastMathFlag().test(x),
-                    divFlagText());
-            rep.report("NL002", line(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
-                    + fl.text() + ": it becomes an approximate division (div.full.f32, up to 2 ulp error and 0 for "
-                    + "divisors above 2^126) instead of the correctly rounded div.rn.f32; use __fdiv_rn or build with "
-                    + "-prec-div=true", text(c), Confidence.HIGH, fl);
+        if (op == CudaLexer.DIV && device && r.type.kind == CType.Kind.FLOAT && r.cval == null) {
+            facts.divisions.add(new FunctionFacts.Division(site(c), null));
         }
         return r;
     }
@@ -900,13 +924,12 @@ final class FunctionAnalyzer {
         if (r.type.isFpScalar()) {
             String prod = productOperand(c.expression(0));
             if (prod == null) prod = productOperand(c.expression(1));
-            if (prod != null) contraction(c, prod, op == CudaLexer.PLUS ? "+" : "-");
+            if (prod != null) {
+                boolean both = productOperand(c.expression(0)) != null && productOperand(c.expression(1)) != null;
+                contraction(c, prod, op == CudaLexer.MINUS, op == CudaLexer.MINUS && both, false);
+            }
         }
         return r;
-    }
-
-    private String divFlagText() {
-        return Boolean.FALSE.equals(rep.build.precDiv()) ? "-prec-div=false" : "--use_fast_math";
     }
 
     /** The product text when {@code e} (parentheses stripped) is a floating multiplication or a single-use product temporary. */
@@ -924,43 +947,26 @@ final class FunctionAnalyzer {
         return null;
     }
 
-    /** A product with a power-of-two factor (0.5f*x, 2*x, x*1.0f) is exact: fusing it changes nothing. */
+    /**
+     * A product that is exact, so fusing it changes nothing: a power-of-two factor (0.5f*x, 2*x, x*1.0f), or two
+     * whole-number constants whose product float holds exactly.
+     */
     private boolean exactProduct(MulExprContext m) {
-        for (ExpressionContext f : m.expression()) {
-            E v = memo.get(f);
-            if (v != null && v.cval != null) {
-                double a = Math.abs(v.cval);
-                if (a == 0 || (a == Math.scalb(1.0, Math.getExponent(a)))) return true;
-            }
+        E a = memo.get(m.expression(0));
+        E b = memo.get(m.expression(1));
+        for (E v : new E[] {a, b}) {
+            if (v != null && v.cval != null && NumericFacts.isPowerOfTwoOrZero(v.cval)) return true;
         }
-        return false;
+        return a != null && b != null && a.cval != null && b.cval != null
+                && NumericFacts.isExactFloatInteger(a.cval * b.cval);
     }
 
-    private void contraction(ParserRuleContext c, String prod, String op) {
-        if (!rep.enabled("NL003")) return;
-        boolean dev = device && rep.build.effectiveFmad();
-        boolean hst = host && !device && rep.build.hostContracts();
-        if (hostDevice && !dev) hst = host && rep.build.hostContracts();
-        if (!dev && !hst) return;
-        int line = line(c);
-        if (!nl003Lines.add(line)) return;
-        Reporter.Flag fl = null;
-        String where;
-        if (dev) {
-            fl = rep.build.fmad() != null ? rep.flag(x -> x.contains("fmad"), "-fmad=true") : null;
-            where = "nvcc contracts it into one fused multiply-add by default (-fmad=true)";
-        } else {
-            fl = rep.flag(x -> x.startsWith("-march") || x.contains("fp-contract"), "-march=" + rep.build.hostArch());
-            where = "the host compiler contracts it into an FMA instruction (" + fl.text() + ")";
-        }
-        rep.report("NL003", line, fname(), "'" + text(c) + "' multiplies and " + (op.equals("+") || op.equals("+=") ? "adds" : "subtracts")
-                + " (" + prod + "): " + where + ", rounding once instead of twice, so the result differs from the "
-                + "unfused CPU computation (a*a+b example of the NVIDIA white paper: 1.4210855e-14 vs 0); use "
-                + "__fmul_rn/__fadd_rn to keep both roundings or fmaf to fuse explicitly",
-                text(c), Confidence.HIGH, fl);
+    private void contraction(ParserRuleContext c, String prod, boolean subtract, boolean differenceOfProducts,
+            boolean accumulates) {
+        facts.contractions.add(new FunctionFacts.Contraction(site(c), prod, subtract, differenceOfProducts, accumulates));
     }
 
-    private static ExpressionContext stripParens(ExpressionContext e) {
+    static ExpressionContext stripParens(ExpressionContext e) {
         while (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof ParenPrimaryContext) {
             CommaExpressionContext ce = ((ParenPrimaryContext) ((PrimaryExprContext) e).primary()).commaExpression();
             if (ce.expression().size() != 1) return e;
@@ -969,7 +975,7 @@ final class FunctionAnalyzer {
         return e;
     }
 
-    private static String simpleName(ExpressionContext e) {
+    static String simpleName(ExpressionContext e) {
         e = stripParens(e);
         if (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof NamePrimaryContext) {
             QualifiedNameContext q = ((NamePrimaryContext) ((PrimaryExprContext) e).primary()).qualifiedName();
@@ -1003,7 +1009,7 @@ final class FunctionAnalyzer {
                 if (lhs.var != null && simpleName(c.expression(0)) != null) guardedVars.add(lhs.var);
                 else if (lt.isFpScalar()) guardedTexts.add(text(c.expression(0)));
             }
-            // s = s + x / s = x + s
+            // s = s + x / s = x + s / s = fmaf(a, b, s)
             ExpressionContext r = stripParens(rc);
             if (r instanceof AddExprContext && lt.isFpScalar()) {
                 AddExprContext a = (AddExprContext) r;
@@ -1011,24 +1017,32 @@ final class FunctionAnalyzer {
                 String l0 = text(stripParens(a.expression(0)));
                 String r0 = text(stripParens(a.expression(1)));
                 if (target.equals(l0) || (a.PLUS() != null && target.equals(r0))) {
-                    accumulation(c, c.expression(0), target.equals(l0) ? a.expression(1) : a.expression(0));
+                    accumulation(c, c.expression(0), target.equals(l0) ? a.expression(1) : a.expression(0), false);
+                }
+            } else if (r instanceof CallExprContext && lt.isFpScalar()) {
+                CallExprContext call = (CallExprContext) r;
+                String callee = calleeName(call.expression());
+                if (callee != null && NumericFacts.FMA_FUNCTIONS.contains(callee.startsWith("std::") ? callee.substring(5) : callee)
+                        && call.argumentList() != null && call.argumentList().argument().size() == 3) {
+                    ArgumentContext acc = call.argumentList().argument(2);
+                    ArgumentContext first = call.argumentList().argument(0);
+                    if (acc.expression() != null && first.expression() != null
+                            && text(stripParens(acc.expression())).equals(text(c.expression(0)))) {
+                        accumulation(c, c.expression(0), first.expression(), true);
+                    }
                 }
             }
         } else if (op.PLUS_ASSIGN() != null || op.MINUS_ASSIGN() != null) {
             if (lt.isFpScalar()) {
                 String prod = productOperand(rc);
-                if (prod != null) contraction(c, prod, op.PLUS_ASSIGN() != null ? "+=" : "-=");
-                accumulation(c, c.expression(0), rc);
+                if (prod != null) contraction(c, prod, op.MINUS_ASSIGN() != null, false, true);
+                accumulation(c, c.expression(0), rc, false);
             }
             promotionCompound(lt, rhs, c);
         } else if (op.STAR_ASSIGN() != null || op.DIV_ASSIGN() != null) {
             promotionCompound(lt, rhs, c);
-            if (op.DIV_ASSIGN() != null && device && lt.kind == CType.Kind.FLOAT && rhs.type.kind != CType.Kind.DOUBLE
-                    && !rep.build.effectivePrecDiv() && rep.enabled("NL002") && nl002Lines.add(c.start.getLine())) {
-                Reporter.Flag fl = rep.flag(x -> x.contains("prec-div") || Reporter.fastMathFlag().test(x), divFlagText());
-                rep.report("NL002", line(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
-                        + fl.text() + ": approximate division (div.full.f32, up to 2 ulp) instead of div.rn.f32",
-                        text(c), Confidence.HIGH, fl);
+            if (op.DIV_ASSIGN() != null && device && lt.kind == CType.Kind.FLOAT && rhs.type.kind != CType.Kind.DOUBLE) {
+                facts.divisions.add(new FunctionFacts.Division(site(c), null));
             }
         }
         E r = E.of(lt);
@@ -1036,10 +1050,9 @@ final class FunctionAnalyzer {
         return r;
     }
 
-    private void accumulation(AssignExprContext c, ExpressionContext target, ExpressionContext addend) {
-        if (!rep.enabled("NL004") || loops.isEmpty()) return;
+    private void accumulation(AssignExprContext c, ExpressionContext target, ExpressionContext addend, boolean viaFma) {
+        if (loops.isEmpty()) return;
         ExpressionContext t = stripParens(target);
-        String base;
         List<ExpressionContext> indices = new ArrayList<>();
         ExpressionContext b = t;
         while (true) {
@@ -1052,25 +1065,26 @@ final class FunctionAnalyzer {
                 break;
             }
         }
-        base = simpleName(b);
+        String base = simpleName(b);
         if (base == null) return;
-        E add = memo.get(addend);
-        if (add != null && add.cval != null && add.cval == Math.rint(add.cval) && Math.abs(add.cval) < 65536) {
-            return; // counting in steps of whole numbers is exact below 2^24
-        }
-        if (compensated.contains(base)) return;
         int declDepth = 0;
         Local l = lookup(base);
         if (l != null) declDepth = l.loopDepth;
         if (declDepth >= loops.size()) return;
-        // tree reduction in shared memory: s[tid] += s[tid + stride]
-        if (!indices.isEmpty() && mentions(addend, base)) return;
         Set<String> idxNames = new HashSet<>();
         for (ExpressionContext ix : indices) names(ix, idxNames);
+        String tt = text(target);
+        // loops that overwrite the accumulator in every iteration start a new sum: only the loops inside the
+        // innermost such loop carry it
+        int from = declDepth;
+        for (int i = declDepth; i < loops.size(); i++) {
+            if (indices.isEmpty() && loops.get(i).overwritten().contains(base)) from = i + 1;
+        }
+        boolean rewritten = from >= loops.size();
         long trip = 1;
         boolean unknown = false;
         Loop outer = null;
-        for (int i = declDepth; i < loops.size(); i++) {
+        for (int i = Math.min(from, loops.size() - 1); i < loops.size(); i++) {
             Loop lp = loops.get(i);
             boolean carries = true;
             for (String iv : lp.induction) if (idxNames.contains(iv)) carries = false;
@@ -1080,24 +1094,23 @@ final class FunctionAnalyzer {
             else trip *= lp.trip;
         }
         if (outer == null) return;
-        if (!unknown && trip < minTrip) return;
-        if (elementwiseUpdate(idxNames, addend, declDepth)) return;
-        if (!variesWithLoop(addend, declDepth)) return;
-        if (TIMING.matcher(base).find()) return;
-        if (exactWholeTerms(addend, ty(target))) return;
-        String key = base + "@" + outer.line;
-        if (!accumulated.add(key)) return;
-        String tt = text(target);
-        CType ty = memo.get(target) != null ? memo.get(target).type : CType.UNKNOWN;
-        String tripText = unknown ? "a trip count unknown at compile time" : trip + " iterations";
-        rep.report("NL004", line(c), fname(), "'" + text(c) + "' accumulates into " + ty + " '" + tt
-                + "' serially over the loop at line " + outer.line + " (" + tripText + "): the rounding error grows with "
-                + "the number of terms and depends on the summation order, so this and a parallel GPU reduction (or the "
-                + "CPU reference) give different results (blocked vs serial matrix product in float: 707054208 vs "
-                + "707054144, exact 707054166); use pairwise/blocked or Kahan summation"
-                + (ty.kind == CType.Kind.FLOAT ? " or a double accumulator" : ""),
-                text(c), Confidence.HIGH, null);
+        E add = memo.get(addend);
+        boolean whole = add != null && add.cval != null && add.cval == Math.rint(add.cval) && Math.abs(add.cval) < 65536
+                || exactWholeTerms(addend, ty(target));
+        CType ty = ty(target);
+        boolean dbl = ty.kind == CType.Kind.DOUBLE || ty.kind == CType.Kind.LONG_DOUBLE;
+        facts.accumulations.add(new FunctionFacts.Accumulation(site(c), tt, ty.toString(), dbl, outer.line,
+                unknown ? -1 : trip, compensated.contains(base), whole,
+                !indices.isEmpty() && mentions(addend, base), elementwiseUpdate(idxNames, addend, declDepth),
+                variesWithLoop(addend, declDepth), TIMING.matcher(base).find(), rewritten, viaFma));
     }
+
+    /** Names of macro constants (all capitals): values that do not change from one iteration to the next. */
+    private static final java.util.regex.Pattern MACRO_CONSTANT = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]*");
+
+    /** Loop bounds that count spatial dimensions ({@code d < ndim}, {@code k < dims}): 2-3 iterations. */
+    private static final java.util.regex.Pattern DIMENSIONS = java.util.regex.Pattern.compile(
+            "(?i)(n_?|num_?)?dim(s|ension|ensions)?|n?dims?|rank");
 
     /**
      * Accumulators of measured times ({@code elapsedMs += t}, {@code totalTime += dt}) in benchmark code: their
@@ -1156,7 +1169,10 @@ final class FunctionAnalyzer {
         for (String n : used) {
             Local l = lookup(n);
             if (l != null && l.loopDepth > declDepth) return true; // declared inside the accumulating loops
-            if (l == null && scope.globals.get(n) == null && !f.paramNames.contains(n)) return true; // unknown: keep
+            // unknown: keep, except ALL_CAPS names (macro constants from unread headers: M_PI, FLT_EPSILON)
+            if (l == null && scope.globals.get(n) == null && !f.paramNames.contains(n) && !MACRO_CONSTANT.matcher(n).matches()) {
+                return true;
+            }
             for (int i = declDepth; i < loops.size(); i++) {
                 Loop lp = loops.get(i);
                 if (lp.induction.contains(n) || lp.modified().contains(n)) return true;
@@ -1167,11 +1183,11 @@ final class FunctionAnalyzer {
     }
 
     /**
-     * Whole-number terms (an integer expression, possibly cast to a floating type) added to a double or long double
-     * accumulator: every partial sum is exact below 2^53, so the order of summation does not matter.
+     * Whole-number terms (an integer expression, possibly cast to a floating type) added to a floating accumulator:
+     * every partial sum is exact below 2^53 (double) or 2^24 (float), so the order of summation does not matter.
      */
     private boolean exactWholeTerms(ExpressionContext addend, CType acc) {
-        if (acc.kind != CType.Kind.DOUBLE && acc.kind != CType.Kind.LONG_DOUBLE) return false;
+        if (!acc.isFpScalar()) return false;
         ExpressionContext e = stripParens(addend);
         while (e instanceof CastExprContext) e = stripParens(((CastExprContext) e).expression());
         E v = memo.get(e);
@@ -1202,6 +1218,25 @@ final class FunctionAnalyzer {
             } else break;
         }
         return simpleName(b);
+    }
+
+    /**
+     * Names given a value that does not read them by a statement that runs in every iteration of a loop whose body is
+     * {@code s}: expression statements of the body and of plain nested blocks, not of branches or inner loops.
+     */
+    static void collectOverwritten(StatementContext s, Set<String> out) {
+        if (s instanceof BlockStmtContext) {
+            for (StatementContext x : ((BlockStmtContext) s).compoundStatement().statement()) collectOverwritten(x, out);
+        } else if (s instanceof ExprStmtContext) {
+            for (ExpressionContext e : ((ExprStmtContext) s).commaExpression().expression()) {
+                if (e instanceof AssignExprContext && ((AssignExprContext) e).assignOp().ASSIGN() != null
+                        && ((AssignExprContext) e).expression().size() > 1) {
+                    AssignExprContext a = (AssignExprContext) e;
+                    String n = simpleName(a.expression(0));
+                    if (n != null && !mentions(a.expression(1), n)) out.add(n);
+                }
+            }
+        }
     }
 
     static void collectModified(ParseTree t, Set<String> out) {
@@ -1260,8 +1295,8 @@ final class FunctionAnalyzer {
     private E cast(CType target, E v, ParserRuleContext whole, ExpressionContext operand, Supplier<String> castText) {
         if (target == null) target = CType.UNKNOWN;
         convert(target, v, operand, castText, true, whole);
-        if (target.kind == CType.Kind.LONG_DOUBLE && host && rep.enabled("NL005")) {
-            reportLongDouble(line(whole), "cast " + text(whole), text(whole));
+        if (target.kind == CType.Kind.LONG_DOUBLE && host) {
+            reportLongDouble(line(whole), column(whole), "cast " + text(whole), text(whole));
         }
         E r = E.of(target);
         r.guarded = v.guarded;
@@ -1286,71 +1321,71 @@ final class FunctionAnalyzer {
         if (target == null || v == null || !v.type.isFpScalar() || target.kind != CType.Kind.INT) return;
         boolean unsigned = target.unsigned;
         if (!unsigned && !target.isNarrowSigned()) return;
-        String rule = unsigned ? "NL001" : "NL011";
-        if (!rep.enabled(rule)) return;
-        if (v.cval != null) {
-            double max = unsigned ? Math.pow(2, target.size * 8) : Math.pow(2, target.size * 8 - 1);
-            double min = unsigned ? 0 : -max;
-            if (v.cval >= min && v.cval < max) return;
-        }
-        if (v.guarded || !v.fpLeaf) return;
-        if (unsigned && v.nonNeg && target.size >= 4) return;
-        String how = howS.get();
-        String expr = text(src);
-        String what = explicit ? how + "(" + expr + ")" : how + " converts " + v.type + " '" + expr + "' to " + target.name;
-        String msg;
-        if (unsigned) {
-            long wrapped = (long) (Math.pow(2, Math.min(target.size * 8, 63)) - 69);
-            String x86 = target.size >= 8 ? "18446744073709551547" : Long.toString(wrapped);
-            msg = what + (explicit ? " converts " + v.type + " to " + target.name : "") + " without a range guard: a negative "
-                    + v.type + " is undefined behaviour, e.g. -69.235 becomes " + x86 + " on x86 but 0 on the GPU (cvt "
-                    + "saturates)" + (target.size < 4 ? ", and values above " + (long) Math.pow(2, target.size * 8) + " wrap on x86 but saturate on the GPU" : "")
-                    + "; clamp first (fmaxf/fminf, __saturatef) or use __float2uint_rn";
-        } else {
-            // measured with GCC 12 on x86-64 and nvcc 13 on sm_90 (rule document NL011): both truncate through a
-            // 32-bit int and keep the low bits; beyond the int range x86 gives 0x80000000 and the GPU saturates
-            String ex = target.size == 1 ? "200.7 wraps to -56" : "40000.5 wraps to -25536";
-            msg = what + (explicit ? " converts " + v.type + " to " + target.name : "") + " without a range guard: "
-                    + "out-of-range values are undefined behaviour, e.g. " + ex + " on x86 and the GPU alike, and beyond "
-                    + "the 32-bit range the platforms disagree (3e9 gives 0 on x86 but -1 on the GPU); clamp to the target "
-                    + "range first";
-        }
-        rep.report(rule, line(at), fname(), msg, text(at), Confidence.HIGH, null);
+        facts.conversions.add(new FunctionFacts.Conversion(site(at), howS.get(), text(src), v.type.toString(), target.name,
+                unsigned, target.size, v.cval, v.guarded, v.fpLeaf, v.nonNeg, explicit));
     }
 
     private void promotion(CType target, E v, ExpressionContext src, Supplier<String> whatS) {
         if (target == null || v == null || target.kind != CType.Kind.FLOAT || v.type.kind != CType.Kind.DOUBLE) return;
-        if (v.promoter == null || !v.f32Leaf || v.cval != null || !device || !rep.enabled("NL008")) return;
-        String what = whatS.get();
-        String var = v.promotedVar != null ? " ('" + v.promotedVar + "' is float)" : "";
+        if (v.promoter == null || !v.f32Leaf || v.cval != null) return;
         boolean viaFunction = !v.promoter.startsWith("the double literal");
-        rep.report("NL008", line(src), fname(), "'" + text(src) + "' is evaluated in double because of " + v.promoter + var
-                + " and rounded back to " + what + ": double arithmetic is much slower on the GPU and the double "
-                + "rounding gives results that differ from a float computation; "
-                + (viaFunction ? "call the float function (e.g. sqrtf)" : "use a float literal (suffix f)"),
-                text(src), viaFunction ? Confidence.MEDIUM : Confidence.HIGH, null);
+        facts.promotions.add(new FunctionFacts.Promotion(site(src), whatS.get(), v.promoter, v.promotedVar, viaFunction,
+                false, innocuousDoubleRounding(src)));
     }
 
     private void promotionCompound(CType target, E rhs, AssignExprContext c) {
-        if (target.kind != CType.Kind.FLOAT || rhs.type.kind != CType.Kind.DOUBLE || rhs.dblVar || !device) return;
-        if (!rep.enabled("NL008")) return;
+        if (target.kind != CType.Kind.FLOAT || rhs.type.kind != CType.Kind.DOUBLE || rhs.dblVar) return;
         String why = rhs.dblLiteral != null ? "the double literal " + rhs.dblLiteral : rhs.promoter;
         if (why == null) return;
-        rep.report("NL008", line(c), fname(), "'" + text(c) + "' computes in double because of " + why
-                + " and rounds back to float '" + text(c.expression(0)) + "': double arithmetic is much slower on the "
-                + "GPU and the result differs from a float computation; use a float literal (suffix f)",
-                text(c), Confidence.HIGH, null);
+        boolean exact = rhs.cval != null && (double) (float) (double) rhs.cval == rhs.cval;
+        facts.promotions.add(new FunctionFacts.Promotion(site(c), "float '" + text(c.expression(0)) + "'", why, null,
+                rhs.dblLiteral == null, true, exact));
     }
 
-    private void reportLongDouble(int line, String what, String snippet) {
-        rep.report("NL005", line, fname(), "long double " + what + " in host code: x86 evaluates it in 80-bit x87 "
-                + "extended precision while the GPU (and SSE code) rounds every operation to 64 bits (nvcc treats long "
-                + "double as double in device code), so results differ between the CPU and the GPU",
-                snippet, Confidence.HIGH, null);
+    /**
+     * One operation ({@code x * 0.5}, {@code delta + 1.0}, {@code 1.0 / e}) on float operands and constants that
+     * float holds exactly: computed in double and rounded to float it gives the float result (double has more than
+     * 2*24+2 bits, so the double rounding is innocuous); only the speed differs.
+     */
+    private boolean innocuousDoubleRounding(ExpressionContext e) {
+        ExpressionContext p = stripParens(e);
+        ExpressionContext a;
+        ExpressionContext b;
+        if (p instanceof MulExprContext && ((MulExprContext) p).MOD() == null) {
+            a = ((MulExprContext) p).expression(0);
+            b = ((MulExprContext) p).expression(1);
+        } else if (p instanceof AddExprContext) {
+            a = ((AddExprContext) p).expression(0);
+            b = ((AddExprContext) p).expression(1);
+        } else if (p instanceof CallExprContext) {
+            // sqrt, fabs, floor ... are correctly rounded: sqrt(float) in double rounds to sqrtf(float)
+            String callee = calleeName(((CallExprContext) p).expression());
+            ArgumentListContext al = ((CallExprContext) p).argumentList();
+            if (callee == null || al == null || !CORRECTLY_ROUNDED.contains(callee)) return false;
+            for (ArgumentContext arg : al.argument()) {
+                if (arg.expression() == null || !floatExact(arg.expression())) return false;
+            }
+            return true;
+        } else {
+            return false;
+        }
+        return floatExact(a) && floatExact(b);
+    }
+
+    /** A float-typed operand, or a constant float holds exactly. */
+    private boolean floatExact(ExpressionContext e) {
+        E v = memo.get(stripParens(e));
+        if (v == null) return false;
+        if (v.cval != null) return (double) (float) (double) v.cval == v.cval;
+        return v.type.kind == CType.Kind.FLOAT;
+    }
+
+    private void reportLongDouble(int line, int column, String what, String snippet) {
+        facts.longDoubles.add(new FunctionFacts.LongDouble(new Site(line, column, snippet, device, host, null), what));
     }
 
     // ------------------------------------------------------------------ calls
-    private static String calleeName(ExpressionContext e) {
+    static String calleeName(ExpressionContext e) {
         e = stripParens(e);
         if (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof NamePrimaryContext) {
             QualifiedNameContext q = ((NamePrimaryContext) ((PrimaryExprContext) e).primary()).qualifiedName();
@@ -1394,46 +1429,19 @@ final class FunctionAnalyzer {
             return E.UNKNOWN;
         }
         String shortName = name.startsWith("std::") ? name.substring(5) : name;
-        int line = line(c);
-        // rules on the call itself
+        // facts about the call itself
         if (shortName.equals("__fdividef") || shortName.equals("fdividef")) {
-            if (rep.enabled("NL002")) {
-                rep.report("NL002", line, fname(), "'" + text(c) + "' is an approximate division (2 ulp in range; it returns 0 when "
-                        + "the divisor is above 2^126 and the dividend finite): it differs from the CPU's correctly rounded "
-                        + "division; use '/' with -prec-div=true or __fdiv_rn", text(c), Confidence.HIGH, null);
-            }
-        } else if (Builtins.FAST_INTRINSICS.contains(shortName)) {
-            if (rep.enabled("NL006")) {
-                rep.report("NL006", line, fname(), "'" + text(c) + "' is a fast hardware approximation: its error is bounded in "
-                        + "absolute terms and grows outside a narrow argument range (e.g. __sinf outside [-pi, pi]), so it "
-                        + "differs from the CPU's " + shortName.substring(2) + "; use " + shortName.substring(2)
-                        + " without --use_fast_math", text(c), Confidence.HIGH, null);
-            }
-        } else if (device && rep.build.effectiveFastMath() && fastMapped(shortName, args) != null) {
-            if (rep.enabled("NL006")) {
-                Reporter.Flag fl = rep.flag(Reporter.fastMathFlag(), "--use_fast_math");
-                rep.report("NL006", line, fname(), "'" + text(c) + "' in device code is compiled with " + fl.text() + ", which "
-                        + "replaces it by the fast approximation " + fastMapped(shortName, args) + " (absolute error bound, large "
-                        + "relative error outside a narrow range), so results differ from the CPU's " + shortName,
-                        text(c), Confidence.HIGH, fl);
-            }
-        } else if (device && !rep.build.effectivePrecSqrt() && isFloatSqrt(shortName, args)) {
-            if (rep.enabled("NL006")) {
-                Reporter.Flag fl = rep.flag(x -> x.contains("prec-sqrt") || Reporter.fastMathFlag().test(x),
-                        Boolean.FALSE.equals(rep.build.precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
-                rep.report("NL006", line, fname(), "'" + text(c) + "' in device code is compiled with " + fl.text()
-                        + ": an approximate square root (sqrt.approx.f32) instead of the correctly rounded one, so it can "
-                        + "differ from the CPU's sqrtf by an ulp or more; use __fsqrt_rn or -prec-sqrt=true",
-                        text(c), Confidence.HIGH, fl);
+            facts.divisions.add(new FunctionFacts.Division(site(c), shortName));
+        } else {
+            boolean fast = Builtins.FAST_INTRINSICS.contains(shortName);
+            String mapped = device ? fastMapped(shortName, args) : null;
+            boolean fsqrt = device && isFloatSqrt(shortName, args);
+            boolean transcendental = Builtins.TRANSCENDENTAL.contains(name);
+            if (fast || mapped != null || fsqrt || transcendental) {
+                facts.calls.add(new FunctionFacts.MathCall(site(c), name, shortName, fast, mapped, fsqrt, transcendental));
             }
         }
-        if (ATOMIC_ADDS.contains(shortName) && !args.isEmpty()) atomic(c, shortName, args);
-        if (hostDevice && Builtins.TRANSCENDENTAL.contains(name) && rep.enabled("NL010")) {
-            rep.report("NL010", line, fname(), "'" + text(c) + "' runs on both host and device (__host__ __device__): the CPU "
-                    + "math library and CUDA's (" + shortName + ": " + (shortName.endsWith("f") ? "up to 2 ulp" : "up to 1-2 ulp")
-                    + ", not correctly rounded) legitimately return different results for the same argument, so CPU and GPU "
-                    + "outputs of this function differ", text(c), Confidence.HIGH, null);
-        }
+        if (ATOMIC_ADDS.contains(shortName) && !args.isEmpty()) atomic(c, args);
         // result type
         if (Builtins.CONVERSION_INTRINSICS.contains(shortName)) {
             E r = E.of(Builtins.FUNCS.get(shortName));
@@ -1474,10 +1482,16 @@ final class FunctionAnalyzer {
                     if (a.dblVar) dblArg = true;
                     if (a.promoter != null && r.promoter == null) r.promoter = a.promoter;
                 }
-                if (floatArg && !dblArg) {
+                if (floatArg && !dblArg && dialect.floatOverloads() && allFloat(args)) {
+                    // C++ and CUDA: sin(float) is the float overload, no double involved
+                    r.type = CType.FLOAT;
                     r.f32Leaf = true;
-                    r.promoter = "the double function " + shortName + "() (its float argument is promoted; " + shortName
-                            + "f is the float version)";
+                    r.dblVar = false;
+                    r.fpLeaf = true;
+                } else if (floatArg && !dblArg) {
+                    r.f32Leaf = true;
+                    r.dblVar = false; // a float promoted by the call, not deliberate double data
+                    r.promoter = "the double function " + shortName + "() (" + shortName + "f is the float one)";
                     r.promotedVar = fv;
                 }
                 if (dblArg) r.promoter = null;
@@ -1566,25 +1580,39 @@ final class FunctionAnalyzer {
         return n.equals("sqrtf") || (n.equals("sqrt") && !args.isEmpty() && args.get(0).type.kind == CType.Kind.FLOAT);
     }
 
-    private void atomic(CallExprContext c, String name, List<E> args) {
-        if (!rep.enabled("NL009")) return;
+    /** Correctly rounded (or exact) double functions: of float arguments, rounded to float they give the float result. */
+    private static final Set<String> CORRECTLY_ROUNDED = Set.of("sqrt", "fabs", "floor", "ceil", "trunc", "round",
+            "rint", "nearbyint", "fmin", "fmax", "fmod", "copysign", "fdim");
+
+    /** Whether every argument is a float (so C++ overload resolution picks the float version). */
+    private static boolean allFloat(List<E> args) {
+        for (E a : args) if (a.type.kind != CType.Kind.FLOAT) return false;
+        return !args.isEmpty();
+    }
+
+    private void atomic(CallExprContext c, List<E> args) {
         CType target = args.get(0).type;
         CType elem = target.kind == CType.Kind.POINTER ? target.elem : null;
-        Confidence conf = Confidence.HIGH;
+        boolean inferred = false;
         if (elem == null || elem.isUnknown()) {
             if (args.size() > 1 && args.get(1).type.isFpScalar() && args.get(1).fpLeaf) {
                 elem = args.get(1).type;
-                conf = Confidence.LOW;
+                inferred = true;
             } else {
                 return;
             }
         }
         boolean fp = elem.isFloating() || (elem.kind == CType.Kind.VECTOR && elem.elem.isFloating());
-        if (!fp) return;
-        rep.report("NL009", line(c), fname(), "'" + text(c) + "' adds " + elem + " values atomically: the threads' additions "
-                + "happen in a different order on every run and floating-point addition is not associative, so the sum "
-                + "varies from run to run (and differs from the serial CPU sum); reduce per block in a fixed order "
-                + "(tree reduction) and combine partial sums deterministically", text(c), conf, null);
+        facts.atomics.add(new FunctionFacts.Atomic(site(c), elem.toString(), fp, inferred));
+    }
+
+    // ------------------------------------------------------------------ sites
+    private Site site(ParserRuleContext c) {
+        return new Site(line(c), column(c), text(c), device, host, () -> flow.uses(c));
+    }
+
+    private static int column(ParserRuleContext c) {
+        return c.start.getCharPositionInLine() + 1;
     }
 
     // ------------------------------------------------------------------ text

@@ -1,5 +1,6 @@
 /**
- * The CUDA C/C++ source front end (rules NL001-NL006, NL008-NL011 at the cuda-source layer).
+ * The CUDA C/C++ source front end: it computes the facts of each function once and runs the registered per-rule
+ * checks of {@link dev.numlint.cuda.checks} on them (the rules it implements are those checks' rules).
  *
  * <p>Files: {@code .cu .cuh .h .hpp} are read as nvcc sees them ({@code __CUDACC__} defined), {@code .cpp .cc .cxx}
  * as host C++ and {@code .c} as C (no {@code __CUDACC__}/{@code __cplusplus}; C++ keywords are identifiers).
@@ -26,7 +27,12 @@
  *       that function and is reported as a WARNING notification.</li>
  *   <li>{@link dev.numlint.cuda.FunctionAnalyzer}: types bottom-up (literal suffixes, declarations, usual
  *       arithmetic conversions, CUDA vector members, the math API table in {@link dev.numlint.cuda.Builtins}),
- *       device/host context, loops with constant trip counts, range guards, and the rules.</li>
+ *       device/host context, loops with constant trip counts, range guards, compensated sums: the
+ *       {@link dev.numlint.cuda.facts.FunctionFacts} of the function ({@link dev.numlint.cuda.TensorMathFacts} adds
+ *       the NL012 facts from the tokens). Each site follows its value through def-use on request
+ *       ({@link dev.numlint.cuda.ValueFlow}).</li>
+ *   <li>{@link dev.numlint.cuda.checks}: one class per rule decides, sets the impact (level) and formats the
+ *       catalog message.</li>
  * </ol>
  * Unknown types (template parameters, types from system headers) never produce findings.
  */

@@ -218,7 +218,9 @@ final class FlagInterpreter {
                     preprocessor(ctx, e, r.base);
                     if (codeGenFlag(n)) {
                         String inc = includeOf(e);
-                        ctx.addNvccFlag(inc != null && r.base != null && !inc.isEmpty()
+                        // an -I with shell syntax (`...`, $(...)) is passed on as written, not as a resolved path,
+                        // so the nvcc runner's refusal names the flag the user wrote
+                        ctx.addNvccFlag(inc != null && r.base != null && !inc.isEmpty() && !shellSyntax(inc)
                                 ? "-I" + resolve(r.base, inc) : normalized(e));
                     }
                     return;
@@ -269,6 +271,10 @@ final class FlagInterpreter {
                 // not a path (a NUL character): ignored
             }
         }
+    }
+
+    private static boolean shellSyntax(String s) {
+        return s.indexOf('`') >= 0 || s.indexOf('$') >= 0;
     }
 
     private static Path resolve(Path base, String inc) {

@@ -28,6 +28,14 @@ public final class JsonReport {
     }
 
     public static void write(ScanResult r, Writer out) throws IOException {
+        write(r, ReportOptions.defaults(), out);
+    }
+
+    /**
+     * With a baseline, every finding carries {@code baselineState} and a top-level {@code baseline} object gives the
+     * counts and the fixed (absent) results. Suppressed findings are always kept.
+     */
+    public static void write(ScanResult r, ReportOptions o, Writer out) throws IOException {
         Map<String, Object> doc = new LinkedHashMap<>();
         Map<String, Object> tool = new LinkedHashMap<>();
         tool.put("name", RuleCatalog.TOOL_NAME);
@@ -35,9 +43,35 @@ public final class JsonReport {
         doc.put("tool", tool);
         List<Object> findings = new ArrayList<>();
         for (Finding f : r.findings()) {
-            findings.add(finding(f));
+            Map<String, Object> m = finding(f);
+            if (o.baseline() != null) {
+                m.put("baselineState", o.baseline().state(f).id());
+            }
+            findings.add(m);
         }
         doc.put("findings", findings);
+        if (o.baseline() != null) {
+            Baseline.Comparison c = o.baseline();
+            Map<String, Object> b = new LinkedHashMap<>();
+            b.put("file", c.file().toString());
+            for (Baseline.State st : Baseline.State.values()) {
+                b.put(st.id(), c.count(st));
+            }
+            List<Object> absent = new ArrayList<>();
+            for (Finding f : c.absent()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("ruleId", f.ruleId());
+                m.put("level", f.level().id());
+                m.put("file", f.location().file());
+                m.put("line", f.location().startLine());
+                m.put("message", f.message());
+                m.put("fingerprint", f.fingerprint());
+                m.put("baselineState", Baseline.State.ABSENT.id());
+                absent.add(m);
+            }
+            b.put("absentFindings", absent);
+            doc.put("baseline", b);
+        }
         List<Object> notes = new ArrayList<>();
         for (Notification n : r.notifications()) {
             Map<String, Object> m = new LinkedHashMap<>();

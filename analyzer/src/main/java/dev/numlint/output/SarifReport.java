@@ -14,6 +14,7 @@ import com.contrastsecurity.sarif.ReportingDescriptor;
 import com.contrastsecurity.sarif.ReportingDescriptorReference;
 import com.contrastsecurity.sarif.Result;
 import com.contrastsecurity.sarif.Run;
+import com.contrastsecurity.sarif.RunAutomationDetails;
 import com.contrastsecurity.sarif.SarifSchema210;
 import com.contrastsecurity.sarif.Suppression;
 import com.contrastsecurity.sarif.Tool;
@@ -82,13 +83,18 @@ public final class SarifReport {
     }
 
     public static void write(ScanResult r, Writer out) throws IOException {
+        write(r, ReportOptions.defaults(), out);
+    }
+
+    /** SARIF with baseline states, suppressed results kept or left out, and the automation category of {@code o}. */
+    public static void write(ScanResult r, ReportOptions o, Writer out) throws IOException {
         // property bags are hash maps in the POJOs: sort their keys so the output is byte-stable
         ObjectMapper mapper = JsonReport.mapper()
                 .configure(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
                 .addMixIn(Result.class, NonEmpty.class)
                 .addMixIn(ReportingConfiguration.class, NonEmpty.class)
                 .addMixIn(com.contrastsecurity.sarif.Notification.class, NonEmpty.class);
-        mapper.writer(JsonReport.printer()).writeValue(out, build(r));
+        mapper.writer(JsonReport.printer()).writeValue(out, build(r, o));
         out.write("\n");
         out.flush();
     }
@@ -182,6 +188,10 @@ public final class SarifReport {
     }
 
     public static SarifSchema210 build(ScanResult r) {
+        return build(r, ReportOptions.defaults());
+    }
+
+    public static SarifSchema210 build(ScanResult r, ReportOptions o) {
         RuleCatalog catalog = RuleCatalog.get();
         ToolComponent driver = new ToolComponent()
                 .withName(RuleCatalog.TOOL_NAME)
@@ -195,8 +205,25 @@ public final class SarifReport {
         driver.setRules(rules);
 
         List<Result> results = new ArrayList<>();
+        int omitted = 0;
         for (Finding f : r.findings()) {
-            results.add(result(f, catalog));
+            if (o.omitSuppressed() && f.suppressed()) {
+                omitted++;
+                continue;
+            }
+            Result res = result(f, catalog);
+            if (o.baseline() != null) {
+                res.setBaselineState(baselineState(o.baseline().state(f)));
+            }
+            results.add(res);
+        }
+        if (o.baseline() != null) {
+            // fixed since the baseline: reported as absent with their old location and message
+            for (Finding f : o.baseline().absent()) {
+                Result res = result(f, catalog);
+                res.setBaselineState(Result.BaselineState.ABSENT);
+                results.add(res);
+            }
         }
 
         List<com.contrastsecurity.sarif.Notification> notes = new ArrayList<>();
@@ -222,7 +249,13 @@ public final class SarifReport {
                 .withOriginalUriBaseIds(bases)
                 .withInvocations(List.of(invocation))
                 .withColumnKind(Run.ColumnKind.UTF_16_CODE_UNITS)
+                .withAutomationDetails(new RunAutomationDetails().withId(o.category() + "/"))
                 .withResults(results);
+        if (o.omitSuppressed()) {
+            PropertyBag runProps = new PropertyBag();
+            runProps.setAdditionalProperty("suppressedResultsOmitted", omitted);
+            run.setProperties(runProps);
+        }
         return new SarifSchema210()
                 .with$schema(URI.create(SCHEMA))
                 .withVersion(SarifSchema210.Version._2_1_0)
@@ -470,6 +503,15 @@ public final class SarifReport {
     static String rootUri(Path root) {
         String u = root.toAbsolutePath().normalize().toUri().toASCIIString();
         return u.endsWith("/") ? u : u + "/";
+    }
+
+    private static Result.BaselineState baselineState(Baseline.State s) {
+        return switch (s) {
+            case NEW -> Result.BaselineState.NEW;
+            case UNCHANGED -> Result.BaselineState.UNCHANGED;
+            case UPDATED -> Result.BaselineState.UPDATED;
+            case ABSENT -> Result.BaselineState.ABSENT;
+        };
     }
 
     private static Result.Level resultLevel(Level l) {

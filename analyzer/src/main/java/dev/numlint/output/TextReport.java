@@ -8,9 +8,11 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * Compiler-style text: {@code path:line:col: warning: message [NL003]} per unsuppressed finding, then a summary
- * by rule. Notifications go to the error stream ({@code path: error: not analyzed: reason}). Text from the scanned
- * tree is escaped ({@link Escapes}): a file name or message never reaches the terminal as an escape sequence.
+ * Compiler-style text: {@code path:line:col: warning: message [NL003]} per unsuppressed warning and error (notes
+ * too when asked for: {@code --notes}), then a summary by rule that ends with how many notes were left out and how
+ * to show them. SARIF and JSON always contain every finding. Notifications go to the error stream
+ * ({@code path: error: not analyzed: reason}). Text from the scanned tree is escaped ({@link Escapes}): a file name
+ * or message never reaches the terminal as an escape sequence.
  */
 public final class TextReport {
     private TextReport() {
@@ -19,9 +21,35 @@ public final class TextReport {
     /** Lines of the build-context summary shown in text output. */
     static final int MAX_CONTEXT_LINES = 40;
 
+    /** Writes warnings and errors; notes are counted, not listed. */
     public static void write(ScanResult r, PrintWriter out) {
+        write(r, ReportOptions.defaults(), out, false);
+    }
+
+    /** Writes the unsuppressed findings: all of them with {@code notes}, otherwise warnings and errors only. */
+    public static void write(ScanResult r, PrintWriter out, boolean notes) {
+        write(r, ReportOptions.defaults(), out, notes);
+    }
+
+    /** As {@link #write(ScanResult, ReportOptions, PrintWriter, boolean)} without notes. */
+    public static void write(ScanResult r, ReportOptions o, PrintWriter out) {
+        write(r, o, out, false);
+    }
+
+    /**
+     * Writes the unsuppressed findings: all of them with {@code notes}, otherwise warnings and errors only. With a
+     * baseline only new findings are listed, and one more summary line gives the counts of new, unchanged, updated
+     * and fixed (absent) findings.
+     */
+    public static void write(ScanResult r, ReportOptions o, PrintWriter out, boolean notes) {
+        Baseline.Comparison baseline = o.baseline();
+        int hidden = 0;
         for (Finding f : r.findings()) {
-            if (f.suppressed()) {
+            if (f.suppressed() || baseline != null && baseline.state(f) != Baseline.State.NEW) {
+                continue;
+            }
+            if (!notes && f.level() == dev.numlint.model.Level.NOTE) {
+                hidden++;
                 continue;
             }
             Location l = f.location();
@@ -48,6 +76,13 @@ public final class TextReport {
                 + " in " + plural(s.filesAnalyzed(), "file") + " analyzed"
                 + (s.filesNotAnalyzed() > 0 ? "; " + plural(s.filesNotAnalyzed(), "file") + " not analyzed" : "")
                 + "\n");
+        if (hidden > 0) {
+            out.print(plural(hidden, "note") + " not shown (low-impact findings); --notes shows them, SARIF and JSON "
+                    + "contain them\n");
+        }
+        if (baseline != null) {
+            out.print("compared with baseline " + baseline.file() + ": " + baseline.summary() + "\n");
+        }
         out.flush();
     }
 

@@ -1,10 +1,12 @@
 package dev.numlint.scan;
 
+import dev.numlint.cuda.HostLaunchReader;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Layer;
 import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.Validator;
+import dev.numlint.validation.input.HostLaunch;
 import dev.numlint.validation.report.FindingResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
@@ -39,7 +41,8 @@ public final class ScanValidation {
         for (Finding f : scan.findings()) {
             if (f.suppressed() || f.function() == null) continue;
             if (f.layer() != Layer.CUDA_SOURCE && f.layer() != Layer.PTX) continue;
-            String file = f.location().file();
+            String file = ptxFileOf(f);
+            if (file == null) file = f.location().file();
             if (!(file.endsWith(".cu") || file.endsWith(".ptx"))) continue;
             String abs = absolute(scan, file).toString();
             out.computeIfAbsent(abs, k -> new TreeMap<>()).computeIfAbsent(f.function(), k -> new TreeSet<>())
@@ -50,6 +53,18 @@ public final class ScanValidation {
             }
         }
         return out;
+    }
+
+    /**
+     * For a PTX finding read from a .ptx file (reported at the .cu line its .loc names), that .ptx file: validation
+     * runs the PTX that was scanned, not a fresh nvcc build of the .cu, and reports under the .ptx.
+     */
+    private static String ptxFileOf(Finding f) {
+        if (f.layer() != Layer.PTX) return null;
+        for (dev.numlint.model.Evidence e : f.evidence()) {
+            if ("ptx".equals(e.kind()) && e.location() != null && e.location().file().endsWith(".ptx")) return e.location().file();
+        }
+        return null;
     }
 
     /**
@@ -77,8 +92,10 @@ public final class ScanValidation {
             flagged.keySet().forEach(f -> files.add(Path.of(f)));
         }
         ValidationReport report = new ValidationReport();
+        if (base.hostLaunches == null) base.hostLaunches = hostLaunches(scan, paths);
         for (Path file : files) {
             ValidationOptions o = base.copy();
+            if (o.roots.isEmpty()) o.roots = new ArrayList<>(List.of(scan.root()));
             BuildContext ctx = scan.buildContext(file);
             List<String> flags = new ArrayList<>(ctx.nvccFlags());
             for (String f : base.buildFlags) {
@@ -93,10 +110,56 @@ public final class ScanValidation {
             for (KernelResult k : part.kernels) {
                 k.file = scan.root().relativize(Path.of(k.file).toAbsolutePath().normalize()).toString()
                         .replace('\\', '/');
+                for (FindingResult fr : k.findings) { // source paths from the PTX's .file: relative to the root
+                    if (fr.source == null) continue;
+                    Path sp = Path.of(fr.source);
+                    Path abs = (sp.isAbsolute() ? sp : Path.of(k.file).getParent() == null ? sp
+                            : scan.root().resolve(k.file).getParent().resolve(sp)).toAbsolutePath().normalize();
+                    if (abs.startsWith(scan.root().toAbsolutePath().normalize())) {
+                        fr.source = scan.root().toAbsolutePath().normalize().relativize(abs).toString().replace('\\', '/');
+                    }
+                }
                 report.kernels.add(k);
             }
         }
         return report;
+    }
+
+    private static final java.util.regex.Pattern HOST_FILE =
+            java.util.regex.Pattern.compile(".*\\.(cu|cuh|cpp|cc|cxx|c|h|hpp|java)$");
+    /** Host files larger than this are not read for launches. */
+    private static final long MAX_HOST_FILE = 4L << 20;
+
+    /**
+     * Kernel launches in the host code under paths (files inside the scan root only), by kernel name; the first
+     * launch of a kernel in file order is used.
+     */
+    public static Map<String, HostLaunch> hostLaunches(ScanResult scan, List<Path> paths) throws IOException {
+        Map<String, HostLaunch> out = new LinkedHashMap<>();
+        Path root = scan.root().toAbsolutePath().normalize();
+        List<Path> files = new ArrayList<>();
+        for (Path p : paths) {
+            Path a = p.toAbsolutePath().normalize();
+            if (Files.isDirectory(a)) {
+                try (Stream<Path> s = Files.walk(a)) {
+                    s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            && HOST_FILE.matcher(f.getFileName().toString()).matches()).sorted().forEach(files::add);
+                }
+            } else if (Files.isRegularFile(a, java.nio.file.LinkOption.NOFOLLOW_LINKS)) files.add(a);
+        }
+        for (Path f : files) {
+            if (!f.startsWith(root) || Files.size(f) > MAX_HOST_FILE) continue;
+            String text;
+            try {
+                text = Files.readString(f, java.nio.charset.StandardCharsets.UTF_8);
+            } catch (IOException | RuntimeException e) {
+                continue; // not UTF-8 text: the scan itself reports unreadable files
+            }
+            for (HostLaunch l : HostLaunchReader.read(root.relativize(f).toString().replace('\\', '/'), text)) {
+                if (l.kernel != null) out.putIfAbsent(l.kernel, l);
+            }
+        }
+        return out;
     }
 
     /**
@@ -114,12 +177,15 @@ public final class ScanValidation {
             Map<String, Object> v = new LinkedHashMap<>();
             Verdict verdict = k.verdict;
             Long differing = k.elementsDiffering;
-            for (FindingResult fr : k.findings) {
-                if (f.ruleId().equals(fr.rule) && (fr.line == null || fr.line == f.location().startLine())) {
-                    if (fr.verdict != null) verdict = fr.verdict;
-                    if (fr.elementsDiffering != null) differing = fr.elementsDiffering;
-                    break;
-                }
+            FindingResult match = null;
+            for (FindingResult fr : k.findings) { // the same rule, at the same source line when known
+                if (!f.ruleId().equals(fr.rule)) continue;
+                if (match == null || fr.sourceLine != null && fr.sourceLine == f.location().startLine()) match = fr;
+            }
+            if (match != null) {
+                if (match.verdict != null) verdict = match.verdict;
+                if (match.elementsDiffering != null) differing = match.elementsDiffering;
+                if (match.fusedInMachineCode != null) v.put("fusedInMachineCode", match.fusedInMachineCode);
             }
             v.put("verdict", verdict == null ? null : verdict.text());
             v.put("kernel", k.kernel);
@@ -137,8 +203,9 @@ public final class ScanValidation {
     }
 
     private static KernelResult kernelOf(ValidationReport report, Finding f) {
+        String ptx = ptxFileOf(f);
         for (KernelResult k : report.kernels) {
-            if (!k.file.equals(f.location().file())) continue;
+            if (!k.file.equals(f.location().file()) && !k.file.equals(ptx)) continue;
             String simple = dev.numlint.ptx.Demangler.simpleName(k.kernel);
             if (f.function().equals(k.kernel) || f.function().equals(simple)) {
                 return k;

@@ -161,7 +161,10 @@ class MainTest {
         Path other = write("other/cfg.yml", "rules:\n  NL001: {level: note}\n");
         Run r = run("scan", "--config", other.toString(), "--fail-on", "warning", dir.toString());
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("k.cu:1:5: note:");
+        // quiet by default: notes are counted, not listed; --notes lists them
+        assertThat(r.out()).doesNotContain("k.cu:1:5: note:").contains("1 note not shown").contains("--notes");
+        Run all = run("scan", "--notes", "--config", other.toString(), "--fail-on", "warning", dir.toString());
+        assertThat(all.out()).contains("k.cu:1:5: note:").doesNotContain("not shown");
     }
 
     @Test

@@ -360,10 +360,16 @@ class BuildModelTest {
         assertThat(mk.length()).isEqualTo(826);
         Files.writeString(dir.resolve("Makefile"), mk.toString());
         scan(dir, BuildOptions.DEFAULT); // class loading and catalog parsing out of the measurement
-        long t0 = System.nanoTime();
-        TestScanContext ctx = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> scan(dir, BuildOptions.DEFAULT));
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        assertThat(ms).as("evaluation time in ms").isLessThan(1000);
+        // CPU time of the scanning thread: other processes on a loaded machine do not count against it
+        long[] cpuNanos = new long[1];
+        TestScanContext ctx = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long c0 = mx.getCurrentThreadCpuTime();
+            TestScanContext c = scan(dir, BuildOptions.DEFAULT);
+            cpuNanos[0] = mx.getCurrentThreadCpuTime() - c0;
+            return c;
+        });
+        assertThat(cpuNanos[0] / 1_000_000).as("CPU time of the evaluation in ms").isLessThan(1000);
         assertThat(ctx.notifications()).anySatisfy(n -> {
             assertThat(n.id()).isEqualTo("not-evaluated");
             assertThat(n.message()).contains("not fully evaluated");

@@ -11,12 +11,7 @@ public final class ValidationOptions {
     /** Whether to use a GPU executor: AUTO (if one is found), OFF (CPU interpreter only), REQUIRE (fail otherwise). */
     public enum GpuMode { AUTO, OFF, REQUIRE }
 
-    /** Which PTX reader feeds the interpreter: ptx-inspector's model (default) or the interpreter's own reader. */
-    public enum Reader { PTX_INSPECTOR, BUILTIN }
-
     public GpuMode gpu = GpuMode.AUTO;
-    /** PTX_INSPECTOR falls back to BUILTIN for a file the model reader reports problems in (noted per kernel). */
-    public Reader reader = Reader.PTX_INSPECTOR;
     /** YAML spec file (kernels, launch, parameters); null: infer from the PTX. */
     public Path spec;
     /** Number of input sets per kernel. */
@@ -28,8 +23,12 @@ public final class ValidationOptions {
     public int elements = 4096;
     /** The as-built nvcc flags of .cu files (the file's build flags). */
     public List<String> buildFlags = new ArrayList<>();
-    /** nvcc to use; null: NUMLINT_NVCC, PATH, /usr/local/cuda. */
+    /** nvcc to use; null: PATH, then /usr/local/cuda/bin (the shared toolchain's search order). */
     public Path nvcc;
+    /** The scanned trees: the only untrusted files nvcc may read (empty: the working directory). */
+    public List<Path> roots = new ArrayList<>();
+    /** The PTX cache, also holding nvcc's temporary files (null: the default cache directory). */
+    public Path cacheDir;
     public String arch = "compute_90";
     /**
      * Directory of prebuilt PTX variants ({@link VariantCache}): read before nvcc is run, written after; with it a
@@ -46,13 +45,18 @@ public final class ValidationOptions {
      */
     public Map<String, Map<String, Set<String>>> flagged;
 
+    /**
+     * Launches read from the scanned host code ({@link dev.numlint.validation.input.HostLaunch}), by kernel name as
+     * written in the source; used when the spec file has no entry for a kernel. null: none.
+     */
+    public Map<String, dev.numlint.validation.input.HostLaunch> hostLaunches;
+
     public ValidationOptions() {}
 
     /** A copy whose lists and maps can be changed without affecting this one. */
     public ValidationOptions copy() {
         ValidationOptions o = new ValidationOptions();
         o.gpu = gpu;
-        o.reader = reader;
         o.spec = spec;
         o.inputs = inputs;
         o.seed = seed;
@@ -60,11 +64,14 @@ public final class ValidationOptions {
         o.elements = elements;
         o.buildFlags = new ArrayList<>(buildFlags);
         o.nvcc = nvcc;
+        o.roots = new ArrayList<>(roots);
+        o.cacheDir = cacheDir;
         o.arch = arch;
         o.variantCache = variantCache;
         o.gpuRepeats = gpuRepeats;
         o.instructionLimit = instructionLimit;
         o.flagged = flagged;
+        o.hostLaunches = hostLaunches;
         return o;
     }
 }

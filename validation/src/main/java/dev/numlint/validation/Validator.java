@@ -2,6 +2,8 @@ package dev.numlint.validation;
 
 import dev.numlint.validation.fp.Ulp;
 import dev.numlint.validation.input.Distribution;
+import dev.numlint.validation.input.HostLaunch;
+import dev.numlint.validation.input.HostLaunches;
 import dev.numlint.validation.input.InputInference;
 import dev.numlint.validation.input.KernelSpec;
 import dev.numlint.validation.input.ParamSpec;
@@ -34,6 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -52,31 +55,46 @@ public final class Validator {
     private final SpecFile spec;
     private final Optional<Nvcc> nvcc;
     private final VariantCache cache;
-    /** The active GPU executor, or null (gpu mode OFF, or none available). */
+    /**
+     * The GPU executor that supplied the environment facts, or null (gpu mode OFF, or none available). It is closed
+     * after reading them: each kernel's GPU work runs on a fresh executor from {@link #gpuFactory} (its own CUDA
+     * context), so a fault in one kernel (sticky for its context) affects only that kernel.
+     */
     private GpuExecutor gpu;
+    private java.util.function.Supplier<GpuExecutor> gpuFactory = () -> GpuExecutors.find().orElseThrow();
     /** Why no GPU is used (null when one is). */
     private String gpuUnavailable;
 
     private Validator(ValidationOptions o, SpecFile spec) {
         this.o = o;
         this.spec = spec;
-        this.nvcc = Nvcc.find(o.nvcc, o.arch);
+        this.nvcc = Nvcc.find(o.nvcc, o.arch, o.roots, o.cacheDir);
         this.cache = o.variantCache == null ? null : new VariantCache(o.variantCache);
     }
 
     public static ValidationReport validate(List<Path> paths, ValidationOptions options) throws IOException {
+        return validate(paths, options, null);
+    }
+
+    /**
+     * As {@link #validate(List, ValidationOptions)} with the given source of GPU executors (one per kernel); null:
+     * JCuda on device 0 when available.
+     */
+    public static ValidationReport validate(List<Path> paths, ValidationOptions options,
+                                            java.util.function.Supplier<GpuExecutor> gpuFactory) throws IOException {
         SpecFile spec = options.spec != null ? SpecFile.read(options.spec) : new SpecFile();
         Validator v = new Validator(options, spec);
+        if (gpuFactory != null) v.gpuFactory = gpuFactory;
         ValidationReport r = new ValidationReport();
         r.environment.put("gpuMode", options.gpu.name().toLowerCase(java.util.Locale.ROOT));
         if (options.gpu == ValidationOptions.GpuMode.OFF) {
             v.gpuUnavailable = "--gpu off";
         } else {
-            Optional<String> why = GpuExecutors.unavailableReason();
+            Optional<String> why = gpuFactory != null ? Optional.empty() : GpuExecutors.unavailableReason();
             if (why.isPresent()) v.gpuUnavailable = why.get();
             else {
                 try {
-                    v.gpu = GpuExecutors.find().orElse(null);
+                    v.gpu = v.gpuFactory.get();
                     if (v.gpu == null) v.gpuUnavailable = "no GPU executor";
                     else v.gpu.facts(); // opens the context now, so that a failure is reported here
                 } catch (RuntimeException | LinkageError e) {
@@ -98,6 +116,8 @@ public final class Validator {
                 r.environment.put("gpu", "used");
                 r.environment.putAll(v.gpu.facts());
                 r.environment.put("gpuTimedRepeats", Integer.toString(options.gpuRepeats));
+                r.environment.put("gpuIsolation", "one executor (CUDA context) per kernel: a fault is reported on its kernel only");
+                v.gpu.close();
             } else {
                 r.environment.put("gpu", "not used: " + v.gpuUnavailable);
             }
@@ -111,7 +131,13 @@ public final class Validator {
             else r.environment.put("nvcc", "not found");
             for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
         } finally {
-            if (v.gpu != null) v.gpu.close();
+            if (v.gpu != null) {
+                try {
+                    v.gpu.close();
+                } catch (RuntimeException ignored) {
+                    // closed twice or the context is gone
+                }
+            }
         }
         return r;
     }
@@ -119,7 +145,10 @@ public final class Validator {
     public static final String GPU_EXECUTOR = "gpu+cpu-interpreter";
 
     /** A .cu build: the variant cache first, then nvcc (whose result is cached). */
-    private Nvcc.Result compile(Path file, List<String> flags) {
+    private Nvcc.Result compile(Path file, List<String> asGiven) {
+        // -lineinfo: .loc directives (source line and column of every instruction) without changing the code
+        List<String> flags = new ArrayList<>(asGiven);
+        if (!flags.contains("-lineinfo") && !flags.contains("--generate-line-info")) flags.add("-lineinfo");
         if (cache != null) {
             Optional<String> hit = cache.get(file, o.arch, flags);
             if (hit.isPresent()) return new Nvcc.Result(hit.get(), null);
@@ -137,7 +166,7 @@ public final class Validator {
     public static List<String> prebuild(List<Path> paths, ValidationOptions options) throws IOException {
         if (options.variantCache == null) throw new IllegalArgumentException("no variant cache directory given");
         Validator v = new Validator(options, new SpecFile());
-        if (v.nvcc.isEmpty()) throw new IllegalStateException("nvcc not found (set NUMLINT_NVCC or PATH)");
+        if (v.nvcc.isEmpty()) throw new IllegalStateException("nvcc not found (put it on PATH)");
         v.cache.putNvccVersion(v.nvcc.get().version());
         List<String> out = new ArrayList<>();
         for (Path p : expand(paths)) {
@@ -203,10 +232,10 @@ public final class Validator {
 
     private List<Variant> cuVariants(List<String> asBuilt) {
         List<Variant> v = new ArrayList<>();
-        v.add(new Variant("as-built", null, asBuilt, new Decoder.Options()));
+        v.add(new Variant("as-built", null, asBuilt, new Decoder.Options().contract(true)));
         List<String> strict = new ArrayList<>(asBuilt);
         for (String s : STRICT_FLAGS) strict.add(s);
-        v.add(new Variant("strict", null, strict, new Decoder.Options()));
+        v.add(new Variant("strict", null, strict, new Decoder.Options().contract(true)));
         boolean[] h = hazards(asBuilt);
         String[][] single = {{"fmad=false", "NL003", "-fmad=false"}, {"prec-div=true", "NL002", "-prec-div=true"},
                 {"prec-sqrt=true", "NL006", "-prec-sqrt=true"}, {"ftz=false", "NL007", "-ftz=false"}};
@@ -214,20 +243,20 @@ public final class Validator {
             if (!h[i]) continue;
             List<String> f = new ArrayList<>(asBuilt);
             f.add(single[i][2]);
-            v.add(new Variant(single[i][0], single[i][1], f, new Decoder.Options()));
+            v.add(new Variant(single[i][0], single[i][1], f, new Decoder.Options().contract(true)));
         }
         return v;
     }
 
-    private static List<Variant> ptxVariants(Map<String, PtxHazards.Hit> hits) {
+    private static List<Variant> ptxVariants(Map<String, KernelHazards.Hit> hits) {
         List<Variant> v = new ArrayList<>();
-        v.add(new Variant("as-built", null, List.of(), new Decoder.Options()));
+        v.add(new Variant("as-built", null, List.of(), new Decoder.Options().contract(true)));
         v.add(new Variant("strict", null, List.of("ptx:unfuse-fma", "ptx:div.rn", "ptx:sqrt.rn", "ptx:no-ftz"),
                 new Decoder.Options().unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true)));
         if (hits.containsKey("NL003")) v.add(new Variant("unfuse-fma", "NL003", List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
-        if (hits.containsKey("NL002")) v.add(new Variant("div.rn", "NL002", List.of("ptx:div.rn"), new Decoder.Options().exactDiv(true)));
-        if (hits.containsKey("NL006")) v.add(new Variant("sqrt.rn", "NL006", List.of("ptx:sqrt.rn"), new Decoder.Options().exactSqrt(true)));
-        if (hits.containsKey("NL007")) v.add(new Variant("no-ftz", "NL007", List.of("ptx:no-ftz"), new Decoder.Options().noFtz(true)));
+        if (hits.containsKey("NL002")) v.add(new Variant("div.rn", "NL002", List.of("ptx:div.rn"), new Decoder.Options().contract(true).exactDiv(true)));
+        if (hits.containsKey("NL006")) v.add(new Variant("sqrt.rn", "NL006", List.of("ptx:sqrt.rn"), new Decoder.Options().contract(true).exactSqrt(true)));
+        if (hits.containsKey("NL007")) v.add(new Variant("no-ftz", "NL007", List.of("ptx:no-ftz"), new Decoder.Options().contract(true).noFtz(true)));
         return v;
     }
 
@@ -252,6 +281,7 @@ public final class Validator {
         }
         String asBuiltText;
         List<Variant> variants;
+        List<String> toolchainNotes = List.of();
         if (isPtx) {
             try {
                 asBuiltText = Files.readString(file, StandardCharsets.UTF_8);
@@ -262,7 +292,7 @@ public final class Validator {
             variants = null;
         } else {
             if (nvcc.isEmpty() && cache == null) {
-                out.add(failure(file, "*", "nvcc not found (set NUMLINT_NVCC or PATH, give a variant cache, or validate the .ptx)"));
+                out.add(failure(file, "*", "nvcc not found (put it on PATH, give a variant cache, or validate the .ptx)"));
                 return out;
             }
             variants = cuVariants(o.buildFlags);
@@ -272,27 +302,18 @@ public final class Validator {
                 return out;
             }
             asBuiltText = r.ptx;
+            toolchainNotes = r.notes;
         }
         PtxText.Module asBuilt;
-        String readerNote = null;
         try {
-            asBuilt = parse(asBuiltText);
+            asBuilt = PtxModelAdapter.read(asBuiltText);
         } catch (RuntimeException e) {
-            if (o.reader != ValidationOptions.Reader.PTX_INSPECTOR) {
-                out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
-                return out;
-            }
-            try {
-                asBuilt = PtxText.parse(asBuiltText);
-                readerNote = "ptx-inspector's reader reported " + e.getMessage() + "; the interpreter's own PTX reader was used";
-            } catch (RuntimeException e2) {
-                out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
-                return out;
-            }
+            out.add(failure(file, "*", "cannot read the PTX: " + e.getMessage()));
+            return out;
         }
         Map<String, Set<String>> flaggedHere = flaggedFor(file);
         for (PtxText.Func k : asBuilt.entries()) {
-            Map<String, PtxHazards.Hit> hits = PtxHazards.scan(asBuilt, k);
+            Map<String, KernelHazards.Hit> hits = KernelHazards.of(asBuilt.source, k.name, hazards(o.buildFlags)[3] && hazards(o.buildFlags)[1]);
             Set<String> rules = flaggedHere == null ? null : flaggedHere.get(k.name);
             if (rules == null && flaggedHere != null) {
                 // analyzers name kernels as written in the source; PTX names C++ kernels mangled
@@ -307,21 +328,23 @@ public final class Validator {
                 Nvcc.Result r = compile(file, v.flags);
                 if (r.ptx == null) { v.error = r.error; continue; }
                 try {
-                    v.module = readerNote == null ? parse(r.ptx) : PtxText.parse(r.ptx);
+                    v.module = PtxModelAdapter.read(r.ptx);
                     v.ptx = r.ptx;
                 } catch (RuntimeException e) {
                     v.error = "cannot read the PTX: " + e.getMessage();
                 }
             }
             KernelResult kr = kernel(file, asBuilt, k, hits, vs);
-            if (readerNote != null) kr.notes.add(readerNote);
+            kr.notes.addAll(toolchainNotes);
             out.add(kr);
         }
         return out;
     }
 
-    private PtxText.Module parse(String ptx) {
-        return o.reader == ValidationOptions.Reader.PTX_INSPECTOR ? PtxModelAdapter.read(ptx) : PtxText.parse(ptx);
+    private HostLaunch hostLaunch(String kernel) {
+        if (o.hostLaunches == null) return null;
+        HostLaunch h = o.hostLaunches.get(kernel);
+        return h != null ? h : o.hostLaunches.get(dev.numlint.ptx.Demangler.simpleName(kernel));
     }
 
     private Map<String, Set<String>> flaggedFor(Path file) {
@@ -352,17 +375,26 @@ public final class Validator {
         int n;
     }
 
-    private KernelResult kernel(Path file, PtxText.Module asBuilt, PtxText.Func k, Map<String, PtxHazards.Hit> hits, List<Variant> vs) {
+    private KernelResult kernel(Path file, PtxText.Module asBuilt, PtxText.Func k, Map<String, KernelHazards.Hit> hits, List<Variant> vs) {
         KernelResult res = new KernelResult();
         res.file = file.toString();
         res.kernel = k.name;
         res.executor = EXECUTOR;
         KernelSpec ks = spec.find(k.name);
-        if (ks == null) {
+        if (ks != null) {
+            res.launch.put("source", "spec file " + o.spec);
+        } else {
             ks = InputInference.infer(k);
             // an extern (dynamically sized) .shared array: give the launch the usual 48 KiB
             if (asBuilt.vars.stream().anyMatch(v -> "shared".equals(v.space) && v.unsized)) ks.sharedBytes = 48 * 1024;
+            HostLaunch hl = hostLaunch(k.name);
+            if (hl != null) HostLaunches.apply(hl, ks, res.launch, res.notes);
+            else {
+                res.launch.put("source", "inferred from the PTX (no launch found in the host code; give one with --spec)");
+                for (ParamSpec ps : ks.params) res.launch.put(ps.name, "inferred: " + ps);
+            }
         }
+        res.spec = ks;
         if (ks.params.size() != k.params.size()) {
             res.verdict = Verdict.NOT_RUNNABLE;
             res.reason = "spec lists " + ks.params.size() + " parameters, the kernel has " + k.params.size();
@@ -383,7 +415,7 @@ public final class Validator {
             Decoder.Options ro = new Decoder.Options().reference(true);
             if (vs.get(1).flags.stream().anyMatch(f -> f.startsWith("ptx:"))) ro.unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true);
             ref = Decoder.decode(strictM, k.name, ro);
-            if (nl001) host = Decoder.decode(asBuilt, k.name, new Decoder.Options().host(true));
+            if (nl001) host = Decoder.decode(asBuilt, k.name, new Decoder.Options().host(true).contract(true));
         } catch (Decoder.Unsupported e) {
             res.verdict = Verdict.NOT_RUNNABLE;
             res.reason = "unsupported: " + e.getMessage();
@@ -407,6 +439,7 @@ public final class Validator {
         long compared = 0, differing = 0, maxUlp = 0;
         double sumUlp = 0;
         long hostDiff = 0;
+        Map<String, Map<String, Long>> histo = new LinkedHashMap<>(); // rule -> ULP bucket -> elements
         Map<String, double[]> err = new LinkedHashMap<>(); // maxAbs, maxRel, sumAbs, count, diffFromAsBuilt
         Map<String, Long> removes = new LinkedHashMap<>();
         for (Variant v : vs) if (progs.containsKey(v.name)) err.put(v.name, new double[5]);
@@ -452,7 +485,9 @@ public final class Validator {
             } catch (KernelFault e) {
                 res.verdict = Verdict.NOT_RUNNABLE;
                 res.reason = "fault: " + e.getMessage() + (ks.source.startsWith("inferred") ? " (inputs inferred from the PTX: "
-                        + ks.params + "; give a spec file)" : "");
+                        + ks.params + "; give a spec file)" : " (launch from " + ks.source + ")")
+                        + (e.outOfBounds && gpu != null ? "; this launch is unsafe and was not run on the GPU" : "");
+                if (g != null) g.close(res);
                 return res;
             }
             Outputs refOut, hostOut = null;
@@ -462,6 +497,7 @@ public final class Validator {
             } catch (KernelFault e) {
                 res.verdict = Verdict.NOT_RUNNABLE;
                 res.reason = "fault in the reference/host run: " + e.getMessage();
+                if (g != null) g.close(res);
                 return res;
             }
             Outputs a = outs.get("as-built"), st = outs.get("strict");
@@ -486,7 +522,18 @@ public final class Validator {
                             if (ulp(vv.get(r.getKey())[i], sv[i], t) == 0) r.setValue(r.getValue() + 1);
                         }
                     }
-                    if (hv != null && ulp(hv[i], av[i], t) != 0) hostDiff++;
+                    if (hv != null) {
+                        long hu = ulp(hv[i], av[i], t);
+                        if (hu != 0) {
+                            hostDiff++;
+                            histo.computeIfAbsent("NL001", x -> new TreeMap<>()).merge(FindingResult.bucket(hu), 1L, Long::sum);
+                        }
+                    }
+                    for (Variant v : vs) {
+                        if (v.rule == null || !vv.containsKey(v.name)) continue;
+                        long vu = ulp(av[i], vv.get(v.name)[i], t);
+                        if (vu != 0) histo.computeIfAbsent(v.rule, x -> new TreeMap<>()).merge(FindingResult.bucket(vu), 1L, Long::sum);
+                    }
                     for (Map.Entry<String, double[]> ev : err.entrySet()) {
                         double x = vv.get(ev.getKey())[i];
                         double[] acc = ev.getValue();
@@ -515,7 +562,10 @@ public final class Validator {
             if (acc == null) ve.reason = v.error != null ? v.error : "not built";
             else {
                 ve.maxAbsError = acc[0];
-                ve.maxRelError = acc[1];
+                if (Double.isNaN(acc[1]) || Double.isNaN(acc[0])) ve.maxRelErrorNote = "undefined: NaN results";
+                else if (Double.isInfinite(acc[1])) ve.maxRelErrorNote = "undefined: reference is 0";
+                else ve.maxRelError = acc[1];
+                if (Double.isNaN(acc[0])) ve.maxAbsError = null;
                 ve.meanAbsError = acc[3] == 0 ? 0 : acc[2] / acc[3];
                 ve.elementsDifferingFromAsBuilt = (long) acc[4];
             }
@@ -533,14 +583,18 @@ public final class Validator {
         boolean confirmed = differing > 0 || hostDiff > 0 || gDiff > 0;
         res.verdict = confirmed ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
         // per finding
-        for (PtxHazards.Hit h : hits.values()) {
+        for (KernelHazards.Hit h : hits.values()) {
             FindingResult f = new FindingResult();
-            f.rule = h.rule;
-            f.line = h.line;
-            f.evidence = h.text;
+            f.rule = h.rule();
+            f.line = h.line();
+            f.evidence = h.text();
+            f.source = h.source();
+            if (h.sourceLine() > 0) f.sourceLine = h.sourceLine();
+            if (h.sourceColumn() > 0) f.sourceColumn = h.sourceColumn();
+            f.ulpHistogram = histo.getOrDefault(h.rule(), Map.of());
             Long el = null;
-            if (h.rule.equals("NL001")) el = hostDiff;
-            else for (Attribution a : res.attribution) if (a.rule.equals(h.rule)) el = a.elementsDiffering;
+            if (h.rule().equals("NL001")) el = hostDiff;
+            else for (Attribution a : res.attribution) if (a.rule.equals(h.rule())) el = a.elementsDiffering;
             if (el == null) {
                 // no single switch for this rule (e.g. an intrinsic or atomics): the kernel-level comparison decides
                 f.verdict = differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
@@ -552,10 +606,15 @@ public final class Validator {
             res.findings.add(f);
         }
         res.reason = confirmed
-                ? (differing > 0 ? differing + " output elements differ between the as-built and the IEEE-strict build" : "")
-                        + (hostDiff > 0 ? (differing > 0 ? "; " : "") + hostDiff + " elements differ between the GPU and the x86 float-to-unsigned conversion" : "")
-                        + (gDiff > 0 ? "; on the GPU " + gDiff + " elements differ between the as-built and the IEEE-strict build" : "")
-                : "as-built and strict outputs identical on " + sets + " input sets (" + dists.stream().map(Object::toString).distinct().collect(Collectors.joining(", ")) + ")";
+                ? String.join("; ", java.util.stream.Stream.of(
+                        differing > 0 ? differing + " of " + compared + " output elements differ between the as-built and the IEEE-strict build" : null,
+                        hostDiff > 0 ? "host (x86) vs GPU conversion: " + hostDiff + " of " + compared + " elements differ between the GPU's float-to-unsigned conversion and the x86 one"
+                                + (differing == 0 ? " (as-built and IEEE-strict GPU builds agree)" : "") : null,
+                        gDiff > 0 ? "on the GPU " + gDiff + " elements differ between the as-built and the IEEE-strict build"
+                                + (differing == 0 ? " (not on the CPU interpreter)" : "") : null).filter(java.util.Objects::nonNull).toList())
+                : "as-built and strict outputs identical on " + sets + (sets == 1 ? " input set (" : " input sets (")
+                        + java.util.stream.IntStream.range(0, sets).mapToObj(i -> dists.get(i % dists.size()).toString()).distinct()
+                        .collect(Collectors.joining(", ")) + ")";
         return res;
     }
 
@@ -569,6 +628,10 @@ public final class Validator {
         long compared, differing, maxUlp;
         double sumUlp;
         boolean ran;
+        /** This kernel's own executor (context), opened on first use and closed in finish. */
+        GpuExecutor ex;
+        /** The fault that lost this kernel's context: later variants of the kernel are not run. */
+        String lost;
 
         GpuSide(List<Variant> vs) {
             for (Variant v : vs) if (v.rule != null) removes.put(v.name, 0L);
@@ -588,8 +651,13 @@ public final class Validator {
                 }
                 int[] sizes = new int[p.params.size()];
                 for (int i = 0; i < sizes.length; i++) sizes[i] = p.params.get(i).size;
+                if (lost != null) {
+                    failed.put(v.name, "not run: this kernel's CUDA context was lost after " + lost);
+                    continue;
+                }
                 try {
-                    GpuExecutor.Result r = gpu.run(v.ptx, kernel, ks.gridFor(in.n), KernelSpec.pad(ks.block), ks.sharedBytes,
+                    if (ex == null) ex = gpuFactory.get();
+                    GpuExecutor.Result r = ex.run(v.ptx, kernel, ks.gridFor(in.n), KernelSpec.pad(ks.block), ks.sharedBytes,
                             args, sizes, o.gpuRepeats);
                     gout.put(v.name, r.buffers());
                     List<Float> t = times.computeIfAbsent(v.name, x -> new ArrayList<>());
@@ -597,6 +665,7 @@ public final class Validator {
                     ran = true;
                 } catch (Exception e) {
                     failed.put(v.name, "GPU launch failed: " + e.getMessage());
+                    lost = v.name + "'s launch failed (" + e.getMessage() + ")";
                 }
             }
             Map<Integer, byte[]> ga = gout.get("as-built"), gs = gout.get("strict");
@@ -643,6 +712,22 @@ public final class Validator {
         }
 
         void finish(KernelResult res, List<Variant> vs) {
+            close(res);
+            finishResults(res, vs);
+        }
+
+        void close(KernelResult res) {
+            if (ex != null) {
+                try {
+                    ex.close();
+                } catch (RuntimeException e) {
+                    res.notes.add("closing this kernel's GPU context failed: " + e.getMessage());
+                }
+                ex = null;
+            }
+        }
+
+        private void finishResults(KernelResult res, List<Variant> vs) {
             GpuKernelResult gr = new GpuKernelResult();
             res.gpu = gr;
             if (!ran) {
@@ -711,7 +796,7 @@ public final class Validator {
     }
 
     /** Input distributions per set, chosen by the hazards (conversion ranges for NL001, subnormals for NL007...). */
-    static List<Distribution> distributions(Map<String, PtxHazards.Hit> hits, KernelSpec ks) {
+    static List<Distribution> distributions(Map<String, KernelHazards.Hit> hits, KernelSpec ks) {
         List<Distribution> d = new ArrayList<>();
         d.add(Distribution.uniform(-1, 1));
         if (hits.containsKey("NL001")) {

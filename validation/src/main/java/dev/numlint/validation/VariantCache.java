@@ -23,7 +23,8 @@ public final class VariantCache {
         this.dir = dir;
     }
 
-    static String key(Path cu, String arch, List<String> flags) throws IOException {
+    /** The cache file name of a build: source file name and a hash of (content, arch, flags). */
+    public static String key(Path cu, String arch, List<String> flags) throws IOException {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             md.update(Files.readAllBytes(cu));

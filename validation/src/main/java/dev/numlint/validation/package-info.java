@@ -15,6 +15,6 @@
  * GPU can be used: every nvcc-built variant then also runs on the GPU with the interpreter's inputs, and the report
  * compares both (bit-exact agreement of the strict builds, attribution, kernel times, device facts).
  * {@link dev.numlint.validation.VariantCache} holds prebuilt PTX variants for hosts without nvcc;
- * {@link dev.numlint.validation.ValidateMain} is a minimal command line for GPU hosts (validation/README.md).
+ * On GPU hosts the shaded CLI jar runs the same {@code numlint validate} command (validation/README.md).
  */
 package dev.numlint.validation;

@@ -31,7 +31,6 @@ public final class ValidationSurvey {
                 case "--inputs": o.inputs = Integer.parseInt(args[++i]); break;
                 case "--elements": o.elements = Integer.parseInt(args[++i]); break;
                 case "--all": o.allKernels = true; break;
-                case "--builtin-reader": o.reader = ValidationOptions.Reader.BUILTIN; break;
                 default: paths.add(Paths.get(args[i]));
             }
         }
@@ -53,9 +52,8 @@ public final class ValidationSurvey {
                 kernels, ran, kernels == 0 ? 0 : 100.0 * ran / kernels, r.count(Verdict.CONFIRMED), r.count(Verdict.NOT_OBSERVED),
                 kernels - ran, secs);
         reasons.forEach((k, v) -> System.out.printf("  %3d  %s%n", v, k));
-        long fallback = r.kernels.stream().filter(k -> k.notes.stream().anyMatch(n -> n.contains("own PTX reader"))).count();
         long retried = r.kernels.stream().filter(k -> k.notes.stream().anyMatch(n -> n.contains("inferred 1-D launch faulted"))).count();
-        System.out.printf("  kernels read with the built-in reader after ptx-inspector's reported problems: %d; inferred launches retried smaller: %d%n", fallback, retried);
+        System.out.printf("  inferred launches retried smaller: %d%n", retried);
     }
 
     private static String rulesOf(KernelResult k) {

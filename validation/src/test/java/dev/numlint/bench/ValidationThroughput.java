@@ -1,5 +1,6 @@
 package dev.numlint.bench;
 
+import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.Validator;
 import dev.numlint.validation.interp.Decoder;
@@ -32,7 +33,7 @@ public final class ValidationThroughput {
     }
 
     public static void main(String[] args) throws Exception {
-        PtxText.Module m = PtxText.parse(resource("bench.ptx"));
+        PtxText.Module m = PtxModelAdapter.read(resource("bench.ptx"));
         Program p = Decoder.decode(m, "arith_loop", false, false);
         // -Dnumlint.bench.smoke=true (bench/validation-throughput.sh without NUMLINT_CORPORA): shows that it runs
         boolean smoke = Boolean.getBoolean("numlint.bench.smoke");

@@ -40,10 +40,12 @@ class VariantCacheTest {
         o.inputs = 2;
         o.elements = 256;
         VariantCache c = new VariantCache(o.variantCache);
-        c.put(cu, o.arch, List.of(), fma);
+        // every build carries -lineinfo (source positions without changing the code)
+        c.put(cu, o.arch, List.of("-lineinfo"), fma);
         List<String> strict = new ArrayList<>(List.of(Validator.STRICT_FLAGS));
+        strict.add("-lineinfo");
         c.put(cu, o.arch, strict, noFma);
-        c.put(cu, o.arch, List.of("-fmad=false"), noFma);
+        c.put(cu, o.arch, List.of("-fmad=false", "-lineinfo"), noFma);
         c.putNvccVersion("nvcc test version");
         ValidationReport r = Validator.validate(List.of(cu), o);
         KernelResult k = r.kernels.stream().filter(x -> x.kernel.equals("square_plus")).findFirst().orElseThrow();

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** How to launch one kernel: grid, block, dynamic shared memory, parameters in order. */
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public final class KernelSpec {
     /** Kernel name as in the PTX (mangled for C++). */
     public String kernel;

@@ -23,14 +23,17 @@ public final class ParamSpec {
 
     public ParamSpec() {}
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isArray() {
         return "array".equals(kind);
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isOutput() {
         return "out".equals(direction) || "inout".equals(direction);
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isInput() {
         return !"out".equals(direction);
     }

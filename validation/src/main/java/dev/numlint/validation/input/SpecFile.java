@@ -32,6 +32,13 @@ public final class SpecFile {
         return f;
     }
 
+    /** This spec as YAML that {@link #read} reads back. */
+    public String toYaml() throws IOException {
+        ObjectMapper m = new ObjectMapper(new YAMLFactory());
+        return "# numlint validate --write-spec: the launch each kernel ran with; edit and pass back with --spec\n"
+                + m.writeValueAsString(this);
+    }
+
     /** The spec for a kernel: by its PTX name, or by the source name inside a C++ mangled name (_Z6squarePfS_i). */
     public KernelSpec find(String kernel) {
         for (KernelSpec k : kernels) if (kernel.equals(k.kernel)) return k;

@@ -48,6 +48,8 @@ public final class Decoder {
      */
     public static final class Options {
         public boolean reference, hostConversions, unfuseFma, exactDiv, noFtz, exactSqrt;
+        /** Apply ptxas's contractions (the module's {@code contractions}): the program the GPU runs as built. */
+        public boolean contract;
 
         public Options() {}
 
@@ -57,6 +59,7 @@ public final class Decoder {
         public Options exactDiv(boolean v) { exactDiv = v; return this; }
         public Options noFtz(boolean v) { noFtz = v; return this; }
         public Options exactSqrt(boolean v) { exactSqrt = v; return this; }
+        public Options contract(boolean v) { contract = v; return this; }
     }
 
     public static Program decode(PtxText.Module m, String kernel, boolean reference, boolean hostConversions) {
@@ -100,6 +103,7 @@ public final class Decoder {
     private final List<int[]> vecs = new ArrayList<>();
     private final List<String> texts = new ArrayList<>();
     private final List<Integer> lines = new ArrayList<>();
+    private final List<String> srcs = new ArrayList<>();
     private final List<Long> template = new ArrayList<>();
     private final List<Boolean> slotF32 = new ArrayList<>();
     private final Set<Integer> f64Slots = new HashSet<>();
@@ -132,6 +136,45 @@ public final class Decoder {
         this.p = new Program(k.name, o.reference);
     }
 
+    /** The add/sub as ptxas builds it: one fused multiply-add of the mul's operands (negations first). */
+    private List<Insn> fused(Insn add, PtxText.Fuse fu) {
+        String t = add.has("f64") ? "f64" : "f32";
+        List<Insn> out = new ArrayList<>();
+        String pa = fu.pa(), other = fu.other();
+        if (fu.negateProduct()) {
+            String r = "%__ctr" + add.line + "p";
+            declare(new PtxText.RegDecl(t, r, -1));
+            out.add(synth(add, "neg", List.of(t), List.of(r, pa)));
+            pa = r;
+        }
+        if (fu.negateOther()) {
+            String r = "%__ctr" + add.line + "o";
+            declare(new PtxText.RegDecl(t, r, -1));
+            out.add(synth(add, "neg", List.of(t), List.of(r, other)));
+            other = r;
+        }
+        List<String> mods = new ArrayList<>();
+        mods.add("rn");
+        if (add.has("ftz")) mods.add("ftz");
+        if (add.has("sat")) mods.add("sat");
+        mods.add(t);
+        out.add(synth(add, "fma", mods, List.of(add.operands.get(0), pa, fu.pb(), other)));
+        return out;
+    }
+
+    private static Insn synth(Insn like, String opcode, List<String> mods, List<String> operands) {
+        Insn c = new Insn();
+        c.guard = like.guard;
+        c.guardNeg = like.guardNeg;
+        c.opcode = opcode;
+        c.mods = new ArrayList<>(mods);
+        c.operands = new ArrayList<>(operands);
+        c.text = like.text + " (contracted by ptxas: " + opcode + "." + String.join(".", mods) + ")";
+        c.line = like.line;
+        c.src = like.src;
+        return c;
+    }
+
     /** Applies the PTX-level strictness switches to a copy of the instruction. */
     private Insn transform(Insn in) {
         boolean f32 = in.mods.contains("f32"), f64 = in.mods.contains("f64");
@@ -155,6 +198,7 @@ public final class Decoder {
         c.operands = in.operands;
         c.text = in.text;
         c.line = in.line;
+        c.src = in.src;
         return c;
     }
 
@@ -302,7 +346,15 @@ public final class Decoder {
         for (Stmt s : f.body) {
             if (s instanceof Label) labels.put(((Label) s).name, ins.size());
             else if (s instanceof VarDecl) declareVar(((VarDecl) s).var);
-            else if (s instanceof Insn) {
+            else if (s instanceof Insn && opts.contract && !opts.unfuseFma && mod.contractions.containsKey(((Insn) s).line)) {
+                for (Insn x : fused((Insn) s, mod.contractions.get(((Insn) s).line))) {
+                    cur = x;
+                    insn(cur, f == kernel);
+                    ins.addAll(post);
+                    for (int i = 0; i < post.size(); i++) { vecs.add(null); texts.add(cur.text); lines.add(cur.line); srcs.add(cur.src); }
+                    post.clear();
+                }
+            } else if (s instanceof Insn) {
                 cur = transform((Insn) s);
                 try {
                     insn(cur, f == kernel);
@@ -312,7 +364,7 @@ public final class Decoder {
                     throw new Unsupported("cannot decode '" + cur.text + "' (line " + cur.line + "): " + e);
                 }
                 ins.addAll(post);
-                for (int i = 0; i < post.size(); i++) { vecs.add(null); texts.add(cur.text); lines.add(cur.line); }
+                for (int i = 0; i < post.size(); i++) { vecs.add(null); texts.add(cur.text); lines.add(cur.line); srcs.add(cur.src); }
                 post.clear();
             }
         }
@@ -553,7 +605,7 @@ public final class Decoder {
     private void emitPost(boolean after, int op, int d, int a) {
         long[] e = {op, d, a, 0, 0, guard(cur), 0, 0};
         if (after) post.add(e);
-        else { ins.add(e); vecs.add(null); texts.add(cur.text); lines.add(cur.line); }
+        else { ins.add(e); vecs.add(null); texts.add(cur.text); lines.add(cur.line); srcs.add(cur.src); }
     }
 
     private Sym symbol(String t) {
@@ -603,14 +655,14 @@ public final class Decoder {
         ins.add(new long[] {op, d, a, b, c, guard(cur), x, y});
         vecs.add(v);
         texts.add(cur.text);
-        lines.add(cur.line);
+        lines.add(cur.line); srcs.add(cur.src);
         int at = ins.size() - 1;
         if (ref && !isDD(op) && writesD(op) && wideD(d)) {
             // a double-double register written by an ordinary binary64 operation: its low part is 0
             ins.add(new long[] {Op.ZERO_LO, d, 0, 0, 0, guard(cur), 0, 0});
             vecs.add(null);
             texts.add(cur.text);
-            lines.add(cur.line);
+            lines.add(cur.line); srcs.add(cur.src);
         }
         return at;
     }
@@ -635,7 +687,9 @@ public final class Decoder {
         p.op = new int[n]; p.d = new int[n]; p.a = new int[n]; p.b = new int[n]; p.c = new int[n];
         p.g = new int[n]; p.x = new long[n]; p.y = new int[n]; p.v = new int[n][]; p.text = new String[n];
         p.line = new int[n];
+        p.src = new String[n];
         for (int i = 0; i < n; i++) {
+            p.src[i] = srcs.get(i);
             long[] e = ins.get(i);
             p.op[i] = (int) e[0]; p.d[i] = (int) e[1]; p.a[i] = (int) e[2]; p.b[i] = (int) e[3]; p.c[i] = (int) e[4];
             p.g[i] = (int) e[5]; p.x[i] = e[6]; p.y[i] = (int) e[7]; p.v[i] = vecs.get(i); p.text[i] = texts.get(i);
@@ -805,6 +859,10 @@ public final class Decoder {
             case "vote": vote(in); return;
             case "activemask": emit(Op.ACTIVEMASK, dst(o.get(0)), 0, 0, 0, 0, 0, null); return;
             case "trap": emit(Op.TRAP, 0, 0, 0, 0, 0, 0, null); return;
+            case "tex": case "tld4": case "txq": case "suld": case "sust": case "sured": case "suq":
+                throw new Unsupported("texture/surface access " + op + "." + String.join(".", in.mods)
+                        + ": the texture's array, addressing and filter mode are set by host code (cudaBindTexture*,"
+                        + " cudaCreateTextureObject) that validation does not read yet; not executed");
             default:
                 throw new Unsupported("instruction " + op + (in.mods.isEmpty() ? "" : "." + String.join(".", in.mods)));
         }

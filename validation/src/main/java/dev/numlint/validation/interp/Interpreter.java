@@ -25,8 +25,6 @@ import java.util.Arrays;
 public final class Interpreter {
     private static final Rounding[] RND = Rounding.values();
     private static final int S_EXIT = 0, S_BAR = 1, S_WARP = 2;
-    /** Shared memory beyond the declared size (a GPU block has 48 KiB or more; overruns within it do not fault). */
-    static final int SHARED_PAD = 16 * 1024;
 
     private final Program p;
     private final Space global, constSpace;
@@ -54,7 +52,7 @@ public final class Interpreter {
         this.p = p;
         this.global = global;
         this.dynShared = dynamicSharedBytes;
-        this.constSpace = new Space(Math.max(p.constSize, 8), false);
+        this.constSpace = new Space("const", new byte[Math.max(p.constSize, 8)], p.constSize, false);
         System.arraycopy(p.constInit, 0, constSpace.mem, 0, p.constInit.length);
     }
 
@@ -69,7 +67,7 @@ public final class Interpreter {
     }
 
     public void launch(int[] grid, int[] block, byte[] params) throws KernelFault {
-        kparam = new Space(Arrays.copyOf(params, Math.max(params.length, p.kparamSize)), false);
+        kparam = new Space("param", Arrays.copyOf(params, Math.max(params.length, p.kparamSize)), p.kparamSize, false);
         int nb = block[0] * block[1] * block[2];
         boolean sync = p.hasSync;
         Thread[] ts = new Thread[sync ? nb : 1];
@@ -77,7 +75,7 @@ public final class Interpreter {
         for (int bz = 0; bz < grid[2]; bz++) {
             for (int by = 0; by < grid[1]; by++) {
                 for (int bx = 0; bx < grid[0]; bx++) {
-                    if (shared == null) shared = new Space(p.sharedSize + dynShared + SHARED_PAD, p.reference);
+                    if (shared == null) shared = new Space("shared", new byte[p.sharedSize + dynShared], p.sharedSize + dynShared, p.reference);
                     else shared.clear();
                     int lin = 0;
                     for (int tz = 0; tz < block[2]; tz++) {
@@ -102,8 +100,8 @@ public final class Interpreter {
         Thread t = new Thread();
         t.R = new long[p.nRegs];
         if (p.reference) t.L = new double[p.nRegs];
-        t.local = new Space(Math.max(p.localSize, 8), p.reference);
-        if (p.cparamSize > 0) t.cparam = new Space(p.cparamSize, false);
+        t.local = new Space("local", new byte[Math.max(p.localSize, 8)], p.localSize, p.reference);
+        if (p.cparamSize > 0) t.cparam = new Space("param", new byte[p.cparamSize], p.cparamSize, false);
         t.stack = new int[2 * p.maxCallDepth];
         return t;
     }
@@ -738,9 +736,9 @@ public final class Interpreter {
                     case Op.WIDEN: R[D[i]] = db(f(R[A[i]])); break;
                     case Op.NARROW: R[D[i]] = fb((float) dd(R[A[i]])); break;
                     // ---- memory
-                    case Op.LD_G32: R[D[i]] = (int) Space.I32.get(gm, (int) (R[A[i]] + X[i] - GLOBAL_BASE)); break;
+                    case Op.LD_G32: R[D[i]] = (int) Space.I32.get(gm, global.check(R[A[i]] + X[i] - GLOBAL_BASE, 4)); break;
                     case Op.ST_G32: {
-                        int ix = (int) (R[A[i]] + X[i] - GLOBAL_BASE);
+                        int ix = global.check(R[A[i]] + X[i] - GLOBAL_BASE, 4);
                         Space.I32.set(gm, ix, (int) R[B[i]]);
                         if (global.valid != null) global.invalidate(ix, 4);
                         break;
@@ -832,14 +830,22 @@ public final class Interpreter {
                 if (count > budget) throw new KernelFault("instruction limit of " + limit + " per launch reached (runaway loop?)");
             }
         } catch (KernelFault e) {
-            throw new KernelFault(e.getMessage() + " at '" + p.text[i] + "' (line " + p.line[i] + ")");
+            throw KernelFault.at(e.what(), e.outOfBounds, where(t, i));
+        } catch (MemoryFault e) {
+            throw KernelFault.at(e.getMessage(), true, where(t, i));
         } catch (RuntimeException e) {
-            String what = e instanceof IndexOutOfBoundsException ? "out-of-bounds memory access (" + e.getMessage() + ")"
-                    : e instanceof ArithmeticException ? "out-of-bounds memory access (address beyond 2 GiB)" : e.toString();
-            throw new KernelFault(what + " at '" + p.text[i] + "' (line " + p.line[i] + ")");
+            String what = e instanceof IndexOutOfBoundsException ? "out-of-bounds memory access (" + e.getMessage() + ")" : e.toString();
+            throw KernelFault.at(what, e instanceof IndexOutOfBoundsException, where(t, i));
         } finally {
             executed += count;
         }
+    }
+
+    private KernelFault.Where where(Thread t, int pc) {
+        long[] R = t.R;
+        return new KernelFault.Where(new int[] {(int) R[Program.R_TID], (int) R[Program.R_TID + 1], (int) R[Program.R_TID + 2]},
+                new int[] {(int) R[Program.R_CTAID], (int) R[Program.R_CTAID + 1], (int) R[Program.R_CTAID + 2]},
+                p.line[pc], p.src == null ? null : p.src[pc], p.text[pc]);
     }
 
     private static DoubleDouble ddv(long[] R, double[] L, int s) {

@@ -19,12 +19,16 @@ public final class Launch {
     private Space global;
     private long executed;
 
-    /** Unused bytes around buffers, so that inferred launches that read a little past an array do not fault. */
-    public static final int PAD = 64 * 1024;
+    /**
+     * Unallocated bytes between buffers: an access that runs past a buffer lands here and faults (it never reaches
+     * the next buffer), see {@link Space#check}.
+     */
+    public static final int GAP = 256;
+    private final List<String> names = new ArrayList<>();
 
     public Launch(Program p) {
         this.p = p;
-        this.top = align(p.globalsSize) + PAD;
+        this.top = align(p.globalsSize) + GAP;
         this.params = new byte[Math.max(p.kparamSize, 8)];
     }
 
@@ -34,9 +38,15 @@ public final class Launch {
 
     /** Allocates a device buffer initialised with data and returns its device address. */
     public long alloc(byte[] data) {
+        return alloc(data, "buffer " + buffers.size());
+    }
+
+    /** Allocates a device buffer called what (for fault messages) initialised with data. */
+    public long alloc(byte[] data, String what) {
         offsets.add((long) top);
         buffers.add(data);
-        top = align(top + Math.max(data.length, 1)) + Math.max(PAD, align(data.length));
+        names.add(what);
+        top = align(top + Math.max(data.length, 1)) + GAP;
         return Decoder.GLOBAL_BASE + offsets.get(offsets.size() - 1);
     }
 
@@ -62,9 +72,11 @@ public final class Launch {
     public void run(int[] grid, int[] block, int dynamicShared, long instructionLimit) throws KernelFault {
         global = new Space(Math.max(top, 8), p.reference);
         System.arraycopy(p.globalsInit, 0, global.mem, 0, p.globalsInit.length);
+        global.allocate(0, p.globalsSize, "the module's .global variables");
         for (int i = 0; i < buffers.size(); i++) {
             byte[] d = buffers.get(i);
             System.arraycopy(d, 0, global.mem, (int) (long) offsets.get(i), d.length);
+            global.allocate(offsets.get(i), d.length, names.get(i));
         }
         Interpreter it = new Interpreter(p, global, dynamicShared);
         it.setInstructionLimit(instructionLimit);

@@ -20,6 +20,8 @@ public final class Program {
     int[][] v;
     String[] text;
     int[] line;
+    /** Per instruction: the source position (file:line:column) from the PTX's .loc, or null. */
+    String[] src;
     long[] regTemplate;
     int nRegs;
     boolean hasSync;

@@ -1,5 +1,6 @@
 package dev.numlint.validation.interp;
 
+import dev.numlint.ptx.model.Contraction;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Operand;
 import dev.numlint.ptx.model.Param;
@@ -33,12 +34,37 @@ public final class PtxModelAdapter {
 
     public static PtxText.Module from(PtxModule m) {
         PtxText.Module out = new PtxText.Module();
+        out.source = m;
         for (Variable v : m.variables()) {
             if (v.elementSize() <= 0 || !Types.isType(v.type())) continue; // .texref/.samplerref: tex is not executed
             out.vars.add(var(v));
         }
         for (PtxFunction f : m.functions()) out.funcs.add(func(f));
+        for (PtxFunction f : m.definedFunctions()) contractions(f, out.contractions);
         return out;
+    }
+
+    /**
+     * The contractions of {@link Contraction} that the interpreter can apply exactly: the mul's source registers
+     * are not redefined between the mul and the add/sub (same basic block, so the fused operation sees the values
+     * the mul saw).
+     */
+    private static void contractions(PtxFunction f, Map<Integer, PtxText.Fuse> out) {
+        for (Contraction.Fusion fu : Contraction.of(f).fusions()) {
+            Instruction mul = f.instruction(fu.mul()), add = f.instruction(fu.add());
+            if (!mul.opcode().equals("mul")) continue; // a div.approx product: a * rcp(b), not modelled here yet
+            boolean clobbered = false;
+            for (int i = fu.mul() + 1; i < fu.add() && !clobbered; i++) {
+                for (String d : f.instruction(i).defs()) {
+                    for (int k = 1; k <= 2; k++) {
+                        if (mul.operand(k) instanceof Operand.Reg r && r.name().equals(d)) clobbered = true;
+                    }
+                }
+            }
+            if (clobbered) continue;
+            out.put(add.ptxLine(), new PtxText.Fuse(mul.operand(1).toString(), mul.operand(2).toString(),
+                    add.operand(3 - fu.operand()).toString(), fu.negated(), fu.addendNegated(), mul.ptxLine()));
+        }
     }
 
     private static PtxText.Var var(Variable v) {
@@ -107,6 +133,7 @@ public final class PtxModelAdapter {
         for (Operand o : x.operands()) in.operands.add(o.toString());
         in.text = x.text() == null ? x.opcode() : x.text().replaceAll("\\s+", " ").trim();
         in.line = x.ptxLine();
+        if (x.loc() != null && x.loc().userPos() != null && x.loc().userPos().line() > 0) in.src = x.loc().userPos().toString();
         return in;
     }
 }

@@ -16,6 +16,18 @@ public final class Space {
     static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     public byte[] mem;
+    /** What this memory is, for fault messages: global, shared, local, param, const. */
+    final String name;
+    /** Bytes [0, limit) may be accessed; the rest of {@link #mem} is outside every allocation. */
+    int limit;
+    /**
+     * Global memory: per byte, whether it lies inside an allocation (a module variable or a buffer); the gaps
+     * between allocations are not. Null: every byte below {@link #limit} is allocated.
+     */
+    boolean[] allocated;
+    /** Global memory: the allocations, for fault messages (start offset, length, what). */
+    final java.util.List<long[]> allocations = new java.util.ArrayList<>();
+    final java.util.List<String> allocationNames = new java.util.ArrayList<>();
     double[] shadow;
     boolean[] valid;
     /** Reference mode: low parts of double-double f64 values, at 8-byte granularity. */
@@ -23,11 +35,18 @@ public final class Space {
     boolean[] validLo;
 
     public Space(int size, boolean reference) {
-        this(new byte[size], reference);
+        this("global", new byte[size], size, reference);
     }
 
     public Space(byte[] mem, boolean reference) {
+        this("global", mem, mem.length, reference);
+    }
+
+    /** A memory of which bytes [0, limit) are allocated (mem may be longer). */
+    public Space(String name, byte[] mem, int limit, boolean reference) {
+        this.name = name;
         this.mem = mem;
+        this.limit = Math.min(limit, mem.length);
         if (reference) {
             shadow = new double[(mem.length + 3) / 4];
             valid = new boolean[shadow.length];
@@ -44,9 +63,48 @@ public final class Space {
         }
     }
 
+    /** Marks [offset, offset + length) as one allocation called what (global memory). */
+    public void allocate(long offset, int length, String what) {
+        if (allocated == null) allocated = new boolean[mem.length];
+        Arrays.fill(allocated, (int) offset, (int) offset + length, true);
+        allocations.add(new long[] {offset, length});
+        allocationNames.add(what);
+    }
+
+    /**
+     * The array index of an access of size bytes at addr; throws {@link MemoryFault} when any of the bytes lies
+     * outside an allocation. Allocations are separated by unallocated gaps at least as wide as the widest access,
+     * so checking the first and the last byte suffices.
+     */
+    int check(long addr, int size) {
+        if (addr < 0 || addr > limit - size) throw new MemoryFault(this, addr, size);
+        int i = (int) addr;
+        if (allocated != null && !(allocated[i] && allocated[i + size - 1])) throw new MemoryFault(this, addr, size);
+        return i;
+    }
+
+    /** Where offset lies relative to the allocations, e.g. "4 bytes past the end of buffer 1 (16384 bytes)". */
+    String describe(long offset) {
+        if (allocations.isEmpty()) {
+            return offset < 0 ? (-offset) + " bytes before the start of " + name + " memory (" + limit + " bytes)"
+                    : offset >= limit ? (offset - limit) + " bytes past the end of " + name + " memory (" + limit + " bytes)"
+                    : "offset " + offset + " of " + name + " memory (" + limit + " bytes)";
+        }
+        long best = Long.MAX_VALUE;
+        String what = null;
+        for (int k = 0; k < allocations.size(); k++) {
+            long st = allocations.get(k)[0], len = allocations.get(k)[1];
+            if (offset >= st && offset < st + len) return "offset " + (offset - st) + " of " + allocationNames.get(k) + " (" + len + " bytes)";
+            long before = st - offset, after = offset - (st + len);
+            if (before > 0 && before < best) { best = before; what = before + " bytes before the start of " + allocationNames.get(k) + " (" + len + " bytes)"; }
+            if (after >= 0 && after < best) { best = after; what = after + " bytes past the end of " + allocationNames.get(k) + " (" + len + " bytes)"; }
+        }
+        return what != null ? what : "outside every allocation";
+    }
+
     /** Loads size bytes (1, 2, 4, 8), zero- or sign-extended. */
     long load(long addr, int size, boolean signed) {
-        int i = Math.toIntExact(addr);
+        int i = check(addr, size);
         switch (size) {
             case 1: return signed ? mem[i] : mem[i] & 0xFFL;
             case 2: { short s = (short) I16.get(mem, i); return signed ? s : s & 0xFFFFL; }
@@ -57,7 +115,7 @@ public final class Space {
     }
 
     void store(long addr, int size, long v) {
-        int i = Math.toIntExact(addr);
+        int i = check(addr, size);
         switch (size) {
             case 1: mem[i] = (byte) v; break;
             case 2: I16.set(mem, i, (short) v); break;
@@ -75,12 +133,12 @@ public final class Space {
 
     /** Reference mode: the low part stored with an f64 value at addr (0 when none). */
     double loadLo(long addr) {
-        int i = Math.toIntExact(addr);
+        int i = check(addr, 8);
         return (i & 7) == 0 && validLo[i >> 3] ? lo8[i >> 3] : 0;
     }
 
     void storeDD(long addr, long hiBits, double lo) {
-        int i = Math.toIntExact(addr);
+        int i = check(addr, 8);
         I64.set(mem, i, hiBits);
         invalidate(i, 8);
         if ((i & 7) == 0) {
@@ -91,13 +149,13 @@ public final class Space {
 
     /** Reference mode: an f32 load of the double shadow when it is valid, else of the float bytes. */
     double loadWideF32(long addr) {
-        int i = Math.toIntExact(addr);
+        int i = check(addr, 4);
         if ((i & 3) == 0 && valid[i >> 2]) return shadow[i >> 2];
         return Float.intBitsToFloat((int) I32.get(mem, i));
     }
 
     void storeWideF32(long addr, double v) {
-        int i = Math.toIntExact(addr);
+        int i = check(addr, 4);
         I32.set(mem, i, Float.floatToRawIntBits((float) v));
         invalidate(i, 4);
         if ((i & 3) == 0) {
@@ -108,7 +166,7 @@ public final class Space {
 
     /** The value at addr as the reference computed it: the shadow double when valid, else the float. */
     public double referenceF32(long addr) {
-        int i = Math.toIntExact(addr);
+        int i = (int) addr;
         if (valid != null && (i & 3) == 0 && valid[i >> 2]) return shadow[i >> 2];
         return Float.intBitsToFloat((int) I32.get(mem, i));
     }

@@ -7,7 +7,7 @@ import java.util.List;
 
 /** Validation of one kernel: the as-built build against the IEEE-strict build and the reference. */
 @JsonPropertyOrder({"file", "kernel", "executor", "verdict", "inputs", "elementsCompared", "elementsDiffering", "maxUlp",
-        "meanUlp", "closerToReference", "attribution", "gpu", "reason", "findings", "variants", "notes"})
+        "meanUlp", "closerToReference", "attribution", "gpu", "reason", "launch", "findings", "variants", "notes"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public final class KernelResult {
     public String file;
@@ -30,6 +30,14 @@ public final class KernelResult {
     public GpuKernelResult gpu;
     /** Why the verdict is what it is (mandatory for not-runnable). */
     public String reason;
+    /**
+     * Where each launch parameter came from: "source" (spec file, host code at file:line, or inferred from the
+     * PTX), then grid, block, shared and each kernel parameter by name.
+     */
+    public java.util.Map<String, String> launch = new java.util.LinkedHashMap<>();
+    /** The launch spec the kernel ran with (for --write-spec; not part of the JSON report). */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public dev.numlint.validation.input.KernelSpec spec;
     public List<FindingResult> findings = new ArrayList<>();
     public List<VariantError> variants = new ArrayList<>();
     /** Caveats, e.g. approximate instructions modelled from their documented definitions. */

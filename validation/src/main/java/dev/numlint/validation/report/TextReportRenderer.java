@@ -22,20 +22,35 @@ public final class TextReportRenderer {
             b.append('\n');
         }
         for (KernelResult k : r.kernels) {
-            b.append(k.file).append(": ").append(k.kernel).append(": ").append(k.verdict.text());
+            String simple = dev.numlint.ptx.Demangler.simpleName(k.kernel);
+            b.append(k.file).append(": ").append(simple.equals(k.kernel) ? k.kernel : simple + " (" + k.kernel + ")")
+                    .append(": ").append(k.verdict.text());
             if (k.verdict != Verdict.NOT_RUNNABLE) {
-                b.append(String.format(Locale.ROOT, " (%d of %d elements differ over %d input sets, max %s ulp, mean %.3g ulp",
-                        k.elementsDiffering, k.elementsCompared, k.inputs, k.maxUlp == Long.MAX_VALUE ? "NaN-vs-number" : Long.toString(k.maxUlp), k.meanUlp));
+                b.append(String.format(Locale.ROOT, " (as-built vs IEEE-strict: %d of %d elements differ over %d input %s, max %s ulp, mean %.3g ulp",
+                        k.elementsDiffering, k.elementsCompared, k.inputs, k.inputs == 1 ? "set" : "sets",
+                        k.maxUlp == Long.MAX_VALUE ? "NaN-vs-number" : Long.toString(k.maxUlp), k.meanUlp));
                 if (k.closerToReference != null) b.append(", closer to reference: ").append(k.closerToReference);
                 b.append(")");
             }
             b.append('\n');
             if (k.reason != null) b.append("    ").append(k.reason).append('\n');
+            if (k.launch != null && k.launch.get("source") != null) {
+                b.append("    launch: ").append(k.launch.get("source"));
+                if (k.launch.get("grid") != null) b.append("; grid ").append(k.launch.get("grid"));
+                if (k.launch.get("block") != null) b.append("; block ").append(k.launch.get("block"));
+                b.append('\n');
+            }
             for (FindingResult f : k.findings) {
                 b.append("    ").append(f.rule).append(' ').append(f.verdict.text());
-                if (f.elementsDiffering != null) b.append(" (").append(f.elementsDiffering).append(" elements)");
+                if (f.source != null) {
+                    b.append(" at ").append(f.source);
+                    if (f.sourceLine != null) b.append(':').append(f.sourceLine);
+                    if (f.sourceColumn != null) b.append(':').append(f.sourceColumn);
+                }
+                if (f.elementsDiffering != null) b.append(" (").append(f.elementsDiffering).append(f.elementsDiffering == 1 ? " element)" : " elements)");
                 if (f.evidence != null) b.append(": ").append(f.evidence);
                 if (f.line != null) b.append(" [ptx line ").append(f.line).append(']');
+                if (f.fusedInMachineCode != null) b.append(f.fusedInMachineCode ? " [fused in the SASS]" : " [not fused in the SASS]");
                 b.append('\n');
             }
             for (Attribution a : k.attribution) {
@@ -58,7 +73,10 @@ public final class TextReportRenderer {
             for (VariantError v : k.variants) {
                 b.append("    ").append(v.variant);
                 if (v.reason != null) b.append(": ").append(v.reason);
-                else b.append(String.format(Locale.ROOT, ": max abs error %.3g, max rel error %.3g vs reference", v.maxAbsError, v.maxRelError));
+                else b.append(String.format(Locale.ROOT, ": max abs error %s, max rel error %s vs reference",
+                        v.maxAbsError == null ? "undefined (NaN results)" : String.format(Locale.ROOT, "%.3g", v.maxAbsError),
+                        v.maxRelError == null ? (v.maxRelErrorNote != null ? v.maxRelErrorNote : "undefined")
+                                : String.format(Locale.ROOT, "%.3g", v.maxRelError)));
                 if (v.gpuMaxAbsError != null) b.append(String.format(Locale.ROOT, "; gpu max abs error %.3g", v.gpuMaxAbsError));
                 if (v.gpuKernelMillis != null) b.append(String.format(Locale.ROOT, "; gpu kernel %.4f ms (median)", v.gpuKernelMillis));
                 if (v.flags != null) b.append(" [").append(String.join(" ", v.flags)).append(']');
@@ -66,7 +84,8 @@ public final class TextReportRenderer {
             }
             for (String n : k.notes) b.append("    note: ").append(n).append('\n');
         }
-        b.append(String.format(Locale.ROOT, "%d kernels: %d confirmed, %d not observed, %d not runnable%n", r.kernels.size(),
+        b.append(String.format(Locale.ROOT, "%d %s: %d confirmed, %d not observed, %d not runnable%n", r.kernels.size(),
+                r.kernels.size() == 1 ? "kernel" : "kernels",
                 r.count(Verdict.CONFIRMED), r.count(Verdict.NOT_OBSERVED), r.count(Verdict.NOT_RUNNABLE)));
         return b.toString();
     }

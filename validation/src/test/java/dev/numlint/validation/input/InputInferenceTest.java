@@ -1,5 +1,6 @@
 package dev.numlint.validation.input;
 
+import dev.numlint.validation.interp.PtxModelAdapter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.numlint.validation.interp.PtxText;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class InputInferenceTest {
     static PtxText.Module seeds() throws Exception {
         try (InputStream in = InputInferenceTest.class.getResourceAsStream("/kernels/seeds.default.ptx")) {
-            return PtxText.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return PtxModelAdapter.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
     }
 

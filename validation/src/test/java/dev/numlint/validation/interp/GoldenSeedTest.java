@@ -19,7 +19,7 @@ class GoldenSeedTest {
 
     static PtxText.Module module(String name) throws IOException {
         try (InputStream in = GoldenSeedTest.class.getResourceAsStream("/kernels/" + name)) {
-            return PtxText.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return PtxModelAdapter.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
     }
 

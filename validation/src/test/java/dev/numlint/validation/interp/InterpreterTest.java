@@ -21,7 +21,7 @@ class InterpreterTest {
 
     static ByteBuffer run(String body, String extra, int threads, byte[] input, boolean host) throws Exception {
         String src = HEAD + extra + ".visible .entry t(.param .u64 out, .param .u64 in) {\n" + REGS + body + "\nret;\n}\n";
-        Program p = Decoder.decode(PtxText.parse(src), "t", false, host);
+        Program p = Decoder.decode(PtxModelAdapter.read(src), "t", false, host);
         Launch l = new Launch(p);
         long out = l.alloc(new byte[8 * 256]);
         long in = l.alloc(input == null ? new byte[8 * 256] : input);
@@ -318,10 +318,10 @@ class InterpreterTest {
     void unsupportedInstructionsAreNamed() {
         String src = HEAD + ".visible .entry t(.param .u64 out) {\n.reg .b32 %r<4>;\n"
                 + "tex.1d.v4.s32.s32 {%r0, %r1, %r2, %r3}, [tex0, {%r0}];\nret;\n}\n";
-        assertThatThrownBy(() -> Decoder.decode(PtxText.parse(src), "t", false, false))
-                .isInstanceOf(Decoder.Unsupported.class).hasMessageContaining("instruction tex.1d");
+        assertThatThrownBy(() -> Decoder.decode(PtxModelAdapter.read(src), "t", false, false))
+                .isInstanceOf(Decoder.Unsupported.class).hasMessageContaining("texture/surface access tex.1d");
         String rec = HEAD + ".func f() { call.uni f, (); ret; }\n.visible .entry t() { call.uni f, (); ret; }\n";
-        assertThatThrownBy(() -> Decoder.decode(PtxText.parse(rec), "t", false, false)).hasMessageContaining("recursive");
+        assertThatThrownBy(() -> Decoder.decode(PtxModelAdapter.read(rec), "t", false, false)).hasMessageContaining("recursive");
     }
 
     @Test
@@ -330,13 +330,13 @@ class InterpreterTest {
         String src = HEAD + ".visible .entry t(.param .u64 out) {\n.reg .f32 %f<4>; .reg .b64 %rd<3>;\n"
                 + "ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd2, %rd1;\n"
                 + "mov.f32 %f1, 0f3F800000; add.f32 %f2, %f1, 0f33800000; sub.f32 %f3, %f2, %f1; st.global.f32 [%rd2], %f3;\nret;\n}\n";
-        Program ref = Decoder.decode(PtxText.parse(src), "t", true, false);
+        Program ref = Decoder.decode(PtxModelAdapter.read(src), "t", true, false);
         Launch l = new Launch(ref);
         long out = l.alloc(new byte[4]);
         l.param(0, out);
         l.run(new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 1000);
         assertThat(l.readReferenceF32(out, 1)[0]).isEqualTo(0x1p-24);
-        Program plain = Decoder.decode(PtxText.parse(src), "t", false, false);
+        Program plain = Decoder.decode(PtxModelAdapter.read(src), "t", false, false);
         Launch l2 = new Launch(plain);
         long out2 = l2.alloc(new byte[4]);
         l2.param(0, out2);
@@ -347,7 +347,7 @@ class InterpreterTest {
     static double f64Run(String body, boolean reference) throws Exception {
         String src = HEAD + ".visible .entry t(.param .u64 out) {\n.reg .f64 %fd<8>; .reg .b64 %rd<4>;\n"
                 + "ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd2, %rd1;\n" + body + "\nret;\n}\n";
-        Program p = Decoder.decode(PtxText.parse(src), "t", reference, false);
+        Program p = Decoder.decode(PtxModelAdapter.read(src), "t", reference, false);
         Launch l = new Launch(p);
         long out = l.alloc(new byte[16]);
         l.param(0, out);

@@ -21,7 +21,7 @@ class NvccGoldenTest {
         Nvcc.Result nofma = nvcc.get().compile(cu, List.of("-fmad=false"));
         assertThat(dflt.error).isNull();
         assertThat(nofma.error).isNull();
-        PtxText.Module d = PtxText.parse(dflt.ptx), n = PtxText.parse(nofma.ptx);
+        PtxText.Module d = PtxModelAdapter.read(dflt.ptx), n = PtxModelAdapter.read(nofma.ptx);
         assertThat(GoldenSeedTest.squarePlus(d, false)).isEqualTo(1.4210855e-14f);
         assertThat(GoldenSeedTest.squarePlus(n, false)).isEqualTo(0f);
         assertThat(GoldenSeedTest.toUshort(d, -69.235f, false)).isEqualTo(0);

@@ -1,0 +1,948 @@
+package dev.numlint.cuda;
+
+import dev.numlint.cuda.parser.CudaLexer;
+import dev.numlint.validation.input.HostLaunch;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads kernel launches from host code with the CUDA front end's lexer: {@code k<<<grid, block, shmem,
+ * stream>>>(args)}, {@code cudaLaunchKernel((void*)k, grid, block, args, shmem, stream)},
+ * {@code cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, stream, args, extra)} (C driver API and JCuda, with
+ * {@code cuModuleGetFunction(f, module, "name")}). Values are resolved by a single pass over the file in program
+ * order: {@code #define} constants, scalar declarations and assignments, {@code dim3} variables and their fields,
+ * buffer sizes from {@code cudaMalloc}/{@code cudaMallocManaged}/{@code malloc}/{@code new T[n]}/
+ * {@code std::vector<T>(n)}/{@code cudaMemcpy}/JCuda {@code cuMemAlloc}, and structs (declared in the file) filled
+ * member by member or by a brace initializer. Arithmetic over + - * / % and shifts, parentheses, casts,
+ * {@code sizeof} of a type, {@code min}/{@code max}/{@code ceil}/{@code floor} are evaluated; anything else is left
+ * unresolved (validation then falls back to inference for that part and says so).
+ */
+public final class HostLaunchReader {
+    private static final Map<String, Integer> SIZES = new HashMap<>();
+
+    static {
+        for (String t : new String[] {"char", "int8_t", "uint8_t", "bool", "unsigned char", "signed char"}) SIZES.put(t, 1);
+        for (String t : new String[] {"short", "int16_t", "uint16_t", "half", "__half", "unsigned short"}) SIZES.put(t, 2);
+        for (String t : new String[] {"int", "unsigned", "unsigned int", "float", "int32_t", "uint32_t", "uint", "signed"}) SIZES.put(t, 4);
+        for (String t : new String[] {"long", "long long", "unsigned long", "unsigned long long", "double", "size_t",
+                "int64_t", "uint64_t", "ptrdiff_t", "float2", "int2", "uint2", "cuDoubleComplex"}) SIZES.put(t, 8);
+        for (String t : new String[] {"float4", "int4", "uint4", "double2"}) SIZES.put(t, 16);
+        SIZES.put("float3", 12);
+        SIZES.put("int3", 12);
+        SIZES.put("double4", 32);
+        // JCuda's Sizeof constants
+        SIZES.put("Sizeof.BYTE", 1);
+        SIZES.put("Sizeof.SHORT", 2);
+        SIZES.put("Sizeof.INT", 4);
+        SIZES.put("Sizeof.FLOAT", 4);
+        SIZES.put("Sizeof.LONG", 8);
+        SIZES.put("Sizeof.DOUBLE", 8);
+        SIZES.put("Sizeof.POINTER", 8);
+    }
+
+    /** A value known at some point of the host code. */
+    private sealed interface Val permits Num, Buf, Dim, Struct {
+    }
+
+    private record Num(double v, boolean integer, String from) implements Val {
+    }
+
+    private record Buf(long bytes, String from, Double fill) implements Val {
+        Buf(long bytes, String from) {
+            this(bytes, from, null);
+        }
+    }
+
+    private static final class Dim implements Val {
+        final long[] xyz = {1, 1, 1};
+        final boolean[] known = {true, true, true};
+        String from;
+    }
+
+    private static final class Struct implements Val {
+        final StructType type;
+        final Map<String, Double> fields = new LinkedHashMap<>();
+        String from;
+
+        Struct(StructType type) {
+            this.type = type;
+        }
+    }
+
+    private record Field(String name, String type, int size, int count) {
+    }
+
+    private static final class StructType {
+        final String name;
+        final List<Field> fields = new ArrayList<>();
+
+        StructType(String name) {
+            this.name = name;
+        }
+
+        int align(Field f) {
+            return Math.min(f.size(), 8);
+        }
+
+        int size() {
+            int off = 0, max = 1;
+            for (Field f : fields) {
+                off = (off + align(f) - 1) / align(f) * align(f) + f.size() * f.count();
+                max = Math.max(max, align(f));
+            }
+            return (off + max - 1) / max * max;
+        }
+
+        byte[] bytes(Map<String, Double> values) {
+            ByteBuffer b = ByteBuffer.allocate(size()).order(ByteOrder.LITTLE_ENDIAN);
+            int off = 0;
+            for (Field f : fields) {
+                off = (off + align(f) - 1) / align(f) * align(f);
+                Double v = values.get(f.name());
+                if (v != null && f.count() == 1) {
+                    switch (f.type()) {
+                        case "float" -> b.putFloat(off, v.floatValue());
+                        case "double" -> b.putDouble(off, v);
+                        default -> {
+                            long x = (long) (double) v;
+                            switch (f.size()) {
+                                case 1 -> b.put(off, (byte) x);
+                                case 2 -> b.putShort(off, (short) x);
+                                case 8 -> b.putLong(off, x);
+                                default -> b.putInt(off, (int) x);
+                            }
+                        }
+                    }
+                }
+                off += f.size() * f.count();
+            }
+            return b.array();
+        }
+    }
+
+    private final String fileName;
+    private final List<String> t = new ArrayList<>();
+    private final List<Integer> ty = new ArrayList<>();
+    private final List<Integer> ln = new ArrayList<>();
+    private final Map<String, Val> env = new HashMap<>();
+    private final Map<String, List<String>> macros = new HashMap<>();
+    private final Map<String, StructType> structs = new HashMap<>();
+    private final Map<String, String> functions = new HashMap<>(); // CUfunction variable -> kernel name
+    private final Map<String, List<String>> argArrays = new HashMap<>(); // void* args[] = {&a, ...}
+    private final List<HostLaunch> launches = new ArrayList<>();
+
+    private HostLaunchReader(String fileName, String text) {
+        this.fileName = fileName;
+        for (PToken p : FastLexer.lex(text)) {
+            if (p.getType() == CudaLexer.DIRECTIVE) {
+                define(p.getText());
+                continue;
+            }
+            t.add(p.getText());
+            ty.add(p.getType());
+            ln.add(p.getLine());
+        }
+    }
+
+    /** The launches in one host source file (CUDA, C++ or JCuda Java), in file order. */
+    public static List<HostLaunch> read(String fileName, String text) {
+        HostLaunchReader r = new HostLaunchReader(fileName, text);
+        r.scan();
+        return r.launches;
+    }
+
+    private void define(String directive) {
+        String d = directive.substring(1).trim();
+        if (!d.startsWith("define")) return;
+        List<String> toks = new ArrayList<>();
+        for (PToken p : FastLexer.lex(d.substring(6))) toks.add(p.getText());
+        if (toks.size() < 2 || !isIdent(toks.get(0))) return;
+        if (d.substring(6).trim().startsWith(toks.get(0) + "(")) return; // function-like
+        macros.put(toks.get(0), toks.subList(1, toks.size()));
+    }
+
+    private String at(int i) {
+        return fileName + ":" + ln.get(Math.min(i, ln.size() - 1));
+    }
+
+    private String tok(int i) {
+        return i >= 0 && i < t.size() ? t.get(i) : "";
+    }
+
+    private static boolean isIdent(String s) {
+        return !s.isEmpty() && (Character.isLetter(s.charAt(0)) || s.charAt(0) == '_');
+    }
+
+    private int close(int open) { // index of the bracket matching the one at open
+        String o = tok(open), c = o.equals("(") ? ")" : o.equals("[") ? "]" : o.equals("{") ? "}" : ">";
+        int depth = 0;
+        for (int i = open; i < t.size(); i++) {
+            if (t.get(i).equals(o)) depth++;
+            else if (t.get(i).equals(c) && --depth == 0) return i;
+        }
+        return t.size() - 1;
+    }
+
+    /** Splits [from, to) at top-level commas. */
+    private List<int[]> split(int from, int to) {
+        List<int[]> out = new ArrayList<>();
+        int depth = 0, start = from;
+        for (int i = from; i < to; i++) {
+            String s = t.get(i);
+            if (s.equals("(") || s.equals("[") || s.equals("{")) depth++;
+            else if (s.equals(")") || s.equals("]") || s.equals("}")) depth--;
+            else if (s.equals(",") && depth == 0) {
+                out.add(new int[] {start, i});
+                start = i + 1;
+            }
+        }
+        if (to > start) out.add(new int[] {start, to});
+        return out;
+    }
+
+    private String text(int from, int to) {
+        StringBuilder b = new StringBuilder();
+        for (int i = from; i < to; i++) {
+            String s = t.get(i);
+            if (b.length() > 0 && (isIdent(s) || Character.isDigit(s.charAt(0))) && isWordEnd(b)) b.append(' ');
+            b.append(s);
+        }
+        return b.toString();
+    }
+
+    private static boolean isWordEnd(StringBuilder b) {
+        char c = b.charAt(b.length() - 1);
+        return Character.isLetterOrDigit(c) || c == '_';
+    }
+
+    private int statementEnd(int i) {
+        int depth = 0;
+        for (int k = i; k < t.size(); k++) {
+            String s = t.get(k);
+            if (s.equals("(") || s.equals("[") || s.equals("{")) depth++;
+            else if (s.equals(")") || s.equals("]") || s.equals("}")) {
+                if (--depth < 0) return k;
+            } else if (s.equals(";") && depth == 0) return k;
+        }
+        return t.size();
+    }
+
+    // ------------------------------------------------------------------ the pass
+
+    private void scan() {
+        Map<Integer, Integer> skip = new HashMap<>();
+        for (int i = 0; i < t.size(); i++) {
+            Integer jump = skip.remove(i);
+            if (jump != null) {
+                i = jump;
+                continue;
+            }
+            String s = t.get(i);
+            if (s.equals("for") && tok(i + 1).equals("(")) { // for (init; cond; step): step runs after the body
+                int c = close(i + 1), semis = 0;
+                for (int k = i + 2, depth = 0; k < c; k++) {
+                    String x = t.get(k);
+                    if (x.equals("(")) depth++;
+                    else if (x.equals(")")) depth--;
+                    else if (x.equals(";") && depth == 0 && ++semis == 2) skip.put(k, c);
+                }
+                continue;
+            }
+            if ((s.equals("struct") || s.equals("class")) && isIdent(tok(i + 1)) && tok(i + 2).equals("{")) {
+                i = struct(tok(i + 1), i + 2);
+            } else if (s.equals("typedef") && tok(i + 1).equals("struct") && (tok(i + 2).equals("{") || tok(i + 3).equals("{"))) {
+                int open = tok(i + 2).equals("{") ? i + 2 : i + 3;
+                int end = close(open);
+                if (isIdent(tok(end + 1))) struct(tok(end + 1), open);
+                i = end;
+            } else if (s.equals("dim3") && isIdent(tok(i + 1))) {
+                dim3(i + 1);
+            } else if (tok(i + 1).equals("<<<") && isIdent(s)) {
+                chevron(i);
+            } else if (s.equals("cudaLaunchKernel") && tok(i + 1).equals("(")) {
+                cudaLaunchKernel(i);
+            } else if (s.equals("cuLaunchKernel") && tok(i + 1).equals("(")) {
+                cuLaunchKernel(i);
+            } else if (s.equals("cuModuleGetFunction") && tok(i + 1).equals("(")) {
+                List<int[]> a = split(i + 2, close(i + 1));
+                if (a.size() == 3) {
+                    String name = t.get(a.get(2)[1] - 1);
+                    String var = lastIdent(a.get(0));
+                    if (name.startsWith("\"") && var != null) functions.put(var, name.substring(1, name.length() - 1));
+                }
+            } else if ((s.equals("cudaMalloc") || s.equals("cudaMallocManaged") || s.equals("cuMemAlloc")
+                    || s.equals("cudaMallocHost") || s.equals("cuMemAllocManaged")) && tok(i + 1).equals("(")) {
+                List<int[]> a = split(i + 2, close(i + 1));
+                if (a.size() >= 2) {
+                    String var = lastIdent(a.get(0));
+                    Double bytes = eval(a.get(1)[0], a.get(1)[1]);
+                    if (var != null && bytes != null) {
+                        env.put(var, new Buf(bytes.longValue(), s + "(" + text(a.get(0)[0], a.get(0)[1]) + ", "
+                                + text(a.get(1)[0], a.get(1)[1]) + ") at " + at(i)));
+                    }
+                }
+            } else if (s.equals("fill") && tok(i + 1).equals("(")) {
+                List<int[]> a = split(i + 2, close(i + 1));
+                String var = a.size() == 3 ? firstIdent(a.get(0)) : null;
+                Double x = a.size() == 3 ? eval(a.get(2)[0], a.get(2)[1]) : null;
+                if (var != null && x != null && env.get(var) instanceof Buf b) {
+                    env.put(var, new Buf(b.bytes(), b.from() + "; filled with " + x + " at " + at(i), x));
+                }
+            } else if ((s.equals("cudaMemcpy") || s.equals("cuMemcpyHtoD")) && tok(i + 1).equals("(")) {
+                List<int[]> a = split(i + 2, close(i + 1));
+                if (a.size() >= 3) {
+                    String var = lastIdent(a.get(0));
+                    String src = firstIdent(a.get(1));
+                    Double bytes = eval(a.get(2)[0], a.get(2)[1]);
+                    Val old = var == null ? null : env.get(var);
+                    if (var != null && bytes != null && !(old instanceof Buf)) {
+                        old = new Buf(bytes.longValue(), s + " of " + bytes.longValue() + " bytes at " + at(i));
+                        env.put(var, old);
+                    }
+                    if (old instanceof Buf b && src != null && env.get(src) instanceof Buf h && h.fill() != null) {
+                        env.put(var, new Buf(b.bytes(), b.from() + "; every element " + h.fill() + " (copied from "
+                                + h.from() + ")", h.fill()));
+                    }
+                }
+            } else if (SIZES.containsKey(s) && isIdent(tok(i + 1)) && tok(i + 2).equals("[") && !tok(i - 1).equals("(")) {
+                Double n = eval(i + 3, close(i + 2));
+                if (n != null) env.put(tok(i + 1), new Buf((long) (n * SIZES.get(s)), s + " " + tok(i + 1) + "["
+                        + text(i + 3, close(i + 2)) + "] at " + at(i)));
+                i = close(i + 2);
+            } else if (isIdent(s) && tok(i + 1).equals("=") && !tok(i - 1).equals(".") && !tok(i - 1).equals("->")) {
+                assign(i);
+            } else if (isIdent(s) && tok(i + 1).equals(".") && isIdent(tok(i + 2)) && tok(i + 3).equals("=")) {
+                member(i);
+            } else if (s.equals("void") && tok(i + 1).equals("*") && isIdent(tok(i + 2)) && tok(i + 3).equals("[")) {
+                int rb = close(i + 3);
+                if (tok(rb + 1).equals("=") && tok(rb + 2).equals("{")) {
+                    List<String> items = new ArrayList<>();
+                    for (int[] r : split(rb + 3, close(rb + 2))) items.add(text(r[0], r[1]));
+                    argArrays.put(tok(i + 2), items);
+                }
+            } else if (structs.containsKey(s) && isIdent(tok(i + 1)) && (tok(i + 2).equals(";") || tok(i + 2).equals("=")
+                    || tok(i + 2).equals("{"))) {
+                Struct v = new Struct(structs.get(s));
+                v.from = s + " " + tok(i + 1) + " at " + at(i);
+                int open = tok(i + 2).equals("{") ? i + 2 : tok(i + 3).equals("{") ? i + 3 : -1;
+                if (open > 0) {
+                    List<int[]> items = split(open + 1, close(open));
+                    for (int k = 0; k < items.size() && k < v.type.fields.size(); k++) {
+                        Double x = eval(items.get(k)[0], items.get(k)[1]);
+                        if (x != null) v.fields.put(v.type.fields.get(k).name(), x);
+                    }
+                }
+                env.put(tok(i + 1), v);
+            } else if ((s.equals("vector") && tok(i - 1).equals("::") || s.equals("vector") && tok(i + 1).equals("<"))
+                    && tok(i + 1).equals("<")) {
+                int gt = close(i + 1);
+                String et = text(i + 2, gt);
+                if (isIdent(tok(gt + 1)) && tok(gt + 2).equals("(")) {
+                    List<int[]> va = split(gt + 3, close(gt + 2));
+                    Double n = va.isEmpty() ? null : eval(va.get(0)[0], va.get(0)[1]);
+                    Double fill = va.size() == 2 ? eval(va.get(1)[0], va.get(1)[1]) : null;
+                    Integer es = SIZES.get(et);
+                    if (n != null && es != null) {
+                        env.put(tok(gt + 1), new Buf((long) (n * es), "std::vector<" + et + "> " + tok(gt + 1) + "("
+                                + text(gt + 3, close(gt + 2)) + ") at " + at(i), fill));
+                    }
+                }
+            }
+        }
+    }
+
+    private String firstIdent(int[] r) {
+        for (int k = r[0]; k < r[1]; k++) {
+            String x = t.get(k);
+            if (isIdent(x) && !SIZES.containsKey(x) && !x.equals("const") && !x.equals("void")) return x;
+        }
+        return null;
+    }
+
+    private String lastIdent(int[] r) {
+        for (int k = r[1] - 1; k >= r[0]; k--) if (isIdent(t.get(k)) && !t.get(k).equals("void")) return t.get(k);
+        return null;
+    }
+
+    private int struct(String name, int open) {
+        int end = close(open);
+        StructType st = new StructType(name);
+        int i = open + 1;
+        while (i < end) {
+            int semi = i;
+            while (semi < end && !t.get(semi).equals(";")) semi++;
+            // TYPE name [, name] [ [N] ] ;
+            List<String> type = new ArrayList<>();
+            int k = i;
+            while (k < semi && (isIdent(t.get(k)) && (k + 1 < semi && isIdent(t.get(k + 1)) || SIZES.containsKey(t.get(k))
+                    && !(k + 1 < semi && (t.get(k + 1).equals(";") || t.get(k + 1).equals(",")))))) {
+                type.add(t.get(k));
+                k++;
+            }
+            String tn = String.join(" ", type).replace("const ", "");
+            Integer size = SIZES.get(tn);
+            boolean pointer = k < semi && t.get(k).equals("*");
+            if (pointer) size = 8;
+            while (k < semi && t.get(k).equals("*")) k++;
+            for (int[] r : split(k, semi)) {
+                if (r[1] <= r[0] || !isIdent(t.get(r[0]))) continue;
+                int count = 1;
+                if (r[1] - r[0] >= 4 && t.get(r[0] + 1).equals("[")) {
+                    Double c = eval(r[0] + 2, close(r[0] + 1));
+                    count = c == null ? 1 : c.intValue();
+                }
+                if (size == null) return end; // a member of unknown size: the layout cannot be computed
+                st.fields.add(new Field(t.get(r[0]), pointer ? "pointer" : tn, size, count));
+            }
+            i = semi + 1;
+        }
+        structs.put(name, st);
+        SIZES.putIfAbsent(name, st.size());
+        return end;
+    }
+
+    private void dim3(int i) {
+        String name = tok(i);
+        Dim d = new Dim();
+        int args = -1, end = -1;
+        if (tok(i + 1).equals("(") || tok(i + 1).equals("{")) {
+            args = i + 2;
+            end = close(i + 1);
+        } else if (tok(i + 1).equals("=") && tok(i + 2).equals("dim3") && tok(i + 3).equals("(")) {
+            args = i + 4;
+            end = close(i + 3);
+        } else if (tok(i + 1).equals("=") && tok(i + 2).equals("{")) {
+            args = i + 3;
+            end = close(i + 2);
+        } else if (!tok(i + 1).equals(";")) {
+            return;
+        }
+        if (args > 0) {
+            List<int[]> a = split(args, end);
+            for (int k = 0; k < Math.min(3, a.size()); k++) {
+                Double v = eval(a.get(k)[0], a.get(k)[1]);
+                if (v == null) d.known[k] = false;
+                else d.xyz[k] = v.longValue();
+            }
+            d.from = "dim3 " + name + "(" + text(args, end) + ") at " + at(i);
+        } else {
+            d.from = "dim3 " + name + " at " + at(i);
+        }
+        env.put(name, d);
+    }
+
+    private void assign(int i) {
+        String name = t.get(i);
+        int end = statementEnd(i + 2);
+        for (int[] r : split(i + 2, end)) { // int a = 1, b = 2;  the initializer ends at the top-level comma
+            end = r[1];
+            break;
+        }
+        // T* p = new T[n];  T* p = (T*) malloc(bytes);
+        if (tok(i + 2).equals("new") && isIdent(tok(i + 3))) {
+            int k = i + 3;
+            StringBuilder tn = new StringBuilder();
+            while (k < end && isIdent(t.get(k))) tn.append(tn.length() > 0 ? " " : "").append(t.get(k++));
+            Integer es = SIZES.get(tn.toString());
+            if (tok(k).equals("[") && es != null) {
+                Double n = eval(k + 1, close(k));
+                if (n != null) env.put(name, new Buf((long) (n * es), "new " + tn + "[" + text(k + 1, close(k)) + "] at " + at(i)));
+            }
+            return;
+        }
+        for (int k = i + 2; k < end; k++) {
+            if ((t.get(k).equals("malloc") || t.get(k).equals("calloc")) && tok(k + 1).equals("(")) {
+                List<int[]> a = split(k + 2, close(k + 1));
+                Double bytes = a.size() == 1 ? eval(a.get(0)[0], a.get(0)[1])
+                        : a.size() == 2 ? mul(eval(a.get(0)[0], a.get(0)[1]), eval(a.get(1)[0], a.get(1)[1])) : null;
+                if (bytes != null) env.put(name, new Buf(bytes.longValue(), text(k, close(k + 1) + 1) + " at " + at(i)));
+                return;
+            }
+        }
+        if (env.get(name) instanceof Dim && tok(i + 2).equals("dim3")) {
+            dim3(i);
+            return;
+        }
+        if (tok(i + 2).equals("{") && (env.get(name) instanceof Struct || env.get(name) instanceof Dim)) return;
+        N nv = evalN(i + 2, end);
+        Double v = nv == null ? null : nv.v();
+        Boolean declared = declaredInteger(i);
+        boolean integer = declared != null ? declared : nv != null && nv.integer();
+        if (v != null) {
+            if (integer) v = (double) v.longValue();
+            env.put(name, new Num(v, integer, name + " = " + text(i + 2, end) + " at " + at(i)));
+        } else if (!(env.get(name) instanceof Buf)) {
+            env.remove(name); // assigned something unknown
+        }
+    }
+
+    /** Whether the variable assigned at i is declared (or was earlier found) integer; null: unknown. */
+    private Boolean declaredInteger(int i) {
+        for (int k = i - 1; k >= 0 && k >= i - 12; k--) { // back over "const int a = 1, b = 2," to the type
+            String s = t.get(k);
+            if (s.equals("float") || s.equals("double")) return false;
+            if (SIZES.containsKey(s) || s.equals("unsigned") || s.equals("long")) return true;
+            if (s.equals(";") || s.equals("{") || s.equals("}") || s.equals("(") || s.equals(")")) break;
+        }
+        Val old = env.get(t.get(i));
+        return old instanceof Num n ? n.integer() : null;
+    }
+
+    private void member(int i) {
+        String name = t.get(i), field = t.get(i + 2);
+        int end = statementEnd(i + 4);
+        Val v = env.get(name);
+        Double x = eval(i + 4, end);
+        if (v instanceof Dim d) {
+            int k = field.equals("x") ? 0 : field.equals("y") ? 1 : field.equals("z") ? 2 : -1;
+            if (k < 0) return;
+            if (x == null) d.known[k] = false;
+            else {
+                d.xyz[k] = x.longValue();
+                d.known[k] = true;
+            }
+            d.from = (d.from == null ? "" : d.from + "; ") + name + "." + field + " = " + text(i + 4, end) + " at " + at(i);
+        } else if (v instanceof Struct st) {
+            if (x == null) st.fields.remove(field);
+            else st.fields.put(field, x);
+        }
+    }
+
+    // ------------------------------------------------------------------ launches
+
+    private void chevron(int i) {
+        int open = i + 1, k = open + 1, depth = 0;
+        int closeAt = -1;
+        for (; k + 2 < t.size(); k++) {
+            String s = t.get(k);
+            if (s.equals("(") || s.equals("[") || s.equals("{")) depth++;
+            else if (s.equals(")") || s.equals("]") || s.equals("}")) depth--;
+            else if (depth == 0 && s.equals(">") && t.get(k + 1).equals(">") && t.get(k + 2).equals(">")) {
+                closeAt = k;
+                break;
+            }
+        }
+        if (closeAt < 0 || !tok(closeAt + 3).equals("(")) return;
+        List<int[]> cfg = split(open + 1, closeAt);
+        HostLaunch l = new HostLaunch();
+        l.kernel = t.get(i);
+        l.at = at(i);
+        if (cfg.size() >= 1) l.grid = dims(cfg.get(0), l, "grid");
+        if (cfg.size() >= 2) l.block = dims(cfg.get(1), l, "block");
+        shared(l, cfg.size() >= 3 ? cfg.get(2) : null);
+        int argsEnd = close(closeAt + 3);
+        for (int[] r : split(closeAt + 4, argsEnd)) l.args.add(arg(r[0], r[1]));
+        launches.add(l);
+    }
+
+    private void shared(HostLaunch l, int[] r) {
+        if (r == null) {
+            l.sharedBytes = 0;
+            l.provenance.put("shared", "none given at " + l.at);
+            return;
+        }
+        Double v = eval(r[0], r[1]);
+        if (v != null) {
+            l.sharedBytes = v.intValue();
+            l.provenance.put("shared", text(r[0], r[1]) + " at " + l.at);
+        }
+    }
+
+    private int[] dims(int[] r, HostLaunch l, String what) {
+        if (r[1] - r[0] == 1 && env.get(t.get(r[0])) instanceof Dim d) {
+            if (!(d.known[0] && d.known[1] && d.known[2])) return null;
+            l.provenance.put(what, d.from);
+            return new int[] {(int) d.xyz[0], (int) d.xyz[1], (int) d.xyz[2]};
+        }
+        if (tok(r[0]).equals("dim3") && tok(r[0] + 1).equals("(")) {
+            List<int[]> a = split(r[0] + 2, close(r[0] + 1));
+            int[] out = {1, 1, 1};
+            for (int k = 0; k < Math.min(3, a.size()); k++) {
+                Double v = eval(a.get(k)[0], a.get(k)[1]);
+                if (v == null) return null;
+                out[k] = v.intValue();
+            }
+            l.provenance.put(what, text(r[0], r[1]) + " at " + l.at);
+            return out;
+        }
+        Double v = eval(r[0], r[1]);
+        if (v == null) return null;
+        l.provenance.put(what, text(r[0], r[1]) + " at " + l.at);
+        return new int[] {v.intValue(), 1, 1};
+    }
+
+    private HostLaunch.Arg arg(int from, int to) {
+        HostLaunch.Arg a = new HostLaunch.Arg();
+        a.expr = text(from, to);
+        // strip casts and address-of: (float*)d_a, &x, thrust::raw_pointer_cast(...) is left unresolved
+        int f = from;
+        while (f < to && t.get(f).equals("(")) {
+            int c = close(f);
+            if (c + 1 < to && isTypeList(f + 1, c)) f = c + 1;
+            else break;
+        }
+        if (f < to && t.get(f).equals("&")) f++;
+        Val v0 = to - f == 1 ? env.get(t.get(f)) : null;
+        if (v0 != null) {
+            if (v0 instanceof Buf b) {
+                a.bufferBytes = b.bytes();
+                a.fill = b.fill();
+                a.provenance = b.from() + " (" + b.bytes() + " bytes)";
+                return a;
+            }
+            if (v0 instanceof Struct st) {
+                a.bytes = st.type.bytes(st.fields);
+                a.provenance = st.from + " (" + st.type.size() + " bytes; members set: " + st.fields.keySet() + ")";
+                return a;
+            }
+        }
+        Double x = eval(f, to);
+        if (x != null) {
+            a.value = x;
+            Val v = to - f == 1 ? env.get(t.get(f)) : null;
+            a.provenance = v instanceof Num n ? n.from() : "the literal " + a.expr;
+        }
+        return a;
+    }
+
+    private boolean isTypeList(int from, int to) {
+        for (int k = from; k < to; k++) {
+            String s = t.get(k);
+            if (!(s.equals("*") || s.equals("const") || s.equals("unsigned") || SIZES.containsKey(s) || s.equals("void")
+                    || structs.containsKey(s))) return false;
+        }
+        return to > from;
+    }
+
+    private void cudaLaunchKernel(int i) {
+        List<int[]> a = split(i + 2, close(i + 1));
+        if (a.size() < 4) return;
+        HostLaunch l = new HostLaunch();
+        l.kernel = lastIdent(a.get(0));
+        l.at = at(i);
+        l.grid = dims(a.get(1), l, "grid");
+        l.block = dims(a.get(2), l, "block");
+        shared(l, a.size() > 4 ? a.get(4) : null);
+        String argv = lastIdent(a.get(3));
+        List<String> items = argArrays.get(argv);
+        if (items != null) for (String s : items) l.args.add(argText(s));
+        launches.add(l);
+    }
+
+    private void cuLaunchKernel(int i) {
+        List<int[]> a = split(i + 2, close(i + 1));
+        if (a.size() < 10) return;
+        HostLaunch l = new HostLaunch();
+        String fn = lastIdent(a.get(0));
+        l.kernel = functions.getOrDefault(fn, fn);
+        l.at = at(i);
+        int[] g = new int[3], b = new int[3];
+        boolean ok = true;
+        for (int k = 0; k < 3; k++) {
+            Double gv = eval(a.get(1 + k)[0], a.get(1 + k)[1]), bv = eval(a.get(4 + k)[0], a.get(4 + k)[1]);
+            if (gv == null || bv == null) ok = false;
+            else {
+                g[k] = gv.intValue();
+                b[k] = bv.intValue();
+            }
+        }
+        if (ok) {
+            l.grid = g;
+            l.block = b;
+            l.provenance.put("grid", text(a.get(1)[0], a.get(3)[1]) + " at " + l.at);
+            l.provenance.put("block", text(a.get(4)[0], a.get(6)[1]) + " at " + l.at);
+        }
+        shared(l, a.get(7));
+        // JCuda: Pointer kernelParameters = Pointer.to(Pointer.to(dA), Pointer.to(new int[]{n}), ...)
+        String argv = lastIdent(a.get(9));
+        List<String> items = argArrays.get(argv);
+        if (items == null) items = jcudaParams(argv, i);
+        if (items != null) for (String s : items) l.args.add(argText(s));
+        launches.add(l);
+    }
+
+    /** JCuda's {@code Pointer NAME = Pointer.to(Pointer.to(x), Pointer.to(new int[]{n}))} before index limit. */
+    private List<String> jcudaParams(String var, int limit) {
+        if (var == null) return null;
+        for (int k = limit; k >= 0; k--) {
+            if (t.get(k).equals(var) && tok(k + 1).equals("=") && tok(k + 2).equals("Pointer") && tok(k + 4).equals("to")
+                    && tok(k + 5).equals("(")) {
+                List<String> items = new ArrayList<>();
+                for (int[] r : split(k + 6, close(k + 5))) {
+                    // Pointer.to(x) or Pointer.to(new int[]{n})
+                    int f = r[0];
+                    if (tok(f).equals("Pointer") && tok(f + 2).equals("to") && tok(f + 3).equals("(")) {
+                        int c = close(f + 3);
+                        if (tok(f + 4).equals("new")) {
+                            int ob = f + 4;
+                            while (ob < c && !t.get(ob).equals("{")) ob++;
+                            items.add(ob < c ? text(ob + 1, close(ob)) : text(f + 4, c));
+                        } else items.add(text(f + 4, c));
+                    } else items.add(text(r[0], r[1]));
+                }
+                return items;
+            }
+        }
+        return null;
+    }
+
+    private HostLaunch.Arg argText(String s) {
+        HostLaunch.Arg a = new HostLaunch.Arg();
+        List<PToken> toks = FastLexer.lex(s);
+        String name = toks.isEmpty() ? s : toks.get(toks.size() - 1).getText();
+        Val v = env.get(name);
+        a.expr = s;
+        if (v instanceof Buf b) {
+            a.bufferBytes = b.bytes();
+            a.fill = b.fill();
+            a.provenance = b.from() + " (" + b.bytes() + " bytes)";
+        } else if (v instanceof Num n) {
+            a.value = n.v();
+            a.provenance = n.from();
+        } else if (v instanceof Struct st) {
+            a.bytes = st.type.bytes(st.fields);
+            a.provenance = st.from + " (" + st.type.size() + " bytes)";
+        } else if (toks.size() == 1) {
+            Double x = number(name);
+            if (x != null) {
+                a.value = x;
+                a.provenance = "the literal " + s;
+            }
+        }
+        return a;
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    /** A value with its C type class: integer (integer division, truncating casts) or floating. */
+    private record N(double v, boolean integer) {
+    }
+
+    private int pos, lim;
+
+    /** The value of tokens [from, to), or null when it is not statically known. */
+    private Double eval(int from, int to) {
+        N n = evalN(from, to);
+        return n == null ? null : n.v();
+    }
+
+    private N evalN(int from, int to) {
+        if (from >= to) return null;
+        int sp = pos, sl = lim;
+        pos = from;
+        lim = to;
+        try {
+            N v = ternary(0);
+            return pos == lim ? v : null;
+        } catch (RuntimeException e) {
+            return null;
+        } finally {
+            pos = sp;
+            lim = sl;
+        }
+    }
+
+    private static Double mul(Double a, Double b) {
+        return a == null || b == null ? null : a * b;
+    }
+
+    private String peek() {
+        return pos < lim ? t.get(pos) : "";
+    }
+
+    private N ternary(int depth) {
+        int condStart = pos;
+        N c = binary(0, depth);
+        if (c == null && peek().equals("?")) {
+            for (int k = condStart; k < pos; k++) {
+                if (t.get(k).equals("argc")) { // the program run without command-line arguments
+                    c = new N(0, true);
+                    break;
+                }
+            }
+        }
+        if (peek().equals("?")) {
+            pos++;
+            N a = ternary(depth);
+            if (!peek().equals(":")) return null;
+            pos++;
+            N b = ternary(depth);
+            return c == null ? null : c.v() != 0 ? a : b;
+        }
+        return c;
+    }
+
+    private static final String[][] LEVELS = {{"||"}, {"&&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"},
+            {"+", "-"}, {"*", "/", "%"}};
+
+    private N binary(int level, int depth) {
+        if (depth > 64) throw new IllegalStateException("too deep");
+        if (level == LEVELS.length) return unary(depth);
+        N a = binary(level + 1, depth);
+        while (true) {
+            String op = peek();
+            if (op.equals(">") && pos + 1 < lim && t.get(pos + 1).equals(">")) op = ">>";
+            boolean match = false;
+            for (String o : LEVELS[level]) match |= o.equals(op);
+            if (!match) return a;
+            pos += op.equals(">>") ? 2 : 1;
+            N b = binary(level + 1, depth);
+            if (a == null || b == null) {
+                a = null;
+                continue;
+            }
+            boolean in = a.integer() && b.integer();
+            double x = a.v(), y = b.v();
+            a = switch (op) {
+                case "+" -> new N(x + y, in);
+                case "-" -> new N(x - y, in);
+                case "*" -> new N(x * y, in);
+                case "/" -> y == 0 ? null : new N(in ? (double) ((long) x / (long) y) : x / y, in);
+                case "%" -> y == 0 || !in ? null : new N((double) ((long) x % (long) y), true);
+                case "<<" -> new N((double) ((long) x << (long) y), true);
+                case ">>" -> new N((double) ((long) x >> (long) y), true);
+                case "<" -> bool(x < y);
+                case ">" -> bool(x > y);
+                case "<=" -> bool(x <= y);
+                case ">=" -> bool(x >= y);
+                case "==" -> bool(x == y);
+                case "!=" -> bool(x != y);
+                case "&&" -> bool(x != 0 && y != 0);
+                default -> bool(x != 0 || y != 0);
+            };
+        }
+    }
+
+    private static N bool(boolean b) {
+        return new N(b ? 1 : 0, true);
+    }
+
+    private static N cast(N v, boolean toInt) {
+        return v == null ? null : toInt ? new N((double) (long) v.v(), true) : new N(v.v(), false);
+    }
+
+    private N unary(int depth) {
+        String s = peek();
+        if (s.equals("-")) {
+            pos++;
+            N v = unary(depth + 1);
+            return v == null ? null : new N(-v.v(), v.integer());
+        }
+        if (s.equals("+")) {
+            pos++;
+            return unary(depth + 1);
+        }
+        if (s.equals("(")) {
+            int c = close(pos);
+            if (c >= lim) return null;
+            if (isTypeList(pos + 1, c)) { // a cast
+                boolean toInt = !(t.get(c - 1).equals("float") || t.get(c - 1).equals("double"));
+                pos = c + 1;
+                return cast(unary(depth + 1), toInt);
+            }
+            pos++;
+            N v = ternary(depth + 1);
+            if (!peek().equals(")")) return null;
+            pos++;
+            return v;
+        }
+        if (s.equals("sizeof")) {
+            pos++;
+            boolean paren = peek().equals("(");
+            int c = paren ? close(pos) : pos + 1;
+            String tn = paren ? text(pos + 1, c).replace("const ", "") : peek();
+            pos = c + (paren ? 1 : 0);
+            Integer size = SIZES.get(tn);
+            if (size == null && tn.endsWith("*")) size = 8;
+            if (size == null && env.get(tn) instanceof Num) size = 4;
+            if (size == null && env.get(tn) instanceof Buf b) return new N(b.bytes(), true);
+            return size == null ? null : new N(size, true);
+        }
+        pos++;
+        Double n = number(s);
+        if (n != null) return new N(n, isIntegerLiteral(s));
+        if (!isIdent(s)) return null;
+        // qualified names: std::min, Sizeof.FLOAT, static_cast<int>(x)
+        StringBuilder q = new StringBuilder(s);
+        while ((peek().equals("::") || peek().equals(".")) && pos + 1 < lim && isIdent(t.get(pos + 1))) {
+            q.append(peek()).append(t.get(pos + 1));
+            pos += 2;
+        }
+        String name = q.toString();
+        if (SIZES.containsKey(name) && name.startsWith("Sizeof.")) return new N(SIZES.get(name), true);
+        if ((name.equals("static_cast") || name.equals("reinterpret_cast")) && peek().equals("<")) {
+            int gt = close(pos);
+            boolean toInt = !(t.get(gt - 1).equals("float") || t.get(gt - 1).equals("double"));
+            pos = gt + 1;
+            return cast(unary(depth + 1), toInt);
+        }
+        if (peek().equals("(")) { // a call
+            int c = close(pos);
+            List<int[]> a = split(pos + 1, c);
+            pos = c + 1;
+            List<N> v = new ArrayList<>();
+            for (int[] r : a) v.add(evalN(r[0], r[1]));
+            if (v.contains(null)) return null;
+            String f = name.replaceFirst("^(std::|Math\\.)", "");
+            boolean allInt = v.stream().allMatch(N::integer);
+            return switch (f) {
+                case "min", "fmin", "fminf", "MIN" -> v.size() == 2 ? new N(Math.min(v.get(0).v(), v.get(1).v()), allInt) : null;
+                case "max", "fmax", "fmaxf", "MAX" -> v.size() == 2 ? new N(Math.max(v.get(0).v(), v.get(1).v()), allInt) : null;
+                case "ceil", "ceilf" -> v.size() == 1 ? new N(Math.ceil(v.get(0).v()), false) : null;
+                case "floor", "floorf" -> v.size() == 1 ? new N(Math.floor(v.get(0).v()), false) : null;
+                case "sqrt", "sqrtf" -> v.size() == 1 ? new N(Math.sqrt(v.get(0).v()), false) : null;
+                case "int", "unsigned", "size_t", "long" -> v.size() == 1 ? cast(v.get(0), true) : null;
+                case "float", "double" -> v.size() == 1 ? cast(v.get(0), false) : null;
+                default -> null;
+            };
+        }
+        Val v = env.get(name);
+        if (v instanceof Num num) return new N(num.v(), num.integer());
+        int dot = name.indexOf('.');
+        if (dot > 0 && name.indexOf('.', dot + 1) < 0) { // g.nx, grid.x
+            Val o = env.get(name.substring(0, dot));
+            String field = name.substring(dot + 1);
+            if (o instanceof Struct st) {
+                Double x = st.fields.get(field);
+                return x == null ? null : new N(x, x == Math.rint(x));
+            }
+            if (o instanceof Dim d) {
+                int k = field.equals("x") ? 0 : field.equals("y") ? 1 : field.equals("z") ? 2 : -1;
+                return k >= 0 && d.known[k] ? new N(d.xyz[k], true) : null;
+            }
+        }
+        List<String> m = macros.get(name);
+        if (m != null && depth < 16) {
+            // evaluate the macro body by lexing it into a scratch reader that shares our environment
+            HostLaunchReader sub = new HostLaunchReader(fileName, String.join(" ", m));
+            sub.env.putAll(env);
+            sub.macros.putAll(macros);
+            sub.macros.remove(name);
+            return sub.evalN(0, sub.t.size());
+        }
+        return null;
+    }
+
+    private static boolean isIntegerLiteral(String s) {
+        String x = s.toLowerCase(Locale.ROOT);
+        return x.startsWith("0x") || !(x.contains(".") || x.contains("e") || x.endsWith("f"));
+    }
+
+    private static Double number(String s) {
+        if (s.isEmpty() || !(Character.isDigit(s.charAt(0)) || s.charAt(0) == '.')) return null;
+        String x = s.toLowerCase(Locale.ROOT).replace("'", "");
+        try {
+            if (x.startsWith("0x")) return (double) Long.parseLong(x.substring(2).replaceAll("[ul]+$", ""), 16);
+            if (x.matches("[0-9]+[ul]*")) return (double) Long.parseLong(x.replaceAll("[ul]+$", ""));
+            return Double.parseDouble(x.replaceAll("[fl]$", ""));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package dev.numlint.cuda;
+
+import static dev.numlint.cuda.parser.CudaParser.*;
+
+import dev.numlint.cuda.facts.ValueUse;
+import dev.numlint.knowledge.NumericFacts;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.tree.ParseTree;
+
+/**
+ * Def-use of one function body for the impact analysis: from an expression, climbs the tree to what consumes its
+ * value (a cast, a subscript, a comparison, a call, an assignment ...) and follows assignments to local variables to
+ * their later reads (and, inside a loop, to the reads of the next iteration), a few assignments deep. Built lazily:
+ * only sites a check asks about pay for it.
+ */
+final class ValueFlow {
+    private static final int MAX_DEPTH = 4;
+    private static final int MAX_USES = 32;
+
+    private final IdentityHashMap<ParserRuleContext, E> memo;
+    private final Function<ParserRuleContext, String> text;
+    /** Declared types of local variables, by their init-declarator. */
+    final IdentityHashMap<ParserRuleContext, CType> declTypes = new IdentityHashMap<>();
+    private ParserRuleContext root;
+    private Map<String, List<ParserRuleContext>> reads;
+    private Map<String, List<Integer>> defs;
+
+    ValueFlow(IdentityHashMap<ParserRuleContext, E> memo, Function<ParserRuleContext, String> text) {
+        this.memo = memo;
+        this.text = text;
+    }
+
+    void setRoot(ParserRuleContext root) {
+        this.root = root;
+    }
+
+    /** The uses of the value computed at {@code site} (for an assignment: of the assigned variable), in source order. */
+    List<ValueUse> uses(ParserRuleContext site) {
+        List<ValueUse> out = new ArrayList<>();
+        Set<String> visited = new HashSet<>();
+        try {
+            if (site instanceof AssignExprContext) {
+                AssignExprContext a = (AssignExprContext) site;
+                String v = FunctionAnalyzer.simpleName(a.expression(0));
+                if (v != null) followVar(v, a, 0, visited, out);
+                else out.add(use(ValueUse.Kind.STORE, a, null, null));
+            } else {
+                trace(site, 0, visited, out, null);
+            }
+        } catch (RuntimeException | StackOverflowError e) {
+            // a construct the walk does not know: what was found so far stands
+        }
+        out.sort(Comparator.comparingInt(ValueUse::line).thenComparingInt(ValueUse::column));
+        return out;
+    }
+
+    private void trace(ParserRuleContext node, int depth, Set<String> visited, List<ValueUse> out, String via) {
+        ParserRuleContext cur = node;
+        while (out.size() < MAX_USES) {
+            ParserRuleContext p = cur.getParent();
+            if (p == null) return;
+            if (p instanceof PrimaryExprContext || p instanceof ParenPrimaryContext || p instanceof MulExprContext
+                    || p instanceof ArgumentContext || p instanceof InitializerClauseContext
+                    || p instanceof InitializerContext || p instanceof PostIncExprContext) {
+                cur = p;
+            } else if (p instanceof CommaExpressionContext) {
+                List<ExpressionContext> es = ((CommaExpressionContext) p).expression();
+                if (es.get(es.size() - 1) != cur) return;
+                cur = p;
+            } else if (p instanceof UnaryExprContext) {
+                UnaryExprContext u = (UnaryExprContext) p;
+                if (u.BANG() != null) {
+                    out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                    return;
+                }
+                if (u.AMP() != null || u.STAR() != null) return;
+                cur = p;
+            } else if (p instanceof AddExprContext) {
+                AddExprContext a = (AddExprContext) p;
+                if (a.MINUS() != null) {
+                    ExpressionContext other = a.expression(0) == cur ? a.expression(1) : a.expression(0);
+                    if (isProduct(other)) out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
+                }
+                cur = p;
+            } else if (p instanceof CastExprContext || p instanceof ParenCastExprContext || p instanceof NamedCastExprContext
+                    || p instanceof FunctionalCastExprContext) {
+                E r = memo.get(p);
+                if (r != null && r.type.isInteger()) out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, r.type.name, via));
+                cur = p;
+            } else if (p instanceof ArgumentListContext) {
+                ParserRuleContext call = p.getParent();
+                if (call instanceof FunctionalCastExprContext) {
+                    cur = p;
+                    continue;
+                }
+                if (!(call instanceof CallExprContext)) {
+                    out.add(use(ValueUse.Kind.CALL, call, null, via));
+                    return;
+                }
+                CallExprContext cc = (CallExprContext) call;
+                String name = FunctionAnalyzer.calleeName(cc.expression());
+                if (name == null) {
+                    out.add(use(ValueUse.Kind.CALL, cc, null, via));
+                    return;
+                }
+                String base = name.startsWith("std::") ? name.substring(5) : name;
+                if (NumericFacts.ROUNDING.contains(base)) {
+                    out.add(use(ValueUse.Kind.ROUNDING, cc, base, via));
+                    cur = cc;
+                } else if (NumericFacts.SELECTION.contains(base) || NumericFacts.SELECTION.contains(name)) {
+                    out.add(use(ValueUse.Kind.SELECTION, cc, base, via));
+                    cur = cc;
+                } else if (NumericFacts.ATOMIC_REDUCTIONS.contains(base)) {
+                    out.add(use(ValueUse.Kind.ATOMIC, cc, base, via));
+                    return;
+                } else if (Builtins.SAME_AS_ARG.contains(name) || Builtins.FUNCS.containsKey(base)
+                        && (Builtins.FUNCS.get(base).isFpScalar() || Builtins.FUNCS.get(base).kind == CType.Kind.VECTOR)) {
+                    cur = cc; // math on the value: its result carries the difference on
+                } else {
+                    out.add(use(ValueUse.Kind.CALL, cc, base, via));
+                    return;
+                }
+            } else if (p instanceof IndexExprContext) {
+                if (((IndexExprContext) p).expression() != cur) out.add(use(ValueUse.Kind.INDEX, p, null, via));
+                return;
+            } else if (p instanceof RelExprContext || p instanceof EqExprContext) {
+                out.add(use(ValueUse.Kind.COMPARISON, p, null, via));
+                return;
+            } else if (p instanceof AndExprContext || p instanceof OrExprContext || p instanceof ConditionContext) {
+                out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                return;
+            } else if (p instanceof CondExprContext) {
+                if (((CondExprContext) p).expression(0) == cur) {
+                    out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                    return;
+                }
+                cur = p;
+            } else if (p instanceof AssignExprContext) {
+                AssignExprContext a = (AssignExprContext) p;
+                if (a.expression(0) == cur) return;
+                E lhs = memo.get(a.expression(0));
+                if (lhs != null && lhs.type.isInteger()) {
+                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, a, lhs.type.name, via));
+                }
+                String v = FunctionAnalyzer.simpleName(a.expression(0));
+                if (v != null) followVar(v, a, depth + 1, visited, out);
+                else out.add(use(ValueUse.Kind.STORE, a, null, via));
+                return;
+            } else if (p instanceof InitDeclaratorContext) {
+                CType t = declTypes.get(p);
+                if (t != null && t.isInteger()) out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, t.name, via));
+                String v = FunctionAnalyzer.declName(((InitDeclaratorContext) p).declarator());
+                if (v != null) followVar(v, p, depth + 1, visited, out);
+                return;
+            } else if (p instanceof ReturnStmtContext) {
+                out.add(use(ValueUse.Kind.RETURN, p, null, via));
+                return;
+            } else if (p instanceof InitItemContext || p instanceof BracedInitListContext) {
+                out.add(use(ValueUse.Kind.STORE, p, null, via));
+                return;
+            } else {
+                return;
+            }
+        }
+    }
+
+    /** A floating product (not a constant) as the other operand of a subtraction. */
+    private boolean isProduct(ExpressionContext e) {
+        ExpressionContext p = FunctionAnalyzer.stripParens(e);
+        if (!(p instanceof MulExprContext) || ((MulExprContext) p).STAR() == null) return false;
+        E v = memo.get(p);
+        return v != null && v.type.isFpScalar() && v.cval == null;
+    }
+
+    /** Follows the variable {@code v} assigned at {@code def} to its reads until the next assignment of it. */
+    private void followVar(String v, ParserRuleContext def, int depth, Set<String> visited, List<ValueUse> out) {
+        if (depth > MAX_DEPTH || out.size() >= MAX_USES || !visited.add(v + "@" + def.start.getTokenIndex())) return;
+        index();
+        int defEnd = def.stop == null ? def.start.getTokenIndex() : def.stop.getTokenIndex();
+        int kill = Integer.MAX_VALUE;
+        for (int d : defs.getOrDefault(v, List.of())) {
+            if (d > defEnd && d < kill) kill = d;
+        }
+        ParserRuleContext loop = enclosingLoop(def);
+        for (ParserRuleContext r : reads.getOrDefault(v, List.of())) {
+            int ti = r.start.getTokenIndex();
+            boolean after = ti > defEnd && ti < kill;
+            boolean carried = loop != null && ti >= loop.start.getTokenIndex() && ti < def.start.getTokenIndex();
+            if (!after && !carried) continue;
+            ParserRuleContext e = r.getParent();
+            if (e instanceof PrimaryExprContext && e.getParent() instanceof AssignExprContext
+                    && ((AssignExprContext) e.getParent()).expression(0) == e) {
+                continue;
+            }
+            trace(e, depth, visited, out, v);
+            if (out.size() >= MAX_USES) return;
+        }
+    }
+
+    private static ParserRuleContext enclosingLoop(ParserRuleContext c) {
+        for (ParserRuleContext p = c.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof ForStmtContext || p instanceof WhileStmtContext || p instanceof DoStmtContext
+                    || p instanceof RangeForStmtContext) {
+                return p;
+            }
+            if (p instanceof LambdaContext) return null;
+        }
+        return null;
+    }
+
+    /** Reads (single-name primaries) and definitions (plain assignments, declarations) by name, in token order. */
+    private void index() {
+        if (reads != null) return;
+        reads = new HashMap<>();
+        defs = new HashMap<>();
+        if (root != null) collect(root);
+    }
+
+    private void collect(ParseTree t) {
+        if (t instanceof NamePrimaryContext) {
+            QualifiedNameContext q = ((NamePrimaryContext) t).qualifiedName();
+            if (q.nameComponent().size() == 1 && q.SCOPE().isEmpty()) {
+                reads.computeIfAbsent(q.nameComponent(0).IDENTIFIER().getText(), k -> new ArrayList<>())
+                        .add((ParserRuleContext) t);
+            }
+        } else if (t instanceof AssignExprContext && ((AssignExprContext) t).assignOp().ASSIGN() != null) {
+            String n = FunctionAnalyzer.simpleName(((AssignExprContext) t).expression(0));
+            if (n != null) defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((AssignExprContext) t).start.getTokenIndex());
+        } else if (t instanceof InitDeclaratorContext) {
+            String n = FunctionAnalyzer.declName(((InitDeclaratorContext) t).declarator());
+            if (n != null) defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((InitDeclaratorContext) t).start.getTokenIndex());
+        }
+        for (int i = 0; i < t.getChildCount(); i++) collect(t.getChild(i));
+    }
+
+    private ValueUse use(ValueUse.Kind kind, ParserRuleContext at, String detail, String via) {
+        return new ValueUse(kind, at.start.getLine(), at.start.getCharPositionInLine() + 1, text.apply(at), detail, via);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.numlint.cuda.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.cuda.facts.CudaReport;
+import dev.numlint.cuda.facts.FlagCitation;
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.rules.RuleCatalog;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * NL002: approximate division. The intrinsic {@code __fdividef} is always reported at the rule's level; a '/' in
+ * device code built with -prec-div=false or --use_fast_math gets its level from what the quotient decides.
+ */
+@AutoService(CudaCheck.class)
+public final class ApproximateDivision implements CudaCheck {
+    @Override
+    public String ruleId() {
+        return "NL002";
+    }
+
+    @Override
+    public void check(FunctionFacts facts, CudaReport out) {
+        Set<Integer> lines = new HashSet<>();
+        for (FunctionFacts.Division d : facts.divisions) {
+            if (d.intrinsic() != null) {
+                Impact impact = Consequences.of(d.site(), out);
+                if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
+                String msg = RuleCatalog.get().rule("NL002").message("cuda-div-intrinsic", "expr",
+                        Consequences.quote(d.site().text()), "consequence",
+                        impact == null ? "it differs from the CPU's correctly rounded division" : "then " + impact.consequence());
+                out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, null);
+                continue;
+            }
+            if (!d.site().device() || out.build().effectivePrecDiv() || !lines.add(d.site().line())) continue;
+            FlagCitation fl = out.flag(x -> x.contains("prec-div") || x.contains("prec_div") || fastMath(x),
+                    Boolean.FALSE.equals(out.build().precDiv()) ? "-prec-div=false" : "--use_fast_math");
+            Impact impact = Consequences.of(d.site(), out);
+            String msg = RuleCatalog.get().rule("NL002").message("cuda-div-flag", "expr", Consequences.quote(d.site().text()),
+                    "flag", fl.origin() != null ? fl.origin().flag() : fl.text(), "consequence", "then " + impact.consequence());
+            out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, fl);
+        }
+    }
+
+    static boolean fastMath(String f) {
+        return f.contains("fast_math") || f.contains("fast-math") || f.equals("-Ofast");
+    }
+}

@@ -1,0 +1,51 @@
+package dev.numlint.cuda.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.cuda.facts.CudaReport;
+import dev.numlint.cuda.facts.FlagCitation;
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.rules.RuleCatalog;
+
+/**
+ * NL006: fast approximate math. The intrinsics ({@code __sinf}, {@code __expf} ...) are always reported at the
+ * rule's level; library calls that --use_fast_math maps to them, and square roots under -prec-sqrt=false, get
+ * their level from what the result decides.
+ */
+@AutoService(CudaCheck.class)
+public final class ApproximateMathFunction implements CudaCheck {
+    @Override
+    public String ruleId() {
+        return "NL006";
+    }
+
+    @Override
+    public void check(FunctionFacts facts, CudaReport out) {
+        RuleCatalog cat = RuleCatalog.get();
+        for (FunctionFacts.MathCall c : facts.calls) {
+            String expr = Consequences.quote(c.site().text());
+            if (c.fastIntrinsic()) {
+                Impact impact = Consequences.of(c.site(), out);
+                if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
+                String consequence = impact == null ? "it differs from the CPU's " + c.base().substring(2)
+                        : "then " + impact.consequence();
+                out.report("NL006", facts.function, c.site(), cat.rule("NL006").message("cuda-fast-intrinsic", "expr", expr,
+                        "fn", c.base().substring(2), "consequence", consequence), Confidence.HIGH, impact, null);
+            } else if (c.site().device() && out.build().effectiveFastMath() && c.fastMathTarget() != null) {
+                FlagCitation fl = out.flag(ApproximateDivision::fastMath, "--use_fast_math");
+                Impact impact = Consequences.of(c.site(), out);
+                out.report("NL006", facts.function, c.site(), cat.rule("NL006").message("cuda-fast-math", "expr", expr,
+                        "target", c.fastMathTarget(), "flag", fl.origin() != null ? fl.origin().flag() : fl.text(), "consequence", "then " + impact.consequence()),
+                        Confidence.HIGH, impact, fl);
+            } else if (c.site().device() && !out.build().effectivePrecSqrt() && c.floatSqrt()) {
+                FlagCitation fl = out.flag(x -> x.contains("prec-sqrt") || ApproximateDivision.fastMath(x),
+                        Boolean.FALSE.equals(out.build().precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
+                Impact impact = Consequences.of(c.site(), out);
+                out.report("NL006", facts.function, c.site(), cat.rule("NL006").message("cuda-approx-sqrt", "expr", expr,
+                        "flag", fl.origin() != null ? fl.origin().flag() : fl.text(), "consequence", "then " + impact.consequence()),
+                        Confidence.HIGH, impact, fl);
+            }
+        }
+    }
+}

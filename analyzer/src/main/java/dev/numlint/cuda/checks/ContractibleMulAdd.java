@@ -1,0 +1,55 @@
+package dev.numlint.cuda.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.cuda.facts.CudaReport;
+import dev.numlint.cuda.facts.FlagCitation;
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.rules.RuleCatalog;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * NL003: a multiply followed by an add or subtract that nvcc (device code, -fmad=true) or the host compiler (host
+ * code built for an FMA-capable CPU with GNU contraction) may fuse into one fma. Whether it is fused is not
+ * guessed ("may be fused"); the level comes from what the result decides: a difference of products is
+ * cancellation, a result that reaches an index, a conversion, a branch or a reduction is amplified, anything else
+ * (stored, returned) is a note.
+ */
+@AutoService(CudaCheck.class)
+public final class ContractibleMulAdd implements CudaCheck {
+    @Override
+    public String ruleId() {
+        return "NL003";
+    }
+
+    @Override
+    public void check(FunctionFacts facts, CudaReport out) {
+        Set<Integer> lines = new HashSet<>();
+        for (FunctionFacts.Contraction c : facts.contractions) {
+            boolean dev = c.site().device() && out.build().effectiveFmad();
+            boolean hst = c.site().host() && out.build().hostContracts();
+            if (!dev && !hst) continue;
+            if (!lines.add(c.site().line())) continue;
+            FlagCitation fl;
+            String compiler;
+            if (dev) {
+                fl = out.build().fmad() != null ? out.flag(x -> x.contains("fmad"), "-fmad=true") : new FlagCitation("-fmad=true default", null);
+                compiler = "nvcc ";
+            } else {
+                fl = out.flag(x -> x.startsWith("-march") || x.contains("fp-contract"), "-march=" + out.build().hostArch());
+                compiler = "host compiler, ";
+            }
+            Impact impact = c.differenceOfProducts()
+                    ? new Impact(Impact.Kind.CANCELLATION, "a difference of products: one product is rounded, the other is not",
+                            null, null)
+                    : Consequences.of(c.site(), out);
+            String consequence = c.differenceOfProducts() ? "one product is rounded, the other not: cancellation can magnify it"
+                    : "then " + impact.consequence();
+            String msg = RuleCatalog.get().rule("NL003").message("cuda-contract", "expr", Consequences.quote(c.site().text()),
+                    "compiler", compiler, "flag", fl.origin() != null ? fl.origin().flag() : fl.text(), "consequence", consequence);
+            out.report("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, fl.origin() == null ? null : fl);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.numlint.cuda.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.cuda.facts.CudaReport;
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.rules.RuleCatalog;
+
+/**
+ * NL011: a floating value converted to a narrow signed integer (signed char, short) without a range guard. Measured
+ * with GCC 12 on x86-64 and nvcc 13 on sm_90 (rule document NL011): both truncate through a 32-bit int and keep the
+ * low bits, so in-int-range overflow wraps alike; beyond the int range x86 gives 0x80000000 and the GPU saturates.
+ */
+@AutoService(CudaCheck.class)
+public final class NarrowSignedCast implements CudaCheck {
+    @Override
+    public String ruleId() {
+        return "NL011";
+    }
+
+    @Override
+    public void check(FunctionFacts facts, CudaReport out) {
+        for (FunctionFacts.Conversion c : facts.conversions) {
+            if (c.unsigned()) continue;
+            double max = Math.pow(2, c.bytes() * 8.0 - 1);
+            if (!UnguardedUnsignedCast.unguarded(c, max, -max)) continue;
+            String expr = Consequences.quote(c.explicit() ? c.how() + "(" + c.operand() + ")" : c.operand());
+            String ex = c.bytes() == 1 ? "200.7 wraps to -56" : "40000.5 wraps to -25536";
+            String values = c.site().hostOnly()
+                    ? ex + " on x86; out of range it is undefined behaviour"
+                    : ex + " on x86 and the GPU; beyond the int range they differ";
+            String msg = RuleCatalog.get().rule("NL011").message("cuda-narrow", "expr", expr, "from", c.from(),
+                    "to", c.to(), "values", values);
+            out.report("NL011", facts.function, c.site(), msg, Confidence.HIGH,
+                    new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null), null);
+        }
+    }
+}

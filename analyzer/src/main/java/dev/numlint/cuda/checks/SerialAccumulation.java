@@ -1,0 +1,77 @@
+package dev.numlint.cuda.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.cuda.facts.CudaReport;
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.ValueUse;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.rules.RuleCatalog;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * NL004: a loop-carried floating accumulator over an unknown or long trip count. Not reported: compensated (Kahan)
+ * sums, whole-number terms (exact partial sums), tree reductions, element-wise updates, terms that do not change
+ * between iterations, timers, values overwritten in every iteration and short loops (below {@code min-trip-count}).
+ * A float sum is <em>growing</em> (its error bound grows with the trip count); a double sum that decides nothing is
+ * a note (its n*2^-53 bound stays far below float resolution, so it flips a comparison only within n*2^-53 of the
+ * threshold) unless it reaches an integer conversion, a rounding, an index or an atomic; a float sum that reaches an
+ * index, a conversion, a branch or a reduction is amplified. One GPU thread's serial sum (device-only code) runs in
+ * the order of the serial CPU loop it ports, so unless it decides something it is a note; host sums (the CPU side,
+ * whose order differs from the GPU's reductions) are growing.
+ */
+@AutoService(CudaCheck.class)
+public final class SerialAccumulation implements CudaCheck {
+    @Override
+    public String ruleId() {
+        return "NL004";
+    }
+
+    @Override
+    public void check(FunctionFacts facts, CudaReport out) {
+        int minTrip = out.intOption("NL004", "min-trip-count", 16);
+        Set<String> seen = new HashSet<>();
+        for (FunctionFacts.Accumulation a : facts.accumulations) {
+            if (a.wholeNumberTerm() || a.compensated() || a.treeReduction() || a.rewritten()) continue;
+            if (a.trip() >= 0 && a.trip() < minTrip) continue;
+            if (a.elementwise() || !a.varies() || a.timing()) continue;
+            if (!seen.add(a.target() + "@" + a.outerLoopLine())) continue;
+            String trip = a.trip() < 0 ? "n unknown" : "n=" + a.trip();
+            String unit = a.doublePrecision() ? "2^-53" : "2^-24";
+            String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
+            Impact impact = Consequences.of(a.site(), out);
+            if (a.doublePrecision() && impact.kind() == Impact.Kind.AMPLIFIED && !Consequences.discrete(a.site())) {
+                // a double sum (error n*2^-53) flips a comparison only within n*2^-53 of the threshold
+                impact = new Impact(Impact.Kind.BOUNDED, impact.consequence(), impact.sink(), null);
+            }
+            ValueUse tolerance = impact.kind() == Impact.Kind.AMPLIFIED ? null : Consequences.toleranceUse(a.site());
+            String consequence;
+            if (tolerance != null) {
+                // an error measure checked against a tolerance: the test is written to absorb rounding differences
+                impact = new Impact(Impact.Kind.BOUNDED, "compared against a tolerance at line " + tolerance.line(),
+                        out.location(tolerance.line(), tolerance.column()), null);
+                consequence = "it only meets a tolerance test at line " + tolerance.line();
+            } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
+                consequence = "then " + impact.consequence();
+            } else if (a.doublePrecision()) {
+                impact = new Impact(Impact.Kind.BOUNDED, "double partial sums: error n*2^-53, far below float resolution",
+                        null, null);
+                consequence = "error bound " + bound + ", far below float resolution";
+            } else if (a.site().device() && !a.site().host()) {
+                // one thread's serial loop sums in the order of the serial CPU loop it ports: the error bound grows
+                // alike on both sides; the order changes only across threads (NL009, reductions) or by contraction
+                impact = new Impact(Impact.Kind.BOUNDED, "one thread's serial sum, in the order of a serial CPU loop",
+                        null, null);
+                consequence = "one thread sums in CPU loop order (error " + bound + " on both)";
+            } else {
+                impact = new Impact(Impact.Kind.GROWING, "the rounding error grows with the trip count", null, null);
+                consequence = "error up to " + bound + ", order-dependent";
+            }
+            String msg = RuleCatalog.get().rule("NL004").message("cuda-sum", "expr", Consequences.quote(a.site().text()),
+                    "type", a.type(), "loop", a.outerLoopLine(), "trip", trip,
+                    "consequence", consequence);
+            out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.numlint.cuda.facts;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.model.Location;
+import java.util.function.Predicate;
+
+/** Where checks report: one file's findings, its build context and the rule settings of the scan. */
+public interface CudaReport {
+    /** The build context of the file (flags, where they were set). */
+    BuildContext build();
+
+    /** How the file is compiled: C, host C++ or CUDA (nvcc). */
+    SourceDialect dialect();
+
+    boolean enabled(String ruleId);
+
+    /** An integer option of a rule ({@code min-trip-count}), or {@code fallback} when unset or invalid. */
+    int intOption(String ruleId, String option, int fallback);
+
+    /** The flag that enabled a flag-driven hazard, with where it was set, or {@code fallback} as the text. */
+    FlagCitation flag(Predicate<String> which, String fallback);
+
+    /** The location of a line and column of this file (for impact sinks). */
+    Location location(int line, int column);
+
+    /**
+     * Reports a finding at {@code at}; {@code impact} (may be null) sets the level below the rule's ceiling and adds
+     * the sink as a related location; {@code flag} (may be null) adds the flag's origin as evidence.
+     */
+    void report(String ruleId, String function, Site at, String message, Confidence confidence, Impact impact,
+            FlagCitation flag);
+}

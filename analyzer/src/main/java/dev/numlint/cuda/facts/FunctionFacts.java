@@ -1,0 +1,141 @@
+package dev.numlint.cuda.facts;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything the front end found in one function body (or, for {@link #file}, at file level), in source order. The
+ * facts are computed once; every check reads the lists it needs.
+ */
+public final class FunctionFacts {
+    /** The function's name (Class::method for members), or null for file-level facts. */
+    public final String function;
+    public final List<Conversion> conversions = new ArrayList<>();
+    public final List<Division> divisions = new ArrayList<>();
+    public final List<Contraction> contractions = new ArrayList<>();
+    public final List<Accumulation> accumulations = new ArrayList<>();
+    public final List<MathCall> calls = new ArrayList<>();
+    public final List<Promotion> promotions = new ArrayList<>();
+    public final List<Atomic> atomics = new ArrayList<>();
+    public final List<LongDouble> longDoubles = new ArrayList<>();
+    public final List<TensorMath> tensorMath = new ArrayList<>();
+
+    public FunctionFacts(String function) {
+        this.function = function;
+    }
+
+    /**
+     * A floating value converted to an integer type.
+     *
+     * @param how         "(unsigned short)", "initialization of 'x'", "assignment to 'p'", "return from 'f'"...
+     * @param operand     the text of the converted floating expression
+     * @param from        the floating type's spelling
+     * @param to          the integer type's spelling
+     * @param unsigned    whether the target is unsigned
+     * @param bytes       the target's width in bytes
+     * @param constant    the operand's compile-time value, or null
+     * @param guarded     the operand is range-limited (clamp, saturate, comparison on its variables, ?: with a test)
+     * @param floatData   the operand contains a non-constant floating operand (not only integers converted to float)
+     * @param nonNegative the operand cannot be negative (sqrt, fabs, exp, squares of ...)
+     * @param explicit    a cast in the source (not an implicit conversion)
+     */
+    public record Conversion(Site site, String how, String operand, String from, String to, boolean unsigned,
+            int bytes, Double constant, boolean guarded, boolean floatData, boolean nonNegative, boolean explicit) {
+    }
+
+    /**
+     * A float division: {@code a / b}, {@code a /= b}, or an intrinsic ({@code __fdividef}).
+     *
+     * @param intrinsic the approximate division intrinsic by name (__fdividef), null for the operator
+     */
+    public record Division(Site site, String intrinsic) {
+    }
+
+    /**
+     * A floating multiply followed by an add or subtract that the compiler may contract into one fma.
+     *
+     * @param product              the product's text (or "t = a*b (line 4)" for a single-use product temporary)
+     * @param subtract             whether the product is subtracted or subtracted from
+     * @param differenceOfProducts {@code a*d - b*c}: both operands are products, one is rounded and one is not
+     * @param accumulates          a compound assignment {@code s += a*b}
+     */
+    public record Contraction(Site site, String product, boolean subtract, boolean differenceOfProducts,
+            boolean accumulates) {
+    }
+
+    /**
+     * A loop-carried floating update {@code s += x}, {@code s = s + x} or {@code s = fmaf(a, b, s)}.
+     *
+     * @param target            the accumulator's text
+     * @param type              its type's spelling
+     * @param doublePrecision   the accumulator is double or long double
+     * @param outerLoopLine     the line of the outermost loop that carries the sum
+     * @param trip              product of the constant trip counts of the carrying loops, -1 when one is unknown
+     * @param compensated       the accumulator takes part in a compensated (Kahan) sum
+     * @param wholeNumberTerm   the added term is an integer or a whole-number constant (exact partial sums)
+     * @param treeReduction     an element updated from an element of the same array ({@code s[t] += s[t + k]})
+     * @param elementwise       each element gets one term per outer iteration (an iterative solver's update)
+     * @param varies            the added term can change from one iteration to the next
+     * @param timing            the accumulator measures time (elapsedMs += dt)
+     * @param rewritten         the accumulator is overwritten unconditionally in every iteration of the
+     *                          innermost carrying loop ({@code t = f(k); t = t + h;})
+     * @param viaFma            written with an explicit fma function
+     */
+    public record Accumulation(Site site, String target, String type, boolean doublePrecision, int outerLoopLine,
+            long trip, boolean compensated, boolean wholeNumberTerm, boolean treeReduction, boolean elementwise,
+            boolean varies, boolean timing, boolean rewritten, boolean viaFma) {
+    }
+
+    /**
+     * A call of a math function the rules know.
+     *
+     * @param name           the callee as written (std:: kept)
+     * @param base           without std::
+     * @param fastIntrinsic  one of the fast hardware approximations (__sinf, __expf ...)
+     * @param fastMathTarget the intrinsic --use_fast_math maps it to (sinf -> __sinf), or null
+     * @param floatSqrt      a single-precision square root (sqrtf, or sqrt of a float in C++)
+     * @param transcendental sin, exp, pow ... (not correctly rounded)
+     */
+    public record MathCall(Site site, String name, String base, boolean fastIntrinsic, String fastMathTarget,
+            boolean floatSqrt, boolean transcendental) {
+    }
+
+    /**
+     * A float expression evaluated in double and rounded back to float.
+     *
+     * @param target      what receives it ("float 'x'", "'y[i]'", "the float return value of 'f'")
+     * @param promoter    why it is double ("the double literal 1.0", "the double function sqrt() ...")
+     * @param floatVar    a float variable that was promoted, or null
+     * @param viaFunction promoted by a double math function (not a literal)
+     * @param compound    a compound assignment ({@code x *= 1.5})
+     * @param exact       one operation on float operands and float-exact constants ({@code x * 0.5}, {@code s + 1.0}):
+     *                    double and float give the same result (innocuous double rounding), only the speed differs
+     */
+    public record Promotion(Site site, String target, String promoter, String floatVar, boolean viaFunction,
+            boolean compound, boolean exact) {
+    }
+
+    /**
+     * An atomic add.
+     *
+     * @param type      the added type's spelling
+     * @param floating  whether it is a floating type (or vector of one)
+     * @param inferred  the type was inferred from the added value, not the pointer (less certain)
+     */
+    public record Atomic(Site site, String type, boolean floating, boolean inferred) {
+    }
+
+    /** A long double declaration, cast or computation in host code ({@code what}: "'x'", "cast (long double)x"). */
+    public record LongDouble(Site site, String what) {
+    }
+
+    /**
+     * Float data computed in reduced precision on tensor cores (NL012).
+     *
+     * @param construct the mode constant, fragment or conversion ("CUBLAS_TF32_TENSOR_OP_MATH", "precision::tf32")
+     * @param effect    what it allows ("FP32 data multiplied in TF32")
+     * @param evidence  where the float data is converted (for half/bf16 fragments), or null
+     */
+    public record TensorMath(Site site, String construct, String effect, String evidence) {
+    }
+}

@@ -1,0 +1,66 @@
+package dev.numlint.cuda.facts;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Where a hazard is: its line and column, the source text of the expression, whether the code runs on the device
+ * and/or the host, and (computed on first request) where its value goes.
+ */
+public final class Site {
+    private final int line;
+    private final int column;
+    private final String text;
+    private final boolean device;
+    private final boolean host;
+    private final Supplier<List<ValueUse>> flow;
+    private List<ValueUse> uses;
+
+    public Site(int line, int column, String text, boolean device, boolean host, Supplier<List<ValueUse>> flow) {
+        this.line = line;
+        this.column = column;
+        this.text = text;
+        this.device = device;
+        this.host = host;
+        this.flow = flow;
+    }
+
+    public int line() {
+        return line;
+    }
+
+    /** 1-based column, or 0 when unknown. */
+    public int column() {
+        return column;
+    }
+
+    public String text() {
+        return text;
+    }
+
+    /** The code runs on the GPU (a __global__ or __device__ function or device lambda). */
+    public boolean device() {
+        return device;
+    }
+
+    /** The code runs on the CPU. */
+    public boolean host() {
+        return host;
+    }
+
+    /** Host-only code: nothing of it runs on the GPU. */
+    public boolean hostOnly() {
+        return host && !device;
+    }
+
+    /**
+     * What the value computed here reaches, in source order: conversions, indices, comparisons, reductions,
+     * subtractions, stores and returns, followed through local variables (def-use) a few assignments deep.
+     */
+    public List<ValueUse> uses() {
+        if (uses == null) {
+            uses = flow == null ? List.of() : List.copyOf(flow.get());
+        }
+        return uses;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.numlint.cuda.facts;
+
+/**
+ * One place a hazard's value reaches.
+ *
+ * @param kind   what the place does with the value
+ * @param line   its line
+ * @param column its 1-based column (0 when unknown)
+ * @param text   the source text of the consuming expression
+ * @param detail the function, variable or type involved (the rounding function, the cast type, ...), may be null
+ * @param via    the local variable the value went through to get here, or null when it reaches it directly
+ */
+public record ValueUse(Kind kind, int line, int column, String text, String detail, String via) {
+
+    /** What is done with the value. */
+    public enum Kind {
+        /** Converted to an integer type (cast, initialization, assignment, argument). */
+        INTEGER_CONVERSION,
+        /** Rounded to an integer by a function (floor, ceil, rint, __float2int_rn ...). */
+        ROUNDING,
+        /** Used in an array subscript or address computation. */
+        INDEX,
+        /** Compared (relational or equality operator), e.g. a loop bound or an if condition. */
+        COMPARISON,
+        /** The condition of a branch (if, while, ?:, &&, ||) without a comparison. */
+        BRANCH,
+        /** An operand of min/max: a one-ulp change can change which operand is selected. */
+        SELECTION,
+        /** Added atomically (atomicAdd ...): the result depends on the order of execution. */
+        ATOMIC,
+        /** One operand of a subtraction whose other operand is a product too (difference of products). */
+        DIFFERENCE_OF_PRODUCTS,
+        /** Stored to memory (array element, member, pointer target). */
+        STORE,
+        /** Returned from the function. */
+        RETURN,
+        /** Passed to a function numlint does not follow. */
+        CALL;
+
+        /** Whether a one-ulp change at this use can change a discrete outcome (an index, a decision, an order). */
+        public boolean amplifies() {
+            return switch (this) {
+                case INTEGER_CONVERSION, ROUNDING, INDEX, COMPARISON, BRANCH, SELECTION, ATOMIC -> true;
+                default -> false;
+            };
+        }
+    }
+}

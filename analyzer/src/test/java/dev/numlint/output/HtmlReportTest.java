@@ -1,0 +1,212 @@
+package dev.numlint.output;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.Finding;
+import dev.numlint.model.Impact;
+import dev.numlint.model.Location;
+import dev.numlint.scan.Analyzers;
+import dev.numlint.scan.MarkerAnalyzer;
+import dev.numlint.scan.ScanOptions;
+import dev.numlint.scan.ScanResult;
+import dev.numlint.scan.Scanner;
+import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.PtxMode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTML audit report: its content, escaping of everything from the scanned tree, and — in headless Chromium —
+ * that the findings table holds every result, the filters change what is shown and no injected markup runs.
+ * Screenshots go to target/html-report/.
+ */
+class HtmlReportTest {
+    static final Path SHOTS = Path.of("target/html-report");
+    private static final Pattern ROW = Pattern.compile("<tr class=\"finding[^\"]*\"[^>]*>");
+
+    @TempDir
+    Path tmp;
+
+    private static ScanResult scan(Path root, List<Path> paths, List<Analyzer> analyzers) {
+        return Scanner.scan(ScanOptions.builder(root).paths(paths).analyzers(analyzers).ptx(PtxMode.OFF, null)
+                .build());
+    }
+
+    private static ReportOptions options(List<Path> paths, Baseline.Comparison b) {
+        return new ReportOptions(b, false, null, paths, null);
+    }
+
+    private Path hostileTree() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("src/<b>dir</b>"));
+        Files.writeString(dir.resolve("x<script>alert(1)<!--'\" onmouseover=alert(2) .cu"),
+                "// </script><script>document.title='pwned'</script>\n"
+                        + "y = HAZARD(NL003); <img src=x onerror=\"document.title='pwned'\"></pre></details>\n"
+                        + "z = HAZARD(NL001); // numlint: ignore NL001 -- <script>document.title='pwned'</script>\n");
+        Files.writeString(tmp.resolve("src/bin.cu"), "\0\0binary");
+        return tmp.resolve("src");
+    }
+
+    @Test
+    void everythingFromTheScannedTreeIsEscaped() throws IOException {
+        Path src = hostileTree();
+        ScanResult r = scan(src, List.of(src), List.of(new MarkerAnalyzer()));
+        assertThat(r.findings()).hasSize(2);
+        String html = HtmlReport.render(r, options(List.of(src), null));
+        assertThat(count(html, "<script")).as("only the report's own script").isEqualTo(1);
+        assertThat(html).doesNotContain("<img").doesNotContain("<b>dir").doesNotContain("<!--'")
+                .contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;")
+                .contains("&lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;")
+                .contains("x&lt;script&gt;alert(1)&lt;!--&#39;&quot; onmouseover=alert(2) .cu")
+                .contains("data-dir=\"&lt;b&gt;dir&lt;/b&gt;\"");
+        assertThat(html).as("the justification is shown, escaped")
+                .contains("inSource: &lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;");
+        assertThat(html).contains("Content-Security-Policy").contains("default-src 'none'")
+                .doesNotContainPattern("(src|href|action)=\"?(https?:|//)").doesNotContain("<link")
+                .doesNotContain("<iframe").doesNotContain("@import");
+    }
+
+    @Test
+    void recordsToolRuleSetConfigurationFindingsAndNotAnalyzedFiles() throws IOException {
+        Path src = hostileTree();
+        Path cfg = tmp.resolve("numlint.yml");
+        Files.writeString(cfg, "rules:\n  NL007: {level: warning}\n");
+        ScanResult r = scan(src, List.of(src), List.of(new MarkerAnalyzer()));
+        Finding f = r.findings().get(0).toBuilder()
+                .impact(Impact.amplified("truncated to a pixel index", Location.line("k.cu", 9)))
+                .property("validation", Map.of("verdict", "confirmed", "elementsCompared", 1000,
+                        "elementsDiffering", 12, "maxUlp", 3, "meanUlp", 1.5))
+                .build();
+        List<Finding> fs = new ArrayList<>(r.findings());
+        fs.set(0, f);
+        ScanResult annotated = new ScanResult(r.root(), fs, r.notifications(), r.filesAnalyzed(),
+                r.filesNotAnalyzed(), r.executionSuccessful());
+        String html = HtmlReport.render(annotated, new ReportOptions(null, false, null, List.of(src), cfg));
+        String cfgHash = HtmlReport.hex(HtmlReport.sha256(Files.readAllBytes(cfg)));
+        assertThat(html).contains("numlint " + dev.numlint.rules.RuleCatalog.toolVersion())
+                .contains("sha256:" + HtmlReport.ruleSetHash())
+                .contains("sha256:" + cfgHash)
+                .contains(f.fingerprint())
+                .contains("<span class=\"imp imp-amplified\">amplified</span><br>truncated to a pixel index")
+                .contains("sink <code>k.cu:9</code>")
+                .contains("<span class=\"verdict v-confirmed\">confirmed</span>")
+                .contains("12 of 1000 elements differ")
+                .contains("Largest ULP difference per validated finding")
+                .contains("who and when (git blame): not available");
+        assertThat(html).as("the binary file is listed as not analyzed, with its reason")
+                .containsPattern("<tr class=\"na\"><td><code>bin\\.cu</code></td><td>not analyzed</td>");
+        assertThat(HtmlReport.ruleSetHash()).matches("[0-9a-f]{64}");
+        assertThat(HtmlReport.render(annotated, new ReportOptions(null, false, null, List.of(src), cfg, "warning")))
+                .contains("no unsuppressed finding at level warning or above (--fail-on warning): "
+                        + "<b class=\"gate-fail\">not met</b>");
+        assertThat(HtmlReport.render(annotated, new ReportOptions(null, false, null, List.of(src), cfg, "error")))
+                .as("the only error finding is suppressed").contains("<b class=\"gate-pass\">met</b>");
+        assertThat(rows(html)).hasSize(2);
+    }
+
+    @Test
+    void hostileReportRunsOnlyItsOwnScriptInChromium() throws Exception {
+        Chromium chrome = Chromium.require(tmp);
+        Path src = hostileTree();
+        ScanResult r = scan(src, List.of(src), List.of(new MarkerAnalyzer()));
+        Path report = SHOTS.resolve("hostile.html");
+        Files.createDirectories(SHOTS);
+        Files.writeString(report, HtmlReport.render(r, options(List.of(src), null)), StandardCharsets.UTF_8);
+        String dom = chrome.dumpDom(report.toAbsolutePath().toUri().toString());
+        assertThat(dom).as("the report's script ran (its CSP hash is right)").contains("data-ready=\"1\"")
+                .contains("<title>numlint audit report</title>").doesNotContain("pwned</title>");
+        assertThat(rows(dom)).hasSize(2);
+        chrome.screenshot(report.toAbsolutePath().toUri().toString(), SHOTS.resolve("hostile.png"), 1400, 1000);
+    }
+
+    @Test
+    void examplesReportInChromiumHoldsEveryResultAndFiltersWork() throws Exception {
+        Chromium chrome = Chromium.require(tmp);
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        Path examples = root.resolve("examples");
+        ScanResult r = scan(root, List.of(examples), Analyzers.load());
+        assertThat(r.findings()).hasSizeGreaterThan(10);
+        // a baseline that lacks the first finding and has one that is gone, so every state appears
+        List<Finding> base = new ArrayList<>(r.findings().subList(1, r.findings().size()));
+        base.add(Finding.builder("NL002").level(dev.numlint.model.Level.WARNING).location(Location.line(
+                "examples/old/gone.cu", 3)).message("fixed since").layer(dev.numlint.model.Layer.CUDA_SOURCE)
+                .fingerprint("0123456789abcdef0123456789abcdef").build());
+        Baseline.Comparison cmp = baselineOf(base).compare(r.findings());
+        Path report = SHOTS.resolve("examples.html");
+        Files.createDirectories(SHOTS);
+        Files.writeString(report, HtmlReport.render(r, options(List.of(examples), cmp)), StandardCharsets.UTF_8);
+        String url = report.toAbsolutePath().toUri().toString();
+        int total = r.findings().size() + 1;
+
+        String dom = chrome.dumpDom(url);
+        List<String> rows = rows(dom);
+        assertThat(rows).as("every result, and the absent one").hasSize(total);
+        assertThat(rows).noneMatch(t -> t.contains(" hidden"));
+        assertThat(shown(dom)).isEqualTo(total);
+        for (Finding f : r.findings()) {
+            assertThat(dom).contains(HtmlReport.esc(f.location().shortText()));
+        }
+
+        Map<String, Long> expected = new LinkedHashMap<>();
+        expected.put("rule=NL003", r.findings().stream().filter(f -> f.ruleId().equals("NL003")).count());
+        expected.put("level=error", r.findings().stream().filter(f -> f.level().id().equals("error")).count());
+        expected.put("dir=examples/pi", r.findings().stream()
+                .filter(f -> f.location().file().startsWith("examples/pi/")).count());
+        expected.put("state=new", 1L);
+        expected.put("state=absent", 1L);
+        expected.put("state=unchanged", (long) cmp.count(Baseline.State.UNCHANGED));
+        expected.put("rule=NL004&dir=examples", r.findings().stream().filter(f -> f.ruleId().equals("NL004")).count());
+        for (Map.Entry<String, Long> e : expected.entrySet()) {
+            String filtered = chrome.dumpDom(url + "#" + e.getKey());
+            List<String> rs = rows(filtered);
+            long visible = rs.stream().filter(t -> !t.contains(" hidden")).count();
+            assertThat(visible).as(e.getKey()).isEqualTo(e.getValue()).isLessThan(total);
+            assertThat(rs).hasSize(total);
+            assertThat(shown(filtered)).as(e.getKey()).isEqualTo(e.getValue().intValue());
+        }
+        assertThat(expected.get("rule=NL003")).isPositive();
+        chrome.screenshot(url, SHOTS.resolve("examples.png"), 1400, 2400);
+        chrome.screenshot(url + "#rule=NL003", SHOTS.resolve("examples-NL003.png"), 1400, 1400);
+    }
+
+    /** A baseline holding {@code results}, through a SARIF file as numlint writes it. */
+    private Baseline baselineOf(List<Finding> results) throws IOException {
+        ScanResult r = new ScanResult(Path.of("..").toAbsolutePath().normalize(), results, List.of(), 0, 0, true);
+        Path f = tmp.resolve("base.sarif");
+        try (var w = Files.newBufferedWriter(f)) {
+            SarifReport.write(r, w);
+        }
+        return Baseline.load(f);
+    }
+
+    static List<String> rows(String html) {
+        List<String> out = new ArrayList<>();
+        Matcher m = ROW.matcher(html);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+
+    private static int shown(String dom) {
+        Matcher m = Pattern.compile("data-shown=\"(\\d+)\"").matcher(dom);
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    private static int count(String s, String needle) {
+        int n = 0;
+        for (int i = s.toLowerCase().indexOf(needle); i >= 0; i = s.toLowerCase().indexOf(needle, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
