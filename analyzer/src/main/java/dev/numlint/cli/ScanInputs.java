@@ -45,6 +45,42 @@ final class ScanInputs {
             + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
     Path cacheDir;
 
+    @Option(names = "-p", paramLabel = "DIR", description = "directory with the compile_commands.json to use (as "
+            + "clang-tidy's -p); default: the scan root and its build*/ directories")
+    Path compileCommandsDir;
+
+    @Option(names = "--make-target", paramLabel = "TARGET", description = "Makefile goal to evaluate instead of the "
+            + "default goal")
+    String makeTarget;
+
+    @Option(names = "--cmake-define", paramLabel = "NAME=VALUE", description = "CMake cache value for the "
+            + "evaluation of CMakeLists.txt (like cmake -D); repeatable")
+    List<String> cmakeDefines = new ArrayList<>();
+
+    @Option(names = "--preset", paramLabel = "NAME", description = "CMake configure preset (CMakePresets.json) "
+            + "whose cache variables apply")
+    String preset;
+
+    /** The build-model options ({@code -p}, {@code --make-target}, {@code --cmake-define}, {@code --preset}). */
+    dev.numlint.flags.BuildOptions buildOptions() {
+        java.util.Map<String, String> defs = new java.util.LinkedHashMap<>();
+        for (String d : cmakeDefines) {
+            int eq = d.indexOf('=');
+            String name = eq < 0 ? d : d.substring(0, eq);
+            int colon = name.indexOf(':'); // NAME:TYPE=VALUE as cmake -D takes it
+            if (colon > 0) name = name.substring(0, colon);
+            if (name.isEmpty()) {
+                throw new Main.UsageException("--cmake-define: expected NAME=VALUE, got '" + d + "'");
+            }
+            defs.put(name, eq < 0 ? "ON" : d.substring(eq + 1));
+        }
+        if (compileCommandsDir != null && !Files.exists(compileCommandsDir)) {
+            throw new Main.UsageException("-p: '" + compileCommandsDir + "' does not exist");
+        }
+        return new dev.numlint.flags.BuildOptions(compileCommandsDir == null ? null
+                : compileCommandsDir.toAbsolutePath().normalize(), makeTarget, defs, preset);
+    }
+
     @Option(names = "--fail-on-input-problems", description = "exit with " + Main.EXIT_INPUT_PROBLEMS + " when a file "
             + "could not be analyzed (binary, too large, unreadable, unparsable) and nothing else failed the run "
             + "(also fail-on-input-problems: true in .numlint.yml)")
@@ -87,6 +123,7 @@ final class ScanInputs {
         b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? nvccOrNull() : null);
         b.nvccFlags(flags);
         b.cudaArch(arch);
+        b.buildOptions(buildOptions());
         b.classpath(cp);
         b.cacheDir(checkedCacheDir());
         if (System.console() != null && System.getenv("CI") == null) {

@@ -1,5 +1,7 @@
 package dev.numlint.flags;
 
+import dev.numlint.flags.checks.FlagEntry;
+import dev.numlint.flags.checks.FlagHazard;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Evidence;
@@ -9,6 +11,7 @@ import dev.numlint.model.Level;
 import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
 import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.Checks;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
 import java.io.IOException;
@@ -38,7 +41,9 @@ import java.util.TreeMap;
  * {@code -m32} and {@code -mfpmath=387} (NL005), host {@code -march=} values with FMA or {@code -mfma} without
  * {@code -ffp-contract=off} (NL003), and host {@code -ffast-math}/{@code -Ofast} (NL002, NL006, NL007).
  * {@code -funsafe-math-optimizations} and {@code -freciprocal-math} give NL002 (and NL007 for the former, whose
- * link step adds crtfastmath.o). Flags written under a condition (an {@code if()}, {@code ifeq}, a build
+ * link step adds crtfastmath.o). Each rule is one check class in {@code dev.numlint.flags.checks} (registered
+ * {@link dev.numlint.flags.checks.BuildFlagCheck}s; {@link #implementedRules()} is derived from them) that reads
+ * the flags {@link FlagInterpreter} interpreted once per compilation scope. Flags written under a condition (an {@code if()}, {@code ifeq}, a build
  * configuration) are reported with medium confidence and the condition in the message, but are not recorded in the
  * build context, since the build may not use them.
  *
@@ -53,12 +58,11 @@ import java.util.TreeMap;
 public final class BuildFlagAnalyzer implements Analyzer {
     /** Pseudo-file that locations of {@code --nvcc-flags} tokens name. */
     public static final String COMMAND_LINE = "--nvcc-flags";
-    private static final Set<String> RULES = Set.of("NL002", "NL003", "NL005", "NL006", "NL007");
 
     @Override public String id() { return "build-flags"; }
     @Override public Layer layer() { return Layer.BUILD_FLAGS; }
     @Override public int phase() { return PHASE_CONTEXT; }
-    @Override public Set<String> implementedRules() { return RULES; }
+    @Override public Set<String> implementedRules() { return Checks.ruleIds(FlagInterpreter.CHECKS); }
 
     @Override
     public boolean accepts(Path file) {
@@ -70,38 +74,128 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 || name.endsWith(".mk");
     }
 
-    /** Build contexts per directory (from directory-wide flags) and per file (targets, compile commands). */
+    private final BuildOptions options;
+
+    public BuildFlagAnalyzer() {
+        this(BuildOptions.DEFAULT);
+    }
+
+    public BuildFlagAnalyzer(BuildOptions options) {
+        this.options = options == null ? BuildOptions.DEFAULT : options;
+    }
+
+    /** The same analyzer with other build-model options. */
+    public BuildFlagAnalyzer withOptions(BuildOptions o) {
+        return new BuildFlagAnalyzer(o);
+    }
+
+    public BuildOptions options() {
+        return options;
+    }
+
+    /** One build system's contexts: per directory (directory-wide flags) and per file (commands, targets). */
     private static final class Contexts {
+        final String system;
         final Map<Path, BuildContext[]> dirs = new HashMap<>();   // {cuda, host}
+        final Map<Path, String> dirConfig = new HashMap<>();
         final Map<Path, BuildContext> files = new HashMap<>();
 
-        void dir(Path d, BuildContext cuda, BuildContext host) {
+        Contexts(String system) {
+            this.system = system;
+        }
+
+        void dir(Path d, BuildContext cuda, BuildContext host, String config) {
             BuildContext[] c = dirs.computeIfAbsent(d, k -> new BuildContext[] {BuildContext.defaults(),
                     BuildContext.defaults()});
             c[0].merge(cuda);
             c[1].merge(host);
+            dirConfig.putIfAbsent(d, config);
         }
 
-        void file(Path f, BuildContext c) {
-            files.merge(f, c, (a, b) -> a.copy().merge(b));
+        void file(Path f, BuildContext c, String config) {
+            BuildContext x = c.copy();
+            if (x.configuration() == null) x.configuration(config);
+            files.merge(f, x, (a, b) -> a.copy().merge(b).configuration(a.configuration()));
         }
+    }
+
+    /** Everything the audit found, in reporting order: selected configurations first, then unselected ones. */
+    private static final class Model {
+        final Contexts db = new Contexts("compile_commands.json");
+        final Contexts make = new Contexts("Makefile");
+        final Contexts cmake = new Contexts("CMake");
+        final List<FlagTok> unselected = new ArrayList<>();
     }
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
         recordCommandLine(ctx);
         Reporter rep = new Reporter(ctx, sink);
-        Contexts contexts = new Contexts();
-        for (Path f : files.stream().sorted().toList()) {
-            Path file = f.toAbsolutePath().normalize();
-            try {
-                analyzeFile(ctx, file, rep, contexts);
-            } catch (RuntimeException | StackOverflowError e) {
-                sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "internal-error",
-                        "build-flag audit failed on this file: " + e));
+        Model model = new Model();
+        Path root = ctx.root().toAbsolutePath().normalize();
+        java.util.function.Predicate<Path> inTree = p -> inTree(root, p);
+        List<Path> dbs = new ArrayList<>();
+        List<Path> cmakes = new ArrayList<>();
+        List<Path> makes = new ArrayList<>();
+        for (Path f : files.stream().map(x -> x.toAbsolutePath().normalize()).sorted(BY_DEPTH).toList()) {
+            String n = f.getFileName().toString();
+            if (n.equals("compile_commands.json")) dbs.add(f);
+            else if (n.equals("CMakeLists.txt") || n.endsWith(".cmake")) cmakes.add(f);
+            else makes.add(f);
+        }
+        if (options.compileCommandsDir() != null) {
+            Path p = options.compileCommandsDir().toAbsolutePath().normalize();
+            if (Files.isDirectory(p)) p = p.resolve("compile_commands.json");
+            if (Files.isRegularFile(p)) {
+                if (!dbs.contains(p)) dbs.add(0, p);
+            } else {
+                sink.notify(new Notification("-p", 0, Level.ERROR, "unreadable-file", "-p " + options
+                        .compileCommandsDir() + ": no compile_commands.json there; the build files are used"));
             }
         }
-        applyContexts(ctx, contexts);
+        for (Path f : dbs) guarded(ctx, sink, f, () -> compileCommands(ctx, f, rep, model));
+        Set<Path> cmakeRead = new HashSet<>();
+        Map<Path, String> skippedSubdirs = new LinkedHashMap<>();
+        for (Path f : cmakes) {
+            if (cmakeRead.contains(f) || !f.getFileName().toString().equals("CMakeLists.txt")) continue;
+            guarded(ctx, sink, f, () -> cmakeProject(ctx, f, null, rep, model, cmakeRead, skippedSubdirs, inTree));
+        }
+        for (Path f : cmakes) {
+            if (cmakeRead.contains(f)) continue;
+            String forced = skippedSubdirs.get(f.getParent());
+            if (forced == null) {
+                forced = f.getFileName().toString().equals("CMakeLists.txt") ? null
+                        : f.getFileName() + ", which no evaluated CMakeLists.txt includes";
+            }
+            String fc = forced;
+            guarded(ctx, sink, f, () -> cmakeProject(ctx, f, fc, rep, model, cmakeRead, skippedSubdirs, inTree));
+        }
+        makefiles(ctx, sink, makes, rep, model, inTree);
+        rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
+        applyContexts(ctx, model);
+    }
+
+    private static final java.util.Comparator<Path> BY_DEPTH = java.util.Comparator
+            .comparingInt(Path::getNameCount).thenComparing(java.util.Comparator.naturalOrder());
+
+    private static boolean inTree(Path root, Path p) {
+        Path a = p.toAbsolutePath().normalize();
+        if (!a.startsWith(root)) return false;
+        try {
+            if (Files.exists(a)) return a.toRealPath().startsWith(root.toRealPath());
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        return true;
+    }
+
+    private static void guarded(ScanContext ctx, FindingSink sink, Path file, Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException | StackOverflowError e) {
+            sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "internal-error",
+                    "build-flag audit failed on this file: " + e));
+        }
     }
 
     private static void recordCommandLine(ScanContext ctx) {
@@ -113,36 +207,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
             toks.add(new FlagTok(f, Location.of(COMMAND_LINE, 1, col), FlagTok.Lang.CUDA, null, COMMAND_LINE));
             col += f.length() + 1;
         }
-        FlagInterpreter.Result r = FlagInterpreter.interpret(toks);
+        FlagInterpreter.Result r = FlagInterpreter.interpret(toks, ctx.root().toAbsolutePath().normalize());
         ctx.addBuildContext(null, r.cuda);
-    }
-
-    private void analyzeFile(ScanContext ctx, Path file, Reporter rep, Contexts contexts) {
-        String rel = ctx.relativize(file);
-        String name = file.getFileName().toString();
-        if (name.endsWith(".cmake") || name.equals("CMakeLists.txt")) {
-            CMakeAudit.Out out = CMakeAudit.audit(file, ctx::relativize,
-                    ctx.maxFileSize(dev.numlint.model.Layer.BUILD_FLAGS));
-            problems(rep.sink, out.problems);
-            cmake(ctx, file, out, rep, contexts);
-            return;
-        }
-        String text = read(ctx, file, rep.sink);
-        if (text == null) return;
-        if (name.equals("compile_commands.json")) {
-            CompileCommandsAudit.Out out = CompileCommandsAudit.audit(rel, text);
-            problems(rep.sink, out.problems);
-            compileCommands(ctx, file, out, rep, contexts);
-        } else {
-            MakefileAudit.Out out = MakefileAudit.audit(rel, text);
-            problems(rep.sink, out.problems);
-            makefile(ctx, file, out, rep, contexts);
-        }
     }
 
     private static String read(ScanContext ctx, Path file, FindingSink sink) {
         try {
-            long max = ctx.maxFileSize(dev.numlint.model.Layer.BUILD_FLAGS);
+            long max = ctx.maxFileSize(Layer.BUILD_FLAGS);
             long size = Files.size(file);
             if (size > max) {
                 sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "file-too-large",
@@ -179,68 +250,178 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 line = 0;
             }
             Level level = Level.parse(p[2].toLowerCase(Locale.ROOT));
-            sink.notify(new Notification(p[0], line, level, level == Level.ERROR ? "unreadable-file" : "parse-error",
-                    p[3]));
+            String id = p.length > 4 ? p[3] : level == Level.ERROR ? "unreadable-file" : "parse-error";
+            sink.notify(new Notification(p[0], line, level, id, p.length > 4 ? p[4] : p[3]));
         }
     }
 
-    // ------------------------------------------------------------------ per format
+    /** The same flags, all under {@code cond} (written where the selected configuration does not go). */
+    private static List<FlagTok> conditional(List<FlagTok> toks, String cond) {
+        List<FlagTok> out = new ArrayList<>();
+        for (FlagTok t : toks) {
+            String c = t.condition() == null ? cond : t.condition().contains(cond) ? t.condition()
+                    : t.condition() + " and " + cond;
+            out.add(new FlagTok(t.text(), t.loc(), t.lang(), c, t.via()));
+        }
+        return out;
+    }
 
-    private static void cmake(ScanContext ctx, Path file, CMakeAudit.Out out, Reporter rep, Contexts contexts) {
+    // ------------------------------------------------------------------ CMake
+
+    private void cmakeProject(ScanContext ctx, Path file, String forced, Reporter rep, Model model,
+                              Set<Path> read, Map<Path, String> skippedSubdirs,
+                              java.util.function.Predicate<Path> inTree) {
+        Map<String, String> cache = new LinkedHashMap<>();
+        if (options.preset() != null && forced == null) {
+            CMakePresets.Result pr = CMakePresets.cacheVariables(file.getParent(), options.preset(), inTree);
+            if (pr.error() != null) {
+                rep.sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "not-evaluated",
+                        "--preset " + options.preset() + ": " + pr.error() + "; the defaults are used"));
+            }
+            cache.putAll(pr.values());
+        }
+        cache.putAll(options.cmakeDefines());
+        CMakeAudit.Out out = CMakeAudit.audit(file, ctx::relativize, inTree, cache, forced,
+                ctx.maxFileSize(Layer.BUILD_FLAGS));
+        read.addAll(out.read);
+        skippedSubdirs.putAll(out.skippedSubdirectories);
+        problems(rep.sink, out.problems);
+        problems(rep.sink, out.notices);
+        String rel = ctx.relativize(file);
+        StringBuilder cfg = new StringBuilder();
+        for (Map.Entry<String, String> e : out.decisive.entrySet()) {
+            if (cfg.length() > 60) {
+                cfg.append(", ...");
+                break;
+            }
+            cfg.append(cfg.length() == 0 ? "; " : ", ").append(e.getKey()).append('=').append(e.getValue());
+        }
+        if (options.preset() != null && forced == null) cfg.append("; preset ").append(options.preset());
         Path dir = file.getParent();
-        FlagInterpreter.Result d = FlagInterpreter.interpret(dedupe(out.directory));
-        rep.report(d.hazards);
-        String dirArch = out.cudaArch.get("");
-        if (dirArch != null) d.cuda.cudaArch(dirArch);
-        contexts.dir(dir, d.cuda, d.host);
-        Set<String> names = new java.util.LinkedHashSet<>(out.targets.keySet());
-        names.addAll(out.sources.keySet());
+        Map<Path, List<FlagTok>> dirFlags = new LinkedHashMap<>();
+        dirFlags.put(dir, out.directory);
+        dirFlags.putAll(out.subdirectories);
+        Map<Path, FlagInterpreter.Result> dirResults = new HashMap<>();
+        for (Map.Entry<Path, List<FlagTok>> e : dirFlags.entrySet()) {
+            FlagInterpreter.Result d = FlagInterpreter.interpret(dedupe(e.getValue()), e.getKey());
+            rep.report(d.hazards);
+            String arch = e.getKey().equals(dir) ? out.cudaArch.get("") : out.cudaArch.get("dir:" + e.getKey());
+            if (arch == null) arch = out.cudaArch.get("");
+            if (arch != null) d.cuda.cudaArch(arch);
+            dirResults.put(e.getKey(), d);
+            String dn = ctx.relativize(e.getKey());
+            String c = "CMake directory " + (dn.isEmpty() ? "." : dn) + " (" + rel + cfg + ")";
+            model.cmake.dir(e.getKey(), d.cuda, d.host, c);
+        }
+        Set<String> names = new java.util.LinkedHashSet<>(out.sources.keySet()); // in the order of definition
+        names.addAll(out.targets.keySet());
         names.addAll(out.cudaArch.keySet());
         names.remove("");
+        names.removeIf(n -> n.startsWith("dir:"));
         for (String t : names) {
             List<FlagTok> own = out.targets.getOrDefault(t, List.of());
             String arch = out.cudaArch.get(t);
-            if (own.isEmpty() && arch == null) continue;
-            List<FlagTok> all = new ArrayList<>(out.directory);
+            Path tdir = out.targetDirs.getOrDefault(t, dir);
+            List<FlagTok> all = new ArrayList<>(dirFlags.getOrDefault(tdir, out.directory));
             all.addAll(own);
-            FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all));
+            FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all), tdir);
             rep.report(r.hazards);
+            if (arch == null) {
+                FlagInterpreter.Result d = dirResults.get(tdir);
+                arch = d == null ? null : d.cuda.cudaArch();
+            }
             if (arch != null) r.cuda.cudaArch(arch);
+            String c = "CMake target " + t + " (" + rel + cfg + ")";
             for (Path src : out.sources.getOrDefault(t, List.of())) {
-                contexts.file(src, isCuda(src) ? r.cuda : r.host);
+                model.cmake.file(src, isCuda(src) ? r.cuda : r.host, c);
             }
         }
         for (Map.Entry<Path, List<FlagTok>> e : out.sourceFlags.entrySet()) {
             List<FlagTok> all = new ArrayList<>(out.directory);
             all.addAll(e.getValue());
-            FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all));
+            FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all), dir);
             rep.report(r.hazards);
-            contexts.file(e.getKey(), isCuda(e.getKey()) ? r.cuda : r.host);
+            model.cmake.file(e.getKey(), isCuda(e.getKey()) ? r.cuda : r.host,
+                    "CMake source properties (" + rel + cfg + ")");
         }
+        model.unselected.addAll(out.unselected);
     }
 
-    private static void makefile(ScanContext ctx, Path file, MakefileAudit.Out out, Reporter rep, Contexts contexts) {
-        Path dir = file.getParent();
-        FlagInterpreter.Result v = FlagInterpreter.interpret(dedupe(out.variables));
-        rep.report(v.hazards);
-        contexts.dir(dir, v.cuda, v.host);
-        for (int i = 0; i < out.commands.size(); i++) {
-            FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(out.commands.get(i)));
-            rep.report(r.hazards);
-            boolean nvcc = !out.commands.get(i).isEmpty() && out.commands.get(i).get(0).lang() == FlagTok.Lang.CUDA;
-            for (String src : out.commandFiles.get(i)) {
-                try {
-                    Path p = dir.resolve(src).normalize();
-                    contexts.file(p, nvcc || isCuda(p) ? r.cuda : r.host);
-                } catch (InvalidPathException e) {
-                    // not a path
-                }
+    // ------------------------------------------------------------------ make
+
+    private void makefiles(ScanContext ctx, FindingSink sink, List<Path> makes, Reporter rep, Model model,
+                           java.util.function.Predicate<Path> inTree) {
+        // per directory the file GNU make reads: GNUmakefile, makefile, Makefile
+        Map<Path, Path> top = new LinkedHashMap<>();
+        for (String n : List.of("GNUmakefile", "makefile", "Makefile")) {
+            for (Path f : makes) {
+                if (f.getFileName().toString().equals(n)) top.putIfAbsent(f.getParent(), f);
             }
         }
+        Set<Path> read = new HashSet<>();
+        for (Path f : top.values()) {
+            if (Files.exists(f.getParent().resolve("CMakeCache.txt"))) {
+                sink.notify(new Notification(ctx.relativize(f), 0, Level.NOTE, "not-evaluated",
+                        "generated by CMake (CMakeCache.txt next to it): the CMake project is evaluated instead"));
+                read.add(f);
+                continue;
+            }
+            guarded(ctx, sink, f, () -> {
+                MakefileAudit.Out out = MakefileAudit.audit(f, ctx::relativize, inTree, options.makeTarget(),
+                        ctx.maxFileSize(Layer.BUILD_FLAGS));
+                read.addAll(out.read);
+                makefile(ctx, f, out, rep, model, null);
+            });
+        }
+        for (Path f : makes) {
+            if (read.contains(f)) continue;
+            Path owner = top.get(f.getParent());
+            String forced = owner == null ? null : f.getFileName() + ", which " + ctx.relativize(owner)
+                    + " does not include";
+            guarded(ctx, sink, f, () -> {
+                MakefileAudit.Out out = MakefileAudit.audit(f, ctx::relativize, inTree, null,
+                        ctx.maxFileSize(Layer.BUILD_FLAGS));
+                makefile(ctx, f, out, rep, model, forced);
+            });
+        }
     }
 
-    private static void compileCommands(ScanContext ctx, Path file, CompileCommandsAudit.Out out, Reporter rep,
-                                        Contexts contexts) {
+    private static void makefile(ScanContext ctx, Path file, MakefileAudit.Out out, Reporter rep, Model model,
+                                 String forced) {
+        for (MakefileAudit.Problem p : out.problems) {
+            rep.sink.notify(new Notification(p.file(), p.line(), Level.parse(p.level().toLowerCase(Locale.ROOT)),
+                    p.id(), p.message()));
+        }
+        Path dir = file.getParent();
+        String rel = ctx.relativize(file);
+        if (forced != null) {
+            model.unselected.addAll(conditional(out.variables, forced));
+            for (MakefileAudit.Command c : out.commands) model.unselected.addAll(conditional(c.toks(), forced));
+            model.unselected.addAll(conditional(out.unselected, forced));
+            return;
+        }
+        for (MakefileAudit.Command c : out.commands) {
+            FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(c.toks()), dir);
+            rep.report(r.hazards);
+            for (Path p : c.sources()) {
+                model.make.file(p, c.nvcc() || isCuda(p) ? r.cuda : r.host, c.configuration() + " (" + rel + ")");
+            }
+        }
+        FlagInterpreter.Result v = FlagInterpreter.interpret(dedupe(out.variables), dir);
+        rep.report(v.hazards);
+        model.make.dir(dir, v.cuda, v.host, "Makefile " + (out.goal == null ? "variables" : "goal " + out.goal
+                + ", flag variables") + " (" + rel + ")");
+        model.unselected.addAll(out.unselected);
+    }
+
+    // ------------------------------------------------------------------ compile_commands.json
+
+    private void compileCommands(ScanContext ctx, Path file, Reporter rep, Model model) {
+        String text = read(ctx, file, rep.sink);
+        if (text == null) return;
+        String rel = ctx.relativize(file);
+        CompileCommandsAudit.Out out = CompileCommandsAudit.audit(rel, text);
+        problems(rep.sink, out.problems);
         Map<String, Path> byName = new HashMap<>();
         Set<String> ambiguous = new HashSet<>();
         for (Path p : ctx.files()) {
@@ -248,21 +429,29 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (byName.putIfAbsent(n, p) != null) ambiguous.add(n);
         }
         // the same flag in many entries is one setting: report it once, with the number of entries
-        Map<String, List<FlagInterpreter.Hazard>> grouped = new LinkedHashMap<>();
+        Map<String, List<FlagHazard>> grouped = new LinkedHashMap<>();
         for (CompileCommandsAudit.Entry e : out.entries) {
-            FlagInterpreter.Result r = FlagInterpreter.interpret(e.toks());
-            for (FlagInterpreter.Hazard h : r.hazards) {
+            Path base = null;
+            try {
+                base = e.directory() == null ? file.getParent() : file.getParent().resolve(e.directory());
+            } catch (InvalidPathException ex) {
+                // not a path
+            }
+            FlagInterpreter.Result r = FlagInterpreter.interpret(e.toks(), base);
+            for (FlagHazard h : r.hazards) {
                 grouped.computeIfAbsent(h.ruleId() + "\u0000" + h.entry().flag() + "\u0000" + h.entry().target(),
                         k -> new ArrayList<>()).add(h);
             }
             Path src = resolve(ctx, e, byName, ambiguous);
-            if (src != null) contexts.file(src, e.compiler() == FlagTok.Lang.CUDA ? r.cuda : r.host);
+            if (src != null) {
+                model.db.file(src, e.compiler() == FlagTok.Lang.CUDA ? r.cuda : r.host,
+                        "compile_commands.json entry (" + rel + ":" + e.line() + ")");
+            }
         }
-        for (List<FlagInterpreter.Hazard> hs : grouped.values()) {
+        for (List<FlagHazard> hs : grouped.values()) {
             rep.reportGroup(hs);
         }
     }
-
     /** The scanned file an entry compiles: its path, or (database from another machine) the same path tail. */
     private static Path resolve(ScanContext ctx, CompileCommandsAudit.Entry e, Map<String, Path> byName,
                                 Set<String> ambiguous) {
@@ -317,39 +506,171 @@ public final class BuildFlagAnalyzer implements Analyzer {
 
     // ------------------------------------------------------------------ contexts
 
-    private static void applyContexts(ScanContext ctx, Contexts contexts) {
-        if (contexts.dirs.isEmpty() && contexts.files.isEmpty()) return;
-        // directories from the outermost to the nearest
-        TreeMap<Integer, List<Path>> byDepth = new TreeMap<>();
-        for (Path d : contexts.dirs.keySet()) byDepth.computeIfAbsent(d.getNameCount(), k -> new ArrayList<>()).add(d);
+    /**
+     * The build context of every scanned source, by authority: its compile_commands.json entry; else the Makefile
+     * command that compiles it, else the directory-wide flags of the Makefiles above it (a Makefile wins over a
+     * CMake project in the same tree, since it is what {@code make} runs there); else the CMake target that
+     * compiles it, else the flags of its CMake directory. A file the build never compiles on its own but a compiled file {@code #include}s gets its
+     * includer's context, with {@link BuildContext#compiledVia()}.
+     */
+    private static void applyContexts(ScanContext ctx, Model model) {
+        Map<Path, BuildContext> chosen = new LinkedHashMap<>();
+        Set<Path> compiled = new HashSet<>();
+        List<Path> sources = new ArrayList<>();
         for (Path f : ctx.files()) {
             Path file = f.toAbsolutePath().normalize();
-            if (!isSource(file)) continue;
-            BuildContext c = BuildContext.defaults();
-            boolean any = false;
-            boolean cuda = isCuda(file);
-            String n = file.getFileName().toString();
-            boolean header = n.endsWith(".h") || n.endsWith(".hpp") || n.endsWith(".hh") || n.endsWith(".hxx");
-            for (List<Path> ds : byDepth.values()) {
-                for (Path d : ds) {
-                    if (!file.startsWith(d)) continue;
-                    BuildContext[] dc = contexts.dirs.get(d);
-                    if (header) {
-                        mergeDistinct(c, dc[1]);
-                        mergeDistinct(c, dc[0]);
-                    } else {
-                        mergeDistinct(c, cuda ? dc[0] : dc[1]);
+            if (isSource(file)) sources.add(file);
+        }
+        java.util.Collections.sort(sources);
+        for (Path file : sources) {
+            BuildContext own = model.db.files.get(file);
+            if (own == null) own = model.make.files.get(file);
+            BuildContext c = null;
+            if (own == null) c = directoryContext(model.make, file);
+            if (own == null && c == null) own = model.cmake.files.get(file);
+            if (own != null) {
+                compiled.add(file);
+                c = BuildContext.defaults();
+                mergeDistinct(c, own);
+                c.configuration(own.configuration());
+            } else if (c == null) {
+                c = directoryContext(model.cmake, file);
+            }
+            if (c != null) chosen.put(file, c);
+        }
+        // files compiled only as part of another translation unit
+        Set<Path> scanned = new HashSet<>(sources);
+        // CUDA translation units first, then by path: a header included by a .cu and a .c gets the .cu's context
+        List<Path> tus = new ArrayList<>(compiled);
+        tus.sort(java.util.Comparator.comparing((Path p) -> !isCuda(p)).thenComparing(java.util.Comparator
+                .naturalOrder()));
+        java.util.ArrayDeque<Path> queue = new java.util.ArrayDeque<>(tus);
+        Map<Path, Integer> depth = new HashMap<>();
+        for (Path p : compiled) depth.put(p, 0);
+        while (!queue.isEmpty()) {
+            Path tu = queue.poll();
+            BuildContext tc = chosen.get(tu);
+            if (tc == null || depth.get(tu) >= 16) continue;
+            for (Path inc : IncludeScan.quotedIncludes(tu, tc.includePaths(), scanned)) {
+                if (compiled.contains(inc) || depth.containsKey(inc)) continue;
+                Path via = tc.compiledVia() != null ? tc.compiledVia() : tu;
+                BuildContext c = BuildContext.defaults();
+                mergeDistinct(c, tc);
+                String base = tc.configuration() == null ? "" : tc.configuration().replaceFirst("^compiled through [^:]*: ", "");
+                c.compiledVia(via).configuration("compiled through " + ctx.relativize(via) + ": " + base);
+                chosen.put(inc, c);
+                depth.put(inc, depth.get(tu) + 1);
+                queue.add(inc);
+            }
+        }
+        for (Map.Entry<Path, BuildContext> e : chosen.entrySet()) {
+            if (!isEmpty(e.getValue())) ctx.addBuildContext(e.getKey(), e.getValue());
+        }
+        BuildContext project = BuildContext.defaults();
+        for (String line : summary(ctx, sources, chosen)) project.addSummary(line);
+        if (!project.summary().isEmpty()) ctx.addBuildContext(null, project);
+    }
+
+    private static BuildContext directoryContext(Contexts cs, Path file) {
+        if (cs.dirs.isEmpty()) return null;
+        List<Path> ds = new ArrayList<>();
+        for (Path d : cs.dirs.keySet()) {
+            if (file.startsWith(d)) ds.add(d);
+        }
+        if (ds.isEmpty()) return null;
+        ds.sort(java.util.Comparator.comparingInt(Path::getNameCount)); // outermost first, nearest last
+        boolean cuda = isCuda(file);
+        String n = file.getFileName().toString();
+        boolean header = n.endsWith(".h") || n.endsWith(".hpp") || n.endsWith(".hh") || n.endsWith(".hxx");
+        BuildContext c = BuildContext.defaults();
+        for (Path d : ds) {
+            BuildContext[] dc = cs.dirs.get(d);
+            if (header) {
+                mergeDistinct(c, dc[1]);
+                mergeDistinct(c, dc[0]);
+            } else {
+                mergeDistinct(c, cuda ? dc[0] : dc[1]);
+            }
+        }
+        c.configuration(cs.dirConfig.get(ds.get(ds.size() - 1)));
+        return c;
+    }
+
+    /**
+     * One line per directory (or per group of files in a directory that share a context): the context's origin
+     * and its applied flags, e.g. {@code "src/mcx_core.cu: Makefile goal all -> fermi -> ... (src/Makefile):
+     * -use_fast_math -DUSE_ATOMIC"}.
+     */
+    static List<String> summary(ScanContext ctx, List<Path> sources, Map<Path, BuildContext> chosen) {
+        Map<Path, Map<String, List<Path>>> byDir = new java.util.TreeMap<>();
+        for (Path f : sources) {
+            BuildContext c = chosen.get(f);
+            String n = f.getFileName().toString();
+            boolean code = n.endsWith(".cu") || n.endsWith(".c") || n.endsWith(".cpp") || n.endsWith(".cc")
+                    || n.endsWith(".cxx");
+            if (c == null && !code) continue;
+            String key = c == null ? "no build file applies: compiler defaults" : describe(c);
+            byDir.computeIfAbsent(f.getParent(), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(key, k -> new ArrayList<>()).add(f);
+        }
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<Path, Map<String, List<Path>>> d : byDir.entrySet()) {
+            String dir = ctx.relativize(d.getKey());
+            boolean one = d.getValue().size() == 1;
+            for (Map.Entry<String, List<Path>> g : d.getValue().entrySet()) {
+                List<Path> fs = g.getValue();
+                String who;
+                if (fs.size() == 1) {
+                    who = ctx.relativize(fs.get(0));
+                } else if (one) {
+                    who = (dir.isEmpty() ? "." : dir) + "/ (" + fs.size() + " files)";
+                } else {
+                    StringBuilder sb = new StringBuilder();
+                    for (int i = 0; i < Math.min(3, fs.size()); i++) {
+                        sb.append(i == 0 ? "" : ", ").append(ctx.relativize(fs.get(i)));
                     }
-                    any = true;
+                    if (fs.size() > 3) sb.append(" and ").append(fs.size() - 3).append(" more");
+                    who = sb.toString();
+                }
+                out.add(printable(who + ": " + g.getKey()));
+                if (out.size() >= 500) {
+                    out.add("... (" + (byDir.size()) + " directories in all; see the JSON report's build contexts)");
+                    return out;
                 }
             }
-            BuildContext own = contexts.files.get(file);
-            if (own != null) {
-                mergeDistinct(c, own);
-                any = true;
-            }
-            if (any && !isEmpty(c)) ctx.addBuildContext(file, c);
         }
+        return out;
+    }
+
+    /** Control characters (terminal escape sequences from file names or build files) as \\xNN. */
+    static String printable(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) sb.append(String.format("\\x%02x", (int) c));
+            else sb.append(c);
+        }
+        return sb.toString();
+    }
+
+    /** "Makefile goal all -> fermi (src/Makefile): -use_fast_math -DUSE_ATOMIC" */
+    static String describe(BuildContext c) {
+        StringBuilder sb = new StringBuilder(c.configuration() == null ? "build files" : c.configuration());
+        sb.append(':');
+        Set<String> shown = new java.util.LinkedHashSet<>();
+        for (BuildContext.FlagOrigin o : c.origins()) shown.add(o.flag());
+        if (c.cudaArch() != null) shown.add("arch " + c.cudaArch());
+        for (String d : c.defines()) shown.add("-D" + d);
+        int n = 0;
+        for (String s : shown) {
+            if (n++ == 12) {
+                sb.append(" ... (").append(shown.size() - 12).append(" more)");
+                break;
+            }
+            sb.append(' ').append(s.length() > 60 ? s.substring(0, 57) + "..." : s);
+        }
+        if (shown.isEmpty()) sb.append(" no floating-point flags, no defines");
+        return sb.toString();
     }
 
     /** {@link BuildContext#merge} without repeating an origin that is already recorded (same flag, same place). */
@@ -360,6 +681,10 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 .hostFpContractOff(o.hostFpContractOff()).hostFastMath(o.hostFastMath()).m32(o.m32())
                 .mfpmath387(o.mfpmath387()).cudaArch(o.cudaArch());
         o.nvccFlags().forEach(settings::addNvccFlag);
+        o.defines().forEach(settings::addDefine);
+        o.undefines().forEach(settings::addUndefine);
+        o.includePaths().forEach(settings::addIncludePath);
+        if (o.compiledVia() != null) settings.compiledVia(o.compiledVia());
         Set<BuildContext.FlagOrigin> have = new HashSet<>(into.origins());
         for (BuildContext.FlagOrigin fo : o.origins()) {
             if (have.add(fo)) settings.addOrigin(fo.flag(), fo.location());
@@ -368,7 +693,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     private static boolean isEmpty(BuildContext c) {
-        return c.origins().isEmpty() && c.nvccFlags().isEmpty() && c.cudaArch() == null;
+        return c.origins().isEmpty() && c.nvccFlags().isEmpty() && c.cudaArch() == null && c.defines().isEmpty()
+                && c.includePaths().isEmpty() && c.compiledVia() == null && c.configuration() == null;
     }
 
     // ------------------------------------------------------------------ reporting
@@ -384,14 +710,14 @@ public final class BuildFlagAnalyzer implements Analyzer {
             this.sink = sink;
         }
 
-        void report(List<FlagInterpreter.Hazard> hs) {
-            for (FlagInterpreter.Hazard h : hs) reportGroup(List.of(h));
+        void report(List<FlagHazard> hs) {
+            for (FlagHazard h : hs) reportGroup(List.of(h));
         }
 
         /** Reports the first hazard of a group of identical settings; the others become related locations. */
-        void reportGroup(List<FlagInterpreter.Hazard> hs) {
-            FlagInterpreter.Hazard h = hs.get(0);
-            FlagInterpreter.Entry e = h.entry();
+        void reportGroup(List<FlagHazard> hs) {
+            FlagHazard h = hs.get(0);
+            FlagEntry e = h.entry();
             FlagTok t = e.origin();
             String key = h.ruleId() + "\u0000" + e.loc().shortText() + "\u0000" + e.flag();
             if (!done.add(key)) return;

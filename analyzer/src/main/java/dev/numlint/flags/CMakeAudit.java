@@ -17,15 +17,28 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Evaluates a CMakeLists.txt or *.cmake file far enough to know which compiler flags its targets get: variables
- * ({@code set}, {@code unset}, {@code string(APPEND|PREPEND|REPLACE)}, {@code list(APPEND|PREPEND|REMOVE_ITEM)}),
- * the flag variables ({@code CMAKE_CUDA_FLAGS}, {@code CMAKE_CXX_FLAGS}, {@code CMAKE_C_FLAGS} and their
- * per-configuration variants, FindCUDA's {@code CUDA_NVCC_FLAGS}), {@code add_compile_options},
- * {@code target_compile_options} with generator expressions, {@code add_definitions}, FindCUDA's
- * {@code cuda_add_executable(... OPTIONS ...)}, target sources and CUDA architectures, and {@code include()} of
- * local files. Conditions are not evaluated: both branches of an {@code if()} are taken, a {@code set()} inside a
- * branch adds to the previous value instead of replacing it, and flags written under a condition are marked
- * conditional.
+ * Evaluates a CMake project (a CMakeLists.txt, the files it {@code include()}s and the subdirectories it adds)
+ * for its default configuration, far enough to know which compiler flags its targets get: variables
+ * ({@code set}, {@code unset}, {@code option()} and {@code set(... CACHE ...)} defaults, overridable with
+ * {@code --cmake-define NAME=VALUE} or a CMakePresets.json preset; {@code string(APPEND|PREPEND|REPLACE)},
+ * {@code list(APPEND|PREPEND|REMOVE_ITEM)}), the flag variables ({@code CMAKE_CUDA_FLAGS}, {@code CMAKE_CXX_FLAGS},
+ * {@code CMAKE_C_FLAGS} and their per-configuration variants, FindCUDA's {@code CUDA_NVCC_FLAGS}),
+ * {@code add_compile_options}, {@code add_definitions}, {@code add_compile_definitions},
+ * {@code include_directories}, {@code target_compile_options} with generator expressions,
+ * {@code target_compile_definitions}, {@code target_include_directories}, FindCUDA's
+ * {@code cuda_add_executable(... OPTIONS ...)}, target sources and CUDA architectures, {@code include()} of local
+ * files and {@code add_subdirectory()} (each directory sees its parent's variables and directory flags).
+ *
+ * <p>{@code if()/elseif()/else()} are evaluated with CMake's condition rules ({@link CMakeCondition}); Linux is
+ * assumed ({@code UNIX} and {@code LINUX} are true, {@code WIN32}, {@code APPLE} and {@code MSVC} undefined). A
+ * branch the default configuration does not take is not executed, but the flags written in it are audited with a
+ * condition that names it ("if(USE_HIP) at CMakeLists.txt:36, which is false in the default configuration") and
+ * never become a build context. A condition whose value depends on something numlint cannot know (a
+ * {@code find_package()} result, an environment variable, a compiler property) takes both branches, as
+ * conditional. Loops and function bodies are read once, as conditional.
+ *
+ * <p>Bounded: expansions are limited in size and the whole evaluation in work and time; past a limit a
+ * "not fully evaluated" notice names the place.
  */
 final class CMakeAudit {
     private static final List<String> CONFIG_SUFFIXES = List.of("", "_RELEASE", "_DEBUG", "_RELWITHDEBINFO",
@@ -52,9 +65,30 @@ final class CMakeAudit {
         final List<String[]> problems = new ArrayList<>(); // {file, line, message}
         /** Files read (the build file and what it includes). */
         final List<Path> read = new ArrayList<>();
+        /** Directory flags of each subdirectory evaluated through add_subdirectory (inherited ones included). */
+        final Map<Path, List<FlagTok>> subdirectories = new LinkedHashMap<>();
+        /** The directory each target is defined in. */
+        final Map<String, Path> targetDirs = new HashMap<>();
+        /** Flags written where the default configuration does not go (each with its condition). */
+        final List<FlagTok> unselected = new ArrayList<>();
+        /** Subdirectories added only in a branch the default configuration skips, with that condition. */
+        final Map<Path, String> skippedSubdirectories = new LinkedHashMap<>();
+        /** The cache values that decided conditions, e.g. "USE_HIP=OFF", for the configuration summary. */
+        final Map<String, String> decisive = new java.util.TreeMap<>();
+        /** "notification" problems with an id: {file, line, level, id, message}. */
+        final List<String[]> notices = new ArrayList<>();
     }
 
-    private record Block(String name, String condition, int fileIndex, int line) {
+    /**
+     * An open block. {@code state}: 0 its commands run (a loop or function body, or a branch whose condition is
+     * known true or unknown: {@code condition} is non-null then), 1 skipped (a branch known false; {@code skip}
+     * describes it).
+     */
+    private record Block(String name, String condition, int fileIndex, int line, int state, boolean anyTrue,
+                         boolean anyUnknown, String skip) {
+        Block(String name, String condition, int fileIndex, int line) {
+            this(name, condition, fileIndex, line, 0, false, false, null);
+        }
     }
 
     private record CondRange(int fileIndex, int from, int to, String condition) {
@@ -68,28 +102,97 @@ final class CMakeAudit {
     private final Out out = new Out();
     private Path currentDir;
     private int includeDepth;
+    private final java.util.function.Predicate<Path> inTree;
+    private final CMakeCondition conditions;
+    /** Directory-wide options per directory (add_compile_options & co.), inherited by subdirectories. */
+    private List<FlagTok> dirOptions = new ArrayList<>();
+    /** Skip mode: the condition of the skipped branch whose commands are being audited, and where it starts. */
+    private String skipMode;
+    private int skipFi;
+    private int skipLine;
+    /** Forced condition for a whole file evaluated on its own although the project skips it. */
+    private String forced;
+    private final long deadline = System.nanoTime() + TIME_BUDGET_NANOS;
+    private long work;
+    private boolean budgetNoticed;
 
-    private CMakeAudit(Function<Path, String> relativize) {
+    /** Longest value one expansion may produce. */
+    static final int MAX_EXPANSION = 256 * 1024;
+    /** Characters all expansions of one project may produce together. */
+    static final long MAX_WORK = 32L << 20;
+    static final long TIME_BUDGET_NANOS = 10_000_000_000L;
+    static final int MAX_SUBDIRECTORIES = 2000;
+
+    private CMakeAudit(Function<Path, String> relativize, java.util.function.Predicate<Path> inTree) {
         this.relativize = relativize;
+        this.inTree = inTree;
+        this.conditions = new CMakeCondition(vars, inTree);
     }
 
     static Out audit(Path file, Function<Path, String> relativize) {
-        return audit(file, relativize, dev.numlint.spi.ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.BUILD_FLAGS));
+        return audit(file, relativize, p -> true, Map.of(), null,
+                dev.numlint.spi.ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.BUILD_FLAGS));
     }
 
-    /** As above, with the build-flags layer's max-file-size for the file and every file it includes. */
-    static Out audit(Path file, Function<Path, String> relativize, long maxBytes) {
-        CMakeAudit a = new CMakeAudit(relativize);
+    /**
+     * Evaluates the project whose top-level list file is {@code file}.
+     *
+     * @param cache     initial cache values ({@code --cmake-define}, a preset's cacheVariables): they win over
+     *                  {@code option()} and {@code set(... CACHE ...)} defaults
+     * @param forced    null, or a condition that applies to everything in the file (a subdirectory the project
+     *                  adds only under a condition that is false in the default configuration)
+     * @param maxBytes  the build-flags layer's max-file-size, for the file and every file it includes or adds
+     */
+    static Out audit(Path file, Function<Path, String> relativize, java.util.function.Predicate<Path> inTree,
+                     Map<String, String> cache, String forced, long maxBytes) {
+        CMakeAudit a = new CMakeAudit(relativize, inTree);
         a.maxBytes = maxBytes;
         a.currentDir = file.getParent();
         String dir = a.currentDir.toString();
         for (String v : List.of("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR", "CMAKE_SOURCE_DIR",
-                "PROJECT_SOURCE_DIR")) {
+                "PROJECT_SOURCE_DIR", "CMAKE_HOME_DIRECTORY")) {
             a.vars.put(v, PosText.of(dir, -1, 0, 0));
         }
-        a.runFile(file);
-        a.finish();
+        for (String[] d : new String[][] {{"UNIX", "1"}, {"LINUX", "1"}, {"CMAKE_SYSTEM_NAME", "Linux"},
+                {"CMAKE_HOST_SYSTEM_NAME", "Linux"}, {"CMAKE_HOST_UNIX", "1"}, {"CMAKE_BUILD_TYPE", ""}}) {
+            a.vars.put(d[0], PosText.of(d[1], -1, 0, 0));
+        }
+        for (Map.Entry<String, String> e : cache.entrySet()) {
+            a.vars.put(e.getKey(), PosText.of(e.getValue(), -1, 0, 0));
+            a.conditions.cacheGiven.add(e.getKey());
+        }
+        a.forced = forced;
+        try {
+            a.runFile(file);
+            a.finish();
+        } catch (OverBudget e) {
+            a.notFullyEvaluated(file, 0, e.getMessage());
+        }
+        a.out.decisive.putAll(a.conditions.decisive);
         return a.out;
+    }
+
+    /** A budget ran out. */
+    static final class OverBudget extends RuntimeException {
+        OverBudget(String m) {
+            super(m, null, false, false);
+        }
+    }
+
+    private void notFullyEvaluated(Path file, int line, String why) {
+        if (budgetNoticed) return;
+        budgetNoticed = true;
+        out.notices.add(new String[] {relativize.apply(file), Integer.toString(line), "WARNING", "not-evaluated",
+                "CMake project not fully evaluated: " + why + "; the values involved are treated as unknown"});
+    }
+
+    private void charge(int n) {
+        work += n;
+        if (work > MAX_WORK) throw new OverBudget("variable expansion produced more than " + (MAX_WORK >> 20)
+                + " MiB of text");
+        if ((work & 0xfff) < n && System.nanoTime() > deadline) {
+            throw new OverBudget("the time budget of " + TIME_BUDGET_NANOS / 1_000_000_000L + " s ran out");
+        }
     }
 
     private void runFile(Path file) {
@@ -97,8 +200,9 @@ final class CMakeAudit {
         try {
             long size = Files.size(file);
             if (size > maxBytes) {
-                out.problems.add(new String[] {relativize.apply(file), "0", "ERROR", "not analyzed: the file has "
-                        + size + " bytes, more than max-file-size for build-flags (" + maxBytes + ")"});
+                out.problems.add(new String[] {relativize.apply(file), "0", "ERROR", "file-too-large",
+                        "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags ("
+                                + maxBytes + ")"});
                 return;
             }
             byte[] bytes = Files.readAllBytes(file);
@@ -123,8 +227,13 @@ final class CMakeAudit {
             out.problems.add(new String[] {relativize.apply(file), Integer.toString(p.line()), "WARNING", p.message()});
         }
         for (CMakeLexer.Command c : lx.commands) {
+            if (System.nanoTime() > deadline) {
+                throw new OverBudget("the time budget of " + TIME_BUDGET_NANOS / 1_000_000_000L + " s ran out");
+            }
             try {
                 command(c, fi);
+            } catch (OverBudget e) {
+                notFullyEvaluated(file, c.line(), e.getMessage() + " (at " + c.name() + "())");
             } catch (RuntimeException e) {
                 out.problems.add(new String[] {relativize.apply(file), Integer.toString(c.line()), "WARNING",
                         "could not evaluate " + c.name() + "(): " + e});
@@ -154,9 +263,16 @@ final class CMakeAudit {
                     int close = matchBrace(t, open);
                     if (close > 0) {
                         PosText name = expand(t.sub(open + 1, close));
-                        if (!env) {
-                            PosText v = vars.get(name.text);
-                            if (v != null) b.append(v);
+                        PosText v = env ? null : vars.get(name.text);
+                        if (v != null) {
+                            if (b.length() + v.length() > MAX_EXPANSION) {
+                                throw new OverBudget("the value of ${" + name.text + "} grows beyond "
+                                        + MAX_EXPANSION + " characters");
+                            }
+                            charge(v.length());
+                            b.append(v);
+                        } else if (env || conditions.unknown(name.text)) {
+                            b.append(PosText.of(CMakeCondition.UNKNOWN, -1, 0, 0));
                         }
                         i = close + 1;
                         continue;
@@ -206,6 +322,14 @@ final class CMakeAudit {
         for (Block b : blocks) {
             if (b.condition() != null) return b.condition();
         }
+        return forced;
+    }
+
+    /** The innermost skipped branch, or null when commands run. */
+    private Block skipping() {
+        for (Block b : blocks) {
+            if (b.state() == 1) return b;
+        }
         return null;
     }
 
@@ -213,19 +337,59 @@ final class CMakeAudit {
 
     private void command(CMakeLexer.Command c, int fi) {
         String name = c.name().toLowerCase(Locale.ROOT);
+        Block skip = skipping();
+        if (name.equals("if")) {
+            if (skip != null) {
+                blocks.push(new Block(name, null, fi, c.line(), 1, true, false, skip.skip()));
+                return;
+            }
+            int v = conditions.eval(c.args(), this::values);
+            blocks.push(branch(name, describe(c, fi), fi, c.line(), v, v == 1, v == 2));
+            return;
+        }
         if (BLOCK_OPEN.contains(name)) {
+            if (skip != null) {
+                blocks.push(new Block(name, null, fi, c.line(), 1, true, false, skip.skip()));
+                return;
+            }
+            if (name.equals("function") || name.equals("macro")) {
+                List<PosText> v = values(c.args());
+                if (!v.isEmpty()) conditions.commands.add(v.get(0).text.toLowerCase(Locale.ROOT));
+            }
             blocks.push(new Block(name, name.equals("block") ? null : describe(c, fi), fi, c.line()));
             return;
         }
         if (name.equals("else") || name.equals("elseif")) {
-            // both branches are taken; each has its own condition (so one cannot cancel the other's flags)
-            if (!blocks.isEmpty() && blocks.peek().condition() != null) {
-                Block b = blocks.pop();
-                condRanges.add(new CondRange(b.fileIndex(), b.line(), c.line(), b.condition()));
-                String first = b.condition().replaceFirst("^(else of |elseif\\(.*\\) after )", "");
-                blocks.push(new Block(b.name(), (name.equals("else") ? "else of " : describe(c, fi) + " after ")
-                        + first, fi, c.line()));
+            if (blocks.isEmpty() || !blocks.peek().name().equals("if")) return;
+            Block b = blocks.pop();
+            if (b.condition() != null) condRanges.add(new CondRange(b.fileIndex(), b.line(), c.line(), b.condition()));
+            if (skipping() != null) { // the whole if() is in a skipped branch
+                blocks.push(b);
+                return;
             }
+            String first = (b.condition() != null ? b.condition() : b.skip() != null ? b.skip() : "if()")
+                    .replaceFirst(", which is (false|true) in the default configuration.*$", "")
+                    .replaceFirst(" \\(value unknown\\)$", "")
+                    .replaceFirst("^(the else branch of |elseif\\(.*\\) after )", "");
+            if (b.anyTrue()) {
+                String d = (name.equals("else") ? "the else branch of " : describe(c, fi) + " after ") + first
+                        + ", which is not taken in the default configuration (an earlier branch is)";
+                blocks.push(new Block("if", null, fi, c.line(), 1, true, b.anyUnknown(), d));
+                return;
+            }
+            if (name.equals("else")) {
+                String d = "the else branch of " + first;
+                if (b.anyUnknown()) {
+                    blocks.push(new Block("if", d, fi, c.line(), 0, false, true, null));
+                } else {
+                    blocks.push(new Block("if", null, fi, c.line(), 0, true, false, null));
+                }
+                return;
+            }
+            int v = conditions.eval(c.args(), this::values);
+            String d = describe(c, fi) + " after " + first;
+            if (b.anyUnknown() && v != 0) v = 2;
+            blocks.push(branch("if", d, fi, c.line(), v, v == 1, b.anyUnknown() || v == 2));
             return;
         }
         if (BLOCK_CLOSE.contains(name)) {
@@ -235,17 +399,84 @@ final class CMakeAudit {
             }
             return;
         }
+        if (skip != null) {
+            skipped(c, fi, skip);
+            return;
+        }
         List<PosText> v = values(c.args());
+        execute(name, v);
+    }
+
+    private void execute(String name, List<PosText> v) {
         switch (name) {
+            case "option" -> {
+                if (!v.isEmpty() && !vars.containsKey(v.get(0).text)) {
+                    vars.put(v.get(0).text, v.size() > 2 ? v.get(2) : PosText.of("OFF", -1, 0, 0));
+                }
+            }
+            case "add_subdirectory" -> addSubdirectory(v);
+            case "add_compile_definitions" -> {
+                for (PosText p : v) define(p, null, "add_compile_definitions", dirOptions);
+            }
+            case "include_directories" -> {
+                for (PosText p : v) {
+                    if (!TARGET_KEYWORDS.contains(p.text)) includeDir(p, null, "include_directories", dirOptions);
+                }
+            }
+            case "target_compile_definitions", "target_include_directories" -> {
+                if (v.isEmpty()) return;
+                String t = v.get(0).text.isEmpty() ? "(unresolved target)" : v.get(0).text;
+                List<FlagTok> into = out.targets.computeIfAbsent(t, k -> new ArrayList<>());
+                boolean iface = false;
+                for (PosText p : v.subList(1, v.size())) {
+                    if (p.text.equals("INTERFACE")) {
+                        iface = true; // usage requirements of dependents, not of this target
+                        continue;
+                    }
+                    if (p.text.equals("PUBLIC") || p.text.equals("PRIVATE")) {
+                        iface = false;
+                        continue;
+                    }
+                    if (iface || TARGET_KEYWORDS.contains(p.text)) continue;
+                    for (GenexEval.Piece piece : GenexEval.eval(p, currentCondition())) {
+                        if (name.equals("target_compile_definitions")) {
+                            define(piece.text(), piece.condition(), name + "(" + t + ")", into);
+                        } else {
+                            includeDir(piece.text(), piece.condition(), name + "(" + t + ")", into);
+                        }
+                    }
+                }
+            }
+            case "find_package" -> {
+                if (!v.isEmpty()) conditions.unknownPrefix(v.get(0).text);
+            }
+            case "execute_process", "find_program", "find_library", "find_path", "find_file", "try_compile",
+                 "try_run", "get_filename_component", "math", "file", "cmake_host_system_information",
+                 "check_language", "check_cxx_compiler_flag", "check_c_compiler_flag", "check_include_file",
+                 "check_symbol_exists", "check_function_exists", "check_cxx_source_compiles",
+                 "check_c_source_compiles", "get_property", "get_target_property", "get_directory_property",
+                 "get_source_file_property", "separate_arguments", "cmake_parse_arguments" -> {
+                // results computed by CMake at configure time: unknown here (outputs named after keywords or as
+                // the first or last argument)
+                for (int i = 0; i < v.size(); i++) {
+                    String a = v.get(i).text;
+                    if (a.endsWith("_VARIABLE") && i + 1 < v.size()) conditions.unknownVar(v.get(i + 1).text);
+                }
+                if (!v.isEmpty() && !name.equals("execute_process") && !name.equals("file")) {
+                    conditions.unknownVar(v.get(0).text);
+                    conditions.unknownVar(v.get(v.size() - 1).text);
+                }
+                if (name.equals("file") && v.size() > 1) conditions.unknownVar(v.get(1).text);
+            }
             case "set" -> set(v);
             case "unset" -> {
                 if (!v.isEmpty()) vars.remove(v.get(0).text);
             }
             case "string" -> string(v);
             case "list" -> list(v);
-            case "add_compile_options" -> compileOptions(v, 0, out.directory, "add_compile_options");
+            case "add_compile_options" -> compileOptions(v, 0, dirOptions, "add_compile_options");
             case "add_definitions" -> {
-                for (PosText p : v) toks(p, FlagTok.Lang.ANY, null, "add_definitions", out.directory);
+                for (PosText p : v) toks(p, FlagTok.Lang.ANY, null, "add_definitions", dirOptions);
             }
             case "target_compile_options" -> {
                 if (v.isEmpty()) return;
@@ -263,6 +494,68 @@ final class CMakeAudit {
                 // other commands do not set compiler flags
             }
         }
+    }
+
+    /** A branch block for a condition value (1 true, 0 false, 2 unknown). */
+    private Block branch(String name, String desc, int fi, int line, int v, boolean anyTrue, boolean anyUnknown) {
+        return switch (v) {
+            case 1 -> new Block(name, null, fi, line, 0, anyTrue, anyUnknown, null);
+            case 0 -> new Block(name, null, fi, line, 1, anyTrue, anyUnknown,
+                    desc + ", which is false in the default configuration" + conditions.lastDecisive());
+            default -> new Block(name, desc + " (value unknown)", fi, line, 0, anyTrue, anyUnknown, null);
+        };
+    }
+
+    /** A command in a skipped branch: not executed, but the flags written in it are audited. */
+    private void skipped(CMakeLexer.Command c, int fi, Block skip) {
+        String name = c.name().toLowerCase(Locale.ROOT);
+        skipMode = skip.skip();
+        skipFi = skip.fileIndex();
+        skipLine = skip.line();
+        try {
+            List<PosText> v = values(c.args());
+            switch (name) {
+                case "set", "string", "list" -> {
+                    int from = name.equals("set") ? 1 : 2;
+                    int varAt = name.equals("set") ? 0 : 1;
+                    if (v.size() <= from) return;
+                    String var = v.get(varAt).text;
+                    if (!isFlagVar(var)) return;
+                    int end = v.size();
+                    for (int i = from; i < v.size(); i++) {
+                        if (v.get(i).text.equals("CACHE") || v.get(i).text.equals("PARENT_SCOPE")) {
+                            end = i;
+                            break;
+                        }
+                    }
+                    FlagTok.Lang lang = var.contains("CUDA") ? FlagTok.Lang.CUDA
+                            : var.contains("_CXX_") || var.contains("_C_") ? FlagTok.Lang.HOST : FlagTok.Lang.ANY;
+                    toks(join(v, from, end, ';'), lang, skipMode, var, out.unselected);
+                }
+                case "add_subdirectory" -> {
+                    if (!v.isEmpty()) {
+                        try {
+                            out.skippedSubdirectories.putIfAbsent(currentDir.resolve(v.get(0).text).normalize(),
+                                    skipMode);
+                        } catch (RuntimeException e) {
+                            // not a path
+                        }
+                    }
+                }
+                case "add_compile_options", "add_definitions", "add_compile_definitions", "target_compile_options",
+                     "target_compile_definitions", "cuda_add_executable", "cuda_add_library",
+                     "set_target_properties", "set_source_files_properties" -> execute(name, v);
+                default -> {
+                    // nothing else carries flags
+                }
+            }
+        } finally {
+            skipMode = null;
+        }
+    }
+
+    private static boolean isFlagVar(String var) {
+        return var.matches("CMAKE_(CUDA|CXX|C)_FLAGS(_[A-Z]+)?|CUDA_NVCC_FLAGS(_[A-Z]+)?");
     }
 
     /** "if(WITH_FAST_MATH) at CMakeLists.txt:12" */
@@ -350,7 +643,8 @@ final class CMakeAudit {
                 vars.put(outVar, b.build());
             }
             default -> {
-                // other string() operations do not build flags
+                // other string() operations: the output variable (the last argument) is unknown
+                conditions.unknownVar(v.get(v.size() - 1).text);
             }
         }
     }
@@ -382,7 +676,9 @@ final class CMakeAudit {
                 vars.put(var, join(keep, 0, keep.size(), ';'));
             }
             default -> {
-                // other list() operations do not build flags
+                if (!op.equals("REMOVE_DUPLICATES") && !op.equals("SORT") && !op.equals("REVERSE")) {
+                    conditions.unknownVar(v.get(v.size() - 1).text);
+                }
             }
         }
     }
@@ -407,7 +703,8 @@ final class CMakeAudit {
         if (v.isEmpty()) return;
         String t = v.get(0).text;
         if (v.size() > 1 && (v.get(1).text.equals("IMPORTED") || v.get(1).text.equals("ALIAS"))) return;
-        List<Path> srcs = out.sources.computeIfAbsent(t, k -> new ArrayList<>());
+        List<Path> srcs = skipMode != null ? new ArrayList<>() : out.sources.computeIfAbsent(t, k -> new ArrayList<>());
+        if (skipMode == null && !cmd.equals("target_sources")) out.targetDirs.putIfAbsent(t, currentDir);
         boolean options = false;
         String cfg = null;
         for (int i = 1; i < v.size(); i++) {
@@ -440,7 +737,7 @@ final class CMakeAudit {
         if (p < 0) return;
         for (int i = p + 1; i + 1 < v.size(); i += 2) {
             String prop = v.get(i).text;
-            if (prop.equals("CUDA_ARCHITECTURES")) {
+            if (prop.equals("CUDA_ARCHITECTURES") && skipMode == null) {
                 String arch = arch(v.get(i + 1).text);
                 for (int t = 0; t < p; t++) {
                     if (arch != null) out.cudaArch.put(v.get(t).text, arch);
@@ -566,13 +863,103 @@ final class CMakeAudit {
     }
 
     private void add(List<FlagTok> into, PosText w, FlagTok.Lang lang, String cond, String via) {
-        if (w.text.isEmpty()) return;
+        if (w.text.isEmpty() || w.text.contains(CMakeCondition.UNKNOWN)) return;
         int fi = w.fileAt(0);
         if (fi < 0 || fi >= fileTable.size()) return; // synthetic text (a directory path) is no flag
+        if (skipMode != null) {
+            // written in a skipped branch (not a value it took from earlier lines): audited, never applied
+            if (fi != skipFi || w.lineAt(0) < skipLine) return;
+            into = out.unselected;
+            cond = skipMode;
+        }
         Location loc = Location.of(relativize.apply(fileTable.get(fi)), w.lineAt(0), w.colAt(0));
         String written = writtenUnder(fi, w.lineAt(0));
         String c = cond == null ? written : written == null || cond.contains(written) ? cond : cond + " and " + written;
+        if (forced != null && (c == null || !c.contains(forced))) c = c == null ? forced : c + " and " + forced;
         into.add(new FlagTok(w.text, loc, lang, c, via));
+    }
+
+    /** A definition NAME or NAME=VALUE (a leading -D is allowed) as the flag -DNAME[=VALUE]. */
+    private void define(PosText d, String cond, String via, List<FlagTok> into) {
+        PosText t = d.trim();
+        if (t.text.isEmpty() || t.text.contains("$<")) return;
+        if (t.text.startsWith("-D")) t = t.sub(2);
+        if (t.text.isEmpty()) return;
+        int fi = t.fileAt(0);
+        if (fi < 0 || fi >= fileTable.size()) return;
+        PosText.Builder b = new PosText.Builder();
+        b.append('-', fi, t.lineAt(0), t.colAt(0), true).append('D', fi, t.lineAt(0), t.colAt(0), true).append(t);
+        add(into, b.build(), FlagTok.Lang.ANY, cond == null ? currentCondition() : cond, via);
+    }
+
+    /** An include directory as the flag -I/absolute/dir (relative ones are relative to the current directory). */
+    private void includeDir(PosText d, String cond, String via, List<FlagTok> into) {
+        PosText t = d.trim();
+        if (t.text.isEmpty() || t.text.contains("$<") || t.text.contains(CMakeCondition.UNKNOWN)) return;
+        Path p;
+        try {
+            p = currentDir.resolve(t.text).normalize();
+        } catch (RuntimeException e) {
+            return;
+        }
+        int fi = -1;
+        int line = 0;
+        int col = 0;
+        for (int i = 0; i < t.length(); i++) {
+            if (t.fileAt(i) >= 0) {
+                fi = t.fileAt(i);
+                line = t.lineAt(i);
+                col = t.colAt(i);
+                break;
+            }
+        }
+        if (fi < 0) return;
+        add(into, PosText.of("-I" + p, fi, line, col), FlagTok.Lang.ANY, cond == null ? currentCondition() : cond,
+                via);
+    }
+
+    private void addSubdirectory(List<PosText> v) {
+        if (v.isEmpty()) return;
+        Path sub;
+        try {
+            sub = currentDir.resolve(v.get(0).text).normalize();
+        } catch (RuntimeException e) {
+            return;
+        }
+        Path list = sub.resolve("CMakeLists.txt");
+        if (!inTree.test(sub) || !Files.isRegularFile(list) || fileTable.contains(list)
+                || out.subdirectories.size() >= MAX_SUBDIRECTORIES) {
+            return;
+        }
+        Map<String, PosText> saved = new HashMap<>(vars);
+        List<FlagTok> savedOptions = dirOptions;
+        Path savedDir = currentDir;
+        Deque<Block> savedBlocks = new ArrayDeque<>(blocks);
+        String savedForced = forced;
+        String cond = currentCondition();
+        blocks.clear();
+        forced = cond;
+        dirOptions = new ArrayList<>(savedOptions);
+        currentDir = sub;
+        for (String n : List.of("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR")) {
+            vars.put(n, PosText.of(sub.toString(), -1, 0, 0));
+        }
+        try {
+            runFile(list);
+            List<FlagTok> flags = new ArrayList<>(dirOptions);
+            flagVariables(flags);
+            out.subdirectories.put(sub, flags);
+            String a = arch(vars.getOrDefault("CMAKE_CUDA_ARCHITECTURES", PosText.EMPTY).text);
+            if (a != null) out.cudaArch.put("dir:" + sub, a);
+        } finally {
+            vars.clear();
+            vars.putAll(saved);
+            dirOptions = savedOptions;
+            currentDir = savedDir;
+            blocks.clear();
+            blocks.addAll(savedBlocks);
+            forced = savedForced;
+        }
     }
 
     /** The condition of the innermost conditional block enclosing a line (known for closed blocks). */
@@ -592,26 +979,29 @@ final class CMakeAudit {
     }
 
     private void finish() {
-        for (String lang : List.of("CUDA", "CXX", "C")) {
-            for (String suffix : CONFIG_SUFFIXES) {
-                String var = "CMAKE_" + lang + "_FLAGS" + suffix;
-                PosText val = vars.get(var);
-                if (val == null) continue;
-                String cond = suffix.isEmpty() ? null : "the " + suffix.substring(1) + " configuration";
-                toks(val, lang.equals("CUDA") ? FlagTok.Lang.CUDA : FlagTok.Lang.HOST, cond, var, out.directory);
-            }
-        }
-        for (String suffix : CONFIG_SUFFIXES) {
-            String var = "CUDA_NVCC_FLAGS" + suffix;
-            PosText val = vars.get(var);
-            if (val == null) continue;
-            String cond = suffix.isEmpty() ? null : "the " + suffix.substring(1) + " configuration";
-            toks(val, FlagTok.Lang.CUDA, cond, var, out.directory);
-        }
+        out.directory.addAll(dirOptions);
+        flagVariables(out.directory);
         PosText archs = vars.get("CMAKE_CUDA_ARCHITECTURES");
         if (archs != null) {
             String a = arch(archs.text);
             if (a != null) out.cudaArch.put("", a);
+        }
+    }
+
+    /** The values of the flag variables now (CMAKE_<LANG>_FLAGS[_<CONFIG>], CUDA_NVCC_FLAGS[_<CONFIG>]). */
+    private void flagVariables(List<FlagTok> into) {
+        String buildType = vars.getOrDefault("CMAKE_BUILD_TYPE", PosText.EMPTY).text.toUpperCase(Locale.ROOT);
+        for (String lang : List.of("CUDA", "CXX", "C", "NVCC")) {
+            for (String suffix : CONFIG_SUFFIXES) {
+                String var = lang.equals("NVCC") ? "CUDA_NVCC_FLAGS" + suffix : "CMAKE_" + lang + "_FLAGS" + suffix;
+                PosText val = vars.get(var);
+                if (val == null) continue;
+                String cond = suffix.isEmpty() || suffix.substring(1).equals(buildType) ? null
+                        : "the " + suffix.substring(1) + " configuration (CMAKE_BUILD_TYPE is '"
+                        + vars.getOrDefault("CMAKE_BUILD_TYPE", PosText.EMPTY).text + "')";
+                FlagTok.Lang l = lang.equals("CUDA") || lang.equals("NVCC") ? FlagTok.Lang.CUDA : FlagTok.Lang.HOST;
+                toks(val, l, cond, var, into);
+            }
         }
     }
 }

@@ -18,6 +18,10 @@ import java.util.List;
  */
 final class CompileCommandsAudit {
     private static final JsonFactory JSON = JsonFactory.builder().build();
+    /** Entries read from one database (a real one of a large project has some ten thousand). */
+    static final int MAX_ENTRIES = 200_000;
+    /** Arguments read from one entry. */
+    static final int MAX_ARGS = 20_000;
 
     record Entry(String file, String directory, FlagTok.Lang compiler, List<FlagTok> toks, int line) {
     }
@@ -40,6 +44,11 @@ final class CompileCommandsAudit {
                 return out;
             }
             while ((t = p.nextToken()) != JsonToken.END_ARRAY && t != null) {
+                if (out.entries.size() >= MAX_ENTRIES) {
+                    out.problems.add(new String[] {relFile, Integer.toString(line(p)), "WARNING", "not-evaluated",
+                            "not fully evaluated: more than " + MAX_ENTRIES + " entries; the rest is not read"});
+                    break;
+                }
                 if (t != JsonToken.START_OBJECT) {
                     out.problems.add(new String[] {relFile, Integer.toString(line(p)), "WARNING",
                             "entry is not a JSON object; skipped"});
@@ -87,7 +96,7 @@ final class CompileCommandsAudit {
                     if (t == JsonToken.START_ARRAY) {
                         args = new ArrayList<>();
                         while ((t = p.nextToken()) != JsonToken.END_ARRAY && t != null) {
-                            if (t == JsonToken.VALUE_STRING) {
+                            if (t == JsonToken.VALUE_STRING && args.size() < MAX_ARGS) {
                                 JsonLocation l = p.currentTokenLocation();
                                 args.add(PosText.of(p.getText(), 0, l.getLineNr(), l.getColumnNr() + 1));
                             } else {

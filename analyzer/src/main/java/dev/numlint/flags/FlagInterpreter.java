@@ -1,12 +1,18 @@
 package dev.numlint.flags;
 
+import dev.numlint.flags.checks.BuildFlagCheck;
+import dev.numlint.flags.checks.FlagEntry;
+import dev.numlint.flags.checks.FlagFacts;
+import dev.numlint.flags.checks.FlagHazard;
+import dev.numlint.flags.checks.FlagTarget;
 import dev.numlint.model.BuildContext;
-import dev.numlint.model.Level;
-import dev.numlint.model.Location;
+import dev.numlint.model.Layer;
+import dev.numlint.spi.Checks;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -14,35 +20,17 @@ import java.util.Set;
  * directory or target, a Makefile) the way nvcc and GCC do: later flags override earlier ones, {@code -Xcompiler}
  * forwards to the host compiler, {@code --use_fast_math} implies {@code -prec-div=false -prec-sqrt=false -ftz=true
  * -fmad=true} unless those are given explicitly, {@code -ffp-contract=off} cancels host FMA contraction and
- * {@code -mfpmath=sse} cancels the x87 default of {@code -m32}. Produces the hazards and the build contexts.
+ * {@code -mfpmath=sse} cancels the x87 default of {@code -m32}. Records the build contexts and hands the
+ * interpreted entries ({@link FlagFacts}) to the registered {@link BuildFlagCheck}s, one per rule, for the hazards.
  */
 final class FlagInterpreter {
-    /** Where a single flag takes effect. */
-    enum Target {
-        /** nvcc device code generation. */
-        DEVICE,
-        /** the host compiler that nvcc runs for the host part of .cu files (-Xcompiler, -m32). */
-        CU_HOST,
-        /** the host C/C++ compiler for .c/.cpp files. */
-        HOST
-    }
-
-    /** One flag after -Xcompiler unpacking, with its canonical name (leading dashes removed) and value. */
-    record Entry(Target target, String flag, String name, String value, FlagTok origin, Location loc) {
-        boolean conditional() {
-            return origin.condition() != null;
-        }
-    }
-
-    /** A hazardous flag setting to report. {@code level} null means the rule's configured level. */
-    record Hazard(String ruleId, Level level, Entry entry, String message) {
-    }
-
     static final class Result {
+        /** Directory that relative -I paths are relative to (the compiler's working directory), or null. */
+        Path base;
         final BuildContext cuda = BuildContext.defaults();
         final BuildContext host = BuildContext.defaults();
-        final List<Hazard> hazards = new ArrayList<>();
-        final List<Entry> entries = new ArrayList<>();
+        final List<FlagHazard> hazards = new ArrayList<>();
+        final List<FlagEntry> entries = new ArrayList<>();
     }
 
     /** nvcc options whose value may follow as a separate argument. */
@@ -72,12 +60,20 @@ final class FlagInterpreter {
     }
 
     static Result interpret(List<FlagTok> toks) {
+        return interpret(toks, null);
+    }
+
+    /** {@code base}: the directory the compiler runs in, for relative include paths (null: left relative). */
+    static Result interpret(List<FlagTok> toks, Path base) {
         Result r = new Result();
-        List<Entry> es = r.entries;
+        r.base = base;
+        List<FlagEntry> es = r.entries;
         for (int i = 0; i < toks.size(); i++) {
             FlagTok t = toks.get(i);
             String s = t.text();
-            if (s.isEmpty() || s.contains("$(") || s.contains("${") || s.contains("$<") || !s.startsWith("-")) {
+            // a value the build model could not know ($(?) from make, ${?} from CMake) or an unevaluated generator
+            // expression is skipped; any other '$' is data (a shell substitution is never run, only audited)
+            if (s.isEmpty() || s.contains("$(?)") || s.contains("${?}") || s.contains("$<") || !s.startsWith("-")) {
                 continue;
             }
             String name = canonical(s);
@@ -92,7 +88,11 @@ final class FlagInterpreter {
                     || (t.lang() == FlagTok.Lang.HOST && NVCC_UNAMBIGUOUS.contains(name));
             if (!nvcc) {
                 // host compiler: -march=native etc. (value joined with '=' in GCC syntax)
-                es.add(new Entry(Target.HOST, s, name, value, t, t.loc()));
+                es.add(new FlagEntry(FlagTarget.HOST, s, name, value, t, t.loc()));
+                if (t.lang() == FlagTok.Lang.ANY && preprocessorFlag(name)) {
+                    // add_compile_definitions, include_directories, COMMONFLAGS: both compilers get them
+                    es.add(new FlagEntry(FlagTarget.DEVICE, s, name, value, t, t.loc()));
+                }
                 continue;
             }
             // nvcc: a value may follow as the next argument
@@ -115,19 +115,24 @@ final class FlagInterpreter {
             if (name.equals("m32") || name.equals("m64") || (name.equals("machine") && value != null)
                     || (name.equals("m") && value != null)) {
                 boolean is32 = name.equals("m32") || "32".equals(value);
-                es.add(new Entry(Target.CU_HOST, s, is32 ? "m32" : "m64", null, t, t.loc()));
+                es.add(new FlagEntry(FlagTarget.CU_HOST, s, is32 ? "m32" : "m64", null, t, t.loc()));
                 continue;
             }
             if (!NVCC_ONLY.contains(name) && isHostOnly(name)) {
                 // a host-compiler flag handed to nvcc directly: it can only concern the host part
-                es.add(new Entry(Target.CU_HOST, s, name, value, t, t.loc()));
+                es.add(new FlagEntry(FlagTarget.CU_HOST, s, name, value, t, t.loc()));
                 continue;
             }
-            es.add(new Entry(Target.DEVICE, value != null && s.indexOf('=') < 0 ? s + " " + value : s, name, value,
+            es.add(new FlagEntry(FlagTarget.DEVICE, value != null && s.indexOf('=') < 0 ? s + " " + value : s, name, value,
                     t, t.loc()));
         }
         evaluate(r);
         return r;
+    }
+
+    private static boolean preprocessorFlag(String name) {
+        return name.length() > 1 && (name.startsWith("D") || name.startsWith("I") || name.startsWith("U"))
+                || name.startsWith("isystem");
     }
 
     private static boolean isHostOnly(String name) {
@@ -137,7 +142,7 @@ final class FlagInterpreter {
     }
 
     /** -Xcompiler VALUE: a comma-separated list of host-compiler flags. */
-    private static void forward(List<Entry> es, FlagTok t, String value, int offset) {
+    private static void forward(List<FlagEntry> es, FlagTok t, String value, int offset) {
         int pos = 0;
         for (String part : value.split(",", -1)) {
             String p = part.trim();
@@ -149,7 +154,7 @@ final class FlagInterpreter {
                     v = name.substring(eq + 1);
                     name = name.substring(0, eq);
                 }
-                es.add(new Entry(Target.CU_HOST, p, name, v, t, t.at(offset + pos + part.indexOf(p))));
+                es.add(new FlagEntry(FlagTarget.CU_HOST, p, name, v, t, t.at(offset + pos + part.indexOf(p))));
             }
             pos += part.length() + 1;
         }
@@ -161,216 +166,149 @@ final class FlagInterpreter {
         return flag.substring(i);
     }
 
-    private static boolean isTrue(String v) {
-        return v != null && v.toLowerCase(Locale.ROOT).equals("true");
-    }
+    /** The registered checks of the build-flags layer, one per rule (loaded once). */
+    static final List<BuildFlagCheck> CHECKS = Checks.load(BuildFlagCheck.class, Layer.BUILD_FLAGS);
 
-    private static boolean isFalse(String v) {
-        return v != null && v.toLowerCase(Locale.ROOT).equals("false");
-    }
-
-    /** A later entry {@code over} overrides {@code e} when it always applies or applies under the same condition. */
-    private static boolean overrides(Entry over, Entry e) {
-        return over.origin().condition() == null || Objects.equals(over.origin().condition(), e.origin().condition());
-    }
-
-    /** Whether some entry of {@code target} after index {@code from} (or anywhere, when {@code anywhere}) matches. */
-    private static boolean cancelled(List<Entry> es, int idx, Target target, boolean anywhere,
-                                     java.util.function.Predicate<Entry> canceller) {
-        Entry e = es.get(idx);
-        for (int j = anywhere ? 0 : idx + 1; j < es.size(); j++) {
-            Entry o = es.get(j);
-            if (j != idx && o.target() == target && canceller.test(o) && overrides(o, e)) return true;
-        }
-        return false;
-    }
-
+    /** Records the settings that always apply into the build contexts; then every check reads the entries. */
     private static void evaluate(Result r) {
-        List<Entry> es = r.entries;
-        for (int i = 0; i < es.size(); i++) {
-            Entry e = es.get(i);
-            String n = e.name();
-            String v = e.value();
-            Target tg = e.target();
-            boolean record = !e.conditional();
-            BuildContext ctx = tg == Target.HOST ? r.host : r.cuda;
-            if (tg == Target.DEVICE) {
-                switch (n) {
-                    case "use_fast_math", "use-fast-math" -> {
-                        if (record) ctx.fastMath(true);
-                        // an explicit -prec-div=true wins over the implication, wherever it is written
-                        if (!cancelled(es, i, tg, true, o -> o.name().equals("prec-div") && isTrue(o.value()))) {
-                            r.hazards.add(new Hazard("NL002", null, e, e.flag() + " (nvcc, CUDA device code) implies "
-                                    + "-prec-div=false: every single-precision '/' in device code becomes an approximate "
-                                    + "division (__fdividef, div.approx.f32: up to 2 ulp, and 0 when the divisor's "
-                                    + "magnitude exceeds 2^126)"));
-                        }
-                        r.hazards.add(new Hazard("NL006", null, e, e.flag() + " (nvcc, CUDA device code) turns sinf, "
-                                + "cosf, tanf, expf, exp10f, logf, log2f, log10f and powf into the hardware intrinsics "
-                                + "__sinf, __cosf, ... whose error is bounded in absolute terms and grows outside a narrow "
-                                + "argument range, and implies -prec-sqrt=false (approximate sqrtf)"));
-                        if (!cancelled(es, i, tg, true, o -> o.name().equals("ftz") && isFalse(o.value()))) {
-                            r.hazards.add(new Hazard("NL007", null, e, e.flag() + " (nvcc, CUDA device code) implies "
-                                    + "-ftz=true: single-precision subnormal inputs and results (magnitude below 2^-126, "
-                                    + "about 1.18e-38) are flushed to zero"));
-                        }
-                        record(ctx, e, record);
-                    }
-                    case "prec-div" -> {
-                        if (isFalse(v)) {
-                            if (record) ctx.precDiv(false);
-                            if (!cancelled(es, i, tg, false, o -> o.name().equals("prec-div") && isTrue(o.value()))) {
-                                r.hazards.add(new Hazard("NL002", null, e, e.flag() + " (nvcc, CUDA device code): "
-                                        + "single-precision '/' and reciprocals are no longer IEEE round-to-nearest "
-                                        + "(div.rn.f32) but approximate (div.full.f32, up to 2 ulp)"));
-                            }
-                        } else if (isTrue(v) && record) {
-                            ctx.precDiv(true);
-                        }
-                        record(ctx, e, record);
-                    }
-                    case "prec-sqrt" -> {
-                        if (isFalse(v)) {
-                            if (record) ctx.precSqrt(false);
-                            if (!cancelled(es, i, tg, false, o -> o.name().equals("prec-sqrt") && isTrue(o.value()))) {
-                                r.hazards.add(new Hazard("NL006", null, e, e.flag() + " (nvcc, CUDA device code): "
-                                        + "sqrtf is no longer the IEEE round-to-nearest sqrt.rn.f32 but the approximate "
-                                        + "sqrt.approx.f32"));
-                            }
-                        } else if (isTrue(v) && record) {
-                            ctx.precSqrt(true);
-                        }
-                        record(ctx, e, record);
-                    }
-                    case "ftz" -> {
-                        if (isTrue(v)) {
-                            if (record) ctx.ftz(true);
-                            if (!cancelled(es, i, tg, false, o -> o.name().equals("ftz") && isFalse(o.value()))) {
-                                r.hazards.add(new Hazard("NL007", null, e, e.flag() + " (nvcc, CUDA device code): "
-                                        + "single-precision subnormal inputs and results (magnitude below 2^-126, about "
-                                        + "1.18e-38) are flushed to zero, so gradual underflow is lost and x - y == 0 no "
-                                        + "longer implies x == y"));
-                            }
-                        } else if (isFalse(v) && record) {
-                            ctx.ftz(false);
-                        }
-                        record(ctx, e, record);
-                    }
-                    case "fmad" -> {
-                        if (isTrue(v)) {
-                            if (record) ctx.fmad(true);
-                            if (!cancelled(es, i, tg, false, o -> o.name().equals("fmad") && isFalse(o.value()))) {
-                                r.hazards.add(new Hazard("NL003", Level.NOTE, e, e.flag() + " (nvcc, CUDA device code; "
-                                        + "the default, set explicitly here): a*b+c in device code may be contracted into "
-                                        + "one fused multiply-add (fma.rn.f32) that rounds once instead of twice, so "
-                                        + "results differ from host code that rounds the product"));
-                            }
-                        } else if (isFalse(v) && record) {
-                            ctx.fmad(false);
-                        }
-                        record(ctx, e, record);
-                    }
-                    case "arch", "gpu-architecture", "gencode", "generate-code" -> {
-                        if (record && v != null) {
-                            String arch = archOf(v);
-                            if (arch != null) ctx.cudaArch(arch);
-                        }
-                        record(ctx, e, record);
-                    }
-                    default -> {
-                        if (record && codeGenFlag(n)) {
-                            ctx.addNvccFlag(normalized(e));
-                        }
-                    }
+        for (FlagEntry e : r.entries) {
+            apply(r, e);
+        }
+        FlagFacts facts = new FlagFacts(r.entries);
+        Map<FlagEntry, Integer> index = new IdentityHashMap<>();
+        for (int i = 0; i < r.entries.size(); i++) index.put(r.entries.get(i), i);
+        List<FlagHazard> hs = new ArrayList<>();
+        for (BuildFlagCheck c : CHECKS) c.check(facts, hs::add);
+        // in the order the flags are written, and per flag in rule order (checks are loaded by rule id)
+        hs.sort(java.util.Comparator.comparingInt(h -> index.getOrDefault(h.entry(), Integer.MAX_VALUE)));
+        r.hazards.addAll(hs);
+    }
+
+    /** One entry's effect on the build context of its target (nothing when it is under a condition). */
+    private static void apply(Result r, FlagEntry e) {
+        if (e.conditional()) return;
+        String n = e.name();
+        String v = e.value();
+        FlagTarget tg = e.target();
+        BuildContext ctx = tg == FlagTarget.HOST ? r.host : r.cuda;
+        if (tg == FlagTarget.DEVICE) {
+            switch (n) {
+                case "use_fast_math", "use-fast-math" -> ctx.fastMath(true);
+                case "prec-div" -> {
+                    if (FlagFacts.isFalse(v)) ctx.precDiv(false);
+                    else if (FlagFacts.isTrue(v)) ctx.precDiv(true);
                 }
-                continue;
+                case "prec-sqrt" -> {
+                    if (FlagFacts.isFalse(v)) ctx.precSqrt(false);
+                    else if (FlagFacts.isTrue(v)) ctx.precSqrt(true);
+                }
+                case "ftz" -> {
+                    if (FlagFacts.isTrue(v)) ctx.ftz(true);
+                    else if (FlagFacts.isFalse(v)) ctx.ftz(false);
+                }
+                case "fmad" -> {
+                    if (FlagFacts.isTrue(v)) ctx.fmad(true);
+                    else if (FlagFacts.isFalse(v)) ctx.fmad(false);
+                }
+                case "arch", "gpu-architecture", "gencode", "generate-code" -> {
+                    String arch = v == null ? null : archOf(v);
+                    if (arch != null) ctx.cudaArch(arch);
+                }
+                default -> {
+                    preprocessor(ctx, e, r.base);
+                    if (codeGenFlag(n)) {
+                        String inc = includeOf(e);
+                        // an -I with shell syntax (`...`, $(...)) is passed on as written, not as a resolved path,
+                        // so the nvcc runner's refusal names the flag the user wrote
+                        ctx.addNvccFlag(inc != null && r.base != null && !inc.isEmpty() && !shellSyntax(inc)
+                                ? "-I" + resolve(r.base, inc) : normalized(e));
+                    }
+                    return;
+                }
             }
-            // host compiler (HOST: .c/.cpp; CU_HOST: host part of .cu through nvcc)
-            String where = tg == Target.HOST ? "host C/C++ code" : "host code of .cu files, via nvcc";
-            if (n.equals("march") && v != null) {
-                if (record) ctx.hostArch(v);
-                record(ctx, e, record);
-                if (BuildContext.archHasFma(v)
-                        && !cancelled(es, i, tg, true, o -> o.name().equals("ffp-contract") && "off".equals(o.value()))
-                        && !cancelled(es, i, tg, false, o -> o.name().equals("march") && !BuildContext.archHasFma(
-                                o.value() == null ? "" : o.value()))) {
-                    r.hazards.add(new Hazard("NL003", null, e, e.flag() + " (" + where + ") "
-                            + (v.equals("native") ? "enables FMA instructions on any FMA-capable build machine (Haswell "
-                            + "and later, Zen)" : "enables FMA instructions") + ", and GCC contracts a*b+c into one "
-                            + "fused multiply-add (vfmadd) by default (-ffp-contract=fast), rounding once where the source "
-                            + "rounds twice: CPU reference results change with the build machine and no longer match a "
-                            + "build without FMA; add -ffp-contract=off"));
-                }
-            } else if (n.equals("mfma")) {
-                record(ctx, e, record);
-                if (!cancelled(es, i, tg, true, o -> o.name().equals("ffp-contract") && "off".equals(o.value()))
-                        && !cancelled(es, i, tg, false, o -> o.name().equals("mno-fma"))) {
-                    r.hazards.add(new Hazard("NL003", null, e, e.flag() + " (" + where + ") enables FMA instructions, "
-                            + "and GCC contracts a*b+c into one fused multiply-add (vfmadd) by default "
-                            + "(-ffp-contract=fast), rounding once where the source rounds twice; add -ffp-contract=off"));
-                }
-            } else if (n.equals("ffp-contract") && v != null) {
-                if (record) ctx.hostFpContractOff(v.equals("off"));
-                record(ctx, e, record);
-            } else if (n.equals("ffast-math") || n.equals("Ofast")) {
-                if (record) ctx.hostFastMath(true);
-                record(ctx, e, record);
-                if (!cancelled(es, i, tg, false, o -> o.name().equals("fno-fast-math"))) {
-                    r.hazards.add(new Hazard("NL002", null, e, e.flag() + " (" + where + ") enables "
-                            + "-freciprocal-math: x/y may be computed as x*(1/y), which is not correctly rounded"));
-                    r.hazards.add(new Hazard("NL006", null, e, e.flag() + " (" + where + ") lets GCC replace math "
-                            + "functions by faster, less accurate forms (on x86 1.0f/sqrtf(x) becomes RSQRTSS plus one "
-                            + "Newton step; vectorized loops call libmvec variants) and assumes that no value is NaN or "
-                            + "infinite (-ffinite-math-only)"));
-                    r.hazards.add(new Hazard("NL007", null, e, e.flag() + " (" + where + "): linking with it adds "
-                            + "crtfastmath.o, which sets the FTZ and DAZ bits of the x86 MXCSR register for the whole "
-                            + "process, so subnormal floats and doubles become 0"));
-                }
-            } else if (n.equals("funsafe-math-optimizations") || n.equals("freciprocal-math")) {
-                record(ctx, e, record);
-                r.hazards.add(new Hazard("NL002", null, e, e.flag() + " (" + where + "): x/y may be computed as "
-                        + "x*(1/y), which is not correctly rounded"));
-                if (n.equals("funsafe-math-optimizations")) {
-                    r.hazards.add(new Hazard("NL007", null, e, e.flag() + " (" + where + "): linking with it adds "
-                            + "crtfastmath.o, which sets the FTZ and DAZ bits of the x86 MXCSR register, so subnormal "
-                            + "floats and doubles become 0"));
-                }
-            } else if (n.equals("m32")) {
-                if (record) ctx.m32(true);
-                record(ctx, e, record);
-                if (!cancelled(es, i, tg, false, o -> o.name().equals("m64"))
-                        && !cancelled(es, i, tg, true, o -> o.name().equals("mfpmath") && "sse".equals(o.value()))) {
-                    r.hazards.add(new Hazard("NL005", null, e, e.flag() + " (" + where + ") builds 32-bit x86 code, "
-                            + "where GCC's default -mfpmath=387 evaluates float and double arithmetic on the x87 FPU "
-                            + "with 80-bit registers: intermediate results keep extra precision and are rounded "
-                            + "differently from SSE and GPU code, which round every operation to 32 or 64 bits; add "
-                            + "-msse2 -mfpmath=sse"));
-                }
-            } else if (n.equals("m64")) {
-                if (record) ctx.m32(false);
-            } else if (n.equals("mfpmath") && v != null) {
-                boolean x87 = v.contains("387") || v.equals("both");
-                if (record) ctx.mfpmath387(x87);
-                record(ctx, e, record);
-                if (x87 && !cancelled(es, i, tg, false, o -> o.name().equals("mfpmath") && "sse".equals(o.value()))) {
-                    r.hazards.add(new Hazard("NL005", null, e, e.flag() + " (" + where + ") evaluates float and double "
-                            + "arithmetic on the x87 FPU with 80-bit registers: intermediate results keep extra precision "
-                            + "and are rounded differently from SSE and GPU code, which round every operation to 32 or "
-                            + "64 bits"));
-                }
+            record(ctx, e);
+            return;
+        }
+        // host compiler (HOST: .c/.cpp; CU_HOST: host part of .cu through nvcc)
+        if (tg == FlagTarget.HOST) preprocessor(ctx, e, r.base);
+        if (n.equals("march") && v != null) {
+            ctx.hostArch(v);
+        } else if (n.equals("ffp-contract") && v != null) {
+            ctx.hostFpContractOff(v.equals("off"));
+        } else if (n.equals("ffast-math") || n.equals("Ofast")) {
+            ctx.hostFastMath(true);
+        } else if (n.equals("m32")) {
+            ctx.m32(true);
+        } else if (n.equals("m64")) {
+            ctx.m32(false);
+            return;
+        } else if (n.equals("mfpmath") && v != null) {
+            ctx.mfpmath387(v.contains("387") || v.equals("both"));
+        } else if (!(n.equals("mfma") || n.equals("funsafe-math-optimizations") || n.equals("freciprocal-math"))) {
+            return;
+        }
+        record(ctx, e);
+    }
+
+    /** -D, -U, -I, -isystem of an entry into the context's preprocessor state. */
+    private static void preprocessor(BuildContext ctx, FlagEntry e, Path base) {
+        String d = defineOf(e);
+        if (d != null && !d.isEmpty() && !d.startsWith("=")) {
+            ctx.addDefine(d);
+            return;
+        }
+        String n = e.name();
+        if ((n.equals("U") || n.equals("undefine-macro")) && e.value() != null) {
+            ctx.addUndefine(e.value());
+        } else if (n.startsWith("U") && n.length() > 1 && e.value() == null) {
+            ctx.addUndefine(n.substring(1));
+        }
+        String inc = includeOf(e);
+        if (inc != null && !inc.isEmpty()) {
+            try {
+                ctx.addIncludePath(resolve(base, inc));
+            } catch (RuntimeException bad) {
+                // not a path (a NUL character): ignored
             }
         }
     }
 
-    private static void record(BuildContext ctx, Entry e, boolean record) {
-        if (!record) return;
+    private static boolean shellSyntax(String s) {
+        return s.indexOf('`') >= 0 || s.indexOf('$') >= 0;
+    }
+
+    private static Path resolve(Path base, String inc) {
+        Path p = Path.of(inc);
+        return (base == null || p.isAbsolute() ? p : base.resolve(p)).toAbsolutePath().normalize();
+    }
+
+    /** NAME or NAME=VALUE of a -D / --define-macro entry, else null. */
+    static String defineOf(FlagEntry e) {
+        String n = e.name();
+        String v = e.value();
+        if (n.equals("D") || n.equals("define-macro")) return v;
+        if (n.startsWith("D") && n.length() > 1) return n.substring(1) + (v != null ? "=" + v : "");
+        return null;
+    }
+
+    /** The directory of a -I / -isystem / --include-path entry, else null. */
+    static String includeOf(FlagEntry e) {
+        String n = e.name();
+        String v = e.value();
+        if (n.equals("I") || n.equals("include-path") || n.equals("isystem") || n.equals("system-include")) return v;
+        if (n.startsWith("isystem") && n.length() > 7) return n.substring(7) + (v != null ? "=" + v : "");
+        if (n.startsWith("I") && n.length() > 1) return n.substring(1) + (v != null ? "=" + v : "");
+        return null;
+    }
+
+    private static void record(BuildContext ctx, FlagEntry e) {
         ctx.addOrigin(e.flag(), e.loc());
-        if (e.target() == Target.DEVICE) ctx.addNvccFlag(normalized(e));
-        else if (e.target() == Target.CU_HOST) ctx.addNvccFlag("-Xcompiler=" + e.flag());
+        if (e.target() == FlagTarget.DEVICE) ctx.addNvccFlag(normalized(e));
+        else if (e.target() == FlagTarget.CU_HOST) ctx.addNvccFlag("-Xcompiler=" + e.flag());
     }
 
     /** The flag as one argument: "-arch sm_90" becomes "-arch=sm_90". */
-    private static String normalized(Entry e) {
+    private static String normalized(FlagEntry e) {
         String f = e.flag();
         int sp = f.indexOf(' ');
         if (sp > 0) {

@@ -13,9 +13,9 @@ import dev.numlint.model.Location;
  * @param via       the build-file construct that carries it, e.g. {@code CMAKE_CUDA_FLAGS}, {@code NVCCFLAGS},
  *                  {@code target_compile_options(app)}, {@code nvcc command}
  */
-record FlagTok(String text, Location loc, Lang lang, String condition, String via) {
+public record FlagTok(String text, Location loc, Lang lang, String condition, String via) {
     /** Which compiler an argument goes to. */
-    enum Lang {
+    public enum Lang {
         /** nvcc (device code and, through -Xcompiler, the host part of .cu files). */
         CUDA,
         /** the host C/C++ compiler (gcc, g++, clang, icpx). */

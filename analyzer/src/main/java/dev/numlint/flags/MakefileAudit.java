@@ -1,177 +1,516 @@
 package dev.numlint.flags;
 
 import dev.numlint.model.Location;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
- * Reads the compiler flags of a Makefile: assignments ({@code = := ::= ?= += !=}, with {@code override} and
- * {@code export}) to flag variables (NVCCFLAGS, NVCC_FLAGS, NVFLAGS, CUDAFLAGS, CFLAGS, CXXFLAGS, CPPFLAGS,
- * GENCODE_FLAGS and any other *FLAGS variable), compiler variables with flags ({@code NVCC := nvcc -O3}), and recipe
- * lines that run nvcc or a host compiler. Continuation lines, comments and {@code ifeq/ifneq/ifdef/ifndef} blocks
- * (whose assignments are marked conditional and add to the previous value, since either branch may run) are
- * handled; {@code define} blocks and {@code include}d files are not read here (an included .mk file in the scan
- * is read on its own).
+ * Evaluates a Makefile the way GNU make reads it for one goal, without running anything, and finds the compiler
+ * flags each compiled source gets.
+ *
+ * <p>Read phase: logical lines (backslash-newline), comments, {@code define}/{@code endef}, variables ({@code =
+ * := ::= :::= ?= += !=}, {@code override}, {@code export}, {@code private}), target-specific and pattern-specific
+ * values ({@code goal: FLAGS += ...}, {@code %.o: FLAGS += ...}), {@code include}/{@code -include}/
+ * {@code sinclude} of files inside the scanned tree, rules (explicit, pattern, static pattern, double-colon) and
+ * their recipes, and {@code ifeq/ifneq/ifdef/ifndef/else/endif} evaluated with the values known at that point.
+ * References {@code $(VAR)}, {@code ${VAR}}, {@code $(VAR:a=b)}, automatic variables and the common functions
+ * (subst, patsubst, strip, findstring, filter, filter-out, sort, word, words, wordlist, firstword, lastword, dir,
+ * notdir, suffix, basename, addsuffix, addprefix, join, wildcard inside the tree, if, or, and, foreach, call) are
+ * expanded. {@code $(shell ...)}, {@code !=} and backticks are never executed: their value is unknown, and so is
+ * every condition that depends on them (a notice says so). An undefined variable is empty, except names that
+ * usually come from the environment (CUDA*, *PATH, *DIR, *HOME), which are unknown.
+ *
+ * <p>Build phase: the goal ({@code --make-target}, else {@code .DEFAULT_GOAL}, else the first ordinary target) and
+ * its prerequisite chain are walked as make would; each target on the chain sees the target-specific values of
+ * the targets that led to it; recipes on the chain that run nvcc or a host compiler give the flags of the sources
+ * they compile.
+ *
+ * <p>Flags written where the selected configuration does not reach (a false conditional branch, the target-specific
+ * values and recipes of targets the goal does not build) are returned separately, with the configuration in their
+ * condition: they are audited but never become a build context. Flags under a condition whose value is unknown are
+ * conditional.
+ *
+ * <p>Bounded: every expansion is limited in size ({@link #MAX_EXPANSION}) and depth, the total work per Makefile
+ * and its includes in characters ({@link #MAX_WORK}) and time; past a limit the value is unknown and a "not fully
+ * evaluated" notice names the place.
  */
 final class MakefileAudit {
-    private static final Pattern ASSIGN = Pattern.compile(
-            "^\\s*(?:(?:override|export|private)\\s+)*([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*(::=|:::=|:=|\\?=|\\+=|!=|=)");
-    private static final Pattern COND = Pattern.compile("^\\s*(ifeq|ifneq|ifdef|ifndef)\\b.*");
-    private static final Pattern VAR_REF = Pattern.compile("\\$[({]([A-Za-z_][A-Za-z0-9_.\\-]*)[)}]");
-    private static final Set<String> CUDA_VARS = Set.of("NVCCFLAGS", "NVCC_FLAGS", "NVFLAGS", "NV_FLAGS", "CUDAFLAGS",
+    /** Longest value one expansion may produce. */
+    static final int MAX_EXPANSION = 256 * 1024;
+    /** Characters all expansions of one Makefile (with its includes) may produce together. */
+    static final long MAX_WORK = 16L << 20;
+    static final int MAX_DEPTH = 64;
+    static final long TIME_BUDGET_NANOS = 5_000_000_000L;
+    /** The build-flags layer's max-file-size, for the Makefile and every file it includes. */
+    private long maxBytes = dev.numlint.spi.ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.BUILD_FLAGS);
+    private static final int MAX_INCLUDE_DEPTH = 16;
+    private static final int MAX_CHAIN = 10_000;
+    private static final String UNKNOWN = "$(?)";
+
+    static final Set<String> CUDA_VARS = Set.of("NVCCFLAGS", "NVCC_FLAGS", "NVFLAGS", "NV_FLAGS", "CUDAFLAGS",
             "CUDA_FLAGS", "CUFLAGS", "CU_FLAGS", "GENCODE_FLAGS", "SMVERSIONFLAGS", "NVCC_OPTS", "NVCCOPTS",
-            "CUDA_NVCC_FLAGS", "NVCC_ARCH", "CUDA_ARCH", "ARCH_FLAGS");
+            "CUDA_NVCC_FLAGS", "NVCC_ARCH", "CUDA_ARCH", "ARCH_FLAGS", "CUCCOPT", "CUGENCODE", "NVCCOPT");
     private static final Set<String> HOST_VARS = Set.of("CFLAGS", "CXXFLAGS", "CPPFLAGS", "CCFLAGS", "C_FLAGS",
-            "CXX_FLAGS", "CC_FLAGS", "HOST_FLAGS", "HOSTFLAGS", "OPTFLAGS", "OPT_FLAGS");
+            "CXX_FLAGS", "CC_FLAGS", "HOST_FLAGS", "HOSTFLAGS", "OPTFLAGS", "OPT_FLAGS", "CPPOPT");
     private static final Set<String> COMPILER_VARS = Set.of("CC", "CXX", "NVCC", "CUDACC", "HOST_COMPILER", "HOSTCC",
             "HOSTCXX", "MPICC", "MPICXX", "CUCC", "NVCC_BIN");
     private static final Pattern HOST_COMPILER = Pattern.compile(
-            "(?:[A-Za-z0-9_]+-)*(?:gcc|g\\+\\+|cc|c\\+\\+|clang|clang\\+\\+|icpx|icx|icc|icpc|mpicc|mpicxx|mpic\\+\\+)(?:-\\d+(?:\\.\\d+)*)?");
+            "(?:[A-Za-z0-9_]+-){0,4}(?:gcc|g\\+\\+|cc|c\\+\\+|clang|clang\\+\\+|icpx|icx|icc|icpc|mpicc|mpicxx|mpic\\+\\+)"
+            + "(?:-\\d{1,3}(?:\\.\\d{1,3}){0,3})?");
+    private static final Set<String> SOURCE_EXT = Set.of("cu", "c", "cc", "cpp", "cxx", "C", "c++");
 
-    /** "targets: [override|export|private] VAR op value" (a target-specific variable value). */
-    private static final Pattern TARGET_ASSIGN = Pattern.compile(
-            "^([^:=#\\t][^:=#]*):(?![:=])\\s*(?:(?:override|export|private)\\s+)*([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*"
-            + "(::=|:=|\\?=|\\+=|=)(.*)$");
-    private static final Pattern DIRECTIVE = Pattern.compile("-?(include|sinclude|vpath|export|unexport|undefine)\\b.*");
-    private static final Pattern COMMAND_PREFIX = Pattern.compile("^[@+\\-]+");
-    private static final Pattern SOURCE = Pattern.compile("[^\\s]+\\.(?:cu|c|cc|cpp|cxx|C)");
+    /** A problem with the input, for a notification. */
+    record Problem(String file, int line, String level, String id, String message) {
+    }
+
+    /** One compiler command the selected configuration runs. */
+    record Command(List<FlagTok> toks, List<Path> sources, String configuration, boolean nvcc) {
+    }
 
     static final class Out {
-        /** Flags of the flag variables (final values). */
+        /** Flag variables evaluated for the goal: the context of sources no command of the chain names. */
         final List<FlagTok> variables = new ArrayList<>();
-        /** One list per compiler command found in a recipe (its own flags plus the expanded variables). */
-        final List<List<FlagTok>> commands = new ArrayList<>();
-        /** The source files each command compiles (as written, relative to the Makefile's directory). */
-        final List<List<String>> commandFiles = new ArrayList<>();
-        final List<String[]> problems = new ArrayList<>();
+        /** Compiler commands of the recipes on the goal's prerequisite chain. */
+        final List<Command> commands = new ArrayList<>();
+        /** Flags written where the selected configuration does not go; each has its condition. */
+        final List<FlagTok> unselected = new ArrayList<>();
+        final List<Problem> problems = new ArrayList<>();
+        /** Files read: the Makefile and what it includes. */
+        final List<Path> read = new ArrayList<>();
+        /** The goal and how it was chosen, e.g. "goal all (.DEFAULT_GOAL)"; null when the file has no rule. */
+        String goal;
     }
 
-    private record Var(PosText value, boolean recursive) {
+    /** A budget ran out: the value being computed is unknown. */
+    private static final class OverBudget extends RuntimeException {
+        OverBudget(String m) {
+            super(m, null, false, false);
+        }
     }
 
-    private final String file;
-    private final Map<String, Var> vars = new HashMap<>();
-    private final Deque<String> conds = new ArrayDeque<>();
+    private record Var(PosText value, boolean recursive, boolean override) {
+    }
+
+    /** A target- or pattern-specific assignment. */
+    private record TAssign(String target, String name, String op, PosText value, boolean override, int fi, int line) {
+    }
+
+    private static final class Rule {
+        final List<String> targets;
+        final List<String> prereqs;
+        final List<PosText> recipe = new ArrayList<>();
+        final boolean pattern;
+        final int fi;
+        final int line;
+
+        Rule(List<String> targets, List<String> prereqs, boolean pattern, int fi, int line) {
+            this.targets = targets;
+            this.prereqs = prereqs;
+            this.pattern = pattern;
+            this.fi = fi;
+            this.line = line;
+        }
+    }
+
+    /** Variable scope: the global variables, and one layer per target on the chain. */
+    private static final class Scope {
+        final Scope parent;
+        final Map<String, Var> vars = new HashMap<>();
+
+        Scope(Scope parent) {
+            this.parent = parent;
+        }
+
+        Var get(String n) {
+            for (Scope s = this; s != null; s = s.parent) {
+                Var v = s.vars.get(n);
+                if (v != null) return v;
+            }
+            return null;
+        }
+    }
+
+    private record Auto(String target, List<String> prereqs, String stem) {
+    }
+
+    /** Conditional frame: state 0 taking, 1 skipping (known false), 2 unknown. */
+    private static final class Frame {
+        int state;
+        boolean anyTrue;
+        boolean anyUnknown;
+        String desc;
+        final boolean parentSkips;
+
+        Frame(boolean parentSkips) {
+            this.parentSkips = parentSkips;
+        }
+    }
+
+    private final Function<Path, String> relativize;
+    private final Predicate<Path> inTree;
+    private final Path dir;
+    private final String makeTarget;
+    private final List<Path> fileTable = new ArrayList<>();
+    private final Scope global = new Scope(null);
+    private final Deque<Frame> frames = new ArrayDeque<>();
+    private final Map<String, List<Rule>> explicit = new LinkedHashMap<>();
+    private final List<Rule> patterns = new ArrayList<>();
+    private final Map<String, List<TAssign>> targetVars = new LinkedHashMap<>();
+    private final List<TAssign> patternVars = new ArrayList<>();
+    /** Condition per (file, line) for lines under a conditional whose value is unknown. */
+    private final Map<Long, String> lineCondition = new HashMap<>();
     private final Out out = new Out();
-    private boolean inRule;
+    private final long deadline;
+    private final Set<String> noticed = new HashSet<>();
+    private long work;
+    private String firstTarget;
+    private List<Rule> currentRules = List.of();
+    private int shellCount;
+    private int shellLine;
+    private int shellFile;
 
-    private MakefileAudit(String file) {
-        this.file = file;
+    private MakefileAudit(Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget) {
+        this.relativize = relativize;
+        this.inTree = inTree;
+        this.dir = file.toAbsolutePath().normalize().getParent();
+        this.makeTarget = makeTarget;
+        this.deadline = System.nanoTime() + TIME_BUDGET_NANOS;
+        // make's built-in defaults, and the goals of this run
+        for (String[] d : new String[][] {{"CC", "cc"}, {"CXX", "g++"}, {"AR", "ar"}, {"RM", "rm -f"},
+                {"MAKECMDGOALS", makeTarget == null ? "" : makeTarget}}) {
+            global.vars.put(d[0], new Var(PosText.of(d[1], -1, 0, 0), false, false));
+        }
     }
 
-    static Out audit(String relFile, String text) {
-        MakefileAudit a = new MakefileAudit(relFile);
-        a.run(text);
+    /**
+     * Evaluates {@code file}. {@code inTree} says whether a path may be read (includes and $(wildcard) outside
+     * the scanned tree are not); {@code makeTarget} is {@code --make-target} or null for the default goal.
+     */
+    static Out audit(Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget,
+                     long maxBytes) {
+        MakefileAudit a = new MakefileAudit(file, relativize, inTree, makeTarget);
+        a.maxBytes = maxBytes;
+        a.readFile(file.toAbsolutePath().normalize(), 0);
+        if (!a.frames.isEmpty()) {
+            a.problem(0, 0, "WARNING", "parse-error", "unterminated conditional: " + a.frames.peekLast().desc);
+        }
+        if (a.shellCount > 0) {
+            a.problem(a.shellFile, a.shellLine, "NOTE", "not-evaluated", a.shellCount + " $(shell ...)/!= value"
+                    + (a.shellCount == 1 ? " is" : "s are") + " not run (numlint never executes build commands): "
+                    + "treated as unknown, and so is every condition that depends on "
+                    + (a.shellCount == 1 ? "it" : "them"));
+        }
+        try {
+            a.build();
+        } catch (OverBudget e) {
+            a.notFullyEvaluated(0, 0, e.getMessage());
+        }
         return a.out;
     }
 
+    /** Convenience for text without a file on disk (tests, fuzzing): includes and $(wildcard) find nothing. */
+    static Out audit(String relFile, String text) {
+        Path p = Path.of(relFile).toAbsolutePath().normalize();
+        MakefileAudit a = new MakefileAudit(p, f -> relFile, f -> false, null);
+        a.fileTable.add(p);
+        a.run(text, 0, 0);
+        a.build();
+        return a.out;
+    }
+
+    private void problem(int fi, int line, String level, String id, String message) {
+        String f = fi < fileTable.size() ? relativize.apply(fileTable.get(fi)) : "Makefile";
+        out.problems.add(new Problem(f, line, level, id, message));
+    }
+
+    private void notFullyEvaluated(int fi, int line, String why) {
+        if (noticed.add("budget")) {
+            problem(fi, line, "WARNING", "not-evaluated", "Makefile not fully evaluated: " + why
+                    + "; the values involved are treated as unknown");
+        }
+    }
+
+    private void checkTime() {
+        if (System.nanoTime() > deadline) {
+            throw new OverBudget("the time budget of " + TIME_BUDGET_NANOS / 1_000_000_000L + " s per Makefile ran out");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ reading
+
+    private void readFile(Path file, int depth) {
+        String text;
+        try {
+            long size = Files.size(file);
+            if (size > maxBytes) {
+                out.problems.add(new Problem(relativize.apply(file), 0, "ERROR", "file-too-large",
+                        "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags ("
+                                + maxBytes + ")"));
+                return;
+            }
+            byte[] b = Files.readAllBytes(file);
+            for (int i = 0; i < Math.min(b.length, 8192); i++) {
+                if (b[i] == 0) {
+                    out.problems.add(new Problem(relativize.apply(file), 0, "ERROR", "binary-file",
+                            "binary content, not a Makefile; not analyzed"));
+                    return;
+                }
+            }
+            try {
+                text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(b)).toString();
+            } catch (java.nio.charset.CharacterCodingException e) {
+                text = new String(b, StandardCharsets.ISO_8859_1);
+            }
+        } catch (IOException | RuntimeException e) {
+            out.problems.add(new Problem(relativize.apply(file), 0, "ERROR", "unreadable-file",
+                    "cannot read: " + e.getMessage()));
+            return;
+        }
+        int fi = fileTable.size();
+        fileTable.add(file);
+        out.read.add(file);
+        try {
+            run(text, fi, depth);
+        } catch (OverBudget e) {
+            notFullyEvaluated(fi, 0, e.getMessage());
+        }
+    }
+
     /** Logical lines: backslash-newline joins physical lines (the pair becomes one space). */
-    private static List<PosText> logicalLines(String text) {
+    private static List<PosText> logicalLines(String text, int fi) {
         List<PosText> lines = new ArrayList<>();
-        String[] phys = text.split("\r?\n", -1);
+        int n = text.length();
+        int lineNo = 1;
+        int i = 0;
         PosText.Builder b = null;
-        for (int i = 0; i < phys.length; i++) {
-            String p = phys[i];
+        while (i <= n) {
+            int e = text.indexOf('\n', i);
+            if (e < 0) e = n;
+            int end = e > i && text.charAt(e - 1) == '\r' ? e - 1 : e;
             if (b == null) b = new PosText.Builder();
             int trailing = 0;
-            for (int k = p.length() - 1; k >= 0 && p.charAt(k) == '\\'; k--) trailing++;
-            boolean cont = trailing % 2 == 1;
-            String body = cont ? p.substring(0, p.length() - 1) : p;
-            for (int k = 0; k < body.length(); k++) b.append(body.charAt(k), 0, i + 1, k + 1, false);
-            if (cont && i + 1 < phys.length) {
+            for (int k = end - 1; k >= i && text.charAt(k) == '\\'; k--) trailing++;
+            boolean cont = trailing % 2 == 1 && e < n;
+            int bodyEnd = cont ? end - 1 : end;
+            for (int k = i; k < bodyEnd; k++) b.append(text.charAt(k), fi, lineNo, k - i + 1, false);
+            if (cont) {
                 b.appendSynthetic(' ');
-                continue;
+            } else {
+                lines.add(b.build());
+                b = null;
             }
-            lines.add(b.build());
-            b = null;
+            lineNo++;
+            i = e + 1;
         }
         return lines;
     }
 
-    private String condition() {
-        return conds.isEmpty() ? null : conds.peek();
+    private int skipState() {
+        for (Frame f : frames) {
+            if (f.state == 1) return 1;
+        }
+        for (Frame f : frames) {
+            if (f.state == 2) return 2;
+        }
+        return 0;
     }
 
-    private void run(String text) {
+    private String innermost(int state) {
+        for (Frame f : frames) {
+            if (f.state == state) return f.desc;
+        }
+        return null;
+    }
+
+    private static long key(int fi, int line) {
+        return ((long) fi << 32) | (line & 0xffffffffL);
+    }
+
+    private void run(String text, int fi, int depth) {
+        List<PosText> lines = logicalLines(text, fi);
         boolean inDefine = false;
-        for (PosText line : logicalLines(text)) {
+        String defineName = null;
+        String defineOp = null;
+        boolean defineOverride = false;
+        PosText.Builder defineBody = null;
+        int defineDepth = 0;
+        boolean inRule = false;
+        for (PosText line : lines) {
+            checkTime();
             String s = line.text;
-            if (condition() != null && line.length() > 0) {
-                for (int l = line.lineAt(0); l <= line.lineAt(line.length() - 1); l++) lineCondition.put(l, condition());
+            int lineNo = line.length() > 0 ? line.lineAt(0) : 0;
+            int state = skipState();
+            if (state == 2 && line.length() > 0) {
+                for (int l = line.lineAt(0); l <= line.lineAt(line.length() - 1); l++) {
+                    lineCondition.put(key(fi, l), innermost(2));
+                }
             }
             if (inDefine) {
-                if (s.trim().startsWith("endef")) inDefine = false;
+                String t = s.trim();
+                if (t.startsWith("define ") || t.equals("define")) defineDepth++;
+                if (t.equals("endef") || t.startsWith("endef ") || t.startsWith("endef\t")) {
+                    if (defineDepth-- == 0) {
+                        inDefine = false;
+                        if (state != 1) {
+                            assign(global, defineName, defineOp, defineBody.build(), defineOverride, fi, lineNo);
+                        }
+                        continue;
+                    }
+                }
+                if (defineBody.length() > 0) defineBody.appendSynthetic('\n');
+                defineBody.append(line);
                 continue;
             }
             if (s.startsWith("\t") && inRule) {
-                recipe(line.sub(1));
+                PosText body = line.sub(1);
+                if (state == 1) {
+                    auditSkippedRecipe(body, innermost(1));
+                } else {
+                    for (Rule r : currentRules) r.recipe.add(body);
+                }
                 continue;
             }
             PosText code = stripComment(line);
             String t = code.text.trim();
             if (t.isEmpty()) continue;
-            if (t.startsWith("define ") || t.equals("define")) {
-                inDefine = true;
-                continue;
-            }
-            if (COND.matcher(t).matches()) {
-                conds.push(t.replaceAll("\\s+", " ") + " at " + file + ":" + line.lineAt(0));
-                continue;
-            }
-            if (t.equals("else") || t.startsWith("else ")) {
-                // the other branch has the opposite condition (it must not cancel the first branch's flags)
-                if (!conds.isEmpty()) {
-                    String c = conds.pop();
-                    String rest = t.substring(4).trim();
-                    conds.push((rest.isEmpty() ? "else of " + c : rest.replaceAll("\\s+", " ") + " (else of " + c + ")"));
-                }
-                inRule = false;
-                continue;
-            }
-            if (t.equals("endif") || t.startsWith("endif ")) {
-                if (conds.isEmpty()) {
-                    out.problems.add(new String[] {file, Integer.toString(line.lineAt(0)), "WARNING",
-                            "'endif' without a matching conditional"});
+            // conditionals
+            String word = firstWord(t);
+            if (word.equals("ifeq") || word.equals("ifneq") || word.equals("ifdef") || word.equals("ifndef")) {
+                Frame f = new Frame(state == 1);
+                f.desc = describe(t, fi, lineNo);
+                if (state == 1) {
+                    f.state = 1;
+                    f.desc = innermost(1);
                 } else {
-                    conds.pop();
+                    int v = condition(t, word);
+                    f.state = v == 1 ? 0 : v == 0 ? 1 : 2;
+                    f.anyTrue = v == 1;
+                    f.anyUnknown = v == 2;
+                    if (v == 0) f.desc = f.desc + ", which is false in the default configuration";
+                    else if (v == 2) f.desc = f.desc + ", whose value numlint cannot know";
+                }
+                frames.push(f);
+                continue;
+            }
+            if (word.equals("else")) {
+                inRule = false;
+                Frame f = frames.peek();
+                if (f == null) {
+                    problem(fi, lineNo, "WARNING", "parse-error", "'else' without a matching conditional");
+                    continue;
+                }
+                if (f.parentSkips) continue;
+                String rest = t.substring(4).trim();
+                String base = "the else branch of " + f.desc.replaceFirst(", which is .*|, whose value .*", "")
+                        .replaceFirst("^the else branch of ", "");
+                if (f.anyTrue) {
+                    f.state = 1;
+                    f.desc = base + " (an earlier branch is taken in the default configuration)";
+                } else if (f.anyUnknown) {
+                    f.state = 2;
+                    f.desc = base + " (an earlier condition's value numlint cannot know)";
+                } else if (rest.isEmpty()) {
+                    f.state = 0;
+                    f.desc = base;
+                } else {
+                    String w2 = firstWord(rest);
+                    int v = condition(rest, w2);
+                    String d = describe(rest, fi, lineNo);
+                    f.state = v == 1 ? 0 : v == 0 ? 1 : 2;
+                    f.anyTrue = v == 1;
+                    f.anyUnknown = v == 2;
+                    f.desc = v == 0 ? d + ", which is false in the default configuration"
+                            : v == 2 ? d + ", whose value numlint cannot know" : d;
                 }
                 continue;
             }
-            Matcher ta = TARGET_ASSIGN.matcher(code.text);
-            if (ta.matches() && isFlagVar(ta.group(2))) {
-                // target-specific value: applies when that target (and its prerequisites) are built
-                String c = "the target-specific value for '" + ta.group(1).trim() + "' at " + file + ":" + line.lineAt(0);
-                PosText value = expand(code.sub(ta.start(4)).trim(), new HashSet<>());
-                for (PosText w : ShellWords.split(value)) {
-                    if (w.text.isEmpty() || w.fileAt(0) < 0) continue;
-                    out.variables.add(new FlagTok(w.text, Location.of(file, w.lineAt(0), w.colAt(0)),
-                            varLang(ta.group(2)), condition() != null ? condition() : c, ta.group(2)));
+            if (word.equals("endif")) {
+                if (frames.isEmpty()) {
+                    problem(fi, lineNo, "WARNING", "parse-error", "'endif' without a matching conditional");
+                } else {
+                    frames.pop();
                 }
-                inRule = true;
                 continue;
             }
-            Matcher m = ASSIGN.matcher(code.text);
-            if (m.find() && !code.text.substring(0, m.start(2)).contains(":")) {
-                assign(m.group(1), m.group(2), code.sub(m.end()).trim(), line.lineAt(0));
+            if (word.equals("define")) {
+                inDefine = true;
+                defineDepth = 0;
+                defineBody = new PosText.Builder();
+                String rest = t.substring(6).trim();
+                defineOverride = false;
+                String[] parts = rest.split("\\s+");
+                String name = parts.length > 0 ? parts[0] : "";
+                defineOp = parts.length > 1 ? parts[1] : "=";
+                defineName = name;
+                continue;
+            }
+            if (state == 1) {
+                auditSkipped(code, innermost(1));
+                if (!isAssignment(code) && ruleColon(code.text) >= 0) {
+                    inRule = true; // its recipe lines are skipped too
+                    currentRules = List.of();
+                } else {
+                    inRule = false;
+                }
+                continue;
+            }
+            // include
+            if (word.equals("include") || word.equals("-include") || word.equals("sinclude")) {
                 inRule = false;
-            } else if (DIRECTIVE.matcher(t).matches()) {
+                PosText names = expand(code.trim().sub(word.length()), global, null, 0);
+                for (String n : ShellWords.split(names.text)) include(n, !word.equals("include"), fi, lineNo, depth);
+                continue;
+            }
+            if (word.equals("override") || word.equals("export") || word.equals("private")
+                    || word.equals("unexport") || word.equals("vpath") || word.equals("undefine")) {
+                if (!isAssignment(code)) {
+                    if (word.equals("undefine")) global.vars.remove(t.substring(8).trim());
+                    continue;
+                }
+            }
+            Object[] as = parseAssignment(code);
+            if (as != null) {
+                assign(global, (String) as[0], (String) as[1], (PosText) as[2], (Boolean) as[3], fi, lineNo);
                 inRule = false;
-            } else if (t.contains(":")) {
-                inRule = true; // a rule: tab-indented lines after it are its recipe
+                continue;
+            }
+            int colon = ruleColon(code.text);
+            if (colon >= 0) {
+                inRule = rule(code, colon, fi, lineNo);
             }
         }
-        if (!conds.isEmpty()) {
-            out.problems.add(new String[] {file, "0", "WARNING", "unterminated conditional: " + conds.peekLast()});
-        }
-        finish();
+    }
+
+    private static String firstWord(String t) {
+        int i = 0;
+        while (i < t.length() && !Character.isWhitespace(t.charAt(i)) && t.charAt(i) != '(') i++;
+        return t.substring(0, i);
+    }
+
+    private String describe(String t, int fi, int line) {
+        String c = t.replaceAll("\\s+", " ");
+        if (c.length() > 80) c = c.substring(0, 77) + "...";
+        return c + " at " + relativize.apply(fileTable.get(fi)) + ":" + line;
     }
 
     private static PosText stripComment(PosText line) {
@@ -186,156 +525,1108 @@ final class MakefileAudit {
         return line;
     }
 
-    private void assign(String name, String op, PosText value, int line) {
-        Var old = vars.get(name);
-        String cond = condition();
+    private static boolean isAssignment(PosText code) {
+        return parseAssignment(code) != null;
+    }
+
+    /** {name, op, value, override} of "[override|export|private]* NAME op value", or null. A linear scan. */
+    private static Object[] parseAssignment(PosText code) {
+        String s = code.text;
+        int n = s.length();
+        int i = 0;
+        boolean override = false;
+        while (true) {
+            while (i < n && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) i++;
+            int ws = i;
+            while (i < n && Character.isLetter(s.charAt(i))) i++;
+            String w = s.substring(ws, i);
+            if ((w.equals("override") || w.equals("export") || w.equals("private")) && i < n
+                    && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) {
+                override |= w.equals("override");
+                continue;
+            }
+            i = ws;
+            break;
+        }
+        int ns = i;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c == ' ' || c == '\t' || c == ':' || c == '#' || c == '=' || c == '?' || c == '+' || c == '!') break;
+            if (c == '$') return null; // computed variable names are not supported
+            i++;
+        }
+        if (i == ns) return null;
+        String name = s.substring(ns, i);
+        while (i < n && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) i++;
+        String op = null;
+        for (String o : new String[] {":::=", "::=", ":=", "?=", "+=", "!=", "="}) {
+            if (s.startsWith(o, i)) {
+                op = o;
+                break;
+            }
+        }
+        if (op == null) return null;
+        PosText value = code.sub(i + op.length()).trim();
+        return new Object[] {name, op, value, override};
+    }
+
+    /** Index of the ':' that separates targets from prerequisites (outside $(...)), or -1. */
+    private static int ruleColon(String s) {
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '$' && i + 1 < s.length() && (s.charAt(i + 1) == '(' || s.charAt(i + 1) == '{')) {
+                depth++;
+                i++;
+            } else if ((c == ')' || c == '}') && depth > 0) {
+                depth--;
+            } else if (c == ':' && depth == 0) {
+                if (i + 1 < s.length() && s.charAt(i + 1) == '=') return -1;
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** A rule line; returns whether following tab lines are its recipe. */
+    private boolean rule(PosText code, int colon, int fi, int line) {
+        List<String> targets = words(expand(code.sub(0, colon), global, null, 0).text);
+        int after = colon + 1;
+        if (after < code.length() && code.charAt(after) == ':') after++; // double-colon rule
+        PosText rest = code.sub(after);
+        Object[] ta = parseAssignment(rest);
+        if (ta != null) {
+            String name = (String) ta[0];
+            for (String t : targets) {
+                TAssign a = new TAssign(t, name, (String) ta[1], (PosText) ta[2], (Boolean) ta[3], fi, line);
+                if (t.indexOf('%') >= 0) patternVars.add(a);
+                else targetVars.computeIfAbsent(t, k -> new ArrayList<>()).add(a);
+            }
+            currentRules = List.of();
+            return false;
+        }
+        PosText prereqText = rest;
+        PosText inline = null;
+        int semi = indexOutsideRefs(rest.text, ';');
+        if (semi >= 0) {
+            prereqText = rest.sub(0, semi);
+            inline = rest.sub(semi + 1);
+        }
+        // static pattern rule: targets: target-pattern: prereq-patterns
+        int second = ruleColon(prereqText.text);
+        List<String> prereqs;
+        List<Rule> rules = new ArrayList<>();
+        if (second >= 0) {
+            String tp = expand(prereqText.sub(0, second), global, null, 0).text.trim();
+            List<String> pps = words(expand(prereqText.sub(second + 1), global, null, 0).text);
+            for (String t : targets) {
+                String stem = match(tp, t);
+                List<String> ps = new ArrayList<>();
+                for (String pp : pps) ps.add(stem == null ? pp : pp.replace("%", stem));
+                Rule r = new Rule(List.of(t), ps, false, fi, line);
+                explicit.computeIfAbsent(t, k -> new ArrayList<>()).add(r);
+                rules.add(r);
+            }
+        } else {
+            prereqs = new ArrayList<>();
+            for (String p : words(expand(prereqText, global, null, 0).text)) {
+                if (!p.equals("|")) prereqs.add(p);
+            }
+            boolean pattern = targets.stream().anyMatch(t -> t.indexOf('%') >= 0);
+            Rule r = new Rule(targets, prereqs, pattern, fi, line);
+            if (pattern) {
+                patterns.add(r);
+            } else {
+                for (String t : targets) explicit.computeIfAbsent(t, k -> new ArrayList<>()).add(r);
+            }
+            rules.add(r);
+            if (firstTarget == null && !pattern) {
+                for (String t : targets) {
+                    if (!t.startsWith(".") || t.contains("/")) {
+                        firstTarget = t;
+                        break;
+                    }
+                }
+            }
+        }
+        if (inline != null && !inline.text.isBlank()) {
+            for (Rule r : rules) r.recipe.add(inline);
+        }
+        currentRules = rules;
+        return true;
+    }
+
+    private static int indexOutsideRefs(String s, char c) {
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch == '$' && i + 1 < s.length() && (s.charAt(i + 1) == '(' || s.charAt(i + 1) == '{')) {
+                depth++;
+                i++;
+            } else if ((ch == ')' || ch == '}') && depth > 0) {
+                depth--;
+            } else if (ch == c && depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static List<String> words(String s) {
+        List<String> out = new ArrayList<>();
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            while (i < n && Character.isWhitespace(s.charAt(i))) i++;
+            int st = i;
+            while (i < n && !Character.isWhitespace(s.charAt(i))) i++;
+            if (i > st) out.add(s.substring(st, i));
+        }
+        return out;
+    }
+
+    /** The stem when {@code target} matches {@code pattern} (one '%'), else null. */
+    static String match(String pattern, String target) {
+        int p = pattern.indexOf('%');
+        if (p < 0) return pattern.equals(target) ? "" : null;
+        String pre = pattern.substring(0, p);
+        String suf = pattern.substring(p + 1);
+        if (target.length() < pre.length() + suf.length() || !target.startsWith(pre) || !target.endsWith(suf)) {
+            return null;
+        }
+        return target.substring(pre.length(), target.length() - suf.length());
+    }
+
+    private void include(String name, boolean optional, int fi, int line, int depth) {
+        if (name.contains(UNKNOWN) || name.contains("$(") || name.contains("${")) {
+            problem(fi, line, "NOTE", "not-evaluated", "include of '" + name + "' whose name numlint cannot know: "
+                    + "not read");
+            return;
+        }
+        Path p;
+        try {
+            p = name.startsWith("~") ? null : dir.resolve(name).normalize(); // ~: a home directory, never the tree
+        } catch (RuntimeException e) {
+            return;
+        }
+        if (p == null || !inTree.test(p)) {
+            if (!optional) {
+                problem(fi, line, "NOTE", "not-evaluated", "included file '" + name + "' lies outside the scanned "
+                        + "tree: not read, its variables are unknown");
+            }
+            return;
+        }
+        if (!Files.isRegularFile(p)) {
+            if (!optional) {
+                problem(fi, line, "NOTE", "not-evaluated", "included file '" + name + "' does not exist (it may be "
+                        + "generated by the build): not read");
+            }
+            return;
+        }
+        if (fileTable.contains(p) || depth >= MAX_INCLUDE_DEPTH) {
+            if (depth >= MAX_INCLUDE_DEPTH) {
+                problem(fi, line, "WARNING", "not-evaluated", "includes nested deeper than " + MAX_INCLUDE_DEPTH
+                        + ": '" + name + "' not read");
+            }
+            return;
+        }
+        readFile(p, depth + 1);
+    }
+
+    // ------------------------------------------------------------------------------------------ conditions
+
+    /** 1 true, 0 false, 2 unknown. */
+    private int condition(String t, String word) {
+        String rest = t.substring(word.length()).trim();
+        try {
+            if (word.equals("ifdef") || word.equals("ifndef")) {
+                String name = expand(PosText.of(rest, -1, 0, 0), global, null, 0).text.trim();
+                if (unknown(name)) return 2;
+                Var v = global.get(name);
+                int r;
+                if (v == null) {
+                    if (environmentLike(name)) return 2;
+                    r = 0;
+                } else {
+                    r = v.value().text.isEmpty() ? 0 : 1;
+                }
+                return word.equals("ifdef") ? r : 1 - r;
+            }
+            String[] args = condArgs(rest);
+            if (args == null) return 2;
+            String a = expand(PosText.of(args[0], -1, 0, 0), global, null, 0).text;
+            String b = expand(PosText.of(args[1], -1, 0, 0), global, null, 0).text;
+            if (unknown(a) || unknown(b)) return 2;
+            boolean eq = a.equals(b);
+            return (word.equals("ifeq") == eq) ? 1 : 0;
+        } catch (OverBudget e) {
+            notFullyEvaluated(0, 0, e.getMessage());
+            return 2;
+        }
+    }
+
+    private static boolean unknown(String s) {
+        return s.contains(UNKNOWN) || s.contains("$(") || s.contains("${") || s.indexOf('`') >= 0;
+    }
+
+    /** The two arguments of "(a,b)" or "'a' "b"". */
+    private static String[] condArgs(String rest) {
+        if (rest.startsWith("(")) {
+            int depth = 0;
+            int comma = -1;
+            int close = -1;
+            for (int i = 0; i < rest.length(); i++) {
+                char c = rest.charAt(i);
+                if (c == '(') depth++;
+                else if (c == ')') {
+                    if (--depth == 0) {
+                        close = i;
+                        break;
+                    }
+                } else if (c == ',' && depth == 1 && comma < 0) comma = i;
+            }
+            if (comma < 0 || close < 0) return null;
+            return new String[] {rest.substring(1, comma).trim(), rest.substring(comma + 1, close).trim()};
+        }
+        List<String> parts = new ArrayList<>();
+        int i = 0;
+        while (i < rest.length() && parts.size() < 2) {
+            char q = rest.charAt(i);
+            if (q == '"' || q == '\'') {
+                int e = rest.indexOf(q, i + 1);
+                if (e < 0) return null;
+                parts.add(rest.substring(i + 1, e));
+                i = e + 1;
+            } else {
+                i++;
+            }
+        }
+        return parts.size() == 2 ? parts.toArray(new String[0]) : null;
+    }
+
+    /** Variables usually set by the environment: unknown when undefined (not empty). */
+    private static boolean environmentLike(String n) {
+        return n.startsWith("CUDA") || n.endsWith("PATH") || n.endsWith("DIR") || n.endsWith("HOME")
+                || n.equals("SHELL") || n.equals("OS");
+    }
+
+    // ------------------------------------------------------------------------------------------ variables
+
+    private void assign(Scope scope, String name, String op, PosText value, boolean override, int fi, int line) {
+        Var old = scope.get(name);
+        if (old != null && old.override() && !override) return;
         switch (op) {
             case "?=" -> {
-                if (old == null) vars.put(name, new Var(value, true));
+                if (old == null) scope.vars.put(name, new Var(value, true, override));
             }
             case "+=" -> {
+                if (skipState() == 2 && !isFlagVar(name) && old != null) {
+                    return; // see below: only flag variables collect the values of unknown branches
+                }
                 if (old == null) {
-                    vars.put(name, new Var(value, true));
+                    scope.vars.put(name, new Var(value, true, override));
                 } else {
-                    PosText v = old.recursive() ? value : expand(value, new HashSet<>());
-                    vars.put(name, new Var(old.value().concat(PosText.of(" ", -1, 0, 0)).concat(v), old.recursive()));
+                    PosText v = old.recursive() ? value : expand(value, scope, null, 0);
+                    scope.vars.put(name, new Var(join(old.value(), v), old.recursive(), override || old.override()));
                 }
             }
-            case "!=" -> vars.put(name, new Var(PosText.EMPTY, false)); // shell output: unknown
+            case "!=" -> {
+                shell(fi, line);
+                scope.vars.put(name, new Var(PosText.of(UNKNOWN, -1, 0, 0), false, override));
+            }
             default -> {
                 boolean recursive = op.equals("=");
-                PosText v = recursive ? value : expand(value, new HashSet<>());
-                if (cond != null && old != null && !old.value().text.isEmpty()) {
-                    // either branch may run: keep the previous value too
-                    v = old.value().concat(PosText.of(" ", -1, 0, 0)).concat(v);
+                PosText v = recursive ? value : expand(value, scope, null, 0);
+                if (skipState() == 2 && old != null && !old.value().text.isEmpty()) {
+                    // the condition's value is unknown: a flag variable keeps the previous flags too (either
+                    // branch may run; the new ones are conditional); another variable (a file list, a suffix, a
+                    // compiler) keeps its previous value, since a mixture of both would be neither
+                    if (!isFlagVar(name)) return;
+                    v = join(old.value(), v);
                 }
-                vars.put(name, new Var(v, recursive));
+                scope.vars.put(name, new Var(v, recursive, override));
             }
         }
     }
 
-    /** Expands $(VAR) and ${VAR} of known variables; $$ becomes '$'; other references stay as written. */
-    private PosText expand(PosText t, Set<String> active) {
+    private PosText join(PosText a, PosText b) {
+        if (a.text.isEmpty()) return b;
+        if (b.text.isEmpty()) return a;
+        if (a.length() + b.length() + 1 > MAX_EXPANSION) {
+            throw new OverBudget("a value grows beyond " + MAX_EXPANSION + " characters");
+        }
+        return a.concat(PosText.of(" ", -1, 0, 0)).concat(b);
+    }
+
+    private void shell(int fi, int line) {
+        if (shellCount++ == 0) {
+            shellFile = fi;
+            shellLine = line;
+        }
+    }
+
+    private void charge(int n) {
+        work += n;
+        if (work > MAX_WORK) throw new OverBudget("variable expansion produced more than " + (MAX_WORK >> 20)
+                + " MiB of text");
+    }
+
+    /** Expands variable references and functions; unknown values become {@value #UNKNOWN}. */
+    private PosText expand(PosText t, Scope scope, Auto auto, int depth) {
         if (t.text.indexOf('$') < 0) return t;
+        if (depth > MAX_DEPTH) throw new OverBudget("variables nested deeper than " + MAX_DEPTH + " levels");
         PosText.Builder b = new PosText.Builder();
         int i = 0;
-        while (i < t.length()) {
+        int n = t.length();
+        while (i < n) {
             char c = t.charAt(i);
-            if (c == '$' && i + 1 < t.length()) {
-                if (t.charAt(i + 1) == '$') {
-                    b.append('$', t.fileAt(i), t.lineAt(i), t.colAt(i), true);
-                    i += 2;
+            if (c != '$' || i + 1 >= n) {
+                b.append(t, i);
+                i++;
+                continue;
+            }
+            char d = t.charAt(i + 1);
+            if (d == '$') {
+                b.append('$', t.fileAt(i), t.lineAt(i), t.colAt(i), true);
+                i += 2;
+                continue;
+            }
+            if (d == '(' || d == '{') {
+                int close = matchClose(t.text, i + 1);
+                if (close < 0) {
+                    b.append(t, i);
+                    i++;
                     continue;
                 }
-                Matcher m = VAR_REF.matcher(t.text).region(i, t.length());
-                if (m.lookingAt()) {
-                    String n = m.group(1);
-                    Var v = vars.get(n);
-                    if (v != null && !active.contains(n)) {
-                        active.add(n);
-                        b.append(expand(v.value(), active));
-                        active.remove(n);
-                        i = m.end();
-                        continue;
-                    }
-                    if (v == null && !COMPILER_VARS.contains(n) && isSimpleUnknown(n)) {
-                        i = m.end(); // an undefined variable expands to nothing
-                        continue;
-                    }
-                }
+                PosText ref = reference(t.sub(i + 2, close), d == '(' ? ',' : ',', scope, auto, depth);
+                appendBounded(b, ref);
+                i = close + 1;
+                continue;
             }
-            b.append(t, i);
-            i++;
+            // single-character variable: $@ $< $^ $* $? or $X
+            appendBounded(b, variable(String.valueOf(d), scope, auto, depth, t, i));
+            i += 2;
         }
         return b.build();
     }
 
-    /** Make's automatic and environment-provided variables are unknown, not empty. */
-    private static boolean isSimpleUnknown(String n) {
-        return !n.equals("@") && !n.equals("<") && !n.equals("^") && !n.startsWith("CUDA") && !n.endsWith("PATH")
-                && !n.endsWith("DIR") && !n.endsWith("HOME") && !n.equals("SHELL");
+    private void appendBounded(PosText.Builder b, PosText v) {
+        if (b.length() + v.length() > MAX_EXPANSION) {
+            throw new OverBudget("an expansion grows beyond " + MAX_EXPANSION + " characters");
+        }
+        charge(v.length());
+        b.append(v);
     }
 
-    private static FlagTok.Lang varLang(String name) {
+    private static int matchClose(String s, int open) {
+        char o = s.charAt(open);
+        char cl = o == '(' ? ')' : '}';
+        int depth = 0;
+        for (int i = open; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == o) depth++;
+            else if (c == cl && --depth == 0) return i;
+        }
+        return -1;
+    }
+
+    private PosText unknownText() {
+        return PosText.of(UNKNOWN, -1, 0, 0);
+    }
+
+    private PosText reference(PosText inner, char sep, Scope scope, Auto auto, int depth) {
+        String s = inner.text;
+        int sp = 0;
+        while (sp < s.length() && !Character.isWhitespace(s.charAt(sp)) && s.charAt(sp) != ':'
+                && s.charAt(sp) != '$' && s.charAt(sp) != '(') sp++;
+        String fname = s.substring(0, sp);
+        if (sp < s.length() && Character.isWhitespace(s.charAt(sp)) && FUNCTIONS.contains(fname)) {
+            return function(fname, inner.sub(sp + 1), scope, auto, depth);
+        }
+        // $(VAR:a=b) substitution reference
+        int colon = indexOutsideRefs(s, ':');
+        if (colon > 0 && s.indexOf('=', colon) > colon) {
+            PosText name = expand(inner.sub(0, colon), scope, auto, depth + 1);
+            int eq = s.indexOf('=', colon);
+            String from = expand(inner.sub(colon + 1, eq), scope, auto, depth + 1).text;
+            String to = expand(inner.sub(eq + 1), scope, auto, depth + 1).text;
+            PosText v = variable(name.text.trim(), scope, auto, depth, null, 0);
+            if (!from.contains("%")) {
+                from = "%" + from;
+                to = "%" + to;
+            }
+            return patsubst(from, to, v);
+        }
+        PosText name = expand(inner, scope, auto, depth + 1);
+        return variable(name.text.trim(), scope, auto, depth, null, 0);
+    }
+
+    private PosText variable(String name, Scope scope, Auto auto, int depth, PosText at, int pos) {
+        if (auto != null) {
+            String base = name.length() == 2 && (name.charAt(1) == 'D' || name.charAt(1) == 'F')
+                    ? name.substring(0, 1) : name;
+            String v = switch (base) {
+                case "@" -> auto.target();
+                case "<" -> auto.prereqs().isEmpty() ? "" : auto.prereqs().get(0);
+                case "^", "+", "?" -> String.join(" ", new LinkedHashSet<>(auto.prereqs()));
+                case "*" -> auto.stem() == null ? "" : auto.stem();
+                default -> null;
+            };
+            if (v != null) {
+                if (name.length() == 2) {
+                    List<String> ws = new ArrayList<>();
+                    for (String w : words(v)) {
+                        int sl = w.lastIndexOf('/');
+                        ws.add(name.charAt(1) == 'D' ? (sl < 0 ? "." : w.substring(0, sl)) : w.substring(sl + 1));
+                    }
+                    v = String.join(" ", ws);
+                }
+                return PosText.of(v, -1, 0, 0);
+            }
+        }
+        if ("@<^+?*%|".contains(name) && name.length() == 1) return unknownText();
+        Var v = scope.get(name);
+        if (v == null) {
+            if (name.equals("MAKE")) return PosText.of("make", -1, 0, 0);
+            if (name.equals("CURDIR")) return PosText.of(dir.toString(), -1, 0, 0);
+            return environmentLike(name) ? unknownText() : PosText.EMPTY;
+        }
+        if (!v.recursive()) return v.value();
+        return expand(v.value(), scope, auto, depth + 1);
+    }
+
+    private static final Set<String> FUNCTIONS = Set.of("subst", "patsubst", "strip", "findstring", "filter",
+            "filter-out", "sort", "word", "words", "wordlist", "firstword", "lastword", "dir", "notdir", "suffix",
+            "basename", "addsuffix", "addprefix", "join", "wildcard", "realpath", "abspath", "if", "or", "and",
+            "foreach", "call", "value", "origin", "flavor", "shell", "error", "warning", "info", "eval", "file");
+
+    /** Splits function arguments at top-level commas (at most {@code max}; the last takes the rest). */
+    private static List<PosText> args(PosText t, int max) {
+        List<PosText> out = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        String s = t.text;
+        for (int i = 0; i < s.length() && out.size() < max - 1; i++) {
+            char c = s.charAt(i);
+            if (c == '(' || c == '{') depth++;
+            else if ((c == ')' || c == '}') && depth > 0) depth--;
+            else if (c == ',' && depth == 0) {
+                out.add(t.sub(start, i));
+                start = i + 1;
+            }
+        }
+        out.add(t.sub(start));
+        return out;
+    }
+
+    private PosText function(String f, PosText argText, Scope scope, Auto auto, int depth) {
+        checkTime();
+        int d = depth + 1;
+        switch (f) {
+            case "shell" -> {
+                shell(argText.fileAt(0) < 0 ? 0 : argText.fileAt(0), argText.lineAt(0));
+                return unknownText();
+            }
+            case "error", "warning", "info", "eval", "file" -> {
+                return f.equals("eval") || f.equals("file") ? unknownText() : PosText.EMPTY;
+            }
+            case "value" -> {
+                Var v = scope.get(expand(argText, scope, auto, d).text.trim());
+                return v == null ? PosText.EMPTY : v.value();
+            }
+            case "origin", "flavor" -> {
+                Var v = scope.get(expand(argText, scope, auto, d).text.trim());
+                return PosText.of(v == null ? "undefined" : f.equals("flavor") ? (v.recursive() ? "recursive"
+                        : "simple") : "file", -1, 0, 0);
+            }
+            case "if" -> {
+                List<PosText> a = args(argText, 3);
+                String cond = expand(a.get(0), scope, auto, d).text.trim();
+                if (unknown(cond)) return unknownText();
+                if (!cond.isEmpty()) return a.size() > 1 ? expand(a.get(1), scope, auto, d) : PosText.EMPTY;
+                return a.size() > 2 ? expand(a.get(2), scope, auto, d) : PosText.EMPTY;
+            }
+            case "or", "and" -> {
+                PosText last = PosText.EMPTY;
+                for (PosText a : args(argText, Integer.MAX_VALUE)) {
+                    PosText v = expand(a, scope, auto, d);
+                    String tv = v.text.trim();
+                    if (unknown(tv)) return unknownText();
+                    if (f.equals("or") && !tv.isEmpty()) return v;
+                    if (f.equals("and") && tv.isEmpty()) return PosText.EMPTY;
+                    last = v;
+                }
+                return f.equals("or") ? PosText.EMPTY : last;
+            }
+            case "foreach" -> {
+                List<PosText> a = args(argText, 3);
+                if (a.size() < 3) return PosText.EMPTY;
+                String var = expand(a.get(0), scope, auto, d).text.trim();
+                PosText list = expand(a.get(1), scope, auto, d);
+                PosText.Builder b = new PosText.Builder();
+                Scope inner = new Scope(scope);
+                for (PosText w : ShellWords.splitPlain(list)) {
+                    inner.vars.put(var, new Var(w, false, false));
+                    if (b.length() > 0) b.appendSynthetic(' ');
+                    appendBounded(b, expand(a.get(2), inner, auto, d));
+                }
+                return b.build();
+            }
+            case "call" -> {
+                List<PosText> a = args(argText, Integer.MAX_VALUE);
+                String name = expand(a.get(0), scope, auto, d).text.trim();
+                Var v = scope.get(name);
+                if (v == null) return PosText.EMPTY;
+                Scope inner = new Scope(scope);
+                inner.vars.put("0", new Var(PosText.of(name, -1, 0, 0), false, false));
+                for (int k = 1; k < a.size(); k++) {
+                    inner.vars.put(Integer.toString(k), new Var(expand(a.get(k), scope, auto, d), false, false));
+                }
+                return expand(v.value(), inner, auto, d);
+            }
+            default -> {
+                // functions on expanded arguments
+            }
+        }
+        int max = switch (f) {
+            case "subst", "patsubst", "wordlist" -> 3;
+            case "findstring", "filter", "filter-out", "word", "addsuffix", "addprefix", "join" -> 2;
+            default -> 1;
+        };
+        List<PosText> raw = args(argText, max);
+        List<PosText> a = new ArrayList<>();
+        for (PosText r : raw) a.add(expand(r, scope, auto, d));
+        for (PosText x : a) {
+            if (unknown(x.text) && !f.equals("addprefix") && !f.equals("addsuffix") && !f.equals("strip")) {
+                return unknownText();
+            }
+        }
+        PosText x = a.get(a.size() - 1);
+        List<PosText> ws = ShellWords.splitPlain(x);
+        switch (f) {
+            case "subst" -> {
+                if (a.size() < 3 || a.get(0).text.isEmpty()) return a.size() < 3 ? PosText.EMPTY : a.get(2);
+                String from = a.get(0).text;
+                PosText in = a.get(2);
+                PosText.Builder b = new PosText.Builder();
+                int i = 0;
+                while (i < in.length()) {
+                    if (in.text.startsWith(from, i)) {
+                        appendBounded(b, a.get(1));
+                        i += from.length();
+                    } else {
+                        b.append(in, i);
+                        i++;
+                    }
+                }
+                return b.build();
+            }
+            case "patsubst" -> {
+                return a.size() < 3 ? PosText.EMPTY : patsubst(a.get(0).text.trim(), a.get(1).text.trim(), a.get(2));
+            }
+            case "strip" -> {
+                return joinWords(ws);
+            }
+            case "findstring" -> {
+                return a.size() < 2 || !a.get(1).text.contains(a.get(0).text) ? PosText.EMPTY : a.get(0);
+            }
+            case "filter", "filter-out" -> {
+                if (a.size() < 2) return PosText.EMPTY;
+                List<String> pats = words(a.get(0).text);
+                List<PosText> keep = new ArrayList<>();
+                for (PosText w : ws) {
+                    boolean m = pats.stream().anyMatch(p -> match(p, w.text) != null);
+                    if (m == f.equals("filter")) keep.add(w);
+                }
+                return joinWords(keep);
+            }
+            case "sort" -> {
+                TreeSet<String> set = new TreeSet<>();
+                for (PosText w : ws) set.add(w.text);
+                return PosText.of(String.join(" ", set), -1, 0, 0);
+            }
+            case "word" -> {
+                int k = parseInt(a.get(0).text);
+                return k >= 1 && k <= ws.size() ? ws.get(k - 1) : PosText.EMPTY;
+            }
+            case "wordlist" -> {
+                int s = parseInt(a.get(0).text);
+                int e = a.size() > 1 ? parseInt(a.get(1).text) : 0;
+                if (s < 1 || e < s) return PosText.EMPTY;
+                return joinWords(ws.subList(Math.min(s - 1, ws.size()), Math.min(e, ws.size())));
+            }
+            case "words" -> {
+                return PosText.of(Integer.toString(ws.size()), -1, 0, 0);
+            }
+            case "firstword" -> {
+                return ws.isEmpty() ? PosText.EMPTY : ws.get(0);
+            }
+            case "lastword" -> {
+                return ws.isEmpty() ? PosText.EMPTY : ws.get(ws.size() - 1);
+            }
+            case "dir", "notdir", "suffix", "basename", "realpath", "abspath" -> {
+                List<PosText> r = new ArrayList<>();
+                for (PosText w : ws) {
+                    String v = w.text;
+                    int sl = v.lastIndexOf('/');
+                    int dot = v.lastIndexOf('.');
+                    switch (f) {
+                        case "dir" -> r.add(PosText.of(sl < 0 ? "./" : v.substring(0, sl + 1), -1, 0, 0));
+                        case "notdir" -> r.add(w.sub(sl + 1));
+                        case "suffix" -> {
+                            if (dot > sl) r.add(w.sub(dot));
+                        }
+                        case "basename" -> r.add(dot > sl ? w.sub(0, dot) : w);
+                        default -> {
+                            try {
+                                r.add(PosText.of(dir.resolve(v).normalize().toString(), -1, 0, 0));
+                            } catch (RuntimeException e) {
+                                r.add(w);
+                            }
+                        }
+                    }
+                }
+                return joinWords(r);
+            }
+            case "addsuffix", "addprefix" -> {
+                if (a.size() < 2) return PosText.EMPTY;
+                List<PosText> r = new ArrayList<>();
+                for (PosText w : ws) {
+                    r.add(f.equals("addprefix") ? a.get(0).trim().concat(w) : w.concat(a.get(0).trim()));
+                }
+                return joinWords(r);
+            }
+            case "join" -> {
+                List<PosText> l1 = ShellWords.splitPlain(a.get(0));
+                List<PosText> r = new ArrayList<>();
+                for (int k = 0; k < Math.max(l1.size(), ws.size()); k++) {
+                    PosText p1 = k < l1.size() ? l1.get(k) : PosText.EMPTY;
+                    PosText p2 = k < ws.size() ? ws.get(k) : PosText.EMPTY;
+                    r.add(p1.concat(p2));
+                }
+                return joinWords(r);
+            }
+            case "wildcard" -> {
+                return wildcard(ws);
+            }
+            default -> {
+                return unknownText();
+            }
+        }
+    }
+
+    private static int parseInt(String s) {
+        try {
+            return Integer.parseInt(s.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private PosText joinWords(List<PosText> ws) {
+        PosText.Builder b = new PosText.Builder();
+        for (PosText w : ws) {
+            if (b.length() > 0) b.appendSynthetic(' ');
+            appendBounded(b, w);
+        }
+        return b.build();
+    }
+
+    private PosText patsubst(String from, String to, PosText in) {
+        List<PosText> r = new ArrayList<>();
+        for (PosText w : ShellWords.splitPlain(in)) {
+            String stem = match(from, w.text);
+            if (stem == null) {
+                r.add(w);
+            } else if (to.indexOf('%') < 0) {
+                r.add(PosText.of(to, w.fileAt(0), w.lineAt(0), w.colAt(0)));
+            } else {
+                String v = to.replaceFirst("%", java.util.regex.Matcher.quoteReplacement(stem));
+                r.add(PosText.of(v, w.fileAt(0), w.lineAt(0), w.colAt(0)));
+            }
+        }
+        return joinWords(r);
+    }
+
+    /** $(wildcard): files in one directory inside the tree (patterns only in the last path element). */
+    private PosText wildcard(List<PosText> pats) {
+        List<String> found = new ArrayList<>();
+        for (PosText p : pats) {
+            String pat = p.text;
+            int sl = pat.lastIndexOf('/');
+            String d = sl < 0 ? "" : pat.substring(0, sl);
+            String last = pat.substring(sl + 1);
+            if (d.contains("*") || d.contains("?") || d.contains("[")) continue;
+            try {
+                Path base = dir.resolve(d).normalize();
+                if (!inTree.test(base) || !Files.isDirectory(base)) continue;
+                if (!last.contains("*") && !last.contains("?") && !last.contains("[")) {
+                    if (Files.exists(base.resolve(last))) found.add(pat);
+                    continue;
+                }
+                PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + last);
+                List<String> here = new ArrayList<>();
+                try (DirectoryStream<Path> ds = Files.newDirectoryStream(base)) {
+                    for (Path e : ds) {
+                        if (here.size() >= 10_000) break;
+                        if (m.matches(e.getFileName())) here.add((sl < 0 ? "" : d + "/") + e.getFileName());
+                    }
+                }
+                here.sort(null);
+                found.addAll(here);
+            } catch (IOException | RuntimeException e) {
+                // unreadable directory or a pattern that is not a glob: no match
+            }
+        }
+        return PosText.of(String.join(" ", found), -1, 0, 0);
+    }
+
+    // ------------------------------------------------------------------------------------------ unselected text
+
+    /** Flags in a line the default configuration skips: audited with the condition, never applied. */
+    private void auditSkipped(PosText code, String why) {
+        Object[] as = parseAssignment(code);
+        String name = null;
+        PosText value = null;
+        int colon = ruleColon(code.text);
+        if (as != null) {
+            name = (String) as[0];
+            value = (PosText) as[2];
+        } else if (colon >= 0) {
+            PosText rest = code.sub(colon + 1);
+            Object[] ta = parseAssignment(rest);
+            if (ta != null) {
+                name = (String) ta[0];
+                value = (PosText) ta[2];
+            }
+        }
+        if (name == null) return;
+        String cond = why;
+        try {
+            tokens(expand(value, global, null, 0), name, cond, out.unselected);
+        } catch (OverBudget e) {
+            notFullyEvaluated(code.fileAt(0), code.lineAt(0), e.getMessage());
+        }
+    }
+
+    private void auditSkippedRecipe(PosText body, String why) {
+        try {
+            for (List<PosText> cmd : commands(expand(body, global, null, 0))) {
+                commandToks(cmd, why, out.unselected);
+            }
+        } catch (OverBudget e) {
+            notFullyEvaluated(body.fileAt(0), body.lineAt(0), e.getMessage());
+        }
+    }
+
+    /** Tokens of a flag variable's or compiler variable's value. */
+    private void tokens(PosText value, String name, String cond, List<FlagTok> into) {
+        List<PosText> words = ShellWords.split(value);
+        if (isFlagVar(name)) {
+            FlagTok.Lang lang = varLang(name);
+            for (PosText w : words) add(into, w, lang, name, cond);
+        } else if (COMPILER_VARS.contains(name) && !words.isEmpty()) {
+            FlagTok.Lang lang = compilerOf(words.get(0).text);
+            if (lang != null) {
+                for (PosText w : words.subList(1, words.size())) add(into, w, lang, name, cond);
+            }
+        }
+    }
+
+    private void add(List<FlagTok> into, PosText w, FlagTok.Lang lang, String via, String cond) {
+        if (w.text.isEmpty() || w.fileAt(0) < 0 || w.text.contains(UNKNOWN)) return;
+        String written = lineCondition.get(key(w.fileAt(0), w.lineAt(0)));
+        String c = cond == null ? written : written == null ? cond : cond + " and " + written;
+        into.add(new FlagTok(w.text, Location.of(relativize.apply(fileTable.get(w.fileAt(0))), w.lineAt(0),
+                w.colAt(0)), lang, c, via));
+    }
+
+    static FlagTok.Lang varLang(String name) {
         if (CUDA_VARS.contains(name) || name.startsWith("NVCC") || name.startsWith("CUDA") || name.startsWith("NV_")
-                || name.startsWith("GENCODE")) {
+                || name.startsWith("GENCODE") || name.startsWith("CUCC")) {
             return FlagTok.Lang.CUDA;
         }
         if (HOST_VARS.contains(name)) return FlagTok.Lang.HOST;
         return FlagTok.Lang.ANY;
     }
 
-    private static boolean isFlagVar(String name) {
+    static boolean isFlagVar(String name) {
         return CUDA_VARS.contains(name) || HOST_VARS.contains(name) || name.endsWith("FLAGS");
     }
 
     /** The compiler a command word names: CUDA for nvcc, HOST for gcc/clang/icpx..., null otherwise. */
     static FlagTok.Lang compilerOf(String word) {
         String base = word.substring(word.lastIndexOf('/') + 1);
+        if (base.length() > 64) return null;
         if (base.equals("nvcc") || base.equals("nvcc.exe")) return FlagTok.Lang.CUDA;
         if (HOST_COMPILER.matcher(base).matches()) return FlagTok.Lang.HOST;
         return null;
     }
 
-    private void finish() {
-        for (Map.Entry<String, Var> e : vars.entrySet()) {
-            String name = e.getKey();
-            PosText value = expand(e.getValue().value(), new HashSet<>(Set.of(name)));
-            List<PosText> words = ShellWords.split(value);
-            if (isFlagVar(name)) {
-                FlagTok.Lang lang = varLang(name);
-                for (PosText w : words) add(out.variables, w, lang, name);
-            } else if (COMPILER_VARS.contains(name) && !words.isEmpty()) {
-                FlagTok.Lang lang = compilerOf(words.get(0).text);
-                if (lang != null) {
-                    for (PosText w : words.subList(1, words.size())) add(out.variables, w, lang, name);
+    // ------------------------------------------------------------------------------------------ the build
+
+    private void build() {
+        String goal = makeTarget;
+        String how;
+        if (goal != null) {
+            how = "--make-target";
+        } else {
+            Var dg = global.get(".DEFAULT_GOAL");
+            String v = dg == null ? null : expand(dg.value(), global, null, 0).text.trim();
+            if (v != null && !v.isEmpty() && !unknown(v)) {
+                goal = v;
+                how = ".DEFAULT_GOAL";
+            } else {
+                goal = firstTarget;
+                how = "the first target";
+            }
+        }
+        Set<String> visited = new LinkedHashSet<>();
+        if (goal != null) {
+            out.goal = goal + (how.equals("the first target") ? "" : " (" + how + ")");
+            if (makeTarget != null && !explicit.containsKey(goal) && patternFor(goal) == null) {
+                problem(0, 0, "WARNING", "not-evaluated", "--make-target '" + goal + "': no such target in "
+                        + relativize.apply(fileTable.get(0)));
+            }
+            visit(goal, new ArrayList<>(), visited);
+        }
+        // the flag variables as the goal sees them: context of sources no command of the chain names
+        Scope goalScope = goal == null ? global : scopeFor(List.of(goal));
+        for (String name : new TreeSet<>(allNames(goalScope))) {
+            Var v = goalScope.get(name);
+            if (!isFlagVar(name) && !COMPILER_VARS.contains(name)) continue;
+            try {
+                tokens(v.recursive() ? expand(v.value(), goalScope, null, 0) : v.value(), name, null, out.variables);
+            } catch (OverBudget e) {
+                notFullyEvaluated(0, 0, e.getMessage());
+            }
+        }
+        // target-specific values and recipes the goal never reaches: audited, with the configuration named
+        String goalName = goal == null ? "none" : "'" + goal + "'";
+        for (Map.Entry<String, List<TAssign>> e : targetVars.entrySet()) {
+            if (visited.contains(e.getKey())) continue;
+            String cond = "Makefile target '" + e.getKey() + "' (not built by the default goal " + goalName + ")";
+            if (makeTarget != null) cond = "Makefile target '" + e.getKey() + "' (not built by --make-target "
+                    + goalName + ")";
+            for (TAssign a : e.getValue()) unselectedAssign(a, cond);
+        }
+        for (TAssign a : patternVars) {
+            boolean used = visited.stream().anyMatch(t -> match(a.target(), t) != null);
+            if (!used) unselectedAssign(a, "Makefile pattern '" + a.target() + "' (no target the goal " + goalName
+                    + " builds matches it)");
+        }
+        Set<Rule> seen = new HashSet<>();
+        for (Map.Entry<String, List<Rule>> e : explicit.entrySet()) {
+            if (visited.contains(e.getKey())) continue;
+            for (Rule r : e.getValue()) {
+                if (r.recipe.isEmpty() || !seen.add(r)) continue;
+                if (r.targets.stream().anyMatch(visited::contains)) continue;
+                String t = r.targets.get(0);
+                String cond = "the recipe of Makefile target '" + t + "' (not built by the " + (makeTarget != null
+                        ? "--make-target " : "default goal ") + goalName + ")";
+                Scope sc = scopeFor(List.of(t));
+                Auto auto = new Auto(t, r.prereqs, null);
+                for (PosText line : r.recipe) {
+                    try {
+                        for (List<PosText> cmd : commands(expand(line, sc, auto, 0))) {
+                            commandToks(cmd, cond, out.unselected);
+                        }
+                    } catch (OverBudget ex) {
+                        notFullyEvaluated(line.fileAt(0), line.lineAt(0), ex.getMessage());
+                    }
                 }
             }
         }
     }
 
-    private void add(List<FlagTok> into, PosText w, FlagTok.Lang lang, String via) {
-        if (w.text.isEmpty() || w.fileAt(0) < 0) return;
-        String cond = writtenCondition(w.lineAt(0));
-        into.add(new FlagTok(w.text, Location.of(file, w.lineAt(0), w.colAt(0)), lang, cond, via));
+    private static Set<String> allNames(Scope s) {
+        Set<String> names = new HashSet<>();
+        for (Scope x = s; x != null; x = x.parent) names.addAll(x.vars.keySet());
+        return names;
     }
 
-    // conditions by line: recorded as lines are read
-    private final Map<Integer, String> lineCondition = new HashMap<>();
-
-    private String writtenCondition(int line) {
-        return lineCondition.get(line);
+    private void unselectedAssign(TAssign a, String cond) {
+        if (!isFlagVar(a.name()) && !COMPILER_VARS.contains(a.name())) return;
+        try {
+            Scope sc = new Scope(global);
+            tokens(expand(a.value(), sc, null, 0), a.name(), cond, out.unselected);
+        } catch (OverBudget e) {
+            notFullyEvaluated(a.fi(), a.line(), e.getMessage());
+        }
     }
 
-    private void recipe(PosText line) {
-        PosText expanded = expand(line, new HashSet<>());
-        List<PosText> words = ShellWords.split(expanded);
+    /** The scope of a target reached through {@code chain} (outermost first). */
+    private Scope scopeFor(List<String> chain) {
+        Scope s = global;
+        for (String t : chain) {
+            List<TAssign> own = new ArrayList<>();
+            for (TAssign a : patternVars) {
+                if (match(a.target(), t) != null) own.add(a);
+            }
+            own.addAll(targetVars.getOrDefault(t, List.of()));
+            if (own.isEmpty()) continue;
+            Scope next = new Scope(s);
+            for (TAssign a : own) {
+                try {
+                    applyTarget(next, a);
+                } catch (OverBudget e) {
+                    notFullyEvaluated(a.fi(), a.line(), e.getMessage());
+                }
+            }
+            s = next;
+        }
+        return s;
+    }
+
+    private void applyTarget(Scope scope, TAssign a) {
+        Var old = scope.get(a.name());
+        if (old != null && old.override() && !a.override()) return;
+        switch (a.op()) {
+            case "+=" -> {
+                if (old == null) {
+                    scope.vars.put(a.name(), new Var(a.value(), true, a.override()));
+                } else {
+                    PosText v = old.recursive() ? a.value() : expand(a.value(), scope, null, 0);
+                    scope.vars.put(a.name(), new Var(join(old.value(), v), old.recursive(), a.override()));
+                }
+            }
+            case "?=" -> {
+                if (old == null) scope.vars.put(a.name(), new Var(a.value(), true, a.override()));
+            }
+            case "=" -> scope.vars.put(a.name(), new Var(a.value(), true, a.override()));
+            default -> scope.vars.put(a.name(), new Var(expand(a.value(), scope.parent, null, 0), false,
+                    a.override()));
+        }
+    }
+
+    /** A pattern rule that can make {@code target}, with the stem: prerequisites exist or are targets. */
+    private Object[] patternFor(String target) {
+        for (Rule r : patterns) {
+            if (r.recipe.isEmpty()) continue;
+            for (String tp : r.targets) {
+                String stem = match(tp, target);
+                if (stem == null) continue;
+                List<String> ps = new ArrayList<>();
+                boolean ok = true;
+                for (String p : r.prereqs) {
+                    String x = p.replace("%", stem);
+                    ps.add(x);
+                    if (!explicit.containsKey(x) && !exists(x)) ok = false;
+                }
+                if (ok) return new Object[] {r, stem, ps};
+            }
+        }
+        return null;
+    }
+
+    private boolean exists(String name) {
+        try {
+            Path p = dir.resolve(name).normalize();
+            return inTree.test(p) && Files.exists(p);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private void visit(String target, List<String> chain, Set<String> visited) {
+        checkTime();
+        if (visited.size() > MAX_CHAIN || !visited.add(target)) return;
+        List<Rule> rs = explicit.getOrDefault(target, List.of());
+        List<String> prereqs = new ArrayList<>();
+        Rule recipeRule = null;
+        String stem = null;
+        for (Rule r : rs) {
+            prereqs.addAll(r.prereqs);
+            if (!r.recipe.isEmpty()) recipeRule = r;
+        }
+        if (recipeRule == null) {
+            Object[] pf = patternFor(target);
+            if (pf != null) {
+                recipeRule = (Rule) pf[0];
+                stem = (String) pf[1];
+                @SuppressWarnings("unchecked")
+                List<String> ps = (List<String>) pf[2];
+                List<String> all = new ArrayList<>(ps);
+                all.addAll(prereqs);
+                prereqs = all;
+            }
+        }
+        List<String> here = new ArrayList<>(chain);
+        here.add(target);
+        for (String p : prereqs) visit(p, here, visited);
+        if (recipeRule == null) return;
+        Scope sc = scopeFor(here);
+        Auto auto = new Auto(target, prereqs, stem);
+        String config = "Makefile " + configName(here);
+        for (PosText line : recipeRule.recipe) {
+            try {
+                for (List<PosText> cmd : commands(expand(line, sc, auto, 0))) {
+                    List<FlagTok> toks = new ArrayList<>();
+                    int[] lang = new int[1];
+                    List<String> srcs = commandToks(cmd, null, toks, lang);
+                    if (lang[0] == 0) continue;
+                    List<Path> paths = new ArrayList<>();
+                    for (String s : srcs) {
+                        try {
+                            paths.add(dir.resolve(s).normalize());
+                        } catch (RuntimeException e) {
+                            // not a path
+                        }
+                    }
+                    out.commands.add(new Command(toks, paths, config, lang[0] == 1));
+                }
+            } catch (OverBudget e) {
+                notFullyEvaluated(line.fileAt(0), line.lineAt(0), e.getMessage());
+            }
+        }
+    }
+
+    private String configName(List<String> chain) {
+        List<String> c = chain;
+        if (c.size() > 6) {
+            c = new ArrayList<>(chain.subList(0, 3));
+            c.add("...");
+            c.addAll(chain.subList(chain.size() - 2, chain.size()));
+        }
+        return "goal " + String.join(" -> ", c);
+    }
+
+    /** Splits an expanded recipe line into commands at {@code && || ; |}. */
+    private static List<List<PosText>> commands(PosText line) {
+        List<List<PosText>> out = new ArrayList<>();
         List<PosText> cmd = new ArrayList<>();
-        for (PosText w : words) {
+        for (PosText w : ShellWords.split(line)) {
             String s = w.text;
             if (s.equals("&&") || s.equals("||") || s.equals(";") || s.equals("|")) {
-                command(cmd);
+                out.add(cmd);
                 cmd = new ArrayList<>();
             } else {
                 cmd.add(w);
             }
         }
-        command(cmd);
+        out.add(cmd);
+        return out;
     }
 
-    private void command(List<PosText> words) {
+    private void commandToks(List<PosText> words, String cond, List<FlagTok> into) {
+        commandToks(words, cond, into, new int[1]);
+    }
+
+    /** Flags of one command into {@code into}; returns its source files; lang[0] = 1 nvcc, 2 host, 0 none. */
+    private List<String> commandToks(List<PosText> words, String cond, List<FlagTok> into, int[] lang) {
         int k = 0;
         while (k < words.size()) {
-            String w = COMMAND_PREFIX.matcher(words.get(k).text).replaceFirst("");
+            String w = stripPrefix(words.get(k).text);
             if (w.isEmpty() || w.contains("=") && !w.startsWith("-")) {
-                k++; // env assignment (VAR=value cmd) or an empty prefix
+                k++;
                 continue;
             }
             break;
         }
-        if (k >= words.size()) return;
-        FlagTok.Lang lang = compilerOf(COMMAND_PREFIX.matcher(words.get(k).text).replaceFirst(""));
-        if (lang == null) return;
+        if (k >= words.size()) return List.of();
+        FlagTok.Lang l = compilerOf(stripPrefix(words.get(k).text));
+        if (l == null) return List.of();
+        lang[0] = l == FlagTok.Lang.CUDA ? 1 : 2;
         boolean deviceOnly = false;
         for (PosText w : words) {
             String s = w.text;
@@ -344,7 +1635,6 @@ final class MakefileAudit {
                 deviceOnly = true;
             }
         }
-        List<FlagTok> toks = new ArrayList<>();
         List<String> sources = new ArrayList<>();
         String via = words.get(k).text.substring(words.get(k).text.lastIndexOf('/') + 1) + " command";
         for (PosText w : words.subList(k + 1, words.size())) {
@@ -353,13 +1643,22 @@ final class MakefileAudit {
                     || s.startsWith("--compiler-options"))) {
                 continue; // no host code is compiled for -cubin/-ptx/-fatbin
             }
-            if (!s.startsWith("-") && !s.contains("$") && SOURCE.matcher(s).matches()) sources.add(s);
-            if (w.fileAt(0) < 0) continue;
-            int line = w.lineAt(0);
-            String cond = lineCondition.get(line);
-            toks.add(new FlagTok(s, Location.of(file, line, w.colAt(0)), lang, cond, via));
+            if (!s.startsWith("-") && isSourceName(s)) sources.add(s);
+            add(into, w, l, via.replaceFirst("^@", ""), cond);
         }
-        out.commands.add(toks);
-        out.commandFiles.add(sources);
+        return sources;
+    }
+
+    private static String stripPrefix(String w) {
+        int i = 0;
+        while (i < w.length() && (w.charAt(i) == '@' || w.charAt(i) == '+' || w.charAt(i) == '-')) i++;
+        return w.substring(i);
+    }
+
+    private static boolean isSourceName(String s) {
+        if (s.contains("$") || s.contains("=")) return false;
+        int dot = s.lastIndexOf('.');
+        return dot > 0 && dot > s.lastIndexOf('/') && SOURCE_EXT.contains(s.substring(dot + 1))
+                && !s.toLowerCase(Locale.ROOT).endsWith(".o");
     }
 }

@@ -118,14 +118,19 @@ final class PosText {
         private int[] col = new int[16];
         private boolean[] literal = new boolean[16];
 
+        /** Room for {@code capacity} characters' positions. */
+        private void ensure(int capacity) {
+            if (capacity <= line.length) return;
+            int size = Math.max(capacity, line.length * 2);
+            file = Arrays.copyOf(file, size);
+            line = Arrays.copyOf(line, size);
+            col = Arrays.copyOf(col, size);
+            literal = Arrays.copyOf(literal, size);
+        }
+
         Builder append(char c, int f, int l, int co, boolean lit) {
             int n = sb.length();
-            if (n == line.length) {
-                file = Arrays.copyOf(file, n * 2);
-                line = Arrays.copyOf(line, n * 2);
-                col = Arrays.copyOf(col, n * 2);
-                literal = Arrays.copyOf(literal, n * 2);
-            }
+            ensure(n + 1);
             sb.append(c);
             file[n] = f;
             line[n] = l;
@@ -139,10 +144,17 @@ final class PosText {
             return append(t.text.charAt(i), t.file[i], t.line[i], t.col[i], t.literal[i]);
         }
 
+        /** Appends all of {@code t} with its positions (bulk copies: expansions copy long values level by level). */
         Builder append(PosText t) {
-            for (int i = 0; i < t.length(); i++) {
-                append(t.text.charAt(i), t.file[i], t.line[i], t.col[i], t.literal[i]);
-            }
+            int m = t.length();
+            if (m == 0) return this;
+            int n = sb.length();
+            ensure(n + m);
+            System.arraycopy(t.file, 0, file, n, m);
+            System.arraycopy(t.line, 0, line, n, m);
+            System.arraycopy(t.col, 0, col, n, m);
+            System.arraycopy(t.literal, 0, literal, n, m);
+            sb.append(t.text);
             return this;
         }
 

@@ -58,4 +58,18 @@ final class ShellWords {
         for (PosText p : split(PosText.of(s, -1, 1, 1))) out.add(p.text);
         return out;
     }
+
+    /** Splits at whitespace only (make's word lists: quotes are ordinary characters), keeping positions. */
+    static List<PosText> splitPlain(PosText s) {
+        List<PosText> out = new ArrayList<>();
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            while (i < n && Character.isWhitespace(s.charAt(i))) i++;
+            int st = i;
+            while (i < n && !Character.isWhitespace(s.charAt(i))) i++;
+            if (i > st) out.add(s.sub(st, i));
+        }
+        return out;
+    }
 }

@@ -5,18 +5,25 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilder;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.xml.sax.InputSource;
+import org.xml.sax.SAXException;
 
 /** What the Java front end needs to know about the project a source file belongs to (Maven layout). */
 final class JavaProject {
     static final int DEFAULT_RELEASE = 17;
-    private static final Pattern PACKAGE = Pattern.compile("(?m)^\\s*package\\s+([\\w.]+)\\s*;");
-    private static final Pattern PROPERTY = Pattern.compile("<([\\w.\\-]+)>\\s*([^<]*?)\\s*</\\1>");
-    private static final Pattern COMPILER_PLUGIN = Pattern.compile(
-            "<artifactId>\\s*maven-compiler-plugin\\s*</artifactId>(.*?)</plugin>", Pattern.DOTALL);
+    /** pom.xml files larger than this are not read (a real one is a few tens of KB). */
+    static final long MAX_POM_BYTES = 4L << 20;
 
     private JavaProject() {
     }
@@ -34,18 +41,20 @@ final class JavaProject {
         if (projectDir == null) return DEFAULT_RELEASE;
         Map<String, String> props = new HashMap<>();
         Path pom = projectDir.resolve("pom.xml");
+        List<Element> chain = new ArrayList<>(); // the project, then its parents: the child's values win
         for (int level = 0; level < 6 && pom != null && Files.isRegularFile(pom); level++) {
-            String text = read(pom);
-            if (text == null) break;
-            String noComments = text.replaceAll("(?s)<!--.*?-->", "");
-            Matcher pm = Pattern.compile("(?s)<properties>(.*?)</properties>").matcher(noComments);
-            if (pm.find()) {
-                Matcher m = PROPERTY.matcher(pm.group(1));
-                while (m.find()) props.putIfAbsent(m.group(1), m.group(2));
+            Element project = parse(pom);
+            if (project == null) break;
+            chain.add(project);
+            Element properties = child(project, "properties");
+            if (properties != null) {
+                for (Element e : children(properties)) props.putIfAbsent(e.getTagName(), e.getTextContent().trim());
             }
-            Integer r = releaseIn(noComments, props);
+            pom = parentPom(pom, project);
+        }
+        for (Element project : chain) {
+            Integer r = releaseIn(project, props);
             if (r != null) return r;
-            pom = parentPom(pom, noComments);
         }
         for (String k : new String[] {"maven.compiler.release", "maven.compiler.source", "maven.compiler.target"}) {
             Integer r = parseVersion(resolve(props.get(k), props));
@@ -54,13 +63,75 @@ final class JavaProject {
         return DEFAULT_RELEASE;
     }
 
-    private static Integer releaseIn(String pom, Map<String, String> props) {
-        Matcher c = COMPILER_PLUGIN.matcher(pom);
-        while (c.find()) {
-            for (String tag : new String[] {"release", "source", "target"}) {
-                Matcher m = Pattern.compile("<" + tag + ">\\s*([^<]+?)\\s*</" + tag + ">").matcher(c.group(1));
-                if (m.find()) {
-                    Integer r = parseVersion(resolve(m.group(1), props));
+    /**
+     * Parses a pom.xml with the JDK's XML parser, hardened for files written by strangers: no DOCTYPE (so no
+     * entity expansion, internal or external), no external schema or DTD access, no XInclude, and a size limit.
+     * Returns the root element, or null when the file is too large or not well-formed XML (the Java front end then
+     * uses the default release).
+     */
+    static Element parse(Path pom) {
+        try {
+            if (Files.size(pom) > MAX_POM_BYTES) return null;
+            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            f.setFeature("http://xml.org/sax/features/external-general-entities", false);
+            f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
+            f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+            f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+            f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+            f.setXIncludeAware(false);
+            f.setExpandEntityReferences(false);
+            f.setNamespaceAware(false);
+            DocumentBuilder b = f.newDocumentBuilder();
+            b.setErrorHandler(new org.xml.sax.helpers.DefaultHandler() {
+                @Override
+                public void fatalError(org.xml.sax.SAXParseException e) throws SAXException {
+                    throw e; // nothing printed to stderr
+                }
+            });
+            b.setEntityResolver((publicId, systemId) -> new InputSource(new java.io.StringReader("")));
+            try (InputStream in = Files.newInputStream(pom)) {
+                Document d = b.parse(in);
+                return d.getDocumentElement();
+            }
+        } catch (IOException | ParserConfigurationException | SAXException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Element child(Element parent, String name) {
+        for (Element e : children(parent)) {
+            if (e.getTagName().equals(name)) return e;
+        }
+        return null;
+    }
+
+    private static List<Element> children(Element parent) {
+        List<Element> out = new ArrayList<>();
+        for (Node n = parent == null ? null : parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element e) out.add(e);
+        }
+        return out;
+    }
+
+    private static String text(Element parent, String name) {
+        Element e = child(parent, name);
+        return e == null ? null : e.getTextContent().trim();
+    }
+
+    private static Integer releaseIn(Element project, Map<String, String> props) {
+        List<Element> pluginLists = new ArrayList<>();
+        Element build = child(project, "build");
+        if (build != null) {
+            pluginLists.add(child(build, "plugins"));
+            pluginLists.add(child(child(build, "pluginManagement"), "plugins"));
+        }
+        for (Element plugins : pluginLists) {
+            for (Element plugin : children(plugins)) {
+                if (!"maven-compiler-plugin".equals(text(plugin, "artifactId"))) continue;
+                Element conf = child(plugin, "configuration");
+                for (String tag : new String[] {"release", "source", "target"}) {
+                    Integer r = parseVersion(resolve(text(conf, tag), props));
                     if (r != null) return r;
                 }
             }
@@ -91,26 +162,18 @@ final class JavaProject {
         }
     }
 
-    private static Path parentPom(Path pom, String text) {
-        Matcher p = Pattern.compile("(?s)<parent>(.*?)</parent>").matcher(text);
-        if (!p.find()) return null;
-        Matcher rp = Pattern.compile("<relativePath>\\s*([^<]*?)\\s*</relativePath>").matcher(p.group(1));
-        String rel = rp.find() ? rp.group(1) : "../pom.xml";
+    private static Path parentPom(Path pom, Element project) {
+        Element parent = child(project, "parent");
+        if (parent == null) return null;
+        String rel = text(parent, "relativePath");
+        if (rel == null) rel = "../pom.xml";
         if (rel.isEmpty()) return null;
-        Path c = pom.getParent().resolve(rel).normalize();
-        if (Files.isDirectory(c)) c = c.resolve("pom.xml");
-        return Files.isRegularFile(c) ? c : null;
-    }
-
-    private static String read(Path p) {
         try {
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            try {
-                return new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1);
-            } catch (IOException e2) {
-                return null;
-            }
+            Path c = pom.getParent().resolve(rel).normalize();
+            if (Files.isDirectory(c)) c = c.resolve("pom.xml");
+            return Files.isRegularFile(c) ? c : null;
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 
@@ -120,10 +183,7 @@ final class JavaProject {
         String pkg = null;
         try (InputStream in = Files.newInputStream(file)) {
             byte[] head = in.readNBytes(16384);
-            String text = new String(head, StandardCharsets.ISO_8859_1);
-            text = text.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\\n]*", "");
-            Matcher m = PACKAGE.matcher(text);
-            if (m.find()) pkg = m.group(1);
+            pkg = packageName(new String(head, StandardCharsets.ISO_8859_1));
         } catch (IOException | RuntimeException e) {
             return dir;
         }
@@ -135,5 +195,48 @@ final class JavaProject {
             d = d.getParent();
         }
         return d == null ? dir : d;
+    }
+
+    /** The name in the first {@code package a.b.c;} declaration outside comments (a linear scan), or null. */
+    static String packageName(String text) {
+        int n = text.length();
+        int i = 0;
+        boolean lineStart = true;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
+                int e = text.indexOf("*/", i + 2);
+                i = e < 0 ? n : e + 2;
+                continue;
+            }
+            if (c == '/' && i + 1 < n && text.charAt(i + 1) == '/') {
+                int e = text.indexOf('\n', i);
+                i = e < 0 ? n : e;
+                continue;
+            }
+            if (c == '\n') lineStart = true;
+            if (Character.isWhitespace(c)) {
+                i++;
+                continue;
+            }
+            if (lineStart && text.startsWith("package", i) && i + 7 < n && Character.isWhitespace(text.charAt(i + 7))) {
+                int j = i + 7;
+                while (j < n && Character.isWhitespace(text.charAt(j))) j++;
+                int s = j;
+                while (j < n && (Character.isJavaIdentifierPart(text.charAt(j)) || text.charAt(j) == '.')) j++;
+                int e = j;
+                while (j < n && Character.isWhitespace(text.charAt(j))) j++;
+                return e > s && j < n && text.charAt(j) == ';' ? text.substring(s, e) : null;
+            }
+            if (Character.isJavaIdentifierStart(c) || c == '@') {
+                // annotations before the package line, or the first declaration: stop at import/class
+                if (text.startsWith("import", i) || text.startsWith("class", i) || text.startsWith("public", i)) {
+                    return null;
+                }
+            }
+            lineStart = false;
+            i++;
+        }
+        return null;
     }
 }

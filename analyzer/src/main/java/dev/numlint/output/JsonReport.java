@@ -84,6 +84,10 @@ public final class JsonReport {
             notes.add(m);
         }
         doc.put("notifications", notes);
+        List<String> contexts = r.buildContext(null).summary();
+        if (!contexts.isEmpty()) {
+            doc.put("buildContexts", contexts); // the build context each directory's files were analyzed with
+        }
         Summary s = Summary.of(r);
         Map<String, Object> sum = new LinkedHashMap<>();
         sum.put("findings", s.findings());

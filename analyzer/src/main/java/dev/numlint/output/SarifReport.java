@@ -233,6 +233,12 @@ public final class SarifReport {
         Invocation invocation = new Invocation()
                 .withExecutionSuccessful(r.executionSuccessful())
                 .withToolExecutionNotifications(notes);
+        List<String> contexts = r.buildContext(null).summary();
+        if (!contexts.isEmpty()) { // the build context each directory's files were analyzed with
+            PropertyBag bag = new PropertyBag();
+            bag.setAdditionalProperty("buildContexts", contexts);
+            invocation.setProperties(bag);
+        }
 
         OriginalUriBaseIds bases = new OriginalUriBaseIds();
         bases.setAdditionalProperty(SRCROOT, new ArtifactLocation().withDescription(new Message().withText(

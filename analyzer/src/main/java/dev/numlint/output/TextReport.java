@@ -5,6 +5,7 @@ import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
 import dev.numlint.scan.ScanResult;
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * Compiler-style text: {@code path:line:col: warning: message [NL003]} per unsuppressed warning and error (notes
@@ -16,6 +17,9 @@ import java.io.PrintWriter;
 public final class TextReport {
     private TextReport() {
     }
+
+    /** Lines of the build-context summary shown in text output. */
+    static final int MAX_CONTEXT_LINES = 40;
 
     /** Writes warnings and errors; notes are counted, not listed. */
     public static void write(ScanResult r, PrintWriter out) {
@@ -59,6 +63,14 @@ public final class TextReport {
         for (Summary.RuleCount c : s.byRule().values()) {
             out.print(c.id() + " " + c.name() + ": " + c.count() + (c.suppressed() > 0 ? " (" + c.suppressed()
                     + " suppressed)" : "") + "\n");
+        }
+        List<String> contexts = r.buildContext(null).summary();
+        if (!contexts.isEmpty()) {
+            out.print("build contexts:\n");
+            for (int i = 0; i < Math.min(contexts.size(), MAX_CONTEXT_LINES); i++) out.print("  " + contexts.get(i) + "\n");
+            if (contexts.size() > MAX_CONTEXT_LINES) {
+                out.print("  ... " + (contexts.size() - MAX_CONTEXT_LINES) + " more (all in --format json)\n");
+            }
         }
         out.print(plural(s.findings(), "finding") + (s.suppressed() > 0 ? " (" + s.suppressed() + " suppressed)" : "")
                 + " in " + plural(s.filesAnalyzed(), "file") + " analyzed"

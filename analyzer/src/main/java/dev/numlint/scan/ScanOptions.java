@@ -35,7 +35,7 @@ public final class ScanOptions {
     private ScanOptions(Builder b) {
         root = b.root.toAbsolutePath().normalize();
         paths = b.paths.isEmpty() ? List.of(root) : List.copyOf(b.paths);
-        analyzers = b.analyzers == null ? Analyzers.load() : List.copyOf(b.analyzers);
+        analyzers = withBuildOptions(b.analyzers == null ? Analyzers.load() : List.copyOf(b.analyzers), b.build);
         rules = b.rules == null ? ConfiguredRuleSettings.defaults() : b.rules;
         excludes = List.copyOf(b.excludes);
         maxFileSizes = java.util.Map.copyOf(b.maxFileSizes);
@@ -49,6 +49,16 @@ public final class ScanOptions {
         progress = b.progress;
         progressLines = b.progressLines;
         threads = b.threads > 0 ? b.threads : Runtime.getRuntime().availableProcessors();
+    }
+
+    /** The build-flag analyzer of the list configured with the build-model options ({@code -p}, ...). */
+    private static List<Analyzer> withBuildOptions(List<Analyzer> as, dev.numlint.flags.BuildOptions build) {
+        if (build == null) return as;
+        List<Analyzer> out = new ArrayList<>();
+        for (Analyzer a : as) {
+            out.add(a instanceof dev.numlint.flags.BuildFlagAnalyzer bf ? bf.withOptions(build) : a);
+        }
+        return List.copyOf(out);
     }
 
     /** The max-file-size of {@code layer}. */
@@ -105,6 +115,7 @@ public final class ScanOptions {
         private PrintStream progress;
         private boolean progressLines;
         private int threads;
+        private dev.numlint.flags.BuildOptions build;
 
         private Builder(Path root) {
             this.root = Objects.requireNonNull(root, "root");
@@ -145,6 +156,8 @@ public final class ScanOptions {
         /** Where to print a progress line now and then (a log, not a terminal), or null for none. */
         public Builder progressLines(PrintStream out) { progress = out; progressLines = true; return this; }
         public Builder threads(int n) { threads = n; return this; }
+        /** Build-model options: {@code -p}, {@code --make-target}, {@code --cmake-define}, {@code --preset}. */
+        public Builder buildOptions(dev.numlint.flags.BuildOptions o) { build = o; return this; }
 
         public ScanOptions build() {
             return new ScanOptions(this);

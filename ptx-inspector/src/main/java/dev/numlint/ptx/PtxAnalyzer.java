@@ -69,7 +69,9 @@ public final class PtxAnalyzer implements Analyzer {
         for (Path f : files) {
             String n = f.getFileName() == null ? "" : f.getFileName().toString();
             if (n.endsWith(".cu") && !compile) continue;
-            Path includer = includedBy.get(f.toAbsolutePath().normalize());
+            // the build model knows when the build compiles a file only through another one (BuildContext.compiledVia)
+            Path via = n.endsWith(".cu") && compile ? ctx.buildContext(f).compiledVia() : null;
+            Path includer = via != null ? via : includedBy.get(f.toAbsolutePath().normalize());
             if (n.endsWith(".cu") && includer != null) {
                 // compiled standalone it usually fails (it relies on its includer's declarations); its code is
                 // analyzed through the includer's PTX, whose .loc lines point back into this file

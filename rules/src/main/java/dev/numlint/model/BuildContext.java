@@ -1,14 +1,24 @@
 package dev.numlint.model;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The floating-point-relevant compiler settings that apply to one source file, as found by the build-flag audit
- * (or given with {@code --nvcc-flags}). A {@code null} setting means "not set": the compiler default applies.
- * Every setting remembers where it was set ({@link FlagOrigin}) so findings can cite it.
+ * The compiler settings that apply to one source file, as found by the build model (compile_commands.json, else
+ * the Makefile or CMake project evaluated for its default configuration) or given with {@code --nvcc-flags}.
+ * A {@code null} setting means "not set": the compiler default applies. Every floating-point setting remembers
+ * where it was set ({@link FlagOrigin}) so findings can cite it.
+ *
+ * <p>For the front ends: {@link #defines()} and {@link #includePaths()} are the preprocessor state the build gives
+ * the file (to drive {@code #if}/{@code #ifdef} and to find headers); {@link #nvccFlags()} are the flags for an
+ * nvcc {@code -ptx} compile (defines and include paths included, include paths absolute); {@link #compiledVia()}
+ * names the translation unit that really compiles the file when the build never compiles it on its own (a kernel
+ * {@code .cu} that another {@code .cu} {@code #include}s); {@link #configuration()} says where the context came
+ * from. Values are data from the scanned tree: they may contain shell metacharacters and must never be handed to a
+ * shell; the nvcc runner filters them.
  */
 public final class BuildContext {
     /** A flag as written, and where. */
@@ -30,6 +40,12 @@ public final class BuildContext {
     private String cudaArch;           // e.g. compute_90 / sm_80
     private final List<String> nvccFlags = new ArrayList<>();   // code-generation flags for nvcc -ptx, as written
     private final List<FlagOrigin> origins = new ArrayList<>();
+    private final List<String> defines = new ArrayList<>();      // NAME or NAME=VALUE, in command-line order
+    private final List<String> undefines = new ArrayList<>();    // -U NAME
+    private final List<Path> includePaths = new ArrayList<>();   // absolute, in search order
+    private Path compiledVia;
+    private String configuration;
+    private final List<String> summary = new ArrayList<>();
 
     public static BuildContext defaults() {
         return new BuildContext();
@@ -58,6 +74,14 @@ public final class BuildContext {
             if (!nvccFlags.contains(f)) nvccFlags.add(f);
         }
         origins.addAll(other.origins);
+        for (String d : other.defines) addDefine(d);
+        for (String u : other.undefines) addUndefine(u);
+        for (Path p : other.includePaths) addIncludePath(p);
+        if (other.compiledVia != null) compiledVia = other.compiledVia;
+        if (other.configuration != null) configuration = other.configuration;
+        for (String l : other.summary) {
+            if (!summary.contains(l)) summary.add(l);
+        }
         return this;
     }
 
@@ -100,6 +124,42 @@ public final class BuildContext {
     public List<String> nvccFlags() { return Collections.unmodifiableList(nvccFlags); }
     public List<FlagOrigin> origins() { return Collections.unmodifiableList(origins); }
 
+    /**
+     * The macros the build defines for this file ({@code -DNAME} is {@code "NAME"}, {@code -DNAME=V} is
+     * {@code "NAME=V"}), in command-line order; a later definition of the same name replaces the earlier one.
+     * Macros the build undefines ({@link #undefines()}) are not in this list.
+     */
+    public List<String> defines() { return Collections.unmodifiableList(defines); }
+
+    /** The macros the build undefines with {@code -UNAME}. */
+    public List<String> undefines() { return Collections.unmodifiableList(undefines); }
+
+    /**
+     * The include directories of this file ({@code -I}, {@code -isystem}, {@code include_directories}, ...), as
+     * absolute normalized paths in search order. They may lie outside the scanned tree; readers must check.
+     */
+    public List<Path> includePaths() { return Collections.unmodifiableList(includePaths); }
+
+    /**
+     * The source file that really compiles this one, when the build never compiles it on its own but another
+     * compiled file {@code #include}s it (a kernel {@code .cu} included by a {@code .cu} the build compiles);
+     * null otherwise. Its PTX comes from compiling that file with that file's context.
+     */
+    public Path compiledVia() { return compiledVia; }
+
+    /**
+     * Where this context came from, e.g. {@code "Makefile goal all -> fermi -> mcx_core.o (src/Makefile)"},
+     * {@code "compile_commands.json entry (build/compile_commands.json)"}, {@code "CMake target app
+     * (CMakeLists.txt; USE_HIP=OFF)"}; null when no build file gave one.
+     */
+    public String configuration() { return configuration; }
+
+    /**
+     * Only on the project-wide context ({@code ScanContext.buildContext(null)}): one line per directory that says
+     * which build context its files were analyzed with, for the text, SARIF and JSON reports.
+     */
+    public List<String> summary() { return Collections.unmodifiableList(summary); }
+
     /** The origin of the first recorded flag satisfying the predicate (for evidence in findings). */
     public Optional<FlagOrigin> originOf(java.util.function.Predicate<String> flag) {
         return origins.stream().filter(o -> flag.test(o.flag())).findFirst();
@@ -119,11 +179,44 @@ public final class BuildContext {
     public BuildContext addNvccFlag(String f) { if (!nvccFlags.contains(f)) nvccFlags.add(f); return this; }
     public BuildContext addOrigin(String flag, Location where) { origins.add(new FlagOrigin(flag, where)); return this; }
 
+    /** Adds {@code NAME} or {@code NAME=VALUE}; replaces an earlier definition of the same name. */
+    public BuildContext addDefine(String d) {
+        String name = macroName(d);
+        defines.removeIf(x -> macroName(x).equals(name));
+        undefines.remove(name);
+        defines.add(d);
+        return this;
+    }
+
+    /** {@code -UNAME}: removes an earlier definition. */
+    public BuildContext addUndefine(String name) {
+        defines.removeIf(x -> macroName(x).equals(name));
+        if (!undefines.contains(name)) undefines.add(name);
+        return this;
+    }
+
+    public BuildContext addIncludePath(Path p) {
+        Path n = p.toAbsolutePath().normalize();
+        if (!includePaths.contains(n)) includePaths.add(n);
+        return this;
+    }
+
+    public BuildContext compiledVia(Path p) { compiledVia = p; return this; }
+    public BuildContext configuration(String c) { configuration = c; return this; }
+    public BuildContext addSummary(String line) { if (!summary.contains(line)) summary.add(line); return this; }
+
+    private static String macroName(String d) {
+        int eq = d.indexOf('=');
+        return eq < 0 ? d : d.substring(0, eq);
+    }
+
     @Override
     public String toString() {
         return "BuildContext{fastMath=" + fastMath + ", precDiv=" + precDiv + ", precSqrt=" + precSqrt + ", ftz=" + ftz
                 + ", fmad=" + fmad + ", hostArch=" + hostArch + ", hostFpContractOff=" + hostFpContractOff
                 + ", hostFastMath=" + hostFastMath + ", m32=" + m32 + ", mfpmath387=" + mfpmath387
-                + ", cudaArch=" + cudaArch + ", nvccFlags=" + nvccFlags + "}";
+                + ", cudaArch=" + cudaArch + ", nvccFlags=" + nvccFlags + ", defines=" + defines
+                + ", includePaths=" + includePaths + ", compiledVia=" + compiledVia + ", configuration="
+                + configuration + "}";
     }
 }

@@ -1,0 +1,41 @@
+package dev.numlint.flags.checks;
+
+import com.google.auto.service.AutoService;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * NL002 in build flags: nvcc {@code --use_fast_math} (implies {@code -prec-div=false} unless {@code -prec-div=true}
+ * is given anywhere) and {@code -prec-div=false}; host {@code -ffast-math}/{@code -Ofast},
+ * {@code -funsafe-math-optimizations} and {@code -freciprocal-math} (x/y as x*(1/y)).
+ */
+@AutoService(BuildFlagCheck.class)
+public final class ApproximateDivisionFlags implements BuildFlagCheck {
+    @Override
+    public String ruleId() {
+        return "NL002";
+    }
+
+    @Override
+    public void check(FlagFacts facts, Consumer<FlagHazard> out) {
+        List<FlagEntry> es = facts.entries();
+        for (int i = 0; i < es.size(); i++) {
+            FlagEntry e = es.get(i);
+            String key = null;
+            if (FlagFacts.fastMath(e)) {
+                if (!facts.cancelledBy(i, true, "prec-div", "true")) key = "flags-fast-math-div";
+            } else if (FlagFacts.device(e, "prec-div")) {
+                if (FlagFacts.isFalse(e.value()) && !facts.cancelledBy(i, false, "prec-div", "true")) {
+                    key = "flags-prec-div";
+                }
+            } else if (e.target() != FlagTarget.DEVICE && (facts.hostFastMath(i)
+                    || e.name().equals("funsafe-math-optimizations") || e.name().equals("freciprocal-math"))) {
+                key = "flags-host-reciprocal";
+            }
+            if (key != null) {
+                out.accept(new FlagHazard(ruleId(), null, e, FlagFacts.message(ruleId(), key, "flag", e.flag(),
+                        "where", e.target().where())));
+            }
+        }
+    }
+}

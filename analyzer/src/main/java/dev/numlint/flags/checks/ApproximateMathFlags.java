@@ -1,0 +1,39 @@
+package dev.numlint.flags.checks;
+
+import com.google.auto.service.AutoService;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * NL006 in build flags: nvcc {@code --use_fast_math} (intrinsic math functions, approximate sqrtf),
+ * {@code -prec-sqrt=false}, and host {@code -ffast-math}/{@code -Ofast} (less accurate math forms, finite math).
+ */
+@AutoService(BuildFlagCheck.class)
+public final class ApproximateMathFlags implements BuildFlagCheck {
+    @Override
+    public String ruleId() {
+        return "NL006";
+    }
+
+    @Override
+    public void check(FlagFacts facts, Consumer<FlagHazard> out) {
+        List<FlagEntry> es = facts.entries();
+        for (int i = 0; i < es.size(); i++) {
+            FlagEntry e = es.get(i);
+            String key = null;
+            if (FlagFacts.fastMath(e)) {
+                key = "flags-fast-math-func";
+            } else if (FlagFacts.device(e, "prec-sqrt")) {
+                if (FlagFacts.isFalse(e.value()) && !facts.cancelledBy(i, false, "prec-sqrt", "true")) {
+                    key = "flags-prec-sqrt";
+                }
+            } else if (facts.hostFastMath(i)) {
+                key = "flags-host-fast-math";
+            }
+            if (key != null) {
+                out.accept(new FlagHazard(ruleId(), null, e, FlagFacts.message(ruleId(), key, "flag", e.flag(),
+                        "where", e.target().where())));
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.numlint.flags.checks;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * The flags of one compilation scope as the compilers see them, in command-line order, computed once for every
+ * check: later flags override earlier ones, and a flag written under a condition is overridden only by one that
+ * always applies or applies under the same condition.
+ */
+public final class FlagFacts {
+    private final List<FlagEntry> entries;
+
+    public FlagFacts(List<FlagEntry> entries) {
+        this.entries = List.copyOf(entries);
+    }
+
+    /** Every flag of the scope, in order. */
+    public List<FlagEntry> entries() {
+        return entries;
+    }
+
+    /**
+     * Whether a flag of the same target as entry {@code idx} that matches {@code canceller} undoes it: a later one,
+     * or any one when {@code anywhere} (nvcc's {@code --use_fast_math} implications yield to an explicit flag
+     * wherever it is written; GCC's {@code -ffp-contract=off} holds wherever it is).
+     */
+    public boolean cancelled(int idx, boolean anywhere, Predicate<FlagEntry> canceller) {
+        FlagEntry e = entries.get(idx);
+        for (int j = anywhere ? 0 : idx + 1; j < entries.size(); j++) {
+            FlagEntry o = entries.get(j);
+            if (j != idx && o.target() == e.target() && canceller.test(o) && overrides(o, e)) return true;
+        }
+        return false;
+    }
+
+    /** Whether some flag of the same target as entry {@code idx} named {@code name} has the value {@code value}. */
+    public boolean cancelledBy(int idx, boolean anywhere, String name, String value) {
+        return cancelled(idx, anywhere, o -> o.name().equals(name) && value.equalsIgnoreCase(
+                Objects.requireNonNullElse(o.value(), "")));
+    }
+
+    /** A later entry {@code over} overrides {@code e} when it always applies or applies under the same condition. */
+    private static boolean overrides(FlagEntry over, FlagEntry e) {
+        return over.origin().condition() == null || Objects.equals(over.origin().condition(), e.origin().condition());
+    }
+
+    public static boolean isTrue(String v) {
+        return v != null && v.toLowerCase(Locale.ROOT).equals("true");
+    }
+
+    public static boolean isFalse(String v) {
+        return v != null && v.toLowerCase(Locale.ROOT).equals("false");
+    }
+
+    /** nvcc's {@code --use_fast_math} in either spelling. */
+    public static boolean fastMath(FlagEntry e) {
+        return e.target() == FlagTarget.DEVICE && (e.name().equals("use_fast_math") || e.name().equals("use-fast-math"));
+    }
+
+    /** GCC's {@code -ffast-math} or {@code -Ofast}, not undone by a later {@code -fno-fast-math}. */
+    public boolean hostFastMath(int idx) {
+        FlagEntry e = entries.get(idx);
+        return e.target() != FlagTarget.DEVICE && (e.name().equals("ffast-math") || e.name().equals("Ofast"))
+                && !cancelled(idx, false, o -> o.name().equals("fno-fast-math"));
+    }
+
+    /** An nvcc device-code option {@code name} with a true/false value. */
+    public static boolean device(FlagEntry e, String name) {
+        return e.target() == FlagTarget.DEVICE && e.name().equals(name);
+    }
+
+    /** The message template {@code key} of {@code ruleId} (catalog key {@code flags-*}) with its arguments. */
+    public static String message(String ruleId, String key, Object... args) {
+        return dev.numlint.rules.RuleCatalog.get().rule(ruleId).message(key, args);
+    }
+}

@@ -1,0 +1,2 @@
+# shared settings
+COMMON_FLAGS = -lineinfo -DCOMMON_DEF=1

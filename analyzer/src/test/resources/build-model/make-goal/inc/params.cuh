@@ -1,0 +1,1 @@
+#define PARAM 3

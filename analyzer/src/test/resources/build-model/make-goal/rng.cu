@@ -1,0 +1,1 @@
+__device__ float rnd(float s) { return s / 7.0f; }
