@@ -224,7 +224,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             Reporter rep = new Reporter(ctx, sink, file, bc);
             for (TopLevelSplitter.LongDoubleDecl ld : sp.longDoubles) {
                 if (rep.enabled("NL005")) {
-                    rep.report("NL005", ld.line(), null, "long double " + ld.what() + " in host code: x86 evaluates it in "
+                    rep.report("NL005", new Reporter.Pos(ld.line(), ld.col(), ld.line(), 0), null, "long double " + ld.what() + " in host code: x86 evaluates it in "
                             + "80-bit x87 extended precision while the GPU rounds every operation to 64 bits (nvcc treats "
                             + "long double as double in device code), so CPU and GPU results differ", "long double " + ld.what(),
                             dev.numlint.model.Confidence.HIGH, null);

@@ -73,9 +73,13 @@ final class FastLexer {
             int startLine = line;
             int col = i - lineStart;
             if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+                // a line comment continues over backslash-newline (also backslash-CRLF)
                 while (i < n && s[i] != '\n') {
                     if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {
                         i++;
+                        line++;
+                    } else if (s[i] == '\\' && i + 2 < n && s[i + 1] == '\r' && s[i + 2] == '\n') {
+                        i += 2;
                         line++;
                     }
                     i++;
@@ -132,7 +136,12 @@ final class FastLexer {
                 if (j < n && (s[j] == '"' || s[j] == '\'') && isPrefix(s, i, j)) {
                     boolean raw = s[j - 1] == 'R' && s[j] == '"';
                     i = raw ? rawString(s, j) : quoted(s, j);
-                    for (int k = start; k < i; k++) if (s[k] == '\n') line++;
+                    for (int k = start; k < i; k++) {
+                        if (s[k] == '\n') {
+                            line++;
+                            lineStart = k + 1;
+                        }
+                    }
                     out.add(new PToken(s[j] == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL,
                             new String(s, start, (i) - (start)), startLine, col, EMPTY, null));
                     continue;
@@ -179,6 +188,13 @@ final class FastLexer {
                 i = quoted(s, i);
                 out.add(new PToken(c == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL, new String(s, start, (i) - (start)),
                         line, col, EMPTY, null));
+                // a literal continued with backslash-newline spans lines: later tokens keep their physical lines
+                for (int k = start; k < i; k++) {
+                    if (s[k] == '\n') {
+                        line++;
+                        lineStart = k + 1;
+                    }
+                }
                 continue;
             }
             Integer p = null;
@@ -227,7 +243,7 @@ final class FastLexer {
         while (j < n) {
             char d = s[j];
             if (d == '\\') {
-                j += 2;
+                j += j + 2 < n && s[j + 1] == '\r' && s[j + 2] == '\n' ? 3 : 2;
                 continue;
             }
             if (d == q) return j + 1;

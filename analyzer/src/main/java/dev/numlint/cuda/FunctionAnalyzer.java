@@ -160,7 +160,7 @@ final class FunctionAnalyzer {
         }
         scopes.push(params);
         if (f.longDoubleLine > 0 && host && rep.enabled("NL005")) {
-            reportLongDouble(f.longDoubleLine, f.longDoubleWhat, f.longDoubleWhat);
+            reportLongDouble(new Reporter.Pos(f.longDoubleLine, f.longDoubleCol, f.longDoubleLine, 0), f.longDoubleWhat, f.longDoubleWhat);
         }
         block(body.compoundStatement());
         scopes.pop();
@@ -450,7 +450,7 @@ final class FunctionAnalyzer {
                 promotion(t, v, initExpr, () -> "float '" + name + "'");
             }
             if (t.kind == CType.Kind.LONG_DOUBLE && host && rep.enabled("NL005")) {
-                reportLongDouble(line, "'" + name + "'", "long double " + name);
+                reportLongDouble(Reporter.Pos.of(dc.start, dc.stop), "'" + name + "'", "long double " + name);
             }
             Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
             if (l != null && initExpr != null && t.isFpScalar() && useCounts.getOrDefault(name, 0) == 2) {
@@ -884,7 +884,7 @@ final class FunctionAnalyzer {
                 && rep.enabled("NL002") && nl002Lines.add(c.start.getLine()) && r.cval == null) {
             Reporter.Flag fl = rep.flag(x -> x.contains("prec-div") || x.contains("prec_div") || Reporter.fastMathFlag().test(x),
                     divFlagText());
-            rep.report("NL002", line(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
+            rep.report("NL002", pos(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
                     + fl.text() + ": it becomes an approximate division (div.full.f32, up to 2 ulp error and 0 for "
                     + "divisors above 2^126) instead of the correctly rounded div.rn.f32; use __fdiv_rn or build with "
                     + "-prec-div=true", text(c), Confidence.HIGH, fl);
@@ -953,7 +953,7 @@ final class FunctionAnalyzer {
             fl = rep.flag(x -> x.startsWith("-march") || x.contains("fp-contract"), "-march=" + rep.build.hostArch());
             where = "the host compiler contracts it into an FMA instruction (" + fl.text() + ")";
         }
-        rep.report("NL003", line, fname(), "'" + text(c) + "' multiplies and " + (op.equals("+") || op.equals("+=") ? "adds" : "subtracts")
+        rep.report("NL003", pos(c), fname(), "'" + text(c) + "' multiplies and " + (op.equals("+") || op.equals("+=") ? "adds" : "subtracts")
                 + " (" + prod + "): " + where + ", rounding once instead of twice, so the result differs from the "
                 + "unfused CPU computation (a*a+b example of the NVIDIA white paper: 1.4210855e-14 vs 0); use "
                 + "__fmul_rn/__fadd_rn to keep both roundings or fmaf to fuse explicitly",
@@ -1026,7 +1026,7 @@ final class FunctionAnalyzer {
             if (op.DIV_ASSIGN() != null && device && lt.kind == CType.Kind.FLOAT && rhs.type.kind != CType.Kind.DOUBLE
                     && !rep.build.effectivePrecDiv() && rep.enabled("NL002") && nl002Lines.add(c.start.getLine())) {
                 Reporter.Flag fl = rep.flag(x -> x.contains("prec-div") || Reporter.fastMathFlag().test(x), divFlagText());
-                rep.report("NL002", line(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
+                rep.report("NL002", pos(c), fname(), "float division '" + text(c) + "' in device code is compiled with "
                         + fl.text() + ": approximate division (div.full.f32, up to 2 ulp) instead of div.rn.f32",
                         text(c), Confidence.HIGH, fl);
             }
@@ -1090,7 +1090,7 @@ final class FunctionAnalyzer {
         String tt = text(target);
         CType ty = memo.get(target) != null ? memo.get(target).type : CType.UNKNOWN;
         String tripText = unknown ? "a trip count unknown at compile time" : trip + " iterations";
-        rep.report("NL004", line(c), fname(), "'" + text(c) + "' accumulates into " + ty + " '" + tt
+        rep.report("NL004", pos(c), fname(), "'" + text(c) + "' accumulates into " + ty + " '" + tt
                 + "' serially over the loop at line " + outer.line + " (" + tripText + "): the rounding error grows with "
                 + "the number of terms and depends on the summation order, so this and a parallel GPU reduction (or the "
                 + "CPU reference) give different results (blocked vs serial matrix product in float: 707054208 vs "
@@ -1261,7 +1261,7 @@ final class FunctionAnalyzer {
         if (target == null) target = CType.UNKNOWN;
         convert(target, v, operand, castText, true, whole);
         if (target.kind == CType.Kind.LONG_DOUBLE && host && rep.enabled("NL005")) {
-            reportLongDouble(line(whole), "cast " + text(whole), text(whole));
+            reportLongDouble(pos(whole), "cast " + text(whole), text(whole));
         }
         E r = E.of(target);
         r.guarded = v.guarded;
@@ -1315,7 +1315,7 @@ final class FunctionAnalyzer {
                     + "the 32-bit range the platforms disagree (3e9 gives 0 on x86 but -1 on the GPU); clamp to the target "
                     + "range first";
         }
-        rep.report(rule, line(at), fname(), msg, text(at), Confidence.HIGH, null);
+        rep.report(rule, pos(at), fname(), msg, text(at), Confidence.HIGH, null);
     }
 
     private void promotion(CType target, E v, ExpressionContext src, Supplier<String> whatS) {
@@ -1324,7 +1324,7 @@ final class FunctionAnalyzer {
         String what = whatS.get();
         String var = v.promotedVar != null ? " ('" + v.promotedVar + "' is float)" : "";
         boolean viaFunction = !v.promoter.startsWith("the double literal");
-        rep.report("NL008", line(src), fname(), "'" + text(src) + "' is evaluated in double because of " + v.promoter + var
+        rep.report("NL008", pos(src), fname(), "'" + text(src) + "' is evaluated in double because of " + v.promoter + var
                 + " and rounded back to " + what + ": double arithmetic is much slower on the GPU and the double "
                 + "rounding gives results that differ from a float computation; "
                 + (viaFunction ? "call the float function (e.g. sqrtf)" : "use a float literal (suffix f)"),
@@ -1336,14 +1336,14 @@ final class FunctionAnalyzer {
         if (!rep.enabled("NL008")) return;
         String why = rhs.dblLiteral != null ? "the double literal " + rhs.dblLiteral : rhs.promoter;
         if (why == null) return;
-        rep.report("NL008", line(c), fname(), "'" + text(c) + "' computes in double because of " + why
+        rep.report("NL008", pos(c), fname(), "'" + text(c) + "' computes in double because of " + why
                 + " and rounds back to float '" + text(c.expression(0)) + "': double arithmetic is much slower on the "
                 + "GPU and the result differs from a float computation; use a float literal (suffix f)",
                 text(c), Confidence.HIGH, null);
     }
 
-    private void reportLongDouble(int line, String what, String snippet) {
-        rep.report("NL005", line, fname(), "long double " + what + " in host code: x86 evaluates it in 80-bit x87 "
+    private void reportLongDouble(Reporter.Pos pos, String what, String snippet) {
+        rep.report("NL005", pos, fname(), "long double " + what + " in host code: x86 evaluates it in 80-bit x87 "
                 + "extended precision while the GPU (and SSE code) rounds every operation to 64 bits (nvcc treats long "
                 + "double as double in device code), so results differ between the CPU and the GPU",
                 snippet, Confidence.HIGH, null);
@@ -1398,13 +1398,13 @@ final class FunctionAnalyzer {
         // rules on the call itself
         if (shortName.equals("__fdividef") || shortName.equals("fdividef")) {
             if (rep.enabled("NL002")) {
-                rep.report("NL002", line, fname(), "'" + text(c) + "' is an approximate division (2 ulp in range; it returns 0 when "
+                rep.report("NL002", pos(c), fname(), "'" + text(c) + "' is an approximate division (2 ulp in range; it returns 0 when "
                         + "the divisor is above 2^126 and the dividend finite): it differs from the CPU's correctly rounded "
                         + "division; use '/' with -prec-div=true or __fdiv_rn", text(c), Confidence.HIGH, null);
             }
         } else if (Builtins.FAST_INTRINSICS.contains(shortName)) {
             if (rep.enabled("NL006")) {
-                rep.report("NL006", line, fname(), "'" + text(c) + "' is a fast hardware approximation: its error is bounded in "
+                rep.report("NL006", pos(c), fname(), "'" + text(c) + "' is a fast hardware approximation: its error is bounded in "
                         + "absolute terms and grows outside a narrow argument range (e.g. __sinf outside [-pi, pi]), so it "
                         + "differs from the CPU's " + shortName.substring(2) + "; use " + shortName.substring(2)
                         + " without --use_fast_math", text(c), Confidence.HIGH, null);
@@ -1412,7 +1412,7 @@ final class FunctionAnalyzer {
         } else if (device && rep.build.effectiveFastMath() && fastMapped(shortName, args) != null) {
             if (rep.enabled("NL006")) {
                 Reporter.Flag fl = rep.flag(Reporter.fastMathFlag(), "--use_fast_math");
-                rep.report("NL006", line, fname(), "'" + text(c) + "' in device code is compiled with " + fl.text() + ", which "
+                rep.report("NL006", pos(c), fname(), "'" + text(c) + "' in device code is compiled with " + fl.text() + ", which "
                         + "replaces it by the fast approximation " + fastMapped(shortName, args) + " (absolute error bound, large "
                         + "relative error outside a narrow range), so results differ from the CPU's " + shortName,
                         text(c), Confidence.HIGH, fl);
@@ -1421,7 +1421,7 @@ final class FunctionAnalyzer {
             if (rep.enabled("NL006")) {
                 Reporter.Flag fl = rep.flag(x -> x.contains("prec-sqrt") || Reporter.fastMathFlag().test(x),
                         Boolean.FALSE.equals(rep.build.precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
-                rep.report("NL006", line, fname(), "'" + text(c) + "' in device code is compiled with " + fl.text()
+                rep.report("NL006", pos(c), fname(), "'" + text(c) + "' in device code is compiled with " + fl.text()
                         + ": an approximate square root (sqrt.approx.f32) instead of the correctly rounded one, so it can "
                         + "differ from the CPU's sqrtf by an ulp or more; use __fsqrt_rn or -prec-sqrt=true",
                         text(c), Confidence.HIGH, fl);
@@ -1429,7 +1429,7 @@ final class FunctionAnalyzer {
         }
         if (ATOMIC_ADDS.contains(shortName) && !args.isEmpty()) atomic(c, shortName, args);
         if (hostDevice && Builtins.TRANSCENDENTAL.contains(name) && rep.enabled("NL010")) {
-            rep.report("NL010", line, fname(), "'" + text(c) + "' runs on both host and device (__host__ __device__): the CPU "
+            rep.report("NL010", pos(c), fname(), "'" + text(c) + "' runs on both host and device (__host__ __device__): the CPU "
                     + "math library and CUDA's (" + shortName + ": " + (shortName.endsWith("f") ? "up to 2 ulp" : "up to 1-2 ulp")
                     + ", not correctly rounded) legitimately return different results for the same argument, so CPU and GPU "
                     + "outputs of this function differ", text(c), Confidence.HIGH, null);
@@ -1581,7 +1581,7 @@ final class FunctionAnalyzer {
         }
         boolean fp = elem.isFloating() || (elem.kind == CType.Kind.VECTOR && elem.elem.isFloating());
         if (!fp) return;
-        rep.report("NL009", line(c), fname(), "'" + text(c) + "' adds " + elem + " values atomically: the threads' additions "
+        rep.report("NL009", pos(c), fname(), "'" + text(c) + "' adds " + elem + " values atomically: the threads' additions "
                 + "happen in a different order on every run and floating-point addition is not associative, so the sum "
                 + "varies from run to run (and differs from the serial CPU sum); reduce per block in a fixed order "
                 + "(tree reduction) and combine partial sums deterministically", text(c), conf, null);
@@ -1590,6 +1590,11 @@ final class FunctionAnalyzer {
     // ------------------------------------------------------------------ text
     private int line(ParserRuleContext c) {
         return c.start.getLine();
+    }
+
+    /** Line and columns of {@code c} for a finding. */
+    private static Reporter.Pos pos(ParserRuleContext c) {
+        return Reporter.Pos.of(c.start, c.stop);
     }
 
     String text(ParserRuleContext c) {

@@ -563,9 +563,10 @@ final class Preprocessor {
                 for (PToken x : use) {
                     // argument tokens keep their own line when they came from the source (multi-line invocations)
                     int line = x.fromMacro == null ? x.getLine() : inv.getLine();
+                    int col = x.fromMacro == null ? x.getCharPositionInLine() : inv.getCharPositionInLine();
                     Set<String> h = new HashSet<>(x.hide);
                     h.addAll(inv.hide);
-                    res.add(x.at(line, x.getCharPositionInLine(), h, x.fromMacro != null ? x.fromMacro : (inv.fromMacro)));
+                    res.add(x.at(line, col, h, x.fromMacro != null ? x.fromMacro : (inv.fromMacro)));
                 }
                 continue;
             }

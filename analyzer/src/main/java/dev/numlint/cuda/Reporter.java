@@ -51,11 +51,47 @@ final class Reporter {
         return f -> f.contains("fast_math") || f.contains("fast-math") || f.equals("-Ofast");
     }
 
+    /**
+     * A source region: 1-based line and column (UTF-16 code units, as SARIF's {@code columnKind} utf16CodeUnits
+     * declares; a tab is one unit), 0 where unknown. The end is exclusive (the column after the last character).
+     */
+    record Pos(int line, int col, int endLine, int endCol) {
+        static Pos line(int line) {
+            return new Pos(line, 0, line, 0);
+        }
+
+        /**
+         * The region from token {@code a} to token {@code b}. Tokens produced by a macro expansion carry the
+         * invocation's position; the region then covers the invocation's first token only when its end is unknown.
+         */
+        static Pos of(org.antlr.v4.runtime.Token a, org.antlr.v4.runtime.Token b) {
+            int line = a.getLine();
+            int col = a.getCharPositionInLine() + 1;
+            if (b == null || b.getLine() < line) b = a;
+            String text = b.getText() == null ? "" : b.getText();
+            boolean macro = a instanceof PToken && ((PToken) a).fromMacro != null
+                    || b instanceof PToken && ((PToken) b).fromMacro != null;
+            if (macro || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) return new Pos(line, col, line, 0);
+            int endCol = b.getCharPositionInLine() + 1 + text.length();
+            if (b.getLine() == line && endCol <= col) return new Pos(line, col, line, 0);
+            return new Pos(line, col, b.getLine(), endCol);
+        }
+
+        Location location(String file) {
+            return new Location(file, line, col, endLine, endCol);
+        }
+    }
+
     void report(String rule, int line, String function, String message, String snippet, Confidence conf, Flag flag) {
+        report(rule, Pos.line(line), function, message, snippet, conf, flag);
+    }
+
+    void report(String rule, Pos pos, String function, String message, String snippet, Confidence conf, Flag flag) {
+        int line = pos.line();
         String key = rule + "|" + line + "|" + snippet;
         if (!seen.add(key)) return;
         Finding.Builder b = Finding.builder(rule)
-                .location(Location.line(rel, line))
+                .location(pos.location(rel))
                 .message(message)
                 .layer(Layer.CUDA_SOURCE)
                 .evidence(Evidence.source(snippet))

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Parse rate of the CUDA source front end per project: functions found by the splitter, functions whose body the
+# statement grammar parsed, and the percentage. Every function not parsed is a WARNING notification with its reason;
+# with NOTES=DIR the notifications of each project are written to DIR/<project>.txt.
+#   bench/cuda-parse-rate.sh [DIR...]   (default: rodinia cuda-samples tigre astra mcx rtk under $NUMLINT_CORPORA)
+# Files: every file the analyzer accepts (.cu .cuh .c .cc .cpp .cxx .h .hpp and the configured header extensions).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DIRS=("$@")
+if [ ${#DIRS[@]} -eq 0 ]; then
+  C=${NUMLINT_CORPORA:?give DIR arguments or set NUMLINT_CORPORA to the folder with the corpora}
+  for p in rodinia cuda-samples tigre astra mcx rtk; do DIRS+=("$C/$p"); done
+fi
+mvn -B -q -pl analyzer -am test-compile -DskipTests >/dev/null
+mkdir -p target
+mvn -B -q -pl rules dependency:build-classpath -Dmdep.outputFile="$PWD/target/cuda-bench.cp" >/dev/null
+REPO=${MAVEN_REPO:-$HOME/.m2/repository}
+ANTLR=$(ls "$REPO"/org/antlr/antlr4-runtime/4.13.2/antlr4-runtime-4.13.2.jar)
+CP=rules/target/classes:rules/target/test-classes:ptx-inspector/target/classes:validation/target/classes:analyzer/target/classes:analyzer/target/test-classes:$(cat target/cuda-bench.cp):$ANTLR
+printf '%-14s %7s %9s %8s %7s %8s\n' project files functions parsed failed parsed%
+for d in "${DIRS[@]}"; do
+  name=$(basename "$d")
+  notes=/dev/null
+  if [ -n "${NOTES:-}" ]; then mkdir -p "$NOTES"; notes="$NOTES/$name.txt"; fi
+  line=$(java -cp "$CP" dev.numlint.cuda.CudaCorpusMain --notes "$notes" "$d" | grep '^files ')
+  # files F  lines L  functions N  sll S  ll L  failed X (P%)
+  read -r _ files _ _ _ fns _ _ _ _ _ failed _ <<< "$line"
+  printf '%-14s %7s %9s %8s %7s %8s\n' "$name" "$files" "$fns" "$((fns - failed))" "$failed" \
+    "$(echo "scale=2; 100 * ($fns - $failed) / ($fns + ($fns == 0))" | bc)"
+done
