@@ -43,6 +43,14 @@ final class FastLexer {
     }
 
     static List<PToken> lex(String text) {
+        return lex(text, true);
+    }
+
+    /**
+     * Tokens of {@code text}; with {@code directives} false a '#' at the start of a line is the HASH punctuator
+     * (a macro body: {@code #define Q(x) #x}), not a directive.
+     */
+    static List<PToken> lex(String text, boolean directives) {
         final char[] s = text.toCharArray();
         List<PToken> out = new ArrayList<>(s.length / 5 + 16);
         int n = s.length;
@@ -99,7 +107,7 @@ final class FastLexer {
                 i = e;
                 continue;
             }
-            if (c == '#' && atLineStart) {
+            if (c == '#' && atLineStart && directives) {
                 // directive up to the end of the line, with continuations and block comments
                 while (i < n) {
                     char d = s[i];
@@ -147,8 +155,22 @@ final class FastLexer {
                     continue;
                 }
                 String w = new String(s, i, (j) - (i));
+                int wordLine = line;
+                if (j + 1 < n && s[j] == '\\' && (s[j + 1] == '\n' || s[j + 1] == '\r')) {
+                    // a name split by backslash-newline is one name (line splicing comes before tokenization)
+                    StringBuilder sb = new StringBuilder(w);
+                    while (j + 1 < n && s[j] == '\\' && (s[j + 1] == '\n' || s[j + 1] == '\r' && j + 2 < n && s[j + 2] == '\n')) {
+                        int k = j + (s[j + 1] == '\r' ? 3 : 2);
+                        if (k >= n || !(Character.isLetterOrDigit(s[k]) || s[k] == '_' || s[k] == '$')) break;
+                        line++;
+                        lineStart = k;
+                        j = k;
+                        while (j < n && (Character.isLetterOrDigit(s[j]) || s[j] == '_' || s[j] == '$')) sb.append(s[j++]);
+                    }
+                    w = sb.toString();
+                }
                 Integer kw = KEYWORDS.get(w);
-                out.add(new PToken(kw != null ? kw : CudaLexer.IDENTIFIER, w, line, col, EMPTY, null));
+                out.add(new PToken(kw != null ? kw : CudaLexer.IDENTIFIER, w, wordLine, col, EMPTY, null));
                 i = j;
                 continue;
             }

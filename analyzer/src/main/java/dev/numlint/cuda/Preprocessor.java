@@ -120,7 +120,32 @@ final class Preprocessor {
             }
         }
         if (!segment.isEmpty()) expandAll(segment, out);
-        return out;
+        return dropPragmaOperators(out);
+    }
+
+    /** Removes {@code _Pragma("...")} and {@code __pragma(...)} (pragma operators, often produced by macros). */
+    private static List<PToken> dropPragmaOperators(List<PToken> toks) {
+        List<PToken> out = null;
+        for (int i = 0; i < toks.size(); i++) {
+            PToken t = toks.get(i);
+            if (t.getType() == CudaLexer.IDENTIFIER && (t.getText().equals("_Pragma") || t.getText().equals("__pragma"))
+                    && i + 1 < toks.size() && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
+                int depth = 0;
+                int j = i + 1;
+                for (; j < toks.size(); j++) {
+                    int ty = toks.get(j).getType();
+                    if (ty == CudaLexer.LPAREN) depth++;
+                    else if (ty == CudaLexer.RPAREN && --depth == 0) break;
+                }
+                if (j < toks.size()) {
+                    if (out == null) out = new ArrayList<>(toks.subList(0, i));
+                    i = j;
+                    continue;
+                }
+            }
+            if (out != null) out.add(t);
+        }
+        return out == null ? toks : out;
     }
 
     private static final java.util.regex.Pattern CONTINUATION = java.util.regex.Pattern.compile("\\\\\\r?\\n");
@@ -232,7 +257,7 @@ final class Preprocessor {
         } else {
             body = after;
         }
-        List<PToken> toks = lex(body);
+        List<PToken> toks = FastLexer.lex(body, false);
         macros.put(name, new Macro(name, params, variadic, toks));
     }
 
