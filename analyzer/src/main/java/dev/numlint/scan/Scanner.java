@@ -542,6 +542,14 @@ public final class Scanner {
             } else if (b.level() == null) {
                 b.level(rules.level(id));
             }
+            if (b.impact() != null) {
+                // the configured or catalog level is the ceiling; the impact decides below it
+                Level byImpact = b.impact().level(b.level());
+                if (byImpact == null) {
+                    return; // provably exact: not a hazard
+                }
+                b.level(byImpact);
+            }
             Finding f = b.build();
             Location l = f.location();
             if (Path.of(l.file()).isAbsolute()) {

@@ -17,7 +17,7 @@ class DocsGeneratorTest {
         Rule r = new Rule("NL004", "serial-float-accumulation", Level.WARNING, "accumulation", List.of(1339),
                 "Loop-carried accumulator.", "desc", List.of(Layer.CUDA_SOURCE, Layer.JAVA_SOURCE),
                 List.of(new RuleOption("min-trip-count", "int", "16", "Loops | shorter than this are skipped.")),
-                "# Serial accumulation\n\n## What it detects\n\nSums.\n");
+                "# Serial accumulation\n\n## What it detects\n\nSums.\n", null);
         String doc = DocsGenerator.ruleDoc(r);
         assertThat(doc).startsWith("<!-- Generated").contains("\n# Serial accumulation\n\n| | |\n|---|---|\n")
                 .contains("| Default level | warning |")
@@ -26,7 +26,7 @@ class DocsGeneratorTest {
                 .contains("| Options | `min-trip-count` (int, default 16): Loops \\| shorter than this are skipped. |")
                 .endsWith("Loop-carried accumulator.\n\n## What it detects\n\nSums.\n");
         Rule untitled = new Rule("NL007", "flush-to-zero", Level.NOTE, "precision", List.of(), "s", "d",
-                List.of(Layer.PTX), List.of(), "## What it detects\n\nFTZ.\n");
+                List.of(Layer.PTX), List.of(), "## What it detects\n\nFTZ.\n", null);
         assertThat(DocsGenerator.ruleDoc(untitled)).contains("\n# NL007 flush-to-zero\n").contains("| CWE | none |")
                 .contains("| Options | none |");
     }

@@ -24,6 +24,8 @@ import java.util.Objects;
  * @param fingerprint    stable fingerprint assigned by the scan (null before)
  * @param suppression    set when the finding is suppressed; suppressed findings are still reported
  * @param properties     extra facts for machine consumers (e.g. "confirmedInPtx": true, "validation": {...})
+ * @param impact         what the hazard's value decides (null when the check did not classify it); the scan
+ *                       derives the level from it and it appears as {@code properties.impact}
  */
 public record Finding(
         String ruleId,
@@ -38,7 +40,8 @@ public record Finding(
         String fingerprintKey,
         String fingerprint,
         Suppression suppression,
-        Map<String, Object> properties) {
+        Map<String, Object> properties,
+        Impact impact) {
 
     public Finding {
         Objects.requireNonNull(ruleId, "ruleId");
@@ -75,6 +78,7 @@ public record Finding(
         b.fingerprint = fingerprint;
         b.suppression = suppression;
         b.properties.putAll(properties);
+        b.impact = impact;
         return b;
     }
 
@@ -93,6 +97,7 @@ public record Finding(
         private String fingerprint;
         private Suppression suppression;
         private final Map<String, Object> properties = new LinkedHashMap<>();
+        private Impact impact;
 
         public Builder ruleId(String v) { ruleId = v; return this; }
         public Builder level(Level v) { level = v; return this; }
@@ -108,12 +113,31 @@ public record Finding(
         public Builder fingerprint(String v) { fingerprint = v; return this; }
         public Builder suppression(Suppression v) { suppression = v; return this; }
         public Builder property(String k, Object v) { properties.put(k, v); return this; }
+        /**
+         * Sets the impact: the scan derives the level from it ({@link Impact#level}), it is written as
+         * {@code properties.impact}, and its sink becomes a related location.
+         */
+        public Builder impact(Impact v) {
+            impact = v;
+            if (v != null) {
+                properties.put("impact", v.toProperties());
+            } else {
+                properties.remove("impact");
+            }
+            return this;
+        }
+        public Impact impact() { return impact; }
         public String ruleId() { return ruleId; }
         public Level level() { return level; }
 
         public Finding build() {
+            if (impact != null && impact.sink() != null
+                    && related.stream().noneMatch(r -> r.location().equals(impact.sink()))) {
+                related.add(new RelatedLocation(impact.sink(),
+                        impact.consequence() != null ? impact.consequence() : "the value is used here"));
+            }
             return new Finding(ruleId, level, location, message, layer, evidence, related, confidence, function,
-                    fingerprintKey, fingerprint, suppression, properties);
+                    fingerprintKey, fingerprint, suppression, properties, impact);
         }
     }
 }

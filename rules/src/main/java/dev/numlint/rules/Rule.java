@@ -3,6 +3,7 @@ package dev.numlint.rules;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One entry of the rule catalog. Everything user-visible about a rule (CLI listing, SARIF rule metadata, SpotBugs
@@ -18,9 +19,52 @@ import java.util.List;
  * @param layers       layers the rule is implemented in
  * @param options      rule options
  * @param markdown     the full markdown document (docs/rules/ID-name.md is generated from it)
+ * @param messages     message templates by key ({@code {name}} placeholders), see {@link #message}
  */
 public record Rule(String id, String name, Level level, String category, List<Integer> cwe, String summary,
-                   String description, List<Layer> layers, List<RuleOption> options, String markdown) {
+                   String description, List<Layer> layers, List<RuleOption> options, String markdown,
+                   Map<String, String> messages) {
+
+    public Rule {
+        messages = messages == null ? Map.of() : Map.copyOf(messages);
+    }
+
+    /**
+     * The finding message {@code key} of this rule with its {@code {placeholders}} filled from {@code args} (name,
+     * value pairs). Messages are one line: they name the expression or instruction and the consequence in this
+     * case; the explanation lives in the rule document. Unknown keys and unfilled placeholders are bugs and throw.
+     */
+    public String message(String key, Object... args) {
+        String template = messages.get(key);
+        if (template == null) {
+            throw new IllegalArgumentException("rule " + id + " has no message '" + key + "' in the catalog");
+        }
+        if (args.length % 2 != 0) {
+            throw new IllegalArgumentException("message arguments must be name, value pairs");
+        }
+        Map<String, Object> values = new java.util.HashMap<>();
+        for (int i = 0; i < args.length; i += 2) {
+            values.put(String.valueOf(args[i]), args[i + 1]);
+        }
+        StringBuilder sb = new StringBuilder(template.length() + 32);
+        int i = 0;
+        while (i < template.length()) {
+            char c = template.charAt(i);
+            int close = c == '{' ? template.indexOf('}', i) : -1;
+            if (close > i) {
+                String name = template.substring(i + 1, close);
+                if (!values.containsKey(name)) {
+                    throw new IllegalArgumentException("message " + id + "." + key + " needs '" + name + "'");
+                }
+                sb.append(values.get(name));
+                i = close + 1;
+            } else {
+                sb.append(c);
+                i++;
+            }
+        }
+        return sb.toString();
+    }
 
     /** Upper-case pattern type used by the SpotBugs plugin, e.g. NL001_FLOAT_TO_UNSIGNED_CONVERSION. */
     public String bugPattern() {

@@ -87,10 +87,14 @@ public final class RuleCatalog {
                                 text(o, "description")));
                     }
                 }
+                Map<String, String> messages = new LinkedHashMap<>();
+                if (n.has("messages")) {
+                    n.get("messages").fields().forEachRemaining(e -> messages.put(e.getKey(), e.getValue().asText()));
+                }
                 String md = readDoc(id);
                 Rule r = new Rule(id, name, Level.parse(text(n, "level")), text(n, "category"), List.copyOf(cwe),
                         text(n, "summary").trim(), text(n, "description").trim(), List.copyOf(layers),
-                        List.copyOf(options), md);
+                        List.copyOf(options), md, messages);
                 if (map.put(id, r) != null) {
                     throw new IllegalStateException("duplicate rule id " + id);
                 }

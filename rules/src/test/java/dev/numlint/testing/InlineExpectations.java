@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,9 +22,13 @@ import java.util.regex.Pattern;
  * commas) says that the next line that is not itself an expectation comment must be flagged with that rule;
  * {@code // ok: NL003} says it must not be. A fixture test collects the findings as {@link Hit}s and calls
  * {@link #compare}: the comparison is exact, so every finding must be expected and every expectation found.
+ *
+ * <p>An expectation may also state the level the finding must have: {@code // ruleid: NL003 level=note}. Tests that
+ * pass the actual levels to {@link #compare(Collection, Map)} then check it too.
  */
 public final class InlineExpectations {
-    private static final Pattern MARK = Pattern.compile("(?://|#|/\\*|<!--)\\s*(ruleid|ok)\\s*:\\s*(NL\\d{3}(?:\\s*,\\s*NL\\d{3})*)");
+    private static final Pattern MARK = Pattern.compile(
+            "(?://|#|/\\*|<!--)\\s*(ruleid|ok)\\s*:\\s*(NL\\d{3}(?:\\s*,\\s*NL\\d{3})*)(?:\\s+level\\s*[=:]\\s*(error|warning|note))?");
 
     /** A (file, line, rule) triple; file is the path relative to the fixture root with '/' separators. */
     public record Hit(String file, int line, String ruleId) implements Comparable<Hit> {
@@ -42,6 +48,7 @@ public final class InlineExpectations {
 
     private final Set<Hit> expected = new TreeSet<>();
     private final Set<Hit> forbidden = new TreeSet<>();
+    private final Map<Hit, String> expectedLevels = new TreeMap<>();
 
     private InlineExpectations() {
     }
@@ -72,7 +79,7 @@ public final class InlineExpectations {
         for (int i = 0; i < lines.length; i++) {
             Matcher m = MARK.matcher(lines[i]);
             if (m.find() && lines[i].substring(0, m.start()).isBlank()) {
-                pending.add(new String[] {m.group(1), m.group(2)});
+                pending.add(new String[] {m.group(1), m.group(2), m.group(3)});
                 continue;
             }
             if (!pending.isEmpty()) {
@@ -80,6 +87,9 @@ public final class InlineExpectations {
                     for (String id : p[1].split(",")) {
                         Hit h = new Hit(rel, i + 1, id.trim());
                         (p[0].equals("ruleid") ? expected : forbidden).add(h);
+                        if (p[0].equals("ruleid") && p[2] != null) {
+                            expectedLevels.put(h, p[2]);
+                        }
                     }
                 }
                 pending.clear();
@@ -93,6 +103,27 @@ public final class InlineExpectations {
 
     public Set<Hit> forbidden() {
         return forbidden;
+    }
+
+    /** The levels stated with {@code level=...} on expectations. */
+    public Map<Hit, String> expectedLevels() {
+        return expectedLevels;
+    }
+
+    /**
+     * Like {@link #compare(Collection)}, and also checks the level of every expectation that states one;
+     * {@code actualLevels} maps each actual hit to its level id (error, warning, note).
+     */
+    public String compare(Collection<Hit> actual, Map<Hit, String> actualLevels) {
+        StringBuilder sb = new StringBuilder(compare(actual));
+        for (Map.Entry<Hit, String> e : expectedLevels.entrySet()) {
+            String got = actualLevels.get(e.getKey());
+            if (got != null && !got.equals(e.getValue())) {
+                sb.append("  level:      ").append(e.getKey()).append(" is ").append(got).append(", expected ")
+                        .append(e.getValue()).append('\n');
+            }
+        }
+        return sb.toString();
     }
 
     /**

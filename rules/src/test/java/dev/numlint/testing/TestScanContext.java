@@ -120,6 +120,21 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         }
     }
 
+    /** The level id of every unsuppressed finding, for {@link InlineExpectations#compare(java.util.Collection, Map)}. */
+    public Map<InlineExpectations.Hit, String> levels() {
+        synchronized (findings) {
+            Map<InlineExpectations.Hit, String> m = new java.util.TreeMap<>();
+            for (Finding f : findings) {
+                if (!f.suppressed()) {
+                    m.merge(new InlineExpectations.Hit(f.location().file(), f.location().startLine(), f.ruleId()),
+                            f.level().id(), (a, b) -> Level.valueOf(a.toUpperCase(java.util.Locale.ROOT))
+                                    .atLeast(Level.valueOf(b.toUpperCase(java.util.Locale.ROOT))) ? a : b);
+                }
+            }
+            return m;
+        }
+    }
+
     // ScanContext
     @Override public Path root() { return root; }
     @Override public List<Path> files() { return files; }
@@ -156,6 +171,12 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
     @Override public void report(Finding.Builder b) {
         if (!enabled(b.ruleId())) return;
         if (b.level() == null) b.level(level(b.ruleId()));
+        if (b.impact() != null) {
+            // as the scan does: the rule's level is the ceiling, the impact decides below it; exact is no finding
+            Level byImpact = b.impact().level(b.level());
+            if (byImpact == null) return;
+            b.level(byImpact);
+        }
         findings.add(b.build());
     }
     @Override public void notify(Notification n) { notifications.add(n); }

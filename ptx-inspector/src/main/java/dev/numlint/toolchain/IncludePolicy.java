@@ -1,0 +1,97 @@
+package dev.numlint.toolchain;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where included files may come from, and how much an include graph may cost. {@code roots} are the scanned
+ * directories (the only untrusted files that may be read); {@code systemDirs} are trusted header trees (the CUDA
+ * toolkit, /usr/include, the host compiler's headers). Both are kept as real paths (symlinks resolved), so a test
+ * {@code realPath.startsWith(dir)} is exact.
+ *
+ * @param roots      real paths of the scanned roots
+ * @param systemDirs real paths of the toolkit and system include trees
+ * @param maxDepth   deepest include nesting followed (deeper: a problem, the file is not compiled)
+ * @param maxFiles   most files of the scanned roots one graph may reach
+ * @param maxBytes   most bytes read for one graph (files of the roots and followed system headers)
+ */
+public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDepth, int maxFiles, long maxBytes) {
+    /** Default limits: depth 64, 4,000 files, 256 MiB. */
+    public static final int DEFAULT_MAX_DEPTH = 64;
+    public static final int DEFAULT_MAX_FILES = 4000;
+    public static final long DEFAULT_MAX_BYTES = 256L * 1024 * 1024;
+
+    public IncludePolicy {
+        roots = realDirs(roots);
+        systemDirs = realDirs(systemDirs);
+    }
+
+    /** A policy with the default limits. */
+    public static IncludePolicy of(List<Path> roots, List<Path> systemDirs) {
+        return new IncludePolicy(roots, systemDirs, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FILES, DEFAULT_MAX_BYTES);
+    }
+
+    /**
+     * The trusted include trees: the toolkit root (when known) and the system's /usr/include, /usr/local/include
+     * and /usr/lib/gcc (the host compiler's own headers).
+     */
+    public static List<Path> defaultSystemDirs(Path toolkitRoot) {
+        List<Path> out = new ArrayList<>();
+        if (toolkitRoot != null) out.add(toolkitRoot);
+        out.add(Path.of("/usr/include"));
+        out.add(Path.of("/usr/local/include"));
+        out.add(Path.of("/usr/lib/gcc"));
+        return out;
+    }
+
+    /** Whether a real path lies inside a scanned root. */
+    public boolean inRoots(Path real) {
+        return under(real, roots);
+    }
+
+    /** Whether a real path lies inside a toolkit or system include tree. */
+    public boolean inSystem(Path real) {
+        return under(real, systemDirs);
+    }
+
+    private static boolean under(Path p, List<Path> dirs) {
+        for (Path d : dirs) if (p.startsWith(d)) return true;
+        return false;
+    }
+
+    /** Real paths of the existing directories among {@code dirs} (absolute normalized paths for the others). */
+    static List<Path> realDirs(List<Path> dirs) {
+        Set<Path> out = new LinkedHashSet<>();
+        for (Path d : dirs) {
+            if (d == null) continue;
+            try {
+                out.add(d.toAbsolutePath().normalize().toRealPath());
+            } catch (IOException | RuntimeException e) {
+                // a directory that does not exist cannot hold a file
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The real path of {@code p}, or null when it does not exist. */
+    static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    static boolean exists(Path p) {
+        try {
+            return Files.exists(p);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.numlint.model;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a hazard's value decides: the consequence that makes a finding worth a reviewer's attention.
+ *
+ * <p>A one-ulp difference between CPU and GPU is harmless when the value is only stored; it moves a pixel when the
+ * value is truncated to an index, flips a decision when it reaches a branch, and grows with the trip count of an
+ * accumulation. Checks follow a hazard's value through def-use to what it reaches and classify it here; the scan
+ * turns the kind into the finding's level ({@link #level}).
+ *
+ * @param kind        the classification
+ * @param consequence short text for the message, e.g. "truncated to a pixel index at line 9" (may be null)
+ * @param sink        where the value is consumed: the cast, index, branch or reduction (may be null)
+ * @param errorBound  an error bound when one could be computed, e.g. "n*2^-24 relative" (may be null)
+ */
+public record Impact(Kind kind, String consequence, Location sink, String errorBound) {
+
+    /** The consequence classes of issue-tracker terminology, most to least severe. */
+    public enum Kind {
+        /** Reaches a float-to-integer conversion or rounding, an index or address, a branch, or a reduction. */
+        AMPLIFIED,
+        /** Feeds a subtraction of nearly equal quantities (difference of products). */
+        CANCELLATION,
+        /** An accumulation whose error bound grows with an unknown or large trip count. */
+        GROWING,
+        /** Only stored or returned: CPU and GPU differ by at most a few ulp. */
+        BOUNDED,
+        /** Provably exact: not a hazard at all, never reported. */
+        EXACT;
+
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static Kind parse(String s) {
+            return valueOf(s.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    public Impact {
+        Objects.requireNonNull(kind, "kind");
+    }
+
+    public static Impact of(Kind kind, String consequence) {
+        return new Impact(kind, consequence, null, null);
+    }
+
+    public static Impact amplified(String consequence, Location sink) {
+        return new Impact(Kind.AMPLIFIED, consequence, sink, null);
+    }
+
+    public static Impact bounded(String consequence) {
+        return new Impact(Kind.BOUNDED, consequence, null, null);
+    }
+
+    public Impact withErrorBound(String bound) {
+        return new Impact(kind, consequence, sink, bound);
+    }
+
+    /**
+     * The level of a finding with this impact when the rule's (catalog or configured) level is {@code ceiling}:
+     * amplified, cancellation and growing findings keep the ceiling, bounded ones become notes; exact ones are not
+     * reported at all ({@code null}).
+     */
+    public Level level(Level ceiling) {
+        return switch (kind) {
+            case AMPLIFIED, CANCELLATION, GROWING -> ceiling;
+            case BOUNDED -> Level.NOTE;
+            case EXACT -> null;
+        };
+    }
+
+    /** The machine-readable form put under {@code properties.impact} in SARIF and JSON. */
+    public Map<String, Object> toProperties() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", kind.id());
+        if (consequence != null) {
+            m.put("consequence", consequence);
+        }
+        if (sink != null) {
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("file", sink.file());
+            s.put("line", sink.startLine());
+            if (sink.startColumn() > 0) {
+                s.put("column", sink.startColumn());
+            }
+            m.put("sink", s);
+        }
+        if (errorBound != null) {
+            m.put("errorBound", errorBound);
+        }
+        return m;
+    }
+}
