@@ -449,37 +449,83 @@ final class Preprocessor {
     }
 
     // ---------------------------------------------------------------- macro expansion
-    private static final int MAX_EXPANSIONS = 200_000;
+    /** Bounds of macro expansion per file: expansions, tokens they produce, nesting of macro arguments. */
+    static final int MAX_EXPANSIONS = 200_000;
+    static final long MAX_PRODUCED = 4_000_000;
+    static final int MAX_ARG_DEPTH = 64;
+    private long produced;
+    private int depth;
+    private String truncated;
+    private int truncatedLine;
+
+    /** Why macro expansion stopped early (a bound was reached), or null when everything was expanded. */
+    String truncated() {
+        return truncated;
+    }
+
+    /** The line where expansion stopped. */
+    int truncatedLine() {
+        return truncatedLine;
+    }
+
+    private void truncate(String why, PToken at) {
+        if (truncated == null) {
+            truncated = why;
+            truncatedLine = at.getLine();
+        }
+    }
 
     /** Expands macros in {@code in} and appends the result to {@code out}. */
     void expandAll(List<PToken> in, List<PToken> out) {
-        Deque<PToken> front = new ArrayDeque<>();
-        int[] pos = {0};
-        while (true) {
-            PToken t = next(front, in, pos);
-            if (t == null) return;
-            if (t.getType() == CudaLexer.IDENTIFIER || isKeywordLike(t)) {
-                Macro m = macros.get(t.getText());
-                if (m != null && !t.hide.contains(m.name()) && expansions < MAX_EXPANSIONS) {
-                    if (m.params() == null) {
-                        expansions++;
-                        pushFront(front, substitute(m, null, t));
-                        continue;
-                    }
-                    PToken after = peek(front, in, pos);
-                    if (after != null && after.getType() == CudaLexer.LPAREN) {
-                        next(front, in, pos);
-                        List<List<PToken>> args = collectArgs(front, in, pos);
-                        if (args != null) {
+        if (++depth > MAX_ARG_DEPTH) {
+            if (!in.isEmpty()) truncate("macro arguments nested deeper than " + MAX_ARG_DEPTH + " levels", in.get(0));
+            out.addAll(in);
+            depth--;
+            return;
+        }
+        try {
+            Deque<PToken> front = new ArrayDeque<>();
+            int[] pos = {0};
+            while (true) {
+                PToken t = next(front, in, pos);
+                if (t == null) return;
+                if (truncated == null && (t.getType() == CudaLexer.IDENTIFIER || isKeywordLike(t))) {
+                    Macro m = macros.get(t.getText());
+                    if (m != null && !t.hide.contains(m.name())) {
+                        if (expansions >= MAX_EXPANSIONS) {
+                            truncate("more than " + MAX_EXPANSIONS + " macro expansions", t);
+                        } else if (m.params() == null) {
                             expansions++;
-                            pushFront(front, substitute(m, args, t));
-                            continue;
+                            if (expanded(front, substitute(m, null, t), t)) continue;
+                        } else {
+                            PToken after = peek(front, in, pos);
+                            if (after != null && after.getType() == CudaLexer.LPAREN) {
+                                next(front, in, pos);
+                                List<List<PToken>> args = collectArgs(front, in, pos);
+                                if (args != null) {
+                                    expansions++;
+                                    if (expanded(front, substitute(m, args, t), t)) continue;
+                                }
+                            }
                         }
                     }
                 }
+                out.add(t);
             }
-            out.add(t);
+        } finally {
+            depth--;
         }
+    }
+
+    /** Queues an expansion unless it exceeds the size bound (then expansion stops, and false is returned). */
+    private boolean expanded(Deque<PToken> front, List<PToken> expansion, PToken at) {
+        produced += expansion.size();
+        if (produced > MAX_PRODUCED || front.size() + expansion.size() > MAX_PRODUCED) {
+            truncate("macro expansions would produce more than " + MAX_PRODUCED + " tokens", at);
+            return false;
+        }
+        pushFront(front, expansion);
+        return true;
     }
 
     private static boolean isKeywordLike(PToken t) {
