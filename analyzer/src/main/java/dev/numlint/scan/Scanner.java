@@ -321,44 +321,9 @@ public final class Scanner {
         return out;
     }
 
-    /**
-     * One finding per (rule, file, line): a source finding that PTX confirms absorbs the PTX finding's evidence;
-     * duplicates of one layer collapse. Input must be sorted; output keeps the order.
-     */
+    /** See {@link LayerMerge}: source and PTX findings of one rule on one line. Input sorted, order kept. */
     static List<Finding> merge(List<Finding> sorted) {
-        Map<String, List<Finding>> groups = new LinkedHashMap<>();
-        for (Finding f : sorted) {
-            String key = f.ruleId() + '\u0000' + f.location().file() + '\u0000' + f.location().startLine();
-            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
-        }
-        List<Finding> out = new ArrayList<>();
-        for (List<Finding> g : groups.values()) {
-            Map<Layer, Finding> byLayer = new LinkedHashMap<>();
-            for (Finding f : g) {
-                byLayer.putIfAbsent(f.layer(), f);
-            }
-            Finding src = byLayer.get(Layer.CUDA_SOURCE);
-            if (src != null && byLayer.containsKey(Layer.PTX)) {
-                Finding.Builder b = src.toBuilder();
-                Set<Object> have = new HashSet<>(src.evidence());
-                have.addAll(src.related());
-                for (Finding p : g) {
-                    if (p.layer() != Layer.PTX) {
-                        continue;
-                    }
-                    p.evidence().stream().filter(have::add).forEach(b::evidence);
-                    p.related().stream().filter(have::add).forEach(b::related);
-                }
-                if (!src.message().endsWith(" (confirmed in PTX)")) {
-                    b.message(src.message() + " (confirmed in PTX)");
-                }
-                b.property("confirmedInPtx", true);
-                byLayer.put(Layer.CUDA_SOURCE, b.build());
-                byLayer.remove(Layer.PTX);
-            }
-            out.addAll(byLayer.values());
-        }
-        return out;
+        return LayerMerge.merge(sorted);
     }
 
     private static List<Finding> suppress(List<Finding> findings, SourceLines lines) {

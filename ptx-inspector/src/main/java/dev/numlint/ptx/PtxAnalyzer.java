@@ -1,21 +1,10 @@
 package dev.numlint.ptx;
 
 import dev.numlint.model.BuildContext;
-import dev.numlint.model.Evidence;
-import dev.numlint.model.Finding;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
-import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
-import dev.numlint.ptx.model.DebugLoc;
-import dev.numlint.ptx.model.Instruction;
-import dev.numlint.ptx.model.PtxFunction;
-import dev.numlint.ptx.model.PtxModule;
-import dev.numlint.ptx.model.SourcePos;
 import dev.numlint.ptx.nvcc.NvccCompiler;
-import dev.numlint.ptx.parser.PtxReader;
-import dev.numlint.ptx.rules.PtxHit;
-import dev.numlint.ptx.rules.PtxRules;
 import dev.numlint.spi.Analyzer;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.PtxMode;
@@ -26,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,18 +24,17 @@ import java.util.concurrent.Future;
 
 /**
  * The PTX front end: reads .ptx files (and, with {@code --ptx auto} and nvcc available, compiles .cu files to PTX
- * first), builds the program model and reports NL001-NL004 and NL006-NL009 at the PTX layer. A finding's primary
+ * first), builds the program model and runs the PTX checks (dev.numlint.ptx.checks) over every function. A finding's primary
  * location is the CUDA source line from the .loc debug information when that file exists (the outermost call site
  * in user code for inlined helpers); the PTX instruction is a related location and evidence.
  */
 public final class PtxAnalyzer implements Analyzer {
-    static final Set<String> RULES = Set.of("NL001", "NL002", "NL003", "NL004", "NL006", "NL007", "NL008", "NL009");
     private static final long MAX_BYTES = 512L * 1024 * 1024;
 
     @Override public String id() { return "ptx"; }
     @Override public Layer layer() { return Layer.PTX; }
     @Override public int phase() { return PHASE_KERNEL; }
-    @Override public Set<String> implementedRules() { return RULES; }
+    @Override public Set<String> implementedRules() { return dev.numlint.ptx.rules.PtxRules.implementedRules(); }
 
     /** .ptx files always; .cu files too (they are compiled only with --ptx auto and nvcc present). */
     @Override
@@ -167,186 +154,7 @@ public final class PtxAnalyzer implements Analyzer {
      */
     public static void analyzeText(ScanContext ctx, FindingSink sink, String text, Path ptxFile, Path cuFile,
                                    BuildContext bc, SourceCache sources) {
-        Path shownFile = cuFile != null ? cuFile : ptxFile;
-        String rel = ctx.relativize(shownFile);
-        PtxReader.Result res = PtxReader.read(text);
-        if (res.failed() || (res.module().functions().isEmpty() && !res.problems().isEmpty())) {
-            PtxReader.Problem p = res.problems().get(0);
-            sink.notify(new Notification(rel, cuFile == null ? p.line() : 0, Level.ERROR, "parse-error",
-                    "not valid PTX: " + p.message() + " at '" + p.token() + "' (PTX line " + p.line() + ")"));
-            return;
-        }
-        if (!res.problems().isEmpty()) {
-            Set<String> reported = new HashSet<>();
-            for (PtxReader.Problem p : res.problems()) {
-                String fn = p.function();
-                String key = fn == null ? "line" + p.line() : fn;
-                if (!reported.add(key) || reported.size() > 20) continue;
-                sink.notify(new Notification(rel, cuFile == null ? p.line() : 0, Level.WARNING, "parse-error",
-                        "PTX syntax error at line " + p.line() + " near '" + p.token() + "': " + p.message()
-                        + (res.skippedFunctions().isEmpty() ? "" : "; skipped functions: "
-                        + String.join(", ", res.skippedFunctions().stream().limit(5).toList()))));
-            }
-        }
-        PtxModule m = res.module();
-        Path ptxDir = ptxFile.toAbsolutePath().getParent();
-        Map<Integer, Path> fileIndex = new java.util.HashMap<>();
-        for (Map.Entry<Integer, String> e : m.files().entrySet()) {
-            Path p = resolveSource(e.getValue(), ptxDir, ctx.root(), cuFile);
-            if (p != null) fileIndex.put(e.getKey(), p);
-        }
-        PtxRules.Settings settings = new PtxRules.Settings(ctx.rules().intOption("NL004", "min-trip-count"),
-                bc != null && bc.effectiveFastMath(),
-                loc -> {
-                    // the line where the operation is written: the innermost position when it is user code
-                    SourcePos u = isSystemPath(m.files().get(loc.pos().fileIndex())) ? userPos(loc, m.files())
-                            : loc.pos();
-                    Path p = u == null ? null : fileIndex.get(u.fileIndex());
-                    return p == null ? null : sources.line(p, u.line());
-                });
-        Map<String, Finding.Builder> out = new java.util.LinkedHashMap<>();
-        Map<String, Integer> ordinals = new java.util.HashMap<>();
-        for (PtxFunction fn : m.definedFunctions()) {
-            if (isLibraryFunction(fn.name())) continue;
-            List<PtxHit> hits = PtxRules.check(fn, settings, id -> ctx.rules().enabled(id));
-            for (PtxHit h : hits) {
-                report(ctx, h, ptxFile, cuFile, m.files(), fileIndex, sources, out, ordinals);
-            }
-        }
-        out.values().forEach(sink::report);
-    }
-
-    /** CUDA math-library helpers emitted as separate functions (__internal_trig_reduction_slowpathd ...). */
-    static boolean isLibraryFunction(String name) {
-        return name.startsWith("__internal_") || name.startsWith("__nv_") || name.startsWith("__cuda_")
-                || name.startsWith("__cudart_");
-    }
-
-    /** Headers of the toolkit and the system: code there is library code, not the programmer's. */
-    static boolean isSystemPath(String p) {
-        if (p == null) return false;
-        String s = p.replace('\\', '/');
-        return s.startsWith("/usr/include/") || s.startsWith("/usr/lib/") || s.contains("/include/cccl/")
-                || s.contains("/targets/x86_64-linux/") || s.contains("/targets/sbsa-linux/")
-                || s.matches(".*/cuda[^/]*/include/.*") || s.contains("/include/c++/") || s.contains("/crt/");
-    }
-
-    /**
-     * The position in user code: the outermost call site (inlined_at chain) that is not in a toolkit or system
-     * header, else the .loc position itself when it is user code; null when everything is library code.
-     */
-    static SourcePos userPos(DebugLoc loc, Map<Integer, String> files) {
-        if (loc == null) return null;
-        List<SourcePos> chain = loc.inlinedAt();
-        for (int i = chain.size() - 1; i >= 0; i--) {
-            SourcePos p = chain.get(i);
-            if (!isSystemPath(files.get(p.fileIndex()))) return p;
-        }
-        return isSystemPath(files.get(loc.pos().fileIndex())) ? null : loc.pos();
-    }
-
-    /**
-     * The debug location of the hit's instruction; when it has none or only line 0 (compiler-generated code between
-     * statements), the nearest located instruction among the hit's related instructions, then before it in the
-     * function, so the finding never lands on line 1 of the source by default.
-     */
-    static DebugLoc locatedLoc(PtxHit h) {
-        DebugLoc own = h.at().loc();
-        if (own != null && own.pos().line() > 0) return own;
-        if (h.related() != null) {
-            for (Instruction r : h.related()) {
-                if (r.loc() != null && r.loc().pos().line() > 0) return r.loc();
-            }
-        }
-        List<Instruction> ins = h.function().instructions();
-        for (int i = ins.indexOf(h.at()) - 1; i >= 0; i--) {
-            DebugLoc l = ins.get(i).loc();
-            if (l != null && l.pos().line() > 0) return l;
-        }
-        return own;
-    }
-
-    private static Path resolveSource(String written, Path ptxDir, Path root, Path cuFile) {
-        if (written == null || written.isEmpty()) return null;
-        try {
-            Path p = Path.of(written);
-            if (p.isAbsolute()) return Files.isRegularFile(p) ? p.normalize() : null;
-            for (Path base : new Path[] {cuFile == null ? null : cuFile.toAbsolutePath().getParent(), ptxDir, root}) {
-                if (base == null) continue;
-                Path q = base.resolve(p).normalize();
-                if (Files.isRegularFile(q)) return q;
-            }
-        } catch (RuntimeException e) {
-            return null;
-        }
-        return null;
-    }
-
-    private static void report(ScanContext ctx, PtxHit h, Path ptxFile, Path cuFile, Map<Integer, String> files,
-                               Map<Integer, Path> fileIndex, SourceCache sources, Map<String, Finding.Builder> out,
-                               Map<String, Integer> ordinals) {
-        Instruction in = h.at();
-        DebugLoc loc = locatedLoc(h);
-        SourcePos user = userPos(loc, files);
-        if (loc != null && user == null) return; // toolkit/system header code (math library, CUB, Thrust)
-        Path srcFile = user == null ? null : fileIndex.get(user.fileIndex());
-        Location ptxLoc = Location.line(ctx.relativize(ptxFile), in.ptxLine());
-        Location primary;
-        String srcLine = null;
-        if (srcFile != null) {
-            primary = Location.of(ctx.relativize(srcFile), user.line(), Math.max(0, user.column()));
-            srcLine = sources.line(srcFile, user.line());
-        } else if (cuFile != null) {
-            primary = Location.line(ctx.relativize(cuFile), user == null ? 1 : user.line());
-        } else {
-            primary = ptxLoc;
-        }
-        // one finding per rule and source line (template instances and unrolled copies are counted, not repeated);
-        // without a readable source, per .loc line when there is one, else per instruction
-        String dedupe = h.ruleId() + "|" + primary.file() + "|" + (srcFile != null || cuFile != null
-                ? "line" + primary.startLine()
-                : user != null ? "loc" + user.fileIndex() + ":" + user.line() : "i" + in.ptxLine());
-        Finding.Builder prev = out.get(dedupe);
-        if (prev != null) {
-            int n = ordinals.merge("instances|" + dedupe, 1, Integer::sum) + 1;
-            prev.property("instances", n);
-            return;
-        }
-        String fnName = h.function().name();
-        Finding.Builder b = Finding.builder(h.ruleId())
-                .location(primary)
-                .message(h.message())
-                .layer(Layer.PTX)
-                .confidence(h.confidence())
-                .function(Demangler.simpleName(fnName))
-                .property("mangledName", fnName)
-                .property("ptxLine", in.ptxLine())
-                .property("ptxInstruction", in.text());
-        if (cuFile != null) {
-            b.evidence(new Evidence("ptx", in.text(), null));
-            b.related(Location.line(ctx.relativize(cuFile), primary.startLine()),
-                    "emitted as `" + in.text() + "` (PTX line " + in.ptxLine() + ")");
-        } else {
-            b.evidence(new Evidence("ptx", in.text(), primary == ptxLoc ? null : ptxLoc));
-            if (primary != ptxLoc) b.related(ptxLoc, "emitted as `" + in.text() + "`");
-        }
-        for (Instruction r : h.related()) {
-            b.evidence(new Evidence("ptx", r.text(), cuFile != null ? null : Location.line(ctx.relativize(ptxFile),
-                    r.ptxLine())));
-        }
-        if (srcLine != null) b.evidence(Evidence.source(srcLine.strip()));
-        if (loc != null && loc.inlined() && !loc.pos().equals(user)) {
-            Path inner = fileIndex.get(loc.pos().fileIndex());
-            if (inner != null) {
-                b.related(Location.of(ctx.relativize(inner), loc.pos().line(), Math.max(0, loc.pos().column())),
-                        "inside the inlined function called here; the instruction comes from this line");
-            }
-        }
-        String shapeText = srcLine != null ? srcLine.strip().replaceAll("\\s+", " ") : h.shape();
-        String key = h.ruleId() + "|" + fnName + "|" + h.shape() + "|" + shapeText;
-        int ord = ordinals.merge(key, 1, Integer::sum);
-        b.fingerprintKey(key + (ord > 1 ? "#" + ord : ""));
-        out.put(dedupe, b);
+        PtxFindings.analyzeText(ctx, sink, text, ptxFile, cuFile, bc, sources);
     }
 
     /** Lines of CUDA source files named by .loc, read once per scan (thread-safe). */

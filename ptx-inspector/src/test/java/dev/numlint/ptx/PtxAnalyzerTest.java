@@ -108,7 +108,7 @@ class PtxAnalyzerTest {
     }
 
     @Test
-    void inlinedHelperIsReportedAtTheCallInTheKernel() throws IOException {
+    void inlinedHelperIsReportedWhereTheOperationIsWrittenWithTheCallSiteRelated() throws IOException {
         Files.writeString(dir.resolve("help.cuh"), "__device__ float mad3(float a, float b, float c)\n"
                 + "{\n    return a * b + c;\n}\n");
         Files.writeString(dir.resolve("k.cu"), "#include \"help.cuh\"\n__global__ void k(float* a)\n{\n"
@@ -119,10 +119,11 @@ class PtxAnalyzerTest {
                 + " fma.rn.f32 %f1, %f2, %f3, %f4;\n ret;\n}\n .file 1 \"k.cu\"\n .file 2 \"help.cuh\"\n");
         TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
         assertThat(ctx.hits()).extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
-                .containsExactly("k.cu:4 NL003");
+                .containsExactly("help.cuh:3 NL003");
         Finding f = ctx.findings().get(0);
-        assertThat(f.location().startColumn()).isEqualTo(12);
-        assertThat(f.related()).anyMatch(r -> r.location().file().equals("help.cuh") && r.location().startLine() == 3);
+        assertThat(f.location().startColumn()).isEqualTo(14);
+        assertThat(f.related()).anyMatch(r -> r.location().file().equals("k.cu") && r.location().startLine() == 4
+                && r.message().contains("inlined here"));
         assertThat(f.related()).anyMatch(r -> r.location().file().equals("k.ptx") && r.location().startLine() == 10);
     }
 

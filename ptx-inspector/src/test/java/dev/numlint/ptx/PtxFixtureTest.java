@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Walks every fixture directory under fixtures/ and compares the PTX analyzer's findings exactly with the inline
- * expectations. Directories with .cu files are compiled with nvcc (flags from build.properties) and skipped when
+ * expectations. Directories with .cu files are compiled with nvcc (flags from fixture.properties, key nvcc-flags as in every module's fixtures) and skipped when
  * nvcc is absent; fixtures/ptx holds committed PTX whose .loc sources do not exist, so findings fall back to the
  * PTX line and the expectations are written in the .ptx files.
  */
@@ -55,13 +55,13 @@ class PtxFixtureTest {
         try {
             copy(fixtureDir, work);
             BuildContext bc = BuildContext.defaults();
-            Path props = work.resolve("build.properties");
+            Path props = work.resolve("fixture.properties");
             if (Files.exists(props)) {
                 Properties p = new Properties();
                 try (InputStream in = Files.newInputStream(props)) {
                     p.load(in);
                 }
-                for (String f : p.getProperty("nvccFlags", "").trim().split("\\s+")) {
+                for (String f : p.getProperty("nvcc-flags", "").trim().split("\\s+")) {
                     if (!f.isEmpty()) bc.addNvccFlag(f);
                     if (f.contains("use_fast_math")) bc.fastMath(true);
                 }
@@ -73,10 +73,10 @@ class PtxFixtureTest {
             assertThat(exp.expected()).as("fixture has expectations").isNotEmpty();
             StringBuilder detail = new StringBuilder();
             for (Finding f : ctx.findings()) {
-                detail.append("\n  ").append(f.ruleId()).append(' ').append(f.location().shortText()).append(' ')
+                detail.append("\n  ").append(f.ruleId()).append(' ').append(f.level().id()).append(' ').append(f.location().shortText()).append(' ')
                         .append(f.message());
             }
-            assertThat(exp.compare(ctx.hits())).as("findings of " + fixtureDir.getFileName() + ":" + detail
+            assertThat(exp.compare(ctx.hits(), ctx.levels())).as("findings of " + fixtureDir.getFileName() + ":" + detail
                     + "\nnotifications: " + ctx.notifications()).isEmpty();
             for (Finding f : ctx.findings()) {
                 assertThat(f.evidence()).anyMatch(e -> e.kind().equals("ptx"));

@@ -1,15 +1,28 @@
 package dev.numlint.ptx.rules;
 
 import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.PtxFunction;
 import java.util.List;
 
 /**
  * A hazard found in PTX, before it is mapped to a source location: the rule, the function, the instruction the
- * finding is reported at, a specific message, further instructions that explain it (e.g. the mul feeding an add),
- * and a shape used for the fingerprint.
+ * finding is reported at, a one-line message, further instructions that explain it (e.g. the mul feeding an add),
+ * a shape used for the fingerprint and to tell different operations on one line apart, and the consequence of the
+ * hazard's value (null when the check does not classify it; the rule's level then applies).
  */
 public record PtxHit(String ruleId, PtxFunction function, Instruction at, String message, Confidence confidence,
-                     List<Instruction> related, String shape) {
+                     List<Instruction> related, String shape, Consequence consequence) {
+
+    public PtxHit(String ruleId, PtxFunction function, Instruction at, String message, Confidence confidence,
+                  List<Instruction> related, String shape) {
+        this(ruleId, function, at, message, confidence, related, shape, null);
+    }
+
+    /** The impact kind, or null. */
+    public Impact.Kind impactKind() {
+        return consequence == null ? null : consequence.kind();
+    }
 }

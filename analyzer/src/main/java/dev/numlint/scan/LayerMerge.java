@@ -1,0 +1,147 @@
+package dev.numlint.scan;
+
+import dev.numlint.model.Finding;
+import dev.numlint.model.Impact;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Merges what the CUDA-source and PTX layers found on one source line for one rule.
+ *
+ * <p>A source finding that PTX confirms absorbs the PTX finding's evidence and says "(confirmed in PTX)" — but only
+ * when the PTX instruction is the programmer's own operation, never for an instruction of an inlined library
+ * routine ({@code properties.libraryCode}). Several hazards of one rule on one line stay separate (an
+ * {@code __expf} and a {@code __cosf}): each PTX finding is matched to the source finding that names its operation.
+ * The merged finding is as consequential as its most consequential evidence: it takes the more severe impact and
+ * level of the two layers. Within one layer, findings on one line with the same message are duplicates (two
+ * analyzers, or one hazard reached twice) and collapse into the first; different operations have different
+ * messages and stay apart.
+ */
+final class LayerMerge {
+    /** PTX opcodes and the source spellings that produce them. */
+    private static final Map<String, List<String>> OPERATIONS = Map.of(
+            "ex2", List.of("exp", "pow"),
+            "lg2", List.of("log", "pow"),
+            "sin", List.of("sin"),
+            "cos", List.of("cos"),
+            "div", List.of("/", "div"),
+            "rcp", List.of("rcp", "/"),
+            "sqrt", List.of("sqrt"),
+            "rsqrt", List.of("rsqrt"),
+            "tanh", List.of("tanh"));
+
+    private LayerMerge() {
+    }
+
+    static List<Finding> merge(List<Finding> sorted) {
+        Map<String, List<Finding>> groups = new LinkedHashMap<>();
+        for (Finding f : sorted) {
+            String key = f.ruleId() + '\u0000' + f.location().file() + '\u0000' + f.location().startLine();
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
+        }
+        List<Finding> out = new ArrayList<>();
+        for (List<Finding> g : groups.values()) {
+            List<Finding> src = new ArrayList<>();
+            List<Finding> ptx = new ArrayList<>();
+            List<Finding> other = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
+            List<Finding> unique = new ArrayList<>();
+            for (Finding f : g) {
+                if (seen.add(f.layer() + "\u0000" + f.message())) {
+                    unique.add(f);
+                    (f.layer() == Layer.CUDA_SOURCE ? src : f.layer() == Layer.PTX ? ptx : other).add(f);
+                }
+            }
+            if (src.isEmpty() || ptx.isEmpty()) {
+                out.addAll(unique);
+                continue;
+            }
+            List<List<Finding>> matched = new ArrayList<>();
+            for (int i = 0; i < src.size(); i++) {
+                matched.add(new ArrayList<>());
+            }
+            for (Finding p : ptx) {
+                int best = 0;
+                if (src.size() > 1) {
+                    for (int i = 0; i < src.size(); i++) {
+                        if (sameOperation(src.get(i), p)) {
+                            best = i;
+                            break;
+                        }
+                    }
+                }
+                matched.get(best).add(p);
+            }
+            for (int i = 0; i < src.size(); i++) {
+                out.add(absorb(src.get(i), matched.get(i)));
+            }
+            out.addAll(other);
+        }
+        return out;
+    }
+
+    private static Finding absorb(Finding src, List<Finding> ptx) {
+        if (ptx.isEmpty()) {
+            return src;
+        }
+        Finding.Builder b = src.toBuilder();
+        Set<Object> have = new HashSet<>(src.evidence());
+        have.addAll(src.related());
+        boolean confirmed = false;
+        Impact impact = src.impact();
+        Level level = src.level();
+        for (Finding p : ptx) {
+            p.evidence().stream().filter(have::add).forEach(b::evidence);
+            p.related().stream().filter(have::add).forEach(b::related);
+            confirmed |= !Boolean.TRUE.equals(p.properties().get("libraryCode"));
+            if (p.impact() != null && (impact == null || p.impact().kind().compareTo(impact.kind()) < 0)) {
+                impact = p.impact();
+            }
+            if (p.level().atLeast(level)) {
+                level = p.level();
+            }
+        }
+        if (impact != src.impact()) {
+            b.impact(impact);
+        }
+        b.level(level);
+        if (confirmed) {
+            if (!src.message().endsWith(" (confirmed in PTX)")) {
+                b.message(src.message() + " (confirmed in PTX)");
+            }
+            b.property("confirmedInPtx", true);
+        }
+        return b.build();
+    }
+
+    /** The PTX instruction is the operation the source finding names (ex2.approx for __expf, cos for __cosf). */
+    private static boolean sameOperation(Finding src, Finding ptx) {
+        Object instr = ptx.properties().get("ptxInstruction");
+        if (instr == null) {
+            return false;
+        }
+        String opcode = instr.toString().strip().split("[.\\s]", 2)[0];
+        List<String> names = OPERATIONS.get(opcode);
+        if (names == null) {
+            return false;
+        }
+        String text = (src.message() + " " + src.evidence().stream().map(e -> e.text()).toList())
+                .toLowerCase(Locale.ROOT);
+        String head = src.message().toLowerCase(Locale.ROOT);
+        int q = head.indexOf('\'', 1);
+        String expr = head.startsWith("'") && q > 0 ? head.substring(1, q) : text;
+        for (String n : names) {
+            if (expr.contains(n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,359 @@
+package dev.numlint.ptx;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Evidence;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Impact;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import dev.numlint.model.Location;
+import dev.numlint.model.Notification;
+import dev.numlint.ptx.PtxAnalyzer.SourceCache;
+import dev.numlint.ptx.facts.Consequences.Consequence;
+import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.model.DebugLoc;
+import dev.numlint.ptx.model.Instruction;
+import dev.numlint.ptx.model.PtxFunction;
+import dev.numlint.ptx.model.PtxModule;
+import dev.numlint.ptx.model.SourcePos;
+import dev.numlint.ptx.parser.PtxReader;
+import dev.numlint.ptx.rules.PtxHit;
+import dev.numlint.ptx.rules.PtxRules;
+import dev.numlint.spi.FindingSink;
+import dev.numlint.spi.ScanContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns PTX text into findings: parses it, runs the PTX checks over every function and maps each hit to the CUDA
+ * source position where the operation is written.
+ *
+ * <p>One finding per rule and source position: the copies of an inlined helper at every call site and the
+ * instances of a template merge into one finding at the line where the operation is written, with the call sites
+ * as related locations. Different operations of one rule on one line (an {@code __expf} and a {@code __cosf}, atomics
+ * into two arrays) stay separate findings. Instructions whose own position is in a toolkit or system header (the
+ * math library, CUB, Thrust) are the library's, not the programmer's: they are reported only for rules whose hazard
+ * is the call itself (a conversion, an atomic, a tensor-core operation, flush-to-zero), at the user's call site,
+ * and marked {@code libraryCode} so that they never count as confirming a source finding.
+ */
+final class PtxFindings {
+    /** Rules whose hazard is the call of a header function itself (atomicAdd, wmma, conversions). */
+    private static final Set<String> CALL_RULES = Set.of("NL001", "NL007", "NL009", "NL012");
+    /** Rules whose different operations on one line are different hazards. */
+    private static final Set<String> PER_OPERATION = Set.of("NL002", "NL006", "NL009", "NL012");
+    private static final int MAX_CALL_SITES = 10;
+
+    private final ScanContext ctx;
+    private final Path ptxFile;
+    private final Path cuFile;
+    private final Map<Integer, String> files;
+    private final Map<Integer, Path> fileIndex;
+    private final SourceCache sources;
+    private final Map<String, Entry> out = new LinkedHashMap<>();
+    private final Map<String, Integer> ordinals = new HashMap<>();
+
+    private static final class Entry {
+        final Finding.Builder builder;
+        final Set<Location> callSites = new HashSet<>();
+        Impact.Kind kind;
+        int instances = 1;
+
+        Entry(Finding.Builder builder, Impact.Kind kind) {
+            this.builder = builder;
+            this.kind = kind;
+        }
+    }
+
+    private PtxFindings(ScanContext ctx, Path ptxFile, Path cuFile, Map<Integer, String> files,
+                        Map<Integer, Path> fileIndex, SourceCache sources) {
+        this.ctx = ctx;
+        this.ptxFile = ptxFile;
+        this.cuFile = cuFile;
+        this.files = files;
+        this.fileIndex = fileIndex;
+        this.sources = sources;
+    }
+
+    static void analyzeText(ScanContext ctx, FindingSink sink, String text, Path ptxFile, Path cuFile,
+                            BuildContext bc, SourceCache sources) {
+        Path shownFile = cuFile != null ? cuFile : ptxFile;
+        String rel = ctx.relativize(shownFile);
+        PtxReader.Result res = PtxReader.read(text);
+        if (res.failed() || (res.module().functions().isEmpty() && !res.problems().isEmpty())) {
+            PtxReader.Problem p = res.problems().get(0);
+            sink.notify(new Notification(rel, cuFile == null ? p.line() : 0, Level.ERROR, "parse-error",
+                    "not valid PTX: " + p.message() + " at '" + p.token() + "' (PTX line " + p.line() + ")"));
+            return;
+        }
+        if (!res.problems().isEmpty()) {
+            Set<String> reported = new HashSet<>();
+            for (PtxReader.Problem p : res.problems()) {
+                String fn = p.function();
+                String key = fn == null ? "line" + p.line() : fn;
+                if (!reported.add(key) || reported.size() > 20) {
+                    continue;
+                }
+                sink.notify(new Notification(rel, cuFile == null ? p.line() : 0, Level.WARNING, "parse-error",
+                        "PTX syntax error at line " + p.line() + " near '" + p.token() + "': " + p.message()
+                        + (res.skippedFunctions().isEmpty() ? "" : "; skipped functions: "
+                        + String.join(", ", res.skippedFunctions().stream().limit(5).toList()))));
+            }
+        }
+        PtxModule m = res.module();
+        Path ptxDir = ptxFile.toAbsolutePath().getParent();
+        Map<Integer, Path> fileIndex = new HashMap<>();
+        for (Map.Entry<Integer, String> e : m.files().entrySet()) {
+            Path p = resolveSource(e.getValue(), ptxDir, ctx.root(), cuFile);
+            if (p != null) {
+                fileIndex.put(e.getKey(), p);
+            }
+        }
+        PtxFacts.Settings settings = new PtxFacts.Settings(ctx.rules().intOption("NL004", "min-trip-count"),
+                bc != null && bc.effectiveFastMath(),
+                loc -> {
+                    // the line where the operation is written: the innermost position in user code
+                    SourcePos u = writtenPos(loc, m.files());
+                    Path p = u == null ? null : fileIndex.get(u.fileIndex());
+                    return p == null ? null : sources.line(p, u.line());
+                });
+        PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
+        for (PtxFunction fn : m.definedFunctions()) {
+            if (isLibraryFunction(fn.name())) {
+                continue;
+            }
+            for (PtxHit h : PtxRules.check(fn, settings, id -> ctx.rules().enabled(id))) {
+                findings.report(h);
+            }
+        }
+        findings.out.values().forEach(e -> sink.report(e.builder));
+    }
+
+    /** CUDA math-library helpers emitted as separate functions (__internal_trig_reduction_slowpathd ...). */
+    static boolean isLibraryFunction(String name) {
+        return name.startsWith("__internal_") || name.startsWith("__nv_") || name.startsWith("__cuda_")
+                || name.startsWith("__cudart_");
+    }
+
+    /** Headers of the toolkit and the system: code there is library code, not the programmer's. */
+    static boolean isSystemPath(String p) {
+        if (p == null) {
+            return false;
+        }
+        String s = p.replace('\\', '/');
+        return s.startsWith("/usr/include/") || s.startsWith("/usr/lib/") || s.contains("/include/cccl/")
+                || s.contains("/targets/x86_64-linux/") || s.contains("/targets/sbsa-linux/")
+                || s.matches(".*/cuda[^/]*/include/.*") || s.contains("/include/c++/") || s.contains("/crt/");
+    }
+
+    /**
+     * Where the operation is written in user code: the .loc position itself when it is user code, else the
+     * innermost call site in the inlined_at chain that is user code (the user's call of a header function); null
+     * when everything is library code.
+     */
+    static SourcePos writtenPos(DebugLoc loc, Map<Integer, String> files) {
+        if (loc == null) {
+            return null;
+        }
+        if (!isSystemPath(files.get(loc.pos().fileIndex()))) {
+            return loc.pos();
+        }
+        for (SourcePos p : loc.inlinedAt()) {
+            if (!isSystemPath(files.get(p.fileIndex()))) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** The outermost call site in user code (the kernel's own line) when the instruction was inlined, else null. */
+    static SourcePos outermostCallSite(DebugLoc loc, Map<Integer, String> files) {
+        if (loc == null || loc.inlinedAt().isEmpty()) {
+            return null;
+        }
+        List<SourcePos> chain = loc.inlinedAt();
+        for (int i = chain.size() - 1; i >= 0; i--) {
+            if (!isSystemPath(files.get(chain.get(i).fileIndex()))) {
+                return chain.get(i);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The debug location of the hit's instruction; when it has none or only line 0 (compiler-generated code between
+     * statements), the nearest located instruction among the hit's related instructions, then before it in the
+     * function, so the finding never lands on line 1 of the source by default.
+     */
+    static DebugLoc locatedLoc(PtxHit h) {
+        DebugLoc own = h.at().loc();
+        if (own != null && own.pos().line() > 0) {
+            return own;
+        }
+        if (h.related() != null) {
+            for (Instruction r : h.related()) {
+                if (r.loc() != null && r.loc().pos().line() > 0) {
+                    return r.loc();
+                }
+            }
+        }
+        List<Instruction> ins = h.function().instructions();
+        for (int i = ins.indexOf(h.at()) - 1; i >= 0; i--) {
+            DebugLoc l = ins.get(i).loc();
+            if (l != null && l.pos().line() > 0) {
+                return l;
+            }
+        }
+        return own;
+    }
+
+    private static Path resolveSource(String written, Path ptxDir, Path root, Path cuFile) {
+        if (written == null || written.isEmpty()) {
+            return null;
+        }
+        try {
+            Path p = Path.of(written);
+            if (p.isAbsolute()) {
+                Path n = p.normalize();
+                // a .loc may name any file; only files inside the scanned root are ever read
+                return n.startsWith(root.toAbsolutePath().normalize()) && Files.isRegularFile(n) ? n : null;
+            }
+            for (Path base : new Path[] {cuFile == null ? null : cuFile.toAbsolutePath().getParent(), ptxDir, root}) {
+                if (base == null) {
+                    continue;
+                }
+                Path q = base.resolve(p).normalize();
+                if (q.startsWith(root.toAbsolutePath().normalize()) && Files.isRegularFile(q)) {
+                    return q;
+                }
+            }
+        } catch (RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
+    private Location locationOf(SourcePos pos) {
+        Path srcFile = pos == null ? null : fileIndex.get(pos.fileIndex());
+        if (srcFile != null) {
+            return Location.of(ctx.relativize(srcFile), pos.line(), Math.max(0, pos.column()));
+        }
+        if (cuFile != null && pos != null) {
+            return Location.line(ctx.relativize(cuFile), pos.line());
+        }
+        return null;
+    }
+
+    private void report(PtxHit h) {
+        Instruction in = h.at();
+        DebugLoc loc = locatedLoc(h);
+        SourcePos written = writtenPos(loc, files);
+        if (loc != null && written == null) {
+            return; // toolkit/system header code (math library, CUB, Thrust)
+        }
+        boolean libraryCode = loc != null && isSystemPath(files.get(loc.pos().fileIndex()));
+        if (libraryCode && !CALL_RULES.contains(h.ruleId())) {
+            return; // an operation inside a header routine: the library's, not the programmer's expression
+        }
+        Location ptxLoc = Location.line(ctx.relativize(ptxFile), in.ptxLine());
+        Location primary = locationOf(written);
+        Path srcFile = written == null ? null : fileIndex.get(written.fileIndex());
+        String srcLine = srcFile == null ? null : sources.line(srcFile, written.line());
+        if (primary == null) {
+            primary = cuFile != null ? Location.line(ctx.relativize(cuFile), 1) : ptxLoc;
+        }
+        SourcePos outer = outermostCallSite(loc, files);
+        Location callSite = outer == null || outer.equals(written) ? null : locationOf(outer);
+        String operation = PER_OPERATION.contains(h.ruleId()) ? "|" + h.shape() : "";
+        String dedupe = h.ruleId() + "|" + primary.file() + "|" + (srcFile != null || cuFile != null
+                ? "line" + primary.startLine()
+                : written != null ? "loc" + written.fileIndex() + ":" + written.line() : "i" + in.ptxLine())
+                + operation;
+        Entry prev = out.get(dedupe);
+        Impact impact = impact(h);
+        if (prev != null) {
+            prev.instances++;
+            prev.builder.property("instances", prev.instances);
+            if (callSite != null && prev.callSites.size() < MAX_CALL_SITES && prev.callSites.add(callSite)) {
+                prev.builder.related(callSite, "also inlined here (" + Demangler.simpleName(h.function().name())
+                        + ")");
+            }
+            if (impact != null && (prev.kind == null || impact.kind().compareTo(prev.kind) < 0)) {
+                prev.kind = impact.kind();
+                prev.builder.impact(impact).message(message(h, impact));
+            }
+            return;
+        }
+        String fnName = h.function().name();
+        Finding.Builder b = Finding.builder(h.ruleId())
+                .location(primary)
+                .message(message(h, impact))
+                .layer(Layer.PTX)
+                .confidence(h.confidence())
+                .function(Demangler.simpleName(fnName))
+                .property("mangledName", fnName)
+                .property("ptxLine", in.ptxLine())
+                .property("ptxInstruction", in.text())
+                .impact(impact);
+        if (libraryCode) {
+            b.property("libraryCode", true);
+        }
+        b.evidence(new Evidence("ptx", in.text(), cuFile != null || primary == ptxLoc ? null : ptxLoc));
+        if (cuFile == null && primary != ptxLoc) {
+            b.related(ptxLoc, "emitted as `" + in.text() + "`");
+        }
+        for (Instruction r : h.related()) {
+            b.evidence(new Evidence("ptx", r.text(), cuFile != null ? null : Location.line(ctx.relativize(ptxFile),
+                    r.ptxLine())));
+        }
+        if (srcLine != null) {
+            b.evidence(Evidence.source(srcLine.strip()));
+        }
+        Entry e = new Entry(b, impact == null ? null : impact.kind());
+        if (callSite != null) {
+            e.callSites.add(callSite);
+            b.related(callSite, "inlined here (" + Demangler.simpleName(fnName) + ")");
+        }
+        String shapeText = srcLine != null ? srcLine.strip().replaceAll("\\s+", " ") : h.shape();
+        String key = h.ruleId() + "|" + fnName + "|" + h.shape() + "|" + shapeText;
+        int ord = ordinals.merge(key, 1, Integer::sum);
+        b.fingerprintKey(key + (ord > 1 ? "#" + ord : ""));
+        out.put(dedupe, e);
+    }
+
+    /** The hit's consequence as an Impact with the sink's source location, or null when not classified. */
+    private Impact impact(PtxHit h) {
+        Consequence c = h.consequence();
+        if (c == null) {
+            return null;
+        }
+        Location sink = null;
+        if (c.sink() != null && c.sink().loc() != null) {
+            sink = locationOf(writtenPos(c.sink().loc(), files));
+        }
+        String what = c.what() + (sink != null ? " at line " + sink.startLine() : "");
+        Impact i = new Impact(c.kind(), what, sink, null);
+        if (c.kind() == Impact.Kind.GROWING && "f32".equals(h.at().type())) {
+            i = i.withErrorBound("(n-1)*2^-24 relative to the sum of |terms| for n terms");
+        } else if (c.kind() == Impact.Kind.GROWING && "f64".equals(h.at().type())) {
+            i = i.withErrorBound("(n-1)*2^-53 relative to the sum of |terms| for n terms");
+        }
+        return i;
+    }
+
+    /** The check's message, followed by the consequence when it amplifies or cancels. */
+    private static String message(PtxHit h, Impact impact) {
+        if (impact == null || h.ruleId().equals("NL001") || h.ruleId().equals("NL009")) {
+            return h.message();
+        }
+        return switch (impact.kind()) {
+            case AMPLIFIED, CANCELLATION -> h.message() + "; then " + impact.consequence();
+            default -> h.message();
+        };
+    }
+}

@@ -1,0 +1,66 @@
+package dev.numlint.ptx.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.ptx.facts.Consequences.Consequence;
+import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.model.Instruction;
+import dev.numlint.ptx.rules.PtxHit;
+import dev.numlint.ptx.rules.SourceText;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** NL002: {@code div.approx/div.full.f32} and approximate reciprocals written by the user (not library steps). */
+@AutoService(PtxCheck.class)
+public final class ApproximateDivision implements PtxCheck {
+    @Override
+    public String ruleId() {
+        return "NL002";
+    }
+
+    @Override
+    public void check(PtxFacts facts, Consumer<PtxHit> out) {
+        for (Instruction in : facts.function().instructions()) {
+            String op = in.opcode();
+            if (!op.equals("div") && !op.equals("rcp")) {
+                continue;
+            }
+            String t = in.type();
+            boolean div = op.equals("div");
+            boolean flagged = div ? (in.approx() || in.full()) && "f32".equals(t)
+                    : in.approx() && ("f32".equals(t) || ("f64".equals(t) && in.ftz()));
+            if (!flagged || (facts.libraryInternal(in) && "f32".equals(t))) {
+                continue;
+            }
+            String line = facts.sourceLine(in);
+            if (line != null) {
+                if (!SourceText.hasDivision(line) && !SourceText.calls(line, "__frcp_rn", "__drcp_rn")) {
+                    continue;
+                }
+            } else if ("f64".equals(t) && refinedByFma(facts, in)) {
+                continue;
+            }
+            String what = in.full() ? "up to 2 ulp error (div.full)"
+                    : div ? "up to 2 ulp error, 0 for divisors above 2^126" : "an approximate reciprocal";
+            String cause = facts.ftzMode() || facts.settings().fastMathBuild() ? "fast math"
+                    : in.full() ? "-prec-div=false" : "__fdividef or -prec-div=false";
+            Consequence c = facts.consequences().of(in);
+            out.accept(new PtxHit(ruleId(), facts.function(), in,
+                    PtxMessages.format(ruleId(), "ptx-div", "instr", in.text(), "what", what, "cause", cause),
+                    line == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(), in.mnemonic(),
+                    c.kind() == Impact.Kind.BOUNDED ? null : c));
+        }
+    }
+
+    /** A library reciprocal refined by Newton iterations (its result feeds fma.rn or a negation). */
+    private static boolean refinedByFma(PtxFacts facts, Instruction in) {
+        for (int u : facts.defUse().users(in.index())) {
+            Instruction x = facts.function().instruction(u);
+            if (x.opcode().equals("neg") || (x.opcode().equals("fma") && x.rounding() != null)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

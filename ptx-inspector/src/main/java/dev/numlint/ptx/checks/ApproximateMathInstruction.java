@@ -1,0 +1,104 @@
+package dev.numlint.ptx.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.ptx.facts.Consequences.Consequence;
+import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.model.Instruction;
+import dev.numlint.ptx.rules.PtxHit;
+import dev.numlint.ptx.rules.SourceText;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * NL006 in PTX: sin/cos/ex2/lg2/sqrt/rsqrt/tanh {@code .approx} that the programmer asked for (__sinf, __expf,
+ * fast math), not the approximate first step of an accurate library routine.
+ */
+@AutoService(PtxCheck.class)
+public final class ApproximateMathInstruction implements PtxCheck {
+    private static final float LOG2E = 1.4426950408889634f;
+    private static final float LOG2_10 = 3.321928094887362f;
+    private static final float LN2 = 0.6931471805599453f;
+    private static final float LOG10_2 = 0.30102999566398120f;
+
+    @Override
+    public String ruleId() {
+        return "NL006";
+    }
+
+    @Override
+    public void check(PtxFacts facts, Consumer<PtxHit> out) {
+        for (Instruction in : facts.function().instructions()) {
+            String op = in.opcode();
+            if (!in.approx() || !(op.equals("sin") || op.equals("cos") || op.equals("ex2") || op.equals("lg2")
+                    || op.equals("sqrt") || op.equals("rsqrt") || op.equals("tanh"))) {
+                continue;
+            }
+            String t = in.type();
+            if (!"f32".equals(t) && !(t != null && (t.startsWith("f16") || t.startsWith("bf16"))))  {
+                continue;
+            }
+            if (facts.libraryInternal(in)) {
+                continue;
+            }
+            String line = facts.sourceLine(in);
+            String why = why(facts, in, op, line);
+            if (why == null) {
+                continue;
+            }
+            Consequence c = facts.consequences().of(in);
+            out.accept(new PtxHit(ruleId(), facts.function(), in,
+                    PtxMessages.format(ruleId(), "ptx-approx", "instr", in.text(), "why", why),
+                    line == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(), in.mnemonic(),
+                    c.kind() == Impact.Kind.BOUNDED ? null : c));
+        }
+    }
+
+    private static String why(PtxFacts facts, Instruction in, String op, String line) {
+        boolean fastBuild = facts.ftzMode() || facts.settings().fastMathBuild();
+        switch (op) {
+            case "ex2" -> {
+                Instruction feed = facts.defOf(in, 1);
+                boolean fast = feed != null && feed.opcode().equals("mul")
+                        && (facts.hasConst(feed, LOG2E) || facts.hasConst(feed, LOG2_10));
+                if (!fast && SourceText.calls(line, "__expf", "__exp10f", "__powf")) {
+                    fast = true;
+                }
+                return fast ? "fast exponential (__expf): error grows with |x|" : null;
+            }
+            case "lg2" -> {
+                boolean fast = false;
+                for (int u : facts.defUse().users(in.index())) {
+                    Instruction x = facts.function().instruction(u);
+                    if (x.opcode().equals("mul") && (facts.hasConst(x, LN2) || facts.hasConst(x, LOG10_2))) {
+                        fast = true;
+                    }
+                }
+                if (SourceText.calls(line, "__logf", "__log2f", "__log10f", "__powf")) {
+                    fast = true;
+                }
+                if (fastBuild && SourceText.calls(line, "logf", "log2f", "log10f", "powf", "log", "log2", "log10",
+                        "pow")) {
+                    fast = true;
+                }
+                return fast ? "fast logarithm (lg2.approx): absolute, not relative, error near 1" : null;
+            }
+            case "sin", "cos" -> {
+                return "fast " + op + " (__" + op + "f): error grows quickly outside [-pi, pi]";
+            }
+            case "sqrt" -> {
+                return "approximate square root instead of the correctly rounded sqrt.rn";
+            }
+            case "rsqrt" -> {
+                return "approximate reciprocal square root (not correctly rounded)";
+            }
+            case "tanh" -> {
+                return "hardware tanh approximation (about 2^-11 relative error)";
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+}

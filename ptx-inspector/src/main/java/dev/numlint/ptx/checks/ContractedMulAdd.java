@@ -1,0 +1,170 @@
+package dev.numlint.ptx.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.ptx.facts.Consequences.Consequence;
+import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.model.Instruction;
+import dev.numlint.ptx.model.Operand;
+import dev.numlint.ptx.rules.PtxHit;
+import dev.numlint.ptx.rules.SourceText;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * NL003 in PTX: an {@code fma.rn}/{@code mad} that nvcc contracted from a*b+c written without an explicit fma, and a
+ * {@code mul} feeding an {@code add}/{@code sub} with no rounding modifier, which ptxas may fuse into one FFMA.
+ * Whether ptxas really fuses a pair is only known from the SASS; without that evidence the message says "may".
+ *
+ * <p>Not reported: products that are exact (a power-of-two or zero multiplicand: one rounding equals two), explicit
+ * fmaf/__fmaf_rn, and the fma steps of inlined math-library routines (polynomial coefficients, Newton steps) on a
+ * line that calls such a routine.
+ */
+@AutoService(PtxCheck.class)
+public final class ContractedMulAdd implements PtxCheck {
+    /** CUDA math functions whose inlined implementations are built from fma. */
+    private static final Pattern LIBRARY_CALL = Pattern.compile("\\b(?:std::)?(?:a?sinh?f?|a?cosh?f?|a?tanh?f?|"
+            + "atan2f?|expf?|exp2f?|exp10f?|expm1f?|logf?|log2f?|log10f?|log1pf?|powf?|erfc?f?|erfc?invf?|cbrtf?|"
+            + "rcbrtf?|hypotf?|norm3df?|norm4df?|rnormf?|tgammaf?|lgammaf?|sinpif?|cospif?|sincosf?|sincospif?|"
+            + "normcdff?|normcdfinvf?|j[01]f?|y[01]f?|fmodf?|remainderf?|ldexpf?|frexpf?|scalbnf?|logbf?|"
+            + "sqrtf?|rsqrtf?)\\s*\\(");
+
+    @Override
+    public String ruleId() {
+        return "NL003";
+    }
+
+    @Override
+    public void check(PtxFacts facts, Consumer<PtxHit> out) {
+        for (Instruction in : facts.function().instructions()) {
+            switch (in.opcode()) {
+                case "fma", "mad" -> fma(facts, in, out);
+                case "add", "sub" -> mulAdd(facts, in, out);
+                default -> {
+                }
+            }
+        }
+    }
+
+    private void fma(PtxFacts facts, Instruction in, Consumer<PtxHit> out) {
+        String t = in.type();
+        if (!PtxFacts.isF(t)) {
+            return;
+        }
+        if (in.rounding() != null && in.rounding() != Instruction.Rounding.RN) {
+            return; // __fmaf_rz & co: explicit
+        }
+        if (in.operand(3) instanceof Operand.FloatImm z && z.value() == 0) {
+            return; // a*b+0 rounds like a*b
+        }
+        if (exactProduct(facts, in)) {
+            return;
+        }
+        String line = facts.sourceLine(in);
+        Confidence c;
+        if (line != null) {
+            if (SourceText.hasExplicitFma(line) || !SourceText.hasMultiply(line)) {
+                return;
+            }
+            if (LIBRARY_CALL.matcher(SourceText.code(line)).find() && !userOperands(facts, in)) {
+                return; // a step of an inlined library routine on the same line
+            }
+            c = Confidence.HIGH;
+        } else {
+            for (int k = 1; k <= 3; k++) {
+                if (facts.constantOperand(in, in.operand(k))) {
+                    return; // polynomial of a library routine
+                }
+            }
+            c = Confidence.LOW;
+        }
+        Consequence cq = consequenceOfFma(facts, in);
+        String what = in.opcode().equals("mad") ? "mad." + t + " fuses a*b+c" : "nvcc contracted a*b+c into one fma";
+        out.accept(new PtxHit(ruleId(), facts.function(), in,
+                PtxMessages.format(ruleId(), "ptx-fma", "instr", in.text(), "what", what), c, List.of(),
+                in.mnemonic(), cq));
+    }
+
+    /** The fma's own pattern first (a*d - b*c contracted: cancellation), then what its result decides. */
+    private static Consequence consequenceOfFma(PtxFacts facts, Instruction in) {
+        Instruction addend = facts.defOf(in, 3);
+        if (addend != null && addend.opcode().equals("neg")) {
+            Instruction p = facts.defOf(addend, 1);
+            if (p != null && (p.opcode().equals("mul") || p.opcode().equals("fma"))) {
+                return new Consequence(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", in);
+            }
+        }
+        Instruction m1 = facts.defOf(in, 1);
+        if (m1 != null && m1.opcode().equals("neg") && addend != null
+                && (addend.opcode().equals("mul") || addend.opcode().equals("fma"))) {
+            return new Consequence(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", in);
+        }
+        return facts.consequences().of(in);
+    }
+
+    private void mulAdd(PtxFacts facts, Instruction add, Consumer<PtxHit> out) {
+        if (!PtxFacts.isF(add.type()) || add.rounding() != null) {
+            return;
+        }
+        for (int k = 1; k <= 2; k++) {
+            Instruction mul = facts.defOf(add, k);
+            if (mul == null || !mul.opcode().equals("mul") || mul.rounding() != null
+                    || !add.type().equals(mul.type())) {
+                continue;
+            }
+            if (exactProduct(facts, mul)) {
+                continue;
+            }
+            String mline = facts.sourceLine(mul);
+            if (mline != null && !SourceText.hasMultiply(mline)) {
+                continue;
+            }
+            if (mline == null && (facts.constantOperand(mul, mul.operand(1))
+                    || facts.constantOperand(mul, mul.operand(2))) && facts.sourceLine(add) == null) {
+                continue;
+            }
+            Consequence cq = facts.consequences().of(add);
+            Instruction other = facts.defOf(add, 3 - k);
+            boolean negated = other != null && other.opcode().equals("neg");
+            if (negated) {
+                other = facts.defOf(other, 1);
+            }
+            if (other != null && (add.opcode().equals("sub") ^ negated)
+                    && ((other.opcode().equals("mul") && PtxFacts.isF(other.type())) || other.opcode().equals("fma"))) {
+                cq = new Consequence(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", add);
+            }
+            out.accept(new PtxHit(ruleId(), facts.function(), add,
+                    PtxMessages.format(ruleId(), "ptx-muladd", "mul", mul.text(), "add", add.text(),
+                            "fusion", "may fuse them"),
+                    mline == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(mul), "mul+" + add.mnemonic(), cq));
+            return;
+        }
+    }
+
+    /** One multiplicand is zero or a power of two: the product is exact, so contraction changes nothing. */
+    private static boolean exactProduct(PtxFacts facts, Instruction in) {
+        return PtxFacts.exactScale(facts.constantValue(in, in.operand(1)))
+                || PtxFacts.exactScale(facts.constantValue(in, in.operand(2)));
+    }
+
+    /**
+     * On a line that also calls a math-library routine, an fma is the user's own only when its multiplicands come
+     * from outside the line's computation (a load, a parameter, another line) and none is a constant coefficient.
+     */
+    private static boolean userOperands(PtxFacts facts, Instruction in) {
+        int user = 0;
+        for (int k = 1; k <= 2; k++) {
+            if (facts.constantOperand(in, in.operand(k))) {
+                return false;
+            }
+            Instruction d = facts.defOf(in, k);
+            if (d == null || d.opcode().equals("ld") || d.opcode().equals("ldu")
+                    || d.loc() == null || in.loc() == null || d.loc().pos().line() != in.loc().pos().line()) {
+                user++;
+            }
+        }
+        return user > 0;
+    }
+}

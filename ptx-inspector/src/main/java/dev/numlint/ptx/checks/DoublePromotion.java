@@ -1,0 +1,80 @@
+package dev.numlint.ptx.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.model.Confidence;
+import dev.numlint.ptx.facts.Consequences.Consequence;
+import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.model.Instruction;
+import dev.numlint.ptx.rules.PtxHit;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * NL008 in PTX: {@code cvt.f64.f32} whose double is used in f64 arithmetic and converted back to f32: a float
+ * expression evaluated in double (an unsuffixed literal or a double function).
+ */
+@AutoService(PtxCheck.class)
+public final class DoublePromotion implements PtxCheck {
+    private static final int MAX_STEPS = 200;
+
+    @Override
+    public String ruleId() {
+        return "NL008";
+    }
+
+    @Override
+    public void check(PtxFacts facts, Consumer<PtxHit> out) {
+        for (Instruction in : facts.function().instructions()) {
+            if (in.opcode().equals("cvt") && in.types().size() == 2 && "f64".equals(in.types().get(0))
+                    && "f32".equals(in.types().get(1))) {
+                check(facts, in, out);
+            }
+        }
+    }
+
+    private void check(PtxFacts facts, Instruction in, Consumer<PtxHit> out) {
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        Set<Integer> seen = new HashSet<>();
+        work.add(in.index());
+        Instruction firstArith = null;
+        int steps = 0;
+        while (!work.isEmpty() && steps++ < MAX_STEPS) {
+            int cur = work.poll();
+            for (int u : facts.defUse().users(cur)) {
+                Instruction x = facts.function().instruction(u);
+                String op = x.opcode();
+                if (op.equals("cvt") && x.types().size() == 2 && "f32".equals(x.types().get(0))
+                        && "f64".equals(x.types().get(1))) {
+                    if (firstArith != null) {
+                        String line = facts.sourceLine(in);
+                        Consequence c = facts.consequences().of(x);
+                        out.accept(new PtxHit(ruleId(), facts.function(), in,
+                                PtxMessages.format(ruleId(), "ptx-promote", "cvt", in.text(), "arith",
+                                        firstArith.text(), "back", x.text()),
+                                line == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(firstArith, x),
+                                "cvt.f64.f32>" + firstArith.mnemonic(), c));
+                        return;
+                    }
+                    continue;
+                }
+                if (!"f64".equals(x.type())) {
+                    continue;
+                }
+                boolean arith = op.equals("add") || op.equals("sub") || op.equals("mul") || op.equals("div")
+                        || op.equals("fma") || op.equals("mad") || op.equals("sqrt") || op.equals("rcp");
+                boolean pass = arith || op.equals("mov") || op.equals("neg") || op.equals("abs")
+                        || op.equals("selp") || op.equals("min") || op.equals("max");
+                if (!pass || !seen.add(u)) {
+                    continue;
+                }
+                if (arith && firstArith == null) {
+                    firstArith = x;
+                }
+                work.add(u);
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.numlint.ptx.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.ptx.facts.Consequences.Consequence;
+import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.model.Instruction;
+import dev.numlint.ptx.rules.PtxHit;
+import dev.numlint.ptx.rules.SourceText;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** NL001: {@code cvt.rzi.u16.f32} and friends whose float operand is not range-guarded. */
+@AutoService(PtxCheck.class)
+public final class UnguardedUnsignedCvt implements PtxCheck {
+    @Override
+    public String ruleId() {
+        return "NL001";
+    }
+
+    @Override
+    public void check(PtxFacts facts, Consumer<PtxHit> out) {
+        for (Instruction in : facts.function().instructions()) {
+            if (!in.opcode().equals("cvt") || in.types().size() < 2) {
+                continue;
+            }
+            String dst = in.types().get(0);
+            String src = in.types().get(1);
+            int bits = switch (dst) {
+                case "u8" -> 8;
+                case "u16" -> 16;
+                case "u32" -> 32;
+                case "u64" -> 64;
+                default -> 0;
+            };
+            if (bits == 0 || !PtxFacts.isAnyFloat(src)) {
+                continue;
+            }
+            String line = facts.sourceLine(in);
+            if (SourceText.hasConversionIntrinsic(line)) {
+                continue; // __float2uint_rn & co: the saturating conversion was asked for
+            }
+            double max = bits == 64 ? 1.8446744073709552E19 : Math.pow(2, bits) - 1;
+            double[] r = facts.ranges().range(in, in.operand(1));
+            if (r[0] >= 0 && r[1] <= max) {
+                continue;
+            }
+            String guard = r[0] >= 0 ? " (only the lower bound is guarded)"
+                    : r[1] <= max ? " (only the upper bound is guarded)" : "";
+            String behaviour = r[0] >= 0 ? "values above " + (long) max + " saturate on the GPU, differ on CPUs"
+                    : "negative values give 0 on the GPU but wrap on x86 (-69.235 as u16 is 65467)";
+            out.accept(new PtxHit(ruleId(), facts.function(), in,
+                    PtxMessages.format(ruleId(), "ptx-cvt", "instr", in.text(), "behaviour", behaviour,
+                            "guard", guard),
+                    line == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(), in.mnemonic(),
+                    new Consequence(Impact.Kind.AMPLIFIED, "converted to an integer", null)));
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.numlint.ptx.facts;
+
+import dev.numlint.model.Impact;
+import dev.numlint.ptx.model.Instruction;
+import dev.numlint.ptx.model.Operand;
+import java.util.ArrayDeque;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * What a value decides: follows an instruction's result forward through def-use (float arithmetic, moves,
+ * selections, float-to-float conversions) to the first consumer that amplifies a small difference: a conversion to
+ * an integer or an integral rounding (floor/ceil/trunc), a comparison, a min/max selection, an atomic reduction.
+ * A value that only reaches stores or the function's return is bounded: CPU and GPU differ by a few ulp there.
+ * The walk is bounded (it visits at most {@value #MAX_STEPS} instructions).
+ */
+public final class Consequences {
+    static final int MAX_STEPS = 256;
+
+    /**
+     * The consequence found for a value.
+     *
+     * @param kind what the value decides
+     * @param what short phrase for the message, e.g. "converted to an integer"
+     * @param sink the instruction that consumes it, or null
+     */
+    public record Consequence(Impact.Kind kind, String what, Instruction sink) {
+    }
+
+    private final PtxFacts facts;
+
+    Consequences(PtxFacts facts) {
+        this.facts = facts;
+    }
+
+    /** The consequence of the value that {@code start} defines. */
+    public Consequence of(Instruction start) {
+        if (start.defs().isEmpty()) {
+            return new Consequence(Impact.Kind.BOUNDED, "not used", null);
+        }
+        List<Instruction> ins = facts.function().instructions();
+        BitSet seen = new BitSet(ins.size());
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        work.add(start.index());
+        seen.set(start.index());
+        int steps = 0;
+        boolean stored = false;
+        while (!work.isEmpty()) {
+            int cur = work.poll();
+            List<String> defs = ins.get(cur).defs();
+            for (int u : facts.defUse().users(cur)) {
+                if (++steps > MAX_STEPS) {
+                    return stored ? new Consequence(Impact.Kind.BOUNDED, "stored", null)
+                            : new Consequence(Impact.Kind.BOUNDED, "not followed further", null);
+                }
+                Instruction x = ins.get(u);
+                Consequence c = sink(x, defs);
+                if (c != null) {
+                    return c;
+                }
+                if (passes(x) && !seen.get(u)) {
+                    seen.set(u);
+                    work.add(u);
+                } else if (x.opcode().equals("st")) {
+                    stored = true;
+                }
+            }
+        }
+        return new Consequence(Impact.Kind.BOUNDED, stored ? "only stored" : "not used in a decision", null);
+    }
+
+    private Consequence sink(Instruction x, List<String> defs) {
+        String op = x.opcode();
+        switch (op) {
+            case "cvt" -> {
+                String dst = x.type();
+                if (PtxFacts.isInteger(dst)) {
+                    return new Consequence(Impact.Kind.AMPLIFIED, "converted to an integer", x);
+                }
+                if (x.rounding() != null && x.rounding().isInteger()) {
+                    return new Consequence(Impact.Kind.AMPLIFIED, "rounded to an integral value", x);
+                }
+                return null;
+            }
+            case "setp", "set", "slct", "testp" -> {
+                return new Consequence(Impact.Kind.AMPLIFIED, "compared in a condition", x);
+            }
+            case "min", "max" -> {
+                return new Consequence(Impact.Kind.AMPLIFIED, "decides a " + op + " selection", x);
+            }
+            case "atom", "red" -> {
+                return new Consequence(Impact.Kind.AMPLIFIED, "added by an atomic reduction", x);
+            }
+            case "sub", "add" -> {
+                if (cancels(x, defs)) {
+                    return new Consequence(Impact.Kind.CANCELLATION,
+                            "subtracted from another product (cancellation)", x);
+                }
+                return null;
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** {@code x} subtracts two products: the value is one of them and the other operand is a product too. */
+    private boolean cancels(Instruction x, List<String> defs) {
+        if (!PtxFacts.isF(x.type())) {
+            return false;
+        }
+        boolean sub = x.opcode().equals("sub");
+        for (int k = 1; k <= 2; k++) {
+            int other = 3 - k;
+            if (!(x.operand(k) instanceof Operand.Reg r) || !defs.contains(r.name())) {
+                continue;
+            }
+            Instruction d = facts.defOf(x, other);
+            if (d == null) {
+                continue;
+            }
+            boolean neg = false;
+            if (d.opcode().equals("neg")) {
+                neg = true;
+                d = facts.defOf(d, 1);
+            }
+            if (d != null && (sub ^ neg) && isProduct(d)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static boolean isProduct(Instruction d) {
+        String op = d.opcode();
+        return (op.equals("mul") && PtxFacts.isF(d.type())) || op.equals("fma") || op.equals("mad");
+    }
+
+    /** Operations a difference passes through unchanged in kind. */
+    private static boolean passes(Instruction x) {
+        return switch (x.opcode()) {
+            case "add", "sub", "mul", "fma", "mad", "div", "neg", "abs", "mov", "selp", "sqrt", "rsqrt", "rcp",
+                 "ex2", "lg2", "sin", "cos", "tanh", "cvt", "copysign" -> true;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,198 @@
+package dev.numlint.ptx.facts;
+
+import dev.numlint.ptx.model.DebugLoc;
+import dev.numlint.ptx.model.DefUse;
+import dev.numlint.ptx.model.Instruction;
+import dev.numlint.ptx.model.Operand;
+import dev.numlint.ptx.model.PtxFunction;
+import java.util.function.Function;
+
+/**
+ * What the PTX front end knows about one function, computed once and shared by every PTX check: def-use, loops
+ * (through the function), value ranges, the consequence of a value (what it decides), whether an instruction is
+ * user code or a building block of an inlined library routine, and the CUDA source line of an instruction.
+ *
+ * <p>Library code: the CUDA math library is inlined into the kernel and is full of fma, ex2.approx.ftz,
+ * rcp.approx.ftz and div.approx.ftz instructions that are parts of accurate routines (expf is 2 ulp). They are told
+ * apart from the programmer's own operations by the source line (.loc) when it can be read, by the .ftz convention
+ * (outside -ftz/fast-math code user arithmetic never carries .ftz, so an {@code .approx.ftz} instruction in such a
+ * function is a library building block) and by the instruction pattern (constant polynomial coefficients).
+ */
+public final class PtxFacts {
+    /**
+     * Options and source access for one run.
+     *
+     * @param nl004MinTripCount loops with a known trip count below this are not long accumulations
+     * @param fastMathBuild     the build context says --use_fast_math (or -ftz=true): .ftz is the user's own
+     * @param sourceLine        the CUDA source line of a debug location, or null when it cannot be read
+     */
+    public record Settings(int nl004MinTripCount, boolean fastMathBuild, Function<DebugLoc, String> sourceLine) {
+    }
+
+    private final PtxFunction fn;
+    private final Settings settings;
+    private final boolean ftzMode;
+    private DefUse du;
+    private ValueRanges ranges;
+    private Consequences consequences;
+
+    public PtxFacts(PtxFunction fn, Settings settings) {
+        this.fn = fn;
+        this.settings = settings;
+        boolean f = settings.fastMathBuild();
+        for (Instruction in : fn.instructions()) {
+            if (f) {
+                break;
+            }
+            if (in.ftz() && !in.approx()) {
+                f = true;
+            }
+        }
+        this.ftzMode = f;
+    }
+
+    public PtxFunction function() {
+        return fn;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    /** Subnormals are flushed in this function's own arithmetic (a .ftz add/mul/..., or a fast-math build). */
+    public boolean ftzMode() {
+        return ftzMode;
+    }
+
+    public synchronized DefUse defUse() {
+        if (du == null) {
+            du = fn.defUse();
+        }
+        return du;
+    }
+
+    public synchronized ValueRanges ranges() {
+        if (ranges == null) {
+            ranges = new ValueRanges(this);
+        }
+        return ranges;
+    }
+
+    public synchronized Consequences consequences() {
+        if (consequences == null) {
+            consequences = new Consequences(this);
+        }
+        return consequences;
+    }
+
+    /** The CUDA source line the instruction was compiled from (innermost user code), or null. */
+    public String sourceLine(Instruction in) {
+        return in.loc() == null ? null : settings.sourceLine().apply(in.loc());
+    }
+
+    /** An approximate .ftz instruction in a function whose own arithmetic does not flush: a library building block. */
+    public boolean libraryInternal(Instruction in) {
+        return in.approx() && in.ftz() && !ftzMode;
+    }
+
+    /** The instruction that defines operand {@code k} of {@code in} when it has exactly one reaching definition. */
+    public Instruction defOf(Instruction in, int k) {
+        if (!(in.operand(k) instanceof Operand.Reg r)) {
+            return null;
+        }
+        int d = defUse().uniqueDef(in.index(), r.name());
+        return d < 0 ? null : fn.instruction(d);
+    }
+
+    /** The operand is a constant: an immediate, or a register holding one through mov/selp of constants. */
+    public boolean constantOperand(Instruction at, Operand o) {
+        return constantOperand(at, o, 0);
+    }
+
+    private boolean constantOperand(Instruction at, Operand o, int depth) {
+        if (o instanceof Operand.FloatImm || o instanceof Operand.IntImm) {
+            return true;
+        }
+        if (!(o instanceof Operand.Reg r) || depth > 3) {
+            return false;
+        }
+        int[] defs = defUse().reachingDefs(at.index(), r.name());
+        if (defs.length == 0) {
+            return false;
+        }
+        for (int d : defs) {
+            Instruction x = fn.instruction(d);
+            if (x.opcode().equals("mov") && constantOperand(x, x.operand(1), depth + 1)) {
+                continue;
+            }
+            if (x.opcode().equals("selp") && constantOperand(x, x.operand(1), depth + 1)
+                    && constantOperand(x, x.operand(2), depth + 1)) {
+                continue;
+            }
+            return false;
+        }
+        return true;
+    }
+
+    /** The constant value of an operand (immediate or through mov), or NaN when it is not a known constant. */
+    public double constantValue(Instruction at, Operand o) {
+        if (o instanceof Operand.FloatImm f) {
+            return f.value();
+        }
+        if (o instanceof Operand.IntImm i) {
+            return i.value();
+        }
+        if (o instanceof Operand.Reg r) {
+            int d = defUse().uniqueDef(at.index(), r.name());
+            if (d >= 0) {
+                Instruction x = fn.instruction(d);
+                if (x.opcode().equals("mov") && !(x.operand(1) instanceof Operand.Reg)) {
+                    return constantValue(x, x.operand(1));
+                }
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** Multiplying by this constant is exact: zero, or a power of two (with either sign). */
+    public static boolean exactScale(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return false;
+        }
+        if (v == 0) {
+            return true;
+        }
+        double a = Math.abs(v);
+        return a == Math.scalb(1.0, Math.getExponent(a));
+    }
+
+    /** The instruction uses a float constant within 2 ulp of {@code value} (directly or through a mov). */
+    public boolean hasConst(Instruction in, float value) {
+        for (int k = 1; k < in.operands().size(); k++) {
+            Operand o = in.operand(k);
+            if (o instanceof Operand.FloatImm f && Math.abs(f.floatValue() - value) <= Math.ulp(value) * 2) {
+                return true;
+            }
+            if (o instanceof Operand.Reg) {
+                Instruction d = defOf(in, k);
+                if (d != null && d.opcode().equals("mov") && d.operand(1) instanceof Operand.FloatImm f
+                        && Math.abs(f.floatValue() - value) <= Math.ulp(value) * 2) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    public static boolean isF(String t) {
+        return "f32".equals(t) || "f64".equals(t);
+    }
+
+    public static boolean isAnyFloat(String t) {
+        return t != null && (t.equals("f32") || t.equals("f64") || t.startsWith("f16") || t.startsWith("bf16"));
+    }
+
+    public static boolean isInteger(String t) {
+        return t != null && (t.startsWith("s") || t.startsWith("u")) && !t.equals("ue8m0");
+    }
+}
