@@ -39,6 +39,10 @@ final class ScanInputs {
             + "spans directories); repeatable")
     List<String> excludes = new ArrayList<>();
 
+    @Option(names = "--all-configurations", description = "also analyze the inactive #if/#ifdef branches of CUDA "
+            + "sources; their findings name the condition (off by default)")
+    boolean allConfigurations;
+
     @Option(names = "--cache-dir", paramLabel = "DIR", description = "cache for derived PTX (default: "
             + "$XDG_CACHE_HOME/numlint or ~/.cache/numlint)")
     Path cacheDir;
@@ -80,6 +84,7 @@ final class ScanInputs {
             b.classpath(cp);
         }
         b.cacheDir(cacheDir);
+        if (allConfigurations) b.setting("all-configurations", "true");
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);
         }

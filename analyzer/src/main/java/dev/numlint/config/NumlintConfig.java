@@ -36,13 +36,15 @@ import java.util.stream.Collectors;
 public final class NumlintConfig {
     public static final String FILE_NAME = ".numlint.yml";
     public static final long DEFAULT_MAX_FILE_SIZE = 16L * 1024 * 1024;
-    private static final List<String> TOP_KEYS = List.of("rules", "exclude", "max-file-size");
+    private static final List<String> TOP_KEYS = List.of("rules", "exclude", "max-file-size", "include-extensions");
     private static final List<String> RULE_KEYS = List.of("enabled", "level", "options");
 
     private final String source;
     private final Map<String, RuleConfig> rules;
     private final List<String> exclude;
     private final long maxFileSize;
+    /** Extensions of included files the CUDA front end analyzes; null: its default list. */
+    private List<String> includeExtensions;
 
     private NumlintConfig(String source, Map<String, RuleConfig> rules, List<String> exclude, long maxFileSize) {
         this.source = source;
@@ -86,6 +88,7 @@ public final class NumlintConfig {
         Map<String, RuleConfig> rules = new LinkedHashMap<>();
         List<String> exclude = new ArrayList<>();
         long maxFileSize = DEFAULT_MAX_FILE_SIZE;
+        List<String> includeExtensions = null;
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String key = e.getKey();
@@ -114,10 +117,30 @@ public final class NumlintConfig {
                     }
                     maxFileSize = v.asLong();
                 }
+                case "include-extensions" -> {
+                    if (!v.isArray()) {
+                        throw error(source, "include-extensions", "must be a list of file extensions, e.g. [hcu, inl, tpp]");
+                    }
+                    includeExtensions = new ArrayList<>();
+                    for (JsonNode x : v) {
+                        if (!x.isTextual() || !x.asText().strip().matches("\\.?[A-Za-z0-9_+-]{1,16}")) {
+                            throw error(source, "include-extensions", "must be a list of file extensions (like hcu "
+                                    + "or .inl), got " + x);
+                        }
+                        includeExtensions.add(x.asText().strip());
+                    }
+                }
                 default -> throw error(source, key, "unknown key (allowed: " + String.join(", ", TOP_KEYS) + ")");
             }
         }
-        return new NumlintConfig(source, Map.copyOf(rules), List.copyOf(exclude), maxFileSize);
+        NumlintConfig c = new NumlintConfig(source, Map.copyOf(rules), List.copyOf(exclude), maxFileSize);
+        c.includeExtensions = includeExtensions == null ? null : List.copyOf(includeExtensions);
+        return c;
+    }
+
+    /** {@code include-extensions}: extensions of included files to analyze, or null for the default list. */
+    public List<String> includeExtensions() {
+        return includeExtensions;
     }
 
     private static Map<String, RuleConfig> parseRules(String source, JsonNode v) {

@@ -202,10 +202,18 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
     /** Sets the extensions (without the dot, case-insensitive) of included files that are analyzed. */
     public CudaSourceAnalyzer includeExtensions(java.util.Collection<String> exts) {
-        Set<String> s = new HashSet<>();
-        for (String e : exts) s.add(e.toLowerCase(Locale.ROOT).replaceFirst("^\\.", ""));
-        includeExtensions = Set.copyOf(s);
+        includeExtensions = normalizedExtensions(exts);
         return this;
+    }
+
+    static Set<String> normalizedExtensions(java.util.Collection<String> exts) {
+        Set<String> s = new HashSet<>();
+        for (String e : exts) {
+            String x = e.strip().toLowerCase(Locale.ROOT);
+            if (x.startsWith(".")) x = x.substring(1);
+            if (!x.isEmpty()) s.add(x);
+        }
+        return Set.copyOf(s);
     }
 
     /** The first includer of a file that the scan does not list, with the macros defined at the include. */
@@ -231,14 +239,20 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 if (r != null) listed.add(r);
             }
             policy = dev.numlint.toolchain.IncludePolicy.of(ctx.root() == null ? List.of() : List.of(ctx.root()), List.of());
+            allConfigurations = ctx.setting("all-configurations").map(Boolean::parseBoolean).orElse(false);
+            extensions = ctx.setting("include-extensions").map(v -> normalizedExtensions(List.of(v.split(","))))
+                    .orElse(includeExtensions);
         }
+
+        final boolean allConfigurations;
+        final Set<String> extensions;
 
         void reached(Path header, Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect d) {
             if (listed.contains(header)) return;
             String n = header.getFileName() == null ? "" : header.getFileName().toString();
             int dot = n.lastIndexOf('.');
             String ext = dot < 0 ? "" : n.substring(dot + 1).toLowerCase(Locale.ROOT);
-            if (!includeExtensions.contains(ext)) return;
+            if (!extensions.contains(ext)) return;
             included.compute(header, (k, old) -> old != null && old.includer().compareTo(includer) <= 0 ? old
                     : new IncludedFrom(includer, new HashMap<>(macros), d));
         }
@@ -313,7 +327,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     macros.putAll(h.macros());
                     scope.mergeFrom(h.scope());
                 }
-            }).dialect(dialect);
+            }).dialect(dialect).allConfigurations(run.allConfigurations);
             long t0 = System.nanoTime();
             List<PToken> toks = pp.run(text);
             if (pp.truncated() != null) {

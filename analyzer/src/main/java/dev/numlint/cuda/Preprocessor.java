@@ -87,16 +87,60 @@ final class Preprocessor {
 
     private static final class Cond {
         final boolean parentActive;
+        /** The enclosing code is emitted (active, or an inactive branch analyzed under all-configurations). */
+        final boolean parentEmitted;
         int state;
+        /** The condition of the current branch as written ("defined(FAST_PATH)", "N > 2", "!(N > 2)"). */
+        String text;
+        final List<String> prior = new ArrayList<>();
 
-        Cond(boolean parentActive, int state) {
+        Cond(boolean parentActive, boolean parentEmitted, int state, String text) {
             this.parentActive = parentActive;
+            this.parentEmitted = parentEmitted;
             this.state = state;
+            this.text = text;
         }
 
         boolean active() {
             return parentActive && (state == TAKING || state == BOTH);
         }
+
+        void branch(String newText) {
+            prior.add(text);
+            text = newText;
+        }
+    }
+
+    private boolean allConfigurations;
+
+    /**
+     * Also emits the code of inactive conditional branches (their #define/#undef/#include are not applied), each
+     * token tagged with the condition it depends on ({@link PToken#condition}); returns this.
+     */
+    Preprocessor allConfigurations(boolean on) {
+        allConfigurations = on;
+        return this;
+    }
+
+    private boolean emitted(Deque<Cond> conds) {
+        if (conds.isEmpty()) return true;
+        Cond c = conds.peek();
+        return c.active() || allConfigurations && c.parentEmitted;
+    }
+
+    /** The conditions of the inactive branches enclosing the current position, or null when it is active. */
+    private static String condition(Deque<Cond> conds) {
+        StringBuilder sb = null;
+        java.util.Iterator<Cond> it = conds.descendingIterator();
+        while (it.hasNext()) {
+            Cond c = it.next();
+            boolean tag = !c.parentActive || !(c.state == TAKING || c.state == BOTH);
+            if (!tag || c.state == BOTH) continue;
+            if (sb == null) sb = new StringBuilder();
+            else sb.append(" && ");
+            sb.append(c.text);
+        }
+        return sb == null ? null : sb.toString();
     }
 
     /** Preprocesses {@code text}; returns the code tokens (directives consumed). */
@@ -109,18 +153,31 @@ final class Preprocessor {
             boolean active = conds.isEmpty() || conds.peek().active();
             if (t.getType() == CudaLexer.DIRECTIVE) {
                 if (!segment.isEmpty()) {
-                    expandAll(segment, out);
+                    flush(segment, out, conds);
                     segment.clear();
                 }
                 directive(t, conds, active);
                 continue;
             }
-            if (active) {
+            if (active || allConfigurations && emitted(conds)) {
                 segment.add(t);
             }
         }
-        if (!segment.isEmpty()) expandAll(segment, out);
+        if (!segment.isEmpty()) flush(segment, out, conds);
         return dropPragmaOperators(out);
+    }
+
+    private void flush(List<PToken> segment, List<PToken> out, Deque<Cond> conds) {
+        int from = out.size();
+        expandAll(segment, out);
+        String cond = allConfigurations ? condition(conds) : null;
+        if (cond != null) {
+            for (int i = from; i < out.size(); i++) {
+                PToken t = out.get(i).copy();
+                t.condition = cond;
+                out.set(i, t);
+            }
+        }
     }
 
     /** Removes {@code _Pragma("...")} and {@code __pragma(...)} (pragma operators, often produced by macros). */
@@ -167,7 +224,7 @@ final class Preprocessor {
         switch (kw) {
             case "if": {
                 Long v = active ? evalCondition(rest) : Long.valueOf(0);
-                conds.push(new Cond(active, v == null ? BOTH : v != 0 ? TAKING : WAITING));
+                conds.push(new Cond(active, emitted(conds), v == null ? BOTH : v != 0 ? TAKING : WAITING, rest));
                 break;
             }
             case "ifdef":
@@ -179,12 +236,13 @@ final class Preprocessor {
                     boolean def = isDefined(id);
                     state = def == kw.equals("ifdef") ? TAKING : WAITING;
                 }
-                conds.push(new Cond(active, state));
+                conds.push(new Cond(active, emitted(conds), state, (kw.equals("ifdef") ? "" : "!") + "defined(" + id + ")"));
                 break;
             }
             case "elif": {
                 Cond c = conds.peek();
                 if (c == null) break;
+                c.branch(rest);
                 if (c.state == TAKING) c.state = DONE;
                 else if (c.state == WAITING) {
                     Long v = c.parentActive ? evalCondition(rest) : Long.valueOf(0);
@@ -195,6 +253,9 @@ final class Preprocessor {
             case "else": {
                 Cond c = conds.peek();
                 if (c == null) break;
+                List<String> all = new ArrayList<>(c.prior);
+                all.add(c.text);
+                c.branch(all.size() == 1 ? "!(" + all.get(0) + ")" : "!(" + String.join(" || ", all) + ")");
                 if (c.state == TAKING) c.state = DONE;
                 else if (c.state == WAITING) c.state = TAKING;
                 break;

@@ -55,7 +55,11 @@ final class Reporter {
      * A source region: 1-based line and column (UTF-16 code units, as SARIF's {@code columnKind} utf16CodeUnits
      * declares; a tab is one unit), 0 where unknown. The end is exclusive (the column after the last character).
      */
-    record Pos(int line, int col, int endLine, int endCol) {
+    record Pos(int line, int col, int endLine, int endCol, String condition) {
+        Pos(int line, int col, int endLine, int endCol) {
+            this(line, col, endLine, endCol, null);
+        }
+
         static Pos line(int line) {
             return new Pos(line, 0, line, 0);
         }
@@ -71,10 +75,11 @@ final class Reporter {
             String text = b.getText() == null ? "" : b.getText();
             boolean macro = a instanceof PToken && ((PToken) a).fromMacro != null
                     || b instanceof PToken && ((PToken) b).fromMacro != null;
-            if (macro || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) return new Pos(line, col, line, 0);
+            String cond = a instanceof PToken ? ((PToken) a).condition : null;
+            if (macro || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) return new Pos(line, col, line, 0, cond);
             int endCol = b.getCharPositionInLine() + 1 + text.length();
-            if (b.getLine() == line && endCol <= col) return new Pos(line, col, line, 0);
-            return new Pos(line, col, b.getLine(), endCol);
+            if (b.getLine() == line && endCol <= col) return new Pos(line, col, line, 0, cond);
+            return new Pos(line, col, b.getLine(), endCol, cond);
         }
 
         Location location(String file) {
@@ -90,6 +95,10 @@ final class Reporter {
         int line = pos.line();
         String key = rule + "|" + line + "|" + snippet;
         if (!seen.add(key)) return;
+        if (pos.condition() != null) {
+            // --all-configurations: code of a conditional branch the analyzed configuration does not compile
+            message = message + " [in the configuration where " + pos.condition() + "]";
+        }
         Finding.Builder b = Finding.builder(rule)
                 .location(pos.location(rel))
                 .message(message)
@@ -102,6 +111,7 @@ final class Reporter {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());
         }
+        if (pos.condition() != null) b.property("configuration", pos.condition());
         counts.merge(rule, 1, Integer::sum);
         sink.report(b);
     }

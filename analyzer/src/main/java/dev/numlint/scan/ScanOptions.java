@@ -30,6 +30,8 @@ public final class ScanOptions {
     final Path cacheDir;
     final PrintStream progress;
     final int threads;
+    /** Front-end settings ({@link dev.numlint.spi.ScanContext#setting}). */
+    final java.util.Map<String, String> settings;
 
     private ScanOptions(Builder b) {
         root = b.root.toAbsolutePath().normalize();
@@ -47,6 +49,7 @@ public final class ScanOptions {
         cacheDir = b.cacheDir == null ? defaultCacheDir() : b.cacheDir.toAbsolutePath().normalize();
         progress = b.progress;
         threads = b.threads > 0 ? b.threads : Runtime.getRuntime().availableProcessors();
+        settings = java.util.Map.copyOf(b.settings);
     }
 
     public static Builder builder(Path root) {
@@ -85,6 +88,7 @@ public final class ScanOptions {
         private Path cacheDir;
         private PrintStream progress;
         private int threads;
+        private final java.util.Map<String, String> settings = new java.util.HashMap<>();
 
         private Builder(Path root) {
             this.root = Objects.requireNonNull(root, "root");
@@ -100,8 +104,11 @@ public final class ScanOptions {
             rules = c.ruleSettings();
             excludes.addAll(c.exclude());
             maxFileSize = c.maxFileSize();
+            if (c.includeExtensions() != null) settings.put("include-extensions", String.join(",", c.includeExtensions()));
             return this;
         }
+        /** A front-end setting (see {@link dev.numlint.spi.ScanContext#setting}). */
+        public Builder setting(String key, String value) { settings.put(key, value); return this; }
         public Builder rules(ConfiguredRuleSettings r) { rules = r; return this; }
         public Builder exclude(String glob) { excludes.add(glob); return this; }
         public Builder maxFileSize(long bytes) { maxFileSize = bytes; return this; }

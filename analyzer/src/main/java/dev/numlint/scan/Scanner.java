@@ -567,6 +567,7 @@ public final class Scanner {
         @Override public List<Path> classpath() { return options.classpath; }
         @Override public ExecutorService executor() { return executor; }
         @Override public String relativize(Path file) { return ctx.shared.relativize(file); }
+        @Override public Optional<String> setting(String key) { return Optional.ofNullable(options.settings.get(key)); }
 
         @Override
         public synchronized void linkKernel(KernelLink link) {

@@ -128,4 +128,49 @@ class CudaIncludesTest {
         List<Notification> n = ctx.notifications();
         assertThat(n).anyMatch(x -> x.id().equals("not-fully-evaluated") && x.message().contains("not fully evaluated"));
     }
+
+    private static final String CONFIGS = String.join("\n",
+            "#define LEVEL 2",
+            "__global__ void k(float *a, float *b) {",
+            "#ifdef FAST_PATH",
+            "  a[0] = __fdividef(a[0], b[0]);",
+            "#else",
+            "  a[1] = a[1] / b[1];",
+            "#if LEVEL > 3",
+            "  a[2] = __fdividef(a[2], b[2]);",
+            "#endif",
+            "#endif",
+            "}", "");
+
+    @Test
+    void allConfigurationsAlsoAnalyzesInactiveBranchesAndNamesTheCondition(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("k.cu"), CONFIGS);
+        TestScanContext plain = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        assertThat(plain.hits()).isEmpty();
+        TestScanContext all = new TestScanContext(dir).setting("all-configurations", "true").run(new CudaSourceAnalyzer());
+        assertThat(all.hits()).containsExactly(new InlineExpectations.Hit("k.cu", 4, "NL002"),
+                new InlineExpectations.Hit("k.cu", 8, "NL002"));
+        var f4 = all.findings().get(0);
+        assertThat(f4.properties()).containsEntry("configuration", "defined(FAST_PATH)");
+        assertThat(f4.message()).endsWith("[in the configuration where defined(FAST_PATH)]");
+        assertThat(all.findings().get(1).properties()).containsEntry("configuration", "LEVEL > 3");
+        // with the build defining FAST_PATH, the #else branch is the inactive one
+        TestScanContext fast = new TestScanContext(dir).projectContext(BuildContext.defaults().addNvccFlag("-DFAST_PATH"))
+                .setting("all-configurations", "true").run(new CudaSourceAnalyzer());
+        assertThat(fast.findings()).extracting(f -> f.location().startLine() + " " + f.properties().get("configuration"))
+                .containsExactly("4 null", "8 !(defined(FAST_PATH)) && LEVEL > 3");
+    }
+
+    @Test
+    void allConfigurationsOptionAndIncludeExtensionsKeyReachTheFrontEnd(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("k.cu"), "#include \"pixel.hcu\"\n" + CONFIGS);
+        Files.writeString(dir.resolve("pixel.hcu"), CAST_HCU);
+        Files.writeString(dir.resolve(".numlint.yml"), "include-extensions: [inl]\n");
+        dev.numlint.scan.ScanResult r = dev.numlint.scan.Scanner.scan(dev.numlint.scan.ScanOptions.builder(dir)
+                .analyzers(List.of(new CudaSourceAnalyzer()))
+                .config(dev.numlint.config.NumlintConfig.load(dir.resolve(".numlint.yml")))
+                .setting("all-configurations", "true").cacheDir(dir.resolve(".cache")).build());
+        assertThat(r.findings()).extracting(f -> f.location().file() + ":" + f.location().startLine())
+                .containsExactly("k.cu:5", "k.cu:9");
+    }
 }

@@ -55,4 +55,13 @@ public interface ScanContext {
 
     /** A cache directory for derived artifacts (PTX compiled from .cu), keyed by content hash by the user. */
     Path cacheDir();
+
+    /**
+     * A front-end setting from the command line or the configuration, by key: {@code all-configurations}
+     * ("true": also analyze inactive preprocessor branches), {@code include-extensions} (comma-separated extensions of
+     * included files to analyze). Empty when not set.
+     */
+    default java.util.Optional<String> setting(String key) {
+        return java.util.Optional.empty();
+    }
 }
