@@ -61,6 +61,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
     private static final long MAX_BYTES = 256L << 20;
     /** Per-file budget of the front end: tokens after preprocessing, and wall time for the function bodies. */
     static final int MAX_TOKENS = 8_000_000;
+    static final int MAX_INCLUDE_DEPTH = 32;
     static final long FILE_BUDGET_NANOS = 60L * 1_000_000_000L;
     /** Deeper nesting than this is generated code; the parser's recursion would be slow (and could overflow). */
     private static final int MAX_NESTING = 200;
@@ -240,19 +241,43 @@ public final class CudaSourceAnalyzer implements Analyzer {
             }
             policy = dev.numlint.toolchain.IncludePolicy.of(ctx.root() == null ? List.of() : List.of(ctx.root()), List.of());
             allConfigurations = ctx.setting("all-configurations").map(Boolean::parseBoolean).orElse(false);
+            for (String g : ctx.setting("exclude").orElse("").split("\n")) {
+                if (g.isBlank()) continue;
+                try {
+                    excludes.add(new dev.numlint.scan.Glob(g));
+                } catch (IllegalArgumentException bad) {
+                    // the scan validated its excludes already
+                }
+            }
             extensions = ctx.setting("include-extensions").map(v -> normalizedExtensions(List.of(v.split(","))))
                     .orElse(includeExtensions);
         }
 
         final boolean allConfigurations;
         final Set<String> extensions;
+        final List<dev.numlint.scan.Glob> excludes = new ArrayList<>();
+
+        /** Whether {@code real} (a file inside the root) matches an exclude glob, itself or a directory above it. */
+        boolean excluded(Path real) {
+            if (excludes.isEmpty() || ctx.root() == null) return false;
+            Path root = realPath(ctx.root());
+            if (root == null || !real.startsWith(root)) return false;
+            String rel = root.relativize(real).toString().replace('\\', '/');
+            for (dev.numlint.scan.Glob g : excludes) {
+                if (g.matches(rel)) return true;
+                for (int i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) {
+                    if (g.matchesDirectory(rel.substring(0, i))) return true;
+                }
+            }
+            return false;
+        }
 
         void reached(Path header, Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect d) {
             if (listed.contains(header)) return;
             String n = header.getFileName() == null ? "" : header.getFileName().toString();
             int dot = n.lastIndexOf('.');
             String ext = dot < 0 ? "" : n.substring(dot + 1).toLowerCase(Locale.ROOT);
-            if (!extensions.contains(ext)) return;
+            if (!extensions.contains(ext) || excluded(header)) return;
             included.compute(header, (k, old) -> old != null && old.includer().compareTo(includer) <= 0 ? old
                     : new IncludedFrom(includer, new HashMap<>(macros), d));
         }
@@ -511,7 +536,15 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (found == null) return null;
         Path includer = realPath(from);
         run.reached(found, includer == null ? from : includer, macros, dialect);
-        if (active.contains(found) || active.size() > 32) return null;
+        if (active.contains(found)) return null;
+        if (active.size() > MAX_INCLUDE_DEPTH) {
+            if (run.refusedIncludes.add(from.toAbsolutePath().normalize() + ":" + line + ":" + name)) {
+                sink.notify(new Notification(run.ctx.relativize(from), line, Level.WARNING, "not-fully-evaluated",
+                        "#include \"" + name + "\" not followed: includes nested deeper than " + MAX_INCLUDE_DEPTH
+                                + " levels"));
+            }
+            return null;
+        }
         HeaderKey key = new HeaderKey(found, dialect);
         HeaderInfo h = run.cache.get(key);
         if (h != null) return h;

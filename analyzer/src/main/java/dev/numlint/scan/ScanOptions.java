@@ -49,7 +49,10 @@ public final class ScanOptions {
         cacheDir = b.cacheDir == null ? defaultCacheDir() : b.cacheDir.toAbsolutePath().normalize();
         progress = b.progress;
         threads = b.threads > 0 ? b.threads : Runtime.getRuntime().availableProcessors();
-        settings = java.util.Map.copyOf(b.settings);
+        java.util.Map<String, String> st = new java.util.HashMap<>(b.settings);
+        // front ends that reach files by #include honour the excludes too
+        if (!excludes.isEmpty()) st.put("exclude", String.join("\n", excludes));
+        settings = java.util.Map.copyOf(st);
     }
 
     public static Builder builder(Path root) {

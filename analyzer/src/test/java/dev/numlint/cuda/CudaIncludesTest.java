@@ -173,4 +173,15 @@ class CudaIncludesTest {
         assertThat(r.findings()).extracting(f -> f.location().file() + ":" + f.location().startLine())
                 .containsExactly("k.cu:5", "k.cu:9");
     }
+
+    @Test
+    void excludedIncludedFilesAreNotAnalyzed(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("third_party"));
+        Files.writeString(dir.resolve("third_party/pixel.hcu"), CAST_HCU);
+        Files.writeString(dir.resolve("k.cu"), "#include \"third_party/pixel.hcu\"\n");
+        TestScanContext ctx = new TestScanContext(dir).setting("exclude", "third_party/**").run(new CudaSourceAnalyzer());
+        assertThat(ctx.hits()).isEmpty();
+        ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        assertThat(ctx.hits()).containsExactly(new InlineExpectations.Hit("third_party/pixel.hcu", 2, "NL001"));
+    }
 }

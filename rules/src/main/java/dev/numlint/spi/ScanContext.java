@@ -59,7 +59,7 @@ public interface ScanContext {
     /**
      * A front-end setting from the command line or the configuration, by key: {@code all-configurations}
      * ("true": also analyze inactive preprocessor branches), {@code include-extensions} (comma-separated extensions of
-     * included files to analyze). Empty when not set.
+     * included files to analyze), {@code exclude} (the exclude globs, one per line). Empty when not set.
      */
     default java.util.Optional<String> setting(String key) {
         return java.util.Optional.empty();

@@ -193,7 +193,13 @@ public abstract class CudaParserBase extends Parser {
         int prev = _input.LT(-1) == null ? -1 : _input.LT(-1).getType();
         // (X) in a cast or sizeof, <X> or <X, ...> in a template argument list
         if (i == 2 && next == CudaLexer.RPAREN && prev == CudaLexer.LPAREN) return true;
-        if (i == 2 && (next == CudaLexer.GT || next == CudaLexer.COMMA) && (prev == CudaLexer.LT || prev == CudaLexer.COMMA)) {
+        if (i == 2 && (next == CudaLexer.GT || next == CudaLexer.COMMA) && (prev == CudaLexer.LT || prev == CudaLexer.COMMA
+                || prev == CudaLexer.CONST || prev == CudaLexer.VOLATILE)) {
+            return true; // <X>, <X, ...>, <const X>
+        }
+        // const X) or const X& in a parameter or cast: "const" before a name makes it a type
+        if (i == 2 && (prev == CudaLexer.CONST || prev == CudaLexer.VOLATILE) && (next == CudaLexer.RPAREN
+                || next == CudaLexer.GT || next == CudaLexer.COMMA)) {
             return true;
         }
         if (last[1] != null && (next == CudaLexer.RPAREN || next == CudaLexer.COMMA || next == CudaLexer.GT
