@@ -434,12 +434,19 @@ public final class CudaSourceAnalyzer implements Analyzer {
             String def = null;
             String inc = null;
             String raw = fl;
-            if (fl.equals("-D") || fl.equals("--define-macro") || fl.equals("-I") || fl.equals("--include-path")) {
+            String undef = null;
+            if (fl.equals("-D") || fl.equals("--define-macro") || fl.equals("-I") || fl.equals("--include-path")
+                    || fl.equals("-U") || fl.equals("--undefine-macro") || fl.equals("-isystem")) {
                 if (i + 1 >= flags.size()) break;
                 String v = flags.get(++i).strip();
                 raw = fl + " " + v;
                 if (fl.equals("-D") || fl.equals("--define-macro")) def = v;
+                else if (fl.equals("-U") || fl.equals("--undefine-macro")) undef = v;
                 else inc = v;
+            } else if (fl.startsWith("--undefine-macro=")) {
+                undef = fl.substring("--undefine-macro=".length());
+            } else if (fl.startsWith("-U")) {
+                undef = fl.substring(2);
             } else if (fl.startsWith("--define-macro=")) {
                 def = fl.substring("--define-macro=".length());
             } else if (fl.startsWith("-D")) {
@@ -449,7 +456,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
             } else if (fl.startsWith("-I")) {
                 inc = fl.substring(2);
             }
-            if (def != null) {
+            if (undef != null) {
+                macros.remove(undef.strip());
+            } else if (def != null) {
                 if (def.startsWith("=")) def = def.substring(1);
                 int eq = def.indexOf('=');
                 String name = eq < 0 ? def : def.substring(0, eq);

@@ -108,6 +108,9 @@ class CudaIncludesTest {
         assertThat(scan(dir, fast).hits()).extracting(InlineExpectations.Hit::line).containsExactly(3);
         BuildContext medium = BuildContext.defaults().addNvccFlag("-DMEDIUM").addNvccFlag("-DLEVEL=3");
         assertThat(scan(dir, medium).hits()).extracting(InlineExpectations.Hit::line).containsExactly(5);
+        // a later -U removes the definition, as on the compiler's command line
+        BuildContext undone = BuildContext.defaults().addNvccFlag("-DFAST_PATH").addNvccFlag("-UFAST_PATH");
+        assertThat(scan(dir, undone).hits()).extracting(InlineExpectations.Hit::line).containsExactly(7);
         // unknown macros are 0 in #if, as in the real preprocessor
         assertThat(scan(dir, BuildContext.defaults()).hits()).extracting(InlineExpectations.Hit::line).containsExactly(7);
     }
