@@ -2,8 +2,8 @@
 # Start-up time of `numlint rules` (catalog loaded, nothing scanned): the plain `java -jar` against the flags the
 # ./numlint launcher uses (class-data sharing archive + quick compiler). Usage: bench/cli-startup.sh [RUNS]
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-RUNS="${1:-10}"
+. "$(dirname "$0")/lib.sh"
+RUNS="${1:-$([ "$SMOKE" = 1 ] && echo 1 || echo 10)}"
 "$ROOT/numlint" --version >/dev/null   # builds the jar and the CDS archive when needed
 JAR="$(ls -t "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)"
 JSA="$(ls -t "$ROOT"/analyzer/target/numlint-*.jsa 2>/dev/null | head -n1 || true)"
@@ -12,7 +12,12 @@ measure() { # label, command...: wall time and CPU time (user+sys) per run, in m
   local label="$1"; shift
   local out; out="$(mktemp)"
   for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f "%e %U %S" -a -o "$out" "$@" >/dev/null 2>&1
+    if [ -x /usr/bin/time ]; then
+      /usr/bin/time -f "%e %U %S" -a -o "$out" "$@" >/dev/null 2>&1
+    else   # no GNU time: wall time only
+      local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N)
+      echo "$(( (e - s) / 1000000 )).0 0 0" | awk '{ printf "%.3f 0 0\n", $1 / 1000 }' >> "$out"
+    fi
   done
   sort -n -k1 "$out" | awk -v label="$label" '
     { w[NR] = $1 * 1000; wsum += w[NR]; csum += ($2 + $3) * 1000 }

@@ -1,26 +1,27 @@
 #!/usr/bin/env bash
 # Throughput benchmark of the CUDA source front end (dev.numlint.cuda.CudaSourceAnalyzer).
-#   bench/cuda-throughput.sh [DIR...]     (default: rodinia/cuda, cuda-samples and tigre under $NUMLINT_CORPORA)
+#   bench/cuda-throughput.sh [DIR...]     (default: rodinia/cuda, cuda-samples and tigre under $NUMLINT_CORPORA;
+#                                          without it a smoke run on examples/, see bench/lib.sh)
 #   HOST=1 bench/cuda-throughput.sh ...   also the host C/C++ files (.c .cc .cpp .cxx .h .hpp) the analyzer reads
 # Prints: warm single-thread lines/s (in-process, best of N runs), whole-process wall time of numlint's
 # analyzer main vs `cppcheck --enable=warning` on the same file list (both pinned to one core when
 # taskset exists), and the heap of a whole-corpus run under a small -Xmx (memory must not grow with files).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
 DIRS=("$@")
 if [ ${#DIRS[@]} -eq 0 ]; then
-  C=${NUMLINT_CORPORA:?give DIR arguments or set NUMLINT_CORPORA to the folder with the fetched rodinia, cuda-samples and tigre checkouts}
-  DIRS=("$C/rodinia/cuda" "$C/cuda-samples" "$C/tigre")
+  if [ "$SMOKE" = 1 ]; then
+    DIRS=(examples)
+  else
+    C=$NUMLINT_CORPORA
+    DIRS=("$C/rodinia/cuda" "$C/cuda-samples" "$C/tigre")
+  fi
 fi
-REPEAT=${REPEAT:-8}
-mvn -B -o -q -pl analyzer -am test-compile -DskipTests >/dev/null
-# runtime jars of the front end: ANTLR runtime and the catalog's YAML reader (the rules module's dependencies)
-mkdir -p target
-mvn -B -o -q -pl rules dependency:build-classpath -Dmdep.outputFile="$PWD/target/cuda-bench.cp" >/dev/null
-REPO=${MAVEN_REPO:-$HOME/.m2/repository}
-ANTLR=$(ls "$REPO"/org/antlr/antlr4-runtime/4.13.2/antlr4-runtime-4.13.2.jar)
-DEPS=$(cat target/cuda-bench.cp):$ANTLR
-CP=rules/target/classes:rules/target/test-classes:ptx-inspector/target/classes:validation/target/classes:analyzer/target/classes:analyzer/target/test-classes:$DEPS
+REPEAT=${REPEAT:-$([ "$SMOKE" = 1 ] && echo 1 || echo 8)}
+# the analyzer's test class path: its front ends, the sibling modules, ANTLR and the YAML reader
+bench_build analyzer
+CP=rules/target/classes:rules/target/test-classes:ptx-inspector/target/classes:validation/target/classes:analyzer/target/classes:analyzer/target/test-classes:$(bench_cp analyzer)
 LIST=$(mktemp)
 if [ "${HOST:-0}" = 1 ]; then
   find "${DIRS[@]}" -type f \( -name '*.cu' -o -name '*.cuh' -o -name '*.c' -o -name '*.cc' -o -name '*.cpp' \
@@ -39,7 +40,7 @@ warm=$($PIN java -cp "$CP" $MAIN --repeat "$REPEAT" "@$LIST" | tail -1)
 # whole process, best of 3: default JVM, and C1 only (a short run does not pay back C2's compile time)
 wall() {
   local best=999999
-  for _ in 1 2 3; do
+  for _ in $(seq "$([ "$SMOKE" = 1 ] && echo 1 || echo 3)"); do
     local t0 t1 d
     t0=$(date +%s.%N)
     $PIN java "$@" -cp "$CP" $MAIN "@$LIST" > /dev/null
@@ -50,7 +51,7 @@ wall() {
   echo "$best"
 }
 numlint_s=$(wall -Xshare:auto)
-numlint_c1_s=$(wall -XX:TieredStopAtLevel=1)
+numlint_c1_s=$(if [ "$SMOKE" = 1 ]; then echo "$numlint_s"; else wall -XX:TieredStopAtLevel=1; fi)
 
 cpp_s="n/a"
 if command -v cppcheck >/dev/null; then
@@ -62,8 +63,8 @@ fi
 
 heap=$(java -Xmx48m -cp "$CP" $MAIN "@$LIST" | grep "heap after run")
 half=$(mktemp)
-head -n $((NFILES / 4)) "$LIST" > "$half"
-heap4=$(java -Xmx48m -cp "$CP" $MAIN "@$half" | grep "heap after run")
+head -n $(( NFILES / 4 > 0 ? NFILES / 4 : 1 )) "$LIST" > "$half"
+heap4=$(if [ "$SMOKE" = 1 ]; then echo "(smoke: not measured)"; else java -Xmx48m -cp "$CP" $MAIN "@$half" | grep "heap after run"; fi)
 
 printf '\n%-44s %s\n' "files / lines" "$NFILES / $NLINES"
 printf '%-44s %s\n' "numlint warm, one thread (best of $REPEAT)" "$warm"

@@ -2,9 +2,9 @@
 # Scan of a tree with 10,000 files and nothing numlint analyzes (.txt .md .py .png in nested directories): the cost
 # of walking and filtering. Target: under 5 s. Usage: bench/empty-tree.sh [FILES] [RUNS]
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-FILES="${1:-10000}"
-RUNS="${2:-3}"
+. "$(dirname "$0")/lib.sh"
+FILES="${1:-$([ "$SMOKE" = 1 ] && echo 200 || echo 10000)}"
+RUNS="${2:-$([ "$SMOKE" = 1 ] && echo 1 || echo 3)}"
 "$ROOT/numlint" --version >/dev/null
 TREE="$(mktemp -d)"
 trap 'rm -rf "$TREE"' EXIT

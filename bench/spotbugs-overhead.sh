@@ -4,24 +4,43 @@
 # time and peak RSS (GNU time -v) of both, the overhead, and the numlint findings per rule.
 #
 #   bench/spotbugs-overhead.sh /path/to/ij-1.54f.jar /path/to/commons-math3-3.6.1.jar
+#   bench/spotbugs-overhead.sh    (no jar: those two under $NUMLINT_CORPORA/java, or a smoke run on a jar of
+#                                  examples/java compiled here; see bench/lib.sh)
 #
-# Environment: RUNS (3), PAIRED=1 (run base and plugin side by side; for a shared, loaded machine), JAVA (java on PATH), XMX (-Xmx for SpotBugs, 3g), MVN_FLAGS (-o),
+# Environment: RUNS (3), PAIRED=1 (run base and plugin side by side; for a shared, loaded machine), JAVA (java on PATH), XMX (-Xmx for SpotBugs, 3g), NUMLINT_MVN_ARGS (extra Maven arguments, e.g. -o),
 #   PLUGIN_JAR and SPOTBUGS_CP to skip the Maven steps (prebuilt plugin jar / SpotBugs class path),
 #   OUT (work directory, spotbugs-plugin/target/bench). The analyzed jars are only read; never commit them.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: $0 JAR..." >&2; exit 2; }
-RUNS=${RUNS:-3}
+. "$(dirname "$0")/lib.sh"
 JAVA=${JAVA:-java}
-XMX=${XMX:-3g}
 OUT=${OUT:-$ROOT/spotbugs-plugin/target/bench}
 mkdir -p "$OUT"
+if [ $# -eq 0 ]; then
+  if [ "$SMOKE" = 1 ]; then
+    # a jar of the Java example, compiled here
+    rm -rf "$OUT/smoke-classes"; mkdir -p "$OUT/smoke-classes"
+    javac -nowarn -d "$OUT/smoke-classes" "$ROOT"/examples/java/*.java
+    (cd "$OUT/smoke-classes" && jar cf "$OUT/examples.jar" .)
+    set -- "$OUT/examples.jar"
+    RUNS=${RUNS:-1}
+    PAIRED=${PAIRED:-1}
+  else
+    set -- "$NUMLINT_CORPORA/java/ij-1.54f.jar" "$NUMLINT_CORPORA/java/commons-math3-3.6.1.jar"
+  fi
+fi
+RUNS=${RUNS:-3}
+XMX=${XMX:-3g}
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "GNU time ($TIME) is needed for the peak memory" >&2; exit 2; }
 
 if [ -z "${PLUGIN_JAR:-}" ]; then
-  (cd "$ROOT" && mvn -B -q ${MVN_FLAGS:--o} -pl spotbugs-plugin -am package -DskipTests)
+  if [ "${NUMLINT_BENCH_PREBUILT:-0}" != 1 ] || ! ls "$ROOT"/spotbugs-plugin/target/numlint-spotbugs-plugin-*.jar >/dev/null 2>&1; then
+    (cd "$ROOT" && "${MVN[@]}" -pl spotbugs-plugin -am package -DskipTests)
+  fi
   PLUGIN_JAR=$(ls "$ROOT"/spotbugs-plugin/target/numlint-spotbugs-plugin-*.jar | grep -v -e sources -e tests | head -1)
+fi
+if [ -z "${SPOTBUGS_CP:-}" ] && [ "${NUMLINT_BENCH_PREBUILT:-0}" = 1 ] && [ -s "$OUT/cp/classpath.txt" ]; then
+  SPOTBUGS_CP=$(cat "$OUT/cp/classpath.txt")
 fi
 if [ -z "${SPOTBUGS_CP:-}" ]; then
   # stock SpotBugs and its dependencies, resolved by Maven from a tiny pom
@@ -33,7 +52,7 @@ if [ -z "${SPOTBUGS_CP:-}" ]; then
   <dependencies><dependency><groupId>com.github.spotbugs</groupId><artifactId>spotbugs</artifactId><version>$VERSION</version></dependency></dependencies>
 </project>
 POM
-  mvn -B -q ${MVN_FLAGS:--o} -f "$OUT/cp/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
+  "${MVN[@]}" -f "$OUT/cp/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
       -Dmdep.outputFile="$OUT/cp/classpath.txt" >/dev/null
   SPOTBUGS_CP=$(cat "$OUT/cp/classpath.txt")
 fi

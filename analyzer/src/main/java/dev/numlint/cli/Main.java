@@ -1,6 +1,7 @@
 package dev.numlint.cli;
 
 import dev.numlint.config.ConfigException;
+import dev.numlint.output.Escapes;
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.scan.Analyzers;
 import dev.numlint.spi.Analyzer;
@@ -14,7 +15,9 @@ import picocli.CommandLine.Command;
 
 /**
  * The numlint command line. Exit codes: 0 no unsuppressed finding at or above {@code --fail-on}; 1 there is one;
- * 2 usage or configuration error; 3 internal error of numlint itself.
+ * 2 usage or configuration error; 3 internal error of numlint itself (after the rest of the scan completed, the
+ * failing file named in a notification; also an unwritable report); 4 files could not be analyzed and
+ * {@code --fail-on-input-problems} is set. 3 wins over 1, 1 over 4.
  */
 @Command(name = "numlint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Finds numerical hazards in CUDA and Java code: conversions, approximate division and math, "
@@ -26,6 +29,8 @@ public final class Main implements Runnable {
     public static final int EXIT_FINDINGS = 1;
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_INTERNAL = 3;
+    /** Files could not be analyzed and {@code --fail-on-input-problems} (or the configuration key) is set. */
+    public static final int EXIT_INPUT_PROBLEMS = 4;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -54,13 +59,17 @@ public final class Main implements Runnable {
         for (Object sub : subcommands(analyzers)) {
             cmd.addSubcommand(sub);
         }
+        cmd.setParameterExceptionHandler((ex, args) -> usageError(ex.getCommandLine(), ex.getMessage()));
         cmd.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof ConfigException || ex instanceof UsageException) {
-                commandLine.getErr().println("numlint: error: " + ex.getMessage());
-                commandLine.getErr().flush();
-                return EXIT_USAGE;
+                return usageError(commandLine, ex.getMessage());
             }
-            commandLine.getErr().println("numlint: internal error: " + ex);
+            if (ex instanceof OutputException) {
+                commandLine.getErr().println("numlint: error: " + Escapes.text(ex.getMessage()));
+                commandLine.getErr().flush();
+                return EXIT_INTERNAL;
+            }
+            commandLine.getErr().println("numlint: internal error: " + Escapes.text(String.valueOf(ex)));
             ex.printStackTrace(commandLine.getErr());
             commandLine.getErr().flush();
             return EXIT_INTERNAL;
@@ -68,11 +77,30 @@ public final class Main implements Runnable {
         return cmd;
     }
 
+    /**
+     * A usage or configuration error: the one error and a pointer to the command's {@code --help} (never the whole
+     * help text, which would bury the error), exit code 2.
+     */
+    static int usageError(CommandLine commandLine, String message) {
+        PrintWriter err = commandLine.getErr();
+        err.println("numlint: error: " + Escapes.text(message));
+        err.println("Try '" + commandLine.getCommandSpec().qualifiedName() + " --help' for more information.");
+        err.flush();
+        return EXIT_USAGE;
+    }
+
     public static void main(String[] args) {
         CommandLine cmd = commandLine();
         cmd.setOut(new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
         cmd.setErr(new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
-        int code = cmd.execute(args);
+        int code;
+        try {
+            code = cmd.execute(args);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            // picocli handles Exceptions; an Error outside the scan's own per-file handling ends here, never as 0
+            cmd.getErr().println("numlint: internal error: " + e);
+            code = EXIT_INTERNAL;
+        }
         cmd.getOut().flush();
         cmd.getErr().flush();
         System.exit(code);
@@ -84,6 +112,15 @@ public final class Main implements Runnable {
 
         UsageException(String message) {
             super(message);
+        }
+    }
+
+    /** The report could not be written (an unwritable {@code --output}): exit code 3, one line. */
+    static final class OutputException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        OutputException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

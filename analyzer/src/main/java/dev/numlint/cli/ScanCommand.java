@@ -27,8 +27,10 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code numlint scan}: analyzes files and directories and reports findings. */
 @Command(name = "scan", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Scan CUDA, C/C++, PTX, Java sources and build files for numerical hazards.",
-        footer = {"", "Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it, "
-                + "2 usage or configuration error."})
+        footer = {"", "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage or "
+                + "configuration error; 3 internal error of numlint (a crash, out of memory, an unwritable cache or "
+                + "report), reported after the rest of the scan completed, the file named on stderr; 4 files not "
+                + "analyzed with --fail-on-input-problems. 3 wins over 1, 1 over 4."})
 final class ScanCommand implements Callable<Integer> {
     enum Format { text, sarif, json }
 
@@ -70,6 +72,7 @@ final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        Outputs.check("--output", output);
         ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
         ScanResult result = Scanner.scan(prepared.options());
         if (validate) {
@@ -80,12 +83,16 @@ final class ScanCommand implements Callable<Integer> {
         }
 
         PrintWriter err = spec.commandLine().getErr();
+        if (format == Format.sarif) {
+            // GitHub's limits on one run: past them the most important results stay and a notification says so
+            result = SarifReport.fitToLimits(result, SarifReport.Limits.GITHUB);
+        }
         if (format == Format.text) {
             TextReport.writeNotifications(result, err);
         } else {
             for (Notification n : result.notifications()) {
-                if (n.notAnalyzed()) {
-                    err.println(n.file() + ": error: " + n.message());
+                if (n.notAnalyzed() || SarifReport.LIMIT_NOTIFICATION.equals(n.id())) {
+                    err.println(TextReport.line(n));
                 }
             }
             err.flush();
@@ -98,7 +105,34 @@ final class ScanCommand implements Callable<Integer> {
             case note -> Level.NOTE;
             case none -> null;
         };
-        return result.failsAt(threshold) ? Main.EXIT_FINDINGS : Main.EXIT_OK;
+        return exitCode(result, result.failsAt(threshold), prepared.failOnInputProblems(), err);
+    }
+
+    /**
+     * The exit code of a finished scan: 3 when numlint itself failed on a file (the rest of the scan was completed
+     * and reported), else 1 for findings at the threshold, else 4 for files not analyzed when input problems fail
+     * the run, else 0.
+     */
+    static int exitCode(ScanResult result, boolean findings, boolean failOnInputProblems, PrintWriter err) {
+        if (!result.executionSuccessful()) {
+            long n = result.notifications().stream().filter(x -> Scanner.INTERNAL_ERROR.equals(x.id())).count();
+            err.println("numlint: error: internal error" + (n == 1 ? "" : "s") + " of numlint"
+                    + (n > 0 ? " (" + n + ", see the internal-error notifications above)" : "")
+                    + "; everything else was analyzed and reported; exit code " + Main.EXIT_INTERNAL);
+            err.flush();
+            return Main.EXIT_INTERNAL;
+        }
+        if (findings) {
+            return Main.EXIT_FINDINGS;
+        }
+        if (failOnInputProblems && result.filesNotAnalyzed() > 0) {
+            err.println("numlint: error: " + result.filesNotAnalyzed() + " file"
+                    + (result.filesNotAnalyzed() == 1 ? "" : "s") + " could not be analyzed and input problems fail "
+                    + "the run (--fail-on-input-problems); exit code " + Main.EXIT_INPUT_PROBLEMS);
+            err.flush();
+            return Main.EXIT_INPUT_PROBLEMS;
+        }
+        return Main.EXIT_OK;
     }
 
     private void write(ScanResult result, Writer w) throws IOException {

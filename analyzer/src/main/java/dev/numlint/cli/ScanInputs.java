@@ -24,11 +24,12 @@ final class ScanInputs {
             description = "nvcc flags the code is built with, e.g. \"--use_fast_math -arch=sm_80\"")
     String nvccFlags;
 
-    @Option(names = "--cuda-arch", paramLabel = "ARCH", description = "virtual architecture for PTX (default: "
-            + ScanOptions.DEFAULT_CUDA_ARCH + ")")
+    @Option(names = "--cuda-arch", paramLabel = "ARCH", description = "architecture for PTX: compute_NN, sm_NN or NN "
+            + "(e.g. 80, sm_90a; default: " + ScanOptions.DEFAULT_CUDA_ARCH + ")")
     String cudaArch;
 
-    @Option(names = "--classpath", paramLabel = "CP", description = "class path for resolving Java types")
+    @Option(names = "--classpath", paramLabel = "CP", description = "class path for resolving Java types (jars and "
+            + "class directories separated by the path separator, ':' on Unix; each must exist)")
     String classpath;
 
     @Option(names = "--config", paramLabel = "FILE", description = "configuration file (default: "
@@ -44,11 +45,23 @@ final class ScanInputs {
     boolean allConfigurations;
 
     @Option(names = "--cache-dir", paramLabel = "DIR", description = "cache for derived PTX (default: "
-            + "$XDG_CACHE_HOME/numlint or ~/.cache/numlint)")
+            + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
     Path cacheDir;
 
-    /** The scan options for {@code paths} and the absolute paths themselves. */
-    record Prepared(ScanOptions options, List<Path> paths) {
+    @Option(names = "--fail-on-input-problems", description = "exit with " + Main.EXIT_INPUT_PROBLEMS + " when a file "
+            + "could not be analyzed (binary, too large, unreadable, unparsable) and nothing else failed the run "
+            + "(also fail-on-input-problems: true in .numlint.yml)")
+    boolean failOnInputProblems;
+
+    /** The accepted forms of {@code --cuda-arch}: compute_NN, sm_NN, lto_NN or NN, with nvcc's a/f suffixes. */
+    static final java.util.regex.Pattern CUDA_ARCH =
+            java.util.regex.Pattern.compile("(?:(compute|sm|lto)_)?([1-9][0-9]{1,2})([af]?)");
+
+    /**
+     * The scan options for {@code paths}, the absolute paths themselves and whether input problems fail the run
+     * ({@code --fail-on-input-problems} or the configuration's key).
+     */
+    record Prepared(ScanOptions options, List<Path> paths, boolean failOnInputProblems) {
     }
 
     Prepared prepare(List<Path> paths, List<Analyzer> analyzers) {
@@ -71,24 +84,58 @@ final class ScanInputs {
             }
             b.exclude(g);
         }
+        List<String> flags = commandLineFlags();
+        String arch = normalizedCudaArch();
+        List<Path> cp = classpathEntries();
         b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? Nvcc.find().orElse(null) : null);
-        b.nvccFlags(commandLineFlags());
-        b.cudaArch(cudaArch);
-        if (classpath != null) {
-            List<Path> cp = new ArrayList<>();
-            for (String e : classpath.split(File.pathSeparator)) {
-                if (!e.isBlank()) {
-                    cp.add(Path.of(e).toAbsolutePath().normalize());
-                }
-            }
-            b.classpath(cp);
-        }
+        b.nvccFlags(flags);
+        b.cudaArch(arch);
+        b.classpath(cp);
         b.cacheDir(cacheDir);
         if (allConfigurations) b.setting("all-configurations", "true");
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);
         }
-        return new Prepared(b.build(), abs);
+        boolean failOnInput = failOnInputProblems || Boolean.TRUE.equals(cfg.failOnInputProblems());
+        return new Prepared(b.build(), abs, failOnInput);
+    }
+
+    /**
+     * {@code --cuda-arch} checked and normalized: NN becomes compute_NN; anything else that is not compute_NN, sm_NN
+     * or lto_NN (with nvcc's a/f suffixes) is a usage error rather than silently the default. Null when absent.
+     */
+    String normalizedCudaArch() {
+        if (cudaArch == null) {
+            return null;
+        }
+        java.util.regex.Matcher m = CUDA_ARCH.matcher(cudaArch.strip());
+        if (!m.matches()) {
+            throw new Main.UsageException("--cuda-arch: '" + cudaArch + "' is not an architecture; write compute_NN, "
+                    + "sm_NN or NN, e.g. compute_80, sm_90a or 86");
+        }
+        return (m.group(1) == null ? "compute" : m.group(1)) + "_" + m.group(2) + m.group(3);
+    }
+
+    /** {@code --classpath} entries as absolute paths; an entry that does not exist is a usage error. */
+    List<Path> classpathEntries() {
+        List<Path> cp = new ArrayList<>();
+        if (classpath == null) {
+            return cp;
+        }
+        for (String e : classpath.split(java.util.regex.Pattern.quote(File.pathSeparator))) {
+            if (e.isBlank()) {
+                continue;
+            }
+            Path p = Path.of(e).toAbsolutePath().normalize();
+            if (!Files.exists(p)) {
+                throw new Main.UsageException("--classpath: entry '" + e + "' does not exist");
+            }
+            if (!Files.isDirectory(p) && !Files.isReadable(p)) {
+                throw new Main.UsageException("--classpath: entry '" + e + "' cannot be read");
+            }
+            cp.add(p);
+        }
+        return cp;
     }
 
     /** The tokens of {@code --nvcc-flags} (empty when absent). */
@@ -97,7 +144,7 @@ final class ScanInputs {
     }
 
     String cudaArchOrDefault() {
-        return cudaArch == null ? ScanOptions.DEFAULT_CUDA_ARCH : cudaArch;
+        return cudaArch == null ? ScanOptions.DEFAULT_CUDA_ARCH : normalizedCudaArch();
     }
 
     /** The working directory when every PATH lies under it (paths in reports stay clickable), else the first PATH. */
@@ -112,8 +159,15 @@ final class ScanInputs {
 
     private NumlintConfig loadConfig(List<Path> paths, Path root) {
         if (config != null) {
-            if (!Files.isRegularFile(config)) {
+            if (Files.isDirectory(config)) {
+                throw new Main.UsageException("--config '" + config + "' is a directory; name the file, e.g. '"
+                        + config.resolve(NumlintConfig.FILE_NAME) + "'");
+            }
+            if (!Files.exists(config)) {
                 throw new Main.UsageException("configuration file '" + config + "' does not exist");
+            }
+            if (!Files.isRegularFile(config)) {
+                throw new Main.UsageException("--config '" + config + "' is not a regular file");
             }
             return NumlintConfig.load(config);
         }

@@ -32,7 +32,9 @@ import picocli.CommandLine.Model.CommandSpec;
         description = "Run the kernels numlint flags and measure the divergence: as built vs IEEE-strict vs a "
                 + "high-precision reference, on the CPU interpreter and on the GPU when one is present.",
         footer = {"", "Exit codes: 0 no divergence confirmed, 1 at least one kernel's divergence confirmed, "
-                + "2 usage or configuration error (including --gpu require without a usable GPU)."})
+                + "2 usage or configuration error (including --gpu require without a usable GPU), 3 internal error "
+                + "of numlint (after the rest completed, the file named on stderr), 4 files not analyzed with "
+                + "--fail-on-input-problems."})
 final class ValidateCommand implements Callable<Integer> {
     enum Format { text, json, sarif }
 
@@ -63,6 +65,7 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        Outputs.check("--output", output);
         ValidationOptions options = validation.options(inputs);
         if (options.gpu == ValidationOptions.GpuMode.REQUIRE) {
             GpuExecutors.unavailableReason().ifPresent(why -> {
@@ -76,13 +79,14 @@ final class ValidateCommand implements Callable<Integer> {
         Outputs.write(output, spec.commandLine().getOut(), w -> {
             switch (format) {
                 case json -> w.write(JsonReportWriter.toJson(report) + System.lineSeparator());
-                case sarif -> SarifReport.write(new ScanResult(scan.root(), ScanValidation.annotate(scan, report),
+                case sarif -> SarifReport.write(SarifReport.fitToLimits(new ScanResult(scan.root(), ScanValidation.annotate(scan, report),
                         scan.notifications(), scan.filesAnalyzed(), scan.filesNotAnalyzed(),
-                        scan.executionSuccessful(), scan.buildContexts()), w);
+                        scan.executionSuccessful(), scan.buildContexts()), SarifReport.Limits.GITHUB), w);
                 default -> w.write(TextReportRenderer.render(report));
             }
             w.flush();
         });
-        return report.count(Verdict.CONFIRMED) > 0 ? Main.EXIT_FINDINGS : Main.EXIT_OK;
+        return ScanCommand.exitCode(scan, report.count(Verdict.CONFIRMED) > 0, prepared.failOnInputProblems(),
+                spec.commandLine().getErr());
     }
 }

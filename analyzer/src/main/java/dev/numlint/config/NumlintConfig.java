@@ -4,15 +4,19 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.rules.Rule;
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.rules.RuleOption;
+import dev.numlint.spi.ScanContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +31,9 @@ import java.util.stream.Collectors;
  *   NL003: {enabled: false}
  *   NL004: {level: note, options: {min-trip-count: 32}}
  * exclude: ["third_party/**", "*.generated.cu"]
- * max-file-size: 16777216
+ * max-file-size: 16777216                      # every layer
+ * max-file-size-by-layer: {ptx: 67108864}      # per layer: build-flags, cuda-source, ptx, java-source
+ * fail-on-input-problems: false
  * </pre>
  *
  * Parsing is strict: unknown keys, rule ids and options and values of the wrong type are errors that name the key
@@ -36,26 +42,44 @@ import java.util.stream.Collectors;
 public final class NumlintConfig {
     public static final String FILE_NAME = ".numlint.yml";
     public static final long DEFAULT_MAX_FILE_SIZE = 16L * 1024 * 1024;
-    private static final List<String> TOP_KEYS = List.of("rules", "exclude", "max-file-size", "include-extensions");
+    private static final List<String> TOP_KEYS = List.of("rules", "exclude", "max-file-size",
+            "max-file-size-by-layer", "fail-on-input-problems", "include-extensions");
+    /** The layers whose front ends read files, i.e. those {@code max-file-size-by-layer} can name. */
+    public static final List<Layer> FILE_LAYERS = List.of(Layer.BUILD_FLAGS, Layer.CUDA_SOURCE, Layer.PTX,
+            Layer.JAVA_SOURCE);
     private static final List<String> RULE_KEYS = List.of("enabled", "level", "options");
 
     private final String source;
     private final Map<String, RuleConfig> rules;
     private final List<String> exclude;
+    private final Map<Layer, Long> maxFileSizes;
     private final long maxFileSize;
     /** Extensions of included files the CUDA front end analyzes; null: its default list. */
     private List<String> includeExtensions;
+    private final Boolean failOnInputProblems;
 
-    private NumlintConfig(String source, Map<String, RuleConfig> rules, List<String> exclude, long maxFileSize) {
+    private NumlintConfig(String source, Map<String, RuleConfig> rules, List<String> exclude, long maxFileSize,
+                          Map<Layer, Long> maxFileSizes, Boolean failOnInputProblems) {
+        this.maxFileSize = maxFileSize;
         this.source = source;
         this.rules = rules;
         this.exclude = exclude;
-        this.maxFileSize = maxFileSize;
+        this.maxFileSizes = maxFileSizes;
+        this.failOnInputProblems = failOnInputProblems;
     }
 
     /** No configuration file: catalog defaults. */
     public static NumlintConfig defaults() {
-        return new NumlintConfig(null, Map.of(), List.of(), DEFAULT_MAX_FILE_SIZE);
+        return new NumlintConfig(null, Map.of(), List.of(), DEFAULT_MAX_FILE_SIZE, defaultSizes(), null);
+    }
+
+    /** The documented default max-file-size of each layer. */
+    public static Map<Layer, Long> defaultSizes() {
+        Map<Layer, Long> m = new EnumMap<>(Layer.class);
+        for (Layer l : FILE_LAYERS) {
+            m.put(l, ScanContext.defaultMaxFileSize(l));
+        }
+        return m;
     }
 
     /** Reads and validates a configuration file. */
@@ -73,13 +97,22 @@ public final class NumlintConfig {
     public static NumlintConfig parse(String text, String source) {
         JsonNode root;
         try {
-            root = new ObjectMapper(new YAMLFactory()).readTree(text);
+            // a key given twice would silently win over the first: an error, like any other ambiguity
+            YAMLFactory yaml = new YAMLFactory();
+            yaml.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            root = new ObjectMapper(yaml).readTree(text);
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
-            throw new ConfigException(source + ": not valid YAML" + where + ": " + e.getOriginalMessage());
+            String msg = e.getOriginalMessage();
+            java.util.regex.Matcher dup = java.util.regex.Pattern.compile("^Duplicate field '(.*)'").matcher(msg);
+            if (dup.find()) {
+                throw new ConfigException(source + where + ": duplicate key '" + dup.group(1)
+                        + "' (each key may appear once per mapping)");
+            }
+            throw new ConfigException(source + ": not valid YAML" + where + ": " + msg);
         }
         if (root == null || root.isMissingNode() || root.isNull()) {
-            return new NumlintConfig(source, Map.of(), List.of(), DEFAULT_MAX_FILE_SIZE);
+            return new NumlintConfig(source, Map.of(), List.of(), DEFAULT_MAX_FILE_SIZE, defaultSizes(), null);
         }
         if (!root.isObject()) {
             throw new ConfigException(source + ": the configuration must be a mapping with the keys "
@@ -87,7 +120,9 @@ public final class NumlintConfig {
         }
         Map<String, RuleConfig> rules = new LinkedHashMap<>();
         List<String> exclude = new ArrayList<>();
-        long maxFileSize = DEFAULT_MAX_FILE_SIZE;
+        Long maxFileSize = null;
+        Map<Layer, Long> byLayer = new EnumMap<>(Layer.class);
+        Boolean failOnInputProblems = null;
         List<String> includeExtensions = null;
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -111,11 +146,25 @@ public final class NumlintConfig {
                         exclude.add(g.asText());
                     }
                 }
-                case "max-file-size" -> {
-                    if (!v.canConvertToLong() || !v.isIntegralNumber() || v.asLong() <= 0) {
-                        throw error(source, "max-file-size", "must be a positive number of bytes, got " + v);
+                case "max-file-size" -> maxFileSize = bytes(source, "max-file-size", v);
+                case "max-file-size-by-layer" -> {
+                    String layers = FILE_LAYERS.stream().map(Layer::id).collect(Collectors.joining(", "));
+                    if (!v.isObject()) {
+                        throw error(source, key, "must be a mapping from layer (" + layers + ") to bytes");
                     }
-                    maxFileSize = v.asLong();
+                    for (Iterator<Map.Entry<String, JsonNode>> li = v.fields(); li.hasNext(); ) {
+                        Map.Entry<String, JsonNode> le = li.next();
+                        Layer layer = FILE_LAYERS.stream().filter(l -> l.id().equals(le.getKey())).findFirst()
+                                .orElseThrow(() -> error(source, key + "." + le.getKey(),
+                                        "unknown layer (allowed: " + layers + ")"));
+                        byLayer.put(layer, bytes(source, key + "." + le.getKey(), le.getValue()));
+                    }
+                }
+                case "fail-on-input-problems" -> {
+                    if (!v.isBoolean()) {
+                        throw error(source, key, "must be true or false, got " + v);
+                    }
+                    failOnInputProblems = v.asBoolean();
                 }
                 case "include-extensions" -> {
                     if (!v.isArray()) {
@@ -133,7 +182,15 @@ public final class NumlintConfig {
                 default -> throw error(source, key, "unknown key (allowed: " + String.join(", ", TOP_KEYS) + ")");
             }
         }
-        NumlintConfig c = new NumlintConfig(source, Map.copyOf(rules), List.copyOf(exclude), maxFileSize);
+        Map<Layer, Long> sizes = defaultSizes();
+        for (Layer l : FILE_LAYERS) {
+            Long v = byLayer.containsKey(l) ? byLayer.get(l) : maxFileSize;
+            if (v != null) {
+                sizes.put(l, v);
+            }
+        }
+        NumlintConfig c = new NumlintConfig(source, Map.copyOf(rules), List.copyOf(exclude),
+                maxFileSize == null ? DEFAULT_MAX_FILE_SIZE : maxFileSize, sizes, failOnInputProblems);
         c.includeExtensions = includeExtensions == null ? null : List.copyOf(includeExtensions);
         return c;
     }
@@ -141,6 +198,13 @@ public final class NumlintConfig {
     /** {@code include-extensions}: extensions of included files to analyze, or null for the default list. */
     public List<String> includeExtensions() {
         return includeExtensions;
+    }
+
+    private static long bytes(String source, String key, JsonNode v) {
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() <= 0) {
+            throw error(source, key, "must be a positive number of bytes, got " + v);
+        }
+        return v.asLong();
     }
 
     private static Map<String, RuleConfig> parseRules(String source, JsonNode v) {
@@ -217,8 +281,13 @@ public final class NumlintConfig {
             JsonNode ov = e.getValue();
             String value = switch (o.type()) {
                 case "int" -> {
+                    String range = o.rangeText();
                     if (!ov.isIntegralNumber() || !ov.canConvertToInt()) {
-                        throw error(source, opath, "must be an integer, got " + ov);
+                        throw error(source, opath, "must be an integer" + (range.isEmpty() ? "" : ", " + range)
+                                + "; got " + ov);
+                    }
+                    if (!o.inRange(ov.asLong())) {
+                        throw error(source, opath, "must be " + range + "; got " + ov);
                     }
                     yield Integer.toString(ov.asInt());
                 }
@@ -257,8 +326,19 @@ public final class NumlintConfig {
         return exclude;
     }
 
+    /** {@code max-file-size}: the limit of every layer that {@code max-file-size-by-layer} does not set. */
     public long maxFileSize() {
         return maxFileSize;
+    }
+
+    /** max-file-size of each layer that reads files: the per-layer key, else max-file-size, else the default. */
+    public Map<Layer, Long> maxFileSizes() {
+        return Map.copyOf(maxFileSizes);
+    }
+
+    /** {@code fail-on-input-problems}, or null when the file does not set it. */
+    public Boolean failOnInputProblems() {
+        return failOnInputProblems;
     }
 
     /** The effective rule settings: catalog defaults overlaid with this configuration. */

@@ -57,12 +57,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
      * expects none ({@code std::min BOOST_PREVENT_MACRO_SUBSTITUTION (a, b)}).
      */
     private static final Set<String> EMPTY_LIBRARY_MACROS = Set.of("BOOST_PREVENT_MACRO_SUBSTITUTION");
-    /** A backstop: the scan's max-file-size (default 16 MiB, configurable) applies before this analyzer runs. */
-    private static final long MAX_BYTES = 256L << 20;
     /** Per-file budget of the front end: tokens after preprocessing, and wall time for the function bodies. */
     static final int MAX_TOKENS = 8_000_000;
     static final int MAX_INCLUDE_DEPTH = 32;
     static final long FILE_BUDGET_NANOS = 60L * 1_000_000_000L;
+    /** Headers larger than the cuda-source max-file-size are not followed (set per scan in analyze). */
+    private volatile long maxHeaderBytes = ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
     /** Deeper nesting than this is generated code; the parser's recursion would be slow (and could overflow). */
     private static final int MAX_NESTING = 200;
 
@@ -123,6 +123,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+        maxHeaderBytes = ctx.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
         Run run = new Run(ctx, files);
         // Files are pulled from a shared queue by the calling thread and by helpers on the scan's pool, so the
         // scan never deadlocks when its pool is busy (the caller alone can finish the work).
@@ -314,9 +315,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
         try {
             byte[] bytes;
             try {
-                if (Files.size(file) > MAX_BYTES) {
-                    sink.notify(new Notification(rel, 0, Level.ERROR, "file-too-large",
-                            "not analyzed: larger than " + (MAX_BYTES >> 20) + " MiB"));
+                long max = ctx.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
+                long size = Files.size(file);
+                if (size > max) {
+                    sink.notify(new Notification(rel, 0, Level.ERROR, "file-too-large", "not analyzed: the file has "
+                            + size + " bytes, more than max-file-size for cuda-source (" + max + ")"));
                     return;
                 }
                 bytes = Files.readAllBytes(file);
@@ -559,7 +562,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (h != null) return h;
         String text;
         try {
-            if (Files.size(found) > MAX_BYTES) return null;
+            if (Files.size(found) > maxHeaderBytes) return null;
             text = new String(Files.readAllBytes(found), StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
             return null;

@@ -54,7 +54,6 @@ public final class BuildFlagAnalyzer implements Analyzer {
     /** Pseudo-file that locations of {@code --nvcc-flags} tokens name. */
     public static final String COMMAND_LINE = "--nvcc-flags";
     private static final Set<String> RULES = Set.of("NL002", "NL003", "NL005", "NL006", "NL007");
-    private static final long MAX_BYTES = 16L << 20;
 
     @Override public String id() { return "build-flags"; }
     @Override public Layer layer() { return Layer.BUILD_FLAGS; }
@@ -122,7 +121,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         String rel = ctx.relativize(file);
         String name = file.getFileName().toString();
         if (name.endsWith(".cmake") || name.equals("CMakeLists.txt")) {
-            CMakeAudit.Out out = CMakeAudit.audit(file, ctx::relativize);
+            CMakeAudit.Out out = CMakeAudit.audit(file, ctx::relativize,
+                    ctx.maxFileSize(dev.numlint.model.Layer.BUILD_FLAGS));
             problems(rep.sink, out.problems);
             cmake(ctx, file, out, rep, contexts);
             return;
@@ -142,9 +142,12 @@ public final class BuildFlagAnalyzer implements Analyzer {
 
     private static String read(ScanContext ctx, Path file, FindingSink sink) {
         try {
-            if (Files.size(file) > MAX_BYTES) {
+            long max = ctx.maxFileSize(dev.numlint.model.Layer.BUILD_FLAGS);
+            long size = Files.size(file);
+            if (size > max) {
                 sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "file-too-large",
-                        "build file larger than " + (MAX_BYTES >> 20) + " MiB; not analyzed"));
+                        "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags ("
+                                + max + ")"));
                 return null;
             }
             byte[] b = Files.readAllBytes(file);

@@ -30,7 +30,7 @@ import java.util.function.Function;
 final class CMakeAudit {
     private static final List<String> CONFIG_SUFFIXES = List.of("", "_RELEASE", "_DEBUG", "_RELWITHDEBINFO",
             "_MINSIZEREL");
-    private static final long MAX_BYTES = 16L << 20;
+    private long maxBytes = dev.numlint.spi.ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.BUILD_FLAGS);
     private static final Set<String> BLOCK_OPEN = Set.of("if", "foreach", "while", "function", "macro", "block");
     private static final Set<String> BLOCK_CLOSE = Set.of("endif", "endforeach", "endwhile", "endfunction", "endmacro",
             "endblock");
@@ -74,7 +74,13 @@ final class CMakeAudit {
     }
 
     static Out audit(Path file, Function<Path, String> relativize) {
+        return audit(file, relativize, dev.numlint.spi.ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.BUILD_FLAGS));
+    }
+
+    /** As above, with the build-flags layer's max-file-size for the file and every file it includes. */
+    static Out audit(Path file, Function<Path, String> relativize, long maxBytes) {
         CMakeAudit a = new CMakeAudit(relativize);
+        a.maxBytes = maxBytes;
         a.currentDir = file.getParent();
         String dir = a.currentDir.toString();
         for (String v : List.of("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR", "CMAKE_SOURCE_DIR",
@@ -89,9 +95,10 @@ final class CMakeAudit {
     private void runFile(Path file) {
         String text;
         try {
-            if (Files.size(file) > MAX_BYTES) {
-                out.problems.add(new String[] {relativize.apply(file), "0", "ERROR",
-                        "build file larger than " + (MAX_BYTES >> 20) + " MiB; not analyzed"});
+            long size = Files.size(file);
+            if (size > maxBytes) {
+                out.problems.add(new String[] {relativize.apply(file), "0", "ERROR", "not analyzed: the file has "
+                        + size + " bytes, more than max-file-size for build-flags (" + maxBytes + ")"});
                 return;
             }
             byte[] bytes = Files.readAllBytes(file);

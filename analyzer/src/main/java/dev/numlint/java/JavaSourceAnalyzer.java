@@ -37,8 +37,6 @@ import org.eclipse.jdt.core.dom.FileASTRequestor;
  * compilation unit as it is parsed, and links JCuda launches to their kernel files.
  */
 public final class JavaSourceAnalyzer implements Analyzer {
-    /** Files larger than this are not parsed (generated code, data disguised as .java). */
-    static final long MAX_FILE_BYTES = 8L << 20;
     /** Files per ASTParser batch: large enough to share binding work, small enough to spread over the cores. */
     static final int BATCH_TARGET = 400;
     private static final int MAX_SYNTAX_NOTES = 10;
@@ -130,9 +128,11 @@ public final class JavaSourceAnalyzer implements Analyzer {
                     continue;
                 }
                 long size = Files.size(abs);
-                if (size > MAX_FILE_BYTES) {
+                long max = ctx.maxFileSize(dev.numlint.model.Layer.JAVA_SOURCE);
+                if (size > max) {
                     sink.notify(new Notification(ctx.relativize(abs), 0, Level.ERROR, "file-too-large",
-                            "not parsed: " + size + " bytes is more than the Java front end's limit of " + MAX_FILE_BYTES));
+                            "not analyzed: the file has " + size + " bytes, more than max-file-size for java-source ("
+                                    + max + ")"));
                     continue;
                 }
             } catch (IOException e) {

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  * committed; a test compares them with this generator's output.
  */
 public final class DocsGenerator {
-    public static final String REGENERATE = "./numlint docs --output docs/rules";
+    public static final String REGENERATE = "./numlint docs --output docs/rules --bibliography docs/bibliography.md";
     private static final String BANNER = "<!-- Generated from the rule catalog (rules/src/main/resources/dev/numlint/"
             + "rules/) by `" + REGENERATE + "`. Do not edit. -->\n";
 
@@ -90,7 +90,8 @@ public final class DocsGenerator {
     }
 
     private static String option(RuleOption o) {
-        return "`" + o.name() + "` (" + o.type() + ", default " + o.defaultValue() + "): "
+        return "`" + o.name() + "` (" + o.type() + (o.rangeText().isEmpty() ? "" : ", " + o.rangeText())
+                + ", default " + o.defaultValue() + "): "
                 + o.description().replace("|", "\\|").replace("\n", " ").strip();
     }
 

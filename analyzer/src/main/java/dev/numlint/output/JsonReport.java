@@ -19,7 +19,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** numlint's own JSON: {@code {"tool", "findings", "notifications", "summary"}}, deterministic. */
+/**
+ * numlint's own JSON: {@code {"tool", "findings", "notifications", "summary"}}, deterministic. Columns that are
+ * not known are left out ({@code column}, {@code endColumn} absent), never 0. JSON always holds every finding.
+ */
 public final class JsonReport {
     private JsonReport() {
     }
@@ -75,10 +78,7 @@ public final class JsonReport {
         m.put("ruleId", f.ruleId());
         m.put("level", f.level().id());
         m.put("file", l.file());
-        m.put("line", l.startLine());
-        m.put("column", l.startColumn());
-        m.put("endLine", l.endLine());
-        m.put("endColumn", l.endColumn());
+        region(m, l);
         m.put("message", f.message());
         m.put("layer", f.layer().id());
         m.put("confidence", f.confidence().id());
@@ -111,11 +111,20 @@ public final class JsonReport {
     private static Map<String, Object> location(Location l) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("file", l.file());
-        m.put("line", l.startLine());
-        m.put("column", l.startColumn());
-        m.put("endLine", l.endLine());
-        m.put("endColumn", l.endColumn());
+        region(m, l);
         return m;
+    }
+
+    /** Line, column, endLine, endColumn; an unknown column (0) is left out rather than written as 0. */
+    private static void region(Map<String, Object> m, Location l) {
+        m.put("line", l.startLine());
+        if (l.startColumn() > 0) {
+            m.put("column", l.startColumn());
+        }
+        m.put("endLine", l.endLine());
+        if (l.endColumn() > 0 && (l.endLine() > l.startLine() || l.endColumn() > l.startColumn())) {
+            m.put("endColumn", l.endColumn());
+        }
     }
 
     static ObjectMapper mapper() {

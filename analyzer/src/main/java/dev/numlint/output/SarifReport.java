@@ -42,14 +42,35 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * SARIF 2.1.0 output, built from the java-sarif POJOs and written with Jackson. Deterministic: no timestamps, no
- * host names; the only machine-specific value is the absolute root in {@code originalUriBaseIds}. Every catalog
- * rule is listed in {@code tool.driver.rules} (catalog order, so {@code ruleIndex} is the catalog index).
+ * SARIF 2.1.0 output, built from the java-sarif POJOs and written with Jackson. Deterministic and free of
+ * machine-specific values: no timestamps, no host names, and no absolute path of the checkout (artifact URIs are
+ * relative to {@code %SRCROOT%}, which is described but has no {@code uri}: GitHub and other consumers resolve it
+ * to the checkout). Every catalog rule is listed in {@code tool.driver.rules} (catalog order, so {@code ruleIndex}
+ * is the catalog index).
+ *
+ * <p>Related locations carry the evidence and launch sites; the message links them with SARIF embedded links
+ * ({@code [text](1)}) so that viewers show them. Locations outside the scanned tree (toolkit and system headers)
+ * and pseudo-files such as the command line ({@code --nvcc-flags}) are never written as artifacts: they become
+ * related locations without a physical location whose message says what they are, without the path.
  */
 public final class SarifReport {
     public static final String SRCROOT = "%SRCROOT%";
     public static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
     public static final String FINGERPRINT_KEY = "numlint/v1";
+    /** Id of the notification that says results were left out to stay within {@link Limits}. */
+    public static final String LIMIT_NOTIFICATION = "sarif-limit";
+
+    /**
+     * Limits of one SARIF run. {@link #GITHUB}: GitHub code scanning rejects runs with more than 25,000 results or
+     * 1,000 (related) locations per result, and files over 10 MB gzipped.
+     *
+     * @param maxResults   results per run
+     * @param maxLocations related locations per result
+     * @param maxGzipBytes size of the gzipped SARIF file
+     */
+    public record Limits(int maxResults, int maxLocations, long maxGzipBytes) {
+        public static final Limits GITHUB = new Limits(25_000, 1_000, 10L * 1000 * 1000);
+    }
 
     private SarifReport() {
     }
@@ -70,6 +91,94 @@ public final class SarifReport {
         mapper.writer(JsonReport.printer()).writeValue(out, build(r));
         out.write("\n");
         out.flush();
+    }
+
+    /**
+     * {@code r} trimmed to the limits of one SARIF run: when it has more results than {@code limits.maxResults()} or
+     * its SARIF would be larger gzipped than {@code limits.maxGzipBytes()}, the most important results stay (errors
+     * before warnings before notes, unsuppressed before suppressed, then the usual order) and a
+     * {@link #LIMIT_NOTIFICATION} notification says how many were left out and how to see them all. The kept
+     * findings stay in the report's order. Related locations per result are capped in {@link #build}.
+     */
+    public static ScanResult fitToLimits(ScanResult r, Limits limits) {
+        List<Finding> all = r.findings();
+        int keep = Math.min(all.size(), limits.maxResults());
+        if (keep == all.size() && gzipSize(r) <= limits.maxGzipBytes()) {
+            return r;
+        }
+        Integer[] byImportance = new Integer[all.size()];
+        for (int i = 0; i < byImportance.length; i++) {
+            byImportance[i] = i;
+        }
+        java.util.Arrays.sort(byImportance, java.util.Comparator
+                .comparing((Integer i) -> all.get(i).suppressed())
+                .thenComparing(i -> -severity(all.get(i).level()))
+                .thenComparingInt(i -> i));
+        // the run without results (rule metadata, notifications) is a fixed part; results share the rest
+        long fixed = gzipSize(keep(r, byImportance, 0, limits));
+        for (int attempt = 0; attempt < 12; attempt++) {
+            ScanResult fitted = keep(r, byImportance, keep, limits);
+            long size = gzipSize(fitted);
+            if (size <= limits.maxGzipBytes() || keep == 0) {
+                return fitted;
+            }
+            double share = (double) Math.max(0, limits.maxGzipBytes() - fixed) / Math.max(1, size - fixed);
+            keep = (int) Math.max(0, Math.min(keep - 1, (long) (keep * share * 0.97)));
+        }
+        return keep(r, byImportance, 0, limits);
+    }
+
+    private static int severity(Level l) {
+        return switch (l) {
+            case ERROR -> 3;
+            case WARNING -> 2;
+            case NOTE -> 1;
+        };
+    }
+
+    private static ScanResult keep(ScanResult r, Integer[] byImportance, int keep, Limits limits) {
+        boolean[] kept = new boolean[byImportance.length];
+        for (int i = 0; i < keep; i++) {
+            kept[byImportance[i]] = true;
+        }
+        List<Finding> findings = new ArrayList<>(keep);
+        for (int i = 0; i < kept.length; i++) {
+            if (kept[i]) {
+                findings.add(r.findings().get(i));
+            }
+        }
+        int left = r.findings().size() - keep;
+        List<Notification> notes = new ArrayList<>(r.notifications());
+        notes.add(0, new Notification(null, 0, Level.WARNING, LIMIT_NOTIFICATION, "the SARIF report holds " + keep
+                + " of " + r.findings().size() + " results; " + left + " left out to stay within GitHub code "
+                + "scanning's limits (" + limits.maxResults() + " results per run, " + limits.maxGzipBytes() / 1_000_000
+                + " MB gzipped): errors were kept before warnings before notes, unsuppressed before suppressed. "
+                + "--format json reports every finding; --exclude or disabling rules in .numlint.yml narrows the scan"));
+        return new ScanResult(r.root(), List.copyOf(findings), List.copyOf(notes), r.filesAnalyzed(),
+                r.filesNotAnalyzed(), r.executionSuccessful(), r.buildContexts());
+    }
+
+    /** Bytes of the gzipped SARIF of {@code r}. */
+    static long gzipSize(ScanResult r) {
+        long[] n = {0};
+        java.io.OutputStream count = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                n[0]++;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                n[0] += len;
+            }
+        };
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(count, 1 << 16);
+             Writer w = new java.io.OutputStreamWriter(gz, java.nio.charset.StandardCharsets.UTF_8)) {
+            write(r, w);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return n[0];
     }
 
     public static SarifSchema210 build(ScanResult r) {
@@ -99,7 +208,8 @@ public final class SarifReport {
                 .withToolExecutionNotifications(notes);
 
         OriginalUriBaseIds bases = new OriginalUriBaseIds();
-        bases.setAdditionalProperty(SRCROOT, new ArtifactLocation().withUri(rootUri(r.root())));
+        bases.setAdditionalProperty(SRCROOT, new ArtifactLocation().withDescription(new Message().withText(
+                "The directory the scan's paths are relative to (the checkout when numlint runs at its top).")));
 
         Run run = new Run()
                 .withTool(new Tool().withDriver(driver))
@@ -148,17 +258,30 @@ public final class SarifReport {
                 .withLevel(resultLevel(f.level()))
                 .withMessage(new Message().withText(f.message()))
                 .withLocations(List.of(location(f.location(), null, null)));
-        Set<com.contrastsecurity.sarif.Location> related = new LinkedHashSet<>();
-        int id = 1;
-        for (Evidence e : f.evidence()) {
-            if (e.location() != null) {
-                related.add(location(e.location(), id++, e.kind() + ": " + e.text()));
-            }
+        List<Related> rel = relatedOf(f);
+        int omitted = Math.max(0, rel.size() - Limits.GITHUB.maxLocations());
+        if (omitted > 0) {
+            rel = rel.subList(0, Limits.GITHUB.maxLocations());
         }
-        for (RelatedLocation rl : f.related()) {
-            related.add(location(rl.location(), id++, rl.message()));
+        Set<com.contrastsecurity.sarif.Location> related = new LinkedHashSet<>();
+        List<String> links = new ArrayList<>();
+        int id = 1;
+        for (Related x : rel) {
+            if (x.location() != null) {
+                related.add(location(x.location(), id, x.message()));
+                links.add("[" + linkText(x.linkText()) + "](" + id + ")");
+            } else {
+                related.add(new com.contrastsecurity.sarif.Location().withId(id)
+                        .withMessage(new Message().withText(x.message())));
+            }
+            id++;
         }
         res.setRelatedLocations(related);
+        if (!links.isEmpty()) {
+            // SARIF embedded links: literal brackets and backslashes in the message itself are escaped
+            res.setMessage(new Message().withText(escapeBrackets(f.message()) + " (see " + String.join(", ", links)
+                    + ")"));
+        }
         if (f.fingerprint() != null) {
             PartialFingerprints fp = new PartialFingerprints();
             fp.setAdditionalProperty(FINGERPRINT_KEY, f.fingerprint());
@@ -195,8 +318,78 @@ public final class SarifReport {
         }
         Object extra = JsonReport.canonical(f.properties());
         ((Map<?, ?>) extra).forEach((k, v) -> props.setAdditionalProperty(String.valueOf(k), v));
+        if (omitted > 0) {
+            props.setAdditionalProperty("relatedLocationsOmitted", omitted);
+        }
         res.setProperties(props);
         return res;
+    }
+
+    /** One related location: a place in the scanned tree, or (location null) a description of one outside it. */
+    record Related(Location location, String message, String linkText) {
+    }
+
+    /**
+     * The evidence locations and related locations of a finding, in order, without duplicates (same region: the
+     * messages are joined) and without the finding's own region; places outside the scanned tree and the command
+     * line are described in text only.
+     */
+    static List<Related> relatedOf(Finding f) {
+        Map<String, Related> out = new LinkedHashMap<>();
+        Location primary = f.location();
+        for (Evidence e : f.evidence()) {
+            if (e.location() != null) {
+                add(out, primary, e.location(), e.kind() + ": " + e.text(), e.kind() + ": " + e.text().strip());
+            }
+        }
+        for (RelatedLocation rl : f.related()) {
+            add(out, primary, rl.location(), rl.message(), rl.message());
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    private static void add(Map<String, Related> out, Location primary, Location l, String message, String link) {
+        String file = l.file();
+        String key = file + '\u0000' + l.startLine() + '\u0000' + l.startColumn();
+        if (file.startsWith("-") || outsideTree(file)) {
+            // a flag from the command line (--nvcc-flags) or a place outside the scanned tree (a toolkit header):
+            // no artifact to point at, and no path of the machine in the report
+            String where = file.startsWith("-") ? "command line (" + file + ")"
+                    : "in a file outside the scanned tree" + (l.startLine() > 0 ? ", line " + l.startLine() : "");
+            Related have = out.get(key);
+            if (have == null) {
+                out.put(key, new Related(null, where + ": " + message, link));
+            } else if (!have.message().contains(message)) {
+                out.put(key, new Related(null, have.message() + "; " + message, have.linkText()));
+            }
+            return;
+        }
+        if (file.equals(primary.file()) && l.startLine() == primary.startLine()
+                && l.startColumn() == primary.startColumn() && l.endLine() == primary.endLine()
+                && l.endColumn() == primary.endColumn()) {
+            return;
+        }
+        Related have = out.get(key);
+        if (have == null) {
+            out.put(key, new Related(l, message, link));
+        } else if (!have.message().equals(message) && !have.message().contains(message)) {
+            out.put(key, new Related(have.location(), have.message() + "; " + message, have.linkText()));
+        }
+    }
+
+    /** Absolute (outside the scan root) or escaping it with '..'. */
+    static boolean outsideTree(String file) {
+        return Path.of(file).isAbsolute() || file.startsWith("../") || file.equals("..") || file.contains("/../");
+    }
+
+    private static String linkText(String s) {
+        String t = s.length() > 60 ? s.substring(0, 57) + "..." : s;
+        return escapeBrackets(t);
+    }
+
+    /** Escapes '\\', '[' and ']' so that a plain-text SARIF message with embedded links reads literally. */
+    static String escapeBrackets(String s) {
+        return s.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]");
     }
 
     /**
@@ -225,7 +418,7 @@ public final class SarifReport {
                 })
                 .withMessage(new Message().withText(n.message()))
                 .withDescriptor(new ReportingDescriptorReference().withId(n.id()));
-        if (n.file() != null) {
+        if (n.file() != null && !outsideTree(n.file())) {
             Location l = n.line() > 0 ? Location.line(n.file(), n.line()) : null;
             com.contrastsecurity.sarif.Location loc = new com.contrastsecurity.sarif.Location()
                     .withPhysicalLocation(new PhysicalLocation().withArtifactLocation(artifact(n.file()))

@@ -8,7 +8,8 @@ import java.io.PrintWriter;
 
 /**
  * Compiler-style text: {@code path:line:col: warning: message [NL003]} per unsuppressed finding, then a summary
- * by rule. Notifications go to the error stream ({@code path: error: not analyzed: reason}).
+ * by rule. Notifications go to the error stream ({@code path: error: not analyzed: reason}). Text from the scanned
+ * tree is escaped ({@link Escapes}): a file name or message never reaches the terminal as an escape sequence.
  */
 public final class TextReport {
     private TextReport() {
@@ -20,8 +21,8 @@ public final class TextReport {
                 continue;
             }
             Location l = f.location();
-            out.print(l.file() + ":" + l.startLine() + (l.startColumn() > 0 ? ":" + l.startColumn() : "") + ": "
-                    + f.level().id() + ": " + f.message() + " [" + f.ruleId() + "]\n");
+            out.print(Escapes.text(l.file()) + ":" + l.startLine() + (l.startColumn() > 0 ? ":" + l.startColumn() : "")
+                    + ": " + f.level().id() + ": " + Escapes.text(f.message()) + " [" + f.ruleId() + "]\n");
         }
         Summary s = Summary.of(r);
         if (!r.findings().isEmpty()) {
@@ -46,13 +47,14 @@ public final class TextReport {
         err.flush();
     }
 
-    static String line(Notification n) {
+    /** One notification, compiler style, with control characters from file names and messages escaped. */
+    public static String line(Notification n) {
         String where = n.file() == null ? "numlint" : n.file() + (n.line() > 0 ? ":" + n.line() : "");
         String msg = n.message();
         if (n.notAnalyzed() && !msg.startsWith("not analyzed")) {
             msg = "not analyzed: " + msg;
         }
-        return where + ": " + n.level().id() + ": " + msg + (n.notAnalyzed() ? "" : " [" + n.id() + "]");
+        return Escapes.text(where + ": " + n.level().id() + ": " + msg + (n.notAnalyzed() ? "" : " [" + n.id() + "]"));
     }
 
     static String plural(int n, String word) {

@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Stable fingerprints: the first 32 hex digits of SHA-256 over rule id, file, function, the analyzer's
+ * Stable fingerprints: the first 32 hex digits of SHA-256 over rule id, file (relative to the repository or the
+ * scanned directory, see {@link Scanner#fingerprintPaths}), function, the analyzer's
  * fingerprint key (or the whitespace-normalized source line when it gave none) and the occurrence index among
  * identical keys in the same file. No line numbers, so unrelated edits above a finding keep its fingerprint.
  */
@@ -21,12 +22,21 @@ final class Fingerprints {
 
     /** Assigns fingerprints to {@code findings}, which must be in their final (sorted) order. */
     static List<Finding> assign(List<Finding> findings, SourceLines lines) {
+        return assign(findings, lines, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * As above, with {@code path} mapping a finding's (report-relative) file to the path the fingerprint uses, so
+     * that fingerprints do not depend on the directory numlint was started in.
+     */
+    static List<Finding> assign(List<Finding> findings, SourceLines lines,
+                                java.util.function.UnaryOperator<String> path) {
         Map<String, Integer> occurrences = new HashMap<>();
         List<Finding> out = new ArrayList<>(findings.size());
         for (Finding f : findings) {
             String key = f.fingerprintKey() != null ? normalize(f.fingerprintKey())
                     : normalize(lines.line(f.location().file(), f.location().startLine()));
-            String composite = f.ruleId() + '\n' + f.location().file() + '\n'
+            String composite = f.ruleId() + '\n' + path.apply(f.location().file()) + '\n'
                     + (f.function() == null ? "" : f.function()) + '\n' + key;
             int index = occurrences.merge(composite, 1, Integer::sum) - 1;
             out.add(f.toBuilder().fingerprint(sha256(composite + '\n' + index).substring(0, 32)).build());

@@ -26,7 +26,12 @@ public final class Glob {
         }
         this.glob = glob;
         this.anyDepth = !g.contains("/");
-        this.pattern = Pattern.compile(toRegex(g));
+        try {
+            this.pattern = Pattern.compile(toRegex(g));
+        } catch (java.util.regex.PatternSyntaxException e) {
+            // e.g. a reversed range [z-a]: say so in glob terms rather than leak the regex
+            throw new IllegalArgumentException("invalid glob '" + glob + "': " + e.getDescription());
+        }
     }
 
     public String text() {
@@ -78,17 +83,28 @@ public final class Glob {
                 }
                 case '?' -> re.append("[^/]");
                 case '[' -> {
-                    int end = g.indexOf(']', i + 1);
-                    if (end < 0) {
-                        re.append("\\[");
-                    } else {
-                        String cls = g.substring(i + 1, end);
-                        if (cls.startsWith("!")) {
-                            cls = "^" + cls.substring(1);
-                        }
-                        re.append('[').append(cls.replace("\\", "\\\\")).append(']');
-                        i = end;
+                    // a class is never empty: a ']' right after '[' or '[!' is a member (as in POSIX globs)
+                    int first = i + 1 < g.length() && g.charAt(i + 1) == '!' ? i + 2 : i + 1;
+                    int end = g.indexOf(']', first + 1);
+                    if (first >= g.length() || end < 0) {
+                        throw new IllegalArgumentException("unclosed '[' at position " + (i + 1) + " in glob '" + g
+                                + "' (a character class needs its ']'; for a literal '[' write '[[]')");
                     }
+                    StringBuilder cls = new StringBuilder();
+                    for (int k = first; k < end; k++) {
+                        char m = g.charAt(k);
+                        if (m == '/') {
+                            throw new IllegalArgumentException("'/' inside the character class at position " + (i + 1)
+                                    + " in glob '" + g + "' (a class matches one character of a name)");
+                        }
+                        boolean range = m == '-' && k > first && k + 1 < end;
+                        if (!range && "[]&^-\\".indexOf(m) >= 0) {
+                            cls.append('\\');
+                        }
+                        cls.append(m);
+                    }
+                    re.append(first > i + 1 ? "[^" : "[").append(cls).append(']');
+                    i = end;
                 }
                 case '{' -> {
                     inBrace = true;

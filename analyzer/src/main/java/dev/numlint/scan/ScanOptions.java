@@ -20,7 +20,7 @@ public final class ScanOptions {
     final List<Analyzer> analyzers;
     final ConfiguredRuleSettings rules;
     final List<String> excludes;
-    final long maxFileSize;
+    final java.util.Map<dev.numlint.model.Layer, Long> maxFileSizes;
     final PtxMode ptxMode;
     final PtxMode ptxRequested;
     final Path nvcc;
@@ -39,7 +39,7 @@ public final class ScanOptions {
         analyzers = b.analyzers == null ? Analyzers.load() : List.copyOf(b.analyzers);
         rules = b.rules == null ? ConfiguredRuleSettings.defaults() : b.rules;
         excludes = List.copyOf(b.excludes);
-        maxFileSize = b.maxFileSize;
+        maxFileSizes = java.util.Map.copyOf(b.maxFileSizes);
         ptxRequested = b.ptxMode;
         ptxMode = b.nvcc == null ? PtxMode.OFF : b.ptxMode;
         nvcc = ptxMode == PtxMode.AUTO ? b.nvcc : null;
@@ -55,6 +55,12 @@ public final class ScanOptions {
         settings = java.util.Map.copyOf(st);
     }
 
+    /** The max-file-size of {@code layer}. */
+    public long maxFileSize(dev.numlint.model.Layer layer) {
+        Long v = maxFileSizes.get(layer);
+        return v != null ? v : dev.numlint.spi.ScanContext.defaultMaxFileSize(layer);
+    }
+
     public static Builder builder(Path root) {
         return new Builder(root);
     }
@@ -67,13 +73,23 @@ public final class ScanOptions {
         return analyzers;
     }
 
-    /** $XDG_CACHE_HOME/numlint, or ~/.cache/numlint. */
+    /** $XDG_CACHE_HOME/numlint, else $HOME/.cache/numlint (Java's user.home only when $HOME is not set). */
     public static Path defaultCacheDir() {
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isBlank()) {
-            return Path.of(xdg, "numlint").toAbsolutePath().normalize();
+        return defaultCacheDir(System.getenv());
+    }
+
+    /** {@link #defaultCacheDir()} for the given environment. */
+    static Path defaultCacheDir(java.util.Map<String, String> env) {
+        String xdg = env.get("XDG_CACHE_HOME");
+        // the XDG base directory specification: a relative path is invalid and must be ignored
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            return Path.of(xdg, "numlint").normalize();
         }
-        return Path.of(System.getProperty("user.home"), ".cache", "numlint").toAbsolutePath().normalize();
+        String home = env.get("HOME");
+        if (home == null || home.isBlank()) {
+            home = System.getProperty("user.home");
+        }
+        return Path.of(home, ".cache", "numlint").toAbsolutePath().normalize();
     }
 
     public static final class Builder {
@@ -82,7 +98,8 @@ public final class ScanOptions {
         private List<Analyzer> analyzers;
         private ConfiguredRuleSettings rules;
         private final List<String> excludes = new ArrayList<>();
-        private long maxFileSize = NumlintConfig.DEFAULT_MAX_FILE_SIZE;
+        private final java.util.Map<dev.numlint.model.Layer, Long> maxFileSizes = new java.util.EnumMap<>(
+                NumlintConfig.defaultSizes());
         private PtxMode ptxMode = PtxMode.OFF;
         private Path nvcc;
         private final List<String> nvccFlags = new ArrayList<>();
@@ -106,7 +123,7 @@ public final class ScanOptions {
         public Builder config(NumlintConfig c) {
             rules = c.ruleSettings();
             excludes.addAll(c.exclude());
-            maxFileSize = c.maxFileSize();
+            maxFileSizes.putAll(c.maxFileSizes());
             if (c.includeExtensions() != null) settings.put("include-extensions", String.join(",", c.includeExtensions()));
             return this;
         }
@@ -114,7 +131,16 @@ public final class ScanOptions {
         public Builder setting(String key, String value) { settings.put(key, value); return this; }
         public Builder rules(ConfiguredRuleSettings r) { rules = r; return this; }
         public Builder exclude(String glob) { excludes.add(glob); return this; }
-        public Builder maxFileSize(long bytes) { maxFileSize = bytes; return this; }
+        /** The same max-file-size for every layer. */
+        public Builder maxFileSize(long bytes) {
+            maxFileSizes.replaceAll((l, v) -> bytes);
+            return this;
+        }
+        /** The max-file-size of one layer. */
+        public Builder maxFileSize(dev.numlint.model.Layer layer, long bytes) {
+            maxFileSizes.put(layer, bytes);
+            return this;
+        }
         /** {@code --ptx}: AUTO takes effect only with an nvcc. */
         public Builder ptx(PtxMode mode, Path nvccPath) { ptxMode = mode; nvcc = nvccPath; return this; }
         public Builder nvccFlags(List<String> flags) { nvccFlags.addAll(flags); return this; }

@@ -76,6 +76,9 @@ public final class Scanner {
             .thenComparing(Notification::message)
             .thenComparing(Notification::level);
 
+    /** The notification id of a failure of numlint itself (exit code 3). */
+    public static final String INTERNAL_ERROR = "internal-error";
+
     private final ScanOptions options;
     private final RuleCatalog catalog = RuleCatalog.get();
 
@@ -173,7 +176,7 @@ public final class Scanner {
             batch.commit();
             batch.finishProgress();
             return;
-        } catch (RuntimeException | LinkageError | StackOverflowError e) {
+        } catch (RuntimeException | LinkageError | StackOverflowError | OutOfMemoryError e) {
             if (files.size() <= 1) {
                 String file = files.isEmpty() ? null : ctx.shared.relativize(files.get(0));
                 ctx.shared.internalError(file, "internal error in " + a.id()
@@ -188,7 +191,7 @@ public final class Scanner {
             try {
                 a.analyze(one, List.of(f), one);
                 one.commit();
-            } catch (RuntimeException | LinkageError | StackOverflowError e) {
+            } catch (RuntimeException | LinkageError | StackOverflowError | OutOfMemoryError e) {
                 String file = ctx.shared.relativize(f);
                 ctx.shared.internalError(file, "internal error in " + a.id() + " on " + file + ": " + e);
             }
@@ -232,10 +235,13 @@ public final class Scanner {
     private Notification check(Path f, String rel) {
         try {
             long size = Files.size(f);
-            if (size > options.maxFileSize) {
+            Layer layer = layerOf(f);
+            long max = options.maxFileSize(layer);
+            if (size > max) {
                 return new Notification(rel, 0, Level.ERROR, "file-too-large", "not analyzed: the file has " + size
-                        + " bytes, more than max-file-size " + options.maxFileSize
-                        + " (raise max-file-size in .numlint.yml or exclude the file)");
+                        + " bytes, more than max-file-size for " + layer.id() + " (" + max + "); raise "
+                        + "max-file-size-by-layer: {" + layer.id() + ": BYTES} or max-file-size in .numlint.yml, "
+                        + "or exclude the file");
             }
             byte[] head = new byte[BINARY_PROBE];
             int n;
@@ -255,6 +261,24 @@ public final class Scanner {
         }
     }
 
+    /** The layer whose max-file-size applies to a discovered file. */
+    static Layer layerOf(Path f) {
+        String n = f.getFileName() == null ? "" : f.getFileName().toString();
+        String lower = n.toLowerCase(java.util.Locale.ROOT);
+        if (lower.endsWith(".ptx")) {
+            return Layer.PTX;
+        }
+        if (lower.endsWith(".java")) {
+            return Layer.JAVA_SOURCE;
+        }
+        for (String ext : List.of(".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".h", ".hpp")) {
+            if (lower.endsWith(ext)) {
+                return Layer.CUDA_SOURCE;
+            }
+        }
+        return Layer.BUILD_FLAGS;
+    }
+
     private ScanResult finish(Shared shared, Set<Path> handled) {
         SourceLines lines = new SourceLines(shared.root);
         List<Finding> findings = new ArrayList<>(shared.findings);
@@ -266,15 +290,44 @@ public final class Scanner {
             reportUnjustified(shared.relativize(f), lines, shared);
         }
         findings.sort(FINDING_ORDER);
-        findings = Fingerprints.assign(findings, lines);
+        findings = Fingerprints.assign(findings, lines, fingerprintPaths(shared.root, options.paths));
 
         TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
+        // analyzers report their own per-file failures as "internal-error" notifications: those count too
+        boolean internal = shared.internalError
+                || notes.stream().anyMatch(n -> INTERNAL_ERROR.equals(n.id()));
         Set<String> notAnalyzed = notes.stream().filter(n -> n.notAnalyzed() && n.file() != null)
                 .map(Notification::file).collect(Collectors.toCollection(TreeSet::new));
         int analyzed = (int) handled.stream().map(shared::relativize).filter(f -> !notAnalyzed.contains(f)).count();
         return new ScanResult(shared.root, List.copyOf(findings), List.copyOf(notes), analyzed, notAnalyzed.size(),
-                !shared.internalError, shared::buildContext);
+                !internal, shared::buildContext);
+    }
+
+    /**
+     * How fingerprints name a file: relative to the scanned root (the PATH given, its directory for a file, or the
+     * deepest directory that holds every PATH), never to the directory numlint was started in: {@code scan ex1} from
+     * the parent and {@code scan .} inside ex1 give the same fingerprints. Nothing outside the scanned tree is
+     * consulted, so a clone and an unpacked archive of the same tree agree too.
+     */
+    static java.util.function.UnaryOperator<String> fingerprintPaths(Path root, List<Path> paths) {
+        Path base = null;
+        for (Path p : paths.isEmpty() ? List.of(root) : paths) {
+            Path a = p.toAbsolutePath().normalize();
+            Path d = Files.isDirectory(a) ? a : a.getParent();
+            if (base == null) {
+                base = d;
+            } else {
+                while (base != null && !d.startsWith(base)) {
+                    base = base.getParent();
+                }
+            }
+        }
+        Path b = base == null ? root : base;
+        return file -> {
+            Path abs = root.resolve(file).toAbsolutePath().normalize();
+            return abs.startsWith(b) ? b.relativize(abs).toString().replace('\\', '/') : file;
+        };
     }
 
     /** Findings in linked kernel files get the launch site as a related location. */
@@ -396,7 +449,7 @@ public final class Scanner {
 
         void internalError(String file, String message) {
             internalError = true;
-            notify(new Notification(file, 0, Level.ERROR, "internal-error", message));
+            notify(new Notification(file, 0, Level.ERROR, INTERNAL_ERROR, message));
         }
 
         synchronized List<KernelLink> links() {
@@ -568,6 +621,7 @@ public final class Scanner {
         @Override public ExecutorService executor() { return executor; }
         @Override public String relativize(Path file) { return ctx.shared.relativize(file); }
         @Override public Optional<String> setting(String key) { return Optional.ofNullable(options.settings.get(key)); }
+        @Override public long maxFileSize(Layer layer) { return options.maxFileSize(layer); }
 
         @Override
         public synchronized void linkKernel(KernelLink link) {

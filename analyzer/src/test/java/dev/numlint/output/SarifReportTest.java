@@ -28,7 +28,6 @@ import org.junit.jupiter.api.Test;
 class SarifReportTest {
     static final Path SAMPLE = Path.of("src/test/resources/golden/sample");
     static final Path GOLDEN = Path.of("src/test/resources/golden/sample.sarif");
-    static final String ROOT_PLACEHOLDER = "file:///SRCROOT/";
 
     static ScanResult scanSample() {
         return Scanner.scan(ScanOptions.builder(SAMPLE).analyzers(List.of(new MarkerAnalyzer())).threads(2).build());
@@ -50,8 +49,9 @@ class SarifReportTest {
         driver.put("rules", "(checked against the catalog)");
         driver.put("version", "(version)");
         driver.put("semanticVersion", "(version)");
-        String actual = m.writer(JsonReport.printer()).writeValueAsString(tree)
-                .replace(SarifReport.rootUri(r.root()), ROOT_PLACEHOLDER) + "\n";
+        String actual = m.writer(JsonReport.printer()).writeValueAsString(tree) + "\n";
+        // nothing machine-specific: the checkout's absolute path appears nowhere
+        assertThat(actual).doesNotContain(SarifReport.rootUri(r.root())).doesNotContain(r.root().toString());
         if (Boolean.getBoolean("numlint.updateGolden")) {
             Files.writeString(GOLDEN, actual, StandardCharsets.UTF_8);
         }
@@ -103,7 +103,8 @@ class SarifReportTest {
                     .isEqualTo(RuleCatalog.get().indexOf(res.get("ruleId").asText()));
         }
         assertThat(run.at("/invocations/0/executionSuccessful").asBoolean()).isTrue();
-        assertThat(run.at("/originalUriBaseIds/%SRCROOT%/uri").asText()).startsWith("file:///").endsWith("/");
+        assertThat(run.at("/originalUriBaseIds/%SRCROOT%").has("uri")).isFalse();
+        assertThat(run.at("/originalUriBaseIds/%SRCROOT%/description/text").asText()).isNotEmpty();
         assertThat(run.at("/invocations/0/toolExecutionNotifications").toString())
                 .contains("binary-file", "src/weights.h", "unjustified-suppression");
     }

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 /**
  * A deterministic test analyzer for the engine's tests: every {@code HAZARD(NL003)} in a file is a finding of that
  * rule at that line and column ({@code HAZARD(NL003,fn)} also names the function); a line containing
- * {@code CRASH_ANALYZER} makes it throw; {@code PARTIAL_NOTE} reports a warning notification. Files ending in .ptx
+ * {@code CRASH_ANALYZER} makes it throw ({@code OOM_ANALYZER}: an OutOfMemoryError); {@code PARTIAL_NOTE} reports a warning notification. Files ending in .ptx
  * are reported at the PTX layer (and {@code HAZARD(NL003@file:line)} maps the finding to a source line, like
  * debug line info), .java at the Java layer, everything else at the CUDA source layer.
  */
@@ -52,6 +52,9 @@ public class MarkerAnalyzer implements Analyzer {
                 String l = lines.get(i);
                 if (l.contains("CRASH_ANALYZER")) {
                     throw new IllegalStateException("boom at line " + (i + 1));
+                }
+                if (l.contains("OOM_ANALYZER")) {
+                    throw new OutOfMemoryError("simulated at line " + (i + 1));
                 }
                 if (l.contains("PARTIAL_NOTE")) {
                     sink.notify(new Notification(rel, i + 1, Level.WARNING, "parse-error", "could not parse PARTIAL_NOTE"));

@@ -29,7 +29,6 @@ import java.util.concurrent.Future;
  * in user code for inlined helpers); the PTX instruction is a related location and evidence.
  */
 public final class PtxAnalyzer implements Analyzer {
-    private static final long MAX_BYTES = 512L * 1024 * 1024;
 
     @Override public String id() { return "ptx"; }
     @Override public Layer layer() { return Layer.PTX; }
@@ -110,9 +109,10 @@ public final class PtxAnalyzer implements Analyzer {
                 analyzeText(ctx, sink, r.ptx(), r.ptxFile(), f, bc, sources);
             } else {
                 long size = Files.size(f);
-                if (size > MAX_BYTES) {
-                    sink.notify(new Notification(rel, 0, Level.ERROR, "file-too-large", "PTX file of " + size
-                            + " bytes is larger than the limit of " + MAX_BYTES + " bytes; not analyzed"));
+                long max = ctx.maxFileSize(dev.numlint.model.Layer.PTX);
+                if (size > max) {
+                    sink.notify(new Notification(rel, 0, Level.ERROR, "file-too-large", "not analyzed: the file has "
+                            + size + " bytes, more than max-file-size for ptx (" + max + ")"));
                     return;
                 }
                 byte[] bytes = Files.readAllBytes(f);

@@ -84,7 +84,8 @@ public final class RuleCatalog {
                 if (n.has("options")) {
                     for (JsonNode o : n.get("options")) {
                         options.add(new RuleOption(text(o, "name"), text(o, "type"), text(o, "default"),
-                                text(o, "description")));
+                                text(o, "description"), o.has("min") ? o.get("min").asLong() : null,
+                                o.has("max") ? o.get("max").asLong() : null));
                     }
                 }
                 Map<String, String> messages = new LinkedHashMap<>();
@@ -110,7 +111,8 @@ public final class RuleCatalog {
             if (in == null) {
                 throw new IllegalStateException("rule document docs/" + id + ".md missing from the catalog");
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            // the works the document cites by "Author year" get their full reference under "References"
+            return Bibliography.withReferences(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
     }
 

@@ -64,4 +64,18 @@ public interface ScanContext {
     default java.util.Optional<String> setting(String key) {
         return java.util.Optional.empty();
     }
+
+    /**
+     * The largest file, in bytes, that the front end of {@code layer} reads (a project file, a header it follows, a
+     * checked-in PTX file): {@code max-file-size} and {@code max-file-size-by-layer} in {@code .numlint.yml}. A file
+     * over it is reported as not analyzed ({@code file-too-large}) and the scan goes on.
+     */
+    default long maxFileSize(dev.numlint.model.Layer layer) {
+        return defaultMaxFileSize(layer);
+    }
+
+    /** The documented default of {@link #maxFileSize}: 64 MiB for PTX (generated, verbose), 16 MiB otherwise. */
+    static long defaultMaxFileSize(dev.numlint.model.Layer layer) {
+        return layer == dev.numlint.model.Layer.PTX ? 64L << 20 : 16L << 20;
+    }
 }

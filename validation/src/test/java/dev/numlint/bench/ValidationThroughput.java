@@ -34,7 +34,9 @@ public final class ValidationThroughput {
     public static void main(String[] args) throws Exception {
         PtxText.Module m = PtxText.parse(resource("bench.ptx"));
         Program p = Decoder.decode(m, "arith_loop", false, false);
-        int n = 4096, iters = 1000;
+        // -Dnumlint.bench.smoke=true (bench/validation-throughput.sh without NUMLINT_CORPORA): shows that it runs
+        boolean smoke = Boolean.getBoolean("numlint.bench.smoke");
+        int n = 4096, iters = smoke ? 5 : 1000;
         ByteBuffer xb = ByteBuffer.allocate(4 * n).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < n; i++) xb.putFloat(i * 1e-4f);
         double[] rates = new double[7];
@@ -52,7 +54,7 @@ public final class ValidationThroughput {
         Arrays.sort(rates);
         System.out.println("| benchmark | value | unit |");
         System.out.println("|---|---|---|");
-        System.out.printf("| arith_loop: instructions per launch (4096 threads x 1000 iterations) | %d | instructions |%n", instr);
+        System.out.printf("| arith_loop: instructions per launch (%d threads x %d iterations) | %d | instructions |%n", n, iters, instr);
         System.out.printf("| arith_loop: interpreted PTX instructions/s, one core (median of 7) | %.1f | million/s |%n", rates[rates.length / 2] / 1e6);
         System.out.printf("| arith_loop: interpreted PTX instructions/s, one core (best of 7) | %.1f | million/s |%n", rates[rates.length - 1] / 1e6);
 
@@ -64,8 +66,8 @@ public final class ValidationThroughput {
         int end = src.indexOf(".visible .entry axpb");
         Files.writeString(ptx, src.substring(0, cut) + src.substring(end));
         ValidationOptions o = new ValidationOptions();
-        o.inputs = 16;
-        o.elements = 1 << 16;
+        o.inputs = smoke ? 2 : 16;
+        o.elements = smoke ? 1 << 10 : 1 << 16;
         double[] secs = new double[3];
         KernelResult k = null;
         for (int rep = 0; rep < 4; rep++) {
@@ -75,8 +77,8 @@ public final class ValidationThroughput {
             k = r.kernels.get(0);
         }
         Arrays.sort(secs);
-        System.out.printf("| validate axpb: %d builds (%s) + reference, 16 input sets x 2^16 elements (median of 3) | %.2f | s |%n",
-                k.variants.size(), String.join(", ", k.variants.stream().map(v -> v.variant).toArray(String[]::new)), secs[1]);
+        System.out.printf("| validate axpb: %d builds (%s) + reference, %d input sets x %d elements (median of 3) | %.2f | s |%n",
+                k.variants.size(), String.join(", ", k.variants.stream().map(v -> v.variant).toArray(String[]::new)), o.inputs, o.elements, secs[1]);
         System.out.printf("| validate axpb: verdict %s, %d of %d elements differ, max %d ulp | | |%n", k.verdict.text(), k.elementsDiffering, k.elementsCompared, k.maxUlp);
         Files.deleteIfExists(ptx);
         Files.deleteIfExists(dir);
