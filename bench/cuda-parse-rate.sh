@@ -2,21 +2,22 @@
 # Parse rate of the CUDA source front end per project: functions found by the splitter, functions whose body the
 # statement grammar parsed, and the percentage. Every function not parsed is a WARNING notification with its reason;
 # with NOTES=DIR the notifications of each project are written to DIR/<project>.txt.
-#   bench/cuda-parse-rate.sh [DIR...]   (default: rodinia cuda-samples tigre astra mcx rtk under $NUMLINT_CORPORA)
-# Files: every file the analyzer accepts (.cu .cuh .c .cc .cpp .cxx .h .hpp and the configured header extensions).
+#   bench/cuda-parse-rate.sh [DIR...]   (default: rodinia cuda-samples tigre astra mcx rtk under $NUMLINT_CORPORA;
+#                                        without it a smoke run on examples/, see bench/lib.sh)
+# Files: every file the analyzer accepts (.cu .cuh .c .cc .cpp .cxx .h .hpp) and the files they include.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
 DIRS=("$@")
 if [ ${#DIRS[@]} -eq 0 ]; then
-  C=${NUMLINT_CORPORA:?give DIR arguments or set NUMLINT_CORPORA to the folder with the corpora}
-  for p in rodinia cuda-samples tigre astra mcx rtk; do DIRS+=("$C/$p"); done
+  if [ "$SMOKE" = 1 ]; then
+    DIRS=(examples)
+  else
+    for p in rodinia cuda-samples tigre astra mcx rtk; do DIRS+=("$NUMLINT_CORPORA/$p"); done
+  fi
 fi
-mvn -B -q -pl analyzer -am test-compile -DskipTests >/dev/null
-mkdir -p target
-mvn -B -q -pl rules dependency:build-classpath -Dmdep.outputFile="$PWD/target/cuda-bench.cp" >/dev/null
-REPO=${MAVEN_REPO:-$HOME/.m2/repository}
-ANTLR=$(ls "$REPO"/org/antlr/antlr4-runtime/4.13.2/antlr4-runtime-4.13.2.jar)
-CP=rules/target/classes:rules/target/test-classes:ptx-inspector/target/classes:validation/target/classes:analyzer/target/classes:analyzer/target/test-classes:$(cat target/cuda-bench.cp):$ANTLR
+bench_build analyzer
+CP=rules/target/classes:rules/target/test-classes:ptx-inspector/target/classes:validation/target/classes:analyzer/target/classes:analyzer/target/test-classes:$(bench_cp analyzer)
 printf '%-14s %7s %9s %8s %7s %8s\n' project files functions parsed failed parsed%
 for d in "${DIRS[@]}"; do
   name=$(basename "$d")
