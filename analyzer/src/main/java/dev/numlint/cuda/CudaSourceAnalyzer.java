@@ -60,7 +60,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
     /** Per-file budget of the front end: tokens after preprocessing, and wall time for the function bodies. */
     static final int MAX_TOKENS = 8_000_000;
     static final int MAX_INCLUDE_DEPTH = 32;
-    static final long FILE_BUDGET_NANOS = 60L * 1_000_000_000L;
+    static final long FILE_BUDGET_NANOS = 120L * 1_000_000_000L;
     /** Headers larger than the cuda-source max-file-size are not followed (set per scan in analyze). */
     private volatile long maxHeaderBytes = ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
     /** Deeper nesting than this is generated code; the parser's recursion would be slow (and could overflow). */
