@@ -1,10 +1,11 @@
 package dev.numlint.cli;
 
 import dev.numlint.config.NumlintConfig;
-import dev.numlint.scan.Nvcc;
 import dev.numlint.scan.ScanOptions;
 import dev.numlint.spi.Analyzer;
 import dev.numlint.spi.PtxMode;
+import dev.numlint.toolchain.Nvcc;
+import dev.numlint.toolchain.PtxCache;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,14 +88,16 @@ final class ScanInputs {
         List<String> flags = commandLineFlags();
         String arch = normalizedCudaArch();
         List<Path> cp = classpathEntries();
-        b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? Nvcc.find().orElse(null) : null);
+        b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? nvccOrNull() : null);
         b.nvccFlags(flags);
         b.cudaArch(arch);
         b.classpath(cp);
-        b.cacheDir(cacheDir);
+        b.cacheDir(checkedCacheDir());
         if (allConfigurations) b.setting("all-configurations", "true");
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);
+        } else {
+            b.progressLines(System.err);
         }
         boolean failOnInput = failOnInputProblems || Boolean.TRUE.equals(cfg.failOnInputProblems());
         return new Prepared(b.build(), abs, failOnInput);
@@ -222,5 +225,27 @@ final class ScanInputs {
             out.add(cur.toString());
         }
         return out;
+    }
+
+    @Option(names = "--nvcc", paramLabel = "FILE", description = "the CUDA toolkit's nvcc to use (default: nvcc on "
+            + "PATH, else /usr/local/cuda/bin/nvcc)")
+    Path nvcc;
+
+    /** The nvcc to use ({@code --nvcc} when given, which must be an executable file), or null when none is found. */
+    Path nvccOrNull() {
+        if (nvcc != null && !(Files.isRegularFile(nvcc) && Files.isExecutable(nvcc))) {
+            throw new Main.UsageException("--nvcc: '" + nvcc + "' is not an executable file");
+        }
+        return Nvcc.find(nvcc, System.getenv("PATH")).orElse(null);
+    }
+
+    /** {@code --cache-dir} (null: the default), checked: a file there is a usage error. */
+    Path checkedCacheDir() {
+        try {
+            PtxCache.checkUsable(cacheDir);
+        } catch (PtxCache.CacheDirException e) {
+            throw new Main.UsageException("--cache-dir: " + e.getMessage());
+        }
+        return cacheDir;
     }
 }

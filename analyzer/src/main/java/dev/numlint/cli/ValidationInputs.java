@@ -53,6 +53,8 @@ final class ValidationInputs {
         o.variantCache = variantCache;
         o.buildFlags.addAll(scan.commandLineFlags());
         o.arch = scan.cudaArchOrDefault();
+        o.nvcc = scan.nvcc;
+        o.cacheDir = scan.checkedCacheDir();
         return o;
     }
 }

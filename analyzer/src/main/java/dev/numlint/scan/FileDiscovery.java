@@ -20,8 +20,9 @@ import java.util.Set;
 /**
  * Finds the files a scan looks at: C/C++/CUDA sources and headers, PTX, Java, build files (CMake, make,
  * compile_commands.json) and pom.xml, recursively under each PATH. Version-control directories, excluded globs and
- * the cache directory are skipped; symbolic links are followed, loops reported once and skipped, and a file reached
- * twice (through a link) is scanned once. The result is sorted by path relative to the root, so it does not depend
+ * the cache directory are skipped; symbolic links are followed inside the scanned trees (a link leading outside them
+ * is reported and not followed: nothing outside the trees is read), loops reported once and skipped, and a file
+ * reached twice (through a link) is scanned once. The result is sorted by path relative to the root, so it does not depend
  * on the file system's order.
  */
 public final class FileDiscovery {
@@ -62,6 +63,18 @@ public final class FileDiscovery {
     public Result discover(List<Path> paths) {
         List<Path> found = new ArrayList<>();
         List<Notification> notes = new ArrayList<>();
+        // the scanned trees as real paths: a symbolic link leading out of them is not followed, so nothing outside
+        // the trees is read (a link from one scanned PATH into another is fine)
+        List<Path> trees = new ArrayList<>();
+        for (Path p : paths) {
+            Path a = p.toAbsolutePath().normalize();
+            trees.add(a);
+            try {
+                trees.add(a.toRealPath());
+            } catch (IOException | RuntimeException e) {
+                // a PATH that cannot be resolved: walking it reports the problem
+            }
+        }
         for (Path p : paths) {
             Path start = p.toAbsolutePath().normalize();
             if (Files.isRegularFile(start)) {
@@ -82,6 +95,11 @@ public final class FileDiscovery {
                                         || excluded(start, dir, true)) {
                                     return FileVisitResult.SKIP_SUBTREE;
                                 }
+                                if (!insideTrees(dir, trees)) {
+                                    notes.add(new Notification(relativize(dir), 0, Level.NOTE, "symlink-outside",
+                                            "not followed: symbolic link to a directory outside the scanned tree"));
+                                    return FileVisitResult.SKIP_SUBTREE;
+                                }
                                 return FileVisitResult.CONTINUE;
                             }
 
@@ -89,7 +107,13 @@ public final class FileDiscovery {
                             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                                 if (attrs.isRegularFile() && isScannable(file.getFileName().toString())
                                         && !excluded(start, file, false)) {
-                                    found.add(file);
+                                    if (insideTrees(file, trees)) {
+                                        found.add(file);
+                                    } else {
+                                        notes.add(new Notification(relativize(file), 0, Level.ERROR,
+                                                "symlink-outside", "not analyzed: symbolic link to a file outside "
+                                                + "the scanned tree"));
+                                    }
                                 }
                                 return FileVisitResult.CONTINUE;
                             }
@@ -130,6 +154,22 @@ public final class FileDiscovery {
         List<Path> unique = new ArrayList<>(chosen.values());
         unique.sort(Comparator.comparing(this::relativize));
         return new Result(List.copyOf(unique), notes);
+    }
+
+    /** Whether the real path of {@code p} lies inside one of the scanned trees (false when it cannot be resolved). */
+    private static boolean insideTrees(Path p, List<Path> trees) {
+        Path real;
+        try {
+            real = p.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        for (Path t : trees) {
+            if (real.startsWith(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean excluded(Path start, Path p, boolean dir) {

@@ -29,6 +29,7 @@ public final class ScanOptions {
     final List<Path> classpath;
     final Path cacheDir;
     final PrintStream progress;
+    final boolean progressLines;
     final int threads;
     /** Front-end settings ({@link dev.numlint.spi.ScanContext#setting}). */
     final java.util.Map<String, String> settings;
@@ -48,6 +49,7 @@ public final class ScanOptions {
         classpath = List.copyOf(b.classpath);
         cacheDir = b.cacheDir == null ? defaultCacheDir() : b.cacheDir.toAbsolutePath().normalize();
         progress = b.progress;
+        progressLines = b.progressLines;
         threads = b.threads > 0 ? b.threads : Runtime.getRuntime().availableProcessors();
         java.util.Map<String, String> st = new java.util.HashMap<>(b.settings);
         // front ends that reach files by #include honour the excludes too
@@ -107,6 +109,7 @@ public final class ScanOptions {
         private final List<Path> classpath = new ArrayList<>();
         private Path cacheDir;
         private PrintStream progress;
+        private boolean progressLines;
         private int threads;
         private final java.util.Map<String, String> settings = new java.util.HashMap<>();
 
@@ -148,7 +151,9 @@ public final class ScanOptions {
         public Builder classpath(List<Path> cp) { classpath.addAll(cp); return this; }
         public Builder cacheDir(Path dir) { cacheDir = dir; return this; }
         /** Where to print {@code [done/total]} progress, or null for none. */
-        public Builder progress(PrintStream out) { progress = out; return this; }
+        public Builder progress(PrintStream out) { progress = out; progressLines = false; return this; }
+        /** Where to print a progress line now and then (a log, not a terminal), or null for none. */
+        public Builder progressLines(PrintStream out) { progress = out; progressLines = true; return this; }
         public Builder threads(int n) { threads = n; return this; }
 
         public ScanOptions build() {

@@ -79,6 +79,7 @@ public final class ScanValidation {
         ValidationReport report = new ValidationReport();
         for (Path file : files) {
             ValidationOptions o = base.copy();
+            if (o.roots.isEmpty()) o.roots = new ArrayList<>(List.of(scan.root()));
             BuildContext ctx = scan.buildContext(file);
             List<String> flags = new ArrayList<>(ctx.nvccFlags());
             for (String f : base.buildFlags) {

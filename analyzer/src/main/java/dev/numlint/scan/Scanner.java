@@ -107,7 +107,8 @@ public final class Scanner {
         }
         shared.files = List.copyOf(ok);
         Set<Path> handled = new LinkedHashSet<>();
-        Progress progress = new Progress(options.progress);
+        Progress progress = options.progressLines
+                ? Progress.lines(options.progress, options.ptxMode == PtxMode.AUTO) : new Progress(options.progress);
 
         ExecutorService pool = Executors.newFixedThreadPool(options.threads, daemon("numlint-worker"));
         ExecutorService runners = Executors.newCachedThreadPool(daemon("numlint-analyzer"));
@@ -687,9 +688,33 @@ public final class Scanner {
 
         /** Prints nothing during the first {@code delayNanos}, then at most every {@code intervalNanos}. */
         Progress(java.io.PrintStream out, long delayNanos, long intervalNanos) {
+            this(out, delayNanos, intervalNanos, false, false);
+        }
+
+        /** Whole lines (not {@code \r} updates), for a log that is not a terminal. */
+        private final boolean lines;
+        /** Whether the first line adds the hint that {@code --ptx off} skips the PTX compilation. */
+        private boolean ptxHint;
+
+        private Progress(java.io.PrintStream out, long delayNanos, long intervalNanos, boolean lines,
+                         boolean ptxHint) {
             this.out = out;
             this.delay = delayNanos;
             this.interval = intervalNanos;
+            this.lines = lines;
+            this.ptxHint = ptxHint;
+        }
+
+        /**
+         * Progress for a log that is not a terminal (CI): a line after 10 s, then every 30 s; the first one says that
+         * {@code --ptx off} skips compiling .cu files to PTX when that is on.
+         */
+        static Progress lines(java.io.PrintStream out, boolean ptxOn) {
+            return lines(out, ptxOn, 10_000_000_000L, 30_000_000_000L);
+        }
+
+        static Progress lines(java.io.PrintStream out, boolean ptxOn, long delayNanos, long intervalNanos) {
+            return new Progress(out, delayNanos, intervalNanos, true, ptxOn);
         }
 
         String shown() {
@@ -710,14 +735,20 @@ public final class Scanner {
                 if (now - start >= delay && (!printed || now - lastPrint >= interval)) {
                     lastPrint = now;
                     printed = true;
-                    out.print("\r[" + d + "/" + total.get() + "]");
+                    if (lines) {
+                        out.println("numlint: " + d + " of " + total.get() + " files analyzed" + (ptxHint
+                                ? " (compiling .cu files to PTX with nvcc; --ptx off skips it)" : ""));
+                        ptxHint = false;
+                    } else {
+                        out.print("\r[" + d + "/" + total.get() + "]");
+                    }
                     out.flush();
                 }
             }
         }
 
         synchronized void done() {
-            if (out != null && printed) {
+            if (out != null && printed && !lines) {
                 out.print("\r" + " ".repeat(24) + "\r");
                 out.flush();
             }

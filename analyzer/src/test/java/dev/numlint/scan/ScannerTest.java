@@ -77,6 +77,21 @@ class ScannerTest {
     }
 
     @Test
+    void symbolicLinksLeadingOutsideTheTreeAreNotFollowed() throws IOException {
+        Path repo = Files.createDirectories(dir.resolve("repo"));
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        Files.writeString(outside.resolve("secret.h"), "int secret;\n");
+        Files.writeString(repo.resolve("k.cu"), "int k;\n");
+        Files.createSymbolicLink(repo.resolve("link.h"), outside.resolve("secret.h"));
+        Files.createSymbolicLink(repo.resolve("dir"), outside);
+        Files.createSymbolicLink(repo.resolve("inside.h"), repo.resolve("k.cu"));
+        FileDiscovery.Result r = new FileDiscovery(repo, List.of(), null).discover(List.of(repo));
+        assertThat(r.files()).containsExactly(repo.resolve("k.cu"));
+        assertThat(r.notifications()).extracting(n -> n.file() + " " + n.id() + " " + n.level()).containsExactlyInAnyOrder(
+                "dir symlink-outside NOTE", "link.h symlink-outside ERROR");
+    }
+
+    @Test
     void symlinkLoopsAreReportedNotFollowedForever() throws IOException {
         write("a/k.cu", "HAZARD(NL003)");
         Files.createSymbolicLink(dir.resolve("a/loop"), dir.resolve("a"));
@@ -359,6 +374,24 @@ class ScannerTest {
         p.done();
         assertThat(bytes.toString()).startsWith("\r[1/3]\r[3/3]\r").endsWith("\r");
         assertThat(p.shown()).isEqualTo("3/3");
+    }
+
+    @Test
+    void progressOutsideATerminalIsALineNowAndThenWithThePtxHintOnce() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        Scanner.Progress p = Scanner.Progress.lines(new java.io.PrintStream(bytes, true), true, 0, 0);
+        p.add(3);
+        p.advance(1);
+        p.advance(2);
+        p.done();
+        assertThat(bytes.toString()).isEqualTo("numlint: 1 of 3 files analyzed (compiling .cu files to PTX with nvcc;"
+                + " --ptx off skips it)\nnumlint: 3 of 3 files analyzed\n");
+        java.io.ByteArrayOutputStream quiet = new java.io.ByteArrayOutputStream();
+        Scanner.Progress q = Scanner.Progress.lines(new java.io.PrintStream(quiet, true), false, 60_000_000_000L, 0);
+        q.add(1);
+        q.advance(1);
+        q.done();
+        assertThat(quiet.toString()).isEmpty();
     }
 
     interface Body {

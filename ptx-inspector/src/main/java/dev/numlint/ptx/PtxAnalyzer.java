@@ -4,11 +4,13 @@ import dev.numlint.model.BuildContext;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
-import dev.numlint.ptx.nvcc.NvccCompiler;
 import dev.numlint.spi.Analyzer;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.PtxMode;
 import dev.numlint.spi.ScanContext;
+import dev.numlint.toolchain.Nvcc;
+import dev.numlint.toolchain.PtxCache;
+import dev.numlint.toolchain.PtxCompiler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,12 +46,26 @@ public final class PtxAnalyzer implements Analyzer {
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
-        boolean compile = ctx.ptxMode() == PtxMode.AUTO && ctx.nvcc().isPresent();
-        NvccCompiler nvcc = compile ? new NvccCompiler(ctx.nvcc().get(), ctx.cacheDir(), ctx.root(),
-                Duration.ofSeconds(300)) : null;
+        boolean compile = ctx.ptxMode() == PtxMode.AUTO && ctx.nvcc().isPresent()
+                && files.stream().anyMatch(f -> f.toString().endsWith(".cu"));
+        PtxCompiler nvcc = null;
+        if (compile) {
+            nvcc = new PtxCompiler(Nvcc.at(ctx.nvcc().get()), new PtxCache(ctx.cacheDir()), roots(ctx),
+                    COMPILE_TIMEOUT);
+            String why = nvcc.unusable();
+            if (why != null) {
+                sink.notify(new Notification(null, 0, Level.WARNING, "ptx-unavailable", why
+                        + ": .cu files were not compiled to PTX"));
+                compile = false;
+                nvcc = null;
+            }
+        }
+        PtxCompiler compiler = nvcc;
         SourceCache sources = new SourceCache();
         Map<Path, Path> includedBy = compile ? includedCudaFiles(files) : Map.of();
         List<Future<?>> futures = new ArrayList<>();
+        long started = System.nanoTime();
+        java.util.concurrent.atomic.AtomicInteger noDevice = new java.util.concurrent.atomic.AtomicInteger();
         for (Path f : files) {
             String n = f.getFileName() == null ? "" : f.getFileName().toString();
             if (n.endsWith(".cu") && !compile) continue;
@@ -61,7 +77,7 @@ public final class PtxAnalyzer implements Analyzer {
                         + "own: it is #included by " + ctx.relativize(includer) + " and analyzed as part of it"));
                 continue;
             }
-            futures.add(ctx.executor().submit(() -> analyzeFile(ctx, f, sink, nvcc, sources)));
+            futures.add(ctx.executor().submit(() -> analyzeFile(ctx, f, sink, compiler, sources, noDevice)));
         }
         for (Future<?> fu : futures) {
             try {
@@ -73,6 +89,60 @@ public final class PtxAnalyzer implements Analyzer {
                 sink.notify(new Notification(null, 0, Level.WARNING, "internal-error", "ptx analyzer: " + e.getCause()));
             }
         }
+        long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+        if (compile && seconds >= SLOW_COMPILE_SECONDS) {
+            sink.notify(new Notification(null, 0, Level.NOTE, "ptx-slow", "compiling .cu files to PTX took " + seconds
+                    + " s (results are cached for the next scan); --ptx off skips it, the CUDA source layer still"
+                    + " runs"));
+        }
+        if (noDevice.get() > 0) {
+            sink.notify(new Notification(null, 0, Level.NOTE, "ptx-no-device-code", noDevice.get() + " .cu file"
+                    + (noDevice.get() == 1 ? "" : "s") + " without __global__ or __device__ code (in the file or the "
+                    + "headers it includes) " + (noDevice.get() == 1 ? "was" : "were") + " not compiled to PTX"));
+        }
+    }
+
+    /** A PTX layer that takes this long gets a one-line hint about {@code --ptx off}. */
+    static final long SLOW_COMPILE_SECONDS = 30;
+
+    /** Wall-clock limit of one nvcc run. */
+    static final Duration COMPILE_TIMEOUT = Duration.ofSeconds(300);
+
+    /**
+     * The trees nvcc may read: the scan root, and the directory of any scanned file outside it (a second PATH
+     * argument outside the working directory).
+     */
+    static List<Path> roots(ScanContext ctx) {
+        return ROOTS.computeIfAbsent(ctx, PtxAnalyzer::computeRoots);
+    }
+
+    private static final Map<ScanContext, List<Path>> ROOTS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    private static List<Path> computeRoots(ScanContext ctx) {
+        List<Path> roots = new ArrayList<>();
+        Path root = ctx.root().toAbsolutePath().normalize();
+        roots.add(root);
+        for (Path f : ctx.files()) {
+            Path a = f.toAbsolutePath().normalize();
+            if (!a.startsWith(root) && a.getParent() != null && !roots.contains(a.getParent())) roots.add(a.getParent());
+        }
+        return roots;
+    }
+
+    /** Where a flag of the build context was set ("Makefile:12"), or null. */
+    static java.util.function.Function<String, String> origins(BuildContext bc, ScanContext ctx) {
+        return flag -> {
+            String want = flag.replace(" ", "").replace("=", "");
+            for (BuildContext.FlagOrigin o : bc.origins()) {
+                String have = o.flag().replace(" ", "").replace("=", "");
+                if (o.location() != null && (have.equals(want) || want.equals("-Xcompiler" + have)
+                        || want.startsWith(have) && !have.isEmpty() && have.length() > 2)) {
+                    return o.location().file() + (o.location().startLine() > 0 ? ":" + o.location().startLine() : "");
+                }
+            }
+            return ctx.commandLineFlags().contains(flag) ? "--nvcc-flags" : null;
+        };
     }
 
     private static final java.util.regex.Pattern INCLUDE_CU =
@@ -97,14 +167,16 @@ public final class PtxAnalyzer implements Analyzer {
         return out;
     }
 
-    private void analyzeFile(ScanContext ctx, Path f, FindingSink sink, NvccCompiler nvcc, SourceCache sources) {
+    private void analyzeFile(ScanContext ctx, Path f, FindingSink sink, PtxCompiler nvcc, SourceCache sources,
+                             java.util.concurrent.atomic.AtomicInteger noDevice) {
         String rel = ctx.relativize(f);
         try {
             if (f.getFileName().toString().endsWith(".cu")) {
                 BuildContext bc = ctx.buildContext(f);
                 String arch = bc.cudaArch() != null ? bc.cudaArch() : ctx.cudaArch();
-                NvccCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel);
+                PtxCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel, origins(bc, ctx));
                 r.notifications().forEach(sink::notify);
+                if (r.noDeviceCode()) noDevice.incrementAndGet();
                 if (!r.ok()) return;
                 analyzeText(ctx, sink, r.ptx(), r.ptxFile(), f, bc, sources);
             } else {

@@ -21,8 +21,10 @@ import dev.numlint.ptx.rules.PtxHit;
 import dev.numlint.ptx.rules.PtxRules;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -108,11 +110,15 @@ final class PtxFindings {
         PtxModule m = res.module();
         Path ptxDir = ptxFile.toAbsolutePath().getParent();
         Map<Integer, Path> fileIndex = new HashMap<>();
+        List<Path> realRoots = realPaths(PtxAnalyzer.roots(ctx));
         for (Map.Entry<Integer, String> e : m.files().entrySet()) {
-            Path p = resolveSource(e.getValue(), ptxDir, ctx.root(), cuFile);
+            Path p = resolveSource(e.getValue(), ptxDir, ctx.root(), cuFile, realRoots);
             if (p != null) {
                 fileIndex.put(e.getKey(), p);
             }
+        }
+        if (cuFile == null) {
+            staleness(ctx, sink, ptxFile, fileIndex.values());
         }
         PtxFacts.Settings settings = new PtxFacts.Settings(ctx.rules().intOption("NL004", "min-trip-count"),
                 bc != null && bc.effectiveFastMath(),
@@ -123,15 +129,62 @@ final class PtxFindings {
                     return p == null ? null : sources.line(p, u.line());
                 });
         PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
-        for (PtxFunction fn : m.definedFunctions()) {
+        long budgetMs = fileBudgetMs();
+        long deadline = System.nanoTime() + budgetMs * 1_000_000L;
+        List<PtxFunction> functions = m.definedFunctions();
+        for (int i = 0; i < functions.size(); i++) {
+            PtxFunction fn = functions.get(i);
             if (isLibraryFunction(fn.name())) {
                 continue;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                sink.notify(new Notification(rel, 0, Level.WARNING, "ptx-budget", "not fully analyzed: the PTX "
+                        + "layer's budget of " + budgetMs + " ms per file was used up after " + i + " of "
+                        + functions.size() + " functions; the rest (from " + Demangler.simpleName(fn.name())
+                        + ") was skipped"));
+                break;
             }
             for (PtxHit h : PtxRules.check(fn, settings, id -> ctx.rules().enabled(id))) {
                 findings.report(h);
             }
         }
         findings.out.values().forEach(e -> sink.report(e.builder));
+    }
+
+    /** Modification times closer than this are treated as equal (a fresh checkout writes files in some order). */
+    static final long STALE_TOLERANCE_MS = 5_000;
+
+    /**
+     * A checked-in .ptx older than a source file its debug information names (inside the scan root): its line
+     * numbers may no longer match, so findings could point at the wrong lines. Said once per .ptx file.
+     */
+    static void staleness(ScanContext ctx, FindingSink sink, Path ptxFile, java.util.Collection<Path> sources) {
+        Path root = ctx.root().toAbsolutePath().normalize();
+        try {
+            long ptxTime = Files.getLastModifiedTime(ptxFile).toMillis();
+            for (Path src : new java.util.TreeSet<>(sources)) {
+                Path a = src.toAbsolutePath().normalize();
+                if (!a.startsWith(root) || !Files.isRegularFile(a)) continue;
+                long srcTime = Files.getLastModifiedTime(a).toMillis();
+                if (srcTime > ptxTime + STALE_TOLERANCE_MS) {
+                    sink.notify(new Notification(ctx.relativize(ptxFile), 0, Level.WARNING, "ptx-stale",
+                            ctx.relativize(ptxFile) + " is older than " + ctx.relativize(a) + ", which was changed "
+                            + "after it was generated: its findings may point at shifted source lines; regenerate "
+                            + "the .ptx (or delete it and let numlint compile " + ctx.relativize(a) + ")"));
+                    return;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // times unknown: nothing to say
+        }
+    }
+
+    /**
+     * The PTX layer's time budget per file (property {@code numlint.ptx.fileBudgetMs}, default 120 s): functions
+     * not reached within it are skipped with a "not fully analyzed" notice, so one hostile file cannot stall a scan.
+     */
+    static long fileBudgetMs() {
+        return Math.max(0, Long.getLong("numlint.ptx.fileBudgetMs", 120_000L));
     }
 
     /** CUDA math-library helpers emitted as separate functions (__internal_trig_reduction_slowpathd ...). */
@@ -148,7 +201,20 @@ final class PtxFindings {
         String s = p.replace('\\', '/');
         return s.startsWith("/usr/include/") || s.startsWith("/usr/lib/") || s.contains("/include/cccl/")
                 || s.contains("/targets/x86_64-linux/") || s.contains("/targets/sbsa-linux/")
-                || s.matches(".*/cuda[^/]*/include/.*") || s.contains("/include/c++/") || s.contains("/crt/");
+                || inCudaInclude(s) || s.contains("/include/c++/") || s.contains("/crt/");
+    }
+
+    /**
+     * Whether the path has a {@code /cuda.../include/} segment (what {@code .*\/cuda[^/]*\/include/.*} matches, in
+     * linear time: the path comes from PTX text, which may be hostile).
+     */
+    static boolean inCudaInclude(String s) {
+        for (int i = s.indexOf("/cuda"); i >= 0; i = s.indexOf("/cuda", i + 1)) {
+            int slash = s.indexOf('/', i + 1);
+            if (slash < 0) return false;
+            if (s.startsWith("/include/", slash)) return true;
+        }
+        return false;
     }
 
     /**
@@ -212,30 +278,47 @@ final class PtxFindings {
         return own;
     }
 
-    private static Path resolveSource(String written, Path ptxDir, Path root, Path cuFile) {
-        if (written == null || written.isEmpty()) {
-            return null;
-        }
+    /**
+     * The source file a PTX {@code .file} entry names, when it exists inside the scanned roots (symlinks resolved);
+     * null otherwise. A .file entry (or a {@code #line} directive behind it) naming a file elsewhere, such as
+     * {@code /etc/passwd} or a toolkit header, is never read: nothing from outside the roots may reach a report.
+     */
+    static Path resolveSource(String written, Path ptxDir, Path root, Path cuFile, List<Path> realRoots) {
+        if (written == null || written.isEmpty()) return null;
         try {
             Path p = Path.of(written);
+            List<Path> candidates = new ArrayList<>();
             if (p.isAbsolute()) {
-                Path n = p.normalize();
-                // a .loc may name any file; only files inside the scanned root are ever read
-                return n.startsWith(root.toAbsolutePath().normalize()) && Files.isRegularFile(n) ? n : null;
-            }
-            for (Path base : new Path[] {cuFile == null ? null : cuFile.toAbsolutePath().getParent(), ptxDir, root}) {
-                if (base == null) {
-                    continue;
-                }
-                Path q = base.resolve(p).normalize();
-                if (q.startsWith(root.toAbsolutePath().normalize()) && Files.isRegularFile(q)) {
-                    return q;
+                candidates.add(p);
+            } else {
+                for (Path base : new Path[] {cuFile == null ? null : cuFile.toAbsolutePath().getParent(), ptxDir,
+                        root}) {
+                    if (base != null) candidates.add(base.resolve(p));
                 }
             }
-        } catch (RuntimeException e) {
+            for (Path q : candidates) {
+                if (!Files.isRegularFile(q)) continue;
+                Path real = q.toRealPath();
+                boolean inside = false;
+                for (Path r : realRoots) inside |= real.startsWith(r);
+                return inside ? q.normalize() : null;
+            }
+        } catch (IOException | RuntimeException e) {
             return null;
         }
         return null;
+    }
+
+    private static List<Path> realPaths(List<Path> dirs) {
+        List<Path> out = new ArrayList<>();
+        for (Path d : dirs) {
+            try {
+                out.add(d.toRealPath());
+            } catch (IOException | RuntimeException e) {
+                out.add(d.toAbsolutePath().normalize());
+            }
+        }
+        return out;
     }
 
     private Location locationOf(SourcePos pos) {

@@ -108,6 +108,77 @@ class PtxAnalyzerTest {
     }
 
     @Test
+    void aFileEntryNamingAFileOutsideTheTreeIsNeverRead() throws IOException {
+        Path repo = Files.createDirectories(dir.resolve("repo"));
+        Path secret = Files.writeString(Files.createDirectories(dir.resolve("outside")).resolve("secret.cu"),
+                "line one\nline two\nline three\nTHE-SECRET-LINE\n");
+        Files.createSymbolicLink(repo.resolve("link.cu"), secret);
+        for (String named : new String[] {secret.toString(), "../outside/secret.cu", "link.cu"}) {
+            Files.writeString(repo.resolve("k.ptx"), HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
+                    + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
+                    + " .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n .file 1 \"" + named + "\"\n");
+            TestScanContext ctx = new TestScanContext(repo).run(new PtxAnalyzer());
+            assertThat(ctx.findings()).as(named).singleElement().satisfies(f -> {
+                assertThat(f.location().file()).isEqualTo("k.ptx");
+                assertThat(f.toString()).doesNotContain("THE-SECRET-LINE").doesNotContain(secret.toString())
+                        .doesNotContain("outside");
+            });
+        }
+    }
+
+    @Test
+    void systemPathsAreRecognizedInLinearTime() {
+        assertThat(PtxFindings.isSystemPath("/usr/local/cuda-13.0/include/cuda_fp16.hpp")).isTrue();
+        assertThat(PtxFindings.isSystemPath("/opt/cuda/include/x.h")).isTrue();
+        assertThat(PtxFindings.isSystemPath("/home/u/cuda_proj/src/k.cu")).isFalse();
+        assertThat(PtxFindings.isSystemPath("/home/u/cudainclude/k.cu")).isFalse();
+        String hostile = "/cuda".repeat(200_000) + "x";
+        long t0 = System.nanoTime();
+        assertThat(PtxFindings.isSystemPath(hostile)).isFalse();
+        assertThat(System.nanoTime() - t0).isLessThan(2_000_000_000L);
+    }
+
+    @Test
+    void aFileOverItsTimeBudgetIsReportedAndTheScanGoesOn() throws IOException {
+        Files.writeString(dir.resolve("a.ptx"), HEAD + ".entry one(.param .u64 p) {\n .reg .f32 %f<3>;\n"
+                + " div.full.f32 %f1, %f2, %f2;\n ret;\n}\n.entry two() {\n ret;\n}\n");
+        System.setProperty("numlint.ptx.fileBudgetMs", "0");
+        try {
+            TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+            assertThat(ctx.notifications()).singleElement().satisfies(n -> {
+                assertThat(n.id()).isEqualTo("ptx-budget");
+                assertThat(n.level()).isEqualTo(Level.WARNING);
+                assertThat(n.message()).isEqualTo("not fully analyzed: the PTX layer's budget of 0 ms per file was "
+                        + "used up after 0 of 2 functions; the rest (from one) was skipped");
+            });
+        } finally {
+            System.clearProperty("numlint.ptx.fileBudgetMs");
+        }
+        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).hits()).hasSize(1);
+    }
+
+    @Test
+    void aCheckedInPtxOlderThanItsSourceIsReported() throws IOException {
+        Path cu = Files.writeString(dir.resolve("k.cu"), "// kernel\n__global__ void k(float* a)\n{\n"
+                + "    a[0] = __fdividef(a[1], a[2]);\n}\n");
+        Path ptx = Files.writeString(dir.resolve("k.ptx"), HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
+                + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n"
+                + " .file 1 \"k.cu\"\n");
+        long now = System.currentTimeMillis();
+        Files.setLastModifiedTime(ptx, java.nio.file.attribute.FileTime.fromMillis(now - 60_000));
+        Files.setLastModifiedTime(cu, java.nio.file.attribute.FileTime.fromMillis(now));
+        TestScanContext stale = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(stale.notifications()).singleElement().satisfies(n -> {
+            assertThat(n.id()).isEqualTo("ptx-stale");
+            assertThat(n.file()).isEqualTo("k.ptx");
+            assertThat(n.message()).startsWith("k.ptx is older than k.cu");
+        });
+        // within the tolerance of a fresh checkout: nothing
+        Files.setLastModifiedTime(ptx, java.nio.file.attribute.FileTime.fromMillis(now - 1_000));
+        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).notifications()).isEmpty();
+    }
+
+    @Test
     void inlinedHelperIsReportedWhereTheOperationIsWrittenWithTheCallSiteRelated() throws IOException {
         Files.writeString(dir.resolve("help.cuh"), "__device__ float mad3(float a, float b, float c)\n"
                 + "{\n    return a * b + c;\n}\n");

@@ -1,77 +1,77 @@
 package dev.numlint.validation;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import dev.numlint.toolchain.PtxCache;
+import dev.numlint.toolchain.PtxCompiler;
 import java.nio.file.Path;
-import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
-/** Builds PTX from a .cu file with nvcc (ProcessBuilder with an argument list, no shell); results are cached. */
+/**
+ * Validation's handle on the shared toolchain ({@link dev.numlint.toolchain}): nvcc is located, its flags filtered,
+ * the include graph checked, the process run and the PTX cached exactly as for the scan ({@link PtxCompiler}).
+ * Validation starts no process of its own.
+ */
 public final class Nvcc {
-    private final Path exe;
+    private final dev.numlint.toolchain.Nvcc nvcc;
     private final String arch;
+    private final List<Path> roots;
+    private final PtxCache ptxCache;
     private final Map<String, Result> cache = new ConcurrentHashMap<>();
+    private final Map<List<Path>, PtxCompiler> compilers = new ConcurrentHashMap<>();
 
-    /** PTX text or the compiler's error output. */
+    /** PTX text or why there is none; {@code notes}: what the toolchain said (dropped flags, fallbacks). */
     public static final class Result {
         public final String ptx;
         public final String error;
+        public final List<String> notes;
 
         public Result(String ptx, String error) {
+            this(ptx, error, List.of());
+        }
+
+        public Result(String ptx, String error, List<String> notes) {
             this.ptx = ptx;
             this.error = error;
+            this.notes = List.copyOf(notes);
         }
     }
 
-    public Nvcc(Path exe, String arch) {
-        this.exe = exe;
+    private Nvcc(dev.numlint.toolchain.Nvcc nvcc, String arch, List<Path> roots, Path cacheDir) {
+        this.nvcc = nvcc;
         this.arch = arch;
+        this.roots = List.copyOf(roots);
+        this.ptxCache = new PtxCache(cacheDir == null ? PtxCache.defaultDir() : cacheDir);
+        nvcc.tempParent(ptxCache.dir().resolve("tmp"));
     }
 
-    /** nvcc from the given path, or the NUMLINT_NVCC environment variable, or PATH, or the CUDA default prefix. */
+    /** nvcc from the given path, else PATH, else /usr/local/cuda/bin (the toolchain's one search order). */
     public static Optional<Nvcc> find(Path explicit, String arch) {
-        List<Path> candidates = new ArrayList<>();
-        if (explicit != null) candidates.add(explicit);
-        String env = System.getenv("NUMLINT_NVCC");
-        if (env != null && !env.isBlank()) candidates.add(Paths.get(env));
-        String path = System.getenv("PATH");
-        if (path != null) for (String d : path.split(java.io.File.pathSeparator)) if (!d.isEmpty()) candidates.add(Paths.get(d, "nvcc"));
-        String cudaHome = System.getenv("CUDA_HOME");
-        if (cudaHome != null) candidates.add(Paths.get(cudaHome, "bin", "nvcc"));
-        candidates.add(Paths.get("/usr/local/cuda/bin/nvcc"));
-        for (Path c : candidates) {
-            if (Files.isRegularFile(c) && Files.isExecutable(c)) return Optional.of(new Nvcc(c, arch == null ? "compute_90" : arch));
-        }
-        return Optional.empty();
+        return find(explicit, arch, List.of(), null);
+    }
+
+    /**
+     * Like {@link #find(Path, String)}; {@code roots}: the scanned trees nvcc may read (empty: the working
+     * directory, or the file's directory when the file lies outside it); {@code cacheDir}: the PTX cache (null: the
+     * default).
+     */
+    public static Optional<Nvcc> find(Path explicit, String arch, List<Path> roots, Path cacheDir) {
+        return dev.numlint.toolchain.Nvcc.locate(explicit)
+                .map(n -> new Nvcc(n, arch == null ? "compute_90" : arch, roots == null ? List.of() : roots, cacheDir));
     }
 
     public String arch() {
         return arch;
     }
 
-    /** The last line of {@code nvcc --version} (e.g. "Build cuda_13.0.r13.0/compiler..."), or the error. */
+    /** The last line of {@code nvcc --version}, or why it is unknown. */
     public String version() {
-        try {
-            Process p = new ProcessBuilder(exe.toString(), "--version").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            p.waitFor(60, TimeUnit.SECONDS);
-            StringBuilder b = new StringBuilder();
-            for (String l : out.split("\n")) {
-                if (l.startsWith("Cuda compilation tools") || l.startsWith("Build")) b.append(b.length() > 0 ? "; " : "").append(l.trim());
-            }
-            return b.length() > 0 ? b.toString() : out;
-        } catch (IOException e) {
-            return "unknown (" + e.getMessage() + ")";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown (interrupted)";
-        }
+        return nvcc.version().orElseGet(() -> "unknown (" + nvcc.versionProblem() + ")");
     }
 
     public Result compile(Path cu, List<String> flags) {
@@ -80,46 +80,27 @@ public final class Nvcc {
     }
 
     private Result run(Path cu, List<String> flags) {
-        Path out = null;
-        try {
-            out = Files.createTempFile("numlint-", ".ptx");
-            List<String> cmd = new ArrayList<>();
-            cmd.add(exe.toString());
-            cmd.add("-ptx");
-            cmd.add("-arch=" + arch);
-            Path dir = cu.toAbsolutePath().getParent();
-            if (dir != null) cmd.add("-I" + dir);
-            cmd.addAll(flags);
-            cmd.add(cu.toString());
-            cmd.add("-o");
-            cmd.add(out.toString());
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            if (dir != null) pb.directory(dir.toFile());
-            Process p = pb.start();
-            byte[] log = p.getInputStream().readAllBytes();
-            if (!p.waitFor(300, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return new Result(null, "nvcc timed out");
-            }
-            if (p.exitValue() != 0) {
-                String msg = new String(log, StandardCharsets.UTF_8).trim();
-                String[] lines = msg.split("\n");
-                return new Result(null, "nvcc failed: " + (lines.length > 0 ? lines[0] : "exit " + p.exitValue()));
-            }
-            return new Result(Files.readString(out), null);
-        } catch (IOException e) {
-            return new Result(null, "nvcc: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Result(null, "interrupted");
-        } finally {
-            if (out != null) {
-                try {
-                    Files.deleteIfExists(out);
-                } catch (IOException ignored) {
-                    // temp file; nothing to do
-                }
-            }
+        List<Path> r = rootsFor(cu);
+        PtxCompiler c = compilers.computeIfAbsent(r, k -> new PtxCompiler(nvcc, ptxCache, k, Duration.ofSeconds(300)));
+        Path abs = cu.toAbsolutePath().normalize();
+        String shown = abs.getFileName() == null ? abs.toString() : abs.getFileName().toString();
+        for (Path root : r) if (abs.startsWith(root)) shown = root.relativize(abs).toString().replace('\\', '/');
+        PtxCompiler.Result res = c.compile(cu, arch, flags, shown);
+        List<String> notes = new ArrayList<>();
+        String error = null;
+        for (Notification n : res.notifications()) {
+            if (n.level() == Level.NOTE) notes.add(n.message());
+            else if (error == null) error = n.message();
         }
+        if (res.ok()) return new Result(res.ptx(), null, notes);
+        if (error == null) error = res.noDeviceCode() ? "no __global__ or __device__ code to compile" : "nvcc failed";
+        return new Result(null, error, notes);
+    }
+
+    private List<Path> rootsFor(Path cu) {
+        if (!roots.isEmpty()) return roots;
+        Path abs = cu.toAbsolutePath().normalize();
+        Path cwd = Path.of("").toAbsolutePath().normalize();
+        return List.of(abs.startsWith(cwd) ? cwd : abs.getParent());
     }
 }

@@ -28,8 +28,12 @@ public final class ValidationOptions {
     public int elements = 4096;
     /** The as-built nvcc flags of .cu files (the file's build flags). */
     public List<String> buildFlags = new ArrayList<>();
-    /** nvcc to use; null: NUMLINT_NVCC, PATH, /usr/local/cuda. */
+    /** nvcc to use; null: PATH, then /usr/local/cuda/bin (the shared toolchain's search order). */
     public Path nvcc;
+    /** The scanned trees: the only untrusted files nvcc may read (empty: the working directory). */
+    public List<Path> roots = new ArrayList<>();
+    /** The PTX cache, also holding nvcc's temporary files (null: the default cache directory). */
+    public Path cacheDir;
     public String arch = "compute_90";
     /**
      * Directory of prebuilt PTX variants ({@link VariantCache}): read before nvcc is run, written after; with it a
@@ -60,6 +64,8 @@ public final class ValidationOptions {
         o.elements = elements;
         o.buildFlags = new ArrayList<>(buildFlags);
         o.nvcc = nvcc;
+        o.roots = new ArrayList<>(roots);
+        o.cacheDir = cacheDir;
         o.arch = arch;
         o.variantCache = variantCache;
         o.gpuRepeats = gpuRepeats;

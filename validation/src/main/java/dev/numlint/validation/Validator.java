@@ -60,7 +60,7 @@ public final class Validator {
     private Validator(ValidationOptions o, SpecFile spec) {
         this.o = o;
         this.spec = spec;
-        this.nvcc = Nvcc.find(o.nvcc, o.arch);
+        this.nvcc = Nvcc.find(o.nvcc, o.arch, o.roots, o.cacheDir);
         this.cache = o.variantCache == null ? null : new VariantCache(o.variantCache);
     }
 
@@ -137,7 +137,7 @@ public final class Validator {
     public static List<String> prebuild(List<Path> paths, ValidationOptions options) throws IOException {
         if (options.variantCache == null) throw new IllegalArgumentException("no variant cache directory given");
         Validator v = new Validator(options, new SpecFile());
-        if (v.nvcc.isEmpty()) throw new IllegalStateException("nvcc not found (set NUMLINT_NVCC or PATH)");
+        if (v.nvcc.isEmpty()) throw new IllegalStateException("nvcc not found (put it on PATH)");
         v.cache.putNvccVersion(v.nvcc.get().version());
         List<String> out = new ArrayList<>();
         for (Path p : expand(paths)) {
@@ -252,6 +252,7 @@ public final class Validator {
         }
         String asBuiltText;
         List<Variant> variants;
+        List<String> toolchainNotes = List.of();
         if (isPtx) {
             try {
                 asBuiltText = Files.readString(file, StandardCharsets.UTF_8);
@@ -262,7 +263,7 @@ public final class Validator {
             variants = null;
         } else {
             if (nvcc.isEmpty() && cache == null) {
-                out.add(failure(file, "*", "nvcc not found (set NUMLINT_NVCC or PATH, give a variant cache, or validate the .ptx)"));
+                out.add(failure(file, "*", "nvcc not found (put it on PATH, give a variant cache, or validate the .ptx)"));
                 return out;
             }
             variants = cuVariants(o.buildFlags);
@@ -272,6 +273,7 @@ public final class Validator {
                 return out;
             }
             asBuiltText = r.ptx;
+            toolchainNotes = r.notes;
         }
         PtxText.Module asBuilt;
         String readerNote = null;
@@ -315,6 +317,7 @@ public final class Validator {
             }
             KernelResult kr = kernel(file, asBuilt, k, hits, vs);
             if (readerNote != null) kr.notes.add(readerNote);
+            kr.notes.addAll(toolchainNotes);
             out.add(kr);
         }
         return out;

@@ -1,0 +1,280 @@
+package dev.numlint.toolchain;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The one way numlint starts a child process (nvcc, {@code nvcc --version}, {@code nvcc --list-gpu-arch}).
+ *
+ * <ul>
+ *   <li>The command is an argument list, never a shell line. It runs through a fixed wrapper
+ *   {@code /bin/sh -c 'ulimit -t CPU; ulimit -v KB; ulimit -f KB; exec "$0" "$@"' PROGRAM ARGS...}: the program
+ *   and its arguments are positional parameters, never interpolated into the script; the limits (CPU seconds,
+ *   address space, size of files written) apply to every process of the tree, which inherits them. When
+ *   {@code setsid} exists the tree gets its own session, so it cannot read the terminal.</li>
+ *   <li>The environment is built from nothing: {@code PATH} (the toolkit's bin directories, /usr/bin, /bin),
+ *   {@code HOME} and {@code TMPDIR} (a private temporary directory), {@code LANG=C}, {@code LC_ALL=C}. Nothing of
+ *   numlint's own environment (CI tokens, secrets) reaches the child.</li>
+ *   <li>The working directory is a private temporary directory (created under the given parent, deleted after).</li>
+ *   <li>Wall clock: past the timeout the whole tree is killed ({@link ProcessHandle#descendants()} and the
+ *   process itself, forcibly). Output: stdout and stderr are merged and read up to a cap; beyond it the tree is
+ *   killed and the result says so.</li>
+ *   <li>Interruption: a shutdown hook kills running trees and deletes their temporary directories.</li>
+ * </ul>
+ */
+public final class GuardedProcess {
+    /** What to run and under which limits. Build with {@link #builder(Path)}. */
+    public static final class Spec {
+        private final Path program;
+        private final List<String> args = new ArrayList<>();
+        private final List<Path> binDirs = new ArrayList<>();
+        private Path tempParent;
+        private Duration timeout = Duration.ofMinutes(5);
+        private long cpuSeconds = 600;
+        private long addressSpaceBytes = 16L * 1024 * 1024 * 1024;
+        private long fileSizeBytes = 1024L * 1024 * 1024;
+        private int maxOutputBytes = 1024 * 1024;
+
+        private Spec(Path program) {
+            this.program = Objects.requireNonNull(program, "program");
+        }
+
+        /** Arguments after the program. */
+        public Spec args(List<String> a) { args.addAll(a); return this; }
+        public Spec arg(String a) { args.add(a); return this; }
+        /** Directories put on the child's PATH before /usr/bin:/bin (the toolkit's bin directories). */
+        public Spec binDir(Path d) { if (d != null && !binDirs.contains(d)) binDirs.add(d); return this; }
+        /** Where the private working directory is created (default: the system temporary directory). */
+        public Spec tempParent(Path d) { tempParent = d; return this; }
+        public Spec timeout(Duration d) { timeout = d; return this; }
+        public Spec cpuSeconds(long s) { cpuSeconds = s; return this; }
+        public Spec addressSpace(long bytes) { addressSpaceBytes = bytes; return this; }
+        public Spec fileSize(long bytes) { fileSizeBytes = bytes; return this; }
+        public Spec maxOutput(int bytes) { maxOutputBytes = bytes; return this; }
+
+        public Path program() { return program; }
+        public List<String> args() { return List.copyOf(args); }
+    }
+
+    /**
+     * The outcome: exit code (-1 when killed), the merged output (at most the cap), whether the wall-clock limit
+     * or the output cap ended it.
+     */
+    public record Result(int exitCode, String output, boolean timedOut, boolean outputTruncated) {
+        public boolean ok() {
+            return exitCode == 0 && !timedOut && !outputTruncated;
+        }
+    }
+
+    /** Work to do in the private working directory while the process may still be inspected. */
+    public interface WithDir<T> {
+        T run(Path workDir, Result result) throws IOException;
+    }
+
+    private static final Path SH = Path.of("/bin/sh");
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+    private static final Set<Path> TEMP_DIRS = ConcurrentHashMap.newKeySet();
+
+    static {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(GuardedProcess::cleanUp, "numlint-child-cleanup"));
+        } catch (IllegalStateException | SecurityException e) {
+            // shutting down already
+        }
+    }
+
+    private GuardedProcess() {
+    }
+
+    public static Spec builder(Path program) {
+        return new Spec(program);
+    }
+
+    /** Runs the spec and returns its result; IOException when it cannot be started. */
+    public static Result run(Spec spec) throws IOException {
+        return run(spec, (dir, r) -> r);
+    }
+
+    /**
+     * Runs the spec; {@code then} sees the private working directory (with whatever the process wrote there)
+     * before it is deleted.
+     */
+    public static <T> T run(Spec spec, WithDir<T> then) throws IOException {
+        Path parent = spec.tempParent != null ? Files.createDirectories(spec.tempParent)
+                : Path.of(System.getProperty("java.io.tmpdir"));
+        Path work = Files.createTempDirectory(parent, "numlint-run-");
+        TEMP_DIRS.add(work);
+        try {
+            Path home = Files.createDirectory(work.resolve(".home"));
+            Path tmp = Files.createDirectory(work.resolve(".tmp"));
+            ProcessBuilder pb = new ProcessBuilder(command(spec)).directory(work.toFile()).redirectErrorStream(true);
+            Map<String, String> env = pb.environment();
+            env.clear();
+            env.putAll(environment(spec, home, tmp));
+            Result r = execute(pb, spec);
+            return then.run(work, r);
+        } finally {
+            deleteTree(work);
+            TEMP_DIRS.remove(work);
+        }
+    }
+
+    /** The full command line: [setsid] /bin/sh -c WRAPPER program args... */
+    static List<String> command(Spec spec) {
+        List<String> cmd = new ArrayList<>();
+        Path setsid = Path.of("/usr/bin/setsid");
+        if (Files.isExecutable(setsid)) cmd.add(setsid.toString());
+        cmd.add(SH.toString());
+        cmd.add("-c");
+        // only numbers numlint computed go into the script; the program and its arguments are positional
+        cmd.add("ulimit -t " + Math.max(1, spec.cpuSeconds) + " 2>/dev/null; ulimit -v "
+                + Math.max(1, spec.addressSpaceBytes / 1024) + " 2>/dev/null; ulimit -f "
+                + Math.max(1, spec.fileSizeBytes / 1024) + " 2>/dev/null; exec \"$0\" \"$@\"");
+        cmd.add(spec.program.toString());
+        cmd.addAll(spec.args);
+        return cmd;
+    }
+
+    /** The child's complete environment. */
+    static Map<String, String> environment(Spec spec, Path home, Path tmp) {
+        Map<String, String> env = new LinkedHashMap<>();
+        StringBuilder path = new StringBuilder();
+        for (Path d : spec.binDirs) path.append(d).append(':');
+        path.append("/usr/bin:/bin");
+        env.put("PATH", path.toString());
+        env.put("HOME", home.toString());
+        env.put("TMPDIR", tmp.toString());
+        env.put("LANG", "C");
+        env.put("LC_ALL", "C");
+        return env;
+    }
+
+    private static Result execute(ProcessBuilder pb, Spec spec) throws IOException {
+        Process p = pb.start();
+        RUNNING.add(p);
+        try {
+            p.getOutputStream().close();
+            Output out = new Output(p, spec.maxOutputBytes);
+            Thread reader = new Thread(out, "numlint-child-output");
+            reader.setDaemon(true);
+            reader.start();
+            boolean finished;
+            try {
+                finished = p.waitFor(spec.timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                killTree(p);
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while " + spec.program.getFileName() + " was running", e);
+            }
+            if (!finished) killTree(p);
+            try {
+                reader.join(finished ? 10_000 : 2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (out.truncated) killTree(p);
+            int code = finished && !out.truncated ? p.exitValue() : -1;
+            return new Result(code, out.text(), !finished, out.truncated);
+        } finally {
+            if (p.isAlive()) killTree(p);
+            RUNNING.remove(p);
+        }
+    }
+
+    /** Reads the merged output up to the cap; past it, kills the tree. */
+    private static final class Output implements Runnable {
+        private final Process p;
+        private final int cap;
+        private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        private volatile boolean truncated;
+
+        Output(Process p, int cap) {
+            this.p = p;
+            this.cap = cap;
+        }
+
+        @Override
+        public void run() {
+            byte[] b = new byte[8192];
+            try (InputStream in = p.getInputStream()) {
+                int n;
+                while ((n = in.read(b)) >= 0) {
+                    synchronized (buf) {
+                        int room = cap - buf.size();
+                        buf.write(b, 0, Math.max(0, Math.min(room, n)));
+                        if (n > room) {
+                            truncated = true;
+                            killTree(p);
+                            return;
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // the process was killed
+            }
+        }
+
+        String text() {
+            synchronized (buf) {
+                return buf.toString(StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    /** Kills the process and everything below it (children first collected, then all killed forcibly). */
+    static void killTree(Process p) {
+        List<ProcessHandle> tree = new ArrayList<>();
+        try {
+            p.descendants().forEach(tree::add);
+        } catch (RuntimeException e) {
+            // the process is gone
+        }
+        p.destroyForcibly();
+        for (ProcessHandle h : tree) h.destroyForcibly();
+        // children forked meanwhile
+        for (ProcessHandle h : tree) {
+            try {
+                h.descendants().forEach(ProcessHandle::destroyForcibly);
+            } catch (RuntimeException e) {
+                // gone
+            }
+        }
+    }
+
+    private static void cleanUp() {
+        for (Process p : RUNNING) killTree(p);
+        for (Path d : TEMP_DIRS) deleteTree(d);
+    }
+
+    /** Deletes a directory tree (without following symlinks); errors are ignored. */
+    static void deleteTree(Path dir) {
+        if (dir == null || !Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(f -> {
+                try {
+                    Files.deleteIfExists(f);
+                } catch (IOException e) {
+                    // left behind
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // left behind
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package dev.numlint.toolchain;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The allow-list of nvcc flags numlint passes when it compiles untrusted code to PTX. Flags come from the scanned
+ * repository's build files (Makefile, CMake, compile_commands.json) and from {@code --nvcc-flags}; only
+ * code-generation flags whose values are validated survive:
+ * <ul>
+ *   <li>without a value: --use_fast_math, -lineinfo, -G, --expt-relaxed-constexpr, --expt-extended-lambda,
+ *   --extended-lambda;</li>
+ *   <li>true/false: -ftz, -prec-div, -prec-sqrt, -fmad, -rdc;</li>
+ *   <li>-O0..-O3, -std=c++NN;</li>
+ *   <li>-D/-U with a macro name and a value free of shell metacharacters;</li>
+ *   <li>-I/-isystem whose directory (symlinks followed) lies inside a scanned root or the toolkit/system include
+ *   directories;</li>
+ *   <li>-arch/-code/-gencode are read (the requested architecture) but not passed: the caller passes one virtual
+ *   architecture.</li>
+ * </ul>
+ * Any value containing whitespace, quotes, a newline, a backtick, {@code $}, {@code ;}, {@code &}, {@code |},
+ * redirections, parentheses, globs, a backslash or a comma (nvcc splits option values at commas and hands
+ * host-compiler options to a shell) is dropped, as is everything else (-ccbin, -Xcompiler, -Xptxas, -include,
+ * -Xlinker, unknown flags). Every dropped flag becomes a {@link Dropped} entry naming the flag, where it was set
+ * and why.
+ */
+public final class NvccFlagPolicy {
+    /** A flag that was not passed: the flag as written (shortened), where it was set (or null) and why. */
+    public record Dropped(String flag, String where, String reason) {
+        /** One line for a notification. */
+        public String message() {
+            return "nvcc flag '" + flag + "'" + (where == null ? "" : " (set in " + where + ")")
+                    + " was not passed to nvcc: " + reason;
+        }
+    }
+
+    /**
+     * The decision for one flag list: {@code args} for nvcc, the include directories ({@code -I} first, then
+     * {@code -isystem}; real paths) for the include graph, the architectures the build asked for, what was dropped.
+     */
+    public record Decision(List<String> args, List<Path> includeDirs, List<Path> systemIncludeDirs,
+                           List<String> archs, List<Dropped> dropped) {
+    }
+
+    private final IncludePolicy dirs;
+
+    /** {@code dirs}: where -I and -isystem directories may point (the scanned roots and trusted include trees). */
+    public NvccFlagPolicy(IncludePolicy dirs) {
+        this.dirs = dirs;
+    }
+
+    /** Applies the policy; {@code origin} says where a flag was set (null when unknown). */
+    public Decision apply(List<String> flags, Function<String, String> origin) {
+        Function<String, String> where = origin == null ? f -> null : origin;
+        List<String> args = new ArrayList<>();
+        List<Path> inc = new ArrayList<>();
+        List<Path> sys = new ArrayList<>();
+        List<String> archs = new ArrayList<>();
+        List<Dropped> dropped = new ArrayList<>();
+        for (int i = 0; i < flags.size(); i++) {
+            String raw = flags.get(i);
+            String f = raw == null ? "" : raw.strip();
+            if (f.isEmpty()) continue;
+            String name = f.startsWith("--") ? f.substring(1) : f;
+            int eq = name.indexOf('=');
+            String key = eq < 0 ? name : name.substring(0, eq);
+            String value = eq < 0 ? null : name.substring(eq + 1);
+            String shown = f;
+            switch (key) {
+                case "-use_fast_math", "-use-fast-math", "-lineinfo", "-G", "-device-debug", "-generate-line-info",
+                     "-expt-relaxed-constexpr", "-expt-extended-lambda", "-extended-lambda" -> {
+                    if (value != null) {
+                        dropped.add(drop(f, where, "takes no value"));
+                    } else {
+                        String k = switch (key) {
+                            case "-device-debug", "-G" -> "-G";
+                            case "-generate-line-info", "-lineinfo" -> "-lineinfo";
+                            case "-use-fast-math" -> "--use_fast_math";
+                            default -> "-" + key;
+                        };
+                        if (!args.contains(k)) args.add(k);
+                    }
+                }
+                case "-ftz", "-prec-div", "-prec-sqrt", "-fmad", "-rdc", "-relocatable-device-code" -> {
+                    if (value == null && i + 1 < flags.size() && isBool(flags.get(i + 1))) {
+                        value = flags.get(++i).strip();
+                        shown = f + " " + value;
+                    }
+                    if (value != null && isBool(value)) {
+                        args.add((key.equals("-relocatable-device-code") ? "-rdc" : key) + "="
+                                + value.toLowerCase(Locale.ROOT));
+                    } else {
+                        dropped.add(drop(shown, where, "expects true or false"));
+                    }
+                }
+                case "-arch", "-code", "-gencode", "-gpu-architecture", "-gpu-code", "-generate-code" -> {
+                    if (value == null && i + 1 < flags.size()) value = flags.get(++i);
+                    if (value != null && (key.equals("-arch") || key.equals("-gpu-architecture")
+                            || key.equals("-gencode") || key.equals("-generate-code"))) {
+                        String a = archOf(value);
+                        if (a != null) archs.add(a);
+                    }
+                }
+                case "-std" -> {
+                    if (value == null && i + 1 < flags.size()) {
+                        value = flags.get(++i).strip();
+                        shown = f + " " + value;
+                    }
+                    if (value != null && value.matches("c\\+\\+\\d\\d")) args.add("-std=" + value);
+                    else dropped.add(drop(shown, where, "not a C++ standard numlint knows"));
+                }
+                case "-Xcompiler", "-compiler-options", "-Xptxas", "-ptxas-options" -> {
+                    if (value == null && i + 1 < flags.size()) {
+                        value = flags.get(++i);
+                        shown = f + " " + value;
+                    }
+                    String tool = key.contains("ptxas") ? "ptxas" : "host compiler";
+                    String bad = value == null ? null : unsafeChars(value);
+                    dropped.add(drop(shown, where, bad != null ? "its value " + bad
+                            + " (nvcc splits the value at commas into separate " + tool + " options)"
+                            : tool + " options are not needed to produce PTX"));
+                }
+                default -> {
+                    if (f.matches("-O[0-3]")) {
+                        if (!args.contains(f)) args.add(f);
+                    } else if (f.startsWith("-D") || f.startsWith("-U") || key.equals("-define-macro")
+                            || key.equals("-undefine-macro")) {
+                        boolean def = f.startsWith("-D") || key.equals("-define-macro");
+                        String v = f.startsWith("-D") || f.startsWith("-U") ? f.substring(2) : value == null ? "" : value;
+                        if (v.isEmpty() && i + 1 < flags.size()) {
+                            v = flags.get(++i).strip();
+                            shown = f + " " + v;
+                        }
+                        String bad = unsafe(v);
+                        int e = v.indexOf('=');
+                        String macro = e < 0 ? v : v.substring(0, e);
+                        if (bad != null) dropped.add(drop(shown, where, "its value " + bad));
+                        else if (!macro.matches("[A-Za-z_][A-Za-z0-9_]*") || !def && e >= 0) {
+                            dropped.add(drop(shown, where, "not a macro name"));
+                        } else {
+                            args.add((def ? "-D" : "-U") + v);
+                        }
+                    } else if (f.startsWith("-I") || key.equals("-include-path") || f.startsWith("-isystem")
+                            || key.equals("-system-include")) {
+                        boolean system = f.startsWith("-isystem") || key.equals("-system-include");
+                        String v = f.startsWith("-isystem") ? f.substring("-isystem".length())
+                                : f.startsWith("-I") ? f.substring(2) : value == null ? "" : value;
+                        if (v.startsWith("=")) v = v.substring(1);
+                        if (v.isEmpty() && i + 1 < flags.size()) {
+                            v = flags.get(++i).strip();
+                            shown = f + " " + v;
+                        }
+                        String why = includeDir(v, system ? sys : inc);
+                        if (why != null) dropped.add(drop(shown, where, why));
+                    } else {
+                        dropped.add(drop(f, where, "not a code-generation flag numlint passes to nvcc -ptx"));
+                    }
+                }
+            }
+        }
+        for (Path p : inc) args.add("-I" + p);
+        for (Path p : sys) {
+            args.add("-isystem");
+            args.add(p.toString());
+        }
+        return new Decision(List.copyOf(args), List.copyOf(inc), List.copyOf(sys), List.copyOf(archs),
+                List.copyOf(dropped));
+    }
+
+    /** Adds the real directory to {@code out} and returns null, or returns why it is not allowed. */
+    private String includeDir(String v, List<Path> out) {
+        String bad = unsafe(v);
+        if (bad != null) return "its value " + bad;
+        if (v.isEmpty()) return "has no directory";
+        Path p;
+        try {
+            Path given = Path.of(v);
+            p = given.isAbsolute() ? given : dirs.roots().isEmpty() ? given.toAbsolutePath()
+                    : dirs.roots().get(0).resolve(given);
+        } catch (InvalidPathException e) {
+            return "not a valid path";
+        }
+        Path real = IncludePolicy.real(p);
+        if (real == null) return "the directory does not exist";
+        if (!java.nio.file.Files.isDirectory(real)) return "not a directory";
+        if (!dirs.inRoots(real) && !dirs.inSystem(real)) {
+            return "the directory lies outside the scanned tree and the toolkit";
+        }
+        if (!out.contains(real)) out.add(real);
+        return null;
+    }
+
+    /** Null when {@code v} is safe as an argument value, else a phrase saying what it contains. */
+    public static String unsafe(String v) {
+        if (v.startsWith("-")) return "starts with '-'";
+        return unsafeChars(v);
+    }
+
+    /** Like {@link #unsafe} without the leading-dash check (for option values that are options themselves). */
+    static String unsafeChars(String v) {
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c == '\n' || c == '\r') return "contains a newline";
+            if (Character.isWhitespace(c) || Character.isSpaceChar(c)) return "contains whitespace";
+            if (Character.isISOControl(c)) return "contains a control character";
+            if (c == '$' && i + 1 < v.length() && v.charAt(i + 1) == '(') return "contains '$(' (command substitution)";
+            if (c == '`') return "contains a backtick (command substitution)";
+            if (c == '\'' || c == '"') return "contains a quote";
+            if (c == ',') return "contains ','";
+            if ("$;&|<>(){}[]*?!~#\\^".indexOf(c) >= 0) return "contains the shell metacharacter '" + c + "'";
+        }
+        return null;
+    }
+
+    private static Dropped drop(String flag, Function<String, String> where, String reason) {
+        String shown = flag.length() > 120 ? flag.substring(0, 117) + "..." : flag;
+        String w;
+        try {
+            w = where.apply(flag);
+        } catch (RuntimeException e) {
+            w = null;
+        }
+        return new Dropped(shown, w, reason);
+    }
+
+    private static boolean isBool(String s) {
+        String t = s.strip();
+        return t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false");
+    }
+
+    /** compute_NN / sm_NN / lto_NN from an -arch or -gencode value, else null. */
+    static String archOf(String v) {
+        int i = v.indexOf("compute_");
+        if (i < 0) i = v.indexOf("sm_");
+        if (i < 0) i = v.indexOf("lto_");
+        if (i < 0) return null;
+        int j = v.indexOf('_', i) + 1;
+        int k = j;
+        while (k < v.length() && Character.isDigit(v.charAt(k))) k++;
+        if (k == j) return null;
+        if (k < v.length() && Character.isLetter(v.charAt(k))) k++;
+        return v.substring(i, k);
+    }
+}

@@ -1,0 +1,93 @@
+package dev.numlint.toolchain;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+
+/**
+ * The PTX cache shared by the scan and validation: {@code <dir>/ptx/<sha256>.ptx}, keyed by everything that
+ * decides the PTX (see {@link PtxCompiler}). Temporary files of nvcc runs live under {@code <dir>/tmp} (never
+ * /tmp), in private directories deleted after each run and on interruption.
+ */
+public final class PtxCache {
+    /** The cache directory is unusable (a file, not writable): a usage error for the CLI (exit 2). */
+    public static final class CacheDirException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public CacheDirException(String message) {
+            super(message);
+        }
+    }
+
+    private final Path dir;
+
+    public PtxCache(Path dir) {
+        this.dir = dir.toAbsolutePath().normalize();
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /**
+     * Throws {@link CacheDirException} when {@code dir} exists but is not a directory, or cannot be created; the
+     * message names the directory and says what is wrong.
+     */
+    public static void checkUsable(Path dir) {
+        if (dir == null) return;
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new CacheDirException("cache directory '" + dir + "' is a file, not a directory");
+        }
+        Path p = dir.toAbsolutePath().normalize();
+        while (p != null && !Files.exists(p)) p = p.getParent();
+        if (p != null && !Files.isDirectory(p)) {
+            throw new CacheDirException("cache directory '" + dir + "' cannot be created: '" + p + "' is a file");
+        }
+    }
+
+    /** $XDG_CACHE_HOME/numlint, else $HOME/.cache/numlint (Java's user.home only when HOME is unset). */
+    public static Path defaultDir() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) return Path.of(xdg, "numlint").toAbsolutePath().normalize();
+        String home = System.getenv("HOME");
+        if (home == null || home.isBlank()) home = System.getProperty("user.home");
+        return Path.of(home, ".cache", "numlint").toAbsolutePath().normalize();
+    }
+
+    /** Where nvcc's private working directories go. */
+    public Path tempDir() throws IOException {
+        checkUsable(dir);
+        return Files.createDirectories(dir.resolve("tmp"));
+    }
+
+    /** The cached PTX for a key. */
+    public Optional<String> get(String key) {
+        Path p = dir.resolve("ptx").resolve(key + ".ptx");
+        try {
+            if (Files.isRegularFile(p)) return Optional.of(Files.readString(p, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            // a damaged entry: rebuilt
+        }
+        return Optional.empty();
+    }
+
+    /** The file a key's PTX is stored in (it exists only after {@link #put}). */
+    public Path file(String key) {
+        return dir.resolve("ptx").resolve(key + ".ptx");
+    }
+
+    /** Moves a finished PTX file into the cache (atomically) and returns its place. */
+    public Path put(String key, Path ptx) throws IOException {
+        Path out = file(key);
+        Files.createDirectories(out.getParent());
+        try {
+            Files.move(ptx, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            Files.copy(ptx, out, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return out;
+    }
+}

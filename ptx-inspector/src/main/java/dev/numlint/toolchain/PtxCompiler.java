@@ -1,0 +1,309 @@
+package dev.numlint.toolchain;
+
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * Compiles CUDA files of an untrusted tree to PTX ({@code nvcc -ptx -lineinfo -arch=compute_NN}), for the scan's
+ * PTX front end and for validation alike. In order:
+ * <ol>
+ *   <li>the flags go through {@link NvccFlagPolicy} (dropped ones become notices naming the flag and where it was
+ *   set);</li>
+ *   <li>the include graph is resolved ({@link IncludeGraph}); a file that would make the compiler read anything
+ *   outside the scanned roots and the trusted include trees, or a special file, is not compiled, and the notice
+ *   names the include (file:line, as written) and why;</li>
+ *   <li>files whose graph has no {@code __global__}/{@code __device__} code are not compiled;</li>
+ *   <li>an architecture the installed nvcc no longer supports falls back to the oldest it supports
+ *   ({@code nvcc --list-gpu-arch}), with a notice;</li>
+ *   <li>the PTX cache is keyed by the contents of every file of the graph inside the roots (headers reached
+ *   through {@code "..."}, {@code <...>} and {@code -I} alike), the names of the toolkit/system headers used, the
+ *   arguments, the architecture and nvcc's version;</li>
+ *   <li>nvcc runs through {@link GuardedProcess} in a private directory under the cache; its output is never
+ *   echoed whole: only lines about files inside the roots (paths made relative) reach a notice.</li>
+ * </ol>
+ * Thread-safe.
+ */
+public final class PtxCompiler {
+    /**
+     * The outcome: PTX text and the cached file holding it when it worked; {@code noDeviceCode} when the file was
+     * skipped because it has no device code; notifications (dropped flags and fallbacks as NOTE, compile problems
+     * as WARNING).
+     */
+    public record Result(boolean ok, String ptx, Path ptxFile, boolean cached, boolean noDeviceCode,
+                         List<Notification> notifications) {
+    }
+
+    private final Nvcc nvcc;
+    private final PtxCache cache;
+    private final IncludePolicy policy;
+    private final IncludeGraph graph;
+    private final NvccFlagPolicy flags;
+    private final Duration timeout;
+
+    /**
+     * @param nvcc    the toolkit's nvcc
+     * @param cache   the PTX cache (its directory also holds nvcc's temporary directories)
+     * @param roots   the scanned roots: the only untrusted files nvcc may read
+     * @param timeout wall-clock limit of one nvcc run (the whole process tree is killed past it)
+     */
+    public PtxCompiler(Nvcc nvcc, PtxCache cache, List<Path> roots, Duration timeout) {
+        this.nvcc = nvcc;
+        this.cache = cache;
+        this.policy = IncludePolicy.of(roots, nvcc.trustedDirs());
+        this.graph = new IncludeGraph(policy);
+        this.flags = new NvccFlagPolicy(policy);
+        this.timeout = timeout;
+        nvcc.tempParent(cache.dir().resolve("tmp"));
+    }
+
+    public Nvcc nvcc() {
+        return nvcc;
+    }
+
+    /**
+     * Null when nvcc can be used, else why not (e.g. {@code nvcc --version} hangs: it is given
+     * {@link Nvcc#QUERY_TIMEOUT}).
+     */
+    public String unusable() {
+        return nvcc.version().isPresent() ? null : nvcc.versionProblem();
+    }
+
+    /** Normalizes sm_90 / compute_90 / 90 to compute_90 (a virtual architecture for -ptx). */
+    public static String virtualArch(String arch) {
+        if (arch == null || arch.isBlank()) return "compute_90";
+        String a = NvccFlagPolicy.archOf(arch);
+        if (a != null) return "compute_" + a.substring(a.indexOf('_') + 1);
+        if (arch.matches("\\d+[a-z]?")) return "compute_" + arch;
+        return "compute_90";
+    }
+
+    /** Like {@link #compile(Path, String, List, String, Function)} without flag origins. */
+    public Result compile(Path cu, String arch, List<String> flagList, String displayName) {
+        return compile(cu, arch, flagList, displayName, null);
+    }
+
+    /**
+     * Compiles {@code cu} with {@code flagList} (unfiltered; filtered here) for {@code arch}. {@code origin} says
+     * where a flag was set (for notices). Never throws for compiler or input problems: they come back as
+     * notifications.
+     */
+    public Result compile(Path cu, String arch, List<String> flagList, String displayName,
+                          Function<String, String> origin) {
+        List<Notification> notes = new ArrayList<>();
+        String why = unusable();
+        if (why != null) {
+            notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", "not compiled to PTX: " + why));
+            return fail(notes);
+        }
+        NvccFlagPolicy.Decision d = flags.apply(flagList, origin);
+        for (NvccFlagPolicy.Dropped x : d.dropped()) {
+            notes.add(new Notification(displayName, 0, Level.NOTE, "nvcc-flag-dropped", x.message()));
+        }
+        List<Path> angle = new ArrayList<>(d.includeDirs());
+        angle.addAll(d.systemIncludeDirs());
+        angle.addAll(nvcc.systemIncludeDirs());
+        IncludeGraph.Result g = graph.graph(cu, d.includeDirs(), angle);
+        if (!g.ok()) {
+            IncludeGraph.Problem p = g.problems().get(0);
+            String where = shown(p.file(), displayName);
+            notes.add(new Notification(displayName, p.file().equals(real(cu)) ? p.line() : 0, Level.WARNING,
+                    "include-blocked", "not compiled to PTX: " + where + (p.line() > 0 ? ":" + p.line() : "") + ": "
+                    + p.include() + ": " + p.reason() + (g.problems().size() > 1 ? " (and "
+                    + (g.problems().size() - 1) + " more)" : "")));
+            return fail(notes);
+        }
+        // contents of the graph: device code? cache key
+        MessageDigest md = sha256();
+        boolean device = false;
+        for (Path f : g.reached()) {
+            byte[] content;
+            try {
+                content = Files.readAllBytes(f);
+            } catch (IOException e) {
+                notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", "not compiled to PTX: "
+                        + shown(f, displayName) + " cannot be read"));
+                return fail(notes);
+            }
+            device |= hasDeviceCode(content);
+            md.update(f.toString().getBytes(StandardCharsets.UTF_8));
+            md.update((byte) 0);
+            md.update(Integer.toString(content.length).getBytes(StandardCharsets.UTF_8));
+            md.update((byte) 0);
+            md.update(content);
+        }
+        if (!device) return new Result(false, null, null, false, true, notes);
+        for (Path e : g.external()) md.update((e + "\u0000").getBytes(StandardCharsets.UTF_8));
+
+        String va = virtualArch(arch);
+        List<String> supported = nvcc.supportedArchs();
+        if (!supported.isEmpty() && supported.stream().noneMatch(s -> Nvcc.archNumber(s) == Nvcc.archNumber(va))) {
+            String fallback = fallback(va, supported);
+            notes.add(new Notification(displayName, 0, Level.NOTE, "nvcc-arch-fallback", "architecture " + arch
+                    + " is not supported by the installed nvcc (" + supported.get(0) + " to "
+                    + supported.get(supported.size() - 1) + "); PTX was built for " + fallback + " instead"));
+            return compileArch(cu, fallback, d, g, md, displayName, notes);
+        }
+        return compileArch(cu, va, d, g, md, displayName, notes);
+    }
+
+    /** The oldest supported architecture for an older one, else the newest supported one below it. */
+    static String fallback(String va, List<String> supported) {
+        int n = Nvcc.archNumber(va);
+        String best = supported.get(0);
+        for (String s : supported) if (Nvcc.archNumber(s) <= n) best = s;
+        return best;
+    }
+
+    private Result compileArch(Path cu, String va, NvccFlagPolicy.Decision d, IncludeGraph.Result g,
+                               MessageDigest md, String displayName, List<Notification> notes) {
+        List<String> args = new ArrayList<>();
+        args.add("-ptx");
+        args.add("-lineinfo");
+        args.add("-arch=" + va);
+        for (String a : d.args()) if (!a.equals("-lineinfo")) args.add(a);
+        Path src = g.reached().get(0);
+        md.update(String.join("\u0000", args).getBytes(StandardCharsets.UTF_8));
+        md.update(nvcc.version().orElse("").getBytes(StandardCharsets.UTF_8));
+        String key = HexFormat.of().formatHex(md.digest());
+        java.util.Optional<String> hit = cache.get(key);
+        if (hit.isPresent()) return new Result(true, hit.get(), cache.file(key), true, false, notes);
+        List<String> full = new ArrayList<>(args);
+        full.add(src.toString());
+        full.add("-o");
+        full.add("out.ptx");
+        try {
+            GuardedProcess.Spec spec = nvcc.spec(full).tempParent(cache.tempDir()).timeout(timeout)
+                    .cpuSeconds(Math.max(60, timeout.toSeconds() * 2)).maxOutput(256 * 1024);
+            return GuardedProcess.run(spec, (work, r) -> {
+                Path out = work.resolve("out.ptx");
+                if (r.timedOut()) {
+                    notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", "nvcc -ptx did not "
+                            + "finish within " + timeout.toSeconds() + " s; its process tree was killed"));
+                    return fail(notes);
+                }
+                if (r.outputTruncated()) {
+                    notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", "nvcc -ptx printed "
+                            + "more than 256 KiB of messages and was stopped"));
+                    return fail(notes);
+                }
+                if (r.exitCode() != 0 || !Files.isRegularFile(out) || Files.size(out) == 0) {
+                    List<String> lines = relevantLines(r.output());
+                    StringBuilder m = new StringBuilder("nvcc -ptx failed (exit " + r.exitCode() + ")");
+                    if (!lines.isEmpty()) m.append(": ").append(String.join(" | ", lines));
+                    if (!g.missing().isEmpty()) {
+                        IncludeGraph.Problem p = g.missing().get(0);
+                        m.append("; header ").append(p.include()).append(" (").append(shown(p.file(), displayName))
+                                .append(":").append(p.line()).append(") was not found: give the build's include "
+                                + "directories with -p DIR (compile_commands.json) or --nvcc-flags \"-I...\"");
+                    }
+                    notes.add(new Notification(displayName, firstLine(r.output(), src), Level.WARNING, "nvcc-failed",
+                            m.toString()));
+                    return fail(notes);
+                }
+                Path stored = cache.put(key, out);
+                return new Result(true, Files.readString(stored, StandardCharsets.UTF_8), stored, false, false,
+                        notes);
+            });
+        } catch (PtxCache.CacheDirException e) {
+            throw e;
+        } catch (IOException e) {
+            notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", "could not run nvcc: "
+                    + e.getMessage()));
+            return fail(notes);
+        }
+    }
+
+    private static Result fail(List<Notification> notes) {
+        return new Result(false, null, null, false, false, notes);
+    }
+
+    /** Whether a file's text has CUDA device code (or a kernel launch). */
+    static boolean hasDeviceCode(byte[] content) {
+        String s = new String(content, StandardCharsets.ISO_8859_1);
+        return s.contains("__global__") || s.contains("__device__");
+    }
+
+    /** Root-relative display of a file inside the roots; the display name of the compiled file otherwise. */
+    private String shown(Path file, String fallback) {
+        Path r = real(file);
+        for (Path root : policy.roots()) {
+            if (r != null && r.startsWith(root)) return root.relativize(r).toString().replace('\\', '/');
+        }
+        return fallback;
+    }
+
+    private static Path real(Path p) {
+        Path r = IncludePolicy.real(p.toAbsolutePath());
+        return r == null ? p.toAbsolutePath().normalize() : r;
+    }
+
+    /**
+     * nvcc's error lines about files inside the roots (path made relative), at most 3, each at most 200
+     * characters; everything else (lines about other files, free text) is left out.
+     */
+    List<String> relevantLines(String log) {
+        List<String> out = new ArrayList<>();
+        for (String l : log.split("\n")) {
+            String s = l.strip();
+            int paren = s.indexOf('(');
+            int colon = s.indexOf(':');
+            int end = paren > 0 && (colon < 0 || paren < colon) ? paren : colon;
+            if (end <= 0) continue;
+            String file = s.substring(0, end);
+            Path p;
+            try {
+                p = Path.of(file);
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (!p.isAbsolute()) continue;
+            Path r = real(p);
+            String rel = null;
+            for (Path root : policy.roots()) if (r.startsWith(root)) rel = root.relativize(r).toString();
+            if (rel == null) continue;
+            String lower = s.toLowerCase(Locale.ROOT);
+            if (!lower.contains("error") && !lower.contains("fatal")) continue;
+            String t = rel.replace('\\', '/') + s.substring(end);
+            out.add(t.length() > 200 ? t.substring(0, 197) + "..." : t);
+            if (out.size() == 3) break;
+        }
+        return out;
+    }
+
+    /** The line of nvcc's first error in {@code src} itself ("path(12): error ..."), else 0. */
+    private static int firstLine(String log, Path src) {
+        for (String l : log.split("\n")) {
+            int i = l.indexOf("): error");
+            if (i < 0) continue;
+            int j = l.lastIndexOf('(', i);
+            if (j <= 0) continue;
+            try {
+                if (!real(Path.of(l.substring(0, j).strip())).equals(src)) continue;
+                return Integer.parseInt(l.substring(j + 1, i));
+            } catch (RuntimeException e) {
+                // not a position
+            }
+        }
+        return 0;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
