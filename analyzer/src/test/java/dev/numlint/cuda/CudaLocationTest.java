@@ -105,4 +105,21 @@ class CudaLocationTest {
         assertThat(l).extracting(Location::startColumn).containsExactly(12, 12, 12);
         assertThat(l.get(2).endColumn()).isEqualTo(35);
     }
+
+    @Test
+    void checksOfOtherRulesReportTheSiteRegion(@TempDir Path dir) throws Exception {
+        // every check reports through a Site that carries the expression's start and (exclusive) end column
+        String src = "__global__ void k(float *a, float x, float y, float z) {\n"
+                + "  a[0] = x * y + z;\n"
+                + "}\n"
+                + "long double wide(long double v) { return (long double) v * 2; }\n";
+        List<Location> fma = locations(dir, "k.cu", src, "NL003");
+        assertThat(fma).hasSize(1);
+        assertThat(fma.get(0).startLine()).isEqualTo(2);
+        assertThat(fma.get(0).startColumn()).isEqualTo(10); // "x * y + z"
+        assertThat(fma.get(0).endColumn()).isEqualTo(19);
+        List<Location> ld = locations(dir, "k.cu", src, "NL005");
+        assertThat(ld).extracting(Location::startLine).containsOnly(4);
+        assertThat(ld).extracting(Location::startColumn).doesNotContain(0);
+    }
 }
