@@ -41,6 +41,10 @@ final class ScanInputs {
             + "spans directories); repeatable")
     List<String> excludes = new ArrayList<>();
 
+    @Option(names = "--all-configurations", description = "also analyze the inactive #if/#ifdef branches of CUDA "
+            + "sources; their findings name the condition (off by default)")
+    boolean allConfigurations;
+
     @Option(names = "--cache-dir", paramLabel = "DIR", description = "cache for derived PTX (default: "
             + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
     Path cacheDir;
@@ -126,6 +130,7 @@ final class ScanInputs {
         b.buildOptions(buildOptions());
         b.classpath(cp);
         b.cacheDir(checkedCacheDir());
+        if (allConfigurations) b.setting("all-configurations", "true");
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);
         } else {

@@ -43,7 +43,7 @@ public final class NumlintConfig {
     public static final String FILE_NAME = ".numlint.yml";
     public static final long DEFAULT_MAX_FILE_SIZE = 16L * 1024 * 1024;
     private static final List<String> TOP_KEYS = List.of("rules", "exclude", "max-file-size",
-            "max-file-size-by-layer", "fail-on-input-problems");
+            "max-file-size-by-layer", "fail-on-input-problems", "include-extensions");
     /** The layers whose front ends read files, i.e. those {@code max-file-size-by-layer} can name. */
     public static final List<Layer> FILE_LAYERS = List.of(Layer.BUILD_FLAGS, Layer.CUDA_SOURCE, Layer.PTX,
             Layer.JAVA_SOURCE);
@@ -54,6 +54,8 @@ public final class NumlintConfig {
     private final List<String> exclude;
     private final Map<Layer, Long> maxFileSizes;
     private final long maxFileSize;
+    /** Extensions of included files the CUDA front end analyzes; null: its default list. */
+    private List<String> includeExtensions;
     private final Boolean failOnInputProblems;
 
     private NumlintConfig(String source, Map<String, RuleConfig> rules, List<String> exclude, long maxFileSize,
@@ -121,6 +123,7 @@ public final class NumlintConfig {
         Long maxFileSize = null;
         Map<Layer, Long> byLayer = new EnumMap<>(Layer.class);
         Boolean failOnInputProblems = null;
+        List<String> includeExtensions = null;
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String key = e.getKey();
@@ -163,6 +166,19 @@ public final class NumlintConfig {
                     }
                     failOnInputProblems = v.asBoolean();
                 }
+                case "include-extensions" -> {
+                    if (!v.isArray()) {
+                        throw error(source, "include-extensions", "must be a list of file extensions, e.g. [hcu, inl, tpp]");
+                    }
+                    includeExtensions = new ArrayList<>();
+                    for (JsonNode x : v) {
+                        if (!x.isTextual() || !x.asText().strip().matches("\\.?[A-Za-z0-9_+-]{1,16}")) {
+                            throw error(source, "include-extensions", "must be a list of file extensions (like hcu "
+                                    + "or .inl), got " + x);
+                        }
+                        includeExtensions.add(x.asText().strip());
+                    }
+                }
                 default -> throw error(source, key, "unknown key (allowed: " + String.join(", ", TOP_KEYS) + ")");
             }
         }
@@ -173,8 +189,15 @@ public final class NumlintConfig {
                 sizes.put(l, v);
             }
         }
-        return new NumlintConfig(source, Map.copyOf(rules), List.copyOf(exclude),
+        NumlintConfig c = new NumlintConfig(source, Map.copyOf(rules), List.copyOf(exclude),
                 maxFileSize == null ? DEFAULT_MAX_FILE_SIZE : maxFileSize, sizes, failOnInputProblems);
+        c.includeExtensions = includeExtensions == null ? null : List.copyOf(includeExtensions);
+        return c;
+    }
+
+    /** {@code include-extensions}: extensions of included files to analyze, or null for the default list. */
+    public List<String> includeExtensions() {
+        return includeExtensions;
     }
 
     private static long bytes(String source, String key, JsonNode v) {

@@ -2,7 +2,6 @@ package dev.numlint.cuda;
 
 import dev.numlint.cuda.checks.CudaCheck;
 import dev.numlint.cuda.facts.FunctionFacts;
-import dev.numlint.cuda.facts.Site;
 import dev.numlint.cuda.facts.SourceDialect;
 import dev.numlint.cuda.parser.CudaLexer;
 import dev.numlint.cuda.parser.CudaParser;
@@ -65,6 +64,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
      * expects none ({@code std::min BOOST_PREVENT_MACRO_SUBSTITUTION (a, b)}).
      */
     private static final Set<String> EMPTY_LIBRARY_MACROS = Set.of("BOOST_PREVENT_MACRO_SUBSTITUTION");
+    /** Per-file budget of the front end: tokens after preprocessing, and wall time for the function bodies. */
+    static final int MAX_TOKENS = 8_000_000;
+    static final int MAX_INCLUDE_DEPTH = 32;
+    static final long FILE_BUDGET_NANOS = 120L * 1_000_000_000L;
     /** Headers larger than the cuda-source max-file-size are not followed (set per scan in analyze). */
     private volatile long maxHeaderBytes = ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
     /** Deeper nesting than this is generated code; the parser's recursion would be slow (and could overflow). */
@@ -143,17 +146,43 @@ public final class CudaSourceAnalyzer implements Analyzer {
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
         maxHeaderBytes = ctx.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
-        Map<HeaderKey, HeaderInfo> cache = new ConcurrentHashMap<>();
+        Run run = new Run(ctx, files);
         // Files are pulled from a shared queue by the calling thread and by helpers on the scan's pool, so the
         // scan never deadlocks when its pool is busy (the caller alone can finish the work).
         ConcurrentLinkedQueue<Path> queue = new ConcurrentLinkedQueue<>(files);
         Runnable worker = () -> {
             Path f;
             while ((f = queue.poll()) != null) {
-                analyzeFile(ctx, f, sink, cache);
+                analyzeFile(run, f, sink, null);
             }
         };
-        int helpers = Math.min(files.size() - 1, Runtime.getRuntime().availableProcessors() - 1);
+        runWorkers(ctx, files.size(), worker);
+        analyzeIncluded(run, sink);
+    }
+
+    /**
+     * Files reached by {@code #include} from the scanned sources that the scan itself does not list (extensions such
+     * as .hcu, .inl, .hxx, .tpp): each is analyzed once, with the macros its first includer (in path order) had
+     * defined at the include and that includer's build context; headers they include follow, until none is left.
+     */
+    private void analyzeIncluded(Run run, FindingSink sink) {
+        Set<Path> done = new HashSet<>();
+        while (true) {
+            List<Map.Entry<Path, IncludedFrom>> pending = new ArrayList<>();
+            for (Map.Entry<Path, IncludedFrom> e : run.included.entrySet()) {
+                if (!done.contains(e.getKey())) pending.add(e);
+            }
+            if (pending.isEmpty()) return;
+            pending.sort(Map.Entry.comparingByKey());
+            for (Map.Entry<Path, IncludedFrom> e : pending) {
+                done.add(e.getKey());
+                analyzeFile(run, e.getKey(), sink, e.getValue());
+            }
+        }
+    }
+
+    private static void runWorkers(ScanContext ctx, int nfiles, Runnable worker) {
+        int helpers = Math.min(nfiles - 1, Runtime.getRuntime().availableProcessors() - 1);
         List<AtomicBoolean> claimed = new ArrayList<>();
         List<CountDownLatch> done = new ArrayList<>();
         for (int i = 0; i < helpers; i++) {
@@ -189,6 +218,102 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
     }
 
+    /** Extensions of included files analyzed when a scanned source includes them (configurable). */
+    public static final List<String> DEFAULT_INCLUDE_EXTENSIONS = List.of("h", "hh", "hpp", "hxx", "h++", "cuh", "hcu",
+            "cuinc", "inc", "inl", "ipp", "tpp", "txx", "tcc", "impl");
+
+    private volatile Set<String> includeExtensions = Set.copyOf(DEFAULT_INCLUDE_EXTENSIONS);
+
+    /** Sets the extensions (without the dot, case-insensitive) of included files that are analyzed. */
+    public CudaSourceAnalyzer includeExtensions(java.util.Collection<String> exts) {
+        includeExtensions = normalizedExtensions(exts);
+        return this;
+    }
+
+    static Set<String> normalizedExtensions(java.util.Collection<String> exts) {
+        Set<String> s = new HashSet<>();
+        for (String e : exts) {
+            String x = e.strip().toLowerCase(Locale.ROOT);
+            if (x.startsWith(".")) x = x.substring(1);
+            if (!x.isEmpty()) s.add(x);
+        }
+        return Set.copyOf(s);
+    }
+
+    /** The first includer of a file that the scan does not list, with the macros defined at the include. */
+    record IncludedFrom(Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect dialect) {
+    }
+
+    /** State of one analyze() call, shared by its files. */
+    final class Run {
+        final ScanContext ctx;
+        final Map<HeaderKey, HeaderInfo> cache = new ConcurrentHashMap<>();
+        /** Real paths of the files the scan gave this analyzer. */
+        final Set<Path> listed = new HashSet<>();
+        /** Files reached by #include that the scan does not list, by real path, with their first includer. */
+        final Map<Path, IncludedFrom> included = new ConcurrentHashMap<>();
+        final dev.numlint.toolchain.IncludePolicy policy;
+        /** Includes already reported as not read (includer:line:name). */
+        final Set<String> refusedIncludes = ConcurrentHashMap.newKeySet();
+
+        Run(ScanContext ctx, List<Path> files) {
+            this.ctx = ctx;
+            for (Path f : files) {
+                Path r = realPath(f);
+                if (r != null) listed.add(r);
+            }
+            policy = dev.numlint.toolchain.IncludePolicy.of(ctx.root() == null ? List.of() : List.of(ctx.root()), List.of());
+            allConfigurations = ctx.setting("all-configurations").map(Boolean::parseBoolean).orElse(false);
+            for (String g : ctx.setting("exclude").orElse("").split("\n")) {
+                if (g.isBlank()) continue;
+                try {
+                    excludes.add(new dev.numlint.scan.Glob(g));
+                } catch (IllegalArgumentException bad) {
+                    // the scan validated its excludes already
+                }
+            }
+            extensions = ctx.setting("include-extensions").map(v -> normalizedExtensions(List.of(v.split(","))))
+                    .orElse(includeExtensions);
+        }
+
+        final boolean allConfigurations;
+        final Set<String> extensions;
+        final List<dev.numlint.scan.Glob> excludes = new ArrayList<>();
+
+        /** Whether {@code real} (a file inside the root) matches an exclude glob, itself or a directory above it. */
+        boolean excluded(Path real) {
+            if (excludes.isEmpty() || ctx.root() == null) return false;
+            Path root = realPath(ctx.root());
+            if (root == null || !real.startsWith(root)) return false;
+            String rel = root.relativize(real).toString().replace('\\', '/');
+            for (dev.numlint.scan.Glob g : excludes) {
+                if (g.matches(rel)) return true;
+                for (int i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) {
+                    if (g.matchesDirectory(rel.substring(0, i))) return true;
+                }
+            }
+            return false;
+        }
+
+        void reached(Path header, Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect d) {
+            if (listed.contains(header)) return;
+            String n = header.getFileName() == null ? "" : header.getFileName().toString();
+            int dot = n.lastIndexOf('.');
+            String ext = dot < 0 ? "" : n.substring(dot + 1).toLowerCase(Locale.ROOT);
+            if (!extensions.contains(ext) || excluded(header)) return;
+            included.compute(header, (k, old) -> old != null && old.includer().compareTo(includer) <= 0 ? old
+                    : new IncludedFrom(includer, new HashMap<>(macros), d));
+        }
+    }
+
+    static Path realPath(Path p) {
+        try {
+            return p.toAbsolutePath().normalize().toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** A header as read in one dialect (host C++ sources do not see its __CUDACC__ branches). */
     record HeaderKey(Path file, Preprocessor.Dialect dialect) {
     }
@@ -197,8 +322,17 @@ public final class CudaSourceAnalyzer implements Analyzer {
     record HeaderInfo(Map<String, Preprocessor.Macro> macros, FileScope scope) {
     }
 
-    /** Analyzes one file (never throws). */
-    public void analyzeFile(ScanContext ctx, Path file, FindingSink sink, Map<HeaderKey, HeaderInfo> cache) {
+    /** Analyzes one file (never throws), as a scan of just this file would. */
+    public void analyzeFile(ScanContext ctx, Path file, FindingSink sink) {
+        analyzeFile(new Run(ctx, List.of(file)), file, sink, null);
+    }
+
+    /**
+     * Analyzes one file (never throws). {@code from} is null for a file the scan lists; for a file reached only by
+     * {@code #include} it is the first includer, whose macros and build context the file is analyzed with.
+     */
+    void analyzeFile(Run run, Path file, FindingSink sink, IncludedFrom from) {
+        ScanContext ctx = run.ctx;
         String rel = ctx.relativize(file);
         try {
             byte[] bytes;
@@ -224,26 +358,38 @@ public final class CudaSourceAnalyzer implements Analyzer {
             String text = new String(bytes, StandardCharsets.UTF_8);
             stats.files.incrementAndGet();
             stats.lines.addAndGet(countLines(text));
-            BuildContext bc = ctx.buildContext(file);
+            Path buildFile = from == null ? file : from.includer();
+            BuildContext bc = ctx.buildContext(buildFile);
             Map<String, Preprocessor.Macro> macros = new HashMap<>();
             List<Path> includeDirs = new ArrayList<>();
             for (String m : EMPTY_LIBRARY_MACROS) macros.put(m, new Preprocessor.Macro(m, null, false, List.of()));
-            commandLineMacros(ctx, bc, macros, includeDirs, file);
-            Preprocessor.Dialect dialect = dialect(file);
+            commandLineMacros(ctx, bc, macros, includeDirs, buildFile);
+            if (from != null) macros.putAll(from.macros());
+            Preprocessor.Dialect dialect = from == null ? dialect(file) : from.dialect();
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());
             // an included header contributes its macros and declarations only: its own lines are analyzed (once)
-            // when the scan reaches the header itself
+            // when the scan reaches the header itself, or after the scanned files when the scan does not list it
             Preprocessor pp = new Preprocessor(macros, (name, line) -> {
-                HeaderInfo h = header(file, name, includeDirs, macros, cache, active, dialect);
+                HeaderInfo h = header(run, file, line, name, includeDirs, macros, active, dialect, sink);
                 if (h != null) {
                     macros.putAll(h.macros());
                     scope.mergeFrom(h.scope());
                 }
-            }).dialect(dialect);
+            }).dialect(dialect).allConfigurations(run.allConfigurations);
             long t0 = System.nanoTime();
             List<PToken> toks = pp.run(text);
+            if (pp.truncated() != null) {
+                sink.notify(new Notification(rel, pp.truncatedLine(), Level.WARNING, "not-fully-evaluated",
+                        "preprocessing not fully evaluated: " + pp.truncated() + "; the code after line "
+                                + pp.truncatedLine() + " is analyzed without further macro expansion"));
+            }
+            if (toks.size() > MAX_TOKENS) {
+                sink.notify(new Notification(rel, 0, Level.ERROR, "over-budget", "not analyzed: more than "
+                        + MAX_TOKENS + " tokens after preprocessing (the CUDA front end's per-file budget)"));
+                return;
+            }
             if (dialect == Preprocessor.Dialect.HOST_C) toks = cIdentifiers(toks);
             TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
             sp.split();
@@ -251,15 +397,26 @@ public final class CudaSourceAnalyzer implements Analyzer {
             Reporter rep = new Reporter(ctx, sink, file, bc, sourceDialect(dialect));
             FunctionFacts fileFacts = new FunctionFacts(null);
             for (TopLevelSplitter.LongDoubleDecl ld : sp.longDoubles) {
-                fileFacts.longDoubles.add(new FunctionFacts.LongDouble(
-                        new Site(ld.line(), 0, "long double " + ld.what(), false, true, null), ld.what()));
+                fileFacts.longDoubles.add(new FunctionFacts.LongDouble(new Reporter.Pos(ld.line(), ld.col(), ld.line(), 0)
+                        .site("long double " + ld.what(), false, true, null), ld.what()));
             }
             runChecks(fileFacts, rep);
-            for (TopLevelSplitter.FunctionDef f : sp.functions) {
+            long deadline = System.nanoTime() + FILE_BUDGET_NANOS;
+            for (int i = 0; i < sp.functions.size(); i++) {
+                TopLevelSplitter.FunctionDef f = sp.functions.get(i);
+                if (System.nanoTime() > deadline) {
+                    sink.notify(new Notification(rel, f.line, Level.WARNING, "over-budget", (sp.functions.size() - i)
+                            + " functions from line " + f.line + " on not analyzed: the file took longer than the CUDA "
+                            + "front end's per-file budget of " + FILE_BUDGET_NANOS / 1_000_000_000L + " s"));
+                    break;
+                }
                 stats.functions.incrementAndGet();
                 analyzeFunction(ctx, rel, scope, f, toks, rep, sink);
             }
             rep.counts.forEach((k, v) -> stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
+        } catch (OutOfMemoryError e) {
+            sink.notify(new Notification(rel, 0, Level.ERROR, "over-budget", "not analyzed: out of memory in the CUDA "
+                    + "source front end"));
         } catch (StackOverflowError | RuntimeException e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
         }
@@ -300,12 +457,19 @@ public final class CudaSourceAnalyzer implements Analyzer {
             String def = null;
             String inc = null;
             String raw = fl;
-            if (fl.equals("-D") || fl.equals("--define-macro") || fl.equals("-I") || fl.equals("--include-path")) {
+            String undef = null;
+            if (fl.equals("-D") || fl.equals("--define-macro") || fl.equals("-I") || fl.equals("--include-path")
+                    || fl.equals("-U") || fl.equals("--undefine-macro") || fl.equals("-isystem")) {
                 if (i + 1 >= flags.size()) break;
                 String v = flags.get(++i).strip();
                 raw = fl + " " + v;
                 if (fl.equals("-D") || fl.equals("--define-macro")) def = v;
+                else if (fl.equals("-U") || fl.equals("--undefine-macro")) undef = v;
                 else inc = v;
+            } else if (fl.startsWith("--undefine-macro=")) {
+                undef = fl.substring("--undefine-macro=".length());
+            } else if (fl.startsWith("-U")) {
+                undef = fl.substring(2);
             } else if (fl.startsWith("--define-macro=")) {
                 def = fl.substring("--define-macro=".length());
             } else if (fl.startsWith("-D")) {
@@ -315,7 +479,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
             } else if (fl.startsWith("-I")) {
                 inc = fl.substring(2);
             }
-            if (def != null) {
+            if (undef != null) {
+                macros.remove(undef.strip());
+            } else if (def != null) {
                 if (def.startsWith("=")) def = def.substring(1);
                 int eq = def.indexOf('=');
                 String name = eq < 0 ? def : def.substring(0, eq);
@@ -359,19 +525,60 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return null;
     }
 
-    private HeaderInfo header(Path from, String name, List<Path> dirs, Map<String, Preprocessor.Macro> macros,
-            Map<HeaderKey, HeaderInfo> cache, Set<Path> active, Preprocessor.Dialect dialect) {
+    /**
+     * Macros and declarations of the project header {@code name} included from {@code from} at {@code line}.
+     * Resolution as the compiler's for quoted includes: the includer's directory, then the -I directories. Only
+     * regular files inside the scanned tree are read (symbolic links resolved): an include that leads outside it or
+     * to a device, FIFO or other special file is not read and is reported once, at the include.
+     */
+    private HeaderInfo header(Run run, Path from, int line, String name, List<Path> dirs,
+            Map<String, Preprocessor.Macro> macros, Set<Path> active, Preprocessor.Dialect dialect, FindingSink sink) {
         Path found = null;
-        Path dir = from.toAbsolutePath().getParent();
-        if (dir != null && Files.isRegularFile(dir.resolve(name))) found = dir.resolve(name);
-        for (int i = 0; found == null && i < dirs.size(); i++) {
-            if (Files.isRegularFile(dirs.get(i).resolve(name))) found = dirs.get(i).resolve(name);
+        String refused = null;
+        List<Path> candidates = new ArrayList<>();
+        try {
+            Path dir = from.toAbsolutePath().getParent();
+            if (dir != null) candidates.add(dir.resolve(name));
+            for (Path d : dirs) candidates.add(d.resolve(name));
+        } catch (RuntimeException badPath) {
+            return null;
+        }
+        for (Path c : candidates) {
+            if (!Files.exists(c, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.exists(c)) continue;
+            Path real = realPath(c);
+            if (real == null) continue;
+            if (Files.isDirectory(real)) continue;
+            if (!Files.isRegularFile(real, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                refused = "it is not a regular file (a device, FIFO or other special file)";
+            } else if (!run.policy.inRoots(real)) {
+                refused = "it lies outside the scanned tree (numlint reads nothing outside it)";
+            } else {
+                found = real;
+            }
+            break;
+        }
+        if (refused != null) {
+            String key = from.toAbsolutePath().normalize() + ":" + line + ":" + name;
+            if (run.refusedIncludes.add(key)) {
+                sink.notify(new Notification(run.ctx.relativize(from), line, Level.WARNING, "include-not-read",
+                        "#include \"" + name + "\" not read and not analyzed: " + refused));
+            }
+            return null;
         }
         if (found == null) return null;
-        found = found.toAbsolutePath().normalize();
-        if (active.contains(found) || active.size() > 32) return null;
+        Path includer = realPath(from);
+        run.reached(found, includer == null ? from : includer, macros, dialect);
+        if (active.contains(found)) return null;
+        if (active.size() > MAX_INCLUDE_DEPTH) {
+            if (run.refusedIncludes.add(from.toAbsolutePath().normalize() + ":" + line + ":" + name)) {
+                sink.notify(new Notification(run.ctx.relativize(from), line, Level.WARNING, "not-fully-evaluated",
+                        "#include \"" + name + "\" not followed: includes nested deeper than " + MAX_INCLUDE_DEPTH
+                                + " levels"));
+            }
+            return null;
+        }
         HeaderKey key = new HeaderKey(found, dialect);
-        HeaderInfo h = cache.get(key);
+        HeaderInfo h = run.cache.get(key);
         if (h != null) return h;
         String text;
         try {
@@ -384,8 +591,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         Map<String, Preprocessor.Macro> hm = new HashMap<>(macros);
         FileScope hs = new FileScope();
         Path headerPath = found;
-        Preprocessor pp = new Preprocessor(hm, (n, line) -> {
-            HeaderInfo inner = header(headerPath, n, dirs, hm, cache, active, dialect);
+        Preprocessor pp = new Preprocessor(hm, (n, l) -> {
+            HeaderInfo inner = header(run, headerPath, l, n, dirs, hm, active, dialect, sink);
             if (inner != null) {
                 hm.putAll(inner.macros());
                 hs.mergeFrom(inner.scope());
@@ -401,7 +608,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (macros.get(e.getKey()) != e.getValue()) own.put(e.getKey(), e.getValue());
         }
         h = new HeaderInfo(own, hs);
-        cache.put(key, h);
+        run.cache.put(key, h);
         return h;
     }
 

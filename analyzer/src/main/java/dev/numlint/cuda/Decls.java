@@ -14,6 +14,8 @@ final class Decls {
     static final class Declarator {
         String name;
         int line;
+        /** 1-based column of the name (UTF-16 code units). */
+        int col;
         int pointers;
         int arrays;
         List<PToken> init;
@@ -211,6 +213,7 @@ final class Decls {
         Declarator d = new Declarator();
         d.name = t.get(nameIdx).getText();
         d.line = t.get(nameIdx).getLine();
+        d.col = t.get(nameIdx).getCharPositionInLine() + 1;
         int specEnd = nameIdx;
         // qualified names (Class::member) belong to the declarator
         while (specEnd >= 2 && t.get(specEnd - 1).getType() == CudaLexer.SCOPE

@@ -43,6 +43,14 @@ final class FastLexer {
     }
 
     static List<PToken> lex(String text) {
+        return lex(text, true);
+    }
+
+    /**
+     * Tokens of {@code text}; with {@code directives} false a '#' at the start of a line is the HASH punctuator
+     * (a macro body: {@code #define Q(x) #x}), not a directive.
+     */
+    static List<PToken> lex(String text, boolean directives) {
         final char[] s = text.toCharArray();
         List<PToken> out = new ArrayList<>(s.length / 5 + 16);
         int n = s.length;
@@ -73,9 +81,13 @@ final class FastLexer {
             int startLine = line;
             int col = i - lineStart;
             if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+                // a line comment continues over backslash-newline (also backslash-CRLF)
                 while (i < n && s[i] != '\n') {
                     if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {
                         i++;
+                        line++;
+                    } else if (s[i] == '\\' && i + 2 < n && s[i + 1] == '\r' && s[i + 2] == '\n') {
+                        i += 2;
                         line++;
                     }
                     i++;
@@ -95,7 +107,7 @@ final class FastLexer {
                 i = e;
                 continue;
             }
-            if (c == '#' && atLineStart) {
+            if (c == '#' && atLineStart && directives) {
                 // directive up to the end of the line, with continuations and block comments
                 while (i < n) {
                     char d = s[i];
@@ -132,14 +144,33 @@ final class FastLexer {
                 if (j < n && (s[j] == '"' || s[j] == '\'') && isPrefix(s, i, j)) {
                     boolean raw = s[j - 1] == 'R' && s[j] == '"';
                     i = raw ? rawString(s, j) : quoted(s, j);
-                    for (int k = start; k < i; k++) if (s[k] == '\n') line++;
+                    for (int k = start; k < i; k++) {
+                        if (s[k] == '\n') {
+                            line++;
+                            lineStart = k + 1;
+                        }
+                    }
                     out.add(new PToken(s[j] == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL,
                             new String(s, start, (i) - (start)), startLine, col, EMPTY, null));
                     continue;
                 }
                 String w = new String(s, i, (j) - (i));
+                int wordLine = line;
+                if (j + 1 < n && s[j] == '\\' && (s[j + 1] == '\n' || s[j + 1] == '\r')) {
+                    // a name split by backslash-newline is one name (line splicing comes before tokenization)
+                    StringBuilder sb = new StringBuilder(w);
+                    while (j + 1 < n && s[j] == '\\' && (s[j + 1] == '\n' || s[j + 1] == '\r' && j + 2 < n && s[j + 2] == '\n')) {
+                        int k = j + (s[j + 1] == '\r' ? 3 : 2);
+                        if (k >= n || !(Character.isLetterOrDigit(s[k]) || s[k] == '_' || s[k] == '$')) break;
+                        line++;
+                        lineStart = k;
+                        j = k;
+                        while (j < n && (Character.isLetterOrDigit(s[j]) || s[j] == '_' || s[j] == '$')) sb.append(s[j++]);
+                    }
+                    w = sb.toString();
+                }
                 Integer kw = KEYWORDS.get(w);
-                out.add(new PToken(kw != null ? kw : CudaLexer.IDENTIFIER, w, line, col, EMPTY, null));
+                out.add(new PToken(kw != null ? kw : CudaLexer.IDENTIFIER, w, wordLine, col, EMPTY, null));
                 i = j;
                 continue;
             }
@@ -179,6 +210,13 @@ final class FastLexer {
                 i = quoted(s, i);
                 out.add(new PToken(c == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL, new String(s, start, (i) - (start)),
                         line, col, EMPTY, null));
+                // a literal continued with backslash-newline spans lines: later tokens keep their physical lines
+                for (int k = start; k < i; k++) {
+                    if (s[k] == '\n') {
+                        line++;
+                        lineStart = k + 1;
+                    }
+                }
                 continue;
             }
             Integer p = null;
@@ -227,7 +265,7 @@ final class FastLexer {
         while (j < n) {
             char d = s[j];
             if (d == '\\') {
-                j += 2;
+                j += j + 2 < n && s[j + 1] == '\r' && s[j + 2] == '\n' ? 3 : 2;
                 continue;
             }
             if (d == q) return j + 1;

@@ -176,7 +176,8 @@ final class FunctionAnalyzer {
         }
         scopes.push(params);
         if (f.longDoubleLine > 0 && host) {
-            reportLongDouble(f.longDoubleLine, 0, f.longDoubleWhat, f.longDoubleWhat);
+            reportLongDouble(new Reporter.Pos(f.longDoubleLine, f.longDoubleCol, f.longDoubleLine, 0), f.longDoubleWhat,
+                    f.longDoubleWhat);
         }
         block(body.compoundStatement());
         scopes.pop();
@@ -474,7 +475,7 @@ final class FunctionAnalyzer {
                 promotion(t, v, initExpr, () -> "float '" + name + "'");
             }
             if (t.kind == CType.Kind.LONG_DOUBLE && host) {
-                reportLongDouble(line, column(dc), "'" + name + "'", "long double " + name);
+                reportLongDouble(Reporter.Pos.of(dc.start, dc.stop), "'" + name + "'", "long double " + name);
             }
             flow.declTypes.put(id, t);
             Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
@@ -1296,7 +1297,7 @@ final class FunctionAnalyzer {
         if (target == null) target = CType.UNKNOWN;
         convert(target, v, operand, castText, true, whole);
         if (target.kind == CType.Kind.LONG_DOUBLE && host) {
-            reportLongDouble(line(whole), column(whole), "cast " + text(whole), text(whole));
+            reportLongDouble(pos(whole), "cast " + text(whole), text(whole));
         }
         E r = E.of(target);
         r.guarded = v.guarded;
@@ -1380,8 +1381,8 @@ final class FunctionAnalyzer {
         return v.type.kind == CType.Kind.FLOAT;
     }
 
-    private void reportLongDouble(int line, int column, String what, String snippet) {
-        facts.longDoubles.add(new FunctionFacts.LongDouble(new Site(line, column, snippet, device, host, null), what));
+    private void reportLongDouble(Reporter.Pos pos, String what, String snippet) {
+        facts.longDoubles.add(new FunctionFacts.LongDouble(pos.site(snippet, device, host, null), what));
     }
 
     // ------------------------------------------------------------------ calls
@@ -1608,16 +1609,17 @@ final class FunctionAnalyzer {
 
     // ------------------------------------------------------------------ sites
     private Site site(ParserRuleContext c) {
-        return new Site(line(c), column(c), text(c), device, host, () -> flow.uses(c));
-    }
-
-    private static int column(ParserRuleContext c) {
-        return c.start.getCharPositionInLine() + 1;
+        return pos(c).site(text(c), device, host, () -> flow.uses(c));
     }
 
     // ------------------------------------------------------------------ text
     private int line(ParserRuleContext c) {
         return c.start.getLine();
+    }
+
+    /** Line and columns of {@code c} for a finding. */
+    private static Reporter.Pos pos(ParserRuleContext c) {
+        return Reporter.Pos.of(c.start, c.stop);
     }
 
     String text(ParserRuleContext c) {

@@ -24,7 +24,19 @@ final class PToken extends CommonToken {
         return new PToken(t.getType(), t.getText(), t.getLine(), t.getCharPositionInLine(), Set.of(), null);
     }
 
+    /**
+     * Under --all-configurations: the preprocessor condition of the inactive branch this token comes from
+     * ("!defined(FAST_PATH)"); null for code of the analyzed configuration.
+     */
+    String condition;
+
     PToken at(int line, int col, Set<String> hideSet, String macro) {
-        return new PToken(getType(), getText(), line, col, hideSet, macro);
+        PToken t = new PToken(getType(), getText(), line, col, hideSet, macro);
+        t.condition = condition;
+        return t;
+    }
+
+    PToken copy() {
+        return at(getLine(), getCharPositionInLine(), hide, fromMacro);
     }
 }

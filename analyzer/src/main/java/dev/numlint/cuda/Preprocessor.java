@@ -87,16 +87,60 @@ final class Preprocessor {
 
     private static final class Cond {
         final boolean parentActive;
+        /** The enclosing code is emitted (active, or an inactive branch analyzed under all-configurations). */
+        final boolean parentEmitted;
         int state;
+        /** The condition of the current branch as written ("defined(FAST_PATH)", "N > 2", "!(N > 2)"). */
+        String text;
+        final List<String> prior = new ArrayList<>();
 
-        Cond(boolean parentActive, int state) {
+        Cond(boolean parentActive, boolean parentEmitted, int state, String text) {
             this.parentActive = parentActive;
+            this.parentEmitted = parentEmitted;
             this.state = state;
+            this.text = text;
         }
 
         boolean active() {
             return parentActive && (state == TAKING || state == BOTH);
         }
+
+        void branch(String newText) {
+            prior.add(text);
+            text = newText;
+        }
+    }
+
+    private boolean allConfigurations;
+
+    /**
+     * Also emits the code of inactive conditional branches (their #define/#undef/#include are not applied), each
+     * token tagged with the condition it depends on ({@link PToken#condition}); returns this.
+     */
+    Preprocessor allConfigurations(boolean on) {
+        allConfigurations = on;
+        return this;
+    }
+
+    private boolean emitted(Deque<Cond> conds) {
+        if (conds.isEmpty()) return true;
+        Cond c = conds.peek();
+        return c.active() || allConfigurations && c.parentEmitted;
+    }
+
+    /** The conditions of the inactive branches enclosing the current position, or null when it is active. */
+    private static String condition(Deque<Cond> conds) {
+        StringBuilder sb = null;
+        java.util.Iterator<Cond> it = conds.descendingIterator();
+        while (it.hasNext()) {
+            Cond c = it.next();
+            boolean tag = !c.parentActive || !(c.state == TAKING || c.state == BOTH);
+            if (!tag || c.state == BOTH) continue;
+            if (sb == null) sb = new StringBuilder();
+            else sb.append(" && ");
+            sb.append(c.text);
+        }
+        return sb == null ? null : sb.toString();
     }
 
     /** Preprocesses {@code text}; returns the code tokens (directives consumed). */
@@ -109,18 +153,56 @@ final class Preprocessor {
             boolean active = conds.isEmpty() || conds.peek().active();
             if (t.getType() == CudaLexer.DIRECTIVE) {
                 if (!segment.isEmpty()) {
-                    expandAll(segment, out);
+                    flush(segment, out, conds);
                     segment.clear();
                 }
                 directive(t, conds, active);
                 continue;
             }
-            if (active) {
+            if (active || allConfigurations && emitted(conds)) {
                 segment.add(t);
             }
         }
-        if (!segment.isEmpty()) expandAll(segment, out);
-        return out;
+        if (!segment.isEmpty()) flush(segment, out, conds);
+        return dropPragmaOperators(out);
+    }
+
+    private void flush(List<PToken> segment, List<PToken> out, Deque<Cond> conds) {
+        int from = out.size();
+        expandAll(segment, out);
+        String cond = allConfigurations ? condition(conds) : null;
+        if (cond != null) {
+            for (int i = from; i < out.size(); i++) {
+                PToken t = out.get(i).copy();
+                t.condition = cond;
+                out.set(i, t);
+            }
+        }
+    }
+
+    /** Removes {@code _Pragma("...")} and {@code __pragma(...)} (pragma operators, often produced by macros). */
+    private static List<PToken> dropPragmaOperators(List<PToken> toks) {
+        List<PToken> out = null;
+        for (int i = 0; i < toks.size(); i++) {
+            PToken t = toks.get(i);
+            if (t.getType() == CudaLexer.IDENTIFIER && (t.getText().equals("_Pragma") || t.getText().equals("__pragma"))
+                    && i + 1 < toks.size() && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
+                int depth = 0;
+                int j = i + 1;
+                for (; j < toks.size(); j++) {
+                    int ty = toks.get(j).getType();
+                    if (ty == CudaLexer.LPAREN) depth++;
+                    else if (ty == CudaLexer.RPAREN && --depth == 0) break;
+                }
+                if (j < toks.size()) {
+                    if (out == null) out = new ArrayList<>(toks.subList(0, i));
+                    i = j;
+                    continue;
+                }
+            }
+            if (out != null) out.add(t);
+        }
+        return out == null ? toks : out;
     }
 
     private static final java.util.regex.Pattern CONTINUATION = java.util.regex.Pattern.compile("\\\\\\r?\\n");
@@ -142,7 +224,7 @@ final class Preprocessor {
         switch (kw) {
             case "if": {
                 Long v = active ? evalCondition(rest) : Long.valueOf(0);
-                conds.push(new Cond(active, v == null ? BOTH : v != 0 ? TAKING : WAITING));
+                conds.push(new Cond(active, emitted(conds), v == null ? BOTH : v != 0 ? TAKING : WAITING, rest));
                 break;
             }
             case "ifdef":
@@ -154,12 +236,13 @@ final class Preprocessor {
                     boolean def = isDefined(id);
                     state = def == kw.equals("ifdef") ? TAKING : WAITING;
                 }
-                conds.push(new Cond(active, state));
+                conds.push(new Cond(active, emitted(conds), state, (kw.equals("ifdef") ? "" : "!") + "defined(" + id + ")"));
                 break;
             }
             case "elif": {
                 Cond c = conds.peek();
                 if (c == null) break;
+                c.branch(rest);
                 if (c.state == TAKING) c.state = DONE;
                 else if (c.state == WAITING) {
                     Long v = c.parentActive ? evalCondition(rest) : Long.valueOf(0);
@@ -170,6 +253,9 @@ final class Preprocessor {
             case "else": {
                 Cond c = conds.peek();
                 if (c == null) break;
+                List<String> all = new ArrayList<>(c.prior);
+                all.add(c.text);
+                c.branch(all.size() == 1 ? "!(" + all.get(0) + ")" : "!(" + String.join(" || ", all) + ")");
                 if (c.state == TAKING) c.state = DONE;
                 else if (c.state == WAITING) c.state = TAKING;
                 break;
@@ -232,7 +318,7 @@ final class Preprocessor {
         } else {
             body = after;
         }
-        List<PToken> toks = lex(body);
+        List<PToken> toks = FastLexer.lex(body, false);
         macros.put(name, new Macro(name, params, variadic, toks));
     }
 
@@ -424,37 +510,83 @@ final class Preprocessor {
     }
 
     // ---------------------------------------------------------------- macro expansion
-    private static final int MAX_EXPANSIONS = 200_000;
+    /** Bounds of macro expansion per file: expansions, tokens they produce, nesting of macro arguments. */
+    static final int MAX_EXPANSIONS = 200_000;
+    static final long MAX_PRODUCED = 4_000_000;
+    static final int MAX_ARG_DEPTH = 64;
+    private long produced;
+    private int depth;
+    private String truncated;
+    private int truncatedLine;
+
+    /** Why macro expansion stopped early (a bound was reached), or null when everything was expanded. */
+    String truncated() {
+        return truncated;
+    }
+
+    /** The line where expansion stopped. */
+    int truncatedLine() {
+        return truncatedLine;
+    }
+
+    private void truncate(String why, PToken at) {
+        if (truncated == null) {
+            truncated = why;
+            truncatedLine = at.getLine();
+        }
+    }
 
     /** Expands macros in {@code in} and appends the result to {@code out}. */
     void expandAll(List<PToken> in, List<PToken> out) {
-        Deque<PToken> front = new ArrayDeque<>();
-        int[] pos = {0};
-        while (true) {
-            PToken t = next(front, in, pos);
-            if (t == null) return;
-            if (t.getType() == CudaLexer.IDENTIFIER || isKeywordLike(t)) {
-                Macro m = macros.get(t.getText());
-                if (m != null && !t.hide.contains(m.name()) && expansions < MAX_EXPANSIONS) {
-                    if (m.params() == null) {
-                        expansions++;
-                        pushFront(front, substitute(m, null, t));
-                        continue;
-                    }
-                    PToken after = peek(front, in, pos);
-                    if (after != null && after.getType() == CudaLexer.LPAREN) {
-                        next(front, in, pos);
-                        List<List<PToken>> args = collectArgs(front, in, pos);
-                        if (args != null) {
+        if (++depth > MAX_ARG_DEPTH) {
+            if (!in.isEmpty()) truncate("macro arguments nested deeper than " + MAX_ARG_DEPTH + " levels", in.get(0));
+            out.addAll(in);
+            depth--;
+            return;
+        }
+        try {
+            Deque<PToken> front = new ArrayDeque<>();
+            int[] pos = {0};
+            while (true) {
+                PToken t = next(front, in, pos);
+                if (t == null) return;
+                if (truncated == null && (t.getType() == CudaLexer.IDENTIFIER || isKeywordLike(t))) {
+                    Macro m = macros.get(t.getText());
+                    if (m != null && !t.hide.contains(m.name())) {
+                        if (expansions >= MAX_EXPANSIONS) {
+                            truncate("more than " + MAX_EXPANSIONS + " macro expansions", t);
+                        } else if (m.params() == null) {
                             expansions++;
-                            pushFront(front, substitute(m, args, t));
-                            continue;
+                            if (expanded(front, substitute(m, null, t), t)) continue;
+                        } else {
+                            PToken after = peek(front, in, pos);
+                            if (after != null && after.getType() == CudaLexer.LPAREN) {
+                                next(front, in, pos);
+                                List<List<PToken>> args = collectArgs(front, in, pos);
+                                if (args != null) {
+                                    expansions++;
+                                    if (expanded(front, substitute(m, args, t), t)) continue;
+                                }
+                            }
                         }
                     }
                 }
+                out.add(t);
             }
-            out.add(t);
+        } finally {
+            depth--;
         }
+    }
+
+    /** Queues an expansion unless it exceeds the size bound (then expansion stops, and false is returned). */
+    private boolean expanded(Deque<PToken> front, List<PToken> expansion, PToken at) {
+        produced += expansion.size();
+        if (produced > MAX_PRODUCED || front.size() + expansion.size() > MAX_PRODUCED) {
+            truncate("macro expansions would produce more than " + MAX_PRODUCED + " tokens", at);
+            return false;
+        }
+        pushFront(front, expansion);
+        return true;
     }
 
     private static boolean isKeywordLike(PToken t) {
@@ -563,9 +695,10 @@ final class Preprocessor {
                 for (PToken x : use) {
                     // argument tokens keep their own line when they came from the source (multi-line invocations)
                     int line = x.fromMacro == null ? x.getLine() : inv.getLine();
+                    int col = x.fromMacro == null ? x.getCharPositionInLine() : inv.getCharPositionInLine();
                     Set<String> h = new HashSet<>(x.hide);
                     h.addAll(inv.hide);
-                    res.add(x.at(line, x.getCharPositionInLine(), h, x.fromMacro != null ? x.fromMacro : (inv.fromMacro)));
+                    res.add(x.at(line, col, h, x.fromMacro != null ? x.fromMacro : (inv.fromMacro)));
                 }
                 continue;
             }

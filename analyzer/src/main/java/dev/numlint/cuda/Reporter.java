@@ -76,15 +76,68 @@ final class Reporter implements CudaReport {
         return column > 0 ? Location.of(rel, line, column) : Location.line(rel, line);
     }
 
+    /**
+     * A source region: 1-based line and column (UTF-16 code units, as SARIF's {@code columnKind} utf16CodeUnits
+     * declares; a tab is one unit), 0 where unknown. The end is exclusive (the column after the last character).
+     * {@code condition} is the #if condition of an inactive branch analyzed with --all-configurations, or null.
+     */
+    record Pos(int line, int col, int endLine, int endCol, String condition) {
+        Pos(int line, int col, int endLine, int endCol) {
+            this(line, col, endLine, endCol, null);
+        }
+
+        static Pos line(int line) {
+            return new Pos(line, 0, line, 0);
+        }
+
+        /**
+         * The region from token {@code a} to token {@code b}. Tokens produced by a macro expansion carry the
+         * invocation's position; the region then covers the invocation's first token only when its end is unknown.
+         */
+        static Pos of(org.antlr.v4.runtime.Token a, org.antlr.v4.runtime.Token b) {
+            int line = a.getLine();
+            int col = a.getCharPositionInLine() + 1;
+            if (b == null || b.getLine() < line) b = a;
+            String text = b.getText() == null ? "" : b.getText();
+            boolean macro = a instanceof PToken && ((PToken) a).fromMacro != null
+                    || b instanceof PToken && ((PToken) b).fromMacro != null;
+            String cond = a instanceof PToken ? ((PToken) a).condition : null;
+            if (macro || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) return new Pos(line, col, line, 0, cond);
+            int endCol = b.getCharPositionInLine() + 1 + text.length();
+            if (b.getLine() == line && endCol <= col) return new Pos(line, col, line, 0, cond);
+            return new Pos(line, col, b.getLine(), endCol, cond);
+        }
+
+        /** The region of a site. */
+        static Pos of(Site at) {
+            return new Pos(at.line(), at.column(), at.endLine(), at.endColumn(), at.condition());
+        }
+
+        /** A site at this region. */
+        Site site(String text, boolean device, boolean host, java.util.function.Supplier<java.util.List<
+                dev.numlint.cuda.facts.ValueUse>> flow) {
+            return new Site(line, col, endLine, endCol, condition, text, device, host, flow);
+        }
+
+        Location location(String file) {
+            return new Location(file, line, col, endLine, endCol);
+        }
+    }
+
     @Override
     public void report(String rule, String function, Site at, String message, Confidence conf, Impact impact,
             FlagCitation flag) {
         String snippet = at.text();
+        Pos pos = Pos.of(at);
         // one finding per location and rule (a macro expanding to several hazards reports its use once)
         String key = rule + "|" + at.line() + "|" + (at.column() > 0 ? "@" + at.column() : snippet);
         if (!seen.add(key)) return;
+        if (pos.condition() != null) {
+            // --all-configurations: code of a conditional branch the analyzed configuration does not compile
+            message = message + " [in the configuration where " + pos.condition() + "]";
+        }
         Finding.Builder b = Finding.builder(rule)
-                .location(location(at.line(), at.column()))
+                .location(pos.location(rel))
                 .message(message)
                 .layer(Layer.CUDA_SOURCE)
                 .evidence(Evidence.source(snippet))
@@ -96,6 +149,7 @@ final class Reporter implements CudaReport {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());
         }
+        if (pos.condition() != null) b.property("configuration", pos.condition());
         counts.merge(rule, 1, Integer::sum);
         sink.report(b);
     }

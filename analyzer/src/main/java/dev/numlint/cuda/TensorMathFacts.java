@@ -106,7 +106,6 @@ final class TensorMathFacts {
 
     /** A site at token {@code at} whose text is that of tokens {@code a..b}. */
     private Site tokenSite(int at, int a, int b) {
-        PToken t = toks.get(at);
-        return new Site(t.getLine(), t.getCharPositionInLine() + 1, text.apply(a, b), device, host, null);
+        return Reporter.Pos.of(toks.get(at), toks.get(Math.max(at, b))).site(text.apply(a, b), device, host, null);
     }
 }

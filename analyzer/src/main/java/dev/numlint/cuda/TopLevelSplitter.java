@@ -29,6 +29,8 @@ final class TopLevelSplitter {
         int bodyEnd;
         /** Line of a "long double" in the signature, or 0. */
         int longDoubleLine;
+        /** 1-based column of that "long double" mention, or 0. */
+        int longDoubleCol;
         String longDoubleWhat;
 
         boolean runsOnDevice() {
@@ -41,7 +43,7 @@ final class TopLevelSplitter {
     }
 
     /** A declaration at file or class level that mentions long double (NL005 in host code). */
-    record LongDoubleDecl(int line, String what) {
+    record LongDoubleDecl(int line, int col, String what) {
     }
 
     private final List<PToken> t;
@@ -306,7 +308,7 @@ final class TopLevelSplitter {
             }
             CType type = Decls.declType(base, d);
             if (base == CType.LONG_DOUBLE && !typedef) {
-                longDoubles.add(new LongDoubleDecl(d.line, (d.params != null ? "function " : "") + "'" + d.name + "'"));
+                longDoubles.add(new LongDoubleDecl(d.line, d.col, (d.params != null ? "function " : "") + "'" + d.name + "'"));
             }
             if (typedef) {
                 if (d.params == null) scope.typedefs.put(d.name, type.alias(d.name));
@@ -351,7 +353,7 @@ final class TopLevelSplitter {
         return new FileScope.FuncSig(name, ret == null ? CType.UNKNOWN : ret, ps, dev || glob, host || !(dev || glob));
     }
 
-    record Param(String name, CType type, int line) {
+    record Param(String name, CType type, int line, int col) {
     }
 
     List<Param> params(List<PToken> params, Set<String> tparams) {
@@ -369,11 +371,11 @@ final class TopLevelSplitter {
                 for (PToken x : p) if (x.getType() == CudaLexer.STAR) ptr++;
                 CType pt = ty == null ? CType.UNKNOWN : ty;
                 for (int k = 0; k < ptr; k++) pt = CType.pointer(pt);
-                res.add(new Param(null, pt, p.get(0).getLine()));
+                res.add(new Param(null, pt, p.get(0).getLine(), p.get(0).getCharPositionInLine() + 1));
                 continue;
             }
             CType base = Decls.specType(specs, scope, tparams);
-            res.add(new Param(d.name, Decls.declType(base, d), d.line));
+            res.add(new Param(d.name, Decls.declType(base, d), d.line, d.col));
         }
         return res;
     }
@@ -443,11 +445,13 @@ final class TopLevelSplitter {
             f.paramTypes.add(p.type);
             if (p.type == CType.LONG_DOUBLE && f.longDoubleLine == 0) {
                 f.longDoubleLine = p.line;
+                f.longDoubleCol = p.col;
                 f.longDoubleWhat = "parameter '" + p.name + "'";
             }
         }
         if (ret == CType.LONG_DOUBLE) {
             f.longDoubleLine = f.line;
+            f.longDoubleCol = nameTok.getCharPositionInLine() + 1;
             f.longDoubleWhat = "return type of '" + f.name + "'";
         }
         if (cls != null && owner == null) cls.methods.put(f.name, ret);

@@ -5,9 +5,13 @@
  * <p>Files: {@code .cu .cuh .h .hpp} are read as nvcc sees them ({@code __CUDACC__} defined), {@code .cpp .cc .cxx}
  * as host C++ and {@code .c} as C (no {@code __CUDACC__}/{@code __cplusplus}; C++ keywords are identifiers).
  * Each file's own lines are analyzed once, when the scan reaches that file; a header included from another file
- * contributes only its macros and declarations there, so a header's findings are never reported twice.
- * {@code -D}/{@code -I} flags of the build context define macros and include directories (only directories inside
- * the scan root are read).
+ * contributes only its macros and declarations there, so a header's findings are never reported twice. A file the
+ * scan does not list (.hcu, .inl, .hxx, .tpp ...) but a scanned source includes is analyzed once after the listed
+ * files, with the macros its first includer had at the include. {@code -D}/{@code -I} flags of the build context
+ * define macros and include directories; only regular files inside the scanned tree are ever read (symbolic links
+ * resolved), other includes are reported. Locations are exact: 1-based lines and columns in UTF-16 code units
+ * (SARIF's utf16CodeUnits), also after line continuations, CRLF and tabs; code from a macro is reported at the
+ * invocation.
  *
  * <p>Design, in the order the data flows:
  * <ol>

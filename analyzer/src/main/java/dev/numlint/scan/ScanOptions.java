@@ -31,6 +31,8 @@ public final class ScanOptions {
     final PrintStream progress;
     final boolean progressLines;
     final int threads;
+    /** Front-end settings ({@link dev.numlint.spi.ScanContext#setting}). */
+    final java.util.Map<String, String> settings;
 
     private ScanOptions(Builder b) {
         root = b.root.toAbsolutePath().normalize();
@@ -49,6 +51,10 @@ public final class ScanOptions {
         progress = b.progress;
         progressLines = b.progressLines;
         threads = b.threads > 0 ? b.threads : Runtime.getRuntime().availableProcessors();
+        java.util.Map<String, String> st = new java.util.HashMap<>(b.settings);
+        // front ends that reach files by #include honour the excludes too
+        if (!excludes.isEmpty()) st.put("exclude", String.join("\n", excludes));
+        settings = java.util.Map.copyOf(st);
     }
 
     /** The build-flag analyzer of the list configured with the build-model options ({@code -p}, ...). */
@@ -116,6 +122,7 @@ public final class ScanOptions {
         private boolean progressLines;
         private int threads;
         private dev.numlint.flags.BuildOptions build;
+        private final java.util.Map<String, String> settings = new java.util.HashMap<>();
 
         private Builder(Path root) {
             this.root = Objects.requireNonNull(root, "root");
@@ -131,8 +138,11 @@ public final class ScanOptions {
             rules = c.ruleSettings();
             excludes.addAll(c.exclude());
             maxFileSizes.putAll(c.maxFileSizes());
+            if (c.includeExtensions() != null) settings.put("include-extensions", String.join(",", c.includeExtensions()));
             return this;
         }
+        /** A front-end setting (see {@link dev.numlint.spi.ScanContext#setting}). */
+        public Builder setting(String key, String value) { settings.put(key, value); return this; }
         public Builder rules(ConfiguredRuleSettings r) { rules = r; return this; }
         public Builder exclude(String glob) { excludes.add(glob); return this; }
         /** The same max-file-size for every layer. */

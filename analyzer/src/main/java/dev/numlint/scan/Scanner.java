@@ -381,7 +381,7 @@ public final class Scanner {
     }
 
     private static List<Finding> suppress(List<Finding> findings, SourceLines lines) {
-        Map<String, List<SuppressionComments.Comment>> comments = new HashMap<>();
+        Map<String, SuppressionComments.FileComments> comments = new HashMap<>();
         List<Finding> out = new ArrayList<>(findings.size());
         for (Finding f : findings) {
             if (f.suppressed()) {
@@ -389,19 +389,8 @@ public final class Scanner {
                 continue;
             }
             String file = f.location().file();
-            List<SuppressionComments.Comment> cs = comments.computeIfAbsent(file,
-                    k -> SuppressionComments.parse(lines.lines(k)));
-            int line = f.location().startLine();
-            int top = SuppressionComments.commentBlockStart(lines.lines(file), line);
-            SuppressionComments.Comment hit = null;
-            for (SuppressionComments.Comment c : cs) {
-                if (c.line() >= top && c.line() <= line && c.justified() && c.ids().contains(f.ruleId())) {
-                    hit = c;
-                    if (c.line() == line) {
-                        break;
-                    }
-                }
-            }
+            SuppressionComments.Comment hit = comments.computeIfAbsent(file,
+                    k -> SuppressionComments.parse(k, lines.lines(k))).match(f.location().startLine(), f.ruleId());
             out.add(hit == null ? f : f.toBuilder().suppression(
                     new Suppression("inSource", hit.justification(), Location.line(file, hit.line()))).build());
         }
@@ -409,21 +398,18 @@ public final class Scanner {
     }
 
     private void reportUnjustified(String file, SourceLines lines, Shared shared) {
-        for (SuppressionComments.Comment c : SuppressionComments.parse(lines.linesUncached(file))) {
-            if (c.ids().isEmpty()) {
-                shared.notify(new Notification(file, c.line(), Level.WARNING, "malformed-suppression",
-                        file + ":" + c.line() + ": suppression comment names no rule id; write"
-                                + " '// numlint: ignore NL003 -- reason'"));
-            } else if (!c.justified()) {
-                shared.notify(new Notification(file, c.line(), Level.WARNING, "unjustified-suppression",
-                        file + ":" + c.line() + ": suppression of " + String.join(", ", c.ids())
-                                + " has no justification and does not suppress; write '// numlint: ignore "
-                                + String.join(", ", c.ids()) + " -- reason'"));
+        SuppressionComments.FileComments fc = SuppressionComments.parse(file, lines.linesUncached(file));
+        for (SuppressionComments.Comment c : fc.comments) {
+            String problem = SuppressionComments.problem(c, fc.syntax);
+            if (problem != null) {
+                shared.notify(new Notification(file, c.line(), Level.WARNING,
+                        c.ids().isEmpty() || !c.stray().isEmpty() ? "malformed-suppression" : "unjustified-suppression",
+                        problem));
             }
             for (String id : c.ids()) {
-                if (!catalog.has(id)) {
+                if (!id.equals(SuppressionComments.ALL) && !catalog.has(id)) {
                     shared.notify(new Notification(file, c.line(), Level.WARNING, "unknown-rule",
-                            file + ":" + c.line() + ": suppression names unknown rule " + id));
+                            "suppression names unknown rule " + id));
                 }
             }
         }
@@ -635,6 +621,7 @@ public final class Scanner {
         @Override public List<Path> classpath() { return options.classpath; }
         @Override public ExecutorService executor() { return executor; }
         @Override public String relativize(Path file) { return ctx.shared.relativize(file); }
+        @Override public Optional<String> setting(String key) { return Optional.ofNullable(options.settings.get(key)); }
         @Override public long maxFileSize(Layer layer) { return options.maxFileSize(layer); }
 
         @Override

@@ -150,7 +150,7 @@ class MainTest {
         assertThat(r.err()).contains("'rules.NL001.level'").contains("error, warning, note");
         write(".numlint.yml", "rulez: {}\n");
         assertThat(run("scan", dir.toString()).err()).contains("'rulez': unknown key (allowed: rules, exclude, "
-                + "max-file-size, max-file-size-by-layer, fail-on-input-problems)");
+                + "max-file-size, max-file-size-by-layer, fail-on-input-problems, include-extensions)");
     }
 
     @Test

@@ -40,7 +40,7 @@ class NumlintConfigTest {
     void errorsNameTheKeyAndTheAllowedValues() {
         assertThatThrownBy(() -> NumlintConfig.parse("rule: {}", "c.yml")).isInstanceOf(ConfigException.class)
                 .hasMessage("c.yml: 'rule': unknown key (allowed: rules, exclude, max-file-size, "
-                        + "max-file-size-by-layer, fail-on-input-problems)");
+                        + "max-file-size-by-layer, fail-on-input-problems, include-extensions)");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL099: {enabled: false}}", "c.yml"))
                 .hasMessageContaining("'rules.NL099': unknown rule id (allowed: NL001, NL002");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL004: {options: {min-trips: 3}}}", "c.yml"))
@@ -65,6 +65,17 @@ class NumlintConfigTest {
                 .hasMessageContaining("'rules': must be a mapping");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL003: {enabled: false}\n", "c.yml"))
                 .hasMessageContaining("c.yml: not valid YAML at line");
+    }
+
+    @Test
+    void includeExtensions() {
+        assertThat(NumlintConfig.parse("include-extensions: [hcu, .inl]\n", "c.yml").includeExtensions())
+                .containsExactly("hcu", ".inl");
+        assertThat(NumlintConfig.parse("exclude: []\n", "c.yml").includeExtensions()).isNull();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NumlintConfig.parse("include-extensions: hcu\n", "c.yml"))
+                .hasMessageContaining("'include-extensions'");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NumlintConfig.parse("include-extensions: [\"a b\"]\n",
+                "c.yml")).hasMessageContaining("'include-extensions'");
     }
 
     @Test

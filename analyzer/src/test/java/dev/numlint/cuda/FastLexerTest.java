@@ -21,7 +21,9 @@ class FastLexerTest {
         l.removeErrorListeners();
         List<String> out = new ArrayList<>();
         for (Token t : l.getAllTokens()) {
-            out.add(t.getLine() + ":" + CudaLexer.VOCABULARY.getSymbolicName(t.getType()) + ":" + t.getText());
+            // a name split by backslash-newline is one name; the fast lexer gives its text without the splice
+            String tt = t.getType() == CudaLexer.IDENTIFIER ? t.getText().replaceAll("\\\\\r?\n", "") : t.getText();
+            out.add(t.getLine() + ":" + CudaLexer.VOCABULARY.getSymbolicName(t.getType()) + ":" + tt);
         }
         return out;
     }

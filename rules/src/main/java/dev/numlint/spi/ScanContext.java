@@ -57,6 +57,15 @@ public interface ScanContext {
     Path cacheDir();
 
     /**
+     * A front-end setting from the command line or the configuration, by key: {@code all-configurations}
+     * ("true": also analyze inactive preprocessor branches), {@code include-extensions} (comma-separated extensions of
+     * included files to analyze), {@code exclude} (the exclude globs, one per line). Empty when not set.
+     */
+    default java.util.Optional<String> setting(String key) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * The largest file, in bytes, that the front end of {@code layer} reads (a project file, a header it follows, a
      * checked-in PTX file): {@code max-file-size} and {@code max-file-size-by-layer} in {@code .numlint.yml}. A file
      * over it is reported as not analyzed ({@code file-too-large}) and the scan goes on.

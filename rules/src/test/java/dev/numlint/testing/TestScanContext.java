@@ -66,6 +66,18 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         return this;
     }
 
+    private final Map<String, String> settings = new HashMap<>();
+
+    /** A front-end setting ({@link ScanContext#setting}). */
+    public TestScanContext setting(String key, String value) {
+        settings.put(key, value);
+        return this;
+    }
+
+    @Override public java.util.Optional<String> setting(String key) {
+        return java.util.Optional.ofNullable(settings.get(key));
+    }
+
     public TestScanContext disable(String ruleId) {
         disabled.add(ruleId);
         return this;

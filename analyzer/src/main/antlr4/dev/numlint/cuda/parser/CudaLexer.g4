@@ -63,7 +63,8 @@ CHAR_LITERAL : ( 'u8' | [uUL] )? '\'' ( ~['\\\r\n] | '\\' . )* '\'' ;
 STRING_LITERAL : ( 'u8' | [uUL] )? '"' ( ~["\\\r\n] | '\\' . | '\\' '\r'? '\n' )* '"'
                | ( 'u8' | [uUL] )? 'R"' .*? '"' ;
 
-IDENTIFIER : [a-zA-Z_$] [a-zA-Z_0-9$]* ;
+// a name may be split by backslash-newline (line splicing happens before tokenization)
+IDENTIFIER : [a-zA-Z_$] ( [a-zA-Z_0-9$] | '\\' '\r'? '\n' [a-zA-Z_0-9$] )* ;
 
 LINE_CONTINUATION : '\\' '\r'? '\n' -> skip ;
 WS : [ \t\r\n\f\u000B]+ -> skip ;

@@ -32,6 +32,7 @@ statement
     | STATIC_ASSERT LPAREN balanced RPAREN SEMI                                 # staticAssertStmt
     | USING balancedToSemi SEMI                                                 # usingStmt
     | TYPEDEF declSpecifierSeq initDeclaratorList SEMI                          # typedefStmt
+    | {macroStmtAhead()}? IDENTIFIER LPAREN balanced RPAREN SEMI?               # macroStmt
     | {declAhead()}? attributeSpecifier* simpleDeclaration                      # declStmt
     | commaExpression SEMI                                                      # exprStmt
     | SEMI                                                                      # emptyStmt
@@ -118,11 +119,13 @@ templateArgument
 templateConstant
     : templateConstant (STAR | DIV | MOD) templateConstant
     | templateConstant (PLUS | MINUS) templateConstant
+    | templateConstant (SHL | EQ | NE | AMP | CARET | PIPE | AND_AND | OR_OR) templateConstant
     | (MINUS | PLUS | BANG | TILDE) templateConstant
     | literal
     | TRUE
     | FALSE
     | LPAREN expression RPAREN
+    | qualifiedName LPAREN argumentList? RPAREN
     | qualifiedName
     | (SIZEOF | ALIGNOF) LPAREN balanced RPAREN
     ;
@@ -136,7 +139,11 @@ ptrOperator
 
 noPtrDeclarator
     : (ELLIPSIS? declaratorId | LPAREN declarator RPAREN) declaratorSuffix*
+    | structuredBinding
     ;
+
+// auto [a, b] = pair; for (const auto &[k, v] : map)
+structuredBinding : LBRACKET IDENTIFIER (COMMA IDENTIFIER)* RBRACKET ;
 
 declaratorId
     : qualifiedName
@@ -166,6 +173,7 @@ abstractDeclarator
     : ptrOperator+ (LBRACKET expression? RBRACKET)*
     | (LBRACKET expression? RBRACKET)+
     | ptrOperator* LPAREN ptrOperator+ RPAREN LPAREN parameterList? RPAREN
+    | ptrOperator* LPAREN abstractDeclarator RPAREN (LBRACKET expression? RBRACKET | LPAREN parameterList? RPAREN)*
     | ELLIPSIS
     ;
 
@@ -186,6 +194,7 @@ expression
     | (STATIC_CAST | REINTERPRET_CAST | CONST_CAST | DYNAMIC_CAST) LT typeId GT LPAREN expression RPAREN # namedCastExpr
     | builtinType+ (LPAREN argumentList? RPAREN | bracedInitList)               # functionalCastExpr
     | <assoc = right> (PLUS_PLUS | MINUS_MINUS | PLUS | MINUS | BANG | TILDE | STAR | AMP) expression # unaryExpr
+    | {castAhead()}? LPAREN typeId RPAREN bracedInitList                        # compoundLiteralExpr
     | {castAhead()}? LPAREN typeId RPAREN expression                            # castExpr
     | (SIZEOF | ALIGNOF) (LPAREN balanced RPAREN | expression | ELLIPSIS LPAREN IDENTIFIER RPAREN) # sizeofExpr
     | SCOPE? NEW (LPAREN argumentList RPAREN)? (typeId | LPAREN typeId RPAREN) (LPAREN argumentList? RPAREN | bracedInitList)? # newExpr
@@ -213,7 +222,7 @@ assignOp
 
 primary
     : literal                                                                   # literalPrimary
-    | STRING_LITERAL+                                                           # stringPrimary
+    | STRING_LITERAL (STRING_LITERAL | IDENTIFIER)*                             # stringPrimary
     | (THIS | TRUE | FALSE | NULLPTR)                                           # keywordPrimary
     | LPAREN commaExpression RPAREN                                             # parenPrimary
     | LPAREN compoundStatement RPAREN                                           # stmtExprPrimary

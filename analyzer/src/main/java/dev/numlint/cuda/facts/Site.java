@@ -4,12 +4,16 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Where a hazard is: its line and column, the source text of the expression, whether the code runs on the device
- * and/or the host, and (computed on first request) where its value goes.
+ * Where a hazard is: its line and column (and where it ends), the preprocessor condition of the branch it is in when
+ * that branch is inactive in the analyzed configuration, the source text of the expression, whether the code runs on
+ * the device and/or the host, and (computed on first request) where its value goes.
  */
 public final class Site {
     private final int line;
     private final int column;
+    private final int endLine;
+    private final int endColumn;
+    private final String condition;
     private final String text;
     private final boolean device;
     private final boolean host;
@@ -17,8 +21,21 @@ public final class Site {
     private List<ValueUse> uses;
 
     public Site(int line, int column, String text, boolean device, boolean host, Supplier<List<ValueUse>> flow) {
+        this(line, column, line, 0, null, text, device, host, flow);
+    }
+
+    /**
+     * A site spanning {@code line:column} to {@code endLine:endColumn} (exclusive end column, 0 where unknown);
+     * {@code condition} (may be null) is the #if condition of an inactive branch analyzed with
+     * --all-configurations.
+     */
+    public Site(int line, int column, int endLine, int endColumn, String condition, String text, boolean device,
+            boolean host, Supplier<List<ValueUse>> flow) {
         this.line = line;
         this.column = column;
+        this.endLine = endLine;
+        this.endColumn = endColumn;
+        this.condition = condition;
         this.text = text;
         this.device = device;
         this.host = host;
@@ -32,6 +49,24 @@ public final class Site {
     /** 1-based column, or 0 when unknown. */
     public int column() {
         return column;
+    }
+
+    /** Line of the end of the expression (the start line when unknown). */
+    public int endLine() {
+        return endLine;
+    }
+
+    /** 1-based column after the expression's last character (exclusive), or 0 when unknown. */
+    public int endColumn() {
+        return endColumn;
+    }
+
+    /**
+     * The condition under which the code is compiled when it lies in a conditional branch the analyzed configuration
+     * does not compile (--all-configurations), or null.
+     */
+    public String condition() {
+        return condition;
     }
 
     public String text() {

@@ -101,7 +101,7 @@ public abstract class CudaParserBase extends Parser {
             case CudaLexer.LPAREN: case CudaLexer.SCOPE: case CudaLexer.LBRACE: case CudaLexer.IDENTIFIER:
             case CudaLexer.STAR: case CudaLexer.AMP: case CudaLexer.AND_AND: case CudaLexer.GT: case CudaLexer.COMMA:
             case CudaLexer.RPAREN: case CudaLexer.ELLIPSIS: case CudaLexer.SEMI: case CudaLexer.CONST:
-            case CudaLexer.LAUNCH_OPEN: case CudaLexer.RESTRICT: case CudaLexer.OPERATOR:
+            case CudaLexer.LAUNCH_OPEN: case CudaLexer.RESTRICT: case CudaLexer.OPERATOR: case CudaLexer.LBRACKET:
                 return true;
             default:
                 return false;
@@ -193,7 +193,13 @@ public abstract class CudaParserBase extends Parser {
         int prev = _input.LT(-1) == null ? -1 : _input.LT(-1).getType();
         // (X) in a cast or sizeof, <X> or <X, ...> in a template argument list
         if (i == 2 && next == CudaLexer.RPAREN && prev == CudaLexer.LPAREN) return true;
-        if (i == 2 && (next == CudaLexer.GT || next == CudaLexer.COMMA) && (prev == CudaLexer.LT || prev == CudaLexer.COMMA)) {
+        if (i == 2 && (next == CudaLexer.GT || next == CudaLexer.COMMA) && (prev == CudaLexer.LT || prev == CudaLexer.COMMA
+                || prev == CudaLexer.CONST || prev == CudaLexer.VOLATILE)) {
+            return true; // <X>, <X, ...>, <const X>
+        }
+        // const X) or const X& in a parameter or cast: "const" before a name makes it a type
+        if (i == 2 && (prev == CudaLexer.CONST || prev == CudaLexer.VOLATILE) && (next == CudaLexer.RPAREN
+                || next == CudaLexer.GT || next == CudaLexer.COMMA)) {
             return true;
         }
         if (last[1] != null && (next == CudaLexer.RPAREN || next == CudaLexer.COMMA || next == CudaLexer.GT
@@ -257,17 +263,32 @@ public abstract class CudaParserBase extends Parser {
                 ptr = true;
                 i++;
             } else if (sawType && t == CudaLexer.LPAREN && la(i + 1) == CudaLexer.STAR) {
-                // a function pointer type: (int (*)()) f, (void *(*)(void *)) g
+                // a function pointer type: (int (*)()) f, (void *(*)(void *)) g; a pointer to array: (float (*)[4]) p
                 int j = skipParens(i);
+                if (j >= 0 && la(j) == CudaLexer.LBRACKET) {
+                    while (la(j) == CudaLexer.LBRACKET) {
+                        while (la(j) != CudaLexer.RBRACKET && la(j) != Token.EOF) j++;
+                        j++;
+                    }
+                    return la(j) == CudaLexer.RPAREN;
+                }
                 if (j < 0 || la(j) != CudaLexer.LPAREN) return false;
                 j = skipParens(j);
                 return j >= 0 && la(j) == CudaLexer.RPAREN;
+            } else if (sawType && t == CudaLexer.LPAREN && la(i + 1) == CudaLexer.LPAREN && la(i + 2) == CudaLexer.STAR) {
+                // a parenthesized abstract declarator: (unsigned char ((*)[16])) p
+                int j = skipParens(i);
+                return j >= 0 && la(j) == CudaLexer.RPAREN;
             } else if (sawType && t == CudaLexer.RPAREN) {
                 if (builtin || ptr) return true;
+                // (name)() calls a parenthesized function name: (std::min)(), (bl::max)()
+                if (la(i + 1) == CudaLexer.LPAREN && la(i + 2) == CudaLexer.RPAREN) return false;
                 switch (la(i + 1)) {
                     case CudaLexer.IDENTIFIER: case CudaLexer.INTEGER_LITERAL: case CudaLexer.FLOATING_LITERAL:
                     case CudaLexer.CHAR_LITERAL: case CudaLexer.LPAREN: case CudaLexer.THIS: case CudaLexer.TILDE:
-                    case CudaLexer.BANG: case CudaLexer.SIZEOF:
+                    case CudaLexer.BANG: case CudaLexer.SIZEOF: case CudaLexer.STRING_LITERAL:
+                        return true;
+                    case CudaLexer.LBRACE: // a C99 compound literal (T){...}
                         return true;
                     default:
                         return false;
@@ -289,6 +310,55 @@ public abstract class CudaParserBase extends Parser {
             else if (t == CudaLexer.RPAREN && --depth == 0) return i + 1;
         }
         return -1;
+    }
+
+    private static final int MAX_MACRO_ARGS = 4096;
+
+    /**
+     * {@code NAME(...)} at LT(1) is the invocation of a macro the analysis does not know (defined in a header
+     * outside the scanned tree) used as a statement, which no C++ call expression can be: either nothing
+     * separates it from the next statement ({@code TRY_AND_EXIT_ON_ITK_EXCEPTION(f->Update())} followed on the
+     * next line by another statement), or its arguments are not expressions ({@code itkGenericExceptionMacro(<<
+     * "text" << x);}, {@code M(a->f(););}).
+     */
+    protected boolean macroStmtAhead() {
+        if (la(1) != CudaLexer.IDENTIFIER || la(2) != CudaLexer.LPAREN) return false;
+        int depth = 0;
+        boolean semiInside = false;
+        int i = 2;
+        for (int n = 0; n < MAX_MACRO_ARGS; n++, i++) {
+            int t = la(i);
+            if (t == Token.EOF) return false;
+            if (t == CudaLexer.LPAREN) depth++;
+            else if (t == CudaLexer.RPAREN && --depth == 0) break;
+            else if (t == CudaLexer.SEMI && depth == 1) semiInside = true;
+        }
+        if (depth != 0) return false;
+        if (semiInside || startsWithBinaryOperator(la(3))) return true;
+        Token close = lt(i);
+        Token next = lt(i + 1);
+        if (next == null || next.getType() == Token.EOF || next.getLine() <= close.getLine()) return false;
+        int t = next.getType();
+        // a following statement starts with a name, a keyword or a block; an operator would continue an expression
+        return t == CudaLexer.IDENTIFIER || t == CudaLexer.RBRACE || t == CudaLexer.LBRACE
+                || (t > CudaLexer.DIRECTIVE && t < CudaLexer.LAUNCH_OPEN && t != CudaLexer.SIZEOF && t != CudaLexer.ALIGNOF
+                && t != CudaLexer.NEW && t != CudaLexer.DELETE && t != CudaLexer.THIS && t != CudaLexer.TRUE
+                && t != CudaLexer.FALSE && t != CudaLexer.NULLPTR && t != CudaLexer.NOEXCEPT && t != CudaLexer.STATIC_CAST
+                && t != CudaLexer.REINTERPRET_CAST && t != CudaLexer.CONST_CAST && t != CudaLexer.DYNAMIC_CAST
+                && !isBuiltinType(t) || isBuiltinType(t) && la(i + 2) != CudaLexer.LPAREN && la(i + 2) != CudaLexer.LBRACE);
+    }
+
+    private static boolean startsWithBinaryOperator(int t) {
+        switch (t) {
+            case CudaLexer.SHL: case CudaLexer.GT: case CudaLexer.LE: case CudaLexer.GE: case CudaLexer.EQ:
+            case CudaLexer.NE: case CudaLexer.OR_OR: case CudaLexer.DIV: case CudaLexer.MOD: case CudaLexer.PIPE:
+            case CudaLexer.CARET: case CudaLexer.QUESTION: case CudaLexer.ASSIGN: case CudaLexer.PLUS_ASSIGN:
+            case CudaLexer.MINUS_ASSIGN: case CudaLexer.STAR_ASSIGN: case CudaLexer.DIV_ASSIGN: case CudaLexer.DOT:
+            case CudaLexer.ARROW: case CudaLexer.SEMI:
+                return true;
+            default:
+                return false;
+        }
     }
 
     /** IDENTIFIER ':' at statement level is a label (not a bit-field or a ternary). */
