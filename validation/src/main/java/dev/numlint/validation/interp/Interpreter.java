@@ -683,9 +683,24 @@ public final class Interpreter {
                     case Op.MIN_F32: R[D[i]] = fb(Fp32.min(f(R[A[i]]), f(R[B[i]]), (X[i] & 1) != 0, (X[i] & 2) != 0)); break;
                     case Op.MAX_F32: R[D[i]] = fb(Fp32.max(f(R[A[i]]), f(R[B[i]]), (X[i] & 1) != 0, (X[i] & 2) != 0)); break;
                     case Op.COPYSIGN_F32: R[D[i]] = Float.floatToRawIntBits(Math.copySign(f(R[B[i]]), f(R[A[i]]))); break;
-                    // rarely executed (non-default rounding, reference-mode double-double): out of line, so that
-                    // the hot dispatch stays within C2's inlining budget (DesiredMethodLimit), see rare()
-                    case Op.F32_G: case Op.F64_G: case Op.ADD_DD: case Op.SUB_DD: case Op.MUL_DD: case Op.FMA_DD: case Op.DIV_DD: case Op.SQRT_DD: case Op.NEG_DD: case Op.ABS_DD: rare(op[i], i, R, L); break;
+                    case Op.F32_G: {
+                        int m = (int) X[i];
+                        Rounding r = RND[m & 3];
+                        boolean ftz = (m & 4) != 0;
+                        float a = f(R[A[i]]), b = f(R[B[i]]), v;
+                        switch (Y[i]) {
+                            case Op.G_ADD: v = Fp32.add(a, b, r, ftz); break;
+                            case Op.G_SUB: v = Fp32.sub(a, b, r, ftz); break;
+                            case Op.G_MUL: v = Fp32.mul(a, b, r, ftz); break;
+                            case Op.G_FMA: v = Fp32.fma(a, b, f(R[C[i]]), r, ftz); break;
+                            case Op.G_DIV: v = Fp32.div(a, b, r, ftz); break;
+                            case Op.G_SQRT: v = Fp32.sqrt(a, r, ftz); break;
+                            default: v = Fp32.rcp(a, r, ftz); break;
+                        }
+                        if ((m & 8) != 0) v = Fp32.sat(v);
+                        R[D[i]] = fb(v);
+                        break;
+                    }
                     case Op.F32_APPROX: R[D[i]] = fb(approx32(Y[i], f(R[A[i]]), f(R[B[i]]), X[i] != 0)); break;
                     // ---- f64
                     case Op.ADD_F64: R[D[i]] = db(dd(R[A[i]]) + dd(R[B[i]])); break;
@@ -699,6 +714,23 @@ public final class Interpreter {
                     case Op.MIN_F64: R[D[i]] = db(Fp64.min(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0)); break;
                     case Op.MAX_F64: R[D[i]] = db(Fp64.max(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0)); break;
                     case Op.COPYSIGN_F64: R[D[i]] = db(Math.copySign(dd(R[B[i]]), dd(R[A[i]]))); break;
+                    case Op.F64_G: {
+                        int m = (int) X[i];
+                        Rounding r = RND[m & 3];
+                        double a = dd(R[A[i]]), b = dd(R[B[i]]), v;
+                        switch (Y[i]) {
+                            case Op.G_ADD: v = Fp64.add(a, b, r); break;
+                            case Op.G_SUB: v = Fp64.sub(a, b, r); break;
+                            case Op.G_MUL: v = Fp64.mul(a, b, r); break;
+                            case Op.G_FMA: v = Fp64.fma(a, b, dd(R[C[i]]), r); break;
+                            case Op.G_DIV: v = Fp64.div(a, b, r); break;
+                            case Op.G_SQRT: v = Fp64.sqrt(a, r); break;
+                            default: v = Fp64.rcp(a, r); break;
+                        }
+                        if ((m & 8) != 0) v = Fp64.sat(v);
+                        R[D[i]] = db(v);
+                        break;
+                    }
                     case Op.F64_APPROX: R[D[i]] = db(approx64(Y[i], dd(R[A[i]]))); break;
                     case Op.CVT: R[D[i]] = cvt(R[A[i]], X[i], Y[i]); break;
                     case Op.WIDEN: R[D[i]] = db(f(R[A[i]])); break;
@@ -762,6 +794,18 @@ public final class Interpreter {
                         return S_WARP;
                     case Op.TRAP: throw new KernelFault("trap");
                     // ---- reference mode: binary64 registers carried as double-double
+                    case Op.ADD_DD: dd(R, L, D[i], ddv(R, L, A[i]).add(ddv(R, L, B[i]))); break;
+                    case Op.SUB_DD: dd(R, L, D[i], ddv(R, L, A[i]).sub(ddv(R, L, B[i]))); break;
+                    case Op.MUL_DD: dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i]))); break;
+                    case Op.FMA_DD: dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])).add(ddv(R, L, C[i]))); break;
+                    case Op.DIV_DD: dd(R, L, D[i], ddv(R, L, A[i]).div(ddv(R, L, B[i]))); break;
+                    case Op.SQRT_DD: dd(R, L, D[i], ddv(R, L, A[i]).sqrt()); break;
+                    case Op.NEG_DD: dd(R, L, D[i], ddv(R, L, A[i]).negate()); break;
+                    case Op.ABS_DD: {
+                        DoubleDouble v = ddv(R, L, A[i]);
+                        dd(R, L, D[i], v.hi < 0 || (v.hi == 0 && Double.doubleToRawLongBits(v.hi) < 0) ? v.negate() : v);
+                        break;
+                    }
                     case Op.MOV_DD: R[D[i]] = R[A[i]]; L[D[i]] = L[A[i]]; break;
                     case Op.SELP_DD: {
                         int src = R[C[i]] != 0 ? A[i] : B[i];
@@ -794,62 +838,6 @@ public final class Interpreter {
             throw KernelFault.at(what, e instanceof IndexOutOfBoundsException, where(t, i));
         } finally {
             executed += count;
-        }
-    }
-
-    /** The cases of {@link #run} that are rarely executed, kept out of its hot dispatch loop. */
-    private void rare(int opc, int i, long[] R, double[] L) throws KernelFault {
-        final int[] D = p.d, A = p.a, B = p.b, C = p.c, Y = p.y;
-        final long[] X = p.x;
-        switch (opc) {
-            case Op.F32_G: {
-                int m = (int) X[i];
-                Rounding r = RND[m & 3];
-                boolean ftz = (m & 4) != 0;
-                float a = f(R[A[i]]), b = f(R[B[i]]), v;
-                switch (Y[i]) {
-                    case Op.G_ADD: v = Fp32.add(a, b, r, ftz); break;
-                    case Op.G_SUB: v = Fp32.sub(a, b, r, ftz); break;
-                    case Op.G_MUL: v = Fp32.mul(a, b, r, ftz); break;
-                    case Op.G_FMA: v = Fp32.fma(a, b, f(R[C[i]]), r, ftz); break;
-                    case Op.G_DIV: v = Fp32.div(a, b, r, ftz); break;
-                    case Op.G_SQRT: v = Fp32.sqrt(a, r, ftz); break;
-                    default: v = Fp32.rcp(a, r, ftz); break;
-                }
-                if ((m & 8) != 0) v = Fp32.sat(v);
-                R[D[i]] = fb(v);
-                break;
-            }
-            case Op.F64_G: {
-                int m = (int) X[i];
-                Rounding r = RND[m & 3];
-                double a = dd(R[A[i]]), b = dd(R[B[i]]), v;
-                switch (Y[i]) {
-                    case Op.G_ADD: v = Fp64.add(a, b, r); break;
-                    case Op.G_SUB: v = Fp64.sub(a, b, r); break;
-                    case Op.G_MUL: v = Fp64.mul(a, b, r); break;
-                    case Op.G_FMA: v = Fp64.fma(a, b, dd(R[C[i]]), r); break;
-                    case Op.G_DIV: v = Fp64.div(a, b, r); break;
-                    case Op.G_SQRT: v = Fp64.sqrt(a, r); break;
-                    default: v = Fp64.rcp(a, r); break;
-                }
-                if ((m & 8) != 0) v = Fp64.sat(v);
-                R[D[i]] = db(v);
-                break;
-            }
-            case Op.ADD_DD: dd(R, L, D[i], ddv(R, L, A[i]).add(ddv(R, L, B[i]))); break;
-            case Op.SUB_DD: dd(R, L, D[i], ddv(R, L, A[i]).sub(ddv(R, L, B[i]))); break;
-            case Op.MUL_DD: dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i]))); break;
-            case Op.FMA_DD: dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])).add(ddv(R, L, C[i]))); break;
-            case Op.DIV_DD: dd(R, L, D[i], ddv(R, L, A[i]).div(ddv(R, L, B[i]))); break;
-            case Op.SQRT_DD: dd(R, L, D[i], ddv(R, L, A[i]).sqrt()); break;
-            case Op.NEG_DD: dd(R, L, D[i], ddv(R, L, A[i]).negate()); break;
-            case Op.ABS_DD: {
-                DoubleDouble v = ddv(R, L, A[i]);
-                dd(R, L, D[i], v.hi < 0 || (v.hi == 0 && Double.doubleToRawLongBits(v.hi) < 0) ? v.negate() : v);
-                break;
-            }
-            default: throw new KernelFault("bad opcode " + opc);
         }
     }
 

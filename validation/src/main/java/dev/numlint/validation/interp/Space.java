@@ -77,15 +77,10 @@ public final class Space {
      * so checking the first and the last byte suffices.
      */
     int check(long addr, int size) {
-        if (addr < 0 || addr > limit - size) throw fault(addr, size);
+        if (addr < 0 || addr > limit - size) throw new MemoryFault(this, addr, size);
         int i = (int) addr;
-        if (allocated != null && !(allocated[i] && allocated[i + size - 1])) throw fault(addr, size);
+        if (allocated != null && !(allocated[i] && allocated[i + size - 1])) throw new MemoryFault(this, addr, size);
         return i;
-    }
-
-    /** Out of line: keeps {@link #check}, inlined at every memory access of the interpreter loop, small. */
-    private MemoryFault fault(long addr, int size) {
-        return new MemoryFault(this, addr, size);
     }
 
     /** Where offset lies relative to the allocations, e.g. "4 bytes past the end of buffer 1 (16384 bytes)". */
