@@ -35,7 +35,7 @@ if [ "${1:-}" = "--bundle" ]; then
     if [ -d "$e" ]; then (cd "$e" && zip -qr "$DIR/lib/$(printf '%03d' $i)-classes.jar" .); else cp "$e" "$DIR/lib/"; fi
   done
   cp -r analyzer/src/test/resources/dev/numlint/fuzz/ParserFuzzTestInputs/. "$DIR/seeds/"
-  cp "$0" "$DIR/fuzz.sh"
+  cp "$0" "$DIR/fuzz.sh"; cp "$ROOT/bench/lib.sh" "$DIR/lib.sh"
   echo "bundle in $DIR: run FUZZ_CP=\"\$(ls -d $DIR/lib/* | paste -sd: -)\" $DIR/fuzz.sh SECONDS" >&2
   exit 0
 fi
