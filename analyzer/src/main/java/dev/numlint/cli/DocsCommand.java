@@ -6,22 +6,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code numlint docs --output docs/rules}: writes the rule documentation from the catalog. */
-@Command(name = "docs", mixinStandardHelpOptions = true,
+@Command(
+        name = "docs",
+        mixinStandardHelpOptions = true,
         description = "Write the rule documentation (<ID>-<name>.md per rule and README.md) into a directory.")
 final class DocsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--output", paramLabel = "DIR", required = true,
+    @Option(
+            names = "--output",
+            paramLabel = "DIR",
+            required = true,
             description = "directory to write into, normally docs/rules")
     Path output;
 
-    @Option(names = "--bibliography", paramLabel = "FILE",
+    @Option(
+            names = "--bibliography",
+            paramLabel = "FILE",
             description = "also write the bibliography the rule documents cite, normally docs/bibliography.md")
     Path bibliography;
 

@@ -19,7 +19,10 @@ import picocli.CommandLine.Command;
  * failing file named in a notification; also an unwritable report); 4 files could not be analyzed and
  * {@code --fail-on-input-problems} is set. 3 wins over 1, 1 over 4.
  */
-@Command(name = "numlint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "numlint",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         description = "Finds numerical hazards in CUDA and Java code: conversions, approximate division and math, "
                 + "FMA contraction, accumulation order, extended precision and other reasons why CPU and GPU "
                 + "results differ.",
@@ -39,13 +42,18 @@ public final class Main implements Runnable {
      * Every subcommand, in the order {@code numlint --help} lists them. Add new subcommands (e.g. validate) here.
      */
     static List<Object> subcommands(Supplier<List<Analyzer>> analyzers) {
-        return List.of(new ScanCommand(analyzers), new ValidateCommand(analyzers), new RulesCommand(),
-                new DocsCommand(), new NewRuleCommand());
+        return List.of(
+                new ScanCommand(analyzers),
+                new ValidateCommand(analyzers),
+                new RulesCommand(),
+                new DocsCommand(),
+                new NewRuleCommand());
     }
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command (scan, validate, rules, docs, new-rule)");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "missing command (scan, validate, rules, docs, new-rule)");
     }
 
     /** The command line with the analyzers found by ServiceLoader. */

@@ -26,7 +26,9 @@ import picocli.CommandLine.Spec;
  * check class per layer (registered with {@code @AutoService}) and a fixture per layer with one {@code ruleid} and
  * one {@code ok} line; then prints what to do next. Existing files are never overwritten.
  */
-@Command(name = "new-rule", mixinStandardHelpOptions = true,
+@Command(
+        name = "new-rule",
+        mixinStandardHelpOptions = true,
         description = "Create the catalog entry, rule document, check classes and fixtures of a new rule "
                 + "(run in a numlint source tree).")
 final class NewRuleCommand implements Callable<Integer> {
@@ -34,18 +36,29 @@ final class NewRuleCommand implements Callable<Integer> {
     static final Path DOCS = Path.of("rules/src/main/resources/dev/numlint/rules/docs");
 
     /** Per layer: the check class's directory, its interface, and the fixture file. */
-    private record LayerKind(String layer, String checkDir, String fixture) {
-    }
+    private record LayerKind(String layer, String checkDir, String fixture) {}
 
     private static final Map<String, LayerKind> LAYERS = new LinkedHashMap<>();
 
     static {
-        LAYERS.put("cuda-source", new LayerKind("cuda-source", "analyzer/src/main/java/dev/numlint/cuda/checks",
-                "analyzer/src/test/resources/fixtures/cuda/default/%s.cu"));
-        LAYERS.put("ptx", new LayerKind("ptx", "ptx-inspector/src/main/java/dev/numlint/ptx/checks",
-                "ptx-inspector/src/test/resources/fixtures/ptx/%s.ptx"));
-        LAYERS.put("java-source", new LayerKind("java-source", "analyzer/src/main/java/dev/numlint/java/checks",
-                "analyzer/src/test/resources/fixtures/java/%s/%s.java"));
+        LAYERS.put(
+                "cuda-source",
+                new LayerKind(
+                        "cuda-source",
+                        "analyzer/src/main/java/dev/numlint/cuda/checks",
+                        "analyzer/src/test/resources/fixtures/cuda/default/%s.cu"));
+        LAYERS.put(
+                "ptx",
+                new LayerKind(
+                        "ptx",
+                        "ptx-inspector/src/main/java/dev/numlint/ptx/checks",
+                        "ptx-inspector/src/test/resources/fixtures/ptx/%s.ptx"));
+        LAYERS.put(
+                "java-source",
+                new LayerKind(
+                        "java-source",
+                        "analyzer/src/main/java/dev/numlint/java/checks",
+                        "analyzer/src/test/resources/fixtures/java/%s/%s.java"));
     }
 
     @Spec
@@ -57,11 +70,18 @@ final class NewRuleCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "NAME", description = "the rule name in kebab case, e.g. rounding-mode")
     String name;
 
-    @Option(names = "--layers", paramLabel = "LAYER[,LAYER...]", split = ",", required = true,
+    @Option(
+            names = "--layers",
+            paramLabel = "LAYER[,LAYER...]",
+            split = ",",
+            required = true,
             description = "layers with a check: cuda-source, ptx, java-source")
     List<String> layers;
 
-    @Option(names = "--repo", paramLabel = "DIR", defaultValue = ".",
+    @Option(
+            names = "--repo",
+            paramLabel = "DIR",
+            defaultValue = ".",
             description = "the numlint source tree (default: the current directory)")
     Path repo;
 
@@ -69,26 +89,32 @@ final class NewRuleCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Path catalog = repo.resolve(CATALOG);
         if (!Files.isRegularFile(catalog)) {
-            throw new Main.UsageException(repo.toAbsolutePath().normalize() + " is not a numlint source tree (no " + CATALOG + ")");
+            throw new Main.UsageException(
+                    repo.toAbsolutePath().normalize() + " is not a numlint source tree (no " + CATALOG + ")");
         }
         if (!id.matches("NL\\d{3}")) throw new Main.UsageException("rule id '" + id + "' is not of the form NL013");
         if (!name.matches("[a-z0-9]+(-[a-z0-9]+)*")) {
-            throw new Main.UsageException("rule name '" + name + "' is not kebab case (lower-case words joined by '-')");
+            throw new Main.UsageException(
+                    "rule name '" + name + "' is not kebab case (lower-case words joined by '-')");
         }
         for (String l : layers) {
             if (!LAYERS.containsKey(l)) {
-                throw new Main.UsageException("--layers: unknown layer '" + l + "' (allowed: " + String.join(", ", LAYERS.keySet()) + ")");
+                throw new Main.UsageException(
+                        "--layers: unknown layer '" + l + "' (allowed: " + String.join(", ", LAYERS.keySet()) + ")");
             }
         }
         JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(catalog.toFile());
         List<String> ids = new ArrayList<>();
         for (JsonNode r : root.get("rules")) {
             ids.add(r.get("id").asText());
-            if (r.get("name").asText().equals(name)) throw new Main.UsageException("rule name '" + name + "' is taken by " + r.get("id").asText());
+            if (r.get("name").asText().equals(name))
+                throw new Main.UsageException(
+                        "rule name '" + name + "' is taken by " + r.get("id").asText());
         }
         String next = String.format("NL%03d", ids.size() + 1);
         if (!id.equals(next)) {
-            throw new Main.UsageException("rule ids are consecutive: the next one is " + next + (ids.contains(id) ? " (" + id + " exists)" : ""));
+            throw new Main.UsageException("rule ids are consecutive: the next one is " + next
+                    + (ids.contains(id) ? " (" + id + " exists)" : ""));
         }
         String cls = className(name);
         Map<Path, String> files = new LinkedHashMap<>();
@@ -96,12 +122,15 @@ final class NewRuleCommand implements Callable<Integer> {
         for (String l : layers) {
             LayerKind k = LAYERS.get(l);
             files.put(repo.resolve(k.checkDir()).resolve(cls + ".java"), checkClass(l, cls));
-            String fixture = l.equals("java-source") ? String.format(k.fixture(), name, cls) : String.format(k.fixture(), name);
+            String fixture =
+                    l.equals("java-source") ? String.format(k.fixture(), name, cls) : String.format(k.fixture(), name);
             files.put(repo.resolve(fixture), fixture(l, cls));
         }
         List<String> existing = new ArrayList<>();
-        for (Path p : files.keySet()) if (Files.exists(p)) existing.add(repo.relativize(p).toString());
-        if (!existing.isEmpty()) throw new Main.UsageException("not overwriting existing files: " + String.join(", ", existing));
+        for (Path p : files.keySet())
+            if (Files.exists(p)) existing.add(repo.relativize(p).toString());
+        if (!existing.isEmpty())
+            throw new Main.UsageException("not overwriting existing files: " + String.join(", ", existing));
         for (Map.Entry<Path, String> e : files.entrySet()) {
             Files.createDirectories(e.getKey().getParent());
             Files.writeString(e.getKey(), e.getValue(), StandardCharsets.UTF_8);
@@ -114,11 +143,14 @@ final class NewRuleCommand implements Callable<Integer> {
         for (Path p : files.keySet()) out.println("  " + repo.relativize(p));
         out.println();
         out.println("next (CONTRIBUTING.md walks through each step):");
-        out.println("  1. catalog.yml: write the summary, description and message templates of " + id + "; choose its level");
-        out.println("  2. " + DOCS.resolve(id + ".md") + ": fill in the four sections and cite a seed (NNN_<16 hex>.txt)");
+        out.println("  1. catalog.yml: write the summary, description and message templates of " + id
+                + "; choose its level");
+        out.println(
+                "  2. " + DOCS.resolve(id + ".md") + ": fill in the four sections and cite a seed (NNN_<16 hex>.txt)");
         out.println("  3. each check class: read the layer's facts and report through a catalog message");
         out.println("  4. each fixture: real code that must (ruleid) and must not (ok) be flagged, with levels");
-        out.println("  5. mvn -B -q -pl analyzer -am test -Dtest='FixtureTest,ConsistencyTest' -Dsurefire.failIfNoSpecifiedTests=false");
+        out.println(
+                "  5. mvn -B -q -pl analyzer -am test -Dtest='FixtureTest,ConsistencyTest' -Dsurefire.failIfNoSpecifiedTests=false");
         out.println("  6. ./numlint docs --output docs/rules, add the rule to the README table, mvn -B verify");
         out.flush();
         return Main.EXIT_OK;
@@ -143,12 +175,17 @@ final class NewRuleCommand implements Callable<Integer> {
         sb.append("    cwe: [1339]\n");
         sb.append("    summary: TODO one sentence on what is flagged.\n");
         sb.append("    description: >-\n");
-        sb.append("      TODO what is detected at each layer and why CPU and GPU (or two builds) give different results.\n");
+        sb.append(
+                "      TODO what is detected at each layer and why CPU and GPU (or two builds) give different results.\n");
         sb.append("    layers: [").append(String.join(", ", layers)).append("]\n");
         sb.append("    messages:\n");
         for (String l : layers) {
             String prefix = l.equals("cuda-source") ? "cuda" : l.equals("ptx") ? "ptx" : "java";
-            sb.append("      ").append(prefix).append('-').append(name).append(": \"'{expr}' TODO what happens: {consequence}\"\n");
+            sb.append("      ")
+                    .append(prefix)
+                    .append('-')
+                    .append(name)
+                    .append(": \"'{expr}' TODO what happens: {consequence}\"\n");
         }
         return sb.toString();
     }
@@ -209,16 +246,20 @@ final class NewRuleCommand implements Callable<Integer> {
     private String fixture(String layer, String cls) {
         String lower = name.replace('-', '_').toLowerCase(Locale.ROOT);
         return switch (layer) {
-            case "cuda-source" -> "// " + id + " " + name + ": replace both statements with code that must and must not be flagged.\n"
+            case "cuda-source" -> "// " + id + " " + name
+                    + ": replace both statements with code that must and must not be flagged.\n"
                     + "__global__ void " + lower + "_example(float *out, const float *in)\n{\n"
                     + "    // ruleid: " + id + " level=warning\n    out[0] = in[0]; // TODO: the hazard\n"
                     + "    // ok: " + id + "\n    out[1] = in[1]; // TODO: the safe form\n}\n";
-            case "ptx" -> "// " + id + " " + name + ": replace both instructions with PTX that must and must not be flagged.\n"
-                    + ".version 8.0\n.target sm_90\n.address_size 64\n\n.visible .entry " + lower + "_example(.param .u64 p)\n{\n"
+            case "ptx" -> "// " + id + " " + name
+                    + ": replace both instructions with PTX that must and must not be flagged.\n"
+                    + ".version 8.0\n.target sm_90\n.address_size 64\n\n.visible .entry " + lower
+                    + "_example(.param .u64 p)\n{\n"
                     + "    .reg .f32 %f<4>;\n"
                     + "    // ruleid: " + id + "\n    add.f32 %f1, %f2, %f3; // TODO: the hazard\n"
                     + "    // ok: " + id + "\n    add.rn.f32 %f1, %f2, %f3; // TODO: the safe form\n    ret;\n}\n";
-            default -> "// " + id + " " + name + ": replace both statements with code that must and must not be flagged.\n"
+            default -> "// " + id + " " + name
+                    + ": replace both statements with code that must and must not be flagged.\n"
                     + "public class " + cls + " {\n    float example(float[] in) {\n"
                     + "        // ruleid: " + id + " level=warning\n        float a = in[0]; // TODO: the hazard\n"
                     + "        // ok: " + id + "\n        float b = in[1]; // TODO: the safe form\n"

@@ -13,8 +13,7 @@ final class Outputs {
         void write(Writer w) throws IOException;
     }
 
-    private Outputs() {
-    }
+    private Outputs() {}
 
     /**
      * Usage errors in {@code --output FILE}, found before the scan starts: FILE is a directory, or one of its parent
@@ -63,9 +62,11 @@ final class Outputs {
     }
 
     static String describe(IOException e) {
-        String kind = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-                : e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null ? fse.getReason()
-                : e.getMessage();
+        String kind = e instanceof java.nio.file.AccessDeniedException
+                ? "permission denied"
+                : e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
+                        ? fse.getReason()
+                        : e.getMessage();
         return kind == null ? e.getClass().getSimpleName() : kind;
     }
 }

@@ -13,19 +13,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code numlint rules}: lists the rule catalog. */
 @Command(name = "rules", mixinStandardHelpOptions = true, description = "List the rules numlint checks.")
 final class RulesCommand implements Callable<Integer> {
-    enum Format { text, json }
+    enum Format {
+        text,
+        json
+    }
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             description = "text or json (default: ${DEFAULT-VALUE})")
     Format format;
 
@@ -48,13 +54,25 @@ final class RulesCommand implements Callable<Integer> {
                 list.add(m);
             }
             DefaultIndenter indent = new DefaultIndenter("  ", "\n");
-            out.print(new ObjectMapper().writer(new DefaultPrettyPrinter().withObjectIndenter(indent)
-                    .withArrayIndenter(indent)).writeValueAsString(list) + "\n");
+            out.print(new ObjectMapper()
+                            .writer(new DefaultPrettyPrinter()
+                                    .withObjectIndenter(indent)
+                                    .withArrayIndenter(indent))
+                            .writeValueAsString(list)
+                    + "\n");
         } else {
-            int nameWidth = catalog.all().stream().mapToInt(r -> r.name().length()).max().orElse(10);
+            int nameWidth = catalog.all().stream()
+                    .mapToInt(r -> r.name().length())
+                    .max()
+                    .orElse(10);
             for (Rule r : catalog.all()) {
-                out.print(String.format("%s  %-7s  %-" + nameWidth + "s  %s%n", r.id(), r.level().id(), r.name(),
-                        r.summary()).replace(System.lineSeparator(), "\n"));
+                out.print(String.format(
+                                "%s  %-7s  %-" + nameWidth + "s  %s%n",
+                                r.id(),
+                                r.level().id(),
+                                r.name(),
+                                r.summary())
+                        .replace(System.lineSeparator(), "\n"));
             }
         }
         out.flush();

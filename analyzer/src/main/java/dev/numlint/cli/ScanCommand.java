@@ -8,8 +8,8 @@ import dev.numlint.output.JsonReport;
 import dev.numlint.output.ReportOptions;
 import dev.numlint.output.SarifReport;
 import dev.numlint.output.TextReport;
-import dev.numlint.scan.ScanValidation;
 import dev.numlint.scan.ScanResult;
+import dev.numlint.scan.ScanValidation;
 import dev.numlint.scan.Scanner;
 import dev.numlint.spi.Analyzer;
 import dev.numlint.validation.report.ValidationReport;
@@ -22,31 +22,53 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code numlint scan}: analyzes files and directories and reports findings. */
-@Command(name = "scan", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "scan",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Scan CUDA, C/C++, PTX, Java sources and build files for numerical hazards.",
-        footer = {"", "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage or "
-                + "configuration error; 3 internal error of numlint (a crash, out of memory, an unwritable cache or "
-                + "report), reported after the rest of the scan completed, the file named on stderr; 4 files not "
-                + "analyzed with --fail-on-input-problems. 3 wins over 1, 1 over 4."})
+        footer = {
+            "",
+            "Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage or "
+                    + "configuration error; 3 internal error of numlint (a crash, out of memory, an unwritable cache or "
+                    + "report), reported after the rest of the scan completed, the file named on stderr; 4 files not "
+                    + "analyzed with --fail-on-input-problems. 3 wins over 1, 1 over 4."
+        })
 final class ScanCommand implements Callable<Integer> {
-    enum Format { text, sarif, json, html }
+    enum Format {
+        text,
+        sarif,
+        json,
+        html
+    }
 
-    enum SarifSuppressed { keep, omit }
+    enum SarifSuppressed {
+        keep,
+        omit
+    }
 
-    enum FailOn { error, warning, note, none }
+    enum FailOn {
+        error,
+        warning,
+        note,
+        none
+    }
 
     @Spec
     CommandSpec spec;
 
     private final Supplier<List<Analyzer>> analyzers;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             description = "text, sarif, json or html (a self-contained audit report; default: ${DEFAULT-VALUE})")
     Format format;
 
@@ -56,32 +78,49 @@ final class ScanCommand implements Callable<Integer> {
     @Mixin
     ScanInputs inputs;
 
-    @Option(names = "--notes", description = "text output: list notes (low-impact findings) too; SARIF and JSON "
-            + "always contain every finding")
+    @Option(
+            names = "--notes",
+            description = "text output: list notes (low-impact findings) too; SARIF and JSON "
+                    + "always contain every finding")
     boolean notes;
 
-    @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
+    @Option(
+            names = "--fail-on",
+            paramLabel = "LEVEL",
+            defaultValue = "error",
             description = "exit with 1 when an unsuppressed finding is at least this level: error, warning, note or"
                     + " none (default: ${DEFAULT-VALUE})")
     FailOn failOn;
 
-    @Option(names = "--baseline", paramLabel = "FILE", description = "SARIF file of an earlier numlint run: "
-            + "results get a baselineState (new, unchanged, updated, absent) and --fail-on counts new ones only")
+    @Option(
+            names = "--baseline",
+            paramLabel = "FILE",
+            description =
+                    "SARIF file of an earlier numlint run: "
+                            + "results get a baselineState (new, unchanged, updated, absent) and --fail-on counts new ones only")
     Path baseline;
 
-    @Option(names = "--sarif-suppressed", paramLabel = "MODE", defaultValue = "keep",
+    @Option(
+            names = "--sarif-suppressed",
+            paramLabel = "MODE",
+            defaultValue = "keep",
             description = "keep: suppressed results stay in SARIF with their justification; omit: leave them out "
                     + "(for GitHub code scanning, which shows them as open alerts otherwise). JSON and HTML always "
                     + "keep them (default: ${DEFAULT-VALUE})")
     SarifSuppressed sarifSuppressed;
 
-    @Option(names = "--sarif-category", paramLabel = "NAME", defaultValue = ReportOptions.DEFAULT_CATEGORY,
+    @Option(
+            names = "--sarif-category",
+            paramLabel = "NAME",
+            defaultValue = ReportOptions.DEFAULT_CATEGORY,
             description = "SARIF automationDetails.id category, to tell several numlint runs of one repository "
                     + "apart (default: ${DEFAULT-VALUE})")
     String sarifCategory;
 
-    @Option(names = "--validate", description = "also run the flagged kernels (CPU interpreter, and the GPU when one "
-            + "is present) and add each finding's verdict to the report (SARIF/JSON: properties.validation)")
+    @Option(
+            names = "--validate",
+            description = "also run the flagged kernels (CPU interpreter, and the GPU when one "
+                    + "is present) and add each finding's verdict to the report (SARIF/JSON: properties.validation)")
     boolean validate;
 
     @Mixin
@@ -109,8 +148,13 @@ final class ScanCommand implements Callable<Integer> {
         ScanResult result = Scanner.scan(prepared.options());
         if (validate) {
             ValidationReport report = ScanValidation.validate(result, prepared.paths(), validation.options(inputs));
-            result = new ScanResult(result.root(), ScanValidation.annotate(result, report), result.notifications(),
-                    result.filesAnalyzed(), result.filesNotAnalyzed(), result.executionSuccessful(),
+            result = new ScanResult(
+                    result.root(),
+                    ScanValidation.annotate(result, report),
+                    result.notifications(),
+                    result.filesAnalyzed(),
+                    result.filesNotAnalyzed(),
+                    result.executionSuccessful(),
                     result.buildContexts());
         }
 
@@ -131,15 +175,21 @@ final class ScanCommand implements Callable<Integer> {
         }
         ScanResult r = result;
         Baseline.Comparison comparison = base == null ? null : base.compare(result.findings());
-        ReportOptions ro = new ReportOptions(comparison, sarifSuppressed == SarifSuppressed.omit, sarifCategory,
-                prepared.paths(), prepared.configFile(), failOn.name());
+        ReportOptions ro = new ReportOptions(
+                comparison,
+                sarifSuppressed == SarifSuppressed.omit,
+                sarifCategory,
+                prepared.paths(),
+                prepared.configFile(),
+                failOn.name());
         Outputs.write(output, spec.commandLine().getOut(), w -> write(r, ro, w));
-        Level threshold = switch (failOn) {
-            case error -> Level.ERROR;
-            case warning -> Level.WARNING;
-            case note -> Level.NOTE;
-            case none -> null;
-        };
+        Level threshold =
+                switch (failOn) {
+                    case error -> Level.ERROR;
+                    case warning -> Level.WARNING;
+                    case note -> Level.NOTE;
+                    case none -> null;
+                };
         boolean fails = comparison != null ? comparison.failsAt(threshold) : result.failsAt(threshold);
         return exitCode(result, fails, prepared.failOnInputProblems(), err);
     }
@@ -151,7 +201,9 @@ final class ScanCommand implements Callable<Integer> {
      */
     static int exitCode(ScanResult result, boolean findings, boolean failOnInputProblems, PrintWriter err) {
         if (!result.executionSuccessful()) {
-            long n = result.notifications().stream().filter(x -> Scanner.INTERNAL_ERROR.equals(x.id())).count();
+            long n = result.notifications().stream()
+                    .filter(x -> Scanner.INTERNAL_ERROR.equals(x.id()))
+                    .count();
             err.println("numlint: error: internal error" + (n == 1 ? "" : "s") + " of numlint"
                     + (n > 0 ? " (" + n + ", see the internal-error notifications above)" : "")
                     + "; everything else was analyzed and reported; exit code " + Main.EXIT_INTERNAL);

@@ -15,54 +15,86 @@ import picocli.CommandLine.Option;
 
 /** The options that say what to scan and how it is built; shared by {@code scan} and {@code validate}. */
 final class ScanInputs {
-    enum Ptx { auto, off }
+    enum Ptx {
+        auto,
+        off
+    }
 
-    @Option(names = "--ptx", paramLabel = "MODE", defaultValue = "auto",
-            description = "auto: compile .cu files to PTX with nvcc when nvcc is found; off: never (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--ptx",
+            paramLabel = "MODE",
+            defaultValue = "auto",
+            description =
+                    "auto: compile .cu files to PTX with nvcc when nvcc is found; off: never (default: ${DEFAULT-VALUE})")
     Ptx ptx;
 
-    @Option(names = "--nvcc-flags", paramLabel = "FLAGS",
+    @Option(
+            names = "--nvcc-flags",
+            paramLabel = "FLAGS",
             description = "nvcc flags the code is built with, e.g. \"--use_fast_math -arch=sm_80\"")
     String nvccFlags;
 
-    @Option(names = "--cuda-arch", paramLabel = "ARCH", description = "architecture for PTX: compute_NN, sm_NN or NN "
-            + "(e.g. 80, sm_90a; default: " + ScanOptions.DEFAULT_CUDA_ARCH + ")")
+    @Option(
+            names = "--cuda-arch",
+            paramLabel = "ARCH",
+            description = "architecture for PTX: compute_NN, sm_NN or NN " + "(e.g. 80, sm_90a; default: "
+                    + ScanOptions.DEFAULT_CUDA_ARCH + ")")
     String cudaArch;
 
-    @Option(names = "--classpath", paramLabel = "CP", description = "class path for resolving Java types (jars and "
-            + "class directories separated by the path separator, ':' on Unix; each must exist)")
+    @Option(
+            names = "--classpath",
+            paramLabel = "CP",
+            description = "class path for resolving Java types (jars and "
+                    + "class directories separated by the path separator, ':' on Unix; each must exist)")
     String classpath;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "configuration file (default: "
-            + NumlintConfig.FILE_NAME + " in the scanned directory)")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "configuration file (default: " + NumlintConfig.FILE_NAME + " in the scanned directory)")
     Path config;
 
-    @Option(names = "--exclude", paramLabel = "GLOB", description = "skip matching files and directories ('**' "
-            + "spans directories); repeatable")
+    @Option(
+            names = "--exclude",
+            paramLabel = "GLOB",
+            description = "skip matching files and directories ('**' " + "spans directories); repeatable")
     List<String> excludes = new ArrayList<>();
 
-    @Option(names = "--all-configurations", description = "also analyze the inactive #if/#ifdef branches of CUDA "
-            + "sources; their findings name the condition (off by default)")
+    @Option(
+            names = "--all-configurations",
+            description = "also analyze the inactive #if/#ifdef branches of CUDA "
+                    + "sources; their findings name the condition (off by default)")
     boolean allConfigurations;
 
-    @Option(names = "--cache-dir", paramLabel = "DIR", description = "cache for derived PTX (default: "
-            + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
+    @Option(
+            names = "--cache-dir",
+            paramLabel = "DIR",
+            description = "cache for derived PTX (default: " + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
     Path cacheDir;
 
-    @Option(names = "-p", paramLabel = "DIR", description = "directory with the compile_commands.json to use (as "
-            + "clang-tidy's -p); default: the scan root and its build*/ directories")
+    @Option(
+            names = "-p",
+            paramLabel = "DIR",
+            description = "directory with the compile_commands.json to use (as "
+                    + "clang-tidy's -p); default: the scan root and its build*/ directories")
     Path compileCommandsDir;
 
-    @Option(names = "--make-target", paramLabel = "TARGET", description = "Makefile goal to evaluate instead of the "
-            + "default goal")
+    @Option(
+            names = "--make-target",
+            paramLabel = "TARGET",
+            description = "Makefile goal to evaluate instead of the " + "default goal")
     String makeTarget;
 
-    @Option(names = "--cmake-define", paramLabel = "NAME=VALUE", description = "CMake cache value for the "
-            + "evaluation of CMakeLists.txt (like cmake -D); repeatable")
+    @Option(
+            names = "--cmake-define",
+            paramLabel = "NAME=VALUE",
+            description = "CMake cache value for the " + "evaluation of CMakeLists.txt (like cmake -D); repeatable")
     List<String> cmakeDefines = new ArrayList<>();
 
-    @Option(names = "--preset", paramLabel = "NAME", description = "CMake configure preset (CMakePresets.json) "
-            + "whose cache variables apply")
+    @Option(
+            names = "--preset",
+            paramLabel = "NAME",
+            description = "CMake configure preset (CMakePresets.json) " + "whose cache variables apply")
     String preset;
 
     /** The build-model options ({@code -p}, {@code --make-target}, {@code --cmake-define}, {@code --preset}). */
@@ -81,13 +113,20 @@ final class ScanInputs {
         if (compileCommandsDir != null && !Files.exists(compileCommandsDir)) {
             throw new Main.UsageException("-p: '" + compileCommandsDir + "' does not exist");
         }
-        return new dev.numlint.flags.BuildOptions(compileCommandsDir == null ? null
-                : compileCommandsDir.toAbsolutePath().normalize(), makeTarget, defs, preset);
+        return new dev.numlint.flags.BuildOptions(
+                compileCommandsDir == null
+                        ? null
+                        : compileCommandsDir.toAbsolutePath().normalize(),
+                makeTarget,
+                defs,
+                preset);
     }
 
-    @Option(names = "--fail-on-input-problems", description = "exit with " + Main.EXIT_INPUT_PROBLEMS + " when a file "
-            + "could not be analyzed (binary, too large, unreadable, unparsable) and nothing else failed the run "
-            + "(also fail-on-input-problems: true in .numlint.yml)")
+    @Option(
+            names = "--fail-on-input-problems",
+            description = "exit with " + Main.EXIT_INPUT_PROBLEMS + " when a file "
+                    + "could not be analyzed (binary, too large, unreadable, unparsable) and nothing else failed the run "
+                    + "(also fail-on-input-problems: true in .numlint.yml)")
     boolean failOnInputProblems;
 
     /** The accepted forms of {@code --cuda-arch}: compute_NN, sm_NN, lto_NN or NN, with nvcc's a/f suffixes. */
@@ -98,8 +137,7 @@ final class ScanInputs {
      * The scan options for {@code paths}, the absolute paths themselves, whether input problems fail the run
      * ({@code --fail-on-input-problems} or the configuration's key) and the configuration file (or null).
      */
-    record Prepared(ScanOptions options, List<Path> paths, boolean failOnInputProblems, Path configFile) {
-    }
+    record Prepared(ScanOptions options, List<Path> paths, boolean failOnInputProblems, Path configFile) {}
 
     Prepared prepare(List<Path> paths, List<Analyzer> analyzers) {
         List<Path> abs = new ArrayList<>();
@@ -112,7 +150,8 @@ final class ScanInputs {
         Path root = root(abs);
         NumlintConfig cfg = loadConfig(abs, root);
 
-        ScanOptions.Builder b = ScanOptions.builder(root).paths(abs).analyzers(analyzers).config(cfg);
+        ScanOptions.Builder b =
+                ScanOptions.builder(root).paths(abs).analyzers(analyzers).config(cfg);
         for (String g : excludes) {
             try {
                 new dev.numlint.scan.Glob(g);
@@ -264,8 +303,10 @@ final class ScanInputs {
         return out;
     }
 
-    @Option(names = "--nvcc", paramLabel = "FILE", description = "the CUDA toolkit's nvcc to use (default: nvcc on "
-            + "PATH, else /usr/local/cuda/bin/nvcc)")
+    @Option(
+            names = "--nvcc",
+            paramLabel = "FILE",
+            description = "the CUDA toolkit's nvcc to use (default: nvcc on " + "PATH, else /usr/local/cuda/bin/nvcc)")
     Path nvcc;
 
     /** The nvcc to use ({@code --nvcc} when given, which must be an executable file), or null when none is found. */

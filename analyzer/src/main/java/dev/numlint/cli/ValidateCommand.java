@@ -18,39 +18,54 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code numlint validate}: scans PATH, then runs every kernel with findings (or every kernel) as built, IEEE-strict
  * and with each hazard switched off alone, on the CPU interpreter (and the GPU when one is present), and reports
  * whether the divergence is real.
  */
-@Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Run the kernels numlint flags and measure the divergence: as built vs IEEE-strict vs a "
                 + "high-precision reference, on the CPU interpreter and on the GPU when one is present.",
-        footer = {"", "Exit codes: 0 no divergence confirmed, 1 at least one kernel's divergence confirmed, "
-                + "2 usage or configuration error (including --gpu require without a usable GPU), 3 internal error "
-                + "of numlint (after the rest completed, the file named on stderr), 4 files not analyzed with "
-                + "--fail-on-input-problems."})
+        footer = {
+            "",
+            "Exit codes: 0 no divergence confirmed, 1 at least one kernel's divergence confirmed, "
+                    + "2 usage or configuration error (including --gpu require without a usable GPU), 3 internal error "
+                    + "of numlint (after the rest completed, the file named on stderr), 4 files not analyzed with "
+                    + "--fail-on-input-problems."
+        })
 final class ValidateCommand implements Callable<Integer> {
-    enum Format { text, json, sarif }
+    enum Format {
+        text,
+        json,
+        sarif
+    }
 
     @Spec
     CommandSpec spec;
 
     private final Supplier<List<Analyzer>> analyzers;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             description = "text, json or sarif (the scan's findings with their verdicts) (default: ${DEFAULT-VALUE})")
     Format format;
 
     @Option(names = "--output", paramLabel = "FILE", description = "write the report to FILE instead of stdout")
     Path output;
 
-    @Option(names = "--write-spec", paramLabel = "FILE",
+    @Option(
+            names = "--write-spec",
+            paramLabel = "FILE",
             description = "write the launch spec every validated kernel ran with (from --spec, the host code, or "
                     + "inferred) to FILE, in the --spec format, to edit and pass back with --spec")
     Path writeSpec;
@@ -96,14 +111,26 @@ final class ValidateCommand implements Callable<Integer> {
         Outputs.write(output, spec.commandLine().getOut(), w -> {
             switch (format) {
                 case json -> w.write(JsonReportWriter.toJson(report) + System.lineSeparator());
-                case sarif -> SarifReport.write(SarifReport.fitToLimits(new ScanResult(scan.root(), ScanValidation.annotate(scan, report),
-                        scan.notifications(), scan.filesAnalyzed(), scan.filesNotAnalyzed(),
-                        scan.executionSuccessful(), scan.buildContexts()), SarifReport.Limits.GITHUB), w);
+                case sarif -> SarifReport.write(
+                        SarifReport.fitToLimits(
+                                new ScanResult(
+                                        scan.root(),
+                                        ScanValidation.annotate(scan, report),
+                                        scan.notifications(),
+                                        scan.filesAnalyzed(),
+                                        scan.filesNotAnalyzed(),
+                                        scan.executionSuccessful(),
+                                        scan.buildContexts()),
+                                SarifReport.Limits.GITHUB),
+                        w);
                 default -> w.write(TextReportRenderer.render(report));
             }
             w.flush();
         });
-        return ScanCommand.exitCode(scan, report.count(Verdict.CONFIRMED) > 0, prepared.failOnInputProblems(),
+        return ScanCommand.exitCode(
+                scan,
+                report.count(Verdict.CONFIRMED) > 0,
+                prepared.failOnInputProblems(),
                 spec.commandLine().getErr());
     }
 }

@@ -7,30 +7,49 @@ import picocli.CommandLine.Option;
 
 /** The options of the validation stage; shared by {@code validate} and {@code scan --validate}. */
 final class ValidationInputs {
-    enum Gpu { auto, off, require }
+    enum Gpu {
+        auto,
+        off,
+        require
+    }
 
-    @Option(names = "--gpu", paramLabel = "MODE", defaultValue = "auto",
+    @Option(
+            names = "--gpu",
+            paramLabel = "MODE",
+            defaultValue = "auto",
             description = "auto: run on a GPU too when one is present; off: CPU interpreter only; require: fail when "
                     + "no GPU can be used (default: ${DEFAULT-VALUE})")
     Gpu gpu;
 
-    @Option(names = "--spec", paramLabel = "FILE", description = "YAML launch and input specification (grid, block, "
-            + "parameters, value distributions); default: inferred from the PTX")
+    @Option(
+            names = "--spec",
+            paramLabel = "FILE",
+            description = "YAML launch and input specification (grid, block, "
+                    + "parameters, value distributions); default: inferred from the PTX")
     Path spec;
 
-    @Option(names = "--inputs", paramLabel = "N", defaultValue = "4",
+    @Option(
+            names = "--inputs",
+            paramLabel = "N",
+            defaultValue = "4",
             description = "input sets per kernel (default: ${DEFAULT-VALUE})")
     int inputs;
 
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+    @Option(
+            names = "--seed",
+            paramLabel = "S",
+            defaultValue = "1",
             description = "seed of the generated inputs (default: ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--all-kernels", description = "validate every kernel, not only those with findings")
     boolean allKernels;
 
-    @Option(names = "--variant-cache", paramLabel = "DIR", description = "prebuilt PTX variants (made where nvcc is "
-            + "installed, e.g. by validation/bundle/build-gpu-bundle.sh); used when nvcc is absent")
+    @Option(
+            names = "--variant-cache",
+            paramLabel = "DIR",
+            description = "prebuilt PTX variants (made where nvcc is "
+                    + "installed, e.g. by validation/bundle/build-gpu-bundle.sh); used when nvcc is absent")
     Path variantCache;
 
     ValidationOptions options(ScanInputs scan) {

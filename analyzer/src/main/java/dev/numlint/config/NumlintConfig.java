@@ -1,10 +1,10 @@
 package dev.numlint.config;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.core.JsonParser;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.rules.Rule;
@@ -42,11 +42,17 @@ import java.util.stream.Collectors;
 public final class NumlintConfig {
     public static final String FILE_NAME = ".numlint.yml";
     public static final long DEFAULT_MAX_FILE_SIZE = 16L * 1024 * 1024;
-    private static final List<String> TOP_KEYS = List.of("rules", "exclude", "max-file-size",
-            "max-file-size-by-layer", "fail-on-input-problems", "include-extensions");
+    private static final List<String> TOP_KEYS = List.of(
+            "rules",
+            "exclude",
+            "max-file-size",
+            "max-file-size-by-layer",
+            "fail-on-input-problems",
+            "include-extensions");
     /** The layers whose front ends read files, i.e. those {@code max-file-size-by-layer} can name. */
-    public static final List<Layer> FILE_LAYERS = List.of(Layer.BUILD_FLAGS, Layer.CUDA_SOURCE, Layer.PTX,
-            Layer.JAVA_SOURCE);
+    public static final List<Layer> FILE_LAYERS =
+            List.of(Layer.BUILD_FLAGS, Layer.CUDA_SOURCE, Layer.PTX, Layer.JAVA_SOURCE);
+
     private static final List<String> RULE_KEYS = List.of("enabled", "level", "options");
 
     private final String source;
@@ -56,10 +62,16 @@ public final class NumlintConfig {
     private final long maxFileSize;
     /** Extensions of included files the CUDA front end analyzes; null: its default list. */
     private List<String> includeExtensions;
+
     private final Boolean failOnInputProblems;
 
-    private NumlintConfig(String source, Map<String, RuleConfig> rules, List<String> exclude, long maxFileSize,
-                          Map<Layer, Long> maxFileSizes, Boolean failOnInputProblems) {
+    private NumlintConfig(
+            String source,
+            Map<String, RuleConfig> rules,
+            List<String> exclude,
+            long maxFileSize,
+            Map<Layer, Long> maxFileSizes,
+            Boolean failOnInputProblems) {
         this.maxFileSize = maxFileSize;
         this.source = source;
         this.rules = rules;
@@ -102,9 +114,11 @@ public final class NumlintConfig {
             yaml.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             root = new ObjectMapper(yaml).readTree(text);
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
+            String where =
+                    e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
             String msg = e.getOriginalMessage();
-            java.util.regex.Matcher dup = java.util.regex.Pattern.compile("^Duplicate field '(.*)'").matcher(msg);
+            java.util.regex.Matcher dup =
+                    java.util.regex.Pattern.compile("^Duplicate field '(.*)'").matcher(msg);
             if (dup.find()) {
                 throw new ConfigException(source + where + ": duplicate key '" + dup.group(1)
                         + "' (each key may appear once per mapping)");
@@ -115,8 +129,8 @@ public final class NumlintConfig {
             return new NumlintConfig(source, Map.of(), List.of(), DEFAULT_MAX_FILE_SIZE, defaultSizes(), null);
         }
         if (!root.isObject()) {
-            throw new ConfigException(source + ": the configuration must be a mapping with the keys "
-                    + String.join(", ", TOP_KEYS));
+            throw new ConfigException(
+                    source + ": the configuration must be a mapping with the keys " + String.join(", ", TOP_KEYS));
         }
         Map<String, RuleConfig> rules = new LinkedHashMap<>();
         List<String> exclude = new ArrayList<>();
@@ -154,9 +168,11 @@ public final class NumlintConfig {
                     }
                     for (Iterator<Map.Entry<String, JsonNode>> li = v.fields(); li.hasNext(); ) {
                         Map.Entry<String, JsonNode> le = li.next();
-                        Layer layer = FILE_LAYERS.stream().filter(l -> l.id().equals(le.getKey())).findFirst()
-                                .orElseThrow(() -> error(source, key + "." + le.getKey(),
-                                        "unknown layer (allowed: " + layers + ")"));
+                        Layer layer = FILE_LAYERS.stream()
+                                .filter(l -> l.id().equals(le.getKey()))
+                                .findFirst()
+                                .orElseThrow(() -> error(
+                                        source, key + "." + le.getKey(), "unknown layer (allowed: " + layers + ")"));
                         byLayer.put(layer, bytes(source, key + "." + le.getKey(), le.getValue()));
                     }
                 }
@@ -168,13 +184,18 @@ public final class NumlintConfig {
                 }
                 case "include-extensions" -> {
                     if (!v.isArray()) {
-                        throw error(source, "include-extensions", "must be a list of file extensions, e.g. [hcu, inl, tpp]");
+                        throw error(
+                                source,
+                                "include-extensions",
+                                "must be a list of file extensions, e.g. [hcu, inl, tpp]");
                     }
                     includeExtensions = new ArrayList<>();
                     for (JsonNode x : v) {
                         if (!x.isTextual() || !x.asText().strip().matches("\\.?[A-Za-z0-9_+-]{1,16}")) {
-                            throw error(source, "include-extensions", "must be a list of file extensions (like hcu "
-                                    + "or .inl), got " + x);
+                            throw error(
+                                    source,
+                                    "include-extensions",
+                                    "must be a list of file extensions (like hcu " + "or .inl), got " + x);
                         }
                         includeExtensions.add(x.asText().strip());
                     }
@@ -189,8 +210,13 @@ public final class NumlintConfig {
                 sizes.put(l, v);
             }
         }
-        NumlintConfig c = new NumlintConfig(source, Map.copyOf(rules), List.copyOf(exclude),
-                maxFileSize == null ? DEFAULT_MAX_FILE_SIZE : maxFileSize, sizes, failOnInputProblems);
+        NumlintConfig c = new NumlintConfig(
+                source,
+                Map.copyOf(rules),
+                List.copyOf(exclude),
+                maxFileSize == null ? DEFAULT_MAX_FILE_SIZE : maxFileSize,
+                sizes,
+                failOnInputProblems);
         c.includeExtensions = includeExtensions == null ? null : List.copyOf(includeExtensions);
         return c;
     }
@@ -252,11 +278,13 @@ public final class NumlintConfig {
                         try {
                             level = Level.parse(fv.asText());
                         } catch (IllegalArgumentException ex) {
-                            throw error(source, fpath, "must be one of error, warning, note; got '" + fv.asText() + "'");
+                            throw error(
+                                    source, fpath, "must be one of error, warning, note; got '" + fv.asText() + "'");
                         }
                     }
                     case "options" -> options.putAll(parseOptions(source, fpath, rule, fv));
-                    default -> throw error(source, fpath, "unknown key (allowed: " + String.join(", ", RULE_KEYS) + ")");
+                    default -> throw error(
+                            source, fpath, "unknown key (allowed: " + String.join(", ", RULE_KEYS) + ")");
                 }
             }
             out.put(id, new RuleConfig(enabled, level, options));
@@ -265,8 +293,11 @@ public final class NumlintConfig {
     }
 
     private static Map<String, String> parseOptions(String source, String path, Rule rule, JsonNode v) {
-        String allowed = rule.options().isEmpty() ? "none: " + rule.id() + " has no options"
-                : rule.options().stream().map(o -> o.name() + " (" + o.type() + ")").collect(Collectors.joining(", "));
+        String allowed = rule.options().isEmpty()
+                ? "none: " + rule.id() + " has no options"
+                : rule.options().stream()
+                        .map(o -> o.name() + " (" + o.type() + ")")
+                        .collect(Collectors.joining(", "));
         if (!v.isObject()) {
             throw error(source, path, "must be a mapping from option name to value (allowed: " + allowed + ")");
         }
@@ -279,31 +310,34 @@ public final class NumlintConfig {
                 throw error(source, opath, "unknown option (allowed: " + allowed + ")");
             }
             JsonNode ov = e.getValue();
-            String value = switch (o.type()) {
-                case "int" -> {
-                    String range = o.rangeText();
-                    if (!ov.isIntegralNumber() || !ov.canConvertToInt()) {
-                        throw error(source, opath, "must be an integer" + (range.isEmpty() ? "" : ", " + range)
-                                + "; got " + ov);
-                    }
-                    if (!o.inRange(ov.asLong())) {
-                        throw error(source, opath, "must be " + range + "; got " + ov);
-                    }
-                    yield Integer.toString(ov.asInt());
-                }
-                case "bool" -> {
-                    if (!ov.isBoolean()) {
-                        throw error(source, opath, "must be true or false, got " + ov);
-                    }
-                    yield Boolean.toString(ov.asBoolean());
-                }
-                default -> {
-                    if (!ov.isValueNode() || ov.isNull()) {
-                        throw error(source, opath, "must be a string, got " + ov);
-                    }
-                    yield ov.asText();
-                }
-            };
+            String value =
+                    switch (o.type()) {
+                        case "int" -> {
+                            String range = o.rangeText();
+                            if (!ov.isIntegralNumber() || !ov.canConvertToInt()) {
+                                throw error(
+                                        source,
+                                        opath,
+                                        "must be an integer" + (range.isEmpty() ? "" : ", " + range) + "; got " + ov);
+                            }
+                            if (!o.inRange(ov.asLong())) {
+                                throw error(source, opath, "must be " + range + "; got " + ov);
+                            }
+                            yield Integer.toString(ov.asInt());
+                        }
+                        case "bool" -> {
+                            if (!ov.isBoolean()) {
+                                throw error(source, opath, "must be true or false, got " + ov);
+                            }
+                            yield Boolean.toString(ov.asBoolean());
+                        }
+                        default -> {
+                            if (!ov.isValueNode() || ov.isNull()) {
+                                throw error(source, opath, "must be a string, got " + ov);
+                            }
+                            yield ov.asText();
+                        }
+                    };
             out.put(o.name(), value);
         }
         return out;

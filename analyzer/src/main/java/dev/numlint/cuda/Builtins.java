@@ -10,28 +10,84 @@ import java.util.Set;
  * size_t) and the CUDA math API (return types, which functions are fast intrinsics, which are transcendental).
  */
 final class Builtins {
-    private Builtins() {
-    }
+    private Builtins() {}
 
     static final Map<String, CType> TYPES = new HashMap<>();
     /** Function name -> return type; "=1" means "the type of the first argument" (min, max, atomicAdd ...). */
     static final Map<String, CType> FUNCS = new HashMap<>();
+
     static final Set<String> SAME_AS_ARG = new HashSet<>();
-    static final Set<String> FAST_INTRINSICS = Set.of("__sinf", "__cosf", "__tanf", "__expf", "__exp10f", "__logf",
-            "__log2f", "__log10f", "__powf", "__sincosf");
+    static final Set<String> FAST_INTRINSICS = Set.of(
+            "__sinf", "__cosf", "__tanf", "__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__powf", "__sincosf");
     /** Single-precision library functions that --use_fast_math maps to the fast intrinsics. */
-    static final Map<String, String> FAST_MATH_MAPPED = Map.of("sinf", "__sinf", "cosf", "__cosf", "tanf", "__tanf",
-            "expf", "__expf", "exp10f", "__exp10f", "logf", "__logf", "log2f", "__log2f", "log10f", "__log10f",
-            "powf", "__powf", "sincosf", "__sincosf");
+    static final Map<String, String> FAST_MATH_MAPPED = Map.of(
+            "sinf",
+            "__sinf",
+            "cosf",
+            "__cosf",
+            "tanf",
+            "__tanf",
+            "expf",
+            "__expf",
+            "exp10f",
+            "__exp10f",
+            "logf",
+            "__logf",
+            "log2f",
+            "__log2f",
+            "log10f",
+            "__log10f",
+            "powf",
+            "__powf",
+            "sincosf",
+            "__sincosf");
     /** Transcendental functions (not correctly rounded; CPU and GPU libraries differ). */
     static final Set<String> TRANSCENDENTAL = new HashSet<>();
     /** Functions that bound their result: a conversion of their result is range-guarded. */
-    static final Set<String> CLAMPS = Set.of("fminf", "fmaxf", "fmin", "fmax", "min", "max", "__saturatef",
-            "saturate", "clamp", "clampf", "std::min", "std::max", "umin", "umax", "__clamp", "fminimum", "fmaximum");
+    static final Set<String> CLAMPS = Set.of(
+            "fminf",
+            "fmaxf",
+            "fmin",
+            "fmax",
+            "min",
+            "max",
+            "__saturatef",
+            "saturate",
+            "clamp",
+            "clampf",
+            "std::min",
+            "std::max",
+            "umin",
+            "umax",
+            "__clamp",
+            "fminimum",
+            "fmaximum");
     /** Functions whose result is never negative. */
-    static final Set<String> NON_NEGATIVE = Set.of("sqrt", "sqrtf", "fabs", "fabsf", "abs", "exp", "expf", "exp2",
-            "exp2f", "hypot", "hypotf", "cosh", "coshf", "norm3df", "norm4df", "normf", "rsqrtf", "rsqrt",
-            "__expf", "__fsqrt_rn", "__frsqrt_rn", "cbrt", "rhypotf", "length");
+    static final Set<String> NON_NEGATIVE = Set.of(
+            "sqrt",
+            "sqrtf",
+            "fabs",
+            "fabsf",
+            "abs",
+            "exp",
+            "expf",
+            "exp2",
+            "exp2f",
+            "hypot",
+            "hypotf",
+            "cosh",
+            "coshf",
+            "norm3df",
+            "norm4df",
+            "normf",
+            "rsqrtf",
+            "rsqrt",
+            "__expf",
+            "__fsqrt_rn",
+            "__frsqrt_rn",
+            "cbrt",
+            "rhypotf",
+            "length");
     /** Explicit, well-defined float-to-integer conversions. */
     static final Set<String> CONVERSION_INTRINSICS = new HashSet<>();
     /** Double-precision math functions (promote a float argument to double). */
@@ -72,10 +128,20 @@ final class Builtins {
         put("cufftReal", CType.FLOAT.alias("cufftReal"));
         put("cufftDoubleReal", CType.DOUBLE.alias("cufftDoubleReal"));
         put("dim3", CType.vector(CType.UINT, 3, "dim3"));
-        for (String[] v : new String[][] {{"char", "char"}, {"uchar", "unsigned char"}, {"short", "short"},
-                {"ushort", "unsigned short"}, {"int", "int"}, {"uint", "unsigned int"}, {"long", "long"},
-                {"ulong", "unsigned long"}, {"longlong", "long long"}, {"ulonglong", "unsigned long long"},
-                {"float", "float"}, {"double", "double"}}) {
+        for (String[] v : new String[][] {
+            {"char", "char"},
+            {"uchar", "unsigned char"},
+            {"short", "short"},
+            {"ushort", "unsigned short"},
+            {"int", "int"},
+            {"uint", "unsigned int"},
+            {"long", "long"},
+            {"ulong", "unsigned long"},
+            {"longlong", "long long"},
+            {"ulonglong", "unsigned long long"},
+            {"float", "float"},
+            {"double", "double"}
+        }) {
             CType e = scalar(v[1]);
             for (int w = 1; w <= 4; w++) {
                 put(v[0] + w, CType.vector(e, w, v[0] + w));
@@ -86,13 +152,82 @@ final class Builtins {
         put("__half2", CType.vector(CType.HALF, 2, "__half2"));
 
         // math library: float versions, double versions
-        String[] unary = {"sqrt", "rsqrt", "cbrt", "rcbrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-            "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "logb",
-            "pow", "atan2", "hypot", "rhypot", "fabs", "floor", "ceil", "round", "rint", "nearbyint", "trunc", "fmod",
-            "remainder", "fmin", "fmax", "fdim", "copysign", "erf", "erfc", "erfinv", "erfcinv", "tgamma", "lgamma",
-            "sinpi", "cospi", "sincos", "sincospi", "normcdf", "normcdfinv", "j0", "j1", "y0", "y1", "ldexp", "frexp",
-            "modf", "scalbn", "nextafter", "fma", "norm3d", "norm4d", "rnorm3d", "rnorm4d", "norm", "rnorm", "cyl_bessel_i0",
-            "cyl_bessel_i1", "remquo", "nan"};
+        String[] unary = {
+            "sqrt",
+            "rsqrt",
+            "cbrt",
+            "rcbrt",
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "sinh",
+            "cosh",
+            "tanh",
+            "asinh",
+            "acosh",
+            "atanh",
+            "exp",
+            "exp2",
+            "exp10",
+            "expm1",
+            "log",
+            "log2",
+            "log10",
+            "log1p",
+            "logb",
+            "pow",
+            "atan2",
+            "hypot",
+            "rhypot",
+            "fabs",
+            "floor",
+            "ceil",
+            "round",
+            "rint",
+            "nearbyint",
+            "trunc",
+            "fmod",
+            "remainder",
+            "fmin",
+            "fmax",
+            "fdim",
+            "copysign",
+            "erf",
+            "erfc",
+            "erfinv",
+            "erfcinv",
+            "tgamma",
+            "lgamma",
+            "sinpi",
+            "cospi",
+            "sincos",
+            "sincospi",
+            "normcdf",
+            "normcdfinv",
+            "j0",
+            "j1",
+            "y0",
+            "y1",
+            "ldexp",
+            "frexp",
+            "modf",
+            "scalbn",
+            "nextafter",
+            "fma",
+            "norm3d",
+            "norm4d",
+            "rnorm3d",
+            "rnorm4d",
+            "norm",
+            "rnorm",
+            "cyl_bessel_i0",
+            "cyl_bessel_i1",
+            "remquo",
+            "nan"
+        };
         for (String f : unary) {
             FUNCS.put(f + "f", CType.FLOAT);
             FUNCS.put(f, CType.DOUBLE);
@@ -104,26 +239,94 @@ final class Builtins {
             TRANSCENDENTAL.add(f + "l");
             TRANSCENDENTAL.add("std::" + f);
         }
-        for (String f : new String[] {"sqrt", "sin", "cos", "tan", "exp", "log", "pow", "fabs", "floor", "ceil",
-            "atan2", "log2", "log10", "exp2", "hypot", "fmod", "round", "trunc", "tanh", "erf", "asin", "acos",
-            "atan", "cbrt", "fmin", "fmax", "abs"}) {
+        for (String f : new String[] {
+            "sqrt", "sin", "cos", "tan", "exp", "log", "pow", "fabs", "floor", "ceil", "atan2", "log2", "log10", "exp2",
+            "hypot", "fmod", "round", "trunc", "tanh", "erf", "asin", "acos", "atan", "cbrt", "fmin", "fmax", "abs"
+        }) {
             SAME_AS_ARG.add("std::" + f);
         }
         for (String f : FAST_INTRINSICS) FUNCS.put(f, CType.FLOAT);
-        for (String f : new String[] {"__fdividef", "__fdiv_rn", "__fdiv_rz", "__fdiv_ru", "__fdiv_rd", "__fmul_rn",
-            "__fmul_rz", "__fmul_ru", "__fmul_rd", "__fadd_rn", "__fadd_rz", "__fadd_ru", "__fadd_rd", "__fsub_rn",
-            "__fsub_rz", "__fsub_ru", "__fsub_rd", "__fmaf_rn", "__fmaf_rz", "__fmaf_ru", "__fmaf_rd", "__frcp_rn",
-            "__frcp_rz", "__frcp_ru", "__frcp_rd", "__fsqrt_rn", "__fsqrt_rz", "__fsqrt_ru", "__fsqrt_rd",
-            "__frsqrt_rn", "__saturatef", "__int2float_rn", "__int2float_rz", "__uint2float_rn", "__uint2float_rz",
-            "__ll2float_rn", "__ull2float_rn", "__int_as_float", "__uint_as_float", "__half2float", "__fmaf_ieee_rn",
-            "saturate", "fdividef", "__fmul_ieee_rn"}) {
+        for (String f : new String[] {
+            "__fdividef",
+            "__fdiv_rn",
+            "__fdiv_rz",
+            "__fdiv_ru",
+            "__fdiv_rd",
+            "__fmul_rn",
+            "__fmul_rz",
+            "__fmul_ru",
+            "__fmul_rd",
+            "__fadd_rn",
+            "__fadd_rz",
+            "__fadd_ru",
+            "__fadd_rd",
+            "__fsub_rn",
+            "__fsub_rz",
+            "__fsub_ru",
+            "__fsub_rd",
+            "__fmaf_rn",
+            "__fmaf_rz",
+            "__fmaf_ru",
+            "__fmaf_rd",
+            "__frcp_rn",
+            "__frcp_rz",
+            "__frcp_ru",
+            "__frcp_rd",
+            "__fsqrt_rn",
+            "__fsqrt_rz",
+            "__fsqrt_ru",
+            "__fsqrt_rd",
+            "__frsqrt_rn",
+            "__saturatef",
+            "__int2float_rn",
+            "__int2float_rz",
+            "__uint2float_rn",
+            "__uint2float_rz",
+            "__ll2float_rn",
+            "__ull2float_rn",
+            "__int_as_float",
+            "__uint_as_float",
+            "__half2float",
+            "__fmaf_ieee_rn",
+            "saturate",
+            "fdividef",
+            "__fmul_ieee_rn"
+        }) {
             FUNCS.put(f, CType.FLOAT);
         }
-        for (String f : new String[] {"__dadd_rn", "__dadd_rz", "__dadd_ru", "__dadd_rd", "__dmul_rn", "__dmul_rz",
-            "__dmul_ru", "__dmul_rd", "__dsub_rn", "__dsub_rz", "__dsub_ru", "__dsub_rd", "__fma_rn", "__fma_rz",
-            "__fma_ru", "__fma_rd", "__ddiv_rn", "__ddiv_rz", "__ddiv_ru", "__ddiv_rd", "__drcp_rn", "__dsqrt_rn",
-            "__longlong_as_double", "__hiloint2double", "__int2double_rn", "__uint2double_rn", "__ll2double_rn",
-            "drand48", "atof", "strtod", "erand48"}) {
+        for (String f : new String[] {
+            "__dadd_rn",
+            "__dadd_rz",
+            "__dadd_ru",
+            "__dadd_rd",
+            "__dmul_rn",
+            "__dmul_rz",
+            "__dmul_ru",
+            "__dmul_rd",
+            "__dsub_rn",
+            "__dsub_rz",
+            "__dsub_ru",
+            "__dsub_rd",
+            "__fma_rn",
+            "__fma_rz",
+            "__fma_ru",
+            "__fma_rd",
+            "__ddiv_rn",
+            "__ddiv_rz",
+            "__ddiv_ru",
+            "__ddiv_rd",
+            "__drcp_rn",
+            "__dsqrt_rn",
+            "__longlong_as_double",
+            "__hiloint2double",
+            "__int2double_rn",
+            "__uint2double_rn",
+            "__ll2double_rn",
+            "drand48",
+            "atof",
+            "strtod",
+            "erand48"
+        }) {
             FUNCS.put(f, CType.DOUBLE);
         }
         for (String r : new String[] {"rn", "rz", "ru", "rd"}) {
@@ -158,24 +361,99 @@ final class Builtins {
         conv("signbit", CType.BOOL);
         conv("__isnanf", CType.BOOL);
         conv("__isinff", CType.BOOL);
-        for (String f : new String[] {"__mul24", "__mulhi", "__popc", "__clz", "__ffs", "abs", "__syncthreads_count",
-            "__syncthreads_and", "__syncthreads_or", "rand", "atoi", "printf", "fprintf", "sprintf", "snprintf", "strcmp",
-            "__any_sync", "__all_sync", "__any", "__all", "__popcll", "__clzll", "__ffsll"}) {
+        for (String f : new String[] {
+            "__mul24",
+            "__mulhi",
+            "__popc",
+            "__clz",
+            "__ffs",
+            "abs",
+            "__syncthreads_count",
+            "__syncthreads_and",
+            "__syncthreads_or",
+            "rand",
+            "atoi",
+            "printf",
+            "fprintf",
+            "sprintf",
+            "snprintf",
+            "strcmp",
+            "__any_sync",
+            "__all_sync",
+            "__any",
+            "__all",
+            "__popcll",
+            "__clzll",
+            "__ffsll"
+        }) {
             FUNCS.put(f, CType.INT);
         }
-        for (String f : new String[] {"__umul24", "__umulhi", "__ballot_sync", "__ballot", "__activemask", "__brev",
-            "__lanemask_lt", "__byte_perm", "__sad", "__usad", "clock", "__funnelshift_l", "__funnelshift_r"}) {
+        for (String f : new String[] {
+            "__umul24",
+            "__umulhi",
+            "__ballot_sync",
+            "__ballot",
+            "__activemask",
+            "__brev",
+            "__lanemask_lt",
+            "__byte_perm",
+            "__sad",
+            "__usad",
+            "clock",
+            "__funnelshift_l",
+            "__funnelshift_r"
+        }) {
             FUNCS.put(f, CType.UINT);
         }
         FUNCS.put("clock64", CType.LLONG);
         FUNCS.put("strlen", CType.ULONG.alias("size_t"));
         FUNCS.put("sizeof", CType.ULONG.alias("size_t"));
-        for (String f : new String[] {"min", "max", "umin", "umax", "llmin", "llmax", "atomicAdd", "atomicAdd_block",
-            "atomicAdd_system", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicCAS", "atomicInc",
-            "atomicDec", "atomicAnd", "atomicOr", "atomicXor", "__shfl", "__shfl_sync", "__shfl_up", "__shfl_up_sync",
-            "__shfl_down", "__shfl_down_sync", "__shfl_xor", "__shfl_xor_sync", "__ldg", "__ldcg", "__ldca", "__ldcs",
-            "__ldlu", "__ldcv", "clamp", "std::min", "std::max", "std::abs", "fabs", "abs", "std::fabs", "lerp",
-            "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync"}) {
+        for (String f : new String[] {
+            "min",
+            "max",
+            "umin",
+            "umax",
+            "llmin",
+            "llmax",
+            "atomicAdd",
+            "atomicAdd_block",
+            "atomicAdd_system",
+            "atomicSub",
+            "atomicExch",
+            "atomicMin",
+            "atomicMax",
+            "atomicCAS",
+            "atomicInc",
+            "atomicDec",
+            "atomicAnd",
+            "atomicOr",
+            "atomicXor",
+            "__shfl",
+            "__shfl_sync",
+            "__shfl_up",
+            "__shfl_up_sync",
+            "__shfl_down",
+            "__shfl_down_sync",
+            "__shfl_xor",
+            "__shfl_xor_sync",
+            "__ldg",
+            "__ldcg",
+            "__ldca",
+            "__ldcs",
+            "__ldlu",
+            "__ldcv",
+            "clamp",
+            "std::min",
+            "std::max",
+            "std::abs",
+            "fabs",
+            "abs",
+            "std::fabs",
+            "lerp",
+            "__reduce_add_sync",
+            "__reduce_min_sync",
+            "__reduce_max_sync"
+        }) {
             SAME_AS_ARG.add(f);
         }
     }
@@ -191,36 +469,78 @@ final class Builtins {
 
     static CType scalar(String spelled) {
         switch (spelled) {
-            case "char": return CType.CHAR;
-            case "unsigned char": return CType.UCHAR;
-            case "short": return CType.SHORT;
-            case "unsigned short": return CType.USHORT;
-            case "int": return CType.INT;
-            case "unsigned int": return CType.UINT;
-            case "long": return CType.LONG;
-            case "unsigned long": return CType.ULONG;
-            case "long long": return CType.LLONG;
-            case "unsigned long long": return CType.ULLONG;
-            case "float": return CType.FLOAT;
-            case "double": return CType.DOUBLE;
-            default: return CType.UNKNOWN;
+            case "char":
+                return CType.CHAR;
+            case "unsigned char":
+                return CType.UCHAR;
+            case "short":
+                return CType.SHORT;
+            case "unsigned short":
+                return CType.USHORT;
+            case "int":
+                return CType.INT;
+            case "unsigned int":
+                return CType.UINT;
+            case "long":
+                return CType.LONG;
+            case "unsigned long":
+                return CType.ULONG;
+            case "long long":
+                return CType.LLONG;
+            case "unsigned long long":
+                return CType.ULLONG;
+            case "float":
+                return CType.FLOAT;
+            case "double":
+                return CType.DOUBLE;
+            default:
+                return CType.UNKNOWN;
         }
     }
 
     /** Built-in variables of device code. */
     static CType builtinVariable(String name) {
         switch (name) {
-            case "threadIdx": case "blockIdx": return CType.vector(CType.UINT, 3, "uint3");
-            case "blockDim": case "gridDim": return TYPES.get("dim3");
-            case "warpSize": return CType.INT;
-            case "FLT_MAX": case "FLT_MIN": case "FLT_EPSILON": case "CUDART_PI_F": case "CUDART_INF_F":
-            case "CUDART_NAN_F": case "MAXFLOAT": case "HUGE_VALF": case "INFINITY": case "NAN":
+            case "threadIdx":
+            case "blockIdx":
+                return CType.vector(CType.UINT, 3, "uint3");
+            case "blockDim":
+            case "gridDim":
+                return TYPES.get("dim3");
+            case "warpSize":
+                return CType.INT;
+            case "FLT_MAX":
+            case "FLT_MIN":
+            case "FLT_EPSILON":
+            case "CUDART_PI_F":
+            case "CUDART_INF_F":
+            case "CUDART_NAN_F":
+            case "MAXFLOAT":
+            case "HUGE_VALF":
+            case "INFINITY":
+            case "NAN":
                 return CType.FLOAT;
-            case "DBL_MAX": case "DBL_MIN": case "DBL_EPSILON": case "M_PI": case "M_PI_2": case "M_PI_4": case "M_E":
-            case "M_SQRT2": case "M_LN2": case "M_1_PI": case "M_2_PI": case "M_LOG2E": case "M_SQRT1_2": case "HUGE_VAL":
-            case "CUDART_PI": case "CUDART_INF": case "CUDART_NAN":
+            case "DBL_MAX":
+            case "DBL_MIN":
+            case "DBL_EPSILON":
+            case "M_PI":
+            case "M_PI_2":
+            case "M_PI_4":
+            case "M_E":
+            case "M_SQRT2":
+            case "M_LN2":
+            case "M_1_PI":
+            case "M_2_PI":
+            case "M_LOG2E":
+            case "M_SQRT1_2":
+            case "HUGE_VAL":
+            case "CUDART_PI":
+            case "CUDART_INF":
+            case "CUDART_NAN":
                 return CType.DOUBLE;
-            case "INT_MAX": case "INT_MIN": case "RAND_MAX":
+            case "INT_MAX":
+            case "INT_MIN":
+            case "RAND_MAX":
                 return CType.INT;
             case "UINT_MAX":
                 return CType.UINT;

@@ -7,7 +7,19 @@ import java.util.Map;
  * types, pointers/arrays, structs (by name) and UNKNOWN (template parameters, types from system headers).
  */
 final class CType {
-    enum Kind { VOID, BOOL, INT, FLOAT, DOUBLE, LONG_DOUBLE, HALF, VECTOR, POINTER, STRUCT, UNKNOWN }
+    enum Kind {
+        VOID,
+        BOOL,
+        INT,
+        FLOAT,
+        DOUBLE,
+        LONG_DOUBLE,
+        HALF,
+        VECTOR,
+        POINTER,
+        STRUCT,
+        UNKNOWN
+    }
 
     final Kind kind;
     /** INT: true when unsigned. */

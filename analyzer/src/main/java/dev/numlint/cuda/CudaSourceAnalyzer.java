@@ -53,12 +53,33 @@ public final class CudaSourceAnalyzer implements Analyzer {
     /** Host sources compiled by the host compiler. */
     private static final Set<String> HOST_EXTENSIONS = Set.of("c", "cc", "cpp", "cxx");
     /** C++ keywords that are ordinary identifiers in C (rodinia's C code has variables named new and public). */
-    private static final Set<Integer> CXX_ONLY_KEYWORDS = Set.of(CudaLexer.CLASS, CudaLexer.NEW, CudaLexer.DELETE,
-            CudaLexer.THIS, CudaLexer.PUBLIC, CudaLexer.PRIVATE, CudaLexer.PROTECTED, CudaLexer.TEMPLATE,
-            CudaLexer.TYPENAME, CudaLexer.NAMESPACE, CudaLexer.OPERATOR, CudaLexer.VIRTUAL, CudaLexer.EXPLICIT,
-            CudaLexer.FRIEND, CudaLexer.MUTABLE, CudaLexer.USING, CudaLexer.TRY, CudaLexer.CATCH, CudaLexer.THROW,
-            CudaLexer.NULLPTR, CudaLexer.NOEXCEPT, CudaLexer.CONSTEXPR, CudaLexer.STATIC_CAST,
-            CudaLexer.REINTERPRET_CAST, CudaLexer.CONST_CAST, CudaLexer.DYNAMIC_CAST);
+    private static final Set<Integer> CXX_ONLY_KEYWORDS = Set.of(
+            CudaLexer.CLASS,
+            CudaLexer.NEW,
+            CudaLexer.DELETE,
+            CudaLexer.THIS,
+            CudaLexer.PUBLIC,
+            CudaLexer.PRIVATE,
+            CudaLexer.PROTECTED,
+            CudaLexer.TEMPLATE,
+            CudaLexer.TYPENAME,
+            CudaLexer.NAMESPACE,
+            CudaLexer.OPERATOR,
+            CudaLexer.VIRTUAL,
+            CudaLexer.EXPLICIT,
+            CudaLexer.FRIEND,
+            CudaLexer.MUTABLE,
+            CudaLexer.USING,
+            CudaLexer.TRY,
+            CudaLexer.CATCH,
+            CudaLexer.THROW,
+            CudaLexer.NULLPTR,
+            CudaLexer.NOEXCEPT,
+            CudaLexer.CONSTEXPR,
+            CudaLexer.STATIC_CAST,
+            CudaLexer.REINTERPRET_CAST,
+            CudaLexer.CONST_CAST,
+            CudaLexer.DYNAMIC_CAST);
     /**
      * Macros of widely used library headers outside the project that expand to nothing and sit where the grammar
      * expects none ({@code std::min BOOST_PREVENT_MACRO_SUBSTITUTION (a, b)}).
@@ -66,6 +87,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
     private static final Set<String> EMPTY_LIBRARY_MACROS = Set.of("BOOST_PREVENT_MACRO_SUBSTITUTION");
     /** Per-file budget of the front end: tokens after preprocessing, and wall time for the function bodies. */
     static final int MAX_TOKENS = 8_000_000;
+
     static final int MAX_INCLUDE_DEPTH = 32;
     static final long FILE_BUDGET_NANOS = 120L * 1_000_000_000L;
     /** Headers larger than the cuda-source max-file-size are not followed (set per scan in analyze). */
@@ -84,14 +106,17 @@ public final class CudaSourceAnalyzer implements Analyzer {
         public final Map<String, AtomicLong> findings = new ConcurrentHashMap<>();
         /** Nanoseconds in preprocessing+splitting, parsing, and rule analysis. */
         public final AtomicLong preNanos = new AtomicLong();
+
         public final AtomicLong parseNanos = new AtomicLong();
         public final AtomicLong ruleNanos = new AtomicLong();
 
         @Override
         public String toString() {
             return "files=" + files + " lines=" + lines + " functions=" + functions + " sll=" + sllParsed + " ll="
-                    + llParsed + " failed=" + failed + " findings=" + new java.util.TreeMap<>(findings) + " ms(pre/parse/rules)="
-                    + preNanos.get() / 1_000_000 + "/" + parseNanos.get() / 1_000_000 + "/" + ruleNanos.get() / 1_000_000;
+                    + llParsed + " failed=" + failed + " findings=" + new java.util.TreeMap<>(findings)
+                    + " ms(pre/parse/rules)="
+                    + preNanos.get() / 1_000_000 + "/" + parseNanos.get() / 1_000_000 + "/"
+                    + ruleNanos.get() / 1_000_000;
         }
     }
 
@@ -101,9 +126,20 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return stats;
     }
 
-    @Override public String id() { return "cuda-source"; }
-    @Override public Layer layer() { return Layer.CUDA_SOURCE; }
-    @Override public int phase() { return PHASE_KERNEL; }
+    @Override
+    public String id() {
+        return "cuda-source";
+    }
+
+    @Override
+    public Layer layer() {
+        return Layer.CUDA_SOURCE;
+    }
+
+    @Override
+    public int phase() {
+        return PHASE_KERNEL;
+    }
 
     @Override
     public Set<String> implementedRules() {
@@ -219,8 +255,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
     }
 
     /** Extensions of included files analyzed when a scanned source includes them (configurable). */
-    public static final List<String> DEFAULT_INCLUDE_EXTENSIONS = List.of("h", "hh", "hpp", "hxx", "h++", "cuh", "hcu",
-            "cuinc", "inc", "inl", "ipp", "tpp", "txx", "tcc", "impl");
+    public static final List<String> DEFAULT_INCLUDE_EXTENSIONS = List.of(
+            "h", "hh", "hpp", "hxx", "h++", "cuh", "hcu", "cuinc", "inc", "inl", "ipp", "tpp", "txx", "tcc", "impl");
 
     private volatile Set<String> includeExtensions = Set.copyOf(DEFAULT_INCLUDE_EXTENSIONS);
 
@@ -241,8 +277,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
     }
 
     /** The first includer of a file that the scan does not list, with the macros defined at the include. */
-    record IncludedFrom(Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect dialect) {
-    }
+    record IncludedFrom(Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect dialect) {}
 
     /** State of one analyze() call, shared by its files. */
     final class Run {
@@ -252,6 +287,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         final Set<Path> listed = new HashSet<>();
         /** Files reached by #include that the scan does not list, by real path, with their first includer. */
         final Map<Path, IncludedFrom> included = new ConcurrentHashMap<>();
+
         final dev.numlint.toolchain.IncludePolicy policy;
         /** Includes already reported as not read (includer:line:name). */
         final Set<String> refusedIncludes = ConcurrentHashMap.newKeySet();
@@ -262,8 +298,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 Path r = realPath(f);
                 if (r != null) listed.add(r);
             }
-            policy = dev.numlint.toolchain.IncludePolicy.of(ctx.root() == null ? List.of() : List.of(ctx.root()), List.of());
-            allConfigurations = ctx.setting("all-configurations").map(Boolean::parseBoolean).orElse(false);
+            policy = dev.numlint.toolchain.IncludePolicy.of(
+                    ctx.root() == null ? List.of() : List.of(ctx.root()), List.of());
+            allConfigurations =
+                    ctx.setting("all-configurations").map(Boolean::parseBoolean).orElse(false);
             for (String g : ctx.setting("exclude").orElse("").split("\n")) {
                 if (g.isBlank()) continue;
                 try {
@@ -272,7 +310,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     // the scan validated its excludes already
                 }
             }
-            extensions = ctx.setting("include-extensions").map(v -> normalizedExtensions(List.of(v.split(","))))
+            extensions = ctx.setting("include-extensions")
+                    .map(v -> normalizedExtensions(List.of(v.split(","))))
                     .orElse(includeExtensions);
         }
 
@@ -301,8 +340,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
             int dot = n.lastIndexOf('.');
             String ext = dot < 0 ? "" : n.substring(dot + 1).toLowerCase(Locale.ROOT);
             if (!extensions.contains(ext) || excluded(header)) return;
-            included.compute(header, (k, old) -> old != null && old.includer().compareTo(includer) <= 0 ? old
-                    : new IncludedFrom(includer, new HashMap<>(macros), d));
+            included.compute(
+                    header,
+                    (k, old) -> old != null && old.includer().compareTo(includer) <= 0
+                            ? old
+                            : new IncludedFrom(includer, new HashMap<>(macros), d));
         }
     }
 
@@ -315,12 +357,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
     }
 
     /** A header as read in one dialect (host C++ sources do not see its __CUDACC__ branches). */
-    record HeaderKey(Path file, Preprocessor.Dialect dialect) {
-    }
+    record HeaderKey(Path file, Preprocessor.Dialect dialect) {}
 
     /** Macros and declarations of a project header, cached per scan. */
-    record HeaderInfo(Map<String, Preprocessor.Macro> macros, FileScope scope) {
-    }
+    record HeaderInfo(Map<String, Preprocessor.Macro> macros, FileScope scope) {}
 
     /** Analyzes one file (never throws), as a scan of just this file would. */
     public void analyzeFile(ScanContext ctx, Path file, FindingSink sink) {
@@ -340,13 +380,19 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 long max = ctx.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
                 long size = Files.size(file);
                 if (size > max) {
-                    sink.notify(new Notification(rel, 0, Level.ERROR, "file-too-large", "not analyzed: the file has "
-                            + size + " bytes, more than max-file-size for cuda-source (" + max + ")"));
+                    sink.notify(new Notification(
+                            rel,
+                            0,
+                            Level.ERROR,
+                            "file-too-large",
+                            "not analyzed: the file has " + size + " bytes, more than max-file-size for cuda-source ("
+                                    + max + ")"));
                     return;
                 }
                 bytes = Files.readAllBytes(file);
             } catch (IOException e) {
-                sink.notify(new Notification(rel, 0, Level.ERROR, "unreadable-file", "not analyzed: " + e.getMessage()));
+                sink.notify(
+                        new Notification(rel, 0, Level.ERROR, "unreadable-file", "not analyzed: " + e.getMessage()));
                 return;
             }
             for (int i = 0; i < Math.min(bytes.length, 8192); i++) {
@@ -372,22 +418,33 @@ public final class CudaSourceAnalyzer implements Analyzer {
             // an included header contributes its macros and declarations only: its own lines are analyzed (once)
             // when the scan reaches the header itself, or after the scanned files when the scan does not list it
             Preprocessor pp = new Preprocessor(macros, (name, line) -> {
-                HeaderInfo h = header(run, file, line, name, includeDirs, macros, active, dialect, sink);
-                if (h != null) {
-                    macros.putAll(h.macros());
-                    scope.mergeFrom(h.scope());
-                }
-            }).dialect(dialect).allConfigurations(run.allConfigurations);
+                        HeaderInfo h = header(run, file, line, name, includeDirs, macros, active, dialect, sink);
+                        if (h != null) {
+                            macros.putAll(h.macros());
+                            scope.mergeFrom(h.scope());
+                        }
+                    })
+                    .dialect(dialect)
+                    .allConfigurations(run.allConfigurations);
             long t0 = System.nanoTime();
             List<PToken> toks = pp.run(text);
             if (pp.truncated() != null) {
-                sink.notify(new Notification(rel, pp.truncatedLine(), Level.WARNING, "not-fully-evaluated",
+                sink.notify(new Notification(
+                        rel,
+                        pp.truncatedLine(),
+                        Level.WARNING,
+                        "not-fully-evaluated",
                         "preprocessing not fully evaluated: " + pp.truncated() + "; the code after line "
                                 + pp.truncatedLine() + " is analyzed without further macro expansion"));
             }
             if (toks.size() > MAX_TOKENS) {
-                sink.notify(new Notification(rel, 0, Level.ERROR, "over-budget", "not analyzed: more than "
-                        + MAX_TOKENS + " tokens after preprocessing (the CUDA front end's per-file budget)"));
+                sink.notify(new Notification(
+                        rel,
+                        0,
+                        Level.ERROR,
+                        "over-budget",
+                        "not analyzed: more than " + MAX_TOKENS
+                                + " tokens after preprocessing (the CUDA front end's per-file budget)"));
                 return;
             }
             if (dialect == Preprocessor.Dialect.HOST_C) toks = cIdentifiers(toks);
@@ -397,28 +454,42 @@ public final class CudaSourceAnalyzer implements Analyzer {
             Reporter rep = new Reporter(ctx, sink, file, bc, sourceDialect(dialect));
             FunctionFacts fileFacts = new FunctionFacts(null);
             for (TopLevelSplitter.LongDoubleDecl ld : sp.longDoubles) {
-                fileFacts.longDoubles.add(new FunctionFacts.LongDouble(new Reporter.Pos(ld.line(), ld.col(), ld.line(), 0)
-                        .site("long double " + ld.what(), false, true, null), ld.what()));
+                fileFacts.longDoubles.add(new FunctionFacts.LongDouble(
+                        new Reporter.Pos(ld.line(), ld.col(), ld.line(), 0)
+                                .site("long double " + ld.what(), false, true, null),
+                        ld.what()));
             }
             runChecks(fileFacts, rep);
             long deadline = System.nanoTime() + FILE_BUDGET_NANOS;
             for (int i = 0; i < sp.functions.size(); i++) {
                 TopLevelSplitter.FunctionDef f = sp.functions.get(i);
                 if (System.nanoTime() > deadline) {
-                    sink.notify(new Notification(rel, f.line, Level.WARNING, "over-budget", (sp.functions.size() - i)
-                            + " functions from line " + f.line + " on not analyzed: the file took longer than the CUDA "
-                            + "front end's per-file budget of " + FILE_BUDGET_NANOS / 1_000_000_000L + " s"));
+                    sink.notify(new Notification(
+                            rel,
+                            f.line,
+                            Level.WARNING,
+                            "over-budget",
+                            (sp.functions.size() - i)
+                                    + " functions from line " + f.line
+                                    + " on not analyzed: the file took longer than the CUDA "
+                                    + "front end's per-file budget of " + FILE_BUDGET_NANOS / 1_000_000_000L + " s"));
                     break;
                 }
                 stats.functions.incrementAndGet();
                 analyzeFunction(ctx, rel, scope, f, toks, rep, sink);
             }
-            rep.counts.forEach((k, v) -> stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
+            rep.counts.forEach((k, v) ->
+                    stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
         } catch (OutOfMemoryError e) {
-            sink.notify(new Notification(rel, 0, Level.ERROR, "over-budget", "not analyzed: out of memory in the CUDA "
-                    + "source front end"));
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.ERROR,
+                    "over-budget",
+                    "not analyzed: out of memory in the CUDA " + "source front end"));
         } catch (StackOverflowError | RuntimeException e) {
-            sink.notify(new Notification(rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
+            sink.notify(new Notification(
+                    rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
         }
     }
 
@@ -433,8 +504,15 @@ public final class CudaSourceAnalyzer implements Analyzer {
         for (int i = 0; i < toks.size(); i++) {
             PToken t = toks.get(i);
             if (CXX_ONLY_KEYWORDS.contains(t.getType())) {
-                toks.set(i, new PToken(CudaLexer.IDENTIFIER, t.getText(), t.getLine(), t.getCharPositionInLine(),
-                        t.hide, t.fromMacro));
+                toks.set(
+                        i,
+                        new PToken(
+                                CudaLexer.IDENTIFIER,
+                                t.getText(),
+                                t.getLine(),
+                                t.getCharPositionInLine(),
+                                t.hide,
+                                t.fromMacro));
             }
         }
         return toks;
@@ -447,8 +525,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
      * relative one is resolved against the directory of the build file that set it, then the source file's
      * directory, then the scan root.
      */
-    static void commandLineMacros(ScanContext ctx, BuildContext bc, Map<String, Preprocessor.Macro> macros,
-            List<Path> dirs, Path file) {
+    static void commandLineMacros(
+            ScanContext ctx, BuildContext bc, Map<String, Preprocessor.Macro> macros, List<Path> dirs, Path file) {
         Preprocessor tmp = new Preprocessor(macros, null);
         List<String> flags = bc.nvccFlags();
         Path root = ctx.root() == null ? null : ctx.root().toAbsolutePath().normalize();
@@ -458,8 +536,13 @@ public final class CudaSourceAnalyzer implements Analyzer {
             String inc = null;
             String raw = fl;
             String undef = null;
-            if (fl.equals("-D") || fl.equals("--define-macro") || fl.equals("-I") || fl.equals("--include-path")
-                    || fl.equals("-U") || fl.equals("--undefine-macro") || fl.equals("-isystem")) {
+            if (fl.equals("-D")
+                    || fl.equals("--define-macro")
+                    || fl.equals("-I")
+                    || fl.equals("--include-path")
+                    || fl.equals("-U")
+                    || fl.equals("--undefine-macro")
+                    || fl.equals("-isystem")) {
                 if (i + 1 >= flags.size()) break;
                 String v = flags.get(++i).strip();
                 raw = fl + " " + v;
@@ -494,8 +577,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
     }
 
-    private static Path includeDir(ScanContext ctx, BuildContext bc, Path root, Path file, String raw, String fl,
-            String value) {
+    private static Path includeDir(
+            ScanContext ctx, BuildContext bc, Path root, Path file, String raw, String fl, String value) {
         Path p;
         try {
             p = Path.of(value);
@@ -531,8 +614,16 @@ public final class CudaSourceAnalyzer implements Analyzer {
      * regular files inside the scanned tree are read (symbolic links resolved): an include that leads outside it or
      * to a device, FIFO or other special file is not read and is reported once, at the include.
      */
-    private HeaderInfo header(Run run, Path from, int line, String name, List<Path> dirs,
-            Map<String, Preprocessor.Macro> macros, Set<Path> active, Preprocessor.Dialect dialect, FindingSink sink) {
+    private HeaderInfo header(
+            Run run,
+            Path from,
+            int line,
+            String name,
+            List<Path> dirs,
+            Map<String, Preprocessor.Macro> macros,
+            Set<Path> active,
+            Preprocessor.Dialect dialect,
+            FindingSink sink) {
         Path found = null;
         String refused = null;
         List<Path> candidates = new ArrayList<>();
@@ -560,7 +651,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (refused != null) {
             String key = from.toAbsolutePath().normalize() + ":" + line + ":" + name;
             if (run.refusedIncludes.add(key)) {
-                sink.notify(new Notification(run.ctx.relativize(from), line, Level.WARNING, "include-not-read",
+                sink.notify(new Notification(
+                        run.ctx.relativize(from),
+                        line,
+                        Level.WARNING,
+                        "include-not-read",
                         "#include \"" + name + "\" not read and not analyzed: " + refused));
             }
             return null;
@@ -571,7 +666,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (active.contains(found)) return null;
         if (active.size() > MAX_INCLUDE_DEPTH) {
             if (run.refusedIncludes.add(from.toAbsolutePath().normalize() + ":" + line + ":" + name)) {
-                sink.notify(new Notification(run.ctx.relativize(from), line, Level.WARNING, "not-fully-evaluated",
+                sink.notify(new Notification(
+                        run.ctx.relativize(from),
+                        line,
+                        Level.WARNING,
+                        "not-fully-evaluated",
                         "#include \"" + name + "\" not followed: includes nested deeper than " + MAX_INCLUDE_DEPTH
                                 + " levels"));
             }
@@ -592,12 +691,13 @@ public final class CudaSourceAnalyzer implements Analyzer {
         FileScope hs = new FileScope();
         Path headerPath = found;
         Preprocessor pp = new Preprocessor(hm, (n, l) -> {
-            HeaderInfo inner = header(run, headerPath, l, n, dirs, hm, active, dialect, sink);
-            if (inner != null) {
-                hm.putAll(inner.macros());
-                hs.mergeFrom(inner.scope());
-            }
-        }).dialect(dialect);
+                    HeaderInfo inner = header(run, headerPath, l, n, dirs, hm, active, dialect, sink);
+                    if (inner != null) {
+                        hm.putAll(inner.macros());
+                        hs.mergeFrom(inner.scope());
+                    }
+                })
+                .dialect(dialect);
         List<PToken> toks = pp.run(text);
         if (dialect == Preprocessor.Dialect.HOST_C) toks = cIdentifiers(toks);
         new TopLevelSplitter(toks, hs, false).split();
@@ -612,8 +712,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return h;
     }
 
-    private void analyzeFunction(ScanContext ctx, String rel, FileScope scope, TopLevelSplitter.FunctionDef f,
-            List<PToken> toks, Reporter rep, FindingSink sink) {
+    private void analyzeFunction(
+            ScanContext ctx,
+            String rel,
+            FileScope scope,
+            TopLevelSplitter.FunctionDef f,
+            List<PToken> toks,
+            Reporter rep,
+            FindingSink sink) {
         List<PToken> body = new ArrayList<>(f.bodyEnd - f.bodyStart + 2);
         int depth = 0;
         for (int i = f.bodyStart; i <= f.bodyEnd; i++) {
@@ -622,9 +728,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (ty == CudaLexer.LPAREN || ty == CudaLexer.LBRACKET || ty == CudaLexer.LBRACE) {
                 if (++depth > MAX_NESTING) {
                     stats.failed.incrementAndGet();
-                    sink.notify(new Notification(rel, t.getLine(), Level.WARNING, "parse-error", "function '" + f.name
-                            + "' (line " + f.line + ") not analyzed: brackets nested deeper than " + MAX_NESTING
-                            + " at line " + t.getLine() + "; the rest of the file was analyzed"));
+                    sink.notify(new Notification(
+                            rel,
+                            t.getLine(),
+                            Level.WARNING,
+                            "parse-error",
+                            "function '" + f.name
+                                    + "' (line " + f.line + ") not analyzed: brackets nested deeper than " + MAX_NESTING
+                                    + " at line " + t.getLine() + "; the rest of the file was analyzed"));
                     return;
                 }
             } else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET || ty == CudaLexer.RBRACE) {
@@ -659,18 +770,30 @@ public final class CudaSourceAnalyzer implements Analyzer {
             } catch (ParseCancellationException e) {
                 stats.failed.incrementAndGet();
                 Token bad = e.getCause() instanceof RecognitionException
-                        ? ((RecognitionException) e.getCause()).getOffendingToken() : p.getCurrentToken();
-                String near = bad == null ? "?" : bad.getType() == Token.EOF ? "end of function" : "'" + bad.getText() + "'";
+                        ? ((RecognitionException) e.getCause()).getOffendingToken()
+                        : p.getCurrentToken();
+                String near =
+                        bad == null ? "?" : bad.getType() == Token.EOF ? "end of function" : "'" + bad.getText() + "'";
                 int line = bad == null ? f.line : bad.getLine();
-                sink.notify(new Notification(rel, line, Level.WARNING, "parse-error", "function '" + f.name
-                        + "' (line " + f.line + ") not analyzed: construct not understood near " + near + " at line "
-                        + line + "; the rest of the file was analyzed"));
+                sink.notify(new Notification(
+                        rel,
+                        line,
+                        Level.WARNING,
+                        "parse-error",
+                        "function '" + f.name
+                                + "' (line " + f.line + ") not analyzed: construct not understood near " + near
+                                + " at line "
+                                + line + "; the rest of the file was analyzed"));
                 return;
             }
         } catch (StackOverflowError e) {
             stats.failed.incrementAndGet();
-            sink.notify(new Notification(rel, f.line, Level.WARNING, "parse-error", "function '" + f.name
-                    + "' not analyzed: nesting too deep"));
+            sink.notify(new Notification(
+                    rel,
+                    f.line,
+                    Level.WARNING,
+                    "parse-error",
+                    "function '" + f.name + "' not analyzed: nesting too deep"));
             return;
         }
         long t1 = System.nanoTime();

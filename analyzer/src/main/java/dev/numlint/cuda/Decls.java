@@ -7,8 +7,7 @@ import java.util.Set;
 
 /** Hand-written reading of declaration token runs: specifiers to types, declarators, parameter lists. */
 final class Decls {
-    private Decls() {
-    }
+    private Decls() {}
 
     /** One declarator: its name, pointer depth, array dimensions, initializer and (for functions) parameters. */
     static final class Declarator {
@@ -16,6 +15,7 @@ final class Decls {
         int line;
         /** 1-based column of the name (UTF-16 code units). */
         int col;
+
         int pointers;
         int arrays;
         List<PToken> init;
@@ -25,8 +25,11 @@ final class Decls {
 
     static int match(List<PToken> t, int open, int to) {
         int o = t.get(open).getType();
-        int c = o == CudaLexer.LPAREN ? CudaLexer.RPAREN : o == CudaLexer.LBRACKET ? CudaLexer.RBRACKET
-                : o == CudaLexer.LBRACE ? CudaLexer.RBRACE : CudaLexer.GT;
+        int c = o == CudaLexer.LPAREN
+                ? CudaLexer.RPAREN
+                : o == CudaLexer.LBRACKET
+                        ? CudaLexer.RBRACKET
+                        : o == CudaLexer.LBRACE ? CudaLexer.RBRACE : CudaLexer.GT;
         int depth = 0;
         for (int i = open; i < to; i++) {
             int ty = t.get(i).getType();
@@ -41,8 +44,12 @@ final class Decls {
         List<PToken> out = new ArrayList<>(in.size());
         for (int i = 0; i < in.size(); i++) {
             int ty = in.get(i).getType();
-            if ((ty == CudaLexer.GNU_ATTRIBUTE || ty == CudaLexer.ALIGN || ty == CudaLexer.LAUNCH_BOUNDS
-                    || ty == CudaLexer.DECLSPEC) && i + 1 < in.size() && in.get(i + 1).getType() == CudaLexer.LPAREN) {
+            if ((ty == CudaLexer.GNU_ATTRIBUTE
+                            || ty == CudaLexer.ALIGN
+                            || ty == CudaLexer.LAUNCH_BOUNDS
+                            || ty == CudaLexer.DECLSPEC)
+                    && i + 1 < in.size()
+                    && in.get(i + 1).getType() == CudaLexer.LPAREN) {
                 i = match(in, i + 1, in.size());
                 continue;
             }
@@ -65,7 +72,10 @@ final class Decls {
             int ty = t.get(i).getType();
             if (ty == CudaLexer.LPAREN || ty == CudaLexer.LBRACKET || ty == CudaLexer.LBRACE) depth++;
             else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET || ty == CudaLexer.RBRACE) depth--;
-            else if (ty == CudaLexer.LT && depth == 0 && i > 0 && t.get(i - 1).getType() == CudaLexer.IDENTIFIER
+            else if (ty == CudaLexer.LT
+                    && depth == 0
+                    && i > 0
+                    && t.get(i - 1).getType() == CudaLexer.IDENTIFIER
                     && angleCloses(t, i)) angle++;
             else if (ty == CudaLexer.GT && depth == 0 && angle > 0) angle--;
             else if (ty == CudaLexer.COMMA && depth == 0 && angle == 0) {
@@ -88,12 +98,32 @@ final class Decls {
         return false;
     }
 
-    static final Set<Integer> QUALIFIERS = Set.of(CudaLexer.STATIC, CudaLexer.EXTERN, CudaLexer.INLINE,
-            CudaLexer.REGISTER, CudaLexer.MUTABLE, CudaLexer.CONSTEXPR, CudaLexer.VIRTUAL, CudaLexer.EXPLICIT,
-            CudaLexer.FRIEND, CudaLexer.THREAD_LOCAL, CudaLexer.GLOBAL, CudaLexer.DEVICE, CudaLexer.HOST,
-            CudaLexer.SHARED, CudaLexer.CONSTANT, CudaLexer.MANAGED, CudaLexer.FORCEINLINE, CudaLexer.NOINLINE,
-            CudaLexer.EXTENSION, CudaLexer.CONST, CudaLexer.VOLATILE, CudaLexer.RESTRICT, CudaLexer.TYPENAME,
-            CudaLexer.GRID_CONSTANT, CudaLexer.TYPEDEF);
+    static final Set<Integer> QUALIFIERS = Set.of(
+            CudaLexer.STATIC,
+            CudaLexer.EXTERN,
+            CudaLexer.INLINE,
+            CudaLexer.REGISTER,
+            CudaLexer.MUTABLE,
+            CudaLexer.CONSTEXPR,
+            CudaLexer.VIRTUAL,
+            CudaLexer.EXPLICIT,
+            CudaLexer.FRIEND,
+            CudaLexer.THREAD_LOCAL,
+            CudaLexer.GLOBAL,
+            CudaLexer.DEVICE,
+            CudaLexer.HOST,
+            CudaLexer.SHARED,
+            CudaLexer.CONSTANT,
+            CudaLexer.MANAGED,
+            CudaLexer.FORCEINLINE,
+            CudaLexer.NOINLINE,
+            CudaLexer.EXTENSION,
+            CudaLexer.CONST,
+            CudaLexer.VOLATILE,
+            CudaLexer.RESTRICT,
+            CudaLexer.TYPENAME,
+            CudaLexer.GRID_CONSTANT,
+            CudaLexer.TYPEDEF);
 
     /**
      * Type named by declaration specifiers (qualifiers, builtin keywords, a (qualified) type name, struct X).
@@ -116,17 +146,39 @@ final class Decls {
         for (int i = 0; i < specs.size(); i++) {
             PToken t = specs.get(i);
             switch (t.getType()) {
-                case CudaLexer.UNSIGNED: unsignedN++; break;
-                case CudaLexer.SIGNED: signedN++; break;
-                case CudaLexer.SHORT: shortN++; break;
-                case CudaLexer.LONG: longN++; break;
-                case CudaLexer.INT: intN++; break;
-                case CudaLexer.CHAR: charN++; break;
-                case CudaLexer.FLOAT: fl = true; break;
-                case CudaLexer.DOUBLE: dbl = true; break;
-                case CudaLexer.BOOL: bool = true; break;
-                case CudaLexer.VOID: voidT = true; break;
-                case CudaLexer.AUTO: auto = true; break;
+                case CudaLexer.UNSIGNED:
+                    unsignedN++;
+                    break;
+                case CudaLexer.SIGNED:
+                    signedN++;
+                    break;
+                case CudaLexer.SHORT:
+                    shortN++;
+                    break;
+                case CudaLexer.LONG:
+                    longN++;
+                    break;
+                case CudaLexer.INT:
+                    intN++;
+                    break;
+                case CudaLexer.CHAR:
+                    charN++;
+                    break;
+                case CudaLexer.FLOAT:
+                    fl = true;
+                    break;
+                case CudaLexer.DOUBLE:
+                    dbl = true;
+                    break;
+                case CudaLexer.BOOL:
+                    bool = true;
+                    break;
+                case CudaLexer.VOID:
+                    voidT = true;
+                    break;
+                case CudaLexer.AUTO:
+                    auto = true;
+                    break;
                 case CudaLexer.LT: {
                     int j = match(specs, i, specs.size());
                     i = j;
@@ -136,11 +188,15 @@ final class Decls {
                 case CudaLexer.IDENTIFIER:
                     if (named == null || (i > 0 && specs.get(i - 1).getType() == CudaLexer.SCOPE)) {
                         named = (named != null && i > 0 && specs.get(i - 1).getType() == CudaLexer.SCOPE)
-                                ? named + "::" + t.getText() : t.getText();
+                                ? named + "::" + t.getText()
+                                : t.getText();
                         templated = false;
                     }
                     break;
-                case CudaLexer.STRUCT: case CudaLexer.CLASS: case CudaLexer.UNION: case CudaLexer.ENUM:
+                case CudaLexer.STRUCT:
+                case CudaLexer.CLASS:
+                case CudaLexer.UNION:
+                case CudaLexer.ENUM:
                     if (i + 1 < specs.size() && specs.get(i + 1).getType() == CudaLexer.IDENTIFIER) {
                         String n = specs.get(i + 1).getText();
                         CType k = scope.lookupType(n);
@@ -204,8 +260,12 @@ final class Decls {
                 nameIdx = i;
                 break;
             }
-            if (ty != CudaLexer.STAR && ty != CudaLexer.AMP && ty != CudaLexer.AND_AND && ty != CudaLexer.CONST
-                    && ty != CudaLexer.RESTRICT && ty != CudaLexer.VOLATILE) {
+            if (ty != CudaLexer.STAR
+                    && ty != CudaLexer.AMP
+                    && ty != CudaLexer.AND_AND
+                    && ty != CudaLexer.CONST
+                    && ty != CudaLexer.RESTRICT
+                    && ty != CudaLexer.VOLATILE) {
                 break;
             }
         }
@@ -216,7 +276,8 @@ final class Decls {
         d.col = t.get(nameIdx).getCharPositionInLine() + 1;
         int specEnd = nameIdx;
         // qualified names (Class::member) belong to the declarator
-        while (specEnd >= 2 && t.get(specEnd - 1).getType() == CudaLexer.SCOPE
+        while (specEnd >= 2
+                && t.get(specEnd - 1).getType() == CudaLexer.SCOPE
                 && t.get(specEnd - 2).getType() == CudaLexer.IDENTIFIER) {
             specEnd -= 2;
         }

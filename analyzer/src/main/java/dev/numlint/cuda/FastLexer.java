@@ -39,8 +39,7 @@ final class FastLexer {
 
     private static final Set<String> EMPTY = Set.of();
 
-    private FastLexer() {
-    }
+    private FastLexer() {}
 
     static List<PToken> lex(String text) {
         return lex(text, true);
@@ -133,7 +132,8 @@ final class FastLexer {
                     }
                     i++;
                 }
-                out.add(new PToken(CudaLexer.DIRECTIVE, new String(s, start, (i) - (start)), startLine, col, EMPTY, null));
+                out.add(new PToken(
+                        CudaLexer.DIRECTIVE, new String(s, start, (i) - (start)), startLine, col, EMPTY, null));
                 continue;
             }
             atLineStart = false;
@@ -150,8 +150,13 @@ final class FastLexer {
                             lineStart = k + 1;
                         }
                     }
-                    out.add(new PToken(s[j] == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL,
-                            new String(s, start, (i) - (start)), startLine, col, EMPTY, null));
+                    out.add(new PToken(
+                            s[j] == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL,
+                            new String(s, start, (i) - (start)),
+                            startLine,
+                            col,
+                            EMPTY,
+                            null));
                     continue;
                 }
                 String w = new String(s, i, (j) - (i));
@@ -159,13 +164,16 @@ final class FastLexer {
                 if (j + 1 < n && s[j] == '\\' && (s[j + 1] == '\n' || s[j + 1] == '\r')) {
                     // a name split by backslash-newline is one name (line splicing comes before tokenization)
                     StringBuilder sb = new StringBuilder(w);
-                    while (j + 1 < n && s[j] == '\\' && (s[j + 1] == '\n' || s[j + 1] == '\r' && j + 2 < n && s[j + 2] == '\n')) {
+                    while (j + 1 < n
+                            && s[j] == '\\'
+                            && (s[j + 1] == '\n' || s[j + 1] == '\r' && j + 2 < n && s[j + 2] == '\n')) {
                         int k = j + (s[j + 1] == '\r' ? 3 : 2);
                         if (k >= n || !(Character.isLetterOrDigit(s[k]) || s[k] == '_' || s[k] == '$')) break;
                         line++;
                         lineStart = k;
                         j = k;
-                        while (j < n && (Character.isLetterOrDigit(s[j]) || s[j] == '_' || s[j] == '$')) sb.append(s[j++]);
+                        while (j < n && (Character.isLetterOrDigit(s[j]) || s[j] == '_' || s[j] == '$'))
+                            sb.append(s[j++]);
                     }
                     w = sb.toString();
                 }
@@ -180,8 +188,8 @@ final class FastLexer {
                 boolean fl = c == '.';
                 while (j < n) {
                     char d = s[j];
-                    if ((d == '+' || d == '-') && (hex ? (s[j - 1] == 'p' || s[j - 1] == 'P')
-                            : (s[j - 1] == 'e' || s[j - 1] == 'E'))) {
+                    if ((d == '+' || d == '-')
+                            && (hex ? (s[j - 1] == 'p' || s[j - 1] == 'P') : (s[j - 1] == 'e' || s[j - 1] == 'E'))) {
                         fl = true;
                         j++;
                         continue;
@@ -191,7 +199,9 @@ final class FastLexer {
                         j++;
                         continue;
                     }
-                    if (Character.isLetterOrDigit(d) || d == '_' || (d == '\'' && j + 1 < n && Character.isLetterOrDigit(s[j + 1]))) {
+                    if (Character.isLetterOrDigit(d)
+                            || d == '_'
+                            || (d == '\'' && j + 1 < n && Character.isLetterOrDigit(s[j + 1]))) {
                         if (!hex && (d == 'e' || d == 'E')) fl = true;
                         if (hex && (d == 'p' || d == 'P')) fl = true;
                         j++;
@@ -202,14 +212,20 @@ final class FastLexer {
                 String w = new String(s, i, (j) - (i));
                 char last = w.charAt(w.length() - 1);
                 if (!hex && (last == 'f' || last == 'F')) fl = true;
-                out.add(new PToken(fl ? CudaLexer.FLOATING_LITERAL : CudaLexer.INTEGER_LITERAL, w, line, col, EMPTY, null));
+                out.add(new PToken(
+                        fl ? CudaLexer.FLOATING_LITERAL : CudaLexer.INTEGER_LITERAL, w, line, col, EMPTY, null));
                 i = j;
                 continue;
             }
             if (c == '"' || c == '\'') {
                 i = quoted(s, i);
-                out.add(new PToken(c == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL, new String(s, start, (i) - (start)),
-                        line, col, EMPTY, null));
+                out.add(new PToken(
+                        c == '"' ? CudaLexer.STRING_LITERAL : CudaLexer.CHAR_LITERAL,
+                        new String(s, start, (i) - (start)),
+                        line,
+                        col,
+                        EMPTY,
+                        null));
                 // a literal continued with backslash-newline spans lines: later tokens keep their physical lines
                 for (int k = start; k < i; k++) {
                     if (s[k] == '\n') {
@@ -254,8 +270,15 @@ final class FastLexer {
 
     private static boolean isPrefix(char[] s, int i, int j) {
         String p = new String(s, i, j - i);
-        return p.equals("u8") || p.equals("u") || p.equals("U") || p.equals("L") || p.equals("R") || p.equals("u8R")
-                || p.equals("uR") || p.equals("UR") || p.equals("LR");
+        return p.equals("u8")
+                || p.equals("u")
+                || p.equals("U")
+                || p.equals("L")
+                || p.equals("R")
+                || p.equals("u8R")
+                || p.equals("uR")
+                || p.equals("UR")
+                || p.equals("LR");
     }
 
     private static int quoted(char[] s, int i) {

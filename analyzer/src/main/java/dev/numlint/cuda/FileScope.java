@@ -8,12 +8,10 @@ import java.util.Map;
 /** Names declared at file level (and in included project headers): types, structs, functions, globals. */
 final class FileScope {
     /** A user function's signature. */
-    record FuncSig(String name, CType ret, List<CType> params, boolean device, boolean host) {
-    }
+    record FuncSig(String name, CType ret, List<CType> params, boolean device, boolean host) {}
 
     /** A variable: its type and, for constants, its value. */
-    record Var(String name, CType type, Double constValue, int line) {
-    }
+    record Var(String name, CType type, Double constValue, int line) {}
 
     final Map<String, CType> typedefs = new HashMap<>();
     final Map<String, StructInfo> structs = new HashMap<>();

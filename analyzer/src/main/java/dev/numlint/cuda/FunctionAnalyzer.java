@@ -31,8 +31,8 @@ import org.antlr.v4.runtime.tree.TerminalNode;
  * conversions, the CUDA math table); unknown types (template parameters, system-header types) produce no sites.
  */
 final class FunctionAnalyzer {
-    private static final Set<String> ATOMIC_ADDS = Set.of("atomicAdd", "atomicAdd_block", "atomicAdd_system",
-            "unsafeAtomicAdd", "safeAtomicAdd");
+    private static final Set<String> ATOMIC_ADDS =
+            Set.of("atomicAdd", "atomicAdd_block", "atomicAdd_system", "unsafeAtomicAdd", "safeAtomicAdd");
 
     /** A local variable or parameter. */
     private static final class Local {
@@ -58,6 +58,7 @@ final class FunctionAnalyzer {
         final int line;
         /** The loop statement, for the names it modifies (computed on first use). */
         final ParserRuleContext node;
+
         long trip = -1;
         final Set<String> induction = new HashSet<>();
         private Set<String> modified;
@@ -84,9 +85,11 @@ final class FunctionAnalyzer {
         Set<String> overwritten() {
             if (overwritten == null) {
                 overwritten = new HashSet<>();
-                StatementContext body = node instanceof ForStmtContext ? ((ForStmtContext) node).statement()
-                        : node instanceof WhileStmtContext ? ((WhileStmtContext) node).statement()
-                        : node instanceof DoStmtContext ? ((DoStmtContext) node).statement() : null;
+                StatementContext body = node instanceof ForStmtContext
+                        ? ((ForStmtContext) node).statement()
+                        : node instanceof WhileStmtContext
+                                ? ((WhileStmtContext) node).statement()
+                                : node instanceof DoStmtContext ? ((DoStmtContext) node).statement() : null;
                 if (body != null) collectOverwritten(body, overwritten);
             }
             return overwritten;
@@ -102,6 +105,7 @@ final class FunctionAnalyzer {
     private final Set<String> guardedVars = new HashSet<>();
     /** Member/element lvalues assigned a range-limited value (rgba.x = __saturatef(rgba.x)). */
     private final Set<String> guardedTexts = new HashSet<>();
+
     private final Set<String> compensated = new HashSet<>();
     private final IdentityHashMap<ParserRuleContext, E> memo;
     private final FunctionFacts facts;
@@ -135,26 +139,39 @@ final class FunctionAnalyzer {
             int ty = t.getType();
             if (ty == CudaLexer.IDENTIFIER) {
                 useCounts.merge(t.getText(), 1, Integer::sum);
-                if (Builtins.CLAMPS.contains(t.getText()) && i + 1 < n && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
+                if (Builtins.CLAMPS.contains(t.getText())
+                        && i + 1 < n
+                        && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
                     int end = Decls.match(toks, i + 1, n);
                     for (int k = i + 2; k < end; k++) {
-                        if (toks.get(k).getType() == CudaLexer.IDENTIFIER) guardedVars.add(toks.get(k).getText());
+                        if (toks.get(k).getType() == CudaLexer.IDENTIFIER)
+                            guardedVars.add(toks.get(k).getText());
                     }
                     // x = fmaxf(...): the assigned variable is guarded too
-                    if (i >= 2 && toks.get(i - 1).getType() == CudaLexer.ASSIGN && toks.get(i - 2).getType() == CudaLexer.IDENTIFIER) {
+                    if (i >= 2
+                            && toks.get(i - 1).getType() == CudaLexer.ASSIGN
+                            && toks.get(i - 2).getType() == CudaLexer.IDENTIFIER) {
                         guardedVars.add(toks.get(i - 2).getText());
                     }
                 }
             } else if (ty == CudaLexer.LT || ty == CudaLexer.GT || ty == CudaLexer.LE || ty == CudaLexer.GE) {
-                if (i > 0 && toks.get(i - 1).getType() == CudaLexer.IDENTIFIER) guardedVars.add(toks.get(i - 1).getText());
-                if (i + 1 < n && toks.get(i + 1).getType() == CudaLexer.IDENTIFIER) guardedVars.add(toks.get(i + 1).getText());
-                if (i + 2 < n && toks.get(i + 1).getType() == CudaLexer.MINUS && toks.get(i + 2).getType() == CudaLexer.IDENTIFIER) {
+                if (i > 0 && toks.get(i - 1).getType() == CudaLexer.IDENTIFIER)
+                    guardedVars.add(toks.get(i - 1).getText());
+                if (i + 1 < n && toks.get(i + 1).getType() == CudaLexer.IDENTIFIER)
+                    guardedVars.add(toks.get(i + 1).getText());
+                if (i + 2 < n
+                        && toks.get(i + 1).getType() == CudaLexer.MINUS
+                        && toks.get(i + 2).getType() == CudaLexer.IDENTIFIER) {
                     guardedVars.add(toks.get(i + 2).getText());
                 }
-            } else if (ty == CudaLexer.LPAREN && i + 5 < n && toks.get(i + 1).getType() == CudaLexer.IDENTIFIER
-                    && toks.get(i + 2).getType() == CudaLexer.MINUS && toks.get(i + 3).getType() == CudaLexer.IDENTIFIER
+            } else if (ty == CudaLexer.LPAREN
+                    && i + 5 < n
+                    && toks.get(i + 1).getType() == CudaLexer.IDENTIFIER
+                    && toks.get(i + 2).getType() == CudaLexer.MINUS
+                    && toks.get(i + 3).getType() == CudaLexer.IDENTIFIER
                     && toks.get(i + 4).getType() == CudaLexer.RPAREN
-                    && (toks.get(i + 5).getType() == CudaLexer.MINUS || toks.get(i + 5).getType() == CudaLexer.PLUS)) {
+                    && (toks.get(i + 5).getType() == CudaLexer.MINUS
+                            || toks.get(i + 5).getType() == CudaLexer.PLUS)) {
                 // (t - sum) - y : Kahan/compensated summation
                 compensated.add(toks.get(i + 1).getText());
                 compensated.add(toks.get(i + 3).getText());
@@ -176,7 +193,9 @@ final class FunctionAnalyzer {
         }
         scopes.push(params);
         if (f.longDoubleLine > 0 && host) {
-            reportLongDouble(new Reporter.Pos(f.longDoubleLine, f.longDoubleCol, f.longDoubleLine, 0), f.longDoubleWhat,
+            reportLongDouble(
+                    new Reporter.Pos(f.longDoubleLine, f.longDoubleCol, f.longDoubleLine, 0),
+                    f.longDoubleWhat,
                     f.longDoubleWhat);
         }
         block(body.compoundStatement());
@@ -246,7 +265,8 @@ final class FunctionAnalyzer {
             ReturnStmtContext c = (ReturnStmtContext) s;
             if (c.commaExpression() != null) {
                 E v = commaExpr(c.commaExpression());
-                ExpressionContext last = c.commaExpression().expression(c.commaExpression().expression().size() - 1);
+                ExpressionContext last = c.commaExpression()
+                        .expression(c.commaExpression().expression().size() - 1);
                 convert(f.ret, v, last, () -> "return from '" + f.name + "'", false);
                 promotion(f.ret, v, last, () -> "the float return value of '" + f.name + "'");
             } else if (c.bracedInitList() != null) {
@@ -262,7 +282,8 @@ final class FunctionAnalyzer {
             CType base = specType(c.declSpecifierSeq());
             for (InitDeclaratorContext d : c.initDeclaratorList().initDeclarator()) {
                 String n = declName(d.declarator());
-                if (n != null) scope.typedefs.putIfAbsent(n, declType(base, d.declarator()).alias(n));
+                if (n != null)
+                    scope.typedefs.putIfAbsent(n, declType(base, d.declarator()).alias(n));
             }
         }
     }
@@ -296,7 +317,9 @@ final class FunctionAnalyzer {
             if (!ds.isEmpty()) {
                 initVar = declName(ds.get(0).declarator());
                 InitializerContext ini = ds.get(0).initializer();
-                if (ini != null && ini.initializerClause() != null && ini.initializerClause().expression() != null) {
+                if (ini != null
+                        && ini.initializerClause() != null
+                        && ini.initializerClause().expression() != null) {
                     E v = memo.get(ini.initializerClause().expression());
                     if (v != null) from = v.cval;
                 }
@@ -304,7 +327,8 @@ final class FunctionAnalyzer {
         } else if (init.commaExpression() != null) {
             commaExpr(init.commaExpression());
             ExpressionContext e0 = init.commaExpression().expression(0);
-            if (e0 instanceof AssignExprContext && ((AssignExprContext) e0).assignOp().ASSIGN() != null) {
+            if (e0 instanceof AssignExprContext
+                    && ((AssignExprContext) e0).assignOp().ASSIGN() != null) {
                 AssignExprContext a = (AssignExprContext) e0;
                 initVar = simpleName(a.expression(0));
                 if (a.expression().size() > 1) {
@@ -329,7 +353,10 @@ final class FunctionAnalyzer {
                     if (left != null && left.equals(initVar)) {
                         E v = memo.get(r.expression(1));
                         to = v == null ? null : v.cval;
-                        if (to == null && DIMENSIONS.matcher(String.valueOf(simpleName(r.expression(1)))).matches()) {
+                        if (to == null
+                                && DIMENSIONS
+                                        .matcher(String.valueOf(simpleName(r.expression(1))))
+                                        .matches()) {
                             dims = true;
                         }
                         cmp = op == CudaLexer.LT ? 1 : op == CudaLexer.LE ? 2 : op == CudaLexer.GT ? -1 : -2;
@@ -357,15 +384,19 @@ final class FunctionAnalyzer {
                 if (u instanceof PostIncExprContext) {
                     v = simpleName(((PostIncExprContext) u).expression());
                     if (v != null && v.equals(initVar)) step = ((PostIncExprContext) u).PLUS_PLUS() != null ? 1 : -1;
-                } else if (u instanceof UnaryExprContext && (((UnaryExprContext) u).PLUS_PLUS() != null
-                        || ((UnaryExprContext) u).MINUS_MINUS() != null)) {
+                } else if (u instanceof UnaryExprContext
+                        && (((UnaryExprContext) u).PLUS_PLUS() != null
+                                || ((UnaryExprContext) u).MINUS_MINUS() != null)) {
                     v = simpleName(((UnaryExprContext) u).expression());
                     if (v != null && v.equals(initVar)) step = ((UnaryExprContext) u).PLUS_PLUS() != null ? 1 : -1;
                 } else if (u instanceof AssignExprContext) {
                     AssignExprContext a = (AssignExprContext) u;
                     v = simpleName(a.expression(0));
                     AssignOpContext op = a.assignOp();
-                    if (op.STAR_ASSIGN() != null || op.DIV_ASSIGN() != null || op.SHL_ASSIGN() != null || op.GE() != null) {
+                    if (op.STAR_ASSIGN() != null
+                            || op.DIV_ASSIGN() != null
+                            || op.SHL_ASSIGN() != null
+                            || op.GE() != null) {
                         log = true;
                     } else if (v != null && v.equals(initVar) && a.expression().size() > 1) {
                         E sv = memo.get(a.expression(1));
@@ -396,7 +427,8 @@ final class FunctionAnalyzer {
     // ------------------------------------------------------------------ declarations
     private CType specType(DeclSpecifierSeqContext d) {
         if (d == null) return CType.UNKNOWN;
-        return Decls.specType(toks.subList(d.start.getTokenIndex(), d.stop.getTokenIndex() + 1), scope, f.templateParams);
+        return Decls.specType(
+                toks.subList(d.start.getTokenIndex(), d.stop.getTokenIndex() + 1), scope, f.templateParams);
     }
 
     static String declName(DeclaratorContext d) {
@@ -481,7 +513,9 @@ final class FunctionAnalyzer {
             Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
             if (l != null && initExpr != null && t.isFpScalar() && useCounts.getOrDefault(name, 0) == 2) {
                 ExpressionContext p = stripParens(initExpr);
-                if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null && v.type.isFpScalar()
+                if (p instanceof MulExprContext
+                        && ((MulExprContext) p).STAR() != null
+                        && v.type.isFpScalar()
                         && !exactProduct((MulExprContext) p)) {
                     l.product = text(p);
                 }
@@ -569,12 +603,14 @@ final class FunctionAnalyzer {
         }
         if (e instanceof CastExprContext) {
             CastExprContext c = (CastExprContext) e;
-            return cast(typeOf(c.typeId()), expr(c.expression()), c, c.expression(), () -> "(" + text(c.typeId()) + ")");
+            return cast(
+                    typeOf(c.typeId()), expr(c.expression()), c, c.expression(), () -> "(" + text(c.typeId()) + ")");
         }
         if (e instanceof ParenCastExprContext) {
             ParenCastExprContext c = (ParenCastExprContext) e;
             E v = commaExpr(c.commaExpression());
-            ExpressionContext last = c.commaExpression().expression(c.commaExpression().expression().size() - 1);
+            ExpressionContext last = c.commaExpression()
+                    .expression(c.commaExpression().expression().size() - 1);
             return cast(typeOf(c.typeId()), v, c, last, () -> "(" + text(c.typeId()) + ")");
         }
         if (e instanceof NamedCastExprContext) {
@@ -585,13 +621,29 @@ final class FunctionAnalyzer {
         }
         if (e instanceof FunctionalCastExprContext) {
             FunctionalCastExprContext c = (FunctionalCastExprContext) e;
-            CType t = Decls.specType(toks.subList(c.start.getTokenIndex(), c.builtinType(c.builtinType().size() - 1).stop.getTokenIndex() + 1), scope, f.templateParams);
-            if (c.argumentList() != null && c.argumentList().argument().size() == 1 && c.argumentList().argument(0).expression() != null) {
+            CType t = Decls.specType(
+                    toks.subList(
+                            c.start.getTokenIndex(),
+                            c.builtinType(c.builtinType().size() - 1).stop.getTokenIndex() + 1),
+                    scope,
+                    f.templateParams);
+            if (c.argumentList() != null
+                    && c.argumentList().argument().size() == 1
+                    && c.argumentList().argument(0).expression() != null) {
                 ExpressionContext a = c.argumentList().argument(0).expression();
                 E v = expr(a);
-                return cast(t, v, c, a, () -> text(c, c.start.getTokenIndex(), c.builtinType(c.builtinType().size() - 1).stop.getTokenIndex()));
+                return cast(
+                        t,
+                        v,
+                        c,
+                        a,
+                        () -> text(
+                                c,
+                                c.start.getTokenIndex(),
+                                c.builtinType(c.builtinType().size() - 1).stop.getTokenIndex()));
             }
-            if (c.argumentList() != null) for (ArgumentContext a : c.argumentList().argument()) argument(a);
+            if (c.argumentList() != null)
+                for (ArgumentContext a : c.argumentList().argument()) argument(a);
             braced(c.bracedInitList());
             return E.of(t == null ? CType.UNKNOWN : t);
         }
@@ -610,14 +662,18 @@ final class FunctionAnalyzer {
             if (a.cval != null && b.cval != null && a.cval >= 0 && b.cval >= 0) r.nonNeg = true;
             return r;
         }
-        if (e instanceof RelExprContext || e instanceof EqExprContext || e instanceof AndExprContext
+        if (e instanceof RelExprContext
+                || e instanceof EqExprContext
+                || e instanceof AndExprContext
                 || e instanceof OrExprContext) {
             for (int i = 0; i < e.getChildCount(); i++) {
                 if (e.getChild(i) instanceof ExpressionContext) expr((ExpressionContext) e.getChild(i));
             }
             return E.of(CType.BOOL);
         }
-        if (e instanceof ShiftExprContext || e instanceof BitAndExprContext || e instanceof BitOrExprContext
+        if (e instanceof ShiftExprContext
+                || e instanceof BitAndExprContext
+                || e instanceof BitOrExprContext
                 || e instanceof BitXorExprContext) {
             E a = expr((ExpressionContext) e.getChild(0));
             E b = expr((ExpressionContext) e.getChild(e.getChildCount() - 1));
@@ -819,7 +875,10 @@ final class FunctionAnalyzer {
                 CType base = specType(pc.declSpecifierSeq());
                 if (pc.declarator() != null) {
                     String n = declName(pc.declarator());
-                    if (n != null) ps.put(n, new Local(n, declType(base, pc.declarator()), loops.size(), null, pc.start.getLine()));
+                    if (n != null)
+                        ps.put(
+                                n,
+                                new Local(n, declType(base, pc.declarator()), loops.size(), null, pc.start.getLine()));
                 }
             }
         }
@@ -871,12 +930,23 @@ final class FunctionAnalyzer {
             double y = b.cval;
             boolean integer = t.isInteger();
             switch (op) {
-                case CudaLexer.PLUS: r.cval = x + y; break;
-                case CudaLexer.MINUS: r.cval = x - y; break;
-                case CudaLexer.STAR: r.cval = x * y; break;
-                case CudaLexer.DIV: r.cval = y == 0 ? null : integer ? (double) ((long) x / (long) y) : x / y; break;
-                case CudaLexer.MOD: r.cval = y == 0 ? null : (double) ((long) x % (long) y); break;
-                default: break;
+                case CudaLexer.PLUS:
+                    r.cval = x + y;
+                    break;
+                case CudaLexer.MINUS:
+                    r.cval = x - y;
+                    break;
+                case CudaLexer.STAR:
+                    r.cval = x * y;
+                    break;
+                case CudaLexer.DIV:
+                    r.cval = y == 0 ? null : integer ? (double) ((long) x / (long) y) : x / y;
+                    break;
+                case CudaLexer.MOD:
+                    r.cval = y == 0 ? null : (double) ((long) x % (long) y);
+                    break;
+                default:
+                    break;
             }
         }
         if (t.kind == CType.Kind.DOUBLE && r.cval == null) {
@@ -958,13 +1028,17 @@ final class FunctionAnalyzer {
         for (E v : new E[] {a, b}) {
             if (v != null && v.cval != null && NumericFacts.isPowerOfTwoOrZero(v.cval)) return true;
         }
-        return a != null && b != null && a.cval != null && b.cval != null
+        return a != null
+                && b != null
+                && a.cval != null
+                && b.cval != null
                 && NumericFacts.isExactFloatInteger(a.cval * b.cval);
     }
 
-    private void contraction(ParserRuleContext c, String prod, boolean subtract, boolean differenceOfProducts,
-            boolean accumulates) {
-        facts.contractions.add(new FunctionFacts.Contraction(site(c), prod, subtract, differenceOfProducts, accumulates));
+    private void contraction(
+            ParserRuleContext c, String prod, boolean subtract, boolean differenceOfProducts, boolean accumulates) {
+        facts.contractions.add(
+                new FunctionFacts.Contraction(site(c), prod, subtract, differenceOfProducts, accumulates));
     }
 
     static ExpressionContext stripParens(ExpressionContext e) {
@@ -980,7 +1054,8 @@ final class FunctionAnalyzer {
         e = stripParens(e);
         if (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof NamePrimaryContext) {
             QualifiedNameContext q = ((NamePrimaryContext) ((PrimaryExprContext) e).primary()).qualifiedName();
-            if (q.nameComponent().size() == 1 && q.SCOPE().isEmpty()) return q.nameComponent(0).IDENTIFIER().getText();
+            if (q.nameComponent().size() == 1 && q.SCOPE().isEmpty())
+                return q.nameComponent(0).IDENTIFIER().getText();
         }
         return null;
     }
@@ -1023,11 +1098,15 @@ final class FunctionAnalyzer {
             } else if (r instanceof CallExprContext && lt.isFpScalar()) {
                 CallExprContext call = (CallExprContext) r;
                 String callee = calleeName(call.expression());
-                if (callee != null && NumericFacts.FMA_FUNCTIONS.contains(callee.startsWith("std::") ? callee.substring(5) : callee)
-                        && call.argumentList() != null && call.argumentList().argument().size() == 3) {
+                if (callee != null
+                        && NumericFacts.FMA_FUNCTIONS.contains(
+                                callee.startsWith("std::") ? callee.substring(5) : callee)
+                        && call.argumentList() != null
+                        && call.argumentList().argument().size() == 3) {
                     ArgumentContext acc = call.argumentList().argument(2);
                     ArgumentContext first = call.argumentList().argument(0);
-                    if (acc.expression() != null && first.expression() != null
+                    if (acc.expression() != null
+                            && first.expression() != null
                             && text(stripParens(acc.expression())).equals(text(c.expression(0)))) {
                         accumulation(c, c.expression(0), first.expression(), true);
                     }
@@ -1042,7 +1121,10 @@ final class FunctionAnalyzer {
             promotionCompound(lt, rhs, c);
         } else if (op.STAR_ASSIGN() != null || op.DIV_ASSIGN() != null) {
             promotionCompound(lt, rhs, c);
-            if (op.DIV_ASSIGN() != null && device && lt.kind == CType.Kind.FLOAT && rhs.type.kind != CType.Kind.DOUBLE) {
+            if (op.DIV_ASSIGN() != null
+                    && device
+                    && lt.kind == CType.Kind.FLOAT
+                    && rhs.type.kind != CType.Kind.DOUBLE) {
                 facts.divisions.add(new FunctionFacts.Division(site(c), null));
             }
         }
@@ -1100,25 +1182,36 @@ final class FunctionAnalyzer {
                 || exactWholeTerms(addend, ty(target));
         CType ty = ty(target);
         boolean dbl = ty.kind == CType.Kind.DOUBLE || ty.kind == CType.Kind.LONG_DOUBLE;
-        facts.accumulations.add(new FunctionFacts.Accumulation(site(c), tt, ty.toString(), dbl, outer.line,
-                unknown ? -1 : trip, compensated.contains(base), whole,
-                !indices.isEmpty() && mentions(addend, base), elementwiseUpdate(idxNames, addend, declDepth),
-                variesWithLoop(addend, declDepth), TIMING.matcher(base).find(), rewritten, viaFma));
+        facts.accumulations.add(new FunctionFacts.Accumulation(
+                site(c),
+                tt,
+                ty.toString(),
+                dbl,
+                outer.line,
+                unknown ? -1 : trip,
+                compensated.contains(base),
+                whole,
+                !indices.isEmpty() && mentions(addend, base),
+                elementwiseUpdate(idxNames, addend, declDepth),
+                variesWithLoop(addend, declDepth),
+                TIMING.matcher(base).find(),
+                rewritten,
+                viaFma));
     }
 
     /** Names of macro constants (all capitals): values that do not change from one iteration to the next. */
     private static final java.util.regex.Pattern MACRO_CONSTANT = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]*");
 
     /** Loop bounds that count spatial dimensions ({@code d < ndim}, {@code k < dims}): 2-3 iterations. */
-    private static final java.util.regex.Pattern DIMENSIONS = java.util.regex.Pattern.compile(
-            "(?i)(n_?|num_?)?dim(s|ension|ensions)?|n?dims?|rank");
+    private static final java.util.regex.Pattern DIMENSIONS =
+            java.util.regex.Pattern.compile("(?i)(n_?|num_?)?dim(s|ension|ensions)?|n?dims?|rank");
 
     /**
      * Accumulators of measured times ({@code elapsedMs += t}, {@code totalTime += dt}) in benchmark code: their
      * summation order changes nothing anyone compares, so NL004 would be noise there.
      */
-    private static final java.util.regex.Pattern TIMING = java.util.regex.Pattern.compile(
-            "(?i)(time|elapsed|duration|clock|msec|millis|seconds)");
+    private static final java.util.regex.Pattern TIMING =
+            java.util.regex.Pattern.compile("(?i)(time|elapsed|duration|clock|msec|millis|seconds)");
 
     /**
      * {@code u[i] += du[i]} inside {@code for (iter...) for (i...)}: the element index follows an enclosing loop and
@@ -1171,7 +1264,10 @@ final class FunctionAnalyzer {
             Local l = lookup(n);
             if (l != null && l.loopDepth > declDepth) return true; // declared inside the accumulating loops
             // unknown: keep, except ALL_CAPS names (macro constants from unread headers: M_PI, FLT_EPSILON)
-            if (l == null && scope.globals.get(n) == null && !f.paramNames.contains(n) && !MACRO_CONSTANT.matcher(n).matches()) {
+            if (l == null
+                    && scope.globals.get(n) == null
+                    && !f.paramNames.contains(n)
+                    && !MACRO_CONSTANT.matcher(n).matches()) {
                 return true;
             }
             for (int i = declDepth; i < loops.size(); i++) {
@@ -1227,10 +1323,12 @@ final class FunctionAnalyzer {
      */
     static void collectOverwritten(StatementContext s, Set<String> out) {
         if (s instanceof BlockStmtContext) {
-            for (StatementContext x : ((BlockStmtContext) s).compoundStatement().statement()) collectOverwritten(x, out);
+            for (StatementContext x : ((BlockStmtContext) s).compoundStatement().statement())
+                collectOverwritten(x, out);
         } else if (s instanceof ExprStmtContext) {
             for (ExpressionContext e : ((ExprStmtContext) s).commaExpression().expression()) {
-                if (e instanceof AssignExprContext && ((AssignExprContext) e).assignOp().ASSIGN() != null
+                if (e instanceof AssignExprContext
+                        && ((AssignExprContext) e).assignOp().ASSIGN() != null
                         && ((AssignExprContext) e).expression().size() > 1) {
                     AssignExprContext a = (AssignExprContext) e;
                     String n = simpleName(a.expression(0));
@@ -1318,20 +1416,32 @@ final class FunctionAnalyzer {
         convert(target, v, src, how, explicit, src);
     }
 
-    private void convert(CType target, E v, ExpressionContext src, Supplier<String> howS, boolean explicit, ParserRuleContext at) {
+    private void convert(
+            CType target, E v, ExpressionContext src, Supplier<String> howS, boolean explicit, ParserRuleContext at) {
         if (target == null || v == null || !v.type.isFpScalar() || target.kind != CType.Kind.INT) return;
         boolean unsigned = target.unsigned;
         if (!unsigned && !target.isNarrowSigned()) return;
-        facts.conversions.add(new FunctionFacts.Conversion(site(at), howS.get(), text(src), v.type.toString(), target.name,
-                unsigned, target.size, v.cval, v.guarded, v.fpLeaf, v.nonNeg, explicit));
+        facts.conversions.add(new FunctionFacts.Conversion(
+                site(at),
+                howS.get(),
+                text(src),
+                v.type.toString(),
+                target.name,
+                unsigned,
+                target.size,
+                v.cval,
+                v.guarded,
+                v.fpLeaf,
+                v.nonNeg,
+                explicit));
     }
 
     private void promotion(CType target, E v, ExpressionContext src, Supplier<String> whatS) {
         if (target == null || v == null || target.kind != CType.Kind.FLOAT || v.type.kind != CType.Kind.DOUBLE) return;
         if (v.promoter == null || !v.f32Leaf || v.cval != null) return;
         boolean viaFunction = !v.promoter.startsWith("the double literal");
-        facts.promotions.add(new FunctionFacts.Promotion(site(src), whatS.get(), v.promoter, v.promotedVar, viaFunction,
-                false, innocuousDoubleRounding(src)));
+        facts.promotions.add(new FunctionFacts.Promotion(
+                site(src), whatS.get(), v.promoter, v.promotedVar, viaFunction, false, innocuousDoubleRounding(src)));
     }
 
     private void promotionCompound(CType target, E rhs, AssignExprContext c) {
@@ -1339,8 +1449,8 @@ final class FunctionAnalyzer {
         String why = rhs.dblLiteral != null ? "the double literal " + rhs.dblLiteral : rhs.promoter;
         if (why == null) return;
         boolean exact = rhs.cval != null && (double) (float) (double) rhs.cval == rhs.cval;
-        facts.promotions.add(new FunctionFacts.Promotion(site(c), "float '" + text(c.expression(0)) + "'", why, null,
-                rhs.dblLiteral == null, true, exact));
+        facts.promotions.add(new FunctionFacts.Promotion(
+                site(c), "float '" + text(c.expression(0)) + "'", why, null, rhs.dblLiteral == null, true, exact));
     }
 
     /**
@@ -1439,7 +1549,8 @@ final class FunctionAnalyzer {
             boolean fsqrt = device && isFloatSqrt(shortName, args);
             boolean transcendental = Builtins.TRANSCENDENTAL.contains(name);
             if (fast || mapped != null || fsqrt || transcendental) {
-                facts.calls.add(new FunctionFacts.MathCall(site(c), name, shortName, fast, mapped, fsqrt, transcendental));
+                facts.calls.add(
+                        new FunctionFacts.MathCall(site(c), name, shortName, fast, mapped, fsqrt, transcendental));
             }
         }
         if (ATOMIC_ADDS.contains(shortName) && !args.isEmpty()) atomic(c, args);
@@ -1449,7 +1560,8 @@ final class FunctionAnalyzer {
             r.guarded = true;
             return r;
         }
-        if (Builtins.SAME_AS_ARG.contains(name) || Builtins.SAME_AS_ARG.contains(shortName) && name.startsWith("std::")) {
+        if (Builtins.SAME_AS_ARG.contains(name)
+                || Builtins.SAME_AS_ARG.contains(shortName) && name.startsWith("std::")) {
             E first = args.isEmpty() ? E.UNKNOWN : args.get(0);
             CType t = first.type;
             if (ATOMIC_ADDS.contains(shortName) || shortName.startsWith("atomic") || shortName.startsWith("__ld")) {
@@ -1457,7 +1569,8 @@ final class FunctionAnalyzer {
             } else if (args.size() >= 2 && (shortName.equals("min") || shortName.equals("max"))) {
                 t = CType.arith(args.get(0).type, args.get(1).type);
             }
-            if (shortName.startsWith("__shfl") && args.size() >= 2) t = args.get(shortName.endsWith("_sync") ? 1 : 0).type;
+            if (shortName.startsWith("__shfl") && args.size() >= 2)
+                t = args.get(shortName.endsWith("_sync") ? 1 : 0).type;
             E r = leafCall(t, args);
             if (Builtins.CLAMPS.contains(name) || Builtins.CLAMPS.contains(shortName)) r.guarded = true;
             if (shortName.equals("fabs") || shortName.equals("abs")) r.nonNeg = true;
@@ -1532,7 +1645,12 @@ final class FunctionAnalyzer {
                 for (int i = 0; i < args.size(); i++) {
                     if (argCtx.get(i) != null) {
                         int ai = i + 1;
-                        convert(sig.params().get(i), args.get(i), argCtx.get(i), () -> "argument " + ai + " of " + shortName + "()", false);
+                        convert(
+                                sig.params().get(i),
+                                args.get(i),
+                                argCtx.get(i),
+                                () -> "argument " + ai + " of " + shortName + "()",
+                                false);
                     }
                 }
                 return leafCall(sig.ret(), args);
@@ -1543,12 +1661,23 @@ final class FunctionAnalyzer {
 
     private static Double constMath(String f, double x) {
         switch (f) {
-            case "sqrt": case "sqrtf": return Math.sqrt(x);
-            case "exp": case "expf": return Math.exp(x);
-            case "log": case "logf": return Math.log(x);
-            case "floor": case "floorf": return Math.floor(x);
-            case "ceil": case "ceilf": return Math.ceil(x);
-            default: return null;
+            case "sqrt":
+            case "sqrtf":
+                return Math.sqrt(x);
+            case "exp":
+            case "expf":
+                return Math.exp(x);
+            case "log":
+            case "logf":
+                return Math.log(x);
+            case "floor":
+            case "floorf":
+                return Math.floor(x);
+            case "ceil":
+            case "ceilf":
+                return Math.ceil(x);
+            default:
+                return null;
         }
     }
 
@@ -1582,8 +1711,20 @@ final class FunctionAnalyzer {
     }
 
     /** Correctly rounded (or exact) double functions: of float arguments, rounded to float they give the float result. */
-    private static final Set<String> CORRECTLY_ROUNDED = Set.of("sqrt", "fabs", "floor", "ceil", "trunc", "round",
-            "rint", "nearbyint", "fmin", "fmax", "fmod", "copysign", "fdim");
+    private static final Set<String> CORRECTLY_ROUNDED = Set.of(
+            "sqrt",
+            "fabs",
+            "floor",
+            "ceil",
+            "trunc",
+            "round",
+            "rint",
+            "nearbyint",
+            "fmin",
+            "fmax",
+            "fmod",
+            "copysign",
+            "fdim");
 
     /** Whether every argument is a float (so C++ overload resolution picks the float version). */
     private static boolean allFloat(List<E> args) {
@@ -1635,8 +1776,10 @@ final class FunctionAnalyzer {
             int ty = t.getType();
             boolean word = isWord(ty);
             if (prev >= 0 && word && isWord(prev)) sb.append(' ');
-            else if (prev >= 0 && (isBinary(ty) || isBinary(prev)) && !(ty == CudaLexer.LT || ty == CudaLexer.GT
-                    || prev == CudaLexer.LT || prev == CudaLexer.GT)) sb.append(' ');
+            else if (prev >= 0
+                    && (isBinary(ty) || isBinary(prev))
+                    && !(ty == CudaLexer.LT || ty == CudaLexer.GT || prev == CudaLexer.LT || prev == CudaLexer.GT))
+                sb.append(' ');
             else if (prev == CudaLexer.COMMA) sb.append(' ');
             sb.append(t.getText());
             prev = ty;
@@ -1649,15 +1792,26 @@ final class FunctionAnalyzer {
     }
 
     private static boolean isWord(int ty) {
-        return ty == CudaLexer.IDENTIFIER || ty == CudaLexer.INTEGER_LITERAL || ty == CudaLexer.FLOATING_LITERAL
+        return ty == CudaLexer.IDENTIFIER
+                || ty == CudaLexer.INTEGER_LITERAL
+                || ty == CudaLexer.FLOATING_LITERAL
                 || (ty > CudaLexer.DIRECTIVE && ty < CudaLexer.LAUNCH_OPEN);
     }
 
     private static boolean isBinary(int ty) {
         switch (ty) {
-            case CudaLexer.ASSIGN: case CudaLexer.PLUS_ASSIGN: case CudaLexer.MINUS_ASSIGN: case CudaLexer.STAR_ASSIGN:
-            case CudaLexer.DIV_ASSIGN: case CudaLexer.EQ: case CudaLexer.NE: case CudaLexer.AND_AND: case CudaLexer.OR_OR:
-            case CudaLexer.LE: case CudaLexer.GE: case CudaLexer.QUESTION:
+            case CudaLexer.ASSIGN:
+            case CudaLexer.PLUS_ASSIGN:
+            case CudaLexer.MINUS_ASSIGN:
+            case CudaLexer.STAR_ASSIGN:
+            case CudaLexer.DIV_ASSIGN:
+            case CudaLexer.EQ:
+            case CudaLexer.NE:
+            case CudaLexer.AND_AND:
+            case CudaLexer.OR_OR:
+            case CudaLexer.LE:
+            case CudaLexer.GE:
+            case CudaLexer.QUESTION:
                 return true;
             default:
                 return false;

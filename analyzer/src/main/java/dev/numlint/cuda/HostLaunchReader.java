@@ -27,11 +27,28 @@ public final class HostLaunchReader {
     private static final Map<String, Integer> SIZES = new HashMap<>();
 
     static {
-        for (String t : new String[] {"char", "int8_t", "uint8_t", "bool", "unsigned char", "signed char"}) SIZES.put(t, 1);
-        for (String t : new String[] {"short", "int16_t", "uint16_t", "half", "__half", "unsigned short"}) SIZES.put(t, 2);
-        for (String t : new String[] {"int", "unsigned", "unsigned int", "float", "int32_t", "uint32_t", "uint", "signed"}) SIZES.put(t, 4);
-        for (String t : new String[] {"long", "long long", "unsigned long", "unsigned long long", "double", "size_t",
-                "int64_t", "uint64_t", "ptrdiff_t", "float2", "int2", "uint2", "cuDoubleComplex"}) SIZES.put(t, 8);
+        for (String t : new String[] {"char", "int8_t", "uint8_t", "bool", "unsigned char", "signed char"})
+            SIZES.put(t, 1);
+        for (String t : new String[] {"short", "int16_t", "uint16_t", "half", "__half", "unsigned short"})
+            SIZES.put(t, 2);
+        for (String t :
+                new String[] {"int", "unsigned", "unsigned int", "float", "int32_t", "uint32_t", "uint", "signed"})
+            SIZES.put(t, 4);
+        for (String t : new String[] {
+            "long",
+            "long long",
+            "unsigned long",
+            "unsigned long long",
+            "double",
+            "size_t",
+            "int64_t",
+            "uint64_t",
+            "ptrdiff_t",
+            "float2",
+            "int2",
+            "uint2",
+            "cuDoubleComplex"
+        }) SIZES.put(t, 8);
         for (String t : new String[] {"float4", "int4", "uint4", "double2"}) SIZES.put(t, 16);
         SIZES.put("float3", 12);
         SIZES.put("int3", 12);
@@ -47,11 +64,9 @@ public final class HostLaunchReader {
     }
 
     /** A value known at some point of the host code. */
-    private sealed interface Val permits Num, Buf, Dim, Struct {
-    }
+    private sealed interface Val permits Num, Buf, Dim, Struct {}
 
-    private record Num(double v, boolean integer, String from) implements Val {
-    }
+    private record Num(double v, boolean integer, String from) implements Val {}
 
     private record Buf(long bytes, String from, Double fill) implements Val {
         Buf(long bytes, String from) {
@@ -75,8 +90,7 @@ public final class HostLaunchReader {
         }
     }
 
-    private record Field(String name, String type, int size, int count) {
-    }
+    private record Field(String name, String type, int size, int count) {}
 
     private static final class StructType {
         final String name;
@@ -254,9 +268,13 @@ public final class HostLaunchReader {
                 }
                 continue;
             }
-            if ((s.equals("struct") || s.equals("class")) && isIdent(tok(i + 1)) && tok(i + 2).equals("{")) {
+            if ((s.equals("struct") || s.equals("class"))
+                    && isIdent(tok(i + 1))
+                    && tok(i + 2).equals("{")) {
                 i = struct(tok(i + 1), i + 2);
-            } else if (s.equals("typedef") && tok(i + 1).equals("struct") && (tok(i + 2).equals("{") || tok(i + 3).equals("{"))) {
+            } else if (s.equals("typedef")
+                    && tok(i + 1).equals("struct")
+                    && (tok(i + 2).equals("{") || tok(i + 3).equals("{"))) {
                 int open = tok(i + 2).equals("{") ? i + 2 : i + 3;
                 int end = close(open);
                 if (isIdent(tok(end + 1))) struct(tok(end + 1), open);
@@ -276,15 +294,23 @@ public final class HostLaunchReader {
                     String var = lastIdent(a.get(0));
                     if (name.startsWith("\"") && var != null) functions.put(var, name.substring(1, name.length() - 1));
                 }
-            } else if ((s.equals("cudaMalloc") || s.equals("cudaMallocManaged") || s.equals("cuMemAlloc")
-                    || s.equals("cudaMallocHost") || s.equals("cuMemAllocManaged")) && tok(i + 1).equals("(")) {
+            } else if ((s.equals("cudaMalloc")
+                            || s.equals("cudaMallocManaged")
+                            || s.equals("cuMemAlloc")
+                            || s.equals("cudaMallocHost")
+                            || s.equals("cuMemAllocManaged"))
+                    && tok(i + 1).equals("(")) {
                 List<int[]> a = split(i + 2, close(i + 1));
                 if (a.size() >= 2) {
                     String var = lastIdent(a.get(0));
                     Double bytes = eval(a.get(1)[0], a.get(1)[1]);
                     if (var != null && bytes != null) {
-                        env.put(var, new Buf(bytes.longValue(), s + "(" + text(a.get(0)[0], a.get(0)[1]) + ", "
-                                + text(a.get(1)[0], a.get(1)[1]) + ") at " + at(i)));
+                        env.put(
+                                var,
+                                new Buf(
+                                        bytes.longValue(),
+                                        s + "(" + text(a.get(0)[0], a.get(0)[1]) + ", " + text(a.get(1)[0], a.get(1)[1])
+                                                + ") at " + at(i)));
                     }
                 }
             } else if (s.equals("fill") && tok(i + 1).equals("(")) {
@@ -294,7 +320,8 @@ public final class HostLaunchReader {
                 if (var != null && x != null && env.get(var) instanceof Buf b) {
                     env.put(var, new Buf(b.bytes(), b.from() + "; filled with " + x + " at " + at(i), x));
                 }
-            } else if ((s.equals("cudaMemcpy") || s.equals("cuMemcpyHtoD")) && tok(i + 1).equals("(")) {
+            } else if ((s.equals("cudaMemcpy") || s.equals("cuMemcpyHtoD"))
+                    && tok(i + 1).equals("(")) {
                 List<int[]> a = split(i + 2, close(i + 1));
                 if (a.size() >= 3) {
                     String var = lastIdent(a.get(0));
@@ -306,28 +333,51 @@ public final class HostLaunchReader {
                         env.put(var, old);
                     }
                     if (old instanceof Buf b && src != null && env.get(src) instanceof Buf h && h.fill() != null) {
-                        env.put(var, new Buf(b.bytes(), b.from() + "; every element " + h.fill() + " (copied from "
-                                + h.from() + ")", h.fill()));
+                        env.put(
+                                var,
+                                new Buf(
+                                        b.bytes(),
+                                        b.from() + "; every element " + h.fill() + " (copied from " + h.from() + ")",
+                                        h.fill()));
                     }
                 }
-            } else if (SIZES.containsKey(s) && isIdent(tok(i + 1)) && tok(i + 2).equals("[") && !tok(i - 1).equals("(")) {
+            } else if (SIZES.containsKey(s)
+                    && isIdent(tok(i + 1))
+                    && tok(i + 2).equals("[")
+                    && !tok(i - 1).equals("(")) {
                 Double n = eval(i + 3, close(i + 2));
-                if (n != null) env.put(tok(i + 1), new Buf((long) (n * SIZES.get(s)), s + " " + tok(i + 1) + "["
-                        + text(i + 3, close(i + 2)) + "] at " + at(i)));
+                if (n != null)
+                    env.put(
+                            tok(i + 1),
+                            new Buf(
+                                    (long) (n * SIZES.get(s)),
+                                    s + " " + tok(i + 1) + "[" + text(i + 3, close(i + 2)) + "] at " + at(i)));
                 i = close(i + 2);
-            } else if (isIdent(s) && tok(i + 1).equals("=") && !tok(i - 1).equals(".") && !tok(i - 1).equals("->")) {
+            } else if (isIdent(s)
+                    && tok(i + 1).equals("=")
+                    && !tok(i - 1).equals(".")
+                    && !tok(i - 1).equals("->")) {
                 assign(i);
-            } else if (isIdent(s) && tok(i + 1).equals(".") && isIdent(tok(i + 2)) && tok(i + 3).equals("=")) {
+            } else if (isIdent(s)
+                    && tok(i + 1).equals(".")
+                    && isIdent(tok(i + 2))
+                    && tok(i + 3).equals("=")) {
                 member(i);
-            } else if (s.equals("void") && tok(i + 1).equals("*") && isIdent(tok(i + 2)) && tok(i + 3).equals("[")) {
+            } else if (s.equals("void")
+                    && tok(i + 1).equals("*")
+                    && isIdent(tok(i + 2))
+                    && tok(i + 3).equals("[")) {
                 int rb = close(i + 3);
                 if (tok(rb + 1).equals("=") && tok(rb + 2).equals("{")) {
                     List<String> items = new ArrayList<>();
                     for (int[] r : split(rb + 3, close(rb + 2))) items.add(text(r[0], r[1]));
                     argArrays.put(tok(i + 2), items);
                 }
-            } else if (structs.containsKey(s) && isIdent(tok(i + 1)) && (tok(i + 2).equals(";") || tok(i + 2).equals("=")
-                    || tok(i + 2).equals("{"))) {
+            } else if (structs.containsKey(s)
+                    && isIdent(tok(i + 1))
+                    && (tok(i + 2).equals(";")
+                            || tok(i + 2).equals("=")
+                            || tok(i + 2).equals("{"))) {
                 Struct v = new Struct(structs.get(s));
                 v.from = s + " " + tok(i + 1) + " at " + at(i);
                 int open = tok(i + 2).equals("{") ? i + 2 : tok(i + 3).equals("{") ? i + 3 : -1;
@@ -339,7 +389,8 @@ public final class HostLaunchReader {
                     }
                 }
                 env.put(tok(i + 1), v);
-            } else if ((s.equals("vector") && tok(i - 1).equals("::") || s.equals("vector") && tok(i + 1).equals("<"))
+            } else if ((s.equals("vector") && tok(i - 1).equals("::")
+                            || s.equals("vector") && tok(i + 1).equals("<"))
                     && tok(i + 1).equals("<")) {
                 int gt = close(i + 1);
                 String et = text(i + 2, gt);
@@ -349,8 +400,13 @@ public final class HostLaunchReader {
                     Double fill = va.size() == 2 ? eval(va.get(1)[0], va.get(1)[1]) : null;
                     Integer es = SIZES.get(et);
                     if (n != null && es != null) {
-                        env.put(tok(gt + 1), new Buf((long) (n * es), "std::vector<" + et + "> " + tok(gt + 1) + "("
-                                + text(gt + 3, close(gt + 2)) + ") at " + at(i), fill));
+                        env.put(
+                                tok(gt + 1),
+                                new Buf(
+                                        (long) (n * es),
+                                        "std::vector<" + et + "> " + tok(gt + 1) + "(" + text(gt + 3, close(gt + 2))
+                                                + ") at " + at(i),
+                                        fill));
                     }
                 }
             }
@@ -366,7 +422,8 @@ public final class HostLaunchReader {
     }
 
     private String lastIdent(int[] r) {
-        for (int k = r[1] - 1; k >= r[0]; k--) if (isIdent(t.get(k)) && !t.get(k).equals("void")) return t.get(k);
+        for (int k = r[1] - 1; k >= r[0]; k--)
+            if (isIdent(t.get(k)) && !t.get(k).equals("void")) return t.get(k);
         return null;
     }
 
@@ -380,8 +437,13 @@ public final class HostLaunchReader {
             // TYPE name [, name] [ [N] ] ;
             List<String> type = new ArrayList<>();
             int k = i;
-            while (k < semi && (isIdent(t.get(k)) && (k + 1 < semi && isIdent(t.get(k + 1)) || SIZES.containsKey(t.get(k))
-                    && !(k + 1 < semi && (t.get(k + 1).equals(";") || t.get(k + 1).equals(",")))))) {
+            while (k < semi
+                    && (isIdent(t.get(k))
+                            && (k + 1 < semi && isIdent(t.get(k + 1))
+                                    || SIZES.containsKey(t.get(k))
+                                            && !(k + 1 < semi
+                                                    && (t.get(k + 1).equals(";")
+                                                            || t.get(k + 1).equals(",")))))) {
                 type.add(t.get(k));
                 k++;
             }
@@ -414,7 +476,9 @@ public final class HostLaunchReader {
         if (tok(i + 1).equals("(") || tok(i + 1).equals("{")) {
             args = i + 2;
             end = close(i + 1);
-        } else if (tok(i + 1).equals("=") && tok(i + 2).equals("dim3") && tok(i + 3).equals("(")) {
+        } else if (tok(i + 1).equals("=")
+                && tok(i + 2).equals("dim3")
+                && tok(i + 3).equals("(")) {
             args = i + 4;
             end = close(i + 3);
         } else if (tok(i + 1).equals("=") && tok(i + 2).equals("{")) {
@@ -448,20 +512,27 @@ public final class HostLaunchReader {
         if (tok(i + 2).equals("new") && isIdent(tok(i + 3))) {
             int k = i + 3;
             StringBuilder tn = new StringBuilder();
-            while (k < end && isIdent(t.get(k))) tn.append(tn.length() > 0 ? " " : "").append(t.get(k++));
+            while (k < end && isIdent(t.get(k)))
+                tn.append(tn.length() > 0 ? " " : "").append(t.get(k++));
             Integer es = SIZES.get(tn.toString());
             if (tok(k).equals("[") && es != null) {
                 Double n = eval(k + 1, close(k));
-                if (n != null) env.put(name, new Buf((long) (n * es), "new " + tn + "[" + text(k + 1, close(k)) + "] at " + at(i)));
+                if (n != null)
+                    env.put(
+                            name,
+                            new Buf((long) (n * es), "new " + tn + "[" + text(k + 1, close(k)) + "] at " + at(i)));
             }
             return;
         }
         for (int k = i + 2; k < end; k++) {
-            if ((t.get(k).equals("malloc") || t.get(k).equals("calloc")) && tok(k + 1).equals("(")) {
+            if ((t.get(k).equals("malloc") || t.get(k).equals("calloc"))
+                    && tok(k + 1).equals("(")) {
                 List<int[]> a = split(k + 2, close(k + 1));
-                Double bytes = a.size() == 1 ? eval(a.get(0)[0], a.get(0)[1])
+                Double bytes = a.size() == 1
+                        ? eval(a.get(0)[0], a.get(0)[1])
                         : a.size() == 2 ? mul(eval(a.get(0)[0], a.get(0)[1]), eval(a.get(1)[0], a.get(1)[1])) : null;
-                if (bytes != null) env.put(name, new Buf(bytes.longValue(), text(k, close(k + 1) + 1) + " at " + at(i)));
+                if (bytes != null)
+                    env.put(name, new Buf(bytes.longValue(), text(k, close(k + 1) + 1) + " at " + at(i)));
                 return;
             }
         }
@@ -507,7 +578,8 @@ public final class HostLaunchReader {
                 d.xyz[k] = x.longValue();
                 d.known[k] = true;
             }
-            d.from = (d.from == null ? "" : d.from + "; ") + name + "." + field + " = " + text(i + 4, end) + " at " + at(i);
+            d.from = (d.from == null ? "" : d.from + "; ") + name + "." + field + " = " + text(i + 4, end) + " at "
+                    + at(i);
         } else if (v instanceof Struct st) {
             if (x == null) st.fields.remove(field);
             else st.fields.put(field, x);
@@ -523,7 +595,10 @@ public final class HostLaunchReader {
             String s = t.get(k);
             if (s.equals("(") || s.equals("[") || s.equals("{")) depth++;
             else if (s.equals(")") || s.equals("]") || s.equals("}")) depth--;
-            else if (depth == 0 && s.equals(">") && t.get(k + 1).equals(">") && t.get(k + 2).equals(">")) {
+            else if (depth == 0
+                    && s.equals(">")
+                    && t.get(k + 1).equals(">")
+                    && t.get(k + 2).equals(">")) {
                 closeAt = k;
                 break;
             }
@@ -614,7 +689,11 @@ public final class HostLaunchReader {
     private boolean isTypeList(int from, int to) {
         for (int k = from; k < to; k++) {
             String s = t.get(k);
-            if (!(s.equals("*") || s.equals("const") || s.equals("unsigned") || SIZES.containsKey(s) || s.equals("void")
+            if (!(s.equals("*")
+                    || s.equals("const")
+                    || s.equals("unsigned")
+                    || SIZES.containsKey(s)
+                    || s.equals("void")
                     || structs.containsKey(s))) return false;
         }
         return to > from;
@@ -671,13 +750,18 @@ public final class HostLaunchReader {
     private List<String> jcudaParams(String var, int limit) {
         if (var == null) return null;
         for (int k = limit; k >= 0; k--) {
-            if (t.get(k).equals(var) && tok(k + 1).equals("=") && tok(k + 2).equals("Pointer") && tok(k + 4).equals("to")
+            if (t.get(k).equals(var)
+                    && tok(k + 1).equals("=")
+                    && tok(k + 2).equals("Pointer")
+                    && tok(k + 4).equals("to")
                     && tok(k + 5).equals("(")) {
                 List<String> items = new ArrayList<>();
                 for (int[] r : split(k + 6, close(k + 5))) {
                     // Pointer.to(x) or Pointer.to(new int[]{n})
                     int f = r[0];
-                    if (tok(f).equals("Pointer") && tok(f + 2).equals("to") && tok(f + 3).equals("(")) {
+                    if (tok(f).equals("Pointer")
+                            && tok(f + 2).equals("to")
+                            && tok(f + 3).equals("(")) {
                         int c = close(f + 3);
                         if (tok(f + 4).equals("new")) {
                             int ob = f + 4;
@@ -721,8 +805,7 @@ public final class HostLaunchReader {
     // ------------------------------------------------------------------ expressions
 
     /** A value with its C type class: integer (integer division, truncating casts) or floating. */
-    private record N(double v, boolean integer) {
-    }
+    private record N(double v, boolean integer) {}
 
     private int pos, lim;
 
@@ -778,8 +861,9 @@ public final class HostLaunchReader {
         return c;
     }
 
-    private static final String[][] LEVELS = {{"||"}, {"&&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"},
-            {"+", "-"}, {"*", "/", "%"}};
+    private static final String[][] LEVELS = {
+        {"||"}, {"&&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}
+    };
 
     private N binary(int level, int depth) {
         if (depth > 64) throw new IllegalStateException("too deep");
@@ -892,10 +976,16 @@ public final class HostLaunchReader {
             String f = name.replaceFirst("^(std::|Math\\.)", "");
             boolean allInt = v.stream().allMatch(N::integer);
             return switch (f) {
-                case "min", "fmin", "fminf", "MIN" -> v.size() == 2 ? new N(Math.min(v.get(0).v(), v.get(1).v()), allInt) : null;
-                case "max", "fmax", "fmaxf", "MAX" -> v.size() == 2 ? new N(Math.max(v.get(0).v(), v.get(1).v()), allInt) : null;
+                case "min", "fmin", "fminf", "MIN" -> v.size() == 2
+                        ? new N(Math.min(v.get(0).v(), v.get(1).v()), allInt)
+                        : null;
+                case "max", "fmax", "fmaxf", "MAX" -> v.size() == 2
+                        ? new N(Math.max(v.get(0).v(), v.get(1).v()), allInt)
+                        : null;
                 case "ceil", "ceilf" -> v.size() == 1 ? new N(Math.ceil(v.get(0).v()), false) : null;
-                case "floor", "floorf" -> v.size() == 1 ? new N(Math.floor(v.get(0).v()), false) : null;
+                case "floor", "floorf" -> v.size() == 1
+                        ? new N(Math.floor(v.get(0).v()), false)
+                        : null;
                 case "sqrt", "sqrtf" -> v.size() == 1 ? new N(Math.sqrt(v.get(0).v()), false) : null;
                 case "int", "unsigned", "size_t", "long" -> v.size() == 1 ? cast(v.get(0), true) : null;
                 case "float", "double" -> v.size() == 1 ? cast(v.get(0), false) : null;
@@ -938,7 +1028,8 @@ public final class HostLaunchReader {
         if (s.isEmpty() || !(Character.isDigit(s.charAt(0)) || s.charAt(0) == '.')) return null;
         String x = s.toLowerCase(Locale.ROOT).replace("'", "");
         try {
-            if (x.startsWith("0x")) return (double) Long.parseLong(x.substring(2).replaceAll("[ul]+$", ""), 16);
+            if (x.startsWith("0x"))
+                return (double) Long.parseLong(x.substring(2).replaceAll("[ul]+$", ""), 16);
             if (x.matches("[0-9]+[ul]*")) return (double) Long.parseLong(x.replaceAll("[ul]+$", ""));
             return Double.parseDouble(x.replaceAll("[fl]$", ""));
         } catch (NumberFormatException e) {

@@ -2,8 +2,7 @@ package dev.numlint.cuda;
 
 /** Numeric literal helpers. */
 final class Literals {
-    private Literals() {
-    }
+    private Literals() {}
 
     /** Value of an integer or floating literal, or null. */
     static Double value(String text) {

@@ -19,8 +19,7 @@ import org.antlr.v4.runtime.Token;
  */
 final class Preprocessor {
     /** A macro definition. {@code params} is null for object-like macros. */
-    record Macro(String name, List<String> params, boolean variadic, List<PToken> body) {
-    }
+    record Macro(String name, List<String> params, boolean variadic, List<PToken> body) {}
 
     interface IncludeHandler {
         /** Called for an active {@code #include "name"} at {@code line}. */
@@ -29,15 +28,35 @@ final class Preprocessor {
 
     /** Identifiers whose value the analysis cannot know (device vs host pass, toolkit version). */
     static boolean undecidable(String id) {
-        return id.equals("__CUDA_ARCH__") || id.startsWith("__CUDA_ARCH") || id.startsWith("CUDART_VERSION")
-                || id.startsWith("__CUDACC_VER") || id.equals("CUDA_VERSION") || id.startsWith("__CUDA_API_VER");
+        return id.equals("__CUDA_ARCH__")
+                || id.startsWith("__CUDA_ARCH")
+                || id.startsWith("CUDART_VERSION")
+                || id.startsWith("__CUDACC_VER")
+                || id.equals("CUDA_VERSION")
+                || id.startsWith("__CUDA_API_VER");
     }
 
-    private static final Map<String, Long> PREDEFINED = Map.of("__CUDACC__", 1L, "__NVCC__", 1L, "__cplusplus",
-            201703L, "__linux__", 1L, "__x86_64__", 1L, "__STDC__", 1L, "__GNUC__", 12L, "__CUDACC_RTC__", 0L);
+    private static final Map<String, Long> PREDEFINED = Map.of(
+            "__CUDACC__",
+            1L,
+            "__NVCC__",
+            1L,
+            "__cplusplus",
+            201703L,
+            "__linux__",
+            1L,
+            "__x86_64__",
+            1L,
+            "__STDC__",
+            1L,
+            "__GNUC__",
+            12L,
+            "__CUDACC_RTC__",
+            0L);
 
     /** Predefined macros of nvcc's CUDA pass that the host compiler does not define. */
     private static final Set<String> CUDA_ONLY = Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__");
+
     private static final Set<String> C_ONLY = Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__", "__cplusplus");
 
     /** The language a file is compiled as: decides which predefined macros exist. */
@@ -89,9 +108,11 @@ final class Preprocessor {
         final boolean parentActive;
         /** The enclosing code is emitted (active, or an inactive branch analyzed under all-configurations). */
         final boolean parentEmitted;
+
         int state;
         /** The condition of the current branch as written ("defined(FAST_PATH)", "N > 2", "!(N > 2)"). */
         String text;
+
         final List<String> prior = new ArrayList<>();
 
         Cond(boolean parentActive, boolean parentEmitted, int state, String text) {
@@ -185,8 +206,10 @@ final class Preprocessor {
         List<PToken> out = null;
         for (int i = 0; i < toks.size(); i++) {
             PToken t = toks.get(i);
-            if (t.getType() == CudaLexer.IDENTIFIER && (t.getText().equals("_Pragma") || t.getText().equals("__pragma"))
-                    && i + 1 < toks.size() && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
+            if (t.getType() == CudaLexer.IDENTIFIER
+                    && (t.getText().equals("_Pragma") || t.getText().equals("__pragma"))
+                    && i + 1 < toks.size()
+                    && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
                 int depth = 0;
                 int j = i + 1;
                 for (; j < toks.size(); j++) {
@@ -236,7 +259,8 @@ final class Preprocessor {
                     boolean def = isDefined(id);
                     state = def == kw.equals("ifdef") ? TAKING : WAITING;
                 }
-                conds.push(new Cond(active, emitted(conds), state, (kw.equals("ifdef") ? "" : "!") + "defined(" + id + ")"));
+                conds.push(new Cond(
+                        active, emitted(conds), state, (kw.equals("ifdef") ? "" : "!") + "defined(" + id + ")"));
                 break;
             }
             case "elif": {
@@ -382,17 +406,35 @@ final class Preprocessor {
 
         private int prec(int type) {
             switch (type) {
-                case CudaLexer.OR_OR: return 1;
-                case CudaLexer.AND_AND: return 2;
-                case CudaLexer.PIPE: return 3;
-                case CudaLexer.CARET: return 4;
-                case CudaLexer.AMP: return 5;
-                case CudaLexer.EQ: case CudaLexer.NE: return 6;
-                case CudaLexer.LT: case CudaLexer.GT: case CudaLexer.LE: case CudaLexer.GE: return 7;
-                case CudaLexer.SHL: return 8;
-                case CudaLexer.PLUS: case CudaLexer.MINUS: return 9;
-                case CudaLexer.STAR: case CudaLexer.DIV: case CudaLexer.MOD: return 10;
-                default: return -1;
+                case CudaLexer.OR_OR:
+                    return 1;
+                case CudaLexer.AND_AND:
+                    return 2;
+                case CudaLexer.PIPE:
+                    return 3;
+                case CudaLexer.CARET:
+                    return 4;
+                case CudaLexer.AMP:
+                    return 5;
+                case CudaLexer.EQ:
+                case CudaLexer.NE:
+                    return 6;
+                case CudaLexer.LT:
+                case CudaLexer.GT:
+                case CudaLexer.LE:
+                case CudaLexer.GE:
+                    return 7;
+                case CudaLexer.SHL:
+                    return 8;
+                case CudaLexer.PLUS:
+                case CudaLexer.MINUS:
+                    return 9;
+                case CudaLexer.STAR:
+                case CudaLexer.DIV:
+                case CudaLexer.MOD:
+                    return 10;
+                default:
+                    return -1;
             }
         }
 
@@ -424,23 +466,40 @@ final class Preprocessor {
             }
             if (a == null || b == null) return null;
             switch (op) {
-                case -1: return a >> b;
-                case CudaLexer.PIPE: return a | b;
-                case CudaLexer.CARET: return a ^ b;
-                case CudaLexer.AMP: return a & b;
-                case CudaLexer.EQ: return a.equals(b) ? 1L : 0L;
-                case CudaLexer.NE: return a.equals(b) ? 0L : 1L;
-                case CudaLexer.LT: return a < b ? 1L : 0L;
-                case CudaLexer.GT: return a > b ? 1L : 0L;
-                case CudaLexer.LE: return a <= b ? 1L : 0L;
-                case CudaLexer.GE: return a >= b ? 1L : 0L;
-                case CudaLexer.SHL: return a << b;
-                case CudaLexer.PLUS: return a + b;
-                case CudaLexer.MINUS: return a - b;
-                case CudaLexer.STAR: return a * b;
-                case CudaLexer.DIV: return b == 0 ? null : a / b;
-                case CudaLexer.MOD: return b == 0 ? null : a % b;
-                default: return null;
+                case -1:
+                    return a >> b;
+                case CudaLexer.PIPE:
+                    return a | b;
+                case CudaLexer.CARET:
+                    return a ^ b;
+                case CudaLexer.AMP:
+                    return a & b;
+                case CudaLexer.EQ:
+                    return a.equals(b) ? 1L : 0L;
+                case CudaLexer.NE:
+                    return a.equals(b) ? 0L : 1L;
+                case CudaLexer.LT:
+                    return a < b ? 1L : 0L;
+                case CudaLexer.GT:
+                    return a > b ? 1L : 0L;
+                case CudaLexer.LE:
+                    return a <= b ? 1L : 0L;
+                case CudaLexer.GE:
+                    return a >= b ? 1L : 0L;
+                case CudaLexer.SHL:
+                    return a << b;
+                case CudaLexer.PLUS:
+                    return a + b;
+                case CudaLexer.MINUS:
+                    return a - b;
+                case CudaLexer.STAR:
+                    return a * b;
+                case CudaLexer.DIV:
+                    return b == 0 ? null : a / b;
+                case CudaLexer.MOD:
+                    return b == 0 ? null : a % b;
+                default:
+                    return null;
             }
         }
 
@@ -502,8 +561,12 @@ final class Preprocessor {
                 Long pre = predefined(id);
                 if (pre != null) return pre;
                 // C: an identifier that is not a macro is 0; unknown toolkit/arch macros are undecidable
-                return undecidable(id) || id.equals("__undecidable__") || id.startsWith("CUDA") || id.startsWith("__CUDA")
-                        ? null : Long.valueOf(0);
+                return undecidable(id)
+                                || id.equals("__undecidable__")
+                                || id.startsWith("CUDA")
+                                || id.startsWith("__CUDA")
+                        ? null
+                        : Long.valueOf(0);
             }
             throw new IllegalStateException("unexpected token in #if");
         }
@@ -512,6 +575,7 @@ final class Preprocessor {
     // ---------------------------------------------------------------- macro expansion
     /** Bounds of macro expansion per file: expansions, tokens they produce, nesting of macro arguments. */
     static final int MAX_EXPANSIONS = 200_000;
+
     static final long MAX_PRODUCED = 4_000_000;
     static final int MAX_ARG_DEPTH = 64;
     private long produced;
@@ -659,14 +723,23 @@ final class Preprocessor {
         for (int i = 0; i < body.size(); i++) {
             PToken b = body.get(i);
             int ty = b.getType();
-            if (ty == CudaLexer.HASH && args != null && i + 1 < body.size() && argMap.containsKey(body.get(i + 1).getText())) {
+            if (ty == CudaLexer.HASH
+                    && args != null
+                    && i + 1 < body.size()
+                    && argMap.containsKey(body.get(i + 1).getText())) {
                 StringBuilder sb = new StringBuilder("\"");
                 for (PToken a : argMap.get(body.get(i + 1).getText())) {
                     if (sb.length() > 1) sb.append(' ');
                     sb.append(a.getText().replace("\\", "\\\\").replace("\"", "\\\""));
                 }
                 sb.append('"');
-                res.add(new PToken(CudaLexer.STRING_LITERAL, sb.toString(), inv.getLine(), inv.getCharPositionInLine(), hide, macroName));
+                res.add(new PToken(
+                        CudaLexer.STRING_LITERAL,
+                        sb.toString(),
+                        inv.getLine(),
+                        inv.getCharPositionInLine(),
+                        hide,
+                        macroName));
                 i++;
                 continue;
             }
@@ -674,10 +747,13 @@ final class Preprocessor {
                 PToken left = res.remove(res.size() - 1);
                 PToken rightTok = body.get(++i);
                 List<PToken> right = argMap.containsKey(rightTok.getText()) && args != null
-                        ? new ArrayList<>(argMap.get(rightTok.getText())) : new ArrayList<>(List.of(rightTok));
-                String pasted = left.getText() + (right.isEmpty() ? "" : right.remove(0).getText());
+                        ? new ArrayList<>(argMap.get(rightTok.getText()))
+                        : new ArrayList<>(List.of(rightTok));
+                String pasted =
+                        left.getText() + (right.isEmpty() ? "" : right.remove(0).getText());
                 for (PToken lt : lex(pasted)) {
-                    res.add(new PToken(lt.getType(), lt.getText(), inv.getLine(), inv.getCharPositionInLine(), hide, macroName));
+                    res.add(new PToken(
+                            lt.getType(), lt.getText(), inv.getLine(), inv.getCharPositionInLine(), hide, macroName));
                 }
                 for (PToken r : right) res.add(r.at(inv.getLine(), inv.getCharPositionInLine(), hide, macroName));
                 continue;

@@ -66,7 +66,8 @@ final class Reporter implements CudaReport {
     public FlagCitation flag(Predicate<String> which, String fallback) {
         var o = build.originOf(which);
         if (o.isPresent()) {
-            return new FlagCitation(o.get().flag() + " (set at " + o.get().location().shortText() + ")", o.get());
+            return new FlagCitation(
+                    o.get().flag() + " (set at " + o.get().location().shortText() + ")", o.get());
         }
         return new FlagCitation(fallback, null);
     }
@@ -114,8 +115,11 @@ final class Reporter implements CudaReport {
         }
 
         /** A site at this region. */
-        Site site(String text, boolean device, boolean host, java.util.function.Supplier<java.util.List<
-                dev.numlint.cuda.facts.ValueUse>> flow) {
+        Site site(
+                String text,
+                boolean device,
+                boolean host,
+                java.util.function.Supplier<java.util.List<dev.numlint.cuda.facts.ValueUse>> flow) {
             return new Site(line, col, endLine, endCol, condition, text, device, host, flow);
         }
 
@@ -125,8 +129,8 @@ final class Reporter implements CudaReport {
     }
 
     @Override
-    public void report(String rule, String function, Site at, String message, Confidence conf, Impact impact,
-            FlagCitation flag) {
+    public void report(
+            String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
         String snippet = at.text();
         Pos pos = Pos.of(at);
         // one finding per location and rule (a macro expanding to several hazards reports its use once)

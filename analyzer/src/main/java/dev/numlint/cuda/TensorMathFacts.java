@@ -19,7 +19,11 @@ final class TensorMathFacts {
     private final boolean host;
     private final BiFunction<Integer, Integer, String> text;
 
-    TensorMathFacts(List<PToken> toks, FunctionFacts facts, boolean device, boolean host,
+    TensorMathFacts(
+            List<PToken> toks,
+            FunctionFacts facts,
+            boolean device,
+            boolean host,
             BiFunction<Integer, Integer, String> text) {
         this.toks = toks;
         this.facts = facts;
@@ -55,21 +59,31 @@ final class TensorMathFacts {
                 if (!call && !assigned) continue;
                 int start = call ? open - 1 : i;
                 int end = call ? Decls.match(toks, open, n) : i;
-                facts.tensorMath.add(new FunctionFacts.TensorMath(tokenSite(i, start, Math.min(end, n - 1)), w, effect, null));
+                facts.tensorMath.add(
+                        new FunctionFacts.TensorMath(tokenSite(i, start, Math.min(end, n - 1)), w, effect, null));
             } else if (w.equals("fragment") && i + 1 < n && toks.get(i + 1).getType() == CudaLexer.LT) {
                 int close = angleClose(i + 1);
                 String args = close < 0 ? "" : text.apply(i + 2, close - 1).replace(" ", "");
                 int s0 = i >= 2 && toks.get(i - 1).getType() == CudaLexer.SCOPE ? i - 2 : i;
                 int e0 = close < 0 ? i : close;
                 if (args.contains("precision::tf32")) {
-                    facts.tensorMath.add(new FunctionFacts.TensorMath(tokenSite(s0, s0, e0), "precision::tf32",
-                            "float data rounded to TF32", null));
-                } else if ((args.startsWith("matrix_a") || args.startsWith("wmma::matrix_a") || args.startsWith("nvcuda::wmma::matrix_a")
-                        || args.contains("matrix_b")) && (args.contains(",half,") || args.contains(",__half,")
-                        || args.contains(",__nv_bfloat16,") || args.contains("precision::bf16")) && convLine > 0) {
-                    facts.tensorMath.add(new FunctionFacts.TensorMath(tokenSite(s0, s0, e0),
+                    facts.tensorMath.add(new FunctionFacts.TensorMath(
+                            tokenSite(s0, s0, e0), "precision::tf32", "float data rounded to TF32", null));
+                } else if ((args.startsWith("matrix_a")
+                                || args.startsWith("wmma::matrix_a")
+                                || args.startsWith("nvcuda::wmma::matrix_a")
+                                || args.contains("matrix_b"))
+                        && (args.contains(",half,")
+                                || args.contains(",__half,")
+                                || args.contains(",__nv_bfloat16,")
+                                || args.contains("precision::bf16"))
+                        && convLine > 0) {
+                    facts.tensorMath.add(new FunctionFacts.TensorMath(
+                            tokenSite(s0, s0, e0),
                             args.contains("bf16") || args.contains("bfloat16") ? "bf16 fragment" : "half fragment",
-                            args.contains("bf16") || args.contains("bfloat16") ? "float data rounded to BF16" : "float data rounded to FP16",
+                            args.contains("bf16") || args.contains("bfloat16")
+                                    ? "float data rounded to BF16"
+                                    : "float data rounded to FP16",
                             "line " + convLine));
                 }
             }

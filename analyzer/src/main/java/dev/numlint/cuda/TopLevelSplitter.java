@@ -31,6 +31,7 @@ final class TopLevelSplitter {
         int longDoubleLine;
         /** 1-based column of that "long double" mention, or 0. */
         int longDoubleCol;
+
         String longDoubleWhat;
 
         boolean runsOnDevice() {
@@ -43,8 +44,7 @@ final class TopLevelSplitter {
     }
 
     /** A declaration at file or class level that mentions long double (NL005 in host code). */
-    record LongDoubleDecl(int line, int col, String what) {
-    }
+    record LongDoubleDecl(int line, int col, String what) {}
 
     private final List<PToken> t;
     private final FileScope scope;
@@ -101,7 +101,8 @@ final class TopLevelSplitter {
                 int end = matchAngle(i + 1, to);
                 Set<String> tp = new HashSet<>(outerTemplate);
                 for (int j = i + 2; j < end; j++) {
-                    if ((ty(j) == CudaLexer.TYPENAME || ty(j) == CudaLexer.CLASS) && ty(j + 1) == CudaLexer.IDENTIFIER) {
+                    if ((ty(j) == CudaLexer.TYPENAME || ty(j) == CudaLexer.CLASS)
+                            && ty(j + 1) == CudaLexer.IDENTIFIER) {
                         tp.add(t.get(j + 1).getText());
                     }
                 }
@@ -109,7 +110,8 @@ final class TopLevelSplitter {
                 i = end + 1;
                 continue;
             }
-            if ((k == CudaLexer.PUBLIC || k == CudaLexer.PRIVATE || k == CudaLexer.PROTECTED) && ty(i + 1) == CudaLexer.COLON) {
+            if ((k == CudaLexer.PUBLIC || k == CudaLexer.PRIVATE || k == CudaLexer.PROTECTED)
+                    && ty(i + 1) == CudaLexer.COLON) {
                 i += 2;
                 continue;
             }
@@ -161,7 +163,9 @@ final class TopLevelSplitter {
             if (depth != 0) continue;
             if (k == CudaLexer.ASSIGN) sawEq = true;
             else if ((k == CudaLexer.STRUCT || k == CudaLexer.CLASS || k == CudaLexer.UNION || k == CudaLexer.ENUM)
-                    && !sawEq && parenStart < 0 && classKey < 0) classKey = j;
+                    && !sawEq
+                    && parenStart < 0
+                    && classKey < 0) classKey = j;
             else if (k == CudaLexer.COLON && parenEnd > 0 && j > parenEnd) initList = true;
             else if (k == CudaLexer.SEMI) {
                 declaration(i, j, cls, tparams);
@@ -169,7 +173,9 @@ final class TopLevelSplitter {
             } else if (k == CudaLexer.RBRACE) {
                 return j + 1; // unbalanced: skip
             } else if (k == CudaLexer.LBRACE) {
-                if (classKey >= 0 && (parenStart < 0 || parenStart > classKey && classKey < j) && !sawEq
+                if (classKey >= 0
+                        && (parenStart < 0 || parenStart > classKey && classKey < j)
+                        && !sawEq
                         && (parenStart < 0 || parenStart > j || baseOrArgsBetween(classKey, parenStart))) {
                     int end = Decls.match(t, j, to);
                     classBody(i, classKey, j, end, tparams);
@@ -219,8 +225,11 @@ final class TopLevelSplitter {
 
     private boolean isAttribute(int paren) {
         int k = ty(paren - 1);
-        return k == CudaLexer.GNU_ATTRIBUTE || k == CudaLexer.LAUNCH_BOUNDS || k == CudaLexer.ALIGN
-                || k == CudaLexer.DECLSPEC || k == CudaLexer.DECLTYPE;
+        return k == CudaLexer.GNU_ATTRIBUTE
+                || k == CudaLexer.LAUNCH_BOUNDS
+                || k == CudaLexer.ALIGN
+                || k == CudaLexer.DECLSPEC
+                || k == CudaLexer.DECLTYPE;
     }
 
     private void classBody(int start, int classKey, int open, int close, Set<String> tparams) {
@@ -235,12 +244,20 @@ final class TopLevelSplitter {
             long v = 0;
             for (List<PToken> e : Decls.splitCommas(t.subList(open + 1, close))) {
                 if (e.isEmpty() || e.get(0).getType() != CudaLexer.IDENTIFIER) continue;
-                if (e.size() >= 3 && e.get(1).getType() == CudaLexer.ASSIGN && e.get(2).getType() == CudaLexer.INTEGER_LITERAL
+                if (e.size() >= 3
+                        && e.get(1).getType() == CudaLexer.ASSIGN
+                        && e.get(2).getType() == CudaLexer.INTEGER_LITERAL
                         && e.size() == 3) {
                     Double d = Literals.value(e.get(2).getText());
                     if (d != null) v = d.longValue();
                 }
-                scope.globals.put(e.get(0).getText(), new FileScope.Var(e.get(0).getText(), CType.INT, (double) v, e.get(0).getLine()));
+                scope.globals.put(
+                        e.get(0).getText(),
+                        new FileScope.Var(
+                                e.get(0).getText(),
+                                CType.INT,
+                                (double) v,
+                                e.get(0).getLine()));
                 v++;
             }
             return;
@@ -267,7 +284,9 @@ final class TopLevelSplitter {
                     scope.typedefs.put(d.name, d.pointers > 0 ? CType.pointer(st) : st);
                 }
             } else if (lastStruct != null) {
-                scope.globals.put(d.name, new FileScope.Var(d.name, Decls.declType(CType.struct(lastStruct.name), d), null, d.line));
+                scope.globals.put(
+                        d.name,
+                        new FileScope.Var(d.name, Decls.declType(CType.struct(lastStruct.name), d), null, d.line));
             }
         }
     }
@@ -278,7 +297,9 @@ final class TopLevelSplitter {
         int first = toks.get(0).getType();
         if (first == CudaLexer.USING) {
             // using Name = type;
-            if (toks.size() > 3 && toks.get(1).getType() == CudaLexer.IDENTIFIER && toks.get(2).getType() == CudaLexer.ASSIGN) {
+            if (toks.size() > 3
+                    && toks.get(1).getType() == CudaLexer.IDENTIFIER
+                    && toks.get(2).getType() == CudaLexer.ASSIGN) {
                 List<PToken> rest = toks.subList(3, toks.size());
                 CType base = Decls.specType(rest, scope, tparams);
                 int ptr = 0;
@@ -308,7 +329,8 @@ final class TopLevelSplitter {
             }
             CType type = Decls.declType(base, d);
             if (base == CType.LONG_DOUBLE && !typedef) {
-                longDoubles.add(new LongDoubleDecl(d.line, d.col, (d.params != null ? "function " : "") + "'" + d.name + "'"));
+                longDoubles.add(
+                        new LongDoubleDecl(d.line, d.col, (d.params != null ? "function " : "") + "'" + d.name + "'"));
             }
             if (typedef) {
                 if (d.params == null) scope.typedefs.put(d.name, type.alias(d.name));
@@ -326,7 +348,8 @@ final class TopLevelSplitter {
                 cls.fields.put(d.name, type);
             } else {
                 Double cv = null;
-                if (hasConst(specs) && d.init != null && d.init.size() == 1) cv = Literals.value(d.init.get(0).getText());
+                if (hasConst(specs) && d.init != null && d.init.size() == 1)
+                    cv = Literals.value(d.init.get(0).getText());
                 scope.globals.put(d.name, new FileScope.Var(d.name, type, cv, d.line));
             }
         }
@@ -339,7 +362,8 @@ final class TopLevelSplitter {
         return false;
     }
 
-    private FileScope.FuncSig signature(String name, CType ret, List<PToken> params, List<PToken> specs, Set<String> tparams) {
+    private FileScope.FuncSig signature(
+            String name, CType ret, List<PToken> params, List<PToken> specs, Set<String> tparams) {
         List<CType> ps = new ArrayList<>();
         for (Param p : params(params, tparams)) ps.add(p.type);
         boolean dev = false;
@@ -353,8 +377,7 @@ final class TopLevelSplitter {
         return new FileScope.FuncSig(name, ret == null ? CType.UNKNOWN : ret, ps, dev || glob, host || !(dev || glob));
     }
 
-    record Param(String name, CType type, int line, int col) {
-    }
+    record Param(String name, CType type, int line, int col) {}
 
     List<Param> params(List<PToken> params, Set<String> tparams) {
         List<Param> res = new ArrayList<>();
@@ -380,7 +403,8 @@ final class TopLevelSplitter {
         return res;
     }
 
-    private void function(int i, int parenStart, int parenEnd, int open, int close, StructInfo cls, Set<String> tparams) {
+    private void function(
+            int i, int parenStart, int parenEnd, int open, int close, StructInfo cls, Set<String> tparams) {
         List<PToken> head = Decls.stripAttributes(t.subList(i, parenStart));
         if (head.isEmpty()) return;
         FunctionDef f = new FunctionDef();
@@ -402,7 +426,10 @@ final class TopLevelSplitter {
         for (int k = 0; k < head.size(); k++) if (head.get(k).getType() == CudaLexer.OPERATOR) opIdx = k;
         if (opIdx >= 0) {
             nameIdx = opIdx;
-            f.name = "operator" + head.subList(opIdx + 1, head.size()).stream().map(PToken::getText).reduce("", String::concat);
+            f.name = "operator"
+                    + head.subList(opIdx + 1, head.size()).stream()
+                            .map(PToken::getText)
+                            .reduce("", String::concat);
         } else {
             f.name = nameTok.getText();
         }
@@ -421,8 +448,9 @@ final class TopLevelSplitter {
         }
         List<PToken> specs = new ArrayList<>(head.subList(0, specEnd));
         int ptr = 0;
-        while (!specs.isEmpty() && (specs.get(specs.size() - 1).getType() == CudaLexer.STAR
-                || specs.get(specs.size() - 1).getType() == CudaLexer.AMP)) {
+        while (!specs.isEmpty()
+                && (specs.get(specs.size() - 1).getType() == CudaLexer.STAR
+                        || specs.get(specs.size() - 1).getType() == CudaLexer.AMP)) {
             if (specs.get(specs.size() - 1).getType() == CudaLexer.STAR) ptr++;
             specs.remove(specs.size() - 1);
         }

@@ -30,6 +30,7 @@ final class ValueFlow {
     private final Function<ParserRuleContext, String> text;
     /** Declared types of local variables, by their init-declarator. */
     final IdentityHashMap<ParserRuleContext, CType> declTypes = new IdentityHashMap<>();
+
     private ParserRuleContext root;
     private Map<String, List<ParserRuleContext>> reads;
     private Map<String, List<Integer>> defs;
@@ -68,9 +69,13 @@ final class ValueFlow {
         while (out.size() < MAX_USES) {
             ParserRuleContext p = cur.getParent();
             if (p == null) return;
-            if (p instanceof PrimaryExprContext || p instanceof ParenPrimaryContext || p instanceof MulExprContext
-                    || p instanceof ArgumentContext || p instanceof InitializerClauseContext
-                    || p instanceof InitializerContext || p instanceof PostIncExprContext) {
+            if (p instanceof PrimaryExprContext
+                    || p instanceof ParenPrimaryContext
+                    || p instanceof MulExprContext
+                    || p instanceof ArgumentContext
+                    || p instanceof InitializerClauseContext
+                    || p instanceof InitializerContext
+                    || p instanceof PostIncExprContext) {
                 cur = p;
             } else if (p instanceof CommaExpressionContext) {
                 List<ExpressionContext> es = ((CommaExpressionContext) p).expression();
@@ -91,10 +96,13 @@ final class ValueFlow {
                     if (isProduct(other)) out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
                 }
                 cur = p;
-            } else if (p instanceof CastExprContext || p instanceof ParenCastExprContext || p instanceof NamedCastExprContext
+            } else if (p instanceof CastExprContext
+                    || p instanceof ParenCastExprContext
+                    || p instanceof NamedCastExprContext
                     || p instanceof FunctionalCastExprContext) {
                 E r = memo.get(p);
-                if (r != null && r.type.isInteger()) out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, r.type.name, via));
+                if (r != null && r.type.isInteger())
+                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, r.type.name, via));
                 cur = p;
             } else if (p instanceof ArgumentListContext) {
                 ParserRuleContext call = p.getParent();
@@ -122,8 +130,10 @@ final class ValueFlow {
                 } else if (NumericFacts.ATOMIC_REDUCTIONS.contains(base)) {
                     out.add(use(ValueUse.Kind.ATOMIC, cc, base, via));
                     return;
-                } else if (Builtins.SAME_AS_ARG.contains(name) || Builtins.FUNCS.containsKey(base)
-                        && (Builtins.FUNCS.get(base).isFpScalar() || Builtins.FUNCS.get(base).kind == CType.Kind.VECTOR)) {
+                } else if (Builtins.SAME_AS_ARG.contains(name)
+                        || Builtins.FUNCS.containsKey(base)
+                                && (Builtins.FUNCS.get(base).isFpScalar()
+                                        || Builtins.FUNCS.get(base).kind == CType.Kind.VECTOR)) {
                     cur = cc; // math on the value: its result carries the difference on
                 } else {
                     out.add(use(ValueUse.Kind.CALL, cc, base, via));
@@ -197,7 +207,8 @@ final class ValueFlow {
             boolean carried = loop != null && ti >= loop.start.getTokenIndex() && ti < def.start.getTokenIndex();
             if (!after && !carried) continue;
             ParserRuleContext e = r.getParent();
-            if (e instanceof PrimaryExprContext && e.getParent() instanceof AssignExprContext
+            if (e instanceof PrimaryExprContext
+                    && e.getParent() instanceof AssignExprContext
                     && ((AssignExprContext) e.getParent()).expression(0) == e) {
                 continue;
             }
@@ -208,7 +219,9 @@ final class ValueFlow {
 
     private static ParserRuleContext enclosingLoop(ParserRuleContext c) {
         for (ParserRuleContext p = c.getParent(); p != null; p = p.getParent()) {
-            if (p instanceof ForStmtContext || p instanceof WhileStmtContext || p instanceof DoStmtContext
+            if (p instanceof ForStmtContext
+                    || p instanceof WhileStmtContext
+                    || p instanceof DoStmtContext
                     || p instanceof RangeForStmtContext) {
                 return p;
             }
@@ -232,17 +245,21 @@ final class ValueFlow {
                 reads.computeIfAbsent(q.nameComponent(0).IDENTIFIER().getText(), k -> new ArrayList<>())
                         .add((ParserRuleContext) t);
             }
-        } else if (t instanceof AssignExprContext && ((AssignExprContext) t).assignOp().ASSIGN() != null) {
+        } else if (t instanceof AssignExprContext
+                && ((AssignExprContext) t).assignOp().ASSIGN() != null) {
             String n = FunctionAnalyzer.simpleName(((AssignExprContext) t).expression(0));
-            if (n != null) defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((AssignExprContext) t).start.getTokenIndex());
+            if (n != null)
+                defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((AssignExprContext) t).start.getTokenIndex());
         } else if (t instanceof InitDeclaratorContext) {
             String n = FunctionAnalyzer.declName(((InitDeclaratorContext) t).declarator());
-            if (n != null) defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((InitDeclaratorContext) t).start.getTokenIndex());
+            if (n != null)
+                defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((InitDeclaratorContext) t).start.getTokenIndex());
         }
         for (int i = 0; i < t.getChildCount(); i++) collect(t.getChild(i));
     }
 
     private ValueUse use(ValueUse.Kind kind, ParserRuleContext at, String detail, String via) {
-        return new ValueUse(kind, at.start.getLine(), at.start.getCharPositionInLine() + 1, text.apply(at), detail, via);
+        return new ValueUse(
+                kind, at.start.getLine(), at.start.getCharPositionInLine() + 1, text.apply(at), detail, via);
     }
 }

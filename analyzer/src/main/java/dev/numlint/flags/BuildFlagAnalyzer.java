@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The build-flag audit (phase 0): reads compile_commands.json, CMakeLists.txt and *.cmake files, and Makefiles
@@ -59,18 +58,37 @@ public final class BuildFlagAnalyzer implements Analyzer {
     /** Pseudo-file that locations of {@code --nvcc-flags} tokens name. */
     public static final String COMMAND_LINE = "--nvcc-flags";
 
-    @Override public String id() { return "build-flags"; }
-    @Override public Layer layer() { return Layer.BUILD_FLAGS; }
-    @Override public int phase() { return PHASE_CONTEXT; }
-    @Override public Set<String> implementedRules() { return Checks.ruleIds(FlagInterpreter.CHECKS); }
+    @Override
+    public String id() {
+        return "build-flags";
+    }
+
+    @Override
+    public Layer layer() {
+        return Layer.BUILD_FLAGS;
+    }
+
+    @Override
+    public int phase() {
+        return PHASE_CONTEXT;
+    }
+
+    @Override
+    public Set<String> implementedRules() {
+        return Checks.ruleIds(FlagInterpreter.CHECKS);
+    }
 
     @Override
     public boolean accepts(Path file) {
         Path n = file.getFileName();
         if (n == null) return false;
         String name = n.toString();
-        return name.equals("compile_commands.json") || name.equals("CMakeLists.txt") || name.endsWith(".cmake")
-                || name.equals("Makefile") || name.equals("makefile") || name.equals("GNUmakefile")
+        return name.equals("compile_commands.json")
+                || name.equals("CMakeLists.txt")
+                || name.endsWith(".cmake")
+                || name.equals("Makefile")
+                || name.equals("makefile")
+                || name.equals("GNUmakefile")
                 || name.endsWith(".mk");
     }
 
@@ -96,7 +114,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
     /** One build system's contexts: per directory (directory-wide flags) and per file (commands, targets). */
     private static final class Contexts {
         final String system;
-        final Map<Path, BuildContext[]> dirs = new HashMap<>();   // {cuda, host}
+        final Map<Path, BuildContext[]> dirs = new HashMap<>(); // {cuda, host}
         final Map<Path, String> dirConfig = new HashMap<>();
         final Map<Path, BuildContext> files = new HashMap<>();
 
@@ -105,8 +123,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         }
 
         void dir(Path d, BuildContext cuda, BuildContext host, String config) {
-            BuildContext[] c = dirs.computeIfAbsent(d, k -> new BuildContext[] {BuildContext.defaults(),
-                    BuildContext.defaults()});
+            BuildContext[] c =
+                    dirs.computeIfAbsent(d, k -> new BuildContext[] {BuildContext.defaults(), BuildContext.defaults()});
             c[0].merge(cuda);
             c[1].merge(host);
             dirConfig.putIfAbsent(d, config);
@@ -137,7 +155,10 @@ public final class BuildFlagAnalyzer implements Analyzer {
         List<Path> dbs = new ArrayList<>();
         List<Path> cmakes = new ArrayList<>();
         List<Path> makes = new ArrayList<>();
-        for (Path f : files.stream().map(x -> x.toAbsolutePath().normalize()).sorted(BY_DEPTH).toList()) {
+        for (Path f : files.stream()
+                .map(x -> x.toAbsolutePath().normalize())
+                .sorted(BY_DEPTH)
+                .toList()) {
             String n = f.getFileName().toString();
             if (n.equals("compile_commands.json")) dbs.add(f);
             else if (n.equals("CMakeLists.txt") || n.endsWith(".cmake")) cmakes.add(f);
@@ -149,8 +170,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (Files.isRegularFile(p)) {
                 if (!dbs.contains(p)) dbs.add(0, p);
             } else {
-                sink.notify(new Notification("-p", 0, Level.ERROR, "unreadable-file", "-p " + options
-                        .compileCommandsDir() + ": no compile_commands.json there; the build files are used"));
+                sink.notify(new Notification(
+                        "-p",
+                        0,
+                        Level.ERROR,
+                        "unreadable-file",
+                        "-p " + options.compileCommandsDir()
+                                + ": no compile_commands.json there; the build files are used"));
             }
         }
         for (Path f : dbs) guarded(ctx, sink, f, () -> compileCommands(ctx, f, rep, model));
@@ -164,7 +190,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (cmakeRead.contains(f)) continue;
             String forced = skippedSubdirs.get(f.getParent());
             if (forced == null) {
-                forced = f.getFileName().toString().equals("CMakeLists.txt") ? null
+                forced = f.getFileName().toString().equals("CMakeLists.txt")
+                        ? null
                         : f.getFileName() + ", which no evaluated CMakeLists.txt includes";
             }
             String fc = forced;
@@ -175,8 +202,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         applyContexts(ctx, model);
     }
 
-    private static final java.util.Comparator<Path> BY_DEPTH = java.util.Comparator
-            .comparingInt(Path::getNameCount).thenComparing(java.util.Comparator.naturalOrder());
+    private static final java.util.Comparator<Path> BY_DEPTH =
+            java.util.Comparator.comparingInt(Path::getNameCount).thenComparing(java.util.Comparator.naturalOrder());
 
     private static boolean inTree(Path root, Path p) {
         Path a = p.toAbsolutePath().normalize();
@@ -193,7 +220,11 @@ public final class BuildFlagAnalyzer implements Analyzer {
         try {
             r.run();
         } catch (RuntimeException | StackOverflowError e) {
-            sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "internal-error",
+            sink.notify(new Notification(
+                    ctx.relativize(file),
+                    0,
+                    Level.ERROR,
+                    "internal-error",
                     "build-flag audit failed on this file: " + e));
         }
     }
@@ -207,7 +238,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             toks.add(new FlagTok(f, Location.of(COMMAND_LINE, 1, col), FlagTok.Lang.CUDA, null, COMMAND_LINE));
             col += f.length() + 1;
         }
-        FlagInterpreter.Result r = FlagInterpreter.interpret(toks, ctx.root().toAbsolutePath().normalize());
+        FlagInterpreter.Result r =
+                FlagInterpreter.interpret(toks, ctx.root().toAbsolutePath().normalize());
         ctx.addBuildContext(null, r.cuda);
     }
 
@@ -216,27 +248,38 @@ public final class BuildFlagAnalyzer implements Analyzer {
             long max = ctx.maxFileSize(Layer.BUILD_FLAGS);
             long size = Files.size(file);
             if (size > max) {
-                sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "file-too-large",
-                        "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags ("
-                                + max + ")"));
+                sink.notify(new Notification(
+                        ctx.relativize(file),
+                        0,
+                        Level.ERROR,
+                        "file-too-large",
+                        "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags (" + max
+                                + ")"));
                 return null;
             }
             byte[] b = Files.readAllBytes(file);
             for (int i = 0; i < Math.min(b.length, 8192); i++) {
                 if (b[i] == 0) {
-                    sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "binary-file",
+                    sink.notify(new Notification(
+                            ctx.relativize(file),
+                            0,
+                            Level.ERROR,
+                            "binary-file",
                             "binary content, not a build file; not analyzed"));
                     return null;
                 }
             }
             try {
-                return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(b)).toString();
+                return StandardCharsets.UTF_8
+                        .newDecoder()
+                        .decode(java.nio.ByteBuffer.wrap(b))
+                        .toString();
             } catch (MalformedInputException e) {
                 return new String(b, StandardCharsets.ISO_8859_1);
             }
         } catch (IOException e) {
-            sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "unreadable-file",
-                    "cannot read: " + e.getMessage()));
+            sink.notify(new Notification(
+                    ctx.relativize(file), 0, Level.ERROR, "unreadable-file", "cannot read: " + e.getMessage()));
             return null;
         }
     }
@@ -259,8 +302,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
     private static List<FlagTok> conditional(List<FlagTok> toks, String cond) {
         List<FlagTok> out = new ArrayList<>();
         for (FlagTok t : toks) {
-            String c = t.condition() == null ? cond : t.condition().contains(cond) ? t.condition()
-                    : t.condition() + " and " + cond;
+            String c = t.condition() == null
+                    ? cond
+                    : t.condition().contains(cond) ? t.condition() : t.condition() + " and " + cond;
             out.add(new FlagTok(t.text(), t.loc(), t.lang(), c, t.via()));
         }
         return out;
@@ -268,21 +312,31 @@ public final class BuildFlagAnalyzer implements Analyzer {
 
     // ------------------------------------------------------------------ CMake
 
-    private void cmakeProject(ScanContext ctx, Path file, String forced, Reporter rep, Model model,
-                              Set<Path> read, Map<Path, String> skippedSubdirs,
-                              java.util.function.Predicate<Path> inTree) {
+    private void cmakeProject(
+            ScanContext ctx,
+            Path file,
+            String forced,
+            Reporter rep,
+            Model model,
+            Set<Path> read,
+            Map<Path, String> skippedSubdirs,
+            java.util.function.Predicate<Path> inTree) {
         Map<String, String> cache = new LinkedHashMap<>();
         if (options.preset() != null && forced == null) {
             CMakePresets.Result pr = CMakePresets.cacheVariables(file.getParent(), options.preset(), inTree);
             if (pr.error() != null) {
-                rep.sink.notify(new Notification(ctx.relativize(file), 0, Level.ERROR, "not-evaluated",
+                rep.sink.notify(new Notification(
+                        ctx.relativize(file),
+                        0,
+                        Level.ERROR,
+                        "not-evaluated",
                         "--preset " + options.preset() + ": " + pr.error() + "; the defaults are used"));
             }
             cache.putAll(pr.values());
         }
         cache.putAll(options.cmakeDefines());
-        CMakeAudit.Out out = CMakeAudit.audit(file, ctx::relativize, inTree, cache, forced,
-                ctx.maxFileSize(Layer.BUILD_FLAGS));
+        CMakeAudit.Out out =
+                CMakeAudit.audit(file, ctx::relativize, inTree, cache, forced, ctx.maxFileSize(Layer.BUILD_FLAGS));
         read.addAll(out.read);
         skippedSubdirs.putAll(out.skippedSubdirectories);
         problems(rep.sink, out.problems);
@@ -294,7 +348,10 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 cfg.append(", ...");
                 break;
             }
-            cfg.append(cfg.length() == 0 ? "; " : ", ").append(e.getKey()).append('=').append(e.getValue());
+            cfg.append(cfg.length() == 0 ? "; " : ", ")
+                    .append(e.getKey())
+                    .append('=')
+                    .append(e.getValue());
         }
         if (options.preset() != null && forced == null) cfg.append("; preset ").append(options.preset());
         Path dir = file.getParent();
@@ -341,16 +398,21 @@ public final class BuildFlagAnalyzer implements Analyzer {
             all.addAll(e.getValue());
             FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all), dir);
             rep.report(r.hazards);
-            model.cmake.file(e.getKey(), isCuda(e.getKey()) ? r.cuda : r.host,
-                    "CMake source properties (" + rel + cfg + ")");
+            model.cmake.file(
+                    e.getKey(), isCuda(e.getKey()) ? r.cuda : r.host, "CMake source properties (" + rel + cfg + ")");
         }
         model.unselected.addAll(out.unselected);
     }
 
     // ------------------------------------------------------------------ make
 
-    private void makefiles(ScanContext ctx, FindingSink sink, List<Path> makes, Reporter rep, Model model,
-                           java.util.function.Predicate<Path> inTree) {
+    private void makefiles(
+            ScanContext ctx,
+            FindingSink sink,
+            List<Path> makes,
+            Reporter rep,
+            Model model,
+            java.util.function.Predicate<Path> inTree) {
         // per directory the file GNU make reads: GNUmakefile, makefile, Makefile
         Map<Path, Path> top = new LinkedHashMap<>();
         for (String n : List.of("GNUmakefile", "makefile", "Makefile")) {
@@ -361,14 +423,18 @@ public final class BuildFlagAnalyzer implements Analyzer {
         Set<Path> read = new HashSet<>();
         for (Path f : top.values()) {
             if (Files.exists(f.getParent().resolve("CMakeCache.txt"))) {
-                sink.notify(new Notification(ctx.relativize(f), 0, Level.NOTE, "not-evaluated",
+                sink.notify(new Notification(
+                        ctx.relativize(f),
+                        0,
+                        Level.NOTE,
+                        "not-evaluated",
                         "generated by CMake (CMakeCache.txt next to it): the CMake project is evaluated instead"));
                 read.add(f);
                 continue;
             }
             guarded(ctx, sink, f, () -> {
-                MakefileAudit.Out out = MakefileAudit.audit(f, ctx::relativize, inTree, options.makeTarget(),
-                        ctx.maxFileSize(Layer.BUILD_FLAGS));
+                MakefileAudit.Out out = MakefileAudit.audit(
+                        f, ctx::relativize, inTree, options.makeTarget(), ctx.maxFileSize(Layer.BUILD_FLAGS));
                 read.addAll(out.read);
                 makefile(ctx, f, out, rep, model, null);
             });
@@ -376,21 +442,21 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (Path f : makes) {
             if (read.contains(f)) continue;
             Path owner = top.get(f.getParent());
-            String forced = owner == null ? null : f.getFileName() + ", which " + ctx.relativize(owner)
-                    + " does not include";
+            String forced =
+                    owner == null ? null : f.getFileName() + ", which " + ctx.relativize(owner) + " does not include";
             guarded(ctx, sink, f, () -> {
-                MakefileAudit.Out out = MakefileAudit.audit(f, ctx::relativize, inTree, null,
-                        ctx.maxFileSize(Layer.BUILD_FLAGS));
+                MakefileAudit.Out out =
+                        MakefileAudit.audit(f, ctx::relativize, inTree, null, ctx.maxFileSize(Layer.BUILD_FLAGS));
                 makefile(ctx, f, out, rep, model, forced);
             });
         }
     }
 
-    private static void makefile(ScanContext ctx, Path file, MakefileAudit.Out out, Reporter rep, Model model,
-                                 String forced) {
+    private static void makefile(
+            ScanContext ctx, Path file, MakefileAudit.Out out, Reporter rep, Model model, String forced) {
         for (MakefileAudit.Problem p : out.problems) {
-            rep.sink.notify(new Notification(p.file(), p.line(), Level.parse(p.level().toLowerCase(Locale.ROOT)),
-                    p.id(), p.message()));
+            rep.sink.notify(new Notification(
+                    p.file(), p.line(), Level.parse(p.level().toLowerCase(Locale.ROOT)), p.id(), p.message()));
         }
         Path dir = file.getParent();
         String rel = ctx.relativize(file);
@@ -409,8 +475,12 @@ public final class BuildFlagAnalyzer implements Analyzer {
         }
         FlagInterpreter.Result v = FlagInterpreter.interpret(dedupe(out.variables), dir);
         rep.report(v.hazards);
-        model.make.dir(dir, v.cuda, v.host, "Makefile " + (out.goal == null ? "variables" : "goal " + out.goal
-                + ", flag variables") + " (" + rel + ")");
+        model.make.dir(
+                dir,
+                v.cuda,
+                v.host,
+                "Makefile " + (out.goal == null ? "variables" : "goal " + out.goal + ", flag variables") + " (" + rel
+                        + ")");
         model.unselected.addAll(out.unselected);
     }
 
@@ -433,18 +503,25 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (CompileCommandsAudit.Entry e : out.entries) {
             Path base = null;
             try {
-                base = e.directory() == null ? file.getParent() : file.getParent().resolve(e.directory());
+                base = e.directory() == null
+                        ? file.getParent()
+                        : file.getParent().resolve(e.directory());
             } catch (InvalidPathException ex) {
                 // not a path
             }
             FlagInterpreter.Result r = FlagInterpreter.interpret(e.toks(), base);
             for (FlagHazard h : r.hazards) {
-                grouped.computeIfAbsent(h.ruleId() + "\u0000" + h.entry().flag() + "\u0000" + h.entry().target(),
-                        k -> new ArrayList<>()).add(h);
+                grouped.computeIfAbsent(
+                                h.ruleId() + "\u0000" + h.entry().flag() + "\u0000"
+                                        + h.entry().target(),
+                                k -> new ArrayList<>())
+                        .add(h);
             }
             Path src = resolve(ctx, e, byName, ambiguous);
             if (src != null) {
-                model.db.file(src, e.compiler() == FlagTok.Lang.CUDA ? r.cuda : r.host,
+                model.db.file(
+                        src,
+                        e.compiler() == FlagTok.Lang.CUDA ? r.cuda : r.host,
                         "compile_commands.json entry (" + rel + ":" + e.line() + ")");
             }
         }
@@ -453,12 +530,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
         }
     }
     /** The scanned file an entry compiles: its path, or (database from another machine) the same path tail. */
-    private static Path resolve(ScanContext ctx, CompileCommandsAudit.Entry e, Map<String, Path> byName,
-                                Set<String> ambiguous) {
+    private static Path resolve(
+            ScanContext ctx, CompileCommandsAudit.Entry e, Map<String, Path> byName, Set<String> ambiguous) {
         Path p;
         try {
             p = Path.of(e.file());
-            if (!p.isAbsolute() && e.directory() != null) p = Path.of(e.directory()).resolve(p);
+            if (!p.isAbsolute() && e.directory() != null)
+                p = Path.of(e.directory()).resolve(p);
             p = p.normalize();
         } catch (InvalidPathException ex) {
             return null;
@@ -542,8 +620,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         Set<Path> scanned = new HashSet<>(sources);
         // CUDA translation units first, then by path: a header included by a .cu and a .c gets the .cu's context
         List<Path> tus = new ArrayList<>(compiled);
-        tus.sort(java.util.Comparator.comparing((Path p) -> !isCuda(p)).thenComparing(java.util.Comparator
-                .naturalOrder()));
+        tus.sort(java.util.Comparator.comparing((Path p) -> !isCuda(p))
+                .thenComparing(java.util.Comparator.naturalOrder()));
         java.util.ArrayDeque<Path> queue = new java.util.ArrayDeque<>(tus);
         Map<Path, Integer> depth = new HashMap<>();
         for (Path p : compiled) depth.put(p, 0);
@@ -556,7 +634,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 Path via = tc.compiledVia() != null ? tc.compiledVia() : tu;
                 BuildContext c = BuildContext.defaults();
                 mergeDistinct(c, tc);
-                String base = tc.configuration() == null ? "" : tc.configuration().replaceFirst("^compiled through [^:]*: ", "");
+                String base = tc.configuration() == null
+                        ? ""
+                        : tc.configuration().replaceFirst("^compiled through [^:]*: ", "");
                 c.compiledVia(via).configuration("compiled through " + ctx.relativize(via) + ": " + base);
                 chosen.put(inc, c);
                 depth.put(inc, depth.get(tu) + 1);
@@ -606,12 +686,16 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (Path f : sources) {
             BuildContext c = chosen.get(f);
             String n = f.getFileName().toString();
-            boolean code = n.endsWith(".cu") || n.endsWith(".c") || n.endsWith(".cpp") || n.endsWith(".cc")
+            boolean code = n.endsWith(".cu")
+                    || n.endsWith(".c")
+                    || n.endsWith(".cpp")
+                    || n.endsWith(".cc")
                     || n.endsWith(".cxx");
             if (c == null && !code) continue;
             String key = c == null ? "no build file applies: compiler defaults" : describe(c);
             byDir.computeIfAbsent(f.getParent(), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(key, k -> new ArrayList<>()).add(f);
+                    .computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(f);
         }
         List<String> out = new ArrayList<>();
         for (Map.Entry<Path, Map<String, List<Path>>> d : byDir.entrySet()) {
@@ -676,10 +760,18 @@ public final class BuildFlagAnalyzer implements Analyzer {
     /** {@link BuildContext#merge} without repeating an origin that is already recorded (same flag, same place). */
     private static void mergeDistinct(BuildContext into, BuildContext other) {
         BuildContext o = other.copy();
-        BuildContext settings = BuildContext.defaults().fastMath(o.fastMath()).precDiv(o.precDiv())
-                .precSqrt(o.precSqrt()).ftz(o.ftz()).fmad(o.fmad()).hostArch(o.hostArch())
-                .hostFpContractOff(o.hostFpContractOff()).hostFastMath(o.hostFastMath()).m32(o.m32())
-                .mfpmath387(o.mfpmath387()).cudaArch(o.cudaArch());
+        BuildContext settings = BuildContext.defaults()
+                .fastMath(o.fastMath())
+                .precDiv(o.precDiv())
+                .precSqrt(o.precSqrt())
+                .ftz(o.ftz())
+                .fmad(o.fmad())
+                .hostArch(o.hostArch())
+                .hostFpContractOff(o.hostFpContractOff())
+                .hostFastMath(o.hostFastMath())
+                .m32(o.m32())
+                .mfpmath387(o.mfpmath387())
+                .cudaArch(o.cudaArch());
         o.nvccFlags().forEach(settings::addNvccFlag);
         o.defines().forEach(settings::addDefine);
         o.undefines().forEach(settings::addUndefine);
@@ -693,8 +785,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     private static boolean isEmpty(BuildContext c) {
-        return c.origins().isEmpty() && c.nvccFlags().isEmpty() && c.cudaArch() == null && c.defines().isEmpty()
-                && c.includePaths().isEmpty() && c.compiledVia() == null && c.configuration() == null;
+        return c.origins().isEmpty()
+                && c.nvccFlags().isEmpty()
+                && c.cudaArch() == null
+                && c.defines().isEmpty()
+                && c.includePaths().isEmpty()
+                && c.compiledVia() == null
+                && c.configuration() == null;
     }
 
     // ------------------------------------------------------------------ reporting
@@ -724,8 +821,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (!ctx.rules().enabled(h.ruleId())) return;
             StringBuilder msg = new StringBuilder(h.message());
             msg.append("; set through ").append(t.via());
-            if (hs.size() > 1) msg.append(" and ").append(hs.size() - 1).append(" more entr")
-                    .append(hs.size() == 2 ? "y" : "ies");
+            if (hs.size() > 1)
+                msg.append(" and ").append(hs.size() - 1).append(" more entr").append(hs.size() == 2 ? "y" : "ies");
             if (t.condition() != null) msg.append("; applies only under ").append(t.condition());
             Finding.Builder b = Finding.builder(h.ruleId())
                     .location(e.loc())
@@ -734,11 +831,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
                     .evidence(new Evidence("flag", e.flag(), null))
                     .confidence(t.condition() != null ? Confidence.MEDIUM : Confidence.HIGH)
                     .fingerprintKey("flag|" + h.ruleId() + "|" + e.flag() + "|" + e.target() + "|" + t.via())
-                    .property("appliesTo", switch (e.target()) {
-                        case DEVICE -> "cuda-device";
-                        case CU_HOST -> "cuda-host";
-                        case HOST -> "host";
-                    });
+                    .property(
+                            "appliesTo",
+                            switch (e.target()) {
+                                case DEVICE -> "cuda-device";
+                                case CU_HOST -> "cuda-host";
+                                case HOST -> "host";
+                            });
             if (t.condition() != null) b.property("condition", t.condition());
             if (h.level() != null) b.level(h.level());
             for (int i = 1; i < hs.size() && i <= 10; i++) {

@@ -15,12 +15,13 @@ import java.util.Map;
  * @param preset             {@code --preset NAME}: a configure preset of CMakePresets.json / CMakeUserPresets.json
  *                           whose cacheVariables (with those of the presets it inherits) apply, or null
  */
-public record BuildOptions(Path compileCommandsDir, String makeTarget, Map<String, String> cmakeDefines,
-                           String preset) {
+public record BuildOptions(
+        Path compileCommandsDir, String makeTarget, Map<String, String> cmakeDefines, String preset) {
     public static final BuildOptions DEFAULT = new BuildOptions(null, null, Map.of(), null);
 
     public BuildOptions {
-        cmakeDefines = cmakeDefines == null ? Map.of() : java.util.Collections.unmodifiableMap(
-                new LinkedHashMap<>(cmakeDefines));
+        cmakeDefines = cmakeDefines == null
+                ? Map.of()
+                : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(cmakeDefines));
     }
 }

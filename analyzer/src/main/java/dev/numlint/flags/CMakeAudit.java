@@ -41,14 +41,26 @@ import java.util.function.Function;
  * "not fully evaluated" notice names the place.
  */
 final class CMakeAudit {
-    private static final List<String> CONFIG_SUFFIXES = List.of("", "_RELEASE", "_DEBUG", "_RELWITHDEBINFO",
-            "_MINSIZEREL");
+    private static final List<String> CONFIG_SUFFIXES =
+            List.of("", "_RELEASE", "_DEBUG", "_RELWITHDEBINFO", "_MINSIZEREL");
     private long maxBytes = dev.numlint.spi.ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.BUILD_FLAGS);
     private static final Set<String> BLOCK_OPEN = Set.of("if", "foreach", "while", "function", "macro", "block");
-    private static final Set<String> BLOCK_CLOSE = Set.of("endif", "endforeach", "endwhile", "endfunction", "endmacro",
-            "endblock");
-    private static final Set<String> TARGET_KEYWORDS = Set.of("WIN32", "MACOSX_BUNDLE", "EXCLUDE_FROM_ALL", "STATIC",
-            "SHARED", "MODULE", "OBJECT", "INTERFACE", "PUBLIC", "PRIVATE", "SYSTEM", "BEFORE", "AFTER");
+    private static final Set<String> BLOCK_CLOSE =
+            Set.of("endif", "endforeach", "endwhile", "endfunction", "endmacro", "endblock");
+    private static final Set<String> TARGET_KEYWORDS = Set.of(
+            "WIN32",
+            "MACOSX_BUNDLE",
+            "EXCLUDE_FROM_ALL",
+            "STATIC",
+            "SHARED",
+            "MODULE",
+            "OBJECT",
+            "INTERFACE",
+            "PUBLIC",
+            "PRIVATE",
+            "SYSTEM",
+            "BEFORE",
+            "AFTER");
 
     /** Result of one build file. */
     static final class Out {
@@ -62,6 +74,7 @@ final class CMakeAudit {
         final Map<String, List<Path>> sources = new LinkedHashMap<>();
         /** compute_XX from CMAKE_CUDA_ARCHITECTURES, per target from CUDA_ARCHITECTURES ("" = directory). */
         final Map<String, String> cudaArch = new HashMap<>();
+
         final List<String[]> problems = new ArrayList<>(); // {file, line, message}
         /** Files read (the build file and what it includes). */
         final List<Path> read = new ArrayList<>();
@@ -84,15 +97,21 @@ final class CMakeAudit {
      * known true or unknown: {@code condition} is non-null then), 1 skipped (a branch known false; {@code skip}
      * describes it).
      */
-    private record Block(String name, String condition, int fileIndex, int line, int state, boolean anyTrue,
-                         boolean anyUnknown, String skip) {
+    private record Block(
+            String name,
+            String condition,
+            int fileIndex,
+            int line,
+            int state,
+            boolean anyTrue,
+            boolean anyUnknown,
+            String skip) {
         Block(String name, String condition, int fileIndex, int line) {
             this(name, condition, fileIndex, line, 0, false, false, null);
         }
     }
 
-    private record CondRange(int fileIndex, int from, int to, String condition) {
-    }
+    private record CondRange(int fileIndex, int from, int to, String condition) {}
 
     private final Function<Path, String> relativize;
     private final List<Path> fileTable = new ArrayList<>();
@@ -108,10 +127,12 @@ final class CMakeAudit {
     private List<FlagTok> dirOptions = new ArrayList<>();
     /** Skip mode: the condition of the skipped branch whose commands are being audited, and where it starts. */
     private String skipMode;
+
     private int skipFi;
     private int skipLine;
     /** Forced condition for a whole file evaluated on its own although the project skips it. */
     private String forced;
+
     private final long deadline = System.nanoTime() + TIME_BUDGET_NANOS;
     private long work;
     private boolean budgetNoticed;
@@ -120,6 +141,7 @@ final class CMakeAudit {
     static final int MAX_EXPANSION = 256 * 1024;
     /** Characters all expansions of one project may produce together. */
     static final long MAX_WORK = 32L << 20;
+
     static final long TIME_BUDGET_NANOS = 10_000_000_000L;
     static final int MAX_SUBDIRECTORIES = 2000;
 
@@ -130,7 +152,12 @@ final class CMakeAudit {
     }
 
     static Out audit(Path file, Function<Path, String> relativize) {
-        return audit(file, relativize, p -> true, Map.of(), null,
+        return audit(
+                file,
+                relativize,
+                p -> true,
+                Map.of(),
+                null,
                 dev.numlint.spi.ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.BUILD_FLAGS));
     }
 
@@ -143,18 +170,33 @@ final class CMakeAudit {
      *                  adds only under a condition that is false in the default configuration)
      * @param maxBytes  the build-flags layer's max-file-size, for the file and every file it includes or adds
      */
-    static Out audit(Path file, Function<Path, String> relativize, java.util.function.Predicate<Path> inTree,
-                     Map<String, String> cache, String forced, long maxBytes) {
+    static Out audit(
+            Path file,
+            Function<Path, String> relativize,
+            java.util.function.Predicate<Path> inTree,
+            Map<String, String> cache,
+            String forced,
+            long maxBytes) {
         CMakeAudit a = new CMakeAudit(relativize, inTree);
         a.maxBytes = maxBytes;
         a.currentDir = file.getParent();
         String dir = a.currentDir.toString();
-        for (String v : List.of("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR", "CMAKE_SOURCE_DIR",
-                "PROJECT_SOURCE_DIR", "CMAKE_HOME_DIRECTORY")) {
+        for (String v : List.of(
+                "CMAKE_CURRENT_SOURCE_DIR",
+                "CMAKE_CURRENT_LIST_DIR",
+                "CMAKE_SOURCE_DIR",
+                "PROJECT_SOURCE_DIR",
+                "CMAKE_HOME_DIRECTORY")) {
             a.vars.put(v, PosText.of(dir, -1, 0, 0));
         }
-        for (String[] d : new String[][] {{"UNIX", "1"}, {"LINUX", "1"}, {"CMAKE_SYSTEM_NAME", "Linux"},
-                {"CMAKE_HOST_SYSTEM_NAME", "Linux"}, {"CMAKE_HOST_UNIX", "1"}, {"CMAKE_BUILD_TYPE", ""}}) {
+        for (String[] d : new String[][] {
+            {"UNIX", "1"},
+            {"LINUX", "1"},
+            {"CMAKE_SYSTEM_NAME", "Linux"},
+            {"CMAKE_HOST_SYSTEM_NAME", "Linux"},
+            {"CMAKE_HOST_UNIX", "1"},
+            {"CMAKE_BUILD_TYPE", ""}
+        }) {
             a.vars.put(d[0], PosText.of(d[1], -1, 0, 0));
         }
         for (Map.Entry<String, String> e : cache.entrySet()) {
@@ -182,14 +224,19 @@ final class CMakeAudit {
     private void notFullyEvaluated(Path file, int line, String why) {
         if (budgetNoticed) return;
         budgetNoticed = true;
-        out.notices.add(new String[] {relativize.apply(file), Integer.toString(line), "WARNING", "not-evaluated",
-                "CMake project not fully evaluated: " + why + "; the values involved are treated as unknown"});
+        out.notices.add(new String[] {
+            relativize.apply(file),
+            Integer.toString(line),
+            "WARNING",
+            "not-evaluated",
+            "CMake project not fully evaluated: " + why + "; the values involved are treated as unknown"
+        });
     }
 
     private void charge(int n) {
         work += n;
-        if (work > MAX_WORK) throw new OverBudget("variable expansion produced more than " + (MAX_WORK >> 20)
-                + " MiB of text");
+        if (work > MAX_WORK)
+            throw new OverBudget("variable expansion produced more than " + (MAX_WORK >> 20) + " MiB of text");
         if ((work & 0xfff) < n && System.nanoTime() > deadline) {
             throw new OverBudget("the time budget of " + TIME_BUDGET_NANOS / 1_000_000_000L + " s ran out");
         }
@@ -200,14 +247,22 @@ final class CMakeAudit {
         try {
             long size = Files.size(file);
             if (size > maxBytes) {
-                out.problems.add(new String[] {relativize.apply(file), "0", "ERROR", "file-too-large",
-                        "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags ("
-                                + maxBytes + ")"});
+                out.problems.add(new String[] {
+                    relativize.apply(file),
+                    "0",
+                    "ERROR",
+                    "file-too-large",
+                    "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags ("
+                            + maxBytes + ")"
+                });
                 return;
             }
             byte[] bytes = Files.readAllBytes(file);
             try {
-                text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+                text = StandardCharsets.UTF_8
+                        .newDecoder()
+                        .decode(java.nio.ByteBuffer.wrap(bytes))
+                        .toString();
             } catch (java.nio.charset.CharacterCodingException e) {
                 text = new String(bytes, StandardCharsets.ISO_8859_1); // legacy encodings: flags are ASCII
             }
@@ -235,8 +290,12 @@ final class CMakeAudit {
             } catch (OverBudget e) {
                 notFullyEvaluated(file, c.line(), e.getMessage() + " (at " + c.name() + "())");
             } catch (RuntimeException e) {
-                out.problems.add(new String[] {relativize.apply(file), Integer.toString(c.line()), "WARNING",
-                        "could not evaluate " + c.name() + "(): " + e});
+                out.problems.add(new String[] {
+                    relativize.apply(file),
+                    Integer.toString(c.line()),
+                    "WARNING",
+                    "could not evaluate " + c.name() + "(): " + e
+                });
             }
         }
     }
@@ -266,8 +325,8 @@ final class CMakeAudit {
                         PosText v = env ? null : vars.get(name.text);
                         if (v != null) {
                             if (b.length() + v.length() > MAX_EXPANSION) {
-                                throw new OverBudget("the value of ${" + name.text + "} grows beyond "
-                                        + MAX_EXPANSION + " characters");
+                                throw new OverBudget("the value of ${" + name.text + "} grows beyond " + MAX_EXPANSION
+                                        + " characters");
                             }
                             charge(v.length());
                             b.append(v);
@@ -395,7 +454,8 @@ final class CMakeAudit {
         if (BLOCK_CLOSE.contains(name)) {
             if (!blocks.isEmpty()) {
                 Block b = blocks.pop();
-                if (b.condition() != null) condRanges.add(new CondRange(b.fileIndex(), b.line(), c.line(), b.condition()));
+                if (b.condition() != null)
+                    condRanges.add(new CondRange(b.fileIndex(), b.line(), c.line(), b.condition()));
             }
             return;
         }
@@ -450,12 +510,31 @@ final class CMakeAudit {
             case "find_package" -> {
                 if (!v.isEmpty()) conditions.unknownPrefix(v.get(0).text);
             }
-            case "execute_process", "find_program", "find_library", "find_path", "find_file", "try_compile",
-                 "try_run", "get_filename_component", "math", "file", "cmake_host_system_information",
-                 "check_language", "check_cxx_compiler_flag", "check_c_compiler_flag", "check_include_file",
-                 "check_symbol_exists", "check_function_exists", "check_cxx_source_compiles",
-                 "check_c_source_compiles", "get_property", "get_target_property", "get_directory_property",
-                 "get_source_file_property", "separate_arguments", "cmake_parse_arguments" -> {
+            case "execute_process",
+                    "find_program",
+                    "find_library",
+                    "find_path",
+                    "find_file",
+                    "try_compile",
+                    "try_run",
+                    "get_filename_component",
+                    "math",
+                    "file",
+                    "cmake_host_system_information",
+                    "check_language",
+                    "check_cxx_compiler_flag",
+                    "check_c_compiler_flag",
+                    "check_include_file",
+                    "check_symbol_exists",
+                    "check_function_exists",
+                    "check_cxx_source_compiles",
+                    "check_c_source_compiles",
+                    "get_property",
+                    "get_target_property",
+                    "get_directory_property",
+                    "get_source_file_property",
+                    "separate_arguments",
+                    "cmake_parse_arguments" -> {
                 // results computed by CMake at configure time: unknown here (outputs named after keywords or as
                 // the first or last argument)
                 for (int i = 0; i < v.size(); i++) {
@@ -481,11 +560,14 @@ final class CMakeAudit {
             case "target_compile_options" -> {
                 if (v.isEmpty()) return;
                 String t = v.get(0).text.isEmpty() ? "(unresolved target)" : v.get(0).text;
-                compileOptions(v, 1, out.targets.computeIfAbsent(t, k -> new ArrayList<>()),
+                compileOptions(
+                        v,
+                        1,
+                        out.targets.computeIfAbsent(t, k -> new ArrayList<>()),
                         "target_compile_options(" + t + ")");
             }
-            case "add_executable", "add_library", "cuda_add_executable", "cuda_add_library", "target_sources" ->
-                    target(name, v);
+            case "add_executable", "add_library", "cuda_add_executable", "cuda_add_library", "target_sources" -> target(
+                    name, v);
             case "set_target_properties" -> targetProperties(v);
             case "set_source_files_properties" -> sourceProperties(v);
             case "set_property" -> setProperty(v);
@@ -500,7 +582,14 @@ final class CMakeAudit {
     private Block branch(String name, String desc, int fi, int line, int v, boolean anyTrue, boolean anyUnknown) {
         return switch (v) {
             case 1 -> new Block(name, null, fi, line, 0, anyTrue, anyUnknown, null);
-            case 0 -> new Block(name, null, fi, line, 1, anyTrue, anyUnknown,
+            case 0 -> new Block(
+                    name,
+                    null,
+                    fi,
+                    line,
+                    1,
+                    anyTrue,
+                    anyUnknown,
                     desc + ", which is false in the default configuration" + conditions.lastDecisive());
             default -> new Block(name, desc + " (value unknown)", fi, line, 0, anyTrue, anyUnknown, null);
         };
@@ -528,23 +617,30 @@ final class CMakeAudit {
                             break;
                         }
                     }
-                    FlagTok.Lang lang = var.contains("CUDA") ? FlagTok.Lang.CUDA
+                    FlagTok.Lang lang = var.contains("CUDA")
+                            ? FlagTok.Lang.CUDA
                             : var.contains("_CXX_") || var.contains("_C_") ? FlagTok.Lang.HOST : FlagTok.Lang.ANY;
                     toks(join(v, from, end, ';'), lang, skipMode, var, out.unselected);
                 }
                 case "add_subdirectory" -> {
                     if (!v.isEmpty()) {
                         try {
-                            out.skippedSubdirectories.putIfAbsent(currentDir.resolve(v.get(0).text).normalize(),
-                                    skipMode);
+                            out.skippedSubdirectories.putIfAbsent(
+                                    currentDir.resolve(v.get(0).text).normalize(), skipMode);
                         } catch (RuntimeException e) {
                             // not a path
                         }
                     }
                 }
-                case "add_compile_options", "add_definitions", "add_compile_definitions", "target_compile_options",
-                     "target_compile_definitions", "cuda_add_executable", "cuda_add_library",
-                     "set_target_properties", "set_source_files_properties" -> execute(name, v);
+                case "add_compile_options",
+                        "add_definitions",
+                        "add_compile_definitions",
+                        "target_compile_options",
+                        "target_compile_definitions",
+                        "cuda_add_executable",
+                        "cuda_add_library",
+                        "set_target_properties",
+                        "set_source_files_properties" -> execute(name, v);
                 default -> {
                     // nothing else carries flags
                 }
@@ -570,7 +666,11 @@ final class CMakeAudit {
             if (last != '(' && a.kind() != CMakeLexer.Kind.CLOSE_PAREN) sb.append(' ');
             sb.append(a.kind() == CMakeLexer.Kind.QUOTED ? "\"" + a.text() + "\"" : a.text().text);
         }
-        return sb.append(") at ").append(relativize.apply(fileTable.get(fi))).append(':').append(c.line()).toString();
+        return sb.append(") at ")
+                .append(relativize.apply(fileTable.get(fi)))
+                .append(':')
+                .append(c.line())
+                .toString();
     }
 
     private void set(List<PosText> v) {
@@ -658,12 +758,20 @@ final class CMakeAudit {
             case "APPEND" -> {
                 if (v.size() < 3) return;
                 PosText add = join(v, 2, v.size(), ';');
-                vars.put(var, old.text.isEmpty() ? add : old.concat(PosText.of(";", -1, 0, 0)).concat(add));
+                vars.put(
+                        var,
+                        old.text.isEmpty()
+                                ? add
+                                : old.concat(PosText.of(";", -1, 0, 0)).concat(add));
             }
             case "PREPEND" -> {
                 if (v.size() < 3) return;
                 PosText add = join(v, 2, v.size(), ';');
-                vars.put(var, old.text.isEmpty() ? add : add.concat(PosText.of(";", -1, 0, 0)).concat(old));
+                vars.put(
+                        var,
+                        old.text.isEmpty()
+                                ? add
+                                : add.concat(PosText.of(";", -1, 0, 0)).concat(old));
             }
             case "REMOVE_ITEM" -> {
                 if (currentCondition() != null) return; // may not run: keep the items (they may apply)
@@ -719,7 +827,11 @@ final class CMakeAudit {
                     continue;
                 }
                 String cond = cfg != null ? cfg : currentCondition();
-                toks(v.get(i), FlagTok.Lang.CUDA, cond, cmd + "(" + t + " OPTIONS)",
+                toks(
+                        v.get(i),
+                        FlagTok.Lang.CUDA,
+                        cond,
+                        cmd + "(" + t + " OPTIONS)",
                         out.targets.computeIfAbsent(t, k -> new ArrayList<>()));
                 continue;
             }
@@ -745,7 +857,10 @@ final class CMakeAudit {
             } else if (prop.equals("COMPILE_OPTIONS") || prop.equals("COMPILE_FLAGS")) {
                 for (int t = 0; t < p; t++) {
                     String tn = v.get(t).text;
-                    propertyFlags(prop, v.get(i + 1), out.targets.computeIfAbsent(tn, k -> new ArrayList<>()),
+                    propertyFlags(
+                            prop,
+                            v.get(i + 1),
+                            out.targets.computeIfAbsent(tn, k -> new ArrayList<>()),
                             "set_target_properties(" + tn + " " + prop + ")");
                 }
             }
@@ -780,7 +895,9 @@ final class CMakeAudit {
             if (!prop.equals("COMPILE_OPTIONS") && !prop.equals("COMPILE_FLAGS")) continue;
             for (int f = 0; f < p; f++) {
                 String name = v.get(f).text;
-                if (name.isEmpty() || name.contains("$<") || name.equals("DIRECTORY")
+                if (name.isEmpty()
+                        || name.contains("$<")
+                        || name.equals("DIRECTORY")
                         || name.equals("TARGET_DIRECTORY")) continue;
                 Path src;
                 try {
@@ -788,7 +905,10 @@ final class CMakeAudit {
                 } catch (RuntimeException e) {
                     continue;
                 }
-                propertyFlags(prop, v.get(i + 1), out.sourceFlags.computeIfAbsent(src, k -> new ArrayList<>()),
+                propertyFlags(
+                        prop,
+                        v.get(i + 1),
+                        out.sourceFlags.computeIfAbsent(src, k -> new ArrayList<>()),
                         "set_source_files_properties(" + name + " " + prop + ")");
             }
         }
@@ -835,7 +955,8 @@ final class CMakeAudit {
         try {
             candidates.add(currentDir.resolve(f));
             if (!f.endsWith(".cmake")) {
-                for (PosText m : vars.getOrDefault("CMAKE_MODULE_PATH", PosText.EMPTY).splitList()) {
+                for (PosText m :
+                        vars.getOrDefault("CMAKE_MODULE_PATH", PosText.EMPTY).splitList()) {
                     candidates.add(currentDir.resolve(m.text).resolve(f + ".cmake"));
                 }
             }
@@ -888,7 +1009,9 @@ final class CMakeAudit {
         int fi = t.fileAt(0);
         if (fi < 0 || fi >= fileTable.size()) return;
         PosText.Builder b = new PosText.Builder();
-        b.append('-', fi, t.lineAt(0), t.colAt(0), true).append('D', fi, t.lineAt(0), t.colAt(0), true).append(t);
+        b.append('-', fi, t.lineAt(0), t.colAt(0), true)
+                .append('D', fi, t.lineAt(0), t.colAt(0), true)
+                .append(t);
         add(into, b.build(), FlagTok.Lang.ANY, cond == null ? currentCondition() : cond, via);
     }
 
@@ -914,8 +1037,7 @@ final class CMakeAudit {
             }
         }
         if (fi < 0) return;
-        add(into, PosText.of("-I" + p, fi, line, col), FlagTok.Lang.ANY, cond == null ? currentCondition() : cond,
-                via);
+        add(into, PosText.of("-I" + p, fi, line, col), FlagTok.Lang.ANY, cond == null ? currentCondition() : cond, via);
     }
 
     private void addSubdirectory(List<PosText> v) {
@@ -927,7 +1049,9 @@ final class CMakeAudit {
             return;
         }
         Path list = sub.resolve("CMakeLists.txt");
-        if (!inTree.test(sub) || !Files.isRegularFile(list) || fileTable.contains(list)
+        if (!inTree.test(sub)
+                || !Files.isRegularFile(list)
+                || fileTable.contains(list)
                 || out.subdirectories.size() >= MAX_SUBDIRECTORIES) {
             return;
         }
@@ -990,15 +1114,17 @@ final class CMakeAudit {
 
     /** The values of the flag variables now (CMAKE_<LANG>_FLAGS[_<CONFIG>], CUDA_NVCC_FLAGS[_<CONFIG>]). */
     private void flagVariables(List<FlagTok> into) {
-        String buildType = vars.getOrDefault("CMAKE_BUILD_TYPE", PosText.EMPTY).text.toUpperCase(Locale.ROOT);
+        String buildType =
+                vars.getOrDefault("CMAKE_BUILD_TYPE", PosText.EMPTY).text.toUpperCase(Locale.ROOT);
         for (String lang : List.of("CUDA", "CXX", "C", "NVCC")) {
             for (String suffix : CONFIG_SUFFIXES) {
                 String var = lang.equals("NVCC") ? "CUDA_NVCC_FLAGS" + suffix : "CMAKE_" + lang + "_FLAGS" + suffix;
                 PosText val = vars.get(var);
                 if (val == null) continue;
-                String cond = suffix.isEmpty() || suffix.substring(1).equals(buildType) ? null
+                String cond = suffix.isEmpty() || suffix.substring(1).equals(buildType)
+                        ? null
                         : "the " + suffix.substring(1) + " configuration (CMAKE_BUILD_TYPE is '"
-                        + vars.getOrDefault("CMAKE_BUILD_TYPE", PosText.EMPTY).text + "')";
+                                + vars.getOrDefault("CMAKE_BUILD_TYPE", PosText.EMPTY).text + "')";
                 FlagTok.Lang l = lang.equals("CUDA") || lang.equals("NVCC") ? FlagTok.Lang.CUDA : FlagTok.Lang.HOST;
                 toks(val, l, cond, var, into);
             }

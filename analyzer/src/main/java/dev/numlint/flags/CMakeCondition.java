@@ -29,18 +29,53 @@ import java.util.regex.PatternSyntaxException;
 final class CMakeCondition {
     /** Marker for a value numlint cannot know; it contains "${" so no flag and no condition uses it as known. */
     static final String UNKNOWN = "${?}";
+
     private static final Set<String> TRUE = Set.of("1", "ON", "YES", "TRUE", "Y");
     private static final Set<String> FALSE = Set.of("0", "OFF", "NO", "FALSE", "N", "IGNORE", "NOTFOUND", "");
-    private static final Set<String> UNARY = Set.of("EXISTS", "COMMAND", "DEFINED", "POLICY", "TARGET", "TEST",
-            "IS_DIRECTORY", "IS_SYMLINK", "IS_ABSOLUTE", "IS_READABLE", "IS_WRITABLE", "IS_EXECUTABLE");
-    private static final Set<String> BINARY = Set.of("EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL",
-            "STREQUAL", "STRLESS", "STRLESS_EQUAL", "STRGREATER", "STRGREATER_EQUAL", "VERSION_EQUAL",
-            "VERSION_LESS", "VERSION_LESS_EQUAL", "VERSION_GREATER", "VERSION_GREATER_EQUAL", "MATCHES", "IN_LIST",
-            "IS_NEWER_THAN", "PATH_EQUAL");
+    private static final Set<String> UNARY = Set.of(
+            "EXISTS",
+            "COMMAND",
+            "DEFINED",
+            "POLICY",
+            "TARGET",
+            "TEST",
+            "IS_DIRECTORY",
+            "IS_SYMLINK",
+            "IS_ABSOLUTE",
+            "IS_READABLE",
+            "IS_WRITABLE",
+            "IS_EXECUTABLE");
+    private static final Set<String> BINARY = Set.of(
+            "EQUAL",
+            "LESS",
+            "LESS_EQUAL",
+            "GREATER",
+            "GREATER_EQUAL",
+            "STREQUAL",
+            "STRLESS",
+            "STRLESS_EQUAL",
+            "STRGREATER",
+            "STRGREATER_EQUAL",
+            "VERSION_EQUAL",
+            "VERSION_LESS",
+            "VERSION_LESS_EQUAL",
+            "VERSION_GREATER",
+            "VERSION_GREATER_EQUAL",
+            "MATCHES",
+            "IN_LIST",
+            "IS_NEWER_THAN",
+            "PATH_EQUAL");
     /** CMake variables whose (default) value numlint knows, although they start with CMAKE_. */
-    private static final Set<String> KNOWN_CMAKE = Set.of("CMAKE_BUILD_TYPE", "CMAKE_SOURCE_DIR",
-            "CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR", "CMAKE_SYSTEM_NAME", "CMAKE_HOST_SYSTEM_NAME",
-            "CMAKE_HOST_UNIX", "CMAKE_MODULE_PATH", "CMAKE_HOME_DIRECTORY");
+    private static final Set<String> KNOWN_CMAKE = Set.of(
+            "CMAKE_BUILD_TYPE",
+            "CMAKE_SOURCE_DIR",
+            "CMAKE_CURRENT_SOURCE_DIR",
+            "CMAKE_CURRENT_LIST_DIR",
+            "CMAKE_SYSTEM_NAME",
+            "CMAKE_HOST_SYSTEM_NAME",
+            "CMAKE_HOST_UNIX",
+            "CMAKE_MODULE_PATH",
+            "CMAKE_HOME_DIRECTORY");
 
     private final Map<String, PosText> vars;
     private final Predicate<Path> inTree;
@@ -50,6 +85,7 @@ final class CMakeCondition {
     final Set<String> commands = new HashSet<>();
     /** Variables (and their values) that decided a known condition. */
     final Map<String, String> decisive = new TreeMap<>();
+
     private final Set<String> unknownVars = new HashSet<>();
     private final Set<String> unknownPrefixes = new HashSet<>();
     private final List<String> used = new ArrayList<>();
@@ -81,7 +117,9 @@ final class CMakeCondition {
             if (name.startsWith(p)) return true;
         }
         return name.startsWith("CMAKE_") && !KNOWN_CMAKE.contains(name) && !name.contains("_FLAGS")
-                || name.startsWith("PROJECT_") || name.endsWith("_VERSION") || name.startsWith("MSVC_")
+                || name.startsWith("PROJECT_")
+                || name.endsWith("_VERSION")
+                || name.startsWith("MSVC_")
                 || name.contains(UNKNOWN);
     }
 
@@ -90,8 +128,7 @@ final class CMakeCondition {
         return last;
     }
 
-    private record A(String text, boolean quoted) {
-    }
+    private record A(String text, boolean quoted) {}
 
     /** 1 true, 0 false, 2 unknown. */
     int eval(List<CMakeLexer.Arg> raw, Function<List<CMakeLexer.Arg>, List<PosText>> values) {
@@ -174,8 +211,11 @@ final class CMakeCondition {
             p[0] += 2;
             return unary(first.text(), a.get(p[0] - 1));
         }
-        if (p[0] + 2 < a.size() + 0 && p[0] + 1 < a.size() && !a.get(p[0] + 1).quoted()
-                && BINARY.contains(a.get(p[0] + 1).text()) && p[0] + 2 < a.size()) {
+        if (p[0] + 2 < a.size() + 0
+                && p[0] + 1 < a.size()
+                && !a.get(p[0] + 1).quoted()
+                && BINARY.contains(a.get(p[0] + 1).text())
+                && p[0] + 2 < a.size()) {
             A op = a.get(p[0] + 1);
             A right = a.get(p[0] + 2);
             p[0] += 3;
@@ -309,8 +349,7 @@ final class CMakeCondition {
                 int c = Double.compare(Double.parseDouble(a), Double.parseDouble(b));
                 return cmp(op.replace("EQUAL", "EQ"), c);
             }
-            case "VERSION_EQUAL", "VERSION_LESS", "VERSION_LESS_EQUAL", "VERSION_GREATER",
-                 "VERSION_GREATER_EQUAL" -> {
+            case "VERSION_EQUAL", "VERSION_LESS", "VERSION_LESS_EQUAL", "VERSION_GREATER", "VERSION_GREATER_EQUAL" -> {
                 return cmp(op.substring(8).replace("EQUAL", "EQ"), compareVersions(a, b));
             }
             case "MATCHES" -> {
@@ -326,14 +365,15 @@ final class CMakeCondition {
     }
 
     private static int cmp(String op, int c) {
-        boolean r = switch (op) {
-            case "EQ", "_EQ" -> c == 0;
-            case "LESS", "_LESS" -> c < 0;
-            case "LESS_EQ", "_LESS_EQ" -> c <= 0;
-            case "GREATER", "_GREATER" -> c > 0;
-            case "GREATER_EQ", "_GREATER_EQ" -> c >= 0;
-            default -> false;
-        };
+        boolean r =
+                switch (op) {
+                    case "EQ", "_EQ" -> c == 0;
+                    case "LESS", "_LESS" -> c < 0;
+                    case "LESS_EQ", "_LESS_EQ" -> c <= 0;
+                    case "GREATER", "_GREATER" -> c > 0;
+                    case "GREATER_EQ", "_GREATER_EQ" -> c >= 0;
+                    default -> false;
+                };
         return r ? 1 : 0;
     }
 

@@ -10,17 +10,20 @@ import java.util.List;
  */
 final class CMakeLexer {
     /** Argument kinds. */
-    enum Kind { UNQUOTED, QUOTED, BRACKET, OPEN_PAREN, CLOSE_PAREN }
-
-    record Arg(Kind kind, PosText text) {
+    enum Kind {
+        UNQUOTED,
+        QUOTED,
+        BRACKET,
+        OPEN_PAREN,
+        CLOSE_PAREN
     }
 
-    record Command(String name, List<Arg> args, int line, int column) {
-    }
+    record Arg(Kind kind, PosText text) {}
+
+    record Command(String name, List<Arg> args, int line, int column) {}
 
     /** A problem in the input; lexing resumes after it where possible. */
-    record Problem(int line, String message) {
-    }
+    record Problem(int line, String message) {}
 
     private final String s;
     private final int fileIndex;
@@ -86,8 +89,10 @@ final class CMakeLexer {
                 List<Arg> args = new ArrayList<>();
                 String err = arguments(args);
                 if (err != null) {
-                    problems.add(new Problem(cl, err + " in " + id + "() starting at line " + cl
-                            + "; the command is ignored and reading resumes on the next line"));
+                    problems.add(new Problem(
+                            cl,
+                            err + " in " + id + "() starting at line " + cl
+                                    + "; the command is ignored and reading resumes on the next line"));
                     // resume on the line after the command name: the rest of the file is still used
                     pos = restartPos;
                     line = restartLine;
@@ -136,7 +141,10 @@ final class CMakeLexer {
         PosText.Builder b = into != null ? into : new PosText.Builder();
         // a newline right after the opening bracket is not part of the content
         if (peek(0) == '\n') next();
-        else if (peek(0) == '\r' && peek(1) == '\n') { next(); next(); }
+        else if (peek(0) == '\r' && peek(1) == '\n') {
+            next();
+            next();
+        }
         while (!eof()) {
             if (peek(0) == ']') {
                 int k = 1;

@@ -23,17 +23,18 @@ import java.util.function.Predicate;
 final class CMakePresets {
     static final long MAX_BYTES = 4L << 20;
 
-    record Result(Map<String, String> values, String error) {
-    }
+    record Result(Map<String, String> values, String error) {}
 
-    private CMakePresets() {
-    }
+    private CMakePresets() {}
 
     static Result cacheVariables(Path dir, String name, Predicate<Path> inTree) {
         Map<String, JsonNode> presets = new LinkedHashMap<>();
         ObjectMapper json = JsonMapper.builder().build();
-        json.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64)
-                .maxStringLength(1 << 20).build());
+        json.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(64)
+                        .maxStringLength(1 << 20)
+                        .build());
         for (String f : List.of("CMakePresets.json", "CMakeUserPresets.json")) {
             Path p = dir.resolve(f);
             if (!Files.isRegularFile(p) || !inTree.test(p)) continue;
@@ -47,15 +48,19 @@ final class CMakePresets {
                     if (nm != null && nm.isTextual()) presets.putIfAbsent(nm.asText(), n);
                 }
             } catch (IOException | RuntimeException e) {
-                return new Result(Map.of(), f + " is not valid JSON (" + e.getMessage().lines().findFirst()
-                        .orElse("") + ")");
+                return new Result(
+                        Map.of(),
+                        f + " is not valid JSON ("
+                                + e.getMessage().lines().findFirst().orElse("") + ")");
             }
         }
-        if (presets.isEmpty()) return new Result(Map.of(), "no CMakePresets.json with configure presets in "
-                + dir.getFileName());
+        if (presets.isEmpty())
+            return new Result(Map.of(), "no CMakePresets.json with configure presets in " + dir.getFileName());
         if (!presets.containsKey(name)) {
-            return new Result(Map.of(), "no configure preset named '" + name + "' (there are: "
-                    + String.join(", ", presets.keySet()) + ")");
+            return new Result(
+                    Map.of(),
+                    "no configure preset named '" + name + "' (there are: " + String.join(", ", presets.keySet())
+                            + ")");
         }
         Map<String, String> out = new LinkedHashMap<>();
         collect(presets, name, out, new HashSet<>(), dir, name);
@@ -63,8 +68,13 @@ final class CMakePresets {
     }
 
     /** Parents first, so the preset's own values are put last and win. */
-    private static void collect(Map<String, JsonNode> presets, String name, Map<String, String> out, Set<String> seen,
-                                Path dir, String top) {
+    private static void collect(
+            Map<String, JsonNode> presets,
+            String name,
+            Map<String, String> out,
+            Set<String> seen,
+            Path dir,
+            String top) {
         JsonNode p = presets.get(name);
         if (p == null || !seen.add(name) || seen.size() > 64) return;
         JsonNode inh = p.get("inherits");
@@ -76,12 +86,15 @@ final class CMakePresets {
         if (cv != null && cv.isObject()) {
             cv.fields().forEachRemaining(e -> {
                 JsonNode v = e.getValue();
-                String s = v.isObject() ? (v.get("value") == null ? null : v.get("value").asText())
+                String s = v.isObject()
+                        ? (v.get("value") == null ? null : v.get("value").asText())
                         : v.isBoolean() ? (v.asBoolean() ? "TRUE" : "FALSE") : v.isNull() ? null : v.asText();
                 if (s == null) {
                     out.remove(e.getKey());
                 } else {
-                    out.put(e.getKey(), s.replace("${sourceDir}", dir.toString()).replace("${presetName}", top));
+                    out.put(
+                            e.getKey(),
+                            s.replace("${sourceDir}", dir.toString()).replace("${presetName}", top));
                 }
             });
         }

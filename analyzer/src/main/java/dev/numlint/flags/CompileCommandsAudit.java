@@ -23,35 +23,43 @@ final class CompileCommandsAudit {
     /** Arguments read from one entry. */
     static final int MAX_ARGS = 20_000;
 
-    record Entry(String file, String directory, FlagTok.Lang compiler, List<FlagTok> toks, int line) {
-    }
+    record Entry(String file, String directory, FlagTok.Lang compiler, List<FlagTok> toks, int line) {}
 
     static final class Out {
         final List<Entry> entries = new ArrayList<>();
         final List<String[]> problems = new ArrayList<>();
     }
 
-    private CompileCommandsAudit() {
-    }
+    private CompileCommandsAudit() {}
 
     static Out audit(String relFile, String text) {
         Out out = new Out();
         try (JsonParser p = JSON.createParser(text)) {
             JsonToken t = p.nextToken();
             if (t != JsonToken.START_ARRAY) {
-                out.problems.add(new String[] {relFile, Integer.toString(line(p)), "ERROR",
-                        "not a compilation database: expected a JSON array of entries"});
+                out.problems.add(new String[] {
+                    relFile,
+                    Integer.toString(line(p)),
+                    "ERROR",
+                    "not a compilation database: expected a JSON array of entries"
+                });
                 return out;
             }
             while ((t = p.nextToken()) != JsonToken.END_ARRAY && t != null) {
                 if (out.entries.size() >= MAX_ENTRIES) {
-                    out.problems.add(new String[] {relFile, Integer.toString(line(p)), "WARNING", "not-evaluated",
-                            "not fully evaluated: more than " + MAX_ENTRIES + " entries; the rest is not read"});
+                    out.problems.add(new String[] {
+                        relFile,
+                        Integer.toString(line(p)),
+                        "WARNING",
+                        "not-evaluated",
+                        "not fully evaluated: more than " + MAX_ENTRIES + " entries; the rest is not read"
+                    });
                     break;
                 }
                 if (t != JsonToken.START_OBJECT) {
-                    out.problems.add(new String[] {relFile, Integer.toString(line(p)), "WARNING",
-                            "entry is not a JSON object; skipped"});
+                    out.problems.add(new String[] {
+                        relFile, Integer.toString(line(p)), "WARNING", "entry is not a JSON object; skipped"
+                    });
                     p.skipChildren();
                     continue;
                 }
@@ -59,9 +67,13 @@ final class CompileCommandsAudit {
             }
         } catch (JsonProcessingException e) {
             JsonLocation l = e.getLocation();
-            out.problems.add(new String[] {relFile, Integer.toString(l == null ? 0 : l.getLineNr()), "WARNING",
-                    "malformed JSON (" + e.getOriginalMessage() + "); " + out.entries.size()
-                            + " entries before it were read"});
+            out.problems.add(new String[] {
+                relFile,
+                Integer.toString(l == null ? 0 : l.getLineNr()),
+                "WARNING",
+                "malformed JSON (" + e.getOriginalMessage() + "); " + out.entries.size()
+                        + " entries before it were read"
+            });
         } catch (IOException e) {
             out.problems.add(new String[] {relFile, "0", "ERROR", "cannot read: " + e.getMessage()});
         }
@@ -111,8 +123,12 @@ final class CompileCommandsAudit {
             }
         }
         if (file == null || args == null || args.isEmpty()) {
-            out.problems.add(new String[] {relFile, Integer.toString(entryLine), "WARNING",
-                    "entry without 'file' and 'arguments'/'command'; skipped"});
+            out.problems.add(new String[] {
+                relFile,
+                Integer.toString(entryLine),
+                "WARNING",
+                "entry without 'file' and 'arguments'/'command'; skipped"
+            });
             return;
         }
         int k = 0;
@@ -124,8 +140,13 @@ final class CompileCommandsAudit {
         String base = args.get(k).text.substring(args.get(k).text.lastIndexOf('/') + 1);
         List<FlagTok> toks = new ArrayList<>();
         for (PosText a : args.subList(k + 1, args.size())) {
-            toks.add(new FlagTok(a.text, Location.of(relFile, a.lineAt(0), a.colAt(0)), lang, null,
-                    "compile_commands.json entry for " + file.substring(file.lastIndexOf('/') + 1) + " (" + base + ")"));
+            toks.add(new FlagTok(
+                    a.text,
+                    Location.of(relFile, a.lineAt(0), a.colAt(0)),
+                    lang,
+                    null,
+                    "compile_commands.json entry for " + file.substring(file.lastIndexOf('/') + 1) + " (" + base
+                            + ")"));
         }
         out.entries.add(new Entry(file, dir, lang, toks, entryLine));
     }

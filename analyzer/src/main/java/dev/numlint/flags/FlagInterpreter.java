@@ -27,6 +27,7 @@ final class FlagInterpreter {
     static final class Result {
         /** Directory that relative -I paths are relative to (the compiler's working directory), or null. */
         Path base;
+
         final BuildContext cuda = BuildContext.defaults();
         final BuildContext host = BuildContext.defaults();
         final List<FlagHazard> hazards = new ArrayList<>();
@@ -34,30 +35,121 @@ final class FlagInterpreter {
     }
 
     /** nvcc options whose value may follow as a separate argument. */
-    private static final Set<String> NVCC_VALUE_OPTS = Set.of("arch", "gpu-architecture", "gencode", "generate-code",
-            "code", "gpu-code", "Xcompiler", "compiler-options", "ftz", "prec-div", "prec-sqrt", "fmad", "ccbin",
-            "compiler-bindir", "rdc", "relocatable-device-code", "std", "maxrregcount", "Xptxas", "ptxas-options",
-            "Xlinker", "linker-options", "x", "o", "output-file", "machine", "default-stream", "optimize",
-            "dopt", "Xnvlink", "Xarchive", "I", "include-path", "isystem", "L", "l", "D", "define-macro",
-            "U", "include", "split-compile", "threads", "t", "m", "odir", "keep-dir", "use-local-env");
-    private static final Set<String> NVCC_BOOL_OPTS = Set.of("ftz", "prec-div", "prec-sqrt", "fmad", "rdc",
-            "relocatable-device-code");
+    private static final Set<String> NVCC_VALUE_OPTS = Set.of(
+            "arch",
+            "gpu-architecture",
+            "gencode",
+            "generate-code",
+            "code",
+            "gpu-code",
+            "Xcompiler",
+            "compiler-options",
+            "ftz",
+            "prec-div",
+            "prec-sqrt",
+            "fmad",
+            "ccbin",
+            "compiler-bindir",
+            "rdc",
+            "relocatable-device-code",
+            "std",
+            "maxrregcount",
+            "Xptxas",
+            "ptxas-options",
+            "Xlinker",
+            "linker-options",
+            "x",
+            "o",
+            "output-file",
+            "machine",
+            "default-stream",
+            "optimize",
+            "dopt",
+            "Xnvlink",
+            "Xarchive",
+            "I",
+            "include-path",
+            "isystem",
+            "L",
+            "l",
+            "D",
+            "define-macro",
+            "U",
+            "include",
+            "split-compile",
+            "threads",
+            "t",
+            "m",
+            "odir",
+            "keep-dir",
+            "use-local-env");
+
+    private static final Set<String> NVCC_BOOL_OPTS =
+            Set.of("ftz", "prec-div", "prec-sqrt", "fmad", "rdc", "relocatable-device-code");
     /** Options only nvcc knows: in an ANY-language list they go to nvcc. */
-    private static final Set<String> NVCC_ONLY = Set.of("use_fast_math", "use-fast-math", "ftz", "prec-div",
-            "prec-sqrt", "fmad", "arch", "gpu-architecture", "gencode", "generate-code", "code", "gpu-code",
-            "Xcompiler", "compiler-options", "Xptxas", "ptxas-options", "rdc", "relocatable-device-code", "lineinfo",
-            "generate-line-info", "G", "device-debug", "extended-lambda", "expt-extended-lambda",
-            "expt-relaxed-constexpr", "maxrregcount", "default-stream", "ccbin", "compiler-bindir", "dlink",
-            "device-link", "keep", "cubin", "ptx", "fatbin", "Werror=all-warnings", "allow-unsupported-compiler");
+    private static final Set<String> NVCC_ONLY = Set.of(
+            "use_fast_math",
+            "use-fast-math",
+            "ftz",
+            "prec-div",
+            "prec-sqrt",
+            "fmad",
+            "arch",
+            "gpu-architecture",
+            "gencode",
+            "generate-code",
+            "code",
+            "gpu-code",
+            "Xcompiler",
+            "compiler-options",
+            "Xptxas",
+            "ptxas-options",
+            "rdc",
+            "relocatable-device-code",
+            "lineinfo",
+            "generate-line-info",
+            "G",
+            "device-debug",
+            "extended-lambda",
+            "expt-extended-lambda",
+            "expt-relaxed-constexpr",
+            "maxrregcount",
+            "default-stream",
+            "ccbin",
+            "compiler-bindir",
+            "dlink",
+            "device-link",
+            "keep",
+            "cubin",
+            "ptx",
+            "fatbin",
+            "Werror=all-warnings",
+            "allow-unsupported-compiler");
 
     /** nvcc options that no host compiler has (unlike -arch, -G, -code): in a host list they still mean nvcc. */
-    private static final Set<String> NVCC_UNAMBIGUOUS = Set.of("use_fast_math", "use-fast-math", "ftz", "prec-div",
-            "prec-sqrt", "fmad", "Xcompiler", "compiler-options", "gencode", "generate-code", "gpu-architecture",
-            "Xptxas", "ptxas-options", "rdc", "relocatable-device-code", "lineinfo", "generate-line-info",
-            "extended-lambda", "expt-extended-lambda", "expt-relaxed-constexpr");
+    private static final Set<String> NVCC_UNAMBIGUOUS = Set.of(
+            "use_fast_math",
+            "use-fast-math",
+            "ftz",
+            "prec-div",
+            "prec-sqrt",
+            "fmad",
+            "Xcompiler",
+            "compiler-options",
+            "gencode",
+            "generate-code",
+            "gpu-architecture",
+            "Xptxas",
+            "ptxas-options",
+            "rdc",
+            "relocatable-device-code",
+            "lineinfo",
+            "generate-line-info",
+            "extended-lambda",
+            "expt-extended-lambda",
+            "expt-relaxed-constexpr");
 
-    private FlagInterpreter() {
-    }
+    private FlagInterpreter() {}
 
     static Result interpret(List<FlagTok> toks) {
         return interpret(toks, null);
@@ -84,7 +176,8 @@ final class FlagInterpreter {
                 name = name.substring(0, eq);
             }
             // a host-language list (CFLAGS of a Makefile whose CC is nvcc) may still carry nvcc's own options
-            boolean nvcc = t.lang() == FlagTok.Lang.CUDA || (t.lang() == FlagTok.Lang.ANY && NVCC_ONLY.contains(name))
+            boolean nvcc = t.lang() == FlagTok.Lang.CUDA
+                    || (t.lang() == FlagTok.Lang.ANY && NVCC_ONLY.contains(name))
                     || (t.lang() == FlagTok.Lang.HOST && NVCC_UNAMBIGUOUS.contains(name));
             if (!nvcc) {
                 // host compiler: -march=native etc. (value joined with '=' in GCC syntax)
@@ -98,7 +191,8 @@ final class FlagInterpreter {
             // nvcc: a value may follow as the next argument
             if (value == null && NVCC_VALUE_OPTS.contains(name) && i + 1 < toks.size()) {
                 String next = toks.get(i + 1).text();
-                boolean take = NVCC_BOOL_OPTS.contains(name) ? (next.equals("true") || next.equals("false"))
+                boolean take = NVCC_BOOL_OPTS.contains(name)
+                        ? (next.equals("true") || next.equals("false"))
                         : !next.startsWith("-") || name.equals("Xcompiler") || name.equals("compiler-options");
                 if (take) {
                     value = next;
@@ -112,7 +206,9 @@ final class FlagInterpreter {
                 forward(es, t, value, s.indexOf('=') + 1);
                 continue;
             }
-            if (name.equals("m32") || name.equals("m64") || (name.equals("machine") && value != null)
+            if (name.equals("m32")
+                    || name.equals("m64")
+                    || (name.equals("machine") && value != null)
                     || (name.equals("m") && value != null)) {
                 boolean is32 = name.equals("m32") || "32".equals(value);
                 es.add(new FlagEntry(FlagTarget.CU_HOST, s, is32 ? "m32" : "m64", null, t, t.loc()));
@@ -123,8 +219,13 @@ final class FlagInterpreter {
                 es.add(new FlagEntry(FlagTarget.CU_HOST, s, name, value, t, t.loc()));
                 continue;
             }
-            es.add(new FlagEntry(FlagTarget.DEVICE, value != null && s.indexOf('=') < 0 ? s + " " + value : s, name, value,
-                    t, t.loc()));
+            es.add(new FlagEntry(
+                    FlagTarget.DEVICE,
+                    value != null && s.indexOf('=') < 0 ? s + " " + value : s,
+                    name,
+                    value,
+                    t,
+                    t.loc()));
         }
         evaluate(r);
         return r;
@@ -136,9 +237,15 @@ final class FlagInterpreter {
     }
 
     private static boolean isHostOnly(String name) {
-        return name.startsWith("march") || name.startsWith("mfpmath") || name.startsWith("ffp-contract")
-                || name.equals("ffast-math") || name.equals("Ofast") || name.equals("funsafe-math-optimizations")
-                || name.equals("freciprocal-math") || name.equals("mfma") || name.equals("mno-fma");
+        return name.startsWith("march")
+                || name.startsWith("mfpmath")
+                || name.startsWith("ffp-contract")
+                || name.equals("ffast-math")
+                || name.equals("Ofast")
+                || name.equals("funsafe-math-optimizations")
+                || name.equals("freciprocal-math")
+                || name.equals("mfma")
+                || name.equals("mno-fma");
     }
 
     /** -Xcompiler VALUE: a comma-separated list of host-compiler flags. */
@@ -220,8 +327,10 @@ final class FlagInterpreter {
                         String inc = includeOf(e);
                         // an -I with shell syntax (`...`, $(...)) is passed on as written, not as a resolved path,
                         // so the nvcc runner's refusal names the flag the user wrote
-                        ctx.addNvccFlag(inc != null && r.base != null && !inc.isEmpty() && !shellSyntax(inc)
-                                ? "-I" + resolve(r.base, inc) : normalized(e));
+                        ctx.addNvccFlag(
+                                inc != null && r.base != null && !inc.isEmpty() && !shellSyntax(inc)
+                                        ? "-I" + resolve(r.base, inc)
+                                        : normalized(e));
                     }
                     return;
                 }
@@ -279,7 +388,9 @@ final class FlagInterpreter {
 
     private static Path resolve(Path base, String inc) {
         Path p = Path.of(inc);
-        return (base == null || p.isAbsolute() ? p : base.resolve(p)).toAbsolutePath().normalize();
+        return (base == null || p.isAbsolute() ? p : base.resolve(p))
+                .toAbsolutePath()
+                .normalize();
     }
 
     /** NAME or NAME=VALUE of a -D / --define-macro entry, else null. */
@@ -320,11 +431,22 @@ final class FlagInterpreter {
     }
 
     private static boolean codeGenFlag(String n) {
-        return n.startsWith("O") || n.equals("G") || n.equals("device-debug") || n.equals("lineinfo")
-                || n.equals("generate-line-info") || n.equals("rdc") || n.equals("relocatable-device-code")
-                || n.startsWith("expt-") || n.equals("extended-lambda") || n.startsWith("D") || n.equals("std")
-                || n.startsWith("std=") || n.equals("define-macro") || n.equals("maxrregcount")
-                || n.startsWith("I") || n.equals("include-path");
+        return n.startsWith("O")
+                || n.equals("G")
+                || n.equals("device-debug")
+                || n.equals("lineinfo")
+                || n.equals("generate-line-info")
+                || n.equals("rdc")
+                || n.equals("relocatable-device-code")
+                || n.startsWith("expt-")
+                || n.equals("extended-lambda")
+                || n.startsWith("D")
+                || n.equals("std")
+                || n.startsWith("std=")
+                || n.equals("define-macro")
+                || n.equals("maxrregcount")
+                || n.startsWith("I")
+                || n.equals("include-path");
     }
 
     /** compute_XX / sm_XX from an -arch or -gencode value. */

@@ -12,21 +12,21 @@ import java.util.Locale;
  * on target properties cannot be evaluated here; they stay in the text and the option is skipped.
  */
 final class GenexEval {
-    record Piece(PosText text, FlagTok.Lang lang, String condition) {
-    }
+    record Piece(PosText text, FlagTok.Lang lang, String condition) {}
 
     private record Cond(FlagTok.Lang lang, String condition, boolean never) {
         static final Cond ALWAYS = new Cond(FlagTok.Lang.ANY, null, false);
 
         Cond and(Cond o) {
             FlagTok.Lang l = lang == FlagTok.Lang.ANY ? o.lang : lang;
-            String c = condition == null ? o.condition : o.condition == null ? condition : condition + " and " + o.condition;
+            String c = condition == null
+                    ? o.condition
+                    : o.condition == null ? condition : condition + " and " + o.condition;
             return new Cond(l, c, never || o.never);
         }
     }
 
-    private GenexEval() {
-    }
+    private GenexEval() {}
 
     /**
      * The option(s) in {@code elem}; a conditional expression's content may itself be a ';'-list of options.
@@ -62,8 +62,8 @@ final class GenexEval {
                 } else {
                     String head = colon > 0 ? inner.text.substring(0, colon) : inner.text;
                     switch (head) {
-                        case "1", "BUILD_INTERFACE", "BUILD_LOCAL_INTERFACE", "LINK_ONLY", "COMPILE_ONLY" ->
-                                text.append(nested(inner.sub(colon + 1), acc));
+                        case "1", "BUILD_INTERFACE", "BUILD_LOCAL_INTERFACE", "LINK_ONLY", "COMPILE_ONLY" -> text
+                                .append(nested(inner.sub(colon + 1), acc));
                         case "0", "INSTALL_INTERFACE" -> {
                             // removed
                         }

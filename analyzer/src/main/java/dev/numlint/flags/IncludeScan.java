@@ -17,8 +17,7 @@ final class IncludeScan {
     /** Only the first bytes of a source are looked at. */
     static final int MAX_BYTES = 8 << 20;
 
-    private IncludeScan() {
-    }
+    private IncludeScan() {}
 
     /**
      * The files of {@code scanned} that {@code file} includes: {@code "x"} relative to its directory, then (as

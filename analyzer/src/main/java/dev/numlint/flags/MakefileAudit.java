@@ -59,33 +59,61 @@ final class MakefileAudit {
     static final int MAX_EXPANSION = 256 * 1024;
     /** Characters all expansions of one Makefile (with its includes) may produce together. */
     static final long MAX_WORK = 16L << 20;
+
     static final int MAX_DEPTH = 64;
     static final long TIME_BUDGET_NANOS = 5_000_000_000L;
     /** The build-flags layer's max-file-size, for the Makefile and every file it includes. */
     private long maxBytes = dev.numlint.spi.ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.BUILD_FLAGS);
+
     private static final int MAX_INCLUDE_DEPTH = 16;
     private static final int MAX_CHAIN = 10_000;
     private static final String UNKNOWN = "$(?)";
 
-    static final Set<String> CUDA_VARS = Set.of("NVCCFLAGS", "NVCC_FLAGS", "NVFLAGS", "NV_FLAGS", "CUDAFLAGS",
-            "CUDA_FLAGS", "CUFLAGS", "CU_FLAGS", "GENCODE_FLAGS", "SMVERSIONFLAGS", "NVCC_OPTS", "NVCCOPTS",
-            "CUDA_NVCC_FLAGS", "NVCC_ARCH", "CUDA_ARCH", "ARCH_FLAGS", "CUCCOPT", "CUGENCODE", "NVCCOPT");
-    private static final Set<String> HOST_VARS = Set.of("CFLAGS", "CXXFLAGS", "CPPFLAGS", "CCFLAGS", "C_FLAGS",
-            "CXX_FLAGS", "CC_FLAGS", "HOST_FLAGS", "HOSTFLAGS", "OPTFLAGS", "OPT_FLAGS", "CPPOPT");
-    private static final Set<String> COMPILER_VARS = Set.of("CC", "CXX", "NVCC", "CUDACC", "HOST_COMPILER", "HOSTCC",
-            "HOSTCXX", "MPICC", "MPICXX", "CUCC", "NVCC_BIN");
+    static final Set<String> CUDA_VARS = Set.of(
+            "NVCCFLAGS",
+            "NVCC_FLAGS",
+            "NVFLAGS",
+            "NV_FLAGS",
+            "CUDAFLAGS",
+            "CUDA_FLAGS",
+            "CUFLAGS",
+            "CU_FLAGS",
+            "GENCODE_FLAGS",
+            "SMVERSIONFLAGS",
+            "NVCC_OPTS",
+            "NVCCOPTS",
+            "CUDA_NVCC_FLAGS",
+            "NVCC_ARCH",
+            "CUDA_ARCH",
+            "ARCH_FLAGS",
+            "CUCCOPT",
+            "CUGENCODE",
+            "NVCCOPT");
+    private static final Set<String> HOST_VARS = Set.of(
+            "CFLAGS",
+            "CXXFLAGS",
+            "CPPFLAGS",
+            "CCFLAGS",
+            "C_FLAGS",
+            "CXX_FLAGS",
+            "CC_FLAGS",
+            "HOST_FLAGS",
+            "HOSTFLAGS",
+            "OPTFLAGS",
+            "OPT_FLAGS",
+            "CPPOPT");
+    private static final Set<String> COMPILER_VARS = Set.of(
+            "CC", "CXX", "NVCC", "CUDACC", "HOST_COMPILER", "HOSTCC", "HOSTCXX", "MPICC", "MPICXX", "CUCC", "NVCC_BIN");
     private static final Pattern HOST_COMPILER = Pattern.compile(
             "(?:[A-Za-z0-9_]+-){0,4}(?:gcc|g\\+\\+|cc|c\\+\\+|clang|clang\\+\\+|icpx|icx|icc|icpc|mpicc|mpicxx|mpic\\+\\+)"
-            + "(?:-\\d{1,3}(?:\\.\\d{1,3}){0,3})?");
+                    + "(?:-\\d{1,3}(?:\\.\\d{1,3}){0,3})?");
     private static final Set<String> SOURCE_EXT = Set.of("cu", "c", "cc", "cpp", "cxx", "C", "c++");
 
     /** A problem with the input, for a notification. */
-    record Problem(String file, int line, String level, String id, String message) {
-    }
+    record Problem(String file, int line, String level, String id, String message) {}
 
     /** One compiler command the selected configuration runs. */
-    record Command(List<FlagTok> toks, List<Path> sources, String configuration, boolean nvcc) {
-    }
+    record Command(List<FlagTok> toks, List<Path> sources, String configuration, boolean nvcc) {}
 
     static final class Out {
         /** Flag variables evaluated for the goal: the context of sources no command of the chain names. */
@@ -94,6 +122,7 @@ final class MakefileAudit {
         final List<Command> commands = new ArrayList<>();
         /** Flags written where the selected configuration does not go; each has its condition. */
         final List<FlagTok> unselected = new ArrayList<>();
+
         final List<Problem> problems = new ArrayList<>();
         /** Files read: the Makefile and what it includes. */
         final List<Path> read = new ArrayList<>();
@@ -108,12 +137,10 @@ final class MakefileAudit {
         }
     }
 
-    private record Var(PosText value, boolean recursive, boolean override) {
-    }
+    private record Var(PosText value, boolean recursive, boolean override) {}
 
     /** A target- or pattern-specific assignment. */
-    private record TAssign(String target, String name, String op, PosText value, boolean override, int fi, int line) {
-    }
+    private record TAssign(String target, String name, String op, PosText value, boolean override, int fi, int line) {}
 
     private static final class Rule {
         final List<String> targets;
@@ -150,8 +177,7 @@ final class MakefileAudit {
         }
     }
 
-    private record Auto(String target, List<String> prereqs, String stem) {
-    }
+    private record Auto(String target, List<String> prereqs, String stem) {}
 
     /** Conditional frame: state 0 taking, 1 skipping (known false), 2 unknown. */
     private static final class Frame {
@@ -179,6 +205,7 @@ final class MakefileAudit {
     private final List<TAssign> patternVars = new ArrayList<>();
     /** Condition per (file, line) for lines under a conditional whose value is unknown. */
     private final Map<Long, String> lineCondition = new HashMap<>();
+
     private final Out out = new Out();
     private final long deadline;
     private final Set<String> noticed = new HashSet<>();
@@ -196,8 +223,13 @@ final class MakefileAudit {
         this.makeTarget = makeTarget;
         this.deadline = System.nanoTime() + TIME_BUDGET_NANOS;
         // make's built-in defaults, and the goals of this run
-        for (String[] d : new String[][] {{"CC", "cc"}, {"CXX", "g++"}, {"AR", "ar"}, {"RM", "rm -f"},
-                {"MAKECMDGOALS", makeTarget == null ? "" : makeTarget}}) {
+        for (String[] d : new String[][] {
+            {"CC", "cc"},
+            {"CXX", "g++"},
+            {"AR", "ar"},
+            {"RM", "rm -f"},
+            {"MAKECMDGOALS", makeTarget == null ? "" : makeTarget}
+        }) {
             global.vars.put(d[0], new Var(PosText.of(d[1], -1, 0, 0), false, false));
         }
     }
@@ -206,8 +238,8 @@ final class MakefileAudit {
      * Evaluates {@code file}. {@code inTree} says whether a path may be read (includes and $(wildcard) outside
      * the scanned tree are not); {@code makeTarget} is {@code --make-target} or null for the default goal.
      */
-    static Out audit(Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget,
-                     long maxBytes) {
+    static Out audit(
+            Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget, long maxBytes) {
         MakefileAudit a = new MakefileAudit(file, relativize, inTree, makeTarget);
         a.maxBytes = maxBytes;
         a.readFile(file.toAbsolutePath().normalize(), 0);
@@ -215,10 +247,16 @@ final class MakefileAudit {
             a.problem(0, 0, "WARNING", "parse-error", "unterminated conditional: " + a.frames.peekLast().desc);
         }
         if (a.shellCount > 0) {
-            a.problem(a.shellFile, a.shellLine, "NOTE", "not-evaluated", a.shellCount + " $(shell ...)/!= value"
-                    + (a.shellCount == 1 ? " is" : "s are") + " not run (numlint never executes build commands): "
-                    + "treated as unknown, and so is every condition that depends on "
-                    + (a.shellCount == 1 ? "it" : "them"));
+            a.problem(
+                    a.shellFile,
+                    a.shellLine,
+                    "NOTE",
+                    "not-evaluated",
+                    a.shellCount + " $(shell ...)/!= value"
+                            + (a.shellCount == 1 ? " is" : "s are")
+                            + " not run (numlint never executes build commands): "
+                            + "treated as unknown, and so is every condition that depends on "
+                            + (a.shellCount == 1 ? "it" : "them"));
         }
         try {
             a.build();
@@ -245,14 +283,19 @@ final class MakefileAudit {
 
     private void notFullyEvaluated(int fi, int line, String why) {
         if (noticed.add("budget")) {
-            problem(fi, line, "WARNING", "not-evaluated", "Makefile not fully evaluated: " + why
-                    + "; the values involved are treated as unknown");
+            problem(
+                    fi,
+                    line,
+                    "WARNING",
+                    "not-evaluated",
+                    "Makefile not fully evaluated: " + why + "; the values involved are treated as unknown");
         }
     }
 
     private void checkTime() {
         if (System.nanoTime() > deadline) {
-            throw new OverBudget("the time budget of " + TIME_BUDGET_NANOS / 1_000_000_000L + " s per Makefile ran out");
+            throw new OverBudget(
+                    "the time budget of " + TIME_BUDGET_NANOS / 1_000_000_000L + " s per Makefile ran out");
         }
     }
 
@@ -263,7 +306,11 @@ final class MakefileAudit {
         try {
             long size = Files.size(file);
             if (size > maxBytes) {
-                out.problems.add(new Problem(relativize.apply(file), 0, "ERROR", "file-too-large",
+                out.problems.add(new Problem(
+                        relativize.apply(file),
+                        0,
+                        "ERROR",
+                        "file-too-large",
                         "not analyzed: the file has " + size + " bytes, more than max-file-size for build-flags ("
                                 + maxBytes + ")"));
                 return;
@@ -271,19 +318,26 @@ final class MakefileAudit {
             byte[] b = Files.readAllBytes(file);
             for (int i = 0; i < Math.min(b.length, 8192); i++) {
                 if (b[i] == 0) {
-                    out.problems.add(new Problem(relativize.apply(file), 0, "ERROR", "binary-file",
+                    out.problems.add(new Problem(
+                            relativize.apply(file),
+                            0,
+                            "ERROR",
+                            "binary-file",
                             "binary content, not a Makefile; not analyzed"));
                     return;
                 }
             }
             try {
-                text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(b)).toString();
+                text = StandardCharsets.UTF_8
+                        .newDecoder()
+                        .decode(java.nio.ByteBuffer.wrap(b))
+                        .toString();
             } catch (java.nio.charset.CharacterCodingException e) {
                 text = new String(b, StandardCharsets.ISO_8859_1);
             }
         } catch (IOException | RuntimeException e) {
-            out.problems.add(new Problem(relativize.apply(file), 0, "ERROR", "unreadable-file",
-                    "cannot read: " + e.getMessage()));
+            out.problems.add(new Problem(
+                    relativize.apply(file), 0, "ERROR", "unreadable-file", "cannot read: " + e.getMessage()));
             return;
         }
         int fi = fileTable.size();
@@ -421,8 +475,9 @@ final class MakefileAudit {
                 }
                 if (f.parentSkips) continue;
                 String rest = t.substring(4).trim();
-                String base = "the else branch of " + f.desc.replaceFirst(", which is .*|, whose value .*", "")
-                        .replaceFirst("^the else branch of ", "");
+                String base = "the else branch of "
+                        + f.desc.replaceFirst(", which is .*|, whose value .*", "")
+                                .replaceFirst("^the else branch of ", "");
                 if (f.anyTrue) {
                     f.state = 1;
                     f.desc = base + " (an earlier branch is taken in the default configuration)";
@@ -439,7 +494,8 @@ final class MakefileAudit {
                     f.state = v == 1 ? 0 : v == 0 ? 1 : 2;
                     f.anyTrue = v == 1;
                     f.anyUnknown = v == 2;
-                    f.desc = v == 0 ? d + ", which is false in the default configuration"
+                    f.desc = v == 0
+                            ? d + ", which is false in the default configuration"
                             : v == 2 ? d + ", whose value numlint cannot know" : d;
                 }
                 continue;
@@ -481,10 +537,15 @@ final class MakefileAudit {
                 for (String n : ShellWords.split(names.text)) include(n, !word.equals("include"), fi, lineNo, depth);
                 continue;
             }
-            if (word.equals("override") || word.equals("export") || word.equals("private")
-                    || word.equals("unexport") || word.equals("vpath") || word.equals("undefine")) {
+            if (word.equals("override")
+                    || word.equals("export")
+                    || word.equals("private")
+                    || word.equals("unexport")
+                    || word.equals("vpath")
+                    || word.equals("undefine")) {
                 if (!isAssignment(code)) {
-                    if (word.equals("undefine")) global.vars.remove(t.substring(8).trim());
+                    if (word.equals("undefine"))
+                        global.vars.remove(t.substring(8).trim());
                     continue;
                 }
             }
@@ -540,7 +601,8 @@ final class MakefileAudit {
             int ws = i;
             while (i < n && Character.isLetter(s.charAt(i))) i++;
             String w = s.substring(ws, i);
-            if ((w.equals("override") || w.equals("export") || w.equals("private")) && i < n
+            if ((w.equals("override") || w.equals("export") || w.equals("private"))
+                    && i < n
                     && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) {
                 override |= w.equals("override");
                 continue;
@@ -637,7 +699,8 @@ final class MakefileAudit {
             if (pattern) {
                 patterns.add(r);
             } else {
-                for (String t : targets) explicit.computeIfAbsent(t, k -> new ArrayList<>()).add(r);
+                for (String t : targets)
+                    explicit.computeIfAbsent(t, k -> new ArrayList<>()).add(r);
             }
             rules.add(r);
             if (firstTarget == null && !pattern) {
@@ -699,8 +762,12 @@ final class MakefileAudit {
 
     private void include(String name, boolean optional, int fi, int line, int depth) {
         if (name.contains(UNKNOWN) || name.contains("$(") || name.contains("${")) {
-            problem(fi, line, "NOTE", "not-evaluated", "include of '" + name + "' whose name numlint cannot know: "
-                    + "not read");
+            problem(
+                    fi,
+                    line,
+                    "NOTE",
+                    "not-evaluated",
+                    "include of '" + name + "' whose name numlint cannot know: " + "not read");
             return;
         }
         Path p;
@@ -711,22 +778,36 @@ final class MakefileAudit {
         }
         if (p == null || !inTree.test(p)) {
             if (!optional) {
-                problem(fi, line, "NOTE", "not-evaluated", "included file '" + name + "' lies outside the scanned "
-                        + "tree: not read, its variables are unknown");
+                problem(
+                        fi,
+                        line,
+                        "NOTE",
+                        "not-evaluated",
+                        "included file '" + name + "' lies outside the scanned "
+                                + "tree: not read, its variables are unknown");
             }
             return;
         }
         if (!Files.isRegularFile(p)) {
             if (!optional) {
-                problem(fi, line, "NOTE", "not-evaluated", "included file '" + name + "' does not exist (it may be "
-                        + "generated by the build): not read");
+                problem(
+                        fi,
+                        line,
+                        "NOTE",
+                        "not-evaluated",
+                        "included file '" + name + "' does not exist (it may be "
+                                + "generated by the build): not read");
             }
             return;
         }
         if (fileTable.contains(p) || depth >= MAX_INCLUDE_DEPTH) {
             if (depth >= MAX_INCLUDE_DEPTH) {
-                problem(fi, line, "WARNING", "not-evaluated", "includes nested deeper than " + MAX_INCLUDE_DEPTH
-                        + ": '" + name + "' not read");
+                problem(
+                        fi,
+                        line,
+                        "WARNING",
+                        "not-evaluated",
+                        "includes nested deeper than " + MAX_INCLUDE_DEPTH + ": '" + name + "' not read");
             }
             return;
         }
@@ -740,7 +821,8 @@ final class MakefileAudit {
         String rest = t.substring(word.length()).trim();
         try {
             if (word.equals("ifdef") || word.equals("ifndef")) {
-                String name = expand(PosText.of(rest, -1, 0, 0), global, null, 0).text.trim();
+                String name =
+                        expand(PosText.of(rest, -1, 0, 0), global, null, 0).text.trim();
                 if (unknown(name)) return 2;
                 Var v = global.get(name);
                 int r;
@@ -786,7 +868,10 @@ final class MakefileAudit {
                 } else if (c == ',' && depth == 1 && comma < 0) comma = i;
             }
             if (comma < 0 || close < 0) return null;
-            return new String[] {rest.substring(1, comma).trim(), rest.substring(comma + 1, close).trim()};
+            return new String[] {
+                rest.substring(1, comma).trim(),
+                rest.substring(comma + 1, close).trim()
+            };
         }
         List<String> parts = new ArrayList<>();
         int i = 0;
@@ -806,8 +891,12 @@ final class MakefileAudit {
 
     /** Variables usually set by the environment: unknown when undefined (not empty). */
     private static boolean environmentLike(String n) {
-        return n.startsWith("CUDA") || n.endsWith("PATH") || n.endsWith("DIR") || n.endsWith("HOME")
-                || n.equals("SHELL") || n.equals("OS");
+        return n.startsWith("CUDA")
+                || n.endsWith("PATH")
+                || n.endsWith("DIR")
+                || n.endsWith("HOME")
+                || n.equals("SHELL")
+                || n.equals("OS");
     }
 
     // ------------------------------------------------------------------------------------------ variables
@@ -867,8 +956,8 @@ final class MakefileAudit {
 
     private void charge(int n) {
         work += n;
-        if (work > MAX_WORK) throw new OverBudget("variable expansion produced more than " + (MAX_WORK >> 20)
-                + " MiB of text");
+        if (work > MAX_WORK)
+            throw new OverBudget("variable expansion produced more than " + (MAX_WORK >> 20) + " MiB of text");
     }
 
     /** Expands variable references and functions; unknown values become {@value #UNKNOWN}. */
@@ -937,8 +1026,11 @@ final class MakefileAudit {
     private PosText reference(PosText inner, char sep, Scope scope, Auto auto, int depth) {
         String s = inner.text;
         int sp = 0;
-        while (sp < s.length() && !Character.isWhitespace(s.charAt(sp)) && s.charAt(sp) != ':'
-                && s.charAt(sp) != '$' && s.charAt(sp) != '(') sp++;
+        while (sp < s.length()
+                && !Character.isWhitespace(s.charAt(sp))
+                && s.charAt(sp) != ':'
+                && s.charAt(sp) != '$'
+                && s.charAt(sp) != '(') sp++;
         String fname = s.substring(0, sp);
         if (sp < s.length() && Character.isWhitespace(s.charAt(sp)) && FUNCTIONS.contains(fname)) {
             return function(fname, inner.sub(sp + 1), scope, auto, depth);
@@ -964,14 +1056,18 @@ final class MakefileAudit {
     private PosText variable(String name, Scope scope, Auto auto, int depth, PosText at, int pos) {
         if (auto != null) {
             String base = name.length() == 2 && (name.charAt(1) == 'D' || name.charAt(1) == 'F')
-                    ? name.substring(0, 1) : name;
-            String v = switch (base) {
-                case "@" -> auto.target();
-                case "<" -> auto.prereqs().isEmpty() ? "" : auto.prereqs().get(0);
-                case "^", "+", "?" -> String.join(" ", new LinkedHashSet<>(auto.prereqs()));
-                case "*" -> auto.stem() == null ? "" : auto.stem();
-                default -> null;
-            };
+                    ? name.substring(0, 1)
+                    : name;
+            String v =
+                    switch (base) {
+                        case "@" -> auto.target();
+                        case "<" -> auto.prereqs().isEmpty()
+                                ? ""
+                                : auto.prereqs().get(0);
+                        case "^", "+", "?" -> String.join(" ", new LinkedHashSet<>(auto.prereqs()));
+                        case "*" -> auto.stem() == null ? "" : auto.stem();
+                        default -> null;
+                    };
             if (v != null) {
                 if (name.length() == 2) {
                     List<String> ws = new ArrayList<>();
@@ -995,10 +1091,43 @@ final class MakefileAudit {
         return expand(v.value(), scope, auto, depth + 1);
     }
 
-    private static final Set<String> FUNCTIONS = Set.of("subst", "patsubst", "strip", "findstring", "filter",
-            "filter-out", "sort", "word", "words", "wordlist", "firstword", "lastword", "dir", "notdir", "suffix",
-            "basename", "addsuffix", "addprefix", "join", "wildcard", "realpath", "abspath", "if", "or", "and",
-            "foreach", "call", "value", "origin", "flavor", "shell", "error", "warning", "info", "eval", "file");
+    private static final Set<String> FUNCTIONS = Set.of(
+            "subst",
+            "patsubst",
+            "strip",
+            "findstring",
+            "filter",
+            "filter-out",
+            "sort",
+            "word",
+            "words",
+            "wordlist",
+            "firstword",
+            "lastword",
+            "dir",
+            "notdir",
+            "suffix",
+            "basename",
+            "addsuffix",
+            "addprefix",
+            "join",
+            "wildcard",
+            "realpath",
+            "abspath",
+            "if",
+            "or",
+            "and",
+            "foreach",
+            "call",
+            "value",
+            "origin",
+            "flavor",
+            "shell",
+            "error",
+            "warning",
+            "info",
+            "eval",
+            "file");
 
     /** Splits function arguments at top-level commas (at most {@code max}; the last takes the rest). */
     private static List<PosText> args(PosText t, int max) {
@@ -1036,8 +1165,13 @@ final class MakefileAudit {
             }
             case "origin", "flavor" -> {
                 Var v = scope.get(expand(argText, scope, auto, d).text.trim());
-                return PosText.of(v == null ? "undefined" : f.equals("flavor") ? (v.recursive() ? "recursive"
-                        : "simple") : "file", -1, 0, 0);
+                return PosText.of(
+                        v == null
+                                ? "undefined"
+                                : f.equals("flavor") ? (v.recursive() ? "recursive" : "simple") : "file",
+                        -1,
+                        0,
+                        0);
             }
             case "if" -> {
                 List<PosText> a = args(argText, 3);
@@ -1088,11 +1222,12 @@ final class MakefileAudit {
                 // functions on expanded arguments
             }
         }
-        int max = switch (f) {
-            case "subst", "patsubst", "wordlist" -> 3;
-            case "findstring", "filter", "filter-out", "word", "addsuffix", "addprefix", "join" -> 2;
-            default -> 1;
-        };
+        int max =
+                switch (f) {
+                    case "subst", "patsubst", "wordlist" -> 3;
+                    case "findstring", "filter", "filter-out", "word", "addsuffix", "addprefix", "join" -> 2;
+                    default -> 1;
+                };
         List<PosText> raw = args(argText, max);
         List<PosText> a = new ArrayList<>();
         for (PosText r : raw) a.add(expand(r, scope, auto, d));
@@ -1122,7 +1257,9 @@ final class MakefileAudit {
                 return b.build();
             }
             case "patsubst" -> {
-                return a.size() < 3 ? PosText.EMPTY : patsubst(a.get(0).text.trim(), a.get(1).text.trim(), a.get(2));
+                return a.size() < 3
+                        ? PosText.EMPTY
+                        : patsubst(a.get(0).text.trim(), a.get(1).text.trim(), a.get(2));
             }
             case "strip" -> {
                 return joinWords(ws);
@@ -1192,7 +1329,10 @@ final class MakefileAudit {
                 if (a.size() < 2) return PosText.EMPTY;
                 List<PosText> r = new ArrayList<>();
                 for (PosText w : ws) {
-                    r.add(f.equals("addprefix") ? a.get(0).trim().concat(w) : w.concat(a.get(0).trim()));
+                    r.add(
+                            f.equals("addprefix")
+                                    ? a.get(0).trim().concat(w)
+                                    : w.concat(a.get(0).trim()));
                 }
                 return joinWords(r);
             }
@@ -1337,13 +1477,21 @@ final class MakefileAudit {
         if (w.text.isEmpty() || w.fileAt(0) < 0 || w.text.contains(UNKNOWN)) return;
         String written = lineCondition.get(key(w.fileAt(0), w.lineAt(0)));
         String c = cond == null ? written : written == null ? cond : cond + " and " + written;
-        into.add(new FlagTok(w.text, Location.of(relativize.apply(fileTable.get(w.fileAt(0))), w.lineAt(0),
-                w.colAt(0)), lang, c, via));
+        into.add(new FlagTok(
+                w.text,
+                Location.of(relativize.apply(fileTable.get(w.fileAt(0))), w.lineAt(0), w.colAt(0)),
+                lang,
+                c,
+                via));
     }
 
     static FlagTok.Lang varLang(String name) {
-        if (CUDA_VARS.contains(name) || name.startsWith("NVCC") || name.startsWith("CUDA") || name.startsWith("NV_")
-                || name.startsWith("GENCODE") || name.startsWith("CUCC")) {
+        if (CUDA_VARS.contains(name)
+                || name.startsWith("NVCC")
+                || name.startsWith("CUDA")
+                || name.startsWith("NV_")
+                || name.startsWith("GENCODE")
+                || name.startsWith("CUCC")) {
             return FlagTok.Lang.CUDA;
         }
         if (HOST_VARS.contains(name)) return FlagTok.Lang.HOST;
@@ -1372,7 +1520,8 @@ final class MakefileAudit {
             how = "--make-target";
         } else {
             Var dg = global.get(".DEFAULT_GOAL");
-            String v = dg == null ? null : expand(dg.value(), global, null, 0).text.trim();
+            String v =
+                    dg == null ? null : expand(dg.value(), global, null, 0).text.trim();
             if (v != null && !v.isEmpty() && !unknown(v)) {
                 goal = v;
                 how = ".DEFAULT_GOAL";
@@ -1385,8 +1534,12 @@ final class MakefileAudit {
         if (goal != null) {
             out.goal = goal + (how.equals("the first target") ? "" : " (" + how + ")");
             if (makeTarget != null && !explicit.containsKey(goal) && patternFor(goal) == null) {
-                problem(0, 0, "WARNING", "not-evaluated", "--make-target '" + goal + "': no such target in "
-                        + relativize.apply(fileTable.get(0)));
+                problem(
+                        0,
+                        0,
+                        "WARNING",
+                        "not-evaluated",
+                        "--make-target '" + goal + "': no such target in " + relativize.apply(fileTable.get(0)));
             }
             visit(goal, new ArrayList<>(), visited);
         }
@@ -1406,14 +1559,17 @@ final class MakefileAudit {
         for (Map.Entry<String, List<TAssign>> e : targetVars.entrySet()) {
             if (visited.contains(e.getKey())) continue;
             String cond = "Makefile target '" + e.getKey() + "' (not built by the default goal " + goalName + ")";
-            if (makeTarget != null) cond = "Makefile target '" + e.getKey() + "' (not built by --make-target "
-                    + goalName + ")";
+            if (makeTarget != null)
+                cond = "Makefile target '" + e.getKey() + "' (not built by --make-target " + goalName + ")";
             for (TAssign a : e.getValue()) unselectedAssign(a, cond);
         }
         for (TAssign a : patternVars) {
             boolean used = visited.stream().anyMatch(t -> match(a.target(), t) != null);
-            if (!used) unselectedAssign(a, "Makefile pattern '" + a.target() + "' (no target the goal " + goalName
-                    + " builds matches it)");
+            if (!used)
+                unselectedAssign(
+                        a,
+                        "Makefile pattern '" + a.target() + "' (no target the goal " + goalName
+                                + " builds matches it)");
         }
         Set<Rule> seen = new HashSet<>();
         for (Map.Entry<String, List<Rule>> e : explicit.entrySet()) {
@@ -1422,8 +1578,8 @@ final class MakefileAudit {
                 if (r.recipe.isEmpty() || !seen.add(r)) continue;
                 if (r.targets.stream().anyMatch(visited::contains)) continue;
                 String t = r.targets.get(0);
-                String cond = "the recipe of Makefile target '" + t + "' (not built by the " + (makeTarget != null
-                        ? "--make-target " : "default goal ") + goalName + ")";
+                String cond = "the recipe of Makefile target '" + t + "' (not built by the "
+                        + (makeTarget != null ? "--make-target " : "default goal ") + goalName + ")";
                 Scope sc = scopeFor(List.of(t));
                 Auto auto = new Auto(t, r.prereqs, null);
                 for (PosText line : r.recipe) {
@@ -1494,8 +1650,7 @@ final class MakefileAudit {
                 if (old == null) scope.vars.put(a.name(), new Var(a.value(), true, a.override()));
             }
             case "=" -> scope.vars.put(a.name(), new Var(a.value(), true, a.override()));
-            default -> scope.vars.put(a.name(), new Var(expand(a.value(), scope.parent, null, 0), false,
-                    a.override()));
+            default -> scope.vars.put(a.name(), new Var(expand(a.value(), scope.parent, null, 0), false, a.override()));
         }
     }
 
@@ -1630,8 +1785,12 @@ final class MakefileAudit {
         boolean deviceOnly = false;
         for (PosText w : words) {
             String s = w.text;
-            if (s.equals("-cubin") || s.equals("--cubin") || s.equals("-ptx") || s.equals("--ptx")
-                    || s.equals("-fatbin") || s.equals("--fatbin")) {
+            if (s.equals("-cubin")
+                    || s.equals("--cubin")
+                    || s.equals("-ptx")
+                    || s.equals("--ptx")
+                    || s.equals("-fatbin")
+                    || s.equals("--fatbin")) {
                 deviceOnly = true;
             }
         }
@@ -1639,8 +1798,11 @@ final class MakefileAudit {
         String via = words.get(k).text.substring(words.get(k).text.lastIndexOf('/') + 1) + " command";
         for (PosText w : words.subList(k + 1, words.size())) {
             String s = w.text;
-            if (deviceOnly && (s.equals("-m32") || s.equals("-m64") || s.startsWith("-Xcompiler")
-                    || s.startsWith("--compiler-options"))) {
+            if (deviceOnly
+                    && (s.equals("-m32")
+                            || s.equals("-m64")
+                            || s.startsWith("-Xcompiler")
+                            || s.startsWith("--compiler-options"))) {
                 continue; // no host code is compiled for -cubin/-ptx/-fatbin
             }
             if (!s.startsWith("-") && isSourceName(s)) sources.add(s);
@@ -1658,7 +1820,9 @@ final class MakefileAudit {
     private static boolean isSourceName(String s) {
         if (s.contains("$") || s.contains("=")) return false;
         int dot = s.lastIndexOf('.');
-        return dot > 0 && dot > s.lastIndexOf('/') && SOURCE_EXT.contains(s.substring(dot + 1))
+        return dot > 0
+                && dot > s.lastIndexOf('/')
+                && SOURCE_EXT.contains(s.substring(dot + 1))
                 && !s.toLowerCase(Locale.ROOT).endsWith(".o");
     }
 }

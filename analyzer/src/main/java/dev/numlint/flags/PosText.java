@@ -61,8 +61,11 @@ final class PosText {
     }
 
     PosText sub(int from, int to) {
-        return new PosText(text.substring(from, to), Arrays.copyOfRange(file, from, to),
-                Arrays.copyOfRange(line, from, to), Arrays.copyOfRange(col, from, to),
+        return new PosText(
+                text.substring(from, to),
+                Arrays.copyOfRange(file, from, to),
+                Arrays.copyOfRange(line, from, to),
+                Arrays.copyOfRange(col, from, to),
                 Arrays.copyOfRange(literal, from, to));
     }
 
@@ -170,7 +173,11 @@ final class PosText {
 
         PosText build() {
             int n = sb.length();
-            return new PosText(sb.toString(), Arrays.copyOf(file, n), Arrays.copyOf(line, n), Arrays.copyOf(col, n),
+            return new PosText(
+                    sb.toString(),
+                    Arrays.copyOf(file, n),
+                    Arrays.copyOf(line, n),
+                    Arrays.copyOf(col, n),
                     Arrays.copyOf(literal, n));
         }
     }

@@ -9,8 +9,7 @@ import java.util.List;
  * as written.
  */
 final class ShellWords {
-    private ShellWords() {
-    }
+    private ShellWords() {}
 
     static List<PosText> split(PosText s) {
         List<PosText> out = new ArrayList<>();

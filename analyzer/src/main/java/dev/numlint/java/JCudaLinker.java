@@ -23,10 +23,16 @@ import org.eclipse.jdt.core.dom.*;
  * tracked by name per compilation unit (locals and fields alike).
  */
 final class JCudaLinker {
-    private static final Set<String> LOADS = Set.of("cuModuleLoad", "cuModuleLoadData", "cuModuleLoadDataEx",
-            "cuModuleLoadFatBinary", "cuModuleLoadDataJIT");
-    private static final Set<String> NAMES = Set.of("cuModuleLoad", "cuModuleLoadData", "cuModuleLoadDataEx",
-            "cuModuleLoadFatBinary", "cuModuleLoadDataJIT", "cuModuleGetFunction", "cuLaunchKernel");
+    private static final Set<String> LOADS = Set.of(
+            "cuModuleLoad", "cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoadFatBinary", "cuModuleLoadDataJIT");
+    private static final Set<String> NAMES = Set.of(
+            "cuModuleLoad",
+            "cuModuleLoadData",
+            "cuModuleLoadDataEx",
+            "cuModuleLoadFatBinary",
+            "cuModuleLoadDataJIT",
+            "cuModuleGetFunction",
+            "cuLaunchKernel");
     private static final String[] EXTS = {".ptx", ".cu", ".cubin", ".fatbin"};
 
     private final ScanContext ctx;
@@ -36,11 +42,9 @@ final class JCudaLinker {
     private final String rel;
     private final boolean jcudaImported;
 
-    private record Load(String module, List<Path> files, MethodInvocation call) {
-    }
+    private record Load(String module, List<Path> files, MethodInvocation call) {}
 
-    private record Lookup(String function, String module, String kernel, MethodInvocation call) {
-    }
+    private record Lookup(String function, String module, String kernel, MethodInvocation call) {}
 
     private final List<Load> loads = new ArrayList<>();
     private final List<Lookup> lookups = new ArrayList<>();
@@ -111,7 +115,10 @@ final class JCudaLinker {
             for (Load l : loads) if (l.module != null && l.module.equals(lk.module)) mods.add(l);
             if (mods.isEmpty() && loads.size() == 1) mods.add(loads.get(0));
             if (mods.isEmpty()) {
-                notice(lk.call, "cannot find the cuModuleLoad* call that loads module '" + lk.module + "' used by " + snippet(lk.call));
+                notice(
+                        lk.call,
+                        "cannot find the cuModuleLoad* call that loads module '" + lk.module + "' used by "
+                                + snippet(lk.call));
                 continue;
             }
             MethodInvocation launch = lk.function == null ? null : launches.get(lk.function);
@@ -129,12 +136,17 @@ final class JCudaLinker {
     }
 
     private Location location(ASTNode n) {
-        return new Location(rel, cu.getLineNumber(n.getStartPosition()), cu.getColumnNumber(n.getStartPosition()) + 1,
-                cu.getLineNumber(n.getStartPosition()), 0);
+        return new Location(
+                rel,
+                cu.getLineNumber(n.getStartPosition()),
+                cu.getColumnNumber(n.getStartPosition()) + 1,
+                cu.getLineNumber(n.getStartPosition()),
+                0);
     }
 
     private void notice(ASTNode n, String msg) {
-        sink.notify(new Notification(rel, cu.getLineNumber(n.getStartPosition()), Level.NOTE, "unresolved-kernel-module", msg));
+        sink.notify(new Notification(
+                rel, cu.getLineNumber(n.getStartPosition()), Level.NOTE, "unresolved-kernel-module", msg));
     }
 
     private static String snippet(ASTNode n) {
@@ -160,8 +172,10 @@ final class JCudaLinker {
         }
         if (candidates.isEmpty()) collectStrings(arg, call, candidates, 0);
         if (candidates.isEmpty()) {
-            notice(call, snippet(call) + ": cannot resolve the module " + (isPath ? "path " : "data ") + arg
-                    + " to a file (not a string constant, a local initialised from one, or a file/resource read)");
+            notice(
+                    call,
+                    snippet(call) + ": cannot resolve the module " + (isPath ? "path " : "data ") + arg
+                            + " to a file (not a string constant, a local initialised from one, or a file/resource read)");
             return List.of();
         }
         List<String> tried = new ArrayList<>();
@@ -173,7 +187,8 @@ final class JCudaLinker {
                 String fn = p.getFileName().toString();
                 if (fn.endsWith(".ptx") || fn.endsWith(".cubin") || fn.endsWith(".fatbin")) {
                     Path cuFile = p.resolveSibling(fn.substring(0, fn.lastIndexOf('.')) + ".cu");
-                    if (Files.isRegularFile(cuFile)) out.add(cuFile.toAbsolutePath().normalize());
+                    if (Files.isRegularFile(cuFile))
+                        out.add(cuFile.toAbsolutePath().normalize());
                 } else if (fn.endsWith(".cu")) {
                     Path ptx = p.resolveSibling(fn.substring(0, fn.length() - 3) + ".ptx");
                     if (Files.isRegularFile(ptx)) out.add(ptx.toAbsolutePath().normalize());
@@ -181,8 +196,10 @@ final class JCudaLinker {
                 return out;
             }
         }
-        notice(call, snippet(call) + ": the module file '" + candidates.get(0) + "' was not found (looked in "
-                + String.join(", ", tried.stream().limit(6).toList()) + ")");
+        notice(
+                call,
+                snippet(call) + ": the module file '" + candidates.get(0) + "' was not found (looked in "
+                        + String.join(", ", tried.stream().limit(6).toList()) + ")");
         return List.of();
     }
 
@@ -230,7 +247,11 @@ final class JCudaLinker {
             @Override
             public boolean visit(Assignment a) {
                 if (a.getOperator() == Assignment.Operator.ASSIGN && RangeAnalysis.isName(a.getLeftHandSide(), id)
-                        || a.getLeftHandSide() instanceof FieldAccess && ((FieldAccess) a.getLeftHandSide()).getName().getIdentifier().equals(id)) {
+                        || a.getLeftHandSide() instanceof FieldAccess
+                                && ((FieldAccess) a.getLeftHandSide())
+                                        .getName()
+                                        .getIdentifier()
+                                        .equals(id)) {
                     out.add(a.getRightHandSide());
                 }
                 return true;
@@ -271,11 +292,14 @@ final class JCudaLinker {
             MethodInvocation m = (MethodInvocation) e;
             String name = m.getName().getIdentifier();
             // Paths.get(a, b) / Path.of(a, b) / x.toString() / file.getPath()
-            if ((name.equals("get") || name.equals("of")) && m.getExpression() != null
-                    && (m.getExpression().toString().endsWith("Paths") || m.getExpression().toString().endsWith("Path"))) {
+            if ((name.equals("get") || name.equals("of"))
+                    && m.getExpression() != null
+                    && (m.getExpression().toString().endsWith("Paths")
+                            || m.getExpression().toString().endsWith("Path"))) {
                 return join(m.arguments(), at, depth);
             }
-            if ((name.equals("toString") || name.equals("getPath") || name.equals("getAbsolutePath")) && m.getExpression() != null) {
+            if ((name.equals("toString") || name.equals("getPath") || name.equals("getAbsolutePath"))
+                    && m.getExpression() != null) {
                 return constString(m.getExpression(), at, depth + 1);
             }
             return null;
@@ -317,7 +341,8 @@ final class JCudaLinker {
         }
         Path pkgDir = null;
         if (cu.getPackage() != null && project != null) {
-            pkgDir = project.resolve("src/main/resources").resolve(cu.getPackage().getName().getFullyQualifiedName().replace('.', '/'));
+            pkgDir = project.resolve("src/main/resources")
+                    .resolve(cu.getPackage().getName().getFullyQualifiedName().replace('.', '/'));
         }
         if (pkgDir != null && !s.startsWith("/")) bases.add(pkgDir);
         bases.add(dir);

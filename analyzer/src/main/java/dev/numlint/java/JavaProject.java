@@ -25,8 +25,7 @@ final class JavaProject {
     /** pom.xml files larger than this are not read (a real one is a few tens of KB). */
     static final long MAX_POM_BYTES = 4L << 20;
 
-    private JavaProject() {
-    }
+    private JavaProject() {}
 
     /** The nearest directory at or above the file's directory that holds a pom.xml, or null. */
     static Path projectDir(Path file, Path root) {
@@ -48,7 +47,8 @@ final class JavaProject {
             chain.add(project);
             Element properties = child(project, "properties");
             if (properties != null) {
-                for (Element e : children(properties)) props.putIfAbsent(e.getTagName(), e.getTextContent().trim());
+                for (Element e : children(properties))
+                    props.putIfAbsent(e.getTagName(), e.getTextContent().trim());
             }
             pom = parentPom(pom, project);
         }
@@ -191,7 +191,9 @@ final class JavaProject {
         String[] parts = pkg.split("\\.");
         Path d = dir;
         for (int i = parts.length - 1; i >= 0; i--) {
-            if (d == null || d.getFileName() == null || !d.getFileName().toString().equals(parts[i])) return dir;
+            if (d == null
+                    || d.getFileName() == null
+                    || !d.getFileName().toString().equals(parts[i])) return dir;
             d = d.getParent();
         }
         return d == null ? dir : d;

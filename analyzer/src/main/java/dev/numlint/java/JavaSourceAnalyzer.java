@@ -40,6 +40,7 @@ import org.eclipse.jdt.core.dom.FileASTRequestor;
 public final class JavaSourceAnalyzer implements Analyzer {
     /** Files per ASTParser batch: large enough to share binding work, small enough to spread over the cores. */
     static final int BATCH_TARGET = 400;
+
     private static final int MAX_SYNTAX_NOTES = 10;
 
     private final boolean resolveBindings;
@@ -54,9 +55,20 @@ public final class JavaSourceAnalyzer implements Analyzer {
         this.resolveBindings = resolveBindings;
     }
 
-    @Override public String id() { return "java-source"; }
-    @Override public Layer layer() { return Layer.JAVA_SOURCE; }
-    @Override public int phase() { return PHASE_HOST; }
+    @Override
+    public String id() {
+        return "java-source";
+    }
+
+    @Override
+    public Layer layer() {
+        return Layer.JAVA_SOURCE;
+    }
+
+    @Override
+    public int phase() {
+        return PHASE_HOST;
+    }
 
     /** The registered java-source checks (one per rule), loaded once. */
     static List<JavaCheck> checks() {
@@ -79,8 +91,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
     }
 
     /** One parser batch: files of one project with its environment. */
-    private record Batch(List<Path> files, int release, String[] classpath, String[] sourcepath, Path mirror) {
-    }
+    private record Batch(List<Path> files, int release, String[] classpath, String[] sourcepath, Path mirror) {}
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
@@ -92,7 +103,11 @@ public final class JavaSourceAnalyzer implements Analyzer {
             analyzeAll(ctx, files, new UnresolvedSink(sink, unresolved));
         }
         if (ctx.classpath().isEmpty() && unresolved.files.get() > 0 && resolveBindings) {
-            sink.notify(new Notification(null, 0, Level.WARNING, "java-types-unresolved",
+            sink.notify(new Notification(
+                    null,
+                    0,
+                    Level.WARNING,
+                    "java-types-unresolved",
                     "types used by " + unresolved.files.get() + " Java file" + (unresolved.files.get() == 1 ? "" : "s")
                             + " could not be resolved (first: " + unresolved.example + "); they were guessed from the"
                             + " source, so findings may be missed or have low confidence: pass the project's jars"
@@ -128,7 +143,9 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 runBatch(ctx, sink, b);
             }
         };
-        int helpers = Math.min(Math.max(0, batches.size() - 1), Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
+        int helpers = Math.min(
+                Math.max(0, batches.size() - 1),
+                Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
         // Helpers run on the shared pool; one that has not started by the time the queue is drained is claimed
         // here and never runs (the pool may be busy with our own caller), so waiting cannot deadlock.
         CountDownLatch finished = new CountDownLatch(helpers);
@@ -141,7 +158,8 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 try {
                     worker.run();
                 } catch (RuntimeException | Error e) {
-                    sink.notify(new Notification(null, 0, Level.WARNING, "internal-error", "java-source worker failed: " + e));
+                    sink.notify(new Notification(
+                            null, 0, Level.WARNING, "internal-error", "java-source worker failed: " + e));
                 } finally {
                     finished.countDown();
                 }
@@ -167,19 +185,29 @@ public final class JavaSourceAnalyzer implements Analyzer {
             Path abs = f.toAbsolutePath().normalize();
             try {
                 if (!Files.isReadable(abs)) {
-                    sink.notify(new Notification(ctx.relativize(abs), 0, Level.ERROR, "unreadable-file", "cannot read the file"));
+                    sink.notify(new Notification(
+                            ctx.relativize(abs), 0, Level.ERROR, "unreadable-file", "cannot read the file"));
                     continue;
                 }
                 long size = Files.size(abs);
                 long max = ctx.maxFileSize(dev.numlint.model.Layer.JAVA_SOURCE);
                 if (size > max) {
-                    sink.notify(new Notification(ctx.relativize(abs), 0, Level.ERROR, "file-too-large",
+                    sink.notify(new Notification(
+                            ctx.relativize(abs),
+                            0,
+                            Level.ERROR,
+                            "file-too-large",
                             "not analyzed: the file has " + size + " bytes, more than max-file-size for java-source ("
                                     + max + ")"));
                     continue;
                 }
             } catch (IOException e) {
-                sink.notify(new Notification(ctx.relativize(abs), 0, Level.ERROR, "unreadable-file", "cannot read the file: " + e.getMessage()));
+                sink.notify(new Notification(
+                        ctx.relativize(abs),
+                        0,
+                        Level.ERROR,
+                        "unreadable-file",
+                        "cannot read the file: " + e.getMessage()));
                 continue;
             }
             Path pd = JavaProject.projectDir(abs, rootKey);
@@ -189,9 +217,11 @@ public final class JavaSourceAnalyzer implements Analyzer {
         }
         // classpath: --classpath, jars in the scanned tree, Maven output folders
         Set<String> commonCp = new LinkedHashSet<>();
-        for (Path p : ctx.classpath()) if (Files.exists(p)) commonCp.add(p.toAbsolutePath().normalize().toString());
+        for (Path p : ctx.classpath())
+            if (Files.exists(p)) commonCp.add(p.toAbsolutePath().normalize().toString());
         for (Path p : ctx.files()) {
-            if (p.getFileName() != null && p.getFileName().toString().endsWith(".jar")) commonCp.add(p.toAbsolutePath().normalize().toString());
+            if (p.getFileName() != null && p.getFileName().toString().endsWith(".jar"))
+                commonCp.add(p.toAbsolutePath().normalize().toString());
         }
         int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
         List<Batch> out = new ArrayList<>();
@@ -236,7 +266,8 @@ public final class JavaSourceAnalyzer implements Analyzer {
             for (Path r : roots) {
                 try (java.util.stream.Stream<Path> w = Files.walk(r)) {
                     w.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))
-                            .forEach(p -> sources.add(new Path[] {r, p.toAbsolutePath().normalize()}));
+                            .forEach(p -> sources.add(
+                                    new Path[] {r, p.toAbsolutePath().normalize()}));
                 } catch (IOException | RuntimeException ex) {
                     // unreadable folder: its types stay unresolved (syntactic types)
                 }
@@ -332,17 +363,26 @@ public final class JavaSourceAnalyzer implements Analyzer {
             parser.setBindingsRecovery(true);
             parser.setStatementsRecovery(true);
             parser.setEnvironment(b.classpath(), b.sourcepath(), enc, true);
-            parser.createASTs(paths, fileEnc, new String[0], new FileASTRequestor() {
-                @Override
-                public void acceptAST(String sourceFilePath, CompilationUnit ast) {
-                    done.add(sourceFilePath);
-                    analyzeUnit(ctx, sink, Path.of(sourceFilePath), ast, b.release(), true);
-                }
-            }, null);
+            parser.createASTs(
+                    paths,
+                    fileEnc,
+                    new String[0],
+                    new FileASTRequestor() {
+                        @Override
+                        public void acceptAST(String sourceFilePath, CompilationUnit ast) {
+                            done.add(sourceFilePath);
+                            analyzeUnit(ctx, sink, Path.of(sourceFilePath), ast, b.release(), true);
+                        }
+                    },
+                    null);
         } catch (IllegalStateException e) {
             // syntactic mode requested
         } catch (RuntimeException | LinkageError e) {
-            sink.notify(new Notification(null, 0, Level.WARNING, "java-bindings-failed",
+            sink.notify(new Notification(
+                    null,
+                    0,
+                    Level.WARNING,
+                    "java-bindings-failed",
                     "binding resolution failed for a batch of " + paths.length + " files (" + e
                             + "); analyzing them with syntactic types"));
         }
@@ -369,17 +409,21 @@ public final class JavaSourceAnalyzer implements Analyzer {
             CompilationUnit cu = (CompilationUnit) parser.createAST(null);
             analyzeUnit(ctx, sink, f, cu, release, false);
         } catch (RuntimeException | LinkageError e) {
-            sink.notify(new Notification(ctx.relativize(f), 0, Level.ERROR, "parse-failed", "the Java parser failed: " + e));
+            sink.notify(new Notification(
+                    ctx.relativize(f), 0, Level.ERROR, "parse-failed", "the Java parser failed: " + e));
         }
     }
 
-    static void analyzeUnit(ScanContext ctx, FindingSink sink, Path file, CompilationUnit cu, int release, boolean bindings) {
+    static void analyzeUnit(
+            ScanContext ctx, FindingSink sink, Path file, CompilationUnit cu, int release, boolean bindings) {
         String rel = ctx.relativize(file);
         try {
             int syntax = 0;
             boolean unresolvedType = false;
             for (IProblem p : cu.getProblems()) {
-                if (bindings && !unresolvedType && (p.getID() == IProblem.UndefinedType || p.getID() == IProblem.ImportNotFound)) {
+                if (bindings
+                        && !unresolvedType
+                        && (p.getID() == IProblem.UndefinedType || p.getID() == IProblem.ImportNotFound)) {
                     unresolvedType = true;
                     if (sink instanceof UnresolvedSink u && u.unresolved().files.getAndIncrement() == 0) {
                         u.unresolved().example = rel + ": " + p.getMessage();
@@ -387,12 +431,20 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 }
                 if (!p.isError() || (p.getID() & IProblem.Syntax) == 0) continue;
                 if (++syntax <= MAX_SYNTAX_NOTES) {
-                    sink.notify(new Notification(rel, Math.max(0, p.getSourceLineNumber()), Level.WARNING, "syntax-error",
+                    sink.notify(new Notification(
+                            rel,
+                            Math.max(0, p.getSourceLineNumber()),
+                            Level.WARNING,
+                            "syntax-error",
                             "syntax error (recovered; analysis around it may be incomplete): " + p.getMessage()));
                 }
             }
             if (syntax > MAX_SYNTAX_NOTES) {
-                sink.notify(new Notification(rel, 0, Level.WARNING, "syntax-error",
+                sink.notify(new Notification(
+                        rel,
+                        0,
+                        Level.WARNING,
+                        "syntax-error",
                         (syntax - MAX_SYNTAX_NOTES) + " more syntax errors not listed"));
             }
             String source = readSource(file);
@@ -400,15 +452,31 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 sink.notify(new Notification(rel, 0, Level.ERROR, "unreadable-file", "cannot read the file"));
                 return;
             }
-            new JavaUnit(ctx, sink, file, source, cu, release, bindings && cu.getAST().hasResolvedBindings(),
-                    Long.getLong("numlint.java.fileBudgetMs", JavaUnit.DEFAULT_BUDGET_MS)).run(checks());
+            new JavaUnit(
+                            ctx,
+                            sink,
+                            file,
+                            source,
+                            cu,
+                            release,
+                            bindings && cu.getAST().hasResolvedBindings(),
+                            Long.getLong("numlint.java.fileBudgetMs", JavaUnit.DEFAULT_BUDGET_MS))
+                    .run(checks());
         } catch (JavaUnit.BudgetExceeded e) {
-            sink.notify(new Notification(rel, 0, Level.WARNING, "not-analyzed",
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.WARNING,
+                    "not-analyzed",
                     "not analyzed: the java-source rules took longer than the per-file budget of "
                             + Long.getLong("numlint.java.fileBudgetMs", JavaUnit.DEFAULT_BUDGET_MS)
                             + " ms (set -Dnumlint.java.fileBudgetMs to raise it); the scan goes on"));
         } catch (RuntimeException | StackOverflowError e) {
-            sink.notify(new Notification(rel, 0, Level.WARNING, "internal-error",
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.WARNING,
+                    "internal-error",
                     "the java-source rules failed on this file (partly analyzed): " + e));
         }
     }
@@ -416,8 +484,11 @@ public final class JavaSourceAnalyzer implements Analyzer {
     private static String encodingOf(Path f) {
         try {
             byte[] b = Files.readAllBytes(f);
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b));
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b));
             return "UTF-8";
         } catch (CharacterCodingException e) {
             return "ISO-8859-1";
@@ -430,8 +501,12 @@ public final class JavaSourceAnalyzer implements Analyzer {
         try {
             byte[] b = Files.readAllBytes(f);
             try {
-                String t = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
+                String t = StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(b))
+                        .toString();
                 // JDT skips a byte-order mark: positions count from the character after it
                 return t.startsWith("\uFEFF") ? t.substring(1) : t;
             } catch (CharacterCodingException e) {

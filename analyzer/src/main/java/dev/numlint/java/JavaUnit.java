@@ -56,13 +56,13 @@ public final class JavaUnit {
     private final List<Expression> arithmetic = new ArrayList<>();
     /** Names read back as unsigned bytes ({@code name[i] & 0xff}) and shorts ({@code & 0xffff}). */
     private final Set<String> unsignedByteNames = new HashSet<>();
+
     private final Set<String> unsignedShortNames = new HashSet<>();
     private final List<SuppressRegion> suppressions = new ArrayList<>();
     private final List<Finding.Builder> findings = new ArrayList<>();
     private final Map<Object, Object> memo = new IdentityHashMap<>();
 
-    private record SuppressRegion(int start, int end, Set<String> ids, String justification, Location where) {
-    }
+    private record SuppressRegion(int start, int end, Set<String> ids, String justification, Location where) {}
 
     /** Thrown when the unit's analysis ran past its budget. */
     static final class BudgetExceeded extends RuntimeException {
@@ -73,8 +73,15 @@ public final class JavaUnit {
         }
     }
 
-    JavaUnit(ScanContext ctx, FindingSink sink, Path file, String source, CompilationUnit cu, int release,
-             boolean bindings, long budgetMs) {
+    JavaUnit(
+            ScanContext ctx,
+            FindingSink sink,
+            Path file,
+            String source,
+            CompilationUnit cu,
+            int release,
+            boolean bindings,
+            long budgetMs) {
         this.ctx = ctx;
         this.sink = sink;
         this.file = file;
@@ -113,24 +120,65 @@ public final class JavaUnit {
 
     // ---- facts ---------------------------------------------------------------------------------------------
 
-    public CompilationUnit cu() { return cu; }
-    public String source() { return source; }
-    public int release() { return release; }
-    public boolean bindings() { return bindings; }
-    public Types types() { return types; }
-    public RangeAnalysis ranges() { return ranges; }
-    public LoopFacts loops() { return loops; }
-    public ValueImpacts impacts() { return impacts; }
-    public ScanContext context() { return ctx; }
+    public CompilationUnit cu() {
+        return cu;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    public int release() {
+        return release;
+    }
+
+    public boolean bindings() {
+        return bindings;
+    }
+
+    public Types types() {
+        return types;
+    }
+
+    public RangeAnalysis ranges() {
+        return ranges;
+    }
+
+    public LoopFacts loops() {
+        return loops;
+    }
+
+    public ValueImpacts impacts() {
+        return impacts;
+    }
+
+    public ScanContext context() {
+        return ctx;
+    }
     /** Every cast expression, in source order. */
-    public List<CastExpression> casts() { return casts; }
+    public List<CastExpression> casts() {
+        return casts;
+    }
     /** Every infix expression, in source order. */
-    public List<InfixExpression> infixes() { return infixes; }
-    public List<Assignment> assignments() { return assignments; }
-    public List<VariableDeclarationFragment> fragments() { return fragments; }
-    public List<MethodInvocation> invocations() { return invocations; }
+    public List<InfixExpression> infixes() {
+        return infixes;
+    }
+
+    public List<Assignment> assignments() {
+        return assignments;
+    }
+
+    public List<VariableDeclarationFragment> fragments() {
+        return fragments;
+    }
+
+    public List<MethodInvocation> invocations() {
+        return invocations;
+    }
     /** Arithmetic on floating values (+ - * / %, compound assignments, ++/--), in source order. */
-    public List<Expression> arithmetic() { return arithmetic; }
+    public List<Expression> arithmetic() {
+        return arithmetic;
+    }
 
     /** A per-unit memo for facts a check derives once (key: a constant object of the check). */
     @SuppressWarnings("unchecked")
@@ -162,9 +210,10 @@ public final class JavaUnit {
         if (e instanceof ArrayAccess) e = RangeAnalysis.unparen(((ArrayAccess) e).getArray());
         if (e instanceof SimpleName) {
             SimpleName n = (SimpleName) e;
-            VariableDeclaration d = n.getParent() instanceof VariableDeclaration
-                    && ((VariableDeclaration) n.getParent()).getName() == n
-                    ? (VariableDeclaration) n.getParent() : Types.declarationOf(n);
+            VariableDeclaration d =
+                    n.getParent() instanceof VariableDeclaration && ((VariableDeclaration) n.getParent()).getName() == n
+                            ? (VariableDeclaration) n.getParent()
+                            : Types.declarationOf(n);
             if (d instanceof VariableDeclarationFragment && !(d.getParent() instanceof FieldDeclaration)) {
                 return "L:" + d.getStartPosition();
             }
@@ -192,9 +241,12 @@ public final class JavaUnit {
             public boolean visit(InfixExpression in) {
                 infixes.add(in);
                 InfixExpression.Operator op = in.getOperator();
-                if ((op == InfixExpression.Operator.PLUS || op == InfixExpression.Operator.MINUS
-                        || op == InfixExpression.Operator.TIMES || op == InfixExpression.Operator.DIVIDE
-                        || op == InfixExpression.Operator.REMAINDER) && types.isFloating(in)) arithmetic.add(in);
+                if ((op == InfixExpression.Operator.PLUS
+                                || op == InfixExpression.Operator.MINUS
+                                || op == InfixExpression.Operator.TIMES
+                                || op == InfixExpression.Operator.DIVIDE
+                                || op == InfixExpression.Operator.REMAINDER)
+                        && types.isFloating(in)) arithmetic.add(in);
                 if (op == InfixExpression.Operator.AND && in.extendedOperands().isEmpty()) {
                     Expression l = RangeAnalysis.unparen(in.getLeftOperand());
                     Expression r = RangeAnalysis.unparen(in.getRightOperand());
@@ -218,7 +270,8 @@ public final class JavaUnit {
             @Override
             public boolean visit(PrefixExpression p) {
                 if ((p.getOperator() == PrefixExpression.Operator.INCREMENT
-                        || p.getOperator() == PrefixExpression.Operator.DECREMENT) && types.isFloating(p)) {
+                                || p.getOperator() == PrefixExpression.Operator.DECREMENT)
+                        && types.isFloating(p)) {
                     arithmetic.add(p);
                 }
                 return true;
@@ -291,7 +344,9 @@ public final class JavaUnit {
             ImportDeclaration i = (ImportDeclaration) o;
             if (!i.isStatic()) continue;
             String s = i.getName().getFullyQualifiedName();
-            if (i.isOnDemand() ? s.equals("java.lang.Math") : s.equals("java.lang.Math." + m.getName().getIdentifier())) return true;
+            if (i.isOnDemand()
+                    ? s.equals("java.lang.Math")
+                    : s.equals("java.lang.Math." + m.getName().getIdentifier())) return true;
         }
         return false;
     }
@@ -305,13 +360,15 @@ public final class JavaUnit {
         Expression value = null;
         String fbJustification = null;
         if (a instanceof SingleMemberAnnotation) value = ((SingleMemberAnnotation) a).getValue();
-        else for (Object o : ((NormalAnnotation) a).values()) {
-            MemberValuePair p = (MemberValuePair) o;
-            if (p.getName().getIdentifier().equals("value")) value = p.getValue();
-            if (p.getName().getIdentifier().equals("justification") && p.getValue() instanceof StringLiteral) {
-                fbJustification = ((StringLiteral) p.getValue()).getLiteralValue().trim();
+        else
+            for (Object o : ((NormalAnnotation) a).values()) {
+                MemberValuePair p = (MemberValuePair) o;
+                if (p.getName().getIdentifier().equals("value")) value = p.getValue();
+                if (p.getName().getIdentifier().equals("justification") && p.getValue() instanceof StringLiteral) {
+                    fbJustification =
+                            ((StringLiteral) p.getValue()).getLiteralValue().trim();
+                }
             }
-        }
         List<String> vals = new ArrayList<>();
         if (value instanceof StringLiteral) vals.add(((StringLiteral) value).getLiteralValue());
         else if (value instanceof ArrayInitializer) {
@@ -336,14 +393,21 @@ public final class JavaUnit {
         Location where = ctx.location(file, line);
         String just = fbJustification != null && !fbJustification.isEmpty() ? fbJustification : justification(a);
         if (just == null) {
-            sink.notify(new Notification(rel, line, Level.WARNING, "unjustified-suppression",
-                    a + " has no justification: " + (fb ? "add justification = \"...\" or a comment"
-                            : "add a comment on the same line or the line above (e.g. " + a
-                            + " // values clamped by the caller)") + "; findings are not suppressed"));
+            sink.notify(new Notification(
+                    rel,
+                    line,
+                    Level.WARNING,
+                    "unjustified-suppression",
+                    a + " has no justification: "
+                            + (fb
+                                    ? "add justification = \"...\" or a comment"
+                                    : "add a comment on the same line or the line above (e.g. " + a
+                                            + " // values clamped by the caller)")
+                            + "; findings are not suppressed"));
             return;
         }
-        suppressions.add(new SuppressRegion(decl.getStartPosition(), decl.getStartPosition() + decl.getLength(), ids,
-                just, where));
+        suppressions.add(new SuppressRegion(
+                decl.getStartPosition(), decl.getStartPosition() + decl.getLength(), ids, just, where));
     }
 
     /**
@@ -392,7 +456,8 @@ public final class JavaUnit {
     }
 
     private String commentText(Comment c) {
-        String t = source.substring(c.getStartPosition(), Math.min(source.length(), c.getStartPosition() + c.getLength()));
+        String t =
+                source.substring(c.getStartPosition(), Math.min(source.length(), c.getStartPosition() + c.getLength()));
         if (t.startsWith("//")) t = t.substring(2);
         else if (t.startsWith("/*")) t = t.substring(2, Math.max(2, t.length() - 2));
         return t.replaceAll("\\s+", " ").trim();

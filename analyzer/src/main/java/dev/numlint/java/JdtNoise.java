@@ -17,8 +17,7 @@ final class JdtNoise implements AutoCloseable {
     private static PrintStream original;
     private static LineFilter filter;
 
-    private JdtNoise() {
-    }
+    private JdtNoise() {}
 
     static JdtNoise silence() {
         synchronized (LOCK) {

@@ -21,7 +21,9 @@ public final class LoopFacts {
     }
 
     public static boolean isLoop(ASTNode p) {
-        return p instanceof ForStatement || p instanceof WhileStatement || p instanceof DoStatement
+        return p instanceof ForStatement
+                || p instanceof WhileStatement
+                || p instanceof DoStatement
                 || p instanceof EnhancedForStatement;
     }
 
@@ -41,8 +43,11 @@ public final class LoopFacts {
     public List<Statement> carrying(ASTNode n, VariableDeclaration decl) {
         List<Statement> loops = new ArrayList<>();
         for (ASTNode p = n.getParent(); p != null; p = p.getParent()) {
-            if (p instanceof MethodDeclaration || p instanceof LambdaExpression || p instanceof AbstractTypeDeclaration
-                    || p instanceof AnonymousClassDeclaration || p instanceof Initializer) break;
+            if (p instanceof MethodDeclaration
+                    || p instanceof LambdaExpression
+                    || p instanceof AbstractTypeDeclaration
+                    || p instanceof AnonymousClassDeclaration
+                    || p instanceof Initializer) break;
             if (decl != null && JavaUnit.isAncestor(p, decl)) break;
             if (isLoop(p)) loops.add((Statement) p);
         }
@@ -71,8 +76,10 @@ public final class LoopFacts {
         String var;
         Expression init;
         Object i0 = f.initializers().get(0);
-        if (i0 instanceof VariableDeclarationExpression && ((VariableDeclarationExpression) i0).fragments().size() == 1) {
-            VariableDeclarationFragment vf = (VariableDeclarationFragment) ((VariableDeclarationExpression) i0).fragments().get(0);
+        if (i0 instanceof VariableDeclarationExpression
+                && ((VariableDeclarationExpression) i0).fragments().size() == 1) {
+            VariableDeclarationFragment vf = (VariableDeclarationFragment)
+                    ((VariableDeclarationExpression) i0).fragments().get(0);
             var = vf.getName().getIdentifier();
             init = vf.getInitializer();
         } else if (i0 instanceof Assignment && ((Assignment) i0).getLeftHandSide() instanceof SimpleName) {
@@ -122,9 +129,11 @@ public final class LoopFacts {
     private long lengthBound(Expression bound) {
         bound = RangeAnalysis.unparen(bound);
         Expression arr = null;
-        if (bound instanceof QualifiedName && ((QualifiedName) bound).getName().getIdentifier().equals("length")) {
+        if (bound instanceof QualifiedName
+                && ((QualifiedName) bound).getName().getIdentifier().equals("length")) {
             arr = ((QualifiedName) bound).getQualifier();
-        } else if (bound instanceof FieldAccess && ((FieldAccess) bound).getName().getIdentifier().equals("length")) {
+        } else if (bound instanceof FieldAccess
+                && ((FieldAccess) bound).getName().getIdentifier().equals("length")) {
             arr = ((FieldAccess) bound).getExpression();
         }
         return arr == null ? -1 : constantLength(arr);
@@ -140,10 +149,12 @@ public final class LoopFacts {
         ASTNode scope = d.getParent() == null ? null : d.getParent().getParent();
         if (scope != null && RangeAnalysis.assignedIn(scope, name.getIdentifier())) return -1;
         Expression init = RangeAnalysis.unparen(d.getInitializer());
-        if (init instanceof ArrayInitializer) return ((ArrayInitializer) init).expressions().size();
+        if (init instanceof ArrayInitializer)
+            return ((ArrayInitializer) init).expressions().size();
         if (init instanceof ArrayCreation) {
             ArrayCreation ac = (ArrayCreation) init;
-            if (ac.getInitializer() != null) return ac.getInitializer().expressions().size();
+            if (ac.getInitializer() != null)
+                return ac.getInitializer().expressions().size();
             if (ac.dimensions().size() >= 1) {
                 Range r = unit.ranges().of((Expression) ac.dimensions().get(0));
                 if (r.isPoint() && r.lo() >= 0) return (long) r.lo();
@@ -158,7 +169,9 @@ public final class LoopFacts {
         }
         if (u instanceof PrefixExpression && RangeAnalysis.isName(((PrefixExpression) u).getOperand(), var)) {
             PrefixExpression.Operator o = ((PrefixExpression) u).getOperator();
-            return o == PrefixExpression.Operator.INCREMENT ? 1 : o == PrefixExpression.Operator.DECREMENT ? -1 : Double.NaN;
+            return o == PrefixExpression.Operator.INCREMENT
+                    ? 1
+                    : o == PrefixExpression.Operator.DECREMENT ? -1 : Double.NaN;
         }
         if (u instanceof Assignment && RangeAnalysis.isName(((Assignment) u).getLeftHandSide(), var)) {
             Assignment a = (Assignment) u;
@@ -177,9 +190,11 @@ public final class LoopFacts {
             l.accept(new ASTVisitor() {
                 @Override
                 public boolean visit(InfixExpression in) {
-                    if (in.getOperator() == InfixExpression.Operator.MINUS || in.getOperator() == InfixExpression.Operator.PLUS) {
+                    if (in.getOperator() == InfixExpression.Operator.MINUS
+                            || in.getOperator() == InfixExpression.Operator.PLUS) {
                         Expression left = RangeAnalysis.unparen(in.getLeftOperand());
-                        if (in.getLeftOperand() instanceof ParenthesizedExpression && left instanceof InfixExpression
+                        if (in.getLeftOperand() instanceof ParenthesizedExpression
+                                && left instanceof InfixExpression
                                 && ((InfixExpression) left).getOperator() == InfixExpression.Operator.MINUS
                                 && unit.types().isFloating(left)) {
                             hit[0] = true;

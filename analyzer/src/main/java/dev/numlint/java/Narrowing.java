@@ -4,27 +4,36 @@ import java.math.BigDecimal;
 
 /** Java's narrowing conversions from float/double, computed for concrete examples in messages (JLS 5.1.3). */
 public final class Narrowing {
-    private Narrowing() {
-    }
+    private Narrowing() {}
 
     /** (target) v for a value of the given source type, as Java computes it (through int, then wrapping). */
     public static long narrow(double v, NumType source, NumType target) {
         if (source == NumType.FLOAT) {
             float f = (float) v;
             switch (target) {
-                case BYTE: return (byte) f;
-                case SHORT: return (short) f;
-                case CHAR: return (char) f;
-                case INT: return (int) f;
-                default: return (long) f;
+                case BYTE:
+                    return (byte) f;
+                case SHORT:
+                    return (short) f;
+                case CHAR:
+                    return (char) f;
+                case INT:
+                    return (int) f;
+                default:
+                    return (long) f;
             }
         }
         switch (target) {
-            case BYTE: return (byte) v;
-            case SHORT: return (short) v;
-            case CHAR: return (char) v;
-            case INT: return (int) v;
-            default: return (long) v;
+            case BYTE:
+                return (byte) v;
+            case SHORT:
+                return (short) v;
+            case CHAR:
+                return (char) v;
+            case INT:
+                return (int) v;
+            default:
+                return (long) v;
         }
     }
 

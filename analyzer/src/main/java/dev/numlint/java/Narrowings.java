@@ -18,8 +18,18 @@ public final class Narrowings {
      * @param arrayStore the narrowed value is stored into a byte[]/short[] element (pixel data, where the values
      *                   are usually unsigned): the advice must not be to clamp to the signed range
      */
-    public record Cast(CastExpression cast, NumType target, Expression source, NumType sourceType, boolean unsigned,
-                       String usedAs, Range range, boolean lowOk, boolean highOk, boolean arrayStore, boolean guessed) {
+    public record Cast(
+            CastExpression cast,
+            NumType target,
+            Expression source,
+            NumType sourceType,
+            boolean unsigned,
+            String usedAs,
+            Range range,
+            boolean lowOk,
+            boolean highOk,
+            boolean arrayStore,
+            boolean guessed) {
         public boolean guarded() {
             return lowOk && highOk;
         }
@@ -27,8 +37,7 @@ public final class Narrowings {
 
     private static final Object KEY = new Object();
 
-    private Narrowings() {
-    }
+    private Narrowings() {}
 
     /** The unit's narrowings (computed on first use). */
     public static List<Cast> of(JavaUnit unit) {
@@ -51,8 +60,10 @@ public final class Narrowings {
         boolean[] guessed = {false};
         Expression src = floatingSource(unit, c.getExpression(), guessed, 0);
         if (src == null) return null;
-        NumType srcType = src instanceof MethodInvocation && !unit.types().of(src).isFloating()
-                ? helperSourceType(unit, (MethodInvocation) src) : unit.types().of(src);
+        NumType srcType =
+                src instanceof MethodInvocation && !unit.types().of(src).isFloating()
+                        ? helperSourceType(unit, (MethodInvocation) src)
+                        : unit.types().of(src);
         boolean unsigned = target == NumType.CHAR;
         String usedAs = null;
         if (target == NumType.BYTE || target == NumType.SHORT) {
@@ -62,15 +73,24 @@ public final class Narrowings {
         Range r = unit.ranges().of(src);
         double min;
         double max;
-        if (target == NumType.CHAR) { min = -1; max = 65536; }
-        else if (target == NumType.BYTE) { min = unsigned ? -1 : -129; max = 256; }
-        else { min = unsigned ? -1 : -32769; max = 65536; }
+        if (target == NumType.CHAR) {
+            min = -1;
+            max = 65536;
+        } else if (target == NumType.BYTE) {
+            min = unsigned ? -1 : -129;
+            max = 256;
+        } else {
+            min = unsigned ? -1 : -32769;
+            max = 65536;
+        }
         boolean lowOk = r.lowSafe(min);
         boolean highOk = r.highSafe(max);
         if (r.isPoint() && !Double.isInfinite(r.lo())) {
             // a constant: flagged exactly when the conversion changes its integer part
             long res = Narrowing.narrow(r.lo(), srcType == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT, target);
-            long seen = unsigned && target == NumType.BYTE ? res & 0xff : unsigned && target == NumType.SHORT ? res & 0xffff : res;
+            long seen = unsigned && target == NumType.BYTE
+                    ? res & 0xff
+                    : unsigned && target == NumType.SHORT ? res & 0xffff : res;
             long trunc = (long) r.lo();
             lowOk = highOk = seen == trunc;
         }
@@ -104,7 +124,8 @@ public final class Narrowings {
         if (e instanceof MethodInvocation) {
             MethodInvocation m = (MethodInvocation) e;
             String q = m.getExpression() == null ? "" : m.getExpression().toString();
-            if (m.getName().getIdentifier().equals("round") && (q.equals("Math") || q.equals("StrictMath"))
+            if (m.getName().getIdentifier().equals("round")
+                    && (q.equals("Math") || q.equals("StrictMath"))
                     && m.arguments().size() == 1) {
                 Expression inner = (Expression) m.arguments().get(0);
                 if (unit.types().of(inner).isFloating()) return inner;
@@ -120,7 +141,8 @@ public final class Narrowings {
      */
     static NumType helperSourceType(JavaUnit unit, MethodInvocation m) {
         if (m.getExpression() != null && !(m.getExpression() instanceof ThisExpression)) return null;
-        MethodDeclaration d = Types.localMethod(m, m.getName().getIdentifier(), m.arguments().size());
+        MethodDeclaration d =
+                Types.localMethod(m, m.getName().getIdentifier(), m.arguments().size());
         if (d == null || d.getBody() == null || d.getReturnType2() == null) return null;
         NumType rt = Types.typeNode(d.getReturnType2());
         if (rt != NumType.INT && rt != NumType.LONG) return null;
@@ -166,8 +188,9 @@ public final class Narrowings {
             if (p instanceof MethodDeclaration) {
                 MethodDeclaration m = (MethodDeclaration) p;
                 String name = m.getName().getIdentifier();
-                return m.parameters().isEmpty() && (name.equals("byteValue") && target == NumType.BYTE
-                        || name.equals("shortValue") && target == NumType.SHORT);
+                return m.parameters().isEmpty()
+                        && (name.equals("byteValue") && target == NumType.BYTE
+                                || name.equals("shortValue") && target == NumType.SHORT);
             }
             if (p instanceof LambdaExpression || p instanceof AbstractTypeDeclaration) return false;
         }
@@ -197,8 +220,12 @@ public final class Narrowings {
             target = ((VariableDeclarationFragment) p).getName();
             name = ((VariableDeclarationFragment) p).getName().getIdentifier();
         }
-        if (name != null && unit.readAsUnsigned(target, maskValue)) return name + (p instanceof Assignment
-                && ((Assignment) p).getLeftHandSide() instanceof ArrayAccess ? "[...]" : "") + (maskValue == 0xff ? " & 0xff" : " & 0xffff");
+        if (name != null && unit.readAsUnsigned(target, maskValue))
+            return name
+                    + (p instanceof Assignment && ((Assignment) p).getLeftHandSide() instanceof ArrayAccess
+                            ? "[...]"
+                            : "")
+                    + (maskValue == 0xff ? " & 0xff" : " & 0xffff");
         return null;
     }
 
@@ -209,20 +236,25 @@ public final class Narrowings {
             child = p;
             p = p.getParent();
         }
-        return p instanceof Assignment && ((Assignment) p).getRightHandSide() == child
+        return p instanceof Assignment
+                && ((Assignment) p).getRightHandSide() == child
                 && RangeAnalysis.unparen(((Assignment) p).getLeftHandSide()) instanceof ArrayAccess;
     }
 
     /** The side of the range that is open, for messages. */
     public static String side(Cast n) {
-        return n.range().isPoint() ? "" : !n.lowOk() && !n.highOk() ? " without a range guard" : !n.lowOk()
-                ? " guarded only from above" : " guarded only from below";
+        return n.range().isPoint()
+                ? ""
+                : !n.lowOk() && !n.highOk()
+                        ? " without a range guard"
+                        : !n.lowOk() ? " guarded only from above" : " guarded only from below";
     }
 
     /** A concrete out-of-range example on the open side (the value itself for a constant). */
     public static double example(Cast n) {
         if (n.range().isPoint()) return n.range().lo();
-        if (!n.lowOk()) return n.unsigned() ? (n.target() == NumType.BYTE ? -1.5 : -69.235) : Narrowing.exampleBelow(n.target());
+        if (!n.lowOk())
+            return n.unsigned() ? (n.target() == NumType.BYTE ? -1.5 : -69.235) : Narrowing.exampleBelow(n.target());
         return Narrowing.exampleAbove(n.target(), n.unsigned());
     }
 }

@@ -5,7 +5,16 @@ import org.eclipse.jdt.core.dom.PrimitiveType;
 
 /** The Java types the rules care about: primitives (and their boxes), everything else is OTHER. */
 public enum NumType {
-    BYTE, SHORT, CHAR, INT, LONG, FLOAT, DOUBLE, BOOLEAN, OTHER, UNKNOWN;
+    BYTE,
+    SHORT,
+    CHAR,
+    INT,
+    LONG,
+    FLOAT,
+    DOUBLE,
+    BOOLEAN,
+    OTHER,
+    UNKNOWN;
 
     public boolean isFloating() {
         return this == FLOAT || this == DOUBLE;
@@ -37,30 +46,57 @@ public enum NumType {
         if (b == null) return UNKNOWN;
         if (b.isPrimitive()) return ofName(b.getName());
         switch (b.getQualifiedName()) {
-            case "java.lang.Double": return DOUBLE;
-            case "java.lang.Float": return FLOAT;
-            case "java.lang.Integer": return INT;
-            case "java.lang.Long": return LONG;
-            case "java.lang.Short": return SHORT;
-            case "java.lang.Byte": return BYTE;
-            case "java.lang.Character": return CHAR;
-            case "java.lang.Boolean": return BOOLEAN;
-            default: return OTHER;
+            case "java.lang.Double":
+                return DOUBLE;
+            case "java.lang.Float":
+                return FLOAT;
+            case "java.lang.Integer":
+                return INT;
+            case "java.lang.Long":
+                return LONG;
+            case "java.lang.Short":
+                return SHORT;
+            case "java.lang.Byte":
+                return BYTE;
+            case "java.lang.Character":
+                return CHAR;
+            case "java.lang.Boolean":
+                return BOOLEAN;
+            default:
+                return OTHER;
         }
     }
 
     public static NumType ofName(String n) {
         switch (n) {
-            case "byte": case "Byte": return BYTE;
-            case "short": case "Short": return SHORT;
-            case "char": case "Character": return CHAR;
-            case "int": case "Integer": return INT;
-            case "long": case "Long": return LONG;
-            case "float": case "Float": return FLOAT;
-            case "double": case "Double": return DOUBLE;
-            case "boolean": case "Boolean": return BOOLEAN;
-            case "void": return OTHER;
-            default: return OTHER;
+            case "byte":
+            case "Byte":
+                return BYTE;
+            case "short":
+            case "Short":
+                return SHORT;
+            case "char":
+            case "Character":
+                return CHAR;
+            case "int":
+            case "Integer":
+                return INT;
+            case "long":
+            case "Long":
+                return LONG;
+            case "float":
+            case "Float":
+                return FLOAT;
+            case "double":
+            case "Double":
+                return DOUBLE;
+            case "boolean":
+            case "Boolean":
+                return BOOLEAN;
+            case "void":
+                return OTHER;
+            default:
+                return OTHER;
         }
     }
 

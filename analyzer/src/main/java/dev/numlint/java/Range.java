@@ -68,8 +68,12 @@ public record Range(double lo, double hi, boolean loGuard, boolean hiGuard) {
     }
 
     public Range add(Range o) {
-        return new Range(lo + o.lo, hi + o.hi, (loGuard || o.loGuard) && loBounded() && o.loBounded(),
-                (hiGuard || o.hiGuard) && hiBounded() && o.hiBounded()).fix();
+        return new Range(
+                        lo + o.lo,
+                        hi + o.hi,
+                        (loGuard || o.loGuard) && loBounded() && o.loBounded(),
+                        (hiGuard || o.hiGuard) && hiBounded() && o.hiBounded())
+                .fix();
     }
 
     public Range negate() {

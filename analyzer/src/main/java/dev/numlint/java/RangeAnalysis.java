@@ -45,7 +45,8 @@ public final class RangeAnalysis {
                 return nameRange((SimpleName) e, assume, depth);
             case ASTNode.PREFIX_EXPRESSION: {
                 PrefixExpression p = (PrefixExpression) e;
-                if (p.getOperator() == PrefixExpression.Operator.MINUS) return of(p.getOperand(), assume, depth + 1).negate();
+                if (p.getOperator() == PrefixExpression.Operator.MINUS)
+                    return of(p.getOperand(), assume, depth + 1).negate();
                 if (p.getOperator() == PrefixExpression.Operator.PLUS) return of(p.getOperand(), assume, depth + 1);
                 return typeRange(types.of(e));
             }
@@ -73,7 +74,8 @@ public final class RangeAnalysis {
      * interpolation weight), so the result lies between a and b.
      */
     private Range lerp(InfixExpression in, Map<String, Range> assume, int depth) {
-        if (in.getOperator() != InfixExpression.Operator.PLUS || !in.extendedOperands().isEmpty()) return null;
+        if (in.getOperator() != InfixExpression.Operator.PLUS
+                || !in.extendedOperands().isEmpty()) return null;
         Expression l = unparen(in.getLeftOperand());
         Expression r = unparen(in.getRightOperand());
         Range ab = lerpDelta(l, r, assume, depth);
@@ -81,8 +83,10 @@ public final class RangeAnalysis {
         if (!(l instanceof InfixExpression) || !(r instanceof InfixExpression)) return null;
         InfixExpression a = (InfixExpression) l;
         InfixExpression b = (InfixExpression) r;
-        if (a.getOperator() != InfixExpression.Operator.TIMES || b.getOperator() != InfixExpression.Operator.TIMES
-                || !a.extendedOperands().isEmpty() || !b.extendedOperands().isEmpty()) return null;
+        if (a.getOperator() != InfixExpression.Operator.TIMES
+                || b.getOperator() != InfixExpression.Operator.TIMES
+                || !a.extendedOperands().isEmpty()
+                || !b.extendedOperands().isEmpty()) return null;
         Expression oneMinus = unparen(a.getLeftOperand());
         Expression av = a.getRightOperand();
         if (!(oneMinus instanceof InfixExpression)) {
@@ -91,7 +95,8 @@ public final class RangeAnalysis {
         }
         if (!(oneMinus instanceof InfixExpression)) return null;
         InfixExpression om = (InfixExpression) oneMinus;
-        if (om.getOperator() != InfixExpression.Operator.MINUS || !om.extendedOperands().isEmpty()) return null;
+        if (om.getOperator() != InfixExpression.Operator.MINUS
+                || !om.extendedOperands().isEmpty()) return null;
         Expression one = unparen(om.getLeftOperand());
         if (!(one instanceof NumberLiteral) || Types.literalValue(((NumberLiteral) one).getToken()) != 1.0) return null;
         Expression f = unparen(om.getRightOperand());
@@ -108,9 +113,11 @@ public final class RangeAnalysis {
     private Range lerpDelta(Expression a, Expression r, Map<String, Range> assume, int depth) {
         if (!(r instanceof InfixExpression)) return null;
         InfixExpression t = (InfixExpression) r;
-        if (t.getOperator() != InfixExpression.Operator.TIMES || !t.extendedOperands().isEmpty()) return null;
+        if (t.getOperator() != InfixExpression.Operator.TIMES
+                || !t.extendedOperands().isEmpty()) return null;
         for (Expression d : new Expression[] {unparen(t.getLeftOperand()), unparen(t.getRightOperand())}) {
-            if (d instanceof InfixExpression && ((InfixExpression) d).getOperator() == InfixExpression.Operator.MINUS
+            if (d instanceof InfixExpression
+                    && ((InfixExpression) d).getOperator() == InfixExpression.Operator.MINUS
                     && ((InfixExpression) d).extendedOperands().isEmpty()
                     && unparen(((InfixExpression) d).getRightOperand()).subtreeMatch(new ASTMatcher(), a)) {
                 Expression b = ((InfixExpression) d).getLeftOperand();
@@ -128,12 +135,14 @@ public final class RangeAnalysis {
      */
     private Range returnRange(MethodInvocation m, int depth) {
         if (m.getExpression() != null && !(m.getExpression() instanceof ThisExpression)) return null;
-        MethodDeclaration d = Types.localMethod(m, m.getName().getIdentifier(), m.arguments().size());
+        MethodDeclaration d =
+                Types.localMethod(m, m.getName().getIdentifier(), m.arguments().size());
         if (d == null || d.getBody() == null) return null;
         int mods = d.getModifiers();
         boolean finalClass = d.getParent() instanceof TypeDeclaration
                 && Modifier.isFinal(((TypeDeclaration) d.getParent()).getModifiers());
-        if (!Modifier.isPrivate(mods) && !Modifier.isStatic(mods) && !Modifier.isFinal(mods) && !finalClass) return null;
+        if (!Modifier.isPrivate(mods) && !Modifier.isStatic(mods) && !Modifier.isFinal(mods) && !finalClass)
+            return null;
         if (returnRanges.containsKey(d)) return returnRanges.get(d);
         returnRanges.put(d, Range.ALL); // recursion guard
         Range[] acc = {null};
@@ -178,10 +187,12 @@ public final class RangeAnalysis {
         VariableDeclaration d = Types.declarationOf((SimpleName) arr);
         if (!(d instanceof VariableDeclarationFragment)) return typeR;
         boolean hsbInit = isRgbToHsb(d.getInitializer());
-        if (!hsbInit && (!(d.getInitializer() instanceof ArrayCreation)
-                || ((ArrayCreation) d.getInitializer()).getInitializer() != null)) return typeR;
+        if (!hsbInit
+                && (!(d.getInitializer() instanceof ArrayCreation)
+                        || ((ArrayCreation) d.getInitializer()).getInitializer() != null)) return typeR;
         ASTNode body = d;
-        while (body != null && !(body instanceof MethodDeclaration) && !(body instanceof LambdaExpression)) body = body.getParent();
+        while (body != null && !(body instanceof MethodDeclaration) && !(body instanceof LambdaExpression))
+            body = body.getParent();
         if (body == null) return typeR;
         Range unit = Range.of(0, 1);
         Range[] acc = {hsbInit ? unit : null};
@@ -191,7 +202,8 @@ public final class RangeAnalysis {
             public boolean visit(Assignment a) {
                 Expression lhs = unparen(a.getLeftHandSide());
                 if (isName(lhs, id)) {
-                    // re-assigned array: only java.awt.Color.RGBtoHSB's result (hue, saturation, brightness in 0..1) is known
+                    // re-assigned array: only java.awt.Color.RGBtoHSB's result (hue, saturation, brightness in 0..1) is
+                    // known
                     if (isRgbToHsb(a.getRightHandSide())) acc[0] = acc[0] == null ? unit : acc[0].or(unit);
                     else bad[0] = true;
                 }
@@ -221,12 +233,18 @@ public final class RangeAnalysis {
 
     public static Range typeRange(NumType t) {
         switch (t) {
-            case BYTE: return Range.of(Byte.MIN_VALUE, Byte.MAX_VALUE);
-            case SHORT: return Range.of(Short.MIN_VALUE, Short.MAX_VALUE);
-            case CHAR: return Range.of(0, Character.MAX_VALUE);
-            case INT: return Range.of(Integer.MIN_VALUE, Integer.MAX_VALUE);
-            case LONG: return Range.of(Long.MIN_VALUE, Long.MAX_VALUE);
-            default: return Range.ALL;
+            case BYTE:
+                return Range.of(Byte.MIN_VALUE, Byte.MAX_VALUE);
+            case SHORT:
+                return Range.of(Short.MIN_VALUE, Short.MAX_VALUE);
+            case CHAR:
+                return Range.of(0, Character.MAX_VALUE);
+            case INT:
+                return Range.of(Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case LONG:
+                return Range.of(Long.MIN_VALUE, Long.MAX_VALUE);
+            default:
+                return Range.ALL;
         }
     }
 
@@ -263,8 +281,10 @@ public final class RangeAnalysis {
             }
             return Range.ALL;
         }
-        if (op != InfixExpression.Operator.PLUS && op != InfixExpression.Operator.MINUS
-                && op != InfixExpression.Operator.TIMES && op != InfixExpression.Operator.DIVIDE) {
+        if (op != InfixExpression.Operator.PLUS
+                && op != InfixExpression.Operator.MINUS
+                && op != InfixExpression.Operator.TIMES
+                && op != InfixExpression.Operator.DIVIDE) {
             return typeRange(types.of(in));
         }
         if (op == InfixExpression.Operator.DIVIDE && ops.size() == 2) {
@@ -291,7 +311,8 @@ public final class RangeAnalysis {
         den = unparen(den);
         double k = 1;
         Expression var = num;
-        if (num instanceof InfixExpression && ((InfixExpression) num).getOperator() == InfixExpression.Operator.TIMES
+        if (num instanceof InfixExpression
+                && ((InfixExpression) num).getOperator() == InfixExpression.Operator.TIMES
                 && ((InfixExpression) num).extendedOperands().isEmpty()) {
             InfixExpression t = (InfixExpression) num;
             Range a = of(t.getLeftOperand(), assume, depth + 1);
@@ -314,14 +335,18 @@ public final class RangeAnalysis {
             ForStatement f = (ForStatement) p;
             if (!(f.getExpression() instanceof InfixExpression) || f.updaters().size() != 1) continue;
             InfixExpression c = (InfixExpression) f.getExpression();
-            if (c.getOperator() != InfixExpression.Operator.LESS || !isName(c.getLeftOperand(), id)
+            if (c.getOperator() != InfixExpression.Operator.LESS
+                    || !isName(c.getLeftOperand(), id)
                     || !unparen(c.getRightOperand()).toString().equals(bound)) continue;
             Object u = f.updaters().get(0);
-            boolean up = u instanceof PostfixExpression && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
-                    && isName(((PostfixExpression) u).getOperand(), id)
-                    || u instanceof PrefixExpression && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT
-                    && isName(((PrefixExpression) u).getOperand(), id);
-            if (!up || assignedIn(f.getBody(), id) || den instanceof SimpleName && assignedIn(f.getBody(), bound)) return null;
+            boolean up = u instanceof PostfixExpression
+                            && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
+                            && isName(((PostfixExpression) u).getOperand(), id)
+                    || u instanceof PrefixExpression
+                            && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT
+                            && isName(((PrefixExpression) u).getOperand(), id);
+            if (!up || assignedIn(f.getBody(), id) || den instanceof SimpleName && assignedIn(f.getBody(), bound))
+                return null;
             Expression init = null;
             for (Object o : f.initializers()) {
                 if (o instanceof VariableDeclarationExpression) {
@@ -344,10 +369,14 @@ public final class RangeAnalysis {
         String n = m.getName().getIdentifier();
         Expression q = m.getExpression();
         String qual = q == null ? "" : q.toString();
-        boolean math = qual.equals("Math") || qual.equals("StrictMath") || qual.equals("java.lang.Math")
-                || qual.equals("FastMath") || qual.isEmpty();
+        boolean math = qual.equals("Math")
+                || qual.equals("StrictMath")
+                || qual.equals("java.lang.Math")
+                || qual.equals("FastMath")
+                || qual.isEmpty();
         List<?> args = m.arguments();
-        if (args.isEmpty() && (n.equals("getRed") || n.equals("getGreen") || n.equals("getBlue") || n.equals("getAlpha"))
+        if (args.isEmpty()
+                && (n.equals("getRed") || n.equals("getGreen") || n.equals("getBlue") || n.equals("getAlpha"))
                 && isAwtColor(m)) {
             return Range.of(0, 255);
         }
@@ -358,17 +387,23 @@ public final class RangeAnalysis {
         }
         switch (n) {
             case "max":
-                if (args.size() == 2) return of((Expression) args.get(0), assume, depth + 1).max(of((Expression) args.get(1), assume, depth + 1));
+                if (args.size() == 2)
+                    return of((Expression) args.get(0), assume, depth + 1)
+                            .max(of((Expression) args.get(1), assume, depth + 1));
                 break;
             case "min":
-                if (args.size() == 2) return of((Expression) args.get(0), assume, depth + 1).min(of((Expression) args.get(1), assume, depth + 1));
+                if (args.size() == 2)
+                    return of((Expression) args.get(0), assume, depth + 1)
+                            .min(of((Expression) args.get(1), assume, depth + 1));
                 break;
             case "clamp":
                 if (args.size() == 3) {
                     Range lo = of((Expression) args.get(1), assume, depth + 1);
                     Range hi = of((Expression) args.get(2), assume, depth + 1);
                     return new Range(lo.lo(), hi.hi(), lo.loGuard() || !lo.isPoint(), hi.hiGuard() || !hi.isPoint())
-                            .and(of((Expression) args.get(0), assume, depth + 1).or(Range.ALL).and(Range.ALL));
+                            .and(of((Expression) args.get(0), assume, depth + 1)
+                                    .or(Range.ALL)
+                                    .and(Range.ALL));
                 }
                 break;
             case "abs": {
@@ -379,15 +414,25 @@ public final class RangeAnalysis {
                 }
                 break;
             }
-            case "sqrt": case "exp": case "hypot": case "cosh": case "random":
+            case "sqrt":
+            case "exp":
+            case "hypot":
+            case "cosh":
+            case "random":
                 return Range.of(0, Double.POSITIVE_INFINITY);
-            case "sin": case "cos": case "tanh":
+            case "sin":
+            case "cos":
+            case "tanh":
                 return Range.of(-1, 1);
-            case "round": case "floor": case "ceil": case "rint":
+            case "round":
+            case "floor":
+            case "ceil":
+            case "rint":
                 if (args.size() == 1) {
                     // monotonic: apply to the bounds
                     Range a = of((Expression) args.get(0), assume, depth + 1);
-                    return new Range(roundBound(n, a.lo()), roundBound(n, a.hi()), a.loGuard(), a.hiGuard()).and(typeRange(types.of(m)));
+                    return new Range(roundBound(n, a.lo()), roundBound(n, a.hi()), a.loGuard(), a.hiGuard())
+                            .and(typeRange(types.of(m)));
                 }
                 break;
             default:
@@ -399,22 +444,28 @@ public final class RangeAnalysis {
     private static double roundBound(String fn, double v) {
         if (Double.isInfinite(v)) return v;
         switch (fn) {
-            case "floor": return Math.floor(v);
-            case "ceil": return Math.ceil(v);
-            case "rint": return Math.rint(v);
-            default: return Math.floor(v + 0.5);
+            case "floor":
+                return Math.floor(v);
+            case "ceil":
+                return Math.ceil(v);
+            case "rint":
+                return Math.rint(v);
+            default:
+                return Math.floor(v + 0.5);
         }
     }
 
     private static boolean isRgbToHsb(Expression e) {
         e = e == null ? null : unparen(e);
-        return e instanceof MethodInvocation && ((MethodInvocation) e).getName().getIdentifier().equals("RGBtoHSB")
+        return e instanceof MethodInvocation
+                && ((MethodInvocation) e).getName().getIdentifier().equals("RGBtoHSB")
                 && ((MethodInvocation) e).arguments().size() == 4;
     }
 
     private static boolean isAwtColor(MethodInvocation m) {
         IMethodBinding b = m.resolveMethodBinding();
-        if (b != null && b.getDeclaringClass() != null) return b.getDeclaringClass().getQualifiedName().equals("java.awt.Color");
+        if (b != null && b.getDeclaringClass() != null)
+            return b.getDeclaringClass().getQualifiedName().equals("java.awt.Color");
         return true; // syntactic: getRed()/getGreen()/getBlue()/getAlpha() are colour components almost everywhere
     }
 
@@ -426,7 +477,7 @@ public final class RangeAnalysis {
         if (assume.containsKey(id)) return assume.get(id).and(typeR);
         if (depth > MAX_DEPTH - 3) return typeR;
         // Walk backwards from the use: statements before it in its blocks, enclosing conditions.
-        List<Range> facts = new ArrayList<>();     // "value is within" facts, applied after the base
+        List<Range> facts = new ArrayList<>(); // "value is within" facts, applied after the base
         List<Object[]> clamps = new ArrayList<>(); // {Boolean lower, Range bound} in reverse program order
         Range base = null;
         ASTNode child = name;
@@ -468,14 +519,22 @@ public final class RangeAnalysis {
                             break outer;
                         }
                     }
-                    Statement body = p instanceof ForStatement ? ((ForStatement) p).getBody()
-                            : p instanceof DoStatement ? ((DoStatement) p).getBody() : ((EnhancedForStatement) p).getBody();
+                    Statement body = p instanceof ForStatement
+                            ? ((ForStatement) p).getBody()
+                            : p instanceof DoStatement
+                                    ? ((DoStatement) p).getBody()
+                                    : ((EnhancedForStatement) p).getBody();
                     if (child == body && assignedIn(body, id)) {
                         // an assignment later in the body flows into the next iteration; only statements before the
                         // use within this iteration were considered (enough for clamp-then-cast code)
                         if (base == null) break outer;
                     }
-                    if (p instanceof EnhancedForStatement && ((EnhancedForStatement) p).getParameter().getName().getIdentifier().equals(id)) break outer;
+                    if (p instanceof EnhancedForStatement
+                            && ((EnhancedForStatement) p)
+                                    .getParameter()
+                                    .getName()
+                                    .getIdentifier()
+                                    .equals(id)) break outer;
                     break;
                 }
                 case ASTNode.BLOCK:
@@ -529,10 +588,14 @@ public final class RangeAnalysis {
         }
         if (init == null || f.updaters().size() != 1 || assignedIn(f.getBody(), id)) return null;
         Object u = f.updaters().get(0);
-        boolean up = u instanceof PostfixExpression && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
-                || u instanceof PrefixExpression && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT;
-        boolean down = u instanceof PostfixExpression && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.DECREMENT
-                || u instanceof PrefixExpression && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.DECREMENT;
+        boolean up = u instanceof PostfixExpression
+                        && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
+                || u instanceof PrefixExpression
+                        && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT;
+        boolean down = u instanceof PostfixExpression
+                        && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.DECREMENT
+                || u instanceof PrefixExpression
+                        && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.DECREMENT;
         if (!up && !down) return null;
         Range start = of(init, Map.of(), depth + 1);
         Range cond = f.getExpression() == null ? Range.ALL : factAbout(id, f.getExpression(), true, depth);
@@ -562,7 +625,9 @@ public final class RangeAnalysis {
         if (s instanceof IfStatement) {
             IfStatement is = (IfStatement) s;
             if (clampChain(is, id, clamps, depth)) return 0;
-            if (is.getElseStatement() == null && exits(is.getThenStatement()) && !assignedIn(is.getThenStatement(), id)) {
+            if (is.getElseStatement() == null
+                    && exits(is.getThenStatement())
+                    && !assignedIn(is.getThenStatement(), id)) {
                 facts.add(factAbout(id, is.getExpression(), false, depth));
                 return 0;
             }
@@ -625,20 +690,24 @@ public final class RangeAnalysis {
         Range bound = of(a.getRightHandSide(), Map.of(), depth + 1);
         if (!bound.isPoint()) {
             // clamped to a non-constant bound: treat as guarded on that side
-            bound = lowerClamp ? new Range(bound.lo(), bound.hi(), true, bound.hiGuard())
+            bound = lowerClamp
+                    ? new Range(bound.lo(), bound.hi(), true, bound.hiGuard())
                     : new Range(bound.lo(), bound.hi(), bound.loGuard(), true);
         }
         return new Object[] {lowerClamp, bound};
     }
 
     private static Statement single(Statement s) {
-        if (s instanceof Block && ((Block) s).statements().size() == 1) return (Statement) ((Block) s).statements().get(0);
+        if (s instanceof Block && ((Block) s).statements().size() == 1)
+            return (Statement) ((Block) s).statements().get(0);
         return s;
     }
 
     private static boolean exits(Statement s) {
         s = single(s);
-        return s instanceof ReturnStatement || s instanceof ContinueStatement || s instanceof BreakStatement
+        return s instanceof ReturnStatement
+                || s instanceof ContinueStatement
+                || s instanceof BreakStatement
                 || s instanceof ThrowStatement;
     }
 
@@ -649,7 +718,8 @@ public final class RangeAnalysis {
                 VariableDeclarationFragment vf = (VariableDeclarationFragment) f;
                 if (vf.getName().getIdentifier().equals(id)) init = vf.getInitializer();
             }
-        } else if (s instanceof ExpressionStatement && ((ExpressionStatement) s).getExpression() instanceof Assignment) {
+        } else if (s instanceof ExpressionStatement
+                && ((ExpressionStatement) s).getExpression() instanceof Assignment) {
             init = ((Assignment) ((ExpressionStatement) s).getExpression()).getRightHandSide();
         }
         return init == null ? Range.ALL : of(init, Map.of(), depth + 1);
@@ -670,14 +740,16 @@ public final class RangeAnalysis {
 
     private void addFacts(Expression cond, boolean value, Map<String, Range> out, int depth) {
         cond = unparen(cond);
-        if (cond instanceof PrefixExpression && ((PrefixExpression) cond).getOperator() == PrefixExpression.Operator.NOT) {
+        if (cond instanceof PrefixExpression
+                && ((PrefixExpression) cond).getOperator() == PrefixExpression.Operator.NOT) {
             addFacts(((PrefixExpression) cond).getOperand(), !value, out, depth);
             return;
         }
         if (!(cond instanceof InfixExpression)) return;
         InfixExpression in = (InfixExpression) cond;
         InfixExpression.Operator op = in.getOperator();
-        if ((op == InfixExpression.Operator.CONDITIONAL_AND && value) || (op == InfixExpression.Operator.CONDITIONAL_OR && !value)) {
+        if ((op == InfixExpression.Operator.CONDITIONAL_AND && value)
+                || (op == InfixExpression.Operator.CONDITIONAL_OR && !value)) {
             addFacts(in.getLeftOperand(), value, out, depth);
             addFacts(in.getRightOperand(), value, out, depth);
             for (Object o : in.extendedOperands()) addFacts((Expression) o, value, out, depth);
@@ -769,7 +841,8 @@ public final class RangeAnalysis {
 
             @Override
             public boolean visit(PrefixExpression p) {
-                if ((p.getOperator() == PrefixExpression.Operator.INCREMENT || p.getOperator() == PrefixExpression.Operator.DECREMENT)
+                if ((p.getOperator() == PrefixExpression.Operator.INCREMENT
+                                || p.getOperator() == PrefixExpression.Operator.DECREMENT)
                         && isName(p.getOperand(), id)) hit[0] = true;
                 return !hit[0];
             }

@@ -11,12 +11,35 @@ import org.eclipse.jdt.core.dom.*;
  */
 public final class Types {
     /** A type and whether it came from the source rather than from a binding. */
-    public record T(NumType type, boolean guessed) {
-    }
+    public record T(NumType type, boolean guessed) {}
 
-    private static final java.util.Set<String> MATH_DOUBLE = java.util.Set.of("sqrt", "cbrt", "sin", "cos", "tan",
-            "asin", "acos", "atan", "atan2", "exp", "expm1", "log", "log10", "log1p", "pow", "sinh", "cosh", "tanh",
-            "hypot", "floor", "ceil", "rint", "toRadians", "toDegrees", "random", "IEEEremainder");
+    private static final java.util.Set<String> MATH_DOUBLE = java.util.Set.of(
+            "sqrt",
+            "cbrt",
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "atan2",
+            "exp",
+            "expm1",
+            "log",
+            "log10",
+            "log1p",
+            "pow",
+            "sinh",
+            "cosh",
+            "tanh",
+            "hypot",
+            "floor",
+            "ceil",
+            "rint",
+            "toRadians",
+            "toDegrees",
+            "random",
+            "IEEEremainder");
 
     private final boolean bindings;
 
@@ -75,10 +98,14 @@ public final class Types {
                 if (id.equals("length")) return NumType.INT;
                 String qual = q.getQualifier().toString();
                 if (qual.equals("Math") || qual.equals("StrictMath") || qual.equals("Double")) {
-                    return id.equals("SIZE") || id.equals("BYTES") || id.endsWith("EXPONENT") ? NumType.INT : NumType.DOUBLE;
+                    return id.equals("SIZE") || id.equals("BYTES") || id.endsWith("EXPONENT")
+                            ? NumType.INT
+                            : NumType.DOUBLE;
                 }
                 if (qual.equals("Float")) {
-                    return id.equals("SIZE") || id.equals("BYTES") || id.endsWith("EXPONENT") ? NumType.INT : NumType.FLOAT;
+                    return id.equals("SIZE") || id.equals("BYTES") || id.endsWith("EXPONENT")
+                            ? NumType.INT
+                            : NumType.FLOAT;
                 }
                 if (qual.equals("this")) return NumType.UNKNOWN;
                 Type t = fieldType(e, id);
@@ -110,8 +137,10 @@ public final class Types {
                 if (isComparisonOrLogical(op)) return NumType.BOOLEAN;
                 NumType t = syntactic(in.getLeftOperand());
                 NumType r = syntactic(in.getRightOperand());
-                if (op == InfixExpression.Operator.PLUS && (t == NumType.OTHER || r == NumType.OTHER)) return NumType.OTHER;
-                if (op == InfixExpression.Operator.LEFT_SHIFT || op == InfixExpression.Operator.RIGHT_SHIFT_SIGNED
+                if (op == InfixExpression.Operator.PLUS && (t == NumType.OTHER || r == NumType.OTHER))
+                    return NumType.OTHER;
+                if (op == InfixExpression.Operator.LEFT_SHIFT
+                        || op == InfixExpression.Operator.RIGHT_SHIFT_SIGNED
                         || op == InfixExpression.Operator.RIGHT_SHIFT_UNSIGNED) {
                     return t == NumType.LONG ? NumType.LONG : t == NumType.UNKNOWN ? NumType.UNKNOWN : NumType.INT;
                 }
@@ -123,7 +152,8 @@ public final class Types {
                 PrefixExpression p = (PrefixExpression) e;
                 if (p.getOperator() == PrefixExpression.Operator.NOT) return NumType.BOOLEAN;
                 NumType t = syntactic(p.getOperand());
-                if (p.getOperator() == PrefixExpression.Operator.INCREMENT || p.getOperator() == PrefixExpression.Operator.DECREMENT) return t;
+                if (p.getOperator() == PrefixExpression.Operator.INCREMENT
+                        || p.getOperator() == PrefixExpression.Operator.DECREMENT) return t;
                 return unaryPromote(t);
             }
             case ASTNode.POSTFIX_EXPRESSION:
@@ -150,10 +180,14 @@ public final class Types {
     }
 
     public static boolean isComparisonOrLogical(InfixExpression.Operator op) {
-        return op == InfixExpression.Operator.LESS || op == InfixExpression.Operator.GREATER
-                || op == InfixExpression.Operator.LESS_EQUALS || op == InfixExpression.Operator.GREATER_EQUALS
-                || op == InfixExpression.Operator.EQUALS || op == InfixExpression.Operator.NOT_EQUALS
-                || op == InfixExpression.Operator.CONDITIONAL_AND || op == InfixExpression.Operator.CONDITIONAL_OR;
+        return op == InfixExpression.Operator.LESS
+                || op == InfixExpression.Operator.GREATER
+                || op == InfixExpression.Operator.LESS_EQUALS
+                || op == InfixExpression.Operator.GREATER_EQUALS
+                || op == InfixExpression.Operator.EQUALS
+                || op == InfixExpression.Operator.NOT_EQUALS
+                || op == InfixExpression.Operator.CONDITIONAL_AND
+                || op == InfixExpression.Operator.CONDITIONAL_OR;
     }
 
     public static NumType literalType(String tok) {
@@ -203,10 +237,19 @@ public final class Types {
                 @SuppressWarnings("unchecked")
                 List<Expression> args = m.arguments();
                 switch (name) {
-                    case "abs": case "signum": case "ulp": case "nextUp": case "nextDown": case "copySign": case "scalb":
+                    case "abs":
+                    case "signum":
+                    case "ulp":
+                    case "nextUp":
+                    case "nextDown":
+                    case "copySign":
+                    case "scalb":
                         return args.isEmpty() ? NumType.UNKNOWN : unaryPromote(syntactic(args.get(0)));
-                    case "max": case "min":
-                        return args.size() < 2 ? NumType.UNKNOWN : NumType.promote(syntactic(args.get(0)), syntactic(args.get(1)));
+                    case "max":
+                    case "min":
+                        return args.size() < 2
+                                ? NumType.UNKNOWN
+                                : NumType.promote(syntactic(args.get(0)), syntactic(args.get(1)));
                     case "round": {
                         NumType a = args.isEmpty() ? NumType.UNKNOWN : syntactic(args.get(0));
                         return a == NumType.FLOAT ? NumType.INT : a == NumType.UNKNOWN ? NumType.UNKNOWN : NumType.LONG;
@@ -219,7 +262,8 @@ public final class Types {
             }
         }
         if ("Float".equals(qual) && (name.equals("intBitsToFloat") || name.equals("parseFloat"))) return NumType.FLOAT;
-        if ("Double".equals(qual) && (name.equals("longBitsToDouble") || name.equals("parseDouble"))) return NumType.DOUBLE;
+        if ("Double".equals(qual) && (name.equals("longBitsToDouble") || name.equals("parseDouble")))
+            return NumType.DOUBLE;
         if (q == null || q instanceof ThisExpression) {
             // a method of this compilation unit: its declared return type when the name is unambiguous
             MethodDeclaration d = localMethod(m, name, m.arguments().size());
@@ -247,8 +291,11 @@ public final class Types {
                 for (Object o : ((AbstractTypeDeclaration) p).bodyDeclarations()) {
                     if (o instanceof MethodDeclaration) {
                         MethodDeclaration md = (MethodDeclaration) o;
-                        if (md.getName().getIdentifier().equals(name) && md.parameters().size() == arity) {
-                            if (found != null && !found.getReturnType2().toString().equals(String.valueOf(md.getReturnType2()))) return null;
+                        if (md.getName().getIdentifier().equals(name)
+                                && md.parameters().size() == arity) {
+                            if (found != null
+                                    && !found.getReturnType2().toString().equals(String.valueOf(md.getReturnType2())))
+                                return null;
                             found = md;
                         }
                     }

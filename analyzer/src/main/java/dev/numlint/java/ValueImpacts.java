@@ -17,9 +17,32 @@ public final class ValueImpacts {
     private static final Set<String> ROUNDING = Set.of("round", "floor", "ceil", "rint", "floorDiv", "toIntExact");
     private static final Set<String> SELECTING = Set.of("min", "max", "signum", "clamp");
     /** java.lang.Math functions whose result carries the argument's error on (monotone or exact transforms). */
-    private static final Set<String> CARRYING = Set.of("abs", "sqrt", "cbrt", "exp", "log", "log10", "sin", "cos",
-            "tan", "atan", "atan2", "hypot", "pow", "toDegrees", "toRadians", "scalb", "copySign", "fma", "sinh", "cosh",
-            "tanh", "expm1", "log1p", "asin", "acos");
+    private static final Set<String> CARRYING = Set.of(
+            "abs",
+            "sqrt",
+            "cbrt",
+            "exp",
+            "log",
+            "log10",
+            "sin",
+            "cos",
+            "tan",
+            "atan",
+            "atan2",
+            "hypot",
+            "pow",
+            "toDegrees",
+            "toRadians",
+            "scalb",
+            "copySign",
+            "fma",
+            "sinh",
+            "cosh",
+            "tanh",
+            "expm1",
+            "log1p",
+            "asin",
+            "acos");
 
     private final JavaUnit unit;
 
@@ -51,8 +74,10 @@ public final class ValueImpacts {
             if (p instanceof CastExpression) {
                 NumType t = Types.typeNode(((CastExpression) p).getType());
                 if (t.isIntegral() || t == NumType.CHAR) {
-                    return amplified("truncated by " + castText((CastExpression) p) + " at line " + unit.line(p)
-                            + ": 1 ulp can change the integer", p);
+                    return amplified(
+                            "truncated by " + castText((CastExpression) p) + " at line " + unit.line(p)
+                                    + ": 1 ulp can change the integer",
+                            p);
                 }
                 child = p;
                 p = p.getParent();
@@ -73,8 +98,12 @@ public final class ValueImpacts {
                     return amplified("compared at line " + unit.line(in) + ": 1 ulp can flip the decision", in);
                 }
                 if (op == InfixExpression.Operator.MINUS && isProduct(child) && otherIsProduct(in, child)) {
-                    return new Impact(Impact.Kind.CANCELLATION, "subtracted from a similar product at line " + unit.line(in)
-                            + ": the difference can lose all digits", unit.location(in), null);
+                    return new Impact(
+                            Impact.Kind.CANCELLATION,
+                            "subtracted from a similar product at line " + unit.line(in)
+                                    + ": the difference can lose all digits",
+                            unit.location(in),
+                            null);
                 }
                 if (op == InfixExpression.Operator.CONDITIONAL_AND || op == InfixExpression.Operator.CONDITIONAL_OR) {
                     return null;
@@ -95,10 +124,15 @@ public final class ValueImpacts {
                 String n = m.getName().getIdentifier();
                 if (unit.isJavaLangMath(m) || isStrictMath(m)) {
                     if (ROUNDING.contains(n)) {
-                        return amplified("rounded by Math." + n + " at line " + unit.line(m) + ": 1 ulp can change the integer", m);
+                        return amplified(
+                                "rounded by Math." + n + " at line " + unit.line(m) + ": 1 ulp can change the integer",
+                                m);
                     }
                     if (SELECTING.contains(n)) {
-                        return amplified("selected by Math." + n + " at line " + unit.line(m) + ": 1 ulp can pick the other operand", m);
+                        return amplified(
+                                "selected by Math." + n + " at line " + unit.line(m)
+                                        + ": 1 ulp can pick the other operand",
+                                m);
                     }
                     if (CARRYING.contains(n)) {
                         child = p;
@@ -115,10 +149,13 @@ public final class ValueImpacts {
                 }
                 return null; // stored in a field or array element
             }
-            if (p instanceof VariableDeclarationFragment && ((VariableDeclarationFragment) p).getInitializer() == child) {
+            if (p instanceof VariableDeclarationFragment
+                    && ((VariableDeclarationFragment) p).getInitializer() == child) {
                 return followName(((VariableDeclarationFragment) p).getName(), p, depth, seen);
             }
-            if (p instanceof IfStatement || p instanceof WhileStatement || p instanceof DoStatement
+            if (p instanceof IfStatement
+                    || p instanceof WhileStatement
+                    || p instanceof DoStatement
                     || p instanceof ForStatement) {
                 return amplified("decides a branch at line " + unit.line(p), p);
             }
@@ -139,12 +176,15 @@ public final class ValueImpacts {
             public boolean visit(SimpleName n) {
                 if (best[0] != null && best[0].kind() == Impact.Kind.AMPLIFIED) return false;
                 if (!n.getIdentifier().equals(id) || n.getStartPosition() < from && !inLoopWith(n, def)) return false;
-                if (n.getParent() instanceof Assignment && ((Assignment) n.getParent()).getLeftHandSide() == n
+                if (n.getParent() instanceof Assignment
+                        && ((Assignment) n.getParent()).getLeftHandSide() == n
                         && ((Assignment) n.getParent()).getOperator() == Assignment.Operator.ASSIGN) return false;
                 if (n.getLocationInParent() == VariableDeclarationFragment.NAME_PROPERTY) return false;
-                if (n.getParent() instanceof QualifiedName && ((QualifiedName) n.getParent()).getName() == n) return false;
-                if (n.getParent() instanceof FieldAccess || n.getParent() instanceof MethodInvocation
-                        && ((MethodInvocation) n.getParent()).getName() == n) return false;
+                if (n.getParent() instanceof QualifiedName && ((QualifiedName) n.getParent()).getName() == n)
+                    return false;
+                if (n.getParent() instanceof FieldAccess
+                        || n.getParent() instanceof MethodInvocation
+                                && ((MethodInvocation) n.getParent()).getName() == n) return false;
                 Impact i = follow(n, depth + 1, seen);
                 best[0] = worse(best[0], i);
                 return false;
@@ -196,14 +236,19 @@ public final class ValueImpacts {
     }
 
     public static boolean isComparison(InfixExpression.Operator op) {
-        return op == InfixExpression.Operator.LESS || op == InfixExpression.Operator.GREATER
-                || op == InfixExpression.Operator.LESS_EQUALS || op == InfixExpression.Operator.GREATER_EQUALS
-                || op == InfixExpression.Operator.EQUALS || op == InfixExpression.Operator.NOT_EQUALS;
+        return op == InfixExpression.Operator.LESS
+                || op == InfixExpression.Operator.GREATER
+                || op == InfixExpression.Operator.LESS_EQUALS
+                || op == InfixExpression.Operator.GREATER_EQUALS
+                || op == InfixExpression.Operator.EQUALS
+                || op == InfixExpression.Operator.NOT_EQUALS;
     }
 
     private static boolean isProduct(ASTNode n) {
-        return n instanceof Expression && RangeAnalysis.unparen((Expression) n) instanceof InfixExpression
-                && ((InfixExpression) RangeAnalysis.unparen((Expression) n)).getOperator() == InfixExpression.Operator.TIMES;
+        return n instanceof Expression
+                && RangeAnalysis.unparen((Expression) n) instanceof InfixExpression
+                && ((InfixExpression) RangeAnalysis.unparen((Expression) n)).getOperator()
+                        == InfixExpression.Operator.TIMES;
     }
 
     private static boolean otherIsProduct(InfixExpression in, ASTNode child) {

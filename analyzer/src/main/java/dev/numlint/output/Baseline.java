@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -29,7 +28,10 @@ import java.util.Map;
 public final class Baseline {
     /** SARIF {@code result.baselineState}. */
     public enum State {
-        NEW("new"), UNCHANGED("unchanged"), UPDATED("updated"), ABSENT("absent");
+        NEW("new"),
+        UNCHANGED("unchanged"),
+        UPDATED("updated"),
+        ABSENT("absent");
 
         private final String id;
 
@@ -86,8 +88,8 @@ public final class Baseline {
             throw new InvalidBaselineException(file, "no SARIF 'runs' array");
         }
         if (!"2.1.0".equals(root.path("version").asText())) {
-            throw new InvalidBaselineException(file, "SARIF version '" + root.path("version").asText()
-                    + "', expected 2.1.0");
+            throw new InvalidBaselineException(
+                    file, "SARIF version '" + root.path("version").asText() + "', expected 2.1.0");
         }
         Map<String, Finding> results = new LinkedHashMap<>();
         int numlintRuns = 0;
@@ -118,10 +120,11 @@ public final class Baseline {
     }
 
     private static Finding finding(Path file, JsonNode r, int index) {
-        String fp = r.path("partialFingerprints").path(SarifReport.FINGERPRINT_KEY).asText(null);
+        String fp =
+                r.path("partialFingerprints").path(SarifReport.FINGERPRINT_KEY).asText(null);
         if (fp == null || fp.isEmpty()) {
-            throw new InvalidBaselineException(file, "result " + index + " has no '" + SarifReport.FINGERPRINT_KEY
-                    + "' partial fingerprint");
+            throw new InvalidBaselineException(
+                    file, "result " + index + " has no '" + SarifReport.FINGERPRINT_KEY + "' partial fingerprint");
         }
         String ruleId = r.path("ruleId").asText(null);
         if (ruleId == null) {
@@ -133,7 +136,9 @@ public final class Baseline {
             case "error" -> level = Level.ERROR;
             case "warning" -> level = Level.WARNING;
             case "note", "none" -> level = Level.NOTE;
-            default -> level = RuleCatalog.get().has(ruleId) ? RuleCatalog.get().rule(ruleId).level() : Level.WARNING;
+            default -> level = RuleCatalog.get().has(ruleId)
+                    ? RuleCatalog.get().rule(ruleId).level()
+                    : Level.WARNING;
         }
         Layer layer = Layer.CUDA_SOURCE;
         String layerId = r.path("properties").path("layer").asText("");
@@ -144,10 +149,18 @@ public final class Baseline {
         }
         JsonNode phys = r.path("locations").path(0).path("physicalLocation");
         JsonNode region = phys.path("region");
-        Location loc = new Location(path(phys.path("artifactLocation")), region.path("startLine").asInt(1),
-                region.path("startColumn").asInt(0), region.path("endLine").asInt(0), region.path("endColumn").asInt(0));
+        Location loc = new Location(
+                path(phys.path("artifactLocation")),
+                region.path("startLine").asInt(1),
+                region.path("startColumn").asInt(0),
+                region.path("endLine").asInt(0),
+                region.path("endColumn").asInt(0));
         String message = r.path("message").path("text").asText("");
-        Finding.Builder b = Finding.builder(ruleId).level(level).location(loc).message(message).layer(layer)
+        Finding.Builder b = Finding.builder(ruleId)
+                .level(level)
+                .location(loc)
+                .message(message)
+                .layer(layer)
                 .fingerprint(fp);
         String fn = r.path("properties").path("function").asText(null);
         if (fn != null) {
@@ -216,8 +229,11 @@ public final class Baseline {
 
         /** Whether a new, unsuppressed finding is at least as severe as {@code threshold} (null: never). */
         public boolean failsAt(Level threshold) {
-            return threshold != null && current.stream().anyMatch(
-                    f -> !f.suppressed() && state(f) == State.NEW && f.level().atLeast(threshold));
+            return threshold != null
+                    && current.stream()
+                            .anyMatch(f -> !f.suppressed()
+                                    && state(f) == State.NEW
+                                    && f.level().atLeast(threshold));
         }
 
         /** How many current findings (suppressed ones included) are in {@code s}; for ABSENT the fixed ones. */

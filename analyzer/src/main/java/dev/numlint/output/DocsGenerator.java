@@ -22,8 +22,7 @@ public final class DocsGenerator {
     private static final String BANNER = "<!-- Generated from the rule catalog (rules/src/main/resources/dev/numlint/"
             + "rules/) by `" + REGENERATE + "`. Do not edit. -->\n";
 
-    private DocsGenerator() {
-    }
+    private DocsGenerator() {}
 
     /** File name to content, index last. */
     public static Map<String, String> generate(RuleCatalog catalog) {
@@ -75,13 +74,26 @@ public final class DocsGenerator {
         sb.append("| Name | `").append(r.name()).append("` |\n");
         sb.append("| Default level | ").append(r.level().id()).append(" |\n");
         sb.append("| Category | ").append(r.category()).append(" |\n");
-        sb.append("| CWE | ").append(r.cwe().isEmpty() ? "none" : r.cwe().stream()
-                .map(c -> "[CWE-" + c + "](https://cwe.mitre.org/data/definitions/" + c + ".html)")
-                .collect(Collectors.joining(", "))).append(" |\n");
-        sb.append("| Layers | ").append(r.layers().stream().map(Layer::id).collect(Collectors.joining(", ")))
+        sb.append("| CWE | ")
+                .append(
+                        r.cwe().isEmpty()
+                                ? "none"
+                                : r.cwe().stream()
+                                        .map(c -> "[CWE-" + c + "](https://cwe.mitre.org/data/definitions/" + c
+                                                + ".html)")
+                                        .collect(Collectors.joining(", ")))
                 .append(" |\n");
-        sb.append("| Options | ").append(r.options().isEmpty() ? "none" : r.options().stream()
-                .map(DocsGenerator::option).collect(Collectors.joining("<br>"))).append(" |\n");
+        sb.append("| Layers | ")
+                .append(r.layers().stream().map(Layer::id).collect(Collectors.joining(", ")))
+                .append(" |\n");
+        sb.append("| Options | ")
+                .append(
+                        r.options().isEmpty()
+                                ? "none"
+                                : r.options().stream()
+                                        .map(DocsGenerator::option)
+                                        .collect(Collectors.joining("<br>")))
+                .append(" |\n");
         sb.append("\n").append(r.summary()).append("\n");
         if (!body.isEmpty()) {
             sb.append("\n").append(body).append("\n");
@@ -101,10 +113,21 @@ public final class DocsGenerator {
         sb.append("| Id | Name | Default level | Category | Layers | Summary |\n");
         sb.append("|---|---|---|---|---|---|\n");
         for (Rule r : catalog.all()) {
-            sb.append("| ").append(r.id()).append(" | [").append(r.name()).append("](").append(fileName(r))
-                    .append(") | ").append(r.level().id()).append(" | ").append(r.category()).append(" | ")
-                    .append(r.layers().stream().map(Layer::id).collect(Collectors.joining(", "))).append(" | ")
-                    .append(r.summary().replace("|", "\\|")).append(" |\n");
+            sb.append("| ")
+                    .append(r.id())
+                    .append(" | [")
+                    .append(r.name())
+                    .append("](")
+                    .append(fileName(r))
+                    .append(") | ")
+                    .append(r.level().id())
+                    .append(" | ")
+                    .append(r.category())
+                    .append(" | ")
+                    .append(r.layers().stream().map(Layer::id).collect(Collectors.joining(", ")))
+                    .append(" | ")
+                    .append(r.summary().replace("|", "\\|"))
+                    .append(" |\n");
         }
         sb.append("\nConfigure rules in `.numlint.yml` (see the top-level README); suppress a single finding with\n"
                 + "`// numlint: ignore NL003 -- reason`.\n");

@@ -8,8 +8,7 @@ package dev.numlint.output;
  * encoder escapes control characters itself).
  */
 public final class Escapes {
-    private Escapes() {
-    }
+    private Escapes() {}
 
     /** {@code s} with every unsafe character replaced by a visible escape; null stays null. */
     public static String text(String s) {
@@ -38,8 +37,12 @@ public final class Escapes {
     }
 
     static boolean unsafe(char c) {
-        return (c < 0x20 && c != '\t') || (c >= 0x7f && c <= 0x9f)
-                || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069')
-                || c == '\u200e' || c == '\u200f' || c == '\u061c';
+        return (c < 0x20 && c != '\t')
+                || (c >= 0x7f && c <= 0x9f)
+                || (c >= '\u202a' && c <= '\u202e')
+                || (c >= '\u2066' && c <= '\u2069')
+                || c == '\u200e'
+                || c == '\u200f'
+                || c == '\u061c';
     }
 }

@@ -81,15 +81,30 @@ final class GitBlame {
         }
         runs++;
         GuardedProcess.Spec spec = GuardedProcess.builder(git)
-                .arg("-C").arg(tree.toString())
-                .arg("-c").arg("core.fsmonitor=")
-                .arg("-c").arg("core.hooksPath=/dev/null")
-                .arg("-c").arg("diff.external=")
-                .arg("-c").arg("core.attributesFile=/dev/null")
-                .arg("-c").arg("blame.ignoreRevsFile=")
-                .arg("--no-pager").arg("blame").arg("--porcelain").arg("--no-textconv")
-                .arg("-L").arg(line + "," + line).arg("HEAD").arg("--").arg(rel)
-                .timeout(TIMEOUT).cpuSeconds(20).maxOutput(64 * 1024);
+                .arg("-C")
+                .arg(tree.toString())
+                .arg("-c")
+                .arg("core.fsmonitor=")
+                .arg("-c")
+                .arg("core.hooksPath=/dev/null")
+                .arg("-c")
+                .arg("diff.external=")
+                .arg("-c")
+                .arg("core.attributesFile=/dev/null")
+                .arg("-c")
+                .arg("blame.ignoreRevsFile=")
+                .arg("--no-pager")
+                .arg("blame")
+                .arg("--porcelain")
+                .arg("--no-textconv")
+                .arg("-L")
+                .arg(line + "," + line)
+                .arg("HEAD")
+                .arg("--")
+                .arg(rel)
+                .timeout(TIMEOUT)
+                .cpuSeconds(20)
+                .maxOutput(64 * 1024);
         GuardedProcess.Result r;
         try {
             r = GuardedProcess.run(spec);

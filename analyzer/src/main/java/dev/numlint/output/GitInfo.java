@@ -37,8 +37,15 @@ import java.util.regex.Pattern;
  * @param note       why part of the state is unknown, or null
  * @param modifiedPaths every modified or deleted tracked file, relative to the work tree
  */
-public record GitInfo(Path workTree, String commit, String branch, Boolean dirty, List<String> modified,
-                      int modifiedCount, String note, Set<String> modifiedPaths) {
+public record GitInfo(
+        Path workTree,
+        String commit,
+        String branch,
+        Boolean dirty,
+        List<String> modified,
+        int modifiedCount,
+        String note,
+        Set<String> modifiedPaths) {
     static final int MAX_LISTED = 20;
     private static final Pattern OID = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
     private static final Pattern REF = Pattern.compile("refs/[A-Za-z0-9._/+-]+");
@@ -53,10 +60,18 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
             }
             if (Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)) {
                 Path gitDir = gitDirOfFile(d, dotGit);
-                return Optional.of(gitDir == null
-                        ? new GitInfo(d, null, null, null, List.of(), 0, ".git file does not name a git directory",
-                                Set.of())
-                        : read(d, gitDir));
+                return Optional.of(
+                        gitDir == null
+                                ? new GitInfo(
+                                        d,
+                                        null,
+                                        null,
+                                        null,
+                                        List.of(),
+                                        0,
+                                        ".git file does not name a git directory",
+                                        Set.of())
+                                : read(d, gitDir));
             }
         }
         return Optional.empty();
@@ -142,7 +157,9 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
         if (packed != null) {
             for (String line : packed.split("\n")) {
                 String[] parts = line.strip().split(" ");
-                if (parts.length == 2 && parts[1].equals(ref) && OID.matcher(parts[0]).matches()) {
+                if (parts.length == 2
+                        && parts[1].equals(ref)
+                        && OID.matcher(parts[0]).matches()) {
                     return parts[0];
                 }
             }
@@ -247,8 +264,8 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
         return v;
     }
 
-    private static boolean differs(Path workTree, String rel, int type, int mtimeSec, int mtimeNsec, int size,
-                                   byte[] oid) {
+    private static boolean differs(
+            Path workTree, String rel, int type, int mtimeSec, int mtimeNsec, int size, byte[] oid) {
         if (rel.isEmpty() || rel.startsWith("/") || rel.contains("\0")) {
             return false;
         }
@@ -312,8 +329,10 @@ public record GitInfo(Path workTree, String commit, String branch, Boolean dirty
         if (dirty == null) {
             s.append("dirty state unknown");
         } else if (dirty) {
-            s.append("dirty: ").append(modifiedCount).append(modifiedCount == 1 ? " tracked file differs"
-                    : " tracked files differ").append(" from the index");
+            s.append("dirty: ")
+                    .append(modifiedCount)
+                    .append(modifiedCount == 1 ? " tracked file differs" : " tracked files differ")
+                    .append(" from the index");
         } else {
             s.append("clean (tracked files match the index)");
         }

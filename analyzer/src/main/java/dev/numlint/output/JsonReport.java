@@ -24,8 +24,7 @@ import java.util.Map;
  * not known are left out ({@code column}, {@code endColumn} absent), never 0. JSON always holds every finding.
  */
 public final class JsonReport {
-    private JsonReport() {
-    }
+    private JsonReport() {}
 
     public static void write(ScanResult r, Writer out) throws IOException {
         write(r, ReportOptions.defaults(), out);
@@ -166,7 +165,8 @@ public final class JsonReport {
     }
 
     static ObjectMapper mapper() {
-        return new ObjectMapper().configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
+        return new ObjectMapper()
+                .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
                 .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
     }
 

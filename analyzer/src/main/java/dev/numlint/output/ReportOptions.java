@@ -17,12 +17,17 @@ import java.util.List;
  * @param failOn         the gate the scan ran with (--fail-on: error, warning, note or none), or null when unknown;
  *                       the audit report records it as the acceptance criterion with its outcome
  */
-public record ReportOptions(Baseline.Comparison baseline, boolean omitSuppressed, String category, List<Path> paths,
-                            Path configFile, String failOn) {
+public record ReportOptions(
+        Baseline.Comparison baseline,
+        boolean omitSuppressed,
+        String category,
+        List<Path> paths,
+        Path configFile,
+        String failOn) {
     public static final String DEFAULT_CATEGORY = "numlint";
 
-    public ReportOptions(Baseline.Comparison baseline, boolean omitSuppressed, String category, List<Path> paths,
-                         Path configFile) {
+    public ReportOptions(
+            Baseline.Comparison baseline, boolean omitSuppressed, String category, List<Path> paths, Path configFile) {
         this(baseline, omitSuppressed, category, paths, configFile, null);
     }
 

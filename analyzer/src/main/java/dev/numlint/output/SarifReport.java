@@ -73,14 +73,12 @@ public final class SarifReport {
         public static final Limits GITHUB = new Limits(25_000, 1_000, 10L * 1000 * 1000);
     }
 
-    private SarifReport() {
-    }
+    private SarifReport() {}
 
     /** Drops properties with empty or null values instead of the POJOs' default-value rule, which would drop
      * {@code level: "warning"} (its schema default) and so lose a configured level. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    private abstract static class NonEmpty {
-    }
+    private abstract static class NonEmpty {}
 
     public static void write(ScanResult r, Writer out) throws IOException {
         write(r, ReportOptions.defaults(), out);
@@ -116,10 +114,11 @@ public final class SarifReport {
         for (int i = 0; i < byImportance.length; i++) {
             byImportance[i] = i;
         }
-        java.util.Arrays.sort(byImportance, java.util.Comparator
-                .comparing((Integer i) -> all.get(i).suppressed())
-                .thenComparing(i -> -severity(all.get(i).level()))
-                .thenComparingInt(i -> i));
+        java.util.Arrays.sort(
+                byImportance,
+                java.util.Comparator.comparing((Integer i) -> all.get(i).suppressed())
+                        .thenComparing(i -> -severity(all.get(i).level()))
+                        .thenComparingInt(i -> i));
         // the run without results (rule metadata, notifications) is a fixed part; results share the rest
         long fixed = gzipSize(keep(r, byImportance, 0, limits));
         for (int attempt = 0; attempt < 12; attempt++) {
@@ -155,13 +154,28 @@ public final class SarifReport {
         }
         int left = r.findings().size() - keep;
         List<Notification> notes = new ArrayList<>(r.notifications());
-        notes.add(0, new Notification(null, 0, Level.WARNING, LIMIT_NOTIFICATION, "the SARIF report holds " + keep
-                + " of " + r.findings().size() + " results; " + left + " left out to stay within GitHub code "
-                + "scanning's limits (" + limits.maxResults() + " results per run, " + limits.maxGzipBytes() / 1_000_000
-                + " MB gzipped): errors were kept before warnings before notes, unsuppressed before suppressed. "
-                + "--format json reports every finding; --exclude or disabling rules in .numlint.yml narrows the scan"));
-        return new ScanResult(r.root(), List.copyOf(findings), List.copyOf(notes), r.filesAnalyzed(),
-                r.filesNotAnalyzed(), r.executionSuccessful(), r.buildContexts());
+        notes.add(
+                0,
+                new Notification(
+                        null,
+                        0,
+                        Level.WARNING,
+                        LIMIT_NOTIFICATION,
+                        "the SARIF report holds " + keep
+                                + " of " + r.findings().size() + " results; " + left
+                                + " left out to stay within GitHub code "
+                                + "scanning's limits (" + limits.maxResults() + " results per run, "
+                                + limits.maxGzipBytes() / 1_000_000
+                                + " MB gzipped): errors were kept before warnings before notes, unsuppressed before suppressed. "
+                                + "--format json reports every finding; --exclude or disabling rules in .numlint.yml narrows the scan"));
+        return new ScanResult(
+                r.root(),
+                List.copyOf(findings),
+                List.copyOf(notes),
+                r.filesAnalyzed(),
+                r.filesNotAnalyzed(),
+                r.executionSuccessful(),
+                r.buildContexts());
     }
 
     /** Bytes of the gzipped SARIF of {@code r}. */
@@ -179,7 +193,7 @@ public final class SarifReport {
             }
         };
         try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(count, 1 << 16);
-             Writer w = new java.io.OutputStreamWriter(gz, java.nio.charset.StandardCharsets.UTF_8)) {
+                Writer w = new java.io.OutputStreamWriter(gz, java.nio.charset.StandardCharsets.UTF_8)) {
             write(r, w);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -241,8 +255,13 @@ public final class SarifReport {
         }
 
         OriginalUriBaseIds bases = new OriginalUriBaseIds();
-        bases.setAdditionalProperty(SRCROOT, new ArtifactLocation().withDescription(new Message().withText(
-                "The directory the scan's paths are relative to (the checkout when numlint runs at its top).")));
+        bases.setAdditionalProperty(
+                SRCROOT,
+                new ArtifactLocation()
+                        .withDescription(
+                                new Message()
+                                        .withText(
+                                                "The directory the scan's paths are relative to (the checkout when numlint runs at its top).")));
 
         Run run = new Run()
                 .withTool(new Tool().withDriver(driver))
@@ -281,9 +300,12 @@ public final class SarifReport {
                 .withName(rule.name())
                 .withShortDescription(new MultiformatMessageString().withText(rule.summary()))
                 .withFullDescription(new MultiformatMessageString().withText(rule.description()))
-                .withHelp(new MultiformatMessageString().withText(rule.markdown()).withMarkdown(rule.markdown()))
+                .withHelp(
+                        new MultiformatMessageString().withText(rule.markdown()).withMarkdown(rule.markdown()))
                 .withHelpUri(URI.create(rule.helpUri()))
-                .withDefaultConfiguration(new ReportingConfiguration().withEnabled(null).withRank(null)
+                .withDefaultConfiguration(new ReportingConfiguration()
+                        .withEnabled(null)
+                        .withRank(null)
                         .withLevel(configLevel(rule.level())))
                 .withProperties(props);
     }
@@ -310,7 +332,8 @@ public final class SarifReport {
                 related.add(location(x.location(), id, x.message()));
                 links.add("[" + linkText(x.linkText()) + "](" + id + ")");
             } else {
-                related.add(new com.contrastsecurity.sarif.Location().withId(id)
+                related.add(new com.contrastsecurity.sarif.Location()
+                        .withId(id)
                         .withMessage(new Message().withText(x.message())));
             }
             id++;
@@ -318,8 +341,8 @@ public final class SarifReport {
         res.setRelatedLocations(related);
         if (!links.isEmpty()) {
             // SARIF embedded links: literal brackets and backslashes in the message itself are escaped
-            res.setMessage(new Message().withText(escapeBrackets(f.message()) + " (see " + String.join(", ", links)
-                    + ")"));
+            res.setMessage(
+                    new Message().withText(escapeBrackets(f.message()) + " (see " + String.join(", ", links) + ")"));
         }
         if (f.fingerprint() != null) {
             PartialFingerprints fp = new PartialFingerprints();
@@ -328,8 +351,10 @@ public final class SarifReport {
         }
         if (f.suppressed()) {
             Suppression s = new Suppression()
-                    .withKind("external".equals(f.suppression().kind()) ? Suppression.Kind.EXTERNAL
-                            : Suppression.Kind.IN_SOURCE)
+                    .withKind(
+                            "external".equals(f.suppression().kind())
+                                    ? Suppression.Kind.EXTERNAL
+                                    : Suppression.Kind.IN_SOURCE)
                     .withJustification(f.suppression().justification());
             if (f.suppression().location() != null) {
                 s.setLocation(location(f.suppression().location(), null, null));
@@ -365,8 +390,7 @@ public final class SarifReport {
     }
 
     /** One related location: a place in the scanned tree, or (location null) a description of one outside it. */
-    record Related(Location location, String message, String linkText) {
-    }
+    record Related(Location location, String message, String linkText) {}
 
     /**
      * The evidence locations and related locations of a finding, in order, without duplicates (same region: the
@@ -378,7 +402,12 @@ public final class SarifReport {
         Location primary = f.location();
         for (Evidence e : f.evidence()) {
             if (e.location() != null) {
-                add(out, primary, e.location(), e.kind() + ": " + e.text(), e.kind() + ": " + e.text().strip());
+                add(
+                        out,
+                        primary,
+                        e.location(),
+                        e.kind() + ": " + e.text(),
+                        e.kind() + ": " + e.text().strip());
             }
         }
         for (RelatedLocation rl : f.related()) {
@@ -393,7 +422,8 @@ public final class SarifReport {
         if (file.startsWith("-") || outsideTree(file)) {
             // a flag from the command line (--nvcc-flags) or a place outside the scanned tree (a toolkit header):
             // no artifact to point at, and no path of the machine in the report
-            String where = file.startsWith("-") ? "command line (" + file + ")"
+            String where = file.startsWith("-")
+                    ? "command line (" + file + ")"
                     : "in a file outside the scanned tree" + (l.startLine() > 0 ? ", line " + l.startLine() : "");
             Related have = out.get(key);
             if (have == null) {
@@ -403,8 +433,10 @@ public final class SarifReport {
             }
             return;
         }
-        if (file.equals(primary.file()) && l.startLine() == primary.startLine()
-                && l.startColumn() == primary.startColumn() && l.endLine() == primary.endLine()
+        if (file.equals(primary.file())
+                && l.startLine() == primary.startLine()
+                && l.startColumn() == primary.startColumn()
+                && l.endLine() == primary.endLine()
                 && l.endColumn() == primary.endColumn()) {
             return;
         }
@@ -450,17 +482,19 @@ public final class SarifReport {
 
     private static com.contrastsecurity.sarif.Notification notification(Notification n) {
         com.contrastsecurity.sarif.Notification sn = new com.contrastsecurity.sarif.Notification()
-                .withLevel(switch (n.level()) {
-                    case ERROR -> com.contrastsecurity.sarif.Notification.Level.ERROR;
-                    case WARNING -> com.contrastsecurity.sarif.Notification.Level.WARNING;
-                    case NOTE -> com.contrastsecurity.sarif.Notification.Level.NOTE;
-                })
+                .withLevel(
+                        switch (n.level()) {
+                            case ERROR -> com.contrastsecurity.sarif.Notification.Level.ERROR;
+                            case WARNING -> com.contrastsecurity.sarif.Notification.Level.WARNING;
+                            case NOTE -> com.contrastsecurity.sarif.Notification.Level.NOTE;
+                        })
                 .withMessage(new Message().withText(n.message()))
                 .withDescriptor(new ReportingDescriptorReference().withId(n.id()));
         if (n.file() != null && !outsideTree(n.file())) {
             Location l = n.line() > 0 ? Location.line(n.file(), n.line()) : null;
             com.contrastsecurity.sarif.Location loc = new com.contrastsecurity.sarif.Location()
-                    .withPhysicalLocation(new PhysicalLocation().withArtifactLocation(artifact(n.file()))
+                    .withPhysicalLocation(new PhysicalLocation()
+                            .withArtifactLocation(artifact(n.file()))
                             .withRegion(l == null ? null : new Region().withStartLine(l.startLine())));
             sn.setLocations(new LinkedHashSet<>(List.of(loc)));
         }
@@ -477,7 +511,9 @@ public final class SarifReport {
             region.setEndColumn(l.endColumn());
         }
         com.contrastsecurity.sarif.Location loc = new com.contrastsecurity.sarif.Location()
-                .withPhysicalLocation(new PhysicalLocation().withArtifactLocation(artifact(l.file())).withRegion(region));
+                .withPhysicalLocation(new PhysicalLocation()
+                        .withArtifactLocation(artifact(l.file()))
+                        .withRegion(region));
         if (id != null) {
             loc.setId(id);
         }
@@ -493,7 +529,8 @@ public final class SarifReport {
             return new ArtifactLocation().withUri(p.toUri().toASCIIString());
         }
         try {
-            return new ArtifactLocation().withUri(new URI(null, null, file, null).toASCIIString())
+            return new ArtifactLocation()
+                    .withUri(new URI(null, null, file, null).toASCIIString())
                     .withUriBaseId(SRCROOT);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("cannot express " + file + " as a URI", e);

@@ -8,12 +8,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Counts per rule, shared by the text and JSON reports. */
-public record Summary(Map<String, RuleCount> byRule, int findings, int suppressed, int filesAnalyzed,
-                      int filesNotAnalyzed, boolean executionSuccessful) {
+public record Summary(
+        Map<String, RuleCount> byRule,
+        int findings,
+        int suppressed,
+        int filesAnalyzed,
+        int filesNotAnalyzed,
+        boolean executionSuccessful) {
 
     /** Findings of one rule: all (suppressed included) and suppressed. */
-    public record RuleCount(String id, String name, int count, int suppressed) {
-    }
+    public record RuleCount(String id, String name, int count, int suppressed) {}
 
     public static Summary of(ScanResult r) {
         RuleCatalog catalog = RuleCatalog.get();
@@ -28,9 +32,14 @@ public record Summary(Map<String, RuleCount> byRule, int findings, int suppresse
             }
         }
         Map<String, RuleCount> byRule = new LinkedHashMap<>();
-        counts.forEach((id, c) -> byRule.put(id, new RuleCount(id, catalog.has(id) ? catalog.rule(id).name() : id,
-                c[0], c[1])));
-        return new Summary(byRule, r.findings().size(), suppressed, r.filesAnalyzed(), r.filesNotAnalyzed(),
+        counts.forEach((id, c) -> byRule.put(
+                id, new RuleCount(id, catalog.has(id) ? catalog.rule(id).name() : id, c[0], c[1])));
+        return new Summary(
+                byRule,
+                r.findings().size(),
+                suppressed,
+                r.filesAnalyzed(),
+                r.filesNotAnalyzed(),
                 r.executionSuccessful());
     }
 }

@@ -15,8 +15,7 @@ import java.util.List;
  * or message never reaches the terminal as an escape sequence.
  */
 public final class TextReport {
-    private TextReport() {
-    }
+    private TextReport() {}
 
     /** Lines of the build-context summary shown in text output. */
     static final int MAX_CONTEXT_LINES = 40;
@@ -61,13 +60,14 @@ public final class TextReport {
             out.print("\n");
         }
         for (Summary.RuleCount c : s.byRule().values()) {
-            out.print(c.id() + " " + c.name() + ": " + c.count() + (c.suppressed() > 0 ? " (" + c.suppressed()
-                    + " suppressed)" : "") + "\n");
+            out.print(c.id() + " " + c.name() + ": " + c.count()
+                    + (c.suppressed() > 0 ? " (" + c.suppressed() + " suppressed)" : "") + "\n");
         }
         List<String> contexts = r.buildContext(null).summary();
         if (!contexts.isEmpty()) {
             out.print("build contexts:\n");
-            for (int i = 0; i < Math.min(contexts.size(), MAX_CONTEXT_LINES); i++) out.print("  " + contexts.get(i) + "\n");
+            for (int i = 0; i < Math.min(contexts.size(), MAX_CONTEXT_LINES); i++)
+                out.print("  " + contexts.get(i) + "\n");
             if (contexts.size() > MAX_CONTEXT_LINES) {
                 out.print("  ... " + (contexts.size() - MAX_CONTEXT_LINES) + " more (all in --format json)\n");
             }

@@ -8,8 +8,7 @@ import java.util.ServiceLoader;
 
 /** The analyzers registered in META-INF/services/dev.numlint.spi.Analyzer, in a fixed order (phase, id). */
 public final class Analyzers {
-    private Analyzers() {
-    }
+    private Analyzers() {}
 
     public static List<Analyzer> load() {
         List<Analyzer> list = new ArrayList<>();

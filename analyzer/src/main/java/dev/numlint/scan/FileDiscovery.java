@@ -26,15 +26,14 @@ import java.util.Set;
  * on the file system's order.
  */
 public final class FileDiscovery {
-    private static final Set<String> EXTENSIONS = Set.of("cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hpp", "ptx",
-            "java", "cmake", "mk");
-    private static final Set<String> NAMES = Set.of("CMakeLists.txt", "Makefile", "makefile", "GNUmakefile",
-            "compile_commands.json", "pom.xml");
+    private static final Set<String> EXTENSIONS =
+            Set.of("cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hpp", "ptx", "java", "cmake", "mk");
+    private static final Set<String> NAMES =
+            Set.of("CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "pom.xml");
     private static final Set<String> VCS_DIRS = Set.of(".git", ".svn", ".hg", ".bzr", "CVS", "_darcs");
 
     /** The files found, absolute and normalized, in a deterministic order, and what went wrong on the way. */
-    public record Result(List<Path> files, List<Notification> notifications) {
-    }
+    public record Result(List<Path> files, List<Notification> notifications) {}
 
     private final Path root;
     private final List<Glob> excludes;
@@ -83,20 +82,23 @@ public final class FileDiscovery {
                 continue;
             }
             try {
-                Files.walkFileTree(start, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
-                        new SimpleFileVisitor<>() {
+                Files.walkFileTree(
+                        start, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE, new SimpleFileVisitor<>() {
                             @Override
                             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
                                 if (dir.equals(start)) {
                                     return FileVisitResult.CONTINUE;
                                 }
                                 String name = dir.getFileName().toString();
-                                if (VCS_DIRS.contains(name) || dir.equals(skipDir)
-                                        || excluded(start, dir, true)) {
+                                if (VCS_DIRS.contains(name) || dir.equals(skipDir) || excluded(start, dir, true)) {
                                     return FileVisitResult.SKIP_SUBTREE;
                                 }
                                 if (!insideTrees(dir, trees)) {
-                                    notes.add(new Notification(relativize(dir), 0, Level.NOTE, "symlink-outside",
+                                    notes.add(new Notification(
+                                            relativize(dir),
+                                            0,
+                                            Level.NOTE,
+                                            "symlink-outside",
                                             "not followed: symbolic link to a directory outside the scanned tree"));
                                     return FileVisitResult.SKIP_SUBTREE;
                                 }
@@ -105,14 +107,18 @@ public final class FileDiscovery {
 
                             @Override
                             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                                if (attrs.isRegularFile() && isScannable(file.getFileName().toString())
+                                if (attrs.isRegularFile()
+                                        && isScannable(file.getFileName().toString())
                                         && !excluded(start, file, false)) {
                                     if (insideTrees(file, trees)) {
                                         found.add(file);
                                     } else {
-                                        notes.add(new Notification(relativize(file), 0, Level.ERROR,
-                                                "symlink-outside", "not analyzed: symbolic link to a file outside "
-                                                + "the scanned tree"));
+                                        notes.add(new Notification(
+                                                relativize(file),
+                                                0,
+                                                Level.ERROR,
+                                                "symlink-outside",
+                                                "not analyzed: symbolic link to a file outside " + "the scanned tree"));
                                     }
                                 }
                                 return FileVisitResult.CONTINUE;
@@ -122,17 +128,25 @@ public final class FileDiscovery {
                             public FileVisitResult visitFileFailed(Path file, IOException exc) {
                                 String rel = relativize(file);
                                 if (exc instanceof FileSystemLoopException) {
-                                    notes.add(new Notification(rel, 0, Level.NOTE, "symlink-loop",
-                                            "not followed: symbolic link loop"));
+                                    notes.add(new Notification(
+                                            rel, 0, Level.NOTE, "symlink-loop", "not followed: symbolic link loop"));
                                 } else if (isScannable(file.getFileName().toString()) || Files.isDirectory(file)) {
-                                    notes.add(new Notification(rel, 0, Level.ERROR, "unreadable-file",
+                                    notes.add(new Notification(
+                                            rel,
+                                            0,
+                                            Level.ERROR,
+                                            "unreadable-file",
                                             "not analyzed: cannot read: " + describe(exc)));
                                 }
                                 return FileVisitResult.CONTINUE;
                             }
                         });
             } catch (IOException e) {
-                notes.add(new Notification(relativize(start), 0, Level.ERROR, "unreadable-file",
+                notes.add(new Notification(
+                        relativize(start),
+                        0,
+                        Level.ERROR,
+                        "unreadable-file",
                         "not analyzed: cannot read: " + describe(e)));
             }
         }
@@ -179,7 +193,8 @@ public final class FileDiscovery {
         String fromRoot = relativize(p);
         String fromStart = p.startsWith(start) ? start.relativize(p).toString().replace('\\', '/') : fromRoot;
         for (Glob g : excludes) {
-            if (dir ? g.matchesDirectory(fromRoot) || g.matchesDirectory(fromStart)
+            if (dir
+                    ? g.matchesDirectory(fromRoot) || g.matchesDirectory(fromStart)
                     : g.matches(fromRoot) || g.matches(fromStart)) {
                 return true;
             }

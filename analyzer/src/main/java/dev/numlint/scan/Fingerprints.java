@@ -17,8 +17,7 @@ import java.util.Map;
  * identical keys in the same file. No line numbers, so unrelated edits above a finding keep its fingerprint.
  */
 final class Fingerprints {
-    private Fingerprints() {
-    }
+    private Fingerprints() {}
 
     /** Assigns fingerprints to {@code findings}, which must be in their final (sorted) order. */
     static List<Finding> assign(List<Finding> findings, SourceLines lines) {
@@ -29,17 +28,25 @@ final class Fingerprints {
      * As above, with {@code path} mapping a finding's (report-relative) file to the path the fingerprint uses, so
      * that fingerprints do not depend on the directory numlint was started in.
      */
-    static List<Finding> assign(List<Finding> findings, SourceLines lines,
-                                java.util.function.UnaryOperator<String> path) {
+    static List<Finding> assign(
+            List<Finding> findings, SourceLines lines, java.util.function.UnaryOperator<String> path) {
         Map<String, Integer> occurrences = new HashMap<>();
         List<Finding> out = new ArrayList<>(findings.size());
         for (Finding f : findings) {
-            String key = f.fingerprintKey() != null ? normalize(f.fingerprintKey())
+            String key = f.fingerprintKey() != null
+                    ? normalize(f.fingerprintKey())
                     : normalize(lines.line(f.location().file(), f.location().startLine()));
-            String composite = f.ruleId() + '\n' + path.apply(f.location().file()) + '\n'
-                    + (f.function() == null ? "" : f.function()) + '\n' + key;
+            String composite = f.ruleId()
+                    + '\n'
+                    + path.apply(f.location().file())
+                    + '\n'
+                    + (f.function() == null ? "" : f.function())
+                    + '\n'
+                    + key;
             int index = occurrences.merge(composite, 1, Integer::sum) - 1;
-            out.add(f.toBuilder().fingerprint(sha256(composite + '\n' + index).substring(0, 32)).build());
+            out.add(f.toBuilder()
+                    .fingerprint(sha256(composite + '\n' + index).substring(0, 32))
+                    .build());
         }
         return out;
     }

@@ -56,7 +56,8 @@ public final class Glob {
 
     /** Whether a directory is excluded: it matches itself, or the glob matches everything below it. */
     public boolean matchesDirectory(String relative) {
-        return matches(relative) || (!anyDepth && pattern.matcher(relative + "/").matches());
+        return matches(relative)
+                || (!anyDepth && pattern.matcher(relative + "/").matches());
     }
 
     static String toRegex(String g) {

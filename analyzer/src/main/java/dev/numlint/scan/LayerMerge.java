@@ -37,13 +37,16 @@ final class LayerMerge {
             "rsqrt", List.of("rsqrt"),
             "tanh", List.of("tanh"));
 
-    private LayerMerge() {
-    }
+    private LayerMerge() {}
 
     static List<Finding> merge(List<Finding> sorted) {
         Map<String, List<Finding>> groups = new LinkedHashMap<>();
         for (Finding f : sorted) {
-            String key = f.ruleId() + '\u0000' + f.location().file() + '\u0000' + f.location().startLine();
+            String key = f.ruleId()
+                    + '\u0000'
+                    + f.location().file()
+                    + '\u0000'
+                    + f.location().startLine();
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
         }
         List<Finding> out = new ArrayList<>();
@@ -132,7 +135,8 @@ final class LayerMerge {
         if (names == null) {
             return false;
         }
-        String text = (src.message() + " " + src.evidence().stream().map(e -> e.text()).toList())
+        String text = (src.message() + " "
+                        + src.evidence().stream().map(e -> e.text()).toList())
                 .toLowerCase(Locale.ROOT);
         String head = src.message().toLowerCase(Locale.ROOT);
         int q = head.indexOf('\'', 1);

@@ -47,7 +47,9 @@ public final class ScanOptions {
         nvccFlags = List.copyOf(b.nvccFlags);
         cudaArch = b.cudaArch == null ? DEFAULT_CUDA_ARCH : b.cudaArch;
         classpath = List.copyOf(b.classpath);
-        cacheDir = b.cacheDir == null ? defaultCacheDir() : b.cacheDir.toAbsolutePath().normalize();
+        cacheDir = b.cacheDir == null
+                ? defaultCacheDir()
+                : b.cacheDir.toAbsolutePath().normalize();
         progress = b.progress;
         progressLines = b.progressLines;
         threads = b.threads > 0 ? b.threads : Runtime.getRuntime().availableProcessors();
@@ -110,8 +112,8 @@ public final class ScanOptions {
         private List<Analyzer> analyzers;
         private ConfiguredRuleSettings rules;
         private final List<String> excludes = new ArrayList<>();
-        private final java.util.Map<dev.numlint.model.Layer, Long> maxFileSizes = new java.util.EnumMap<>(
-                NumlintConfig.defaultSizes());
+        private final java.util.Map<dev.numlint.model.Layer, Long> maxFileSizes =
+                new java.util.EnumMap<>(NumlintConfig.defaultSizes());
         private PtxMode ptxMode = PtxMode.OFF;
         private Path nvcc;
         private final List<String> nvccFlags = new ArrayList<>();
@@ -129,22 +131,44 @@ public final class ScanOptions {
         }
 
         /** A file or directory to scan (default: the root). */
-        public Builder path(Path p) { paths.add(p.toAbsolutePath().normalize()); return this; }
-        public Builder paths(List<Path> ps) { ps.forEach(this::path); return this; }
+        public Builder path(Path p) {
+            paths.add(p.toAbsolutePath().normalize());
+            return this;
+        }
+
+        public Builder paths(List<Path> ps) {
+            ps.forEach(this::path);
+            return this;
+        }
         /** The analyzers to run (default: those found with ServiceLoader). */
-        public Builder analyzers(List<Analyzer> a) { analyzers = a; return this; }
+        public Builder analyzers(List<Analyzer> a) {
+            analyzers = a;
+            return this;
+        }
         /** Applies a configuration: rule settings, excludes and the file size limit. */
         public Builder config(NumlintConfig c) {
             rules = c.ruleSettings();
             excludes.addAll(c.exclude());
             maxFileSizes.putAll(c.maxFileSizes());
-            if (c.includeExtensions() != null) settings.put("include-extensions", String.join(",", c.includeExtensions()));
+            if (c.includeExtensions() != null)
+                settings.put("include-extensions", String.join(",", c.includeExtensions()));
             return this;
         }
         /** A front-end setting (see {@link dev.numlint.spi.ScanContext#setting}). */
-        public Builder setting(String key, String value) { settings.put(key, value); return this; }
-        public Builder rules(ConfiguredRuleSettings r) { rules = r; return this; }
-        public Builder exclude(String glob) { excludes.add(glob); return this; }
+        public Builder setting(String key, String value) {
+            settings.put(key, value);
+            return this;
+        }
+
+        public Builder rules(ConfiguredRuleSettings r) {
+            rules = r;
+            return this;
+        }
+
+        public Builder exclude(String glob) {
+            excludes.add(glob);
+            return this;
+        }
         /** The same max-file-size for every layer. */
         public Builder maxFileSize(long bytes) {
             maxFileSizes.replaceAll((l, v) -> bytes);
@@ -156,18 +180,53 @@ public final class ScanOptions {
             return this;
         }
         /** {@code --ptx}: AUTO takes effect only with an nvcc. */
-        public Builder ptx(PtxMode mode, Path nvccPath) { ptxMode = mode; nvcc = nvccPath; return this; }
-        public Builder nvccFlags(List<String> flags) { nvccFlags.addAll(flags); return this; }
-        public Builder cudaArch(String arch) { cudaArch = arch; return this; }
-        public Builder classpath(List<Path> cp) { classpath.addAll(cp); return this; }
-        public Builder cacheDir(Path dir) { cacheDir = dir; return this; }
+        public Builder ptx(PtxMode mode, Path nvccPath) {
+            ptxMode = mode;
+            nvcc = nvccPath;
+            return this;
+        }
+
+        public Builder nvccFlags(List<String> flags) {
+            nvccFlags.addAll(flags);
+            return this;
+        }
+
+        public Builder cudaArch(String arch) {
+            cudaArch = arch;
+            return this;
+        }
+
+        public Builder classpath(List<Path> cp) {
+            classpath.addAll(cp);
+            return this;
+        }
+
+        public Builder cacheDir(Path dir) {
+            cacheDir = dir;
+            return this;
+        }
         /** Where to print {@code [done/total]} progress, or null for none. */
-        public Builder progress(PrintStream out) { progress = out; progressLines = false; return this; }
+        public Builder progress(PrintStream out) {
+            progress = out;
+            progressLines = false;
+            return this;
+        }
         /** Where to print a progress line now and then (a log, not a terminal), or null for none. */
-        public Builder progressLines(PrintStream out) { progress = out; progressLines = true; return this; }
-        public Builder threads(int n) { threads = n; return this; }
+        public Builder progressLines(PrintStream out) {
+            progress = out;
+            progressLines = true;
+            return this;
+        }
+
+        public Builder threads(int n) {
+            threads = n;
+            return this;
+        }
         /** Build-model options: {@code -p}, {@code --make-target}, {@code --cmake-define}, {@code --preset}. */
-        public Builder buildOptions(dev.numlint.flags.BuildOptions o) { build = o; return this; }
+        public Builder buildOptions(dev.numlint.flags.BuildOptions o) {
+            build = o;
+            return this;
+        }
 
         public ScanOptions build() {
             return new ScanOptions(this);

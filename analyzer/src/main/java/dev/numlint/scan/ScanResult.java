@@ -21,13 +21,29 @@ import java.util.function.Function;
  * @param buildContexts        the build context the scan found for a file (flags of the build-flag audit and
  *                             {@code --nvcc-flags}), e.g. for validating the file as it is really built
  */
-public record ScanResult(Path root, List<Finding> findings, List<Notification> notifications, int filesAnalyzed,
-                         int filesNotAnalyzed, boolean executionSuccessful,
-                         Function<Path, BuildContext> buildContexts) {
+public record ScanResult(
+        Path root,
+        List<Finding> findings,
+        List<Notification> notifications,
+        int filesAnalyzed,
+        int filesNotAnalyzed,
+        boolean executionSuccessful,
+        Function<Path, BuildContext> buildContexts) {
 
-    public ScanResult(Path root, List<Finding> findings, List<Notification> notifications, int filesAnalyzed,
-                      int filesNotAnalyzed, boolean executionSuccessful) {
-        this(root, findings, notifications, filesAnalyzed, filesNotAnalyzed, executionSuccessful,
+    public ScanResult(
+            Path root,
+            List<Finding> findings,
+            List<Notification> notifications,
+            int filesAnalyzed,
+            int filesNotAnalyzed,
+            boolean executionSuccessful) {
+        this(
+                root,
+                findings,
+                notifications,
+                filesAnalyzed,
+                filesNotAnalyzed,
+                executionSuccessful,
                 f -> BuildContext.defaults());
     }
 

@@ -29,8 +29,7 @@ import java.util.stream.Stream;
  * built (each file with its own build flags), and attaching the verdicts to the scan's findings.
  */
 public final class ScanValidation {
-    private ScanValidation() {
-    }
+    private ScanValidation() {}
 
     /**
      * Kernels with unsuppressed CUDA-source or PTX findings: absolute .cu/.ptx file path, then kernel (function)
@@ -45,11 +44,14 @@ public final class ScanValidation {
             if (file == null) file = f.location().file();
             if (!(file.endsWith(".cu") || file.endsWith(".ptx"))) continue;
             String abs = absolute(scan, file).toString();
-            out.computeIfAbsent(abs, k -> new TreeMap<>()).computeIfAbsent(f.function(), k -> new TreeSet<>())
+            out.computeIfAbsent(abs, k -> new TreeMap<>())
+                    .computeIfAbsent(f.function(), k -> new TreeSet<>())
                     .add(f.ruleId());
             Object mangled = f.properties().get("mangledName");
             if (mangled != null) {
-                out.get(abs).computeIfAbsent(mangled.toString(), k -> new TreeSet<>()).add(f.ruleId());
+                out.get(abs)
+                        .computeIfAbsent(mangled.toString(), k -> new TreeSet<>())
+                        .add(f.ruleId());
             }
         }
         return out;
@@ -62,7 +64,9 @@ public final class ScanValidation {
     private static String ptxFileOf(Finding f) {
         if (f.layer() != Layer.PTX) return null;
         for (dev.numlint.model.Evidence e : f.evidence()) {
-            if ("ptx".equals(e.kind()) && e.location() != null && e.location().file().endsWith(".ptx")) return e.location().file();
+            if ("ptx".equals(e.kind())
+                    && e.location() != null
+                    && e.location().file().endsWith(".ptx")) return e.location().file();
         }
         return null;
     }
@@ -81,7 +85,9 @@ public final class ScanValidation {
                 if (Files.isDirectory(p)) {
                     try (Stream<Path> s = Files.walk(p)) {
                         files.addAll(s.filter(f -> Files.isRegularFile(f)
-                                && (f.toString().endsWith(".cu") || f.toString().endsWith(".ptx"))).sorted()
+                                        && (f.toString().endsWith(".cu")
+                                                || f.toString().endsWith(".ptx")))
+                                .sorted()
                                 .collect(Collectors.toList()));
                     }
                 } else {
@@ -108,15 +114,30 @@ public final class ScanValidation {
             ValidationReport part = Validator.validate(List.of(file), o);
             part.environment.forEach(report.environment::putIfAbsent);
             for (KernelResult k : part.kernels) {
-                k.file = scan.root().relativize(Path.of(k.file).toAbsolutePath().normalize()).toString()
+                k.file = scan.root()
+                        .relativize(Path.of(k.file).toAbsolutePath().normalize())
+                        .toString()
                         .replace('\\', '/');
                 for (FindingResult fr : k.findings) { // source paths from the PTX's .file: relative to the root
                     if (fr.source == null) continue;
                     Path sp = Path.of(fr.source);
-                    Path abs = (sp.isAbsolute() ? sp : Path.of(k.file).getParent() == null ? sp
-                            : scan.root().resolve(k.file).getParent().resolve(sp)).toAbsolutePath().normalize();
+                    Path abs = (sp.isAbsolute()
+                                    ? sp
+                                    : Path.of(k.file).getParent() == null
+                                            ? sp
+                                            : scan.root()
+                                                    .resolve(k.file)
+                                                    .getParent()
+                                                    .resolve(sp))
+                            .toAbsolutePath()
+                            .normalize();
                     if (abs.startsWith(scan.root().toAbsolutePath().normalize())) {
-                        fr.source = scan.root().toAbsolutePath().normalize().relativize(abs).toString().replace('\\', '/');
+                        fr.source = scan.root()
+                                .toAbsolutePath()
+                                .normalize()
+                                .relativize(abs)
+                                .toString()
+                                .replace('\\', '/');
                     }
                 }
                 report.kernels.add(k);
@@ -143,7 +164,11 @@ public final class ScanValidation {
             if (Files.isDirectory(a)) {
                 try (Stream<Path> s = Files.walk(a)) {
                     s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                            && HOST_FILE.matcher(f.getFileName().toString()).matches()).sorted().forEach(files::add);
+                                    && HOST_FILE
+                                            .matcher(f.getFileName().toString())
+                                            .matches())
+                            .sorted()
+                            .forEach(files::add);
                 }
             } else if (Files.isRegularFile(a, java.nio.file.LinkOption.NOFOLLOW_LINKS)) files.add(a);
         }
@@ -155,7 +180,8 @@ public final class ScanValidation {
             } catch (IOException | RuntimeException e) {
                 continue; // not UTF-8 text: the scan itself reports unreadable files
             }
-            for (HostLaunch l : HostLaunchReader.read(root.relativize(f).toString().replace('\\', '/'), text)) {
+            for (HostLaunch l :
+                    HostLaunchReader.read(root.relativize(f).toString().replace('\\', '/'), text)) {
                 if (l.kernel != null) out.putIfAbsent(l.kernel, l);
             }
         }
@@ -180,7 +206,9 @@ public final class ScanValidation {
             FindingResult match = null;
             for (FindingResult fr : k.findings) { // the same rule, at the same source line when known
                 if (!f.ruleId().equals(fr.rule)) continue;
-                if (match == null || fr.sourceLine != null && fr.sourceLine == f.location().startLine()) match = fr;
+                if (match == null
+                        || fr.sourceLine != null
+                                && fr.sourceLine == f.location().startLine()) match = fr;
             }
             if (match != null) {
                 if (match.verdict != null) verdict = match.verdict;

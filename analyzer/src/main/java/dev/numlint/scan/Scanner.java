@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +49,8 @@ public final class Scanner {
     /** How many bytes are inspected for a NUL byte to recognize binary files. */
     static final int BINARY_PROBE = 8192;
 
-    public static final Comparator<Finding> FINDING_ORDER = Comparator
-            .comparing((Finding f) -> f.location().file())
+    public static final Comparator<Finding> FINDING_ORDER = Comparator.comparing(
+                    (Finding f) -> f.location().file())
             .thenComparingInt(f -> f.location().startLine())
             .thenComparingInt(f -> f.location().startColumn())
             .thenComparing(Finding::ruleId)
@@ -69,8 +68,8 @@ public final class Scanner {
             .thenComparing(f -> f.properties().toString())
             .thenComparing(f -> String.valueOf(f.suppression()));
 
-    public static final Comparator<Notification> NOTIFICATION_ORDER = Comparator
-            .comparing((Notification n) -> n.file() == null ? "" : n.file())
+    public static final Comparator<Notification> NOTIFICATION_ORDER = Comparator.comparing(
+                    (Notification n) -> n.file() == null ? "" : n.file())
             .thenComparingInt(Notification::line)
             .thenComparing(Notification::id)
             .thenComparing(Notification::message)
@@ -108,15 +107,21 @@ public final class Scanner {
         shared.files = List.copyOf(ok);
         Set<Path> handled = new LinkedHashSet<>();
         Progress progress = options.progressLines
-                ? Progress.lines(options.progress, options.ptxMode == PtxMode.AUTO) : new Progress(options.progress);
+                ? Progress.lines(options.progress, options.ptxMode == PtxMode.AUTO)
+                : new Progress(options.progress);
 
         ExecutorService pool = Executors.newFixedThreadPool(options.threads, daemon("numlint-worker"));
         ExecutorService runners = Executors.newCachedThreadPool(daemon("numlint-analyzer"));
         try {
             Context ctx = new Context(shared, pool);
-            if (options.ptxRequested == PtxMode.AUTO && options.nvcc == null
+            if (options.ptxRequested == PtxMode.AUTO
+                    && options.nvcc == null
                     && ok.stream().anyMatch(f -> f.getFileName().toString().endsWith(".cu"))) {
-                shared.notify(new Notification(null, 0, Level.NOTE, "ptx-unavailable",
+                shared.notify(new Notification(
+                        null,
+                        0,
+                        Level.NOTE,
+                        "ptx-unavailable",
                         "nvcc not found on PATH or in /usr/local/cuda/bin: the PTX layer was skipped"));
             }
             TreeMap<Integer, List<Analyzer>> phases = new TreeMap<>();
@@ -162,8 +167,8 @@ public final class Scanner {
                     out.add(f);
                 }
             } catch (RuntimeException e) {
-                shared.internalError(shared.relativize(f), "internal error in " + a.id() + " on "
-                        + shared.relativize(f) + ": " + e);
+                shared.internalError(
+                        shared.relativize(f), "internal error in " + a.id() + " on " + shared.relativize(f) + ": " + e);
             }
         }
         return out;
@@ -180,8 +185,8 @@ public final class Scanner {
         } catch (RuntimeException | LinkageError | StackOverflowError | OutOfMemoryError e) {
             if (files.size() <= 1) {
                 String file = files.isEmpty() ? null : ctx.shared.relativize(files.get(0));
-                ctx.shared.internalError(file, "internal error in " + a.id()
-                        + (file == null ? "" : " on " + file) + ": " + e);
+                ctx.shared.internalError(
+                        file, "internal error in " + a.id() + (file == null ? "" : " on " + file) + ": " + e);
                 batch.finishProgress();
                 return;
             }
@@ -214,8 +219,12 @@ public final class Scanner {
             String rel = shared.relativize(k);
             if (!Files.isRegularFile(k)) {
                 Location site = link.launchSite();
-                shared.notify(new Notification(site == null ? rel : site.file(), site == null ? 0 : site.startLine(),
-                        Level.WARNING, "missing-kernel-file", "kernel file " + rel + " launched here does not exist"));
+                shared.notify(new Notification(
+                        site == null ? rel : site.file(),
+                        site == null ? 0 : site.startLine(),
+                        Level.WARNING,
+                        "missing-kernel-file",
+                        "kernel file " + rel + " launched here does not exist"));
                 continue;
             }
             Notification bad = check(k, rel);
@@ -239,10 +248,16 @@ public final class Scanner {
             Layer layer = layerOf(f);
             long max = options.maxFileSize(layer);
             if (size > max) {
-                return new Notification(rel, 0, Level.ERROR, "file-too-large", "not analyzed: the file has " + size
-                        + " bytes, more than max-file-size for " + layer.id() + " (" + max + "); raise "
-                        + "max-file-size-by-layer: {" + layer.id() + ": BYTES} or max-file-size in .numlint.yml, "
-                        + "or exclude the file");
+                return new Notification(
+                        rel,
+                        0,
+                        Level.ERROR,
+                        "file-too-large",
+                        "not analyzed: the file has " + size
+                                + " bytes, more than max-file-size for " + layer.id() + " (" + max + "); raise "
+                                + "max-file-size-by-layer: {" + layer.id()
+                                + ": BYTES} or max-file-size in .numlint.yml, "
+                                + "or exclude the file");
             }
             byte[] head = new byte[BINARY_PROBE];
             int n;
@@ -251,14 +266,18 @@ public final class Scanner {
             }
             for (int i = 0; i < n; i++) {
                 if (head[i] == 0) {
-                    return new Notification(rel, 0, Level.ERROR, "binary-file",
+                    return new Notification(
+                            rel,
+                            0,
+                            Level.ERROR,
+                            "binary-file",
                             "not analyzed: binary file (NUL byte at offset " + i + ")");
                 }
             }
             return null;
         } catch (IOException e) {
-            return new Notification(rel, 0, Level.ERROR, "unreadable-file",
-                    "not analyzed: cannot read: " + FileDiscovery.describe(e));
+            return new Notification(
+                    rel, 0, Level.ERROR, "unreadable-file", "not analyzed: cannot read: " + FileDiscovery.describe(e));
         }
     }
 
@@ -296,13 +315,23 @@ public final class Scanner {
         TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
         // analyzers report their own per-file failures as "internal-error" notifications: those count too
-        boolean internal = shared.internalError
-                || notes.stream().anyMatch(n -> INTERNAL_ERROR.equals(n.id()));
-        Set<String> notAnalyzed = notes.stream().filter(n -> n.notAnalyzed() && n.file() != null)
-                .map(Notification::file).collect(Collectors.toCollection(TreeSet::new));
-        int analyzed = (int) handled.stream().map(shared::relativize).filter(f -> !notAnalyzed.contains(f)).count();
-        return new ScanResult(shared.root, List.copyOf(findings), List.copyOf(notes), analyzed, notAnalyzed.size(),
-                !internal, shared::buildContext);
+        boolean internal = shared.internalError || notes.stream().anyMatch(n -> INTERNAL_ERROR.equals(n.id()));
+        Set<String> notAnalyzed = notes.stream()
+                .filter(n -> n.notAnalyzed() && n.file() != null)
+                .map(Notification::file)
+                .collect(Collectors.toCollection(TreeSet::new));
+        int analyzed = (int) handled.stream()
+                .map(shared::relativize)
+                .filter(f -> !notAnalyzed.contains(f))
+                .count();
+        return new ScanResult(
+                shared.root,
+                List.copyOf(findings),
+                List.copyOf(notes),
+                analyzed,
+                notAnalyzed.size(),
+                !internal,
+                shared::buildContext);
     }
 
     /**
@@ -340,7 +369,8 @@ public final class Scanner {
         Map<String, List<KernelLink>> byFile = new HashMap<>();
         for (KernelLink l : links) {
             if (l.launchSite() != null) {
-                byFile.computeIfAbsent(shared.relativize(l.kernelFile()), k -> new ArrayList<>()).add(l);
+                byFile.computeIfAbsent(shared.relativize(l.kernelFile()), k -> new ArrayList<>())
+                        .add(l);
             }
         }
         List<Finding> out = new ArrayList<>(findings.size());
@@ -356,7 +386,9 @@ public final class Scanner {
             sorted.sort(Comparator.comparing((KernelLink l) -> l.launchSite().file())
                     .thenComparingInt(l -> l.launchSite().startLine()));
             for (KernelLink l : sorted) {
-                if (l.kernelName() != null && f.function() != null && !f.function().contains(l.kernelName())) {
+                if (l.kernelName() != null
+                        && f.function() != null
+                        && !f.function().contains(l.kernelName())) {
                     continue;
                 }
                 Location site = l.launchSite();
@@ -389,10 +421,16 @@ public final class Scanner {
                 continue;
             }
             String file = f.location().file();
-            SuppressionComments.Comment hit = comments.computeIfAbsent(file,
-                    k -> SuppressionComments.parse(k, lines.lines(k))).match(f.location().startLine(), f.ruleId());
-            out.add(hit == null ? f : f.toBuilder().suppression(
-                    new Suppression("inSource", hit.justification(), Location.line(file, hit.line()))).build());
+            SuppressionComments.Comment hit = comments.computeIfAbsent(
+                            file, k -> SuppressionComments.parse(k, lines.lines(k)))
+                    .match(f.location().startLine(), f.ruleId());
+            out.add(
+                    hit == null
+                            ? f
+                            : f.toBuilder()
+                                    .suppression(new Suppression(
+                                            "inSource", hit.justification(), Location.line(file, hit.line())))
+                                    .build());
         }
         return out;
     }
@@ -402,14 +440,17 @@ public final class Scanner {
         for (SuppressionComments.Comment c : fc.comments) {
             String problem = SuppressionComments.problem(c, fc.syntax);
             if (problem != null) {
-                shared.notify(new Notification(file, c.line(), Level.WARNING,
+                shared.notify(new Notification(
+                        file,
+                        c.line(),
+                        Level.WARNING,
                         c.ids().isEmpty() || !c.stray().isEmpty() ? "malformed-suppression" : "unjustified-suppression",
                         problem));
             }
             for (String id : c.ids()) {
                 if (!id.equals(SuppressionComments.ALL) && !catalog.has(id)) {
-                    shared.notify(new Notification(file, c.line(), Level.WARNING, "unknown-rule",
-                            "suppression names unknown rule " + id));
+                    shared.notify(new Notification(
+                            file, c.line(), Level.WARNING, "unknown-rule", "suppression names unknown rule " + id));
                 }
             }
         }
@@ -459,12 +500,16 @@ public final class Scanner {
 
         synchronized BuildContext buildContext(Path file) {
             BuildContext c = project.copy();
-            BuildContext own = file == null ? null : perFile.get(file.toAbsolutePath().normalize());
+            BuildContext own =
+                    file == null ? null : perFile.get(file.toAbsolutePath().normalize());
             return own == null ? c : c.merge(own);
         }
 
-        synchronized void commit(List<Finding> fs, List<Notification> ns, List<KernelLink> ls,
-                                 List<Map.Entry<Path, BuildContext>> contexts) {
+        synchronized void commit(
+                List<Finding> fs,
+                List<Notification> ns,
+                List<KernelLink> ls,
+                List<Map.Entry<Path, BuildContext>> contexts) {
             findings.addAll(fs);
             notifications.addAll(ns);
             links.addAll(ls);
@@ -472,7 +517,9 @@ public final class Scanner {
                 if (e.getKey() == null) {
                     project = project.copy().merge(e.getValue());
                 } else {
-                    perFile.merge(e.getKey().toAbsolutePath().normalize(), e.getValue().copy(),
+                    perFile.merge(
+                            e.getKey().toAbsolutePath().normalize(),
+                            e.getValue().copy(),
                             (a, b) -> a.copy().merge(b));
                 }
             }
@@ -575,8 +622,9 @@ public final class Scanner {
                 // an analyzer that forgot ctx.relativize: report paths under the root relative to it anyway
                 String rel = relativize(Path.of(l.file()));
                 if (!rel.equals(l.file())) {
-                    f = f.toBuilder().location(new Location(rel, l.startLine(), l.startColumn(), l.endLine(),
-                            l.endColumn())).build();
+                    f = f.toBuilder()
+                            .location(new Location(rel, l.startLine(), l.startColumn(), l.endLine(), l.endColumn()))
+                            .build();
                 }
             }
             synchronized (this) {
@@ -590,9 +638,20 @@ public final class Scanner {
         }
 
         // ScanContext
-        @Override public Path root() { return ctx.shared.root; }
-        @Override public List<Path> files() { return ctx.shared.files; }
-        @Override public RuleSettings rules() { return rules; }
+        @Override
+        public Path root() {
+            return ctx.shared.root;
+        }
+
+        @Override
+        public List<Path> files() {
+            return ctx.shared.files;
+        }
+
+        @Override
+        public RuleSettings rules() {
+            return rules;
+        }
 
         @Override
         public BuildContext buildContext(Path file) {
@@ -614,15 +673,50 @@ public final class Scanner {
                     file == null ? null : file.toAbsolutePath().normalize(), bc.copy()));
         }
 
-        @Override public List<String> commandLineFlags() { return options.nvccFlags; }
-        @Override public PtxMode ptxMode() { return options.ptxMode; }
-        @Override public String cudaArch() { return options.cudaArch; }
-        @Override public Optional<Path> nvcc() { return Optional.ofNullable(options.nvcc); }
-        @Override public List<Path> classpath() { return options.classpath; }
-        @Override public ExecutorService executor() { return executor; }
-        @Override public String relativize(Path file) { return ctx.shared.relativize(file); }
-        @Override public Optional<String> setting(String key) { return Optional.ofNullable(options.settings.get(key)); }
-        @Override public long maxFileSize(Layer layer) { return options.maxFileSize(layer); }
+        @Override
+        public List<String> commandLineFlags() {
+            return options.nvccFlags;
+        }
+
+        @Override
+        public PtxMode ptxMode() {
+            return options.ptxMode;
+        }
+
+        @Override
+        public String cudaArch() {
+            return options.cudaArch;
+        }
+
+        @Override
+        public Optional<Path> nvcc() {
+            return Optional.ofNullable(options.nvcc);
+        }
+
+        @Override
+        public List<Path> classpath() {
+            return options.classpath;
+        }
+
+        @Override
+        public ExecutorService executor() {
+            return executor;
+        }
+
+        @Override
+        public String relativize(Path file) {
+            return ctx.shared.relativize(file);
+        }
+
+        @Override
+        public Optional<String> setting(String key) {
+            return Optional.ofNullable(options.settings.get(key));
+        }
+
+        @Override
+        public long maxFileSize(Layer layer) {
+            return options.maxFileSize(layer);
+        }
 
         @Override
         public synchronized void linkKernel(KernelLink link) {
@@ -663,11 +757,28 @@ public final class Scanner {
             });
         }
 
-        @Override public void shutdown() { }
-        @Override public List<Runnable> shutdownNow() { return List.of(); }
-        @Override public boolean isShutdown() { return pool.isShutdown(); }
-        @Override public boolean isTerminated() { return pool.isTerminated(); }
-        @Override public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) { return false; }
+        @Override
+        public void shutdown() {}
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return pool.isShutdown();
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return pool.isTerminated();
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) {
+            return false;
+        }
     }
 
     /** {@code \r[done/total]} on a terminal for scans that take more than a second. */
@@ -696,8 +807,7 @@ public final class Scanner {
         /** Whether the first line adds the hint that {@code --ptx off} skips the PTX compilation. */
         private boolean ptxHint;
 
-        private Progress(java.io.PrintStream out, long delayNanos, long intervalNanos, boolean lines,
-                         boolean ptxHint) {
+        private Progress(java.io.PrintStream out, long delayNanos, long intervalNanos, boolean lines, boolean ptxHint) {
             this.out = out;
             this.delay = delayNanos;
             this.interval = intervalNanos;
@@ -736,8 +846,8 @@ public final class Scanner {
                     lastPrint = now;
                     printed = true;
                     if (lines) {
-                        out.println("numlint: " + d + " of " + total.get() + " files analyzed" + (ptxHint
-                                ? " (compiling .cu files to PTX with nvcc; --ptx off skips it)" : ""));
+                        out.println("numlint: " + d + " of " + total.get() + " files analyzed"
+                                + (ptxHint ? " (compiling .cu files to PTX with nvcc; --ptx off skips it)" : ""));
                         ptxHint = false;
                     } else {
                         out.print("\r[" + d + "/" + total.get() + "]");

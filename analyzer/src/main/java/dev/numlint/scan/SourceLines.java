@@ -43,8 +43,12 @@ final class SourceLines {
     private static List<String> read(Path p) {
         try {
             byte[] bytes = Files.readAllBytes(p);
-            String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            String text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
+                    .decode(java.nio.ByteBuffer.wrap(bytes))
+                    .toString();
             return List.of(text.split("\r?\n|\r", -1));
         } catch (IOException | RuntimeException e) {
             return List.of();

@@ -41,7 +41,10 @@ final class SuppressionComments {
         n = n.substring(n.lastIndexOf('/') + 1);
         String lower = n.toLowerCase(Locale.ROOT);
         if (lower.equals("cmakelists.txt") || lower.endsWith(".cmake")) return Syntax.CMAKE;
-        if (lower.equals("makefile") || lower.equals("gnumakefile") || lower.endsWith(".mk") || lower.endsWith(".mak")
+        if (lower.equals("makefile")
+                || lower.equals("gnumakefile")
+                || lower.endsWith(".mk")
+                || lower.endsWith(".mak")
                 || lower.startsWith("makefile.")) {
             return Syntax.MAKE;
         }
@@ -51,8 +54,8 @@ final class SuppressionComments {
     private static final Pattern MARKER = Pattern.compile("numlint\\s*:\\s*ignore\\b(.*)", Pattern.DOTALL);
     private static final Pattern ID = Pattern.compile("NL\\d{3}");
     /** Leading rule ids ("NL001, NL003") or "all", then whatever follows. */
-    private static final Pattern IDS = Pattern.compile("\\s*((?:NL\\d{3}|all)(?:\\s*,\\s*(?:NL\\d{3}|all)|\\s+(?:NL\\d{3}|all))*)\\s*,?\\s*(.*)",
-            Pattern.DOTALL);
+    private static final Pattern IDS = Pattern.compile(
+            "\\s*((?:NL\\d{3}|all)(?:\\s*,\\s*(?:NL\\d{3}|all)|\\s+(?:NL\\d{3}|all))*)\\s*,?\\s*(.*)", Pattern.DOTALL);
 
     /** Every rule: a suppression that names {@code all}. */
     static final String ALL = "*";
@@ -112,8 +115,7 @@ final class SuppressionComments {
         }
     }
 
-    private SuppressionComments() {
-    }
+    private SuppressionComments() {}
 
     /** Parses the suppression comments of {@code file} (its name decides the comment syntax). */
     static FileComments parse(String file, List<String> lines) {

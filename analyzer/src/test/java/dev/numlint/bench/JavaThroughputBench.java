@@ -23,8 +23,7 @@ import java.util.stream.Stream;
  * {@code JavaThroughputBench <dir> [--classpath a.jar:b.jar] [--runs N] [--dump findings.txt]}.
  */
 public final class JavaThroughputBench {
-    private JavaThroughputBench() {
-    }
+    private JavaThroughputBench() {}
 
     private static long cpuNanos() {
         java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
@@ -75,16 +74,19 @@ public final class JavaThroughputBench {
             ctx.run(new JavaSourceAnalyzer());
             double sec = (System.nanoTime() - t0) / 1e9;
             double cpu = (cpuNanos() - c0) / 1e9;
-            System.out.printf("run %d: %.2f s wall, %.2f s CPU (%.0f lines/s wall, %.0f lines per CPU-second)%n",
+            System.out.printf(
+                    "run %d: %.2f s wall, %.2f s CPU (%.0f lines/s wall, %.0f lines per CPU-second)%n",
                     r + 1, sec, cpu, lines / sec, lines / cpu);
             java.util.Set<String> keys = new java.util.TreeSet<>();
-            for (Finding f : ctx.findings()) keys.add(f.location().shortText() + " " + f.ruleId() + " " + f.confidence());
+            for (Finding f : ctx.findings())
+                keys.add(f.location().shortText() + " " + f.ruleId() + " " + f.confidence());
             if (previous != null && !previous.equals(keys)) {
                 java.util.Set<String> gone = new java.util.TreeSet<>(previous);
                 gone.removeAll(keys);
                 java.util.Set<String> added = new java.util.TreeSet<>(keys);
                 added.removeAll(previous);
-                System.out.println("  NOT DETERMINISTIC: missing " + gone + " new " + added + " notifications " + ctx.notifications());
+                System.out.println("  NOT DETERMINISTIC: missing " + gone + " new " + added + " notifications "
+                        + ctx.notifications());
             }
             previous = keys;
             if (sec < best) {
@@ -113,7 +115,8 @@ public final class JavaThroughputBench {
         System.out.printf("| %-34s | %.2f%n", "best wall time (s)", best);
         System.out.printf("| %-34s | %.0f%n", "lines/s (wall)", lines / best);
         System.out.printf("| %-34s | %.2f%n", "CPU time of best run (s)", bestCpu);
-        System.out.printf("| %-34s | %d%n", "available processors", Runtime.getRuntime().availableProcessors());
+        System.out.printf(
+                "| %-34s | %d%n", "available processors", Runtime.getRuntime().availableProcessors());
         System.out.printf("| %-34s | %d%n", "worker threads", 2);
         System.out.printf("| %-34s | %.0f%n", "peak heap, sum of pool peaks (MiB)", peak / 1048576.0);
         System.out.printf("| %-34s | %s%n", "findings per rule", perRule);
@@ -121,9 +124,11 @@ public final class JavaThroughputBench {
         System.out.printf("| %-34s | %s%n", "notifications", notes);
         if (dump != null) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dump))) {
-                last.findings().stream().sorted((a, b) -> a.location().shortText().compareTo(b.location().shortText()))
-                        .forEach(f -> w.println(f.location().shortText() + " " + f.ruleId() + " [" + f.level().id() + ","
-                                + f.confidence().id() + "] " + f.message()));
+                last.findings().stream()
+                        .sorted((a, b) ->
+                                a.location().shortText().compareTo(b.location().shortText()))
+                        .forEach(f -> w.println(f.location().shortText() + " " + f.ruleId() + " ["
+                                + f.level().id() + "," + f.confidence().id() + "] " + f.message()));
                 for (Notification n : last.notifications()) w.println("NOTIFY " + n);
             }
         }

@@ -26,8 +26,7 @@ class BaselineTest {
     Path src;
     Path baseline;
 
-    record Run(int code, String out, String err) {
-    }
+    record Run(int code, String out, String err) {}
 
     static Run run(String... args) {
         CommandLine cmd = Main.commandLine(() -> List.<Analyzer>of(new MarkerAnalyzer()));
@@ -52,8 +51,16 @@ class BaselineTest {
 
     private JsonNode sarif(String... extra) throws IOException {
         Path out = tmp.resolve("now.sarif");
-        List<String> args = new ArrayList<>(List.of("scan", "--format", "sarif", "--output", out.toString(),
-                "--baseline", baseline.toString(), "--fail-on", "none"));
+        List<String> args = new ArrayList<>(List.of(
+                "scan",
+                "--format",
+                "sarif",
+                "--output",
+                out.toString(),
+                "--baseline",
+                baseline.toString(),
+                "--fail-on",
+                "none"));
         args.addAll(List.of(extra));
         args.add(src.toString());
         Run r = run(args.toArray(String[]::new));
@@ -63,8 +70,11 @@ class BaselineTest {
 
     private static List<String> states(JsonNode sarif) {
         List<String> s = new ArrayList<>();
-        sarif.path("runs").get(0).path("results").forEach(r -> s.add(r.path("ruleId").asText() + ":"
-                + r.path("baselineState").asText()));
+        sarif.path("runs")
+                .get(0)
+                .path("results")
+                .forEach(r -> s.add(r.path("ruleId").asText() + ":"
+                        + r.path("baselineState").asText()));
         return s;
     }
 
@@ -72,10 +82,15 @@ class BaselineTest {
     void unchangedTreeHasNoNewResults() throws IOException {
         assertThat(states(sarif())).containsExactly("NL003:unchanged", "NL002:unchanged", "NL011:unchanged");
         Run t = run("scan", "--baseline", baseline.toString(), "--fail-on", "note", src.toString());
-        assertThat(t.code()).as("nothing new: the gate passes although there are findings").isZero();
-        assertThat(t.out()).doesNotContain("a.cu:").doesNotContain("b.cu:")
+        assertThat(t.code())
+                .as("nothing new: the gate passes although there are findings")
+                .isZero();
+        assertThat(t.out())
+                .doesNotContain("a.cu:")
+                .doesNotContain("b.cu:")
                 .contains("compared with baseline " + baseline + ": 0 new, 3 unchanged, 0 updated, 0 fixed (absent)");
-        assertThat(run("scan", "--fail-on", "note", src.toString()).code()).as("without the baseline it fails")
+        assertThat(run("scan", "--fail-on", "note", src.toString()).code())
+                .as("without the baseline it fails")
                 .isEqualTo(1);
     }
 
@@ -88,8 +103,8 @@ class BaselineTest {
     @Test
     void oneAddedHazardIsExactlyOneNewResultAndFailsTheGate() throws IOException {
         Files.writeString(src.resolve("c.cu"), "w = HAZARD(NL001);\n");
-        assertThat(states(sarif())).containsExactly("NL003:unchanged", "NL002:unchanged", "NL011:unchanged",
-                "NL001:new");
+        assertThat(states(sarif()))
+                .containsExactly("NL003:unchanged", "NL002:unchanged", "NL011:unchanged", "NL001:new");
         Run t = run("scan", "--baseline", baseline.toString(), src.toString());
         assertThat(t.code()).as("the new NL001 is an error").isEqualTo(1);
         assertThat(t.out().lines().filter(l -> l.contains(": error: ") || l.contains(": warning: ")))
@@ -97,10 +112,21 @@ class BaselineTest {
                 .containsExactly("c.cu:1:5: error: marker HAZARD(NL001) found [NL001]");
         assertThat(t.out()).contains("1 new, 3 unchanged, 0 updated, 0 fixed (absent)");
 
-        JsonNode json = new ObjectMapper().readTree(run("scan", "--format", "json", "--baseline",
-                baseline.toString(), "--fail-on", "none", src.toString()).out());
+        JsonNode json = new ObjectMapper()
+                .readTree(run(
+                                "scan",
+                                "--format",
+                                "json",
+                                "--baseline",
+                                baseline.toString(),
+                                "--fail-on",
+                                "none",
+                                src.toString())
+                        .out());
         List<String> js = new ArrayList<>();
-        json.path("findings").forEach(f -> js.add(f.path("ruleId").asText() + ":" + f.path("baselineState").asText()));
+        json.path("findings")
+                .forEach(f -> js.add(f.path("ruleId").asText() + ":"
+                        + f.path("baselineState").asText()));
         assertThat(js).containsExactlyInAnyOrder("NL003:unchanged", "NL002:unchanged", "NL011:unchanged", "NL001:new");
         assertThat(json.path("baseline").path("new").asInt()).isEqualTo(1);
         assertThat(json.path("baseline").path("unchanged").asInt()).isEqualTo(3);
@@ -109,17 +135,23 @@ class BaselineTest {
     @Test
     void newWarningFailsOnlyAtWarningLevel() throws IOException {
         Files.writeString(src.resolve("c.cu"), "w = HAZARD(NL003);\n");
-        assertThat(run("scan", "--baseline", baseline.toString(), src.toString()).code()).isZero();
-        assertThat(run("scan", "--baseline", baseline.toString(), "--fail-on", "warning", src.toString()).code())
+        assertThat(run("scan", "--baseline", baseline.toString(), src.toString())
+                        .code())
+                .isZero();
+        assertThat(run("scan", "--baseline", baseline.toString(), "--fail-on", "warning", src.toString())
+                        .code())
                 .isEqualTo(1);
-        assertThat(run("scan", "--baseline", baseline.toString(), "--fail-on", "none", src.toString()).code())
+        assertThat(run("scan", "--baseline", baseline.toString(), "--fail-on", "none", src.toString())
+                        .code())
                 .isZero();
     }
 
     @Test
     void suppressedNewFindingDoesNotFail() throws IOException {
         Files.writeString(src.resolve("c.cu"), "w = HAZARD(NL001); // numlint: ignore NL001 -- clamped above\n");
-        assertThat(run("scan", "--baseline", baseline.toString(), src.toString()).code()).isZero();
+        assertThat(run("scan", "--baseline", baseline.toString(), src.toString())
+                        .code())
+                .isZero();
     }
 
     @Test
@@ -128,9 +160,19 @@ class BaselineTest {
         JsonNode s = sarif();
         assertThat(states(s)).containsExactly("NL003:unchanged", "NL011:unchanged", "NL002:absent");
         JsonNode absent = s.path("runs").get(0).path("results").get(2);
-        assertThat(absent.path("locations").get(0).path("physicalLocation").path("artifactLocation").path("uri")
-                .asText()).endsWith("a.cu");
-        assertThat(absent.path("locations").get(0).path("physicalLocation").path("region").path("startLine").asInt())
+        assertThat(absent.path("locations")
+                        .get(0)
+                        .path("physicalLocation")
+                        .path("artifactLocation")
+                        .path("uri")
+                        .asText())
+                .endsWith("a.cu");
+        assertThat(absent.path("locations")
+                        .get(0)
+                        .path("physicalLocation")
+                        .path("region")
+                        .path("startLine")
+                        .asInt())
                 .isEqualTo(2);
         assertThat(absent.path("message").path("text").asText()).isEqualTo("marker HAZARD(NL002) found");
         Run t = run("scan", "--baseline", baseline.toString(), "--fail-on", "note", src.toString());
@@ -142,8 +184,17 @@ class BaselineTest {
     void absentResultsOfABaselineAreNotCarriedForward() throws IOException {
         Files.writeString(src.resolve("a.cu"), "x = HAZARD(NL003);\n");
         Path second = tmp.resolve("second.sarif");
-        assertThat(run("scan", "--format", "sarif", "--output", second.toString(), "--baseline", baseline.toString(),
-                src.toString()).code()).isZero();
+        assertThat(run(
+                                "scan",
+                                "--format",
+                                "sarif",
+                                "--output",
+                                second.toString(),
+                                "--baseline",
+                                baseline.toString(),
+                                src.toString())
+                        .code())
+                .isZero();
         baseline = second;
         assertThat(states(sarif())).containsExactly("NL003:unchanged", "NL011:unchanged");
     }
@@ -152,8 +203,8 @@ class BaselineTest {
     void changedLevelIsUpdated() throws IOException {
         Path cfg = tmp.resolve("strict.yml");
         Files.writeString(cfg, "rules:\n  NL003: {level: error}\n");
-        assertThat(states(sarif("--config", cfg.toString()))).containsExactly("NL003:updated", "NL002:unchanged",
-                "NL011:unchanged");
+        assertThat(states(sarif("--config", cfg.toString())))
+                .containsExactly("NL003:updated", "NL002:unchanged", "NL011:unchanged");
         Run t = run("scan", "--config", cfg.toString(), "--baseline", baseline.toString(), src.toString());
         assertThat(t.code()).as("an updated result is not new").isZero();
         assertThat(t.out()).contains("0 new, 2 unchanged, 1 updated, 0 fixed (absent)");
@@ -164,19 +215,23 @@ class BaselineTest {
         Path notJson = tmp.resolve("broken.sarif");
         Files.writeString(notJson, "{ this is not json");
         Path otherTool = tmp.resolve("other.sarif");
-        Files.writeString(otherTool, "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"CodeQL\"}},"
-                + "\"results\":[]}]}");
+        Files.writeString(
+                otherTool,
+                "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"CodeQL\"}}," + "\"results\":[]}]}");
         Path noFingerprint = tmp.resolve("nofp.sarif");
-        Files.writeString(noFingerprint, "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"numlint\"}},"
-                + "\"results\":[{\"ruleId\":\"NL001\",\"message\":{\"text\":\"m\"}}]}]}");
+        Files.writeString(
+                noFingerprint,
+                "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"numlint\"}},"
+                        + "\"results\":[{\"ruleId\":\"NL001\",\"message\":{\"text\":\"m\"}}]}]}");
         for (Path bad : List.of(notJson, otherTool, noFingerprint, tmp.resolve("missing.sarif"), tmp)) {
             Run r = run("scan", "--baseline", bad.toString(), src.toString());
             assertThat(r.code()).as(bad.toString()).isEqualTo(2);
             assertThat(r.out()).isEmpty();
             List<String> lines = r.err().lines().toList();
-            assertThat(lines.get(0)).startsWith("numlint: error: baseline '" + bad
-                    + "' is not a readable numlint SARIF");
-            assertThat(lines.subList(1, lines.size())).as("at most the usual pointer to --help")
+            assertThat(lines.get(0))
+                    .startsWith("numlint: error: baseline '" + bad + "' is not a readable numlint SARIF");
+            assertThat(lines.subList(1, lines.size()))
+                    .as("at most the usual pointer to --help")
                     .allMatch(l -> l.startsWith("Try 'numlint scan --help'"));
         }
     }
@@ -185,12 +240,20 @@ class BaselineTest {
     void htmlReportThroughTheCommandLineCarriesTheBaseline() throws IOException {
         Files.writeString(src.resolve("c.cu"), "w = HAZARD(NL001);\n");
         Path html = tmp.resolve("out/report.html");
-        Run r = run("scan", "--format", "html", "--output", html.toString(), "--baseline", baseline.toString(),
+        Run r = run(
+                "scan",
+                "--format",
+                "html",
+                "--output",
+                html.toString(),
+                "--baseline",
+                baseline.toString(),
                 src.toString());
         assertThat(r.code()).as("the new NL001 fails the gate").isEqualTo(1);
         assertThat(r.out()).isEmpty();
         String h = Files.readString(html);
-        assertThat(h).startsWith("<!DOCTYPE html>")
+        assertThat(h)
+                .startsWith("<!DOCTYPE html>")
                 .contains("1 new, 3 unchanged, 0 updated, 0 fixed (absent)")
                 .contains("no unsuppressed new finding at level error or above (--fail-on error): "
                         + "<b class=\"gate-fail\">not met</b>")

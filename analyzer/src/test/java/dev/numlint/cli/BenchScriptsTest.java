@@ -21,7 +21,10 @@ class BenchScriptsTest {
 
     private static List<Path> scripts() throws IOException {
         try (Stream<Path> s = Files.list(BENCH)) {
-            return s.filter(p -> p.toString().endsWith(".sh")).filter(p -> !p.endsWith("lib.sh")).sorted().toList();
+            return s.filter(p -> p.toString().endsWith(".sh"))
+                    .filter(p -> !p.endsWith("lib.sh"))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -57,7 +60,9 @@ class BenchScriptsTest {
     @Test
     void ciSmokeRunsEveryBenchmark() throws IOException {
         String ci = Files.readString(Path.of("../.ci/run"));
-        assertThat(ci).contains("for b in bench/*.sh; do").contains("NUMLINT_BENCH_PREBUILT=1 bash \"$b\"")
+        assertThat(ci)
+                .contains("for b in bench/*.sh; do")
+                .contains("NUMLINT_BENCH_PREBUILT=1 bash \"$b\"")
                 .contains("dependency:build-classpath -Dmdep.outputFile=target/bench.cp");
         assertThat(scripts()).hasSizeGreaterThanOrEqualTo(7);
     }

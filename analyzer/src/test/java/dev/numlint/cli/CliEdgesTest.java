@@ -22,8 +22,7 @@ class CliEdgesTest {
     @TempDir
     Path dir;
 
-    record Run(int code, String out, String err) {
-    }
+    record Run(int code, String out, String err) {}
 
     Run run(String... args) {
         CommandLine cmd = Main.commandLine(() -> List.<Analyzer>of(new MarkerAnalyzer()));
@@ -45,8 +44,12 @@ class CliEdgesTest {
     /** A usage error: exit 2, the error and a pointer to --help, no help text and no stack trace. */
     private static void assertUsageError(Run r, String message) {
         assertThat(r.code()).as(r.err()).isEqualTo(2);
-        assertThat(r.err()).contains("numlint: error: ").contains(message)
-                .doesNotContain("Usage:").doesNotContain("\tat ").doesNotContain("Exception");
+        assertThat(r.err())
+                .contains("numlint: error: ")
+                .contains(message)
+                .doesNotContain("Usage:")
+                .doesNotContain("\tat ")
+                .doesNotContain("Exception");
         assertThat(r.err().lines().count()).as(r.err()).isEqualTo(2);
         assertThat(r.err().lines().toList().get(1)).matches("Try 'numlint( \\w+)? --help' for more information\\.");
         assertThat(r.out()).isEmpty();
@@ -56,11 +59,12 @@ class CliEdgesTest {
     void outputNamingADirectoryIsAUsageError() throws IOException {
         write("k.cu", "x = HAZARD(NL001);\n");
         Path out = Files.createDirectories(dir.resolve("reports"));
-        assertUsageError(run("scan", "--format", "sarif", "--output", out.toString(), dir.toString()),
+        assertUsageError(
+                run("scan", "--format", "sarif", "--output", out.toString(), dir.toString()),
                 "--output '" + out + "' is a directory");
         Path file = write("plain.txt", "x");
-        assertUsageError(run("scan", "--output", file.resolve("r.sarif").toString(), dir.toString()),
-                "is not a directory");
+        assertUsageError(
+                run("scan", "--output", file.resolve("r.sarif").toString(), dir.toString()), "is not a directory");
     }
 
     @Test
@@ -72,19 +76,20 @@ class CliEdgesTest {
     @Test
     void configNamingADirectorySaysSo() throws IOException {
         write("k.cu", "x = HAZARD(NL003);\n");
-        assertUsageError(run("scan", "--config", dir.toString(), dir.toString()),
-                "--config '" + dir + "' is a directory");
+        assertUsageError(
+                run("scan", "--config", dir.toString(), dir.toString()), "--config '" + dir + "' is a directory");
     }
 
     @Test
     void cudaArchIsValidated() throws IOException {
         write("k.cu", "x = HAZARD(NL003);\n");
-        assertUsageError(run("scan", "--cuda-arch=banana", dir.toString()), "--cuda-arch: 'banana' is not an "
-                + "architecture");
+        assertUsageError(
+                run("scan", "--cuda-arch=banana", dir.toString()), "--cuda-arch: 'banana' is not an " + "architecture");
         assertThat(run("scan", "--cuda-arch=sm_90a", dir.toString()).code()).isZero();
         ScanInputs in = new ScanInputs();
-        for (String[] c : new String[][] {{"86", "compute_86"}, {"sm_80", "sm_80"}, {"compute_90a", "compute_90a"},
-                {"compute_100f", "compute_100f"}}) {
+        for (String[] c : new String[][] {
+            {"86", "compute_86"}, {"sm_80", "sm_80"}, {"compute_90a", "compute_90a"}, {"compute_100f", "compute_100f"}
+        }) {
             in.cudaArch = c[0];
             assertThat(in.normalizedCudaArch()).isEqualTo(c[1]);
         }
@@ -98,16 +103,18 @@ class CliEdgesTest {
     void missingClasspathEntryIsAUsageError() throws IOException {
         write("A.java", "class A {}\n");
         Path jar = write("lib/a.jar", "PK");
-        assertUsageError(run("scan", "--classpath", jar + ":" + dir.resolve("nope.jar"), dir.toString()),
+        assertUsageError(
+                run("scan", "--classpath", jar + ":" + dir.resolve("nope.jar"), dir.toString()),
                 "--classpath: entry '" + dir.resolve("nope.jar") + "' does not exist");
-        assertThat(run("scan", "--classpath", jar.toString(), dir.toString()).code()).isZero();
+        assertThat(run("scan", "--classpath", jar.toString(), dir.toString()).code())
+                .isZero();
     }
 
     @Test
     void invalidExcludeGlobIsAPreciseError() throws IOException {
         write("k.cu", "x = HAZARD(NL003);\n");
-        assertUsageError(run("scan", "--exclude", "[", dir.toString()),
-                "--exclude: unclosed '[' at position 1 in glob '['");
+        assertUsageError(
+                run("scan", "--exclude", "[", dir.toString()), "--exclude: unclosed '[' at position 1 in glob '['");
         assertUsageError(run("scan", "--exclude", "src/[z-a].cu", dir.toString()), "invalid glob 'src/[z-a].cu'");
     }
 
@@ -129,7 +136,9 @@ class CliEdgesTest {
         Run help = run("scan", "--help");
         assertThat(help.code()).isZero();
         String text = help.out().replaceAll("\\s+", " ");
-        assertThat(text).contains("2 usage or configuration error").contains("3 internal error of numlint")
+        assertThat(text)
+                .contains("2 usage or configuration error")
+                .contains("3 internal error of numlint")
                 .contains("--fail-on-input-problems");
         assertThat(run("validate", "--help").out().replaceAll("\\s+", " ")).contains("3 internal error");
     }
@@ -144,7 +153,8 @@ class CliEdgesTest {
         JsonNode doc = new ObjectMapper().readTree(r.out());
         assertThat(doc.at("/findings").size()).isEqualTo(2);
         assertThat(doc.at("/summary/executionSuccessful").asBoolean()).isFalse();
-        assertThat(r.err()).contains("boom.cu: error: not analyzed: internal error in marker on boom.cu")
+        assertThat(r.err())
+                .contains("boom.cu: error: not analyzed: internal error in marker on boom.cu")
                 .contains("exit code 3");
         // an internal error wins over findings (which alone give 1)
         Run text = run("scan", "--fail-on", "none", dir.toString());
@@ -158,8 +168,9 @@ class CliEdgesTest {
         write("big.cu", "OOM_ANALYZER\n");
         Run r = run("scan", dir.toString());
         assertThat(r.code()).isEqualTo(3);
-        assertThat(r.err()).contains("big.cu: error: not analyzed: internal error in marker on big.cu: "
-                + "java.lang.OutOfMemoryError");
+        assertThat(r.err())
+                .contains("big.cu: error: not analyzed: internal error in marker on big.cu: "
+                        + "java.lang.OutOfMemoryError");
         assertThat(r.out()).contains("a.cu:1:5: warning:");
     }
 
@@ -168,7 +179,8 @@ class CliEdgesTest {
         write("a.cu", "x = HAZARD(NL003);\n");
         Run r = run("scan", "--output", "/proc/numlint-test/r.txt", dir.toString());
         assertThat(r.code()).isEqualTo(3);
-        assertThat(r.err()).contains("numlint: error: cannot write the report to '/proc/numlint-test/r.txt'")
+        assertThat(r.err())
+                .contains("numlint: error: cannot write the report to '/proc/numlint-test/r.txt'")
                 .doesNotContain("\tat ");
     }
 
@@ -179,7 +191,8 @@ class CliEdgesTest {
         assertThat(run("scan", dir.toString()).code()).isZero();
         Run r = run("scan", "--fail-on-input-problems", dir.toString());
         assertThat(r.code()).isEqualTo(4);
-        assertThat(r.err()).contains("blob.cu: error: not analyzed: binary file")
+        assertThat(r.err())
+                .contains("blob.cu: error: not analyzed: binary file")
                 .contains("1 file could not be analyzed");
         write(".numlint.yml", "fail-on-input-problems: true\n");
         assertThat(run("scan", dir.toString()).code()).isEqualTo(4);
@@ -194,10 +207,15 @@ class CliEdgesTest {
         write("msg.cu", "PARTIAL_NOTE\n");
         Run r = run("scan", dir.toString());
         assertThat(r.out()).contains("evil\\x1b[2J.cu:1:5: warning:").doesNotContain("\u001b");
-        assertThat(r.err()).contains("bin\\x1b]0;pwned\\x07.cu: error: not analyzed").doesNotContain("\u001b")
+        assertThat(r.err())
+                .contains("bin\\x1b]0;pwned\\x07.cu: error: not analyzed")
+                .doesNotContain("\u001b")
                 .doesNotContain("\u0007");
         Run json = run("scan", "--format", "json", dir.toString());
-        assertThat(new ObjectMapper().readTree(json.out()).at("/findings/0/file").asText())
+        assertThat(new ObjectMapper()
+                        .readTree(json.out())
+                        .at("/findings/0/file")
+                        .asText())
                 .isEqualTo("evil\u001b[2J.cu");
         assertThat(json.err()).doesNotContain("\u001b");
     }

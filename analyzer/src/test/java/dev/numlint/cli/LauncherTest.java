@@ -25,8 +25,7 @@ class LauncherTest {
     @TempDir
     Path tree;
 
-    record Result(int code, String out, String err) {
-    }
+    record Result(int code, String out, String err) {}
 
     private Path bin;
     private String pathOverride;
@@ -34,16 +33,20 @@ class LauncherTest {
     private void setUp(String mvnBody) throws IOException {
         assumeTrue(Files.isRegularFile(LAUNCHER) && Files.isExecutable(Path.of("/bin/bash")));
         Files.copy(LAUNCHER, tree.resolve("numlint"), StandardCopyOption.COPY_ATTRIBUTES);
-        Files.writeString(tree.resolve("pom.xml"), "<project>\n  <parent><artifactId>x</artifactId></parent>\n"
-                + "  <artifactId>numlint-parent</artifactId>\n  <version>9.9</version>\n"
-                + "  <modules><module>analyzer</module></modules>\n</project>\n");
+        Files.writeString(
+                tree.resolve("pom.xml"),
+                "<project>\n  <parent><artifactId>x</artifactId></parent>\n"
+                        + "  <artifactId>numlint-parent</artifactId>\n  <version>9.9</version>\n"
+                        + "  <modules><module>analyzer</module></modules>\n</project>\n");
         Files.createDirectories(tree.resolve("analyzer/src/main"));
         Files.writeString(tree.resolve("analyzer/pom.xml"), "<project/>\n");
         Files.writeString(tree.resolve("analyzer/src/main/A.java"), "class A {}\n");
         bin = Files.createDirectories(tree.resolve("bin"));
         script(bin.resolve("mvn"), mvnBody);
         // java: creates the class-data archive it is asked for, else prints its arguments
-        script(bin.resolve("java"), """
+        script(
+                bin.resolve("java"),
+                """
                 for a in "$@"; do case "$a" in -XX:ArchiveClassesAtExit=*) : > "${a#*=}"; exit 0;; esac; done
                 echo "java $*"
                 """);
@@ -51,8 +54,24 @@ class LauncherTest {
 
     /** PATH becomes the stand-ins plus the launcher's tools (with or without flock) and nothing else. */
     private void onlyBin(boolean withFlock) throws IOException {
-        for (String tool : List.of("sed", "find", "cksum", "cut", "readlink", "dirname", "basename", "head", "cat",
-                "mkdir", "rm", "mv", "touch", "flock", "sleep", "env", "bash")) {
+        for (String tool : List.of(
+                "sed",
+                "find",
+                "cksum",
+                "cut",
+                "readlink",
+                "dirname",
+                "basename",
+                "head",
+                "cat",
+                "mkdir",
+                "rm",
+                "mv",
+                "touch",
+                "flock",
+                "sleep",
+                "env",
+                "bash")) {
             if (tool.equals("flock") && !withFlock) {
                 continue;
             }
@@ -72,7 +91,8 @@ class LauncherTest {
     }
 
     private Process start(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("bash", tree.resolve("numlint").toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of("bash", tree.resolve("numlint").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(tree.toFile());
         pb.environment().put("PATH", pathOverride != null ? pathOverride : bin + ":/usr/bin:/bin");
@@ -83,12 +103,15 @@ class LauncherTest {
 
     private static Result finish(Process p) throws Exception {
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+        return new Result(
+                p.exitValue(),
+                new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
                 new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
     /** mvn stand-in: counts its runs, takes a while, prints Maven 3.8's stray ANSI resets, writes the jar. */
-    static final String SLOW_BUILD = """
+    static final String SLOW_BUILD =
+            """
             echo run >> "$PWD/mvn-runs"
             [ -e "$PWD/building" ] && { echo "two builds at once" >&2; exit 1; }
             : > "$PWD/building"

@@ -23,8 +23,7 @@ class MainTest {
     @TempDir
     Path dir;
 
-    record Run(int code, String out, String err) {
-    }
+    record Run(int code, String out, String err) {}
 
     Run run(String... args) {
         CommandLine cmd = Main.commandLine(() -> List.<Analyzer>of(new MarkerAnalyzer()));
@@ -59,7 +58,9 @@ class MainTest {
         write("u.cu", "y = HAZARD(NL001); // numlint: ignore NL001 -- value is clamped above\n");
         Run r = run("scan", dir.toString());
         assertThat(r.code()).isZero();
-        assertThat(r.out()).doesNotContain("u.cu:1").contains("NL001 float-to-unsigned-conversion: 1 (1 suppressed)")
+        assertThat(r.out())
+                .doesNotContain("u.cu:1")
+                .contains("NL001 float-to-unsigned-conversion: 1 (1 suppressed)")
                 .contains("1 finding (1 suppressed) in 1 file analyzed");
     }
 
@@ -68,7 +69,9 @@ class MainTest {
         write("src/k.cu", "x = HAZARD(NL003);\n\ny = HAZARD(NL003);\n");
         write("A.java", "HAZARD(NL011)");
         Run r = run("scan", dir.toString());
-        assertThat(r.out()).isEqualTo("""
+        assertThat(r.out())
+                .isEqualTo(
+                        """
                 A.java:1:1: warning: marker HAZARD(NL011) found [NL011]
                 src/k.cu:1:5: warning: marker HAZARD(NL003) found [NL003]
                 src/k.cu:3:5: warning: marker HAZARD(NL003) found [NL003]
@@ -99,8 +102,8 @@ class MainTest {
         assertThat(f.get("fingerprint").asText()).hasSize(32);
         assertThat(f.get("suppressed").asBoolean()).isFalse();
         assertThat(f.get("evidence").get(0).get("kind").asText()).isEqualTo("source");
-        for (String k : List.of("endLine", "endColumn", "message", "confidence", "related", "justification",
-                "properties")) {
+        for (String k :
+                List.of("endLine", "endColumn", "message", "confidence", "related", "justification", "properties")) {
             assertThat(f.has(k)).as(k).isTrue();
         }
         assertThat(doc.at("/notifications/0/id").asText()).isEqualTo("binary-file");
@@ -116,12 +119,19 @@ class MainTest {
     void sarifToAFileLeavesStdoutEmpty() throws IOException {
         write("k.cu", "x = HAZARD(NL001);\n");
         Path out = dir.resolve("out/r.sarif");
-        Run r = run("scan", "--format", "sarif", "--output", out.toString(), dir.resolve("k.cu").toString());
+        Run r = run(
+                "scan",
+                "--format",
+                "sarif",
+                "--output",
+                out.toString(),
+                dir.resolve("k.cu").toString());
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         JsonNode doc = new ObjectMapper().readTree(out.toFile());
         assertThat(doc.at("/runs/0/results/0/ruleId").asText()).isEqualTo("NL001");
-        assertThat(doc.at("/runs/0/results/0/locations/0/physicalLocation/artifactLocation/uri").asText())
+        assertThat(doc.at("/runs/0/results/0/locations/0/physicalLocation/artifactLocation/uri")
+                        .asText())
                 .isEqualTo("k.cu");
     }
 
@@ -134,8 +144,12 @@ class MainTest {
         assertThat(run("scan").code()).isEqualTo(2);
         assertThat(run("frobnicate").code()).isEqualTo(2);
         assertThat(run("scan", "--fail-on", "fatal", dir.toString()).code()).isEqualTo(2);
-        assertThat(run("scan", "--config", dir.resolve("none.yml").toString(), dir.toString()).code()).isEqualTo(2);
-        assertThat(run("scan", "--nvcc-flags", "-Xcompiler '-O2", dir.toString()).code()).isEqualTo(2);
+        assertThat(run("scan", "--config", dir.resolve("none.yml").toString(), dir.toString())
+                        .code())
+                .isEqualTo(2);
+        assertThat(run("scan", "--nvcc-flags", "-Xcompiler '-O2", dir.toString())
+                        .code())
+                .isEqualTo(2);
         Run glob = run("scan", "--exclude", "src/{a,b", dir.toString());
         assertThat(glob.code()).isEqualTo(2);
         assertThat(glob.err()).contains("--exclude: unclosed '{'");
@@ -149,8 +163,9 @@ class MainTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("'rules.NL001.level'").contains("error, warning, note");
         write(".numlint.yml", "rulez: {}\n");
-        assertThat(run("scan", dir.toString()).err()).contains("'rulez': unknown key (allowed: rules, exclude, "
-                + "max-file-size, max-file-size-by-layer, fail-on-input-problems, include-extensions)");
+        assertThat(run("scan", dir.toString()).err())
+                .contains("'rulez': unknown key (allowed: rules, exclude, "
+                        + "max-file-size, max-file-size-by-layer, fail-on-input-problems, include-extensions)");
     }
 
     @Test
@@ -162,7 +177,10 @@ class MainTest {
         Run r = run("scan", "--config", other.toString(), "--fail-on", "warning", dir.toString());
         assertThat(r.code()).isZero();
         // quiet by default: notes are counted, not listed; --notes lists them
-        assertThat(r.out()).doesNotContain("k.cu:1:5: note:").contains("1 note not shown").contains("--notes");
+        assertThat(r.out())
+                .doesNotContain("k.cu:1:5: note:")
+                .contains("1 note not shown")
+                .contains("--notes");
         Run all = run("scan", "--notes", "--config", other.toString(), "--fail-on", "warning", dir.toString());
         assertThat(all.out()).contains("k.cu:1:5: note:").doesNotContain("not shown");
     }
@@ -175,9 +193,12 @@ class MainTest {
         write(".numlint.yml", "max-file-size: 1000\n");
         Run r = run("scan", dir.toString());
         assertThat(r.code()).isEqualTo(1);
-        assertThat(r.out()).contains("k.cu:1:5: error:").doesNotContain("huge.cu:1")
+        assertThat(r.out())
+                .contains("k.cu:1:5: error:")
+                .doesNotContain("huge.cu:1")
                 .contains("1 file analyzed; 2 files not analyzed");
-        assertThat(r.err()).contains("b.cu: error: not analyzed: binary file")
+        assertThat(r.err())
+                .contains("b.cu: error: not analyzed: binary file")
                 .contains("huge.cu: error: not analyzed: the file has");
     }
 
@@ -209,7 +230,11 @@ class MainTest {
     void rulesListing() throws IOException {
         Run text = run("rules");
         assertThat(text.code()).isZero();
-        assertThat(text.out().lines()).hasSize(RuleCatalog.get().all().size()).first().asString().startsWith("NL001  error    float-to-unsigned");
+        assertThat(text.out().lines())
+                .hasSize(RuleCatalog.get().all().size())
+                .first()
+                .asString()
+                .startsWith("NL001  error    float-to-unsigned");
         Run json = run("rules", "--format", "json");
         JsonNode arr = new ObjectMapper().readTree(json.out());
         assertThat(arr).hasSize(RuleCatalog.get().all().size());
@@ -226,7 +251,8 @@ class MainTest {
         Run r = run("docs", "--output", dir.resolve("docs").toString());
         assertThat(r.code()).isZero();
         try (var s = Files.list(dir.resolve("docs"))) {
-            assertThat(s.map(p -> p.getFileName().toString()).sorted().toList()).hasSize(RuleCatalog.get().all().size() + 2)
+            assertThat(s.map(p -> p.getFileName().toString()).sorted().toList())
+                    .hasSize(RuleCatalog.get().all().size() + 2)
                     .contains("README.md", "NL001-float-to-unsigned-conversion.md", "notes.txt")
                     .doesNotContain("NL099-retired-rule.md");
         }

@@ -25,8 +25,7 @@ class NewRuleCommandTest {
     @TempDir
     Path repo;
 
-    private record Run(int code, String out, String err) {
-    }
+    private record Run(int code, String out, String err) {}
 
     private Run run(String... args) {
         StringWriter out = new StringWriter();
@@ -49,9 +48,13 @@ class NewRuleCommandTest {
         copyCatalog();
         int before = catalogIds().size();
         String id = String.format("NL%03d", before + 1);
-        Run r = run("new-rule", id, "rounding-mode", "--layers", "cuda-source,ptx,java-source", "--repo", repo.toString());
+        Run r = run(
+                "new-rule", id, "rounding-mode", "--layers", "cuda-source,ptx,java-source", "--repo", repo.toString());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("created " + id).contains("CONTRIBUTING.md").contains("FixtureTest")
+        assertThat(r.out())
+                .contains("created " + id)
+                .contains("CONTRIBUTING.md")
+                .contains("FixtureTest")
                 .contains("./numlint docs --output docs/rules");
         // the catalog entry: valid YAML, next id, the layers and one message key per layer
         List<String> ids = catalogIds();
@@ -68,7 +71,9 @@ class NewRuleCommandTest {
         Path cuda = repo.resolve("analyzer/src/main/java/dev/numlint/cuda/checks/RoundingMode.java");
         Path ptx = repo.resolve("ptx-inspector/src/main/java/dev/numlint/ptx/checks/RoundingMode.java");
         Path java = repo.resolve("analyzer/src/main/java/dev/numlint/java/checks/RoundingMode.java");
-        assertThat(Files.readString(cuda)).contains("@AutoService(CudaCheck.class)").contains("return \"" + id + "\"");
+        assertThat(Files.readString(cuda))
+                .contains("@AutoService(CudaCheck.class)")
+                .contains("return \"" + id + "\"");
         assertThat(Files.readString(ptx)).contains("@AutoService(PtxCheck.class)");
         assertThat(Files.readString(java)).contains("@AutoService(JavaCheck.class)");
         // the CUDA and PTX skeletons compile against the real check interfaces
@@ -77,15 +82,29 @@ class NewRuleCommandTest {
         InlineExpectations exp = InlineExpectations.read(repo);
         assertThat(exp.expected()).hasSize(3).allMatch(h -> h.ruleId().equals(id));
         assertThat(exp.forbidden()).hasSize(3);
-        assertThat(repo.resolve("analyzer/src/test/resources/fixtures/cuda/default/rounding-mode.cu")).exists();
-        assertThat(repo.resolve("analyzer/src/test/resources/fixtures/java/rounding-mode/RoundingMode.java")).exists();
+        assertThat(repo.resolve("analyzer/src/test/resources/fixtures/cuda/default/rounding-mode.cu"))
+                .exists();
+        assertThat(repo.resolve("analyzer/src/test/resources/fixtures/java/rounding-mode/RoundingMode.java"))
+                .exists();
         // a second run would overwrite: refused, nothing changed
         String catalogText = Files.readString(repo.resolve(NewRuleCommand.CATALOG));
-        Run again = run("new-rule", String.format("NL%03d", before + 2), "other-rule", "--layers", "cuda-source",
-                "--repo", repo.toString());
+        Run again = run(
+                "new-rule",
+                String.format("NL%03d", before + 2),
+                "other-rule",
+                "--layers",
+                "cuda-source",
+                "--repo",
+                repo.toString());
         assertThat(again.code()).isZero();
-        Run clash = run("new-rule", String.format("NL%03d", before + 3), "rounding-mode", "--layers", "ptx",
-                "--repo", repo.toString());
+        Run clash = run(
+                "new-rule",
+                String.format("NL%03d", before + 3),
+                "rounding-mode",
+                "--layers",
+                "ptx",
+                "--repo",
+                repo.toString());
         assertThat(clash.code()).isEqualTo(2);
         assertThat(clash.err()).contains("is taken by " + id);
         assertThat(Files.readString(repo.resolve(NewRuleCommand.CATALOG))).startsWith(catalogText);
@@ -98,17 +117,22 @@ class NewRuleCommandTest {
         assertThat(noTree.err()).contains("not a numlint source tree");
         copyCatalog();
         String next = String.format("NL%03d", catalogIds().size() + 1);
-        assertThat(run("new-rule", "NL001", "x", "--layers", "ptx", "--repo", repo.toString()).err())
-                .contains("the next one is " + next).contains("NL001 exists");
-        assertThat(run("new-rule", next, "Bad_Name", "--layers", "ptx", "--repo", repo.toString()).err())
+        assertThat(run("new-rule", "NL001", "x", "--layers", "ptx", "--repo", repo.toString())
+                        .err())
+                .contains("the next one is " + next)
+                .contains("NL001 exists");
+        assertThat(run("new-rule", next, "Bad_Name", "--layers", "ptx", "--repo", repo.toString())
+                        .err())
                 .contains("not kebab case");
-        assertThat(run("new-rule", next, "ok-name", "--layers", "gpu", "--repo", repo.toString()).err())
+        assertThat(run("new-rule", next, "ok-name", "--layers", "gpu", "--repo", repo.toString())
+                        .err())
                 .contains("unknown layer 'gpu'");
         assertThat(catalogIds()).doesNotContain(next);
     }
 
     private JsonNode catalog() throws IOException {
-        return new ObjectMapper(new YAMLFactory()).readTree(repo.resolve(NewRuleCommand.CATALOG).toFile());
+        return new ObjectMapper(new YAMLFactory())
+                .readTree(repo.resolve(NewRuleCommand.CATALOG).toFile());
     }
 
     private List<String> catalogIds() throws IOException {
@@ -120,8 +144,8 @@ class NewRuleCommandTest {
     private void compile(List<Path> sources) throws IOException {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         Path out = Files.createDirectories(repo.resolve("classes"));
-        List<String> args = new ArrayList<>(List.of("-proc:none", "-d", out.toString(), "-cp",
-                System.getProperty("java.class.path")));
+        List<String> args = new ArrayList<>(
+                List.of("-proc:none", "-d", out.toString(), "-cp", System.getProperty("java.class.path")));
         sources.forEach(s -> args.add(s.toString()));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int rc = javac.run(null, null, err, args.toArray(String[]::new));

@@ -31,8 +31,7 @@ class ValidateCommandTest {
 
     Path ptx;
 
-    record Run(int code, String out, String err) {
-    }
+    record Run(int code, String out, String err) {}
 
     @BeforeEach
     void copyKernels() throws IOException {
@@ -61,8 +60,16 @@ class ValidateCommandTest {
         assertThat(names).contains("square_plus");
         for (JsonNode k : kernels) {
             assertThat(k.get("file").asText()).isEqualTo("seeds.ptx");
-            for (String field : List.of("executor", "verdict", "inputs", "elementsCompared", "elementsDiffering",
-                    "maxUlp", "meanUlp", "closerToReference", "attribution")) {
+            for (String field : List.of(
+                    "executor",
+                    "verdict",
+                    "inputs",
+                    "elementsCompared",
+                    "elementsDiffering",
+                    "maxUlp",
+                    "meanUlp",
+                    "closerToReference",
+                    "attribution")) {
                 assertThat(k.has(field)).as(field + " in " + k).isTrue();
             }
             if (k.get("kernel").asText().equals("square_plus")) {
@@ -76,10 +83,22 @@ class ValidateCommandTest {
     @Test
     void writesTheJsonReportToAFile() throws IOException {
         Path out = dir.resolve("reports/validation.json");
-        Run r = run("validate", "--gpu", "off", "--ptx", "off", "--inputs", "1", "--format", "json", "--output",
-                out.toString(), ptx.toString());
+        Run r = run(
+                "validate",
+                "--gpu",
+                "off",
+                "--ptx",
+                "off",
+                "--inputs",
+                "1",
+                "--format",
+                "json",
+                "--output",
+                out.toString(),
+                ptx.toString());
         assertThat(r.code()).as(r.err()).isEqualTo(1);
-        assertThat(new ObjectMapper().readTree(out.toFile()).get("kernels").size()).isPositive();
+        assertThat(new ObjectMapper().readTree(out.toFile()).get("kernels").size())
+                .isPositive();
     }
 
     @Test
@@ -90,8 +109,20 @@ class ValidateCommandTest {
 
     @Test
     void scanWithValidateAddsVerdictsToFindings() throws IOException {
-        Run r = run("scan", "--validate", "--gpu", "off", "--ptx", "off", "--inputs", "1", "--fail-on", "none",
-                "--format", "json", ptx.toString());
+        Run r = run(
+                "scan",
+                "--validate",
+                "--gpu",
+                "off",
+                "--ptx",
+                "off",
+                "--inputs",
+                "1",
+                "--fail-on",
+                "none",
+                "--format",
+                "json",
+                ptx.toString());
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode findings = new ObjectMapper().readTree(r.out()).get("findings");
         boolean validated = false;
@@ -109,7 +140,8 @@ class ValidateCommandTest {
     @Test
     void sarifOfValidatedScanRanksConfirmedResults() throws IOException {
         Run r = run("validate", "--gpu", "off", "--ptx", "off", "--inputs", "1", "--format", "sarif", ptx.toString());
-        JsonNode results = new ObjectMapper().readTree(r.out()).get("runs").get(0).get("results");
+        JsonNode results =
+                new ObjectMapper().readTree(r.out()).get("runs").get(0).get("results");
         boolean ranked = false;
         for (JsonNode res : results) {
             JsonNode v = res.path("properties").path("validation");
@@ -132,7 +164,8 @@ class ValidateCommandTest {
     @Test
     void badOptionsAreUsageErrors() {
         assertThat(run("validate", "--inputs", "0", ptx.toString()).code()).isEqualTo(2);
-        assertThat(run("validate", "--spec", dir.resolve("missing.yml").toString(), ptx.toString()).code())
+        assertThat(run("validate", "--spec", dir.resolve("missing.yml").toString(), ptx.toString())
+                        .code())
                 .isEqualTo(2);
         assertThat(run("validate", dir.resolve("nope").toString()).code()).isEqualTo(2);
     }

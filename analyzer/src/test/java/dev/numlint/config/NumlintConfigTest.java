@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 class NumlintConfigTest {
     @Test
     void readsRulesExcludesAndFileSize() {
-        NumlintConfig c = NumlintConfig.parse("""
+        NumlintConfig c = NumlintConfig.parse(
+                """
                 rules:
                   NL003: {enabled: false}
                   NL004:
@@ -17,7 +18,8 @@ class NumlintConfigTest {
                     options: {min-trip-count: 32}
                 exclude: ["third_party/**", "*.gen.cu"]
                 max-file-size: 1000
-                """, ".numlint.yml");
+                """,
+                ".numlint.yml");
         ConfiguredRuleSettings s = c.ruleSettings();
         assertThat(s.enabled("NL003")).isFalse();
         assertThat(s.enabled("NL004")).isTrue();
@@ -38,7 +40,8 @@ class NumlintConfigTest {
 
     @Test
     void errorsNameTheKeyAndTheAllowedValues() {
-        assertThatThrownBy(() -> NumlintConfig.parse("rule: {}", "c.yml")).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> NumlintConfig.parse("rule: {}", "c.yml"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessage("c.yml: 'rule': unknown key (allowed: rules, exclude, max-file-size, "
                         + "max-file-size-by-layer, fail-on-input-problems, include-extensions)");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL099: {enabled: false}}", "c.yml"))
@@ -48,7 +51,8 @@ class NumlintConfigTest {
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL003: {options: {x: 3}}}", "c.yml"))
                 .hasMessageContaining("NL003 has no options");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL004: {options: {min-trip-count: many}}}", "c.yml"))
-                .hasMessageContaining("'rules.NL004.options.min-trip-count': must be an integer, at least 0; got \"many\"");
+                .hasMessageContaining(
+                        "'rules.NL004.options.min-trip-count': must be an integer, at least 0; got \"many\"");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL003: {enabled: 'no'}}", "c.yml"))
                 .hasMessageContaining("'rules.NL003.enabled': must be true or false");
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL003: {level: fatal}}", "c.yml"))
@@ -69,22 +73,28 @@ class NumlintConfigTest {
 
     @Test
     void includeExtensions() {
-        assertThat(NumlintConfig.parse("include-extensions: [hcu, .inl]\n", "c.yml").includeExtensions())
+        assertThat(NumlintConfig.parse("include-extensions: [hcu, .inl]\n", "c.yml")
+                        .includeExtensions())
                 .containsExactly("hcu", ".inl");
-        assertThat(NumlintConfig.parse("exclude: []\n", "c.yml").includeExtensions()).isNull();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NumlintConfig.parse("include-extensions: hcu\n", "c.yml"))
+        assertThat(NumlintConfig.parse("exclude: []\n", "c.yml").includeExtensions())
+                .isNull();
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> NumlintConfig.parse("include-extensions: hcu\n", "c.yml"))
                 .hasMessageContaining("'include-extensions'");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NumlintConfig.parse("include-extensions: [\"a b\"]\n",
-                "c.yml")).hasMessageContaining("'include-extensions'");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> NumlintConfig.parse("include-extensions: [\"a b\"]\n", "c.yml"))
+                .hasMessageContaining("'include-extensions'");
     }
 
     @Test
     void duplicateKeysAreAnErrorNotLastWins() {
         assertThatThrownBy(() -> NumlintConfig.parse("max-file-size: 10\nmax-file-size: 20\n", "c.yml"))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("c.yml at line 2").hasMessageContaining("duplicate key 'max-file-size'");
-        assertThatThrownBy(() -> NumlintConfig.parse("rules:\n  NL003: {enabled: false}\n  NL003: {enabled: true}\n",
-                "c.yml")).hasMessageContaining("duplicate key 'NL003'");
+                .hasMessageContaining("c.yml at line 2")
+                .hasMessageContaining("duplicate key 'max-file-size'");
+        assertThatThrownBy(() ->
+                        NumlintConfig.parse("rules:\n  NL003: {enabled: false}\n  NL003: {enabled: true}\n", "c.yml"))
+                .hasMessageContaining("duplicate key 'NL003'");
     }
 
     @Test
@@ -92,19 +102,23 @@ class NumlintConfigTest {
         assertThatThrownBy(() -> NumlintConfig.parse("rules: {NL004: {options: {min-trip-count: -5}}}", "c.yml"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("c.yml: 'rules.NL004.options.min-trip-count': must be at least 0; got -5");
-        assertThat(NumlintConfig.parse("rules: {NL004: {options: {min-trip-count: 0}}}", "c.yml").ruleSettings()
-                .intOption("NL004", "min-trip-count")).isZero();
+        assertThat(NumlintConfig.parse("rules: {NL004: {options: {min-trip-count: 0}}}", "c.yml")
+                        .ruleSettings()
+                        .intOption("NL004", "min-trip-count"))
+                .isZero();
     }
 
     @Test
     void fileSizeLimitsPerLayer() {
         NumlintConfig d = NumlintConfig.defaults();
-        assertThat(d.maxFileSizes()).containsEntry(dev.numlint.model.Layer.CUDA_SOURCE, 16L << 20)
+        assertThat(d.maxFileSizes())
+                .containsEntry(dev.numlint.model.Layer.CUDA_SOURCE, 16L << 20)
                 .containsEntry(dev.numlint.model.Layer.PTX, 64L << 20)
                 .containsEntry(dev.numlint.model.Layer.JAVA_SOURCE, 16L << 20)
                 .containsEntry(dev.numlint.model.Layer.BUILD_FLAGS, 16L << 20);
         NumlintConfig c = NumlintConfig.parse("max-file-size: 100\nmax-file-size-by-layer: {ptx: 5000}\n", "c.yml");
-        assertThat(c.maxFileSizes()).containsEntry(dev.numlint.model.Layer.CUDA_SOURCE, 100L)
+        assertThat(c.maxFileSizes())
+                .containsEntry(dev.numlint.model.Layer.CUDA_SOURCE, 100L)
                 .containsEntry(dev.numlint.model.Layer.PTX, 5000L);
         assertThatThrownBy(() -> NumlintConfig.parse("max-file-size-by-layer: {cuda: 5}", "c.yml"))
                 .hasMessageContaining("'max-file-size-by-layer.cuda': unknown layer (allowed: build-flags, "
@@ -116,7 +130,8 @@ class NumlintConfigTest {
     @Test
     void failOnInputProblemsKey() {
         assertThat(NumlintConfig.defaults().failOnInputProblems()).isNull();
-        assertThat(NumlintConfig.parse("fail-on-input-problems: true", "c.yml").failOnInputProblems()).isTrue();
+        assertThat(NumlintConfig.parse("fail-on-input-problems: true", "c.yml").failOnInputProblems())
+                .isTrue();
         assertThatThrownBy(() -> NumlintConfig.parse("fail-on-input-problems: yes please", "c.yml"))
                 .hasMessageContaining("'fail-on-input-problems': must be true or false");
     }

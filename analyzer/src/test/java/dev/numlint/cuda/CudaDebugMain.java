@@ -8,8 +8,7 @@ import java.util.List;
 
 /** Prints the preprocessed tokens of one file between two lines (front-end debugging aid). */
 public final class CudaDebugMain {
-    private CudaDebugMain() {
-    }
+    private CudaDebugMain() {}
 
     public static void main(String[] args) throws Exception {
         if (args[0].equals("--parse")) {
@@ -25,8 +24,8 @@ public final class CudaDebugMain {
                     t.setTokenIndex(body.size());
                     body.add(t);
                 }
-                var p = new dev.numlint.cuda.parser.CudaParser(new org.antlr.v4.runtime.CommonTokenStream(
-                        new org.antlr.v4.runtime.ListTokenSource(body)));
+                var p = new dev.numlint.cuda.parser.CudaParser(
+                        new org.antlr.v4.runtime.CommonTokenStream(new org.antlr.v4.runtime.ListTokenSource(body)));
                 p.setTypeNames(n -> scope.isTypeName(n) || f.templateParams.contains(n));
                 p.getInterpreter().setPredictionMode(org.antlr.v4.runtime.atn.PredictionMode.LL);
                 System.out.println("== " + f.name + " tparams=" + f.templateParams);
@@ -47,7 +46,10 @@ public final class CudaDebugMain {
                 sb.append('\n').append(t.getLine()).append(": ");
                 line = t.getLine();
             }
-            sb.append(t.getText()).append('[').append(dev.numlint.cuda.parser.CudaLexer.VOCABULARY.getSymbolicName(t.getType())).append("] ");
+            sb.append(t.getText())
+                    .append('[')
+                    .append(dev.numlint.cuda.parser.CudaLexer.VOCABULARY.getSymbolicName(t.getType()))
+                    .append("] ");
         }
         System.out.println(sb);
     }

@@ -32,18 +32,25 @@ class CudaIncludesTest {
     @Test
     void aHeaderOfAnyExtensionIncludedByAScannedSourceIsAnalyzedOnce(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("pixel.hcu"), CAST_HCU);
-        Files.writeString(dir.resolve("detail.inl"), "#ifdef WITH_DETAIL\n__device__ unsigned char d(float v) "
-                + "{ return (unsigned char)v; }\n#endif\n");
-        Files.writeString(dir.resolve("a.cu"), "#define WITH_DETAIL\n#include \"pixel.hcu\"\n#include \"detail.inl\"\n"
-                + "__global__ void a(float *x, unsigned short *o) { o[0] = toPixel(x[0]); }\n");
-        Files.writeString(dir.resolve("b.cu"), "#include \"pixel.hcu\"\n"
-                + "__global__ void b(float *x, unsigned short *o) { o[1] = toPixel(x[1]); }\n");
+        Files.writeString(
+                dir.resolve("detail.inl"),
+                "#ifdef WITH_DETAIL\n__device__ unsigned char d(float v) " + "{ return (unsigned char)v; }\n#endif\n");
+        Files.writeString(
+                dir.resolve("a.cu"),
+                "#define WITH_DETAIL\n#include \"pixel.hcu\"\n#include \"detail.inl\"\n"
+                        + "__global__ void a(float *x, unsigned short *o) { o[0] = toPixel(x[0]); }\n");
+        Files.writeString(
+                dir.resolve("b.cu"),
+                "#include \"pixel.hcu\"\n"
+                        + "__global__ void b(float *x, unsigned short *o) { o[1] = toPixel(x[1]); }\n");
         Files.writeString(dir.resolve("unused.hxx"), CAST_HCU);
         TestScanContext ctx = scan(dir, BuildContext.defaults());
         // pixel.hcu is analyzed once although two sources include it; detail.inl with the macros its includer
         // defined before the #include; unused.hxx is included by nothing and not analyzed
-        assertThat(ctx.hits()).containsExactly(new InlineExpectations.Hit("detail.inl", 2, "NL001"),
-                new InlineExpectations.Hit("pixel.hcu", 2, "NL001"));
+        assertThat(ctx.hits())
+                .containsExactly(
+                        new InlineExpectations.Hit("detail.inl", 2, "NL001"),
+                        new InlineExpectations.Hit("pixel.hcu", 2, "NL001"));
         assertThat(ctx.notifications()).isEmpty();
     }
 
@@ -65,74 +72,114 @@ class CudaIncludesTest {
         Files.writeString(outside.resolve("secret.h"), "#define SECRET_TYPE unsigned short\n" + CAST_HCU);
         Files.writeString(dir.resolve("sibling.hcu"), CAST_HCU);
         Files.createSymbolicLink(root.resolve("link.hcu"), outside.resolve("secret.h"));
-        Files.writeString(root.resolve("k.cu"), String.join("\n",
-                "#include \"" + outside.resolve("secret.h") + "\"",
-                "#include \"../sibling.hcu\"",
-                "#include \"link.hcu\"",
-                "#include \"/dev/zero\"",
-                "#include \"fifo.h\"",
-                "__global__ void k(float *x, SECRET_TYPE *o) { o[0] = (SECRET_TYPE)(x[0]); }", ""));
-        boolean fifo = new ProcessBuilder("mkfifo", root.resolve("fifo.h").toString()).start().waitFor() == 0;
+        Files.writeString(
+                root.resolve("k.cu"),
+                String.join(
+                        "\n",
+                        "#include \"" + outside.resolve("secret.h") + "\"",
+                        "#include \"../sibling.hcu\"",
+                        "#include \"link.hcu\"",
+                        "#include \"/dev/zero\"",
+                        "#include \"fifo.h\"",
+                        "__global__ void k(float *x, SECRET_TYPE *o) { o[0] = (SECRET_TYPE)(x[0]); }",
+                        ""));
+        boolean fifo = new ProcessBuilder("mkfifo", root.resolve("fifo.h").toString())
+                        .start()
+                        .waitFor()
+                == 0;
         TestScanContext ctx = scan(root, BuildContext.defaults());
         // nothing from outside the root was read: the macro of secret.h stays unknown, so no finding either
         assertThat(ctx.findings()).isEmpty();
-        List<String> notes = ctx.notifications().stream().map(n -> n.file() + ":" + n.line() + " " + n.id() + " "
-                + n.message()).collect(Collectors.toList());
-        assertThat(notes).anyMatch(n -> n.startsWith("k.cu:1 include-not-read") && n.contains("outside the scanned tree"));
-        assertThat(notes).anyMatch(n -> n.startsWith("k.cu:2 include-not-read") && n.contains("outside the scanned tree"));
-        assertThat(notes).anyMatch(n -> n.startsWith("k.cu:3 include-not-read") && n.contains("outside the scanned tree"));
+        List<String> notes = ctx.notifications().stream()
+                .map(n -> n.file() + ":" + n.line() + " " + n.id() + " " + n.message())
+                .collect(Collectors.toList());
+        assertThat(notes)
+                .anyMatch(n -> n.startsWith("k.cu:1 include-not-read") && n.contains("outside the scanned tree"));
+        assertThat(notes)
+                .anyMatch(n -> n.startsWith("k.cu:2 include-not-read") && n.contains("outside the scanned tree"));
+        assertThat(notes)
+                .anyMatch(n -> n.startsWith("k.cu:3 include-not-read") && n.contains("outside the scanned tree"));
         assertThat(notes).anyMatch(n -> n.startsWith("k.cu:4 include-not-read") && n.contains("not a regular file"));
         if (fifo) {
-            assertThat(notes).as(String.join("\n", notes)).anyMatch(n -> n.startsWith("k.cu:5 include-not-read") && n.contains("not a regular file"));
+            assertThat(notes)
+                    .as(String.join("\n", notes))
+                    .anyMatch(n -> n.startsWith("k.cu:5 include-not-read") && n.contains("not a regular file"));
         }
         assertThat(ctx.notifications()).allMatch(n -> n.level() == dev.numlint.model.Level.WARNING);
     }
 
     @Test
     void ifdefTakenWhenTheBuildDefinesTheMacro(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("k.cu"), String.join("\n",
-                "__global__ void k(float *a, float *b) {",
-                "#ifdef FAST_PATH",
-                "  a[0] = __fdividef(a[0], b[0]);",
-                "#elif defined(MEDIUM) && (LEVEL > 2 || !defined(SLOW)) && LEVEL * 2 == 6",
-                "  a[1] = __fdividef(a[1], b[1]);",
-                "#else",
-                "  a[2] = __fdividef(a[2], b[2]);",
-                "#endif",
-                "#if UNKNOWN_MACRO",
-                "  a[3] = __fdividef(a[3], b[3]);",
-                "#endif",
-                "}", ""));
-        BuildContext fast = BuildContext.defaults().addNvccFlag("-DFAST_PATH")
+        Files.writeString(
+                dir.resolve("k.cu"),
+                String.join(
+                        "\n",
+                        "__global__ void k(float *a, float *b) {",
+                        "#ifdef FAST_PATH",
+                        "  a[0] = __fdividef(a[0], b[0]);",
+                        "#elif defined(MEDIUM) && (LEVEL > 2 || !defined(SLOW)) && LEVEL * 2 == 6",
+                        "  a[1] = __fdividef(a[1], b[1]);",
+                        "#else",
+                        "  a[2] = __fdividef(a[2], b[2]);",
+                        "#endif",
+                        "#if UNKNOWN_MACRO",
+                        "  a[3] = __fdividef(a[3], b[3]);",
+                        "#endif",
+                        "}",
+                        ""));
+        BuildContext fast = BuildContext.defaults()
+                .addNvccFlag("-DFAST_PATH")
                 .addOrigin("-DFAST_PATH", Location.line("Makefile", 2));
-        assertThat(scan(dir, fast).hits()).extracting(InlineExpectations.Hit::line).containsExactly(3);
+        assertThat(scan(dir, fast).hits())
+                .extracting(InlineExpectations.Hit::line)
+                .containsExactly(3);
         BuildContext medium = BuildContext.defaults().addNvccFlag("-DMEDIUM").addNvccFlag("-DLEVEL=3");
-        assertThat(scan(dir, medium).hits()).extracting(InlineExpectations.Hit::line).containsExactly(5);
+        assertThat(scan(dir, medium).hits())
+                .extracting(InlineExpectations.Hit::line)
+                .containsExactly(5);
         // a later -U removes the definition, as on the compiler's command line
         BuildContext undone = BuildContext.defaults().addNvccFlag("-DFAST_PATH").addNvccFlag("-UFAST_PATH");
-        assertThat(scan(dir, undone).hits()).extracting(InlineExpectations.Hit::line).containsExactly(7);
+        assertThat(scan(dir, undone).hits())
+                .extracting(InlineExpectations.Hit::line)
+                .containsExactly(7);
         // unknown macros are 0 in #if, as in the real preprocessor
-        assertThat(scan(dir, BuildContext.defaults()).hits()).extracting(InlineExpectations.Hit::line).containsExactly(7);
+        assertThat(scan(dir, BuildContext.defaults()).hits())
+                .extracting(InlineExpectations.Hit::line)
+                .containsExactly(7);
     }
 
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void doublingMacrosAreBoundedAndReported(@TempDir Path dir) throws Exception {
         StringBuilder sb = new StringBuilder("#define A0 x x x x x x x x x x\n");
-        for (int i = 1; i <= 40; i++) sb.append("#define A").append(i).append(" A").append(i - 1).append(" A").append(i - 1).append('\n');
+        for (int i = 1; i <= 40; i++)
+            sb.append("#define A")
+                    .append(i)
+                    .append(" A")
+                    .append(i - 1)
+                    .append(" A")
+                    .append(i - 1)
+                    .append('\n');
         sb.append("int v[] = { A40 };\n");
         sb.append("#define F(a) F2(a, a)\n#define F2(a, b) a b\n");
-        sb.append("int w = ").append("F(".repeat(300)).append("1").append(")".repeat(300)).append(";\n");
+        sb.append("int w = ")
+                .append("F(".repeat(300))
+                .append("1")
+                .append(")".repeat(300))
+                .append(";\n");
         sb.append("__global__ void k(float *a, unsigned short *o) { o[0] = (unsigned short)(a[0]); }\n");
         Files.writeString(dir.resolve("k.cu"), sb.toString());
         long t0 = System.nanoTime();
         TestScanContext ctx = scan(dir, BuildContext.defaults());
         assertThat((System.nanoTime() - t0) / 1e9).isLessThan(20);
         List<Notification> n = ctx.notifications();
-        assertThat(n).anyMatch(x -> x.id().equals("not-fully-evaluated") && x.message().contains("not fully evaluated"));
+        assertThat(n)
+                .anyMatch(
+                        x -> x.id().equals("not-fully-evaluated") && x.message().contains("not fully evaluated"));
     }
 
-    private static final String CONFIGS = String.join("\n",
+    private static final String CONFIGS = String.join(
+            "\n",
             "#define LEVEL 2",
             "__global__ void k(float *a, float *b) {",
             "#ifdef FAST_PATH",
@@ -143,24 +190,30 @@ class CudaIncludesTest {
             "  a[2] = __fdividef(a[2], b[2]);",
             "#endif",
             "#endif",
-            "}", "");
+            "}",
+            "");
 
     @Test
     void allConfigurationsAlsoAnalyzesInactiveBranchesAndNamesTheCondition(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("k.cu"), CONFIGS);
         TestScanContext plain = new TestScanContext(dir).run(new CudaSourceAnalyzer());
         assertThat(plain.hits()).isEmpty();
-        TestScanContext all = new TestScanContext(dir).setting("all-configurations", "true").run(new CudaSourceAnalyzer());
-        assertThat(all.hits()).containsExactly(new InlineExpectations.Hit("k.cu", 4, "NL002"),
-                new InlineExpectations.Hit("k.cu", 8, "NL002"));
+        TestScanContext all =
+                new TestScanContext(dir).setting("all-configurations", "true").run(new CudaSourceAnalyzer());
+        assertThat(all.hits())
+                .containsExactly(
+                        new InlineExpectations.Hit("k.cu", 4, "NL002"), new InlineExpectations.Hit("k.cu", 8, "NL002"));
         var f4 = all.findings().get(0);
         assertThat(f4.properties()).containsEntry("configuration", "defined(FAST_PATH)");
         assertThat(f4.message()).endsWith("[in the configuration where defined(FAST_PATH)]");
         assertThat(all.findings().get(1).properties()).containsEntry("configuration", "LEVEL > 3");
         // with the build defining FAST_PATH, the #else branch is the inactive one
-        TestScanContext fast = new TestScanContext(dir).projectContext(BuildContext.defaults().addNvccFlag("-DFAST_PATH"))
-                .setting("all-configurations", "true").run(new CudaSourceAnalyzer());
-        assertThat(fast.findings()).extracting(f -> f.location().startLine() + " " + f.properties().get("configuration"))
+        TestScanContext fast = new TestScanContext(dir)
+                .projectContext(BuildContext.defaults().addNvccFlag("-DFAST_PATH"))
+                .setting("all-configurations", "true")
+                .run(new CudaSourceAnalyzer());
+        assertThat(fast.findings())
+                .extracting(f -> f.location().startLine() + " " + f.properties().get("configuration"))
                 .containsExactly("4 null", "8 !(defined(FAST_PATH)) && LEVEL > 3");
     }
 
@@ -172,8 +225,11 @@ class CudaIncludesTest {
         dev.numlint.scan.ScanResult r = dev.numlint.scan.Scanner.scan(dev.numlint.scan.ScanOptions.builder(dir)
                 .analyzers(List.of(new CudaSourceAnalyzer()))
                 .config(dev.numlint.config.NumlintConfig.load(dir.resolve(".numlint.yml")))
-                .setting("all-configurations", "true").cacheDir(dir.resolve(".cache")).build());
-        assertThat(r.findings()).extracting(f -> f.location().file() + ":" + f.location().startLine())
+                .setting("all-configurations", "true")
+                .cacheDir(dir.resolve(".cache"))
+                .build());
+        assertThat(r.findings())
+                .extracting(f -> f.location().file() + ":" + f.location().startLine())
                 .containsExactly("k.cu:5", "k.cu:9");
     }
 
@@ -182,7 +238,8 @@ class CudaIncludesTest {
         Files.createDirectories(dir.resolve("third_party"));
         Files.writeString(dir.resolve("third_party/pixel.hcu"), CAST_HCU);
         Files.writeString(dir.resolve("k.cu"), "#include \"third_party/pixel.hcu\"\n");
-        TestScanContext ctx = new TestScanContext(dir).setting("exclude", "third_party/**").run(new CudaSourceAnalyzer());
+        TestScanContext ctx =
+                new TestScanContext(dir).setting("exclude", "third_party/**").run(new CudaSourceAnalyzer());
         assertThat(ctx.hits()).isEmpty();
         ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
         assertThat(ctx.hits()).containsExactly(new InlineExpectations.Hit("third_party/pixel.hcu", 2, "NL001"));

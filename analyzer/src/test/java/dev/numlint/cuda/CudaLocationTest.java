@@ -21,7 +21,9 @@ class CudaLocationTest {
     private static List<Location> locations(Path dir, String file, String text, String rule) throws Exception {
         Files.write(dir.resolve(file), text.getBytes(StandardCharsets.UTF_8));
         TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
-        return ctx.findings().stream().filter(f -> f.ruleId().equals(rule)).map(Finding::location)
+        return ctx.findings().stream()
+                .filter(f -> f.ruleId().equals(rule))
+                .map(Finding::location)
                 .collect(Collectors.toList());
     }
 

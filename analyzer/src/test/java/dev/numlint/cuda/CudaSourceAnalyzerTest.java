@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CudaSourceAnalyzerTest {
     private static Path fixtures(String sub) throws URISyntaxException {
-        return Path.of(CudaSourceAnalyzerTest.class.getResource("/fixtures/cuda/" + sub).toURI());
+        return Path.of(CudaSourceAnalyzerTest.class
+                .getResource("/fixtures/cuda/" + sub)
+                .toURI());
     }
 
     private static TestScanContext scan(String sub, BuildContext bc) throws URISyntaxException {
@@ -33,7 +35,9 @@ class CudaSourceAnalyzerTest {
     @Test
     void malformedFunctionLosesOnlyItself() throws Exception {
         TestScanContext ctx = scan("default", BuildContext.defaults());
-        List<Notification> parse = ctx.notifications().stream().filter(n -> n.id().equals("parse-error")).collect(Collectors.toList());
+        List<Notification> parse = ctx.notifications().stream()
+                .filter(n -> n.id().equals("parse-error"))
+                .collect(Collectors.toList());
         assertThat(parse).hasSize(1);
         Notification n = parse.get(0);
         assertThat(n.file()).isEqualTo("malformed.cu");
@@ -45,10 +49,14 @@ class CudaSourceAnalyzerTest {
 
     @Test
     void fastMathBuild() throws Exception {
-        BuildContext bc = BuildContext.defaults().fastMath(true)
+        BuildContext bc = BuildContext.defaults()
+                .fastMath(true)
                 .addOrigin("--use_fast_math", Location.line("CMakeLists.txt", 12));
         TestScanContext ctx = scan("fastmath", bc);
-        Finding div = ctx.findings().stream().filter(f -> f.ruleId().equals("NL002")).findFirst().orElseThrow();
+        Finding div = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL002"))
+                .findFirst()
+                .orElseThrow();
         // the message names the flag; where it was set is the related location (and flag evidence)
         assertThat(div.message()).contains("--use_fast_math").doesNotContain("CMakeLists");
         assertThat(div.related()).extracting(r -> r.location().shortText()).containsExactly("CMakeLists.txt:12");
@@ -56,9 +64,13 @@ class CudaSourceAnalyzerTest {
 
     @Test
     void hostContractionCitesTheFlag() throws Exception {
-        TestScanContext ctx = scan("hostfma", BuildContext.defaults().hostArch("haswell")
-                .addOrigin("-march=haswell", Location.line("Makefile", 3)));
-        Finding f = ctx.findings().stream().filter(x -> x.ruleId().equals("NL003")).findFirst().orElseThrow();
+        TestScanContext ctx = scan(
+                "hostfma",
+                BuildContext.defaults().hostArch("haswell").addOrigin("-march=haswell", Location.line("Makefile", 3)));
+        Finding f = ctx.findings().stream()
+                .filter(x -> x.ruleId().equals("NL003"))
+                .findFirst()
+                .orElseThrow();
         assertThat(f.message()).contains("host compiler").contains("-march=haswell");
         assertThat(f.related()).extracting(r -> r.location().shortText()).contains("Makefile:3");
     }
@@ -67,15 +79,23 @@ class CudaSourceAnalyzerTest {
     void messagesNameExpressionAndConsequence() throws Exception {
         TestScanContext ctx = scan("default", BuildContext.defaults());
         Finding cast = ctx.findings().stream()
-                .filter(f -> f.ruleId().equals("NL001") && f.location().file().equals("conversions.cu") && f.location().startLine() == 16)
-                .findFirst().orElseThrow();
-        assertThat(cast.message()).contains("(unsigned short)(temp*65535.0f)").contains("65467 on x86, 0 on the GPU")
-                .contains("70000.0: 4464 on both").doesNotContain("saturate");
+                .filter(f -> f.ruleId().equals("NL001")
+                        && f.location().file().equals("conversions.cu")
+                        && f.location().startLine() == 16)
+                .findFirst()
+                .orElseThrow();
+        assertThat(cast.message())
+                .contains("(unsigned short)(temp*65535.0f)")
+                .contains("65467 on x86, 0 on the GPU")
+                .contains("70000.0: 4464 on both")
+                .doesNotContain("saturate");
         assertThat(cast.location().startColumn()).isPositive();
         assertThat(cast.function()).isEqualTo("reconstruct");
         assertThat(cast.fingerprintKey()).doesNotContain("16");
         Finding promo = ctx.findings().stream()
-                .filter(f -> f.ruleId().equals("NL008") && f.location().startLine() == 6).findFirst().orElseThrow();
+                .filter(f -> f.ruleId().equals("NL008") && f.location().startLine() == 6)
+                .findFirst()
+                .orElseThrow();
         assertThat(promo.message()).contains("4.0/(1.0+x*x)").contains("1.0");
     }
 
@@ -83,7 +103,8 @@ class CudaSourceAnalyzerTest {
     void hostSourcesAndHeadersAnalyzedOnceEach() throws Exception {
         TestScanContext ctx = scan("host", BuildContext.defaults().addNvccFlag("-DUSE_WIDE_REFERENCE"));
         // grid.h is included from kernels.cu and reference.cpp and scanned itself: its finding comes once
-        assertThat(ctx.findings().stream().filter(f -> f.location().file().equals("grid.h"))).hasSize(1);
+        assertThat(ctx.findings().stream().filter(f -> f.location().file().equals("grid.h")))
+                .hasSize(1);
         assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
         for (String f : List.of("a.c", "b.cc", "c.cpp", "d.cxx", "e.h", "f.hpp", "g.cu", "h.cuh")) {
             assertThat(new CudaSourceAnalyzer().accepts(Path.of(f))).as(f).isTrue();
@@ -99,17 +120,26 @@ class CudaSourceAnalyzerTest {
         Path inc = Files.createDirectories(dir.resolve("src/include"));
         Files.writeString(inc.resolve("narrow.h"), "typedef unsigned short pixel_t;\n");
         Files.writeString(outside.resolve("wide.h"), "typedef unsigned int wide_t;\n");
-        Files.writeString(dir.resolve("src/k.cu"), String.join("\n",
-                "#include \"narrow.h\"",
-                "#include \"wide.h\"",
-                "__global__ void k(float *in, pixel_t *out, wide_t *w) {",
-                "#if defined(WITH_PIXELS) && SCALE == 3",
-                "  out[0] = (pixel_t)(in[0] * 2.0f);",
-                "#endif",
-                "  w[0] = (wide_t)(in[1] * 2.0f);",
-                "}", ""));
-        BuildContext bc = BuildContext.defaults().addNvccFlag("-D").addNvccFlag("WITH_PIXELS").addNvccFlag("-DSCALE=3")
-                .addNvccFlag("-I").addNvccFlag("include").addNvccFlag("-I" + outside)
+        Files.writeString(
+                dir.resolve("src/k.cu"),
+                String.join(
+                        "\n",
+                        "#include \"narrow.h\"",
+                        "#include \"wide.h\"",
+                        "__global__ void k(float *in, pixel_t *out, wide_t *w) {",
+                        "#if defined(WITH_PIXELS) && SCALE == 3",
+                        "  out[0] = (pixel_t)(in[0] * 2.0f);",
+                        "#endif",
+                        "  w[0] = (wide_t)(in[1] * 2.0f);",
+                        "}",
+                        ""));
+        BuildContext bc = BuildContext.defaults()
+                .addNvccFlag("-D")
+                .addNvccFlag("WITH_PIXELS")
+                .addNvccFlag("-DSCALE=3")
+                .addNvccFlag("-I")
+                .addNvccFlag("include")
+                .addNvccFlag("-I" + outside)
                 .addOrigin("-I include", Location.line("src/CMakeLists.txt", 4));
         TestScanContext ctx = new TestScanContext(dir).projectContext(bc).run(new CudaSourceAnalyzer());
         // pixel_t comes from the -I directory (relative to the build file) and the #if branch is taken
@@ -122,8 +152,10 @@ class CudaSourceAnalyzerTest {
 
     @Test
     void implementedRulesAreTheCatalogsCudaSourceLayer() {
-        var expected = RuleCatalog.get().all().stream().filter(r -> r.appliesTo(dev.numlint.model.Layer.CUDA_SOURCE))
-                .map(r -> r.id()).collect(Collectors.toSet());
+        var expected = RuleCatalog.get().all().stream()
+                .filter(r -> r.appliesTo(dev.numlint.model.Layer.CUDA_SOURCE))
+                .map(r -> r.id())
+                .collect(Collectors.toSet());
         assertThat(new CudaSourceAnalyzer().implementedRules()).isEqualTo(expected);
     }
 
@@ -131,10 +163,12 @@ class CudaSourceAnalyzerTest {
     void badInputNeverThrows(@TempDir Path dir) throws Exception {
         Files.write(dir.resolve("bin.cu"), new byte[] {1, 0, 2, 3});
         Files.writeString(dir.resolve("braces.cu"), "}}} __global__ void k( { {{ ((( \n#if\n#endif\n#endif\n");
-        Files.writeString(dir.resolve("deep.cu"), "void f() { int x = " + "(".repeat(5000) + "1" + ")".repeat(5000) + "; }");
+        Files.writeString(
+                dir.resolve("deep.cu"), "void f() { int x = " + "(".repeat(5000) + "1" + ")".repeat(5000) + "; }");
         TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
         assertThat(ctx.notifications()).anyMatch(n -> n.file().equals("bin.cu") && n.level() == Level.ERROR);
-        assertThat(ctx.notifications()).anyMatch(n -> n.file().equals("deep.cu") && n.message().contains("nested deeper"));
+        assertThat(ctx.notifications())
+                .anyMatch(n -> n.file().equals("deep.cu") && n.message().contains("nested deeper"));
         assertThat(ctx.findings()).isEmpty();
     }
 }

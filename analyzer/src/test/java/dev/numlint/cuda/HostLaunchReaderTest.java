@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class HostLaunchReaderTest {
     @Test
     void tiledMatmulGetsItsTwoDimensionalLaunchAndBufferSizes() {
-        String src = String.join("\n",
+        String src = String.join(
+                "\n",
                 "#define TILE 16",
                 "const int N = 64;",
                 "__global__ void matMulTiled(const float* A, const float* B, float* C, int n) { }",
@@ -35,14 +36,18 @@ class HostLaunchReaderTest {
         assertThat(l.sharedBytes).isZero();
         assertThat(l.provenance.get("grid")).contains("dim3 grid(").contains("mm.cu:11");
         assertThat(l.args).extracting(a -> a.bufferBytes).containsExactly(16384L, 16384L, 16384L, null);
-        assertThat(l.args.get(0).provenance).contains("cudaMalloc").contains("mm.cu:7").contains("16384 bytes");
+        assertThat(l.args.get(0).provenance)
+                .contains("cudaMalloc")
+                .contains("mm.cu:7")
+                .contains("16384 bytes");
         assertThat(l.args.get(3).value).isEqualTo(64.0);
         assertThat(l.args.get(3).provenance).contains("N = 64");
     }
 
     @Test
     void structArgumentIsLaidOutFromItsMemberAssignments() {
-        String src = String.join("\n",
+        String src = String.join(
+                "\n",
                 "struct Geometry { float dx; int nx; double shift; unsigned n; };",
                 "__global__ void forwardProject(float* out, const float* in, Geometry g) { }",
                 "void run(int views) {",
@@ -73,7 +78,8 @@ class HostLaunchReaderTest {
 
     @Test
     void braceInitialisedStructNewArraysVectorsAndSharedMemory() {
-        String src = String.join("\n",
+        String src = String.join(
+                "\n",
                 "typedef struct { int w; int h; } Size;",
                 "int main() {",
                 "  int n = 1 << 12;",
@@ -96,7 +102,8 @@ class HostLaunchReaderTest {
 
     @Test
     void runtimeAndDriverApiLaunches() {
-        String src = String.join("\n",
+        String src = String.join(
+                "\n",
                 "int main() {",
                 "  int n = 1000; float* d; cudaMalloc(&d, n * sizeof(float));",
                 "  void* args[] = {&d, &n};",
@@ -117,7 +124,8 @@ class HostLaunchReaderTest {
 
     @Test
     void jcudaLaunch() {
-        String src = String.join("\n",
+        String src = String.join(
+                "\n",
                 "int n = 4096;",
                 "CUdeviceptr dIn = new CUdeviceptr();",
                 "cuMemAlloc(dIn, n * Sizeof.FLOAT);",

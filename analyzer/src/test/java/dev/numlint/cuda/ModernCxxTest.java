@@ -13,14 +13,17 @@ import org.junit.jupiter.api.Test;
 class ModernCxxTest {
     @Test
     void modernConstructsParseAndAreAnalyzed() throws Exception {
-        Path dir = Path.of(ModernCxxTest.class.getResource("/fixtures/cuda/modern").toURI());
+        Path dir =
+                Path.of(ModernCxxTest.class.getResource("/fixtures/cuda/modern").toURI());
         CudaSourceAnalyzer a = new CudaSourceAnalyzer();
-        TestScanContext ctx = new TestScanContext(dir).projectContext(BuildContext.defaults()).run(a);
+        TestScanContext ctx =
+                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(a);
         assertThat(ctx.notifications()).as("notifications").isEmpty();
         assertThat(a.stats().failed.get()).isZero();
         assertThat(a.stats().functions.get()).isGreaterThanOrEqualTo(10);
         InlineExpectations exp = InlineExpectations.read(dir);
-        String details = ctx.findings().stream().map(f -> f.location().shortText() + " " + f.ruleId())
+        String details = ctx.findings().stream()
+                .map(f -> f.location().shortText() + " " + f.ruleId())
                 .collect(Collectors.joining("\n"));
         assertThat(exp.compare(ctx.hits())).as(details).isEmpty();
     }

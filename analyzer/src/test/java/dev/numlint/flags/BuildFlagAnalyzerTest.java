@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Finding;
+import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
 import dev.numlint.rules.RuleCatalog;
-import dev.numlint.model.Layer;
 import dev.numlint.testing.InlineExpectations;
 import dev.numlint.testing.TestScanContext;
 import java.io.IOException;
@@ -32,8 +32,10 @@ class BuildFlagAnalyzerTest {
 
     @Test
     void implementsExactlyTheCatalogsBuildFlagRules() {
-        Set<String> catalog = RuleCatalog.get().all().stream().filter(r -> r.appliesTo(Layer.BUILD_FLAGS))
-                .map(r -> r.id()).collect(Collectors.toSet());
+        Set<String> catalog = RuleCatalog.get().all().stream()
+                .filter(r -> r.appliesTo(Layer.BUILD_FLAGS))
+                .map(r -> r.id())
+                .collect(Collectors.toSet());
         assertThat(new BuildFlagAnalyzer().implementedRules()).isEqualTo(catalog);
     }
 
@@ -42,7 +44,10 @@ class BuildFlagAnalyzerTest {
         TestScanContext ctx = new TestScanContext(FIXTURES.resolve("cmake-fastmath")).run(new BuildFlagAnalyzer());
         Finding div = only(ctx, "NL002", 12);
         assertThat(div.location().startColumn()).isEqualTo(43); // column of --use_fast_math
-        assertThat(div.message()).contains("--use_fast_math").contains("div.approx.f32").contains("2^126")
+        assertThat(div.message())
+                .contains("--use_fast_math")
+                .contains("div.approx.f32")
+                .contains("2^126")
                 .contains("CMAKE_CUDA_FLAGS");
         assertThat(div.evidence()).anySatisfy(e -> {
             assertThat(e.kind()).isEqualTo("flag");
@@ -63,14 +68,18 @@ class BuildFlagAnalyzerTest {
     @Test
     void recordsBuildContextForSourcesAndTargets(@TempDir Path dir) throws IOException {
         Path src = Files.createDirectories(dir.resolve("src"));
-        Files.writeString(dir.resolve("CMakeLists.txt"), """
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
                 project(p LANGUAGES CXX CUDA)
                 set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --use_fast_math -Xcompiler=-march=native,-ffp-contract=off")
                 set(CMAKE_CXX_FLAGS "-march=haswell")
                 set(CMAKE_CUDA_ARCHITECTURES 75 86)
                 add_subdirectory(src)
                 """);
-        Files.writeString(src.resolve("CMakeLists.txt"), """
+        Files.writeString(
+                src.resolve("CMakeLists.txt"),
+                """
                 add_executable(app k.cu ref.cpp)
                 target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-ftz=false>)
                 """);
@@ -86,7 +95,10 @@ class BuildFlagAnalyzerTest {
         assertThat(k.hostContracts()).isFalse();
         assertThat(k.cudaArch()).isEqualTo("compute_86");
         assertThat(k.nvccFlags()).contains("--use_fast_math", "-ftz=false");
-        assertThat(k.originOf(f -> f.equals("--use_fast_math")).orElseThrow().location().shortText())
+        assertThat(k.originOf(f -> f.equals("--use_fast_math"))
+                        .orElseThrow()
+                        .location()
+                        .shortText())
                 .isEqualTo("CMakeLists.txt:2:43");
         BuildContext other = ctx.buildContext(src.resolve("other.cu"));
         assertThat(other.effectiveFtz()).isTrue();
@@ -102,7 +114,9 @@ class BuildFlagAnalyzerTest {
         Files.writeString(dir.resolve("a.cu"), "");
         Files.writeString(dir.resolve("b.cu"), "");
         Files.writeString(dir.resolve("c.cpp"), "");
-        Files.writeString(dir.resolve("compile_commands.json"), """
+        Files.writeString(
+                dir.resolve("compile_commands.json"),
+                """
                 [
                   {"directory": "%1$s", "file": "a.cu",
                    "arguments": ["/usr/local/cuda/bin/nvcc", "-O3", "-prec-div=false", "-arch", "sm_90", "-c", "a.cu"]},
@@ -111,12 +125,17 @@ class BuildFlagAnalyzerTest {
                   {"directory": "/elsewhere/build", "file": "/elsewhere/src/c.cpp",
                    "command": "ccache /usr/bin/g++-12 -O2 -ffast-math -c c.cpp"}
                 ]
-                """.formatted(dir.toString().replace("\\", "/")));
+                """
+                        .formatted(dir.toString().replace("\\", "/")));
         TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
-        List<Finding> nl002 = ctx.findings().stream().filter(f -> f.ruleId().equals("NL002")).toList();
+        List<Finding> nl002 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL002")).toList();
         // -prec-div=false in two entries: one finding (with the other entry as related location); -ffast-math: one
         assertThat(nl002).hasSize(2);
-        Finding pd = nl002.stream().filter(f -> f.message().startsWith("-prec-div=false")).findFirst().orElseThrow();
+        Finding pd = nl002.stream()
+                .filter(f -> f.message().startsWith("-prec-div=false"))
+                .findFirst()
+                .orElseThrow();
         assertThat(pd.location().startLine()).isEqualTo(3);
         assertThat(pd.location().startColumn()).isEqualTo(54); // after the opening quote
         assertThat(pd.related()).hasSize(1);
@@ -137,30 +156,40 @@ class BuildFlagAnalyzerTest {
     @Test
     void malformedInputIsReportedAndTheRestIsUsed(@TempDir Path dir) throws IOException {
         Path a = Files.createDirectories(dir.resolve("a"));
-        Files.writeString(a.resolve("compile_commands.json"), """
+        Files.writeString(
+                a.resolve("compile_commands.json"),
+                """
                 [
                   {"directory": "/x", "file": "k.cu", "command": "nvcc -ftz=true -c k.cu"},
                   {"directory": "/x", "file": "l.cu", "command": "nvcc -c l.cu"
                 """);
         Path b = Files.createDirectories(dir.resolve("b"));
-        Files.writeString(b.resolve("CMakeLists.txt"), """
+        Files.writeString(
+                b.resolve("CMakeLists.txt"),
+                """
                 set(A "unterminated
                 set(CMAKE_CUDA_FLAGS "-prec-sqrt=false")
                 """);
         Path c = Files.createDirectories(dir.resolve("c"));
         Files.write(c.resolve("Makefile"), new byte[] {0x4e, 0x00, 0x01, 0x02});
         TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
-        assertThat(ctx.notifications()).extracting(Notification::file)
+        assertThat(ctx.notifications())
+                .extracting(Notification::file)
                 .contains("a/compile_commands.json", "b/CMakeLists.txt", "c/Makefile");
-        Notification json = ctx.notifications().stream().filter(n -> n.file().endsWith(".json")).findFirst()
+        Notification json = ctx.notifications().stream()
+                .filter(n -> n.file().endsWith(".json"))
+                .findFirst()
                 .orElseThrow();
         assertThat(json.line()).isEqualTo(4);
         assertThat(json.message()).contains("malformed JSON").contains("1 entries");
-        Notification cm = ctx.notifications().stream().filter(n -> n.file().endsWith(".txt")).findFirst()
+        Notification cm = ctx.notifications().stream()
+                .filter(n -> n.file().endsWith(".txt"))
+                .findFirst()
                 .orElseThrow();
         assertThat(cm.line()).isEqualTo(1);
         assertThat(cm.message()).contains("unterminated quote");
-        assertThat(ctx.findings()).extracting(f -> f.ruleId() + "@" + f.location().shortText())
+        assertThat(ctx.findings())
+                .extracting(f -> f.ruleId() + "@" + f.location().shortText())
                 .containsExactlyInAnyOrder("NL007@a/compile_commands.json:2:56", "NL006@b/CMakeLists.txt:2:23");
     }
 
@@ -175,13 +204,18 @@ class BuildFlagAnalyzerTest {
         assertThat(bc.effectiveFastMath()).isTrue();
         assertThat(bc.hostArch()).isEqualTo("native");
         assertThat(bc.cudaArch()).isEqualTo("compute_80");
-        assertThat(bc.originOf(f -> f.equals("--use_fast_math")).orElseThrow().location().file())
+        assertThat(bc.originOf(f -> f.equals("--use_fast_math"))
+                        .orElseThrow()
+                        .location()
+                        .file())
                 .isEqualTo(BuildFlagAnalyzer.COMMAND_LINE);
     }
 
     @Test
     void makefileContextReachesTheCompiledSourceOnce(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("Makefile"), """
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
                 NVCC ?= nvcc
                 NVCCFLAGS := -O3 -arch=sm_80 -ftz=true
                 ifeq ($(fast),1)
@@ -197,11 +231,16 @@ class BuildFlagAnalyzerTest {
         assertThat(k.cudaArch()).isEqualTo("sm_80");
         // the conditional fast math is reported, but not assumed for the build
         assertThat(k.effectiveFastMath()).isFalse();
-        assertThat(k.origins()).doesNotHaveDuplicates()
-                .extracting(o -> o.location().shortText()).contains("Makefile:2:30");
-        assertThat(ctx.findings()).filteredOn(f -> f.location().startLine() == 4)
-                .extracting(Finding::ruleId).containsExactlyInAnyOrder("NL002", "NL006", "NL007");
-        assertThat(ctx.findings()).filteredOn(f -> f.location().startLine() == 4)
+        assertThat(k.origins())
+                .doesNotHaveDuplicates()
+                .extracting(o -> o.location().shortText())
+                .contains("Makefile:2:30");
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.location().startLine() == 4)
+                .extracting(Finding::ruleId)
+                .containsExactlyInAnyOrder("NL002", "NL006", "NL007");
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.location().startLine() == 4)
                 .allSatisfy(f -> assertThat(f.confidence()).isEqualTo(Confidence.MEDIUM));
     }
 
@@ -220,15 +259,17 @@ class BuildFlagAnalyzerTest {
             String text = Files.readString(sample);
             String name = sample.getFileName().toString();
             for (int k = 0; k < 12; k++) {
-                String damaged = switch (k % 3) {
-                    case 0 -> text.substring(0, rnd.nextInt(text.length() + 1));
-                    case 1 -> mutate(text, rnd);
-                    default -> text.substring(rnd.nextInt(text.length() + 1));
-                };
+                String damaged =
+                        switch (k % 3) {
+                            case 0 -> text.substring(0, rnd.nextInt(text.length() + 1));
+                            case 1 -> mutate(text, rnd);
+                            default -> text.substring(rnd.nextInt(text.length() + 1));
+                        };
                 Path d = Files.createDirectories(dir.resolve("r" + runs++));
                 Files.writeString(d.resolve(name), damaged);
-                Files.writeString(d.resolve("compile_commands.json"), k % 2 == 0
-                        ? json.substring(0, rnd.nextInt(json.length() + 1)) : mutate(json, rnd));
+                Files.writeString(
+                        d.resolve("compile_commands.json"),
+                        k % 2 == 0 ? json.substring(0, rnd.nextInt(json.length() + 1)) : mutate(json, rnd));
             }
         }
         TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
@@ -256,19 +297,29 @@ class BuildFlagAnalyzerTest {
         Path examples = Path.of("../examples");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(examples), "examples/ not present");
         TestScanContext ctx = new TestScanContext(examples).run(new BuildFlagAnalyzer());
-        assertThat(ctx.findings()).extracting(f -> f.ruleId() + "@" + f.location().file() + ":" + f.location().startLine())
-                .containsExactlyInAnyOrder("NL002@dbt/CMakeLists.txt:10", "NL006@dbt/CMakeLists.txt:10",
-                        "NL007@dbt/CMakeLists.txt:10", "NL003@dbt/CMakeLists.txt:13", "NL007@pi/Makefile:4",
+        assertThat(ctx.findings())
+                .extracting(f -> f.ruleId() + "@" + f.location().file() + ":"
+                        + f.location().startLine())
+                .containsExactlyInAnyOrder(
+                        "NL002@dbt/CMakeLists.txt:10",
+                        "NL006@dbt/CMakeLists.txt:10",
+                        "NL007@dbt/CMakeLists.txt:10",
+                        "NL003@dbt/CMakeLists.txt:13",
+                        "NL007@pi/Makefile:4",
                         "NL005@pi/Makefile:6");
-        assertThat(ctx.buildContext(examples.resolve("dbt/backproject.cu")).effectiveFastMath()).isTrue();
-        assertThat(ctx.buildContext(examples.resolve("dbt/reference.cpp")).hostContracts()).isTrue();
-        assertThat(ctx.buildContext(examples.resolve("pi/pi.cu")).effectiveFtz()).isTrue();
+        assertThat(ctx.buildContext(examples.resolve("dbt/backproject.cu")).effectiveFastMath())
+                .isTrue();
+        assertThat(ctx.buildContext(examples.resolve("dbt/reference.cpp")).hostContracts())
+                .isTrue();
+        assertThat(ctx.buildContext(examples.resolve("pi/pi.cu")).effectiveFtz())
+                .isTrue();
         assertThat(ctx.notifications()).isEmpty();
     }
 
     @Test
     void disabledRulesAreNotReported() {
-        TestScanContext ctx = new TestScanContext(FIXTURES.resolve("make-nvcc")).disable("NL007")
+        TestScanContext ctx = new TestScanContext(FIXTURES.resolve("make-nvcc"))
+                .disable("NL007")
                 .run(new BuildFlagAnalyzer());
         assertThat(ctx.findings()).isNotEmpty().noneMatch(f -> f.ruleId().equals("NL007"));
     }
@@ -276,8 +327,14 @@ class BuildFlagAnalyzerTest {
     @Test
     void acceptsBuildFilesOnly() {
         BuildFlagAnalyzer a = new BuildFlagAnalyzer();
-        for (String ok : List.of("CMakeLists.txt", "x/flags.cmake", "Makefile", "makefile", "GNUmakefile",
-                "common.mk", "build/compile_commands.json")) {
+        for (String ok : List.of(
+                "CMakeLists.txt",
+                "x/flags.cmake",
+                "Makefile",
+                "makefile",
+                "GNUmakefile",
+                "common.mk",
+                "build/compile_commands.json")) {
             assertThat(a.accepts(Path.of(ok))).as(ok).isTrue();
         }
         for (String no : List.of("main.cu", "Makefile.am", "CMakeCache.txt", "commands.json", "make.config")) {
@@ -287,7 +344,8 @@ class BuildFlagAnalyzerTest {
 
     private static Finding only(TestScanContext ctx, String rule, int line) {
         List<Finding> fs = ctx.findings().stream()
-                .filter(f -> f.ruleId().equals(rule) && f.location().startLine() == line).toList();
+                .filter(f -> f.ruleId().equals(rule) && f.location().startLine() == line)
+                .toList();
         assertThat(fs).as(rule + " at line " + line + " in " + ctx.findings()).hasSize(1);
         return fs.get(0);
     }

@@ -29,26 +29,36 @@ class BuildFlagChecksTest {
     @Test
     void oneRegisteredCheckPerRuleAndTheRulesDerivedFromThem() {
         List<BuildFlagCheck> checks = Checks.load(BuildFlagCheck.class, Layer.BUILD_FLAGS);
-        Map<String, String> byRule = checks.stream().collect(Collectors.toMap(BuildFlagCheck::ruleId,
-                c -> c.getClass().getSimpleName()));
-        assertThat(byRule).containsExactlyInAnyOrderEntriesOf(Map.of("NL002", "ApproximateDivisionFlags",
-                "NL003", "FmaContractionFlags", "NL005", "X87PrecisionFlags", "NL006", "ApproximateMathFlags",
-                "NL007", "FlushToZeroFlags"));
+        Map<String, String> byRule = checks.stream().collect(Collectors.toMap(BuildFlagCheck::ruleId, c -> c.getClass()
+                .getSimpleName()));
+        assertThat(byRule)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "NL002",
+                        "ApproximateDivisionFlags",
+                        "NL003",
+                        "FmaContractionFlags",
+                        "NL005",
+                        "X87PrecisionFlags",
+                        "NL006",
+                        "ApproximateMathFlags",
+                        "NL007",
+                        "FlushToZeroFlags"));
         assertThat(new BuildFlagAnalyzer().implementedRules()).isEqualTo(Checks.ruleIds(checks));
     }
 
     private static FlagFacts facts(String... flags) {
         List<FlagTok> toks = new ArrayList<>();
         for (int i = 0; i < flags.length; i++) {
-            toks.add(new FlagTok(flags[i], Location.of("Makefile", 1, 1 + 20 * i), FlagTok.Lang.CUDA, null,
-                    "NVCCFLAGS"));
+            toks.add(new FlagTok(
+                    flags[i], Location.of("Makefile", 1, 1 + 20 * i), FlagTok.Lang.CUDA, null, "NVCCFLAGS"));
         }
         return new FlagFacts(FlagInterpreter.interpret(toks).entries);
     }
 
     private static List<String> run(BuildFlagCheck check, FlagFacts facts) {
         List<String> out = new ArrayList<>();
-        check.check(facts, (FlagHazard h) -> out.add(h.ruleId() + " " + h.entry().flag()));
+        check.check(
+                facts, (FlagHazard h) -> out.add(h.ruleId() + " " + h.entry().flag()));
         return out;
     }
 
@@ -60,15 +70,18 @@ class BuildFlagChecksTest {
         assertThat(run(new ApproximateMathFlags(), f)).containsExactly("NL006 --use_fast_math");
         assertThat(run(new FlushToZeroFlags(), f)).isEmpty();
         // a later -prec-div=true undoes an earlier -prec-div=false; an earlier one does not undo a later false
-        assertThat(run(new ApproximateDivisionFlags(), facts("-prec-div=false", "-prec-div=true"))).isEmpty();
+        assertThat(run(new ApproximateDivisionFlags(), facts("-prec-div=false", "-prec-div=true")))
+                .isEmpty();
         assertThat(run(new ApproximateDivisionFlags(), facts("-prec-div=true", "-prec-div=false")))
                 .containsExactly("NL002 -prec-div=false");
         // host flags through -Xcompiler: FMA unless -ffp-contract=off anywhere, x87 unless -mfpmath=sse
         assertThat(run(new FmaContractionFlags(), facts("-Xcompiler", "-march=haswell")))
                 .containsExactly("NL003 -march=haswell");
-        assertThat(run(new FmaContractionFlags(), facts("-Xcompiler=-ffp-contract=off,-march=haswell"))).isEmpty();
+        assertThat(run(new FmaContractionFlags(), facts("-Xcompiler=-ffp-contract=off,-march=haswell")))
+                .isEmpty();
         assertThat(run(new X87PrecisionFlags(), facts("-m32"))).containsExactly("NL005 -m32");
-        assertThat(run(new X87PrecisionFlags(), facts("-m32", "-Xcompiler=-mfpmath=sse"))).isEmpty();
+        assertThat(run(new X87PrecisionFlags(), facts("-m32", "-Xcompiler=-mfpmath=sse")))
+                .isEmpty();
     }
 
     @Test
@@ -77,7 +90,10 @@ class BuildFlagChecksTest {
         assertThat(ctx.findings()).isNotEmpty();
         for (Finding f : ctx.findings()) {
             String own = f.message().substring(0, f.message().indexOf("; set through "));
-            assertThat(own).as(f.ruleId() + " at " + f.location()).doesNotContain("\n").hasSizeLessThanOrEqualTo(160)
+            assertThat(own)
+                    .as(f.ruleId() + " at " + f.location())
+                    .doesNotContain("\n")
+                    .hasSizeLessThanOrEqualTo(160)
                     .startsWith(f.evidence().get(0).text());
         }
     }

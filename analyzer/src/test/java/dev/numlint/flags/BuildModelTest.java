@@ -19,8 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The build model: which configuration of a Makefile / CMake project / compilation database a source gets. */
 class BuildModelTest {
-    private static final Path MAKE = Path.of("src/test/resources/build-model/make-goal").toAbsolutePath();
-    private static final Path CMAKE = Path.of("src/test/resources/build-model/cmake-option").toAbsolutePath();
+    private static final Path MAKE =
+            Path.of("src/test/resources/build-model/make-goal").toAbsolutePath();
+    private static final Path CMAKE =
+            Path.of("src/test/resources/build-model/cmake-option").toAbsolutePath();
 
     private static TestScanContext scan(Path dir, BuildOptions o) {
         return new TestScanContext(dir).run(new BuildFlagAnalyzer(o));
@@ -40,37 +42,54 @@ class BuildModelTest {
     void makefileDefaultGoalChainAppliesTargetSpecificValues() {
         TestScanContext ctx = scan(MAKE, BuildOptions.DEFAULT);
         BuildContext k = ctx.buildContext(MAKE.resolve("kern.cu"));
-        assertThat(k.effectiveFastMath()).as("release: NVCCFLAGS += -use_fast_math on the goal chain").isTrue();
-        assertThat(k.defines()).contains("FAST_PATH", "MODE_FAST", "COMMON_DEF=1")
+        assertThat(k.effectiveFastMath())
+                .as("release: NVCCFLAGS += -use_fast_math on the goal chain")
+                .isTrue();
+        assertThat(k.defines())
+                .contains("FAST_PATH", "MODE_FAST", "COMMON_DEF=1")
                 .doesNotContain("DEBUG_PATH", "WITH_DEBUG_LOGS");
         assertThat(k.includePaths()).contains(MAKE.resolve("inc").normalize());
         assertThat(k.nvccFlags()).contains("-I" + MAKE.resolve("inc").normalize(), "-DFAST_PATH", "-lineinfo");
-        assertThat(k.configuration()).startsWith("Makefile goal all -> release -> app -> kern.o")
+        assertThat(k.configuration())
+                .startsWith("Makefile goal all -> release -> app -> kern.o")
                 .endsWith("(Makefile)");
-        assertThat(k.precDiv()).as("-prec-div=false is in the unselected 'debug' target").isNull();
-        assertThat(k.precSqrt()).as("-prec-sqrt=false is under a condition on $(shell)").isNull();
-        assertThat(k.origins()).extracting(BuildContext.FlagOrigin::flag).contains("-use_fast_math")
+        assertThat(k.precDiv())
+                .as("-prec-div=false is in the unselected 'debug' target")
+                .isNull();
+        assertThat(k.precSqrt())
+                .as("-prec-sqrt=false is under a condition on $(shell)")
+                .isNull();
+        assertThat(k.origins())
+                .extracting(BuildContext.FlagOrigin::flag)
+                .contains("-use_fast_math")
                 .doesNotContain("-prec-div=false", "-prec-sqrt=false", "-ftz=true");
-
     }
 
     @Test
     void flagsOfUnselectedConfigurationsAreAuditedWhereWrittenButNotApplied() {
         TestScanContext ctx = scan(MAKE, BuildOptions.DEFAULT);
-        Finding precDiv = ctx.findings().stream().filter(f -> f.ruleId().equals("NL002")
-                && f.message().startsWith("-prec-div=false")).findFirst().orElseThrow();
+        Finding precDiv = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL002") && f.message().startsWith("-prec-div=false"))
+                .findFirst()
+                .orElseThrow();
         assertThat(precDiv.location().startLine()).isEqualTo(33);
         assertThat(precDiv.confidence()).isEqualTo(Confidence.MEDIUM);
         assertThat(precDiv.message()).contains("Makefile target 'debug' (not built by the default goal 'all')");
-        Finding ftz = ctx.findings().stream().filter(f -> f.ruleId().equals("NL007")
-                && f.message().startsWith("-ftz=true")).findFirst().orElseThrow();
+        Finding ftz = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL007") && f.message().startsWith("-ftz=true"))
+                .findFirst()
+                .orElseThrow();
         assertThat(ftz.location().startLine()).isEqualTo(15);
         assertThat(ftz.message()).contains("the else branch of ifeq ($(MODE),fast) at Makefile:12");
-        Finding sqrt = ctx.findings().stream().filter(f -> f.ruleId().equals("NL006")
-                && f.message().startsWith("-prec-sqrt=false")).findFirst().orElseThrow();
+        Finding sqrt = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL006") && f.message().startsWith("-prec-sqrt=false"))
+                .findFirst()
+                .orElseThrow();
         assertThat(sqrt.message()).contains("ifeq ($(GPU),A100)").contains("cannot know");
-        Finding fast = ctx.findings().stream().filter(f -> f.ruleId().equals("NL002")
-                && f.message().startsWith("-use_fast_math")).findFirst().orElseThrow();
+        Finding fast = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL002") && f.message().startsWith("-use_fast_math"))
+                .findFirst()
+                .orElseThrow();
         assertThat(fast.confidence()).isEqualTo(Confidence.HIGH);
         assertThat(fast.location().startLine()).isEqualTo(30);
         assertThat(ctx.notifications()).anySatisfy(n -> {
@@ -87,8 +106,10 @@ class BuildModelTest {
         assertThat(k.effectivePrecDiv()).isFalse();
         assertThat(k.defines()).contains("DEBUG_PATH").doesNotContain("FAST_PATH");
         assertThat(k.configuration()).startsWith("Makefile goal debug -> app -> kern.o");
-        Finding fast = ctx.findings().stream().filter(f -> f.ruleId().equals("NL002")
-                && f.message().startsWith("-use_fast_math")).findFirst().orElseThrow();
+        Finding fast = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL002") && f.message().startsWith("-use_fast_math"))
+                .findFirst()
+                .orElseThrow();
         assertThat(fast.message()).contains("Makefile target 'release' (not built by --make-target 'debug')");
         TestScanContext none = scan(MAKE, make("nosuch"));
         assertThat(none.notifications()).anySatisfy(n -> assertThat(n.message()).contains("--make-target 'nosuch'"));
@@ -117,7 +138,9 @@ class BuildModelTest {
         Files.writeString(dir.resolve("b.cu"), "");
         Files.createDirectories(dir.resolve("mk"));
         Files.writeString(dir.resolve("mk/flags.mk"), "override EXTRA := -DFROM_INCLUDE\n");
-        Files.writeString(dir.resolve("Makefile"), """
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
                 -include mk/flags.mk
                 include /etc/outside.mk
                 EXTRA = -DIGNORED
@@ -154,17 +177,30 @@ class BuildModelTest {
                 """);
         TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
         BuildContext a = ctx.buildContext(dir.resolve("a.cu"));
-        assertThat(a.defines()).contains("WORDS_OK", "SORT_OK", "NDEF_OK", "FROM_INCLUDE", "IF_TRUE", "W1", "W2",
-                "L_a", "L_c", "MULTI_LINE").doesNotContain("WRONG_C", "IGNORED", "IF_FALSE", "ENV_DEPENDENT");
-        assertThat(ctx.notifications()).anySatisfy(n -> assertThat(n.message())
-                .contains("'/etc/outside.mk' lies outside the scanned tree"));
+        assertThat(a.defines())
+                .contains(
+                        "WORDS_OK",
+                        "SORT_OK",
+                        "NDEF_OK",
+                        "FROM_INCLUDE",
+                        "IF_TRUE",
+                        "W1",
+                        "W2",
+                        "L_a",
+                        "L_c",
+                        "MULTI_LINE")
+                .doesNotContain("WRONG_C", "IGNORED", "IF_FALSE", "ENV_DEPENDENT");
+        assertThat(ctx.notifications())
+                .anySatisfy(n -> assertThat(n.message()).contains("'/etc/outside.mk' lies outside the scanned tree"));
     }
 
     @Test
     void shellMetacharactersInFlagsStayData(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("k.cu"), "");
         Files.writeString(dir.resolve("evil.sh"), "touch pwned\n");
-        Files.writeString(dir.resolve("Makefile"), """
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
                 NVCCFLAGS = -DX=`./evil.sh` -I'$(shell ./evil.sh)' -use_fast_math
                 k.o: k.cu
                 \tnvcc $(NVCCFLAGS) -c k.cu
@@ -177,7 +213,9 @@ class BuildModelTest {
 
         Path cm = Files.createDirectories(dir.resolve("cm"));
         Files.writeString(cm.resolve("k.cu"), "");
-        Files.writeString(cm.resolve("CMakeLists.txt"), """
+        Files.writeString(
+                cm.resolve("CMakeLists.txt"),
+                """
                 add_executable(app k.cu)
                 target_compile_definitions(app PRIVATE "Y=$(./evil.sh)")
                 target_include_directories(app PRIVATE "`./evil.sh`")
@@ -188,10 +226,15 @@ class BuildModelTest {
 
         Path db = Files.createDirectories(dir.resolve("db"));
         Files.writeString(db.resolve("k.cu"), "");
-        Files.writeString(db.resolve("compile_commands.json"), """
+        Files.writeString(
+                db.resolve("compile_commands.json"),
+                """
                 [{"directory": "%s", "file": "k.cu", "arguments": ["nvcc", "-DZ=`./evil.sh`", "-c", "k.cu"]}]
-                """.formatted(db.toString().replace("\\", "/")));
-        assertThat(scan(db, BuildOptions.DEFAULT).buildContext(db.resolve("k.cu")).defines())
+                """
+                        .formatted(db.toString().replace("\\", "/")));
+        assertThat(scan(db, BuildOptions.DEFAULT)
+                        .buildContext(db.resolve("k.cu"))
+                        .defines())
                 .containsExactly("Z=`./evil.sh`");
         assertThat(Files.exists(dir.resolve("pwned"))).isFalse();
     }
@@ -202,30 +245,40 @@ class BuildModelTest {
     void cmakeOptionDefaultsDecideBranchesAndSubdirectoriesInherit() {
         TestScanContext ctx = scan(CMAKE, BuildOptions.DEFAULT);
         BuildContext k = ctx.buildContext(CMAKE.resolve("sub/kern.cu"));
-        assertThat(k.effectiveFastMath()).as("else() branch of if(USE_HIP) with USE_HIP OFF").isTrue();
+        assertThat(k.effectiveFastMath())
+                .as("else() branch of if(USE_HIP) with USE_HIP OFF")
+                .isTrue();
         assertThat(k.effectivePrecDiv()).isFalse(); // by fast math, not by the skipped -prec-div=false
         assertThat(k.origins()).noneMatch(o -> o.flag().equals("-prec-div=false"));
-        assertThat(k.defines()).contains("FAST_PATH", "CUDA_ONLY", "SINGLE_PATH")
+        assertThat(k.defines())
+                .contains("FAST_PATH", "CUDA_ONLY", "SINGLE_PATH")
                 .doesNotContain("HIP_PATH", "DOUBLE_PATH");
         assertThat(k.includePaths()).contains(CMAKE.resolve("sub/include"));
-        assertThat(k.configuration()).startsWith("CMake target app (CMakeLists.txt;").contains("USE_HIP=OFF");
+        assertThat(k.configuration())
+                .startsWith("CMake target app (CMakeLists.txt;")
+                .contains("USE_HIP=OFF");
         assertThat(k.effectiveFtz()).isTrue();
         assertThat(k.origins()).noneMatch(o -> o.flag().equals("-ftz=true")); // its condition is unknown
-        Finding pd = ctx.findings().stream().filter(f -> f.message().startsWith("-prec-div=false"))
-                .findFirst().orElseThrow();
+        Finding pd = ctx.findings().stream()
+                .filter(f -> f.message().startsWith("-prec-div=false"))
+                .findFirst()
+                .orElseThrow();
         assertThat(pd.location().startLine()).isEqualTo(7);
         assertThat(pd.confidence()).isEqualTo(Confidence.MEDIUM);
-        assertThat(pd.message()).contains("if(USE_HIP) at CMakeLists.txt:6, which is false in the default "
-                + "configuration (USE_HIP=OFF)");
-        Finding ftz = ctx.findings().stream().filter(f -> f.message().startsWith("-ftz=true"))
-                .findFirst().orElseThrow();
+        assertThat(pd.message())
+                .contains("if(USE_HIP) at CMakeLists.txt:6, which is false in the default "
+                        + "configuration (USE_HIP=OFF)");
+        Finding ftz = ctx.findings().stream()
+                .filter(f -> f.message().startsWith("-ftz=true"))
+                .findFirst()
+                .orElseThrow();
         assertThat(ftz.message()).contains("CUDAToolkit_VERSION").contains("value unknown");
     }
 
     @Test
     void cmakeDefinesAndPresetsOverrideDefaults() {
-        BuildContext dbl = scan(CMAKE, cmake(Map.of("PRECISION", "double"), null))
-                .buildContext(CMAKE.resolve("sub/kern.cu"));
+        BuildContext dbl =
+                scan(CMAKE, cmake(Map.of("PRECISION", "double"), null)).buildContext(CMAKE.resolve("sub/kern.cu"));
         assertThat(dbl.effectiveFastMath()).isFalse();
         assertThat(dbl.defines()).contains("DOUBLE_PATH").doesNotContain("SINGLE_PATH");
         TestScanContext hip = scan(CMAKE, cmake(Map.of(), "hip"));
@@ -235,12 +288,13 @@ class BuildModelTest {
         assertThat(h.defines()).contains("HIP_PATH");
         assertThat(h.configuration()).contains("preset hip");
         // --cmake-define wins over the preset
-        BuildContext both = scan(CMAKE, cmake(Map.of("USE_HIP", "OFF"), "hip"))
-                .buildContext(CMAKE.resolve("sub/kern.cu"));
+        BuildContext both =
+                scan(CMAKE, cmake(Map.of("USE_HIP", "OFF"), "hip")).buildContext(CMAKE.resolve("sub/kern.cu"));
         assertThat(both.defines()).contains("DOUBLE_PATH").doesNotContain("HIP_PATH");
         TestScanContext missing = scan(CMAKE, cmake(Map.of(), "nosuch"));
         assertThat(missing.notifications()).anySatisfy(n -> assertThat(n.message())
-                .contains("no configure preset named 'nosuch'").contains("base, hip"));
+                .contains("no configure preset named 'nosuch'")
+                .contains("base, hip"));
     }
 
     @Test
@@ -281,7 +335,8 @@ class BuildModelTest {
                 List<PosText> out = new java.util.ArrayList<>();
                 for (CMakeLexer.Arg a : args) {
                     String t = a.text().text;
-                    if (a.kind() == CMakeLexer.Kind.UNQUOTED) out.addAll(a.text().splitList());
+                    if (a.kind() == CMakeLexer.Kind.UNQUOTED)
+                        out.addAll(a.text().splitList());
                     else out.add(PosText.of(t, -1, 0, 0));
                 }
                 return out;
@@ -290,8 +345,11 @@ class BuildModelTest {
         }
         // a backtracking pattern from the scanned tree: bounded (known false or unknown), never a hang
         CMakeLexer lx = CMakeLexer.lex("if(\"" + "a".repeat(3000) + "!\" MATCHES \"^(a|aa|a?a)+$\")\n", 0);
-        int v = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> c.eval(lx.commands.get(0).args(),
-                args -> List.of(PosText.of(args.get(0).text().text, -1, 0, 0))));
+        int v = assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
+                () -> c.eval(
+                        lx.commands.get(0).args(),
+                        args -> List.of(PosText.of(args.get(0).text().text, -1, 0, 0))));
         assertThat(v).isIn(0, 2);
     }
 
@@ -302,10 +360,12 @@ class BuildModelTest {
         Files.writeString(dir.resolve("k.cu"), "");
         Files.writeString(dir.resolve("Makefile"), "k.o: k.cu\n\tnvcc -use_fast_math -DFROM_MAKE -c k.cu\n");
         Path build = Files.createDirectories(dir.resolve("build-release"));
-        String db = """
+        String db =
+                """
                 [{"directory": "%s", "file": "../k.cu",
                   "arguments": ["nvcc", "-DFROM_DB", "-Iinc", "-ftz=true", "-c", "../k.cu"]}]
-                """.formatted(build.toString().replace("\\", "/"));
+                """
+                        .formatted(build.toString().replace("\\", "/"));
         Files.writeString(build.resolve("compile_commands.json"), db);
         TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
         BuildContext k = ctx.buildContext(dir.resolve("k.cu"));
@@ -315,15 +375,19 @@ class BuildModelTest {
         assertThat(k.includePaths()).containsExactly(build.resolve("inc"));
         assertThat(k.configuration()).isEqualTo("compile_commands.json entry (build-release/compile_commands.json:1)");
         // the Makefile's fast math is still audited where it is written
-        assertThat(ctx.findings()).anySatisfy(f -> assertThat(f.location().file()).isEqualTo("Makefile"));
+        assertThat(ctx.findings())
+                .anySatisfy(f -> assertThat(f.location().file()).isEqualTo("Makefile"));
 
         // -p DIR outside the scanned files
         Path elsewhere = Files.createDirectories(dir.resolve("other"));
         Path proj = Files.createDirectories(dir.resolve("proj"));
         Files.writeString(proj.resolve("k.cu"), "");
-        Files.writeString(elsewhere.resolve("compile_commands.json"), """
+        Files.writeString(
+                elsewhere.resolve("compile_commands.json"),
+                """
                 [{"directory": "%s", "file": "k.cu", "command": "nvcc -DVIA_P -c k.cu"}]
-                """.formatted(proj.toString().replace("\\", "/")));
+                """
+                        .formatted(proj.toString().replace("\\", "/")));
         TestScanContext p = scan(proj, new BuildOptions(elsewhere, null, Map.of(), null));
         assertThat(p.buildContext(proj.resolve("k.cu")).defines()).containsExactly("VIA_P");
     }
@@ -335,12 +399,26 @@ class BuildModelTest {
         StringBuilder mk = new StringBuilder("A0 := -DX\n");
         StringBuilder rec = new StringBuilder("R0 = -DY\n");
         for (int i = 1; i <= 40; i++) {
-            mk.append("A").append(i).append(" := $(A").append(i - 1).append(") $(A").append(i - 1).append(")\n");
-            rec.append("R").append(i).append(" = $(R").append(i - 1).append(") $(R").append(i - 1).append(")\n");
+            mk.append("A")
+                    .append(i)
+                    .append(" := $(A")
+                    .append(i - 1)
+                    .append(") $(A")
+                    .append(i - 1)
+                    .append(")\n");
+            rec.append("R")
+                    .append(i)
+                    .append(" = $(R")
+                    .append(i - 1)
+                    .append(") $(R")
+                    .append(i - 1)
+                    .append(")\n");
         }
         Files.writeString(dir.resolve("k.cu"), "");
-        Files.writeString(dir.resolve("Makefile"), mk + rec.toString()
-                + "NVCCFLAGS = -use_fast_math $(A40) $(R40)\nk.o: k.cu\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
+        Files.writeString(
+                dir.resolve("Makefile"),
+                mk + rec.toString()
+                        + "NVCCFLAGS = -use_fast_math $(A40) $(R40)\nk.o: k.cu\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
         assertThat(mk.length() + rec.length()).isLessThan(2048);
         TestScanContext ctx = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> scan(dir, BuildOptions.DEFAULT));
         assertThat(ctx.notifications()).anySatisfy(n -> {
@@ -354,7 +432,13 @@ class BuildModelTest {
     void recursiveDoublingSeedFinishesWellUnderASecond(@TempDir Path dir) throws IOException {
         StringBuilder mk = new StringBuilder("A0 = x\n");
         for (int i = 1; i <= 40; i++) {
-            mk.append("A").append(i).append(" = $(A").append(i - 1).append(") $(A").append(i - 1).append(")\n");
+            mk.append("A")
+                    .append(i)
+                    .append(" = $(A")
+                    .append(i - 1)
+                    .append(") $(A")
+                    .append(i - 1)
+                    .append(")\n");
         }
         mk.append("NVCCFLAGS = $(A40)\nall:\n\tnvcc $(NVCCFLAGS) k.cu\n");
         assertThat(mk.length()).isEqualTo(826);
@@ -369,7 +453,9 @@ class BuildModelTest {
             cpuNanos[0] = mx.getCurrentThreadCpuTime() - c0;
             return c;
         });
-        assertThat(cpuNanos[0] / 1_000_000).as("CPU time of the evaluation in ms").isLessThan(1000);
+        assertThat(cpuNanos[0] / 1_000_000)
+                .as("CPU time of the evaluation in ms")
+                .isLessThan(1000);
         assertThat(ctx.notifications()).anySatisfy(n -> {
             assertThat(n.id()).isEqualTo("not-evaluated");
             assertThat(n.message()).contains("not fully evaluated");
@@ -381,7 +467,13 @@ class BuildModelTest {
     void doublingCMakeVariablesFinishQuicklyWithANotice(@TempDir Path dir) throws IOException {
         StringBuilder cm = new StringBuilder("set(A0 \"-DX\")\n");
         for (int i = 1; i <= 40; i++) {
-            cm.append("set(A").append(i).append(" \"${A").append(i - 1).append("} ${A").append(i - 1).append("}\")\n");
+            cm.append("set(A")
+                    .append(i)
+                    .append(" \"${A")
+                    .append(i - 1)
+                    .append("} ${A")
+                    .append(i - 1)
+                    .append("}\")\n");
         }
         cm.append("set(CMAKE_CUDA_FLAGS \"--use_fast_math ${A40}\")\nadd_executable(app k.cu)\n");
         Files.writeString(dir.resolve("k.cu"), "");
@@ -397,11 +489,11 @@ class BuildModelTest {
     @Test
     void hostileMakefileShapesFinishQuickly(@TempDir Path dir) throws IOException {
         StringBuilder s = new StringBuilder();
-        s.append("override ".repeat(20000)).append("X := 1\n");                  // long modifier runs
-        s.append("R = $(R) x\nNVCCFLAGS = $(R)\n");                              // self reference
-        s.append("ifeq (".repeat(2000)).append("\n");                             // broken conditionals
-        s.append("F = $(call F,$(1))\nG := $(call F,1)\n");                       // unbounded recursion
-        s.append("all: all\n\tnvcc $(NVCCFLAGS) -c all.cu\n");                    // a goal that is its own prerequisite
+        s.append("override ".repeat(20000)).append("X := 1\n"); // long modifier runs
+        s.append("R = $(R) x\nNVCCFLAGS = $(R)\n"); // self reference
+        s.append("ifeq (".repeat(2000)).append("\n"); // broken conditionals
+        s.append("F = $(call F,$(1))\nG := $(call F,1)\n"); // unbounded recursion
+        s.append("all: all\n\tnvcc $(NVCCFLAGS) -c all.cu\n"); // a goal that is its own prerequisite
         Files.writeString(dir.resolve("Makefile"), s.toString());
         TestScanContext ctx = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> scan(dir, BuildOptions.DEFAULT));
         assertThat(ctx.notifications()).extracting(Notification::id).doesNotContain("internal-error");
@@ -415,20 +507,29 @@ class BuildModelTest {
         String pad = "# " + "x".repeat(400) + "\n";
         Files.writeString(dir.resolve("k.cu"), "");
         Path cm = Files.createDirectories(dir.resolve("cm"));
-        Files.writeString(cm.resolve("CMakeLists.txt"), "include(${CMAKE_CURRENT_LIST_DIR}/flags.txt)\nadd_executable(app k.cu)\n");
+        Files.writeString(
+                cm.resolve("CMakeLists.txt"),
+                "include(${CMAKE_CURRENT_LIST_DIR}/flags.txt)\nadd_executable(app k.cu)\n");
         Files.writeString(cm.resolve("flags.txt"), "set(CMAKE_CUDA_FLAGS \"--use_fast_math\")\n" + pad);
         Path mk = Files.createDirectories(dir.resolve("mk"));
         Files.writeString(mk.resolve("Makefile"), "include flags.inc\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
         Files.writeString(mk.resolve("flags.inc"), "NVCCFLAGS = -prec-div=false\n" + pad);
-        java.util.function.Function<String, dev.numlint.scan.ScanResult> scan = cfg -> dev.numlint.scan.Scanner.scan(
-                dev.numlint.scan.ScanOptions.builder(dir).analyzers(List.of(new BuildFlagAnalyzer()))
-                        .config(dev.numlint.config.NumlintConfig.parse(cfg, "cfg")).cacheDir(dir.resolve(".cache"))
+        java.util.function.Function<String, dev.numlint.scan.ScanResult> scan =
+                cfg -> dev.numlint.scan.Scanner.scan(dev.numlint.scan.ScanOptions.builder(dir)
+                        .analyzers(List.of(new BuildFlagAnalyzer()))
+                        .config(dev.numlint.config.NumlintConfig.parse(cfg, "cfg"))
+                        .cacheDir(dir.resolve(".cache"))
                         .build());
         dev.numlint.scan.ScanResult limited = scan.apply("max-file-size-by-layer: {build-flags: 300}\n");
-        assertThat(limited.findings()).as("the included files are too large to read").isEmpty();
-        assertThat(limited.notifications()).filteredOn(n -> n.id().equals("file-too-large"))
-                .extracting(Notification::file).contains("cm/flags.txt", "mk/flags.inc");
-        assertThat(limited.notifications()).filteredOn(n -> n.file().equals("cm/flags.txt"))
+        assertThat(limited.findings())
+                .as("the included files are too large to read")
+                .isEmpty();
+        assertThat(limited.notifications())
+                .filteredOn(n -> n.id().equals("file-too-large"))
+                .extracting(Notification::file)
+                .contains("cm/flags.txt", "mk/flags.inc");
+        assertThat(limited.notifications())
+                .filteredOn(n -> n.file().equals("cm/flags.txt"))
                 .anySatisfy(n -> assertThat(n.message()).contains("max-file-size for build-flags (300)"));
         dev.numlint.scan.ScanResult dflt = scan.apply("");
         assertThat(dflt.notifications()).extracting(Notification::id).doesNotContain("file-too-large");

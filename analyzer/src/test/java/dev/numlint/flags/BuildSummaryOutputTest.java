@@ -20,26 +20,34 @@ import org.junit.jupiter.api.Test;
 
 /** The build context each file was analyzed with is visible in the text, JSON and SARIF reports. */
 class BuildSummaryOutputTest {
-    private static final Path MAKE = Path.of("src/test/resources/build-model/make-goal").toAbsolutePath();
+    private static final Path MAKE =
+            Path.of("src/test/resources/build-model/make-goal").toAbsolutePath();
 
     private static ScanResult scan(BuildOptions o) {
         List<Analyzer> as = List.of(new BuildFlagAnalyzer());
-        return Scanner.scan(ScanOptions.builder(MAKE).analyzers(as).buildOptions(o).threads(1).build());
+        return Scanner.scan(ScanOptions.builder(MAKE)
+                .analyzers(as)
+                .buildOptions(o)
+                .threads(1)
+                .build());
     }
 
     @Test
     void textJsonAndSarifListTheBuildContextPerDirectory() throws Exception {
         ScanResult r = scan(BuildOptions.DEFAULT);
         List<String> lines = r.buildContext(null).summary();
-        assertThat(lines).contains("kern.cu: Makefile goal all -> release -> app -> kern.o (Makefile): "
-                + "-use_fast_math -DMODE_FAST -DFAST_PATH -DCOMMON_DEF=1");
-        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("rng.cu: compiled through kern.cu: Makefile goal all"));
-        assertThat(lines).anySatisfy(l -> assertThat(l).isEqualTo("tool.cu: Makefile goal all, flag variables "
-                + "(Makefile): -DCOMMON_DEF=1 -DMODE_FAST"));
+        assertThat(lines)
+                .contains("kern.cu: Makefile goal all -> release -> app -> kern.o (Makefile): "
+                        + "-use_fast_math -DMODE_FAST -DFAST_PATH -DCOMMON_DEF=1");
+        assertThat(lines)
+                .anySatisfy(l -> assertThat(l).startsWith("rng.cu: compiled through kern.cu: Makefile goal all"));
+        assertThat(lines).anySatisfy(l -> assertThat(l)
+                .isEqualTo("tool.cu: Makefile goal all, flag variables " + "(Makefile): -DCOMMON_DEF=1 -DMODE_FAST"));
 
         StringWriter text = new StringWriter();
         TextReport.write(r, new PrintWriter(text));
-        assertThat(text.toString()).contains("build contexts:\n  kern.cu: Makefile goal all -> release")
+        assertThat(text.toString())
+                .contains("build contexts:\n  kern.cu: Makefile goal all -> release")
                 .contains("\n  inc/params.cuh: compiled through kern.cu");
 
         StringWriter json = new StringWriter();

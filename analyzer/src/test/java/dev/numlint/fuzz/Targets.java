@@ -6,8 +6,7 @@ package dev.numlint.fuzz;
  * workers; the same targets run under JUnit in {@link ParserFuzzTest}.
  */
 final class Targets {
-    private Targets() {
-    }
+    private Targets() {}
 
     /** CUDA/C++ front end. */
     static final class Cuda {

@@ -14,13 +14,17 @@ import org.junit.jupiter.api.io.TempDir;
 class JavaProjectTest {
     @Test
     void releaseFromPropertiesCompilerPluginAndParent(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("pom.xml"), """
+        Files.writeString(
+                dir.resolve("pom.xml"),
+                """
                 <project><modelVersion>4.0.0</modelVersion>
                   <properties><java.version> 11 </java.version></properties>
                 </project>
                 """);
         Path child = Files.createDirectories(dir.resolve("child"));
-        Files.writeString(child.resolve("pom.xml"), """
+        Files.writeString(
+                child.resolve("pom.xml"),
+                """
                 <project>
                   <parent><artifactId>p</artifactId></parent>
                   <!-- <properties><maven.compiler.release>8</maven.compiler.release></properties> -->
@@ -31,7 +35,9 @@ class JavaProjectTest {
                 </project>
                 """);
         assertThat(JavaProject.release(child)).isEqualTo(11);
-        Files.writeString(dir.resolve("pom.xml"), """
+        Files.writeString(
+                dir.resolve("pom.xml"),
+                """
                 <project><properties><maven.compiler.source>1.8</maven.compiler.source></properties></project>
                 """);
         assertThat(JavaProject.release(dir)).isEqualTo(8);
@@ -41,14 +47,19 @@ class JavaProjectTest {
     void regexHostilePomFinishesWithinSeconds(@TempDir Path dir) throws IOException {
         // 20 KB of whitespace inside a property: cubic for the former backtracking pattern (hours)
         String ws = " \t\n".repeat(7000);
-        Files.writeString(dir.resolve("pom.xml"), "<project><properties><maven.compiler.release>" + ws + "21"
-                + ws + "</maven.compiler.release><a>" + ws + "<b>" + ws + "</properties>"
-                + "<build><plugins><plugin><artifactId>" + ws + "maven-compiler-plugin" + ws);
+        Files.writeString(
+                dir.resolve("pom.xml"),
+                "<project><properties><maven.compiler.release>" + ws + "21"
+                        + ws + "</maven.compiler.release><a>" + ws + "<b>" + ws + "</properties>"
+                        + "<build><plugins><plugin><artifactId>" + ws + "maven-compiler-plugin" + ws);
         int release = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> JavaProject.release(dir));
         assertThat(release).as("not well-formed: the default").isEqualTo(JavaProject.DEFAULT_RELEASE);
-        Files.writeString(dir.resolve("pom.xml"), "<project><properties><maven.compiler.release>" + ws + "21"
-                + ws + "</maven.compiler.release></properties></project>");
-        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(10), () -> JavaProject.release(dir))).isEqualTo(21);
+        Files.writeString(
+                dir.resolve("pom.xml"),
+                "<project><properties><maven.compiler.release>" + ws + "21" + ws
+                        + "</maven.compiler.release></properties></project>");
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(10), () -> JavaProject.release(dir)))
+                .isEqualTo(21);
     }
 
     @Test
@@ -56,15 +67,23 @@ class JavaProjectTest {
         Path secret = dir.resolve("secret.txt");
         Files.writeString(secret, "11");
         Path proj = Files.createDirectories(dir.resolve("p"));
-        Files.writeString(proj.resolve("pom.xml"), """
+        Files.writeString(
+                proj.resolve("pom.xml"),
+                """
                 <?xml version="1.0"?>
                 <!DOCTYPE project [<!ENTITY x SYSTEM "file://%s">]>
                 <project><properties><maven.compiler.release>&x;</maven.compiler.release></properties></project>
-                """.formatted(secret));
+                """
+                        .formatted(secret));
         assertThat(JavaProject.release(proj)).isEqualTo(JavaProject.DEFAULT_RELEASE);
         StringBuilder lol = new StringBuilder("<?xml version=\"1.0\"?><!DOCTYPE l [<!ENTITY l0 \"ha\">");
         for (int i = 1; i < 30; i++) {
-            lol.append("<!ENTITY l").append(i).append(" \"&l").append(i - 1).append(";&l").append(i - 1)
+            lol.append("<!ENTITY l")
+                    .append(i)
+                    .append(" \"&l")
+                    .append(i - 1)
+                    .append(";&l")
+                    .append(i - 1)
                     .append(";\">");
         }
         lol.append("]><project><name>&l29;</name></project>");

@@ -29,7 +29,10 @@ class JavaRoughEdgesTest {
         Files.write(dir.resolve("Bom.java"), withBom);
         for (boolean bindings : new boolean[] {true, false}) {
             TestScanContext c = new TestScanContext(dir).run(new JavaSourceAnalyzer(bindings));
-            Finding f = c.findings().stream().filter(x -> x.ruleId().equals("NL001")).findFirst().orElseThrow();
+            Finding f = c.findings().stream()
+                    .filter(x -> x.ruleId().equals("NL001"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(f.evidence().get(0).text()).as("bindings " + bindings).isEqualTo("(char) d");
             assertThat(f.location().startLine()).isEqualTo(3);
             assertThat(f.location().startColumn()).isEqualTo(16);
@@ -38,7 +41,9 @@ class JavaRoughEdgesTest {
 
     @Test
     void suppressFbWarningsSilencesTheSourceAnalyzerToo() throws Exception {
-        Files.writeString(dir.resolve("Fb.java"), """
+        Files.writeString(
+                dir.resolve("Fb.java"),
+                """
                 import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
                 class Fb {
                     @SuppressFBWarnings(value = "NL001", justification = "values are clamped by the caller")
@@ -52,9 +57,11 @@ class JavaRoughEdgesTest {
                 }
                 """);
         TestScanContext c = new TestScanContext(dir).run(new JavaSourceAnalyzer());
-        assertThat(c.findings()).filteredOn(Finding::suppressed).extracting(f -> f.suppression().justification())
-                .containsExactlyInAnyOrder("values are clamped by the caller", "prefix of the pattern type",
-                        "the whole category");
+        assertThat(c.findings())
+                .filteredOn(Finding::suppressed)
+                .extracting(f -> f.suppression().justification())
+                .containsExactlyInAnyOrder(
+                        "values are clamped by the caller", "prefix of the pattern type", "the whole category");
         assertThat(c.hits()).extracting(h -> h.ruleId() + "@" + h.line()).containsExactly("NL011@10");
         assertThat(c.notifications()).anyMatch(n -> n.id().equals("unjustified-suppression") && n.line() == 9);
     }
@@ -85,8 +92,10 @@ class JavaRoughEdgesTest {
         System.setProperty("numlint.java.fileBudgetMs", "0");
         try {
             TestScanContext c = new TestScanContext(dir).run(new JavaSourceAnalyzer());
-            assertThat(c.notifications()).anyMatch(n -> n.file().equals("Big.java") && n.id().equals("not-analyzed")
-                    && n.message().startsWith("not analyzed: "));
+            assertThat(c.notifications())
+                    .anyMatch(n -> n.file().equals("Big.java")
+                            && n.id().equals("not-analyzed")
+                            && n.message().startsWith("not analyzed: "));
             assertThat(c.findings()).noneMatch(f -> f.location().file().equals("Big.java"));
             // every file gets its own budget and its own notice: the scan went on after Big.java
             assertThat(c.notifications()).anyMatch(n -> n.file().equals("Small.java") && n.id().equals("not-analyzed"));

@@ -17,7 +17,9 @@ class BibliographyTest {
         int citing = 0;
         for (Rule r : RuleCatalog.get().all()) {
             String md = r.markdown();
-            assertThat(md).as(r.id()).doesNotContainPattern("\\b00[0-9]_[0-9a-f]{16}\\.txt")
+            assertThat(md)
+                    .as(r.id())
+                    .doesNotContainPattern("\\b00[0-9]_[0-9a-f]{16}\\.txt")
                     .doesNotContainPattern("(?i)\\bseeds?\\b");
             if (!Bibliography.cited(md).isEmpty()) {
                 citing++;
@@ -37,9 +39,10 @@ class BibliographyTest {
     @Test
     void referencesListOnlyCitedWorksInBibliographyOrder() {
         String md = Bibliography.withReferences("# X\n\nAs Kirk & Hwu 2017 (§6.5) and Yablonski 2011 (§3.1) show.\n");
-        assertThat(md).endsWith("## References\n\n"
-                + "- Yablonski 2011: " + Bibliography.WORKS.get(0).citation() + "\n"
-                + "- Kirk & Hwu 2017: " + Bibliography.WORKS.get(4).citation() + "\n");
+        assertThat(md)
+                .endsWith("## References\n\n"
+                        + "- Yablonski 2011: " + Bibliography.WORKS.get(0).citation() + "\n"
+                        + "- Kirk & Hwu 2017: " + Bibliography.WORKS.get(4).citation() + "\n");
         assertThat(Bibliography.withReferences("# Y\n\nNothing cited.\n")).isEqualTo("# Y\n\nNothing cited.\n");
         assertThat(Bibliography.withReferences(md)).isEqualTo(md);
     }
@@ -48,10 +51,17 @@ class BibliographyTest {
     void docsBibliographyIsUpToDate() throws IOException {
         Path file = Path.of("../docs/bibliography.md");
         assertThat(file).exists();
-        assertThat(Files.readString(file)).as("regenerate with `%s`", DocsGenerator.REGENERATE)
+        assertThat(Files.readString(file))
+                .as("regenerate with `%s`", DocsGenerator.REGENERATE)
                 .isEqualTo(Bibliography.markdown());
-        assertThat(Bibliography.markdown()).contains("Northeastern University", "2011", "University of Missouri",
-                "NVIDIA white paper", "Chapter 20: rounding error", "Programming Massively Parallel Processors",
-                "3rd edition");
+        assertThat(Bibliography.markdown())
+                .contains(
+                        "Northeastern University",
+                        "2011",
+                        "University of Missouri",
+                        "NVIDIA white paper",
+                        "Chapter 20: rounding error",
+                        "Programming Massively Parallel Processors",
+                        "3rd edition");
     }
 }

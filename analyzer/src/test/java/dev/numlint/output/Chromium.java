@@ -64,16 +64,25 @@ final class Chromium {
     void screenshot(String url, Path png, int width, int height) throws IOException, InterruptedException {
         Files.createDirectories(png.toAbsolutePath().getParent());
         Files.deleteIfExists(png);
-        run(List.of("--hide-scrollbars", "--window-size=" + width + "," + height,
-                "--screenshot=" + png.toAbsolutePath(), url));
+        run(List.of(
+                "--hide-scrollbars",
+                "--window-size=" + width + "," + height,
+                "--screenshot=" + png.toAbsolutePath(),
+                url));
         if (!Files.isRegularFile(png) || Files.size(png) == 0) {
             fail("Chromium wrote no screenshot to " + png);
         }
     }
 
     private String run(List<String> args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--no-first-run", "--disable-extensions", "--disable-dev-shm-usage",
+        List<String> cmd = new ArrayList<>(List.of(
+                binary.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-extensions",
+                "--disable-dev-shm-usage",
                 "--user-data-dir=" + profile.toAbsolutePath()));
         cmd.addAll(args);
         Path err = Files.createTempFile(profile, "stderr", ".txt");

@@ -14,20 +14,42 @@ import org.junit.jupiter.api.Test;
 class DocsGeneratorTest {
     @Test
     void headerTableThenTheRuleDocument() {
-        Rule r = new Rule("NL004", "serial-float-accumulation", Level.WARNING, "accumulation", List.of(1339),
-                "Loop-carried accumulator.", "desc", List.of(Layer.CUDA_SOURCE, Layer.JAVA_SOURCE),
+        Rule r = new Rule(
+                "NL004",
+                "serial-float-accumulation",
+                Level.WARNING,
+                "accumulation",
+                List.of(1339),
+                "Loop-carried accumulator.",
+                "desc",
+                List.of(Layer.CUDA_SOURCE, Layer.JAVA_SOURCE),
                 List.of(new RuleOption("min-trip-count", "int", "16", "Loops | shorter than this are skipped.")),
-                "# Serial accumulation\n\n## What it detects\n\nSums.\n", null);
+                "# Serial accumulation\n\n## What it detects\n\nSums.\n",
+                null);
         String doc = DocsGenerator.ruleDoc(r);
-        assertThat(doc).startsWith("<!-- Generated").contains("\n# Serial accumulation\n\n| | |\n|---|---|\n")
+        assertThat(doc)
+                .startsWith("<!-- Generated")
+                .contains("\n# Serial accumulation\n\n| | |\n|---|---|\n")
                 .contains("| Default level | warning |")
                 .contains("| CWE | [CWE-1339](https://cwe.mitre.org/data/definitions/1339.html) |")
                 .contains("| Layers | cuda-source, java-source |")
                 .contains("| Options | `min-trip-count` (int, default 16): Loops \\| shorter than this are skipped. |")
                 .endsWith("Loop-carried accumulator.\n\n## What it detects\n\nSums.\n");
-        Rule untitled = new Rule("NL007", "flush-to-zero", Level.NOTE, "precision", List.of(), "s", "d",
-                List.of(Layer.PTX), List.of(), "## What it detects\n\nFTZ.\n", null);
-        assertThat(DocsGenerator.ruleDoc(untitled)).contains("\n# NL007 flush-to-zero\n").contains("| CWE | none |")
+        Rule untitled = new Rule(
+                "NL007",
+                "flush-to-zero",
+                Level.NOTE,
+                "precision",
+                List.of(),
+                "s",
+                "d",
+                List.of(Layer.PTX),
+                List.of(),
+                "## What it detects\n\nFTZ.\n",
+                null);
+        assertThat(DocsGenerator.ruleDoc(untitled))
+                .contains("\n# NL007 flush-to-zero\n")
+                .contains("| CWE | none |")
                 .contains("| Options | none |");
     }
 

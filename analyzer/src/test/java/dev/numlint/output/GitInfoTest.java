@@ -23,13 +23,27 @@ class GitInfoTest {
     Path tmp;
 
     private String git(Path dir, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("git", "-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null",
-                "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "init.defaultBranch=main",
-                "-c", "commit.gpgsign=false"));
+        List<String> cmd = new ArrayList<>(List.of(
+                "git",
+                "-c",
+                "core.fsmonitor=",
+                "-c",
+                "core.hooksPath=/dev/null",
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.org",
+                "-c",
+                "init.defaultBranch=main",
+                "-c",
+                "commit.gpgsign=false"));
         cmd.addAll(List.of(args));
         Process p;
         try {
-            p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+            p = new ProcessBuilder(cmd)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
         } catch (IOException e) {
             assumeTrue(false, "git not installed");
             throw e;
@@ -133,20 +147,28 @@ class GitInfoTest {
         git(repo, "-c", "user.name=Ada Auditor", "commit", "-q", "-m", "first");
         // a hostile repository configuration: git would run these programs if numlint let it
         Path marker = tmp.resolve("ran");
-        Files.writeString(repo.resolve(".git/config"), Files.readString(repo.resolve(".git/config"))
-                + "[core]\n\tfsmonitor = touch " + marker + "\n\thooksPath = hooks\n"
-                + "[diff \"x\"]\n\ttextconv = touch " + marker + "\n");
+        Files.writeString(
+                repo.resolve(".git/config"),
+                Files.readString(repo.resolve(".git/config"))
+                        + "[core]\n\tfsmonitor = touch " + marker + "\n\thooksPath = hooks\n"
+                        + "[diff \"x\"]\n\ttextconv = touch " + marker + "\n");
         Files.writeString(repo.resolve(".gitattributes"), "*.cu diff=x\n");
         dev.numlint.scan.ScanResult r = dev.numlint.scan.Scanner.scan(dev.numlint.scan.ScanOptions.builder(repo)
-                .path(repo).analyzers(List.of(new dev.numlint.scan.MarkerAnalyzer())).build());
+                .path(repo)
+                .analyzers(List.of(new dev.numlint.scan.MarkerAnalyzer()))
+                .build());
         String html = HtmlReport.render(r, new ReportOptions(null, false, null, List.of(repo), null));
         assertThat(html).contains("who and when (git blame): Ada Auditor, ");
         assertThat(html).containsPattern("Ada Auditor, \\d{4}-\\d{2}-\\d{2} \\(commit [0-9a-f]{12}\\)");
-        assertThat(marker).as("no program from the repository's configuration ran").doesNotExist();
+        assertThat(marker)
+                .as("no program from the repository's configuration ran")
+                .doesNotExist();
 
         Files.writeString(repo.resolve("k.cu"), "\nx = 1;\ny = HAZARD(NL001); // numlint: ignore NL001 -- clamped\n");
-        r = dev.numlint.scan.Scanner.scan(dev.numlint.scan.ScanOptions.builder(repo).path(repo)
-                .analyzers(List.of(new dev.numlint.scan.MarkerAnalyzer())).build());
+        r = dev.numlint.scan.Scanner.scan(dev.numlint.scan.ScanOptions.builder(repo)
+                .path(repo)
+                .analyzers(List.of(new dev.numlint.scan.MarkerAnalyzer()))
+                .build());
         assertThat(HtmlReport.render(r, new ReportOptions(null, false, null, List.of(repo), null)))
                 .contains("who and when (git blame): not available: the file has uncommitted changes");
     }

@@ -38,7 +38,10 @@ class HtmlReportTest {
     Path tmp;
 
     private static ScanResult scan(Path root, List<Path> paths, List<Analyzer> analyzers) {
-        return Scanner.scan(ScanOptions.builder(root).paths(paths).analyzers(analyzers).ptx(PtxMode.OFF, null)
+        return Scanner.scan(ScanOptions.builder(root)
+                .paths(paths)
+                .analyzers(analyzers)
+                .ptx(PtxMode.OFF, null)
                 .build());
     }
 
@@ -48,7 +51,8 @@ class HtmlReportTest {
 
     private Path hostileTree() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("src/<b>dir</b>"));
-        Files.writeString(dir.resolve("x<script>alert(1)<!--'\" onmouseover=alert(2) .cu"),
+        Files.writeString(
+                dir.resolve("x<script>alert(1)<!--'\" onmouseover=alert(2) .cu"),
                 "// </script><script>document.title='pwned'</script>\n"
                         + "y = HAZARD(NL003); <img src=x onerror=\"document.title='pwned'\"></pre></details>\n"
                         + "z = HAZARD(NL001); // numlint: ignore NL001 -- <script>document.title='pwned'</script>\n");
@@ -63,16 +67,24 @@ class HtmlReportTest {
         assertThat(r.findings()).hasSize(2);
         String html = HtmlReport.render(r, options(List.of(src), null));
         assertThat(count(html, "<script")).as("only the report's own script").isEqualTo(1);
-        assertThat(html).doesNotContain("<img").doesNotContain("<b>dir").doesNotContain("<!--'")
+        assertThat(html)
+                .doesNotContain("<img")
+                .doesNotContain("<b>dir")
+                .doesNotContain("<!--'")
                 .contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;")
                 .contains("&lt;img src=x onerror=&quot;document.title=&#39;pwned&#39;&quot;&gt;")
                 .contains("x&lt;script&gt;alert(1)&lt;!--&#39;&quot; onmouseover=alert(2) .cu")
                 .contains("data-dir=\"&lt;b&gt;dir&lt;/b&gt;\"");
-        assertThat(html).as("the justification is shown, escaped")
+        assertThat(html)
+                .as("the justification is shown, escaped")
                 .contains("inSource: &lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;");
-        assertThat(html).contains("Content-Security-Policy").contains("default-src 'none'")
-                .doesNotContainPattern("(src|href|action)=\"?(https?:|//)").doesNotContain("<link")
-                .doesNotContain("<iframe").doesNotContain("@import");
+        assertThat(html)
+                .contains("Content-Security-Policy")
+                .contains("default-src 'none'")
+                .doesNotContainPattern("(src|href|action)=\"?(https?:|//)")
+                .doesNotContain("<link")
+                .doesNotContain("<iframe")
+                .doesNotContain("@import");
     }
 
     @Test
@@ -83,16 +95,28 @@ class HtmlReportTest {
         ScanResult r = scan(src, List.of(src), List.of(new MarkerAnalyzer()));
         Finding f = r.findings().get(0).toBuilder()
                 .impact(Impact.amplified("truncated to a pixel index", Location.line("k.cu", 9)))
-                .property("validation", Map.of("verdict", "confirmed", "elementsCompared", 1000,
-                        "elementsDiffering", 12, "maxUlp", 3, "meanUlp", 1.5))
+                .property(
+                        "validation",
+                        Map.of(
+                                "verdict",
+                                "confirmed",
+                                "elementsCompared",
+                                1000,
+                                "elementsDiffering",
+                                12,
+                                "maxUlp",
+                                3,
+                                "meanUlp",
+                                1.5))
                 .build();
         List<Finding> fs = new ArrayList<>(r.findings());
         fs.set(0, f);
-        ScanResult annotated = new ScanResult(r.root(), fs, r.notifications(), r.filesAnalyzed(),
-                r.filesNotAnalyzed(), r.executionSuccessful());
+        ScanResult annotated = new ScanResult(
+                r.root(), fs, r.notifications(), r.filesAnalyzed(), r.filesNotAnalyzed(), r.executionSuccessful());
         String html = HtmlReport.render(annotated, new ReportOptions(null, false, null, List.of(src), cfg));
         String cfgHash = HtmlReport.hex(HtmlReport.sha256(Files.readAllBytes(cfg)));
-        assertThat(html).contains("numlint " + dev.numlint.rules.RuleCatalog.toolVersion())
+        assertThat(html)
+                .contains("numlint " + dev.numlint.rules.RuleCatalog.toolVersion())
                 .contains("sha256:" + HtmlReport.ruleSetHash())
                 .contains("sha256:" + cfgHash)
                 .contains(f.fingerprint())
@@ -102,14 +126,16 @@ class HtmlReportTest {
                 .contains("12 of 1000 elements differ")
                 .contains("Largest ULP difference per validated finding")
                 .contains("who and when (git blame): not available");
-        assertThat(html).as("the binary file is listed as not analyzed, with its reason")
+        assertThat(html)
+                .as("the binary file is listed as not analyzed, with its reason")
                 .containsPattern("<tr class=\"na\"><td><code>bin\\.cu</code></td><td>not analyzed</td>");
         assertThat(HtmlReport.ruleSetHash()).matches("[0-9a-f]{64}");
         assertThat(HtmlReport.render(annotated, new ReportOptions(null, false, null, List.of(src), cfg, "warning")))
                 .contains("no unsuppressed finding at level warning or above (--fail-on warning): "
                         + "<b class=\"gate-fail\">not met</b>");
         assertThat(HtmlReport.render(annotated, new ReportOptions(null, false, null, List.of(src), cfg, "error")))
-                .as("the only error finding is suppressed").contains("<b class=\"gate-pass\">met</b>");
+                .as("the only error finding is suppressed")
+                .contains("<b class=\"gate-pass\">met</b>");
         assertThat(rows(html)).hasSize(2);
     }
 
@@ -122,8 +148,11 @@ class HtmlReportTest {
         Files.createDirectories(SHOTS);
         Files.writeString(report, HtmlReport.render(r, options(List.of(src), null)), StandardCharsets.UTF_8);
         String dom = chrome.dumpDom(report.toAbsolutePath().toUri().toString());
-        assertThat(dom).as("the report's script ran (its CSP hash is right)").contains("data-ready=\"1\"")
-                .contains("<title>numlint audit report</title>").doesNotContain("pwned</title>");
+        assertThat(dom)
+                .as("the report's script ran (its CSP hash is right)")
+                .contains("data-ready=\"1\"")
+                .contains("<title>numlint audit report</title>")
+                .doesNotContain("pwned</title>");
         assertThat(rows(dom)).hasSize(2);
         chrome.screenshot(report.toAbsolutePath().toUri().toString(), SHOTS.resolve("hostile.png"), 1400, 1000);
     }
@@ -136,10 +165,15 @@ class HtmlReportTest {
         ScanResult r = scan(root, List.of(examples), Analyzers.load());
         assertThat(r.findings()).hasSizeGreaterThan(10);
         // a baseline that lacks the first finding and has one that is gone, so every state appears
-        List<Finding> base = new ArrayList<>(r.findings().subList(1, r.findings().size()));
-        base.add(Finding.builder("NL002").level(dev.numlint.model.Level.WARNING).location(Location.line(
-                "examples/old/gone.cu", 3)).message("fixed since").layer(dev.numlint.model.Layer.CUDA_SOURCE)
-                .fingerprint("0123456789abcdef0123456789abcdef").build());
+        List<Finding> base =
+                new ArrayList<>(r.findings().subList(1, r.findings().size()));
+        base.add(Finding.builder("NL002")
+                .level(dev.numlint.model.Level.WARNING)
+                .location(Location.line("examples/old/gone.cu", 3))
+                .message("fixed since")
+                .layer(dev.numlint.model.Layer.CUDA_SOURCE)
+                .fingerprint("0123456789abcdef0123456789abcdef")
+                .build());
         Baseline.Comparison cmp = baselineOf(base).compare(r.findings());
         Path report = SHOTS.resolve("examples.html");
         Files.createDirectories(SHOTS);
@@ -157,14 +191,25 @@ class HtmlReportTest {
         }
 
         Map<String, Long> expected = new LinkedHashMap<>();
-        expected.put("rule=NL003", r.findings().stream().filter(f -> f.ruleId().equals("NL003")).count());
-        expected.put("level=error", r.findings().stream().filter(f -> f.level().id().equals("error")).count());
-        expected.put("dir=examples/pi", r.findings().stream()
-                .filter(f -> f.location().file().startsWith("examples/pi/")).count());
+        expected.put(
+                "rule=NL003",
+                r.findings().stream().filter(f -> f.ruleId().equals("NL003")).count());
+        expected.put(
+                "level=error",
+                r.findings().stream()
+                        .filter(f -> f.level().id().equals("error"))
+                        .count());
+        expected.put(
+                "dir=examples/pi",
+                r.findings().stream()
+                        .filter(f -> f.location().file().startsWith("examples/pi/"))
+                        .count());
         expected.put("state=new", 1L);
         expected.put("state=absent", 1L);
         expected.put("state=unchanged", (long) cmp.count(Baseline.State.UNCHANGED));
-        expected.put("rule=NL004&dir=examples", r.findings().stream().filter(f -> f.ruleId().equals("NL004")).count());
+        expected.put(
+                "rule=NL004&dir=examples",
+                r.findings().stream().filter(f -> f.ruleId().equals("NL004")).count());
         for (Map.Entry<String, Long> e : expected.entrySet()) {
             String filtered = chrome.dumpDom(url + "#" + e.getKey());
             List<String> rs = rows(filtered);
@@ -204,7 +249,9 @@ class HtmlReportTest {
 
     private static int count(String s, String needle) {
         int n = 0;
-        for (int i = s.toLowerCase().indexOf(needle); i >= 0; i = s.toLowerCase().indexOf(needle, i + 1)) {
+        for (int i = s.toLowerCase().indexOf(needle);
+                i >= 0;
+                i = s.toLowerCase().indexOf(needle, i + 1)) {
             n++;
         }
         return n;

@@ -36,8 +36,12 @@ class SarifEdgesTest {
     }
 
     private static Finding.Builder finding(String rule, String file, int line) {
-        return Finding.builder(rule).location(new Location(file, line, 5, line, 9)).layer(Layer.CUDA_SOURCE)
-                .level(Level.WARNING).message("m " + rule + " a[i]").fingerprint("f".repeat(32));
+        return Finding.builder(rule)
+                .location(new Location(file, line, 5, line, 9))
+                .layer(Layer.CUDA_SOURCE)
+                .level(Level.WARNING)
+                .message("m " + rule + " a[i]")
+                .fingerprint("f".repeat(32));
     }
 
     @Test
@@ -46,15 +50,22 @@ class SarifEdgesTest {
         Files.writeString(ex1.resolve("k.cu"), "x = HAZARD(NL003,k);\ny = HAZARD(NL001,k);\n");
         Files.writeString(dir.resolve("ex1/K.java"), "HAZARD(NL011)\n");
         // `scan ex1` from the parent (paths in the report are relative to the parent) ...
-        ScanResult fromParent = Scanner.scan(ScanOptions.builder(dir).path(dir.resolve("ex1"))
-                .analyzers(List.of(new MarkerAnalyzer())).build());
+        ScanResult fromParent = Scanner.scan(ScanOptions.builder(dir)
+                .path(dir.resolve("ex1"))
+                .analyzers(List.of(new MarkerAnalyzer()))
+                .build());
         // ... and `scan .` inside ex1
-        ScanResult inside = Scanner.scan(ScanOptions.builder(dir.resolve("ex1")).path(dir.resolve("ex1"))
-                .analyzers(List.of(new MarkerAnalyzer())).build());
+        ScanResult inside = Scanner.scan(ScanOptions.builder(dir.resolve("ex1"))
+                .path(dir.resolve("ex1"))
+                .analyzers(List.of(new MarkerAnalyzer()))
+                .build());
         assertThat(fromParent.findings()).hasSize(3);
         assertThat(fromParent.findings().get(0).location().file()).startsWith("ex1/");
         assertThat(inside.findings().stream().map(Finding::fingerprint).sorted().toList())
-                .isEqualTo(fromParent.findings().stream().map(Finding::fingerprint).sorted().toList());
+                .isEqualTo(fromParent.findings().stream()
+                        .map(Finding::fingerprint)
+                        .sorted()
+                        .toList());
     }
 
     @Test
@@ -80,11 +91,14 @@ class SarifEdgesTest {
             String uri = l.at("/physicalLocation/artifactLocation/uri").asText(null);
             if (uri != null) {
                 uris.add(uri);
-                assertThat(l.at("/physicalLocation/artifactLocation/uriBaseId").asText()).isEqualTo("%SRCROOT%");
+                assertThat(l.at("/physicalLocation/artifactLocation/uriBaseId").asText())
+                        .isEqualTo("%SRCROOT%");
             }
         }
         assertThat(uris).containsExactly("src/k.ptx", "src/host.cpp");
-        assertThat(rel.toString()).doesNotContain("/usr/local/cuda").doesNotContain("file:")
+        assertThat(rel.toString())
+                .doesNotContain("/usr/local/cuda")
+                .doesNotContain("file:")
                 .contains("in a file outside the scanned tree, line 7: ptx: rcp.approx.f32")
                 .contains("command line (--nvcc-flags): build-flag: --use_fast_math; set here: --use_fast_math")
                 .contains("ptx: div.approx.f32 %f1, %f2, %f3;; PTX line 12");
@@ -101,7 +115,8 @@ class SarifEdgesTest {
         List<Finding> all = new ArrayList<>();
         for (int i = 0; i < 30_000; i++) {
             Level level = i % 3 == 0 ? Level.NOTE : i % 3 == 1 ? Level.WARNING : Level.ERROR;
-            Finding.Builder b = finding("NL003", "src/f" + (i / 100) + ".cu", i % 100 + 1).level(level);
+            Finding.Builder b =
+                    finding("NL003", "src/f" + (i / 100) + ".cu", i % 100 + 1).level(level);
             if (i % 10 == 2) {
                 b.suppression(new Suppression("inSource", "reviewed", null));
             }
@@ -111,11 +126,16 @@ class SarifEdgesTest {
         ScanResult fitted = SarifReport.fitToLimits(r, SarifReport.Limits.GITHUB);
         assertThat(fitted.findings()).hasSize(25_000);
         // 27,000 unsuppressed: every unsuppressed error and warning is kept (9,000 each), then 7,000 of 9,000 notes
-        long errors = fitted.findings().stream().filter(f -> f.level() == Level.ERROR && !f.suppressed()).count();
-        long warnings = fitted.findings().stream().filter(f -> f.level() == Level.WARNING).count();
+        long errors = fitted.findings().stream()
+                .filter(f -> f.level() == Level.ERROR && !f.suppressed())
+                .count();
+        long warnings = fitted.findings().stream()
+                .filter(f -> f.level() == Level.WARNING)
+                .count();
         assertThat(errors).isEqualTo(9_000);
         assertThat(warnings).isEqualTo(9_000);
-        assertThat(fitted.findings().stream().filter(Finding::suppressed).count()).isZero();
+        assertThat(fitted.findings().stream().filter(Finding::suppressed).count())
+                .isZero();
         // stable: the kept findings are in the report's order
         java.util.Map<Finding, Integer> index = new java.util.IdentityHashMap<>();
         for (int i = 0; i < all.size(); i++) {
@@ -124,10 +144,13 @@ class SarifEdgesTest {
         assertThat(fitted.findings()).isSortedAccordingTo(java.util.Comparator.comparingInt(index::get));
         Notification n = fitted.notifications().get(0);
         assertThat(n.id()).isEqualTo(SarifReport.LIMIT_NOTIFICATION);
-        assertThat(n.message()).contains("25000 of 30000 results; 5000 left out").contains("--format json");
+        assertThat(n.message())
+                .contains("25000 of 30000 results; 5000 left out")
+                .contains("--format json");
         JsonNode doc = sarif(fitted);
         assertThat(doc.at("/runs/0/results").size()).isEqualTo(25_000);
-        assertThat(doc.at("/runs/0/invocations/0/toolExecutionNotifications/0/message/text").asText())
+        assertThat(doc.at("/runs/0/invocations/0/toolExecutionNotifications/0/message/text")
+                        .asText())
                 .contains("5000 left out");
         assertThat(SarifReport.gzipSize(fitted)).isLessThan(10_000_000);
         // under the limits nothing changes
@@ -139,8 +162,10 @@ class SarifEdgesTest {
     void gzippedSizeLimitDropsTheLeastImportantResults() {
         List<Finding> all = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
-            all.add(finding("NL003", "src/f" + i + ".cu", 1).level(i < 50 ? Level.ERROR : Level.NOTE)
-                    .message("distinct message " + i + " " + Integer.toHexString(i * 7919)).build());
+            all.add(finding("NL003", "src/f" + i + ".cu", 1)
+                    .level(i < 50 ? Level.ERROR : Level.NOTE)
+                    .message("distinct message " + i + " " + Integer.toHexString(i * 7919))
+                    .build());
         }
         ScanResult r = new ScanResult(dir, all, List.of(), 1, 0, true);
         long full = SarifReport.gzipSize(r);
@@ -149,7 +174,10 @@ class SarifEdgesTest {
         ScanResult fitted = SarifReport.fitToLimits(r, new SarifReport.Limits(25_000, 1_000, limit));
         assertThat(SarifReport.gzipSize(fitted)).isLessThanOrEqualTo(limit);
         assertThat(fitted.findings().size()).isBetween(50, 399);
-        assertThat(fitted.findings().stream().filter(f -> f.level() == Level.ERROR).count()).isEqualTo(50);
+        assertThat(fitted.findings().stream()
+                        .filter(f -> f.level() == Level.ERROR)
+                        .count())
+                .isEqualTo(50);
     }
 
     @Test
@@ -158,7 +186,8 @@ class SarifEdgesTest {
         for (int i = 0; i < 1_200; i++) {
             b.related(Location.line("src/h" + i + ".cu", 1), "site " + i);
         }
-        JsonNode res = sarif(new ScanResult(dir, List.of(b.build()), List.of(), 1, 0, true)).at("/runs/0/results/0");
+        JsonNode res = sarif(new ScanResult(dir, List.of(b.build()), List.of(), 1, 0, true))
+                .at("/runs/0/results/0");
         assertThat(res.get("relatedLocations").size()).isEqualTo(1_000);
         assertThat(res.at("/properties/relatedLocationsOmitted").asInt()).isEqualTo(200);
     }

@@ -33,10 +33,14 @@ class SarifGitHubTest {
 
     private ScanResult scan() throws IOException {
         Path src = Files.createDirectories(tmp.resolve("src"));
-        Files.writeString(src.resolve("a.cu"), "x = HAZARD(NL003);\ny = HAZARD(NL001); // numlint: ignore NL001 -- "
-                + "clamped to [0, 255] above\n");
+        Files.writeString(
+                src.resolve("a.cu"),
+                "x = HAZARD(NL003);\ny = HAZARD(NL001); // numlint: ignore NL001 -- " + "clamped to [0, 255] above\n");
         Files.writeString(src.resolve("b.cu"), "z = HAZARD(NL007);\n");
-        return Scanner.scan(ScanOptions.builder(src).path(src).analyzers(List.of(new MarkerAnalyzer())).build());
+        return Scanner.scan(ScanOptions.builder(src)
+                .path(src)
+                .analyzers(List.of(new MarkerAnalyzer()))
+                .build());
     }
 
     private static JsonNode sarif(ScanResult r, ReportOptions o) throws IOException {
@@ -57,8 +61,12 @@ class SarifGitHubTest {
                     .isIn("error", "warning", "recommendation");
         }
         assertThat(run.path("results")).hasSize(3);
-        assertThat(run.path("results").get(0).has("baselineState")).as("no baseline, no state").isFalse();
-        JsonNode cat = sarif(scan(), new ReportOptions(null, false, "numlint-gpu", List.of(), null)).path("runs").get(0);
+        assertThat(run.path("results").get(0).has("baselineState"))
+                .as("no baseline, no state")
+                .isFalse();
+        JsonNode cat = sarif(scan(), new ReportOptions(null, false, "numlint-gpu", List.of(), null))
+                .path("runs")
+                .get(0);
         assertThat(cat.path("automationDetails").path("id").asText()).isEqualTo("numlint-gpu/");
     }
 
@@ -69,11 +77,14 @@ class SarifGitHubTest {
         List<String> kept = new ArrayList<>();
         keep.path("results").forEach(x -> kept.add(x.path("ruleId").asText() + (x.has("suppressions") ? "(s)" : "")));
         assertThat(kept).containsExactly("NL003", "NL001(s)", "NL007");
-        JsonNode omit = sarif(r, new ReportOptions(null, true, null, List.of(), null)).path("runs").get(0);
+        JsonNode omit = sarif(r, new ReportOptions(null, true, null, List.of(), null))
+                .path("runs")
+                .get(0);
         List<String> left = new ArrayList<>();
         omit.path("results").forEach(x -> left.add(x.path("ruleId").asText()));
         assertThat(left).containsExactly("NL003", "NL007");
-        assertThat(omit.path("properties").path("suppressedResultsOmitted").asInt()).isEqualTo(1);
+        assertThat(omit.path("properties").path("suppressedResultsOmitted").asInt())
+                .isEqualTo(1);
         // the audit formats keep them
         StringWriter json = new StringWriter();
         JsonReport.write(r, new ReportOptions(null, true, null, List.of(), null), json);
@@ -101,7 +112,10 @@ class SarifGitHubTest {
                 old.add(f.toBuilder().level(dev.numlint.model.Level.ERROR).build());
             }
         }
-        old.add(r.findings().get(0).toBuilder().ruleId("NL002").fingerprint("ffffffffffffffffffffffffffffffff").build());
+        old.add(r.findings().get(0).toBuilder()
+                .ruleId("NL002")
+                .fingerprint("ffffffffffffffffffffffffffffffff")
+                .build());
         Path basePath = tmp.resolve("base.sarif");
         write(basePath, new ScanResult(r.root(), old, List.of(), 0, 0, true), ReportOptions.defaults());
         Baseline.Comparison cmp = Baseline.load(basePath).compare(r.findings());
@@ -109,12 +123,16 @@ class SarifGitHubTest {
         write(withBaseline, r, new ReportOptions(cmp, true, "numlint/pr", List.of(), null));
         JsonNode doc = new ObjectMapper().readTree(withBaseline.toFile());
         List<String> states = new ArrayList<>();
-        doc.path("runs").get(0).path("results").forEach(x -> states.add(x.path("ruleId").asText() + ":"
-                + x.path("baselineState").asText()));
+        doc.path("runs")
+                .get(0)
+                .path("results")
+                .forEach(x -> states.add(x.path("ruleId").asText() + ":"
+                        + x.path("baselineState").asText()));
         assertThat(states).containsExactly("NL003:updated", "NL007:unchanged", "NL002:absent");
 
         Process p = new ProcessBuilder(tool.toString(), "validate", basePath.toString(), withBaseline.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         List<String> errors = out.lines().filter(l -> l.contains(": error ")).collect(Collectors.toList());

@@ -30,7 +30,10 @@ class SarifReportTest {
     static final Path GOLDEN = Path.of("src/test/resources/golden/sample.sarif");
 
     static ScanResult scanSample() {
-        return Scanner.scan(ScanOptions.builder(SAMPLE).analyzers(List.of(new MarkerAnalyzer())).threads(2).build());
+        return Scanner.scan(ScanOptions.builder(SAMPLE)
+                .analyzers(List.of(new MarkerAnalyzer()))
+                .threads(2)
+                .build());
     }
 
     static String sarif(ScanResult r) throws IOException {
@@ -51,12 +54,15 @@ class SarifReportTest {
         driver.put("semanticVersion", "(version)");
         String actual = m.writer(JsonReport.printer()).writeValueAsString(tree) + "\n";
         // nothing machine-specific: the checkout's absolute path appears nowhere
-        assertThat(actual).doesNotContain(SarifReport.rootUri(r.root())).doesNotContain(r.root().toString());
+        assertThat(actual)
+                .doesNotContain(SarifReport.rootUri(r.root()))
+                .doesNotContain(r.root().toString());
         if (Boolean.getBoolean("numlint.updateGolden")) {
             Files.writeString(GOLDEN, actual, StandardCharsets.UTF_8);
         }
-        assertThat(actual).as("SARIF differs from %s; regenerate with -Dnumlint.updateGolden=true and review the diff",
-                GOLDEN).isEqualTo(Files.readString(GOLDEN));
+        assertThat(actual)
+                .as("SARIF differs from %s; regenerate with -Dnumlint.updateGolden=true and review the diff", GOLDEN)
+                .isEqualTo(Files.readString(GOLDEN));
 
         assertThat(rules.size()).isEqualTo(RuleCatalog.get().all().size());
         int i = 0;
@@ -69,7 +75,8 @@ class SarifReportTest {
             assertThat(d.at("/help/markdown").asText()).isEqualTo(rule.markdown());
             assertThat(d.at("/help/text").asText()).isEqualTo(rule.markdown());
             assertThat(d.get("helpUri").asText()).isEqualTo(rule.helpUri());
-            assertThat(d.at("/defaultConfiguration/level").asText()).isEqualTo(rule.level().id());
+            assertThat(d.at("/defaultConfiguration/level").asText())
+                    .isEqualTo(rule.level().id());
             assertThat(d.at("/properties/tags").toString()).contains("\"" + rule.category() + "\"");
             for (int cwe : rule.cwe()) {
                 assertThat(d.at("/properties/tags").toString()).contains("external/cwe/cwe-" + cwe);
@@ -80,7 +87,9 @@ class SarifReportTest {
     @Test
     void sameInputGivesByteIdenticalOutput() throws IOException {
         String a = sarif(scanSample());
-        String b = sarif(Scanner.scan(ScanOptions.builder(SAMPLE).analyzers(List.of(new MarkerAnalyzer())).threads(1)
+        String b = sarif(Scanner.scan(ScanOptions.builder(SAMPLE)
+                .analyzers(List.of(new MarkerAnalyzer()))
+                .threads(1)
                 .build()));
         assertThat(b).isEqualTo(a);
         StringWriter ja = new StringWriter();
@@ -96,7 +105,8 @@ class SarifReportTest {
         JsonNode results = run.get("results");
         for (JsonNode res : results) {
             assertThat(res.get("level").asText()).isIn("error", "warning", "note");
-            assertThat(res.at("/locations/0/physicalLocation/artifactLocation/uriBaseId").asText())
+            assertThat(res.at("/locations/0/physicalLocation/artifactLocation/uriBaseId")
+                            .asText())
                     .isEqualTo("%SRCROOT%");
             assertThat(res.at("/partialFingerprints/numlint~1v1").asText()).matches("[0-9a-f]{32}");
             assertThat(res.get("ruleIndex").asInt())
@@ -104,7 +114,8 @@ class SarifReportTest {
         }
         assertThat(run.at("/invocations/0/executionSuccessful").asBoolean()).isTrue();
         assertThat(run.at("/originalUriBaseIds/%SRCROOT%").has("uri")).isFalse();
-        assertThat(run.at("/originalUriBaseIds/%SRCROOT%/description/text").asText()).isNotEmpty();
+        assertThat(run.at("/originalUriBaseIds/%SRCROOT%/description/text").asText())
+                .isNotEmpty();
         assertThat(run.at("/invocations/0/toolExecutionNotifications").toString())
                 .contains("binary-file", "src/weights.h", "unjustified-suppression");
     }

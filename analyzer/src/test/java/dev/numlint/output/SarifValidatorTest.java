@@ -47,10 +47,13 @@ class SarifValidatorTest {
         List<Analyzer> analyzers = new ArrayList<>(Analyzers.load());
         analyzers.add(new MarkerAnalyzer());
         Path fixtures = Path.of("src/test/resources/fixtures");
-        Path a = write("fixtures.sarif", Scanner.scan(ScanOptions.builder(fixtures).analyzers(analyzers).build()));
+        Path a = write(
+                "fixtures.sarif",
+                Scanner.scan(ScanOptions.builder(fixtures).analyzers(analyzers).build()));
         Path b = write("sample.sarif", SarifReportTest.scanSample());
         Process p = new ProcessBuilder(tool.toString(), "validate", a.toString(), b.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         List<String> errors = out.lines().filter(l -> l.contains(": error ")).collect(Collectors.toList());

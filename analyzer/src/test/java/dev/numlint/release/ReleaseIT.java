@@ -34,8 +34,27 @@ class ReleaseIT {
     static final Path ZIP = Path.of("target/numlint-" + VERSION + ".zip");
     static final Path ACTION_SCRIPT = Path.of("../action/numlint-action.sh");
     /** The shell tools the launcher and the action script use; everything else (Maven above all) is absent. */
-    static final List<String> TOOLS = List.of("sh", "bash", "env", "dirname", "basename", "readlink", "mkdir",
-            "mktemp", "rm", "ls", "head", "chmod", "unzip", "sed", "cat", "uname", "grep", "tr", "cp", "mv");
+    static final List<String> TOOLS = List.of(
+            "sh",
+            "bash",
+            "env",
+            "dirname",
+            "basename",
+            "readlink",
+            "mkdir",
+            "mktemp",
+            "rm",
+            "ls",
+            "head",
+            "chmod",
+            "unzip",
+            "sed",
+            "cat",
+            "uname",
+            "grep",
+            "tr",
+            "cp",
+            "mv");
 
     @TempDir
     Path tmp;
@@ -43,12 +62,13 @@ class ReleaseIT {
     Path tools;
     Path sample;
 
-    record Run(int code, String out, String err) {
-    }
+    record Run(int code, String out, String err) {}
 
     @BeforeEach
     void cleanMachine() throws IOException {
-        assertThat(ZIP).as("the release zip is built by `mvn package` in the analyzer module").isRegularFile();
+        assertThat(ZIP)
+                .as("the release zip is built by `mvn package` in the analyzer module")
+                .isRegularFile();
         tools = Files.createDirectories(tmp.resolve("tools"));
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Files.createSymbolicLink(tools.resolve("java"), java);
@@ -59,7 +79,9 @@ class ReleaseIT {
             }
         }
         sample = Files.createDirectories(tmp.resolve("sample/src"));
-        Files.writeString(sample.resolve("quantize.cu"), """
+        Files.writeString(
+                sample.resolve("quantize.cu"),
+                """
                 __global__ void quantize(const float* in, unsigned char* out, int n) {
                     int i = blockIdx.x * blockDim.x + threadIdx.x;
                     if (i < n) {
@@ -114,7 +136,9 @@ class ReleaseIT {
         try (ZipInputStream z = new ZipInputStream(Files.newInputStream(ZIP))) {
             for (ZipEntry e; (e = z.getNextEntry()) != null; ) {
                 Path target = into.resolve(e.getName()).normalize();
-                assertThat(target.startsWith(into)).as("zip entry %s inside the target directory", e.getName()).isTrue();
+                assertThat(target.startsWith(into))
+                        .as("zip entry %s inside the target directory", e.getName())
+                        .isTrue();
                 if (e.isDirectory()) {
                     Files.createDirectories(target);
                     continue;
@@ -162,8 +186,13 @@ class ReleaseIT {
     void zipHoldsLaunchersJarAndDocs() throws IOException {
         Map<String, Integer> modes = new TreeMap<>(unixModes(ZIP));
         String top = "numlint-" + VERSION + "/";
-        assertThat(modes).containsKeys(top + "bin/numlint", top + "bin/numlint.cmd", top + "lib/numlint.jar",
-                top + "README.md", top + "docs/rules/NL001-float-to-unsigned-conversion.md");
+        assertThat(modes)
+                .containsKeys(
+                        top + "bin/numlint",
+                        top + "bin/numlint.cmd",
+                        top + "lib/numlint.jar",
+                        top + "README.md",
+                        top + "docs/rules/NL001-float-to-unsigned-conversion.md");
         assertThat(modes.get(top + "bin/numlint")).isEqualTo(0755);
         assertThat(modes.get(top + "lib/numlint.jar")).isEqualTo(0644);
         assertThat(modes.keySet()).allMatch(n -> n.startsWith(top));
@@ -184,15 +213,34 @@ class ReleaseIT {
         assertThat(version.code()).as(version.err()).isZero();
         assertThat(version.out().strip()).isEqualTo("numlint " + VERSION);
 
-        Run scan = run(sample, Map.of(), launcher.toString(), "scan", "--ptx", "off", "--format", "sarif", "--output",
-                "out.sarif", ".");
-        assertThat(scan.code()).as("an unsuppressed NL001 (error) fails the scan; stderr: %s", scan.err())
+        Run scan = run(
+                sample,
+                Map.of(),
+                launcher.toString(),
+                "scan",
+                "--ptx",
+                "off",
+                "--format",
+                "sarif",
+                "--output",
+                "out.sarif",
+                ".");
+        assertThat(scan.code())
+                .as("an unsuppressed NL001 (error) fails the scan; stderr: %s", scan.err())
                 .isEqualTo(1);
-        JsonNode results = new ObjectMapper().readTree(sample.resolve("out.sarif").toFile())
-                .path("runs").get(0).path("results");
+        JsonNode results = new ObjectMapper()
+                .readTree(sample.resolve("out.sarif").toFile())
+                .path("runs")
+                .get(0)
+                .path("results");
         List<String> found = new ArrayList<>();
-        results.forEach(r -> found.add(r.path("ruleId").asText() + "@" + r.path("locations").get(0)
-                .path("physicalLocation").path("region").path("startLine").asInt()
+        results.forEach(r -> found.add(r.path("ruleId").asText() + "@"
+                + r.path("locations")
+                        .get(0)
+                        .path("physicalLocation")
+                        .path("region")
+                        .path("startLine")
+                        .asInt()
                 + (r.has("suppressions") ? "(suppressed)" : "")));
         assertThat(found).contains("NL001@4", "NL001@12(suppressed)");
 
@@ -213,17 +261,32 @@ class ReleaseIT {
         Path script = ACTION_SCRIPT.toAbsolutePath().normalize();
         assertThat(script).isRegularFile();
         Path outputs = tmp.resolve("github-output.txt");
-        Map<String, String> env = new HashMap<>(Map.of("NUMLINT_ZIP", ZIP.toAbsolutePath().toString(),
-                "NUMLINT_ARGS", "--ptx off .", "GITHUB_OUTPUT", outputs.toString(),
-                "RUNNER_TEMP", Files.createDirectories(tmp.resolve("runner")).toString(),
-                "NUMLINT_HTML", "numlint-report.html"));
+        Map<String, String> env = new HashMap<>(Map.of(
+                "NUMLINT_ZIP",
+                ZIP.toAbsolutePath().toString(),
+                "NUMLINT_ARGS",
+                "--ptx off .",
+                "GITHUB_OUTPUT",
+                outputs.toString(),
+                "RUNNER_TEMP",
+                Files.createDirectories(tmp.resolve("runner")).toString(),
+                "NUMLINT_HTML",
+                "numlint-report.html"));
         Run r = run(sample, env, "bash", script.toString());
-        assertThat(r.code()).as("the failure is deferred until the SARIF is uploaded; stderr: %s", r.err()).isZero();
+        assertThat(r.code())
+                .as("the failure is deferred until the SARIF is uploaded; stderr: %s", r.err())
+                .isZero();
         assertThat(Files.readAllLines(outputs)).containsExactly("sarif-file=numlint.sarif", "exit-code=1");
-        JsonNode run = new ObjectMapper().readTree(sample.resolve("numlint.sarif").toFile()).path("runs").get(0);
-        assertThat(run.path("results")).as("suppressed results are left out for code scanning").hasSize(1);
+        JsonNode run = new ObjectMapper()
+                .readTree(sample.resolve("numlint.sarif").toFile())
+                .path("runs")
+                .get(0);
+        assertThat(run.path("results"))
+                .as("suppressed results are left out for code scanning")
+                .hasSize(1);
         assertThat(run.path("results").get(0).path("ruleId").asText()).isEqualTo("NL001");
-        assertThat(run.path("properties").path("suppressedResultsOmitted").asInt()).isEqualTo(1);
+        assertThat(run.path("properties").path("suppressedResultsOmitted").asInt())
+                .isEqualTo(1);
         assertThat(run.path("automationDetails").path("id").asText()).isEqualTo("numlint/");
         assertThat(Files.readString(sample.resolve("numlint-report.html")))
                 .as("the audit report keeps the suppression and its justification")
@@ -239,14 +302,19 @@ class ReleaseIT {
         Run same = run(sample, env, "bash", script.toString());
         assertThat(same.code()).as(same.err()).isZero();
         assertThat(Files.readAllLines(outputs)).containsExactly("sarif-file=pr.sarif", "exit-code=0");
-        Files.writeString(sample.resolve("src/more.cu"), """
+        Files.writeString(
+                sample.resolve("src/more.cu"),
+                """
                 __global__ void more(const float* in, unsigned short* out) {
                     out[threadIdx.x] = (unsigned short) in[threadIdx.x];
                 }
                 """);
         Run added = run(sample, env, "bash", script.toString());
         assertThat(added.code()).isEqualTo(1);
-        JsonNode pr = new ObjectMapper().readTree(sample.resolve("pr.sarif").toFile()).path("runs").get(0);
+        JsonNode pr = new ObjectMapper()
+                .readTree(sample.resolve("pr.sarif").toFile())
+                .path("runs")
+                .get(0);
         List<String> states = new ArrayList<>();
         pr.path("results").forEach(x -> states.add(x.path("baselineState").asText()));
         assertThat(states).containsExactlyInAnyOrder("unchanged", "new");

@@ -25,11 +25,16 @@ class InternalErrorTest {
         ScanResult r = Scanner.scan(ScanOptions.builder(dir)
                 .analyzers(List.of(new PtxAnalyzer(), new MarkerAnalyzer()))
                 // nvcc is never started: the cache directory is needed first and cannot be created
-                .ptx(PtxMode.AUTO, dir.resolve("no-such-nvcc")).cacheDir(blocker.resolve("numlint")).build());
+                .ptx(PtxMode.AUTO, dir.resolve("no-such-nvcc"))
+                .cacheDir(blocker.resolve("numlint"))
+                .build());
         assertThat(r.executionSuccessful()).isFalse();
-        assertThat(r.notifications()).filteredOn(n -> Scanner.INTERNAL_ERROR.equals(n.id()))
-                .extracting(Notification::file).contains("k.cu");
-        assertThat(r.notifications()).filteredOn(n -> Scanner.INTERNAL_ERROR.equals(n.id()))
+        assertThat(r.notifications())
+                .filteredOn(n -> Scanner.INTERNAL_ERROR.equals(n.id()))
+                .extracting(Notification::file)
+                .contains("k.cu");
+        assertThat(r.notifications())
+                .filteredOn(n -> Scanner.INTERNAL_ERROR.equals(n.id()))
                 .allSatisfy(n -> assertThat(n.message()).contains("cache directory"));
         // the rest of the scan was completed
         assertThat(r.findings()).extracting(f -> f.location().file()).contains("a.cu");
@@ -46,11 +51,16 @@ class InternalErrorTest {
 
             @Override
             public void analyze(dev.numlint.spi.ScanContext ctx, List<Path> files, dev.numlint.spi.FindingSink sink) {
-                sink.notify(new Notification("a.cu", 0, dev.numlint.model.Level.WARNING, "internal-error",
+                sink.notify(new Notification(
+                        "a.cu",
+                        0,
+                        dev.numlint.model.Level.WARNING,
+                        "internal-error",
                         "worker failed: java.lang.OutOfMemoryError"));
             }
         };
-        ScanResult r = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(selfReporting, new MarkerAnalyzer()))
+        ScanResult r = Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(selfReporting, new MarkerAnalyzer()))
                 .build());
         assertThat(r.executionSuccessful()).isFalse();
         assertThat(r.findings()).hasSize(1);

@@ -27,10 +27,23 @@ import java.util.regex.Pattern;
 public class MarkerAnalyzer implements Analyzer {
     private static final Pattern MARK = Pattern.compile("HAZARD\\((NL\\d{3})(?:,(\\w+))?(?:@([\\w./-]+):(\\d+))?\\)");
 
-    @Override public String id() { return "marker"; }
-    @Override public Layer layer() { return Layer.CUDA_SOURCE; }
-    @Override public Set<String> implementedRules() { return Set.of(); }
-    @Override public boolean accepts(Path file) {
+    @Override
+    public String id() {
+        return "marker";
+    }
+
+    @Override
+    public Layer layer() {
+        return Layer.CUDA_SOURCE;
+    }
+
+    @Override
+    public Set<String> implementedRules() {
+        return Set.of();
+    }
+
+    @Override
+    public boolean accepts(Path file) {
         String n = file.getFileName().toString();
         return !n.equals("fixture.properties") && !n.endsWith(".yml") && !n.endsWith(".sarif");
     }
@@ -46,8 +59,8 @@ public class MarkerAnalyzer implements Analyzer {
                 continue;
             }
             String rel = ctx.relativize(f);
-            Layer layer = rel.endsWith(".ptx") ? Layer.PTX : rel.endsWith(".java") ? Layer.JAVA_SOURCE
-                    : Layer.CUDA_SOURCE;
+            Layer layer =
+                    rel.endsWith(".ptx") ? Layer.PTX : rel.endsWith(".java") ? Layer.JAVA_SOURCE : Layer.CUDA_SOURCE;
             for (int i = 0; i < lines.size(); i++) {
                 String l = lines.get(i);
                 if (l.contains("CRASH_ANALYZER")) {
@@ -57,14 +70,19 @@ public class MarkerAnalyzer implements Analyzer {
                     throw new OutOfMemoryError("simulated at line " + (i + 1));
                 }
                 if (l.contains("PARTIAL_NOTE")) {
-                    sink.notify(new Notification(rel, i + 1, Level.WARNING, "parse-error", "could not parse PARTIAL_NOTE"));
+                    sink.notify(
+                            new Notification(rel, i + 1, Level.WARNING, "parse-error", "could not parse PARTIAL_NOTE"));
                 }
                 Matcher m = MARK.matcher(l);
                 while (m.find()) {
-                    Location loc = m.group(3) != null ? Location.line(m.group(3), Integer.parseInt(m.group(4)))
+                    Location loc = m.group(3) != null
+                            ? Location.line(m.group(3), Integer.parseInt(m.group(4)))
                             : new Location(rel, i + 1, m.start() + 1, i + 1, m.end() + 1);
-                    Finding.Builder b = Finding.builder(m.group(1)).location(loc).layer(layer)
-                            .message("marker " + m.group() + " found").function(m.group(2));
+                    Finding.Builder b = Finding.builder(m.group(1))
+                            .location(loc)
+                            .layer(layer)
+                            .message("marker " + m.group() + " found")
+                            .function(m.group(2));
                     if (layer == Layer.PTX) {
                         b.evidence(new Evidence("ptx", l.strip(), new Location(rel, i + 1, 0, i + 1, 0)));
                     } else {

@@ -39,12 +39,17 @@ class ScannerTest {
     }
 
     private ScanResult scan(Analyzer... analyzers) {
-        return Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(analyzers)).cacheDir(dir.resolve(".cache")).build());
+        return Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(analyzers))
+                .cacheDir(dir.resolve(".cache"))
+                .build());
     }
 
     private static List<String> hits(ScanResult r) {
-        return r.findings().stream().map(f -> f.location().file() + ":" + f.location().startLine() + " " + f.ruleId()
-                + (f.suppressed() ? " suppressed" : "")).collect(Collectors.toList());
+        return r.findings().stream()
+                .map(f -> f.location().file() + ":" + f.location().startLine() + " " + f.ruleId()
+                        + (f.suppressed() ? " suppressed" : ""))
+                .collect(Collectors.toList());
     }
 
     @Test
@@ -57,8 +62,13 @@ class ScannerTest {
         write("CMakeLists.txt", "# HAZARD(NL003)");
         write("build/rules.mk", "# HAZARD(NL007)");
         ScanResult r = scan(new MarkerAnalyzer());
-        assertThat(hits(r)).containsExactly("CMakeLists.txt:1 NL003", "a/x.java:1 NL001", "b/k.cu:1 NL003",
-                "build/rules.mk:1 NL007", "target/gen.cu:1 NL002");
+        assertThat(hits(r))
+                .containsExactly(
+                        "CMakeLists.txt:1 NL003",
+                        "a/x.java:1 NL001",
+                        "b/k.cu:1 NL003",
+                        "build/rules.mk:1 NL007",
+                        "target/gen.cu:1 NL002");
         assertThat(r.filesAnalyzed()).isEqualTo(5);
         assertThat(r.filesNotAnalyzed()).isZero();
         assertThat(r.executionSuccessful()).isTrue();
@@ -70,9 +80,11 @@ class ScannerTest {
         write("third_party/lib/k.cu", "HAZARD(NL003)");
         write("src/gen/auto.cu", "HAZARD(NL003)");
         write("src/x.generated.cu", "HAZARD(NL003)");
-        ScanResult r = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(new MarkerAnalyzer()))
+        ScanResult r = Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(new MarkerAnalyzer()))
                 .config(NumlintConfig.parse("exclude: ['**/*.generated.cu', 'third_party']", "cfg"))
-                .exclude("src/gen/**").build());
+                .exclude("src/gen/**")
+                .build());
         assertThat(hits(r)).containsExactly("src/k.cu:1 NL003");
     }
 
@@ -87,8 +99,9 @@ class ScannerTest {
         Files.createSymbolicLink(repo.resolve("inside.h"), repo.resolve("k.cu"));
         FileDiscovery.Result r = new FileDiscovery(repo, List.of(), null).discover(List.of(repo));
         assertThat(r.files()).containsExactly(repo.resolve("k.cu"));
-        assertThat(r.notifications()).extracting(n -> n.file() + " " + n.id() + " " + n.level()).containsExactlyInAnyOrder(
-                "dir symlink-outside NOTE", "link.h symlink-outside ERROR");
+        assertThat(r.notifications())
+                .extracting(n -> n.file() + " " + n.id() + " " + n.level())
+                .containsExactlyInAnyOrder("dir symlink-outside NOTE", "link.h symlink-outside ERROR");
     }
 
     @Test
@@ -107,10 +120,13 @@ class ScannerTest {
         Path bin = dir.resolve("blob.cu");
         Files.write(bin, new byte[] {'a', 0, 'b'});
         write("big.cu", "HAZARD(NL003)\n" + "x".repeat(2000));
-        ScanResult r = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(new MarkerAnalyzer()))
-                .maxFileSize(1000).build());
+        ScanResult r = Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(new MarkerAnalyzer()))
+                .maxFileSize(1000)
+                .build());
         assertThat(hits(r)).containsExactly("ok.cu:1 NL003");
-        assertThat(r.notifications()).extracting(n -> n.file() + " " + n.id() + " " + n.level())
+        assertThat(r.notifications())
+                .extracting(n -> n.file() + " " + n.id() + " " + n.level())
                 .containsExactly("big.cu file-too-large ERROR", "blob.cu binary-file ERROR");
         assertThat(r.filesNotAnalyzed()).isEqualTo(2);
         assertThat(r.filesAnalyzed()).isEqualTo(1);
@@ -138,7 +154,8 @@ class ScannerTest {
         write("c.cu", "HAZARD(NL002)\nPARTIAL_NOTE");
         ScanResult r = scan(new MarkerAnalyzer());
         assertThat(hits(r)).containsExactly("a.cu:1 NL003", "c.cu:1 NL002");
-        assertThat(r.notifications()).extracting(n -> n.file() + " " + n.id())
+        assertThat(r.notifications())
+                .extracting(n -> n.file() + " " + n.id())
                 .containsExactly("b.cu internal-error", "c.cu parse-error");
         assertThat(r.notifications().get(0).message())
                 .isEqualTo("internal error in marker on b.cu: java.lang.IllegalStateException: boom at line 1");
@@ -149,38 +166,55 @@ class ScannerTest {
 
     @Test
     void justifiedCommentsSuppressUnjustifiedOnesAreReported() throws IOException {
-        write("s.cu", String.join("\n",
-                "a = HAZARD(NL003); // numlint: ignore NL003 -- tolerance checked in test_dot",
-                "// numlint: ignore NL002, NL003 -- reviewed",
-                "b = HAZARD(NL003);",
-                "c = HAZARD(NL003); // numlint: ignore NL003",
-                "d = HAZARD(NL003); /* numlint: ignore NL003 -- */",
-                "e = HAZARD(NL001); // numlint: ignore NL003 -- wrong rule",
-                "// numlint: ignore NL007 -- alone on its line: applies to the next line",
-                "f = HAZARD(NL007);",
-                "",
-                "",
-                "g = HAZARD(NL003);"));
+        write(
+                "s.cu",
+                String.join(
+                        "\n",
+                        "a = HAZARD(NL003); // numlint: ignore NL003 -- tolerance checked in test_dot",
+                        "// numlint: ignore NL002, NL003 -- reviewed",
+                        "b = HAZARD(NL003);",
+                        "c = HAZARD(NL003); // numlint: ignore NL003",
+                        "d = HAZARD(NL003); /* numlint: ignore NL003 -- */",
+                        "e = HAZARD(NL001); // numlint: ignore NL003 -- wrong rule",
+                        "// numlint: ignore NL007 -- alone on its line: applies to the next line",
+                        "f = HAZARD(NL007);",
+                        "",
+                        "",
+                        "g = HAZARD(NL003);"));
         ScanResult r = scan(new MarkerAnalyzer());
-        assertThat(hits(r)).containsExactly("s.cu:1 NL003 suppressed", "s.cu:3 NL003 suppressed", "s.cu:4 NL003",
-                "s.cu:5 NL003", "s.cu:6 NL001", "s.cu:8 NL007 suppressed", "s.cu:11 NL003");
+        assertThat(hits(r))
+                .containsExactly(
+                        "s.cu:1 NL003 suppressed",
+                        "s.cu:3 NL003 suppressed",
+                        "s.cu:4 NL003",
+                        "s.cu:5 NL003",
+                        "s.cu:6 NL001",
+                        "s.cu:8 NL007 suppressed",
+                        "s.cu:11 NL003");
         Finding first = r.findings().get(0);
-        assertThat(first.suppression()).isEqualTo(new Suppression("inSource", "tolerance checked in test_dot",
-                Location.line("s.cu", 1)));
+        assertThat(first.suppression())
+                .isEqualTo(new Suppression("inSource", "tolerance checked in test_dot", Location.line("s.cu", 1)));
         assertThat(r.findings().get(1).suppression().justification()).isEqualTo("reviewed");
-        assertThat(r.notifications()).extracting(n -> n.id() + "@" + n.line())
+        assertThat(r.notifications())
+                .extracting(n -> n.id() + "@" + n.line())
                 .containsExactly("unjustified-suppression@4", "unjustified-suppression@5");
         assertThat(r.notifications().get(0).level()).isEqualTo(Level.WARNING);
         // the location is the notification's own (printed once by every output), not part of the message
-        assertThat(r.notifications().get(0).message()).doesNotContain("s.cu:4")
+        assertThat(r.notifications().get(0).message())
+                .doesNotContain("s.cu:4")
                 .contains("'// numlint: ignore NL003 -- reason'");
     }
 
     @Test
     void absolutePathsUnderTheRootAreMadeRelative() throws IOException {
         Path cu = write("src/k.cu", "x");
-        Analyzer a = analyzer("abs", Layer.CUDA_SOURCE, Analyzer.PHASE_KERNEL, (ctx, files, sink) -> sink.report(
-                Finding.builder("NL003").location(Location.of(cu.toString(), 1, 2)).layer(Layer.CUDA_SOURCE)
+        Analyzer a = analyzer(
+                "abs",
+                Layer.CUDA_SOURCE,
+                Analyzer.PHASE_KERNEL,
+                (ctx, files, sink) -> sink.report(Finding.builder("NL003")
+                        .location(Location.of(cu.toString(), 1, 2))
+                        .layer(Layer.CUDA_SOURCE)
                         .message("m")));
         assertThat(scan(a).findings()).extracting(f -> f.location().shortText()).containsExactly("src/k.cu:1:2");
     }
@@ -188,21 +222,31 @@ class ScannerTest {
     @Test
     void findingsSuppressedByTheAnalyzerKeepTheirSuppression() throws IOException {
         write("A.java", "x");
-        Analyzer a = analyzer("j", Layer.JAVA_SOURCE, Analyzer.PHASE_HOST, (ctx, files, sink) -> sink.report(
-                Finding.builder("NL011").location(Location.line("A.java", 1)).layer(Layer.JAVA_SOURCE).message("m")
+        Analyzer a = analyzer(
+                "j",
+                Layer.JAVA_SOURCE,
+                Analyzer.PHASE_HOST,
+                (ctx, files, sink) -> sink.report(Finding.builder("NL011")
+                        .location(Location.line("A.java", 1))
+                        .layer(Layer.JAVA_SOURCE)
+                        .message("m")
                         .suppression(new Suppression("inSource", "@SuppressWarnings(\"NL011\")", null))));
         ScanResult r = scan(a);
-        assertThat(r.findings()).singleElement().satisfies(f ->
-                assertThat(f.suppression().justification()).isEqualTo("@SuppressWarnings(\"NL011\")"));
+        assertThat(r.findings())
+                .singleElement()
+                .satisfies(f -> assertThat(f.suppression().justification()).isEqualTo("@SuppressWarnings(\"NL011\")"));
         assertThat(r.failsAt(Level.NOTE)).isFalse();
     }
 
     @Test
     void sourceAndPtxFindingsMergeAndDuplicatesCollapse() throws IOException {
         write("k.cu", "x = HAZARD(NL002);\ny = HAZARD(NL009); z = HAZARD(NL009);\nw = HAZARD(NL003);");
-        write("k.ptx", String.join("\n",
-                "div.full.f32 %f1, %f2, %f3; // HAZARD(NL002@k.cu:1)",
-                "mul.f32 %f4; // HAZARD(NL006@k.cu:1)"));
+        write(
+                "k.ptx",
+                String.join(
+                        "\n",
+                        "div.full.f32 %f1, %f2, %f3; // HAZARD(NL002@k.cu:1)",
+                        "mul.f32 %f4; // HAZARD(NL006@k.cu:1)"));
         ScanResult r = scan(new MarkerAnalyzer());
         // the PTX-only finding has no column, so it sorts first on its line
         assertThat(hits(r)).containsExactly("k.cu:1 NL006", "k.cu:1 NL002", "k.cu:2 NL009", "k.cu:3 NL003");
@@ -229,12 +273,16 @@ class ScannerTest {
             ctx.linkKernel(new KernelLink(ptx, "vecAdd", Location.line("src/Host.java", 42)));
         });
         MarkerAnalyzer kernel = new MarkerAnalyzer() {
-            @Override public boolean accepts(Path file) { return file.toString().endsWith(".ptx"); }
+            @Override
+            public boolean accepts(Path file) {
+                return file.toString().endsWith(".ptx");
+            }
         };
         ScanResult r = scan(host, kernel);
         String rel = ptx.toAbsolutePath().toString();
         assertThat(hits(r)).containsExactly(rel + ":1 NL002", rel + ":2 NL003", rel + ":3 NL009");
-        assertThat(r.findings().get(0).related()).extracting(x -> x.message() + " " + x.location().shortText())
+        assertThat(r.findings().get(0).related())
+                .extracting(x -> x.message() + " " + x.location().shortText())
                 .containsExactly("launched from Host.java:42 src/Host.java:42");
         assertThat(r.findings().get(1).related()).isEmpty();
         assertThat(r.findings().get(2).related()).hasSize(1);
@@ -244,11 +292,17 @@ class ScannerTest {
     @Test
     void aLinkToAMissingKernelFileIsReportedAtTheLaunchSite() throws IOException {
         write("src/Host.java", "launch");
-        Analyzer host = analyzer("host", Layer.JAVA_SOURCE, Analyzer.PHASE_HOST, (ctx, files, sink) ->
-                ctx.linkKernel(new KernelLink(dir.resolve("kernels/gone.ptx"), "k", Location.line("src/Host.java", 7))));
+        Analyzer host = analyzer(
+                "host",
+                Layer.JAVA_SOURCE,
+                Analyzer.PHASE_HOST,
+                (ctx, files, sink) -> ctx.linkKernel(
+                        new KernelLink(dir.resolve("kernels/gone.ptx"), "k", Location.line("src/Host.java", 7))));
         ScanResult r = scan(host, new MarkerAnalyzer());
-        assertThat(r.notifications()).extracting(n -> n.file() + ":" + n.line() + " " + n.id() + " " + n.message())
-                .containsExactly("src/Host.java:7 missing-kernel-file kernel file kernels/gone.ptx launched here does not exist");
+        assertThat(r.notifications())
+                .extracting(n -> n.file() + ":" + n.line() + " " + n.id() + " " + n.message())
+                .containsExactly(
+                        "src/Host.java:7 missing-kernel-file kernel file kernels/gone.ptx launched here does not exist");
     }
 
     @Test
@@ -271,10 +325,13 @@ class ScannerTest {
     @Test
     void configurationDisablesRulesAndOverridesLevels() throws IOException {
         write("k.cu", "HAZARD(NL003) HAZARD(NL002) HAZARD(NL007)");
-        NumlintConfig cfg = NumlintConfig.parse("rules:\n  NL003: {enabled: false}\n  NL002: {level: error}\n",
-                "cfg");
-        ScanResult r = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(new MarkerAnalyzer())).config(cfg).build());
-        assertThat(r.findings()).extracting(f -> f.ruleId() + " " + f.level())
+        NumlintConfig cfg = NumlintConfig.parse("rules:\n  NL003: {enabled: false}\n  NL002: {level: error}\n", "cfg");
+        ScanResult r = Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(new MarkerAnalyzer()))
+                .config(cfg)
+                .build());
+        assertThat(r.findings())
+                .extracting(f -> f.ruleId() + " " + f.level())
                 .containsExactly("NL002 ERROR", "NL007 NOTE");
         assertThat(r.failsAt(Level.ERROR)).isTrue();
     }
@@ -282,13 +339,19 @@ class ScannerTest {
     @Test
     void fingerprintsSurviveUnrelatedEditsAndDistinguishRepeats() throws IOException {
         write("k.cu", "int a;\nx = HAZARD(NL003);\nx = HAZARD(NL003);\ny = HAZARD(NL003);\n");
-        List<String> before = scan(new MarkerAnalyzer()).findings().stream().map(Finding::fingerprint).toList();
+        List<String> before = scan(new MarkerAnalyzer()).findings().stream()
+                .map(Finding::fingerprint)
+                .toList();
         write("k.cu", "// a new comment\n\nint a;\nx  =  HAZARD(NL003);\nx = HAZARD(NL003);\ny = HAZARD(NL003);\n");
-        List<String> after = scan(new MarkerAnalyzer()).findings().stream().map(Finding::fingerprint).toList();
+        List<String> after = scan(new MarkerAnalyzer()).findings().stream()
+                .map(Finding::fingerprint)
+                .toList();
         assertThat(before).hasSize(3).doesNotHaveDuplicates().allMatch(s -> s.matches("[0-9a-f]{32}"));
         assertThat(after).isEqualTo(before);
         write("k.cu", "int a;\nx = HAZARD(NL003);\nx = HAZARD(NL003);\ny = HAZARD(NL003) + 1;\n");
-        List<String> changed = scan(new MarkerAnalyzer()).findings().stream().map(Finding::fingerprint).toList();
+        List<String> changed = scan(new MarkerAnalyzer()).findings().stream()
+                .map(Finding::fingerprint)
+                .toList();
         assertThat(changed.subList(0, 2)).isEqualTo(before.subList(0, 2));
         assertThat(changed.get(2)).isNotEqualTo(before.get(2));
     }
@@ -299,17 +362,26 @@ class ScannerTest {
             write("d" + (i % 5) + "/f" + i + ".cu", "HAZARD(NL003)\nq HAZARD(NL00" + (1 + i % 9) + ")\n");
         }
         Analyzer second = new MarkerAnalyzer() {
-            @Override public String id() { return "marker2"; }
-            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+            @Override
+            public String id() {
+                return "marker2";
+            }
+
+            @Override
+            public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
                 List<Path> rev = new ArrayList<>(files);
                 Collections.reverse(rev);
                 super.analyze(ctx, rev, sink);
             }
         };
-        ScanResult one = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(new MarkerAnalyzer(), second))
-                .threads(1).build());
-        ScanResult two = Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(second, new MarkerAnalyzer()))
-                .threads(4).build());
+        ScanResult one = Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(new MarkerAnalyzer(), second))
+                .threads(1)
+                .build());
+        ScanResult two = Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(second, new MarkerAnalyzer()))
+                .threads(4)
+                .build());
         assertThat(two.findings()).isEqualTo(one.findings());
         assertThat(one.findings()).hasSize(80);
     }
@@ -319,7 +391,8 @@ class ScannerTest {
         write("sub/dir/k.cu", "x");
         List<Path> asked = Collections.synchronizedList(new ArrayList<>());
         Analyzer a = new MarkerAnalyzer() {
-            @Override public boolean accepts(Path file) {
+            @Override
+            public boolean accepts(Path file) {
                 asked.add(file);
                 return true;
             }
@@ -334,7 +407,8 @@ class ScannerTest {
             write("k" + i + ".cu", "HAZARD(NL003)");
         }
         Analyzer parallel = new MarkerAnalyzer() {
-            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+            @Override
+            public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
                 List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
                 for (Path f : files) {
                     fs.add(ctx.executor().submit(() -> super.analyze(ctx, List.of(f), sink)));
@@ -350,10 +424,15 @@ class ScannerTest {
             }
         };
         Analyzer second = new MarkerAnalyzer() {
-            @Override public int phase() { return PHASE_KERNEL + 1; }
-            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+            @Override
+            public int phase() {
+                return PHASE_KERNEL + 1;
+            }
+
+            @Override
+            public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
                 try {
-                    ctx.executor().submit(() -> { }).get();
+                    ctx.executor().submit(() -> {}).get();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -384,8 +463,9 @@ class ScannerTest {
         p.advance(1);
         p.advance(2);
         p.done();
-        assertThat(bytes.toString()).isEqualTo("numlint: 1 of 3 files analyzed (compiling .cu files to PTX with nvcc;"
-                + " --ptx off skips it)\nnumlint: 3 of 3 files analyzed\n");
+        assertThat(bytes.toString())
+                .isEqualTo("numlint: 1 of 3 files analyzed (compiling .cu files to PTX with nvcc;"
+                        + " --ptx off skips it)\nnumlint: 3 of 3 files analyzed\n");
         java.io.ByteArrayOutputStream quiet = new java.io.ByteArrayOutputStream();
         Scanner.Progress q = Scanner.Progress.lines(new java.io.PrintStream(quiet, true), false, 60_000_000_000L, 0);
         q.add(1);
@@ -400,11 +480,28 @@ class ScannerTest {
 
     static Analyzer analyzer(String id, Layer layer, int phase, Body body) {
         return new Analyzer() {
-            @Override public String id() { return id; }
-            @Override public Layer layer() { return layer; }
-            @Override public int phase() { return phase; }
-            @Override public Set<String> implementedRules() { return Set.of(); }
-            @Override public boolean accepts(Path file) {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public Layer layer() {
+                return layer;
+            }
+
+            @Override
+            public int phase() {
+                return phase;
+            }
+
+            @Override
+            public Set<String> implementedRules() {
+                return Set.of();
+            }
+
+            @Override
+            public boolean accepts(Path file) {
                 String n = file.toString();
                 return switch (layer) {
                     case JAVA_SOURCE -> n.endsWith(".java");
@@ -412,7 +509,9 @@ class ScannerTest {
                     default -> true;
                 };
             }
-            @Override public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+
+            @Override
+            public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
                 body.run(ctx, files, sink);
             }
         };

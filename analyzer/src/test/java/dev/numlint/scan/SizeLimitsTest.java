@@ -39,12 +39,17 @@ class SizeLimitsTest {
     }
 
     private ScanResult scan(String config, Analyzer... analyzers) {
-        return Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(analyzers))
-                .config(NumlintConfig.parse(config, "cfg")).cacheDir(dir.resolve(".cache")).build());
+        return Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(analyzers))
+                .config(NumlintConfig.parse(config, "cfg"))
+                .cacheDir(dir.resolve(".cache"))
+                .build());
     }
 
     private static List<String> rules(ScanResult r) {
-        return r.findings().stream().map(f -> f.ruleId() + "@" + f.location().file() + ":" + f.location().startLine())
+        return r.findings().stream()
+                .map(f -> f.ruleId() + "@" + f.location().file() + ":"
+                        + f.location().startLine())
                 .toList();
     }
 
@@ -74,29 +79,33 @@ class SizeLimitsTest {
     @Test
     void eachLayerHasItsOwnLimit() throws IOException {
         Files.writeString(dir.resolve("k.cu"), KERNEL);
-        Files.writeString(dir.resolve("A.java"), "class A { char c(float f) { return (char) f; } }\n" + "//\n".repeat(100));
-        ScanResult r = scan("max-file-size-by-layer: {java-source: 200}\n", new CudaSourceAnalyzer(),
-                new JavaSourceAnalyzer());
+        Files.writeString(
+                dir.resolve("A.java"), "class A { char c(float f) { return (char) f; } }\n" + "//\n".repeat(100));
+        ScanResult r = scan(
+                "max-file-size-by-layer: {java-source: 200}\n", new CudaSourceAnalyzer(), new JavaSourceAnalyzer());
         assertThat(rules(r)).contains("NL001@k.cu:3").noneMatch(s -> s.contains("A.java"));
         assertThat(r.notifications()).anySatisfy(n -> {
             assertThat(n.file()).isEqualTo("A.java");
             assertThat(n.message()).contains("max-file-size for java-source (200)");
         });
-        ScanResult cu = scan("max-file-size-by-layer: {cuda-source: 50}\n", new CudaSourceAnalyzer(),
-                new JavaSourceAnalyzer());
+        ScanResult cu =
+                scan("max-file-size-by-layer: {cuda-source: 50}\n", new CudaSourceAnalyzer(), new JavaSourceAnalyzer());
         assertThat(rules(cu)).noneMatch(s -> s.contains("k.cu")).anyMatch(s -> s.contains("A.java"));
     }
 
     @Test
     void perLayerLimitFromTheBuilder() throws IOException {
         Path k = Files.writeString(dir.resolve("k.cu"), KERNEL);
-        ScanOptions o = ScanOptions.builder(dir).analyzers(List.of(new CudaSourceAnalyzer()))
-                .maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE, 20).build();
+        ScanOptions o = ScanOptions.builder(dir)
+                .analyzers(List.of(new CudaSourceAnalyzer()))
+                .maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE, 20)
+                .build();
         assertThat(o.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE)).isEqualTo(20);
         assertThat(o.maxFileSize(dev.numlint.model.Layer.PTX)).isEqualTo(64L << 20);
         ScanResult r = Scanner.scan(o);
         assertThat(r.findings()).extracting(Finding::ruleId).isEmpty();
-        assertThat(r.notifications()).anySatisfy(n -> assertThat(n.file()).isEqualTo(k.getFileName().toString()));
+        assertThat(r.notifications())
+                .anySatisfy(n -> assertThat(n.file()).isEqualTo(k.getFileName().toString()));
     }
 
     @Test

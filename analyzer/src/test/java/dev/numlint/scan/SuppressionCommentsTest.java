@@ -23,18 +23,23 @@ class SuppressionCommentsTest {
     }
 
     private ScanResult scan() {
-        return Scanner.scan(ScanOptions.builder(dir).analyzers(List.of(new MarkerAnalyzer()))
-                .cacheDir(dir.resolve(".cache")).build());
+        return Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(new MarkerAnalyzer()))
+                .cacheDir(dir.resolve(".cache"))
+                .build());
     }
 
     private static List<String> hits(ScanResult r) {
-        return r.findings().stream().map(f -> f.location().file() + ":" + f.location().startLine() + " " + f.ruleId()
-                + (f.suppressed() ? " suppressed" : "")).collect(Collectors.toList());
+        return r.findings().stream()
+                .map(f -> f.location().file() + ":" + f.location().startLine() + " " + f.ruleId()
+                        + (f.suppressed() ? " suppressed" : ""))
+                .collect(Collectors.toList());
     }
 
     @Test
     void endOfLineCommentAppliesToItsOwnLineOnly() throws IOException {
-        write("k.cu",
+        write(
+                "k.cu",
                 "a = HAZARD(NL003); // numlint: ignore NL003 -- reviewed",
                 "b = HAZARD(NL003);",
                 "// numlint: ignore NL003 -- alone on its line",
@@ -46,55 +51,77 @@ class SuppressionCommentsTest {
                 "/* numlint: ignore NL003 -- a block comment",
                 "   spanning lines */",
                 "f = HAZARD(NL003);");
-        assertThat(hits(scan())).containsExactly("k.cu:1 NL003 suppressed", "k.cu:2 NL003", "k.cu:4 NL003 suppressed",
-                "k.cu:5 NL003", "k.cu:8 NL003 suppressed", "k.cu:11 NL003 suppressed");
+        assertThat(hits(scan()))
+                .containsExactly(
+                        "k.cu:1 NL003 suppressed",
+                        "k.cu:2 NL003",
+                        "k.cu:4 NL003 suppressed",
+                        "k.cu:5 NL003",
+                        "k.cu:8 NL003 suppressed",
+                        "k.cu:11 NL003 suppressed");
     }
 
     @Test
     void aStringLiteralIsNotASuppression() throws IOException {
-        write("k.cu",
+        write(
+                "k.cu",
                 "const char *s = \"// numlint: ignore NL003 -- not a comment\"; x = HAZARD(NL003);",
                 "puts(\"numlint: ignore NL003 -- in a string\"); y = HAZARD(NL003);",
                 "char q = '\"'; z = HAZARD(NL003); // numlint: ignore NL003 -- after a quote character",
                 "const char *t = \"a \\\" /* numlint: ignore NL001 -- still in the string \";",
                 "w = HAZARD(NL001);");
-        write("A.java",
+        write(
+                "A.java",
                 "String s = \"// numlint: ignore NL001 -- text\"; HAZARD(NL001)",
                 "String t = \"\"\"",
                 "    // numlint: ignore NL001 -- inside a text block",
                 "    \"\"\";",
                 "HAZARD(NL001)");
         ScanResult r = scan();
-        assertThat(hits(r)).containsExactly("A.java:1 NL001", "A.java:5 NL001", "k.cu:1 NL003", "k.cu:2 NL003",
-                "k.cu:3 NL003 suppressed", "k.cu:5 NL001");
+        assertThat(hits(r))
+                .containsExactly(
+                        "A.java:1 NL001",
+                        "A.java:5 NL001",
+                        "k.cu:1 NL003",
+                        "k.cu:2 NL003",
+                        "k.cu:3 NL003 suppressed",
+                        "k.cu:5 NL001");
         assertThat(r.notifications()).isEmpty();
     }
 
     @Test
     void commentSyntaxFollowsTheFileType() throws IOException {
-        write("CMakeLists.txt",
+        write(
+                "CMakeLists.txt",
                 "# numlint: ignore NL007 -- denormals cannot occur",
                 "set(F HAZARD(NL007))",
                 "set(G \"# numlint: ignore NL007 -- quoted\" HAZARD(NL007))",
                 "// numlint: ignore NL007 -- not a CMake comment",
                 "set(H HAZARD(NL007))");
-        write("k.cu",
-                "# numlint: ignore NL003 -- not a C comment",
-                "x = HAZARD(NL003);");
-        assertThat(hits(scan())).containsExactly("CMakeLists.txt:2 NL007 suppressed", "CMakeLists.txt:3 NL007",
-                "CMakeLists.txt:5 NL007", "k.cu:2 NL003");
+        write("k.cu", "# numlint: ignore NL003 -- not a C comment", "x = HAZARD(NL003);");
+        assertThat(hits(scan()))
+                .containsExactly(
+                        "CMakeLists.txt:2 NL007 suppressed",
+                        "CMakeLists.txt:3 NL007",
+                        "CMakeLists.txt:5 NL007",
+                        "k.cu:2 NL003");
     }
 
     @Test
     void ignoreAllSuppressesEveryRule() throws IOException {
-        write("k.cu",
+        write(
+                "k.cu",
                 "x = HAZARD(NL003) + HAZARD(NL001); // numlint: ignore all -- reviewed",
                 "// numlint: ignore all -- reviewed",
                 "y = HAZARD(NL002);",
                 "z = HAZARD(NL002); // numlint: ignore all");
         ScanResult r = scan();
-        assertThat(hits(r)).containsExactly("k.cu:1 NL003 suppressed", "k.cu:1 NL001 suppressed",
-                "k.cu:3 NL002 suppressed", "k.cu:4 NL002");
+        assertThat(hits(r))
+                .containsExactly(
+                        "k.cu:1 NL003 suppressed",
+                        "k.cu:1 NL001 suppressed",
+                        "k.cu:3 NL002 suppressed",
+                        "k.cu:4 NL002");
         assertThat(r.notifications()).extracting(Notification::id).containsExactly("unjustified-suppression");
         assertThat(r.notifications().get(0).message()).contains("'// numlint: ignore all -- reason'");
     }
@@ -103,18 +130,26 @@ class SuppressionCommentsTest {
     void malformedJustificationNamesTheIdFoundAndTheFilesCommentSyntax() throws IOException {
         write("k.cu", "y = HAZARD(NL001); // numlint: ignore NL001 because clamped");
         write("CMakeLists.txt", "set(F HAZARD(NL007)) # numlint: ignore NL007 fast math is wanted");
-        write("Makefile", "# numlint: ignore",
-                "CFLAGS = HAZARD(NL007)");
+        write("Makefile", "# numlint: ignore", "CFLAGS = HAZARD(NL007)");
         ScanResult r = scan();
         assertThat(hits(r)).containsExactly("CMakeLists.txt:1 NL007", "Makefile:2 NL007", "k.cu:1 NL001");
         List<Notification> n = r.notifications();
-        assertThat(n).extracting(x -> x.file() + ":" + x.line() + " " + x.id()).containsExactly(
-                "CMakeLists.txt:1 malformed-suppression", "Makefile:1 malformed-suppression", "k.cu:1 malformed-suppression");
-        assertThat(n.get(0).message()).contains("NL007").contains("'# numlint: ignore NL007 -- fast math is wanted'")
-                .doesNotContain("//").doesNotContain("NL003");
+        assertThat(n)
+                .extracting(x -> x.file() + ":" + x.line() + " " + x.id())
+                .containsExactly(
+                        "CMakeLists.txt:1 malformed-suppression",
+                        "Makefile:1 malformed-suppression",
+                        "k.cu:1 malformed-suppression");
+        assertThat(n.get(0).message())
+                .contains("NL007")
+                .contains("'# numlint: ignore NL007 -- fast math is wanted'")
+                .doesNotContain("//")
+                .doesNotContain("NL003");
         assertThat(n.get(1).message()).contains("names no rule id").contains("'# numlint: ignore NLxxx -- reason'");
-        assertThat(n.get(2).message()).contains("suppression of NL001 is malformed")
-                .contains("'// numlint: ignore NL001 -- because clamped'").doesNotContain("NL003");
+        assertThat(n.get(2).message())
+                .contains("suppression of NL001 is malformed")
+                .contains("'// numlint: ignore NL001 -- because clamped'")
+                .doesNotContain("NL003");
         // the location is printed once, by the output, not repeated inside the message
         for (Notification x : n) assertThat(x.message()).doesNotContain(x.file() + ":");
     }

@@ -67,20 +67,42 @@ class HostileRepositoryTest {
     }
 
     private Run scan() {
-        return run("scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "json",
+        return run(
+                "scan",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                cache.toString(),
+                "--format",
+                "json",
                 repo.toString());
     }
 
     private Run validate(String ptx) {
-        return run("validate", "--gpu", "off", "--ptx", ptx, "--all-kernels", "--inputs", "1", "--nvcc",
-                fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "json", repo.toString());
+        return run(
+                "validate",
+                "--gpu",
+                "off",
+                "--ptx",
+                ptx,
+                "--all-kernels",
+                "--inputs",
+                "1",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                cache.toString(),
+                "--format",
+                "json",
+                repo.toString());
     }
 
     private static List<String> notifications(JsonNode report, String id) {
         List<String> out = new ArrayList<>();
         report.path("notifications").forEach(n -> {
-            if (n.path("id").asText().equals(id)) out.add(n.path("file").asText() + ":" + n.path("line").asInt()
-                    + ": " + n.path("message").asText());
+            if (n.path("id").asText().equals(id))
+                out.add(n.path("file").asText() + ":" + n.path("line").asInt() + ": "
+                        + n.path("message").asText());
         });
         return out;
     }
@@ -100,21 +122,25 @@ class HostileRepositoryTest {
         List<RecordingNvcc.Call> calls = fake.calls();
         assertThat(calls).isNotEmpty();
         for (RecordingNvcc.Call c : calls) {
-            assertThat(String.join(" ", c.args())).doesNotContain("evil").doesNotContain("`").doesNotContain("$(");
+            assertThat(String.join(" ", c.args()))
+                    .doesNotContain("evil")
+                    .doesNotContain("`")
+                    .doesNotContain("$(");
             assertThat(c.env()).doesNotContainKey("NUMLINT_TEST_SECRET");
-            assertThat(c.env().keySet()).isSubsetOf("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "PWD", "OLDPWD",
-                    "SHLVL", "_");
+            assertThat(c.env().keySet())
+                    .isSubsetOf("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "PWD", "OLDPWD", "SHLVL", "_");
             assertThat(c.cwd()).startsWith(cache.resolve("tmp").toString());
         }
         for (RecordingNvcc.Call c : fake.compiles()) {
-            List<String> want = new ArrayList<>(List.of("-ptx", "-lineinfo", c.args().get(2)));
+            List<String> want =
+                    new ArrayList<>(List.of("-ptx", "-lineinfo", c.args().get(2)));
             assertThat(c.args().get(2)).startsWith("-arch=compute_");
             want.addAll(expectedFlags);
             want.addAll(List.of(repo.resolve("k.cu").toString(), "-o", "out.ptx"));
             if (c.args().size() > want.size()) {
                 // validation's variants append their switches (-fmad=false ...) after the as-built flags
-                assertThat(c.args().subList(want.size() - 3, c.args().size() - 3)).allMatch(a -> a.matches(
-                        "-(fmad|prec-div|prec-sqrt|ftz)=(true|false)"));
+                assertThat(c.args().subList(want.size() - 3, c.args().size() - 3))
+                        .allMatch(a -> a.matches("-(fmad|prec-div|prec-sqrt|ftz)=(true|false)"));
             } else {
                 assertThat(c.args()).containsExactlyElementsOf(want);
             }
@@ -141,35 +167,40 @@ class HostileRepositoryTest {
 
     @Test
     void backtickDefineInAMakefile() throws IOException {
-        hostileBuild("Makefile", "NVCCFLAGS = -O2 -DX=`./evil.sh`\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n",
-                "-DX=`./evil.sh`");
+        hostileBuild(
+                "Makefile", "NVCCFLAGS = -O2 -DX=`./evil.sh`\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n", "-DX=`./evil.sh`");
     }
 
     @Test
     void backtickIncludeInAMakefile() throws IOException {
-        hostileBuild("Makefile", "NVCCFLAGS = -O2 -I`./evil.sh`\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n",
-                "-I`./evil.sh`");
+        hostileBuild("Makefile", "NVCCFLAGS = -O2 -I`./evil.sh`\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n", "-I`./evil.sh`");
     }
 
     @Test
     void commandSubstitutionInAMakefile() throws IOException {
         // make turns $$ into $: the shell would see -I$(./evil.sh); whether the build model keeps the flag or not,
         // nvcc never gets it
-        hostileBuild("Makefile", "NVCCFLAGS = -O2 -I$$(./evil.sh) -DY=$$(./evil.sh)\nall:\n"
-                + "\tnvcc $(NVCCFLAGS) -c k.cu\n", null);
+        hostileBuild(
+                "Makefile",
+                "NVCCFLAGS = -O2 -I$$(./evil.sh) -DY=$$(./evil.sh)\nall:\n" + "\tnvcc $(NVCCFLAGS) -c k.cu\n",
+                null);
     }
 
     @Test
     void xcompilerCommaInjectionInAMakefile() throws IOException {
         // the build model splits the host options at the commas; what reaches the toolchain is dropped
-        hostileBuild("Makefile", "NVCCFLAGS = -O2 -Xcompiler -march=native,-wrapper,./evil.sh\nall:\n"
-                + "\tnvcc $(NVCCFLAGS) -c k.cu\n", "-Xcompiler=-march=native");
+        hostileBuild(
+                "Makefile",
+                "NVCCFLAGS = -O2 -Xcompiler -march=native,-wrapper,./evil.sh\nall:\n" + "\tnvcc $(NVCCFLAGS) -c k.cu\n",
+                "-Xcompiler=-march=native");
     }
 
     @Test
     void backtickAndSubstitutionInCMake() throws IOException {
-        hostileBuild("CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CUDA)\n"
-                + "set(CMAKE_CUDA_FLAGS \"-O2 -DX=`./evil.sh` -DY=$(./evil.sh)\")\nadd_executable(k k.cu)\n",
+        hostileBuild(
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CUDA)\n"
+                        + "set(CMAKE_CUDA_FLAGS \"-O2 -DX=`./evil.sh` -DY=$(./evil.sh)\")\nadd_executable(k k.cu)\n",
                 "./evil.sh");
     }
 
@@ -183,8 +214,17 @@ class HostileRepositoryTest {
 
     @Test
     void hostileCommandLineFlagsAreFilteredToo() throws IOException {
-        Run s = run("scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "json",
-                "--nvcc-flags", "-O2 -DX=`./evil.sh` -Xcompiler=-march=native,-wrapper,./evil.sh", repo.toString());
+        Run s = run(
+                "scan",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                cache.toString(),
+                "--format",
+                "json",
+                "--nvcc-flags",
+                "-O2 -DX=`./evil.sh` -Xcompiler=-march=native,-wrapper,./evil.sh",
+                repo.toString());
         assertThat(notifications(s.json(), "nvcc-flag-dropped")).anyMatch(m -> m.contains("(set in --nvcc-flags)"));
         assertOnlySafeNvccCalls(List.of("-O2"));
     }
@@ -195,8 +235,11 @@ class HostileRepositoryTest {
         Files.writeString(repo.resolve("inc/h.cuh"), "#pragma once\n" + include + "\n");
         Run s = scan();
         assertThat(s.code()).as(s.err()).isIn(0, 1);
-        assertThat(notifications(s.json(), "include-blocked")).singleElement().asString()
-                .startsWith("k.cu:0: not compiled to PTX: inc/h.cuh:2: " + include + ": ").contains(reason);
+        assertThat(notifications(s.json(), "include-blocked"))
+                .singleElement()
+                .asString()
+                .startsWith("k.cu:0: not compiled to PTX: inc/h.cuh:2: " + include + ": ")
+                .contains(reason);
         Run v = validate("off");
         assertThat(kernelNotes(v.json())).anyMatch(m -> m.contains("inc/h.cuh:2: " + include) && m.contains(reason));
         assertThat(v.out()).doesNotContain("int secret").doesNotContain("the-secret-value");
@@ -246,7 +289,9 @@ class HostileRepositoryTest {
         long t0 = System.nanoTime();
         Run s = scan();
         assertThat(s.code()).as(s.err()).isIn(0, 1);
-        assertThat(notifications(s.json(), "ptx-unavailable")).singleElement().asString()
+        assertThat(notifications(s.json(), "ptx-unavailable"))
+                .singleElement()
+                .asString()
                 .contains("'nvcc --version' did not answer within 10 s");
         Run v = validate("off");
         assertThat(v.code()).as(v.err()).isIn(0, 1);
@@ -270,13 +315,27 @@ class HostileRepositoryTest {
     void realNvccRunsNothingFromTheRepository() throws IOException {
         Optional<Path> nvcc = dev.numlint.toolchain.Nvcc.find(null, System.getenv("PATH"));
         assumeTrue(nvcc.isPresent(), "nvcc not installed");
-        Files.writeString(repo.resolve("Makefile"), "NVCCFLAGS = -O2 -DX=`./evil.sh` -I$$(./evil.sh) "
-                + "-Xcompiler -march=native,-wrapper,./evil.sh\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
+        Files.writeString(
+                repo.resolve("Makefile"),
+                "NVCCFLAGS = -O2 -DX=`./evil.sh` -I$$(./evil.sh) "
+                        + "-Xcompiler -march=native,-wrapper,./evil.sh\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
         Run s = run("scan", "--cache-dir", cache.toString(), "--format", "json", repo.toString());
         assertThat(s.code()).as(s.err()).isIn(0, 1);
         assertThat(notifications(s.json(), "nvcc-failed")).isEmpty();
-        Run v = run("validate", "--gpu", "off", "--ptx", "off", "--all-kernels", "--inputs", "1", "--cache-dir",
-                cache.toString(), "--format", "json", repo.toString());
+        Run v = run(
+                "validate",
+                "--gpu",
+                "off",
+                "--ptx",
+                "off",
+                "--all-kernels",
+                "--inputs",
+                "1",
+                "--cache-dir",
+                cache.toString(),
+                "--format",
+                "json",
+                repo.toString());
         assertThat(v.code()).as(v.err()).isIn(0, 1);
         assertThat(marker).doesNotExist();
     }

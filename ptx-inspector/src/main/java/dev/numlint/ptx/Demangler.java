@@ -5,8 +5,7 @@ package dev.numlint.ptx;
  * {@code ns::kernel}, template arguments are left out. Anything it does not understand is returned unchanged.
  */
 public final class Demangler {
-    private Demangler() {
-    }
+    private Demangler() {}
 
     public static String simpleName(String mangled) {
         if (mangled == null || !mangled.startsWith("_Z")) return mangled;

@@ -32,10 +32,25 @@ import java.util.concurrent.Future;
  */
 public final class PtxAnalyzer implements Analyzer {
 
-    @Override public String id() { return "ptx"; }
-    @Override public Layer layer() { return Layer.PTX; }
-    @Override public int phase() { return PHASE_KERNEL; }
-    @Override public Set<String> implementedRules() { return dev.numlint.ptx.rules.PtxRules.implementedRules(); }
+    @Override
+    public String id() {
+        return "ptx";
+    }
+
+    @Override
+    public Layer layer() {
+        return Layer.PTX;
+    }
+
+    @Override
+    public int phase() {
+        return PHASE_KERNEL;
+    }
+
+    @Override
+    public Set<String> implementedRules() {
+        return dev.numlint.ptx.rules.PtxRules.implementedRules();
+    }
 
     /** .ptx files always; .cu files too (they are compiled only with --ptx auto and nvcc present). */
     @Override
@@ -46,16 +61,17 @@ public final class PtxAnalyzer implements Analyzer {
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
-        boolean compile = ctx.ptxMode() == PtxMode.AUTO && ctx.nvcc().isPresent()
+        boolean compile = ctx.ptxMode() == PtxMode.AUTO
+                && ctx.nvcc().isPresent()
                 && files.stream().anyMatch(f -> f.toString().endsWith(".cu"));
         PtxCompiler nvcc = null;
         if (compile) {
-            nvcc = new PtxCompiler(Nvcc.at(ctx.nvcc().get()), new PtxCache(ctx.cacheDir()), roots(ctx),
-                    COMPILE_TIMEOUT);
+            nvcc = new PtxCompiler(
+                    Nvcc.at(ctx.nvcc().get()), new PtxCache(ctx.cacheDir()), roots(ctx), COMPILE_TIMEOUT);
             String why = nvcc.unusable();
             if (why != null) {
-                sink.notify(new Notification(null, 0, Level.WARNING, "ptx-unavailable", why
-                        + ": .cu files were not compiled to PTX"));
+                sink.notify(new Notification(
+                        null, 0, Level.WARNING, "ptx-unavailable", why + ": .cu files were not compiled to PTX"));
                 compile = false;
                 nvcc = null;
             }
@@ -71,12 +87,18 @@ public final class PtxAnalyzer implements Analyzer {
             if (n.endsWith(".cu") && !compile) continue;
             // the build model knows when the build compiles a file only through another one (BuildContext.compiledVia)
             Path via = n.endsWith(".cu") && compile ? ctx.buildContext(f).compiledVia() : null;
-            Path includer = via != null ? via : includedBy.get(f.toAbsolutePath().normalize());
+            Path includer =
+                    via != null ? via : includedBy.get(f.toAbsolutePath().normalize());
             if (n.endsWith(".cu") && includer != null) {
                 // compiled standalone it usually fails (it relies on its includer's declarations); its code is
                 // analyzed through the includer's PTX, whose .loc lines point back into this file
-                sink.notify(new Notification(ctx.relativize(f), 0, Level.NOTE, "ptx-included", "not compiled on its "
-                        + "own: it is #included by " + ctx.relativize(includer) + " and analyzed as part of it"));
+                sink.notify(new Notification(
+                        ctx.relativize(f),
+                        0,
+                        Level.NOTE,
+                        "ptx-included",
+                        "not compiled on its " + "own: it is #included by " + ctx.relativize(includer)
+                                + " and analyzed as part of it"));
                 continue;
             }
             futures.add(ctx.executor().submit(() -> analyzeFile(ctx, f, sink, compiler, sources, noDevice)));
@@ -88,19 +110,32 @@ public final class PtxAnalyzer implements Analyzer {
                 Thread.currentThread().interrupt();
                 return;
             } catch (ExecutionException e) {
-                sink.notify(new Notification(null, 0, Level.WARNING, "internal-error", "ptx analyzer: " + e.getCause()));
+                sink.notify(
+                        new Notification(null, 0, Level.WARNING, "internal-error", "ptx analyzer: " + e.getCause()));
             }
         }
         long seconds = (System.nanoTime() - started) / 1_000_000_000L;
         if (compile && seconds >= SLOW_COMPILE_SECONDS) {
-            sink.notify(new Notification(null, 0, Level.NOTE, "ptx-slow", "compiling .cu files to PTX took " + seconds
-                    + " s (results are cached for the next scan); --ptx off skips it, the CUDA source layer still"
-                    + " runs"));
+            sink.notify(new Notification(
+                    null,
+                    0,
+                    Level.NOTE,
+                    "ptx-slow",
+                    "compiling .cu files to PTX took " + seconds
+                            + " s (results are cached for the next scan); --ptx off skips it, the CUDA source layer still"
+                            + " runs"));
         }
         if (noDevice.get() > 0) {
-            sink.notify(new Notification(null, 0, Level.NOTE, "ptx-no-device-code", noDevice.get() + " .cu file"
-                    + (noDevice.get() == 1 ? "" : "s") + " without __global__ or __device__ code (in the file or the "
-                    + "headers it includes) " + (noDevice.get() == 1 ? "was" : "were") + " not compiled to PTX"));
+            sink.notify(new Notification(
+                    null,
+                    0,
+                    Level.NOTE,
+                    "ptx-no-device-code",
+                    noDevice.get() + " .cu file"
+                            + (noDevice.get() == 1 ? "" : "s")
+                            + " without __global__ or __device__ code (in the file or the "
+                            + "headers it includes) " + (noDevice.get() == 1 ? "was" : "were")
+                            + " not compiled to PTX"));
         }
     }
 
@@ -127,7 +162,8 @@ public final class PtxAnalyzer implements Analyzer {
         roots.add(root);
         for (Path f : ctx.files()) {
             Path a = f.toAbsolutePath().normalize();
-            if (!a.startsWith(root) && a.getParent() != null && !roots.contains(a.getParent())) roots.add(a.getParent());
+            if (!a.startsWith(root) && a.getParent() != null && !roots.contains(a.getParent()))
+                roots.add(a.getParent());
         }
         return roots;
     }
@@ -138,9 +174,12 @@ public final class PtxAnalyzer implements Analyzer {
             String want = flag.replace(" ", "").replace("=", "");
             for (BuildContext.FlagOrigin o : bc.origins()) {
                 String have = o.flag().replace(" ", "").replace("=", "");
-                if (o.location() != null && (have.equals(want) || want.equals("-Xcompiler" + have)
-                        || want.startsWith(have) && !have.isEmpty() && have.length() > 2)) {
-                    return o.location().file() + (o.location().startLine() > 0 ? ":" + o.location().startLine() : "");
+                if (o.location() != null
+                        && (have.equals(want)
+                                || want.equals("-Xcompiler" + have)
+                                || want.startsWith(have) && !have.isEmpty() && have.length() > 2)) {
+                    return o.location().file()
+                            + (o.location().startLine() > 0 ? ":" + o.location().startLine() : "");
                 }
             }
             return ctx.commandLineFlags().contains(flag) ? "--nvcc-flags" : null;
@@ -159,7 +198,8 @@ public final class PtxAnalyzer implements Analyzer {
                 if (Files.size(f) > 8L * 1024 * 1024) continue;
                 java.util.regex.Matcher m = INCLUDE_CU.matcher(Files.readString(f, StandardCharsets.ISO_8859_1));
                 while (m.find()) {
-                    Path inc = f.toAbsolutePath().getParent().resolve(m.group(1)).normalize();
+                    Path inc =
+                            f.toAbsolutePath().getParent().resolve(m.group(1)).normalize();
                     if (!inc.equals(f.toAbsolutePath().normalize())) out.putIfAbsent(inc, f);
                 }
             } catch (IOException | RuntimeException e) {
@@ -169,8 +209,13 @@ public final class PtxAnalyzer implements Analyzer {
         return out;
     }
 
-    private void analyzeFile(ScanContext ctx, Path f, FindingSink sink, PtxCompiler nvcc, SourceCache sources,
-                             java.util.concurrent.atomic.AtomicInteger noDevice) {
+    private void analyzeFile(
+            ScanContext ctx,
+            Path f,
+            FindingSink sink,
+            PtxCompiler nvcc,
+            SourceCache sources,
+            java.util.concurrent.atomic.AtomicInteger noDevice) {
         String rel = ctx.relativize(f);
         try {
             if (f.getFileName().toString().endsWith(".cu")) {
@@ -185,20 +230,29 @@ public final class PtxAnalyzer implements Analyzer {
                 long size = Files.size(f);
                 long max = ctx.maxFileSize(dev.numlint.model.Layer.PTX);
                 if (size > max) {
-                    sink.notify(new Notification(rel, 0, Level.ERROR, "file-too-large", "not analyzed: the file has "
-                            + size + " bytes, more than max-file-size for ptx (" + max + ")"));
+                    sink.notify(new Notification(
+                            rel,
+                            0,
+                            Level.ERROR,
+                            "file-too-large",
+                            "not analyzed: the file has " + size + " bytes, more than max-file-size for ptx (" + max
+                                    + ")"));
                     return;
                 }
                 byte[] bytes = Files.readAllBytes(f);
                 for (int i = 0; i < Math.min(bytes.length, 4096); i++) {
                     if (bytes[i] == 0) {
-                        sink.notify(new Notification(rel, 0, Level.ERROR, "binary-file",
+                        sink.notify(new Notification(
+                                rel,
+                                0,
+                                Level.ERROR,
+                                "binary-file",
                                 "not a text PTX file (NUL byte at offset " + i + "); not analyzed"));
                         return;
                     }
                 }
-                analyzeText(ctx, sink, new String(bytes, StandardCharsets.UTF_8), f, null, ctx.buildContext(f),
-                        sources);
+                analyzeText(
+                        ctx, sink, new String(bytes, StandardCharsets.UTF_8), f, null, ctx.buildContext(f), sources);
             }
         } catch (IOException e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "unreadable-file", "cannot read: " + e.getMessage()));
@@ -226,8 +280,14 @@ public final class PtxAnalyzer implements Analyzer {
      * Analyzes PTX text. {@code ptxFile} is where the text lives (the .ptx, or the cached PTX of {@code cuFile});
      * {@code cuFile} is the CUDA file it was compiled from, or null.
      */
-    public static void analyzeText(ScanContext ctx, FindingSink sink, String text, Path ptxFile, Path cuFile,
-                                   BuildContext bc, SourceCache sources) {
+    public static void analyzeText(
+            ScanContext ctx,
+            FindingSink sink,
+            String text,
+            Path ptxFile,
+            Path cuFile,
+            BuildContext bc,
+            SourceCache sources) {
         PtxFindings.analyzeText(ctx, sink, text, ptxFile, cuFile, bc, sources);
     }
 

@@ -49,6 +49,7 @@ final class PtxFindings {
     private static final Set<String> CALL_RULES = Set.of("NL001", "NL007", "NL009", "NL012");
     /** Rules whose different operations on one line are different hazards. */
     private static final Set<String> PER_OPERATION = Set.of("NL002", "NL006", "NL009", "NL012");
+
     private static final int MAX_CALL_SITES = 10;
 
     private final ScanContext ctx;
@@ -72,8 +73,13 @@ final class PtxFindings {
         }
     }
 
-    private PtxFindings(ScanContext ctx, Path ptxFile, Path cuFile, Map<Integer, String> files,
-                        Map<Integer, Path> fileIndex, SourceCache sources) {
+    private PtxFindings(
+            ScanContext ctx,
+            Path ptxFile,
+            Path cuFile,
+            Map<Integer, String> files,
+            Map<Integer, Path> fileIndex,
+            SourceCache sources) {
         this.ctx = ctx;
         this.ptxFile = ptxFile;
         this.cuFile = cuFile;
@@ -82,14 +88,25 @@ final class PtxFindings {
         this.sources = sources;
     }
 
-    static void analyzeText(ScanContext ctx, FindingSink sink, String text, Path ptxFile, Path cuFile,
-                            BuildContext bc, SourceCache sources) {
+    static void analyzeText(
+            ScanContext ctx,
+            FindingSink sink,
+            String text,
+            Path ptxFile,
+            Path cuFile,
+            BuildContext bc,
+            SourceCache sources) {
         Path shownFile = cuFile != null ? cuFile : ptxFile;
         String rel = ctx.relativize(shownFile);
         PtxReader.Result res = PtxReader.read(text);
-        if (res.failed() || (res.module().functions().isEmpty() && !res.problems().isEmpty())) {
+        if (res.failed()
+                || (res.module().functions().isEmpty() && !res.problems().isEmpty())) {
             PtxReader.Problem p = res.problems().get(0);
-            sink.notify(new Notification(rel, cuFile == null ? p.line() : 0, Level.ERROR, "parse-error",
+            sink.notify(new Notification(
+                    rel,
+                    cuFile == null ? p.line() : 0,
+                    Level.ERROR,
+                    "parse-error",
                     "not valid PTX: " + p.message() + " at '" + p.token() + "' (PTX line " + p.line() + ")"));
             return;
         }
@@ -101,10 +118,20 @@ final class PtxFindings {
                 if (!reported.add(key) || reported.size() > 20) {
                     continue;
                 }
-                sink.notify(new Notification(rel, cuFile == null ? p.line() : 0, Level.WARNING, "parse-error",
+                sink.notify(new Notification(
+                        rel,
+                        cuFile == null ? p.line() : 0,
+                        Level.WARNING,
+                        "parse-error",
                         "PTX syntax error at line " + p.line() + " near '" + p.token() + "': " + p.message()
-                        + (res.skippedFunctions().isEmpty() ? "" : "; skipped functions: "
-                        + String.join(", ", res.skippedFunctions().stream().limit(5).toList()))));
+                                + (res.skippedFunctions().isEmpty()
+                                        ? ""
+                                        : "; skipped functions: "
+                                                + String.join(
+                                                        ", ",
+                                                        res.skippedFunctions().stream()
+                                                                .limit(5)
+                                                                .toList()))));
             }
         }
         PtxModule m = res.module();
@@ -120,9 +147,8 @@ final class PtxFindings {
         if (cuFile == null) {
             staleness(ctx, sink, ptxFile, fileIndex.values());
         }
-        PtxFacts.Settings settings = new PtxFacts.Settings(ctx.rules().intOption("NL004", "min-trip-count"),
-                bc != null && bc.effectiveFastMath(),
-                loc -> {
+        PtxFacts.Settings settings = new PtxFacts.Settings(
+                ctx.rules().intOption("NL004", "min-trip-count"), bc != null && bc.effectiveFastMath(), loc -> {
                     // the line where the operation is written: the innermost position in user code
                     SourcePos u = writtenPos(loc, m.files());
                     Path p = u == null ? null : fileIndex.get(u.fileIndex());
@@ -138,10 +164,15 @@ final class PtxFindings {
                 continue;
             }
             if (System.nanoTime() - deadline > 0) {
-                sink.notify(new Notification(rel, 0, Level.WARNING, "ptx-budget", "not fully analyzed: the PTX "
-                        + "layer's budget of " + budgetMs + " ms per file was used up after " + i + " of "
-                        + functions.size() + " functions; the rest (from " + Demangler.simpleName(fn.name())
-                        + ") was skipped"));
+                sink.notify(new Notification(
+                        rel,
+                        0,
+                        Level.WARNING,
+                        "ptx-budget",
+                        "not fully analyzed: the PTX "
+                                + "layer's budget of " + budgetMs + " ms per file was used up after " + i + " of "
+                                + functions.size() + " functions; the rest (from " + Demangler.simpleName(fn.name())
+                                + ") was skipped"));
                 break;
             }
             for (PtxHit h : PtxRules.check(fn, settings, id -> ctx.rules().enabled(id))) {
@@ -167,10 +198,14 @@ final class PtxFindings {
                 if (!a.startsWith(root) || !Files.isRegularFile(a)) continue;
                 long srcTime = Files.getLastModifiedTime(a).toMillis();
                 if (srcTime > ptxTime + STALE_TOLERANCE_MS) {
-                    sink.notify(new Notification(ctx.relativize(ptxFile), 0, Level.WARNING, "ptx-stale",
+                    sink.notify(new Notification(
+                            ctx.relativize(ptxFile),
+                            0,
+                            Level.WARNING,
+                            "ptx-stale",
                             ctx.relativize(ptxFile) + " is older than " + ctx.relativize(a) + ", which was changed "
-                            + "after it was generated: its findings may point at shifted source lines; regenerate "
-                            + "the .ptx (or delete it and let numlint compile " + ctx.relativize(a) + ")"));
+                                    + "after it was generated: its findings may point at shifted source lines; regenerate "
+                                    + "the .ptx (or delete it and let numlint compile " + ctx.relativize(a) + ")"));
                     return;
                 }
             }
@@ -189,7 +224,9 @@ final class PtxFindings {
 
     /** CUDA math-library helpers emitted as separate functions (__internal_trig_reduction_slowpathd ...). */
     static boolean isLibraryFunction(String name) {
-        return name.startsWith("__internal_") || name.startsWith("__nv_") || name.startsWith("__cuda_")
+        return name.startsWith("__internal_")
+                || name.startsWith("__nv_")
+                || name.startsWith("__cuda_")
                 || name.startsWith("__cudart_");
     }
 
@@ -199,9 +236,14 @@ final class PtxFindings {
             return false;
         }
         String s = p.replace('\\', '/');
-        return s.startsWith("/usr/include/") || s.startsWith("/usr/lib/") || s.contains("/include/cccl/")
-                || s.contains("/targets/x86_64-linux/") || s.contains("/targets/sbsa-linux/")
-                || inCudaInclude(s) || s.contains("/include/c++/") || s.contains("/crt/");
+        return s.startsWith("/usr/include/")
+                || s.startsWith("/usr/lib/")
+                || s.contains("/include/cccl/")
+                || s.contains("/targets/x86_64-linux/")
+                || s.contains("/targets/sbsa-linux/")
+                || inCudaInclude(s)
+                || s.contains("/include/c++/")
+                || s.contains("/crt/");
     }
 
     /**
@@ -291,8 +333,9 @@ final class PtxFindings {
             if (p.isAbsolute()) {
                 candidates.add(p);
             } else {
-                for (Path base : new Path[] {cuFile == null ? null : cuFile.toAbsolutePath().getParent(), ptxDir,
-                        root}) {
+                for (Path base : new Path[] {
+                    cuFile == null ? null : cuFile.toAbsolutePath().getParent(), ptxDir, root
+                }) {
                     if (base != null) candidates.add(base.resolve(p));
                 }
             }
@@ -353,9 +396,10 @@ final class PtxFindings {
         SourcePos outer = outermostCallSite(loc, files);
         Location callSite = outer == null || outer.equals(written) ? null : locationOf(outer);
         String operation = PER_OPERATION.contains(h.ruleId()) ? "|" + h.shape() : "";
-        String dedupe = h.ruleId() + "|" + primary.file() + "|" + (srcFile != null || cuFile != null
-                ? "line" + primary.startLine()
-                : written != null ? "loc" + written.fileIndex() + ":" + written.line() : "i" + in.ptxLine())
+        String dedupe = h.ruleId() + "|" + primary.file() + "|"
+                + (srcFile != null || cuFile != null
+                        ? "line" + primary.startLine()
+                        : written != null ? "loc" + written.fileIndex() + ":" + written.line() : "i" + in.ptxLine())
                 + operation;
         Entry prev = out.get(dedupe);
         Impact impact = impact(h);
@@ -363,8 +407,10 @@ final class PtxFindings {
             prev.instances++;
             prev.builder.property("instances", prev.instances);
             if (callSite != null && prev.callSites.size() < MAX_CALL_SITES && prev.callSites.add(callSite)) {
-                prev.builder.related(callSite, "also inlined here (" + Demangler.simpleName(h.function().name())
-                        + ")");
+                prev.builder.related(
+                        callSite,
+                        "also inlined here ("
+                                + Demangler.simpleName(h.function().name()) + ")");
             }
             if (impact != null && (prev.kind == null || impact.kind().compareTo(prev.kind) < 0)) {
                 prev.kind = impact.kind();
@@ -391,8 +437,8 @@ final class PtxFindings {
             b.related(ptxLoc, "emitted as `" + in.text() + "`");
         }
         for (Instruction r : h.related()) {
-            b.evidence(new Evidence("ptx", r.text(), cuFile != null ? null : Location.line(ctx.relativize(ptxFile),
-                    r.ptxLine())));
+            b.evidence(new Evidence(
+                    "ptx", r.text(), cuFile != null ? null : Location.line(ctx.relativize(ptxFile), r.ptxLine())));
         }
         if (srcLine != null) {
             b.evidence(Evidence.source(srcLine.strip()));

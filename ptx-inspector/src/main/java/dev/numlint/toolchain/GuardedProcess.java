@@ -56,20 +56,58 @@ public final class GuardedProcess {
         }
 
         /** Arguments after the program. */
-        public Spec args(List<String> a) { args.addAll(a); return this; }
-        public Spec arg(String a) { args.add(a); return this; }
-        /** Directories put on the child's PATH before /usr/bin:/bin (the toolkit's bin directories). */
-        public Spec binDir(Path d) { if (d != null && !binDirs.contains(d)) binDirs.add(d); return this; }
-        /** Where the private working directory is created (default: the system temporary directory). */
-        public Spec tempParent(Path d) { tempParent = d; return this; }
-        public Spec timeout(Duration d) { timeout = d; return this; }
-        public Spec cpuSeconds(long s) { cpuSeconds = s; return this; }
-        public Spec addressSpace(long bytes) { addressSpaceBytes = bytes; return this; }
-        public Spec fileSize(long bytes) { fileSizeBytes = bytes; return this; }
-        public Spec maxOutput(int bytes) { maxOutputBytes = bytes; return this; }
+        public Spec args(List<String> a) {
+            args.addAll(a);
+            return this;
+        }
 
-        public Path program() { return program; }
-        public List<String> args() { return List.copyOf(args); }
+        public Spec arg(String a) {
+            args.add(a);
+            return this;
+        }
+        /** Directories put on the child's PATH before /usr/bin:/bin (the toolkit's bin directories). */
+        public Spec binDir(Path d) {
+            if (d != null && !binDirs.contains(d)) binDirs.add(d);
+            return this;
+        }
+        /** Where the private working directory is created (default: the system temporary directory). */
+        public Spec tempParent(Path d) {
+            tempParent = d;
+            return this;
+        }
+
+        public Spec timeout(Duration d) {
+            timeout = d;
+            return this;
+        }
+
+        public Spec cpuSeconds(long s) {
+            cpuSeconds = s;
+            return this;
+        }
+
+        public Spec addressSpace(long bytes) {
+            addressSpaceBytes = bytes;
+            return this;
+        }
+
+        public Spec fileSize(long bytes) {
+            fileSizeBytes = bytes;
+            return this;
+        }
+
+        public Spec maxOutput(int bytes) {
+            maxOutputBytes = bytes;
+            return this;
+        }
+
+        public Path program() {
+            return program;
+        }
+
+        public List<String> args() {
+            return List.copyOf(args);
+        }
     }
 
     /**
@@ -99,8 +137,7 @@ public final class GuardedProcess {
         }
     }
 
-    private GuardedProcess() {
-    }
+    private GuardedProcess() {}
 
     public static Spec builder(Path program) {
         return new Spec(program);
@@ -116,14 +153,16 @@ public final class GuardedProcess {
      * before it is deleted.
      */
     public static <T> T run(Spec spec, WithDir<T> then) throws IOException {
-        Path parent = spec.tempParent != null ? Files.createDirectories(spec.tempParent)
+        Path parent = spec.tempParent != null
+                ? Files.createDirectories(spec.tempParent)
                 : Path.of(System.getProperty("java.io.tmpdir"));
         Path work = Files.createTempDirectory(parent, "numlint-run-");
         TEMP_DIRS.add(work);
         try {
             Path home = Files.createDirectory(work.resolve(".home"));
             Path tmp = Files.createDirectory(work.resolve(".tmp"));
-            ProcessBuilder pb = new ProcessBuilder(command(spec)).directory(work.toFile()).redirectErrorStream(true);
+            ProcessBuilder pb =
+                    new ProcessBuilder(command(spec)).directory(work.toFile()).redirectErrorStream(true);
             Map<String, String> env = pb.environment();
             env.clear();
             env.putAll(environment(spec, home, tmp));

@@ -48,8 +48,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class IncludeGraph {
     /** An include that stops compilation, or one that was not found. {@code file} is the includer (real path). */
-    public record Problem(Path file, int line, String include, String reason) {
-    }
+    public record Problem(Path file, int line, String include, String reason) {}
 
     /** See the class comment. */
     public record Result(List<Path> reached, List<Path> external, List<Problem> problems, List<Problem> missing) {
@@ -59,13 +58,16 @@ public final class IncludeGraph {
         }
     }
 
-    enum Kind { QUOTE, ANGLE, NEXT, COMPUTED }
-
-    record Directive(int line, Kind kind, String target, String text) {
+    enum Kind {
+        QUOTE,
+        ANGLE,
+        NEXT,
+        COMPUTED
     }
 
-    private record Parsed(List<Directive> directives, long bytes) {
-    }
+    record Directive(int line, Kind kind, String target, String text) {}
+
+    private record Parsed(List<Directive> directives, long bytes) {}
 
     /** Most toolkit/system headers followed for one graph (they are trusted; the bound keeps the walk cheap). */
     static final int MAX_SYSTEM_FILES = 20_000;
@@ -92,8 +94,8 @@ public final class IncludeGraph {
     public Result graph(Path file, List<Path> quoteDirs, List<Path> angleDirs) {
         Walk w = new Walk(quoteDirs, angleDirs);
         w.run(file);
-        return new Result(List.copyOf(w.reached), List.copyOf(w.external), List.copyOf(w.problems),
-                List.copyOf(w.missing));
+        return new Result(
+                List.copyOf(w.reached), List.copyOf(w.external), List.copyOf(w.problems), List.copyOf(w.missing));
     }
 
     private final class Walk {
@@ -123,8 +125,7 @@ public final class IncludeGraph {
         }
 
         /** A file to read: its real path, the real directory its quoted includes are resolved in, its depth. */
-        private record Node(Path real, Path dir, int depth, boolean system) {
-        }
+        private record Node(Path real, Path dir, int depth, boolean system) {}
 
         void run(Path file) {
             Path abs = file.toAbsolutePath();
@@ -166,8 +167,11 @@ public final class IncludeGraph {
                 try {
                     long size = Files.size(n.real());
                     if (bytes + size > policy.maxBytes()) {
-                        problems.add(new Problem(n.real(), 0, "(include graph)", "reading the include graph would "
-                                + "take more than " + policy.maxBytes() + " bytes"));
+                        problems.add(new Problem(
+                                n.real(),
+                                0,
+                                "(include graph)",
+                                "reading the include graph would " + "take more than " + policy.maxBytes() + " bytes"));
                         return null;
                     }
                     p = parse(n.real(), size);
@@ -181,8 +185,11 @@ public final class IncludeGraph {
             }
             bytes += p.bytes();
             if (bytes > policy.maxBytes()) {
-                problems.add(new Problem(n.real(), 0, "(include graph)", "reading the include graph would take "
-                        + "more than " + policy.maxBytes() + " bytes"));
+                problems.add(new Problem(
+                        n.real(),
+                        0,
+                        "(include graph)",
+                        "reading the include graph would take " + "more than " + policy.maxBytes() + " bytes"));
                 return null;
             }
             return p;
@@ -192,8 +199,11 @@ public final class IncludeGraph {
         private Node visit(Node from, Directive d) {
             if (d.kind() == Kind.COMPUTED) {
                 if (!from.system()) {
-                    problems.add(new Problem(from.real(), d.line(), d.text(), "computed #include (a macro) cannot be "
-                            + "checked before compiling"));
+                    problems.add(new Problem(
+                            from.real(),
+                            d.line(),
+                            d.text(),
+                            "computed #include (a macro) cannot be " + "checked before compiling"));
                 }
                 return null;
             }
@@ -224,16 +234,22 @@ public final class IncludeGraph {
                 if (!system) {
                     reached.add(real);
                     if (reached.size() > policy.maxFiles()) {
-                        problems.add(new Problem(from.real(), d.line(), d.text(), "the include graph reaches more "
-                                + "than " + policy.maxFiles() + " files"));
+                        problems.add(new Problem(
+                                from.real(),
+                                d.line(),
+                                d.text(),
+                                "the include graph reaches more " + "than " + policy.maxFiles() + " files"));
                         return null;
                     }
                 } else {
                     external.add(real);
                 }
                 if (depth > policy.maxDepth()) {
-                    problems.add(new Problem(from.real(), d.line(), d.text(), "includes are nested deeper than "
-                            + policy.maxDepth() + " levels"));
+                    problems.add(new Problem(
+                            from.real(),
+                            d.line(),
+                            d.text(),
+                            "includes are nested deeper than " + policy.maxDepth() + " levels"));
                     return null;
                 }
                 boolean followIt = !system || followSystem && systemFiles++ < MAX_SYSTEM_FILES;

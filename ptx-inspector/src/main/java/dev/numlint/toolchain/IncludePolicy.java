@@ -23,6 +23,7 @@ import java.util.Set;
 public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDepth, int maxFiles, long maxBytes) {
     /** Default limits: depth 64, 4,000 files, 256 MiB. */
     public static final int DEFAULT_MAX_DEPTH = 64;
+
     public static final int DEFAULT_MAX_FILES = 4000;
     public static final long DEFAULT_MAX_BYTES = 256L * 1024 * 1024;
 

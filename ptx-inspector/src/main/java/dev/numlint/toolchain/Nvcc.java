@@ -113,8 +113,10 @@ public final class Nvcc {
 
     private void queryVersion() {
         try {
-            GuardedProcess.Result r = GuardedProcess.run(spec(List.of("--version")).timeout(QUERY_TIMEOUT)
-                    .cpuSeconds(60).maxOutput(64 * 1024));
+            GuardedProcess.Result r = GuardedProcess.run(spec(List.of("--version"))
+                    .timeout(QUERY_TIMEOUT)
+                    .cpuSeconds(60)
+                    .maxOutput(64 * 1024));
             if (r.timedOut()) {
                 versionProblem = "'nvcc --version' did not answer within " + QUERY_TIMEOUT.toSeconds() + " s";
             } else if (r.exitCode() != 0) {
@@ -141,8 +143,10 @@ public final class Nvcc {
             if (archs != null) return archs;
             List<String> out = new ArrayList<>();
             try {
-                GuardedProcess.Result r = GuardedProcess.run(spec(List.of("--list-gpu-arch")).timeout(QUERY_TIMEOUT)
-                        .cpuSeconds(60).maxOutput(64 * 1024));
+                GuardedProcess.Result r = GuardedProcess.run(spec(List.of("--list-gpu-arch"))
+                        .timeout(QUERY_TIMEOUT)
+                        .cpuSeconds(60)
+                        .maxOutput(64 * 1024));
                 if (r.ok()) {
                     for (String l : r.output().split("\n")) {
                         String s = l.strip();
@@ -197,12 +201,16 @@ public final class Nvcc {
             if (hasCudaHeaders(root)) return root;
         }
         try {
-            GuardedProcess.Result r = GuardedProcess.run(spec(List.of("--dryrun", "-ptx", "-x", "cu", "/dev/null",
-                    "-o", "x.ptx")).timeout(QUERY_TIMEOUT).cpuSeconds(60).maxOutput(256 * 1024));
+            GuardedProcess.Result r =
+                    GuardedProcess.run(spec(List.of("--dryrun", "-ptx", "-x", "cu", "/dev/null", "-o", "x.ptx"))
+                            .timeout(QUERY_TIMEOUT)
+                            .cpuSeconds(60)
+                            .maxOutput(256 * 1024));
             for (String l : r.output().split("\n")) {
                 String s = l.strip();
                 if (s.startsWith("#$ TOP=")) {
-                    Path top = IncludePolicy.real(Path.of(s.substring("#$ TOP=".length()).strip()));
+                    Path top = IncludePolicy.real(
+                            Path.of(s.substring("#$ TOP=".length()).strip()));
                     if (top != null && hasCudaHeaders(top)) return top;
                 }
             }

@@ -42,9 +42,12 @@ public final class NvccFlagPolicy {
      * The decision for one flag list: {@code args} for nvcc, the include directories ({@code -I} first, then
      * {@code -isystem}; real paths) for the include graph, the architectures the build asked for, what was dropped.
      */
-    public record Decision(List<String> args, List<Path> includeDirs, List<Path> systemIncludeDirs,
-                           List<String> archs, List<Dropped> dropped) {
-    }
+    public record Decision(
+            List<String> args,
+            List<Path> includeDirs,
+            List<Path> systemIncludeDirs,
+            List<String> archs,
+            List<Dropped> dropped) {}
 
     private final IncludePolicy dirs;
 
@@ -71,17 +74,25 @@ public final class NvccFlagPolicy {
             String value = eq < 0 ? null : name.substring(eq + 1);
             String shown = f;
             switch (key) {
-                case "-use_fast_math", "-use-fast-math", "-lineinfo", "-G", "-device-debug", "-generate-line-info",
-                     "-expt-relaxed-constexpr", "-expt-extended-lambda", "-extended-lambda" -> {
+                case "-use_fast_math",
+                        "-use-fast-math",
+                        "-lineinfo",
+                        "-G",
+                        "-device-debug",
+                        "-generate-line-info",
+                        "-expt-relaxed-constexpr",
+                        "-expt-extended-lambda",
+                        "-extended-lambda" -> {
                     if (value != null) {
                         dropped.add(drop(f, where, "takes no value"));
                     } else {
-                        String k = switch (key) {
-                            case "-device-debug", "-G" -> "-G";
-                            case "-generate-line-info", "-lineinfo" -> "-lineinfo";
-                            case "-use-fast-math" -> "--use_fast_math";
-                            default -> "-" + key;
-                        };
+                        String k =
+                                switch (key) {
+                                    case "-device-debug", "-G" -> "-G";
+                                    case "-generate-line-info", "-lineinfo" -> "-lineinfo";
+                                    case "-use-fast-math" -> "--use_fast_math";
+                                    default -> "-" + key;
+                                };
                         if (!args.contains(k)) args.add(k);
                     }
                 }
@@ -99,8 +110,11 @@ public final class NvccFlagPolicy {
                 }
                 case "-arch", "-code", "-gencode", "-gpu-architecture", "-gpu-code", "-generate-code" -> {
                     if (value == null && i + 1 < flags.size()) value = flags.get(++i);
-                    if (value != null && (key.equals("-arch") || key.equals("-gpu-architecture")
-                            || key.equals("-gencode") || key.equals("-generate-code"))) {
+                    if (value != null
+                            && (key.equals("-arch")
+                                    || key.equals("-gpu-architecture")
+                                    || key.equals("-gencode")
+                                    || key.equals("-generate-code"))) {
                         String a = archOf(value);
                         if (a != null) archs.add(a);
                     }
@@ -120,17 +134,24 @@ public final class NvccFlagPolicy {
                     }
                     String tool = key.contains("ptxas") ? "ptxas" : "host compiler";
                     String bad = value == null ? null : unsafeChars(value);
-                    dropped.add(drop(shown, where, bad != null ? "its value " + bad
-                            + " (nvcc splits the value at commas into separate " + tool + " options)"
-                            : tool + " options are not needed to produce PTX"));
+                    dropped.add(drop(
+                            shown,
+                            where,
+                            bad != null
+                                    ? "its value " + bad + " (nvcc splits the value at commas into separate " + tool
+                                            + " options)"
+                                    : tool + " options are not needed to produce PTX"));
                 }
                 default -> {
                     if (f.matches("-O[0-3]")) {
                         if (!args.contains(f)) args.add(f);
-                    } else if (f.startsWith("-D") || f.startsWith("-U") || key.equals("-define-macro")
+                    } else if (f.startsWith("-D")
+                            || f.startsWith("-U")
+                            || key.equals("-define-macro")
                             || key.equals("-undefine-macro")) {
                         boolean def = f.startsWith("-D") || key.equals("-define-macro");
-                        String v = f.startsWith("-D") || f.startsWith("-U") ? f.substring(2) : value == null ? "" : value;
+                        String v =
+                                f.startsWith("-D") || f.startsWith("-U") ? f.substring(2) : value == null ? "" : value;
                         if (v.isEmpty() && i + 1 < flags.size()) {
                             v = flags.get(++i).strip();
                             shown = f + " " + v;
@@ -144,10 +165,13 @@ public final class NvccFlagPolicy {
                         } else {
                             args.add((def ? "-D" : "-U") + v);
                         }
-                    } else if (f.startsWith("-I") || key.equals("-include-path") || f.startsWith("-isystem")
+                    } else if (f.startsWith("-I")
+                            || key.equals("-include-path")
+                            || f.startsWith("-isystem")
                             || key.equals("-system-include")) {
                         boolean system = f.startsWith("-isystem") || key.equals("-system-include");
-                        String v = f.startsWith("-isystem") ? f.substring("-isystem".length())
+                        String v = f.startsWith("-isystem")
+                                ? f.substring("-isystem".length())
                                 : f.startsWith("-I") ? f.substring(2) : value == null ? "" : value;
                         if (v.startsWith("=")) v = v.substring(1);
                         if (v.isEmpty() && i + 1 < flags.size()) {
@@ -167,8 +191,8 @@ public final class NvccFlagPolicy {
             args.add("-isystem");
             args.add(p.toString());
         }
-        return new Decision(List.copyOf(args), List.copyOf(inc), List.copyOf(sys), List.copyOf(archs),
-                List.copyOf(dropped));
+        return new Decision(
+                List.copyOf(args), List.copyOf(inc), List.copyOf(sys), List.copyOf(archs), List.copyOf(dropped));
     }
 
     /** Adds the real directory to {@code out} and returns null, or returns why it is not allowed. */
@@ -179,8 +203,11 @@ public final class NvccFlagPolicy {
         Path p;
         try {
             Path given = Path.of(v);
-            p = given.isAbsolute() ? given : dirs.roots().isEmpty() ? given.toAbsolutePath()
-                    : dirs.roots().get(0).resolve(given);
+            p = given.isAbsolute()
+                    ? given
+                    : dirs.roots().isEmpty()
+                            ? given.toAbsolutePath()
+                            : dirs.roots().get(0).resolve(given);
         } catch (InvalidPathException e) {
             return "not a valid path";
         }

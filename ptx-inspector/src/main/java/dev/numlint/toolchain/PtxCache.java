@@ -51,7 +51,8 @@ public final class PtxCache {
     /** $XDG_CACHE_HOME/numlint, else $HOME/.cache/numlint (Java's user.home only when HOME is unset). */
     public static Path defaultDir() {
         String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isBlank()) return Path.of(xdg, "numlint").toAbsolutePath().normalize();
+        if (xdg != null && !xdg.isBlank())
+            return Path.of(xdg, "numlint").toAbsolutePath().normalize();
         String home = System.getenv("HOME");
         if (home == null || home.isBlank()) home = System.getProperty("user.home");
         return Path.of(home, ".cache", "numlint").toAbsolutePath().normalize();

@@ -41,9 +41,13 @@ public final class PtxCompiler {
      * skipped because it has no device code; notifications (dropped flags and fallbacks as NOTE, compile problems
      * as WARNING).
      */
-    public record Result(boolean ok, String ptx, Path ptxFile, boolean cached, boolean noDeviceCode,
-                         List<Notification> notifications) {
-    }
+    public record Result(
+            boolean ok,
+            String ptx,
+            Path ptxFile,
+            boolean cached,
+            boolean noDeviceCode,
+            List<Notification> notifications) {}
 
     private final Nvcc nvcc;
     private final PtxCache cache;
@@ -99,8 +103,8 @@ public final class PtxCompiler {
      * where a flag was set (for notices). Never throws for compiler or input problems: they come back as
      * notifications.
      */
-    public Result compile(Path cu, String arch, List<String> flagList, String displayName,
-                          Function<String, String> origin) {
+    public Result compile(
+            Path cu, String arch, List<String> flagList, String displayName, Function<String, String> origin) {
         List<Notification> notes = new ArrayList<>();
         String why = unusable();
         if (why != null) {
@@ -118,10 +122,16 @@ public final class PtxCompiler {
         if (!g.ok()) {
             IncludeGraph.Problem p = g.problems().get(0);
             String where = shown(p.file(), displayName);
-            notes.add(new Notification(displayName, p.file().equals(real(cu)) ? p.line() : 0, Level.WARNING,
-                    "include-blocked", "not compiled to PTX: " + where + (p.line() > 0 ? ":" + p.line() : "") + ": "
-                    + p.include() + ": " + p.reason() + (g.problems().size() > 1 ? " (and "
-                    + (g.problems().size() - 1) + " more)" : "")));
+            notes.add(new Notification(
+                    displayName,
+                    p.file().equals(real(cu)) ? p.line() : 0,
+                    Level.WARNING,
+                    "include-blocked",
+                    "not compiled to PTX: " + where + (p.line() > 0 ? ":" + p.line() : "") + ": "
+                            + p.include() + ": " + p.reason()
+                            + (g.problems().size() > 1
+                                    ? " (and " + (g.problems().size() - 1) + " more)"
+                                    : "")));
             return fail(notes);
         }
         // contents of the graph: device code? cache key
@@ -132,8 +142,12 @@ public final class PtxCompiler {
             try {
                 content = Files.readAllBytes(f);
             } catch (IOException e) {
-                notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", "not compiled to PTX: "
-                        + shown(f, displayName) + " cannot be read"));
+                notes.add(new Notification(
+                        displayName,
+                        0,
+                        Level.WARNING,
+                        "nvcc-failed",
+                        "not compiled to PTX: " + shown(f, displayName) + " cannot be read"));
                 return fail(notes);
             }
             device |= hasDeviceCode(content);
@@ -150,9 +164,14 @@ public final class PtxCompiler {
         List<String> supported = nvcc.supportedArchs();
         if (!supported.isEmpty() && supported.stream().noneMatch(s -> Nvcc.archNumber(s) == Nvcc.archNumber(va))) {
             String fallback = fallback(va, supported);
-            notes.add(new Notification(displayName, 0, Level.NOTE, "nvcc-arch-fallback", "architecture " + arch
-                    + " is not supported by the installed nvcc (" + supported.get(0) + " to "
-                    + supported.get(supported.size() - 1) + "); PTX was built for " + fallback + " instead"));
+            notes.add(new Notification(
+                    displayName,
+                    0,
+                    Level.NOTE,
+                    "nvcc-arch-fallback",
+                    "architecture " + arch
+                            + " is not supported by the installed nvcc (" + supported.get(0) + " to "
+                            + supported.get(supported.size() - 1) + "); PTX was built for " + fallback + " instead"));
             return compileArch(cu, fallback, d, g, md, displayName, notes);
         }
         return compileArch(cu, va, d, g, md, displayName, notes);
@@ -166,8 +185,14 @@ public final class PtxCompiler {
         return best;
     }
 
-    private Result compileArch(Path cu, String va, NvccFlagPolicy.Decision d, IncludeGraph.Result g,
-                               MessageDigest md, String displayName, List<Notification> notes) {
+    private Result compileArch(
+            Path cu,
+            String va,
+            NvccFlagPolicy.Decision d,
+            IncludeGraph.Result g,
+            MessageDigest md,
+            String displayName,
+            List<Notification> notes) {
         List<String> args = new ArrayList<>();
         args.add("-ptx");
         args.add("-lineinfo");
@@ -184,18 +209,30 @@ public final class PtxCompiler {
         full.add("-o");
         full.add("out.ptx");
         try {
-            GuardedProcess.Spec spec = nvcc.spec(full).tempParent(cache.tempDir()).timeout(timeout)
-                    .cpuSeconds(Math.max(60, timeout.toSeconds() * 2)).maxOutput(256 * 1024);
+            GuardedProcess.Spec spec = nvcc.spec(full)
+                    .tempParent(cache.tempDir())
+                    .timeout(timeout)
+                    .cpuSeconds(Math.max(60, timeout.toSeconds() * 2))
+                    .maxOutput(256 * 1024);
             return GuardedProcess.run(spec, (work, r) -> {
                 Path out = work.resolve("out.ptx");
                 if (r.timedOut()) {
-                    notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", "nvcc -ptx did not "
-                            + "finish within " + timeout.toSeconds() + " s; its process tree was killed"));
+                    notes.add(new Notification(
+                            displayName,
+                            0,
+                            Level.WARNING,
+                            "nvcc-failed",
+                            "nvcc -ptx did not " + "finish within " + timeout.toSeconds()
+                                    + " s; its process tree was killed"));
                     return fail(notes);
                 }
                 if (r.outputTruncated()) {
-                    notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", "nvcc -ptx printed "
-                            + "more than 256 KiB of messages and was stopped"));
+                    notes.add(new Notification(
+                            displayName,
+                            0,
+                            Level.WARNING,
+                            "nvcc-failed",
+                            "nvcc -ptx printed " + "more than 256 KiB of messages and was stopped"));
                     return fail(notes);
                 }
                 if (r.exitCode() != 0 || !Files.isRegularFile(out) || Files.size(out) == 0) {
@@ -204,23 +241,27 @@ public final class PtxCompiler {
                     if (!lines.isEmpty()) m.append(": ").append(String.join(" | ", lines));
                     if (!g.missing().isEmpty()) {
                         IncludeGraph.Problem p = g.missing().get(0);
-                        m.append("; header ").append(p.include()).append(" (").append(shown(p.file(), displayName))
-                                .append(":").append(p.line()).append(") was not found: give the build's include "
-                                + "directories with -p DIR (compile_commands.json) or --nvcc-flags \"-I...\"");
+                        m.append("; header ")
+                                .append(p.include())
+                                .append(" (")
+                                .append(shown(p.file(), displayName))
+                                .append(":")
+                                .append(p.line())
+                                .append(") was not found: give the build's include "
+                                        + "directories with -p DIR (compile_commands.json) or --nvcc-flags \"-I...\"");
                     }
-                    notes.add(new Notification(displayName, firstLine(r.output(), src), Level.WARNING, "nvcc-failed",
-                            m.toString()));
+                    notes.add(new Notification(
+                            displayName, firstLine(r.output(), src), Level.WARNING, "nvcc-failed", m.toString()));
                     return fail(notes);
                 }
                 Path stored = cache.put(key, out);
-                return new Result(true, Files.readString(stored, StandardCharsets.UTF_8), stored, false, false,
-                        notes);
+                return new Result(true, Files.readString(stored, StandardCharsets.UTF_8), stored, false, false, notes);
             });
         } catch (PtxCache.CacheDirException e) {
             throw e;
         } catch (IOException e) {
-            notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", "could not run nvcc: "
-                    + e.getMessage()));
+            notes.add(new Notification(
+                    displayName, 0, Level.WARNING, "nvcc-failed", "could not run nvcc: " + e.getMessage()));
             return fail(notes);
         }
     }
@@ -239,7 +280,8 @@ public final class PtxCompiler {
     private String shown(Path file, String fallback) {
         Path r = real(file);
         for (Path root : policy.roots()) {
-            if (r != null && r.startsWith(root)) return root.relativize(r).toString().replace('\\', '/');
+            if (r != null && r.startsWith(root))
+                return root.relativize(r).toString().replace('\\', '/');
         }
         return fallback;
     }
@@ -271,7 +313,8 @@ public final class PtxCompiler {
             if (!p.isAbsolute()) continue;
             Path r = real(p);
             String rel = null;
-            for (Path root : policy.roots()) if (r.startsWith(root)) rel = root.relativize(r).toString();
+            for (Path root : policy.roots())
+                if (r.startsWith(root)) rel = root.relativize(r).toString();
             if (rel == null) continue;
             String lower = s.toLowerCase(Locale.ROOT);
             if (!lower.contains("error") && !lower.contains("fatal")) continue;

@@ -37,8 +37,7 @@ import java.util.stream.Stream;
  * machine may be shared.
  */
 public final class PtxThroughputBench {
-    private PtxThroughputBench() {
-    }
+    private PtxThroughputBench() {}
 
     public static void main(String[] args) throws IOException {
         switch (args[0]) {
@@ -97,16 +96,24 @@ public final class PtxThroughputBench {
             wall[it] = (System.nanoTime() - w0) / 1e9;
             cpu[it] = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
             found = sink.findings.get();
-            System.out.printf("%-6d %10.2f %10.2f %14.0f %14.0f%n", it, wall[it], cpu[it], lines / wall[it], lines / cpu[it]);
+            System.out.printf(
+                    "%-6d %10.2f %10.2f %14.0f %14.0f%n", it, wall[it], cpu[it], lines / wall[it], lines / cpu[it]);
         }
         int warm = iterations / 2;
         double[] w = Arrays.copyOfRange(wall, warm, iterations);
         double[] c = Arrays.copyOfRange(cpu, warm, iterations);
         Arrays.sort(w);
         Arrays.sort(c);
-        System.out.printf("%nwarm iterations %d..%d: median %.0f lines/s (wall), %.0f lines/s (thread cpu); best %.0f "
-                + "(wall), %.0f (cpu); findings per iteration %d%n", warm, iterations - 1, lines / w[w.length / 2],
-                lines / c[c.length / 2], lines / w[0], lines / c[0], found);
+        System.out.printf(
+                "%nwarm iterations %d..%d: median %.0f lines/s (wall), %.0f lines/s (thread cpu); best %.0f "
+                        + "(wall), %.0f (cpu); findings per iteration %d%n",
+                warm,
+                iterations - 1,
+                lines / w[w.length / 2],
+                lines / c[c.length / 2],
+                lines / w[0],
+                lines / c[0],
+                found);
     }
 
     private static final Pattern DEF = Pattern.compile("\\.(?:entry|func)\\s+(?:\\([^)]*\\)\\s*)?([A-Za-z_$][\\w$]*)");
@@ -124,8 +131,9 @@ public final class PtxThroughputBench {
                 while (m.find()) names.add(m.group(1));
                 String suffix = "_c" + copy++;
                 if (!names.isEmpty()) {
-                    Pattern ref = Pattern.compile("(?<![\\w$])(" + String.join("|", names.stream().map(Pattern::quote)
-                            .toList()) + ")(?![\\w$])");
+                    Pattern ref = Pattern.compile("(?<![\\w$])("
+                            + String.join(
+                                    "|", names.stream().map(Pattern::quote).toList()) + ")(?![\\w$])");
                     t = ref.matcher(t).replaceAll(r -> Matcher.quoteReplacement(r.group(1) + suffix));
                 }
                 sb.append(t).append('\n');
@@ -158,7 +166,8 @@ public final class PtxThroughputBench {
         System.out.printf("%-32s %12.2f%n", "seconds", s);
         System.out.printf("%-32s %12d%n", "findings", sink.findings.get());
         System.out.printf("%-32s %12d%n", "notifications", sink.notes.get());
-        System.out.printf("%-32s %12.0f%n", "max heap MB (-Xmx)", Runtime.getRuntime().maxMemory() / 1e6);
+        System.out.printf(
+                "%-32s %12.0f%n", "max heap MB (-Xmx)", Runtime.getRuntime().maxMemory() / 1e6);
         System.out.printf("%-32s %12.0f%n", "peak heap used MB (pools sum)", peak / 1e6);
         System.out.printf("%-32s %12.0f%n", "heap after GC MB", after / 1e6);
     }

@@ -30,7 +30,9 @@ class FastPtxLexerTest {
     }
 
     private static void same(String text) {
-        assertThat(tokens(new FastPtxLexer(text))).as(text).isEqualTo(tokens(new PtxLexer(CharStreams.fromString(text))));
+        assertThat(tokens(new FastPtxLexer(text)))
+                .as(text)
+                .isEqualTo(tokens(new PtxLexer(CharStreams.fromString(text))));
     }
 
     @Test
@@ -63,8 +65,12 @@ class FastPtxLexerTest {
         var b = PtxReader.readWithAntlrLexer(text).module();
         assertThat(a.functions()).hasSameSizeAs(b.functions());
         for (int i = 0; i < a.functions().size(); i++) {
-            assertThat(a.functions().get(i).instructions().stream().map(x -> x.text() + x.loc()).toList())
-                    .isEqualTo(b.functions().get(i).instructions().stream().map(x -> x.text() + x.loc()).toList());
+            assertThat(a.functions().get(i).instructions().stream()
+                            .map(x -> x.text() + x.loc())
+                            .toList())
+                    .isEqualTo(b.functions().get(i).instructions().stream()
+                            .map(x -> x.text() + x.loc())
+                            .toList());
         }
     }
 }

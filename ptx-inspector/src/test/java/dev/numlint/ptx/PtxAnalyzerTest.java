@@ -31,7 +31,9 @@ class PtxAnalyzerTest {
 
     @Test
     void implementedRulesMatchTheCatalog() {
-        Set<String> ptx = RuleCatalog.get().all().stream().filter(r -> r.appliesTo(Layer.PTX)).map(Rule::id)
+        Set<String> ptx = RuleCatalog.get().all().stream()
+                .filter(r -> r.appliesTo(Layer.PTX))
+                .map(Rule::id)
                 .collect(Collectors.toSet());
         assertThat(new PtxAnalyzer().implementedRules()).isEqualTo(ptx);
         assertThat(new PtxAnalyzer().accepts(Path.of("a/b.ptx"))).isTrue();
@@ -54,11 +56,13 @@ class PtxAnalyzerTest {
 
     @Test
     void brokenFunctionIsSkippedWithAWarningAndTheRestAnalyzed() throws IOException {
-        Files.writeString(dir.resolve("part.ptx"), HEAD
-                + ".entry broken() {\n .reg .f32 %f<3>;\n div.full.f32 %f1, %f2, ;\n ret;\n}\n"
-                + ".entry fine(.param .u64 p) {\n .reg .f32 %f<3>; .reg .b64 %rd<2>;\n"
-                + " ld.param.u64 %rd1, [p];\n ld.global.f32 %f2, [%rd1];\n div.full.f32 %f1, %f2, %f2;\n"
-                + " st.global.f32 [%rd1], %f1;\n ret;\n}\n");
+        Files.writeString(
+                dir.resolve("part.ptx"),
+                HEAD
+                        + ".entry broken() {\n .reg .f32 %f<3>;\n div.full.f32 %f1, %f2, ;\n ret;\n}\n"
+                        + ".entry fine(.param .u64 p) {\n .reg .f32 %f<3>; .reg .b64 %rd<2>;\n"
+                        + " ld.param.u64 %rd1, [p];\n ld.global.f32 %f2, [%rd1];\n div.full.f32 %f1, %f2, %f2;\n"
+                        + " st.global.f32 [%rd1], %f1;\n ret;\n}\n");
         TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
         assertThat(ctx.notifications()).hasSize(1);
         Notification n = ctx.notifications().get(0);
@@ -90,37 +94,49 @@ class PtxAnalyzerTest {
     @Test
     void findingsMapToTheCudaSourceLineWithThePtxAsRelatedLocation() throws IOException {
         Files.createDirectories(dir.resolve("src"));
-        Files.writeString(dir.resolve("src/k.cu"), "// kernel\n__global__ void k(float* a)\n{\n"
-                + "    a[0] = __fdividef(a[1], a[2]);\n}\n");
-        Files.writeString(dir.resolve("k.ptx"), HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
-                + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
-                + " .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n .file 1 \"src/k.cu\"\n");
+        Files.writeString(
+                dir.resolve("src/k.cu"),
+                "// kernel\n__global__ void k(float* a)\n{\n" + "    a[0] = __fdividef(a[1], a[2]);\n}\n");
+        Files.writeString(
+                dir.resolve("k.ptx"),
+                HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
+                        + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
+                        + " .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n .file 1 \"src/k.cu\"\n");
         TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
-        assertThat(ctx.hits()).extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
+        assertThat(ctx.hits())
+                .extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
                 .containsExactly("src/k.cu:4 NL002");
         Finding f = ctx.findings().get(0);
         assertThat(f.function()).isEqualTo("k");
         assertThat(f.properties()).containsEntry("mangledName", "_Z1kPf");
-        assertThat(f.related()).anyMatch(r -> r.location().file().equals("k.ptx") && r.location().startLine() == 9
-                && r.message().contains("div.approx.f32"));
-        assertThat(f.evidence()).anyMatch(e -> e.kind().equals("source") && e.text().contains("__fdividef"));
+        assertThat(f.related())
+                .anyMatch(r -> r.location().file().equals("k.ptx")
+                        && r.location().startLine() == 9
+                        && r.message().contains("div.approx.f32"));
+        assertThat(f.evidence())
+                .anyMatch(e -> e.kind().equals("source") && e.text().contains("__fdividef"));
         assertThat(f.fingerprintKey()).doesNotContain("4:").contains("__fdividef");
     }
 
     @Test
     void aFileEntryNamingAFileOutsideTheTreeIsNeverRead() throws IOException {
         Path repo = Files.createDirectories(dir.resolve("repo"));
-        Path secret = Files.writeString(Files.createDirectories(dir.resolve("outside")).resolve("secret.cu"),
+        Path secret = Files.writeString(
+                Files.createDirectories(dir.resolve("outside")).resolve("secret.cu"),
                 "line one\nline two\nline three\nTHE-SECRET-LINE\n");
         Files.createSymbolicLink(repo.resolve("link.cu"), secret);
         for (String named : new String[] {secret.toString(), "../outside/secret.cu", "link.cu"}) {
-            Files.writeString(repo.resolve("k.ptx"), HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
-                    + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
-                    + " .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n .file 1 \"" + named + "\"\n");
+            Files.writeString(
+                    repo.resolve("k.ptx"),
+                    HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
+                            + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
+                            + " .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n .file 1 \"" + named + "\"\n");
             TestScanContext ctx = new TestScanContext(repo).run(new PtxAnalyzer());
             assertThat(ctx.findings()).as(named).singleElement().satisfies(f -> {
                 assertThat(f.location().file()).isEqualTo("k.ptx");
-                assertThat(f.toString()).doesNotContain("THE-SECRET-LINE").doesNotContain(secret.toString())
+                assertThat(f.toString())
+                        .doesNotContain("THE-SECRET-LINE")
+                        .doesNotContain(secret.toString())
                         .doesNotContain("outside");
             });
         }
@@ -128,7 +144,8 @@ class PtxAnalyzerTest {
 
     @Test
     void systemPathsAreRecognizedInLinearTime() {
-        assertThat(PtxFindings.isSystemPath("/usr/local/cuda-13.0/include/cuda_fp16.hpp")).isTrue();
+        assertThat(PtxFindings.isSystemPath("/usr/local/cuda-13.0/include/cuda_fp16.hpp"))
+                .isTrue();
         assertThat(PtxFindings.isSystemPath("/opt/cuda/include/x.h")).isTrue();
         assertThat(PtxFindings.isSystemPath("/home/u/cuda_proj/src/k.cu")).isFalse();
         assertThat(PtxFindings.isSystemPath("/home/u/cudainclude/k.cu")).isFalse();
@@ -140,16 +157,19 @@ class PtxAnalyzerTest {
 
     @Test
     void aFileOverItsTimeBudgetIsReportedAndTheScanGoesOn() throws IOException {
-        Files.writeString(dir.resolve("a.ptx"), HEAD + ".entry one(.param .u64 p) {\n .reg .f32 %f<3>;\n"
-                + " div.full.f32 %f1, %f2, %f2;\n ret;\n}\n.entry two() {\n ret;\n}\n");
+        Files.writeString(
+                dir.resolve("a.ptx"),
+                HEAD + ".entry one(.param .u64 p) {\n .reg .f32 %f<3>;\n"
+                        + " div.full.f32 %f1, %f2, %f2;\n ret;\n}\n.entry two() {\n ret;\n}\n");
         System.setProperty("numlint.ptx.fileBudgetMs", "0");
         try {
             TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
             assertThat(ctx.notifications()).singleElement().satisfies(n -> {
                 assertThat(n.id()).isEqualTo("ptx-budget");
                 assertThat(n.level()).isEqualTo(Level.WARNING);
-                assertThat(n.message()).isEqualTo("not fully analyzed: the PTX layer's budget of 0 ms per file was "
-                        + "used up after 0 of 2 functions; the rest (from one) was skipped");
+                assertThat(n.message())
+                        .isEqualTo("not fully analyzed: the PTX layer's budget of 0 ms per file was "
+                                + "used up after 0 of 2 functions; the rest (from one) was skipped");
             });
         } finally {
             System.clearProperty("numlint.ptx.fileBudgetMs");
@@ -159,11 +179,14 @@ class PtxAnalyzerTest {
 
     @Test
     void aCheckedInPtxOlderThanItsSourceIsReported() throws IOException {
-        Path cu = Files.writeString(dir.resolve("k.cu"), "// kernel\n__global__ void k(float* a)\n{\n"
-                + "    a[0] = __fdividef(a[1], a[2]);\n}\n");
-        Path ptx = Files.writeString(dir.resolve("k.ptx"), HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
-                + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n"
-                + " .file 1 \"k.cu\"\n");
+        Path cu = Files.writeString(
+                dir.resolve("k.cu"),
+                "// kernel\n__global__ void k(float* a)\n{\n" + "    a[0] = __fdividef(a[1], a[2]);\n}\n");
+        Path ptx = Files.writeString(
+                dir.resolve("k.ptx"),
+                HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
+                        + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n"
+                        + " .file 1 \"k.cu\"\n");
         long now = System.currentTimeMillis();
         Files.setLastModifiedTime(ptx, java.nio.file.attribute.FileTime.fromMillis(now - 60_000));
         Files.setLastModifiedTime(cu, java.nio.file.attribute.FileTime.fromMillis(now));
@@ -175,27 +198,37 @@ class PtxAnalyzerTest {
         });
         // within the tolerance of a fresh checkout: nothing
         Files.setLastModifiedTime(ptx, java.nio.file.attribute.FileTime.fromMillis(now - 1_000));
-        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).notifications()).isEmpty();
+        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).notifications())
+                .isEmpty();
     }
 
     @Test
     void inlinedHelperIsReportedWhereTheOperationIsWrittenWithTheCallSiteRelated() throws IOException {
-        Files.writeString(dir.resolve("help.cuh"), "__device__ float mad3(float a, float b, float c)\n"
-                + "{\n    return a * b + c;\n}\n");
-        Files.writeString(dir.resolve("k.cu"), "#include \"help.cuh\"\n__global__ void k(float* a)\n{\n"
-                + "    a[0] = mad3(a[1], a[2], a[3]);\n}\n");
-        Files.writeString(dir.resolve("k.ptx"), HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
-                + " .reg .f32 %f<5>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
-                + " .loc 1 4 5\n .loc 2 3 14, function_name $L__info_string0, inlined_at 1 4 12\n"
-                + " fma.rn.f32 %f1, %f2, %f3, %f4;\n ret;\n}\n .file 1 \"k.cu\"\n .file 2 \"help.cuh\"\n");
+        Files.writeString(
+                dir.resolve("help.cuh"),
+                "__device__ float mad3(float a, float b, float c)\n" + "{\n    return a * b + c;\n}\n");
+        Files.writeString(
+                dir.resolve("k.cu"),
+                "#include \"help.cuh\"\n__global__ void k(float* a)\n{\n" + "    a[0] = mad3(a[1], a[2], a[3]);\n}\n");
+        Files.writeString(
+                dir.resolve("k.ptx"),
+                HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
+                        + " .reg .f32 %f<5>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
+                        + " .loc 1 4 5\n .loc 2 3 14, function_name $L__info_string0, inlined_at 1 4 12\n"
+                        + " fma.rn.f32 %f1, %f2, %f3, %f4;\n ret;\n}\n .file 1 \"k.cu\"\n .file 2 \"help.cuh\"\n");
         TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
-        assertThat(ctx.hits()).extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
+        assertThat(ctx.hits())
+                .extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
                 .containsExactly("help.cuh:3 NL003");
         Finding f = ctx.findings().get(0);
         assertThat(f.location().startColumn()).isEqualTo(14);
-        assertThat(f.related()).anyMatch(r -> r.location().file().equals("k.cu") && r.location().startLine() == 4
-                && r.message().contains("inlined here"));
-        assertThat(f.related()).anyMatch(r -> r.location().file().equals("k.ptx") && r.location().startLine() == 10);
+        assertThat(f.related())
+                .anyMatch(r -> r.location().file().equals("k.cu")
+                        && r.location().startLine() == 4
+                        && r.message().contains("inlined here"));
+        assertThat(f.related())
+                .anyMatch(
+                        r -> r.location().file().equals("k.ptx") && r.location().startLine() == 10);
     }
 
     @Test
@@ -205,17 +238,27 @@ class PtxAnalyzerTest {
                 + "$L__loop:\n ld.global.f32 %f2, [%rd1];\n add.f32 %f1, %f1, %f2;\n add.s32 %r1, %r1, 1;\n"
                 + " setp.lt.s32 %p1, %r1, 20;\n @%p1 bra $L__loop;\n st.global.f32 [%rd1], %f1;\n ret;\n}\n";
         Files.writeString(dir.resolve("acc.ptx"), loop);
-        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).hits()).extracting(h -> h.ruleId())
+        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).hits())
+                .extracting(h -> h.ruleId())
                 .containsExactly("NL004");
-        assertThat(new TestScanContext(dir).option("NL004", "min-trip-count", "32").run(new PtxAnalyzer()).hits())
+        assertThat(new TestScanContext(dir)
+                        .option("NL004", "min-trip-count", "32")
+                        .run(new PtxAnalyzer())
+                        .hits())
                 .isEmpty();
-        assertThat(new TestScanContext(dir).disable("NL004").run(new PtxAnalyzer()).hits()).isEmpty();
+        assertThat(new TestScanContext(dir)
+                        .disable("NL004")
+                        .run(new PtxAnalyzer())
+                        .hits())
+                .isEmpty();
     }
 
     @Test
     void ftzIsReportedOncePerFunction() throws IOException {
-        Files.writeString(dir.resolve("ftz.ptx"), HEAD + ".entry z() {\n .reg .f32 %f<6>;\n"
-                + " add.ftz.f32 %f1, %f2, %f3;\n mul.ftz.f32 %f4, %f1, %f1;\n neg.ftz.f32 %f5, %f4;\n ret;\n}\n");
+        Files.writeString(
+                dir.resolve("ftz.ptx"),
+                HEAD + ".entry z() {\n .reg .f32 %f<6>;\n"
+                        + " add.ftz.f32 %f1, %f2, %f3;\n mul.ftz.f32 %f4, %f1, %f1;\n neg.ftz.f32 %f5, %f4;\n ret;\n}\n");
         TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
         assertThat(ctx.findings()).hasSize(1);
         assertThat(ctx.findings().get(0).message()).startsWith("3 instructions").contains("add.ftz.f32");
@@ -237,14 +280,22 @@ class PtxAnalyzerTest {
         Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found: skipping the nvcc failure test");
         Files.writeString(dir.resolve("broken.cu"), "__global__ void k(float* a) { a[0] = undefined_thing; }\n");
         BuildContext bc = BuildContext.defaults().addNvccFlag("-Xcompiler").addNvccFlag("-ccbin=/tmp/x");
-        TestScanContext ctx = new TestScanContext(dir).projectContext(bc).ptx(PtxMode.AUTO, nvcc.get())
+        TestScanContext ctx = new TestScanContext(dir)
+                .projectContext(bc)
+                .ptx(PtxMode.AUTO, nvcc.get())
                 .run(new PtxAnalyzer());
         List<Notification> ns = ctx.notifications();
-        assertThat(ns).anyMatch(n -> n.id().equals("nvcc-failed") && n.level() == Level.WARNING
-                && n.message().contains("undefined_thing") && n.line() == 1);
-        assertThat(ns).anyMatch(n -> n.id().equals("nvcc-flag-dropped") && n.level() == Level.NOTE
-                && n.message().contains("-Xcompiler"));
-        assertThat(ns).anyMatch(n -> n.id().equals("nvcc-flag-dropped") && n.message().contains("-ccbin"));
+        assertThat(ns)
+                .anyMatch(n -> n.id().equals("nvcc-failed")
+                        && n.level() == Level.WARNING
+                        && n.message().contains("undefined_thing")
+                        && n.line() == 1);
+        assertThat(ns)
+                .anyMatch(n -> n.id().equals("nvcc-flag-dropped")
+                        && n.level() == Level.NOTE
+                        && n.message().contains("-Xcompiler"));
+        assertThat(ns)
+                .anyMatch(n -> n.id().equals("nvcc-flag-dropped") && n.message().contains("-ccbin"));
         assertThat(ctx.findings()).isEmpty();
     }
 
@@ -260,9 +311,11 @@ class PtxAnalyzerTest {
     void twoApproximateIntrinsicsOnOneLineAreTwoFindingsEachWithItsInstruction() throws IOException {
         TestScanContext ctx = compileAndAnalyze("__global__ void k(const float* a, const float* b, float* o) {\n"
                 + "    o[0] = __expf(a[0]) * __cosf(b[0]);\n}\n");
-        List<Finding> nl006 = ctx.findings().stream().filter(f -> f.ruleId().equals("NL006")).toList();
+        List<Finding> nl006 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL006")).toList();
         assertThat(nl006).hasSize(2).allMatch(f -> f.location().startLine() == 2);
-        assertThat(nl006).extracting(f -> f.properties().get("ptxInstruction").toString().split("\\.")[0])
+        assertThat(nl006)
+                .extracting(f -> f.properties().get("ptxInstruction").toString().split("\\.")[0])
                 .containsExactlyInAnyOrder("ex2", "cos");
     }
 
@@ -270,9 +323,12 @@ class PtxAnalyzerTest {
     void atomicsIntoTwoArraysOnOneLineAreTwoFindings() throws IOException {
         TestScanContext ctx = compileAndAnalyze("__global__ void k(const float* e, float* t, float* v) {\n"
                 + "    atomicAdd(t, e[0]); atomicAdd(&v[threadIdx.x], e[1]);\n}\n");
-        List<Finding> nl009 = ctx.findings().stream().filter(f -> f.ruleId().equals("NL009")).toList();
+        List<Finding> nl009 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL009")).toList();
         assertThat(nl009).hasSize(2).allMatch(f -> f.location().startLine() == 2);
-        assertThat(nl009).extracting(Finding::message).anyMatch(m -> m.contains("parameter #1"))
+        assertThat(nl009)
+                .extracting(Finding::message)
+                .anyMatch(m -> m.contains("parameter #1"))
                 .anyMatch(m -> m.contains("parameter #2"));
     }
 
@@ -283,12 +339,15 @@ class PtxAnalyzerTest {
                 + "__global__ void k(const float* x, float* o, int* idx) {\n"
                 + "    o[0] = mad3(x[0], x[1], x[2]);\n"
                 + "    idx[0] = (int) mad3(x[3], x[4], x[5]);\n}\n");
-        List<Finding> nl003 = ctx.findings().stream().filter(f -> f.ruleId().equals("NL003")).toList();
+        List<Finding> nl003 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL003")).toList();
         assertThat(nl003).hasSize(1);
         Finding f = nl003.get(0);
         assertThat(f.location().startLine()).isEqualTo(2);
-        assertThat(f.related()).filteredOn(r -> r.message().contains("inlined here"))
-                .extracting(r -> r.location().startLine()).containsExactlyInAnyOrder(5, 6);
+        assertThat(f.related())
+                .filteredOn(r -> r.message().contains("inlined here"))
+                .extracting(r -> r.location().startLine())
+                .containsExactlyInAnyOrder(5, 6);
         assertThat(f.impact().kind()).isEqualTo(dev.numlint.model.Impact.Kind.AMPLIFIED);
         assertThat(f.level()).isEqualTo(Level.WARNING);
         assertThat(f.message()).contains("converted to an integer at line 6");

@@ -48,8 +48,9 @@ class PtxFixtureTest {
         }
         Optional<Path> nvcc = Nvcc.find();
         if (hasCu) {
-            Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found (set NVCC or PATH): skipping the CUDA fixtures in "
-                    + fixtureDir.getFileName());
+            Assumptions.assumeTrue(
+                    nvcc.isPresent(),
+                    "nvcc not found (set NVCC or PATH): skipping the CUDA fixtures in " + fixtureDir.getFileName());
         }
         Path work = Files.createTempDirectory("ptx-fixture-");
         try {
@@ -73,11 +74,19 @@ class PtxFixtureTest {
             assertThat(exp.expected()).as("fixture has expectations").isNotEmpty();
             StringBuilder detail = new StringBuilder();
             for (Finding f : ctx.findings()) {
-                detail.append("\n  ").append(f.ruleId()).append(' ').append(f.level().id()).append(' ').append(f.location().shortText()).append(' ')
+                detail.append("\n  ")
+                        .append(f.ruleId())
+                        .append(' ')
+                        .append(f.level().id())
+                        .append(' ')
+                        .append(f.location().shortText())
+                        .append(' ')
                         .append(f.message());
             }
-            assertThat(exp.compare(ctx.hits(), ctx.levels())).as("findings of " + fixtureDir.getFileName() + ":" + detail
-                    + "\nnotifications: " + ctx.notifications()).isEmpty();
+            assertThat(exp.compare(ctx.hits(), ctx.levels()))
+                    .as("findings of " + fixtureDir.getFileName() + ":" + detail + "\nnotifications: "
+                            + ctx.notifications())
+                    .isEmpty();
             for (Finding f : ctx.findings()) {
                 assertThat(f.evidence()).anyMatch(e -> e.kind().equals("ptx"));
                 assertThat(f.fingerprintKey()).isNotBlank();
@@ -85,7 +94,8 @@ class PtxFixtureTest {
             }
         } finally {
             try (Stream<Path> s = Files.walk(work)) {
-                s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> p.toFile().delete());
+                s.sorted((a, b) -> b.getNameCount() - a.getNameCount())
+                        .forEach(p -> p.toFile().delete());
             }
         }
     }

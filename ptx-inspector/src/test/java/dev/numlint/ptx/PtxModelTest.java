@@ -29,12 +29,16 @@ class PtxModelTest {
     }
 
     private static Instruction at(PtxFunction f, String textStart) {
-        return f.instructions().stream().filter(i -> i.text().startsWith(textStart)).findFirst().orElseThrow();
+        return f.instructions().stream()
+                .filter(i -> i.text().startsWith(textStart))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void cfgOfIfElse() {
-        PtxFunction f = fn("""
+        PtxFunction f = fn(
+                """
                  ld.param.u32 %r1, [f_param_0];
                  setp.lt.s32 %p1, %r1, 10;
                  @%p1 bra $L__else;
@@ -66,7 +70,8 @@ class PtxModelTest {
 
     @Test
     void guardedDefinitionDoesNotKill() {
-        PtxFunction f = fn("""
+        PtxFunction f = fn(
+                """
                  mov.f32 %f1, 0f00000000;
                  setp.lt.f32 %p1, %f1, %f2;
                  @%p1 mov.f32 %f1, 0f3F800000;
@@ -82,7 +87,8 @@ class PtxModelTest {
 
     @Test
     void loopWithConstantTripCountAndLoopCarriedDefinitions() {
-        PtxFunction f = fn("""
+        PtxFunction f = fn(
+                """
                  mov.u32 %r1, 0;
                  mov.f32 %f1, 0f00000000;
                 $L__loop:
@@ -107,7 +113,8 @@ class PtxModelTest {
 
     @Test
     void loopTripCountUnknownAndBounded() {
-        PtxFunction unknown = fn("""
+        PtxFunction unknown = fn(
+                """
                  ld.param.u32 %r2, [f_param_0];
                  mov.u32 %r1, 0;
                 $L__loop:
@@ -117,7 +124,8 @@ class PtxModelTest {
                  ret;
                 """);
         assertThat(unknown.loops().get(0).tripCountKnown()).isFalse();
-        PtxFunction bounded = fn("""
+        PtxFunction bounded = fn(
+                """
                  ld.param.u32 %r2, [f_param_0];
                  and.b32 %r1, %r2, 3;
                 $L__loop:
@@ -133,7 +141,8 @@ class PtxModelTest {
 
     @Test
     void nestedLoops() {
-        PtxFunction f = fn("""
+        PtxFunction f = fn(
+                """
                  mov.u32 %r1, 0;
                 $L__outer:
                  mov.u32 %r2, 0;
@@ -166,8 +175,8 @@ class PtxModelTest {
         DebugLoc loc = mov.loc();
         assertThat(loc.pos()).isEqualTo(new SourcePos(2, "/src/helpers.cuh", 30, 9));
         assertThat(loc.functionName()).isEqualTo("$L__info_string1");
-        assertThat(loc.inlinedAt()).containsExactly(new SourcePos(2, "/src/helpers.cuh", 12, 7),
-                new SourcePos(1, "/src/kernel.cu", 9, 5));
+        assertThat(loc.inlinedAt())
+                .containsExactly(new SourcePos(2, "/src/helpers.cuh", 12, 7), new SourcePos(1, "/src/kernel.cu", 9, 5));
         assertThat(loc.userPos()).isEqualTo(new SourcePos(1, "/src/kernel.cu", 9, 5));
         Instruction tid = at(k, "mov.u32 %r2");
         assertThat(tid.loc().inlined()).isFalse();

@@ -33,7 +33,9 @@ class PtxReaderTest {
     }
 
     private static Instruction find(PtxFunction f, String textStart) {
-        return f.instructions().stream().filter(i -> i.text().startsWith(textStart)).findFirst()
+        return f.instructions().stream()
+                .filter(i -> i.text().startsWith(textStart))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no instruction " + textStart));
     }
 
@@ -41,7 +43,8 @@ class PtxReaderTest {
     void parsesWithoutProblems() {
         assertThat(result.problems()).isEmpty();
         assertThat(result.skippedFunctions()).isEmpty();
-        assertThat(m.functions()).extracting(PtxFunction::name)
+        assertThat(m.functions())
+                .extracting(PtxFunction::name)
                 .containsExactly("vprintf", "_Z4weakv", "_Z6helperff", "kernel");
     }
 
@@ -81,8 +84,10 @@ class PtxReaderTest {
         assertThat(k.params()).extracting(Param::offset).containsExactly(0, 8, 16);
         assertThat(k.params()).extracting(Param::size).containsExactly(8, 4, 24);
         assertThat(k.paramBufferSize()).isEqualTo(40);
-        assertThat(k.directives()).containsEntry("maxntid", List.of(256L, 1L, 1L))
-                .containsEntry("reqntid", List.of(256L)).containsEntry("minnctapersm", List.of(2L))
+        assertThat(k.directives())
+                .containsEntry("maxntid", List.of(256L, 1L, 1L))
+                .containsEntry("reqntid", List.of(256L))
+                .containsEntry("minnctapersm", List.of(2L))
                 .containsEntry("maxnreg", List.of(64L));
     }
 
@@ -93,10 +98,14 @@ class PtxReaderTest {
         assertThat(table.size()).isEqualTo(16);
         assertThat(table.init()).startsWith(0, 0, (byte) 128, 63);
         assertThat(Float.intBitsToFloat(java.nio.ByteBuffer.wrap(table.init(), 0, 4)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt())).isEqualTo(1.0f);
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .getInt()))
+                .isEqualTo(1.0f);
         Variable scale = m.variable("scale");
         assertThat(scale.space()).isEqualTo("const");
-        assertThat(java.nio.ByteBuffer.wrap(scale.init()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getFloat())
+        assertThat(java.nio.ByteBuffer.wrap(scale.init())
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .getFloat())
                 .isEqualTo((float) Math.PI);
         Variable ptrs = m.variable("ptrs");
         assertThat(ptrs.initSymbols()).containsEntry(0, "table").containsKey(8);
@@ -106,7 +115,11 @@ class PtxReaderTest {
         assertThat(m.variable("managed_counter").type()).isEqualTo("u32");
         assertThat(m.variable("packed").length()).isEqualTo(2);
         assertThat(k.locals()).extracting(Variable::name).contains("__local_depot0", "_ZZ6kernelE4tile");
-        assertThat(k.locals().stream().filter(v -> v.name().equals("__local_depot0")).findFirst().get().size())
+        assertThat(k.locals().stream()
+                        .filter(v -> v.name().equals("__local_depot0"))
+                        .findFirst()
+                        .get()
+                        .size())
                 .isEqualTo(28);
     }
 
@@ -175,8 +188,10 @@ class PtxReaderTest {
         assertThat(call.operand(0)).isEqualTo(new Operand.ParenList(List.of(new Operand.Symbol("retval0"))));
         assertThat(call.operand(1)).isEqualTo(new Operand.Symbol("_Z6helperff"));
         assertThat(((Operand.ParenList) call.operand(2)).elements()).hasSize(2);
-        Instruction indirect = k.instructions().stream().filter(i -> i.opcode().equals("call") && !i.has("uni"))
-                .findFirst().orElseThrow();
+        Instruction indirect = k.instructions().stream()
+                .filter(i -> i.opcode().equals("call") && !i.has("uni"))
+                .findFirst()
+                .orElseThrow();
         assertThat(indirect.operand(1)).isEqualTo(new Operand.Reg("%rd2", null));
         assertThat(indirect.operand(3)).isEqualTo(new Operand.Symbol("prototype_1"));
         assertThat(k.locals()).extracting(Variable::name).contains("param0", "retval0");
@@ -205,10 +220,11 @@ class PtxReaderTest {
     @Test
     void instructionModifiersForArithmetic() {
         PtxModule mm = PtxReader.read(".version 8.0\n.target sm_80\n.address_size 64\n"
-                + ".entry e() {\n .reg .f32 %f<9>; .reg .b32 %r<4>; .reg .b64 %rd<3>;\n"
-                + " cvt.rzi.ftz.sat.u16.f32 %r1, %f1;\n div.full.f32 %f2, %f1, %f3;\n div.rn.ftz.f32 %f2, %f1, %f3;\n"
-                + " mul.wide.s32 %rd1, %r1, 4;\n mad.hi.u32 %r2, %r1, %r1, %r1;\n rcp.approx.ftz.f64 %fd1, %fd1;\n"
-                + " cvt.rmi.f32.f32 %f4, %f1;\n add.rp.f32 %f5, %f4, 0fBF800000;\n ret;\n}\n").module();
+                        + ".entry e() {\n .reg .f32 %f<9>; .reg .b32 %r<4>; .reg .b64 %rd<3>;\n"
+                        + " cvt.rzi.ftz.sat.u16.f32 %r1, %f1;\n div.full.f32 %f2, %f1, %f3;\n div.rn.ftz.f32 %f2, %f1, %f3;\n"
+                        + " mul.wide.s32 %rd1, %r1, 4;\n mad.hi.u32 %r2, %r1, %r1, %r1;\n rcp.approx.ftz.f64 %fd1, %fd1;\n"
+                        + " cvt.rmi.f32.f32 %f4, %f1;\n add.rp.f32 %f5, %f4, 0fBF800000;\n ret;\n}\n")
+                .module();
         List<Instruction> in = mm.function("e").instructions();
         assertThat(in.get(0).rounding()).isEqualTo(Instruction.Rounding.RZI);
         assertThat(in.get(0).ftz()).isTrue();

@@ -29,19 +29,28 @@ class GuardedProcessTest {
     void theChildGetsAReducedEnvironmentAndAPrivateDirectory() throws IOException {
         assumeTrue(System.getenv("NUMLINT_TEST_SECRET") != null, "the build sets NUMLINT_TEST_SECRET for tests");
         Path env = script("showenv", "pwd; env");
-        GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(env).tempParent(tmp.resolve("cache"))
-                .binDir(Path.of("/opt/toolkit/bin")).timeout(Duration.ofSeconds(20)));
+        GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(env)
+                .tempParent(tmp.resolve("cache"))
+                .binDir(Path.of("/opt/toolkit/bin"))
+                .timeout(Duration.ofSeconds(20)));
         assertThat(r.ok()).isTrue();
         List<String> lines = r.output().lines().toList();
         String cwd = lines.get(0);
         assertThat(cwd).startsWith(tmp.resolve("cache").toString() + "/numlint-run-");
-        Set<String> names = lines.stream().skip(1).filter(l -> l.contains("="))
-                .map(l -> l.substring(0, l.indexOf('='))).collect(Collectors.toSet());
+        Set<String> names = lines.stream()
+                .skip(1)
+                .filter(l -> l.contains("="))
+                .map(l -> l.substring(0, l.indexOf('=')))
+                .collect(Collectors.toSet());
         assertThat(names).doesNotContain("NUMLINT_TEST_SECRET", "JAVA_HOME", "MAVEN_OPTS", "USER", "GITHUB_TOKEN");
         assertThat(names).isSubsetOf("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "PWD", "OLDPWD", "SHLVL", "_");
         assertThat(r.output()).doesNotContain(System.getenv("NUMLINT_TEST_SECRET"));
-        assertThat(r.output()).contains("PATH=/opt/toolkit/bin:/usr/bin:/bin", "HOME=" + cwd + "/.home",
-                "TMPDIR=" + cwd + "/.tmp", "LANG=C");
+        assertThat(r.output())
+                .contains(
+                        "PATH=/opt/toolkit/bin:/usr/bin:/bin",
+                        "HOME=" + cwd + "/.home",
+                        "TMPDIR=" + cwd + "/.tmp",
+                        "LANG=C");
         // the private directory is gone afterwards
         assertThat(Files.exists(Path.of(cwd))).isFalse();
     }
@@ -50,12 +59,13 @@ class GuardedProcessTest {
     void argumentsArePassedLiterallyNeverToAShell() throws IOException {
         Path echo = script("args", "for a in \"$@\"; do printf '[%s]\\n' \"$a\"; done");
         Path marker = tmp.resolve("ran");
-        List<String> hostile = List.of("`touch " + marker + "`", "$(touch " + marker + ")", "; touch " + marker,
-                "a'b\"c", "x\ny");
-        GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(echo).args(hostile)
-                .timeout(Duration.ofSeconds(20)));
-        assertThat(r.output()).isEqualTo("[`touch " + marker + "`]\n[$(touch " + marker + ")]\n[; touch " + marker
-                + "]\n[a'b\"c]\n[x\ny]\n");
+        List<String> hostile =
+                List.of("`touch " + marker + "`", "$(touch " + marker + ")", "; touch " + marker, "a'b\"c", "x\ny");
+        GuardedProcess.Result r =
+                GuardedProcess.run(GuardedProcess.builder(echo).args(hostile).timeout(Duration.ofSeconds(20)));
+        assertThat(r.output())
+                .isEqualTo("[`touch " + marker + "`]\n[$(touch " + marker + ")]\n[; touch " + marker
+                        + "]\n[a'b\"c]\n[x\ny]\n");
         assertThat(marker).doesNotExist();
     }
 
@@ -64,15 +74,20 @@ class GuardedProcessTest {
         Path pidFile = tmp.resolve("child.pid");
         Path hang = script("hang", "sleep 300 & echo $! > '" + pidFile + "'; wait");
         long t0 = System.nanoTime();
-        GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(hang).timeout(Duration.ofSeconds(1)));
+        GuardedProcess.Result r =
+                GuardedProcess.run(GuardedProcess.builder(hang).timeout(Duration.ofSeconds(1)));
         assertThat(r.timedOut()).isTrue();
         assertThat(r.ok()).isFalse();
         assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(60).toNanos());
         long pid = Long.parseLong(Files.readString(pidFile).strip());
-        for (int i = 0; i < 50 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) {
+        for (int i = 0;
+                i < 50 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+                i++) {
             Thread.sleep(100);
         }
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("sleep child").isFalse();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .as("sleep child")
+                .isFalse();
     }
 
     @Test
@@ -80,10 +95,12 @@ class GuardedProcessTest {
         Path pidFile = tmp.resolve("child.pid");
         Path hang = script("hang2", "echo $$ > '" + pidFile + "'; touch partial.ptx; sleep 300");
         Path cache = tmp.resolve("cache");
-        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown =
+                new java.util.concurrent.atomic.AtomicReference<>();
         Thread t = new Thread(() -> {
             try {
-                GuardedProcess.run(GuardedProcess.builder(hang).tempParent(cache).timeout(Duration.ofSeconds(120)));
+                GuardedProcess.run(
+                        GuardedProcess.builder(hang).tempParent(cache).timeout(Duration.ofSeconds(120)));
             } catch (Throwable e) {
                 thrown.set(e);
             }
@@ -95,10 +112,13 @@ class GuardedProcessTest {
         assertThat(t.isAlive()).isFalse();
         assertThat(thrown.get()).isInstanceOf(IOException.class).hasMessageContaining("interrupted");
         long pid = Long.parseLong(Files.readString(pidFile).strip());
-        for (int i = 0; i < 50 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) {
+        for (int i = 0;
+                i < 50 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+                i++) {
             Thread.sleep(100);
         }
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
         try (var s = Files.list(cache)) {
             assertThat(s.toList()).as("temporary directories left").isEmpty();
         }
@@ -107,8 +127,8 @@ class GuardedProcessTest {
     @Test
     void outputBeyondTheCapStopsTheProcess() throws IOException {
         Path yes = script("yes", "while :; do echo yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy; done");
-        GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(yes).maxOutput(10_000)
-                .timeout(Duration.ofSeconds(30)));
+        GuardedProcess.Result r =
+                GuardedProcess.run(GuardedProcess.builder(yes).maxOutput(10_000).timeout(Duration.ofSeconds(30)));
         assertThat(r.outputTruncated()).isTrue();
         assertThat(r.timedOut()).isFalse();
         assertThat(r.output().length()).isLessThanOrEqualTo(10_000);
@@ -120,14 +140,16 @@ class GuardedProcessTest {
         long t0 = System.nanoTime();
         // one CPU second can take many wall-clock seconds on a loaded machine: the wall-clock limit is generous, the
         // CPU limit is what must end it
-        GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(spin).cpuSeconds(1)
-                .timeout(Duration.ofSeconds(240)));
+        GuardedProcess.Result r =
+                GuardedProcess.run(GuardedProcess.builder(spin).cpuSeconds(1).timeout(Duration.ofSeconds(240)));
         assertThat(r.timedOut()).isFalse();
         assertThat(r.exitCode()).isNotZero();
         assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(240).toNanos());
         Path limits = script("limits", "ulimit -v; ulimit -t");
-        GuardedProcess.Result l = GuardedProcess.run(GuardedProcess.builder(limits).addressSpace(2L << 30)
-                .cpuSeconds(77).timeout(Duration.ofSeconds(20)));
+        GuardedProcess.Result l = GuardedProcess.run(GuardedProcess.builder(limits)
+                .addressSpace(2L << 30)
+                .cpuSeconds(77)
+                .timeout(Duration.ofSeconds(20)));
         assertThat(l.output().lines().toList()).containsExactly(Long.toString((2L << 30) / 1024), "77");
     }
 }

@@ -43,8 +43,12 @@ class IncludeGraphTest {
         IncludeGraph.Result g = resolve(cu, r, List.of(r.resolve("inc")));
         assertThat(g.ok()).isTrue();
         assertThat(g.reached().get(0)).isEqualTo(cu.toRealPath());
-        assertThat(g.reached()).containsExactlyInAnyOrder(cu.toRealPath(), r.resolve("a.h").toRealPath(),
-                r.resolve("sub/c.h").toRealPath(), r.resolve("inc/lib/b.h").toRealPath());
+        assertThat(g.reached())
+                .containsExactlyInAnyOrder(
+                        cu.toRealPath(),
+                        r.resolve("a.h").toRealPath(),
+                        r.resolve("sub/c.h").toRealPath(),
+                        r.resolve("inc/lib/b.h").toRealPath());
         assertThat(g.missing()).isEmpty();
     }
 
@@ -82,31 +86,33 @@ class IncludeGraphTest {
         Files.createSymbolicLink(r.resolve("link.h"), secret);
         Path cu = write(r.resolve("k.cu"), "#include \"link.h\"\n");
         IncludeGraph.Result g = resolve(cu, r, List.of());
-        assertThat(g.problems()).singleElement().satisfies(p -> assertThat(p.reason()).contains("symlink"));
+        assertThat(g.problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("symlink"));
         // a symlinked directory too
         Files.createSymbolicLink(r.resolve("dir"), secret.getParent());
         Path cu2 = write(r.resolve("k2.cu"), "#include <secret.h>\n");
         IncludeGraph.Result g2 = resolve(cu2, r, List.of(r.resolve("dir")));
-        assertThat(g2.problems()).singleElement().satisfies(p -> assertThat(p.reason()).contains("symlink"));
+        assertThat(g2.problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("symlink"));
     }
 
     @Test
     void devicesAndFifosAreProblems() throws IOException, InterruptedException {
         Path r = root();
         Path cu = write(r.resolve("k.cu"), "#include \"/dev/zero\"\n");
-        assertThat(resolve(cu, r, List.of()).problems()).singleElement()
-                .satisfies(p -> assertThat(p.reason()).contains("special file"));
+        assertThat(resolve(cu, r, List.of()).problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("special file"));
         Path fifo = r.resolve("pipe.h");
         Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
         assumeTrue(mk.waitFor() == 0 && Files.exists(fifo), "mkfifo not available");
         Path cu2 = write(r.resolve("k2.cu"), "#include \"pipe.h\"\n");
-        assertThat(resolve(cu2, r, List.of()).problems()).singleElement()
-                .satisfies(p -> assertThat(p.reason()).contains("FIFO"));
+        assertThat(resolve(cu2, r, List.of()).problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("FIFO"));
         // a symlink inside the tree to /dev/zero
         Files.createSymbolicLink(r.resolve("zero.h"), Path.of("/dev/zero"));
         Path cu3 = write(r.resolve("k3.cu"), "#include \"zero.h\"\n");
-        assertThat(resolve(cu3, r, List.of()).problems()).singleElement()
-                .satisfies(p -> assertThat(p.reason()).contains("special file"));
+        assertThat(resolve(cu3, r, List.of()).problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("special file"));
     }
 
     @Test
@@ -116,12 +122,13 @@ class IncludeGraphTest {
         write(sys.resolve("cuda_runtime.h"), "#include \"driver.h\"\n");
         write(sys.resolve("driver.h"), "\n");
         Path cu = write(r.resolve("k.cu"), "#include <cuda_runtime.h>\n#include <stdio_missing.h>\n");
-        IncludeGraph.Result g = IncludeGraph.resolve(cu, List.of(), List.of(sys),
-                IncludePolicy.of(List.of(r), List.of(tmp.resolve("toolkit"))));
+        IncludeGraph.Result g = IncludeGraph.resolve(
+                cu, List.of(), List.of(sys), IncludePolicy.of(List.of(r), List.of(tmp.resolve("toolkit"))));
         assertThat(g.ok()).isTrue();
         assertThat(g.reached()).containsExactly(cu.toRealPath());
         assertThat(g.external()).containsExactly(sys.resolve("cuda_runtime.h").toRealPath());
-        assertThat(g.missing()).singleElement().satisfies(p -> assertThat(p.include()).contains("stdio_missing.h"));
+        assertThat(g.missing()).singleElement().satisfies(p -> assertThat(p.include())
+                .contains("stdio_missing.h"));
     }
 
     @Test
@@ -132,7 +139,10 @@ class IncludeGraphTest {
         write(sys.resolve("cuda_runtime.h"), "#include <bits/conf.h>\n");
         write(r.resolve("inc/bits/conf.h"), "#include \"../../../outside/secret.h\"\n");
         Path cu = write(r.resolve("k.cu"), "#include <cuda_runtime.h>\n");
-        IncludeGraph.Result g = IncludeGraph.resolve(cu, List.of(r.resolve("inc")), List.of(r.resolve("inc"), sys),
+        IncludeGraph.Result g = IncludeGraph.resolve(
+                cu,
+                List.of(r.resolve("inc")),
+                List.of(r.resolve("inc"), sys),
                 IncludePolicy.of(List.of(r), List.of(tmp.resolve("toolkit"))));
         assertThat(g.problems()).singleElement().satisfies(p -> {
             assertThat(p.file()).isEqualTo(r.resolve("inc/bits/conf.h").toRealPath());
@@ -170,16 +180,20 @@ class IncludeGraphTest {
         for (int i = 0; i < 10; i++) write(r.resolve("h" + i + ".h"), "#include \"h" + (i + 1) + ".h\"\n");
         write(r.resolve("h10.h"), "\n");
         Path cu = write(r.resolve("k.cu"), "#include \"h0.h\"\n");
-        IncludeGraph.Result deep = IncludeGraph.resolve(cu, List.of(), List.of(),
-                new IncludePolicy(List.of(r), List.of(), 5, 100, 1 << 20));
-        assertThat(deep.problems()).singleElement().satisfies(p -> assertThat(p.reason()).contains("deeper than 5"));
-        IncludeGraph.Result many = IncludeGraph.resolve(cu, List.of(), List.of(),
-                new IncludePolicy(List.of(r), List.of(), 50, 4, 1 << 20));
-        assertThat(many.problems()).singleElement().satisfies(p -> assertThat(p.reason()).contains("more than 4"));
-        IncludeGraph.Result big = IncludeGraph.resolve(cu, List.of(), List.of(),
-                new IncludePolicy(List.of(r), List.of(), 50, 100, 40));
-        assertThat(big.problems()).singleElement().satisfies(p -> assertThat(p.reason()).contains("bytes"));
-        assertThat(IncludeGraph.resolve(cu, List.of(), List.of(), IncludePolicy.of(List.of(r), List.of())).ok())
+        IncludeGraph.Result deep = IncludeGraph.resolve(
+                cu, List.of(), List.of(), new IncludePolicy(List.of(r), List.of(), 5, 100, 1 << 20));
+        assertThat(deep.problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("deeper than 5"));
+        IncludeGraph.Result many = IncludeGraph.resolve(
+                cu, List.of(), List.of(), new IncludePolicy(List.of(r), List.of(), 50, 4, 1 << 20));
+        assertThat(many.problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("more than 4"));
+        IncludeGraph.Result big =
+                IncludeGraph.resolve(cu, List.of(), List.of(), new IncludePolicy(List.of(r), List.of(), 50, 100, 40));
+        assertThat(big.problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("bytes"));
+        assertThat(IncludeGraph.resolve(cu, List.of(), List.of(), IncludePolicy.of(List.of(r), List.of()))
+                        .ok())
                 .isTrue();
     }
 

@@ -22,33 +22,106 @@ class NvccFlagPolicyTest {
         Path root = Files.createDirectories(tmp.resolve("repo"));
         Files.createDirectories(root.resolve("inc"));
         Files.createDirectories(tmp.resolve("toolkit/include"));
-        NvccFlagPolicy.Decision d = policy(root).apply(List.of("--use_fast_math", "-ftz=true",
-                "--prec-div=false", "-prec-sqrt", "false", "-fmad=false", "-DN=4", "-D", "USE_X", "-UFOO", "-Iinc",
-                "-isystem", tmp.resolve("toolkit/include").toString(), "-I", "/etc", "-I../outside", "-std=c++17",
-                "-O3", "-G", "-lineinfo", "-rdc=true", "--expt-relaxed-constexpr", "--expt-extended-lambda",
-                "-arch=sm_80", "-gencode", "arch=compute_70,code=sm_70", "-ccbin", "-Xcompiler", "-Xptxas",
-                "--compiler-bindir=/x", "-include", "-Xlinker", "--weird"), null);
-        assertThat(d.args()).containsExactly("--use_fast_math", "-ftz=true", "-prec-div=false", "-prec-sqrt=false",
-                "-fmad=false", "-DN=4", "-DUSE_X", "-UFOO", "-std=c++17", "-O3", "-G", "-lineinfo", "-rdc=true",
-                "--expt-relaxed-constexpr", "--expt-extended-lambda", "-I" + root.resolve("inc").toRealPath(),
-                "-isystem", tmp.resolve("toolkit/include").toRealPath().toString());
+        NvccFlagPolicy.Decision d = policy(root)
+                .apply(
+                        List.of(
+                                "--use_fast_math",
+                                "-ftz=true",
+                                "--prec-div=false",
+                                "-prec-sqrt",
+                                "false",
+                                "-fmad=false",
+                                "-DN=4",
+                                "-D",
+                                "USE_X",
+                                "-UFOO",
+                                "-Iinc",
+                                "-isystem",
+                                tmp.resolve("toolkit/include").toString(),
+                                "-I",
+                                "/etc",
+                                "-I../outside",
+                                "-std=c++17",
+                                "-O3",
+                                "-G",
+                                "-lineinfo",
+                                "-rdc=true",
+                                "--expt-relaxed-constexpr",
+                                "--expt-extended-lambda",
+                                "-arch=sm_80",
+                                "-gencode",
+                                "arch=compute_70,code=sm_70",
+                                "-ccbin",
+                                "-Xcompiler",
+                                "-Xptxas",
+                                "--compiler-bindir=/x",
+                                "-include",
+                                "-Xlinker",
+                                "--weird"),
+                        null);
+        assertThat(d.args())
+                .containsExactly(
+                        "--use_fast_math",
+                        "-ftz=true",
+                        "-prec-div=false",
+                        "-prec-sqrt=false",
+                        "-fmad=false",
+                        "-DN=4",
+                        "-DUSE_X",
+                        "-UFOO",
+                        "-std=c++17",
+                        "-O3",
+                        "-G",
+                        "-lineinfo",
+                        "-rdc=true",
+                        "--expt-relaxed-constexpr",
+                        "--expt-extended-lambda",
+                        "-I" + root.resolve("inc").toRealPath(),
+                        "-isystem",
+                        tmp.resolve("toolkit/include").toRealPath().toString());
         assertThat(d.archs()).containsExactly("sm_80", "compute_70");
-        assertThat(d.dropped()).extracting(NvccFlagPolicy.Dropped::flag).contains("-I /etc", "-I../outside",
-                "-ccbin", "-Xcompiler -Xptxas", "--compiler-bindir=/x", "-include", "-Xlinker", "--weird");
+        assertThat(d.dropped())
+                .extracting(NvccFlagPolicy.Dropped::flag)
+                .contains(
+                        "-I /etc",
+                        "-I../outside",
+                        "-ccbin",
+                        "-Xcompiler -Xptxas",
+                        "--compiler-bindir=/x",
+                        "-include",
+                        "-Xlinker",
+                        "--weird");
     }
 
     @Test
     void shellMetacharactersInValuesAreDroppedWithWhereAndWhy() throws IOException {
         Path root = Files.createDirectories(tmp.resolve("repo"));
-        List<String> hostile = List.of("-DX=`./evil.sh`", "-DX=$(./evil.sh)", "-I`./evil.sh`", "-I$(./evil.sh)",
-                "-DX=a;b", "-DX=a b", "-DX=\"q\"", "-DX=a\nb", "-DX=a,b", "-D", "Y=$(id)", "-I", "inc dir",
-                "-Xcompiler=-march=native,-wrapper,./evil.sh", "-Xcompiler", "-march=native,-wrapper,./evil.sh",
-                "--compiler-options=-O2,-wrapper,./evil.sh", "-Xptxas=-v,-x");
+        List<String> hostile = List.of(
+                "-DX=`./evil.sh`",
+                "-DX=$(./evil.sh)",
+                "-I`./evil.sh`",
+                "-I$(./evil.sh)",
+                "-DX=a;b",
+                "-DX=a b",
+                "-DX=\"q\"",
+                "-DX=a\nb",
+                "-DX=a,b",
+                "-D",
+                "Y=$(id)",
+                "-I",
+                "inc dir",
+                "-Xcompiler=-march=native,-wrapper,./evil.sh",
+                "-Xcompiler",
+                "-march=native,-wrapper,./evil.sh",
+                "--compiler-options=-O2,-wrapper,./evil.sh",
+                "-Xptxas=-v,-x");
         NvccFlagPolicy.Decision d = policy(root).apply(hostile, f -> "Makefile:3");
         assertThat(d.args()).isEmpty();
-        assertThat(d.dropped()).hasSize(15).allSatisfy(x -> assertThat(x.where()).isEqualTo("Makefile:3"));
-        assertThat(d.dropped().get(0).message()).isEqualTo("nvcc flag '-DX=`./evil.sh`' (set in Makefile:3) was "
-                + "not passed to nvcc: its value contains a backtick (command substitution)");
+        assertThat(d.dropped()).hasSize(15).allSatisfy(x -> assertThat(x.where())
+                .isEqualTo("Makefile:3"));
+        assertThat(d.dropped().get(0).message())
+                .isEqualTo("nvcc flag '-DX=`./evil.sh`' (set in Makefile:3) was "
+                        + "not passed to nvcc: its value contains a backtick (command substitution)");
         assertThat(d.dropped().get(1).reason()).contains("'$('");
         assertThat(d.dropped().get(8).reason()).contains("','");
         assertThat(d.dropped().get(11).flag()).isEqualTo("-Xcompiler=-march=native,-wrapper,./evil.sh");
@@ -62,13 +135,15 @@ class NvccFlagPolicyTest {
         Path outside = Files.createDirectories(tmp.resolve("outside"));
         Files.createSymbolicLink(root.resolve("link"), outside);
         Files.createDirectories(root.resolve("ok"));
-        NvccFlagPolicy.Decision d = policy(root).apply(List.of("-Ilink", "-I" + outside, "-I../outside", "-Iok",
-                "-Inope", "--include-path=ok"), null);
+        NvccFlagPolicy.Decision d = policy(root)
+                .apply(List.of("-Ilink", "-I" + outside, "-I../outside", "-Iok", "-Inope", "--include-path=ok"), null);
         assertThat(d.includeDirs()).containsExactly(root.resolve("ok").toRealPath());
-        assertThat(d.dropped()).extracting(NvccFlagPolicy.Dropped::reason).containsExactly(
-                "the directory lies outside the scanned tree and the toolkit",
-                "the directory lies outside the scanned tree and the toolkit",
-                "the directory lies outside the scanned tree and the toolkit",
-                "the directory does not exist");
+        assertThat(d.dropped())
+                .extracting(NvccFlagPolicy.Dropped::reason)
+                .containsExactly(
+                        "the directory lies outside the scanned tree and the toolkit",
+                        "the directory lies outside the scanned tree and the toolkit",
+                        "the directory lies outside the scanned tree and the toolkit",
+                        "the directory does not exist");
     }
 }

@@ -24,39 +24,56 @@ class PtxCompilerTest {
     }
 
     private PtxCompiler compiler(RecordingNvcc fake, Path root) {
-        return new PtxCompiler(Nvcc.at(fake.nvcc()), new PtxCache(tmp.resolve("cache")), List.of(root),
-                Duration.ofSeconds(60));
+        return new PtxCompiler(
+                Nvcc.at(fake.nvcc()), new PtxCache(tmp.resolve("cache")), List.of(root), Duration.ofSeconds(60));
     }
 
     @Test
     void theExactArgumentListEnvironmentAndDirectory() throws IOException {
-        assertThat(System.getenv("NUMLINT_TEST_SECRET")).as("set by the build for tests").isNotNull();
+        assertThat(System.getenv("NUMLINT_TEST_SECRET"))
+                .as("set by the build for tests")
+                .isNotNull();
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
         Path root = root();
         Files.createDirectories(root.resolve("inc"));
         Path cu = Files.writeString(root.resolve("k.cu"), "#include \"inc/h.cuh\"\n__global__ void k(float* a) {}\n");
         Files.writeString(root.resolve("inc/h.cuh"), "#pragma once\n");
         PtxCompiler c = compiler(fake, root);
-        PtxCompiler.Result r = c.compile(cu, "sm_80", List.of("-O3", "-Iinc", "-DX=`./evil.sh`",
-                "-Xcompiler=-march=native,-wrapper,./evil.sh", "-DN=4"), "k.cu");
+        PtxCompiler.Result r = c.compile(
+                cu,
+                "sm_80",
+                List.of("-O3", "-Iinc", "-DX=`./evil.sh`", "-Xcompiler=-march=native,-wrapper,./evil.sh", "-DN=4"),
+                "k.cu");
         assertThat(r.ok()).isTrue();
         assertThat(r.ptx()).isEqualTo(RecordingNvcc.PTX);
         assertThat(r.ptxFile()).startsWith(tmp.resolve("cache/ptx"));
         List<RecordingNvcc.Call> compiles = fake.compiles();
         assertThat(compiles).hasSize(1);
         RecordingNvcc.Call call = compiles.get(0);
-        assertThat(call.args()).containsExactly("-ptx", "-lineinfo", "-arch=compute_80", "-O3", "-DN=4",
-                "-I" + root.resolve("inc"), cu.toString(), "-o", "out.ptx");
+        assertThat(call.args())
+                .containsExactly(
+                        "-ptx",
+                        "-lineinfo",
+                        "-arch=compute_80",
+                        "-O3",
+                        "-DN=4",
+                        "-I" + root.resolve("inc"),
+                        cu.toString(),
+                        "-o",
+                        "out.ptx");
         assertThat(call.cwd()).startsWith(tmp.resolve("cache/tmp").toString() + "/numlint-run-");
         assertThat(call.env()).doesNotContainKey("NUMLINT_TEST_SECRET");
         assertThat(call.env().values()).doesNotContain(System.getenv("NUMLINT_TEST_SECRET"));
-        assertThat(call.env().get("PATH")).isEqualTo(fake.toolkit().resolve("bin").toRealPath() + ":/usr/bin:/bin");
+        assertThat(call.env().get("PATH"))
+                .isEqualTo(fake.toolkit().resolve("bin").toRealPath() + ":/usr/bin:/bin");
         assertThat(call.env().get("HOME")).isEqualTo(call.cwd() + "/.home");
-        assertThat(r.notifications()).extracting(Notification::message).containsExactly(
-                "nvcc flag '-DX=`./evil.sh`' was not passed to nvcc: its value contains a backtick (command "
-                        + "substitution)",
-                "nvcc flag '-Xcompiler=-march=native,-wrapper,./evil.sh' was not passed to nvcc: its value contains"
-                        + " ',' (nvcc splits the value at commas into separate host compiler options)");
+        assertThat(r.notifications())
+                .extracting(Notification::message)
+                .containsExactly(
+                        "nvcc flag '-DX=`./evil.sh`' was not passed to nvcc: its value contains a backtick (command "
+                                + "substitution)",
+                        "nvcc flag '-Xcompiler=-march=native,-wrapper,./evil.sh' was not passed to nvcc: its value contains"
+                                + " ',' (nvcc splits the value at commas into separate host compiler options)");
         // no temporary file is left behind
         try (var s = Files.list(tmp.resolve("cache/tmp"))) {
             assertThat(s.toList()).isEmpty();
@@ -76,10 +93,13 @@ class PtxCompilerTest {
         assertThat(c.compile(cu, null, flags, "k.cu").cached()).isFalse();
         assertThat(c.compile(cu, null, flags, "k.cu").cached()).isTrue();
         Files.writeString(header, "#include \"b.cuh\"\n#define Y 2\n");
-        assertThat(compiler(fake, root).compile(cu, null, flags, "k.cu").cached()).isFalse();
+        assertThat(compiler(fake, root).compile(cu, null, flags, "k.cu").cached())
+                .isFalse();
         Files.writeString(nested, "#define X 2\n");
-        assertThat(compiler(fake, root).compile(cu, null, flags, "k.cu").cached()).isFalse();
-        assertThat(compiler(fake, root).compile(cu, null, flags, "k.cu").cached()).isTrue();
+        assertThat(compiler(fake, root).compile(cu, null, flags, "k.cu").cached())
+                .isFalse();
+        assertThat(compiler(fake, root).compile(cu, null, flags, "k.cu").cached())
+                .isTrue();
         assertThat(fake.compiles()).hasSize(3);
     }
 
@@ -87,7 +107,8 @@ class PtxCompilerTest {
     void includesLeadingOutsideAreNotCompiled() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
         Path root = root();
-        Path secret = Files.writeString(Files.createDirectories(tmp.resolve("outside")).resolve("secret.h"), "x\n");
+        Path secret = Files.writeString(
+                Files.createDirectories(tmp.resolve("outside")).resolve("secret.h"), "x\n");
         Files.createSymbolicLink(root.resolve("link.h"), secret);
         Path a = Files.writeString(root.resolve("a.cu"), "__global__ void k() {}\n#include \"" + secret + "\"\n");
         Path b = Files.writeString(root.resolve("b.cu"), "#include \"h.cuh\"\n__global__ void k() {}\n");
@@ -95,20 +116,28 @@ class PtxCompilerTest {
         Path c = Files.writeString(root.resolve("c.cu"), "#include \"link.h\"\n__global__ void k() {}\n");
         Path z = Files.writeString(root.resolve("z.cu"), "#include \"/dev/zero\"\n__global__ void k() {}\n");
         PtxCompiler pc = compiler(fake, root);
-        assertThat(pc.compile(a, null, List.of(), "a.cu").notifications()).singleElement().satisfies(n -> {
-            assertThat(n.id()).isEqualTo("include-blocked");
-            assertThat(n.level()).isEqualTo(Level.WARNING);
-            assertThat(n.line()).isEqualTo(2);
-            assertThat(n.message()).isEqualTo("not compiled to PTX: a.cu:2: #include \"" + secret + "\": absolute "
-                    + "path outside the scanned tree and the toolkit/system include directories");
-        });
-        assertThat(pc.compile(b, null, List.of(), "b.cu").notifications()).singleElement().satisfies(n ->
-                assertThat(n.message()).isEqualTo("not compiled to PTX: h.cuh:2: #include \"../outside/secret.h\": "
-                        + "resolves outside the scanned tree and the toolkit/system include directories"));
-        assertThat(pc.compile(c, null, List.of(), "c.cu").notifications()).singleElement().satisfies(n ->
-                assertThat(n.message()).contains("c.cu:1: #include \"link.h\": a symlink leads outside"));
-        assertThat(pc.compile(z, null, List.of(), "z.cu").notifications()).singleElement().satisfies(n ->
-                assertThat(n.message()).contains("/dev/zero").contains("special file"));
+        assertThat(pc.compile(a, null, List.of(), "a.cu").notifications())
+                .singleElement()
+                .satisfies(n -> {
+                    assertThat(n.id()).isEqualTo("include-blocked");
+                    assertThat(n.level()).isEqualTo(Level.WARNING);
+                    assertThat(n.line()).isEqualTo(2);
+                    assertThat(n.message())
+                            .isEqualTo("not compiled to PTX: a.cu:2: #include \"" + secret + "\": absolute "
+                                    + "path outside the scanned tree and the toolkit/system include directories");
+                });
+        assertThat(pc.compile(b, null, List.of(), "b.cu").notifications())
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .isEqualTo("not compiled to PTX: h.cuh:2: #include \"../outside/secret.h\": "
+                                + "resolves outside the scanned tree and the toolkit/system include directories"));
+        assertThat(pc.compile(c, null, List.of(), "c.cu").notifications())
+                .singleElement()
+                .satisfies(
+                        n -> assertThat(n.message()).contains("c.cu:1: #include \"link.h\": a symlink leads outside"));
+        assertThat(pc.compile(z, null, List.of(), "z.cu").notifications())
+                .singleElement()
+                .satisfies(n -> assertThat(n.message()).contains("/dev/zero").contains("special file"));
         assertThat(fake.compiles()).isEmpty();
     }
 
@@ -137,13 +166,16 @@ class PtxCompilerTest {
         assertThat(r.ok()).isTrue();
         assertThat(r.notifications()).singleElement().satisfies(n -> {
             assertThat(n.id()).isEqualTo("nvcc-arch-fallback");
-            assertThat(n.message()).isEqualTo("architecture sm_60 is not supported by the installed nvcc "
-                    + "(compute_75 to compute_90); PTX was built for compute_75 instead");
+            assertThat(n.message())
+                    .isEqualTo("architecture sm_60 is not supported by the installed nvcc "
+                            + "(compute_75 to compute_90); PTX was built for compute_75 instead");
         });
         assertThat(fake.compiles().get(0).args()).contains("-arch=compute_75");
-        assertThat(pc.compile(cu, "compute_90a", List.of(), "k.cu").notifications()).isEmpty();
+        assertThat(pc.compile(cu, "compute_90a", List.of(), "k.cu").notifications())
+                .isEmpty();
         // --list-gpu-arch asked once
-        assertThat(fake.calls().stream().filter(c -> c.args().equals(List.of("--list-gpu-arch")))).hasSize(1);
+        assertThat(fake.calls().stream().filter(c -> c.args().equals(List.of("--list-gpu-arch"))))
+                .hasSize(1);
     }
 
     @Test
@@ -153,15 +185,17 @@ class PtxCompilerTest {
         Path cu = Files.writeString(root.resolve("k.cu"), "__global__ void k() {}\n");
         Nvcc nvcc = Nvcc.at(fake.nvcc());
         long t0 = System.nanoTime();
-        PtxCompiler pc = new PtxCompiler(nvcc, new PtxCache(tmp.resolve("cache")), List.of(root),
-                Duration.ofSeconds(60));
+        PtxCompiler pc =
+                new PtxCompiler(nvcc, new PtxCache(tmp.resolve("cache")), List.of(root), Duration.ofSeconds(60));
         // the build runs tests with numlint.nvcc.queryTimeoutMs=10000 (the default is 30 s)
-        GuardedProcess.Result r = GuardedProcess.run(nvcc.spec(List.of("--version")).timeout(Duration.ofSeconds(1)));
+        GuardedProcess.Result r =
+                GuardedProcess.run(nvcc.spec(List.of("--version")).timeout(Duration.ofSeconds(1)));
         assertThat(r.timedOut()).isTrue();
         assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(60).toNanos());
         assertThat(Nvcc.QUERY_TIMEOUT).isEqualTo(Duration.ofSeconds(10));
         assertThat(pc.unusable()).isEqualTo("'nvcc --version' did not answer within 10 s");
-        assertThat(pc.compile(cu, null, List.of(), "k.cu").notifications()).singleElement()
+        assertThat(pc.compile(cu, null, List.of(), "k.cu").notifications())
+                .singleElement()
                 .satisfies(n -> assertThat(n.message()).contains("'nvcc --version' did not answer"));
         assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(90).toNanos());
         assertThat(fake.compiles()).isEmpty();
@@ -173,11 +207,13 @@ class PtxCompilerTest {
         Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found: skipping the compile test");
         Path root = root();
         Path cu = root.resolve("k.cu");
-        Files.writeString(cu, "#include \"h.cuh\"\n#include <cuda_runtime.h>\n"
-                + "__global__ void k(float* a) { a[0] = twice(a[1]); }\n");
+        Files.writeString(
+                cu,
+                "#include \"h.cuh\"\n#include <cuda_runtime.h>\n"
+                        + "__global__ void k(float* a) { a[0] = twice(a[1]); }\n");
         Files.writeString(root.resolve("h.cuh"), "__device__ float twice(float x) { return x + x; }\n");
-        PtxCompiler c = new PtxCompiler(Nvcc.at(nvcc.get()), new PtxCache(tmp.resolve("cache")), List.of(root),
-                Duration.ofSeconds(120));
+        PtxCompiler c = new PtxCompiler(
+                Nvcc.at(nvcc.get()), new PtxCache(tmp.resolve("cache")), List.of(root), Duration.ofSeconds(120));
         PtxCompiler.Result r1 = c.compile(cu, "sm_80", List.of("-O3"), "k.cu");
         assertThat(r1.notifications()).isEmpty();
         assertThat(r1.ok()).isTrue();
@@ -195,13 +231,18 @@ class PtxCompilerTest {
         assertThat(b.ok()).isFalse();
         assertThat(b.notifications()).singleElement().satisfies(n -> {
             assertThat(n.line()).isEqualTo(1);
-            assertThat(n.message()).startsWith("nvcc -ptx failed (exit ").contains("bad.cu(1): error")
-                    .contains("nothing_here").doesNotContain(root.toString());
+            assertThat(n.message())
+                    .startsWith("nvcc -ptx failed (exit ")
+                    .contains("bad.cu(1): error")
+                    .contains("nothing_here")
+                    .doesNotContain(root.toString());
         });
         // a missing header is named, with the hint
         Path miss = Files.writeString(root.resolve("miss.cu"), "#include \"nothere.cuh\"\n__global__ void k() {}\n");
-        assertThat(c.compile(miss, null, List.of(), "miss.cu").notifications()).singleElement().satisfies(n ->
-                assertThat(n.message()).contains("header #include \"nothere.cuh\" (miss.cu:1) was not found")
+        assertThat(c.compile(miss, null, List.of(), "miss.cu").notifications())
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("header #include \"nothere.cuh\" (miss.cu:1) was not found")
                         .contains("-p DIR"));
     }
 }

@@ -11,8 +11,7 @@ public final class FloatExactness {
     /** Every integer of magnitude up to 2^53 is a double. */
     public static final double DOUBLE_INTEGER_LIMIT = 9007199254740992.0;
 
-    private FloatExactness() {
-    }
+    private FloatExactness() {}
 
     /** Whether {@code v} is a finite integer value. */
     public static boolean isInteger(double v) {

@@ -12,11 +12,11 @@ public final class JavaMathFunctions {
      * intrinsified differently per JVM and CPU). sqrt, abs, floor, ceil, rint, round, min, max, fma are exact or
      * correctly rounded and not in this set.
      */
-    public static final Set<String> TRANSCENDENTAL = Set.of("sin", "cos", "tan", "asin", "acos", "atan", "atan2",
-            "exp", "log", "log10", "pow", "sinh", "cosh", "tanh", "cbrt", "expm1", "log1p", "hypot");
+    public static final Set<String> TRANSCENDENTAL = Set.of(
+            "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "exp", "log", "log10", "pow", "sinh", "cosh", "tanh",
+            "cbrt", "expm1", "log1p", "hypot");
 
-    private JavaMathFunctions() {
-    }
+    private JavaMathFunctions() {}
 
     /**
      * Whether {@code Math.pow(base, exponent)} is exact by the specification: "if both arguments are integers, then
@@ -33,7 +33,8 @@ public final class JavaMathFunctions {
             if (exponent < 0) return FloatExactness.isPowerOfTwo(base) || Math.abs(base) == 1;
             if (exponent > 2000 || Math.abs(base) > Long.MAX_VALUE / 2) return false;
             // representable: the exact integer power equals the double
-            java.math.BigInteger exact = java.math.BigInteger.valueOf((long) (double) base).pow((int) (double) exponent);
+            java.math.BigInteger exact =
+                    java.math.BigInteger.valueOf((long) (double) base).pow((int) (double) exponent);
             return new java.math.BigDecimal(r).compareTo(new java.math.BigDecimal(exact)) == 0;
         }
         // integer base and exponent: exact whenever the result is representable, i.e. for the non-negative
@@ -51,12 +52,22 @@ public final class JavaMathFunctions {
         if (arg == null) return false;
         double a = arg;
         switch (name) {
-            case "sin": case "tan": case "asin": case "atan": case "sinh": case "tanh": case "expm1": case "log1p":
+            case "sin":
+            case "tan":
+            case "asin":
+            case "atan":
+            case "sinh":
+            case "tanh":
+            case "expm1":
+            case "log1p":
             case "cbrt":
                 return a == 0;
-            case "cos": case "cosh": case "exp":
+            case "cos":
+            case "cosh":
+            case "exp":
                 return a == 0;
-            case "log": case "log10":
+            case "log":
+            case "log10":
                 return a == 1;
             default:
                 return false;

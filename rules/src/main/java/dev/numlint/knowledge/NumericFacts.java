@@ -8,47 +8,159 @@ import java.util.Set;
  * exact, and the library constants that switch FP32 math to reduced precision (NL012). One table, used everywhere.
  */
 public final class NumericFacts {
-    private NumericFacts() {
-    }
+    private NumericFacts() {}
 
     /** Base names (C spelling, no {@code f}/{@code l} suffix) of transcendental functions: not correctly rounded. */
-    public static final Set<String> TRANSCENDENTAL = Set.of("sin", "cos", "tan", "asin", "acos", "atan", "atan2",
-            "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10",
-            "log1p", "pow", "erf", "erfc", "erfinv", "erfcinv", "tgamma", "lgamma", "sinpi", "cospi", "sincos",
-            "sincospi", "cbrt", "hypot", "j0", "j1", "y0", "y1", "normcdf", "normcdfinv");
+    public static final Set<String> TRANSCENDENTAL = Set.of(
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "atan2",
+            "sinh",
+            "cosh",
+            "tanh",
+            "asinh",
+            "acosh",
+            "atanh",
+            "exp",
+            "exp2",
+            "exp10",
+            "expm1",
+            "log",
+            "log2",
+            "log10",
+            "log1p",
+            "pow",
+            "erf",
+            "erfc",
+            "erfinv",
+            "erfcinv",
+            "tgamma",
+            "lgamma",
+            "sinpi",
+            "cospi",
+            "sincos",
+            "sincospi",
+            "cbrt",
+            "hypot",
+            "j0",
+            "j1",
+            "y0",
+            "y1",
+            "normcdf",
+            "normcdfinv");
 
     /**
      * Functions whose result is a floating value rounded to an integer, or an integer (C, CUDA and Java spellings):
      * a one-ulp change of the argument can change the result by one.
      */
-    public static final Set<String> ROUNDING = Set.of("floor", "floorf", "ceil", "ceilf", "rint", "rintf", "round",
-            "roundf", "lrint", "lrintf", "llrint", "llrintf", "lround", "lroundf", "llround", "llroundf", "trunc",
-            "truncf", "nearbyint", "nearbyintf", "__float2int_rn", "__float2int_rz", "__float2int_ru",
-            "__float2int_rd", "__float2uint_rn", "__float2uint_rz", "__float2uint_ru", "__float2uint_rd",
-            "__float2ll_rn", "__float2ll_rz", "__float2ll_ru", "__float2ll_rd", "__float2ull_rn", "__float2ull_rz",
-            "__double2int_rn", "__double2int_rz", "__double2int_rd", "__double2int_ru", "__double2uint_rn",
-            "__double2uint_rz", "__double2ll_rn", "__double2ll_rz", "Math.floor", "Math.ceil", "Math.rint",
-            "Math.round", "StrictMath.floor", "StrictMath.ceil", "StrictMath.rint", "StrictMath.round");
+    public static final Set<String> ROUNDING = Set.of(
+            "floor",
+            "floorf",
+            "ceil",
+            "ceilf",
+            "rint",
+            "rintf",
+            "round",
+            "roundf",
+            "lrint",
+            "lrintf",
+            "llrint",
+            "llrintf",
+            "lround",
+            "lroundf",
+            "llround",
+            "llroundf",
+            "trunc",
+            "truncf",
+            "nearbyint",
+            "nearbyintf",
+            "__float2int_rn",
+            "__float2int_rz",
+            "__float2int_ru",
+            "__float2int_rd",
+            "__float2uint_rn",
+            "__float2uint_rz",
+            "__float2uint_ru",
+            "__float2uint_rd",
+            "__float2ll_rn",
+            "__float2ll_rz",
+            "__float2ll_ru",
+            "__float2ll_rd",
+            "__float2ull_rn",
+            "__float2ull_rz",
+            "__double2int_rn",
+            "__double2int_rz",
+            "__double2int_rd",
+            "__double2int_ru",
+            "__double2uint_rn",
+            "__double2uint_rz",
+            "__double2ll_rn",
+            "__double2ll_rz",
+            "Math.floor",
+            "Math.ceil",
+            "Math.rint",
+            "Math.round",
+            "StrictMath.floor",
+            "StrictMath.ceil",
+            "StrictMath.rint",
+            "StrictMath.round");
 
     /** Functions that select one of their operands (a one-ulp change can change which one is selected). */
-    public static final Set<String> SELECTION = Set.of("min", "max", "fmin", "fminf", "fmax", "fmaxf", "std::min",
-            "std::max", "Math.min", "Math.max", "umin", "umax");
+    public static final Set<String> SELECTION = Set.of(
+            "min",
+            "max",
+            "fmin",
+            "fminf",
+            "fmax",
+            "fmaxf",
+            "std::min",
+            "std::max",
+            "Math.min",
+            "Math.max",
+            "umin",
+            "umax");
 
     /** Floating atomic and warp reductions: the order of the additions varies between runs. */
-    public static final Set<String> ATOMIC_REDUCTIONS = Set.of("atomicAdd", "atomicAdd_block", "atomicAdd_system",
-            "unsafeAtomicAdd", "safeAtomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch");
+    public static final Set<String> ATOMIC_REDUCTIONS = Set.of(
+            "atomicAdd",
+            "atomicAdd_block",
+            "atomicAdd_system",
+            "unsafeAtomicAdd",
+            "safeAtomicAdd",
+            "atomicSub",
+            "atomicMax",
+            "atomicMin",
+            "atomicExch");
 
     /** Explicit fused multiply-add functions: {@code s = fmaf(a, b, s)} accumulates like {@code s += a*b}. */
-    public static final Set<String> FMA_FUNCTIONS = Set.of("fma", "fmaf", "fmal", "__fmaf_rn", "__fmaf_rz",
-            "__fmaf_ru", "__fmaf_rd", "__fma_rn", "__fma_rz", "__fma_ru", "__fma_rd", "__fmaf_ieee_rn", "Math.fma",
+    public static final Set<String> FMA_FUNCTIONS = Set.of(
+            "fma",
+            "fmaf",
+            "fmal",
+            "__fmaf_rn",
+            "__fmaf_rz",
+            "__fmaf_ru",
+            "__fmaf_rd",
+            "__fma_rn",
+            "__fma_rz",
+            "__fma_ru",
+            "__fma_rd",
+            "__fmaf_ieee_rn",
+            "Math.fma",
             "StrictMath.fma");
 
     /** Largest integer below which every integer is exactly representable in float (2^24) and double (2^53). */
     public static final double FLOAT_EXACT_INTEGERS = 0x1p24;
+
     public static final double DOUBLE_EXACT_INTEGERS = 0x1p53;
 
     /** Unit roundoff of float and double: the relative error bound of one rounding. */
     public static final String FLOAT_UNIT_ROUNDOFF = "2^-24";
+
     public static final String DOUBLE_UNIT_ROUNDOFF = "2^-53";
 
     /** Whether {@code v} is 0 or a power of two (multiplying by it is exact unless it over- or underflows). */
@@ -74,12 +186,28 @@ public final class NumericFacts {
             "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION", "FP32 data down-converted to FP16 for tensor cores");
 
     /** Modes that ask for FP32 (never flagged). */
-    public static final Set<String> FULL_PRECISION_MODES = Set.of("CUBLAS_DEFAULT_MATH", "CUBLAS_PEDANTIC_MATH",
-            "CUBLAS_COMPUTE_32F", "CUBLAS_COMPUTE_32F_PEDANTIC", "CUDNN_DEFAULT_MATH", "CUDNN_FMA_MATH");
+    public static final Set<String> FULL_PRECISION_MODES = Set.of(
+            "CUBLAS_DEFAULT_MATH",
+            "CUBLAS_PEDANTIC_MATH",
+            "CUBLAS_COMPUTE_32F",
+            "CUBLAS_COMPUTE_32F_PEDANTIC",
+            "CUDNN_DEFAULT_MATH",
+            "CUDNN_FMA_MATH");
 
     /** Functions that convert float data to a reduced-precision type for tensor cores (NL012 evidence). */
-    public static final Set<String> TO_REDUCED_PRECISION = Set.of("__float2half", "__float2half_rn",
-            "__float2half_rz", "__float2half_rd", "__float2half_ru", "__floats2half2_rn", "__float22half2_rn",
-            "__float2half2_rn", "__float2bfloat16", "__float2bfloat16_rn", "__float2bfloat16_rz",
-            "__floats2bfloat162_rn", "__float22bfloat162_rn", "__float_to_tf32");
+    public static final Set<String> TO_REDUCED_PRECISION = Set.of(
+            "__float2half",
+            "__float2half_rn",
+            "__float2half_rz",
+            "__float2half_rd",
+            "__float2half_ru",
+            "__floats2half2_rn",
+            "__float22half2_rn",
+            "__float2half2_rn",
+            "__float2bfloat16",
+            "__float2bfloat16_rn",
+            "__float2bfloat16_rz",
+            "__floats2bfloat162_rn",
+            "__float22bfloat162_rn",
+            "__float_to_tf32");
 }

@@ -22,27 +22,28 @@ import java.util.Optional;
  */
 public final class BuildContext {
     /** A flag as written, and where. */
-    public record FlagOrigin(String flag, Location location) {
-    }
+    public record FlagOrigin(String flag, Location location) {}
 
     /** Device (nvcc) settings. Defaults of nvcc: fmad=true, prec-div=true, prec-sqrt=true, ftz=false. */
     private Boolean fastMath;
+
     private Boolean precDiv;
     private Boolean precSqrt;
     private Boolean ftz;
     private Boolean fmad;
     /** Host compiler settings. */
-    private String hostArch;           // value of -march=, e.g. "native", "haswell"
+    private String hostArch; // value of -march=, e.g. "native", "haswell"
+
     private Boolean hostFpContractOff; // -ffp-contract=off
-    private Boolean hostFastMath;      // -ffast-math / -Ofast
-    private Boolean m32;               // -m32
-    private Boolean mfpmath387;        // -mfpmath=387
-    private String cudaArch;           // e.g. compute_90 / sm_80
-    private final List<String> nvccFlags = new ArrayList<>();   // code-generation flags for nvcc -ptx, as written
+    private Boolean hostFastMath; // -ffast-math / -Ofast
+    private Boolean m32; // -m32
+    private Boolean mfpmath387; // -mfpmath=387
+    private String cudaArch; // e.g. compute_90 / sm_80
+    private final List<String> nvccFlags = new ArrayList<>(); // code-generation flags for nvcc -ptx, as written
     private final List<FlagOrigin> origins = new ArrayList<>();
-    private final List<String> defines = new ArrayList<>();      // NAME or NAME=VALUE, in command-line order
-    private final List<String> undefines = new ArrayList<>();    // -U NAME
-    private final List<Path> includePaths = new ArrayList<>();   // absolute, in search order
+    private final List<String> defines = new ArrayList<>(); // NAME or NAME=VALUE, in command-line order
+    private final List<String> undefines = new ArrayList<>(); // -U NAME
+    private final List<Path> includePaths = new ArrayList<>(); // absolute, in search order
     private Path compiledVia;
     private String configuration;
     private final List<String> summary = new ArrayList<>();
@@ -86,98 +87,233 @@ public final class BuildContext {
     }
 
     // Effective device semantics (fast math implies the three relaxed settings unless overridden explicitly).
-    public boolean effectiveFastMath() { return Boolean.TRUE.equals(fastMath); }
-    public boolean effectivePrecDiv() { return precDiv != null ? precDiv : !effectiveFastMath(); }
-    public boolean effectivePrecSqrt() { return precSqrt != null ? precSqrt : !effectiveFastMath(); }
-    public boolean effectiveFtz() { return ftz != null ? ftz : effectiveFastMath(); }
-    public boolean effectiveFmad() { return fmad == null || fmad; }
+    public boolean effectiveFastMath() {
+        return Boolean.TRUE.equals(fastMath);
+    }
+
+    public boolean effectivePrecDiv() {
+        return precDiv != null ? precDiv : !effectiveFastMath();
+    }
+
+    public boolean effectivePrecSqrt() {
+        return precSqrt != null ? precSqrt : !effectiveFastMath();
+    }
+
+    public boolean effectiveFtz() {
+        return ftz != null ? ftz : effectiveFastMath();
+    }
+
+    public boolean effectiveFmad() {
+        return fmad == null || fmad;
+    }
     /** Host contraction: GCC contracts a*b+c into FMA by default when the target ISA has FMA. */
     public boolean hostContracts() {
         return hostArch != null && archHasFma(hostArch) && !Boolean.TRUE.equals(hostFpContractOff);
     }
-    public boolean hostX87() { return Boolean.TRUE.equals(m32) || Boolean.TRUE.equals(mfpmath387); }
+
+    public boolean hostX87() {
+        return Boolean.TRUE.equals(m32) || Boolean.TRUE.equals(mfpmath387);
+    }
 
     /** Whether {@code -march=VALUE} enables FMA instructions (x86: Haswell and later, znver*, native). */
     public static boolean archHasFma(String arch) {
         String a = arch.toLowerCase(java.util.Locale.ROOT);
-        return a.equals("native") || a.startsWith("haswell") || a.startsWith("broadwell") || a.startsWith("skylake")
-                || a.startsWith("cascadelake") || a.startsWith("cooperlake") || a.startsWith("icelake")
-                || a.startsWith("tigerlake") || a.startsWith("alderlake") || a.startsWith("raptorlake")
-                || a.startsWith("meteorlake") || a.startsWith("sapphirerapids") || a.startsWith("emeraldrapids")
-                || a.startsWith("graniterapids") || a.startsWith("rocketlake") || a.startsWith("cannonlake")
-                || a.startsWith("znver") || a.startsWith("bdver") || a.startsWith("x86-64-v3")
-                || a.startsWith("x86-64-v4") || a.startsWith("arrowlake") || a.startsWith("lunarlake")
-                || a.startsWith("sierraforest") || a.startsWith("grandridge") || a.startsWith("diamondrapids");
+        return a.equals("native")
+                || a.startsWith("haswell")
+                || a.startsWith("broadwell")
+                || a.startsWith("skylake")
+                || a.startsWith("cascadelake")
+                || a.startsWith("cooperlake")
+                || a.startsWith("icelake")
+                || a.startsWith("tigerlake")
+                || a.startsWith("alderlake")
+                || a.startsWith("raptorlake")
+                || a.startsWith("meteorlake")
+                || a.startsWith("sapphirerapids")
+                || a.startsWith("emeraldrapids")
+                || a.startsWith("graniterapids")
+                || a.startsWith("rocketlake")
+                || a.startsWith("cannonlake")
+                || a.startsWith("znver")
+                || a.startsWith("bdver")
+                || a.startsWith("x86-64-v3")
+                || a.startsWith("x86-64-v4")
+                || a.startsWith("arrowlake")
+                || a.startsWith("lunarlake")
+                || a.startsWith("sierraforest")
+                || a.startsWith("grandridge")
+                || a.startsWith("diamondrapids");
     }
 
-    public Boolean fastMath() { return fastMath; }
-    public Boolean precDiv() { return precDiv; }
-    public Boolean precSqrt() { return precSqrt; }
-    public Boolean ftz() { return ftz; }
-    public Boolean fmad() { return fmad; }
-    public String hostArch() { return hostArch; }
-    public Boolean hostFpContractOff() { return hostFpContractOff; }
-    public Boolean hostFastMath() { return hostFastMath; }
-    public Boolean m32() { return m32; }
-    public Boolean mfpmath387() { return mfpmath387; }
-    public String cudaArch() { return cudaArch; }
-    public List<String> nvccFlags() { return Collections.unmodifiableList(nvccFlags); }
-    public List<FlagOrigin> origins() { return Collections.unmodifiableList(origins); }
+    public Boolean fastMath() {
+        return fastMath;
+    }
+
+    public Boolean precDiv() {
+        return precDiv;
+    }
+
+    public Boolean precSqrt() {
+        return precSqrt;
+    }
+
+    public Boolean ftz() {
+        return ftz;
+    }
+
+    public Boolean fmad() {
+        return fmad;
+    }
+
+    public String hostArch() {
+        return hostArch;
+    }
+
+    public Boolean hostFpContractOff() {
+        return hostFpContractOff;
+    }
+
+    public Boolean hostFastMath() {
+        return hostFastMath;
+    }
+
+    public Boolean m32() {
+        return m32;
+    }
+
+    public Boolean mfpmath387() {
+        return mfpmath387;
+    }
+
+    public String cudaArch() {
+        return cudaArch;
+    }
+
+    public List<String> nvccFlags() {
+        return Collections.unmodifiableList(nvccFlags);
+    }
+
+    public List<FlagOrigin> origins() {
+        return Collections.unmodifiableList(origins);
+    }
 
     /**
      * The macros the build defines for this file ({@code -DNAME} is {@code "NAME"}, {@code -DNAME=V} is
      * {@code "NAME=V"}), in command-line order; a later definition of the same name replaces the earlier one.
      * Macros the build undefines ({@link #undefines()}) are not in this list.
      */
-    public List<String> defines() { return Collections.unmodifiableList(defines); }
+    public List<String> defines() {
+        return Collections.unmodifiableList(defines);
+    }
 
     /** The macros the build undefines with {@code -UNAME}. */
-    public List<String> undefines() { return Collections.unmodifiableList(undefines); }
+    public List<String> undefines() {
+        return Collections.unmodifiableList(undefines);
+    }
 
     /**
      * The include directories of this file ({@code -I}, {@code -isystem}, {@code include_directories}, ...), as
      * absolute normalized paths in search order. They may lie outside the scanned tree; readers must check.
      */
-    public List<Path> includePaths() { return Collections.unmodifiableList(includePaths); }
+    public List<Path> includePaths() {
+        return Collections.unmodifiableList(includePaths);
+    }
 
     /**
      * The source file that really compiles this one, when the build never compiles it on its own but another
      * compiled file {@code #include}s it (a kernel {@code .cu} included by a {@code .cu} the build compiles);
      * null otherwise. Its PTX comes from compiling that file with that file's context.
      */
-    public Path compiledVia() { return compiledVia; }
+    public Path compiledVia() {
+        return compiledVia;
+    }
 
     /**
      * Where this context came from, e.g. {@code "Makefile goal all -> fermi -> mcx_core.o (src/Makefile)"},
      * {@code "compile_commands.json entry (build/compile_commands.json)"}, {@code "CMake target app
      * (CMakeLists.txt; USE_HIP=OFF)"}; null when no build file gave one.
      */
-    public String configuration() { return configuration; }
+    public String configuration() {
+        return configuration;
+    }
 
     /**
      * Only on the project-wide context ({@code ScanContext.buildContext(null)}): one line per directory that says
      * which build context its files were analyzed with, for the text, SARIF and JSON reports.
      */
-    public List<String> summary() { return Collections.unmodifiableList(summary); }
+    public List<String> summary() {
+        return Collections.unmodifiableList(summary);
+    }
 
     /** The origin of the first recorded flag satisfying the predicate (for evidence in findings). */
     public Optional<FlagOrigin> originOf(java.util.function.Predicate<String> flag) {
         return origins.stream().filter(o -> flag.test(o.flag())).findFirst();
     }
 
-    public BuildContext fastMath(Boolean v) { fastMath = v; return this; }
-    public BuildContext precDiv(Boolean v) { precDiv = v; return this; }
-    public BuildContext precSqrt(Boolean v) { precSqrt = v; return this; }
-    public BuildContext ftz(Boolean v) { ftz = v; return this; }
-    public BuildContext fmad(Boolean v) { fmad = v; return this; }
-    public BuildContext hostArch(String v) { hostArch = v; return this; }
-    public BuildContext hostFpContractOff(Boolean v) { hostFpContractOff = v; return this; }
-    public BuildContext hostFastMath(Boolean v) { hostFastMath = v; return this; }
-    public BuildContext m32(Boolean v) { m32 = v; return this; }
-    public BuildContext mfpmath387(Boolean v) { mfpmath387 = v; return this; }
-    public BuildContext cudaArch(String v) { cudaArch = v; return this; }
-    public BuildContext addNvccFlag(String f) { if (!nvccFlags.contains(f)) nvccFlags.add(f); return this; }
-    public BuildContext addOrigin(String flag, Location where) { origins.add(new FlagOrigin(flag, where)); return this; }
+    public BuildContext fastMath(Boolean v) {
+        fastMath = v;
+        return this;
+    }
+
+    public BuildContext precDiv(Boolean v) {
+        precDiv = v;
+        return this;
+    }
+
+    public BuildContext precSqrt(Boolean v) {
+        precSqrt = v;
+        return this;
+    }
+
+    public BuildContext ftz(Boolean v) {
+        ftz = v;
+        return this;
+    }
+
+    public BuildContext fmad(Boolean v) {
+        fmad = v;
+        return this;
+    }
+
+    public BuildContext hostArch(String v) {
+        hostArch = v;
+        return this;
+    }
+
+    public BuildContext hostFpContractOff(Boolean v) {
+        hostFpContractOff = v;
+        return this;
+    }
+
+    public BuildContext hostFastMath(Boolean v) {
+        hostFastMath = v;
+        return this;
+    }
+
+    public BuildContext m32(Boolean v) {
+        m32 = v;
+        return this;
+    }
+
+    public BuildContext mfpmath387(Boolean v) {
+        mfpmath387 = v;
+        return this;
+    }
+
+    public BuildContext cudaArch(String v) {
+        cudaArch = v;
+        return this;
+    }
+
+    public BuildContext addNvccFlag(String f) {
+        if (!nvccFlags.contains(f)) nvccFlags.add(f);
+        return this;
+    }
+
+    public BuildContext addOrigin(String flag, Location where) {
+        origins.add(new FlagOrigin(flag, where));
+        return this;
+    }
 
     /** Adds {@code NAME} or {@code NAME=VALUE}; replaces an earlier definition of the same name. */
     public BuildContext addDefine(String d) {
@@ -201,9 +337,20 @@ public final class BuildContext {
         return this;
     }
 
-    public BuildContext compiledVia(Path p) { compiledVia = p; return this; }
-    public BuildContext configuration(String c) { configuration = c; return this; }
-    public BuildContext addSummary(String line) { if (!summary.contains(line)) summary.add(line); return this; }
+    public BuildContext compiledVia(Path p) {
+        compiledVia = p;
+        return this;
+    }
+
+    public BuildContext configuration(String c) {
+        configuration = c;
+        return this;
+    }
+
+    public BuildContext addSummary(String line) {
+        if (!summary.contains(line)) summary.add(line);
+        return this;
+    }
 
     private static String macroName(String d) {
         int eq = d.indexOf('=');

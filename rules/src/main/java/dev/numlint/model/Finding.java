@@ -99,20 +99,75 @@ public record Finding(
         private final Map<String, Object> properties = new LinkedHashMap<>();
         private Impact impact;
 
-        public Builder ruleId(String v) { ruleId = v; return this; }
-        public Builder level(Level v) { level = v; return this; }
-        public Builder location(Location v) { location = v; return this; }
-        public Builder message(String v) { message = v; return this; }
-        public Builder layer(Layer v) { layer = v; return this; }
-        public Builder evidence(Evidence v) { evidence.add(v); return this; }
-        public Builder related(RelatedLocation v) { related.add(v); return this; }
-        public Builder related(Location l, String msg) { related.add(new RelatedLocation(l, msg)); return this; }
-        public Builder confidence(Confidence v) { confidence = v; return this; }
-        public Builder function(String v) { function = v; return this; }
-        public Builder fingerprintKey(String v) { fingerprintKey = v; return this; }
-        public Builder fingerprint(String v) { fingerprint = v; return this; }
-        public Builder suppression(Suppression v) { suppression = v; return this; }
-        public Builder property(String k, Object v) { properties.put(k, v); return this; }
+        public Builder ruleId(String v) {
+            ruleId = v;
+            return this;
+        }
+
+        public Builder level(Level v) {
+            level = v;
+            return this;
+        }
+
+        public Builder location(Location v) {
+            location = v;
+            return this;
+        }
+
+        public Builder message(String v) {
+            message = v;
+            return this;
+        }
+
+        public Builder layer(Layer v) {
+            layer = v;
+            return this;
+        }
+
+        public Builder evidence(Evidence v) {
+            evidence.add(v);
+            return this;
+        }
+
+        public Builder related(RelatedLocation v) {
+            related.add(v);
+            return this;
+        }
+
+        public Builder related(Location l, String msg) {
+            related.add(new RelatedLocation(l, msg));
+            return this;
+        }
+
+        public Builder confidence(Confidence v) {
+            confidence = v;
+            return this;
+        }
+
+        public Builder function(String v) {
+            function = v;
+            return this;
+        }
+
+        public Builder fingerprintKey(String v) {
+            fingerprintKey = v;
+            return this;
+        }
+
+        public Builder fingerprint(String v) {
+            fingerprint = v;
+            return this;
+        }
+
+        public Builder suppression(Suppression v) {
+            suppression = v;
+            return this;
+        }
+
+        public Builder property(String k, Object v) {
+            properties.put(k, v);
+            return this;
+        }
         /**
          * Sets the impact: the scan derives the level from it ({@link Impact#level}), it is written as
          * {@code properties.impact}, and its sink becomes a related location.
@@ -126,18 +181,41 @@ public record Finding(
             }
             return this;
         }
-        public Impact impact() { return impact; }
-        public String ruleId() { return ruleId; }
-        public Level level() { return level; }
+
+        public Impact impact() {
+            return impact;
+        }
+
+        public String ruleId() {
+            return ruleId;
+        }
+
+        public Level level() {
+            return level;
+        }
 
         public Finding build() {
-            if (impact != null && impact.sink() != null
+            if (impact != null
+                    && impact.sink() != null
                     && related.stream().noneMatch(r -> r.location().equals(impact.sink()))) {
-                related.add(new RelatedLocation(impact.sink(),
-                        impact.consequence() != null ? impact.consequence() : "the value is used here"));
+                related.add(new RelatedLocation(
+                        impact.sink(), impact.consequence() != null ? impact.consequence() : "the value is used here"));
             }
-            return new Finding(ruleId, level, location, message, layer, evidence, related, confidence, function,
-                    fingerprintKey, fingerprint, suppression, properties, impact);
+            return new Finding(
+                    ruleId,
+                    level,
+                    location,
+                    message,
+                    layer,
+                    evidence,
+                    related,
+                    confidence,
+                    function,
+                    fingerprintKey,
+                    fingerprint,
+                    suppression,
+                    properties,
+                    impact);
         }
     }
 }

@@ -4,7 +4,9 @@ import java.util.Locale;
 
 /** Severity of a finding; the order is significant (ERROR is the most severe). */
 public enum Level {
-    ERROR, WARNING, NOTE;
+    ERROR,
+    WARNING,
+    NOTE;
 
     /** The lower-case name used in SARIF, the catalog, configuration and text output. */
     public String id() {

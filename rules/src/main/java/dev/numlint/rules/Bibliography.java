@@ -17,40 +17,48 @@ public final class Bibliography {
      * @param citation the full reference in markdown
      * @param note     what numlint's documents use it for
      */
-    public record Work(String label, String citation, String note) {
-    }
+    public record Work(String label, String citation, String note) {}
 
     /** Every cited work, in the order of docs/bibliography.md. */
     public static final List<Work> WORKS = List.of(
-            new Work("Yablonski 2011", "D. Yablonski. *Numerical accuracy differences in CPU and GPGPU codes*. "
-                    + "MS thesis, Department of Electrical and Computer Engineering, Northeastern University, Boston, "
-                    + "2011. <http://hdl.handle.net/2047/d20001067>",
+            new Work(
+                    "Yablonski 2011",
+                    "D. Yablonski. *Numerical accuracy differences in CPU and GPGPU codes*. "
+                            + "MS thesis, Department of Electrical and Computer Engineering, Northeastern University, Boston, "
+                            + "2011. <http://hdl.handle.net/2047/d20001067>",
                     "The digital breast tomosynthesis (DBT) case study: the float to unsigned short cast (65467 on "
                             + "x86, 0 on the GPU), `div.full.f32` against `__fdiv_rn`, `mad.f32` against "
                             + "`__fadd_rn`/`__fmul_rn`, the pi summation, and the run time of each fix."),
-            new Work("Nguyen n.d.", "H. Nguyen. *Analysis of performance/accuracy tradeoffs for floating point "
-                    + "applications on GPUs*. MS thesis (supervisor M. Becchi), University of Missouri. Undated; it "
-                    + "discusses Fermi and Kepler GPUs (Tesla K40c).",
+            new Work(
+                    "Nguyen n.d.",
+                    "H. Nguyen. *Analysis of performance/accuracy tradeoffs for floating point "
+                            + "applications on GPUs*. MS thesis (supervisor M. Becchi), University of Missouri. Undated; it "
+                            + "discusses Fermi and Kepler GPUs (Tesla K40c).",
                     "Global summation of mixed magnitudes; float, double, float2/double2 and GMP arithmetic; LU "
                             + "decomposition and Gaussian elimination; the do-undo division study with PTX listings "
                             + "of `div.approx` and `div.rn`."),
-            new Work("Whitehead & Fit-Florea 2011", "N. Whitehead and A. Fit-Florea. *Precision and Performance: "
-                    + "Floating Point and IEEE 754 Compliance for NVIDIA GPUs*. NVIDIA white paper, 2011 (written "
-                    + "in spring 2011; later revisions up to 2022). "
-                    + "<https://docs.nvidia.com/cuda/floating-point/>",
+            new Work(
+                    "Whitehead & Fit-Florea 2011",
+                    "N. Whitehead and A. Fit-Florea. *Precision and Performance: "
+                            + "Floating Point and IEEE 754 Compliance for NVIDIA GPUs*. NVIDIA white paper, 2011 (written "
+                            + "in spring 2011; later revisions up to 2022). "
+                            + "<https://docs.nvidia.com/cuda/floating-point/>",
                     "Fused multiply-add (the `a*a+b` example), dot-product evaluation orders, rounding intrinsics, "
                             + "`-ftz`, `-prec-div`, `-prec-sqrt`, x87 against SSE, math library accuracy."),
-            new Work("Chien n.d.", "L.-S. Chien. *Chapter 20: rounding error*. Lecture slides. Undated.",
+            new Work(
+                    "Chien n.d.",
+                    "L.-S. Chien. *Chapter 20: rounding error*. Lecture slides. Undated.",
                     "Blocked against serial matrix multiplication in float (707054208 against 707054144, exact "
                             + "707054166), FMAD and `__fmul_rn`, accumulated rounding error."),
-            new Work("Kirk & Hwu 2017", "D. B. Kirk and W. W. Hwu. *Programming Massively Parallel Processors: A "
-                    + "Hands-on Approach*, 3rd edition, chapter 6 \"Numerical considerations\" (pp. 131-148). "
-                    + "Morgan Kaufmann, 2017.",
+            new Work(
+                    "Kirk & Hwu 2017",
+                    "D. B. Kirk and W. W. Hwu. *Programming Massively Parallel Processors: A "
+                            + "Hands-on Approach*, 3rd edition, chapter 6 \"Numerical considerations\" (pp. 131-148). "
+                            + "Morgan Kaufmann, 2017.",
                     "Representable numbers, denormals, rounding, sorted and parallel summation, pivoting and "
                             + "numerical stability."));
 
-    private Bibliography() {
-    }
+    private Bibliography() {}
 
     /** The works {@code markdown} cites, in the order of {@link #WORKS}. */
     public static List<Work> cited(String markdown) {
@@ -83,8 +91,13 @@ public final class Bibliography {
         sb.append("The works numlint's rule documentation cites (as \"Author year, section\"), with what each "
                 + "contributes. Each rule page lists the works it cites under \"References\".\n\n");
         for (Work w : WORKS) {
-            sb.append("## ").append(w.label()).append("\n\n").append(w.citation()).append("\n\n")
-                    .append(w.note()).append("\n\n");
+            sb.append("## ")
+                    .append(w.label())
+                    .append("\n\n")
+                    .append(w.citation())
+                    .append("\n\n")
+                    .append(w.note())
+                    .append("\n\n");
         }
         return sb.toString().stripTrailing() + "\n";
     }

@@ -21,9 +21,18 @@ import java.util.Map;
  * @param markdown     the full markdown document (docs/rules/ID-name.md is generated from it)
  * @param messages     message templates by key ({@code {name}} placeholders), see {@link #message}
  */
-public record Rule(String id, String name, Level level, String category, List<Integer> cwe, String summary,
-                   String description, List<Layer> layers, List<RuleOption> options, String markdown,
-                   Map<String, String> messages) {
+public record Rule(
+        String id,
+        String name,
+        Level level,
+        String category,
+        List<Integer> cwe,
+        String summary,
+        String description,
+        List<Layer> layers,
+        List<RuleOption> options,
+        String markdown,
+        Map<String, String> messages) {
 
     public Rule {
         messages = messages == null ? Map.of() : Map.copyOf(messages);
@@ -85,6 +94,9 @@ public record Rule(String id, String name, Level level, String category, List<In
     }
 
     public RuleOption option(String optionName) {
-        return options.stream().filter(o -> o.name().equals(optionName)).findFirst().orElse(null);
+        return options.stream()
+                .filter(o -> o.name().equals(optionName))
+                .findFirst()
+                .orElse(null);
     }
 }

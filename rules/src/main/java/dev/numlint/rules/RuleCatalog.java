@@ -83,19 +83,35 @@ public final class RuleCatalog {
                 List<RuleOption> options = new ArrayList<>();
                 if (n.has("options")) {
                     for (JsonNode o : n.get("options")) {
-                        options.add(new RuleOption(text(o, "name"), text(o, "type"), text(o, "default"),
-                                text(o, "description"), o.has("min") ? o.get("min").asLong() : null,
+                        options.add(new RuleOption(
+                                text(o, "name"),
+                                text(o, "type"),
+                                text(o, "default"),
+                                text(o, "description"),
+                                o.has("min") ? o.get("min").asLong() : null,
                                 o.has("max") ? o.get("max").asLong() : null));
                     }
                 }
                 Map<String, String> messages = new LinkedHashMap<>();
                 if (n.has("messages")) {
-                    n.get("messages").fields().forEachRemaining(e -> messages.put(e.getKey(), e.getValue().asText()));
+                    n.get("messages")
+                            .fields()
+                            .forEachRemaining(
+                                    e -> messages.put(e.getKey(), e.getValue().asText()));
                 }
                 String md = readDoc(id);
-                Rule r = new Rule(id, name, Level.parse(text(n, "level")), text(n, "category"), List.copyOf(cwe),
-                        text(n, "summary").trim(), text(n, "description").trim(), List.copyOf(layers),
-                        List.copyOf(options), md, messages);
+                Rule r = new Rule(
+                        id,
+                        name,
+                        Level.parse(text(n, "level")),
+                        text(n, "category"),
+                        List.copyOf(cwe),
+                        text(n, "summary").trim(),
+                        text(n, "description").trim(),
+                        List.copyOf(layers),
+                        List.copyOf(options),
+                        md,
+                        messages);
                 if (map.put(id, r) != null) {
                     throw new IllegalStateException("duplicate rule id " + id);
                 }

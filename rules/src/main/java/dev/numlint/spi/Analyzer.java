@@ -22,6 +22,7 @@ import java.util.List;
 public interface Analyzer {
     /** Phase 0 builds context (build flags); phase 1 finds links (Java host code); phase 2 analyzes kernels. */
     int PHASE_CONTEXT = 0;
+
     int PHASE_HOST = 1;
     int PHASE_KERNEL = 2;
 

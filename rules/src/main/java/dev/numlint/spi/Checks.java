@@ -11,8 +11,7 @@ import java.util.TreeSet;
 
 /** Finds the registered {@link RuleCheck}s of one layer. */
 public final class Checks {
-    private Checks() {
-    }
+    private Checks() {}
 
     /**
      * The checks registered for {@code type} (through {@code META-INF/services}, written by {@code @AutoService}),
@@ -27,15 +26,16 @@ public final class Checks {
         RuleCatalog catalog = RuleCatalog.get();
         for (T c : checks) {
             if (!catalog.has(c.ruleId())) {
-                throw new IllegalStateException(c.getClass().getName() + " checks " + c.ruleId()
-                        + ", which is not in the rule catalog");
+                throw new IllegalStateException(
+                        c.getClass().getName() + " checks " + c.ruleId() + ", which is not in the rule catalog");
             }
             if (!catalog.rule(c.ruleId()).appliesTo(layer)) {
                 throw new IllegalStateException(c.getClass().getName() + " checks " + c.ruleId() + " at layer "
                         + layer.id() + ", but the catalog does not list that layer for the rule");
             }
         }
-        checks.sort(Comparator.comparing((T c) -> c.ruleId()).thenComparing(c -> c.getClass().getName()));
+        checks.sort(Comparator.comparing((T c) -> c.ruleId())
+                .thenComparing(c -> c.getClass().getName()));
         return List.copyOf(checks);
     }
 

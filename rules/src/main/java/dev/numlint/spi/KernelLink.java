@@ -8,5 +8,4 @@ import java.nio.file.Path;
  * null when unresolved) and the launch site. The scan analyzes linked files even when they were not named on the
  * command line and attaches the launch site to their findings as a related location.
  */
-public record KernelLink(Path kernelFile, String kernelName, Location launchSite) {
-}
+public record KernelLink(Path kernelFile, String kernelName, Location launchSite) {}

@@ -9,7 +9,9 @@ class KnowledgeTest {
     void integerPowersAreExactWhenRepresentable() {
         assertThat(JavaMathFunctions.powIsExact(true, 2.0, true, null)).isTrue();
         assertThat(JavaMathFunctions.powIsExact(true, 10.0, true, 22.0)).isTrue();
-        assertThat(JavaMathFunctions.powIsExact(true, 10.0, true, 23.0)).as("10^23 is not a double").isFalse();
+        assertThat(JavaMathFunctions.powIsExact(true, 10.0, true, 23.0))
+                .as("10^23 is not a double")
+                .isFalse();
         assertThat(JavaMathFunctions.powIsExact(true, 3.0, true, -1.0)).isFalse();
         assertThat(JavaMathFunctions.powIsExact(true, 2.0, true, -3.0)).isTrue();
         assertThat(JavaMathFunctions.powIsExact(false, null, true, 2.0)).isFalse();

@@ -9,17 +9,22 @@ class ImpactTest {
     @Test
     void levelFollowsTheImpactBelowTheCeiling() {
         assertThat(Impact.of(Impact.Kind.AMPLIFIED, "x").level(Level.ERROR)).isEqualTo(Level.ERROR);
-        assertThat(Impact.of(Impact.Kind.CANCELLATION, "x").level(Level.WARNING)).isEqualTo(Level.WARNING);
+        assertThat(Impact.of(Impact.Kind.CANCELLATION, "x").level(Level.WARNING))
+                .isEqualTo(Level.WARNING);
         assertThat(Impact.of(Impact.Kind.GROWING, "x").level(Level.WARNING)).isEqualTo(Level.WARNING);
         assertThat(Impact.bounded("only stored").level(Level.ERROR)).isEqualTo(Level.NOTE);
         assertThat(Impact.bounded("only stored").level(Level.NOTE)).isEqualTo(Level.NOTE);
-        assertThat(Impact.of(Impact.Kind.EXACT, "power of two").level(Level.WARNING)).isNull();
+        assertThat(Impact.of(Impact.Kind.EXACT, "power of two").level(Level.WARNING))
+                .isNull();
     }
 
     @Test
     void builderWritesThePropertyAndTheSinkAsRelatedLocation() {
         Location sink = Location.of("k.cu", 9, 13);
-        Finding f = Finding.builder("NL003").level(Level.WARNING).location(Location.of("k.cu", 7, 5)).message("m")
+        Finding f = Finding.builder("NL003")
+                .level(Level.WARNING)
+                .location(Location.of("k.cu", 7, 5))
+                .message("m")
                 .layer(Layer.CUDA_SOURCE)
                 .impact(Impact.amplified("truncated to a pixel index", sink).withErrorBound("1 pixel"))
                 .build();
@@ -27,7 +32,9 @@ class ImpactTest {
         assertThat(f.related()).extracting(RelatedLocation::location).containsExactly(sink);
         @SuppressWarnings("unchecked")
         Map<String, Object> p = (Map<String, Object>) f.properties().get("impact");
-        assertThat(p).containsEntry("kind", "amplified").containsEntry("consequence", "truncated to a pixel index")
+        assertThat(p)
+                .containsEntry("kind", "amplified")
+                .containsEntry("consequence", "truncated to a pixel index")
                 .containsEntry("errorBound", "1 pixel");
         assertThat(f.toBuilder().build()).isEqualTo(f);
     }

@@ -9,8 +9,10 @@ class RuleCatalogTest {
     @Test
     void catalogHasItsRulesInOrder() {
         RuleCatalog c = RuleCatalog.get();
-        assertThat(c.ids()).containsExactly("NL001", "NL002", "NL003", "NL004", "NL005", "NL006", "NL007", "NL008",
-                "NL009", "NL010", "NL011", "NL012");
+        assertThat(c.ids())
+                .containsExactly(
+                        "NL001", "NL002", "NL003", "NL004", "NL005", "NL006", "NL007", "NL008", "NL009", "NL010",
+                        "NL011", "NL012");
         assertThat(c.rule("NL001").level()).isEqualTo(Level.ERROR);
         assertThat(c.rule("NL001").bugPattern()).isEqualTo("NL001_FLOAT_TO_UNSIGNED_CONVERSION");
         assertThat(c.rule("NL007").level()).isEqualTo(Level.NOTE);

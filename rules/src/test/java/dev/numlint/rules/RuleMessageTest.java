@@ -10,8 +10,17 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RuleMessageTest {
-    private final Rule rule = new Rule("NL001", "float-to-unsigned-conversion", Level.ERROR, "conversion", List.of(),
-            "s", "d", List.of(Layer.CUDA_SOURCE), List.of(), "md",
+    private final Rule rule = new Rule(
+            "NL001",
+            "float-to-unsigned-conversion",
+            Level.ERROR,
+            "conversion",
+            List.of(),
+            "s",
+            "d",
+            List.of(Layer.CUDA_SOURCE),
+            List.of(),
+            "md",
             Map.of("cast", "({type}) {expr}: negative values become 0 on the GPU, {wrap} on x86"));
 
     @Test

@@ -50,8 +50,7 @@ public final class InlineExpectations {
     private final Set<Hit> forbidden = new TreeSet<>();
     private final Map<Hit, String> expectedLevels = new TreeMap<>();
 
-    private InlineExpectations() {
-    }
+    private InlineExpectations() {}
 
     /**
      * The expectations for which {@code keep} holds (e.g. the rules one layer implements); findings of other rules
@@ -133,8 +132,13 @@ public final class InlineExpectations {
         for (Map.Entry<Hit, String> e : expectedLevels.entrySet()) {
             String got = actualLevels.get(e.getKey());
             if (got != null && !got.equals(e.getValue())) {
-                sb.append("  level:      ").append(e.getKey()).append(" is ").append(got).append(", expected ")
-                        .append(e.getValue()).append('\n');
+                sb.append("  level:      ")
+                        .append(e.getKey())
+                        .append(" is ")
+                        .append(got)
+                        .append(", expected ")
+                        .append(e.getValue())
+                        .append('\n');
             }
         }
         return sb.toString();
@@ -152,7 +156,8 @@ public final class InlineExpectations {
         }
         for (Hit h : act) {
             if (forbidden.contains(h)) sb.append("  false pos.: ").append(h).append(" (line marked ok)\n");
-            else if (!expected.contains(h)) sb.append("  unexpected: ").append(h).append('\n');
+            else if (!expected.contains(h))
+                sb.append("  unexpected: ").append(h).append('\n');
         }
         return sb.toString();
     }

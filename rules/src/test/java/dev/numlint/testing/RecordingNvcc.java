@@ -30,7 +30,8 @@ public final class RecordingNvcc {
     }
 
     /** The PTX every compile produces. */
-    public static final String PTX = String.join("\n",
+    public static final String PTX = String.join(
+            "\n",
             ".version 8.0",
             ".target sm_75",
             ".address_size 64",
@@ -80,7 +81,8 @@ public final class RecordingNvcc {
     }
 
     private void writeScript(boolean hang) throws IOException {
-        String script = String.join("\n",
+        String script = String.join(
+                "\n",
                 "#!/bin/sh",
                 "f=$(mktemp '" + calls + "/call.XXXXXX')",
                 "{",

@@ -74,7 +74,8 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         return this;
     }
 
-    @Override public java.util.Optional<String> setting(String key) {
+    @Override
+    public java.util.Optional<String> setting(String key) {
         return java.util.Optional.ofNullable(settings.get(key));
     }
 
@@ -106,7 +107,8 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
 
     /** Runs {@code analyzer} on every file under the root it accepts. */
     public TestScanContext run(Analyzer analyzer) {
-        List<Path> accepted = files.stream().filter(f -> analyzer.accepts(root.relativize(f))).collect(Collectors.toList());
+        List<Path> accepted =
+                files.stream().filter(f -> analyzer.accepts(root.relativize(f))).collect(Collectors.toList());
         analyzer.analyze(this, accepted, this);
         return this;
     }
@@ -126,8 +128,10 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
     /** Unsuppressed findings as (file, line, rule) for {@link InlineExpectations#compare}. */
     public List<InlineExpectations.Hit> hits() {
         synchronized (findings) {
-            return findings.stream().filter(f -> !f.suppressed())
-                    .map(f -> new InlineExpectations.Hit(f.location().file(), f.location().startLine(), f.ruleId()))
+            return findings.stream()
+                    .filter(f -> !f.suppressed())
+                    .map(f -> new InlineExpectations.Hit(
+                            f.location().file(), f.location().startLine(), f.ruleId()))
                     .collect(Collectors.toList());
         }
     }
@@ -138,9 +142,14 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
             Map<InlineExpectations.Hit, String> m = new java.util.TreeMap<>();
             for (Finding f : findings) {
                 if (!f.suppressed()) {
-                    m.merge(new InlineExpectations.Hit(f.location().file(), f.location().startLine(), f.ruleId()),
-                            f.level().id(), (a, b) -> Level.valueOf(a.toUpperCase(java.util.Locale.ROOT))
-                                    .atLeast(Level.valueOf(b.toUpperCase(java.util.Locale.ROOT))) ? a : b);
+                    m.merge(
+                            new InlineExpectations.Hit(
+                                    f.location().file(), f.location().startLine(), f.ruleId()),
+                            f.level().id(),
+                            (a, b) -> Level.valueOf(a.toUpperCase(java.util.Locale.ROOT))
+                                            .atLeast(Level.valueOf(b.toUpperCase(java.util.Locale.ROOT)))
+                                    ? a
+                                    : b);
                 }
             }
             return m;
@@ -148,30 +157,79 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
     }
 
     // ScanContext
-    @Override public Path root() { return root; }
-    @Override public List<Path> files() { return files; }
-    @Override public RuleSettings rules() { return this; }
-    @Override public BuildContext buildContext(Path file) {
+    @Override
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public List<Path> files() {
+        return files;
+    }
+
+    @Override
+    public RuleSettings rules() {
+        return this;
+    }
+
+    @Override
+    public BuildContext buildContext(Path file) {
         BuildContext c = projectContext.copy();
         BuildContext own = contexts.get(file.toAbsolutePath().normalize());
         return own == null ? c : c.merge(own);
     }
-    @Override public synchronized void addBuildContext(Path file, BuildContext ctx) {
+
+    @Override
+    public synchronized void addBuildContext(Path file, BuildContext ctx) {
         if (file == null) projectContext = projectContext.copy().merge(ctx);
-        else contexts.merge(file.toAbsolutePath().normalize(), ctx, (a, b) -> a.copy().merge(b));
+        else
+            contexts.merge(
+                    file.toAbsolutePath().normalize(), ctx, (a, b) -> a.copy().merge(b));
     }
-    @Override public List<String> commandLineFlags() { return commandLineFlags; }
-    @Override public PtxMode ptxMode() { return ptxMode; }
-    @Override public String cudaArch() { return "compute_90"; }
-    @Override public Optional<Path> nvcc() { return Optional.ofNullable(nvcc); }
-    @Override public List<Path> classpath() { return classpath; }
-    @Override public ExecutorService executor() { return POOL; }
-    @Override public String relativize(Path file) {
+
+    @Override
+    public List<String> commandLineFlags() {
+        return commandLineFlags;
+    }
+
+    @Override
+    public PtxMode ptxMode() {
+        return ptxMode;
+    }
+
+    @Override
+    public String cudaArch() {
+        return "compute_90";
+    }
+
+    @Override
+    public Optional<Path> nvcc() {
+        return Optional.ofNullable(nvcc);
+    }
+
+    @Override
+    public List<Path> classpath() {
+        return classpath;
+    }
+
+    @Override
+    public ExecutorService executor() {
+        return POOL;
+    }
+
+    @Override
+    public String relativize(Path file) {
         Path abs = file.toAbsolutePath().normalize();
         return abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : abs.toString();
     }
-    @Override public void linkKernel(KernelLink link) { links.add(link); }
-    @Override public Path cacheDir() {
+
+    @Override
+    public void linkKernel(KernelLink link) {
+        links.add(link);
+    }
+
+    @Override
+    public Path cacheDir() {
         try {
             return Files.createDirectories(root.resolve(".numlint-cache"));
         } catch (IOException e) {
@@ -180,7 +238,8 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
     }
 
     // FindingSink
-    @Override public void report(Finding.Builder b) {
+    @Override
+    public void report(Finding.Builder b) {
         if (!enabled(b.ruleId())) return;
         if (b.level() == null) b.level(level(b.ruleId()));
         if (b.impact() != null) {
@@ -191,12 +250,25 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         }
         findings.add(b.build());
     }
-    @Override public void notify(Notification n) { notifications.add(n); }
+
+    @Override
+    public void notify(Notification n) {
+        notifications.add(n);
+    }
 
     // RuleSettings
-    @Override public boolean enabled(String ruleId) { return !disabled.contains(ruleId); }
-    @Override public Level level(String ruleId) { return RuleCatalog.get().rule(ruleId).level(); }
-    @Override public String option(String ruleId, String option) {
+    @Override
+    public boolean enabled(String ruleId) {
+        return !disabled.contains(ruleId);
+    }
+
+    @Override
+    public Level level(String ruleId) {
+        return RuleCatalog.get().rule(ruleId).level();
+    }
+
+    @Override
+    public String option(String ruleId, String option) {
         String v = options.get(ruleId + "." + option);
         if (v != null) return v;
         RuleOption o = RuleCatalog.get().rule(ruleId).option(option);

@@ -16,8 +16,7 @@ public final class BugPatterns {
 
     private static final Properties TABLE = load();
 
-    private BugPatterns() {
-    }
+    private BugPatterns() {}
 
     private static Properties load() {
         Properties p = new Properties();

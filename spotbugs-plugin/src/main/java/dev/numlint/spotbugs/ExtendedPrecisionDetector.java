@@ -19,14 +19,26 @@ import org.apache.bcel.generic.InstructionList;
  * range, which only x87 (32-bit x86 JVMs) does. One low-priority report per class, at the first arithmetic
  * instruction, with the number of affected methods.
  */
-@ReportsRules(value = {"NL005"}, speed = "fast")
+@ReportsRules(
+        value = {"NL005"},
+        speed = "fast")
 public class ExtendedPrecisionDetector implements Detector {
     private static final String NL005 = "NL005";
     /** Java 17: all floating-point evaluation is strict (JEP 306). */
     static final int STRICT_MAJOR_VERSION = 61;
 
-    private static final short[] ARITHMETIC = {Const.FADD, Const.FSUB, Const.FMUL, Const.FDIV, Const.FREM,
-        Const.DADD, Const.DSUB, Const.DMUL, Const.DDIV, Const.DREM};
+    private static final short[] ARITHMETIC = {
+        Const.FADD,
+        Const.FSUB,
+        Const.FMUL,
+        Const.FDIV,
+        Const.FREM,
+        Const.DADD,
+        Const.DSUB,
+        Const.DMUL,
+        Const.DDIV,
+        Const.DREM
+    };
 
     private final BugReporter bugReporter;
 
@@ -65,8 +77,15 @@ public class ExtendedPrecisionDetector implements Detector {
         BugInstance bug = new BugInstance(this, BugPatterns.type(NL005), BugPatterns.priority(NL005, "bounded"))
                 .addClass(jc)
                 .addMethod(jc, first)
-                .addString(BugPatterns.message(NL005, "java-bc-class", "methods",
-                        methods + (methods == 1 ? " method" : " methods"), "major", major, "java", javaVersion));
+                .addString(BugPatterns.message(
+                        NL005,
+                        "java-bc-class",
+                        "methods",
+                        methods + (methods == 1 ? " method" : " methods"),
+                        "major",
+                        major,
+                        "java",
+                        javaVersion));
         if (pc >= 0) {
             bug.addSourceLine(SourceLineAnnotation.fromVisitedInstruction(classContext, first, pc));
         } else {

@@ -25,7 +25,9 @@ import org.apache.bcel.classfile.Code;
  * compensation step (Kahan/Neumaier: a subtraction of the old sum from the new sum) are not reported.
  */
 @OpcodeStack.CustomUserValue
-@ReportsRules(value = {"NL004"}, speed = "fast")
+@ReportsRules(
+        value = {"NL004"},
+        speed = "fast")
 public class FloatAccumulationDetector extends OpcodeStackDetector {
     private static final String NL004 = "NL004";
 
@@ -59,8 +61,7 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
     }
 
     /** A conditional branch comparing an int variable with a constant. */
-    private record Bound(int pc, int target, String var, int constant) {
-    }
+    private record Bound(int pc, int target, String var, int constant) {}
 
     private final BugReporter bugReporter;
     private final int minTripCount;
@@ -75,21 +76,29 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
     private final List<Integer> compensations = new ArrayList<>();
     /** Forward branches {pc, target}: a plain store they jump over runs on one path only. */
     private final List<int[]> forwardBranches = new ArrayList<>();
+
     private Val result;
     private int resultPc = -1;
 
     public FloatAccumulationDetector(BugReporter bugReporter) {
         this.bugReporter = bugReporter;
-        this.minTripCount = SystemProperties.getInt("numlint.NL004.min-trip-count",
-                BugPatterns.intOption(NL004, "min-trip-count", 16));
+        this.minTripCount = SystemProperties.getInt(
+                "numlint.NL004.min-trip-count", BugPatterns.intOption(NL004, "min-trip-count", 16));
     }
 
     @Override
     public boolean shouldVisitCode(Code obj) {
         BitSet b = getClassContext().getBytecodeSet(getMethod());
-        return b != null && (b.get(Const.FADD) || b.get(Const.FSUB) || b.get(Const.DADD) || b.get(Const.DSUB))
-                && (b.get(Const.GOTO) || b.get(Const.GOTO_W) || b.get(Const.IF_ICMPLT) || b.get(Const.IFNE)
-                || b.get(Const.IF_ICMPLE) || b.get(Const.IFLT) || b.get(Const.IFGT) || b.get(Const.IF_ICMPNE));
+        return b != null
+                && (b.get(Const.FADD) || b.get(Const.FSUB) || b.get(Const.DADD) || b.get(Const.DSUB))
+                && (b.get(Const.GOTO)
+                        || b.get(Const.GOTO_W)
+                        || b.get(Const.IF_ICMPLT)
+                        || b.get(Const.IFNE)
+                        || b.get(Const.IF_ICMPLE)
+                        || b.get(Const.IFLT)
+                        || b.get(Const.IFGT)
+                        || b.get(Const.IF_ICMPNE));
     }
 
     @Override
@@ -149,8 +158,8 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                 if (sub && compensates(a, b)) {
                     compensations.add(pc);
                 }
-                Set<String> add = Vars.union(a == null ? null : a.addends, sub || b == null ? null : b.addends,
-                        a == null ? null : a.var);
+                Set<String> add = Vars.union(
+                        a == null ? null : a.addends, sub || b == null ? null : b.addends, a == null ? null : a.var);
                 if (!sub && b != null && b.var != null) {
                     add = Vars.union(add, null, b.var);
                 }
@@ -173,16 +182,22 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                 break;
             case Const.GETFIELD: {
                 Val obj = item(0);
-                produce(new Val(Vars.field(obj == null ? null : obj.var, getClassConstantOperand(),
-                        getNameConstantOperand()), Set.of(), -1));
+                produce(new Val(
+                        Vars.field(obj == null ? null : obj.var, getClassConstantOperand(), getNameConstantOperand()),
+                        Set.of(),
+                        -1));
                 break;
             }
             case Const.PUTFIELD: {
                 Val obj = item(1);
                 String objVar = obj == null ? null : obj.var;
                 if (Vars.isFloatField(getXFieldOperand())) {
-                    store(Vars.field(objVar, getClassConstantOperand(), getNameConstantOperand()), pc, item(0),
-                            "D".equals(getSigConstantOperand()), objVar);
+                    store(
+                            Vars.field(objVar, getClassConstantOperand(), getNameConstantOperand()),
+                            pc,
+                            item(0),
+                            "D".equals(getSigConstantOperand()),
+                            objVar);
                 }
                 break;
             }
@@ -199,13 +214,15 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                     produce(new Val(Vars.operandVar(this, seen), existing == null ? Set.of() : existing.addends, -1));
                 } else if (Vars.isStore(seen)) {
                     String var = Vars.operandVar(this, seen);
-                    boolean fp = seen == Const.FSTORE || seen == Const.DSTORE
+                    boolean fp = seen == Const.FSTORE
+                            || seen == Const.DSTORE
                             || (seen >= Const.FSTORE_0 && seen <= Const.DSTORE_3);
                     if (fp) {
                         boolean dbl = seen == Const.DSTORE || (seen >= Const.DSTORE_0 && seen <= Const.DSTORE_3);
                         store(var, pc, item(0), dbl, null);
                     } else {
-                        if (stack.getStackDepth() > 0 && stack.getStackItem(0).getConstant() instanceof Integer c
+                        if (stack.getStackDepth() > 0
+                                && stack.getStackItem(0).getConstant() instanceof Integer c
                                 && (seen == Const.ISTORE || (seen >= Const.ISTORE_0 && seen <= Const.ISTORE_3))) {
                             constantIntStores.add(new int[] {pc, getRegisterOperand(), c});
                         }
@@ -226,7 +243,8 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
             return true;
         }
         Object c = stack.getStackItem(depth).getConstant();
-        return c instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
+        return c instanceof Number n
+                && n.doubleValue() == Math.rint(n.doubleValue())
                 && !Double.isInfinite(n.doubleValue());
     }
 
@@ -344,7 +362,10 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                 continue;
             }
             for (Store s : stores) {
-                if (s.var.equals(acc.var) && s.addPc < 0 && outer.contains(s.pc) && !inner.contains(s.pc)
+                if (s.var.equals(acc.var)
+                        && s.addPc < 0
+                        && outer.contains(s.pc)
+                        && !inner.contains(s.pc)
                         && !conditional(s.pc, outer)) {
                     return true;
                 }
@@ -434,8 +455,8 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
     private String describe(Store s) {
         if (s.var.startsWith("L")) {
             int reg = Integer.parseInt(s.var.substring(1));
-            LocalVariableAnnotation lva = LocalVariableAnnotation.getLocalVariableAnnotation(getMethod(), reg, s.pc,
-                    s.pc);
+            LocalVariableAnnotation lva =
+                    LocalVariableAnnotation.getLocalVariableAnnotation(getMethod(), reg, s.pc, s.pc);
             String n = lva.getName();
             return n == null || n.startsWith("?") ? "in local " + reg : "'" + n + "'";
         }

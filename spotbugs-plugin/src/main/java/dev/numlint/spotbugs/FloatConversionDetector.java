@@ -31,7 +31,9 @@ import org.apache.bcel.classfile.LineNumberTable;
  * <p>The value flow is tracked with OpcodeStack user values ({@link Val}) through the operand stack and locals.
  */
 @OpcodeStack.CustomUserValue
-@ReportsRules(value = {"NL001", "NL011"}, speed = "fast")
+@ReportsRules(
+        value = {"NL001", "NL011"},
+        speed = "fast")
 public class FloatConversionDetector extends OpcodeStackDetector {
     private static final String NL001 = "NL001";
     private static final String NL011 = "NL011";
@@ -49,19 +51,26 @@ public class FloatConversionDetector extends OpcodeStackDetector {
      * @param narrowTo   "byte" or "short"
      * @param narrowArr  array variable whose elements hold narrowed float values (for BALOAD/SALOAD results)
      */
-    record Val(String var, Set<String> sources, boolean clamped, int convPc, String convFrom, String convOp,
-               int narrowPc, String narrowTo, String narrowArr) {
+    record Val(
+            String var,
+            Set<String> sources,
+            boolean clamped,
+            int convPc,
+            String convFrom,
+            String convOp,
+            int narrowPc,
+            String narrowTo,
+            String narrowArr) {
         static final Val EMPTY = new Val(null, Set.of(), false, -1, null, null, -1, null, null);
 
         Val withVar(String v) {
-            return new Val(v, Vars.union(sources, null, v), clamped, convPc, convFrom, convOp, narrowPc, narrowTo,
-                    narrowArr);
+            return new Val(
+                    v, Vars.union(sources, null, v), clamped, convPc, convFrom, convOp, narrowPc, narrowTo, narrowArr);
         }
     }
 
     /** A pending NL011 (byte/short narrowing), upgraded to NL001 when the narrowed value is masked as unsigned. */
-    private record Narrowing(int pc, String from, String to, String conv, String var) {
-    }
+    private record Narrowing(int pc, String from, String to, String conv, String var) {}
 
     private final BugReporter bugReporter;
 
@@ -90,7 +99,10 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             return false;
         }
         boolean narrows = b.get(Const.I2B) || b.get(Const.I2S) || b.get(Const.I2C) || b.get(Const.IAND);
-        boolean converts = b.get(Const.F2I) || b.get(Const.D2I) || b.get(Const.F2L) || b.get(Const.D2L)
+        boolean converts = b.get(Const.F2I)
+                || b.get(Const.D2I)
+                || b.get(Const.F2L)
+                || b.get(Const.D2L)
                 || b.get(Const.INVOKESTATIC);
         return narrows && converts;
     }
@@ -102,7 +114,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     private boolean isNumberConversionMethod() {
         String name = getMethodName();
         String sig = getMethodSig();
-        return ("byteValue".equals(name) && "()B".equals(sig)) || ("shortValue".equals(name) && "()S".equals(sig))
+        return ("byteValue".equals(name) && "()B".equals(sig))
+                || ("shortValue".equals(name) && "()S".equals(sig))
                 || ("charValue".equals(name) && "()C".equals(sig));
     }
 
@@ -122,12 +135,26 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             if (n.var != null && bitFields.contains(n.var)) {
                 continue; // (arg & 0xff0000) >> 16 ... arg & 0xff: a packed int unpacked, not a number narrowed
             }
-            report(NL001, n.pc, BugPatterns.message(NL001, "java-bc-unsigned", "to", n.to, "conv", n.conv,
-                    "from", n.from, "max", "byte".equals(n.to) ? "255" : "65535"));
+            report(
+                    NL001,
+                    n.pc,
+                    BugPatterns.message(
+                            NL001,
+                            "java-bc-unsigned",
+                            "to",
+                            n.to,
+                            "conv",
+                            n.conv,
+                            "from",
+                            n.from,
+                            "max",
+                            "byte".equals(n.to) ? "255" : "65535"));
         }
         for (Narrowing n : pending.values()) {
-            report(NL011, n.pc, BugPatterns.message(NL011, "java-bc-signed", "to", n.to, "conv", n.conv,
-                    "from", n.from));
+            report(
+                    NL011,
+                    n.pc,
+                    BugPatterns.message(NL011, "java-bc-signed", "to", n.to, "conv", n.conv, "from", n.from));
         }
     }
 
@@ -152,8 +179,17 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         result = null;
         resultPc = -1;
         switch (seen) {
-            case Const.FCMPL, Const.FCMPG, Const.DCMPL, Const.DCMPG, Const.LCMP,
-                 Const.IF_ICMPEQ, Const.IF_ICMPNE, Const.IF_ICMPLT, Const.IF_ICMPGE, Const.IF_ICMPGT, Const.IF_ICMPLE:
+            case Const.FCMPL,
+                    Const.FCMPG,
+                    Const.DCMPL,
+                    Const.DCMPG,
+                    Const.LCMP,
+                    Const.IF_ICMPEQ,
+                    Const.IF_ICMPNE,
+                    Const.IF_ICMPLT,
+                    Const.IF_ICMPGE,
+                    Const.IF_ICMPGT,
+                    Const.IF_ICMPLE:
                 noteCompared(0);
                 noteCompared(1);
                 if (seen != Const.LCMP && seen < Const.IF_ICMPEQ) {
@@ -163,8 +199,16 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             case Const.IFEQ, Const.IFNE, Const.IFLT, Const.IFGE, Const.IFGT, Const.IFLE:
                 noteCompared(0);
                 break;
-            case Const.FADD, Const.FSUB, Const.FMUL, Const.FDIV, Const.FREM,
-                 Const.DADD, Const.DSUB, Const.DMUL, Const.DDIV, Const.DREM: {
+            case Const.FADD,
+                    Const.FSUB,
+                    Const.FMUL,
+                    Const.FDIV,
+                    Const.FREM,
+                    Const.DADD,
+                    Const.DSUB,
+                    Const.DMUL,
+                    Const.DDIV,
+                    Const.DREM: {
                 Val a = item(1);
                 Val b = item(0);
                 produce(combine(a, b));
@@ -178,14 +222,14 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 break;
             }
             case Const.F2I, Const.D2I, Const.F2L, Const.D2L:
-                conversion(seen == Const.F2I || seen == Const.F2L ? "float" : "double", Const.getOpcodeName(seen)
-                        .toUpperCase(java.util.Locale.ROOT));
+                conversion(
+                        seen == Const.F2I || seen == Const.F2L ? "float" : "double",
+                        Const.getOpcodeName(seen).toUpperCase(java.util.Locale.ROOT));
                 break;
             case Const.L2I: {
                 Val a = item(0);
                 if (a != null && a.convPc >= 0) {
-                    produce(new Val(null, a.sources, false, a.convPc, a.convFrom, a.convOp + ", L2I", -1, null,
-                            null));
+                    produce(new Val(null, a.sources, false, a.convPc, a.convFrom, a.convOp + ", L2I", -1, null, null));
                 }
                 break;
             }
@@ -208,7 +252,9 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 Val v = item(0);
                 Val arr = item(2);
                 if (v != null && v.narrowPc >= 0 && arr != null && arr.var != null && pending.containsKey(v.narrowPc)) {
-                    arrayNarrowings.computeIfAbsent(arr.var, k -> new LinkedHashSet<>()).add(v.narrowPc);
+                    arrayNarrowings
+                            .computeIfAbsent(arr.var, k -> new LinkedHashSet<>())
+                            .add(v.narrowPc);
                 }
                 break;
             }
@@ -245,8 +291,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         }
         Val x = a == null ? Val.EMPTY : a;
         Val y = b == null ? Val.EMPTY : b;
-        return new Val(null, Vars.union(x.sources, y.sources, null), x.clamped || y.clamped, -1, null, null, -1, null,
-                null);
+        return new Val(
+                null, Vars.union(x.sources, y.sources, null), x.clamped || y.clamped, -1, null, null, -1, null, null);
     }
 
     private void noteCompared(int depth) {
@@ -329,8 +375,16 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 if (stack.getStackDepth() > 0 && stack.getStackItem(0).getConstant() == null) {
                     Val v = item(0);
                     if (!guarded(v)) {
-                        produce(new Val(null, v == null ? Set.of() : v.sources, false, getPC(),
-                                sig.startsWith("(F)") ? "float" : "double", "Math.round", -1, null, null));
+                        produce(new Val(
+                                null,
+                                v == null ? Set.of() : v.sources,
+                                false,
+                                getPC(),
+                                sig.startsWith("(F)") ? "float" : "double",
+                                "Math.round",
+                                -1,
+                                null,
+                                null));
                     }
                 }
             }
@@ -365,7 +419,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             return;
         }
         int pc = getPC();
-        pending.putIfAbsent(pc, new Narrowing(pc, v.convFrom, to, v.convOp + ", I2" + ("byte".equals(to) ? "B" : "S"), null));
+        pending.putIfAbsent(
+                pc, new Narrowing(pc, v.convFrom, to, v.convOp + ", I2" + ("byte".equals(to) ? "B" : "S"), null));
         produce(new Val(null, v.sources, false, -1, null, null, pc, to, null));
     }
 

@@ -18,7 +18,9 @@ import org.apache.bcel.classfile.Code;
  * arguments (an int converted with I2D/L2D, or an integral constant) whose result is representable, exp(0), log(1).
  */
 @OpcodeStack.CustomUserValue
-@ReportsRules(value = {"NL010"}, speed = "fast")
+@ReportsRules(
+        value = {"NL010"},
+        speed = "fast")
 public class MathLibraryDetector extends OpcodeStackDetector {
     private static final String NL010 = "NL010";
     /** User value of a double converted from an int or long. */
@@ -61,8 +63,8 @@ public class MathLibraryDetector extends OpcodeStackDetector {
         }
         BugInstance bug = new BugInstance(this, BugPatterns.type(NL010), Math.max(3, BugPatterns.priority(NL010)))
                 .addClassAndMethod(this)
-                .addString(BugPatterns.message(NL010, "java-bc-calls", "count",
-                        total + (total == 1 ? " call" : " calls"), "list", list))
+                .addString(BugPatterns.message(
+                        NL010, "java-bc-calls", "count", total + (total == 1 ? " call" : " calls"), "list", list))
                 .addSourceLine(this, firstPc);
         bugReporter.reportBug(bug);
     }
@@ -70,8 +72,10 @@ public class MathLibraryDetector extends OpcodeStackDetector {
     @Override
     public void sawOpcode(int seen) {
         converted = seen == Const.I2D || seen == Const.L2D;
-        if (seen == Const.INVOKESTATIC && "java/lang/Math".equals(getClassConstantOperand())
-                && JavaMathFunctions.TRANSCENDENTAL.contains(getNameConstantOperand()) && !exact(getNameConstantOperand())) {
+        if (seen == Const.INVOKESTATIC
+                && "java/lang/Math".equals(getClassConstantOperand())
+                && JavaMathFunctions.TRANSCENDENTAL.contains(getNameConstantOperand())
+                && !exact(getNameConstantOperand())) {
             calls.merge(getNameConstantOperand(), 1, Integer::sum);
             if (firstPc < 0) {
                 firstPc = getPC();
@@ -107,7 +111,7 @@ public class MathLibraryDetector extends OpcodeStackDetector {
     }
 
     private static boolean integral(OpcodeStack.Item item, Double value) {
-        return FROM_INTEGER.equals(item.getUserValue()) || value != null && value == Math.rint(value)
-                && !Double.isInfinite(value);
+        return FROM_INTEGER.equals(item.getUserValue())
+                || value != null && value == Math.rint(value) && !Double.isInfinite(value);
     }
 }

@@ -13,8 +13,7 @@ final class Vars {
     /** At most this many source variables are tracked per value (keeps user values small). */
     static final int MAX_SOURCES = 8;
 
-    private Vars() {
-    }
+    private Vars() {}
 
     static String local(int register) {
         return "L" + register;
@@ -23,18 +22,56 @@ final class Vars {
     /** Variable name for a load/store instruction about to execute (or just executed for loads), or null. */
     static String operandVar(OpcodeStackDetector d, int seen) {
         switch (seen) {
-            case Const.ILOAD, Const.LLOAD, Const.FLOAD, Const.DLOAD, Const.ALOAD,
-                 Const.ILOAD_0, Const.ILOAD_1, Const.ILOAD_2, Const.ILOAD_3,
-                 Const.LLOAD_0, Const.LLOAD_1, Const.LLOAD_2, Const.LLOAD_3,
-                 Const.FLOAD_0, Const.FLOAD_1, Const.FLOAD_2, Const.FLOAD_3,
-                 Const.DLOAD_0, Const.DLOAD_1, Const.DLOAD_2, Const.DLOAD_3,
-                 Const.ALOAD_0, Const.ALOAD_1, Const.ALOAD_2, Const.ALOAD_3,
-                 Const.ISTORE, Const.LSTORE, Const.FSTORE, Const.DSTORE, Const.ASTORE,
-                 Const.ISTORE_0, Const.ISTORE_1, Const.ISTORE_2, Const.ISTORE_3,
-                 Const.LSTORE_0, Const.LSTORE_1, Const.LSTORE_2, Const.LSTORE_3,
-                 Const.FSTORE_0, Const.FSTORE_1, Const.FSTORE_2, Const.FSTORE_3,
-                 Const.DSTORE_0, Const.DSTORE_1, Const.DSTORE_2, Const.DSTORE_3,
-                 Const.ASTORE_0, Const.ASTORE_1, Const.ASTORE_2, Const.ASTORE_3:
+            case Const.ILOAD,
+                    Const.LLOAD,
+                    Const.FLOAD,
+                    Const.DLOAD,
+                    Const.ALOAD,
+                    Const.ILOAD_0,
+                    Const.ILOAD_1,
+                    Const.ILOAD_2,
+                    Const.ILOAD_3,
+                    Const.LLOAD_0,
+                    Const.LLOAD_1,
+                    Const.LLOAD_2,
+                    Const.LLOAD_3,
+                    Const.FLOAD_0,
+                    Const.FLOAD_1,
+                    Const.FLOAD_2,
+                    Const.FLOAD_3,
+                    Const.DLOAD_0,
+                    Const.DLOAD_1,
+                    Const.DLOAD_2,
+                    Const.DLOAD_3,
+                    Const.ALOAD_0,
+                    Const.ALOAD_1,
+                    Const.ALOAD_2,
+                    Const.ALOAD_3,
+                    Const.ISTORE,
+                    Const.LSTORE,
+                    Const.FSTORE,
+                    Const.DSTORE,
+                    Const.ASTORE,
+                    Const.ISTORE_0,
+                    Const.ISTORE_1,
+                    Const.ISTORE_2,
+                    Const.ISTORE_3,
+                    Const.LSTORE_0,
+                    Const.LSTORE_1,
+                    Const.LSTORE_2,
+                    Const.LSTORE_3,
+                    Const.FSTORE_0,
+                    Const.FSTORE_1,
+                    Const.FSTORE_2,
+                    Const.FSTORE_3,
+                    Const.DSTORE_0,
+                    Const.DSTORE_1,
+                    Const.DSTORE_2,
+                    Const.DSTORE_3,
+                    Const.ASTORE_0,
+                    Const.ASTORE_1,
+                    Const.ASTORE_2,
+                    Const.ASTORE_3:
                 return local(d.getRegisterOperand());
             case Const.GETSTATIC, Const.PUTSTATIC:
                 return "S:" + d.getClassConstantOperand() + "." + d.getNameConstantOperand();

@@ -38,7 +38,7 @@ class DetectorSamplesTest {
     void samplesMatchTheirInlineExpectations(int release, SpotBugsRunner spotbugs, @TempDir Path tmp)
             throws IOException {
         List<Path> classes = SampleCompiler.compile(SampleCompiler.SAMPLES, release, tmp.resolve("classes"));
-        BugCollection bugs = spotbugs.addAuxClasspathEntry(e -> { }, SampleCompiler.annotationsJar())
+        BugCollection bugs = spotbugs.addAuxClasspathEntry(e -> {}, SampleCompiler.annotationsJar())
                 .performAnalysis(SampleCompiler::defaultDetectors, classes.toArray(Path[]::new));
 
         List<Hit> actual = new ArrayList<>();
@@ -47,11 +47,14 @@ class DetectorSamplesTest {
                 continue;
             }
             SourceLineAnnotation sl = b.getPrimarySourceLineAnnotation();
-            actual.add(new Hit(sl.getSourcePath(), sl.getStartLine(), b.getBugPattern().getAbbrev()));
+            actual.add(new Hit(
+                    sl.getSourcePath(), sl.getStartLine(), b.getBugPattern().getAbbrev()));
         }
         // the samples are shared with the source analyzer: only the rules of the bytecode layer are checked here
-        InlineExpectations exp = InlineExpectations.read(SampleCompiler.SAMPLES).only(h -> dev.numlint.rules.RuleCatalog
-                .get().rule(h.ruleId()).appliesTo(dev.numlint.model.Layer.JAVA_BYTECODE));
+        InlineExpectations exp = InlineExpectations.read(SampleCompiler.SAMPLES)
+                .only(h -> dev.numlint.rules.RuleCatalog.get()
+                        .rule(h.ruleId())
+                        .appliesTo(dev.numlint.model.Layer.JAVA_BYTECODE));
         Set<Hit> expected = new TreeSet<>(exp.expected());
         if (release >= 17) {
             expected.removeIf(h -> h.ruleId().equals("NL005"));
@@ -64,8 +67,11 @@ class DetectorSamplesTest {
         // every expectation, checked with SpotBugs' own matcher: pattern type, class and the exact line
         for (Hit h : expected) {
             String cls = h.file().substring(h.file().lastIndexOf('/') + 1).replace(".java", "");
-            BugInstanceMatcher m = new BugInstanceMatcherBuilder().bugType(BugPatterns.type(h.ruleId())).inClass(cls)
-                    .atLine(h.line()).build();
+            BugInstanceMatcher m = new BugInstanceMatcherBuilder()
+                    .bugType(BugPatterns.type(h.ruleId()))
+                    .inClass(cls)
+                    .atLine(h.line())
+                    .build();
             MatcherAssert.assertThat(h + " (release " + release + ")", bugs, hasItem(m));
         }
         // and nothing else: no finding on an `ok:` line, none that is not expected
@@ -83,18 +89,40 @@ class DetectorSamplesTest {
                 report.append("  unexpected: ").append(h).append('\n');
             }
         }
-        assertThat(report.toString()).as("release " + release + " findings vs inline expectations").isEmpty();
+        assertThat(report.toString())
+                .as("release " + release + " findings vs inline expectations")
+                .isEmpty();
         assertThat(actual).as("one bug instance per expectation").hasSize(act.size());
 
         // priorities follow the catalog levels; double accumulation and NL010 are low priority
-        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL001"))
-                .inMethod("toChar").withConfidence(Confidence.HIGH).build()));
-        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL004"))
-                .inMethod("sum").withConfidence(Confidence.MEDIUM).build()));
-        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL004"))
-                .inMethod("sumDouble").withConfidence(Confidence.LOW).build()));
-        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL010"))
-                .inMethod("trig").withConfidence(Confidence.LOW).build()));
+        MatcherAssert.assertThat(
+                bugs,
+                hasItem(new BugInstanceMatcherBuilder()
+                        .bugType(BugPatterns.type("NL001"))
+                        .inMethod("toChar")
+                        .withConfidence(Confidence.HIGH)
+                        .build()));
+        MatcherAssert.assertThat(
+                bugs,
+                hasItem(new BugInstanceMatcherBuilder()
+                        .bugType(BugPatterns.type("NL004"))
+                        .inMethod("sum")
+                        .withConfidence(Confidence.MEDIUM)
+                        .build()));
+        MatcherAssert.assertThat(
+                bugs,
+                hasItem(new BugInstanceMatcherBuilder()
+                        .bugType(BugPatterns.type("NL004"))
+                        .inMethod("sumDouble")
+                        .withConfidence(Confidence.LOW)
+                        .build()));
+        MatcherAssert.assertThat(
+                bugs,
+                hasItem(new BugInstanceMatcherBuilder()
+                        .bugType(BugPatterns.type("NL010"))
+                        .inMethod("trig")
+                        .withConfidence(Confidence.LOW)
+                        .build()));
 
         // the long descriptions (messages.xml "{2} in {1}") name the instruction and the consequence
         List<String> messages = new ArrayList<>();
@@ -103,30 +131,52 @@ class DetectorSamplesTest {
                 messages.add(b.getMessageWithoutPrefix());
             }
         }
-        assertThat(messages).anyMatch(m -> m.startsWith("NL001: (char) F2I of a float value without a range guard")
-                && m.contains("65467") && m.contains("Conversions.toChar(float)"));
-        assertThat(messages).anyMatch(m -> m.startsWith("NL001: (byte) F2I, I2B of a float value read back as unsigned"));
+        assertThat(messages)
+                .anyMatch(m -> m.startsWith("NL001: (char) F2I of a float value without a range guard")
+                        && m.contains("65467")
+                        && m.contains("Conversions.toChar(float)"));
+        assertThat(messages)
+                .anyMatch(m -> m.startsWith("NL001: (byte) F2I, I2B of a float value read back as unsigned"));
         assertThat(messages).anyMatch(m -> m.startsWith("NL011: (short) F2I, I2S of a float value"));
         assertThat(messages).noneMatch(m -> m.contains("GPU")).as("Java findings speak of JVMs and CPUs");
-        assertThat(messages).anyMatch(m -> m.startsWith("NL004: float accumulator 's' updated with FADD/FSUB")
-                && m.contains("Accumulation.sum(float[])"));
+        assertThat(messages)
+                .anyMatch(m -> m.startsWith("NL004: float accumulator 's' updated with FADD/FSUB")
+                        && m.contains("Accumulation.sum(float[])"));
         assertThat(messages).anyMatch(m -> m.startsWith("NL004: float accumulator field 'total'"));
-        assertThat(messages).anyMatch(m -> m.startsWith("NL010: 3 calls to java.lang.Math transcendental functions"
-                + " (Math.cos, Math.exp, Math.sin)"));
+        assertThat(messages)
+                .anyMatch(m -> m.startsWith("NL010: 3 calls to java.lang.Math transcendental functions"
+                        + " (Math.cos, Math.exp, Math.sin)"));
         if (release < 17) {
-            assertThat(messages).anyMatch(m -> m.startsWith("NL005: 2 methods with float/double arithmetic and"
-                    + " without strictfp in a class file of version 52 (Java 8)") && m.contains("Legacy.mix(float, float)")
-                    && m.contains("32-bit x86"));
+            assertThat(messages)
+                    .anyMatch(m -> m.startsWith("NL005: 2 methods with float/double arithmetic and"
+                                    + " without strictfp in a class file of version 52 (Java 8)")
+                            && m.contains("Legacy.mix(float, float)")
+                            && m.contains("32-bit x86"));
             // NL005 matters only on x87: low priority, below SpotBugs' default threshold
-            MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL005"))
-                    .inClass("Legacy").withConfidence(Confidence.LOW).build()));
+            MatcherAssert.assertThat(
+                    bugs,
+                    hasItem(new BugInstanceMatcherBuilder()
+                            .bugType(BugPatterns.type("NL005"))
+                            .inClass("Legacy")
+                            .withConfidence(Confidence.LOW)
+                            .build()));
         }
         // a per-element (windowed) sum keeps its order in a thread-per-element port: low priority
-        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL004"))
-                .inMethod("convolve").withConfidence(Confidence.LOW).build()));
+        MatcherAssert.assertThat(
+                bugs,
+                hasItem(new BugInstanceMatcherBuilder()
+                        .bugType(BugPatterns.type("NL004"))
+                        .inMethod("convolve")
+                        .withConfidence(Confidence.LOW)
+                        .build()));
         // a float sum of integer values is exact below 2^24: low priority
-        MatcherAssert.assertThat(bugs, hasItem(new BugInstanceMatcherBuilder().bugType(BugPatterns.type("NL004"))
-                .inMethod("integerCountInFloat").withConfidence(Confidence.LOW).build()));
+        MatcherAssert.assertThat(
+                bugs,
+                hasItem(new BugInstanceMatcherBuilder()
+                        .bugType(BugPatterns.type("NL004"))
+                        .inMethod("integerCountInFloat")
+                        .withConfidence(Confidence.LOW)
+                        .build()));
         if (release < 17) {
             assertThat(messages).anyMatch(m -> m.startsWith("NL004: float accumulator 'total' adds integer values"));
         }

@@ -24,8 +24,7 @@ final class SampleCompiler {
      */
     static final Path SAMPLES = Path.of("../analyzer/src/test/resources/fixtures/java/shared");
 
-    private SampleCompiler() {
-    }
+    private SampleCompiler() {}
 
     /**
      * Engine customization for the harness: the detectors SpotBugs enables by default (the harness enables every
@@ -39,7 +38,11 @@ final class SampleCompiler {
 
     static Path annotationsJar() {
         try {
-            return Path.of(SuppressFBWarnings.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(SuppressFBWarnings.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -58,8 +61,16 @@ final class SampleCompiler {
         Files.createDirectories(out);
         StringWriter diagnostics = new StringWriter();
         try (StandardJavaFileManager fm = javac.getStandardFileManager(null, null, null)) {
-            List<String> options = List.of("--release", Integer.toString(release), "-g", "-nowarn",
-                    "-Xlint:-options", "-d", out.toString(), "-cp", annotationsJar().toString());
+            List<String> options = List.of(
+                    "--release",
+                    Integer.toString(release),
+                    "-g",
+                    "-nowarn",
+                    "-Xlint:-options",
+                    "-d",
+                    out.toString(),
+                    "-cp",
+                    annotationsJar().toString());
             Boolean ok = javac.getTask(diagnostics, fm, null, options, null, fm.getJavaFileObjectsFromFiles(files))
                     .call();
             if (!Boolean.TRUE.equals(ok)) {

@@ -50,30 +50,42 @@ class SpotBugsEndToEndIT {
         Path work = Path.of("target/e2e-maven");
         Path project = work.resolve("project");
         deleteRecursively(project);
-        copyTemplate(PROJECT_TEMPLATE, project, Map.of(
-                "@numlint.version@", version,
-                "@spotbugs.version@", System.getProperty("numlint.spotbugsVersion"),
-                "@spotbugs.maven.plugin.version@", System.getProperty("numlint.spotbugsMavenPluginVersion")));
+        copyTemplate(
+                PROJECT_TEMPLATE,
+                project,
+                Map.of(
+                        "@numlint.version@", version,
+                        "@spotbugs.version@", System.getProperty("numlint.spotbugsVersion"),
+                        "@spotbugs.maven.plugin.version@", System.getProperty("numlint.spotbugsMavenPluginVersion")));
 
         // install the packaged jar into a local repository of the nested build (never into the shared ~/.m2)
         Path repo = work.resolve("repo").toAbsolutePath();
         Path dir = repo.resolve("dev/numlint/numlint-spotbugs-plugin/" + version);
         Files.createDirectories(dir);
-        Files.copy(pluginJar, dir.resolve("numlint-spotbugs-plugin-" + version + ".jar"),
+        Files.copy(
+                pluginJar,
+                dir.resolve("numlint-spotbugs-plugin-" + version + ".jar"),
                 StandardCopyOption.REPLACE_EXISTING);
-        Files.writeString(dir.resolve("numlint-spotbugs-plugin-" + version + ".pom"), """
+        Files.writeString(
+                dir.resolve("numlint-spotbugs-plugin-" + version + ".pom"),
+                """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
                   <groupId>dev.numlint</groupId><artifactId>numlint-spotbugs-plugin</artifactId><version>%s</version>
                 </project>
-                """.formatted(version), StandardCharsets.UTF_8);
+                """
+                        .formatted(version),
+                StandardCharsets.UTF_8);
 
         // remote repositories of the nested build: the user's local repository as a file:// remote first (so the
         // test runs offline once the artifacts were fetched), then Maven Central
-        Path home = Path.of(System.getProperty("numlint.localRepository",
-                System.getProperty("user.home") + "/.m2/repository")).toAbsolutePath();
+        Path home = Path.of(System.getProperty(
+                        "numlint.localRepository", System.getProperty("user.home") + "/.m2/repository"))
+                .toAbsolutePath();
         Path settings = work.resolve("settings.xml");
-        Files.writeString(settings, """
+        Files.writeString(
+                settings,
+                """
                 <settings>
                   <profiles><profile><id>home</id>
                     <repositories><repository><id>home</id><url>%1$s</url>
@@ -83,13 +95,23 @@ class SpotBugsEndToEndIT {
                   </profile></profiles>
                   <activeProfiles><activeProfile>home</activeProfile></activeProfiles>
                 </settings>
-                """.formatted(home.toUri()), StandardCharsets.UTF_8);
+                """
+                        .formatted(home.toUri()),
+                StandardCharsets.UTF_8);
 
-        List<String> cmd = new ArrayList<>(List.of(mvn(), "-B", "-s", settings.toAbsolutePath().toString(),
-                "-Dmaven.repo.local=" + repo, "compile", "spotbugs:spotbugs"));
+        List<String> cmd = new ArrayList<>(List.of(
+                mvn(),
+                "-B",
+                "-s",
+                settings.toAbsolutePath().toString(),
+                "-Dmaven.repo.local=" + repo,
+                "compile",
+                "spotbugs:spotbugs"));
         Path log = work.resolve("build.log");
         int rc = run(cmd, project, log, 300);
-        assertThat(rc).as("nested Maven build; log: " + log.toAbsolutePath() + "\n" + tail(log)).isZero();
+        assertThat(rc)
+                .as("nested Maven build; log: " + log.toAbsolutePath() + "\n" + tail(log))
+                .isZero();
 
         Path xml = project.resolve("target/spotbugsXml.xml");
         assertThat(xml).as("SpotBugs XML report\n" + tail(log)).isRegularFile();
@@ -105,15 +127,25 @@ class SpotBugsEndToEndIT {
         assertThat(compiled).isNotEmpty();
 
         Path xml = work.resolve("spotbugs.xml");
-        List<String> cmd = List.of(java(), "-cp", spotbugsClasspath(), "edu.umd.cs.findbugs.FindBugs2",
-                "-effort:max", "-low", "-pluginList", pluginJar.toAbsolutePath().toString(), "-xml:withMessages",
-                "-output", xml.toAbsolutePath().toString(), classes.toAbsolutePath().toString());
+        List<String> cmd = List.of(
+                java(),
+                "-cp",
+                spotbugsClasspath(),
+                "edu.umd.cs.findbugs.FindBugs2",
+                "-effort:max",
+                "-low",
+                "-pluginList",
+                pluginJar.toAbsolutePath().toString(),
+                "-xml:withMessages",
+                "-output",
+                xml.toAbsolutePath().toString(),
+                classes.toAbsolutePath().toString());
         Path log = work.resolve("spotbugs.log");
         int rc = run(cmd, work, log, 180);
         assertThat(rc).as("SpotBugs CLI\n" + tail(log)).isZero();
         assertMatchesExpectations(xml, PROJECT_TEMPLATE.resolve("src/main/java"));
-        assertThat(Files.readString(xml)).contains("<LongMessage>NL001: (char) D2I of a double value without a range"
-                + " guard");
+        assertThat(Files.readString(xml))
+                .contains("<LongMessage>NL001: (char) D2I of a double value without a range" + " guard");
     }
 
     /** Compares the primary source lines of the numlint bug instances with the sources' inline expectations. */
@@ -134,19 +166,24 @@ class SpotBugsEndToEndIT {
                 }
             }
             assertThat(line).as("source line of " + b.getAttribute("type")).isNotNull();
-            actual.add(new Hit(line.getAttribute("sourcepath"), Integer.parseInt(line.getAttribute("start")),
+            actual.add(new Hit(
+                    line.getAttribute("sourcepath"),
+                    Integer.parseInt(line.getAttribute("start")),
                     b.getAttribute("abbrev")));
             assertThat(b.getAttribute("category")).isEqualTo("NUMLINT");
         }
         InlineExpectations exp = InlineExpectations.read(sources);
         assertThat(exp.expected()).hasSizeGreaterThanOrEqualTo(5);
-        assertThat(exp.compare(actual)).as("findings in " + xml + " vs inline expectations").isEmpty();
+        assertThat(exp.compare(actual))
+                .as("findings in " + xml + " vs inline expectations")
+                .isEmpty();
         assertThat(new TreeSet<>(actual)).hasSameSizeAs(actual);
     }
 
     private static String mvn() {
         String home = System.getProperty("numlint.mavenHome");
-        boolean windows = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("win");
+        boolean windows =
+                System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("win");
         if (home != null && !home.isBlank() && !home.startsWith("$")) {
             Path p = Path.of(home, "bin", windows ? "mvn.cmd" : "mvn");
             if (Files.isRegularFile(p)) {
@@ -178,8 +215,11 @@ class SpotBugsEndToEndIT {
     private static int run(List<String> cmd, Path dir, Path log, int timeoutSeconds)
             throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("timed out after " + timeoutSeconds + " s: " + cmd + "\n" + tail(log));

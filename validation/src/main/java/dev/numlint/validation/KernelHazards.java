@@ -22,15 +22,13 @@ import java.util.Set;
  * validates a hazard the scan does not report.
  */
 public final class KernelHazards {
-    private KernelHazards() {
-    }
+    private KernelHazards() {}
 
     /** Minimum trip count for NL004 when no configuration is passed (the catalog's default). */
     static final int NL004_MIN_TRIP_COUNT = 16;
 
     /** One rule's first evidence in a kernel: PTX line, instruction text and source position (file:line:col). */
-    public record Hit(String rule, int line, String text, String source, int sourceLine, int sourceColumn) {
-    }
+    public record Hit(String rule, int line, String text, String source, int sourceLine, int sourceColumn) {}
 
     /** Hazards of kernel in m, by rule id; fastMath: the file is built with --use_fast_math. */
     public static Map<String, Hit> of(PtxModule m, String kernel, boolean fastMath) {
@@ -47,9 +45,18 @@ public final class KernelHazards {
             for (PtxHit h : PtxRules.check(f, settings, id -> true)) {
                 Instruction at = h.at();
                 SourcePos p = at.loc() == null ? null : at.loc().userPos();
-                String text = at.text() == null ? at.opcode() : at.text().replaceAll("\\s+", " ").trim();
-                hits.putIfAbsent(h.ruleId(), new Hit(h.ruleId(), at.ptxLine(), text,
-                        p == null || p.line() <= 0 ? null : p.file(), p == null ? 0 : p.line(), p == null ? 0 : p.column()));
+                String text = at.text() == null
+                        ? at.opcode()
+                        : at.text().replaceAll("\\s+", " ").trim();
+                hits.putIfAbsent(
+                        h.ruleId(),
+                        new Hit(
+                                h.ruleId(),
+                                at.ptxLine(),
+                                text,
+                                p == null || p.line() <= 0 ? null : p.file(),
+                                p == null ? 0 : p.line(),
+                                p == null ? 0 : p.column()));
             }
             for (Instruction in : f.instructions()) {
                 if (!in.opcode().equals("call")) continue;

@@ -83,8 +83,10 @@ public final class Nvcc {
         List<Path> r = rootsFor(cu);
         PtxCompiler c = compilers.computeIfAbsent(r, k -> new PtxCompiler(nvcc, ptxCache, k, Duration.ofSeconds(300)));
         Path abs = cu.toAbsolutePath().normalize();
-        String shown = abs.getFileName() == null ? abs.toString() : abs.getFileName().toString();
-        for (Path root : r) if (abs.startsWith(root)) shown = root.relativize(abs).toString().replace('\\', '/');
+        String shown =
+                abs.getFileName() == null ? abs.toString() : abs.getFileName().toString();
+        for (Path root : r)
+            if (abs.startsWith(root)) shown = root.relativize(abs).toString().replace('\\', '/');
         PtxCompiler.Result res = c.compile(cu, arch, flags, shown);
         List<String> notes = new ArrayList<>();
         String error = null;

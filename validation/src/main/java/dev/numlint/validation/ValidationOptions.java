@@ -9,13 +9,18 @@ import java.util.Set;
 /** Options of {@link Validator#validate}. Public fields with defaults; the CLI sets them from its flags. */
 public final class ValidationOptions {
     /** Whether to use a GPU executor: AUTO (if one is found), OFF (CPU interpreter only), REQUIRE (fail otherwise). */
-    public enum GpuMode { AUTO, OFF, REQUIRE }
+    public enum GpuMode {
+        AUTO,
+        OFF,
+        REQUIRE
+    }
 
     public GpuMode gpu = GpuMode.AUTO;
     /** YAML spec file (kernels, launch, parameters); null: infer from the PTX. */
     public Path spec;
     /** Number of input sets per kernel. */
     public int inputs = 4;
+
     public long seed = 1;
     /** Validate every kernel, not only those with hazards. */
     public boolean allKernels;
@@ -29,6 +34,7 @@ public final class ValidationOptions {
     public List<Path> roots = new ArrayList<>();
     /** The PTX cache, also holding nvcc's temporary files (null: the default cache directory). */
     public Path cacheDir;
+
     public String arch = "compute_90";
     /**
      * Directory of prebuilt PTX variants ({@link VariantCache}): read before nvcc is run, written after; with it a

@@ -16,8 +16,8 @@ import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.interp.PtxText;
 import dev.numlint.validation.report.Agreement;
 import dev.numlint.validation.report.Attribution;
-import dev.numlint.validation.report.GpuKernelResult;
 import dev.numlint.validation.report.FindingResult;
+import dev.numlint.validation.report.GpuKernelResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
 import dev.numlint.validation.report.VariantError;
@@ -61,7 +61,9 @@ public final class Validator {
      * context), so a fault in one kernel (sticky for its context) affects only that kernel.
      */
     private GpuExecutor gpu;
-    private java.util.function.Supplier<GpuExecutor> gpuFactory = () -> GpuExecutors.find().orElseThrow();
+
+    private java.util.function.Supplier<GpuExecutor> gpuFactory =
+            () -> GpuExecutors.find().orElseThrow();
     /** Why no GPU is used (null when one is). */
     private String gpuUnavailable;
 
@@ -80,8 +82,9 @@ public final class Validator {
      * As {@link #validate(List, ValidationOptions)} with the given source of GPU executors (one per kernel); null:
      * JCuda on device 0 when available.
      */
-    public static ValidationReport validate(List<Path> paths, ValidationOptions options,
-                                            java.util.function.Supplier<GpuExecutor> gpuFactory) throws IOException {
+    public static ValidationReport validate(
+            List<Path> paths, ValidationOptions options, java.util.function.Supplier<GpuExecutor> gpuFactory)
+            throws IOException {
         SpecFile spec = options.spec != null ? SpecFile.read(options.spec) : new SpecFile();
         Validator v = new Validator(options, spec);
         if (gpuFactory != null) v.gpuFactory = gpuFactory;
@@ -116,7 +119,9 @@ public final class Validator {
                 r.environment.put("gpu", "used");
                 r.environment.putAll(v.gpu.facts());
                 r.environment.put("gpuTimedRepeats", Integer.toString(options.gpuRepeats));
-                r.environment.put("gpuIsolation", "one executor (CUDA context) per kernel: a fault is reported on its kernel only");
+                r.environment.put(
+                        "gpuIsolation",
+                        "one executor (CUDA context) per kernel: a fault is reported on its kernel only");
                 v.gpu.close();
             } else {
                 r.environment.put("gpu", "not used: " + v.gpuUnavailable);
@@ -125,9 +130,15 @@ public final class Validator {
             r.environment.put("asBuiltFlags", String.join(" ", options.buildFlags));
             r.environment.put("strictFlags", String.join(" ", STRICT_FLAGS));
             if (v.cache != null && v.cache.nvccVersion().isPresent()) {
-                r.environment.put("nvcc", v.cache.nvccVersion().get() + " (built the prebuilt variants in " + options.variantCache + ")");
-                if (v.nvcc.isPresent()) r.environment.put("nvccOnThisHost", v.nvcc.get().version() + " (used only for variants missing from the cache)");
-            } else if (v.nvcc.isPresent()) r.environment.put("nvcc", v.nvcc.get().version());
+                r.environment.put(
+                        "nvcc",
+                        v.cache.nvccVersion().get() + " (built the prebuilt variants in " + options.variantCache + ")");
+                if (v.nvcc.isPresent())
+                    r.environment.put(
+                            "nvccOnThisHost",
+                            v.nvcc.get().version() + " (used only for variants missing from the cache)");
+            } else if (v.nvcc.isPresent())
+                r.environment.put("nvcc", v.nvcc.get().version());
             else r.environment.put("nvcc", "not found");
             for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
         } finally {
@@ -153,7 +164,9 @@ public final class Validator {
             Optional<String> hit = cache.get(file, o.arch, flags);
             if (hit.isPresent()) return new Nvcc.Result(hit.get(), null);
         }
-        if (nvcc.isEmpty()) return new Nvcc.Result(null, "nvcc not found and no prebuilt variant for flags " + flags + " in the variant cache");
+        if (nvcc.isEmpty())
+            return new Nvcc.Result(
+                    null, "nvcc not found and no prebuilt variant for flags " + flags + " in the variant cache");
         Nvcc.Result r = nvcc.get().compile(file, flags);
         if (cache != null && r.ptx != null) cache.put(file, o.arch, flags, r.ptx);
         return r;
@@ -188,8 +201,11 @@ public final class Validator {
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
                 try (Stream<Path> s = Files.walk(p)) {
-                    out.addAll(s.filter(f -> Files.isRegularFile(f) && (f.toString().endsWith(".cu") || f.toString().endsWith(".ptx")))
-                            .sorted().collect(Collectors.toList()));
+                    out.addAll(s.filter(f -> Files.isRegularFile(f)
+                                    && (f.toString().endsWith(".cu")
+                                            || f.toString().endsWith(".ptx")))
+                            .sorted()
+                            .collect(Collectors.toList()));
                 }
             } else out.add(p);
         }
@@ -221,8 +237,12 @@ public final class Validator {
         boolean fmad = true, approxDiv = false, approxSqrt = false, ftz = false;
         for (String f : flags) {
             String x = f.replaceFirst("^--?", "");
-            if (x.equals("use_fast_math") || x.equals("use-fast-math")) { fmad = true; approxDiv = true; approxSqrt = true; ftz = true; }
-            else if (x.startsWith("fmad=")) fmad = x.endsWith("true");
+            if (x.equals("use_fast_math") || x.equals("use-fast-math")) {
+                fmad = true;
+                approxDiv = true;
+                approxSqrt = true;
+                ftz = true;
+            } else if (x.startsWith("fmad=")) fmad = x.endsWith("true");
             else if (x.startsWith("prec-div=")) approxDiv = x.endsWith("false");
             else if (x.startsWith("prec-sqrt=")) approxSqrt = x.endsWith("false");
             else if (x.startsWith("ftz=")) ftz = x.endsWith("true");
@@ -237,8 +257,12 @@ public final class Validator {
         for (String s : STRICT_FLAGS) strict.add(s);
         v.add(new Variant("strict", null, strict, new Decoder.Options().contract(true)));
         boolean[] h = hazards(asBuilt);
-        String[][] single = {{"fmad=false", "NL003", "-fmad=false"}, {"prec-div=true", "NL002", "-prec-div=true"},
-                {"prec-sqrt=true", "NL006", "-prec-sqrt=true"}, {"ftz=false", "NL007", "-ftz=false"}};
+        String[][] single = {
+            {"fmad=false", "NL003", "-fmad=false"},
+            {"prec-div=true", "NL002", "-prec-div=true"},
+            {"prec-sqrt=true", "NL006", "-prec-sqrt=true"},
+            {"ftz=false", "NL007", "-ftz=false"}
+        };
         for (int i = 0; i < 4; i++) {
             if (!h[i]) continue;
             List<String> f = new ArrayList<>(asBuilt);
@@ -251,12 +275,35 @@ public final class Validator {
     private static List<Variant> ptxVariants(Map<String, KernelHazards.Hit> hits) {
         List<Variant> v = new ArrayList<>();
         v.add(new Variant("as-built", null, List.of(), new Decoder.Options().contract(true)));
-        v.add(new Variant("strict", null, List.of("ptx:unfuse-fma", "ptx:div.rn", "ptx:sqrt.rn", "ptx:no-ftz"),
-                new Decoder.Options().unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true)));
-        if (hits.containsKey("NL003")) v.add(new Variant("unfuse-fma", "NL003", List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
-        if (hits.containsKey("NL002")) v.add(new Variant("div.rn", "NL002", List.of("ptx:div.rn"), new Decoder.Options().contract(true).exactDiv(true)));
-        if (hits.containsKey("NL006")) v.add(new Variant("sqrt.rn", "NL006", List.of("ptx:sqrt.rn"), new Decoder.Options().contract(true).exactSqrt(true)));
-        if (hits.containsKey("NL007")) v.add(new Variant("no-ftz", "NL007", List.of("ptx:no-ftz"), new Decoder.Options().contract(true).noFtz(true)));
+        v.add(new Variant(
+                "strict",
+                null,
+                List.of("ptx:unfuse-fma", "ptx:div.rn", "ptx:sqrt.rn", "ptx:no-ftz"),
+                new Decoder.Options()
+                        .unfuseFma(true)
+                        .exactDiv(true)
+                        .exactSqrt(true)
+                        .noFtz(true)));
+        if (hits.containsKey("NL003"))
+            v.add(new Variant("unfuse-fma", "NL003", List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
+        if (hits.containsKey("NL002"))
+            v.add(new Variant(
+                    "div.rn",
+                    "NL002",
+                    List.of("ptx:div.rn"),
+                    new Decoder.Options().contract(true).exactDiv(true)));
+        if (hits.containsKey("NL006"))
+            v.add(new Variant(
+                    "sqrt.rn",
+                    "NL006",
+                    List.of("ptx:sqrt.rn"),
+                    new Decoder.Options().contract(true).exactSqrt(true)));
+        if (hits.containsKey("NL007"))
+            v.add(new Variant(
+                    "no-ftz",
+                    "NL007",
+                    List.of("ptx:no-ftz"),
+                    new Decoder.Options().contract(true).noFtz(true)));
         return v;
     }
 
@@ -292,7 +339,8 @@ public final class Validator {
             variants = null;
         } else {
             if (nvcc.isEmpty() && cache == null) {
-                out.add(failure(file, "*", "nvcc not found (put it on PATH, give a variant cache, or validate the .ptx)"));
+                out.add(failure(
+                        file, "*", "nvcc not found (put it on PATH, give a variant cache, or validate the .ptx)"));
                 return out;
             }
             variants = cuVariants(o.buildFlags);
@@ -313,7 +361,8 @@ public final class Validator {
         }
         Map<String, Set<String>> flaggedHere = flaggedFor(file);
         for (PtxText.Func k : asBuilt.entries()) {
-            Map<String, KernelHazards.Hit> hits = KernelHazards.of(asBuilt.source, k.name, hazards(o.buildFlags)[3] && hazards(o.buildFlags)[1]);
+            Map<String, KernelHazards.Hit> hits =
+                    KernelHazards.of(asBuilt.source, k.name, hazards(o.buildFlags)[3] && hazards(o.buildFlags)[1]);
             Set<String> rules = flaggedHere == null ? null : flaggedHere.get(k.name);
             if (rules == null && flaggedHere != null) {
                 // analyzers name kernels as written in the source; PTX names C++ kernels mangled
@@ -324,16 +373,20 @@ public final class Validator {
             vs.get(0).module = asBuilt;
             vs.get(0).ptx = asBuiltText;
             if (isPtx) for (Variant v : vs) v.module = asBuilt;
-            else for (Variant v : vs.subList(1, vs.size())) {
-                Nvcc.Result r = compile(file, v.flags);
-                if (r.ptx == null) { v.error = r.error; continue; }
-                try {
-                    v.module = PtxModelAdapter.read(r.ptx);
-                    v.ptx = r.ptx;
-                } catch (RuntimeException e) {
-                    v.error = "cannot read the PTX: " + e.getMessage();
+            else
+                for (Variant v : vs.subList(1, vs.size())) {
+                    Nvcc.Result r = compile(file, v.flags);
+                    if (r.ptx == null) {
+                        v.error = r.error;
+                        continue;
+                    }
+                    try {
+                        v.module = PtxModelAdapter.read(r.ptx);
+                        v.ptx = r.ptx;
+                    } catch (RuntimeException e) {
+                        v.error = "cannot read the PTX: " + e.getMessage();
+                    }
                 }
-            }
             KernelResult kr = kernel(file, asBuilt, k, hits, vs);
             kr.notes.addAll(toolchainNotes);
             out.add(kr);
@@ -375,7 +428,8 @@ public final class Validator {
         int n;
     }
 
-    private KernelResult kernel(Path file, PtxText.Module asBuilt, PtxText.Func k, Map<String, KernelHazards.Hit> hits, List<Variant> vs) {
+    private KernelResult kernel(
+            Path file, PtxText.Module asBuilt, PtxText.Func k, Map<String, KernelHazards.Hit> hits, List<Variant> vs) {
         KernelResult res = new KernelResult();
         res.file = file.toString();
         res.kernel = k.name;
@@ -390,7 +444,8 @@ public final class Validator {
             HostLaunch hl = hostLaunch(k.name);
             if (hl != null) HostLaunches.apply(hl, ks, res.launch, res.notes);
             else {
-                res.launch.put("source", "inferred from the PTX (no launch found in the host code; give one with --spec)");
+                res.launch.put(
+                        "source", "inferred from the PTX (no launch found in the host code; give one with --spec)");
                 for (ParamSpec ps : ks.params) res.launch.put(ps.name, "inferred: " + ps);
             }
         }
@@ -407,15 +462,21 @@ public final class Validator {
         try {
             for (Variant v : vs) {
                 if (v.module == null) continue;
-                if (v.module.func(k.name) == null) { v.error = "kernel missing from this build"; continue; }
+                if (v.module.func(k.name) == null) {
+                    v.error = "kernel missing from this build";
+                    continue;
+                }
                 progs.put(v.name, Decoder.decode(v.module, k.name, v.opts));
             }
             Variant strictV = vs.get(1);
             PtxText.Module strictM = strictV.module != null ? strictV.module : asBuilt;
             Decoder.Options ro = new Decoder.Options().reference(true);
-            if (vs.get(1).flags.stream().anyMatch(f -> f.startsWith("ptx:"))) ro.unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true);
+            if (vs.get(1).flags.stream().anyMatch(f -> f.startsWith("ptx:")))
+                ro.unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true);
             ref = Decoder.decode(strictM, k.name, ro);
-            if (nl001) host = Decoder.decode(asBuilt, k.name, new Decoder.Options().host(true).contract(true));
+            if (nl001)
+                host = Decoder.decode(
+                        asBuilt, k.name, new Decoder.Options().host(true).contract(true));
         } catch (Decoder.Unsupported e) {
             res.verdict = Verdict.NOT_RUNNABLE;
             res.reason = "unsupported: " + e.getMessage();
@@ -428,12 +489,14 @@ public final class Validator {
                 return res;
             }
             if ("bytes".equals(ps.kind) && ps.bytes == null) {
-                res.notes.add("aggregate parameter " + ps.name + " (" + ps.length + " bytes) passed as zeros; give its bytes in a spec file");
+                res.notes.add("aggregate parameter " + ps.name + " (" + ps.length
+                        + " bytes) passed as zeros; give its bytes in a spec file");
             }
         }
         Program asB = progs.get("as-built");
         if (!asB.approximate.isEmpty()) {
-            res.notes.add("approximate instructions modelled from their documented definitions, not bit-exact: " + String.join(", ", asB.approximate));
+            res.notes.add("approximate instructions modelled from their documented definitions, not bit-exact: "
+                    + String.join(", ", asB.approximate));
         }
         int n = ks.elements != null ? ks.elements : o.elements;
         long compared = 0, differing = 0, maxUlp = 0;
@@ -463,9 +526,13 @@ public final class Validator {
                     for (int small : new int[] {-1, 4, -4, 1}) {
                         ks.grid = new int[] {1, 1, 1};
                         for (ParamSpec ps : ks.params) { // 4: sizes other than the length; -4: every integer scalar
-                            if (!ps.isArray() && !ps.type.startsWith("f") && (ps.value != null || small == -4)) ps.value = (double) Math.abs(small);
+                            if (!ps.isArray() && !ps.type.startsWith("f") && (ps.value != null || small == -4))
+                                ps.value = (double) Math.abs(small);
                         }
-                        if (small == -1) for (ParamSpec ps : ks.params) if (!ps.isArray() && !ps.type.startsWith("f") && ps.value != null) ps.value = (double) InputInference.DEFAULT_INT_SCALAR;
+                        if (small == -1)
+                            for (ParamSpec ps : ks.params)
+                                if (!ps.isArray() && !ps.type.startsWith("f") && ps.value != null)
+                                    ps.value = (double) InputInference.DEFAULT_INT_SCALAR;
                         in = inputs(ks, n, dists.get(0), new SplittableRandom(o.seed * 1_000_003L + k.name.hashCode()));
                         try {
                             outs.put("as-built", run(asB, ks, in, false));
@@ -476,16 +543,18 @@ public final class Validator {
                         }
                     }
                     if (!ok) throw last;
-                    res.notes.add("the inferred 1-D launch faulted (" + first.getMessage() + "); ran as one block of " + ks.block[0]
-                            + " threads with parameters " + ks.params);
+                    res.notes.add("the inferred 1-D launch faulted (" + first.getMessage() + "); ran as one block of "
+                            + ks.block[0] + " threads with parameters " + ks.params);
                 }
                 for (Map.Entry<String, Program> e : progs.entrySet()) {
                     if (!e.getKey().equals("as-built")) outs.put(e.getKey(), run(e.getValue(), ks, in, false));
                 }
             } catch (KernelFault e) {
                 res.verdict = Verdict.NOT_RUNNABLE;
-                res.reason = "fault: " + e.getMessage() + (ks.source.startsWith("inferred") ? " (inputs inferred from the PTX: "
-                        + ks.params + "; give a spec file)" : " (launch from " + ks.source + ")")
+                res.reason = "fault: " + e.getMessage()
+                        + (ks.source.startsWith("inferred")
+                                ? " (inputs inferred from the PTX: " + ks.params + "; give a spec file)"
+                                : " (launch from " + ks.source + ")")
                         + (e.outOfBounds && gpu != null ? "; this launch is unsafe and was not run on the GPU" : "");
                 if (g != null) g.close(res);
                 return res;
@@ -509,7 +578,8 @@ public final class Validator {
                 double[] sv = st == null ? av : values(st.bytes.get(pi), t);
                 double[] rv = refOut.ref.containsKey(pi) ? refOut.ref.get(pi) : values(refOut.bytes.get(pi), t);
                 Map<String, double[]> vv = new LinkedHashMap<>();
-                for (String name : outs.keySet()) vv.put(name, values(outs.get(name).bytes.get(pi), t));
+                for (String name : outs.keySet())
+                    vv.put(name, values(outs.get(name).bytes.get(pi), t));
                 double[] hv = hostOut == null ? null : values(hostOut.bytes.get(pi), t);
                 for (int i = 0; i < av.length; i++) {
                     compared++;
@@ -526,13 +596,16 @@ public final class Validator {
                         long hu = ulp(hv[i], av[i], t);
                         if (hu != 0) {
                             hostDiff++;
-                            histo.computeIfAbsent("NL001", x -> new TreeMap<>()).merge(FindingResult.bucket(hu), 1L, Long::sum);
+                            histo.computeIfAbsent("NL001", x -> new TreeMap<>())
+                                    .merge(FindingResult.bucket(hu), 1L, Long::sum);
                         }
                     }
                     for (Variant v : vs) {
                         if (v.rule == null || !vv.containsKey(v.name)) continue;
                         long vu = ulp(av[i], vv.get(v.name)[i], t);
-                        if (vu != 0) histo.computeIfAbsent(v.rule, x -> new TreeMap<>()).merge(FindingResult.bucket(vu), 1L, Long::sum);
+                        if (vu != 0)
+                            histo.computeIfAbsent(v.rule, x -> new TreeMap<>())
+                                    .merge(FindingResult.bucket(vu), 1L, Long::sum);
                     }
                     for (Map.Entry<String, double[]> ev : err.entrySet()) {
                         double x = vv.get(ev.getKey())[i];
@@ -576,7 +649,8 @@ public final class Validator {
             double ma = ea[3] == 0 ? 0 : ea[2] / ea[3], ms = es[3] == 0 ? 0 : es[2] / es[3];
             res.closerToReference = ma < ms ? "as-built" : ms < ma ? "strict" : "equal";
         }
-        for (Variant v : vs) if (removes.containsKey(v.name)) res.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
+        for (Variant v : vs)
+            if (removes.containsKey(v.name)) res.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
         if (host != null) res.attribution.add(new Attribution("NL001", "host-x86", hostDiff));
         if (g != null) g.finish(res, vs);
         long gDiff = res.gpu != null ? res.gpu.elementsDiffering : 0;
@@ -606,15 +680,33 @@ public final class Validator {
             res.findings.add(f);
         }
         res.reason = confirmed
-                ? String.join("; ", java.util.stream.Stream.of(
-                        differing > 0 ? differing + " of " + compared + " output elements differ between the as-built and the IEEE-strict build" : null,
-                        hostDiff > 0 ? "host (x86) vs GPU conversion: " + hostDiff + " of " + compared + " elements differ between the GPU's float-to-unsigned conversion and the x86 one"
-                                + (differing == 0 ? " (as-built and IEEE-strict GPU builds agree)" : "") : null,
-                        gDiff > 0 ? "on the GPU " + gDiff + " elements differ between the as-built and the IEEE-strict build"
-                                + (differing == 0 ? " (not on the CPU interpreter)" : "") : null).filter(java.util.Objects::nonNull).toList())
+                ? String.join(
+                        "; ",
+                        java.util.stream.Stream.of(
+                                        differing > 0
+                                                ? differing + " of " + compared
+                                                        + " output elements differ between the as-built and the IEEE-strict build"
+                                                : null,
+                                        hostDiff > 0
+                                                ? "host (x86) vs GPU conversion: " + hostDiff + " of " + compared
+                                                        + " elements differ between the GPU's float-to-unsigned conversion and the x86 one"
+                                                        + (differing == 0
+                                                                ? " (as-built and IEEE-strict GPU builds agree)"
+                                                                : "")
+                                                : null,
+                                        gDiff > 0
+                                                ? "on the GPU " + gDiff
+                                                        + " elements differ between the as-built and the IEEE-strict build"
+                                                        + (differing == 0 ? " (not on the CPU interpreter)" : "")
+                                                : null)
+                                .filter(java.util.Objects::nonNull)
+                                .toList())
                 : "as-built and strict outputs identical on " + sets + (sets == 1 ? " input set (" : " input sets (")
-                        + java.util.stream.IntStream.range(0, sets).mapToObj(i -> dists.get(i % dists.size()).toString()).distinct()
-                        .collect(Collectors.joining(", ")) + ")";
+                        + java.util.stream.IntStream.range(0, sets)
+                                .mapToObj(i -> dists.get(i % dists.size()).toString())
+                                .distinct()
+                                .collect(Collectors.joining(", "))
+                        + ")";
         return res;
     }
 
@@ -637,8 +729,15 @@ public final class Validator {
             for (Variant v : vs) if (v.rule != null) removes.put(v.name, 0L);
         }
 
-        void run(int set, String kernel, KernelSpec ks, InputSet in, List<Variant> vs, Map<String, Program> progs,
-                 Map<String, Outputs> outs, Outputs refOut) {
+        void run(
+                int set,
+                String kernel,
+                KernelSpec ks,
+                InputSet in,
+                List<Variant> vs,
+                Map<String, Program> progs,
+                Map<String, Outputs> outs,
+                Outputs refOut) {
             List<Object> args = new ArrayList<>();
             for (Object a : in.args) args.add(a instanceof Aggregate ag ? new GpuExecutor.Bytes(ag.bytes) : a);
             Map<String, Map<Integer, byte[]>> gout = new LinkedHashMap<>();
@@ -657,8 +756,15 @@ public final class Validator {
                 }
                 try {
                     if (ex == null) ex = gpuFactory.get();
-                    GpuExecutor.Result r = ex.run(v.ptx, kernel, ks.gridFor(in.n), KernelSpec.pad(ks.block), ks.sharedBytes,
-                            args, sizes, o.gpuRepeats);
+                    GpuExecutor.Result r = ex.run(
+                            v.ptx,
+                            kernel,
+                            ks.gridFor(in.n),
+                            KernelSpec.pad(ks.block),
+                            ks.sharedBytes,
+                            args,
+                            sizes,
+                            o.gpuRepeats);
                     gout.put(v.name, r.buffers());
                     List<Float> t = times.computeIfAbsent(v.name, x -> new ArrayList<>());
                     for (float f : r.kernelMillis()) t.add(f);
@@ -675,7 +781,8 @@ public final class Validator {
                 int w = size(t);
                 double[] rv = refOut.ref.containsKey(pi) ? refOut.ref.get(pi) : values(refOut.bytes.get(pi), t);
                 for (Map.Entry<String, Map<Integer, byte[]>> gv : gout.entrySet()) {
-                    byte[] gb = gv.getValue().get(pi), cb = outs.get(gv.getKey()).bytes.get(pi);
+                    byte[] gb = gv.getValue().get(pi),
+                            cb = outs.get(gv.getKey()).bytes.get(pi);
                     Agreement ag = agree.computeIfAbsent(gv.getKey(), Agreement::new);
                     double[] gvals = values(gb, t), cvals = values(cb, t);
                     double[] acc = err.computeIfAbsent(gv.getKey(), x -> new double[3]);
@@ -683,8 +790,9 @@ public final class Validator {
                         ag.elementsCompared++;
                         if (!java.util.Arrays.equals(gb, i * w, i * w + w, cb, i * w, i * w + w)) {
                             if (ag.elementsDiffering++ == 0) {
-                                ag.firstDifference = "input set " + set + ", parameter " + ks.params.get(pi).name + ", element " + i
-                                        + ": gpu " + show(gb, i, t) + ", cpu-interpreter " + show(cb, i, t);
+                                ag.firstDifference =
+                                        "input set " + set + ", parameter " + ks.params.get(pi).name + ", element " + i
+                                                + ": gpu " + show(gb, i, t) + ", cpu-interpreter " + show(cb, i, t);
                             }
                         }
                         double abs = Math.abs(gvals[i] - rv[i]);
@@ -745,7 +853,8 @@ public final class Validator {
                 gr.closerToReference = ma < ms ? "as-built" : ms < ma ? "strict" : "equal";
             }
             for (Variant v : vs) {
-                if (removes.containsKey(v.name) && err.containsKey(v.name)) gr.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
+                if (removes.containsKey(v.name) && err.containsKey(v.name))
+                    gr.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
             }
             for (Map.Entry<String, Agreement> e : agree.entrySet()) {
                 Agreement a = e.getValue();
@@ -754,21 +863,30 @@ public final class Validator {
                         gr.strictAgreement = a;
                         if (a.elementsDiffering > 0) {
                             a.note = "interpreter/launch discrepancy: the IEEE-strict build must agree bit for bit";
-                            res.notes.add("GPU and CPU interpreter disagree on " + a.elementsDiffering + " of " + a.elementsCompared
-                                    + " elements of the IEEE-strict build (first: " + a.firstDifference + ")");
+                            res.notes.add("GPU and CPU interpreter disagree on " + a.elementsDiffering + " of "
+                                    + a.elementsCompared + " elements of the IEEE-strict build (first: "
+                                    + a.firstDifference + ")");
                         } else a.note = "bit-exact";
                         break;
                     case "as-built":
                         gr.asBuiltAgreement = a;
-                        a.note = a.elementsDiffering == 0 ? "bit-exact"
+                        a.note = a.elementsDiffering == 0
+                                ? "bit-exact"
                                 : "differences expected only from approximate instructions (modelled, not bit-exact in the interpreter)";
                         break;
                     default:
-                        a.note = a.elementsDiffering == 0 ? "bit-exact" : "differences expected only from approximate instructions";
+                        a.note = a.elementsDiffering == 0
+                                ? "bit-exact"
+                                : "differences expected only from approximate instructions";
                         gr.variantAgreement.add(a);
                 }
             }
-            if (!failed.isEmpty()) gr.reason = String.join("; ", failed.entrySet().stream().map(x -> x.getKey() + ": " + x.getValue()).toList());
+            if (!failed.isEmpty())
+                gr.reason = String.join(
+                        "; ",
+                        failed.entrySet().stream()
+                                .map(x -> x.getKey() + ": " + x.getValue())
+                                .toList());
             for (VariantError ve : res.variants) {
                 double[] acc = err.get(ve.variant);
                 if (acc != null) {
@@ -813,10 +931,18 @@ public final class Validator {
 
     private static int size(String t) {
         switch (t) {
-            case "u8": case "s8": return 1;
-            case "u16": case "s16": return 2;
-            case "u64": case "s64": case "f64": return 8;
-            default: return 4;
+            case "u8":
+            case "s8":
+                return 1;
+            case "u16":
+            case "s16":
+                return 2;
+            case "u64":
+            case "s64":
+            case "f64":
+                return 8;
+            default:
+                return 4;
         }
     }
 
@@ -829,14 +955,17 @@ public final class Validator {
                 int len = ps.length != null ? ps.length : n;
                 ByteBuffer b = ByteBuffer.allocate(len * size(ps.type)).order(ByteOrder.LITTLE_ENDIAN);
                 if (ps.isInput()) {
-                    Distribution d = ps.distribution != null ? ps.distribution : integer ? Distribution.uniform(0, Math.max(0, n - 1)) : dflt;
+                    Distribution d = ps.distribution != null
+                            ? ps.distribution
+                            : integer ? Distribution.uniform(0, Math.max(0, n - 1)) : dflt;
                     double[] v = d.sample(len, integer, rnd);
                     for (double x : v) put(b, ps.type, x);
                 }
                 in.args.add(b.array());
             } else if ("bytes".equals(ps.kind)) {
                 byte[] agg = new byte[ps.length == null ? 0 : ps.length];
-                if (ps.bytes != null) for (int i = 0; i < Math.min(agg.length, ps.bytes.length); i++) agg[i] = (byte) ps.bytes[i];
+                if (ps.bytes != null)
+                    for (int i = 0; i < Math.min(agg.length, ps.bytes.length); i++) agg[i] = (byte) ps.bytes[i];
                 in.args.add(new Aggregate(agg));
             } else {
                 double v;
@@ -851,20 +980,38 @@ public final class Validator {
 
     private static void put(ByteBuffer b, String t, double x) {
         switch (t) {
-            case "f32": b.putFloat((float) x); break;
-            case "f64": b.putDouble(x); break;
-            case "u8": case "s8": b.put((byte) (long) x); break;
-            case "u16": case "s16": b.putShort((short) (long) x); break;
-            case "u64": case "s64": b.putLong((long) x); break;
-            default: b.putInt((int) (long) x); break;
+            case "f32":
+                b.putFloat((float) x);
+                break;
+            case "f64":
+                b.putDouble(x);
+                break;
+            case "u8":
+            case "s8":
+                b.put((byte) (long) x);
+                break;
+            case "u16":
+            case "s16":
+                b.putShort((short) (long) x);
+                break;
+            case "u64":
+            case "s64":
+                b.putLong((long) x);
+                break;
+            default:
+                b.putInt((int) (long) x);
+                break;
         }
     }
 
     private static long bits(String t, double v) {
         switch (t) {
-            case "f32": return Float.floatToRawIntBits((float) v) & 0xFFFFFFFFL;
-            case "f64": return Double.doubleToRawLongBits(v);
-            default: return (long) v;
+            case "f32":
+                return Float.floatToRawIntBits((float) v) & 0xFFFFFFFFL;
+            case "f64":
+                return Double.doubleToRawLongBits(v);
+            default:
+                return (long) v;
         }
     }
 
@@ -899,15 +1046,34 @@ public final class Validator {
         double[] v = new double[n];
         for (int i = 0; i < n; i++) {
             switch (t) {
-                case "f32": v[i] = bb.getFloat(); break;
-                case "f64": v[i] = bb.getDouble(); break;
-                case "u8": v[i] = bb.get() & 0xFF; break;
-                case "s8": v[i] = bb.get(); break;
-                case "u16": v[i] = bb.getShort() & 0xFFFF; break;
-                case "s16": v[i] = bb.getShort(); break;
-                case "u32": v[i] = bb.getInt() & 0xFFFFFFFFL; break;
-                case "u64": case "s64": v[i] = bb.getLong(); break;
-                default: v[i] = bb.getInt(); break;
+                case "f32":
+                    v[i] = bb.getFloat();
+                    break;
+                case "f64":
+                    v[i] = bb.getDouble();
+                    break;
+                case "u8":
+                    v[i] = bb.get() & 0xFF;
+                    break;
+                case "s8":
+                    v[i] = bb.get();
+                    break;
+                case "u16":
+                    v[i] = bb.getShort() & 0xFFFF;
+                    break;
+                case "s16":
+                    v[i] = bb.getShort();
+                    break;
+                case "u32":
+                    v[i] = bb.getInt() & 0xFFFFFFFFL;
+                    break;
+                case "u64":
+                case "s64":
+                    v[i] = bb.getLong();
+                    break;
+                default:
+                    v[i] = bb.getInt();
+                    break;
             }
         }
         return v;
@@ -915,9 +1081,12 @@ public final class Validator {
 
     static long ulp(double a, double b, String t) {
         switch (t) {
-            case "f32": return Ulp.distance((float) a, (float) b);
-            case "f64": return Ulp.distance(a, b);
-            default: return (long) Math.abs(a - b);
+            case "f32":
+                return Ulp.distance((float) a, (float) b);
+            case "f64":
+                return Ulp.distance(a, b);
+            default:
+                return (long) Math.abs(a - b);
         }
     }
 }

@@ -34,7 +34,8 @@ public final class VariantCache {
                 md.update((byte) 0);
                 md.update(f.getBytes(StandardCharsets.UTF_8));
             }
-            return cu.getFileName() + "-" + HexFormat.of().formatHex(md.digest()).substring(0, 20) + ".ptx";
+            return cu.getFileName() + "-"
+                    + HexFormat.of().formatHex(md.digest()).substring(0, 20) + ".ptx";
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -61,7 +62,9 @@ public final class VariantCache {
     public Optional<String> nvccVersion() {
         try {
             Path p = dir.resolve(VERSION_FILE);
-            return Files.isRegularFile(p) ? Optional.of(Files.readString(p, StandardCharsets.UTF_8).trim()) : Optional.empty();
+            return Files.isRegularFile(p)
+                    ? Optional.of(Files.readString(p, StandardCharsets.UTF_8).trim())
+                    : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }

@@ -1,11 +1,11 @@
 package dev.numlint.bench;
 
-import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.Validator;
 import dev.numlint.validation.interp.Decoder;
 import dev.numlint.validation.interp.Launch;
 import dev.numlint.validation.interp.Program;
+import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.interp.PtxText;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
@@ -45,7 +45,10 @@ public final class ValidationThroughput {
         for (int rep = 0; rep < rates.length + 3; rep++) {
             Launch l = new Launch(p);
             long x = l.alloc(xb.array()), y = l.alloc(new byte[4 * n]);
-            l.param(0, x); l.param(1, y); l.param(2, n); l.param(3, iters);
+            l.param(0, x);
+            l.param(1, y);
+            l.param(2, n);
+            l.param(3, iters);
             long t0 = System.nanoTime();
             l.run(new int[] {n / 256, 1, 1}, new int[] {256, 1, 1}, 0, Long.MAX_VALUE);
             long dt = System.nanoTime() - t0;
@@ -55,9 +58,15 @@ public final class ValidationThroughput {
         Arrays.sort(rates);
         System.out.println("| benchmark | value | unit |");
         System.out.println("|---|---|---|");
-        System.out.printf("| arith_loop: instructions per launch (%d threads x %d iterations) | %d | instructions |%n", n, iters, instr);
-        System.out.printf("| arith_loop: interpreted PTX instructions/s, one core (median of 7) | %.1f | million/s |%n", rates[rates.length / 2] / 1e6);
-        System.out.printf("| arith_loop: interpreted PTX instructions/s, one core (best of 7) | %.1f | million/s |%n", rates[rates.length - 1] / 1e6);
+        System.out.printf(
+                "| arith_loop: instructions per launch (%d threads x %d iterations) | %d | instructions |%n",
+                n, iters, instr);
+        System.out.printf(
+                "| arith_loop: interpreted PTX instructions/s, one core (median of 7) | %.1f | million/s |%n",
+                rates[rates.length / 2] / 1e6);
+        System.out.printf(
+                "| arith_loop: interpreted PTX instructions/s, one core (best of 7) | %.1f | million/s |%n",
+                rates[rates.length - 1] / 1e6);
 
         Path dir = Files.createTempDirectory("numlint-bench");
         Path ptx = dir.resolve("axpb.ptx");
@@ -78,9 +87,16 @@ public final class ValidationThroughput {
             k = r.kernels.get(0);
         }
         Arrays.sort(secs);
-        System.out.printf("| validate axpb: %d builds (%s) + reference, %d input sets x %d elements (median of 3) | %.2f | s |%n",
-                k.variants.size(), String.join(", ", k.variants.stream().map(v -> v.variant).toArray(String[]::new)), o.inputs, o.elements, secs[1]);
-        System.out.printf("| validate axpb: verdict %s, %d of %d elements differ, max %d ulp | | |%n", k.verdict.text(), k.elementsDiffering, k.elementsCompared, k.maxUlp);
+        System.out.printf(
+                "| validate axpb: %d builds (%s) + reference, %d input sets x %d elements (median of 3) | %.2f | s |%n",
+                k.variants.size(),
+                String.join(", ", k.variants.stream().map(v -> v.variant).toArray(String[]::new)),
+                o.inputs,
+                o.elements,
+                secs[1]);
+        System.out.printf(
+                "| validate axpb: verdict %s, %d of %d elements differ, max %d ulp | | |%n",
+                k.verdict.text(), k.elementsDiffering, k.elementsCompared, k.maxUlp);
         Files.deleteIfExists(ptx);
         Files.deleteIfExists(dir);
     }

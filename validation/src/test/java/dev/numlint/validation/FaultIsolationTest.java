@@ -49,8 +49,15 @@ class FaultIsolationTest {
         }
 
         @Override
-        public Result run(String ptx, String kernel, int[] grid, int[] block, int sharedBytes, List<Object> args,
-                          int[] paramSizes, int timedRepeats) {
+        public Result run(
+                String ptx,
+                String kernel,
+                int[] grid,
+                int[] block,
+                int sharedBytes,
+                List<Object> args,
+                int[] paramSizes,
+                int timedRepeats) {
             if (sticky != null) throw new IllegalStateException(sticky + " (sticky: reported again)");
             if (kernel.equals("bad")) {
                 sticky = "CUDA_ERROR_ILLEGAL_ADDRESS";
@@ -64,14 +71,15 @@ class FaultIsolationTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     private static ValidationReport run(Path dir, Supplier<GpuExecutor> factory) throws Exception {
         Path ptx = dir.resolve("two.ptx");
-        Files.writeString(ptx, ".version 8.0\n.target sm_90\n.address_size 64\n" + KERNEL.replace("NAME", "bad")
-                + KERNEL.replace("NAME", "good"));
+        Files.writeString(
+                ptx,
+                ".version 8.0\n.target sm_90\n.address_size 64\n" + KERNEL.replace("NAME", "bad")
+                        + KERNEL.replace("NAME", "good"));
         ValidationOptions o = new ValidationOptions();
         o.allKernels = true;
         o.inputs = 2;

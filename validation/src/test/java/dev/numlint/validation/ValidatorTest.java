@@ -39,7 +39,10 @@ class ValidatorTest {
         assertThat(sq.elementsCompared).isEqualTo(3 * 2048);
         assertThat(sq.elementsDiffering).isPositive();
         assertThat(sq.attribution).extracting(a -> a.rule).contains("NL003");
-        Attribution fma = sq.attribution.stream().filter(a -> a.rule.equals("NL003")).findFirst().orElseThrow();
+        Attribution fma = sq.attribution.stream()
+                .filter(a -> a.rule.equals("NL003"))
+                .findFirst()
+                .orElseThrow();
         assertThat(fma.elementsDiffering).isEqualTo(sq.elementsDiffering); // unfusing alone removes every difference
         assertThat(sq.closerToReference).isEqualTo("as-built"); // one rounding instead of two
         KernelResult cast = kernel(r, "to_ushort");
@@ -62,7 +65,9 @@ class ValidatorTest {
         System.out.println(JsonReportWriter.toJson(r));
         KernelResult sq = kernel(r, "square_plus");
         assertThat(sq.verdict).isEqualTo(Verdict.CONFIRMED);
-        assertThat(sq.variants).extracting(v -> v.variant).contains("as-built", "strict", "fmad=false", "prec-div=true", "ftz=false");
+        assertThat(sq.variants)
+                .extracting(v -> v.variant)
+                .contains("as-built", "strict", "fmad=false", "prec-div=true", "ftz=false");
         assertThat(sq.attribution).extracting(a -> a.rule).contains("NL003", "NL007");
     }
 
@@ -83,10 +88,18 @@ class ValidatorTest {
         // C(0,0) changes too (193239968 without fma, 193239984 with); row 1 is the same in both builds
         assertThat(mm.elementsDiffering).isEqualTo(2);
         assertThat(mm.maxUlp).isEqualTo(1); // 707054144 and 707054208 are neighbours (ulp 64)
-        assertThat(mm.attribution).extracting(a -> a.rule + ":" + a.elementsDiffering).containsExactly("NL003:2");
+        assertThat(mm.attribution)
+                .extracting(a -> a.rule + ":" + a.elementsDiffering)
+                .containsExactly("NL003:2");
         assertThat(mm.closerToReference).isEqualTo("as-built");
-        var asBuilt = mm.variants.stream().filter(v -> v.variant.equals("as-built")).findFirst().orElseThrow();
-        var strict = mm.variants.stream().filter(v -> v.variant.equals("strict")).findFirst().orElseThrow();
+        var asBuilt = mm.variants.stream()
+                .filter(v -> v.variant.equals("as-built"))
+                .findFirst()
+                .orElseThrow();
+        var strict = mm.variants.stream()
+                .filter(v -> v.variant.equals("strict"))
+                .findFirst()
+                .orElseThrow();
         // errors against the exact products 193239976, 707054166, 651015747, 2439498668:
         // as-built 8, 22, 3, 84; strict 8, 42, 3, 84
         assertThat(asBuilt.meanAbsError).isEqualTo((8 + 22 + 3 + 84) / 4.0);

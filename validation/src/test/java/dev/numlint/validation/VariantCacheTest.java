@@ -17,14 +17,19 @@ import org.junit.jupiter.api.io.TempDir;
 class VariantCacheTest {
     @Test
     void keysDependOnContentFlagsAndArchNotOnThePath(@TempDir Path tmp) throws Exception {
-        Path a = Files.createDirectories(tmp.resolve("a")).resolve("k.cu"), b = Files.createDirectories(tmp.resolve("b")).resolve("k.cu");
+        Path a = Files.createDirectories(tmp.resolve("a")).resolve("k.cu"),
+                b = Files.createDirectories(tmp.resolve("b")).resolve("k.cu");
         Files.writeString(a, "x");
         Files.writeString(b, "x");
-        assertThat(VariantCache.key(a, "compute_90", List.of())).isEqualTo(VariantCache.key(b, "compute_90", List.of()));
-        assertThat(VariantCache.key(a, "compute_90", List.of("-fmad=false"))).isNotEqualTo(VariantCache.key(a, "compute_90", List.of()));
-        assertThat(VariantCache.key(a, "compute_80", List.of())).isNotEqualTo(VariantCache.key(a, "compute_90", List.of()));
+        assertThat(VariantCache.key(a, "compute_90", List.of()))
+                .isEqualTo(VariantCache.key(b, "compute_90", List.of()));
+        assertThat(VariantCache.key(a, "compute_90", List.of("-fmad=false")))
+                .isNotEqualTo(VariantCache.key(a, "compute_90", List.of()));
+        assertThat(VariantCache.key(a, "compute_80", List.of()))
+                .isNotEqualTo(VariantCache.key(a, "compute_90", List.of()));
         Files.writeString(b, "y");
-        assertThat(VariantCache.key(a, "compute_90", List.of())).isNotEqualTo(VariantCache.key(b, "compute_90", List.of()));
+        assertThat(VariantCache.key(a, "compute_90", List.of()))
+                .isNotEqualTo(VariantCache.key(b, "compute_90", List.of()));
     }
 
     @Test
@@ -48,7 +53,10 @@ class VariantCacheTest {
         c.put(cu, o.arch, List.of("-fmad=false", "-lineinfo"), noFma);
         c.putNvccVersion("nvcc test version");
         ValidationReport r = Validator.validate(List.of(cu), o);
-        KernelResult k = r.kernels.stream().filter(x -> x.kernel.equals("square_plus")).findFirst().orElseThrow();
+        KernelResult k = r.kernels.stream()
+                .filter(x -> x.kernel.equals("square_plus"))
+                .findFirst()
+                .orElseThrow();
         assertThat(k.verdict).isEqualTo(Verdict.CONFIRMED);
         assertThat(k.attribution).anySatisfy(a -> {
             assertThat(a.rule).isEqualTo("NL003");

@@ -28,18 +28,36 @@ public final class ApproximateDivision implements CudaCheck {
             if (d.intrinsic() != null) {
                 Impact impact = Consequences.of(d.site(), out);
                 if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
-                String msg = RuleCatalog.get().rule("NL002").message("cuda-div-intrinsic", "expr",
-                        Consequences.quote(d.site().text()), "consequence",
-                        impact == null ? "it differs from the CPU's correctly rounded division" : "then " + impact.consequence());
+                String msg = RuleCatalog.get()
+                        .rule("NL002")
+                        .message(
+                                "cuda-div-intrinsic",
+                                "expr",
+                                Consequences.quote(d.site().text()),
+                                "consequence",
+                                impact == null
+                                        ? "it differs from the CPU's correctly rounded division"
+                                        : "then " + impact.consequence());
                 out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, null);
                 continue;
             }
-            if (!d.site().device() || out.build().effectivePrecDiv() || !lines.add(d.site().line())) continue;
-            FlagCitation fl = out.flag(x -> x.contains("prec-div") || x.contains("prec_div") || fastMath(x),
+            if (!d.site().device()
+                    || out.build().effectivePrecDiv()
+                    || !lines.add(d.site().line())) continue;
+            FlagCitation fl = out.flag(
+                    x -> x.contains("prec-div") || x.contains("prec_div") || fastMath(x),
                     Boolean.FALSE.equals(out.build().precDiv()) ? "-prec-div=false" : "--use_fast_math");
             Impact impact = Consequences.of(d.site(), out);
-            String msg = RuleCatalog.get().rule("NL002").message("cuda-div-flag", "expr", Consequences.quote(d.site().text()),
-                    "flag", fl.origin() != null ? fl.origin().flag() : fl.text(), "consequence", "then " + impact.consequence());
+            String msg = RuleCatalog.get()
+                    .rule("NL002")
+                    .message(
+                            "cuda-div-flag",
+                            "expr",
+                            Consequences.quote(d.site().text()),
+                            "flag",
+                            fl.origin() != null ? fl.origin().flag() : fl.text(),
+                            "consequence",
+                            "then " + impact.consequence());
             out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, fl);
         }
     }

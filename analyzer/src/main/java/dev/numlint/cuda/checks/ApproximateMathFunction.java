@@ -28,23 +28,67 @@ public final class ApproximateMathFunction implements CudaCheck {
             if (c.fastIntrinsic()) {
                 Impact impact = Consequences.of(c.site(), out);
                 if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
-                String consequence = impact == null ? "it differs from the CPU's " + c.base().substring(2)
+                String consequence = impact == null
+                        ? "it differs from the CPU's " + c.base().substring(2)
                         : "then " + impact.consequence();
-                out.report("NL006", facts.function, c.site(), cat.rule("NL006").message("cuda-fast-intrinsic", "expr", expr,
-                        "fn", c.base().substring(2), "consequence", consequence), Confidence.HIGH, impact, null);
+                out.report(
+                        "NL006",
+                        facts.function,
+                        c.site(),
+                        cat.rule("NL006")
+                                .message(
+                                        "cuda-fast-intrinsic",
+                                        "expr",
+                                        expr,
+                                        "fn",
+                                        c.base().substring(2),
+                                        "consequence",
+                                        consequence),
+                        Confidence.HIGH,
+                        impact,
+                        null);
             } else if (c.site().device() && out.build().effectiveFastMath() && c.fastMathTarget() != null) {
                 FlagCitation fl = out.flag(ApproximateDivision::fastMath, "--use_fast_math");
                 Impact impact = Consequences.of(c.site(), out);
-                out.report("NL006", facts.function, c.site(), cat.rule("NL006").message("cuda-fast-math", "expr", expr,
-                        "target", c.fastMathTarget(), "flag", fl.origin() != null ? fl.origin().flag() : fl.text(), "consequence", "then " + impact.consequence()),
-                        Confidence.HIGH, impact, fl);
+                out.report(
+                        "NL006",
+                        facts.function,
+                        c.site(),
+                        cat.rule("NL006")
+                                .message(
+                                        "cuda-fast-math",
+                                        "expr",
+                                        expr,
+                                        "target",
+                                        c.fastMathTarget(),
+                                        "flag",
+                                        fl.origin() != null ? fl.origin().flag() : fl.text(),
+                                        "consequence",
+                                        "then " + impact.consequence()),
+                        Confidence.HIGH,
+                        impact,
+                        fl);
             } else if (c.site().device() && !out.build().effectivePrecSqrt() && c.floatSqrt()) {
-                FlagCitation fl = out.flag(x -> x.contains("prec-sqrt") || ApproximateDivision.fastMath(x),
+                FlagCitation fl = out.flag(
+                        x -> x.contains("prec-sqrt") || ApproximateDivision.fastMath(x),
                         Boolean.FALSE.equals(out.build().precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
                 Impact impact = Consequences.of(c.site(), out);
-                out.report("NL006", facts.function, c.site(), cat.rule("NL006").message("cuda-approx-sqrt", "expr", expr,
-                        "flag", fl.origin() != null ? fl.origin().flag() : fl.text(), "consequence", "then " + impact.consequence()),
-                        Confidence.HIGH, impact, fl);
+                out.report(
+                        "NL006",
+                        facts.function,
+                        c.site(),
+                        cat.rule("NL006")
+                                .message(
+                                        "cuda-approx-sqrt",
+                                        "expr",
+                                        expr,
+                                        "flag",
+                                        fl.origin() != null ? fl.origin().flag() : fl.text(),
+                                        "consequence",
+                                        "then " + impact.consequence()),
+                        Confidence.HIGH,
+                        impact,
+                        fl);
             }
         }
     }

@@ -14,8 +14,7 @@ import java.util.List;
  * <em>cancellation</em>; a value only stored, returned or passed on is <em>bounded</em>.
  */
 final class Consequences {
-    private Consequences() {
-    }
+    private Consequences() {}
 
     /** The longest expression text quoted in a message; longer ones are shortened with an ellipsis. */
     static final int QUOTE = 40;
@@ -41,21 +40,29 @@ final class Consequences {
         ValueUse cancel = null;
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.INDEX && conversion != null) {
-                return new Impact(Impact.Kind.AMPLIFIED, "truncated to an index at line " + u.line()
-                        + ": one ulp moves it one element",
-                        out.location(u.line(), u.column()), null);
+                return new Impact(
+                        Impact.Kind.AMPLIFIED,
+                        "truncated to an index at line " + u.line() + ": one ulp moves it one element",
+                        out.location(u.line(), u.column()),
+                        null);
             }
             if (u.kind() == ValueUse.Kind.INTEGER_CONVERSION && conversion == null) conversion = u;
             if (u.kind().amplifies() && amplified == null && !toleranceTest(u)) amplified = u;
             if (u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS && cancel == null) cancel = u;
         }
         if (amplified != null) {
-            return new Impact(Impact.Kind.AMPLIFIED, amplifiedText(amplified),
-                    out.location(amplified.line(), amplified.column()), null);
+            return new Impact(
+                    Impact.Kind.AMPLIFIED,
+                    amplifiedText(amplified),
+                    out.location(amplified.line(), amplified.column()),
+                    null);
         }
         if (cancel != null) {
-            return new Impact(Impact.Kind.CANCELLATION, cancellationText(cancel.line()),
-                    out.location(cancel.line(), cancel.column()), null);
+            return new Impact(
+                    Impact.Kind.CANCELLATION,
+                    cancellationText(cancel.line()),
+                    out.location(cancel.line(), cancel.column()),
+                    null);
         }
         return new Impact(Impact.Kind.BOUNDED, boundedText(uses), null, null);
     }
@@ -94,15 +101,15 @@ final class Consequences {
                 case INTEGER_CONVERSION, ROUNDING, INDEX, ATOMIC -> {
                     return true;
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
         return false;
     }
 
     static String cancellationText(int line) {
-        return "subtracted from another product at line " + line + ": cancellation can magnify a one-rounding difference";
+        return "subtracted from another product at line " + line
+                + ": cancellation can magnify a one-rounding difference";
     }
 
     static String amplifiedText(ValueUse u) {
@@ -122,8 +129,10 @@ final class Consequences {
     /** The consequence of a value that decides nothing: where it ends up. */
     static String boundedText(List<ValueUse> uses) {
         for (ValueUse u : uses) {
-            if (u.kind() == ValueUse.Kind.STORE) return "only stored (line " + u.line() + "): results differ by a few ulp";
-            if (u.kind() == ValueUse.Kind.RETURN) return "only returned (line " + u.line() + "): results differ by a few ulp";
+            if (u.kind() == ValueUse.Kind.STORE)
+                return "only stored (line " + u.line() + "): results differ by a few ulp";
+            if (u.kind() == ValueUse.Kind.RETURN)
+                return "only returned (line " + u.line() + "): results differ by a few ulp";
         }
         return "it decides no index, branch or conversion: results differ by a few ulp";
     }

@@ -35,21 +35,40 @@ public final class ContractibleMulAdd implements CudaCheck {
             FlagCitation fl;
             String compiler;
             if (dev) {
-                fl = out.build().fmad() != null ? out.flag(x -> x.contains("fmad"), "-fmad=true") : new FlagCitation("-fmad=true default", null);
+                fl = out.build().fmad() != null
+                        ? out.flag(x -> x.contains("fmad"), "-fmad=true")
+                        : new FlagCitation("-fmad=true default", null);
                 compiler = "nvcc ";
             } else {
-                fl = out.flag(x -> x.startsWith("-march") || x.contains("fp-contract"), "-march=" + out.build().hostArch());
+                fl = out.flag(
+                        x -> x.startsWith("-march") || x.contains("fp-contract"),
+                        "-march=" + out.build().hostArch());
                 compiler = "host compiler, ";
             }
             Impact impact = c.differenceOfProducts()
-                    ? new Impact(Impact.Kind.CANCELLATION, "a difference of products: one product is rounded, the other is not",
-                            null, null)
+                    ? new Impact(
+                            Impact.Kind.CANCELLATION,
+                            "a difference of products: one product is rounded, the other is not",
+                            null,
+                            null)
                     : Consequences.of(c.site(), out);
-            String consequence = c.differenceOfProducts() ? "one product is rounded, the other not: cancellation can magnify it"
+            String consequence = c.differenceOfProducts()
+                    ? "one product is rounded, the other not: cancellation can magnify it"
                     : "then " + impact.consequence();
-            String msg = RuleCatalog.get().rule("NL003").message("cuda-contract", "expr", Consequences.quote(c.site().text()),
-                    "compiler", compiler, "flag", fl.origin() != null ? fl.origin().flag() : fl.text(), "consequence", consequence);
-            out.report("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, fl.origin() == null ? null : fl);
+            String msg = RuleCatalog.get()
+                    .rule("NL003")
+                    .message(
+                            "cuda-contract",
+                            "expr",
+                            Consequences.quote(c.site().text()),
+                            "compiler",
+                            compiler,
+                            "flag",
+                            fl.origin() != null ? fl.origin().flag() : fl.text(),
+                            "consequence",
+                            consequence);
+            out.report(
+                    "NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, fl.origin() == null ? null : fl);
         }
     }
 }

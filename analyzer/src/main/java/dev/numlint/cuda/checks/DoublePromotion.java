@@ -23,7 +23,8 @@ public final class DoublePromotion implements CudaCheck {
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Promotion p : facts.promotions) {
-            if (p.exact() && !p.site().device()) continue; // same result in float and double: only the GPU's speed would differ
+            if (p.exact() && !p.site().device())
+                continue; // same result in float and double: only the GPU's speed would differ
             String consequence = p.site().device()
                     ? "slow double math on the GPU, rounded unlike float"
                     : "about an ulp from the same code in float";
@@ -35,10 +36,26 @@ public final class DoublePromotion implements CudaCheck {
             } else if (impact != null) {
                 impact = new Impact(Impact.Kind.BOUNDED, "about an ulp from a float computation", null, null);
             }
-            String msg = RuleCatalog.get().rule("NL008").message("cuda-promotion", "expr", Consequences.quote(p.site().text()),
-                    "promoter", p.promoter(), "target", p.target(), "consequence", consequence);
-            out.report("NL008", facts.function, p.site(), msg, p.viaFunction() ? Confidence.MEDIUM : Confidence.HIGH,
-                    impact, null);
+            String msg = RuleCatalog.get()
+                    .rule("NL008")
+                    .message(
+                            "cuda-promotion",
+                            "expr",
+                            Consequences.quote(p.site().text()),
+                            "promoter",
+                            p.promoter(),
+                            "target",
+                            p.target(),
+                            "consequence",
+                            consequence);
+            out.report(
+                    "NL008",
+                    facts.function,
+                    p.site(),
+                    msg,
+                    p.viaFunction() ? Confidence.MEDIUM : Confidence.HIGH,
+                    impact,
+                    null);
         }
     }
 }

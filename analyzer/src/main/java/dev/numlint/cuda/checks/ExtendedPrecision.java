@@ -18,8 +18,14 @@ public final class ExtendedPrecision implements CudaCheck {
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.LongDouble l : facts.longDoubles) {
             if (!l.site().host()) continue;
-            out.report("NL005", facts.function, l.site(),
-                    RuleCatalog.get().rule("NL005").message("cuda-long-double", "what", l.what()), Confidence.HIGH, null, null);
+            out.report(
+                    "NL005",
+                    facts.function,
+                    l.site(),
+                    RuleCatalog.get().rule("NL005").message("cuda-long-double", "what", l.what()),
+                    Confidence.HIGH,
+                    null,
+                    null);
         }
     }
 }

@@ -19,10 +19,17 @@ public final class FloatAtomic implements CudaCheck {
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Atomic a : facts.atomics) {
             if (!a.floating()) continue;
-            String msg = RuleCatalog.get().rule("NL009").message("cuda-atomic", "expr", Consequences.quote(a.site().text()),
-                    "type", a.type());
-            out.report("NL009", facts.function, a.site(), msg, a.inferred() ? Confidence.LOW : Confidence.HIGH,
-                    new Impact(Impact.Kind.AMPLIFIED, "added atomically in a run-dependent order", null, null), null);
+            String msg = RuleCatalog.get()
+                    .rule("NL009")
+                    .message("cuda-atomic", "expr", Consequences.quote(a.site().text()), "type", a.type());
+            out.report(
+                    "NL009",
+                    facts.function,
+                    a.site(),
+                    msg,
+                    a.inferred() ? Confidence.LOW : Confidence.HIGH,
+                    new Impact(Impact.Kind.AMPLIFIED, "added atomically in a run-dependent order", null, null),
+                    null);
         }
     }
 }

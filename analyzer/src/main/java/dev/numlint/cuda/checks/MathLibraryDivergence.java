@@ -22,8 +22,23 @@ public final class MathLibraryDivergence implements CudaCheck {
         for (FunctionFacts.MathCall c : facts.calls) {
             if (!c.transcendental() || !c.site().device() || !c.site().host()) continue;
             String ulp = c.base().endsWith("f") ? "up to 2 ulp" : "up to 1-2 ulp";
-            out.report("NL010", facts.function, c.site(), RuleCatalog.get().rule("NL010").message("cuda-library",
-                    "expr", Consequences.quote(c.site().text()), "fn", c.base(), "ulp", ulp), Confidence.HIGH, null, null);
+            out.report(
+                    "NL010",
+                    facts.function,
+                    c.site(),
+                    RuleCatalog.get()
+                            .rule("NL010")
+                            .message(
+                                    "cuda-library",
+                                    "expr",
+                                    Consequences.quote(c.site().text()),
+                                    "fn",
+                                    c.base(),
+                                    "ulp",
+                                    ulp),
+                    Confidence.HIGH,
+                    null,
+                    null);
         }
     }
 }

@@ -30,10 +30,17 @@ public final class NarrowSignedCast implements CudaCheck {
             String values = c.site().hostOnly()
                     ? ex + " on x86; out of range it is undefined behaviour"
                     : ex + " on x86 and the GPU; beyond the int range they differ";
-            String msg = RuleCatalog.get().rule("NL011").message("cuda-narrow", "expr", expr, "from", c.from(),
-                    "to", c.to(), "values", values);
-            out.report("NL011", facts.function, c.site(), msg, Confidence.HIGH,
-                    new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null), null);
+            String msg = RuleCatalog.get()
+                    .rule("NL011")
+                    .message("cuda-narrow", "expr", expr, "from", c.from(), "to", c.to(), "values", values);
+            out.report(
+                    "NL011",
+                    facts.function,
+                    c.site(),
+                    msg,
+                    Confidence.HIGH,
+                    new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null),
+                    null);
         }
     }
 }

@@ -27,17 +27,37 @@ public final class ReducedPrecisionMath implements CudaCheck {
             String text = t.site().text();
             int open = text.indexOf('(');
             boolean mode = t.construct().startsWith("CU");
-            String expr = mode && open > 0 ? text.substring(0, open) + "(..., " + t.construct() + ", ...)"
+            String expr = mode && open > 0
+                    ? text.substring(0, open) + "(..., " + t.construct() + ", ...)"
                     : Consequences.quote(text);
             // significant bits: TF32 and FP16 keep 11, BF16 keeps 8
             String bound = t.effect().contains("BF16") ? "2^-8" : "2^-11";
             String msg = mode
                     ? cat.rule("NL012").message("cuda-mode", "expr", expr, "effect", t.effect(), "bound", bound)
-                    : cat.rule("NL012").message("cuda-fragment", "expr", expr, "what", t.effect(), "bound", bound,
-                            "evidence", t.evidence() == null ? "" : " (float data converted at " + t.evidence() + ")");
-            out.report("NL012", facts.function, t.site(), msg, Confidence.HIGH,
-                    new Impact(Impact.Kind.AMPLIFIED, "every product of the float data is rounded to reduced precision",
-                            null, null).withErrorBound(bound + " relative per product"), null);
+                    : cat.rule("NL012")
+                            .message(
+                                    "cuda-fragment",
+                                    "expr",
+                                    expr,
+                                    "what",
+                                    t.effect(),
+                                    "bound",
+                                    bound,
+                                    "evidence",
+                                    t.evidence() == null ? "" : " (float data converted at " + t.evidence() + ")");
+            out.report(
+                    "NL012",
+                    facts.function,
+                    t.site(),
+                    msg,
+                    Confidence.HIGH,
+                    new Impact(
+                                    Impact.Kind.AMPLIFIED,
+                                    "every product of the float data is rounded to reduced precision",
+                                    null,
+                                    null)
+                            .withErrorBound(bound + " relative per product"),
+                    null);
         }
     }
 }

@@ -49,28 +49,45 @@ public final class SerialAccumulation implements CudaCheck {
             String consequence;
             if (tolerance != null) {
                 // an error measure checked against a tolerance: the test is written to absorb rounding differences
-                impact = new Impact(Impact.Kind.BOUNDED, "compared against a tolerance at line " + tolerance.line(),
-                        out.location(tolerance.line(), tolerance.column()), null);
+                impact = new Impact(
+                        Impact.Kind.BOUNDED,
+                        "compared against a tolerance at line " + tolerance.line(),
+                        out.location(tolerance.line(), tolerance.column()),
+                        null);
                 consequence = "it only meets a tolerance test at line " + tolerance.line();
             } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = "then " + impact.consequence();
             } else if (a.doublePrecision()) {
-                impact = new Impact(Impact.Kind.BOUNDED, "double partial sums: error n*2^-53, far below float resolution",
-                        null, null);
+                impact = new Impact(
+                        Impact.Kind.BOUNDED,
+                        "double partial sums: error n*2^-53, far below float resolution",
+                        null,
+                        null);
                 consequence = "error bound " + bound + ", far below float resolution";
             } else if (a.site().device() && !a.site().host()) {
                 // one thread's serial loop sums in the order of the serial CPU loop it ports: the error bound grows
                 // alike on both sides; the order changes only across threads (NL009, reductions) or by contraction
-                impact = new Impact(Impact.Kind.BOUNDED, "one thread's serial sum, in the order of a serial CPU loop",
-                        null, null);
+                impact = new Impact(
+                        Impact.Kind.BOUNDED, "one thread's serial sum, in the order of a serial CPU loop", null, null);
                 consequence = "one thread sums in CPU loop order (error " + bound + " on both)";
             } else {
                 impact = new Impact(Impact.Kind.GROWING, "the rounding error grows with the trip count", null, null);
                 consequence = "error up to " + bound + ", order-dependent";
             }
-            String msg = RuleCatalog.get().rule("NL004").message("cuda-sum", "expr", Consequences.quote(a.site().text()),
-                    "type", a.type(), "loop", a.outerLoopLine(), "trip", trip,
-                    "consequence", consequence);
+            String msg = RuleCatalog.get()
+                    .rule("NL004")
+                    .message(
+                            "cuda-sum",
+                            "expr",
+                            Consequences.quote(a.site().text()),
+                            "type",
+                            a.type(),
+                            "loop",
+                            a.outerLoopLine(),
+                            "trip",
+                            trip,
+                            "consequence",
+                            consequence);
             out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);
         }
     }

@@ -25,10 +25,20 @@ public final class UnguardedUnsignedCast implements CudaCheck {
             if (!c.unsigned() || !unguarded(c, Math.pow(2, c.bytes() * 8.0), 0)) continue;
             if (c.nonNegative() && c.bytes() >= 4) continue;
             String expr = Consequences.quote(c.explicit() ? c.how() + "(" + c.operand() + ")" : c.operand());
-            String msg = RuleCatalog.get().rule("NL001").message("cuda-cast", "expr", expr, "from", c.from(), "to", c.to(),
-                    "values", values(c.bytes(), c.site().hostOnly()));
-            Impact impact = new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard",
-                    null, null);
+            String msg = RuleCatalog.get()
+                    .rule("NL001")
+                    .message(
+                            "cuda-cast",
+                            "expr",
+                            expr,
+                            "from",
+                            c.from(),
+                            "to",
+                            c.to(),
+                            "values",
+                            values(c.bytes(), c.site().hostOnly()));
+            Impact impact =
+                    new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null);
             out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
         }
     }
@@ -46,18 +56,20 @@ public final class UnguardedUnsignedCast implements CudaCheck {
      */
     static String values(int bytes, boolean hostOnly) {
         String other = hostOnly ? "AArch64" : "the GPU";
-        String neg = switch (bytes) {
-            case 1 -> "-69.235 gives 187 on x86, 0 on " + other;
-            case 2 -> "-69.235 gives 65467 on x86, 0 on " + other;
-            case 4 -> "-69.235 gives 4294967227 on x86, 0 on " + other;
-            default -> "-69.235 gives 18446744073709551547 on x86, 0 on " + other;
-        };
-        String above = switch (bytes) {
-            case 1 -> "; 300.0: 44 on both";
-            case 2 -> "; 70000.0: 4464 on both";
-            case 4 -> "; 5e9 gives 705032704 on x86, 4294967295 on " + other;
-            default -> "";
-        };
+        String neg =
+                switch (bytes) {
+                    case 1 -> "-69.235 gives 187 on x86, 0 on " + other;
+                    case 2 -> "-69.235 gives 65467 on x86, 0 on " + other;
+                    case 4 -> "-69.235 gives 4294967227 on x86, 0 on " + other;
+                    default -> "-69.235 gives 18446744073709551547 on x86, 0 on " + other;
+                };
+        String above =
+                switch (bytes) {
+                    case 1 -> "; 300.0: 44 on both";
+                    case 2 -> "; 70000.0: 4464 on both";
+                    case 4 -> "; 5e9 gives 705032704 on x86, 4294967295 on " + other;
+                    default -> "";
+                };
         return neg + above;
     }
 }

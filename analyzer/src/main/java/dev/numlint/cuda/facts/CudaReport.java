@@ -29,6 +29,12 @@ public interface CudaReport {
      * Reports a finding at {@code at}; {@code impact} (may be null) sets the level below the rule's ceiling and adds
      * the sink as a related location; {@code flag} (may be null) adds the flag's origin as evidence.
      */
-    void report(String ruleId, String function, Site at, String message, Confidence confidence, Impact impact,
+    void report(
+            String ruleId,
+            String function,
+            Site at,
+            String message,
+            Confidence confidence,
+            Impact impact,
             FlagCitation flag);
 }

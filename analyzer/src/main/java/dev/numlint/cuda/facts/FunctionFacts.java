@@ -10,6 +10,7 @@ import java.util.List;
 public final class FunctionFacts {
     /** The function's name (Class::method for members), or null for file-level facts. */
     public final String function;
+
     public final List<Conversion> conversions = new ArrayList<>();
     public final List<Division> divisions = new ArrayList<>();
     public final List<Contraction> contractions = new ArrayList<>();
@@ -39,17 +40,26 @@ public final class FunctionFacts {
      * @param nonNegative the operand cannot be negative (sqrt, fabs, exp, squares of ...)
      * @param explicit    a cast in the source (not an implicit conversion)
      */
-    public record Conversion(Site site, String how, String operand, String from, String to, boolean unsigned,
-            int bytes, Double constant, boolean guarded, boolean floatData, boolean nonNegative, boolean explicit) {
-    }
+    public record Conversion(
+            Site site,
+            String how,
+            String operand,
+            String from,
+            String to,
+            boolean unsigned,
+            int bytes,
+            Double constant,
+            boolean guarded,
+            boolean floatData,
+            boolean nonNegative,
+            boolean explicit) {}
 
     /**
      * A float division: {@code a / b}, {@code a /= b}, or an intrinsic ({@code __fdividef}).
      *
      * @param intrinsic the approximate division intrinsic by name (__fdividef), null for the operator
      */
-    public record Division(Site site, String intrinsic) {
-    }
+    public record Division(Site site, String intrinsic) {}
 
     /**
      * A floating multiply followed by an add or subtract that the compiler may contract into one fma.
@@ -59,9 +69,8 @@ public final class FunctionFacts {
      * @param differenceOfProducts {@code a*d - b*c}: both operands are products, one is rounded and one is not
      * @param accumulates          a compound assignment {@code s += a*b}
      */
-    public record Contraction(Site site, String product, boolean subtract, boolean differenceOfProducts,
-            boolean accumulates) {
-    }
+    public record Contraction(
+            Site site, String product, boolean subtract, boolean differenceOfProducts, boolean accumulates) {}
 
     /**
      * A loop-carried floating update {@code s += x}, {@code s = s + x} or {@code s = fmaf(a, b, s)}.
@@ -81,10 +90,21 @@ public final class FunctionFacts {
      *                          innermost carrying loop ({@code t = f(k); t = t + h;})
      * @param viaFma            written with an explicit fma function
      */
-    public record Accumulation(Site site, String target, String type, boolean doublePrecision, int outerLoopLine,
-            long trip, boolean compensated, boolean wholeNumberTerm, boolean treeReduction, boolean elementwise,
-            boolean varies, boolean timing, boolean rewritten, boolean viaFma) {
-    }
+    public record Accumulation(
+            Site site,
+            String target,
+            String type,
+            boolean doublePrecision,
+            int outerLoopLine,
+            long trip,
+            boolean compensated,
+            boolean wholeNumberTerm,
+            boolean treeReduction,
+            boolean elementwise,
+            boolean varies,
+            boolean timing,
+            boolean rewritten,
+            boolean viaFma) {}
 
     /**
      * A call of a math function the rules know.
@@ -96,9 +116,14 @@ public final class FunctionFacts {
      * @param floatSqrt      a single-precision square root (sqrtf, or sqrt of a float in C++)
      * @param transcendental sin, exp, pow ... (not correctly rounded)
      */
-    public record MathCall(Site site, String name, String base, boolean fastIntrinsic, String fastMathTarget,
-            boolean floatSqrt, boolean transcendental) {
-    }
+    public record MathCall(
+            Site site,
+            String name,
+            String base,
+            boolean fastIntrinsic,
+            String fastMathTarget,
+            boolean floatSqrt,
+            boolean transcendental) {}
 
     /**
      * A float expression evaluated in double and rounded back to float.
@@ -111,9 +136,14 @@ public final class FunctionFacts {
      * @param exact       one operation on float operands and float-exact constants ({@code x * 0.5}, {@code s + 1.0}):
      *                    double and float give the same result (innocuous double rounding), only the speed differs
      */
-    public record Promotion(Site site, String target, String promoter, String floatVar, boolean viaFunction,
-            boolean compound, boolean exact) {
-    }
+    public record Promotion(
+            Site site,
+            String target,
+            String promoter,
+            String floatVar,
+            boolean viaFunction,
+            boolean compound,
+            boolean exact) {}
 
     /**
      * An atomic add.
@@ -122,12 +152,10 @@ public final class FunctionFacts {
      * @param floating  whether it is a floating type (or vector of one)
      * @param inferred  the type was inferred from the added value, not the pointer (less certain)
      */
-    public record Atomic(Site site, String type, boolean floating, boolean inferred) {
-    }
+    public record Atomic(Site site, String type, boolean floating, boolean inferred) {}
 
     /** A long double declaration, cast or computation in host code ({@code what}: "'x'", "cast (long double)x"). */
-    public record LongDouble(Site site, String what) {
-    }
+    public record LongDouble(Site site, String what) {}
 
     /**
      * Float data computed in reduced precision on tensor cores (NL012).
@@ -136,6 +164,5 @@ public final class FunctionFacts {
      * @param effect    what it allows ("FP32 data multiplied in TF32")
      * @param evidence  where the float data is converted (for half/bf16 fragments), or null
      */
-    public record TensorMath(Site site, String construct, String effect, String evidence) {
-    }
+    public record TensorMath(Site site, String construct, String effect, String evidence) {}
 }

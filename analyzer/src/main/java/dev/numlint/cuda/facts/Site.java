@@ -29,8 +29,16 @@ public final class Site {
      * {@code condition} (may be null) is the #if condition of an inactive branch analyzed with
      * --all-configurations.
      */
-    public Site(int line, int column, int endLine, int endColumn, String condition, String text, boolean device,
-            boolean host, Supplier<List<ValueUse>> flow) {
+    public Site(
+            int line,
+            int column,
+            int endLine,
+            int endColumn,
+            String condition,
+            String text,
+            boolean device,
+            boolean host,
+            Supplier<List<ValueUse>> flow) {
         this.line = line;
         this.column = column;
         this.endLine = endLine;

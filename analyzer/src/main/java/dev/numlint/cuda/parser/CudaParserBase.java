@@ -34,8 +34,15 @@ public abstract class CudaParserBase extends Parser {
 
     static boolean isBuiltinType(int t) {
         switch (t) {
-            case CudaLexer.VOID: case CudaLexer.BOOL: case CudaLexer.CHAR: case CudaLexer.SHORT: case CudaLexer.INT:
-            case CudaLexer.LONG: case CudaLexer.FLOAT: case CudaLexer.DOUBLE: case CudaLexer.SIGNED:
+            case CudaLexer.VOID:
+            case CudaLexer.BOOL:
+            case CudaLexer.CHAR:
+            case CudaLexer.SHORT:
+            case CudaLexer.INT:
+            case CudaLexer.LONG:
+            case CudaLexer.FLOAT:
+            case CudaLexer.DOUBLE:
+            case CudaLexer.SIGNED:
             case CudaLexer.UNSIGNED:
                 return true;
             default:
@@ -45,14 +52,38 @@ public abstract class CudaParserBase extends Parser {
 
     static boolean isDeclKeyword(int t) {
         switch (t) {
-            case CudaLexer.STATIC: case CudaLexer.EXTERN: case CudaLexer.INLINE: case CudaLexer.REGISTER:
-            case CudaLexer.MUTABLE: case CudaLexer.CONSTEXPR: case CudaLexer.VIRTUAL: case CudaLexer.EXPLICIT:
-            case CudaLexer.FRIEND: case CudaLexer.THREAD_LOCAL: case CudaLexer.GLOBAL: case CudaLexer.DEVICE:
-            case CudaLexer.HOST: case CudaLexer.SHARED: case CudaLexer.CONSTANT: case CudaLexer.MANAGED:
-            case CudaLexer.FORCEINLINE: case CudaLexer.NOINLINE: case CudaLexer.EXTENSION: case CudaLexer.CONST:
-            case CudaLexer.VOLATILE: case CudaLexer.RESTRICT: case CudaLexer.STRUCT: case CudaLexer.CLASS:
-            case CudaLexer.UNION: case CudaLexer.ENUM: case CudaLexer.TYPENAME: case CudaLexer.AUTO:
-            case CudaLexer.DECLTYPE: case CudaLexer.GNU_ATTRIBUTE: case CudaLexer.DECLSPEC: case CudaLexer.ALIGN:
+            case CudaLexer.STATIC:
+            case CudaLexer.EXTERN:
+            case CudaLexer.INLINE:
+            case CudaLexer.REGISTER:
+            case CudaLexer.MUTABLE:
+            case CudaLexer.CONSTEXPR:
+            case CudaLexer.VIRTUAL:
+            case CudaLexer.EXPLICIT:
+            case CudaLexer.FRIEND:
+            case CudaLexer.THREAD_LOCAL:
+            case CudaLexer.GLOBAL:
+            case CudaLexer.DEVICE:
+            case CudaLexer.HOST:
+            case CudaLexer.SHARED:
+            case CudaLexer.CONSTANT:
+            case CudaLexer.MANAGED:
+            case CudaLexer.FORCEINLINE:
+            case CudaLexer.NOINLINE:
+            case CudaLexer.EXTENSION:
+            case CudaLexer.CONST:
+            case CudaLexer.VOLATILE:
+            case CudaLexer.RESTRICT:
+            case CudaLexer.STRUCT:
+            case CudaLexer.CLASS:
+            case CudaLexer.UNION:
+            case CudaLexer.ENUM:
+            case CudaLexer.TYPENAME:
+            case CudaLexer.AUTO:
+            case CudaLexer.DECLTYPE:
+            case CudaLexer.GNU_ATTRIBUTE:
+            case CudaLexer.DECLSPEC:
+            case CudaLexer.ALIGN:
             case CudaLexer.GRID_CONSTANT:
                 return true;
             default:
@@ -67,8 +98,13 @@ public abstract class CudaParserBase extends Parser {
         for (int n = 0; n < MAX_SCAN; n++, i++) {
             int t = la(i);
             switch (t) {
-                case Token.EOF: case CudaLexer.SEMI: case CudaLexer.LBRACE: case CudaLexer.RBRACE:
-                case CudaLexer.AND_AND: case CudaLexer.OR_OR: case CudaLexer.QUESTION:
+                case Token.EOF:
+                case CudaLexer.SEMI:
+                case CudaLexer.LBRACE:
+                case CudaLexer.RBRACE:
+                case CudaLexer.AND_AND:
+                case CudaLexer.OR_OR:
+                case CudaLexer.QUESTION:
                     return -1;
                 case CudaLexer.LT:
                     if (paren == 0) angle++;
@@ -79,13 +115,18 @@ public abstract class CudaParserBase extends Parser {
                         if (angle == 0) return i + 1;
                     }
                     break;
-                case CudaLexer.LPAREN: case CudaLexer.LBRACKET:
+                case CudaLexer.LPAREN:
+                case CudaLexer.LBRACKET:
                     paren++;
                     break;
-                case CudaLexer.RPAREN: case CudaLexer.RBRACKET:
+                case CudaLexer.RPAREN:
+                case CudaLexer.RBRACKET:
                     if (--paren < 0) return -1;
                     break;
-                case CudaLexer.ASSIGN: case CudaLexer.PLUS_ASSIGN: case CudaLexer.MINUS_ASSIGN: case CudaLexer.STAR_ASSIGN:
+                case CudaLexer.ASSIGN:
+                case CudaLexer.PLUS_ASSIGN:
+                case CudaLexer.MINUS_ASSIGN:
+                case CudaLexer.STAR_ASSIGN:
                 case CudaLexer.DIV_ASSIGN:
                     if (paren == 0) return -1;
                     break;
@@ -98,10 +139,23 @@ public abstract class CudaParserBase extends Parser {
 
     private boolean templateClosePlausible(int i) {
         switch (la(i)) {
-            case CudaLexer.LPAREN: case CudaLexer.SCOPE: case CudaLexer.LBRACE: case CudaLexer.IDENTIFIER:
-            case CudaLexer.STAR: case CudaLexer.AMP: case CudaLexer.AND_AND: case CudaLexer.GT: case CudaLexer.COMMA:
-            case CudaLexer.RPAREN: case CudaLexer.ELLIPSIS: case CudaLexer.SEMI: case CudaLexer.CONST:
-            case CudaLexer.LAUNCH_OPEN: case CudaLexer.RESTRICT: case CudaLexer.OPERATOR: case CudaLexer.LBRACKET:
+            case CudaLexer.LPAREN:
+            case CudaLexer.SCOPE:
+            case CudaLexer.LBRACE:
+            case CudaLexer.IDENTIFIER:
+            case CudaLexer.STAR:
+            case CudaLexer.AMP:
+            case CudaLexer.AND_AND:
+            case CudaLexer.GT:
+            case CudaLexer.COMMA:
+            case CudaLexer.RPAREN:
+            case CudaLexer.ELLIPSIS:
+            case CudaLexer.SEMI:
+            case CudaLexer.CONST:
+            case CudaLexer.LAUNCH_OPEN:
+            case CudaLexer.RESTRICT:
+            case CudaLexer.OPERATOR:
+            case CudaLexer.LBRACKET:
                 return true;
             default:
                 return false;
@@ -161,12 +215,18 @@ public abstract class CudaParserBase extends Parser {
         if (next == CudaLexer.STAR || next == CudaLexer.AMP || next == CudaLexer.AND_AND) {
             if (isKnown || templated) return true;
             int j = i;
-            while (la(j) == CudaLexer.STAR || la(j) == CudaLexer.AMP || la(j) == CudaLexer.CONST
-                    || la(j) == CudaLexer.RESTRICT || la(j) == CudaLexer.AND_AND) j++;
+            while (la(j) == CudaLexer.STAR
+                    || la(j) == CudaLexer.AMP
+                    || la(j) == CudaLexer.CONST
+                    || la(j) == CudaLexer.RESTRICT
+                    || la(j) == CudaLexer.AND_AND) j++;
             if (la(j) != CudaLexer.IDENTIFIER) return false;
             int after = la(j + 1);
-            return after == CudaLexer.ASSIGN || after == CudaLexer.SEMI || after == CudaLexer.COMMA
-                    || after == CudaLexer.LBRACKET || after == CudaLexer.COLON;
+            return after == CudaLexer.ASSIGN
+                    || after == CudaLexer.SEMI
+                    || after == CudaLexer.COMMA
+                    || after == CudaLexer.LBRACKET
+                    || after == CudaLexer.COLON;
         }
         // "Name const" / "Name volatile" cannot begin an expression: a declaration even of an unknown type
         // (e.g. a type from a system header: mxArray const *const p = ...)
@@ -185,25 +245,38 @@ public abstract class CudaParserBase extends Parser {
         int before = _input.LT(-1) == null ? -1 : _input.LT(-1).getType();
         if (before == CudaLexer.NEW) return true;
         if (next == CudaLexer.IDENTIFIER || next == CudaLexer.OPERATOR) return true;
-        if (next == CudaLexer.STAR || next == CudaLexer.AMP || next == CudaLexer.AND_AND || next == CudaLexer.CONST
-                || next == CudaLexer.RESTRICT || next == CudaLexer.VOLATILE || next == CudaLexer.ELLIPSIS) {
+        if (next == CudaLexer.STAR
+                || next == CudaLexer.AMP
+                || next == CudaLexer.AND_AND
+                || next == CudaLexer.CONST
+                || next == CudaLexer.RESTRICT
+                || next == CudaLexer.VOLATILE
+                || next == CudaLexer.ELLIPSIS) {
             return true;
         }
         if (known(last[0])) return true;
         int prev = _input.LT(-1) == null ? -1 : _input.LT(-1).getType();
         // (X) in a cast or sizeof, <X> or <X, ...> in a template argument list
         if (i == 2 && next == CudaLexer.RPAREN && prev == CudaLexer.LPAREN) return true;
-        if (i == 2 && (next == CudaLexer.GT || next == CudaLexer.COMMA) && (prev == CudaLexer.LT || prev == CudaLexer.COMMA
-                || prev == CudaLexer.CONST || prev == CudaLexer.VOLATILE)) {
+        if (i == 2
+                && (next == CudaLexer.GT || next == CudaLexer.COMMA)
+                && (prev == CudaLexer.LT
+                        || prev == CudaLexer.COMMA
+                        || prev == CudaLexer.CONST
+                        || prev == CudaLexer.VOLATILE)) {
             return true; // <X>, <X, ...>, <const X>
         }
         // const X) or const X& in a parameter or cast: "const" before a name makes it a type
-        if (i == 2 && (prev == CudaLexer.CONST || prev == CudaLexer.VOLATILE) && (next == CudaLexer.RPAREN
-                || next == CudaLexer.GT || next == CudaLexer.COMMA)) {
+        if (i == 2
+                && (prev == CudaLexer.CONST || prev == CudaLexer.VOLATILE)
+                && (next == CudaLexer.RPAREN || next == CudaLexer.GT || next == CudaLexer.COMMA)) {
             return true;
         }
-        if (last[1] != null && (next == CudaLexer.RPAREN || next == CudaLexer.COMMA || next == CudaLexer.GT
-                || next == CudaLexer.LBRACKET)) {
+        if (last[1] != null
+                && (next == CudaLexer.RPAREN
+                        || next == CudaLexer.COMMA
+                        || next == CudaLexer.GT
+                        || next == CudaLexer.LBRACKET)) {
             return true;
         }
         // a qualified name such as std::size_t or thrust::plus<float> in an abstract position: (T) or <T>
@@ -224,7 +297,8 @@ public abstract class CudaParserBase extends Parser {
         if (next == CudaLexer.IDENTIFIER) return true;
         if (next == CudaLexer.STAR || next == CudaLexer.AMP) {
             int after = la(i + 1);
-            return after == CudaLexer.IDENTIFIER && (la(i + 2) == CudaLexer.COMMA || la(i + 2) == CudaLexer.RPAREN)
+            return after == CudaLexer.IDENTIFIER
+                    && (la(i + 2) == CudaLexer.COMMA || la(i + 2) == CudaLexer.RPAREN)
                     && last[1] != null;
         }
         return false;
@@ -245,8 +319,12 @@ public abstract class CudaParserBase extends Parser {
                 sawType = true;
                 builtin = true;
                 i++;
-            } else if (!sawType && (t == CudaLexer.STRUCT || t == CudaLexer.UNION || t == CudaLexer.CLASS
-                    || t == CudaLexer.ENUM || t == CudaLexer.TYPENAME)) {
+            } else if (!sawType
+                    && (t == CudaLexer.STRUCT
+                            || t == CudaLexer.UNION
+                            || t == CudaLexer.CLASS
+                            || t == CudaLexer.ENUM
+                            || t == CudaLexer.TYPENAME)) {
                 i++;
                 String[] last = new String[3];
                 i = skipName(i, last);
@@ -275,7 +353,10 @@ public abstract class CudaParserBase extends Parser {
                 if (j < 0 || la(j) != CudaLexer.LPAREN) return false;
                 j = skipParens(j);
                 return j >= 0 && la(j) == CudaLexer.RPAREN;
-            } else if (sawType && t == CudaLexer.LPAREN && la(i + 1) == CudaLexer.LPAREN && la(i + 2) == CudaLexer.STAR) {
+            } else if (sawType
+                    && t == CudaLexer.LPAREN
+                    && la(i + 1) == CudaLexer.LPAREN
+                    && la(i + 2) == CudaLexer.STAR) {
                 // a parenthesized abstract declarator: (unsigned char ((*)[16])) p
                 int j = skipParens(i);
                 return j >= 0 && la(j) == CudaLexer.RPAREN;
@@ -284,9 +365,16 @@ public abstract class CudaParserBase extends Parser {
                 // (name)() calls a parenthesized function name: (std::min)(), (bl::max)()
                 if (la(i + 1) == CudaLexer.LPAREN && la(i + 2) == CudaLexer.RPAREN) return false;
                 switch (la(i + 1)) {
-                    case CudaLexer.IDENTIFIER: case CudaLexer.INTEGER_LITERAL: case CudaLexer.FLOATING_LITERAL:
-                    case CudaLexer.CHAR_LITERAL: case CudaLexer.LPAREN: case CudaLexer.THIS: case CudaLexer.TILDE:
-                    case CudaLexer.BANG: case CudaLexer.SIZEOF: case CudaLexer.STRING_LITERAL:
+                    case CudaLexer.IDENTIFIER:
+                    case CudaLexer.INTEGER_LITERAL:
+                    case CudaLexer.FLOATING_LITERAL:
+                    case CudaLexer.CHAR_LITERAL:
+                    case CudaLexer.LPAREN:
+                    case CudaLexer.THIS:
+                    case CudaLexer.TILDE:
+                    case CudaLexer.BANG:
+                    case CudaLexer.SIZEOF:
+                    case CudaLexer.STRING_LITERAL:
                         return true;
                     case CudaLexer.LBRACE: // a C99 compound literal (T){...}
                         return true;
@@ -340,21 +428,50 @@ public abstract class CudaParserBase extends Parser {
         if (next == null || next.getType() == Token.EOF || next.getLine() <= close.getLine()) return false;
         int t = next.getType();
         // a following statement starts with a name, a keyword or a block; an operator would continue an expression
-        return t == CudaLexer.IDENTIFIER || t == CudaLexer.RBRACE || t == CudaLexer.LBRACE
-                || (t > CudaLexer.DIRECTIVE && t < CudaLexer.LAUNCH_OPEN && t != CudaLexer.SIZEOF && t != CudaLexer.ALIGNOF
-                && t != CudaLexer.NEW && t != CudaLexer.DELETE && t != CudaLexer.THIS && t != CudaLexer.TRUE
-                && t != CudaLexer.FALSE && t != CudaLexer.NULLPTR && t != CudaLexer.NOEXCEPT && t != CudaLexer.STATIC_CAST
-                && t != CudaLexer.REINTERPRET_CAST && t != CudaLexer.CONST_CAST && t != CudaLexer.DYNAMIC_CAST
-                && !isBuiltinType(t) || isBuiltinType(t) && la(i + 2) != CudaLexer.LPAREN && la(i + 2) != CudaLexer.LBRACE);
+        return t == CudaLexer.IDENTIFIER
+                || t == CudaLexer.RBRACE
+                || t == CudaLexer.LBRACE
+                || (t > CudaLexer.DIRECTIVE
+                                && t < CudaLexer.LAUNCH_OPEN
+                                && t != CudaLexer.SIZEOF
+                                && t != CudaLexer.ALIGNOF
+                                && t != CudaLexer.NEW
+                                && t != CudaLexer.DELETE
+                                && t != CudaLexer.THIS
+                                && t != CudaLexer.TRUE
+                                && t != CudaLexer.FALSE
+                                && t != CudaLexer.NULLPTR
+                                && t != CudaLexer.NOEXCEPT
+                                && t != CudaLexer.STATIC_CAST
+                                && t != CudaLexer.REINTERPRET_CAST
+                                && t != CudaLexer.CONST_CAST
+                                && t != CudaLexer.DYNAMIC_CAST
+                                && !isBuiltinType(t)
+                        || isBuiltinType(t) && la(i + 2) != CudaLexer.LPAREN && la(i + 2) != CudaLexer.LBRACE);
     }
 
     private static boolean startsWithBinaryOperator(int t) {
         switch (t) {
-            case CudaLexer.SHL: case CudaLexer.GT: case CudaLexer.LE: case CudaLexer.GE: case CudaLexer.EQ:
-            case CudaLexer.NE: case CudaLexer.OR_OR: case CudaLexer.DIV: case CudaLexer.MOD: case CudaLexer.PIPE:
-            case CudaLexer.CARET: case CudaLexer.QUESTION: case CudaLexer.ASSIGN: case CudaLexer.PLUS_ASSIGN:
-            case CudaLexer.MINUS_ASSIGN: case CudaLexer.STAR_ASSIGN: case CudaLexer.DIV_ASSIGN: case CudaLexer.DOT:
-            case CudaLexer.ARROW: case CudaLexer.SEMI:
+            case CudaLexer.SHL:
+            case CudaLexer.GT:
+            case CudaLexer.LE:
+            case CudaLexer.GE:
+            case CudaLexer.EQ:
+            case CudaLexer.NE:
+            case CudaLexer.OR_OR:
+            case CudaLexer.DIV:
+            case CudaLexer.MOD:
+            case CudaLexer.PIPE:
+            case CudaLexer.CARET:
+            case CudaLexer.QUESTION:
+            case CudaLexer.ASSIGN:
+            case CudaLexer.PLUS_ASSIGN:
+            case CudaLexer.MINUS_ASSIGN:
+            case CudaLexer.STAR_ASSIGN:
+            case CudaLexer.DIV_ASSIGN:
+            case CudaLexer.DOT:
+            case CudaLexer.ARROW:
+            case CudaLexer.SEMI:
                 return true;
             default:
                 return false;

@@ -28,13 +28,24 @@ public final class ApproximateDivisionFlags implements BuildFlagCheck {
                 if (FlagFacts.isFalse(e.value()) && !facts.cancelledBy(i, false, "prec-div", "true")) {
                     key = "flags-prec-div";
                 }
-            } else if (e.target() != FlagTarget.DEVICE && (facts.hostFastMath(i)
-                    || e.name().equals("funsafe-math-optimizations") || e.name().equals("freciprocal-math"))) {
+            } else if (e.target() != FlagTarget.DEVICE
+                    && (facts.hostFastMath(i)
+                            || e.name().equals("funsafe-math-optimizations")
+                            || e.name().equals("freciprocal-math"))) {
                 key = "flags-host-reciprocal";
             }
             if (key != null) {
-                out.accept(new FlagHazard(ruleId(), null, e, FlagFacts.message(ruleId(), key, "flag", e.flag(),
-                        "where", e.target().where())));
+                out.accept(new FlagHazard(
+                        ruleId(),
+                        null,
+                        e,
+                        FlagFacts.message(
+                                ruleId(),
+                                key,
+                                "flag",
+                                e.flag(),
+                                "where",
+                                e.target().where())));
             }
         }
     }

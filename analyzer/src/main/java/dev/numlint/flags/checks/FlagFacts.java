@@ -38,13 +38,16 @@ public final class FlagFacts {
 
     /** Whether some flag of the same target as entry {@code idx} named {@code name} has the value {@code value}. */
     public boolean cancelledBy(int idx, boolean anywhere, String name, String value) {
-        return cancelled(idx, anywhere, o -> o.name().equals(name) && value.equalsIgnoreCase(
-                Objects.requireNonNullElse(o.value(), "")));
+        return cancelled(
+                idx,
+                anywhere,
+                o -> o.name().equals(name) && value.equalsIgnoreCase(Objects.requireNonNullElse(o.value(), "")));
     }
 
     /** A later entry {@code over} overrides {@code e} when it always applies or applies under the same condition. */
     private static boolean overrides(FlagEntry over, FlagEntry e) {
-        return over.origin().condition() == null || Objects.equals(over.origin().condition(), e.origin().condition());
+        return over.origin().condition() == null
+                || Objects.equals(over.origin().condition(), e.origin().condition());
     }
 
     public static boolean isTrue(String v) {
@@ -57,13 +60,15 @@ public final class FlagFacts {
 
     /** nvcc's {@code --use_fast_math} in either spelling. */
     public static boolean fastMath(FlagEntry e) {
-        return e.target() == FlagTarget.DEVICE && (e.name().equals("use_fast_math") || e.name().equals("use-fast-math"));
+        return e.target() == FlagTarget.DEVICE
+                && (e.name().equals("use_fast_math") || e.name().equals("use-fast-math"));
     }
 
     /** GCC's {@code -ffast-math} or {@code -Ofast}, not undone by a later {@code -fno-fast-math}. */
     public boolean hostFastMath(int idx) {
         FlagEntry e = entries.get(idx);
-        return e.target() != FlagTarget.DEVICE && (e.name().equals("ffast-math") || e.name().equals("Ofast"))
+        return e.target() != FlagTarget.DEVICE
+                && (e.name().equals("ffast-math") || e.name().equals("Ofast"))
                 && !cancelled(idx, false, o -> o.name().equals("fno-fast-math"));
     }
 

@@ -26,13 +26,22 @@ public final class FlushToZeroFlags implements BuildFlagCheck {
                 if (!facts.cancelledBy(i, true, "ftz", "false")) key = "flags-fast-math-ftz";
             } else if (FlagFacts.device(e, "ftz")) {
                 if (FlagFacts.isTrue(e.value()) && !facts.cancelledBy(i, false, "ftz", "false")) key = "flags-ftz";
-            } else if (e.target() != FlagTarget.DEVICE && (facts.hostFastMath(i)
-                    || e.name().equals("funsafe-math-optimizations"))) {
+            } else if (e.target() != FlagTarget.DEVICE
+                    && (facts.hostFastMath(i) || e.name().equals("funsafe-math-optimizations"))) {
                 key = "flags-crtfastmath";
             }
             if (key != null) {
-                out.accept(new FlagHazard(ruleId(), null, e, FlagFacts.message(ruleId(), key, "flag", e.flag(),
-                        "where", e.target().where())));
+                out.accept(new FlagHazard(
+                        ruleId(),
+                        null,
+                        e,
+                        FlagFacts.message(
+                                ruleId(),
+                                key,
+                                "flag",
+                                e.flag(),
+                                "where",
+                                e.target().where())));
             }
         }
     }

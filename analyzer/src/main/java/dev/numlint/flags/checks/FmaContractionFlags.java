@@ -26,23 +26,38 @@ public final class FmaContractionFlags implements BuildFlagCheck {
             String v = e.value();
             if (FlagFacts.device(e, "fmad")) {
                 if (FlagFacts.isTrue(v) && !facts.cancelledBy(i, false, "fmad", "false")) {
-                    out.accept(new FlagHazard(ruleId(), Level.NOTE, e, FlagFacts.message(ruleId(), "flags-fmad",
-                            "flag", e.flag())));
+                    out.accept(new FlagHazard(
+                            ruleId(), Level.NOTE, e, FlagFacts.message(ruleId(), "flags-fmad", "flag", e.flag())));
                 }
                 continue;
             }
             if (e.target() == FlagTarget.DEVICE) continue;
             boolean fma;
             if (e.name().equals("march") && v != null) {
-                fma = BuildContext.archHasFma(v) && !facts.cancelled(i, false, o -> o.name().equals("march")
-                        && !BuildContext.archHasFma(o.value() == null ? "" : o.value()));
+                fma = BuildContext.archHasFma(v)
+                        && !facts.cancelled(
+                                i,
+                                false,
+                                o -> o.name().equals("march")
+                                        && !BuildContext.archHasFma(o.value() == null ? "" : o.value()));
             } else {
-                fma = e.name().equals("mfma") && !facts.cancelled(i, false, o -> o.name().equals("mno-fma"));
+                fma = e.name().equals("mfma")
+                        && !facts.cancelled(i, false, o -> o.name().equals("mno-fma"));
             }
             if (fma && !facts.cancelled(i, true, o -> o.name().equals("ffp-contract") && "off".equals(o.value()))) {
-                out.accept(new FlagHazard(ruleId(), null, e, FlagFacts.message(ruleId(), "flags-host-fma", "flag",
-                        e.flag(), "where", e.target().where(), "machine",
-                        "native".equals(v) ? " if the build machine has it" : "")));
+                out.accept(new FlagHazard(
+                        ruleId(),
+                        null,
+                        e,
+                        FlagFacts.message(
+                                ruleId(),
+                                "flags-host-fma",
+                                "flag",
+                                e.flag(),
+                                "where",
+                                e.target().where(),
+                                "machine",
+                                "native".equals(v) ? " if the build machine has it" : "")));
             }
         }
     }

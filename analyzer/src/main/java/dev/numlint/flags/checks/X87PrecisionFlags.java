@@ -25,8 +25,8 @@ public final class X87PrecisionFlags implements BuildFlagCheck {
             String v = e.value();
             String key = null;
             if (e.name().equals("m32")) {
-                if (!facts.cancelled(i, false, o -> o.name().equals("m64")) && !facts.cancelled(i, true,
-                        o -> o.name().equals("mfpmath") && "sse".equals(o.value()))) {
+                if (!facts.cancelled(i, false, o -> o.name().equals("m64"))
+                        && !facts.cancelled(i, true, o -> o.name().equals("mfpmath") && "sse".equals(o.value()))) {
                     key = "flags-m32";
                 }
             } else if (e.name().equals("mfpmath") && v != null && (v.contains("387") || v.equals("both"))) {
@@ -35,8 +35,17 @@ public final class X87PrecisionFlags implements BuildFlagCheck {
                 }
             }
             if (key != null) {
-                out.accept(new FlagHazard(ruleId(), null, e, FlagFacts.message(ruleId(), key, "flag", e.flag(),
-                        "where", e.target().where())));
+                out.accept(new FlagHazard(
+                        ruleId(),
+                        null,
+                        e,
+                        FlagFacts.message(
+                                ruleId(),
+                                key,
+                                "flag",
+                                e.flag(),
+                                "where",
+                                e.target().where())));
             }
         }
     }

@@ -26,7 +26,8 @@ public final class ApproximateDivision implements JavaCheck {
     @Override
     public void check(JavaUnit unit) {
         for (InfixExpression in : unit.infixes()) {
-            if (in.getOperator() != InfixExpression.Operator.TIMES || !unit.types().isFloating(in)) continue;
+            if (in.getOperator() != InfixExpression.Operator.TIMES
+                    || !unit.types().isFloating(in)) continue;
             List<Expression> ops = new ArrayList<>();
             ops.add(in.getLeftOperand());
             ops.add(in.getRightOperand());
@@ -35,8 +36,15 @@ public final class ApproximateDivision implements JavaCheck {
                 InfixExpression rec = reciprocal(unit, o);
                 if (rec != null) {
                     Impact impact = unit.impacts().of(in);
-                    String msg = JavaUnit.message("NL002", "java-reciprocal", "expr", unit.shortText(in, 50),
-                            "rec", unit.shortText(rec, 30), "consequence", impact.consequence());
+                    String msg = JavaUnit.message(
+                            "NL002",
+                            "java-reciprocal",
+                            "expr",
+                            unit.shortText(in, 50),
+                            "rec",
+                            unit.shortText(rec, 30),
+                            "consequence",
+                            impact.consequence());
                     unit.report(ruleId(), in, msg, unit.types().typeOf(in).guessed(), Level.NOTE, impact);
                     break;
                 }
@@ -52,8 +60,19 @@ public final class ApproximateDivision implements JavaCheck {
             InfixExpression use = findLoopMultiply(scope, id, vf);
             if (use != null) {
                 Impact impact = unit.impacts().of(use);
-                String msg = JavaUnit.message("NL002", "java-hoisted", "name", id, "rec", unit.shortText(rec, 30),
-                        "use", unit.shortText(use, 30), "line", unit.line(use), "consequence", impact.consequence());
+                String msg = JavaUnit.message(
+                        "NL002",
+                        "java-hoisted",
+                        "name",
+                        id,
+                        "rec",
+                        unit.shortText(rec, 30),
+                        "use",
+                        unit.shortText(use, 30),
+                        "line",
+                        unit.line(use),
+                        "consequence",
+                        impact.consequence());
                 unit.report(ruleId(), vf, msg, unit.types().typeOf(init).guessed(), Level.NOTE, impact);
             }
         }
@@ -64,7 +83,8 @@ public final class ApproximateDivision implements JavaCheck {
         e = RangeAnalysis.unparen(e);
         if (!(e instanceof InfixExpression)) return null;
         InfixExpression d = (InfixExpression) e;
-        if (d.getOperator() != InfixExpression.Operator.DIVIDE || !d.extendedOperands().isEmpty()) return null;
+        if (d.getOperator() != InfixExpression.Operator.DIVIDE
+                || !d.extendedOperands().isEmpty()) return null;
         Expression num = RangeAnalysis.unparen(d.getLeftOperand());
         if (!(num instanceof NumberLiteral) || Types.literalValue(((NumberLiteral) num).getToken()) != 1.0) return null;
         if (!unit.types().isFloating(d)) return null;
@@ -79,8 +99,10 @@ public final class ApproximateDivision implements JavaCheck {
             @Override
             public boolean visit(InfixExpression in) {
                 if (found[0] != null) return false;
-                if (in.getOperator() != InfixExpression.Operator.TIMES || in.getStartPosition() < decl.getStartPosition()) return true;
-                boolean uses = RangeAnalysis.isName(in.getLeftOperand(), id) || RangeAnalysis.isName(in.getRightOperand(), id);
+                if (in.getOperator() != InfixExpression.Operator.TIMES
+                        || in.getStartPosition() < decl.getStartPosition()) return true;
+                boolean uses =
+                        RangeAnalysis.isName(in.getLeftOperand(), id) || RangeAnalysis.isName(in.getRightOperand(), id);
                 for (Object o : in.extendedOperands()) uses |= RangeAnalysis.isName((Expression) o, id);
                 if (uses && inLoopNotContaining(in, decl)) found[0] = in;
                 return true;

@@ -37,10 +37,14 @@ public final class DoublePromotion implements JavaCheck {
             if (op == Assignment.Operator.ASSIGN) continue;
             Expression lhs = a.getLeftHandSide();
             Types.T lt = unit.types().typeOf(lhs);
-            if (lt.type() == NumType.FLOAT && (op == Assignment.Operator.PLUS_ASSIGN || op == Assignment.Operator.MINUS_ASSIGN
-                    || op == Assignment.Operator.TIMES_ASSIGN || op == Assignment.Operator.DIVIDE_ASSIGN)) {
+            if (lt.type() == NumType.FLOAT
+                    && (op == Assignment.Operator.PLUS_ASSIGN
+                            || op == Assignment.Operator.MINUS_ASSIGN
+                            || op == Assignment.Operator.TIMES_ASSIGN
+                            || op == Assignment.Operator.DIVIDE_ASSIGN)) {
                 Types.T rt = unit.types().typeOf(a.getRightHandSide());
-                if (rt.type() == NumType.DOUBLE) promotion(unit, a, a.getRightHandSide(), lhs, lt.guessed() || rt.guessed());
+                if (rt.type() == NumType.DOUBLE)
+                    promotion(unit, a, a.getRightHandSide(), lhs, lt.guessed() || rt.guessed());
             }
         }
     }
@@ -66,16 +70,37 @@ public final class DoublePromotion implements JavaCheck {
         if (p.floatLeaves == 0 || p.doubleVars > 0 || p.unknown > 0) return;
         if (p.inexact == null && p.ops < 2) return;
         if (p.inexact == null && p.literal == null && p.mathCall == null) return;
-        String what = p.inexact != null ? "the literal " + p.inexact : p.literal != null ? "the literal " + p.literal : p.mathCall;
+        String what = p.inexact != null
+                ? "the literal " + p.inexact
+                : p.literal != null ? "the literal " + p.literal : p.mathCall;
         Impact impact = unit.impacts().of(site);
         String msg;
         if (p.inexact != null) {
-            msg = JavaUnit.message("NL008", "java-literal", "expr", unit.shortText(site, 40), "what", what,
-                    "exact", Narrowing.exact(p.inexactValue, 12), "asFloat", Narrowing.exact((float) p.inexactValue, 12),
-                    "consequence", impact.consequence());
+            msg = JavaUnit.message(
+                    "NL008",
+                    "java-literal",
+                    "expr",
+                    unit.shortText(site, 40),
+                    "what",
+                    what,
+                    "exact",
+                    Narrowing.exact(p.inexactValue, 12),
+                    "asFloat",
+                    Narrowing.exact((float) p.inexactValue, 12),
+                    "consequence",
+                    impact.consequence());
         } else {
-            msg = JavaUnit.message("NL008", "java-ops", "expr", unit.shortText(site, 40), "what", what,
-                    "ops", p.ops, "consequence", impact.consequence());
+            msg = JavaUnit.message(
+                    "NL008",
+                    "java-ops",
+                    "expr",
+                    unit.shortText(site, 40),
+                    "what",
+                    what,
+                    "ops",
+                    p.ops,
+                    "consequence",
+                    impact.consequence());
         }
         unit.report(ruleId(), site, msg, guessed, null, impact);
     }
@@ -83,7 +108,9 @@ public final class DoublePromotion implements JavaCheck {
     private static void scan(JavaUnit unit, Expression e, Promotion p) {
         e = RangeAnalysis.unparen(e);
         NumType t = unit.types().of(e);
-        if (t == NumType.DOUBLE && !(e instanceof NumberLiteral) && !(e instanceof Name)
+        if (t == NumType.DOUBLE
+                && !(e instanceof NumberLiteral)
+                && !(e instanceof Name)
                 && e.resolveConstantExpressionValue() instanceof Number) {
             // a constant subexpression such as -1.0/3.0 acts as one literal
             double v = ((Number) e.resolveConstantExpressionValue()).doubleValue();
@@ -112,8 +139,10 @@ public final class DoublePromotion implements JavaCheck {
             case ASTNode.INFIX_EXPRESSION: {
                 InfixExpression in = (InfixExpression) e;
                 InfixExpression.Operator op = in.getOperator();
-                boolean arith = op == InfixExpression.Operator.PLUS || op == InfixExpression.Operator.MINUS
-                        || op == InfixExpression.Operator.TIMES || op == InfixExpression.Operator.DIVIDE
+                boolean arith = op == InfixExpression.Operator.PLUS
+                        || op == InfixExpression.Operator.MINUS
+                        || op == InfixExpression.Operator.TIMES
+                        || op == InfixExpression.Operator.DIVIDE
                         || op == InfixExpression.Operator.REMAINDER;
                 if (!arith) {
                     p.unknown++;
@@ -129,7 +158,8 @@ public final class DoublePromotion implements JavaCheck {
                         for (Expression o : operands) if (isPowerOfTwoLiteral(o)) exactScale++;
                     } else if (op == InfixExpression.Operator.DIVIDE) {
                         // x / 2.0 is exact; 4.0 / x is not
-                        for (int k = 1; k < operands.size(); k++) if (isPowerOfTwoLiteral(operands.get(k))) exactScale++;
+                        for (int k = 1; k < operands.size(); k++)
+                            if (isPowerOfTwoLiteral(operands.get(k))) exactScale++;
                     }
                     p.ops += operands.size() - 1 - exactScale;
                 }

@@ -48,12 +48,32 @@ public final class ExtendedPrecision implements JavaCheck {
         for (Map.Entry<AbstractTypeDeclaration, int[]> en : perType.entrySet()) {
             AbstractTypeDeclaration t = en.getKey();
             int n = en.getValue()[0];
-            String kind = t instanceof EnumDeclaration ? "enum" : t instanceof RecordDeclaration ? "record"
-                    : t instanceof TypeDeclaration && ((TypeDeclaration) t).isInterface() ? "interface" : "class";
-            String msg = JavaUnit.message("NL005", "java-class", "kind", kind, "name", t.getName().getIdentifier(),
-                    "count", n + " float/double operation" + (n == 1 ? "" : "s"),
-                    "line", unit.cu().getLineNumber(en.getValue()[1]), "release", unit.release());
-            unit.report(ruleId(), t.getName(), msg, false, Level.NOTE,
+            String kind = t instanceof EnumDeclaration
+                    ? "enum"
+                    : t instanceof RecordDeclaration
+                            ? "record"
+                            : t instanceof TypeDeclaration && ((TypeDeclaration) t).isInterface()
+                                    ? "interface"
+                                    : "class";
+            String msg = JavaUnit.message(
+                    "NL005",
+                    "java-class",
+                    "kind",
+                    kind,
+                    "name",
+                    t.getName().getIdentifier(),
+                    "count",
+                    n + " float/double operation" + (n == 1 ? "" : "s"),
+                    "line",
+                    unit.cu().getLineNumber(en.getValue()[1]),
+                    "release",
+                    unit.release());
+            unit.report(
+                    ruleId(),
+                    t.getName(),
+                    msg,
+                    false,
+                    Level.NOTE,
                     Impact.bounded("differs only on x87 (32-bit x86 JVMs before Java 17)"));
         }
     }

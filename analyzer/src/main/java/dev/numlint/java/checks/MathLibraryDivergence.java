@@ -37,12 +37,15 @@ public final class MathLibraryDivergence implements JavaCheck {
             if (exact(unit, m)) continue;
             ASTNode owner = null;
             for (ASTNode p = m.getParent(); p != null; p = p.getParent()) {
-                if (p instanceof MethodDeclaration || p instanceof Initializer || p instanceof AbstractTypeDeclaration) {
+                if (p instanceof MethodDeclaration
+                        || p instanceof Initializer
+                        || p instanceof AbstractTypeDeclaration) {
                     owner = p;
                     break;
                 }
             }
-            if (owner != null) perMethod.computeIfAbsent(owner, k -> new ArrayList<>()).add(m);
+            if (owner != null)
+                perMethod.computeIfAbsent(owner, k -> new ArrayList<>()).add(m);
         }
         for (List<MethodInvocation> calls : perMethod.values()) {
             MethodInvocation first = calls.get(0);
@@ -58,9 +61,17 @@ public final class MathLibraryDivergence implements JavaCheck {
                 }
             }
             int more = calls.size() - 1;
-            String msg = JavaUnit.message("NL010", "java-calls", "call", unit.shortText(first, 30),
-                    "more", more > 0 ? " and " + more + " more call" + (more == 1 ? "" : "s") + " to " + String.join("/", names) : "",
-                    "consequence", worst == first ? impact.consequence() : "one is " + impact.consequence());
+            String msg = JavaUnit.message(
+                    "NL010",
+                    "java-calls",
+                    "call",
+                    unit.shortText(first, 30),
+                    "more",
+                    more > 0
+                            ? " and " + more + " more call" + (more == 1 ? "" : "s") + " to " + String.join("/", names)
+                            : "",
+                    "consequence",
+                    worst == first ? impact.consequence() : "one is " + impact.consequence());
             unit.report(ruleId(), first, msg, !unit.bindings() || first.resolveMethodBinding() == null, null, impact);
         }
     }

@@ -26,20 +26,45 @@ public final class NarrowSignedCast implements JavaCheck {
             NumType exType = n.sourceType() == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT;
             if (n.arrayStore() && !n.range().isPoint()) {
                 // pixel data: usually unsigned, so the example is above 0..255 and the advice the unsigned range
-                double example = n.highOk() ? Narrowing.exampleBelow(n.target()) : Narrowing.exampleAbove(n.target(), true);
-                String msg = JavaUnit.message("NL011", "java-array", "expr", unit.shortText(n.cast(), 50),
-                        "src", n.sourceType().javaName(), "type", n.target().javaName(), "side", Narrowings.side(n),
-                        "example", Narrowing.literal(example, exType),
-                        "result", Narrowing.narrow(example, exType, n.target()),
-                        "umax", n.target() == NumType.BYTE ? 255 : 65535);
+                double example =
+                        n.highOk() ? Narrowing.exampleBelow(n.target()) : Narrowing.exampleAbove(n.target(), true);
+                String msg = JavaUnit.message(
+                        "NL011",
+                        "java-array",
+                        "expr",
+                        unit.shortText(n.cast(), 50),
+                        "src",
+                        n.sourceType().javaName(),
+                        "type",
+                        n.target().javaName(),
+                        "side",
+                        Narrowings.side(n),
+                        "example",
+                        Narrowing.literal(example, exType),
+                        "result",
+                        Narrowing.narrow(example, exType, n.target()),
+                        "umax",
+                        n.target() == NumType.BYTE ? 255 : 65535);
                 unit.report(ruleId(), n.cast(), msg, n.guessed(), null, null);
                 continue;
             }
             double example = Narrowings.example(n);
             long res = Narrowing.narrow(example, exType, n.target());
-            String msg = JavaUnit.message("NL011", "java-signed", "expr", unit.shortText(n.cast(), 60),
-                    "src", n.sourceType().javaName(), "type", n.target().javaName(), "side", Narrowings.side(n),
-                    "example", Narrowing.literal(example, exType), "result", res);
+            String msg = JavaUnit.message(
+                    "NL011",
+                    "java-signed",
+                    "expr",
+                    unit.shortText(n.cast(), 60),
+                    "src",
+                    n.sourceType().javaName(),
+                    "type",
+                    n.target().javaName(),
+                    "side",
+                    Narrowings.side(n),
+                    "example",
+                    Narrowing.literal(example, exType),
+                    "result",
+                    res);
             unit.report(ruleId(), n.cast(), msg, n.guessed(), null, null);
         }
     }

@@ -23,10 +23,12 @@ public final class ReducedPrecisionMath implements JavaCheck {
     /** cublasMath.CUBLAS_TF32_TENSOR_OP_MATH; the low bits of a mode that may carry flag bits. */
     private static final int TF32_MODE = 3;
     /** cublasComputeType values that compute float data in reduced precision, with what they round to. */
-    private static final Map<String, Integer> FAST_COMPUTE = Map.of("CUBLAS_COMPUTE_32F_FAST_16F", 74,
-            "CUBLAS_COMPUTE_32F_FAST_16BF", 75, "CUBLAS_COMPUTE_32F_FAST_TF32", 77);
+    private static final Map<String, Integer> FAST_COMPUTE = Map.of(
+            "CUBLAS_COMPUTE_32F_FAST_16F", 74, "CUBLAS_COMPUTE_32F_FAST_16BF", 75, "CUBLAS_COMPUTE_32F_FAST_TF32", 77);
+
     private static final int CUDNN_ALLOW_CONVERSION = 2;
-    private static final List<String> GEMMS = List.of("cublasGemmEx", "cublasGemmBatchedEx", "cublasGemmStridedBatchedEx");
+    private static final List<String> GEMMS =
+            List.of("cublasGemmEx", "cublasGemmBatchedEx", "cublasGemmStridedBatchedEx");
 
     @Override
     public String ruleId() {
@@ -42,8 +44,13 @@ public final class ReducedPrecisionMath implements JavaCheck {
             if (n.equals("cublasSetMathMode") && args.size() == 2 && isBinding(unit, m, "JCublas2")) {
                 Expression mode = (Expression) args.get(1);
                 if (names(unit, mode, "CUBLAS_TF32_TENSOR_OP_MATH") || (constant(mode) & 0xf) == TF32_MODE) {
-                    unit.report(ruleId(), m, JavaUnit.message("NL012", "java-math-mode", "expr", call(unit, m, mode)),
-                            false, null, null);
+                    unit.report(
+                            ruleId(),
+                            m,
+                            JavaUnit.message("NL012", "java-math-mode", "expr", call(unit, m, mode)),
+                            false,
+                            null,
+                            null);
                 }
             } else if (GEMMS.contains(n) && args.size() >= 19 && isBinding(unit, m, "JCublas2")) {
                 Expression type = (Expression) args.get(args.size() - 2);
@@ -54,14 +61,33 @@ public final class ReducedPrecisionMath implements JavaCheck {
                 if (fast != null) {
                     String err = fast.endsWith("16BF") ? "2^-8" : "2^-11";
                     String kind = fast.endsWith("16BF") ? "BF16" : fast.endsWith("16F") ? "FP16" : "TF32";
-                    unit.report(ruleId(), type, JavaUnit.message("NL012", "java-compute-type", "expr",
-                            n + "(..., " + unit.shortText(type, 48) + ", ...)", "kind", kind, "err", err), false, null, null);
+                    unit.report(
+                            ruleId(),
+                            type,
+                            JavaUnit.message(
+                                    "NL012",
+                                    "java-compute-type",
+                                    "expr",
+                                    n + "(..., " + unit.shortText(type, 48) + ", ...)",
+                                    "kind",
+                                    kind,
+                                    "err",
+                                    err),
+                            false,
+                            null,
+                            null);
                 }
             } else if (n.equals("cudnnSetConvolutionMathType") && args.size() == 2 && isBinding(unit, m, "JCudnn")) {
                 Expression mode = (Expression) args.get(1);
-                if (names(unit, mode, "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION") || constant(mode) == CUDNN_ALLOW_CONVERSION) {
-                    unit.report(ruleId(), m, JavaUnit.message("NL012", "java-cudnn", "expr", call(unit, m, mode)),
-                            false, null, null);
+                if (names(unit, mode, "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION")
+                        || constant(mode) == CUDNN_ALLOW_CONVERSION) {
+                    unit.report(
+                            ruleId(),
+                            m,
+                            JavaUnit.message("NL012", "java-cudnn", "expr", call(unit, m, mode)),
+                            false,
+                            null,
+                            null);
                 }
             }
         }
@@ -69,14 +95,16 @@ public final class ReducedPrecisionMath implements JavaCheck {
 
     private static String call(JavaUnit unit, MethodInvocation m, Expression arg) {
         Expression a = RangeAnalysis.unparen(arg);
-        String shown = a instanceof QualifiedName ? ((QualifiedName) a).getName().getIdentifier() : unit.shortText(a, 48);
+        String shown =
+                a instanceof QualifiedName ? ((QualifiedName) a).getName().getIdentifier() : unit.shortText(a, 48);
         return m.getName().getIdentifier() + "(..., " + shown + ")";
     }
 
     /** A call of JCuda's {@code cls} (JCublas2, JCudnn): by binding, qualifier, static import or a jcuda import. */
     private static boolean isBinding(JavaUnit unit, MethodInvocation m, String cls) {
         IMethodBinding b = m.resolveMethodBinding();
-        if (b != null && b.getDeclaringClass() != null
+        if (b != null
+                && b.getDeclaringClass() != null
                 && b.getDeclaringClass().getQualifiedName().startsWith("jcuda.")) {
             return true;
         }
@@ -99,8 +127,10 @@ public final class ReducedPrecisionMath implements JavaCheck {
 
     private static boolean names(JavaUnit unit, Expression e, String id, int depth) {
         e = RangeAnalysis.unparen(e);
-        if (e instanceof QualifiedName) return ((QualifiedName) e).getName().getIdentifier().equals(id);
-        if (e instanceof FieldAccess) return ((FieldAccess) e).getName().getIdentifier().equals(id);
+        if (e instanceof QualifiedName)
+            return ((QualifiedName) e).getName().getIdentifier().equals(id);
+        if (e instanceof FieldAccess)
+            return ((FieldAccess) e).getName().getIdentifier().equals(id);
         if (e instanceof SimpleName) {
             if (((SimpleName) e).getIdentifier().equals(id)) return true;
             Expression init = depth < 3 ? Types.initializerOf((SimpleName) e) : null;
@@ -108,7 +138,8 @@ public final class ReducedPrecisionMath implements JavaCheck {
         }
         if (e instanceof InfixExpression && ((InfixExpression) e).getOperator() == InfixExpression.Operator.OR) {
             InfixExpression in = (InfixExpression) e;
-            if (names(unit, in.getLeftOperand(), id, depth) || names(unit, in.getRightOperand(), id, depth)) return true;
+            if (names(unit, in.getLeftOperand(), id, depth) || names(unit, in.getRightOperand(), id, depth))
+                return true;
             for (Object o : in.extendedOperands()) if (names(unit, (Expression) o, id, depth)) return true;
         }
         return false;

@@ -84,17 +84,37 @@ public final class SerialAccumulation implements JavaCheck {
             // thread per outer iteration keeps each inner sum serial and in the same order
             impact = Impact.bounded("restarted for every iteration of the loop at line " + unit.line(window)
                     + ", so a thread-per-element port sums in the same order");
-            msg = JavaUnit.message("NL004", "java-window-sum", "type", t.type().javaName(), "name", name,
-                    "expr", unit.shortText(a, 40), "trips", tripText, "line", unit.line(window));
+            msg = JavaUnit.message(
+                    "NL004",
+                    "java-window-sum",
+                    "type",
+                    t.type().javaName(),
+                    "name",
+                    name,
+                    "expr",
+                    unit.shortText(a, 40),
+                    "trips",
+                    tripText,
+                    "line",
+                    unit.line(window));
         } else if (integral) {
             impact = Impact.bounded("integer-valued terms are exact while the sum stays below 2^24 = 16777216");
-            msg = JavaUnit.message("NL004", "java-integer-sum", "name", name, "expr", unit.shortText(a, 40),
-                    "trips", tripText);
+            msg = JavaUnit.message(
+                    "NL004", "java-integer-sum", "name", name, "expr", unit.shortText(a, 40), "trips", tripText);
         } else {
-            String bound = (trips < 0 ? "n" : Long.toString(trips)) + (isDouble ? " * 2^-53" : " * 2^-24") + " relative";
-            impact = new Impact(Impact.Kind.GROWING, "the error grows with " + tripText, null, null).withErrorBound(bound);
-            msg = JavaUnit.message("NL004", isDouble ? "java-double-sum" : "java-float-sum", "name", name,
-                    "expr", unit.shortText(a, 40), "trips", tripText);
+            String bound =
+                    (trips < 0 ? "n" : Long.toString(trips)) + (isDouble ? " * 2^-53" : " * 2^-24") + " relative";
+            impact = new Impact(Impact.Kind.GROWING, "the error grows with " + tripText, null, null)
+                    .withErrorBound(bound);
+            msg = JavaUnit.message(
+                    "NL004",
+                    isDouble ? "java-double-sum" : "java-float-sum",
+                    "name",
+                    name,
+                    "expr",
+                    unit.shortText(a, 40),
+                    "trips",
+                    tripText);
         }
         unit.report(ruleId(), a, msg, t.guessed(), isDouble ? Level.NOTE : null, impact);
     }
@@ -104,8 +124,9 @@ public final class SerialAccumulation implements JavaCheck {
      * the carrying loops), or null when the sum runs over the whole method.
      */
     private static Statement windowOf(Assignment a, String name, VariableDeclaration decl, Statement outerCarrying) {
-        for (ASTNode p = outerCarrying.getParent(); p != null && !(p instanceof BodyDeclaration)
-                && !(p instanceof LambdaExpression); p = p.getParent()) {
+        for (ASTNode p = outerCarrying.getParent();
+                p != null && !(p instanceof BodyDeclaration) && !(p instanceof LambdaExpression);
+                p = p.getParent()) {
             if (!LoopFacts.isLoop(p)) continue;
             if (decl != null && JavaUnit.isAncestor(p, decl)) return (Statement) p;
             if (rewrittenBefore(outerCarrying, name, (Statement) p)) return (Statement) p;
@@ -116,7 +137,8 @@ public final class SerialAccumulation implements JavaCheck {
     /** The added term of {@code s += x}, {@code s -= x}, {@code s = s + x}, {@code s = x + s}, or null. */
     private static Expression increment(Assignment a, String name) {
         Assignment.Operator op = a.getOperator();
-        if (op == Assignment.Operator.PLUS_ASSIGN || op == Assignment.Operator.MINUS_ASSIGN) return a.getRightHandSide();
+        if (op == Assignment.Operator.PLUS_ASSIGN || op == Assignment.Operator.MINUS_ASSIGN)
+            return a.getRightHandSide();
         if (op != Assignment.Operator.ASSIGN) return null;
         Expression r = RangeAnalysis.unparen(a.getRightHandSide());
         if (!(r instanceof InfixExpression)) return null;
@@ -142,12 +164,14 @@ public final class SerialAccumulation implements JavaCheck {
         if (t.isIntegral()) return true;
         Object cv = inc.resolveConstantExpressionValue();
         if (cv instanceof Number) return FloatExactness.isInteger(((Number) cv).doubleValue());
-        if (inc instanceof NumberLiteral) return FloatExactness.isInteger(Types.literalValue(((NumberLiteral) inc).getToken()));
+        if (inc instanceof NumberLiteral)
+            return FloatExactness.isInteger(Types.literalValue(((NumberLiteral) inc).getToken()));
         if (inc instanceof CastExpression) return integerValued(unit, ((CastExpression) inc).getExpression());
         if (inc instanceof InfixExpression) {
             InfixExpression in = (InfixExpression) inc;
             InfixExpression.Operator op = in.getOperator();
-            if (op != InfixExpression.Operator.TIMES && op != InfixExpression.Operator.PLUS
+            if (op != InfixExpression.Operator.TIMES
+                    && op != InfixExpression.Operator.PLUS
                     && op != InfixExpression.Operator.MINUS) return false;
             if (!integerValued(unit, in.getLeftOperand()) || !integerValued(unit, in.getRightOperand())) return false;
             for (Object o : in.extendedOperands()) if (!integerValued(unit, (Expression) o)) return false;

@@ -29,15 +29,45 @@ public final class UnguardedUnsignedCast implements JavaCheck {
             String lit = Narrowing.literal(example, exType);
             String msg;
             if (n.target() == NumType.CHAR) {
-                msg = JavaUnit.message("NL001", "java-char", "expr", expr, "src", n.sourceType().javaName(),
-                        "side", Narrowings.side(n), "example", lit, "result", res);
+                msg = JavaUnit.message(
+                        "NL001",
+                        "java-char",
+                        "expr",
+                        expr,
+                        "src",
+                        n.sourceType().javaName(),
+                        "side",
+                        Narrowings.side(n),
+                        "example",
+                        lit,
+                        "result",
+                        res);
             } else {
                 boolean b8 = n.target() == NumType.BYTE;
                 long max = b8 ? 255 : 65535;
-                msg = JavaUnit.message("NL001", "java-unsigned", "expr", expr, "src", n.sourceType().javaName(),
-                        "use", n.usedAs(), "side", Narrowings.side(n), "type", n.target().javaName(), "example", lit,
-                        "mask", b8 ? "0xff" : "0xffff", "result", b8 ? res & 0xff : res & 0xffff,
-                        "clamped", example < 0 ? 0 : max, "max", max);
+                msg = JavaUnit.message(
+                        "NL001",
+                        "java-unsigned",
+                        "expr",
+                        expr,
+                        "src",
+                        n.sourceType().javaName(),
+                        "use",
+                        n.usedAs(),
+                        "side",
+                        Narrowings.side(n),
+                        "type",
+                        n.target().javaName(),
+                        "example",
+                        lit,
+                        "mask",
+                        b8 ? "0xff" : "0xffff",
+                        "result",
+                        b8 ? res & 0xff : res & 0xffff,
+                        "clamped",
+                        example < 0 ? 0 : max,
+                        "max",
+                        max);
             }
             unit.report(ruleId(), n.cast(), msg, n.guessed(), null, null);
         }

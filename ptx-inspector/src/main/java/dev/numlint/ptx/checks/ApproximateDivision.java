@@ -28,7 +28,8 @@ public final class ApproximateDivision implements PtxCheck {
             }
             String t = in.type();
             boolean div = op.equals("div");
-            boolean flagged = div ? (in.approx() || in.full()) && "f32".equals(t)
+            boolean flagged = div
+                    ? (in.approx() || in.full()) && "f32".equals(t)
                     : in.approx() && ("f32".equals(t) || ("f64".equals(t) && in.ftz()));
             if (!flagged || (facts.libraryInternal(in) && "f32".equals(t))) {
                 continue;
@@ -41,14 +42,21 @@ public final class ApproximateDivision implements PtxCheck {
             } else if ("f64".equals(t) && refinedByFma(facts, in)) {
                 continue;
             }
-            String what = in.full() ? "up to 2 ulp error (div.full)"
+            String what = in.full()
+                    ? "up to 2 ulp error (div.full)"
                     : div ? "up to 2 ulp error, 0 for divisors above 2^126" : "an approximate reciprocal";
-            String cause = facts.ftzMode() || facts.settings().fastMathBuild() ? "fast math"
+            String cause = facts.ftzMode() || facts.settings().fastMathBuild()
+                    ? "fast math"
                     : in.full() ? "-prec-div=false" : "__fdividef or -prec-div=false";
             Consequence c = facts.consequences().of(in);
-            out.accept(new PtxHit(ruleId(), facts.function(), in,
+            out.accept(new PtxHit(
+                    ruleId(),
+                    facts.function(),
+                    in,
                     PtxMessages.format(ruleId(), "ptx-div", "instr", in.text(), "what", what, "cause", cause),
-                    line == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(), in.mnemonic(),
+                    line == null ? Confidence.MEDIUM : Confidence.HIGH,
+                    List.of(),
+                    in.mnemonic(),
                     c.kind() == Impact.Kind.BOUNDED ? null : c));
         }
     }

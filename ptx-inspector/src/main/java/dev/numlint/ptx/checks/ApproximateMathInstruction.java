@@ -31,12 +31,18 @@ public final class ApproximateMathInstruction implements PtxCheck {
     public void check(PtxFacts facts, Consumer<PtxHit> out) {
         for (Instruction in : facts.function().instructions()) {
             String op = in.opcode();
-            if (!in.approx() || !(op.equals("sin") || op.equals("cos") || op.equals("ex2") || op.equals("lg2")
-                    || op.equals("sqrt") || op.equals("rsqrt") || op.equals("tanh"))) {
+            if (!in.approx()
+                    || !(op.equals("sin")
+                            || op.equals("cos")
+                            || op.equals("ex2")
+                            || op.equals("lg2")
+                            || op.equals("sqrt")
+                            || op.equals("rsqrt")
+                            || op.equals("tanh"))) {
                 continue;
             }
             String t = in.type();
-            if (!"f32".equals(t) && !(t != null && (t.startsWith("f16") || t.startsWith("bf16"))))  {
+            if (!"f32".equals(t) && !(t != null && (t.startsWith("f16") || t.startsWith("bf16")))) {
                 continue;
             }
             if (facts.libraryInternal(in)) {
@@ -48,9 +54,14 @@ public final class ApproximateMathInstruction implements PtxCheck {
                 continue;
             }
             Consequence c = facts.consequences().of(in);
-            out.accept(new PtxHit(ruleId(), facts.function(), in,
+            out.accept(new PtxHit(
+                    ruleId(),
+                    facts.function(),
+                    in,
                     PtxMessages.format(ruleId(), "ptx-approx", "instr", in.text(), "why", why),
-                    line == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(), in.mnemonic(),
+                    line == null ? Confidence.MEDIUM : Confidence.HIGH,
+                    List.of(),
+                    in.mnemonic(),
                     c.kind() == Impact.Kind.BOUNDED ? null : c));
         }
     }
@@ -60,7 +71,8 @@ public final class ApproximateMathInstruction implements PtxCheck {
         switch (op) {
             case "ex2" -> {
                 Instruction feed = facts.defOf(in, 1);
-                boolean fast = feed != null && feed.opcode().equals("mul")
+                boolean fast = feed != null
+                        && feed.opcode().equals("mul")
                         && (facts.hasConst(feed, LOG2E) || facts.hasConst(feed, LOG2_10));
                 if (!fast && SourceText.calls(line, "__expf", "__exp10f", "__powf")) {
                     fast = true;
@@ -78,8 +90,8 @@ public final class ApproximateMathInstruction implements PtxCheck {
                 if (SourceText.calls(line, "__logf", "__log2f", "__log10f", "__powf")) {
                     fast = true;
                 }
-                if (fastBuild && SourceText.calls(line, "logf", "log2f", "log10f", "powf", "log", "log2", "log10",
-                        "pow")) {
+                if (fastBuild
+                        && SourceText.calls(line, "logf", "log2f", "log10f", "powf", "log", "log2", "log10", "pow")) {
                     fast = true;
                 }
                 return fast ? "fast logarithm (lg2.approx): absolute, not relative, error near 1" : null;

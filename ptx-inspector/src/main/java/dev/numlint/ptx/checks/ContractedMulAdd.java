@@ -42,8 +42,7 @@ public final class ContractedMulAdd implements PtxCheck {
             switch (in.opcode()) {
                 case "fma", "mad" -> fma(facts, in, out);
                 case "add", "sub" -> mulAdd(facts, in, out);
-                default -> {
-                }
+                default -> {}
             }
         }
     }
@@ -82,9 +81,15 @@ public final class ContractedMulAdd implements PtxCheck {
         }
         Consequence cq = consequenceOfFma(facts, in);
         String what = in.opcode().equals("mad") ? "mad." + t + " fuses a*b+c" : "nvcc contracted a*b+c into one fma";
-        out.accept(new PtxHit(ruleId(), facts.function(), in,
-                PtxMessages.format(ruleId(), "ptx-fma", "instr", in.text(), "what", what), c, List.of(),
-                in.mnemonic(), cq));
+        out.accept(new PtxHit(
+                ruleId(),
+                facts.function(),
+                in,
+                PtxMessages.format(ruleId(), "ptx-fma", "instr", in.text(), "what", what),
+                c,
+                List.of(),
+                in.mnemonic(),
+                cq));
     }
 
     /** The fma's own pattern first (a*d - b*c contracted: cancellation), then what its result decides. */
@@ -97,7 +102,9 @@ public final class ContractedMulAdd implements PtxCheck {
             }
         }
         Instruction m1 = facts.defOf(in, 1);
-        if (m1 != null && m1.opcode().equals("neg") && addend != null
+        if (m1 != null
+                && m1.opcode().equals("neg")
+                && addend != null
                 && (addend.opcode().equals("mul") || addend.opcode().equals("fma"))) {
             return new Consequence(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", in);
         }
@@ -110,7 +117,9 @@ public final class ContractedMulAdd implements PtxCheck {
         }
         for (int k = 1; k <= 2; k++) {
             Instruction mul = facts.defOf(add, k);
-            if (mul == null || !mul.opcode().equals("mul") || mul.rounding() != null
+            if (mul == null
+                    || !mul.opcode().equals("mul")
+                    || mul.rounding() != null
                     || !add.type().equals(mul.type())) {
                 continue;
             }
@@ -121,8 +130,9 @@ public final class ContractedMulAdd implements PtxCheck {
             if (mline != null && !SourceText.hasMultiply(mline)) {
                 continue;
             }
-            if (mline == null && (facts.constantOperand(mul, mul.operand(1))
-                    || facts.constantOperand(mul, mul.operand(2))) && facts.sourceLine(add) == null) {
+            if (mline == null
+                    && (facts.constantOperand(mul, mul.operand(1)) || facts.constantOperand(mul, mul.operand(2)))
+                    && facts.sourceLine(add) == null) {
                 continue;
             }
             Consequence cq = facts.consequences().of(add);
@@ -131,14 +141,22 @@ public final class ContractedMulAdd implements PtxCheck {
             if (negated) {
                 other = facts.defOf(other, 1);
             }
-            if (other != null && (add.opcode().equals("sub") ^ negated)
-                    && ((other.opcode().equals("mul") && PtxFacts.isF(other.type())) || other.opcode().equals("fma"))) {
+            if (other != null
+                    && (add.opcode().equals("sub") ^ negated)
+                    && ((other.opcode().equals("mul") && PtxFacts.isF(other.type()))
+                            || other.opcode().equals("fma"))) {
                 cq = new Consequence(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", add);
             }
-            out.accept(new PtxHit(ruleId(), facts.function(), add,
-                    PtxMessages.format(ruleId(), "ptx-muladd", "mul", mul.text(), "add", add.text(),
-                            "fusion", "may fuse them"),
-                    mline == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(mul), "mul+" + add.mnemonic(), cq));
+            out.accept(new PtxHit(
+                    ruleId(),
+                    facts.function(),
+                    add,
+                    PtxMessages.format(
+                            ruleId(), "ptx-muladd", "mul", mul.text(), "add", add.text(), "fusion", "may fuse them"),
+                    mline == null ? Confidence.MEDIUM : Confidence.HIGH,
+                    List.of(mul),
+                    "mul+" + add.mnemonic(),
+                    cq));
             return;
         }
     }
@@ -164,8 +182,12 @@ public final class ContractedMulAdd implements PtxCheck {
                 continue;
             }
             Instruction d = facts.defOf(in, k);
-            if (d == null || d.opcode().equals("ld") || d.opcode().equals("ldu")
-                    || d.loc() == null || in.loc() == null || d.loc().pos().line() != in.loc().pos().line()) {
+            if (d == null
+                    || d.opcode().equals("ld")
+                    || d.opcode().equals("ldu")
+                    || d.loc() == null
+                    || in.loc() == null
+                    || d.loc().pos().line() != in.loc().pos().line()) {
                 user++;
             }
         }

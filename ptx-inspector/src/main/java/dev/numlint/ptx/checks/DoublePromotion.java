@@ -28,7 +28,9 @@ public final class DoublePromotion implements PtxCheck {
     @Override
     public void check(PtxFacts facts, Consumer<PtxHit> out) {
         for (Instruction in : facts.function().instructions()) {
-            if (in.opcode().equals("cvt") && in.types().size() == 2 && "f64".equals(in.types().get(0))
+            if (in.opcode().equals("cvt")
+                    && in.types().size() == 2
+                    && "f64".equals(in.types().get(0))
                     && "f32".equals(in.types().get(1))) {
                 check(facts, in, out);
             }
@@ -46,16 +48,30 @@ public final class DoublePromotion implements PtxCheck {
             for (int u : facts.defUse().users(cur)) {
                 Instruction x = facts.function().instruction(u);
                 String op = x.opcode();
-                if (op.equals("cvt") && x.types().size() == 2 && "f32".equals(x.types().get(0))
+                if (op.equals("cvt")
+                        && x.types().size() == 2
+                        && "f32".equals(x.types().get(0))
                         && "f64".equals(x.types().get(1))) {
                     if (firstArith != null) {
                         String line = facts.sourceLine(in);
                         Consequence c = facts.consequences().of(x);
-                        out.accept(new PtxHit(ruleId(), facts.function(), in,
-                                PtxMessages.format(ruleId(), "ptx-promote", "cvt", in.text(), "arith",
-                                        firstArith.text(), "back", x.text()),
-                                line == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(firstArith, x),
-                                "cvt.f64.f32>" + firstArith.mnemonic(), c));
+                        out.accept(new PtxHit(
+                                ruleId(),
+                                facts.function(),
+                                in,
+                                PtxMessages.format(
+                                        ruleId(),
+                                        "ptx-promote",
+                                        "cvt",
+                                        in.text(),
+                                        "arith",
+                                        firstArith.text(),
+                                        "back",
+                                        x.text()),
+                                line == null ? Confidence.MEDIUM : Confidence.HIGH,
+                                List.of(firstArith, x),
+                                "cvt.f64.f32>" + firstArith.mnemonic(),
+                                c));
                         return;
                     }
                     continue;
@@ -63,10 +79,21 @@ public final class DoublePromotion implements PtxCheck {
                 if (!"f64".equals(x.type())) {
                     continue;
                 }
-                boolean arith = op.equals("add") || op.equals("sub") || op.equals("mul") || op.equals("div")
-                        || op.equals("fma") || op.equals("mad") || op.equals("sqrt") || op.equals("rcp");
-                boolean pass = arith || op.equals("mov") || op.equals("neg") || op.equals("abs")
-                        || op.equals("selp") || op.equals("min") || op.equals("max");
+                boolean arith = op.equals("add")
+                        || op.equals("sub")
+                        || op.equals("mul")
+                        || op.equals("div")
+                        || op.equals("fma")
+                        || op.equals("mad")
+                        || op.equals("sqrt")
+                        || op.equals("rcp");
+                boolean pass = arith
+                        || op.equals("mov")
+                        || op.equals("neg")
+                        || op.equals("abs")
+                        || op.equals("selp")
+                        || op.equals("min")
+                        || op.equals("max");
                 if (!pass || !seen.add(u)) {
                     continue;
                 }

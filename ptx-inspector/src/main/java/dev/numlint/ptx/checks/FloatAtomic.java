@@ -31,9 +31,14 @@ public final class FloatAtomic implements PtxCheck {
                 continue;
             }
             String target = target(facts, in);
-            out.accept(new PtxHit(ruleId(), facts.function(), in,
+            out.accept(new PtxHit(
+                    ruleId(),
+                    facts.function(),
+                    in,
                     PtxMessages.format(ruleId(), "ptx-atomic", "instr", in.text(), "target", target),
-                    Confidence.HIGH, List.of(), in.mnemonic() + "@" + target,
+                    Confidence.HIGH,
+                    List.of(),
+                    in.mnemonic() + "@" + target,
                     new Consequence(Impact.Kind.AMPLIFIED, "added in a run-dependent order", null)));
         }
     }
@@ -57,7 +62,8 @@ public final class FloatAtomic implements PtxCheck {
             Instruction x = facts.function().instruction(d);
             switch (x.opcode()) {
                 case "ld" -> {
-                    if ("param".equals(x.space()) && x.operand(1) instanceof Operand.Address a
+                    if ("param".equals(x.space())
+                            && x.operand(1) instanceof Operand.Address a
                             && a.base() instanceof Operand.Symbol s) {
                         return "parameter " + shortParam(s.name());
                     }
@@ -67,8 +73,9 @@ public final class FloatAtomic implements PtxCheck {
                     Operand next = null;
                     for (int k = 1; k < x.operands().size(); k++) {
                         Operand o = x.operand(k);
-                        if (o instanceof Operand.Symbol || (o instanceof Operand.Reg q
-                                && "u64".equals(facts.function().registerType(q.name())))
+                        if (o instanceof Operand.Symbol
+                                || (o instanceof Operand.Reg q
+                                        && "u64".equals(facts.function().registerType(q.name())))
                                 || (o instanceof Operand.Reg && k == 1)) {
                             next = o;
                             break;

@@ -34,9 +34,14 @@ public final class FlushToZero implements PtxCheck {
         if (first == null) {
             return;
         }
-        out.accept(new PtxHit(ruleId(), facts.function(), first,
-                PtxMessages.format(ruleId(), "ptx-ftz", "count", count, "s", count == 1 ? "" : "s",
-                        "instr", first.text()),
-                Confidence.HIGH, List.of(), "ftz"));
+        out.accept(new PtxHit(
+                ruleId(),
+                facts.function(),
+                first,
+                PtxMessages.format(
+                        ruleId(), "ptx-ftz", "count", count, "s", count == 1 ? "" : "s", "instr", first.text()),
+                Confidence.HIGH,
+                List.of(),
+                "ftz"));
     }
 }

@@ -26,7 +26,9 @@ public final class ReducedPrecisionTensorOp implements PtxCheck {
         boolean f16FromF32 = false;
         boolean bf16FromF32 = false;
         for (Instruction in : facts.function().instructions()) {
-            if (in.opcode().equals("cvt") && in.types().size() == 2 && "f32".equals(in.types().get(1))) {
+            if (in.opcode().equals("cvt")
+                    && in.types().size() == 2
+                    && "f32".equals(in.types().get(1))) {
                 String dst = in.types().get(0);
                 if (dst.equals("tf32")) {
                     out.accept(hit(facts, in, "TF32", 10, 11, "cvt-tf32"));
@@ -56,7 +58,9 @@ public final class ReducedPrecisionTensorOp implements PtxCheck {
 
     private static boolean tf32Converted(PtxFacts facts) {
         for (Instruction in : facts.function().instructions()) {
-            if (in.opcode().equals("cvt") && in.types().size() == 2 && "tf32".equals(in.types().get(0))) {
+            if (in.opcode().equals("cvt")
+                    && in.types().size() == 2
+                    && "tf32".equals(in.types().get(0))) {
                 return true;
             }
         }
@@ -64,9 +68,14 @@ public final class ReducedPrecisionTensorOp implements PtxCheck {
     }
 
     private PtxHit hit(PtxFacts facts, Instruction in, String format, int bits, int exp, String shape) {
-        return new PtxHit(ruleId(), facts.function(), in,
-                PtxMessages.format(ruleId(), "ptx-tensor", "instr", in.text(), "format", format, "bits", bits,
-                        "exp", exp),
-                Confidence.HIGH, List.of(), shape);
+        return new PtxHit(
+                ruleId(),
+                facts.function(),
+                in,
+                PtxMessages.format(
+                        ruleId(), "ptx-tensor", "instr", in.text(), "format", format, "bits", bits, "exp", exp),
+                Confidence.HIGH,
+                List.of(),
+                shape);
     }
 }

@@ -50,7 +50,8 @@ public final class SerialAccumulation implements PtxCheck {
                     enclosing.add(l);
                 }
             }
-            enclosing.sort((a, b) -> Integer.compare(a.body().cardinality(), b.body().cardinality()));
+            enclosing.sort(
+                    (a, b) -> Integer.compare(a.body().cardinality(), b.body().cardinality()));
             for (Loop l : enclosing) {
                 Set<Integer> cycle = new HashSet<>();
                 if (!carriedAround(facts, in, l.body(), cycle)) {
@@ -62,15 +63,30 @@ public final class SerialAccumulation implements PtxCheck {
                 if (compensated(facts, in) || cycle.stream().anyMatch(x -> compensated(facts, fn.instruction(x)))) {
                     break;
                 }
-                String trip = l.tripCountKnown() ? (l.tripCountBound() ? "at most " : "") + l.tripCount()
-                        + " iterations" : "an unknown trip count";
+                String trip = l.tripCountKnown()
+                        ? (l.tripCountBound() ? "at most " : "") + l.tripCount() + " iterations"
+                        : "an unknown trip count";
                 int header = fn.instruction(fn.blocks().get(l.header()).first()).ptxLine();
-                Consequence growing = new Consequence(Impact.Kind.GROWING,
-                        "an error that grows with " + trip, null);
-                out.accept(new PtxHit(ruleId(), fn, in,
-                        PtxMessages.format(ruleId(), "ptx-acc", "instr", in.text(), "reg", in.defs().get(0),
-                                "trip", trip, "line", header),
-                        Confidence.HIGH, List.of(), in.mnemonic() + "-loop", growing));
+                Consequence growing = new Consequence(Impact.Kind.GROWING, "an error that grows with " + trip, null);
+                out.accept(new PtxHit(
+                        ruleId(),
+                        fn,
+                        in,
+                        PtxMessages.format(
+                                ruleId(),
+                                "ptx-acc",
+                                "instr",
+                                in.text(),
+                                "reg",
+                                in.defs().get(0),
+                                "trip",
+                                trip,
+                                "line",
+                                header),
+                        Confidence.HIGH,
+                        List.of(),
+                        in.mnemonic() + "-loop",
+                        growing));
                 break;
             }
         }
@@ -111,8 +127,11 @@ public final class SerialAccumulation implements PtxCheck {
                     continue;
                 }
                 String op = ui.opcode();
-                boolean pass = (op.equals("add") || op.equals("sub") || op.equals("mov") || op.equals("selp")
-                        || ((op.equals("fma") || op.equals("mad")) && usesAt(ui, 3, curDefs)))
+                boolean pass = (op.equals("add")
+                                || op.equals("sub")
+                                || op.equals("mov")
+                                || op.equals("selp")
+                                || ((op.equals("fma") || op.equals("mad")) && usesAt(ui, 3, curDefs)))
                         && PtxFacts.isF(ui.type());
                 if (pass && seen.add(u)) {
                     work.add(u);

@@ -27,13 +27,14 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
             }
             String dst = in.types().get(0);
             String src = in.types().get(1);
-            int bits = switch (dst) {
-                case "u8" -> 8;
-                case "u16" -> 16;
-                case "u32" -> 32;
-                case "u64" -> 64;
-                default -> 0;
-            };
+            int bits =
+                    switch (dst) {
+                        case "u8" -> 8;
+                        case "u16" -> 16;
+                        case "u32" -> 32;
+                        case "u64" -> 64;
+                        default -> 0;
+                    };
             if (bits == 0 || !PtxFacts.isAnyFloat(src)) {
                 continue;
             }
@@ -46,14 +47,20 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
             if (r[0] >= 0 && r[1] <= max) {
                 continue;
             }
-            String guard = r[0] >= 0 ? " (only the lower bound is guarded)"
+            String guard = r[0] >= 0
+                    ? " (only the lower bound is guarded)"
                     : r[1] <= max ? " (only the upper bound is guarded)" : "";
-            String behaviour = r[0] >= 0 ? "values above " + (long) max + " saturate on the GPU, differ on CPUs"
+            String behaviour = r[0] >= 0
+                    ? "values above " + (long) max + " saturate on the GPU, differ on CPUs"
                     : "negative values give 0 on the GPU but wrap on x86 (-69.235 as u16 is 65467)";
-            out.accept(new PtxHit(ruleId(), facts.function(), in,
-                    PtxMessages.format(ruleId(), "ptx-cvt", "instr", in.text(), "behaviour", behaviour,
-                            "guard", guard),
-                    line == null ? Confidence.MEDIUM : Confidence.HIGH, List.of(), in.mnemonic(),
+            out.accept(new PtxHit(
+                    ruleId(),
+                    facts.function(),
+                    in,
+                    PtxMessages.format(ruleId(), "ptx-cvt", "instr", in.text(), "behaviour", behaviour, "guard", guard),
+                    line == null ? Confidence.MEDIUM : Confidence.HIGH,
+                    List.of(),
+                    in.mnemonic(),
                     new Consequence(Impact.Kind.AMPLIFIED, "converted to an integer", null)));
         }
     }

@@ -24,8 +24,7 @@ public final class Consequences {
      * @param what short phrase for the message, e.g. "converted to an integer"
      * @param sink the instruction that consumes it, or null
      */
-    public record Consequence(Impact.Kind kind, String what, Instruction sink) {
-    }
+    public record Consequence(Impact.Kind kind, String what, Instruction sink) {}
 
     private final PtxFacts facts;
 
@@ -50,7 +49,8 @@ public final class Consequences {
             List<String> defs = ins.get(cur).defs();
             for (int u : facts.defUse().users(cur)) {
                 if (++steps > MAX_STEPS) {
-                    return stored ? new Consequence(Impact.Kind.BOUNDED, "stored", null)
+                    return stored
+                            ? new Consequence(Impact.Kind.BOUNDED, "stored", null)
                             : new Consequence(Impact.Kind.BOUNDED, "not followed further", null);
                 }
                 Instruction x = ins.get(u);
@@ -93,8 +93,8 @@ public final class Consequences {
             }
             case "sub", "add" -> {
                 if (cancels(x, defs)) {
-                    return new Consequence(Impact.Kind.CANCELLATION,
-                            "subtracted from another product (cancellation)", x);
+                    return new Consequence(
+                            Impact.Kind.CANCELLATION, "subtracted from another product (cancellation)", x);
                 }
                 return null;
             }
@@ -139,8 +139,26 @@ public final class Consequences {
     /** Operations a difference passes through unchanged in kind. */
     private static boolean passes(Instruction x) {
         return switch (x.opcode()) {
-            case "add", "sub", "mul", "fma", "mad", "div", "neg", "abs", "mov", "selp", "sqrt", "rsqrt", "rcp",
-                 "ex2", "lg2", "sin", "cos", "tanh", "cvt", "copysign" -> true;
+            case "add",
+                    "sub",
+                    "mul",
+                    "fma",
+                    "mad",
+                    "div",
+                    "neg",
+                    "abs",
+                    "mov",
+                    "selp",
+                    "sqrt",
+                    "rsqrt",
+                    "rcp",
+                    "ex2",
+                    "lg2",
+                    "sin",
+                    "cos",
+                    "tanh",
+                    "cvt",
+                    "copysign" -> true;
             default -> false;
         };
     }

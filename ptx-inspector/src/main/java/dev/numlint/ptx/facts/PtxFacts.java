@@ -26,8 +26,7 @@ public final class PtxFacts {
      * @param fastMathBuild     the build context says --use_fast_math (or -ftz=true): .ftz is the user's own
      * @param sourceLine        the CUDA source line of a debug location, or null when it cannot be read
      */
-    public record Settings(int nl004MinTripCount, boolean fastMathBuild, Function<DebugLoc, String> sourceLine) {
-    }
+    public record Settings(int nl004MinTripCount, boolean fastMathBuild, Function<DebugLoc, String> sourceLine) {}
 
     private final PtxFunction fn;
     private final Settings settings;
@@ -125,7 +124,8 @@ public final class PtxFacts {
             if (x.opcode().equals("mov") && constantOperand(x, x.operand(1), depth + 1)) {
                 continue;
             }
-            if (x.opcode().equals("selp") && constantOperand(x, x.operand(1), depth + 1)
+            if (x.opcode().equals("selp")
+                    && constantOperand(x, x.operand(1), depth + 1)
                     && constantOperand(x, x.operand(2), depth + 1)) {
                 continue;
             }
@@ -175,7 +175,9 @@ public final class PtxFacts {
             }
             if (o instanceof Operand.Reg) {
                 Instruction d = defOf(in, k);
-                if (d != null && d.opcode().equals("mov") && d.operand(1) instanceof Operand.FloatImm f
+                if (d != null
+                        && d.opcode().equals("mov")
+                        && d.operand(1) instanceof Operand.FloatImm f
                         && Math.abs(f.floatValue() - value) <= Math.ulp(value) * 2) {
                     return true;
                 }

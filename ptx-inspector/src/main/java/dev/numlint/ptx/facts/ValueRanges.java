@@ -68,7 +68,8 @@ public final class ValueRanges {
             case "add", "sub" -> {
                 double[] a = range(d.index(), d.operand(1), depth);
                 double[] b = range(d.index(), d.operand(2), depth);
-                out = d.opcode().equals("add") ? new double[] {a[0] + b[0], a[1] + b[1]}
+                out = d.opcode().equals("add")
+                        ? new double[] {a[0] + b[0], a[1] + b[1]}
                         : new double[] {a[0] - b[1], a[1] - b[0]};
                 if (Double.isNaN(out[0]) || Double.isNaN(out[1])) {
                     out = full;
@@ -129,7 +130,7 @@ public final class ValueRanges {
         double p2 = a[0] * b[1];
         double p3 = a[1] * b[0];
         double p4 = a[1] * b[1];
-        return new double[] {Math.min(Math.min(p1, p2), Math.min(p3, p4)),
-            Math.max(Math.max(p1, p2), Math.max(p3, p4))};
+        return new double[] {Math.min(Math.min(p1, p2), Math.min(p3, p4)), Math.max(Math.max(p1, p2), Math.max(p3, p4))
+        };
     }
 }

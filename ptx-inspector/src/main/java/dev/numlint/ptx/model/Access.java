@@ -2,8 +2,7 @@ package dev.numlint.ptx.model;
 
 /** Internal: lets the reader attach debug locations while building instructions. Not part of the model API. */
 public final class Access {
-    private Access() {
-    }
+    private Access() {}
 
     public static void setLoc(Instruction in, DebugLoc loc) {
         in.loc = loc;
@@ -24,11 +23,12 @@ public final class Access {
         }
     }
 
-    private static DebugLoc resolve(DebugLoc d, java.util.Map<Integer, String> files,
-                                    java.util.Map<DebugLoc, DebugLoc> done) {
+    private static DebugLoc resolve(
+            DebugLoc d, java.util.Map<Integer, String> files, java.util.Map<DebugLoc, DebugLoc> done) {
         DebugLoc r = done.get(d);
         if (r != null) return r;
-        java.util.List<SourcePos> chain = new java.util.ArrayList<>(d.inlinedAt().size());
+        java.util.List<SourcePos> chain =
+                new java.util.ArrayList<>(d.inlinedAt().size());
         for (SourcePos p : d.inlinedAt()) chain.add(withFile(p, files));
         r = new DebugLoc(withFile(d.pos(), files), d.functionName(), chain);
         done.put(d, r);

@@ -19,14 +19,33 @@ public final class BasicBlock {
         this.label = label;
     }
 
-    public int index() { return index; }
-    public int first() { return first; }
-    public int last() { return last; }
+    public int index() {
+        return index;
+    }
+
+    public int first() {
+        return first;
+    }
+
+    public int last() {
+        return last;
+    }
     /** The label at the start of the block, or null. */
-    public String label() { return label; }
-    public List<Integer> successors() { return successors; }
-    public List<Integer> predecessors() { return predecessors; }
-    public int size() { return last - first + 1; }
+    public String label() {
+        return label;
+    }
+
+    public List<Integer> successors() {
+        return successors;
+    }
+
+    public List<Integer> predecessors() {
+        return predecessors;
+    }
+
+    public int size() {
+        return last - first + 1;
+    }
 
     @Override
     public String toString() {

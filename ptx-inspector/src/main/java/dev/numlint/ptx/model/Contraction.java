@@ -44,16 +44,18 @@ public final class Contraction {
      * @param negated    whether the product enters negated ({@code neg} on the way, or subtracted: {@code c - a*b})
      * @param addendNegated whether the other operand enters negated ({@code a*b - c})
      */
-    public record Fusion(int add, int mul, int operand, boolean negated, boolean addendNegated) {
-    }
+    public record Fusion(int add, int mul, int operand, boolean negated, boolean addendNegated) {}
 
     private final PtxFunction function;
     private final Map<Integer, Fusion> byAdd;
     private final Map<Integer, List<Fusion>> byMul;
     private final Map<Integer, Boolean> mulRetained;
 
-    private Contraction(PtxFunction function, Map<Integer, Fusion> byAdd, Map<Integer, List<Fusion>> byMul,
-                        Map<Integer, Boolean> mulRetained) {
+    private Contraction(
+            PtxFunction function,
+            Map<Integer, Fusion> byAdd,
+            Map<Integer, List<Fusion>> byMul,
+            Map<Integer, Boolean> mulRetained) {
         this.function = function;
         this.byAdd = byAdd;
         this.byMul = byMul;
@@ -73,7 +75,8 @@ public final class Contraction {
             if (!isContractibleAdd(in)) continue;
             for (int k = 1; k <= 2; k++) {
                 Fusion fu = product(f, du, in, k);
-                if (fu != null) candidates.computeIfAbsent(fu.mul(), x -> new ArrayList<>()).add(fu);
+                if (fu != null)
+                    candidates.computeIfAbsent(fu.mul(), x -> new ArrayList<>()).add(fu);
             }
         }
         // a product is fused only when every reader is a candidate addition in the mul's own basic block with no
@@ -96,7 +99,8 @@ public final class Contraction {
         // each addition takes one fusable product (the one with fewer readers, else its first operand); a product
         // that some reader did not take stays a rounded FMUL for all of them: repeat until nothing changes
         Map<Integer, Integer> readers = new LinkedHashMap<>();
-        for (int mul : fusable) readers.put(mul, readersThroughCopies(f, du, mul).size());
+        for (int mul : fusable)
+            readers.put(mul, readersThroughCopies(f, du, mul).size());
         boolean changed = true;
         while (changed) {
             changed = false;
@@ -108,8 +112,10 @@ public final class Contraction {
                 for (int mul : fusable) {
                     for (Fusion fu : candidates.get(mul)) {
                         if (fu.add() != in.index()) continue;
-                        if (pick == null || readers.get(mul) < readers.get(pick.mul())
-                                || (readers.get(mul).equals(readers.get(pick.mul())) && fu.operand() < pick.operand())) {
+                        if (pick == null
+                                || readers.get(mul) < readers.get(pick.mul())
+                                || (readers.get(mul).equals(readers.get(pick.mul()))
+                                        && fu.operand() < pick.operand())) {
                             pick = fu;
                         }
                     }
@@ -128,20 +134,28 @@ public final class Contraction {
         }
         Map<Integer, Boolean> retained = new LinkedHashMap<>();
         for (int mul : fusable) retained.put(mul, false);
-        return new Contraction(f, Collections.unmodifiableMap(byAdd), Collections.unmodifiableMap(byMul),
+        return new Contraction(
+                f,
+                Collections.unmodifiableMap(byAdd),
+                Collections.unmodifiableMap(byMul),
                 Collections.unmodifiableMap(retained));
     }
 
     /** An add/sub of .f32 or .f64 with no rounding modifier: the instructions ptxas may fuse with a product. */
     public static boolean isContractibleAdd(Instruction in) {
-        return (in.opcode().equals("add") || in.opcode().equals("sub")) && in.rounding() == null && floatType(in)
+        return (in.opcode().equals("add") || in.opcode().equals("sub"))
+                && in.rounding() == null
+                && floatType(in)
                 && in.operands().size() == 3;
     }
 
     /** A mul of .f32 or .f64 with no rounding modifier and no .sat: a product ptxas may fuse into an addition. */
     public static boolean isContractibleMul(Instruction in) {
-        return (in.opcode().equals("mul") && in.rounding() == null || isApproxDivision(in)) && !in.sat()
-                && floatType(in) && in.operands().size() == 3 && in.guard() == null;
+        return (in.opcode().equals("mul") && in.rounding() == null || isApproxDivision(in))
+                && !in.sat()
+                && floatType(in)
+                && in.operands().size() == 3
+                && in.guard() == null;
     }
 
     /**
@@ -175,7 +189,8 @@ public final class Contraction {
                 boolean addendNegated = sub && k == 1;
                 return new Fusion(add.index(), d, k, productNegated, addendNegated);
             }
-            if ((def.opcode().equals("mov") || def.opcode().equals("neg")) && def.operand(1) instanceof Operand.Reg src
+            if ((def.opcode().equals("mov") || def.opcode().equals("neg"))
+                    && def.operand(1) instanceof Operand.Reg src
                     && def.types().size() == 1) {
                 if (def.opcode().equals("neg")) {
                     if (def.ftz() != add.ftz()) return null;
@@ -195,7 +210,9 @@ public final class Contraction {
         for (int i = from + 1; i < to; i++) {
             Instruction x = f.instruction(i);
             String op = x.opcode();
-            if ((op.equals("div") || op.equals("sqrt") || op.equals("rcp")) && !x.approx() && !x.full()
+            if ((op.equals("div") || op.equals("sqrt") || op.equals("rcp"))
+                    && !x.approx()
+                    && !x.full()
                     && ("f32".equals(x.type()) || "f64".equals(x.type()))) {
                 return true;
             }
@@ -211,7 +228,8 @@ public final class Contraction {
         for (int i = 0; i < todo.size() && i < 64; i++) {
             for (int u : du.users(todo.get(i))) {
                 Instruction ui = f.instruction(u);
-                if ((ui.opcode().equals("mov") || ui.opcode().equals("neg")) && ui.types().size() == 1
+                if ((ui.opcode().equals("mov") || ui.opcode().equals("neg"))
+                        && ui.types().size() == 1
                         && ui.type().equals(f.instruction(mul).type())) {
                     if (!todo.contains(u)) todo.add(u);
                 } else if (!out.contains(u)) {

@@ -21,9 +21,11 @@ public final class DefUse {
     private final List<String> regNames = new ArrayList<>();
     /** site -> instruction index; site -> register id. */
     private int[] siteInstr;
+
     private int[] siteReg;
     /** register id -> sites defining it (ascending by instruction). */
     private int[][] defsOfReg;
+
     private BitSet[] in;
     private final boolean approximate;
     private int[][] users;

@@ -13,26 +13,69 @@ import java.util.Set;
 public final class Instruction {
     /** Rounding modifiers (float rounding .rn/.rz/.rm/.rp, integer rounding .rni/.rzi/.rmi/.rpi, and .rna/.rs). */
     public enum Rounding {
-        RN, RZ, RM, RP, RNA, RS, RNI, RZI, RMI, RPI;
+        RN,
+        RZ,
+        RM,
+        RP,
+        RNA,
+        RS,
+        RNI,
+        RZI,
+        RMI,
+        RPI;
 
         public boolean isInteger() {
             return this == RNI || this == RZI || this == RMI || this == RPI;
         }
     }
 
-    private static final Set<String> TYPES = Set.of("f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "tf32",
-            "e4m3", "e5m2", "e4m3x2", "e5m2x2", "e2m1", "e2m1x2", "e3m2", "e2m3", "ue8m0", "s4", "u4", "s8", "s16",
-            "s32", "s64", "u8", "u16", "u32", "u64", "b1", "b4", "b8", "b16", "b32", "b64", "b128", "pred", "f32x2");
-    private static final Set<String> COMPARE = Set.of("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
-            "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan");
-    private static final Set<String> SPACES = Set.of("global", "shared", "local", "const", "param", "tex",
-            "generic");
+    private static final Set<String> TYPES = Set.of(
+            "f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "tf32", "e4m3", "e5m2", "e4m3x2", "e5m2x2", "e2m1",
+            "e2m1x2", "e3m2", "e2m3", "ue8m0", "s4", "u4", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64", "b1",
+            "b4", "b8", "b16", "b32", "b64", "b128", "pred", "f32x2");
+    private static final Set<String> COMPARE = Set.of(
+            "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num",
+            "nan");
+    private static final Set<String> SPACES = Set.of("global", "shared", "local", "const", "param", "tex", "generic");
     /** Opcodes whose first operand is not a destination. */
-    private static final Set<String> NO_DEST = Set.of("st", "red", "bra", "brx", "ret", "exit", "bar", "barrier",
-            "membar", "fence", "prefetch", "prefetchu", "trap", "brkpt", "call", "stmatrix", "cp", "pmevent",
-            "nanosleep", "griddepcontrol", "setmaxnreg", "sust", "sured", "cp.async", "discard", "applypriority",
-            "multimem", "wgmma", "tcgen05", "cvta.to", "mbarrier", "bar.warp", "elect", "stackrestore", "st.async",
-            "red.async", "createpolicy.fractional");
+    private static final Set<String> NO_DEST = Set.of(
+            "st",
+            "red",
+            "bra",
+            "brx",
+            "ret",
+            "exit",
+            "bar",
+            "barrier",
+            "membar",
+            "fence",
+            "prefetch",
+            "prefetchu",
+            "trap",
+            "brkpt",
+            "call",
+            "stmatrix",
+            "cp",
+            "pmevent",
+            "nanosleep",
+            "griddepcontrol",
+            "setmaxnreg",
+            "sust",
+            "sured",
+            "cp.async",
+            "discard",
+            "applypriority",
+            "multimem",
+            "wgmma",
+            "tcgen05",
+            "cvta.to",
+            "mbarrier",
+            "bar.warp",
+            "elect",
+            "stackrestore",
+            "st.async",
+            "red.async",
+            "createpolicy.fractional");
 
     int index;
     final int ptxLine;
@@ -57,8 +100,16 @@ public final class Instruction {
     int block = -1;
     final String text;
 
-    public Instruction(int ptxLine, int startOffset, int endOffset, Operand.Reg guard, boolean guardNegated,
-                       String opcode, List<String> modifiers, List<Operand> operands, String text) {
+    public Instruction(
+            int ptxLine,
+            int startOffset,
+            int endOffset,
+            Operand.Reg guard,
+            boolean guardNegated,
+            String opcode,
+            List<String> modifiers,
+            List<Operand> operands,
+            String text) {
         this.text = text;
         this.ptxLine = ptxLine;
         this.startOffset = startOffset;
@@ -100,8 +151,12 @@ public final class Instruction {
                     if (TYPES.contains(m)) {
                         if (ty == null) ty = new ArrayList<>(2);
                         ty.add(m);
-                    } else if (COMPARE.contains(m) && cmp == null && (opcode.equals("setp") || opcode.equals("set")
-                            || opcode.equals("slct") || opcode.equals("fset"))) {
+                    } else if (COMPARE.contains(m)
+                            && cmp == null
+                            && (opcode.equals("setp")
+                                    || opcode.equals("set")
+                                    || opcode.equals("slct")
+                                    || opcode.equals("fset"))) {
                         cmp = m;
                     } else {
                         int c = m.indexOf("::");
@@ -128,48 +183,110 @@ public final class Instruction {
     }
 
     /** Index within the function's instruction list. */
-    public int index() { return index; }
+    public int index() {
+        return index;
+    }
     /** 1-based line in the PTX text. */
-    public int ptxLine() { return ptxLine; }
+    public int ptxLine() {
+        return ptxLine;
+    }
     /** Character offsets of the instruction in the PTX text (start inclusive, end exclusive). */
-    public int startOffset() { return startOffset; }
-    public int endOffset() { return endOffset; }
+    public int startOffset() {
+        return startOffset;
+    }
+
+    public int endOffset() {
+        return endOffset;
+    }
     /** Guard predicate register, or null when unguarded. */
-    public Operand.Reg guard() { return guard; }
-    public boolean guardNegated() { return guardNegated; }
-    public String opcode() { return opcode; }
+    public Operand.Reg guard() {
+        return guard;
+    }
+
+    public boolean guardNegated() {
+        return guardNegated;
+    }
+
+    public String opcode() {
+        return opcode;
+    }
     /** Modifiers in order, without dots, e.g. [rn, ftz, f32]. */
-    public List<String> modifiers() { return modifiers; }
-    public boolean has(String modifier) { return modifiers.contains(modifier); }
-    public List<Operand> operands() { return operands; }
-    public Operand operand(int i) { return i < operands.size() ? operands.get(i) : null; }
-    public Rounding rounding() { return rounding; }
-    public boolean ftz() { return ftz; }
-    public boolean sat() { return sat; }
-    public boolean approx() { return approx; }
-    public boolean full() { return full; }
+    public List<String> modifiers() {
+        return modifiers;
+    }
+
+    public boolean has(String modifier) {
+        return modifiers.contains(modifier);
+    }
+
+    public List<Operand> operands() {
+        return operands;
+    }
+
+    public Operand operand(int i) {
+        return i < operands.size() ? operands.get(i) : null;
+    }
+
+    public Rounding rounding() {
+        return rounding;
+    }
+
+    public boolean ftz() {
+        return ftz;
+    }
+
+    public boolean sat() {
+        return sat;
+    }
+
+    public boolean approx() {
+        return approx;
+    }
+
+    public boolean full() {
+        return full;
+    }
     /** "wide", "hi", "lo" or null. */
-    public String mulMode() { return mulMode; }
+    public String mulMode() {
+        return mulMode;
+    }
     /** Comparison operator of setp/set/slct (eq, lt, geu ...) or null. */
-    public String compare() { return compare; }
+    public String compare() {
+        return compare;
+    }
     /** State space modifier (global, shared::cta, param ...) or null. */
-    public String space() { return space; }
+    public String space() {
+        return space;
+    }
     /** 1, 2, 4 or 8. */
-    public int vectorWidth() { return vectorWidth; }
+    public int vectorWidth() {
+        return vectorWidth;
+    }
     /** Type modifiers in order: cvt.rzi.u32.f32 gives [u32, f32] (destination type first). */
-    public List<String> types() { return types; }
+    public List<String> types() {
+        return types;
+    }
     /** The first type (destination type), or null. */
-    public String type() { return types.isEmpty() ? null : types.get(0); }
+    public String type() {
+        return types.isEmpty() ? null : types.get(0);
+    }
     /** The last type (source type of cvt), or null. */
-    public String sourceType() { return types.isEmpty() ? null : types.get(types.size() - 1); }
+    public String sourceType() {
+        return types.isEmpty() ? null : types.get(types.size() - 1);
+    }
+
     public boolean isFloat() {
         String t = type();
         return t != null && (t.equals("f32") || t.equals("f64") || t.startsWith("f16") || t.startsWith("bf16"));
     }
     /** Debug location from the preceding .loc, or null. */
-    public DebugLoc loc() { return loc; }
+    public DebugLoc loc() {
+        return loc;
+    }
     /** Index of the basic block containing this instruction. */
-    public int block() { return block; }
+    public int block() {
+        return block;
+    }
 
     private List<String> defsCache;
     private List<String> usesCache;
@@ -188,7 +305,9 @@ public final class Instruction {
         if (opcode.equals("wmma") && has("store")) return false;
         if (opcode.equals("mbarrier") || opcode.equals("cp")) return false;
         Operand o = operands.get(0);
-        return o instanceof Operand.Reg || o instanceof Operand.Vector || o instanceof Operand.PredPair
+        return o instanceof Operand.Reg
+                || o instanceof Operand.Vector
+                || o instanceof Operand.PredPair
                 || o instanceof Operand.Sink;
     }
 
@@ -253,14 +372,20 @@ public final class Instruction {
 
     /** Whether the instruction ends a basic block (branch, return, exit, trap). */
     public boolean isTerminator() {
-        return opcode.equals("bra") || opcode.equals("brx") || opcode.equals("ret") || opcode.equals("exit")
+        return opcode.equals("bra")
+                || opcode.equals("brx")
+                || opcode.equals("ret")
+                || opcode.equals("exit")
                 || opcode.equals("trap");
     }
 
     /** Whether control can fall through to the next instruction. */
     public boolean fallsThrough() {
         if (guard != null) return true;
-        return !(opcode.equals("bra") || opcode.equals("brx") || opcode.equals("ret") || opcode.equals("exit")
+        return !(opcode.equals("bra")
+                || opcode.equals("brx")
+                || opcode.equals("ret")
+                || opcode.equals("exit")
                 || opcode.equals("trap"));
     }
 
@@ -280,7 +405,8 @@ public final class Instruction {
     /** The instruction rebuilt from the model (registers and immediates as the model holds them). */
     public String canonicalText() {
         StringBuilder sb = new StringBuilder();
-        if (guard != null) sb.append('@').append(guardNegated ? "!" : "").append(guard).append(' ');
+        if (guard != null)
+            sb.append('@').append(guardNegated ? "!" : "").append(guard).append(' ');
         sb.append(mnemonic());
         for (int i = 0; i < operands.size(); i++) {
             sb.append(i == 0 ? " " : ", ").append(operands.get(i));

@@ -13,8 +13,8 @@ import java.util.List;
  * @param tripCountBound true when {@code tripCount} is an upper bound rather than exact
  * @param inductionReg   the induction register compared with the exit bound, or null
  */
-public record Loop(int header, List<Integer> latches, BitSet body, long tripCount, boolean tripCountBound,
-                   String inductionReg) {
+public record Loop(
+        int header, List<Integer> latches, BitSet body, long tripCount, boolean tripCountBound, String inductionReg) {
     public boolean contains(int block) {
         return body.get(block);
     }

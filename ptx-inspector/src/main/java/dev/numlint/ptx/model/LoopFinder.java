@@ -9,15 +9,15 @@ import java.util.Map;
 
 /** Natural loops from back edges (edge u->h where h dominates u) and a trip-count estimate. */
 final class LoopFinder {
-    private LoopFinder() {
-    }
+    private LoopFinder() {}
 
     static List<Loop> find(PtxFunction fn) {
         List<BasicBlock> bs = fn.blocks();
         Map<Integer, List<Integer>> latches = new LinkedHashMap<>();
         for (BasicBlock b : bs) {
             for (int s : b.successors()) {
-                if (fn.dominates(s, b.index())) latches.computeIfAbsent(s, k -> new ArrayList<>()).add(b.index());
+                if (fn.dominates(s, b.index()))
+                    latches.computeIfAbsent(s, k -> new ArrayList<>()).add(b.index());
             }
         }
         List<Loop> loops = new ArrayList<>();
@@ -51,8 +51,8 @@ final class LoopFinder {
     }
 
     /** Tries each conditional branch that leaves the loop or returns to the header. */
-    private static void estimateTrip(PtxFunction fn, int header, List<Integer> latchList, BitSet body, long[] trip,
-                                     String[] ind) {
+    private static void estimateTrip(
+            PtxFunction fn, int header, List<Integer> latchList, BitSet body, long[] trip, String[] ind) {
         List<BasicBlock> bs = fn.blocks();
         DefUse du = fn.defUse();
         for (int b = body.nextSetBit(0); b >= 0; b = body.nextSetBit(b + 1)) {
@@ -61,7 +61,9 @@ final class LoopFinder {
             if (!br.opcode().equals("bra") || br.guard() == null) continue;
             Operand.Label target = null;
             for (Operand o : br.operands()) if (o instanceof Operand.Label l) target = l;
-            if (target == null || target.target() < 0 || target.target() >= fn.instructions().size()) continue;
+            if (target == null
+                    || target.target() < 0
+                    || target.target() >= fn.instructions().size()) continue;
             int tb = fn.instruction(target.target()).block();
             boolean targetInside = body.get(tb);
             boolean fallInside = b + 1 < bs.size() && body.get(b + 1);
@@ -69,7 +71,9 @@ final class LoopFinder {
             int setpIdx = du.uniqueDef(br.index(), br.guard().name());
             if (setpIdx < 0) continue;
             Instruction setp = fn.instruction(setpIdx);
-            if (!setp.opcode().equals("setp") || setp.compare() == null || setp.operands().size() < 3) continue;
+            if (!setp.opcode().equals("setp")
+                    || setp.compare() == null
+                    || setp.operands().size() < 3) continue;
             // Condition under which the loop continues.
             String cmp = setp.compare();
             boolean continueWhenTrue = targetInside != br.guardNegated();
@@ -105,8 +109,10 @@ final class LoopFinder {
             if (stepDef < 0) continue;
             Instruction add = fn.instruction(stepDef);
             long step;
-            if ((add.opcode().equals("add") || add.opcode().equals("sub")) && add.operands().size() == 3
-                    && add.operand(1) instanceof Operand.Reg r1 && r1.name().equals(iv.name())
+            if ((add.opcode().equals("add") || add.opcode().equals("sub"))
+                    && add.operands().size() == 3
+                    && add.operand(1) instanceof Operand.Reg r1
+                    && r1.name().equals(iv.name())
                     && add.operand(2) instanceof Operand.IntImm im) {
                 step = add.opcode().equals("sub") ? -im.value() : im.value();
             } else {

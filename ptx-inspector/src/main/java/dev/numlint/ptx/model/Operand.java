@@ -6,24 +6,67 @@ import java.util.List;
  * A typed instruction operand. Records are immutable; {@link Label} operands carry the resolved instruction index
  * of their target within the enclosing function.
  */
-public sealed interface Operand permits Operand.Reg, Operand.IntImm, Operand.FloatImm, Operand.Symbol, Operand.Label,
-        Operand.Address, Operand.Offset, Operand.Vector, Operand.ParenList, Operand.Not, Operand.PredPair, Operand.Sink {
+public sealed interface Operand
+        permits Operand.Reg,
+                Operand.IntImm,
+                Operand.FloatImm,
+                Operand.Symbol,
+                Operand.Label,
+                Operand.Address,
+                Operand.Offset,
+                Operand.Vector,
+                Operand.ParenList,
+                Operand.Not,
+                Operand.PredPair,
+                Operand.Sink {
 
     /** A register, e.g. {@code %f1}; {@code component} is the suffix of {@code %tid.x} ("x") or null. */
     record Reg(String name, String component) implements Operand {
-        private static final java.util.Set<String> SPECIAL = java.util.Set.of("%tid", "%ntid", "%ctaid", "%nctaid",
-                "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%clock64", "%clock_hi",
-                "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%globaltimer",
-                "%globaltimer_lo", "%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size", "%clusterid",
-                "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank",
-                "%is_explicit_cluster", "%aggr_smem_size", "%reserved_smem_offset_begin", "%reserved_smem_offset_end",
-                "%reserved_smem_offset_cap", "%current_graph_exec");
+        private static final java.util.Set<String> SPECIAL = java.util.Set.of(
+                "%tid",
+                "%ntid",
+                "%ctaid",
+                "%nctaid",
+                "%laneid",
+                "%warpid",
+                "%nwarpid",
+                "%smid",
+                "%nsmid",
+                "%gridid",
+                "%clock",
+                "%clock64",
+                "%clock_hi",
+                "%lanemask_eq",
+                "%lanemask_le",
+                "%lanemask_lt",
+                "%lanemask_ge",
+                "%lanemask_gt",
+                "%globaltimer",
+                "%globaltimer_lo",
+                "%globaltimer_hi",
+                "%dynamic_smem_size",
+                "%total_smem_size",
+                "%clusterid",
+                "%nclusterid",
+                "%cluster_ctaid",
+                "%cluster_nctaid",
+                "%cluster_ctarank",
+                "%cluster_nctarank",
+                "%is_explicit_cluster",
+                "%aggr_smem_size",
+                "%reserved_smem_offset_begin",
+                "%reserved_smem_offset_end",
+                "%reserved_smem_offset_cap",
+                "%current_graph_exec");
 
         /** Special (read-only, hardware-provided) register such as {@code %tid.x} or {@code %laneid}. */
         public boolean isSpecial() {
             // fast path: numbered virtual registers (%r12, %fd3, %p1) are never special
             int n = name.length();
-            if (n > 1 && Character.isDigit(name.charAt(n - 1)) && !name.startsWith("%envreg") && !name.startsWith("%pm")
+            if (n > 1
+                    && Character.isDigit(name.charAt(n - 1))
+                    && !name.startsWith("%envreg")
+                    && !name.startsWith("%pm")
                     && !name.startsWith("%clock64")) {
                 return false;
             }
@@ -87,7 +130,9 @@ public sealed interface Operand permits Operand.Reg, Operand.IntImm, Operand.Flo
         @Override
         public String toString() {
             String b = base == null ? "" : base.toString();
-            String o = offset == 0 ? (base == null ? "0" : "") : (offset > 0 && base != null ? "+" + offset : Long.toString(offset));
+            String o = offset == 0
+                    ? (base == null ? "0" : "")
+                    : (offset > 0 && base != null ? "+" + offset : Long.toString(offset));
             return "[" + b + o + (extra.isEmpty() ? "" : ", " + extra) + "]";
         }
     }

@@ -14,8 +14,16 @@ package dev.numlint.ptx.model;
  * @param ptrSpace    for {@code .ptr .global .align 16}: the pointed-to state space, else null
  * @param ptrAlign    the pointee alignment given with .ptr, else 0
  */
-public record Param(String name, String space, String type, int elementSize, int length, int align, int offset,
-                    String ptrSpace, int ptrAlign) {
+public record Param(
+        String name,
+        String space,
+        String type,
+        int elementSize,
+        int length,
+        int align,
+        int offset,
+        String ptrSpace,
+        int ptrAlign) {
     public int size() {
         return elementSize * length;
     }

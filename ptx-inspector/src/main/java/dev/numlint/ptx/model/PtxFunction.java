@@ -35,10 +35,20 @@ public final class PtxFunction {
     private int[] idom;
     private DefUse defUse;
 
-    public PtxFunction(String name, boolean entry, String linkage, List<Param> params, List<Param> returnParams,
-                       Map<String, List<Long>> directives, List<RegisterDecl> registers, List<Variable> locals,
-                       List<Instruction> instructions, Map<String, Integer> labels, boolean declarationOnly,
-                       int ptxLine, DebugLoc firstLoc) {
+    public PtxFunction(
+            String name,
+            boolean entry,
+            String linkage,
+            List<Param> params,
+            List<Param> returnParams,
+            Map<String, List<Long>> directives,
+            List<RegisterDecl> registers,
+            List<Variable> locals,
+            List<Instruction> instructions,
+            Map<String, Integer> labels,
+            boolean declarationOnly,
+            int ptxLine,
+            DebugLoc firstLoc) {
         this.name = name;
         this.entry = entry;
         this.linkage = linkage;
@@ -58,15 +68,26 @@ public final class PtxFunction {
     }
 
     /** Mangled name as in the PTX. */
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
     /** True for .entry (kernel), false for .func. */
-    public boolean isEntry() { return entry; }
+    public boolean isEntry() {
+        return entry;
+    }
     /** visible / extern / weak, or null. */
-    public String linkage() { return linkage; }
+    public String linkage() {
+        return linkage;
+    }
     /** Parameters with layout (offset, size, alignment). */
-    public List<Param> params() { return params; }
+    public List<Param> params() {
+        return params;
+    }
     /** Return parameters of a .func (func_retval0 ...). */
-    public List<Param> returnParams() { return returnParams; }
+    public List<Param> returnParams() {
+        return returnParams;
+    }
+
     public Param param(String n) {
         for (Param p : params) if (p.name().equals(n)) return p;
         for (Param p : returnParams) if (p.name().equals(n)) return p;
@@ -79,25 +100,50 @@ public final class PtxFunction {
         return end;
     }
     /** Performance directives: maxntid, reqntid, minnctapersm, maxnreg, noreturn (values as given). */
-    public Map<String, List<Long>> directives() { return directives; }
-    public List<RegisterDecl> registers() { return registers; }
+    public Map<String, List<Long>> directives() {
+        return directives;
+    }
+
+    public List<RegisterDecl> registers() {
+        return registers;
+    }
     /** Declared type of a register (f32, b64, pred ...) or null. */
     public String registerType(String reg) {
         for (RegisterDecl d : registers) if (d.declares(reg)) return d.type();
         return null;
     }
     /** Function-level .local/.shared/.param variables (e.g. {@code __local_depot0}). */
-    public List<Variable> locals() { return locals; }
-    public List<Instruction> instructions() { return instructions; }
-    public Instruction instruction(int i) { return instructions.get(i); }
+    public List<Variable> locals() {
+        return locals;
+    }
+
+    public List<Instruction> instructions() {
+        return instructions;
+    }
+
+    public Instruction instruction(int i) {
+        return instructions.get(i);
+    }
     /** Label -> index of the instruction it precedes (== size() for a label at the end). */
-    public Map<String, Integer> labels() { return labels; }
-    public int labelTarget(String label) { return labels.getOrDefault(label, -1); }
+    public Map<String, Integer> labels() {
+        return labels;
+    }
+
+    public int labelTarget(String label) {
+        return labels.getOrDefault(label, -1);
+    }
     /** A prototype without body ({@code .extern .func foo(...);}). */
-    public boolean isDeclarationOnly() { return declarationOnly; }
-    public int ptxLine() { return ptxLine; }
+    public boolean isDeclarationOnly() {
+        return declarationOnly;
+    }
+
+    public int ptxLine() {
+        return ptxLine;
+    }
     /** The first .loc in the body (the function's own definition line), or null. */
-    public DebugLoc firstLoc() { return firstLoc; }
+    public DebugLoc firstLoc() {
+        return firstLoc;
+    }
 
     // ------------------------------------------------------------------------------------------------ CFG
 
@@ -248,7 +294,8 @@ public final class PtxFunction {
     public Loop innermostLoop(int block) {
         Loop best = null;
         for (Loop l : loops()) {
-            if (l.contains(block) && (best == null || l.body().cardinality() < best.body().cardinality())) best = l;
+            if (l.contains(block)
+                    && (best == null || l.body().cardinality() < best.body().cardinality())) best = l;
         }
         return best;
     }

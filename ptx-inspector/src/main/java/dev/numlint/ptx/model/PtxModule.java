@@ -15,8 +15,14 @@ import java.util.Map;
  * @param variables    module-level variables in declaration order (with layouts and initial bytes)
  * @param functions    functions in declaration order (prototypes included, see {@link PtxFunction#isDeclarationOnly()})
  */
-public record PtxModule(String version, String target, List<String> targetOptions, int addressSize,
-                        Map<Integer, String> files, List<Variable> variables, List<PtxFunction> functions) {
+public record PtxModule(
+        String version,
+        String target,
+        List<String> targetOptions,
+        int addressSize,
+        Map<Integer, String> files,
+        List<Variable> variables,
+        List<PtxFunction> functions) {
     public PtxModule {
         targetOptions = List.copyOf(targetOptions);
         files = Collections.unmodifiableMap(files);

@@ -16,8 +16,17 @@ import java.util.Map;
  * @param initSymbols   byte offset -> symbol for initializers that take an address ({@code generic(x)}, {@code x})
  * @param ptxLine       line of the declaration
  */
-public record Variable(String name, String space, String linkage, String type, int elementSize, long length,
-                       int align, byte[] init, Map<Integer, String> initSymbols, int ptxLine) {
+public record Variable(
+        String name,
+        String space,
+        String linkage,
+        String type,
+        int elementSize,
+        long length,
+        int align,
+        byte[] init,
+        Map<Integer, String> initSymbols,
+        int ptxLine) {
     /** Size in bytes, or -1 for an unsized array. */
     public long size() {
         return length < 0 ? -1 : elementSize * length;

@@ -222,7 +222,9 @@ public final class FastPtxLexer implements TokenSource {
                 int p = pos + 2;
                 while (p < n && hex(s.charAt(p))) p++;
                 in = Math.max(in, p);
-            } else if ((k == 'b' || k == 'B') && pos + 2 < n && (s.charAt(pos + 2) == '0' || s.charAt(pos + 2) == '1')) {
+            } else if ((k == 'b' || k == 'B')
+                    && pos + 2 < n
+                    && (s.charAt(pos + 2) == '0' || s.charAt(pos + 2) == '1')) {
                 int p = pos + 2;
                 while (p < n && (s.charAt(p) == '0' || s.charAt(p) == '1')) p++;
                 in = Math.max(in, p);
@@ -250,10 +252,33 @@ public final class FastPtxLexer implements TokenSource {
         return -1;
     }
 
-    @Override public int getLine() { return line; }
-    @Override public int getCharPositionInLine() { return pos - lineStart; }
-    @Override public CharStream getInputStream() { return null; }
-    @Override public String getSourceName() { return "ptx"; }
-    @Override public void setTokenFactory(TokenFactory<?> f) { factory = f; }
-    @Override public TokenFactory<?> getTokenFactory() { return factory; }
+    @Override
+    public int getLine() {
+        return line;
+    }
+
+    @Override
+    public int getCharPositionInLine() {
+        return pos - lineStart;
+    }
+
+    @Override
+    public CharStream getInputStream() {
+        return null;
+    }
+
+    @Override
+    public String getSourceName() {
+        return "ptx";
+    }
+
+    @Override
+    public void setTokenFactory(TokenFactory<?> f) {
+        factory = f;
+    }
+
+    @Override
+    public TokenFactory<?> getTokenFactory() {
+        return factory;
+    }
 }

@@ -34,20 +34,20 @@ import org.antlr.v4.runtime.tree.TerminalNode;
  */
 public final class PtxReader {
     /** A syntax error: PTX line, the offending token, the parser's message and the function it was in (or null). */
-    public record Problem(int line, String token, String message, String function) {
-    }
+    public record Problem(int line, String token, String message, String function) {}
 
     /** The module read, syntax problems, and the names of functions skipped because of them. */
     public record Result(PtxModule module, List<Problem> problems, List<String> skippedFunctions, int topItems) {
         /** True when nothing usable was read (no functions, no header) and there were errors. */
         public boolean failed() {
-            return !problems.isEmpty() && module.functions().isEmpty() && module.version() == null
+            return !problems.isEmpty()
+                    && module.functions().isEmpty()
+                    && module.version() == null
                     && module.variables().isEmpty();
         }
     }
 
-    private PtxReader() {
-    }
+    private PtxReader() {}
 
     /** Reads PTX with the fast hand-written lexer ({@link FastPtxLexer}) feeding the generated parser. */
     public static Result read(String text) {
@@ -84,6 +84,7 @@ public final class PtxReader {
         private int itemErrors;
         /** Registers declared without '%' (inline asm scopes: {@code .reg .pred p;}) in the current function. */
         private final java.util.Set<String> plainRegs = new java.util.HashSet<>();
+
         private String currentFunction;
 
         private final boolean antlrLexer;
@@ -127,8 +128,11 @@ public final class PtxReader {
                     try {
                         topItem(item);
                     } catch (RuntimeException e) {
-                        problems.add(new Problem(item.start.getLine(), item.start.getText(),
-                                "could not build the model: " + e, currentFunction));
+                        problems.add(new Problem(
+                                item.start.getLine(),
+                                item.start.getText(),
+                                "could not build the model: " + e,
+                                currentFunction));
                         if (currentFunction != null) skipped.add(currentFunction);
                     }
                 } else {
@@ -143,8 +147,13 @@ public final class PtxReader {
         }
 
         @Override
-        public void syntaxError(Recognizer<?, ?> recognizer, Object offendingSymbol, int line, int col, String msg,
-                                RecognitionException e) {
+        public void syntaxError(
+                Recognizer<?, ?> recognizer,
+                Object offendingSymbol,
+                int line,
+                int col,
+                String msg,
+                RecognitionException e) {
             itemErrors++;
             String tok = offendingSymbol instanceof Token t ? t.getText() : null;
             if (problems.size() < 100) problems.add(new Problem(line, tok, msg, currentFunction));
@@ -177,7 +186,8 @@ public final class PtxReader {
             currentFunction = name;
             boolean entry = f.kind.getType() == PtxLexer.ENTRY;
             String linkage = null;
-            for (PtxParser.LinkageContext l : f.linkage()) linkage = l.getStart().getText().substring(1);
+            for (PtxParser.LinkageContext l : f.linkage())
+                linkage = l.getStart().getText().substring(1);
             List<Param> params = f.params == null ? List.of() : params(f.params);
             List<Param> rets = f.returnParams == null ? List.of() : params(f.returnParams);
             Map<String, List<Long>> directives = new LinkedHashMap<>();
@@ -199,8 +209,20 @@ public final class PtxReader {
                 collectLabels(body.statement(), labels, new int[] {0});
                 body(body.statement(), regs, locals, ins, labels, new LocState(), firstLoc);
             }
-            functions.add(new PtxFunction(name, entry, linkage, params, rets, directives, regs, locals, ins, labels,
-                    body == null, f.getStart().getLine(), firstLoc[0]));
+            functions.add(new PtxFunction(
+                    name,
+                    entry,
+                    linkage,
+                    params,
+                    rets,
+                    directives,
+                    regs,
+                    locals,
+                    ins,
+                    labels,
+                    body == null,
+                    f.getStart().getLine(),
+                    firstLoc[0]));
         }
 
         private List<Param> params(PtxParser.ParamListContext pl) {
@@ -239,8 +261,8 @@ public final class PtxReader {
                 if (align == 0) align = es;
                 offset = (offset + align - 1) / align * align;
                 String name = p.name == null ? "" : p.name.getText();
-                out.add(new Param(name, p.space.getText().substring(1), type, es, len, align, offset, ptrSpace,
-                        ptrAlign));
+                out.add(new Param(
+                        name, p.space.getText().substring(1), type, es, len, align, offset, ptrSpace, ptrAlign));
                 offset += es * len;
             }
             return out;
@@ -265,8 +287,14 @@ public final class PtxReader {
             final Map<Long, DebugLoc> byKey = new HashMap<>();
         }
 
-        private void body(List<PtxParser.StatementContext> stmts, List<RegisterDecl> regs, List<Variable> locals,
-                          List<Instruction> ins, Map<String, Integer> labels, LocState loc, DebugLoc[] firstLoc) {
+        private void body(
+                List<PtxParser.StatementContext> stmts,
+                List<RegisterDecl> regs,
+                List<Variable> locals,
+                List<Instruction> ins,
+                Map<String, Integer> labels,
+                LocState loc,
+                DebugLoc[] firstLoc) {
             for (PtxParser.StatementContext s : stmts) {
                 ParseTree c = s.getChild(0);
                 if (c instanceof PtxParser.InstructionContext i) {
@@ -338,7 +366,8 @@ public final class PtxReader {
 
         private void variableDecl(PtxParser.VariableDeclContext v, List<Variable> out) {
             String linkage = null;
-            for (PtxParser.LinkageContext l : v.linkage()) linkage = l.getStart().getText().substring(1);
+            for (PtxParser.LinkageContext l : v.linkage())
+                linkage = l.getStart().getText().substring(1);
             String space = v.space.getText().substring(1);
             String type = null;
             int align = 0;
@@ -390,7 +419,16 @@ public final class PtxReader {
                         syms = sm;
                     }
                 }
-                out.add(new Variable(it.name.getText(), space, linkage, type, es, len, align, init, syms,
+                out.add(new Variable(
+                        it.name.getText(),
+                        space,
+                        linkage,
+                        type,
+                        es,
+                        len,
+                        align,
+                        init,
+                        syms,
                         it.getStart().getLine()));
             }
         }
@@ -403,7 +441,8 @@ public final class PtxReader {
 
         private static long convertFloatBits(Operand.FloatImm fi, String type) {
             if (type.equals("f64")) return fi.isDouble() ? fi.bits() : Double.doubleToRawLongBits(fi.value());
-            if (type.equals("f32")) return fi.isDouble() ? Float.floatToRawIntBits((float) fi.value()) & 0xFFFFFFFFL : fi.bits();
+            if (type.equals("f32"))
+                return fi.isDouble() ? Float.floatToRawIntBits((float) fi.value()) & 0xFFFFFFFFL : fi.bits();
             return fi.bits();
         }
 
@@ -414,7 +453,10 @@ public final class PtxReader {
                 out.add(new Operand.Symbol(init.expr().getStart().getText()));
             } else {
                 Operand o = expr(init.expr());
-                out.add(o instanceof Operand.IntImm || o instanceof Operand.FloatImm ? o : new Operand.Symbol(o.toString()));
+                out.add(
+                        o instanceof Operand.IntImm || o instanceof Operand.FloatImm
+                                ? o
+                                : new Operand.Symbol(o.toString()));
             }
         }
 
@@ -447,8 +489,16 @@ public final class PtxReader {
             }
             int start = i.getStart().getStartIndex();
             int stop = i.getStop().getStopIndex() + 1;
-            return new Instruction(i.getStart().getLine(), start, stop, guard, neg, opcode, List.copyOf(mods),
-                    List.copyOf(ops), normalize(start, stop));
+            return new Instruction(
+                    i.getStart().getLine(),
+                    start,
+                    stop,
+                    guard,
+                    neg,
+                    opcode,
+                    List.copyOf(mods),
+                    List.copyOf(ops),
+                    normalize(start, stop));
         }
 
         private String normalize(int start, int stop) {
@@ -459,9 +509,11 @@ public final class PtxReader {
                 if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
                     space = sb.length() > 0;
                 } else {
-                    if (space && !(ch == ',' || ch == ';' || ch == ')' || ch == ']' || ch == '}')
-                            && !(sb.charAt(sb.length() - 1) == '(' || sb.charAt(sb.length() - 1) == '['
-                            || sb.charAt(sb.length() - 1) == '{')) {
+                    if (space
+                            && !(ch == ',' || ch == ';' || ch == ')' || ch == ']' || ch == '}')
+                            && !(sb.charAt(sb.length() - 1) == '('
+                                    || sb.charAt(sb.length() - 1) == '['
+                                    || sb.charAt(sb.length() - 1) == '{')) {
                         sb.append(' ');
                     }
                     space = false;
@@ -485,7 +537,8 @@ public final class PtxReader {
             }
             if (o instanceof PtxParser.NotOperandContext n) return new Operand.Not(operand(n.operand()));
             if (o instanceof PtxParser.PredPairOperandContext p) {
-                return new Operand.PredPair(new Operand.Reg(p.getChild(0).getText(), null),
+                return new Operand.PredPair(
+                        new Operand.Reg(p.getChild(0).getText(), null),
                         new Operand.Reg(p.getChild(2).getText(), null));
             }
             return new Operand.Symbol(o.getStart().getText());
@@ -512,7 +565,8 @@ public final class PtxReader {
                 } else if (base == null && !minus) {
                     base = t;
                 } else {
-                    return new Operand.Symbol(text.substring(e.getStart().getStartIndex(), e.getStop().getStopIndex() + 1));
+                    return new Operand.Symbol(text.substring(
+                            e.getStart().getStartIndex(), e.getStop().getStopIndex() + 1));
                 }
             }
             return base == null ? new Operand.IntImm(sum) : new Operand.Offset(base, sum);
@@ -520,7 +574,8 @@ public final class PtxReader {
 
         private Operand term(PtxParser.TermContext t) {
             if (t instanceof PtxParser.RegisterTermContext r) {
-                return new Operand.Reg(r.REGISTER().getText().intern(),
+                return new Operand.Reg(
+                        r.REGISTER().getText().intern(),
                         r.DOTID() == null ? null : r.DOTID().getText().substring(1));
             }
             if (t instanceof PtxParser.SymbolTermContext s) {
@@ -578,5 +633,4 @@ public final class PtxReader {
             default -> -1;
         };
     }
-
 }

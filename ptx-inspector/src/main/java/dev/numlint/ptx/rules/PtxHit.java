@@ -13,11 +13,24 @@ import java.util.List;
  * a shape used for the fingerprint and to tell different operations on one line apart, and the consequence of the
  * hazard's value (null when the check does not classify it; the rule's level then applies).
  */
-public record PtxHit(String ruleId, PtxFunction function, Instruction at, String message, Confidence confidence,
-                     List<Instruction> related, String shape, Consequence consequence) {
+public record PtxHit(
+        String ruleId,
+        PtxFunction function,
+        Instruction at,
+        String message,
+        Confidence confidence,
+        List<Instruction> related,
+        String shape,
+        Consequence consequence) {
 
-    public PtxHit(String ruleId, PtxFunction function, Instruction at, String message, Confidence confidence,
-                  List<Instruction> related, String shape) {
+    public PtxHit(
+            String ruleId,
+            PtxFunction function,
+            Instruction at,
+            String message,
+            Confidence confidence,
+            List<Instruction> related,
+            String shape) {
         this(ruleId, function, at, message, confidence, related, shape, null);
     }
 

@@ -17,8 +17,7 @@ import java.util.function.Predicate;
 public final class PtxRules {
     private static final List<PtxCheck> CHECKS = Checks.load(PtxCheck.class, Layer.PTX);
 
-    private PtxRules() {
-    }
+    private PtxRules() {}
 
     /** The rules implemented at the PTX layer, derived from the registered checks. */
     public static Set<String> implementedRules() {

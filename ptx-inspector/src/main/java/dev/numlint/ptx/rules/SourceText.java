@@ -6,18 +6,17 @@ import java.util.regex.Pattern;
 public final class SourceText {
     private static final Pattern EXPLICIT_FMA = Pattern.compile(
             "\\b(?:std::)?(?:fmaf?|fmal|__fmaf?_(?:ieee_)?r[nzud]|__fma_r[nzud]|__fmaf_r[nzud]|__hfma2?|__hfma_sat)"
-            + "\\s*\\(");
+                    + "\\s*\\(");
     private static final Pattern CONVERSION_INTRINSIC = Pattern.compile(
             "\\b__(?:float|double|half|bfloat16|float2half)?\\w*2u(?:int|ll|short|char)_r[nzud]\\s*\\(");
     private static final Pattern DIVISION_INTRINSIC = Pattern.compile(
             "\\b(?:__fdividef|__fdiv_r[nzud]|__frcp_r[nzud]|__drcp_r[nzud]|__ddiv_r[nzud]|fdividef|__fdividef|"
-            + "h2rcp|hrcp|__frcp)\\s*\\(");
+                    + "h2rcp|hrcp|__frcp)\\s*\\(");
     private static final Pattern TYPE_BEFORE_STAR = Pattern.compile(
             "\\b(?:float|double|int|char|void|unsigned|short|long|const|auto|half|size_t|bool|[A-Za-z_]\\w*_t|"
-            + "float[1-4]|double[1-4]|int[1-4]|uint[1-4]|restrict|__restrict__|T)\\s*$");
+                    + "float[1-4]|double[1-4]|int[1-4]|uint[1-4]|restrict|__restrict__|T)\\s*$");
 
-    private SourceText() {
-    }
+    private SourceText() {}
 
     /** The line without // and block comments and with string/char literals blanked. */
     public static String code(String line) {
@@ -81,7 +80,10 @@ public final class SourceText {
             while (p >= 0 && c.charAt(p) == ' ') p--;
             if (p < 0) continue;
             char before = c.charAt(p);
-            if (!(Character.isLetterOrDigit(before) || before == '_' || before == ')' || before == ']'
+            if (!(Character.isLetterOrDigit(before)
+                    || before == '_'
+                    || before == ')'
+                    || before == ']'
                     || before == '.')) continue;
             if (TYPE_BEFORE_STAR.matcher(c.substring(0, p + 1)).find()) continue;
             int q = i + 1;
@@ -89,8 +91,13 @@ public final class SourceText {
             while (q < c.length() && c.charAt(q) == ' ') q++;
             if (q >= c.length()) return true; // continued on the next line
             char after = c.charAt(q);
-            if (Character.isLetterOrDigit(after) || after == '_' || after == '(' || after == '.' || after == '-'
-                    || after == '*' || after == '&') {
+            if (Character.isLetterOrDigit(after)
+                    || after == '_'
+                    || after == '('
+                    || after == '.'
+                    || after == '-'
+                    || after == '*'
+                    || after == '&') {
                 return true;
             }
         }

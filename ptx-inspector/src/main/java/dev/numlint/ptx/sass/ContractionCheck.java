@@ -14,8 +14,7 @@ import java.util.stream.Collectors;
  * has a fused multiply-add (FFMA/DFMA) or a plain addition (FADD/DADD).
  */
 public final class ContractionCheck {
-    private ContractionCheck() {
-    }
+    private ContractionCheck() {}
 
     /** Fused multiply-add opcodes (FP32 and FP64). */
     public static final Set<String> FMA = Set.of("FFMA", "FFMA32I", "DFMA");
@@ -50,7 +49,11 @@ public final class ContractionCheck {
             boolean fma = at.stream().anyMatch(s -> FMA.contains(s.baseOpcode()));
             boolean add = at.stream().anyMatch(s -> ADD.contains(s.baseOpcode()));
             Boolean observed = fma && !add ? Boolean.TRUE : add && !fma ? Boolean.FALSE : null;
-            out.add(new Observation(in.index(), in.ptxLine(), c.isFused(in.index()), observed,
+            out.add(new Observation(
+                    in.index(),
+                    in.ptxLine(),
+                    c.isFused(in.index()),
+                    observed,
                     at.stream().map(SassListing.SassInstruction::text).collect(Collectors.joining("; "))));
         }
         return out;

@@ -14,8 +14,7 @@ public final class LocRewriter {
     private static final Pattern LOC = Pattern.compile("^\\s*\\.(loc|file)\\b.*");
     private static final Pattern LABEL = Pattern.compile("^[$\\w]+:$");
 
-    private LocRewriter() {
-    }
+    private LocRewriter() {}
 
     /** The rewritten PTX; fileName is what the .file directive names. */
     public static String rewrite(String ptx, String fileName) {
@@ -36,8 +35,13 @@ public final class LocRewriter {
                 continue;
             }
             String code = s.contains("//") ? s.substring(0, s.indexOf("//")).strip() : s;
-            boolean instr = depth > 0 && !code.isEmpty() && !code.startsWith(".") && !code.startsWith("{")
-                    && !code.startsWith("}") && !LABEL.matcher(code).matches() && !code.matches("^[$\\w]+:.*");
+            boolean instr = depth > 0
+                    && !code.isEmpty()
+                    && !code.startsWith(".")
+                    && !code.startsWith("{")
+                    && !code.startsWith("}")
+                    && !LABEL.matcher(code).matches()
+                    && !code.matches("^[$\\w]+:.*");
             if (instr && !open) out.add("\t.loc 1 " + no + " 0");
             out.add(line);
             if (instr) open = !code.endsWith(";");

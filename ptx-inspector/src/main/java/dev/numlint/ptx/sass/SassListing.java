@@ -27,7 +27,8 @@ public final class SassListing {
 
     private static final Pattern SECTION = Pattern.compile("^\\s*\\.section\\s+\\.text\\.([^,\\s]+)");
     private static final Pattern LINE = Pattern.compile("//## File \"([^\"]*)\", line (\\d+)");
-    private static final Pattern INSN = Pattern.compile("^\\s*/\\*[0-9a-f]{4,}\\*/\\s+(?:@!?U?P[T0-9]+\\s+)?([A-Z][A-Z0-9_.]*)([^;]*);");
+    private static final Pattern INSN =
+            Pattern.compile("^\\s*/\\*[0-9a-f]{4,}\\*/\\s+(?:@!?U?P[T0-9]+\\s+)?([A-Z][A-Z0-9_.]*)([^;]*);");
 
     private final Map<String, List<SassInstruction>> functions;
 
@@ -79,7 +80,8 @@ public final class SassListing {
     /** A function's machine instructions grouped by attributed line. */
     public Map<Integer, List<SassInstruction>> byLine(String function) {
         Map<Integer, List<SassInstruction>> out = new TreeMap<>();
-        for (SassInstruction i : instructions(function)) out.computeIfAbsent(i.line(), k -> new ArrayList<>()).add(i);
+        for (SassInstruction i : instructions(function))
+            out.computeIfAbsent(i.line(), k -> new ArrayList<>()).add(i);
         return out;
     }
 }

@@ -40,8 +40,14 @@ class ContractionSassTest {
             for (ContractionCheck.Observation o : ContractionCheck.compare(f, sass, f.name())) {
                 if (o.observed() == null) continue;
                 attributed++;
-                assertThat(o.predicted()).as("%s line %d (%s): sass %s", f.name(), o.ptxLine(),
-                        f.instruction(o.instruction()).text().trim(), o.sass()).isEqualTo(o.observed());
+                assertThat(o.predicted())
+                        .as(
+                                "%s line %d (%s): sass %s",
+                                f.name(),
+                                o.ptxLine(),
+                                f.instruction(o.instruction()).text().trim(),
+                                o.sass())
+                        .isEqualTo(o.observed());
             }
         }
         assertThat(attributed).isGreaterThanOrEqualTo(name.equals("patterns") ? 25 : 0);
@@ -59,17 +65,37 @@ class ContractionSassTest {
 
     @Test
     void patternsThePtxIsaAllowsAreFused() throws IOException {
-        for (String k : List.of("k01_mul_add", "k02_c_minus_mul", "k03_mul_minus_c", "k04_used_twice", "k09_f64",
-                "k11_loop", "k13_neg", "k15_add_sat", "k23_square", "k26_both_ftz", "k27_mul_used_thrice",
-                "k30_mov_between", "k22_f64_used_twice")) {
+        for (String k : List.of(
+                "k01_mul_add",
+                "k02_c_minus_mul",
+                "k03_mul_minus_c",
+                "k04_used_twice",
+                "k09_f64",
+                "k11_loop",
+                "k13_neg",
+                "k15_add_sat",
+                "k23_square",
+                "k26_both_ftz",
+                "k27_mul_used_thrice",
+                "k30_mov_between",
+                "k22_f64_used_twice")) {
             assertThat(fusedIn(k)).as(k).isTrue();
         }
     }
 
     @Test
     void roundingModifiersStoredProductsAndOtherBlocksPreventFusion() throws IOException {
-        for (String k : List.of("k05_also_stored", "k06_mul_rn", "k07_add_rn", "k10_branch", "k12_ftz_mismatch",
-                "k14_mul_sat", "k21_mul_in_setp", "k24_mul_rz", "k25_add_ftz_mul_plain", "k29_mul_across_loop")) {
+        for (String k : List.of(
+                "k05_also_stored",
+                "k06_mul_rn",
+                "k07_add_rn",
+                "k10_branch",
+                "k12_ftz_mismatch",
+                "k14_mul_sat",
+                "k21_mul_in_setp",
+                "k24_mul_rz",
+                "k25_add_ftz_mul_plain",
+                "k29_mul_across_loop")) {
             assertThat(fusedIn(k)).as(k).isFalse();
         }
     }
@@ -85,7 +111,8 @@ class ContractionSassTest {
         assertThat(sub.opcode()).isEqualTo("sub");
         assertThat(fs.get(0).negated()).isTrue(); // x - p*r = fma(-p, r, x)
         SassListing sass = SassListing.parse(resource("patterns.sass"));
-        assertThat(sass.byLine("k08_thesis").get(sub.ptxLine())).extracting(SassListing.SassInstruction::baseOpcode)
+        assertThat(sass.byLine("k08_thesis").get(sub.ptxLine()))
+                .extracting(SassListing.SassInstruction::baseOpcode)
                 .contains("FFMA");
     }
 
@@ -98,8 +125,11 @@ class ContractionSassTest {
         assertThat(c.fusionsOf(mul)).hasSize(2);
         assertThat(c.isMulRetained(mul)).isFalse();
         SassListing sass = SassListing.parse(resource("patterns.sass"));
-        assertThat(sass.instructions("k04_used_twice")).extracting(SassListing.SassInstruction::baseOpcode)
-                .doesNotContain("FMUL").filteredOn("FFMA"::equals).hasSize(2);
+        assertThat(sass.instructions("k04_used_twice"))
+                .extracting(SassListing.SassInstruction::baseOpcode)
+                .doesNotContain("FMUL")
+                .filteredOn("FFMA"::equals)
+                .hasSize(2);
     }
 
     @Test
@@ -113,7 +143,8 @@ class ContractionSassTest {
             assertThat(f.instructions()).hasSameSizeAs(o.instructions());
             for (int i = 0; i < f.instructions().size(); i++) {
                 // the .loc names the line the instruction has in the original PTX
-                assertThat(f.instruction(i).loc().pos().line()).isEqualTo(o.instruction(i).ptxLine());
+                assertThat(f.instruction(i).loc().pos().line())
+                        .isEqualTo(o.instruction(i).ptxLine());
             }
         }
     }

@@ -33,16 +33,22 @@ class ContractionSurvey {
             SassListing sl = SassListing.parse(Files.readString(sp));
             for (PtxFunction f : r.module().definedFunctions()) {
                 for (ContractionCheck.Observation o : ContractionCheck.compare(f, sl, f.name())) {
-                    if (o.observed() == null) { n[4]++; continue; }
+                    if (o.observed() == null) {
+                        n[4]++;
+                        continue;
+                    }
                     if (o.agrees()) n[o.predicted() ? 0 : 1]++;
                     else {
                         n[o.predicted() ? 2 : 3]++;
-                        System.out.println("DISAGREE " + name + " " + f.name() + " line " + o.ptxLine() + " predicted=" + o.predicted()
-                                + " '" + f.instruction(o.instruction()).text().trim() + "' sass: " + o.sass());
+                        System.out.println("DISAGREE " + name + " " + f.name() + " line " + o.ptxLine() + " predicted="
+                                + o.predicted() + " '"
+                                + f.instruction(o.instruction()).text().trim() + "' sass: " + o.sass());
                     }
                 }
             }
         }
-        System.out.printf("SUMMARY agree-fused=%d agree-not-fused=%d model-only=%d sass-only=%d unattributed=%d%n", n[0], n[1], n[2], n[3], n[4]);
+        System.out.printf(
+                "SUMMARY agree-fused=%d agree-not-fused=%d model-only=%d sass-only=%d unattributed=%d%n",
+                n[0], n[1], n[2], n[3], n[4]);
     }
 }

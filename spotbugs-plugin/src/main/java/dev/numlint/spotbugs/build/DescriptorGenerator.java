@@ -1,11 +1,11 @@
 package dev.numlint.spotbugs.build;
 
+import dev.numlint.knowledge.FloatExactness;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.rules.Rule;
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.rules.RuleOption;
-import dev.numlint.knowledge.FloatExactness;
 import dev.numlint.spotbugs.BugPatterns;
 import dev.numlint.spotbugs.ReportsRules;
 import java.io.IOException;
@@ -37,8 +37,7 @@ public final class DescriptorGenerator {
     /** Package of the shared rule knowledge (rules module) that the plugin jar carries a copy of. */
     static final String KNOWLEDGE_PACKAGE = "dev/numlint/knowledge/";
 
-    private DescriptorGenerator() {
-    }
+    private DescriptorGenerator() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
@@ -76,8 +75,10 @@ public final class DescriptorGenerator {
         Path dir = classes.resolve(DETECTOR_PACKAGE);
         List<String> names = new ArrayList<>();
         try (var s = Files.list(dir)) {
-            s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".class") && !n.contains("$"))
-                    .sorted().forEach(names::add);
+            s.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".class") && !n.contains("$"))
+                    .sorted()
+                    .forEach(names::add);
         }
         for (String n : names) {
             String cls = DETECTOR_PACKAGE.replace('/', '.') + n.substring(0, n.length() - ".class".length());
@@ -103,7 +104,11 @@ public final class DescriptorGenerator {
     static void copyKnowledge(Path out) throws IOException {
         Path src;
         try {
-            src = Path.of(FloatExactness.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            src = Path.of(FloatExactness.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (java.net.URISyntaxException e) {
             throw new IOException(e);
         }
@@ -112,7 +117,9 @@ public final class DescriptorGenerator {
         if (Files.isDirectory(src)) {
             try (var s = Files.list(src.resolve(KNOWLEDGE_PACKAGE))) {
                 for (Path p : (Iterable<Path>) s.filter(x -> x.toString().endsWith(".class"))::iterator) {
-                    Files.copy(p, target.resolve(p.getFileName().toString()),
+                    Files.copy(
+                            p,
+                            target.resolve(p.getFileName().toString()),
                             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
             }
@@ -120,9 +127,13 @@ public final class DescriptorGenerator {
             try (var jar = new java.util.jar.JarFile(src.toFile())) {
                 for (var e : java.util.Collections.list(jar.entries())) {
                     String n = e.getName();
-                    if (n.startsWith(KNOWLEDGE_PACKAGE) && n.endsWith(".class") && n.indexOf('/', KNOWLEDGE_PACKAGE.length()) < 0) {
+                    if (n.startsWith(KNOWLEDGE_PACKAGE)
+                            && n.endsWith(".class")
+                            && n.indexOf('/', KNOWLEDGE_PACKAGE.length()) < 0) {
                         try (var in = jar.getInputStream(e)) {
-                            Files.copy(in, target.resolve(n.substring(KNOWLEDGE_PACKAGE.length())),
+                            Files.copy(
+                                    in,
+                                    target.resolve(n.substring(KNOWLEDGE_PACKAGE.length())),
                                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                         }
                     }
@@ -191,27 +202,51 @@ public final class DescriptorGenerator {
     private static String findbugsXml(RuleCatalog catalog, List<Rule> rules, String version, List<Class<?>> detectors) {
         StringBuilder sb = new StringBuilder();
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        sb.append("<!-- GENERATED from the numlint rule catalog by ").append(DescriptorGenerator.class.getName())
+        sb.append("<!-- GENERATED from the numlint rule catalog by ")
+                .append(DescriptorGenerator.class.getName())
                 .append(". Do not edit. -->\n");
         sb.append("<FindbugsPlugin xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"")
                 .append(" xsi:noNamespaceSchemaLocation=\"findbugsplugin.xsd\"")
-                .append(" pluginid=\"").append(PLUGIN_ID).append('"')
-                .append(" version=\"").append(attr(version)).append('"')
-                .append(" provider=\"").append(RuleCatalog.TOOL_NAME).append('"')
-                .append(" website=\"").append(attr(RuleCatalog.INFORMATION_URI)).append('"')
+                .append(" pluginid=\"")
+                .append(PLUGIN_ID)
+                .append('"')
+                .append(" version=\"")
+                .append(attr(version))
+                .append('"')
+                .append(" provider=\"")
+                .append(RuleCatalog.TOOL_NAME)
+                .append('"')
+                .append(" website=\"")
+                .append(attr(RuleCatalog.INFORMATION_URI))
+                .append('"')
                 .append(" defaultenabled=\"true\">\n");
         for (Class<?> d : detectors) {
-            sb.append("  <Detector class=\"").append(d.getName()).append("\" speed=\"")
-                    .append(d.getAnnotation(ReportsRules.class).speed()).append("\" reports=\"")
-                    .append(reports(d, catalog)).append("\"/>\n");
+            sb.append("  <Detector class=\"")
+                    .append(d.getName())
+                    .append("\" speed=\"")
+                    .append(d.getAnnotation(ReportsRules.class).speed())
+                    .append("\" reports=\"")
+                    .append(reports(d, catalog))
+                    .append("\"/>\n");
         }
         sb.append("  <BugCategory category=\"").append(CATEGORY).append("\"/>\n");
         for (Rule r : rules) {
-            sb.append("  <BugCode abbrev=\"").append(r.id()).append('"').append(cwe(r)).append("/>\n");
+            sb.append("  <BugCode abbrev=\"")
+                    .append(r.id())
+                    .append('"')
+                    .append(cwe(r))
+                    .append("/>\n");
         }
         for (Rule r : rules) {
-            sb.append("  <BugPattern abbrev=\"").append(r.id()).append("\" type=\"").append(r.bugPattern())
-                    .append("\" category=\"").append(CATEGORY).append('"').append(cwe(r)).append("/>\n");
+            sb.append("  <BugPattern abbrev=\"")
+                    .append(r.id())
+                    .append("\" type=\"")
+                    .append(r.bugPattern())
+                    .append("\" category=\"")
+                    .append(CATEGORY)
+                    .append('"')
+                    .append(cwe(r))
+                    .append("/>\n");
         }
         sb.append("</FindbugsPlugin>\n");
         return sb.toString();
@@ -224,15 +259,20 @@ public final class DescriptorGenerator {
     private static String messagesXml(RuleCatalog catalog, List<Rule> rules, List<Class<?>> detectors) {
         StringBuilder sb = new StringBuilder();
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        sb.append("<!-- GENERATED from the numlint rule catalog by ").append(DescriptorGenerator.class.getName())
+        sb.append("<!-- GENERATED from the numlint rule catalog by ")
+                .append(DescriptorGenerator.class.getName())
                 .append(". Do not edit. -->\n");
         sb.append("<MessageCollection xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"")
                 .append(" xsi:noNamespaceSchemaLocation=\"messagecollection.xsd\">\n");
         sb.append("  <Plugin>\n    <ShortDescription>numlint: numerical hazards between CPU and GPU results")
-                .append("</ShortDescription>\n    <Details>").append(cdata(pluginDetails(rules)))
-                .append("</Details>\n    <BugsUrl>").append(text(RuleCatalog.INFORMATION_URI + "/tree/main/docs/rules"))
+                .append("</ShortDescription>\n    <Details>")
+                .append(cdata(pluginDetails(rules)))
+                .append("</Details>\n    <BugsUrl>")
+                .append(text(RuleCatalog.INFORMATION_URI + "/tree/main/docs/rules"))
                 .append("</BugsUrl>\n  </Plugin>\n");
-        sb.append("  <BugCategory category=\"").append(CATEGORY).append("\">\n")
+        sb.append("  <BugCategory category=\"")
+                .append(CATEGORY)
+                .append("\">\n")
                 .append("    <Description>Numerical hazards (numlint)</Description>\n")
                 .append("    <Abbreviation>N</Abbreviation>\n")
                 .append("    <Details>Floating-point code whose results differ between the CPU and a GPU port, or ")
@@ -243,24 +283,36 @@ public final class DescriptorGenerator {
             StringBuilder det = new StringBuilder("<p>Reports numlint rules:</p>\n<ul>\n");
             for (String id : d.getAnnotation(ReportsRules.class).value()) {
                 Rule r = catalog.rule(id);
-                det.append("<li><b>").append(r.bugPattern()).append("</b>: ").append(Markdown.escape(r.summary()))
+                det.append("<li><b>")
+                        .append(r.bugPattern())
+                        .append("</b>: ")
+                        .append(Markdown.escape(r.summary()))
                         .append("</li>\n");
             }
             det.append("</ul>\n");
-            sb.append("  <Detector class=\"").append(d.getName()).append("\">\n    <Details>").append(cdata(det.toString()))
+            sb.append("  <Detector class=\"")
+                    .append(d.getName())
+                    .append("\">\n    <Details>")
+                    .append(cdata(det.toString()))
                     .append("</Details>\n  </Detector>\n");
         }
         for (Rule r : rules) {
             sb.append("  <BugPattern type=\"").append(r.bugPattern()).append("\">\n");
-            sb.append("    <ShortDescription>").append(text(r.id() + ": " + stripDot(r.summary())))
+            sb.append("    <ShortDescription>")
+                    .append(text(r.id() + ": " + stripDot(r.summary())))
                     .append("</ShortDescription>\n");
             // {1} is the method, {2} the detector's specific message (see NumlintDetectorSupport)
-            sb.append("    <LongDescription>").append(text(r.id() + ": {2} in {1}")).append("</LongDescription>\n");
+            sb.append("    <LongDescription>")
+                    .append(text(r.id() + ": {2} in {1}"))
+                    .append("</LongDescription>\n");
             sb.append("    <Details>").append(cdata(details(r))).append("</Details>\n");
             sb.append("  </BugPattern>\n");
         }
         for (Rule r : rules) {
-            sb.append("  <BugCode abbrev=\"").append(r.id()).append("\">").append(text(r.id() + " " + r.name()))
+            sb.append("  <BugCode abbrev=\"")
+                    .append(r.id())
+                    .append("\">")
+                    .append(text(r.id() + " " + r.name()))
                     .append("</BugCode>\n");
         }
         sb.append("</MessageCollection>\n");
@@ -272,8 +324,15 @@ public final class DescriptorGenerator {
         sb.append("<p>numlint finds the causes of numerical differences between CPU code and its GPU port in Java ")
                 .append("bytecode. Rules:</p>\n<ul>\n");
         for (Rule r : rules) {
-            sb.append("<li><a href=\"").append(Markdown.escape(r.helpUri())).append("\">").append(r.id()).append(' ')
-                    .append(r.name()).append("</a>: ").append(Markdown.escape(r.summary())).append("</li>\n");
+            sb.append("<li><a href=\"")
+                    .append(Markdown.escape(r.helpUri()))
+                    .append("\">")
+                    .append(r.id())
+                    .append(' ')
+                    .append(r.name())
+                    .append("</a>: ")
+                    .append(Markdown.escape(r.summary()))
+                    .append("</li>\n");
         }
         sb.append("</ul>\n");
         return sb.toString();
@@ -281,8 +340,14 @@ public final class DescriptorGenerator {
 
     static String details(Rule r) {
         StringBuilder sb = new StringBuilder();
-        sb.append("<p><b>").append(r.id()).append(' ').append(r.name()).append("</b> (numlint level ")
-                .append(r.level().id()).append(", category ").append(Markdown.escape(r.category()));
+        sb.append("<p><b>")
+                .append(r.id())
+                .append(' ')
+                .append(r.name())
+                .append("</b> (numlint level ")
+                .append(r.level().id())
+                .append(", category ")
+                .append(Markdown.escape(r.category()));
         if (!r.cwe().isEmpty()) {
             sb.append(", CWE-").append(r.cwe().get(0));
         }
@@ -293,18 +358,32 @@ public final class DescriptorGenerator {
             sb.append(Markdown.toHtml(doc, 2));
         }
         for (RuleOption o : r.options()) {
-            sb.append("<p>Option <code>").append(Markdown.escape(o.name())).append("</code> (default ")
-                    .append(Markdown.escape(o.defaultValue())).append("): ").append(Markdown.escape(o.description()))
-                    .append(" Set it for SpotBugs with the JVM system property <code>numlint.").append(r.id())
-                    .append('.').append(Markdown.escape(o.name())).append("</code>.</p>\n");
+            sb.append("<p>Option <code>")
+                    .append(Markdown.escape(o.name()))
+                    .append("</code> (default ")
+                    .append(Markdown.escape(o.defaultValue()))
+                    .append("): ")
+                    .append(Markdown.escape(o.description()))
+                    .append(" Set it for SpotBugs with the JVM system property <code>numlint.")
+                    .append(r.id())
+                    .append('.')
+                    .append(Markdown.escape(o.name()))
+                    .append("</code>.</p>\n");
         }
-        sb.append("<p>Suppress with <code>@SuppressFBWarnings(value = \"").append(r.id())
+        sb.append("<p>Suppress with <code>@SuppressFBWarnings(value = \"")
+                .append(r.id())
                 .append("\", justification = \"...\")</code> (the rule id, the full pattern <code>")
-                .append(r.bugPattern()).append("</code> or the category <code>").append(CATEGORY)
-                .append("</code>). <code>@SuppressWarnings(\"numlint:").append(r.id())
+                .append(r.bugPattern())
+                .append("</code> or the category <code>")
+                .append(CATEGORY)
+                .append("</code>). <code>@SuppressWarnings(\"numlint:")
+                .append(r.id())
                 .append("\")</code> is not in class files and only works with the numlint source analyzer.</p>\n");
-        sb.append("<p>Documentation: <a href=\"").append(Markdown.escape(r.helpUri())).append("\">")
-                .append(Markdown.escape(r.helpUri())).append("</a></p>\n");
+        sb.append("<p>Documentation: <a href=\"")
+                .append(Markdown.escape(r.helpUri()))
+                .append("\">")
+                .append(Markdown.escape(r.helpUri()))
+                .append("</a></p>\n");
         return sb.toString();
     }
 
@@ -330,27 +409,39 @@ public final class DescriptorGenerator {
         // absolute fallback for the category (the core ranker knows only its own categories)
         sb.append("12 Category ").append(CATEGORY).append('\n');
         for (Rule r : rules) {
-            sb.append(patternRank(r.level())).append(" BugPattern ").append(r.bugPattern()).append('\n');
+            sb.append(patternRank(r.level()))
+                    .append(" BugPattern ")
+                    .append(r.bugPattern())
+                    .append('\n');
         }
         return sb.toString();
     }
 
     private static String patternTable(List<Rule> rules) {
         StringBuilder sb = new StringBuilder();
-        sb.append("# GENERATED from the numlint rule catalog by ").append(DescriptorGenerator.class.getName())
+        sb.append("# GENERATED from the numlint rule catalog by ")
+                .append(DescriptorGenerator.class.getName())
                 .append(". Do not edit.\n");
         for (Rule r : rules) {
             sb.append(r.id()).append(".type=").append(r.bugPattern()).append('\n');
             sb.append(r.id()).append(".priority=").append(priority(r.level())).append('\n');
             for (RuleOption o : r.options()) {
-                sb.append(r.id()).append(".option.").append(o.name()).append('=').append(o.defaultValue())
+                sb.append(r.id())
+                        .append(".option.")
+                        .append(o.name())
+                        .append('=')
+                        .append(o.defaultValue())
                         .append('\n');
             }
             // the Java message templates (keys java-...), filled in by the detectors at run time
             for (Map.Entry<String, String> m : new java.util.TreeMap<>(r.messages()).entrySet()) {
                 if (m.getKey().startsWith("java-")) {
-                    sb.append(r.id()).append(".message.").append(m.getKey()).append('=')
-                            .append(propertyValue(m.getValue())).append('\n');
+                    sb.append(r.id())
+                            .append(".message.")
+                            .append(m.getKey())
+                            .append('=')
+                            .append(propertyValue(m.getValue()))
+                            .append('\n');
                 }
             }
         }

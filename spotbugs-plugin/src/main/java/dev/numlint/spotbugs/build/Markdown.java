@@ -17,8 +17,7 @@ final class Markdown {
     private static final Pattern INLINE = Pattern.compile(
             "`([^`]+)`|\\*\\*([^*]+)\\*\\*|(?<![*\\w])\\*([^*\\s][^*]*)\\*(?![*\\w])|\\[([^\\]]+)]\\(([^)\\s]+)\\)");
 
-    private Markdown() {
-    }
+    private Markdown() {}
 
     /**
      * Converts {@code md} to HTML; headings are shifted down by {@code headingShift} levels (the bug details already
@@ -41,8 +40,11 @@ final class Markdown {
                     code.append(lines[i]).append('\n');
                     i++;
                 }
-                out.append("<pre><code").append(lang.isEmpty() ? "" : " class=\"language-" + escape(lang) + "\"")
-                        .append('>').append(escape(code.toString())).append("</code></pre>\n");
+                out.append("<pre><code")
+                        .append(lang.isEmpty() ? "" : " class=\"language-" + escape(lang) + "\"")
+                        .append('>')
+                        .append(escape(code.toString()))
+                        .append("</code></pre>\n");
                 continue;
             }
             Matcher h = HEADING.matcher(line);
@@ -50,7 +52,12 @@ final class Markdown {
                 flush(out, para);
                 listTag = closeList(out, listTag);
                 int level = Math.min(6, h.group(1).length() + headingShift);
-                out.append("<h").append(level).append('>').append(inline(h.group(2))).append("</h").append(level)
+                out.append("<h")
+                        .append(level)
+                        .append('>')
+                        .append(inline(h.group(2)))
+                        .append("</h")
+                        .append(level)
                         .append(">\n");
                 continue;
             }
@@ -78,8 +85,11 @@ final class Markdown {
                 }
                 StringBuilder item = new StringBuilder(b.matches() ? b.group(1) : n.group(1));
                 // continuation lines of the item are indented
-                while (i + 1 < lines.length && lines[i + 1].startsWith("  ") && !lines[i + 1].isBlank()
-                        && !BULLET.matcher(lines[i + 1]).matches() && !NUMBERED.matcher(lines[i + 1]).matches()) {
+                while (i + 1 < lines.length
+                        && lines[i + 1].startsWith("  ")
+                        && !lines[i + 1].isBlank()
+                        && !BULLET.matcher(lines[i + 1]).matches()
+                        && !NUMBERED.matcher(lines[i + 1]).matches()) {
                     item.append(' ').append(lines[++i].trim());
                 }
                 out.append("<li>").append(inline(item.toString())).append("</li>\n");
@@ -125,7 +135,10 @@ final class Markdown {
             } else if (m.group(3) != null) {
                 sb.append("<i>").append(inline(m.group(3))).append("</i>");
             } else {
-                sb.append("<a href=\"").append(escape(m.group(5))).append("\">").append(inline(m.group(4)))
+                sb.append("<a href=\"")
+                        .append(escape(m.group(5)))
+                        .append("\">")
+                        .append(inline(m.group(4)))
                         .append("</a>");
             }
             last = m.end();

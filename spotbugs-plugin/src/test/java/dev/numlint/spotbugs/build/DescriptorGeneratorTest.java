@@ -54,13 +54,15 @@ class DescriptorGeneratorTest {
         URL schema = edu.umd.cs.findbugs.Plugin.class.getResource(xsd);
         assertThat(schema).as(xsd + " in the SpotBugs jar").isNotNull();
         SchemaFactory f = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
-        f.newSchema(schema).newValidator()
+        f.newSchema(schema)
+                .newValidator()
                 .validate(new StreamSource(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8))));
     }
 
     @Test
     void onlyJavaBytecodeRulesGetPatternsWithCatalogIdsAndCwes() throws Exception {
-        Document fb = parse(DescriptorGenerator.generate(CATALOG, VERSION, detectors()).get("findbugs.xml"));
+        Document fb = parse(
+                DescriptorGenerator.generate(CATALOG, VERSION, detectors()).get("findbugs.xml"));
         NodeList patterns = fb.getElementsByTagName("BugPattern");
         List<String> types = new ArrayList<>();
         for (int i = 0; i < patterns.getLength(); i++) {
@@ -73,15 +75,18 @@ class DescriptorGeneratorTest {
             assertThat(p.getAttribute("cweid")).isEqualTo(String.valueOf(r.cwe().get(0)));
             types.add(p.getAttribute("type"));
         }
-        List<String> expected = CATALOG.all().stream().filter(r -> r.appliesTo(Layer.JAVA_BYTECODE))
-                .map(Rule::bugPattern).toList();
+        List<String> expected = CATALOG.all().stream()
+                .filter(r -> r.appliesTo(Layer.JAVA_BYTECODE))
+                .map(Rule::bugPattern)
+                .toList();
         assertThat(types).containsExactlyElementsOf(expected);
         assertThat(types).contains("NL001_FLOAT_TO_UNSIGNED_CONVERSION").doesNotContain("NL003_FMA_CONTRACTION");
         // every pattern is reported by exactly one detector
         NodeList detectors = fb.getElementsByTagName("Detector");
         List<String> reported = new ArrayList<>();
         for (int i = 0; i < detectors.getLength(); i++) {
-            reported.addAll(List.of(((Element) detectors.item(i)).getAttribute("reports").split(",")));
+            reported.addAll(List.of(
+                    ((Element) detectors.item(i)).getAttribute("reports").split(",")));
         }
         assertThat(reported).containsExactlyInAnyOrderElementsOf(expected);
     }
@@ -95,15 +100,23 @@ class DescriptorGeneratorTest {
         for (int i = 0; i < patterns.getLength(); i++) {
             Element p = (Element) patterns.item(i);
             Rule r = CATALOG.rule(p.getAttribute("type").substring(0, 5));
-            assertThat(text(p, "ShortDescription")).isEqualTo(r.id() + ": " + r.summary().replaceAll("\\.$", ""));
+            assertThat(text(p, "ShortDescription"))
+                    .isEqualTo(r.id() + ": " + r.summary().replaceAll("\\.$", ""));
             assertThat(text(p, "LongDescription")).isEqualTo(r.id() + ": {2} in {1}");
-            assertThat(text(p, "Details")).contains(r.description().substring(0, 40)).contains(r.helpUri())
+            assertThat(text(p, "Details"))
+                    .contains(r.description().substring(0, 40))
+                    .contains(r.helpUri())
                     .contains("@SuppressFBWarnings");
         }
-        assertThat(files.get("bugrank.txt")).contains("5 BugPattern NL001_FLOAT_TO_UNSIGNED_CONVERSION")
-                .contains("14 BugPattern NL010_MATH_LIBRARY_DIVERGENCE").contains("12 Category NUMLINT");
-        assertThat(files.get("dev/numlint/spotbugs/" + BugPatterns.RESOURCE)).contains("NL001.priority=1")
-                .contains("NL004.priority=2").contains("NL010.priority=3").contains("NL004.option.min-trip-count=16");
+        assertThat(files.get("bugrank.txt"))
+                .contains("5 BugPattern NL001_FLOAT_TO_UNSIGNED_CONVERSION")
+                .contains("14 BugPattern NL010_MATH_LIBRARY_DIVERGENCE")
+                .contains("12 Category NUMLINT");
+        assertThat(files.get("dev/numlint/spotbugs/" + BugPatterns.RESOURCE))
+                .contains("NL001.priority=1")
+                .contains("NL004.priority=2")
+                .contains("NL010.priority=3")
+                .contains("NL004.option.min-trip-count=16");
         // the run-time table the detectors read is the generated one
         assertThat(BugPatterns.type("NL011")).isEqualTo(CATALOG.rule("NL011").bugPattern());
         assertThat(BugPatterns.priority("NL001")).isEqualTo(1);
@@ -112,7 +125,8 @@ class DescriptorGeneratorTest {
 
     @Test
     void markdownConversion() {
-        String html = Markdown.toHtml("""
+        String html = Markdown.toHtml(
+                """
                 # Title
                 Some `code` and **bold** text,
                 continued [link](https://example.org).
@@ -126,8 +140,11 @@ class DescriptorGeneratorTest {
                 ```c
                 x = (unsigned short) f; // a < b
                 ```
-                """, 2);
-        assertThat(html).isEqualTo("""
+                """,
+                2);
+        assertThat(html)
+                .isEqualTo(
+                        """
                 <h3>Title</h3>
                 <p>Some <code>code</code> and <b>bold</b> text, continued <a href="https://example.org">link</a>.</p>
                 <ul>
@@ -163,8 +180,13 @@ class DescriptorGeneratorTest {
 
     @Test
     void theDetectorListIsDerivedFromTheAnnotatedClasses() {
-        assertThat(detectors()).extracting(Class::getSimpleName).contains("FloatConversionDetector",
-                "FloatAccumulationDetector", "ExtendedPrecisionDetector", "MathLibraryDetector")
+        assertThat(detectors())
+                .extracting(Class::getSimpleName)
+                .contains(
+                        "FloatConversionDetector",
+                        "FloatAccumulationDetector",
+                        "ExtendedPrecisionDetector",
+                        "MathLibraryDetector")
                 .allMatch(n -> n.endsWith("Detector"));
     }
 

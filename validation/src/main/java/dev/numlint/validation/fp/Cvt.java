@@ -15,11 +15,16 @@ public final class Cvt {
     /** Rounds a float/double value to an integral value with an integer rounding modifier (rni/rzi/rmi/rpi). */
     public static double roundToIntegral(double x, Rounding m) {
         switch (m) {
-            case RN: return Math.rint(x);
-            case RZ: return x < 0 ? Math.ceil(x) : Math.floor(x);
-            case RM: return Math.floor(x);
-            case RP: return Math.ceil(x);
-            default: throw new IllegalArgumentException();
+            case RN:
+                return Math.rint(x);
+            case RZ:
+                return x < 0 ? Math.ceil(x) : Math.floor(x);
+            case RM:
+                return Math.floor(x);
+            case RP:
+                return Math.ceil(x);
+            default:
+                throw new IllegalArgumentException();
         }
     }
 

@@ -44,7 +44,8 @@ public final class Fp32 {
         if (Float.isInfinite(f)) { // overflow of a finite value
             if (m == Rounding.RN) {
                 double t = 0x1.ffffffp127; // MAX + half ulp: the overflow threshold
-                if (Math.abs(hi) == t && lo != 0 && Math.signum(lo) != Math.signum(hi)) return Math.copySign(Float.MAX_VALUE, f);
+                if (Math.abs(hi) == t && lo != 0 && Math.signum(lo) != Math.signum(hi))
+                    return Math.copySign(Float.MAX_VALUE, f);
                 return f;
             }
             return directed(f, f > 0 ? -1 : 1, m);
@@ -91,7 +92,10 @@ public final class Fp32 {
     }
 
     public static float add(float a, float b, Rounding m, boolean ftz) {
-        if (ftz) { a = ftz(a); b = ftz(b); }
+        if (ftz) {
+            a = ftz(a);
+            b = ftz(b);
+        }
         float r;
         if (m == Rounding.RN) {
             r = (float) ((double) a + (double) b);
@@ -112,14 +116,21 @@ public final class Fp32 {
     }
 
     public static float mul(float a, float b, Rounding m, boolean ftz) {
-        if (ftz) { a = ftz(a); b = ftz(b); }
+        if (ftz) {
+            a = ftz(a);
+            b = ftz(b);
+        }
         double p = (double) a * (double) b; // exact: 24 + 24 bits, exponent range fits double
         float r = m == Rounding.RN ? (float) p : round(p, 0, m);
         return ftz ? ftz(r) : r;
     }
 
     public static float fma(float a, float b, float c, Rounding m, boolean ftz) {
-        if (ftz) { a = ftz(a); b = ftz(b); c = ftz(c); }
+        if (ftz) {
+            a = ftz(a);
+            b = ftz(b);
+            c = ftz(c);
+        }
         float r;
         if (m == Rounding.RN) {
             r = Math.fma(a, b, c);
@@ -138,7 +149,10 @@ public final class Fp32 {
     }
 
     public static float div(float a, float b, Rounding m, boolean ftz) {
-        if (ftz) { a = ftz(a); b = ftz(b); }
+        if (ftz) {
+            a = ftz(a);
+            b = ftz(b);
+        }
         double x = a, y = b, q = x / y;
         float r;
         if (m == Rounding.RN || q == 0 || Double.isNaN(q) || Double.isInfinite(q)) {
@@ -170,7 +184,10 @@ public final class Fp32 {
 
     /** min.f32: NaN operands are ignored (both NaN gives NaN); -0 is less than +0. */
     public static float min(float a, float b, boolean ftz, boolean nanPropagating) {
-        if (ftz) { a = ftz(a); b = ftz(b); }
+        if (ftz) {
+            a = ftz(a);
+            b = ftz(b);
+        }
         if (a != a || b != b) {
             if (nanPropagating) return Float.NaN;
             return a != a ? (b != b ? Float.NaN : b) : a;
@@ -181,7 +198,10 @@ public final class Fp32 {
 
     /** max.f32: NaN operands are ignored (both NaN gives NaN); +0 is greater than -0. */
     public static float max(float a, float b, boolean ftz, boolean nanPropagating) {
-        if (ftz) { a = ftz(a); b = ftz(b); }
+        if (ftz) {
+            a = ftz(a);
+            b = ftz(b);
+        }
         if (a != a || b != b) {
             if (nanPropagating) return Float.NaN;
             return a != a ? (b != b ? Float.NaN : b) : a;

@@ -61,7 +61,8 @@ public final class Fp64 {
         double r = a + b;
         if (m == Rounding.RN || r != r) return r;
         if (r == 0) return zeroSum(a, b, m);
-        if (Double.isInfinite(r)) return Double.isInfinite(a) || Double.isInfinite(b) ? r : directed(r, overflowSign(r), m);
+        if (Double.isInfinite(r))
+            return Double.isInfinite(a) || Double.isInfinite(b) ? r : directed(r, overflowSign(r), m);
         return directed(r, bd(a).add(bd(b)).compareTo(bd(r)), m);
     }
 
@@ -79,7 +80,8 @@ public final class Fp64 {
 
     public static double fma(double a, double b, double c, Rounding m) {
         double r = Math.fma(a, b, c);
-        if (m == Rounding.RN || r != r || Double.isInfinite(a) || Double.isInfinite(b) || Double.isInfinite(c)) return r;
+        if (m == Rounding.RN || r != r || Double.isInfinite(a) || Double.isInfinite(b) || Double.isInfinite(c))
+            return r;
         BigDecimal exact = bd(a).multiply(bd(b)).add(bd(c));
         if (exact.signum() == 0) {
             double p = a * b;

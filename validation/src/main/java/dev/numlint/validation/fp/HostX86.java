@@ -31,27 +31,36 @@ public final class HostX86 {
      */
     public static long floatToUnsigned(double x, int bits, boolean sourceIsFloat) {
         switch (bits) {
-            case 8: return cvtt32(x) & 0xFFL;
-            case 16: return cvtt32(x) & 0xFFFFL;
-            case 32: return cvtt64(x) & 0xFFFFFFFFL;
+            case 8:
+                return cvtt32(x) & 0xFFL;
+            case 16:
+                return cvtt32(x) & 0xFFFFL;
+            case 32:
+                return cvtt64(x) & 0xFFFFFFFFL;
             case 64:
                 if (x >= 0x1p63) { // comiss/ucomisd not-below branch (false for NaN)
                     double y = sourceIsFloat ? (double) ((float) x - 0x1p63f) : x - 0x1p63;
                     return cvtt64(y) ^ Long.MIN_VALUE;
                 }
                 return cvtt64(x);
-            default: throw new IllegalArgumentException("bits " + bits);
+            default:
+                throw new IllegalArgumentException("bits " + bits);
         }
     }
 
     /** (signed T) x for a signed destination of 8, 16, 32 or 64 bits, sign-extended to long. */
     public static long floatToSigned(double x, int bits) {
         switch (bits) {
-            case 8: return (byte) cvtt32(x);
-            case 16: return (short) cvtt32(x);
-            case 32: return cvtt32(x);
-            case 64: return cvtt64(x);
-            default: throw new IllegalArgumentException("bits " + bits);
+            case 8:
+                return (byte) cvtt32(x);
+            case 16:
+                return (short) cvtt32(x);
+            case 32:
+                return cvtt32(x);
+            case 64:
+                return cvtt64(x);
+            default:
+                throw new IllegalArgumentException("bits " + bits);
         }
     }
 }

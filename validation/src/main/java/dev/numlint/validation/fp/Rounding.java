@@ -14,11 +14,20 @@ public enum Rounding {
     /** Parses a PTX modifier without the dot ("rn", "rz", "rm", "rp"); also accepts the integer forms "rni" etc. */
     public static Rounding fromPtx(String m) {
         switch (m) {
-            case "rn": case "rni": return RN;
-            case "rz": case "rzi": return RZ;
-            case "rm": case "rmi": return RM;
-            case "rp": case "rpi": return RP;
-            default: throw new IllegalArgumentException("not a rounding modifier: " + m);
+            case "rn":
+            case "rni":
+                return RN;
+            case "rz":
+            case "rzi":
+                return RZ;
+            case "rm":
+            case "rmi":
+                return RM;
+            case "rp":
+            case "rpi":
+                return RP;
+            default:
+                throw new IllegalArgumentException("not a rounding modifier: " + m);
         }
     }
 }

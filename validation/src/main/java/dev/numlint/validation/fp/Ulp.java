@@ -26,8 +26,12 @@ public final class Ulp {
         if (na || nb) return na && nb ? 0 : NAN_MISMATCH;
         long ia = Double.doubleToRawLongBits(a), ib = Double.doubleToRawLongBits(b);
         // ordered: non-negative bit patterns as is, negative ones reflected; compute |oa - ob| without overflow
-        java.math.BigInteger oa = ia >= 0 ? java.math.BigInteger.valueOf(ia) : java.math.BigInteger.valueOf(Long.MIN_VALUE).subtract(java.math.BigInteger.valueOf(ia));
-        java.math.BigInteger ob = ib >= 0 ? java.math.BigInteger.valueOf(ib) : java.math.BigInteger.valueOf(Long.MIN_VALUE).subtract(java.math.BigInteger.valueOf(ib));
+        java.math.BigInteger oa = ia >= 0
+                ? java.math.BigInteger.valueOf(ia)
+                : java.math.BigInteger.valueOf(Long.MIN_VALUE).subtract(java.math.BigInteger.valueOf(ia));
+        java.math.BigInteger ob = ib >= 0
+                ? java.math.BigInteger.valueOf(ib)
+                : java.math.BigInteger.valueOf(Long.MIN_VALUE).subtract(java.math.BigInteger.valueOf(ib));
         java.math.BigInteger d = oa.subtract(ob).abs();
         return d.bitLength() < 63 ? d.longValue() : NAN_MISMATCH - 1;
     }

@@ -22,8 +22,7 @@ public final class JCudaGpuExecutor implements GpuExecutor {
     private boolean opened;
 
     /** An executor on device 0 whose context is created on first use (so that a mere availability check costs none). */
-    public JCudaGpuExecutor() {
-    }
+    public JCudaGpuExecutor() {}
 
     public JCudaGpuExecutor(JCudaLauncher launcher) {
         this.launcher = launcher;
@@ -37,7 +36,10 @@ public final class JCudaGpuExecutor implements GpuExecutor {
             launcher = JCudaLauncher.open(0);
             info = launcher.info();
         }
-        if (launcher == null) throw new IllegalStateException("the GPU context was lost (an error such as CUDA_ERROR_ILLEGAL_ADDRESS is sticky for the whole process): " + lost);
+        if (launcher == null)
+            throw new IllegalStateException(
+                    "the GPU context was lost (an error such as CUDA_ERROR_ILLEGAL_ADDRESS is sticky for the whole process): "
+                            + lost);
         return launcher;
     }
 
@@ -67,7 +69,9 @@ public final class JCudaGpuExecutor implements GpuExecutor {
             Object a = args.get(i);
             int size = paramSizes[i];
             if (a instanceof byte[] data) {
-                if (size != 8) throw new IllegalArgumentException("parameter " + i + " holds a buffer but is declared with " + size + " bytes");
+                if (size != 8)
+                    throw new IllegalArgumentException(
+                            "parameter " + i + " holds a buffer but is declared with " + size + " bytes");
                 byte[] padded = new byte[data.length + PAD];
                 System.arraycopy(data, 0, padded, 0, data.length);
                 out.add(new JCudaLauncher.Buffer(padded));
@@ -83,15 +87,23 @@ public final class JCudaGpuExecutor implements GpuExecutor {
                 System.arraycopy(agg.bytes(), 0, b, 0, Math.min(size, agg.bytes().length));
                 out.add(new JCudaLauncher.Scalar(b));
             } else {
-                throw new IllegalArgumentException("argument " + i + ": " + (a == null ? "null" : a.getClass().getName()));
+                throw new IllegalArgumentException("argument " + i + ": "
+                        + (a == null ? "null" : a.getClass().getName()));
             }
         }
         return out;
     }
 
     @Override
-    public Result run(String ptx, String kernel, int[] grid, int[] block, int sharedBytes, List<Object> args, int[] paramSizes,
-                      int timedRepeats) {
+    public Result run(
+            String ptx,
+            String kernel,
+            int[] grid,
+            int[] block,
+            int sharedBytes,
+            List<Object> args,
+            int[] paramSizes,
+            int timedRepeats) {
         List<JCudaLauncher.Arg> la = marshal(args, paramSizes);
         JCudaLauncher current = launcher();
         JCudaLauncher.LaunchResult r;

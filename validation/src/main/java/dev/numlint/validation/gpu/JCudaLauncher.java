@@ -52,16 +52,13 @@ import jcuda.driver.JCudaDriver;
 public final class JCudaLauncher implements AutoCloseable {
 
     /** A kernel argument: a device buffer (pointer parameter) or a scalar passed by value. */
-    public sealed interface Arg permits Buffer, Scalar {
-    }
+    public sealed interface Arg permits Buffer, Scalar {}
 
     /** A pointer parameter: {@code data} is copied to a fresh device allocation; read back after the launch. */
-    public record Buffer(byte[] data) implements Arg {
-    }
+    public record Buffer(byte[] data) implements Arg {}
 
     /** A by-value parameter, {@code bytes} little-endian exactly as the .param declares it (4 or 8 bytes...). */
-    public record Scalar(byte[] bytes) implements Arg {
-    }
+    public record Scalar(byte[] bytes) implements Arg {}
 
     /** Facts about the device and driver, recorded in every report so an auditor can reproduce the run. */
     public record DeviceInfo(String name, int ccMajor, int ccMinor, String driverCudaVersion, int multiprocessors) {
@@ -136,7 +133,9 @@ public final class JCudaLauncher implements AutoCloseable {
         String driverCuda = (drv[0] / 1000) + "." + (drv[0] % 1000) / 10;
         CUcontext ctx = new CUcontext();
         cuCtxCreate(ctx, 0, dev);
-        return new JCudaLauncher(ctx, dev,
+        return new JCudaLauncher(
+                ctx,
+                dev,
                 new DeviceInfo(new String(name, 0, len, StandardCharsets.US_ASCII), major, minor, driverCuda, sms));
     }
 
@@ -156,8 +155,8 @@ public final class JCudaLauncher implements AutoCloseable {
      *
      * @throws GpuLaunchException with the driver's error name when loading or launching fails
      */
-    public LaunchResult launch(String ptx, String kernel, List<Arg> args, int[] grid, int[] block, int sharedBytes,
-                               int timedRepeats) {
+    public LaunchResult launch(
+            String ptx, String kernel, List<Arg> args, int[] grid, int[] block, int sharedBytes, int timedRepeats) {
         cuCtxSetCurrent(context);
         CUmodule module = new CUmodule();
         try {
@@ -186,8 +185,8 @@ public final class JCudaLauncher implements AutoCloseable {
         }
     }
 
-    private List<byte[]> runOnce(CUfunction function, List<Arg> args, int[] grid, int[] block, int sharedBytes,
-                                 float[] millis) {
+    private List<byte[]> runOnce(
+            CUfunction function, List<Arg> args, int[] grid, int[] block, int sharedBytes, float[] millis) {
         List<CUdeviceptr> allocations = new ArrayList<>();
         NativePointerObject[] params = new NativePointerObject[args.size()];
         try {
@@ -213,8 +212,18 @@ public final class JCudaLauncher implements AutoCloseable {
             try {
                 cuEventRecord(start, null);
                 try {
-                    cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2], sharedBytes, null,
-                            Pointer.to(params), null);
+                    cuLaunchKernel(
+                            function,
+                            grid[0],
+                            grid[1],
+                            grid[2],
+                            block[0],
+                            block[1],
+                            block[2],
+                            sharedBytes,
+                            null,
+                            Pointer.to(params),
+                            null);
                     cuEventRecord(stop, null);
                     cuCtxSynchronize();
                 } catch (CudaException e) {

@@ -43,11 +43,16 @@ public final class Distribution {
     @Override
     public String toString() {
         switch (kind) {
-            case "uniform": return "uniform(" + min + ", " + max + ")";
-            case "mixed": return "mixed(10^-" + k + ", 10^" + k + ")";
-            case "conversion": return "conversion(" + bits + "-bit range)";
-            case "constant": return "constant(" + value + ")";
-            default: return kind;
+            case "uniform":
+                return "uniform(" + min + ", " + max + ")";
+            case "mixed":
+                return "mixed(10^-" + k + ", 10^" + k + ")";
+            case "conversion":
+                return "conversion(" + bits + "-bit range)";
+            case "constant":
+                return "constant(" + value + ")";
+            default:
+                return kind;
         }
     }
 
@@ -57,7 +62,9 @@ public final class Distribution {
         switch (kind) {
             case "uniform":
                 for (int i = 0; i < n; i++) {
-                    v[i] = integer ? Math.floor(min + rnd.nextDouble() * (max - min + 1)) : min + rnd.nextDouble() * (max - min);
+                    v[i] = integer
+                            ? Math.floor(min + rnd.nextDouble() * (max - min + 1))
+                            : min + rnd.nextDouble() * (max - min);
                     if (integer && v[i] > max) v[i] = max;
                 }
                 return v;
@@ -73,7 +80,9 @@ public final class Distribution {
                 if (n % 2 == 1) v[n - 1] = 0;
                 for (int i = n - 1; i > 0; i--) { // Fisher-Yates
                     int j = rnd.nextInt(i + 1);
-                    double t = v[i]; v[i] = v[j]; v[j] = t;
+                    double t = v[i];
+                    v[i] = v[j];
+                    v[j] = t;
                 }
                 return v;
             }
@@ -83,10 +92,18 @@ public final class Distribution {
                     double u = rnd.nextDouble();
                     int which = rnd.nextInt(4);
                     switch (which) {
-                        case 0: v[i] = -u * 100; break; // small negatives: -69.235 style
-                        case 1: v[i] = u * range; break; // in range
-                        case 2: v[i] = range + u * range; break; // above the range
-                        default: v[i] = -range * u; break; // large negatives
+                        case 0:
+                            v[i] = -u * 100;
+                            break; // small negatives: -69.235 style
+                        case 1:
+                            v[i] = u * range;
+                            break; // in range
+                        case 2:
+                            v[i] = range + u * range;
+                            break; // above the range
+                        default:
+                            v[i] = -range * u;
+                            break; // large negatives
                     }
                 }
                 return v;
@@ -104,7 +121,8 @@ public final class Distribution {
                 for (int i = 0; i < n; i++) v[i] = i;
                 return v;
             case "values":
-                if (values == null || values.length == 0) throw new IllegalArgumentException("distribution 'values' without values");
+                if (values == null || values.length == 0)
+                    throw new IllegalArgumentException("distribution 'values' without values");
                 for (int i = 0; i < n; i++) v[i] = values[i % values.length];
                 return v;
             default:

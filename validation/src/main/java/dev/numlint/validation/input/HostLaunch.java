@@ -15,6 +15,7 @@ public final class HostLaunch {
     public String kernel;
     /** file:line of the launch. */
     public String at;
+
     public int[] grid;
     public int[] block;
     public Integer sharedBytes;
@@ -39,8 +40,12 @@ public final class HostLaunch {
 
         @Override
         public String toString() {
-            return expr + (bufferBytes != null ? " [" + bufferBytes + " bytes]" : value != null ? " = " + value
-                    : bytes != null ? " {" + bytes.length + " bytes}" : " (unresolved)");
+            return expr
+                    + (bufferBytes != null
+                            ? " [" + bufferBytes + " bytes]"
+                            : value != null
+                                    ? " = " + value
+                                    : bytes != null ? " {" + bytes.length + " bytes}" : " (unresolved)");
         }
     }
 

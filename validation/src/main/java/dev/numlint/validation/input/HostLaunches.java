@@ -5,8 +5,7 @@ import java.util.Map;
 
 /** Applies a launch read from host code to a spec inferred from the PTX, recording where each part came from. */
 public final class HostLaunches {
-    private HostLaunches() {
-    }
+    private HostLaunches() {}
 
     private static int size(String t) {
         return switch (t) {
@@ -31,7 +30,9 @@ public final class HostLaunches {
         if (h.block != null) {
             ks.block = h.block.clone();
             provenance.put("block", java.util.Arrays.toString(h.block) + " from " + h.provenance.get("block"));
-        } else provenance.put("block", "inferred (not statically known at " + h.at + "): " + java.util.Arrays.toString(ks.block));
+        } else
+            provenance.put(
+                    "block", "inferred (not statically known at " + h.at + "): " + java.util.Arrays.toString(ks.block));
         if (h.sharedBytes != null) {
             ks.sharedBytes = h.sharedBytes;
             provenance.put("shared", h.sharedBytes + " bytes from " + h.provenance.get("shared"));
@@ -58,8 +59,10 @@ public final class HostLaunches {
                 }
             } else if (!ps.isArray() && "bytes".equals(ps.kind) && a.bytes != null) {
                 if (ps.length != null && a.bytes.length != ps.length) {
-                    provenance.put(ps.name, "zeros (inferred): the host struct " + what + " has " + a.bytes.length
-                            + " bytes, the PTX parameter " + ps.length);
+                    provenance.put(
+                            ps.name,
+                            "zeros (inferred): the host struct " + what + " has " + a.bytes.length
+                                    + " bytes, the PTX parameter " + ps.length);
                     continue;
                 }
                 ps.bytes = new int[a.bytes.length];

@@ -55,7 +55,10 @@ public final class InputInference {
         Map<String, Integer> ptr = new HashMap<>(), scalar = new HashMap<>();
         Set<String> idx = new HashSet<>();
         Map<Integer, String> elemType = new LinkedHashMap<>();
-        Set<Integer> written = new HashSet<>(), read = new HashSet<>(), lengths = new HashSet<>(), deref = new HashSet<>();
+        Set<Integer> written = new HashSet<>(),
+                read = new HashSet<>(),
+                lengths = new HashSet<>(),
+                deref = new HashSet<>();
         for (int pass = 0; pass < 3; pass++) {
             for (PtxText.Stmt s : f.body) {
                 if (!(s instanceof PtxText.Insn)) continue;
@@ -73,8 +76,11 @@ public final class InputInference {
                     }
                     continue;
                 }
-                if ((op.equals("ld") || op.equals("ldu") || op.equals("st") || op.equals("atom") || op.equals("red")) && !in.has("param")
-                        && !in.has("shared") && !in.has("local") && !in.has("const")) {
+                if ((op.equals("ld") || op.equals("ldu") || op.equals("st") || op.equals("atom") || op.equals("red"))
+                        && !in.has("param")
+                        && !in.has("shared")
+                        && !in.has("local")
+                        && !in.has("const")) {
                     int ai = op.equals("ld") || op.equals("ldu") || op.equals("atom") ? 1 : 0;
                     if (ai >= o.size()) continue;
                     String b = baseReg(o.get(ai));
@@ -92,20 +98,37 @@ public final class InputInference {
                     continue;
                 }
                 // propagation through moves, conversions and integer arithmetic
-                if (op.equals("mov") || op.equals("cvta") || op.equals("add") || op.equals("sub") || op.equals("cvt")
-                        || op.equals("mad") || op.equals("mul") || op.equals("shl") || op.equals("and") || op.equals("or")
-                        || op.equals("rem") || op.equals("div") || op.equals("shr") || op.equals("max") || op.equals("min")) {
+                if (op.equals("mov")
+                        || op.equals("cvta")
+                        || op.equals("add")
+                        || op.equals("sub")
+                        || op.equals("cvt")
+                        || op.equals("mad")
+                        || op.equals("mul")
+                        || op.equals("shl")
+                        || op.equals("and")
+                        || op.equals("or")
+                        || op.equals("rem")
+                        || op.equals("div")
+                        || op.equals("shr")
+                        || op.equals("max")
+                        || op.equals("min")) {
                     Integer pp = null;
                     int nptr = 0;
                     boolean anyIdx = false;
                     Integer sc = null;
                     for (int k = 1; k < o.size(); k++) {
                         String a = o.get(k).trim();
-                        if (ptr.containsKey(a)) { pp = ptr.get(a); nptr++; }
-                        if (idx.contains(a) || a.startsWith("%tid") || a.startsWith("%ctaid") || a.startsWith("%ntid")) anyIdx = true;
+                        if (ptr.containsKey(a)) {
+                            pp = ptr.get(a);
+                            nptr++;
+                        }
+                        if (idx.contains(a) || a.startsWith("%tid") || a.startsWith("%ctaid") || a.startsWith("%ntid"))
+                            anyIdx = true;
                         if (scalar.containsKey(a)) sc = scalar.get(a);
                     }
-                    if (nptr == 1 && (op.equals("mov") || op.equals("cvta") || op.equals("add") || op.equals("sub"))) ptr.put(d, pp);
+                    if (nptr == 1 && (op.equals("mov") || op.equals("cvta") || op.equals("add") || op.equals("sub")))
+                        ptr.put(d, pp);
                     if (nptr == 1 && op.equals("cvta")) deref.add(pp);
                     if (anyIdx) idx.add(d);
                     else if (sc != null && (op.equals("mov") || op.equals("cvt"))) scalar.put(d, sc);

@@ -12,6 +12,7 @@ public final class KernelSpec {
     public Integer elements;
     /** Grid; null: ceil(elements / block[0]) blocks in x. */
     public int[] grid;
+
     public int[] block = {256, 1, 1};
     public int sharedBytes;
     public List<ParamSpec> params = new ArrayList<>();

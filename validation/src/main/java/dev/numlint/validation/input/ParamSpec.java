@@ -15,6 +15,7 @@ public final class ParamSpec {
     public Integer length;
     /** "in", "out" or "inout". */
     public String direction = "in";
+
     public Distribution distribution;
     /** Scalar value; null means: the element count for integer scalars, a draw from distribution otherwise. */
     public Double value;
@@ -40,6 +41,7 @@ public final class ParamSpec {
 
     @Override
     public String toString() {
-        return (name == null ? "?" : name) + ":" + kind + "<" + type + ">" + (isArray() ? "[" + (length == null ? "n" : length) + "] " + direction : "");
+        return (name == null ? "?" : name) + ":" + kind + "<" + type + ">"
+                + (isArray() ? "[" + (length == null ? "n" : length) + "] " + direction : "");
     }
 }

@@ -26,7 +26,8 @@ public final class SpecFile {
     public List<KernelSpec> kernels = new ArrayList<>();
 
     public static SpecFile read(Path file) throws IOException {
-        ObjectMapper m = new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+        ObjectMapper m =
+                new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
         SpecFile f = m.readValue(file.toFile(), SpecFile.class);
         if (f.kernels == null) f.kernels = new ArrayList<>();
         return f;

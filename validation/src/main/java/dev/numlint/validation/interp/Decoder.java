@@ -1,5 +1,6 @@
 package dev.numlint.validation.interp;
 
+import dev.numlint.validation.fp.Rounding;
 import dev.numlint.validation.interp.PtxText.Func;
 import dev.numlint.validation.interp.PtxText.Insn;
 import dev.numlint.validation.interp.PtxText.Label;
@@ -7,11 +8,9 @@ import dev.numlint.validation.interp.PtxText.RegDecl;
 import dev.numlint.validation.interp.PtxText.Stmt;
 import dev.numlint.validation.interp.PtxText.Var;
 import dev.numlint.validation.interp.PtxText.VarDecl;
-import dev.numlint.validation.fp.Rounding;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,7 +26,10 @@ import java.util.Set;
  * as the magic-constant rounding in expf) and directed-rounding f32 instructions keep exact f32 semantics.
  */
 public final class Decoder {
-    public static final long GLOBAL_BASE = 1L << 36, SHARED_WIN = 1L << 44, LOCAL_WIN = 1L << 45, CONST_WIN = 1L << 46,
+    public static final long GLOBAL_BASE = 1L << 36,
+            SHARED_WIN = 1L << 44,
+            LOCAL_WIN = 1L << 45,
+            CONST_WIN = 1L << 46,
             KPARAM_WIN = 1L << 47;
 
     /** The kernel uses something the interpreter does not execute; the message names it. */
@@ -53,13 +55,40 @@ public final class Decoder {
 
         public Options() {}
 
-        public Options reference(boolean v) { reference = v; return this; }
-        public Options host(boolean v) { hostConversions = v; return this; }
-        public Options unfuseFma(boolean v) { unfuseFma = v; return this; }
-        public Options exactDiv(boolean v) { exactDiv = v; return this; }
-        public Options noFtz(boolean v) { noFtz = v; return this; }
-        public Options exactSqrt(boolean v) { exactSqrt = v; return this; }
-        public Options contract(boolean v) { contract = v; return this; }
+        public Options reference(boolean v) {
+            reference = v;
+            return this;
+        }
+
+        public Options host(boolean v) {
+            hostConversions = v;
+            return this;
+        }
+
+        public Options unfuseFma(boolean v) {
+            unfuseFma = v;
+            return this;
+        }
+
+        public Options exactDiv(boolean v) {
+            exactDiv = v;
+            return this;
+        }
+
+        public Options noFtz(boolean v) {
+            noFtz = v;
+            return this;
+        }
+
+        public Options exactSqrt(boolean v) {
+            exactSqrt = v;
+            return this;
+        }
+
+        public Options contract(boolean v) {
+            contract = v;
+            return this;
+        }
     }
 
     public static Program decode(PtxText.Module m, String kernel, boolean reference, boolean hostConversions) {
@@ -85,12 +114,18 @@ public final class Decoder {
 
         long address(boolean generic) {
             switch (space) {
-                case Op.SP_GLOBAL: return GLOBAL_BASE + offset;
-                case Op.SP_SHARED: return generic ? SHARED_WIN + offset : offset;
-                case Op.SP_LOCAL: return generic ? LOCAL_WIN + offset : offset;
-                case Op.SP_CONST: return generic ? CONST_WIN + offset : offset;
-                case Op.SP_KPARAM: return generic ? KPARAM_WIN + offset : offset;
-                default: return offset;
+                case Op.SP_GLOBAL:
+                    return GLOBAL_BASE + offset;
+                case Op.SP_SHARED:
+                    return generic ? SHARED_WIN + offset : offset;
+                case Op.SP_LOCAL:
+                    return generic ? LOCAL_WIN + offset : offset;
+                case Op.SP_CONST:
+                    return generic ? CONST_WIN + offset : offset;
+                case Op.SP_KPARAM:
+                    return generic ? KPARAM_WIN + offset : offset;
+                default:
+                    return offset;
             }
         }
     }
@@ -181,7 +216,10 @@ public final class Decoder {
         List<String> mods = new ArrayList<>(in.mods);
         String op = in.opcode;
         if (opts.noFtz) mods.remove("ftz");
-        if (opts.exactDiv && f32 && (op.equals("div") || op.equals("rcp")) && (mods.remove("approx") | mods.remove("full"))) {
+        if (opts.exactDiv
+                && f32
+                && (op.equals("div") || op.equals("rcp"))
+                && (mods.remove("approx") | mods.remove("full"))) {
             mods.add(0, "rn");
         }
         if (opts.exactDiv && f64 && op.equals("rcp") && mods.remove("approx")) {
@@ -207,7 +245,10 @@ public final class Decoder {
     }
 
     private Program run() {
-        for (int i = 0; i < Program.N_FIXED; i++) { template.add(0L); slotF32.add(false); }
+        for (int i = 0; i < Program.N_FIXED; i++) {
+            template.add(0L);
+            slotF32.add(false);
+        }
         // module variables
         for (Var v : mod.vars) {
             switch (v.space == null ? "" : v.space) {
@@ -261,7 +302,8 @@ public final class Decoder {
         }
         int dynamicAt = align(top, 16);
         for (Var v : mod.vars) {
-            if ("shared".equals(v.space) && !moduleSyms.containsKey(v.name)) moduleSyms.put(v.name, new Sym(Op.SP_SHARED, dynamicAt, 0));
+            if ("shared".equals(v.space) && !moduleSyms.containsKey(v.name))
+                moduleSyms.put(v.name, new Sym(Op.SP_SHARED, dynamicAt, 0));
         }
         dynamicSharedOffset = dynamicAt;
         for (Func f : order) {
@@ -313,7 +355,8 @@ public final class Decoder {
             if (s instanceof Insn && ((Insn) s).opcode.equals("call")) {
                 String callee = calleeName((Insn) s);
                 Func g = mod.func(callee);
-                if (g == null || g.body == null) throw new Unsupported("call to " + callee + " (no body in this module)");
+                if (g == null || g.body == null)
+                    throw new Unsupported("call to " + callee + " (no body in this module)");
                 reach(g, order, done, stack);
             }
         }
@@ -346,12 +389,20 @@ public final class Decoder {
         for (Stmt s : f.body) {
             if (s instanceof Label) labels.put(((Label) s).name, ins.size());
             else if (s instanceof VarDecl) declareVar(((VarDecl) s).var);
-            else if (s instanceof Insn && opts.contract && !opts.unfuseFma && mod.contractions.containsKey(((Insn) s).line)) {
+            else if (s instanceof Insn
+                    && opts.contract
+                    && !opts.unfuseFma
+                    && mod.contractions.containsKey(((Insn) s).line)) {
                 for (Insn x : fused((Insn) s, mod.contractions.get(((Insn) s).line))) {
                     cur = x;
                     insn(cur, f == kernel);
                     ins.addAll(post);
-                    for (int i = 0; i < post.size(); i++) { vecs.add(null); texts.add(cur.text); lines.add(cur.line); srcs.add(cur.src); }
+                    for (int i = 0; i < post.size(); i++) {
+                        vecs.add(null);
+                        texts.add(cur.text);
+                        lines.add(cur.line);
+                        srcs.add(cur.src);
+                    }
                     post.clear();
                 }
             } else if (s instanceof Insn) {
@@ -364,7 +415,12 @@ public final class Decoder {
                     throw new Unsupported("cannot decode '" + cur.text + "' (line " + cur.line + "): " + e);
                 }
                 ins.addAll(post);
-                for (int i = 0; i < post.size(); i++) { vecs.add(null); texts.add(cur.text); lines.add(cur.line); srcs.add(cur.src); }
+                for (int i = 0; i < post.size(); i++) {
+                    vecs.add(null);
+                    texts.add(cur.text);
+                    lines.add(cur.line);
+                    srcs.add(cur.src);
+                }
                 post.clear();
             }
         }
@@ -419,9 +475,35 @@ public final class Decoder {
 
     // ------------------------------------------------------------------ reference-mode roles
 
-    private static final Set<String> F32_OPS = Set.of("add", "sub", "mul", "fma", "mad", "div", "sqrt", "rcp", "rsqrt",
-            "sin", "cos", "lg2", "ex2", "tanh", "abs", "neg", "min", "max", "copysign", "mov", "selp", "setp", "testp",
-            "ld", "st", "ldu", "slct", "set");
+    private static final Set<String> F32_OPS = Set.of(
+            "add",
+            "sub",
+            "mul",
+            "fma",
+            "mad",
+            "div",
+            "sqrt",
+            "rcp",
+            "rsqrt",
+            "sin",
+            "cos",
+            "lg2",
+            "ex2",
+            "tanh",
+            "abs",
+            "neg",
+            "min",
+            "max",
+            "copysign",
+            "mov",
+            "selp",
+            "setp",
+            "testp",
+            "ld",
+            "st",
+            "ldu",
+            "slct",
+            "set");
 
     /** Whether operand i of the instruction is read or written as an f32 value (not as bits). */
     private static boolean f32Role(Insn in, int i) {
@@ -458,7 +540,8 @@ public final class Decoder {
                     if (f64Slots.contains(slot) && !r64) narrow.add(slot);
                 }
                 // vector ld/st and atomics of f64 keep exact binary64 semantics
-                if ((in.opcode.equals("atom") || in.opcode.equals("red") || in.has("v2") || in.has("v4")) && in.has("f64")) {
+                if ((in.opcode.equals("atom") || in.opcode.equals("red") || in.has("v2") || in.has("v4"))
+                        && in.has("f64")) {
                     for (String r : regNames(in.operands.get(i))) {
                         Integer slot = regs.get(r);
                         if (slot != null && f64Slots.contains(slot)) narrow.add(slot);
@@ -470,7 +553,8 @@ public final class Decoder {
 
     private static List<String> regNames(String operand) {
         List<String> r = new ArrayList<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("%[A-Za-z_$][A-Za-z0-9_$]*").matcher(operand);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("%[A-Za-z_$][A-Za-z0-9_$]*").matcher(operand);
         while (m.find()) r.add(m.group());
         return r;
     }
@@ -485,9 +569,18 @@ public final class Decoder {
     }
 
     private static boolean isDD(int op) {
-        return op == Op.ADD_DD || op == Op.SUB_DD || op == Op.MUL_DD || op == Op.FMA_DD || op == Op.DIV_DD
-                || op == Op.SQRT_DD || op == Op.NEG_DD || op == Op.ABS_DD || op == Op.MOV_DD || op == Op.SELP_DD
-                || op == Op.LD_DD || op == Op.ZERO_LO;
+        return op == Op.ADD_DD
+                || op == Op.SUB_DD
+                || op == Op.MUL_DD
+                || op == Op.FMA_DD
+                || op == Op.DIV_DD
+                || op == Op.SQRT_DD
+                || op == Op.NEG_DD
+                || op == Op.ABS_DD
+                || op == Op.MOV_DD
+                || op == Op.SELP_DD
+                || op == Op.LD_DD
+                || op == Op.ZERO_LO;
     }
 
     // ------------------------------------------------------------------ operands
@@ -515,29 +608,56 @@ public final class Decoder {
 
     private static Integer special(String n) {
         switch (n) {
-            case "%tid.x": return Program.R_TID;
-            case "%tid.y": return Program.R_TID + 1;
-            case "%tid.z": return Program.R_TID + 2;
-            case "%ntid.x": return Program.R_NTID;
-            case "%ntid.y": return Program.R_NTID + 1;
-            case "%ntid.z": return Program.R_NTID + 2;
-            case "%ctaid.x": return Program.R_CTAID;
-            case "%ctaid.y": return Program.R_CTAID + 1;
-            case "%ctaid.z": return Program.R_CTAID + 2;
-            case "%nctaid.x": return Program.R_NCTAID;
-            case "%nctaid.y": return Program.R_NCTAID + 1;
-            case "%nctaid.z": return Program.R_NCTAID + 2;
-            case "%laneid": return Program.R_LANEID;
-            case "%warpid": return Program.R_WARPID;
-            case "%nwarpid": return Program.R_NWARPID;
-            case "%lanemask_eq": return Program.R_LANEMASK_EQ;
-            case "%lanemask_lt": return Program.R_LANEMASK_LT;
-            case "%lanemask_le": return Program.R_LANEMASK_LE;
-            case "%lanemask_gt": return Program.R_LANEMASK_GT;
-            case "%lanemask_ge": return Program.R_LANEMASK_GE;
-            case "%smid": case "%gridid": return Program.R_SMID;
-            case "%clock": case "%clock64": case "%globaltimer": case "%globaltimer_lo": return Program.R_ZERO;
-            default: return n.startsWith("%envreg") ? Program.R_ZERO : null; // driver-defined environment registers read 0
+            case "%tid.x":
+                return Program.R_TID;
+            case "%tid.y":
+                return Program.R_TID + 1;
+            case "%tid.z":
+                return Program.R_TID + 2;
+            case "%ntid.x":
+                return Program.R_NTID;
+            case "%ntid.y":
+                return Program.R_NTID + 1;
+            case "%ntid.z":
+                return Program.R_NTID + 2;
+            case "%ctaid.x":
+                return Program.R_CTAID;
+            case "%ctaid.y":
+                return Program.R_CTAID + 1;
+            case "%ctaid.z":
+                return Program.R_CTAID + 2;
+            case "%nctaid.x":
+                return Program.R_NCTAID;
+            case "%nctaid.y":
+                return Program.R_NCTAID + 1;
+            case "%nctaid.z":
+                return Program.R_NCTAID + 2;
+            case "%laneid":
+                return Program.R_LANEID;
+            case "%warpid":
+                return Program.R_WARPID;
+            case "%nwarpid":
+                return Program.R_NWARPID;
+            case "%lanemask_eq":
+                return Program.R_LANEMASK_EQ;
+            case "%lanemask_lt":
+                return Program.R_LANEMASK_LT;
+            case "%lanemask_le":
+                return Program.R_LANEMASK_LE;
+            case "%lanemask_gt":
+                return Program.R_LANEMASK_GT;
+            case "%lanemask_ge":
+                return Program.R_LANEMASK_GE;
+            case "%smid":
+            case "%gridid":
+                return Program.R_SMID;
+            case "%clock":
+            case "%clock64":
+            case "%globaltimer":
+            case "%globaltimer_lo":
+                return Program.R_ZERO;
+            default:
+                return n.startsWith("%envreg") ? Program.R_ZERO : null; // driver-defined environment registers read 0
         }
     }
 
@@ -585,7 +705,8 @@ public final class Decoder {
             emitPost(false, Op.WIDEN, s, r);
             return s;
         }
-        if (Operands.isLiteral(t)) return constant(Double.doubleToRawLongBits(Float.intBitsToFloat((int) Operands.literalBits(t, "f32"))));
+        if (Operands.isLiteral(t))
+            return constant(Double.doubleToRawLongBits(Float.intBitsToFloat((int) Operands.literalBits(t, "f32"))));
         throw new Unsupported("operand " + t);
     }
 
@@ -605,7 +726,13 @@ public final class Decoder {
     private void emitPost(boolean after, int op, int d, int a) {
         long[] e = {op, d, a, 0, 0, guard(cur), 0, 0};
         if (after) post.add(e);
-        else { ins.add(e); vecs.add(null); texts.add(cur.text); lines.add(cur.line); srcs.add(cur.src); }
+        else {
+            ins.add(e);
+            vecs.add(null);
+            texts.add(cur.text);
+            lines.add(cur.line);
+            srcs.add(cur.src);
+        }
     }
 
     private Sym symbol(String t) {
@@ -655,22 +782,35 @@ public final class Decoder {
         ins.add(new long[] {op, d, a, b, c, guard(cur), x, y});
         vecs.add(v);
         texts.add(cur.text);
-        lines.add(cur.line); srcs.add(cur.src);
+        lines.add(cur.line);
+        srcs.add(cur.src);
         int at = ins.size() - 1;
         if (ref && !isDD(op) && writesD(op) && wideD(d)) {
             // a double-double register written by an ordinary binary64 operation: its low part is 0
             ins.add(new long[] {Op.ZERO_LO, d, 0, 0, 0, guard(cur), 0, 0});
             vecs.add(null);
             texts.add(cur.text);
-            lines.add(cur.line); srcs.add(cur.src);
+            lines.add(cur.line);
+            srcs.add(cur.src);
         }
         return at;
     }
 
     private static boolean writesD(int op) {
         switch (op) {
-            case Op.ST: case Op.ST_G32: case Op.ST_W: case Op.ST_DD: case Op.BRA: case Op.CALL: case Op.RET: case Op.EXIT:
-            case Op.BAR: case Op.WARPSYNC: case Op.TRAP: case Op.NOP: case Op.MOV_UNPACK:
+            case Op.ST:
+            case Op.ST_G32:
+            case Op.ST_W:
+            case Op.ST_DD:
+            case Op.BRA:
+            case Op.CALL:
+            case Op.RET:
+            case Op.EXIT:
+            case Op.BAR:
+            case Op.WARPSYNC:
+            case Op.TRAP:
+            case Op.NOP:
+            case Op.MOV_UNPACK:
                 return false;
             default:
                 return true;
@@ -684,17 +824,37 @@ public final class Decoder {
     private void pack() {
         int n = ins.size();
         p.n = n;
-        p.op = new int[n]; p.d = new int[n]; p.a = new int[n]; p.b = new int[n]; p.c = new int[n];
-        p.g = new int[n]; p.x = new long[n]; p.y = new int[n]; p.v = new int[n][]; p.text = new String[n];
+        p.op = new int[n];
+        p.d = new int[n];
+        p.a = new int[n];
+        p.b = new int[n];
+        p.c = new int[n];
+        p.g = new int[n];
+        p.x = new long[n];
+        p.y = new int[n];
+        p.v = new int[n][];
+        p.text = new String[n];
         p.line = new int[n];
         p.src = new String[n];
         for (int i = 0; i < n; i++) {
             p.src[i] = srcs.get(i);
             long[] e = ins.get(i);
-            p.op[i] = (int) e[0]; p.d[i] = (int) e[1]; p.a[i] = (int) e[2]; p.b[i] = (int) e[3]; p.c[i] = (int) e[4];
-            p.g[i] = (int) e[5]; p.x[i] = e[6]; p.y[i] = (int) e[7]; p.v[i] = vecs.get(i); p.text[i] = texts.get(i);
+            p.op[i] = (int) e[0];
+            p.d[i] = (int) e[1];
+            p.a[i] = (int) e[2];
+            p.b[i] = (int) e[3];
+            p.c[i] = (int) e[4];
+            p.g[i] = (int) e[5];
+            p.x[i] = e[6];
+            p.y[i] = (int) e[7];
+            p.v[i] = vecs.get(i);
+            p.text[i] = texts.get(i);
             p.line[i] = lines.get(i);
-            if (p.op[i] == Op.BAR || p.op[i] == Op.WARPSYNC || p.op[i] == Op.SHFL || p.op[i] == Op.VOTE || p.op[i] == Op.ACTIVEMASK) p.hasSync = true;
+            if (p.op[i] == Op.BAR
+                    || p.op[i] == Op.WARPSYNC
+                    || p.op[i] == Op.SHFL
+                    || p.op[i] == Op.VOTE
+                    || p.op[i] == Op.ACTIVEMASK) p.hasSync = true;
         }
         p.nRegs = template.size();
         p.regTemplate = new long[p.nRegs];
@@ -729,31 +889,75 @@ public final class Decoder {
         List<String> o = in.operands;
         String op = in.opcode;
         switch (op) {
-            case "mov": mov(in); return;
-            case "add": case "sub": case "mul": case "mad": case "fma": case "div": case "rem": case "neg": case "abs":
-            case "min": case "max": case "sqrt": case "rcp": case "rsqrt": case "sin": case "cos": case "lg2":
-            case "ex2": case "tanh": case "copysign": case "mul24": case "mad24": case "addc": case "subc": case "madc":
-                arith(in); return;
-            case "and": case "or": case "xor": case "not": case "cnot": {
+            case "mov":
+                mov(in);
+                return;
+            case "add":
+            case "sub":
+            case "mul":
+            case "mad":
+            case "fma":
+            case "div":
+            case "rem":
+            case "neg":
+            case "abs":
+            case "min":
+            case "max":
+            case "sqrt":
+            case "rcp":
+            case "rsqrt":
+            case "sin":
+            case "cos":
+            case "lg2":
+            case "ex2":
+            case "tanh":
+            case "copysign":
+            case "mul24":
+            case "mad24":
+            case "addc":
+            case "subc":
+            case "madc":
+                arith(in);
+                return;
+            case "and":
+            case "or":
+            case "xor":
+            case "not":
+            case "cnot": {
                 String t = type(in);
                 if (t.equals("pred")) {
-                    int opc = op.equals("and") ? Op.AND_PRED : op.equals("or") ? Op.OR_PRED : op.equals("xor") ? Op.XOR_PRED : Op.NOT_PRED;
+                    int opc = op.equals("and")
+                            ? Op.AND_PRED
+                            : op.equals("or") ? Op.OR_PRED : op.equals("xor") ? Op.XOR_PRED : Op.NOT_PRED;
                     if (op.equals("cnot")) throw new Unsupported("cnot.pred");
                     emit(opc, dst(o.get(0)), src(o.get(1), t), o.size() > 2 ? src(o.get(2), t) : 0, 0, 0, 0, null);
                     return;
                 }
-                int opc = op.equals("and") ? Op.AND : op.equals("or") ? Op.OR : op.equals("xor") ? Op.XOR : op.equals("not") ? Op.NOT : Op.CNOT;
-                emit(opc, dst(o.get(0)), src(o.get(1), t), o.size() > 2 ? src(o.get(2), t) : 0, 0, Op.kind(t), Op.kind(t), null);
+                int opc = op.equals("and")
+                        ? Op.AND
+                        : op.equals("or") ? Op.OR : op.equals("xor") ? Op.XOR : op.equals("not") ? Op.NOT : Op.CNOT;
+                emit(
+                        opc,
+                        dst(o.get(0)),
+                        src(o.get(1), t),
+                        o.size() > 2 ? src(o.get(2), t) : 0,
+                        0,
+                        Op.kind(t),
+                        Op.kind(t),
+                        null);
                 return;
             }
-            case "shl": case "shr": {
+            case "shl":
+            case "shr": {
                 String t = type(in);
                 int k = Op.kind(t);
                 int opc = op.equals("shl") ? Op.SHL : Op.signed(k) ? Op.SHR_S : Op.SHR_U;
                 emit(opc, dst(o.get(0)), src(o.get(1), t), src(o.get(2), "u32"), 0, 0, Op.width(k), null);
                 return;
             }
-            case "popc": case "clz": case "brev": {
+            case "popc":
+            case "clz":
+            case "brev": {
                 String t = type(in);
                 int opc = op.equals("popc") ? Op.POPC : op.equals("clz") ? Op.CLZ : Op.BREV;
                 emit(opc, dst(o.get(0)), src(o.get(1), t), 0, 0, 0, Op.width(Op.kind(t)), null);
@@ -766,32 +970,68 @@ public final class Decoder {
             }
             case "bfe": {
                 String t = type(in);
-                emit(Op.BFE, dst(o.get(0)), src(o.get(1), t), src(o.get(2), "u32"), src(o.get(3), "u32"), 0, Op.kind(t), null);
+                emit(
+                        Op.BFE,
+                        dst(o.get(0)),
+                        src(o.get(1), t),
+                        src(o.get(2), "u32"),
+                        src(o.get(3), "u32"),
+                        0,
+                        Op.kind(t),
+                        null);
                 return;
             }
             case "bfi": {
                 String t = type(in);
-                emit(Op.BFI, dst(o.get(0)), src(o.get(1), t), src(o.get(2), t), src(o.get(3), "u32"), 0, Op.width(Op.kind(t)),
+                emit(
+                        Op.BFI,
+                        dst(o.get(0)),
+                        src(o.get(1), t),
+                        src(o.get(2), t),
+                        src(o.get(3), "u32"),
+                        0,
+                        Op.width(Op.kind(t)),
                         new int[] {src(o.get(4), "u32")});
                 return;
             }
             case "prmt": {
                 if (in.mods.size() > 1) throw new Unsupported("prmt mode ." + in.mods.get(1));
-                emit(Op.PRMT, dst(o.get(0)), src(o.get(1), "b32"), src(o.get(2), "b32"), src(o.get(3), "b32"), 0, 0, null);
+                emit(
+                        Op.PRMT,
+                        dst(o.get(0)),
+                        src(o.get(1), "b32"),
+                        src(o.get(2), "b32"),
+                        src(o.get(3), "b32"),
+                        0,
+                        0,
+                        null);
                 return;
             }
             case "lop3": {
-                emit(Op.LOP3, dst(o.get(0)), src(o.get(1), "b32"), src(o.get(2), "b32"), src(o.get(3), "b32"),
-                        Operands.literalBits(o.get(4), "b32"), 0, null);
+                emit(
+                        Op.LOP3,
+                        dst(o.get(0)),
+                        src(o.get(1), "b32"),
+                        src(o.get(2), "b32"),
+                        src(o.get(3), "b32"),
+                        Operands.literalBits(o.get(4), "b32"),
+                        0,
+                        null);
                 return;
             }
-            case "setp": setp(in); return;
-            case "set": throw new Unsupported("set (use setp)");
+            case "setp":
+                setp(in);
+                return;
+            case "set":
+                throw new Unsupported("set (use setp)");
             case "selp": {
                 String t = type(in);
                 if (t.equals("f32") && ref) {
                     int d = dst(o.get(0));
-                    if (wide(d)) { emit(Op.SELP, d, srcWide(o.get(1)), srcWide(o.get(2)), reg(o.get(3)), 0, 0, null); return; }
+                    if (wide(d)) {
+                        emit(Op.SELP, d, srcWide(o.get(1)), srcWide(o.get(2)), reg(o.get(3)), 0, 0, null);
+                        return;
+                    }
                     emit(Op.SELP, d, srcNarrow(o.get(1)), srcNarrow(o.get(2)), reg(o.get(3)), 0, 0, null);
                     return;
                 }
@@ -806,20 +1046,31 @@ public final class Decoder {
                 List<String> ts = types(in);
                 String t = ts.get(0), ct = ts.get(1);
                 if (ref && (t.equals("f32") || ct.equals("f32"))) throw new Unsupported("slct.f32 in reference mode");
-                emit(Op.SLCT, dst(o.get(0)), src(o.get(1), t), src(o.get(2), t), src(o.get(3), ct), in.has("ftz") ? 1 : 0, Op.kind(ct), null);
+                emit(
+                        Op.SLCT,
+                        dst(o.get(0)),
+                        src(o.get(1), t),
+                        src(o.get(2), t),
+                        src(o.get(3), ct),
+                        in.has("ftz") ? 1 : 0,
+                        Op.kind(ct),
+                        null);
                 return;
             }
             case "testp": {
                 String t = type(in);
                 String kind = in.mods.get(0);
-                int code = List.of("finite", "infinite", "number", "notanumber", "normal", "subnormal").indexOf(kind);
+                int code = List.of("finite", "infinite", "number", "notanumber", "normal", "subnormal")
+                        .indexOf(kind);
                 if (code < 0) throw new Unsupported("testp." + kind);
                 if (t.equals("f32") && !ref) emit(Op.TESTP_F32, dst(o.get(0)), src(o.get(1), t), 0, 0, code, 0, null);
                 else if (t.equals("f32")) emit(Op.TESTP_F64, dst(o.get(0)), srcWide(o.get(1)), 0, 0, code, 1, null);
                 else emit(Op.TESTP_F64, dst(o.get(0)), src(o.get(1), t), 0, 0, code, 0, null);
                 return;
             }
-            case "cvt": cvt(in); return;
+            case "cvt":
+                cvt(in);
+                return;
             case "cvta": {
                 String t = type(in);
                 boolean to = in.has("to");
@@ -835,31 +1086,69 @@ public final class Decoder {
                 else emit(Op.ADD_I, dst(o.get(0)), a, constant(to ? -win : win), 0, 0, 0, null);
                 return;
             }
-            case "ld": case "ldu": ldst(in, true); return;
-            case "st": ldst(in, false); return;
-            case "atom": case "red": atom(in); return;
+            case "ld":
+            case "ldu":
+                ldst(in, true);
+                return;
+            case "st":
+                ldst(in, false);
+                return;
+            case "atom":
+            case "red":
+                atom(in);
+                return;
             case "bra": {
                 int i = emit(Op.BRA, 0, 0, 0, 0, 0, 0, null);
                 branchFixups.add(new Object[] {i, o.get(0).trim()});
                 return;
             }
-            case "call": call(in); return;
-            case "ret": emit(inKernel ? Op.EXIT : Op.RET, 0, 0, 0, 0, 0, 0, null); return;
-            case "exit": emit(Op.EXIT, 0, 0, 0, 0, 0, 0, null); return;
-            case "bar": case "barrier": {
-                if (in.has("warp")) { emit(Op.WARPSYNC, 0, 0, 0, 0, 0, 0, null); return; }
+            case "call":
+                call(in);
+                return;
+            case "ret":
+                emit(inKernel ? Op.EXIT : Op.RET, 0, 0, 0, 0, 0, 0, null);
+                return;
+            case "exit":
+                emit(Op.EXIT, 0, 0, 0, 0, 0, 0, null);
+                return;
+            case "bar":
+            case "barrier": {
+                if (in.has("warp")) {
+                    emit(Op.WARPSYNC, 0, 0, 0, 0, 0, 0, null);
+                    return;
+                }
                 if (in.has("arrive") || in.has("red")) throw new Unsupported(op + "." + String.join(".", in.mods));
                 if (o.size() > 1) throw new Unsupported("bar with a thread count");
                 emit(Op.BAR, 0, 0, 0, 0, 0, 0, null);
                 return;
             }
-            case "membar": case "fence": case "prefetch": case "prefetchu": case "nanosleep": case "pmevent": case "discard":
+            case "membar":
+            case "fence":
+            case "prefetch":
+            case "prefetchu":
+            case "nanosleep":
+            case "pmevent":
+            case "discard":
                 return;
-            case "shfl": shfl(in); return;
-            case "vote": vote(in); return;
-            case "activemask": emit(Op.ACTIVEMASK, dst(o.get(0)), 0, 0, 0, 0, 0, null); return;
-            case "trap": emit(Op.TRAP, 0, 0, 0, 0, 0, 0, null); return;
-            case "tex": case "tld4": case "txq": case "suld": case "sust": case "sured": case "suq":
+            case "shfl":
+                shfl(in);
+                return;
+            case "vote":
+                vote(in);
+                return;
+            case "activemask":
+                emit(Op.ACTIVEMASK, dst(o.get(0)), 0, 0, 0, 0, 0, null);
+                return;
+            case "trap":
+                emit(Op.TRAP, 0, 0, 0, 0, 0, 0, null);
+                return;
+            case "tex":
+            case "tld4":
+            case "txq":
+            case "suld":
+            case "sust":
+            case "sured":
+            case "suq":
                 throw new Unsupported("texture/surface access " + op + "." + String.join(".", in.mods)
                         + ": the texture's array, addressing and filter mode are set by host code (cudaBindTexture*,"
                         + " cudaCreateTextureObject) that validation does not read yet; not executed");
@@ -907,16 +1196,33 @@ public final class Decoder {
         List<String> o = in.operands;
         String op = in.opcode, t = type(in);
         int k = Op.kind(t);
-        if (t.equals("f32")) { f32(in); return; }
-        if (t.equals("f64")) { f64(in); return; }
+        if (t.equals("f32")) {
+            f32(in);
+            return;
+        }
+        if (t.equals("f64")) {
+            f64(in);
+            return;
+        }
         if (Op.isFloat(k)) throw new Unsupported(op + "." + t);
         int d = dst(o.get(0));
         switch (op) {
-            case "add": case "sub": case "addc": case "subc": {
+            case "add":
+            case "sub":
+            case "addc":
+            case "subc": {
                 boolean cc = in.has("cc") || op.endsWith("c");
                 if (cc) {
                     boolean sub = op.startsWith("sub"), carryIn = op.endsWith("c");
-                    emit(Op.ADD_CC, d, src(o.get(1), t), src(o.get(2), t), 0, (sub ? 1 : 0) | (carryIn ? 2 : 0) | (in.has("cc") ? 4 : 0), Op.width(k), null);
+                    emit(
+                            Op.ADD_CC,
+                            d,
+                            src(o.get(1), t),
+                            src(o.get(2), t),
+                            0,
+                            (sub ? 1 : 0) | (carryIn ? 2 : 0) | (in.has("cc") ? 4 : 0),
+                            Op.width(k),
+                            null);
                     return;
                 }
                 if (in.has("sat")) throw new Unsupported(op + ".sat." + t);
@@ -930,44 +1236,97 @@ public final class Decoder {
                 else emit(Op.MUL_LO, d, a, b, 0, 0, 0, null);
                 return;
             }
-            case "mad": case "madc": {
+            case "mad":
+            case "madc": {
                 int a = src(o.get(1), t), b = src(o.get(2), t);
                 if (in.has("cc") || op.equals("madc")) { // extended-precision multiply-add with the carry flag
                     if (in.has("wide")) throw new Unsupported(op + ".wide.cc");
-                    emit(Op.MAD_CC, d, a, b, src(o.get(3), t), (in.has("hi") ? 1 : 0) | (op.equals("madc") ? 2 : 0) | (in.has("cc") ? 4 : 0), Op.width(k), null);
+                    emit(
+                            Op.MAD_CC,
+                            d,
+                            a,
+                            b,
+                            src(o.get(3), t),
+                            (in.has("hi") ? 1 : 0) | (op.equals("madc") ? 2 : 0) | (in.has("cc") ? 4 : 0),
+                            Op.width(k),
+                            null);
                     return;
                 }
                 if (in.has("hi")) emit(Op.MAD_HI, d, a, b, src(o.get(3), t), 0, k, null);
-                else if (in.has("wide")) emit(Op.MAD_WIDE, d, a, b, src(o.get(3), Op.width(k) == 16 ? (Op.signed(k) ? "s32" : "u32") : (Op.signed(k) ? "s64" : "u64")), 0, k, null);
+                else if (in.has("wide"))
+                    emit(
+                            Op.MAD_WIDE,
+                            d,
+                            a,
+                            b,
+                            src(
+                                    o.get(3),
+                                    Op.width(k) == 16
+                                            ? (Op.signed(k) ? "s32" : "u32")
+                                            : (Op.signed(k) ? "s64" : "u64")),
+                            0,
+                            k,
+                            null);
                 else emit(Op.MAD_LO, d, a, b, src(o.get(3), t), 0, 0, null);
                 return;
             }
-            case "mul24": case "mad24": {
+            case "mul24":
+            case "mad24": {
                 if (in.has("hi")) throw new Unsupported(op + ".hi");
-                emit(op.equals("mul24") ? Op.MUL24 : Op.MAD24, d, src(o.get(1), t), src(o.get(2), t), op.equals("mad24") ? src(o.get(3), t) : 0, 0, k, null);
+                emit(
+                        op.equals("mul24") ? Op.MUL24 : Op.MAD24,
+                        d,
+                        src(o.get(1), t),
+                        src(o.get(2), t),
+                        op.equals("mad24") ? src(o.get(3), t) : 0,
+                        0,
+                        k,
+                        null);
                 return;
             }
-            case "div": emit(Op.DIV_I, d, src(o.get(1), t), src(o.get(2), t), 0, 0, k, null); return;
-            case "rem": emit(Op.REM_I, d, src(o.get(1), t), src(o.get(2), t), 0, 0, k, null); return;
-            case "neg": emit(Op.NEG_I, d, src(o.get(1), t), 0, 0, 0, 0, null); return;
-            case "abs": emit(Op.ABS_I, d, src(o.get(1), t), 0, 0, 0, k, null); return;
-            case "min": emit(Op.MIN_I, d, src(o.get(1), t), src(o.get(2), t), 0, 0, k, null); return;
-            case "max": emit(Op.MAX_I, d, src(o.get(1), t), src(o.get(2), t), 0, 0, k, null); return;
-            default: throw new Unsupported(op + "." + t);
+            case "div":
+                emit(Op.DIV_I, d, src(o.get(1), t), src(o.get(2), t), 0, 0, k, null);
+                return;
+            case "rem":
+                emit(Op.REM_I, d, src(o.get(1), t), src(o.get(2), t), 0, 0, k, null);
+                return;
+            case "neg":
+                emit(Op.NEG_I, d, src(o.get(1), t), 0, 0, 0, 0, null);
+                return;
+            case "abs":
+                emit(Op.ABS_I, d, src(o.get(1), t), 0, 0, 0, k, null);
+                return;
+            case "min":
+                emit(Op.MIN_I, d, src(o.get(1), t), src(o.get(2), t), 0, 0, k, null);
+                return;
+            case "max":
+                emit(Op.MAX_I, d, src(o.get(1), t), src(o.get(2), t), 0, 0, k, null);
+                return;
+            default:
+                throw new Unsupported(op + "." + t);
         }
     }
 
     private static int approxCode(String op) {
         switch (op) {
-            case "rcp": return Op.A_RCP;
-            case "sqrt": return Op.A_SQRT;
-            case "rsqrt": return Op.A_RSQRT;
-            case "sin": return Op.A_SIN;
-            case "cos": return Op.A_COS;
-            case "lg2": return Op.A_LG2;
-            case "ex2": return Op.A_EX2;
-            case "tanh": return Op.A_TANH;
-            default: throw new Unsupported(op + ".approx");
+            case "rcp":
+                return Op.A_RCP;
+            case "sqrt":
+                return Op.A_SQRT;
+            case "rsqrt":
+                return Op.A_RSQRT;
+            case "sin":
+                return Op.A_SIN;
+            case "cos":
+                return Op.A_COS;
+            case "lg2":
+                return Op.A_LG2;
+            case "ex2":
+                return Op.A_EX2;
+            case "tanh":
+                return Op.A_TANH;
+            default:
+                throw new Unsupported(op + ".approx");
         }
     }
 
@@ -977,20 +1336,38 @@ public final class Decoder {
         int d = dst(o.get(0));
         boolean wideDst = wide(d);
         boolean directed = in.has("rz") || in.has("rm") || in.has("rp");
-        if (ref && wideDst && !directed) { f32Wide(in, d); return; }
+        if (ref && wideDst && !directed) {
+            f32Wide(in, d);
+            return;
+        }
         int tmpDst = d;
         if (ref && wideDst) tmpDst = scratch(); // directed rounding: exact f32, then widen
         int mode = fmode(in, Rounding.RN);
         boolean plain = (mode & ~3) == 0 && (mode & 3) == 0;
         int n = o.size();
-        int a = n > 1 ? srcNarrow(o.get(1)) : 0, b = n > 2 ? srcNarrow(o.get(2)) : 0, c = n > 3 ? srcNarrow(o.get(3)) : 0;
+        int a = n > 1 ? srcNarrow(o.get(1)) : 0,
+                b = n > 2 ? srcNarrow(o.get(2)) : 0,
+                c = n > 3 ? srcNarrow(o.get(3)) : 0;
         switch (op) {
-            case "add": case "sub": case "mul":
-                if (plain) emit(op.equals("add") ? Op.ADD_F32 : op.equals("sub") ? Op.SUB_F32 : Op.MUL_F32, tmpDst, a, b, 0, 0, 0, null);
+            case "add":
+            case "sub":
+            case "mul":
+                if (plain)
+                    emit(
+                            op.equals("add") ? Op.ADD_F32 : op.equals("sub") ? Op.SUB_F32 : Op.MUL_F32,
+                            tmpDst,
+                            a,
+                            b,
+                            0,
+                            0,
+                            0,
+                            null);
                 else emit(Op.F32_G, tmpDst, a, b, 0, mode, F_BIN.get(op), null);
                 break;
-            case "fma": case "mad":
-                if (!hasRounding(in) && op.equals("mad")) throw new Unsupported("mad.f32 without rounding (sm_1x semantics)");
+            case "fma":
+            case "mad":
+                if (!hasRounding(in) && op.equals("mad"))
+                    throw new Unsupported("mad.f32 without rounding (sm_1x semantics)");
                 if (opts.unfuseFma && (mode & 3) == 0) {
                     int prod = scratch();
                     emit(Op.F32_G, prod, a, b, 0, mode & ~8, Op.G_MUL, null);
@@ -1001,28 +1378,58 @@ public final class Decoder {
             case "div":
                 if (in.has("approx") || in.has("full")) {
                     p.approximate.add(in.opcode + "." + String.join(".", in.mods));
-                    emit(Op.F32_APPROX, tmpDst, a, b, 0, in.has("ftz") ? 1 : 0, in.has("full") ? Op.A_DIV_FULL : Op.A_DIV, null);
+                    emit(
+                            Op.F32_APPROX,
+                            tmpDst,
+                            a,
+                            b,
+                            0,
+                            in.has("ftz") ? 1 : 0,
+                            in.has("full") ? Op.A_DIV_FULL : Op.A_DIV,
+                            null);
                 } else if (plain) emit(Op.DIV_F32, tmpDst, a, b, 0, 0, 0, null);
                 else emit(Op.F32_G, tmpDst, a, b, 0, mode, Op.G_DIV, null);
                 break;
-            case "sqrt": case "rcp":
+            case "sqrt":
+            case "rcp":
                 if (in.has("approx")) {
                     p.approximate.add(in.opcode + "." + String.join(".", in.mods));
                     emit(Op.F32_APPROX, tmpDst, a, 0, 0, in.has("ftz") ? 1 : 0, approxCode(op), null);
                 } else if (plain && op.equals("sqrt")) emit(Op.SQRT_F32, tmpDst, a, 0, 0, 0, 0, null);
                 else emit(Op.F32_G, tmpDst, a, 0, 0, mode, op.equals("sqrt") ? Op.G_SQRT : Op.G_RCP, null);
                 break;
-            case "rsqrt": case "sin": case "cos": case "lg2": case "ex2": case "tanh":
+            case "rsqrt":
+            case "sin":
+            case "cos":
+            case "lg2":
+            case "ex2":
+            case "tanh":
                 p.approximate.add(in.opcode + "." + String.join(".", in.mods));
                 emit(Op.F32_APPROX, tmpDst, a, 0, 0, in.has("ftz") ? 1 : 0, approxCode(op), null);
                 break;
-            case "neg": emit(Op.NEG_F32, tmpDst, a, 0, 0, in.has("ftz") ? 1 : 0, 0, null); break;
-            case "abs": emit(Op.ABS_F32, tmpDst, a, 0, 0, in.has("ftz") ? 1 : 0, 0, null); break;
-            case "min": case "max":
-                emit(op.equals("min") ? Op.MIN_F32 : Op.MAX_F32, tmpDst, a, b, 0, (in.has("ftz") ? 1 : 0) | (in.has("NaN") ? 2 : 0), 0, null);
+            case "neg":
+                emit(Op.NEG_F32, tmpDst, a, 0, 0, in.has("ftz") ? 1 : 0, 0, null);
                 break;
-            case "copysign": emit(Op.COPYSIGN_F32, tmpDst, a, b, 0, 0, 0, null); break;
-            default: throw new Unsupported(op + ".f32");
+            case "abs":
+                emit(Op.ABS_F32, tmpDst, a, 0, 0, in.has("ftz") ? 1 : 0, 0, null);
+                break;
+            case "min":
+            case "max":
+                emit(
+                        op.equals("min") ? Op.MIN_F32 : Op.MAX_F32,
+                        tmpDst,
+                        a,
+                        b,
+                        0,
+                        (in.has("ftz") ? 1 : 0) | (in.has("NaN") ? 2 : 0),
+                        0,
+                        null);
+                break;
+            case "copysign":
+                emit(Op.COPYSIGN_F32, tmpDst, a, b, 0, 0, 0, null);
+                break;
+            default:
+                throw new Unsupported(op + ".f32");
         }
         if (tmpDst != d) emitPost(false, Op.WIDEN, d, tmpDst);
     }
@@ -1035,26 +1442,60 @@ public final class Decoder {
         int a = n > 1 ? srcWide(o.get(1)) : 0, b = n > 2 ? srcWide(o.get(2)) : 0, c = n > 3 ? srcWide(o.get(3)) : 0;
         int sat = in.has("sat") ? 8 : 0;
         switch (op) {
-            case "add": case "sub": case "mul":
+            case "add":
+            case "sub":
+            case "mul":
                 if (sat != 0) emit(Op.F64_G, d, a, b, 0, sat, F_BIN.get(op), null);
-                else emit(op.equals("add") ? Op.ADD_F64 : op.equals("sub") ? Op.SUB_F64 : Op.MUL_F64, d, a, b, 0, 0, 0, null);
+                else
+                    emit(
+                            op.equals("add") ? Op.ADD_F64 : op.equals("sub") ? Op.SUB_F64 : Op.MUL_F64,
+                            d,
+                            a,
+                            b,
+                            0,
+                            0,
+                            0,
+                            null);
                 return;
-            case "fma": case "mad":
+            case "fma":
+            case "mad":
                 if (sat != 0) emit(Op.F64_G, d, a, b, c, sat, Op.G_FMA, null);
                 else emit(Op.FMA_F64, d, a, b, c, 0, 0, null);
                 return;
-            case "div": emit(Op.DIV_F64, d, a, b, 0, 0, 0, null); return;
-            case "sqrt": emit(Op.SQRT_F64, d, a, 0, 0, 0, 0, null); return;
-            case "rcp": emit(Op.F64_G, d, a, 0, 0, 0, Op.G_RCP, null); return;
-            case "rsqrt": case "sin": case "cos": case "lg2": case "ex2": case "tanh":
+            case "div":
+                emit(Op.DIV_F64, d, a, b, 0, 0, 0, null);
+                return;
+            case "sqrt":
+                emit(Op.SQRT_F64, d, a, 0, 0, 0, 0, null);
+                return;
+            case "rcp":
+                emit(Op.F64_G, d, a, 0, 0, 0, Op.G_RCP, null);
+                return;
+            case "rsqrt":
+            case "sin":
+            case "cos":
+            case "lg2":
+            case "ex2":
+            case "tanh":
                 emit(Op.F64_APPROX, d, a, 0, 0, 0, approxCode(op), null);
                 return;
-            case "neg": emit(Op.NEG_F64, d, a, 0, 0, 0, 0, null); return;
-            case "abs": emit(Op.ABS_F64, d, a, 0, 0, 0, 0, null); return;
-            case "min": emit(Op.MIN_F64, d, a, b, 0, in.has("NaN") ? 2 : 0, 0, null); return;
-            case "max": emit(Op.MAX_F64, d, a, b, 0, in.has("NaN") ? 2 : 0, 0, null); return;
-            case "copysign": emit(Op.COPYSIGN_F64, d, a, b, 0, 0, 0, null); return;
-            default: throw new Unsupported(op + ".f32");
+            case "neg":
+                emit(Op.NEG_F64, d, a, 0, 0, 0, 0, null);
+                return;
+            case "abs":
+                emit(Op.ABS_F64, d, a, 0, 0, 0, 0, null);
+                return;
+            case "min":
+                emit(Op.MIN_F64, d, a, b, 0, in.has("NaN") ? 2 : 0, 0, null);
+                return;
+            case "max":
+                emit(Op.MAX_F64, d, a, b, 0, in.has("NaN") ? 2 : 0, 0, null);
+                return;
+            case "copysign":
+                emit(Op.COPYSIGN_F64, d, a, b, 0, 0, 0, null);
+                return;
+            default:
+                throw new Unsupported(op + ".f32");
         }
     }
 
@@ -1065,28 +1506,62 @@ public final class Decoder {
         int mode = fmode(in, Rounding.RN);
         if (ref && wideD(d) && (mode & 3) == 0 && !in.has("approx")) {
             int n = o.size();
-            int a = n > 1 ? src(o.get(1), "f64") : 0, b = n > 2 ? src(o.get(2), "f64") : 0, c = n > 3 ? src(o.get(3), "f64") : 0;
+            int a = n > 1 ? src(o.get(1), "f64") : 0,
+                    b = n > 2 ? src(o.get(2), "f64") : 0,
+                    c = n > 3 ? src(o.get(3), "f64") : 0;
             switch (op) {
-                case "add": emit(Op.ADD_DD, d, a, b, 0, 0, 0, null); return;
-                case "sub": emit(Op.SUB_DD, d, a, b, 0, 0, 0, null); return;
-                case "mul": emit(Op.MUL_DD, d, a, b, 0, 0, 0, null); return;
-                case "fma": case "mad": emit(Op.FMA_DD, d, a, b, c, 0, 0, null); return;
-                case "div": emit(Op.DIV_DD, d, a, b, 0, 0, 0, null); return;
-                case "sqrt": emit(Op.SQRT_DD, d, a, 0, 0, 0, 0, null); return;
-                case "neg": emit(Op.NEG_DD, d, a, 0, 0, 0, 0, null); return;
-                case "abs": emit(Op.ABS_DD, d, a, 0, 0, 0, 0, null); return;
-                default: break; // min/max/copysign/rcp: binary64 on the high parts (low part cleared)
+                case "add":
+                    emit(Op.ADD_DD, d, a, b, 0, 0, 0, null);
+                    return;
+                case "sub":
+                    emit(Op.SUB_DD, d, a, b, 0, 0, 0, null);
+                    return;
+                case "mul":
+                    emit(Op.MUL_DD, d, a, b, 0, 0, 0, null);
+                    return;
+                case "fma":
+                case "mad":
+                    emit(Op.FMA_DD, d, a, b, c, 0, 0, null);
+                    return;
+                case "div":
+                    emit(Op.DIV_DD, d, a, b, 0, 0, 0, null);
+                    return;
+                case "sqrt":
+                    emit(Op.SQRT_DD, d, a, 0, 0, 0, 0, null);
+                    return;
+                case "neg":
+                    emit(Op.NEG_DD, d, a, 0, 0, 0, 0, null);
+                    return;
+                case "abs":
+                    emit(Op.ABS_DD, d, a, 0, 0, 0, 0, null);
+                    return;
+                default:
+                    break; // min/max/copysign/rcp: binary64 on the high parts (low part cleared)
             }
         }
         boolean plain = mode == 0;
         int n = o.size();
-        int a = n > 1 ? src(o.get(1), "f64") : 0, b = n > 2 ? src(o.get(2), "f64") : 0, c = n > 3 ? src(o.get(3), "f64") : 0;
+        int a = n > 1 ? src(o.get(1), "f64") : 0,
+                b = n > 2 ? src(o.get(2), "f64") : 0,
+                c = n > 3 ? src(o.get(3), "f64") : 0;
         switch (op) {
-            case "add": case "sub": case "mul":
-                if (plain) emit(op.equals("add") ? Op.ADD_F64 : op.equals("sub") ? Op.SUB_F64 : Op.MUL_F64, d, a, b, 0, 0, 0, null);
+            case "add":
+            case "sub":
+            case "mul":
+                if (plain)
+                    emit(
+                            op.equals("add") ? Op.ADD_F64 : op.equals("sub") ? Op.SUB_F64 : Op.MUL_F64,
+                            d,
+                            a,
+                            b,
+                            0,
+                            0,
+                            0,
+                            null);
                 else emit(Op.F64_G, d, a, b, 0, mode, F_BIN.get(op), null);
                 return;
-            case "fma": case "mad":
+            case "fma":
+            case "mad":
                 if (opts.unfuseFma && (mode & 3) == 0) {
                     int prod = scratch();
                     emit(Op.MUL_F64, prod, a, b, 0, 0, 0, null);
@@ -1098,7 +1573,8 @@ public final class Decoder {
                 if (plain) emit(Op.DIV_F64, d, a, b, 0, 0, 0, null);
                 else emit(Op.F64_G, d, a, b, 0, mode, Op.G_DIV, null);
                 return;
-            case "sqrt": case "rcp":
+            case "sqrt":
+            case "rcp":
                 if (in.has("approx")) {
                     p.approximate.add(in.opcode + "." + String.join(".", in.mods));
                     emit(Op.F64_APPROX, d, a, 0, 0, 1, approxCode(op), null);
@@ -1109,17 +1585,29 @@ public final class Decoder {
                 p.approximate.add(in.opcode + "." + String.join(".", in.mods));
                 emit(Op.F64_APPROX, d, a, 0, 0, 1, Op.A_RSQRT, null);
                 return;
-            case "neg": emit(Op.NEG_F64, d, a, 0, 0, 0, 0, null); return;
-            case "abs": emit(Op.ABS_F64, d, a, 0, 0, 0, 0, null); return;
-            case "min": emit(Op.MIN_F64, d, a, b, 0, in.has("NaN") ? 2 : 0, 0, null); return;
-            case "max": emit(Op.MAX_F64, d, a, b, 0, in.has("NaN") ? 2 : 0, 0, null); return;
-            case "copysign": emit(Op.COPYSIGN_F64, d, a, b, 0, 0, 0, null); return;
-            default: throw new Unsupported(op + ".f64");
+            case "neg":
+                emit(Op.NEG_F64, d, a, 0, 0, 0, 0, null);
+                return;
+            case "abs":
+                emit(Op.ABS_F64, d, a, 0, 0, 0, 0, null);
+                return;
+            case "min":
+                emit(Op.MIN_F64, d, a, b, 0, in.has("NaN") ? 2 : 0, 0, null);
+                return;
+            case "max":
+                emit(Op.MAX_F64, d, a, b, 0, in.has("NaN") ? 2 : 0, 0, null);
+                return;
+            case "copysign":
+                emit(Op.COPYSIGN_F64, d, a, b, 0, 0, 0, null);
+                return;
+            default:
+                throw new Unsupported(op + ".f64");
         }
     }
 
-    private static final List<String> CMP = List.of("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ",
-            "neu", "ltu", "leu", "gtu", "geu", "num", "nan");
+    private static final List<String> CMP = List.of(
+            "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num",
+            "nan");
 
     private void setp(Insn in) {
         List<String> o = in.operands;
@@ -1127,7 +1615,12 @@ public final class Decoder {
         String cmp = in.mods.get(0);
         int code = CMP.indexOf(cmp);
         if (code < 0) throw new Unsupported("setp." + cmp);
-        String combine = in.mods.size() > 2 && (in.mods.get(1).equals("and") || in.mods.get(1).equals("or") || in.mods.get(1).equals("xor")) ? in.mods.get(1) : null;
+        String combine = in.mods.size() > 2
+                        && (in.mods.get(1).equals("and")
+                                || in.mods.get(1).equals("or")
+                                || in.mods.get(1).equals("xor"))
+                ? in.mods.get(1)
+                : null;
         String dd = o.get(0).trim();
         int q = -1, dslot;
         if (dd.contains("|")) {
@@ -1163,27 +1656,42 @@ public final class Decoder {
         List<String> ts = types(in);
         if (ts.size() != 2) throw new Unsupported("cvt with types " + ts);
         String dt = ts.get(0), st = ts.get(1);
-        if (dt.equals("f16") || st.equals("f16") || dt.equals("bf16") || st.equals("bf16")) throw new Unsupported("cvt ." + dt + "." + st + " (half precision)");
+        if (dt.equals("f16") || st.equals("f16") || dt.equals("bf16") || st.equals("bf16"))
+            throw new Unsupported("cvt ." + dt + "." + st + " (half precision)");
         int dk = Op.kind(dt), sk = Op.kind(st);
         Rounding r = Rounding.RN;
         boolean intRound = false;
         for (String m : in.mods) {
-            if (m.equals("rni") || m.equals("rzi") || m.equals("rmi") || m.equals("rpi")) { r = Rounding.fromPtx(m); intRound = true; }
-            else if (m.equals("rn") || m.equals("rz") || m.equals("rm") || m.equals("rp")) r = Rounding.fromPtx(m);
+            if (m.equals("rni") || m.equals("rzi") || m.equals("rmi") || m.equals("rpi")) {
+                r = Rounding.fromPtx(m);
+                intRound = true;
+            } else if (m.equals("rn") || m.equals("rz") || m.equals("rm") || m.equals("rp")) r = Rounding.fromPtx(m);
         }
-        if (Op.isFloat(sk) && !Op.isFloat(dk) && !intRound) r = Rounding.RZ; // float-to-int requires an integer rounding
+        if (Op.isFloat(sk) && !Op.isFloat(dk) && !intRound)
+            r = Rounding.RZ; // float-to-int requires an integer rounding
         int d = dst(o.get(0));
         int a;
         if (ref && sk == Op.K_F32) {
             int s = reg(o.get(1));
-            if (wide(s)) { a = s; sk = Op.K_F64; } else a = s;
+            if (wide(s)) {
+                a = s;
+                sk = Op.K_F64;
+            } else a = s;
         } else a = src(o.get(1), st);
         if (ref && dk == Op.K_F32 && wide(d)) {
             dk = Op.K_F64;
-            if (sk == Op.K_F64 && !intRound && !in.has("sat")) { emit(Op.MOV, d, a, 0, 0, 0, 0, null); return; }
+            if (sk == Op.K_F64 && !intRound && !in.has("sat")) {
+                emit(Op.MOV, d, a, 0, 0, 0, 0, null);
+                return;
+            }
         }
-        boolean hostMode = host && Op.isFloat(sk) && !Op.isFloat(dk) && (!Op.signed(dk) || Op.width(dk) < 32) && r == Rounding.RZ;
-        long x = r.ordinal() | (intRound ? 4 : 0) | (in.has("ftz") ? 8 : 0) | (in.has("sat") ? 16 : 0) | (hostMode ? 32 : 0);
+        boolean hostMode =
+                host && Op.isFloat(sk) && !Op.isFloat(dk) && (!Op.signed(dk) || Op.width(dk) < 32) && r == Rounding.RZ;
+        long x = r.ordinal()
+                | (intRound ? 4 : 0)
+                | (in.has("ftz") ? 8 : 0)
+                | (in.has("sat") ? 16 : 0)
+                | (hostMode ? 32 : 0);
         emit(Op.CVT, d, a, 0, 0, x, (dk << 12) | sk, null);
     }
 
@@ -1206,7 +1714,8 @@ public final class Decoder {
         String addrOp = load ? o.get(1) : o.get(0);
         String valOp = load ? o.get(0) : o.get(1);
         if (sp == -1) {
-            String inner = addrOp.trim().substring(1, addrOp.trim().length() - 1).trim();
+            String inner =
+                    addrOp.trim().substring(1, addrOp.trim().length() - 1).trim();
             String base = inner.split("\\+")[0].trim();
             Sym s = syms.get(base);
             if (s == null) {
@@ -1231,7 +1740,9 @@ public final class Decoder {
         if (ref && f32 && (sp == Op.SP_GLOBAL || sp == Op.SP_SHARED || sp == Op.SP_LOCAL || sp == Op.SP_GENERIC)) {
             // element-wise through the double shadow for wide registers
             for (int i = 0; i < regsList.length; i++) {
-                String pt = vo.startsWith("{") ? vo.substring(1, vo.length() - 1).split(",")[i].trim() : vo;
+                String pt = vo.startsWith("{")
+                        ? vo.substring(1, vo.length() - 1).split(",")[i].trim()
+                        : vo;
                 if (pt.equals("_")) continue;
                 if (load) {
                     int r = reg(pt);
@@ -1245,7 +1756,11 @@ public final class Decoder {
             return;
         }
         if (regsList.length == 1 && regsList[0] == -2) regsList[0] = src(vo, t);
-        if (ref && t.equals("f64") && vec == 1 && isReg(vo) && wideD(reg(vo))
+        if (ref
+                && t.equals("f64")
+                && vec == 1
+                && isReg(vo)
+                && wideD(reg(vo))
                 && (sp == Op.SP_GLOBAL || sp == Op.SP_SHARED || sp == Op.SP_LOCAL || sp == Op.SP_GENERIC)) {
             if (load) emit(Op.LD_DD, reg(vo), (int) ad[0], 0, sp, ad[1], 8, null);
             else emit(Op.ST_DD, 0, (int) ad[0], reg(vo), sp, ad[1], 8, null);
@@ -1254,8 +1769,26 @@ public final class Decoder {
         boolean signed = Types.isSigned(t);
         int y = size | (signed ? 16 : 0);
         if (vec == 1 && regsList.length == 1) {
-            if (load) emit(sp == Op.SP_GLOBAL && size == 4 ? Op.LD_G32 : Op.LD, regsList[0], (int) ad[0], 0, sp, ad[1], y, null);
-            else emit(sp == Op.SP_GLOBAL && size == 4 ? Op.ST_G32 : Op.ST, 0, (int) ad[0], regsList[0], sp, ad[1], y, null);
+            if (load)
+                emit(
+                        sp == Op.SP_GLOBAL && size == 4 ? Op.LD_G32 : Op.LD,
+                        regsList[0],
+                        (int) ad[0],
+                        0,
+                        sp,
+                        ad[1],
+                        y,
+                        null);
+            else
+                emit(
+                        sp == Op.SP_GLOBAL && size == 4 ? Op.ST_G32 : Op.ST,
+                        0,
+                        (int) ad[0],
+                        regsList[0],
+                        sp,
+                        ad[1],
+                        y,
+                        null);
         } else {
             for (int i = 0; i < regsList.length; i++) {
                 if (regsList[i] < 0) continue;
@@ -1265,7 +1798,8 @@ public final class Decoder {
         }
     }
 
-    private static final List<String> ATOMS = List.of("add", "min", "max", "inc", "dec", "exch", "cas", "and", "or", "xor");
+    private static final List<String> ATOMS =
+            List.of("add", "min", "max", "inc", "dec", "exch", "cas", "and", "or", "xor");
 
     private void atom(Insn in) {
         List<String> o = in.operands;
@@ -1299,12 +1833,14 @@ public final class Decoder {
             String t = s.trim();
             if (t.startsWith("(")) {
                 List<String> into = seenName ? args : rets;
-                for (String x : t.substring(1, t.length() - 1).split(",")) if (!x.trim().isEmpty()) into.add(x.trim());
+                for (String x : t.substring(1, t.length() - 1).split(","))
+                    if (!x.trim().isEmpty()) into.add(x.trim());
             } else if (t.equals(callee)) seenName = true;
         }
         Func f = mod.func(callee);
         Map<String, Sym> ps = funcParamSyms.get(callee);
-        if (f.params.size() != args.size() || f.rets.size() != rets.size()) throw new Unsupported("call argument count for " + callee);
+        if (f.params.size() != args.size() || f.rets.size() != rets.size())
+            throw new Unsupported("call argument count for " + callee);
         int[] site = new int[2 + 3 * args.size() + 1 + 3 * rets.size()];
         int i = 1;
         site[i++] = args.size();
@@ -1312,14 +1848,18 @@ public final class Decoder {
             Sym from = syms.get(args.get(j));
             if (from == null) throw new Unsupported("call argument " + args.get(j));
             Sym to = ps.get(f.params.get(j).name);
-            site[i++] = (int) from.offset; site[i++] = (int) to.offset; site[i++] = Math.min(from.size, to.size);
+            site[i++] = (int) from.offset;
+            site[i++] = (int) to.offset;
+            site[i++] = Math.min(from.size, to.size);
         }
         site[i++] = rets.size();
         for (int j = 0; j < rets.size(); j++) {
             Sym to = syms.get(rets.get(j));
             if (to == null) throw new Unsupported("call result " + rets.get(j));
             Sym from = ps.get(f.rets.get(j).name);
-            site[i++] = (int) from.offset; site[i++] = (int) to.offset; site[i++] = Math.min(from.size, to.size);
+            site[i++] = (int) from.offset;
+            site[i++] = (int) to.offset;
+            site[i++] = Math.min(from.size, to.size);
         }
         callSites.add(site);
         callFixups.add(new Object[] {callSites.size() - 1, callee});
@@ -1329,11 +1869,16 @@ public final class Decoder {
     private void shfl(Insn in) {
         List<String> o = in.operands;
         String mode = null;
-        for (String m : in.mods) if (m.equals("up") || m.equals("down") || m.equals("bfly") || m.equals("idx")) mode = m;
+        for (String m : in.mods)
+            if (m.equals("up") || m.equals("down") || m.equals("bfly") || m.equals("idx")) mode = m;
         if (mode == null) throw new Unsupported("shfl mode");
         String dd = o.get(0).trim();
         int d, pq = -1;
-        if (dd.contains("|")) { String[] two = dd.split("\\|"); d = reg(two[0]); pq = reg(two[1]); } else d = reg(dd);
+        if (dd.contains("|")) {
+            String[] two = dd.split("\\|");
+            d = reg(two[0]);
+            pq = reg(two[1]);
+        } else d = reg(dd);
         int modeCode = List.of("up", "down", "bfly", "idx").indexOf(mode);
         int[] v = {src(o.get(3), "b32"), pq, o.size() > 4 ? src(o.get(4), "b32") : constant(-1)};
         emit(Op.SHFL, d, src(o.get(1), "b32"), src(o.get(2), "b32"), 0, modeCode, 0, v);
@@ -1342,7 +1887,8 @@ public final class Decoder {
     private void vote(Insn in) {
         List<String> o = in.operands;
         String mode = null;
-        for (String m : in.mods) if (m.equals("all") || m.equals("any") || m.equals("uni") || m.equals("ballot")) mode = m;
+        for (String m : in.mods)
+            if (m.equals("all") || m.equals("any") || m.equals("uni") || m.equals("ballot")) mode = m;
         if (mode == null) throw new Unsupported("vote mode");
         int code = List.of("all", "any", "uni", "ballot").indexOf(mode);
         String s = o.get(1).trim();

@@ -40,6 +40,7 @@ public final class Interpreter {
         long[] R;
         /** Reference mode: low parts of double-double registers. */
         double[] L;
+
         int pc;
         Space local, cparam;
         int[] stack;
@@ -75,7 +76,9 @@ public final class Interpreter {
         for (int bz = 0; bz < grid[2]; bz++) {
             for (int by = 0; by < grid[1]; by++) {
                 for (int bx = 0; bx < grid[0]; bx++) {
-                    if (shared == null) shared = new Space("shared", new byte[p.sharedSize + dynShared], p.sharedSize + dynShared, p.reference);
+                    if (shared == null)
+                        shared = new Space(
+                                "shared", new byte[p.sharedSize + dynShared], p.sharedSize + dynShared, p.reference);
                     else shared.clear();
                     int lin = 0;
                     for (int tz = 0; tz < block[2]; tz++) {
@@ -106,13 +109,22 @@ public final class Interpreter {
         return t;
     }
 
-    private void init(Thread t, int[] grid, int[] block, int bx, int by, int bz, int tx, int ty, int tz, int lin, int nb) {
+    private void init(
+            Thread t, int[] grid, int[] block, int bx, int by, int bz, int tx, int ty, int tz, int lin, int nb) {
         long[] R = t.R;
         System.arraycopy(p.regTemplate, 0, R, 0, p.nRegs);
-        R[Program.R_TID] = tx; R[Program.R_TID + 1] = ty; R[Program.R_TID + 2] = tz;
-        R[Program.R_NTID] = block[0]; R[Program.R_NTID + 1] = block[1]; R[Program.R_NTID + 2] = block[2];
-        R[Program.R_CTAID] = bx; R[Program.R_CTAID + 1] = by; R[Program.R_CTAID + 2] = bz;
-        R[Program.R_NCTAID] = grid[0]; R[Program.R_NCTAID + 1] = grid[1]; R[Program.R_NCTAID + 2] = grid[2];
+        R[Program.R_TID] = tx;
+        R[Program.R_TID + 1] = ty;
+        R[Program.R_TID + 2] = tz;
+        R[Program.R_NTID] = block[0];
+        R[Program.R_NTID + 1] = block[1];
+        R[Program.R_NTID + 2] = block[2];
+        R[Program.R_CTAID] = bx;
+        R[Program.R_CTAID + 1] = by;
+        R[Program.R_CTAID + 2] = bz;
+        R[Program.R_NCTAID] = grid[0];
+        R[Program.R_NCTAID + 1] = grid[1];
+        R[Program.R_NCTAID + 2] = grid[2];
         int lane = lin & 31;
         t.lane = lane;
         R[Program.R_LANEID] = lane;
@@ -151,10 +163,16 @@ public final class Interpreter {
                         int cnt = 0;
                         Thread[] grp = new Thread[end - w];
                         for (int j = i; j < end; j++) {
-                            if (ts[j].state == S_WARP && ts[j].pc == pc) { grp[cnt++] = ts[j]; done[j - w] = true; }
+                            if (ts[j].state == S_WARP && ts[j].pc == pc) {
+                                grp[cnt++] = ts[j];
+                                done[j - w] = true;
+                            }
                         }
                         collective(Arrays.copyOf(grp, cnt), pc);
-                        for (int j = 0; j < cnt; j++) { grp[j].pc = pc + 1; grp[j].state = -1; }
+                        for (int j = 0; j < cnt; j++) {
+                            grp[j].pc = pc + 1;
+                            grp[j].state = -1;
+                        }
                     }
                 }
             } else if (anyBar) {
@@ -171,7 +189,8 @@ public final class Interpreter {
         for (Thread t : grp) mask |= 1L << t.lane;
         int d = p.d[pc], a = p.a[pc];
         switch (op) {
-            case Op.WARPSYNC: return;
+            case Op.WARPSYNC:
+                return;
             case Op.ACTIVEMASK:
                 for (Thread t : grp) t.R[d] = mask;
                 return;
@@ -182,14 +201,25 @@ public final class Interpreter {
                 int trues = 0;
                 for (Thread t : grp) {
                     boolean v = (t.R[a] != 0) ^ neg;
-                    if (v) { ballot |= 1L << t.lane; trues++; }
+                    if (v) {
+                        ballot |= 1L << t.lane;
+                        trues++;
+                    }
                 }
                 for (Thread t : grp) {
                     switch (code) {
-                        case 0: t.R[d] = trues == grp.length ? 1 : 0; break;
-                        case 1: t.R[d] = trues > 0 ? 1 : 0; break;
-                        case 2: t.R[d] = trues == 0 || trues == grp.length ? 1 : 0; break;
-                        default: t.R[d] = ballot; break;
+                        case 0:
+                            t.R[d] = trues == grp.length ? 1 : 0;
+                            break;
+                        case 1:
+                            t.R[d] = trues > 0 ? 1 : 0;
+                            break;
+                        case 2:
+                            t.R[d] = trues == 0 || trues == grp.length ? 1 : 0;
+                            break;
+                        default:
+                            t.R[d] = ballot;
+                            break;
                     }
                 }
                 return;
@@ -211,10 +241,22 @@ public final class Interpreter {
                     int j;
                     boolean pv;
                     switch (mode) {
-                        case 0: j = lane - bval; pv = j >= maxLane; break;
-                        case 1: j = lane + bval; pv = j <= maxLane; break;
-                        case 2: j = lane ^ bval; pv = j <= maxLane; break;
-                        default: j = minLane | (bval & ~seg); pv = j <= maxLane; break;
+                        case 0:
+                            j = lane - bval;
+                            pv = j >= maxLane;
+                            break;
+                        case 1:
+                            j = lane + bval;
+                            pv = j <= maxLane;
+                            break;
+                        case 2:
+                            j = lane ^ bval;
+                            pv = j <= maxLane;
+                            break;
+                        default:
+                            j = minLane | (bval & ~seg);
+                            pv = j <= maxLane;
+                            break;
                     }
                     if (!pv || j < 0 || j > 31 || byLane[j] == null) j = lane;
                     vals[i] = byLane[j].R[a];
@@ -251,18 +293,45 @@ public final class Interpreter {
 
     private long index(int sp, long addr, Thread t) throws KernelFault {
         switch (sp) {
-            case Op.SP_GLOBAL: rs = global; return addr - GLOBAL_BASE;
-            case Op.SP_SHARED: rs = shared; return addr;
-            case Op.SP_LOCAL: rs = t.local; return addr;
-            case Op.SP_KPARAM: rs = kparam; return addr;
-            case Op.SP_CPARAM: rs = t.cparam; return addr;
-            case Op.SP_CONST: rs = constSpace; return addr;
+            case Op.SP_GLOBAL:
+                rs = global;
+                return addr - GLOBAL_BASE;
+            case Op.SP_SHARED:
+                rs = shared;
+                return addr;
+            case Op.SP_LOCAL:
+                rs = t.local;
+                return addr;
+            case Op.SP_KPARAM:
+                rs = kparam;
+                return addr;
+            case Op.SP_CPARAM:
+                rs = t.cparam;
+                return addr;
+            case Op.SP_CONST:
+                rs = constSpace;
+                return addr;
             default:
-                if (addr >= KPARAM_WIN) { rs = kparam; return addr - KPARAM_WIN; }
-                if (addr >= CONST_WIN) { rs = constSpace; return addr - CONST_WIN; }
-                if (addr >= LOCAL_WIN) { rs = t.local; return addr - LOCAL_WIN; }
-                if (addr >= SHARED_WIN) { rs = shared; return addr - SHARED_WIN; }
-                if (addr >= GLOBAL_BASE) { rs = global; return addr - GLOBAL_BASE; }
+                if (addr >= KPARAM_WIN) {
+                    rs = kparam;
+                    return addr - KPARAM_WIN;
+                }
+                if (addr >= CONST_WIN) {
+                    rs = constSpace;
+                    return addr - CONST_WIN;
+                }
+                if (addr >= LOCAL_WIN) {
+                    rs = t.local;
+                    return addr - LOCAL_WIN;
+                }
+                if (addr >= SHARED_WIN) {
+                    rs = shared;
+                    return addr - SHARED_WIN;
+                }
+                if (addr >= GLOBAL_BASE) {
+                    rs = global;
+                    return addr - GLOBAL_BASE;
+                }
                 throw new KernelFault("generic access to unmapped address 0x" + Long.toHexString(addr));
         }
     }
@@ -270,21 +339,36 @@ public final class Interpreter {
     private static boolean cmpF(int code, double a, double b) {
         boolean nan = a != a || b != b;
         switch (code) {
-            case 0: return a == b;
-            case 1: return !nan && a != b;
-            case 2: return a < b;
-            case 3: return a <= b;
-            case 4: return a > b;
-            case 5: return a >= b;
-            case 10: return nan || a == b;
-            case 11: return nan || a != b;
-            case 12: return nan || a < b;
-            case 13: return nan || a <= b;
-            case 14: return nan || a > b;
-            case 15: return nan || a >= b;
-            case 16: return !nan;
-            case 17: return nan;
-            default: throw new IllegalArgumentException("float comparison " + code);
+            case 0:
+                return a == b;
+            case 1:
+                return !nan && a != b;
+            case 2:
+                return a < b;
+            case 3:
+                return a <= b;
+            case 4:
+                return a > b;
+            case 5:
+                return a >= b;
+            case 10:
+                return nan || a == b;
+            case 11:
+                return nan || a != b;
+            case 12:
+                return nan || a < b;
+            case 13:
+                return nan || a <= b;
+            case 14:
+                return nan || a > b;
+            case 15:
+                return nan || a >= b;
+            case 16:
+                return !nan;
+            case 17:
+                return nan;
+            default:
+                throw new IllegalArgumentException("float comparison " + code);
         }
     }
 
@@ -293,17 +377,28 @@ public final class Interpreter {
         a = Op.ext(a, kind);
         b = Op.ext(b, kind);
         switch (code) {
-            case 0: return a == b;
-            case 1: return a != b;
-            case 2: return uns ? Long.compareUnsigned(a, b) < 0 : a < b;
-            case 3: return uns ? Long.compareUnsigned(a, b) <= 0 : a <= b;
-            case 4: return uns ? Long.compareUnsigned(a, b) > 0 : a > b;
-            case 5: return uns ? Long.compareUnsigned(a, b) >= 0 : a >= b;
-            case 6: return Long.compareUnsigned(a, b) < 0;
-            case 7: return Long.compareUnsigned(a, b) <= 0;
-            case 8: return Long.compareUnsigned(a, b) > 0;
-            case 9: return Long.compareUnsigned(a, b) >= 0;
-            default: throw new IllegalArgumentException("integer comparison " + code);
+            case 0:
+                return a == b;
+            case 1:
+                return a != b;
+            case 2:
+                return uns ? Long.compareUnsigned(a, b) < 0 : a < b;
+            case 3:
+                return uns ? Long.compareUnsigned(a, b) <= 0 : a <= b;
+            case 4:
+                return uns ? Long.compareUnsigned(a, b) > 0 : a > b;
+            case 5:
+                return uns ? Long.compareUnsigned(a, b) >= 0 : a >= b;
+            case 6:
+                return Long.compareUnsigned(a, b) < 0;
+            case 7:
+                return Long.compareUnsigned(a, b) <= 0;
+            case 8:
+                return Long.compareUnsigned(a, b) > 0;
+            case 9:
+                return Long.compareUnsigned(a, b) >= 0;
+            default:
+                throw new IllegalArgumentException("integer comparison " + code);
         }
     }
 
@@ -314,9 +409,18 @@ public final class Interpreter {
         if ((comb & 3) != 0) {
             boolean c = (R[cpred] != 0) ^ ((comb & 4) != 0);
             switch (comb & 3) {
-                case 1: t = t && c; nt = nt && c; break;
-                case 2: t = t || c; nt = nt || c; break;
-                default: t = t ^ c; nt = nt ^ c; break;
+                case 1:
+                    t = t && c;
+                    nt = nt && c;
+                    break;
+                case 2:
+                    t = t || c;
+                    nt = nt || c;
+                    break;
+                default:
+                    t = t ^ c;
+                    nt = nt ^ c;
+                    break;
             }
         }
         R[d] = t ? 1 : 0;
@@ -338,7 +442,8 @@ public final class Interpreter {
                 int w = Op.width(dk);
                 boolean srcUnsigned64 = sk == Op.K_U64;
                 if (Op.signed(dk)) {
-                    long max = w == 64 ? Long.MAX_VALUE : (1L << (w - 1)) - 1, min = w == 64 ? Long.MIN_VALUE : -(1L << (w - 1));
+                    long max = w == 64 ? Long.MAX_VALUE : (1L << (w - 1)) - 1,
+                            min = w == 64 ? Long.MIN_VALUE : -(1L << (w - 1));
                     if (srcUnsigned64 && val < 0) val = max;
                     else if (val > max) val = max;
                     else if (val < min) val = min;
@@ -353,7 +458,8 @@ public final class Interpreter {
         if (sf && !df) {
             double val = sk == Op.K_F32 ? (ftz ? Fp32.ftz(f(v)) : f(v)) : dd(v);
             int w = Op.width(dk);
-            if (host) return Op.signed(dk) ? HostX86.floatToSigned(val, w) : HostX86.floatToUnsigned(val, w, sk == Op.K_F32);
+            if (host)
+                return Op.signed(dk) ? HostX86.floatToSigned(val, w) : HostX86.floatToUnsigned(val, w, sk == Op.K_F32);
             return Cvt.floatToInt(val, r, w, Op.signed(dk));
         }
         if (!sf) {
@@ -394,30 +500,48 @@ public final class Interpreter {
 
     private static float approx32(int code, float a, float b, boolean ftz) {
         switch (code) {
-            case Op.A_RCP: return Approx.rcp(a, ftz);
-            case Op.A_DIV: return Approx.divApprox(a, b, ftz);
-            case Op.A_DIV_FULL: return Approx.divFull(a, b, ftz);
-            case Op.A_SQRT: return Approx.sqrt(a, ftz);
-            case Op.A_RSQRT: return Approx.rsqrt(a, ftz);
-            case Op.A_SIN: return Approx.sin(a, ftz);
-            case Op.A_COS: return Approx.cos(a, ftz);
-            case Op.A_LG2: return Approx.lg2(a, ftz);
-            case Op.A_EX2: return Approx.ex2(a, ftz);
-            default: return Approx.tanh(a);
+            case Op.A_RCP:
+                return Approx.rcp(a, ftz);
+            case Op.A_DIV:
+                return Approx.divApprox(a, b, ftz);
+            case Op.A_DIV_FULL:
+                return Approx.divFull(a, b, ftz);
+            case Op.A_SQRT:
+                return Approx.sqrt(a, ftz);
+            case Op.A_RSQRT:
+                return Approx.rsqrt(a, ftz);
+            case Op.A_SIN:
+                return Approx.sin(a, ftz);
+            case Op.A_COS:
+                return Approx.cos(a, ftz);
+            case Op.A_LG2:
+                return Approx.lg2(a, ftz);
+            case Op.A_EX2:
+                return Approx.ex2(a, ftz);
+            default:
+                return Approx.tanh(a);
         }
     }
 
     /** Binary64 versions: the exact functions for reference mode, and the f64 approximations (rcp/rsqrt). */
     private static double approx64(int code, double a) {
         switch (code) {
-            case Op.A_RCP: return 1.0 / a;
-            case Op.A_SQRT: return Math.sqrt(a);
-            case Op.A_RSQRT: return 1.0 / Math.sqrt(a);
-            case Op.A_SIN: return Math.sin(a);
-            case Op.A_COS: return Math.cos(a);
-            case Op.A_LG2: return Math.log(a) / Math.log(2.0);
-            case Op.A_EX2: return Math.pow(2.0, a);
-            default: return Math.tanh(a);
+            case Op.A_RCP:
+                return 1.0 / a;
+            case Op.A_SQRT:
+                return Math.sqrt(a);
+            case Op.A_RSQRT:
+                return 1.0 / Math.sqrt(a);
+            case Op.A_SIN:
+                return Math.sin(a);
+            case Op.A_COS:
+                return Math.cos(a);
+            case Op.A_LG2:
+                return Math.log(a) / Math.log(2.0);
+            case Op.A_EX2:
+                return Math.pow(2.0, a);
+            default:
+                return Math.tanh(a);
         }
     }
 
@@ -438,15 +562,35 @@ public final class Interpreter {
                 else if (kind == Op.K_F64) nv = db(dd(old) + dd(b));
                 else nv = old + b;
                 break;
-            case 1: nv = cmpI(2, old, b, kind) ? old : b; break;
-            case 2: nv = cmpI(4, old, b, kind) ? old : b; break;
-            case 3: nv = Long.compareUnsigned(old & 0xFFFFFFFFL, b & 0xFFFFFFFFL) >= 0 ? 0 : old + 1; break;
-            case 4: nv = (old & 0xFFFFFFFFL) == 0 || Long.compareUnsigned(old & 0xFFFFFFFFL, b & 0xFFFFFFFFL) > 0 ? b : old - 1; break;
-            case 5: nv = b; break;
-            case 6: nv = Op.ext(old, kind) == Op.ext(b, kind) ? R[p.c[pc]] : old; break;
-            case 7: nv = old & b; break;
-            case 8: nv = old | b; break;
-            default: nv = old ^ b; break;
+            case 1:
+                nv = cmpI(2, old, b, kind) ? old : b;
+                break;
+            case 2:
+                nv = cmpI(4, old, b, kind) ? old : b;
+                break;
+            case 3:
+                nv = Long.compareUnsigned(old & 0xFFFFFFFFL, b & 0xFFFFFFFFL) >= 0 ? 0 : old + 1;
+                break;
+            case 4:
+                nv = (old & 0xFFFFFFFFL) == 0 || Long.compareUnsigned(old & 0xFFFFFFFFL, b & 0xFFFFFFFFL) > 0
+                        ? b
+                        : old - 1;
+                break;
+            case 5:
+                nv = b;
+                break;
+            case 6:
+                nv = Op.ext(old, kind) == Op.ext(b, kind) ? R[p.c[pc]] : old;
+                break;
+            case 7:
+                nv = old & b;
+                break;
+            case 8:
+                nv = old | b;
+                break;
+            default:
+                nv = old ^ b;
+                break;
         }
         s.store(i, size, nv);
         return old;
@@ -482,8 +626,11 @@ public final class Interpreter {
                     if (v != (g > 0)) continue;
                 }
                 switch (op[i]) {
-                    case Op.NOP: break;
-                    case Op.MOV: R[D[i]] = R[A[i]]; break;
+                    case Op.NOP:
+                        break;
+                    case Op.MOV:
+                        R[D[i]] = R[A[i]];
+                        break;
                     case Op.MOV_PACK: {
                         int[] v = p.v[i];
                         int w = Y[i];
@@ -499,20 +646,48 @@ public final class Interpreter {
                         for (int k = 0; k < v.length; k++) if (v[k] >= 0) R[v[k]] = (s >>> (w * k)) & m;
                         break;
                     }
-                    case Op.ADD_I: R[D[i]] = R[A[i]] + R[B[i]]; break;
-                    case Op.SUB_I: R[D[i]] = R[A[i]] - R[B[i]]; break;
-                    case Op.MUL_LO: R[D[i]] = R[A[i]] * R[B[i]]; break;
-                    case Op.MAD_LO: R[D[i]] = R[A[i]] * R[B[i]] + R[C[i]]; break;
-                    case Op.NEG_I: R[D[i]] = -R[A[i]]; break;
-                    case Op.AND: R[D[i]] = R[A[i]] & R[B[i]]; break;
-                    case Op.OR: R[D[i]] = R[A[i]] | R[B[i]]; break;
-                    case Op.XOR: R[D[i]] = R[A[i]] ^ R[B[i]]; break;
-                    case Op.NOT: R[D[i]] = ~R[A[i]]; break;
-                    case Op.CNOT: R[D[i]] = Op.ext(R[A[i]], Y[i]) == 0 ? 1 : 0; break;
-                    case Op.AND_PRED: R[D[i]] = R[A[i]] & R[B[i]]; break;
-                    case Op.OR_PRED: R[D[i]] = R[A[i]] | R[B[i]]; break;
-                    case Op.XOR_PRED: R[D[i]] = R[A[i]] ^ R[B[i]]; break;
-                    case Op.NOT_PRED: R[D[i]] = R[A[i]] ^ 1; break;
+                    case Op.ADD_I:
+                        R[D[i]] = R[A[i]] + R[B[i]];
+                        break;
+                    case Op.SUB_I:
+                        R[D[i]] = R[A[i]] - R[B[i]];
+                        break;
+                    case Op.MUL_LO:
+                        R[D[i]] = R[A[i]] * R[B[i]];
+                        break;
+                    case Op.MAD_LO:
+                        R[D[i]] = R[A[i]] * R[B[i]] + R[C[i]];
+                        break;
+                    case Op.NEG_I:
+                        R[D[i]] = -R[A[i]];
+                        break;
+                    case Op.AND:
+                        R[D[i]] = R[A[i]] & R[B[i]];
+                        break;
+                    case Op.OR:
+                        R[D[i]] = R[A[i]] | R[B[i]];
+                        break;
+                    case Op.XOR:
+                        R[D[i]] = R[A[i]] ^ R[B[i]];
+                        break;
+                    case Op.NOT:
+                        R[D[i]] = ~R[A[i]];
+                        break;
+                    case Op.CNOT:
+                        R[D[i]] = Op.ext(R[A[i]], Y[i]) == 0 ? 1 : 0;
+                        break;
+                    case Op.AND_PRED:
+                        R[D[i]] = R[A[i]] & R[B[i]];
+                        break;
+                    case Op.OR_PRED:
+                        R[D[i]] = R[A[i]] | R[B[i]];
+                        break;
+                    case Op.XOR_PRED:
+                        R[D[i]] = R[A[i]] ^ R[B[i]];
+                        break;
+                    case Op.NOT_PRED:
+                        R[D[i]] = R[A[i]] ^ 1;
+                        break;
                     case Op.SHL: {
                         long n = R[B[i]] & 0xFFFFFFFFL;
                         R[D[i]] = n >= Y[i] ? 0 : R[A[i]] << n;
@@ -527,18 +702,36 @@ public final class Interpreter {
                     case Op.SHR_S: {
                         long n = R[B[i]] & 0xFFFFFFFFL;
                         int w = Y[i];
-                        long v = w == 64 ? R[A[i]] : w == 32 ? (int) R[A[i]] : w == 16 ? (short) R[A[i]] : (byte) R[A[i]];
+                        long v = w == 64
+                                ? R[A[i]]
+                                : w == 32 ? (int) R[A[i]] : w == 16 ? (short) R[A[i]] : (byte) R[A[i]];
                         R[D[i]] = v >> Math.min(n, 63);
                         break;
                     }
-                    case Op.MUL_HI: R[D[i]] = mulHi(R[A[i]], R[B[i]], Y[i]); break;
-                    case Op.MAD_HI: R[D[i]] = mulHi(R[A[i]], R[B[i]], Y[i]) + R[C[i]]; break;
-                    case Op.MUL_WIDE: R[D[i]] = Op.ext(R[A[i]], Y[i]) * Op.ext(R[B[i]], Y[i]); break;
-                    case Op.MAD_WIDE: R[D[i]] = Op.ext(R[A[i]], Y[i]) * Op.ext(R[B[i]], Y[i]) + R[C[i]]; break;
-                    case Op.MUL24: R[D[i]] = ext24(R[A[i]], Y[i]) * ext24(R[B[i]], Y[i]); break;
-                    case Op.MAD24: R[D[i]] = ext24(R[A[i]], Y[i]) * ext24(R[B[i]], Y[i]) + R[C[i]]; break;
-                    case Op.DIV_I: R[D[i]] = divI(R[A[i]], R[B[i]], Y[i], false); break;
-                    case Op.REM_I: R[D[i]] = divI(R[A[i]], R[B[i]], Y[i], true); break;
+                    case Op.MUL_HI:
+                        R[D[i]] = mulHi(R[A[i]], R[B[i]], Y[i]);
+                        break;
+                    case Op.MAD_HI:
+                        R[D[i]] = mulHi(R[A[i]], R[B[i]], Y[i]) + R[C[i]];
+                        break;
+                    case Op.MUL_WIDE:
+                        R[D[i]] = Op.ext(R[A[i]], Y[i]) * Op.ext(R[B[i]], Y[i]);
+                        break;
+                    case Op.MAD_WIDE:
+                        R[D[i]] = Op.ext(R[A[i]], Y[i]) * Op.ext(R[B[i]], Y[i]) + R[C[i]];
+                        break;
+                    case Op.MUL24:
+                        R[D[i]] = ext24(R[A[i]], Y[i]) * ext24(R[B[i]], Y[i]);
+                        break;
+                    case Op.MAD24:
+                        R[D[i]] = ext24(R[A[i]], Y[i]) * ext24(R[B[i]], Y[i]) + R[C[i]];
+                        break;
+                    case Op.DIV_I:
+                        R[D[i]] = divI(R[A[i]], R[B[i]], Y[i], false);
+                        break;
+                    case Op.REM_I:
+                        R[D[i]] = divI(R[A[i]], R[B[i]], Y[i], true);
+                        break;
                     case Op.MIN_I: {
                         long a = R[A[i]], b = R[B[i]];
                         R[D[i]] = cmpI(2, a, b, Y[i]) ? Op.ext(a, Y[i]) : Op.ext(b, Y[i]);
@@ -549,10 +742,20 @@ public final class Interpreter {
                         R[D[i]] = cmpI(4, a, b, Y[i]) ? Op.ext(a, Y[i]) : Op.ext(b, Y[i]);
                         break;
                     }
-                    case Op.ABS_I: R[D[i]] = Math.abs(Op.ext(R[A[i]], Y[i] | 128)); break;
-                    case Op.POPC: R[D[i]] = Long.bitCount(R[A[i]] & mask(Y[i])); break;
-                    case Op.CLZ: R[D[i]] = Y[i] == 64 ? Long.numberOfLeadingZeros(R[A[i]]) : Integer.numberOfLeadingZeros((int) R[A[i]]); break;
-                    case Op.BREV: R[D[i]] = Y[i] == 64 ? Long.reverse(R[A[i]]) : Integer.reverse((int) R[A[i]]); break;
+                    case Op.ABS_I:
+                        R[D[i]] = Math.abs(Op.ext(R[A[i]], Y[i] | 128));
+                        break;
+                    case Op.POPC:
+                        R[D[i]] = Long.bitCount(R[A[i]] & mask(Y[i]));
+                        break;
+                    case Op.CLZ:
+                        R[D[i]] = Y[i] == 64
+                                ? Long.numberOfLeadingZeros(R[A[i]])
+                                : Integer.numberOfLeadingZeros((int) R[A[i]]);
+                        break;
+                    case Op.BREV:
+                        R[D[i]] = Y[i] == 64 ? Long.reverse(R[A[i]]) : Integer.reverse((int) R[A[i]]);
+                        break;
                     case Op.BFIND: {
                         int k = Y[i], w = Op.width(k);
                         long v = Op.ext(R[A[i]], k);
@@ -562,7 +765,9 @@ public final class Interpreter {
                         R[D[i]] = pos < 0 ? 0xFFFFFFFFL : pos;
                         break;
                     }
-                    case Op.BFE: R[D[i]] = bfe(R[A[i]], (int) (R[B[i]] & 0xFF), (int) (R[C[i]] & 0xFF), Y[i]); break;
+                    case Op.BFE:
+                        R[D[i]] = bfe(R[A[i]], (int) (R[B[i]] & 0xFF), (int) (R[C[i]] & 0xFF), Y[i]);
+                        break;
                     case Op.BFI: {
                         int w = Y[i];
                         int pos = (int) (R[C[i]] & 0xFF), len = (int) (R[p.v[i][0]] & 0xFF);
@@ -575,7 +780,9 @@ public final class Interpreter {
                         R[D[i]] = base;
                         break;
                     }
-                    case Op.PRMT: R[D[i]] = prmt((int) R[A[i]], (int) R[B[i]], (int) R[C[i]]); break;
+                    case Op.PRMT:
+                        R[D[i]] = prmt((int) R[A[i]], (int) R[B[i]], (int) R[C[i]]);
+                        break;
                     case Op.LOP3: {
                         long a = R[A[i]], b = R[B[i]], c = R[C[i]], lut = X[i], r = 0;
                         if ((lut & 1) != 0) r |= ~a & ~b & ~c;
@@ -599,7 +806,9 @@ public final class Interpreter {
                         long carry;
                         if ((xm & 1) == 0) {
                             r = a + b + cin;
-                            carry = w == 64 ? (Long.compareUnsigned(r, a) < 0 || (cin != 0 && r == a) ? 1 : 0) : (r >>> w) & 1;
+                            carry = w == 64
+                                    ? (Long.compareUnsigned(r, a) < 0 || (cin != 0 && r == a) ? 1 : 0)
+                                    : (r >>> w) & 1;
                         } else { // a - b - borrow; carry flag holds the borrow
                             r = a - b - cin;
                             carry = Long.compareUnsigned(a, b + cin) < 0 || (w == 64 && cin != 0 && b == -1L) ? 1 : 0;
@@ -635,41 +844,80 @@ public final class Interpreter {
                         int a = (int) R[A[i]], b = (int) R[B[i]];
                         boolean r;
                         switch ((int) X[i] & 0xFF) {
-                            case 0: r = a == b; break;
-                            case 1: r = a != b; break;
-                            case 2: r = a < b; break;
-                            case 3: r = a <= b; break;
-                            case 4: r = a > b; break;
-                            case 5: r = a >= b; break;
-                            default: r = cmpI((int) X[i] & 0xFF, a, b, Op.K_S32); break;
+                            case 0:
+                                r = a == b;
+                                break;
+                            case 1:
+                                r = a != b;
+                                break;
+                            case 2:
+                                r = a < b;
+                                break;
+                            case 3:
+                                r = a <= b;
+                                break;
+                            case 4:
+                                r = a > b;
+                                break;
+                            case 5:
+                                r = a >= b;
+                                break;
+                            default:
+                                r = cmpI((int) X[i] & 0xFF, a, b, Op.K_S32);
+                                break;
                         }
                         R[D[i]] = r ? 1 : 0;
                         break;
                     }
-                    case Op.SETP_I: setp(R, D[i], C[i], X[i], cmpI((int) X[i] & 0xFF, R[A[i]], R[B[i]], Y[i])); break;
+                    case Op.SETP_I:
+                        setp(R, D[i], C[i], X[i], cmpI((int) X[i] & 0xFF, R[A[i]], R[B[i]], Y[i]));
+                        break;
                     case Op.SETP_F32: {
                         float a = f(R[A[i]]), b = f(R[B[i]]);
-                        if (Y[i] != 0) { a = Fp32.ftz(a); b = Fp32.ftz(b); }
+                        if (Y[i] != 0) {
+                            a = Fp32.ftz(a);
+                            b = Fp32.ftz(b);
+                        }
                         setp(R, D[i], C[i], X[i], cmpF((int) X[i] & 0xFF, a, b));
                         break;
                     }
-                    case Op.SETP_F64: setp(R, D[i], C[i], X[i], cmpF((int) X[i] & 0xFF, dd(R[A[i]]), dd(R[B[i]]))); break;
-                    case Op.SELP: R[D[i]] = R[C[i]] != 0 ? R[A[i]] : R[B[i]]; break;
+                    case Op.SETP_F64:
+                        setp(R, D[i], C[i], X[i], cmpF((int) X[i] & 0xFF, dd(R[A[i]]), dd(R[B[i]])));
+                        break;
+                    case Op.SELP:
+                        R[D[i]] = R[C[i]] != 0 ? R[A[i]] : R[B[i]];
+                        break;
                     case Op.SLCT: {
                         long c = R[C[i]];
                         boolean ge = Y[i] == Op.K_F32 ? (X[i] != 0 ? Fp32.ftz(f(c)) : f(c)) >= 0 : (int) c >= 0;
                         R[D[i]] = ge ? R[A[i]] : R[B[i]];
                         break;
                     }
-                    case Op.TESTP_F32: R[D[i]] = testp((int) X[i], f(R[A[i]]), false) ? 1 : 0; break;
-                    case Op.TESTP_F64: R[D[i]] = testp((int) X[i], dd(R[A[i]]), Y[i] == 0) ? 1 : 0; break;
-                    // ---- f32
-                    case Op.ADD_F32: R[D[i]] = fb(f(R[A[i]]) + f(R[B[i]])); break;
-                    case Op.SUB_F32: R[D[i]] = fb(f(R[A[i]]) - f(R[B[i]])); break;
-                    case Op.MUL_F32: R[D[i]] = fb(f(R[A[i]]) * f(R[B[i]])); break;
-                    case Op.FMA_F32: R[D[i]] = fb(Math.fma(f(R[A[i]]), f(R[B[i]]), f(R[C[i]]))); break;
-                    case Op.DIV_F32: R[D[i]] = fb(f(R[A[i]]) / f(R[B[i]])); break;
-                    case Op.SQRT_F32: R[D[i]] = fb((float) Math.sqrt(f(R[A[i]]))); break;
+                    case Op.TESTP_F32:
+                        R[D[i]] = testp((int) X[i], f(R[A[i]]), false) ? 1 : 0;
+                        break;
+                    case Op.TESTP_F64:
+                        R[D[i]] = testp((int) X[i], dd(R[A[i]]), Y[i] == 0) ? 1 : 0;
+                        break;
+                        // ---- f32
+                    case Op.ADD_F32:
+                        R[D[i]] = fb(f(R[A[i]]) + f(R[B[i]]));
+                        break;
+                    case Op.SUB_F32:
+                        R[D[i]] = fb(f(R[A[i]]) - f(R[B[i]]));
+                        break;
+                    case Op.MUL_F32:
+                        R[D[i]] = fb(f(R[A[i]]) * f(R[B[i]]));
+                        break;
+                    case Op.FMA_F32:
+                        R[D[i]] = fb(Math.fma(f(R[A[i]]), f(R[B[i]]), f(R[C[i]])));
+                        break;
+                    case Op.DIV_F32:
+                        R[D[i]] = fb(f(R[A[i]]) / f(R[B[i]]));
+                        break;
+                    case Op.SQRT_F32:
+                        R[D[i]] = fb((float) Math.sqrt(f(R[A[i]])));
+                        break;
                     case Op.NEG_F32: {
                         float a = f(R[A[i]]);
                         R[D[i]] = Float.floatToRawIntBits(-(X[i] != 0 ? Fp32.ftz(a) : a));
@@ -680,63 +928,131 @@ public final class Interpreter {
                         R[D[i]] = Float.floatToRawIntBits(Math.abs(X[i] != 0 ? Fp32.ftz(a) : a));
                         break;
                     }
-                    case Op.MIN_F32: R[D[i]] = fb(Fp32.min(f(R[A[i]]), f(R[B[i]]), (X[i] & 1) != 0, (X[i] & 2) != 0)); break;
-                    case Op.MAX_F32: R[D[i]] = fb(Fp32.max(f(R[A[i]]), f(R[B[i]]), (X[i] & 1) != 0, (X[i] & 2) != 0)); break;
-                    case Op.COPYSIGN_F32: R[D[i]] = Float.floatToRawIntBits(Math.copySign(f(R[B[i]]), f(R[A[i]]))); break;
+                    case Op.MIN_F32:
+                        R[D[i]] = fb(Fp32.min(f(R[A[i]]), f(R[B[i]]), (X[i] & 1) != 0, (X[i] & 2) != 0));
+                        break;
+                    case Op.MAX_F32:
+                        R[D[i]] = fb(Fp32.max(f(R[A[i]]), f(R[B[i]]), (X[i] & 1) != 0, (X[i] & 2) != 0));
+                        break;
+                    case Op.COPYSIGN_F32:
+                        R[D[i]] = Float.floatToRawIntBits(Math.copySign(f(R[B[i]]), f(R[A[i]])));
+                        break;
                     case Op.F32_G: {
                         int m = (int) X[i];
                         Rounding r = RND[m & 3];
                         boolean ftz = (m & 4) != 0;
                         float a = f(R[A[i]]), b = f(R[B[i]]), v;
                         switch (Y[i]) {
-                            case Op.G_ADD: v = Fp32.add(a, b, r, ftz); break;
-                            case Op.G_SUB: v = Fp32.sub(a, b, r, ftz); break;
-                            case Op.G_MUL: v = Fp32.mul(a, b, r, ftz); break;
-                            case Op.G_FMA: v = Fp32.fma(a, b, f(R[C[i]]), r, ftz); break;
-                            case Op.G_DIV: v = Fp32.div(a, b, r, ftz); break;
-                            case Op.G_SQRT: v = Fp32.sqrt(a, r, ftz); break;
-                            default: v = Fp32.rcp(a, r, ftz); break;
+                            case Op.G_ADD:
+                                v = Fp32.add(a, b, r, ftz);
+                                break;
+                            case Op.G_SUB:
+                                v = Fp32.sub(a, b, r, ftz);
+                                break;
+                            case Op.G_MUL:
+                                v = Fp32.mul(a, b, r, ftz);
+                                break;
+                            case Op.G_FMA:
+                                v = Fp32.fma(a, b, f(R[C[i]]), r, ftz);
+                                break;
+                            case Op.G_DIV:
+                                v = Fp32.div(a, b, r, ftz);
+                                break;
+                            case Op.G_SQRT:
+                                v = Fp32.sqrt(a, r, ftz);
+                                break;
+                            default:
+                                v = Fp32.rcp(a, r, ftz);
+                                break;
                         }
                         if ((m & 8) != 0) v = Fp32.sat(v);
                         R[D[i]] = fb(v);
                         break;
                     }
-                    case Op.F32_APPROX: R[D[i]] = fb(approx32(Y[i], f(R[A[i]]), f(R[B[i]]), X[i] != 0)); break;
-                    // ---- f64
-                    case Op.ADD_F64: R[D[i]] = db(dd(R[A[i]]) + dd(R[B[i]])); break;
-                    case Op.SUB_F64: R[D[i]] = db(dd(R[A[i]]) - dd(R[B[i]])); break;
-                    case Op.MUL_F64: R[D[i]] = db(dd(R[A[i]]) * dd(R[B[i]])); break;
-                    case Op.FMA_F64: R[D[i]] = db(Math.fma(dd(R[A[i]]), dd(R[B[i]]), dd(R[C[i]]))); break;
-                    case Op.DIV_F64: R[D[i]] = db(dd(R[A[i]]) / dd(R[B[i]])); break;
-                    case Op.SQRT_F64: R[D[i]] = db(Math.sqrt(dd(R[A[i]]))); break;
-                    case Op.NEG_F64: R[D[i]] = R[A[i]] ^ Long.MIN_VALUE; break;
-                    case Op.ABS_F64: R[D[i]] = R[A[i]] & Long.MAX_VALUE; break;
-                    case Op.MIN_F64: R[D[i]] = db(Fp64.min(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0)); break;
-                    case Op.MAX_F64: R[D[i]] = db(Fp64.max(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0)); break;
-                    case Op.COPYSIGN_F64: R[D[i]] = db(Math.copySign(dd(R[B[i]]), dd(R[A[i]]))); break;
+                    case Op.F32_APPROX:
+                        R[D[i]] = fb(approx32(Y[i], f(R[A[i]]), f(R[B[i]]), X[i] != 0));
+                        break;
+                        // ---- f64
+                    case Op.ADD_F64:
+                        R[D[i]] = db(dd(R[A[i]]) + dd(R[B[i]]));
+                        break;
+                    case Op.SUB_F64:
+                        R[D[i]] = db(dd(R[A[i]]) - dd(R[B[i]]));
+                        break;
+                    case Op.MUL_F64:
+                        R[D[i]] = db(dd(R[A[i]]) * dd(R[B[i]]));
+                        break;
+                    case Op.FMA_F64:
+                        R[D[i]] = db(Math.fma(dd(R[A[i]]), dd(R[B[i]]), dd(R[C[i]])));
+                        break;
+                    case Op.DIV_F64:
+                        R[D[i]] = db(dd(R[A[i]]) / dd(R[B[i]]));
+                        break;
+                    case Op.SQRT_F64:
+                        R[D[i]] = db(Math.sqrt(dd(R[A[i]])));
+                        break;
+                    case Op.NEG_F64:
+                        R[D[i]] = R[A[i]] ^ Long.MIN_VALUE;
+                        break;
+                    case Op.ABS_F64:
+                        R[D[i]] = R[A[i]] & Long.MAX_VALUE;
+                        break;
+                    case Op.MIN_F64:
+                        R[D[i]] = db(Fp64.min(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0));
+                        break;
+                    case Op.MAX_F64:
+                        R[D[i]] = db(Fp64.max(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0));
+                        break;
+                    case Op.COPYSIGN_F64:
+                        R[D[i]] = db(Math.copySign(dd(R[B[i]]), dd(R[A[i]])));
+                        break;
                     case Op.F64_G: {
                         int m = (int) X[i];
                         Rounding r = RND[m & 3];
                         double a = dd(R[A[i]]), b = dd(R[B[i]]), v;
                         switch (Y[i]) {
-                            case Op.G_ADD: v = Fp64.add(a, b, r); break;
-                            case Op.G_SUB: v = Fp64.sub(a, b, r); break;
-                            case Op.G_MUL: v = Fp64.mul(a, b, r); break;
-                            case Op.G_FMA: v = Fp64.fma(a, b, dd(R[C[i]]), r); break;
-                            case Op.G_DIV: v = Fp64.div(a, b, r); break;
-                            case Op.G_SQRT: v = Fp64.sqrt(a, r); break;
-                            default: v = Fp64.rcp(a, r); break;
+                            case Op.G_ADD:
+                                v = Fp64.add(a, b, r);
+                                break;
+                            case Op.G_SUB:
+                                v = Fp64.sub(a, b, r);
+                                break;
+                            case Op.G_MUL:
+                                v = Fp64.mul(a, b, r);
+                                break;
+                            case Op.G_FMA:
+                                v = Fp64.fma(a, b, dd(R[C[i]]), r);
+                                break;
+                            case Op.G_DIV:
+                                v = Fp64.div(a, b, r);
+                                break;
+                            case Op.G_SQRT:
+                                v = Fp64.sqrt(a, r);
+                                break;
+                            default:
+                                v = Fp64.rcp(a, r);
+                                break;
                         }
                         if ((m & 8) != 0) v = Fp64.sat(v);
                         R[D[i]] = db(v);
                         break;
                     }
-                    case Op.F64_APPROX: R[D[i]] = db(approx64(Y[i], dd(R[A[i]]))); break;
-                    case Op.CVT: R[D[i]] = cvt(R[A[i]], X[i], Y[i]); break;
-                    case Op.WIDEN: R[D[i]] = db(f(R[A[i]])); break;
-                    case Op.NARROW: R[D[i]] = fb((float) dd(R[A[i]])); break;
-                    // ---- memory
-                    case Op.LD_G32: R[D[i]] = (int) Space.I32.get(gm, global.check(R[A[i]] + X[i] - GLOBAL_BASE, 4)); break;
+                    case Op.F64_APPROX:
+                        R[D[i]] = db(approx64(Y[i], dd(R[A[i]])));
+                        break;
+                    case Op.CVT:
+                        R[D[i]] = cvt(R[A[i]], X[i], Y[i]);
+                        break;
+                    case Op.WIDEN:
+                        R[D[i]] = db(f(R[A[i]]));
+                        break;
+                    case Op.NARROW:
+                        R[D[i]] = fb((float) dd(R[A[i]]));
+                        break;
+                        // ---- memory
+                    case Op.LD_G32:
+                        R[D[i]] = (int) Space.I32.get(gm, global.check(R[A[i]] + X[i] - GLOBAL_BASE, 4));
+                        break;
                     case Op.ST_G32: {
                         int ix = global.check(R[A[i]] + X[i] - GLOBAL_BASE, 4);
                         Space.I32.set(gm, ix, (int) R[B[i]]);
@@ -768,8 +1084,10 @@ public final class Interpreter {
                         if (D[i] >= 0) R[D[i]] = old;
                         break;
                     }
-                    // ---- control
-                    case Op.BRA: pc = Y[i]; break;
+                        // ---- control
+                    case Op.BRA:
+                        pc = Y[i];
+                        break;
                     case Op.CALL: {
                         int[] site = p.callSites[Y[i]];
                         if (t.sp >= t.stack.length) throw new KernelFault("call depth above " + p.maxCallDepth);
@@ -780,33 +1098,65 @@ public final class Interpreter {
                         break;
                     }
                     case Op.RET: {
-                        if (t.sp == 0) { t.pc = pc; return S_EXIT; }
+                        if (t.sp == 0) {
+                            t.pc = pc;
+                            return S_EXIT;
+                        }
                         int siteIx = t.stack[--t.sp];
                         pc = t.stack[--t.sp];
                         int[] site = p.callSites[siteIx];
                         copyParams(t, site, 2 + 3 * site[1]);
                         break;
                     }
-                    case Op.EXIT: t.pc = pc; return S_EXIT;
-                    case Op.BAR: t.pc = pc; return S_BAR;
-                    case Op.WARPSYNC: case Op.SHFL: case Op.VOTE: case Op.ACTIVEMASK:
+                    case Op.EXIT:
+                        t.pc = pc;
+                        return S_EXIT;
+                    case Op.BAR:
+                        t.pc = pc;
+                        return S_BAR;
+                    case Op.WARPSYNC:
+                    case Op.SHFL:
+                    case Op.VOTE:
+                    case Op.ACTIVEMASK:
                         t.pc = i; // executed by the scheduler for the whole warp
                         return S_WARP;
-                    case Op.TRAP: throw new KernelFault("trap");
-                    // ---- reference mode: binary64 registers carried as double-double
-                    case Op.ADD_DD: dd(R, L, D[i], ddv(R, L, A[i]).add(ddv(R, L, B[i]))); break;
-                    case Op.SUB_DD: dd(R, L, D[i], ddv(R, L, A[i]).sub(ddv(R, L, B[i]))); break;
-                    case Op.MUL_DD: dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i]))); break;
-                    case Op.FMA_DD: dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])).add(ddv(R, L, C[i]))); break;
-                    case Op.DIV_DD: dd(R, L, D[i], ddv(R, L, A[i]).div(ddv(R, L, B[i]))); break;
-                    case Op.SQRT_DD: dd(R, L, D[i], ddv(R, L, A[i]).sqrt()); break;
-                    case Op.NEG_DD: dd(R, L, D[i], ddv(R, L, A[i]).negate()); break;
+                    case Op.TRAP:
+                        throw new KernelFault("trap");
+                        // ---- reference mode: binary64 registers carried as double-double
+                    case Op.ADD_DD:
+                        dd(R, L, D[i], ddv(R, L, A[i]).add(ddv(R, L, B[i])));
+                        break;
+                    case Op.SUB_DD:
+                        dd(R, L, D[i], ddv(R, L, A[i]).sub(ddv(R, L, B[i])));
+                        break;
+                    case Op.MUL_DD:
+                        dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])));
+                        break;
+                    case Op.FMA_DD:
+                        dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])).add(ddv(R, L, C[i])));
+                        break;
+                    case Op.DIV_DD:
+                        dd(R, L, D[i], ddv(R, L, A[i]).div(ddv(R, L, B[i])));
+                        break;
+                    case Op.SQRT_DD:
+                        dd(R, L, D[i], ddv(R, L, A[i]).sqrt());
+                        break;
+                    case Op.NEG_DD:
+                        dd(R, L, D[i], ddv(R, L, A[i]).negate());
+                        break;
                     case Op.ABS_DD: {
                         DoubleDouble v = ddv(R, L, A[i]);
-                        dd(R, L, D[i], v.hi < 0 || (v.hi == 0 && Double.doubleToRawLongBits(v.hi) < 0) ? v.negate() : v);
+                        dd(
+                                R,
+                                L,
+                                D[i],
+                                v.hi < 0 || (v.hi == 0 && Double.doubleToRawLongBits(v.hi) < 0) ? v.negate() : v);
                         break;
                     }
-                    case Op.MOV_DD: R[D[i]] = R[A[i]]; L[D[i]] = L[A[i]]; break;
+                    case Op.MOV_DD:
+                        R[D[i]] = R[A[i]];
+                        L[D[i]] = L[A[i]];
+                        break;
                     case Op.SELP_DD: {
                         int src = R[C[i]] != 0 ? A[i] : B[i];
                         R[D[i]] = R[src];
@@ -824,17 +1174,23 @@ public final class Interpreter {
                         rs.storeDD(ix, R[B[i]], L[B[i]]);
                         break;
                     }
-                    case Op.ZERO_LO: L[D[i]] = 0; break;
-                    default: throw new KernelFault("bad opcode " + op[i]);
+                    case Op.ZERO_LO:
+                        L[D[i]] = 0;
+                        break;
+                    default:
+                        throw new KernelFault("bad opcode " + op[i]);
                 }
-                if (count > budget) throw new KernelFault("instruction limit of " + limit + " per launch reached (runaway loop?)");
+                if (count > budget)
+                    throw new KernelFault("instruction limit of " + limit + " per launch reached (runaway loop?)");
             }
         } catch (KernelFault e) {
             throw KernelFault.at(e.what(), e.outOfBounds, where(t, i));
         } catch (MemoryFault e) {
             throw KernelFault.at(e.getMessage(), true, where(t, i));
         } catch (RuntimeException e) {
-            String what = e instanceof IndexOutOfBoundsException ? "out-of-bounds memory access (" + e.getMessage() + ")" : e.toString();
+            String what = e instanceof IndexOutOfBoundsException
+                    ? "out-of-bounds memory access (" + e.getMessage() + ")"
+                    : e.toString();
             throw KernelFault.at(what, e instanceof IndexOutOfBoundsException, where(t, i));
         } finally {
             executed += count;
@@ -843,9 +1199,12 @@ public final class Interpreter {
 
     private KernelFault.Where where(Thread t, int pc) {
         long[] R = t.R;
-        return new KernelFault.Where(new int[] {(int) R[Program.R_TID], (int) R[Program.R_TID + 1], (int) R[Program.R_TID + 2]},
+        return new KernelFault.Where(
+                new int[] {(int) R[Program.R_TID], (int) R[Program.R_TID + 1], (int) R[Program.R_TID + 2]},
                 new int[] {(int) R[Program.R_CTAID], (int) R[Program.R_CTAID + 1], (int) R[Program.R_CTAID + 2]},
-                p.line[pc], p.src == null ? null : p.src[pc], p.text[pc]);
+                p.line[pc],
+                p.src == null ? null : p.src[pc],
+                p.text[pc]);
     }
 
     private static DoubleDouble ddv(long[] R, double[] L, int s) {
@@ -865,7 +1224,10 @@ public final class Interpreter {
 
     private static long mulHi(long a, long b, int kind) {
         int w = Op.width(kind);
-        if (w == 64) return Op.signed(kind) ? Math.multiplyHigh(a, b) : Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
+        if (w == 64)
+            return Op.signed(kind)
+                    ? Math.multiplyHigh(a, b)
+                    : Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
         long r = Op.ext(a, kind) * Op.ext(b, kind);
         return r >> w;
     }
@@ -873,7 +1235,8 @@ public final class Interpreter {
     private static long divI(long a, long b, int kind, boolean rem) {
         long x = Op.ext(a, kind), y = Op.ext(b, kind);
         if (y == 0) return rem ? x : -1L; // unspecified in PTX; hardware-like all ones
-        if (Op.width(kind) == 64 && !Op.signed(kind)) return rem ? Long.remainderUnsigned(x, y) : Long.divideUnsigned(x, y);
+        if (Op.width(kind) == 64 && !Op.signed(kind))
+            return rem ? Long.remainderUnsigned(x, y) : Long.divideUnsigned(x, y);
         if (Op.signed(kind) && y == -1) return rem ? 0 : -x;
         return rem ? x % y : x / y;
     }
@@ -907,12 +1270,18 @@ public final class Interpreter {
     private static boolean testp(int code, double v, boolean f64) {
         double min = f64 ? Double.MIN_NORMAL : Float.MIN_NORMAL;
         switch (code) {
-            case 0: return !Double.isNaN(v) && !Double.isInfinite(v);
-            case 1: return Double.isInfinite(v);
-            case 2: return !Double.isNaN(v);
-            case 3: return Double.isNaN(v);
-            case 4: return !Double.isNaN(v) && !Double.isInfinite(v) && Math.abs(v) >= min;
-            default: return v != 0 && Math.abs(v) < min;
+            case 0:
+                return !Double.isNaN(v) && !Double.isInfinite(v);
+            case 1:
+                return Double.isInfinite(v);
+            case 2:
+                return !Double.isNaN(v);
+            case 3:
+                return Double.isNaN(v);
+            case 4:
+                return !Double.isNaN(v) && !Double.isInfinite(v) && Math.abs(v) >= min;
+            default:
+                return v != 0 && Math.abs(v) < min;
         }
     }
 }

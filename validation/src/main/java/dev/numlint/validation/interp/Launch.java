@@ -24,6 +24,7 @@ public final class Launch {
      * the next buffer), see {@link Space#check}.
      */
     public static final int GAP = 256;
+
     private final List<String> names = new ArrayList<>();
 
     public Launch(Program p) {
@@ -55,11 +56,20 @@ public final class Launch {
         Program.Param pr = p.params.get(i);
         ByteBuffer b = ByteBuffer.wrap(params).order(ByteOrder.LITTLE_ENDIAN);
         switch (pr.size) {
-            case 1: b.put(pr.offset, (byte) bits); break;
-            case 2: b.putShort(pr.offset, (short) bits); break;
-            case 4: b.putInt(pr.offset, (int) bits); break;
-            case 8: b.putLong(pr.offset, bits); break;
-            default: throw new IllegalArgumentException("parameter " + pr + " of " + pr.size + " bytes");
+            case 1:
+                b.put(pr.offset, (byte) bits);
+                break;
+            case 2:
+                b.putShort(pr.offset, (short) bits);
+                break;
+            case 4:
+                b.putInt(pr.offset, (int) bits);
+                break;
+            case 8:
+                b.putLong(pr.offset, bits);
+                break;
+            default:
+                throw new IllegalArgumentException("parameter " + pr + " of " + pr.size + " bytes");
         }
     }
 

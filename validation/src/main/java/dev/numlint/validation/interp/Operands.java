@@ -7,15 +7,20 @@ final class Operands {
     static boolean isLiteral(String t) {
         if (t.isEmpty()) return false;
         char c = t.charAt(0);
-        return Character.isDigit(c) || c == '-' || c == '+' || (c == '.' && t.length() > 1 && Character.isDigit(t.charAt(1)));
+        return Character.isDigit(c)
+                || c == '-'
+                || c == '+'
+                || (c == '.' && t.length() > 1 && Character.isDigit(t.charAt(1)));
     }
 
     /** The bit pattern of a literal used as an operand of the given instruction type. */
     static long literalBits(String v, String type) {
         String t = v.trim();
         boolean neg = false;
-        if (t.startsWith("-")) { neg = true; t = t.substring(1).trim(); }
-        else if (t.startsWith("+")) t = t.substring(1).trim();
+        if (t.startsWith("-")) {
+            neg = true;
+            t = t.substring(1).trim();
+        } else if (t.startsWith("+")) t = t.substring(1).trim();
         String lower = t.toLowerCase();
         boolean floatType = type.equals("f32") || type.equals("f64");
         if (lower.startsWith("0f") && t.length() == 10) {
@@ -26,9 +31,12 @@ final class Operands {
         if (lower.startsWith("0d") && t.length() == 18) {
             double d = Double.longBitsToDouble(Long.parseUnsignedLong(t.substring(2), 16));
             if (neg) d = -d;
-            return type.equals("f32") ? Float.floatToRawIntBits((float) d) & 0xFFFFFFFFL : Double.doubleToRawLongBits(d);
+            return type.equals("f32")
+                    ? Float.floatToRawIntBits((float) d) & 0xFFFFFFFFL
+                    : Double.doubleToRawLongBits(d);
         }
-        boolean isFloatText = !lower.startsWith("0x") && (lower.contains(".") || lower.contains("e")) && !lower.startsWith("0b");
+        boolean isFloatText =
+                !lower.startsWith("0x") && (lower.contains(".") || lower.contains("e")) && !lower.startsWith("0b");
         if (isFloatText) {
             double d = Double.parseDouble(t);
             if (neg) d = -d;
@@ -44,7 +52,9 @@ final class Operands {
         else x = Long.parseUnsignedLong(lower);
         if (neg) x = -x;
         if (floatType) { // an integer literal used as a float operand
-            return type.equals("f32") ? Float.floatToRawIntBits((float) x) & 0xFFFFFFFFL : Double.doubleToRawLongBits((double) x);
+            return type.equals("f32")
+                    ? Float.floatToRawIntBits((float) x) & 0xFFFFFFFFL
+                    : Double.doubleToRawLongBits((double) x);
         }
         return x;
     }

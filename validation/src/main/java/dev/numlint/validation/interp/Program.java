@@ -8,9 +8,22 @@ import java.util.Set;
 /** A kernel pre-decoded for the {@link Interpreter}: flat instruction arrays, register file template, layout. */
 public final class Program {
     /** Fixed register slots for special registers, set per thread/block. */
-    static final int R_TID = 0, R_NTID = 3, R_CTAID = 6, R_NCTAID = 9, R_LANEID = 12, R_WARPID = 13, R_NWARPID = 14,
-            R_LANEMASK_EQ = 15, R_LANEMASK_LT = 16, R_LANEMASK_LE = 17, R_LANEMASK_GT = 18, R_LANEMASK_GE = 19,
-            R_ZERO = 20, R_CARRY = 21, R_SMID = 22, N_FIXED = 24;
+    static final int R_TID = 0,
+            R_NTID = 3,
+            R_CTAID = 6,
+            R_NCTAID = 9,
+            R_LANEID = 12,
+            R_WARPID = 13,
+            R_NWARPID = 14,
+            R_LANEMASK_EQ = 15,
+            R_LANEMASK_LT = 16,
+            R_LANEMASK_LE = 17,
+            R_LANEMASK_GT = 18,
+            R_LANEMASK_GE = 19,
+            R_ZERO = 20,
+            R_CARRY = 21,
+            R_SMID = 22,
+            N_FIXED = 24;
 
     public final String kernel;
     public final boolean reference;
@@ -22,6 +35,7 @@ public final class Program {
     int[] line;
     /** Per instruction: the source position (file:line:column) from the PTX's .loc, or null. */
     String[] src;
+
     long[] regTemplate;
     int nRegs;
     boolean hasSync;
@@ -29,6 +43,7 @@ public final class Program {
     byte[] constInit, globalsInit;
     /** Per call site: {entryPc, nArgs, (src, dst, size)*, nRets, (src, dst, size)*}. */
     int[][] callSites;
+
     int maxCallDepth = 64;
     /** Kernel parameters in order. */
     public final List<Param> params = new ArrayList<>();

@@ -26,7 +26,10 @@ public final class PtxModelAdapter {
     public static PtxText.Module read(String ptx) {
         PtxReader.Result r = PtxReader.read(ptx);
         if (r.failed()) {
-            String first = r.problems().isEmpty() ? "unreadable" : "line " + r.problems().get(0).line() + ": " + r.problems().get(0).message();
+            String first = r.problems().isEmpty()
+                    ? "unreadable"
+                    : "line " + r.problems().get(0).line() + ": "
+                            + r.problems().get(0).message();
             throw new PtxText.PtxSyntaxException(first);
         }
         return from(r.module());
@@ -62,14 +65,22 @@ public final class PtxModelAdapter {
                 }
             }
             if (clobbered) continue;
-            out.put(add.ptxLine(), new PtxText.Fuse(mul.operand(1).toString(), mul.operand(2).toString(),
-                    add.operand(3 - fu.operand()).toString(), fu.negated(), fu.addendNegated(), mul.ptxLine()));
+            out.put(
+                    add.ptxLine(),
+                    new PtxText.Fuse(
+                            mul.operand(1).toString(),
+                            mul.operand(2).toString(),
+                            add.operand(3 - fu.operand()).toString(),
+                            fu.negated(),
+                            fu.addendNegated(),
+                            mul.ptxLine()));
         }
     }
 
     private static PtxText.Var var(Variable v) {
         int count = v.length() < 0 ? 0 : (int) v.length();
-        PtxText.Var r = new PtxText.Var(v.space(), v.type(), v.name(), count == 1 && v.init() == null ? 0 : count, v.align(), v.init());
+        PtxText.Var r = new PtxText.Var(
+                v.space(), v.type(), v.name(), count == 1 && v.init() == null ? 0 : count, v.align(), v.init());
         r.unsized = v.length() < 0;
         return r;
     }
@@ -131,9 +142,11 @@ public final class PtxModelAdapter {
         in.opcode = x.opcode();
         in.mods = new ArrayList<>(x.modifiers());
         for (Operand o : x.operands()) in.operands.add(o.toString());
-        in.text = x.text() == null ? x.opcode() : x.text().replaceAll("\\s+", " ").trim();
+        in.text =
+                x.text() == null ? x.opcode() : x.text().replaceAll("\\s+", " ").trim();
         in.line = x.ptxLine();
-        if (x.loc() != null && x.loc().userPos() != null && x.loc().userPos().line() > 0) in.src = x.loc().userPos().toString();
+        if (x.loc() != null && x.loc().userPos() != null && x.loc().userPos().line() > 0)
+            in.src = x.loc().userPos().toString();
         return in;
     }
 }

@@ -46,8 +46,7 @@ public final class PtxText {
      * One mul + add/sub pair that ptxas fuses: the add/sub at its line computes round(pa * pb + other) with the
      * product and/or the other operand negated.
      */
-    public record Fuse(String pa, String pb, String other, boolean negateProduct, boolean negateOther, int mulLine) {
-    }
+    public record Fuse(String pa, String pb, String other, boolean negateProduct, boolean negateOther, int mulLine) {}
 
     /** A variable declaration in some state space. */
     public static final class Var {

@@ -27,11 +27,13 @@ public final class Space {
     boolean[] allocated;
     /** Global memory: the allocations, for fault messages (start offset, length, what). */
     final java.util.List<long[]> allocations = new java.util.ArrayList<>();
+
     final java.util.List<String> allocationNames = new java.util.ArrayList<>();
     double[] shadow;
     boolean[] valid;
     /** Reference mode: low parts of double-double f64 values, at 8-byte granularity. */
     double[] lo8;
+
     boolean[] validLo;
 
     public Space(int size, boolean reference) {
@@ -86,18 +88,27 @@ public final class Space {
     /** Where offset lies relative to the allocations, e.g. "4 bytes past the end of buffer 1 (16384 bytes)". */
     String describe(long offset) {
         if (allocations.isEmpty()) {
-            return offset < 0 ? (-offset) + " bytes before the start of " + name + " memory (" + limit + " bytes)"
-                    : offset >= limit ? (offset - limit) + " bytes past the end of " + name + " memory (" + limit + " bytes)"
-                    : "offset " + offset + " of " + name + " memory (" + limit + " bytes)";
+            return offset < 0
+                    ? (-offset) + " bytes before the start of " + name + " memory (" + limit + " bytes)"
+                    : offset >= limit
+                            ? (offset - limit) + " bytes past the end of " + name + " memory (" + limit + " bytes)"
+                            : "offset " + offset + " of " + name + " memory (" + limit + " bytes)";
         }
         long best = Long.MAX_VALUE;
         String what = null;
         for (int k = 0; k < allocations.size(); k++) {
             long st = allocations.get(k)[0], len = allocations.get(k)[1];
-            if (offset >= st && offset < st + len) return "offset " + (offset - st) + " of " + allocationNames.get(k) + " (" + len + " bytes)";
+            if (offset >= st && offset < st + len)
+                return "offset " + (offset - st) + " of " + allocationNames.get(k) + " (" + len + " bytes)";
             long before = st - offset, after = offset - (st + len);
-            if (before > 0 && before < best) { best = before; what = before + " bytes before the start of " + allocationNames.get(k) + " (" + len + " bytes)"; }
-            if (after >= 0 && after < best) { best = after; what = after + " bytes past the end of " + allocationNames.get(k) + " (" + len + " bytes)"; }
+            if (before > 0 && before < best) {
+                best = before;
+                what = before + " bytes before the start of " + allocationNames.get(k) + " (" + len + " bytes)";
+            }
+            if (after >= 0 && after < best) {
+                best = after;
+                what = after + " bytes past the end of " + allocationNames.get(k) + " (" + len + " bytes)";
+            }
         }
         return what != null ? what : "outside every allocation";
     }
@@ -106,22 +117,40 @@ public final class Space {
     long load(long addr, int size, boolean signed) {
         int i = check(addr, size);
         switch (size) {
-            case 1: return signed ? mem[i] : mem[i] & 0xFFL;
-            case 2: { short s = (short) I16.get(mem, i); return signed ? s : s & 0xFFFFL; }
-            case 4: { int v = (int) I32.get(mem, i); return signed ? v : v & 0xFFFFFFFFL; }
-            case 8: return (long) I64.get(mem, i);
-            default: throw new IllegalArgumentException("size " + size);
+            case 1:
+                return signed ? mem[i] : mem[i] & 0xFFL;
+            case 2: {
+                short s = (short) I16.get(mem, i);
+                return signed ? s : s & 0xFFFFL;
+            }
+            case 4: {
+                int v = (int) I32.get(mem, i);
+                return signed ? v : v & 0xFFFFFFFFL;
+            }
+            case 8:
+                return (long) I64.get(mem, i);
+            default:
+                throw new IllegalArgumentException("size " + size);
         }
     }
 
     void store(long addr, int size, long v) {
         int i = check(addr, size);
         switch (size) {
-            case 1: mem[i] = (byte) v; break;
-            case 2: I16.set(mem, i, (short) v); break;
-            case 4: I32.set(mem, i, (int) v); break;
-            case 8: I64.set(mem, i, v); break;
-            default: throw new IllegalArgumentException("size " + size);
+            case 1:
+                mem[i] = (byte) v;
+                break;
+            case 2:
+                I16.set(mem, i, (short) v);
+                break;
+            case 4:
+                I32.set(mem, i, (int) v);
+                break;
+            case 8:
+                I64.set(mem, i, v);
+                break;
+            default:
+                throw new IllegalArgumentException("size " + size);
         }
         if (valid != null) invalidate(i, size);
     }

@@ -12,6 +12,7 @@ public final class Agreement {
     public long elementsDiffering;
     /** The first differing element: input set, parameter, index and both values (with their bit patterns). */
     public String firstDifference;
+
     public String note;
 
     public Agreement() {}

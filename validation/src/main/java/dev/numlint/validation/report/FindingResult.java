@@ -8,17 +8,30 @@ import java.util.Map;
  * The verdict for one hazard found in a kernel (a rule with its first evidence as the scan's PTX rules found it):
  * PTX line and instruction, source file, line and column, and the distribution of the ULP differences it causes.
  */
-@JsonPropertyOrder({"rule", "source", "sourceLine", "sourceColumn", "line", "evidence", "verdict", "elementsDiffering",
-        "ulpHistogram", "fusedInMachineCode", "machineCode"})
+@JsonPropertyOrder({
+    "rule",
+    "source",
+    "sourceLine",
+    "sourceColumn",
+    "line",
+    "evidence",
+    "verdict",
+    "elementsDiffering",
+    "ulpHistogram",
+    "fusedInMachineCode",
+    "machineCode"
+})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public final class FindingResult {
     public String rule;
     /** The source file of the evidence (from the PTX's .loc; the user's call site when inlined). */
     public String source;
+
     public Integer sourceLine;
     public Integer sourceColumn;
     /** PTX line of the evidence. */
     public Integer line;
+
     public String evidence;
     public Verdict verdict;
     public Long elementsDiffering;

@@ -6,13 +6,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The GPU's side of a kernel's validation: as-built against strict on the GPU, and GPU against the interpreter. */
-@JsonPropertyOrder({"elementsCompared", "elementsDiffering", "maxUlp", "meanUlp", "closerToReference", "attribution",
-        "strictAgreement", "asBuiltAgreement", "variantAgreement", "reason"})
+@JsonPropertyOrder({
+    "elementsCompared",
+    "elementsDiffering",
+    "maxUlp",
+    "meanUlp",
+    "closerToReference",
+    "attribution",
+    "strictAgreement",
+    "asBuiltAgreement",
+    "variantAgreement",
+    "reason"
+})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public final class GpuKernelResult {
     public long elementsCompared;
     /** Elements where the GPU's as-built output differs from the GPU's strict output. */
     public long elementsDiffering;
+
     public long maxUlp;
     public double meanUlp;
     public String closerToReference;

@@ -6,24 +6,45 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Validation of one kernel: the as-built build against the IEEE-strict build and the reference. */
-@JsonPropertyOrder({"file", "kernel", "executor", "verdict", "inputs", "elementsCompared", "elementsDiffering", "maxUlp",
-        "meanUlp", "closerToReference", "attribution", "gpu", "reason", "launch", "findings", "variants", "notes"})
+@JsonPropertyOrder({
+    "file",
+    "kernel",
+    "executor",
+    "verdict",
+    "inputs",
+    "elementsCompared",
+    "elementsDiffering",
+    "maxUlp",
+    "meanUlp",
+    "closerToReference",
+    "attribution",
+    "gpu",
+    "reason",
+    "launch",
+    "findings",
+    "variants",
+    "notes"
+})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public final class KernelResult {
     public String file;
     public String kernel;
     /** "cpu-interpreter" (or a GPU executor's name). */
     public String executor;
+
     public Verdict verdict;
     /** Number of input sets run. */
     public int inputs;
+
     public long elementsCompared;
     public long elementsDiffering;
     /** Largest ULP distance between as-built and strict outputs (NaN against a number counts as Long.MAX_VALUE). */
     public long maxUlp;
+
     public double meanUlp;
     /** "as-built", "strict" or "equal": which build's outputs are closer to the reference (mean absolute error). */
     public String closerToReference;
+
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public List<Attribution> attribution = new ArrayList<>();
     /** The GPU runs of the same variants on the same inputs (null when no GPU executor is active). */
@@ -38,6 +59,7 @@ public final class KernelResult {
     /** The launch spec the kernel ran with (for --write-spec; not part of the JSON report). */
     @com.fasterxml.jackson.annotation.JsonIgnore
     public dev.numlint.validation.input.KernelSpec spec;
+
     public List<FindingResult> findings = new ArrayList<>();
     public List<VariantError> variants = new ArrayList<>();
     /** Caveats, e.g. approximate instructions modelled from their documented definitions. */

@@ -31,8 +31,7 @@ import java.util.stream.Stream;
  * </ul>
  */
 public final class SassAnnotator {
-    private SassAnnotator() {
-    }
+    private SassAnnotator() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length == 3 && args[0].equals("prepare")) {
@@ -55,8 +54,10 @@ public final class SassAnnotator {
         Files.createDirectories(out);
         for (Path p : ptxFiles(cache)) {
             String name = p.getFileName().toString();
-            Files.writeString(out.resolve(name.replaceAll("\\.ptx$", ".loc.ptx")),
-                    LocRewriter.rewrite(Files.readString(p, StandardCharsets.UTF_8), name), StandardCharsets.UTF_8);
+            Files.writeString(
+                    out.resolve(name.replaceAll("\\.ptx$", ".loc.ptx")),
+                    LocRewriter.rewrite(Files.readString(p, StandardCharsets.UTF_8), name),
+                    StandardCharsets.UTF_8);
         }
     }
 
@@ -74,7 +75,8 @@ public final class SassAnnotator {
                 }
             }
             // the validator builds every variant with -lineinfo (Validator.compile); the cache key includes it
-            if (flags != null && !flags.contains("-lineinfo") && !flags.contains("--generate-line-info")) flags.add("-lineinfo");
+            if (flags != null && !flags.contains("-lineinfo") && !flags.contains("--generate-line-info"))
+                flags.add("-lineinfo");
             Path cu = root.resolve(k.path("file").asText());
             if (flags == null || !cu.toString().endsWith(".cu") || !Files.isRegularFile(cu)) continue;
             String key = VariantCache.key(cu, arch, flags);
@@ -88,11 +90,20 @@ public final class SassAnnotator {
                     continue;
                 }
                 SassListing sl = SassListing.parse(Files.readString(sp, StandardCharsets.UTF_8));
-                var at = sl.byLine(k.path("kernel").asText()).getOrDefault(f.get("line").asInt(), List.of());
+                var at = sl.byLine(k.path("kernel").asText())
+                        .getOrDefault(f.get("line").asInt(), List.of());
                 boolean fma = at.stream().anyMatch(s -> ContractionCheck.FMA.contains(s.baseOpcode()));
                 fo.put("fusedInMachineCode", fma);
-                fo.put("machineCode", at.isEmpty() ? "no machine instruction attributed to PTX line " + f.get("line").asInt()
-                        : String.join("; ", at.stream().map(SassListing.SassInstruction::text).toList()));
+                fo.put(
+                        "machineCode",
+                        at.isEmpty()
+                                ? "no machine instruction attributed to PTX line "
+                                        + f.get("line").asInt()
+                                : String.join(
+                                        "; ",
+                                        at.stream()
+                                                .map(SassListing.SassInstruction::text)
+                                                .toList()));
                 if (fma) fused++;
                 else notFused++;
             }
@@ -119,7 +130,9 @@ public final class SassAnnotator {
         }
         System.out.println("| contraction model vs SASS (" + files + " builds) | additions |");
         System.out.println("|---|---|");
-        System.out.printf("| fused in both | %d |%n| separate in both | %d |%n| model says fused, SASS has FADD | %d |%n"
-                + "| model says separate, SASS has FFMA | %d |%n| no FADD/FFMA attributed to the line | %d |%n", n[0], n[1], n[2], n[3], n[4]);
+        System.out.printf(
+                "| fused in both | %d |%n| separate in both | %d |%n| model says fused, SASS has FADD | %d |%n"
+                        + "| model says separate, SASS has FFMA | %d |%n| no FADD/FFMA attributed to the line | %d |%n",
+                n[0], n[1], n[2], n[3], n[4]);
     }
 }

@@ -18,18 +18,29 @@ public final class TextReportRenderer {
         StringBuilder b = new StringBuilder();
         if (!r.environment.isEmpty()) {
             b.append("environment:");
-            r.environment.forEach((key, v) -> b.append(' ').append(key).append('=').append(v).append(';'));
+            r.environment.forEach(
+                    (key, v) -> b.append(' ').append(key).append('=').append(v).append(';'));
             b.append('\n');
         }
         for (KernelResult k : r.kernels) {
             String simple = dev.numlint.ptx.Demangler.simpleName(k.kernel);
-            b.append(k.file).append(": ").append(simple.equals(k.kernel) ? k.kernel : simple + " (" + k.kernel + ")")
-                    .append(": ").append(k.verdict.text());
+            b.append(k.file)
+                    .append(": ")
+                    .append(simple.equals(k.kernel) ? k.kernel : simple + " (" + k.kernel + ")")
+                    .append(": ")
+                    .append(k.verdict.text());
             if (k.verdict != Verdict.NOT_RUNNABLE) {
-                b.append(String.format(Locale.ROOT, " (as-built vs IEEE-strict: %d of %d elements differ over %d input %s, max %s ulp, mean %.3g ulp",
-                        k.elementsDiffering, k.elementsCompared, k.inputs, k.inputs == 1 ? "set" : "sets",
-                        k.maxUlp == Long.MAX_VALUE ? "NaN-vs-number" : Long.toString(k.maxUlp), k.meanUlp));
-                if (k.closerToReference != null) b.append(", closer to reference: ").append(k.closerToReference);
+                b.append(String.format(
+                        Locale.ROOT,
+                        " (as-built vs IEEE-strict: %d of %d elements differ over %d input %s, max %s ulp, mean %.3g ulp",
+                        k.elementsDiffering,
+                        k.elementsCompared,
+                        k.inputs,
+                        k.inputs == 1 ? "set" : "sets",
+                        k.maxUlp == Long.MAX_VALUE ? "NaN-vs-number" : Long.toString(k.maxUlp),
+                        k.meanUlp));
+                if (k.closerToReference != null)
+                    b.append(", closer to reference: ").append(k.closerToReference);
                 b.append(")");
             }
             b.append('\n');
@@ -47,46 +58,87 @@ public final class TextReportRenderer {
                     if (f.sourceLine != null) b.append(':').append(f.sourceLine);
                     if (f.sourceColumn != null) b.append(':').append(f.sourceColumn);
                 }
-                if (f.elementsDiffering != null) b.append(" (").append(f.elementsDiffering).append(f.elementsDiffering == 1 ? " element)" : " elements)");
+                if (f.elementsDiffering != null)
+                    b.append(" (")
+                            .append(f.elementsDiffering)
+                            .append(f.elementsDiffering == 1 ? " element)" : " elements)");
                 if (f.evidence != null) b.append(": ").append(f.evidence);
                 if (f.line != null) b.append(" [ptx line ").append(f.line).append(']');
-                if (f.fusedInMachineCode != null) b.append(f.fusedInMachineCode ? " [fused in the SASS]" : " [not fused in the SASS]");
+                if (f.fusedInMachineCode != null)
+                    b.append(f.fusedInMachineCode ? " [fused in the SASS]" : " [not fused in the SASS]");
                 b.append('\n');
             }
             for (Attribution a : k.attribution) {
-                b.append("    ").append(a.variant).append(" (").append(a.rule).append(") removes ").append(a.elementsDiffering).append(" differing elements\n");
+                b.append("    ")
+                        .append(a.variant)
+                        .append(" (")
+                        .append(a.rule)
+                        .append(") removes ")
+                        .append(a.elementsDiffering)
+                        .append(" differing elements\n");
             }
             GpuKernelResult g = k.gpu;
             if (g != null && g.strictAgreement != null || g != null && g.asBuiltAgreement != null) {
-                b.append(String.format(Locale.ROOT, "    gpu: %d of %d elements differ between as-built and strict, max %s ulp%s%n",
-                        g.elementsDiffering, g.elementsCompared, g.maxUlp == Long.MAX_VALUE ? "NaN-vs-number" : Long.toString(g.maxUlp),
+                b.append(String.format(
+                        Locale.ROOT,
+                        "    gpu: %d of %d elements differ between as-built and strict, max %s ulp%s%n",
+                        g.elementsDiffering,
+                        g.elementsCompared,
+                        g.maxUlp == Long.MAX_VALUE ? "NaN-vs-number" : Long.toString(g.maxUlp),
                         g.closerToReference != null ? ", closer to reference: " + g.closerToReference : ""));
                 for (Attribution a : g.attribution) {
-                    b.append("    gpu: ").append(a.variant).append(" (").append(a.rule).append(") removes ").append(a.elementsDiffering).append(" differing elements\n");
+                    b.append("    gpu: ")
+                            .append(a.variant)
+                            .append(" (")
+                            .append(a.rule)
+                            .append(") removes ")
+                            .append(a.elementsDiffering)
+                            .append(" differing elements\n");
                 }
                 for (Agreement a : agreements(g)) {
-                    b.append(String.format(Locale.ROOT, "    gpu vs cpu-interpreter, %s: %d of %d elements differ (%s)%s%n", a.variant,
-                            a.elementsDiffering, a.elementsCompared, a.note, a.firstDifference != null ? "; first: " + a.firstDifference : ""));
+                    b.append(String.format(
+                            Locale.ROOT,
+                            "    gpu vs cpu-interpreter, %s: %d of %d elements differ (%s)%s%n",
+                            a.variant,
+                            a.elementsDiffering,
+                            a.elementsCompared,
+                            a.note,
+                            a.firstDifference != null ? "; first: " + a.firstDifference : ""));
                 }
             }
-            if (g != null && g.reason != null) b.append("    gpu: ").append(g.reason).append('\n');
+            if (g != null && g.reason != null)
+                b.append("    gpu: ").append(g.reason).append('\n');
             for (VariantError v : k.variants) {
                 b.append("    ").append(v.variant);
                 if (v.reason != null) b.append(": ").append(v.reason);
-                else b.append(String.format(Locale.ROOT, ": max abs error %s, max rel error %s vs reference",
-                        v.maxAbsError == null ? "undefined (NaN results)" : String.format(Locale.ROOT, "%.3g", v.maxAbsError),
-                        v.maxRelError == null ? (v.maxRelErrorNote != null ? v.maxRelErrorNote : "undefined")
-                                : String.format(Locale.ROOT, "%.3g", v.maxRelError)));
-                if (v.gpuMaxAbsError != null) b.append(String.format(Locale.ROOT, "; gpu max abs error %.3g", v.gpuMaxAbsError));
-                if (v.gpuKernelMillis != null) b.append(String.format(Locale.ROOT, "; gpu kernel %.4f ms (median)", v.gpuKernelMillis));
-                if (v.flags != null) b.append(" [").append(String.join(" ", v.flags)).append(']');
+                else
+                    b.append(String.format(
+                            Locale.ROOT,
+                            ": max abs error %s, max rel error %s vs reference",
+                            v.maxAbsError == null
+                                    ? "undefined (NaN results)"
+                                    : String.format(Locale.ROOT, "%.3g", v.maxAbsError),
+                            v.maxRelError == null
+                                    ? (v.maxRelErrorNote != null ? v.maxRelErrorNote : "undefined")
+                                    : String.format(Locale.ROOT, "%.3g", v.maxRelError)));
+                if (v.gpuMaxAbsError != null)
+                    b.append(String.format(Locale.ROOT, "; gpu max abs error %.3g", v.gpuMaxAbsError));
+                if (v.gpuKernelMillis != null)
+                    b.append(String.format(Locale.ROOT, "; gpu kernel %.4f ms (median)", v.gpuKernelMillis));
+                if (v.flags != null)
+                    b.append(" [").append(String.join(" ", v.flags)).append(']');
                 b.append('\n');
             }
             for (String n : k.notes) b.append("    note: ").append(n).append('\n');
         }
-        b.append(String.format(Locale.ROOT, "%d %s: %d confirmed, %d not observed, %d not runnable%n", r.kernels.size(),
+        b.append(String.format(
+                Locale.ROOT,
+                "%d %s: %d confirmed, %d not observed, %d not runnable%n",
+                r.kernels.size(),
                 r.kernels.size() == 1 ? "kernel" : "kernels",
-                r.count(Verdict.CONFIRMED), r.count(Verdict.NOT_OBSERVED), r.count(Verdict.NOT_RUNNABLE)));
+                r.count(Verdict.CONFIRMED),
+                r.count(Verdict.NOT_OBSERVED),
+                r.count(Verdict.NOT_RUNNABLE)));
         return b.toString();
     }
 }

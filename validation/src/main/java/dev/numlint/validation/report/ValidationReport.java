@@ -16,6 +16,7 @@ public final class ValidationReport {
      * driver CUDA version, nvcc version, PTX arch.
      */
     public Map<String, String> environment = new LinkedHashMap<>();
+
     public List<KernelResult> kernels = new ArrayList<>();
 
     public ValidationReport() {}

@@ -7,8 +7,14 @@ import org.junit.jupiter.api.Test;
 
 /** Hand-computed IEEE 754 results for the PTX floating-point library. */
 class FpTest {
-    static float f(int bits) { return Float.intBitsToFloat(bits); }
-    static int b(float x) { return Float.floatToRawIntBits(x); }
+    static float f(int bits) {
+        return Float.intBitsToFloat(bits);
+    }
+
+    static int b(float x) {
+        return Float.floatToRawIntBits(x);
+    }
+
     static final float ONE_ULP = 0x1p-23f;
 
     @Test
@@ -212,7 +218,8 @@ class FpTest {
         DoubleDouble x = DoubleDouble.twoSum(1, 0x1p-60);
         assertThat(x.sub(DoubleDouble.of(1)).doubleValue()).isEqualTo(0x1p-60);
         DoubleDouble third = DoubleDouble.of(1).div(DoubleDouble.of(3));
-        assertThat(third.mul(DoubleDouble.of(3)).sub(DoubleDouble.of(1)).doubleValue()).isLessThan(1e-30);
+        assertThat(third.mul(DoubleDouble.of(3)).sub(DoubleDouble.of(1)).doubleValue())
+                .isLessThan(1e-30);
         DoubleDouble r = DoubleDouble.of(2).sqrt();
         assertThat(Math.abs(r.mul(r).sub(DoubleDouble.of(2)).doubleValue())).isLessThan(1e-30);
     }

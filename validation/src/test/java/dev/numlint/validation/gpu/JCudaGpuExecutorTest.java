@@ -23,7 +23,11 @@ import org.junit.jupiter.api.Test;
 /** Argument marshalling from real nvcc PTX (no GPU needed), and the white-paper launch where a GPU exists. */
 class JCudaGpuExecutorTest {
     static String ptx(String name) throws Exception {
-        return Files.readString(Path.of(JCudaGpuExecutorTest.class.getResource("/kernels/" + name).toURI()), StandardCharsets.UTF_8);
+        return Files.readString(
+                Path.of(JCudaGpuExecutorTest.class
+                        .getResource("/kernels/" + name)
+                        .toURI()),
+                StandardCharsets.UTF_8);
     }
 
     static int[] sizes(String ptxFile, String kernel) throws Exception {
@@ -63,8 +67,10 @@ class JCudaGpuExecutorTest {
     void mismatchedArgumentsAreRejectedNotLaunched() {
         assertThatThrownBy(() -> JCudaGpuExecutor.marshal(List.of(new byte[4]), new int[] {4}))
                 .hasMessageContaining("declared with 4 bytes");
-        assertThatThrownBy(() -> JCudaGpuExecutor.marshal(List.of(1L), new int[] {8, 4})).hasMessageContaining("2 parameters");
-        assertThatThrownBy(() -> JCudaGpuExecutor.marshal(List.of(1L), new int[] {3})).hasMessageContaining("3 bytes");
+        assertThatThrownBy(() -> JCudaGpuExecutor.marshal(List.of(1L), new int[] {8, 4}))
+                .hasMessageContaining("2 parameters");
+        assertThatThrownBy(() -> JCudaGpuExecutor.marshal(List.of(1L), new int[] {3}))
+                .hasMessageContaining("3 bytes");
     }
 
     @Test
@@ -72,13 +78,24 @@ class JCudaGpuExecutorTest {
         Optional<String> why = GpuExecutors.unavailableReason();
         assumeTrue(why.isEmpty(), () -> "GPU test skipped: " + why.orElse(""));
         try (GpuExecutor gpu = GpuExecutors.find().orElseThrow()) {
-            ByteBuffer a = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(Float.intBitsToFloat(0x3F800001));
-            ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(Float.intBitsToFloat(0xBF800002));
+            ByteBuffer a =
+                    ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(Float.intBitsToFloat(0x3F800001));
+            ByteBuffer b =
+                    ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(Float.intBitsToFloat(0xBF800002));
             for (String[] c : new String[][] {{"seeds.default.ptx", "1.4210855E-14"}, {"seeds.nofma.ptx", "0.0"}}) {
-                GpuExecutor.Result r = gpu.run(ptx(c[0]), "square_plus", new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0,
-                        List.of(a.array(), b.array(), new byte[4], 1L), sizes(c[0], "square_plus"), 3);
+                GpuExecutor.Result r = gpu.run(
+                        ptx(c[0]),
+                        "square_plus",
+                        new int[] {1, 1, 1},
+                        new int[] {32, 1, 1},
+                        0,
+                        List.of(a.array(), b.array(), new byte[4], 1L),
+                        sizes(c[0], "square_plus"),
+                        3);
                 Map<Integer, byte[]> out = r.buffers();
-                float v = ByteBuffer.wrap(out.get(2)).order(ByteOrder.LITTLE_ENDIAN).getFloat();
+                float v = ByteBuffer.wrap(out.get(2))
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getFloat();
                 assertThat(Float.toString(v)).isEqualTo(c[1]);
                 assertThat(r.kernelMillis()).hasSize(3);
             }

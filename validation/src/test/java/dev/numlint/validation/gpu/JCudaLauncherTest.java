@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class JCudaLauncherTest {
     /** A hand-written kernel: out[i] = a[i] * a[i] + b[i], contracted to fma.rn by hand. */
-    static final String PTX = """
+    static final String PTX =
+            """
             .version 8.0
             .target sm_50
             .address_size 64
@@ -40,11 +41,24 @@ class JCudaLauncherTest {
             assertThat(gpu.info().name()).isNotBlank();
             byte[] a = floats(Float.intBitsToFloat(0x3F800001));
             byte[] b = floats(Float.intBitsToFloat(0xBF800002));
-            JCudaLauncher.LaunchResult r = gpu.launch(PTX, "axpb",
-                    List.of(new JCudaLauncher.Buffer(a), new JCudaLauncher.Buffer(b), new JCudaLauncher.Buffer(new byte[4]),
-                            new JCudaLauncher.Scalar(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(1).array())),
-                    new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0, 2);
-            float out = ByteBuffer.wrap(r.buffers().get(2)).order(ByteOrder.LITTLE_ENDIAN).getFloat();
+            JCudaLauncher.LaunchResult r = gpu.launch(
+                    PTX,
+                    "axpb",
+                    List.of(
+                            new JCudaLauncher.Buffer(a),
+                            new JCudaLauncher.Buffer(b),
+                            new JCudaLauncher.Buffer(new byte[4]),
+                            new JCudaLauncher.Scalar(ByteBuffer.allocate(4)
+                                    .order(ByteOrder.LITTLE_ENDIAN)
+                                    .putInt(1)
+                                    .array())),
+                    new int[] {1, 1, 1},
+                    new int[] {32, 1, 1},
+                    0,
+                    2);
+            float out = ByteBuffer.wrap(r.buffers().get(2))
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .getFloat();
             assertThat(out).isEqualTo(1.4210855e-14f);
             assertThat(r.kernelMillis()).hasSize(2);
         }

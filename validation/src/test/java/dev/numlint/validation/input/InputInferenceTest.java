@@ -1,8 +1,8 @@
 package dev.numlint.validation.input;
 
-import dev.numlint.validation.interp.PtxModelAdapter;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.interp.PtxText;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +19,13 @@ class InputInferenceTest {
     @Test
     void pointerParametersBecomeArraysAndTheComparedScalarTheLength() throws Exception {
         KernelSpec k = InputInference.infer(seeds().func("square_plus"));
-        assertThat(k.params).extracting(p -> p.kind + ":" + p.type + ":" + (p.isArray() ? p.direction : String.valueOf(p.value)))
-                .containsExactly("array:f32:in", "array:f32:in", "array:f32:out", "scalar:u32:null"); // int params are .u32 in PTX
+        assertThat(k.params)
+                .extracting(p -> p.kind + ":" + p.type + ":" + (p.isArray() ? p.direction : String.valueOf(p.value)))
+                .containsExactly(
+                        "array:f32:in",
+                        "array:f32:in",
+                        "array:f32:out",
+                        "scalar:u32:null"); // int params are .u32 in PTX
         KernelSpec c = InputInference.infer(seeds().func("to_ushort"));
         assertThat(c.params.get(1).type).isEqualTo("u16"); // st.global.u16
         assertThat(c.params.get(1).direction).isEqualTo("out");
@@ -48,7 +53,8 @@ class InputInferenceTest {
         assertThat(small).isEqualTo(5000);
         assertThat(large).isEqualTo(5000);
         // the same seed gives the same values
-        assertThat(d.sample(100, false, new SplittableRandom(7))).containsExactly(d.sample(100, false, new SplittableRandom(7)));
+        assertThat(d.sample(100, false, new SplittableRandom(7)))
+                .containsExactly(d.sample(100, false, new SplittableRandom(7)));
     }
 
     @Test
@@ -57,8 +63,10 @@ class InputInferenceTest {
         double[] v = d.sample(1000, false, new SplittableRandom(1));
         assertThat(java.util.Arrays.stream(v).anyMatch(x -> x < 0 && x > -100)).isTrue();
         assertThat(java.util.Arrays.stream(v).anyMatch(x -> x > 65536)).isTrue();
-        assertThat(java.util.Arrays.stream(v).anyMatch(x -> x >= 0 && x < 65536)).isTrue();
+        assertThat(java.util.Arrays.stream(v).anyMatch(x -> x >= 0 && x < 65536))
+                .isTrue();
         double[] s = Distribution.of("subnormal").sample(1000, false, new SplittableRandom(1));
-        assertThat(java.util.Arrays.stream(s).anyMatch(x -> x != 0 && Math.abs(x) < Float.MIN_NORMAL)).isTrue();
+        assertThat(java.util.Arrays.stream(s).anyMatch(x -> x != 0 && Math.abs(x) < Float.MIN_NORMAL))
+                .isTrue();
     }
 }

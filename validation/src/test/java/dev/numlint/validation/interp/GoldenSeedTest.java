@@ -41,7 +41,10 @@ class GoldenSeedTest {
         Launch l = new Launch(p);
         float a = Float.intBitsToFloat(0x3F800001), b = Float.intBitsToFloat(0xBF800002);
         long pa = l.alloc(floats(a)), pb = l.alloc(floats(b)), pr = l.alloc(new byte[4]);
-        l.param(0, pa); l.param(1, pb); l.param(2, pr); l.param(3, 1);
+        l.param(0, pa);
+        l.param(1, pb);
+        l.param(2, pr);
+        l.param(3, 1);
         l.run(new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0, 1_000_000);
         return toFloats(l.read(pr, 4))[0];
     }
@@ -57,7 +60,9 @@ class GoldenSeedTest {
         Program p = Decoder.decode(m, "to_ushort", false, host);
         Launch l = new Launch(p);
         long px = l.alloc(floats(x)), po = l.alloc(new byte[2]);
-        l.param(0, px); l.param(1, po); l.param(2, 1);
+        l.param(0, px);
+        l.param(1, po);
+        l.param(2, 1);
         l.run(new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 1_000_000);
         byte[] r = l.read(po, 2);
         return (r[0] & 0xFF) | (r[1] & 0xFF) << 8;
@@ -77,11 +82,22 @@ class GoldenSeedTest {
         Program p = Decoder.decode(m, kernel, reference, false);
         Launch l = new Launch(p);
         float[] a = new float[8], b = new float[8];
-        for (int i = 0; i < 8; i++) { a[i] = A[i]; b[i] = B[i]; }
+        for (int i = 0; i < 8; i++) {
+            a[i] = A[i];
+            b[i] = B[i];
+        }
         long pa = l.alloc(floats(a)), pb = l.alloc(floats(b)), pc = l.alloc(new byte[16]);
-        l.param(0, pa); l.param(1, pb); l.param(2, pc);
-        if (kernel.equals("matmul_serial")) { l.param(3, 2); l.param(4, 4); l.param(5, 2); }
-        else { l.param(3, 4); l.param(4, 2); }
+        l.param(0, pa);
+        l.param(1, pb);
+        l.param(2, pc);
+        if (kernel.equals("matmul_serial")) {
+            l.param(3, 2);
+            l.param(4, 4);
+            l.param(5, 2);
+        } else {
+            l.param(3, 4);
+            l.param(4, 2);
+        }
         l.run(new int[] {1, 1, 1}, new int[] {2, 2, 1}, 0, 1_000_000);
         if (refOut != null) System.arraycopy(l.readReferenceF32(pc, 4), 0, refOut, 0, 4);
         return toFloats(l.read(pc, 16));
@@ -104,7 +120,8 @@ class GoldenSeedTest {
         assertThat(matmul(strict, "matmul_block", false, null)).startsWith(1.93239968E8f, 7.07054144E8f);
         assertThat(ref[0]).isEqualTo(193239976.0);
         // nvcc's default build contracts the serial sum into fma: (0,1) becomes 707054144
-        assertThat(matmul(module("seeds.default.ptx"), "matmul_serial", false, null)[1]).isEqualTo(707054144f);
+        assertThat(matmul(module("seeds.default.ptx"), "matmul_serial", false, null)[1])
+                .isEqualTo(707054144f);
     }
 
     static PtxText.Module model(String name) throws IOException {

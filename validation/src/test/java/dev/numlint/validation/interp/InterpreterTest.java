@@ -10,9 +10,10 @@ import org.junit.jupiter.api.Test;
 /** Instruction families against hand-computed results: each test runs a small hand-written PTX kernel. */
 class InterpreterTest {
     static final String HEAD = ".version 8.0\n.target sm_90\n.address_size 64\n";
-    static final String REGS = ".reg .pred %p<8>; .reg .b16 %rs<8>; .reg .b32 %r<40>; .reg .f32 %f<32>; .reg .b64 %rd<40>; .reg .f64 %fd<16>;\n"
-            + "ld.param.u64 %rd30, [out]; cvta.to.global.u64 %rd31, %rd30;\n"
-            + "ld.param.u64 %rd28, [in]; cvta.to.global.u64 %rd29, %rd28;\n";
+    static final String REGS =
+            ".reg .pred %p<8>; .reg .b16 %rs<8>; .reg .b32 %r<40>; .reg .f32 %f<32>; .reg .b64 %rd<40>; .reg .f64 %fd<16>;\n"
+                    + "ld.param.u64 %rd30, [out]; cvta.to.global.u64 %rd31, %rd30;\n"
+                    + "ld.param.u64 %rd28, [in]; cvta.to.global.u64 %rd29, %rd28;\n";
 
     /** Runs body in threads threads of one block; returns the 64 output words (8 bytes each). */
     static ByteBuffer run(String body, int threads, byte[] input) throws Exception {
@@ -20,7 +21,8 @@ class InterpreterTest {
     }
 
     static ByteBuffer run(String body, String extra, int threads, byte[] input, boolean host) throws Exception {
-        String src = HEAD + extra + ".visible .entry t(.param .u64 out, .param .u64 in) {\n" + REGS + body + "\nret;\n}\n";
+        String src =
+                HEAD + extra + ".visible .entry t(.param .u64 out, .param .u64 in) {\n" + REGS + body + "\nret;\n}\n";
         Program p = Decoder.decode(PtxModelAdapter.read(src), "t", false, host);
         Launch l = new Launch(p);
         long out = l.alloc(new byte[8 * 256]);
@@ -37,7 +39,8 @@ class InterpreterTest {
 
     @Test
     void integerArithmetic() throws Exception {
-        ByteBuffer o = run(String.join("\n",
+        ByteBuffer o = run(String.join(
+                "\n",
                 "mov.u32 %r1, 2147483647; add.s32 %r2, %r1, 1; st.global.u32 [%rd31], %r2;",
                 "mov.s32 %r3, -7; mov.s32 %r4, 2; div.s32 %r5, %r3, %r4; st.global.u32 [%rd31+4], %r5;",
                 "rem.s32 %r6, %r3, %r4; st.global.u32 [%rd31+8], %r6;",
@@ -77,7 +80,8 @@ class InterpreterTest {
 
     @Test
     void bitOperations() throws Exception {
-        ByteBuffer o = run(String.join("\n",
+        ByteBuffer o = run(String.join(
+                "\n",
                 "mov.u32 %r1, 0xF0F0F0F0; shl.b32 %r2, %r1, 33; st.global.u32 [%rd31], %r2;",
                 "shr.s32 %r3, %r1, 40; st.global.u32 [%rd31+4], %r3;",
                 "shr.u32 %r4, %r1, 4; st.global.u32 [%rd31+8], %r4;",
@@ -110,7 +114,8 @@ class InterpreterTest {
 
     @Test
     void predicatesBranchesAndLoops() throws Exception {
-        ByteBuffer o = run(String.join("\n",
+        ByteBuffer o = run(String.join(
+                "\n",
                 "mov.u32 %r1, 0; mov.u32 %r2, 1;",
                 "LOOP: add.s32 %r1, %r1, %r2; add.s32 %r2, %r2, 1; setp.le.s32 %p1, %r2, 10; @%p1 bra LOOP;",
                 "st.global.u32 [%rd31], %r1;",
@@ -139,11 +144,13 @@ class InterpreterTest {
 
     @Test
     void singlePrecisionRoundingFtzSat() throws Exception {
-        ByteBuffer o = run(String.join("\n",
+        ByteBuffer o = run(String.join(
+                "\n",
                 "mov.f32 %f1, " + f(1f) + "; mov.f32 %f2, " + f(0x1p-24f * 1.5f) + ";",
                 "add.rn.f32 %f3, %f1, %f2; add.rz.f32 %f4, %f1, %f2; add.rm.f32 %f5, %f1, %f2; add.rp.f32 %f6, %f1, %f2;",
                 "st.global.f32 [%rd31], %f3; st.global.f32 [%rd31+4], %f4; st.global.f32 [%rd31+8], %f5; st.global.f32 [%rd31+12], %f6;",
-                "mov.f32 %f7, " + f(Float.MIN_NORMAL) + "; mul.ftz.f32 %f8, %f7, 0f3F000000; mul.f32 %f9, %f7, 0f3F000000;",
+                "mov.f32 %f7, " + f(Float.MIN_NORMAL)
+                        + "; mul.ftz.f32 %f8, %f7, 0f3F000000; mul.f32 %f9, %f7, 0f3F000000;",
                 "st.global.f32 [%rd31+16], %f8; st.global.f32 [%rd31+20], %f9;",
                 "add.sat.f32 %f10, %f1, %f1; st.global.f32 [%rd31+24], %f10;",
                 "mul.rz.f32 %f11, 0f7F7FFFFF, 0f40000000; st.global.f32 [%rd31+28], %f11;",
@@ -152,7 +159,8 @@ class InterpreterTest {
                 "sqrt.rn.f32 %f14, 0f40000000; st.global.f32 [%rd31+40], %f14;",
                 "min.f32 %f15, 0f7FC00000, %f1; st.global.f32 [%rd31+44], %f15;",
                 "neg.f32 %f16, %f1; abs.f32 %f17, %f16; st.global.f32 [%rd31+48], %f16; st.global.f32 [%rd31+52], %f17;",
-                "fma.rn.f32 %f18, " + f(Float.intBitsToFloat(0x3F800001)) + ", " + f(Float.intBitsToFloat(0x3F800001)) + ", " + f(Float.intBitsToFloat(0xBF800002)) + ";",
+                "fma.rn.f32 %f18, " + f(Float.intBitsToFloat(0x3F800001)) + ", " + f(Float.intBitsToFloat(0x3F800001))
+                        + ", " + f(Float.intBitsToFloat(0xBF800002)) + ";",
                 "st.global.f32 [%rd31+56], %f18;",
                 "testp.subnormal.f32 %p1, %f9; selp.u32 %r1, 1, 0, %p1; st.global.u32 [%rd31+60], %r1;"));
         assertThat(o.getFloat(0)).isEqualTo(1f + 0x1p-23f);
@@ -175,7 +183,8 @@ class InterpreterTest {
 
     @Test
     void conversions() throws Exception {
-        String body = String.join("\n",
+        String body = String.join(
+                "\n",
                 "mov.f32 %f1, " + f(-69.235f) + ";",
                 "cvt.rzi.u16.f32 %rs1, %f1; cvt.u32.u16 %r1, %rs1; st.global.u32 [%rd31], %r1;",
                 "cvt.rzi.u32.f32 %r2, %f1; st.global.u32 [%rd31+4], %r2;",
@@ -218,7 +227,8 @@ class InterpreterTest {
 
     @Test
     void doublePrecision() throws Exception {
-        ByteBuffer o = run(String.join("\n",
+        ByteBuffer o = run(String.join(
+                "\n",
                 "mov.f64 %fd1, 0d3FF0000000000001; fma.rn.f64 %fd2, %fd1, %fd1, 0dBFF0000000000002; st.global.f64 [%rd31], %fd2;",
                 "div.rn.f64 %fd3, 0d3FF0000000000000, 0d4008000000000000; st.global.f64 [%rd31+8], %fd3;",
                 "div.rp.f64 %fd4, 0d3FF0000000000000, 0d4008000000000000; st.global.f64 [%rd31+16], %fd4;",
@@ -241,16 +251,20 @@ class InterpreterTest {
     void memoryVectorsSignExtensionAndLocal() throws Exception {
         ByteBuffer in = ByteBuffer.allocate(8 * 256).order(ByteOrder.LITTLE_ENDIAN);
         in.putFloat(0, 1f).putFloat(4, 2f).putFloat(8, 3f).putFloat(12, 4f).putShort(16, (short) -2);
-        ByteBuffer o = run(String.join("\n",
-                ".local .align 16 .b8 buf[32];",
-                "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd29];",
-                "mov.u64 %rd1, buf; st.local.v4.f32 [%rd1], {%f4, %f3, %f2, %f1}; ld.local.v2.f32 {%f5, %f6}, [%rd1+8];",
-                "st.global.v2.f32 [%rd31], {%f5, %f6};",
-                "ld.global.s16 %r1, [%rd29+16]; st.global.u32 [%rd31+8], %r1;",
-                "ld.global.u16 %r2, [%rd29+16]; st.global.u32 [%rd31+12], %r2;",
-                "mov.b64 %rd2, {%r1, %r2}; st.global.u64 [%rd31+16], %rd2;",
-                "mov.b64 {%r3, %r4}, %rd2; st.global.u32 [%rd31+24], %r4;",
-                "cvta.local.u64 %rd3, %rd1; ld.f32 %f7, [%rd3+4]; st.global.f32 [%rd31+28], %f7;"), 1, in.array());
+        ByteBuffer o = run(
+                String.join(
+                        "\n",
+                        ".local .align 16 .b8 buf[32];",
+                        "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd29];",
+                        "mov.u64 %rd1, buf; st.local.v4.f32 [%rd1], {%f4, %f3, %f2, %f1}; ld.local.v2.f32 {%f5, %f6}, [%rd1+8];",
+                        "st.global.v2.f32 [%rd31], {%f5, %f6};",
+                        "ld.global.s16 %r1, [%rd29+16]; st.global.u32 [%rd31+8], %r1;",
+                        "ld.global.u16 %r2, [%rd29+16]; st.global.u32 [%rd31+12], %r2;",
+                        "mov.b64 %rd2, {%r1, %r2}; st.global.u64 [%rd31+16], %rd2;",
+                        "mov.b64 {%r3, %r4}, %rd2; st.global.u32 [%rd31+24], %r4;",
+                        "cvta.local.u64 %rd3, %rd1; ld.f32 %f7, [%rd3+4]; st.global.f32 [%rd31+28], %f7;"),
+                1,
+                in.array());
         assertThat(o.getFloat(0)).isEqualTo(2f);
         assertThat(o.getFloat(4)).isEqualTo(1f);
         assertThat(o.getInt(8)).isEqualTo(-2);
@@ -262,17 +276,21 @@ class InterpreterTest {
 
     @Test
     void sharedMemoryBarriersAndAtomics() throws Exception {
-        ByteBuffer o = run(String.join("\n",
-                ".shared .align 4 .b8 sm[256];",
-                "mov.u32 %r1, %tid.x; mov.u32 %r2, sm; shl.b32 %r3, %r1, 2; add.s32 %r4, %r2, %r3;",
-                "st.shared.u32 [%r4], %r1; bar.sync 0;",
-                "mov.u32 %r5, 63; sub.s32 %r6, %r5, %r1; shl.b32 %r7, %r6, 2; add.s32 %r8, %r2, %r7; ld.shared.u32 %r9, [%r8];",
-                "mul.wide.u32 %rd1, %r1, 4; add.s64 %rd2, %rd31, %rd1; st.global.u32 [%rd2], %r9;",
-                "atom.global.add.u32 %r10, [%rd31+512], 1;",
-                "mul.wide.u32 %rd3, %r1, 4; add.s64 %rd4, %rd31, %rd3; st.global.u32 [%rd4+256], %r10;",
-                "red.global.add.f32 [%rd31+516], 0f3E800000;",
-                "atom.global.cas.b32 %r11, [%rd31+520], 0, 7;",
-                "atom.global.max.s32 %r12, [%rd31+524], %r1;"), 64, null);
+        ByteBuffer o = run(
+                String.join(
+                        "\n",
+                        ".shared .align 4 .b8 sm[256];",
+                        "mov.u32 %r1, %tid.x; mov.u32 %r2, sm; shl.b32 %r3, %r1, 2; add.s32 %r4, %r2, %r3;",
+                        "st.shared.u32 [%r4], %r1; bar.sync 0;",
+                        "mov.u32 %r5, 63; sub.s32 %r6, %r5, %r1; shl.b32 %r7, %r6, 2; add.s32 %r8, %r2, %r7; ld.shared.u32 %r9, [%r8];",
+                        "mul.wide.u32 %rd1, %r1, 4; add.s64 %rd2, %rd31, %rd1; st.global.u32 [%rd2], %r9;",
+                        "atom.global.add.u32 %r10, [%rd31+512], 1;",
+                        "mul.wide.u32 %rd3, %r1, 4; add.s64 %rd4, %rd31, %rd3; st.global.u32 [%rd4+256], %r10;",
+                        "red.global.add.f32 [%rd31+516], 0f3E800000;",
+                        "atom.global.cas.b32 %r11, [%rd31+520], 0, 7;",
+                        "atom.global.max.s32 %r12, [%rd31+524], %r1;"),
+                64,
+                null);
         for (int t = 0; t < 64; t++) assertThat(o.getInt(4 * t)).isEqualTo(63 - t);
         for (int t = 0; t < 64; t++) assertThat(o.getInt(256 + 4 * t)).isEqualTo(t); // atomics in thread order
         assertThat(o.getInt(512)).isEqualTo(64);
@@ -283,18 +301,22 @@ class InterpreterTest {
 
     @Test
     void warpShuffleAndVote() throws Exception {
-        ByteBuffer o = run(String.join("\n",
-                "mov.u32 %r1, %laneid; mov.u32 %r2, %r1;",
-                "shfl.sync.down.b32 %r3|%p1, %r2, 16, 31, -1; add.s32 %r2, %r2, %r3;",
-                "shfl.sync.down.b32 %r3|%p1, %r2, 8, 31, -1; add.s32 %r2, %r2, %r3;",
-                "shfl.sync.down.b32 %r3|%p1, %r2, 4, 31, -1; add.s32 %r2, %r2, %r3;",
-                "shfl.sync.down.b32 %r3|%p1, %r2, 2, 31, -1; add.s32 %r2, %r2, %r3;",
-                "shfl.sync.down.b32 %r3|%p1, %r2, 1, 31, -1; add.s32 %r2, %r2, %r3;",
-                "shfl.sync.idx.b32 %r4, %r2, 0, 31, -1;",
-                "setp.lt.u32 %p2, %r1, 3; vote.sync.ballot.b32 %r5, %p2, -1;",
-                "shfl.sync.bfly.b32 %r6, %r1, 1, 31, -1;",
-                "mul.wide.u32 %rd1, %r1, 4; add.s64 %rd2, %rd31, %rd1; st.global.u32 [%rd2], %r4; st.global.u32 [%rd2+128], %r6;",
-                "st.global.u32 [%rd31+256], %r5;"), 32, null);
+        ByteBuffer o = run(
+                String.join(
+                        "\n",
+                        "mov.u32 %r1, %laneid; mov.u32 %r2, %r1;",
+                        "shfl.sync.down.b32 %r3|%p1, %r2, 16, 31, -1; add.s32 %r2, %r2, %r3;",
+                        "shfl.sync.down.b32 %r3|%p1, %r2, 8, 31, -1; add.s32 %r2, %r2, %r3;",
+                        "shfl.sync.down.b32 %r3|%p1, %r2, 4, 31, -1; add.s32 %r2, %r2, %r3;",
+                        "shfl.sync.down.b32 %r3|%p1, %r2, 2, 31, -1; add.s32 %r2, %r2, %r3;",
+                        "shfl.sync.down.b32 %r3|%p1, %r2, 1, 31, -1; add.s32 %r2, %r2, %r3;",
+                        "shfl.sync.idx.b32 %r4, %r2, 0, 31, -1;",
+                        "setp.lt.u32 %p2, %r1, 3; vote.sync.ballot.b32 %r5, %p2, -1;",
+                        "shfl.sync.bfly.b32 %r6, %r1, 1, 31, -1;",
+                        "mul.wide.u32 %rd1, %r1, 4; add.s64 %rd2, %rd31, %rd1; st.global.u32 [%rd2], %r4; st.global.u32 [%rd2+128], %r6;",
+                        "st.global.u32 [%rd31+256], %r5;"),
+                32,
+                null);
         for (int l = 0; l < 32; l++) assertThat(o.getInt(4 * l)).isEqualTo(496); // sum of 0..31 broadcast from lane 0
         for (int l = 0; l < 32; l++) assertThat(o.getInt(128 + 4 * l)).isEqualTo(l ^ 1);
         assertThat(o.getInt(256)).isEqualTo(0b111);
@@ -305,12 +327,18 @@ class InterpreterTest {
         String func = ".func (.param .b32 ret) twice_plus(.param .b32 x, .param .b32 y)\n{\n .reg .b32 %r<4>;\n"
                 + " ld.param.u32 %r1, [x]; ld.param.u32 %r2, [y]; shl.b32 %r3, %r1, 1; add.s32 %r3, %r3, %r2;\n"
                 + " st.param.b32 [ret], %r3; ret;\n}\n";
-        ByteBuffer o = run(String.join("\n",
-                "{ .param .b32 a0; .param .b32 a1; .param .b32 rv;",
-                "st.param.b32 [a0], 20; st.param.b32 [a1], 2;",
-                "call.uni (rv), twice_plus, (a0, a1);",
-                "ld.param.b32 %r1, [rv]; }",
-                "st.global.u32 [%rd31], %r1;"), func, 1, null, false);
+        ByteBuffer o = run(
+                String.join(
+                        "\n",
+                        "{ .param .b32 a0; .param .b32 a1; .param .b32 rv;",
+                        "st.param.b32 [a0], 20; st.param.b32 [a1], 2;",
+                        "call.uni (rv), twice_plus, (a0, a1);",
+                        "ld.param.b32 %r1, [rv]; }",
+                        "st.global.u32 [%rd31], %r1;"),
+                func,
+                1,
+                null,
+                false);
         assertThat(o.getInt(0)).isEqualTo(42);
     }
 
@@ -319,9 +347,11 @@ class InterpreterTest {
         String src = HEAD + ".visible .entry t(.param .u64 out) {\n.reg .b32 %r<4>;\n"
                 + "tex.1d.v4.s32.s32 {%r0, %r1, %r2, %r3}, [tex0, {%r0}];\nret;\n}\n";
         assertThatThrownBy(() -> Decoder.decode(PtxModelAdapter.read(src), "t", false, false))
-                .isInstanceOf(Decoder.Unsupported.class).hasMessageContaining("texture/surface access tex.1d");
+                .isInstanceOf(Decoder.Unsupported.class)
+                .hasMessageContaining("texture/surface access tex.1d");
         String rec = HEAD + ".func f() { call.uni f, (); ret; }\n.visible .entry t() { call.uni f, (); ret; }\n";
-        assertThatThrownBy(() -> Decoder.decode(PtxModelAdapter.read(rec), "t", false, false)).hasMessageContaining("recursive");
+        assertThatThrownBy(() -> Decoder.decode(PtxModelAdapter.read(rec), "t", false, false))
+                .hasMessageContaining("recursive");
     }
 
     @Test
@@ -341,7 +371,10 @@ class InterpreterTest {
         long out2 = l2.alloc(new byte[4]);
         l2.param(0, out2);
         l2.run(new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 1000);
-        assertThat(ByteBuffer.wrap(l2.read(out2, 4)).order(ByteOrder.LITTLE_ENDIAN).getFloat()).isEqualTo(0f);
+        assertThat(ByteBuffer.wrap(l2.read(out2, 4))
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getFloat())
+                .isEqualTo(0f);
     }
 
     static double f64Run(String body, boolean reference) throws Exception {

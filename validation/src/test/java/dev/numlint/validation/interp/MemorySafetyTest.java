@@ -41,7 +41,9 @@ class MemorySafetyTest {
                     assertThat(f.where.thread()).containsExactly(231, 0, 0);
                     assertThat(f.where.ptxLine()).isEqualTo(12);
                     assertThat(f.where.source()).isEqualTo("shift.cu:7:17");
-                    assertThat(f.getMessage()).contains("out-of-bounds global access of 4 bytes: 0 bytes past the end of in (4000 bytes)");
+                    assertThat(f.getMessage())
+                            .contains(
+                                    "out-of-bounds global access of 4 bytes: 0 bytes past the end of in (4000 bytes)");
                 });
     }
 
@@ -58,7 +60,9 @@ class MemorySafetyTest {
         assertThatThrownBy(() -> l.run(new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 1_000_000))
                 .isInstanceOfSatisfying(KernelFault.class, f -> {
                     assertThat(f.outOfBounds).isTrue();
-                    assertThat(f.what()).isEqualTo("out-of-bounds global access of 4 bytes: 8 bytes before the start of in (4000 bytes)");
+                    assertThat(f.what())
+                            .isEqualTo(
+                                    "out-of-bounds global access of 4 bytes: 8 bytes before the start of in (4000 bytes)");
                 });
     }
 
@@ -75,7 +79,9 @@ class MemorySafetyTest {
         assertThatThrownBy(() -> ok.run(new int[] {1, 1, 1}, new int[] {17, 1, 1}, 0, 1_000_000))
                 .isInstanceOfSatisfying(KernelFault.class, f -> {
                     assertThat(f.where.thread()).containsExactly(16, 0, 0);
-                    assertThat(f.getMessage()).contains("out-of-bounds shared access of 4 bytes: 0 bytes past the end of shared memory (64 bytes)");
+                    assertThat(f.getMessage())
+                            .contains(
+                                    "out-of-bounds shared access of 4 bytes: 0 bytes past the end of shared memory (64 bytes)");
                 });
     }
 
@@ -89,12 +95,14 @@ class MemorySafetyTest {
         Launch l = new Launch(p);
         l.param(0, l.alloc(new byte[4]));
         assertThatThrownBy(() -> l.run(new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 1_000))
-                .hasMessageContaining("out-of-bounds local access of 4 bytes: 0 bytes past the end of local memory (16 bytes)");
+                .hasMessageContaining(
+                        "out-of-bounds local access of 4 bytes: 0 bytes past the end of local memory (16 bytes)");
         String par = ptx.replace("st.local.u32 [%rd1+16], %r1;", "ld.param.u32 %r2, [out+8];");
         Program q = Decoder.decode(PtxModelAdapter.read(par), "loc", new Decoder.Options());
         Launch m = new Launch(q);
         m.param(0, m.alloc(new byte[4]));
         assertThatThrownBy(() -> m.run(new int[] {1, 1, 1}, new int[] {1, 1, 1}, 0, 1_000))
-                .hasMessageContaining("out-of-bounds param access of 4 bytes: 0 bytes past the end of param memory (8 bytes)");
+                .hasMessageContaining(
+                        "out-of-bounds param access of 4 bytes: 0 bytes past the end of param memory (8 bytes)");
     }
 }

@@ -15,8 +15,11 @@ class NvccGoldenTest {
     @Test
     void seedNumbersOnFreshNvccOutput() throws Exception {
         Optional<Nvcc> nvcc = Nvcc.find(null, "compute_90");
-        assumeTrue(nvcc.isPresent(), "nvcc not found (NUMLINT_NVCC, PATH, /usr/local/cuda): skipping; GoldenSeedTest covers the committed PTX");
-        Path cu = Paths.get(NvccGoldenTest.class.getResource("/kernels/seeds.cu").toURI());
+        assumeTrue(
+                nvcc.isPresent(),
+                "nvcc not found (NUMLINT_NVCC, PATH, /usr/local/cuda): skipping; GoldenSeedTest covers the committed PTX");
+        Path cu =
+                Paths.get(NvccGoldenTest.class.getResource("/kernels/seeds.cu").toURI());
         Nvcc.Result dflt = nvcc.get().compile(cu, List.of());
         Nvcc.Result nofma = nvcc.get().compile(cu, List.of("-fmad=false"));
         assertThat(dflt.error).isNull();
