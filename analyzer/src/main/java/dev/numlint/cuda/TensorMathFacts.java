@@ -46,16 +46,26 @@ final class TensorMathFacts {
                 break;
             }
         }
+        boolean tf32Fragment = false;
+        int toTf32 = -1;
         for (int i = 0; i < n; i++) {
             PToken t = toks.get(i);
             if (t.getType() != CudaLexer.IDENTIFIER) continue;
             String w = t.getText();
+            if (w.equals("__float_to_tf32")
+                    && toTf32 < 0
+                    && i + 1 < n
+                    && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
+                toTf32 = i;
+                continue;
+            }
             String effect = NumericFacts.REDUCED_PRECISION_MODES.get(w);
             if (effect != null) {
-                // an argument of a call (cublasSetMathMode(h, MODE)) or the value of an assignment (type = MODE)
-                int open = enclosingParen(i);
-                boolean call = open > 0 && toks.get(open - 1).getType() == CudaLexer.IDENTIFIER;
-                boolean assigned = i > 0 && toks.get(i - 1).getType() == CudaLexer.ASSIGN;
+                // an argument of a call (cublasSetMathMode(h, MODE)) or the value of an assignment (type = MODE),
+                // also inside casts and flag combinations: (cublasMath_t)(MODE | CUBLAS_MATH_DISALLOW_...)
+                int open = enclosingCall(i);
+                boolean call = open > 0;
+                boolean assigned = !call && assignedValue(i);
                 if (!call && !assigned) continue;
                 int start = call ? open - 1 : i;
                 int end = call ? Decls.match(toks, open, n) : i;
@@ -67,6 +77,7 @@ final class TensorMathFacts {
                 int s0 = i >= 2 && toks.get(i - 1).getType() == CudaLexer.SCOPE ? i - 2 : i;
                 int e0 = close < 0 ? i : close;
                 if (args.contains("precision::tf32")) {
+                    tf32Fragment = true;
                     facts.tensorMath.add(new FunctionFacts.TensorMath(
                             tokenSite(s0, s0, e0), "precision::tf32", "float data rounded to TF32", null));
                 } else if ((args.startsWith("matrix_a")
@@ -88,6 +99,47 @@ final class TensorMathFacts {
                 }
             }
         }
+        if (toTf32 >= 0 && !tf32Fragment) {
+            // an explicit rounding of float data to TF32 (10 mantissa bits) for tensor-core math, without a
+            // precision::tf32 fragment here that is reported already
+            int s0 = toTf32 >= 2 && toks.get(toTf32 - 1).getType() == CudaLexer.SCOPE ? toTf32 - 2 : toTf32;
+            int e0 = Decls.match(toks, toTf32 + 1, n);
+            facts.tensorMath.add(new FunctionFacts.TensorMath(
+                    tokenSite(toTf32, s0, Math.min(e0 < 0 ? toTf32 : e0, n - 1)),
+                    "__float_to_tf32",
+                    "float data rounded to TF32",
+                    null));
+        }
+    }
+
+    /**
+     * Index of the '(' of the call whose argument list contains token {@code i}, looking through the parentheses of
+     * casts and grouping ({@code (cublasMath_t)(A | B)}, {@code static_cast<T>(A)}), or -1.
+     */
+    private int enclosingCall(int i) {
+        int at = i;
+        for (int guard = 0; guard < 8; guard++) {
+            int open = enclosingParen(at);
+            if (open <= 0) return -1;
+            int before = toks.get(open - 1).getType();
+            if (before == CudaLexer.IDENTIFIER) return open;
+            at = open; // a cast, a grouping or static_cast<..>(..): look further out
+        }
+        return -1;
+    }
+
+    /** Whether token {@code i} is in the value of an assignment or initialisation ({@code x = (T)(MODE | F)}). */
+    private boolean assignedValue(int i) {
+        int depth = 0;
+        for (int k = i - 1; k >= 0 && k > i - 32; k--) {
+            int ty = toks.get(k).getType();
+            if (ty == CudaLexer.RPAREN) depth++;
+            else if (ty == CudaLexer.LPAREN) depth--;
+            else if (ty == CudaLexer.ASSIGN) return true;
+            else if (ty == CudaLexer.SEMI || ty == CudaLexer.LBRACE || ty == CudaLexer.RBRACE) return false;
+            if (depth > 0 && ty == CudaLexer.SEMI) return false;
+        }
+        return false;
     }
 
     /** Index of the '(' of the call whose argument list contains token {@code i}, or -1. */
