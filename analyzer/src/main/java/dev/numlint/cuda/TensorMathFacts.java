@@ -4,7 +4,10 @@ import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.cuda.facts.Site;
 import dev.numlint.cuda.parser.CudaLexer;
 import dev.numlint.knowledge.NumericFacts;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiFunction;
 
 /**
@@ -39,14 +42,15 @@ final class TensorMathFacts {
      */
     void scan() {
         int n = toks.size();
-        int convLine = 0;
-        for (PToken t : toks) {
+        List<Integer> conversions = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            PToken t = toks.get(i);
             if (t.getType() == CudaLexer.IDENTIFIER && NumericFacts.TO_REDUCED_PRECISION.contains(t.getText())) {
-                convLine = t.getLine();
-                break;
+                conversions.add(i);
             }
         }
         boolean tf32Fragment = false;
+        int convLine;
         int toTf32 = -1;
         for (int i = 0; i < n; i++) {
             PToken t = toks.get(i);
@@ -88,7 +92,7 @@ final class TensorMathFacts {
                                 || args.contains(",__half,")
                                 || args.contains(",__nv_bfloat16,")
                                 || args.contains("precision::bf16"))
-                        && convLine > 0) {
+                        && (convLine = convertedInto(fragmentNames(close), conversions)) > 0) {
                     facts.tensorMath.add(new FunctionFacts.TensorMath(
                             tokenSite(s0, s0, e0),
                             args.contains("bf16") || args.contains("bfloat16") ? "bf16 fragment" : "half fragment",
@@ -110,6 +114,117 @@ final class TensorMathFacts {
                     "float data rounded to TF32",
                     null));
         }
+    }
+
+    /** The variables declared by a fragment declaration whose template argument list closes at {@code close}. */
+    private Set<String> fragmentNames(int close) {
+        Set<String> names = new HashSet<>();
+        if (close < 0) return names;
+        int depth = 0;
+        for (int k = close + 1; k < toks.size() && k < close + 64; k++) {
+            int ty = toks.get(k).getType();
+            if (ty == CudaLexer.SEMI || ty == CudaLexer.LBRACE) break;
+            if (ty == CudaLexer.LBRACKET || ty == CudaLexer.LPAREN) depth++;
+            else if (ty == CudaLexer.RBRACKET || ty == CudaLexer.RPAREN) depth--;
+            else if (depth == 0 && ty == CudaLexer.IDENTIFIER)
+                names.add(toks.get(k).getText());
+        }
+        return names;
+    }
+
+    /**
+     * The line of a float-to-half/bfloat16/TF32 conversion whose result reaches one of the fragments: stored into
+     * the memory a {@code load_matrix_sync} of the fragment reads, into the fragment's elements, or into a local
+     * that is then stored there; 0 when none does (a conversion of the results, for instance). A conversion whose
+     * destination cannot be read from the tokens counts, as before.
+     */
+    private int convertedInto(Set<String> fragments, List<Integer> conversions) {
+        if (conversions.isEmpty() || fragments.isEmpty()) return 0;
+        Set<String> sinks = new HashSet<>(fragments);
+        int n = toks.size();
+        for (int i = 0; i + 2 < n; i++) {
+            if (!toks.get(i).getText().equals("load_matrix_sync")) continue;
+            if (toks.get(i + 1).getType() != CudaLexer.LPAREN) continue;
+            int close = Decls.match(toks, i + 1, n);
+            if (close < 0) continue;
+            List<Set<String>> args = argumentNames(i + 1, close);
+            if (args.size() >= 2 && !java.util.Collections.disjoint(args.get(0), fragments)) sinks.addAll(args.get(1));
+        }
+        for (int c : conversions) {
+            int start = statementStart(c);
+            int eq = -1;
+            for (int k = start; k < c; k++) {
+                if (toks.get(k).getType() == CudaLexer.ASSIGN) {
+                    eq = k;
+                    break;
+                }
+            }
+            if (eq < 0) return toks.get(c).getLine(); // an argument or a return: destination unknown
+            Set<String> lhs = identifiers(start, eq);
+            boolean store = hasType(start, eq, CudaLexer.LBRACKET) || hasType(start, eq, CudaLexer.DOT);
+            if (store && !java.util.Collections.disjoint(lhs, sinks))
+                return toks.get(c).getLine();
+            if (!store && eq > start) {
+                // a local (half h = __float2half(x);) later stored into the fragment's memory
+                String local = toks.get(eq - 1).getText();
+                for (int k = c; k < n; k++) {
+                    if (toks.get(k).getType() != CudaLexer.ASSIGN) continue;
+                    int s2 = statementStart(k);
+                    int e2 = statementEnd(k);
+                    if (identifiers(k + 1, e2).contains(local)
+                            && !java.util.Collections.disjoint(identifiers(s2, k), sinks)) {
+                        return toks.get(c).getLine();
+                    }
+                }
+            }
+        }
+        return 0;
+    }
+
+    private List<Set<String>> argumentNames(int open, int close) {
+        List<Set<String>> args = new ArrayList<>();
+        Set<String> cur = new HashSet<>();
+        int depth = 0;
+        for (int k = open + 1; k < close; k++) {
+            int ty = toks.get(k).getType();
+            if (ty == CudaLexer.LPAREN || ty == CudaLexer.LBRACKET) depth++;
+            else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET) depth--;
+            else if (ty == CudaLexer.COMMA && depth == 0) {
+                args.add(cur);
+                cur = new HashSet<>();
+            } else if (ty == CudaLexer.IDENTIFIER) cur.add(toks.get(k).getText());
+        }
+        args.add(cur);
+        return args;
+    }
+
+    private int statementStart(int i) {
+        for (int k = i - 1; k >= 0; k--) {
+            int ty = toks.get(k).getType();
+            if (ty == CudaLexer.SEMI || ty == CudaLexer.LBRACE || ty == CudaLexer.RBRACE) return k + 1;
+        }
+        return 0;
+    }
+
+    private int statementEnd(int i) {
+        for (int k = i; k < toks.size(); k++) {
+            if (toks.get(k).getType() == CudaLexer.SEMI) return k;
+        }
+        return toks.size();
+    }
+
+    private Set<String> identifiers(int from, int to) {
+        Set<String> out = new HashSet<>();
+        for (int k = from; k < to && k < toks.size(); k++) {
+            if (toks.get(k).getType() == CudaLexer.IDENTIFIER)
+                out.add(toks.get(k).getText());
+        }
+        return out;
+    }
+
+    private boolean hasType(int from, int to, int type) {
+        for (int k = from; k < to; k++) if (toks.get(k).getType() == type) return true;
+        return false;
     }
 
     /**
