@@ -180,6 +180,9 @@ public final class NumericFacts {
      */
     public static final java.util.Map<String, String> REDUCED_PRECISION_MODES = java.util.Map.of(
             "CUBLAS_TF32_TENSOR_OP_MATH", "TF32 tensor-core math for FP32 GEMMs",
+            // deprecated since CUDA 11: "for single precision GEMM routines cuBLAS will use the
+            // CUBLAS_COMPUTE_32F_FAST_16F compute type" (cuBLAS documentation, cublasMath_t)
+            "CUBLAS_TENSOR_OP_MATH", "FP32 GEMMs multiplied in FP16 (deprecated mode)",
             "CUBLAS_COMPUTE_32F_FAST_TF32", "FP32 data multiplied in TF32",
             "CUBLAS_COMPUTE_32F_FAST_16F", "FP32 data multiplied in FP16",
             "CUBLAS_COMPUTE_32F_FAST_16BF", "FP32 data multiplied in BF16",

@@ -22,6 +22,8 @@ import org.eclipse.jdt.core.dom.*;
 public final class ReducedPrecisionMath implements JavaCheck {
     /** cublasMath.CUBLAS_TF32_TENSOR_OP_MATH; the low bits of a mode that may carry flag bits. */
     private static final int TF32_MODE = 3;
+    /** cublasMath.CUBLAS_TENSOR_OP_MATH (deprecated): float GEMMs computed with FP16 products. */
+    private static final int FP16_MODE = 1;
     /** cublasComputeType values that compute float data in reduced precision, with what they round to. */
     private static final Map<String, Integer> FAST_COMPUTE = Map.of(
             "CUBLAS_COMPUTE_32F_FAST_16F", 74, "CUBLAS_COMPUTE_32F_FAST_16BF", 75, "CUBLAS_COMPUTE_32F_FAST_TF32", 77);
@@ -43,7 +45,25 @@ public final class ReducedPrecisionMath implements JavaCheck {
             List<?> args = m.arguments();
             if (n.equals("cublasSetMathMode") && args.size() == 2 && isBinding(unit, m, "JCublas2")) {
                 Expression mode = (Expression) args.get(1);
-                if (names(unit, mode, "CUBLAS_TF32_TENSOR_OP_MATH") || (constant(mode) & 0xf) == TF32_MODE) {
+                boolean fp16 = names(unit, mode, "CUBLAS_TENSOR_OP_MATH") || (constant(mode) & 0xf) == FP16_MODE;
+                if (fp16) {
+                    // deprecated mode: float GEMMs use CUBLAS_COMPUTE_32F_FAST_16F (cuBLAS documentation)
+                    unit.report(
+                            ruleId(),
+                            m,
+                            JavaUnit.message(
+                                    "NL012",
+                                    "java-compute-type",
+                                    "expr",
+                                    call(unit, m, mode),
+                                    "kind",
+                                    "FP16",
+                                    "err",
+                                    "2^-11"),
+                            false,
+                            null,
+                            null);
+                } else if (names(unit, mode, "CUBLAS_TF32_TENSOR_OP_MATH") || (constant(mode) & 0xf) == TF32_MODE) {
                     unit.report(
                             ruleId(),
                             m,

@@ -23,9 +23,13 @@ public final class ReducedPrecisionTensorOp implements PtxCheck {
 
     @Override
     public void check(PtxFacts facts, Consumer<PtxHit> out) {
-        boolean f16FromF32 = false;
-        boolean bf16FromF32 = false;
+        // the first f32 -> f16/bf16 conversion in program order: a conversion after every product (of the
+        // results, for output) does not feed the tensor cores
+        int f16FromF32 = Integer.MAX_VALUE;
+        int bf16FromF32 = Integer.MAX_VALUE;
+        int at = -1;
         for (Instruction in : facts.function().instructions()) {
+            at++;
             if (in.opcode().equals("cvt")
                     && in.types().size() == 2
                     && "f32".equals(in.types().get(1))) {
@@ -33,13 +37,15 @@ public final class ReducedPrecisionTensorOp implements PtxCheck {
                 if (dst.equals("tf32")) {
                     out.accept(hit(facts, in, "TF32", 10, 11, "cvt-tf32"));
                 } else if (dst.startsWith("f16")) {
-                    f16FromF32 = true;
+                    f16FromF32 = Math.min(f16FromF32, at);
                 } else if (dst.startsWith("bf16")) {
-                    bf16FromF32 = true;
+                    bf16FromF32 = Math.min(bf16FromF32, at);
                 }
             }
         }
+        at = -1;
         for (Instruction in : facts.function().instructions()) {
+            at++;
             String op = in.opcode();
             if (!op.equals("mma") && !(op.equals("wmma") && in.has("mma"))) {
                 continue;
@@ -48,12 +54,25 @@ public final class ReducedPrecisionTensorOp implements PtxCheck {
                 out.accept(hit(facts, in, "TF32", 10, 11, "mma-tf32"));
             } else if (in.has("tf32")) {
                 continue; // the cvt.rna.tf32.f32 feeding it is the finding
-            } else if ((in.has("f16") || in.modifiers().stream().anyMatch(m -> m.startsWith("f16"))) && f16FromF32) {
+            } else if ((in.has("f16") || in.modifiers().stream().anyMatch(m -> m.startsWith("f16")) || implicitF16(in))
+                    && f16FromF32 < at) {
                 out.accept(hit(facts, in, "FP16", 10, 11, "mma-f16"));
-            } else if (in.has("bf16") && bf16FromF32) {
+            } else if (in.has("bf16") && bf16FromF32 < at) {
                 out.accept(hit(facts, in, "BF16", 7, 8, "mma-bf16"));
             }
         }
+    }
+
+    /**
+     * {@code wmma.mma} with half operands names no A/B type ({@code wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32}:
+     * only the D and C types): the operands are .f16 unless another A/B type is named.
+     */
+    private static boolean implicitF16(Instruction in) {
+        if (!in.opcode().equals("wmma")) return false;
+        for (String t : List.of("bf16", "tf32", "f64", "s8", "u8", "s4", "u4", "b1", "e4m3", "e5m2")) {
+            if (in.has(t)) return false;
+        }
+        return true;
     }
 
     private static boolean tf32Converted(PtxFacts facts) {
