@@ -631,21 +631,6 @@ public final class Interpreter {
                     case Op.MOV:
                         R[D[i]] = R[A[i]];
                         break;
-                    case Op.MOV_PACK: {
-                        int[] v = p.v[i];
-                        int w = Y[i];
-                        long r = 0, m = mask(w);
-                        for (int k = 0; k < v.length; k++) r |= (R[v[k]] & m) << (w * k);
-                        R[D[i]] = r;
-                        break;
-                    }
-                    case Op.MOV_UNPACK: {
-                        int[] v = p.v[i];
-                        int w = Y[i];
-                        long s = R[A[i]], m = mask(w);
-                        for (int k = 0; k < v.length; k++) if (v[k] >= 0) R[v[k]] = (s >>> (w * k)) & m;
-                        break;
-                    }
                     case Op.ADD_I:
                         R[D[i]] = R[A[i]] + R[B[i]];
                         break;
@@ -672,9 +657,6 @@ public final class Interpreter {
                         break;
                     case Op.NOT:
                         R[D[i]] = ~R[A[i]];
-                        break;
-                    case Op.CNOT:
-                        R[D[i]] = Op.ext(R[A[i]], Y[i]) == 0 ? 1 : 0;
                         break;
                     case Op.AND_PRED:
                         R[D[i]] = R[A[i]] & R[B[i]];
@@ -708,29 +690,11 @@ public final class Interpreter {
                         R[D[i]] = v >> Math.min(n, 63);
                         break;
                     }
-                    case Op.MUL_HI:
-                        R[D[i]] = mulHi(R[A[i]], R[B[i]], Y[i]);
-                        break;
-                    case Op.MAD_HI:
-                        R[D[i]] = mulHi(R[A[i]], R[B[i]], Y[i]) + R[C[i]];
-                        break;
                     case Op.MUL_WIDE:
                         R[D[i]] = Op.ext(R[A[i]], Y[i]) * Op.ext(R[B[i]], Y[i]);
                         break;
                     case Op.MAD_WIDE:
                         R[D[i]] = Op.ext(R[A[i]], Y[i]) * Op.ext(R[B[i]], Y[i]) + R[C[i]];
-                        break;
-                    case Op.MUL24:
-                        R[D[i]] = ext24(R[A[i]], Y[i]) * ext24(R[B[i]], Y[i]);
-                        break;
-                    case Op.MAD24:
-                        R[D[i]] = ext24(R[A[i]], Y[i]) * ext24(R[B[i]], Y[i]) + R[C[i]];
-                        break;
-                    case Op.DIV_I:
-                        R[D[i]] = divI(R[A[i]], R[B[i]], Y[i], false);
-                        break;
-                    case Op.REM_I:
-                        R[D[i]] = divI(R[A[i]], R[B[i]], Y[i], true);
                         break;
                     case Op.MIN_I: {
                         long a = R[A[i]], b = R[B[i]];
@@ -740,104 +704,6 @@ public final class Interpreter {
                     case Op.MAX_I: {
                         long a = R[A[i]], b = R[B[i]];
                         R[D[i]] = cmpI(4, a, b, Y[i]) ? Op.ext(a, Y[i]) : Op.ext(b, Y[i]);
-                        break;
-                    }
-                    case Op.ABS_I:
-                        R[D[i]] = Math.abs(Op.ext(R[A[i]], Y[i] | 128));
-                        break;
-                    case Op.POPC:
-                        R[D[i]] = Long.bitCount(R[A[i]] & mask(Y[i]));
-                        break;
-                    case Op.CLZ:
-                        R[D[i]] = Y[i] == 64
-                                ? Long.numberOfLeadingZeros(R[A[i]])
-                                : Integer.numberOfLeadingZeros((int) R[A[i]]);
-                        break;
-                    case Op.BREV:
-                        R[D[i]] = Y[i] == 64 ? Long.reverse(R[A[i]]) : Integer.reverse((int) R[A[i]]);
-                        break;
-                    case Op.BFIND: {
-                        int k = Y[i], w = Op.width(k);
-                        long v = Op.ext(R[A[i]], k);
-                        if (Op.signed(k) && v < 0) v = ~v;
-                        int pos = v == 0 ? -1 : 63 - Long.numberOfLeadingZeros(v);
-                        if (pos >= 0 && X[i] != 0) pos = w - 1 - pos;
-                        R[D[i]] = pos < 0 ? 0xFFFFFFFFL : pos;
-                        break;
-                    }
-                    case Op.BFE:
-                        R[D[i]] = bfe(R[A[i]], (int) (R[B[i]] & 0xFF), (int) (R[C[i]] & 0xFF), Y[i]);
-                        break;
-                    case Op.BFI: {
-                        int w = Y[i];
-                        int pos = (int) (R[C[i]] & 0xFF), len = (int) (R[p.v[i][0]] & 0xFF);
-                        long base = R[B[i]];
-                        if (len > 0 && pos < w) {
-                            int l = Math.min(len, w - pos);
-                            long m = mask(l) << pos;
-                            base = (base & ~m) | ((R[A[i]] << pos) & m);
-                        }
-                        R[D[i]] = base;
-                        break;
-                    }
-                    case Op.PRMT:
-                        R[D[i]] = prmt((int) R[A[i]], (int) R[B[i]], (int) R[C[i]]);
-                        break;
-                    case Op.LOP3: {
-                        long a = R[A[i]], b = R[B[i]], c = R[C[i]], lut = X[i], r = 0;
-                        if ((lut & 1) != 0) r |= ~a & ~b & ~c;
-                        if ((lut & 2) != 0) r |= ~a & ~b & c;
-                        if ((lut & 4) != 0) r |= ~a & b & ~c;
-                        if ((lut & 8) != 0) r |= ~a & b & c;
-                        if ((lut & 16) != 0) r |= a & ~b & ~c;
-                        if ((lut & 32) != 0) r |= a & ~b & c;
-                        if ((lut & 64) != 0) r |= a & b & ~c;
-                        if ((lut & 128) != 0) r |= a & b & c;
-                        R[D[i]] = r & 0xFFFFFFFFL;
-                        break;
-                    }
-                    case Op.ADD_CC: {
-                        int w = Y[i];
-                        long xm = X[i];
-                        long m = mask(w);
-                        long a = R[A[i]] & m, b = R[B[i]] & m;
-                        long cin = (xm & 2) != 0 ? R[Program.R_CARRY] : 0;
-                        long r;
-                        long carry;
-                        if ((xm & 1) == 0) {
-                            r = a + b + cin;
-                            carry = w == 64
-                                    ? (Long.compareUnsigned(r, a) < 0 || (cin != 0 && r == a) ? 1 : 0)
-                                    : (r >>> w) & 1;
-                        } else { // a - b - borrow; carry flag holds the borrow
-                            r = a - b - cin;
-                            carry = Long.compareUnsigned(a, b + cin) < 0 || (w == 64 && cin != 0 && b == -1L) ? 1 : 0;
-                        }
-                        R[D[i]] = r & m;
-                        if ((xm & 4) != 0) R[Program.R_CARRY] = carry;
-                        break;
-                    }
-                    case Op.MAD_CC: {
-                        int w = Y[i];
-                        long xm = X[i];
-                        long m = mask(w);
-                        long a = R[A[i]] & m, b = R[B[i]] & m, c = R[C[i]] & m;
-                        long cin = (xm & 2) != 0 ? R[Program.R_CARRY] : 0;
-                        long part, r, carry;
-                        if (w == 32) {
-                            long prod = a * b; // exact: 32 x 32 bits unsigned
-                            part = (xm & 1) != 0 ? prod >>> 32 : prod & m;
-                            r = part + c + cin;
-                            carry = (r >>> 32) & 1;
-                        } else {
-                            part = (xm & 1) != 0 ? mulHi(a, b, Op.K_U64) : a * b;
-                            long s1 = part + c;
-                            long c1 = Long.compareUnsigned(s1, part) < 0 ? 1 : 0;
-                            r = s1 + cin;
-                            carry = c1 | (Long.compareUnsigned(r, s1) < 0 ? 1 : 0);
-                        }
-                        R[D[i]] = r & m;
-                        if ((xm & 4) != 0) R[Program.R_CARRY] = carry;
                         break;
                     }
                     case Op.SETP_S32: {
@@ -869,9 +735,6 @@ public final class Interpreter {
                         R[D[i]] = r ? 1 : 0;
                         break;
                     }
-                    case Op.SETP_I:
-                        setp(R, D[i], C[i], X[i], cmpI((int) X[i] & 0xFF, R[A[i]], R[B[i]], Y[i]));
-                        break;
                     case Op.SETP_F32: {
                         float a = f(R[A[i]]), b = f(R[B[i]]);
                         if (Y[i] != 0) {
@@ -881,23 +744,8 @@ public final class Interpreter {
                         setp(R, D[i], C[i], X[i], cmpF((int) X[i] & 0xFF, a, b));
                         break;
                     }
-                    case Op.SETP_F64:
-                        setp(R, D[i], C[i], X[i], cmpF((int) X[i] & 0xFF, dd(R[A[i]]), dd(R[B[i]])));
-                        break;
                     case Op.SELP:
                         R[D[i]] = R[C[i]] != 0 ? R[A[i]] : R[B[i]];
-                        break;
-                    case Op.SLCT: {
-                        long c = R[C[i]];
-                        boolean ge = Y[i] == Op.K_F32 ? (X[i] != 0 ? Fp32.ftz(f(c)) : f(c)) >= 0 : (int) c >= 0;
-                        R[D[i]] = ge ? R[A[i]] : R[B[i]];
-                        break;
-                    }
-                    case Op.TESTP_F32:
-                        R[D[i]] = testp((int) X[i], f(R[A[i]]), false) ? 1 : 0;
-                        break;
-                    case Op.TESTP_F64:
-                        R[D[i]] = testp((int) X[i], dd(R[A[i]]), Y[i] == 0) ? 1 : 0;
                         break;
                         // ---- f32
                     case Op.ADD_F32:
@@ -911,12 +759,6 @@ public final class Interpreter {
                         break;
                     case Op.FMA_F32:
                         R[D[i]] = fb(Math.fma(f(R[A[i]]), f(R[B[i]]), f(R[C[i]])));
-                        break;
-                    case Op.DIV_F32:
-                        R[D[i]] = fb(f(R[A[i]]) / f(R[B[i]]));
-                        break;
-                    case Op.SQRT_F32:
-                        R[D[i]] = fb((float) Math.sqrt(f(R[A[i]])));
                         break;
                     case Op.NEG_F32: {
                         float a = f(R[A[i]]);
@@ -934,44 +776,6 @@ public final class Interpreter {
                     case Op.MAX_F32:
                         R[D[i]] = fb(Fp32.max(f(R[A[i]]), f(R[B[i]]), (X[i] & 1) != 0, (X[i] & 2) != 0));
                         break;
-                    case Op.COPYSIGN_F32:
-                        R[D[i]] = Float.floatToRawIntBits(Math.copySign(f(R[B[i]]), f(R[A[i]])));
-                        break;
-                    case Op.F32_G: {
-                        int m = (int) X[i];
-                        Rounding r = RND[m & 3];
-                        boolean ftz = (m & 4) != 0;
-                        float a = f(R[A[i]]), b = f(R[B[i]]), v;
-                        switch (Y[i]) {
-                            case Op.G_ADD:
-                                v = Fp32.add(a, b, r, ftz);
-                                break;
-                            case Op.G_SUB:
-                                v = Fp32.sub(a, b, r, ftz);
-                                break;
-                            case Op.G_MUL:
-                                v = Fp32.mul(a, b, r, ftz);
-                                break;
-                            case Op.G_FMA:
-                                v = Fp32.fma(a, b, f(R[C[i]]), r, ftz);
-                                break;
-                            case Op.G_DIV:
-                                v = Fp32.div(a, b, r, ftz);
-                                break;
-                            case Op.G_SQRT:
-                                v = Fp32.sqrt(a, r, ftz);
-                                break;
-                            default:
-                                v = Fp32.rcp(a, r, ftz);
-                                break;
-                        }
-                        if ((m & 8) != 0) v = Fp32.sat(v);
-                        R[D[i]] = fb(v);
-                        break;
-                    }
-                    case Op.F32_APPROX:
-                        R[D[i]] = fb(approx32(Y[i], f(R[A[i]]), f(R[B[i]]), X[i] != 0));
-                        break;
                         // ---- f64
                     case Op.ADD_F64:
                         R[D[i]] = db(dd(R[A[i]]) + dd(R[B[i]]));
@@ -984,61 +788,6 @@ public final class Interpreter {
                         break;
                     case Op.FMA_F64:
                         R[D[i]] = db(Math.fma(dd(R[A[i]]), dd(R[B[i]]), dd(R[C[i]])));
-                        break;
-                    case Op.DIV_F64:
-                        R[D[i]] = db(dd(R[A[i]]) / dd(R[B[i]]));
-                        break;
-                    case Op.SQRT_F64:
-                        R[D[i]] = db(Math.sqrt(dd(R[A[i]])));
-                        break;
-                    case Op.NEG_F64:
-                        R[D[i]] = R[A[i]] ^ Long.MIN_VALUE;
-                        break;
-                    case Op.ABS_F64:
-                        R[D[i]] = R[A[i]] & Long.MAX_VALUE;
-                        break;
-                    case Op.MIN_F64:
-                        R[D[i]] = db(Fp64.min(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0));
-                        break;
-                    case Op.MAX_F64:
-                        R[D[i]] = db(Fp64.max(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0));
-                        break;
-                    case Op.COPYSIGN_F64:
-                        R[D[i]] = db(Math.copySign(dd(R[B[i]]), dd(R[A[i]])));
-                        break;
-                    case Op.F64_G: {
-                        int m = (int) X[i];
-                        Rounding r = RND[m & 3];
-                        double a = dd(R[A[i]]), b = dd(R[B[i]]), v;
-                        switch (Y[i]) {
-                            case Op.G_ADD:
-                                v = Fp64.add(a, b, r);
-                                break;
-                            case Op.G_SUB:
-                                v = Fp64.sub(a, b, r);
-                                break;
-                            case Op.G_MUL:
-                                v = Fp64.mul(a, b, r);
-                                break;
-                            case Op.G_FMA:
-                                v = Fp64.fma(a, b, dd(R[C[i]]), r);
-                                break;
-                            case Op.G_DIV:
-                                v = Fp64.div(a, b, r);
-                                break;
-                            case Op.G_SQRT:
-                                v = Fp64.sqrt(a, r);
-                                break;
-                            default:
-                                v = Fp64.rcp(a, r);
-                                break;
-                        }
-                        if ((m & 8) != 0) v = Fp64.sat(v);
-                        R[D[i]] = db(v);
-                        break;
-                    }
-                    case Op.F64_APPROX:
-                        R[D[i]] = db(approx64(Y[i], dd(R[A[i]])));
                         break;
                     case Op.CVT:
                         R[D[i]] = cvt(R[A[i]], X[i], Y[i]);
@@ -1069,25 +818,57 @@ public final class Interpreter {
                         rs.store(ix, Y[i] & 15, R[B[i]]);
                         break;
                     }
-                    case Op.LD_W: {
-                        long ix = index(C[i], R[A[i]] + X[i], t);
-                        R[D[i]] = db(rs.loadWideF32(ix));
-                        break;
-                    }
-                    case Op.ST_W: {
-                        long ix = index(C[i], R[A[i]] + X[i], t);
-                        rs.storeWideF32(ix, dd(R[B[i]]));
-                        break;
-                    }
-                    case Op.ATOM: {
-                        long old = atom(t, i);
-                        if (D[i] >= 0) R[D[i]] = old;
-                        break;
-                    }
                         // ---- control
                     case Op.BRA:
                         pc = Y[i];
+                        if (pc <= i && count > budget) throw limitReached();
                         break;
+                    case Op.BRA_T:
+                        if (R[A[i]] != 0) {
+                            pc = Y[i];
+                            if (pc <= i && count > budget) throw limitReached();
+                        }
+                        break;
+                    case Op.BRA_F:
+                        if (R[A[i]] == 0) {
+                            pc = Y[i];
+                            if (pc <= i && count > budget) throw limitReached();
+                        }
+                        break;
+                    case Op.SETP_S32_BRA: {
+                        // setp.s32 at i and the guarded bra at i + 1 on its predicate (Decoder.fuseBranches)
+                        int a = (int) R[A[i]], b = (int) R[B[i]];
+                        boolean r;
+                        switch ((int) X[i] & 0xFF) {
+                            case 0:
+                                r = a == b;
+                                break;
+                            case 1:
+                                r = a != b;
+                                break;
+                            case 2:
+                                r = a < b;
+                                break;
+                            case 3:
+                                r = a <= b;
+                                break;
+                            case 4:
+                                r = a > b;
+                                break;
+                            default:
+                                r = a >= b;
+                                break;
+                        }
+                        R[D[i]] = r ? 1 : 0;
+                        count++;
+                        if (r == (Y[i] != 0)) {
+                            pc = C[i];
+                            if (pc <= i + 1 && count > budget) throw limitReached();
+                        } else {
+                            pc = i + 2;
+                        }
+                        break;
+                    }
                     case Op.CALL: {
                         int[] site = p.callSites[Y[i]];
                         if (t.sp >= t.stack.length) throw new KernelFault("call depth above " + p.maxCallDepth);
@@ -1095,6 +876,7 @@ public final class Interpreter {
                         t.stack[t.sp++] = pc;
                         t.stack[t.sp++] = Y[i];
                         pc = site[0];
+                        if (count > budget) throw limitReached();
                         break;
                     }
                     case Op.RET: {
@@ -1122,66 +904,11 @@ public final class Interpreter {
                         return S_WARP;
                     case Op.TRAP:
                         throw new KernelFault("trap");
-                        // ---- reference mode: binary64 registers carried as double-double
-                    case Op.ADD_DD:
-                        dd(R, L, D[i], ddv(R, L, A[i]).add(ddv(R, L, B[i])));
-                        break;
-                    case Op.SUB_DD:
-                        dd(R, L, D[i], ddv(R, L, A[i]).sub(ddv(R, L, B[i])));
-                        break;
-                    case Op.MUL_DD:
-                        dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])));
-                        break;
-                    case Op.FMA_DD:
-                        dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])).add(ddv(R, L, C[i])));
-                        break;
-                    case Op.DIV_DD:
-                        dd(R, L, D[i], ddv(R, L, A[i]).div(ddv(R, L, B[i])));
-                        break;
-                    case Op.SQRT_DD:
-                        dd(R, L, D[i], ddv(R, L, A[i]).sqrt());
-                        break;
-                    case Op.NEG_DD:
-                        dd(R, L, D[i], ddv(R, L, A[i]).negate());
-                        break;
-                    case Op.ABS_DD: {
-                        DoubleDouble v = ddv(R, L, A[i]);
-                        dd(
-                                R,
-                                L,
-                                D[i],
-                                v.hi < 0 || (v.hi == 0 && Double.doubleToRawLongBits(v.hi) < 0) ? v.negate() : v);
-                        break;
-                    }
-                    case Op.MOV_DD:
-                        R[D[i]] = R[A[i]];
-                        L[D[i]] = L[A[i]];
-                        break;
-                    case Op.SELP_DD: {
-                        int src = R[C[i]] != 0 ? A[i] : B[i];
-                        R[D[i]] = R[src];
-                        L[D[i]] = L[src];
-                        break;
-                    }
-                    case Op.LD_DD: {
-                        long ix = index(C[i], R[A[i]] + X[i], t);
-                        R[D[i]] = rs.load(ix, 8, false);
-                        L[D[i]] = rs.loadLo(ix);
-                        break;
-                    }
-                    case Op.ST_DD: {
-                        long ix = index(C[i], R[A[i]] + X[i], t);
-                        rs.storeDD(ix, R[B[i]], L[B[i]]);
-                        break;
-                    }
-                    case Op.ZERO_LO:
-                        L[D[i]] = 0;
-                        break;
                     default:
-                        throw new KernelFault("bad opcode " + op[i]);
+                        exec(t, i);
+                        break;
                 }
-                if (count > budget)
-                    throw new KernelFault("instruction limit of " + limit + " per launch reached (runaway loop?)");
+                // the instruction limit is checked where execution can repeat: backward branches and calls
             }
         } catch (KernelFault e) {
             throw KernelFault.at(e.what(), e.outOfBounds, where(t, i));
@@ -1195,6 +922,340 @@ public final class Interpreter {
         } finally {
             executed += count;
         }
+    }
+
+    /**
+     * The instructions that are not in {@link #run}'s own switch: data operations that do not change control flow.
+     * Kept out of {@code run} so that its bytecode stays small enough for C2 to inline every helper of the hot
+     * cases (its budget, DesiredMethodLimit, is 8000 bytes for a method and all it inlines; past it even
+     * {@code Float.intBitsToFloat} wrappers become calls, and which ones depends on the profile).
+     */
+    private void exec(Thread t, int i) throws KernelFault {
+        final int[] D = p.d, A = p.a, B = p.b, C = p.c, Y = p.y;
+        final long[] X = p.x;
+        final long[] R = t.R;
+        final double[] L = t.L;
+        switch (p.op[i]) {
+            case Op.MOV_PACK: {
+                int[] v = p.v[i];
+                int w = Y[i];
+                long r = 0, m = mask(w);
+                for (int k = 0; k < v.length; k++) r |= (R[v[k]] & m) << (w * k);
+                R[D[i]] = r;
+                break;
+            }
+            case Op.MOV_UNPACK: {
+                int[] v = p.v[i];
+                int w = Y[i];
+                long s = R[A[i]], m = mask(w);
+                for (int k = 0; k < v.length; k++) if (v[k] >= 0) R[v[k]] = (s >>> (w * k)) & m;
+                break;
+            }
+            case Op.CNOT:
+                R[D[i]] = Op.ext(R[A[i]], Y[i]) == 0 ? 1 : 0;
+                break;
+            case Op.MUL_HI:
+                R[D[i]] = mulHi(R[A[i]], R[B[i]], Y[i]);
+                break;
+            case Op.MAD_HI:
+                R[D[i]] = mulHi(R[A[i]], R[B[i]], Y[i]) + R[C[i]];
+                break;
+            case Op.MUL24:
+                R[D[i]] = ext24(R[A[i]], Y[i]) * ext24(R[B[i]], Y[i]);
+                break;
+            case Op.MAD24:
+                R[D[i]] = ext24(R[A[i]], Y[i]) * ext24(R[B[i]], Y[i]) + R[C[i]];
+                break;
+            case Op.DIV_I:
+                R[D[i]] = divI(R[A[i]], R[B[i]], Y[i], false);
+                break;
+            case Op.REM_I:
+                R[D[i]] = divI(R[A[i]], R[B[i]], Y[i], true);
+                break;
+            case Op.ABS_I:
+                R[D[i]] = Math.abs(Op.ext(R[A[i]], Y[i] | 128));
+                break;
+            case Op.POPC:
+                R[D[i]] = Long.bitCount(R[A[i]] & mask(Y[i]));
+                break;
+            case Op.CLZ:
+                R[D[i]] = Y[i] == 64 ? Long.numberOfLeadingZeros(R[A[i]]) : Integer.numberOfLeadingZeros((int) R[A[i]]);
+                break;
+            case Op.BREV:
+                R[D[i]] = Y[i] == 64 ? Long.reverse(R[A[i]]) : Integer.reverse((int) R[A[i]]);
+                break;
+            case Op.BFIND: {
+                int k = Y[i], w = Op.width(k);
+                long v = Op.ext(R[A[i]], k);
+                if (Op.signed(k) && v < 0) v = ~v;
+                int pos = v == 0 ? -1 : 63 - Long.numberOfLeadingZeros(v);
+                if (pos >= 0 && X[i] != 0) pos = w - 1 - pos;
+                R[D[i]] = pos < 0 ? 0xFFFFFFFFL : pos;
+                break;
+            }
+            case Op.BFE:
+                R[D[i]] = bfe(R[A[i]], (int) (R[B[i]] & 0xFF), (int) (R[C[i]] & 0xFF), Y[i]);
+                break;
+            case Op.BFI: {
+                int w = Y[i];
+                int pos = (int) (R[C[i]] & 0xFF), len = (int) (R[p.v[i][0]] & 0xFF);
+                long base = R[B[i]];
+                if (len > 0 && pos < w) {
+                    int l = Math.min(len, w - pos);
+                    long m = mask(l) << pos;
+                    base = (base & ~m) | ((R[A[i]] << pos) & m);
+                }
+                R[D[i]] = base;
+                break;
+            }
+            case Op.PRMT:
+                R[D[i]] = prmt((int) R[A[i]], (int) R[B[i]], (int) R[C[i]]);
+                break;
+            case Op.LOP3: {
+                long a = R[A[i]], b = R[B[i]], c = R[C[i]], lut = X[i], r = 0;
+                if ((lut & 1) != 0) r |= ~a & ~b & ~c;
+                if ((lut & 2) != 0) r |= ~a & ~b & c;
+                if ((lut & 4) != 0) r |= ~a & b & ~c;
+                if ((lut & 8) != 0) r |= ~a & b & c;
+                if ((lut & 16) != 0) r |= a & ~b & ~c;
+                if ((lut & 32) != 0) r |= a & ~b & c;
+                if ((lut & 64) != 0) r |= a & b & ~c;
+                if ((lut & 128) != 0) r |= a & b & c;
+                R[D[i]] = r & 0xFFFFFFFFL;
+                break;
+            }
+            case Op.ADD_CC: {
+                int w = Y[i];
+                long xm = X[i];
+                long m = mask(w);
+                long a = R[A[i]] & m, b = R[B[i]] & m;
+                long cin = (xm & 2) != 0 ? R[Program.R_CARRY] : 0;
+                long r;
+                long carry;
+                if ((xm & 1) == 0) {
+                    r = a + b + cin;
+                    carry = w == 64 ? (Long.compareUnsigned(r, a) < 0 || (cin != 0 && r == a) ? 1 : 0) : (r >>> w) & 1;
+                } else { // a - b - borrow; carry flag holds the borrow
+                    r = a - b - cin;
+                    carry = Long.compareUnsigned(a, b + cin) < 0 || (w == 64 && cin != 0 && b == -1L) ? 1 : 0;
+                }
+                R[D[i]] = r & m;
+                if ((xm & 4) != 0) R[Program.R_CARRY] = carry;
+                break;
+            }
+            case Op.MAD_CC: {
+                int w = Y[i];
+                long xm = X[i];
+                long m = mask(w);
+                long a = R[A[i]] & m, b = R[B[i]] & m, c = R[C[i]] & m;
+                long cin = (xm & 2) != 0 ? R[Program.R_CARRY] : 0;
+                long part, r, carry;
+                if (w == 32) {
+                    long prod = a * b; // exact: 32 x 32 bits unsigned
+                    part = (xm & 1) != 0 ? prod >>> 32 : prod & m;
+                    r = part + c + cin;
+                    carry = (r >>> 32) & 1;
+                } else {
+                    part = (xm & 1) != 0 ? mulHi(a, b, Op.K_U64) : a * b;
+                    long s1 = part + c;
+                    long c1 = Long.compareUnsigned(s1, part) < 0 ? 1 : 0;
+                    r = s1 + cin;
+                    carry = c1 | (Long.compareUnsigned(r, s1) < 0 ? 1 : 0);
+                }
+                R[D[i]] = r & m;
+                if ((xm & 4) != 0) R[Program.R_CARRY] = carry;
+                break;
+            }
+            case Op.SETP_I:
+                setp(R, D[i], C[i], X[i], cmpI((int) X[i] & 0xFF, R[A[i]], R[B[i]], Y[i]));
+                break;
+            case Op.SETP_F64:
+                setp(R, D[i], C[i], X[i], cmpF((int) X[i] & 0xFF, dd(R[A[i]]), dd(R[B[i]])));
+                break;
+            case Op.SLCT: {
+                long c = R[C[i]];
+                boolean ge = Y[i] == Op.K_F32 ? (X[i] != 0 ? Fp32.ftz(f(c)) : f(c)) >= 0 : (int) c >= 0;
+                R[D[i]] = ge ? R[A[i]] : R[B[i]];
+                break;
+            }
+            case Op.TESTP_F32:
+                R[D[i]] = testp((int) X[i], f(R[A[i]]), false) ? 1 : 0;
+                break;
+            case Op.TESTP_F64:
+                R[D[i]] = testp((int) X[i], dd(R[A[i]]), Y[i] == 0) ? 1 : 0;
+                break;
+            case Op.DIV_F32:
+                R[D[i]] = fb(f(R[A[i]]) / f(R[B[i]]));
+                break;
+            case Op.SQRT_F32:
+                R[D[i]] = fb((float) Math.sqrt(f(R[A[i]])));
+                break;
+            case Op.COPYSIGN_F32:
+                R[D[i]] = Float.floatToRawIntBits(Math.copySign(f(R[B[i]]), f(R[A[i]])));
+                break;
+            case Op.F32_G: {
+                int m = (int) X[i];
+                Rounding r = RND[m & 3];
+                boolean ftz = (m & 4) != 0;
+                float a = f(R[A[i]]), b = f(R[B[i]]), v;
+                switch (Y[i]) {
+                    case Op.G_ADD:
+                        v = Fp32.add(a, b, r, ftz);
+                        break;
+                    case Op.G_SUB:
+                        v = Fp32.sub(a, b, r, ftz);
+                        break;
+                    case Op.G_MUL:
+                        v = Fp32.mul(a, b, r, ftz);
+                        break;
+                    case Op.G_FMA:
+                        v = Fp32.fma(a, b, f(R[C[i]]), r, ftz);
+                        break;
+                    case Op.G_DIV:
+                        v = Fp32.div(a, b, r, ftz);
+                        break;
+                    case Op.G_SQRT:
+                        v = Fp32.sqrt(a, r, ftz);
+                        break;
+                    default:
+                        v = Fp32.rcp(a, r, ftz);
+                        break;
+                }
+                if ((m & 8) != 0) v = Fp32.sat(v);
+                R[D[i]] = fb(v);
+                break;
+            }
+            case Op.F32_APPROX:
+                R[D[i]] = fb(approx32(Y[i], f(R[A[i]]), f(R[B[i]]), X[i] != 0));
+                break;
+            case Op.DIV_F64:
+                R[D[i]] = db(dd(R[A[i]]) / dd(R[B[i]]));
+                break;
+            case Op.SQRT_F64:
+                R[D[i]] = db(Math.sqrt(dd(R[A[i]])));
+                break;
+            case Op.NEG_F64:
+                R[D[i]] = R[A[i]] ^ Long.MIN_VALUE;
+                break;
+            case Op.ABS_F64:
+                R[D[i]] = R[A[i]] & Long.MAX_VALUE;
+                break;
+            case Op.MIN_F64:
+                R[D[i]] = db(Fp64.min(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0));
+                break;
+            case Op.MAX_F64:
+                R[D[i]] = db(Fp64.max(dd(R[A[i]]), dd(R[B[i]]), (X[i] & 2) != 0));
+                break;
+            case Op.COPYSIGN_F64:
+                R[D[i]] = db(Math.copySign(dd(R[B[i]]), dd(R[A[i]])));
+                break;
+            case Op.F64_G: {
+                int m = (int) X[i];
+                Rounding r = RND[m & 3];
+                double a = dd(R[A[i]]), b = dd(R[B[i]]), v;
+                switch (Y[i]) {
+                    case Op.G_ADD:
+                        v = Fp64.add(a, b, r);
+                        break;
+                    case Op.G_SUB:
+                        v = Fp64.sub(a, b, r);
+                        break;
+                    case Op.G_MUL:
+                        v = Fp64.mul(a, b, r);
+                        break;
+                    case Op.G_FMA:
+                        v = Fp64.fma(a, b, dd(R[C[i]]), r);
+                        break;
+                    case Op.G_DIV:
+                        v = Fp64.div(a, b, r);
+                        break;
+                    case Op.G_SQRT:
+                        v = Fp64.sqrt(a, r);
+                        break;
+                    default:
+                        v = Fp64.rcp(a, r);
+                        break;
+                }
+                if ((m & 8) != 0) v = Fp64.sat(v);
+                R[D[i]] = db(v);
+                break;
+            }
+            case Op.F64_APPROX:
+                R[D[i]] = db(approx64(Y[i], dd(R[A[i]])));
+                break;
+            case Op.LD_W: {
+                long ix = index(C[i], R[A[i]] + X[i], t);
+                R[D[i]] = db(rs.loadWideF32(ix));
+                break;
+            }
+            case Op.ST_W: {
+                long ix = index(C[i], R[A[i]] + X[i], t);
+                rs.storeWideF32(ix, dd(R[B[i]]));
+                break;
+            }
+            case Op.ATOM: {
+                long old = atom(t, i);
+                if (D[i] >= 0) R[D[i]] = old;
+                break;
+            }
+                // ---- reference mode: binary64 registers carried as double-double
+            case Op.ADD_DD:
+                dd(R, L, D[i], ddv(R, L, A[i]).add(ddv(R, L, B[i])));
+                break;
+            case Op.SUB_DD:
+                dd(R, L, D[i], ddv(R, L, A[i]).sub(ddv(R, L, B[i])));
+                break;
+            case Op.MUL_DD:
+                dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])));
+                break;
+            case Op.FMA_DD:
+                dd(R, L, D[i], ddv(R, L, A[i]).mul(ddv(R, L, B[i])).add(ddv(R, L, C[i])));
+                break;
+            case Op.DIV_DD:
+                dd(R, L, D[i], ddv(R, L, A[i]).div(ddv(R, L, B[i])));
+                break;
+            case Op.SQRT_DD:
+                dd(R, L, D[i], ddv(R, L, A[i]).sqrt());
+                break;
+            case Op.NEG_DD:
+                dd(R, L, D[i], ddv(R, L, A[i]).negate());
+                break;
+            case Op.ABS_DD: {
+                DoubleDouble v = ddv(R, L, A[i]);
+                dd(R, L, D[i], v.hi < 0 || (v.hi == 0 && Double.doubleToRawLongBits(v.hi) < 0) ? v.negate() : v);
+                break;
+            }
+            case Op.MOV_DD:
+                R[D[i]] = R[A[i]];
+                L[D[i]] = L[A[i]];
+                break;
+            case Op.SELP_DD: {
+                int src = R[C[i]] != 0 ? A[i] : B[i];
+                R[D[i]] = R[src];
+                L[D[i]] = L[src];
+                break;
+            }
+            case Op.LD_DD: {
+                long ix = index(C[i], R[A[i]] + X[i], t);
+                R[D[i]] = rs.load(ix, 8, false);
+                L[D[i]] = rs.loadLo(ix);
+                break;
+            }
+            case Op.ST_DD: {
+                long ix = index(C[i], R[A[i]] + X[i], t);
+                rs.storeDD(ix, R[B[i]], L[B[i]]);
+                break;
+            }
+            case Op.ZERO_LO:
+                L[D[i]] = 0;
+                break;
+            default:
+                throw new KernelFault("bad opcode " + p.op[i]);
+        }
+    }
+
+    private KernelFault limitReached() {
+        return new KernelFault("instruction limit of " + limit + " per launch reached (runaway loop?)");
     }
 
     private KernelFault.Where where(Thread t, int pc) {

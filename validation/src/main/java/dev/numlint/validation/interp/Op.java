@@ -102,6 +102,11 @@ final class Op {
             VOTE = 127,
             ACTIVEMASK = 128,
             TRAP = 129,
+            // decode-time superinstructions ({@link Decoder}): a guarded bra, and a setp.s32 whose predicate only
+            // the next instruction, a guarded bra, reads. Each still counts as the PTX instructions it stands for.
+            BRA_T = 130,
+            BRA_F = 131,
+            SETP_S32_BRA = 132,
             ADD_DD = 140,
             SUB_DD = 141,
             MUL_DD = 142,
