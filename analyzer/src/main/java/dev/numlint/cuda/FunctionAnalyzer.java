@@ -1,5 +1,6 @@
 package dev.numlint.cuda;
 
+import static dev.numlint.cuda.SyntaxQueries.*;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
 import dev.numlint.cuda.facts.FunctionFacts;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.antlr.v4.runtime.ParserRuleContext;
-import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.tree.ParseTree;
 import org.antlr.v4.runtime.tree.TerminalNode;
 
@@ -35,7 +35,7 @@ final class FunctionAnalyzer {
             Set.of("atomicAdd", "atomicAdd_block", "atomicAdd_system", "unsafeAtomicAdd", "safeAtomicAdd");
 
     /** A local variable or parameter. */
-    private static final class Local {
+    static final class Local {
         final String name;
         final CType type;
         final int loopDepth;
@@ -54,7 +54,7 @@ final class FunctionAnalyzer {
     }
 
     /** A loop: its line, constant trip count (-1 unknown, 1 for logarithmic loops) and induction variables. */
-    private static final class Loop {
+    static final class Loop {
         final int line;
         /** The loop statement, for the names it modifies (computed on first use). */
         final ParserRuleContext node;
@@ -96,25 +96,26 @@ final class FunctionAnalyzer {
         }
     }
 
-    private final FileScope scope;
-    private final TopLevelSplitter.FunctionDef f;
+    final FileScope scope;
+    final TopLevelSplitter.FunctionDef f;
     private final List<PToken> toks;
     private final Deque<Map<String, Local>> scopes = new ArrayDeque<>();
-    private final List<Loop> loops = new ArrayList<>();
+    final List<Loop> loops = new ArrayList<>();
     private final Map<String, Integer> useCounts = new HashMap<>();
     private final Set<String> guardedVars = new HashSet<>();
     /** Member/element lvalues assigned a range-limited value (rgba.x = __saturatef(rgba.x)). */
     private final Set<String> guardedTexts = new HashSet<>();
 
-    private final Set<String> compensated = new HashSet<>();
-    private final IdentityHashMap<ParserRuleContext, E> memo;
-    private final FunctionFacts facts;
+    final Set<String> compensated = new HashSet<>();
+    final IdentityHashMap<ParserRuleContext, E> memo;
+    final FunctionFacts facts;
     private final SourceDialect dialect;
     private final ValueFlow flow;
     private boolean device;
     private boolean host;
     private final boolean hostDevice;
     private final StructInfo cls;
+    private final AccumulationSites sums = new AccumulationSites(this);
 
     FunctionAnalyzer(FileScope scope, TopLevelSplitter.FunctionDef f, List<PToken> toks, SourceDialect dialect) {
         this.dialect = dialect;
@@ -530,7 +531,7 @@ final class FunctionAnalyzer {
         return l;
     }
 
-    private Local lookup(String name) {
+    Local lookup(String name) {
         for (Map<String, Local> m : scopes) {
             Local l = m.get(name);
             if (l != null) return l;
@@ -1093,7 +1094,7 @@ final class FunctionAnalyzer {
                 String l0 = text(stripParens(a.expression(0)));
                 String r0 = text(stripParens(a.expression(1)));
                 if (target.equals(l0) || (a.PLUS() != null && target.equals(r0))) {
-                    accumulation(c, c.expression(0), target.equals(l0) ? a.expression(1) : a.expression(0), false);
+                    sums.accumulation(c, c.expression(0), target.equals(l0) ? a.expression(1) : a.expression(0), false);
                 }
             } else if (r instanceof CallExprContext && lt.isFpScalar()) {
                 CallExprContext call = (CallExprContext) r;
@@ -1108,7 +1109,7 @@ final class FunctionAnalyzer {
                     if (acc.expression() != null
                             && first.expression() != null
                             && text(stripParens(acc.expression())).equals(text(c.expression(0)))) {
-                        accumulation(c, c.expression(0), first.expression(), true);
+                        sums.accumulation(c, c.expression(0), first.expression(), true);
                     }
                 }
             }
@@ -1116,7 +1117,7 @@ final class FunctionAnalyzer {
             if (lt.isFpScalar()) {
                 String prod = productOperand(rc);
                 if (prod != null) contraction(c, prod, op.MINUS_ASSIGN() != null, false, true);
-                accumulation(c, c.expression(0), rc, false);
+                sums.accumulation(c, c.expression(0), rc, false);
             }
             promotionCompound(lt, rhs, c);
         } else if (op.STAR_ASSIGN() != null || op.DIV_ASSIGN() != null) {
@@ -1133,262 +1134,9 @@ final class FunctionAnalyzer {
         return r;
     }
 
-    private void accumulation(AssignExprContext c, ExpressionContext target, ExpressionContext addend, boolean viaFma) {
-        if (loops.isEmpty()) return;
-        ExpressionContext t = stripParens(target);
-        List<ExpressionContext> indices = new ArrayList<>();
-        ExpressionContext b = t;
-        while (true) {
-            if (b instanceof IndexExprContext) {
-                indices.add(((IndexExprContext) b).commaExpression().expression(0));
-                b = ((IndexExprContext) b).expression();
-            } else if (b instanceof MemberExprContext && ((MemberExprContext) b).DOT() != null) {
-                b = ((MemberExprContext) b).expression();
-            } else {
-                break;
-            }
-        }
-        String base = simpleName(b);
-        if (base == null) return;
-        int declDepth = 0;
-        Local l = lookup(base);
-        if (l != null) declDepth = l.loopDepth;
-        if (declDepth >= loops.size()) return;
-        Set<String> idxNames = new HashSet<>();
-        for (ExpressionContext ix : indices) names(ix, idxNames);
-        String tt = text(target);
-        // loops that overwrite the accumulator in every iteration start a new sum: only the loops inside the
-        // innermost such loop carry it
-        int from = declDepth;
-        for (int i = declDepth; i < loops.size(); i++) {
-            if (indices.isEmpty() && loops.get(i).overwritten().contains(base)) from = i + 1;
-        }
-        boolean rewritten = from >= loops.size();
-        long trip = 1;
-        boolean unknown = false;
-        Loop outer = null;
-        for (int i = Math.min(from, loops.size() - 1); i < loops.size(); i++) {
-            Loop lp = loops.get(i);
-            boolean carries = true;
-            for (String iv : lp.induction) if (idxNames.contains(iv)) carries = false;
-            if (!carries) continue;
-            if (outer == null) outer = lp;
-            if (lp.trip < 0) unknown = true;
-            else trip *= lp.trip;
-        }
-        if (outer == null) return;
-        E add = memo.get(addend);
-        boolean whole = add != null && add.cval != null && add.cval == Math.rint(add.cval) && Math.abs(add.cval) < 65536
-                || exactWholeTerms(addend, ty(target));
-        CType ty = ty(target);
-        boolean dbl = ty.kind == CType.Kind.DOUBLE || ty.kind == CType.Kind.LONG_DOUBLE;
-        facts.accumulations.add(new FunctionFacts.Accumulation(
-                site(c),
-                tt,
-                ty.toString(),
-                dbl,
-                outer.line,
-                unknown ? -1 : trip,
-                compensated.contains(base),
-                whole,
-                !indices.isEmpty() && mentions(addend, base),
-                elementwiseUpdate(idxNames, addend, declDepth),
-                variesWithLoop(addend, declDepth),
-                TIMING.matcher(base).find(),
-                rewritten,
-                viaFma));
-    }
-
-    /** Names of macro constants (all capitals): values that do not change from one iteration to the next. */
-    private static final java.util.regex.Pattern MACRO_CONSTANT = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]*");
-
     /** Loop bounds that count spatial dimensions ({@code d < ndim}, {@code k < dims}): 2-3 iterations. */
     private static final java.util.regex.Pattern DIMENSIONS =
             java.util.regex.Pattern.compile("(?i)(n_?|num_?)?dim(s|ension|ensions)?|n?dims?|rank");
-
-    /**
-     * Accumulators of measured times ({@code elapsedMs += t}, {@code totalTime += dt}) in benchmark code: their
-     * summation order changes nothing anyone compares, so NL004 would be noise there.
-     */
-    private static final java.util.regex.Pattern TIMING =
-            java.util.regex.Pattern.compile("(?i)(time|elapsed|duration|clock|msec|millis|seconds)");
-
-    /**
-     * {@code u[i] += du[i]} inside {@code for (iter...) for (i...)}: the element index follows an enclosing loop and
-     * the added term reads only names from outside the loops (no call, not the induction variable of the loops
-     * that carry the sum). Each element gets one
-     * term per outer iteration (an iterative solver's update), in the same order on CPU and GPU: no reduction.
-     * {@code hist[i] += data[k][i]} over {@code k} mentions k and stays a finding.
-     */
-    private boolean elementwiseUpdate(Set<String> idxNames, ExpressionContext addend, int declDepth) {
-        if (idxNames.isEmpty() || containsAny(addend, CallExprContext.class)) return false;
-        int element = -1;
-        Set<String> carrying = new HashSet<>();
-        for (int i = declDepth; i < loops.size(); i++) {
-            Loop lp = loops.get(i);
-            boolean byIndex = false;
-            for (String iv : lp.induction) if (idxNames.contains(iv)) byIndex = true;
-            if (byIndex) element = i;
-            else carrying.addAll(lp.induction);
-        }
-        if (element < 0) return false;
-        Set<String> used = new HashSet<>();
-        names(addend, used);
-        for (String n : used) {
-            if (carrying.contains(n)) return false;
-            if (idxNames.contains(n)) continue; // the element index itself
-            // a value computed inside the loops (a weight, a fetched sample) may be data summed over the outer
-            // loop, as in a backprojection over angles: only arrays and values from outside the loops qualify
-            Local l = lookup(n);
-            if (l != null && l.loopDepth > declDepth) return false;
-        }
-        return true;
-    }
-
-    private CType ty(ExpressionContext target) {
-        E t = memo.get(target);
-        return t == null ? CType.UNKNOWN : t.type;
-    }
-
-    /**
-     * Whether the added term can change from one iteration to the next: it reads an induction variable, a name
-     * declared or modified inside the loops that carry the accumulator, an array element, a pointer target or a
-     * call result. {@code angle += dy * 0.2f} in an event loop that never changes {@code dy} steps by a constant:
-     * no summation over data, so no NL004.
-     */
-    private boolean variesWithLoop(ExpressionContext addend, int declDepth) {
-        if (containsAny(addend, IndexExprContext.class, CallExprContext.class, MemberExprContext.class)) return true;
-        Set<String> used = new HashSet<>();
-        names(addend, used);
-        for (String n : used) {
-            Local l = lookup(n);
-            if (l != null && l.loopDepth > declDepth) return true; // declared inside the accumulating loops
-            // unknown: keep, except ALL_CAPS names (macro constants from unread headers: M_PI, FLT_EPSILON)
-            if (l == null
-                    && scope.globals.get(n) == null
-                    && !f.paramNames.contains(n)
-                    && !MACRO_CONSTANT.matcher(n).matches()) {
-                return true;
-            }
-            for (int i = declDepth; i < loops.size(); i++) {
-                Loop lp = loops.get(i);
-                if (lp.induction.contains(n) || lp.modified().contains(n)) return true;
-            }
-        }
-        // unary * (pointer target) may change with any store
-        return containsDeref(addend);
-    }
-
-    /**
-     * Whole-number terms (an integer expression, possibly cast to a floating type) added to a floating accumulator:
-     * every partial sum is exact below 2^53 (double) or 2^24 (float), so the order of summation does not matter.
-     */
-    private boolean exactWholeTerms(ExpressionContext addend, CType acc) {
-        if (!acc.isFpScalar()) return false;
-        ExpressionContext e = stripParens(addend);
-        while (e instanceof CastExprContext) e = stripParens(((CastExprContext) e).expression());
-        E v = memo.get(e);
-        return v != null && v.type != null && v.type.isInteger();
-    }
-
-    @SafeVarargs
-    private static boolean containsAny(ParseTree t, Class<? extends ParseTree>... kinds) {
-        for (Class<? extends ParseTree> k : kinds) if (k.isInstance(t)) return true;
-        for (int i = 0; i < t.getChildCount(); i++) if (containsAny(t.getChild(i), kinds)) return true;
-        return false;
-    }
-
-    private static boolean containsDeref(ParseTree t) {
-        if (t instanceof UnaryExprContext && ((UnaryExprContext) t).STAR() != null) return true;
-        for (int i = 0; i < t.getChildCount(); i++) if (containsDeref(t.getChild(i))) return true;
-        return false;
-    }
-
-    /** The variable a store writes: the base name of x, x[i], x.f, x->f, *x. */
-    private static String storedName(ExpressionContext e) {
-        ExpressionContext b = stripParens(e);
-        while (true) {
-            if (b instanceof IndexExprContext) b = stripParens(((IndexExprContext) b).expression());
-            else if (b instanceof MemberExprContext) b = stripParens(((MemberExprContext) b).expression());
-            else if (b instanceof UnaryExprContext && ((UnaryExprContext) b).STAR() != null) {
-                b = stripParens(((UnaryExprContext) b).expression());
-            } else break;
-        }
-        return simpleName(b);
-    }
-
-    /**
-     * Names given a value that does not read them by a statement that runs in every iteration of a loop whose body is
-     * {@code s}: expression statements of the body and of plain nested blocks, not of branches or inner loops.
-     */
-    static void collectOverwritten(StatementContext s, Set<String> out) {
-        if (s instanceof BlockStmtContext) {
-            for (StatementContext x : ((BlockStmtContext) s).compoundStatement().statement())
-                collectOverwritten(x, out);
-        } else if (s instanceof ExprStmtContext) {
-            for (ExpressionContext e : ((ExprStmtContext) s).commaExpression().expression()) {
-                if (e instanceof AssignExprContext
-                        && ((AssignExprContext) e).assignOp().ASSIGN() != null
-                        && ((AssignExprContext) e).expression().size() > 1) {
-                    AssignExprContext a = (AssignExprContext) e;
-                    String n = simpleName(a.expression(0));
-                    if (n != null && !mentions(a.expression(1), n)) out.add(n);
-                }
-            }
-        }
-    }
-
-    static void collectModified(ParseTree t, Set<String> out) {
-        if (t instanceof AssignExprContext) {
-            String n = storedName(((AssignExprContext) t).expression(0));
-            if (n != null) out.add(n);
-        } else if (t instanceof PostIncExprContext) {
-            String n = storedName(((PostIncExprContext) t).expression());
-            if (n != null) out.add(n);
-        } else if (t instanceof UnaryExprContext) {
-            UnaryExprContext u = (UnaryExprContext) t;
-            if (u.PLUS_PLUS() != null || u.MINUS_MINUS() != null || u.AMP() != null) {
-                String n = storedName(u.expression());
-                if (n != null) out.add(n);
-            }
-        } else if (t instanceof CallExprContext) {
-            // a name passed to a call may be changed through a reference parameter
-            ParseTree args = ((CallExprContext) t).argumentList();
-            if (args != null) {
-                for (int i = 0; i < args.getChildCount(); i++) {
-                    ParseTree a = args.getChild(i);
-                    if (a instanceof ArgumentContext && ((ArgumentContext) a).expression() != null) {
-                        String n = simpleName(((ArgumentContext) a).expression());
-                        if (n != null) out.add(n);
-                    }
-                }
-            }
-        } else if (t instanceof SimpleDeclarationContext) {
-            for (InitDeclaratorContext d : ((SimpleDeclarationContext) t).initDeclarator()) {
-                String n = declName(d.declarator());
-                if (n != null) out.add(n);
-            }
-        }
-        for (int i = 0; i < t.getChildCount(); i++) collectModified(t.getChild(i), out);
-    }
-
-    private static boolean mentions(ParseTree t, String name) {
-        if (t instanceof TerminalNode) {
-            Token s = ((TerminalNode) t).getSymbol();
-            return s.getType() == CudaLexer.IDENTIFIER && s.getText().equals(name);
-        }
-        for (int i = 0; i < t.getChildCount(); i++) if (mentions(t.getChild(i), name)) return true;
-        return false;
-    }
-
-    private static void names(ParseTree t, Set<String> out) {
-        if (t instanceof TerminalNode) {
-            Token s = ((TerminalNode) t).getSymbol();
-            if (s.getType() == CudaLexer.IDENTIFIER) out.add(s.getText());
-            return;
-        }
-        for (int i = 0; i < t.getChildCount(); i++) names(t.getChild(i), out);
-    }
 
     // ------------------------------------------------------------------ conversions
     private E cast(CType target, E v, ParserRuleContext whole, ExpressionContext operand, Supplier<String> castText) {
@@ -1749,7 +1497,7 @@ final class FunctionAnalyzer {
     }
 
     // ------------------------------------------------------------------ sites
-    private Site site(ParserRuleContext c) {
+    Site site(ParserRuleContext c) {
         return pos(c).site(text(c), device, host, () -> flow.uses(c));
     }
 

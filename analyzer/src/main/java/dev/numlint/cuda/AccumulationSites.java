@@ -1,0 +1,181 @@
+package dev.numlint.cuda;
+
+import static dev.numlint.cuda.FunctionAnalyzer.simpleName;
+import static dev.numlint.cuda.FunctionAnalyzer.stripParens;
+import static dev.numlint.cuda.SyntaxQueries.*;
+import static dev.numlint.cuda.parser.CudaParser.*;
+
+import dev.numlint.cuda.facts.FunctionFacts;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The accumulation facts of a function body ({@link FunctionFacts.Accumulation}, read by the NL004 check): a
+ * floating-point variable or element updated from itself inside a loop ({@code s += x}, {@code s = s + x},
+ * {@code s = fmaf(a, b, s)}), with the loops that carry it and their trip counts, whether it is restarted in every
+ * iteration, compensated (Kahan), fed whole-number terms, an element-wise update or a constant step.
+ * {@link FunctionAnalyzer} calls it for each such assignment while it walks the body with its scopes and loops.
+ */
+final class AccumulationSites {
+    private final FunctionAnalyzer a;
+
+    AccumulationSites(FunctionAnalyzer a) {
+        this.a = a;
+    }
+
+    void accumulation(AssignExprContext c, ExpressionContext target, ExpressionContext addend, boolean viaFma) {
+        if (a.loops.isEmpty()) return;
+        ExpressionContext t = stripParens(target);
+        List<ExpressionContext> indices = new ArrayList<>();
+        ExpressionContext b = t;
+        while (true) {
+            if (b instanceof IndexExprContext) {
+                indices.add(((IndexExprContext) b).commaExpression().expression(0));
+                b = ((IndexExprContext) b).expression();
+            } else if (b instanceof MemberExprContext && ((MemberExprContext) b).DOT() != null) {
+                b = ((MemberExprContext) b).expression();
+            } else {
+                break;
+            }
+        }
+        String base = simpleName(b);
+        if (base == null) return;
+        int declDepth = 0;
+        FunctionAnalyzer.Local l = a.lookup(base);
+        if (l != null) declDepth = l.loopDepth;
+        if (declDepth >= a.loops.size()) return;
+        Set<String> idxNames = new HashSet<>();
+        for (ExpressionContext ix : indices) names(ix, idxNames);
+        String tt = a.text(target);
+        // a.loops that overwrite the accumulator in every iteration start a new sum: only the a.loops inside the
+        // innermost such loop carry it
+        int from = declDepth;
+        for (int i = declDepth; i < a.loops.size(); i++) {
+            if (indices.isEmpty() && a.loops.get(i).overwritten().contains(base)) from = i + 1;
+        }
+        boolean rewritten = from >= a.loops.size();
+        long trip = 1;
+        boolean unknown = false;
+        FunctionAnalyzer.Loop outer = null;
+        for (int i = Math.min(from, a.loops.size() - 1); i < a.loops.size(); i++) {
+            FunctionAnalyzer.Loop lp = a.loops.get(i);
+            boolean carries = true;
+            for (String iv : lp.induction) if (idxNames.contains(iv)) carries = false;
+            if (!carries) continue;
+            if (outer == null) outer = lp;
+            if (lp.trip < 0) unknown = true;
+            else trip *= lp.trip;
+        }
+        if (outer == null) return;
+        E add = a.memo.get(addend);
+        boolean whole = add != null && add.cval != null && add.cval == Math.rint(add.cval) && Math.abs(add.cval) < 65536
+                || exactWholeTerms(addend, ty(target));
+        CType ty = ty(target);
+        boolean dbl = ty.kind == CType.Kind.DOUBLE || ty.kind == CType.Kind.LONG_DOUBLE;
+        a.facts.accumulations.add(new FunctionFacts.Accumulation(
+                a.site(c),
+                tt,
+                ty.toString(),
+                dbl,
+                outer.line,
+                unknown ? -1 : trip,
+                a.compensated.contains(base),
+                whole,
+                !indices.isEmpty() && mentions(addend, base),
+                elementwiseUpdate(idxNames, addend, declDepth),
+                variesWithLoop(addend, declDepth),
+                TIMING.matcher(base).find(),
+                rewritten,
+                viaFma));
+    }
+
+    /** Names of macro constants (all capitals): values that do not change from one iteration to the next. */
+    private static final java.util.regex.Pattern MACRO_CONSTANT = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]*");
+
+    /**
+     * Accumulators of measured times ({@code elapsedMs += t}, {@code totalTime += dt}) in benchmark code: their
+     * summation order changes nothing anyone compares, so NL004 would be noise there.
+     */
+    private static final java.util.regex.Pattern TIMING =
+            java.util.regex.Pattern.compile("(?i)(time|elapsed|duration|clock|msec|millis|seconds)");
+
+    /**
+     * {@code u[i] += du[i]} inside {@code for (iter...) for (i...)}: the element index follows an enclosing loop and
+     * the added term reads only names from outside the a.loops (no call, not the induction variable of the a.loops
+     * that carry the sum). Each element gets one
+     * term per outer iteration (an iterative solver's update), in the same order on CPU and GPU: no reduction.
+     * {@code hist[i] += data[k][i]} over {@code k} mentions k and stays a finding.
+     */
+    private boolean elementwiseUpdate(Set<String> idxNames, ExpressionContext addend, int declDepth) {
+        if (idxNames.isEmpty() || containsAny(addend, CallExprContext.class)) return false;
+        int element = -1;
+        Set<String> carrying = new HashSet<>();
+        for (int i = declDepth; i < a.loops.size(); i++) {
+            FunctionAnalyzer.Loop lp = a.loops.get(i);
+            boolean byIndex = false;
+            for (String iv : lp.induction) if (idxNames.contains(iv)) byIndex = true;
+            if (byIndex) element = i;
+            else carrying.addAll(lp.induction);
+        }
+        if (element < 0) return false;
+        Set<String> used = new HashSet<>();
+        names(addend, used);
+        for (String n : used) {
+            if (carrying.contains(n)) return false;
+            if (idxNames.contains(n)) continue; // the element index itself
+            // a value computed inside the a.loops (a weight, a fetched sample) may be data summed over the outer
+            // loop, as in a backprojection over angles: only arrays and values from outside the a.loops qualify
+            FunctionAnalyzer.Local l = a.lookup(n);
+            if (l != null && l.loopDepth > declDepth) return false;
+        }
+        return true;
+    }
+
+    private CType ty(ExpressionContext target) {
+        E t = a.memo.get(target);
+        return t == null ? CType.UNKNOWN : t.type;
+    }
+
+    /**
+     * Whether the added term can change from one iteration to the next: it reads an induction variable, a name
+     * declared or modified inside the a.loops that carry the accumulator, an array element, a pointer target or a
+     * call result. {@code angle += dy * 0.2f} in an event loop that never changes {@code dy} steps by a constant:
+     * no summation over data, so no NL004.
+     */
+    private boolean variesWithLoop(ExpressionContext addend, int declDepth) {
+        if (containsAny(addend, IndexExprContext.class, CallExprContext.class, MemberExprContext.class)) return true;
+        Set<String> used = new HashSet<>();
+        names(addend, used);
+        for (String n : used) {
+            FunctionAnalyzer.Local l = a.lookup(n);
+            if (l != null && l.loopDepth > declDepth) return true; // declared inside the accumulating a.loops
+            // unknown: keep, except ALL_CAPS names (macro constants from unread headers: M_PI, FLT_EPSILON)
+            if (l == null
+                    && a.scope.globals.get(n) == null
+                    && !a.f.paramNames.contains(n)
+                    && !MACRO_CONSTANT.matcher(n).matches()) {
+                return true;
+            }
+            for (int i = declDepth; i < a.loops.size(); i++) {
+                FunctionAnalyzer.Loop lp = a.loops.get(i);
+                if (lp.induction.contains(n) || lp.modified().contains(n)) return true;
+            }
+        }
+        // unary * (pointer target) may change with any store
+        return containsDeref(addend);
+    }
+
+    /**
+     * Whole-number terms (an integer expression, possibly cast to a floating type) added to a floating accumulator:
+     * every partial sum is exact below 2^53 (double) or 2^24 (float), so the order of summation does not matter.
+     */
+    private boolean exactWholeTerms(ExpressionContext addend, CType acc) {
+        if (!acc.isFpScalar()) return false;
+        ExpressionContext e = stripParens(addend);
+        while (e instanceof CastExprContext) e = stripParens(((CastExprContext) e).expression());
+        E v = a.memo.get(e);
+        return v != null && v.type != null && v.type.isInteger();
+    }
+}

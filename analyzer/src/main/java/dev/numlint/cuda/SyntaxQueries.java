@@ -1,0 +1,120 @@
+package dev.numlint.cuda;
+
+import static dev.numlint.cuda.FunctionAnalyzer.declName;
+import static dev.numlint.cuda.FunctionAnalyzer.simpleName;
+import static dev.numlint.cuda.FunctionAnalyzer.stripParens;
+import static dev.numlint.cuda.parser.CudaParser.*;
+
+import dev.numlint.cuda.parser.CudaLexer;
+import java.util.Set;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.tree.ParseTree;
+import org.antlr.v4.runtime.tree.TerminalNode;
+
+/**
+ * Questions about the parse tree of a function body that the fact builders ({@link FunctionAnalyzer},
+ * {@link AccumulationSites}) ask: which names an expression reads, which a loop modifies or overwrites in every
+ * iteration, which variable a store writes.
+ */
+final class SyntaxQueries {
+    private SyntaxQueries() {}
+
+    @SafeVarargs
+    static boolean containsAny(ParseTree t, Class<? extends ParseTree>... kinds) {
+        for (Class<? extends ParseTree> k : kinds) if (k.isInstance(t)) return true;
+        for (int i = 0; i < t.getChildCount(); i++) if (containsAny(t.getChild(i), kinds)) return true;
+        return false;
+    }
+
+    static boolean containsDeref(ParseTree t) {
+        if (t instanceof UnaryExprContext && ((UnaryExprContext) t).STAR() != null) return true;
+        for (int i = 0; i < t.getChildCount(); i++) if (containsDeref(t.getChild(i))) return true;
+        return false;
+    }
+
+    /** The variable a store writes: the base name of x, x[i], x.f, x->f, *x. */
+    static String storedName(ExpressionContext e) {
+        ExpressionContext b = stripParens(e);
+        while (true) {
+            if (b instanceof IndexExprContext) b = stripParens(((IndexExprContext) b).expression());
+            else if (b instanceof MemberExprContext) b = stripParens(((MemberExprContext) b).expression());
+            else if (b instanceof UnaryExprContext && ((UnaryExprContext) b).STAR() != null) {
+                b = stripParens(((UnaryExprContext) b).expression());
+            } else break;
+        }
+        return simpleName(b);
+    }
+
+    /**
+     * Names given a value that does not read them by a statement that runs in every iteration of a loop whose body is
+     * {@code s}: expression statements of the body and of plain nested blocks, not of branches or inner loops.
+     */
+    static void collectOverwritten(StatementContext s, Set<String> out) {
+        if (s instanceof BlockStmtContext) {
+            for (StatementContext x : ((BlockStmtContext) s).compoundStatement().statement())
+                collectOverwritten(x, out);
+        } else if (s instanceof ExprStmtContext) {
+            for (ExpressionContext e : ((ExprStmtContext) s).commaExpression().expression()) {
+                if (e instanceof AssignExprContext
+                        && ((AssignExprContext) e).assignOp().ASSIGN() != null
+                        && ((AssignExprContext) e).expression().size() > 1) {
+                    AssignExprContext a = (AssignExprContext) e;
+                    String n = simpleName(a.expression(0));
+                    if (n != null && !mentions(a.expression(1), n)) out.add(n);
+                }
+            }
+        }
+    }
+
+    static void collectModified(ParseTree t, Set<String> out) {
+        if (t instanceof AssignExprContext) {
+            String n = storedName(((AssignExprContext) t).expression(0));
+            if (n != null) out.add(n);
+        } else if (t instanceof PostIncExprContext) {
+            String n = storedName(((PostIncExprContext) t).expression());
+            if (n != null) out.add(n);
+        } else if (t instanceof UnaryExprContext) {
+            UnaryExprContext u = (UnaryExprContext) t;
+            if (u.PLUS_PLUS() != null || u.MINUS_MINUS() != null || u.AMP() != null) {
+                String n = storedName(u.expression());
+                if (n != null) out.add(n);
+            }
+        } else if (t instanceof CallExprContext) {
+            // a name passed to a call may be changed through a reference parameter
+            ParseTree args = ((CallExprContext) t).argumentList();
+            if (args != null) {
+                for (int i = 0; i < args.getChildCount(); i++) {
+                    ParseTree a = args.getChild(i);
+                    if (a instanceof ArgumentContext && ((ArgumentContext) a).expression() != null) {
+                        String n = simpleName(((ArgumentContext) a).expression());
+                        if (n != null) out.add(n);
+                    }
+                }
+            }
+        } else if (t instanceof SimpleDeclarationContext) {
+            for (InitDeclaratorContext d : ((SimpleDeclarationContext) t).initDeclarator()) {
+                String n = declName(d.declarator());
+                if (n != null) out.add(n);
+            }
+        }
+        for (int i = 0; i < t.getChildCount(); i++) collectModified(t.getChild(i), out);
+    }
+
+    static boolean mentions(ParseTree t, String name) {
+        if (t instanceof TerminalNode) {
+            Token s = ((TerminalNode) t).getSymbol();
+            return s.getType() == CudaLexer.IDENTIFIER && s.getText().equals(name);
+        }
+        for (int i = 0; i < t.getChildCount(); i++) if (mentions(t.getChild(i), name)) return true;
+        return false;
+    }
+
+    static void names(ParseTree t, Set<String> out) {
+        if (t instanceof TerminalNode) {
+            Token s = ((TerminalNode) t).getSymbol();
+            if (s.getType() == CudaLexer.IDENTIFIER) out.add(s.getText());
+            return;
+        }
+        for (int i = 0; i < t.getChildCount(); i++) names(t.getChild(i), out);
+    }
+}
