@@ -239,16 +239,27 @@ public final class PtxCompiler {
                     List<String> lines = relevantLines(r.output());
                     StringBuilder m = new StringBuilder("nvcc -ptx failed (exit " + r.exitCode() + ")");
                     if (!lines.isEmpty()) m.append(": ").append(String.join(" | ", lines));
-                    if (!g.missing().isEmpty()) {
-                        IncludeGraph.Problem p = g.missing().get(0);
-                        m.append("; header ")
-                                .append(p.include())
-                                .append(" (")
-                                .append(shown(p.file(), displayName))
-                                .append(":")
-                                .append(p.line())
-                                .append(") was not found: give the build's include "
-                                        + "directories with -p DIR (compile_commands.json) or --nvcc-flags \"-I...\"");
+                    // the hint names the header nvcc could not open (not the first include numlint's own graph
+                    // could not resolve: system headers such as <algorithm> are found by nvcc, not by the graph)
+                    String header = missingHeader(r.output());
+                    if (header != null) {
+                        IncludeGraph.Problem p = null;
+                        for (IncludeGraph.Problem q : g.missing()) {
+                            if (q.include().contains(header)) {
+                                p = q;
+                                break;
+                            }
+                        }
+                        m.append("; header ").append(p != null ? p.include() : header);
+                        if (p != null) {
+                            m.append(" (")
+                                    .append(shown(p.file(), displayName))
+                                    .append(":")
+                                    .append(p.line())
+                                    .append(")");
+                        }
+                        m.append(" was not found: give the build's include "
+                                + "directories with -p DIR (compile_commands.json) or --nvcc-flags \"-I...\"");
                     }
                     notes.add(new Notification(
                             displayName, firstLine(r.output(), src), Level.WARNING, "nvcc-failed", m.toString()));
@@ -264,6 +275,15 @@ public final class PtxCompiler {
                     displayName, 0, Level.WARNING, "nvcc-failed", "could not run nvcc: " + e.getMessage()));
             return fail(notes);
         }
+    }
+
+    private static final java.util.regex.Pattern MISSING_HEADER =
+            java.util.regex.Pattern.compile("fatal error: ([^:\\s][^:]*): No such file or directory");
+
+    /** The header of nvcc's "fatal error: X: No such file or directory", or null. */
+    static String missingHeader(String output) {
+        java.util.regex.Matcher mm = MISSING_HEADER.matcher(output);
+        return mm.find() ? mm.group(1).trim() : null;
     }
 
     private static Result fail(List<Notification> notes) {

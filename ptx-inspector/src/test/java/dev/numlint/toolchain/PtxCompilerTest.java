@@ -244,5 +244,25 @@ class PtxCompilerTest {
                 .satisfies(n -> assertThat(n.message())
                         .contains("header #include \"nothere.cuh\" (miss.cu:1) was not found")
                         .contains("-p DIR"));
+        // a system header numlint's include graph does not resolve comes first: the hint still names the header
+        // nvcc could not open (behind a macro the graph does not evaluate)
+        Path sys = Files.writeString(
+                root.resolve("sys.cu"),
+                "#include <algorithm>\n#ifndef FOR_PYTHON\n#include \"matlab_only.h\"\n#endif\n"
+                        + "__global__ void k() {}\n");
+        assertThat(c.compile(sys, null, List.of(), "sys.cu").notifications())
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("header #include \"matlab_only.h\" (sys.cu:3) was not found")
+                        .doesNotContain("<algorithm>"));
+        assertThat(c.compile(sys, null, List.of("-DFOR_PYTHON"), "sys.cu").ok()).isTrue();
+    }
+
+    @Test
+    void theMissingHeaderIsTheOneNvccNames() {
+        assertThat(PtxCompiler.missingHeader("x.hpp:21:10: fatal error: mex.h: No such file or directory\n"))
+                .isEqualTo("mex.h");
+        assertThat(PtxCompiler.missingHeader("k.cu(3): error: identifier \"x\" is undefined"))
+                .isNull();
     }
 }
