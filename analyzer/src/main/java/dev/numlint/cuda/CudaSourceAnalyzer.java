@@ -460,10 +460,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
                         ld.what()));
             }
             runChecks(fileFacts, rep);
-            long deadline = System.nanoTime() + FILE_BUDGET_NANOS;
+            long deadline = dev.numlint.model.CpuClock.now() + FILE_BUDGET_NANOS;
             for (int i = 0; i < sp.functions.size(); i++) {
                 TopLevelSplitter.FunctionDef f = sp.functions.get(i);
-                if (System.nanoTime() > deadline) {
+                if (dev.numlint.model.CpuClock.now() > deadline) {
                     sink.notify(new Notification(
                             rel,
                             f.line,

@@ -133,7 +133,7 @@ final class CMakeAudit {
     /** Forced condition for a whole file evaluated on its own although the project skips it. */
     private String forced;
 
-    private final long deadline = System.nanoTime() + TIME_BUDGET_NANOS;
+    private final long deadline = dev.numlint.model.CpuClock.now() + TIME_BUDGET_NANOS;
     private long work;
     private boolean budgetNoticed;
 
@@ -237,7 +237,7 @@ final class CMakeAudit {
         work += n;
         if (work > MAX_WORK)
             throw new OverBudget("variable expansion produced more than " + (MAX_WORK >> 20) + " MiB of text");
-        if ((work & 0xfff) < n && System.nanoTime() > deadline) {
+        if ((work & 0xfff) < n && dev.numlint.model.CpuClock.now() > deadline) {
             throw new OverBudget("the time budget of " + TIME_BUDGET_NANOS / 1_000_000_000L + " s ran out");
         }
     }
@@ -282,7 +282,7 @@ final class CMakeAudit {
             out.problems.add(new String[] {relativize.apply(file), Integer.toString(p.line()), "WARNING", p.message()});
         }
         for (CMakeLexer.Command c : lx.commands) {
-            if (System.nanoTime() > deadline) {
+            if (dev.numlint.model.CpuClock.now() > deadline) {
                 throw new OverBudget("the time budget of " + TIME_BUDGET_NANOS / 1_000_000_000L + " s ran out");
             }
             try {

@@ -94,7 +94,7 @@ public final class JavaUnit {
         this.ranges = new RangeAnalysis(types);
         this.loops = new LoopFacts(this);
         this.impacts = new ValueImpacts(this);
-        this.deadline = System.nanoTime() + budgetMs * 1_000_000L;
+        this.deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
         this.jcuda = JCudaLinker.mayLink(cu, source) ? new JCudaLinker(ctx, sink, file, cu, source) : null;
     }
 
@@ -115,7 +115,8 @@ public final class JavaUnit {
 
     /** Throws {@link BudgetExceeded} once the unit's time budget is spent; long-running checks call it. */
     public void checkBudget() {
-        if (System.nanoTime() > deadline) throw new BudgetExceeded("analysis took longer than the per-file budget");
+        if (dev.numlint.model.CpuClock.now() > deadline)
+            throw new BudgetExceeded("analysis took longer than the per-file budget");
     }
 
     // ---- facts ---------------------------------------------------------------------------------------------

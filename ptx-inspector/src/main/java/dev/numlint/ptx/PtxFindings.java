@@ -156,14 +156,14 @@ final class PtxFindings {
                 });
         PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
         long budgetMs = fileBudgetMs();
-        long deadline = System.nanoTime() + budgetMs * 1_000_000L;
+        long deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
         List<PtxFunction> functions = m.definedFunctions();
         for (int i = 0; i < functions.size(); i++) {
             PtxFunction fn = functions.get(i);
             if (isLibraryFunction(fn.name())) {
                 continue;
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (dev.numlint.model.CpuClock.now() - deadline > 0) {
                 sink.notify(new Notification(
                         rel,
                         0,
