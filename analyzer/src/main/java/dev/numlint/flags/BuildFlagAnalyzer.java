@@ -89,7 +89,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 || name.equals("Makefile")
                 || name.equals("makefile")
                 || name.equals("GNUmakefile")
-                || name.endsWith(".mk");
+                || name.endsWith(".mk")
+                || name.equals("setup.py");
     }
 
     private final BuildOptions options;
@@ -142,6 +143,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         final Contexts db = new Contexts("compile_commands.json");
         final Contexts make = new Contexts("Makefile");
         final Contexts cmake = new Contexts("CMake");
+        final Contexts py = new Contexts("setup.py");
         final List<FlagTok> unselected = new ArrayList<>();
     }
 
@@ -155,6 +157,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         List<Path> dbs = new ArrayList<>();
         List<Path> cmakes = new ArrayList<>();
         List<Path> makes = new ArrayList<>();
+        List<Path> setups = new ArrayList<>();
         for (Path f : files.stream()
                 .map(x -> x.toAbsolutePath().normalize())
                 .sorted(BY_DEPTH)
@@ -162,6 +165,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             String n = f.getFileName().toString();
             if (n.equals("compile_commands.json")) dbs.add(f);
             else if (n.equals("CMakeLists.txt") || n.endsWith(".cmake")) cmakes.add(f);
+            else if (n.equals("setup.py")) setups.add(f);
             else makes.add(f);
         }
         if (options.compileCommandsDir() != null) {
@@ -198,6 +202,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             guarded(ctx, sink, f, () -> cmakeProject(ctx, f, fc, rep, model, cmakeRead, skippedSubdirs, inTree));
         }
         makefiles(ctx, sink, makes, rep, model, inTree);
+        for (Path f : setups) guarded(ctx, sink, f, () -> setupPy(ctx, f, rep, model, inTree));
         rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
         applyContexts(ctx, model);
     }
@@ -484,6 +489,38 @@ public final class BuildFlagAnalyzer implements Analyzer {
         model.unselected.addAll(out.unselected);
     }
 
+    // ------------------------------------------------------------------ setup.py
+
+    /**
+     * A Python build ({@link SetupPyAudit}): each extension's flags are interpreted like a compile command's (their
+     * hazards reported at the setup.py line that writes them) and become the build context of its sources.
+     */
+    private void setupPy(
+            ScanContext ctx, Path file, Reporter rep, Model model, java.util.function.Predicate<Path> inTree) {
+        String text = read(ctx, file, rep.sink);
+        if (text == null) return;
+        String rel = ctx.relativize(file);
+        SetupPyAudit.Out out = SetupPyAudit.audit(rel, text);
+        problems(rep.sink, out.problems);
+        Path dir = file.getParent();
+        for (SetupPyAudit.Ext e : out.extensions) {
+            FlagInterpreter.Result r = FlagInterpreter.interpret(e.flags(), dir);
+            rep.report(r.hazards);
+            String origin = "setup.py extension " + (e.name() == null ? "" : e.name() + " ") + "(" + rel + ":"
+                    + e.line() + (e.partial() ? "; partly read: computed values are not evaluated" : "") + ")";
+            for (String s : e.sources()) {
+                Path src;
+                try {
+                    src = dir.resolve(s).normalize();
+                } catch (InvalidPathException ex) {
+                    continue;
+                }
+                if (!inTree.test(src) || !Files.isRegularFile(src)) continue;
+                model.py.file(src, isCuda(src) ? r.cuda : r.host, origin);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ compile_commands.json
 
     private void compileCommands(ScanContext ctx, Path file, Reporter rep, Model model) {
@@ -603,6 +640,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (Path file : sources) {
             BuildContext own = model.db.files.get(file);
             if (own == null) own = model.make.files.get(file);
+            if (own == null) own = model.py.files.get(file);
             BuildContext c = null;
             if (own == null) c = directoryContext(model.make, file);
             if (own == null && c == null) own = model.cmake.files.get(file);

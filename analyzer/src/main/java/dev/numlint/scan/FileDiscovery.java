@@ -28,8 +28,8 @@ import java.util.Set;
 public final class FileDiscovery {
     private static final Set<String> EXTENSIONS =
             Set.of("cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hpp", "ptx", "java", "cmake", "mk");
-    private static final Set<String> NAMES =
-            Set.of("CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "pom.xml");
+    private static final Set<String> NAMES = Set.of(
+            "CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "pom.xml", "setup.py");
     private static final Set<String> VCS_DIRS = Set.of(".git", ".svn", ".hg", ".bzr", "CVS", "_darcs");
 
     /** The files found, absolute and normalized, in a deterministic order, and what went wrong on the way. */

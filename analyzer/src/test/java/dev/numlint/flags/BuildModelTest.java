@@ -535,4 +535,46 @@ class BuildModelTest {
         assertThat(dflt.notifications()).extracting(Notification::id).doesNotContain("file-too-large");
         assertThat(dflt.findings()).extracting(f -> f.location().file()).contains("cm/flags.txt", "mk/flags.inc");
     }
+    // ------------------------------------------------------------------------------------------ setup.py
+
+    @Test
+    void aSetupPyExtensionGivesItsSourcesTheirMacrosIncludesAndNvccFlags(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("src/inc"));
+        Files.writeString(
+                dir.resolve("src/k.cu"), "#include \"inc/h.cuh\"\n__global__ void k(float* a) { a[0] /= 3.0f; }\n");
+        Files.writeString(dir.resolve("src/inc/h.cuh"), "#pragma once\n");
+        Files.writeString(dir.resolve("src/other.cu"), "__global__ void o() {}\n");
+        Files.writeString(
+                dir.resolve("setup.py"),
+                """
+                from setuptools import setup, Extension
+                macros = [("FOR_PYTHON", None), ("LEVEL", "2")]
+                NVCC = ["--use_fast_math"]
+                ext = Extension(
+                    "_k",
+                    sources=["src/k.cu", "/etc/passwd", "../outside.cu"],
+                    define_macros=macros,
+                    include_dirs=["src/inc", "/usr/include/evil"],
+                    extra_compile_args={"nvcc": NVCC + ["-O3"], "cxx": ["-O2"]},
+                )
+                setup(name="k", ext_modules=[ext])
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext k = ctx.buildContext(dir.resolve("src/k.cu"));
+        assertThat(k.defines()).contains("FOR_PYTHON", "LEVEL=2");
+        assertThat(k.effectiveFastMath()).isTrue();
+        // (an include directory outside the tree stays in the model; the compile step never passes it to nvcc and
+        // the preprocessor never reads there: HostileRepositoryTest)
+        assertThat(k.includePaths()).contains(dir.resolve("src/inc"));
+        assertThat(k.configuration()).isEqualTo("setup.py extension _k (setup.py:4)");
+        assertThat(ctx.buildContext(dir.resolve("src/other.cu")))
+                .as("not a source of the extension")
+                .satisfiesAnyOf(c -> assertThat(c).isNull(), c -> assertThat(c.defines())
+                        .isEmpty());
+        // the hazardous flag is reported where setup.py writes it
+        assertThat(ctx.findings()).anySatisfy(f -> {
+            assertThat(f.location().file()).isEqualTo("setup.py");
+            assertThat(f.location().startLine()).isEqualTo(3);
+        });
+    }
 }
