@@ -38,7 +38,7 @@ public final class ContractibleMulAdd implements CudaCheck {
                 fl = out.build().fmad() != null
                         ? out.flag(x -> x.contains("fmad"), "-fmad=true")
                         : new FlagCitation("-fmad=true default", null);
-                compiler = "nvcc ";
+                compiler = "";
             } else {
                 fl = out.flag(
                         x -> x.startsWith("-march") || x.contains("fp-contract"),
@@ -52,9 +52,8 @@ public final class ContractibleMulAdd implements CudaCheck {
                             null,
                             null)
                     : Consequences.of(c.site(), out);
-            String consequence = c.differenceOfProducts()
-                    ? "one product is rounded, the other not: cancellation can magnify it"
-                    : "then " + impact.consequence();
+            String consequence =
+                    c.differenceOfProducts() ? Consequences.phrase("product-difference") : impact.consequence();
             String msg = RuleCatalog.get()
                     .rule("NL003")
                     .message(
