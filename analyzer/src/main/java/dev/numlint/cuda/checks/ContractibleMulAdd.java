@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * NL003: a multiply followed by an add or subtract that nvcc (device code, -fmad=true) or the host compiler (host
  * code built for an FMA-capable CPU with GNU contraction) may fuse into one fma. Whether it is fused is not
- * guessed ("may be fused"); the level comes from what the result decides: a difference of products is
+ * guessed ("may become one fma"); the level comes from what the result decides: a difference of products is
  * cancellation, a result that reaches an index, a conversion, a branch or a reduction is amplified, anything else
  * (stored, returned) is a note.
  */

@@ -37,7 +37,8 @@ public final class SerialAccumulation implements CudaCheck {
             if (a.trip() >= 0 && a.trip() < minTrip) continue;
             if (a.elementwise() || !a.varies() || a.timing()) continue;
             if (!seen.add(a.target() + "@" + a.outerLoopLine())) continue;
-            String trip = a.trip() < 0 ? "n unknown" : "n=" + a.trip();
+            // an unknown trip count is the usual case and goes unsaid; a long constant one is stated
+            String trip = a.trip() < 0 ? "" : " (n=" + a.trip() + ")";
             String unit = a.doublePrecision() ? "2^-53" : "2^-24";
             String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
             Impact impact = Consequences.of(a.site(), out);
