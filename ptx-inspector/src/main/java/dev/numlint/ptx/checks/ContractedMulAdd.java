@@ -81,7 +81,9 @@ public final class ContractedMulAdd implements PtxCheck {
             c = Confidence.LOW;
         }
         Consequence cq = consequenceOfFma(facts, in);
-        String what = in.opcode().equals("mad") ? "mad." + t + " fuses a*b+c" : "nvcc contracted a*b+c into one fma";
+        String what = in.opcode().equals("mad")
+                ? PtxMessages.format(ruleId(), "ptx-what-mad", "type", t)
+                : PtxMessages.format(ruleId(), "ptx-what-fma");
         out.accept(new PtxHit(
                 ruleId(),
                 facts.function(),
