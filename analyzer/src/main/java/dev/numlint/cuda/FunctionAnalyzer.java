@@ -1353,7 +1353,7 @@ final class FunctionAnalyzer {
                 } else if (floatArg && !dblArg) {
                     r.f32Leaf = true;
                     r.dblVar = false; // a float promoted by the call, not deliberate double data
-                    r.promoter = "the double function " + shortName + "() (" + shortName + "f is the float one)";
+                    r.promoter = shortName + "(), not " + shortName + "f()";
                     r.promotedVar = fv;
                 }
                 if (dblArg) r.promoter = null;

@@ -138,7 +138,13 @@ final class Reporter implements CudaReport {
         if (!seen.add(key)) return;
         if (pos.condition() != null) {
             // --all-configurations: code of a conditional branch the analyzed configuration does not compile
-            message = message + " [in the configuration where " + pos.condition() + "]";
+            message = dev.numlint.rules.RuleCatalog.get()
+                    .phrase(
+                            "configuration",
+                            "message",
+                            message,
+                            "condition",
+                            dev.numlint.rules.Quote.shorten(pos.condition(), dev.numlint.rules.Quote.TEXT));
         }
         Finding.Builder b = Finding.builder(rule)
                 .location(pos.location(rel))

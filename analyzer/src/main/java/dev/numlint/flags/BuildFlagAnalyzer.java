@@ -10,6 +10,8 @@ import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
+import dev.numlint.rules.Quote;
+import dev.numlint.rules.RuleCatalog;
 import dev.numlint.spi.Analyzer;
 import dev.numlint.spi.Checks;
 import dev.numlint.spi.FindingSink;
@@ -857,14 +859,11 @@ public final class BuildFlagAnalyzer implements Analyzer {
             String key = h.ruleId() + "\u0000" + e.loc().shortText() + "\u0000" + e.flag();
             if (!done.add(key)) return;
             if (!ctx.rules().enabled(h.ruleId())) return;
-            StringBuilder msg = new StringBuilder(h.message());
-            msg.append("; set through ").append(t.via());
-            if (hs.size() > 1)
-                msg.append(" and ").append(hs.size() - 1).append(" more entr").append(hs.size() == 2 ? "y" : "ies");
-            if (t.condition() != null) msg.append("; applies only under ").append(t.condition());
+            Condition cond = t.condition() == null ? null : Condition.of(t.condition());
+            String msg = flagMessage(h.message(), t.via(), hs.size() - 1, cond);
             Finding.Builder b = Finding.builder(h.ruleId())
                     .location(e.loc())
-                    .message(msg.toString())
+                    .message(msg)
                     .layer(Layer.BUILD_FLAGS)
                     .evidence(new Evidence("flag", e.flag(), null))
                     .confidence(t.condition() != null ? Confidence.MEDIUM : Confidence.HIGH)
@@ -876,12 +875,87 @@ public final class BuildFlagAnalyzer implements Analyzer {
                                 case CU_HOST -> "cuda-host";
                                 case HOST -> "host";
                             });
-            if (t.condition() != null) b.property("condition", t.condition());
+            b.property("setThrough", t.via());
+            if (t.condition() != null) {
+                b.property("condition", t.condition());
+                if (cond.where() != null) b.related(cond.where(), "condition: " + cond.text());
+            }
             if (h.level() != null) b.level(h.level());
             for (int i = 1; i < hs.size() && i <= 10; i++) {
                 b.related(hs.get(i).entry().loc(), "same flag in another entry");
             }
             sink.report(b);
         }
+    }
+
+    /**
+     * A build-file condition as the message shows it: the position it names ("... at src/Makefile:94") becomes a
+     * related location, "which is false in the default configuration" becomes "(false by default)", "Makefile target
+     * 'debug' (not built by the default goal 'all')" becomes "Makefile target 'debug'", and the rest is quoted
+     * shortened. The full text stays the finding's property {@code condition}.
+     */
+    record Condition(String head, String verdict, Location where) {
+        private static final java.util.regex.Pattern AT =
+                java.util.regex.Pattern.compile(" at ([^\\s,]+?):(\\d+)(?=[,\\s)]|$)");
+        private static final java.util.regex.Pattern VERDICT = java.util.regex.Pattern.compile(
+                "^(.*?)( \\((?:false|true|not taken) by default[^)]*\\)| \\(value unknown\\))$");
+
+        static Condition of(String condition) {
+            String t = condition;
+            Location where = null;
+            java.util.regex.Matcher m = AT.matcher(t);
+            if (m.find()) {
+                where = Location.line(m.group(1), Integer.parseInt(m.group(2)));
+                t = t.substring(0, m.start()) + t.substring(m.end());
+            }
+            t = t.replaceAll(", which is (false|true|not taken) in the default configuration", " ($1 by default)")
+                    .replace(", whose value numlint cannot know", " (value unknown)")
+                    .replaceFirst("\\((false|true) by default\\) \\((.*)\\)$", "($1 by default: $2)")
+                    .replaceFirst("\\(not taken by default\\) \\(an earlier branch is\\)$", "(not taken by default)")
+                    .replaceFirst("^Makefile target '([^']+)' \\(not built by .*\\)$", "Makefile target '$1'");
+            m = VERDICT.matcher(t);
+            if (m.matches()) {
+                return new Condition(m.group(1), m.group(2), where);
+            }
+            return new Condition(t, "", where);
+        }
+
+        /** The condition with its head shortened to {@code max} characters and its verdict kept. */
+        String text(int max) {
+            return Quote.shorten(head, max) + verdict;
+        }
+
+        /** The verdict without its detail: " (false by default)" for " (false by default: USE_HIP=OFF)". */
+        Condition brief() {
+            return new Condition(head, verdict.replaceFirst(":[^)]*\\)$", ")"), where);
+        }
+
+        String text() {
+            return text(Quote.TEXT);
+        }
+    }
+
+    /**
+     * The message of a flag finding: the rule's own text, where the flag is set and the condition it is set under,
+     * in at most {@link Quote#MESSAGE} characters. The origin is left out of the text when both do not fit (it is the
+     * finding's property {@code setThrough}, and the finding's location is the flag itself), then the condition is
+     * shortened further.
+     */
+    static String flagMessage(String own, String via, int more, Condition cond) {
+        RuleCatalog cat = RuleCatalog.get();
+        String m = cat.phrase("flag-via", "message", own, "via", Quote.shorten(via, Quote.TEXT));
+        if (more > 0) m = cat.phrase("flag-more", "message", m, "count", more);
+        if (cond != null) m = cat.phrase("flag-condition", "message", m, "condition", cond.text());
+        if (m.length() <= Quote.MESSAGE) return m;
+        m = more > 0 ? cat.phrase("flag-more", "message", own, "count", more) : own;
+        if (cond == null) return m;
+        for (Condition c : List.of(cond, cond.brief())) {
+            String full = cat.phrase("flag-condition", "message", m, "condition", c.text());
+            if (full.length() <= Quote.MESSAGE) return full;
+        }
+        Condition c = cond.brief();
+        String bare = cat.phrase("flag-condition", "message", m, "condition", c.verdict());
+        return cat.phrase(
+                "flag-condition", "message", m, "condition", c.text(Math.max(12, Quote.MESSAGE - bare.length())));
     }
 }

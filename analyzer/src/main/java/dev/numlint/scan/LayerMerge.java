@@ -4,6 +4,7 @@ import dev.numlint.model.Finding;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
+import dev.numlint.rules.RuleCatalog;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -15,7 +16,8 @@ import java.util.Set;
 /**
  * Merges what the CUDA-source and PTX layers found on one source line for one rule.
  *
- * <p>A source finding that PTX confirms absorbs the PTX finding's evidence and says "(confirmed in PTX)" — but only
+ * <p>A source finding that PTX confirms absorbs the PTX finding's evidence and says so with the catalog's
+ * {@code ptx-confirmed} marker ("(PTX confirms)") and the property {@code confirmedInPtx} — but only
  * when the PTX instruction is the programmer's own operation, never for an instruction of an inlined library
  * routine ({@code properties.libraryCode}). Several hazards of one rule on one line stay separate (an
  * {@code __expf} and a {@code __cosf}): each PTX finding is matched to the source finding that names its operation.
@@ -116,8 +118,9 @@ final class LayerMerge {
         }
         b.level(level);
         if (confirmed) {
-            if (!src.message().endsWith(" (confirmed in PTX)")) {
-                b.message(src.message() + " (confirmed in PTX)");
+            String marker = RuleCatalog.get().phrase("ptx-confirmed");
+            if (!src.message().endsWith(" " + marker)) {
+                b.message(src.message() + " " + marker);
             }
             b.property("confirmedInPtx", true);
         }
@@ -135,12 +138,13 @@ final class LayerMerge {
         if (names == null) {
             return false;
         }
-        String text = (src.message() + " "
-                        + src.evidence().stream().map(e -> e.text()).toList())
+        // the expression as written (the source evidence; the message quotes it shortened), else the message
+        String expr = src.evidence().stream()
+                .filter(e -> "source".equals(e.kind()))
+                .map(e -> e.text())
+                .findFirst()
+                .orElse(src.message())
                 .toLowerCase(Locale.ROOT);
-        String head = src.message().toLowerCase(Locale.ROOT);
-        int q = head.indexOf('\'', 1);
-        String expr = head.startsWith("'") && q > 0 ? head.substring(1, q) : text;
         for (String n : names) {
             if (expr.contains(n)) {
                 return true;

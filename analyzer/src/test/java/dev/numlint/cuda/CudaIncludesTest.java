@@ -205,7 +205,7 @@ class CudaIncludesTest {
                         new InlineExpectations.Hit("k.cu", 4, "NL002"), new InlineExpectations.Hit("k.cu", 8, "NL002"));
         var f4 = all.findings().get(0);
         assertThat(f4.properties()).containsEntry("configuration", "defined(FAST_PATH)");
-        assertThat(f4.message()).endsWith("[in the configuration where defined(FAST_PATH)]");
+        assertThat(f4.message()).endsWith(" [if defined(FAST_PATH)]");
         assertThat(all.findings().get(1).properties()).containsEntry("configuration", "LEVEL > 3");
         // with the build defining FAST_PATH, the #else branch is the inactive one
         TestScanContext fast = new TestScanContext(dir)

@@ -74,18 +74,20 @@ class BuildModelTest {
                 .orElseThrow();
         assertThat(precDiv.location().startLine()).isEqualTo(33);
         assertThat(precDiv.confidence()).isEqualTo(Confidence.MEDIUM);
-        assertThat(precDiv.message()).contains("Makefile target 'debug' (not built by the default goal 'all')");
+        assertThat(precDiv.message()).endsWith("; only under Makefile target 'debug'");
+        assertThat(precDiv.properties())
+                .containsEntry("condition", "Makefile target 'debug' (not built by the default goal 'all')");
         Finding ftz = ctx.findings().stream()
                 .filter(f -> f.ruleId().equals("NL007") && f.message().startsWith("-ftz=true"))
                 .findFirst()
                 .orElseThrow();
         assertThat(ftz.location().startLine()).isEqualTo(15);
-        assertThat(ftz.message()).contains("the else branch of ifeq ($(MODE),fast) at Makefile:12");
+        assertThat(ftz.message()).contains("the else branch of ifeq ($(MODE),fast)");
         Finding sqrt = ctx.findings().stream()
                 .filter(f -> f.ruleId().equals("NL006") && f.message().startsWith("-prec-sqrt=false"))
                 .findFirst()
                 .orElseThrow();
-        assertThat(sqrt.message()).contains("ifeq ($(GPU),A100)").contains("cannot know");
+        assertThat(sqrt.message()).contains("ifeq ($(GPU),A100) (value unknown)");
         Finding fast = ctx.findings().stream()
                 .filter(f -> f.ruleId().equals("NL002") && f.message().startsWith("-use_fast_math"))
                 .findFirst()
@@ -110,7 +112,9 @@ class BuildModelTest {
                 .filter(f -> f.ruleId().equals("NL002") && f.message().startsWith("-use_fast_math"))
                 .findFirst()
                 .orElseThrow();
-        assertThat(fast.message()).contains("Makefile target 'release' (not built by --make-target 'debug')");
+        assertThat(fast.message()).endsWith("; only under Makefile target 'release'");
+        assertThat(fast.properties())
+                .containsEntry("condition", "Makefile target 'release' (not built by --make-target 'debug')");
         TestScanContext none = scan(MAKE, make("nosuch"));
         assertThat(none.notifications()).anySatisfy(n -> assertThat(n.message()).contains("--make-target 'nosuch'"));
     }
@@ -265,9 +269,12 @@ class BuildModelTest {
                 .orElseThrow();
         assertThat(pd.location().startLine()).isEqualTo(7);
         assertThat(pd.confidence()).isEqualTo(Confidence.MEDIUM);
-        assertThat(pd.message())
-                .contains("if(USE_HIP) at CMakeLists.txt:6, which is false in the default "
-                        + "configuration (USE_HIP=OFF)");
+        // the condition in short in the message, its line as a related location, the whole of it a property
+        assertThat(pd.message()).endsWith("; only under if(USE_HIP) (false by default: USE_HIP=OFF)");
+        assertThat(pd.related())
+                .anySatisfy(r -> assertThat(r.location().shortText()).isEqualTo("CMakeLists.txt:6"));
+        assertThat(pd.properties().get("condition").toString())
+                .contains("if(USE_HIP) at CMakeLists.txt:6, which is false in the default configuration (USE_HIP=OFF)");
         Finding ftz = ctx.findings().stream()
                 .filter(f -> f.message().startsWith("-ftz=true"))
                 .findFirst()

@@ -252,7 +252,7 @@ class ScannerTest {
         assertThat(hits(r)).containsExactly("k.cu:1 NL006", "k.cu:1 NL002", "k.cu:2 NL009", "k.cu:3 NL003");
         Finding merged = r.findings().get(1);
         assertThat(merged.layer()).isEqualTo(Layer.CUDA_SOURCE);
-        assertThat(merged.message()).isEqualTo("marker HAZARD(NL002) found (confirmed in PTX)");
+        assertThat(merged.message()).isEqualTo("marker HAZARD(NL002) found (PTX confirms)");
         assertThat(merged.properties()).containsEntry("confirmedInPtx", true);
         assertThat(merged.evidence()).extracting(e -> e.kind()).containsExactly("source", "ptx");
         assertThat(merged.evidence().get(1).location()).isEqualTo(Location.line("k.ptx", 1));

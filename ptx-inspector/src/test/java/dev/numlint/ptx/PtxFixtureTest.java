@@ -5,73 +5,61 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
 import dev.numlint.spi.PtxMode;
+import dev.numlint.testing.Fixtures;
 import dev.numlint.testing.InlineExpectations;
 import dev.numlint.testing.TestScanContext;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Walks every fixture directory under fixtures/ and compares the PTX analyzer's findings exactly with the inline
- * expectations. Directories with .cu files are compiled with nvcc (flags from fixture.properties, key nvcc-flags as in every module's fixtures) and skipped when
- * nvcc is absent; fixtures/ptx holds committed PTX whose .loc sources do not exist, so findings fall back to the
- * PTX line and the expectations are written in the .ptx files.
+ * The PTX module's glue to the one fixture runner ({@link Fixtures}, shared by every module through the rules
+ * test-jar): runs the PTX analyzer alone on each fixture under fixtures/ and has the runner compare its findings
+ * with the inline expectations exactly and check the messages. Fixtures with .cu files are compiled with nvcc
+ * ({@code nvcc-flags} from fixture.properties, as in every module's fixtures) and skipped when nvcc is absent;
+ * fixtures/ptx holds committed PTX whose .loc sources do not exist, so findings fall back to the PTX line and the
+ * expectations are written in the .ptx files.
  */
 class PtxFixtureTest {
     @TestFactory
-    Stream<DynamicTest> fixtures() throws IOException, URISyntaxException {
+    Stream<DynamicTest> fixtures() throws URISyntaxException {
         Path root = Path.of(getClass().getResource("/fixtures").toURI());
-        List<DynamicTest> tests = new ArrayList<>();
-        try (Stream<Path> dirs = Files.list(root)) {
-            for (Path dir : (Iterable<Path>) dirs.filter(Files::isDirectory).sorted()::iterator) {
-                tests.add(DynamicTest.dynamicTest(dir.getFileName().toString(), () -> check(dir)));
-            }
-        }
-        assertThat(tests).hasSizeGreaterThanOrEqualTo(3);
-        return tests.stream();
+        List<Fixtures.Fixture> fixtures = Fixtures.discover(root);
+        assertThat(fixtures).hasSizeGreaterThanOrEqualTo(3);
+        return fixtures.stream().map(f -> DynamicTest.dynamicTest(f.name(), () -> check(f)));
     }
 
-    private static void check(Path fixtureDir) throws IOException {
+    private static void check(Fixtures.Fixture fixture) throws IOException {
         boolean hasCu;
-        try (Stream<Path> s = Files.walk(fixtureDir)) {
+        try (Stream<Path> s = Files.walk(fixture.dir())) {
             hasCu = s.anyMatch(p -> p.toString().endsWith(".cu"));
         }
         Optional<Path> nvcc = Nvcc.find();
         if (hasCu) {
             Assumptions.assumeTrue(
-                    nvcc.isPresent(),
-                    "nvcc not found (set NVCC or PATH): skipping the CUDA fixtures in " + fixtureDir.getFileName());
+                    nvcc.isPresent(), "nvcc not found (set NVCC or PATH): skipping the CUDA fixtures in " + fixture);
         }
         Path work = Files.createTempDirectory("ptx-fixture-");
         try {
-            copy(fixtureDir, work);
+            copy(fixture.dir(), work);
             BuildContext bc = BuildContext.defaults();
-            Path props = work.resolve("fixture.properties");
-            if (Files.exists(props)) {
-                Properties p = new Properties();
-                try (InputStream in = Files.newInputStream(props)) {
-                    p.load(in);
-                }
-                for (String f : p.getProperty("nvcc-flags", "").trim().split("\\s+")) {
-                    if (!f.isEmpty()) bc.addNvccFlag(f);
-                    if (f.contains("use_fast_math")) bc.fastMath(true);
-                }
+            for (String f : fixture.get("nvcc-flags", "").split("\\s+")) {
+                if (!f.isEmpty()) bc.addNvccFlag(f);
+                if (f.contains("use_fast_math")) bc.fastMath(true);
             }
             TestScanContext ctx = new TestScanContext(work).projectContext(bc);
             if (hasCu) ctx.ptx(PtxMode.AUTO, nvcc.get());
             ctx.run(new PtxAnalyzer());
-            InlineExpectations exp = InlineExpectations.read(work);
-            assertThat(exp.expected()).as("fixture has expectations").isNotEmpty();
+            assertThat(InlineExpectations.read(work).expected())
+                    .as("fixture has expectations")
+                    .isNotEmpty();
             StringBuilder detail = new StringBuilder();
             for (Finding f : ctx.findings()) {
                 detail.append("\n  ")
@@ -83,9 +71,12 @@ class PtxFixtureTest {
                         .append(' ')
                         .append(f.message());
             }
-            assertThat(exp.compare(ctx.hits(), ctx.levels()))
-                    .as("findings of " + fixtureDir.getFileName() + ":" + detail + "\nnotifications: "
-                            + ctx.notifications())
+            Fixtures.Fixture copied =
+                    new Fixtures.Fixture(work, fixture.name(), fixture.properties(), fixture.nested());
+            List<Finding> unsuppressed =
+                    ctx.findings().stream().filter(f -> !f.suppressed()).toList();
+            assertThat(Fixtures.compare(copied, unsuppressed))
+                    .as("findings of " + fixture + ":" + detail + "\nnotifications: " + ctx.notifications())
                     .isEmpty();
             for (Finding f : ctx.findings()) {
                 assertThat(f.evidence()).anyMatch(e -> e.kind().equals("ptx"));

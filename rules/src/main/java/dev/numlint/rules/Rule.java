@@ -48,6 +48,14 @@ public record Rule(
         if (template == null) {
             throw new IllegalArgumentException("rule " + id + " has no message '" + key + "' in the catalog");
         }
+        return fill(template, id + "." + key, args);
+    }
+
+    /**
+     * {@code template} with its {@code {name}} placeholders filled from {@code args} (name, value pairs); {@code what}
+     * names the template in the exception an unfilled placeholder throws.
+     */
+    static String fill(String template, String what, Object... args) {
         if (args.length % 2 != 0) {
             throw new IllegalArgumentException("message arguments must be name, value pairs");
         }
@@ -63,7 +71,7 @@ public record Rule(
             if (close > i) {
                 String name = template.substring(i + 1, close);
                 if (!values.containsKey(name)) {
-                    throw new IllegalArgumentException("message " + id + "." + key + " needs '" + name + "'");
+                    throw new IllegalArgumentException("message " + what + " needs '" + name + "'");
                 }
                 sb.append(values.get(name));
                 i = close + 1;

@@ -28,9 +28,11 @@ public final class RuleCatalog {
     private static volatile RuleCatalog instance;
 
     private final Map<String, Rule> rules;
+    private final Map<String, String> phrases;
 
-    private RuleCatalog(Map<String, Rule> rules) {
+    private RuleCatalog(Map<String, Rule> rules, Map<String, String> phrases) {
         this.rules = rules;
+        this.phrases = phrases;
     }
 
     /** The catalog shipped with numlint. */
@@ -116,7 +118,14 @@ public final class RuleCatalog {
                     throw new IllegalStateException("duplicate rule id " + id);
                 }
             }
-            return new RuleCatalog(java.util.Collections.unmodifiableMap(map));
+            Map<String, String> phrases = new LinkedHashMap<>();
+            JsonNode ph = root.get("phrases");
+            if (ph != null) {
+                ph.fields()
+                        .forEachRemaining(
+                                e -> phrases.put(e.getKey(), e.getValue().asText()));
+            }
+            return new RuleCatalog(java.util.Collections.unmodifiableMap(map), Map.copyOf(phrases));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the rule catalog", e);
         }
@@ -158,6 +167,24 @@ public final class RuleCatalog {
             throw new NoSuchElementException("unknown rule id " + id);
         }
         return r;
+    }
+
+    /**
+     * The shared message fragment {@code key} of the catalog's {@code phrases:} (the consequence of a hazard in this
+     * case, the PTX confirmation marker, a flag's origin), with its {@code {placeholders}} filled from {@code args}
+     * (name, value pairs). Unknown keys and unfilled placeholders are bugs and throw.
+     */
+    public String phrase(String key, Object... args) {
+        String template = phrases.get(key);
+        if (template == null) {
+            throw new IllegalArgumentException("the catalog has no phrase '" + key + "'");
+        }
+        return Rule.fill(template, "phrase " + key, args);
+    }
+
+    /** The keys of the catalog's shared message fragments. */
+    public java.util.Set<String> phraseKeys() {
+        return phrases.keySet();
     }
 
     /** Index of the rule in catalog order (SARIF ruleIndex). */

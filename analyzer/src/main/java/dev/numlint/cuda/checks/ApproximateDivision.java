@@ -35,9 +35,7 @@ public final class ApproximateDivision implements CudaCheck {
                                 "expr",
                                 Consequences.quote(d.site().text()),
                                 "consequence",
-                                impact == null
-                                        ? "it differs from the CPU's correctly rounded division"
-                                        : "then " + impact.consequence());
+                                impact == null ? Consequences.phrase("unlike-cpu-division") : impact.consequence());
                 out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, null);
                 continue;
             }
@@ -57,7 +55,7 @@ public final class ApproximateDivision implements CudaCheck {
                             "flag",
                             fl.origin() != null ? fl.origin().flag() : fl.text(),
                             "consequence",
-                            "then " + impact.consequence());
+                            impact.consequence());
             out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, fl);
         }
     }

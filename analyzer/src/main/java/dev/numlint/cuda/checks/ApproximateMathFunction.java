@@ -29,8 +29,9 @@ public final class ApproximateMathFunction implements CudaCheck {
                 Impact impact = Consequences.of(c.site(), out);
                 if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
                 String consequence = impact == null
-                        ? "it differs from the CPU's " + c.base().substring(2)
-                        : "then " + impact.consequence();
+                        ? Consequences.phrase(
+                                "unlike-cpu-function", "fn", c.base().substring(2))
+                        : impact.consequence();
                 out.report(
                         "NL006",
                         facts.function,
@@ -64,7 +65,7 @@ public final class ApproximateMathFunction implements CudaCheck {
                                         "flag",
                                         fl.origin() != null ? fl.origin().flag() : fl.text(),
                                         "consequence",
-                                        "then " + impact.consequence()),
+                                        impact.consequence()),
                         Confidence.HIGH,
                         impact,
                         fl);
@@ -85,7 +86,7 @@ public final class ApproximateMathFunction implements CudaCheck {
                                         "flag",
                                         fl.origin() != null ? fl.origin().flag() : fl.text(),
                                         "consequence",
-                                        "then " + impact.consequence()),
+                                        impact.consequence()),
                         Confidence.HIGH,
                         impact,
                         fl);

@@ -4,6 +4,8 @@ import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.Site;
 import dev.numlint.cuda.facts.ValueUse;
 import dev.numlint.model.Impact;
+import dev.numlint.rules.Quote;
+import dev.numlint.rules.RuleCatalog;
 import java.util.List;
 
 /**
@@ -16,20 +18,19 @@ import java.util.List;
 final class Consequences {
     private Consequences() {}
 
-    /** The longest expression text quoted in a message; longer ones are shortened with an ellipsis. */
-    static final int QUOTE = 40;
-
-    /** {@code text} shortened for a one-line message. */
+    /** {@code text} shortened for a one-line message, as every layer quotes ({@link Quote#expression}). */
     static String quote(String text) {
-        String t = text.replaceAll("\\s+", " ").strip();
-        if (t.endsWith(" ...")) t = t.substring(0, t.length() - 4);
-        return t.length() <= QUOTE ? t : t.substring(0, QUOTE - 3) + "...";
+        return Quote.expression(text);
     }
 
     /** {@code text} shortened further, for a sink quoted after the hazard's own expression. */
     static String shortQuote(String text) {
-        String t = quote(text);
-        return t.length() <= 24 ? t : t.substring(0, 21) + "...";
+        return Quote.shorten(text, 20);
+    }
+
+    /** The catalog's shared message fragment {@code key} ({@code phrases:}) with its placeholders filled. */
+    static String phrase(String key, Object... args) {
+        return RuleCatalog.get().phrase(key, args);
     }
 
     /** The impact of the value computed at {@code site}: amplified, cancellation or bounded. */
@@ -42,7 +43,7 @@ final class Consequences {
             if (u.kind() == ValueUse.Kind.INDEX && conversion != null) {
                 return new Impact(
                         Impact.Kind.AMPLIFIED,
-                        "truncated to an index at line " + u.line() + ": one ulp moves it one element",
+                        phrase("use-index-after-conversion", "line", u.line()),
                         out.location(u.line(), u.column()),
                         null);
             }
@@ -108,32 +109,29 @@ final class Consequences {
     }
 
     static String cancellationText(int line) {
-        return "subtracted from another product at line " + line
-                + ": cancellation can magnify a one-rounding difference";
+        return phrase("use-cancellation", "line", line);
     }
 
     static String amplifiedText(ValueUse u) {
-        String at = " at line " + u.line();
+        int line = u.line();
         return switch (u.kind()) {
-            case INTEGER_CONVERSION -> "converted to " + u.detail() + at + ": one ulp can change the integer";
-            case ROUNDING -> "rounded by " + u.detail() + "()" + at + ": one ulp can change the integer";
-            case INDEX -> "used in an index" + at + ": one ulp can select another element";
-            case COMPARISON -> "compared" + at + " ('" + shortQuote(u.text()) + "'): one ulp can flip it";
-            case BRANCH -> "decides a branch" + at + ": one ulp can flip the decision";
-            case SELECTION -> "selected by " + u.detail() + "()" + at + ": one ulp can change the winner";
-            case ATOMIC -> "added atomically" + at + " in a run-dependent order";
-            default -> "used" + at;
+            case INTEGER_CONVERSION -> phrase("use-integer", "to", u.detail(), "line", line);
+            case ROUNDING -> phrase("use-rounding", "fn", u.detail(), "line", line);
+            case INDEX -> phrase("use-index", "line", line);
+            case COMPARISON -> phrase("use-comparison", "test", shortQuote(u.text()), "line", line);
+            case BRANCH -> phrase("use-branch", "line", line);
+            case SELECTION -> phrase("use-selection", "fn", u.detail(), "line", line);
+            case ATOMIC -> phrase("use-atomic", "line", line);
+            default -> phrase("use-other", "line", line);
         };
     }
 
     /** The consequence of a value that decides nothing: where it ends up. */
     static String boundedText(List<ValueUse> uses) {
         for (ValueUse u : uses) {
-            if (u.kind() == ValueUse.Kind.STORE)
-                return "only stored (line " + u.line() + "): results differ by a few ulp";
-            if (u.kind() == ValueUse.Kind.RETURN)
-                return "only returned (line " + u.line() + "): results differ by a few ulp";
+            if (u.kind() == ValueUse.Kind.STORE) return phrase("use-stored", "line", u.line());
+            if (u.kind() == ValueUse.Kind.RETURN) return phrase("use-returned", "line", u.line());
         }
-        return "it decides no index, branch or conversion: results differ by a few ulp";
+        return phrase("use-none");
     }
 }

@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * NL003: a multiply followed by an add or subtract that nvcc (device code, -fmad=true) or the host compiler (host
  * code built for an FMA-capable CPU with GNU contraction) may fuse into one fma. Whether it is fused is not
- * guessed ("may be fused"); the level comes from what the result decides: a difference of products is
+ * guessed ("may become one fma"); the level comes from what the result decides: a difference of products is
  * cancellation, a result that reaches an index, a conversion, a branch or a reduction is amplified, anything else
  * (stored, returned) is a note.
  */
@@ -38,7 +38,7 @@ public final class ContractibleMulAdd implements CudaCheck {
                 fl = out.build().fmad() != null
                         ? out.flag(x -> x.contains("fmad"), "-fmad=true")
                         : new FlagCitation("-fmad=true default", null);
-                compiler = "nvcc ";
+                compiler = "";
             } else {
                 fl = out.flag(
                         x -> x.startsWith("-march") || x.contains("fp-contract"),
@@ -52,9 +52,8 @@ public final class ContractibleMulAdd implements CudaCheck {
                             null,
                             null)
                     : Consequences.of(c.site(), out);
-            String consequence = c.differenceOfProducts()
-                    ? "one product is rounded, the other not: cancellation can magnify it"
-                    : "then " + impact.consequence();
+            String consequence =
+                    c.differenceOfProducts() ? Consequences.phrase("product-difference") : impact.consequence();
             String msg = RuleCatalog.get()
                     .rule("NL003")
                     .message(

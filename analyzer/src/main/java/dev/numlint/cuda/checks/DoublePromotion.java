@@ -25,14 +25,13 @@ public final class DoublePromotion implements CudaCheck {
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (p.exact() && !p.site().device())
                 continue; // same result in float and double: only the GPU's speed would differ
-            String consequence = p.site().device()
-                    ? "slow double math on the GPU, rounded unlike float"
-                    : "about an ulp from the same code in float";
+            String consequence =
+                    p.site().device() ? Consequences.phrase("promotion-device") : Consequences.phrase("promotion-host");
             // device code: slow double arithmetic, always worth a look; host code: the result differs from a float
             // computation by about an ulp, which matters where the value decides something
             Impact impact = p.site().device() ? null : Consequences.of(p.site(), out);
             if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED) {
-                consequence = "then " + impact.consequence();
+                consequence = impact.consequence();
             } else if (impact != null) {
                 impact = new Impact(Impact.Kind.BOUNDED, "about an ulp from a float computation", null, null);
             }
@@ -45,7 +44,7 @@ public final class DoublePromotion implements CudaCheck {
                             "promoter",
                             p.promoter(),
                             "target",
-                            p.target(),
+                            quoteNames(p.target()),
                             "consequence",
                             consequence);
             out.report(
@@ -57,5 +56,17 @@ public final class DoublePromotion implements CudaCheck {
                     impact,
                     null);
         }
+    }
+
+    /** The target as written ({@code float 'x'}, {@code 'terms[i]'}), with a long quoted name shortened. */
+    static String quoteNames(String target) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("'([^']*)'").matcher(target);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(
+                    sb, java.util.regex.Matcher.quoteReplacement("'" + Consequences.shortQuote(m.group(1)) + "'"));
+        }
+        m.appendTail(sb);
+        return sb.toString();
     }
 }

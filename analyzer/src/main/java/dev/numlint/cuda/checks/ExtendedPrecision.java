@@ -22,10 +22,15 @@ public final class ExtendedPrecision implements CudaCheck {
                     "NL005",
                     facts.function,
                     l.site(),
-                    RuleCatalog.get().rule("NL005").message("cuda-long-double", "what", l.what()),
+                    RuleCatalog.get().rule("NL005").message("cuda-long-double", "what", what(l.what())),
                     Confidence.HIGH,
                     null,
                     null);
         }
+    }
+
+    /** "'x'" as it is; a cast "cast (long double)expr" quoted and shortened like every expression. */
+    static String what(String what) {
+        return what.startsWith("cast ") ? "cast '" + Consequences.quote(what.substring(5)) + "'" : what;
     }
 }

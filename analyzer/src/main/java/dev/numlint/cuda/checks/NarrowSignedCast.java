@@ -26,13 +26,22 @@ public final class NarrowSignedCast implements CudaCheck {
             double max = Math.pow(2, c.bytes() * 8.0 - 1);
             if (!UnguardedUnsignedCast.unguarded(c, max, -max)) continue;
             String expr = Consequences.quote(c.explicit() ? c.how() + "(" + c.operand() + ")" : c.operand());
-            String ex = c.bytes() == 1 ? "200.7 wraps to -56" : "40000.5 wraps to -25536";
-            String values = c.site().hostOnly()
-                    ? ex + " on x86; out of range it is undefined behaviour"
-                    : ex + " on x86 and the GPU; beyond the int range they differ";
             String msg = RuleCatalog.get()
                     .rule("NL011")
-                    .message("cuda-narrow", "expr", expr, "from", c.from(), "to", c.to(), "values", values);
+                    .message(
+                            "cuda-narrow",
+                            "expr",
+                            expr,
+                            "from",
+                            c.from(),
+                            "to",
+                            c.to(),
+                            "example",
+                            c.bytes() == 1 ? "200.7" : "40000.5",
+                            "wrapped",
+                            c.bytes() == 1 ? "-56" : "-25536",
+                            "where",
+                            Consequences.phrase(c.site().hostOnly() ? "values-host" : "values-device"));
             out.report(
                     "NL011",
                     facts.function,

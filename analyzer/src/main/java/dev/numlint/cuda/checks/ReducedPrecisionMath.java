@@ -27,9 +27,7 @@ public final class ReducedPrecisionMath implements CudaCheck {
             String text = t.site().text();
             int open = text.indexOf('(');
             boolean mode = t.construct().startsWith("CU");
-            String expr = mode && open > 0
-                    ? text.substring(0, open) + "(..., " + t.construct() + ", ...)"
-                    : Consequences.quote(text);
+            String expr = mode && open > 0 ? t.construct() : Consequences.quote(text);
             // significant bits: TF32 and FP16 keep 11, BF16 keeps 8
             String bound = t.effect().contains("BF16") ? "2^-8" : "2^-11";
             String msg = mode
@@ -44,7 +42,7 @@ public final class ReducedPrecisionMath implements CudaCheck {
                                     "bound",
                                     bound,
                                     "evidence",
-                                    t.evidence() == null ? "" : " (float data converted at " + t.evidence() + ")");
+                                    t.evidence() == null ? "" : " (converted at " + t.evidence() + ")");
             out.report(
                     "NL012",
                     facts.function,

@@ -37,7 +37,8 @@ public final class SerialAccumulation implements CudaCheck {
             if (a.trip() >= 0 && a.trip() < minTrip) continue;
             if (a.elementwise() || !a.varies() || a.timing()) continue;
             if (!seen.add(a.target() + "@" + a.outerLoopLine())) continue;
-            String trip = a.trip() < 0 ? "n unknown" : "n=" + a.trip();
+            // an unknown trip count is the usual case and goes unsaid; a long constant one is stated
+            String trip = a.trip() < 0 ? "" : " (n=" + a.trip() + ")";
             String unit = a.doublePrecision() ? "2^-53" : "2^-24";
             String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
             Impact impact = Consequences.of(a.site(), out);
@@ -54,25 +55,25 @@ public final class SerialAccumulation implements CudaCheck {
                         "compared against a tolerance at line " + tolerance.line(),
                         out.location(tolerance.line(), tolerance.column()),
                         null);
-                consequence = "it only meets a tolerance test at line " + tolerance.line();
+                consequence = Consequences.phrase("use-tolerance", "line", tolerance.line());
             } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
-                consequence = "then " + impact.consequence();
+                consequence = impact.consequence();
             } else if (a.doublePrecision()) {
                 impact = new Impact(
                         Impact.Kind.BOUNDED,
                         "double partial sums: error n*2^-53, far below float resolution",
                         null,
                         null);
-                consequence = "error bound " + bound + ", far below float resolution";
+                consequence = Consequences.phrase("sum-double");
             } else if (a.site().device() && !a.site().host()) {
                 // one thread's serial loop sums in the order of the serial CPU loop it ports: the error bound grows
                 // alike on both sides; the order changes only across threads (NL009, reductions) or by contraction
                 impact = new Impact(
                         Impact.Kind.BOUNDED, "one thread's serial sum, in the order of a serial CPU loop", null, null);
-                consequence = "one thread sums in CPU loop order (error " + bound + " on both)";
+                consequence = Consequences.phrase("sum-one-thread");
             } else {
                 impact = new Impact(Impact.Kind.GROWING, "the rounding error grows with the trip count", null, null);
-                consequence = "error up to " + bound + ", order-dependent";
+                consequence = Consequences.phrase("sum-host");
             }
             String msg = RuleCatalog.get()
                     .rule("NL004")

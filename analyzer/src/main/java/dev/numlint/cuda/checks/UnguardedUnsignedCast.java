@@ -35,8 +35,10 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                             c.from(),
                             "to",
                             c.to(),
-                            "values",
-                            values(c.bytes(), c.site().hostOnly()));
+                            "wrapped",
+                            wrapped(c.bytes()),
+                            "other",
+                            c.site().hostOnly() ? "AArch64" : "the GPU");
             Impact impact =
                     new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null);
             out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
@@ -50,26 +52,16 @@ public final class UnguardedUnsignedCast implements CudaCheck {
     }
 
     /**
-     * What this conversion gives out of range, measured (rule document NL001): x86 converts through a signed 32- or
-     * 64-bit integer and keeps the low bits; the GPU's cvt saturates to the 32-bit (or 64-bit) range and then keeps
-     * the low bits, so above the range of a narrow type both wrap alike; AArch64 saturates like the GPU.
+     * What x86 gives for -69.235 converted to an unsigned type of {@code bytes} bytes, measured (rule document NL001):
+     * x86 converts through a signed 32- or 64-bit integer and keeps the low bits; the GPU's cvt and AArch64 saturate
+     * to 0.
      */
-    static String values(int bytes, boolean hostOnly) {
-        String other = hostOnly ? "AArch64" : "the GPU";
-        String neg =
-                switch (bytes) {
-                    case 1 -> "-69.235 gives 187 on x86, 0 on " + other;
-                    case 2 -> "-69.235 gives 65467 on x86, 0 on " + other;
-                    case 4 -> "-69.235 gives 4294967227 on x86, 0 on " + other;
-                    default -> "-69.235 gives 18446744073709551547 on x86, 0 on " + other;
-                };
-        String above =
-                switch (bytes) {
-                    case 1 -> "; 300.0: 44 on both";
-                    case 2 -> "; 70000.0: 4464 on both";
-                    case 4 -> "; 5e9 gives 705032704 on x86, 4294967295 on " + other;
-                    default -> "";
-                };
-        return neg + above;
+    static String wrapped(int bytes) {
+        return switch (bytes) {
+            case 1 -> "187";
+            case 2 -> "65467";
+            case 4 -> "4294967227";
+            default -> "18446744073709551547";
+        };
     }
 }

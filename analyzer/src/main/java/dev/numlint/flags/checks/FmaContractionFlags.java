@@ -57,7 +57,7 @@ public final class FmaContractionFlags implements BuildFlagCheck {
                                 "where",
                                 e.target().where(),
                                 "machine",
-                                "native".equals(v) ? " if the build machine has it" : "")));
+                                "native".equals(v) ? " where the CPU has it" : "")));
             }
         }
     }

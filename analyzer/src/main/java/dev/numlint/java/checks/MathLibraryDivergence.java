@@ -12,8 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import org.eclipse.jdt.core.dom.*;
 
 /**
@@ -49,11 +47,9 @@ public final class MathLibraryDivergence implements JavaCheck {
         }
         for (List<MethodInvocation> calls : perMethod.values()) {
             MethodInvocation first = calls.get(0);
-            Set<String> names = new TreeSet<>();
             Impact impact = null;
             MethodInvocation worst = first;
             for (MethodInvocation c : calls) {
-                names.add("Math." + c.getName().getIdentifier());
                 Impact i = unit.impacts().of(c);
                 if (impact == null || i.kind().ordinal() < impact.kind().ordinal()) {
                     impact = i;
@@ -67,9 +63,7 @@ public final class MathLibraryDivergence implements JavaCheck {
                     "call",
                     unit.shortText(first, 30),
                     "more",
-                    more > 0
-                            ? " and " + more + " more call" + (more == 1 ? "" : "s") + " to " + String.join("/", names)
-                            : "",
+                    more == 0 ? "" : " and " + more + " more Math call" + (more == 1 ? "" : "s"),
                     "consequence",
                     worst == first ? impact.consequence() : "one is " + impact.consequence());
             unit.report(ruleId(), first, msg, !unit.bindings() || first.resolveMethodBinding() == null, null, impact);

@@ -42,9 +42,8 @@ public final class ApproximateDivision implements PtxCheck {
             } else if ("f64".equals(t) && refinedByFma(facts, in)) {
                 continue;
             }
-            String what = in.full()
-                    ? "up to 2 ulp error (div.full)"
-                    : div ? "up to 2 ulp error, 0 for divisors above 2^126" : "an approximate reciprocal";
+            String what = PtxMessages.format(
+                    ruleId(), in.full() ? "ptx-what-full" : div ? "ptx-what-approx" : "ptx-what-rcp");
             String cause = facts.ftzMode() || facts.settings().fastMathBuild()
                     ? "fast math"
                     : in.full() ? "-prec-div=false" : "__fdividef or -prec-div=false";

@@ -77,7 +77,7 @@ public final class ApproximateMathInstruction implements PtxCheck {
                 if (!fast && SourceText.calls(line, "__expf", "__exp10f", "__powf")) {
                     fast = true;
                 }
-                return fast ? "fast exponential (__expf): error grows with |x|" : null;
+                return fast ? PtxMessages.format("NL006", "ptx-why-exp") : null;
             }
             case "lg2" -> {
                 boolean fast = false;
@@ -94,19 +94,19 @@ public final class ApproximateMathInstruction implements PtxCheck {
                         && SourceText.calls(line, "logf", "log2f", "log10f", "powf", "log", "log2", "log10", "pow")) {
                     fast = true;
                 }
-                return fast ? "fast logarithm (lg2.approx): absolute, not relative, error near 1" : null;
+                return fast ? PtxMessages.format("NL006", "ptx-why-log") : null;
             }
             case "sin", "cos" -> {
-                return "fast " + op + " (__" + op + "f): error grows quickly outside [-pi, pi]";
+                return PtxMessages.format("NL006", "ptx-why-trig", "op", op);
             }
             case "sqrt" -> {
-                return "approximate square root instead of the correctly rounded sqrt.rn";
+                return PtxMessages.format("NL006", "ptx-why-sqrt");
             }
             case "rsqrt" -> {
-                return "approximate reciprocal square root (not correctly rounded)";
+                return PtxMessages.format("NL006", "ptx-why-rsqrt");
             }
             case "tanh" -> {
-                return "hardware tanh approximation (about 2^-11 relative error)";
+                return PtxMessages.format("NL006", "ptx-why-tanh");
             }
             default -> {
                 return null;

@@ -3,6 +3,7 @@ package dev.numlint.ptx.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
+import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.Instruction;
@@ -80,7 +81,9 @@ public final class ContractedMulAdd implements PtxCheck {
             c = Confidence.LOW;
         }
         Consequence cq = consequenceOfFma(facts, in);
-        String what = in.opcode().equals("mad") ? "mad." + t + " fuses a*b+c" : "nvcc contracted a*b+c into one fma";
+        String what = in.opcode().equals("mad")
+                ? PtxMessages.format(ruleId(), "ptx-what-mad", "type", t)
+                : PtxMessages.format(ruleId(), "ptx-what-fma");
         out.accept(new PtxHit(
                 ruleId(),
                 facts.function(),
@@ -98,7 +101,7 @@ public final class ContractedMulAdd implements PtxCheck {
         if (addend != null && addend.opcode().equals("neg")) {
             Instruction p = facts.defOf(addend, 1);
             if (p != null && (p.opcode().equals("mul") || p.opcode().equals("fma"))) {
-                return new Consequence(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", in);
+                return new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), in);
             }
         }
         Instruction m1 = facts.defOf(in, 1);
@@ -106,7 +109,7 @@ public final class ContractedMulAdd implements PtxCheck {
                 && m1.opcode().equals("neg")
                 && addend != null
                 && (addend.opcode().equals("mul") || addend.opcode().equals("fma"))) {
-            return new Consequence(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", in);
+            return new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), in);
         }
         return facts.consequences().of(in);
     }
@@ -145,7 +148,7 @@ public final class ContractedMulAdd implements PtxCheck {
                     && (add.opcode().equals("sub") ^ negated)
                     && ((other.opcode().equals("mul") && PtxFacts.isF(other.type()))
                             || other.opcode().equals("fma"))) {
-                cq = new Consequence(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", add);
+                cq = new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), add);
             }
             out.accept(new PtxHit(
                     ruleId(),

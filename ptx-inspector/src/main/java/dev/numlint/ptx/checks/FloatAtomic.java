@@ -3,6 +3,7 @@ package dev.numlint.ptx.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
+import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.Instruction;
@@ -39,7 +40,7 @@ public final class FloatAtomic implements PtxCheck {
                     Confidence.HIGH,
                     List.of(),
                     in.mnemonic() + "@" + target,
-                    new Consequence(Impact.Kind.AMPLIFIED, "added in a run-dependent order", null)));
+                    new Consequence(Impact.Kind.AMPLIFIED, Consequences.phrase("ptx-use-atomic"), null)));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.numlint.ptx.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
+import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.Instruction;
@@ -67,7 +68,8 @@ public final class SerialAccumulation implements PtxCheck {
                         ? (l.tripCountBound() ? "at most " : "") + l.tripCount() + " iterations"
                         : "an unknown trip count";
                 int header = fn.instruction(fn.blocks().get(l.header()).first()).ptxLine();
-                Consequence growing = new Consequence(Impact.Kind.GROWING, "an error that grows with " + trip, null);
+                Consequence growing = new Consequence(
+                        Impact.Kind.GROWING, Consequences.phrase("ptx-use-growing", "trip", trip), null);
                 out.accept(new PtxHit(
                         ruleId(),
                         fn,

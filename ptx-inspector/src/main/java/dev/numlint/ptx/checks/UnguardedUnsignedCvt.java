@@ -3,6 +3,7 @@ package dev.numlint.ptx.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
+import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.Instruction;
@@ -48,11 +49,15 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
                 continue;
             }
             String guard = r[0] >= 0
-                    ? " (only the lower bound is guarded)"
-                    : r[1] <= max ? " (only the upper bound is guarded)" : "";
+                    ? PtxMessages.format(ruleId(), "ptx-cvt-lower")
+                    : r[1] <= max ? PtxMessages.format(ruleId(), "ptx-cvt-upper") : "";
             String behaviour = r[0] >= 0
-                    ? "values above " + (long) max + " saturate on the GPU, differ on CPUs"
-                    : "negative values give 0 on the GPU but wrap on x86 (-69.235 as u16 is 65467)";
+                    ? PtxMessages.format(
+                            ruleId(),
+                            "ptx-cvt-above",
+                            "max",
+                            bits == 64 ? "18446744073709551615" : Long.toString((long) max))
+                    : PtxMessages.format(ruleId(), "ptx-cvt-negative");
             out.accept(new PtxHit(
                     ruleId(),
                     facts.function(),
@@ -61,7 +66,7 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
                     line == null ? Confidence.MEDIUM : Confidence.HIGH,
                     List.of(),
                     in.mnemonic(),
-                    new Consequence(Impact.Kind.AMPLIFIED, "converted to an integer", null)));
+                    new Consequence(Impact.Kind.AMPLIFIED, Consequences.phrase("ptx-use-integer"), null)));
         }
     }
 }

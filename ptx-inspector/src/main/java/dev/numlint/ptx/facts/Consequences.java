@@ -35,7 +35,7 @@ public final class Consequences {
     /** The consequence of the value that {@code start} defines. */
     public Consequence of(Instruction start) {
         if (start.defs().isEmpty()) {
-            return new Consequence(Impact.Kind.BOUNDED, "not used", null);
+            return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-none"), null);
         }
         List<Instruction> ins = facts.function().instructions();
         BitSet seen = new BitSet(ins.size());
@@ -50,8 +50,8 @@ public final class Consequences {
             for (int u : facts.defUse().users(cur)) {
                 if (++steps > MAX_STEPS) {
                     return stored
-                            ? new Consequence(Impact.Kind.BOUNDED, "stored", null)
-                            : new Consequence(Impact.Kind.BOUNDED, "not followed further", null);
+                            ? new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-stored"), null)
+                            : new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-unknown"), null);
                 }
                 Instruction x = ins.get(u);
                 Consequence c = sink(x, defs);
@@ -66,7 +66,7 @@ public final class Consequences {
                 }
             }
         }
-        return new Consequence(Impact.Kind.BOUNDED, stored ? "only stored" : "not used in a decision", null);
+        return new Consequence(Impact.Kind.BOUNDED, phrase(stored ? "ptx-use-stored" : "ptx-use-undecided"), null);
     }
 
     private Consequence sink(Instruction x, List<String> defs) {
@@ -75,26 +75,25 @@ public final class Consequences {
             case "cvt" -> {
                 String dst = x.type();
                 if (PtxFacts.isInteger(dst)) {
-                    return new Consequence(Impact.Kind.AMPLIFIED, "converted to an integer", x);
+                    return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-integer"), x);
                 }
                 if (x.rounding() != null && x.rounding().isInteger()) {
-                    return new Consequence(Impact.Kind.AMPLIFIED, "rounded to an integral value", x);
+                    return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-rounding"), x);
                 }
                 return null;
             }
             case "setp", "set", "slct", "testp" -> {
-                return new Consequence(Impact.Kind.AMPLIFIED, "compared in a condition", x);
+                return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-comparison"), x);
             }
             case "min", "max" -> {
-                return new Consequence(Impact.Kind.AMPLIFIED, "decides a " + op + " selection", x);
+                return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-selection", "op", op), x);
             }
             case "atom", "red" -> {
-                return new Consequence(Impact.Kind.AMPLIFIED, "added by an atomic reduction", x);
+                return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-atomic"), x);
             }
             case "sub", "add" -> {
                 if (cancels(x, defs)) {
-                    return new Consequence(
-                            Impact.Kind.CANCELLATION, "subtracted from another product (cancellation)", x);
+                    return new Consequence(Impact.Kind.CANCELLATION, phrase("ptx-use-cancellation"), x);
                 }
                 return null;
             }
@@ -161,5 +160,10 @@ public final class Consequences {
                     "copysign" -> true;
             default -> false;
         };
+    }
+
+    /** The catalog's shared message fragment {@code key} ({@code phrases:}) with its placeholders filled. */
+    public static String phrase(String key, Object... args) {
+        return dev.numlint.rules.RuleCatalog.get().phrase(key, args);
     }
 }
