@@ -113,18 +113,54 @@ final class LayerMerge {
                 level = p.level();
             }
         }
+        String message = src.message();
         if (impact != src.impact()) {
             b.impact(impact);
+            // the source layer saw the value only stored or returned (a struct member, a local it lost track of),
+            // the PTX layer followed it to a decision: the message states the consequence the level stands for
+            message = withConsequence(message, impact);
         }
         b.level(level);
         if (confirmed) {
             String marker = RuleCatalog.get().phrase("ptx-confirmed");
-            if (!src.message().endsWith(" " + marker)) {
-                b.message(src.message() + " " + marker);
+            if (!message.endsWith(" " + marker)) {
+                message = message + " " + marker;
             }
             b.property("confirmedInPtx", true);
         }
+        if (!message.equals(src.message())) {
+            b.message(message);
+        }
         return b.build();
+    }
+
+    /** The source layer's low-impact consequences (catalog phrases), as patterns to find them in a message. */
+    private static final List<java.util.regex.Pattern> BOUNDED_PHRASES = boundedPhrases();
+
+    private static List<java.util.regex.Pattern> boundedPhrases() {
+        List<java.util.regex.Pattern> out = new ArrayList<>();
+        for (String key : List.of("use-stored", "use-returned", "use-none")) {
+            String t = RuleCatalog.get().phrase(key, "line", "\u0000");
+            String re = java.util.regex.Pattern.quote(t).replace("\u0000", "\\E\\d+\\Q");
+            out.add(java.util.regex.Pattern.compile(re));
+        }
+        return out;
+    }
+
+    /** {@code message} with its low-impact consequence replaced by the consequence of {@code impact}. */
+    static String withConsequence(String message, Impact impact) {
+        if (impact == null
+                || impact.consequence() == null
+                || impact.consequence().isBlank()) {
+            return message;
+        }
+        for (java.util.regex.Pattern p : BOUNDED_PHRASES) {
+            java.util.regex.Matcher m = p.matcher(message);
+            if (m.find()) {
+                return message.substring(0, m.start()) + impact.consequence() + message.substring(m.end());
+            }
+        }
+        return message;
     }
 
     /** The PTX instruction is the operation the source finding names (ex2.approx for __expf, cos for __cosf). */
