@@ -6,6 +6,7 @@ import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.rules.RuleCatalog;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,9 @@ final class LayerMerge {
             "rsqrt", List.of("rsqrt"),
             "tanh", List.of("tanh"));
 
+    /** A quoted PTX instruction in a message. */
+    private static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile("`[^`]*`");
+
     private LayerMerge() {}
 
     static List<Finding> merge(List<Finding> sorted) {
@@ -58,7 +62,26 @@ final class LayerMerge {
             List<Finding> other = new ArrayList<>();
             Set<String> seen = new HashSet<>();
             List<Finding> unique = new ArrayList<>();
+            Map<String, Integer> ptxAt = new HashMap<>();
             for (Finding f : g) {
+                if (f.layer() == Layer.PTX) {
+                    // one hazard at one source position seen in two PTX builds (a checked-in .ptx and the one
+                    // compiled from the .cu, with other flags: add.rn.f32 / add.rn.ftz.f32) is one finding
+                    String k = f.location().startColumn() + "\u0000"
+                            + QUOTED.matcher(f.message()).replaceAll("``");
+                    Integer at = ptxAt.get(k);
+                    if (at != null) {
+                        Finding first = ptx.get(at);
+                        Finding.Builder b = first.toBuilder();
+                        Set<Object> have = new HashSet<>(first.evidence());
+                        f.evidence().stream().filter(have::add).forEach(b::evidence);
+                        Finding merged = b.build();
+                        ptx.set(at, merged);
+                        unique.set(unique.indexOf(first), merged);
+                        continue;
+                    }
+                    ptxAt.put(k, ptx.size());
+                }
                 if (seen.add(f.layer() + "\u0000" + f.message())) {
                     unique.add(f);
                     (f.layer() == Layer.CUDA_SOURCE ? src : f.layer() == Layer.PTX ? ptx : other).add(f);

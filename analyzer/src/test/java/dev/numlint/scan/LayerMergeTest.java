@@ -2,7 +2,13 @@ package dev.numlint.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.model.Evidence;
+import dev.numlint.model.Finding;
 import dev.numlint.model.Impact;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import dev.numlint.model.Location;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The message of a merged finding states the consequence its level stands for. */
@@ -21,5 +27,28 @@ class LayerMergeTest {
         assertThat(LayerMerge.withConsequence(amplified, cmp)).isEqualTo(amplified);
         assertThat(LayerMerge.withConsequence("'a' : only stored (line 3): a few ulp apart", null))
                 .endsWith("a few ulp apart");
+    }
+
+    private static Finding ptx(String instr, int column) {
+        return Finding.builder("NL004")
+                .level(Level.WARNING)
+                .layer(Layer.PTX)
+                .location(Location.of("k.cu", 51, column))
+                .message("`" + instr + "`: serial sum over an unknown trip count (PTX loop at line 331)")
+                .evidence(new Evidence("ptx", instr, null))
+                .build();
+    }
+
+    @Test
+    void oneHazardSeenInTwoPtxBuildsIsOneFindingWithBothInstructions() {
+        List<Finding> out = LayerMerge.merge(List.of(
+                ptx("add.rn.f32 %f88, %f88, %f43", 13),
+                ptx("add.rn.ftz.f32 %f88, %f88, %f43", 13),
+                ptx("add.rn.f32 %f9, %f9, %f2", 30)));
+        assertThat(out).hasSize(2);
+        assertThat(out.get(0).evidence())
+                .extracting(Evidence::text)
+                .containsExactly("add.rn.f32 %f88, %f88, %f43", "add.rn.ftz.f32 %f88, %f88, %f43");
+        assertThat(out.get(1).location().startColumn()).isEqualTo(30);
     }
 }
