@@ -32,6 +32,12 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
     private static final String NL004 = "NL004";
 
     /**
+     * A constant trip count up to which a float sum is short: its worst-case relative error, n * 2^-24, stays below
+     * 2^-16 and does not grow with the data (a 256-bin histogram); the same bound as the source analyzer's.
+     */
+    static final int SHORT_SUM = 256;
+
+    /**
      * @param var     variable the value was last loaded from, or null
      * @param addends variables added into the value through FADD/FSUB chains (the left operand only for FSUB)
      * @param addPc   pc of the first addition of the chain, or -1
@@ -312,8 +318,14 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                 continue; // a double sum of integers is exact below 2^53: a count, not a rounding accumulation
             }
             for (Loop loop : loops) {
-                if (!loop.contains(s.pc) || !carried(s, loop)) {
+                if (!loop.contains(s.pc)) {
                     continue;
+                }
+                if (!carried(s, loop)) {
+                    // reset in every iteration of the innermost loop around the addition: whatever the loops
+                    // around it do, the value added to always starts from that reset (a conditional branch of the
+                    // inner loop, such as its exit test, must not make the reset look conditional for an outer loop)
+                    break;
                 }
                 if (reported.contains(s.var + "@" + loop.start)) {
                     break;
@@ -439,7 +451,9 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
         String type = s.isDouble ? "double" : "float";
         String op = s.isDouble ? "DADD/DSUB" : "FADD/FSUB";
         // a float sum of integer values is exact below 2^24 (bounded); a double sum keeps ~16 digits: both low
-        boolean bounded = s.isDouble || s.integerTerms || windowed;
+        // so is a float sum over a short constant loop: at most SHORT_SUM * 2^-24 relative, a fixed bound
+        boolean shortSum = trips >= 0 && trips <= SHORT_SUM;
+        boolean bounded = s.isDouble || s.integerTerms || windowed || shortSum;
         int priority = BugPatterns.priority(NL004, bounded ? "bounded" : "growing");
         String loopText = trips < 0 ? "a loop with an unknown trip count" : "a loop of " + trips + " iterations";
         String message = s.integerTerms
