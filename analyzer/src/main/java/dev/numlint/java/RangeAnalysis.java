@@ -144,9 +144,14 @@ public final class RangeAnalysis {
             String aId = ((SimpleName) a).getIdentifier();
             // a and the step must hold the values they had when the step was computed
             if (assignedBetween(sd, in, aId) || assignedBetween(sd, in, ((SimpleName) st).getIdentifier())) continue;
-            Map<String, Double> d = linear(unparen(div.getRightOperand()), true);
+            List<ASTNode> substituted = new ArrayList<>();
+            Map<String, Double> d = linear(unparen(div.getRightOperand()), substituted);
             Map<String, Double> kMax = counterMax(k, in);
             if (d == null || kMax == null || !namesStable(d.keySet(), sd, in)) continue;
+            // a local that stood for its initializer: the names in it must not change from its declaration on
+            boolean stable = true;
+            for (ASTNode decl : substituted) stable &= namesStable(d.keySet(), decl, in);
+            if (!stable) continue;
             // d - kMax must be a non-negative constant: 0 <= k <= kMax <= d, so k / d in [0, 1]
             Map<String, Double> gap = new HashMap<>(d);
             for (Map.Entry<String, Double> e : kMax.entrySet()) gap.merge(e.getKey(), -e.getValue(), Double::sum);
@@ -200,15 +205,16 @@ public final class RangeAnalysis {
                 start = ((Assignment) i0).getRightHandSide();
             }
             if (start == null) return null;
-            Map<String, Double> s = linear(unparen(start), false);
-            Map<String, Double> sub = minus == null ? Map.of() : linear(minus, false);
+            Map<String, Double> s = linear(unparen(start), null);
+            Map<String, Double> sub = minus == null ? Map.of() : linear(minus, null);
             if (s == null || sub == null) return null;
+            for (String n : sub.keySet()) if (!n.isEmpty() && assignedIn(f.getBody(), n)) return null;
             // k >= 0: the counter starts at the subtracted value (or at a non-negative constant)
             boolean nonNegative = minus != null ? s.equals(sub) : s.size() == 1 && s.getOrDefault("", -1.0) >= 0;
             if (!nonNegative) return null;
             InfixExpression c = (InfixExpression) f.getExpression();
             if (!isName(c.getLeftOperand(), id)) return null;
-            Map<String, Double> bound = linear(unparen(c.getRightOperand()), false);
+            Map<String, Double> bound = linear(unparen(c.getRightOperand()), null);
             if (bound == null) return null;
             for (String n : bound.keySet()) if (!n.isEmpty() && assignedIn(f.getBody(), n)) return null;
             Map<String, Double> max = new HashMap<>(bound);
@@ -222,9 +228,10 @@ public final class RangeAnalysis {
 
     /**
      * An expression as a linear form: names (key) and a constant (key ""), through +, - and integer or floating
-     * casts; with {@code locals}, a local name is replaced by its initializer when it is never reassigned.
+     * casts; with {@code locals} (the declarations used are added to it), a local name is replaced by its
+     * initializer when it is never reassigned.
      */
-    private Map<String, Double> linear(Expression e, boolean locals) {
+    private Map<String, Double> linear(Expression e, List<ASTNode> locals) {
         e = unparen(e);
         Object cv = e.resolveConstantExpressionValue();
         Map<String, Double> m = new HashMap<>();
@@ -239,13 +246,14 @@ public final class RangeAnalysis {
         if (e instanceof CastExpression) return linear(((CastExpression) e).getExpression(), locals);
         if (e instanceof SimpleName) {
             String id = ((SimpleName) e).getIdentifier();
-            if (locals) {
+            if (locals != null) {
                 VariableDeclaration d = Types.declarationOf((SimpleName) e);
                 if (d instanceof VariableDeclarationFragment && d.getInitializer() != null) {
                     ASTNode body = d;
                     while (body != null && !(body instanceof MethodDeclaration)) body = body.getParent();
                     if (body == null || assignedIn(body, id)) return null;
-                    return linear(d.getInitializer(), false);
+                    locals.add(d);
+                    return linear(d.getInitializer(), null);
                 }
             }
             m.put(id, 1.0);

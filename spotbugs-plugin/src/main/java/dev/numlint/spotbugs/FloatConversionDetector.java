@@ -355,6 +355,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         }
         org.apache.bcel.generic.InstructionHandle[] hs = il.getInstructionHandles();
         Map<Integer, Double> minStore = new HashMap<>();
+        Map<Integer, Double> maxStore = new HashMap<>();
         Set<Integer> unknownStore = new HashSet<>();
         int arrayStores = 0;
         localArrays.clear();
@@ -401,6 +402,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                     unknownStore.add(r);
                 } else {
                     minStore.merge(r, c.doubleValue(), Math::min);
+                    maxStore.merge(r, c.doubleValue(), Math::max);
                 }
             }
         }
@@ -427,8 +429,11 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 double hi = op == Const.IF_ICMPGE ? c.doubleValue() - 1 : c.doubleValue();
                 counterBounds.add(new CounterBound(r, pc, target, lo, hi));
             } else if (target < pc && (op == Const.IF_ICMPLT || op == Const.IF_ICMPLE)) {
+                // a test at the bottom: the body may run once before it (do-while), with a stored constant
                 double hi = op == Const.IF_ICMPLT ? c.doubleValue() - 1 : c.doubleValue();
-                counterBounds.add(new CounterBound(r, target, pc, lo, hi));
+                if (maxStore.get(r) <= hi) {
+                    counterBounds.add(new CounterBound(r, target, pc, lo, hi));
+                }
             }
         }
         argSlots = (getMethod().isStatic() ? 0 : 1);

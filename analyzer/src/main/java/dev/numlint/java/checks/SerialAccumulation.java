@@ -146,7 +146,7 @@ public final class SerialAccumulation implements JavaCheck {
     }
 
     /**
-     * A sum local to a helper method that every caller in this unit invokes inside a loop, passing that loop's
+     * A sum local to a private helper method that every caller in this unit invokes inside a loop, passing that loop's
      * counter ({@code for (x ...) for (y ...) out[i] = average(ip, x, y)}): the sum is restarted for each element of
      * the caller's loop, like a sum declared inside it, so it is a per-element window. Returns the caller's loop, or
      * null when the method is not such a helper (no call in this unit, or a call outside a loop or without the
@@ -161,7 +161,9 @@ public final class SerialAccumulation implements JavaCheck {
                 break;
             }
         }
-        if (md == null || md.getBody() == null || md.parameters().isEmpty()) return null;
+        // private: every caller is in this unit
+        if (md == null || md.getBody() == null || md.parameters().isEmpty() || !Modifier.isPrivate(md.getModifiers()))
+            return null;
         IMethodBinding mb = md.resolveBinding();
         String name = md.getName().getIdentifier();
         int arity = md.parameters().size();
