@@ -32,8 +32,8 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
     private static final String NL004 = "NL004";
 
     /**
-     * A constant trip count up to which a float sum is short: its worst-case relative error, n * 2^-24, stays below
-     * 2^-16 and does not grow with the data (a 256-bin histogram); the same bound as the source analyzer's.
+     * A constant trip count up to which a float sum is short: its worst-case relative error, n * 2^-24, is
+     * at most 2^-16 and does not grow with the data (a 256-bin histogram); the same bound as the source analyzer's.
      */
     static final int SHORT_SUM = 256;
 

@@ -25,7 +25,7 @@ import org.eclipse.jdt.core.dom.*;
 public final class SerialAccumulation implements JavaCheck {
     /**
      * A constant trip count up to which a float sum counts as short: its worst-case relative error, n * 2^-24, stays
-     * below 2^-16 (8 of the 24 bits), and a fixed count does not grow with the data (a 256-bin histogram).
+     * at most 2^-16 (8 of the 24 bits), and a fixed count does not grow with the data (a 256-bin histogram).
      */
     static final long SHORT_SUM = 256;
 
