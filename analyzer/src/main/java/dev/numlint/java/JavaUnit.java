@@ -153,6 +153,36 @@ public final class JavaUnit {
         return impacts;
     }
 
+    /** The source text of {@code n}, as written. */
+    public String source(ASTNode n) {
+        int st = n.getStartPosition();
+        int e = Math.min(source.length(), st + n.getLength());
+        return st < 0 || st >= e ? "" : source.substring(st, e);
+    }
+
+    /**
+     * The documentation comment right before declaration {@code d} (the parser does not attach doc comments: their
+     * support is off for speed), or null.
+     */
+    public String docComment(BodyDeclaration d) {
+        if (d.getJavadoc() != null) return source(d.getJavadoc());
+        int at = Math.min(source.length(), d.getStartPosition());
+        if (source.startsWith("/**", at)) {
+            // the declaration's range starts with its (unparsed) doc comment
+            int close = source.indexOf("*/", at);
+            return close < 0 ? null : source.substring(at, close + 2);
+        }
+        int end = source.lastIndexOf("*/", at);
+        if (end < 0 || !source.substring(end + 2, at).isBlank()) return null;
+        int start = source.lastIndexOf("/**", end);
+        return start < 0 ? null : source.substring(start, end + 2);
+    }
+
+    /** The analyzed file. */
+    public Path file() {
+        return file;
+    }
+
     public ScanContext context() {
         return ctx;
     }

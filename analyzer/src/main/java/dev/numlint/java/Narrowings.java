@@ -17,6 +17,8 @@ public final class Narrowings {
      * @param usedAs  how the value is read back as unsigned (e.g. "pixels[...] & 0xff"), or null
      * @param arrayStore the narrowed value is stored into a byte[]/short[] element (pixel data, where the values
      *                   are usually unsigned): the advice must not be to clamp to the signed range
+     * @param documented a byte/short conversion of a setter's parameter whose documentation leaves the range to the
+     *                   callers ({@link Contracts}): reported as a note
      */
     public record Cast(
             CastExpression cast,
@@ -29,7 +31,8 @@ public final class Narrowings {
             boolean lowOk,
             boolean highOk,
             boolean arrayStore,
-            boolean guessed) {
+            boolean guessed,
+            boolean documented) {
         public boolean guarded() {
             return lowOk && highOk;
         }
@@ -98,7 +101,33 @@ public final class Narrowings {
         // code: the bits are exactly the unsigned value, which readers take with & 0xff; the signed upper limits
         // above (256, 65536) accept it, so only values that can leave the unsigned range are reported
         boolean unsignedStore = !unsigned && target != NumType.CHAR && storedInArray(c);
-        return new Cast(c, target, src, srcType, unsigned, usedAs, r, lowOk, highOk, unsignedStore, guessed[0]);
+        boolean documented = target != NumType.CHAR && !(lowOk && highOk) && parameterOfDocumentedSetter(unit, src);
+        return new Cast(
+                c, target, src, srcType, unsigned, usedAs, r, lowOk, highOk, unsignedStore, guessed[0], documented);
+    }
+
+    /**
+     * Whether {@code src} is a parameter of the enclosing method (possibly plus a constant, {@code value + 0.5f}) that
+     * the method never reassigns, and the method's documentation says it does not clamp the value.
+     */
+    private static boolean parameterOfDocumentedSetter(JavaUnit unit, Expression src) {
+        Expression e = RangeAnalysis.unparen(src);
+        if (e instanceof InfixExpression
+                && ((InfixExpression) e).getOperator() == InfixExpression.Operator.PLUS
+                && ((InfixExpression) e).extendedOperands().isEmpty()) {
+            InfixExpression in = (InfixExpression) e;
+            if (in.getRightOperand().resolveConstantExpressionValue() instanceof Number
+                    || RangeAnalysis.unparen(in.getRightOperand()) instanceof NumberLiteral) {
+                e = RangeAnalysis.unparen(in.getLeftOperand());
+            }
+        }
+        if (!(e instanceof SimpleName)) return false;
+        VariableDeclaration d = Types.declarationOf((SimpleName) e);
+        if (!(d instanceof SingleVariableDeclaration) || !(d.getParent() instanceof MethodDeclaration)) return false;
+        MethodDeclaration md = (MethodDeclaration) d.getParent();
+        if (md.getBody() == null || RangeAnalysis.assignedIn(md.getBody(), ((SimpleName) e).getIdentifier()))
+            return false;
+        return Contracts.documentedNoClamping(unit, md);
     }
 
     /**
@@ -239,6 +268,17 @@ public final class Narrowings {
         return p instanceof Assignment
                 && ((Assignment) p).getRightHandSide() == child
                 && RangeAnalysis.unparen(((Assignment) p).getLeftHandSide()) instanceof ArrayAccess;
+    }
+
+    /**
+     * The impact of an unguarded narrowing: null (the rule's level) unless the enclosing setter documents that it
+     * does not clamp, then bounded (a note): the range is the callers' documented contract.
+     */
+    public static dev.numlint.model.Impact impact(Cast n) {
+        return n.documented()
+                ? dev.numlint.model.Impact.bounded(
+                        "the setter's documentation says it does not clamp: the range is its callers' contract")
+                : null;
     }
 
     /** The side of the range that is open, for messages. */

@@ -80,6 +80,8 @@ public final class RangeAnalysis {
         Expression r = unparen(in.getRightOperand());
         Range ab = lerpDelta(l, r, assume, depth);
         if (ab != null) return ab;
+        Range stepped = steppedLerp(in, l, r, assume, depth);
+        if (stepped != null) return stepped;
         if (!(l instanceof InfixExpression) || !(r instanceof InfixExpression)) return null;
         InfixExpression a = (InfixExpression) l;
         InfixExpression b = (InfixExpression) r;
@@ -107,6 +109,226 @@ public final class RangeAnalysis {
         else if (isName(b.getRightOperand(), fid)) bv = b.getLeftOperand();
         else return null;
         return of(av, assume, depth + 1).or(of(bv, assume, depth + 1));
+    }
+
+    /**
+     * Interpolation in steps: {@code a + k * step} with {@code step = (b - a) / d} computed before the loop, and
+     * {@code k} a loop counter ({@code i}, or {@code i - i0} where the loop starts at {@code i0}) that never exceeds
+     * {@code d}: then {@code k / d} lies in [0, 1] and the value between a and b. The bounds are compared as linear
+     * forms of names and constants ({@code d = last - first + 1} against {@code i <= last}, {@code k = i - first}).
+     * Null when the pattern or the bound does not follow.
+     */
+    private Range steppedLerp(InfixExpression in, Expression a, Expression t, Map<String, Range> assume, int depth) {
+        if (!(a instanceof SimpleName) || !(t instanceof InfixExpression)) return null;
+        InfixExpression prod = (InfixExpression) t;
+        if (prod.getOperator() != InfixExpression.Operator.TIMES
+                || !prod.extendedOperands().isEmpty()) return null;
+        for (int side = 0; side < 2; side++) {
+            Expression k = unparen(side == 0 ? prod.getLeftOperand() : prod.getRightOperand());
+            Expression st = unparen(side == 0 ? prod.getRightOperand() : prod.getLeftOperand());
+            if (!(st instanceof SimpleName)) continue;
+            VariableDeclaration sd = Types.declarationOf((SimpleName) st);
+            if (!(sd instanceof VariableDeclarationFragment) || sd.getInitializer() == null) continue;
+            Expression init = unparen(sd.getInitializer());
+            if (init instanceof CastExpression) init = unparen(((CastExpression) init).getExpression());
+            if (!(init instanceof InfixExpression)) continue;
+            InfixExpression div = (InfixExpression) init;
+            if (div.getOperator() != InfixExpression.Operator.DIVIDE
+                    || !div.extendedOperands().isEmpty()) continue;
+            Expression num = unparen(div.getLeftOperand());
+            if (!(num instanceof InfixExpression)) continue;
+            InfixExpression diff = (InfixExpression) num;
+            if (diff.getOperator() != InfixExpression.Operator.MINUS
+                    || !diff.extendedOperands().isEmpty()
+                    || !isName(diff.getRightOperand(), ((SimpleName) a).getIdentifier())) continue;
+            String aId = ((SimpleName) a).getIdentifier();
+            // a and the step must hold the values they had when the step was computed
+            if (assignedBetween(sd, in, aId) || assignedBetween(sd, in, ((SimpleName) st).getIdentifier())) continue;
+            List<ASTNode> substituted = new ArrayList<>();
+            Map<String, Double> d = linear(unparen(div.getRightOperand()), substituted);
+            Map<String, Double> kMax = counterMax(k, in);
+            if (d == null || kMax == null || !namesStable(d.keySet(), sd, in)) continue;
+            // a local that stood for its initializer: the names in it must not change from its declaration on
+            boolean stable = true;
+            for (ASTNode decl : substituted) stable &= namesStable(d.keySet(), decl, in);
+            if (!stable) continue;
+            // d - kMax must be a non-negative constant: 0 <= k <= kMax <= d, so k / d in [0, 1]
+            Map<String, Double> gap = new HashMap<>(d);
+            for (Map.Entry<String, Double> e : kMax.entrySet()) gap.merge(e.getKey(), -e.getValue(), Double::sum);
+            boolean ok = true;
+            for (Map.Entry<String, Double> e : gap.entrySet())
+                if (!e.getKey().isEmpty() && e.getValue() != 0) ok = false;
+            if (!ok || gap.getOrDefault("", 0.0) < 0) continue;
+            return of(a, assume, depth + 1).or(of(diff.getLeftOperand(), assume, depth + 1));
+        }
+        return null;
+    }
+
+    /**
+     * For {@code k} = a for-loop counter {@code i} (or {@code i - s} where the loop starts at {@code s}) of a loop
+     * around {@code use} that counts up by one, the largest value of k as a linear form; null otherwise.
+     */
+    private Map<String, Double> counterMax(Expression k, ASTNode use) {
+        String id;
+        Expression minus = null;
+        if (k instanceof SimpleName) id = ((SimpleName) k).getIdentifier();
+        else if (k instanceof InfixExpression
+                && ((InfixExpression) k).getOperator() == InfixExpression.Operator.MINUS
+                && ((InfixExpression) k).extendedOperands().isEmpty()
+                && unparen(((InfixExpression) k).getLeftOperand()) instanceof SimpleName) {
+            id = ((SimpleName) unparen(((InfixExpression) k).getLeftOperand())).getIdentifier();
+            minus = unparen(((InfixExpression) k).getRightOperand());
+        } else return null;
+        for (ASTNode p = use.getParent(); p != null && !(p instanceof BodyDeclaration); p = p.getParent()) {
+            if (!(p instanceof ForStatement)) continue;
+            ForStatement f = (ForStatement) p;
+            if (f.updaters().size() != 1
+                    || f.initializers().size() != 1
+                    || !(f.getExpression() instanceof InfixExpression)) continue;
+            Object u = f.updaters().get(0);
+            boolean up = u instanceof PostfixExpression
+                            && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
+                            && isName(((PostfixExpression) u).getOperand(), id)
+                    || u instanceof PrefixExpression
+                            && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT
+                            && isName(((PrefixExpression) u).getOperand(), id);
+            if (!up) continue;
+            if (assignedIn(f.getBody(), id)) return null;
+            Expression start = null;
+            Object i0 = f.initializers().get(0);
+            if (i0 instanceof VariableDeclarationExpression) {
+                for (Object fr : ((VariableDeclarationExpression) i0).fragments()) {
+                    VariableDeclarationFragment vf = (VariableDeclarationFragment) fr;
+                    if (vf.getName().getIdentifier().equals(id)) start = vf.getInitializer();
+                }
+            } else if (i0 instanceof Assignment && isName(((Assignment) i0).getLeftHandSide(), id)) {
+                start = ((Assignment) i0).getRightHandSide();
+            }
+            if (start == null) return null;
+            Map<String, Double> s = linear(unparen(start), null);
+            Map<String, Double> sub = minus == null ? Map.of() : linear(minus, null);
+            if (s == null || sub == null) return null;
+            for (String n : sub.keySet()) if (!n.isEmpty() && assignedIn(f.getBody(), n)) return null;
+            // k >= 0: the counter starts at the subtracted value (or at a non-negative constant)
+            boolean nonNegative = minus != null ? s.equals(sub) : s.size() == 1 && s.getOrDefault("", -1.0) >= 0;
+            if (!nonNegative) return null;
+            InfixExpression c = (InfixExpression) f.getExpression();
+            if (!isName(c.getLeftOperand(), id)) return null;
+            Map<String, Double> bound = linear(unparen(c.getRightOperand()), null);
+            if (bound == null) return null;
+            for (String n : bound.keySet()) if (!n.isEmpty() && assignedIn(f.getBody(), n)) return null;
+            Map<String, Double> max = new HashMap<>(bound);
+            if (c.getOperator() == InfixExpression.Operator.LESS) max.merge("", -1.0, Double::sum);
+            else if (c.getOperator() != InfixExpression.Operator.LESS_EQUALS) return null;
+            for (Map.Entry<String, Double> e : sub.entrySet()) max.merge(e.getKey(), -e.getValue(), Double::sum);
+            return max;
+        }
+        return null;
+    }
+
+    /**
+     * An expression as a linear form: names (key) and a constant (key ""), through +, - and integer or floating
+     * casts; with {@code locals} (the declarations used are added to it), a local name is replaced by its
+     * initializer when it is never reassigned.
+     */
+    private Map<String, Double> linear(Expression e, List<ASTNode> locals) {
+        e = unparen(e);
+        Object cv = e.resolveConstantExpressionValue();
+        Map<String, Double> m = new HashMap<>();
+        if (cv instanceof Number) {
+            m.put("", ((Number) cv).doubleValue());
+            return m;
+        }
+        if (e instanceof NumberLiteral) {
+            m.put("", Types.literalValue(((NumberLiteral) e).getToken()));
+            return m;
+        }
+        if (e instanceof CastExpression) return linear(((CastExpression) e).getExpression(), locals);
+        if (e instanceof SimpleName) {
+            String id = ((SimpleName) e).getIdentifier();
+            if (locals != null) {
+                VariableDeclaration d = Types.declarationOf((SimpleName) e);
+                if (d instanceof VariableDeclarationFragment && d.getInitializer() != null) {
+                    ASTNode body = d;
+                    while (body != null && !(body instanceof MethodDeclaration)) body = body.getParent();
+                    if (body == null || assignedIn(body, id)) return null;
+                    locals.add(d);
+                    return linear(d.getInitializer(), null);
+                }
+            }
+            m.put(id, 1.0);
+            return m;
+        }
+        if (!(e instanceof InfixExpression)) return null;
+        InfixExpression in = (InfixExpression) e;
+        if (in.getOperator() != InfixExpression.Operator.PLUS && in.getOperator() != InfixExpression.Operator.MINUS)
+            return null;
+        List<Expression> ops = new ArrayList<>();
+        ops.add(in.getLeftOperand());
+        ops.add(in.getRightOperand());
+        for (Object o : in.extendedOperands()) ops.add((Expression) o);
+        for (int i = 0; i < ops.size(); i++) {
+            Map<String, Double> x = linear(ops.get(i), locals);
+            if (x == null) return null;
+            double sign = i > 0 && in.getOperator() == InfixExpression.Operator.MINUS ? -1 : 1;
+            for (Map.Entry<String, Double> en : x.entrySet()) m.merge(en.getKey(), sign * en.getValue(), Double::sum);
+        }
+        return m;
+    }
+
+    /** Whether none of {@code names} is assigned in the method between {@code from} and {@code to}. */
+    private static boolean namesStable(java.util.Set<String> names, ASTNode from, ASTNode to) {
+        for (String n : names) if (!n.isEmpty() && assignedBetween(from, to, n)) return false;
+        return true;
+    }
+
+    /**
+     * Whether {@code id} is assigned after {@code from} ends and before {@code to} starts in their method, or
+     * anywhere in a loop that encloses {@code to} but not {@code from} (a later iteration sees that assignment).
+     */
+    private static boolean assignedBetween(ASTNode from, ASTNode to, String id) {
+        ASTNode body = to;
+        while (body != null && !(body instanceof MethodDeclaration) && !(body instanceof LambdaExpression))
+            body = body.getParent();
+        if (body == null) return true;
+        int lo = from.getStartPosition() + from.getLength();
+        int hi = to.getStartPosition();
+        int[] loopLo = {hi};
+        int[] loopHi = {hi};
+        for (ASTNode p = to.getParent(); p != null && p != body; p = p.getParent()) {
+            if (LoopFacts.isLoop(p) && !JavaUnit.isAncestor(p, from)) {
+                loopLo[0] = Math.min(loopLo[0], p.getStartPosition());
+                loopHi[0] = Math.max(loopHi[0], p.getStartPosition() + p.getLength());
+            }
+        }
+        boolean[] hit = {false};
+        body.accept(new ASTVisitor() {
+            private void check(ASTNode n, Expression target) {
+                if (!isName(target, id)) return;
+                int at = n.getStartPosition();
+                if (at >= lo && at < hi || at >= loopLo[0] && at < loopHi[0]) hit[0] = true;
+            }
+
+            @Override
+            public boolean visit(Assignment a) {
+                check(a, a.getLeftHandSide());
+                return !hit[0];
+            }
+
+            @Override
+            public boolean visit(PostfixExpression p) {
+                check(p, p.getOperand());
+                return !hit[0];
+            }
+
+            @Override
+            public boolean visit(PrefixExpression p) {
+                if (p.getOperator() == PrefixExpression.Operator.INCREMENT
+                        || p.getOperator() == PrefixExpression.Operator.DECREMENT) check(p, p.getOperand());
+                return !hit[0];
+            }
+        });
+        return hit[0];
     }
 
     /** a + f * (b - a): between a and b (f is the interpolation weight). */

@@ -95,6 +95,14 @@ public final class ValueImpacts {
                 InfixExpression in = (InfixExpression) p;
                 InfixExpression.Operator op = in.getOperator();
                 if (isComparison(op)) {
+                    ConditionalExpression select = clampSelect(in, child);
+                    if (select != null) {
+                        // v < c ? c : v is continuous in v (a clamp): follow the clamped value on
+                        child = select;
+                        p = select.getParent();
+                        continue;
+                    }
+                    if (isClampStatement(in, child)) return null; // if (v < c) v = c;: continuous, v is followed on
                     return amplified("compared at line " + unit.line(in) + ": 1 ulp can flip the decision", in);
                 }
                 if (op == InfixExpression.Operator.MINUS && isProduct(child) && otherIsProduct(in, child)) {
@@ -215,6 +223,72 @@ public final class ValueImpacts {
         if (b instanceof IVariableBinding) return !((IVariableBinding) b).isField();
         VariableDeclaration d = Types.declarationOf(n);
         return d != null && !(d.getParent() instanceof FieldDeclaration);
+    }
+
+    /**
+     * The conditional expression when comparison {@code in} of {@code child} with a bound selects between the value
+     * and that bound ({@code v < c ? c : v}, {@code v > c ? c : v}): a clamp, whose result moves by at most what
+     * {@code v} moves, so the comparison cannot amplify a one-ulp difference. Null otherwise.
+     */
+    private static ConditionalExpression clampSelect(InfixExpression in, ASTNode child) {
+        if (!in.extendedOperands().isEmpty() || in.getOperator() == InfixExpression.Operator.EQUALS) return null;
+        ASTNode p = in.getParent();
+        while (p instanceof ParenthesizedExpression) p = p.getParent();
+        if (!(p instanceof ConditionalExpression)) return null;
+        ConditionalExpression c = (ConditionalExpression) p;
+        if (RangeAnalysis.unparen(c.getExpression()) != in) return null;
+        Expression v = RangeAnalysis.unparen((Expression) child);
+        Expression bound = in.getLeftOperand() == child ? in.getRightOperand() : in.getLeftOperand();
+        Expression t = RangeAnalysis.unparen(c.getThenExpression());
+        Expression e = RangeAnalysis.unparen(c.getElseExpression());
+        boolean matches = same(t, bound) && same(e, v) || same(t, v) && same(e, bound);
+        return matches ? c : null;
+    }
+
+    /**
+     * Whether comparison {@code in} of the local {@code child} is the condition (alone, or one disjunct of an
+     * {@code ||} such as {@code Float.isNaN(v) || v < 0}) of {@code if (v < c) v = c;}: the statement clamps the
+     * value to the bound it is compared with, a continuous operation; later uses of {@code v} are followed anyway.
+     */
+    private static boolean isClampStatement(InfixExpression in, ASTNode child) {
+        if (!in.extendedOperands().isEmpty() || in.getOperator() == InfixExpression.Operator.EQUALS) return false;
+        Expression v = RangeAnalysis.unparen((Expression) child);
+        if (!(v instanceof SimpleName)) return false;
+        Expression bound = in.getLeftOperand() == child ? in.getRightOperand() : in.getLeftOperand();
+        ASTNode p = in.getParent();
+        while (p instanceof ParenthesizedExpression
+                || p instanceof InfixExpression
+                        && ((InfixExpression) p).getOperator() == InfixExpression.Operator.CONDITIONAL_OR)
+            p = p.getParent();
+        if (!(p instanceof IfStatement) || ((IfStatement) p).getElseStatement() != null) return false;
+        Statement then = ((IfStatement) p).getThenStatement();
+        if (then instanceof Block && ((Block) then).statements().size() == 1)
+            then = (Statement) ((Block) then).statements().get(0);
+        if (!(then instanceof ExpressionStatement)
+                || !(((ExpressionStatement) then).getExpression() instanceof Assignment)) return false;
+        Assignment a = (Assignment) ((ExpressionStatement) then).getExpression();
+        return a.getOperator() == Assignment.Operator.ASSIGN
+                && RangeAnalysis.isName(a.getLeftHandSide(), ((SimpleName) v).getIdentifier())
+                && sameValue(a.getRightHandSide(), bound);
+    }
+
+    private static boolean same(Expression a, Expression b) {
+        return RangeAnalysis.unparen(a).subtreeMatch(new ASTMatcher(), RangeAnalysis.unparen(b));
+    }
+
+    /** Same expression, or equal numeric constants ({@code 0} and {@code 0f}). */
+    private static boolean sameValue(Expression a, Expression b) {
+        if (same(a, b)) return true;
+        Object x = RangeAnalysis.unparen(a).resolveConstantExpressionValue();
+        Object y = RangeAnalysis.unparen(b).resolveConstantExpressionValue();
+        if (x == null) x = literal(a);
+        if (y == null) y = literal(b);
+        return x instanceof Number && y instanceof Number && ((Number) x).doubleValue() == ((Number) y).doubleValue();
+    }
+
+    private static Object literal(Expression e) {
+        e = RangeAnalysis.unparen(e);
+        return e instanceof NumberLiteral ? (Object) Types.literalValue(((NumberLiteral) e).getToken()) : null;
     }
 
     private static Impact worse(Impact a, Impact b) {

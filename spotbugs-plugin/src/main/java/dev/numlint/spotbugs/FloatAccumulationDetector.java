@@ -32,6 +32,12 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
     private static final String NL004 = "NL004";
 
     /**
+     * A constant trip count up to which a float sum is short: its worst-case relative error, n * 2^-24, is
+     * at most 2^-16 and does not grow with the data (a 256-bin histogram); the same bound as the source analyzer's.
+     */
+    static final int SHORT_SUM = 256;
+
+    /**
      * @param var     variable the value was last loaded from, or null
      * @param addends variables added into the value through FADD/FSUB chains (the left operand only for FSUB)
      * @param addPc   pc of the first addition of the chain, or -1
@@ -79,6 +85,10 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
 
     private Val result;
     private int resultPc = -1;
+    /** Per class, computed on the first report: private methods called per element (see perElementMethods). */
+    private Set<String> perElement;
+
+    private String perElementClass;
 
     public FloatAccumulationDetector(BugReporter bugReporter) {
         this.bugReporter = bugReporter;
@@ -312,8 +322,14 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                 continue; // a double sum of integers is exact below 2^53: a count, not a rounding accumulation
             }
             for (Loop loop : loops) {
-                if (!loop.contains(s.pc) || !carried(s, loop)) {
+                if (!loop.contains(s.pc)) {
                     continue;
+                }
+                if (!carried(s, loop)) {
+                    // reset in every iteration of the innermost loop around the addition: whatever the loops
+                    // around it do, the value added to always starts from that reset (a conditional branch of the
+                    // inner loop, such as its exit test, must not make the reset look conditional for an outer loop)
+                    break;
                 }
                 if (reported.contains(s.var + "@" + loop.start)) {
                     break;
@@ -439,7 +455,9 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
         String type = s.isDouble ? "double" : "float";
         String op = s.isDouble ? "DADD/DSUB" : "FADD/FSUB";
         // a float sum of integer values is exact below 2^24 (bounded); a double sum keeps ~16 digits: both low
-        boolean bounded = s.isDouble || s.integerTerms || windowed;
+        // so is a float sum over a short constant loop: at most SHORT_SUM * 2^-24 relative, a fixed bound
+        boolean shortSum = trips >= 0 && trips <= SHORT_SUM;
+        boolean bounded = s.isDouble || s.integerTerms || windowed || shortSum || perElementLocal(s);
         int priority = BugPatterns.priority(NL004, bounded ? "bounded" : "growing");
         String loopText = trips < 0 ? "a loop with an unknown trip count" : "a loop of " + trips + " iterations";
         String message = s.integerTerms
@@ -450,6 +468,90 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
                 .addString(message)
                 .addSourceLine(this, s.addPc);
         bugReporter.reportBug(bug);
+    }
+
+    /**
+     * A sum in a local of a private method that every call in its class makes inside a loop, with that loop's counter
+     * loaded right before the call ({@code setf(x, y, average(ip, x, y))}): the sum starts afresh for each element of
+     * the caller's loop, a per-element window as a sum declared inside that loop.
+     */
+    private boolean perElementLocal(Store s) {
+        if (!s.var.startsWith("L") || !getMethod().isPrivate() || getMethod().getArgumentTypes().length == 0) {
+            return false;
+        }
+        String cls = getClassName();
+        if (perElement == null || !cls.equals(perElementClass)) {
+            perElement = perElementMethods(getThisClass());
+            perElementClass = cls;
+        }
+        return perElement.contains(getMethodName() + getMethodSig());
+    }
+
+    /** Name + signature of the methods of {@code jc} that are called only inside loops, with a loop counter. */
+    private static Set<String> perElementMethods(org.apache.bcel.classfile.JavaClass jc) {
+        Map<String, Boolean> verdict = new HashMap<>();
+        String self = jc.getClassName();
+        org.apache.bcel.generic.ConstantPoolGen cp = new org.apache.bcel.generic.ConstantPoolGen(jc.getConstantPool());
+        for (org.apache.bcel.classfile.Method m : jc.getMethods()) {
+            Code code = m.getCode();
+            if (code == null) {
+                continue;
+            }
+            org.apache.bcel.generic.InstructionHandle[] hs;
+            try {
+                hs = new org.apache.bcel.generic.InstructionList(code.getCode()).getInstructionHandles();
+            } catch (RuntimeException e) {
+                continue;
+            }
+            // loops: [target, pc] of backward branches, and the registers incremented inside each
+            List<int[]> loops = new ArrayList<>();
+            for (org.apache.bcel.generic.InstructionHandle h : hs) {
+                if (h.getInstruction() instanceof org.apache.bcel.generic.BranchInstruction b
+                        && b.getTarget() != null
+                        && b.getTarget().getPosition() <= h.getPosition()) {
+                    loops.add(new int[] {b.getTarget().getPosition(), h.getPosition()});
+                }
+            }
+            for (int k = 0; k < hs.length; k++) {
+                if (!(hs[k].getInstruction() instanceof org.apache.bcel.generic.InvokeInstruction inv)
+                        || !self.equals(inv.getClassName(cp))) {
+                    continue;
+                }
+                String key = inv.getMethodName(cp) + inv.getSignature(cp);
+                int pc = hs[k].getPosition();
+                int args = inv.getArgumentTypes(cp).length;
+                boolean withCounter = false;
+                for (int[] l : loops) {
+                    if (pc < l[0] || pc > l[1]) {
+                        continue;
+                    }
+                    Set<Integer> counters = new HashSet<>();
+                    for (org.apache.bcel.generic.InstructionHandle h : hs) {
+                        if (h.getPosition() >= l[0]
+                                && h.getPosition() <= l[1]
+                                && h.getInstruction() instanceof org.apache.bcel.generic.IINC inc
+                                && inc.getIncrement() > 0) {
+                            counters.add(inc.getIndex());
+                        }
+                    }
+                    // the instructions that push the arguments end right before the call
+                    for (int j = k - 1; j >= Math.max(0, k - args); j--) {
+                        if (hs[j].getInstruction() instanceof org.apache.bcel.generic.ILOAD ld
+                                && counters.contains(ld.getIndex())) {
+                            withCounter = true;
+                        }
+                    }
+                }
+                verdict.merge(key, withCounter, Boolean::logicalAnd);
+            }
+        }
+        Set<String> out = new HashSet<>();
+        verdict.forEach((k, v) -> {
+            if (v) {
+                out.add(k);
+            }
+        });
+        return out;
     }
 
     private String describe(Store s) {

@@ -4,11 +4,13 @@ import edu.umd.cs.findbugs.BugInstance;
 import edu.umd.cs.findbugs.BugReporter;
 import edu.umd.cs.findbugs.OpcodeStack;
 import edu.umd.cs.findbugs.bcel.OpcodeStackDetector;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.bcel.Const;
@@ -60,17 +62,136 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             String convOp,
             int narrowPc,
             String narrowTo,
-            String narrowArr) {
-        static final Val EMPTY = new Val(null, Set.of(), false, -1, null, null, -1, null, null);
+            String narrowArr,
+            Rng range,
+            Lerp lerp,
+            boolean unitArray) {
+        static final Val EMPTY = new Val(null, Set.of(), false, -1, null, null, -1, null, null, Rng.ALL, null, false);
+
+        Val(
+                String var,
+                Set<String> sources,
+                boolean clamped,
+                int convPc,
+                String convFrom,
+                String convOp,
+                int narrowPc,
+                String narrowTo,
+                String narrowArr) {
+            this(var, sources, clamped, convPc, convFrom, convOp, narrowPc, narrowTo, narrowArr, Rng.ALL, null, false);
+        }
 
         Val withVar(String v) {
             return new Val(
-                    v, Vars.union(sources, null, v), clamped, convPc, convFrom, convOp, narrowPc, narrowTo, narrowArr);
+                    v,
+                    Vars.union(sources, null, v),
+                    clamped,
+                    convPc,
+                    convFrom,
+                    convOp,
+                    narrowPc,
+                    narrowTo,
+                    narrowArr,
+                    range,
+                    null,
+                    unitArray);
+        }
+
+        Val withRange(Rng r) {
+            return new Val(
+                    var, sources, clamped, convPc, convFrom, convOp, narrowPc, narrowTo, narrowArr, r, lerp, unitArray);
+        }
+
+        Val withLerp(Lerp l) {
+            return new Val(
+                    var, sources, clamped, convPc, convFrom, convOp, narrowPc, narrowTo, narrowArr, range, l,
+                    unitArray);
         }
     }
 
+    /** A closed value interval; infinite bounds when unknown. */
+    record Rng(double lo, double hi) {
+        static final Rng ALL = new Rng(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+
+        static Rng of(double lo, double hi) {
+            return Double.isNaN(lo) || Double.isNaN(hi) ? ALL : new Rng(lo, hi);
+        }
+
+        boolean within(double min, double max) {
+            return lo >= min && hi <= max;
+        }
+
+        boolean finite() {
+            return !Double.isInfinite(lo) && !Double.isInfinite(hi);
+        }
+
+        Rng or(Rng o) {
+            return of(Math.min(lo, o.lo), Math.max(hi, o.hi));
+        }
+
+        Rng add(Rng o) {
+            return of(lo + o.lo, hi + o.hi);
+        }
+
+        Rng sub(Rng o) {
+            return of(lo - o.hi, hi - o.lo);
+        }
+
+        Rng mul(Rng o) {
+            if (!finite() || !o.finite()) {
+                // 0 * inf is NaN: only finite products are tracked
+                return ALL;
+            }
+            double a = lo * o.lo;
+            double b = lo * o.hi;
+            double c = hi * o.lo;
+            double d = hi * o.hi;
+            return of(Math.min(Math.min(a, b), Math.min(c, d)), Math.max(Math.max(a, b), Math.max(c, d)));
+        }
+
+        Rng div(Rng o) {
+            if (!finite() || !o.finite() || o.lo <= 0 && o.hi >= 0) {
+                return ALL;
+            }
+            double a = lo / o.lo;
+            double b = lo / o.hi;
+            double c = hi / o.lo;
+            double d = hi / o.hi;
+            return of(Math.min(Math.min(a, b), Math.min(c, d)), Math.max(Math.max(a, b), Math.max(c, d)));
+        }
+
+        /** Truncation toward zero (F2I, D2I, F2L, D2L) keeps a value between the truncated bounds. */
+        Rng truncate() {
+            return of(trunc(lo), trunc(hi));
+        }
+
+        private static double trunc(double v) {
+            return Double.isInfinite(v) ? v : v < 0 ? Math.ceil(v) : Math.floor(v);
+        }
+    }
+
+    /**
+     * A part of a linear interpolation {@code (1 - f) * a + f * b} with the weight f in a variable: {@code kind} 1 is
+     * {@code 1 - f}, 2 the term {@code (1 - f) * a}, 3 the term {@code f * b}; {@code term} is the range of a or b.
+     * The sum of the two terms lies between a and b: the programmer's f is the interpolation weight in [0, 1].
+     */
+    record Lerp(String weight, int kind, Rng term) {}
+
     /** A pending NL011 (byte/short narrowing), upgraded to NL001 when the narrowed value is masked as unsigned. */
-    private record Narrowing(int pc, String from, String to, String conv, String var) {}
+    /**
+     * A pending NL011 (byte/short narrowing). {@code signedOk}: the value's range fits the signed type or the unsigned
+     * range of its bits (a value in 0..255 stored as a byte), so only a read-back as unsigned can matter;
+     * {@code setter}: the narrowed value is a parameter stored by a setter (the range is the callers' contract).
+     */
+    private record Narrowing(
+            int pc, String from, String to, String conv, String var, boolean signedOk, boolean setter) {
+        Narrowing(int pc, String from, String to, String conv, String var) {
+            this(pc, from, to, conv, var, false, false);
+        }
+    }
+
+    /** Range of an int register inside a counting loop: {@code [lo, hi]} for the loads at pcs in [from, to). */
+    private record CounterBound(int register, int from, int to, double lo, double hi) {}
 
     private final BugReporter bugReporter;
 
@@ -82,6 +203,19 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     private final Set<Integer> reportedChar = new HashSet<>();
     private final Set<Integer> floatCompareLines = new HashSet<>();
     private final Set<String> bitFields = new HashSet<>();
+    private final List<CounterBound> counterBounds = new ArrayList<>();
+    private final Map<Integer, List<Integer>> registerStores = new HashMap<>();
+    private boolean setter;
+    /** Registers that only ever hold a numeric array created in this method (ASTORE right after NEWARRAY). */
+    private final Set<String> localArrays = new HashSet<>();
+    /** Element ranges of local arrays from the first pass: the union of every value stored, for arrays not leaked. */
+    private final Map<String, Rng> arrayRanges = new HashMap<>();
+
+    private final Map<String, Rng> collecting = new HashMap<>();
+    private final Set<String> arrayLeaked = new HashSet<>();
+    private boolean collectingPass;
+    private boolean storesFloats;
+    private int argSlots;
     private Val result;
     private int resultPc = -1;
 
@@ -130,6 +264,31 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         bitFields.clear();
         result = null;
         resultPc = -1;
+        prescan(obj);
+        arrayRanges.clear();
+        if (!localArrays.isEmpty()) {
+            // a first pass collects what the method stores into its own arrays; the second one reads their elements
+            // with those ranges
+            collecting.clear();
+            arrayLeaked.clear();
+            collectingPass = true;
+            super.visit(obj);
+            collectingPass = false;
+            collecting.forEach((k, v) -> {
+                if (!arrayLeaked.contains(k) && v.finite()) {
+                    arrayRanges.put(k, v);
+                }
+            });
+            compared.clear();
+            pending.clear();
+            unsigned.clear();
+            arrayNarrowings.clear();
+            reportedChar.clear();
+            floatCompareLines.clear();
+            bitFields.clear();
+            result = null;
+            resultPc = -1;
+        }
         super.visit(obj);
         for (Narrowing n : unsigned.values()) {
             if (n.var != null && bitFields.contains(n.var)) {
@@ -151,10 +310,206 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                             "byte".equals(n.to) ? "255" : "65535"));
         }
         for (Narrowing n : pending.values()) {
+            if (n.signedOk) {
+                continue;
+            }
+            boolean b8 = "byte".equals(n.to);
+            boolean dbl = "double".equals(n.from);
+            // an example above the signed range, of the narrowed type and the converted type
+            String example = (b8 ? "200.7" : "40000.7") + (dbl ? "" : "f");
+            int wrapped = b8 ? (byte) 200 : (short) 40000;
             report(
                     NL011,
                     n.pc,
-                    BugPatterns.message(NL011, "java-bc-signed", "to", n.to, "conv", n.conv, "from", n.from));
+                    BugPatterns.message(
+                            NL011,
+                            "java-bc-signed",
+                            "to",
+                            n.to,
+                            "conv",
+                            n.conv,
+                            "from",
+                            n.from,
+                            "example",
+                            example,
+                            "result",
+                            wrapped),
+                    n.setter ? 3 : BugPatterns.priority(NL011));
+        }
+    }
+
+    /**
+     * One pass over the method's instructions before the visit: the stores of each int register (constant stores
+     * and increments, for counting loops), the loop tests {@code i < C} that bound a counter in the loop body, and
+     * whether the method is a setter (no branch, no call, one array store).
+     */
+    private void prescan(Code code) {
+        counterBounds.clear();
+        registerStores.clear();
+        org.apache.bcel.generic.InstructionList il;
+        try {
+            il = new org.apache.bcel.generic.InstructionList(code.getCode());
+        } catch (RuntimeException e) {
+            setter = false;
+            return;
+        }
+        org.apache.bcel.generic.InstructionHandle[] hs = il.getInstructionHandles();
+        Map<Integer, Double> minStore = new HashMap<>();
+        Map<Integer, Double> maxStore = new HashMap<>();
+        Set<Integer> unknownStore = new HashSet<>();
+        int arrayStores = 0;
+        localArrays.clear();
+        Set<Integer> otherAStore = new HashSet<>();
+        boolean branches = false;
+        boolean calls = false;
+        storesFloats = false;
+        for (int k = 0; k < hs.length; k++) {
+            org.apache.bcel.generic.Instruction ins = hs[k].getInstruction();
+            int pc = hs[k].getPosition();
+            short op = ins.getOpcode();
+            if (ins instanceof org.apache.bcel.generic.BranchInstruction) {
+                branches = true;
+            }
+            if (ins instanceof org.apache.bcel.generic.InvokeInstruction) {
+                calls = true;
+            }
+            if (ins instanceof org.apache.bcel.generic.ArrayInstruction && op >= Const.IASTORE && op <= Const.SASTORE) {
+                arrayStores++;
+                storesFloats |= op == Const.FASTORE || op == Const.DASTORE;
+            }
+            if (ins instanceof org.apache.bcel.generic.ASTORE ast) {
+                org.apache.bcel.generic.Instruction prev = k > 0 ? hs[k - 1].getInstruction() : null;
+                if (prev instanceof org.apache.bcel.generic.NEWARRAY na
+                        && (na.getTypecode() == Const.T_INT
+                                || na.getTypecode() == Const.T_FLOAT
+                                || na.getTypecode() == Const.T_DOUBLE)) {
+                    localArrays.add(Vars.local(ast.getIndex()));
+                } else {
+                    otherAStore.add(ast.getIndex());
+                }
+            }
+            if (ins instanceof org.apache.bcel.generic.IINC inc) {
+                int r = inc.getIndex();
+                registerStores.computeIfAbsent(r, x -> new ArrayList<>()).add(pc);
+                if (inc.getIncrement() <= 0) {
+                    unknownStore.add(r);
+                }
+            } else if (ins instanceof org.apache.bcel.generic.ISTORE st) {
+                int r = st.getIndex();
+                registerStores.computeIfAbsent(r, x -> new ArrayList<>()).add(pc);
+                Number c = k > 0 ? intConstant(hs[k - 1].getInstruction()) : null;
+                if (c == null) {
+                    unknownStore.add(r);
+                } else {
+                    minStore.merge(r, c.doubleValue(), Math::min);
+                    maxStore.merge(r, c.doubleValue(), Math::max);
+                }
+            }
+        }
+        for (int r : otherAStore) {
+            localArrays.remove(Vars.local(r));
+        }
+        // loop tests: iload r; <int constant>; if_icmpge/if_icmpgt forward (test at the top) or if_icmplt/if_icmple
+        // backward (test at the bottom)
+        for (int k = 2; k < hs.length; k++) {
+            if (!(hs[k].getInstruction() instanceof org.apache.bcel.generic.IfInstruction br)
+                    || !(hs[k - 2].getInstruction() instanceof org.apache.bcel.generic.ILOAD ld)) {
+                continue;
+            }
+            Number c = intConstant(hs[k - 1].getInstruction());
+            int r = ld.getIndex();
+            if (c == null || unknownStore.contains(r) || !minStore.containsKey(r)) {
+                continue;
+            }
+            int pc = hs[k].getPosition();
+            int target = br.getTarget().getPosition();
+            short op = br.getOpcode();
+            double lo = minStore.get(r);
+            if (target > pc && (op == Const.IF_ICMPGE || op == Const.IF_ICMPGT)) {
+                double hi = op == Const.IF_ICMPGE ? c.doubleValue() - 1 : c.doubleValue();
+                counterBounds.add(new CounterBound(r, pc, target, lo, hi));
+            } else if (target < pc && (op == Const.IF_ICMPLT || op == Const.IF_ICMPLE)) {
+                // a test at the bottom: the body may run once before it (do-while), with a stored constant
+                double hi = op == Const.IF_ICMPLT ? c.doubleValue() - 1 : c.doubleValue();
+                if (maxStore.get(r) <= hi) {
+                    counterBounds.add(new CounterBound(r, target, pc, lo, hi));
+                }
+            }
+        }
+        argSlots = (getMethod().isStatic() ? 0 : 1);
+        for (org.apache.bcel.generic.Type t : getMethod().getArgumentTypes()) {
+            argSlots += t.getSize();
+        }
+        // a setter: void, straight-line, no call, one store into an array held in a field of the object
+        BitSet ops = getClassContext().getBytecodeSet(getMethod());
+        setter = !branches
+                && !calls
+                && arrayStores == 1
+                && ops != null
+                && ops.get(Const.GETFIELD)
+                && getMethodSig().endsWith(")V");
+    }
+
+    private static Number intConstant(org.apache.bcel.generic.Instruction i) {
+        if (i instanceof org.apache.bcel.generic.ICONST c) {
+            return c.getValue();
+        }
+        if (i instanceof org.apache.bcel.generic.BIPUSH b) {
+            return b.getValue();
+        }
+        if (i instanceof org.apache.bcel.generic.SIPUSH sp) {
+            return sp.getValue();
+        }
+        return null;
+    }
+
+    /** Range of int register {@code r} loaded at {@code pc}: a counter's loop bound when no store intervenes. */
+    private Rng counterRange(int r, int pc) {
+        for (CounterBound b : counterBounds) {
+            if (b.register != r || pc < b.from || pc >= b.to) {
+                continue;
+            }
+            boolean stored = false;
+            for (int st : registerStores.getOrDefault(r, List.of())) {
+                if (st >= b.from && st < pc) {
+                    stored = true;
+                }
+            }
+            if (!stored) {
+                return Rng.of(b.lo, b.hi);
+            }
+        }
+        return Rng.ALL;
+    }
+
+    /** What is known about the range of the stack item at {@code depth}: its constant, user value or type. */
+    private Rng rangeOf(int depth) {
+        if (stack.getStackDepth() <= depth) {
+            return Rng.ALL;
+        }
+        OpcodeStack.Item it = stack.getStackItem(depth);
+        Object c = it.getConstant();
+        if (c instanceof Number n) {
+            return Rng.of(n.doubleValue(), n.doubleValue());
+        }
+        if (c instanceof Character ch) {
+            return Rng.of(ch, ch);
+        }
+        Val v = val(it);
+        if (v != null && v.range != null && v.range != Rng.ALL) {
+            return v.range;
+        }
+        switch (it.getSignature()) {
+            case "B":
+                return Rng.of(Byte.MIN_VALUE, Byte.MAX_VALUE);
+            case "S":
+                return Rng.of(Short.MIN_VALUE, Short.MAX_VALUE);
+            case "C":
+                return Rng.of(0, Character.MAX_VALUE);
+            case "Z":
+                return Rng.of(0, 1);
+            default:
+                return Rng.ALL;
         }
     }
 
@@ -178,6 +533,9 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     public void sawOpcode(int seen) {
         result = null;
         resultPc = -1;
+        if (!localArrays.isEmpty()) {
+            trackLocalArrays(seen);
+        }
         switch (seen) {
             case Const.FCMPL,
                     Const.FCMPG,
@@ -209,15 +567,32 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                     Const.DMUL,
                     Const.DDIV,
                     Const.DREM: {
-                Val a = item(1);
-                Val b = item(0);
-                produce(combine(a, b));
+                arithmetic(seen);
+                break;
+            }
+            case Const.IADD, Const.ISUB, Const.IMUL: {
+                Rng r = seen == Const.IADD
+                        ? rangeOf(1).add(rangeOf(0))
+                        : seen == Const.ISUB
+                                ? rangeOf(1).sub(rangeOf(0))
+                                : rangeOf(1).mul(rangeOf(0));
+                if (r.within(Integer.MIN_VALUE, Integer.MAX_VALUE)) {
+                    Val c = combine(item(1), item(0));
+                    produce((c == null ? Val.EMPTY : c).withRange(r));
+                }
                 break;
             }
             case Const.FNEG, Const.DNEG, Const.F2D, Const.D2F, Const.I2F, Const.I2D, Const.L2F, Const.L2D: {
                 Val a = item(0);
-                if (a != null) {
-                    produce(new Val(null, a.sources, a.clamped, -1, null, null, -1, null, null));
+                Rng r = rangeOf(0);
+                if (seen == Const.FNEG || seen == Const.DNEG) {
+                    r = Rng.of(-r.hi(), -r.lo());
+                }
+                if (a != null || r != Rng.ALL) {
+                    Val src = a == null ? Val.EMPTY : a;
+                    produce(new Val(null, src.sources, src.clamped, -1, null, null, -1, null, null)
+                            .withRange(r)
+                            .withLerp(src.lerp));
                 }
                 break;
             }
@@ -229,10 +604,19 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             case Const.L2I: {
                 Val a = item(0);
                 if (a != null && a.convPc >= 0) {
-                    produce(new Val(null, a.sources, false, a.convPc, a.convFrom, a.convOp + ", L2I", -1, null, null));
+                    Rng r = a.range.within(Integer.MIN_VALUE, Integer.MAX_VALUE) ? a.range : Rng.ALL;
+                    produce(new Val(null, a.sources, false, a.convPc, a.convFrom, a.convOp + ", L2I", -1, null, null)
+                            .withRange(r));
                 }
                 break;
             }
+            case Const.INVOKEVIRTUAL:
+                if ("java/awt/Color".equals(getClassConstantOperand())
+                        && "()I".equals(getSigConstantOperand())
+                        && Set.of("getRed", "getGreen", "getBlue", "getAlpha").contains(getNameConstantOperand())) {
+                    produce(Val.EMPTY.withRange(Rng.of(0, 255)));
+                }
+                break;
             case Const.INVOKESTATIC:
                 invokeStatic();
                 break;
@@ -242,12 +626,29 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             case Const.I2B, Const.I2S:
                 narrow(seen == Const.I2B ? "byte" : "short");
                 break;
-            case Const.IAND:
+            case Const.IAND: {
+                Rng a = rangeOf(1);
+                Rng b = rangeOf(0);
                 mask();
+                // x & k with k >= 0 is in 0..k
+                double hi = Math.min(
+                        a.lo() >= 0 ? a.hi() : Double.POSITIVE_INFINITY,
+                        b.lo() >= 0 ? b.hi() : Double.POSITIVE_INFINITY);
+                if (hi != Double.POSITIVE_INFINITY) {
+                    produce(Val.EMPTY.withRange(Rng.of(0, hi)));
+                }
                 break;
-            case Const.ISHR, Const.IUSHR:
+            }
+            case Const.ISHR, Const.IUSHR: {
                 noteBitField(true);
+                Rng v = rangeOf(1);
+                Rng k = rangeOf(0);
+                if (v.lo() >= 0 && v.finite() && k.lo() == k.hi() && k.lo() >= 0 && k.lo() < 32) {
+                    int sh = (int) k.lo();
+                    produce(Val.EMPTY.withRange(Rng.of((long) v.lo() >> sh, (long) v.hi() >> sh)));
+                }
                 break;
+            }
             case Const.BASTORE, Const.SASTORE: {
                 Val v = item(0);
                 Val arr = item(2);
@@ -258,10 +659,26 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 }
                 break;
             }
-            case Const.BALOAD, Const.SALOAD: {
+            case Const.BALOAD, Const.SALOAD, Const.CALOAD: {
                 Val arr = item(1);
+                Rng r = seen == Const.BALOAD
+                        ? Rng.of(Byte.MIN_VALUE, Byte.MAX_VALUE)
+                        : seen == Const.SALOAD ? Rng.of(Short.MIN_VALUE, Short.MAX_VALUE) : Rng.of(0, 65535);
                 if (arr != null && arr.var != null && arrayNarrowings.containsKey(arr.var)) {
-                    produce(new Val(null, Set.of(), false, -1, null, null, -1, null, arr.var));
+                    produce(new Val(null, Set.of(), false, -1, null, null, -1, null, arr.var).withRange(r));
+                } else {
+                    produce(Val.EMPTY.withRange(r));
+                }
+                break;
+            }
+            case Const.FALOAD, Const.IALOAD, Const.DALOAD: {
+                // an element of java.awt.Color.RGBtoHSB's result (hue, saturation, brightness: 0..1), when the method
+                // stores into no float array; an element of an array of this method whose stores are all bounded
+                Val arr = item(1);
+                if (seen == Const.FALOAD && arr != null && arr.unitArray && !storesFloats) {
+                    produce(Val.EMPTY.withRange(Rng.of(0, 1)));
+                } else if (arr != null && arr.var != null && arrayRanges.containsKey(arr.var)) {
+                    produce(Val.EMPTY.withRange(arrayRanges.get(arr.var)));
                 }
                 break;
             }
@@ -275,10 +692,109 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 if (Vars.isLoad(seen) || seen == Const.GETSTATIC) {
                     int reg = Vars.isLoad(seen) ? getRegisterOperand() : -1;
                     Val existing = reg >= 0 ? val(stack.getLVValue(reg)) : null;
-                    produce(loaded(existing, Vars.operandVar(this, seen)));
+                    Val v = loaded(existing, Vars.operandVar(this, seen));
+                    if (seen == Const.ILOAD || seen >= Const.ILOAD_0 && seen <= Const.ILOAD_3) {
+                        Rng c = counterRange(reg, getPC());
+                        if (c != Rng.ALL) {
+                            v = v.withRange(c);
+                        }
+                    }
+                    produce(v);
                 }
                 break;
         }
+    }
+
+    /**
+     * The first pass over a method with arrays of its own: the union of the ranges stored into each, and whether
+     * one leaves the method's hands (passed to a call, stored in a field or another array, returned), after which
+     * anything may be stored into it.
+     */
+    private void trackLocalArrays(int seen) {
+        switch (seen) {
+            case Const.IASTORE, Const.FASTORE, Const.DASTORE -> {
+                Val arr = item(2);
+                if (collectingPass && arr != null && arr.var != null && localArrays.contains(arr.var)) {
+                    collecting.merge(arr.var, rangeOf(0), Rng::or);
+                }
+            }
+            case Const.INVOKEVIRTUAL,
+                    Const.INVOKESPECIAL,
+                    Const.INVOKESTATIC,
+                    Const.INVOKEINTERFACE,
+                    Const.INVOKEDYNAMIC,
+                    Const.PUTFIELD,
+                    Const.PUTSTATIC,
+                    Const.AASTORE,
+                    Const.ARETURN -> {
+                for (int d = 0; d < stack.getStackDepth(); d++) {
+                    Val v = item(d);
+                    if (v != null && v.var != null && localArrays.contains(v.var)) {
+                        arrayLeaked.add(v.var);
+                    }
+                }
+            }
+            default -> {}
+        }
+    }
+
+    /** FADD ... DREM: sources, range and the parts of a linear interpolation. */
+    private void arithmetic(int seen) {
+        Val a = item(1);
+        Val b = item(0);
+        Rng ra = rangeOf(1);
+        Rng rb = rangeOf(0);
+        Rng r;
+        Lerp lerp = null;
+        switch (seen) {
+            case Const.FADD, Const.DADD -> {
+                r = ra.add(rb);
+                Lerp la = a == null ? null : a.lerp;
+                Lerp lb = b == null ? null : b.lerp;
+                if (la != null
+                        && lb != null
+                        && la.weight().equals(lb.weight())
+                        && la.kind() + lb.kind() == 5
+                        && la.kind() >= 2) {
+                    // (1 - f) * a + f * b: between a and b
+                    r = la.term().or(lb.term());
+                }
+            }
+            case Const.FSUB, Const.DSUB -> {
+                r = ra.sub(rb);
+                if (ra.lo() == 1 && ra.hi() == 1 && b != null && b.var != null && b.lerp == null) {
+                    lerp = new Lerp(b.var, 1, null);
+                }
+            }
+            case Const.FMUL, Const.DMUL -> {
+                r = ra.mul(rb);
+                lerp = term(a, b, rb);
+                if (lerp == null) {
+                    lerp = term(b, a, ra);
+                }
+            }
+            case Const.FDIV, Const.DDIV -> r = ra.div(rb);
+            default -> r = Rng.ALL;
+        }
+        Val c = combine(a, b);
+        if (c == null && r == Rng.ALL && lerp == null) {
+            return;
+        }
+        produce((c == null ? Val.EMPTY : c).withRange(r).withLerp(lerp));
+    }
+
+    /** {@code w * t} as a term of an interpolation: w is 1 - f or a plain load of the weight f, t has a finite range. */
+    private static Lerp term(Val w, Val t, Rng tr) {
+        if (w == null || !tr.finite()) {
+            return null;
+        }
+        if (w.lerp != null && w.lerp.kind() == 1) {
+            return new Lerp(w.lerp.weight(), 2, tr);
+        }
+        if (w.var != null && w.lerp == null && (t == null || !w.var.equals(t.var))) {
+            return new Lerp(w.var, 3, tr);
+        }
+        return null;
     }
 
     private static Val loaded(Val existing, String var) {
@@ -354,37 +870,51 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             return;
         }
         Set<String> sources = v == null ? Set.of() : v.sources;
-        produce(new Val(null, sources, false, getPC(), from, op, -1, null, null));
+        produce(new Val(null, sources, false, getPC(), from, op, -1, null, null)
+                .withRange(rangeOf(0).truncate()));
     }
 
     private void invokeStatic() {
         String cls = getClassConstantOperand();
+        String name = getNameConstantOperand();
+        String sig = getSigConstantOperand();
+        if ("java/awt/Color".equals(cls) && "RGBtoHSB".equals(name)) {
+            // hue, saturation and brightness in 0..1 (java.awt.Color's contract)
+            produce(new Val(null, Set.of(), false, -1, null, null, -1, null, null, Rng.ALL, null, true));
+            return;
+        }
         if (!"java/lang/Math".equals(cls) && !"java/lang/StrictMath".equals(cls)) {
             return;
         }
-        String name = getNameConstantOperand();
-        String sig = getSigConstantOperand();
         switch (name) {
             case "min", "max" -> {
                 Val a = item(1);
                 Val b = item(0);
                 Val c = combine(a, b);
-                produce(new Val(null, c == null ? Set.of() : c.sources, true, -1, null, null, -1, null, null));
+                Rng ra = rangeOf(1);
+                Rng rb = rangeOf(0);
+                Rng r = "min".equals(name)
+                        ? Rng.of(Math.min(ra.lo(), rb.lo()), Math.min(ra.hi(), rb.hi()))
+                        : Rng.of(Math.max(ra.lo(), rb.lo()), Math.max(ra.hi(), rb.hi()));
+                produce(new Val(null, c == null ? Set.of() : c.sources, true, -1, null, null, -1, null, null)
+                        .withRange(r));
             }
             case "round" -> {
                 if (stack.getStackDepth() > 0 && stack.getStackItem(0).getConstant() == null) {
                     Val v = item(0);
+                    Rng a = rangeOf(0);
                     if (!guarded(v)) {
                         produce(new Val(
-                                null,
-                                v == null ? Set.of() : v.sources,
-                                false,
-                                getPC(),
-                                sig.startsWith("(F)") ? "float" : "double",
-                                "Math.round",
-                                -1,
-                                null,
-                                null));
+                                        null,
+                                        v == null ? Set.of() : v.sources,
+                                        false,
+                                        getPC(),
+                                        sig.startsWith("(F)") ? "float" : "double",
+                                        "Math.round",
+                                        -1,
+                                        null,
+                                        null)
+                                .withRange(Rng.of(Math.floor(a.lo() + 0.5), Math.floor(a.hi() + 0.5))));
                     }
                 }
             }
@@ -394,8 +924,20 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 Val a = item(0);
                 Val b = args == 2 ? item(1) : null;
                 Val c = combine(a, b);
-                if (c != null) {
-                    produce(c);
+                Rng x = rangeOf(0);
+                Rng r =
+                        switch (name) {
+                            case "floor" -> Rng.of(Math.floor(x.lo()), Math.floor(x.hi()));
+                            case "ceil" -> Rng.of(Math.ceil(x.lo()), Math.ceil(x.hi()));
+                            case "rint" -> Rng.of(Math.rint(x.lo()), Math.rint(x.hi()));
+                            case "abs" -> Rng.of(
+                                    x.lo() <= 0 && x.hi() >= 0 ? 0 : Math.min(Math.abs(x.lo()), Math.abs(x.hi())),
+                                    Math.max(Math.abs(x.lo()), Math.abs(x.hi())));
+                            case "sin", "cos" -> Rng.of(-1, 1);
+                            default -> Rng.ALL;
+                        };
+                if (c != null || r != Rng.ALL) {
+                    produce((c == null ? Val.EMPTY : c).withRange(r));
                 }
             }
         }
@@ -403,7 +945,12 @@ public class FloatConversionDetector extends OpcodeStackDetector {
 
     private void i2c() {
         Val v = item(0);
-        if (v == null || v.convPc < 0 || intGuarded(v) || !reportedChar.add(getPC())) {
+        if (collectingPass
+                || v == null
+                || v.convPc < 0
+                || intGuarded(v)
+                || v.range.within(0, 65535)
+                || !reportedChar.add(getPC())) {
             return;
         }
         report(NL001, getPC(), BugPatterns.message(NL001, "java-bc-char", "conv", v.convOp, "from", v.convFrom));
@@ -415,13 +962,58 @@ public class FloatConversionDetector extends OpcodeStackDetector {
 
     private void narrow(String to) {
         Val v = item(0);
+        boolean b8 = "byte".equals(to);
+        Rng typeRange = b8 ? Rng.of(Byte.MIN_VALUE, Byte.MAX_VALUE) : Rng.of(Short.MIN_VALUE, Short.MAX_VALUE);
         if (v == null || v.convPc < 0 || intGuarded(v)) {
+            Rng r = rangeOf(0);
+            produce(Val.EMPTY.withRange(r.within(typeRange.lo(), typeRange.hi()) ? r : typeRange));
             return;
         }
+        Rng r = v.range;
+        int max = b8 ? 255 : 65535;
+        if (r.within(0, max)) {
+            // in 0..255 (0..65535): the bits are the unsigned value, exact whether read back signed-stored or masked
+            produce(Val.EMPTY.withRange(typeRange));
+            return;
+        }
+        boolean signedOk = r.within(typeRange.lo(), max);
         int pc = getPC();
         pending.putIfAbsent(
-                pc, new Narrowing(pc, v.convFrom, to, v.convOp + ", I2" + ("byte".equals(to) ? "B" : "S"), null));
+                pc,
+                new Narrowing(
+                        pc,
+                        v.convFrom,
+                        to,
+                        v.convOp + ", I2" + (b8 ? "B" : "S"),
+                        null,
+                        signedOk,
+                        setter && isParameter(v)));
         produce(new Val(null, v.sources, false, -1, null, null, pc, to, null));
+    }
+
+    /**
+     * Whether the value is one parameter of the method, possibly combined with constants ({@code v + 0.5f}): what a
+     * setter stores as it was given.
+     */
+    private boolean isParameter(Val v) {
+        if (v.sources.size() != 1) {
+            return false;
+        }
+        for (String src : v.sources) {
+            if (!src.startsWith("L")) {
+                return false;
+            }
+            int r;
+            try {
+                r = Integer.parseInt(src.substring(1));
+            } catch (NumberFormatException e) {
+                return false;
+            }
+            if (r >= argSlots || r == 0 && !getMethod().isStatic()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** An int variable masked with another constant or shifted right is a packed bit field (e.g. RGB). */
@@ -489,7 +1081,11 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     }
 
     private void report(String rule, int pc, String message) {
-        BugInstance bug = new BugInstance(this, BugPatterns.type(rule), BugPatterns.priority(rule))
+        report(rule, pc, message, BugPatterns.priority(rule));
+    }
+
+    private void report(String rule, int pc, String message, int priority) {
+        BugInstance bug = new BugInstance(this, BugPatterns.type(rule), priority)
                 .addClassAndMethod(this)
                 .addString(message)
                 .addSourceLine(this, pc);

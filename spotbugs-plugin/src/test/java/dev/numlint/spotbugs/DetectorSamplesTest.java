@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.hamcrest.MatcherAssert;
@@ -94,6 +95,34 @@ class DetectorSamplesTest {
                 .isEmpty();
         assertThat(actual).as("one bug instance per expectation").hasSize(act.size());
 
+        // levels stated with level=: priority 1 is error, 2 warning, 3 (below SpotBugs' default threshold) note
+        StringBuilder levels = new StringBuilder();
+        for (Map.Entry<Hit, String> e : exp.expectedLevels().entrySet()) {
+            if (!expected.contains(e.getKey())) {
+                continue;
+            }
+            String got = null;
+            for (BugInstance b : bugs) {
+                SourceLineAnnotation sl = b.getPrimarySourceLineAnnotation();
+                if (b.getType().startsWith("NL")
+                        && b.getBugPattern().getAbbrev().equals(e.getKey().ruleId())
+                        && sl.getSourcePath().equals(e.getKey().file())
+                        && sl.getStartLine() == e.getKey().line()) {
+                    got = b.getPriority() == 1 ? "error" : b.getPriority() == 2 ? "warning" : "note";
+                }
+            }
+            if (!e.getValue().equals(got)) {
+                levels.append("  level:      ")
+                        .append(e.getKey())
+                        .append(" expected ")
+                        .append(e.getValue())
+                        .append(", got ")
+                        .append(got)
+                        .append('\n');
+            }
+        }
+        assertThat(levels.toString()).as("release " + release + " levels").isEmpty();
+
         // priorities follow the catalog levels; double accumulation and NL010 are low priority
         MatcherAssert.assertThat(
                 bugs,
@@ -138,6 +167,14 @@ class DetectorSamplesTest {
         assertThat(messages)
                 .anyMatch(m -> m.startsWith("NL001: (byte) F2I, I2B of a float value read back as unsigned"));
         assertThat(messages).anyMatch(m -> m.startsWith("NL011: (short) F2I, I2S of a float value"));
+        // the wrap example is of the narrowed type and of the converted value's type
+        assertThat(messages)
+                .anyMatch(m -> m.startsWith("NL011: (short) F2I, I2S of a float value")
+                        && m.contains("(short) 40000.7f is -25536"));
+        assertThat(messages)
+                .anyMatch(m ->
+                        m.startsWith("NL011: (byte) D2I, I2B of a double value") && m.contains("(byte) 200.7 is -56"));
+        assertThat(messages).noneMatch(m -> m.startsWith("NL011: (short)") && m.contains("(byte) 200.7"));
         assertThat(messages).noneMatch(m -> m.contains("GPU")).as("Java findings speak of JVMs and CPUs");
         // the catalog message (after "NLxxx: ", before SpotBugs' " in Class.method(...)") is one short line
         assertThat(messages)

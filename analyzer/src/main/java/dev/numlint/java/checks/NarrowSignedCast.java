@@ -45,7 +45,7 @@ public final class NarrowSignedCast implements JavaCheck {
                         Narrowing.narrow(example, exType, n.target()),
                         "umax",
                         n.target() == NumType.BYTE ? 255 : 65535);
-                unit.report(ruleId(), n.cast(), msg, n.guessed(), null, null);
+                unit.report(ruleId(), n.cast(), msg, n.guessed(), null, Narrowings.impact(n));
                 continue;
             }
             double example = Narrowings.example(n);
@@ -65,7 +65,7 @@ public final class NarrowSignedCast implements JavaCheck {
                     Narrowing.literal(example, exType),
                     "result",
                     res);
-            unit.report(ruleId(), n.cast(), msg, n.guessed(), null, null);
+            unit.report(ruleId(), n.cast(), msg, n.guessed(), null, Narrowings.impact(n));
         }
     }
 }

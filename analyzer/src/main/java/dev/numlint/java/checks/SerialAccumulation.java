@@ -23,6 +23,12 @@ import org.eclipse.jdt.core.dom.*;
  */
 @AutoService(JavaCheck.class)
 public final class SerialAccumulation implements JavaCheck {
+    /**
+     * A constant trip count up to which a float sum counts as short: its worst-case relative error, n * 2^-24, stays
+     * at most 2^-16 (8 of the 24 bits), and a fixed count does not grow with the data (a 256-bin histogram).
+     */
+    static final long SHORT_SUM = 256;
+
     @Override
     public String ruleId() {
         return "NL004";
@@ -79,6 +85,7 @@ public final class SerialAccumulation implements JavaCheck {
         Impact impact;
         String msg;
         Statement window = windowOf(a, name, decl, outer);
+        if (window == null && decl != null) window = perElementCaller(unit, decl);
         if (window != null && !integral) {
             // a sum started afresh for every iteration of an outer loop (a convolution, a bin, a row): a port with one
             // thread per outer iteration keeps each inner sum serial and in the same order
@@ -104,8 +111,12 @@ public final class SerialAccumulation implements JavaCheck {
         } else {
             String bound =
                     (trips < 0 ? "n" : Long.toString(trips)) + (isDouble ? " * 2^-53" : " * 2^-24") + " relative";
-            impact = new Impact(Impact.Kind.GROWING, "the error grows with " + tripText, null, null)
-                    .withErrorBound(bound);
+            impact = trips >= 0 && trips <= SHORT_SUM
+                    // a fixed, short sum: its worst-case error is a small constant, not a growing one
+                    ? Impact.bounded("a fixed " + trips + "-term sum: the relative error stays below " + bound)
+                            .withErrorBound(bound)
+                    : new Impact(Impact.Kind.GROWING, "the error grows with " + tripText, null, null)
+                            .withErrorBound(bound);
             msg = JavaUnit.message(
                     "NL004",
                     isDouble ? "java-double-sum" : "java-float-sum",
@@ -130,6 +141,68 @@ public final class SerialAccumulation implements JavaCheck {
             if (!LoopFacts.isLoop(p)) continue;
             if (decl != null && JavaUnit.isAncestor(p, decl)) return (Statement) p;
             if (rewrittenBefore(outerCarrying, name, (Statement) p)) return (Statement) p;
+        }
+        return null;
+    }
+
+    /**
+     * A sum local to a private helper method that every caller in this unit invokes inside a loop, passing that loop's
+     * counter ({@code for (x ...) for (y ...) out[i] = average(ip, x, y)}): the sum is restarted for each element of
+     * the caller's loop, like a sum declared inside it, so it is a per-element window. Returns the caller's loop, or
+     * null when the method is not such a helper (no call in this unit, or a call outside a loop or without the
+     * loop's counter: a whole-data sum).
+     */
+    static Statement perElementCaller(JavaUnit unit, VariableDeclaration decl) {
+        MethodDeclaration md = null;
+        for (ASTNode p = decl.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof LambdaExpression || p instanceof AbstractTypeDeclaration) return null;
+            if (p instanceof MethodDeclaration) {
+                md = (MethodDeclaration) p;
+                break;
+            }
+        }
+        // private: every caller is in this unit
+        if (md == null || md.getBody() == null || md.parameters().isEmpty() || !Modifier.isPrivate(md.getModifiers()))
+            return null;
+        IMethodBinding mb = md.resolveBinding();
+        String name = md.getName().getIdentifier();
+        int arity = md.parameters().size();
+        Statement loop = null;
+        int calls = 0;
+        for (MethodInvocation m : unit.invocations()) {
+            if (!m.getName().getIdentifier().equals(name) || m.arguments().size() != arity) continue;
+            IMethodBinding b = m.resolveMethodBinding();
+            if (mb != null && b != null) {
+                if (!b.getMethodDeclaration().isEqualTo(mb)) continue;
+            } else if (Types.localMethod(m, name, arity) != md) continue;
+            calls++;
+            Statement l = loopOfCounterArgument(m);
+            if (l == null) return null;
+            if (loop == null) loop = l;
+        }
+        return calls > 0 ? loop : null;
+    }
+
+    /** The innermost enclosing for loop of {@code m} whose counter is passed as an argument, or null. */
+    private static Statement loopOfCounterArgument(MethodInvocation m) {
+        for (ASTNode p = m.getParent();
+                p != null && !(p instanceof BodyDeclaration) && !(p instanceof LambdaExpression);
+                p = p.getParent()) {
+            if (!(p instanceof ForStatement)) continue;
+            ForStatement f = (ForStatement) p;
+            if (!JavaUnit.isAncestor(f.getBody(), m)) continue;
+            for (Object o : f.initializers()) {
+                List<String> counters = new java.util.ArrayList<>();
+                if (o instanceof VariableDeclarationExpression) {
+                    for (Object fr : ((VariableDeclarationExpression) o).fragments())
+                        counters.add(
+                                ((VariableDeclarationFragment) fr).getName().getIdentifier());
+                } else if (o instanceof Assignment && ((Assignment) o).getLeftHandSide() instanceof SimpleName) {
+                    counters.add(((SimpleName) ((Assignment) o).getLeftHandSide()).getIdentifier());
+                }
+                for (Object arg : m.arguments())
+                    for (String c : counters) if (RangeAnalysis.isName((Expression) arg, c)) return f;
+            }
         }
         return null;
     }

@@ -69,7 +69,7 @@ public final class UnguardedUnsignedCast implements JavaCheck {
                         "max",
                         max);
             }
-            unit.report(ruleId(), n.cast(), msg, n.guessed(), null, null);
+            unit.report(ruleId(), n.cast(), msg, n.guessed(), null, Narrowings.impact(n));
         }
     }
 }
