@@ -94,6 +94,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
     private record Batch(List<Path> files, int release, String[] classpath, String[] sourcepath, Path mirror) {}
 
     @Override
+    @SuppressWarnings("try") // the resource only silences JDT's stderr while the block runs
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
         if (files.isEmpty()) {
             return;

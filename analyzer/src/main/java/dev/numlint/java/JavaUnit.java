@@ -547,9 +547,12 @@ public final class JavaUnit {
     }
 
     /** {@code text(n)} shortened to {@code max} characters for a message. */
+    /**
+     * The code of {@code n} as a message quotes it: on one line, at most {@code max} characters and never more than
+     * {@link dev.numlint.rules.Quote#EXPRESSION}, as in every layer (the whole text is the finding's evidence).
+     */
     public String shortText(ASTNode n, int max) {
-        String t = text(n);
-        return t.length() > max ? t.substring(0, Math.max(1, max - 3)) + "..." : t;
+        return dev.numlint.rules.Quote.shorten(text(n), Math.min(max, dev.numlint.rules.Quote.EXPRESSION));
     }
 
     public int line(ASTNode n) {

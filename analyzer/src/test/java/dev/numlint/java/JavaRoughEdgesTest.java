@@ -67,6 +67,7 @@ class JavaRoughEdgesTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the resource only silences JDT's stderr while the block runs
     void jdtInternalMessagesDoNotReachStderr() {
         PrintStream saved = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
