@@ -71,8 +71,8 @@ public final class DoublePromotion implements JavaCheck {
         if (p.inexact == null && p.ops < 2) return;
         if (p.inexact == null && p.literal == null && p.mathCall == null) return;
         String what = p.inexact != null
-                ? "the literal " + p.inexact
-                : p.literal != null ? "the literal " + p.literal : p.mathCall;
+                ? "literal " + p.inexact
+                : p.literal != null ? "literal " + p.literal : p.mathCall;
         Impact impact = unit.impacts().of(site);
         String msg;
         if (p.inexact != null) {
@@ -86,7 +86,7 @@ public final class DoublePromotion implements JavaCheck {
                     "exact",
                     Narrowing.exact(p.inexactValue, 12),
                     "asFloat",
-                    Narrowing.exact((float) p.inexactValue, 12),
+                    Narrowing.exact((float) p.inexactValue, 11),
                     "consequence",
                     impact.consequence());
         } else {
