@@ -50,6 +50,7 @@ public final class GuardedProcess {
         private long addressSpaceBytes = 16L * 1024 * 1024 * 1024;
         private long fileSizeBytes = 1024L * 1024 * 1024;
         private int maxOutputBytes = 1024 * 1024;
+        private final Map<String, String> extraEnv = new LinkedHashMap<>();
 
         private Spec(Path program) {
             this.program = Objects.requireNonNull(program, "program");
@@ -87,7 +88,32 @@ public final class GuardedProcess {
         }
 
         public Spec addressSpace(long bytes) {
+            if (bytes <= 0) throw new IllegalArgumentException("address space limit must be positive: " + bytes);
             addressSpaceBytes = bytes;
+            return this;
+        }
+
+        /**
+         * No address-space ({@code ulimit -v}) limit for this child: for programs that reserve far more virtual
+         * memory than they use (the CUDA driver maps ranges of the size of host plus device memory). CPU time,
+         * file size, wall clock and output stay limited.
+         */
+        public Spec noAddressSpaceLimit() {
+            addressSpaceBytes = 0;
+            return this;
+        }
+
+        /**
+         * One more environment variable, set explicitly by the caller (the environment is otherwise built from
+         * nothing). Only for what the child cannot work without, e.g. where the driver library lies; PATH, HOME,
+         * TMPDIR, LANG and LC_ALL are fixed and cannot be replaced.
+         */
+        public Spec env(String name, String value) {
+            if (!name.matches("[A-Z_][A-Z0-9_]*"))
+                throw new IllegalArgumentException("not an environment variable name: " + name);
+            if (FIXED_ENV.contains(name))
+                throw new IllegalArgumentException(name + " is set by GuardedProcess and cannot be replaced");
+            extraEnv.put(name, Objects.requireNonNull(value, "value"));
             return this;
         }
 
@@ -120,12 +146,18 @@ public final class GuardedProcess {
         }
     }
 
+    /** Files written into the private working directory before the process starts (e.g. a job description). */
+    public interface Prepare {
+        void into(Path workDir) throws IOException;
+    }
+
     /** Work to do in the private working directory while the process may still be inspected. */
     public interface WithDir<T> {
         T run(Path workDir, Result result) throws IOException;
     }
 
     private static final Path SH = Path.of("/bin/sh");
+    private static final Set<String> FIXED_ENV = Set.of("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL");
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
     private static final Set<Path> TEMP_DIRS = ConcurrentHashMap.newKeySet();
 
@@ -153,6 +185,14 @@ public final class GuardedProcess {
      * before it is deleted.
      */
     public static <T> T run(Spec spec, WithDir<T> then) throws IOException {
+        return run(spec, dir -> {}, then);
+    }
+
+    /**
+     * Runs the spec; {@code prepare} writes into the private working directory (the child's working directory)
+     * before the process starts, {@code then} sees it with whatever the process wrote there before it is deleted.
+     */
+    public static <T> T run(Spec spec, Prepare prepare, WithDir<T> then) throws IOException {
         Path parent = spec.tempParent != null
                 ? Files.createDirectories(spec.tempParent)
                 : Path.of(System.getProperty("java.io.tmpdir"));
@@ -161,6 +201,7 @@ public final class GuardedProcess {
         try {
             Path home = Files.createDirectory(work.resolve(".home"));
             Path tmp = Files.createDirectory(work.resolve(".tmp"));
+            prepare.into(work);
             ProcessBuilder pb =
                     new ProcessBuilder(command(spec)).directory(work.toFile()).redirectErrorStream(true);
             Map<String, String> env = pb.environment();
@@ -182,9 +223,11 @@ public final class GuardedProcess {
         cmd.add(SH.toString());
         cmd.add("-c");
         // only numbers numlint computed go into the script; the program and its arguments are positional
-        cmd.add("ulimit -t " + Math.max(1, spec.cpuSeconds) + " 2>/dev/null; ulimit -v "
-                + Math.max(1, spec.addressSpaceBytes / 1024) + " 2>/dev/null; ulimit -f "
-                + Math.max(1, spec.fileSizeBytes / 1024) + " 2>/dev/null; exec \"$0\" \"$@\"");
+        cmd.add("ulimit -t " + Math.max(1, spec.cpuSeconds) + " 2>/dev/null; "
+                + (spec.addressSpaceBytes > 0
+                        ? "ulimit -v " + Math.max(1, spec.addressSpaceBytes / 1024) + " 2>/dev/null; "
+                        : "")
+                + "ulimit -f " + Math.max(1, spec.fileSizeBytes / 1024) + " 2>/dev/null; exec \"$0\" \"$@\"");
         cmd.add(spec.program.toString());
         cmd.addAll(spec.args);
         return cmd;
@@ -201,6 +244,7 @@ public final class GuardedProcess {
         env.put("TMPDIR", tmp.toString());
         env.put("LANG", "C");
         env.put("LC_ALL", "C");
+        env.putAll(spec.extraEnv);
         return env;
     }
 

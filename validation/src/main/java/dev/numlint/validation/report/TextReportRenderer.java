@@ -78,6 +78,8 @@ public final class TextReportRenderer {
                         .append(" differing elements\n");
             }
             GpuKernelResult g = k.gpu;
+            if (g != null && g.fault != null)
+                b.append("    gpu: not runnable: ").append(g.fault).append('\n');
             if (g != null && g.strictAgreement != null || g != null && g.asBuiltAgreement != null) {
                 b.append(String.format(
                         Locale.ROOT,
