@@ -37,9 +37,21 @@ run() { # name, then validate arguments
   ps -eo pid,etimes,args | grep '[G]puChild' >> "$O/leftover-children.txt"
 }
 run fault-ptx --all-kernels --inputs 2 validation/bundle/fault/isolation.ptx
+# if the GPU child could not load the driver library although the host has one, say where it is and retry once with
+# that directory on numlint's LD_LIBRARY_PATH (numlint passes exactly that directory on to its GPU children)
+if grep -q 'no GPU can be used here' "$O/fault-ptx.log"; then
+  lib=$(timeout 30 find /usr /lib /lib64 /opt /run -name 'libcuda.so.1' 2>/dev/null | head -n1)
+  echo "probe failed: $(grep -o 'no GPU can be used here.*' "$O/fault-ptx.log"); libcuda.so.1 found at: ${lib:-nowhere}" >> "$O/exit-codes.txt"
+  if [ -n "$lib" ]; then
+    export LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    mv "$O/fault-ptx.log" "$O/fault-ptx-first-attempt.log"
+    run fault-ptx --all-kernels --inputs 2 validation/bundle/fault/isolation.ptx
+  fi
+fi
 run fault-cu --all-kernels --inputs 2 validation/bundle/fault-cu
 run examples --inputs 4 examples
 run hang --all-kernels --inputs 2 --gpu-timeout 30 validation/bundle/hang
-nvidia-smi --query-gpu=name,utilization.gpu,memory.used --format=csv >> "$O/environment.txt" 2>&1
+{ echo "after the runs:"; nvidia-smi --query-gpu=name,utilization.gpu,memory.used --format=csv
+  nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv; } >> "$O/environment.txt" 2>&1
 [ -s "$O/leftover-children.txt" ] || echo "none" > "$O/leftover-children.txt"
 cat "$O/exit-codes.txt"

@@ -20,17 +20,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The one way numlint starts a child process (nvcc, {@code nvcc --version}, {@code nvcc --list-gpu-arch}).
+ * The one way numlint starts a child process (nvcc, {@code nvcc --version}, {@code nvcc --list-gpu-arch}, the
+ * validation's GPU child JVM).
  *
  * <ul>
  *   <li>The command is an argument list, never a shell line. It runs through a fixed wrapper
- *   {@code /bin/sh -c 'ulimit -t CPU; ulimit -v KB; ulimit -f KB; exec "$0" "$@"' PROGRAM ARGS...}: the program
+ *   {@code /bin/sh -c 'ulimit -t CPU; ulimit -v KB; ulimit -f KB; exec "$0" "$@"' PROGRAM ARGS...} (without
+ *   {@code ulimit -v} for a spec that lifts it, {@link Spec#noAddressSpaceLimit()}): the program
  *   and its arguments are positional parameters, never interpolated into the script; the limits (CPU seconds,
  *   address space, size of files written) apply to every process of the tree, which inherits them. When
  *   {@code setsid} exists the tree gets its own session, so it cannot read the terminal.</li>
  *   <li>The environment is built from nothing: {@code PATH} (the toolkit's bin directories, /usr/bin, /bin),
  *   {@code HOME} and {@code TMPDIR} (a private temporary directory), {@code LANG=C}, {@code LC_ALL=C}. Nothing of
- *   numlint's own environment (CI tokens, secrets) reaches the child.</li>
+ *   numlint's own environment (CI tokens, secrets) reaches the child. A caller may add a variable explicitly
+ *   ({@link Spec#env}, e.g. the directory of the CUDA driver library for the GPU child), never replace these.</li>
  *   <li>The working directory is a private temporary directory (created under the given parent, deleted after).</li>
  *   <li>Wall clock: past the timeout the whole tree is killed ({@link ProcessHandle#descendants()} and the
  *   process itself, forcibly). Output: stdout and stderr are merged and read up to a cap; beyond it the tree is
