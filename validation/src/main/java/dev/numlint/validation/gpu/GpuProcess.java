@@ -28,11 +28,19 @@ import java.util.stream.Stream;
 public final class GpuProcess {
     private GpuProcess() {}
 
-    /** How to start the child: provider, device, timeout. */
-    public record Settings(String executor, int device, Duration timeout, Path tempParent) {
+    /**
+     * How to start the child: provider, device, timeout, where its private directory is made (null: the system
+     * temporary directory), and the environment the driver variables are taken from (null: numlint's own).
+     */
+    public record Settings(
+            String executor, int device, Duration timeout, Path tempParent, Map<String, String> parentEnvironment) {
         public Settings {
             if (executor == null) executor = JCudaProvider.NAME;
             if (timeout == null || timeout.isZero() || timeout.isNegative()) timeout = Duration.ofSeconds(300);
+        }
+
+        public Settings(String executor, int device, Duration timeout, Path tempParent) {
+            this(executor, device, timeout, tempParent, null);
         }
     }
 
@@ -254,7 +262,8 @@ public final class GpuProcess {
                 .noAddressSpaceLimit()
                 .maxOutput(256 * 1024);
         if (s.tempParent() != null) spec.tempParent(s.tempParent());
-        driverEnvironment().forEach(spec::env);
+        driverEnvironment(s.parentEnvironment() != null ? s.parentEnvironment() : System.getenv())
+                .forEach(spec::env);
         return spec;
     }
 

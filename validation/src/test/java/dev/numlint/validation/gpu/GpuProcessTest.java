@@ -59,4 +59,44 @@ class GpuProcessTest {
                         + "cannot open shared object file: No such file or directory");
         assertThat(JCudaLauncher.linkFailure("just one line")).isEqualTo("just one line");
     }
+
+    /**
+     * End to end through the real child and JCuda: a stand-in libcuda.so.1 (built with gcc; cuInit reports no
+     * device) in a directory named by the parent's LD_LIBRARY_PATH is what the child loads, so that directory, and
+     * only it, was passed on. Runs on hosts without a CUDA driver (elsewhere the real one would be found first).
+     */
+    @Test
+    void theChildLoadsTheDriverFromTheDirectoryPassedOn(@TempDir Path dir) throws Exception {
+        Path gcc = Path.of("/usr/bin/gcc");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(gcc), "gcc is needed for the stand-in driver");
+        GpuProcess.Probe plain = GpuProcess.probe(
+                new GpuProcess.Settings("jcuda", 0, Duration.ofSeconds(60), dir.resolve("t"), Map.of()));
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                plain.unavailable() != null && plain.unavailable().contains("libcuda.so.1"),
+                () -> "this host has a CUDA driver: " + plain);
+        Path lib = Files.createDirectories(dir.resolve("driver"));
+        Files.writeString(
+                lib.resolve("cuda.c"),
+                "int cuInit(unsigned int f) { return 100; }\nint cuDriverGetVersion(int *v) { *v = 13000; return 0; }\n");
+        Process p = new ProcessBuilder(
+                        gcc.toString(),
+                        "-shared",
+                        "-fPIC",
+                        "-Wl,-soname,libcuda.so.1",
+                        "-o",
+                        lib.resolve("libcuda.so.1").toString(),
+                        lib.resolve("cuda.c").toString())
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, () -> "gcc failed: " + out);
+        GpuProcess.Probe probe = GpuProcess.probe(new GpuProcess.Settings(
+                "jcuda",
+                0,
+                Duration.ofSeconds(60),
+                dir.resolve("t"),
+                Map.of("LD_LIBRARY_PATH", dir.resolve("elsewhere") + ":" + lib, "HOME", "/root")));
+        assertThat(probe.available()).isFalse();
+        assertThat(probe.unavailable()).isEqualTo("the CUDA driver failed to initialize: CUDA_ERROR_NO_DEVICE");
+    }
 }
