@@ -784,14 +784,14 @@ public final class Validator {
                     case "failed" -> {
                         failed.putIfAbsent(oc.variant(), "GPU launch failed (" + where + "): " + oc.error());
                         if (fault == null)
-                            fault = "GPU fault in kernel " + kernel + " (" + where + "): " + oc.error()
+                            fault = "GPU fault in kernel " + shown(kernel) + " (" + where + "): " + oc.error()
                                     + "; the kernel's GPU process was ended, later kernels run in fresh ones";
                     }
                     default -> failed.putIfAbsent(oc.variant(), "not run (" + where + "): " + oc.error());
                 }
             }
             if (run.processFault() != null) {
-                String what = run.describeFault(kernel);
+                String what = run.describeFault(shown(kernel));
                 if (fault == null) fault = what + "; later kernels run in fresh processes";
                 for (Variant v : onGpu) {
                     boolean complete = true;
@@ -957,6 +957,12 @@ public final class Validator {
                 if (failed.containsKey(ve.variant)) ve.gpuReason = failed.get(ve.variant);
             }
         }
+    }
+
+    /** A kernel's name for messages: as written in the source, with the PTX (mangled) name when it differs. */
+    private static String shown(String kernel) {
+        String simple = dev.numlint.ptx.Demangler.simpleName(kernel);
+        return simple.equals(kernel) ? kernel : simple + " (" + kernel + ")";
     }
 
     private static String show(byte[] b, int i, String t) {
