@@ -75,6 +75,11 @@ class FaultIsolationTest {
         goodKernelValidated(r);
         assertThat(r.environment.get("gpuIsolation")).contains("one child process per kernel");
         assertThat(r.environment.get("device")).contains("test GPU");
+        String text = dev.numlint.validation.report.TextReportRenderer.render(r);
+        assertThat(text)
+                .contains("gpu: not runnable: GPU fault in kernel bad (build as-built, input set 0)")
+                .contains("1 kernel not runnable on the GPU")
+                .doesNotContain("0 of 0 elements"); // a .ptx input: no strict build on the GPU to compare with
     }
 
     @Test
