@@ -94,7 +94,7 @@ public final class Validator {
                     "gpuIsolation",
                     "one child process per kernel (own CUDA context; wall-clock limit " + options.gpuTimeoutSeconds
                             + " s): a fault, crash or hang is reported on its kernel only");
-            Map<String, String> env = GpuProcess.driverEnvironment();
+            Map<String, String> env = GpuProcess.childEnvironment(options.gpuSettings());
             r.environment.put(
                     "gpuChildEnvironment",
                     env.isEmpty()
@@ -807,6 +807,7 @@ public final class Validator {
                 gout.keySet().removeIf(failed::containsKey); // a build with a failed set is not compared
                 compare(pe.set(), ks, pe.outs(), pe.refOut(), gout);
             }
+            ran = !agree.isEmpty(); // some build's results were compared with the interpreter's
             pending.clear();
         }
 
@@ -949,7 +950,7 @@ public final class Validator {
                     ve.gpuMeanAbsError = acc[2] == 0 ? 0 : acc[1] / acc[2];
                 }
                 List<Float> t = times.get(ve.variant);
-                if (t != null && !t.isEmpty()) {
+                if (t != null && !t.isEmpty() && !failed.containsKey(ve.variant)) {
                     List<Float> st = new ArrayList<>(t);
                     java.util.Collections.sort(st);
                     ve.gpuKernelMillis = (double) st.get(st.size() / 2);

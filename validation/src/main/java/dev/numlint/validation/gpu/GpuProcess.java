@@ -262,8 +262,7 @@ public final class GpuProcess {
                 .noAddressSpaceLimit()
                 .maxOutput(256 * 1024);
         if (s.tempParent() != null) spec.tempParent(s.tempParent());
-        driverEnvironment(s.parentEnvironment() != null ? s.parentEnvironment() : System.getenv())
-                .forEach(spec::env);
+        childEnvironment(s).forEach(spec::env);
         return spec;
     }
 
@@ -291,6 +290,11 @@ public final class GpuProcess {
      */
     public static Map<String, String> driverEnvironment() {
         return driverEnvironment(System.getenv());
+    }
+
+    /** The variables the children of these settings get beyond the runner's fixed ones (see {@link #driverEnvironment()}). */
+    public static Map<String, String> childEnvironment(Settings s) {
+        return driverEnvironment(s.parentEnvironment() != null ? s.parentEnvironment() : System.getenv());
     }
 
     /** {@link #driverEnvironment()} for the given parent environment. */
