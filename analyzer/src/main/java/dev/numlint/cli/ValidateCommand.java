@@ -5,7 +5,6 @@ import dev.numlint.scan.ScanResult;
 import dev.numlint.scan.ScanValidation;
 import dev.numlint.scan.Scanner;
 import dev.numlint.spi.Analyzer;
-import dev.numlint.validation.GpuExecutors;
 import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.report.JsonReportWriter;
 import dev.numlint.validation.report.TextReportRenderer;
@@ -88,10 +87,11 @@ final class ValidateCommand implements Callable<Integer> {
         Outputs.check("--output", output);
         ValidationOptions options = validation.options(inputs);
         if (options.gpu == ValidationOptions.GpuMode.REQUIRE) {
-            GpuExecutors.unavailableReason().ifPresent(why -> {
-                throw new Main.UsageException("--gpu require: no GPU can be used here: " + why
+            // asked of a child process: numlint's own JVM never loads the CUDA driver
+            var probe = options.probeGpu();
+            if (!probe.available())
+                throw new Main.UsageException("--gpu require: no GPU can be used here: " + probe.unavailable()
                         + "; use --gpu auto or off to validate on the CPU interpreter");
-            });
         }
         ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
         ScanResult scan = Scanner.scan(prepared.options());

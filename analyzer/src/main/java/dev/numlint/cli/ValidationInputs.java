@@ -22,6 +22,22 @@ final class ValidationInputs {
     Gpu gpu;
 
     @Option(
+            names = "--gpu-device",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "CUDA device ordinal for the GPU runs (default: ${DEFAULT-VALUE})")
+    int gpuDevice;
+
+    @Option(
+            names = "--gpu-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "300",
+            description = "wall-clock limit of one kernel's GPU runs (all its builds and input sets, in a child "
+                    + "process of their own); past it the process is killed and the kernel reported as timed out "
+                    + "(default: ${DEFAULT-VALUE})")
+    int gpuTimeout;
+
+    @Option(
             names = "--spec",
             paramLabel = "FILE",
             description = "YAML launch and input specification (grid, block, "
@@ -59,7 +75,12 @@ final class ValidationInputs {
         if (inputs < 1) {
             throw new Main.UsageException("--inputs: must be at least 1, got " + inputs);
         }
+        if (gpuDevice < 0) throw new Main.UsageException("--gpu-device: must be 0 or more, got " + gpuDevice);
+        if (gpuTimeout < 1)
+            throw new Main.UsageException("--gpu-timeout: must be at least 1 second, got " + gpuTimeout);
         ValidationOptions o = new ValidationOptions();
+        o.gpuDevice = gpuDevice;
+        o.gpuTimeoutSeconds = gpuTimeout;
         o.gpu = switch (gpu) {
             case auto -> ValidationOptions.GpuMode.AUTO;
             case off -> ValidationOptions.GpuMode.OFF;

@@ -99,6 +99,7 @@ public final class ScanValidation {
         }
         ValidationReport report = new ValidationReport();
         if (base.hostLaunches == null) base.hostLaunches = hostLaunches(scan, paths);
+        if (!files.isEmpty()) base.probeGpu(); // once for all files: the copies below share the answer
         for (Path file : files) {
             ValidationOptions o = base.copy();
             if (o.roots.isEmpty()) o.roots = new ArrayList<>(List.of(scan.root()));

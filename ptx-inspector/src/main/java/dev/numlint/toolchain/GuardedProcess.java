@@ -20,17 +20,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The one way numlint starts a child process (nvcc, {@code nvcc --version}, {@code nvcc --list-gpu-arch}).
+ * The one way numlint starts a child process (nvcc, {@code nvcc --version}, {@code nvcc --list-gpu-arch}, the
+ * validation's GPU child JVM).
  *
  * <ul>
  *   <li>The command is an argument list, never a shell line. It runs through a fixed wrapper
- *   {@code /bin/sh -c 'ulimit -t CPU; ulimit -v KB; ulimit -f KB; exec "$0" "$@"' PROGRAM ARGS...}: the program
+ *   {@code /bin/sh -c 'ulimit -t CPU; ulimit -v KB; ulimit -f KB; exec "$0" "$@"' PROGRAM ARGS...} (without
+ *   {@code ulimit -v} for a spec that lifts it, {@link Spec#noAddressSpaceLimit()}): the program
  *   and its arguments are positional parameters, never interpolated into the script; the limits (CPU seconds,
  *   address space, size of files written) apply to every process of the tree, which inherits them. When
  *   {@code setsid} exists the tree gets its own session, so it cannot read the terminal.</li>
  *   <li>The environment is built from nothing: {@code PATH} (the toolkit's bin directories, /usr/bin, /bin),
  *   {@code HOME} and {@code TMPDIR} (a private temporary directory), {@code LANG=C}, {@code LC_ALL=C}. Nothing of
- *   numlint's own environment (CI tokens, secrets) reaches the child.</li>
+ *   numlint's own environment (CI tokens, secrets) reaches the child. A caller may add a variable explicitly
+ *   ({@link Spec#env}, e.g. the directory of the CUDA driver library for the GPU child), never replace these.</li>
  *   <li>The working directory is a private temporary directory (created under the given parent, deleted after).</li>
  *   <li>Wall clock: past the timeout the whole tree is killed ({@link ProcessHandle#descendants()} and the
  *   process itself, forcibly). Output: stdout and stderr are merged and read up to a cap; beyond it the tree is
@@ -50,6 +53,7 @@ public final class GuardedProcess {
         private long addressSpaceBytes = 16L * 1024 * 1024 * 1024;
         private long fileSizeBytes = 1024L * 1024 * 1024;
         private int maxOutputBytes = 1024 * 1024;
+        private final Map<String, String> extraEnv = new LinkedHashMap<>();
 
         private Spec(Path program) {
             this.program = Objects.requireNonNull(program, "program");
@@ -87,7 +91,32 @@ public final class GuardedProcess {
         }
 
         public Spec addressSpace(long bytes) {
+            if (bytes <= 0) throw new IllegalArgumentException("address space limit must be positive: " + bytes);
             addressSpaceBytes = bytes;
+            return this;
+        }
+
+        /**
+         * No address-space ({@code ulimit -v}) limit for this child: for programs that reserve far more virtual
+         * memory than they use (the CUDA driver maps ranges of the size of host plus device memory). CPU time,
+         * file size, wall clock and output stay limited.
+         */
+        public Spec noAddressSpaceLimit() {
+            addressSpaceBytes = 0;
+            return this;
+        }
+
+        /**
+         * One more environment variable, set explicitly by the caller (the environment is otherwise built from
+         * nothing). Only for what the child cannot work without, e.g. where the driver library lies; PATH, HOME,
+         * TMPDIR, LANG and LC_ALL are fixed and cannot be replaced.
+         */
+        public Spec env(String name, String value) {
+            if (!name.matches("[A-Z_][A-Z0-9_]*"))
+                throw new IllegalArgumentException("not an environment variable name: " + name);
+            if (FIXED_ENV.contains(name))
+                throw new IllegalArgumentException(name + " is set by GuardedProcess and cannot be replaced");
+            extraEnv.put(name, Objects.requireNonNull(value, "value"));
             return this;
         }
 
@@ -120,12 +149,18 @@ public final class GuardedProcess {
         }
     }
 
+    /** Files written into the private working directory before the process starts (e.g. a job description). */
+    public interface Prepare {
+        void into(Path workDir) throws IOException;
+    }
+
     /** Work to do in the private working directory while the process may still be inspected. */
     public interface WithDir<T> {
         T run(Path workDir, Result result) throws IOException;
     }
 
     private static final Path SH = Path.of("/bin/sh");
+    private static final Set<String> FIXED_ENV = Set.of("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL");
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
     private static final Set<Path> TEMP_DIRS = ConcurrentHashMap.newKeySet();
 
@@ -153,6 +188,14 @@ public final class GuardedProcess {
      * before it is deleted.
      */
     public static <T> T run(Spec spec, WithDir<T> then) throws IOException {
+        return run(spec, dir -> {}, then);
+    }
+
+    /**
+     * Runs the spec; {@code prepare} writes into the private working directory (the child's working directory)
+     * before the process starts, {@code then} sees it with whatever the process wrote there before it is deleted.
+     */
+    public static <T> T run(Spec spec, Prepare prepare, WithDir<T> then) throws IOException {
         Path parent = spec.tempParent != null
                 ? Files.createDirectories(spec.tempParent)
                 : Path.of(System.getProperty("java.io.tmpdir"));
@@ -161,6 +204,7 @@ public final class GuardedProcess {
         try {
             Path home = Files.createDirectory(work.resolve(".home"));
             Path tmp = Files.createDirectory(work.resolve(".tmp"));
+            prepare.into(work);
             ProcessBuilder pb =
                     new ProcessBuilder(command(spec)).directory(work.toFile()).redirectErrorStream(true);
             Map<String, String> env = pb.environment();
@@ -182,9 +226,11 @@ public final class GuardedProcess {
         cmd.add(SH.toString());
         cmd.add("-c");
         // only numbers numlint computed go into the script; the program and its arguments are positional
-        cmd.add("ulimit -t " + Math.max(1, spec.cpuSeconds) + " 2>/dev/null; ulimit -v "
-                + Math.max(1, spec.addressSpaceBytes / 1024) + " 2>/dev/null; ulimit -f "
-                + Math.max(1, spec.fileSizeBytes / 1024) + " 2>/dev/null; exec \"$0\" \"$@\"");
+        cmd.add("ulimit -t " + Math.max(1, spec.cpuSeconds) + " 2>/dev/null; "
+                + (spec.addressSpaceBytes > 0
+                        ? "ulimit -v " + Math.max(1, spec.addressSpaceBytes / 1024) + " 2>/dev/null; "
+                        : "")
+                + "ulimit -f " + Math.max(1, spec.fileSizeBytes / 1024) + " 2>/dev/null; exec \"$0\" \"$@\"");
         cmd.add(spec.program.toString());
         cmd.addAll(spec.args);
         return cmd;
@@ -201,6 +247,7 @@ public final class GuardedProcess {
         env.put("TMPDIR", tmp.toString());
         env.put("LANG", "C");
         env.put("LC_ALL", "C");
+        env.putAll(spec.extraEnv);
         return env;
     }
 

@@ -152,4 +152,40 @@ class GuardedProcessTest {
                 .timeout(Duration.ofSeconds(20)));
         assertThat(l.output().lines().toList()).containsExactly(Long.toString((2L << 30) / 1024), "77");
     }
+
+    @Test
+    void theAddressSpaceLimitCanBeLiftedPerSpecOnly() throws IOException {
+        Path limits = script("vlimit", "ulimit -v");
+        GuardedProcess.Result lifted = GuardedProcess.run(
+                GuardedProcess.builder(limits).noAddressSpaceLimit().timeout(Duration.ofSeconds(20)));
+        GuardedProcess.Result dflt =
+                GuardedProcess.run(GuardedProcess.builder(limits).timeout(Duration.ofSeconds(20)));
+        // lifted: whatever numlint itself runs under (unlimited unless its own shell limited it); never the default
+        assertThat(lifted.output().strip()).isNotEqualTo(Long.toString(16L * 1024 * 1024));
+        assertThat(dflt.output().strip()).isEqualTo(Long.toString(16L * 1024 * 1024));
+        assertThat(GuardedProcess.command(GuardedProcess.builder(limits).noAddressSpaceLimit())
+                        .get(GuardedProcess.command(GuardedProcess.builder(limits))
+                                        .indexOf("-c")
+                                + 1))
+                .doesNotContain("ulimit -v")
+                .contains("ulimit -t", "ulimit -f");
+    }
+
+    @Test
+    void explicitVariablesAndPreparedFilesReachTheChild() throws IOException {
+        Path show = script("show", "cat job.txt; echo \"lib=$LD_LIBRARY_PATH\"; echo done > result.txt");
+        String seen = GuardedProcess.run(
+                GuardedProcess.builder(show)
+                        .env("LD_LIBRARY_PATH", "/opt/driver/lib")
+                        .timeout(Duration.ofSeconds(20)),
+                dir -> Files.writeString(dir.resolve("job.txt"), "job-1\n"),
+                (dir, r) -> r.output() + Files.readString(dir.resolve("result.txt")));
+        assertThat(seen).isEqualTo("job-1\nlib=/opt/driver/lib\ndone\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> GuardedProcess.builder(show).env("PATH", "/evil"))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> GuardedProcess.builder(show).env("A=B", "x"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

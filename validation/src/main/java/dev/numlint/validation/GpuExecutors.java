@@ -4,7 +4,11 @@ import dev.numlint.validation.gpu.JCudaGpuExecutor;
 import dev.numlint.validation.gpu.JCudaLauncher;
 import java.util.Optional;
 
-/** Discovery of a GPU executor: JCuda's driver API when the natives load and the driver reports a device. */
+/**
+ * In-process access to the GPU (JCuda's driver API when the natives load and the driver reports a device), for the
+ * GPU child process and GPU-host tests of the launcher. Validation itself never opens the GPU in its own JVM: it
+ * runs each kernel's GPU work in a child process ({@link dev.numlint.validation.gpu.GpuProcess}).
+ */
 public final class GpuExecutors {
     private GpuExecutors() {}
 

@@ -43,6 +43,23 @@ public final class ValidationOptions {
     public Path variantCache;
     /** Timed GPU repeats per variant and input set (CUDA events; the median is reported). */
     public int gpuRepeats = 5;
+    /** CUDA device ordinal the GPU runs use. */
+    public int gpuDevice = 0;
+    /**
+     * Wall-clock limit of one kernel's GPU child process (every build and input set of the kernel), in seconds; past
+     * it the process tree is killed and the kernel's GPU run is reported as timed out.
+     */
+    public int gpuTimeoutSeconds = 300;
+    /**
+     * The {@link dev.numlint.validation.gpu.GpuExecutorProvider} the GPU child process uses, by name: "jcuda" (the
+     * GPU); tests name executors of their own.
+     */
+    public String gpuExecutor = dev.numlint.validation.gpu.JCudaProvider.NAME;
+    /**
+     * The GPU probe's answer, once asked (by the CLI before scanning, or by the first validation); copies share it
+     * so that the device is probed once per run. null: not asked yet.
+     */
+    public dev.numlint.validation.gpu.GpuProcess.Probe gpuProbe;
     /** Per run; a kernel that executes more instructions is reported as not runnable. */
     public long instructionLimit = 500_000_000L;
     /**
@@ -58,6 +75,19 @@ public final class ValidationOptions {
     public Map<String, dev.numlint.validation.input.HostLaunch> hostLaunches;
 
     public ValidationOptions() {}
+
+    /** How the GPU child processes are started. */
+    public dev.numlint.validation.gpu.GpuProcess.Settings gpuSettings() {
+        return new dev.numlint.validation.gpu.GpuProcess.Settings(
+                gpuExecutor, gpuDevice, java.time.Duration.ofSeconds(gpuTimeoutSeconds), null);
+    }
+
+    /** The probe's answer, asking a child process the first time (gpu mode OFF: not asked, null). */
+    public dev.numlint.validation.gpu.GpuProcess.Probe probeGpu() {
+        if (gpu == GpuMode.OFF) return null;
+        if (gpuProbe == null) gpuProbe = dev.numlint.validation.gpu.GpuProcess.probe(gpuSettings());
+        return gpuProbe;
+    }
 
     /** A copy whose lists and maps can be changed without affecting this one. */
     public ValidationOptions copy() {
@@ -75,6 +105,10 @@ public final class ValidationOptions {
         o.arch = arch;
         o.variantCache = variantCache;
         o.gpuRepeats = gpuRepeats;
+        o.gpuDevice = gpuDevice;
+        o.gpuTimeoutSeconds = gpuTimeoutSeconds;
+        o.gpuExecutor = gpuExecutor;
+        o.gpuProbe = gpuProbe;
         o.instructionLimit = instructionLimit;
         o.flagged = flagged;
         o.hostLaunches = hostLaunches;

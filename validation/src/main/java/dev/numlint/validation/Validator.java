@@ -1,6 +1,8 @@
 package dev.numlint.validation;
 
 import dev.numlint.validation.fp.Ulp;
+import dev.numlint.validation.gpu.GpuJob;
+import dev.numlint.validation.gpu.GpuProcess;
 import dev.numlint.validation.input.Distribution;
 import dev.numlint.validation.input.HostLaunch;
 import dev.numlint.validation.input.HostLaunches;
@@ -56,14 +58,11 @@ public final class Validator {
     private final Optional<Nvcc> nvcc;
     private final VariantCache cache;
     /**
-     * The GPU executor that supplied the environment facts, or null (gpu mode OFF, or none available). It is closed
-     * after reading them: each kernel's GPU work runs on a fresh executor from {@link #gpuFactory} (its own CUDA
-     * context), so a fault in one kernel (sticky for its context) affects only that kernel.
+     * The GPU probe's answer (facts of the device), or null (gpu mode OFF, or no GPU available). This JVM never
+     * loads the CUDA driver: the probe and each kernel's GPU work run in child processes ({@link GpuProcess}), so a
+     * fault in one kernel (sticky for its context and process) affects only that kernel.
      */
-    private GpuExecutor gpu;
-
-    private java.util.function.Supplier<GpuExecutor> gpuFactory =
-            () -> GpuExecutors.find().orElseThrow();
+    private GpuProcess.Probe gpu;
     /** Why no GPU is used (null when one is). */
     private String gpuUnavailable;
 
@@ -75,81 +74,48 @@ public final class Validator {
     }
 
     public static ValidationReport validate(List<Path> paths, ValidationOptions options) throws IOException {
-        return validate(paths, options, null);
-    }
-
-    /**
-     * As {@link #validate(List, ValidationOptions)} with the given source of GPU executors (one per kernel); null:
-     * JCuda on device 0 when available.
-     */
-    public static ValidationReport validate(
-            List<Path> paths, ValidationOptions options, java.util.function.Supplier<GpuExecutor> gpuFactory)
-            throws IOException {
         SpecFile spec = options.spec != null ? SpecFile.read(options.spec) : new SpecFile();
         Validator v = new Validator(options, spec);
-        if (gpuFactory != null) v.gpuFactory = gpuFactory;
         ValidationReport r = new ValidationReport();
         r.environment.put("gpuMode", options.gpu.name().toLowerCase(java.util.Locale.ROOT));
         if (options.gpu == ValidationOptions.GpuMode.OFF) {
             v.gpuUnavailable = "--gpu off";
         } else {
-            Optional<String> why = gpuFactory != null ? Optional.empty() : GpuExecutors.unavailableReason();
-            if (why.isPresent()) v.gpuUnavailable = why.get();
-            else {
-                try {
-                    v.gpu = v.gpuFactory.get();
-                    if (v.gpu == null) v.gpuUnavailable = "no GPU executor";
-                    else v.gpu.facts(); // opens the context now, so that a failure is reported here
-                } catch (RuntimeException | LinkageError e) {
-                    v.gpuUnavailable = "opening the GPU failed: " + e.getMessage();
-                    if (v.gpu != null) {
-                        try {
-                            v.gpu.close();
-                        } catch (RuntimeException ignored) {
-                            // nothing was opened
-                        }
-                        v.gpu = null;
-                    }
-                }
-            }
+            GpuProcess.Probe probe = options.probeGpu();
+            if (probe.available()) v.gpu = probe;
+            else v.gpuUnavailable = probe.unavailable();
         }
-        try {
-            r.environment.put("executor", v.gpu != null ? GPU_EXECUTOR : EXECUTOR);
-            if (v.gpu != null) {
-                r.environment.put("gpu", "used");
-                r.environment.putAll(v.gpu.facts());
-                r.environment.put("gpuTimedRepeats", Integer.toString(options.gpuRepeats));
-                r.environment.put(
-                        "gpuIsolation",
-                        "one executor (CUDA context) per kernel: a fault is reported on its kernel only");
-                v.gpu.close();
-            } else {
-                r.environment.put("gpu", "not used: " + v.gpuUnavailable);
-            }
-            r.environment.put("arch", options.arch);
-            r.environment.put("asBuiltFlags", String.join(" ", options.buildFlags));
-            r.environment.put("strictFlags", String.join(" ", STRICT_FLAGS));
-            if (v.cache != null && v.cache.nvccVersion().isPresent()) {
-                r.environment.put(
-                        "nvcc",
-                        v.cache.nvccVersion().get() + " (built the prebuilt variants in " + options.variantCache + ")");
-                if (v.nvcc.isPresent())
-                    r.environment.put(
-                            "nvccOnThisHost",
-                            v.nvcc.get().version() + " (used only for variants missing from the cache)");
-            } else if (v.nvcc.isPresent())
-                r.environment.put("nvcc", v.nvcc.get().version());
-            else r.environment.put("nvcc", "not found");
-            for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
-        } finally {
-            if (v.gpu != null) {
-                try {
-                    v.gpu.close();
-                } catch (RuntimeException ignored) {
-                    // closed twice or the context is gone
-                }
-            }
+        r.environment.put("executor", v.gpu != null ? GPU_EXECUTOR : EXECUTOR);
+        if (v.gpu != null) {
+            r.environment.put("gpu", "used");
+            r.environment.putAll(v.gpu.facts());
+            r.environment.put("gpuTimedRepeats", Integer.toString(options.gpuRepeats));
+            r.environment.put(
+                    "gpuIsolation",
+                    "one child process per kernel (own CUDA context; wall-clock limit " + options.gpuTimeoutSeconds
+                            + " s): a fault, crash or hang is reported on its kernel only");
+            Map<String, String> env = GpuProcess.childEnvironment(options.gpuSettings());
+            r.environment.put(
+                    "gpuChildEnvironment",
+                    env.isEmpty()
+                            ? "no variables beyond PATH, HOME, TMPDIR, LANG (the driver library from the loader's cache)"
+                            : env.toString());
+        } else {
+            r.environment.put("gpu", "not used: " + v.gpuUnavailable);
         }
+        r.environment.put("arch", options.arch);
+        r.environment.put("asBuiltFlags", String.join(" ", options.buildFlags));
+        r.environment.put("strictFlags", String.join(" ", STRICT_FLAGS));
+        if (v.cache != null && v.cache.nvccVersion().isPresent()) {
+            r.environment.put(
+                    "nvcc",
+                    v.cache.nvccVersion().get() + " (built the prebuilt variants in " + options.variantCache + ")");
+            if (v.nvcc.isPresent())
+                r.environment.put(
+                        "nvccOnThisHost", v.nvcc.get().version() + " (used only for variants missing from the cache)");
+        } else if (v.nvcc.isPresent()) r.environment.put("nvcc", v.nvcc.get().version());
+        else r.environment.put("nvcc", "not found");
+        for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
         return r;
     }
 
@@ -570,7 +536,7 @@ public final class Validator {
                 return res;
             }
             Outputs a = outs.get("as-built"), st = outs.get("strict");
-            if (g != null) g.run(s, k.name, ks, in, vs, progs, outs, refOut);
+            if (g != null) g.add(s, ks, in, outs, refOut);
             for (Map.Entry<Integer, byte[]> e : a.bytes.entrySet()) {
                 int pi = e.getKey();
                 String t = ks.params.get(pi).type;
@@ -652,7 +618,7 @@ public final class Validator {
         for (Variant v : vs)
             if (removes.containsKey(v.name)) res.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
         if (host != null) res.attribution.add(new Attribution("NL001", "host-x86", hostDiff));
-        if (g != null) g.finish(res, vs);
+        if (g != null) g.finish(res, k.name, ks, vs, progs);
         long gDiff = res.gpu != null ? res.gpu.elementsDiffering : 0;
         boolean confirmed = differing > 0 || hostDiff > 0 || gDiff > 0;
         res.verdict = confirmed ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
@@ -710,7 +676,11 @@ public final class Validator {
         return res;
     }
 
-    /** The GPU runs of one kernel's variants on the interpreter's inputs, and their comparisons. */
+    /**
+     * The GPU runs of one kernel's variants on the interpreter's inputs, and their comparisons. The launches of
+     * every build and input set are collected while the interpreter runs, then made together in one child process
+     * ({@link GpuProcess}): a fault there ends that process and is reported on this kernel only.
+     */
     private final class GpuSide {
         final Map<String, Agreement> agree = new LinkedHashMap<>();
         final Map<String, List<Float>> times = new LinkedHashMap<>();
@@ -720,60 +690,133 @@ public final class Validator {
         long compared, differing, maxUlp;
         double sumUlp;
         boolean ran;
-        /** This kernel's own executor (context), opened on first use and closed in finish. */
-        GpuExecutor ex;
-        /** The fault that lost this kernel's context: later variants of the kernel are not run. */
-        String lost;
+        /** The first GPU fault of this kernel (a launch error, or the child process crashed or timed out). */
+        String fault;
+        /** Input sets waiting for the GPU: the interpreter's outputs and the launch they ran with. */
+        final List<Pending> pending = new ArrayList<>();
+
+        record Pending(
+                int set, InputSet in, Map<String, Outputs> outs, Outputs refOut, int[] grid, int[] block, int shared) {}
 
         GpuSide(List<Variant> vs) {
             for (Variant v : vs) if (v.rule != null) removes.put(v.name, 0L);
         }
 
-        void run(
-                int set,
-                String kernel,
-                KernelSpec ks,
-                InputSet in,
-                List<Variant> vs,
-                Map<String, Program> progs,
-                Map<String, Outputs> outs,
-                Outputs refOut) {
-            List<Object> args = new ArrayList<>();
-            for (Object a : in.args) args.add(a instanceof Aggregate ag ? new GpuExecutor.Bytes(ag.bytes) : a);
-            Map<String, Map<Integer, byte[]>> gout = new LinkedHashMap<>();
+        /** Queues input set {@code set} (already run on the interpreter) for the GPU. */
+        void add(int set, KernelSpec ks, InputSet in, Map<String, Outputs> outs, Outputs refOut) {
+            pending.add(new Pending(
+                    set,
+                    in,
+                    new LinkedHashMap<>(outs),
+                    refOut,
+                    ks.gridFor(in.n).clone(),
+                    KernelSpec.pad(ks.block).clone(),
+                    ks.sharedBytes));
+        }
+
+        /** Runs the queued launches in one child process and compares them with the interpreter's outputs. */
+        void execute(String kernel, KernelSpec ks, List<Variant> vs, Map<String, Program> progs) {
+            if (pending.isEmpty()) return;
+            GpuJob job = new GpuJob();
+            job.kernel = kernel;
+            job.repeats = o.gpuRepeats;
+            Map<String, byte[]> files = new LinkedHashMap<>();
+            List<Variant> onGpu = new ArrayList<>();
             for (Variant v : vs) {
                 Program p = progs.get(v.name);
-                if (p == null || !outs.containsKey(v.name) || failed.containsKey(v.name)) continue;
+                if (p == null || !pending.get(0).outs().containsKey(v.name)) continue;
                 if (v.ptx == null) {
                     failed.put(v.name, "no PTX for the GPU (a PTX-level switch applied by the interpreter only)");
                     continue;
                 }
-                int[] sizes = new int[p.params.size()];
-                for (int i = 0; i < sizes.length; i++) sizes[i] = p.params.get(i).size;
-                if (lost != null) {
-                    failed.put(v.name, "not run: this kernel's CUDA context was lost after " + lost);
-                    continue;
+                files.put("ptx-" + onGpu.size() + ".ptx", v.ptx.getBytes(StandardCharsets.UTF_8));
+                onGpu.add(v);
+            }
+            if (onGpu.isEmpty()) return;
+            for (Pending pe : pending) {
+                List<GpuJob.Arg> args = new ArrayList<>();
+                for (int i = 0; i < pe.in().args.size(); i++) {
+                    Object a = pe.in().args.get(i);
+                    GpuJob.Arg arg = new GpuJob.Arg();
+                    if (a instanceof byte[] data) {
+                        arg.kind = "buffer";
+                        arg.file = "in-" + pe.set() + "-" + i + ".bin";
+                        files.put(arg.file, data);
+                    } else if (a instanceof Aggregate ag) {
+                        arg.kind = "bytes";
+                        arg.file = "in-" + pe.set() + "-" + i + ".bin";
+                        files.put(arg.file, ag.bytes);
+                    } else {
+                        arg.kind = "scalar";
+                        arg.value = (Long) a;
+                    }
+                    args.add(arg);
                 }
-                try {
-                    if (ex == null) ex = gpuFactory.get();
-                    GpuExecutor.Result r = ex.run(
-                            v.ptx,
-                            kernel,
-                            ks.gridFor(in.n),
-                            KernelSpec.pad(ks.block),
-                            ks.sharedBytes,
-                            args,
-                            sizes,
-                            o.gpuRepeats);
-                    gout.put(v.name, r.buffers());
-                    List<Float> t = times.computeIfAbsent(v.name, x -> new ArrayList<>());
-                    for (float f : r.kernelMillis()) t.add(f);
-                    ran = true;
-                } catch (Exception e) {
-                    failed.put(v.name, "GPU launch failed: " + e.getMessage());
-                    lost = v.name + "'s launch failed (" + e.getMessage() + ")";
+                for (int vi = 0; vi < onGpu.size(); vi++) {
+                    Variant v = onGpu.get(vi);
+                    Program p = progs.get(v.name);
+                    GpuJob.Launch l = new GpuJob.Launch();
+                    l.variant = v.name;
+                    l.set = pe.set();
+                    l.ptxFile = "ptx-" + vi + ".ptx";
+                    l.grid = pe.grid();
+                    l.block = pe.block();
+                    l.sharedBytes = pe.shared();
+                    l.paramSizes = new int[p.params.size()];
+                    for (int i = 0; i < l.paramSizes.length; i++) l.paramSizes[i] = p.params.get(i).size;
+                    l.args = args;
+                    job.launches.add(l);
                 }
             }
+            GpuProcess.KernelRun run = GpuProcess.run(o.gpuSettings(), job, files);
+            Map<Integer, Map<String, Map<Integer, byte[]>>> bySet = new LinkedHashMap<>();
+            for (GpuProcess.Outcome oc : run.outcomes()) {
+                String where = "build " + oc.variant() + ", input set " + oc.set();
+                switch (oc.status()) {
+                    case "ok" -> {
+                        if (failed.containsKey(oc.variant())) break;
+                        bySet.computeIfAbsent(oc.set(), x -> new LinkedHashMap<>())
+                                .put(oc.variant(), oc.buffers());
+                        List<Float> t = times.computeIfAbsent(oc.variant(), x -> new ArrayList<>());
+                        if (oc.kernelMillis() != null) for (float f : oc.kernelMillis()) t.add(f);
+                        ran = true;
+                    }
+                    case "failed" -> {
+                        failed.putIfAbsent(oc.variant(), "GPU launch failed (" + where + "): " + oc.error());
+                        if (fault == null)
+                            fault = "GPU fault in kernel " + shown(kernel) + " (" + where + "): " + oc.error()
+                                    + "; the kernel's GPU process was ended, later kernels run in fresh ones";
+                    }
+                    default -> failed.putIfAbsent(oc.variant(), "not run (" + where + "): " + oc.error());
+                }
+            }
+            if (run.processFault() != null) {
+                String what = run.describeFault(shown(kernel));
+                if (fault == null) fault = what + "; later kernels run in fresh processes";
+                for (Variant v : onGpu) {
+                    boolean complete = true;
+                    for (Pending pe : pending) {
+                        Map<String, Map<Integer, byte[]>> got = bySet.get(pe.set());
+                        if (got == null || !got.containsKey(v.name)) complete = false;
+                    }
+                    if (!complete) failed.putIfAbsent(v.name, what);
+                }
+            }
+            for (Pending pe : pending) {
+                Map<String, Map<Integer, byte[]>> gout = bySet.getOrDefault(pe.set(), new LinkedHashMap<>());
+                gout.keySet().removeIf(failed::containsKey); // a build with a failed set is not compared
+                compare(pe.set(), ks, pe.outs(), pe.refOut(), gout);
+            }
+            ran = !agree.isEmpty(); // some build's results were compared with the interpreter's
+            pending.clear();
+        }
+
+        private void compare(
+                int set,
+                KernelSpec ks,
+                Map<String, Outputs> outs,
+                Outputs refOut,
+                Map<String, Map<Integer, byte[]>> gout) {
             Map<Integer, byte[]> ga = gout.get("as-built"), gs = gout.get("strict");
             for (Map.Entry<Integer, byte[]> e : outs.get("as-built").bytes.entrySet()) {
                 int pi = e.getKey();
@@ -783,6 +826,13 @@ public final class Validator {
                 for (Map.Entry<String, Map<Integer, byte[]>> gv : gout.entrySet()) {
                     byte[] gb = gv.getValue().get(pi),
                             cb = outs.get(gv.getKey()).bytes.get(pi);
+                    if (gb == null || cb == null || gb.length != cb.length) {
+                        failed.putIfAbsent(
+                                gv.getKey(),
+                                "the GPU returned no buffer for parameter " + ks.params.get(pi).name + " (input set "
+                                        + set + ")");
+                        continue;
+                    }
                     Agreement ag = agree.computeIfAbsent(gv.getKey(), Agreement::new);
                     double[] gvals = values(gb, t), cvals = values(cb, t);
                     double[] acc = err.computeIfAbsent(gv.getKey(), x -> new double[3]);
@@ -802,7 +852,7 @@ public final class Validator {
                         acc[2]++;
                     }
                 }
-                if (ga == null || gs == null) continue;
+                if (ga == null || gs == null || ga.get(pi) == null || gs.get(pi) == null) continue;
                 double[] av = values(ga.get(pi), t), sv = values(gs.get(pi), t);
                 for (int i = 0; i < av.length; i++) {
                     compared++;
@@ -813,36 +863,42 @@ public final class Validator {
                     if (u != Ulp.NAN_MISMATCH) sumUlp += u;
                     for (Map.Entry<String, Long> r : removes.entrySet()) {
                         Map<Integer, byte[]> gr = gout.get(r.getKey());
-                        if (gr != null && ulp(values(gr.get(pi), t)[i], sv[i], t) == 0) r.setValue(r.getValue() + 1);
+                        if (gr != null && gr.get(pi) != null && ulp(values(gr.get(pi), t)[i], sv[i], t) == 0)
+                            r.setValue(r.getValue() + 1);
                     }
                 }
             }
         }
 
-        void finish(KernelResult res, List<Variant> vs) {
-            close(res);
+        void finish(KernelResult res, String kernel, KernelSpec ks, List<Variant> vs, Map<String, Program> progs) {
+            execute(kernel, ks, vs, progs);
             finishResults(res, vs);
         }
 
+        /** The kernel is not runnable on the interpreter: nothing of it runs on the GPU. */
         void close(KernelResult res) {
-            if (ex != null) {
-                try {
-                    ex.close();
-                } catch (RuntimeException e) {
-                    res.notes.add("closing this kernel's GPU context failed: " + e.getMessage());
-                }
-                ex = null;
-            }
+            pending.clear();
         }
 
         private void finishResults(KernelResult res, List<Variant> vs) {
             GpuKernelResult gr = new GpuKernelResult();
             res.gpu = gr;
+            if (fault != null) {
+                gr.verdict = Verdict.NOT_RUNNABLE;
+                gr.fault = fault;
+            }
             if (!ran) {
-                gr.reason = failed.isEmpty() ? "no variant ran on the GPU" : String.join("; ", failed.values());
+                gr.reason = failed.isEmpty()
+                        ? "no variant ran on the GPU"
+                        : String.join(
+                                "; ",
+                                failed.entrySet().stream()
+                                        .map(x -> x.getKey() + ": " + x.getValue())
+                                        .toList());
                 return;
             }
             res.executor = GPU_EXECUTOR;
+            if (fault == null && compared > 0) gr.verdict = differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
             gr.elementsCompared = compared;
             gr.elementsDiffering = differing;
             gr.maxUlp = maxUlp;
@@ -894,7 +950,7 @@ public final class Validator {
                     ve.gpuMeanAbsError = acc[2] == 0 ? 0 : acc[1] / acc[2];
                 }
                 List<Float> t = times.get(ve.variant);
-                if (t != null && !t.isEmpty()) {
+                if (t != null && !t.isEmpty() && !failed.containsKey(ve.variant)) {
                     List<Float> st = new ArrayList<>(t);
                     java.util.Collections.sort(st);
                     ve.gpuKernelMillis = (double) st.get(st.size() / 2);
@@ -902,6 +958,12 @@ public final class Validator {
                 if (failed.containsKey(ve.variant)) ve.gpuReason = failed.get(ve.variant);
             }
         }
+    }
+
+    /** A kernel's name for messages: as written in the source, with the PTX (mangled) name when it differs. */
+    private static String shown(String kernel) {
+        String simple = dev.numlint.ptx.Demangler.simpleName(kernel);
+        return simple.equals(kernel) ? kernel : simple + " (" + kernel + ")";
     }
 
     private static String show(byte[] b, int i, String t) {

@@ -2,21 +2,22 @@ package dev.numlint.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.validation.gpu.GpuChildControl;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
+import dev.numlint.validation.report.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A GPU fault in one kernel is reported on that kernel only: each kernel gets its own executor (CUDA context).
- * The fake executor behaves like CUDA after CUDA_ERROR_ILLEGAL_ADDRESS: the error is sticky for its context.
+ * A GPU fault in one kernel is reported on that kernel only, and the kernel after it is still validated: each
+ * kernel's GPU work runs in a child JVM of its own (GpuProcess, started through GuardedProcess). The stand-in GPUs
+ * (gpu.TestGpuProviders, selected by name in the job file) run on the interpreter and misbehave on the kernel
+ * "bad": a CUDA error that is sticky for the whole process, a real SIGSEGV of the JVM, an abrupt exit, a hang.
+ * These tests run the real child processes; no GPU is needed.
  */
 class FaultIsolationTest {
     static final String KERNEL = ".visible .entry NAME(.param .u64 out, .param .u64 in, .param .u32 n) {\n"
@@ -29,94 +30,107 @@ class FaultIsolationTest {
             + "cvta.to.global.u64 %rd6, %rd1; add.s64 %rd7, %rd6, %rd4; st.global.f32 [%rd7], %f2;\n"
             + "DONE_NAME:\nret;\n}\n";
 
-    /** A fake GPU: launching "bad" faults, and the fault is sticky for the executor (context) that saw it. */
-    static final class FakeGpu implements GpuExecutor {
-        static int opened;
-        String sticky;
+    static final String PTX = ".version 8.0\n.target sm_90\n.address_size 64\n" + KERNEL.replace("NAME", "bad")
+            + KERNEL.replace("NAME", "good");
 
-        FakeGpu() {
-            opened++;
-        }
-
-        @Override
-        public String name() {
-            return "fake";
-        }
-
-        @Override
-        public Map<String, String> facts() {
-            return Map.of("device", "fake GPU");
-        }
-
-        @Override
-        public Result run(
-                String ptx,
-                String kernel,
-                int[] grid,
-                int[] block,
-                int sharedBytes,
-                List<Object> args,
-                int[] paramSizes,
-                int timedRepeats) {
-            if (sticky != null) throw new IllegalStateException(sticky + " (sticky: reported again)");
-            if (kernel.equals("bad")) {
-                sticky = "CUDA_ERROR_ILLEGAL_ADDRESS";
-                throw new IllegalStateException(sticky);
-            }
-            Map<Integer, byte[]> out = new LinkedHashMap<>();
-            for (int i = 0; i < args.size(); i++) {
-                if (args.get(i) instanceof byte[] b) out.put(i, b.clone());
-            }
-            return new Result(out, 0.01, new float[] {0.01f});
-        }
-
-        @Override
-        public void close() {}
-    }
-
-    private static ValidationReport run(Path dir, Supplier<GpuExecutor> factory) throws Exception {
+    private static ValidationReport run(Path dir, String executor, int timeoutSeconds) throws Exception {
         Path ptx = dir.resolve("two.ptx");
-        Files.writeString(
-                ptx,
-                ".version 8.0\n.target sm_90\n.address_size 64\n" + KERNEL.replace("NAME", "bad")
-                        + KERNEL.replace("NAME", "good"));
+        Files.writeString(ptx, PTX);
         ValidationOptions o = new ValidationOptions();
+        o.gpu = ValidationOptions.GpuMode.REQUIRE;
+        o.gpuExecutor = executor;
+        o.gpuTimeoutSeconds = timeoutSeconds;
         o.allKernels = true;
         o.inputs = 2;
         o.elements = 256;
         o.gpuRepeats = 1;
-        return Validator.validate(List.of(ptx), o, factory);
+        return Validator.validate(List.of(ptx), o);
     }
 
     private static KernelResult kernel(ValidationReport r, String name) {
         return r.kernels.stream().filter(k -> k.kernel.equals(name)).findFirst().orElseThrow();
     }
 
-    @Test
-    void aFaultingKernelFollowedByAGoodOneFaultsAlone(@TempDir Path dir) throws Exception {
-        FakeGpu.opened = 0;
-        ValidationReport r = run(dir, FakeGpu::new);
-        KernelResult bad = kernel(r, "bad"), good = kernel(r, "good");
-        assertThat(bad.gpu.reason).contains("CUDA_ERROR_ILLEGAL_ADDRESS");
-        assertThat(bad.executor).isEqualTo(Validator.EXECUTOR);
-        // (a .ptx input has only its as-built build on the GPU; the strict one is an interpreter-only switch)
-        assertThat(good.gpu.reason).doesNotContain("ILLEGAL_ADDRESS").doesNotContain("lost");
+    /** The kernel after the faulting one ran on the (stand-in) GPU, in full, and agreed with the interpreter. */
+    private static void goodKernelValidated(ValidationReport r) {
+        KernelResult good = kernel(r, "good");
+        assertThat(good.gpu.fault).isNull();
         assertThat(good.executor).isEqualTo(Validator.GPU_EXECUTOR);
-        assertThat(good.gpu.asBuiltAgreement).isNotNull();
-        assertThat(FakeGpu.opened).isGreaterThanOrEqualTo(3); // facts, then one per kernel
-        assertThat(r.environment.get("gpuIsolation")).contains("per kernel");
+        assertThat(good.verdict).isEqualTo(Verdict.CONFIRMED); // the fma on the interpreter, as before
+        assertThat(good.gpu.asBuiltAgreement.elementsCompared).isEqualTo(2 * 256);
+        assertThat(good.gpu.asBuiltAgreement.elementsDiffering).isZero();
+        assertThat(good.gpu.reason).doesNotContain("bad").doesNotContain("lost").doesNotContain("crashed");
     }
 
     @Test
-    void withOneSharedContextTheFaultWouldSpreadToTheGoodKernel(@TempDir Path dir) throws Exception {
-        // the situation the per-kernel executors prevent: the same (sticky) context for every kernel
-        FakeGpu shared = new FakeGpu();
-        List<String> seen = new ArrayList<>();
-        ValidationReport r = run(dir, () -> {
-            seen.add("get");
-            return shared;
+    void aStickyCudaErrorStaysWithItsKernel(@TempDir Path dir) throws Exception {
+        ValidationReport r = run(dir, "test-sticky", 120);
+        KernelResult bad = kernel(r, "bad");
+        assertThat(bad.gpu.verdict).isEqualTo(Verdict.NOT_RUNNABLE);
+        assertThat(bad.gpu.fault).contains("kernel bad", "build as-built, input set 0", "CUDA_ERROR_ILLEGAL_ADDRESS");
+        // the second input set was not launched on the lost context, and says why
+        assertThat(bad.gpu.reason).contains("GPU launch failed (build as-built, input set 0)");
+        assertThat(bad.executor).isEqualTo(Validator.EXECUTOR); // the CPU verdict stands on its own
+        assertThat(bad.verdict).isEqualTo(Verdict.CONFIRMED);
+        goodKernelValidated(r);
+        assertThat(r.environment.get("gpuIsolation")).contains("one child process per kernel");
+        assertThat(r.environment.get("device")).contains("test GPU");
+        String text = dev.numlint.validation.report.TextReportRenderer.render(r);
+        assertThat(text)
+                .contains("gpu: not runnable: GPU fault in kernel bad (build as-built, input set 0)")
+                .contains("1 kernel not runnable on the GPU")
+                .doesNotContain("0 of 0 elements"); // a .ptx input: no strict build on the GPU to compare with
+    }
+
+    @Test
+    void inOneProcessTheStickyErrorWouldSpreadToTheGoodKernel(@TempDir Path dir) throws Exception {
+        // the control: the same stand-in GPU, both kernels in one process (as before this change): the good kernel
+        // fails too, so the test above can only pass through the process boundary
+        List<String> outcomes = GpuChildControl.runBothInOneProcess(PTX, "test-sticky", dir);
+        assertThat(outcomes.get(0)).startsWith("bad failed").contains("CUDA_ERROR_ILLEGAL_ADDRESS");
+        assertThat(outcomes.get(1)).startsWith("good failed").contains("sticky");
+    }
+
+    @Test
+    void aJvmCrashWithSigsegvStaysWithItsKernel(@TempDir Path dir) throws Exception {
+        ValidationReport r = run(dir, "test-sigsegv", 120);
+        KernelResult bad = kernel(r, "bad");
+        assertThat(bad.gpu.verdict).isEqualTo(Verdict.NOT_RUNNABLE);
+        assertThat(bad.gpu.fault)
+                .contains("GPU child process of kernel bad crashed", "SIGSEGV", "during build as-built, input set 0");
+        goodKernelValidated(r);
+    }
+
+    @Test
+    void anAbruptExitWithASignalCodeStaysWithItsKernel(@TempDir Path dir) throws Exception {
+        ValidationReport r = run(dir, "test-halt", 120);
+        KernelResult bad = kernel(r, "bad");
+        assertThat(bad.gpu.fault)
+                .contains(
+                        "kernel bad crashed (exit code 139, killed by SIGSEGV)", "during build as-built, input set 0");
+        goodKernelValidated(r);
+    }
+
+    @Test
+    void aHangIsKilledAtTheTimeoutAndTheNextKernelRuns(@TempDir Path dir) throws Exception {
+        long t0 = System.nanoTime();
+        ValidationReport r = run(dir, "test-hang", 15);
+        KernelResult bad = kernel(r, "bad");
+        assertThat(bad.gpu.verdict).isEqualTo(Verdict.NOT_RUNNABLE);
+        assertThat(bad.gpu.fault)
+                .contains("kernel bad exceeded its time limit of 15 s", "killed", "during build as-built, input set 0");
+        goodKernelValidated(r);
+        assertThat(System.nanoTime() - t0)
+                .isLessThan(java.time.Duration.ofSeconds(100).toNanos());
+    }
+
+    @Test
+    void noGpuWithGpuRequireMakesEveryFileNotRunnable(@TempDir Path dir) throws Exception {
+        ValidationReport r = run(dir, "test-absent", 60);
+        assertThat(r.environment.get("gpu")).isEqualTo("not used: the CUDA driver reports no GPU (test)");
+        assertThat(r.kernels).singleElement().satisfies(k -> {
+            assertThat(k.verdict).isEqualTo(Verdict.NOT_RUNNABLE);
+            assertThat(k.reason).contains("--gpu require", "reports no GPU");
         });
-        assertThat(kernel(r, "good").gpu.reason).contains("sticky");
-        assertThat(seen).hasSizeGreaterThanOrEqualTo(2);
     }
 }

@@ -20,20 +20,29 @@ public final class JCudaGpuExecutor implements GpuExecutor {
     private String lost;
     private JCudaLauncher.DeviceInfo info;
     private boolean opened;
+    private final int ordinal;
 
     /** An executor on device 0 whose context is created on first use (so that a mere availability check costs none). */
-    public JCudaGpuExecutor() {}
+    public JCudaGpuExecutor() {
+        this(0);
+    }
+
+    /** An executor on device {@code ordinal} whose context is created on first use. */
+    public JCudaGpuExecutor(int ordinal) {
+        this.ordinal = ordinal;
+    }
 
     public JCudaGpuExecutor(JCudaLauncher launcher) {
         this.launcher = launcher;
         this.info = launcher.info();
         this.opened = true;
+        this.ordinal = -1;
     }
 
     private JCudaLauncher launcher() {
         if (!opened) {
             opened = true;
-            launcher = JCudaLauncher.open(0);
+            launcher = JCudaLauncher.open(ordinal);
             info = launcher.info();
         }
         if (launcher == null)
@@ -143,7 +152,7 @@ public final class JCudaGpuExecutor implements GpuExecutor {
             // the context may already be unusable; a new one is created below
         }
         try {
-            launcher = JCudaLauncher.open(0);
+            launcher = JCudaLauncher.open(ordinal < 0 ? 0 : ordinal);
             lost = null;
         } catch (RuntimeException e) {
             lost = cause.getMessage() + "; reopening failed: " + e.getMessage();

@@ -107,7 +107,7 @@ public final class JCudaLauncher implements AutoCloseable {
             }
             return Optional.empty();
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-            return Optional.of("the CUDA driver library could not be loaded (" + firstLine(e.getMessage()) + ")");
+            return Optional.of("the CUDA driver library could not be loaded (" + linkFailure(e.getMessage()) + ")");
         } catch (CudaException e) {
             return Optional.of("the CUDA driver failed to initialize: " + firstLine(e.getMessage()));
         }
@@ -267,6 +267,23 @@ public final class JCudaLauncher implements AutoCloseable {
     /** The device handle, for callers that need more attributes. */
     public CUdevice device() {
         return device;
+    }
+
+    /**
+     * The reason in JCuda's load failure, which lists every attempt: the dynamic loader's words from the last one
+     * (e.g. "libcuda.so.1: cannot open shared object file"), else the first line.
+     */
+    static String linkFailure(String s) {
+        if (s == null) return "no message";
+        String found = null;
+        for (String line : s.split("\n")) {
+            int i = line.indexOf("UnsatisfiedLinkError: ");
+            if (i < 0) continue;
+            String m = line.substring(i + "UnsatisfiedLinkError: ".length()).strip();
+            int so = m.indexOf(".so: "); // "/tmp/.../libJCudaDriver-...so: libcuda.so.1: cannot open ..."
+            found = so >= 0 ? m.substring(so + ".so: ".length()) : m;
+        }
+        return found != null ? firstLine(s) + ": " + found : firstLine(s);
     }
 
     private static String firstLine(String s) {

@@ -7,6 +7,8 @@ import java.util.List;
 
 /** The GPU's side of a kernel's validation: as-built against strict on the GPU, and GPU against the interpreter. */
 @JsonPropertyOrder({
+    "verdict",
+    "fault",
     "elementsCompared",
     "elementsDiffering",
     "maxUlp",
@@ -20,6 +22,17 @@ import java.util.List;
 })
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public final class GpuKernelResult {
+    /**
+     * The GPU's own verdict: confirmed / not-observed from the GPU's as-built against strict builds, not-runnable
+     * when the GPU run faulted (see {@link #fault}); null when the GPU could not compare the two builds.
+     */
+    public Verdict verdict;
+    /**
+     * The GPU fault of this kernel, naming the kernel, the build and input set, and the error: a launch error
+     * (e.g. CUDA_ERROR_ILLEGAL_ADDRESS), or the kernel's child process crashed or exceeded its time limit.
+     */
+    public String fault;
+
     public long elementsCompared;
     /** Elements where the GPU's as-built output differs from the GPU's strict output. */
     public long elementsDiffering;

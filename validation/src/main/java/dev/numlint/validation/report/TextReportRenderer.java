@@ -78,14 +78,17 @@ public final class TextReportRenderer {
                         .append(" differing elements\n");
             }
             GpuKernelResult g = k.gpu;
+            if (g != null && g.fault != null)
+                b.append("    gpu: not runnable: ").append(g.fault).append('\n');
             if (g != null && g.strictAgreement != null || g != null && g.asBuiltAgreement != null) {
-                b.append(String.format(
-                        Locale.ROOT,
-                        "    gpu: %d of %d elements differ between as-built and strict, max %s ulp%s%n",
-                        g.elementsDiffering,
-                        g.elementsCompared,
-                        g.maxUlp == Long.MAX_VALUE ? "NaN-vs-number" : Long.toString(g.maxUlp),
-                        g.closerToReference != null ? ", closer to reference: " + g.closerToReference : ""));
+                if (g.elementsCompared > 0)
+                    b.append(String.format(
+                            Locale.ROOT,
+                            "    gpu: %d of %d elements differ between as-built and strict, max %s ulp%s%n",
+                            g.elementsDiffering,
+                            g.elementsCompared,
+                            g.maxUlp == Long.MAX_VALUE ? "NaN-vs-number" : Long.toString(g.maxUlp),
+                            g.closerToReference != null ? ", closer to reference: " + g.closerToReference : ""));
                 for (Attribution a : g.attribution) {
                     b.append("    gpu: ")
                             .append(a.variant)
@@ -139,6 +142,16 @@ public final class TextReportRenderer {
                 r.count(Verdict.CONFIRMED),
                 r.count(Verdict.NOT_OBSERVED),
                 r.count(Verdict.NOT_RUNNABLE)));
+        long gpuFaults = r.kernels.stream()
+                .filter(k -> k.gpu != null && k.gpu.fault != null)
+                .count();
+        if (gpuFaults > 0)
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%d %s not runnable on the GPU (fault, crash or time limit; each in its own process, the others"
+                            + " unaffected)%n",
+                    gpuFaults,
+                    gpuFaults == 1 ? "kernel" : "kernels"));
         return b.toString();
     }
 }
