@@ -153,8 +153,9 @@ public final class ScanValidation {
     private static final long MAX_HOST_FILE = 4L << 20;
 
     /**
-     * Kernel launches in the host code under paths (files inside the scan root only), by kernel name; the first
-     * launch of a kernel in file order is used.
+     * Kernel launches in the host code under paths (files inside the scan root only), by kernel name (the first
+     * launch of a kernel in file order) and by file and kernel name ({@link Validator#launchKey}): validation takes
+     * the launch in the kernel's own file first.
      */
     public static Map<String, HostLaunch> hostLaunches(ScanResult scan, List<Path> paths) throws IOException {
         Map<String, HostLaunch> out = new LinkedHashMap<>();
@@ -181,9 +182,12 @@ public final class ScanValidation {
             } catch (IOException | RuntimeException e) {
                 continue; // not UTF-8 text: the scan itself reports unreadable files
             }
-            for (HostLaunch l :
-                    HostLaunchReader.read(root.relativize(f).toString().replace('\\', '/'), text)) {
-                if (l.kernel != null) out.putIfAbsent(l.kernel, l);
+            String rel = root.relativize(f).toString().replace('\\', '/');
+            for (HostLaunch l : HostLaunchReader.read(rel, text)) {
+                if (l.kernel == null) continue;
+                out.putIfAbsent(l.kernel, l);
+                // and by translation unit: two .cu files may each define and launch a kernel of one name
+                out.putIfAbsent(Validator.launchKey(rel, l.kernel), l);
             }
         }
         return out;

@@ -169,4 +169,27 @@ class ValidateCommandTest {
                 .isEqualTo(2);
         assertThat(run("validate", dir.resolve("nope").toString()).code()).isEqualTo(2);
     }
+
+    @Test
+    void eachKernelTakesTheLaunchWrittenInItsOwnFile() throws IOException {
+        assumeTrue(
+                dev.numlint.toolchain.Nvcc.find(null, System.getenv("PATH")).isPresent(),
+                "nvcc not found: the .cu files cannot be compiled");
+        Path src = Files.createDirectories(dir.resolve("two"));
+        String kernel = "__global__ void scale(float *o, float s) { o[threadIdx.x] = o[threadIdx.x] * s + 1.0f; }\n";
+        Files.writeString(src.resolve("a.cu"), kernel + "void runA(float *d) { scale<<<1, 32>>>(d, 2.0f); }\n");
+        Files.writeString(src.resolve("b.cu"), kernel + "void runB(float *d) { scale<<<1, 64>>>(d, 3.0f); }\n");
+        Run r = run("validate", "--gpu", "off", "--inputs", "1", "--format", "json", src.toString());
+        JsonNode kernels = new ObjectMapper().readTree(r.out()).path("kernels");
+        List<String> seen = new ArrayList<>();
+        for (JsonNode k : kernels) {
+            String file = k.path("file").asText();
+            String source = k.path("launch").path("source").asText();
+            seen.add(Path.of(file).getFileName() + " <- " + source);
+        }
+        assertThat(seen)
+                .as(r.out())
+                .containsExactlyInAnyOrder(
+                        "a.cu <- host code: launch at a.cu:2", "b.cu <- host code: launch at b.cu:2");
+    }
 }

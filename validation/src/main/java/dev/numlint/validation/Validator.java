@@ -360,6 +360,32 @@ public final class Validator {
         return out;
     }
 
+    /** The key of a launch of {@code kernel} written in {@code file} (relative, '/') in the host-launch map. */
+    public static String launchKey(String file, String kernel) {
+        return "@" + file + "#" + kernel;
+    }
+
+    /**
+     * The host launch of a kernel: the one written in the kernel's own file first (two translation units may each
+     * define and launch a kernel of one name), else the first launch of that name anywhere.
+     */
+    private HostLaunch hostLaunch(Path file, String kernel) {
+        if (o.hostLaunches == null) return null;
+        String simple = dev.numlint.ptx.Demangler.simpleName(kernel);
+        String path = file.toAbsolutePath().normalize().toString().replace('\\', '/');
+        for (Map.Entry<String, HostLaunch> e : o.hostLaunches.entrySet()) {
+            String key = e.getKey();
+            int hash = key.lastIndexOf('#');
+            if (!key.startsWith("@") || hash < 0) continue;
+            String rel = key.substring(1, hash);
+            String name = key.substring(hash + 1);
+            if ((name.equals(kernel) || name.equals(simple)) && (path.equals(rel) || path.endsWith("/" + rel))) {
+                return e.getValue();
+            }
+        }
+        return hostLaunch(kernel);
+    }
+
     private HostLaunch hostLaunch(String kernel) {
         if (o.hostLaunches == null) return null;
         HostLaunch h = o.hostLaunches.get(kernel);
@@ -407,7 +433,7 @@ public final class Validator {
             ks = InputInference.infer(k);
             // an extern (dynamically sized) .shared array: give the launch the usual 48 KiB
             if (asBuilt.vars.stream().anyMatch(v -> "shared".equals(v.space) && v.unsized)) ks.sharedBytes = 48 * 1024;
-            HostLaunch hl = hostLaunch(k.name);
+            HostLaunch hl = hostLaunch(file, k.name);
             if (hl != null) HostLaunches.apply(hl, ks, res.launch, res.notes);
             else {
                 res.launch.put(

@@ -70,9 +70,8 @@ public final class DoublePromotion implements JavaCheck {
         if (p.floatLeaves == 0 || p.doubleVars > 0 || p.unknown > 0) return;
         if (p.inexact == null && p.ops < 2) return;
         if (p.inexact == null && p.literal == null && p.mathCall == null) return;
-        String what = p.inexact != null
-                ? "literal " + p.inexact
-                : p.literal != null ? "literal " + p.literal : p.mathCall;
+        String what =
+                p.inexact != null ? "literal " + p.inexact : p.literal != null ? "literal " + p.literal : p.mathCall;
         Impact impact = unit.impacts().of(site);
         String msg;
         if (p.inexact != null) {
