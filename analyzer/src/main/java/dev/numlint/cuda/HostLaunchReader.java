@@ -282,7 +282,11 @@ public final class HostLaunchReader {
             } else if (s.equals("dim3") && isIdent(tok(i + 1))) {
                 dim3(i + 1);
             } else if (tok(i + 1).equals("<<<") && isIdent(s)) {
-                chevron(i);
+                chevron(i, i + 1);
+            } else if (tok(i + 1).equals("<<<") && s.equals(">")) {
+                // a template kernel: kernel<false><<<grid, block>>>(...) launches an instance of 'kernel'
+                int name = templateName(i);
+                if (name >= 0) chevron(name, i + 1);
             } else if (s.equals("cudaLaunchKernel") && tok(i + 1).equals("(")) {
                 cudaLaunchKernel(i);
             } else if (s.equals("cuLaunchKernel") && tok(i + 1).equals("(")) {
@@ -588,8 +592,28 @@ public final class HostLaunchReader {
 
     // ------------------------------------------------------------------ launches
 
-    private void chevron(int i) {
-        int open = i + 1, k = open + 1, depth = 0;
+    /** The index of the template name whose argument list closes at the '>' at {@code close}, or -1. */
+    private int templateName(int close) {
+        int depth = 0;
+        for (int k = close; k >= 0 && k > close - 64; k--) {
+            String s = tok(k);
+            if (s.equals(")")) { // a parenthesised argument may hold comparisons: detector<(a > b)>
+                int p = 0;
+                for (; k >= 0; k--) {
+                    if (tok(k).equals(")")) p++;
+                    else if (tok(k).equals("(") && --p == 0) break;
+                }
+                continue;
+            }
+            if (s.equals(">")) depth++;
+            else if (s.equals("<") && --depth == 0) return k > 0 && isIdent(tok(k - 1)) ? k - 1 : -1;
+            else if (s.equals(";") || s.equals("{") || s.equals("}")) return -1;
+        }
+        return -1;
+    }
+
+    private void chevron(int i, int open) {
+        int k = open + 1, depth = 0;
         int closeAt = -1;
         for (; k + 2 < t.size(); k++) {
             String s = t.get(k);

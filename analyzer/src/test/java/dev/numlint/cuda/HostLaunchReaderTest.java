@@ -45,6 +45,23 @@ class HostLaunchReaderTest {
     }
 
     @Test
+    void aTemplateKernelsLaunchIsALaunchOfTheTemplate() {
+        String src = String.join(
+                "\n",
+                "template <bool interp> __global__ void detector(float* p, int n) { }",
+                "void run(float* d, bool fast) {",
+                "  dim3 block(8, 8, 4);",
+                "  if (fast) detector<false><<<16, block, 0, 0>>>(d, 3);",
+                "  else detector< (1 > 0) ><<<16, block>>>(d, 4);",
+                "}");
+        List<HostLaunch> ls = HostLaunchReader.read("t.cu", src);
+        assertThat(ls).extracting(l -> l.kernel).containsExactly("detector", "detector");
+        assertThat(ls).extracting(l -> l.at).containsExactly("t.cu:4", "t.cu:5");
+        assertThat(ls.get(0).block).containsExactly(8, 8, 4);
+        assertThat(ls.get(1).args.get(1).value).isEqualTo(4.0);
+    }
+
+    @Test
     void structArgumentIsLaidOutFromItsMemberAssignments() {
         String src = String.join(
                 "\n",

@@ -379,7 +379,10 @@ public final class Validator {
             if (!key.startsWith("@") || hash < 0) continue;
             String rel = key.substring(1, hash);
             String name = key.substring(hash + 1);
-            if ((name.equals(kernel) || name.equals(simple)) && (path.equals(rel) || path.endsWith("/" + rel))) {
+            int lt = name.indexOf('<'); // kernelPixelDetector<false><<<...>>>: the template's instances
+            String base = lt > 0 ? name.substring(0, lt).strip() : name;
+            if ((name.equals(kernel) || name.equals(simple) || base.equals(simple))
+                    && (path.equals(rel) || path.endsWith("/" + rel))) {
                 return e.getValue();
             }
         }
