@@ -104,6 +104,19 @@ public final class SerialAccumulation implements JavaCheck {
                     tripText,
                     "line",
                     unit.line(window));
+        } else if (!integral && constantStep(inc, loops.get(loops.size() - 1))) {
+            // a = a + step with a step the loops never change: a stepping (an angle, a position), not a sum of data;
+            // any port takes the same steps in the same order (the CUDA layer does not report these at all)
+            impact = Impact.bounded("a constant step: every port takes the same steps in the same order");
+            msg = JavaUnit.message(
+                    "NL004",
+                    isDouble ? "java-double-sum" : "java-float-sum",
+                    "name",
+                    name,
+                    "expr",
+                    unit.shortText(a, 40),
+                    "trips",
+                    tripText);
         } else if (integral) {
             impact = Impact.bounded("integer-valued terms are exact while the sum stays below 2^24 = 16777216");
             msg = JavaUnit.message(
@@ -257,6 +270,95 @@ public final class SerialAccumulation implements JavaCheck {
      * Whether {@code name} is plainly assigned (not from itself) in a statement that runs before {@code a} in every
      * iteration of {@code loop}: a statement of a block enclosing {@code a}, inside the loop, before it.
      */
+    /**
+     * Whether the increment is the same in every iteration of {@code loop} (and the loops inside it): it reads only
+     * local variables, parameters and constants that nothing in the loop assigns, with no call, array element or
+     * field of an object.
+     */
+    static boolean constantStep(Expression inc, Statement loop) {
+        boolean[] ok = {true};
+        java.util.Set<String> names = new HashSet<>();
+        inc.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(MethodInvocation n) {
+                ok[0] = false;
+                return false;
+            }
+
+            @Override
+            public boolean visit(ArrayAccess n) {
+                ok[0] = false;
+                return false;
+            }
+
+            @Override
+            public boolean visit(FieldAccess n) {
+                ok[0] = false;
+                return false;
+            }
+
+            @Override
+            public boolean visit(QualifiedName n) {
+                // a constant such as Math.PI or SOME.CONSTANT is fine; a field of an object is not
+                org.eclipse.jdt.core.dom.IBinding b = n.resolveBinding();
+                if (!(b instanceof org.eclipse.jdt.core.dom.IVariableBinding v)
+                        || !java.lang.reflect.Modifier.isFinal(v.getModifiers())) ok[0] = false;
+                return false;
+            }
+
+            @Override
+            public boolean visit(SimpleName n) {
+                org.eclipse.jdt.core.dom.IBinding b = n.resolveBinding();
+                if (b instanceof org.eclipse.jdt.core.dom.IVariableBinding v
+                        && v.isField()
+                        && !java.lang.reflect.Modifier.isFinal(v.getModifiers())) ok[0] = false;
+                if (b == null && !(n.getParent() instanceof MethodInvocation)) ok[0] = false; // unresolved: unknown
+                names.add(n.getIdentifier());
+                return false;
+            }
+        });
+        if (!ok[0] || names.isEmpty()) return false;
+        boolean[] assigned = {false};
+        loop.accept(new ASTVisitor() {
+            private void target(Expression e) {
+                Expression u = RangeAnalysis.unparen(e);
+                if (u instanceof SimpleName && names.contains(((SimpleName) u).getIdentifier())) assigned[0] = true;
+            }
+
+            @Override
+            public boolean visit(Assignment n) {
+                target(n.getLeftHandSide());
+                return true;
+            }
+
+            @Override
+            public boolean visit(PostfixExpression n) {
+                target(n.getOperand());
+                return true;
+            }
+
+            @Override
+            public boolean visit(PrefixExpression n) {
+                if (n.getOperator() == PrefixExpression.Operator.INCREMENT
+                        || n.getOperator() == PrefixExpression.Operator.DECREMENT) target(n.getOperand());
+                return true;
+            }
+
+            @Override
+            public boolean visit(VariableDeclarationFragment n) {
+                if (names.contains(n.getName().getIdentifier())) assigned[0] = true; // declared in the loop
+                return true;
+            }
+
+            @Override
+            public boolean visit(SingleVariableDeclaration n) {
+                if (names.contains(n.getName().getIdentifier())) assigned[0] = true;
+                return true;
+            }
+        });
+        return !assigned[0];
+    }
+
     private static boolean rewrittenBefore(ASTNode a, String name, Statement loop) {
         ASTNode stmt = a instanceof Statement ? a : a.getParent();
         while (stmt != null && !(stmt instanceof Statement)) stmt = stmt.getParent();
