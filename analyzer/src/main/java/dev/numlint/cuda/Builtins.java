@@ -62,6 +62,25 @@ final class Builtins {
             "__clamp",
             "fminimum",
             "fmaximum");
+    /** Functions whose result lies in a fixed bounded interval ([-1, 1] or [0, 1]): range-limited by themselves. */
+    static final Set<String> BOUNDED = Set.of(
+            "sin",
+            "sinf",
+            "__sinf",
+            "cos",
+            "cosf",
+            "__cosf",
+            "sinpi",
+            "sinpif",
+            "cospi",
+            "cospif",
+            "tanh",
+            "tanhf",
+            "erf",
+            "erff",
+            "normcdf",
+            "normcdff");
+
     /** Functions whose result is never negative. */
     static final Set<String> NON_NEGATIVE = Set.of(
             "sqrt",

@@ -143,12 +143,8 @@ final class FunctionAnalyzer {
                 if (Builtins.CLAMPS.contains(t.getText())
                         && i + 1 < n
                         && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
-                    int end = Decls.match(toks, i + 1, n);
-                    for (int k = i + 2; k < end; k++) {
-                        if (toks.get(k).getType() == CudaLexer.IDENTIFIER)
-                            guardedVars.add(toks.get(k).getText());
-                    }
-                    // x = fmaxf(...): the assigned variable is guarded too
+                    // x = fmaxf(...): the assigned variable is range-limited (the arguments are not: fminf(a, b)
+                    // bounds its result, not a and b)
                     if (i >= 2
                             && toks.get(i - 1).getType() == CudaLexer.ASSIGN
                             && toks.get(i - 2).getType() == CudaLexer.IDENTIFIER) {
@@ -926,6 +922,12 @@ final class FunctionAnalyzer {
         E r = E.of(t);
         copyLeaves(r, a);
         copyLeaves(r, b);
+        // a range-limited value keeps its range through scaling (clamped * 255.0f, x / h under x > 0) and through
+        // sums with constants or other range-limited values (clamped * 255.0f + 0.5f), but not through a sum with an
+        // unbounded operand: source.x + fminf(a, b) * ray.x can be anything
+        if (op == CudaLexer.PLUS || op == CudaLexer.MINUS) {
+            r.guarded = (a.guarded || a.cval != null) && (b.guarded || b.cval != null) && (a.guarded || b.guarded);
+        }
         if (a.cval != null && b.cval != null) {
             double x = a.cval;
             double y = b.cval;
@@ -1331,6 +1333,7 @@ final class FunctionAnalyzer {
         if (bt != null && lookup(shortName) == null && !scope.functions.containsKey(shortName)) {
             E r = leafCall(bt, args);
             if (Builtins.CLAMPS.contains(shortName)) r.guarded = true;
+            if (Builtins.BOUNDED.contains(shortName)) r.guarded = true; // sin, cos, tanh, erf: in [-1, 1]
             if (Builtins.NON_NEGATIVE.contains(shortName)) r.nonNeg = true;
             if (bt.kind == CType.Kind.DOUBLE && Builtins.DOUBLE_MATH.contains(shortName)) {
                 boolean floatArg = false;
