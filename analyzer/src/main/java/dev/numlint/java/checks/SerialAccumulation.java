@@ -104,19 +104,6 @@ public final class SerialAccumulation implements JavaCheck {
                     tripText,
                     "line",
                     unit.line(window));
-        } else if (!integral && constantStep(inc, loops.get(loops.size() - 1))) {
-            // a = a + step with a step the loops never change: a stepping (an angle, a position), not a sum of data;
-            // any port takes the same steps in the same order (the CUDA layer does not report these at all)
-            impact = Impact.bounded("a constant step: every port takes the same steps in the same order");
-            msg = JavaUnit.message(
-                    "NL004",
-                    isDouble ? "java-double-sum" : "java-float-sum",
-                    "name",
-                    name,
-                    "expr",
-                    unit.shortText(a, 40),
-                    "trips",
-                    tripText);
         } else if (integral) {
             impact = Impact.bounded("integer-valued terms are exact while the sum stays below 2^24 = 16777216");
             msg = JavaUnit.message(
@@ -124,12 +111,18 @@ public final class SerialAccumulation implements JavaCheck {
         } else {
             String bound =
                     (trips < 0 ? "n" : Long.toString(trips)) + (isDouble ? " * 2^-53" : " * 2^-24") + " relative";
-            impact = trips >= 0 && trips <= SHORT_SUM
-                    // a fixed, short sum: its worst-case error is a small constant, not a growing one
-                    ? Impact.bounded("a fixed " + trips + "-term sum: the relative error stays below " + bound)
-                            .withErrorBound(bound)
-                    : new Impact(Impact.Kind.GROWING, "the error grows with " + tripText, null, null)
-                            .withErrorBound(bound);
+            if (constantStep(inc, loops.get(loops.size() - 1))) {
+                // a = a + step with a step the loops never change: a stepping (an angle, a position), not a sum of
+                // data; any port takes the same steps in the same order (the CUDA layer does not report these)
+                impact = Impact.bounded("a constant step: every port takes the same steps in the same order");
+            } else if (trips >= 0 && trips <= SHORT_SUM) {
+                // a fixed, short sum: its worst-case error is a small constant, not a growing one
+                impact = Impact.bounded("a fixed " + trips + "-term sum: the relative error stays below " + bound)
+                        .withErrorBound(bound);
+            } else {
+                impact = new Impact(Impact.Kind.GROWING, "the error grows with " + tripText, null, null)
+                        .withErrorBound(bound);
+            }
             msg = JavaUnit.message(
                     "NL004",
                     isDouble ? "java-double-sum" : "java-float-sum",
