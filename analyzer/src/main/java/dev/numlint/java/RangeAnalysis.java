@@ -186,12 +186,7 @@ public final class RangeAnalysis {
                     || f.initializers().size() != 1
                     || !(f.getExpression() instanceof InfixExpression)) continue;
             Object u = f.updaters().get(0);
-            boolean up = u instanceof PostfixExpression
-                            && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
-                            && isName(((PostfixExpression) u).getOperand(), id)
-                    || u instanceof PrefixExpression
-                            && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT
-                            && isName(((PrefixExpression) u).getOperand(), id);
+            boolean up = incrementsByOne(u, id);
             if (!up) continue;
             if (assignedIn(f.getBody(), id)) return null;
             Expression start = null;
@@ -561,12 +556,7 @@ public final class RangeAnalysis {
                     || !isName(c.getLeftOperand(), id)
                     || !unparen(c.getRightOperand()).toString().equals(bound)) continue;
             Object u = f.updaters().get(0);
-            boolean up = u instanceof PostfixExpression
-                            && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
-                            && isName(((PostfixExpression) u).getOperand(), id)
-                    || u instanceof PrefixExpression
-                            && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT
-                            && isName(((PrefixExpression) u).getOperand(), id);
+            boolean up = incrementsByOne(u, id);
             if (!up || assignedIn(f.getBody(), id) || den instanceof SimpleName && assignedIn(f.getBody(), bound))
                 return null;
             Expression init = null;
@@ -1038,6 +1028,16 @@ public final class RangeAnalysis {
     public static Expression unparen(Expression e) {
         while (e instanceof ParenthesizedExpression) e = ((ParenthesizedExpression) e).getExpression();
         return e;
+    }
+
+    /** Whether a for loop's updater is {@code id++} or {@code ++id}. */
+    private static boolean incrementsByOne(Object u, String id) {
+        return u instanceof PostfixExpression
+                        && ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT
+                        && isName(((PostfixExpression) u).getOperand(), id)
+                || u instanceof PrefixExpression
+                        && ((PrefixExpression) u).getOperator() == PrefixExpression.Operator.INCREMENT
+                        && isName(((PrefixExpression) u).getOperand(), id);
     }
 
     public static boolean isName(Expression e, String id) {

@@ -253,8 +253,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 || ("charValue".equals(name) && "()C".equals(sig));
     }
 
-    @Override
-    public void visit(Code obj) {
+    /** Clears what one pass over a method's code collects (the first pass of two, or the only one). */
+    private void resetPassState() {
         compared.clear();
         pending.clear();
         unsigned.clear();
@@ -264,6 +264,11 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         bitFields.clear();
         result = null;
         resultPc = -1;
+    }
+
+    @Override
+    public void visit(Code obj) {
+        resetPassState();
         prescan(obj);
         arrayRanges.clear();
         if (!localArrays.isEmpty()) {
@@ -279,15 +284,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                     arrayRanges.put(k, v);
                 }
             });
-            compared.clear();
-            pending.clear();
-            unsigned.clear();
-            arrayNarrowings.clear();
-            reportedChar.clear();
-            floatCompareLines.clear();
-            bitFields.clear();
-            result = null;
-            resultPc = -1;
+            resetPassState();
         }
         super.visit(obj);
         for (Narrowing n : unsigned.values()) {

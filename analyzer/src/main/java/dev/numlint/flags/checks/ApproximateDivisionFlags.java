@@ -35,17 +35,7 @@ public final class ApproximateDivisionFlags implements BuildFlagCheck {
                 key = "flags-host-reciprocal";
             }
             if (key != null) {
-                out.accept(new FlagHazard(
-                        ruleId(),
-                        null,
-                        e,
-                        FlagFacts.message(
-                                ruleId(),
-                                key,
-                                "flag",
-                                e.flag(),
-                                "where",
-                                e.target().where())));
+                out.accept(FlagFacts.hazard(ruleId(), key, e));
             }
         }
     }

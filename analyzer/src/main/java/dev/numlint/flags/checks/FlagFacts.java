@@ -81,4 +81,16 @@ public final class FlagFacts {
     public static String message(String ruleId, String key, Object... args) {
         return dev.numlint.rules.RuleCatalog.get().rule(ruleId).message(key, args);
     }
+
+    /**
+     * The hazard of entry {@code e} at the rule's configured level, with the catalog message {@code key} filled with
+     * the flag as written and where it applies (device code, host code, both).
+     */
+    public static FlagHazard hazard(String ruleId, String key, FlagEntry e) {
+        return new FlagHazard(
+                ruleId,
+                null,
+                e,
+                message(ruleId, key, "flag", e.flag(), "where", e.target().where()));
+    }
 }

@@ -31,17 +31,7 @@ public final class FlushToZeroFlags implements BuildFlagCheck {
                 key = "flags-crtfastmath";
             }
             if (key != null) {
-                out.accept(new FlagHazard(
-                        ruleId(),
-                        null,
-                        e,
-                        FlagFacts.message(
-                                ruleId(),
-                                key,
-                                "flag",
-                                e.flag(),
-                                "where",
-                                e.target().where())));
+                out.accept(FlagFacts.hazard(ruleId(), key, e));
             }
         }
     }
