@@ -116,6 +116,7 @@ final class FunctionAnalyzer {
     private final boolean hostDevice;
     private final StructInfo cls;
     private final AccumulationSites sums = new AccumulationSites(this);
+    private final PromotionSites promotions = new PromotionSites(this);
 
     FunctionAnalyzer(FileScope scope, TopLevelSplitter.FunctionDef f, List<PToken> toks, SourceDialect dialect) {
         this.dialect = dialect;
@@ -265,7 +266,7 @@ final class FunctionAnalyzer {
                 ExpressionContext last = c.commaExpression()
                         .expression(c.commaExpression().expression().size() - 1);
                 convert(f.ret, v, last, () -> "return from '" + f.name + "'", false);
-                promotion(f.ret, v, last, () -> "the float return value of '" + f.name + "'");
+                promotions.promotion(f.ret, v, last, () -> "the float return value of '" + f.name + "'");
             } else if (c.bracedInitList() != null) {
                 braced(c.bracedInitList());
             }
@@ -501,7 +502,7 @@ final class FunctionAnalyzer {
             int line = dc.start.getLine();
             if (v != null && initExpr != null) {
                 convert(t, v, initExpr, () -> "initialization of '" + name + "'", false);
-                promotion(t, v, initExpr, () -> "float '" + name + "'");
+                promotions.promotion(t, v, initExpr, () -> "float '" + name + "'");
             }
             if (t.kind == CType.Kind.LONG_DOUBLE && host) {
                 reportLongDouble(Reporter.Pos.of(dc.start, dc.stop), "'" + name + "'", "long double " + name);
@@ -1083,7 +1084,7 @@ final class FunctionAnalyzer {
         CType lt = lhs.type;
         if (op.ASSIGN() != null) {
             convert(lt, rhs, rc, () -> "assignment to '" + text(c.expression(0)) + "'", false);
-            promotion(lt, rhs, rc, () -> "'" + text(c.expression(0)) + "'");
+            promotions.promotion(lt, rhs, rc, () -> "'" + text(c.expression(0)) + "'");
             if (rhs.guarded) {
                 if (lhs.var != null && simpleName(c.expression(0)) != null) guardedVars.add(lhs.var);
                 else if (lt.isFpScalar()) guardedTexts.add(text(c.expression(0)));
@@ -1121,9 +1122,9 @@ final class FunctionAnalyzer {
                 if (prod != null) contraction(c, prod, op.MINUS_ASSIGN() != null, false, true);
                 sums.accumulation(c, c.expression(0), rc, false);
             }
-            promotionCompound(lt, rhs, c);
+            promotions.promotionCompound(lt, rhs, c);
         } else if (op.STAR_ASSIGN() != null || op.DIV_ASSIGN() != null) {
-            promotionCompound(lt, rhs, c);
+            promotions.promotionCompound(lt, rhs, c);
             if (op.DIV_ASSIGN() != null
                     && device
                     && lt.kind == CType.Kind.FLOAT
@@ -1184,61 +1185,6 @@ final class FunctionAnalyzer {
                 v.fpLeaf,
                 v.nonNeg,
                 explicit));
-    }
-
-    private void promotion(CType target, E v, ExpressionContext src, Supplier<String> whatS) {
-        if (target == null || v == null || target.kind != CType.Kind.FLOAT || v.type.kind != CType.Kind.DOUBLE) return;
-        if (v.promoter == null || !v.f32Leaf || v.cval != null) return;
-        boolean viaFunction = !v.promoter.startsWith("the double literal");
-        facts.promotions.add(new FunctionFacts.Promotion(
-                site(src), whatS.get(), v.promoter, v.promotedVar, viaFunction, false, innocuousDoubleRounding(src)));
-    }
-
-    private void promotionCompound(CType target, E rhs, AssignExprContext c) {
-        if (target.kind != CType.Kind.FLOAT || rhs.type.kind != CType.Kind.DOUBLE || rhs.dblVar) return;
-        String why = rhs.dblLiteral != null ? "the double literal " + rhs.dblLiteral : rhs.promoter;
-        if (why == null) return;
-        boolean exact = rhs.cval != null && (double) (float) (double) rhs.cval == rhs.cval;
-        facts.promotions.add(new FunctionFacts.Promotion(
-                site(c), "float '" + text(c.expression(0)) + "'", why, null, rhs.dblLiteral == null, true, exact));
-    }
-
-    /**
-     * One operation ({@code x * 0.5}, {@code delta + 1.0}, {@code 1.0 / e}) on float operands and constants that
-     * float holds exactly: computed in double and rounded to float it gives the float result (double has more than
-     * 2*24+2 bits, so the double rounding is innocuous); only the speed differs.
-     */
-    private boolean innocuousDoubleRounding(ExpressionContext e) {
-        ExpressionContext p = stripParens(e);
-        ExpressionContext a;
-        ExpressionContext b;
-        if (p instanceof MulExprContext && ((MulExprContext) p).MOD() == null) {
-            a = ((MulExprContext) p).expression(0);
-            b = ((MulExprContext) p).expression(1);
-        } else if (p instanceof AddExprContext) {
-            a = ((AddExprContext) p).expression(0);
-            b = ((AddExprContext) p).expression(1);
-        } else if (p instanceof CallExprContext) {
-            // sqrt, fabs, floor ... are correctly rounded: sqrt(float) in double rounds to sqrtf(float)
-            String callee = calleeName(((CallExprContext) p).expression());
-            ArgumentListContext al = ((CallExprContext) p).argumentList();
-            if (callee == null || al == null || !CORRECTLY_ROUNDED.contains(callee)) return false;
-            for (ArgumentContext arg : al.argument()) {
-                if (arg.expression() == null || !floatExact(arg.expression())) return false;
-            }
-            return true;
-        } else {
-            return false;
-        }
-        return floatExact(a) && floatExact(b);
-    }
-
-    /** A float-typed operand, or a constant float holds exactly. */
-    private boolean floatExact(ExpressionContext e) {
-        E v = memo.get(stripParens(e));
-        if (v == null) return false;
-        if (v.cval != null) return (double) (float) (double) v.cval == v.cval;
-        return v.type.kind == CType.Kind.FLOAT;
     }
 
     private void reportLongDouble(Reporter.Pos pos, String what, String snippet) {
@@ -1460,22 +1406,6 @@ final class FunctionAnalyzer {
     private static boolean isFloatSqrt(String n, List<E> args) {
         return n.equals("sqrtf") || (n.equals("sqrt") && !args.isEmpty() && args.get(0).type.kind == CType.Kind.FLOAT);
     }
-
-    /** Correctly rounded (or exact) double functions: of float arguments, rounded to float they give the float result. */
-    private static final Set<String> CORRECTLY_ROUNDED = Set.of(
-            "sqrt",
-            "fabs",
-            "floor",
-            "ceil",
-            "trunc",
-            "round",
-            "rint",
-            "nearbyint",
-            "fmin",
-            "fmax",
-            "fmod",
-            "copysign",
-            "fdim");
 
     /** Whether every argument is a float (so C++ overload resolution picks the float version). */
     private static boolean allFloat(List<E> args) {
