@@ -61,6 +61,7 @@ public final class JavaUnit {
     private final List<SuppressRegion> suppressions = new ArrayList<>();
     private final List<Finding.Builder> findings = new ArrayList<>();
     private final Map<Object, Object> memo = new IdentityHashMap<>();
+    private PerElementCalls perElement;
 
     private record SuppressRegion(int start, int end, Set<String> ids, String justification, Location where) {}
 
@@ -151,6 +152,12 @@ public final class JavaUnit {
 
     public ValueImpacts impacts() {
         return impacts;
+    }
+
+    /** Which methods of the unit run once per element of a caller's loop (built on first use). */
+    public PerElementCalls perElement() {
+        if (perElement == null) perElement = new PerElementCalls(this);
+        return perElement;
     }
 
     /** The source text of {@code n}, as written. */

@@ -85,7 +85,7 @@ public final class SerialAccumulation implements JavaCheck {
         Impact impact;
         String msg;
         Statement window = windowOf(a, name, decl, outer);
-        if (window == null && decl != null) window = perElementCaller(unit, decl);
+        if (window == null) window = perElementCaller(unit, name, decl, outer);
         if (window != null && !integral) {
             // a sum started afresh for every iteration of an outer loop (a convolution, a bin, a row): a port with one
             // thread per outer iteration keeps each inner sum serial and in the same order
@@ -152,65 +152,28 @@ public final class SerialAccumulation implements JavaCheck {
     }
 
     /**
-     * A sum local to a private helper method that every caller in this unit invokes inside a loop, passing that loop's
-     * counter ({@code for (x ...) for (y ...) out[i] = average(ip, x, y)}): the sum is restarted for each element of
-     * the caller's loop, like a sum declared inside it, so it is a per-element window. Returns the caller's loop, or
-     * null when the method is not such a helper (no call in this unit, or a call outside a loop or without the
-     * loop's counter: a whole-data sum).
+     * A sum that a method restarts on every call (a local of the method, or a field it plainly resets before the
+     * loop: {@code pCX = pCY = 0; for (...) pCX += w * pX[i];}) in a method that runs once per element of a caller's
+     * loop ({@link dev.numlint.java.PerElementCalls}): the sum is restarted for each element of that loop, like a sum
+     * declared inside it. Returns the caller's loop, or null (a method called with whole arrays, outside a loop, or
+     * not called in this unit: a whole-data sum).
      */
-    static Statement perElementCaller(JavaUnit unit, VariableDeclaration decl) {
+    static Statement perElementCaller(JavaUnit unit, String name, VariableDeclaration decl, Statement outer) {
         MethodDeclaration md = null;
-        for (ASTNode p = decl.getParent(); p != null; p = p.getParent()) {
-            if (p instanceof LambdaExpression || p instanceof AbstractTypeDeclaration) return null;
+        for (ASTNode p = outer.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof LambdaExpression
+                    || p instanceof AbstractTypeDeclaration
+                    || p instanceof AnonymousClassDeclaration) return null;
             if (p instanceof MethodDeclaration) {
                 md = (MethodDeclaration) p;
                 break;
             }
         }
-        // private: every caller is in this unit
-        if (md == null || md.getBody() == null || md.parameters().isEmpty() || !Modifier.isPrivate(md.getModifiers()))
-            return null;
-        IMethodBinding mb = md.resolveBinding();
-        String name = md.getName().getIdentifier();
-        int arity = md.parameters().size();
-        Statement loop = null;
-        int calls = 0;
-        for (MethodInvocation m : unit.invocations()) {
-            if (!m.getName().getIdentifier().equals(name) || m.arguments().size() != arity) continue;
-            IMethodBinding b = m.resolveMethodBinding();
-            if (mb != null && b != null) {
-                if (!b.getMethodDeclaration().isEqualTo(mb)) continue;
-            } else if (Types.localMethod(m, name, arity) != md) continue;
-            calls++;
-            Statement l = loopOfCounterArgument(m);
-            if (l == null) return null;
-            if (loop == null) loop = l;
-        }
-        return calls > 0 ? loop : null;
-    }
-
-    /** The innermost enclosing for loop of {@code m} whose counter is passed as an argument, or null. */
-    private static Statement loopOfCounterArgument(MethodInvocation m) {
-        for (ASTNode p = m.getParent();
-                p != null && !(p instanceof BodyDeclaration) && !(p instanceof LambdaExpression);
-                p = p.getParent()) {
-            if (!(p instanceof ForStatement)) continue;
-            ForStatement f = (ForStatement) p;
-            if (!JavaUnit.isAncestor(f.getBody(), m)) continue;
-            for (Object o : f.initializers()) {
-                List<String> counters = new java.util.ArrayList<>();
-                if (o instanceof VariableDeclarationExpression) {
-                    for (Object fr : ((VariableDeclarationExpression) o).fragments())
-                        counters.add(
-                                ((VariableDeclarationFragment) fr).getName().getIdentifier());
-                } else if (o instanceof Assignment && ((Assignment) o).getLeftHandSide() instanceof SimpleName) {
-                    counters.add(((SimpleName) ((Assignment) o).getLeftHandSide()).getIdentifier());
-                }
-                for (Object arg : m.arguments())
-                    for (String c : counters) if (RangeAnalysis.isName((Expression) arg, c)) return f;
-            }
-        }
-        return null;
+        if (md == null || md.getBody() == null) return null;
+        boolean local = decl != null && JavaUnit.isAncestor(md, decl);
+        if (!local && (decl != null && !(decl.getParent() instanceof FieldDeclaration))) return null;
+        if (!local && !rewrittenBefore(outer, name, md.getBody())) return null;
+        return unit.perElement().loopOf(md);
     }
 
     /** The added term of {@code s += x}, {@code s -= x}, {@code s = s + x}, {@code s = x + s}, or null. */
@@ -368,16 +331,27 @@ public final class SerialAccumulation implements JavaCheck {
         return false;
     }
 
+    private static boolean isThisField(Expression e, String name) {
+        Expression u = RangeAnalysis.unparen(e);
+        return u instanceof FieldAccess
+                && ((FieldAccess) u).getExpression() instanceof ThisExpression
+                && ((FieldAccess) u).getName().getIdentifier().equals(name);
+    }
+
     private static boolean plainlyAssigns(Statement s, String name) {
         if (!(s instanceof ExpressionStatement)) return false;
         Expression e = ((ExpressionStatement) s).getExpression();
-        if (!(e instanceof Assignment)) return false;
-        Assignment as = (Assignment) e;
-        if (as.getOperator() != Assignment.Operator.ASSIGN || !RangeAnalysis.isName(as.getLeftHandSide(), name)) {
-            return false;
+        // a chain a = b = c = 0 assigns each of its targets the innermost value
+        boolean target = false;
+        while (e instanceof Assignment && ((Assignment) e).getOperator() == Assignment.Operator.ASSIGN) {
+            Assignment as = (Assignment) e;
+            if (RangeAnalysis.isName(as.getLeftHandSide(), name) || isThisField(as.getLeftHandSide(), name))
+                target = true;
+            e = RangeAnalysis.unparen(as.getRightHandSide());
         }
+        if (!target) return false;
         boolean[] self = {false};
-        as.getRightHandSide().accept(new ASTVisitor() {
+        e.accept(new ASTVisitor() {
             @Override
             public boolean visit(SimpleName n) {
                 if (n.getIdentifier().equals(name)) self[0] = true;
