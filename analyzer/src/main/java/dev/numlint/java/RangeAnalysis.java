@@ -326,6 +326,61 @@ public final class RangeAnalysis {
         return hit[0];
     }
 
+    /**
+     * A weighted average {@code (a * u + b * v) / (u + v)} (any number of terms, weights on either side of each
+     * product, the denominator the sum of the same weights in any order): it lies between the smallest and the
+     * largest value, as {@link #lerp} assumes of an interpolation weight; here the weights are taken to have one sign
+     * (distances, counts, kernel weights). A weight that is a constant of the other sign makes it no average; so does
+     * a term whose weight is not in the denominator.
+     */
+    private Range weightedAverage(Expression num, Expression den, Map<String, Range> assume, int depth) {
+        List<Expression> terms = terms(unparen(num));
+        List<Expression> weights = terms(unparen(den));
+        if (terms.size() < 2 || terms.size() != weights.size()) return null;
+        List<Expression> unused = new ArrayList<>(weights);
+        Range out = null;
+        boolean positive = false, negative = false;
+        for (Expression t : terms) {
+            if (!(t instanceof InfixExpression)
+                    || ((InfixExpression) t).getOperator() != InfixExpression.Operator.TIMES
+                    || !((InfixExpression) t).extendedOperands().isEmpty()) return null;
+            InfixExpression prod = (InfixExpression) t;
+            Expression value = null;
+            for (int side = 0; side < 2 && value == null; side++) {
+                Expression w = unparen(side == 0 ? prod.getRightOperand() : prod.getLeftOperand());
+                for (java.util.Iterator<Expression> it = unused.iterator(); it.hasNext(); ) {
+                    if (it.next().subtreeMatch(new ASTMatcher(), w)) {
+                        it.remove();
+                        value = side == 0 ? prod.getLeftOperand() : prod.getRightOperand();
+                        Range wr = of(w, assume, depth + 1);
+                        if (wr.lo() > 0) positive = true;
+                        if (wr.hi() < 0) negative = true;
+                        break;
+                    }
+                }
+            }
+            if (value == null) return null;
+            Range v = of(value, assume, depth + 1);
+            out = out == null ? v : out.or(v);
+        }
+        if (!unused.isEmpty() || (positive && negative) || out == null) return null;
+        return Range.of(out.lo(), out.hi());
+    }
+
+    /** The operands of a sum written with +, or the expression itself. */
+    private static List<Expression> terms(Expression e) {
+        List<Expression> out = new ArrayList<>();
+        if (e instanceof InfixExpression && ((InfixExpression) e).getOperator() == InfixExpression.Operator.PLUS) {
+            InfixExpression in = (InfixExpression) e;
+            out.add(unparen(in.getLeftOperand()));
+            out.add(unparen(in.getRightOperand()));
+            for (Object o : in.extendedOperands()) out.add(unparen((Expression) o));
+        } else {
+            out.add(e);
+        }
+        return out;
+    }
+
     /** a + f * (b - a): between a and b (f is the interpolation weight). */
     private Range lerpDelta(Expression a, Expression r, Map<String, Range> assume, int depth) {
         if (!(r instanceof InfixExpression)) return null;
@@ -507,6 +562,8 @@ public final class RangeAnalysis {
         if (op == InfixExpression.Operator.DIVIDE && ops.size() == 2) {
             Range ramp = ramp(ops.get(0), ops.get(1), assume, depth);
             if (ramp != null) return ramp;
+            Range mean = weightedAverage(ops.get(0), ops.get(1), assume, depth);
+            if (mean != null) return mean;
         }
         Range r = of(ops.get(0), assume, depth + 1);
         for (int i = 1; i < ops.size(); i++) {
