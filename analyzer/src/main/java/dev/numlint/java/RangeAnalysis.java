@@ -367,6 +367,125 @@ public final class RangeAnalysis {
         return Range.of(out.lo(), out.hi());
     }
 
+    /**
+     * Min-max normalisation {@code (x - lo) * K / (hi - lo)} (or without K), where {@code lo} and {@code hi} are
+     * locals assigned, after their declaration, only as the running minimum and maximum of {@code x} itself
+     * ({@code if (x < lo) lo = x;}, {@code lo = Math.min(lo, x)}, and the same for hi): x lies in [lo, hi], so the
+     * value lies in [0, K] (0/0 gives NaN, which converts to 0). The same expression must be the one the extremes
+     * were taken of; an extreme set anywhere else (a display range, a user's value) proves nothing.
+     */
+    private Range minMaxNormalised(Expression num, Expression den, Map<String, Range> assume, int depth) {
+        num = unparen(num);
+        den = unparen(den);
+        if (!(den instanceof InfixExpression)
+                || ((InfixExpression) den).getOperator() != InfixExpression.Operator.MINUS
+                || !((InfixExpression) den).extendedOperands().isEmpty()) return null;
+        Expression hi = unparen(((InfixExpression) den).getLeftOperand());
+        Expression lo = unparen(((InfixExpression) den).getRightOperand());
+        if (!(hi instanceof SimpleName) || !(lo instanceof SimpleName)) return null;
+        double k = 1;
+        Expression diff = num;
+        if (num instanceof InfixExpression
+                && ((InfixExpression) num).getOperator() == InfixExpression.Operator.TIMES
+                && ((InfixExpression) num).extendedOperands().isEmpty()) {
+            InfixExpression t = (InfixExpression) num;
+            Range a = of(t.getLeftOperand(), assume, depth + 1);
+            Range b = of(t.getRightOperand(), assume, depth + 1);
+            if (b.isPoint()) {
+                k = b.lo();
+                diff = unparen(t.getLeftOperand());
+            } else if (a.isPoint()) {
+                k = a.lo();
+                diff = unparen(t.getRightOperand());
+            } else return null;
+        }
+        if (!(diff instanceof InfixExpression)
+                || ((InfixExpression) diff).getOperator() != InfixExpression.Operator.MINUS
+                || !((InfixExpression) diff).extendedOperands().isEmpty()
+                || !isName(((InfixExpression) diff).getRightOperand(), ((SimpleName) lo).getIdentifier())) return null;
+        Expression x = unparen(((InfixExpression) diff).getLeftOperand());
+        if (k < 0 || Double.isInfinite(k) || Double.isNaN(k)) return null;
+        if (!runningExtreme((SimpleName) lo, x, false) || !runningExtreme((SimpleName) hi, x, true)) return null;
+        return Range.of(0, k);
+    }
+
+    /**
+     * Whether the local {@code v} is assigned, after its declaration, only as the running maximum ({@code max}) or
+     * minimum of an expression written as {@code x}, and at least once.
+     */
+    private static boolean runningExtreme(SimpleName v, Expression x, boolean max) {
+        VariableDeclaration decl = Types.declarationOf(v);
+        if (decl == null) return false;
+        ASTNode scope = decl.getParent();
+        while (scope != null && !(scope instanceof Block)) scope = scope.getParent();
+        if (scope == null) return false;
+        String id = v.getIdentifier();
+        boolean[] ok = {true};
+        int[] updates = {0};
+        ASTMatcher same = new ASTMatcher();
+        scope.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(Assignment a) {
+                if (!isName(a.getLeftHandSide(), id)) return true;
+                Expression r = unparen(a.getRightHandSide());
+                if (a.getOperator() != Assignment.Operator.ASSIGN) {
+                    ok[0] = false;
+                } else if (r instanceof MethodInvocation
+                        && ((MethodInvocation) r).getName().getIdentifier().equals(max ? "max" : "min")
+                        && ((MethodInvocation) r).arguments().size() == 2) {
+                    Expression a0 = unparen(
+                            (Expression) ((MethodInvocation) r).arguments().get(0));
+                    Expression a1 = unparen(
+                            (Expression) ((MethodInvocation) r).arguments().get(1));
+                    if ((isName(a0, id) && a1.subtreeMatch(same, x)) || (isName(a1, id) && a0.subtreeMatch(same, x)))
+                        updates[0]++;
+                    else ok[0] = false;
+                } else if (r.subtreeMatch(same, x) && guardedUpdate(a, id, x, max)) {
+                    updates[0]++;
+                } else {
+                    ok[0] = false;
+                }
+                return true;
+            }
+
+            @Override
+            public boolean visit(PostfixExpression p) {
+                if (isName(p.getOperand(), id)) ok[0] = false;
+                return true;
+            }
+
+            @Override
+            public boolean visit(PrefixExpression p) {
+                if (isName(p.getOperand(), id)
+                        && (p.getOperator() == PrefixExpression.Operator.INCREMENT
+                                || p.getOperator() == PrefixExpression.Operator.DECREMENT)) ok[0] = false;
+                return true;
+            }
+        });
+        return ok[0] && updates[0] > 0;
+    }
+
+    /** {@code if (x > v) v = x;} (max) or {@code if (x < v) v = x;} (min), either way round, no else. */
+    private static boolean guardedUpdate(Assignment a, String id, Expression x, boolean max) {
+        ASTNode st = a.getParent();
+        if (!(st instanceof ExpressionStatement)) return false;
+        ASTNode p = st.getParent();
+        if (p instanceof Block && ((Block) p).statements().size() == 1) p = p.getParent();
+        if (!(p instanceof IfStatement) || ((IfStatement) p).getElseStatement() != null) return false;
+        Expression c = unparen(((IfStatement) p).getExpression());
+        if (!(c instanceof InfixExpression)
+                || !((InfixExpression) c).extendedOperands().isEmpty()) return false;
+        InfixExpression in = (InfixExpression) c;
+        Expression l = unparen(in.getLeftOperand());
+        Expression r = unparen(in.getRightOperand());
+        InfixExpression.Operator op = in.getOperator();
+        if (isName(l, id) && r.subtreeMatch(new ASTMatcher(), x)) op = flip(op);
+        else if (!(isName(r, id) && l.subtreeMatch(new ASTMatcher(), x))) return false;
+        // now the condition reads x OP v
+        if (max) return op == InfixExpression.Operator.GREATER || op == InfixExpression.Operator.GREATER_EQUALS;
+        return op == InfixExpression.Operator.LESS || op == InfixExpression.Operator.LESS_EQUALS;
+    }
+
     /** The operands of a sum written with +, or the expression itself. */
     private static List<Expression> terms(Expression e) {
         List<Expression> out = new ArrayList<>();
@@ -564,6 +683,8 @@ public final class RangeAnalysis {
             if (ramp != null) return ramp;
             Range mean = weightedAverage(ops.get(0), ops.get(1), assume, depth);
             if (mean != null) return mean;
+            Range normalised = minMaxNormalised(ops.get(0), ops.get(1), assume, depth);
+            if (normalised != null) return normalised;
         }
         Range r = of(ops.get(0), assume, depth + 1);
         for (int i = 1; i < ops.size(); i++) {
