@@ -136,6 +136,12 @@ public final class ValueImpacts {
                                 "rounded by Math." + n + " at line " + unit.line(m) + ": 1 ulp can change the integer",
                                 m);
                     }
+                    if (SELECTING.contains(n) && !"signum".equals(n) && clampsToConstant(m, child)) {
+                        // Math.min(1.0, v) is the clamp if (v > 1) v = 1: continuous in v, follow the value on
+                        child = p;
+                        p = p.getParent();
+                        continue;
+                    }
                     if (SELECTING.contains(n)) {
                         return amplified(
                                 "selected by Math." + n + " at line " + unit.line(m)
@@ -303,6 +309,20 @@ public final class ValueImpacts {
 
     private String castText(CastExpression c) {
         return "(" + c.getType() + ")";
+    }
+
+    /** Math.min/max/clamp whose other arguments are all constants: a clamp of {@code child} to fixed bounds. */
+    private static boolean clampsToConstant(MethodInvocation m, ASTNode child) {
+        if (m.arguments().size() < 2) return false;
+        for (Object o : m.arguments()) {
+            if (o == child) continue;
+            Expression a = RangeAnalysis.unparen((Expression) o);
+            if (a instanceof PrefixExpression
+                    && ((PrefixExpression) a).getOperator() == PrefixExpression.Operator.MINUS)
+                a = RangeAnalysis.unparen(((PrefixExpression) a).getOperand());
+            if (!(a instanceof NumberLiteral) && !(a.resolveConstantExpressionValue() instanceof Number)) return false;
+        }
+        return true;
     }
 
     private static boolean isStrictMath(MethodInvocation m) {
