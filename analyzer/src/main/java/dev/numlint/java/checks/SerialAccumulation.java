@@ -119,6 +119,11 @@ public final class SerialAccumulation implements JavaCheck {
                 // a fixed, short sum: its worst-case error is a small constant, not a growing one
                 impact = Impact.bounded("a fixed " + trips + "-term sum: the relative error stays below " + bound)
                         .withErrorBound(bound);
+            } else if (decl != null && normalisesItsArray(inc, decl, loops.get(loops.size() - 1))) {
+                // a kernel normalised by its own sum: the sum's error scales every element by the same factor
+                impact = Impact.bounded("only divides the elements it sums: all move by one relative factor, "
+                                + "below " + bound)
+                        .withErrorBound(bound);
             } else {
                 impact = new Impact(Impact.Kind.GROWING, "the error grows with " + tripText, null, null)
                         .withErrorBound(bound);
@@ -174,6 +179,70 @@ public final class SerialAccumulation implements JavaCheck {
         if (!local && (decl != null && !(decl.getParent() instanceof FieldDeclaration))) return null;
         if (!local && !rewrittenBefore(outer, name, md.getBody())) return null;
         return unit.perElement().loopOf(md);
+    }
+
+    /**
+     * Whether a sum of the elements of one array ({@code for (v : a) s += v} or {@code s += a[i]}) is used after its
+     * loop only as the divisor of that array's own elements ({@code a[i] /= s}, {@code a[i] = a[i] / s}): a
+     * normalisation (a kernel scaled to sum 1). The rounding error of the sum then scales every element by the
+     * same relative factor; nothing else depends on it.
+     */
+    static boolean normalisesItsArray(Expression inc, VariableDeclaration decl, Statement outer) {
+        Expression array = summedArray(inc, outer);
+        if (array == null) return false;
+        ASTNode body = decl.getParent();
+        while (body != null && !(body instanceof MethodDeclaration) && !(body instanceof LambdaExpression))
+            body = body.getParent();
+        if (body == null) return false;
+        String id = decl.getName().getIdentifier();
+        IBinding binding = decl.getName().resolveBinding();
+        int[] uses = {0};
+        boolean[] other = {false};
+        ASTMatcher same = new ASTMatcher();
+        body.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(SimpleName n) {
+                if (!n.getIdentifier().equals(id) || n == decl.getName()) return false;
+                IBinding b = n.resolveBinding();
+                if (binding != null && b != null && !binding.isEqualTo(b)) return false;
+                if (JavaUnit.isAncestor(outer, n)) return false; // the sum itself
+                ASTNode p = n.getParent();
+                while (p instanceof ParenthesizedExpression) p = p.getParent();
+                Expression divided = null;
+                if (p instanceof Assignment
+                        && ((Assignment) p).getOperator() == Assignment.Operator.DIVIDE_ASSIGN
+                        && RangeAnalysis.unparen(((Assignment) p).getRightHandSide()) == n) {
+                    divided = ((Assignment) p).getLeftHandSide();
+                } else if (p instanceof InfixExpression
+                        && ((InfixExpression) p).getOperator() == InfixExpression.Operator.DIVIDE
+                        && ((InfixExpression) p).extendedOperands().isEmpty()
+                        && RangeAnalysis.unparen(((InfixExpression) p).getRightOperand()) == n
+                        && p.getParent() instanceof Assignment
+                        && ((Assignment) p.getParent()).getRightHandSide() == p) {
+                    divided = ((InfixExpression) p).getLeftOperand();
+                    Expression target = ((Assignment) p.getParent()).getLeftHandSide();
+                    if (!RangeAnalysis.unparen(target).subtreeMatch(same, RangeAnalysis.unparen(divided)))
+                        divided = null;
+                }
+                Expression d = divided == null ? null : RangeAnalysis.unparen(divided);
+                if (d instanceof ArrayAccess && ((ArrayAccess) d).getArray().subtreeMatch(same, array)) uses[0]++;
+                else other[0] = true;
+                return false;
+            }
+        });
+        return uses[0] > 0 && !other[0];
+    }
+
+    /** The array whose elements {@code inc} reads in {@code loop}: {@code a[i]}, or the element of a for-each. */
+    private static Expression summedArray(Expression inc, Statement loop) {
+        Expression e = RangeAnalysis.unparen(inc);
+        if (e instanceof ArrayAccess) return RangeAnalysis.unparen(((ArrayAccess) e).getArray());
+        if (e instanceof SimpleName && loop instanceof EnhancedForStatement) {
+            EnhancedForStatement f = (EnhancedForStatement) loop;
+            if (f.getParameter().getName().getIdentifier().equals(((SimpleName) e).getIdentifier()))
+                return RangeAnalysis.unparen(f.getExpression());
+        }
+        return null;
     }
 
     /** The added term of {@code s += x}, {@code s -= x}, {@code s = s + x}, {@code s = x + s}, or null. */
