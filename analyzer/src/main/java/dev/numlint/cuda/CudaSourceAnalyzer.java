@@ -282,7 +282,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
     /** State of one analyze() call, shared by its files. */
     final class Run {
         final ScanContext ctx;
-        final Map<HeaderKey, HeaderInfo> cache = new ConcurrentHashMap<>();
+        final Map<HeaderKey, HeaderVariants> cache = new ConcurrentHashMap<>();
         /** Real paths of the files the scan gave this analyzer. */
         final Set<Path> listed = new HashSet<>();
         /** Files reached by #include that the scan does not list, by real path, with their first includer. */
@@ -677,7 +677,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             return null;
         }
         HeaderKey key = new HeaderKey(found, dialect);
-        HeaderInfo h = run.cache.get(key);
+        HeaderVariants variants = run.cache.computeIfAbsent(key, k -> new HeaderVariants());
+        HeaderInfo h = variants.find(macros);
         if (h != null) return h;
         String text;
         try {
@@ -687,7 +688,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             return null;
         }
         active.add(found);
-        Map<String, Preprocessor.Macro> hm = new HashMap<>(macros);
+        HeaderVariants.Recording hm = new HeaderVariants.Recording(macros);
         FileScope hs = new FileScope();
         Path headerPath = found;
         Preprocessor pp = new Preprocessor(hm, (n, l) -> {
@@ -703,12 +704,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         new TopLevelSplitter(toks, hs, false).split();
         active.remove(found);
         // keep only what the header (and its includes) defined, not a copy of the includer's macro table
-        Map<String, Preprocessor.Macro> own = new HashMap<>();
-        for (Map.Entry<String, Preprocessor.Macro> e : hm.entrySet()) {
-            if (macros.get(e.getKey()) != e.getValue()) own.put(e.getKey(), e.getValue());
-        }
-        h = new HeaderInfo(own, hs);
-        run.cache.put(key, h);
+        h = new HeaderInfo(hm.own(), hs);
+        variants.add(hm.inputs(), h);
         return h;
     }
 

@@ -55,6 +55,29 @@ class CudaIncludesTest {
     }
 
     @Test
+    void aHeaderMeansWhatItsIncluderMakesOfItWhicheverSourceCameFirst(@TempDir Path dir) throws Exception {
+        // user.def pulls in config.def; a.cu has included config.def before, so under a.cu the guard skips it. b.cu
+        // includes only user.def and must still see Pixel, whichever file the scan reads first (the .def files are
+        // not sources of their own: they are read only through the includes)
+        Files.writeString(
+                dir.resolve("config.def"),
+                "#ifndef CONFIG_H\n#define CONFIG_H\n#define Pixel unsigned short\n#endif\n");
+        Files.writeString(dir.resolve("user.def"), "#include \"config.def\"\n#define SCALE 255.0f\n");
+        String kernel = "__global__ void k(float *x, unsigned short *o) { o[0] = (Pixel)(x[0] * SCALE); }\n";
+        Files.writeString(dir.resolve("a.cu"), "#include \"config.def\"\n#include \"user.def\"\n" + kernel);
+        Files.writeString(dir.resolve("b.cu"), "#include \"user.def\"\n" + kernel);
+        List<InlineExpectations.Hit> both = scan(dir, BuildContext.defaults()).hits();
+        assertThat(both)
+                .containsExactlyInAnyOrder(
+                        new InlineExpectations.Hit("a.cu", 3, "NL001"), new InlineExpectations.Hit("b.cu", 2, "NL001"));
+        // the same with the roles of the names swapped
+        Files.move(dir.resolve("a.cu"), dir.resolve("c.cu"));
+        assertThat(scan(dir, BuildContext.defaults()).hits())
+                .containsExactlyInAnyOrder(
+                        new InlineExpectations.Hit("b.cu", 2, "NL001"), new InlineExpectations.Hit("c.cu", 3, "NL001"));
+    }
+
+    @Test
     void includeExtensionsAreConfigurable(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("pixel.hcu"), CAST_HCU);
         Files.writeString(dir.resolve("a.cu"), "#include \"pixel.hcu\"\n");
