@@ -68,15 +68,31 @@ public final class SerialAccumulation implements PtxCheck {
                         ? (l.tripCountBound() ? "at most " : "") + l.tripCount() + " iterations"
                         : "an unknown trip count";
                 int header = fn.instruction(fn.blocks().get(l.header()).first()).ptxLine();
-                Consequence growing = new Consequence(
-                        Impact.Kind.GROWING, Consequences.phrase("ptx-use-growing", "trip", trip), null);
+                // PTX is device code: one thread's loop. A loop stepping by the grid or block size is that thread's
+                // share of a parallel sum, whose order is not a serial CPU loop's; any other loop sums in the
+                // order of the serial loop it ports (as the CUDA source layer judges), unless its value decides
+                boolean shared = gridStride(facts, l);
+                Consequence consequence;
+                String key;
+                if (shared) {
+                    consequence = new Consequence(
+                            Impact.Kind.GROWING, Consequences.phrase("ptx-use-growing", "trip", trip), null);
+                    key = "ptx-acc-grid";
+                } else {
+                    Consequence use = facts.consequences().of(in);
+                    boolean decides = use.kind() == Impact.Kind.AMPLIFIED || use.kind() == Impact.Kind.CANCELLATION;
+                    consequence = decides
+                            ? use
+                            : new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-one-thread"), null);
+                    key = decides ? "ptx-acc-thread-use" : "ptx-acc-thread";
+                }
                 out.accept(new PtxHit(
                         ruleId(),
                         fn,
                         in,
                         PtxMessages.format(
                                 ruleId(),
-                                "ptx-acc",
+                                key,
                                 "instr",
                                 in.text(),
                                 "reg",
@@ -88,8 +104,61 @@ public final class SerialAccumulation implements PtxCheck {
                         Confidence.HIGH,
                         List.of(),
                         in.mnemonic() + "-loop",
-                        growing));
+                        consequence));
                 break;
+            }
+        }
+    }
+
+    /**
+     * Whether the loop steps an integer by the grid or block size ({@code i += blockDim.x * gridDim.x}): an
+     * integer add in the loop that carries its own result ({@code add %r, %r, %step}) with a step computed from
+     * {@code %nctaid} or {@code %ntid}.
+     */
+    static boolean gridStride(PtxFacts facts, Loop l) {
+        for (Instruction x : facts.function().instructions()) {
+            if (!l.contains(x.block()) || !x.opcode().equals("add") || !PtxFacts.isInteger(x.type())) {
+                continue;
+            }
+            if (x.defs().isEmpty()) {
+                continue;
+            }
+            String self = x.defs().get(0);
+            for (int k = 1; k <= 2; k++) {
+                int other = 3 - k;
+                if (x.operand(k) instanceof Operand.Reg r
+                        && r.name().equals(self)
+                        && readsLaunchSize(facts, x, other, 0)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean readsLaunchSize(PtxFacts facts, Instruction at, int k, int depth) {
+        Operand o = at.operand(k);
+        if (o instanceof Operand.Reg r && r.isSpecial()) {
+            return r.name().equals("%nctaid") || r.name().equals("%ntid");
+        }
+        if (!(o instanceof Operand.Reg) || depth > 5) {
+            return false;
+        }
+        Instruction d = facts.defOf(at, k);
+        if (d == null) {
+            return false;
+        }
+        switch (d.opcode()) {
+            case "mov", "cvt", "mul", "mad", "shl", "add", "sub" -> {
+                for (int j = 1; j < d.operands().size(); j++) {
+                    if (readsLaunchSize(facts, d, j, depth + 1)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            default -> {
+                return false;
             }
         }
     }

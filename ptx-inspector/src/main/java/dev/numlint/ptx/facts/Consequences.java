@@ -86,6 +86,10 @@ public final class Consequences {
                 return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-comparison"), x);
             }
             case "min", "max" -> {
+                // against a constant it is a clamp (fmaxf(v, 0.0f)): continuous in the value, which is followed on
+                if (clamp(x, defs)) {
+                    return null;
+                }
                 return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-selection", "op", op), x);
             }
             case "atom", "red" -> {
@@ -136,7 +140,20 @@ public final class Consequences {
     }
 
     /** Operations a difference passes through unchanged in kind. */
+    /** A min/max of the followed value and a constant. */
+    private boolean clamp(Instruction x, List<String> defs) {
+        for (int k = 1; k <= 2; k++) {
+            if (x.operand(k) instanceof Operand.Reg r && defs.contains(r.name())) {
+                return facts.constantOperand(x, x.operand(3 - k));
+            }
+        }
+        return false;
+    }
+
     private static boolean passes(Instruction x) {
+        if (x.opcode().equals("min") || x.opcode().equals("max")) {
+            return true; // reached only when sink() found a clamp
+        }
         return switch (x.opcode()) {
             case "add",
                     "sub",
