@@ -34,6 +34,8 @@ final class ValueFlow {
     private ParserRuleContext root;
     private Map<String, List<ParserRuleContext>> reads;
     private Map<String, List<Integer>> defs;
+    private Map<String, List<ParserRuleContext>> defNodes;
+    private ContinuousSelections selections;
 
     ValueFlow(IdentityHashMap<ParserRuleContext, E> memo, Function<ParserRuleContext, String> text) {
         this.memo = memo;
@@ -125,7 +127,9 @@ final class ValueFlow {
                     out.add(use(ValueUse.Kind.ROUNDING, cc, base, via));
                     cur = cc;
                 } else if (NumericFacts.SELECTION.contains(base) || NumericFacts.SELECTION.contains(name)) {
-                    out.add(use(ValueUse.Kind.SELECTION, cc, base, via));
+                    // fmaxf(v, 0.0f) clamps, m = fmaxf(m, x) keeps a running maximum: both move the result by no
+                    // more than the value moves, so it is followed on; a min or max of two computed values selects
+                    if (!continuousCall(cc, cur)) out.add(use(ValueUse.Kind.SELECTION, cc, base, via));
                     cur = cc;
                 } else if (NumericFacts.ATOMIC_REDUCTIONS.contains(base)) {
                     out.add(use(ValueUse.Kind.ATOMIC, cc, base, via));
@@ -143,6 +147,13 @@ final class ValueFlow {
                 if (((IndexExprContext) p).expression() != cur) out.add(use(ValueUse.Kind.INDEX, p, null, via));
                 return;
             } else if (p instanceof RelExprContext || p instanceof EqExprContext) {
+                ParserRuleContext sel =
+                        p instanceof RelExprContext ? selections().selected((RelExprContext) p) : null;
+                if (sel != null) {
+                    // a running max/min or a clamp: continuous, the selected value is followed on
+                    followSelected(sel, depth, visited, out, via);
+                    return;
+                }
                 out.add(use(ValueUse.Kind.COMPARISON, p, null, via));
                 return;
             } else if (p instanceof AndExprContext || p instanceof OrExprContext || p instanceof ConditionContext) {
@@ -160,6 +171,10 @@ final class ValueFlow {
                 E lhs = memo.get(a.expression(0));
                 if (lhs != null && lhs.type.isInteger()) {
                     out.add(use(ValueUse.Kind.INTEGER_CONVERSION, a, lhs.type.name, via));
+                }
+                if (FunctionAnalyzer.stripParens(a.expression(0)) instanceof CondExprContext) {
+                    followSelected(a, depth, visited, out, via); // (c ? x : y) = v assigns x or y
+                    return;
                 }
                 String v = FunctionAnalyzer.simpleName(a.expression(0));
                 if (v != null) followVar(v, a, depth + 1, visited, out);
@@ -181,6 +196,67 @@ final class ValueFlow {
                 return;
             }
         }
+    }
+
+    private ContinuousSelections selections() {
+        if (selections == null) {
+            index();
+            selections = new ContinuousSelections(text, memo, v -> defNodes.getOrDefault(v, List.of()));
+        }
+        return selections;
+    }
+
+    /** Follows the value a continuous selection produces: the conditional expression, or the assigned variables. */
+    private void followSelected(ParserRuleContext sel, int depth, Set<String> visited, List<ValueUse> out, String via) {
+        if (sel instanceof CondExprContext) {
+            trace(sel, depth, visited, out, via);
+            return;
+        }
+        AssignExprContext a = (AssignExprContext) sel;
+        ExpressionContext lhs = FunctionAnalyzer.stripParens(a.expression(0));
+        List<ExpressionContext> targets = new ArrayList<>();
+        if (lhs instanceof CondExprContext) {
+            // ((a > b) ? a : b) = x: the larger bound is assigned
+            CondExprContext c = (CondExprContext) lhs;
+            targets.addAll(c.commaExpression().expression());
+            targets.add(c.expression(1));
+        } else {
+            targets.add(lhs);
+        }
+        for (ExpressionContext t : targets) {
+            String v = FunctionAnalyzer.simpleName(t);
+            if (v != null) followVar(v, a, depth + 1, visited, out);
+            else out.add(use(ValueUse.Kind.STORE, a, null, via));
+        }
+    }
+
+    /**
+     * A min or max that is continuous in the value: every other argument is a constant ({@code fmaxf(v, 0.0f)}, a
+     * clamp), or the call updates one of its own arguments ({@code m = fmaxf(m, x)}, a running maximum).
+     */
+    private boolean continuousCall(CallExprContext cc, ParserRuleContext arg) {
+        if (cc.argumentList() == null || cc.argumentList().argument().size() < 2) return false;
+        boolean constants = true;
+        for (ArgumentContext a : cc.argumentList().argument()) {
+            if (a == arg) continue;
+            E v = a.expression() == null ? null : memo.get(a.expression());
+            if (v == null || v.cval == null) constants = false;
+        }
+        if (constants) return true;
+        ParserRuleContext q = cc;
+        while (q.getParent() instanceof PrimaryExprContext
+                || q.getParent() instanceof ParenPrimaryContext
+                || q.getParent() instanceof CommaExpressionContext
+                        && q.getParent().getParent() instanceof ParenPrimaryContext) q = q.getParent();
+        if (!(q.getParent() instanceof AssignExprContext)) return false;
+        AssignExprContext as = (AssignExprContext) q.getParent();
+        if (as.assignOp().ASSIGN() == null || as.expression().size() != 2 || as.expression(1) != q) return false;
+        String target = text.apply(FunctionAnalyzer.stripParens(as.expression(0)));
+        for (ArgumentContext a : cc.argumentList().argument()) {
+            if (a.expression() != null
+                    && text.apply(FunctionAnalyzer.stripParens(a.expression())).equals(target)) return true;
+        }
+        return false;
     }
 
     /** A floating product (not a constant) as the other operand of a subtraction. */
@@ -235,6 +311,7 @@ final class ValueFlow {
         if (reads != null) return;
         reads = new HashMap<>();
         defs = new HashMap<>();
+        defNodes = new HashMap<>();
         if (root != null) collect(root);
     }
 
@@ -248,12 +325,16 @@ final class ValueFlow {
         } else if (t instanceof AssignExprContext
                 && ((AssignExprContext) t).assignOp().ASSIGN() != null) {
             String n = FunctionAnalyzer.simpleName(((AssignExprContext) t).expression(0));
-            if (n != null)
+            if (n != null) {
                 defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((AssignExprContext) t).start.getTokenIndex());
+                defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);
+            }
         } else if (t instanceof InitDeclaratorContext) {
             String n = FunctionAnalyzer.declName(((InitDeclaratorContext) t).declarator());
-            if (n != null)
+            if (n != null) {
                 defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((InitDeclaratorContext) t).start.getTokenIndex());
+                defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);
+            }
         }
         for (int i = 0; i < t.getChildCount(); i++) collect(t.getChild(i));
     }
