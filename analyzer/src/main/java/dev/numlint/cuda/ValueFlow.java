@@ -54,10 +54,10 @@ final class ValueFlow {
             if (site instanceof AssignExprContext) {
                 AssignExprContext a = (AssignExprContext) site;
                 String v = FunctionAnalyzer.simpleName(a.expression(0));
-                if (v != null) followVar(v, a, 0, visited, out);
+                if (v != null) followVar(v, a, 0, visited, out, true);
                 else out.add(use(ValueUse.Kind.STORE, a, null, null));
             } else {
-                trace(site, 0, visited, out, null);
+                trace(site, 0, visited, out, null, true);
             }
         } catch (RuntimeException | StackOverflowError e) {
             // a construct the walk does not know: what was found so far stands
@@ -66,7 +66,13 @@ final class ValueFlow {
         return out;
     }
 
-    private void trace(ParserRuleContext node, int depth, Set<String> visited, List<ValueUse> out, String via) {
+    /**
+     * Climbs from {@code node} to the consumers of its value. {@code direct}: the value is still the hazard's value
+     * itself, only copied, negated, converted or scaled, so that it can be one product of a difference of products;
+     * after a sum or a function of it, it is another value.
+     */
+    private void trace(
+            ParserRuleContext node, int depth, Set<String> visited, List<ValueUse> out, String via, boolean direct) {
         ParserRuleContext cur = node;
         while (out.size() < MAX_USES) {
             ParserRuleContext p = cur.getParent();
@@ -94,9 +100,16 @@ final class ValueFlow {
             } else if (p instanceof AddExprContext) {
                 AddExprContext a = (AddExprContext) p;
                 if (a.MINUS() != null) {
+                    // a difference of products only when the value is one of the products (a factor of it), not a
+                    // value minus one product (s - a*b) nor a sum that is subtracted
                     ExpressionContext other = a.expression(0) == cur ? a.expression(1) : a.expression(0);
-                    if (isProduct(other)) out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
+                    if (direct
+                            && isProduct(other)
+                            && cur instanceof ExpressionContext
+                            && isFactorProduct((ExpressionContext) cur))
+                        out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
                 }
+                direct = false; // a sum or difference with something else is another value
                 cur = p;
             } else if (p instanceof CastExprContext
                     || p instanceof ParenCastExprContext
@@ -125,6 +138,7 @@ final class ValueFlow {
                 String base = name.startsWith("std::") ? name.substring(5) : name;
                 if (NumericFacts.ROUNDING.contains(base)) {
                     out.add(use(ValueUse.Kind.ROUNDING, cc, base, via));
+                    direct = false;
                     cur = cc;
                 } else if (NumericFacts.SELECTION.contains(base) || NumericFacts.SELECTION.contains(name)) {
                     // fmaxf(v, 0.0f) clamps, m = fmaxf(m, x) keeps a running maximum: both move the result by no
@@ -138,6 +152,7 @@ final class ValueFlow {
                         || Builtins.FUNCS.containsKey(base)
                                 && (Builtins.FUNCS.get(base).isFpScalar()
                                         || Builtins.FUNCS.get(base).kind == CType.Kind.VECTOR)) {
+                    direct = false;
                     cur = cc; // math on the value: its result carries the difference on
                 } else {
                     out.add(use(ValueUse.Kind.CALL, cc, base, via));
@@ -151,7 +166,7 @@ final class ValueFlow {
                         p instanceof RelExprContext ? selections().selected((RelExprContext) p) : null;
                 if (sel != null) {
                     // a running max/min or a clamp: continuous, the selected value is followed on
-                    followSelected(sel, depth, visited, out, via);
+                    followSelected(sel, depth, visited, out, via, direct);
                     return;
                 }
                 out.add(use(ValueUse.Kind.COMPARISON, p, null, via));
@@ -173,18 +188,18 @@ final class ValueFlow {
                     out.add(use(ValueUse.Kind.INTEGER_CONVERSION, a, lhs.type.name, via));
                 }
                 if (FunctionAnalyzer.stripParens(a.expression(0)) instanceof CondExprContext) {
-                    followSelected(a, depth, visited, out, via); // (c ? x : y) = v assigns x or y
+                    followSelected(a, depth, visited, out, via, direct); // (c ? x : y) = v assigns x or y
                     return;
                 }
                 String v = FunctionAnalyzer.simpleName(a.expression(0));
-                if (v != null) followVar(v, a, depth + 1, visited, out);
+                if (v != null) followVar(v, a, depth + 1, visited, out, direct);
                 else out.add(use(ValueUse.Kind.STORE, a, null, via));
                 return;
             } else if (p instanceof InitDeclaratorContext) {
                 CType t = declTypes.get(p);
                 if (t != null && t.isInteger()) out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, t.name, via));
                 String v = FunctionAnalyzer.declName(((InitDeclaratorContext) p).declarator());
-                if (v != null) followVar(v, p, depth + 1, visited, out);
+                if (v != null) followVar(v, p, depth + 1, visited, out, direct);
                 return;
             } else if (p instanceof ReturnStmtContext) {
                 out.add(use(ValueUse.Kind.RETURN, p, null, via));
@@ -207,9 +222,10 @@ final class ValueFlow {
     }
 
     /** Follows the value a continuous selection produces: the conditional expression, or the assigned variables. */
-    private void followSelected(ParserRuleContext sel, int depth, Set<String> visited, List<ValueUse> out, String via) {
+    private void followSelected(
+            ParserRuleContext sel, int depth, Set<String> visited, List<ValueUse> out, String via, boolean direct) {
         if (sel instanceof CondExprContext) {
-            trace(sel, depth, visited, out, via);
+            trace(sel, depth, visited, out, via, direct);
             return;
         }
         AssignExprContext a = (AssignExprContext) sel;
@@ -225,7 +241,7 @@ final class ValueFlow {
         }
         for (ExpressionContext t : targets) {
             String v = FunctionAnalyzer.simpleName(t);
-            if (v != null) followVar(v, a, depth + 1, visited, out);
+            if (v != null) followVar(v, a, depth + 1, visited, out, direct);
             else out.add(use(ValueUse.Kind.STORE, a, null, via));
         }
     }
@@ -259,6 +275,14 @@ final class ValueFlow {
         return false;
     }
 
+    /** The operand that carries the value into a subtraction is itself a floating product or quotient. */
+    private boolean isFactorProduct(ExpressionContext e) {
+        ExpressionContext p = FunctionAnalyzer.stripParens(e);
+        if (!(p instanceof MulExprContext) || ((MulExprContext) p).MOD() != null) return false;
+        E v = memo.get(p);
+        return v != null && v.type.isFpScalar() && v.cval == null;
+    }
+
     /** A floating product (not a constant) as the other operand of a subtraction. */
     private boolean isProduct(ExpressionContext e) {
         ExpressionContext p = FunctionAnalyzer.stripParens(e);
@@ -268,8 +292,11 @@ final class ValueFlow {
     }
 
     /** Follows the variable {@code v} assigned at {@code def} to its reads until the next assignment of it. */
-    private void followVar(String v, ParserRuleContext def, int depth, Set<String> visited, List<ValueUse> out) {
-        if (depth > MAX_DEPTH || out.size() >= MAX_USES || !visited.add(v + "@" + def.start.getTokenIndex())) return;
+    private void followVar(
+            String v, ParserRuleContext def, int depth, Set<String> visited, List<ValueUse> out, boolean direct) {
+        if (depth > MAX_DEPTH
+                || out.size() >= MAX_USES
+                || !visited.add(v + "@" + def.start.getTokenIndex() + (direct ? "" : "~"))) return;
         index();
         int defEnd = def.stop == null ? def.start.getTokenIndex() : def.stop.getTokenIndex();
         int kill = Integer.MAX_VALUE;
@@ -288,7 +315,7 @@ final class ValueFlow {
                     && ((AssignExprContext) e.getParent()).expression(0) == e) {
                 continue;
             }
-            trace(e, depth, visited, out, v);
+            trace(e, depth, visited, out, v, direct);
             if (out.size() >= MAX_USES) return;
         }
     }
