@@ -1426,7 +1426,8 @@ final class FunctionAnalyzer {
             }
         }
         boolean fp = elem.isFloating() || (elem.kind == CType.Kind.VECTOR && elem.elem.isFloating());
-        facts.atomics.add(new FunctionFacts.Atomic(site(c), elem.toString(), fp, inferred));
+        Double addend = args.size() > 1 ? args.get(1).cval : null;
+        facts.atomics.add(new FunctionFacts.Atomic(site(c), elem.toString(), fp, inferred, addend));
     }
 
     // ------------------------------------------------------------------ sites

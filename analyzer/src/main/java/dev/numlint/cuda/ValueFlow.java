@@ -34,6 +34,8 @@ final class ValueFlow {
     private ParserRuleContext root;
     private Map<String, List<ParserRuleContext>> reads;
     private Map<String, List<Integer>> defs;
+    private Map<String, List<ParserRuleContext>> defNodes;
+    private ContinuousSelections selections;
 
     ValueFlow(IdentityHashMap<ParserRuleContext, E> memo, Function<ParserRuleContext, String> text) {
         this.memo = memo;
@@ -52,10 +54,10 @@ final class ValueFlow {
             if (site instanceof AssignExprContext) {
                 AssignExprContext a = (AssignExprContext) site;
                 String v = FunctionAnalyzer.simpleName(a.expression(0));
-                if (v != null) followVar(v, a, 0, visited, out);
+                if (v != null) followVar(v, a, 0, visited, out, true);
                 else out.add(use(ValueUse.Kind.STORE, a, null, null));
             } else {
-                trace(site, 0, visited, out, null);
+                trace(site, 0, visited, out, null, true);
             }
         } catch (RuntimeException | StackOverflowError e) {
             // a construct the walk does not know: what was found so far stands
@@ -64,7 +66,13 @@ final class ValueFlow {
         return out;
     }
 
-    private void trace(ParserRuleContext node, int depth, Set<String> visited, List<ValueUse> out, String via) {
+    /**
+     * Climbs from {@code node} to the consumers of its value. {@code direct}: the value is still the hazard's value
+     * itself, only copied, negated, converted or scaled, so that it can be one product of a difference of products;
+     * after a sum or a function of it, it is another value.
+     */
+    private void trace(
+            ParserRuleContext node, int depth, Set<String> visited, List<ValueUse> out, String via, boolean direct) {
         ParserRuleContext cur = node;
         while (out.size() < MAX_USES) {
             ParserRuleContext p = cur.getParent();
@@ -92,9 +100,16 @@ final class ValueFlow {
             } else if (p instanceof AddExprContext) {
                 AddExprContext a = (AddExprContext) p;
                 if (a.MINUS() != null) {
+                    // a difference of products only when the value is one of the products (a factor of it), not a
+                    // value minus one product (s - a*b) nor a sum that is subtracted
                     ExpressionContext other = a.expression(0) == cur ? a.expression(1) : a.expression(0);
-                    if (isProduct(other)) out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
+                    if (direct
+                            && isProduct(other)
+                            && cur instanceof ExpressionContext
+                            && isFactorProduct((ExpressionContext) cur))
+                        out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
                 }
+                direct = false; // a sum or difference with something else is another value
                 cur = p;
             } else if (p instanceof CastExprContext
                     || p instanceof ParenCastExprContext
@@ -123,9 +138,12 @@ final class ValueFlow {
                 String base = name.startsWith("std::") ? name.substring(5) : name;
                 if (NumericFacts.ROUNDING.contains(base)) {
                     out.add(use(ValueUse.Kind.ROUNDING, cc, base, via));
+                    direct = false;
                     cur = cc;
                 } else if (NumericFacts.SELECTION.contains(base) || NumericFacts.SELECTION.contains(name)) {
-                    out.add(use(ValueUse.Kind.SELECTION, cc, base, via));
+                    // fmaxf(v, 0.0f) clamps, m = fmaxf(m, x) keeps a running maximum: both move the result by no
+                    // more than the value moves, so it is followed on; a min or max of two computed values selects
+                    if (!continuousCall(cc, cur)) out.add(use(ValueUse.Kind.SELECTION, cc, base, via));
                     cur = cc;
                 } else if (NumericFacts.ATOMIC_REDUCTIONS.contains(base)) {
                     out.add(use(ValueUse.Kind.ATOMIC, cc, base, via));
@@ -134,6 +152,7 @@ final class ValueFlow {
                         || Builtins.FUNCS.containsKey(base)
                                 && (Builtins.FUNCS.get(base).isFpScalar()
                                         || Builtins.FUNCS.get(base).kind == CType.Kind.VECTOR)) {
+                    direct = false;
                     cur = cc; // math on the value: its result carries the difference on
                 } else {
                     out.add(use(ValueUse.Kind.CALL, cc, base, via));
@@ -143,6 +162,13 @@ final class ValueFlow {
                 if (((IndexExprContext) p).expression() != cur) out.add(use(ValueUse.Kind.INDEX, p, null, via));
                 return;
             } else if (p instanceof RelExprContext || p instanceof EqExprContext) {
+                ParserRuleContext sel =
+                        p instanceof RelExprContext ? selections().selected((RelExprContext) p) : null;
+                if (sel != null) {
+                    // a running max/min or a clamp: continuous, the selected value is followed on
+                    followSelected(sel, depth, visited, out, via, direct);
+                    return;
+                }
                 out.add(use(ValueUse.Kind.COMPARISON, p, null, via));
                 return;
             } else if (p instanceof AndExprContext || p instanceof OrExprContext || p instanceof ConditionContext) {
@@ -161,15 +187,19 @@ final class ValueFlow {
                 if (lhs != null && lhs.type.isInteger()) {
                     out.add(use(ValueUse.Kind.INTEGER_CONVERSION, a, lhs.type.name, via));
                 }
+                if (FunctionAnalyzer.stripParens(a.expression(0)) instanceof CondExprContext) {
+                    followSelected(a, depth, visited, out, via, direct); // (c ? x : y) = v assigns x or y
+                    return;
+                }
                 String v = FunctionAnalyzer.simpleName(a.expression(0));
-                if (v != null) followVar(v, a, depth + 1, visited, out);
+                if (v != null) followVar(v, a, depth + 1, visited, out, direct);
                 else out.add(use(ValueUse.Kind.STORE, a, null, via));
                 return;
             } else if (p instanceof InitDeclaratorContext) {
                 CType t = declTypes.get(p);
                 if (t != null && t.isInteger()) out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, t.name, via));
                 String v = FunctionAnalyzer.declName(((InitDeclaratorContext) p).declarator());
-                if (v != null) followVar(v, p, depth + 1, visited, out);
+                if (v != null) followVar(v, p, depth + 1, visited, out, direct);
                 return;
             } else if (p instanceof ReturnStmtContext) {
                 out.add(use(ValueUse.Kind.RETURN, p, null, via));
@@ -183,6 +213,76 @@ final class ValueFlow {
         }
     }
 
+    private ContinuousSelections selections() {
+        if (selections == null) {
+            index();
+            selections = new ContinuousSelections(text, memo, v -> defNodes.getOrDefault(v, List.of()));
+        }
+        return selections;
+    }
+
+    /** Follows the value a continuous selection produces: the conditional expression, or the assigned variables. */
+    private void followSelected(
+            ParserRuleContext sel, int depth, Set<String> visited, List<ValueUse> out, String via, boolean direct) {
+        if (sel instanceof CondExprContext) {
+            trace(sel, depth, visited, out, via, direct);
+            return;
+        }
+        AssignExprContext a = (AssignExprContext) sel;
+        ExpressionContext lhs = FunctionAnalyzer.stripParens(a.expression(0));
+        List<ExpressionContext> targets = new ArrayList<>();
+        if (lhs instanceof CondExprContext) {
+            // ((a > b) ? a : b) = x: the larger bound is assigned
+            CondExprContext c = (CondExprContext) lhs;
+            targets.addAll(c.commaExpression().expression());
+            targets.add(c.expression(1));
+        } else {
+            targets.add(lhs);
+        }
+        for (ExpressionContext t : targets) {
+            String v = FunctionAnalyzer.simpleName(t);
+            if (v != null) followVar(v, a, depth + 1, visited, out, direct);
+            else out.add(use(ValueUse.Kind.STORE, a, null, via));
+        }
+    }
+
+    /**
+     * A min or max that is continuous in the value: every other argument is a constant ({@code fmaxf(v, 0.0f)}, a
+     * clamp), or the call updates one of its own arguments ({@code m = fmaxf(m, x)}, a running maximum).
+     */
+    private boolean continuousCall(CallExprContext cc, ParserRuleContext arg) {
+        if (cc.argumentList() == null || cc.argumentList().argument().size() < 2) return false;
+        boolean constants = true;
+        for (ArgumentContext a : cc.argumentList().argument()) {
+            if (a == arg) continue;
+            E v = a.expression() == null ? null : memo.get(a.expression());
+            if (v == null || v.cval == null) constants = false;
+        }
+        if (constants) return true;
+        ParserRuleContext q = cc;
+        while (q.getParent() instanceof PrimaryExprContext
+                || q.getParent() instanceof ParenPrimaryContext
+                || q.getParent() instanceof CommaExpressionContext
+                        && q.getParent().getParent() instanceof ParenPrimaryContext) q = q.getParent();
+        if (!(q.getParent() instanceof AssignExprContext)) return false;
+        AssignExprContext as = (AssignExprContext) q.getParent();
+        if (as.assignOp().ASSIGN() == null || as.expression().size() != 2 || as.expression(1) != q) return false;
+        String target = text.apply(FunctionAnalyzer.stripParens(as.expression(0)));
+        for (ArgumentContext a : cc.argumentList().argument()) {
+            if (a.expression() != null
+                    && text.apply(FunctionAnalyzer.stripParens(a.expression())).equals(target)) return true;
+        }
+        return false;
+    }
+
+    /** The operand that carries the value into a subtraction is itself a floating product or quotient. */
+    private boolean isFactorProduct(ExpressionContext e) {
+        ExpressionContext p = FunctionAnalyzer.stripParens(e);
+        if (!(p instanceof MulExprContext) || ((MulExprContext) p).MOD() != null) return false;
+        E v = memo.get(p);
+        return v != null && v.type.isFpScalar() && v.cval == null;
+    }
+
     /** A floating product (not a constant) as the other operand of a subtraction. */
     private boolean isProduct(ExpressionContext e) {
         ExpressionContext p = FunctionAnalyzer.stripParens(e);
@@ -192,8 +292,11 @@ final class ValueFlow {
     }
 
     /** Follows the variable {@code v} assigned at {@code def} to its reads until the next assignment of it. */
-    private void followVar(String v, ParserRuleContext def, int depth, Set<String> visited, List<ValueUse> out) {
-        if (depth > MAX_DEPTH || out.size() >= MAX_USES || !visited.add(v + "@" + def.start.getTokenIndex())) return;
+    private void followVar(
+            String v, ParserRuleContext def, int depth, Set<String> visited, List<ValueUse> out, boolean direct) {
+        if (depth > MAX_DEPTH
+                || out.size() >= MAX_USES
+                || !visited.add(v + "@" + def.start.getTokenIndex() + (direct ? "" : "~"))) return;
         index();
         int defEnd = def.stop == null ? def.start.getTokenIndex() : def.stop.getTokenIndex();
         int kill = Integer.MAX_VALUE;
@@ -212,7 +315,7 @@ final class ValueFlow {
                     && ((AssignExprContext) e.getParent()).expression(0) == e) {
                 continue;
             }
-            trace(e, depth, visited, out, v);
+            trace(e, depth, visited, out, v, direct);
             if (out.size() >= MAX_USES) return;
         }
     }
@@ -235,6 +338,7 @@ final class ValueFlow {
         if (reads != null) return;
         reads = new HashMap<>();
         defs = new HashMap<>();
+        defNodes = new HashMap<>();
         if (root != null) collect(root);
     }
 
@@ -248,12 +352,16 @@ final class ValueFlow {
         } else if (t instanceof AssignExprContext
                 && ((AssignExprContext) t).assignOp().ASSIGN() != null) {
             String n = FunctionAnalyzer.simpleName(((AssignExprContext) t).expression(0));
-            if (n != null)
+            if (n != null) {
                 defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((AssignExprContext) t).start.getTokenIndex());
+                defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);
+            }
         } else if (t instanceof InitDeclaratorContext) {
             String n = FunctionAnalyzer.declName(((InitDeclaratorContext) t).declarator());
-            if (n != null)
+            if (n != null) {
                 defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((InitDeclaratorContext) t).start.getTokenIndex());
+                defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);
+            }
         }
         for (int i = 0; i < t.getChildCount(); i++) collect(t.getChild(i));
     }

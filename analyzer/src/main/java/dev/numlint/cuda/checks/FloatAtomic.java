@@ -7,7 +7,12 @@ import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
 import dev.numlint.rules.RuleCatalog;
 
-/** NL009: a floating atomic add; the order of the additions and so the sum vary from run to run. */
+/**
+ * NL009: a floating atomic add; the order of the additions and so the sum vary from run to run. An add of a
+ * whole-number constant ({@code atomicAdd(counter, 1.0f)}) is a counter: every partial sum is an integer that the
+ * type holds exactly while the sum stays below 2^24 (float) or 2^53 (double), so the order cannot change it; it is
+ * reported as a note with that reason. Any other addend stays a warning.
+ */
 @AutoService(CudaCheck.class)
 public final class FloatAtomic implements CudaCheck {
     @Override
@@ -19,6 +24,37 @@ public final class FloatAtomic implements CudaCheck {
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Atomic a : facts.atomics) {
             if (!a.floating()) continue;
+            Confidence conf = a.inferred() ? Confidence.LOW : Confidence.HIGH;
+            String limit = exactLimit(a);
+            if (limit != null) {
+                long n = (long) (double) a.addend();
+                String msg = RuleCatalog.get()
+                        .rule("NL009")
+                        .message(
+                                "cuda-atomic-count",
+                                "expr",
+                                Consequences.quote(a.site().text()),
+                                "n",
+                                n,
+                                "type",
+                                a.type(),
+                                "limit",
+                                limit);
+                out.report(
+                        "NL009",
+                        facts.function,
+                        a.site(),
+                        msg,
+                        conf,
+                        new Impact(
+                                Impact.Kind.BOUNDED,
+                                "adds the whole number " + n + ": exact in any order while the sum stays below "
+                                        + limit,
+                                null,
+                                null),
+                        null);
+                continue;
+            }
             String msg = RuleCatalog.get()
                     .rule("NL009")
                     .message("cuda-atomic", "expr", Consequences.quote(a.site().text()), "type", a.type());
@@ -27,9 +63,26 @@ public final class FloatAtomic implements CudaCheck {
                     facts.function,
                     a.site(),
                     msg,
-                    a.inferred() ? Confidence.LOW : Confidence.HIGH,
+                    conf,
                     new Impact(Impact.Kind.AMPLIFIED, "added atomically in a run-dependent order", null, null),
                     null);
         }
+    }
+
+    /**
+     * The bound below which the sum of the atomic's whole-number constant addend is exact ("2^24" for float,
+     * "2^53" for double), or null when the addend is not such a constant or the type is another.
+     */
+    private static String exactLimit(FunctionFacts.Atomic a) {
+        Double v = a.addend();
+        if (v == null || v == 0 || v != Math.rint(v)) return null;
+        int bits =
+                switch (a.type()) {
+                    case "float" -> 24;
+                    case "double" -> 53;
+                    default -> 0;
+                };
+        if (bits == 0 || Math.abs(v) >= Math.scalb(1.0, bits)) return null;
+        return "2^" + bits;
     }
 }

@@ -151,8 +151,9 @@ public final class FunctionFacts {
      * @param type      the added type's spelling
      * @param floating  whether it is a floating type (or vector of one)
      * @param inferred  the type was inferred from the added value, not the pointer (less certain)
+     * @param addend    the added value when it is a constant ({@code atomicAdd(p, 1.0f)}), else null
      */
-    public record Atomic(Site site, String type, boolean floating, boolean inferred) {}
+    public record Atomic(Site site, String type, boolean floating, boolean inferred, Double addend) {}
 
     /** A long double declaration, cast or computation in host code ({@code what}: "'x'", "cast (long double)x"). */
     public record LongDouble(Site site, String what) {}

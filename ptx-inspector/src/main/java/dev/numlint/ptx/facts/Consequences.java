@@ -38,15 +38,19 @@ public final class Consequences {
             return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-none"), null);
         }
         List<Instruction> ins = facts.function().instructions();
+        // seen: reached at all; direct: reached as the value itself, only moved, negated, converted or scaled
         BitSet seen = new BitSet(ins.size());
+        BitSet direct = new BitSet(ins.size());
         ArrayDeque<Integer> work = new ArrayDeque<>();
         work.add(start.index());
         seen.set(start.index());
+        direct.set(start.index());
         int steps = 0;
         boolean stored = false;
         while (!work.isEmpty()) {
             int cur = work.poll();
             List<String> defs = ins.get(cur).defs();
+            boolean isDirect = direct.get(cur);
             for (int u : facts.defUse().users(cur)) {
                 if (++steps > MAX_STEPS) {
                     return stored
@@ -54,12 +58,14 @@ public final class Consequences {
                             : new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-unknown"), null);
                 }
                 Instruction x = ins.get(u);
-                Consequence c = sink(x, defs);
+                Consequence c = sink(x, defs, isDirect && scales(ins.get(cur)));
                 if (c != null) {
                     return c;
                 }
-                if (passes(x) && !seen.get(u)) {
+                boolean keeps = isDirect && keepsValue(x);
+                if (passes(x) && (!seen.get(u) || keeps && !direct.get(u))) {
                     seen.set(u);
+                    if (keeps) direct.set(u);
                     work.add(u);
                 } else if (x.opcode().equals("st")) {
                     stored = true;
@@ -69,7 +75,12 @@ public final class Consequences {
         return new Consequence(Impact.Kind.BOUNDED, phrase(stored ? "ptx-use-stored" : "ptx-use-undecided"), null);
     }
 
-    private Consequence sink(Instruction x, List<String> defs) {
+    /**
+     * {@code product}: the value reaches {@code x} as itself scaled into a product or quotient, so that a
+     * subtraction of another product there is a difference of products it belongs to (not a function of it, a sum
+     * with it, or the value minus one product).
+     */
+    private Consequence sink(Instruction x, List<String> defs, boolean product) {
         String op = x.opcode();
         switch (op) {
             case "cvt" -> {
@@ -96,7 +107,7 @@ public final class Consequences {
                 return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-atomic"), x);
             }
             case "sub", "add" -> {
-                if (cancels(x, defs)) {
+                if (product && cancels(x, defs)) {
                     return new Consequence(Impact.Kind.CANCELLATION, phrase("ptx-use-cancellation"), x);
                 }
                 return null;
@@ -137,6 +148,20 @@ public final class Consequences {
     static boolean isProduct(Instruction d) {
         String op = d.opcode();
         return (op.equals("mul") && PtxFacts.isF(d.type())) || op.equals("fma") || op.equals("mad");
+    }
+
+    /** The instruction scales its input into a float product or quotient ({@code mul}, {@code div}). */
+    private static boolean scales(Instruction d) {
+        String op = d.opcode();
+        return (op.equals("mul") || op.equals("div")) && PtxFacts.isF(d.type());
+    }
+
+    /** Operations whose result is still the value itself, only moved, negated, converted or scaled. */
+    private static boolean keepsValue(Instruction x) {
+        return switch (x.opcode()) {
+            case "mov", "neg", "abs", "cvt", "mul", "div", "selp" -> true;
+            default -> false;
+        };
     }
 
     /** Operations a difference passes through unchanged in kind. */

@@ -1,0 +1,245 @@
+package dev.numlint.cuda;
+
+import static dev.numlint.cuda.parser.CudaParser.*;
+
+import dev.numlint.cuda.parser.CudaLexer;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.tree.TerminalNode;
+
+/**
+ * Comparisons that only select between the values they compare, so that a flip moves the result by no more than
+ * the values differ at the flip, which is what moved it: a running maximum or minimum ({@code if (x > m) m = x;},
+ * {@code m = x > m ? x : m}), a clamp ({@code v > 0 ? v : 0}, {@code if (v < c) v = c; else if (v > d) v = d;}) and
+ * the update of the larger (smaller) of two bounds ({@code if (x > a && x > b) ((a > b) ? a : b) = x;}). Such a
+ * comparison is continuous, not a decision: the impact analysis follows the selected value on instead. A comparison
+ * that picks between other values, or guards a branch that does other work, is not one of them.
+ */
+final class ContinuousSelections {
+    private final Function<ParserRuleContext, String> text;
+    private final IdentityHashMap<ParserRuleContext, E> memo;
+    /** Plain assignments and initializations by variable, for the copies a bound may be compared through. */
+    private final Function<String, List<ParserRuleContext>> definitions;
+
+    ContinuousSelections(
+            Function<ParserRuleContext, String> text,
+            IdentityHashMap<ParserRuleContext, E> memo,
+            Function<String, List<ParserRuleContext>> definitions) {
+        this.text = text;
+        this.memo = memo;
+        this.definitions = definitions;
+    }
+
+    /**
+     * Where the value selected by the comparison {@code rel} goes on when {@code rel} is a continuous selection: the
+     * conditional expression ({@code v > 0 ? v : 0}) or the assignment of the guarded branch ({@code m = x}); null
+     * when the comparison decides something.
+     */
+    ParserRuleContext selected(RelExprContext rel) {
+        ParserRuleContext q = outerParens(rel);
+        ParserRuleContext p = q.getParent();
+        if (p instanceof CondExprContext && ((CondExprContext) p).expression(0) == q) {
+            CondExprContext c = (CondExprContext) p;
+            ExpressionContext first = single(c.commaExpression());
+            if (first == null) return null;
+            return matchesOperands(rel, first, c.expression(1)) ? c : null;
+        }
+        // a conjunction of comparisons of one value with several bounds: x > a && x > b
+        ParserRuleContext top = q;
+        while (top.getParent() instanceof AndExprContext || isParens(top.getParent())) top = top.getParent();
+        IfStmtContext stmt = ifOf(top);
+        if (stmt == null) return null;
+        AssignExprContext a = guardedAssignment(stmt);
+        if (a == null || !elseIsSelection(stmt)) return null;
+        return selectsWith(top, a) ? a : null;
+    }
+
+    /** The if statement whose whole condition is {@code cond}, or null. */
+    private static IfStmtContext ifOf(ParserRuleContext cond) {
+        ParserRuleContext p = cond.getParent();
+        if (!(p instanceof CommaExpressionContext)
+                || ((CommaExpressionContext) p).expression().size() != 1) return null;
+        if (!(p.getParent() instanceof ConditionContext)) return null;
+        ParserRuleContext s = p.getParent().getParent();
+        return s instanceof IfStmtContext ? (IfStmtContext) s : null;
+    }
+
+    /** The one plain assignment that is the whole then-branch of {@code s} ({@code m = x;} or {@code { m = x; }}). */
+    private static AssignExprContext guardedAssignment(IfStmtContext s) {
+        StatementContext then = s.statement(0);
+        while (then instanceof BlockStmtContext) {
+            List<StatementContext> ss =
+                    ((BlockStmtContext) then).compoundStatement().statement();
+            if (ss.size() != 1) return null;
+            then = ss.get(0);
+        }
+        if (!(then instanceof ExprStmtContext)) return null;
+        ExpressionContext e = single(((ExprStmtContext) then).commaExpression());
+        if (!(e instanceof AssignExprContext)) return null;
+        AssignExprContext a = (AssignExprContext) e;
+        if (a.assignOp().ASSIGN() == null || a.expression().size() != 2) return null;
+        return a;
+    }
+
+    /** No else, or an else that is itself such a selection: {@code if (v < 0) v = 0; else if (v > 1) v = 1;}. */
+    private boolean elseIsSelection(IfStmtContext s) {
+        if (s.statement().size() < 2) return true;
+        StatementContext e = s.statement(1);
+        if (!(e instanceof IfStmtContext)) return false;
+        IfStmtContext inner = (IfStmtContext) e;
+        AssignExprContext a = guardedAssignment(inner);
+        ConditionContext c = inner.condition();
+        if (a == null || c.commaExpression() == null) return false;
+        ExpressionContext cond = single(c.commaExpression());
+        return cond != null && elseIsSelection(inner) && selectsWith(cond, a);
+    }
+
+    /**
+     * Whether the assignment {@code a} guarded by the condition {@code cond} only moves a compared value: one
+     * comparison whose operands the assignment exchanges ({@code x > m} with {@code m = x}, {@code v < c} with
+     * {@code v = c}), or a conjunction {@code x > a && x > b} that assigns {@code x} to the larger bound.
+     */
+    private boolean selectsWith(ParserRuleContext cond, AssignExprContext a) {
+        List<RelExprContext> conj = new ArrayList<>();
+        if (!conjuncts(cond, conj) || conj.isEmpty()) return false;
+        ExpressionContext lhs = FunctionAnalyzer.stripParens(a.expression(0));
+        ExpressionContext rhs = a.expression(1);
+        if (conj.size() == 1) {
+            RelExprContext r = conj.get(0);
+            return matchesOperands(r, lhs, rhs) || matchesOperands(r, rhs, lhs);
+        }
+        // x OP b1 && x OP b2 ...: the common operand x, every bound on the same side of it
+        String x = null;
+        for (ExpressionContext cand : conj.get(0).expression()) {
+            boolean everywhere = true;
+            for (RelExprContext r : conj)
+                everywhere &=
+                        t(r.expression(0)).equals(t(cand)) || t(r.expression(1)).equals(t(cand));
+            if (everywhere) x = t(cand);
+        }
+        if (x == null) return false;
+        int side = 0;
+        List<String> bounds = new ArrayList<>();
+        for (RelExprContext r : conj) {
+            boolean greater = greater(r);
+            int s;
+            if (x.equals(t(r.expression(0)))) {
+                bounds.add(t(r.expression(1)));
+                s = greater ? 1 : -1;
+            } else {
+                bounds.add(t(r.expression(0)));
+                s = greater ? -1 : 1;
+            }
+            if (side != 0 && s != side) return false;
+            side = s;
+        }
+        if (!x.equals(t(rhs))) return false;
+        // the assigned place is the extreme bound: (a > b) ? a : b for x above both
+        if (!(lhs instanceof CondExprContext) || bounds.size() != 2) return false;
+        CondExprContext sel = (CondExprContext) lhs;
+        ExpressionContext sc = FunctionAnalyzer.stripParens(sel.expression(0));
+        ExpressionContext first = single(sel.commaExpression());
+        if (!(sc instanceof RelExprContext) || first == null) return false;
+        RelExprContext scr = (RelExprContext) sc;
+        String f = t(first);
+        String s2 = t(sel.expression(1));
+        String cl = t(scr.expression(0));
+        String cr = t(scr.expression(1));
+        if (!(f.equals(cl) && s2.equals(cr)) && !(f.equals(cr) && s2.equals(cl))) return false;
+        boolean picksLarger = greater(scr) == f.equals(cl);
+        if (picksLarger != (side > 0)) return false;
+        return (holds(f, bounds.get(0), a) && holds(s2, bounds.get(1), a))
+                || (holds(f, bounds.get(1), a) && holds(s2, bounds.get(0), a));
+    }
+
+    /** {@code a > b} or {@code a >= b}. */
+    private static boolean greater(RelExprContext r) {
+        int op = ((TerminalNode) r.getChild(1)).getSymbol().getType();
+        return op == CudaLexer.GT || op == CudaLexer.GE;
+    }
+
+    /** The conjuncts of {@code c}: comparisons joined by &&. */
+    private static boolean conjuncts(ParserRuleContext c, List<RelExprContext> out) {
+        if (c instanceof ExpressionContext) c = FunctionAnalyzer.stripParens((ExpressionContext) c);
+        if (c instanceof AndExprContext) {
+            return conjuncts(((AndExprContext) c).expression(0), out)
+                    && conjuncts(((AndExprContext) c).expression(1), out);
+        }
+        if (c instanceof RelExprContext) {
+            out.add((RelExprContext) c);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether the variable {@code var} holds the value {@code bound} at {@code use}: it is the bound, or a copy of
+     * it whose only definition before {@code use} is {@code var = bound} ({@code zeroY = d[1];}).
+     */
+    private boolean holds(String var, String bound, ParserRuleContext use) {
+        if (var.equals(bound)) return true;
+        ParserRuleContext only = null;
+        for (ParserRuleContext d : definitions.apply(var)) {
+            if (d.start.getTokenIndex() >= use.start.getTokenIndex()) continue;
+            if (d instanceof InitDeclaratorContext && ((InitDeclaratorContext) d).initializer() == null) continue;
+            if (only != null) return false;
+            only = d;
+        }
+        if (only instanceof AssignExprContext) {
+            AssignExprContext a = (AssignExprContext) only;
+            return a.expression().size() == 2 && t(a.expression(1)).equals(bound);
+        }
+        if (only instanceof InitDeclaratorContext) {
+            InitializerContext ini = ((InitDeclaratorContext) only).initializer();
+            return ini != null
+                    && ini.initializerClause() != null
+                    && ini.initializerClause().expression() != null
+                    && t(ini.initializerClause().expression()).equals(bound);
+        }
+        return false;
+    }
+
+    /** The comparison's operands are {@code a} and {@code b}, in either order (constants by value). */
+    private boolean matchesOperands(RelExprContext rel, ExpressionContext a, ExpressionContext b) {
+        ExpressionContext x = rel.expression(0);
+        ExpressionContext y = rel.expression(1);
+        return (same(x, a) && same(y, b)) || (same(x, b) && same(y, a));
+    }
+
+    /** The same expression, or equal constants ({@code 0} and {@code 0.0f}). */
+    private boolean same(ExpressionContext a, ExpressionContext b) {
+        if (t(a).equals(t(b))) return true;
+        E x = memo.get(FunctionAnalyzer.stripParens(a));
+        E y = memo.get(FunctionAnalyzer.stripParens(b));
+        if (x == null) x = memo.get(a);
+        if (y == null) y = memo.get(b);
+        return x != null && y != null && x.cval != null && Objects.equals(x.cval, y.cval);
+    }
+
+    private String t(ExpressionContext e) {
+        return text.apply(FunctionAnalyzer.stripParens(e));
+    }
+
+    private static ExpressionContext single(CommaExpressionContext c) {
+        return c != null && c.expression().size() == 1 ? c.expression(0) : null;
+    }
+
+    private static boolean isParens(ParserRuleContext p) {
+        return p instanceof PrimaryExprContext && ((PrimaryExprContext) p).primary() instanceof ParenPrimaryContext
+                || p instanceof ParenPrimaryContext
+                || p instanceof CommaExpressionContext
+                        && ((CommaExpressionContext) p).expression().size() == 1
+                        && p.getParent() instanceof ParenPrimaryContext;
+    }
+
+    /** {@code e} with the parentheses around it: the node its consumer holds. */
+    private static ParserRuleContext outerParens(ParserRuleContext e) {
+        ParserRuleContext q = e;
+        while (isParens(q.getParent())) q = q.getParent();
+        return q;
+    }
+}
