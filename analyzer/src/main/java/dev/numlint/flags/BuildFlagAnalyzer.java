@@ -861,8 +861,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
     /** The related-location text of the other places that set the same flag for the same files. */
     static final String SAME_FLAG = "same flag in another entry";
 
-    /** A condition whose value numlint cannot know: the analyzed build may well take it. */
-    private static final String UNKNOWN_CONDITION = "cannot know";
+    /**
+     * Whether a condition's value is unknown (Makefiles: "whose value numlint cannot know", CMake: "(value
+     * unknown)"): the analyzed build may well take it.
+     */
+    private static boolean unknown(String condition) {
+        return condition.contains("cannot know") || condition.contains("(value unknown)");
+    }
 
     /** Why a flag finding is about a build configuration other than the analyzed one (then it is a note). */
     private enum Inactive {
@@ -918,7 +923,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             for (List<FlagHazard> hs : pending) {
                 FlagEntry e = hs.get(0).entry();
                 String cond = e.origin().condition();
-                if (cond != null && !cond.contains(UNKNOWN_CONDITION)) {
+                if (cond != null && !unknown(cond)) {
                     emit(hs, Inactive.CONDITION);
                 } else if (cond == null && !used.containsKey(e.loc()) && reachable.contains(e.loc())) {
                     emit(hs, Inactive.OTHER_BUILD);
