@@ -452,6 +452,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             sp.split();
             stats.preNanos.addAndGet(System.nanoTime() - t0);
             Reporter rep = new Reporter(ctx, sink, file, bc, sourceDialect(dialect));
+            rep.activeError = pp.activeError;
             FunctionFacts fileFacts = new FunctionFacts(null);
             for (TopLevelSplitter.LongDoubleDecl ld : sp.longDoubles) {
                 fileFacts.longDoubles.add(new FunctionFacts.LongDouble(

@@ -505,7 +505,11 @@ final class FunctionAnalyzer {
                 promotions.promotion(t, v, initExpr, () -> "float '" + name + "'");
             }
             if (t.kind == CType.Kind.LONG_DOUBLE && host) {
-                reportLongDouble(Reporter.Pos.of(dc.start, dc.stop), "'" + name + "'", "long double " + name);
+                reportLongDouble(
+                        Reporter.Pos.of(dc.start, dc.stop),
+                        "'" + name + "'",
+                        "long double " + name,
+                        longDoubleOrigin(d.declSpecifierSeq(), base));
             }
             flow.declTypes.put(id, t);
             Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
@@ -1188,7 +1192,42 @@ final class FunctionAnalyzer {
     }
 
     private void reportLongDouble(Reporter.Pos pos, String what, String snippet) {
-        facts.longDoubles.add(new FunctionFacts.LongDouble(pos.site(snippet, device, host, null), what));
+        reportLongDouble(pos, what, snippet, null);
+    }
+
+    private void reportLongDouble(Reporter.Pos pos, String what, String snippet, String origin) {
+        facts.longDoubles.add(new FunctionFacts.LongDouble(
+                pos.site(snippet, device, host, null),
+                what,
+                origin,
+                f.longDoubleSpecialisation ? "a specialisation for long double" : null));
+    }
+
+    /** The macro that the {@code long} of a declaration's specifiers comes from, or null. */
+    private static String longMacro(ParseTree t) {
+        if (t instanceof TerminalNode n) {
+            org.antlr.v4.runtime.Token tk = n.getSymbol();
+            return tk.getType() == CudaLexer.LONG && tk instanceof PToken p ? p.fromMacro : null;
+        }
+        for (int i = 0; i < t.getChildCount(); i++) {
+            String m = longMacro(t.getChild(i));
+            if (m != null) return m;
+        }
+        return null;
+    }
+
+    /**
+     * What introduces the long double type of a declaration: the macro its specifiers come from ("macro REALXP"),
+     * the typedef name ("typedef real"), or the declaration itself (its variables are one finding).
+     */
+    private static String longDoubleOrigin(DeclSpecifierSeqContext specs, CType base) {
+        org.antlr.v4.runtime.Token first = specs.start;
+        String macro = longMacro(specs);
+        if (macro != null) return "macro " + macro;
+        if (base != null && base.name != null && !base.name.equals(CType.LONG_DOUBLE.name)) {
+            return "typedef " + base.name;
+        }
+        return "declaration " + first.getLine() + ":" + first.getCharPositionInLine();
     }
 
     // ------------------------------------------------------------------ calls

@@ -164,6 +164,13 @@ final class Preprocessor {
         return sb == null ? null : sb.toString();
     }
 
+    /**
+     * The first {@code #error} directive that the analyzed configuration reaches with certainty (every enclosing
+     * condition known and true), e.g. a header for another CPU ({@code #if !defined(__sparc__) #error ...}); null
+     * when there is none. The compiler stops there, so the file is not compiled in this configuration.
+     */
+    String activeError;
+
     /** Preprocesses {@code text}; returns the code tokens (directives consumed). */
     List<PToken> run(String text) {
         List<PToken> raw = lex(text);
@@ -292,6 +299,11 @@ final class Preprocessor {
                 break;
             case "undef":
                 if (active) macros.remove(firstIdent(rest));
+                break;
+            case "error":
+                if (active && activeError == null && conds.stream().allMatch(c -> c.state == TAKING)) {
+                    activeError = "#error " + rest;
+                }
                 break;
             case "include":
                 if (active && rest.startsWith("\"")) {

@@ -27,6 +27,10 @@ final class Reporter implements CudaReport {
     final BuildContext build;
     private final SourceDialect dialect;
     private final Set<String> seen = new HashSet<>();
+    private final Set<String> once = new HashSet<>();
+    /** The #error the analyzed configuration of the file reaches, or null. */
+    String activeError;
+
     final java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
 
     Reporter(ScanContext ctx, FindingSink sink, Path file, BuildContext build, SourceDialect dialect) {
@@ -70,6 +74,16 @@ final class Reporter implements CudaReport {
                     o.get().flag() + " (set at " + o.get().location().shortText() + ")", o.get());
         }
         return new FlagCitation(fallback, null);
+    }
+
+    @Override
+    public synchronized boolean firstInFile(String key) {
+        return once.add(key);
+    }
+
+    @Override
+    public String activeError() {
+        return activeError;
     }
 
     @Override

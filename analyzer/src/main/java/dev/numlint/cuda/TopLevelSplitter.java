@@ -33,6 +33,11 @@ final class TopLevelSplitter {
         int longDoubleCol;
 
         String longDoubleWhat;
+        /**
+         * An explicit specialisation for long double ({@code template<> long double f<long double>()}, or a member of
+         * {@code template<> struct S<long double>}): the library provides long double on purpose.
+         */
+        boolean longDoubleSpecialisation;
 
         boolean runsOnDevice() {
             return global || device;
@@ -264,11 +269,27 @@ final class TopLevelSplitter {
         }
         if (name == null) name = "<anonymous@" + t.get(open).getLine() + ">";
         StructInfo s = scope.structs.computeIfAbsent(name, StructInfo::new);
+        boolean outer = inLongDoubleSpecialisation;
+        int lt = -1;
+        for (int j = classKey + 1; j < open && lt < 0; j++) if (ty(j) == CudaLexer.LT) lt = j;
+        if (lt > 0 && longDoubleArgs(lt, open)) inLongDoubleSpecialisation = true;
         split(open + 1, close, s, tparams);
+        inLongDoubleSpecialisation = outer;
         lastStruct = s;
     }
 
     private StructInfo lastStruct;
+
+    /** Inside the body of a class specialised for long double ({@code struct S<long double> { ... }}). */
+    private boolean inLongDoubleSpecialisation;
+
+    /** Whether the template arguments from {@code lt} (a '<') to before {@code end} are exactly {@code long double}. */
+    private boolean longDoubleArgs(int lt, int end) {
+        return lt + 3 < end
+                && ty(lt + 1) == CudaLexer.LONG
+                && ty(lt + 2) == CudaLexer.DOUBLE
+                && ty(lt + 3) == CudaLexer.GT;
+    }
 
     private void afterClass(int start, int classKey, int s, int e) {
         boolean typedef = ty(start) == CudaLexer.TYPEDEF;
@@ -410,6 +431,7 @@ final class TopLevelSplitter {
         FunctionDef f = new FunctionDef();
         PToken nameTok = head.get(head.size() - 1);
         int nameIdx = head.size() - 1;
+        f.longDoubleSpecialisation = inLongDoubleSpecialisation;
         if (nameTok.getType() == CudaLexer.GT) { // template specialization f<float>(...)
             int depth = 0;
             for (int k = head.size() - 1; k >= 0; k--) {
@@ -421,6 +443,10 @@ final class TopLevelSplitter {
             }
             if (nameIdx < 0) return;
             nameTok = head.get(nameIdx);
+            List<PToken> args = head.subList(nameIdx + 1, head.size());
+            if (args.size() == 4
+                    && args.get(1).getType() == CudaLexer.LONG
+                    && args.get(2).getType() == CudaLexer.DOUBLE) f.longDoubleSpecialisation = true;
         }
         int opIdx = -1;
         for (int k = 0; k < head.size(); k++) if (head.get(k).getType() == CudaLexer.OPERATOR) opIdx = k;

@@ -206,7 +206,28 @@ public final class BuildFlagAnalyzer implements Analyzer {
         makefiles(ctx, sink, makes, rep, model, inTree);
         for (Path f : setups) guarded(ctx, sink, f, () -> setupPy(ctx, f, rep, model, inTree));
         rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
-        applyContexts(ctx, model);
+        Map<Path, BuildContext> chosen = applyContexts(ctx, model);
+        rep.flush(chosen, reachable(ctx, model));
+    }
+
+    /**
+     * Where each flag would apply by any build system: the locations of the flags in the file and directory contexts
+     * that every build system (compile_commands.json, Makefiles, setup.py, CMake) would give the scanned sources,
+     * before {@link #applyContexts} chooses one of them per file.
+     */
+    private static Set<Location> reachable(ScanContext ctx, Model model) {
+        Set<Location> out = new HashSet<>();
+        for (Path f : ctx.files()) {
+            Path file = f.toAbsolutePath().normalize();
+            if (!isSource(file)) continue;
+            for (Contexts cs : List.of(model.db, model.make, model.py, model.cmake)) {
+                BuildContext own = cs.files.get(file);
+                if (own != null) own.origins().forEach(o -> out.add(o.location()));
+                BuildContext dir = directoryContext(cs, file);
+                if (dir != null) dir.origins().forEach(o -> out.add(o.location()));
+            }
+        }
+        return out;
     }
 
     private static final java.util.Comparator<Path> BY_DEPTH =
@@ -630,7 +651,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
      * compiles it, else the flags of its CMake directory. A file the build never compiles on its own but a compiled file {@code #include}s gets its
      * includer's context, with {@link BuildContext#compiledVia()}.
      */
-    private static void applyContexts(ScanContext ctx, Model model) {
+    private static Map<Path, BuildContext> applyContexts(ScanContext ctx, Model model) {
         Map<Path, BuildContext> chosen = new LinkedHashMap<>();
         Set<Path> compiled = new HashSet<>();
         List<Path> sources = new ArrayList<>();
@@ -689,6 +710,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         BuildContext project = BuildContext.defaults();
         for (String line : summary(ctx, sources, chosen)) project.addSummary(line);
         if (!project.summary().isEmpty()) ctx.addBuildContext(null, project);
+        return chosen;
     }
 
     private static BuildContext directoryContext(Contexts cs, Path file) {
@@ -836,11 +858,36 @@ public final class BuildFlagAnalyzer implements Analyzer {
 
     // ------------------------------------------------------------------ reporting
 
-    /** Turns hazards into findings, once per (rule, location). */
+    /** The related-location text of the other places that set the same flag for the same files. */
+    static final String SAME_FLAG = "same flag in another entry";
+
+    /**
+     * Whether a condition's value is unknown (Makefiles: "whose value numlint cannot know", CMake: "(value
+     * unknown)"): the analyzed build may well take it.
+     */
+    private static boolean unknown(String condition) {
+        return condition.contains("cannot know") || condition.contains("(value unknown)");
+    }
+
+    /** Why a flag finding is about a build configuration other than the analyzed one (then it is a note). */
+    private enum Inactive {
+        /** written under a condition the default configuration does not take */
+        CONDITION,
+        /** always applies, but the analyzed build compiles every file it could apply to with other build files */
+        OTHER_BUILD
+    }
+
+    /**
+     * Turns hazards into findings. Hazards are collected while the build files are read and reported once the build
+     * contexts are chosen: one finding per rule and flag decision of the analyzed build (the same setting written in
+     * several places that reach the same files is one finding, the other places its related locations), and a note
+     * for each setting the analyzed configuration does not use.
+     */
     private static final class Reporter {
         final ScanContext ctx;
         final FindingSink sink;
         final Set<String> done = new HashSet<>();
+        final List<List<FlagHazard>> pending = new ArrayList<>();
 
         Reporter(ScanContext ctx, FindingSink sink) {
             this.ctx = ctx;
@@ -851,16 +898,124 @@ public final class BuildFlagAnalyzer implements Analyzer {
             for (FlagHazard h : hs) reportGroup(List.of(h));
         }
 
-        /** Reports the first hazard of a group of identical settings; the others become related locations. */
+        /** Collects a group of identical settings (compile_commands.json entries); the first is reported. */
         void reportGroup(List<FlagHazard> hs) {
             FlagHazard h = hs.get(0);
             FlagEntry e = h.entry();
-            FlagTok t = e.origin();
             String key = h.ruleId() + "\u0000" + e.loc().shortText() + "\u0000" + e.flag();
             if (!done.add(key)) return;
             if (!ctx.rules().enabled(h.ruleId())) return;
+            pending.add(hs);
+        }
+
+        /** Reports what was collected, given the contexts chosen for the scanned sources. */
+        void flush(Map<Path, BuildContext> chosen, Set<Location> reachable) {
+            Map<Location, Set<Path>> used = new HashMap<>();
+            Map<Path, List<Location>> order = new HashMap<>();
+            for (Map.Entry<Path, BuildContext> c : chosen.entrySet()) {
+                for (BuildContext.FlagOrigin o : c.getValue().origins()) {
+                    used.computeIfAbsent(o.location(), k -> new java.util.TreeSet<>())
+                            .add(c.getKey());
+                    order.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(o.location());
+                }
+            }
+            Map<String, List<List<FlagHazard>>> active = new LinkedHashMap<>();
+            for (List<FlagHazard> hs : pending) {
+                FlagEntry e = hs.get(0).entry();
+                String cond = e.origin().condition();
+                if (cond != null && !unknown(cond)) {
+                    emit(hs, Inactive.CONDITION);
+                } else if (cond == null && !used.containsKey(e.loc()) && reachable.contains(e.loc())) {
+                    emit(hs, Inactive.OTHER_BUILD);
+                } else {
+                    active.computeIfAbsent(decision(hs.get(0)), k -> new ArrayList<>())
+                            .add(hs);
+                }
+            }
+            for (List<List<FlagHazard>> same : active.values()) {
+                for (List<FlagHazard> group : overlapping(same, used)) {
+                    emit(primaryFirst(group, used, order), null);
+                }
+            }
+        }
+
+        /** The setting a hazard reports: rule, target and the flag's canonical name and value. */
+        private static String decision(FlagHazard h) {
+            FlagEntry e = h.entry();
+            String name = e.name().replace('-', '_');
+            return h.ruleId() + "\u0000" + e.target() + "\u0000" + name + "\u0000"
+                    + (e.value() == null ? "" : e.value().toLowerCase(Locale.ROOT));
+        }
+
+        /** The files the analyzed build compiles with any of the settings of {@code hs}. */
+        private static Set<Path> files(List<FlagHazard> hs, Map<Location, Set<Path>> used) {
+            Set<Path> out = new HashSet<>();
+            for (FlagHazard h : hs) out.addAll(used.getOrDefault(h.entry().loc(), Set.of()));
+            return out;
+        }
+
+        /**
+         * The settings of one decision key merged where they reach a common file (the same flag written twice for one
+         * compilation is one decision); settings that reach different files, or no scanned file, stay apart.
+         */
+        private static List<List<FlagHazard>> overlapping(List<List<FlagHazard>> same, Map<Location, Set<Path>> used) {
+            List<List<FlagHazard>> groups = new ArrayList<>();
+            List<Set<Path>> reach = new ArrayList<>();
+            for (List<FlagHazard> hs : same) {
+                List<FlagHazard> g = new ArrayList<>(hs);
+                Set<Path> fs = files(hs, used);
+                for (int i = groups.size() - 1; i >= 0 && !fs.isEmpty(); i--) {
+                    if (java.util.Collections.disjoint(reach.get(i), fs)) continue;
+                    List<FlagHazard> other = groups.remove(i);
+                    other.addAll(g);
+                    g = other;
+                    fs.addAll(reach.remove(i));
+                }
+                groups.add(g);
+                reach.add(fs);
+            }
+            return groups;
+        }
+
+        /**
+         * The group with the setting that the affected files' contexts record first (the one source and PTX findings
+         * cite as "set here") in front; without files, the first one collected.
+         */
+        private static List<FlagHazard> primaryFirst(
+                List<FlagHazard> group, Map<Location, Set<Path>> used, Map<Path, List<Location>> order) {
+            if (group.size() == 1) return group;
+            java.util.TreeSet<Path> fs = new java.util.TreeSet<>(files(group, used));
+            FlagHazard first = group.get(0);
+            search:
+            for (Path f : fs) {
+                for (Location l : order.getOrDefault(f, List.of())) {
+                    for (FlagHazard h : group) {
+                        if (h.entry().loc().equals(l)) {
+                            first = h;
+                            break search;
+                        }
+                    }
+                }
+            }
+            List<FlagHazard> out = new ArrayList<>();
+            out.add(first);
+            for (FlagHazard h : group) {
+                if (h != first) out.add(h);
+            }
+            return out;
+        }
+
+        /** Reports the first hazard of a group; the others become related locations. */
+        private void emit(List<FlagHazard> hs, Inactive inactive) {
+            FlagHazard h = hs.get(0);
+            FlagEntry e = h.entry();
+            FlagTok t = e.origin();
             Condition cond = t.condition() == null ? null : Condition.of(t.condition());
-            String msg = flagMessage(h.message(), t.via(), hs.size() - 1, cond);
+            RuleCatalog cat = RuleCatalog.get();
+            String own = inactive == Inactive.OTHER_BUILD
+                    ? cat.phrase("flag-other-build", "message", h.message())
+                    : h.message();
+            String msg = flagMessage(own, t.via(), hs.size() - 1, cond);
             Finding.Builder b = Finding.builder(h.ruleId())
                     .location(e.loc())
                     .message(msg)
@@ -881,8 +1036,14 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 if (cond.where() != null) b.related(cond.where(), "condition: " + cond.text());
             }
             if (h.level() != null) b.level(h.level());
+            if (inactive != null) {
+                b.impact(dev.numlint.model.Impact.bounded(
+                        inactive == Inactive.CONDITION
+                                ? "not set in the build configuration numlint analyzed"
+                                : "the analyzed build compiles the scanned sources with other build files"));
+            }
             for (int i = 1; i < hs.size() && i <= 10; i++) {
-                b.related(hs.get(i).entry().loc(), "same flag in another entry");
+                b.related(hs.get(i).entry().loc(), SAME_FLAG);
             }
             sink.report(b);
         }

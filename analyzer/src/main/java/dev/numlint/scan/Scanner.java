@@ -305,6 +305,9 @@ public final class Scanner {
         findings = attachLaunchSites(findings, shared);
         findings.sort(FINDING_ORDER);
         findings = merge(findings);
+        TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
+        notes.addAll(shared.notifications);
+        findings = dev.numlint.flags.FlagReach.review(findings, shared.contexts(), notAnalyzed(notes));
         findings = suppress(findings, lines);
         for (Path f : handled) {
             reportUnjustified(shared.relativize(f), lines, shared);
@@ -312,7 +315,7 @@ public final class Scanner {
         findings.sort(FINDING_ORDER);
         findings = Fingerprints.assign(findings, lines, fingerprintPaths(shared.root, options.paths));
 
-        TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
+        notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
         // analyzers report their own per-file failures as "internal-error" notifications: those count too
         boolean internal = shared.internalError || notes.stream().anyMatch(n -> INTERNAL_ERROR.equals(n.id()));
@@ -332,6 +335,13 @@ public final class Scanner {
                 notAnalyzed.size(),
                 !internal,
                 shared::buildContext);
+    }
+
+    private static Set<String> notAnalyzed(Set<Notification> notes) {
+        return notes.stream()
+                .filter(n -> n.notAnalyzed() && n.file() != null)
+                .map(Notification::file)
+                .collect(Collectors.toSet());
     }
 
     /**
@@ -492,6 +502,13 @@ public final class Scanner {
         void internalError(String file, String message) {
             internalError = true;
             notify(new Notification(file, 0, Level.ERROR, INTERNAL_ERROR, message));
+        }
+
+        /** The build context of every file that has one, by path relative to the root. */
+        synchronized Map<String, BuildContext> contexts() {
+            Map<String, BuildContext> out = new HashMap<>();
+            for (Map.Entry<Path, BuildContext> e : perFile.entrySet()) out.put(relativize(e.getKey()), e.getValue());
+            return out;
         }
 
         synchronized List<KernelLink> links() {

@@ -4,9 +4,17 @@ import com.google.auto.service.AutoService;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.rules.Quote;
 import dev.numlint.rules.RuleCatalog;
 
-/** NL005: long double in host code, evaluated in 80-bit x87 precision on x86 and in 64 bits everywhere else. */
+/**
+ * NL005: long double in host code. What it means depends on the compiler and the CPU (80-bit x87 with GCC and Clang
+ * on x86-64, 64-bit double with MSVC, 128-bit software quad on AArch64 Linux); device code has nothing wider than
+ * double. One finding per macro, typedef or declaration that introduces the type in a file, not one per variable; a
+ * long double the code provides on purpose (a specialisation of a template for long double) or in a file the
+ * analyzed configuration does not compile (it reaches an {@code #error}, as a header for another CPU does) is a note.
+ */
 @AutoService(CudaCheck.class)
 public final class ExtendedPrecision implements CudaCheck {
     @Override
@@ -18,13 +26,28 @@ public final class ExtendedPrecision implements CudaCheck {
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.LongDouble l : facts.longDoubles) {
             if (!l.site().host()) continue;
+            if (l.origin() != null && !out.firstInFile("NL005|" + l.origin())) continue;
+            String what = what(l.what());
+            String origin = l.origin();
+            if (origin != null && (origin.startsWith("macro ") || origin.startsWith("typedef "))) {
+                what = what + " via " + Quote.shorten(origin, 24);
+            }
+            Impact impact = null;
+            if (out.activeError() != null) {
+                impact = Impact.bounded("not compiled in the analyzed configuration: the file stops at '"
+                        + Quote.shorten(out.activeError(), Quote.TEXT) + "'");
+            } else if (l.deliberate() != null) {
+                impact = Impact.bounded("provided on purpose: " + l.deliberate());
+            }
             out.report(
                     "NL005",
                     facts.function,
                     l.site(),
-                    RuleCatalog.get().rule("NL005").message("cuda-long-double", "what", what(l.what())),
+                    RuleCatalog.get()
+                            .rule("NL005")
+                            .message(l.site().device() ? "cuda-long-double-both" : "cuda-long-double", "what", what),
                     Confidence.HIGH,
-                    null,
+                    impact,
                     null);
         }
     }

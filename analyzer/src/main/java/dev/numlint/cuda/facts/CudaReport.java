@@ -22,6 +22,15 @@ public interface CudaReport {
     /** The flag that enabled a flag-driven hazard, with where it was set, or {@code fallback} as the text. */
     FlagCitation flag(Predicate<String> which, String fallback);
 
+    /** True the first time {@code key} is asked for in this file (one finding per macro, typedef, ...). */
+    boolean firstInFile(String key);
+
+    /**
+     * The first {@code #error} directive the file's analyzed configuration reaches for certain (a header for another
+     * CPU: {@code #if !defined(__sparc__)} / {@code #error ...}), or null: the compiler stops there.
+     */
+    String activeError();
+
     /** The location of a line and column of this file (for impact sinks). */
     Location location(int line, int column);
 

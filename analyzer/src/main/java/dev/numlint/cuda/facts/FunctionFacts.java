@@ -156,7 +156,20 @@ public final class FunctionFacts {
     public record Atomic(Site site, String type, boolean floating, boolean inferred, Double addend) {}
 
     /** A long double declaration, cast or computation in host code ({@code what}: "'x'", "cast (long double)x"). */
-    public record LongDouble(Site site, String what) {}
+    /**
+     * A long double in host code.
+     *
+     * @param origin     what introduces the type here when it is not written out: "macro REALXP", "typedef real";
+     *                   for a declaration of several variables, the declaration ("declaration 12:5"); null otherwise.
+     *                   One finding per origin and file.
+     * @param deliberate why the long double is there on purpose (a specialisation of a template for long double),
+     *                   or null
+     */
+    public record LongDouble(Site site, String what, String origin, String deliberate) {
+        public LongDouble(Site site, String what) {
+            this(site, what, null, null);
+        }
+    }
 
     /**
      * Float data computed in reduced precision on tensor cores (NL012).
