@@ -12,8 +12,9 @@ import java.util.Set;
 
 /**
  * NL004: a loop-carried floating accumulator over an unknown or long trip count. Not reported: compensated (Kahan)
- * sums, whole-number terms (exact partial sums), tree reductions, element-wise updates, terms that do not change
- * between iterations, timers, values overwritten in every iteration and short loops (below {@code min-trip-count}).
+ * sums, whole-number terms (exact partial sums), tree reductions, element-wise updates, timers, values overwritten
+ * in every iteration and short loops (below {@code min-trip-count}). A term that does not change between iterations
+ * is a constant step (a ray parameter, a position), not a sum of data: a note.
  * A float sum is <em>growing</em> (its error bound grows with the trip count); a double sum that decides nothing is
  * a note (its n*2^-53 bound stays far below float resolution, so it flips a comparison only within n*2^-53 of the
  * threshold) unless it reaches an integer conversion, a rounding, an index or an atomic; a float sum that reaches an
@@ -35,7 +36,7 @@ public final class SerialAccumulation implements CudaCheck {
         for (FunctionFacts.Accumulation a : facts.accumulations) {
             if (a.wholeNumberTerm() || a.compensated() || a.treeReduction() || a.rewritten()) continue;
             if (a.trip() >= 0 && a.trip() < minTrip) continue;
-            if (a.elementwise() || !a.varies() || a.timing()) continue;
+            if (a.elementwise() || a.timing()) continue;
             if (!seen.add(a.target() + "@" + a.outerLoopLine())) continue;
             // an unknown trip count is the usual case and goes unsaid; a long constant one is stated
             String trip = a.trip() < 0 ? "" : " (n=" + a.trip() + ")";
@@ -48,7 +49,12 @@ public final class SerialAccumulation implements CudaCheck {
             }
             ValueUse tolerance = impact.kind() == Impact.Kind.AMPLIFIED ? null : Consequences.toleranceUse(a.site());
             String consequence;
-            if (tolerance != null) {
+            if (!a.varies()) {
+                // a = a + step with a step the loops never change (t += tstep, ra += fvz * fCa.z): a stepping (a
+                // ray parameter, a position, an angle), not a sum of data; any port takes the same steps in order
+                impact = Impact.bounded("a constant step: every port takes the same steps in the same order");
+                consequence = Consequences.phrase("sum-constant-step");
+            } else if (tolerance != null) {
                 // an error measure checked against a tolerance: the test is written to absorb rounding differences
                 impact = new Impact(
                         Impact.Kind.BOUNDED,
