@@ -85,6 +85,9 @@ final class PromotionSites {
         if (v.type.kind == CType.Kind.FLOAT) return true;
         if (!v.type.isFpScalar()) return false;
         if (p instanceof CastExprContext) return floatValued(((CastExprContext) p).expression());
+        if (p instanceof NamedCastExprContext && ((NamedCastExprContext) p).STATIC_CAST() != null) {
+            return floatValued(((NamedCastExprContext) p).expression());
+        }
         if (p instanceof UnaryExprContext
                 && (((UnaryExprContext) p).MINUS() != null || ((UnaryExprContext) p).PLUS() != null)) {
             return floatValued(((UnaryExprContext) p).expression());

@@ -110,10 +110,10 @@ class CudaSourceAnalyzerTest {
                 .findFirst()
                 .orElseThrow();
         // h*0.5 and 1.0/e rounded to float give the float result: only the speed is at stake
-        assertThat(at.apply("NL008", 32).message()).contains("only speed").doesNotContain("unlike float");
-        assertThat(at.apply("NL008", 36).message()).contains("only speed").doesNotContain("unlike float");
+        assertThat(at.apply("NL008", 34).message()).contains("only speed").doesNotContain("unlike float");
+        assertThat(at.apply("NL008", 38).message()).contains("only speed").doesNotContain("unlike float");
         // h*0.1 is not: 0.1 and 0.1f differ
-        assertThat(at.apply("NL008", 38).message()).contains("rounded unlike float");
+        assertThat(at.apply("NL008", 40).message()).contains("rounded unlike float");
         // a loop-invariant step is a stepping, with the reason in the impact
         Finding step = at.apply("NL004", 14);
         assertThat(step.message()).contains("constant step");
