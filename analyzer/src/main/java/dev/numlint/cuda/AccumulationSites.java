@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.antlr.v4.runtime.ParserRuleContext;
 
 /**
  * The accumulation facts of a function body ({@link FunctionFacts.Accumulation}, read by the NL004 check): a
@@ -49,11 +50,17 @@ final class AccumulationSites {
         Set<String> idxNames = new HashSet<>();
         for (ExpressionContext ix : indices) names(ix, idxNames);
         String tt = a.text(target);
-        // a.loops that overwrite the accumulator in every iteration start a new sum: only the a.loops inside the
-        // innermost such loop carry it
+        // a.loops that overwrite the accumulator in every iteration (for an element acc[k], also a sweep
+        // for (k...) acc[k] = 0 in the loop's body) start a new sum: only the a.loops inside the innermost such loop
+        // carry it
+        List<String> idxTexts = new ArrayList<>();
+        for (ExpressionContext ix : indices) idxTexts.add(a.text(stripParens(ix)));
         int from = declDepth;
         for (int i = declDepth; i < a.loops.size(); i++) {
-            if (indices.isEmpty() && a.loops.get(i).overwritten().contains(base)) from = i + 1;
+            FunctionAnalyzer.Loop lp = a.loops.get(i);
+            if (indices.isEmpty() ? lp.overwritten().contains(base) : resetsElements(lp.node, base, idxTexts)) {
+                from = i + 1;
+            }
         }
         boolean rewritten = from >= a.loops.size();
         long trip = 1;
@@ -89,6 +96,68 @@ final class AccumulationSites {
                 TIMING.matcher(base).find(),
                 rewritten,
                 viaFma));
+    }
+
+    /**
+     * Whether every iteration of {@code loop} sets the elements {@code base[...]} to a constant: an assignment
+     * {@code base[k] = 0} in its body, outside any condition, whose indices are the accumulator's own index
+     * expressions or induction variables of {@code for} loops around the assignment inside the body (a sweep
+     * {@code for (j...) sum[j] = 0.f}).
+     */
+    private boolean resetsElements(ParserRuleContext loop, String base, List<String> idxTexts) {
+        StatementContext body = loop instanceof ForStmtContext
+                ? ((ForStmtContext) loop).statement()
+                : loop instanceof WhileStmtContext
+                        ? ((WhileStmtContext) loop).statement()
+                        : loop instanceof DoStmtContext ? ((DoStmtContext) loop).statement() : null;
+        return body != null && resets(body, base, idxTexts, new HashSet<>());
+    }
+
+    private boolean resets(StatementContext s, String base, List<String> idxTexts, Set<String> sweep) {
+        if (s instanceof BlockStmtContext) {
+            for (StatementContext x : ((BlockStmtContext) s).compoundStatement().statement()) {
+                if (resets(x, base, idxTexts, sweep)) return true;
+            }
+        } else if (s instanceof ForStmtContext) {
+            ForStmtContext f = (ForStmtContext) s;
+            Set<String> inner = new HashSet<>(sweep);
+            if (f.commaExpression() != null) collectModified(f.commaExpression(), inner);
+            return resets(f.statement(), base, idxTexts, inner);
+        } else if (s instanceof ExprStmtContext && ((ExprStmtContext) s).commaExpression() != null) {
+            for (ExpressionContext e : ((ExprStmtContext) s).commaExpression().expression()) {
+                if (!(e instanceof AssignExprContext)) continue;
+                AssignExprContext as = (AssignExprContext) e;
+                if (as.assignOp().ASSIGN() == null || as.expression().size() < 2) continue;
+                if (!constant(as.expression(1))) continue;
+                List<String> ix = new ArrayList<>();
+                ExpressionContext b = stripParens(as.expression(0));
+                while (b instanceof IndexExprContext) {
+                    ix.add(a.text(
+                            stripParens(((IndexExprContext) b).commaExpression().expression(0))));
+                    b = stripParens(((IndexExprContext) b).expression());
+                }
+                if (!base.equals(simpleName(b)) || ix.size() != idxTexts.size()) continue;
+                boolean all = true;
+                for (int k = 0; k < ix.size(); k++) {
+                    if (!ix.get(k).equals(idxTexts.get(k)) && !sweep.contains(ix.get(k))) all = false;
+                }
+                if (all) return true;
+            }
+        }
+        return false;
+    }
+
+    /** A literal, possibly signed, cast or parenthesised ({@code 0}, {@code 0.0f}, {@code (float) 0}, {@code -1}). */
+    private static boolean constant(ExpressionContext e) {
+        ExpressionContext p = stripParens(e);
+        while (true) {
+            if (p instanceof CastExprContext) p = stripParens(((CastExprContext) p).expression());
+            else if (p instanceof UnaryExprContext
+                    && (((UnaryExprContext) p).MINUS() != null || ((UnaryExprContext) p).PLUS() != null)) {
+                p = stripParens(((UnaryExprContext) p).expression());
+            } else break;
+        }
+        return p instanceof PrimaryExprContext && ((PrimaryExprContext) p).primary() instanceof LiteralPrimaryContext;
     }
 
     /** Names of macro constants (all capitals): values that do not change from one iteration to the next. */
@@ -145,9 +214,8 @@ final class AccumulationSites {
      * no summation over data, so no NL004.
      */
     private boolean variesWithLoop(ExpressionContext addend, int declDepth) {
-        if (containsAny(addend, IndexExprContext.class, CallExprContext.class, MemberExprContext.class)) return true;
         Set<String> used = new HashSet<>();
-        names(addend, used);
+        if (!stepNames(addend, used)) return true;
         for (String n : used) {
             FunctionAnalyzer.Local l = a.lookup(n);
             if (l != null && l.loopDepth > declDepth) return true; // declared inside the accumulating a.loops
@@ -165,6 +233,27 @@ final class AccumulationSites {
         }
         // unary * (pointer target) may change with any store
         return containsDeref(addend);
+    }
+
+    /**
+     * The names a term reads, when it reads only names and fields of named structs ({@code fvz * fCa.z},
+     * {@code geo.dVoxelX}): false when it reads an array element, calls, or follows a pointer, which may change
+     * with any store.
+     */
+    private static boolean stepNames(org.antlr.v4.runtime.tree.ParseTree t, Set<String> out) {
+        if (t instanceof IndexExprContext || t instanceof CallExprContext) return false;
+        if (t instanceof MemberExprContext) {
+            MemberExprContext m = (MemberExprContext) t;
+            // s.f reads the struct s (modified in the loop when any field is); p->f reads memory
+            return m.DOT() != null && stepNames(m.expression(), out);
+        }
+        if (t instanceof org.antlr.v4.runtime.tree.TerminalNode) {
+            org.antlr.v4.runtime.Token k = ((org.antlr.v4.runtime.tree.TerminalNode) t).getSymbol();
+            if (k.getType() == dev.numlint.cuda.parser.CudaLexer.IDENTIFIER) out.add(k.getText());
+            return true;
+        }
+        for (int i = 0; i < t.getChildCount(); i++) if (!stepNames(t.getChild(i), out)) return false;
+        return true;
     }
 
     /**

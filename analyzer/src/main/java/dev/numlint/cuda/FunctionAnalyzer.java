@@ -517,7 +517,7 @@ final class FunctionAnalyzer {
                 ExpressionContext p = stripParens(initExpr);
                 if (p instanceof MulExprContext
                         && ((MulExprContext) p).STAR() != null
-                        && v.type.isFpScalar()
+                        && v.type.kind == t.kind // a double product stored in a float is rounded: no fusing
                         && !exactProduct((MulExprContext) p)) {
                     l.product = text(p);
                 }
@@ -1027,8 +1027,9 @@ final class FunctionAnalyzer {
     }
 
     /**
-     * A product that is exact, so fusing it changes nothing: a power-of-two factor (0.5f*x, 2*x, x*1.0f), or two
-     * whole-number constants whose product float holds exactly.
+     * A product that is exact, so fusing it changes nothing: a power-of-two factor (0.5f*x, 2*x, x*1.0f), two
+     * whole-number constants whose product float holds exactly, or a double product of two values float holds
+     * ({@code (double) a * b}, {@code (p / 2.0) * (p / 2.0)}: 24 + 24 significant bits fit in 53).
      */
     private boolean exactProduct(MulExprContext m) {
         E a = memo.get(m.expression(0));
@@ -1036,6 +1037,11 @@ final class FunctionAnalyzer {
         for (E v : new E[] {a, b}) {
             if (v != null && v.cval != null && NumericFacts.isPowerOfTwoOrZero(v.cval)) return true;
         }
+        E r = memo.get(m);
+        if (r != null
+                && (r.type.kind == CType.Kind.DOUBLE || r.type.kind == CType.Kind.LONG_DOUBLE)
+                && promotions.floatValued(m.expression(0))
+                && promotions.floatValued(m.expression(1))) return true;
         return a != null
                 && b != null
                 && a.cval != null

@@ -5,6 +5,7 @@ import static dev.numlint.cuda.FunctionAnalyzer.stripParens;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
 import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.knowledge.NumericFacts;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -33,7 +34,8 @@ final class PromotionSites {
         if (target.kind != CType.Kind.FLOAT || rhs.type.kind != CType.Kind.DOUBLE || rhs.dblVar) return;
         String why = rhs.dblLiteral != null ? "the double literal " + rhs.dblLiteral : rhs.promoter;
         if (why == null) return;
-        boolean exact = rhs.cval != null && (double) (float) (double) rhs.cval == rhs.cval;
+        // x op= v is one operation on float x and v: innocuous when v is a value float holds (x *= 0.5, x += 1.0)
+        boolean exact = floatValued(c.expression(1));
         a.facts.promotions.add(new FunctionFacts.Promotion(
                 a.site(c), "float '" + a.text(c.expression(0)) + "'", why, null, rhs.dblLiteral == null, true, exact));
     }
@@ -59,21 +61,53 @@ final class PromotionSites {
             ArgumentListContext al = ((CallExprContext) p).argumentList();
             if (callee == null || al == null || !CORRECTLY_ROUNDED.contains(callee)) return false;
             for (ArgumentContext arg : al.argument()) {
-                if (arg.expression() == null || !floatExact(arg.expression())) return false;
+                if (arg.expression() == null || !floatValued(arg.expression())) return false;
             }
             return true;
         } else {
             return false;
         }
-        return floatExact(a) && floatExact(b);
+        return floatValued(a) && floatValued(b);
     }
 
-    /** A float-typed operand, or a constant float holds exactly. */
-    private boolean floatExact(ExpressionContext e) {
-        E v = a.memo.get(stripParens(e));
+    /**
+     * A value float holds exactly, whatever type it is computed in: a float-typed operand, a constant float holds
+     * exactly, a float converted to double, or such a value negated or scaled by a power of two ({@code -h},
+     * {@code p / 2.0}, {@code (double) x * 0.5}; the scaling is exact short of overflow and underflow). One
+     * operation on two such values rounded through double gives the float result; a product of two of them is exact
+     * in double (24 + 24 bits of significand fit in 53).
+     */
+    boolean floatValued(ExpressionContext e) {
+        ExpressionContext p = stripParens(e);
+        E v = a.memo.get(p);
         if (v == null) return false;
         if (v.cval != null) return (double) (float) (double) v.cval == v.cval;
-        return v.type.kind == CType.Kind.FLOAT;
+        if (v.type.kind == CType.Kind.FLOAT) return true;
+        if (!v.type.isFpScalar()) return false;
+        if (p instanceof CastExprContext) return floatValued(((CastExprContext) p).expression());
+        if (p instanceof NamedCastExprContext && ((NamedCastExprContext) p).STATIC_CAST() != null) {
+            return floatValued(((NamedCastExprContext) p).expression());
+        }
+        if (p instanceof UnaryExprContext
+                && (((UnaryExprContext) p).MINUS() != null || ((UnaryExprContext) p).PLUS() != null)) {
+            return floatValued(((UnaryExprContext) p).expression());
+        }
+        if (p instanceof MulExprContext && ((MulExprContext) p).MOD() == null) {
+            MulExprContext m = (MulExprContext) p;
+            E r = a.memo.get(stripParens(m.expression(1)));
+            if (r != null && r.cval != null && r.cval != 0 && NumericFacts.isPowerOfTwoOrZero(r.cval)) {
+                return floatValued(m.expression(0));
+            }
+            E l = a.memo.get(stripParens(m.expression(0)));
+            if (m.STAR() != null
+                    && l != null
+                    && l.cval != null
+                    && l.cval != 0
+                    && NumericFacts.isPowerOfTwoOrZero(l.cval)) {
+                return floatValued(m.expression(1));
+            }
+        }
+        return false;
     }
 
     /** Correctly rounded (or exact) double functions: of float arguments, rounded to float they give the float result. */

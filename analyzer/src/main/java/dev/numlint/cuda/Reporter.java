@@ -145,6 +145,23 @@ final class Reporter implements CudaReport {
     @Override
     public void report(
             String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
+        report(rule, function, at, message, conf, impact, flag, false);
+    }
+
+    @Override
+    public void reportProven(String rule, String function, Site at, String message, Confidence conf, Impact impact) {
+        report(rule, function, at, message, conf, impact, null, true);
+    }
+
+    private void report(
+            String rule,
+            String function,
+            Site at,
+            String message,
+            Confidence conf,
+            Impact impact,
+            FlagCitation flag,
+            boolean proven) {
         String snippet = at.text();
         Pos pos = Pos.of(at);
         // one finding per location and rule (a macro expanding to several hazards reports its use once)
@@ -174,6 +191,7 @@ final class Reporter implements CudaReport {
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());
         }
         if (pos.condition() != null) b.property("configuration", pos.condition());
+        if (proven) b.property("impactProven", true);
         counts.merge(rule, 1, Integer::sum);
         sink.report(b);
     }

@@ -23,7 +23,8 @@ import java.util.Set;
  * routine ({@code properties.libraryCode}). Several hazards of one rule on one line stay separate (an
  * {@code __expf} and a {@code __cosf}): each PTX finding is matched to the source finding that names its operation.
  * The merged finding is as consequential as its most consequential evidence: it takes the more severe impact and
- * level of the two layers. Within one layer, findings on one line with the same message are duplicates (two
+ * level of the two layers, unless the source finding's impact is proven from the code's structure (property
+ * {@code impactProven}, a constant step). Within one layer, findings on one line with the same message are duplicates (two
  * analyzers, or one hazard reached twice) and collapse into the first; different operations have different
  * messages and stay apart.
  */
@@ -125,10 +126,15 @@ final class LayerMerge {
         boolean confirmed = false;
         Impact impact = src.impact();
         Level level = src.level();
+        // the source proved the impact from the code's structure (a constant step): PTX confirms, never raises it
+        boolean proven = Boolean.TRUE.equals(src.properties().get("impactProven"));
         for (Finding p : ptx) {
             p.evidence().stream().filter(have::add).forEach(b::evidence);
             p.related().stream().filter(have::add).forEach(b::related);
             confirmed |= !Boolean.TRUE.equals(p.properties().get("libraryCode"));
+            if (proven) {
+                continue;
+            }
             if (p.impact() != null && (impact == null || p.impact().kind().compareTo(impact.kind()) < 0)) {
                 impact = p.impact();
             }

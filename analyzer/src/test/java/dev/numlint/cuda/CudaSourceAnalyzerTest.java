@@ -101,6 +101,29 @@ class CudaSourceAnalyzerTest {
     }
 
     @Test
+    void exactDoubleRoundingAndConstantStepsSaySo() throws Exception {
+        TestScanContext ctx = scan("default", BuildContext.defaults());
+        java.util.function.BiFunction<String, Integer, Finding> at = (rule, line) -> ctx.findings().stream()
+                .filter(f -> f.ruleId().equals(rule)
+                        && f.location().file().equals(rule.equals("NL008") ? "exactness.cu" : "sums_steps.cu")
+                        && f.location().startLine() == line)
+                .findFirst()
+                .orElseThrow();
+        // h*0.5 and 1.0/e rounded to float give the float result: only the speed is at stake
+        assertThat(at.apply("NL008", 34).message()).contains("only speed").doesNotContain("unlike float");
+        assertThat(at.apply("NL008", 38).message()).contains("only speed").doesNotContain("unlike float");
+        // h*0.1 is not: 0.1 and 0.1f differ
+        assertThat(at.apply("NL008", 40).message()).contains("rounded unlike float");
+        // a loop-invariant step is a stepping, with the reason in the impact
+        Finding step = at.apply("NL004", 14);
+        assertThat(step.message()).contains("constant step");
+        assertThat(step.impact().kind()).isEqualTo(dev.numlint.model.Impact.Kind.BOUNDED);
+        assertThat(step.impact().consequence()).contains("constant step");
+        // the element reset in every iteration of the i loop leaves the k loop carrying the sum
+        assertThat(at.apply("NL004", 43).message()).contains("loop at line 40:");
+    }
+
+    @Test
     void hostSourcesAndHeadersAnalyzedOnceEach() throws Exception {
         TestScanContext ctx = scan("host", BuildContext.defaults().addNvccFlag("-DUSE_WIDE_REFERENCE"));
         // grid.h is included from kernels.cu and reference.cpp and scanned itself: its finding comes once

@@ -51,4 +51,31 @@ class LayerMergeTest {
                 .containsExactly("add.rn.f32 %f88, %f88, %f43", "add.rn.ftz.f32 %f88, %f88, %f43");
         assertThat(out.get(1).location().startColumn()).isEqualTo(30);
     }
+
+    private static Finding source(boolean proven) {
+        Finding.Builder b = Finding.builder("NL004")
+                .level(Level.NOTE)
+                .layer(Layer.CUDA_SOURCE)
+                .location(Location.of("k.cu", 51, 13))
+                .message("'t += tstep': serial float sum, loop at line 40: a constant step, not a sum of data")
+                .impact(Impact.bounded("a constant step: every port takes the same steps in the same order"));
+        if (proven) b.property("impactProven", true);
+        return b.build();
+    }
+
+    @Test
+    void aProvenSourceImpactIsConfirmedButNotRaisedByPtx() {
+        Finding ptx = ptx("add.rn.f32 %f88, %f88, %f43", 13).toBuilder()
+                .impact(new Impact(Impact.Kind.GROWING, "the error grows with the count", null, null))
+                .build();
+        Finding proven = LayerMerge.merge(List.of(source(true), ptx)).get(0);
+        assertThat(proven.level()).isEqualTo(Level.NOTE);
+        assertThat(proven.impact().kind()).isEqualTo(Impact.Kind.BOUNDED);
+        assertThat(proven.properties()).containsEntry("confirmedInPtx", true);
+        assertThat(proven.evidence()).extracting(Evidence::text).contains("add.rn.f32 %f88, %f88, %f43");
+        // without the proof the PTX layer's more severe impact wins
+        Finding plain = LayerMerge.merge(List.of(source(false), ptx)).get(0);
+        assertThat(plain.level()).isEqualTo(Level.WARNING);
+        assertThat(plain.impact().kind()).isEqualTo(Impact.Kind.GROWING);
+    }
 }

@@ -10,8 +10,9 @@ import dev.numlint.rules.RuleCatalog;
 /**
  * NL008: a float expression evaluated in double (an unsuffixed literal, or a double math function called on a
  * float in C) and rounded back to float. In device code double arithmetic is slow and rounds differently from the
- * float computation; in host code the CPU side of a port then computes in double what the GPU port computes in
- * float. C++ float overloads ({@code sin(x)} with float x in C++ and CUDA) are not promotions and never get here.
+ * float computation (unless one operation on values float holds is rounded straight back to float: then only the
+ * speed differs, and the message says so); in host code the CPU side of a port then computes in double what the GPU
+ * port computes in float. C++ float overloads ({@code sin(x)} with float x in C++ and CUDA) are not promotions and never get here.
  */
 @AutoService(CudaCheck.class)
 public final class DoublePromotion implements CudaCheck {
@@ -25,8 +26,13 @@ public final class DoublePromotion implements CudaCheck {
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (p.exact() && !p.site().device())
                 continue; // same result in float and double: only the GPU's speed would differ
-            String consequence =
-                    p.site().device() ? Consequences.phrase("promotion-device") : Consequences.phrase("promotion-host");
+            // device code: one operation on values float holds, rounded through double, gives the float result
+            // (double has more than 2*24+2 bits): still slow, but not rounded unlike float
+            String consequence = !p.site().device()
+                    ? Consequences.phrase("promotion-host")
+                    : p.exact()
+                            ? Consequences.phrase("promotion-device-exact")
+                            : Consequences.phrase("promotion-device");
             // device code: slow double arithmetic, always worth a look; host code: the result differs from a float
             // computation by about an ulp, which matters where the value decides something
             Impact impact = p.site().device() ? null : Consequences.of(p.site(), out);

@@ -12,8 +12,10 @@ import java.util.Set;
 
 /**
  * NL004: a loop-carried floating accumulator over an unknown or long trip count. Not reported: compensated (Kahan)
- * sums, whole-number terms (exact partial sums), tree reductions, element-wise updates, terms that do not change
- * between iterations, timers, values overwritten in every iteration and short loops (below {@code min-trip-count}).
+ * sums, whole-number terms (exact partial sums), tree reductions, element-wise updates, timers, values overwritten
+ * in every iteration and short loops (below {@code min-trip-count}). A term that does not change between iterations
+ * is a constant step (a ray parameter, a position), not a sum of data: a note; so is a fixed sum of at most 256
+ * terms that decides nothing.
  * A float sum is <em>growing</em> (its error bound grows with the trip count); a double sum that decides nothing is
  * a note (its n*2^-53 bound stays far below float resolution, so it flips a comparison only within n*2^-53 of the
  * threshold) unless it reaches an integer conversion, a rounding, an index or an atomic; a float sum that reaches an
@@ -23,6 +25,12 @@ import java.util.Set;
  */
 @AutoService(CudaCheck.class)
 public final class SerialAccumulation implements CudaCheck {
+    /**
+     * A constant trip count up to which a float sum counts as short: its worst-case relative error, n * 2^-24, stays
+     * at most 2^-16 (8 of the 24 bits), and a fixed count does not grow with the data (as the Java layer's rule).
+     */
+    static final long SHORT_SUM = 256;
+
     @Override
     public String ruleId() {
         return "NL004";
@@ -35,7 +43,7 @@ public final class SerialAccumulation implements CudaCheck {
         for (FunctionFacts.Accumulation a : facts.accumulations) {
             if (a.wholeNumberTerm() || a.compensated() || a.treeReduction() || a.rewritten()) continue;
             if (a.trip() >= 0 && a.trip() < minTrip) continue;
-            if (a.elementwise() || !a.varies() || a.timing()) continue;
+            if (a.elementwise() || a.timing()) continue;
             if (!seen.add(a.target() + "@" + a.outerLoopLine())) continue;
             // an unknown trip count is the usual case and goes unsaid; a long constant one is stated
             String trip = a.trip() < 0 ? "" : " (n=" + a.trip() + ")";
@@ -48,7 +56,12 @@ public final class SerialAccumulation implements CudaCheck {
             }
             ValueUse tolerance = impact.kind() == Impact.Kind.AMPLIFIED ? null : Consequences.toleranceUse(a.site());
             String consequence;
-            if (tolerance != null) {
+            if (!a.varies()) {
+                // a = a + step with a step the loops never change (t += tstep, ra += fvz * fCa.z): a stepping (a
+                // ray parameter, a position, an angle), not a sum of data; any port takes the same steps in order
+                impact = Impact.bounded("a constant step: every port takes the same steps in the same order");
+                consequence = Consequences.phrase("sum-constant-step");
+            } else if (tolerance != null) {
                 // an error measure checked against a tolerance: the test is written to absorb rounding differences
                 impact = new Impact(
                         Impact.Kind.BOUNDED,
@@ -71,6 +84,11 @@ public final class SerialAccumulation implements CudaCheck {
                 impact = new Impact(
                         Impact.Kind.BOUNDED, "one thread's serial sum, in the order of a serial CPU loop", null, null);
                 consequence = Consequences.phrase("sum-one-thread");
+            } else if (a.trip() >= 0 && a.trip() <= SHORT_SUM) {
+                // a fixed, short sum (a filter window, a 16-wide block): its error bound is a small constant that
+                // does not grow with the data, as the Java layer rules
+                impact = Impact.bounded("a fixed " + a.trip() + "-term sum: the relative error stays below " + bound);
+                consequence = Consequences.phrase("sum-fixed");
             } else {
                 impact = new Impact(Impact.Kind.GROWING, "the rounding error grows with the trip count", null, null);
                 consequence = Consequences.phrase("sum-host");
@@ -89,7 +107,11 @@ public final class SerialAccumulation implements CudaCheck {
                             trip,
                             "consequence",
                             consequence);
-            out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);
+            if (!a.varies()) {
+                out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));
+            } else {
+                out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);
+            }
         }
     }
 }

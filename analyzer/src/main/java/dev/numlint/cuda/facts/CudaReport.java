@@ -46,4 +46,11 @@ public interface CudaReport {
             Confidence confidence,
             Impact impact,
             FlagCitation flag);
+
+    /**
+     * Reports a finding whose impact the source proves from the code's structure (a loop-invariant step is a
+     * stepping whatever the value decides): a PTX finding of the same rule on the line adds its evidence, but does not
+     * raise the impact or the level (property {@code impactProven}).
+     */
+    void reportProven(String ruleId, String function, Site at, String message, Confidence confidence, Impact impact);
 }
