@@ -66,12 +66,14 @@ final class AccumulationSites {
         long trip = 1;
         boolean unknown = false;
         FunctionAnalyzer.Loop outer = null;
+        boolean gridStride = false;
         for (int i = Math.min(from, a.loops.size() - 1); i < a.loops.size(); i++) {
             FunctionAnalyzer.Loop lp = a.loops.get(i);
             boolean carries = true;
             for (String iv : lp.induction) if (idxNames.contains(iv)) carries = false;
             if (!carries) continue;
             if (outer == null) outer = lp;
+            if (!gridStride) gridStride = stepsByLaunchSize(lp.node, base);
             if (lp.trip < 0) unknown = true;
             else trip *= lp.trip;
         }
@@ -95,7 +97,47 @@ final class AccumulationSites {
                 variesWithLoop(addend, declDepth),
                 TIMING.matcher(base).find(),
                 rewritten,
-                viaFma));
+                viaFma,
+                gridStride));
+    }
+
+    private static final java.util.regex.Pattern LAUNCH_SIZE =
+            java.util.regex.Pattern.compile("\\b(gridDim|blockDim)\\b");
+    private static final java.util.regex.Pattern STEP =
+            java.util.regex.Pattern.compile("\\b([A-Za-z_]\\w*)\\s*(?:\\+=\\s*([^;{}]+)|=\\s*\\1\\s*\\+\\s*([^;{}]+))");
+
+    /**
+     * Whether {@code loop} steps an integer by the grid or block size ({@code i += blockDim.x * gridDim.x}, or by a
+     * local computed from them, {@code i += gridSize}): each thread then sums its share of a parallel reduction, in
+     * another order than a serial CPU loop. {@code acc} (the accumulator) is not a step.
+     */
+    private boolean stepsByLaunchSize(ParserRuleContext loop, String acc) {
+        String loopText = a.text(loop);
+        java.util.regex.Matcher m = STEP.matcher(loopText);
+        while (m.find()) {
+            String var = m.group(1);
+            if (var.equals(acc)) continue;
+            FunctionAnalyzer.Local l = a.lookup(var);
+            if (l != null && l.type != null && !l.type.isInteger()) continue;
+            String step = m.group(2) != null ? m.group(2) : m.group(3);
+            if (LAUNCH_SIZE.matcher(step).find()) return true;
+            java.util.regex.Matcher n =
+                    java.util.regex.Pattern.compile("\\b[A-Za-z_]\\w*\\b").matcher(step);
+            while (n.find()) {
+                if (launchSizeLocal(n.group())) return true;
+            }
+        }
+        return false;
+    }
+
+    /** A local of the function whose initialiser or assignment reads gridDim or blockDim. */
+    private boolean launchSizeLocal(String name) {
+        if (a.lookup(name) == null) return false;
+        java.util.regex.Matcher d = java.util.regex.Pattern.compile(
+                        "\\b" + java.util.regex.Pattern.quote(name) + "\\s*=\\s*([^;{}]+)")
+                .matcher(a.functionText());
+        while (d.find()) if (LAUNCH_SIZE.matcher(d.group(1)).find()) return true;
+        return false;
     }
 
     /**

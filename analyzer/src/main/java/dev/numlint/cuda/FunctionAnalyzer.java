@@ -1490,6 +1490,14 @@ final class FunctionAnalyzer {
         return Reporter.Pos.of(c.start, c.stop);
     }
 
+    private String functionText;
+
+    /** The text of the whole function (computed on first use). */
+    String functionText() {
+        if (functionText == null) functionText = text(null, 0, toks.size() - 1);
+        return functionText;
+    }
+
     String text(ParserRuleContext c) {
         if (c == null) return "";
         return text(c, c.start.getTokenIndex(), c.stop == null ? c.start.getTokenIndex() : c.stop.getTokenIndex());

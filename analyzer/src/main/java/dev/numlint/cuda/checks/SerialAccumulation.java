@@ -78,6 +78,15 @@ public final class SerialAccumulation implements CudaCheck {
                         null,
                         null);
                 consequence = Consequences.phrase("sum-double");
+            } else if (a.site().device() && !a.site().host() && a.gridStride()) {
+                // a loop stepping by the grid or block size: the thread sums its share of a parallel reduction,
+                // which adds the terms in another order than the serial CPU loop
+                impact = new Impact(
+                        Impact.Kind.GROWING,
+                        "a thread's part of a grid-stride sum: not the order of a serial CPU loop",
+                        null,
+                        null);
+                consequence = Consequences.phrase("sum-grid-stride");
             } else if (a.site().device() && !a.site().host()) {
                 // one thread's serial loop sums in the order of the serial CPU loop it ports: the error bound grows
                 // alike on both sides; the order changes only across threads (NL009, reductions) or by contraction

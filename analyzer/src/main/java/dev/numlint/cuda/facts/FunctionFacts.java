@@ -104,7 +104,8 @@ public final class FunctionFacts {
             boolean varies,
             boolean timing,
             boolean rewritten,
-            boolean viaFma) {}
+            boolean viaFma,
+            boolean gridStride) {}
 
     /**
      * A call of a math function the rules know.
