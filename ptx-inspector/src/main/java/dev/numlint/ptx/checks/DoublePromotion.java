@@ -55,6 +55,11 @@ public final class DoublePromotion implements PtxCheck {
                     if (firstArith != null) {
                         String line = facts.sourceLine(in);
                         Consequence c = facts.consequences().of(x);
+                        if (c != null && c.kind() == dev.numlint.model.Impact.Kind.BOUNDED) {
+                            // double arithmetic in device code is slow on the GPU whatever its value decides (as
+                            // the CUDA source layer rules): the catalog level, with no consequence to state
+                            c = null;
+                        }
                         out.accept(new PtxHit(
                                 ruleId(),
                                 facts.function(),
