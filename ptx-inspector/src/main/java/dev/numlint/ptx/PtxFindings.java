@@ -148,12 +148,15 @@ final class PtxFindings {
             staleness(ctx, sink, ptxFile, m, fileIndex, sources);
         }
         PtxFacts.Settings settings = new PtxFacts.Settings(
-                ctx.rules().intOption("NL004", "min-trip-count"), bc != null && bc.effectiveFastMath(), loc -> {
+                ctx.rules().intOption("NL004", "min-trip-count"),
+                bc != null && bc.effectiveFastMath(),
+                loc -> {
                     // the line where the operation is written: the innermost position in user code
                     SourcePos u = writtenPos(loc, m.files());
                     Path p = u == null ? null : fileIndex.get(u.fileIndex());
                     return p == null ? null : sources.line(p, u.line());
-                });
+                },
+                loc -> writtenPos(loc, m.files()));
         PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
         long budgetMs = fileBudgetMs();
         long deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
@@ -475,6 +478,15 @@ final class PtxFindings {
         }
         if (srcLine != null) {
             b.evidence(Evidence.source(srcLine.strip()));
+        }
+        Set<Integer> siteLines = new HashSet<>();
+        siteLines.add(primary.startLine());
+        for (Instruction site : h.sites()) {
+            SourcePos sp = writtenPos(site.loc(), files);
+            Location sl = sp == null || sp.line() <= 0 ? null : locationOf(sp);
+            if (sl != null && sl.file().equals(primary.file()) && siteLines.add(sl.startLine())) {
+                b.related(sl, dev.numlint.rules.RuleCatalog.get().phrase("ptx-also-accumulated"));
+            }
         }
         Entry e = new Entry(b, impact == null ? null : impact.kind());
         if (callSite != null) {

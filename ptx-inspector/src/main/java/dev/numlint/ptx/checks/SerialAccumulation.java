@@ -6,10 +6,12 @@ import dev.numlint.model.Impact;
 import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.model.BasicBlock;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Loop;
 import dev.numlint.ptx.model.Operand;
 import dev.numlint.ptx.model.PtxFunction;
+import dev.numlint.ptx.model.SourcePos;
 import dev.numlint.ptx.rules.PtxHit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -22,13 +24,32 @@ import java.util.function.Consumer;
 /**
  * NL004 in PTX: a float add/sub/fma whose result is carried around a loop back into itself (a serial accumulator)
  * when the loop's trip count is unknown or at least {@code min-trip-count}. Compensated (Kahan) sums and exact
- * integral steps (a float counter) are not accumulations of rounding error.
+ * integral steps (a float counter) are not accumulations of rounding error. The updates of one accumulator in
+ * several branches of a loop body are one finding (the others are its related locations); a loop-invariant step
+ * ({@code t += dt}) is an arithmetic progression, not a sum of data: a note. The message names the loop's source
+ * line, never a PTX line.
  */
 @AutoService(PtxCheck.class)
 public final class SerialAccumulation implements PtxCheck {
     @Override
     public String ruleId() {
         return "NL004";
+    }
+
+    /** One accumulator: its first update, the instructions of its loop-carried cycle, its other updates. */
+    private static final class Group {
+        final Loop loop;
+        final Instruction first;
+        final Set<Integer> cycle;
+        final List<Instruction> sites = new ArrayList<>();
+        boolean step;
+
+        Group(Loop loop, Instruction first, Set<Integer> cycle, boolean step) {
+            this.loop = loop;
+            this.first = first;
+            this.cycle = cycle;
+            this.step = step;
+        }
     }
 
     @Override
@@ -39,6 +60,7 @@ public final class SerialAccumulation implements PtxCheck {
             return;
         }
         int min = facts.settings().nl004MinTripCount();
+        List<Group> groups = new ArrayList<>();
         for (Instruction in : fn.instructions()) {
             String op = in.opcode();
             boolean acc = op.equals("add") || op.equals("sub") || op.equals("fma") || op.equals("mad");
@@ -64,34 +86,142 @@ public final class SerialAccumulation implements PtxCheck {
                 if (compensated(facts, in) || cycle.stream().anyMatch(x -> compensated(facts, fn.instruction(x)))) {
                     break;
                 }
-                String trip = l.tripCountKnown()
-                        ? (l.tripCountBound() ? "at most " : "") + l.tripCount() + " iterations"
-                        : "an unknown trip count";
-                int header = fn.instruction(fn.blocks().get(l.header()).first()).ptxLine();
-                Consequence growing = new Consequence(
-                        Impact.Kind.GROWING, Consequences.phrase("ptx-use-growing", "trip", trip), null);
-                out.accept(new PtxHit(
-                        ruleId(),
-                        fn,
-                        in,
-                        PtxMessages.format(
-                                ruleId(),
-                                "ptx-acc",
-                                "instr",
-                                in.text(),
-                                "reg",
-                                in.defs().get(0),
-                                "trip",
-                                trip,
-                                "line",
-                                header),
-                        Confidence.HIGH,
-                        List.of(),
-                        in.mnemonic() + "-loop",
-                        growing));
+                boolean step = constantStep(facts, in, l, cycle);
+                Group same = null;
+                for (Group g : groups) {
+                    if (g.loop.header() == l.header()
+                            && g.cycle.contains(in.index())
+                            && cycle.contains(g.first.index())) {
+                        same = g;
+                        break;
+                    }
+                }
+                if (same != null) {
+                    // another update of the same accumulator (one per branch of the loop body): one finding
+                    same.sites.add(in);
+                    same.step &= step;
+                } else {
+                    groups.add(new Group(l, in, cycle, step));
+                }
                 break;
             }
         }
+        for (Group g : groups) {
+            out.accept(hit(facts, g));
+        }
+    }
+
+    private PtxHit hit(PtxFacts facts, Group g) {
+        PtxFunction fn = facts.function();
+        Loop l = g.loop;
+        Instruction in = g.first;
+        String trip = l.tripCountKnown()
+                ? (l.tripCountBound() ? "at most " : "") + l.tripCount() + " iterations"
+                : "an unknown trip count";
+        SourcePos loopAt = loopPos(facts, l, facts.writtenPos(in));
+        String loop = loopAt == null ? "" : PtxMessages.format(ruleId(), "ptx-loop", "line", loopAt.line());
+        Consequence c = g.step
+                ? new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-step"), null)
+                : new Consequence(Impact.Kind.GROWING, Consequences.phrase("ptx-use-growing", "trip", trip), null);
+        return new PtxHit(
+                ruleId(),
+                fn,
+                in,
+                PtxMessages.format(
+                        ruleId(), g.step ? "ptx-step" : "ptx-acc", "instr", in.text(), "trip", trip, "loop", loop),
+                Confidence.HIGH,
+                List.of(),
+                in.mnemonic() + (g.step ? "-step" : "-loop"),
+                c,
+                g.sites);
+    }
+
+    /**
+     * Where the loop is written: the back edge's branch (a for or while loop's condition), else the header's first
+     * located instruction, in the same source file as the accumulation; null when neither is known.
+     */
+    private static SourcePos loopPos(PtxFacts facts, Loop l, SourcePos at) {
+        if (at == null) {
+            return null;
+        }
+        PtxFunction fn = facts.function();
+        List<Instruction> candidates = new ArrayList<>();
+        for (int latch : l.latches()) {
+            candidates.add(fn.instruction(fn.blocks().get(latch).last()));
+        }
+        BasicBlock header = fn.blocks().get(l.header());
+        for (int i = header.first(); i <= header.last(); i++) {
+            candidates.add(fn.instruction(i));
+        }
+        for (Instruction x : candidates) {
+            SourcePos p = facts.writtenPos(x);
+            if (p != null && p.line() > 0 && p.fileIndex() == at.fileIndex()) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The update adds a loop-invariant step ({@code t += dt}, {@code a = fma(k, h, a)} with {@code k} and {@code h}
+     * defined before the loop): the accumulator is an arithmetic progression, not a sum of data. Its error is a
+     * drift of the step's rounding, the same on every iteration.
+     */
+    private static boolean constantStep(PtxFacts facts, Instruction in, Loop l, Set<Integer> cycle) {
+        List<Integer> steps = new ArrayList<>();
+        if (in.opcode().equals("fma") || in.opcode().equals("mad")) {
+            steps.add(1);
+            steps.add(2);
+        } else {
+            for (int k = 1; k <= 2; k++) {
+                if (!carried(facts, in, k, cycle)) {
+                    steps.add(k);
+                }
+            }
+            if (steps.size() != 1 || (in.opcode().equals("sub") && steps.get(0) == 1)) {
+                return false; // both or neither operand carried, or step - acc (alternating sign)
+            }
+        }
+        for (int k : steps) {
+            if (!invariant(facts, in, k, l)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Operand {@code k} is the accumulator: one of its definitions lies on the loop-carried cycle. */
+    private static boolean carried(PtxFacts facts, Instruction in, int k, Set<Integer> cycle) {
+        if (!(in.operand(k) instanceof Operand.Reg r)) {
+            return false;
+        }
+        for (int d : facts.defUse().reachingDefs(in.index(), r.name())) {
+            if (d == in.index() || cycle.contains(d)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Operand {@code k} has the same value in every iteration: a constant, or defined only before the loop. */
+    private static boolean invariant(PtxFacts facts, Instruction in, int k, Loop l) {
+        Operand o = in.operand(k);
+        if (o instanceof Operand.FloatImm || o instanceof Operand.IntImm) {
+            return true;
+        }
+        if (!(o instanceof Operand.Reg r)) {
+            return false;
+        }
+        int[] defs = facts.defUse().reachingDefs(in.index(), r.name());
+        if (defs.length == 0) {
+            return false;
+        }
+        for (int d : defs) {
+            if (l.contains(facts.function().instruction(d).block())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean integralStep(Instruction in) {
@@ -109,11 +239,15 @@ public final class SerialAccumulation implements PtxCheck {
         return false;
     }
 
-    /** The value defined by {@code start} flows (through float add/sub/fma-addend/mov/selp) back into it. */
+    /**
+     * The value defined by {@code start} flows (through float add/sub/fma-addend/mov/selp) back into it; {@code seen}
+     * collects every instruction it flows through in the loop body.
+     */
     private static boolean carriedAround(PtxFacts facts, Instruction start, BitSet body, Set<Integer> seen) {
         PtxFunction fn = facts.function();
         ArrayDeque<Integer> work = new ArrayDeque<>();
         work.add(start.index());
+        boolean found = false;
         while (!work.isEmpty()) {
             int cur = work.poll();
             List<String> curDefs = fn.instruction(cur).defs();
@@ -123,9 +257,8 @@ public final class SerialAccumulation implements PtxCheck {
                     continue;
                 }
                 if (u == start.index()) {
-                    if (accumulatorOperand(start, curDefs)) {
-                        return true;
-                    }
+                    // carried around; the walk goes on to collect every update the value flows through
+                    found |= accumulatorOperand(start, curDefs);
                     continue;
                 }
                 String op = ui.opcode();
@@ -140,7 +273,7 @@ public final class SerialAccumulation implements PtxCheck {
                 }
             }
         }
-        return false;
+        return found;
     }
 
     private static boolean accumulatorOperand(Instruction acc, List<String> regs) {
@@ -154,7 +287,19 @@ public final class SerialAccumulation implements PtxCheck {
         return in.operand(k) instanceof Operand.Reg r && regs.contains(r.name());
     }
 
-    /** Kahan/compensated summation: the new sum is subtracted from/with the old one ((t - sum) - y). */
+    private static boolean contains(int[] a, int v) {
+        for (int x : a) {
+            if (x == v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Kahan/compensated summation: the new sum and one of its inputs' old values meet in a subtraction
+     * ({@code (t - sum) - y}).
+     */
     private static boolean compensated(PtxFacts facts, Instruction add) {
         if (!add.opcode().equals("add") && !add.opcode().equals("sub")) {
             return false;
@@ -167,11 +312,26 @@ public final class SerialAccumulation implements PtxCheck {
         }
         for (int u : facts.defUse().users(add.index())) {
             Instruction s = facts.function().instruction(u);
-            if (!s.opcode().equals("sub")) {
+            if (!s.opcode().equals("sub") || u == add.index()) {
+                continue; // the update itself in the next iteration (sum -= v) is no compensation
+            }
+            boolean newSum = false;
+            for (int k = 1; k <= 2; k++) {
+                if (s.operand(k) instanceof Operand.Reg r
+                        && add.defs().contains(r.name())
+                        && contains(facts.defUse().reachingDefs(s.index(), r.name()), add.index())) {
+                    newSum = true;
+                }
+            }
+            if (!newSum) {
                 continue;
             }
             for (int k = 1; k <= 2; k++) {
-                if (s.operand(k) instanceof Operand.Reg r && inputs.contains(r.name())) {
+                // an input's old value, still live beside the new sum (not the sum itself in a register the update
+                // reuses: sum -= v after sum += w in another branch of the loop is no compensation)
+                if (s.operand(k) instanceof Operand.Reg r
+                        && inputs.contains(r.name())
+                        && !contains(facts.defUse().reachingDefs(s.index(), r.name()), add.index())) {
                     return true;
                 }
             }
