@@ -7,6 +7,7 @@ import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.BasicBlock;
+import dev.numlint.ptx.model.DebugLoc;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Loop;
 import dev.numlint.ptx.model.Operand;
@@ -118,8 +119,7 @@ public final class SerialAccumulation implements PtxCheck {
         String trip = l.tripCountKnown()
                 ? (l.tripCountBound() ? "at most " : "") + l.tripCount() + " iterations"
                 : "an unknown trip count";
-        SourcePos loopAt = loopPos(facts, l, facts.writtenPos(in));
-        String loop = loopAt == null ? "" : PtxMessages.format(ruleId(), "ptx-loop", "line", loopAt.line());
+        String loop = loopText(facts, l, in);
         Consequence c = g.step
                 ? new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-step"), null)
                 : new Consequence(Impact.Kind.GROWING, Consequences.phrase("ptx-use-growing", "trip", trip), null);
@@ -138,12 +138,15 @@ public final class SerialAccumulation implements PtxCheck {
 
     /**
      * Where the loop is written: the back edge's branch (a for or while loop's condition), else the header's first
-     * located instruction, in the same source file as the accumulation; null when neither is known.
+     * located instruction; only an instruction of the code the loop is written in (user code at the accumulation's
+     * inlining level or further out, never a helper inlined into the loop body, such as an operator+=); null when
+     * neither is known.
      */
-    private static SourcePos loopPos(PtxFacts facts, Loop l, SourcePos at) {
-        if (at == null) {
+    private static DebugLoc loopLoc(PtxFacts facts, Loop l, Instruction acc) {
+        if (acc.loc() == null) {
             return null;
         }
+        List<SourcePos> chain = acc.loc().inlinedAt();
         PtxFunction fn = facts.function();
         List<Instruction> candidates = new ArrayList<>();
         for (int latch : l.latches()) {
@@ -154,12 +157,37 @@ public final class SerialAccumulation implements PtxCheck {
             candidates.add(fn.instruction(i));
         }
         for (Instruction x : candidates) {
-            SourcePos p = facts.writtenPos(x);
-            if (p != null && p.line() > 0 && p.fileIndex() == at.fileIndex()) {
-                return p;
+            DebugLoc d = x.loc();
+            if (d == null || d.pos().line() <= 0 || !d.pos().equals(facts.writtenPos(x))) {
+                continue; // unlocated, or in a toolkit header
+            }
+            List<SourcePos> c = d.inlinedAt();
+            if (c.size() <= chain.size()
+                    && chain.subList(chain.size() - c.size(), chain.size()).equals(c)) {
+                return d;
             }
         }
         return null;
+    }
+
+    /** " (loop at line N)", with the file's name when the loop is in another file than the accumulation. */
+    private String loopText(PtxFacts facts, Loop l, Instruction acc) {
+        DebugLoc d = loopLoc(facts, l, acc);
+        SourcePos at = facts.writtenPos(acc);
+        if (d == null || at == null) {
+            return "";
+        }
+        if (d.pos().fileIndex() == at.fileIndex()) {
+            return PtxMessages.format(ruleId(), "ptx-loop", "line", d.pos().line());
+        }
+        String f = d.pos().file() == null ? "" : d.pos().file().replace('\\', '/');
+        return PtxMessages.format(
+                ruleId(),
+                "ptx-loop-in",
+                "file",
+                f.substring(f.lastIndexOf('/') + 1),
+                "line",
+                d.pos().line());
     }
 
     /**
