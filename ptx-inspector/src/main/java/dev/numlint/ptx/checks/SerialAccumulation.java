@@ -181,13 +181,12 @@ public final class SerialAccumulation implements PtxCheck {
             return PtxMessages.format(ruleId(), "ptx-loop", "line", d.pos().line());
         }
         String f = d.pos().file() == null ? "" : d.pos().file().replace('\\', '/');
+        String name = f.substring(f.lastIndexOf('/') + 1);
+        if (name.isEmpty() || name.length() > 28) {
+            return ""; // the message stays one short line; the related locations name the call site
+        }
         return PtxMessages.format(
-                ruleId(),
-                "ptx-loop-in",
-                "file",
-                f.substring(f.lastIndexOf('/') + 1),
-                "line",
-                d.pos().line());
+                ruleId(), "ptx-loop-in", "file", name, "line", d.pos().line());
     }
 
     /**
