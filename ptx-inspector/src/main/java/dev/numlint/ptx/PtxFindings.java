@@ -64,6 +64,7 @@ final class PtxFindings {
     private static final class Entry {
         final Finding.Builder builder;
         final Set<Location> callSites = new HashSet<>();
+        final Set<Integer> siteLines = new HashSet<>();
         Impact.Kind kind;
         int instances = 1;
 
@@ -440,6 +441,7 @@ final class PtxFindings {
         Entry prev = out.get(dedupe);
         Impact impact = impact(h);
         if (prev != null) {
+            addSites(prev, h, primary);
             prev.instances++;
             prev.builder.property("instances", prev.instances);
             if (callSite != null && prev.callSites.size() < MAX_CALL_SITES && prev.callSites.add(callSite)) {
@@ -479,16 +481,9 @@ final class PtxFindings {
         if (srcLine != null) {
             b.evidence(Evidence.source(srcLine.strip()));
         }
-        Set<Integer> siteLines = new HashSet<>();
-        siteLines.add(primary.startLine());
-        for (Instruction site : h.sites()) {
-            SourcePos sp = writtenPos(site.loc(), files);
-            Location sl = sp == null || sp.line() <= 0 ? null : locationOf(sp);
-            if (sl != null && sl.file().equals(primary.file()) && siteLines.add(sl.startLine())) {
-                b.related(sl, dev.numlint.rules.RuleCatalog.get().phrase("ptx-also-accumulated"));
-            }
-        }
         Entry e = new Entry(b, impact == null ? null : impact.kind());
+        e.siteLines.add(primary.startLine());
+        addSites(e, h, primary);
         if (callSite != null) {
             e.callSites.add(callSite);
             b.related(callSite, "inlined here (" + Demangler.simpleName(fnName) + ")");
@@ -498,6 +493,17 @@ final class PtxFindings {
         int ord = ordinals.merge(key, 1, Integer::sum);
         b.fingerprintKey(key + (ord > 1 ? "#" + ord : ""));
         out.put(dedupe, e);
+    }
+
+    /** The hit's other instructions of the same hazard (an accumulator's other updates) as related locations. */
+    private void addSites(Entry e, PtxHit h, Location primary) {
+        for (Instruction site : h.sites()) {
+            SourcePos sp = writtenPos(site.loc(), files);
+            Location sl = sp == null || sp.line() <= 0 ? null : locationOf(sp);
+            if (sl != null && sl.file().equals(primary.file()) && e.siteLines.add(sl.startLine())) {
+                e.builder.related(sl, dev.numlint.rules.RuleCatalog.get().phrase("ptx-also-accumulated"));
+            }
+        }
     }
 
     /** The hit's consequence as an Impact with the sink's source location, or null when not classified. */
