@@ -4,6 +4,8 @@ import dev.numlint.model.Finding;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
+import dev.numlint.model.Location;
+import dev.numlint.model.RelatedLocation;
 import dev.numlint.rules.RuleCatalog;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,11 +22,15 @@ import java.util.Set;
  * <p>A source finding that PTX confirms absorbs the PTX finding's evidence and says so with the catalog's
  * {@code ptx-confirmed} marker ("(PTX confirms)") and the property {@code confirmedInPtx} — but only
  * when the PTX instruction is the programmer's own operation, never for an instruction of an inlined library
- * routine ({@code properties.libraryCode}). Several hazards of one rule on one line stay separate (an
+ * routine ({@code properties.libraryCode}), and for a contraction (NL003) only when the compiler formed the fma: a mul
+ * feeding an add that ptxas only may fuse confirms nothing. Several hazards of one rule on one line stay separate (an
  * {@code __expf} and a {@code __cosf}): each PTX finding is matched to the source finding that names its operation.
  * The merged finding is as consequential as its most consequential evidence: it takes the more severe impact and
  * level of the two layers, unless the source finding's impact is proven from the code's structure (property
- * {@code impactProven}, a constant step). Within one layer, findings on one line with the same message are duplicates (two
+ * {@code impactProven}, a constant step), and except that a growing PTX sum does not overrule the source layer's
+ * judgement of the same loop. The PTX layer's updates of an accumulator the source layer reports at another line of
+ * the same function become related locations of the source finding. Within one layer, findings on one line with the
+ * same message are duplicates (two
  * analyzers, or one hazard reached twice) and collapse into the first; different operations have different
  * messages and stay apart.
  */
@@ -113,7 +119,83 @@ final class LayerMerge {
             }
             out.addAll(other);
         }
+        return sameAccumulator(out);
+    }
+
+    /** How far apart (in lines) two updates of one accumulator in one function may lie to be merged. */
+    private static final int ACCUMULATOR_SPAN = 40;
+
+    /** The variable a compound update adds to: {@code s += t}, {@code s -= t}, {@code s = s + t}. */
+    private static final java.util.regex.Pattern UPDATE =
+            java.util.regex.Pattern.compile("^\\s*([A-Za-z_][\\w.]*(?:\\[[^\\]]*\\])?)\\s*(?:[+-]=|=\\s*\\1\\s*[+-])");
+
+    /**
+     * A PTX accumulation (NL004) at another line than the source layer's finding for the same accumulator (the
+     * variable updated in several branches of one loop: {@code sum += ...} at three lines) is not a second hazard:
+     * it joins the source finding as a related location, which keeps the source layer's judgement and level.
+     */
+    static List<Finding> sameAccumulator(List<Finding> in) {
+        List<Finding> out = new ArrayList<>(in);
+        for (int i = 0; i < out.size(); i++) {
+            Finding p = out.get(i);
+            if (p.layer() != Layer.PTX || !p.ruleId().equals("NL004")) {
+                continue;
+            }
+            String var = accumulator(p);
+            if (var == null) {
+                continue;
+            }
+            int target = -1;
+            int distance = Integer.MAX_VALUE;
+            for (int j = 0; j < out.size(); j++) {
+                Finding s = out.get(j);
+                if (s.layer() != Layer.CUDA_SOURCE
+                        || !s.ruleId().equals("NL004")
+                        || !s.location().file().equals(p.location().file())
+                        || !var.equals(accumulator(s))) {
+                    continue;
+                }
+                int d = Math.abs(s.location().startLine() - p.location().startLine());
+                boolean sameFunction = s.function() != null && s.function().equals(p.function());
+                if (d <= ACCUMULATOR_SPAN && (sameFunction || d <= ACCUMULATOR_SPAN / 2) && d < distance) {
+                    target = j;
+                    distance = d;
+                }
+            }
+            if (target < 0) {
+                continue;
+            }
+            Finding s = out.get(target);
+            Finding.Builder b = s.toBuilder();
+            Set<Object> have = new HashSet<>(s.evidence());
+            have.addAll(s.related());
+            Location at = Location.line(p.location().file(), p.location().startLine());
+            RelatedLocation also = new RelatedLocation(at, RuleCatalog.get().phrase("ptx-also-accumulated"));
+            if (have.add(also)) {
+                b.related(also);
+            }
+            p.evidence().stream()
+                    .filter(e -> "ptx".equals(e.kind()))
+                    .filter(have::add)
+                    .forEach(b::evidence);
+            out.set(target, b.build());
+            out.remove(i);
+            i--;
+        }
         return out;
+    }
+
+    /** The accumulated variable of an NL004 finding, from the update as written (its source evidence). */
+    private static String accumulator(Finding f) {
+        for (var e : f.evidence()) {
+            if ("source".equals(e.kind()) && e.text() != null) {
+                java.util.regex.Matcher m = UPDATE.matcher(e.text());
+                if (m.find()) {
+                    return m.group(1);
+                }
+            }
+        }
+        return null;
     }
 
     private static Finding absorb(Finding src, List<Finding> ptx) {
@@ -131,8 +213,13 @@ final class LayerMerge {
         for (Finding p : ptx) {
             p.evidence().stream().filter(have::add).forEach(b::evidence);
             p.related().stream().filter(have::add).forEach(b::related);
-            confirmed |= !Boolean.TRUE.equals(p.properties().get("libraryCode"));
+            confirmed |= confirms(src, p);
             if (proven) {
+                continue;
+            }
+            if (p.impact() != null && p.impact().kind() == Impact.Kind.GROWING && src.impact() != null) {
+                // a growing sum is no news: the source layer judged the same loop (its trip count, whether one
+                // thread sums it in a serial CPU loop's order), and its level stands
                 continue;
             }
             if (p.impact() != null && (impact == null || p.impact().kind().compareTo(impact.kind()) < 0)) {
@@ -161,6 +248,23 @@ final class LayerMerge {
             b.message(message);
         }
         return b.build();
+    }
+
+    /**
+     * The PTX finding shows the hazard the source finding names: the programmer's own instruction (not a step of an
+     * inlined library routine) and, for a contraction (NL003), an fma or mad the compiler really formed; a mul
+     * feeding an add that ptxas only may fuse shows no contraction yet.
+     */
+    static boolean confirms(Finding src, Finding ptx) {
+        if (Boolean.TRUE.equals(ptx.properties().get("libraryCode"))) {
+            return false;
+        }
+        if (src.ruleId().equals("NL003")) {
+            Object instr = ptx.properties().get("ptxInstruction");
+            String opcode = instr == null ? "" : instr.toString().strip().split("[.\\s]", 2)[0];
+            return opcode.equals("fma") || opcode.equals("mad");
+        }
+        return true;
     }
 
     /** The source layer's low-impact consequences (catalog phrases), as patterns to find them in a message. */

@@ -64,6 +64,7 @@ final class PtxFindings {
     private static final class Entry {
         final Finding.Builder builder;
         final Set<Location> callSites = new HashSet<>();
+        final Set<Integer> siteLines = new HashSet<>();
         Impact.Kind kind;
         int instances = 1;
 
@@ -148,12 +149,15 @@ final class PtxFindings {
             staleness(ctx, sink, ptxFile, m, fileIndex, sources);
         }
         PtxFacts.Settings settings = new PtxFacts.Settings(
-                ctx.rules().intOption("NL004", "min-trip-count"), bc != null && bc.effectiveFastMath(), loc -> {
+                ctx.rules().intOption("NL004", "min-trip-count"),
+                bc != null && bc.effectiveFastMath(),
+                loc -> {
                     // the line where the operation is written: the innermost position in user code
                     SourcePos u = writtenPos(loc, m.files());
                     Path p = u == null ? null : fileIndex.get(u.fileIndex());
                     return p == null ? null : sources.line(p, u.line());
-                });
+                },
+                loc -> writtenPos(loc, m.files()));
         PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
         long budgetMs = fileBudgetMs();
         long deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
@@ -437,6 +441,7 @@ final class PtxFindings {
         Entry prev = out.get(dedupe);
         Impact impact = impact(h);
         if (prev != null) {
+            addSites(prev, h, primary);
             prev.instances++;
             prev.builder.property("instances", prev.instances);
             if (callSite != null && prev.callSites.size() < MAX_CALL_SITES && prev.callSites.add(callSite)) {
@@ -477,6 +482,8 @@ final class PtxFindings {
             b.evidence(Evidence.source(srcLine.strip()));
         }
         Entry e = new Entry(b, impact == null ? null : impact.kind());
+        e.siteLines.add(primary.startLine());
+        addSites(e, h, primary);
         if (callSite != null) {
             e.callSites.add(callSite);
             b.related(callSite, "inlined here (" + Demangler.simpleName(fnName) + ")");
@@ -486,6 +493,17 @@ final class PtxFindings {
         int ord = ordinals.merge(key, 1, Integer::sum);
         b.fingerprintKey(key + (ord > 1 ? "#" + ord : ""));
         out.put(dedupe, e);
+    }
+
+    /** The hit's other instructions of the same hazard (an accumulator's other updates) as related locations. */
+    private void addSites(Entry e, PtxHit h, Location primary) {
+        for (Instruction site : h.sites()) {
+            SourcePos sp = writtenPos(site.loc(), files);
+            Location sl = sp == null || sp.line() <= 0 ? null : locationOf(sp);
+            if (sl != null && sl.file().equals(primary.file()) && e.siteLines.add(sl.startLine())) {
+                e.builder.related(sl, dev.numlint.rules.RuleCatalog.get().phrase("ptx-also-accumulated"));
+            }
+        }
     }
 
     /** The hit's consequence as an Impact with the sink's source location, or null when not classified. */

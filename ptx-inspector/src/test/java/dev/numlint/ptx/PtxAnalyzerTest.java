@@ -366,4 +366,48 @@ class PtxAnalyzerTest {
                 + "    o[0] = asinf(x[0]) + sinhf(x[1]) * 2.0f;\n}\n");
         assertThat(ctx.findings()).noneMatch(f -> f.ruleId().equals("NL003"));
     }
+
+    @Test
+    void anAccumulatorUpdatedInSeveralBranchesIsOneFindingNamingTheLoopsSourceLine() throws IOException {
+        TestScanContext ctx = compileAndAnalyze("__global__ void k(const float* v, const float* w, float* o, int n) {\n"
+                + "    float sum = 0.0f;\n"
+                + "    #pragma unroll 1\n"
+                + "    for (int j = 0; j < n; j++) {\n"
+                + "        if (v[j] > w[j]) sum -= v[j];\n"
+                + "        else if (v[j] < 0.0f) sum += w[j];\n"
+                + "        else sum += v[j] * w[j + n];\n"
+                + "    }\n"
+                + "    o[0] = sum;\n}\n");
+        List<Finding> nl004 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL004")).toList();
+        assertThat(nl004).hasSize(1);
+        Finding f = nl004.get(0);
+        assertThat(f.location().startLine()).isEqualTo(5);
+        assertThat(f.related())
+                .filteredOn(r -> r.message().contains("also updated here"))
+                .extracting(r -> r.location().startLine())
+                .containsExactlyInAnyOrder(6, 7);
+        assertThat(f.message()).contains("(loop at line 4)").doesNotContain("PTX loop");
+    }
+
+    @Test
+    void theLoopOfASumInAnInlinedHelperIsWhereTheLoopIsWrittenNotTheHelper() throws IOException {
+        Files.writeString(
+                dir.resolve("acc.cuh"), "__device__ __forceinline__ void acc(float& s, float x) {\n    s += x;\n}\n");
+        TestScanContext ctx = compileAndAnalyze("#include \"acc.cuh\"\n"
+                + "__global__ void k(const float* v, float* o, float dt, int n) {\n"
+                + "    float s = 0.0f, t = 0.0f;\n"
+                + "    #pragma unroll 1\n"
+                + "    for (int j = 0; j < n; j++) {\n"
+                + "        acc(s, v[j]);\n"
+                + "        acc(t, dt);\n"
+                + "    }\n"
+                + "    o[0] = s + t;\n}\n");
+        List<Finding> nl004 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL004")).toList();
+        assertThat(nl004).extracting(f -> f.location().file()).allMatch(file -> file.endsWith("acc.cuh"));
+        // both inlined copies are written at one helper line: one finding (one thread's serial loop: a note)
+        assertThat(nl004).hasSize(1).allMatch(f -> f.message().contains("(loop at k.cu:5)"));
+        assertThat(nl004.get(0).level()).isEqualTo(Level.NOTE);
+    }
 }

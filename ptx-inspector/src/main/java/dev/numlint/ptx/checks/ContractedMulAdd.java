@@ -12,7 +12,6 @@ import dev.numlint.ptx.rules.PtxHit;
 import dev.numlint.ptx.rules.SourceText;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 /**
  * NL003 in PTX: an {@code fma.rn}/{@code mad} that nvcc contracted from a*b+c written without an explicit fma, and a
@@ -25,13 +24,6 @@ import java.util.regex.Pattern;
  */
 @AutoService(PtxCheck.class)
 public final class ContractedMulAdd implements PtxCheck {
-    /** CUDA math functions whose inlined implementations are built from fma. */
-    private static final Pattern LIBRARY_CALL = Pattern.compile("\\b(?:std::)?(?:a?sinh?f?|a?cosh?f?|a?tanh?f?|"
-            + "atan2f?|expf?|exp2f?|exp10f?|expm1f?|logf?|log2f?|log10f?|log1pf?|powf?|erfc?f?|erfc?invf?|cbrtf?|"
-            + "rcbrtf?|hypotf?|norm3df?|norm4df?|rnormf?|tgammaf?|lgammaf?|sinpif?|cospif?|sincosf?|sincospif?|"
-            + "normcdff?|normcdfinvf?|j[01]f?|y[01]f?|fmodf?|remainderf?|ldexpf?|frexpf?|scalbnf?|logbf?|"
-            + "sqrtf?|rsqrtf?)\\s*\\(");
-
     @Override
     public String ruleId() {
         return "NL003";
@@ -68,7 +60,7 @@ public final class ContractedMulAdd implements PtxCheck {
             if (SourceText.hasExplicitFma(line) || !SourceText.hasMultiply(line)) {
                 return;
             }
-            if (LIBRARY_CALL.matcher(SourceText.code(line)).find() && !userOperands(facts, in)) {
+            if (SourceText.callsMathLibrary(line) && !userOperands(facts, in)) {
                 return; // a step of an inlined library routine on the same line
             }
             c = Confidence.HIGH;

@@ -6,10 +6,13 @@ import dev.numlint.model.Impact;
 import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.model.BasicBlock;
+import dev.numlint.ptx.model.DebugLoc;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Loop;
 import dev.numlint.ptx.model.Operand;
 import dev.numlint.ptx.model.PtxFunction;
+import dev.numlint.ptx.model.SourcePos;
 import dev.numlint.ptx.rules.PtxHit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -22,13 +25,32 @@ import java.util.function.Consumer;
 /**
  * NL004 in PTX: a float add/sub/fma whose result is carried around a loop back into itself (a serial accumulator)
  * when the loop's trip count is unknown or at least {@code min-trip-count}. Compensated (Kahan) sums and exact
- * integral steps (a float counter) are not accumulations of rounding error.
+ * integral steps (a float counter) are not accumulations of rounding error. The updates of one accumulator in
+ * several branches of a loop body are one finding (the others are its related locations); a loop-invariant step
+ * ({@code t += dt}) is an arithmetic progression, not a sum of data: a note. The message names the loop's source
+ * line, never a PTX line.
  */
 @AutoService(PtxCheck.class)
 public final class SerialAccumulation implements PtxCheck {
     @Override
     public String ruleId() {
         return "NL004";
+    }
+
+    /** One accumulator: its first update, the instructions of its loop-carried cycle, its other updates. */
+    private static final class Group {
+        final Loop loop;
+        final Instruction first;
+        final Set<Integer> cycle;
+        final List<Instruction> sites = new ArrayList<>();
+        boolean step;
+
+        Group(Loop loop, Instruction first, Set<Integer> cycle, boolean step) {
+            this.loop = loop;
+            this.first = first;
+            this.cycle = cycle;
+            this.step = step;
+        }
     }
 
     @Override
@@ -39,6 +61,7 @@ public final class SerialAccumulation implements PtxCheck {
             return;
         }
         int min = facts.settings().nl004MinTripCount();
+        List<Group> groups = new ArrayList<>();
         for (Instruction in : fn.instructions()) {
             String op = in.opcode();
             boolean acc = op.equals("add") || op.equals("sub") || op.equals("fma") || op.equals("mad");
@@ -64,50 +87,181 @@ public final class SerialAccumulation implements PtxCheck {
                 if (compensated(facts, in) || cycle.stream().anyMatch(x -> compensated(facts, fn.instruction(x)))) {
                     break;
                 }
-                String trip = l.tripCountKnown()
-                        ? (l.tripCountBound() ? "at most " : "") + l.tripCount() + " iterations"
-                        : "an unknown trip count";
-                int header = fn.instruction(fn.blocks().get(l.header()).first()).ptxLine();
-                // PTX is device code: one thread's loop. A loop stepping by the grid or block size is that thread's
-                // share of a parallel sum, whose order is not a serial CPU loop's; any other loop sums in the
-                // order of the serial loop it ports (as the CUDA source layer judges), unless its value decides
-                boolean shared = gridStride(facts, l);
-                Consequence consequence;
-                String key;
-                if (shared) {
-                    consequence = new Consequence(
-                            Impact.Kind.GROWING, Consequences.phrase("ptx-use-growing", "trip", trip), null);
-                    key = "ptx-acc-grid";
-                } else {
-                    Consequence use = facts.consequences().of(in);
-                    boolean decides = use.kind() == Impact.Kind.AMPLIFIED || use.kind() == Impact.Kind.CANCELLATION;
-                    consequence = decides
-                            ? use
-                            : new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-one-thread"), null);
-                    key = decides ? "ptx-acc-thread-use" : "ptx-acc-thread";
+                boolean step = constantStep(facts, in, l, cycle);
+                Group same = null;
+                for (Group g : groups) {
+                    if (g.loop.header() == l.header()
+                            && g.cycle.contains(in.index())
+                            && cycle.contains(g.first.index())) {
+                        same = g;
+                        break;
+                    }
                 }
-                out.accept(new PtxHit(
-                        ruleId(),
-                        fn,
-                        in,
-                        PtxMessages.format(
-                                ruleId(),
-                                key,
-                                "instr",
-                                in.text(),
-                                "reg",
-                                in.defs().get(0),
-                                "trip",
-                                trip,
-                                "line",
-                                header),
-                        Confidence.HIGH,
-                        List.of(),
-                        in.mnemonic() + "-loop",
-                        consequence));
+                if (same != null) {
+                    // another update of the same accumulator (one per branch of the loop body): one finding
+                    same.sites.add(in);
+                    same.step &= step;
+                } else {
+                    groups.add(new Group(l, in, cycle, step));
+                }
                 break;
             }
         }
+        for (Group g : groups) {
+            out.accept(hit(facts, g));
+        }
+    }
+
+    private PtxHit hit(PtxFacts facts, Group g) {
+        PtxFunction fn = facts.function();
+        Loop l = g.loop;
+        Instruction in = g.first;
+        String trip = l.tripCountKnown()
+                ? (l.tripCountBound() ? "at most " : "") + l.tripCount() + " iterations"
+                : "an unknown trip count";
+        String loop = loopText(facts, l, in);
+        // PTX is device code: one thread's loop. A loop stepping by the grid or block size is that thread's share
+        // of a parallel sum, whose order is not a serial CPU loop's; any other loop sums in the order of the serial
+        // loop it ports (as the CUDA source layer judges), unless its value decides
+        Consequence c;
+        String key;
+        if (g.step) {
+            c = new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-step"), null);
+            key = "ptx-step";
+        } else if (gridStride(facts, l)) {
+            c = new Consequence(Impact.Kind.GROWING, Consequences.phrase("ptx-use-growing", "trip", trip), null);
+            key = "ptx-acc-grid";
+        } else {
+            Consequence use = facts.consequences().of(in);
+            boolean decides = use.kind() == Impact.Kind.AMPLIFIED || use.kind() == Impact.Kind.CANCELLATION;
+            c = decides ? use : new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-one-thread"), null);
+            key = decides ? "ptx-acc-thread-use" : "ptx-acc-thread";
+        }
+        return new PtxHit(
+                ruleId(),
+                fn,
+                in,
+                PtxMessages.format(ruleId(), key, "instr", in.text(), "trip", trip, "loop", loop),
+                Confidence.HIGH,
+                List.of(),
+                in.mnemonic() + (g.step ? "-step" : "-loop"),
+                c,
+                g.sites);
+    }
+
+    /**
+     * Where the loop is written: the back edge's branch (a for or while loop's condition), else the header's first
+     * located instruction; only an instruction of the code the loop is written in (user code at the accumulation's
+     * inlining level or further out, never a helper inlined into the loop body, such as an operator+=); null when
+     * neither is known.
+     */
+    private static DebugLoc loopLoc(PtxFacts facts, Loop l, Instruction acc) {
+        if (acc.loc() == null) {
+            return null;
+        }
+        List<SourcePos> chain = acc.loc().inlinedAt();
+        PtxFunction fn = facts.function();
+        List<Instruction> candidates = new ArrayList<>();
+        for (int latch : l.latches()) {
+            candidates.add(fn.instruction(fn.blocks().get(latch).last()));
+        }
+        BasicBlock header = fn.blocks().get(l.header());
+        for (int i = header.first(); i <= header.last(); i++) {
+            candidates.add(fn.instruction(i));
+        }
+        for (Instruction x : candidates) {
+            DebugLoc d = x.loc();
+            if (d == null || d.pos().line() <= 0 || !d.pos().equals(facts.writtenPos(x))) {
+                continue; // unlocated, or in a toolkit header
+            }
+            List<SourcePos> c = d.inlinedAt();
+            if (c.size() <= chain.size()
+                    && chain.subList(chain.size() - c.size(), chain.size()).equals(c)) {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    /** " (loop at line N)", with the file's name when the loop is in another file than the accumulation. */
+    private String loopText(PtxFacts facts, Loop l, Instruction acc) {
+        DebugLoc d = loopLoc(facts, l, acc);
+        SourcePos at = facts.writtenPos(acc);
+        if (d == null || at == null) {
+            return "";
+        }
+        if (d.pos().fileIndex() == at.fileIndex()) {
+            return PtxMessages.format(ruleId(), "ptx-loop", "line", d.pos().line());
+        }
+        String f = d.pos().file() == null ? "" : d.pos().file().replace('\\', '/');
+        String name = f.substring(f.lastIndexOf('/') + 1);
+        if (name.isEmpty() || name.length() > 28) {
+            return ""; // the message stays one short line; the related locations name the call site
+        }
+        return PtxMessages.format(
+                ruleId(), "ptx-loop-in", "file", name, "line", d.pos().line());
+    }
+
+    /**
+     * The update adds a loop-invariant step ({@code t += dt}, {@code a = fma(k, h, a)} with {@code k} and {@code h}
+     * defined before the loop): the accumulator is an arithmetic progression, not a sum of data. Its error is a
+     * drift of the step's rounding, the same on every iteration.
+     */
+    private static boolean constantStep(PtxFacts facts, Instruction in, Loop l, Set<Integer> cycle) {
+        List<Integer> steps = new ArrayList<>();
+        if (in.opcode().equals("fma") || in.opcode().equals("mad")) {
+            steps.add(1);
+            steps.add(2);
+        } else {
+            for (int k = 1; k <= 2; k++) {
+                if (!carried(facts, in, k, cycle)) {
+                    steps.add(k);
+                }
+            }
+            if (steps.size() != 1 || (in.opcode().equals("sub") && steps.get(0) == 1)) {
+                return false; // both or neither operand carried, or step - acc (alternating sign)
+            }
+        }
+        for (int k : steps) {
+            if (!invariant(facts, in, k, l)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Operand {@code k} is the accumulator: one of its definitions lies on the loop-carried cycle. */
+    private static boolean carried(PtxFacts facts, Instruction in, int k, Set<Integer> cycle) {
+        if (!(in.operand(k) instanceof Operand.Reg r)) {
+            return false;
+        }
+        for (int d : facts.defUse().reachingDefs(in.index(), r.name())) {
+            if (d == in.index() || cycle.contains(d)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Operand {@code k} has the same value in every iteration: a constant, or defined only before the loop. */
+    private static boolean invariant(PtxFacts facts, Instruction in, int k, Loop l) {
+        Operand o = in.operand(k);
+        if (o instanceof Operand.FloatImm || o instanceof Operand.IntImm) {
+            return true;
+        }
+        if (!(o instanceof Operand.Reg r)) {
+            return false;
+        }
+        int[] defs = facts.defUse().reachingDefs(in.index(), r.name());
+        if (defs.length == 0) {
+            return false;
+        }
+        for (int d : defs) {
+            if (l.contains(facts.function().instruction(d).block())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -178,11 +332,15 @@ public final class SerialAccumulation implements PtxCheck {
         return false;
     }
 
-    /** The value defined by {@code start} flows (through float add/sub/fma-addend/mov/selp) back into it. */
+    /**
+     * The value defined by {@code start} flows (through float add/sub/fma-addend/mov/selp) back into it; {@code seen}
+     * collects every instruction it flows through in the loop body.
+     */
     private static boolean carriedAround(PtxFacts facts, Instruction start, BitSet body, Set<Integer> seen) {
         PtxFunction fn = facts.function();
         ArrayDeque<Integer> work = new ArrayDeque<>();
         work.add(start.index());
+        boolean found = false;
         while (!work.isEmpty()) {
             int cur = work.poll();
             List<String> curDefs = fn.instruction(cur).defs();
@@ -192,9 +350,8 @@ public final class SerialAccumulation implements PtxCheck {
                     continue;
                 }
                 if (u == start.index()) {
-                    if (accumulatorOperand(start, curDefs)) {
-                        return true;
-                    }
+                    // carried around; the walk goes on to collect every update the value flows through
+                    found |= accumulatorOperand(start, curDefs);
                     continue;
                 }
                 String op = ui.opcode();
@@ -209,7 +366,7 @@ public final class SerialAccumulation implements PtxCheck {
                 }
             }
         }
-        return false;
+        return found;
     }
 
     private static boolean accumulatorOperand(Instruction acc, List<String> regs) {
@@ -223,7 +380,19 @@ public final class SerialAccumulation implements PtxCheck {
         return in.operand(k) instanceof Operand.Reg r && regs.contains(r.name());
     }
 
-    /** Kahan/compensated summation: the new sum is subtracted from/with the old one ((t - sum) - y). */
+    private static boolean contains(int[] a, int v) {
+        for (int x : a) {
+            if (x == v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Kahan/compensated summation: the new sum and one of its inputs' old values meet in a subtraction
+     * ({@code (t - sum) - y}).
+     */
     private static boolean compensated(PtxFacts facts, Instruction add) {
         if (!add.opcode().equals("add") && !add.opcode().equals("sub")) {
             return false;
@@ -236,11 +405,26 @@ public final class SerialAccumulation implements PtxCheck {
         }
         for (int u : facts.defUse().users(add.index())) {
             Instruction s = facts.function().instruction(u);
-            if (!s.opcode().equals("sub")) {
+            if (!s.opcode().equals("sub") || u == add.index()) {
+                continue; // the update itself in the next iteration (sum -= v) is no compensation
+            }
+            boolean newSum = false;
+            for (int k = 1; k <= 2; k++) {
+                if (s.operand(k) instanceof Operand.Reg r
+                        && add.defs().contains(r.name())
+                        && contains(facts.defUse().reachingDefs(s.index(), r.name()), add.index())) {
+                    newSum = true;
+                }
+            }
+            if (!newSum) {
                 continue;
             }
             for (int k = 1; k <= 2; k++) {
-                if (s.operand(k) instanceof Operand.Reg r && inputs.contains(r.name())) {
+                // an input's old value, still live beside the new sum (not the sum itself in a register the update
+                // reuses: sum -= v after sum += w in another branch of the loop is no compensation)
+                if (s.operand(k) instanceof Operand.Reg r
+                        && inputs.contains(r.name())
+                        && !contains(facts.defUse().reachingDefs(s.index(), r.name()), add.index())) {
                     return true;
                 }
             }

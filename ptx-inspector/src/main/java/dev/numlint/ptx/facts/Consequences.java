@@ -3,6 +3,7 @@ package dev.numlint.ptx.facts;
 import dev.numlint.model.Impact;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Operand;
+import dev.numlint.ptx.rules.SourceText;
 import java.util.ArrayDeque;
 import java.util.BitSet;
 import java.util.List;
@@ -58,12 +59,17 @@ public final class Consequences {
                             : new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-unknown"), null);
                 }
                 Instruction x = ins.get(u);
-                Consequence c = sink(x, defs, isDirect && scales(ins.get(cur)));
+                boolean library = libraryDecision(x);
+                Consequence c = library ? null : sink(x, defs, isDirect && scales(ins.get(cur)));
                 if (c != null) {
                     return c;
                 }
                 boolean keeps = isDirect && keepsValue(x);
-                if (passes(x) && (!seen.get(u) || keeps && !direct.get(u))) {
+                if ((passes(x)
+                                || (library
+                                        && (x.opcode().equals("min")
+                                                || x.opcode().equals("max"))))
+                        && (!seen.get(u) || keeps && !direct.get(u))) {
                     seen.set(u);
                     if (keeps) direct.set(u);
                     work.add(u);
@@ -73,6 +79,42 @@ public final class Consequences {
             }
         }
         return new Consequence(Impact.Kind.BOUNDED, phrase(stored ? "ptx-use-stored" : "ptx-use-undecided"), null);
+    }
+
+    /**
+     * A decision of an inlined math routine that carries the caller's line (libdevice code has no line table of
+     * its own): a comparison, selection or round-to-integral on a line that calls a math-library function but
+     * writes no comparison, selection or such rounding itself (the branches inside atanf on {@code return
+     * atanf(y / x);}). It is the routine's, not a decision the user's value makes: its documented error bound
+     * covers it. A truncation (cvt.rzi) stays a sink: an implicit conversion to int is written without a mark.
+     */
+    private boolean libraryDecision(Instruction x) {
+        String op = x.opcode();
+        boolean decision =
+                switch (op) {
+                    case "setp", "set", "slct", "testp", "min", "max" -> true;
+                    case "cvt" -> x.rounding() == Instruction.Rounding.RNI
+                            || x.rounding() == Instruction.Rounding.RMI
+                            || x.rounding() == Instruction.Rounding.RPI;
+                    default -> false;
+                };
+        if (!decision) {
+            return false;
+        }
+        String line = facts.sourceLine(x);
+        if (!SourceText.callsMathLibrary(line)) {
+            return false;
+        }
+        if (op.equals("cvt")) {
+            String[] spelled =
+                    switch (x.rounding()) {
+                        case RNI -> new String[] {"rint", "round", "_rn"};
+                        case RMI -> new String[] {"floor", "_rd"};
+                        default -> new String[] {"ceil", "_ru"};
+                    };
+            return !SourceText.callsNamed(line, spelled);
+        }
+        return !SourceText.writesDecision(line);
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.numlint.ptx.model.DefUse;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Operand;
 import dev.numlint.ptx.model.PtxFunction;
+import dev.numlint.ptx.model.SourcePos;
 import java.util.function.Function;
 
 /**
@@ -25,8 +26,18 @@ public final class PtxFacts {
      * @param nl004MinTripCount loops with a known trip count below this are not long accumulations
      * @param fastMathBuild     the build context says --use_fast_math (or -ftz=true): .ftz is the user's own
      * @param sourceLine        the CUDA source line of a debug location, or null when it cannot be read
+     * @param writtenPos        where a debug location's operation is written in user code (the innermost position
+     *                          outside toolkit headers), or null
      */
-    public record Settings(int nl004MinTripCount, boolean fastMathBuild, Function<DebugLoc, String> sourceLine) {}
+    public record Settings(
+            int nl004MinTripCount,
+            boolean fastMathBuild,
+            Function<DebugLoc, String> sourceLine,
+            Function<DebugLoc, SourcePos> writtenPos) {
+        public Settings(int nl004MinTripCount, boolean fastMathBuild, Function<DebugLoc, String> sourceLine) {
+            this(nl004MinTripCount, fastMathBuild, sourceLine, DebugLoc::pos);
+        }
+    }
 
     private final PtxFunction fn;
     private final Settings settings;
@@ -87,6 +98,13 @@ public final class PtxFacts {
     /** The CUDA source line the instruction was compiled from (innermost user code), or null. */
     public String sourceLine(Instruction in) {
         return in.loc() == null ? null : settings.sourceLine().apply(in.loc());
+    }
+
+    /** Where the instruction's operation is written in user code (outside toolkit headers), or null. */
+    public SourcePos writtenPos(Instruction in) {
+        return in.loc() == null || in.loc().pos().line() <= 0
+                ? null
+                : settings.writtenPos().apply(in.loc());
     }
 
     /** An approximate .ftz instruction in a function whose own arithmetic does not flush: a library building block. */

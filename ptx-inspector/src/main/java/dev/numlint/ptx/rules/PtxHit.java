@@ -11,7 +11,9 @@ import java.util.List;
  * A hazard found in PTX, before it is mapped to a source location: the rule, the function, the instruction the
  * finding is reported at, a one-line message, further instructions that explain it (e.g. the mul feeding an add),
  * a shape used for the fingerprint and to tell different operations on one line apart, and the consequence of the
- * hazard's value (null when the check does not classify it; the rule's level then applies).
+ * hazard's value (null when the check does not classify it; the rule's level then applies), and further instructions
+ * of the same hazard written elsewhere ({@code sites}: the other updates of one accumulator), reported as related
+ * locations of the one finding.
  */
 public record PtxHit(
         String ruleId,
@@ -21,7 +23,24 @@ public record PtxHit(
         Confidence confidence,
         List<Instruction> related,
         String shape,
-        Consequence consequence) {
+        Consequence consequence,
+        List<Instruction> sites) {
+
+    public PtxHit {
+        sites = sites == null ? List.of() : List.copyOf(sites);
+    }
+
+    public PtxHit(
+            String ruleId,
+            PtxFunction function,
+            Instruction at,
+            String message,
+            Confidence confidence,
+            List<Instruction> related,
+            String shape,
+            Consequence consequence) {
+        this(ruleId, function, at, message, confidence, related, shape, consequence, List.of());
+    }
 
     public PtxHit(
             String ruleId,
@@ -31,7 +50,7 @@ public record PtxHit(
             Confidence confidence,
             List<Instruction> related,
             String shape) {
-        this(ruleId, function, at, message, confidence, related, shape, null);
+        this(ruleId, function, at, message, confidence, related, shape, null, List.of());
     }
 
     /** The impact kind, or null. */

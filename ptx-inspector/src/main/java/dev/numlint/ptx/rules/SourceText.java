@@ -16,7 +16,44 @@ public final class SourceText {
             "\\b(?:float|double|int|char|void|unsigned|short|long|const|auto|half|size_t|bool|[A-Za-z_]\\w*_t|"
                     + "float[1-4]|double[1-4]|int[1-4]|uint[1-4]|restrict|__restrict__|T)\\s*$");
 
+    /** CUDA math functions whose inlined implementations are built from fma, approximations and branches. */
+    private static final Pattern LIBRARY_CALL = Pattern.compile("\\b(?:std::)?(?:a?sinh?f?|a?cosh?f?|a?tanh?f?|"
+            + "atan2f?|expf?|exp2f?|exp10f?|expm1f?|logf?|log2f?|log10f?|log1pf?|powf?|erfc?f?|erfc?invf?|cbrtf?|"
+            + "rcbrtf?|hypotf?|norm3df?|norm4df?|rnormf?|tgammaf?|lgammaf?|sinpif?|cospif?|sincosf?|sincospif?|"
+            + "normcdff?|normcdfinvf?|j[01]f?|y[01]f?|fmodf?|remainderf?|ldexpf?|frexpf?|scalbnf?|logbf?|"
+            + "sqrtf?|rsqrtf?)\\s*\\(");
+
+    private static final Pattern CALL = Pattern.compile("\\b([A-Za-z_]\\w*)\\s*\\(");
+    private static final Pattern DECISION = Pattern.compile(
+            "[<>?]|==|!=|\\b(?:if|while|for|isnan|isinf|isfinite|signbit|f?min|f?max|clamp)\\w*\\s*\\(|__sat");
+
     private SourceText() {}
+
+    /** The line calls a CUDA math-library routine (whose inlined code may carry the line's debug position). */
+    public static boolean callsMathLibrary(String line) {
+        return line != null && LIBRARY_CALL.matcher(code(line)).find();
+    }
+
+    /**
+     * Whether a function the line calls has one of {@code parts} in its name (case-insensitive): {@code sqrt} for
+     * sqrtf, rsqrtf, __fsqrt_rn or a SQRT macro.
+     */
+    public static boolean callsNamed(String line, String... parts) {
+        if (line == null) return false;
+        java.util.regex.Matcher m = CALL.matcher(code(line));
+        while (m.find()) {
+            String name = m.group(1).toLowerCase(java.util.Locale.ROOT);
+            for (String p : parts) {
+                if (name.contains(p)) return true;
+            }
+        }
+        return false;
+    }
+
+    /** The line writes a comparison, a condition or a min/max/clamp selection. */
+    public static boolean writesDecision(String line) {
+        return line != null && DECISION.matcher(code(line)).find();
+    }
 
     /** The line without // and block comments and with string/char literals blanked. */
     public static String code(String line) {
