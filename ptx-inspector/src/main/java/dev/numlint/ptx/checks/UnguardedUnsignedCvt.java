@@ -57,7 +57,14 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
                             "ptx-cvt-above",
                             "max",
                             bits == 64 ? "18446744073709551615" : Long.toString((long) max))
-                    : PtxMessages.format(ruleId(), "ptx-cvt-negative");
+                    : PtxMessages.format(
+                            ruleId(),
+                            "ptx-cvt-negative",
+                            "wrapped",
+                            // x86 truncates toward zero to a wider signed integer, then keeps the low bits
+                            new java.math.BigInteger("2").pow(bits).subtract(java.math.BigInteger.valueOf(69)),
+                            "bits",
+                            bits);
             out.accept(new PtxHit(
                     ruleId(),
                     facts.function(),
