@@ -121,45 +121,9 @@ public final class PerElementCalls {
      * whose method the loop calls ({@code iter.i} in {@code while (iter.next() != null)}).
      */
     static boolean varies(Expression e, Statement loop) {
-        Set<String> changing = new HashSet<>();
+        Set<String> changing = RangeAnalysis.namesChangedIn(loop);
         Set<String> advanced = new HashSet<>();
         loop.accept(new ASTVisitor() {
-            private void target(Expression t) {
-                Expression u = RangeAnalysis.unparen(t);
-                if (u instanceof SimpleName) changing.add(((SimpleName) u).getIdentifier());
-            }
-
-            @Override
-            public boolean visit(Assignment n) {
-                target(n.getLeftHandSide());
-                return true;
-            }
-
-            @Override
-            public boolean visit(PostfixExpression n) {
-                target(n.getOperand());
-                return true;
-            }
-
-            @Override
-            public boolean visit(PrefixExpression n) {
-                if (n.getOperator() == PrefixExpression.Operator.INCREMENT
-                        || n.getOperator() == PrefixExpression.Operator.DECREMENT) target(n.getOperand());
-                return true;
-            }
-
-            @Override
-            public boolean visit(VariableDeclarationFragment n) {
-                changing.add(n.getName().getIdentifier());
-                return true;
-            }
-
-            @Override
-            public boolean visit(SingleVariableDeclaration n) {
-                changing.add(n.getName().getIdentifier());
-                return true;
-            }
-
             @Override
             public boolean visit(MethodInvocation n) {
                 Expression r = n.getExpression() == null ? null : RangeAnalysis.unparen(n.getExpression());

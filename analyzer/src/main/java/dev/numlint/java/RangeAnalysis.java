@@ -383,22 +383,10 @@ public final class RangeAnalysis {
         Expression hi = unparen(((InfixExpression) den).getLeftOperand());
         Expression lo = unparen(((InfixExpression) den).getRightOperand());
         if (!(hi instanceof SimpleName) || !(lo instanceof SimpleName)) return null;
-        double k = 1;
-        Expression diff = num;
-        if (num instanceof InfixExpression
-                && ((InfixExpression) num).getOperator() == InfixExpression.Operator.TIMES
-                && ((InfixExpression) num).extendedOperands().isEmpty()) {
-            InfixExpression t = (InfixExpression) num;
-            Range a = of(t.getLeftOperand(), assume, depth + 1);
-            Range b = of(t.getRightOperand(), assume, depth + 1);
-            if (b.isPoint()) {
-                k = b.lo();
-                diff = unparen(t.getLeftOperand());
-            } else if (a.isPoint()) {
-                k = a.lo();
-                diff = unparen(t.getRightOperand());
-            } else return null;
-        }
+        Scaled sc = scaled(num, assume, depth);
+        if (sc == null) return null;
+        double k = sc.k();
+        Expression diff = sc.operand();
         if (!(diff instanceof InfixExpression)
                 || ((InfixExpression) diff).getOperator() != InfixExpression.Operator.MINUS
                 || !((InfixExpression) diff).extendedOperands().isEmpty()
@@ -697,6 +685,69 @@ public final class RangeAnalysis {
         return r;
     }
 
+    /** {@code operand * k}: a product with one constant factor, or any other expression with k = 1. */
+    private record Scaled(double k, Expression operand) {}
+
+    /** {@code e} split into a constant factor and the rest; null for a product of two non-constant factors. */
+    private Scaled scaled(Expression e, Map<String, Range> assume, int depth) {
+        e = unparen(e);
+        if (!(e instanceof InfixExpression)
+                || ((InfixExpression) e).getOperator() != InfixExpression.Operator.TIMES
+                || !((InfixExpression) e).extendedOperands().isEmpty()) return new Scaled(1, e);
+        InfixExpression t = (InfixExpression) e;
+        Range b = of(t.getRightOperand(), assume, depth + 1);
+        if (b.isPoint()) return new Scaled(b.lo(), unparen(t.getLeftOperand()));
+        Range a = of(t.getLeftOperand(), assume, depth + 1);
+        if (a.isPoint()) return new Scaled(a.lo(), unparen(t.getRightOperand()));
+        return null;
+    }
+
+    /**
+     * The simple names {@code n} changes: targets of assignments and of ++/--, and variables it declares (a
+     * variable declared inside a loop is a new value in every iteration).
+     */
+    public static java.util.Set<String> namesChangedIn(ASTNode n) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        n.accept(new ASTVisitor() {
+            private void target(Expression t) {
+                Expression u = unparen(t);
+                if (u instanceof SimpleName) out.add(((SimpleName) u).getIdentifier());
+            }
+
+            @Override
+            public boolean visit(Assignment a) {
+                target(a.getLeftHandSide());
+                return true;
+            }
+
+            @Override
+            public boolean visit(PostfixExpression p) {
+                target(p.getOperand());
+                return true;
+            }
+
+            @Override
+            public boolean visit(PrefixExpression p) {
+                if (p.getOperator() == PrefixExpression.Operator.INCREMENT
+                        || p.getOperator() == PrefixExpression.Operator.DECREMENT) target(p.getOperand());
+                return true;
+            }
+
+            @Override
+            public boolean visit(VariableDeclarationFragment f) {
+                out.add(f.getName().getIdentifier());
+                return true;
+            }
+
+            @Override
+            public boolean visit(SingleVariableDeclaration d) {
+                out.add(d.getName().getIdentifier());
+                return true;
+            }
+        });
+        return out;
+    }
+
     /**
      * A ramp {@code i * K / n} (or {@code i / n}) where {@code i} counts up from a non-negative start in a loop
      * {@code for (...; i < n; i++)} with the same {@code n}: the quotient lies in [0, K) (lookup tables, colour ramps).
@@ -704,24 +755,10 @@ public final class RangeAnalysis {
     private Range ramp(Expression num, Expression den, Map<String, Range> assume, int depth) {
         num = unparen(num);
         den = unparen(den);
-        double k = 1;
-        Expression var = num;
-        if (num instanceof InfixExpression
-                && ((InfixExpression) num).getOperator() == InfixExpression.Operator.TIMES
-                && ((InfixExpression) num).extendedOperands().isEmpty()) {
-            InfixExpression t = (InfixExpression) num;
-            Range a = of(t.getLeftOperand(), assume, depth + 1);
-            Range b = of(t.getRightOperand(), assume, depth + 1);
-            if (b.isPoint()) {
-                k = b.lo();
-                var = unparen(t.getLeftOperand());
-            } else if (a.isPoint()) {
-                k = a.lo();
-                var = unparen(t.getRightOperand());
-            } else {
-                return null;
-            }
-        }
+        Scaled sc = scaled(num, assume, depth);
+        if (sc == null) return null;
+        double k = sc.k();
+        Expression var = sc.operand();
         if (!(var instanceof SimpleName) || k < 0 || Double.isInfinite(k)) return null;
         String id = ((SimpleName) var).getIdentifier();
         String bound = den.toString();

@@ -343,45 +343,8 @@ public final class SerialAccumulation implements JavaCheck {
             }
         });
         if (!ok[0] || names.isEmpty()) return false;
-        boolean[] assigned = {false};
-        loop.accept(new ASTVisitor() {
-            private void target(Expression e) {
-                Expression u = RangeAnalysis.unparen(e);
-                if (u instanceof SimpleName && names.contains(((SimpleName) u).getIdentifier())) assigned[0] = true;
-            }
-
-            @Override
-            public boolean visit(Assignment n) {
-                target(n.getLeftHandSide());
-                return true;
-            }
-
-            @Override
-            public boolean visit(PostfixExpression n) {
-                target(n.getOperand());
-                return true;
-            }
-
-            @Override
-            public boolean visit(PrefixExpression n) {
-                if (n.getOperator() == PrefixExpression.Operator.INCREMENT
-                        || n.getOperator() == PrefixExpression.Operator.DECREMENT) target(n.getOperand());
-                return true;
-            }
-
-            @Override
-            public boolean visit(VariableDeclarationFragment n) {
-                if (names.contains(n.getName().getIdentifier())) assigned[0] = true; // declared in the loop
-                return true;
-            }
-
-            @Override
-            public boolean visit(SingleVariableDeclaration n) {
-                if (names.contains(n.getName().getIdentifier())) assigned[0] = true;
-                return true;
-            }
-        });
-        return !assigned[0];
+        // assigned, incremented or declared in the loop: not the same in every iteration
+        return java.util.Collections.disjoint(RangeAnalysis.namesChangedIn(loop), names);
     }
 
     private static boolean rewrittenBefore(ASTNode a, String name, Statement loop) {
