@@ -46,8 +46,11 @@ final class ContinuousSelections {
             CondExprContext c = (CondExprContext) p;
             ExpressionContext first = single(c.commaExpression());
             if (first == null) return null;
+            if (signSelection(rel, first, c.expression(1))) return rel;
             return matchesOperands(rel, first, c.expression(1)) ? c : null;
         }
+        IfStmtContext whole = ifOf(q);
+        if (whole != null && (signSelection(rel, whole) || ratioClip(rel, whole))) return rel;
         // a conjunction of comparisons of one value with several bounds: x > a && x > b
         ParserRuleContext top = q;
         while (top.getParent() instanceof AndExprContext || isParens(top.getParent())) top = top.getParent();
@@ -56,6 +59,134 @@ final class ContinuousSelections {
         AssignExprContext a = guardedAssignment(stmt);
         if (a == null || !elseIsSelection(stmt)) return null;
         return selectsWith(top, a) ? a : null;
+    }
+
+    /**
+     * A sign test that only picks the sign of a value odd in the tested operand: {@code v > 0 ? k/v : -k/v},
+     * {@code if (s > 0) w = k/s; else w = -k/s;}. Both branches compute {@code k/|v|} (or {@code k*|v|}), which is
+     * continuous in {@code v}: a flip of the test at {@code v = 0} gives the same value. The value itself is followed
+     * into both branches by the ordinary def-use walk.
+     */
+    private boolean signSelection(RelExprContext rel, ExpressionContext a, ExpressionContext b) {
+        String v = comparedWithZero(rel);
+        if (v == null) return false;
+        Factors fa = factors(a);
+        Factors fb = factors(b);
+        if (fa == null || fb == null || fa.negative == fb.negative || !fa.texts.equals(fb.texts)) return false;
+        int hits = 0;
+        for (String f : fa.texts) {
+            if (f.equals(v) || f.equals("/" + v)) hits++;
+            else if (mentions(f, v)) return false;
+        }
+        return hits == 1;
+    }
+
+    private boolean signSelection(RelExprContext rel, IfStmtContext s) {
+        if (s.statement().size() != 2) return false;
+        AssignExprContext then = guardedAssignment(s);
+        AssignExprContext other = assignmentOf(s.statement(1));
+        if (then == null || other == null) return false;
+        if (!t(then.expression(0)).equals(t(other.expression(0)))) return false;
+        return signSelection(rel, then.expression(1), other.expression(1));
+    }
+
+    /** Whether the expression text {@code f} mentions {@code v} as a whole name, not inside another name. */
+    private static boolean mentions(String f, String v) {
+        return java.util.regex.Pattern.compile("(?<![\\w.])" + java.util.regex.Pattern.quote(v) + "(?![\\w])")
+                .matcher(f)
+                .find();
+    }
+
+    /** The operand compared with zero ({@code v > 0}, {@code 0.0f <= v}), as text; null for another comparison. */
+    private String comparedWithZero(RelExprContext rel) {
+        for (int i = 0; i < 2; i++) {
+            E c = memo.get(FunctionAnalyzer.stripParens(rel.expression(i)));
+            if (c != null && c.cval != null && c.cval.doubleValue() == 0.0) return t(rel.expression(1 - i));
+        }
+        return null;
+    }
+
+    /** A product or quotient flattened to its factors ("/x" for a divisor), with the parity of unary minuses. */
+    private record Factors(List<String> texts, boolean negative) {}
+
+    private Factors factors(ExpressionContext e) {
+        List<String> out = new ArrayList<>();
+        boolean[] neg = {false};
+        if (!flatten(e, false, out, neg)) return null;
+        out.sort(null);
+        return new Factors(out, neg[0]);
+    }
+
+    private boolean flatten(ExpressionContext e, boolean divisor, List<String> out, boolean[] neg) {
+        ExpressionContext x = FunctionAnalyzer.stripParens(e);
+        if (x instanceof UnaryExprContext && ((UnaryExprContext) x).MINUS() != null) {
+            neg[0] = !neg[0];
+            return flatten(((UnaryExprContext) x).expression(), divisor, out, neg);
+        }
+        if (x instanceof MulExprContext) {
+            MulExprContext m = (MulExprContext) x;
+            if (m.MOD() != null) return false;
+            return flatten(m.expression(0), divisor, out, neg)
+                    && flatten(m.expression(1), m.DIV() != null != divisor, out, neg);
+        }
+        out.add((divisor ? "/" : "") + t(x));
+        return out.size() <= 16;
+    }
+
+    /**
+     * A projection onto a ball: {@code if (n > g) { float r = g / n; x *= r; y *= r; }}. At {@code n == g} the
+     * factor is 1, so the guarded scaling is continuous in {@code n}: a flip changes the result by no more than the
+     * factor differs from 1 there, which is what moved it.
+     */
+    private boolean ratioClip(RelExprContext rel, IfStmtContext s) {
+        if (s.statement().size() != 1) return false;
+        boolean greater = greater(rel);
+        String big = t(rel.expression(greater ? 0 : 1));
+        String small = t(rel.expression(greater ? 1 : 0));
+        String ratio = small + "/" + big;
+        List<StatementContext> body = new ArrayList<>();
+        StatementContext then = s.statement(0);
+        if (then instanceof BlockStmtContext) body.addAll(((BlockStmtContext) then).compoundStatement().statement());
+        else body.add(then);
+        List<String> ratios = new ArrayList<>(List.of(ratio));
+        int scaled = 0;
+        for (StatementContext st : body) {
+            String local = ratioLocal(st, ratio);
+            if (local != null) {
+                ratios.add(local);
+                continue;
+            }
+            AssignExprContext a = assignmentOf(st);
+            if (a == null || a.assignOp().STAR_ASSIGN() == null || !ratios.contains(t(a.expression(1)))) return false;
+            scaled++;
+        }
+        return scaled > 0;
+    }
+
+    /** The name of the local {@code st} declares as {@code ratio} ({@code float r = g / n;}), or null. */
+    private String ratioLocal(StatementContext st, String ratio) {
+        if (!(st instanceof DeclStmtContext)) return null;
+        String flat = this.text.apply(st).replaceAll("\\s+", "");
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(?:const)?(?:float|double|auto)(\\w+)=\\(?(.*?)\\)?;").matcher(flat);
+        if (!m.matches()) return null;
+        return m.group(2).replace("(", "").replace(")", "").equals(ratio.replace("(", "").replace(")", ""))
+                ? m.group(1)
+                : null;
+    }
+
+    /** The single plain or compound assignment that is the whole statement {@code st} (braces allowed). */
+    private static AssignExprContext assignmentOf(StatementContext st) {
+        while (st instanceof BlockStmtContext) {
+            List<StatementContext> ss = ((BlockStmtContext) st).compoundStatement().statement();
+            if (ss.size() != 1) return null;
+            st = ss.get(0);
+        }
+        if (!(st instanceof ExprStmtContext)) return null;
+        ExpressionContext e = single(((ExprStmtContext) st).commaExpression());
+        if (!(e instanceof AssignExprContext)) return null;
+        AssignExprContext a = (AssignExprContext) e;
+        return a.expression().size() == 2 ? a : null;
     }
 
     /** The if statement whose whole condition is {@code cond}, or null. */

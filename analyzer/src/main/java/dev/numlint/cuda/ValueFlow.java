@@ -224,6 +224,8 @@ final class ValueFlow {
     /** Follows the value a continuous selection produces: the conditional expression, or the assigned variables. */
     private void followSelected(
             ParserRuleContext sel, int depth, Set<String> visited, List<ValueUse> out, String via, boolean direct) {
+        // a sign selection or a projection onto a ball: the branches' values are reached by the def-use walk itself
+        if (sel instanceof RelExprContext) return;
         if (sel instanceof CondExprContext) {
             trace(sel, depth, visited, out, via, direct);
             return;
