@@ -58,7 +58,9 @@ final class AccumulationSites {
         int from = declDepth;
         for (int i = declDepth; i < a.loops.size(); i++) {
             FunctionAnalyzer.Loop lp = a.loops.get(i);
-            if (indices.isEmpty() ? lp.overwritten().contains(base) : resetsElements(lp.node, base, idxTexts)) {
+            if (indices.isEmpty()
+                    ? lp.overwritten(a.scope.outParams).contains(base)
+                    : resetsElements(lp.node, base, idxTexts)) {
                 from = i + 1;
             }
         }

@@ -146,7 +146,8 @@ final class ContinuousSelections {
         String ratio = small + "/" + big;
         List<StatementContext> body = new ArrayList<>();
         StatementContext then = s.statement(0);
-        if (then instanceof BlockStmtContext) body.addAll(((BlockStmtContext) then).compoundStatement().statement());
+        if (then instanceof BlockStmtContext)
+            body.addAll(((BlockStmtContext) then).compoundStatement().statement());
         else body.add(then);
         List<String> ratios = new ArrayList<>(List.of(ratio));
         int scaled = 0;
@@ -167,10 +168,14 @@ final class ContinuousSelections {
     private String ratioLocal(StatementContext st, String ratio) {
         if (!(st instanceof DeclStmtContext)) return null;
         String flat = this.text.apply(st).replaceAll("\\s+", "");
-        java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("(?:const)?(?:float|double|auto)(\\w+)=\\(?(.*?)\\)?;").matcher(flat);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "(?:const)?(?:float|double|auto)(\\w+)=\\(?(.*?)\\)?;")
+                .matcher(flat);
         if (!m.matches()) return null;
-        return m.group(2).replace("(", "").replace(")", "").equals(ratio.replace("(", "").replace(")", ""))
+        return m.group(2)
+                        .replace("(", "")
+                        .replace(")", "")
+                        .equals(ratio.replace("(", "").replace(")", ""))
                 ? m.group(1)
                 : null;
     }
@@ -178,7 +183,8 @@ final class ContinuousSelections {
     /** The single plain or compound assignment that is the whole statement {@code st} (braces allowed). */
     private static AssignExprContext assignmentOf(StatementContext st) {
         while (st instanceof BlockStmtContext) {
-            List<StatementContext> ss = ((BlockStmtContext) st).compoundStatement().statement();
+            List<StatementContext> ss =
+                    ((BlockStmtContext) st).compoundStatement().statement();
             if (ss.size() != 1) return null;
             st = ss.get(0);
         }

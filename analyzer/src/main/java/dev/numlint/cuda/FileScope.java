@@ -17,6 +17,12 @@ final class FileScope {
     final Map<String, StructInfo> structs = new HashMap<>();
     final Map<String, List<FuncSig>> functions = new HashMap<>();
     final Map<String, Var> globals = new HashMap<>();
+    /**
+     * Functions that define what a pointer parameter points to before reading it ({@code *tnear = t;} at the top
+     * level of the body): by name, the indices of those parameters. A call passing {@code &v} there gives {@code v}
+     * a new value.
+     */
+    final Map<String, java.util.BitSet> outParams = new HashMap<>();
 
     void mergeFrom(FileScope o) {
         typedefs.putAll(o.typedefs);
@@ -25,6 +31,7 @@ final class FileScope {
             functions.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
         }
         globals.putAll(o.globals);
+        outParams.putAll(o.outParams);
     }
 
     void addFunction(FuncSig f) {

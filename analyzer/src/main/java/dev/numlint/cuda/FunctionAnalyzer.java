@@ -82,7 +82,7 @@ final class FunctionAnalyzer {
          * Names assigned a value that does not read them, unconditionally in every iteration: {@code t = f(k);}
          * as a statement of the loop body (not inside an if, switch or inner loop).
          */
-        Set<String> overwritten() {
+        Set<String> overwritten(Map<String, java.util.BitSet> outParams) {
             if (overwritten == null) {
                 overwritten = new HashSet<>();
                 StatementContext body = node instanceof ForStmtContext
@@ -90,7 +90,7 @@ final class FunctionAnalyzer {
                         : node instanceof WhileStmtContext
                                 ? ((WhileStmtContext) node).statement()
                                 : node instanceof DoStmtContext ? ((DoStmtContext) node).statement() : null;
-                if (body != null) collectOverwritten(body, overwritten);
+                if (body != null) collectOverwritten(body, overwritten, outParams);
             }
             return overwritten;
         }

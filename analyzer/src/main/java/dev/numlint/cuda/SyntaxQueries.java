@@ -6,7 +6,11 @@ import static dev.numlint.cuda.FunctionAnalyzer.stripParens;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
 import dev.numlint.cuda.parser.CudaLexer;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.tree.ParseTree;
 import org.antlr.v4.runtime.tree.TerminalNode;
@@ -47,12 +51,14 @@ final class SyntaxQueries {
 
     /**
      * Names given a value that does not read them by a statement that runs in every iteration of a loop whose body is
-     * {@code s}: expression statements of the body and of plain nested blocks, not of branches or inner loops.
+     * {@code s}: expression statements of the body and of plain nested blocks, not of branches or inner loops; and
+     * variables whose address is passed, in such a statement, a declaration or an if condition's first operand, to
+     * a function that defines its pointer parameter before reading it ({@code intersectBox(ray, &tnear, &tfar)}).
      */
-    static void collectOverwritten(StatementContext s, Set<String> out) {
+    static void collectOverwritten(StatementContext s, Set<String> out, Map<String, BitSet> outParams) {
         if (s instanceof BlockStmtContext) {
             for (StatementContext x : ((BlockStmtContext) s).compoundStatement().statement())
-                collectOverwritten(x, out);
+                collectOverwritten(x, out, outParams);
         } else if (s instanceof ExprStmtContext) {
             for (ExpressionContext e : ((ExprStmtContext) s).commaExpression().expression()) {
                 if (e instanceof AssignExprContext
@@ -62,7 +68,56 @@ final class SyntaxQueries {
                     String n = simpleName(a.expression(0));
                     if (n != null && !mentions(a.expression(1), n)) out.add(n);
                 }
+                outArguments(e, out, outParams);
             }
+        } else if (s instanceof DeclStmtContext) {
+            outArguments(s, out, outParams);
+        } else if (s instanceof IfStmtContext) {
+            ConditionContext c = ((IfStmtContext) s).condition();
+            if (c.commaExpression() != null && c.commaExpression().expression().size() == 1) {
+                ExpressionContext e = c.commaExpression().expression(0);
+                // the first operand of && and || is evaluated whatever the others give
+                while (true) {
+                    ExpressionContext x = stripParens(e);
+                    if (x instanceof AndExprContext) e = ((AndExprContext) x).expression(0);
+                    else if (x instanceof OrExprContext) e = ((OrExprContext) x).expression(0);
+                    else if (x instanceof UnaryExprContext && ((UnaryExprContext) x).BANG() != null)
+                        e = ((UnaryExprContext) x).expression();
+                    else break;
+                }
+                outArguments(e, out, outParams);
+            }
+        }
+    }
+
+    /** The names {@code v} of {@code &v} arguments the callees in {@code t} define (see {@link FileScope#outParams}). */
+    private static void outArguments(ParseTree t, Set<String> out, Map<String, BitSet> outParams) {
+        if (outParams.isEmpty()) return;
+        if (t instanceof CallExprContext) {
+            CallExprContext cc = (CallExprContext) t;
+            String name = FunctionAnalyzer.calleeName(cc.expression());
+            BitSet defs = name == null ? null : outParams.get(name);
+            if (defs != null && cc.argumentList() != null) {
+                List<ArgumentContext> args = cc.argumentList().argument();
+                for (int i = 0; i < args.size(); i++) {
+                    if (!defs.get(i) || args.get(i).expression() == null) continue;
+                    ExpressionContext a = stripParens(args.get(i).expression());
+                    if (a instanceof UnaryExprContext && ((UnaryExprContext) a).AMP() != null) {
+                        String n = simpleName(((UnaryExprContext) a).expression());
+                        if (n != null) out.add(n);
+                    }
+                }
+            }
+        }
+        if (t instanceof StatementContext && !(t instanceof DeclStmtContext) && !(t instanceof ExprStmtContext)) return;
+        for (int i = 0; i < t.getChildCount(); i++) {
+            ParseTree c = t.getChild(i);
+            if (c instanceof LambdaContext || c instanceof CondExprContext) continue;
+            if (c instanceof AndExprContext || c instanceof OrExprContext) {
+                outArguments(((ParserRuleContext) c).getChild(0), out, outParams);
+                continue;
+            }
+            outArguments(c, out, outParams);
         }
     }
 

@@ -510,6 +510,39 @@ final class TopLevelSplitter {
         }
         if (cls != null && owner == null) cls.methods.put(f.name, ret);
         scope.addFunction(new FileScope.FuncSig(f.name, ret, f.paramTypes, f.global || f.device, f.runsOnHost()));
+        java.util.BitSet out = outParams(f, open, close);
+        if (!out.isEmpty()) scope.outParams.put(f.name, out);
         if (collectBodies) functions.add(f);
+    }
+
+    /**
+     * The pointer parameters the body defines before it reads them: the first mention of the name is
+     * {@code *name = ...} as a statement of the body's top level (not in a branch or a loop).
+     */
+    private java.util.BitSet outParams(FunctionDef f, int open, int close) {
+        java.util.BitSet out = new java.util.BitSet();
+        for (int k = 0; k < f.paramNames.size(); k++) {
+            String name = f.paramNames.get(k);
+            CType type = f.paramTypes.get(k);
+            if (name == null || type == null || type.kind != CType.Kind.POINTER) continue;
+            int depth = 0;
+            for (int i = open; i < close; i++) {
+                int ty = t.get(i).getType();
+                if (ty == CudaLexer.LBRACE) depth++;
+                else if (ty == CudaLexer.RBRACE) depth--;
+                if (ty != CudaLexer.IDENTIFIER || !t.get(i).getText().equals(name)) continue;
+                boolean def = depth == 1
+                        && i >= 2
+                        && t.get(i - 1).getType() == CudaLexer.STAR
+                        && (t.get(i - 2).getType() == CudaLexer.SEMI
+                                || t.get(i - 2).getType() == CudaLexer.LBRACE
+                                || t.get(i - 2).getType() == CudaLexer.RBRACE)
+                        && i + 1 < close
+                        && t.get(i + 1).getType() == CudaLexer.ASSIGN;
+                if (def) out.set(k);
+                break;
+            }
+        }
+        return out;
     }
 }
