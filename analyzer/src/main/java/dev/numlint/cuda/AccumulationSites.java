@@ -98,7 +98,8 @@ final class AccumulationSites {
                 TIMING.matcher(base).find(),
                 rewritten,
                 viaFma,
-                gridStride));
+                gridStride,
+                ErrorMeasures.classify(a, outer.node, c, tt, addend)));
     }
 
     private static final java.util.regex.Pattern LAUNCH_SIZE =

@@ -3,11 +3,13 @@ package dev.numlint.cuda.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.FunctionFacts.ResultCheck;
 import dev.numlint.cuda.facts.ValueUse;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
 import dev.numlint.rules.RuleCatalog;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -30,6 +32,35 @@ public final class SerialAccumulation implements CudaCheck {
      * at most 2^-16 (8 of the 24 bits), and a fixed count does not grow with the data (as the Java layer's rule).
      */
     static final long SHORT_SUM = 256;
+
+    /** Print functions: a value passed to them is shown, not computed with. */
+    private static final Set<String> PRINT =
+            Set.of("printf", "fprintf", "sprintf", "snprintf", "puts", "fputs", "std::printf", "std::fprintf");
+
+    /**
+     * The error measure of a host-side result check ({@link FunctionFacts.Accumulation#resultCheck}) whose value
+     * only reaches comparisons, branches and prints (and, for a relative error, the function's return): not stored
+     * to memory, not an index, an integer or an atomic, not passed on to other code. A norm the program outputs stays
+     * a finding; so does device code.
+     */
+    static boolean resultCheck(FunctionFacts.Accumulation a, List<ValueUse> uses) {
+        if (a.resultCheck() == ResultCheck.NONE || a.site().device()) return false;
+        for (ValueUse u : uses) {
+            switch (u.kind()) {
+                case COMPARISON, BRANCH -> {}
+                case RETURN -> {
+                    if (a.resultCheck() != ResultCheck.RELATIVE) return false;
+                }
+                case CALL -> {
+                    if (u.detail() == null || !PRINT.contains(u.detail())) return false;
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
 
     @Override
     public String ruleId() {
@@ -61,6 +92,12 @@ public final class SerialAccumulation implements CudaCheck {
                 // ray parameter, a position, an angle), not a sum of data; any port takes the same steps in order
                 impact = Impact.bounded("a constant step: every port takes the same steps in the same order");
                 consequence = Consequences.phrase("sum-constant-step");
+            } else if (resultCheck(a, a.site().uses())) {
+                // err += d*d, ref += r*r of a host-side comparison with a reference: terms >= 0 cannot cancel, so
+                // the sum is within (n-1)*u of itself in any order, and it only feeds a ratio, a test or a print
+                impact = Impact.bounded("the error measure of a result check: a sum of non-negative terms, relative"
+                        + " error at most n*" + unit);
+                consequence = Consequences.phrase("sum-error-measure", "unit", unit);
             } else if (tolerance != null) {
                 // an error measure checked against a tolerance: the test is written to absorb rounding differences
                 impact = new Impact(
@@ -116,7 +153,7 @@ public final class SerialAccumulation implements CudaCheck {
                             trip,
                             "consequence",
                             consequence);
-            if (!a.varies()) {
+            if (!a.varies() || impact.kind() == Impact.Kind.BOUNDED && a.resultCheck() != ResultCheck.NONE) {
                 out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));
             } else {
                 out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);

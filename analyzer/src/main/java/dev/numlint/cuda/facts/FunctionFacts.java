@@ -89,6 +89,9 @@ public final class FunctionFacts {
      * @param rewritten         the accumulator is overwritten unconditionally in every iteration of the
      *                          innermost carrying loop ({@code t = f(k); t = t + h;})
      * @param viaFma            written with an explicit fma function
+     * @param gridStride        a carrying loop steps by the grid or block size
+     * @param resultCheck       the terms measure the difference of a computed and a reference element (or the
+     *                          reference's norm beside such a measure): the error measure of a result check
      */
     public record Accumulation(
             Site site,
@@ -105,7 +108,18 @@ public final class FunctionFacts {
             boolean timing,
             boolean rewritten,
             boolean viaFma,
-            boolean gridStride) {}
+            boolean gridStride,
+            ResultCheck resultCheck) {}
+
+    /** What a sum of non-negative terms measures in a result check ({@link Accumulation#resultCheck}). */
+    public enum ResultCheck {
+        /** Not an error measure. */
+        NONE,
+        /** The error measure, or the reference norm, of a loop that sums both: a relative error. */
+        RELATIVE,
+        /** An error measure without a reference norm in the same loop. */
+        ABSOLUTE
+    }
 
     /**
      * A call of a math function the rules know.
