@@ -312,9 +312,42 @@ final class LayerMerge {
         return out;
     }
 
-    /** The decision an NL012 finding belongs to: its file, function and reduced format; null for other rules. */
+    /**
+     * The NL012 messages of a kernel's tensor-core data (catalog keys {@code cuda-fragment}, {@code ptx-tensor}): a
+     * fragment type and the conversions or mma instructions it compiles to. A math-mode call is a setting of its
+     * own, made at its line, and stays a finding of its own.
+     */
+    private static final List<java.util.regex.Pattern> TENSOR_DATA = tensorData();
+
+    private static List<java.util.regex.Pattern> tensorData() {
+        List<java.util.regex.Pattern> out = new ArrayList<>();
+        for (String key : List.of("cuda-fragment", "ptx-tensor")) {
+            String t = RuleCatalog.get().rule("NL012").messages().get(key);
+            if (t == null) {
+                continue;
+            }
+            StringBuilder re = new StringBuilder();
+            for (String part : t.split("\\{[a-z]+\\}", -1)) {
+                if (re.length() > 0) {
+                    re.append(".*?");
+                }
+                re.append(java.util.regex.Pattern.quote(part));
+            }
+            out.add(java.util.regex.Pattern.compile(re.toString(), java.util.regex.Pattern.DOTALL));
+        }
+        return out;
+    }
+
+    /**
+     * The decision an NL012 finding about a kernel's tensor-core data belongs to: its file, function and reduced
+     * format; null for other findings.
+     */
     private static String decision(Finding f) {
-        if (!f.ruleId().equals("NL012") || f.function() == null || f.suppressed()) {
+        if (!f.ruleId().equals("NL012")
+                || f.function() == null
+                || f.suppressed()
+                || (f.layer() != Layer.CUDA_SOURCE && f.layer() != Layer.PTX)
+                || TENSOR_DATA.stream().noneMatch(p -> p.matcher(f.message()).matches())) {
             return null;
         }
         java.util.regex.Matcher m = PER_PRODUCT.matcher(f.message());
