@@ -49,7 +49,7 @@ final class ErrorMeasures {
         // the companion: another sum of the same loop, of the other kind
         for (AssignExprContext other : m.sums()) {
             if (other == c) continue;
-            String target = a.text(other.expression(0));
+            String target = a.fullText(other.expression(0));
             if (target.equals(acc)) continue;
             ExpressionContext t = m.addend(other, target);
             if (t == null) continue;
@@ -74,8 +74,8 @@ final class ErrorMeasures {
         ExpressionContext r = stripParens(c.expression(1));
         if (!(r instanceof AddExprContext) || ((AddExprContext) r).PLUS() == null) return null;
         AddExprContext s = (AddExprContext) r;
-        if (a.text(stripParens(s.expression(0))).equals(target)) return s.expression(1);
-        if (a.text(stripParens(s.expression(1))).equals(target)) return s.expression(0);
+        if (a.fullText(stripParens(s.expression(0))).equals(target)) return s.expression(1);
+        if (a.fullText(stripParens(s.expression(1))).equals(target)) return s.expression(0);
         return null;
     }
 
@@ -174,9 +174,7 @@ final class ErrorMeasures {
             StringBuilder idx = new StringBuilder();
             ExpressionContext b = e;
             while (b instanceof IndexExprContext) {
-                idx.insert(
-                        0,
-                        "[" + a.text(((IndexExprContext) b).commaExpression()).replaceAll("\\s+", "") + "]");
+                idx.insert(0, "[" + a.fullText(((IndexExprContext) b).commaExpression()) + "]");
                 b = stripParens(((IndexExprContext) b).expression());
             }
             String base = simpleName(b);
@@ -265,7 +263,7 @@ final class ErrorMeasures {
     }
 
     private boolean same(ExpressionContext x, ExpressionContext y) {
-        return a.text(uncast(x)).replaceAll("\\s+", "").equals(a.text(uncast(y)).replaceAll("\\s+", ""));
+        return a.fullText(uncast(x)).equals(a.fullText(uncast(y)));
     }
 
     /** Without parentheses and floating casts ({@code (double) x}, {@code static_cast<double>(x)}). */

@@ -62,6 +62,54 @@ public final class SerialAccumulation implements CudaCheck {
         return true;
     }
 
+    /** The longest constant trip count whose partial sums are enumerated. */
+    static final long MAX_STEPS = 1 << 16;
+
+    /**
+     * The threshold a sum of constant steps ({@link FunctionFacts.Accumulation#constantSum}) over a constant trip
+     * count n is compared with, when no partial sum {@code initial + k*step} (k = 0..n) lies within its rounding
+     * error of it: the float sum of k steps is within (|initial| + k*|step|)*n*u of the exact value, the step and
+     * the threshold are each rounded once more (twice that bound is kept as margin). Null when the sum reaches
+     * anything else that decides (an index, a conversion, a comparison with no constant), or some partial sum comes
+     * that close.
+     */
+    static String unreachable(FunctionFacts.Accumulation a, List<ValueUse> uses) {
+        FunctionFacts.ConstantSum c = a.constantSum();
+        if (c == null || c.step() == 0 || a.trip() < 0 || a.trip() > MAX_STEPS) return null;
+        double u = a.doublePrecision() ? 0x1p-53 : 0x1p-24;
+        long n = a.trip();
+        String first = null;
+        for (ValueUse v : uses) {
+            if (!v.kind().amplifies()) continue;
+            if (v.kind() != ValueUse.Kind.COMPARISON
+                    || v.detail() == null
+                    || !a.target().equals(v.via())) {
+                return null;
+            }
+            double t;
+            try {
+                t = Double.parseDouble(v.detail());
+            } catch (NumberFormatException e) {
+                return null;
+            }
+            for (long k = 0; k <= n; k++) {
+                double exact = c.initial() + k * c.step();
+                double err = (Math.abs(c.initial()) + k * Math.abs(c.step())) * (n + 1) * u + Math.abs(t) * u;
+                if (Math.abs(exact - t) <= 2 * err) return null;
+            }
+            if (first == null) first = number(t);
+        }
+        return first;
+    }
+
+    /** A constant for a message: six significant digits. */
+    static String number(double v) {
+        return java.math.BigDecimal.valueOf(v)
+                .round(new java.math.MathContext(6))
+                .stripTrailingZeros()
+                .toPlainString();
+    }
+
     @Override
     public String ruleId() {
         return "NL004";
@@ -85,6 +133,7 @@ public final class SerialAccumulation implements CudaCheck {
                 // a double sum (error n*2^-53) flips a comparison only within n*2^-53 of the threshold
                 impact = new Impact(Impact.Kind.BOUNDED, impact.consequence(), impact.sink(), null);
             }
+            String threshold = null;
             ValueUse tolerance = impact.kind() == Impact.Kind.AMPLIFIED ? null : Consequences.toleranceUse(a.site());
             String consequence;
             if (!a.varies()) {
@@ -106,6 +155,14 @@ public final class SerialAccumulation implements CudaCheck {
                         out.location(tolerance.line(), tolerance.column()),
                         null);
                 consequence = Consequences.phrase("use-tolerance", "line", tolerance.line());
+            } else if (impact.kind() == Impact.Kind.AMPLIFIED
+                    && (threshold = unreachable(a, a.site().uses())) != null) {
+                // fCount += w > t ? c : 0 over a fixed window, then fCount > T: the partial sums are k*c, each
+                // within k*c*n*u of its exact value; with no k*c that close to T the comparison cannot flip
+                impact = Impact.bounded("its partial sums " + a.target() + " = k*"
+                        + number(a.constantSum().step()) + " (k <= " + a.trip() + ") all stay farther from " + threshold
+                        + " than their rounding error");
+                consequence = Consequences.phrase("sum-threshold-unreachable", "n", a.trip(), "t", threshold);
             } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = impact.consequence();
             } else if (a.doublePrecision()) {
@@ -153,7 +210,9 @@ public final class SerialAccumulation implements CudaCheck {
                             trip,
                             "consequence",
                             consequence);
-            if (!a.varies() || impact.kind() == Impact.Kind.BOUNDED && a.resultCheck() != ResultCheck.NONE) {
+            if (!a.varies()
+                    || impact.kind() == Impact.Kind.BOUNDED
+                            && (a.resultCheck() != ResultCheck.NONE || threshold != null)) {
                 out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));
             } else {
                 out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);

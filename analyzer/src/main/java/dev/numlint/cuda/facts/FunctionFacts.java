@@ -92,6 +92,8 @@ public final class FunctionFacts {
      * @param gridStride        a carrying loop steps by the grid or block size
      * @param resultCheck       the terms measure the difference of a computed and a reference element (or the
      *                          reference's norm beside such a measure): the error measure of a result check
+     * @param constantSum       a scalar that starts from a constant and gets one constant, or a choice between one
+     *                          constant and zero ({@code n += w > t ? c : 0}), in every iteration; null otherwise
      */
     public record Accumulation(
             Site site,
@@ -109,7 +111,14 @@ public final class FunctionFacts {
             boolean rewritten,
             boolean viaFma,
             boolean gridStride,
-            ResultCheck resultCheck) {}
+            ResultCheck resultCheck,
+            ConstantSum constantSum) {}
+
+    /**
+     * A sum whose partial sums are {@code initial + k * step}: a constant start and a constant (or zero) added in
+     * every iteration.
+     */
+    public record ConstantSum(double initial, double step) {}
 
     /** What a sum of non-negative terms measures in a result check ({@link Accumulation#resultCheck}). */
     public enum ResultCheck {
