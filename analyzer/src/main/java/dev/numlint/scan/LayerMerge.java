@@ -291,7 +291,7 @@ final class LayerMerge {
             });
             RelatedLocation also = new RelatedLocation(
                     f.location(),
-                    RuleCatalog.get().phrase("same-decision", "layer", f.layer().id()));
+                    RuleCatalog.get().phrase(f.layer() == Layer.PTX ? "same-decision-ptx" : "same-decision-source"));
             if (have.add(also)) {
                 b.related(also);
             }

@@ -146,7 +146,7 @@ public final class SerialAccumulation implements CudaCheck {
                 // the sum is within (n-1)*u of itself in any order, and it only feeds a ratio, a test or a print
                 impact = Impact.bounded("the error measure of a result check: a sum of non-negative terms, relative"
                         + " error at most n*" + unit);
-                consequence = Consequences.phrase("sum-error-measure", "unit", unit);
+                consequence = Consequences.phrase("sum-error-measure");
             } else if (tolerance != null) {
                 // an error measure checked against a tolerance: the test is written to absorb rounding differences
                 impact = new Impact(
@@ -162,7 +162,7 @@ public final class SerialAccumulation implements CudaCheck {
                 impact = Impact.bounded("its partial sums " + a.target() + " = k*"
                         + number(a.constantSum().step()) + " (k <= " + a.trip() + ") all stay farther from " + threshold
                         + " than their rounding error");
-                consequence = Consequences.phrase("sum-threshold-unreachable", "n", a.trip(), "t", threshold);
+                consequence = Consequences.phrase("sum-threshold-unreachable", "trip", a.trip(), "test", threshold);
             } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = impact.consequence();
             } else if (a.doublePrecision()) {
