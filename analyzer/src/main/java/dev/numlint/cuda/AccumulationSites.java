@@ -100,7 +100,80 @@ final class AccumulationSites {
                 TIMING.matcher(base).find(),
                 rewritten,
                 viaFma,
-                gridStride));
+                gridStride,
+                ErrorMeasures.classify(a, outer.node, c, tt, addend),
+                indices.isEmpty() && c.assignOp().PLUS_ASSIGN() != null ? constantSum(base, addend) : null));
+    }
+
+    /**
+     * {@code acc += addend} where the addend is a constant expression or a choice between a constant and zero
+     * ({@code w > t ? c : 0}, {@code w > t ? 0 : c}) and the function gives {@code acc} no other value than a
+     * constant initialiser ({@code float fCount = 0;}) and this update; null for anything else.
+     */
+    private FunctionFacts.ConstantSum constantSum(String acc, ExpressionContext addend) {
+        Double step = constantTerm(addend);
+        if (step == null) return null;
+        List<PToken> toks = a.tokens();
+        Double initial = null;
+        int updates = 0;
+        for (int i = 0; i < toks.size(); i++) {
+            PToken t = toks.get(i);
+            if (t.getType() != dev.numlint.cuda.parser.CudaLexer.IDENTIFIER
+                    || !t.getText().equals(acc)) continue;
+            int prev = i > 0 ? toks.get(i - 1).getType() : -1;
+            if (prev == dev.numlint.cuda.parser.CudaLexer.DOT || prev == dev.numlint.cuda.parser.CudaLexer.ARROW) {
+                continue; // a member of that name: another variable
+            }
+            if (prev == dev.numlint.cuda.parser.CudaLexer.PLUS_PLUS
+                    || prev == dev.numlint.cuda.parser.CudaLexer.MINUS_MINUS
+                    || prev == dev.numlint.cuda.parser.CudaLexer.AMP) {
+                return null;
+            }
+            int next = i + 1 < toks.size() ? toks.get(i + 1).getType() : -1;
+            switch (next) {
+                case dev.numlint.cuda.parser.CudaLexer.PLUS_ASSIGN -> updates++;
+                case dev.numlint.cuda.parser.CudaLexer.ASSIGN -> {
+                    if (initial != null) return null;
+                    StringBuilder v = new StringBuilder();
+                    int j = i + 2;
+                    for (; j < toks.size(); j++) {
+                        int ty = toks.get(j).getType();
+                        if (ty == dev.numlint.cuda.parser.CudaLexer.SEMI
+                                || ty == dev.numlint.cuda.parser.CudaLexer.COMMA) {
+                            break;
+                        }
+                        v.append(toks.get(j).getText());
+                    }
+                    initial = Literals.value(v.toString());
+                    if (initial == null) return null;
+                }
+                case dev.numlint.cuda.parser.CudaLexer.PLUS_PLUS,
+                        dev.numlint.cuda.parser.CudaLexer.MINUS_MINUS,
+                        dev.numlint.cuda.parser.CudaLexer.MINUS_ASSIGN,
+                        dev.numlint.cuda.parser.CudaLexer.STAR_ASSIGN,
+                        dev.numlint.cuda.parser.CudaLexer.DIV_ASSIGN,
+                        dev.numlint.cuda.parser.CudaLexer.MOD_ASSIGN -> {
+                    return null;
+                }
+                default -> {}
+            }
+        }
+        return initial != null && updates == 1 ? new FunctionFacts.ConstantSum(initial, step) : null;
+    }
+
+    private Double constantTerm(ExpressionContext addend) {
+        ExpressionContext e = stripParens(addend);
+        E v = a.memo.get(e);
+        if (v != null && v.cval != null) return v.cval;
+        if (!(e instanceof CondExprContext)) return null;
+        CondExprContext c = (CondExprContext) e;
+        if (c.commaExpression().expression().size() != 1) return null;
+        E x = a.memo.get(c.commaExpression().expression(0));
+        E y = a.memo.get(c.expression(1));
+        if (x == null || y == null || x.cval == null || y.cval == null) return null;
+        if (y.cval == 0) return x.cval;
+        if (x.cval == 0) return y.cval;
+        return null;
     }
 
     private static final java.util.regex.Pattern LAUNCH_SIZE =

@@ -1492,6 +1492,20 @@ final class FunctionAnalyzer {
 
     private String functionText;
 
+    /** The function's tokens (after preprocessing). */
+    List<PToken> tokens() {
+        return toks;
+    }
+
+    /** The whole text of {@code c}, its tokens joined without spaces ({@link #text} shortens long texts). */
+    String fullText(ParserRuleContext c) {
+        StringBuilder sb = new StringBuilder();
+        int to = c.stop == null ? c.start.getTokenIndex() : c.stop.getTokenIndex();
+        for (int i = c.start.getTokenIndex(); i <= to && i < toks.size(); i++)
+            sb.append(toks.get(i).getText());
+        return sb.toString();
+    }
+
     /** The text of the whole function (computed on first use). */
     String functionText() {
         if (functionText == null) functionText = text(null, 0, toks.size() - 1);

@@ -169,7 +169,7 @@ final class ValueFlow {
                     followSelected(sel, depth, visited, out, via, direct);
                     return;
                 }
-                out.add(use(ValueUse.Kind.COMPARISON, p, null, via));
+                out.add(use(ValueUse.Kind.COMPARISON, p, comparedConstant(p, cur), via));
                 return;
             } else if (p instanceof AndExprContext || p instanceof OrExprContext || p instanceof ConditionContext) {
                 out.add(use(ValueUse.Kind.BRANCH, p, null, via));
@@ -366,6 +366,25 @@ final class ValueFlow {
             }
         }
         for (int i = 0; i < t.getChildCount(); i++) collect(t.getChild(i));
+    }
+
+    /**
+     * The constant a variable is compared with ({@code fCount > 0.79f}, a macro the preprocessor resolved): its value
+     * as text, the detail of the comparison use; null when the compared operand is no plain variable (the value
+     * scaled or summed first) or the other operand no constant.
+     */
+    private String comparedConstant(ParserRuleContext cmp, ParserRuleContext operand) {
+        if (!(operand instanceof ExpressionContext)
+                || FunctionAnalyzer.simpleName((ExpressionContext) operand) == null) {
+            return null;
+        }
+        for (int i = 0; i < cmp.getChildCount(); i++) {
+            if (cmp.getChild(i) instanceof ExpressionContext && cmp.getChild(i) != operand) {
+                E o = memo.get((ExpressionContext) cmp.getChild(i));
+                return o == null || o.cval == null ? null : Double.toString(o.cval);
+            }
+        }
+        return null;
     }
 
     private ValueUse use(ValueUse.Kind kind, ParserRuleContext at, String detail, String via) {

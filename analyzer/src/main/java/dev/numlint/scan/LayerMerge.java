@@ -29,10 +29,11 @@ import java.util.Set;
  * level of the two layers, unless the source finding's impact is proven from the code's structure (property
  * {@code impactProven}, a constant step), and except that a growing PTX sum does not overrule the source layer's
  * judgement of the same loop. The PTX layer's updates of an accumulator the source layer reports at another line of
- * the same function become related locations of the source finding. Within one layer, findings on one line with the
- * same message are duplicates (two
- * analyzers, or one hazard reached twice) and collapse into the first; different operations have different
- * messages and stay apart.
+ * the same function become related locations of the source finding. A PTX conversion (NL001) on a line that converts
+ * nothing moves to the source conversion a few lines below it ({@link #relocateConversions}), and one kernel's
+ * reduced-precision choice (NL012) is one finding ({@link #oneDecision}). Within one layer, findings on one line with
+ * the same message are duplicates (two analyzers, or one hazard reached twice) and collapse into the first; different
+ * operations have different messages and stay apart.
  */
 final class LayerMerge {
     /** PTX opcodes and the source spellings that produce them. */
@@ -52,7 +53,8 @@ final class LayerMerge {
 
     private LayerMerge() {}
 
-    static List<Finding> merge(List<Finding> sorted) {
+    static List<Finding> merge(List<Finding> input) {
+        List<Finding> sorted = relocateConversions(input);
         Map<String, List<Finding>> groups = new LinkedHashMap<>();
         for (Finding f : sorted) {
             String key = f.ruleId()
@@ -119,7 +121,238 @@ final class LayerMerge {
             }
             out.addAll(other);
         }
-        return sameAccumulator(out);
+        return oneDecision(sameAccumulator(out));
+    }
+
+    /** How many lines below a PTX conversion's line the conversion it stands for may be written. */
+    private static final int CONVERSION_SPAN = 4;
+
+    /** An assignment or initialisation: {@code =} that is not part of {@code ==}, {@code !=}, {@code <=}, {@code >=}. */
+    private static final java.util.regex.Pattern ASSIGNMENT = java.util.regex.Pattern.compile("(?<![=!<>])=(?!=)");
+
+    /** A call or functional cast: a name before {@code (}. */
+    private static final java.util.regex.Pattern CALL = java.util.regex.Pattern.compile("\\b([A-Za-z_]\\w*)\\s*\\(");
+
+    /** A C cast: {@code (type) operand}, {@code (unsigned int *) p}. */
+    private static final java.util.regex.Pattern CAST =
+            java.util.regex.Pattern.compile("\\(\\s*[A-Za-z_][\\w:\\s]*\\**\\s*\\)\\s*[\\w(.]");
+
+    /** Keywords a parenthesis follows without a call. */
+    private static final Set<String> NOT_CALLS =
+            Set.of("if", "while", "for", "switch", "sizeof", "alignof", "decltype", "catch", "defined", "return");
+
+    /**
+     * Whether a source line can hold a conversion of a float to an integer: an assignment or initialisation, a
+     * return, a call (an argument converted to its parameter's type) or a cast. {@code if (pos < gcfg->maxjump) {}
+     * cannot: a comparison converts the integer to float, never the float to an integer.
+     */
+    static boolean mayConvert(String line) {
+        String s = line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"").replaceAll("//.*$", "");
+        if (ASSIGNMENT.matcher(s).find()
+                || s.matches("(?s).*\\breturn\\b.*")
+                || CAST.matcher(s).find()) {
+            return true;
+        }
+        java.util.regex.Matcher m = CALL.matcher(s);
+        while (m.find()) {
+            if (!NOT_CALLS.contains(m.group(1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A PTX conversion (NL001) whose line information points at a source line that converts nothing (the
+     * scheduler moved the {@code cvt} next to a branch, {@code if (pos < max) {}, or its {@code .loc} is the inlined
+     * callee's) stands for the source layer's conversion a few lines below it (or below the line it was inlined at):
+     * it moves there, keeping its own line as a related location, so that the two layers' findings merge. Without
+     * such a conversion it stays where it is and says that its line is approximate.
+     */
+    static List<Finding> relocateConversions(List<Finding> in) {
+        List<Finding> out = new ArrayList<>(in);
+        Map<Finding, Finding> moved = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < out.size(); i++) {
+            Finding p = out.get(i);
+            if (p.layer() != Layer.PTX || !p.ruleId().equals("NL001")) {
+                continue;
+            }
+            String text = p.evidence().stream()
+                    .filter(e -> "source".equals(e.kind()) && e.text() != null)
+                    .map(e -> e.text())
+                    .findFirst()
+                    .orElse(null);
+            if (text == null || mayConvert(text)) {
+                continue;
+            }
+            String file = p.location().file();
+            List<Integer> anchors = new ArrayList<>();
+            anchors.add(p.location().startLine());
+            for (RelatedLocation r : p.related()) {
+                if (r.message() != null
+                        && r.message().contains("inlined")
+                        && r.location().file().equals(file)) {
+                    anchors.add(r.location().startLine());
+                }
+            }
+            Finding target = null;
+            int best = Integer.MAX_VALUE;
+            for (int anchor : anchors) {
+                for (Finding s : out) {
+                    if (s.layer() != Layer.CUDA_SOURCE
+                            || !s.ruleId().equals("NL001")
+                            || !s.location().file().equals(file)) {
+                        continue;
+                    }
+                    int d = s.location().startLine() - anchor;
+                    if (d >= 0 && d <= CONVERSION_SPAN && d < best) {
+                        best = d;
+                        target = s;
+                    }
+                }
+            }
+            Finding.Builder b = p.toBuilder();
+            if (target == null) {
+                b.message(RuleCatalog.get().phrase("ptx-line-approximate", "message", p.message()));
+                out.set(i, b.build());
+                continue;
+            }
+            b.location(target.location());
+            b.related(new RelatedLocation(
+                    Location.line(file, p.location().startLine()),
+                    RuleCatalog.get().phrase("ptx-line-moved")));
+            Finding q = b.build();
+            out.set(i, q);
+            moved.put(q, target);
+        }
+        if (moved.isEmpty()) {
+            return out;
+        }
+        // a moved finding follows the finding it joins, so that the order stays sorted
+        List<Finding> ordered = new ArrayList<>();
+        for (Finding f : out) {
+            if (moved.containsKey(f)) {
+                continue;
+            }
+            ordered.add(f);
+            for (Map.Entry<Finding, Finding> e : moved.entrySet()) {
+                if (e.getValue() == f) {
+                    ordered.add(e.getKey());
+                }
+            }
+        }
+        return ordered;
+    }
+
+    /** The relative error per product an NL012 message states: the reduced format. */
+    private static final java.util.regex.Pattern PER_PRODUCT = java.util.regex.Pattern.compile("up to (2\\^-\\d+)");
+
+    /**
+     * One kernel's choice of reduced precision (NL012: TF32 fragments, the {@code __float_to_tf32} conversions the
+     * PTX layer sees, a math mode) is one decision: the findings of one function with one precision become one, the
+     * source layer's first when there is one, the others its related locations. PTX conversions inside the wmma
+     * library routines the source layer already reports do not stand alone.
+     */
+    static List<Finding> oneDecision(List<Finding> in) {
+        Map<String, Integer> first = new HashMap<>();
+        Map<String, Integer> firstSource = new HashMap<>();
+        for (int i = 0; i < in.size(); i++) {
+            String k = decision(in.get(i));
+            if (k == null) {
+                continue;
+            }
+            first.putIfAbsent(k, i);
+            if (in.get(i).layer() == Layer.CUDA_SOURCE) {
+                firstSource.putIfAbsent(k, i);
+            }
+        }
+        if (first.isEmpty()) {
+            return in;
+        }
+        Map<Integer, Finding.Builder> builders = new HashMap<>();
+        Map<Integer, Set<Object>> seen = new HashMap<>();
+        Set<Integer> absorbed = new HashSet<>();
+        for (int i = 0; i < in.size(); i++) {
+            Finding f = in.get(i);
+            String k = decision(f);
+            if (k == null) {
+                continue;
+            }
+            int keep = firstSource.getOrDefault(k, first.get(k));
+            if (keep == i) {
+                continue;
+            }
+            Finding kept = in.get(keep);
+            Finding.Builder b = builders.computeIfAbsent(keep, x -> kept.toBuilder());
+            Set<Object> have = seen.computeIfAbsent(keep, x -> {
+                Set<Object> h = new HashSet<>(kept.evidence());
+                h.addAll(kept.related());
+                return h;
+            });
+            RelatedLocation also = new RelatedLocation(
+                    f.location(),
+                    RuleCatalog.get().phrase(f.layer() == Layer.PTX ? "same-decision-ptx" : "same-decision-source"));
+            if (have.add(also)) {
+                b.related(also);
+            }
+            f.evidence().stream()
+                    .filter(e -> "ptx".equals(e.kind()))
+                    .filter(have::add)
+                    .forEach(b::evidence);
+            absorbed.add(i);
+        }
+        List<Finding> out = new ArrayList<>();
+        for (int i = 0; i < in.size(); i++) {
+            if (absorbed.contains(i)) {
+                continue;
+            }
+            Finding.Builder b = builders.get(i);
+            out.add(b == null ? in.get(i) : b.build());
+        }
+        return out;
+    }
+
+    /**
+     * The NL012 messages of a kernel's tensor-core data (catalog keys {@code cuda-fragment}, {@code ptx-tensor}): a
+     * fragment type and the conversions or mma instructions it compiles to. A math-mode call is a setting of its
+     * own, made at its line, and stays a finding of its own.
+     */
+    private static final List<java.util.regex.Pattern> TENSOR_DATA = tensorData();
+
+    private static List<java.util.regex.Pattern> tensorData() {
+        List<java.util.regex.Pattern> out = new ArrayList<>();
+        for (String key : List.of("cuda-fragment", "ptx-tensor")) {
+            String t = RuleCatalog.get().rule("NL012").messages().get(key);
+            if (t == null) {
+                continue;
+            }
+            StringBuilder re = new StringBuilder();
+            for (String part : t.split("\\{[a-z]+\\}", -1)) {
+                if (re.length() > 0) {
+                    re.append(".*?");
+                }
+                re.append(java.util.regex.Pattern.quote(part));
+            }
+            out.add(java.util.regex.Pattern.compile(re.toString(), java.util.regex.Pattern.DOTALL));
+        }
+        return out;
+    }
+
+    /**
+     * The decision an NL012 finding about a kernel's tensor-core data belongs to: its file, function and reduced
+     * format; null for other findings.
+     */
+    private static String decision(Finding f) {
+        if (!f.ruleId().equals("NL012")
+                || f.function() == null
+                || f.suppressed()
+                || (f.layer() != Layer.CUDA_SOURCE && f.layer() != Layer.PTX)
+                || TENSOR_DATA.stream().noneMatch(p -> p.matcher(f.message()).matches())) {
+            return null;
+        }
+        java.util.regex.Matcher m = PER_PRODUCT.matcher(f.message());
+        String format = m.find() ? m.group(1) : "";
+        return f.location().file() + '\u0000' + f.function() + '\u0000' + format;
     }
 
     /** How far apart (in lines) two updates of one accumulator in one function may lie to be merged. */

@@ -152,4 +152,118 @@ class LayerMergeTest {
         assertThat(merged.evidence()).extracting(Evidence::text).contains("fma.rn.f32 %f4, %f5, %f6, %f4;");
         assertThat(out.get(1).location().startLine()).isEqualTo(256);
     }
+
+    @Test
+    void aSourceLineThatConvertsNothingCannotHoldAConversion() {
+        assertThat(LayerMerge.mayConvert("if (pos < gcfg->maxjumpdebug) {")).isFalse();
+        assertThat(LayerMerge.mayConvert("if (gcfg->debuglevel & (MCX_DEBUG_MOVE | MCX_DEBUG_MOVE_ONLY)) {"))
+                .isFalse();
+        assertThat(LayerMerge.mayConvert("if (ispolarized && gcfg->istrajstokes) {"))
+                .isFalse();
+        assertThat(LayerMerge.mayConvert("} else if (a <= b || c == d) {")).isFalse();
+        assertThat(LayerMerge.mayConvert("uint ithedeg = floorf(theta * NANGLES);"))
+                .isTrue();
+        assertThat(LayerMerge.mayConvert("savedebugdata(p, (uint)f->ndone + id, gdebugdata);"))
+                .isTrue();
+        assertThat(LayerMerge.mayConvert("*w = ((ushort)v.x << 11) | (ushort)v.z;"))
+                .isTrue();
+        assertThat(LayerMerge.mayConvert("return f > 0 ? f : 0;")).isTrue();
+        assertThat(LayerMerge.mayConvert("idx += f;")).isTrue();
+        assertThat(LayerMerge.mayConvert("if (x) y++;")).isTrue(); // looks like a cast: kept
+    }
+
+    private static Finding conversion(Layer layer, int line, String text, Location inlinedAt) {
+        Finding.Builder b = Finding.builder("NL001")
+                .level(Level.ERROR)
+                .layer(layer)
+                .location(Location.of("k.cu", line, 9))
+                .function(layer == Layer.PTX ? "main_loop" : "launch")
+                .message(
+                        layer == Layer.PTX
+                                ? "`cvt.rzi.ftz.u32.f32 %r1, %f2`: unguarded conversion to an unsigned integer"
+                                : "'(uint)(f->ndone)': unguarded float to uint")
+                .evidence(Evidence.source(text));
+        if (layer == Layer.PTX) {
+            b.evidence(new Evidence("ptx", "cvt.rzi.ftz.u32.f32 %r1, %f2;", null))
+                    .property("ptxInstruction", "cvt.rzi.ftz.u32.f32 %r1, %f2;");
+        }
+        if (inlinedAt != null) b.related(inlinedAt, "inlined here (main_loop)");
+        return b.build();
+    }
+
+    @Test
+    void aPtxConversionOnALineThatConvertsNothingJoinsTheSourceConversionBelowIt() {
+        Finding src = conversion(Layer.CUDA_SOURCE, 1130, "savedebugdata(p, (uint)f->ndone + id);", null);
+        Finding ptx = conversion(Layer.PTX, 1128, "if (gcfg->debuglevel & (MOVE | MOVE_ONLY)) {", null);
+        List<Finding> out = LayerMerge.merge(List.of(ptx, src));
+        assertThat(out).hasSize(1);
+        Finding merged = out.get(0);
+        assertThat(merged.layer()).isEqualTo(Layer.CUDA_SOURCE);
+        assertThat(merged.location().startLine()).isEqualTo(1130);
+        assertThat(merged.properties()).containsEntry("confirmedInPtx", true);
+        assertThat(merged.related()).extracting(r -> r.location().startLine()).contains(1128);
+        assertThat(merged.evidence()).extracting(Evidence::text).contains("cvt.rzi.ftz.u32.f32 %r1, %f2;");
+        // the line of an inlined callee: the conversion at the call site it was inlined at
+        Finding callSite = conversion(Layer.CUDA_SOURCE, 2767, "save(&p, (uint)f.ndone + idx);", null);
+        Finding callee = conversion(Layer.PTX, 438, "if (pos < gcfg->maxjumpdebug) {", Location.line("k.cu", 2767));
+        out = LayerMerge.merge(List.of(callee, callSite));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).location().startLine()).isEqualTo(2767);
+        assertThat(out.get(0).layer()).isEqualTo(Layer.CUDA_SOURCE);
+    }
+
+    @Test
+    void aPtxConversionWithoutASourceConversionNearbyStaysAndSaysItsLineIsApproximate() {
+        Finding far = conversion(Layer.CUDA_SOURCE, 1140, "save(p, (uint)f->ndone);", null);
+        Finding ptx = conversion(Layer.PTX, 1128, "if (gcfg->debuglevel & (MOVE | MOVE_ONLY)) {", null);
+        List<Finding> out = LayerMerge.merge(List.of(ptx, far));
+        assertThat(out).hasSize(2);
+        assertThat(out.get(0).location().startLine()).isEqualTo(1128);
+        assertThat(out.get(0).message()).endsWith("(line approximate: this line converts nothing)");
+        // a PTX conversion on a line that converts stays where it is, unchanged
+        Finding own = conversion(Layer.PTX, 1128, "uint k = floorf(x);", null);
+        out = LayerMerge.merge(List.of(own, far));
+        assertThat(out.get(0).location().startLine()).isEqualTo(1128);
+        assertThat(out.get(0).message()).isEqualTo(own.message());
+    }
+
+    private static Finding tf32(Layer layer, int line, String function, String text) {
+        Finding.Builder b = Finding.builder("NL012")
+                .level(Level.WARNING)
+                .layer(layer)
+                .location(Location.of("gemm.cu", line, 17))
+                .function(function)
+                .message(
+                        layer == Layer.PTX
+                                ? "`cvt.rna.tf32.f32 __$1, %f261` computes f32 data in TF32 (10 mantissa bits): up to 2^-11"
+                                        + " relative error per product"
+                                : "'" + text
+                                        + "' multiplies float data rounded to TF32 on tensor cores: up to 2^-11 relative"
+                                        + " error per product")
+                .evidence(Evidence.source(text));
+        if (layer == Layer.PTX) {
+            b.evidence(new Evidence("ptx", "cvt.rna.tf32.f32 __$1, %f261;", null))
+                    .property("libraryCode", true);
+        }
+        return b.build();
+    }
+
+    @Test
+    void oneKernelsReducedPrecisionChoiceIsOneFinding() {
+        Finding a = tf32(Layer.CUDA_SOURCE, 317, "gemm", "wmma::fragment<wmma::matrix_a, 16, 16, 8, tf32>");
+        Finding b = tf32(Layer.CUDA_SOURCE, 318, "gemm", "wmma::fragment<wmma::matrix_b, 16, 16, 8, tf32>");
+        Finding cvtA = tf32(Layer.PTX, 328, "gemm", "a[i].x[t] = wmma::__float_to_tf32(a[i].x[t]);");
+        Finding cvtB = tf32(Layer.PTX, 341, "gemm", "b[j].x[t] = wmma::__float_to_tf32(b[j].x[t]);");
+        // another kernel's choice is another finding; a PTX finding without a source one stays
+        Finding other = tf32(Layer.CUDA_SOURCE, 512, "gemm_async", "wmma::fragment<wmma::matrix_a, 16, 16, 8>");
+        Finding alone = tf32(Layer.PTX, 628, "simple", "a_frag.x[t] = wmma::__float_to_tf32(a_frag.x[t]);");
+        List<Finding> out = LayerMerge.merge(List.of(a, b, cvtA, cvtB, other, alone));
+        assertThat(out).extracting(f -> f.location().startLine()).containsExactly(317, 512, 628);
+        Finding one = out.get(0);
+        assertThat(one.layer()).isEqualTo(Layer.CUDA_SOURCE);
+        assertThat(one.related()).extracting(r -> r.location().startLine()).containsExactly(318, 328, 341);
+        assertThat(one.related().get(1).message()).isEqualTo("the same reduced-precision choice (PTX)");
+        assertThat(one.evidence()).extracting(Evidence::text).contains("cvt.rna.tf32.f32 __$1, %f261;");
+        assertThat(out.get(2).layer()).isEqualTo(Layer.PTX);
+    }
 }

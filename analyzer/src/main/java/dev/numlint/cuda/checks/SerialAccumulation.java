@@ -3,11 +3,13 @@ package dev.numlint.cuda.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.FunctionFacts.ResultCheck;
 import dev.numlint.cuda.facts.ValueUse;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
 import dev.numlint.rules.RuleCatalog;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -30,6 +32,83 @@ public final class SerialAccumulation implements CudaCheck {
      * at most 2^-16 (8 of the 24 bits), and a fixed count does not grow with the data (as the Java layer's rule).
      */
     static final long SHORT_SUM = 256;
+
+    /** Print functions: a value passed to them is shown, not computed with. */
+    private static final Set<String> PRINT =
+            Set.of("printf", "fprintf", "sprintf", "snprintf", "puts", "fputs", "std::printf", "std::fprintf");
+
+    /**
+     * The error measure of a host-side result check ({@link FunctionFacts.Accumulation#resultCheck}) whose value
+     * only reaches comparisons, branches and prints (and, for a relative error, the function's return): not stored
+     * to memory, not an index, an integer or an atomic, not passed on to other code. A norm the program outputs stays
+     * a finding; so does device code.
+     */
+    static boolean resultCheck(FunctionFacts.Accumulation a, List<ValueUse> uses) {
+        if (a.resultCheck() == ResultCheck.NONE || a.site().device()) return false;
+        for (ValueUse u : uses) {
+            switch (u.kind()) {
+                case COMPARISON, BRANCH -> {}
+                case RETURN -> {
+                    if (a.resultCheck() != ResultCheck.RELATIVE) return false;
+                }
+                case CALL -> {
+                    if (u.detail() == null || !PRINT.contains(u.detail())) return false;
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The longest constant trip count whose partial sums are enumerated. */
+    static final long MAX_STEPS = 1 << 16;
+
+    /**
+     * The threshold a sum of constant steps ({@link FunctionFacts.Accumulation#constantSum}) over a constant trip
+     * count n is compared with, when no partial sum {@code initial + k*step} (k = 0..n) lies within its rounding
+     * error of it: the float sum of k steps is within (|initial| + k*|step|)*n*u of the exact value, the step and
+     * the threshold are each rounded once more (twice that bound is kept as margin). Null when the sum reaches
+     * anything else that decides (an index, a conversion, a comparison with no constant), or some partial sum comes
+     * that close.
+     */
+    static String unreachable(FunctionFacts.Accumulation a, List<ValueUse> uses) {
+        FunctionFacts.ConstantSum c = a.constantSum();
+        if (c == null || c.step() == 0 || a.trip() < 0 || a.trip() > MAX_STEPS) return null;
+        double u = a.doublePrecision() ? 0x1p-53 : 0x1p-24;
+        long n = a.trip();
+        String first = null;
+        for (ValueUse v : uses) {
+            if (!v.kind().amplifies()) continue;
+            if (v.kind() != ValueUse.Kind.COMPARISON
+                    || v.detail() == null
+                    || !a.target().equals(v.via())) {
+                return null;
+            }
+            double t;
+            try {
+                t = Double.parseDouble(v.detail());
+            } catch (NumberFormatException e) {
+                return null;
+            }
+            for (long k = 0; k <= n; k++) {
+                double exact = c.initial() + k * c.step();
+                double err = (Math.abs(c.initial()) + k * Math.abs(c.step())) * (n + 1) * u + Math.abs(t) * u;
+                if (Math.abs(exact - t) <= 2 * err) return null;
+            }
+            if (first == null) first = number(t);
+        }
+        return first;
+    }
+
+    /** A constant for a message: six significant digits. */
+    static String number(double v) {
+        return java.math.BigDecimal.valueOf(v)
+                .round(new java.math.MathContext(6))
+                .stripTrailingZeros()
+                .toPlainString();
+    }
 
     @Override
     public String ruleId() {
@@ -54,6 +133,7 @@ public final class SerialAccumulation implements CudaCheck {
                 // a double sum (error n*2^-53) flips a comparison only within n*2^-53 of the threshold
                 impact = new Impact(Impact.Kind.BOUNDED, impact.consequence(), impact.sink(), null);
             }
+            String threshold = null;
             ValueUse tolerance = impact.kind() == Impact.Kind.AMPLIFIED ? null : Consequences.toleranceUse(a.site());
             String consequence;
             if (!a.varies()) {
@@ -61,6 +141,12 @@ public final class SerialAccumulation implements CudaCheck {
                 // ray parameter, a position, an angle), not a sum of data; any port takes the same steps in order
                 impact = Impact.bounded("a constant step: every port takes the same steps in the same order");
                 consequence = Consequences.phrase("sum-constant-step");
+            } else if (resultCheck(a, a.site().uses())) {
+                // err += d*d, ref += r*r of a host-side comparison with a reference: terms >= 0 cannot cancel, so
+                // the sum is within (n-1)*u of itself in any order, and it only feeds a ratio, a test or a print
+                impact = Impact.bounded("the error measure of a result check: a sum of non-negative terms, relative"
+                        + " error at most n*" + unit);
+                consequence = Consequences.phrase("sum-error-measure");
             } else if (tolerance != null) {
                 // an error measure checked against a tolerance: the test is written to absorb rounding differences
                 impact = new Impact(
@@ -69,6 +155,14 @@ public final class SerialAccumulation implements CudaCheck {
                         out.location(tolerance.line(), tolerance.column()),
                         null);
                 consequence = Consequences.phrase("use-tolerance", "line", tolerance.line());
+            } else if (impact.kind() == Impact.Kind.AMPLIFIED
+                    && (threshold = unreachable(a, a.site().uses())) != null) {
+                // fCount += w > t ? c : 0 over a fixed window, then fCount > T: the partial sums are k*c, each
+                // within k*c*n*u of its exact value; with no k*c that close to T the comparison cannot flip
+                impact = Impact.bounded("its partial sums " + a.target() + " = k*"
+                        + number(a.constantSum().step()) + " (k <= " + a.trip() + ") all stay farther from " + threshold
+                        + " than their rounding error");
+                consequence = Consequences.phrase("sum-threshold-unreachable", "trip", a.trip(), "test", threshold);
             } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = impact.consequence();
             } else if (a.doublePrecision()) {
@@ -116,7 +210,9 @@ public final class SerialAccumulation implements CudaCheck {
                             trip,
                             "consequence",
                             consequence);
-            if (!a.varies()) {
+            if (!a.varies()
+                    || impact.kind() == Impact.Kind.BOUNDED
+                            && (a.resultCheck() != ResultCheck.NONE || threshold != null)) {
                 out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));
             } else {
                 out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);

@@ -89,6 +89,11 @@ public final class FunctionFacts {
      * @param rewritten         the accumulator is overwritten unconditionally in every iteration of the
      *                          innermost carrying loop ({@code t = f(k); t = t + h;})
      * @param viaFma            written with an explicit fma function
+     * @param gridStride        a carrying loop steps by the grid or block size
+     * @param resultCheck       the terms measure the difference of a computed and a reference element (or the
+     *                          reference's norm beside such a measure): the error measure of a result check
+     * @param constantSum       a scalar that starts from a constant and gets one constant, or a choice between one
+     *                          constant and zero ({@code n += w > t ? c : 0}), in every iteration; null otherwise
      */
     public record Accumulation(
             Site site,
@@ -105,7 +110,25 @@ public final class FunctionFacts {
             boolean timing,
             boolean rewritten,
             boolean viaFma,
-            boolean gridStride) {}
+            boolean gridStride,
+            ResultCheck resultCheck,
+            ConstantSum constantSum) {}
+
+    /**
+     * A sum whose partial sums are {@code initial + k * step}: a constant start and a constant (or zero) added in
+     * every iteration.
+     */
+    public record ConstantSum(double initial, double step) {}
+
+    /** What a sum of non-negative terms measures in a result check ({@link Accumulation#resultCheck}). */
+    public enum ResultCheck {
+        /** Not an error measure. */
+        NONE,
+        /** The error measure, or the reference norm, of a loop that sums both: a relative error. */
+        RELATIVE,
+        /** An error measure without a reference norm in the same loop. */
+        ABSOLUTE
+    }
 
     /**
      * A call of a math function the rules know.

@@ -7,7 +7,8 @@ package dev.numlint.cuda.facts;
  * @param line   its line
  * @param column its 1-based column (0 when unknown)
  * @param text   the source text of the consuming expression
- * @param detail the function, variable or type involved (the rounding function, the cast type, ...), may be null
+ * @param detail the function, variable or type involved (the rounding function, the cast type, the constant a
+ *               variable is compared with), may be null
  * @param via    the local variable the value went through to get here, or null when it reaches it directly
  */
 public record ValueUse(Kind kind, int line, int column, String text, String detail, String via) {
