@@ -2,8 +2,10 @@ package dev.numlint.cuda;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Names declared at file level (and in included project headers): types, structs, functions, globals. */
 final class FileScope {
@@ -17,6 +19,8 @@ final class FileScope {
     final Map<String, StructInfo> structs = new HashMap<>();
     final Map<String, List<FuncSig>> functions = new HashMap<>();
     final Map<String, Var> globals = new HashMap<>();
+    /** Functions whose returned value is computed from a random draw ({@link RandomDraws#returnsDraw}). */
+    final Set<String> randomFunctions = new HashSet<>();
 
     void mergeFrom(FileScope o) {
         typedefs.putAll(o.typedefs);
@@ -25,6 +29,7 @@ final class FileScope {
             functions.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
         }
         globals.putAll(o.globals);
+        randomFunctions.addAll(o.randomFunctions);
     }
 
     void addFunction(FuncSig f) {

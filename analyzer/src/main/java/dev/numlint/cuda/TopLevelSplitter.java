@@ -510,6 +510,9 @@ final class TopLevelSplitter {
         }
         if (cls != null && owner == null) cls.methods.put(f.name, ret);
         scope.addFunction(new FileScope.FuncSig(f.name, ret, f.paramTypes, f.global || f.device, f.runsOnHost()));
+        if (ret.isFpScalar() || ret.isInteger()) {
+            if (RandomDraws.returnsDraw(t, open, close, scope)) scope.randomFunctions.add(f.name);
+        }
         if (collectBodies) functions.add(f);
     }
 }
