@@ -129,7 +129,10 @@ final class FunctionAnalyzer {
         this.hostDevice = f.device && f.host;
         this.cls = f.className == null ? null : scope.structs.get(f.className);
         this.facts = new FunctionFacts(fname());
-        this.flow = new ValueFlow(memo, this::text, name -> RandomDraws.draws(name, scope));
+        // generators: library and project functions, and local <random> distributions and engines (dist(gen))
+        Set<String> generatorVars = RandomDraws.generatorVariables(toks);
+        this.flow =
+                new ValueFlow(memo, this::text, name -> RandomDraws.draws(name, scope) || generatorVars.contains(name));
         prescan();
     }
 

@@ -53,6 +53,58 @@ final class RandomDraws {
         return out;
     }
 
+    /** The C++ <random> engines whose names carry no generator word ({@code std::mt19937 gen; gen()}). */
+    private static final Set<String> ENGINES =
+            Set.of("mt19937", "mt19937_64", "ranlux24", "ranlux48", "ranlux24_base", "ranlux48_base", "knuth_b");
+
+    /**
+     * Whether a variable of the type {@code name} draws when called: a C++ {@code <random>} distribution
+     * ({@code std::uniform_real_distribution<float> dist; dist(gen)}) or engine ({@code std::mt19937 gen; gen()}).
+     */
+    static boolean isGeneratorType(String name) {
+        if (name == null) return false;
+        int q = name.lastIndexOf("::");
+        String base = q >= 0 ? name.substring(q + 2) : name;
+        if (ENGINES.contains(base)) return true;
+        List<String> parts = components(base);
+        return parts.contains("distribution") || parts.contains("engine") || isGenerator(base);
+    }
+
+    /**
+     * The variables declared in {@code t} with a generator type ({@link #isGeneratorType}): {@code
+     * std::normal_distribution<float> dist(0.f, 1.f)} gives {@code dist}.
+     */
+    static Set<String> generatorVariables(List<PToken> t) {
+        Set<String> out = new HashSet<>();
+        for (int i = 0; i + 1 < t.size(); i++) {
+            if (t.get(i).getType() != CudaLexer.IDENTIFIER
+                    || !isGeneratorType(t.get(i).getText())) continue;
+            int j = i + 1;
+            if (t.get(j).getType() == CudaLexer.LT) {
+                int depth = 0;
+                for (; j < t.size(); j++) {
+                    int ty = t.get(j).getType();
+                    if (ty == CudaLexer.LT) depth++;
+                    else if (ty == CudaLexer.GT && --depth == 0) break;
+                    else if (ty == CudaLexer.SEMI || ty == CudaLexer.LBRACE) break;
+                }
+                j++;
+            }
+            while (j < t.size()
+                    && (t.get(j).getType() == CudaLexer.AMP || t.get(j).getType() == CudaLexer.STAR)) j++;
+            if (j + 1 < t.size() && t.get(j).getType() == CudaLexer.IDENTIFIER) {
+                int next = t.get(j + 1).getType();
+                if (next == CudaLexer.LPAREN
+                        || next == CudaLexer.LBRACE
+                        || next == CudaLexer.SEMI
+                        || next == CudaLexer.ASSIGN
+                        || next == CudaLexer.COMMA
+                        || next == CudaLexer.RPAREN) out.add(t.get(j).getText());
+            }
+        }
+        return out;
+    }
+
     /** Whether a call of the function {@code name} (std:: and other qualifiers allowed) returns a random draw. */
     static boolean isGenerator(String name) {
         if (name == null) return false;

@@ -60,6 +60,20 @@ class RandomDrawsTest {
     }
 
     @Test
+    void cxxRandomTypes() {
+        for (String n : List.of(
+                "std::uniform_real_distribution",
+                "normal_distribution",
+                "std::mt19937",
+                "std::default_random_engine",
+                "std::minstd_rand")) {
+            assertTrue(RandomDraws.isGeneratorType(n), n);
+        }
+        assertFalse(RandomDraws.isGeneratorType("std::vector"));
+        assertFalse(RandomDraws.isGeneratorType("Operand"));
+    }
+
+    @Test
     void components() {
         assertEquals(List.of("rand", "next", "scatlen"), RandomDraws.components("rand_next_scatlen"));
         assertEquals(List.of("xor", "shift", "rng"), RandomDraws.components("XorShiftRNG"));
