@@ -425,6 +425,16 @@ final class Builtins {
             FUNCS.put(f, CType.UINT);
         }
         FUNCS.put("clock64", CType.LLONG);
+        // the device random-number generators of cuRAND and hipRAND: their draws are float, double or unsigned
+        // (RandomDraws recognises them as draws)
+        for (String lib : new String[] {"curand", "hiprand"}) {
+            FUNCS.put(lib, CType.UINT);
+            FUNCS.put(lib + "_poisson", CType.UINT);
+            for (String d : new String[] {"_uniform", "_normal", "_log_normal"}) {
+                FUNCS.put(lib + d, CType.FLOAT);
+                FUNCS.put(lib + d + "_double", CType.DOUBLE);
+            }
+        }
         FUNCS.put("strlen", CType.ULONG.alias("size_t"));
         FUNCS.put("sizeof", CType.ULONG.alias("size_t"));
         for (String f : new String[] {

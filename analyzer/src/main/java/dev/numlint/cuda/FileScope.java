@@ -2,8 +2,10 @@ package dev.numlint.cuda;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Names declared at file level (and in included project headers): types, structs, functions, globals. */
 final class FileScope {
@@ -23,6 +25,8 @@ final class FileScope {
      * a new value.
      */
     final Map<String, java.util.BitSet> outParams = new HashMap<>();
+    /** Functions whose returned value is computed from a random draw ({@link RandomDraws#returnsDraw}). */
+    final Set<String> randomFunctions = new HashSet<>();
 
     void mergeFrom(FileScope o) {
         typedefs.putAll(o.typedefs);
@@ -32,6 +36,7 @@ final class FileScope {
         }
         globals.putAll(o.globals);
         outParams.putAll(o.outParams);
+        randomFunctions.addAll(o.randomFunctions);
     }
 
     void addFunction(FuncSig f) {

@@ -129,7 +129,10 @@ final class FunctionAnalyzer {
         this.hostDevice = f.device && f.host;
         this.cls = f.className == null ? null : scope.structs.get(f.className);
         this.facts = new FunctionFacts(fname());
-        this.flow = new ValueFlow(memo, this::text);
+        // generators: library and project functions, and local <random> distributions and engines (dist(gen))
+        Set<String> generatorVars = RandomDraws.generatorVariables(toks);
+        this.flow =
+                new ValueFlow(memo, this::text, name -> RandomDraws.draws(name, scope) || generatorVars.contains(name));
         prescan();
     }
 
@@ -1322,7 +1325,7 @@ final class FunctionAnalyzer {
         }
         CType bt = Builtins.FUNCS.get(shortName);
         if (bt != null && lookup(shortName) == null && !scope.functions.containsKey(shortName)) {
-            E r = leafCall(bt, args);
+            E r = drawResult(leafCall(bt, args), shortName);
             if (Builtins.CLAMPS.contains(shortName)) r.guarded = true;
             if (Builtins.BOUNDED.contains(shortName)) r.guarded = true; // sin, cos, tanh, erf: in [-1, 1]
             if (Builtins.NON_NEGATIVE.contains(shortName)) r.nonNeg = true;
@@ -1395,7 +1398,7 @@ final class FunctionAnalyzer {
                                 false);
                     }
                 }
-                return leafCall(sig.ret(), args);
+                return drawResult(leafCall(sig.ret(), args), shortName);
             }
         }
         return E.UNKNOWN;
@@ -1421,6 +1424,16 @@ final class FunctionAnalyzer {
             default:
                 return null;
         }
+    }
+
+    /** A floating random draw (curand_uniform(&s), rand_uniform01(t)) is floating data whatever its arguments. */
+    private E drawResult(E r, String name) {
+        if (r.type.isFpScalar() && RandomDraws.draws(name, scope)) {
+            r.fpLeaf = true;
+            r.f32Leaf = r.type.kind == CType.Kind.FLOAT;
+            r.dblVar = r.type.kind == CType.Kind.DOUBLE;
+        }
+        return r;
     }
 
     private E leafCall(CType t, List<E> args) {
@@ -1477,7 +1490,7 @@ final class FunctionAnalyzer {
 
     // ------------------------------------------------------------------ sites
     Site site(ParserRuleContext c) {
-        return pos(c).site(text(c), device, host, () -> flow.uses(c));
+        return pos(c).site(text(c), device, host, () -> flow.uses(c), () -> flow.drawn(c));
     }
 
     // ------------------------------------------------------------------ text

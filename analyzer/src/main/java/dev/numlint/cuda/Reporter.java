@@ -137,6 +137,16 @@ final class Reporter implements CudaReport {
             return new Site(line, col, endLine, endCol, condition, text, device, host, flow);
         }
 
+        /** A site at this region that knows whether its value is computed from a random draw. */
+        Site site(
+                String text,
+                boolean device,
+                boolean host,
+                java.util.function.Supplier<java.util.List<dev.numlint.cuda.facts.ValueUse>> flow,
+                java.util.function.BooleanSupplier drawn) {
+            return new Site(line, col, endLine, endCol, condition, text, device, host, flow, drawn);
+        }
+
         Location location(String file) {
             return new Location(file, line, col, endLine, endCol);
         }
@@ -151,6 +161,12 @@ final class Reporter implements CudaReport {
     @Override
     public void reportProven(String rule, String function, Site at, String message, Confidence conf, Impact impact) {
         report(rule, function, at, message, conf, impact, null, true);
+    }
+
+    @Override
+    public void reportProven(
+            String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
+        report(rule, function, at, message, conf, impact, flag, true);
     }
 
     private void report(

@@ -512,6 +512,9 @@ final class TopLevelSplitter {
         scope.addFunction(new FileScope.FuncSig(f.name, ret, f.paramTypes, f.global || f.device, f.runsOnHost()));
         java.util.BitSet out = outParams(f, open, close);
         if (!out.isEmpty()) scope.outParams.put(f.name, out);
+        if (ret.isFpScalar() || ret.isInteger()) {
+            if (RandomDraws.returnsDraw(t, open, close, scope)) scope.randomFunctions.add(f.name);
+        }
         if (collectBodies) functions.add(f);
     }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.tree.ParseTree;
 
@@ -33,13 +34,20 @@ final class ValueFlow {
 
     private ParserRuleContext root;
     private Map<String, List<ParserRuleContext>> reads;
-    private Map<String, List<Integer>> defs;
     private Map<String, List<ParserRuleContext>> defNodes;
     private ContinuousSelections selections;
+    /** Whether a call of the named function draws a random number ({@link RandomDraws}). */
+    private final Predicate<String> drawCall;
+    /** Whether a subtree computes its value from a random draw; null while being decided (a cycle). */
+    private final IdentityHashMap<ParserRuleContext, Boolean> drawn = new IdentityHashMap<>();
 
-    ValueFlow(IdentityHashMap<ParserRuleContext, E> memo, Function<ParserRuleContext, String> text) {
+    ValueFlow(
+            IdentityHashMap<ParserRuleContext, E> memo,
+            Function<ParserRuleContext, String> text,
+            Predicate<String> drawCall) {
         this.memo = memo;
         this.text = text;
+        this.drawCall = drawCall;
     }
 
     void setRoot(ParserRuleContext root) {
@@ -55,7 +63,7 @@ final class ValueFlow {
                 AssignExprContext a = (AssignExprContext) site;
                 String v = FunctionAnalyzer.simpleName(a.expression(0));
                 if (v != null) followVar(v, a, 0, visited, out, true);
-                else out.add(use(ValueUse.Kind.STORE, a, null, null));
+                else out.add(use(ValueUse.Kind.STORE, a, null, null, drawn(a.expression(1))));
             } else {
                 trace(site, 0, visited, out, null, true);
             }
@@ -74,6 +82,9 @@ final class ValueFlow {
     private void trace(
             ParserRuleContext node, int depth, Set<String> visited, List<ValueUse> out, String via, boolean direct) {
         ParserRuleContext cur = node;
+        // the argument of a vector or struct constructor (float4(x, y, z, w)) that carries the value: the other
+        // components are other values, drawn or not
+        ParserRuleContext component = null;
         while (out.size() < MAX_USES) {
             ParserRuleContext p = cur.getParent();
             if (p == null) return;
@@ -92,7 +103,7 @@ final class ValueFlow {
             } else if (p instanceof UnaryExprContext) {
                 UnaryExprContext u = (UnaryExprContext) p;
                 if (u.BANG() != null) {
-                    out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                    out.add(use(ValueUse.Kind.BRANCH, p, null, via, drawn(component != null ? component : cur)));
                     return;
                 }
                 if (u.AMP() != null || u.STAR() != null) return;
@@ -117,33 +128,40 @@ final class ValueFlow {
                     || p instanceof FunctionalCastExprContext) {
                 E r = memo.get(p);
                 if (r != null && r.type.isInteger())
-                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, r.type.name, via));
+                    out.add(use(
+                            ValueUse.Kind.INTEGER_CONVERSION,
+                            p,
+                            r.type.name,
+                            via,
+                            drawn(component != null ? component : cur)));
                 cur = p;
             } else if (p instanceof ArgumentListContext) {
                 ParserRuleContext call = p.getParent();
                 if (call instanceof FunctionalCastExprContext) {
+                    if (component == null) component = cur;
                     cur = p;
                     continue;
                 }
                 if (!(call instanceof CallExprContext)) {
-                    out.add(use(ValueUse.Kind.CALL, call, null, via));
+                    out.add(use(ValueUse.Kind.CALL, call, null, via, drawn(component != null ? component : cur)));
                     return;
                 }
                 CallExprContext cc = (CallExprContext) call;
                 String name = FunctionAnalyzer.calleeName(cc.expression());
                 if (name == null) {
-                    out.add(use(ValueUse.Kind.CALL, cc, null, via));
+                    out.add(use(ValueUse.Kind.CALL, cc, null, via, drawn(component != null ? component : cur)));
                     return;
                 }
                 String base = name.startsWith("std::") ? name.substring(5) : name;
                 if (NumericFacts.ROUNDING.contains(base)) {
-                    out.add(use(ValueUse.Kind.ROUNDING, cc, base, via));
+                    out.add(use(ValueUse.Kind.ROUNDING, cc, base, via, drawn(component != null ? component : cur)));
                     direct = false;
                     cur = cc;
                 } else if (NumericFacts.SELECTION.contains(base) || NumericFacts.SELECTION.contains(name)) {
                     // fmaxf(v, 0.0f) clamps, m = fmaxf(m, x) keeps a running maximum: both move the result by no
                     // more than the value moves, so it is followed on; a min or max of two computed values selects
-                    if (!continuousCall(cc, cur)) out.add(use(ValueUse.Kind.SELECTION, cc, base, via));
+                    if (!continuousCall(cc, cur))
+                        out.add(use(ValueUse.Kind.SELECTION, cc, base, via, drawn(component != null ? component : cc)));
                     cur = cc;
                 } else if (NumericFacts.ATOMIC_REDUCTIONS.contains(base)) {
                     out.add(use(ValueUse.Kind.ATOMIC, cc, base, via));
@@ -153,13 +171,16 @@ final class ValueFlow {
                                 && (Builtins.FUNCS.get(base).isFpScalar()
                                         || Builtins.FUNCS.get(base).kind == CType.Kind.VECTOR)) {
                     direct = false;
+                    CType rt = Builtins.FUNCS.get(base);
+                    if (component == null && rt != null && rt.kind == CType.Kind.VECTOR) component = cur; // make_float4
                     cur = cc; // math on the value: its result carries the difference on
                 } else {
-                    out.add(use(ValueUse.Kind.CALL, cc, base, via));
+                    out.add(use(ValueUse.Kind.CALL, cc, base, via, drawn(component != null ? component : cur)));
                     return;
                 }
             } else if (p instanceof IndexExprContext) {
-                if (((IndexExprContext) p).expression() != cur) out.add(use(ValueUse.Kind.INDEX, p, null, via));
+                if (((IndexExprContext) p).expression() != cur)
+                    out.add(use(ValueUse.Kind.INDEX, p, null, via, drawn(component != null ? component : cur)));
                 return;
             } else if (p instanceof RelExprContext || p instanceof EqExprContext) {
                 ParserRuleContext sel =
@@ -169,14 +190,20 @@ final class ValueFlow {
                     followSelected(sel, depth, visited, out, via, direct);
                     return;
                 }
-                out.add(use(ValueUse.Kind.COMPARISON, p, comparedConstant(p, cur), via));
+                // compared with a fresh random draw (either side: u * I0 >= I is u >= I / I0): one ulp shifts the
+                // outcome's probability, it decides no single outcome
+                boolean variate = drawn(component != null ? component : cur);
+                ValueUse.Kind kind = !variate && component == null && drawn(p)
+                        ? ValueUse.Kind.RANDOM_DRAW
+                        : ValueUse.Kind.COMPARISON;
+                out.add(use(kind, p, kind == ValueUse.Kind.COMPARISON ? comparedConstant(p, cur) : null, via, variate));
                 return;
             } else if (p instanceof AndExprContext || p instanceof OrExprContext || p instanceof ConditionContext) {
-                out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                out.add(use(ValueUse.Kind.BRANCH, p, null, via, drawn(component != null ? component : cur)));
                 return;
             } else if (p instanceof CondExprContext) {
                 if (((CondExprContext) p).expression(0) == cur) {
-                    out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                    out.add(use(ValueUse.Kind.BRANCH, p, null, via, drawn(component != null ? component : cur)));
                     return;
                 }
                 cur = p;
@@ -185,7 +212,12 @@ final class ValueFlow {
                 if (a.expression(0) == cur) return;
                 E lhs = memo.get(a.expression(0));
                 if (lhs != null && lhs.type.isInteger()) {
-                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, a, lhs.type.name, via));
+                    out.add(use(
+                            ValueUse.Kind.INTEGER_CONVERSION,
+                            a,
+                            lhs.type.name,
+                            via,
+                            drawn(component != null ? component : cur)));
                 }
                 if (FunctionAnalyzer.stripParens(a.expression(0)) instanceof CondExprContext) {
                     followSelected(a, depth, visited, out, via, direct); // (c ? x : y) = v assigns x or y
@@ -193,19 +225,25 @@ final class ValueFlow {
                 }
                 String v = FunctionAnalyzer.simpleName(a.expression(0));
                 if (v != null) followVar(v, a, depth + 1, visited, out, direct);
-                else out.add(use(ValueUse.Kind.STORE, a, null, via));
+                else out.add(use(ValueUse.Kind.STORE, a, null, via, drawn(component != null ? component : cur)));
                 return;
             } else if (p instanceof InitDeclaratorContext) {
                 CType t = declTypes.get(p);
-                if (t != null && t.isInteger()) out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, t.name, via));
+                if (t != null && t.isInteger())
+                    out.add(use(
+                            ValueUse.Kind.INTEGER_CONVERSION,
+                            p,
+                            t.name,
+                            via,
+                            drawn(component != null ? component : cur)));
                 String v = FunctionAnalyzer.declName(((InitDeclaratorContext) p).declarator());
                 if (v != null) followVar(v, p, depth + 1, visited, out, direct);
                 return;
             } else if (p instanceof ReturnStmtContext) {
-                out.add(use(ValueUse.Kind.RETURN, p, null, via));
+                out.add(use(ValueUse.Kind.RETURN, p, null, via, drawn(component != null ? component : cur)));
                 return;
             } else if (p instanceof InitItemContext || p instanceof BracedInitListContext) {
-                out.add(use(ValueUse.Kind.STORE, p, null, via));
+                out.add(use(ValueUse.Kind.STORE, p, null, via, drawn(component != null ? component : cur)));
                 return;
             } else {
                 return;
@@ -244,7 +282,7 @@ final class ValueFlow {
         for (ExpressionContext t : targets) {
             String v = FunctionAnalyzer.simpleName(t);
             if (v != null) followVar(v, a, depth + 1, visited, out, direct);
-            else out.add(use(ValueUse.Kind.STORE, a, null, via));
+            else out.add(use(ValueUse.Kind.STORE, a, null, via, drawn(a.expression(1))));
         }
     }
 
@@ -301,15 +339,23 @@ final class ValueFlow {
                 || !visited.add(v + "@" + def.start.getTokenIndex() + (direct ? "" : "~"))) return;
         index();
         int defEnd = def.stop == null ? def.start.getTokenIndex() : def.stop.getTokenIndex();
-        int kill = Integer.MAX_VALUE;
-        for (int d : defs.getOrDefault(v, List.of())) {
-            if (d > defEnd && d < kill) kill = d;
+        // the next assignment of v ends the value's life, after its own right-hand side (x = (x + y) * 0.5f reads it)
+        ParserRuleContext killNode = null;
+        for (ParserRuleContext d : defNodes.getOrDefault(v, List.of())) {
+            int ds = d.start.getTokenIndex();
+            if (ds > defEnd && (killNode == null || ds < killNode.start.getTokenIndex())) killNode = d;
         }
+        int killEnd = killNode == null ? Integer.MAX_VALUE : end(killNode);
         ParserRuleContext loop = enclosingLoop(def);
+        // the next iteration sees the value only when no later assignment in the loop replaces it
+        boolean carries = loop != null && (killNode == null || killNode.start.getTokenIndex() > end(loop));
         for (ParserRuleContext r : reads.getOrDefault(v, List.of())) {
             int ti = r.start.getTokenIndex();
-            boolean after = ti > defEnd && ti < kill;
-            boolean carried = loop != null && ti >= loop.start.getTokenIndex() && ti < def.start.getTokenIndex();
+            boolean after = ti > defEnd && ti <= killEnd;
+            boolean carried = carries
+                    && ti >= loop.start.getTokenIndex()
+                    && ti < def.start.getTokenIndex()
+                    && !assignedBetween(v, loop.start.getTokenIndex(), ti);
             if (!after && !carried) continue;
             ParserRuleContext e = r.getParent();
             if (e instanceof PrimaryExprContext
@@ -320,6 +366,18 @@ final class ValueFlow {
             trace(e, depth, visited, out, v, direct);
             if (out.size() >= MAX_USES) return;
         }
+    }
+
+    private static int end(ParserRuleContext c) {
+        return c.stop == null ? c.start.getTokenIndex() : c.stop.getTokenIndex();
+    }
+
+    /** Whether an assignment of {@code v} starts at or after token {@code from} and ends before token {@code to}. */
+    private boolean assignedBetween(String v, int from, int to) {
+        for (ParserRuleContext d : defNodes.getOrDefault(v, List.of())) {
+            if (d.start.getTokenIndex() >= from && end(d) < to) return true;
+        }
+        return false;
     }
 
     private static ParserRuleContext enclosingLoop(ParserRuleContext c) {
@@ -339,7 +397,6 @@ final class ValueFlow {
     private void index() {
         if (reads != null) return;
         reads = new HashMap<>();
-        defs = new HashMap<>();
         defNodes = new HashMap<>();
         if (root != null) collect(root);
     }
@@ -355,13 +412,11 @@ final class ValueFlow {
                 && ((AssignExprContext) t).assignOp().ASSIGN() != null) {
             String n = FunctionAnalyzer.simpleName(((AssignExprContext) t).expression(0));
             if (n != null) {
-                defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((AssignExprContext) t).start.getTokenIndex());
                 defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);
             }
         } else if (t instanceof InitDeclaratorContext) {
             String n = FunctionAnalyzer.declName(((InitDeclaratorContext) t).declarator());
             if (n != null) {
-                defs.computeIfAbsent(n, k -> new ArrayList<>()).add(((InitDeclaratorContext) t).start.getTokenIndex());
                 defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);
             }
         }
@@ -388,7 +443,73 @@ final class ValueFlow {
     }
 
     private ValueUse use(ValueUse.Kind kind, ParserRuleContext at, String detail, String via) {
+        return use(kind, at, detail, via, false);
+    }
+
+    private ValueUse use(ValueUse.Kind kind, ParserRuleContext at, String detail, String via, boolean random) {
         return new ValueUse(
-                kind, at.start.getLine(), at.start.getCharPositionInLine() + 1, text.apply(at), detail, via);
+                kind, at.start.getLine(), at.start.getCharPositionInLine() + 1, text.apply(at), detail, via, random);
+    }
+
+    /**
+     * Whether the value of {@code node} is computed from a random draw: it calls a generator ({@link RandomDraws}),
+     * or reads a local variable whose reaching assignment in this function is computed from one.
+     */
+    boolean drawn(ParserRuleContext node) {
+        if (node == null) return false;
+        if (drawn.containsKey(node)) return Boolean.TRUE.equals(drawn.get(node));
+        drawn.put(node, null); // a cycle through a variable's own definition draws nothing
+        boolean r = false;
+        try {
+            r = drawnIn(node);
+        } catch (RuntimeException | StackOverflowError e) {
+            r = false;
+        }
+        drawn.put(node, r);
+        return r;
+    }
+
+    private boolean drawnIn(ParseTree t) {
+        if (t instanceof CallExprContext) {
+            CallExprContext cc = (CallExprContext) t;
+            String name = FunctionAnalyzer.calleeName(cc.expression());
+            if (name != null && drawCall.test(name)) return true;
+            ExpressionContext callee = FunctionAnalyzer.stripParens(cc.expression());
+            if (callee instanceof MemberExprContext) {
+                MemberExprContext m = (MemberExprContext) callee;
+                String object = FunctionAnalyzer.simpleName(m.expression());
+                if (m.qualifiedName() != null
+                        && RandomDraws.isGeneratorMember(
+                                object, m.qualifiedName().getText())) return true;
+            }
+        } else if (t instanceof NamePrimaryContext) {
+            QualifiedNameContext q = ((NamePrimaryContext) t).qualifiedName();
+            if (q.nameComponent().size() == 1 && q.SCOPE().isEmpty()) {
+                ParserRuleContext def =
+                        reachingDef(q.nameComponent(0).IDENTIFIER().getText(), (ParserRuleContext) t);
+                if (def instanceof InitDeclaratorContext) {
+                    InitDeclaratorContext d = (InitDeclaratorContext) def;
+                    return d.initializer() != null && drawn(d.initializer());
+                }
+                if (def instanceof AssignExprContext) return drawn(((AssignExprContext) def).expression(1));
+            }
+            return false;
+        }
+        for (int i = 0; i < t.getChildCount(); i++) {
+            if (drawnIn(t.getChild(i))) return true;
+        }
+        return false;
+    }
+
+    /** The last plain assignment or declaration of {@code v} that ends before {@code read} (token order), or null. */
+    private ParserRuleContext reachingDef(String v, ParserRuleContext read) {
+        index();
+        int at = read.start.getTokenIndex();
+        ParserRuleContext best = null;
+        for (ParserRuleContext d : defNodes.getOrDefault(v, List.of())) {
+            int end = d.stop == null ? d.start.getTokenIndex() : d.stop.getTokenIndex();
+            if (end < at && (best == null || d.start.getTokenIndex() > best.start.getTokenIndex())) best = d;
+        }
+        return best;
     }
 }

@@ -56,7 +56,7 @@ public final class ApproximateDivision implements CudaCheck {
                             fl.origin() != null ? fl.origin().flag() : fl.text(),
                             "consequence",
                             impact.consequence());
-            out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, fl);
+            Consequences.report(out, "NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, fl);
         }
     }
 

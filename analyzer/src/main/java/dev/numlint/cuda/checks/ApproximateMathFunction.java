@@ -51,7 +51,8 @@ public final class ApproximateMathFunction implements CudaCheck {
             } else if (c.site().device() && out.build().effectiveFastMath() && c.fastMathTarget() != null) {
                 FlagCitation fl = out.flag(ApproximateDivision::fastMath, "--use_fast_math");
                 Impact impact = Consequences.of(c.site(), out);
-                out.report(
+                Consequences.report(
+                        out,
                         "NL006",
                         facts.function,
                         c.site(),
@@ -74,7 +75,8 @@ public final class ApproximateMathFunction implements CudaCheck {
                         x -> x.contains("prec-sqrt") || ApproximateDivision.fastMath(x),
                         Boolean.FALSE.equals(out.build().precSqrt()) ? "-prec-sqrt=false" : "--use_fast_math");
                 Impact impact = Consequences.of(c.site(), out);
-                out.report(
+                Consequences.report(
+                        out,
                         "NL006",
                         facts.function,
                         c.site(),

@@ -1,8 +1,10 @@
 package dev.numlint.cuda.checks;
 
 import dev.numlint.cuda.facts.CudaReport;
+import dev.numlint.cuda.facts.FlagCitation;
 import dev.numlint.cuda.facts.Site;
 import dev.numlint.cuda.facts.ValueUse;
+import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
 import dev.numlint.rules.Quote;
 import dev.numlint.rules.RuleCatalog;
@@ -13,7 +15,13 @@ import java.util.List;
  * {@linkplain Site#uses() uses} the front end followed through def-use. A value that reaches an integer conversion,
  * a rounding, an index, a comparison, a branch, a min/max selection or an atomic reduction is <em>amplified</em> (a
  * one-ulp difference can change a discrete outcome); a product subtracted from another product is
- * <em>cancellation</em>; a value only stored, returned or passed on is <em>bounded</em>.
+ * <em>cancellation</em>; a value only stored, returned or passed on is <em>bounded</em>. A decision on a random
+ * quantity is <em>statistical</em> ({@link ValueUse#statistical()}): a comparison with a fresh random draw, or a
+ * conversion, rounding, index or test of a random variate; a one-ulp change shifts the odds of the outcome by about
+ * 2^-24 or is another draw of the same distribution, and Monte Carlo results are compared statistically anyway. A
+ * value whose every amplifying use is statistical, and whose every other use receives it as (part of) a random
+ * variate, is bounded, and the source proves it ({@link #proven}): what the PTX layer finds downstream of it (through
+ * memory) is statistical too.
  */
 final class Consequences {
     private Consequences() {}
@@ -39,7 +47,13 @@ final class Consequences {
         ValueUse amplified = null;
         ValueUse conversion = null;
         ValueUse cancel = null;
+        ValueUse statistical = null;
         for (ValueUse u : uses) {
+            if (u.statistical()) {
+                // decides a random draw, or is a random variate: no single outcome depends on the ulp
+                if (statistical == null) statistical = u;
+                continue;
+            }
             if (u.kind() == ValueUse.Kind.INDEX && conversion != null) {
                 return new Impact(
                         Impact.Kind.AMPLIFIED,
@@ -65,7 +79,66 @@ final class Consequences {
                     out.location(cancel.line(), cancel.column()),
                     null);
         }
+        if (statistical != null) {
+            return new Impact(
+                    Impact.Kind.BOUNDED,
+                    statisticalText(statistical),
+                    out.location(statistical.line(), statistical.column()),
+                    null);
+        }
+        if (proven(site)) {
+            return new Impact(Impact.Kind.BOUNDED, phrase("use-random-variate-here"), null, null);
+        }
         return new Impact(Impact.Kind.BOUNDED, boundedText(uses), null, null);
+    }
+
+    /**
+     * Whether the impact of {@code site} is bounded because every use that could amplify it decides a random outcome
+     * only statistically: the source proves it from the code, so a PTX finding on the line confirms the hazard but
+     * does not raise the level back (LayerMerge, property {@code impactProven}).
+     */
+    static boolean proven(Site site) {
+        List<ValueUse> uses = site.uses();
+        if (uses.isEmpty()) return site.randomVariate();
+        for (ValueUse u : uses) {
+            if (u.statistical()) continue;
+            if (u.kind().amplifies() && !toleranceTest(u)
+                    || u.kind() == ValueUse.Kind.ATOMIC
+                    || u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS) {
+                return false;
+            }
+            // stored, returned or passed on: what the PTX layer follows on from there must be random too (a
+            // deterministic copy of the value could decide something the source layer does not see)
+            if (!u.randomVariate() && !site.randomVariate()) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Reports through {@link CudaReport#reportProven} when the impact is proven statistical ({@link #proven}),
+     * through {@link CudaReport#report} otherwise.
+     */
+    static void report(
+            CudaReport out,
+            String rule,
+            String function,
+            Site site,
+            String message,
+            Confidence confidence,
+            Impact impact,
+            FlagCitation flag) {
+        if (impact != null && impact.kind() == Impact.Kind.BOUNDED && proven(site)) {
+            out.reportProven(rule, function, site, message, confidence, impact, flag);
+        } else {
+            out.report(rule, function, site, message, confidence, impact, flag);
+        }
+    }
+
+    /** The consequence of a value that only decides random outcomes statistically. */
+    static String statisticalText(ValueUse u) {
+        return u.kind() == ValueUse.Kind.RANDOM_DRAW
+                ? phrase("use-random-draw", "line", u.line())
+                : phrase("use-random-variate", "line", u.line());
     }
 
     private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile(

@@ -66,8 +66,15 @@ public final class ContractibleMulAdd implements CudaCheck {
                             fl.origin() != null ? fl.origin().flag() : fl.text(),
                             "consequence",
                             consequence);
-            out.report(
-                    "NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, fl.origin() == null ? null : fl);
+            Consequences.report(
+                    out,
+                    "NL003",
+                    facts.function,
+                    c.site(),
+                    msg,
+                    Confidence.HIGH,
+                    impact,
+                    fl.origin() == null ? null : fl);
         }
     }
 }

@@ -18,7 +18,9 @@ public final class Site {
     private final boolean device;
     private final boolean host;
     private final Supplier<List<ValueUse>> flow;
+    private final java.util.function.BooleanSupplier drawn;
     private List<ValueUse> uses;
+    private Boolean randomVariate;
 
     public Site(int line, int column, String text, boolean device, boolean host, Supplier<List<ValueUse>> flow) {
         this(line, column, line, 0, null, text, device, host, flow);
@@ -39,6 +41,25 @@ public final class Site {
             boolean device,
             boolean host,
             Supplier<List<ValueUse>> flow) {
+        this(line, column, endLine, endColumn, condition, text, device, host, flow, null);
+    }
+
+    /**
+     * A site as above whose {@code drawn} (may be null) tells whether the value computed here is itself computed from
+     * a random draw (a random variate).
+     */
+    public Site(
+            int line,
+            int column,
+            int endLine,
+            int endColumn,
+            String condition,
+            String text,
+            boolean device,
+            boolean host,
+            Supplier<List<ValueUse>> flow,
+            java.util.function.BooleanSupplier drawn) {
+        this.drawn = drawn;
         this.line = line;
         this.column = column;
         this.endLine = endLine;
@@ -100,6 +121,15 @@ public final class Site {
      * What the value computed here reaches, in source order: conversions, indices, comparisons, reductions,
      * subtractions, stores and returns, followed through local variables (def-use) a few assignments deep.
      */
+    /**
+     * Whether the value computed here is a random variate: the expression calls a random-number generator, directly
+     * or through a local variable assigned from one (computed on first request).
+     */
+    public boolean randomVariate() {
+        if (randomVariate == null) randomVariate = drawn != null && drawn.getAsBoolean();
+        return randomVariate;
+    }
+
     public List<ValueUse> uses() {
         if (uses == null) {
             uses = flow == null ? List.of() : List.copyOf(flow.get());

@@ -10,8 +10,25 @@ package dev.numlint.cuda.facts;
  * @param detail the function, variable or type involved (the rounding function, the cast type, the constant a
  *               variable is compared with), may be null
  * @param via    the local variable the value went through to get here, or null when it reaches it directly
+ * @param randomVariate the value reaching this use is a random variate: it was computed from a random draw (a call
+ *               of a generator, directly or through a local assigned from one), so a one-ulp change of it is another
+ *               draw of the same distribution
  */
-public record ValueUse(Kind kind, int line, int column, String text, String detail, String via) {
+public record ValueUse(Kind kind, int line, int column, String text, String detail, String via, boolean randomVariate) {
+
+    public ValueUse(Kind kind, int line, int column, String text, String detail, String via) {
+        this(kind, line, column, text, detail, via, false);
+    }
+
+    /**
+     * Whether a one-ulp change at this use only changes the odds of a random outcome: a comparison with a fresh
+     * random draw, or an integer conversion, rounding, index, comparison, branch or selection of a random variate.
+     * An atomic reduction is never statistical: its order depends on the run.
+     */
+    public boolean statistical() {
+        if (kind == Kind.RANDOM_DRAW) return true;
+        return randomVariate && kind.amplifies() && kind != Kind.ATOMIC;
+    }
 
     /** What is done with the value. */
     public enum Kind {
@@ -23,6 +40,11 @@ public record ValueUse(Kind kind, int line, int column, String text, String deta
         INDEX,
         /** Compared (relational or equality operator), e.g. a loop bound or an if condition. */
         COMPARISON,
+        /**
+         * Compared with a random draw ({@code if (curand_uniform(&s) < p)}, rejection sampling): a one-ulp change
+         * shifts the probability of the outcome by about one ulp, it decides no single outcome.
+         */
+        RANDOM_DRAW,
         /** The condition of a branch (if, while, ?:, &&, ||) without a comparison. */
         BRANCH,
         /** An operand of min/max: a one-ulp change can change which operand is selected. */

@@ -1,0 +1,214 @@
+package dev.numlint.cuda;
+
+import dev.numlint.cuda.parser.CudaLexer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The calls that draw a random number: the C, CUDA and HIP library generators ({@code rand}, {@code drand48},
+ * {@code curand_uniform}, {@code hiprand_normal} ...) and project functions whose name has a {@code rand},
+ * {@code rng} or {@code random} component ({@code rand_uniform01}, {@code randUniform}, {@code rng.next()}: the name
+ * is split on underscores, case changes and digits, so {@code operand} and {@code brand} are not draws). A project
+ * function of the translation unit whose returned value is computed from a draw is one too ({@link #returnsDraw}).
+ * Seeding and set-up calls ({@code curand_init}, {@code srand}, {@code rng_seed}) draw nothing.
+ */
+final class RandomDraws {
+    private RandomDraws() {}
+
+    /** Name components that mark a random-number generator. */
+    private static final Set<String> GENERATOR_WORDS = Set.of(
+            "rand", "rng", "random", "curand", "hiprand", "rocrand", "drand", "erand", "lrand", "nrand", "mrand",
+            "jrand");
+
+    /** Components of calls that set a generator up or fill memory in bulk rather than return a draw. */
+    private static final Set<String> SETUP_WORDS = Set.of(
+            "init",
+            "seed",
+            "srand",
+            "state",
+            "create",
+            "destroy",
+            "set",
+            "skipahead",
+            "generate",
+            "status",
+            "need",
+            "free",
+            "alloc",
+            "malloc");
+
+    private static final Pattern SPLIT = Pattern.compile(
+            "_+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
+
+    /** The lower-case components of an identifier: {@code rand_next_scatlen} -> rand, next, scatlen. */
+    static List<String> components(String name) {
+        List<String> out = new ArrayList<>();
+        for (String s : SPLIT.split(name)) {
+            if (!s.isEmpty()) out.add(s.toLowerCase(Locale.ROOT));
+        }
+        return out;
+    }
+
+    /** The C++ <random> engines whose names carry no generator word ({@code std::mt19937 gen; gen()}). */
+    private static final Set<String> ENGINES =
+            Set.of("mt19937", "mt19937_64", "ranlux24", "ranlux48", "ranlux24_base", "ranlux48_base", "knuth_b");
+
+    /**
+     * Whether a variable of the type {@code name} draws when called: a C++ {@code <random>} distribution
+     * ({@code std::uniform_real_distribution<float> dist; dist(gen)}) or engine ({@code std::mt19937 gen; gen()}).
+     */
+    static boolean isGeneratorType(String name) {
+        if (name == null) return false;
+        int q = name.lastIndexOf("::");
+        String base = q >= 0 ? name.substring(q + 2) : name;
+        if (ENGINES.contains(base)) return true;
+        List<String> parts = components(base);
+        return parts.contains("distribution") || parts.contains("engine") || isGenerator(base);
+    }
+
+    /**
+     * The variables declared in {@code t} with a generator type ({@link #isGeneratorType}): {@code
+     * std::normal_distribution<float> dist(0.f, 1.f)} gives {@code dist}.
+     */
+    static Set<String> generatorVariables(List<PToken> t) {
+        Set<String> out = new HashSet<>();
+        for (int i = 0; i + 1 < t.size(); i++) {
+            if (t.get(i).getType() != CudaLexer.IDENTIFIER
+                    || !isGeneratorType(t.get(i).getText())) continue;
+            int j = i + 1;
+            if (t.get(j).getType() == CudaLexer.LT) {
+                int depth = 0;
+                for (; j < t.size(); j++) {
+                    int ty = t.get(j).getType();
+                    if (ty == CudaLexer.LT) depth++;
+                    else if (ty == CudaLexer.GT && --depth == 0) break;
+                    else if (ty == CudaLexer.SEMI || ty == CudaLexer.LBRACE) break;
+                }
+                j++;
+            }
+            while (j < t.size()
+                    && (t.get(j).getType() == CudaLexer.AMP || t.get(j).getType() == CudaLexer.STAR)) j++;
+            if (j + 1 < t.size() && t.get(j).getType() == CudaLexer.IDENTIFIER) {
+                int next = t.get(j + 1).getType();
+                if (next == CudaLexer.LPAREN
+                        || next == CudaLexer.LBRACE
+                        || next == CudaLexer.SEMI
+                        || next == CudaLexer.ASSIGN
+                        || next == CudaLexer.COMMA
+                        || next == CudaLexer.RPAREN) out.add(t.get(j).getText());
+            }
+        }
+        return out;
+    }
+
+    /** Whether a call of the function {@code name} (std:: and other qualifiers allowed) returns a random draw. */
+    static boolean isGenerator(String name) {
+        if (name == null) return false;
+        int q = name.lastIndexOf("::");
+        String base = q >= 0 ? name.substring(q + 2) : name;
+        List<String> parts = components(base);
+        boolean generator = false;
+        for (String p : parts) {
+            if (SETUP_WORDS.contains(p)) return false;
+            if (GENERATOR_WORDS.contains(p)) generator = true;
+        }
+        return generator;
+    }
+
+    /** A member call {@code object.member()}: {@code rng.next()}, {@code gen.uniform()} with a generator object. */
+    static boolean isGeneratorMember(String object, String member) {
+        if (object == null || member == null) return false;
+        for (String p : components(member)) {
+            if (SETUP_WORDS.contains(p)) return false;
+        }
+        return isGenerator(object) || isGenerator(member);
+    }
+
+    /**
+     * Whether a call of {@code name} draws: a generator by its name, or a function of the translation unit known to
+     * return a draw ({@code scope}).
+     */
+    static boolean draws(String name, FileScope scope) {
+        if (isGenerator(name)) return true;
+        if (name == null || scope == null) return false;
+        int q = name.lastIndexOf("::");
+        return scope.randomFunctions.contains(q >= 0 ? name.substring(q + 2) : name);
+    }
+
+    /**
+     * Whether the function body between the braces {@code open} and {@code close} returns a value computed from a
+     * draw: a {@code return} whose expression calls a generator (or a function already known to draw), directly or
+     * through a local variable assigned from one earlier in the body.
+     */
+    static boolean returnsDraw(List<PToken> t, int open, int close, FileScope scope) {
+        Set<String> randomLocals = new HashSet<>();
+        for (int i = open + 1; i < close && i < t.size(); i++) {
+            int ty = t.get(i).getType();
+            if (ty == CudaLexer.RETURN) {
+                int end = statementEnd(t, i + 1, close);
+                if (drawIn(t, i + 1, end, scope, randomLocals)) return true;
+                i = end;
+            } else if (ty == CudaLexer.IDENTIFIER
+                    && i + 1 < close
+                    && t.get(i + 1).getType() == CudaLexer.ASSIGN
+                    && (i == 0
+                            || t.get(i - 1).getType() != CudaLexer.DOT
+                                    && t.get(i - 1).getType() != CudaLexer.ARROW)) {
+                int end = expressionEnd(t, i + 2, close);
+                if (drawIn(t, i + 2, end, scope, randomLocals))
+                    randomLocals.add(t.get(i).getText());
+                else randomLocals.remove(t.get(i).getText());
+            }
+        }
+        return false;
+    }
+
+    /** Whether tokens {@code [from, to)} call a generator or read a local assigned from one. */
+    private static boolean drawIn(List<PToken> t, int from, int to, FileScope scope, Set<String> randomLocals) {
+        for (int i = from; i < to; i++) {
+            if (t.get(i).getType() != CudaLexer.IDENTIFIER) continue;
+            String n = t.get(i).getText();
+            boolean call = i + 1 < t.size() && t.get(i + 1).getType() == CudaLexer.LPAREN;
+            boolean member = i > 0
+                    && (t.get(i - 1).getType() == CudaLexer.DOT || t.get(i - 1).getType() == CudaLexer.ARROW);
+            if (call && member && i >= 2 && t.get(i - 2).getType() == CudaLexer.IDENTIFIER) {
+                if (isGeneratorMember(t.get(i - 2).getText(), n)) return true;
+            } else if (call && draws(n, scope)) {
+                return true;
+            } else if (!call && !member && randomLocals.contains(n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The index of the {@code ;} ending the statement that starts at {@code from} (or {@code limit}). */
+    private static int statementEnd(List<PToken> t, int from, int limit) {
+        int depth = 0;
+        for (int i = from; i < limit; i++) {
+            int ty = t.get(i).getType();
+            if (ty == CudaLexer.LPAREN || ty == CudaLexer.LBRACKET || ty == CudaLexer.LBRACE) depth++;
+            else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET || ty == CudaLexer.RBRACE) depth--;
+            else if (ty == CudaLexer.SEMI && depth <= 0) return i;
+            if (depth < 0) return i;
+        }
+        return limit;
+    }
+
+    /** The end of an assignment's right-hand side: a {@code ;} or {@code ,} at its depth, or a closing bracket. */
+    private static int expressionEnd(List<PToken> t, int from, int limit) {
+        int depth = 0;
+        for (int i = from; i < limit; i++) {
+            int ty = t.get(i).getType();
+            if (ty == CudaLexer.LPAREN || ty == CudaLexer.LBRACKET || ty == CudaLexer.LBRACE) depth++;
+            else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET || ty == CudaLexer.RBRACE) depth--;
+            else if ((ty == CudaLexer.SEMI || ty == CudaLexer.COMMA) && depth == 0) return i;
+            if (depth < 0) return i;
+        }
+        return limit;
+    }
+}
