@@ -153,6 +153,12 @@ final class Reporter implements CudaReport {
         report(rule, function, at, message, conf, impact, null, true);
     }
 
+    @Override
+    public void reportProven(
+            String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
+        report(rule, function, at, message, conf, impact, flag, true);
+    }
+
     private void report(
             String rule,
             String function,

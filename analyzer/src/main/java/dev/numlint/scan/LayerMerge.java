@@ -272,7 +272,7 @@ final class LayerMerge {
 
     private static List<java.util.regex.Pattern> boundedPhrases() {
         List<java.util.regex.Pattern> out = new ArrayList<>();
-        for (String key : List.of("use-stored", "use-returned", "use-none")) {
+        for (String key : List.of("use-stored", "use-returned", "use-none", "use-colour-channel")) {
             String t = RuleCatalog.get().phrase(key, "line", "\u0000");
             String re = java.util.regex.Pattern.quote(t).replace("\u0000", "\\E\\d+\\Q");
             out.add(java.util.regex.Pattern.compile(re));

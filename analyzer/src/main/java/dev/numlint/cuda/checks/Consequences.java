@@ -13,7 +13,8 @@ import java.util.List;
  * {@linkplain Site#uses() uses} the front end followed through def-use. A value that reaches an integer conversion,
  * a rounding, an index, a comparison, a branch, a min/max selection or an atomic reduction is <em>amplified</em> (a
  * one-ulp difference can change a discrete outcome); a product subtracted from another product is
- * <em>cancellation</em>; a value only stored, returned or passed on is <em>bounded</em>.
+ * <em>cancellation</em>; a value only stored, returned or passed on, or quantised to an 8-bit colour channel for
+ * display (at most one colour level), is <em>bounded</em>.
  */
 final class Consequences {
     private Consequences() {}
@@ -128,6 +129,9 @@ final class Consequences {
 
     /** The consequence of a value that decides nothing: where it ends up. */
     static String boundedText(List<ValueUse> uses) {
+        for (ValueUse u : uses) {
+            if (u.kind() == ValueUse.Kind.COLOUR_CHANNEL) return phrase("use-colour-channel", "line", u.line());
+        }
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.STORE) return phrase("use-stored", "line", u.line());
             if (u.kind() == ValueUse.Kind.RETURN) return phrase("use-returned", "line", u.line());

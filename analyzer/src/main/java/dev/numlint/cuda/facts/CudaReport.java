@@ -53,4 +53,14 @@ public interface CudaReport {
      * raise the impact or the level (property {@code impactProven}).
      */
     void reportProven(String ruleId, String function, Site at, String message, Confidence confidence, Impact impact);
+
+    /** {@link #reportProven} of a finding that depends on a build flag ({@code flag} may be null). */
+    void reportProven(
+            String ruleId,
+            String function,
+            Site at,
+            String message,
+            Confidence confidence,
+            Impact impact,
+            FlagCitation flag);
 }
