@@ -297,22 +297,38 @@ public final class Consequences {
         return d != null && d.opcode().equals("neg") ? facts.defOf(d, 1) : d;
     }
 
-    /** The two multiplicands of a mul or fma (a negated one by its source), sorted; null for an exact scaling. */
+    /**
+     * The multiplicands of a mul or fma, a multiplicand that is itself a product expanded ({@code (x*z)*c}: x, z, c)
+     * and a negated one taken by its source, sorted; null for an exact scaling.
+     */
     private List<String> factorsOf(Instruction m) {
         if (!PtxFacts.isF(m.type()) || exactScaling(facts, m)) {
             return null;
         }
-        List<String> out = new java.util.ArrayList<>(2);
+        List<String> out = new java.util.ArrayList<>(4);
+        collectFactors(m, out, 0);
+        out.sort(null);
+        return out;
+    }
+
+    private void collectFactors(Instruction m, List<String> out, int depth) {
         for (int k = 1; k <= 2; k++) {
             Operand o = m.operand(k);
             Instruction d = facts.defOf(m, k);
             if (d != null && d.opcode().equals("neg")) {
                 o = d.operand(1);
+                d = facts.defOf(d, 1);
             }
-            out.add(String.valueOf(o));
+            if (d != null
+                    && depth < 2
+                    && d.opcode().equals("mul")
+                    && PtxFacts.isF(d.type())
+                    && !exactScaling(facts, d)) {
+                collectFactors(d, out, depth + 1);
+            } else {
+                out.add(String.valueOf(o));
+            }
         }
-        out.sort(null);
-        return out;
     }
 
     /** {@code g} is {@code f} with one factor of each product exchanged: {p*q, r*s} and {p*s, r*q}. */
