@@ -12,7 +12,10 @@ import java.util.List;
  * What a value decides: follows an instruction's result forward through def-use (float arithmetic, moves,
  * selections, float-to-float conversions) to the first consumer that amplifies a small difference: a conversion to
  * an integer or an integral rounding (floor/ceil/trunc), a comparison, a min/max selection, an atomic reduction.
- * A value that only reaches stores or the function's return is bounded: CPU and GPU differ by a few ulp there.
+ * A value that only reaches stores or the function's return is bounded: CPU and GPU differ by a few ulp there; so is
+ * one only quantised to an 8-bit colour channel for display (a [0,1] value times 255 or a value clamped to [0,255],
+ * converted and only packed or stored as 8 bits: at most one colour level). A subtraction of two products is
+ * cancellation unless it is one component of a complex product or rotation (its companion is computed nearby).
  * The walk is bounded (it visits at most {@value #MAX_STEPS} instructions).
  */
 public final class Consequences {
