@@ -47,14 +47,14 @@ public final class ContractibleMulAdd implements CudaCheck {
             }
             Impact impact;
             String consequence;
-            boolean proven = false;
+            boolean paired = false;
             if (c.differenceOfProducts() && c.pairedComponent()) {
                 // one component of a complex product or rotation: bounded relative to the pair's magnitude, unless
                 // the component itself decides something
                 impact = Consequences.of(c.site(), out);
                 if (impact.kind() != Impact.Kind.AMPLIFIED) {
                     impact = new Impact(Impact.Kind.BOUNDED, Consequences.phrase("use-complex-pair"), null, null);
-                    proven = true;
+                    paired = true;
                 }
                 consequence = impact.consequence();
             } else if (c.differenceOfProducts()) {
@@ -81,7 +81,8 @@ public final class ContractibleMulAdd implements CudaCheck {
                             "consequence",
                             consequence);
             FlagCitation cited = fl.origin() == null ? null : fl;
-            if (proven) out.reportProven("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
+            if (paired)
+                out.reportPairedComponent("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
             else out.report("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
         }
     }
