@@ -1008,7 +1008,10 @@ final class FunctionAnalyzer {
             if (prod == null) prod = productOperand(c.expression(1));
             if (prod != null) {
                 boolean both = productOperand(c.expression(0)) != null && productOperand(c.expression(1)) != null;
-                contraction(c, prod, op == CudaLexer.MINUS, op == CudaLexer.MINUS && both, false);
+                // -a*b + c*d is a difference of products too
+                boolean difference =
+                        both && (op == CudaLexer.MINUS) != (negated(c.expression(0)) != negated(c.expression(1)));
+                contraction(c, prod, op == CudaLexer.MINUS, difference, false, difference && flow.pairedComponent(c));
             }
         }
         return r;
@@ -1054,8 +1057,34 @@ final class FunctionAnalyzer {
 
     private void contraction(
             ParserRuleContext c, String prod, boolean subtract, boolean differenceOfProducts, boolean accumulates) {
-        facts.contractions.add(
-                new FunctionFacts.Contraction(site(c), prod, subtract, differenceOfProducts, accumulates));
+        contraction(c, prod, subtract, differenceOfProducts, accumulates, false);
+    }
+
+    private void contraction(
+            ParserRuleContext c,
+            String prod,
+            boolean subtract,
+            boolean differenceOfProducts,
+            boolean accumulates,
+            boolean pairedComponent) {
+        facts.contractions.add(new FunctionFacts.Contraction(
+                site(c), prod, subtract, differenceOfProducts, accumulates, pairedComponent));
+    }
+
+    /** A product written with a leading minus sign ({@code -a*b}, {@code -(a*b)}, {@code (-a)*b}). */
+    private static boolean negated(ExpressionContext e) {
+        ExpressionContext p = stripParens(e);
+        boolean neg = false;
+        while (true) {
+            if (p instanceof UnaryExprContext && ((UnaryExprContext) p).MINUS() != null) {
+                neg = !neg;
+                p = stripParens(((UnaryExprContext) p).expression());
+            } else if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
+                p = stripParens(((MulExprContext) p).expression(0));
+            } else {
+                return neg;
+            }
+        }
     }
 
     static ExpressionContext stripParens(ExpressionContext e) {

@@ -155,18 +155,24 @@ final class Reporter implements CudaReport {
     @Override
     public void report(
             String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
-        report(rule, function, at, message, conf, impact, flag, false);
+        report(rule, function, at, message, conf, impact, flag, null);
     }
 
     @Override
     public void reportProven(String rule, String function, Site at, String message, Confidence conf, Impact impact) {
-        report(rule, function, at, message, conf, impact, null, true);
+        report(rule, function, at, message, conf, impact, null, "impactProven");
+    }
+
+    @Override
+    public void reportPairedComponent(
+            String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
+        report(rule, function, at, message, conf, impact, flag, "pairedComponent");
     }
 
     @Override
     public void reportProven(
             String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
-        report(rule, function, at, message, conf, impact, flag, true);
+        report(rule, function, at, message, conf, impact, flag, "impactProven");
     }
 
     private void report(
@@ -177,7 +183,7 @@ final class Reporter implements CudaReport {
             Confidence conf,
             Impact impact,
             FlagCitation flag,
-            boolean proven) {
+            String property) {
         String snippet = at.text();
         Pos pos = Pos.of(at);
         // one finding per location and rule (a macro expanding to several hazards reports its use once)
@@ -207,7 +213,7 @@ final class Reporter implements CudaReport {
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());
         }
         if (pos.condition() != null) b.property("configuration", pos.condition());
-        if (proven) b.property("impactProven", true);
+        if (property != null) b.property(property, true);
         counts.merge(rule, 1, Integer::sum);
         sink.report(b);
     }

@@ -35,6 +35,10 @@ final class ValueFlow {
     private ParserRuleContext root;
     private Map<String, List<ParserRuleContext>> reads;
     private Map<String, List<ParserRuleContext>> defNodes;
+    private List<AddExprContext> adds;
+    /** Assignments (any operator) and declarations, in token order. */
+    private List<ParserRuleContext> assignments;
+
     private ContinuousSelections selections;
     /** Whether a call of the named function draws a random number ({@link RandomDraws}). */
     private final Predicate<String> drawCall;
@@ -117,8 +121,8 @@ final class ValueFlow {
                     if (direct
                             && isProduct(other)
                             && cur instanceof ExpressionContext
-                            && isFactorProduct((ExpressionContext) cur))
-                        out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
+                            && isFactorProduct((ExpressionContext) cur)
+                            && !pairedComponent(a)) out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
                 }
                 direct = false; // a sum or difference with something else is another value
                 cur = p;
@@ -127,13 +131,18 @@ final class ValueFlow {
                     || p instanceof NamedCastExprContext
                     || p instanceof FunctionalCastExprContext) {
                 E r = memo.get(p);
-                if (r != null && r.type.isInteger())
+                if (r != null && r.type.isInteger()) {
+                    if (colourChannel(p, r.type)) {
+                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, p, r.type.name, via));
+                        return;
+                    }
                     out.add(use(
                             ValueUse.Kind.INTEGER_CONVERSION,
                             p,
                             r.type.name,
                             via,
                             drawn(component != null ? component : cur)));
+                }
                 cur = p;
             } else if (p instanceof ArgumentListContext) {
                 ParserRuleContext call = p.getParent();
@@ -212,6 +221,14 @@ final class ValueFlow {
                 if (a.expression(0) == cur) return;
                 E lhs = memo.get(a.expression(0));
                 if (lhs != null && lhs.type.isInteger()) {
+                    if (a.assignOp().ASSIGN() != null
+                            && lhs.type.size == 1
+                            && a.expression(1) instanceof ExpressionContext
+                            && channelRange((ExpressionContext) a.expression(1))) {
+                        // pixel.x = v * 255.0f into an 8-bit element
+                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, a, lhs.type.name, via));
+                        return;
+                    }
                     out.add(use(
                             ValueUse.Kind.INTEGER_CONVERSION,
                             a,
@@ -315,20 +332,290 @@ final class ValueFlow {
         return false;
     }
 
-    /** The operand that carries the value into a subtraction is itself a floating product or quotient. */
+    /** Largest value of an 8-bit colour channel. */
+    private static final double CHANNEL_MAX = 255;
+
+    /**
+     * The conversion {@code conv} (a cast to {@code type}) quantises a colour to one 8-bit display channel: it
+     * converts a [0,1] value scaled by 255 (saturated or clamped first) or a value clamped to [0,255], and its result
+     * is only packed into a word (shifted by a multiple of 8, or-ed or added), returned or stored as such, or stored
+     * into an 8-bit element. A one-ulp difference upstream changes the colour by at most one of 256 levels. Used as an
+     * index, compared, or kept in a wider integer, the value is not a colour channel.
+     */
+    private boolean colourChannel(ParserRuleContext conv, CType type) {
+        ExpressionContext operand = castOperand(conv);
+        if (operand == null || !channelRange(operand)) return false;
+        boolean packed = false;
+        ParserRuleContext cur = conv;
+        for (int steps = 0; steps < 16; steps++) {
+            ParserRuleContext p = cur.getParent();
+            if (p instanceof PrimaryExprContext || p instanceof ParenPrimaryContext) {
+                cur = p;
+            } else if (p instanceof CommaExpressionContext
+                    && ((CommaExpressionContext) p).expression().size() == 1) {
+                cur = p;
+            } else if (p instanceof CastExprContext
+                    || p instanceof ParenCastExprContext
+                    || p instanceof NamedCastExprContext) {
+                E r = memo.get(p);
+                if (r == null || !r.type.isInteger()) return false;
+                cur = p;
+            } else if (p instanceof ShiftExprContext) {
+                ShiftExprContext sh = (ShiftExprContext) p;
+                E n = memo.get(sh.expression(1));
+                if (sh.SHL() == null || sh.expression(0) != cur || n == null || n.cval == null || n.cval % 8 != 0)
+                    return false;
+                packed = true;
+                cur = p;
+            } else if (p instanceof BitOrExprContext
+                    || p instanceof BitXorExprContext
+                    || p instanceof AddExprContext && ((AddExprContext) p).PLUS() != null) {
+                packed = true;
+                cur = p;
+            } else if (p instanceof ReturnStmtContext) {
+                return packed;
+            } else if (p instanceof AssignExprContext) {
+                AssignExprContext a = (AssignExprContext) p;
+                if (a.expression(0) == cur || FunctionAnalyzer.simpleName(a.expression(0)) != null) return false;
+                E lhs = memo.get(a.expression(0));
+                if (lhs == null || !lhs.type.isInteger()) return false;
+                return packed || lhs.type.size == 1;
+            } else if (p instanceof ArgumentContext && p.getParent() instanceof ArgumentListContext) {
+                ParserRuleContext call = p.getParent().getParent();
+                if (!(call instanceof CallExprContext)) return false;
+                String name = FunctionAnalyzer.calleeName(((CallExprContext) call).expression());
+                return !packed && name != null && name.matches("make_u?char[1-4]");
+            } else {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** The converted expression of a cast. */
+    private static ExpressionContext castOperand(ParserRuleContext conv) {
+        if (conv instanceof CastExprContext) return ((CastExprContext) conv).expression();
+        if (conv instanceof NamedCastExprContext) return ((NamedCastExprContext) conv).expression();
+        if (conv instanceof ParenCastExprContext) {
+            List<ExpressionContext> es =
+                    ((ParenCastExprContext) conv).commaExpression().expression();
+            return es.size() == 1 ? es.get(0) : null;
+        }
+        return null;
+    }
+
+    /** {@code e} lies in [0,255]: a [0,1] value (saturated or clamped) times 255, or a value clamped to [0,255]. */
+    private boolean channelRange(ExpressionContext e) {
+        ExpressionContext p = FunctionAnalyzer.stripParens(e);
+        if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
+            MulExprContext m = (MulExprContext) p;
+            for (int k = 0; k < 2; k++) {
+                E c = memo.get(m.expression(k));
+                if (c != null && c.cval != null && c.cval == CHANNEL_MAX) {
+                    return clampedTo(m.expression(1 - k), 1.0, 0);
+                }
+            }
+            return false;
+        }
+        return clampedTo(p, CHANNEL_MAX, 0);
+    }
+
+    /**
+     * {@code e} is clamped to [0,{@code hi}]: {@code __saturatef(x)} or {@code saturate(x)} (hi 1), {@code clamp(x,
+     * lo, up)} or a min of a max (or a max of a min) of constants within [0,hi], or a variable or member last
+     * assigned such a value before {@code e}.
+     */
+    private boolean clampedTo(ExpressionContext e, double hi, int depth) {
+        ExpressionContext p = FunctionAnalyzer.stripParens(e);
+        if (p instanceof CallExprContext) {
+            CallExprContext cc = (CallExprContext) p;
+            String name = FunctionAnalyzer.calleeName(cc.expression());
+            List<ArgumentContext> args =
+                    cc.argumentList() == null ? List.of() : cc.argumentList().argument();
+            if (name == null) return false;
+            if (name.equals("__saturatef") || name.equals("saturate")) return hi == 1.0 && args.size() == 1;
+            if (name.equals("clamp") && args.size() == 3) {
+                Double lo = constant(args.get(1));
+                Double up = constant(args.get(2));
+                return lo != null && up != null && lo >= 0 && up <= hi;
+            }
+            String base = name.startsWith("std::") ? name.substring(5) : name;
+            if (args.size() == 2 && base.matches("f?(min|max)f?")) {
+                boolean min = base.contains("min");
+                for (int k = 0; k < 2; k++) {
+                    Double c = constant(args.get(k));
+                    ExpressionContext inner = args.get(1 - k).expression();
+                    if (c == null || inner == null) continue;
+                    if (min ? c > hi : c < 0) return false;
+                    ExpressionContext q = FunctionAnalyzer.stripParens(inner);
+                    if (!(q instanceof CallExprContext)) return false;
+                    CallExprContext ic = (CallExprContext) q;
+                    String iname = FunctionAnalyzer.calleeName(ic.expression());
+                    List<ArgumentContext> iargs = ic.argumentList() == null
+                            ? List.of()
+                            : ic.argumentList().argument();
+                    if (iname == null || iargs.size() != 2) return false;
+                    iname = iname.startsWith("std::") ? iname.substring(5) : iname;
+                    if (!iname.matches("f?(min|max)f?") || iname.contains("min") == min) return false;
+                    for (ArgumentContext ia : iargs) {
+                        Double ic2 = constant(ia);
+                        if (ic2 != null) return min ? ic2 >= 0 : ic2 <= hi;
+                    }
+                    return false;
+                }
+            }
+            return false;
+        }
+        if (depth > 0) return false;
+        // a variable or member: its last plain assignment before e is a clamp
+        String target = text.apply(p).replaceAll("\\s+", "");
+        if (!(p instanceof PrimaryExprContext || p instanceof MemberExprContext)) return false;
+        index();
+        ParserRuleContext last = null;
+        ExpressionContext value = null;
+        int at = p.start.getTokenIndex();
+        for (ParserRuleContext d : assignments) {
+            if (d.start.getTokenIndex() >= at) continue;
+            if (last != null && d.start.getTokenIndex() < last.start.getTokenIndex()) continue;
+            if (d instanceof AssignExprContext) {
+                AssignExprContext a = (AssignExprContext) d;
+                if (!text.apply(a.expression(0)).replaceAll("\\s+", "").equals(target)) continue;
+                last = d;
+                value = a.assignOp().ASSIGN() != null && a.expression().size() == 2 ? a.expression(1) : null;
+            } else if (d instanceof InitDeclaratorContext) {
+                String n = FunctionAnalyzer.declName(((InitDeclaratorContext) d).declarator());
+                if (n == null || !n.equals(target)) continue;
+                last = d;
+                InitializerContext init = ((InitDeclaratorContext) d).initializer();
+                value = init == null ? null : initValue(init);
+            }
+        }
+        return value != null && clampedTo(value, hi, depth + 1);
+    }
+
+    /** The expression of an initializer {@code = x}, or null. */
+    private static ExpressionContext initValue(InitializerContext init) {
+        InitializerClauseContext c = init.initializerClause();
+        return c == null ? null : c.expression();
+    }
+
+    /** The constant value of a call argument, or null. */
+    private Double constant(ArgumentContext a) {
+        if (a.expression() == null) return null;
+        E v = memo.get(a.expression());
+        return v == null ? null : v.cval;
+    }
+
+    /**
+     * The operand that carries the value into a subtraction is itself a floating product or quotient (not a scaling
+     * by a power of two, which is exact).
+     */
     private boolean isFactorProduct(ExpressionContext e) {
         ExpressionContext p = FunctionAnalyzer.stripParens(e);
         if (!(p instanceof MulExprContext) || ((MulExprContext) p).MOD() != null) return false;
         E v = memo.get(p);
-        return v != null && v.type.isFpScalar() && v.cval == null;
+        return v != null && v.type.isFpScalar() && v.cval == null && !exactScaling((MulExprContext) p);
     }
 
-    /** A floating product (not a constant) as the other operand of a subtraction. */
+    /**
+     * A floating product (not a constant, not a scaling by a power of two: {@code s*0.25f} is exact, so {@code
+     * s*0.25f - a*b} is a value minus one product) as the other operand of a subtraction.
+     */
     private boolean isProduct(ExpressionContext e) {
         ExpressionContext p = FunctionAnalyzer.stripParens(e);
         if (!(p instanceof MulExprContext) || ((MulExprContext) p).STAR() == null) return false;
         E v = memo.get(p);
-        return v != null && v.type.isFpScalar() && v.cval == null;
+        return v != null && v.type.isFpScalar() && v.cval == null && !exactScaling((MulExprContext) p);
+    }
+
+    /** One factor of {@code m} is the constant zero or a power of two: the product is exact. */
+    private boolean exactScaling(MulExprContext m) {
+        if (m.STAR() == null) return false;
+        for (ExpressionContext f : m.expression()) {
+            E v = memo.get(f);
+            if (v != null && v.cval != null && NumericFacts.isPowerOfTwoOrZero(v.cval)) return true;
+        }
+        return false;
+    }
+
+    /** How many lines apart the two components of a complex product or rotation may be written. */
+    private static final int PAIR_SPAN = 12;
+
+    /**
+     * {@code a} ({@code p*q - r*s}, two products in any sign arrangement) is one component of a complex product or a
+     * 2-D rotation: the function also computes the companion {@code p*s + r*q} (the same factors, one factor of each
+     * product swapped; any order and signs) within a few lines. The error of the pair is bounded relative to the
+     * magnitude of the operands (a few ulp normwise, with or without fma), so the component's "cancellation" is no
+     * loss of the pair's accuracy.
+     */
+    boolean pairedComponent(AddExprContext a) {
+        List<List<String>> mine = productPair(a);
+        if (mine == null) return false;
+        index();
+        int line = a.start.getLine();
+        for (AddExprContext b : adds) {
+            if (b == a || Math.abs(b.start.getLine() - line) > PAIR_SPAN) continue;
+            List<List<String>> other = productPair(b);
+            if (other != null && swapped(mine.get(0), mine.get(1), other.get(0), other.get(1))) return true;
+        }
+        return false;
+    }
+
+    /** The sorted factor texts of both operands of {@code a} when each is a product of at least two factors. */
+    private List<List<String>> productPair(AddExprContext a) {
+        List<String> f0 = factors(a.expression(0));
+        List<String> f1 = factors(a.expression(1));
+        return f0 == null || f1 == null ? null : List.of(f0, f1);
+    }
+
+    /** The factors of a product ({@code -a*b*c}: a, b, c), sorted; null when {@code e} is not a product. */
+    private List<String> factors(ExpressionContext e) {
+        ExpressionContext p = unminus(e);
+        if (!(p instanceof MulExprContext) || ((MulExprContext) p).STAR() == null) return null;
+        List<String> out = new ArrayList<>();
+        collectFactors(p, out);
+        out.sort(null);
+        return out;
+    }
+
+    private void collectFactors(ExpressionContext e, List<String> out) {
+        ExpressionContext p = unminus(e);
+        if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null && out.size() < 8) {
+            for (ExpressionContext f : ((MulExprContext) p).expression()) collectFactors(f, out);
+        } else {
+            out.add(text.apply(p).replaceAll("\\s+", ""));
+        }
+    }
+
+    /** {@code e} without parentheses and unary minus signs. */
+    private static ExpressionContext unminus(ExpressionContext e) {
+        ExpressionContext p = FunctionAnalyzer.stripParens(e);
+        while (p instanceof UnaryExprContext && ((UnaryExprContext) p).MINUS() != null) {
+            p = FunctionAnalyzer.stripParens(((UnaryExprContext) p).expression());
+        }
+        return p;
+    }
+
+    /**
+     * {g0, g1} is {f0, f1} with one factor of f0 and one (different) factor of f1 exchanged: {@code p*q, r*s} and
+     * {@code p*s, r*q}.
+     */
+    private static boolean swapped(List<String> f0, List<String> f1, List<String> g0, List<String> g1) {
+        for (String x : new HashSet<>(f0)) {
+            for (String y : new HashSet<>(f1)) {
+                if (x.equals(y)) continue;
+                List<String> h0 = new ArrayList<>(f0);
+                h0.remove(x);
+                h0.add(y);
+                h0.sort(null);
+                List<String> h1 = new ArrayList<>(f1);
+                h1.remove(y);
+                h1.add(x);
+                h1.sort(null);
+                if (h0.equals(g0) && h1.equals(g1) || h0.equals(g1) && h1.equals(g0)) return true;
+            }
+        }
+        return false;
     }
 
     /** Follows the variable {@code v} assigned at {@code def} to its reads until the next assignment of it. */
@@ -398,10 +685,14 @@ final class ValueFlow {
         if (reads != null) return;
         reads = new HashMap<>();
         defNodes = new HashMap<>();
+        adds = new ArrayList<>();
+        assignments = new ArrayList<>();
         if (root != null) collect(root);
     }
 
     private void collect(ParseTree t) {
+        if (t instanceof AddExprContext) adds.add((AddExprContext) t);
+        if (t instanceof AssignExprContext) assignments.add((ParserRuleContext) t);
         if (t instanceof NamePrimaryContext) {
             QualifiedNameContext q = ((NamePrimaryContext) t).qualifiedName();
             if (q.nameComponent().size() == 1 && q.SCOPE().isEmpty()) {
@@ -415,6 +706,7 @@ final class ValueFlow {
                 defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);
             }
         } else if (t instanceof InitDeclaratorContext) {
+            assignments.add((ParserRuleContext) t);
             String n = FunctionAnalyzer.declName(((InitDeclaratorContext) t).declarator());
             if (n != null) {
                 defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);

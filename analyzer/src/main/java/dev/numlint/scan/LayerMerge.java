@@ -27,7 +27,9 @@ import java.util.Set;
  * {@code __expf} and a {@code __cosf}): each PTX finding is matched to the source finding that names its operation.
  * The merged finding is as consequential as its most consequential evidence: it takes the more severe impact and
  * level of the two layers, unless the source finding's impact is proven from the code's structure (property
- * {@code impactProven}, a constant step), and except that a growing PTX sum does not overrule the source layer's
+ * {@code impactProven}, a constant step), except that a PTX "difference of products" does not overrule the source
+ * layer's judgement of one component of a complex product or rotation (property {@code pairedComponent}: only an
+ * amplifying use the PTX layer followed raises it), and except that a growing PTX sum does not overrule the source layer's
  * judgement of the same loop. The PTX layer's updates of an accumulator the source layer reports at another line of
  * the same function become related locations of the source finding. A PTX conversion (NL001) on a line that converts
  * nothing moves to the source conversion a few lines below it ({@link #relocateConversions}), and one kernel's
@@ -443,11 +445,16 @@ final class LayerMerge {
         Level level = src.level();
         // the source proved the impact from the code's structure (a constant step): PTX confirms, never raises it
         boolean proven = Boolean.TRUE.equals(src.properties().get("impactProven"));
+        // one component of a complex product or rotation: a PTX "difference of products" is no news, a decision is
+        boolean paired = Boolean.TRUE.equals(src.properties().get("pairedComponent"));
         for (Finding p : ptx) {
             p.evidence().stream().filter(have::add).forEach(b::evidence);
             p.related().stream().filter(have::add).forEach(b::related);
             confirmed |= confirms(src, p);
             if (proven) {
+                continue;
+            }
+            if (paired && p.impact() != null && p.impact().kind() == Impact.Kind.CANCELLATION) {
                 continue;
             }
             if (p.impact() != null && p.impact().kind() == Impact.Kind.GROWING && src.impact() != null) {
@@ -505,7 +512,7 @@ final class LayerMerge {
 
     private static List<java.util.regex.Pattern> boundedPhrases() {
         List<java.util.regex.Pattern> out = new ArrayList<>();
-        for (String key : List.of("use-stored", "use-returned", "use-none")) {
+        for (String key : List.of("use-stored", "use-returned", "use-none", "use-colour-channel", "use-complex-pair")) {
             String t = RuleCatalog.get().phrase(key, "line", "\u0000");
             String re = java.util.regex.Pattern.quote(t).replace("\u0000", "\\E\\d+\\Q");
             out.add(java.util.regex.Pattern.compile(re));

@@ -79,6 +79,37 @@ class LayerMergeTest {
         assertThat(plain.impact().kind()).isEqualTo(Impact.Kind.AMPLIFIED);
     }
 
+    @Test
+    void aPairedComponentIsRaisedByADecisionButNotByADifferenceOfProducts() {
+        String pair = dev.numlint.rules.RuleCatalog.get().phrase("use-complex-pair");
+        Finding src = source("NL003", 84, "u*c-v*s", Level.NOTE, Impact.bounded(pair)).toBuilder()
+                .message("'u*c-v*s' may become one fma (-fmad=true default): " + pair)
+                .property("pairedComponent", true)
+                .build();
+        Finding cancels = ptxAt(
+                "NL003",
+                84,
+                "sub.f32 %f14, %f63, %f62",
+                "float tu = u*c - v*s;",
+                new Impact(Impact.Kind.CANCELLATION, "a difference of products (cancellation) at line 84", null, null));
+        Finding kept = LayerMerge.merge(List.of(src, cancels)).get(0);
+        assertThat(kept.level()).isEqualTo(Level.NOTE);
+        assertThat(kept.impact().kind()).isEqualTo(Impact.Kind.BOUNDED);
+        assertThat(kept.message()).endsWith(pair);
+        Finding decides = ptxAt(
+                "NL003",
+                84,
+                "sub.f32 %f14, %f63, %f62",
+                "float tu = u*c - v*s;",
+                new Impact(Impact.Kind.AMPLIFIED, "compared in a condition at line 90", null, null));
+        Finding raised = LayerMerge.merge(List.of(src, decides)).get(0);
+        assertThat(raised.level()).isEqualTo(Level.WARNING);
+        assertThat(raised.impact().kind()).isEqualTo(Impact.Kind.AMPLIFIED);
+        assertThat(raised.message())
+                .contains("compared in a condition at line 90")
+                .doesNotContain(pair);
+    }
+
     private static Finding source(String rule, int line, String text, Level level, Impact impact) {
         return Finding.builder(rule)
                 .level(level)

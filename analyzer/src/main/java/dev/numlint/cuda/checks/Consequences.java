@@ -15,7 +15,8 @@ import java.util.List;
  * {@linkplain Site#uses() uses} the front end followed through def-use. A value that reaches an integer conversion,
  * a rounding, an index, a comparison, a branch, a min/max selection or an atomic reduction is <em>amplified</em> (a
  * one-ulp difference can change a discrete outcome); a product subtracted from another product is
- * <em>cancellation</em>; a value only stored, returned or passed on is <em>bounded</em>. A decision on a random
+ * <em>cancellation</em>; a value only stored, returned or passed on, or quantised to an 8-bit colour channel for
+ * display (at most one colour level), is <em>bounded</em>. A decision on a random
  * quantity is <em>statistical</em> ({@link ValueUse#statistical()}): a comparison with a fresh random draw, or a
  * conversion, rounding, index or test of a random variate; a one-ulp change shifts the odds of the outcome by about
  * 2^-24 or is another draw of the same distribution, and Monte Carlo results are compared statistically anyway. A
@@ -201,6 +202,9 @@ final class Consequences {
 
     /** The consequence of a value that decides nothing: where it ends up. */
     static String boundedText(List<ValueUse> uses) {
+        for (ValueUse u : uses) {
+            if (u.kind() == ValueUse.Kind.COLOUR_CHANNEL) return phrase("use-colour-channel", "line", u.line());
+        }
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.STORE) return phrase("use-stored", "line", u.line());
             if (u.kind() == ValueUse.Kind.RETURN) return phrase("use-returned", "line", u.line());

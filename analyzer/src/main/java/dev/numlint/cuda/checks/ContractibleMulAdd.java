@@ -45,15 +45,29 @@ public final class ContractibleMulAdd implements CudaCheck {
                         "-march=" + out.build().hostArch());
                 compiler = "host compiler, ";
             }
-            Impact impact = c.differenceOfProducts()
-                    ? new Impact(
-                            Impact.Kind.CANCELLATION,
-                            "a difference of products: one product is rounded, the other is not",
-                            null,
-                            null)
-                    : Consequences.of(c.site(), out);
-            String consequence =
-                    c.differenceOfProducts() ? Consequences.phrase("product-difference") : impact.consequence();
+            Impact impact;
+            String consequence;
+            boolean paired = false;
+            if (c.differenceOfProducts() && c.pairedComponent()) {
+                // one component of a complex product or rotation: bounded relative to the pair's magnitude, unless
+                // the component itself decides something
+                impact = Consequences.of(c.site(), out);
+                if (impact.kind() != Impact.Kind.AMPLIFIED) {
+                    impact = new Impact(Impact.Kind.BOUNDED, Consequences.phrase("use-complex-pair"), null, null);
+                    paired = true;
+                }
+                consequence = impact.consequence();
+            } else if (c.differenceOfProducts()) {
+                impact = new Impact(
+                        Impact.Kind.CANCELLATION,
+                        "a difference of products: one product is rounded, the other is not",
+                        null,
+                        null);
+                consequence = Consequences.phrase("product-difference");
+            } else {
+                impact = Consequences.of(c.site(), out);
+                consequence = impact.consequence();
+            }
             String msg = RuleCatalog.get()
                     .rule("NL003")
                     .message(
@@ -66,15 +80,10 @@ public final class ContractibleMulAdd implements CudaCheck {
                             fl.origin() != null ? fl.origin().flag() : fl.text(),
                             "consequence",
                             consequence);
-            Consequences.report(
-                    out,
-                    "NL003",
-                    facts.function,
-                    c.site(),
-                    msg,
-                    Confidence.HIGH,
-                    impact,
-                    fl.origin() == null ? null : fl);
+            FlagCitation cited = fl.origin() == null ? null : fl;
+            if (paired)
+                out.reportPairedComponent("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
+            else Consequences.report(out, "NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
         }
     }
 }

@@ -63,4 +63,18 @@ public interface CudaReport {
             Confidence confidence,
             Impact impact,
             FlagCitation flag);
+
+    /**
+     * Reports one component of a complex product or a 2-D rotation, judged bounded: its "cancellation" is no loss of
+     * the pair's accuracy, so a PTX finding of the same rule on the line that calls it a difference of products does
+     * not raise it, while one that follows the value to an amplifying use does (property {@code pairedComponent}).
+     */
+    void reportPairedComponent(
+            String ruleId,
+            String function,
+            Site at,
+            String message,
+            Confidence confidence,
+            Impact impact,
+            FlagCitation flag);
 }

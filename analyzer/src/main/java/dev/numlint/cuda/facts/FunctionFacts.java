@@ -68,9 +68,16 @@ public final class FunctionFacts {
      * @param subtract             whether the product is subtracted or subtracted from
      * @param differenceOfProducts {@code a*d - b*c}: both operands are products, one is rounded and one is not
      * @param accumulates          a compound assignment {@code s += a*b}
+     * @param pairedComponent      the difference of products is one component of a complex product or a 2-D
+     *                             rotation: the companion {@code p*s + r*q} of {@code p*q - r*s} is computed nearby
      */
     public record Contraction(
-            Site site, String product, boolean subtract, boolean differenceOfProducts, boolean accumulates) {}
+            Site site,
+            String product,
+            boolean subtract,
+            boolean differenceOfProducts,
+            boolean accumulates,
+            boolean pairedComponent) {}
 
     /**
      * A loop-carried floating update {@code s += x}, {@code s = s + x} or {@code s = fmaf(a, b, s)}.

@@ -53,6 +53,12 @@ public record ValueUse(Kind kind, int line, int column, String text, String deta
         ATOMIC,
         /** One operand of a subtraction whose other operand is a product too (difference of products). */
         DIFFERENCE_OF_PRODUCTS,
+        /**
+         * Converted to an integer that is one 8-bit colour channel for display: a [0,1] value scaled by 255 (or a
+         * value clamped to [0,255]) only packed into a word or stored as 8 bits. One ulp changes at most one of 256
+         * colour levels.
+         */
+        COLOUR_CHANNEL,
         /** Stored to memory (array element, member, pointer target). */
         STORE,
         /** Returned from the function. */

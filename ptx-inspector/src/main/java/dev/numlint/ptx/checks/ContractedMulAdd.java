@@ -89,18 +89,18 @@ public final class ContractedMulAdd implements PtxCheck {
 
     /** The fma's own pattern first (a*d - b*c contracted: cancellation), then what its result decides. */
     private static Consequence consequenceOfFma(PtxFacts facts, Instruction in) {
+        if (facts.consequences().pairedComponent(in)) {
+            return facts.consequences().of(in); // one component of a complex product or rotation
+        }
         Instruction addend = facts.defOf(in, 3);
         if (addend != null && addend.opcode().equals("neg")) {
             Instruction p = facts.defOf(addend, 1);
-            if (p != null && (p.opcode().equals("mul") || p.opcode().equals("fma"))) {
+            if (p != null && Consequences.isProduct(facts, p)) {
                 return new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), in);
             }
         }
         Instruction m1 = facts.defOf(in, 1);
-        if (m1 != null
-                && m1.opcode().equals("neg")
-                && addend != null
-                && (addend.opcode().equals("mul") || addend.opcode().equals("fma"))) {
+        if (m1 != null && m1.opcode().equals("neg") && addend != null && Consequences.isProduct(facts, addend)) {
             return new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), in);
         }
         return facts.consequences().of(in);
@@ -138,8 +138,8 @@ public final class ContractedMulAdd implements PtxCheck {
             }
             if (other != null
                     && (add.opcode().equals("sub") ^ negated)
-                    && ((other.opcode().equals("mul") && PtxFacts.isF(other.type()))
-                            || other.opcode().equals("fma"))) {
+                    && Consequences.isProduct(facts, other)
+                    && !facts.consequences().pairedComponent(add)) {
                 cq = new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), add);
             }
             out.accept(new PtxHit(

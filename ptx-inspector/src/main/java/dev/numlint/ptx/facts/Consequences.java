@@ -12,7 +12,10 @@ import java.util.List;
  * What a value decides: follows an instruction's result forward through def-use (float arithmetic, moves,
  * selections, float-to-float conversions) to the first consumer that amplifies a small difference: a conversion to
  * an integer or an integral rounding (floor/ceil/trunc), a comparison, a min/max selection, an atomic reduction.
- * A value that only reaches stores or the function's return is bounded: CPU and GPU differ by a few ulp there.
+ * A value that only reaches stores or the function's return is bounded: CPU and GPU differ by a few ulp there; so is
+ * one only quantised to an 8-bit colour channel for display (a [0,1] value times 255 or a value clamped to [0,255],
+ * converted and only packed or stored as 8 bits: at most one colour level). A subtraction of two products is
+ * cancellation unless it is one component of a complex product or rotation (its companion is computed nearby).
  * The walk is bounded (it visits at most {@value #MAX_STEPS} instructions).
  */
 public final class Consequences {
@@ -48,12 +51,16 @@ public final class Consequences {
         direct.set(start.index());
         int steps = 0;
         boolean stored = false;
+        Consequence colour = null;
         while (!work.isEmpty()) {
             int cur = work.poll();
             List<String> defs = ins.get(cur).defs();
             boolean isDirect = direct.get(cur);
             for (int u : facts.defUse().users(cur)) {
                 if (++steps > MAX_STEPS) {
+                    if (colour != null) {
+                        return colour;
+                    }
                     return stored
                             ? new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-stored"), null)
                             : new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-unknown"), null);
@@ -61,6 +68,13 @@ public final class Consequences {
                 Instruction x = ins.get(u);
                 boolean library = libraryDecision(x);
                 Consequence c = library ? null : sink(x, defs, isDirect && scales(ins.get(cur)));
+                if (c != null && c.kind() == Impact.Kind.BOUNDED) {
+                    // quantised to a colour channel: the value ends there, another path may still decide something
+                    if (colour == null) {
+                        colour = c;
+                    }
+                    continue;
+                }
                 if (c != null) {
                     return c;
                 }
@@ -77,6 +91,9 @@ public final class Consequences {
                     stored = true;
                 }
             }
+        }
+        if (colour != null) {
+            return colour;
         }
         return new Consequence(Impact.Kind.BOUNDED, phrase(stored ? "ptx-use-stored" : "ptx-use-undecided"), null);
     }
@@ -128,6 +145,9 @@ public final class Consequences {
             case "cvt" -> {
                 String dst = x.type();
                 if (PtxFacts.isInteger(dst)) {
+                    if (colourChannel(x)) {
+                        return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-colour-channel"), x);
+                    }
                     return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-integer"), x);
                 }
                 if (x.rounding() != null && x.rounding().isInteger()) {
@@ -180,16 +200,331 @@ public final class Consequences {
                 neg = true;
                 d = facts.defOf(d, 1);
             }
-            if (d != null && (sub ^ neg) && isProduct(d)) {
+            if (d != null && (sub ^ neg) && isProduct(facts, d)) {
+                return !pairedComponent(x);
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code d} computes a rounded product that can cancel against another one: a float {@code mul} of two values
+     * (not a scaling by a power of two, which is exact and leaves nothing for a fused operation to change), or an
+     * {@code fma}/{@code mad} that is itself a contracted sum of two such products ({@code a*b + c*d}). An fma that
+     * adds a product to some other value ({@code t + x*s}, an accumulation) is a sum, not a product: subtracting a
+     * product from it is a value minus one product.
+     */
+    public static boolean isProduct(PtxFacts facts, Instruction d) {
+        return isProduct(facts, d, 0);
+    }
+
+    private static boolean isProduct(PtxFacts facts, Instruction d, int depth) {
+        String op = d.opcode();
+        if (!PtxFacts.isF(d.type()) || exactScaling(facts, d)) {
+            return false;
+        }
+        if (op.equals("mul")) {
+            return true;
+        }
+        if (!(op.equals("fma") || op.equals("mad")) || depth > 2) {
+            return false;
+        }
+        Instruction addend = facts.defOf(d, 3);
+        if (addend != null && addend.opcode().equals("neg")) {
+            addend = facts.defOf(addend, 1);
+        }
+        return addend != null && isProduct(facts, addend, depth + 1);
+    }
+
+    /** A multiplication (mul, fma, mad) one of whose multiplicands is zero or a power of two: an exact product. */
+    public static boolean exactScaling(PtxFacts facts, Instruction d) {
+        return PtxFacts.exactScale(facts.constantValue(d, d.operand(1)))
+                || PtxFacts.exactScale(facts.constantValue(d, d.operand(2)));
+    }
+
+    /** How many source lines apart the two components of a complex product or rotation may be. */
+    private static final int PAIR_SPAN = 12;
+
+    /**
+     * {@code x} computes {@code p*q - r*s} (two rounded products, in any sign arrangement: add/sub of two muls, or an
+     * fma whose addend is a product) and the function also computes the companion {@code p*s + r*q}: one component
+     * of a complex product or a 2-D rotation, whose error is bounded relative to the pair's magnitude. The factors
+     * are compared by register (or immediate) and the companion must lie within a few source lines.
+     */
+    public boolean pairedComponent(Instruction x) {
+        List<List<String>> mine = productPair(x);
+        if (mine == null) {
+            return false;
+        }
+        int line = x.loc() == null ? -1 : x.loc().pos().line();
+        for (Instruction y : facts.function().instructions()) {
+            if (y == x || !y.isFloat()) {
+                continue;
+            }
+            if (line >= 0 && (y.loc() == null || Math.abs(y.loc().pos().line() - line) > PAIR_SPAN)) {
+                continue;
+            }
+            List<List<String>> other = productPair(y);
+            if (other != null && swapped(mine, other)) {
                 return true;
             }
         }
         return false;
     }
 
-    static boolean isProduct(Instruction d) {
-        String op = d.opcode();
-        return (op.equals("mul") && PtxFacts.isF(d.type())) || op.equals("fma") || op.equals("mad");
+    /** The factor pairs (sorted operand texts) of the two products {@code x} adds or subtracts, or null. */
+    private List<List<String>> productPair(Instruction x) {
+        String op = x.opcode();
+        if (!PtxFacts.isF(x.type())) {
+            return null;
+        }
+        Instruction a;
+        Instruction b;
+        if (op.equals("add") || op.equals("sub")) {
+            a = unneg(facts.defOf(x, 1));
+            b = unneg(facts.defOf(x, 2));
+            List<String> fa = a == null || !a.opcode().equals("mul") ? null : factorsOf(a);
+            List<String> fb = b == null || !b.opcode().equals("mul") ? null : factorsOf(b);
+            return fa == null || fb == null ? null : List.of(fa, fb);
+        }
+        if (op.equals("fma") || op.equals("mad")) {
+            b = unneg(facts.defOf(x, 3));
+            List<String> fa = factorsOf(x);
+            List<String> fb = b == null || !b.opcode().equals("mul") ? null : factorsOf(b);
+            return fa == null || fb == null ? null : List.of(fa, fb);
+        }
+        return null;
+    }
+
+    private Instruction unneg(Instruction d) {
+        return d != null && d.opcode().equals("neg") ? facts.defOf(d, 1) : d;
+    }
+
+    /**
+     * The multiplicands of a mul or fma, a multiplicand that is itself a product expanded ({@code (x*z)*c}: x, z, c)
+     * and a negated one taken by its source, sorted; null for an exact scaling.
+     */
+    private List<String> factorsOf(Instruction m) {
+        if (!PtxFacts.isF(m.type()) || exactScaling(facts, m)) {
+            return null;
+        }
+        List<String> out = new java.util.ArrayList<>(4);
+        collectFactors(m, out, 0);
+        out.sort(null);
+        return out;
+    }
+
+    private void collectFactors(Instruction m, List<String> out, int depth) {
+        for (int k = 1; k <= 2; k++) {
+            Operand o = m.operand(k);
+            Instruction d = facts.defOf(m, k);
+            if (d != null && d.opcode().equals("neg")) {
+                o = d.operand(1);
+                d = facts.defOf(d, 1);
+            }
+            if (d != null
+                    && depth < 2
+                    && d.opcode().equals("mul")
+                    && PtxFacts.isF(d.type())
+                    && !exactScaling(facts, d)) {
+                collectFactors(d, out, depth + 1);
+            } else {
+                out.add(String.valueOf(o));
+            }
+        }
+    }
+
+    /** {@code g} is {@code f} with one factor of each product exchanged: {p*q, r*s} and {p*s, r*q}. */
+    private static boolean swapped(List<List<String>> f, List<List<String>> g) {
+        List<String> f0 = f.get(0);
+        List<String> f1 = f.get(1);
+        for (String x : f0) {
+            for (String y : f1) {
+                if (x.equals(y)) {
+                    continue;
+                }
+                List<String> h0 = new java.util.ArrayList<>(f0);
+                h0.remove(x);
+                h0.add(y);
+                h0.sort(null);
+                List<String> h1 = new java.util.ArrayList<>(f1);
+                h1.remove(y);
+                h1.add(x);
+                h1.sort(null);
+                if (h0.equals(g.get(0)) && h1.equals(g.get(1)) || h0.equals(g.get(1)) && h1.equals(g.get(0))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Largest value of an 8-bit colour channel. */
+    private static final double CHANNEL_MAX = 255;
+
+    /**
+     * {@code cvt} (float to integer) quantises a colour to one 8-bit channel for display: its operand is a [0,1]
+     * value scaled by 255 ({@code cvt.sat} or a min/max clamp before a multiplication by 255) or a value clamped to
+     * [0,255], and its result is only packed (shifted by a multiple of 8 and or-ed or added into a word that is
+     * stored or returned) or stored as an 8-bit element. A one-ulp difference there changes the displayed colour by
+     * at most one of 256 levels. A channel value used as an index, compared, or stored into a wider integer is not
+     * one.
+     */
+    private boolean colourChannel(Instruction cvt) {
+        if (!PtxFacts.isF(cvt.sourceType()) || !channelRange(cvt)) {
+            return false;
+        }
+        return packedOnly(cvt);
+    }
+
+    /** The converted value lies in [0,255]: a clamped [0,1] value times 255, or a value clamped to [0,255]. */
+    private boolean channelRange(Instruction cvt) {
+        Instruction d = facts.defOf(cvt, 1);
+        if (d == null) {
+            return false;
+        }
+        if (d.opcode().equals("mul") && PtxFacts.isF(d.type())) {
+            for (int k = 1; k <= 2; k++) {
+                if (facts.constantValue(d, d.operand(k)) == CHANNEL_MAX) {
+                    Instruction v = facts.defOf(d, 3 - k);
+                    return d.sat() || v != null && clamped(v, 1.0);
+                }
+            }
+            return false;
+        }
+        return clamped(d, CHANNEL_MAX);
+    }
+
+    /** {@code d} clamps its value to [0,{@code hi}]: a saturating instruction (hi 1) or a min and a max of constants. */
+    private boolean clamped(Instruction d, double hi) {
+        if (hi == 1.0 && d.sat() && PtxFacts.isF(d.type())) {
+            return true; // cvt.sat.f32.f32, add.sat.f32, mul.sat.f32 ...: clamped to [0,1]
+        }
+        double lo = Double.NaN;
+        double up = Double.NaN;
+        Instruction cur = d;
+        for (int step = 0; step < 2 && cur != null; step++) {
+            String op = cur.opcode();
+            if (!(op.equals("min") || op.equals("max")) || !PtxFacts.isF(cur.type())) {
+                break;
+            }
+            int next = -1;
+            for (int k = 1; k <= 2; k++) {
+                double c = facts.constantValue(cur, cur.operand(k));
+                if (!Double.isNaN(c)) {
+                    if (op.equals("min")) {
+                        up = c;
+                    } else {
+                        lo = c;
+                    }
+                    next = 3 - k;
+                }
+            }
+            if (next < 0) {
+                break;
+            }
+            cur = facts.defOf(cur, next);
+        }
+        return lo >= 0 && up <= hi;
+    }
+
+    /** Bits of one colour channel. */
+    private static final int CHANNEL_BITS = 8;
+
+    /**
+     * The integer result of {@code cvt} only goes into packed colour words or 8-bit stores: through shifts by a
+     * multiple of 8, or/add/xor/and, bit-field inserts, byte permutes, integer moves and narrowing conversions, to
+     * a store of the value (a packed word of any width, an unpacked channel only as 8 bits) or a returned parameter.
+     */
+    private boolean packedOnly(Instruction cvt) {
+        List<Instruction> ins = facts.function().instructions();
+        ArrayDeque<int[]> work = new ArrayDeque<>();
+        BitSet seen = new BitSet(ins.size());
+        work.add(new int[] {cvt.index(), 0});
+        seen.set(cvt.index());
+        int steps = 0;
+        boolean reached = false;
+        while (!work.isEmpty()) {
+            int[] cur = work.poll();
+            Instruction def = ins.get(cur[0]);
+            boolean packed = cur[1] == 1;
+            for (int u : facts.defUse().users(cur[0])) {
+                if (++steps > 64) {
+                    return false;
+                }
+                Instruction x = ins.get(u);
+                String op = x.opcode();
+                boolean nowPacked = packed;
+                switch (op) {
+                    case "st" -> {
+                        if (usesInAddress(x, def) || !integerBits(x.type())) {
+                            return false;
+                        }
+                        if (!packed && bits(x.type()) > CHANNEL_BITS) {
+                            return false;
+                        }
+                        reached = true;
+                        continue;
+                    }
+                    case "shl" -> {
+                        if (!(x.operand(2) instanceof Operand.IntImm n)
+                                || n.value() % CHANNEL_BITS != 0
+                                || !(x.operand(1) instanceof Operand.Reg r && def.defines(r.name()))) {
+                            return false;
+                        }
+                        nowPacked = true;
+                    }
+                    case "or", "xor", "bfi", "prmt" -> nowPacked = true;
+                    case "add", "and", "mov", "cvt" -> {
+                        if (!integerBits(x.type())) {
+                            return false;
+                        }
+                        if (op.equals("add")) {
+                            nowPacked = true;
+                        }
+                    }
+                    default -> {
+                        return false;
+                    }
+                }
+                if (!seen.get(u)) {
+                    seen.set(u);
+                    work.add(new int[] {u, nowPacked ? 1 : 0});
+                }
+            }
+        }
+        return reached;
+    }
+
+    /** An integer or untyped-bits type ({@code u8}, {@code s32}, {@code b32}). */
+    private static boolean integerBits(String t) {
+        return t != null && (PtxFacts.isInteger(t) || t.matches("b\\d+"));
+    }
+
+    /** Width in bits of an integer or bit type ({@code u8}: 8, {@code b32}: 32), 64 when unknown. */
+    private static int bits(String t) {
+        try {
+            return Integer.parseInt(t.substring(1));
+        } catch (RuntimeException e) {
+            return 64;
+        }
+    }
+
+    /** {@code st}'s address operand reads a register {@code def} defines. */
+    private static boolean usesInAddress(Instruction st, Instruction def) {
+        List<String> addr = new java.util.ArrayList<>();
+        Operand a = st.operand(0);
+        if (a instanceof Operand.Address ad && ad.base() instanceof Operand.Reg r) {
+            addr.add(r.name());
+        } else if (a instanceof Operand.Reg r) {
+            addr.add(r.name());
+        }
+        for (String d : def.defs()) {
+            if (addr.contains(d)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The instruction scales its input into a float product or quotient ({@code mul}, {@code div}). */
