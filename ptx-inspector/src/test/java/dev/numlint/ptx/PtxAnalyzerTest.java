@@ -92,6 +92,31 @@ class PtxAnalyzerTest {
     }
 
     @Test
+    void aProductAddedToAConstantInfinityIsNoContraction() throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                dir.resolve("src/k.cu"), "// kernel\n__global__ void k(double* a)\n{\n    a[0] = a[1] * a[2];\n}\n");
+        String body = " .reg .f64 %fd<8>; .reg .b64 %rd<2>;\n .loc 1 3 0\n ld.param.u64 %rd1, [p];\n"
+                + " ld.global.f64 %fd1, [%rd1+8];\n ld.global.f64 %fd2, [%rd1+16];\n .loc 1 4 5\n"
+                + " mul.f64 %fd3, %fd1, %fd2;\n";
+        Files.writeString(
+                dir.resolve("inf.ptx"),
+                HEAD + ".visible .entry _Z1kPd(.param .u64 p) {\n" + body
+                        + " add.f64 %fd4, %fd3, 0d7FF0000000000000;\n st.global.f64 [%rd1], %fd4;\n ret;\n}\n"
+                        + " .file 1 \"src/k.cu\"\n");
+        TestScanContext inf = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(inf.hits()).noneMatch(h -> h.ruleId().equals("NL003"));
+        Files.delete(dir.resolve("inf.ptx"));
+        Files.writeString(
+                dir.resolve("fin.ptx"),
+                HEAD + ".visible .entry _Z1kPd(.param .u64 p) {\n" + body
+                        + " add.f64 %fd4, %fd3, 0d3FF8000000000000;\n st.global.f64 [%rd1], %fd4;\n ret;\n}\n"
+                        + " .file 1 \"src/k.cu\"\n");
+        TestScanContext fin = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(fin.hits()).anyMatch(h -> h.ruleId().equals("NL003"));
+    }
+
+    @Test
     void findingsMapToTheCudaSourceLineWithThePtxAsRelatedLocation() throws IOException {
         Files.createDirectories(dir.resolve("src"));
         Files.writeString(

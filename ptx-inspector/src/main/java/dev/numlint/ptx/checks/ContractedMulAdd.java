@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * {@code mul} feeding an {@code add}/{@code sub} with no rounding modifier, which ptxas may fuse into one FFMA.
  * Whether ptxas really fuses a pair is only known from the SASS; without that evidence the message says "may".
  *
- * <p>Not reported: products that are exact (a power-of-two or zero multiplicand: one rounding equals two), explicit
+ * <p>Not reported: products that are exact (a power-of-two or zero multiplicand: one rounding equals two), a product
+ * added to a constant infinity (the overflow path of an inlined exp: the sum is that infinity either way), explicit
  * fmaf/__fmaf_rn, and the fma steps of inlined math-library routines (polynomial coefficients, Newton steps) on a
  * line that calls such a routine.
  */
@@ -119,6 +120,11 @@ public final class ContractedMulAdd implements PtxCheck {
                 continue;
             }
             if (exactProduct(facts, mul)) {
+                continue;
+            }
+            if (Double.isInfinite(facts.constantValue(add, add.operand(3 - k)))) {
+                // x + inf, the overflow path of an inlined exp: for every finite product the fused and the
+                // separate forms give the same infinity (or NaN), so contraction changes nothing
                 continue;
             }
             String mline = facts.sourceLine(mul);
