@@ -337,7 +337,8 @@ final class ValueFlow {
 
     /**
      * The conversion {@code conv} (a cast to {@code type}) quantises a colour to one 8-bit display channel: it
-     * converts a [0,1] value scaled by 255 (saturated or clamped first) or a value clamped to [0,255], and its result
+     * converts a value scaled by 255 (a [0,1] colour; whether it stays in range is the conversion's own hazard,
+     * reported by NL001/NL011 where unguarded) or a value clamped to [0,255], and its result
      * is only packed into a word (shifted by a multiple of 8, or-ed or added), returned or stored as such, or stored
      * into an 8-bit element. A one-ulp difference upstream changes the colour by at most one of 256 levels. Used as an
      * index, compared, or kept in a wider integer, the value is not a colour channel.
@@ -404,16 +405,16 @@ final class ValueFlow {
         return null;
     }
 
-    /** {@code e} lies in [0,255]: a [0,1] value (saturated or clamped) times 255, or a value clamped to [0,255]. */
+    /** {@code e} is a channel value: a [0,1] colour times 255, or a value clamped to [0,255]. */
     private boolean channelRange(ExpressionContext e) {
         ExpressionContext p = FunctionAnalyzer.stripParens(e);
         if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
             MulExprContext m = (MulExprContext) p;
             for (int k = 0; k < 2; k++) {
                 E c = memo.get(m.expression(k));
-                if (c != null && c.cval != null && c.cval == CHANNEL_MAX) {
-                    return clampedTo(m.expression(1 - k), 1.0, 0);
-                }
+                // x * 255 maps [0,1] to a channel; whether x stays in [0,1] is the conversion's own hazard
+                // (NL001/NL011 report an unguarded one), not a consequence of an upstream ulp
+                if (c != null && c.cval != null && c.cval == CHANNEL_MAX) return true;
             }
             return false;
         }

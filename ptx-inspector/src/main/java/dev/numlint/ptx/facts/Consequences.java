@@ -364,8 +364,7 @@ public final class Consequences {
 
     /**
      * {@code cvt} (float to integer) quantises a colour to one 8-bit channel for display: its operand is a [0,1]
-     * value scaled by 255 ({@code cvt.sat} or a min/max clamp before a multiplication by 255) or a value clamped to
-     * [0,255], and its result is only packed (shifted by a multiple of 8 and or-ed or added into a word that is
+     * colour scaled by 255 (its range is the cvt's own hazard, NL001) or a value clamped to [0,255], and its result is only packed (shifted by a multiple of 8 and or-ed or added into a word that is
      * stored or returned) or stored as an 8-bit element. A one-ulp difference there changes the displayed colour by
      * at most one of 256 levels. A channel value used as an index, compared, or stored into a wider integer is not
      * one.
@@ -377,7 +376,7 @@ public final class Consequences {
         return packedOnly(cvt);
     }
 
-    /** The converted value lies in [0,255]: a clamped [0,1] value times 255, or a value clamped to [0,255]. */
+    /** The converted value is a channel value: a [0,1] colour times 255, or a value clamped to [0,255]. */
     private boolean channelRange(Instruction cvt) {
         Instruction d = facts.defOf(cvt, 1);
         if (d == null) {
@@ -386,8 +385,8 @@ public final class Consequences {
         if (d.opcode().equals("mul") && PtxFacts.isF(d.type())) {
             for (int k = 1; k <= 2; k++) {
                 if (facts.constantValue(d, d.operand(k)) == CHANNEL_MAX) {
-                    Instruction v = facts.defOf(d, 3 - k);
-                    return d.sat() || v != null && clamped(v, 1.0);
+                    // a [0,1] colour times 255; whether it stays in range is the cvt's own hazard (NL001)
+                    return true;
                 }
             }
             return false;
