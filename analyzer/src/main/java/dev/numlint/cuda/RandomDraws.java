@@ -1,12 +1,10 @@
 package dev.numlint.cuda;
 
 import dev.numlint.cuda.parser.CudaLexer;
-import java.util.ArrayList;
+import dev.numlint.knowledge.RandomGenerators;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The calls that draw a random number: the C, CUDA and HIP library generators ({@code rand}, {@code drand48},
@@ -19,55 +17,14 @@ import java.util.regex.Pattern;
 final class RandomDraws {
     private RandomDraws() {}
 
-    /** Name components that mark a random-number generator. */
-    private static final Set<String> GENERATOR_WORDS = Set.of(
-            "rand", "rng", "random", "curand", "hiprand", "rocrand", "drand", "erand", "lrand", "nrand", "mrand",
-            "jrand");
-
-    /** Components of calls that set a generator up or fill memory in bulk rather than return a draw. */
-    private static final Set<String> SETUP_WORDS = Set.of(
-            "init",
-            "seed",
-            "srand",
-            "state",
-            "create",
-            "destroy",
-            "set",
-            "skipahead",
-            "generate",
-            "status",
-            "need",
-            "free",
-            "alloc",
-            "malloc");
-
-    private static final Pattern SPLIT = Pattern.compile(
-            "_+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
-
-    /** The lower-case components of an identifier: {@code rand_next_scatlen} -> rand, next, scatlen. */
+    /** {@link RandomGenerators#components}. */
     static List<String> components(String name) {
-        List<String> out = new ArrayList<>();
-        for (String s : SPLIT.split(name)) {
-            if (!s.isEmpty()) out.add(s.toLowerCase(Locale.ROOT));
-        }
-        return out;
+        return RandomGenerators.components(name);
     }
 
-    /** The C++ <random> engines whose names carry no generator word ({@code std::mt19937 gen; gen()}). */
-    private static final Set<String> ENGINES =
-            Set.of("mt19937", "mt19937_64", "ranlux24", "ranlux48", "ranlux24_base", "ranlux48_base", "knuth_b");
-
-    /**
-     * Whether a variable of the type {@code name} draws when called: a C++ {@code <random>} distribution
-     * ({@code std::uniform_real_distribution<float> dist; dist(gen)}) or engine ({@code std::mt19937 gen; gen()}).
-     */
+    /** {@link RandomGenerators#isGeneratorType}. */
     static boolean isGeneratorType(String name) {
-        if (name == null) return false;
-        int q = name.lastIndexOf("::");
-        String base = q >= 0 ? name.substring(q + 2) : name;
-        if (ENGINES.contains(base)) return true;
-        List<String> parts = components(base);
-        return parts.contains("distribution") || parts.contains("engine") || isGenerator(base);
+        return RandomGenerators.isGeneratorType(name);
     }
 
     /**
@@ -105,27 +62,14 @@ final class RandomDraws {
         return out;
     }
 
-    /** Whether a call of the function {@code name} (std:: and other qualifiers allowed) returns a random draw. */
+    /** {@link RandomGenerators#isGenerator}. */
     static boolean isGenerator(String name) {
-        if (name == null) return false;
-        int q = name.lastIndexOf("::");
-        String base = q >= 0 ? name.substring(q + 2) : name;
-        List<String> parts = components(base);
-        boolean generator = false;
-        for (String p : parts) {
-            if (SETUP_WORDS.contains(p)) return false;
-            if (GENERATOR_WORDS.contains(p)) generator = true;
-        }
-        return generator;
+        return RandomGenerators.isGenerator(name);
     }
 
-    /** A member call {@code object.member()}: {@code rng.next()}, {@code gen.uniform()} with a generator object. */
+    /** {@link RandomGenerators#isGeneratorMember}. */
     static boolean isGeneratorMember(String object, String member) {
-        if (object == null || member == null) return false;
-        for (String p : components(member)) {
-            if (SETUP_WORDS.contains(p)) return false;
-        }
-        return isGenerator(object) || isGenerator(member);
+        return RandomGenerators.isGeneratorMember(object, member);
     }
 
     /**

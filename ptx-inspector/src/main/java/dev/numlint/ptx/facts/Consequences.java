@@ -14,7 +14,8 @@ import java.util.List;
  * an integer or an integral rounding (floor/ceil/trunc), a comparison, a min/max selection, an atomic reduction.
  * A value that only reaches stores or the function's return is bounded: CPU and GPU differ by a few ulp there; so is
  * one only quantised to an 8-bit colour channel for display (a [0,1] value times 255 or a value clamped to [0,255],
- * converted and only packed or stored as 8 bits: at most one colour level). A subtraction of two products is
+ * converted and only packed or stored as 8 bits: at most one colour level), and one compared with a fresh random
+ * draw on its source line (a Bernoulli trial: one ulp shifts the odds by about 2^-24). A subtraction of two products is
  * cancellation unless it is one component of a complex product or rotation (its companion is computed nearby).
  * The walk is bounded (it visits at most {@value #MAX_STEPS} instructions).
  */
@@ -69,7 +70,8 @@ public final class Consequences {
                 boolean library = libraryDecision(x);
                 Consequence c = library ? null : sink(x, defs, isDirect && scales(ins.get(cur)));
                 if (c != null && c.kind() == Impact.Kind.BOUNDED) {
-                    // quantised to a colour channel: the value ends there, another path may still decide something
+                    // quantised to a colour channel or decided by a random draw: the value ends there, another path
+                    // may still decide something
                     if (colour == null) {
                         colour = c;
                     }
@@ -156,6 +158,10 @@ public final class Consequences {
                 return null;
             }
             case "setp", "set", "slct", "testp" -> {
+                if (SourceText.comparesWithDraw(facts.sourceLine(x))) {
+                    // compared with a fresh random draw: the value ends in a Bernoulli trial, statistically
+                    return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-random-draw"), x);
+                }
                 return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-comparison"), x);
             }
             case "min", "max" -> {

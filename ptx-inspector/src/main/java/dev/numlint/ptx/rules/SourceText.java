@@ -50,6 +50,48 @@ public final class SourceText {
         return false;
     }
 
+    private static final Pattern RELATIONAL = Pattern.compile("<=|>=|(?<![<>-])[<>](?![<>=])");
+
+    /**
+     * The line compares with a fresh random draw: a call of a random-number generator ({@link
+     * dev.numlint.knowledge.RandomGenerators}) and a relational operator inside one parenthesised group
+     * ({@code if (rand_next_reflect(t) <= Rtotal)}, {@code while (curand_uniform(&s) * I0 >= I)}). A decision there
+     * is a Bernoulli trial: one ulp of the compared value shifts its odds by about 2^-24.
+     */
+    public static boolean comparesWithDraw(String line) {
+        String c = code(line);
+        if (c == null) return false;
+        java.util.regex.Matcher m = CALL.matcher(c);
+        while (m.find()) {
+            if (!dev.numlint.knowledge.RandomGenerators.isGenerator(m.group(1))) continue;
+            // the group around the call: from the innermost unclosed '(' before it to its matching ')'
+            int depth = 0;
+            int open = -1;
+            for (int i = m.start() - 1; i >= 0; i--) {
+                char ch = c.charAt(i);
+                if (ch == ')') depth++;
+                else if (ch == '(' && depth-- == 0) {
+                    open = i;
+                    break;
+                }
+            }
+            if (open < 0) continue;
+            depth = 0;
+            int close = c.length();
+            for (int i = open; i < c.length(); i++) {
+                char ch = c.charAt(i);
+                if (ch == '(') depth++;
+                else if (ch == ')' && --depth == 0) {
+                    close = i;
+                    break;
+                }
+            }
+            String group = c.substring(open + 1, close);
+            if (RELATIONAL.matcher(group.replace("->", "  ")).find()) return true;
+        }
+        return false;
+    }
+
     /** The line writes a comparison, a condition or a min/max/clamp selection. */
     public static boolean writesDecision(String line) {
         return line != null && DECISION.matcher(code(line)).find();
