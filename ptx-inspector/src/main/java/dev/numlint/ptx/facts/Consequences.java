@@ -46,10 +46,14 @@ public final class Consequences {
         // seen: reached at all; direct: reached as the value itself, only moved, negated, converted or scaled
         BitSet seen = new BitSet(ins.size());
         BitSet direct = new BitSet(ins.size());
+        // signFree: the result's sign does not depend on the value (a square root of it, or a product with such a
+        // factor), so a test of that sign against zero decides the same whatever the value's rounding
+        BitSet signFree = new BitSet(ins.size());
         ArrayDeque<Integer> work = new ArrayDeque<>();
         work.add(start.index());
         seen.set(start.index());
         direct.set(start.index());
+        if (fixedSign(start)) signFree.set(start.index());
         int steps = 0;
         boolean stored = false;
         Consequence colour = null;
@@ -67,6 +71,9 @@ public final class Consequences {
                             : new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-unknown"), null);
                 }
                 Instruction x = ins.get(u);
+                if (signFree.get(cur) && signTest(x)) {
+                    continue; // v*k > 0 with v > 0: the sign is k's, the value cannot flip the test
+                }
                 boolean library = libraryDecision(x);
                 Consequence c = library ? null : sink(x, defs, isDirect && scales(ins.get(cur)));
                 if (c != null && c.kind() == Impact.Kind.BOUNDED) {
@@ -81,11 +88,17 @@ public final class Consequences {
                     return c;
                 }
                 boolean keeps = isDirect && keepsValue(x);
+                boolean free = fixedSign(x) || signFree.get(cur) && keepsSign(x);
                 if ((passes(x)
                                 || (library
                                         && (x.opcode().equals("min")
                                                 || x.opcode().equals("max"))))
-                        && (!seen.get(u) || keeps && !direct.get(u))) {
+                        && (!seen.get(u) || keeps && !direct.get(u) || !free && signFree.get(u))) {
+                    if (!seen.get(u)) {
+                        if (free) signFree.set(u);
+                    } else if (!free) {
+                        signFree.clear(u); // reached another way too, where the value does move the sign
+                    }
                     seen.set(u);
                     if (keeps) direct.set(u);
                     work.add(u);
@@ -98,6 +111,43 @@ public final class Consequences {
             return colour;
         }
         return new Consequence(Impact.Kind.BOUNDED, phrase(stored ? "ptx-use-stored" : "ptx-use-undecided"), null);
+    }
+
+    /** A float result of fixed sign whatever its operand: a square root, a reciprocal square root, 2^x, |x|. */
+    private static boolean fixedSign(Instruction x) {
+        if (!PtxFacts.isF(x.type())) {
+            return false;
+        }
+        return switch (x.opcode()) {
+            case "sqrt", "rsqrt", "ex2", "abs" -> true;
+            default -> false;
+        };
+    }
+
+    /** A float operation whose result's sign is its operands' signs combined: a product, quotient, move or negation. */
+    private static boolean keepsSign(Instruction x) {
+        if (!PtxFacts.isF(x.type()) && !x.opcode().equals("mov")) {
+            return false;
+        }
+        return switch (x.opcode()) {
+            case "mul", "div", "rcp", "neg", "mov" -> true;
+            case "cvt" -> PtxFacts.isF(x.sourceType());
+            default -> false;
+        };
+    }
+
+    /** A float comparison with zero ({@code setp.gt.f32 %p, %f, 0f00000000}): a test of a sign. */
+    private boolean signTest(Instruction x) {
+        String op = x.opcode();
+        if (!(op.equals("setp") || op.equals("set")) || !PtxFacts.isF(x.sourceType())) {
+            return false;
+        }
+        for (int k = 1; k <= 2; k++) {
+            if (facts.constantValue(x, x.operand(k)) == 0.0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
