@@ -123,7 +123,59 @@ final class LayerMerge {
             }
             out.addAll(other);
         }
-        return oneDecision(sameAccumulator(out));
+        return oneOperationPerLine(oneDecision(sameAccumulator(out)));
+    }
+
+    /** The operation a source finding's message quotes first: a called name ({@code '__fdividef(1.f, v.x)'}) or a cast. */
+    private static final java.util.regex.Pattern QUOTED_OPERATION =
+            java.util.regex.Pattern.compile("^'(?:([A-Za-z_][\\w:]*)\\s*\\(|\\(\\s*([A-Za-z_][\\w:\\s]*?)\\s*\\))");
+
+    /**
+     * One finding per source line, rule and operation: the same intrinsic or cast written several times on one line
+     * ({@code rv = float3(__fdividef(1.f, v.x), __fdividef(1.f, v.y), __fdividef(1.f, v.z))},
+     * {@code make_uchar4((uchar)vec.x, (uchar)vec.y, ...)}) is one decision with one fix. The most severe of them
+     * stays, with the others as related locations; different operations on one line (an {@code __expf} and a
+     * {@code __cosf}) stay apart.
+     */
+    static List<Finding> oneOperationPerLine(List<Finding> in) {
+        Map<String, Integer> first = new HashMap<>();
+        List<Finding> out = new ArrayList<>();
+        for (Finding f : in) {
+            java.util.regex.Matcher m = QUOTED_OPERATION.matcher(f.message());
+            if (f.layer() == Layer.PTX || !m.find()) {
+                out.add(f);
+                continue;
+            }
+            String op = m.group(1) != null ? m.group(1) : "(" + m.group(2).replaceAll("\\s+", " ") + ")";
+            String key = f.ruleId()
+                    + '\u0000'
+                    + f.layer()
+                    + '\u0000'
+                    + f.location().file()
+                    + '\u0000'
+                    + f.location().startLine()
+                    + '\u0000'
+                    + op;
+            Integer at = first.get(key);
+            if (at == null) {
+                first.put(key, out.size());
+                out.add(f);
+                continue;
+            }
+            Finding kept = out.get(at);
+            Finding more = f;
+            if (f.level().atLeast(kept.level()) && !kept.level().atLeast(f.level())) {
+                kept = f;
+                more = out.get(at);
+            }
+            String quote = more.message().substring(0, more.message().indexOf('\'', 1) + 1);
+            out.set(
+                    at,
+                    kept.toBuilder()
+                            .related(more.location(), "the same operation on this line: " + quote)
+                            .build());
+        }
+        return out;
     }
 
     /** How many lines below a PTX conversion's line the conversion it stands for may be written. */

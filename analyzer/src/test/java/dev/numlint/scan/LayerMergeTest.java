@@ -29,6 +29,40 @@ class LayerMergeTest {
                 .endsWith("a few ulp apart");
     }
 
+    private static Finding division(String expr, int column, Level level) {
+        return Finding.builder("NL002")
+                .level(level)
+                .layer(Layer.CUDA_SOURCE)
+                .location(Location.of("k.cu", 836, column))
+                .message("'" + expr + "' is an approximate division: the CPU's division is correctly rounded")
+                .build();
+    }
+
+    @Test
+    void oneOperationWrittenSeveralTimesOnALineIsOneFinding() {
+        Finding cos = Finding.builder("NL002")
+                .level(Level.WARNING)
+                .layer(Layer.CUDA_SOURCE)
+                .location(Location.of("k.cu", 836, 90))
+                .message("'__fdiv_rn(a, b)' is an approximate division: the CPU's division is correctly rounded")
+                .build();
+        List<Finding> out = LayerMerge.merge(List.of(
+                division("__fdividef(1.f, v.x)", 20, Level.NOTE),
+                division("__fdividef(1.f, v.y)", 44, Level.WARNING),
+                division("__fdividef(1.f, v.z)", 68, Level.NOTE),
+                cos));
+        assertThat(out).hasSize(2);
+        Finding kept = out.get(0);
+        assertThat(kept.location().startColumn()).isEqualTo(44);
+        assertThat(kept.level()).isEqualTo(Level.WARNING);
+        assertThat(kept.related())
+                .extracting(r -> r.location().startColumn() + " " + r.message())
+                .containsExactlyInAnyOrder(
+                        "20 the same operation on this line: '__fdividef(1.f, v.x)'",
+                        "68 the same operation on this line: '__fdividef(1.f, v.z)'");
+        assertThat(out.get(1).message()).startsWith("'__fdiv_rn(a, b)'");
+    }
+
     private static Finding ptx(String instr, int column) {
         return Finding.builder("NL004")
                 .level(Level.WARNING)
