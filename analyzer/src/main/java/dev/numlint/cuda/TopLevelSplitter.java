@@ -524,27 +524,31 @@ final class TopLevelSplitter {
      */
     private java.util.BitSet outParams(FunctionDef f, int open, int close) {
         java.util.BitSet out = new java.util.BitSet();
+        java.util.Map<String, Integer> pointers = new java.util.HashMap<>();
         for (int k = 0; k < f.paramNames.size(); k++) {
             String name = f.paramNames.get(k);
             CType type = f.paramTypes.get(k);
-            if (name == null || type == null || type.kind != CType.Kind.POINTER) continue;
-            int depth = 0;
-            for (int i = open; i < close; i++) {
-                int ty = t.get(i).getType();
-                if (ty == CudaLexer.LBRACE) depth++;
-                else if (ty == CudaLexer.RBRACE) depth--;
-                if (ty != CudaLexer.IDENTIFIER || !t.get(i).getText().equals(name)) continue;
-                boolean def = depth == 1
-                        && i >= 2
-                        && t.get(i - 1).getType() == CudaLexer.STAR
-                        && (t.get(i - 2).getType() == CudaLexer.SEMI
-                                || t.get(i - 2).getType() == CudaLexer.LBRACE
-                                || t.get(i - 2).getType() == CudaLexer.RBRACE)
-                        && i + 1 < close
-                        && t.get(i + 1).getType() == CudaLexer.ASSIGN;
-                if (def) out.set(k);
-                break;
-            }
+            if (name != null && type != null && type.kind == CType.Kind.POINTER) pointers.putIfAbsent(name, k);
+        }
+        if (pointers.isEmpty()) return out;
+        // one pass over the body: each pointer parameter is decided at its first mention
+        int depth = 0;
+        for (int i = open; i < close && !pointers.isEmpty(); i++) {
+            int ty = t.get(i).getType();
+            if (ty == CudaLexer.LBRACE) depth++;
+            else if (ty == CudaLexer.RBRACE) depth--;
+            if (ty != CudaLexer.IDENTIFIER) continue;
+            Integer k = pointers.remove(t.get(i).getText());
+            if (k == null) continue;
+            boolean def = depth == 1
+                    && i >= 2
+                    && t.get(i - 1).getType() == CudaLexer.STAR
+                    && (t.get(i - 2).getType() == CudaLexer.SEMI
+                            || t.get(i - 2).getType() == CudaLexer.LBRACE
+                            || t.get(i - 2).getType() == CudaLexer.RBRACE)
+                    && i + 1 < close
+                    && t.get(i + 1).getType() == CudaLexer.ASSIGN;
+            if (def) out.set(k);
         }
         return out;
     }

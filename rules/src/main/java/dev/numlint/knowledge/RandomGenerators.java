@@ -64,6 +64,8 @@ public final class RandomGenerators {
         int q = name.lastIndexOf("::");
         String base = q >= 0 ? name.substring(q + 2) : name;
         if (ENGINES.contains(base)) return true;
+        String lower = base.toLowerCase(Locale.ROOT);
+        if (!lower.contains("distribution") && !lower.contains("engine") && !mayBeGenerator(lower)) return false;
         List<String> parts = components(base);
         return parts.contains("distribution") || parts.contains("engine") || isGenerator(base);
     }
@@ -73,6 +75,7 @@ public final class RandomGenerators {
         if (name == null) return false;
         int q = name.lastIndexOf("::");
         String base = q >= 0 ? name.substring(q + 2) : name;
+        if (!mayBeGenerator(base.toLowerCase(Locale.ROOT))) return false;
         List<String> parts = components(base);
         boolean generator = false;
         for (String p : parts) {
@@ -80,6 +83,14 @@ public final class RandomGenerators {
             if (GENERATOR_WORDS.contains(p)) generator = true;
         }
         return generator;
+    }
+
+    /**
+     * A cheap test before the name is split: every generator word contains "rand" or "rng" (random, curand, drand
+     * ...), so a name without either is no generator. Most identifiers of a file stop here.
+     */
+    private static boolean mayBeGenerator(String lower) {
+        return lower.contains("rand") || lower.contains("rng");
     }
 
     /** A member call {@code object.member()}: {@code rng.next()}, {@code gen.uniform()} with a generator object. */
