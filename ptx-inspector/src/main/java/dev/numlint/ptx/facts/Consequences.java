@@ -308,24 +308,71 @@ public final class Consequences {
      * are compared by register (or immediate) and the companion must lie within a few source lines.
      */
     public boolean pairedComponent(Instruction x) {
-        List<List<String>> mine = productPair(x);
+        Boolean known = pairedMemo.get(x.index());
+        if (known != null) {
+            return known;
+        }
+        boolean paired = findPair(x);
+        pairedMemo.put(x.index(), paired);
+        return paired;
+    }
+
+    /** {@link #productPair} by instruction index: a function's pair test reads each candidate once. */
+    private final java.util.Map<Integer, java.util.Optional<List<List<String>>>> pairMemo =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private final java.util.Map<Integer, Boolean> pairedMemo = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private List<List<String>> productPairOf(Instruction y) {
+        return pairMemo.computeIfAbsent(y.index(), k -> java.util.Optional.ofNullable(productPair(y)))
+                .orElse(null);
+    }
+
+    private boolean findPair(Instruction x) {
+        List<List<String>> mine = productPairOf(x);
         if (mine == null) {
             return false;
         }
-        int line = x.loc() == null ? -1 : x.loc().pos().line();
-        for (Instruction y : facts.function().instructions()) {
+        Iterable<Instruction> near = x.loc() == null
+                ? facts.function().instructions()
+                : floatsByLine()
+                        .subMap(
+                                x.loc().pos().line() - PAIR_SPAN,
+                                true,
+                                x.loc().pos().line() + PAIR_SPAN,
+                                true)
+                        .values()
+                        .stream()
+                        .flatMap(List::stream)
+                        .toList();
+        for (Instruction y : near) {
             if (y == x || !y.isFloat()) {
                 continue;
             }
-            if (line >= 0 && (y.loc() == null || Math.abs(y.loc().pos().line() - line) > PAIR_SPAN)) {
-                continue;
-            }
-            List<List<String>> other = productPair(y);
+            List<List<String>> other = productPairOf(y);
             if (other != null && swapped(mine, other)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private volatile java.util.NavigableMap<Integer, List<Instruction>> floatsByLine;
+
+    /** The function's float instructions with a source line, by line: the pair test looks only a few lines away. */
+    private java.util.NavigableMap<Integer, List<Instruction>> floatsByLine() {
+        java.util.NavigableMap<Integer, List<Instruction>> m = floatsByLine;
+        if (m == null) {
+            m = new java.util.TreeMap<>();
+            for (Instruction y : facts.function().instructions()) {
+                if (y.isFloat() && y.loc() != null) {
+                    m.computeIfAbsent(y.loc().pos().line(), k -> new java.util.ArrayList<>())
+                            .add(y);
+                }
+            }
+            floatsByLine = m;
+        }
+        return m;
     }
 
     /** The factor pairs (sorted operand texts) of the two products {@code x} adds or subtracts, or null. */
