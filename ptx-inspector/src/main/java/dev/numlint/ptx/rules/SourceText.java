@@ -60,7 +60,9 @@ public final class SourceText {
      */
     public static boolean comparesWithDraw(String line) {
         // every generator name contains rand or rng: most lines stop here, before any regular expression
-        if (line == null || !line.contains("rand") && !line.contains("rng") && !line.contains("RAND")) return false;
+        if (line == null) return false;
+        String lower = line.toLowerCase(java.util.Locale.ROOT);
+        if (!lower.contains("rand") && !lower.contains("rng")) return false;
         String c = code(line);
         if (c == null) return false;
         java.util.regex.Matcher m = CALL.matcher(c);
