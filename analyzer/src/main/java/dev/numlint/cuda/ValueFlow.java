@@ -223,8 +223,8 @@ final class ValueFlow {
                 if (lhs != null && lhs.type.isInteger()) {
                     if (a.assignOp().ASSIGN() != null
                             && lhs.type.size == 1
-                            && a.expression(1) instanceof ExpressionContext
-                            && channelRange((ExpressionContext) a.expression(1))) {
+                            && a.expression(1) != null
+                            && channelRange(a.expression(1))) {
                         // pixel.x = v * 255.0f into an 8-bit element
                         out.add(use(ValueUse.Kind.COLOUR_CHANNEL, a, lhs.type.name, via));
                         return;
