@@ -131,18 +131,11 @@ final class ValueFlow {
                     || p instanceof NamedCastExprContext
                     || p instanceof FunctionalCastExprContext) {
                 E r = memo.get(p);
-                if (r != null && r.type.isInteger()) {
-                    if (colourChannel(p, r.type)) {
-                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, p, r.type.name, via));
-                        return;
-                    }
-                    out.add(use(
-                            ValueUse.Kind.INTEGER_CONVERSION,
-                            p,
-                            r.type.name,
-                            via,
-                            drawn(component != null ? component : cur)));
-                }
+                if (r != null
+                        && r.type.isInteger()
+                        && integerUse(
+                                p, r.type, colourChannel(p, r.type), out, via, component != null ? component : cur))
+                    return;
                 cur = p;
             } else if (p instanceof ArgumentListContext) {
                 ParserRuleContext call = p.getParent();
@@ -221,20 +214,12 @@ final class ValueFlow {
                 if (a.expression(0) == cur) return;
                 E lhs = memo.get(a.expression(0));
                 if (lhs != null && lhs.type.isInteger()) {
-                    if (a.assignOp().ASSIGN() != null
+                    // pixel.x = v * 255.0f into an 8-bit element
+                    boolean colour = a.assignOp().ASSIGN() != null
                             && lhs.type.size == 1
                             && a.expression(1) != null
-                            && channelRange(a.expression(1))) {
-                        // pixel.x = v * 255.0f into an 8-bit element
-                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, a, lhs.type.name, via));
-                        return;
-                    }
-                    out.add(use(
-                            ValueUse.Kind.INTEGER_CONVERSION,
-                            a,
-                            lhs.type.name,
-                            via,
-                            drawn(component != null ? component : cur)));
+                            && channelRange(a.expression(1));
+                    if (integerUse(a, lhs.type, colour, out, via, component != null ? component : cur)) return;
                 }
                 if (FunctionAnalyzer.stripParens(a.expression(0)) instanceof CondExprContext) {
                     followSelected(a, depth, visited, out, via, direct); // (c ? x : y) = v assigns x or y
@@ -329,6 +314,26 @@ final class ValueFlow {
             if (a.expression() != null
                     && text.apply(FunctionAnalyzer.stripParens(a.expression())).equals(target)) return true;
         }
+        return false;
+    }
+
+    /**
+     * Records the conversion of the value to the integer {@code type} at {@code at}: a colour channel (the value ends
+     * there; true) or an integer conversion, judged as a random variate when {@code carrier} is one (false: the walk
+     * goes on).
+     */
+    private boolean integerUse(
+            ParserRuleContext at,
+            CType type,
+            boolean colour,
+            List<ValueUse> out,
+            String via,
+            ParserRuleContext carrier) {
+        if (colour) {
+            out.add(use(ValueUse.Kind.COLOUR_CHANNEL, at, type.name, via));
+            return true;
+        }
+        out.add(use(ValueUse.Kind.INTEGER_CONVERSION, at, type.name, via, drawn(carrier)));
         return false;
     }
 
