@@ -1519,7 +1519,28 @@ final class FunctionAnalyzer {
 
     // ------------------------------------------------------------------ sites
     Site site(ParserRuleContext c) {
-        return pos(c).site(text(c), device, host, () -> flow.uses(c), () -> flow.drawn(c));
+        return pos(c).inMacro(macroBody(c)).site(text(c), device, host, () -> flow.uses(c), () -> flow.drawn(c));
+    }
+
+    /**
+     * The macro whose body holds every token of {@code c} (none passed as an argument from the source), or null: the
+     * expression is then written once, in the {@code #define}, however often the macro is used.
+     */
+    static String macroBody(ParserRuleContext c) {
+        String macro = null;
+        java.util.ArrayDeque<org.antlr.v4.runtime.tree.ParseTree> todo = new java.util.ArrayDeque<>();
+        todo.push(c);
+        while (!todo.isEmpty()) {
+            org.antlr.v4.runtime.tree.ParseTree t = todo.pop();
+            if (t instanceof org.antlr.v4.runtime.tree.TerminalNode n) {
+                if (!(n.getSymbol() instanceof PToken p) || p.fromMacro == null) return null;
+                if (macro == null) macro = p.fromMacro;
+                else if (!macro.equals(p.fromMacro)) return null;
+                continue;
+            }
+            for (int i = t.getChildCount() - 1; i >= 0; i--) todo.push(t.getChild(i));
+        }
+        return macro;
     }
 
     // ------------------------------------------------------------------ text

@@ -96,9 +96,13 @@ final class Reporter implements CudaReport {
      * declares; a tab is one unit), 0 where unknown. The end is exclusive (the column after the last character).
      * {@code condition} is the #if condition of an inactive branch analyzed with --all-configurations, or null.
      */
-    record Pos(int line, int col, int endLine, int endCol, String condition) {
+    record Pos(int line, int col, int endLine, int endCol, String condition, String macro) {
         Pos(int line, int col, int endLine, int endCol) {
-            this(line, col, endLine, endCol, null);
+            this(line, col, endLine, endCol, null, null);
+        }
+
+        Pos(int line, int col, int endLine, int endCol, String condition) {
+            this(line, col, endLine, endCol, condition, null);
         }
 
         static Pos line(int line) {
@@ -124,8 +128,13 @@ final class Reporter implements CudaReport {
         }
 
         /** The region of a site. */
+        /** This region, for an expression written wholly in {@code macro}'s body (null: not). */
+        Pos inMacro(String macro) {
+            return new Pos(line, col, endLine, endCol, condition, macro);
+        }
+
         static Pos of(Site at) {
-            return new Pos(at.line(), at.column(), at.endLine(), at.endColumn(), at.condition());
+            return new Pos(at.line(), at.column(), at.endLine(), at.endColumn(), at.condition(), at.macro());
         }
 
         /** A site at this region. */
@@ -134,7 +143,7 @@ final class Reporter implements CudaReport {
                 boolean device,
                 boolean host,
                 java.util.function.Supplier<java.util.List<dev.numlint.cuda.facts.ValueUse>> flow) {
-            return new Site(line, col, endLine, endCol, condition, text, device, host, flow);
+            return new Site(line, col, endLine, endCol, condition, text, device, host, flow).expandedFrom(macro);
         }
 
         /** A site at this region that knows whether its value is computed from a random draw. */
@@ -144,7 +153,7 @@ final class Reporter implements CudaReport {
                 boolean host,
                 java.util.function.Supplier<java.util.List<dev.numlint.cuda.facts.ValueUse>> flow,
                 java.util.function.BooleanSupplier drawn) {
-            return new Site(line, col, endLine, endCol, condition, text, device, host, flow, drawn);
+            return new Site(line, col, endLine, endCol, condition, text, device, host, flow, drawn).expandedFrom(macro);
         }
 
         Location location(String file) {
@@ -213,6 +222,7 @@ final class Reporter implements CudaReport {
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());
         }
         if (pos.condition() != null) b.property("configuration", pos.condition());
+        if (pos.macro() != null) b.property("macro", pos.macro());
         if (property != null) b.property(property, true);
         counts.merge(rule, 1, Integer::sum);
         sink.report(b);

@@ -123,7 +123,131 @@ final class LayerMerge {
             }
             out.addAll(other);
         }
-        return oneOperationPerLine(oneDecision(sameAccumulator(out)));
+        return repeatedCopies(oneOperationPerLine(oneDecision(sameAccumulator(out))));
+    }
+
+    /** The fewest copies of one statement that make a run of copies: two identical lines are still two findings. */
+    static final int MIN_COPIES = 3;
+
+    /** The most lines between two neighbouring copies of a run (an unrolled iteration, the next macro use). */
+    static final int COPY_GAP = 12;
+
+    /**
+     * Rules whose every written site stays a finding of its own, even when the same text is repeated: approximate
+     * intrinsics and divisions, float-to-unsigned conversions and float atomics (issue 13: each is still reported).
+     * Uses of one macro whose body holds the hazard are one written site, the macro's, and do merge.
+     */
+    private static final Set<String> EVERY_SITE = Set.of("NL001", "NL002", "NL006", "NL009");
+
+    /**
+     * One finding per copied code: the same statement written again and again within a few lines of one function (a
+     * loop unrolled by hand, {@code if (xx + yy > 4) return i - 1; ... return i - 2; ...}, or one macro expanded at
+     * consecutive uses, {@code GET_ONE_FIELD(cfg, nthread) GET_ONE_FIELD(cfg, tstart) ...}) has one fix and one
+     * justification. A run of at least {@link #MIN_COPIES} findings of one rule and layer whose source text is the
+     * same, each at most {@link #COPY_GAP} lines below the previous, becomes its most severe member (the first among
+     * equals) with the others as related locations and the count in {@code properties.copies}. Copies are compared by
+     * their source evidence, whitespace aside; findings without a function or without source evidence stay apart.
+     * The uses of one macro whose body holds the whole hazard ({@code properties.macro}) are copies of one written
+     * site at any distance within the function; rules in {@link #EVERY_SITE} merge only those.
+     */
+    static List<Finding> repeatedCopies(List<Finding> in) {
+        Map<String, List<Integer>> byText = new LinkedHashMap<>();
+        for (int i = 0; i < in.size(); i++) {
+            Finding f = in.get(i);
+            String text = sourceText(f);
+            Object macro = f.properties().get("macro");
+            if (f.function() == null
+                    || text == null
+                    || text.isEmpty()
+                    || EVERY_SITE.contains(f.ruleId()) && macro == null) {
+                continue;
+            }
+            String key = f.ruleId()
+                    + '\u0000'
+                    + f.layer()
+                    + '\u0000'
+                    + f.location().file()
+                    + '\u0000'
+                    + f.function()
+                    + '\u0000'
+                    + text
+                    + '\u0000'
+                    + (macro == null ? "" : macro);
+            byText.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
+        }
+        Map<Integer, Finding> replaced = new HashMap<>();
+        Set<Integer> absorbed = new HashSet<>();
+        for (List<Integer> group : byText.values()) {
+            if (group.size() < MIN_COPIES) {
+                continue;
+            }
+            List<Integer> sorted = new ArrayList<>(group);
+            sorted.sort(java.util.Comparator.comparingInt(
+                            (Integer i) -> in.get(i).location().startLine())
+                    .thenComparingInt(i -> i));
+            List<Integer> run = new ArrayList<>();
+            boolean macro = in.get(group.get(0)).properties().get("macro") != null;
+            for (int i : sorted) {
+                if (!run.isEmpty()
+                        && !macro
+                        && in.get(i).location().startLine()
+                                        - in.get(run.get(run.size() - 1))
+                                                .location()
+                                                .startLine()
+                                > COPY_GAP) {
+                    mergeRun(in, run, replaced, absorbed);
+                    run.clear();
+                }
+                run.add(i);
+            }
+            mergeRun(in, run, replaced, absorbed);
+        }
+        if (replaced.isEmpty()) {
+            return in;
+        }
+        List<Finding> out = new ArrayList<>(in.size() - absorbed.size());
+        for (int i = 0; i < in.size(); i++) {
+            if (!absorbed.contains(i)) {
+                out.add(replaced.getOrDefault(i, in.get(i)));
+            }
+        }
+        return out;
+    }
+
+    private static void mergeRun(
+            List<Finding> in, List<Integer> run, Map<Integer, Finding> replaced, Set<Integer> absorbed) {
+        if (run.size() < MIN_COPIES) {
+            return;
+        }
+        int kept = run.get(0);
+        for (int i : run) {
+            if (!in.get(kept).level().atLeast(in.get(i).level())) {
+                kept = i;
+            }
+        }
+        Finding k = in.get(kept);
+        Finding.Builder b = k.toBuilder()
+                .message(RuleCatalog.get().phrase("repeated-copies", "message", k.message(), "count", run.size() - 1))
+                .property("copies", run.size());
+        for (int i : run) {
+            if (i == kept) {
+                continue;
+            }
+            b.related(
+                    new RelatedLocation(in.get(i).location(), RuleCatalog.get().phrase("repeated-copy")));
+            absorbed.add(i);
+        }
+        replaced.put(kept, b.build());
+    }
+
+    /** The source text a finding quotes as evidence (the flagged expression, or the PTX instruction's line). */
+    private static String sourceText(Finding f) {
+        for (var e : f.evidence()) {
+            if ("source".equals(e.kind()) && e.text() != null) {
+                return e.text().strip().replaceAll("\\s+", " ");
+            }
+        }
+        return null;
     }
 
     /** The operation a source finding's message quotes first: a called name ({@code '__fdividef(1.f, v.x)'}) or a cast. */

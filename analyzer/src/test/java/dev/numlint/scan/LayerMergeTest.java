@@ -331,4 +331,45 @@ class LayerMergeTest {
         assertThat(one.evidence()).extracting(Evidence::text).contains("cvt.rna.tf32.f32 __$1, %f261;");
         assertThat(out.get(2).layer()).isEqualTo(Layer.PTX);
     }
+
+    private static Finding copy(String rule, int line, String text, Level level) {
+        return Finding.builder(rule)
+                .level(level)
+                .layer(Layer.PTX)
+                .function("Mandelbrot0")
+                .location(Location.of("m.cuh", line, 9))
+                .message("`add.f32 %f" + line + "`: ptxas may fuse them into one FFMA; then compared in a condition")
+                .evidence(new Evidence("source", text, null))
+                .build();
+    }
+
+    @Test
+    void codeUnrolledByHandIsOneFindingPerRunOfCopies() {
+        String test = "if (xx + yy > T(4.0))";
+        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+                copy("NL003", 184, test, Level.NOTE),
+                copy("NL003", 188, "x  = xx - yy + xC;", Level.WARNING),
+                copy("NL003", 193, "if (xx +  yy > T(4.0))", Level.WARNING),
+                copy("NL003", 202, test, Level.WARNING),
+                // 40 lines below the last copy: another run, of one finding
+                copy("NL003", 242, test, Level.WARNING),
+                // another rule on the same text is another decision
+                copy("NL006", 243, test, Level.WARNING)));
+        assertThat(out)
+                .extracting(f -> f.ruleId() + ":" + f.location().startLine())
+                .containsExactly("NL003:188", "NL003:193", "NL003:242", "NL006:243");
+        Finding kept = out.get(1);
+        assertThat(kept.level()).isEqualTo(Level.WARNING);
+        assertThat(kept.message()).endsWith("(+2 copies of this code nearby)");
+        assertThat(kept.properties()).containsEntry("copies", 3);
+        assertThat(kept.related()).extracting(r -> r.location().startLine()).containsExactly(184, 202);
+    }
+
+    @Test
+    void twoIdenticalLinesStayTwoFindings() {
+        String sum = "s += a[i] * b[i];";
+        List<Finding> out = LayerMerge.repeatedCopies(
+                List.of(copy("NL004", 10, sum, Level.WARNING), copy("NL004", 14, sum, Level.WARNING)));
+        assertThat(out).hasSize(2);
+    }
 }

@@ -20,6 +20,7 @@ public final class Site {
     private final Supplier<List<ValueUse>> flow;
     private final java.util.function.BooleanSupplier drawn;
     private List<ValueUse> uses;
+    private String macro;
     private Boolean randomVariate;
 
     public Site(int line, int column, String text, boolean device, boolean host, Supplier<List<ValueUse>> flow) {
@@ -100,6 +101,20 @@ public final class Site {
 
     public String text() {
         return text;
+    }
+
+    /**
+     * The macro whose body holds the whole expression (written in the {@code #define}, not passed as an argument), or
+     * null: every use of the macro is then a copy of the same code.
+     */
+    public String macro() {
+        return macro;
+    }
+
+    /** This site, recording that its expression comes wholly from {@code macro}'s body (null: from the source). */
+    public Site expandedFrom(String macro) {
+        this.macro = macro;
+        return this;
     }
 
     /** The code runs on the GPU (a __global__ or __device__ function or device lambda). */
