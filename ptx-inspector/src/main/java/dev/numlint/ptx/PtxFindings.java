@@ -516,7 +516,16 @@ final class PtxFindings {
         if (c.sink() != null && c.sink().loc() != null) {
             sink = locationOf(writtenPos(c.sink().loc(), files));
         }
-        String what = c.what() + (sink != null ? " at line " + sink.startLine() : "");
+        Location own = h.at().loc() == null ? null : locationOf(writtenPos(h.at().loc(), files));
+        boolean sameLine =
+                sink != null && own != null && own.file().equals(sink.file()) && own.startLine() == sink.startLine();
+        // a sink on the hazard's own line is "on this line", not a line number that reads like another place
+        String what = c.what()
+                + (sink == null
+                        ? ""
+                        : sameLine
+                                ? " " + dev.numlint.rules.RuleCatalog.get().phrase("ptx-sink-here")
+                                : " at line " + sink.startLine());
         Impact i = new Impact(c.kind(), what, sink, null);
         if (c.kind() == Impact.Kind.GROWING && "f32".equals(h.at().type())) {
             i = i.withErrorBound("(n-1)*2^-24 relative to the sum of |terms| for n terms");
