@@ -214,7 +214,7 @@ final class Reporter implements CudaReport {
         }
         if (pos.condition() != null) b.property("configuration", pos.condition());
         if (property != null) b.property(property, true);
-        counts.merge(rule, 1, Integer::sum);
+        if (impact == null || impact.kind() != Impact.Kind.EXACT) counts.merge(rule, 1, Integer::sum);
         sink.report(b);
     }
 }
