@@ -165,8 +165,8 @@ final class FunctionAnalyzer {
 
     /**
      * Whether the name at token {@code i} is (or may be) written there: assigned, incremented, its address taken
-     * ({@code &x}, {@code &(x)}), read into ({@code in >> x}), or passed as a bare argument ({@code f(a, x)}: a C++
-     * reference parameter may write it).
+     * ({@code &x}, {@code &(x)}), read into ({@code in >> x}), or passed as a bare argument to a function other than
+     * a math builtin ({@code f(a, x)}: a C++ reference parameter may write it).
      */
     private boolean writes(int i) {
         int n = toks.size();
@@ -178,8 +178,20 @@ final class FunctionAnalyzer {
         if (WRITES_BEFORE.contains(prev)) return true;
         if (prev == CudaLexer.GT && p > 0 && toks.get(p - 1).getType() == CudaLexer.GT) return true;
         int before = i > 0 ? toks.get(i - 1).getType() : -1;
-        return (before == CudaLexer.LPAREN || before == CudaLexer.COMMA)
-                && (next == CudaLexer.RPAREN || next == CudaLexer.COMMA);
+        if (!(before == CudaLexer.LPAREN || before == CudaLexer.COMMA)
+                || !(next == CudaLexer.RPAREN || next == CudaLexer.COMMA)) return false;
+        // a bare argument: of a call by name (not a cast, not a math function, which take values)
+        int depth = 0;
+        for (int k = i - 1; k >= 0 && k > i - 400; k--) {
+            int ty = toks.get(k).getType();
+            if (ty == CudaLexer.RPAREN) depth++;
+            else if (ty == CudaLexer.LPAREN && depth-- == 0) {
+                if (k == 0 || toks.get(k - 1).getType() != CudaLexer.IDENTIFIER) return false;
+                String callee = toks.get(k - 1).getText();
+                return !Builtins.FUNCS.containsKey(callee) && !Builtins.CLAMPS.contains(callee);
+            }
+        }
+        return false;
     }
 
     /** Token-level facts: use counts, range-guarded variables, compensated (Kahan) sums. */
