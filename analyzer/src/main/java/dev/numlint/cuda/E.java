@@ -19,10 +19,20 @@ final class E {
     String promotedVar;
     /** The value is range-limited (clamp, saturate, ternary with comparison, compared variable). */
     boolean guarded;
+    /**
+     * A comparison the interval does not see may narrow the value: a leaf variable is compared or clamped somewhere in
+     * the function, or a conditional expression tests it. Only without one may a finite interval overrule
+     * {@link #guarded}.
+     */
+    boolean compared;
     /** The value cannot be negative (sqrt, fabs, exp ...). */
     boolean nonNeg;
     /** A double literal (unsuffixed). */
     String dblLiteral;
+    /** The value's interval as the expression's construction proves it ({@link Intervals}); infinite when unknown. */
+    double lo = Double.NEGATIVE_INFINITY;
+
+    double hi = Double.POSITIVE_INFINITY;
     /** Name when the expression is a plain variable. */
     String var;
 

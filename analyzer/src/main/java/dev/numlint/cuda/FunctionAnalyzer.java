@@ -43,6 +43,10 @@ final class FunctionAnalyzer {
         final int line;
         /** A single-use temporary holding a floating product (its text), or null. */
         String product;
+        /** The interval of the variable's only definition, its initializer ({@link Intervals}); unknown otherwise. */
+        double lo = Double.NEGATIVE_INFINITY;
+
+        double hi = Double.POSITIVE_INFINITY;
 
         Local(String name, CType type, int loopDepth, Double cval, int line) {
             this.name = name;
@@ -102,6 +106,12 @@ final class FunctionAnalyzer {
     private final Deque<Map<String, Local>> scopes = new ArrayDeque<>();
     final List<Loop> loops = new ArrayList<>();
     private final Map<String, Integer> useCounts = new HashMap<>();
+    /**
+     * How often each name is written: assigned ({@code =}, {@code +=} ...), incremented or decremented, or has its
+     * address taken. A local whose count is 1 has its initializer as its only definition.
+     */
+    private final Map<String, Integer> defCounts = new HashMap<>();
+
     private final Set<String> guardedVars = new HashSet<>();
     /** Member/element lvalues assigned a range-limited value (rgba.x = __saturatef(rgba.x)). */
     private final Set<String> guardedTexts = new HashSet<>();
@@ -136,6 +146,54 @@ final class FunctionAnalyzer {
         prescan();
     }
 
+    /** Tokens after a name that write it: assignments, compound assignments, increments. */
+    private static final Set<Integer> WRITES_AFTER = Set.of(
+            CudaLexer.ASSIGN,
+            CudaLexer.STAR_ASSIGN,
+            CudaLexer.DIV_ASSIGN,
+            CudaLexer.MOD_ASSIGN,
+            CudaLexer.PLUS_ASSIGN,
+            CudaLexer.MINUS_ASSIGN,
+            CudaLexer.SHL_ASSIGN,
+            CudaLexer.AND_ASSIGN,
+            CudaLexer.XOR_ASSIGN,
+            CudaLexer.OR_ASSIGN,
+            CudaLexer.PLUS_PLUS,
+            CudaLexer.MINUS_MINUS);
+    /** Tokens before a name that write it or may: increments, and taking its address ({@code sincosf(a, &s, &c)}). */
+    private static final Set<Integer> WRITES_BEFORE = Set.of(CudaLexer.PLUS_PLUS, CudaLexer.MINUS_MINUS, CudaLexer.AMP);
+
+    /**
+     * Whether the name at token {@code i} is (or may be) written there: assigned, incremented, its address taken
+     * ({@code &x}, {@code &(x)}), read into ({@code in >> x}), or passed as a bare argument to a function other than
+     * a math builtin ({@code f(a, x)}: a C++ reference parameter may write it).
+     */
+    private boolean writes(int i) {
+        int n = toks.size();
+        int next = i + 1 < n ? toks.get(i + 1).getType() : -1;
+        if (WRITES_AFTER.contains(next)) return true;
+        int p = i - 1;
+        while (p >= 0 && toks.get(p).getType() == CudaLexer.LPAREN) p--;
+        int prev = p >= 0 ? toks.get(p).getType() : -1;
+        if (WRITES_BEFORE.contains(prev)) return true;
+        if (prev == CudaLexer.GT && p > 0 && toks.get(p - 1).getType() == CudaLexer.GT) return true;
+        int before = i > 0 ? toks.get(i - 1).getType() : -1;
+        if (!(before == CudaLexer.LPAREN || before == CudaLexer.COMMA)
+                || !(next == CudaLexer.RPAREN || next == CudaLexer.COMMA)) return false;
+        // a bare argument: of a call by name (not a cast, not a math function, which take values)
+        int depth = 0;
+        for (int k = i - 1; k >= 0 && k > i - 400; k--) {
+            int ty = toks.get(k).getType();
+            if (ty == CudaLexer.RPAREN) depth++;
+            else if (ty == CudaLexer.LPAREN && depth-- == 0) {
+                if (k == 0 || toks.get(k - 1).getType() != CudaLexer.IDENTIFIER) return false;
+                String callee = toks.get(k - 1).getText();
+                return !Builtins.FUNCS.containsKey(callee) && !Builtins.CLAMPS.contains(callee);
+            }
+        }
+        return false;
+    }
+
     /** Token-level facts: use counts, range-guarded variables, compensated (Kahan) sums. */
     private void prescan() {
         int n = toks.size();
@@ -144,6 +202,7 @@ final class FunctionAnalyzer {
             int ty = t.getType();
             if (ty == CudaLexer.IDENTIFIER) {
                 useCounts.merge(t.getText(), 1, Integer::sum);
+                if (writes(i)) defCounts.merge(t.getText(), 1, Integer::sum);
                 if (Builtins.CLAMPS.contains(t.getText())
                         && i + 1 < n
                         && toks.get(i + 1).getType() == CudaLexer.LPAREN) {
@@ -516,6 +575,14 @@ final class FunctionAnalyzer {
             }
             flow.declTypes.put(id, t);
             Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
+            if (l != null && v != null && initExpr != null && defCounts.getOrDefault(name, 0) == 1) {
+                // the initializer is the variable's only definition: its interval is the variable's
+                E held = E.of(t);
+                if (t.isInteger()) Intervals.set(held, trunc(v.lo), trunc(v.hi));
+                else if (t.isFloating()) Intervals.set(held, v.lo, v.hi);
+                l.lo = held.lo;
+                l.hi = held.hi;
+            }
             if (l != null && initExpr != null && t.isFpScalar() && useCounts.getOrDefault(name, 0) == 2) {
                 ExpressionContext p = stripParens(initExpr);
                 if (p instanceof MulExprContext
@@ -572,6 +639,14 @@ final class FunctionAnalyzer {
             r = exprInner(e);
         } catch (RuntimeException ex) {
             r = E.UNKNOWN;
+        }
+        if (r != E.UNKNOWN) {
+            if (r.cval != null && !r.cval.isNaN()) {
+                r.lo = r.cval;
+                r.hi = r.cval;
+            } else {
+                Intervals.byType(r);
+            }
         }
         memo.put(e, r);
         return r;
@@ -663,6 +738,8 @@ final class FunctionAnalyzer {
             copyLeaves(r, b);
             r.promoter = a.promoter != null ? a.promoter : b.promoter;
             r.guarded = containsRelational(c.expression(0)) || (a.guarded && b.guarded);
+            r.compared |= containsRelational(c.expression(0));
+            Intervals.set(r, Math.min(a.lo, b.lo), Math.max(a.hi, b.hi));
             r.nonNeg = a.nonNeg && b.nonNeg;
             if (a.cval != null && b.cval != null && a.cval >= 0 && b.cval >= 0) r.nonNeg = true;
             return r;
@@ -725,7 +802,10 @@ final class FunctionAnalyzer {
     }
 
     private E guardedText(E r, ExpressionContext c) {
-        if (!guardedTexts.isEmpty() && r.type.isFpScalar() && guardedTexts.contains(text(c))) r.guarded = true;
+        if (!guardedTexts.isEmpty() && r.type.isFpScalar() && guardedTexts.contains(text(c))) {
+            r.guarded = true;
+            r.compared = true;
+        }
         return r;
     }
 
@@ -737,7 +817,10 @@ final class FunctionAnalyzer {
             r.dblVar = t.kind == CType.Kind.DOUBLE;
         }
         r.var = var;
-        if (var != null && guardedVars.contains(var)) r.guarded = true;
+        if (var != null && guardedVars.contains(var)) {
+            r.guarded = true;
+            r.compared = true;
+        }
         return r;
     }
 
@@ -746,6 +829,7 @@ final class FunctionAnalyzer {
         to.f32Leaf |= from.f32Leaf;
         to.dblVar |= from.dblVar;
         to.guarded |= from.guarded;
+        to.compared |= from.compared;
         if (to.promotedVar == null) to.promotedVar = from.promotedVar;
     }
 
@@ -818,6 +902,8 @@ final class FunctionAnalyzer {
         r.promoter = v.promoter;
         r.nonNeg = v.nonNeg;
         r.dblLiteral = v.dblLiteral;
+        r.lo = v.lo;
+        r.hi = v.hi;
         return r;
     }
 
@@ -837,6 +923,8 @@ final class FunctionAnalyzer {
         Local l = lookup(n);
         if (l != null) {
             E r = leaf(l.type, n);
+            r.lo = l.lo;
+            r.hi = l.hi;
             if (l.cval != null) {
                 r.cval = l.cval;
                 r.fpLeaf = false;
@@ -912,6 +1000,7 @@ final class FunctionAnalyzer {
         if (c.BANG() != null) return E.of(CType.BOOL);
         E r = copy(v);
         if (c.MINUS() != null) {
+            Intervals.set(r, -v.hi, -v.lo);
             if (v.cval != null) r.cval = -v.cval;
             r.nonNeg = r.cval != null && r.cval >= 0;
             r.dblLiteral = v.dblLiteral == null ? null : "-" + v.dblLiteral;
@@ -919,8 +1008,14 @@ final class FunctionAnalyzer {
         if (c.TILDE() != null) {
             r.cval = null;
             r.type = CType.promote(v.type);
+            r.lo = Double.NEGATIVE_INFINITY;
+            r.hi = Double.POSITIVE_INFINITY;
         }
-        if (c.PLUS_PLUS() != null || c.MINUS_MINUS() != null) r.cval = null;
+        if (c.PLUS_PLUS() != null || c.MINUS_MINUS() != null) {
+            r.cval = null;
+            r.lo = Double.NEGATIVE_INFINITY;
+            r.hi = Double.POSITIVE_INFINITY;
+        }
         return r;
     }
 
@@ -930,6 +1025,7 @@ final class FunctionAnalyzer {
         E r = E.of(t);
         copyLeaves(r, a);
         copyLeaves(r, b);
+        Intervals.arith(r, a, b, op);
         // a range-limited value keeps its range through scaling (clamped * 255.0f, x / h under x > 0) and through
         // sums with constants or other range-limited values (clamped * 255.0f + 0.5f), but not through a sum with an
         // unbounded operand: source.x + fminf(a, b) * ray.x can be anything
@@ -1192,6 +1288,10 @@ final class FunctionAnalyzer {
         }
         E r = E.of(target);
         r.guarded = v.guarded;
+        r.compared = v.compared;
+        // a conversion to an integer truncates toward zero (an out-of-range value leaves the type's range: set())
+        if (target.isInteger()) Intervals.set(r, trunc(v.lo), trunc(v.hi));
+        else if (target.isFloating()) Intervals.set(r, v.lo, v.hi);
         r.nonNeg = v.nonNeg || target.isUnsignedInt();
         if (v.cval != null) {
             r.cval = target.isInteger() ? (double) (long) (double) v.cval : v.cval;
@@ -1205,6 +1305,10 @@ final class FunctionAnalyzer {
         return r;
     }
 
+    private static double trunc(double x) {
+        return x < 0 ? Math.ceil(x) : Math.floor(x);
+    }
+
     private void convert(CType target, E v, ExpressionContext src, Supplier<String> how, boolean explicit) {
         convert(target, v, src, how, explicit, src);
     }
@@ -1214,6 +1318,19 @@ final class FunctionAnalyzer {
         if (target == null || v == null || !v.type.isFpScalar() || target.kind != CType.Kind.INT) return;
         boolean unsigned = target.unsigned;
         if (!unsigned && !target.isNarrowSigned()) return;
+        // a clamp or a bounded function keeps the value range-limited, but scaled past the target's range it guards
+        // nothing: (short)(fmaxf(fminf(x, 1), -1) * 40000.0f). Only the interval sees that, and only when no
+        // comparison it does not see narrows the value further
+        boolean guarded = v.guarded;
+        double[] range = Intervals.ofType(target);
+        if (guarded
+                && !v.compared
+                && range != null
+                && !Double.isInfinite(v.lo)
+                && !Double.isInfinite(v.hi)
+                && !FunctionFacts.Conversion.within(v.lo, v.hi, range[0], range[1])) {
+            guarded = false;
+        }
         facts.conversions.add(new FunctionFacts.Conversion(
                 site(at),
                 howS.get(),
@@ -1223,9 +1340,11 @@ final class FunctionAnalyzer {
                 unsigned,
                 target.size,
                 v.cval,
-                v.guarded,
+                guarded,
                 v.fpLeaf,
-                v.nonNeg,
+                v.nonNeg || v.lo >= 0,
+                v.lo,
+                v.hi,
                 explicit));
     }
 
@@ -1345,6 +1464,7 @@ final class FunctionAnalyzer {
             if (shortName.startsWith("__shfl") && args.size() >= 2)
                 t = args.get(shortName.endsWith("_sync") ? 1 : 0).type;
             E r = leafCall(t, args);
+            Intervals.call(r, shortName, args);
             if (Builtins.CLAMPS.contains(name) || Builtins.CLAMPS.contains(shortName)) r.guarded = true;
             if (shortName.equals("fabs") || shortName.equals("abs")) r.nonNeg = true;
             if (args.size() == 1 && args.get(0).cval != null && (shortName.equals("fabs") || shortName.equals("abs"))) {
@@ -1355,6 +1475,9 @@ final class FunctionAnalyzer {
         CType bt = Builtins.FUNCS.get(shortName);
         if (bt != null && lookup(shortName) == null && !scope.functions.containsKey(shortName)) {
             E r = drawResult(leafCall(bt, args), shortName);
+            Intervals.call(r, shortName, args);
+            // a comparison of the argument narrows nothing the fixed interval of sin, tanh, ... does not hold
+            if (Intervals.fixed(shortName)) r.compared = false;
             if (Builtins.CLAMPS.contains(shortName)) r.guarded = true;
             if (Builtins.BOUNDED.contains(shortName)) r.guarded = true; // sin, cos, tanh, erf: in [-1, 1]
             if (Builtins.NON_NEGATIVE.contains(shortName)) r.nonNeg = true;
@@ -1471,6 +1594,7 @@ final class FunctionAnalyzer {
         for (E a : args) {
             anyFp |= a.fpLeaf;
             r.guarded |= a.guarded;
+            r.compared |= a.compared;
         }
         if (r.type.isFpScalar()) {
             // a floating result computed from integers only (ceil(n / 256.0)) is integer-derived

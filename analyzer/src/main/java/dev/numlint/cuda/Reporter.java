@@ -224,7 +224,7 @@ final class Reporter implements CudaReport {
         if (pos.condition() != null) b.property("configuration", pos.condition());
         if (pos.macro() != null) b.property("macro", pos.macro());
         if (property != null) b.property(property, true);
-        counts.merge(rule, 1, Integer::sum);
+        if (impact == null || impact.kind() != Impact.Kind.EXACT) counts.merge(rule, 1, Integer::sum);
         sink.report(b);
     }
 }

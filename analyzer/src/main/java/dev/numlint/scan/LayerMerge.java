@@ -33,7 +33,9 @@ import java.util.Set;
  * judgement of the same loop. The PTX layer's updates of an accumulator the source layer reports at another line of
  * the same function become related locations of the source finding. A PTX conversion (NL001) on a line that converts
  * nothing moves to the source conversion a few lines below it ({@link #relocateConversions}), and one kernel's
- * reduced-precision choice (NL012) is one finding ({@link #oneDecision}). Within one layer, findings on one line with
+ * reduced-precision choice (NL012) is one finding ({@link #oneDecision}). A source finding whose impact is exact (a
+ * conversion whose operand the source proves in range) is no hazard: it absorbs the PTX finding of the same operation
+ * like any source finding, keeps its impact (property {@code impactProven}), and the scan drops both after the merge. Within one layer, findings on one line with
  * the same message are duplicates (two analyzers, or one hazard reached twice) and collapse into the first; different
  * operations have different messages and stay apart.
  */
@@ -106,8 +108,15 @@ final class LayerMerge {
             for (int i = 0; i < src.size(); i++) {
                 matched.add(new ArrayList<>());
             }
+            // a PTX finding that names no operation of the line goes to the line's first source finding that is a
+            // hazard: a conversion the source proved in range (impact exact) absorbs the PTX finding only when it is
+            // the line's one source finding of the rule, or when the PTX finding names its operation
+            int first = 0;
+            while (first < src.size() - 1 && exact(src.get(first))) {
+                first++;
+            }
             for (Finding p : ptx) {
-                int best = 0;
+                int best = first;
                 if (src.size() > 1) {
                     for (int i = 0; i < src.size(); i++) {
                         if (sameOperation(src.get(i), p)) {
@@ -250,6 +259,11 @@ final class LayerMerge {
         return null;
     }
 
+    /** A finding whose impact is provably exact (dropped after the merge, with the PTX findings it absorbed). */
+    private static boolean exact(Finding f) {
+        return f.impact() != null && f.impact().kind() == Impact.Kind.EXACT;
+    }
+
     /** The operation a source finding's message quotes first: a called name ({@code '__fdividef(1.f, v.x)'}) or a cast. */
     private static final java.util.regex.Pattern QUOTED_OPERATION =
             java.util.regex.Pattern.compile("^'(?:([A-Za-z_][\\w:]*)\\s*\\(|\\(\\s*([A-Za-z_][\\w:\\s]*?)\\s*\\))");
@@ -266,7 +280,7 @@ final class LayerMerge {
         List<Finding> out = new ArrayList<>();
         for (Finding f : in) {
             java.util.regex.Matcher m = QUOTED_OPERATION.matcher(f.message());
-            if (f.layer() == Layer.PTX || !m.find()) {
+            if (f.layer() == Layer.PTX || exact(f) || !m.find()) {
                 out.add(f);
                 continue;
             }

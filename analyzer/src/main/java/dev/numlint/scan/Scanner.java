@@ -3,6 +3,7 @@ package dev.numlint.scan;
 import dev.numlint.config.ConfiguredRuleSettings;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
+import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Location;
@@ -305,6 +306,7 @@ public final class Scanner {
         findings = attachLaunchSites(findings, shared);
         findings.sort(FINDING_ORDER);
         findings = merge(findings);
+        findings.removeIf(Scanner::exact);
         TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
         findings = dev.numlint.flags.FlagReach.review(findings, shared.contexts(), notAnalyzed(notes));
@@ -415,6 +417,11 @@ public final class Scanner {
             out.add(b == null ? f : b.build());
         }
         return out;
+    }
+
+    /** A finding whose impact is provably exact: no hazard, dropped once it has merged with the other layer. */
+    static boolean exact(Finding f) {
+        return f.impact() != null && f.impact().kind() == Impact.Kind.EXACT;
     }
 
     /** See {@link LayerMerge}: source and PTX findings of one rule on one line. Input sorted, order kept. */
@@ -628,10 +635,11 @@ public final class Scanner {
             if (b.impact() != null) {
                 // the configured or catalog level is the ceiling; the impact decides below it
                 Level byImpact = b.impact().level(b.level());
-                if (byImpact == null) {
-                    return; // provably exact: not a hazard
+                if (byImpact != null) {
+                    b.level(byImpact);
                 }
-                b.level(byImpact);
+                // provably exact: not a hazard, never shown; kept until the layers merge, where it takes the other
+                // layer's finding of the same operation with it (LayerMerge)
             }
             Finding f = b.build();
             Location l = f.location();

@@ -101,6 +101,28 @@ class CudaSourceAnalyzerTest {
     }
 
     @Test
+    void aValueProvenNonNegativeIsReportedWithAnAboveRangeExample() throws Exception {
+        TestScanContext ctx = scan("default", BuildContext.defaults());
+        java.util.Map<String, String> byExpr = new java.util.HashMap<>();
+        ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL001") && f.location().file().equals("range_by_construction.cu"))
+                .forEach(f -> byExpr.put(f.message().substring(0, f.message().indexOf('\'', 1) + 1), f.message()));
+        // no negative example for a value that cannot be negative: what x86 and the GPU give above the range
+        // >= 0 into 32 bits leaves the range only above 4e9: not reported
+        assertThat(byExpr).doesNotContainKey("'(unsigned int)(sqrtf(x))'");
+        assertThat(byExpr.get("'static_cast<unsigned shor...'"))
+                .contains("bounded below only: 70000 wraps to 4464 on x86 and the GPU")
+                .doesNotContain("-69.235");
+        // a value that can be negative keeps the negative example
+        assertThat(byExpr.get("'(unsigned char)(x*255.0f)'")).contains("-69.235 gives 187 on x86, 0 on the GPU");
+        // the conversions proven in range are no findings (exact impact: the scan drops them)
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.location().file().equals("range_by_construction.cu")
+                        && f.location().startLine() < 36)
+                .isEmpty();
+    }
+
+    @Test
     void exactDoubleRoundingAndConstantStepsSaySo() throws Exception {
         TestScanContext ctx = scan("default", BuildContext.defaults());
         java.util.function.BiFunction<String, Integer, Finding> at = (rule, line) -> ctx.findings().stream()

@@ -372,4 +372,46 @@ class LayerMergeTest {
                 List.of(copy("NL004", 10, sum, Level.WARNING), copy("NL004", 14, sum, Level.WARNING)));
         assertThat(out).hasSize(2);
     }
+
+    private static Finding conversion(Layer layer, String message, Impact impact) {
+        Finding.Builder b = Finding.builder("NL001")
+                .level(Level.ERROR)
+                .layer(layer)
+                .location(Location.of("texture_cube.cu", 60, 5))
+                .message(message)
+                .impact(impact);
+        if (layer == Layer.CUDA_SOURCE) b.property("impactProven", true);
+        else b.property("ptxInstruction", "cvt.rzi.u32.f32 %r51, %f42;");
+        return b.build();
+    }
+
+    @Test
+    void aConversionTheSourceProvesInRangeTakesThePtxFindingWithIt() {
+        Impact exact = new Impact(Impact.Kind.EXACT, "in range of unsigned char by construction", null, null);
+        Impact amplified = new Impact(Impact.Kind.AMPLIFIED, "converted to an integer", null, null);
+        Finding proven = conversion(
+                Layer.CUDA_SOURCE,
+                "'255*(0.6f+0.4f*cos(theta+t))': float to unsigned char in " + "[51, 255] by construction",
+                exact);
+        Finding cvt = conversion(Layer.PTX, "`cvt.rzi.u32.f32 %r51, %f42`: unguarded conversion", amplified);
+        List<Finding> out = LayerMerge.merge(List.of(proven, cvt));
+        // one finding, still exact: the scan drops it (Scanner.exact) with the PTX finding it absorbed
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).impact().kind()).isEqualTo(Impact.Kind.EXACT);
+        assertThat(Scanner.exact(out.get(0))).isTrue();
+        // without the source layer's proof the PTX finding stands
+        List<Finding> alone = LayerMerge.merge(List.of(cvt));
+        assertThat(alone).hasSize(1);
+        assertThat(Scanner.exact(alone.get(0))).isFalse();
+        // a hazard on the same line takes the PTX finding that names no operation; the exact finding stays apart
+        Finding unguarded =
+                conversion(Layer.CUDA_SOURCE, "'(unsigned char)(x)': unguarded float to unsigned char", amplified);
+        unguarded = unguarded.toBuilder()
+                .location(Location.of("texture_cube.cu", 60, 40))
+                .build();
+        List<Finding> both = LayerMerge.merge(List.of(proven, unguarded, cvt));
+        assertThat(both).filteredOn(f -> !Scanner.exact(f)).singleElement().satisfies(f -> {
+            assertThat(f.message()).startsWith("'(unsigned char)(x)'").endsWith("(PTX confirms)");
+        });
+    }
 }

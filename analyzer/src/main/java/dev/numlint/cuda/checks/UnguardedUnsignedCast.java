@@ -10,7 +10,10 @@ import dev.numlint.rules.RuleCatalog;
 /**
  * NL001: a floating value converted to an unsigned integer type without a range guard. Always reported at the
  * rule's level (the conversion itself is where a one-ulp or sign difference becomes a different integer); the
- * message states what x86 and the GPU (or, in host-only code, x86 and AArch64) give for this target type.
+ * message states what x86 and the GPU (or, in host-only code, x86 and AArch64) give for this target type: for a
+ * value that can be negative, a negative example; for one proven non-negative (sqrt, fabs, a clamp from below) but
+ * unbounded above, an example above the range. A value whose construction proves it in range (a bounded function
+ * scaled and offset by constants, a clamp, an integer type) is guarded like an explicit guard.
  */
 @AutoService(CudaCheck.class)
 public final class UnguardedUnsignedCast implements CudaCheck {
@@ -22,27 +25,106 @@ public final class UnguardedUnsignedCast implements CudaCheck {
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Conversion c : facts.conversions) {
-            if (!c.unsigned() || !unguarded(c, Math.pow(2, c.bytes() * 8.0), 0)) continue;
-            if (c.nonNegative() && c.bytes() >= 4) continue;
+            if (!c.unsigned()) continue;
+            double max = Math.pow(2, c.bytes() * 8.0) - 1;
             String expr = Consequences.quote(c.explicit() ? c.how() + "(" + c.operand() + ")" : c.operand());
-            String msg = RuleCatalog.get()
-                    .rule("NL001")
-                    .message(
-                            "cuda-cast",
-                            "expr",
-                            expr,
-                            "from",
-                            c.from(),
-                            "to",
-                            c.to(),
-                            "wrapped",
-                            wrapped(c.bytes()),
-                            "other",
-                            c.site().hostOnly() ? "AArch64" : "the GPU");
+            if (c.floatData() && c.within(0, max)) {
+                // in range by construction: no hazard. Reported as exact (never shown) so that the PTX layer's
+                // finding of this conversion, which cannot see the bound (a cos() polynomial), merges into it
+                String msg = RuleCatalog.get()
+                        .rule("NL001")
+                        .message(
+                                "cuda-in-range",
+                                "expr",
+                                expr,
+                                "from",
+                                c.from(),
+                                "to",
+                                c.to(),
+                                "lo",
+                                bound(c.lo()),
+                                "hi",
+                                bound(c.hi()));
+                out.reportProven(
+                        "NL001",
+                        facts.function,
+                        c.site(),
+                        msg,
+                        Confidence.HIGH,
+                        new Impact(Impact.Kind.EXACT, "in range of " + c.to() + " by construction", null, null));
+                continue;
+            }
+            if (!unguarded(c, max + 1, 0)) continue;
+            // a value proven >= 0 converted to 32 or 64 bits leaves the range only above 4e9: not reported, as before
+            if ((c.nonNegative() || c.lo() > -1) && c.bytes() >= 4) continue;
+            String other = c.site().hostOnly() ? "AArch64" : "the GPU";
+            String msg;
+            if (c.nonNegative() || c.lo() > -1) {
+                // proven >= 0 (sqrt, fabs, exp, a clamp from below): only values above the range are at stake
+                msg = c.bytes() < 4
+                        ? RuleCatalog.get()
+                                .rule("NL001")
+                                .message(
+                                        "cuda-cast-above-wraps",
+                                        "expr",
+                                        expr,
+                                        "from",
+                                        c.from(),
+                                        "to",
+                                        c.to(),
+                                        "example",
+                                        c.bytes() == 1 ? "300" : "70000",
+                                        "wrapped",
+                                        c.bytes() == 1 ? "44" : "4464",
+                                        "other",
+                                        other)
+                        : RuleCatalog.get()
+                                .rule("NL001")
+                                .message(
+                                        "cuda-cast-above",
+                                        "expr",
+                                        expr,
+                                        "from",
+                                        c.from(),
+                                        "to",
+                                        c.to(),
+                                        "example",
+                                        c.bytes() == 4 ? "5e9" : "2e19",
+                                        "wrapped",
+                                        c.bytes() == 4 ? "705032704" : "0",
+                                        "saturated",
+                                        c.bytes() == 4 ? "4294967295" : "18446744073709551615",
+                                        "other",
+                                        other);
+            } else {
+                msg = RuleCatalog.get()
+                        .rule("NL001")
+                        .message(
+                                "cuda-cast",
+                                "expr",
+                                expr,
+                                "from",
+                                c.from(),
+                                "to",
+                                c.to(),
+                                "wrapped",
+                                wrapped(c.bytes()),
+                                "other",
+                                other);
+            }
             Impact impact =
                     new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null);
             out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
         }
+    }
+
+    /** A bound for a message: whole numbers as such, others with up to three decimals. */
+    static String bound(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) return Long.toString((long) v);
+        return new java.math.BigDecimal(v)
+                .round(new java.math.MathContext(4))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     /** Whether the conversion can go out of range: not a constant in range, not guarded, from floating data. */

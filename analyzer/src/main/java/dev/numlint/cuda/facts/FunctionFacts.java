@@ -38,6 +38,9 @@ public final class FunctionFacts {
      * @param guarded     the operand is range-limited (clamp, saturate, comparison on its variables, ?: with a test)
      * @param floatData   the operand contains a non-constant floating operand (not only integers converted to float)
      * @param nonNegative the operand cannot be negative (sqrt, fabs, exp, squares of ...)
+     * @param lo          the least value the operand's construction allows (constants, bounded functions, clamps,
+     *                    integer types, arithmetic of these; a local's only definition), or -infinity
+     * @param hi          the greatest such value, or +infinity
      * @param explicit    a cast in the source (not an implicit conversion)
      */
     public record Conversion(
@@ -52,7 +55,24 @@ public final class FunctionFacts {
             boolean guarded,
             boolean floatData,
             boolean nonNegative,
-            boolean explicit) {}
+            double lo,
+            double hi,
+            boolean explicit) {
+
+        /** Whether the operand's interval truncates into {@code [min, max]} ({@link #within(double, double, double, double)}). */
+        public boolean within(double min, double max) {
+            return Conversion.within(lo, hi, min, max);
+        }
+
+        /**
+         * Whether every value of {@code [lo, hi]} (both finite) truncates toward zero into {@code [min, max]}: values in
+         * (min - 1, max + 1) do. A margin of 2^-20 relative covers float rounding of the bounds.
+         */
+        public static boolean within(double lo, double hi, double min, double max) {
+            if (Double.isInfinite(lo) || Double.isInfinite(hi) || Double.isNaN(lo) || Double.isNaN(hi)) return false;
+            return lo - Math.abs(lo) * 0x1p-20 > min - 1 && hi + Math.abs(hi) * 0x1p-20 < max + 1;
+        }
+    }
 
     /**
      * A float division: {@code a / b}, {@code a /= b}, or an intrinsic ({@code __fdividef}).
