@@ -60,42 +60,24 @@ public final class UnguardedUnsignedCast implements CudaCheck {
             String other = c.site().hostOnly() ? "AArch64" : "the GPU";
             String msg;
             if (c.nonNegative() || c.lo() > -1) {
-                // proven >= 0 (sqrt, fabs, exp, a clamp from below): only values above the range are at stake
-                msg = c.bytes() < 4
-                        ? RuleCatalog.get()
-                                .rule("NL001")
-                                .message(
-                                        "cuda-cast-above-wraps",
-                                        "expr",
-                                        expr,
-                                        "from",
-                                        c.from(),
-                                        "to",
-                                        c.to(),
-                                        "example",
-                                        c.bytes() == 1 ? "300" : "70000",
-                                        "wrapped",
-                                        c.bytes() == 1 ? "44" : "4464",
-                                        "other",
-                                        other)
-                        : RuleCatalog.get()
-                                .rule("NL001")
-                                .message(
-                                        "cuda-cast-above",
-                                        "expr",
-                                        expr,
-                                        "from",
-                                        c.from(),
-                                        "to",
-                                        c.to(),
-                                        "example",
-                                        c.bytes() == 4 ? "5e9" : "2e19",
-                                        "wrapped",
-                                        c.bytes() == 4 ? "705032704" : "0",
-                                        "saturated",
-                                        c.bytes() == 4 ? "4294967295" : "18446744073709551615",
-                                        "other",
-                                        other);
+                // proven >= 0 (sqrt, fabs, exp, a clamp from below), 8 or 16 bits: only values above the range are at
+                // stake
+                msg = RuleCatalog.get()
+                        .rule("NL001")
+                        .message(
+                                "cuda-cast-above-wraps",
+                                "expr",
+                                expr,
+                                "from",
+                                c.from(),
+                                "to",
+                                c.to(),
+                                "example",
+                                c.bytes() == 1 ? "300" : "70000",
+                                "wrapped",
+                                c.bytes() == 1 ? "44" : "4464",
+                                "other",
+                                other);
             } else {
                 msg = RuleCatalog.get()
                         .rule("NL001")
