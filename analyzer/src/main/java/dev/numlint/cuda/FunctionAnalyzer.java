@@ -1258,20 +1258,23 @@ final class FunctionAnalyzer {
                 site(c), prod, subtract, differenceOfProducts, accumulates, pairedComponent));
     }
 
-    /** A product written with a leading minus sign ({@code -a*b}, {@code -(a*b)}, {@code (-a)*b}). */
+    /**
+     * A product whose sign a minus flips: an odd number of negated factors ({@code -a*b}, {@code -(a*b)},
+     * {@code (-a)*b}, {@code a*(-b)}). A square ({@code (-a)*(-a)}, {@code x*x}) cannot be negative, and two negated
+     * factors make a positive product: {@code (-a)*(-a) + b*b} is a sum of squares, which cannot cancel.
+     */
     private static boolean negated(ExpressionContext e) {
         ExpressionContext p = stripParens(e);
-        boolean neg = false;
-        while (true) {
-            if (p instanceof UnaryExprContext && ((UnaryExprContext) p).MINUS() != null) {
-                neg = !neg;
-                p = stripParens(((UnaryExprContext) p).expression());
-            } else if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
-                p = stripParens(((MulExprContext) p).expression(0));
-            } else {
-                return neg;
-            }
+        if (p instanceof UnaryExprContext && ((UnaryExprContext) p).MINUS() != null) {
+            return !negated(((UnaryExprContext) p).expression());
         }
+        if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
+            ExpressionContext l = stripParens(((MulExprContext) p).expression(0));
+            ExpressionContext r = stripParens(((MulExprContext) p).expression(1));
+            if (l.getText().equals(r.getText())) return false; // a square
+            return negated(l) != negated(r);
+        }
+        return false;
     }
 
     static ExpressionContext stripParens(ExpressionContext e) {
