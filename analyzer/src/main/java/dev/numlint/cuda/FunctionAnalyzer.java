@@ -51,6 +51,8 @@ final class FunctionAnalyzer {
         Double intBound;
         /** The variable's initial value cannot be negative (threadIdx.x, an unsigned value, a constant >= 0). */
         boolean nonNegInit;
+        /** The block (or for statement) its declaration belongs to: where it can be given a value, or null. */
+        ParseTree scopeNode;
 
         Local(String name, CType type, int loopDepth, Double cval, int line) {
             this.name = name;
@@ -465,6 +467,17 @@ final class FunctionAnalyzer {
         scopes.pop();
     }
 
+    /**
+     * The block or for statement a declaration belongs to: every statement that can give the declared name a value
+     * lies inside it (a nested declaration of the same name counts too, which only errs on the safe side).
+     */
+    private ParseTree declarationScope(ParserRuleContext d) {
+        for (ParserRuleContext p = d.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof CompoundStatementContext || p instanceof ForStmtContext) return p;
+        }
+        return bodyRoot;
+    }
+
     private static boolean nonNegative(E v) {
         return v != null && (v.nonNeg || v.type.isUnsignedInt() || (v.cval != null && v.cval >= 0));
     }
@@ -532,7 +545,7 @@ final class FunctionAnalyzer {
             } else {
                 // declared before the loop from a non-negative value and changed only by this increment
                 Local lv = lookup(v);
-                startsNonNeg = lv != null && lv.nonNegInit && bodyRoot != null && definitions(bodyRoot, v) == 2;
+                startsNonNeg = lv != null && lv.nonNegInit && lv.scopeNode != null && definitions(lv.scopeNode, v) == 2;
             }
             if (!startsNonNeg) continue;
             double b = bound.cval;
@@ -647,14 +660,15 @@ final class FunctionAnalyzer {
             flow.declTypes.put(id, t);
             Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
             if (l != null && v != null && initExpr != null) {
+                l.scopeNode = declarationScope(d);
                 l.nonNegInit = v.nonNeg || v.type.isUnsignedInt() || (v.cval != null && v.cval >= 0);
                 // set once from a whole number (float r = (float) k, k a bounded counter): r is that whole number
                 Double m = E.wholeBound(v);
                 if (m != null
                         && (t.isFpScalar() || t.isInteger())
                         && m <= wholeLimit(t)
-                        && bodyRoot != null
-                        && definitions(bodyRoot, name) == 1) {
+                        && l.scopeNode != null
+                        && definitions(l.scopeNode, name) == 1) {
                     l.intBound = m;
                 }
             }
