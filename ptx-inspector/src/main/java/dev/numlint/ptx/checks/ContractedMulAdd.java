@@ -6,6 +6,7 @@ import dev.numlint.model.Impact;
 import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.facts.WholeNumbers;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Operand;
 import dev.numlint.ptx.rules.PtxHit;
@@ -168,10 +169,18 @@ public final class ContractedMulAdd implements PtxCheck {
         return d != null && d.opcode().equals("neg");
     }
 
-    /** One multiplicand is zero or a power of two: the product is exact, so contraction changes nothing. */
+    /**
+     * One multiplicand is zero or a power of two, or both are whole numbers whose product the type holds exactly (a
+     * bounded float loop counter squared): the product is exact, so contraction changes nothing.
+     */
     private static boolean exactProduct(PtxFacts facts, Instruction in) {
-        return PtxFacts.exactScale(facts.constantValue(in, in.operand(1)))
-                || PtxFacts.exactScale(facts.constantValue(in, in.operand(2)));
+        if (PtxFacts.exactScale(facts.constantValue(in, in.operand(1)))
+                || PtxFacts.exactScale(facts.constantValue(in, in.operand(2)))) {
+            return true;
+        }
+        Double a = WholeNumbers.bound(facts, in, 1);
+        Double b = a == null ? null : WholeNumbers.bound(facts, in, 2);
+        return b != null && a * b <= WholeNumbers.limit(in.type());
     }
 
     /**
