@@ -185,15 +185,30 @@ public final class CudaSourceAnalyzer implements Analyzer {
         Run run = new Run(ctx, files);
         // Files are pulled from a shared queue by the calling thread and by helpers on the scan's pool, so the
         // scan never deadlocks when its pool is busy (the caller alone can finish the work).
-        ConcurrentLinkedQueue<Path> queue = new ConcurrentLinkedQueue<>(files);
-        Runnable worker = () -> {
-            Path f;
-            while ((f = queue.poll()) != null) {
-                analyzeFile(run, f, sink, null);
-            }
-        };
-        runWorkers(ctx, files.size(), worker);
+        // sources first, then the headers they include: a listed header takes the constants its first includer
+        // defined (IncluderConstants), which the includers' preprocessing records
+        List<Path> sources = new ArrayList<>();
+        List<Path> headers = new ArrayList<>();
+        for (Path f : files) (isHeader(f) ? headers : sources).add(f);
+        for (List<Path> phase : List.of(sources, headers)) {
+            if (phase.isEmpty()) continue;
+            ConcurrentLinkedQueue<Path> queue = new ConcurrentLinkedQueue<>(phase);
+            Runnable worker = () -> {
+                Path f;
+                while ((f = queue.poll()) != null) {
+                    analyzeFile(run, f, sink, null);
+                }
+            };
+            runWorkers(ctx, phase.size(), worker);
+        }
         analyzeIncluded(run, sink);
+    }
+
+    /** A header (.cuh, .h, .hpp): compiled only as part of the files that include it. */
+    private static boolean isHeader(Path f) {
+        String n = f.getFileName() == null ? "" : f.getFileName().toString();
+        String ext = n.substring(n.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
+        return ext.equals("cuh") || ext.equals("h") || ext.equals("hpp");
     }
 
     /**
@@ -287,6 +302,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         final Set<Path> listed = new HashSet<>();
         /** Files reached by #include that the scan does not list, by real path, with their first includer. */
         final Map<Path, IncludedFrom> included = new ConcurrentHashMap<>();
+        /** Listed files reached by #include, by real path, with their first includer (for its constants). */
+        final Map<Path, IncludedFrom> listedIncluders = new ConcurrentHashMap<>();
 
         final dev.numlint.toolchain.IncludePolicy policy;
         /** Includes already reported as not read (includer:line:name). */
@@ -335,7 +352,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
 
         void reached(Path header, Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect d) {
-            if (listed.contains(header)) return;
+            if (listed.contains(header)) {
+                listedIncluders.compute(
+                        header,
+                        (k, old) -> old != null && old.includer().compareTo(includer) <= 0
+                                ? old
+                                : new IncludedFrom(includer, new HashMap<>(macros), d));
+                return;
+            }
             String n = header.getFileName() == null ? "" : header.getFileName().toString();
             int dot = n.lastIndexOf('.');
             String ext = dot < 0 ? "" : n.substring(dot + 1).toLowerCase(Locale.ROOT);
@@ -450,6 +474,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (dialect == Preprocessor.Dialect.HOST_C) toks = cIdentifiers(toks);
             TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
             sp.split();
+            IncludedFrom includer = from == null ? run.listedIncluders.get(realPath(file)) : null;
+            if (includer != null) {
+                // a listed header is compiled as part of its includer: a name it uses without defining it has the
+                // constant value the first includer gave it
+                IncluderConstants.of(includer.macros()).forEach((n, v) -> {
+                    if (!macros.containsKey(n) && !scope.globals.containsKey(n)) scope.globals.put(n, v);
+                });
+            }
             stats.preNanos.addAndGet(System.nanoTime() - t0);
             Reporter rep = new Reporter(ctx, sink, file, bc, sourceDialect(dialect));
             rep.activeError = pp.activeError;

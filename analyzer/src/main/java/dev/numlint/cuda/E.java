@@ -35,6 +35,11 @@ final class E {
     double hi = Double.POSITIVE_INFINITY;
     /** Name when the expression is a plain variable. */
     String var;
+    /**
+     * The value is a whole number of at most this magnitude (a bounded loop counter, a sum or product of such), or
+     * null; constants answer through {@link #wholeBound}.
+     */
+    Double intMag;
 
     E(CType type) {
         this.type = type;
@@ -42,5 +47,16 @@ final class E {
 
     static E of(CType t) {
         return new E(t);
+    }
+
+    /**
+     * The bound on the magnitude of a whole-number value: {@link #intMag}, or the magnitude of an integer constant;
+     * null when the value may be fractional or is unbounded.
+     */
+    static Double wholeBound(E v) {
+        if (v == null) return null;
+        if (v.intMag != null) return v.intMag;
+        if (v.cval != null && dev.numlint.knowledge.FloatExactness.isInteger(v.cval)) return Math.abs(v.cval);
+        return null;
     }
 }

@@ -7,6 +7,7 @@ import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.cuda.facts.Site;
 import dev.numlint.cuda.facts.SourceDialect;
 import dev.numlint.cuda.parser.CudaLexer;
+import dev.numlint.knowledge.FloatExactness;
 import dev.numlint.knowledge.NumericFacts;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -47,6 +48,15 @@ final class FunctionAnalyzer {
         double lo = Double.NEGATIVE_INFINITY;
 
         double hi = Double.POSITIVE_INFINITY;
+        /**
+         * Every value the variable holds is a whole number of at most this magnitude (a loop counter with constant
+         * integer bounds and step, or a variable set once from such values), or null.
+         */
+        Double intBound;
+        /** The variable's initial value cannot be negative (threadIdx.x, an unsigned value, a constant >= 0). */
+        boolean nonNegInit;
+        /** The block (or for statement) its declaration belongs to: where it can be given a value, or null. */
+        ParseTree scopeNode;
 
         Local(String name, CType type, int loopDepth, Double cval, int line) {
             this.name = name;
@@ -126,6 +136,9 @@ final class FunctionAnalyzer {
     private final boolean hostDevice;
     private final StructInfo cls;
     private final AccumulationSites sums = new AccumulationSites(this);
+    /** The function body, for how often a name is given a value. */
+    private ParseTree bodyRoot;
+
     private final PromotionSites promotions = new PromotionSites(this);
 
     FunctionAnalyzer(FileScope scope, TopLevelSplitter.FunctionDef f, List<PToken> toks, SourceDialect dialect) {
@@ -246,6 +259,7 @@ final class FunctionAnalyzer {
     // ------------------------------------------------------------------ driver
     FunctionFacts analyze(FunctionBodyContext body) {
         flow.setRoot(body);
+        bodyRoot = body;
         Map<String, Local> params = new HashMap<>();
         for (int i = 0; i < f.paramNames.size(); i++) {
             String n = f.paramNames.get(i);
@@ -371,6 +385,7 @@ final class FunctionAnalyzer {
         ForInitContext init = c.forInit();
         String initVar = null;
         Double from = null;
+        boolean fromNonNeg = false;
         if (init.simpleDeclaration() != null) {
             simpleDeclaration(init.simpleDeclaration());
             List<InitDeclaratorContext> ds = init.simpleDeclaration().initDeclarator();
@@ -382,6 +397,7 @@ final class FunctionAnalyzer {
                         && ini.initializerClause().expression() != null) {
                     E v = memo.get(ini.initializerClause().expression());
                     if (v != null) from = v.cval;
+                    fromNonNeg = nonNegative(v);
                 }
             }
         } else if (init.commaExpression() != null) {
@@ -394,12 +410,14 @@ final class FunctionAnalyzer {
                 if (a.expression().size() > 1) {
                     E v = memo.get(a.expression(1));
                     if (v != null) from = v.cval;
+                    fromNonNeg = nonNegative(v);
                 }
             }
         }
         if (initVar != null) l.induction.add(initVar);
         Double to = null;
         boolean dims = false;
+        boolean ne = false;
         int cmp = 0;
         if (c.condition() != null) {
             condition(c.condition());
@@ -431,6 +449,7 @@ final class FunctionAnalyzer {
                         E v = memo.get(r.expression(1));
                         to = v == null ? null : v.cval;
                         cmp = 1;
+                        ne = true;
                     }
                 }
             }
@@ -478,10 +497,134 @@ final class FunctionAnalyzer {
             double s = Math.abs(step);
             l.trip = span <= 0 ? 0 : (long) Math.ceil(span / s);
         }
+        long most = tripBound(c, initVar, fromNonNeg);
+        if (most >= 0 && (l.trip < 0 || most < l.trip)) l.trip = most;
+        if (init.simpleDeclaration() != null
+                && initVar != null
+                && from != null
+                && to != null
+                && !ne
+                && cmp != 0
+                && step != 0
+                && (cmp > 0) == (step > 0)
+                && FloatExactness.isInteger(from)
+                && FloatExactness.isInteger(to)
+                && FloatExactness.isInteger(step)
+                && onlyStepped(c, initVar)) {
+            // a counter from one whole number to another in whole steps holds whole numbers between them
+            Local counter = lookup(initVar);
+            double m = Math.max(Math.abs(from), Math.abs(to));
+            if (counter != null
+                    && (counter.type.isFpScalar() || counter.type.isInteger())
+                    && m <= wholeLimit(counter.type)) {
+                counter.intBound = m;
+            }
+        }
         loops.add(l);
         scoped(c.statement());
         loops.remove(loops.size() - 1);
         scopes.pop();
+    }
+
+    /**
+     * The block or for statement a declaration belongs to: every statement that can give the declared name a value
+     * lies inside it (a nested declaration of the same name counts too, which only errs on the safe side).
+     */
+    private ParseTree declarationScope(ParserRuleContext d) {
+        for (ParserRuleContext p = d.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof CompoundStatementContext || p instanceof ForStmtContext) return p;
+        }
+        return bodyRoot;
+    }
+
+    private static boolean nonNegative(E v) {
+        return v != null && (v.nonNeg || v.type.isUnsignedInt() || (v.cval != null && v.cval >= 0));
+    }
+
+    /** {@code v} is changed by the loop's increment once and nowhere else in the loop (body or condition). */
+    private static boolean onlyStepped(ForStmtContext c, String v) {
+        return c.commaExpression() != null
+                && definitions(c.commaExpression(), v) == 1
+                && definitions(c.statement(), v) == 0
+                && (c.condition() == null || definitions(c.condition(), v) == 0);
+    }
+
+    /**
+     * An upper bound on the trip count from a test {@code v < B} or {@code v <= B} (or {@code B > v}) of the
+     * condition's conjunction, with B constant, when the increment adds a constant S > 0 to v, nothing else in the
+     * loop changes v and v cannot be negative when the loop starts (started at threadIdx.x, an unsigned or
+     * non-negative value, and never given another value): at most ceil(B / S) trips, so
+     * {@code for (k = threadIdx.x; k < 8; k += 8)} runs at most once per thread. -1 without such a test.
+     */
+    private long tripBound(ForStmtContext c, String initVar, boolean initNonNeg) {
+        if (c.condition() == null || c.condition().commaExpression() == null || c.commaExpression() == null) return -1;
+        Map<String, Double> steps = new HashMap<>();
+        for (ExpressionContext u : c.commaExpression().expression()) {
+            ExpressionContext x = stripParens(u);
+            if (x instanceof PostIncExprContext && ((PostIncExprContext) x).PLUS_PLUS() != null) {
+                String v = simpleName(((PostIncExprContext) x).expression());
+                if (v != null) steps.put(v, 1.0);
+            } else if (x instanceof UnaryExprContext && ((UnaryExprContext) x).PLUS_PLUS() != null) {
+                String v = simpleName(((UnaryExprContext) x).expression());
+                if (v != null) steps.put(v, 1.0);
+            } else if (x instanceof AssignExprContext
+                    && ((AssignExprContext) x).assignOp().PLUS_ASSIGN() != null
+                    && ((AssignExprContext) x).expression().size() > 1) {
+                String v = simpleName(((AssignExprContext) x).expression(0));
+                E sv = memo.get(((AssignExprContext) x).expression(1));
+                if (v != null && sv != null && sv.cval != null && sv.cval > 0) steps.put(v, sv.cval);
+            }
+        }
+        List<ExpressionContext> tests = new ArrayList<>();
+        conjuncts(c.condition().commaExpression().expression(0), tests);
+        long best = -1;
+        for (ExpressionContext t : tests) {
+            if (!(t instanceof RelExprContext)) continue;
+            RelExprContext r = (RelExprContext) t;
+            int op = ((TerminalNode) r.getChild(1)).getSymbol().getType();
+            String v;
+            E bound;
+            boolean inclusive;
+            if ((op == CudaLexer.LT || op == CudaLexer.LE) && simpleName(r.expression(0)) != null) {
+                v = simpleName(r.expression(0));
+                bound = memo.get(r.expression(1));
+                inclusive = op == CudaLexer.LE;
+            } else if ((op == CudaLexer.GT || op == CudaLexer.GE) && simpleName(r.expression(1)) != null) {
+                v = simpleName(r.expression(1));
+                bound = memo.get(r.expression(0));
+                inclusive = op == CudaLexer.GE;
+            } else {
+                continue;
+            }
+            Double step = steps.get(v);
+            if (step == null || bound == null || bound.cval == null || !onlyStepped(c, v)) continue;
+            boolean startsNonNeg;
+            if (v.equals(initVar)) {
+                startsNonNeg = initNonNeg;
+            } else {
+                // declared before the loop from a non-negative value and changed only by this increment
+                Local lv = lookup(v);
+                startsNonNeg = lv != null && lv.nonNegInit && lv.scopeNode != null && definitions(lv.scopeNode, v) == 2;
+            }
+            if (!startsNonNeg) continue;
+            double b = bound.cval;
+            long n = b < 0 || (b == 0 && !inclusive)
+                    ? 0
+                    : inclusive ? (long) Math.floor(b / step) + 1 : (long) Math.ceil(b / step);
+            if (best < 0 || n < best) best = n;
+        }
+        return best;
+    }
+
+    private static void conjuncts(ExpressionContext e, List<ExpressionContext> out) {
+        ExpressionContext x = stripParens(e);
+        if (x instanceof AndExprContext) {
+            for (int i = 0; i < x.getChildCount(); i++) {
+                if (x.getChild(i) instanceof ExpressionContext) conjuncts((ExpressionContext) x.getChild(i), out);
+            }
+        } else {
+            out.add(x);
+        }
     }
 
     // ------------------------------------------------------------------ declarations
@@ -582,6 +725,19 @@ final class FunctionAnalyzer {
                 else if (t.isFloating()) Intervals.set(held, v.lo, v.hi);
                 l.lo = held.lo;
                 l.hi = held.hi;
+            }
+            if (l != null && v != null && initExpr != null) {
+                l.scopeNode = declarationScope(d);
+                l.nonNegInit = v.nonNeg || v.type.isUnsignedInt() || (v.cval != null && v.cval >= 0);
+                // set once from a whole number (float r = (float) k, k a bounded counter): r is that whole number
+                Double m = E.wholeBound(v);
+                if (m != null
+                        && (t.isFpScalar() || t.isInteger())
+                        && m <= wholeLimit(t)
+                        && l.scopeNode != null
+                        && definitions(l.scopeNode, name) == 1) {
+                    l.intBound = m;
+                }
             }
             if (l != null && initExpr != null && t.isFpScalar() && useCounts.getOrDefault(name, 0) == 2) {
                 ExpressionContext p = stripParens(initExpr);
@@ -904,6 +1060,7 @@ final class FunctionAnalyzer {
         r.dblLiteral = v.dblLiteral;
         r.lo = v.lo;
         r.hi = v.hi;
+        r.intMag = v.intMag;
         return r;
     }
 
@@ -925,6 +1082,7 @@ final class FunctionAnalyzer {
             E r = leaf(l.type, n);
             r.lo = l.lo;
             r.hi = l.hi;
+            r.intMag = l.intBound;
             if (l.cval != null) {
                 r.cval = l.cval;
                 r.fpLeaf = false;
@@ -1010,11 +1168,13 @@ final class FunctionAnalyzer {
             r.type = CType.promote(v.type);
             r.lo = Double.NEGATIVE_INFINITY;
             r.hi = Double.POSITIVE_INFINITY;
+            r.intMag = null;
         }
         if (c.PLUS_PLUS() != null || c.MINUS_MINUS() != null) {
             r.cval = null;
             r.lo = Double.NEGATIVE_INFINITY;
             r.hi = Double.POSITIVE_INFINITY;
+            r.intMag = null;
         }
         return r;
     }
@@ -1080,7 +1240,42 @@ final class FunctionAnalyzer {
             r.nonNeg = a.nonNeg && b.nonNeg;
         }
         if (r.cval != null) r.nonNeg = r.cval >= 0;
+        r.intMag = wholeResult(E.wholeBound(a), E.wholeBound(b), op, t);
         return r;
+    }
+
+    /**
+     * The magnitude bound of a whole-number result of {@code a op b} in type {@code t}: sums, differences and products
+     * of whole numbers are whole (and exact while they stay below 2^24 in float, 2^53 in double); an integer quotient
+     * or remainder is bounded by its operands. Null when the result may be fractional, unbounded or rounded.
+     */
+    private static Double wholeResult(Double a, Double b, int op, CType t) {
+        if (a == null || b == null || !(t.isFpScalar() || t.isInteger())) return null;
+        double m;
+        switch (op) {
+            case CudaLexer.PLUS, CudaLexer.MINUS -> m = a + b;
+            case CudaLexer.STAR -> m = a * b;
+            case CudaLexer.DIV -> {
+                if (!t.isInteger()) return null;
+                m = a;
+            }
+            case CudaLexer.MOD -> m = Math.min(a, b);
+            default -> {
+                return null;
+            }
+        }
+        return m <= wholeLimit(t) ? m : null;
+    }
+
+    /**
+     * The largest whole number {@code t} holds, and computes with, exactly: 2^24 in float, 2^53 in double, the
+     * largest value of a 32-bit int (beyond it a product may overflow).
+     */
+    static double wholeLimit(CType t) {
+        if (t.kind == CType.Kind.FLOAT) return FloatExactness.FLOAT_INTEGER_LIMIT;
+        if (t.isFpScalar()) return FloatExactness.DOUBLE_INTEGER_LIMIT;
+        if (t.isInteger()) return t.size >= 8 ? FloatExactness.DOUBLE_INTEGER_LIMIT : Integer.MAX_VALUE;
+        return 0;
     }
 
     private E mul(MulExprContext c) {
@@ -1144,11 +1339,15 @@ final class FunctionAnalyzer {
                 && (r.type.kind == CType.Kind.DOUBLE || r.type.kind == CType.Kind.LONG_DOUBLE)
                 && promotions.floatValued(m.expression(0))
                 && promotions.floatValued(m.expression(1))) return true;
-        return a != null
+        if (a != null
                 && b != null
                 && a.cval != null
                 && b.cval != null
-                && NumericFacts.isExactFloatInteger(a.cval * b.cval);
+                && NumericFacts.isExactFloatInteger(a.cval * b.cval)) return true;
+        // whole numbers whose product the type holds exactly ({@code i * i} of a float counter from -R to R)
+        Double ma = E.wholeBound(a);
+        Double mb = E.wholeBound(b);
+        return r != null && ma != null && mb != null && r.type.isFpScalar() && ma * mb <= wholeLimit(r.type);
     }
 
     private void contraction(
@@ -1167,20 +1366,23 @@ final class FunctionAnalyzer {
                 site(c), prod, subtract, differenceOfProducts, accumulates, pairedComponent));
     }
 
-    /** A product written with a leading minus sign ({@code -a*b}, {@code -(a*b)}, {@code (-a)*b}). */
+    /**
+     * A product whose sign a minus flips: an odd number of negated factors ({@code -a*b}, {@code -(a*b)},
+     * {@code (-a)*b}, {@code a*(-b)}). A square ({@code (-a)*(-a)}, {@code x*x}) cannot be negative, and two negated
+     * factors make a positive product: {@code (-a)*(-a) + b*b} is a sum of squares, which cannot cancel.
+     */
     private static boolean negated(ExpressionContext e) {
         ExpressionContext p = stripParens(e);
-        boolean neg = false;
-        while (true) {
-            if (p instanceof UnaryExprContext && ((UnaryExprContext) p).MINUS() != null) {
-                neg = !neg;
-                p = stripParens(((UnaryExprContext) p).expression());
-            } else if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
-                p = stripParens(((MulExprContext) p).expression(0));
-            } else {
-                return neg;
-            }
+        if (p instanceof UnaryExprContext && ((UnaryExprContext) p).MINUS() != null) {
+            return !negated(((UnaryExprContext) p).expression());
         }
+        if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
+            ExpressionContext l = stripParens(((MulExprContext) p).expression(0));
+            ExpressionContext r = stripParens(((MulExprContext) p).expression(1));
+            if (l.getText().equals(r.getText())) return false; // a square
+            return negated(l) != negated(r);
+        }
+        return false;
     }
 
     static ExpressionContext stripParens(ExpressionContext e) {
@@ -1301,6 +1503,10 @@ final class FunctionAnalyzer {
             r.f32Leaf = target.kind == CType.Kind.FLOAT && v.fpLeaf;
             r.dblVar = target.kind == CType.Kind.DOUBLE && v.fpLeaf;
             r.var = v.var;
+        }
+        // a whole number converted to a type that holds it exactly stays the same whole number
+        if (v.intMag != null && (target.isFpScalar() || target.isInteger()) && v.intMag <= wholeLimit(target)) {
+            r.intMag = v.intMag;
         }
         return r;
     }

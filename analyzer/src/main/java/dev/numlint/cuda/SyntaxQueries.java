@@ -122,17 +122,34 @@ final class SyntaxQueries {
     }
 
     static void collectModified(ParseTree t, Set<String> out) {
+        forEachDefinition(t, out::add);
+    }
+
+    /**
+     * How many times {@code t} may give {@code name} a value: declarations, assignments, increments, its address
+     * taken, or the name passed to a call (which may change it through a reference parameter).
+     */
+    static int definitions(ParseTree t, String name) {
+        int[] n = {0};
+        forEachDefinition(t, x -> {
+            if (x.equals(name)) n[0]++;
+        });
+        return n[0];
+    }
+
+    /** Every name {@code t} may give a value, once per place (see {@link #definitions}). */
+    private static void forEachDefinition(ParseTree t, java.util.function.Consumer<String> out) {
         if (t instanceof AssignExprContext) {
             String n = storedName(((AssignExprContext) t).expression(0));
-            if (n != null) out.add(n);
+            if (n != null) out.accept(n);
         } else if (t instanceof PostIncExprContext) {
             String n = storedName(((PostIncExprContext) t).expression());
-            if (n != null) out.add(n);
+            if (n != null) out.accept(n);
         } else if (t instanceof UnaryExprContext) {
             UnaryExprContext u = (UnaryExprContext) t;
             if (u.PLUS_PLUS() != null || u.MINUS_MINUS() != null || u.AMP() != null) {
                 String n = storedName(u.expression());
-                if (n != null) out.add(n);
+                if (n != null) out.accept(n);
             }
         } else if (t instanceof CallExprContext) {
             // a name passed to a call may be changed through a reference parameter
@@ -142,17 +159,17 @@ final class SyntaxQueries {
                     ParseTree a = args.getChild(i);
                     if (a instanceof ArgumentContext && ((ArgumentContext) a).expression() != null) {
                         String n = simpleName(((ArgumentContext) a).expression());
-                        if (n != null) out.add(n);
+                        if (n != null) out.accept(n);
                     }
                 }
             }
         } else if (t instanceof SimpleDeclarationContext) {
             for (InitDeclaratorContext d : ((SimpleDeclarationContext) t).initDeclarator()) {
                 String n = declName(d.declarator());
-                if (n != null) out.add(n);
+                if (n != null) out.accept(n);
             }
         }
-        for (int i = 0; i < t.getChildCount(); i++) collectModified(t.getChild(i), out);
+        for (int i = 0; i < t.getChildCount(); i++) forEachDefinition(t.getChild(i), out);
     }
 
     static boolean mentions(ParseTree t, String name) {

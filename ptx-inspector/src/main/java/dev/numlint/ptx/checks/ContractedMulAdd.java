@@ -6,6 +6,7 @@ import dev.numlint.model.Impact;
 import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
+import dev.numlint.ptx.facts.WholeNumbers;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Operand;
 import dev.numlint.ptx.rules.PtxHit;
@@ -93,15 +94,15 @@ public final class ContractedMulAdd implements PtxCheck {
         if (facts.consequences().pairedComponent(in)) {
             return facts.consequences().of(in); // one component of a complex product or rotation
         }
+        // the fused product is negative when exactly one multiplicand is negated (a square, fma(x, x, ...), or two
+        // negated multiplicands are not); it cancels against a product added with the opposite sign
+        boolean negProduct = negated(facts, in, 1) != negated(facts, in, 2);
         Instruction addend = facts.defOf(in, 3);
-        if (addend != null && addend.opcode().equals("neg")) {
-            Instruction p = facts.defOf(addend, 1);
-            if (p != null && Consequences.isProduct(facts, p)) {
-                return new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), in);
-            }
+        boolean negAddend = addend != null && addend.opcode().equals("neg");
+        if (negAddend) {
+            addend = facts.defOf(addend, 1);
         }
-        Instruction m1 = facts.defOf(in, 1);
-        if (m1 != null && m1.opcode().equals("neg") && addend != null && Consequences.isProduct(facts, addend)) {
+        if (negProduct != negAddend && addend != null && Consequences.isProduct(facts, addend)) {
             return new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), in);
         }
         return facts.consequences().of(in);
@@ -162,10 +163,24 @@ public final class ContractedMulAdd implements PtxCheck {
         }
     }
 
-    /** One multiplicand is zero or a power of two: the product is exact, so contraction changes nothing. */
+    /** Operand {@code k} of {@code in} is a register a {@code neg} defines. */
+    private static boolean negated(PtxFacts facts, Instruction in, int k) {
+        Instruction d = facts.defOf(in, k);
+        return d != null && d.opcode().equals("neg");
+    }
+
+    /**
+     * One multiplicand is zero or a power of two, or both are whole numbers whose product the type holds exactly (a
+     * bounded float loop counter squared): the product is exact, so contraction changes nothing.
+     */
     private static boolean exactProduct(PtxFacts facts, Instruction in) {
-        return PtxFacts.exactScale(facts.constantValue(in, in.operand(1)))
-                || PtxFacts.exactScale(facts.constantValue(in, in.operand(2)));
+        if (PtxFacts.exactScale(facts.constantValue(in, in.operand(1)))
+                || PtxFacts.exactScale(facts.constantValue(in, in.operand(2)))) {
+            return true;
+        }
+        Double a = WholeNumbers.bound(facts, in, 1);
+        Double b = a == null ? null : WholeNumbers.bound(facts, in, 2);
+        return b != null && a * b <= WholeNumbers.limit(in.type());
     }
 
     /**

@@ -113,8 +113,9 @@ final class LoopFinder {
                     && add.operands().size() == 3
                     && add.operand(1) instanceof Operand.Reg r1
                     && r1.name().equals(iv.name())
-                    && add.operand(2) instanceof Operand.IntImm im) {
-                step = add.opcode().equals("sub") ? -im.value() : im.value();
+                    && whole(add.operand(2)) != null) {
+                long im = whole(add.operand(2));
+                step = add.opcode().equals("sub") ? -im : im;
             } else {
                 continue;
             }
@@ -145,8 +146,8 @@ final class LoopFinder {
             if (body.get(di.block())) continue;
             long v;
             boolean isBound = false;
-            if (di.opcode().equals("mov") && di.operand(1) instanceof Operand.IntImm im) {
-                v = im.value();
+            if (di.opcode().equals("mov") && whole(di.operand(1)) != null) {
+                v = whole(di.operand(1));
             } else if (di.opcode().equals("and") && di.operand(2) instanceof Operand.IntImm im && im.value() >= 0) {
                 v = im.value();
                 isBound = true;
@@ -185,17 +186,30 @@ final class LoopFinder {
         }
     }
 
-    private static Long constValue(PtxFunction fn, DefUse du, int at, Operand o, BitSet loopBody) {
+    /**
+     * An integer immediate, or a float immediate holding a whole number below 2^24: a float counter that starts,
+     * steps and ends at such values ({@code for (float i = -300; i <= 300; i++)}) counts exactly like an integer.
+     */
+    static Long whole(Operand o) {
         if (o instanceof Operand.IntImm im) return im.value();
+        if (o instanceof Operand.FloatImm f) {
+            double v = f.value();
+            if (v == Math.rint(v) && Math.abs(v) <= 16777216.0) return (long) v;
+        }
+        return null;
+    }
+
+    private static Long constValue(PtxFunction fn, DefUse du, int at, Operand o, BitSet loopBody) {
+        if (whole(o) != null) return whole(o);
         if (o instanceof Operand.Reg r) {
             int d = du.uniqueDef(at, r.name());
             if (d < 0) return null;
             Instruction di = fn.instruction(d);
             if (loopBody != null && !loopBody.get(di.block())) {
-                if (di.opcode().equals("mov") && di.operand(1) instanceof Operand.IntImm im) return im.value();
+                if (di.opcode().equals("mov")) return whole(di.operand(1));
                 return null;
             }
-            if (di.opcode().equals("mov") && di.operand(1) instanceof Operand.IntImm im) return im.value();
+            if (di.opcode().equals("mov")) return whole(di.operand(1));
         }
         return null;
     }
@@ -212,6 +226,11 @@ final class LoopFinder {
             case "hi" -> "ls";
             case "eq" -> "ne";
             case "ne" -> "eq";
+                // float comparisons true for NaN: their negation is the ordered one (whole-number counters are no NaN)
+            case "ltu" -> "ge";
+            case "leu" -> "gt";
+            case "gtu" -> "le";
+            case "geu" -> "lt";
             default -> null;
         };
     }
