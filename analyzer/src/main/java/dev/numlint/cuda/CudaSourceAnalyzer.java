@@ -450,6 +450,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (dialect == Preprocessor.Dialect.HOST_C) toks = cIdentifiers(toks);
             TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
             sp.split();
+            RandomDraws.propagate(toks, sp.functions, scope);
             stats.preNanos.addAndGet(System.nanoTime() - t0);
             Reporter rep = new Reporter(ctx, sink, file, bc, sourceDialect(dialect));
             rep.activeError = pp.activeError;
