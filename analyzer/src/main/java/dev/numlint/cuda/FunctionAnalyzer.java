@@ -135,7 +135,14 @@ final class FunctionAnalyzer {
                 memo,
                 this::text,
                 name -> RandomDraws.draws(name, scope) || generatorVars.contains(name),
-                () -> new RandomDraws.Variates(toks, 0, toks.size() - 2, f.name, f.paramNames, scope, generatorVars));
+                () -> new RandomDraws.Variates(
+                        toks,
+                        0,
+                        toks.size() - 2,
+                        f.className == null ? f.name : null,
+                        f.paramNames,
+                        scope,
+                        generatorVars));
         prescan();
     }
 

@@ -174,9 +174,12 @@ final class RandomDraws {
     static void propagate(List<PToken> t, List<TopLevelSplitter.FunctionDef> fns, FileScope scope) {
         if (!anyDraw(t, scope)) return;
         Set<String> defined = new HashSet<>();
+        Set<String> overloaded = new HashSet<>();
         for (TopLevelSplitter.FunctionDef f : fns) {
-            if (!f.global && f.className == null) defined.add(f.name);
+            if (f.global || f.className != null) continue;
+            if (!defined.add(f.name)) overloaded.add(f.name); // whose call is whose is not decided here
         }
+        defined.removeAll(overloaded);
         for (int round = 0; round < MAX_ROUNDS; round++) {
             Map<String, List<Set<String>>> params = new HashMap<>();
             Set<String> opaque = new HashSet<>();
@@ -187,7 +190,7 @@ final class RandomDraws {
                         t,
                         f.bodyStart,
                         f.bodyEnd,
-                        f.name,
+                        f.className == null ? f.name : null,
                         f.paramNames,
                         scope,
                         generatorVariables(t.subList(f.bodyStart, f.bodyEnd + 1)));
@@ -198,7 +201,7 @@ final class RandomDraws {
             }
             for (String o : opaque) params.remove(o);
             for (TopLevelSplitter.FunctionDef f : fns) {
-                if (f.global) params.remove(f.name);
+                if (f.global || !defined.contains(f.name)) params.remove(f.name);
             }
             writes.values().removeIf(l -> l.stream().allMatch(Set::isEmpty));
             params.values().removeIf(l -> l.stream().allMatch(Set::isEmpty));
@@ -299,7 +302,7 @@ final class RandomDraws {
             this.scope = scope;
             this.generatorVars = generatorVars;
             this.paramNames = paramNames;
-            List<Set<String>> seeds = scope.variateParams.get(name);
+            List<Set<String>> seeds = name == null ? null : scope.variateParams.get(name);
             if (seeds != null) {
                 for (int k = 0; k < Math.min(seeds.size(), paramNames.size()); k++) {
                     String p = paramNames.get(k);
