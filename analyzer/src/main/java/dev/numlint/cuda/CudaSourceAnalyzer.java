@@ -482,6 +482,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     if (!macros.containsKey(n) && !scope.globals.containsKey(n)) scope.globals.put(n, v);
                 });
             }
+            RandomDraws.propagate(toks, sp.functions, scope);
             stats.preNanos.addAndGet(System.nanoTime() - t0);
             Reporter rep = new Reporter(ctx, sink, file, bc, sourceDialect(dialect));
             rep.activeError = pp.activeError;

@@ -27,6 +27,14 @@ final class FileScope {
     final Map<String, java.util.BitSet> outParams = new HashMap<>();
     /** Functions whose returned value is computed from a random draw ({@link RandomDraws#returnsDraw}). */
     final Set<String> randomFunctions = new HashSet<>();
+    /**
+     * Parameters that hold a random variate at every call site of the translation unit ({@link
+     * RandomDraws#propagate}): by function name, for each parameter index, the keys relative to the parameter
+     * ({@code ""} the value itself or the whole pointee, {@code "x"} the pointee's member x).
+     */
+    final Map<String, List<Set<String>>> variateParams = new HashMap<>();
+    /** What a function writes through its pointer parameters that is a random variate: keys as in variateParams. */
+    final Map<String, List<Set<String>>> variateWrites = new HashMap<>();
 
     void mergeFrom(FileScope o) {
         typedefs.putAll(o.typedefs);
@@ -37,6 +45,8 @@ final class FileScope {
         globals.putAll(o.globals);
         outParams.putAll(o.outParams);
         randomFunctions.addAll(o.randomFunctions);
+        variateParams.putAll(o.variateParams);
+        variateWrites.putAll(o.variateWrites);
     }
 
     void addFunction(FuncSig f) {

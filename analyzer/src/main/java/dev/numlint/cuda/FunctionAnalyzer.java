@@ -154,8 +154,18 @@ final class FunctionAnalyzer {
         this.facts = new FunctionFacts(fname());
         // generators: library and project functions, and local <random> distributions and engines (dist(gen))
         Set<String> generatorVars = RandomDraws.generatorVariables(toks);
-        this.flow =
-                new ValueFlow(memo, this::text, name -> RandomDraws.draws(name, scope) || generatorVars.contains(name));
+        this.flow = new ValueFlow(
+                memo,
+                this::text,
+                name -> RandomDraws.draws(name, scope) || generatorVars.contains(name),
+                () -> new RandomDraws.Variates(
+                        toks,
+                        0,
+                        toks.size() - 2,
+                        f.className == null ? f.name : null,
+                        f.paramNames,
+                        scope,
+                        generatorVars));
         prescan();
     }
 

@@ -48,10 +48,22 @@ final class ValueFlow {
     ValueFlow(
             IdentityHashMap<ParserRuleContext, E> memo,
             Function<ParserRuleContext, String> text,
-            Predicate<String> drawCall) {
+            Predicate<String> drawCall,
+            java.util.function.Supplier<RandomDraws.Variates> variates) {
         this.memo = memo;
         this.text = text;
         this.drawCall = drawCall;
+        this.variatesSource = variates;
+    }
+
+    /** The random state of the body's variables and members, read from its tokens (built on first use). */
+    private final java.util.function.Supplier<RandomDraws.Variates> variatesSource;
+
+    private RandomDraws.Variates variates;
+
+    private RandomDraws.Variates variates() {
+        if (variates == null) variates = variatesSource.get();
+        return variates;
     }
 
     void setRoot(ParserRuleContext root) {
@@ -780,16 +792,31 @@ final class ValueFlow {
                         && RandomDraws.isGeneratorMember(
                                 object, m.qualifiedName().getText())) return true;
             }
+        } else if (t instanceof IndexExprContext) {
+            // a table entry at a random index is one of the table's values, not a continuous variate
+            return drawnIn(((IndexExprContext) t).expression());
+        } else if (t instanceof MemberExprContext) {
+            MemberExprContext m = (MemberExprContext) t;
+            ExpressionContext b = FunctionAnalyzer.stripParens(m.expression());
+            if (b instanceof UnaryExprContext && ((UnaryExprContext) b).STAR() != null)
+                b = FunctionAnalyzer.stripParens(((UnaryExprContext) b).expression()); // (*v).x
+            String base = FunctionAnalyzer.simpleName(b);
+            if (base != null
+                    && m.qualifiedName() != null
+                    && m.qualifiedName().nameComponent().size() == 1
+                    && !(m.getParent() instanceof CallExprContext
+                            && ((CallExprContext) m.getParent()).expression() == m)) {
+                // a member of a variable or of what a parameter points to: p->x, v.x
+                return variates().variateAt(base, m.qualifiedName().getText(), m.start.getTokenIndex(), false)
+                        || drawnByDef(base, m);
+            }
         } else if (t instanceof NamePrimaryContext) {
             QualifiedNameContext q = ((NamePrimaryContext) t).qualifiedName();
             if (q.nameComponent().size() == 1 && q.SCOPE().isEmpty()) {
-                ParserRuleContext def =
-                        reachingDef(q.nameComponent(0).IDENTIFIER().getText(), (ParserRuleContext) t);
-                if (def instanceof InitDeclaratorContext) {
-                    InitDeclaratorContext d = (InitDeclaratorContext) def;
-                    return d.initializer() != null && drawn(d.initializer());
-                }
-                if (def instanceof AssignExprContext) return drawn(((AssignExprContext) def).expression(1));
+                String name = q.nameComponent(0).IDENTIFIER().getText();
+                // a parameter holding a variate at every call site, a value carried from the previous iteration
+                if (variates().variateAt(name, null, ((ParserRuleContext) t).start.getTokenIndex(), false)) return true;
+                return drawnByDef(name, (ParserRuleContext) t);
             }
             return false;
         }
@@ -797,6 +824,16 @@ final class ValueFlow {
             if (drawnIn(t.getChild(i))) return true;
         }
         return false;
+    }
+
+    /** Whether the plain assignment or declaration of {@code name} that reaches {@code read} assigns a draw. */
+    private boolean drawnByDef(String name, ParserRuleContext read) {
+        ParserRuleContext def = reachingDef(name, read);
+        if (def instanceof InitDeclaratorContext) {
+            InitDeclaratorContext d = (InitDeclaratorContext) def;
+            return d.initializer() != null && drawn(d.initializer());
+        }
+        return def instanceof AssignExprContext && drawn(((AssignExprContext) def).expression(1));
     }
 
     /** The last plain assignment or declaration of {@code v} that ends before {@code read} (token order), or null. */

@@ -44,13 +44,23 @@ final class Consequences {
 
     /** The impact of the value computed at {@code site}: amplified, cancellation or bounded. */
     static Impact of(Site site, CudaReport out) {
+        return of(site, out, true);
+    }
+
+    /**
+     * The impact of the value computed at {@code site}. {@code variates}: whether a decision on a random variate is
+     * statistical. It is for a one-ulp hazard (another draw of the same distribution); a serial sum's error grows
+     * with its length (n ulp, a bias of the tally rather than another draw), so NL004 counts only comparisons with a
+     * fresh draw as statistical.
+     */
+    static Impact of(Site site, CudaReport out, boolean variates) {
         List<ValueUse> uses = site.uses();
         ValueUse amplified = null;
         ValueUse conversion = null;
         ValueUse cancel = null;
         ValueUse statistical = null;
         for (ValueUse u : uses) {
-            if (u.statistical()) {
+            if (variates ? u.statistical() : u.kind() == ValueUse.Kind.RANDOM_DRAW) {
                 // decides a random draw, or is a random variate: no single outcome depends on the ulp
                 if (statistical == null) statistical = u;
                 continue;
@@ -87,7 +97,7 @@ final class Consequences {
                     out.location(statistical.line(), statistical.column()),
                     null);
         }
-        if (proven(site)) {
+        if (variates && proven(site)) {
             return new Impact(Impact.Kind.BOUNDED, phrase("use-random-variate-here"), null, null);
         }
         return new Impact(Impact.Kind.BOUNDED, boundedText(uses), null, null);

@@ -128,7 +128,7 @@ public final class SerialAccumulation implements CudaCheck {
             String trip = a.trip() < 0 ? "" : " (n=" + a.trip() + ")";
             String unit = a.doublePrecision() ? "2^-53" : "2^-24";
             String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
-            Impact impact = Consequences.of(a.site(), out);
+            Impact impact = Consequences.of(a.site(), out, false);
             if (a.doublePrecision() && impact.kind() == Impact.Kind.AMPLIFIED && !Consequences.discrete(a.site())) {
                 // a double sum (error n*2^-53) flips a comparison only within n*2^-53 of the threshold
                 impact = new Impact(Impact.Kind.BOUNDED, impact.consequence(), impact.sink(), null);
