@@ -702,9 +702,20 @@ final class LayerMerge {
 
     private static List<java.util.regex.Pattern> boundedPhrases() {
         List<java.util.regex.Pattern> out = new ArrayList<>();
-        for (String key : List.of("use-stored", "use-returned", "use-none", "use-colour-channel", "use-complex-pair")) {
-            String t = RuleCatalog.get().phrase(key, "line", "\u0000");
-            String re = java.util.regex.Pattern.quote(t).replace("\u0000", "\\E\\d+\\Q");
+        // the generic consequence of an explicit intrinsic ("the CPU's division is correctly rounded") gives way to
+        // the consequence the PTX layer followed, too
+        for (String key : List.of(
+                "use-stored",
+                "use-returned",
+                "use-none",
+                "use-colour-channel",
+                "use-complex-pair",
+                "unlike-cpu-division",
+                "unlike-cpu-function")) {
+            String t = RuleCatalog.get().phrase(key, "line", "\u0000", "fn", "\u0001");
+            String re = java.util.regex.Pattern.quote(t)
+                    .replace("\u0000", "\\E\\d+\\Q")
+                    .replace("\u0001", "\\E\\w+\\Q");
             out.add(java.util.regex.Pattern.compile(re));
         }
         return out;

@@ -27,6 +27,14 @@ class LayerMergeTest {
         assertThat(LayerMerge.withConsequence(amplified, cmp)).isEqualTo(amplified);
         assertThat(LayerMerge.withConsequence("'a' : only stored (line 3): a few ulp apart", null))
                 .endsWith("a few ulp apart");
+        // an explicit intrinsic's generic consequence gives way to the one the PTX layer followed
+        assertThat(LayerMerge.withConsequence(
+                        "'__fdividef(1.f, v.x)' is an approximate division: the CPU's division is correctly rounded",
+                        cmp))
+                .isEqualTo("'__fdividef(1.f, v.x)' is an approximate division: compared in a condition at line 186");
+        assertThat(LayerMerge.withConsequence(
+                        "'__expf(x)' is a fast approximation of expf: the CPU's expf is more " + "accurate", cmp))
+                .isEqualTo("'__expf(x)' is a fast approximation of expf: compared in a condition at line 186");
     }
 
     private static Finding division(String expr, int column, Level level) {
