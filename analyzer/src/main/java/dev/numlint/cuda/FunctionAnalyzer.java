@@ -552,11 +552,11 @@ final class FunctionAnalyzer {
     }
 
     /** {@code v} is changed by the loop's increment once and nowhere else in the loop (body or condition). */
-    private static boolean onlyStepped(ForStmtContext c, String v) {
+    private boolean onlyStepped(ForStmtContext c, String v) {
         return c.commaExpression() != null
-                && definitions(c.commaExpression(), v) == 1
-                && definitions(c.statement(), v) == 0
-                && (c.condition() == null || definitions(c.condition(), v) == 0);
+                && defs(c.commaExpression(), v) == 1
+                && defs(c.statement(), v) == 0
+                && (c.condition() == null || defs(c.condition(), v) == 0);
     }
 
     /**
@@ -614,7 +614,7 @@ final class FunctionAnalyzer {
             } else {
                 // declared before the loop from a non-negative value and changed only by this increment
                 Local lv = lookup(v);
-                startsNonNeg = lv != null && lv.nonNegInit && lv.scopeNode != null && definitions(lv.scopeNode, v) == 2;
+                startsNonNeg = lv != null && lv.nonNegInit && lv.scopeNode != null && defs(lv.scopeNode, v) == 2;
             }
             if (!startsNonNeg) continue;
             double b = bound.cval;
@@ -745,7 +745,7 @@ final class FunctionAnalyzer {
                         && (t.isFpScalar() || t.isInteger())
                         && m <= wholeLimit(t)
                         && l.scopeNode != null
-                        && definitions(l.scopeNode, name) == 1) {
+                        && defs(l.scopeNode, name) == 1) {
                     l.intBound = m;
                 }
             }
@@ -1886,6 +1886,13 @@ final class FunctionAnalyzer {
     // ------------------------------------------------------------------ text
     private int line(ParserRuleContext c) {
         return c.start.getLine();
+    }
+
+    /** {@link SyntaxQueries#definitions} counted once per subtree: loops and scopes are asked about many names. */
+    private final Map<ParseTree, Map<String, Integer>> defCache = new java.util.IdentityHashMap<>();
+
+    private int defs(ParseTree t, String name) {
+        return defCache.computeIfAbsent(t, SyntaxQueries::definitionCounts).getOrDefault(name, 0);
     }
 
     /** Line and columns of {@code c} for a finding. */

@@ -7,6 +7,7 @@ import static dev.numlint.cuda.parser.CudaParser.*;
 
 import dev.numlint.cuda.parser.CudaLexer;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -135,6 +136,13 @@ final class SyntaxQueries {
             if (x.equals(name)) n[0]++;
         });
         return n[0];
+    }
+
+    /** {@link #definitions} of every name {@code t} may give a value, counted in one walk. */
+    static Map<String, Integer> definitionCounts(ParseTree t) {
+        Map<String, Integer> n = new HashMap<>();
+        forEachDefinition(t, x -> n.merge(x, 1, Integer::sum));
+        return n;
     }
 
     /** Every name {@code t} may give a value, once per place (see {@link #definitions}). */

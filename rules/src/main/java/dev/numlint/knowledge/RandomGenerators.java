@@ -61,11 +61,36 @@ public final class RandomGenerators {
      */
     public static boolean isGeneratorType(String name) {
         if (name == null) return false;
+        return memo(TYPE_MEMO, name, RandomGenerators::generatorType);
+    }
+
+    /** Names already classified: a file asks about each of its identifiers, and identifiers repeat. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> TYPE_MEMO =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> GENERATOR_MEMO =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The most names a memo keeps (bounded memory on huge trees: beyond it, names are classified afresh). */
+    private static final int MEMO_LIMIT = 1 << 16;
+
+    private static boolean memo(
+            java.util.concurrent.ConcurrentHashMap<String, Boolean> m,
+            String name,
+            java.util.function.Predicate<String> f) {
+        Boolean b = m.get(name);
+        if (b != null) return b;
+        boolean v = f.test(name);
+        if (m.size() < MEMO_LIMIT) m.put(name, v);
+        return v;
+    }
+
+    private static boolean generatorType(String name) {
         int q = name.lastIndexOf("::");
         String base = q >= 0 ? name.substring(q + 2) : name;
         if (ENGINES.contains(base)) return true;
-        String lower = base.toLowerCase(Locale.ROOT);
-        if (!lower.contains("distribution") && !lower.contains("engine") && !mayBeGenerator(lower)) return false;
+        if (!containsIgnoreCase(base, "distribution") && !containsIgnoreCase(base, "engine") && !mayBeGenerator(base))
+            return false;
         List<String> parts = components(base);
         return parts.contains("distribution") || parts.contains("engine") || isGenerator(base);
     }
@@ -73,9 +98,13 @@ public final class RandomGenerators {
     /** Whether a call of the function {@code name} (std:: and other qualifiers allowed) returns a random draw. */
     public static boolean isGenerator(String name) {
         if (name == null) return false;
+        return memo(GENERATOR_MEMO, name, RandomGenerators::generator);
+    }
+
+    private static boolean generator(String name) {
         int q = name.lastIndexOf("::");
         String base = q >= 0 ? name.substring(q + 2) : name;
-        if (!mayBeGenerator(base.toLowerCase(Locale.ROOT))) return false;
+        if (!mayBeGenerator(base)) return false;
         List<String> parts = components(base);
         boolean generator = false;
         for (String p : parts) {
@@ -89,8 +118,19 @@ public final class RandomGenerators {
      * A cheap test before the name is split: every generator word contains "rand" or "rng" (random, curand, drand
      * ...), so a name without either is no generator. Most identifiers of a file stop here.
      */
-    private static boolean mayBeGenerator(String lower) {
-        return lower.contains("rand") || lower.contains("rng");
+    private static boolean mayBeGenerator(String name) {
+        return containsIgnoreCase(name, "rand") || containsIgnoreCase(name, "rng");
+    }
+
+    /** {@code s} contains the lower-case ASCII word {@code w} in any case, without copying {@code s}. */
+    static boolean containsIgnoreCase(String s, String w) {
+        int n = s.length() - w.length();
+        char first = w.charAt(0);
+        for (int i = 0; i <= n; i++) {
+            char c = s.charAt(i);
+            if ((c == first || c + ('a' - 'A') == first) && s.regionMatches(true, i, w, 0, w.length())) return true;
+        }
+        return false;
     }
 
     /** A member call {@code object.member()}: {@code rng.next()}, {@code gen.uniform()} with a generator object. */
