@@ -451,8 +451,16 @@ final class PtxFindings {
                                 + Demangler.simpleName(h.function().name()) + ")");
             }
             if (impact != null && (prev.kind == null || impact.kind().compareTo(prev.kind) < 0)) {
+                // the more consequential occurrence is the one shown: its message, instructions and evidence agree
                 prev.kind = impact.kind();
-                prev.builder.impact(impact).message(message(h, impact));
+                prev.builder
+                        .impact(impact)
+                        .message(message(h, impact))
+                        .property("mangledName", h.function().name())
+                        .property("ptxLine", in.ptxLine())
+                        .property("ptxInstruction", in.text())
+                        .clearEvidence();
+                evidence(prev.builder, h, primary, ptxLoc, srcLine);
             }
             return;
         }
@@ -470,16 +478,9 @@ final class PtxFindings {
         if (libraryCode) {
             b.property("libraryCode", true);
         }
-        b.evidence(new Evidence("ptx", in.text(), cuFile != null || primary == ptxLoc ? null : ptxLoc));
+        evidence(b, h, primary, ptxLoc, srcLine);
         if (cuFile == null && primary != ptxLoc) {
             b.related(ptxLoc, "emitted as `" + in.text() + "`");
-        }
-        for (Instruction r : h.related()) {
-            b.evidence(new Evidence(
-                    "ptx", r.text(), cuFile != null ? null : Location.line(ctx.relativize(ptxFile), r.ptxLine())));
-        }
-        if (srcLine != null) {
-            b.evidence(Evidence.source(srcLine.strip()));
         }
         Entry e = new Entry(b, impact == null ? null : impact.kind());
         e.siteLines.add(primary.startLine());
@@ -493,6 +494,19 @@ final class PtxFindings {
         int ord = ordinals.merge(key, 1, Integer::sum);
         b.fingerprintKey(key + (ord > 1 ? "#" + ord : ""));
         out.put(dedupe, e);
+    }
+
+    /** The hit's instruction, the instructions of the same hazard and the source line, as evidence. */
+    private void evidence(Finding.Builder b, PtxHit h, Location primary, Location ptxLoc, String srcLine) {
+        Instruction in = h.at();
+        b.evidence(new Evidence("ptx", in.text(), cuFile != null || primary == ptxLoc ? null : ptxLoc));
+        for (Instruction r : h.related()) {
+            b.evidence(new Evidence(
+                    "ptx", r.text(), cuFile != null ? null : Location.line(ctx.relativize(ptxFile), r.ptxLine())));
+        }
+        if (srcLine != null) {
+            b.evidence(Evidence.source(srcLine.strip()));
+        }
     }
 
     /** The hit's other instructions of the same hazard (an accumulator's other updates) as related locations. */

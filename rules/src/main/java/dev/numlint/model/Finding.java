@@ -129,6 +129,12 @@ public record Finding(
             return this;
         }
 
+        /** Removes the evidence given so far (another occurrence of the hazard becomes the one shown). */
+        public Builder clearEvidence() {
+            evidence.clear();
+            return this;
+        }
+
         public Builder related(RelatedLocation v) {
             related.add(v);
             return this;
