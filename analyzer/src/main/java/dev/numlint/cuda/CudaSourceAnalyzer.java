@@ -829,7 +829,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
         long t1 = System.nanoTime();
         stats.parseNanos.addAndGet(t1 - t0);
-        runChecks(new FunctionAnalyzer(scope, f, body, rep.dialect()).analyze(tree), rep);
+        FunctionAnalyzer analyzer = new FunctionAnalyzer(scope, f, body, rep.dialect());
+        runChecks(analyzer.analyze(tree), rep);
+        ctx.addRandomVariateLines(rel, analyzer.variateLines());
         stats.ruleNanos.addAndGet(System.nanoTime() - t1);
     }
 

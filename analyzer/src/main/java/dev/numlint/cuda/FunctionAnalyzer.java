@@ -154,19 +154,44 @@ final class FunctionAnalyzer {
         this.facts = new FunctionFacts(fname());
         // generators: library and project functions, and local <random> distributions and engines (dist(gen))
         Set<String> generatorVars = RandomDraws.generatorVariables(toks);
+        this.generatorVars = generatorVars;
         this.flow = new ValueFlow(
                 memo,
                 this::text,
                 name -> RandomDraws.draws(name, scope) || generatorVars.contains(name),
-                () -> new RandomDraws.Variates(
-                        toks,
-                        0,
-                        toks.size() - 2,
-                        f.className == null ? f.name : null,
-                        f.paramNames,
-                        scope,
-                        generatorVars));
+                this::variates);
         prescan();
+    }
+
+    /** The random state of the body ({@link RandomDraws.Variates}), read once on first request. */
+    private RandomDraws.Variates variates;
+
+    /** The parameters and locals declared with an integer type, or as a pointer to or array of integers. */
+    private final Set<String> integers = new HashSet<>();
+
+    /** An integer type, or a pointer to or array of integers. */
+    private static boolean integral(CType t) {
+        return t != null && (t.isInteger() || t.kind == CType.Kind.POINTER && t.elem != null && t.elem.isInteger());
+    }
+
+    /** Local generators and distributions of the body ({@code dist(gen)} draws). */
+    private final Set<String> generatorVars;
+
+    private RandomDraws.Variates variates() {
+        if (variates == null) {
+            variates = new RandomDraws.Variates(
+                    toks, 0, toks.size() - 2, f.className == null ? f.name : null, f.paramNames, scope, generatorVars);
+        }
+        return variates;
+    }
+
+    /**
+     * The lines of this function, if it runs on the device, whose arithmetic computes random variates ({@link
+     * RandomDraws.Variates#variateLines}); empty for host code.
+     */
+    Set<Integer> variateLines() {
+        if (!f.runsOnDevice()) return Set.of();
+        return variates().variateLines(integers);
     }
 
     /** Tokens after a name that write it: assignments, compound assignments, increments. */
@@ -274,6 +299,7 @@ final class FunctionAnalyzer {
         for (int i = 0; i < f.paramNames.size(); i++) {
             String n = f.paramNames.get(i);
             if (n != null) params.put(n, new Local(n, f.paramTypes.get(i), 0, null, f.line));
+            if (n != null && integral(f.paramTypes.get(i))) integers.add(n);
         }
         scopes.push(params);
         if (f.longDoubleLine > 0 && host) {
@@ -763,6 +789,7 @@ final class FunctionAnalyzer {
 
     private Local declare(String name, CType t, Double cval, int line) {
         if (name == null) return null;
+        if (integral(t)) integers.add(name);
         Local l = new Local(name, t, loops.size(), cval, line);
         scopes.peek().put(name, l);
         return l;

@@ -259,6 +259,8 @@ final class RandomDraws {
             final int rhsFrom;
             final int rhsTo;
             boolean drawn;
+            /** Drawn, and continuous: not read only through integers ({@link #variateLines}). */
+            boolean continuous;
 
             Def(String member, int start, int end, boolean plain, boolean element, int rhsFrom, int rhsTo) {
                 this.member = member;
@@ -283,6 +285,11 @@ final class RandomDraws {
         private final Map<String, List<Def>> defs = new HashMap<>();
         /** Token ranges [first, last] of the loops of the body. */
         private final List<int[]> loops = new ArrayList<>();
+        /**
+         * While {@link #variateLines} runs: the integer variables of the body, whose values are discrete (a voxel
+         * index floored from a random position); a read of one is no continuous variate. Null otherwise.
+         */
+        private Set<String> discrete;
 
         /**
          * Reads the body between the braces {@code open} and {@code close} of the function {@code name} with the
@@ -593,6 +600,7 @@ final class RandomDraws {
                     if (draws(n, scope) || generatorVars.contains(n)) return true;
                     continue;
                 }
+                if (discrete != null && discrete.contains(n)) continue;
                 boolean address = ty(i - 1) == CudaLexer.AMP;
                 if ((ty(i + 1) == CudaLexer.DOT || ty(i + 1) == CudaLexer.ARROW) && ty(i + 2) == CudaLexer.IDENTIFIER) {
                     if (ty(i + 3) == CudaLexer.LPAREN) {
@@ -620,10 +628,11 @@ final class RandomDraws {
                 if (d.end >= at || !d.plain || d.member != null && !d.member.equals(member)) continue;
                 if (last == null || d.start > last.start) last = d;
             }
-            if (last != null && last.drawn) return true;
+            boolean continuous = discrete != null;
+            if (last != null && (continuous ? last.continuous : last.drawn)) return true;
             int since = last == null ? Integer.MIN_VALUE : last.start;
             for (Def d : ds) {
-                if (!d.drawn || d.start < 0) continue;
+                if (!(continuous ? d.continuous : d.drawn) || d.start < 0) continue;
                 if (d.member != null && (member != null ? !d.member.equals(member) : wholeOnly)) continue;
                 if (d.end < at && d.start > since) return true; // a random update since the last plain definition
                 for (int[] loop : loops) {
@@ -634,6 +643,239 @@ final class RandomDraws {
                 }
             }
             return false;
+        }
+
+        /**
+         * The lines of the body whose floating-point arithmetic computes random variates: every binary {@code + - *
+         * /} (or compound assignment) of the line outside a subscript lies in the right-hand side of a definition
+         * that assigns a variate, and every place on the way that could decide something with a value of its own
+         * reads a variate too: a call argument, the operand of a cast, a comparison, the condition of {@code ?:}, an
+         * operand of {@code &&}/{@code ||}. Subscripts are integer index arithmetic and only need the casts and
+         * calls in them to be random. An atomic's argument is never a variate: its order depends on the run. What
+         * the PTX layer reports on such a line (an fma formed across statements) is, like the source layer's site,
+         * another draw of the same distribution. {@code integers}: the integer variables of the body; a variate read
+         * only through one of them (a voxel index floored from a random position) is discrete, and a deterministic
+         * offset added to it is the same in every draw that lands there: such a line does not count.
+         */
+        Set<Integer> variateLines(Set<String> integers) {
+            discrete = integers;
+            try {
+                return variateLines();
+            } finally {
+                discrete = null;
+            }
+        }
+
+        private Set<Integer> variateLines() {
+            // which definitions assign a continuous variate: as evaluate(), reads of integers not counted
+            List<Def> all = new ArrayList<>();
+            for (Map.Entry<String, List<Def>> e : defs.entrySet()) {
+                for (Def d : e.getValue()) {
+                    boolean integer = discrete.contains(e.getKey());
+                    d.continuous = d.drawn && !integer && d.rhsTo <= d.rhsFrom; // a seed or a call writing it
+                    if (d.drawn && !integer && d.rhsTo > d.rhsFrom) all.add(d);
+                }
+            }
+            all.sort((x, y) -> Integer.compare(x.start, y.start));
+            for (int pass = 0; pass < MAX_PASSES; pass++) {
+                boolean changed = false;
+                for (Def d : all) {
+                    if (!d.continuous && drawnIn(d.rhsFrom, d.rhsTo)) {
+                        d.continuous = true;
+                        changed = true;
+                    }
+                }
+                if (!changed) break;
+            }
+            List<Def> drawnDefs = new ArrayList<>();
+            for (Def d : all) {
+                if (d.continuous) drawnDefs.add(d);
+            }
+            if (drawnDefs.isEmpty()) return Set.of();
+            List<int[]> guards = new ArrayList<>();
+            Set<Integer> never = new HashSet<>();
+            Map<Integer, List<Integer>> opsByLine = new java.util.TreeMap<>();
+            Set<Integer> inSubscript = new HashSet<>();
+            int brackets = 0;
+            for (int i = open + 1; i < close; i++) {
+                int y = ty(i);
+                if (y == CudaLexer.LBRACKET) brackets++;
+                else if (y == CudaLexer.RBRACKET) brackets--;
+                if (arithmetic(i)) {
+                    opsByLine
+                            .computeIfAbsent(t.get(i).getLine(), x -> new ArrayList<>())
+                            .add(i);
+                    if (brackets > 0) inSubscript.add(i);
+                }
+                guardsAt(i, guards, never);
+            }
+            Set<Integer> out = new java.util.TreeSet<>();
+            lines:
+            for (Map.Entry<Integer, List<Integer>> e : opsByLine.entrySet()) {
+                boolean any = false;
+                for (int k : e.getValue()) {
+                    if (never.contains(k)) continue lines;
+                    boolean inRhs = false;
+                    for (Def d : drawnDefs) {
+                        if (d.rhsFrom <= k && k < d.rhsTo) {
+                            inRhs = true;
+                            break;
+                        }
+                    }
+                    if (!inRhs && !inSubscript.contains(k)) continue lines;
+                    any |= inRhs && !inSubscript.contains(k);
+                }
+                if (!any) continue;
+                for (int k : e.getValue()) {
+                    for (int[] g : guards) {
+                        if (g[0] > k || k >= g[1]) continue;
+                        if (g[2] == 0) g[2] = drawnIn(g[0], g[1]) ? 2 : 1; // evaluated once
+                        if (g[2] == 1) continue lines;
+                    }
+                }
+                out.add(e.getKey());
+            }
+            return out;
+        }
+
+        /** A binary {@code + - * /} (after an operand) or a compound arithmetic assignment at {@code i}. */
+        private boolean arithmetic(int i) {
+            int y = ty(i);
+            if (y == CudaLexer.PLUS_ASSIGN
+                    || y == CudaLexer.MINUS_ASSIGN
+                    || y == CudaLexer.STAR_ASSIGN
+                    || y == CudaLexer.DIV_ASSIGN) return true;
+            if (y != CudaLexer.PLUS && y != CudaLexer.MINUS && y != CudaLexer.STAR && y != CudaLexer.DIV) return false;
+            int p = ty(i - 1);
+            return p == CudaLexer.IDENTIFIER
+                    || p == CudaLexer.FLOATING_LITERAL
+                    || p == CudaLexer.INTEGER_LITERAL
+                    || p == CudaLexer.RPAREN
+                    || p == CudaLexer.RBRACKET;
+        }
+
+        /**
+         * The ranges {from, to, 0} that token {@code i} opens and that must read a variate for an operator in them to
+         * compute one (the third element caches whether they do): the arguments of a call (of an atomic: never,
+         * its tokens go to {@code never}), the operand of a cast, a
+         * comparison, the condition of {@code ?:}, the operands of {@code &&} and {@code ||}.
+         */
+        private void guardsAt(int i, List<int[]> guards, Set<Integer> never) {
+            int y = ty(i);
+            if (y == CudaLexer.IDENTIFIER && !memberName(i) && callParen(i) > 0) {
+                int lp = callParen(i);
+                boolean atomic = text(i).startsWith("atomic") || text(i).startsWith("__atomic");
+                for (int[] a : args(lp, match(lp))) {
+                    guards.add(new int[] {a[0], a[1], 0});
+                    if (atomic) {
+                        for (int k = a[0]; k < a[1]; k++) never.add(k);
+                    }
+                }
+            } else if (y == CudaLexer.LPAREN && castType(i)) {
+                int c = match(i);
+                int end = operandEnd(c + 1);
+                if (end > c + 1) guards.add(new int[] {c + 1, end, 0});
+            } else if (y == CudaLexer.LT
+                    || y == CudaLexer.GT
+                    || y == CudaLexer.LE
+                    || y == CudaLexer.GE
+                    || y == CudaLexer.EQ
+                    || y == CudaLexer.NE) {
+                guards.add(new int[] {operandBack(i), operandForward(i), 0});
+            } else if (y == CudaLexer.QUESTION) {
+                guards.add(new int[] {operandBack(i), i, 0});
+            } else if (y == CudaLexer.AND_AND || y == CudaLexer.OR_OR) {
+                guards.add(new int[] {operandBack(i), i, 0});
+                guards.add(new int[] {i + 1, operandForward(i), 0});
+            }
+        }
+
+        /** Whether the parentheses opening at {@code o} hold a type and are followed by an operand: a cast. */
+        private boolean castType(int o) {
+            int p = ty(o - 1);
+            if (p == CudaLexer.IDENTIFIER || p == CudaLexer.RPAREN || p == CudaLexer.RBRACKET) return false;
+            int c = match(o);
+            if (c <= o + 1) return false;
+            boolean type = false;
+            for (int k = o + 1; k < c; k++) {
+                int y = ty(k);
+                if (y == CudaLexer.STAR) continue;
+                if (y == CudaLexer.IDENTIFIER ? scope.isTypeName(text(k)) : text(k).matches("[a-z_]+")) {
+                    type = true;
+                } else {
+                    return false;
+                }
+            }
+            int n = ty(c + 1);
+            return type
+                    && (n == CudaLexer.IDENTIFIER
+                            || n == CudaLexer.LPAREN
+                            || n == CudaLexer.FLOATING_LITERAL
+                            || n == CudaLexer.INTEGER_LITERAL);
+        }
+
+        /** The end (exclusive) of the operand of a cast starting at {@code s}: a name with its members, calls and
+         * subscripts, a parenthesized expression, or a literal. */
+        private int operandEnd(int s) {
+            int y = ty(s);
+            if (y == CudaLexer.LPAREN) return match(s) + 1;
+            if (y != CudaLexer.IDENTIFIER) return s + 1;
+            int j = s + 1;
+            while (j < close) {
+                int n = ty(j);
+                if ((n == CudaLexer.DOT || n == CudaLexer.ARROW) && ty(j + 1) == CudaLexer.IDENTIFIER) j += 2;
+                else if (n == CudaLexer.LBRACKET || n == CudaLexer.LPAREN) j = match(j) + 1;
+                else break;
+            }
+            return j;
+        }
+
+        /** Whether token type {@code y} ends an operand of a comparison or condition. */
+        private static boolean operandBoundary(int y) {
+            return y == CudaLexer.COMMA
+                    || y == CudaLexer.SEMI
+                    || y == CudaLexer.QUESTION
+                    || y == CudaLexer.COLON
+                    || y == CudaLexer.AND_AND
+                    || y == CudaLexer.OR_OR
+                    || y == CudaLexer.ASSIGN
+                    || y == CudaLexer.PLUS_ASSIGN
+                    || y == CudaLexer.MINUS_ASSIGN
+                    || y == CudaLexer.STAR_ASSIGN
+                    || y == CudaLexer.DIV_ASSIGN
+                    || y == CudaLexer.RETURN
+                    || y == CudaLexer.LBRACE
+                    || y == CudaLexer.RBRACE;
+        }
+
+        /** The first token of the expression around the operator at {@code k}, within its brackets. */
+        private int operandBack(int k) {
+            int j = k - 1;
+            while (j > open) {
+                int y = ty(j);
+                if (y == CudaLexer.RPAREN || y == CudaLexer.RBRACKET) {
+                    j = matchBack(j) - 1;
+                    continue;
+                }
+                if (y == CudaLexer.LPAREN || y == CudaLexer.LBRACKET || operandBoundary(y)) break;
+                j--;
+            }
+            return j + 1;
+        }
+
+        /** The end (exclusive) of the expression around the operator at {@code k}, within its brackets. */
+        private int operandForward(int k) {
+            int j = k + 1;
+            while (j < close) {
+                int y = ty(j);
+                if (y == CudaLexer.LPAREN || y == CudaLexer.LBRACKET) {
+                    j = match(j) + 1;
+                    continue;
+                }
+                if (y == CudaLexer.RPAREN || y == CudaLexer.RBRACKET || operandBoundary(y)) break;
+                j++;
+            }
+            return j;
         }
 
         /** Whether a {@code return} of the body returns a variate. */

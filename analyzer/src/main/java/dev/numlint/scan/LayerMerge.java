@@ -58,6 +58,15 @@ final class LayerMerge {
     private LayerMerge() {}
 
     static List<Finding> merge(List<Finding> input) {
+        return merge(input, Map.of());
+    }
+
+    /**
+     * {@link #merge(List)}, with the lines whose values the CUDA source layer proved random variates, by file
+     * ({@link dev.numlint.spi.ScanContext#addRandomVariateLines}): a PTX contraction the source layer has no finding
+     * for on such a line becomes a note ({@link #variate}).
+     */
+    static List<Finding> merge(List<Finding> input, Map<String, Set<Integer>> variateLines) {
         List<Finding> sorted = relocateConversions(input);
         Map<String, List<Finding>> groups = new LinkedHashMap<>();
         for (Finding f : sorted) {
@@ -101,7 +110,9 @@ final class LayerMerge {
                 }
             }
             if (src.isEmpty() || ptx.isEmpty()) {
-                out.addAll(unique);
+                for (Finding f : unique) {
+                    out.add(src.isEmpty() ? variate(f, variateLines) : f);
+                }
                 continue;
             }
             List<List<Finding>> matched = new ArrayList<>();
@@ -621,6 +632,46 @@ final class LayerMerge {
             }
         }
         return null;
+    }
+
+    /**
+     * A PTX contraction (NL003) whose value the PTX layer followed to a decision, on a line whose values the source
+     * layer proved random variates and where it reports nothing of the rule: the decision is made on a random
+     * variate, and one ulp of it is another draw of the same distribution, as for the source layer's own sites
+     * (cuda/checks/Consequences). It becomes a note with a bounded impact and the property {@code randomVariate}.
+     * Only the amplified impact gives way: a cancellation is the expression's own error, a growing sum is not
+     * one ulp, and approximate operations, conversions and atomics (other rules) are reported as they are.
+     */
+    static Finding variate(Finding f, Map<String, Set<Integer>> variateLines) {
+        if (f.layer() != Layer.PTX
+                || !f.ruleId().equals("NL003")
+                || f.impact() == null
+                || f.impact().kind() != Impact.Kind.AMPLIFIED) {
+            return f;
+        }
+        Set<Integer> lines = variateLines.get(f.location().file());
+        if (lines == null || !lines.contains(f.location().startLine())) {
+            return f;
+        }
+        String consequence = RuleCatalog.get().phrase("ptx-use-random-variate");
+        String then = RuleCatalog.get()
+                .phrase(
+                        "ptx-consequence",
+                        "message",
+                        "",
+                        "consequence",
+                        f.impact().consequence());
+        String message = f.message().endsWith(then)
+                ? f.message().substring(0, f.message().length() - then.length())
+                : f.message();
+        String stated = RuleCatalog.get().phrase("ptx-variate", "message", message, "consequence", consequence);
+        return f.toBuilder()
+                .level(Level.NOTE)
+                .impact(new Impact(Impact.Kind.BOUNDED, consequence, null, null))
+                // the consequence is in the impact too: a message it would make too long goes without it
+                .message(stated.length() <= dev.numlint.rules.Quote.MESSAGE ? stated : message)
+                .property("randomVariate", true)
+                .build();
     }
 
     private static Finding absorb(Finding src, List<Finding> ptx) {

@@ -305,7 +305,8 @@ public final class Scanner {
         List<Finding> findings = new ArrayList<>(shared.findings);
         findings = attachLaunchSites(findings, shared);
         findings.sort(FINDING_ORDER);
-        findings = merge(findings);
+        // source and PTX findings of one rule on one line (input sorted, order kept)
+        findings = LayerMerge.merge(findings, shared.variateLines);
         findings.removeIf(Scanner::exact);
         TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
@@ -424,11 +425,6 @@ public final class Scanner {
         return f.impact() != null && f.impact().kind() == Impact.Kind.EXACT;
     }
 
-    /** See {@link LayerMerge}: source and PTX findings of one rule on one line. Input sorted, order kept. */
-    static List<Finding> merge(List<Finding> sorted) {
-        return LayerMerge.merge(sorted);
-    }
-
     private static List<Finding> suppress(List<Finding> findings, SourceLines lines) {
         Map<String, SuppressionComments.FileComments> comments = new HashMap<>();
         List<Finding> out = new ArrayList<>(findings.size());
@@ -489,6 +485,9 @@ public final class Scanner {
         final List<Finding> findings = new ArrayList<>();
         final List<Notification> notifications = new ArrayList<>();
         private final List<KernelLink> links = new ArrayList<>();
+        /** Lines whose values the source layer proved random variates, by file ({@link ScanContext#addRandomVariateLines}). */
+        final Map<String, Set<Integer>> variateLines = new java.util.concurrent.ConcurrentHashMap<>();
+
         private BuildContext project = BuildContext.defaults();
         private final Map<Path, BuildContext> perFile = new HashMap<>();
         volatile boolean internalError;
@@ -746,6 +745,15 @@ public final class Scanner {
         @Override
         public synchronized void linkKernel(KernelLink link) {
             links.add(link);
+        }
+
+        @Override
+        public void addRandomVariateLines(String file, Set<Integer> lines) {
+            if (lines.isEmpty()) return;
+            ctx.shared
+                    .variateLines
+                    .computeIfAbsent(file, k -> java.util.concurrent.ConcurrentHashMap.newKeySet())
+                    .addAll(lines);
         }
 
         @Override

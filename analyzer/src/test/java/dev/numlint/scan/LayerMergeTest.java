@@ -422,4 +422,43 @@ class LayerMergeTest {
             assertThat(f.message()).startsWith("'(unsigned char)(x)'").endsWith("(PTX confirms)");
         });
     }
+
+    @Test
+    void aPtxContractionOnALineOfRandomVariatesIsANote() {
+        Impact cmp = new Impact(Impact.Kind.AMPLIFIED, "compared in a condition at line 940", null, null);
+        String text = "`mul.ftz.f32 %f2366, %f2364, ...` feeds `add.ftz.f32 %f2368`: ptxas may fuse them into one FFMA";
+        Finding decided =
+                ptxAt("NL003", 571, "mul.ftz.f32 %f2366, %f2364, %f2365;", "r=(re-im)/(re+im);", cmp).toBuilder()
+                        .message(text + "; then compared in a condition at line 940")
+                        .build();
+        java.util.Map<String, java.util.Set<Integer>> variates = java.util.Map.of("k.cu", java.util.Set.of(571));
+        Finding note = LayerMerge.merge(List.of(decided), variates).get(0);
+        assertThat(note.level()).isEqualTo(Level.NOTE);
+        assertThat(note.impact().kind()).isEqualTo(Impact.Kind.BOUNDED);
+        assertThat(note.properties()).containsEntry("randomVariate", true);
+        assertThat(note.message())
+                .isEqualTo(text + "; a random variate (source): one ulp is another draw")
+                .hasSizeLessThanOrEqualTo(dev.numlint.rules.Quote.MESSAGE);
+        // another line, another file, no facts: the decision stands
+        assertThat(LayerMerge.merge(List.of(decided), java.util.Map.of("k.cu", java.util.Set.of(572)))
+                        .get(0)
+                        .level())
+                .isEqualTo(Level.WARNING);
+        assertThat(LayerMerge.merge(List.of(decided), java.util.Map.of("other.cu", java.util.Set.of(571)))
+                        .get(0)
+                        .level())
+                .isEqualTo(Level.WARNING);
+        assertThat(LayerMerge.merge(List.of(decided)).get(0)).isEqualTo(decided);
+        // a cancellation, another rule, or a line the source layer reports itself: unchanged
+        Impact cancels = new Impact(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", null, null);
+        Finding cancellation = ptxAt("NL003", 571, "fma.rn.f32 %f4, %f3, %f2, %f1;", "r=a*b-c*d;", cancels);
+        assertThat(LayerMerge.merge(List.of(cancellation), variates).get(0).level())
+                .isEqualTo(Level.WARNING);
+        Finding approximate = ptxAt("NL006", 571, "ex2.approx.f32 %f4, %f3;", "r=__expf(c);", cmp);
+        assertThat(LayerMerge.merge(List.of(approximate), variates).get(0).level())
+                .isEqualTo(Level.WARNING);
+        Finding src = source("NL003", 571, "re-im", Level.WARNING, cmp);
+        List<Finding> merged = LayerMerge.merge(List.of(src, decided), variates);
+        assertThat(merged).singleElement().satisfies(f -> assertThat(f.level()).isEqualTo(Level.WARNING));
+    }
 }

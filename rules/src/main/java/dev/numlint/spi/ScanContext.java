@@ -53,6 +53,15 @@ public interface ScanContext {
     /** Record a kernel launched from host code (phase 1); phase 2 analyzes the linked file too. */
     void linkKernel(KernelLink link);
 
+    /**
+     * Records that the floating-point values computed on {@code lines} of {@code file} (a path as {@link #relativize}
+     * gives it) are random variates: the CUDA source layer proved every value the line's arithmetic defines to be
+     * computed from a random draw. The scan merges the layers with these facts: what another layer reports on such a
+     * line that only a decision could make consequential is another draw of the same distribution. Thread-safe;
+     * ignored by default.
+     */
+    default void addRandomVariateLines(String file, java.util.Set<Integer> lines) {}
+
     /** A cache directory for derived artifacts (PTX compiled from .cu), keyed by content hash by the user. */
     Path cacheDir();
 
