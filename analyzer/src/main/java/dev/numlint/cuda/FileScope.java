@@ -35,6 +35,11 @@ final class FileScope {
     final Map<String, List<Set<String>>> variateParams = new HashMap<>();
     /** What a function writes through its pointer parameters that is a random variate: keys as in variateParams. */
     final Map<String, List<Set<String>>> variateWrites = new HashMap<>();
+    /**
+     * Whether the translation unit calls a random generator anywhere ({@link RandomDraws#propagate}): only then can
+     * its values be random variates. True until propagate has looked.
+     */
+    boolean draws = true;
 
     void mergeFrom(FileScope o) {
         typedefs.putAll(o.typedefs);

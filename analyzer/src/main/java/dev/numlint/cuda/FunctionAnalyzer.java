@@ -159,7 +159,7 @@ final class FunctionAnalyzer {
                 memo,
                 this::text,
                 name -> RandomDraws.draws(name, scope) || generatorVars.contains(name),
-                this::variates);
+                () -> scope.draws || !generatorVars.isEmpty() ? variates() : null);
         prescan();
     }
 
@@ -190,7 +190,8 @@ final class FunctionAnalyzer {
      * RandomDraws.Variates#variateLines}); empty for host code.
      */
     Set<Integer> variateLines() {
-        if (!f.runsOnDevice()) return Set.of();
+        // a translation unit that never draws has no random variates: its functions are not scanned for them
+        if (!f.runsOnDevice() || !scope.draws) return Set.of();
         return variates().variateLines(integers);
     }
 
@@ -1915,11 +1916,30 @@ final class FunctionAnalyzer {
         return c.start.getLine();
     }
 
-    /** {@link SyntaxQueries#definitions} counted once per subtree: loops and scopes are asked about many names. */
-    private final Map<ParseTree, Map<String, Integer>> defCache = new java.util.IdentityHashMap<>();
+    /**
+     * {@link SyntaxQueries#definitions} from one walk of the body: the positions of every name's definitions, counted
+     * within the asked subtree's token range (loops and scopes are asked about many names).
+     */
+    private Map<String, int[]> defPositions;
 
     private int defs(ParseTree t, String name) {
-        return defCache.computeIfAbsent(t, SyntaxQueries::definitionCounts).getOrDefault(name, 0);
+        if (!(t instanceof ParserRuleContext c) || c.start == null || c.stop == null || bodyRoot == null) {
+            return SyntaxQueries.definitions(t, name);
+        }
+        if (defPositions == null) defPositions = SyntaxQueries.definitionPositions(bodyRoot);
+        int[] at = defPositions.get(name);
+        if (at == null) return 0;
+        int from = java.util.Arrays.binarySearch(at, c.start.getTokenIndex());
+        int to = java.util.Arrays.binarySearch(at, c.stop.getTokenIndex() + 1);
+        from = from < 0 ? -from - 1 : firstOf(at, from);
+        to = to < 0 ? -to - 1 : firstOf(at, to);
+        return to - from;
+    }
+
+    /** The first index holding the value at {@code i} in sorted {@code a} (binarySearch may land on any). */
+    private static int firstOf(int[] a, int i) {
+        while (i > 0 && a[i - 1] == a[i]) i--;
+        return i;
     }
 
     /** Line and columns of {@code c} for a finding. */

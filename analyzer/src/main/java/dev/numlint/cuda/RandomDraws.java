@@ -39,6 +39,7 @@ final class RandomDraws {
         Set<String> out = new HashSet<>();
         for (int i = 0; i + 1 < t.size(); i++) {
             if (t.get(i).getType() != CudaLexer.IDENTIFIER
+                    || !typePosition(t.get(i + 1).getType())
                     || !isGeneratorType(t.get(i).getText())) continue;
             int j = i + 1;
             if (t.get(j).getType() == CudaLexer.LT) {
@@ -172,7 +173,8 @@ final class RandomDraws {
      * translation unit without any draw has no random state at all.
      */
     static void propagate(List<PToken> t, List<TopLevelSplitter.FunctionDef> fns, FileScope scope) {
-        if (!anyDraw(t, scope)) return;
+        scope.draws = anyDraw(t, scope);
+        if (!scope.draws) return;
         Set<String> defined = new HashSet<>();
         Set<String> overloaded = new HashSet<>();
         for (TopLevelSplitter.FunctionDef f : fns) {
@@ -223,9 +225,25 @@ final class RandomDraws {
         for (int i = 0; i + 1 < t.size(); i++) {
             if (t.get(i).getType() != CudaLexer.IDENTIFIER) continue;
             String n = t.get(i).getText();
-            if (t.get(i + 1).getType() == CudaLexer.LPAREN && isGenerator(n) || isGeneratorType(n)) return true;
+            int next = t.get(i + 1).getType();
+            if (next == CudaLexer.LPAREN && isGenerator(n) || typePosition(next) && isGeneratorType(n)) return true;
+            // a member call on a generator object: rng.next(), gen.uniform()
+            if ((next == CudaLexer.DOT || next == CudaLexer.ARROW)
+                    && i + 3 < t.size()
+                    && t.get(i + 2).getType() == CudaLexer.IDENTIFIER
+                    && t.get(i + 3).getType() == CudaLexer.LPAREN
+                    && isGeneratorMember(n, t.get(i + 2).getText())) return true;
         }
         return false;
+    }
+
+    /**
+     * A token that can follow a type name in a declaration or a template ({@code curandState s}, {@code
+     * std::normal_distribution<float>}, {@code T *p}, {@code T &r}): only there is an identifier asked whether it
+     * names a generator type (the test costs a look at every identifier otherwise).
+     */
+    private static boolean typePosition(int next) {
+        return next == CudaLexer.IDENTIFIER || next == CudaLexer.LT || next == CudaLexer.STAR || next == CudaLexer.AMP;
     }
 
     /** Position-wise intersection of two key lists (a fact must hold at every call site, for every definition). */

@@ -138,26 +138,38 @@ final class SyntaxQueries {
         return n[0];
     }
 
-    /** {@link #definitions} of every name {@code t} may give a value, counted in one walk. */
-    static Map<String, Integer> definitionCounts(ParseTree t) {
-        Map<String, Integer> n = new HashMap<>();
-        forEachDefinition(t, x -> n.merge(x, 1, Integer::sum));
-        return n;
+    /**
+     * Where in {@code t} each name may be given a value (see {@link #definitions}): for each name, the start token
+     * indexes of the defining nodes, ascending. One walk answers {@link #definitions} for every subtree of {@code t}.
+     */
+    static Map<String, int[]> definitionPositions(ParseTree t) {
+        Map<String, List<Integer>> at = new HashMap<>();
+        forEachDefinition(t, (String x, ParseTree node) -> at.computeIfAbsent(x, k -> new java.util.ArrayList<>())
+                .add(((ParserRuleContext) node).start.getTokenIndex()));
+        Map<String, int[]> out = new HashMap<>();
+        at.forEach((k, v) ->
+                out.put(k, v.stream().mapToInt(Integer::intValue).sorted().toArray()));
+        return out;
     }
 
     /** Every name {@code t} may give a value, once per place (see {@link #definitions}). */
     private static void forEachDefinition(ParseTree t, java.util.function.Consumer<String> out) {
+        forEachDefinition(t, (x, node) -> out.accept(x));
+    }
+
+    /** As above, with the defining node. */
+    private static void forEachDefinition(ParseTree t, java.util.function.BiConsumer<String, ParseTree> out) {
         if (t instanceof AssignExprContext) {
             String n = storedName(((AssignExprContext) t).expression(0));
-            if (n != null) out.accept(n);
+            if (n != null) out.accept(n, t);
         } else if (t instanceof PostIncExprContext) {
             String n = storedName(((PostIncExprContext) t).expression());
-            if (n != null) out.accept(n);
+            if (n != null) out.accept(n, t);
         } else if (t instanceof UnaryExprContext) {
             UnaryExprContext u = (UnaryExprContext) t;
             if (u.PLUS_PLUS() != null || u.MINUS_MINUS() != null || u.AMP() != null) {
                 String n = storedName(u.expression());
-                if (n != null) out.accept(n);
+                if (n != null) out.accept(n, t);
             }
         } else if (t instanceof CallExprContext) {
             // a name passed to a call may be changed through a reference parameter
@@ -167,14 +179,14 @@ final class SyntaxQueries {
                     ParseTree a = args.getChild(i);
                     if (a instanceof ArgumentContext && ((ArgumentContext) a).expression() != null) {
                         String n = simpleName(((ArgumentContext) a).expression());
-                        if (n != null) out.accept(n);
+                        if (n != null) out.accept(n, t);
                     }
                 }
             }
         } else if (t instanceof SimpleDeclarationContext) {
             for (InitDeclaratorContext d : ((SimpleDeclarationContext) t).initDeclarator()) {
                 String n = declName(d.declarator());
-                if (n != null) out.accept(n);
+                if (n != null) out.accept(n, t);
             }
         }
         for (int i = 0; i < t.getChildCount(); i++) forEachDefinition(t.getChild(i), out);

@@ -66,6 +66,12 @@ final class ValueFlow {
         return variates;
     }
 
+    /** {@code name} (or its {@code member}) holds a random variate where it is read; false where nothing draws. */
+    private boolean variateAt(String name, String member, int at) {
+        RandomDraws.Variates v = variates();
+        return v != null && v.variateAt(name, member, at, false);
+    }
+
     void setRoot(ParserRuleContext root) {
         this.root = root;
     }
@@ -807,15 +813,14 @@ final class ValueFlow {
                     && !(m.getParent() instanceof CallExprContext
                             && ((CallExprContext) m.getParent()).expression() == m)) {
                 // a member of a variable or of what a parameter points to: p->x, v.x
-                return variates().variateAt(base, m.qualifiedName().getText(), m.start.getTokenIndex(), false)
-                        || drawnByDef(base, m);
+                return variateAt(base, m.qualifiedName().getText(), m.start.getTokenIndex()) || drawnByDef(base, m);
             }
         } else if (t instanceof NamePrimaryContext) {
             QualifiedNameContext q = ((NamePrimaryContext) t).qualifiedName();
             if (q.nameComponent().size() == 1 && q.SCOPE().isEmpty()) {
                 String name = q.nameComponent(0).IDENTIFIER().getText();
                 // a parameter holding a variate at every call site, a value carried from the previous iteration
-                if (variates().variateAt(name, null, ((ParserRuleContext) t).start.getTokenIndex(), false)) return true;
+                if (variateAt(name, null, ((ParserRuleContext) t).start.getTokenIndex())) return true;
                 return drawnByDef(name, (ParserRuleContext) t);
             }
             return false;

@@ -61,28 +61,7 @@ public final class RandomGenerators {
      */
     public static boolean isGeneratorType(String name) {
         if (name == null) return false;
-        return memo(TYPE_MEMO, name, RandomGenerators::generatorType);
-    }
-
-    /** Names already classified: a file asks about each of its identifiers, and identifiers repeat. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> TYPE_MEMO =
-            new java.util.concurrent.ConcurrentHashMap<>();
-
-    private static final java.util.concurrent.ConcurrentHashMap<String, Boolean> GENERATOR_MEMO =
-            new java.util.concurrent.ConcurrentHashMap<>();
-
-    /** The most names a memo keeps (bounded memory on huge trees: beyond it, names are classified afresh). */
-    private static final int MEMO_LIMIT = 1 << 16;
-
-    private static boolean memo(
-            java.util.concurrent.ConcurrentHashMap<String, Boolean> m,
-            String name,
-            java.util.function.Predicate<String> f) {
-        Boolean b = m.get(name);
-        if (b != null) return b;
-        boolean v = f.test(name);
-        if (m.size() < MEMO_LIMIT) m.put(name, v);
-        return v;
+        return generatorType(name);
     }
 
     private static boolean generatorType(String name) {
@@ -98,7 +77,7 @@ public final class RandomGenerators {
     /** Whether a call of the function {@code name} (std:: and other qualifiers allowed) returns a random draw. */
     public static boolean isGenerator(String name) {
         if (name == null) return false;
-        return memo(GENERATOR_MEMO, name, RandomGenerators::generator);
+        return generator(name);
     }
 
     private static boolean generator(String name) {
