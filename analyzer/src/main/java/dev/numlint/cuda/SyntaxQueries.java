@@ -159,6 +159,7 @@ final class SyntaxQueries {
 
     /** As above, with the defining node. */
     private static void forEachDefinition(ParseTree t, java.util.function.BiConsumer<String, ParseTree> out) {
+        if (t instanceof TerminalNode) return; // a token defines nothing and has no children
         if (t instanceof AssignExprContext) {
             String n = storedName(((AssignExprContext) t).expression(0));
             if (n != null) out.accept(n, t);
