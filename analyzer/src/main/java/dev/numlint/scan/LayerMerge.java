@@ -146,6 +146,20 @@ final class LayerMerge {
         return repeatedCopies(oneOperationPerLine(oneDecision(sameAccumulator(out))));
     }
 
+    /**
+     * {@code f} joins the finding {@code b} builds: {@code also} becomes a related location and {@code f}'s PTX
+     * instructions its evidence, each once ({@code have}: what the finding already holds).
+     */
+    private static void joinAsRelated(Finding.Builder b, Set<Object> have, RelatedLocation also, Finding f) {
+        if (have.add(also)) {
+            b.related(also);
+        }
+        f.evidence().stream()
+                .filter(e -> "ptx".equals(e.kind()))
+                .filter(have::add)
+                .forEach(b::evidence);
+    }
+
     /** The fewest copies of one statement that make a run of copies: two identical lines are still two findings. */
     static final int MIN_COPIES = 3;
 
@@ -492,16 +506,14 @@ final class LayerMerge {
                 h.addAll(kept.related());
                 return h;
             });
-            RelatedLocation also = new RelatedLocation(
-                    f.location(),
-                    RuleCatalog.get().phrase(f.layer() == Layer.PTX ? "same-decision-ptx" : "same-decision-source"));
-            if (have.add(also)) {
-                b.related(also);
-            }
-            f.evidence().stream()
-                    .filter(e -> "ptx".equals(e.kind()))
-                    .filter(have::add)
-                    .forEach(b::evidence);
+            joinAsRelated(
+                    b,
+                    have,
+                    new RelatedLocation(
+                            f.location(),
+                            RuleCatalog.get()
+                                    .phrase(f.layer() == Layer.PTX ? "same-decision-ptx" : "same-decision-source")),
+                    f);
             absorbed.add(i);
         }
         List<Finding> out = new ArrayList<>();
@@ -606,14 +618,7 @@ final class LayerMerge {
             Set<Object> have = new HashSet<>(s.evidence());
             have.addAll(s.related());
             Location at = Location.line(p.location().file(), p.location().startLine());
-            RelatedLocation also = new RelatedLocation(at, RuleCatalog.get().phrase("ptx-also-accumulated"));
-            if (have.add(also)) {
-                b.related(also);
-            }
-            p.evidence().stream()
-                    .filter(e -> "ptx".equals(e.kind()))
-                    .filter(have::add)
-                    .forEach(b::evidence);
+            joinAsRelated(b, have, new RelatedLocation(at, RuleCatalog.get().phrase("ptx-also-accumulated")), p);
             out.set(target, b.build());
             out.remove(i);
             i--;

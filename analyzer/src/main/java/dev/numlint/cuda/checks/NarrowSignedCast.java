@@ -26,7 +26,7 @@ public final class NarrowSignedCast implements CudaCheck {
             double max = Math.pow(2, c.bytes() * 8.0 - 1);
             if (!UnguardedUnsignedCast.unguarded(c, max, -max)) continue;
             if (c.within(-max, max - 1)) continue; // in range by construction
-            String expr = Consequences.quote(c.explicit() ? c.how() + "(" + c.operand() + ")" : c.operand());
+            String expr = UnguardedUnsignedCast.quoted(c);
             String msg = RuleCatalog.get()
                     .rule("NL011")
                     .message(

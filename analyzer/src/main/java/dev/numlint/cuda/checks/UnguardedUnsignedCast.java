@@ -27,7 +27,7 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         for (FunctionFacts.Conversion c : facts.conversions) {
             if (!c.unsigned()) continue;
             double max = Math.pow(2, c.bytes() * 8.0) - 1;
-            String expr = Consequences.quote(c.explicit() ? c.how() + "(" + c.operand() + ")" : c.operand());
+            String expr = quoted(c);
             if (c.floatData() && c.within(0, max)) {
                 // in range by construction: no hazard. Reported as exact (never shown) so that the PTX layer's
                 // finding of this conversion, which cannot see the bound (a cos() polynomial), merges into it
@@ -55,11 +55,12 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                 continue;
             }
             if (!unguarded(c, max + 1, 0)) continue;
+            boolean nonNegative = c.nonNegative() || c.lo() > -1;
             // a value proven >= 0 converted to 32 or 64 bits leaves the range only above 4e9: not reported, as before
-            if ((c.nonNegative() || c.lo() > -1) && c.bytes() >= 4) continue;
+            if (nonNegative && c.bytes() >= 4) continue;
             String other = c.site().hostOnly() ? "AArch64" : "the GPU";
             String msg;
-            if (c.nonNegative() || c.lo() > -1) {
+            if (nonNegative) {
                 // proven >= 0 (sqrt, fabs, exp, a clamp from below), 8 or 16 bits: only values above the range are at
                 // stake
                 msg = RuleCatalog.get()
@@ -98,6 +99,11 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                     new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null);
             out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
         }
+    }
+
+    /** The conversion as a message quotes it: an explicit cast with its operand, else the converted expression. */
+    static String quoted(FunctionFacts.Conversion c) {
+        return Consequences.quote(c.explicit() ? c.how() + "(" + c.operand() + ")" : c.operand());
     }
 
     /** A bound for a message: whole numbers as such, others with up to three decimals. */
