@@ -371,8 +371,8 @@ final class FunctionAnalyzer {
             if (ty == CudaLexer.AMP) {
                 int p = i - 1;
                 int b = ty(p);
+                // after ')' it may be a cast's operand: (char *)&x
                 boolean binary = b == CudaLexer.IDENTIFIER
-                        || b == CudaLexer.RPAREN
                         || b == CudaLexer.RBRACKET
                         || b == CudaLexer.INTEGER_LITERAL
                         || b == CudaLexer.FLOATING_LITERAL
@@ -384,7 +384,7 @@ final class FunctionAnalyzer {
             int k = i + 1;
             while (ty(k) == CudaLexer.LPAREN) k++;
             int b = ty(i - 1);
-            boolean binary = b == CudaLexer.IDENTIFIER || b == CudaLexer.RPAREN || b == CudaLexer.RBRACKET;
+            boolean binary = b == CudaLexer.IDENTIFIER || b == CudaLexer.RBRACKET;
             if (!binary && ty(k) == CudaLexer.IDENTIFIER)
                 aliased.add(toks.get(k).getText());
         }
@@ -472,6 +472,9 @@ final class FunctionAnalyzer {
             }
         } else if (t instanceof AsmStmtContext) {
             names(t, out);
+        } else if (t instanceof ShiftExprContext && ((ShiftExprContext) t).SHL() == null) {
+            String n = simpleName(((ShiftExprContext) t).expression(1)); // in >> x
+            if (n != null) out.add(n);
         }
         for (int i = 0; i < t.getChildCount(); i++) written(t.getChild(i), skip, out);
     }
