@@ -527,6 +527,37 @@ final class Builtins {
         }
     }
 
+    /**
+     * The values of the library constants above that every platform of CUDA C++ gives alike (IEEE binary32 and
+     * binary64, 32-bit int), for value intervals ({@link Intervals}) only; null for the others (RAND_MAX differs
+     * between C libraries, INFINITY and NAN bound nothing).
+     */
+    static Double builtinValue(String name) {
+        return switch (name) {
+            case "FLT_MAX", "MAXFLOAT" -> (double) Float.MAX_VALUE;
+            case "FLT_MIN" -> (double) Float.MIN_NORMAL;
+            case "FLT_EPSILON" -> (double) Math.ulp(1.0f);
+            case "CUDART_PI_F" -> (double) (float) Math.PI;
+            case "DBL_MAX" -> Double.MAX_VALUE;
+            case "DBL_MIN" -> Double.MIN_NORMAL;
+            case "DBL_EPSILON" -> Math.ulp(1.0);
+            case "M_PI", "CUDART_PI" -> Math.PI;
+            case "M_PI_2" -> Math.PI / 2;
+            case "M_PI_4" -> Math.PI / 4;
+            case "M_E" -> Math.E;
+            case "M_SQRT2" -> Math.sqrt(2);
+            case "M_LN2" -> Math.log(2);
+            case "M_1_PI" -> 1 / Math.PI;
+            case "M_2_PI" -> 2 / Math.PI;
+            case "M_LOG2E" -> 1 / Math.log(2);
+            case "M_SQRT1_2" -> Math.sqrt(0.5);
+            case "INT_MAX" -> (double) Integer.MAX_VALUE;
+            case "INT_MIN" -> (double) Integer.MIN_VALUE;
+            case "UINT_MAX" -> 4294967295.0;
+            default -> null;
+        };
+    }
+
     /** Built-in variables of device code. */
     static CType builtinVariable(String name) {
         switch (name) {

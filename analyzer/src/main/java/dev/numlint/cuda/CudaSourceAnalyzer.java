@@ -334,6 +334,37 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
         final boolean allConfigurations;
         final Set<String> extensions;
+
+        /** The file names that a scanned file #includes (read once, on first request). */
+        private Set<String> includedNames;
+
+        /**
+         * Whether a scanned file includes a file of {@code file}'s name (then it is no translation unit of its own:
+         * its includer compiles it with more code).
+         */
+        synchronized boolean includedByName(Path file) {
+            if (includedNames == null) {
+                includedNames = new HashSet<>();
+                java.util.regex.Pattern include =
+                        java.util.regex.Pattern.compile("(?m)^\\s*#\\s*include\\s*[\"<]([^\">]+)[\">]");
+                for (Path f : listed) {
+                    try {
+                        if (Files.size(f) > maxHeaderBytes) continue;
+                        java.util.regex.Matcher m =
+                                include.matcher(new String(Files.readAllBytes(f), StandardCharsets.UTF_8));
+                        while (m.find()) {
+                            String n = m.group(1);
+                            includedNames.add(n.substring(n.lastIndexOf('/') + 1));
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        // unreadable: reported where the file itself is analyzed
+                    }
+                }
+            }
+            Path n = file.getFileName();
+            return n == null || includedNames.contains(n.toString());
+        }
+
         final List<dev.numlint.scan.Glob> excludes = new ArrayList<>();
 
         /** Whether {@code real} (a file inside the root) matches an exclude glob, itself or a directory above it. */
@@ -495,8 +526,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
             }
             runChecks(fileFacts, rep);
             long deadline = dev.numlint.model.CpuClock.now() + FILE_BUDGET_NANOS;
-            for (int i = 0; i < sp.functions.size(); i++) {
-                TopLevelSplitter.FunctionDef f = sp.functions.get(i);
+            // a file compiled on its own: callers of its static and inline functions are all in it
+            boolean ownUnit = from == null && !isHeader(file) && !run.includedByName(file);
+            CallSiteRanges callSites = new CallSiteRanges(toks, sp.functions, ownUnit);
+            List<TopLevelSplitter.FunctionDef> order = callSites.order();
+            for (int i = 0; i < order.size(); i++) {
+                TopLevelSplitter.FunctionDef f = order.get(i);
                 if (dev.numlint.model.CpuClock.now() > deadline) {
                     sink.notify(new Notification(
                             rel,
@@ -510,7 +545,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     break;
                 }
                 stats.functions.incrementAndGet();
-                analyzeFunction(ctx, rel, scope, f, toks, rep, sink);
+                analyzeFunction(ctx, rel, scope, f, toks, rep, sink, callSites);
             }
             rep.counts.forEach((k, v) ->
                     stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
@@ -750,7 +785,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             TopLevelSplitter.FunctionDef f,
             List<PToken> toks,
             Reporter rep,
-            FindingSink sink) {
+            FindingSink sink,
+            CallSiteRanges callSites) {
         List<PToken> body = new ArrayList<>(f.bodyEnd - f.bodyStart + 2);
         int depth = 0;
         for (int i = f.bodyStart; i <= f.bodyEnd; i++) {
@@ -829,7 +865,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
         long t1 = System.nanoTime();
         stats.parseNanos.addAndGet(t1 - t0);
-        FunctionAnalyzer analyzer = new FunctionAnalyzer(scope, f, body, rep.dialect());
+        FunctionAnalyzer analyzer = new FunctionAnalyzer(scope, f, body, rep.dialect(), callSites, callSites.params(f));
         runChecks(analyzer.analyze(tree), rep);
         ctx.addRandomVariateLines(rel, analyzer.variateLines());
         stats.ruleNanos.addAndGet(System.nanoTime() - t1);

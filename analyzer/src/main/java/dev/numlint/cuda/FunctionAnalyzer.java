@@ -44,7 +44,10 @@ final class FunctionAnalyzer {
         final int line;
         /** A single-use temporary holding a floating product (its text), or null. */
         String product;
-        /** The interval of the variable's only definition, its initializer ({@link Intervals}); unknown otherwise. */
+        /**
+         * The interval of the variable's only definition, its initializer ({@link Intervals}); unknown otherwise. The
+         * walk's reaching definitions ({@link FunctionAnalyzer#reach}) take precedence where they know the variable.
+         */
         double lo = Double.NEGATIVE_INFINITY;
 
         double hi = Double.POSITIVE_INFINITY;
@@ -123,6 +126,31 @@ final class FunctionAnalyzer {
     private final Map<String, Integer> defCounts = new HashMap<>();
 
     private final Set<String> guardedVars = new HashSet<>();
+
+    /**
+     * Reaching definitions of intervals ({@link Intervals}): for a local of arithmetic type, the interval of the
+     * definition that reaches the walk's current point, where the walk knows it. The walk follows the structured
+     * control flow: an assignment statement {@code x = e;} gives {@code x} the interval of {@code e}; any other write
+     * (a compound assignment, an increment, a nested or conditional assignment, {@code x} passed to a function that
+     * is not a math builtin) forgets it; the two branches of an if join (the union of their intervals); a loop, a
+     * switch and a try forget every name they write, on entry and on exit (a do-while without break, continue or goto
+     * keeps the state its body and condition end with). A local without an entry has {@link Local#lo}/{@link
+     * Local#hi} (its only definition's interval, or unknown). Names in {@link #aliased} never have an entry.
+     */
+    private final IdentityHashMap<Local, double[]> reach = new IdentityHashMap<>();
+    /**
+     * Names whose value may change without a write the walk sees: the address taken ({@code &x}), bound to or being a
+     * reference ({@code float &r = x}), an asm operand, {@code __shared__} (other threads write it) or volatile.
+     */
+    private final Set<String> aliased = new HashSet<>();
+    /** No reaching definitions at all: the body has a goto or a lambda capturing by reference. */
+    private boolean reachOff;
+    /** For each enclosing switch, the names its body writes (a case label forgets them). */
+    private final Deque<Set<String>> switchWrites = new ArrayDeque<>();
+    /** The assignments {@code x = e} that are whole expressions of the statement being walked. */
+    private final Set<ParserRuleContext> topAssigns = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Parameter intervals from every call site ({@link CallSiteRanges}), by parameter index, or null. */
+    private final double[][] paramRanges;
     /** Member/element lvalues assigned a range-limited value (rgba.x = __saturatef(rgba.x)). */
     private final Set<String> guardedTexts = new HashSet<>();
 
@@ -142,6 +170,19 @@ final class FunctionAnalyzer {
     private final PromotionSites promotions = new PromotionSites(this);
 
     FunctionAnalyzer(FileScope scope, TopLevelSplitter.FunctionDef f, List<PToken> toks, SourceDialect dialect) {
+        this(scope, f, toks, dialect, null, null);
+    }
+
+    /** The call sites this body makes are reported to {@code calls}; {@code paramRanges} as {@link #paramRanges}. */
+    FunctionAnalyzer(
+            FileScope scope,
+            TopLevelSplitter.FunctionDef f,
+            List<PToken> toks,
+            SourceDialect dialect,
+            CallSiteRanges calls,
+            double[][] paramRanges) {
+        this.calls = calls;
+        this.paramRanges = paramRanges;
         this.dialect = dialect;
         this.scope = scope;
         this.f = f;
@@ -162,6 +203,9 @@ final class FunctionAnalyzer {
                 () -> scope.draws || !generatorVars.isEmpty() ? variates() : null);
         prescan();
     }
+
+    /** Where this body's calls of functions of the translation unit are recorded, or null. */
+    private final CallSiteRanges calls;
 
     /** The random state of the body ({@link RandomDraws.Variates}), read once on first request. */
     private RandomDraws.Variates variates;
@@ -249,6 +293,7 @@ final class FunctionAnalyzer {
         for (int i = 0; i < n; i++) {
             PToken t = toks.get(i);
             int ty = t.getType();
+            aliasing(i, ty);
             if (ty == CudaLexer.IDENTIFIER) {
                 useCounts.merge(t.getText(), 1, Integer::sum);
                 if (writes(i)) defCounts.merge(t.getText(), 1, Integer::sum);
@@ -288,6 +333,159 @@ final class FunctionAnalyzer {
         }
     }
 
+    private int ty(int i) {
+        return i >= 0 && i < toks.size() ? toks.get(i).getType() : -1;
+    }
+
+    /** Prescan of token {@code i} for {@link #aliased} and {@link #reachOff}. */
+    private void aliasing(int i, int ty) {
+        if (ty == CudaLexer.GOTO) {
+            reachOff = true;
+        } else if (ty == CudaLexer.LBRACKET
+                && (ty(i + 1) == CudaLexer.AMP || ty(i + 1) == CudaLexer.ASSIGN && ty(i + 2) == CudaLexer.COMMA)) {
+            reachOff = true; // [&], [&x], [=, &x]: a lambda that may write a local whenever it is called
+        } else if (ty == CudaLexer.ASM || ty == CudaLexer.SHARED || ty == CudaLexer.VOLATILE) {
+            // every name up to the end of the statement: asm operands, __shared__ or volatile variables
+            int depth = 0;
+            for (int k = i + 1; k < toks.size(); k++) {
+                int x = ty(k);
+                if (x == CudaLexer.LPAREN || x == CudaLexer.LBRACE || x == CudaLexer.LBRACKET) depth++;
+                else if (x == CudaLexer.RPAREN || x == CudaLexer.RBRACE || x == CudaLexer.RBRACKET) depth--;
+                if (depth < 0 || x == CudaLexer.SEMI && depth == 0) break;
+                if (x == CudaLexer.IDENTIFIER) aliased.add(toks.get(k).getText());
+            }
+        } else if ((ty == CudaLexer.AMP || ty == CudaLexer.AND_AND) && ty(i + 1) == CudaLexer.IDENTIFIER) {
+            int next = ty(i + 2);
+            if (next == CudaLexer.ASSIGN || next == CudaLexer.LPAREN || next == CudaLexer.LBRACE) {
+                // T &r = x; T &r(x); auto &&r{x}: the reference and every name of what it is bound to
+                aliased.add(toks.get(i + 1).getText());
+                int depth = 0;
+                for (int k = i + 3; k < toks.size(); k++) {
+                    int x = ty(k);
+                    if (x == CudaLexer.LPAREN || x == CudaLexer.LBRACE || x == CudaLexer.LBRACKET) depth++;
+                    else if (x == CudaLexer.RPAREN || x == CudaLexer.RBRACE || x == CudaLexer.RBRACKET) depth--;
+                    if (depth < 0 || depth == 0 && (x == CudaLexer.SEMI || x == CudaLexer.COMMA)) break;
+                    if (x == CudaLexer.IDENTIFIER) aliased.add(toks.get(k).getText());
+                }
+            }
+            if (ty == CudaLexer.AMP) {
+                int p = i - 1;
+                int b = ty(p);
+                // after ')' it may be a cast's operand: (char *)&x
+                boolean binary = b == CudaLexer.IDENTIFIER
+                        || b == CudaLexer.RBRACKET
+                        || b == CudaLexer.INTEGER_LITERAL
+                        || b == CudaLexer.FLOATING_LITERAL
+                        || b == CudaLexer.CHAR_LITERAL;
+                if (!binary) aliased.add(toks.get(i + 1).getText()); // &x: may be written through the pointer
+            }
+        } else if (ty == CudaLexer.AMP && ty(i + 1) == CudaLexer.LPAREN) {
+            // &(x), &((x))
+            int k = i + 1;
+            while (ty(k) == CudaLexer.LPAREN) k++;
+            int b = ty(i - 1);
+            boolean binary = b == CudaLexer.IDENTIFIER || b == CudaLexer.RBRACKET;
+            if (!binary && ty(k) == CudaLexer.IDENTIFIER)
+                aliased.add(toks.get(k).getText());
+        }
+    }
+
+    /** Whether the walk keeps reaching definitions for {@code l}: an arithmetic scalar not in {@link #aliased}. */
+    private boolean tracks(Local l) {
+        return !reachOff && !aliased.contains(l.name) && (l.type.isInteger() || l.type.isFpScalar());
+    }
+
+    /** {@code l} is given the value {@code v} (converted to its type) by a definition the walk sees. */
+    private void define(Local l, E v) {
+        if (l == null || !tracks(l)) return;
+        E held = E.of(l.type);
+        if (l.type.isInteger()) Intervals.set(held, trunc(v.lo), trunc(v.hi));
+        else Intervals.set(held, v.lo, v.hi);
+        reach.put(l, new double[] {held.lo, held.hi});
+    }
+
+    /** Forgets the reaching definitions of these names. */
+    private void forget(Set<String> names) {
+        if (!names.isEmpty() && !reach.isEmpty()) reach.keySet().removeIf(l -> names.contains(l.name));
+    }
+
+    /** The state of the reaching definitions, to restore or join. */
+    private IdentityHashMap<Local, double[]> reachState() {
+        return new IdentityHashMap<>(reach);
+    }
+
+    /** The reaching definitions where control joins from the walk's current state and {@code other}: unions. */
+    private void join(IdentityHashMap<Local, double[]> other) {
+        Set<Local> all = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        all.addAll(reach.keySet());
+        all.addAll(other.keySet());
+        for (Local l : all) {
+            double[] a = reach.getOrDefault(l, new double[] {l.lo, l.hi});
+            double[] b = other.getOrDefault(l, new double[] {l.lo, l.hi});
+            reach.put(l, new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+        }
+    }
+
+    /** Names written in {@code t} (see {@link #reach}) other than by the assignments and declarations in skip. */
+    private Set<String> writtenIn(ParseTree t, Set<? extends ParseTree> skip) {
+        Set<String> out = new HashSet<>();
+        if (t != null) written(t, skip, out);
+        return out;
+    }
+
+    private void written(ParseTree t, Set<? extends ParseTree> skip, Set<String> out) {
+        if (t instanceof TerminalNode) return;
+        if (t instanceof AssignExprContext) {
+            if (!skip.contains(t)) {
+                String n = storedName(((AssignExprContext) t).expression(0));
+                if (n != null) out.add(n);
+            }
+        } else if (t instanceof PostIncExprContext) {
+            String n = storedName(((PostIncExprContext) t).expression());
+            if (n != null) out.add(n);
+        } else if (t instanceof UnaryExprContext) {
+            UnaryExprContext u = (UnaryExprContext) t;
+            if (u.PLUS_PLUS() != null || u.MINUS_MINUS() != null || u.AMP() != null) {
+                String n = storedName(u.expression());
+                if (n != null) out.add(n);
+            }
+        } else if (t instanceof CallExprContext) {
+            // a name passed to a function may be changed through a reference parameter; math builtins take values
+            CallExprContext c = (CallExprContext) t;
+            String callee = calleeName(c.expression());
+            String shortName = callee != null && callee.startsWith("std::") ? callee.substring(5) : callee;
+            boolean values =
+                    shortName != null && (Builtins.FUNCS.containsKey(shortName) || Builtins.CLAMPS.contains(shortName));
+            if (!values && c.argumentList() != null) {
+                List<ArgumentContext> args = c.argumentList().argument();
+                for (int i = 0; i < args.size(); i++) {
+                    ArgumentContext a = args.get(i);
+                    String n = a.expression() == null ? null : simpleName(a.expression());
+                    // a parameter the file's only definition of the callee takes by value cannot write it
+                    if (n != null && (calls == null || callee == null || !calls.byValue(callee, i, scope))) out.add(n);
+                }
+            }
+        } else if (t instanceof SimpleDeclarationContext && !skip.contains(t)) {
+            for (InitDeclaratorContext d : ((SimpleDeclarationContext) t).initDeclarator()) {
+                String n = declName(d.declarator());
+                if (n != null) out.add(n);
+            }
+        } else if (t instanceof AsmStmtContext) {
+            names(t, out);
+        } else if (t instanceof ShiftExprContext && ((ShiftExprContext) t).SHL() == null) {
+            String n = simpleName(((ShiftExprContext) t).expression(1)); // in >> x
+            if (n != null) out.add(n);
+        }
+        for (int i = 0; i < t.getChildCount(); i++) written(t.getChild(i), skip, out);
+    }
+
+    /** Names {@code t} may write, for a loop, switch or try (see {@link SyntaxQueries#collectModified}). */
+    private static Set<String> modifiedIn(ParseTree t) {
+        Set<String> out = new HashSet<>();
+        collectModified(t, out);
+        return out;
+    }
+
     private String fname() {
         return f.className != null ? f.className + "::" + f.name : f.name;
     }
@@ -299,8 +497,17 @@ final class FunctionAnalyzer {
         Map<String, Local> params = new HashMap<>();
         for (int i = 0; i < f.paramNames.size(); i++) {
             String n = f.paramNames.get(i);
-            if (n != null) params.put(n, new Local(n, f.paramTypes.get(i), 0, null, f.line));
-            if (n != null && integral(f.paramTypes.get(i))) integers.add(n);
+            if (n == null) continue;
+            Local p = new Local(n, f.paramTypes.get(i), 0, null, f.line);
+            params.put(n, p);
+            if (integral(f.paramTypes.get(i))) integers.add(n);
+            if (f.refParams.get(i)) aliased.add(n); // a reference parameter: another name may write it
+            else if (paramRanges != null && i < paramRanges.length && paramRanges[i] != null) {
+                E v = E.of(CType.DOUBLE);
+                v.lo = paramRanges[i][0];
+                v.hi = paramRanges[i][1];
+                define(p, v); // the union of what every call site passes
+            }
         }
         scopes.push(params);
         if (f.longDoubleLine > 0 && host) {
@@ -318,7 +525,13 @@ final class FunctionAnalyzer {
     private void block(CompoundStatementContext c) {
         scopes.push(new HashMap<>());
         for (StatementContext s : c.statement()) statement(s);
-        scopes.pop();
+        popScope();
+    }
+
+    /** Leaves a scope: its locals' reaching definitions go with it. */
+    private void popScope() {
+        Map<String, Local> gone = scopes.pop();
+        if (!reach.isEmpty()) for (Local l : gone.values()) reach.remove(l);
     }
 
     // ------------------------------------------------------------------ statements
@@ -326,37 +539,83 @@ final class FunctionAnalyzer {
         if (s instanceof BlockStmtContext) {
             block(((BlockStmtContext) s).compoundStatement());
         } else if (s instanceof ExprStmtContext) {
-            commaExpr(((ExprStmtContext) s).commaExpression());
+            CommaExpressionContext ce = ((ExprStmtContext) s).commaExpression();
+            List<ParserRuleContext> mine = new ArrayList<>();
+            for (ExpressionContext e : ce.expression()) {
+                ExpressionContext p = stripParens(e);
+                if (p instanceof AssignExprContext
+                        && ((AssignExprContext) p).assignOp().ASSIGN() != null
+                        && ((AssignExprContext) p).bracedInitList() == null
+                        && simpleName(((AssignExprContext) p).expression(0)) != null) {
+                    mine.add(p);
+                }
+            }
+            topAssigns.addAll(mine);
+            Set<String> w = writtenIn(ce, topAssigns);
+            forget(w);
+            commaExpr(ce);
+            forget(w);
+            mine.forEach(topAssigns::remove);
         } else if (s instanceof DeclStmtContext) {
-            simpleDeclaration(((DeclStmtContext) s).simpleDeclaration());
+            SimpleDeclarationContext d = ((DeclStmtContext) s).simpleDeclaration();
+            Set<String> w = writtenIn(d, Set.of(d));
+            forget(w);
+            simpleDeclaration(d);
+            forget(w);
         } else if (s instanceof IfStmtContext) {
             IfStmtContext c = (IfStmtContext) s;
             scopes.push(new HashMap<>());
+            Set<String> w = writtenIn(c.condition(), Set.of());
+            forget(w);
             condition(c.condition());
-            for (StatementContext x : c.statement()) scoped(x);
+            forget(w);
+            IdentityHashMap<Local, double[]> before = reachState();
+            scoped(c.statement(0));
+            if (c.statement().size() > 1) {
+                IdentityHashMap<Local, double[]> afterThen = reachState();
+                reach.clear();
+                reach.putAll(before);
+                scoped(c.statement(1));
+                join(afterThen);
+            } else {
+                join(before);
+            }
             scopes.pop();
         } else if (s instanceof ForStmtContext) {
             forStmt((ForStmtContext) s);
+            forget(modifiedIn(s));
         } else if (s instanceof WhileStmtContext) {
             WhileStmtContext c = (WhileStmtContext) s;
+            Set<String> mod = modifiedIn(c);
+            forget(mod);
             scopes.push(new HashMap<>());
             Loop l = new Loop(c.start.getLine(), c);
             condition(c.condition());
+            forget(mod);
             loops.add(l);
             scoped(c.statement());
             loops.remove(loops.size() - 1);
             scopes.pop();
+            forget(mod);
         } else if (s instanceof DoStmtContext) {
             DoStmtContext c = (DoStmtContext) s;
+            Set<String> mod = modifiedIn(c);
+            forget(mod);
             Loop l = new Loop(c.start.getLine(), c);
             loops.add(l);
             scoped(c.statement());
             loops.remove(loops.size() - 1);
+            Set<String> w = writtenIn(c.commaExpression(), Set.of());
+            forget(w);
             commaExpr(c.commaExpression());
+            forget(w);
+            // the loop leaves only after its condition: the body's end state holds there unless a jump leaves earlier
+            if (jumps(c)) forget(mod);
         } else if (s instanceof RangeForStmtContext) {
             RangeForStmtContext c = (RangeForStmtContext) s;
             scopes.push(new HashMap<>());
             if (c.expression() != null) expr(c.expression());
+            forget(modifiedIn(c));
             CType base = specType(c.declSpecifierSeq());
             declare(declName(c.declarator()), base == null ? CType.UNKNOWN : base, null, c.start.getLine());
             Loop rl = new Loop(c.start.getLine(), c);
@@ -366,12 +625,21 @@ final class FunctionAnalyzer {
             scoped(c.statement());
             loops.remove(loops.size() - 1);
             scopes.pop();
+            forget(modifiedIn(c));
         } else if (s instanceof SwitchStmtContext) {
             SwitchStmtContext c = (SwitchStmtContext) s;
             scopes.push(new HashMap<>());
+            Set<String> mod = modifiedIn(c);
+            forget(mod);
             condition(c.condition());
+            forget(mod);
+            switchWrites.push(mod);
             scoped(c.statement());
+            switchWrites.pop();
+            forget(mod);
             scopes.pop();
+        } else if (s instanceof AsmStmtContext) {
+            forget(writtenIn(s, Set.of()));
         } else if (s instanceof ReturnStmtContext) {
             ReturnStmtContext c = (ReturnStmtContext) s;
             if (c.commaExpression() != null) {
@@ -384,10 +652,17 @@ final class FunctionAnalyzer {
                 braced(c.bracedInitList());
             }
         } else if (s instanceof TryStmtContext) {
-            for (CompoundStatementContext b : ((TryStmtContext) s).compoundStatement()) block(b);
+            Set<String> mod = modifiedIn(s);
+            for (CompoundStatementContext b : ((TryStmtContext) s).compoundStatement()) {
+                forget(mod); // a handler starts from any point of the try block
+                block(b);
+            }
+            forget(mod);
         } else if (s instanceof LabelStmtContext) {
             LabelStmtContext c = (LabelStmtContext) s;
             if (c.expression() != null) expr(c.expression());
+            // a case label is entered from the switch as well as from the statement before it
+            if (!switchWrites.isEmpty()) forget(switchWrites.peek());
         } else if (s instanceof TypedefStmtContext) {
             TypedefStmtContext c = (TypedefStmtContext) s;
             CType base = specType(c.declSpecifierSeq());
@@ -399,10 +674,20 @@ final class FunctionAnalyzer {
         }
     }
 
+    /** Whether {@code c} holds a break, continue or goto (which may leave a loop before its condition). */
+    private static boolean jumps(ParserRuleContext c) {
+        for (int i = 0; i < c.getChildCount(); i++) {
+            ParseTree x = c.getChild(i);
+            if (x instanceof JumpStmtContext || x instanceof GotoStmtContext) return true;
+            if (x instanceof ParserRuleContext && jumps((ParserRuleContext) x)) return true;
+        }
+        return false;
+    }
+
     private void scoped(StatementContext s) {
         scopes.push(new HashMap<>());
         statement(s);
-        scopes.pop();
+        popScope();
     }
 
     private void condition(ConditionContext c) {
@@ -451,6 +736,7 @@ final class FunctionAnalyzer {
                 }
             }
         }
+        forget(modifiedIn(c)); // the condition and the body see every iteration's values
         if (initVar != null) l.induction.add(initVar);
         Double to = null;
         boolean dims = false;
@@ -713,6 +999,12 @@ final class FunctionAnalyzer {
     private void simpleDeclaration(SimpleDeclarationContext d) {
         CType base = specType(d.declSpecifierSeq());
         boolean isConst = hasConst(d.declSpecifierSeq());
+        // a static local keeps its value from the previous call (its initializer runs once); an extern one is global
+        boolean lasting = false;
+        for (DeclSpecifierContext ds : d.declSpecifierSeq().declSpecifier()) {
+            StorageSpecifierContext st = ds.storageSpecifier();
+            if (st != null && (st.STATIC() != null || st.EXTERN() != null || st.THREAD_LOCAL() != null)) lasting = true;
+        }
         for (InitDeclaratorContext id : d.initDeclarator()) {
             DeclaratorContext dc = id.declarator();
             String name = declName(dc);
@@ -754,8 +1046,14 @@ final class FunctionAnalyzer {
                         longDoubleOrigin(d.declSpecifierSeq(), base));
             }
             flow.declTypes.put(id, t);
+            if (lasting && name != null) aliased.add(name);
             Local l = declare(name, t, isConst && v != null ? v.cval : null, line);
-            if (l != null && v != null && initExpr != null && defCounts.getOrDefault(name, 0) == 1) {
+            if (l != null && v != null && initExpr != null) define(l, v);
+            if (l != null
+                    && v != null
+                    && initExpr != null
+                    && defCounts.getOrDefault(name, 0) == 1
+                    && !aliased.contains(name)) {
                 // the initializer is the variable's only definition: its interval is the variable's
                 E held = E.of(t);
                 if (t.isInteger()) Intervals.set(held, trunc(v.lo), trunc(v.hi));
@@ -1118,8 +1416,9 @@ final class FunctionAnalyzer {
         Local l = lookup(n);
         if (l != null) {
             E r = leaf(l.type, n);
-            r.lo = l.lo;
-            r.hi = l.hi;
+            double[] reaching = reach.get(l);
+            r.lo = reaching != null ? reaching[0] : l.lo;
+            r.hi = reaching != null ? reaching[1] : l.hi;
             r.intMag = l.intBound;
             if (l.cval != null) {
                 r.cval = l.cval;
@@ -1146,6 +1445,8 @@ final class FunctionAnalyzer {
         CType b = Builtins.builtinVariable(n);
         if (b != null) {
             E r = E.of(b);
+            Double value = Builtins.builtinValue(n);
+            if (value != null) Intervals.set(r, value, value); // the interval only: other rules see no constant
             return r;
         }
         return E.UNKNOWN;
@@ -1175,7 +1476,11 @@ final class FunctionAnalyzer {
         List<Loop> saved = new ArrayList<>(loops);
         loops.clear();
         scopes.push(ps);
+        // the body runs when the lambda is called, not here: what it defines reaches nothing after it
+        IdentityHashMap<Local, double[]> before = reachState();
         block(l.compoundStatement());
+        reach.clear();
+        reach.putAll(before);
         scopes.pop();
         loops.addAll(saved);
         device = saveD;
@@ -1460,6 +1765,7 @@ final class FunctionAnalyzer {
         ExpressionContext rc = c.expression(1);
         E rhs = expr(rc);
         CType lt = lhs.type;
+        if (op.ASSIGN() != null && topAssigns.contains(c)) define(lookup(simpleName(c.expression(0))), rhs);
         if (op.ASSIGN() != null) {
             convert(lt, rhs, rc, () -> "assignment to '" + text(c.expression(0)) + "'", false);
             promotions.promotion(lt, rhs, rc, () -> "'" + text(c.expression(0)) + "'");
@@ -1675,6 +1981,7 @@ final class FunctionAnalyzer {
             }
             return E.UNKNOWN;
         }
+        if (calls != null && calls.records(name) && lookup(name) == null) calls.record(c, name, args);
         String shortName = name.startsWith("std::") ? name.substring(5) : name;
         // facts about the call itself
         if (shortName.equals("__fdividef") || shortName.equals("fdividef")) {

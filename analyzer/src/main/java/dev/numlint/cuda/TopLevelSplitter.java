@@ -20,6 +20,14 @@ final class TopLevelSplitter {
         CType ret;
         List<String> paramNames = new ArrayList<>();
         List<CType> paramTypes = new ArrayList<>();
+        /** The parameters passed by reference ({@code float &x}, {@code float &&x}), by index. */
+        java.util.BitSet refParams = new java.util.BitSet();
+        /**
+         * Declared static, inline or __forceinline__: a definition no other translation unit calls (static), or
+         * whose calls from another translation unit use that unit's own definition (inline).
+         */
+        boolean internal;
+
         boolean global;
         boolean device;
         boolean host;
@@ -398,7 +406,7 @@ final class TopLevelSplitter {
         return new FileScope.FuncSig(name, ret == null ? CType.UNKNOWN : ret, ps, dev || glob, host || !(dev || glob));
     }
 
-    record Param(String name, CType type, int line, int col) {}
+    record Param(String name, CType type, int line, int col, boolean ref) {}
 
     List<Param> params(List<PToken> params, Set<String> tparams) {
         List<Param> res = new ArrayList<>();
@@ -415,13 +423,19 @@ final class TopLevelSplitter {
                 for (PToken x : p) if (x.getType() == CudaLexer.STAR) ptr++;
                 CType pt = ty == null ? CType.UNKNOWN : ty;
                 for (int k = 0; k < ptr; k++) pt = CType.pointer(pt);
-                res.add(new Param(null, pt, p.get(0).getLine(), p.get(0).getCharPositionInLine() + 1));
+                res.add(new Param(null, pt, p.get(0).getLine(), p.get(0).getCharPositionInLine() + 1, ref(p)));
                 continue;
             }
             CType base = Decls.specType(specs, scope, tparams);
-            res.add(new Param(d.name, Decls.declType(base, d), d.line, d.col));
+            res.add(new Param(d.name, Decls.declType(base, d), d.line, d.col, ref(p)));
         }
         return res;
+    }
+
+    /** Whether a parameter's tokens declare a reference. */
+    private static boolean ref(List<PToken> p) {
+        for (PToken x : p) if (x.getType() == CudaLexer.AMP || x.getType() == CudaLexer.AND_AND) return true;
+        return false;
     }
 
     private void function(
@@ -481,6 +495,9 @@ final class TopLevelSplitter {
             specs.remove(specs.size() - 1);
         }
         for (PToken s : specs) {
+            if (s.getType() == CudaLexer.STATIC
+                    || s.getType() == CudaLexer.INLINE
+                    || s.getType() == CudaLexer.FORCEINLINE) f.internal = true;
             if (s.getType() == CudaLexer.GLOBAL) f.global = true;
             if (s.getType() == CudaLexer.DEVICE) f.device = true;
             if (s.getType() == CudaLexer.HOST) f.host = true;
@@ -495,6 +512,7 @@ final class TopLevelSplitter {
         f.bodyEnd = close;
         List<Param> ps = params(t.subList(parenStart + 1, parenEnd), tparams);
         for (Param p : ps) {
+            if (p.ref) f.refParams.set(f.paramNames.size());
             f.paramNames.add(p.name);
             f.paramTypes.add(p.type);
             if (p.type == CType.LONG_DOUBLE && f.longDoubleLine == 0) {

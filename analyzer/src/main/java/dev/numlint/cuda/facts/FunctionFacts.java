@@ -39,7 +39,7 @@ public final class FunctionFacts {
      * @param floatData   the operand contains a non-constant floating operand (not only integers converted to float)
      * @param nonNegative the operand cannot be negative (sqrt, fabs, exp, squares of ...)
      * @param lo          the least value the operand's construction allows (constants, bounded functions, clamps,
-     *                    integer types, arithmetic of these; a local's only definition), or -infinity
+     *                    integer types, arithmetic of these; a local's reaching definition, a parameter's call sites), or -infinity
      * @param hi          the greatest such value, or +infinity
      * @param explicit    a cast in the source (not an implicit conversion)
      */
