@@ -22,6 +22,12 @@ import org.antlr.v4.runtime.ParserRuleContext;
 final class AccumulationSites {
     private final FunctionAnalyzer a;
 
+    /** The assignments of a loop ({@link #assignments}): the storages given a value, and what each value reads. */
+    private record Assignments(List<String> keys, List<Set<String>> from) {}
+
+    private final java.util.IdentityHashMap<ParserRuleContext, Assignments> assignmentsIn =
+            new java.util.IdentityHashMap<>();
+
     AccumulationSites(FunctionAnalyzer a) {
         this.a = a;
     }
@@ -80,6 +86,17 @@ final class AccumulationSites {
             else trip *= lp.trip;
         }
         if (outer == null) return;
+        List<ExpressionContext> terms = new ArrayList<>();
+        ExpressionContext rhs = c.expression().size() > 1 ? stripParens(c.expression(1)) : null;
+        if (viaFma && rhs instanceof CallExprContext && ((CallExprContext) rhs).argumentList() != null) {
+            List<ArgumentContext> args = ((CallExprContext) rhs).argumentList().argument();
+            for (int k = 0; k < 2 && k < args.size(); k++) {
+                if (args.get(k).expression() != null) terms.add(args.get(k).expression());
+            }
+        } else {
+            terms.add(addend);
+        }
+        boolean recurrence = recurrence(t, terms, outer.node);
         E add = a.memo.get(addend);
         boolean whole = add != null && add.cval != null && add.cval == Math.rint(add.cval) && Math.abs(add.cval) < 65536
                 || exactWholeTerms(addend, ty(target));
@@ -102,7 +119,139 @@ final class AccumulationSites {
                 viaFma,
                 gridStride,
                 ErrorMeasures.classify(a, outer.node, c, tt, addend),
+                recurrence,
                 indices.isEmpty() && c.assignOp().PLUS_ASSIGN() != null ? constantSum(base, addend) : null));
+    }
+
+    /**
+     * Whether the added terms depend on the accumulator's current value: they read it, or the array or struct it
+     * lives in ({@code J[k] = J[k] + 0.25*lambda*D} with {@code D} computed from {@code dN[k] = J[iN[i]*cols+j] - Jc}
+     * in the same iteration), directly or through values assigned from it anywhere in the carrying loop
+     * {@code loop}. Such a loop is a recurrence (an explicit time step, a remaining-length countdown): every step
+     * needs the value the previous one produced, so no port can add its terms in another order. A struct member is
+     * told apart from its siblings ({@code f.t += len} does not depend on {@code f.pscat}); an array is one storage.
+     * Values passed by address to calls are not followed.
+     */
+    private boolean recurrence(ExpressionContext target, List<ExpressionContext> terms, ParserRuleContext loop) {
+        String acc = storage(target);
+        return acc != null && dependsOn(acc, terms, loop);
+    }
+
+    /**
+     * Whether {@code exprs} read the storage {@code acc} ({@link #storage}), directly or through values assigned
+     * anywhere in {@code loop} (in any order: a value of the previous iteration counts).
+     */
+    private boolean dependsOn(String acc, List<ExpressionContext> exprs, ParserRuleContext loop) {
+        Set<String> needed = new HashSet<>();
+        for (ExpressionContext e : exprs) reads(e, needed);
+        Assignments as = assignmentsIn.computeIfAbsent(loop, l -> {
+            Assignments x = new Assignments(new ArrayList<>(), new ArrayList<>());
+            assignments(l, x.keys(), x.from());
+            return x;
+        });
+        List<String> keys = as.keys();
+        List<Set<String>> from = as.from();
+        boolean[] used = new boolean[keys.size()];
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (String n : needed) if (overlaps(n, acc)) return true;
+            Set<String> more = new HashSet<>();
+            for (int k = 0; k < keys.size(); k++) {
+                if (used[k]) continue;
+                for (String n : needed) {
+                    if (overlaps(n, keys.get(k))) {
+                        used[k] = true;
+                        more.addAll(from.get(k));
+                        break;
+                    }
+                }
+            }
+            grew = needed.addAll(more);
+        }
+        return false;
+    }
+
+    /** Whether two storages ({@link #storage}) share memory: equal, or one a member of the other. */
+    private static boolean overlaps(String x, String y) {
+        return x.equals(y) || x.startsWith(y + ".") || y.startsWith(x + ".");
+    }
+
+    /**
+     * The storage an lvalue or value names: the variable, with its members ({@code f.t}, {@code p->x} as
+     * {@code p.x}) and without its indices ({@code J[k]} is {@code J}, {@code a[i].x} is {@code a.x}); null for
+     * anything else.
+     */
+    private static String storage(ExpressionContext e) {
+        ExpressionContext x = stripParens(e);
+        if (x instanceof IndexExprContext) return storage(((IndexExprContext) x).expression());
+        if (x instanceof MemberExprContext) {
+            MemberExprContext m = (MemberExprContext) x;
+            String b = storage(m.expression());
+            return b == null || m.qualifiedName() == null
+                    ? null
+                    : b + "." + m.qualifiedName().getText();
+        }
+        if (x instanceof UnaryExprContext && ((UnaryExprContext) x).STAR() != null) {
+            return storage(((UnaryExprContext) x).expression());
+        }
+        return simpleName(x);
+    }
+
+    /** The storages {@code t} reads ({@link #storage}), with those its indices read. */
+    private static void reads(org.antlr.v4.runtime.tree.ParseTree t, Set<String> out) {
+        if (t instanceof org.antlr.v4.runtime.tree.TerminalNode || t instanceof LambdaContext) return;
+        if (t instanceof ExpressionContext) {
+            String st = storage((ExpressionContext) t);
+            if (st != null) {
+                out.add(st);
+                indexReads((ExpressionContext) t, out);
+                return;
+            }
+        }
+        for (int i = 0; i < t.getChildCount(); i++) reads(t.getChild(i), out);
+    }
+
+    private static void indexReads(ExpressionContext e, Set<String> out) {
+        ExpressionContext x = stripParens(e);
+        if (x instanceof IndexExprContext) {
+            reads(((IndexExprContext) x).commaExpression(), out);
+            indexReads(((IndexExprContext) x).expression(), out);
+        } else if (x instanceof MemberExprContext) {
+            indexReads(((MemberExprContext) x).expression(), out);
+        } else if (x instanceof UnaryExprContext && ((UnaryExprContext) x).STAR() != null) {
+            indexReads(((UnaryExprContext) x).expression(), out);
+        }
+    }
+
+    /**
+     * The assignments and initialised declarations in {@code t}: the storage each gives a value, and the storages
+     * that value reads (a compound assignment reads its target too).
+     */
+    private static void assignments(org.antlr.v4.runtime.tree.ParseTree t, List<String> keys, List<Set<String>> from) {
+        if (t instanceof org.antlr.v4.runtime.tree.TerminalNode || t instanceof LambdaContext) return;
+        if (t instanceof AssignExprContext) {
+            AssignExprContext as = (AssignExprContext) t;
+            String k = storage(as.expression(0));
+            if (k != null) {
+                Set<String> r = new HashSet<>();
+                if (as.expression().size() > 1) reads(as.expression(1), r);
+                if (as.bracedInitList() != null) reads(as.bracedInitList(), r);
+                if (as.assignOp().ASSIGN() == null) r.add(k);
+                keys.add(k);
+                from.add(r);
+            }
+        } else if (t instanceof InitDeclaratorContext) {
+            InitDeclaratorContext d = (InitDeclaratorContext) t;
+            String k = FunctionAnalyzer.declName(d.declarator());
+            if (k != null && d.initializer() != null) {
+                Set<String> r = new HashSet<>();
+                reads(d.initializer(), r);
+                keys.add(k);
+                from.add(r);
+            }
+        }
+        for (int i = 0; i < t.getChildCount(); i++) assignments(t.getChild(i), keys, from);
     }
 
     /**
@@ -216,10 +365,12 @@ final class AccumulationSites {
     }
 
     /**
-     * Whether every iteration of {@code loop} sets the elements {@code base[...]} to a constant: an assignment
-     * {@code base[k] = 0} in its body, outside any condition, whose indices are the accumulator's own index
-     * expressions or induction variables of {@code for} loops around the assignment inside the body (a sweep
-     * {@code for (j...) sum[j] = 0.f}).
+     * Whether every iteration of {@code loop} gives the elements {@code base[...]} a fresh value: an assignment in
+     * its body, outside any condition, whose indices are the accumulator's own index expressions or induction
+     * variables of {@code for} loops around the assignment inside the body (a sweep {@code for (j...) sum[j] = 0.f}),
+     * of a constant, or, for the accumulator's own element, of a value that owes nothing to the array
+     * ({@code field[i] = rawfield[i]; ... field[i] += rawfield[i + n];}: at most two terms, no sum the loop carries;
+     * see {@link #dependsOn}).
      */
     private boolean resetsElements(ParserRuleContext loop, String base, List<String> idxTexts) {
         StatementContext body = loop instanceof ForStmtContext
@@ -227,25 +378,25 @@ final class AccumulationSites {
                 : loop instanceof WhileStmtContext
                         ? ((WhileStmtContext) loop).statement()
                         : loop instanceof DoStmtContext ? ((DoStmtContext) loop).statement() : null;
-        return body != null && resets(body, base, idxTexts, new HashSet<>());
+        return body != null && resets(body, base, idxTexts, new HashSet<>(), loop);
     }
 
-    private boolean resets(StatementContext s, String base, List<String> idxTexts, Set<String> sweep) {
+    private boolean resets(
+            StatementContext s, String base, List<String> idxTexts, Set<String> sweep, ParserRuleContext loop) {
         if (s instanceof BlockStmtContext) {
             for (StatementContext x : ((BlockStmtContext) s).compoundStatement().statement()) {
-                if (resets(x, base, idxTexts, sweep)) return true;
+                if (resets(x, base, idxTexts, sweep, loop)) return true;
             }
         } else if (s instanceof ForStmtContext) {
             ForStmtContext f = (ForStmtContext) s;
             Set<String> inner = new HashSet<>(sweep);
             if (f.commaExpression() != null) collectModified(f.commaExpression(), inner);
-            return resets(f.statement(), base, idxTexts, inner);
+            return resets(f.statement(), base, idxTexts, inner, loop);
         } else if (s instanceof ExprStmtContext && ((ExprStmtContext) s).commaExpression() != null) {
             for (ExpressionContext e : ((ExprStmtContext) s).commaExpression().expression()) {
                 if (!(e instanceof AssignExprContext)) continue;
                 AssignExprContext as = (AssignExprContext) e;
                 if (as.assignOp().ASSIGN() == null || as.expression().size() < 2) continue;
-                if (!constant(as.expression(1))) continue;
                 List<String> ix = new ArrayList<>();
                 ExpressionContext b = stripParens(as.expression(0));
                 while (b instanceof IndexExprContext) {
@@ -254,6 +405,12 @@ final class AccumulationSites {
                     b = stripParens(((IndexExprContext) b).expression());
                 }
                 if (!base.equals(simpleName(b)) || ix.size() != idxTexts.size()) continue;
+                // a constant resets any element; a value that owes nothing to the array, directly or through values
+                // the loop computes (field[i] = rawfield[i], not xj[x] resampled from arrayX), resets the
+                // accumulator's own element
+                boolean own = ix.equals(idxTexts);
+                if (!constant(as.expression(1)) && !(own && !dependsOn(base, List.of(as.expression(1)), loop)))
+                    continue;
                 boolean all = true;
                 for (int k = 0; k < ix.size(); k++) {
                     if (!ix.get(k).equals(idxTexts.get(k)) && !sweep.contains(ix.get(k))) all = false;

@@ -89,6 +89,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
     static final int MAX_TOKENS = 8_000_000;
 
     static final int MAX_INCLUDE_DEPTH = 32;
+    /** The most files of the scanned tree indexed to resolve an include by name ({@link Run#inTree}). */
+    static final long MAX_TREE_FILES = 200_000;
+
     static final long FILE_BUDGET_NANOS = 120L * 1_000_000_000L;
     /** Headers larger than the cuda-source max-file-size are not followed (set per scan in analyze). */
     private volatile long maxHeaderBytes = ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
@@ -380,6 +383,49 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 }
             }
             return false;
+        }
+
+        /** The scanned tree's regular files by file name, built at the first include that no directory resolves. */
+        private Map<String, List<Path>> byName;
+
+        /**
+         * The one file of the scanned tree that {@code #include "name"} can mean when neither the includer's
+         * directory nor the build's include directories hold it (the build's include path is unknown: a CMake
+         * project whose sources include {@code "x.hcu"} from a sibling {@code include/} directory): the files whose
+         * path ends with {@code name}; null when none or more than one does.
+         */
+        synchronized Path inTree(String name) {
+            if (ctx.root() == null) return null;
+            if (byName == null) {
+                byName = new HashMap<>();
+                Path root = ctx.root().toAbsolutePath().normalize();
+                try (java.util.stream.Stream<Path> all = Files.walk(root)) {
+                    all.limit(MAX_TREE_FILES).forEach(f -> {
+                        Path fn = f.getFileName();
+                        if (fn == null || !Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+                        for (Path part : root.relativize(f)) if (part.toString().startsWith(".")) return;
+                        byName.computeIfAbsent(fn.toString(), k -> new ArrayList<>())
+                                .add(f);
+                    });
+                } catch (IOException | RuntimeException e) {
+                    // an unreadable tree resolves nothing by name
+                }
+            }
+            Path wanted;
+            try {
+                wanted = Path.of(name).normalize();
+            } catch (RuntimeException bad) {
+                return null;
+            }
+            if (wanted.isAbsolute() || wanted.getFileName() == null || wanted.startsWith("..")) return null;
+            Path hit = null;
+            for (Path f : byName.getOrDefault(wanted.getFileName().toString(), List.of())) {
+                Path real = realPath(f);
+                if (!f.endsWith(wanted) || real == null || excluded(real)) continue;
+                if (hit != null) return null;
+                hit = real;
+            }
+            return hit;
         }
 
         void reached(Path header, Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect d) {
@@ -728,6 +774,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
                         "#include \"" + name + "\" not read and not analyzed: " + refused));
             }
             return null;
+        }
+        if (found == null && candidates.stream().noneMatch(c -> Files.exists(c))) {
+            // the build's include path is unknown: the one file of the scanned tree by that name
+            Path real = run.inTree(name);
+            if (real != null && run.policy.inRoots(real)) found = real;
         }
         if (found == null) return null;
         Path includer = realPath(from);

@@ -16,8 +16,8 @@ import java.util.Set;
  * NL004: a loop-carried floating accumulator over an unknown or long trip count. Not reported: compensated (Kahan)
  * sums, whole-number terms (exact partial sums), tree reductions, element-wise updates, timers, values overwritten
  * in every iteration and short loops (below {@code min-trip-count}). A term that does not change between iterations
- * is a constant step (a ray parameter, a position), not a sum of data: a note; so is a fixed sum of at most 256
- * terms that decides nothing.
+ * is a constant step (a ray parameter, a position), not a sum of data: a note; so is a recurrence (terms that read
+ * the accumulator or its array, an explicit time step) and a fixed sum of at most 256 terms that decides nothing.
  * A float sum is <em>growing</em> (its error bound grows with the trip count); a double sum that decides nothing is
  * a note (its n*2^-53 bound stays far below float resolution, so it flips a comparison only within n*2^-53 of the
  * threshold) unless it reaches an integer conversion, a rounding, an index or an atomic; a float sum that reaches an
@@ -141,6 +141,12 @@ public final class SerialAccumulation implements CudaCheck {
                 // ray parameter, a position, an angle), not a sum of data; any port takes the same steps in order
                 impact = Impact.bounded("a constant step: every port takes the same steps in the same order");
                 consequence = Consequences.phrase("sum-constant-step");
+            } else if (a.recurrence()) {
+                // J[k] = J[k] + 0.25*lambda*D with D computed from J in the same time step: every step reads the
+                // value the previous one produced, so CPU and GPU take the same steps in the same order
+                impact = Impact.bounded("a recurrence: each step reads the value it updates, so every port takes the"
+                        + " same steps in the same order");
+                consequence = Consequences.phrase("sum-recurrence");
             } else if (resultCheck(a, a.site().uses())) {
                 // err += d*d, ref += r*r of a host-side comparison with a reference: terms >= 0 cannot cancel, so
                 // the sum is within (n-1)*u of itself in any order, and it only feeds a ratio, a test or a print
@@ -211,6 +217,7 @@ public final class SerialAccumulation implements CudaCheck {
                             "consequence",
                             consequence);
             if (!a.varies()
+                    || a.recurrence()
                     || impact.kind() == Impact.Kind.BOUNDED
                             && (a.resultCheck() != ResultCheck.NONE || threshold != null)) {
                 out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));

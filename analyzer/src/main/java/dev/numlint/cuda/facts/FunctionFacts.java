@@ -119,6 +119,9 @@ public final class FunctionFacts {
      * @param gridStride        a carrying loop steps by the grid or block size
      * @param resultCheck       the terms measure the difference of a computed and a reference element (or the
      *                          reference's norm beside such a measure): the error measure of a result check
+     * @param recurrence        the added terms read the accumulator's current value, or the array or struct it
+     *                          lives in, directly or through values assigned in the carrying loop: a recurrence
+     *                          (a time step), whose steps no port can reorder
      * @param constantSum       a scalar that starts from a constant and gets one constant, or a choice between one
      *                          constant and zero ({@code n += w > t ? c : 0}), in every iteration; null otherwise
      */
@@ -139,6 +142,7 @@ public final class FunctionFacts {
             boolean viaFma,
             boolean gridStride,
             ResultCheck resultCheck,
+            boolean recurrence,
             ConstantSum constantSum) {}
 
     /**
