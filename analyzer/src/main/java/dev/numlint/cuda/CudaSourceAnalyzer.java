@@ -778,7 +778,19 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (found == null && candidates.stream().noneMatch(c -> Files.exists(c))) {
             // the build's include path is unknown: the one file of the scanned tree by that name
             Path real = run.inTree(name);
-            if (real != null && run.policy.inRoots(real)) found = real;
+            if (real != null && run.policy.inRoots(real)) {
+                found = real;
+                // an assumption about the build, so the output says it once per header name
+                if (run.refusedIncludes.add("by-name:" + name)) {
+                    sink.notify(new Notification(
+                            run.ctx.relativize(from),
+                            line,
+                            Level.NOTE,
+                            "include-by-name",
+                            "#include \"" + name + "\" read from " + run.ctx.relativize(real)
+                                    + ", the only file of that name: no include directory of the build holds it"));
+                }
+            }
         }
         if (found == null) return null;
         Path includer = realPath(from);

@@ -55,6 +55,31 @@ class CudaIncludesTest {
     }
 
     @Test
+    void anIncludeNoDirectoryHoldsReadsTheOneFileOfTheTreeByThatNameAndSaysSo(@TempDir Path dir) throws Exception {
+        // a CMake project whose sources include "x.hcu" from a sibling include/ directory the scan cannot evaluate
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("include/pix"));
+        Files.createDirectories(dir.resolve("include/a"));
+        Files.createDirectories(dir.resolve("include/b"));
+        Files.writeString(dir.resolve("include/pix/pixel.hcu"), CAST_HCU);
+        Files.writeString(dir.resolve("include/a/twice.hcu"), CAST_HCU);
+        Files.writeString(dir.resolve("include/b/twice.hcu"), CAST_HCU);
+        Files.writeString(
+                dir.resolve("src/k.cu"),
+                "#include \"pixel.hcu\"\n#include \"twice.hcu\"\n#include \"../include/none.hcu\"\n"
+                        + "__global__ void k(float *x, unsigned short *o) { o[0] = toPixel(x[0]); }\n");
+        TestScanContext ctx = scan(dir, BuildContext.defaults());
+        // pixel.hcu is the only file of that name: read, and a note names it; twice.hcu is ambiguous: not read
+        assertThat(ctx.hits()).containsExactly(new InlineExpectations.Hit("include/pix/pixel.hcu", 2, "NL001"));
+        List<String> notes = ctx.notifications().stream()
+                .map(n -> n.file() + ":" + n.line() + " " + n.id() + " " + n.message())
+                .collect(Collectors.toList());
+        assertThat(notes)
+                .containsExactly("src/k.cu:1 include-by-name #include \"pixel.hcu\" read from include/pix/pixel.hcu,"
+                        + " the only file of that name: no include directory of the build holds it");
+    }
+
+    @Test
     void aHeaderMeansWhatItsIncluderMakesOfItWhicheverSourceCameFirst(@TempDir Path dir) throws Exception {
         // user.def pulls in config.def; a.cu has included config.def before, so under a.cu the guard skips it. b.cu
         // includes only user.def and must still see Pixel, whichever file the scan reads first (the .def files are
