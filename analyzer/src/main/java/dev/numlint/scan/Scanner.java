@@ -311,6 +311,14 @@ public final class Scanner {
         TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
         findings = dev.numlint.flags.FlagReach.review(findings, shared.contexts(), notAnalyzed(notes));
+        // what the merge added to a message may not exceed the one short line a message is
+        findings = findings.stream()
+                .map(f -> f.message().length() <= dev.numlint.rules.Quote.MESSAGE
+                        ? f
+                        : f.toBuilder()
+                                .message(dev.numlint.rules.Quote.fit(f.message()))
+                                .build())
+                .collect(Collectors.toCollection(ArrayList::new));
         findings = suppress(findings, lines);
         for (Path f : handled) {
             reportUnjustified(shared.relativize(f), lines, shared);

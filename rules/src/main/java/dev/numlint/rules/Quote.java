@@ -38,6 +38,71 @@ public final class Quote {
     }
 
     /**
+     * {@code message} at most {@link #MESSAGE} characters. Messages are built from templates that fit, but the parts
+     * added after a merge ("(PTX confirms)", the copies nearby, a second layer's consequence) can push one over: then
+     * the longest quoted code ('...' or `...`) gives up the excess, down to a few characters; where the quotes cannot
+     * give up enough, the closing parenthesised remark goes, and only a message that still does not fit is cut at
+     * the end. The full text stays in the finding's evidence.
+     */
+    public static String fit(String message) {
+        if (message == null || message.length() <= MESSAGE) return message;
+        String m = message;
+        int spare = 0;
+        for (java.util.regex.Matcher q = QUOTED.matcher(m); q.find(); ) {
+            spare += Math.max(
+                    0,
+                    unshortened(q.group().substring(1, q.group().length() - 1)).length() - MIN_QUOTE - 3);
+        }
+        int remark = m.endsWith(")") ? m.lastIndexOf(" (") : -1;
+        if (spare < m.length() - MESSAGE && remark > 0) {
+            // the quotes cannot give up enough: the closing remark goes ("(+18 copies of this code nearby)",
+            // "(PTX confirms)"), which the finding's properties and related locations also carry
+            return fit(m.substring(0, remark));
+        }
+        while (m.length() > MESSAGE) {
+            java.util.regex.Matcher q = QUOTED.matcher(m);
+            int start = -1;
+            int end = -1;
+            int room = 0;
+            while (q.find()) {
+                String inner = q.group().substring(1, q.group().length() - 1);
+                int kept = unshortened(inner).length();
+                if (kept > MIN_QUOTE && kept > room) {
+                    start = q.start();
+                    end = q.end();
+                    room = kept;
+                }
+            }
+            if (start < 0) break;
+            char mark = m.charAt(start);
+            String inner = unshortened(m.substring(start + 1, end - 1));
+            int keep = Math.max(MIN_QUOTE, inner.length() - (m.length() - MESSAGE) - 3);
+            String shorter = inner.substring(0, keep);
+            int comma = shorter.lastIndexOf(',');
+            // an instruction loses whole operands, never part of a register
+            shorter =
+                    mark == '`' && comma > 0 ? shorter.substring(0, comma) + ", ..." : shorter.stripTrailing() + "...";
+            m = m.substring(0, start) + mark + shorter + mark + m.substring(end);
+        }
+        return m.length() <= MESSAGE ? m : m.substring(0, MESSAGE - 3).stripTrailing() + "...";
+    }
+
+    private static String unshortened(String quoted) {
+        String t = quoted.endsWith(", ...") ? quoted.substring(0, quoted.length() - 5) : quoted;
+        return t.endsWith("...") ? t.substring(0, t.length() - 3) : t;
+    }
+
+    /**
+     * Code quoted in a message: between single quotes that open after a space or '(' and close before no letter or
+     * digit (so the apostrophe of "float's" quotes nothing), or between backquotes.
+     */
+    private static final java.util.regex.Pattern QUOTED =
+            java.util.regex.Pattern.compile("(?<![^\\s(])'[^'\\n]{4,}'(?![A-Za-z0-9])|`[^`\\n]{4,}`");
+
+    /** The fewest characters of quoted code that {@link #fit} keeps. */
+    private static final int MIN_QUOTE = 10;
+
+    /**
      * A PTX instruction without its trailing ';', at most {@link #INSTRUCTION} characters: operands that do not fit
      * are left out at an operand boundary ({@code mul.f64 %fd125, %fd113, ...}), never in the middle of a register.
      */

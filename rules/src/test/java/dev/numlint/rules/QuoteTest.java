@@ -1,0 +1,48 @@
+package dev.numlint.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class QuoteTest {
+    @Test
+    void aMessageThatFitsIsKept() {
+        String m = "'a*b+c' may become one fma (-fmad=true default): compared in a condition at line 9";
+        assertThat(Quote.fit(m)).isSameAs(m);
+    }
+
+    @Test
+    void theLongestQuoteGivesUpTheExcess() {
+        String m = "'(0.5*g2)-((1.0/16.0)*(l*l))' is computed in double (the double literal 0.5), rounded to 'num':"
+                + " slow on the GPU; the result equals float's, only speed is at stake";
+        assertThat(m).hasSize(162);
+        String fit = Quote.fit(m);
+        assertThat(fit)
+                .hasSizeLessThanOrEqualTo(Quote.MESSAGE)
+                .startsWith("'(0.5*g2)-((1.0/16.0)")
+                .contains("...' is computed in double")
+                .endsWith("only speed is at stake");
+    }
+
+    @Test
+    void backquotedInstructionsAndAlreadyShortenedQuotesToo() {
+        String m = "`mul.f32 %f18, %f16, %f16` feeds `sub.f32 %f108`: ptxas may fuse them into one FFMA; then a"
+                + " difference of products (cancellation) on this line (+18 copies of this code nearby)";
+        String fit = Quote.fit(m);
+        // the two instructions cannot give up 15 characters and stay readable: the copies remark goes
+        assertThat(fit).isEqualTo(m.substring(0, m.indexOf(" (+18")));
+        String shortened = "'floorf(rx*launchsrc->para...' is an approximate division under -use_fast_math: a random"
+                + " variate: one ulp is another draw of the same distribution (PTX confirms)";
+        assertThat(Quote.fit(shortened))
+                .hasSizeLessThanOrEqualTo(Quote.MESSAGE)
+                .startsWith("'floorf(rx*launchsrc")
+                .doesNotContain("......")
+                .endsWith("(PTX confirms)");
+    }
+
+    @Test
+    void aMessageWithoutRoomInItsQuotesIsCutAtTheEnd() {
+        String m = "x".repeat(200);
+        assertThat(Quote.fit(m)).hasSize(Quote.MESSAGE).endsWith("...");
+    }
+}
