@@ -96,7 +96,7 @@ final class AccumulationSites {
         } else {
             terms.add(addend);
         }
-        boolean recurrence = recurrence(t, terms, outer.node);
+        boolean recurrence = recurrence(t, terms, outer);
         E add = a.memo.get(addend);
         boolean whole = add != null && add.cval != null && add.cval == Math.rint(add.cval) && Math.abs(add.cval) < 65536
                 || exactWholeTerms(addend, ty(target));
@@ -132,9 +132,32 @@ final class AccumulationSites {
      * told apart from its siblings ({@code f.t += len} does not depend on {@code f.pscat}); an array is one storage.
      * Values passed by address to calls are not followed.
      */
-    private boolean recurrence(ExpressionContext target, List<ExpressionContext> terms, ParserRuleContext loop) {
+    private boolean recurrence(ExpressionContext target, List<ExpressionContext> terms, FunctionAnalyzer.Loop loop) {
         String acc = storage(target);
-        return acc != null && dependsOn(acc, terms, loop);
+        if (acc == null || !dependsOn(acc, terms, loop.node)) return false;
+        return !(terms.size() == 1 && runningMean(acc, terms.get(0), loop));
+    }
+
+    /**
+     * {@code acc += (x - acc) / n} where {@code x} owes nothing to {@code acc} and {@code n} changes with the
+     * carrying loop (its counter, {@code i + 1}, a count the loop increments): Welford's running mean, the sum of the
+     * {@code x} divided by their count written one step at a time. Its error grows as a sum's does and a port
+     * computes it as a reduction, so it is no recurrence. A constant weight ({@code m += alpha*(x - m)}, an
+     * exponential average) forgets old rounding errors and stays one.
+     */
+    private boolean runningMean(String acc, ExpressionContext term, FunctionAnalyzer.Loop loop) {
+        ExpressionContext t = stripParens(term);
+        if (!(t instanceof MulExprContext) || ((MulExprContext) t).DIV() == null) return false;
+        ExpressionContext num = stripParens(((MulExprContext) t).expression(0));
+        if (!(num instanceof AddExprContext) || ((AddExprContext) num).MINUS() == null) return false;
+        if (!acc.equals(storage(((AddExprContext) num).expression(1)))) return false;
+        if (dependsOn(acc, List.of(((AddExprContext) num).expression(0)), loop.node)) return false;
+        Set<String> divisor = new HashSet<>();
+        reads(((MulExprContext) t).expression(1), divisor);
+        for (String n : divisor) {
+            if (loop.induction.contains(n) || loop.modified().contains(n)) return true;
+        }
+        return false;
     }
 
     /**
