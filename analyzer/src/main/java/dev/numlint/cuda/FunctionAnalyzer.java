@@ -196,21 +196,30 @@ final class FunctionAnalyzer {
     }
 
     /** Tokens after a name that write it: assignments, compound assignments, increments. */
-    private static final Set<Integer> WRITES_AFTER = Set.of(
-            CudaLexer.ASSIGN,
-            CudaLexer.STAR_ASSIGN,
-            CudaLexer.DIV_ASSIGN,
-            CudaLexer.MOD_ASSIGN,
-            CudaLexer.PLUS_ASSIGN,
-            CudaLexer.MINUS_ASSIGN,
-            CudaLexer.SHL_ASSIGN,
-            CudaLexer.AND_ASSIGN,
-            CudaLexer.XOR_ASSIGN,
-            CudaLexer.OR_ASSIGN,
-            CudaLexer.PLUS_PLUS,
-            CudaLexer.MINUS_MINUS);
+    private static boolean writesAfter(int type) {
+        switch (type) {
+            case CudaLexer.ASSIGN:
+            case CudaLexer.STAR_ASSIGN:
+            case CudaLexer.DIV_ASSIGN:
+            case CudaLexer.MOD_ASSIGN:
+            case CudaLexer.PLUS_ASSIGN:
+            case CudaLexer.MINUS_ASSIGN:
+            case CudaLexer.SHL_ASSIGN:
+            case CudaLexer.AND_ASSIGN:
+            case CudaLexer.XOR_ASSIGN:
+            case CudaLexer.OR_ASSIGN:
+            case CudaLexer.PLUS_PLUS:
+            case CudaLexer.MINUS_MINUS:
+                return true;
+            default:
+                return false;
+        }
+    }
+
     /** Tokens before a name that write it or may: increments, and taking its address ({@code sincosf(a, &s, &c)}). */
-    private static final Set<Integer> WRITES_BEFORE = Set.of(CudaLexer.PLUS_PLUS, CudaLexer.MINUS_MINUS, CudaLexer.AMP);
+    private static boolean writesBefore(int type) {
+        return type == CudaLexer.PLUS_PLUS || type == CudaLexer.MINUS_MINUS || type == CudaLexer.AMP;
+    }
 
     /**
      * Whether the name at token {@code i} is (or may be) written there: assigned, incremented, its address taken
@@ -220,11 +229,11 @@ final class FunctionAnalyzer {
     private boolean writes(int i) {
         int n = toks.size();
         int next = i + 1 < n ? toks.get(i + 1).getType() : -1;
-        if (WRITES_AFTER.contains(next)) return true;
+        if (writesAfter(next)) return true;
         int p = i - 1;
         while (p >= 0 && toks.get(p).getType() == CudaLexer.LPAREN) p--;
         int prev = p >= 0 ? toks.get(p).getType() : -1;
-        if (WRITES_BEFORE.contains(prev)) return true;
+        if (writesBefore(prev)) return true;
         if (prev == CudaLexer.GT && p > 0 && toks.get(p - 1).getType() == CudaLexer.GT) return true;
         int before = i > 0 ? toks.get(i - 1).getType() : -1;
         if (!(before == CudaLexer.LPAREN || before == CudaLexer.COMMA)

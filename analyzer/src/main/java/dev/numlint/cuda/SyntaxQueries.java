@@ -143,13 +143,70 @@ final class SyntaxQueries {
      * indexes of the defining nodes, ascending. One walk answers {@link #definitions} for every subtree of {@code t}.
      */
     static Map<String, int[]> definitionPositions(ParseTree t) {
-        Map<String, List<Integer>> at = new HashMap<>();
-        forEachDefinition(t, (String x, ParseTree node) -> at.computeIfAbsent(x, k -> new java.util.ArrayList<>())
-                .add(((ParserRuleContext) node).start.getTokenIndex()));
-        Map<String, int[]> out = new HashMap<>();
-        at.forEach((k, v) ->
-                out.put(k, v.stream().mapToInt(Integer::intValue).sorted().toArray()));
+        Map<String, Positions> at = new HashMap<>();
+        if (t instanceof ParserRuleContext) definitionPositions((ParserRuleContext) t, at);
+        Map<String, int[]> out = new HashMap<>(Math.max(16, at.size() * 2));
+        at.forEach((k, v) -> {
+            int[] a = java.util.Arrays.copyOf(v.at, v.n);
+            java.util.Arrays.sort(a);
+            out.put(k, a);
+        });
         return out;
+    }
+
+    /** A growable list of token indexes. */
+    private static final class Positions {
+        int[] at = new int[4];
+        int n;
+
+        void add(int i) {
+            if (n == at.length) at = java.util.Arrays.copyOf(at, n * 2);
+            at[n++] = i;
+        }
+    }
+
+    /**
+     * {@link #forEachDefinition} specialised to recording start token indexes: the same defining nodes, found
+     * without a callback and without descending into tokens (the whole body is walked once per function).
+     */
+    private static void definitionPositions(ParserRuleContext t, Map<String, Positions> at) {
+        String n = null;
+        if (t instanceof ExpressionContext) {
+            if (t instanceof AssignExprContext) {
+                n = storedName(((AssignExprContext) t).expression(0));
+            } else if (t instanceof PostIncExprContext) {
+                n = storedName(((PostIncExprContext) t).expression());
+            } else if (t instanceof UnaryExprContext) {
+                UnaryExprContext u = (UnaryExprContext) t;
+                if (u.PLUS_PLUS() != null || u.MINUS_MINUS() != null || u.AMP() != null) n = storedName(u.expression());
+            } else if (t instanceof CallExprContext) {
+                // a name passed to a call may be changed through a reference parameter
+                ArgumentListContext args = ((CallExprContext) t).argumentList();
+                if (args != null && args.children != null) {
+                    int start = t.start.getTokenIndex();
+                    for (ParseTree a : args.children) {
+                        if (a instanceof ArgumentContext && ((ArgumentContext) a).expression() != null) {
+                            String x = simpleName(((ArgumentContext) a).expression());
+                            if (x != null)
+                                at.computeIfAbsent(x, k -> new Positions()).add(start);
+                        }
+                    }
+                }
+            }
+        } else if (t instanceof SimpleDeclarationContext) {
+            int start = t.start.getTokenIndex();
+            for (InitDeclaratorContext d : ((SimpleDeclarationContext) t).initDeclarator()) {
+                String x = declName(d.declarator());
+                if (x != null) at.computeIfAbsent(x, k -> new Positions()).add(start);
+            }
+        }
+        if (n != null) at.computeIfAbsent(n, k -> new Positions()).add(t.start.getTokenIndex());
+        List<ParseTree> cs = t.children;
+        if (cs == null) return;
+        for (int i = 0, size = cs.size(); i < size; i++) {
+            ParseTree c = cs.get(i);
+            if (c instanceof ParserRuleContext) definitionPositions((ParserRuleContext) c, at);
+        }
     }
 
     /** Every name {@code t} may give a value, once per place (see {@link #definitions}). */
