@@ -182,12 +182,17 @@ final class RandomDraws {
             if (!defined.add(f.name)) overloaded.add(f.name); // whose call is whose is not decided here
         }
         defined.removeAll(overloaded);
+        // the local generators of each body: the same in every round
+        List<Set<String>> generators = new ArrayList<>(fns.size());
+        for (TopLevelSplitter.FunctionDef f : fns)
+            generators.add(generatorVariables(t.subList(f.bodyStart, f.bodyEnd + 1)));
         for (int round = 0; round < MAX_ROUNDS; round++) {
             Map<String, List<Set<String>>> params = new HashMap<>();
             Set<String> opaque = new HashSet<>();
             Map<String, List<Set<String>>> writes = new HashMap<>();
             Set<String> returns = new HashSet<>();
-            for (TopLevelSplitter.FunctionDef f : fns) {
+            for (int k = 0; k < fns.size(); k++) {
+                TopLevelSplitter.FunctionDef f = fns.get(k);
                 Variates v = new Variates(
                         t,
                         f.bodyStart,
@@ -195,7 +200,7 @@ final class RandomDraws {
                         f.className == null ? f.name : null,
                         f.paramNames,
                         scope,
-                        generatorVariables(t.subList(f.bodyStart, f.bodyEnd + 1)));
+                        generators.get(k));
                 if ((f.ret.isFpScalar() || f.ret.isInteger()) && v.returnsVariate()) returns.add(f.name);
                 List<Set<String>> w = v.writes(f.paramTypes);
                 writes.merge(f.name, w, RandomDraws::intersect);
