@@ -1935,7 +1935,8 @@ final class FunctionAnalyzer {
         if (!(t instanceof ParserRuleContext c) || c.start == null || c.stop == null || bodyRoot == null) {
             return SyntaxQueries.definitions(t, name);
         }
-        if (defPositions == null) defPositions = SyntaxQueries.definitionPositions(bodyRoot);
+        if (defPositions == null)
+            defPositions = SyntaxQueries.definitionPositions(bodyRoot, SyntaxQueries.definitionMarks(toks));
         int[] at = defPositions.get(name);
         if (at == null) return 0;
         int from = java.util.Arrays.binarySearch(at, c.start.getTokenIndex());

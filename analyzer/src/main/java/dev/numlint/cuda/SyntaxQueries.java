@@ -141,10 +141,12 @@ final class SyntaxQueries {
     /**
      * Where in {@code t} each name may be given a value (see {@link #definitions}): for each name, the start token
      * indexes of the defining nodes, ascending. One walk answers {@link #definitions} for every subtree of {@code t}.
+     * {@code marks}: {@link #definitionMarks} of the tokens {@code t} was parsed from, or null; an expression whose
+     * tokens hold none of them defines nothing and is not walked.
      */
-    static Map<String, int[]> definitionPositions(ParseTree t) {
+    static Map<String, int[]> definitionPositions(ParseTree t, int[] marks) {
         Map<String, Positions> at = new HashMap<>();
-        if (t instanceof ParserRuleContext) definitionPositions((ParserRuleContext) t, at);
+        if (t instanceof ParserRuleContext) definitionPositions((ParserRuleContext) t, marks, at);
         Map<String, int[]> out = new HashMap<>(Math.max(16, at.size() * 2));
         at.forEach((k, v) -> {
             int[] a = java.util.Arrays.copyOf(v.at, v.n);
@@ -152,6 +154,44 @@ final class SyntaxQueries {
             out.put(k, a);
         });
         return out;
+    }
+
+    /**
+     * How many tokens before each index (a prefix count) could belong to a defining node: an assignment operator
+     * (GE being the end of {@code >>=}), {@code ++}, {@code --}, {@code &}, {@code (} (a call) and <code>{</code> (a
+     * lambda or statement expression, the only places an expression holds a declaration). Every node that
+     * {@link #definitions} counts has one of them among its tokens.
+     */
+    static int[] definitionMarks(List<? extends Token> toks) {
+        int[] marks = new int[toks.size() + 1];
+        for (int i = 0; i < toks.size(); i++) {
+            marks[i + 1] = marks[i] + (definitionMark(toks.get(i).getType()) ? 1 : 0);
+        }
+        return marks;
+    }
+
+    private static boolean definitionMark(int type) {
+        switch (type) {
+            case CudaLexer.ASSIGN:
+            case CudaLexer.STAR_ASSIGN:
+            case CudaLexer.DIV_ASSIGN:
+            case CudaLexer.MOD_ASSIGN:
+            case CudaLexer.PLUS_ASSIGN:
+            case CudaLexer.MINUS_ASSIGN:
+            case CudaLexer.SHL_ASSIGN:
+            case CudaLexer.GE:
+            case CudaLexer.AND_ASSIGN:
+            case CudaLexer.XOR_ASSIGN:
+            case CudaLexer.OR_ASSIGN:
+            case CudaLexer.PLUS_PLUS:
+            case CudaLexer.MINUS_MINUS:
+            case CudaLexer.AMP:
+            case CudaLexer.LPAREN:
+            case CudaLexer.LBRACE:
+                return true;
+            default:
+                return false;
+        }
     }
 
     /** A growable list of token indexes. */
@@ -169,9 +209,14 @@ final class SyntaxQueries {
      * {@link #forEachDefinition} specialised to recording start token indexes: the same defining nodes, found
      * without a callback and without descending into tokens (the whole body is walked once per function).
      */
-    private static void definitionPositions(ParserRuleContext t, Map<String, Positions> at) {
+    private static void definitionPositions(ParserRuleContext t, int[] marks, Map<String, Positions> at) {
         String n = null;
         if (t instanceof ExpressionContext) {
+            if (marks != null && t.stop != null) {
+                int from = t.start.getTokenIndex();
+                int to = t.stop.getTokenIndex() + 1;
+                if (from >= 0 && from < to && to < marks.length && marks[to] == marks[from]) return;
+            }
             if (t instanceof AssignExprContext) {
                 n = storedName(((AssignExprContext) t).expression(0));
             } else if (t instanceof PostIncExprContext) {
@@ -205,7 +250,7 @@ final class SyntaxQueries {
         if (cs == null) return;
         for (int i = 0, size = cs.size(); i < size; i++) {
             ParseTree c = cs.get(i);
-            if (c instanceof ParserRuleContext) definitionPositions((ParserRuleContext) c, at);
+            if (c instanceof ParserRuleContext) definitionPositions((ParserRuleContext) c, marks, at);
         }
     }
 

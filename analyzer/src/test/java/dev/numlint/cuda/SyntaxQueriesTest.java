@@ -1,5 +1,6 @@
 package dev.numlint.cuda;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,8 +19,11 @@ import org.antlr.v4.runtime.tree.ParseTree;
 import org.junit.jupiter.api.Test;
 
 class SyntaxQueriesTest {
-    private static CudaParser.FunctionBodyContext parse(String body) {
-        List<PToken> toks = new ArrayList<>(FastLexer.lex(body));
+    /** The tokens of the body last parsed. */
+    private List<PToken> toks;
+
+    private CudaParser.FunctionBodyContext parse(String body) {
+        toks = new ArrayList<>(FastLexer.lex(body));
         for (int i = 0; i < toks.size(); i++) toks.get(i).setTokenIndex(i);
         PToken eof = new PToken(Token.EOF, "<EOF>", 1, 0, Set.of(), null);
         eof.setTokenIndex(toks.size());
@@ -27,7 +31,9 @@ class SyntaxQueriesTest {
         CudaParser p = new CudaParser(new CommonTokenStream(new ListTokenSource(new ArrayList<CommonToken>(toks))));
         p.setTypeNames(n -> n.equals("float3") || n.equals("State"));
         p.removeErrorListeners();
-        return p.functionBody();
+        CudaParser.FunctionBodyContext tree = p.functionBody();
+        assertEquals(0, p.getNumberOfSyntaxErrors(), body);
+        return tree;
     }
 
     private static void nodes(ParseTree t, List<ParserRuleContext> out) {
@@ -48,7 +54,8 @@ class SyntaxQueriesTest {
     /**
      * One walk's positions answer {@link SyntaxQueries#definitions} for every statement and for the body: every
      * defining shape (declarations with and without initialisers, assignments, increments, addresses, call
-     * arguments, members, elements, dereferences, lambdas) counted the same.
+     * arguments, members, elements, dereferences, lambdas) counted the same, whether or not expressions without
+     * a defining token are skipped.
      */
     @Test
     void definitionPositionsCountWhatDefinitionsCounts() {
@@ -65,7 +72,10 @@ class SyntaxQueriesTest {
         int checked = 0;
         for (String b : bodies) {
             CudaParser.FunctionBodyContext tree = parse(b);
-            Map<String, int[]> at = SyntaxQueries.definitionPositions(tree);
+            Map<String, int[]> at = SyntaxQueries.definitionPositions(tree, SyntaxQueries.definitionMarks(toks));
+            Map<String, int[]> walked = SyntaxQueries.definitionPositions(tree, null);
+            assertEquals(walked.keySet(), at.keySet(), b);
+            for (String n : at.keySet()) assertArrayEquals(walked.get(n), at.get(n), n + " in " + b);
             Set<String> names = new HashSet<>();
             SyntaxQueries.names(tree, names);
             List<ParserRuleContext> all = new ArrayList<>();
@@ -85,7 +95,7 @@ class SyntaxQueriesTest {
         }
         assertTrue(checked > 100, "statements checked: " + checked);
         // the shapes above define these names, one count per defining place
-        Map<String, int[]> at = SyntaxQueries.definitionPositions(parse(bodies[1]));
+        Map<String, int[]> at = SyntaxQueries.definitionPositions(parse(bodies[1]), null);
         assertEquals(3, at.get("c").length); // declared, &c, f((c))
         assertEquals(3, at.get("d").length); // declared, &d, g(d) (d + 1 is no name)
     }
