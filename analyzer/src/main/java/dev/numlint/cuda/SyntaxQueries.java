@@ -141,8 +141,8 @@ final class SyntaxQueries {
     /**
      * Where in {@code t} each name may be given a value (see {@link #definitions}): for each name, the start token
      * indexes of the defining nodes, ascending. One walk answers {@link #definitions} for every subtree of {@code t}.
-     * {@code marks}: {@link #definitionMarks} of the tokens {@code t} was parsed from, or null; an expression whose
-     * tokens hold none of them defines nothing and is not walked.
+     * {@code marks}: {@link #definitionMarks} of the tokens {@code t} was parsed from, or null; an expression (or a
+     * part of a declaration) whose tokens hold none of them defines nothing and is not walked.
      */
     static Map<String, int[]> definitionPositions(ParseTree t, int[] marks) {
         Map<String, Positions> at = new HashMap<>();
@@ -210,13 +210,13 @@ final class SyntaxQueries {
      * without a callback and without descending into tokens (the whole body is walked once per function).
      */
     private static void definitionPositions(ParserRuleContext t, int[] marks, Map<String, Positions> at) {
+        if (marks != null && t.stop != null) {
+            int from = t.start.getTokenIndex();
+            int to = t.stop.getTokenIndex() + 1;
+            if (from >= 0 && from < to && to < marks.length && marks[to] == marks[from] && declarationFree(t)) return;
+        }
         String n = null;
         if (t instanceof ExpressionContext) {
-            if (marks != null && t.stop != null) {
-                int from = t.start.getTokenIndex();
-                int to = t.stop.getTokenIndex() + 1;
-                if (from >= 0 && from < to && to < marks.length && marks[to] == marks[from]) return;
-            }
             if (t instanceof AssignExprContext) {
                 n = storedName(((AssignExprContext) t).expression(0));
             } else if (t instanceof PostIncExprContext) {
@@ -252,6 +252,27 @@ final class SyntaxQueries {
             ParseTree c = cs.get(i);
             if (c instanceof ParserRuleContext) definitionPositions((ParserRuleContext) c, marks, at);
         }
+    }
+
+    /**
+     * A node that can hold a declaration only inside braces (a lambda, a statement expression, a class body): an
+     * expression or a part of one, or of a declaration. Statements and for-init clauses can hold one without any
+     * {@link #definitionMarks mark} ({@code int k;}).
+     */
+    private static boolean declarationFree(ParserRuleContext t) {
+        return t instanceof ExpressionContext
+                || t instanceof CommaExpressionContext
+                || t instanceof ArgumentListContext
+                || t instanceof ArgumentContext
+                || t instanceof PrimaryContext
+                || t instanceof QualifiedNameContext
+                || t instanceof InitDeclaratorContext
+                || t instanceof DeclaratorContext
+                || t instanceof DeclSpecifierSeqContext
+                || t instanceof InitializerContext
+                || t instanceof InitializerClauseContext
+                || t instanceof TypeIdContext
+                || t instanceof ConditionContext;
     }
 
     /** Every name {@code t} may give a value, once per place (see {@link #definitions}). */
