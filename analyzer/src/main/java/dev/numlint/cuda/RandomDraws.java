@@ -19,6 +19,11 @@ import java.util.Set;
  * Seeding and set-up calls ({@code curand_init}, {@code srand}, {@code rng_seed}) draw nothing.
  */
 final class RandomDraws {
+    // patterns compiled once (String.matches compiles its pattern on every call)
+    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[A-Za-z_]\\w*");
+
+    private static final java.util.regex.Pattern LOWER_WORD = java.util.regex.Pattern.compile("[a-z_]+");
+
     private RandomDraws() {}
 
     /** {@link RandomGenerators#components}. */
@@ -587,7 +592,7 @@ final class RandomDraws {
         /** Tokens {@code [from, to)} spell a type: names, keywords and {@code *}. */
         private boolean typeOnly(int from, int to) {
             for (int i = from; i < to; i++) {
-                if (ty(i) != CudaLexer.STAR && !text(i).matches("[A-Za-z_]\\w*")) return false;
+                if (ty(i) != CudaLexer.STAR && !WORD.matcher(text(i)).matches()) return false;
             }
             return true;
         }
@@ -823,7 +828,9 @@ final class RandomDraws {
             for (int k = o + 1; k < c; k++) {
                 int y = ty(k);
                 if (y == CudaLexer.STAR) continue;
-                if (y == CudaLexer.IDENTIFIER ? scope.isTypeName(text(k)) : text(k).matches("[a-z_]+")) {
+                if (y == CudaLexer.IDENTIFIER
+                        ? scope.isTypeName(text(k))
+                        : LOWER_WORD.matcher(text(k)).matches()) {
                     type = true;
                 } else {
                     return false;
