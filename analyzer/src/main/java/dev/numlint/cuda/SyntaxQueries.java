@@ -160,12 +160,15 @@ final class SyntaxQueries {
      * How many tokens before each index (a prefix count) could belong to a defining node: an assignment operator
      * (GE being the end of {@code >>=}), {@code ++}, {@code --}, {@code &}, {@code (} (a call) and <code>{</code> (a
      * lambda or statement expression, the only places an expression holds a declaration). Every node that
-     * {@link #definitions} counts has one of them among its tokens.
+     * {@link #definitions} counts has one of them among its tokens. Null when a token's index is not its position
+     * in {@code toks}.
      */
     static int[] definitionMarks(List<? extends Token> toks) {
         int[] marks = new int[toks.size() + 1];
         for (int i = 0; i < toks.size(); i++) {
-            marks[i + 1] = marks[i] + (definitionMark(toks.get(i).getType()) ? 1 : 0);
+            Token t = toks.get(i);
+            if (t.getTokenIndex() != i) return null; // not the parser's indexes: walk everything
+            marks[i + 1] = marks[i] + (definitionMark(t.getType()) ? 1 : 0);
         }
         return marks;
     }

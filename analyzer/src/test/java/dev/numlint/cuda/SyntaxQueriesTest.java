@@ -2,6 +2,7 @@ package dev.numlint.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.numlint.cuda.parser.CudaParser;
@@ -94,6 +95,8 @@ class SyntaxQueriesTest {
             }
         }
         assertTrue(checked > 100, "statements checked: " + checked);
+        // tokens not indexed by their position give no marks: the walk then visits everything
+        assertNull(SyntaxQueries.definitionMarks(FastLexer.lex("{ x = 1; }")));
         // the shapes above define these names, one count per defining place
         Map<String, int[]> at = SyntaxQueries.definitionPositions(parse(bodies[1]), null);
         assertEquals(3, at.get("c").length); // declared, &c, f((c))
