@@ -153,7 +153,9 @@ final class FunctionAnalyzer {
         this.cls = f.className == null ? null : scope.structs.get(f.className);
         this.facts = new FunctionFacts(fname());
         // generators: library and project functions, and local <random> distributions and engines (dist(gen))
-        Set<String> generatorVars = RandomDraws.generatorVariables(toks);
+        // a translation unit that never draws declares no generator variable (RandomDraws.propagate looked at
+        // every name before a declarator in its tokens, this body's among them): its bodies are not scanned again
+        Set<String> generatorVars = scope.draws ? RandomDraws.generatorVariables(toks) : Set.of();
         this.generatorVars = generatorVars;
         this.flow = new ValueFlow(
                 memo,
