@@ -610,7 +610,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
     private static long countLines(String s) {
         long n = 1;
-        for (int i = 0; i < s.length(); i++) if (s.charAt(i) == '\n') n++;
+        for (int i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
         return n;
     }
 

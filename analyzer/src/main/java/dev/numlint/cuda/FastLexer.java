@@ -41,6 +41,30 @@ final class FastLexer {
 
     private FastLexer() {}
 
+    // ASCII first: Character's tables answer the same for ASCII, at more cost per character of every name
+
+    /** A letter, '_' or '$': the first character of a name. */
+    static boolean nameStart(char c) {
+        if (c < 128) return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$';
+        return Character.isLetter(c);
+    }
+
+    /** A letter, a digit, '_' or '$': a character of a name after the first. */
+    static boolean namePart(char c) {
+        if (c < 128)
+            return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$';
+        return Character.isLetterOrDigit(c);
+    }
+
+    static boolean digit(char c) {
+        return c < 128 ? c >= '0' && c <= '9' : Character.isDigit(c);
+    }
+
+    static boolean letterOrDigit(char c) {
+        if (c < 128) return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
+        return Character.isLetterOrDigit(c);
+    }
+
     static List<PToken> lex(String text) {
         return lex(text, true);
     }
@@ -137,10 +161,10 @@ final class FastLexer {
                 continue;
             }
             atLineStart = false;
-            if (Character.isLetter(c) || c == '_' || c == '$') {
+            if (nameStart(c)) {
                 // string/char prefixes
                 int j = i + 1;
-                while (j < n && (Character.isLetterOrDigit(s[j]) || s[j] == '_' || s[j] == '$')) j++;
+                while (j < n && namePart(s[j])) j++;
                 if (j < n && (s[j] == '"' || s[j] == '\'') && isPrefix(s, i, j)) {
                     boolean raw = s[j - 1] == 'R' && s[j] == '"';
                     i = raw ? rawString(s, j) : quoted(s, j);
@@ -168,12 +192,11 @@ final class FastLexer {
                             && s[j] == '\\'
                             && (s[j + 1] == '\n' || s[j + 1] == '\r' && j + 2 < n && s[j + 2] == '\n')) {
                         int k = j + (s[j + 1] == '\r' ? 3 : 2);
-                        if (k >= n || !(Character.isLetterOrDigit(s[k]) || s[k] == '_' || s[k] == '$')) break;
+                        if (k >= n || !namePart(s[k])) break;
                         line++;
                         lineStart = k;
                         j = k;
-                        while (j < n && (Character.isLetterOrDigit(s[j]) || s[j] == '_' || s[j] == '$'))
-                            sb.append(s[j++]);
+                        while (j < n && namePart(s[j])) sb.append(s[j++]);
                     }
                     w = sb.toString();
                 }
@@ -182,7 +205,7 @@ final class FastLexer {
                 i = j;
                 continue;
             }
-            if (Character.isDigit(c) || (c == '.' && i + 1 < n && Character.isDigit(s[i + 1]))) {
+            if (digit(c) || (c == '.' && i + 1 < n && digit(s[i + 1]))) {
                 int j = i + 1;
                 boolean hex = c == '0' && j < n && (s[j] == 'x' || s[j] == 'X');
                 boolean fl = c == '.';
@@ -199,9 +222,7 @@ final class FastLexer {
                         j++;
                         continue;
                     }
-                    if (Character.isLetterOrDigit(d)
-                            || d == '_'
-                            || (d == '\'' && j + 1 < n && Character.isLetterOrDigit(s[j + 1]))) {
+                    if (letterOrDigit(d) || d == '_' || (d == '\'' && j + 1 < n && letterOrDigit(s[j + 1]))) {
                         if (!hex && (d == 'e' || d == 'E')) fl = true;
                         if (hex && (d == 'p' || d == 'P')) fl = true;
                         j++;

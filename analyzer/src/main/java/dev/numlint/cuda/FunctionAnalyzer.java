@@ -194,7 +194,9 @@ final class FunctionAnalyzer {
         this.cls = f.className == null ? null : scope.structs.get(f.className);
         this.facts = new FunctionFacts(fname());
         // generators: library and project functions, and local <random> distributions and engines (dist(gen))
-        Set<String> generatorVars = RandomDraws.generatorVariables(toks);
+        // a translation unit that never draws declares no generator variable (RandomDraws.propagate looked at
+        // every name before a declarator in its tokens, this body's among them): its bodies are not scanned again
+        Set<String> generatorVars = scope.draws ? RandomDraws.generatorVariables(toks) : Set.of();
         this.generatorVars = generatorVars;
         this.flow = new ValueFlow(
                 memo,
@@ -240,21 +242,30 @@ final class FunctionAnalyzer {
     }
 
     /** Tokens after a name that write it: assignments, compound assignments, increments. */
-    private static final Set<Integer> WRITES_AFTER = Set.of(
-            CudaLexer.ASSIGN,
-            CudaLexer.STAR_ASSIGN,
-            CudaLexer.DIV_ASSIGN,
-            CudaLexer.MOD_ASSIGN,
-            CudaLexer.PLUS_ASSIGN,
-            CudaLexer.MINUS_ASSIGN,
-            CudaLexer.SHL_ASSIGN,
-            CudaLexer.AND_ASSIGN,
-            CudaLexer.XOR_ASSIGN,
-            CudaLexer.OR_ASSIGN,
-            CudaLexer.PLUS_PLUS,
-            CudaLexer.MINUS_MINUS);
+    private static boolean writesAfter(int type) {
+        switch (type) {
+            case CudaLexer.ASSIGN:
+            case CudaLexer.STAR_ASSIGN:
+            case CudaLexer.DIV_ASSIGN:
+            case CudaLexer.MOD_ASSIGN:
+            case CudaLexer.PLUS_ASSIGN:
+            case CudaLexer.MINUS_ASSIGN:
+            case CudaLexer.SHL_ASSIGN:
+            case CudaLexer.AND_ASSIGN:
+            case CudaLexer.XOR_ASSIGN:
+            case CudaLexer.OR_ASSIGN:
+            case CudaLexer.PLUS_PLUS:
+            case CudaLexer.MINUS_MINUS:
+                return true;
+            default:
+                return false;
+        }
+    }
+
     /** Tokens before a name that write it or may: increments, and taking its address ({@code sincosf(a, &s, &c)}). */
-    private static final Set<Integer> WRITES_BEFORE = Set.of(CudaLexer.PLUS_PLUS, CudaLexer.MINUS_MINUS, CudaLexer.AMP);
+    private static boolean writesBefore(int type) {
+        return type == CudaLexer.PLUS_PLUS || type == CudaLexer.MINUS_MINUS || type == CudaLexer.AMP;
+    }
 
     /**
      * Whether the name at token {@code i} is (or may be) written there: assigned, incremented, its address taken
@@ -264,11 +275,11 @@ final class FunctionAnalyzer {
     private boolean writes(int i) {
         int n = toks.size();
         int next = i + 1 < n ? toks.get(i + 1).getType() : -1;
-        if (WRITES_AFTER.contains(next)) return true;
+        if (writesAfter(next)) return true;
         int p = i - 1;
         while (p >= 0 && toks.get(p).getType() == CudaLexer.LPAREN) p--;
         int prev = p >= 0 ? toks.get(p).getType() : -1;
-        if (WRITES_BEFORE.contains(prev)) return true;
+        if (writesBefore(prev)) return true;
         if (prev == CudaLexer.GT && p > 0 && toks.get(p - 1).getType() == CudaLexer.GT) return true;
         int before = i > 0 ? toks.get(i - 1).getType() : -1;
         if (!(before == CudaLexer.LPAREN || before == CudaLexer.COMMA)
@@ -2233,7 +2244,8 @@ final class FunctionAnalyzer {
         if (!(t instanceof ParserRuleContext c) || c.start == null || c.stop == null || bodyRoot == null) {
             return SyntaxQueries.definitions(t, name);
         }
-        if (defPositions == null) defPositions = SyntaxQueries.definitionPositions(bodyRoot);
+        if (defPositions == null)
+            defPositions = SyntaxQueries.definitionPositions(bodyRoot, SyntaxQueries.definitionMarks(toks));
         int[] at = defPositions.get(name);
         if (at == null) return 0;
         int from = java.util.Arrays.binarySearch(at, c.start.getTokenIndex());

@@ -18,6 +18,9 @@ import org.antlr.v4.runtime.Token;
  * branches are kept otherwise (e.g. __CUDA_ARCH__, CUDART_VERSION).
  */
 final class Preprocessor {
+    /** An integer literal's suffix (compiled once: replaceAll compiles its pattern on every call). */
+    private static final java.util.regex.Pattern INTEGER_SUFFIX = java.util.regex.Pattern.compile("[uUlLzZ]+$");
+
     /** A macro definition. {@code params} is null for object-like macros. */
     record Macro(String name, List<String> params, boolean variadic, List<PToken> body) {}
 
@@ -544,7 +547,9 @@ final class Preprocessor {
                 return v;
             }
             if (ty == CudaLexer.INTEGER_LITERAL) {
-                String s = t.get(pos++).getText().replace("'", "").replaceAll("[uUlLzZ]+$", "");
+                String s = INTEGER_SUFFIX
+                        .matcher(t.get(pos++).getText().replace("'", ""))
+                        .replaceAll("");
                 if (s.startsWith("0x") || s.startsWith("0X")) return Long.parseLong(s.substring(2), 16);
                 if (s.startsWith("0b") || s.startsWith("0B")) return Long.parseLong(s.substring(2), 2);
                 if (s.length() > 1 && s.startsWith("0")) return Long.parseLong(s, 8);

@@ -19,6 +19,11 @@ import java.util.Set;
  * Seeding and set-up calls ({@code curand_init}, {@code srand}, {@code rng_seed}) draw nothing.
  */
 final class RandomDraws {
+    // patterns compiled once (String.matches compiles its pattern on every call)
+    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[A-Za-z_]\\w*");
+
+    private static final java.util.regex.Pattern LOWER_WORD = java.util.regex.Pattern.compile("[a-z_]+");
+
     private RandomDraws() {}
 
     /** {@link RandomGenerators#components}. */
@@ -182,12 +187,17 @@ final class RandomDraws {
             if (!defined.add(f.name)) overloaded.add(f.name); // whose call is whose is not decided here
         }
         defined.removeAll(overloaded);
+        // the local generators of each body: the same in every round
+        List<Set<String>> generators = new ArrayList<>(fns.size());
+        for (TopLevelSplitter.FunctionDef f : fns)
+            generators.add(generatorVariables(t.subList(f.bodyStart, f.bodyEnd + 1)));
         for (int round = 0; round < MAX_ROUNDS; round++) {
             Map<String, List<Set<String>>> params = new HashMap<>();
             Set<String> opaque = new HashSet<>();
             Map<String, List<Set<String>>> writes = new HashMap<>();
             Set<String> returns = new HashSet<>();
-            for (TopLevelSplitter.FunctionDef f : fns) {
+            for (int k = 0; k < fns.size(); k++) {
+                TopLevelSplitter.FunctionDef f = fns.get(k);
                 Variates v = new Variates(
                         t,
                         f.bodyStart,
@@ -195,7 +205,7 @@ final class RandomDraws {
                         f.className == null ? f.name : null,
                         f.paramNames,
                         scope,
-                        generatorVariables(t.subList(f.bodyStart, f.bodyEnd + 1)));
+                        generators.get(k));
                 if ((f.ret.isFpScalar() || f.ret.isInteger()) && v.returnsVariate()) returns.add(f.name);
                 List<Set<String>> w = v.writes(f.paramTypes);
                 writes.merge(f.name, w, RandomDraws::intersect);
@@ -582,7 +592,7 @@ final class RandomDraws {
         /** Tokens {@code [from, to)} spell a type: names, keywords and {@code *}. */
         private boolean typeOnly(int from, int to) {
             for (int i = from; i < to; i++) {
-                if (ty(i) != CudaLexer.STAR && !text(i).matches("[A-Za-z_]\\w*")) return false;
+                if (ty(i) != CudaLexer.STAR && !WORD.matcher(text(i)).matches()) return false;
             }
             return true;
         }
@@ -818,7 +828,9 @@ final class RandomDraws {
             for (int k = o + 1; k < c; k++) {
                 int y = ty(k);
                 if (y == CudaLexer.STAR) continue;
-                if (y == CudaLexer.IDENTIFIER ? scope.isTypeName(text(k)) : text(k).matches("[a-z_]+")) {
+                if (y == CudaLexer.IDENTIFIER
+                        ? scope.isTypeName(text(k))
+                        : LOWER_WORD.matcher(text(k)).matches()) {
                     type = true;
                 } else {
                     return false;

@@ -20,6 +20,9 @@ import java.util.function.Predicate;
 
 /** Builds and reports the findings of one file for the checks; counts them for corpus statistics. */
 final class Reporter implements CudaReport {
+    /** Runs of white space (compiled once: every finding's fingerprint drops them). */
+    private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
+
     final ScanContext ctx;
     final FindingSink sink;
     final Path file;
@@ -215,7 +218,8 @@ final class Reporter implements CudaReport {
                 .evidence(Evidence.source(snippet))
                 .confidence(conf)
                 .function(function)
-                .fingerprintKey((function == null ? "" : function) + "|" + rule + "|" + snippet.replaceAll("\\s+", ""));
+                .fingerprintKey((function == null ? "" : function) + "|" + rule + "|"
+                        + WHITESPACE.matcher(snippet).replaceAll(""));
         if (impact != null) b.impact(impact);
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));

@@ -141,15 +141,141 @@ final class SyntaxQueries {
     /**
      * Where in {@code t} each name may be given a value (see {@link #definitions}): for each name, the start token
      * indexes of the defining nodes, ascending. One walk answers {@link #definitions} for every subtree of {@code t}.
+     * {@code marks}: {@link #definitionMarks} of the tokens {@code t} was parsed from, or null; an expression (or a
+     * part of a declaration) whose tokens hold none of them defines nothing and is not walked.
      */
-    static Map<String, int[]> definitionPositions(ParseTree t) {
-        Map<String, List<Integer>> at = new HashMap<>();
-        forEachDefinition(t, (String x, ParseTree node) -> at.computeIfAbsent(x, k -> new java.util.ArrayList<>())
-                .add(((ParserRuleContext) node).start.getTokenIndex()));
-        Map<String, int[]> out = new HashMap<>();
-        at.forEach((k, v) ->
-                out.put(k, v.stream().mapToInt(Integer::intValue).sorted().toArray()));
+    static Map<String, int[]> definitionPositions(ParseTree t, int[] marks) {
+        Map<String, Positions> at = new HashMap<>();
+        if (t instanceof ParserRuleContext) definitionPositions((ParserRuleContext) t, marks, at);
+        Map<String, int[]> out = new HashMap<>(Math.max(16, at.size() * 2));
+        at.forEach((k, v) -> {
+            int[] a = java.util.Arrays.copyOf(v.at, v.n);
+            java.util.Arrays.sort(a);
+            out.put(k, a);
+        });
         return out;
+    }
+
+    /**
+     * How many tokens before each index (a prefix count) could belong to a defining node: an assignment operator
+     * (GE being the end of {@code >>=}), {@code ++}, {@code --}, {@code &}, {@code (} (a call) and <code>{</code> (a
+     * lambda or statement expression, the only places an expression holds a declaration). Every node that
+     * {@link #definitions} counts has one of them among its tokens. Null when a token's index is not its position
+     * in {@code toks}.
+     */
+    static int[] definitionMarks(List<? extends Token> toks) {
+        int[] marks = new int[toks.size() + 1];
+        for (int i = 0; i < toks.size(); i++) {
+            Token t = toks.get(i);
+            if (t.getTokenIndex() != i) return null; // not the parser's indexes: walk everything
+            marks[i + 1] = marks[i] + (definitionMark(t.getType()) ? 1 : 0);
+        }
+        return marks;
+    }
+
+    private static boolean definitionMark(int type) {
+        switch (type) {
+            case CudaLexer.ASSIGN:
+            case CudaLexer.STAR_ASSIGN:
+            case CudaLexer.DIV_ASSIGN:
+            case CudaLexer.MOD_ASSIGN:
+            case CudaLexer.PLUS_ASSIGN:
+            case CudaLexer.MINUS_ASSIGN:
+            case CudaLexer.SHL_ASSIGN:
+            case CudaLexer.GE:
+            case CudaLexer.AND_ASSIGN:
+            case CudaLexer.XOR_ASSIGN:
+            case CudaLexer.OR_ASSIGN:
+            case CudaLexer.PLUS_PLUS:
+            case CudaLexer.MINUS_MINUS:
+            case CudaLexer.AMP:
+            case CudaLexer.LPAREN:
+            case CudaLexer.LBRACE:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /** A growable list of token indexes. */
+    private static final class Positions {
+        int[] at = new int[4];
+        int n;
+
+        void add(int i) {
+            if (n == at.length) at = java.util.Arrays.copyOf(at, n * 2);
+            at[n++] = i;
+        }
+    }
+
+    /**
+     * {@link #forEachDefinition} specialised to recording start token indexes: the same defining nodes, found
+     * without a callback and without descending into tokens (the whole body is walked once per function).
+     */
+    private static void definitionPositions(ParserRuleContext t, int[] marks, Map<String, Positions> at) {
+        if (marks != null && t.stop != null) {
+            int from = t.start.getTokenIndex();
+            int to = t.stop.getTokenIndex() + 1;
+            if (from >= 0 && from < to && to < marks.length && marks[to] == marks[from] && declarationFree(t)) return;
+        }
+        String n = null;
+        if (t instanceof ExpressionContext) {
+            if (t instanceof AssignExprContext) {
+                n = storedName(((AssignExprContext) t).expression(0));
+            } else if (t instanceof PostIncExprContext) {
+                n = storedName(((PostIncExprContext) t).expression());
+            } else if (t instanceof UnaryExprContext) {
+                UnaryExprContext u = (UnaryExprContext) t;
+                if (u.PLUS_PLUS() != null || u.MINUS_MINUS() != null || u.AMP() != null) n = storedName(u.expression());
+            } else if (t instanceof CallExprContext) {
+                // a name passed to a call may be changed through a reference parameter
+                ArgumentListContext args = ((CallExprContext) t).argumentList();
+                if (args != null && args.children != null) {
+                    int start = t.start.getTokenIndex();
+                    for (ParseTree a : args.children) {
+                        if (a instanceof ArgumentContext && ((ArgumentContext) a).expression() != null) {
+                            String x = simpleName(((ArgumentContext) a).expression());
+                            if (x != null)
+                                at.computeIfAbsent(x, k -> new Positions()).add(start);
+                        }
+                    }
+                }
+            }
+        } else if (t instanceof SimpleDeclarationContext) {
+            int start = t.start.getTokenIndex();
+            for (InitDeclaratorContext d : ((SimpleDeclarationContext) t).initDeclarator()) {
+                String x = declName(d.declarator());
+                if (x != null) at.computeIfAbsent(x, k -> new Positions()).add(start);
+            }
+        }
+        if (n != null) at.computeIfAbsent(n, k -> new Positions()).add(t.start.getTokenIndex());
+        List<ParseTree> cs = t.children;
+        if (cs == null) return;
+        for (int i = 0, size = cs.size(); i < size; i++) {
+            ParseTree c = cs.get(i);
+            if (c instanceof ParserRuleContext) definitionPositions((ParserRuleContext) c, marks, at);
+        }
+    }
+
+    /**
+     * A node that can hold a declaration only inside braces (a lambda, a statement expression, a class body): an
+     * expression or a part of one, or of a declaration. Statements and for-init clauses can hold one without any
+     * {@link #definitionMarks mark} ({@code int k;}).
+     */
+    private static boolean declarationFree(ParserRuleContext t) {
+        return t instanceof ExpressionContext
+                || t instanceof CommaExpressionContext
+                || t instanceof ArgumentListContext
+                || t instanceof ArgumentContext
+                || t instanceof PrimaryContext
+                || t instanceof QualifiedNameContext
+                || t instanceof InitDeclaratorContext
+                || t instanceof DeclaratorContext
+                || t instanceof DeclSpecifierSeqContext
+                || t instanceof InitializerContext
+                || t instanceof InitializerClauseContext
+                || t instanceof TypeIdContext
+                || t instanceof ConditionContext;
     }
 
     /** Every name {@code t} may give a value, once per place (see {@link #definitions}). */

@@ -24,6 +24,13 @@ import org.antlr.v4.runtime.tree.ParseTree;
  * only sites a check asks about pay for it.
  */
 final class ValueFlow {
+    // patterns compiled once (String.matches and replaceAll compile theirs on every call)
+    private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
+
+    private static final java.util.regex.Pattern MAKE_CHAR = java.util.regex.Pattern.compile("make_u?char[1-4]");
+
+    private static final java.util.regex.Pattern MIN_MAX = java.util.regex.Pattern.compile("f?(min|max)f?");
+
     private static final int MAX_DEPTH = 4;
     private static final int MAX_USES = 32;
 
@@ -408,7 +415,7 @@ final class ValueFlow {
                 ParserRuleContext call = p.getParent().getParent();
                 if (!(call instanceof CallExprContext)) return false;
                 String name = FunctionAnalyzer.calleeName(((CallExprContext) call).expression());
-                return !packed && name != null && name.matches("make_u?char[1-4]");
+                return !packed && name != null && MAKE_CHAR.matcher(name).matches();
             } else {
                 return false;
             }
@@ -464,7 +471,7 @@ final class ValueFlow {
                 return lo != null && up != null && lo >= 0 && up <= hi;
             }
             String base = name.startsWith("std::") ? name.substring(5) : name;
-            if (args.size() == 2 && base.matches("f?(min|max)f?")) {
+            if (args.size() == 2 && MIN_MAX.matcher(base).matches()) {
                 boolean min = base.contains("min");
                 for (int k = 0; k < 2; k++) {
                     Double c = constant(args.get(k));
@@ -480,7 +487,7 @@ final class ValueFlow {
                             : ic.argumentList().argument();
                     if (iname == null || iargs.size() != 2) return false;
                     iname = iname.startsWith("std::") ? iname.substring(5) : iname;
-                    if (!iname.matches("f?(min|max)f?") || iname.contains("min") == min) return false;
+                    if (!MIN_MAX.matcher(iname).matches() || iname.contains("min") == min) return false;
                     for (ArgumentContext ia : iargs) {
                         Double ic2 = constant(ia);
                         if (ic2 != null) return min ? ic2 >= 0 : ic2 <= hi;
@@ -492,7 +499,7 @@ final class ValueFlow {
         }
         if (depth > 0) return false;
         // a variable or member: its last plain assignment before e is a clamp
-        String target = text.apply(p).replaceAll("\\s+", "");
+        String target = WHITESPACE.matcher(text.apply(p)).replaceAll("");
         if (!(p instanceof PrimaryExprContext || p instanceof MemberExprContext)) return false;
         index();
         ParserRuleContext last = null;
@@ -503,7 +510,10 @@ final class ValueFlow {
             if (last != null && d.start.getTokenIndex() < last.start.getTokenIndex()) continue;
             if (d instanceof AssignExprContext) {
                 AssignExprContext a = (AssignExprContext) d;
-                if (!text.apply(a.expression(0)).replaceAll("\\s+", "").equals(target)) continue;
+                if (!WHITESPACE
+                        .matcher(text.apply(a.expression(0)))
+                        .replaceAll("")
+                        .equals(target)) continue;
                 last = d;
                 value = a.assignOp().ASSIGN() != null && a.expression().size() == 2 ? a.expression(1) : null;
             } else if (d instanceof InitDeclaratorContext) {
@@ -607,7 +617,7 @@ final class ValueFlow {
         if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null && out.size() < 8) {
             for (ExpressionContext f : ((MulExprContext) p).expression()) collectFactors(f, out);
         } else {
-            out.add(text.apply(p).replaceAll("\\s+", ""));
+            out.add(WHITESPACE.matcher(text.apply(p)).replaceAll(""));
         }
     }
 

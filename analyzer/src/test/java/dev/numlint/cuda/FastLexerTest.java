@@ -55,4 +55,17 @@ class FastLexerTest {
             }
         }
     }
+
+    @Test
+    void asciiFastPathsAnswerAsCharacterDoes() {
+        for (int i = 0; i <= Character.MAX_VALUE; i++) {
+            char c = (char) i;
+            assertThat(FastLexer.nameStart(c)).as("%04x", i).isEqualTo(Character.isLetter(c) || c == '_' || c == '$');
+            assertThat(FastLexer.namePart(c))
+                    .as("%04x", i)
+                    .isEqualTo(Character.isLetterOrDigit(c) || c == '_' || c == '$');
+            assertThat(FastLexer.digit(c)).as("%04x", i).isEqualTo(Character.isDigit(c));
+            assertThat(FastLexer.letterOrDigit(c)).as("%04x", i).isEqualTo(Character.isLetterOrDigit(c));
+        }
+    }
 }

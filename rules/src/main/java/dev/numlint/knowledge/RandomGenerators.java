@@ -68,8 +68,7 @@ public final class RandomGenerators {
         int q = name.lastIndexOf("::");
         String base = q >= 0 ? name.substring(q + 2) : name;
         if (ENGINES.contains(base)) return true;
-        if (!containsIgnoreCase(base, "distribution") && !containsIgnoreCase(base, "engine") && !mayBeGenerator(base))
-            return false;
+        if (!mayBeGeneratorType(base)) return false;
         List<String> parts = components(base);
         return parts.contains("distribution") || parts.contains("engine") || isGenerator(base);
     }
@@ -97,27 +96,53 @@ public final class RandomGenerators {
      * A cheap test before the name is split: every generator word contains "rand" or "rng" (random, curand, drand
      * ...), so a name without either is no generator. Most identifiers of a file stop here.
      */
-    private static boolean mayBeGenerator(String name) {
-        return containsIgnoreCase(name, "rand") || containsIgnoreCase(name, "rng");
-    }
-
-    /** {@code s} contains the lower-case ASCII word {@code w} in any case, without copying {@code s}. */
-    static boolean containsIgnoreCase(String s, String w) {
-        int n = s.length() - w.length();
-        char first = w.charAt(0);
-        for (int i = 0; i <= n; i++) {
-            char c = s.charAt(i);
-            if ((c == first || c + ('a' - 'A') == first) && s.regionMatches(true, i, w, 0, w.length())) return true;
+    static boolean mayBeGenerator(String name) {
+        for (int i = 0, n = name.length(); i < n; i++) {
+            char c = name.charAt(i);
+            if ((c == 'r' || c == 'R') && rand(name, i)) return true;
         }
         return false;
+    }
+
+    /**
+     * The same test for a type name: it contains "distribution", "engine", "rand" or "rng" (in any case); one pass
+     * over the name.
+     */
+    static boolean mayBeGeneratorType(String name) {
+        for (int i = 0, n = name.length(); i < n; i++) {
+            char c = name.charAt(i);
+            if ((c == 'r' || c == 'R') && rand(name, i)
+                    || (c == 'd' || c == 'D') && name.regionMatches(true, i, "distribution", 0, 12)
+                    || (c == 'e' || c == 'E') && ascii(name, i + 1, 'n') && name.regionMatches(true, i, "engine", 0, 6))
+                return true;
+        }
+        return false;
+    }
+
+    /** "rand" or "rng", in any case, at {@code i}. */
+    private static boolean rand(String s, int i) {
+        return ascii(s, i + 1, 'a') && s.regionMatches(true, i, "rand", 0, 4)
+                || ascii(s, i + 1, 'n') && s.regionMatches(true, i, "rng", 0, 3);
+    }
+
+    /**
+     * The character at {@code i} is the lower-case ASCII letter {@code c} or its upper case: for a, n (and r, d, e)
+     * no other character equals them ignoring case, so this decides the first letters of a case-blind match cheaply.
+     */
+    private static boolean ascii(String s, int i, char c) {
+        if (i >= s.length()) return false;
+        char x = s.charAt(i);
+        return x == c || x == c - ('a' - 'A');
     }
 
     /** A member call {@code object.member()}: {@code rng.next()}, {@code gen.uniform()} with a generator object. */
     public static boolean isGeneratorMember(String object, String member) {
         if (object == null || member == null) return false;
+        // the cheap test first: most member calls name no generator at all, and need not be split
+        if (!isGenerator(object) && !isGenerator(member)) return false;
         for (String p : components(member)) {
             if (SETUP_WORDS.contains(p)) return false;
         }
-        return isGenerator(object) || isGenerator(member);
+        return true;
     }
 }

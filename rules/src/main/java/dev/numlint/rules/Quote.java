@@ -7,6 +7,9 @@ package dev.numlint.rules;
  * here.
  */
 public final class Quote {
+    /** Runs of white space (compiled once: quoting is on every finding's path). */
+    private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
+
     /**
      * The longest finding message: one line that names the expression or instruction and its consequence in this
      * case; the explanation lives in the rule document (issue 12). Tests hold every fixture's messages to it.
@@ -31,7 +34,7 @@ public final class Quote {
 
     /** {@code text} on one line, at most {@code max} characters. */
     public static String shorten(String text, int max) {
-        String t = text == null ? "" : text.replaceAll("\\s+", " ").strip();
+        String t = text == null ? "" : WHITESPACE.matcher(text).replaceAll(" ").strip();
         if (t.endsWith(" ...")) t = t.substring(0, t.length() - 4);
         if (t.length() <= max) return t;
         return t.substring(0, Math.max(1, max - 3)).stripTrailing() + "...";
@@ -107,7 +110,7 @@ public final class Quote {
      * are left out at an operand boundary ({@code mul.f64 %fd125, %fd113, ...}), never in the middle of a register.
      */
     public static String instruction(String text) {
-        String t = text == null ? "" : text.replaceAll("\\s+", " ").strip();
+        String t = text == null ? "" : WHITESPACE.matcher(text).replaceAll(" ").strip();
         if (t.endsWith(";")) t = t.substring(0, t.length() - 1).stripTrailing();
         if (t.length() <= INSTRUCTION) return t;
         int cut = t.lastIndexOf(',', INSTRUCTION - 5);
@@ -121,7 +124,7 @@ public final class Quote {
      * instruction beside the one it quotes in full.
      */
     public static String instructionHead(String text) {
-        String t = text == null ? "" : text.replaceAll("\\s+", " ").strip();
+        String t = text == null ? "" : WHITESPACE.matcher(text).replaceAll(" ").strip();
         if (t.endsWith(";")) t = t.substring(0, t.length() - 1).stripTrailing();
         int comma = t.indexOf(',');
         return shorten(comma > 0 ? t.substring(0, comma) : t, INSTRUCTION);
