@@ -23,7 +23,8 @@ final class AccumulationSites {
     private final FunctionAnalyzer a;
 
     /** The assignments of a loop ({@link #assignments}): the storages given a value, and what each value reads. */
-    private record Assignments(List<String> keys, List<Set<String>> from) {}
+    private record Assignments(
+            List<String> keys, List<Set<String>> from, java.util.Map<String, List<Integer>> byRoot) {}
 
     private final java.util.IdentityHashMap<ParserRuleContext, Assignments> assignmentsIn =
             new java.util.IdentityHashMap<>();
@@ -168,36 +169,43 @@ final class AccumulationSites {
         Set<String> needed = new HashSet<>();
         for (ExpressionContext e : exprs) reads(e, needed);
         Assignments as = assignmentsIn.computeIfAbsent(loop, l -> {
-            Assignments x = new Assignments(new ArrayList<>(), new ArrayList<>());
+            Assignments x = new Assignments(new ArrayList<>(), new ArrayList<>(), new java.util.HashMap<>());
             assignments(l, x.keys(), x.from());
+            for (int k = 0; k < x.keys().size(); k++) {
+                x.byRoot()
+                        .computeIfAbsent(root(x.keys().get(k)), r -> new ArrayList<>())
+                        .add(k);
+            }
             return x;
         });
-        List<String> keys = as.keys();
-        List<Set<String>> from = as.from();
-        boolean[] used = new boolean[keys.size()];
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (String n : needed) if (overlaps(n, acc)) return true;
-            Set<String> more = new HashSet<>();
-            for (int k = 0; k < keys.size(); k++) {
-                if (used[k]) continue;
-                for (String n : needed) {
-                    if (overlaps(n, keys.get(k))) {
-                        used[k] = true;
-                        more.addAll(from.get(k));
-                        break;
-                    }
-                }
+        // a worklist over the storages read: two storages can share memory only under one root variable
+        boolean[] used = new boolean[as.keys().size()];
+        java.util.ArrayDeque<String> work = new java.util.ArrayDeque<>(needed);
+        while (!work.isEmpty()) {
+            String n = work.poll();
+            if (overlaps(n, acc)) return true;
+            for (int k : as.byRoot().getOrDefault(root(n), List.of())) {
+                if (used[k] || !overlaps(n, as.keys().get(k))) continue;
+                used[k] = true;
+                for (String r : as.from().get(k)) if (needed.add(r)) work.add(r);
             }
-            grew = needed.addAll(more);
         }
         return false;
     }
 
+    /** The variable a storage ({@link #storage}) belongs to: {@code f} of {@code f.t}. */
+    private static String root(String storage) {
+        int dot = storage.indexOf('.');
+        return dot < 0 ? storage : storage.substring(0, dot);
+    }
+
     /** Whether two storages ({@link #storage}) share memory: equal, or one a member of the other. */
     private static boolean overlaps(String x, String y) {
-        return x.equals(y) || x.startsWith(y + ".") || y.startsWith(x + ".");
+        return x.equals(y) || memberOf(x, y) || memberOf(y, x);
+    }
+
+    private static boolean memberOf(String x, String y) {
+        return x.length() > y.length() && x.charAt(y.length()) == '.' && x.startsWith(y);
     }
 
     /**

@@ -53,9 +53,10 @@ final class CallSiteRanges {
     /**
      * @param toks the translation unit's tokens (after preprocessing)
      * @param fns its functions, in file order
-     * @param ownUnit whether the file is a translation unit of its own (see the class comment)
+     * @param ownUnit whether the file is a translation unit of its own, asked only when it matters (see the class comment)
      */
-    CallSiteRanges(List<PToken> toks, List<TopLevelSplitter.FunctionDef> fns, boolean ownUnit) {
+    CallSiteRanges(
+            List<PToken> toks, List<TopLevelSplitter.FunctionDef> fns, java.util.function.BooleanSupplier ownUnit) {
         Map<String, Integer> named = new HashMap<>();
         for (TopLevelSplitter.FunctionDef f : fns) named.merge(f.name, 1, Integer::sum);
         for (TopLevelSplitter.FunctionDef f : fns) {
@@ -65,7 +66,8 @@ final class CallSiteRanges {
                 unique.put(f.name, f);
             }
         }
-        if (ownUnit) {
+        // whether the file is its own unit reads every listed file once: asked only when a candidate exists
+        if (fns.stream().anyMatch(f -> f.internal && !f.global) && ownUnit.getAsBoolean()) {
             for (TopLevelSplitter.FunctionDef f : fns) {
                 if (f.internal
                         && !f.global

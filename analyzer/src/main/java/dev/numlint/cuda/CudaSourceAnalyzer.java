@@ -345,20 +345,52 @@ public final class CudaSourceAnalyzer implements Analyzer {
          * Whether a scanned file includes a file of {@code file}'s name (then it is no translation unit of its own:
          * its includer compiles it with more code).
          */
+        /**
+         * The file names of the {@code #include "..."} and {@code #include <...>} lines of {@code b} (a line that
+         * starts, after blanks, with {@code #}, blanks, {@code include}, blanks and a quote or angle bracket): a scan of
+         * the bytes, as every listed file is read for it.
+         */
+        static void includeNames(byte[] b, Set<String> out) {
+            int n = b.length;
+            int i = 0;
+            while (i < n) {
+                int j = i;
+                while (j < n && (b[j] == ' ' || b[j] == '\t')) j++;
+                if (j < n && b[j] == '#') {
+                    j++;
+                    while (j < n && (b[j] == ' ' || b[j] == '\t')) j++;
+                    if (j + 7 <= n
+                            && b[j] == 'i'
+                            && b[j + 1] == 'n'
+                            && b[j + 2] == 'c'
+                            && b[j + 3] == 'l'
+                            && b[j + 4] == 'u'
+                            && b[j + 5] == 'd'
+                            && b[j + 6] == 'e') {
+                        j += 7;
+                        while (j < n && (b[j] == ' ' || b[j] == '\t')) j++;
+                        if (j < n && (b[j] == '"' || b[j] == '<')) {
+                            int start = ++j;
+                            while (j < n && b[j] != '"' && b[j] != '>' && b[j] != '\n') j++;
+                            if (j < n && j > start && b[j] != '\n') {
+                                String name = new String(b, start, j - start, StandardCharsets.UTF_8);
+                                out.add(name.substring(name.lastIndexOf('/') + 1));
+                            }
+                        }
+                    }
+                }
+                while (j < n && b[j] != '\n') j++;
+                i = j + 1;
+            }
+        }
+
         synchronized boolean includedByName(Path file) {
             if (includedNames == null) {
                 includedNames = new HashSet<>();
-                java.util.regex.Pattern include =
-                        java.util.regex.Pattern.compile("(?m)^\\s*#\\s*include\\s*[\"<]([^\">]+)[\">]");
                 for (Path f : listed) {
                     try {
                         if (Files.size(f) > maxHeaderBytes) continue;
-                        java.util.regex.Matcher m =
-                                include.matcher(new String(Files.readAllBytes(f), StandardCharsets.UTF_8));
-                        while (m.find()) {
-                            String n = m.group(1);
-                            includedNames.add(n.substring(n.lastIndexOf('/') + 1));
-                        }
+                        includeNames(Files.readAllBytes(f), includedNames);
                     } catch (IOException | RuntimeException e) {
                         // unreadable: reported where the file itself is analyzed
                     }
@@ -573,8 +605,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             runChecks(fileFacts, rep);
             long deadline = dev.numlint.model.CpuClock.now() + FILE_BUDGET_NANOS;
             // a file compiled on its own: callers of its static and inline functions are all in it
-            boolean ownUnit = from == null && !isHeader(file) && !run.includedByName(file);
-            CallSiteRanges callSites = new CallSiteRanges(toks, sp.functions, ownUnit);
+            CallSiteRanges callSites = new CallSiteRanges(
+                    toks, sp.functions, () -> from == null && !isHeader(file) && !run.includedByName(file));
             List<TopLevelSplitter.FunctionDef> order = callSites.order();
             for (int i = 0; i < order.size(); i++) {
                 TopLevelSplitter.FunctionDef f = order.get(i);

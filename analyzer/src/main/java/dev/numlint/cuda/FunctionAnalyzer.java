@@ -146,7 +146,7 @@ final class FunctionAnalyzer {
     /** No reaching definitions at all: the body has a goto or a lambda capturing by reference. */
     private boolean reachOff;
     /** For each enclosing switch, the names its body writes (a case label forgets them). */
-    private final Deque<Set<String>> switchWrites = new ArrayDeque<>();
+    private final Deque<Writes> switchWrites = new ArrayDeque<>();
     /** The assignments {@code x = e} that are whole expressions of the statement being walked. */
     private final Set<ParserRuleContext> topAssigns = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     /** Parameter intervals from every call site ({@link CallSiteRanges}), by parameter index, or null. */
@@ -420,6 +420,61 @@ final class FunctionAnalyzer {
         if (!names.isEmpty() && !reach.isEmpty()) reach.keySet().removeIf(l -> names.contains(l.name));
     }
 
+    /**
+     * The names a statement writes, walked only when there is a reaching definition to forget: most bodies have
+     * none, and the walk of every loop for every enclosing statement is the reaching definitions' main cost.
+     */
+    private final class Writes {
+        private final java.util.function.Supplier<Set<String>> walk;
+        private final ParserRuleContext modifying;
+        private Set<String> names;
+
+        /** The names a walk of {@code within} finds ({@link #writtenIn}): it can only find names among its tokens. */
+        private final ParserRuleContext within;
+
+        Writes(ParserRuleContext within, java.util.function.Supplier<Set<String>> walk) {
+            this.walk = walk;
+            this.modifying = null;
+            this.within = within;
+        }
+
+        /**
+         * What {@code node} may modify ({@link SyntaxQueries#collectModified}), asked of the body's definition
+         * positions ({@link #defs}) for the names that have a reaching definition, instead of a walk of the node.
+         */
+        Writes(ParserRuleContext node) {
+            this.walk = null;
+            this.modifying = node;
+            this.within = null;
+        }
+
+        void forget() {
+            if (reach.isEmpty()) return;
+            if (modifying != null) {
+                reach.keySet().removeIf(l -> defs(modifying, l.name) > 0);
+                return;
+            }
+            if (names == null) {
+                if (!mentionsReached(within)) return;
+                names = walk.get();
+            }
+            FunctionAnalyzer.this.forget(names);
+        }
+    }
+
+    /** Whether a token of {@code c} is the name of a variable with a reaching definition (true when unsure). */
+    private boolean mentionsReached(ParserRuleContext c) {
+        if (c == null || c.start == null || c.stop == null) return true;
+        int from = c.start.getTokenIndex();
+        int to = c.stop.getTokenIndex();
+        if (from < 0 || to >= toks.size() || toks.get(from) != c.start || toks.get(to) != c.stop) return true;
+        for (int i = from; i <= to; i++) {
+            String t = toks.get(i).getText();
+            for (Local l : reach.keySet()) if (l.name.equals(t)) return true;
+        }
+        return false;
+    }
+
     /** The state of the reaching definitions, to restore or join. */
     private IdentityHashMap<Local, double[]> reachState() {
         return new IdentityHashMap<>(reach);
@@ -490,13 +545,6 @@ final class FunctionAnalyzer {
         for (int i = 0; i < t.getChildCount(); i++) written(t.getChild(i), skip, out);
     }
 
-    /** Names {@code t} may write, for a loop, switch or try (see {@link SyntaxQueries#collectModified}). */
-    private static Set<String> modifiedIn(ParseTree t) {
-        Set<String> out = new HashSet<>();
-        collectModified(t, out);
-        return out;
-    }
-
     private String fname() {
         return f.className != null ? f.className + "::" + f.name : f.name;
     }
@@ -562,24 +610,24 @@ final class FunctionAnalyzer {
                 }
             }
             topAssigns.addAll(mine);
-            Set<String> w = writtenIn(ce, topAssigns);
-            forget(w);
+            Writes w = new Writes(ce, () -> writtenIn(ce, topAssigns));
+            w.forget();
             commaExpr(ce);
-            forget(w);
+            w.forget();
             mine.forEach(topAssigns::remove);
         } else if (s instanceof DeclStmtContext) {
             SimpleDeclarationContext d = ((DeclStmtContext) s).simpleDeclaration();
-            Set<String> w = writtenIn(d, Set.of(d));
-            forget(w);
+            Writes w = new Writes(d, () -> writtenIn(d, Set.of(d)));
+            w.forget();
             simpleDeclaration(d);
-            forget(w);
+            w.forget();
         } else if (s instanceof IfStmtContext) {
             IfStmtContext c = (IfStmtContext) s;
             scopes.push(new HashMap<>());
-            Set<String> w = writtenIn(c.condition(), Set.of());
-            forget(w);
+            Writes w = new Writes(c.condition(), () -> writtenIn(c.condition(), Set.of()));
+            w.forget();
             condition(c.condition());
-            forget(w);
+            w.forget();
             IdentityHashMap<Local, double[]> before = reachState();
             scoped(c.statement(0));
             if (c.statement().size() > 1) {
@@ -594,39 +642,40 @@ final class FunctionAnalyzer {
             scopes.pop();
         } else if (s instanceof ForStmtContext) {
             forStmt((ForStmtContext) s);
-            forget(modifiedIn(s));
+            new Writes(s).forget();
         } else if (s instanceof WhileStmtContext) {
             WhileStmtContext c = (WhileStmtContext) s;
-            Set<String> mod = modifiedIn(c);
-            forget(mod);
+            Writes mod = new Writes(c);
+            mod.forget();
             scopes.push(new HashMap<>());
             Loop l = new Loop(c.start.getLine(), c);
             condition(c.condition());
-            forget(mod);
+            mod.forget();
             loops.add(l);
             scoped(c.statement());
             loops.remove(loops.size() - 1);
             scopes.pop();
-            forget(mod);
+            mod.forget();
         } else if (s instanceof DoStmtContext) {
             DoStmtContext c = (DoStmtContext) s;
-            Set<String> mod = modifiedIn(c);
-            forget(mod);
+            Writes mod = new Writes(c);
+            mod.forget();
             Loop l = new Loop(c.start.getLine(), c);
             loops.add(l);
             scoped(c.statement());
             loops.remove(loops.size() - 1);
-            Set<String> w = writtenIn(c.commaExpression(), Set.of());
-            forget(w);
+            Writes w = new Writes(c.commaExpression(), () -> writtenIn(c.commaExpression(), Set.of()));
+            w.forget();
             commaExpr(c.commaExpression());
-            forget(w);
+            w.forget();
             // the loop leaves only after its condition: the body's end state holds there unless a jump leaves earlier
-            if (jumps(c)) forget(mod);
+            if (!reach.isEmpty() && jumps(c)) mod.forget();
         } else if (s instanceof RangeForStmtContext) {
             RangeForStmtContext c = (RangeForStmtContext) s;
             scopes.push(new HashMap<>());
             if (c.expression() != null) expr(c.expression());
-            forget(modifiedIn(c));
+            Writes mod = new Writes(c);
+            mod.forget();
             CType base = specType(c.declSpecifierSeq());
             declare(declName(c.declarator()), base == null ? CType.UNKNOWN : base, null, c.start.getLine());
             Loop rl = new Loop(c.start.getLine(), c);
@@ -636,18 +685,18 @@ final class FunctionAnalyzer {
             scoped(c.statement());
             loops.remove(loops.size() - 1);
             scopes.pop();
-            forget(modifiedIn(c));
+            mod.forget();
         } else if (s instanceof SwitchStmtContext) {
             SwitchStmtContext c = (SwitchStmtContext) s;
             scopes.push(new HashMap<>());
-            Set<String> mod = modifiedIn(c);
-            forget(mod);
+            Writes mod = new Writes(c);
+            mod.forget();
             condition(c.condition());
-            forget(mod);
+            mod.forget();
             switchWrites.push(mod);
             scoped(c.statement());
             switchWrites.pop();
-            forget(mod);
+            mod.forget();
             scopes.pop();
         } else if (s instanceof AsmStmtContext) {
             forget(writtenIn(s, Set.of()));
@@ -663,17 +712,17 @@ final class FunctionAnalyzer {
                 braced(c.bracedInitList());
             }
         } else if (s instanceof TryStmtContext) {
-            Set<String> mod = modifiedIn(s);
+            Writes mod = new Writes(s);
             for (CompoundStatementContext b : ((TryStmtContext) s).compoundStatement()) {
-                forget(mod); // a handler starts from any point of the try block
+                mod.forget(); // a handler starts from any point of the try block
                 block(b);
             }
-            forget(mod);
+            mod.forget();
         } else if (s instanceof LabelStmtContext) {
             LabelStmtContext c = (LabelStmtContext) s;
             if (c.expression() != null) expr(c.expression());
             // a case label is entered from the switch as well as from the statement before it
-            if (!switchWrites.isEmpty()) forget(switchWrites.peek());
+            if (!switchWrites.isEmpty()) switchWrites.peek().forget();
         } else if (s instanceof TypedefStmtContext) {
             TypedefStmtContext c = (TypedefStmtContext) s;
             CType base = specType(c.declSpecifierSeq());
@@ -747,7 +796,7 @@ final class FunctionAnalyzer {
                 }
             }
         }
-        forget(modifiedIn(c)); // the condition and the body see every iteration's values
+        new Writes(c).forget(); // the condition and the body see every iteration's values
         if (initVar != null) l.induction.add(initVar);
         Double to = null;
         boolean dims = false;
