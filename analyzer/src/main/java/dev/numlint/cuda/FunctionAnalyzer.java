@@ -412,6 +412,15 @@ final class FunctionAnalyzer {
         E held = E.of(l.type);
         if (l.type.isInteger()) Intervals.set(held, trunc(v.lo), trunc(v.hi));
         else Intervals.set(held, v.lo, v.hi);
+        if (held.lo == Double.NEGATIVE_INFINITY
+                && held.hi == Double.POSITIVE_INFINITY
+                && l.lo == Double.NEGATIVE_INFINITY
+                && l.hi == Double.POSITIVE_INFINITY) {
+            // nothing known: the same as no reaching definition (a read falls back to l's own, unbounded,
+            // interval), and an empty map spares every statement the walk for what it writes
+            reach.remove(l);
+            return;
+        }
         reach.put(l, new double[] {held.lo, held.hi});
     }
 
