@@ -243,23 +243,7 @@ final class FunctionAnalyzer {
 
     /** Tokens after a name that write it: assignments, compound assignments, increments. */
     private static boolean writesAfter(int type) {
-        switch (type) {
-            case CudaLexer.ASSIGN:
-            case CudaLexer.STAR_ASSIGN:
-            case CudaLexer.DIV_ASSIGN:
-            case CudaLexer.MOD_ASSIGN:
-            case CudaLexer.PLUS_ASSIGN:
-            case CudaLexer.MINUS_ASSIGN:
-            case CudaLexer.SHL_ASSIGN:
-            case CudaLexer.AND_ASSIGN:
-            case CudaLexer.XOR_ASSIGN:
-            case CudaLexer.OR_ASSIGN:
-            case CudaLexer.PLUS_PLUS:
-            case CudaLexer.MINUS_MINUS:
-                return true;
-            default:
-                return false;
-        }
+        return SyntaxQueries.assignsOrSteps(type);
     }
 
     /** Tokens before a name that write it or may: increments, and taking its address ({@code sincosf(a, &s, &c)}). */

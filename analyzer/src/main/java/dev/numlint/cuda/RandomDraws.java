@@ -232,11 +232,15 @@ final class RandomDraws {
     /** Whether the translation unit calls a generator anywhere (a library, project or {@code <random>} one). */
     private static boolean anyDraw(List<PToken> t, FileScope scope) {
         if (!scope.randomFunctions.isEmpty()) return true;
+        // a unit calls the same few functions and names the same few types again and again: each name is asked once
+        Set<String> calls = new HashSet<>();
+        Set<String> types = new HashSet<>();
         for (int i = 0; i + 1 < t.size(); i++) {
             if (t.get(i).getType() != CudaLexer.IDENTIFIER) continue;
             String n = t.get(i).getText();
             int next = t.get(i + 1).getType();
-            if (next == CudaLexer.LPAREN && isGenerator(n) || typePosition(next) && isGeneratorType(n)) return true;
+            if (next == CudaLexer.LPAREN && calls.add(n) && isGenerator(n)
+                    || typePosition(next) && types.add(n) && isGeneratorType(n)) return true;
             // a member call on a generator object: rng.next(), gen.uniform()
             if ((next == CudaLexer.DOT || next == CudaLexer.ARROW)
                     && i + 3 < t.size()

@@ -174,6 +174,16 @@ final class SyntaxQueries {
     }
 
     private static boolean definitionMark(int type) {
+        // '>>=' is lexed as '>' '>='
+        return assignsOrSteps(type)
+                || type == CudaLexer.GE
+                || type == CudaLexer.AMP
+                || type == CudaLexer.LPAREN
+                || type == CudaLexer.LBRACE;
+    }
+
+    /** An assignment operator, simple or compound (but '>>=', lexed as '>' '>='), or an increment or decrement. */
+    static boolean assignsOrSteps(int type) {
         switch (type) {
             case CudaLexer.ASSIGN:
             case CudaLexer.STAR_ASSIGN:
@@ -182,15 +192,11 @@ final class SyntaxQueries {
             case CudaLexer.PLUS_ASSIGN:
             case CudaLexer.MINUS_ASSIGN:
             case CudaLexer.SHL_ASSIGN:
-            case CudaLexer.GE:
             case CudaLexer.AND_ASSIGN:
             case CudaLexer.XOR_ASSIGN:
             case CudaLexer.OR_ASSIGN:
             case CudaLexer.PLUS_PLUS:
             case CudaLexer.MINUS_MINUS:
-            case CudaLexer.AMP:
-            case CudaLexer.LPAREN:
-            case CudaLexer.LBRACE:
                 return true;
             default:
                 return false;
