@@ -61,6 +61,16 @@ final class LayerMerge {
         return merge(input, Map.of());
     }
 
+    /** A grouping key: the parts joined by NUL, which no part holds. */
+    private static String key(Object... parts) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < parts.length; i++) {
+            if (i > 0) sb.append('\u0000');
+            sb.append(parts[i]);
+        }
+        return sb.toString();
+    }
+
     /**
      * {@link #merge(List)}, with the lines whose values the CUDA source layer proved random variates, by file
      * ({@link dev.numlint.spi.ScanContext#addRandomVariateLines}): a PTX contraction the source layer has no finding
@@ -70,11 +80,7 @@ final class LayerMerge {
         List<Finding> sorted = relocateConversions(input);
         Map<String, List<Finding>> groups = new LinkedHashMap<>();
         for (Finding f : sorted) {
-            String key = f.ruleId()
-                    + '\u0000'
-                    + f.location().file()
-                    + '\u0000'
-                    + f.location().startLine();
+            String key = key(f.ruleId(), f.location().file(), f.location().startLine());
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
         }
         List<Finding> out = new ArrayList<>();
@@ -196,17 +202,8 @@ final class LayerMerge {
                     || EVERY_SITE.contains(f.ruleId()) && macro == null) {
                 continue;
             }
-            String key = f.ruleId()
-                    + '\u0000'
-                    + f.layer()
-                    + '\u0000'
-                    + f.location().file()
-                    + '\u0000'
-                    + f.function()
-                    + '\u0000'
-                    + text
-                    + '\u0000'
-                    + (macro == null ? "" : macro);
+            String key =
+                    key(f.ruleId(), f.layer(), f.location().file(), f.function(), text, (macro == null ? "" : macro));
             byText.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
         }
         Map<Integer, Finding> replaced = new HashMap<>();
@@ -310,15 +307,8 @@ final class LayerMerge {
                 continue;
             }
             String op = m.group(1) != null ? m.group(1) : "(" + m.group(2).replaceAll("\\s+", " ") + ")";
-            String key = f.ruleId()
-                    + '\u0000'
-                    + f.layer()
-                    + '\u0000'
-                    + f.location().file()
-                    + '\u0000'
-                    + f.location().startLine()
-                    + '\u0000'
-                    + op;
+            String key =
+                    key(f.ruleId(), f.layer(), f.location().file(), f.location().startLine(), op);
             Integer at = first.get(key);
             if (at == null) {
                 first.put(key, out.size());
@@ -567,7 +557,7 @@ final class LayerMerge {
         }
         java.util.regex.Matcher m = PER_PRODUCT.matcher(f.message());
         String format = m.find() ? m.group(1) : "";
-        return f.location().file() + '\u0000' + f.function() + '\u0000' + format;
+        return key(f.location().file(), f.function(), format);
     }
 
     /** How far apart (in lines) two updates of one accumulator in one function may lie to be merged. */
