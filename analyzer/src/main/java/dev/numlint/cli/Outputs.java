@@ -20,8 +20,21 @@ final class Outputs {
      * paths is a file. (A FILE that cannot be written for other reasons, e.g. permissions, is found when writing.)
      */
     static void check(String option, Path output) {
+        check(option, output, java.util.List.of());
+    }
+
+    /**
+     * {@link #check(String, Path)}, and: FILE is a symbolic link (also a dangling one), or a directory above it inside
+     * {@code tree} (the scanned PATHs and the report root) is one: numlint never writes through a link that the
+     * scanned tree may have planted.
+     */
+    static void check(String option, Path output, java.util.Collection<Path> tree) {
         if (output == null) {
             return;
+        }
+        String link = dev.numlint.spi.SafeFiles.linkOnPath(output, tree);
+        if (link != null) {
+            throw new Main.UsageException(option + ": " + link);
         }
         if (Files.isDirectory(output)) {
             throw new Main.UsageException(option + " '" + output + "' is a directory; name a file, e.g. '"
@@ -37,7 +50,11 @@ final class Outputs {
         }
     }
 
-    /** Writes the report; a file that cannot be written is an {@link Main.OutputException} (exit code 3). */
+    /**
+     * Writes the report; a file that cannot be written is an {@link Main.OutputException} (exit code 3). The file is
+     * written to a temporary file created exclusively beside it and renamed over it: a link there is replaced, never
+     * followed, and an interrupted run leaves no partial report.
+     */
     static void write(Path output, PrintWriter stdout, Body body) {
         if (output == null) {
             try {
@@ -53,9 +70,14 @@ final class Outputs {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
-                body.write(w);
+            if (Files.isSymbolicLink(output)) {
+                throw new IOException("it is a symbolic link; numlint never writes through a link");
             }
+            dev.numlint.spi.SafeFiles.write(output, out -> {
+                Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8));
+                body.write(w);
+                w.flush();
+            });
         } catch (IOException e) {
             throw new Main.OutputException("cannot write the report to '" + output + "': " + describe(e), e);
         }

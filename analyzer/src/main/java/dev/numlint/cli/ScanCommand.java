@@ -135,12 +135,12 @@ final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Outputs.check("--output", output);
+        Outputs.check("--output", output, ScanInputs.treeDirs(paths));
         ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
         Baseline base = null;
         if (baseline != null) {
             try {
-                base = Baseline.load(baseline);
+                base = Baseline.load(inputs.checkedInput("--baseline", baseline));
             } catch (Baseline.InvalidBaselineException e) {
                 throw new Main.UsageException(e.getMessage());
             }

@@ -140,6 +140,7 @@ final class ScanInputs {
     record Prepared(ScanOptions options, List<Path> paths, boolean failOnInputProblems, Path configFile) {}
 
     Prepared prepare(List<Path> paths, List<Analyzer> analyzers) {
+        scanned(paths);
         List<Path> abs = new ArrayList<>();
         for (Path p : paths) {
             if (!Files.exists(p)) {
@@ -151,7 +152,7 @@ final class ScanInputs {
         NumlintConfig cfg = loadConfig(abs, root);
 
         ScanOptions.Builder b =
-                ScanOptions.builder(root).paths(abs).analyzers(analyzers).config(cfg);
+                ScanOptions.builder(root).paths(abs).analyzers(analyzers).config(cfg).notice(configNotice);
         for (String g : excludes) {
             try {
                 new dev.numlint.scan.Glob(g);
@@ -226,6 +227,57 @@ final class ScanInputs {
         return cudaArch == null ? ScanOptions.DEFAULT_CUDA_ARCH : normalizedCudaArch();
     }
 
+    /**
+     * The directories of the scanned tree, lexically: each PATH (a file's directory) and the report root. A link at
+     * or above an output inside them may have been planted by the tree ({@link dev.numlint.spi.SafeFiles}).
+     */
+    static List<Path> treeDirs(List<Path> paths) {
+        List<Path> out = new ArrayList<>();
+        if (paths == null || paths.isEmpty()) return out;
+        List<Path> abs = new ArrayList<>();
+        for (Path p : paths) {
+            Path a = p.toAbsolutePath().normalize();
+            abs.add(a);
+            out.add(Files.isDirectory(a) ? a : a.getParent() == null ? a : a.getParent());
+        }
+        out.add(root(abs));
+        return out;
+    }
+
+    /** The scanned PATHs, for checks made before {@link #prepare} (the cache directory, files given by option). */
+    private List<Path> scanned = List.of();
+
+    ScanInputs scanned(List<Path> paths) {
+        scanned = paths == null ? List.of() : List.copyOf(paths);
+        return this;
+    }
+
+    /**
+     * A file named by an option ({@code --config}, {@code --baseline}, {@code --spec}): when it lies inside the
+     * scanned tree, it must be a regular file whose real path stays inside it (a symbolic link the tree planted to
+     * {@code /etc/passwd} or {@code ~/.ssh/id_rsa} is refused, exit 2); a file outside the tree is the caller's.
+     */
+    Path checkedInput(String option, Path file) {
+        if (file == null || scanned.isEmpty()) return file;
+        Path abs = file.toAbsolutePath().normalize();
+        boolean inTree = false;
+        for (Path d : treeDirs(scanned)) inTree |= abs.startsWith(d);
+        dev.numlint.spi.TrustBoundary b = dev.numlint.spi.TrustBoundary.of(treeDirs(scanned));
+        try {
+            Path real = abs.toRealPath();
+            inTree |= b.contains(real);
+        } catch (java.io.IOException | RuntimeException e) {
+            return file; // does not exist: the option's own check says so
+        }
+        if (!inTree) return file;
+        String why = b.refusal(abs);
+        if (why != null) {
+            throw new Main.UsageException(option + ": '" + file + "' is not read: " + why
+                    + " (numlint reads nothing outside the scanned tree)");
+        }
+        return file;
+    }
+
     /** The working directory when every PATH lies under it (paths in reports stay clickable), else the first PATH. */
     static Path root(List<Path> paths) {
         Path cwd = Path.of("").toAbsolutePath().normalize();
@@ -248,14 +300,25 @@ final class ScanInputs {
             if (!Files.isRegularFile(config)) {
                 throw new Main.UsageException("--config '" + config + "' is not a regular file");
             }
-            return NumlintConfig.load(config);
+            return NumlintConfig.load(checkedInput("--config", config));
         }
         Path first = paths.get(0);
         Path dir = Files.isDirectory(first) ? first : first.getParent();
         for (Path d : List.of(dir, root)) {
             Path f = d.resolve(NumlintConfig.FILE_NAME);
-            if (Files.isRegularFile(f)) {
-                return NumlintConfig.load(f);
+            if (Files.isRegularFile(f) || Files.isSymbolicLink(f)) {
+                // the tree's own configuration: read only when it is a file of that directory, not a link out of it
+                String why = dev.numlint.spi.TrustBoundary.of(List.of(d)).refusal(f);
+                if (why == null) return NumlintConfig.load(f);
+                Path a = f.toAbsolutePath().normalize();
+                String rel = a.startsWith(root) ? root.relativize(a).toString() : a.toString();
+                configNotice = new dev.numlint.model.Notification(
+                        rel,
+                        0,
+                        dev.numlint.model.Level.WARNING,
+                        "config-not-read",
+                        "not read (the defaults apply): " + why);
+                return NumlintConfig.defaults();
             }
         }
         return NumlintConfig.defaults();
@@ -317,10 +380,16 @@ final class ScanInputs {
         return Nvcc.find(nvcc, System.getenv("PATH")).orElse(null);
     }
 
-    /** {@code --cache-dir} (null: the default), checked: a file there is a usage error. */
+    /** Why the tree's configuration file was not read, or null; reported with the scan's notifications. */
+    dev.numlint.model.Notification configNotice;
+
+    /**
+     * {@code --cache-dir} (null: the default), checked: a file there, a symbolic link there (also a dangling one)
+     * or at a directory above it inside the scanned tree is a usage error.
+     */
     Path checkedCacheDir() {
         try {
-            PtxCache.checkUsable(cacheDir);
+            PtxCache.checkUsable(cacheDir, treeDirs(scanned));
         } catch (PtxCache.CacheDirException e) {
             throw new Main.UsageException("--cache-dir: " + e.getMessage());
         }

@@ -84,7 +84,8 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Outputs.check("--output", output);
+        Outputs.check("--output", output, ScanInputs.treeDirs(paths));
+        inputs.scanned(paths);
         ValidationOptions options = validation.options(inputs);
         if (options.gpu == ValidationOptions.GpuMode.REQUIRE) {
             // asked of a child process: numlint's own JVM never loads the CUDA driver

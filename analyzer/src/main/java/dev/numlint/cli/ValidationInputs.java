@@ -86,7 +86,7 @@ final class ValidationInputs {
             case off -> ValidationOptions.GpuMode.OFF;
             case require -> ValidationOptions.GpuMode.REQUIRE;
         };
-        o.spec = spec;
+        o.spec = scan.checkedInput("--spec", spec);
         o.inputs = inputs;
         o.seed = seed;
         o.allKernels = allKernels;

@@ -319,7 +319,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 if (r != null) listed.add(r);
             }
             policy = dev.numlint.toolchain.IncludePolicy.of(
-                    ctx.root() == null ? List.of() : List.of(ctx.root()), List.of());
+                    ctx.root() == null ? List.of() : ctx.boundary().roots(), List.of());
             allConfigurations =
                     ctx.setting("all-configurations").map(Boolean::parseBoolean).orElse(false);
             for (String g : ctx.setting("exclude").orElse("").split("\n")) {

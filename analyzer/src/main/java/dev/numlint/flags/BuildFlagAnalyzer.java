@@ -154,8 +154,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         recordCommandLine(ctx);
         Reporter rep = new Reporter(ctx, sink);
         Model model = new Model();
-        Path root = ctx.root().toAbsolutePath().normalize();
-        java.util.function.Predicate<Path> inTree = p -> inTree(root, p);
+        dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
+        java.util.function.Predicate<Path> inTree = p -> inTree(boundary, p);
         List<Path> dbs = new ArrayList<>();
         List<Path> cmakes = new ArrayList<>();
         List<Path> makes = new ArrayList<>();
@@ -233,15 +233,20 @@ public final class BuildFlagAnalyzer implements Analyzer {
     private static final java.util.Comparator<Path> BY_DEPTH =
             java.util.Comparator.comparingInt(Path::getNameCount).thenComparing(java.util.Comparator.naturalOrder());
 
-    private static boolean inTree(Path root, Path p) {
+    /**
+     * Whether a build file may read {@code p}: inside the scan's {@link dev.numlint.spi.TrustBoundary} (the real
+     * paths of the scanned PATHs, symbolic links resolved; never a version-control directory). A path that does not
+     * exist yet counts as inside when its lexical path is.
+     */
+    private static boolean inTree(dev.numlint.spi.TrustBoundary boundary, Path p) {
         Path a = p.toAbsolutePath().normalize();
-        if (!a.startsWith(root)) return false;
         try {
-            if (Files.exists(a)) return a.toRealPath().startsWith(root.toRealPath());
+            if (Files.exists(a)) return boundary.contains(a.toRealPath());
         } catch (IOException | RuntimeException e) {
             return false;
         }
-        return true;
+        for (Path r : boundary.roots()) if (a.startsWith(r)) return dev.numlint.spi.TrustBoundary.refusedName(a) == null;
+        return false;
     }
 
     private static void guarded(ScanContext ctx, FindingSink sink, Path file, Runnable r) {

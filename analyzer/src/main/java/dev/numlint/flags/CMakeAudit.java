@@ -965,6 +965,21 @@ final class CMakeAudit {
         }
         for (Path c : candidates) {
             Path n = c.normalize();
+            if (Files.isRegularFile(n) && !inTree.test(n)) {
+                // include(/outside/x.cmake) or a link out of the tree: never read, its values never reach a report
+                // or nvcc's arguments
+                PosText at = v.get(0);
+                int fi = at.fileAt(0);
+                out.notices.add(new String[] {
+                    fi >= 0 && fi < fileTable.size() ? relativize.apply(fileTable.get(fi)) : relativize.apply(n),
+                    Integer.toString(Math.max(0, at.lineAt(0))),
+                    "WARNING",
+                    "include-not-read",
+                    "include(" + f + ") not read: it lies outside the scanned tree (numlint reads nothing outside it);"
+                            + " the values it would set are unknown"
+                });
+                return;
+            }
             if (Files.isRegularFile(n) && !fileTable.contains(n)) {
                 includeDepth++;
                 runFile(n);

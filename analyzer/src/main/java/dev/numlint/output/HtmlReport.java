@@ -1023,27 +1023,17 @@ public final class HtmlReport {
         return null;
     }
 
-    /** The lines of a scanned file, read only when it lies under a scanned path. */
+    /** The lines of a scanned file, read only when the scan's trust boundary lets it be read. */
     private Optional<List<String>> readSource(String file) {
         try {
             Path p = Path.of(file);
             Path abs =
                     (p.isAbsolute() ? p : r.root().resolve(p)).toAbsolutePath().normalize();
             List<Path> allowed = o.paths().isEmpty() ? List.of(r.root()) : o.paths();
-            Path real = abs.toRealPath();
-            boolean inside = false;
-            for (Path a : allowed) {
-                Path ra = a.toAbsolutePath().normalize();
-                try {
-                    ra = ra.toRealPath();
-                } catch (IOException e) {
-                    // keep the lexical path
-                }
-                if (real.startsWith(ra) || abs.startsWith(a.toAbsolutePath().normalize())) {
-                    inside = true;
-                }
-            }
-            if (!inside || !Files.isRegularFile(real) || Files.size(real) > MAX_SOURCE_BYTES) {
+            // the scan's trust boundary: a regular file whose real path lies inside a scanned PATH, never through a
+            // link out of it, never in .git or /proc
+            Path real = dev.numlint.spi.TrustBoundary.of(allowed).readable(abs);
+            if (real == null || Files.size(real) > MAX_SOURCE_BYTES) {
                 return Optional.empty();
             }
             byte[] bytes = Files.readAllBytes(real);

@@ -33,6 +33,8 @@ public final class ScanOptions {
     final int threads;
     /** Front-end settings ({@link dev.numlint.spi.ScanContext#setting}). */
     final java.util.Map<String, String> settings;
+    /** Notices found before the scan (a configuration file not read), reported with the scan's. */
+    final List<dev.numlint.model.Notification> notices;
 
     private ScanOptions(Builder b) {
         root = b.root.toAbsolutePath().normalize();
@@ -57,6 +59,7 @@ public final class ScanOptions {
         // front ends that reach files by #include honour the excludes too
         if (!excludes.isEmpty()) st.put("exclude", String.join("\n", excludes));
         settings = java.util.Map.copyOf(st);
+        notices = List.copyOf(b.notices);
     }
 
     /** The build-flag analyzer of the list configured with the build-model options ({@code -p}, ...). */
@@ -131,6 +134,14 @@ public final class ScanOptions {
         }
 
         /** A file or directory to scan (default: the root). */
+        private final List<dev.numlint.model.Notification> notices = new ArrayList<>();
+
+        /** A notice found before the scan, reported with the scan's. */
+        public Builder notice(dev.numlint.model.Notification n) {
+            if (n != null) notices.add(n);
+            return this;
+        }
+
         public Builder path(Path p) {
             paths.add(p.toAbsolutePath().normalize());
             return this;

@@ -96,6 +96,7 @@ public final class Scanner {
         FileDiscovery.Result discovered = new FileDiscovery(root, excludes, options.cacheDir).discover(options.paths);
         Shared shared = new Shared(root);
         discovered.notifications().forEach(shared::notify);
+        options.notices.forEach(shared::notify);
         List<Path> ok = new ArrayList<>();
         for (Path f : discovered.files()) {
             Notification bad = check(f, shared.relativize(f));
@@ -301,7 +302,7 @@ public final class Scanner {
     }
 
     private ScanResult finish(Shared shared, Set<Path> handled) {
-        SourceLines lines = new SourceLines(shared.root);
+        SourceLines lines = new SourceLines(shared.root, shared.boundary);
         List<Finding> findings = new ArrayList<>(shared.findings);
         findings = attachLaunchSites(findings, shared);
         findings.sort(FINDING_ORDER);
@@ -489,6 +490,8 @@ public final class Scanner {
     /** State shared by all analyzers of one scan. */
     final class Shared {
         final Path root;
+        /** What the scan may read and quote: the real paths of the scanned PATHs, never the working directory. */
+        final dev.numlint.spi.TrustBoundary boundary = dev.numlint.spi.TrustBoundary.of(options.paths);
         volatile List<Path> files = List.of();
         final List<Finding> findings = new ArrayList<>();
         final List<Notification> notifications = new ArrayList<>();
@@ -673,6 +676,11 @@ public final class Scanner {
         @Override
         public Path root() {
             return ctx.shared.root;
+        }
+
+        @Override
+        public dev.numlint.spi.TrustBoundary boundary() {
+            return ctx.shared.boundary;
         }
 
         @Override

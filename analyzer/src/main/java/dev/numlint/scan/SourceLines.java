@@ -9,13 +9,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Lines of scanned files, read once on demand (for suppression comments and fingerprints). */
+/**
+ * Lines of scanned files, read once on demand (for suppression comments and fingerprints). Only files the scan's
+ * {@link dev.numlint.spi.TrustBoundary} lets it read: a finding that names a file outside it (or in {@code .git})
+ * gets no line.
+ */
 final class SourceLines {
     private final Path root;
+    private final dev.numlint.spi.TrustBoundary boundary;
     private final Map<String, List<String>> cache = new ConcurrentHashMap<>();
 
-    SourceLines(Path root) {
+    SourceLines(Path root, dev.numlint.spi.TrustBoundary boundary) {
         this.root = root;
+        this.boundary = boundary;
     }
 
     /** Lines of {@code file} (relative to the root, or absolute); empty when it cannot be read. */
@@ -40,7 +46,8 @@ final class SourceLines {
         return p.isAbsolute() ? p : root.resolve(p);
     }
 
-    private static List<String> read(Path p) {
+    private List<String> read(Path p) {
+        if (boundary.readable(p) == null) return List.of();
         try {
             byte[] bytes = Files.readAllBytes(p);
             String text = StandardCharsets.UTF_8

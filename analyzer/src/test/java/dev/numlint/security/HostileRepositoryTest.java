@@ -339,4 +339,230 @@ class HostileRepositoryTest {
         assertThat(v.code()).as(v.err()).isIn(0, 1);
         assertThat(marker).doesNotExist();
     }
+
+    // ---------------------------------------------------------------- the trust boundary (issue 31, items 1 and 7)
+
+    private static final String PTX_HEAD = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+    /** A checked-in .ptx whose one approximate division is placed, by its debug information, at {@code file:line}. */
+    private void ptxPointingAt(String file, int line) throws IOException {
+        Files.writeString(
+                repo.resolve("k.ptx"),
+                PTX_HEAD + ".visible .entry _Z1kPf(.param .u64 p) {\n .reg .f32 %f<4>; .reg .b64 %rd<2>;\n"
+                        + " .loc 1 " + line + " 2\n ld.param.u64 %rd1, [p];\n .loc 1 " + line + " 2\n"
+                        + " div.approx.f32 %f1, %f2, %f3;\n ret;\n}\n .file 1 \"" + file + "\"\n");
+    }
+
+    /** numlint run as its own process in {@code cwd}, with {@code env} added to its environment. */
+    private Run runIn(Path cwd, java.util.Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.numlint.cli.Main"));
+        cmd.addAll(List.of(args));
+        Path err = Files.createTempFile(tmp, "err", ".txt");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectError(err.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        int code = p.waitFor();
+        return new Run(code, out, Files.readString(err));
+    }
+
+    @Test
+    void aPtxFileEntryNamingGitConfigIsNeverQuoted() throws IOException {
+        Files.createDirectories(repo.resolve(".git"));
+        Files.writeString(
+                repo.resolve(".git/config"),
+                "[core]\n\trepositoryformatversion = 0\n\tbare = false\n[remote \"origin\"]\n"
+                        + "\turl = https://github.com/o/r\n[http \"https://github.com/\"]\n"
+                        + "\textraheader = AUTHORIZATION: basic THE-CHECKOUT-TOKEN\n");
+        ptxPointingAt(".git/config", 7);
+        for (String format : List.of("json", "sarif", "text", "html")) {
+            Run s = run("scan", "--ptx", "off", "--format", format, repo.toString());
+            assertThat(s.code()).as(format + ": " + s.err()).isIn(0, 1);
+            assertThat(s.out()).as(format).contains("k.ptx").doesNotContain("THE-CHECKOUT-TOKEN");
+        }
+        Run j = run("scan", "--ptx", "off", "--format", "json", repo.toString());
+        assertThat(j.json().path("findings").toString()).doesNotContain(".git/config");
+    }
+
+    @Test
+    void aPtxFileEntryNamingProcSelfEnvironIsNeverQuotedWhenTheScanStartsAtTheRoot() throws Exception {
+        ptxPointingAt("/proc/self/environ", 1);
+        Run s = runIn(
+                Path.of("/"),
+                java.util.Map.of("NUMLINT_PROC_SECRET", "THE-ENVIRONMENT-SECRET"),
+                "scan", "--ptx", "off", "--format", "sarif", repo.toString());
+        assertThat(s.code()).as(s.err()).isIn(0, 1);
+        assertThat(s.out()).contains("k.ptx").doesNotContain("THE-ENVIRONMENT-SECRET");
+    }
+
+    /** src/k.cu includes {@code include}; the scan is of src/ only, started in the repository (the report root). */
+    private void includeOutsideTheScannedPath(String include) throws Exception {
+        Files.createDirectories(repo.resolve("src"));
+        Files.writeString(
+                repo.resolve("secret.cuh"),
+                "#pragma once\n__device__ float leak(float THE_HEADER_SECRET) { return __fdividef(THE_HEADER_SECRET, "
+                        + "3.0f); }\n");
+        Files.writeString(repo.resolve("src/k.cu"), "#include \"" + include + "\"\n" + KERNEL);
+        Run s = runIn(repo, java.util.Map.of(),
+                "scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "json", "src");
+        assertThat(s.code()).as(s.err()).isIn(0, 1);
+        assertThat(s.out()).doesNotContain("THE_HEADER_SECRET");
+        assertThat(notifications(s.json(), "include-not-read")).as(s.out())
+                .anyMatch(m -> m.startsWith("src/k.cu:1: ") && m.contains("outside the scanned tree"));
+        assertThat(notifications(s.json(), "include-blocked")).anyMatch(m -> m.contains(include));
+        assertThat(fake.compiles()).isEmpty();
+    }
+
+    @Test
+    void anIncludeOutsideTheScannedPathIsNeitherReadNorCompiledEvenInsideTheWorkingDirectory() throws Exception {
+        includeOutsideTheScannedPath("../secret.cuh");
+    }
+
+    @Test
+    void aSymlinkOutOfTheScannedPathIsNeitherReadNorCompiledEvenInsideTheWorkingDirectory() throws Exception {
+        Files.createDirectories(repo.resolve("src"));
+        Files.createSymbolicLink(repo.resolve("src/link.cuh"), repo.resolve("secret.cuh"));
+        includeOutsideTheScannedPath("link.cuh");
+    }
+
+    @Test
+    void aCMakeIncludeOutsideTheTreeIsNotRead() throws IOException {
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("x.cmake"), "set(CMAKE_CUDA_FLAGS \"-O2 -DFROM_OUTSIDE=1\")\n");
+        Files.writeString(
+                repo.resolve("CMakeLists.txt"),
+                "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CUDA)\ninclude(" + outside.resolve("x.cmake")
+                        + ")\nadd_executable(k k.cu)\n");
+        Run s = scan();
+        assertThat(s.code()).as(s.err()).isIn(0, 1);
+        assertThat(s.out()).doesNotContain("FROM_OUTSIDE");
+        assertThat(notifications(s.json(), "include-not-read"))
+                .singleElement()
+                .asString()
+                .startsWith("CMakeLists.txt:3: include(")
+                .contains("outside the scanned tree");
+        for (RecordingNvcc.Call c : fake.compiles()) assertThat(c.args()).noneMatch(a -> a.contains("FROM_OUTSIDE"));
+    }
+
+    @Test
+    void aConfigurationThatLinksOutOfTheTreeIsNotRead() throws IOException {
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("cfg.yml"), "exclude:\n  - \"k.cu\"\n");
+        Files.createSymbolicLink(repo.resolve(".numlint.yml"), outside.resolve("cfg.yml"));
+        Run s = scan();
+        assertThat(s.code()).as(s.err()).isIn(0, 1);
+        assertThat(notifications(s.json(), "config-not-read"))
+                .singleElement()
+                .asString()
+                .contains("symbolic link that leads outside the scanned tree");
+        assertThat(fake.compiles()).hasSize(1);
+        Run c = run("scan", "--ptx", "off", "--config", repo.resolve(".numlint.yml").toString(), repo.toString());
+        assertThat(c.code()).isEqualTo(2);
+        assertThat(c.err()).contains("--config").contains("leads outside the scanned tree");
+    }
+
+    @Test
+    void aBaselineOrSpecThatLinksOutOfTheTreeIsRefused() throws IOException {
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("secret.txt"), "THE-OUTSIDE-SECRET\n");
+        Files.createSymbolicLink(repo.resolve("base.sarif"), outside.resolve("secret.txt"));
+        Files.createSymbolicLink(repo.resolve("spec.yml"), outside.resolve("secret.txt"));
+        Run b = run("scan", "--ptx", "off", "--baseline", repo.resolve("base.sarif").toString(), repo.toString());
+        assertThat(b.code()).isEqualTo(2);
+        assertThat(b.err()).contains("--baseline").contains("leads outside the scanned tree")
+                .doesNotContain("THE-OUTSIDE-SECRET");
+        Run v = run("validate", "--gpu", "off", "--ptx", "off", "--spec", repo.resolve("spec.yml").toString(),
+                repo.toString());
+        assertThat(v.code()).isEqualTo(2);
+        assertThat(v.err()).contains("--spec").contains("leads outside the scanned tree")
+                .doesNotContain("THE-OUTSIDE-SECRET");
+    }
+
+    // ---------------------------------------------------------------- outputs and caches (issue 31, item 2)
+
+    @Test
+    void anOutputLinkInTheTreeIsNeverWrittenThrough() throws IOException {
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Path victim = Files.writeString(outside.resolve("victim"), "precious\n");
+        Files.createSymbolicLink(repo.resolve("numlint.sarif"), victim);
+        Files.createSymbolicLink(repo.resolve("dangling.sarif"), outside.resolve("created"));
+        Files.createSymbolicLink(repo.resolve("out"), outside);
+        for (String out : List.of("numlint.sarif", "dangling.sarif", "out/r.sarif")) {
+            for (String cmd : List.of("scan", "validate")) {
+                Run s = cmd.equals("scan")
+                        ? run("scan", "--ptx", "off", "--format", "sarif", "--output", repo.resolve(out).toString(),
+                                repo.toString())
+                        : run("validate", "--gpu", "off", "--ptx", "off", "--format", "json", "--output",
+                                repo.resolve(out).toString(), repo.toString());
+                assertThat(s.code()).as(cmd + " " + out).isEqualTo(2);
+                assertThat(s.err()).as(out).contains("--output").contains("symbolic link");
+            }
+        }
+        assertThat(victim).hasContent("precious");
+        assertThat(outside.resolve("created")).doesNotExist();
+        assertThat(outside.resolve("r.sarif")).doesNotExist();
+    }
+
+    @Test
+    void aCacheDirectoryLinkInTheTreeIsNeverWrittenThrough() throws IOException {
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.createSymbolicLink(repo.resolve("cache"), outside);
+        Files.createSymbolicLink(repo.resolve("dangling"), outside.resolve("made"));
+        for (String dir : List.of("cache", "dangling", "cache/sub")) {
+            Run s = run("scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", repo.resolve(dir).toString(),
+                    "--format", "json", repo.toString());
+            assertThat(s.code()).as(dir).isEqualTo(2);
+            assertThat(s.err()).as(dir).contains("--cache-dir").contains("symbolic link");
+        }
+        // a cache inside the tree whose ptx/ directory is a planted link
+        Path inTree = Files.createDirectories(repo.resolve("numlint-cache"));
+        Files.createSymbolicLink(inTree.resolve("ptx"), outside);
+        Run s = run("scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", inTree.toString(), "--format", "json",
+                repo.toString());
+        assertThat(s.code()).as(s.err()).isIn(0, 1);
+        try (var l = Files.list(outside)) {
+            assertThat(l.toList()).isEmpty();
+        }
+        assertThat(outside.resolve("made")).doesNotExist();
+    }
+
+    @Test
+    void anInterruptedScanLeavesNoTemporaryDirectoryAndNoPartialPtxInTheCache() throws Exception {
+        fake.slowCompile(30);
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.numlint.cli.Main",
+                "scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "json",
+                repo.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("interrupted.txt").toFile()).start();
+        long t0 = System.nanoTime();
+        while (fake.compiles().isEmpty() && System.nanoTime() - t0 < 60_000_000_000L) Thread.sleep(100);
+        assertThat(fake.compiles()).hasSize(1);
+        Thread.sleep(300);
+        new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        try (var all = Files.walk(cache)) {
+            assertThat(all.filter(f -> !Files.isDirectory(f)).toList()).as("files left in the cache").isEmpty();
+        }
+        if (Files.isDirectory(cache.resolve("tmp"))) {
+            try (var l = Files.list(cache.resolve("tmp"))) {
+                assertThat(l.toList()).as("temporary directories left").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void theNvccProbeNeverUsesTheSharedTemporaryDirectory() throws IOException {
+        Run v = validate("auto");
+        assertThat(v.code()).as(v.err()).isIn(0, 1);
+        assertThat(fake.calls()).isNotEmpty().allMatch(c -> c.cwd().startsWith(cache.resolve("tmp").toString()));
+    }
 }

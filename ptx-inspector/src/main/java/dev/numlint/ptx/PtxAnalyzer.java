@@ -77,7 +77,7 @@ public final class PtxAnalyzer implements Analyzer {
             }
         }
         PtxCompiler compiler = nvcc;
-        SourceCache sources = new SourceCache();
+        SourceCache sources = new SourceCache(boundary(ctx));
         Map<Path, Path> includedBy = compile ? includedCudaFiles(files) : Map.of();
         List<Future<?>> futures = new ArrayList<>();
         long started = System.nanoTime();
@@ -146,27 +146,20 @@ public final class PtxAnalyzer implements Analyzer {
     static final Duration COMPILE_TIMEOUT = Duration.ofSeconds(300);
 
     /**
-     * The trees nvcc may read: the scan root, and the directory of any scanned file outside it (a second PATH
-     * argument outside the working directory).
+     * The trees nvcc may read and the PTX layer may quote: the real paths of the scanned PATHs (the scan's
+     * {@link dev.numlint.spi.TrustBoundary}), never the working directory.
      */
     static List<Path> roots(ScanContext ctx) {
-        return ROOTS.computeIfAbsent(ctx, PtxAnalyzer::computeRoots);
+        return ROOTS.computeIfAbsent(ctx, c -> c.boundary()).roots();
     }
 
-    private static final Map<ScanContext, List<Path>> ROOTS =
+    /** The scan's boundary, computed once per context (a default boundary walks the file list). */
+    static dev.numlint.spi.TrustBoundary boundary(ScanContext ctx) {
+        return ROOTS.computeIfAbsent(ctx, c -> c.boundary());
+    }
+
+    private static final Map<ScanContext, dev.numlint.spi.TrustBoundary> ROOTS =
             java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
-
-    private static List<Path> computeRoots(ScanContext ctx) {
-        List<Path> roots = new ArrayList<>();
-        Path root = ctx.root().toAbsolutePath().normalize();
-        roots.add(root);
-        for (Path f : ctx.files()) {
-            Path a = f.toAbsolutePath().normalize();
-            if (!a.startsWith(root) && a.getParent() != null && !roots.contains(a.getParent()))
-                roots.add(a.getParent());
-        }
-        return roots;
-    }
 
     /** Where a flag of the build context was set ("Makefile:12"), or null. */
     static java.util.function.Function<String, String> origins(BuildContext bc, ScanContext ctx) {
@@ -291,9 +284,17 @@ public final class PtxAnalyzer implements Analyzer {
         PtxFindings.analyzeText(ctx, sink, text, ptxFile, cuFile, bc, sources);
     }
 
-    /** Lines of CUDA source files named by .loc, read once per scan (thread-safe). */
+    /**
+     * Lines of CUDA source files named by .loc, read once per scan (thread-safe); only files the scan's boundary lets
+     * it read (never {@code .git/config} or {@code /proc/self/environ}, whatever a .file entry says).
+     */
     public static final class SourceCache {
         private final Map<Path, String[]> files = new ConcurrentHashMap<>();
+        private final dev.numlint.spi.TrustBoundary boundary;
+
+        public SourceCache(dev.numlint.spi.TrustBoundary boundary) {
+            this.boundary = boundary;
+        }
 
         public String line(Path file, int line) {
             String[] lines = lines(file);
@@ -309,7 +310,7 @@ public final class PtxAnalyzer implements Analyzer {
         private String[] lines(Path file) {
             return files.computeIfAbsent(file, p -> {
                 try {
-                    if (!Files.isRegularFile(p) || Files.size(p) > 16L * 1024 * 1024) return new String[0];
+                    if (boundary.readable(p) == null || Files.size(p) > 16L * 1024 * 1024) return new String[0];
                     return new String(Files.readAllBytes(p), StandardCharsets.UTF_8).split("\r?\n", -1);
                 } catch (IOException | RuntimeException e) {
                     return new String[0];

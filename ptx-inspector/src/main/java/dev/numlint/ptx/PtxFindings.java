@@ -138,9 +138,9 @@ final class PtxFindings {
         PtxModule m = res.module();
         Path ptxDir = ptxFile.toAbsolutePath().getParent();
         Map<Integer, Path> fileIndex = new HashMap<>();
-        List<Path> realRoots = realPaths(PtxAnalyzer.roots(ctx));
+        dev.numlint.spi.TrustBoundary boundary = PtxAnalyzer.boundary(ctx);
         for (Map.Entry<Integer, String> e : m.files().entrySet()) {
-            Path p = resolveSource(e.getValue(), ptxDir, ctx.root(), cuFile, realRoots);
+            Path p = resolveSource(e.getValue(), ptxDir, ctx.root(), cuFile, boundary);
             if (p != null) {
                 fileIndex.put(e.getKey(), p);
             }
@@ -360,9 +360,12 @@ final class PtxFindings {
     /**
      * The source file a PTX {@code .file} entry names, when it exists inside the scanned roots (symlinks resolved);
      * null otherwise. A .file entry (or a {@code #line} directive behind it) naming a file elsewhere, such as
-     * {@code /etc/passwd} or a toolkit header, is never read: nothing from outside the roots may reach a report.
+     * {@code /etc/passwd} or a toolkit header, is never read: nothing from outside the roots may reach a report. Nor
+     * is a file inside them that is no source ({@code .git/config}, {@code /proc/self/environ} when the scan starts
+     * at {@code /}): the scan's {@link dev.numlint.spi.TrustBoundary} decides.
      */
-    static Path resolveSource(String written, Path ptxDir, Path root, Path cuFile, List<Path> realRoots) {
+    static Path resolveSource(
+            String written, Path ptxDir, Path root, Path cuFile, dev.numlint.spi.TrustBoundary boundary) {
         if (written == null || written.isEmpty()) return null;
         try {
             Path p = Path.of(written);
@@ -378,27 +381,12 @@ final class PtxFindings {
             }
             for (Path q : candidates) {
                 if (!Files.isRegularFile(q)) continue;
-                Path real = q.toRealPath();
-                boolean inside = false;
-                for (Path r : realRoots) inside |= real.startsWith(r);
-                return inside ? q.normalize() : null;
+                return boundary.readable(q) != null ? q.normalize() : null;
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return null;
         }
         return null;
-    }
-
-    private static List<Path> realPaths(List<Path> dirs) {
-        List<Path> out = new ArrayList<>();
-        for (Path d : dirs) {
-            try {
-                out.add(d.toRealPath());
-            } catch (IOException | RuntimeException e) {
-                out.add(d.toAbsolutePath().normalize());
-            }
-        }
-        return out;
     }
 
     private Location locationOf(SourcePos pos) {

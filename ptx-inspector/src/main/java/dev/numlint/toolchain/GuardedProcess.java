@@ -196,9 +196,9 @@ public final class GuardedProcess {
      * before the process starts, {@code then} sees it with whatever the process wrote there before it is deleted.
      */
     public static <T> T run(Spec spec, Prepare prepare, WithDir<T> then) throws IOException {
-        Path parent = spec.tempParent != null
-                ? Files.createDirectories(spec.tempParent)
-                : Path.of(System.getProperty("java.io.tmpdir"));
+        // never the shared /tmp: the given directory (under the cache), else the default cache's tmp directory
+        Path parent = dev.numlint.spi.SafeFiles.directory(
+                spec.tempParent != null ? spec.tempParent : PtxCache.defaultDir().resolve("tmp"));
         Path work = Files.createTempDirectory(parent, "numlint-run-");
         TEMP_DIRS.add(work);
         try {
@@ -343,9 +343,36 @@ public final class GuardedProcess {
         }
     }
 
+    /**
+     * The shutdown hook: kills the running trees, waits (at most 5 s) until they have exited, so that no dying
+     * compiler writes into a directory after it was emptied, then deletes the private directories (again, should a
+     * file have appeared meanwhile).
+     */
     private static void cleanUp() {
-        for (Process p : RUNNING) killTree(p);
-        for (Path d : TEMP_DIRS) deleteTree(d);
+        List<ProcessHandle> dying = new ArrayList<>();
+        for (Process p : RUNNING) {
+            try {
+                dying.add(p.toHandle());
+                p.descendants().forEach(dying::add);
+            } catch (RuntimeException e) {
+                // gone
+            }
+            killTree(p);
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        for (ProcessHandle h : dying) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) break;
+            try {
+                h.onExit().get(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (Exception e) {
+                // gone, or still dying: the deletion below tries anyway
+            }
+        }
+        for (int attempt = 0; attempt < 3; attempt++) {
+            for (Path d : TEMP_DIRS) deleteTree(d);
+            if (TEMP_DIRS.stream().noneMatch(d -> Files.exists(d, java.nio.file.LinkOption.NOFOLLOW_LINKS))) break;
+        }
     }
 
     /** Deletes a directory tree (without following symlinks); errors are ignored. */

@@ -269,6 +269,8 @@ public final class IncludeGraph {
             if (!Files.isRegularFile(real)) {
                 return "names a device, FIFO, socket or other special file";
             }
+            String never = dev.numlint.spi.TrustBoundary.refusedName(real);
+            if (never != null) return never.replaceFirst("^it ", "");
             if (policy.inRoots(real) || policy.inSystem(real)) return null;
             if (Path.of(d.target()).isAbsolute()) {
                 return "absolute path outside the scanned tree and the toolkit/system include directories";

@@ -50,9 +50,13 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
         return out;
     }
 
-    /** Whether a real path lies inside a scanned root. */
+    /**
+     * Whether a real path lies inside a scanned root and may be read there ({@link
+     * dev.numlint.spi.TrustBoundary#within}: never a version-control directory, {@code /proc}, {@code /sys} or
+     * {@code /dev}).
+     */
     public boolean inRoots(Path real) {
-        return under(real, roots);
+        return dev.numlint.spi.TrustBoundary.within(roots, real);
     }
 
     /** Whether a real path lies inside a toolkit or system include tree. */

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -37,7 +37,18 @@ public final class PtxCache {
      * message names the directory and says what is wrong.
      */
     public static void checkUsable(Path dir) {
+        checkUsable(dir, List.of());
+    }
+
+    /**
+     * {@link #checkUsable(Path)}, and: {@code dir} is a symbolic link (also a dangling one), or a directory above it
+     * inside {@code tree} (the scanned PATHs and the report root) is one. numlint never writes through a link that
+     * the scanned tree may have planted.
+     */
+    public static void checkUsable(Path dir, java.util.Collection<Path> tree) {
         if (dir == null) return;
+        String link = dev.numlint.spi.SafeFiles.linkOnPath(dir, tree);
+        if (link != null) throw new CacheDirException("cache directory " + link);
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new CacheDirException("cache directory '" + dir + "' is a file, not a directory");
         }
@@ -58,17 +69,19 @@ public final class PtxCache {
         return Path.of(home, ".cache", "numlint").toAbsolutePath().normalize();
     }
 
-    /** Where nvcc's private working directories go. */
+    /** Where nvcc's private working directories go (a real directory, never a link). */
     public Path tempDir() throws IOException {
         checkUsable(dir);
-        return Files.createDirectories(dir.resolve("tmp"));
+        return dev.numlint.spi.SafeFiles.directory(dir.resolve("tmp"));
     }
 
     /** The cached PTX for a key. */
     public Optional<String> get(String key) {
         Path p = dir.resolve("ptx").resolve(key + ".ptx");
         try {
-            if (Files.isRegularFile(p)) return Optional.of(Files.readString(p, StandardCharsets.UTF_8));
+            // an entry is a regular file written by numlint, never a link (one planted in a cache inside the tree)
+            if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isSymbolicLink(p.getParent())) return Optional.of(Files.readString(p, StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException e) {
             // a damaged entry: rebuilt
         }
@@ -80,15 +93,15 @@ public final class PtxCache {
         return dir.resolve("ptx").resolve(key + ".ptx");
     }
 
-    /** Moves a finished PTX file into the cache (atomically) and returns its place. */
+    /**
+     * Moves a finished PTX file into the cache and returns its place: atomically (a rename, or a copy to a
+     * temporary file beside the entry and a rename), never through a link, so an interrupted run leaves no partial
+     * entry.
+     */
     public Path put(String key, Path ptx) throws IOException {
         Path out = file(key);
-        Files.createDirectories(out.getParent());
-        try {
-            Files.move(ptx, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            Files.copy(ptx, out, StandardCopyOption.REPLACE_EXISTING);
-        }
+        dev.numlint.spi.SafeFiles.directory(out.getParent());
+        dev.numlint.spi.SafeFiles.move(ptx, out);
         return out;
     }
 }

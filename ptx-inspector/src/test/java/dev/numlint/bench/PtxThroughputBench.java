@@ -87,7 +87,7 @@ public final class PtxThroughputBench {
         System.out.printf("%-6s %10s %10s %14s %14s%n", "iter", "wall s", "cpu s", "lines/s wall", "lines/s cpu");
         for (int it = 0; it < iterations; it++) {
             CountingSink sink = new CountingSink();
-            PtxAnalyzer.SourceCache sources = new PtxAnalyzer.SourceCache();
+            PtxAnalyzer.SourceCache sources = new PtxAnalyzer.SourceCache(ctx.boundary());
             long w0 = System.nanoTime();
             long c0 = mx.getCurrentThreadCpuTime();
             for (int i = 0; i < texts.size(); i++) {
@@ -152,7 +152,7 @@ public final class PtxThroughputBench {
         long lines = text.chars().filter(c -> c == '\n').count();
         TestScanContext ctx = new TestScanContext(file.toAbsolutePath().getParent());
         CountingSink sink = new CountingSink();
-        PtxAnalyzer.analyzeText(ctx, sink, text, file, null, BuildContext.defaults(), new PtxAnalyzer.SourceCache());
+        PtxAnalyzer.analyzeText(ctx, sink, text, file, null, BuildContext.defaults(), new PtxAnalyzer.SourceCache(ctx.boundary()));
         double s = (System.nanoTime() - w0) / 1e9;
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {

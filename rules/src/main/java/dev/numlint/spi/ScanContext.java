@@ -12,6 +12,21 @@ public interface ScanContext {
     /** The scan root: findings' paths are relative to it. */
     Path root();
 
+    /**
+     * What the scan may read and quote: the real paths of the scanned PATHs ({@link TrustBoundary}). The default, for
+     * contexts that know no PATHs, is the root and the directory of every file outside it.
+     */
+    default TrustBoundary boundary() {
+        List<Path> paths = new java.util.ArrayList<>();
+        Path root = root().toAbsolutePath().normalize();
+        paths.add(root);
+        for (Path f : files()) {
+            Path a = f.toAbsolutePath().normalize();
+            if (!a.startsWith(root)) paths.add(a);
+        }
+        return TrustBoundary.of(paths);
+    }
+
     /** All files the scan discovered (absolute), for analyzers that need to look around (headers, pom.xml). */
     List<Path> files();
 

@@ -80,6 +80,18 @@ public final class RecordingNvcc {
         return this;
     }
 
+    private int compileSeconds;
+
+    /**
+     * From now on a compile writes the first line of its PTX, sleeps {@code seconds} (a slow compile, or one to
+     * interrupt midway), then writes the rest.
+     */
+    public RecordingNvcc slowCompile(int seconds) throws IOException {
+        compileSeconds = seconds;
+        writeScript(false);
+        return this;
+    }
+
     private void writeScript(boolean hang) throws IOException {
         String script = String.join(
                 "\n",
@@ -98,7 +110,10 @@ public final class RecordingNvcc {
                 "esac",
                 "out=''; prev=''",
                 "for a in \"$@\"; do if [ \"$prev\" = '-o' ]; then out=\"$a\"; fi; prev=\"$a\"; done",
-                "if [ -n \"$out\" ]; then cat '" + toolkit.resolve("ptx.txt") + "' > \"$out\"; fi",
+                compileSeconds > 0
+                        ? "if [ -n \"$out\" ]; then head -n 1 '" + toolkit.resolve("ptx.txt") + "' > \"$out\"; sleep "
+                                + compileSeconds + "; cat '" + toolkit.resolve("ptx.txt") + "' > \"$out\"; fi"
+                        : "if [ -n \"$out\" ]; then cat '" + toolkit.resolve("ptx.txt") + "' > \"$out\"; fi",
                 "exit 0",
                 "");
         Path nvcc = nvcc();

@@ -44,7 +44,7 @@ public final class VariantCache {
     public Optional<String> get(Path cu, String arch, List<String> flags) {
         try {
             Path p = dir.resolve(key(cu, arch, flags));
-            return Files.isRegularFile(p) ? Optional.of(Files.readString(p, StandardCharsets.UTF_8)) : Optional.empty();
+            return Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? Optional.of(Files.readString(p, StandardCharsets.UTF_8)) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -52,8 +52,10 @@ public final class VariantCache {
 
     public void put(Path cu, String arch, List<String> flags, String ptx) {
         try {
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve(key(cu, arch, flags)), ptx, StandardCharsets.UTF_8);
+            // atomically, never through a link: an interrupted run leaves no partial entry
+            dev.numlint.spi.SafeFiles.directory(dir);
+            byte[] bytes = ptx.getBytes(StandardCharsets.UTF_8);
+            dev.numlint.spi.SafeFiles.write(dir.resolve(key(cu, arch, flags)), out -> out.write(bytes));
         } catch (IOException e) {
             // a cache that cannot be written only costs a rebuild
         }
@@ -62,7 +64,7 @@ public final class VariantCache {
     public Optional<String> nvccVersion() {
         try {
             Path p = dir.resolve(VERSION_FILE);
-            return Files.isRegularFile(p)
+            return Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
                     ? Optional.of(Files.readString(p, StandardCharsets.UTF_8).trim())
                     : Optional.empty();
         } catch (IOException e) {
@@ -72,8 +74,9 @@ public final class VariantCache {
 
     public void putNvccVersion(String v) {
         try {
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve(VERSION_FILE), v + "\n", StandardCharsets.UTF_8);
+            dev.numlint.spi.SafeFiles.directory(dir);
+            byte[] bytes = (v + "\n").getBytes(StandardCharsets.UTF_8);
+            dev.numlint.spi.SafeFiles.write(dir.resolve(VERSION_FILE), out -> out.write(bytes));
         } catch (IOException e) {
             // informational only
         }
