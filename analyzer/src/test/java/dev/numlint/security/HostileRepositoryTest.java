@@ -533,7 +533,9 @@ class HostileRepositoryTest {
 
     @Test
     void anInterruptedScanLeavesNoTemporaryDirectoryAndNoPartialPtxInTheCache() throws Exception {
-        fake.slowCompile(30);
+        // several slow compiles: when the first is killed, the workers go on to the next files while numlint exits
+        fake.slowCompile(3);
+        for (int i = 0; i < 8; i++) Files.writeString(repo.resolve("k" + i + ".cu"), KERNEL.replace("k(", "k" + i + "("));
         List<String> cmd = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElse("java"),
                 "-cp",
@@ -560,9 +562,12 @@ class HostileRepositoryTest {
     }
 
     @Test
-    void theNvccProbeNeverUsesTheSharedTemporaryDirectory() throws IOException {
-        Run v = validate("auto");
-        assertThat(v.code()).as(v.err()).isIn(0, 1);
-        assertThat(fake.calls()).isNotEmpty().allMatch(c -> c.cwd().startsWith(cache.resolve("tmp").toString()));
+    void theNvccProbesNeverUseTheSharedTemporaryDirectory() throws IOException {
+        // an nvcc outside a toolkit layout: numlint asks it where its toolkit is (nvcc --dryrun)
+        Files.delete(fake.toolkit().resolve("include/cuda_runtime.h"));
+        Run s = scan();
+        assertThat(s.code()).as(s.err()).isIn(0, 1);
+        assertThat(fake.calls()).anyMatch(c -> c.args().contains("--dryrun"));
+        assertThat(fake.calls()).allMatch(c -> c.cwd().startsWith(cache.resolve("tmp").toString()), "under the cache");
     }
 }

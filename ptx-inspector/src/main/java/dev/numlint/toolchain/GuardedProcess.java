@@ -199,9 +199,11 @@ public final class GuardedProcess {
         // never the shared /tmp: the given directory (under the cache), else the default cache's tmp directory
         Path parent = dev.numlint.spi.SafeFiles.directory(
                 spec.tempParent != null ? spec.tempParent : PtxCache.defaultDir().resolve("tmp"));
+        if (shuttingDown) throw new IOException("numlint is being interrupted: no new process is started");
         Path work = Files.createTempDirectory(parent, "numlint-run-");
         TEMP_DIRS.add(work);
         try {
+            if (shuttingDown) throw new IOException("numlint is being interrupted: no new process is started");
             Path home = Files.createDirectory(work.resolve(".home"));
             Path tmp = Files.createDirectory(work.resolve(".tmp"));
             prepare.into(work);
@@ -254,6 +256,7 @@ public final class GuardedProcess {
     private static Result execute(ProcessBuilder pb, Spec spec) throws IOException {
         Process p = pb.start();
         RUNNING.add(p);
+        if (shuttingDown) killTree(p);
         try {
             p.getOutputStream().close();
             Output out = new Output(p, spec.maxOutputBytes);
@@ -348,7 +351,11 @@ public final class GuardedProcess {
      * compiler writes into a directory after it was emptied, then deletes the private directories (again, should a
      * file have appeared meanwhile).
      */
+    /** Set by the shutdown hook: from then on no process is started and no directory is kept. */
+    private static volatile boolean shuttingDown;
+
     private static void cleanUp() {
+        shuttingDown = true;
         List<ProcessHandle> dying = new ArrayList<>();
         for (Process p : RUNNING) {
             try {
@@ -369,9 +376,18 @@ public final class GuardedProcess {
                 // gone, or still dying: the deletion below tries anyway
             }
         }
-        for (int attempt = 0; attempt < 3; attempt++) {
+        // a run that was starting when the flag was set kills its process and deletes its directory itself; these
+        // rounds catch what it leaves while the hook still runs
+        for (int attempt = 0; attempt < 5; attempt++) {
+            for (Process p : RUNNING) killTree(p);
             for (Path d : TEMP_DIRS) deleteTree(d);
             if (TEMP_DIRS.stream().noneMatch(d -> Files.exists(d, java.nio.file.LinkOption.NOFOLLOW_LINKS))) break;
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
     }
 

@@ -65,11 +65,12 @@ public final class PtxCompiler {
     public PtxCompiler(Nvcc nvcc, PtxCache cache, List<Path> roots, Duration timeout) {
         this.nvcc = nvcc;
         this.cache = cache;
+        // before the first probe (trustedDirs may run nvcc --dryrun): every run's directory is under the cache
+        nvcc.tempParent(cache.dir().resolve("tmp"));
         this.policy = IncludePolicy.of(roots, nvcc.trustedDirs());
         this.graph = new IncludeGraph(policy);
         this.flags = new NvccFlagPolicy(policy);
         this.timeout = timeout;
-        nvcc.tempParent(cache.dir().resolve("tmp"));
     }
 
     public Nvcc nvcc() {
