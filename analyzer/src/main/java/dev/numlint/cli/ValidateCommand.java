@@ -82,6 +82,20 @@ final class ValidateCommand implements Callable<Integer> {
         this.analyzers = analyzers;
     }
 
+    /**
+     * Text for a terminal: every line with the control and bidirectional-format characters the tree may have put in
+     * it (kernel names, build-context flags, reasons) made visible ({@link dev.numlint.output.Escapes}).
+     */
+    static String escapedLines(String text) {
+        StringBuilder b = new StringBuilder(text.length());
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            if (i > 0) b.append('\n');
+            b.append(dev.numlint.output.Escapes.text(lines[i]));
+        }
+        return b.toString();
+    }
+
     @Override
     public Integer call() throws IOException {
         Outputs.check("--output", output, ScanInputs.treeDirs(paths));
@@ -124,7 +138,7 @@ final class ValidateCommand implements Callable<Integer> {
                                         scan.buildContexts()),
                                 SarifReport.Limits.GITHUB),
                         w);
-                default -> w.write(TextReportRenderer.render(report));
+                default -> w.write(escapedLines(TextReportRenderer.render(report)));
             }
             w.flush();
         });

@@ -418,11 +418,15 @@ final class FlagInterpreter {
         else if (e.target() == FlagTarget.CU_HOST) ctx.addNvccFlag("-Xcompiler=" + e.flag());
     }
 
-    /** The flag as one argument: "-arch sm_90" becomes "-arch=sm_90". */
+    /**
+     * The flag as one argument: "-arch sm_90" (a value written as the next argument) becomes "-arch=sm_90". A single
+     * argument that holds a space itself ({@code -D'Q=1 2'}) stays as written: the toolchain's flag policy refuses it
+     * with a notice rather than nvcc getting a rewritten {@code -DQ=1=2}.
+     */
     private static String normalized(FlagEntry e) {
         String f = e.flag();
         int sp = f.indexOf(' ');
-        if (sp > 0) {
+        if (sp > 0 && (e.origin() == null || e.origin().text().indexOf(' ') < 0)) {
             String head = f.substring(0, sp);
             String val = f.substring(sp + 1);
             return head.equals("-D") || head.equals("-I") ? head + val : head + "=" + val;

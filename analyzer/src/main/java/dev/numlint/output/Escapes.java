@@ -3,7 +3,8 @@ package dev.numlint.output;
 /**
  * Makes text from the scanned tree (file names, source snippets, tool messages) safe to print on a terminal: C0 and
  * C1 control characters (ESC starts terminal escape sequences, CR rewrites a line, BEL, BS, ...), DEL and the
- * Unicode bidirectional controls ("Trojan Source": text that displays differently from what it is) become visible
+ * Unicode bidirectional controls ("Trojan Source": text that displays differently from what it is), every other
+ * format character (zero-width spaces and joiners) and the Unicode line and paragraph separators become visible
  * escapes {@code \x1b}, {@code \u202e}. Tab stays. Reports in JSON and SARIF carry the original text (the JSON
  * encoder escapes control characters itself).
  */
@@ -43,6 +44,11 @@ public final class Escapes {
                 || (c >= '\u2066' && c <= '\u2069')
                 || c == '\u200e'
                 || c == '\u200f'
-                || c == '\u061c';
+                || c == '\u061c'
+                // every other format character (zero-width joiners and spaces, U+FEFF, ...) and the Unicode line and
+                // paragraph separators: invisible or line-breaking on a terminal
+                || Character.getType(c) == Character.FORMAT
+                || c == '\u2028'
+                || c == '\u2029';
     }
 }

@@ -67,7 +67,7 @@ public final class TextReport {
         if (!contexts.isEmpty()) {
             out.print("build contexts:\n");
             for (int i = 0; i < Math.min(contexts.size(), MAX_CONTEXT_LINES); i++)
-                out.print("  " + contexts.get(i) + "\n");
+                out.print("  " + Escapes.text(contexts.get(i)) + "\n");
             if (contexts.size() > MAX_CONTEXT_LINES) {
                 out.print("  ... " + (contexts.size() - MAX_CONTEXT_LINES) + " more (all in --format json)\n");
             }

@@ -130,6 +130,18 @@ public final class FileDiscovery {
                                 if (exc instanceof FileSystemLoopException) {
                                     notes.add(new Notification(
                                             rel, 0, Level.NOTE, "symlink-loop", "not followed: symbolic link loop"));
+                                } else if (tooLong(exc)) {
+                                    // the system cannot open it: said, never skipped silently
+                                    notes.add(new Notification(
+                                            rel,
+                                            0,
+                                            Level.ERROR,
+                                            "unreadable-file",
+                                            "not analyzed: the path is too long for the system ("
+                                                    + file.toAbsolutePath().toString().getBytes(
+                                                                    java.nio.charset.StandardCharsets.UTF_8)
+                                                            .length
+                                                    + " bytes); nothing below it was scanned"));
                                 } else if (isScannable(file.getFileName().toString()) || Files.isDirectory(file)) {
                                     notes.add(new Notification(
                                             rel,
@@ -205,6 +217,13 @@ public final class FileDiscovery {
     String relativize(Path p) {
         Path abs = p.toAbsolutePath().normalize();
         return abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : abs.toString();
+    }
+
+    /** Whether the system refused a path for its length (ENAMETOOLONG). */
+    static boolean tooLong(IOException e) {
+        return e instanceof java.nio.file.FileSystemException fse
+                && fse.getReason() != null
+                && fse.getReason().toLowerCase(Locale.ROOT).contains("too long");
     }
 
     static String describe(IOException e) {

@@ -21,8 +21,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Joins a scan with the validation stage: which kernels the analyzers flagged, validating them as they are really
@@ -83,13 +81,9 @@ public final class ScanValidation {
         if (base.allKernels) {
             for (Path p : paths) {
                 if (Files.isDirectory(p)) {
-                    try (Stream<Path> s = Files.walk(p)) {
-                        files.addAll(s.filter(f -> Files.isRegularFile(f)
-                                        && (f.toString().endsWith(".cu")
-                                                || f.toString().endsWith(".ptx")))
-                                .sorted()
-                                .collect(Collectors.toList()));
-                    }
+                    files.addAll(regularFiles(
+                            p, f -> Files.isRegularFile(f)
+                                    && (f.toString().endsWith(".cu") || f.toString().endsWith(".ptx"))));
                 } else {
                     files.add(p.toAbsolutePath().normalize());
                 }
@@ -157,6 +151,38 @@ public final class ScanValidation {
      * launch of a kernel in file order) and by file and kernel name ({@link Validator#launchKey}): validation takes
      * the launch in the kernel's own file first.
      */
+    /**
+     * The files under {@code dir} that {@code keep} accepts, sorted; links are not followed and version-control
+     * directories not entered. A directory the system cannot open (a path longer than it allows, no permission) is
+     * passed over: the scan's file discovery already named it in a notification, and validation goes on.
+     */
+    static List<Path> regularFiles(Path dir, java.util.function.Predicate<Path> keep) throws IOException {
+        List<Path> out = new ArrayList<>();
+        Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(
+                    Path d, java.nio.file.attribute.BasicFileAttributes attrs) {
+                Path n = d.getFileName();
+                return !d.equals(dir) && n != null && dev.numlint.spi.TrustBoundary.VCS_DIRS.contains(n.toString())
+                        ? java.nio.file.FileVisitResult.SKIP_SUBTREE
+                        : java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes attrs) {
+                if (keep.test(f)) out.add(f);
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+        });
+        out.sort(null);
+        return out;
+    }
+
     public static Map<String, HostLaunch> hostLaunches(ScanResult scan, List<Path> paths) throws IOException {
         Map<String, HostLaunch> out = new LinkedHashMap<>();
         Path root = scan.root().toAbsolutePath().normalize();
@@ -164,14 +190,9 @@ public final class ScanValidation {
         for (Path p : paths) {
             Path a = p.toAbsolutePath().normalize();
             if (Files.isDirectory(a)) {
-                try (Stream<Path> s = Files.walk(a)) {
-                    s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                                    && HOST_FILE
-                                            .matcher(f.getFileName().toString())
-                                            .matches())
-                            .sorted()
-                            .forEach(files::add);
-                }
+                files.addAll(regularFiles(
+                        a, f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                                && HOST_FILE.matcher(f.getFileName().toString()).matches()));
             } else if (Files.isRegularFile(a, java.nio.file.LinkOption.NOFOLLOW_LINKS)) files.add(a);
         }
         for (Path f : files) {

@@ -301,7 +301,24 @@ public final class Scanner {
         return Layer.BUILD_FLAGS;
     }
 
+    /**
+     * Notices that depend on how long the run took (the PTX layer's "compiling took N s" hint): printed on the
+     * progress stream (standard error), never put in a report, so that two runs over the same tree give identical
+     * reports.
+     */
+    static final Set<String> TIMING_NOTICES = Set.of("ptx-slow");
+
     private ScanResult finish(Shared shared, Set<Path> handled) {
+        synchronized (shared) {
+            for (java.util.Iterator<Notification> it = shared.notifications.iterator(); it.hasNext(); ) {
+                Notification n = it.next();
+                if (!TIMING_NOTICES.contains(n.id())) continue;
+                it.remove();
+                if (options.progress != null) {
+                    options.progress.println("numlint: note: " + dev.numlint.output.Escapes.text(n.message()));
+                }
+            }
+        }
         SourceLines lines = new SourceLines(shared.root, shared.boundary);
         List<Finding> findings = new ArrayList<>(shared.findings);
         findings = attachLaunchSites(findings, shared);

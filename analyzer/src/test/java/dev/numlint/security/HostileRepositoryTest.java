@@ -570,4 +570,82 @@ class HostileRepositoryTest {
         assertThat(fake.calls()).anyMatch(c -> c.args().contains("--dryrun"));
         assertThat(fake.calls()).allMatch(c -> c.cwd().startsWith(cache.resolve("tmp").toString()), "under the cache");
     }
+
+    // ---------------------------------------------------------------- small items (issue 31, item 7)
+
+    @Test
+    void aDefineWithASpaceIsRefusedWithANoticeNeverRewritten() throws IOException {
+        Files.writeString(repo.resolve("Makefile"), "NVCCFLAGS = -O2 -D'Q=1 2'\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
+        Run s = scan();
+        assertThat(s.code()).as(s.err()).isIn(0, 1);
+        assertThat(fake.compiles()).hasSize(1);
+        for (RecordingNvcc.Call c : fake.compiles()) {
+            assertThat(c.args()).noneMatch(a -> a.startsWith("-DQ")).contains("-O2");
+        }
+        assertThat(notifications(s.json(), "nvcc-flag-dropped")).as(s.out()).anyMatch(m -> m.contains("Q=1 2"));
+    }
+
+    @Test
+    void aPathLongerThanTheSystemAllowsIsNamedInANoticeAndValidationGoesOn() throws Exception {
+        // 20 nested directories of 250 characters: more than 4,096 bytes, made by relative steps (as a checkout can)
+        String part = "d".repeat(250);
+        // perl steps down relative to each directory (a shell's cd and Java need the whole path)
+        Process mk = new ProcessBuilder(
+                        "perl",
+                        "-e",
+                        "chdir $ARGV[0] or die; for (1..20) { mkdir $ARGV[1] or die \"mkdir: $!\"; chdir $ARGV[1] or "
+                                + "die \"chdir: $!\"; } open(F, '>deep.cu') or die; print F $ARGV[2]; close F",
+                        repo.toString(),
+                        part,
+                        KERNEL.replace("k(", "deep("))
+                .redirectErrorStream(true)
+                .start();
+        String mkOut = new String(mk.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        try {
+            assumeTrue(mk.waitFor() == 0, "perl missing, or the file system refuses long paths: " + mkOut);
+            Run s = run("scan", "--ptx", "off", "--format", "json", repo.toString());
+            assertThat(s.code()).as(s.err()).isIn(0, 1);
+            List<String> named = new ArrayList<>();
+            s.json().path("notifications")
+                    .forEach(n -> named.add(n.path("file").asText() + ": " + n.path("message").asText()));
+            assertThat(named).as(s.out()).anyMatch(m -> m.contains("dddd") && m.contains("too long"));
+            Run v = run("validate", "--gpu", "off", "--ptx", "off", "--all-kernels", "--inputs", "1", "--format", "json",
+                    repo.toString());
+            assertThat(v.code()).as(v.err()).isIn(0, 1);
+        } finally {
+            // JUnit cannot delete what it cannot name; rm walks it relative to each directory
+            new ProcessBuilder("rm", "-rf", repo.resolve(part).toString()).start().waitFor();
+        }
+    }
+
+    @Test
+    void aBidiOverrideInABuildContextLineIsEscapedOnTheTerminal() throws IOException {
+        Files.writeString(
+                repo.resolve("Makefile"),
+                "NVCCFLAGS = -O2 -DNAME=a\u202eb --use_fast_math\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
+        for (String cmd : List.of("scan", "validate")) {
+            Run s = cmd.equals("scan")
+                    ? run("scan", "--ptx", "off", "--format", "text", repo.toString())
+                    : run("validate", "--gpu", "off", "--ptx", "off", "--all-kernels", "--inputs", "1", "--format",
+                            "text", repo.toString());
+            assertThat(s.code()).as(s.err()).isIn(0, 1);
+            assertThat(s.out() + s.err()).as(cmd).doesNotContain("\u202e");
+        }
+    }
+
+    @Test
+    void twoRunsOverTheSameTreeGiveByteIdenticalSarif() throws IOException {
+        // the first run compiles slowly (past the PTX layer's "slow" hint), the second finds the PTX cached
+        fake.slowCompile(31);
+        Files.writeString(repo.resolve("Makefile"), "NVCCFLAGS = -O2 --use_fast_math\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
+        List<String> sarif = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Run s = run("scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "sarif",
+                    repo.toString());
+            assertThat(s.code()).as(s.err()).isIn(0, 1);
+            sarif.add(s.out());
+        }
+        assertThat(fake.compiles()).hasSize(1);
+        assertThat(sarif.get(1)).isEqualTo(sarif.get(0));
+    }
 }

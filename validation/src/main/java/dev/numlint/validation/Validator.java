@@ -40,7 +40,6 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Validation of flagged kernels: each kernel is built as-built (the file's flags; a .ptx file as given), IEEE-strict
@@ -166,13 +165,24 @@ public final class Validator {
         List<Path> out = new ArrayList<>();
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
-                try (Stream<Path> s = Files.walk(p)) {
-                    out.addAll(s.filter(f -> Files.isRegularFile(f)
-                                    && (f.toString().endsWith(".cu")
-                                            || f.toString().endsWith(".ptx")))
-                            .sorted()
-                            .collect(Collectors.toList()));
-                }
+                // a directory the system cannot open (a path longer than it allows) is passed over, not fatal
+                List<Path> found = new ArrayList<>();
+                Files.walkFileTree(p, new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(
+                            Path f, java.nio.file.attribute.BasicFileAttributes attrs) {
+                        if (Files.isRegularFile(f)
+                                && (f.toString().endsWith(".cu") || f.toString().endsWith(".ptx"))) found.add(f);
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                });
+                found.sort(null);
+                out.addAll(found);
             } else out.add(p);
         }
         return out;
