@@ -788,6 +788,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (Files.isDirectory(real)) continue;
             if (!Files.isRegularFile(real, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 refused = "it is not a regular file (a device, FIFO or other special file)";
+            } else if (dev.numlint.spi.TrustBoundary.refusedName(real) != null) {
+                refused = dev.numlint.spi.TrustBoundary.refusedName(real);
             } else if (!run.policy.inRoots(real)) {
                 refused = "it lies outside the scanned tree (numlint reads nothing outside it)";
             } else {

@@ -30,7 +30,7 @@ public final class FileDiscovery {
             Set.of("cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hpp", "ptx", "java", "cmake", "mk");
     private static final Set<String> NAMES = Set.of(
             "CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "pom.xml", "setup.py");
-    private static final Set<String> VCS_DIRS = Set.of(".git", ".svn", ".hg", ".bzr", "CVS", "_darcs");
+    private static final Set<String> VCS_DIRS = dev.numlint.spi.TrustBoundary.VCS_DIRS;
 
     /** The files found, absolute and normalized, in a deterministic order, and what went wrong on the way. */
     public record Result(List<Path> files, List<Notification> notifications) {}
@@ -76,6 +76,11 @@ public final class FileDiscovery {
         }
         for (Path p : paths) {
             Path start = p.toAbsolutePath().normalize();
+            String never = neverRead(start);
+            if (never != null) {
+                notes.add(new Notification(relativize(start), 0, Level.ERROR, "not-a-source", "not analyzed: " + never));
+                continue;
+            }
             if (Files.isRegularFile(start)) {
                 // a file named on the command line is scanned whatever its name
                 found.add(start);
@@ -91,6 +96,10 @@ public final class FileDiscovery {
                                 }
                                 String name = dir.getFileName().toString();
                                 if (VCS_DIRS.contains(name) || dir.equals(skipDir) || excluded(start, dir, true)) {
+                                    return FileVisitResult.SKIP_SUBTREE;
+                                }
+                                if (neverRead(dir) != null) {
+                                    // /proc, /sys, /dev of a scan started at / (quietly: they are no part of a tree)
                                     return FileVisitResult.SKIP_SUBTREE;
                                 }
                                 if (!insideTrees(dir, trees)) {
@@ -110,7 +119,16 @@ public final class FileDiscovery {
                                 if (attrs.isRegularFile()
                                         && isScannable(file.getFileName().toString())
                                         && !excluded(start, file, false)) {
-                                    if (insideTrees(file, trees)) {
+                                    String never = neverRead(file);
+                                    if (never != null) {
+                                        // a link to .git/config, /proc/self/environ: never a source
+                                        notes.add(new Notification(
+                                                relativize(file),
+                                                0,
+                                                Level.ERROR,
+                                                "not-a-source",
+                                                "not analyzed: " + never));
+                                    } else if (insideTrees(file, trees)) {
                                         found.add(file);
                                     } else {
                                         notes.add(new Notification(
@@ -180,6 +198,20 @@ public final class FileDiscovery {
         List<Path> unique = new ArrayList<>(chosen.values());
         unique.sort(Comparator.comparing(this::relativize));
         return new Result(List.copyOf(unique), notes);
+    }
+
+    /**
+     * Why {@code p} (its lexical and its real path) is never read as a source ({@link
+     * dev.numlint.spi.TrustBoundary#refusedName}: a version-control directory, /proc, /sys, /dev), or null.
+     */
+    private static String neverRead(Path p) {
+        String why = dev.numlint.spi.TrustBoundary.refusedName(p.toAbsolutePath().normalize());
+        if (why != null) return why;
+        try {
+            return dev.numlint.spi.TrustBoundary.refusedName(p.toRealPath());
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Whether the real path of {@code p} lies inside one of the scanned trees (false when it cannot be resolved). */

@@ -390,6 +390,27 @@ class HostileRepositoryTest {
     }
 
     @Test
+    void gitConfigIsNeverReadAsASourceThroughALinkOrAnInclude() throws IOException {
+        Files.createDirectories(repo.resolve(".git"));
+        Files.writeString(
+                repo.resolve(".git/config"),
+                "[http]\n\textraheader = AUTHORIZATION: basic THE-CHECKOUT-TOKEN\nfloat f(float x) { return x / 3.0f; }\n");
+        Files.createSymbolicLink(repo.resolve("leak.cu"), repo.resolve(".git/config"));
+        Files.writeString(repo.resolve("k.cu"), "#include \".git/config\"\n" + KERNEL);
+        Run s = scan();
+        assertThat(s.code()).as(s.err()).isIn(0, 1);
+        assertThat(s.out()).doesNotContain("THE-CHECKOUT-TOKEN");
+        assertThat(notifications(s.json(), "not-a-source"))
+                .singleElement()
+                .asString()
+                .startsWith("leak.cu:0: not analyzed: it lies in a version-control directory (.git)");
+        assertThat(notifications(s.json(), "include-not-read"))
+                .anyMatch(m -> m.startsWith("k.cu:1: ") && m.contains("version-control directory"));
+        assertThat(notifications(s.json(), "include-blocked")).anyMatch(m -> m.contains("version-control directory"));
+        assertThat(fake.compiles()).isEmpty();
+    }
+
+    @Test
     void aPtxFileEntryNamingProcSelfEnvironIsNeverQuotedWhenTheScanStartsAtTheRoot() throws Exception {
         ptxPointingAt("/proc/self/environ", 1);
         Run s = runIn(
