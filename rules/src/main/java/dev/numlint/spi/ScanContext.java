@@ -18,11 +18,11 @@ public interface ScanContext {
      */
     default TrustBoundary boundary() {
         List<Path> paths = new java.util.ArrayList<>();
-        Path root = root().toAbsolutePath().normalize();
-        paths.add(root);
+        Path root = root() == null ? null : root().toAbsolutePath().normalize();
+        if (root != null) paths.add(root);
         for (Path f : files()) {
             Path a = f.toAbsolutePath().normalize();
-            if (!a.startsWith(root)) paths.add(a);
+            if (root == null || !a.startsWith(root)) paths.add(a);
         }
         return TrustBoundary.of(paths);
     }
