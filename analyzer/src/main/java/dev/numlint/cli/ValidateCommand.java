@@ -99,6 +99,7 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Outputs.check("--output", output, ScanInputs.treeDirs(paths));
+        Outputs.check("--write-spec", writeSpec, ScanInputs.treeDirs(paths));
         inputs.scanned(paths);
         ValidationOptions options = validation.options(inputs);
         if (options.gpu == ValidationOptions.GpuMode.REQUIRE) {

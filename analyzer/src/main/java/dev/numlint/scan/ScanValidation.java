@@ -96,7 +96,11 @@ public final class ScanValidation {
         if (!files.isEmpty()) base.probeGpu(); // once for all files: the copies below share the answer
         for (Path file : files) {
             ValidationOptions o = base.copy();
-            if (o.roots.isEmpty()) o.roots = new ArrayList<>(List.of(scan.root()));
+            // what nvcc may read: the scan's trust boundary (the scanned PATHs), never the working directory
+            if (o.roots.isEmpty()) {
+                List<Path> scanned = paths.isEmpty() ? List.of(scan.root()) : paths;
+                o.roots = new ArrayList<>(dev.numlint.spi.TrustBoundary.of(scanned).roots());
+            }
             BuildContext ctx = scan.buildContext(file);
             List<String> flags = new ArrayList<>(ctx.nvccFlags());
             for (String f : base.buildFlags) {

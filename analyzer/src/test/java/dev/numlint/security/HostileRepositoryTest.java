@@ -437,6 +437,13 @@ class HostileRepositoryTest {
                 .anyMatch(m -> m.startsWith("src/k.cu:1: ") && m.contains("outside the scanned tree"));
         assertThat(notifications(s.json(), "include-blocked")).anyMatch(m -> m.contains(include));
         assertThat(fake.compiles()).isEmpty();
+        Run v = runIn(repo, java.util.Map.of(),
+                "validate", "--gpu", "off", "--all-kernels", "--inputs", "1", "--nvcc", fake.nvcc().toString(),
+                "--cache-dir", cache.toString(), "--format", "json", "src");
+        assertThat(v.code()).as(v.err()).isIn(0, 1);
+        assertThat(v.out()).doesNotContain("THE_HEADER_SECRET");
+        assertThat(kernelNotes(v.json())).as(v.out()).anyMatch(m -> m.contains(include));
+        assertThat(fake.compiles()).isEmpty();
     }
 
     @Test
