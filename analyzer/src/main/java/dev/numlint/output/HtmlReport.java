@@ -169,6 +169,16 @@ public final class HtmlReport {
                 .append("</b></td></tr>\n");
     }
 
+    private dev.numlint.spi.TrustBoundary boundary;
+
+    /** The scan's trust boundary: the real paths of the scanned PATHs (the root when none was given). */
+    private dev.numlint.spi.TrustBoundary boundary() {
+        if (boundary == null) {
+            boundary = dev.numlint.spi.TrustBoundary.of(o.paths().isEmpty() ? List.of(r.root()) : o.paths());
+        }
+        return boundary;
+    }
+
     /** The git checkout of the first scanned path, read once. */
     private Optional<GitInfo> git() {
         if (git == null) {
@@ -193,7 +203,12 @@ public final class HtmlReport {
             return git().get().commit() == null ? "not available: no commit" : "not available: git is not installed";
         }
         Path p = Path.of(l.file());
-        return blamer.get().whoAndWhen(p.isAbsolute() ? p : r.root().resolve(p), l.startLine());
+        Path file = p.isAbsolute() ? p : r.root().resolve(p);
+        // git is asked only about files of the scanned tree (never .git/..., never through a link out of it)
+        if (boundary().readable(file) == null) {
+            return "not available: not a file of the scanned tree";
+        }
+        return blamer.get().whoAndWhen(file, l.startLine());
     }
 
     private void gitRow() {
@@ -1029,10 +1044,9 @@ public final class HtmlReport {
             Path p = Path.of(file);
             Path abs =
                     (p.isAbsolute() ? p : r.root().resolve(p)).toAbsolutePath().normalize();
-            List<Path> allowed = o.paths().isEmpty() ? List.of(r.root()) : o.paths();
             // the scan's trust boundary: a regular file whose real path lies inside a scanned PATH, never through a
             // link out of it, never in .git or /proc
-            Path real = dev.numlint.spi.TrustBoundary.of(allowed).readable(abs);
+            Path real = boundary().readable(abs);
             if (real == null || Files.size(real) > MAX_SOURCE_BYTES) {
                 return Optional.empty();
             }

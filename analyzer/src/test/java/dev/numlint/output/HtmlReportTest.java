@@ -88,6 +88,25 @@ class HtmlReportTest {
     }
 
     @Test
+    void aFindingPlacedInGitConfigIsNeverQuoted() throws IOException {
+        // an analyzer's finding that points at .git/config (as a hostile .ptx's debug information could): neither the
+        // snippet, nor the suppression and fingerprint lines, nor git, read the file: it is no source of the tree
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Files.createDirectories(src.resolve(".git"));
+        Files.writeString(
+                src.resolve(".git/config"),
+                "1\n2\n3\n4\n5\n6\n\textraheader = AUTHORIZATION: basic THE-CHECKOUT-TOKEN // numlint: ignore NL001 -- x\n");
+        Files.writeString(src.resolve("k.cu"), "y = HAZARD(NL001@.git/config:7);\n");
+        ScanResult r = scan(src, List.of(src), List.of(new MarkerAnalyzer()));
+        assertThat(r.findings()).singleElement().satisfies(f -> {
+            assertThat(f.location().file()).isEqualTo(".git/config");
+            assertThat(f.suppressed()).isFalse();
+        });
+        String html = HtmlReport.render(r, options(List.of(src), null));
+        assertThat(html).doesNotContain("THE-CHECKOUT-TOKEN");
+    }
+
+    @Test
     void recordsToolRuleSetConfigurationFindingsAndNotAnalyzedFiles() throws IOException {
         Path src = hostileTree();
         Path cfg = tmp.resolve("numlint.yml");
