@@ -271,6 +271,7 @@ final class MakefileAudit {
         Path p = Path.of(relFile).toAbsolutePath().normalize();
         MakefileAudit a = new MakefileAudit(p, f -> relFile, f -> false, null);
         a.fileTable.add(p);
+        a.listed(p);
         a.run(text, 0, 0);
         a.build();
         return a.out;
@@ -343,11 +344,29 @@ final class MakefileAudit {
         int fi = fileTable.size();
         fileTable.add(file);
         out.read.add(file);
+        listed(file);
         try {
             run(text, fi, depth);
         } catch (OverBudget e) {
             notFullyEvaluated(fi, 0, e.getMessage());
         }
+    }
+
+    /**
+     * Appends a file make reads to {@code $(MAKEFILE_LIST)}, as make does before reading it: a simple variable of
+     * the names relative to make's working directory (the directory of the Makefile being evaluated).
+     */
+    private void listed(Path file) {
+        String name;
+        try {
+            name = dir.relativize(file).toString();
+        } catch (IllegalArgumentException e) {
+            name = file.toString();
+        }
+        if (name.isEmpty()) name = file.getFileName().toString();
+        Var old = global.vars.get("MAKEFILE_LIST");
+        String v = (old == null ? "" : old.value().text) + " " + name;
+        global.vars.put("MAKEFILE_LIST", new Var(PosText.of(v, -1, 0, 0), false, false));
     }
 
     /** Logical lines: backslash-newline joins physical lines (the pair becomes one space). */
@@ -1314,12 +1333,18 @@ final class MakefileAudit {
                             if (dot > sl) r.add(w.sub(dot));
                         }
                         case "basename" -> r.add(dot > sl ? w.sub(0, dot) : w);
-                        default -> {
+                        case "abspath" -> {
+                            // a computation on the name alone (nothing is read): make's abspath
                             try {
                                 r.add(PosText.of(dir.resolve(v).normalize().toString(), -1, 0, 0));
                             } catch (RuntimeException e) {
                                 r.add(w);
                             }
+                        }
+                        default -> {
+                            PosText real = realpath(v, argText);
+                            if (real == null) return unknownText();
+                            if (!real.text.isEmpty()) r.add(real);
                         }
                     }
                 }
@@ -1352,6 +1377,46 @@ final class MakefileAudit {
             default -> {
                 return unknownText();
             }
+        }
+    }
+
+    /**
+     * make's {@code $(realpath NAME)}: the canonical path (symbolic links resolved) of an existing file, relative
+     * names against make's working directory; empty when it does not exist. Confined to the scanned tree: a name
+     * outside it is never looked at and evaluates as unknown (null), with a notice.
+     */
+    private PosText realpath(String name, PosText at) {
+        Path p;
+        try {
+            p = name.startsWith("~") ? null : dir.resolve(name).normalize();
+        } catch (RuntimeException e) {
+            return PosText.EMPTY;
+        }
+        if (p == null || !inTree.test(p)) {
+            int fi = at.length() > 0 && at.fileAt(0) >= 0 ? at.fileAt(0) : 0;
+            int line = at.length() > 0 ? at.lineAt(0) : 0;
+            if (noticed.add("realpath:" + name)) {
+                problem(
+                        fi,
+                        line,
+                        "NOTE",
+                        "not-evaluated",
+                        "$(realpath " + name + ") names a path outside the scanned tree: not looked at, its value is "
+                                + "unknown");
+            }
+            return null;
+        }
+        try {
+            if (!Files.exists(p)) return PosText.EMPTY;
+            Path real = p.toRealPath();
+            // spelled from the Makefile's directory as the scan spells it (a root reached through a link stays so)
+            for (Path b = dir; b != null && inTree.test(b); b = b.getParent()) {
+                Path br = b.toRealPath();
+                if (real.startsWith(br)) return PosText.of(b.resolve(br.relativize(real)).toString(), -1, 0, 0);
+            }
+            return PosText.of(real.toString(), -1, 0, 0);
+        } catch (IOException | RuntimeException e) {
+            return PosText.EMPTY;
         }
     }
 

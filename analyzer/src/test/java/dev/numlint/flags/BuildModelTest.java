@@ -198,6 +198,51 @@ class BuildModelTest {
                 .anySatisfy(n -> assertThat(n.message()).contains("'/etc/outside.mk' lies outside the scanned tree"));
     }
 
+    /** The shape of issue 25: the Makefile finds its own directory through realpath/dir/lastword MAKEFILE_LIST. */
+    @Test
+    void makefileListRealpathAndDirGiveTheMakefilesOwnDirectory(@TempDir Path tmp) throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("proj"));
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("mk"));
+        Files.writeString(dir.resolve("src/k.cu"), "#include \"k.cuh\"\n");
+        Files.writeString(dir.resolve("src/k.cuh"), "#pragma once\n");
+        Files.writeString(
+                dir.resolve("mk/common.mk"),
+                """
+                MKDIR := $(dir $(lastword $(MAKEFILE_LIST)))
+                NVCCFLAGS += -DMKDIR_$(subst /,,$(MKDIR)) -DCOUNT_$(words $(MAKEFILE_LIST))
+                """);
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
+                NVCCFLAGS := -O3
+                here = $(realpath $(dir $(lastword $(MAKEFILE_LIST))))
+                root = $(here)
+                srcdir = $(root)/src
+                NVCCFLAGS += -I$(srcdir)/ -DFIRST_$(firstword $(MAKEFILE_LIST)) -DCUR_$(notdir $(CURDIR))
+                include mk/common.mk
+                OUTSIDE := $(realpath ..)
+                ifeq ($(OUTSIDE),)
+                  NVCCFLAGS += -DOUTSIDE_EMPTY
+                endif
+                NVCCFLAGS += -DGONE_$(realpath missing)X
+                all: src/k.o
+                src/k.o: src/k.cu
+                \tnvcc $(NVCCFLAGS) -c $< -o $@
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext k = ctx.buildContext(dir.resolve("src/k.cu"));
+        // NVCCFLAGS is simple (:=), so += expands $(MAKEFILE_LIST) now, before mk/common.mk is read, as make does
+        assertThat(k.includePaths()).contains(dir.resolve("src"));
+        assertThat(k.defines())
+                .contains("FIRST_Makefile", "CUR_proj", "MKDIR_mk", "COUNT_2", "GONE_X")
+                .as("$(realpath ..) lies outside the scanned tree: unknown, so the ifeq is not known true")
+                .doesNotContain("OUTSIDE_EMPTY");
+        assertThat(ctx.notifications())
+                .anySatisfy(n -> assertThat(n.message())
+                        .contains("$(realpath ..) names a path outside the scanned tree"));
+    }
+
     @Test
     void shellMetacharactersInFlagsStayData(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("k.cu"), "");
