@@ -390,12 +390,16 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (Map.Entry<Path, List<FlagTok>> e : dirFlags.entrySet()) {
             FlagInterpreter.Result d = FlagInterpreter.interpret(dedupe(e.getValue()), e.getKey());
             rep.report(d.hazards);
+            String notDefault = out.notDefaultDirectories.get(e.getKey());
+            if (notDefault != null) {
+                d = FlagInterpreter.interpret(dedupe(unconditional(e.getValue(), notDefault)), e.getKey());
+            }
             String arch = e.getKey().equals(dir) ? out.cudaArch.get("") : out.cudaArch.get("dir:" + e.getKey());
             if (arch == null) arch = out.cudaArch.get("");
             if (arch != null) d.cuda.cudaArch(arch);
             dirResults.put(e.getKey(), d);
             String dn = ctx.relativize(e.getKey());
-            String c = "CMake directory " + (dn.isEmpty() ? "." : dn) + " (" + rel + cfg + ")";
+            String c = "CMake directory " + (dn.isEmpty() ? "." : dn) + " (" + rel + cfg + notDefault(notDefault) + ")";
             model.cmake.dir(e.getKey(), d.cuda, d.host, c);
         }
         Set<String> names = new java.util.LinkedHashSet<>(out.sources.keySet()); // in the order of definition
@@ -411,12 +415,14 @@ public final class BuildFlagAnalyzer implements Analyzer {
             all.addAll(own);
             FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all), tdir);
             rep.report(r.hazards);
+            String notDefault = out.notDefaultDirectories.get(tdir);
+            if (notDefault != null) r = FlagInterpreter.interpret(dedupe(unconditional(all, notDefault)), tdir);
             if (arch == null) {
                 FlagInterpreter.Result d = dirResults.get(tdir);
                 arch = d == null ? null : d.cuda.cudaArch();
             }
             if (arch != null) r.cuda.cudaArch(arch);
-            String c = "CMake target " + t + " (" + rel + cfg + ")";
+            String c = "CMake target " + t + " (" + rel + cfg + notDefault(notDefault) + ")";
             for (Path src : out.sources.getOrDefault(t, List.of())) {
                 model.cmake.file(src, isCuda(src) ? r.cuda : r.host, c);
             }
@@ -430,6 +436,29 @@ public final class BuildFlagAnalyzer implements Analyzer {
                     e.getKey(), isCuda(e.getKey()) ? r.cuda : r.host, "CMake source properties (" + rel + cfg + ")");
         }
         model.unselected.addAll(out.unselected);
+    }
+
+    /**
+     * The flags of a subdirectory the default configuration does not add, for the build context of its own sources
+     * (they are built only under that condition): the condition is dropped; their hazards keep it.
+     */
+    private static List<FlagTok> unconditional(List<FlagTok> toks, String cond) {
+        List<FlagTok> out = new ArrayList<>();
+        String suffix = " and " + cond;
+        for (FlagTok t : toks) {
+            String c = t.condition();
+            if (c != null && c.equals(cond)) c = null;
+            else if (c != null && c.endsWith(suffix)) c = c.substring(0, c.length() - suffix.length());
+            out.add(c == t.condition() ? t : new FlagTok(t.text(), t.loc(), t.lang(), c, t.via()));
+        }
+        return out;
+    }
+
+    private static String notDefault(String cond) {
+        return cond == null
+                ? ""
+                : "; not in the default configuration: added under "
+                        + cond.replace(", which is false in the default configuration", "");
     }
 
     // ------------------------------------------------------------------ make

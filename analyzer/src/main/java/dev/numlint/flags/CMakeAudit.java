@@ -86,6 +86,12 @@ final class CMakeAudit {
         final List<FlagTok> unselected = new ArrayList<>();
         /** Subdirectories added only in a branch the default configuration skips, with that condition. */
         final Map<Path, String> skippedSubdirectories = new LinkedHashMap<>();
+        /**
+         * Subdirectories (and those they add) evaluated with their parent's state although the default
+         * configuration skips the add_subdirectory(): the condition every flag written there carries. Their sources
+         * are built only under it, so their build context is that configuration's; their hazards stay conditional.
+         */
+        final Map<Path, String> notDefaultDirectories = new LinkedHashMap<>();
         /** The cache values that decided conditions, e.g. "USE_HIP=OFF", for the configuration summary. */
         final Map<String, String> decisive = new java.util.TreeMap<>();
         /** "notification" problems with an id: {file, line, level, id, message}. */
@@ -132,6 +138,8 @@ final class CMakeAudit {
     private int skipLine;
     /** Forced condition for a whole file evaluated on its own although the project skips it. */
     private String forced;
+    /** The skipped branch under which the subdirectory being evaluated is added (null: a default one). */
+    private String notDefault;
 
     private final long deadline = dev.numlint.model.CpuClock.now() + TIME_BUDGET_NANOS;
     private long work;
@@ -474,7 +482,7 @@ final class CMakeAudit {
                     vars.put(v.get(0).text, v.size() > 2 ? v.get(2) : PosText.of("OFF", -1, 0, 0));
                 }
             }
-            case "add_subdirectory" -> addSubdirectory(v);
+            case "add_subdirectory" -> addSubdirectory(v, null);
             case "add_compile_definitions" -> {
                 for (PosText p : v) define(p, null, "add_compile_definitions", dirOptions);
             }
@@ -629,6 +637,16 @@ final class CMakeAudit {
                                     currentDir.resolve(v.get(0).text).normalize(), skipMode);
                         } catch (RuntimeException e) {
                             // not a path
+                        }
+                        // evaluated in this directory's scope, every flag written there under the skipped branch
+                        String cond = skipMode;
+                        String savedNotDefault = notDefault;
+                        skipMode = null;
+                        notDefault = cond;
+                        try {
+                            addSubdirectory(v, cond);
+                        } finally {
+                            notDefault = savedNotDefault;
                         }
                     }
                 }
@@ -1040,7 +1058,8 @@ final class CMakeAudit {
         add(into, PosText.of("-I" + p, fi, line, col), FlagTok.Lang.ANY, cond == null ? currentCondition() : cond, via);
     }
 
-    private void addSubdirectory(List<PosText> v) {
+    /** {@code skipped}: the condition of the skipped branch that adds it, or null when the branch runs. */
+    private void addSubdirectory(List<PosText> v, String skipped) {
         if (v.isEmpty()) return;
         Path sub;
         try {
@@ -1061,8 +1080,10 @@ final class CMakeAudit {
         Deque<Block> savedBlocks = new ArrayDeque<>(blocks);
         String savedForced = forced;
         String cond = currentCondition();
+        if (skipped != null) cond = cond == null || cond.contains(skipped) ? skipped : cond + " and " + skipped;
         blocks.clear();
         forced = cond;
+        if (notDefault != null) out.notDefaultDirectories.put(sub, notDefault);
         dirOptions = new ArrayList<>(savedOptions);
         currentDir = sub;
         for (String n : List.of("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR")) {

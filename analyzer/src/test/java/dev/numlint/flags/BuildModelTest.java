@@ -327,6 +327,49 @@ class BuildModelTest {
         assertThat(ftz.message()).contains("CUDAToolkit_VERSION").contains("value unknown");
     }
 
+    /** The shape of issue 25: cuda/ is added only under if(USE_CUDA), OFF by default, and needs the parent's scope. */
+    @Test
+    void aSubdirectoryUnderAnOffOptionGetsItsParentsScope(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("include"));
+        Files.createDirectories(dir.resolve("cuda/inc"));
+        Files.writeString(dir.resolve("cuda/k.cu"), "#include \"top.h\"\n");
+        Files.writeString(dir.resolve("include/top.h"), "#pragma once\n");
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                project(p LANGUAGES CXX)
+                option(USE_CUDA "build the CUDA backend" OFF)
+                include_directories(${PROJECT_SOURCE_DIR}/include)
+                add_definitions(-DTOP_DEF)
+                set(KERNEL_DEFS FROM_PARENT_VAR)
+                if(USE_CUDA)
+                  add_subdirectory(cuda)
+                endif()
+                """);
+        Files.writeString(
+                dir.resolve("cuda/CMakeLists.txt"),
+                """
+                include_directories(inc)
+                add_library(kern k.cu)
+                target_compile_definitions(kern PRIVATE ${KERNEL_DEFS} CUDA_SUB)
+                target_compile_options(kern PRIVATE --use_fast_math)
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext k = ctx.buildContext(dir.resolve("cuda/k.cu"));
+        assertThat(k.includePaths()).contains(dir.resolve("include"), dir.resolve("cuda/inc"));
+        assertThat(k.defines()).contains("TOP_DEF", "FROM_PARENT_VAR", "CUDA_SUB");
+        assertThat(k.effectiveFastMath()).as("the only configuration that builds k.cu").isTrue();
+        assertThat(k.configuration())
+                .startsWith("CMake target kern (CMakeLists.txt")
+                .contains("not in the default configuration: added under if(USE_CUDA) at CMakeLists.txt:6");
+        Finding fast = ctx.findings().stream()
+                .filter(f -> f.location().file().equals("cuda/CMakeLists.txt"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(fast.confidence()).isEqualTo(Confidence.MEDIUM);
+        assertThat(fast.message()).contains("only under if(USE_CUDA)");
+    }
+
     @Test
     void cmakeDefinesAndPresetsOverrideDefaults() {
         BuildContext dbl =
