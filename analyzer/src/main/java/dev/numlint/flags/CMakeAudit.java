@@ -26,8 +26,10 @@ import java.util.function.Function;
  * {@code add_compile_options}, {@code add_definitions}, {@code add_compile_definitions},
  * {@code include_directories}, {@code target_compile_options} with generator expressions,
  * {@code target_compile_definitions}, {@code target_include_directories}, FindCUDA's
- * {@code cuda_add_executable(... OPTIONS ...)}, target sources and CUDA architectures, {@code include()} of local
- * files and {@code add_subdirectory()} (each directory sees its parent's variables and directory flags).
+ * {@code cuda_add_executable(... OPTIONS ...)} and {@code cuda_include_directories} (CUDA sources only), target sources and CUDA architectures, {@code include()} of local
+ * files and {@code add_subdirectory()} (each directory sees its parent's variables and directory flags; a
+ * subdirectory added in a branch the default configuration skips is evaluated in its parent's scope too, its flags
+ * audited under that branch's condition, and its sources get that configuration's context).
  *
  * <p>{@code if()/elseif()/else()} are evaluated with CMake's condition rules ({@link CMakeCondition}); Linux is
  * assumed ({@code UNIX} and {@code LINUX} are true, {@code WIN32}, {@code APPLE} and {@code MSVC} undefined). A
@@ -489,6 +491,14 @@ final class CMakeAudit {
             case "include_directories" -> {
                 for (PosText p : v) {
                     if (!TARGET_KEYWORDS.contains(p.text)) includeDir(p, null, "include_directories", dirOptions);
+                }
+            }
+            case "cuda_include_directories" -> {
+                // FindCUDA: include directories of the nvcc steps of cuda_add_* targets (not of host sources)
+                for (PosText p : v) {
+                    if (!TARGET_KEYWORDS.contains(p.text)) {
+                        includeDir(p, null, "cuda_include_directories", dirOptions, FlagTok.Lang.CUDA);
+                    }
                 }
             }
             case "target_compile_definitions", "target_include_directories" -> {
@@ -1035,6 +1045,10 @@ final class CMakeAudit {
 
     /** An include directory as the flag -I/absolute/dir (relative ones are relative to the current directory). */
     private void includeDir(PosText d, String cond, String via, List<FlagTok> into) {
+        includeDir(d, cond, via, into, FlagTok.Lang.ANY);
+    }
+
+    private void includeDir(PosText d, String cond, String via, List<FlagTok> into, FlagTok.Lang lang) {
         PosText t = d.trim();
         if (t.text.isEmpty() || t.text.contains("$<") || t.text.contains(CMakeCondition.UNKNOWN)) return;
         Path p;
@@ -1055,7 +1069,7 @@ final class CMakeAudit {
             }
         }
         if (fi < 0) return;
-        add(into, PosText.of("-I" + p, fi, line, col), FlagTok.Lang.ANY, cond == null ? currentCondition() : cond, via);
+        add(into, PosText.of("-I" + p, fi, line, col), lang, cond == null ? currentCondition() : cond, via);
     }
 
     /** {@code skipped}: the condition of the skipped branch that adds it, or null when the branch runs. */

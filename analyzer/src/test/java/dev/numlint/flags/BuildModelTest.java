@@ -370,6 +370,40 @@ class BuildModelTest {
         assertThat(fast.message()).contains("only under if(USE_CUDA)");
     }
 
+    /** The shape of issue 25: FindCUDA targets with CUDA_NVCC_FLAGS and cuda_include_directories. */
+    @Test
+    void findCudaTargetsGetNvccFlagsAndCudaIncludeDirectories(@TempDir Path dir) throws IOException {
+        for (String d : List.of("include", "cuinc", "src")) Files.createDirectories(dir.resolve(d));
+        for (String f : List.of("src/a.cu", "src/b.cpp", "src/main.cu")) Files.writeString(dir.resolve(f), "\n");
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                cmake_minimum_required(VERSION 3.5)
+                project(f CXX)
+                find_package(CUDA REQUIRED)
+                include_directories(include)
+                add_definitions(-DUSE_GPU)
+                list(APPEND CUDA_NVCC_FLAGS "-arch=sm_60;--use_fast_math")
+                set(CUDA_NVCC_FLAGS_RELEASE ${CUDA_NVCC_FLAGS_RELEASE} -DREL_ONLY)
+                cuda_include_directories(${CMAKE_CURRENT_SOURCE_DIR}/cuinc)
+                cuda_add_library(gpu src/a.cu src/b.cpp OPTIONS -DOPT_A)
+                cuda_add_executable(app src/main.cu)
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext a = ctx.buildContext(dir.resolve("src/a.cu"));
+        assertThat(a.includePaths()).contains(dir.resolve("include"), dir.resolve("cuinc"));
+        assertThat(a.defines()).contains("USE_GPU", "OPT_A").doesNotContain("REL_ONLY");
+        assertThat(a.effectiveFastMath()).isTrue();
+        assertThat(a.configuration()).startsWith("CMake target gpu (CMakeLists.txt");
+        BuildContext m = ctx.buildContext(dir.resolve("src/main.cu"));
+        assertThat(m.includePaths()).contains(dir.resolve("include"), dir.resolve("cuinc"));
+        assertThat(m.defines()).contains("USE_GPU").doesNotContain("OPT_A");
+        assertThat(m.effectiveFastMath()).isTrue();
+        BuildContext b = ctx.buildContext(dir.resolve("src/b.cpp"));
+        assertThat(b.defines()).contains("USE_GPU");
+        assertThat(b.includePaths()).contains(dir.resolve("include")).doesNotContain(dir.resolve("cuinc"));
+    }
+
     @Test
     void cmakeDefinesAndPresetsOverrideDefaults() {
         BuildContext dbl =
