@@ -192,8 +192,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (cmakeRead.contains(f) || !f.getFileName().toString().equals("CMakeLists.txt")) continue;
             guarded(ctx, sink, f, () -> cmakeProject(ctx, f, null, rep, model, cmakeRead, skippedSubdirs, inTree));
         }
+        List<Path> templates = new ArrayList<>();
         for (Path f : cmakes) {
             if (cmakeRead.contains(f)) continue;
+            if (configureTemplate(f)) {
+                templates.add(f);
+                continue;
+            }
             String forced = skippedSubdirs.get(f.getParent());
             if (forced == null) {
                 forced = f.getFileName().toString().equals("CMakeLists.txt")
@@ -202,6 +207,19 @@ public final class BuildFlagAnalyzer implements Analyzer {
             }
             String fc = forced;
             guarded(ctx, sink, f, () -> cmakeProject(ctx, f, fc, rep, model, cmakeRead, skippedSubdirs, inTree));
+        }
+        if (!templates.isEmpty()) {
+            List<String> names = templates.stream().map(ctx::relativize).toList();
+            sink.notify(new Notification(
+                    names.get(0),
+                    0,
+                    Level.NOTE,
+                    "not-evaluated",
+                    templates.size() + " configure_file template" + (templates.size() == 1 ? "" : "s") + " ("
+                            + String.join(", ", names.subList(0, Math.min(3, names.size())))
+                            + (names.size() > 3 ? ", ..." : "")
+                            + ") not read as CMake scripts: the headers they become exist only once the project is "
+                            + "configured"));
         }
         makefiles(ctx, sink, makes, rep, model, inTree);
         for (Path f : setups) guarded(ctx, sink, f, () -> setupPy(ctx, f, rep, model, inTree));
@@ -228,6 +246,30 @@ public final class BuildFlagAnalyzer implements Analyzer {
             }
         }
         return out;
+    }
+
+    /** A name such as config.hpp.cmake or version.h.cmake: a configure_file input, not a script. */
+    private static final java.util.regex.Pattern TEMPLATE_NAME = java.util.regex.Pattern.compile(
+            ".+\\.(h|hh|hpp|hxx|h\\+\\+|inl|c|cc|cpp|cxx|cu|cuh|f90|py|txt|json|xml|pc|rc|in)\\.cmake",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+    /** Text only a configure_file template has: #cmakedefine, or a C #define of an @VAR@ substitution. */
+    private static final java.util.regex.Pattern TEMPLATE_TEXT = java.util.regex.Pattern.compile(
+            "(?m)^\\s*#\\s*cmakedefine|^\\s*#\\s*define\\s+\\w+.*@[A-Za-z_][A-Za-z0-9_]*@");
+
+    /**
+     * Whether a {@code *.cmake} file no evaluated list file includes is a {@code configure_file} template (a header
+     * written with {@code #cmakedefine} or {@code @VAR@}) rather than a CMake script: its name or its first 64 KiB.
+     */
+    static boolean configureTemplate(Path f) {
+        if (TEMPLATE_NAME.matcher(f.getFileName().toString()).matches()) return true;
+        try (java.io.InputStream in = Files.newInputStream(f)) {
+            byte[] head = in.readNBytes(64 * 1024);
+            return TEMPLATE_TEXT
+                    .matcher(new String(head, StandardCharsets.ISO_8859_1))
+                    .find();
+        } catch (IOException | RuntimeException e) {
+            return false; // read (and reported) as a script
+        }
     }
 
     private static final java.util.Comparator<Path> BY_DEPTH =
