@@ -160,7 +160,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         List<Path> cmakes = new ArrayList<>();
         List<Path> makes = new ArrayList<>();
         List<Path> setups = new ArrayList<>();
-        for (Path f : files.stream()
+        for (Path f : withProjectBuildFiles(ctx, files, inTree, sink).stream()
                 .map(x -> x.toAbsolutePath().normalize())
                 .sorted(BY_DEPTH)
                 .toList()) {
@@ -226,6 +226,53 @@ public final class BuildFlagAnalyzer implements Analyzer {
         rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
         Map<Path, BuildContext> chosen = applyContexts(ctx, model);
         rep.flush(chosen, reachable(ctx, model));
+    }
+
+    private static final List<String> BUILD_FILE_NAMES = List.of(
+            "CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "setup.py");
+
+    /**
+     * A scan of a file or subdirectory inside a project ({@link dev.numlint.scan.ProjectRoot}, the scan root is the
+     * project root then): the build files of the directories from the project root down to each scanned file are
+     * read too, for the build context, as a scan of the whole project reads them. Nothing outside the root.
+     */
+    private static List<Path> withProjectBuildFiles(
+            ScanContext ctx, List<Path> files, java.util.function.Predicate<Path> inTree, FindingSink sink) {
+        String project = ctx.setting(dev.numlint.scan.ProjectRoot.SETTING).orElse(null);
+        if (project == null) return files;
+        Path root = Path.of(project).toAbsolutePath().normalize();
+        Set<Path> have = new HashSet<>();
+        for (Path f : files) have.add(f.toAbsolutePath().normalize());
+        List<Path> added = new ArrayList<>();
+        Set<Path> seen = new HashSet<>();
+        for (Path f : ctx.files()) {
+            for (Path d = f.toAbsolutePath().normalize().getParent();
+                    d != null && d.startsWith(root) && seen.add(d);
+                    d = d.getParent()) {
+                for (String n : BUILD_FILE_NAMES) {
+                    Path b = d.resolve(n);
+                    if (!have.contains(b)
+                            && Files.isRegularFile(b, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            && inTree.test(b)) {
+                        added.add(b);
+                    }
+                }
+            }
+        }
+        if (added.isEmpty()) return files;
+        added.sort(BY_DEPTH);
+        List<String> names = added.stream().map(ctx::relativize).toList();
+        sink.notify(new Notification(
+                names.get(0),
+                0,
+                Level.NOTE,
+                "project-build-files",
+                "scanned inside the project at " + root + ": its build file" + (names.size() == 1 ? " " : "s ")
+                        + String.join(", ", names.subList(0, Math.min(4, names.size())))
+                        + (names.size() > 4 ? ", ..." : "") + " read for the build context"));
+        List<Path> all = new ArrayList<>(files);
+        all.addAll(added);
+        return all;
     }
 
     /**
