@@ -40,6 +40,7 @@ public final class ProjectRoot {
     /** The project root above the scanned {@code paths} (absolute), or null when there is none above them. */
     public static Path find(List<Path> paths) {
         Path base = null;
+        boolean dirScanned = false;
         for (Path p : paths) {
             Path a = p.toAbsolutePath().normalize();
             Path d = Files.isDirectory(a) ? a : a.getParent();
@@ -50,11 +51,21 @@ public final class ProjectRoot {
                 while (base != null && !d.startsWith(base)) base = base.getParent();
             }
         }
-        return base == null ? null : find(base);
+        if (base == null) return null;
+        for (Path p : paths) dirScanned |= p.toAbsolutePath().normalize().equals(base) && Files.isDirectory(base);
+        return find(base, dirScanned);
     }
 
     /** The project root above the directory {@code base}, or null. */
     static Path find(Path base) {
+        return find(base, true);
+    }
+
+    /**
+     * The project root at or above {@code base}, or null: {@code base} itself is a result only when it was not
+     * scanned as a whole ({@code baseScanned} false: files in it were), since its build files are not scanned then.
+     */
+    static Path find(Path base, boolean baseScanned) {
         FileStore store = store(base);
         if (store == null) return null;
         Path home = home();
@@ -73,7 +84,7 @@ public final class ProjectRoot {
             }
             if (Files.exists(d.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) break; // a repository root
         }
-        return found == null || found.equals(base) ? null : found;
+        return found == null || (found.equals(base) && baseScanned) ? null : found;
     }
 
     private static boolean hasMarker(Path d) {

@@ -94,6 +94,31 @@ class ProjectRootTest {
     }
 
     @Test
+    void aFileInTheProjectsOwnDirectoryGetsItsBuildFilesToo() throws IOException {
+        Path proj = Files.createDirectories(tmp.resolve("flat")).toRealPath();
+        Files.writeString(
+                proj.resolve("CMakeLists.txt"),
+                "add_definitions(-DUSE_FAST)\nadd_library(k k.cu)\n");
+        Files.writeString(
+                proj.resolve("k.cu"),
+                """
+                __global__ void dot(const float *a, const float *b, float *out, int n) {
+                    float sum = 0;
+                #ifdef USE_FAST
+                    for (int k = 0; k < n; ++k) sum += a[k] * b[k];
+                #endif
+                    out[threadIdx.x] = sum;
+                }
+                """);
+        Path cache = tmp.resolve("cache");
+        List<String> whole = findings(scan(cache, proj), "k.cu");
+        assertThat(whole).isNotEmpty();
+        assertThat(findings(scan(cache, proj.resolve("k.cu")), "k.cu")).isEqualTo(whole);
+        assertThat(ProjectRoot.find(List.of(proj))).isNull();
+        assertThat(ProjectRoot.find(List.of(proj.resolve("k.cu")))).isEqualTo(proj);
+    }
+
+    @Test
     void theSearchStopsAtARepositoryRootAndAtDirectoriesOthersMayWrite() throws IOException {
         Path outer = Files.createDirectories(tmp.resolve("outer")).toRealPath();
         Files.writeString(outer.resolve("Makefile"), "NVCCFLAGS += -DOUTER\n");
