@@ -17,7 +17,8 @@ import java.util.Set;
  *
  * <p>Found upward from the deepest directory that holds every scanned path: the nearest directory with a build file
  * (CMakeLists.txt, Makefile, makefile, GNUmakefile, compile_commands.json, setup.py); from a directory with a
- * CMakeLists.txt, the top of the chain of parents that have one too (the list file no parent adds). Only a directory
+ * CMakeLists.txt, the top of the chain of list files above that add it ({@code add_subdirectory} naming its path, or
+ * a CMakeLists.txt in the parent directory), up to {@link #MAX_SUBDIRECTORY_DEPTH} levels apart. Only a directory
  * above the scanned one is a result (null otherwise: nothing changes).
  *
  * <p>The search never goes above: a repository root (a directory with {@code .git}), the file system of the scanned
@@ -31,6 +32,8 @@ public final class ProjectRoot {
 
     /** Deepest search upward. */
     static final int MAX_LEVELS = 16;
+    /** Most directory levels between a CMakeLists.txt and the one above that adds it. */
+    static final int MAX_SUBDIRECTORY_DEPTH = 4;
 
     private static final List<String> MARKERS = List.of(
             "CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "setup.py");
@@ -73,18 +76,40 @@ public final class ProjectRoot {
         int level = 0;
         for (Path d = base; d != null && level <= MAX_LEVELS; d = d.getParent(), level++) {
             if (d != base && !mayClimbInto(d, store, home)) break;
-            boolean cmake = Files.isRegularFile(d.resolve("CMakeLists.txt"), LinkOption.NOFOLLOW_LINKS);
             if (found == null) {
                 if (hasMarker(d)) found = d;
-            } else if (cmake && found.equals(d.resolve(found.getFileName()))
-                    && Files.isRegularFile(found.resolve("CMakeLists.txt"), LinkOption.NOFOLLOW_LINKS)) {
-                found = d; // the parent's list file adds this one: the project goes on upward
-            } else {
+            } else if (!cmake(found) || found.getNameCount() - d.getNameCount() > MAX_SUBDIRECTORY_DEPTH) {
                 break;
+            } else if (cmake(d) && (found.getParent().equals(d) || addsSubdirectory(d, found))) {
+                found = d; // the list file above adds this one: the project goes on upward
             }
             if (Files.exists(d.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) break; // a repository root
         }
         return found == null || (found.equals(base) && baseScanned) ? null : found;
+    }
+
+    private static boolean cmake(Path d) {
+        return Files.isRegularFile(d.resolve("CMakeLists.txt"), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private static final java.util.regex.Pattern ADD_SUBDIRECTORY =
+            java.util.regex.Pattern.compile("(?i)add_subdirectory\\s*\\(\\s*\"?([^\\s\")]+)");
+
+    /** Whether {@code d}'s CMakeLists.txt (its first MiB) adds {@code sub}, a directory below it, by name. */
+    private static boolean addsSubdirectory(Path d, Path sub) {
+        String rel = d.relativize(sub).toString().replace('\\', '/');
+        try (java.io.InputStream in = Files.newInputStream(d.resolve("CMakeLists.txt"), LinkOption.NOFOLLOW_LINKS)) {
+            String text = new String(in.readNBytes(1 << 20), java.nio.charset.StandardCharsets.ISO_8859_1);
+            java.util.regex.Matcher m = ADD_SUBDIRECTORY.matcher(text);
+            while (m.find()) {
+                String a = m.group(1).replace('\\', '/');
+                if (a.endsWith("/")) a = a.substring(0, a.length() - 1);
+                if (a.equals(rel) || a.endsWith("/" + rel) || a.endsWith("}" + rel)) return true;
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        return false;
     }
 
     private static boolean hasMarker(Path d) {

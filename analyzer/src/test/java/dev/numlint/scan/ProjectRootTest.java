@@ -146,5 +146,11 @@ class ProjectRootTest {
         assertThat(ProjectRoot.find(p.resolve("cuda/kernels"))).isEqualTo(p);
         assertThat(ProjectRoot.find(p.resolve("cuda"))).isEqualTo(p);
         assertThat(ProjectRoot.find(p)).as("the scanned directory is the project").isNull();
+        // a list file two levels up that adds the directory by its path
+        Files.createDirectories(p.resolve("src/lib/kernels"));
+        Files.writeString(p.resolve("src/lib/CMakeLists.txt"), "cuda_add_library(l kernels/k.cu)\n");
+        assertThat(ProjectRoot.find(p.resolve("src/lib/kernels"))).isEqualTo(p.resolve("src/lib"));
+        Files.writeString(p.resolve("CMakeLists.txt"), "add_subdirectory(${PROJECT_SOURCE_DIR}/src/lib)\n");
+        assertThat(ProjectRoot.find(p.resolve("src/lib/kernels"))).isEqualTo(p);
     }
 }
