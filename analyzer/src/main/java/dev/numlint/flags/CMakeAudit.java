@@ -613,9 +613,73 @@ final class CMakeAudit {
         };
     }
 
+    /** Commands of a skipped branch that shape the scope a subdirectory added in that branch inherits. */
+    private static final Set<String> SCOPE_COMMANDS = Set.of(
+            "set",
+            "unset",
+            "string",
+            "list",
+            "option",
+            "include_directories",
+            "cuda_include_directories",
+            "add_definitions",
+            "add_compile_definitions",
+            "add_compile_options");
+
+    /** The scope of a skipped branch as if it were taken: its variables and directory flags. */
+    private record Shadow(Map<String, PosText> vars, List<FlagTok> dirOptions) {}
+
+    /** Per skipped branch (by identity), its scope so far; only for a branch not nested in another skipped one. */
+    private final Map<Block, Shadow> shadows = new java.util.IdentityHashMap<>();
+
+    /**
+     * Runs {@code r} in the scope the skipped branch {@code skip} would have if it were taken (null when the branch
+     * is nested in another skipped one: then the enclosing scope as it is), with every flag written under the
+     * branch's condition; the scope's changes are kept for the branch's later commands.
+     */
+    private void inBranchScope(Block skip, Runnable r) {
+        int skipping = 0;
+        for (Block b : blocks) if (b.state() == 1) skipping++;
+        String savedSkip = skipMode;
+        String savedForced = forced;
+        skipMode = null;
+        String cond = skip.skip();
+        String outer = currentCondition();
+        forced = outer == null || outer.contains(cond) ? cond : outer + " and " + cond;
+        if (skipping != 1) {
+            try {
+                r.run();
+            } finally {
+                skipMode = savedSkip;
+                forced = savedForced;
+            }
+            return;
+        }
+        Shadow sh = shadows.computeIfAbsent(skip, k -> new Shadow(new HashMap<>(vars), new ArrayList<>(dirOptions)));
+        Map<String, PosText> savedVars = new HashMap<>(vars);
+        List<FlagTok> savedOptions = dirOptions;
+        vars.clear();
+        vars.putAll(sh.vars());
+        dirOptions = new ArrayList<>(sh.dirOptions());
+        try {
+            r.run();
+            shadows.put(skip, new Shadow(new HashMap<>(vars), dirOptions));
+        } finally {
+            vars.clear();
+            vars.putAll(savedVars);
+            dirOptions = savedOptions;
+            skipMode = savedSkip;
+            forced = savedForced;
+        }
+    }
+
     /** A command in a skipped branch: not executed, but the flags written in it are audited. */
     private void skipped(CMakeLexer.Command c, int fi, Block skip) {
         String name = c.name().toLowerCase(Locale.ROOT);
+        if (SCOPE_COMMANDS.contains(name)) {
+            // for a subdirectory the branch adds: its scope, as if the branch were taken (flags stay conditional)
+            inBranchScope(skip, () -> execute(name, values(c.args())));
+        }
         skipMode = skip.skip();
         skipFi = skip.fileIndex();
         skipLine = skip.line();
@@ -648,13 +712,12 @@ final class CMakeAudit {
                         } catch (RuntimeException e) {
                             // not a path
                         }
-                        // evaluated in this directory's scope, every flag written there under the skipped branch
+                        // evaluated in the branch's scope, every flag written there under the skipped branch
                         String cond = skipMode;
                         String savedNotDefault = notDefault;
-                        skipMode = null;
                         notDefault = cond;
                         try {
-                            addSubdirectory(v, cond);
+                            inBranchScope(skip, () -> addSubdirectory(values(c.args()), cond));
                         } finally {
                             notDefault = savedNotDefault;
                         }

@@ -333,6 +333,7 @@ class BuildModelTest {
         Files.createDirectories(dir.resolve("include"));
         Files.createDirectories(dir.resolve("cuda/inc"));
         Files.writeString(dir.resolve("cuda/k.cu"), "#include \"top.h\"\n");
+        Files.writeString(dir.resolve("k_top.cu"), "\n");
         Files.writeString(dir.resolve("include/top.h"), "#pragma once\n");
         Files.writeString(
                 dir.resolve("CMakeLists.txt"),
@@ -343,6 +344,8 @@ class BuildModelTest {
                 add_definitions(-DTOP_DEF)
                 set(KERNEL_DEFS FROM_PARENT_VAR)
                 if(USE_CUDA)
+                  include_directories(cuda/common)
+                  set(BRANCH_DEFS BRANCH_VAR)
                   add_subdirectory(cuda)
                 endif()
                 """);
@@ -351,13 +354,18 @@ class BuildModelTest {
                 """
                 include_directories(inc)
                 add_library(kern k.cu)
-                target_compile_definitions(kern PRIVATE ${KERNEL_DEFS} CUDA_SUB)
+                target_compile_definitions(kern PRIVATE ${KERNEL_DEFS} ${BRANCH_DEFS} CUDA_SUB)
                 target_compile_options(kern PRIVATE --use_fast_math)
                 """);
         TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
         BuildContext k = ctx.buildContext(dir.resolve("cuda/k.cu"));
-        assertThat(k.includePaths()).contains(dir.resolve("include"), dir.resolve("cuda/inc"));
-        assertThat(k.defines()).contains("TOP_DEF", "FROM_PARENT_VAR", "CUDA_SUB");
+        assertThat(k.includePaths())
+                .contains(dir.resolve("include"), dir.resolve("cuda/inc"), dir.resolve("cuda/common"));
+        assertThat(k.defines()).contains("TOP_DEF", "FROM_PARENT_VAR", "BRANCH_VAR", "CUDA_SUB");
+        assertThat(ctx.buildContext(dir.resolve("k_top.cu")))
+                .as("the branch's include directory is not the parent's")
+                .satisfiesAnyOf(c -> assertThat(c).isNull(), c -> assertThat(c.includePaths())
+                        .doesNotContain(dir.resolve("cuda/common")));
         assertThat(k.effectiveFastMath()).as("the only configuration that builds k.cu").isTrue();
         assertThat(k.configuration())
                 .startsWith("CMake target kern (CMakeLists.txt")
@@ -366,6 +374,9 @@ class BuildModelTest {
                 .filter(f -> f.location().file().equals("cuda/CMakeLists.txt"))
                 .findFirst()
                 .orElseThrow();
+        assertThat(ctx.findings()).filteredOn(f -> f.location().file().equals("cuda/CMakeLists.txt")
+                        && f.ruleId().equals(fast.ruleId()))
+                .hasSize(1);
         assertThat(fast.confidence()).isEqualTo(Confidence.MEDIUM);
         assertThat(fast.message()).contains("only under if(USE_CUDA)");
     }
