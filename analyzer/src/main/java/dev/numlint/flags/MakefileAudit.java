@@ -215,6 +215,11 @@ final class MakefileAudit {
     private int shellCount;
     private int shellLine;
     private int shellFile;
+    /** Whether the makefiles are being read ($(eval) is read then; not once the goal's recipes are expanded). */
+    private boolean reading = true;
+
+    private int evalDepth;
+    private static final int MAX_EVAL_DEPTH = 8;
 
     private MakefileAudit(Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget) {
         this.relativize = relativize;
@@ -420,7 +425,10 @@ final class MakefileAudit {
     }
 
     private void run(String text, int fi, int depth) {
-        List<PosText> lines = logicalLines(text, fi);
+        runLines(logicalLines(text, fi), fi, depth);
+    }
+
+    private void runLines(List<PosText> lines, int fi, int depth) {
         boolean inDefine = false;
         String defineName = null;
         String defineOp = null;
@@ -577,8 +585,47 @@ final class MakefileAudit {
             int colon = ruleColon(code.text);
             if (colon >= 0) {
                 inRule = rule(code, colon, fi, lineNo);
+            } else if (code.text.contains("$(") || code.text.contains("${")) {
+                // a line of only references, such as $(foreach t,$(TARGETS),$(eval $(call RULE,$(t)))): expanded
+                // for what its $(eval ...) defines
+                inRule = false;
+                expand(code, global, null, 0);
             }
         }
+    }
+
+    /** {@code $(eval TEXT)} while the makefiles are read: TEXT is read as makefile lines, where it was written. */
+    private PosText eval(PosText body) {
+        int fi = 0;
+        for (int i = 0; i < body.length(); i++) {
+            if (body.fileAt(i) >= 0) {
+                fi = body.fileAt(i);
+                break;
+            }
+        }
+        if (!reading || evalDepth >= MAX_EVAL_DEPTH) return unknownText();
+        if (body.text.contains(UNKNOWN)) {
+            int line = body.length() > 0 ? body.lineAt(0) : 0;
+            if (noticed.add("eval:" + fi + ":" + line)) {
+                problem(fi, line, "NOTE", "not-evaluated", "$(eval ...) of a value numlint cannot know: not read");
+            }
+            return PosText.EMPTY;
+        }
+        List<PosText> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= body.length(); i++) {
+            if (i == body.length() || body.charAt(i) == '\n') {
+                lines.add(body.sub(start, i));
+                start = i + 1;
+            }
+        }
+        evalDepth++;
+        try {
+            runLines(lines, fi, 0);
+        } finally {
+            evalDepth--;
+        }
+        return PosText.EMPTY;
     }
 
     private static String firstWord(String t) {
@@ -1175,8 +1222,11 @@ final class MakefileAudit {
                 shell(argText.fileAt(0) < 0 ? 0 : argText.fileAt(0), argText.lineAt(0));
                 return unknownText();
             }
-            case "error", "warning", "info", "eval", "file" -> {
-                return f.equals("eval") || f.equals("file") ? unknownText() : PosText.EMPTY;
+            case "eval" -> {
+                return eval(expand(argText, scope, auto, d));
+            }
+            case "error", "warning", "info", "file" -> {
+                return f.equals("file") ? unknownText() : PosText.EMPTY;
             }
             case "value" -> {
                 Var v = scope.get(expand(argText, scope, auto, d).text.trim());
@@ -1579,6 +1629,7 @@ final class MakefileAudit {
     // ------------------------------------------------------------------------------------------ the build
 
     private void build() {
+        reading = false;
         String goal = makeTarget;
         String how;
         if (goal != null) {

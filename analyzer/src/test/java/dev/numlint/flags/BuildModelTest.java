@@ -244,6 +244,39 @@ class BuildModelTest {
     }
 
     @Test
+    void evalOfCallTemplatesDefinesRulesAndVariables(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("a.cu"), "");
+        Files.writeString(dir.resolve("b.cu"), "");
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
+                NVCCFLAGS := -O3
+                KERNELS := a b
+                define KRULE
+                $(1).o: $(1).cu
+                \tnvcc $$(NVCCFLAGS) -DKERNEL_$(1) -c $$< -o $$@
+                endef
+                all: $(KERNELS:%=%.o)
+                $(foreach k,$(KERNELS),$(eval $(call KRULE,$(k))))
+                $(eval EXTRA := -DFROM_EVAL)
+                NVCCFLAGS += $(EXTRA)
+                $(eval $(shell ./configure-flags))
+                define LOOP
+                $$(eval $$(LOOP)) $$(eval $$(LOOP))
+                endef
+                $(eval $(LOOP))
+                """);
+        TestScanContext ctx = assertTimeoutPreemptively(
+                Duration.ofSeconds(10), () -> scan(dir, BuildOptions.DEFAULT), "an $(eval) that evaluates itself");
+        BuildContext a = ctx.buildContext(dir.resolve("a.cu"));
+        assertThat(a.defines()).contains("KERNEL_a", "FROM_EVAL").doesNotContain("KERNEL_b");
+        assertThat(a.configuration()).startsWith("Makefile goal all -> a.o");
+        assertThat(ctx.buildContext(dir.resolve("b.cu")).defines()).contains("KERNEL_b", "FROM_EVAL");
+        assertThat(ctx.notifications())
+                .anySatisfy(n -> assertThat(n.message()).contains("$(eval ...) of a value numlint cannot know"));
+    }
+
+    @Test
     void shellMetacharactersInFlagsStayData(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("k.cu"), "");
         Files.writeString(dir.resolve("evil.sh"), "touch pwned\n");
