@@ -836,6 +836,18 @@ final class MakefileAudit {
                     "include of '" + name + "' whose name numlint cannot know: " + "not read");
             return;
         }
+        if ((name.contains("*") || name.contains("?") || name.contains("[")) && !name.startsWith("~")) {
+            // make expands wildcards in include names (inside the tree here, as $(wildcard))
+            List<String> found = words(wildcard(List.of(PosText.of(name, -1, 0, 0))).text);
+            for (String f : found) {
+                if (!f.contains("*") && !f.contains("?") && !f.contains("[")) include(f, optional, fi, line, depth);
+            }
+            if (found.isEmpty() && !optional) {
+                problem(fi, line, "NOTE", "not-evaluated", "include of '" + name + "' matches no file in the scanned "
+                        + "tree: nothing read");
+            }
+            return;
+        }
         Path p;
         try {
             p = name.startsWith("~") ? null : dir.resolve(name).normalize(); // ~: a home directory, never the tree

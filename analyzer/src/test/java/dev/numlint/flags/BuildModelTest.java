@@ -212,6 +212,8 @@ class BuildModelTest {
                 MKDIR := $(dir $(lastword $(MAKEFILE_LIST)))
                 NVCCFLAGS += -DMKDIR_$(subst /,,$(MKDIR)) -DCOUNT_$(words $(MAKEFILE_LIST))
                 """);
+        Files.writeString(dir.resolve("mk/a.inc"), "NVCCFLAGS += -DGLOB_A\n");
+        Files.writeString(dir.resolve("mk/b.inc"), "NVCCFLAGS += -DGLOB_B\n");
         Files.writeString(
                 dir.resolve("Makefile"),
                 """
@@ -221,6 +223,7 @@ class BuildModelTest {
                 srcdir = $(root)/src
                 NVCCFLAGS += -I$(srcdir)/ -DFIRST_$(firstword $(MAKEFILE_LIST)) -DCUR_$(notdir $(CURDIR))
                 include mk/common.mk
+                include mk/*.inc
                 OUTSIDE := $(realpath ..)
                 ifeq ($(OUTSIDE),)
                   NVCCFLAGS += -DOUTSIDE_EMPTY
@@ -235,7 +238,7 @@ class BuildModelTest {
         // NVCCFLAGS is simple (:=), so += expands $(MAKEFILE_LIST) now, before mk/common.mk is read, as make does
         assertThat(k.includePaths()).contains(dir.resolve("src"));
         assertThat(k.defines())
-                .contains("FIRST_Makefile", "CUR_proj", "MKDIR_mk", "COUNT_2", "GONE_X")
+                .contains("FIRST_Makefile", "CUR_proj", "MKDIR_mk", "COUNT_2", "GONE_X", "GLOB_A", "GLOB_B")
                 .as("$(realpath ..) lies outside the scanned tree: unknown, so the ifeq is not known true")
                 .doesNotContain("OUTSIDE_EMPTY");
         assertThat(ctx.notifications())
