@@ -150,9 +150,13 @@ final class ScanInputs {
         }
         Path root = root(abs);
         NumlintConfig cfg = loadConfig(abs, root);
+        // a file or subdirectory inside a project: the project's build context, root and fingerprints
+        Path project = dev.numlint.scan.ProjectRoot.find(abs);
+        if (project != null && !project.startsWith(root)) root = project;
 
         ScanOptions.Builder b =
                 ScanOptions.builder(root).paths(abs).analyzers(analyzers).config(cfg).notice(configNotice);
+        if (project != null) b.setting(dev.numlint.scan.ProjectRoot.SETTING, project.toString());
         for (String g : excludes) {
             try {
                 new dev.numlint.scan.Glob(g);

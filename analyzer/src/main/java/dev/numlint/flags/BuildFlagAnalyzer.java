@@ -160,7 +160,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         List<Path> cmakes = new ArrayList<>();
         List<Path> makes = new ArrayList<>();
         List<Path> setups = new ArrayList<>();
-        for (Path f : files.stream()
+        for (Path f : withProjectBuildFiles(ctx, files, inTree, sink).stream()
                 .map(x -> x.toAbsolutePath().normalize())
                 .sorted(BY_DEPTH)
                 .toList()) {
@@ -192,8 +192,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (cmakeRead.contains(f) || !f.getFileName().toString().equals("CMakeLists.txt")) continue;
             guarded(ctx, sink, f, () -> cmakeProject(ctx, f, null, rep, model, cmakeRead, skippedSubdirs, inTree));
         }
+        List<Path> templates = new ArrayList<>();
         for (Path f : cmakes) {
             if (cmakeRead.contains(f)) continue;
+            if (configureTemplate(f)) {
+                templates.add(f);
+                continue;
+            }
             String forced = skippedSubdirs.get(f.getParent());
             if (forced == null) {
                 forced = f.getFileName().toString().equals("CMakeLists.txt")
@@ -203,11 +208,71 @@ public final class BuildFlagAnalyzer implements Analyzer {
             String fc = forced;
             guarded(ctx, sink, f, () -> cmakeProject(ctx, f, fc, rep, model, cmakeRead, skippedSubdirs, inTree));
         }
+        if (!templates.isEmpty()) {
+            List<String> names = templates.stream().map(ctx::relativize).toList();
+            sink.notify(new Notification(
+                    names.get(0),
+                    0,
+                    Level.NOTE,
+                    "not-evaluated",
+                    templates.size() + " configure_file template" + (templates.size() == 1 ? "" : "s") + " ("
+                            + String.join(", ", names.subList(0, Math.min(3, names.size())))
+                            + (names.size() > 3 ? ", ..." : "")
+                            + ") not read as CMake scripts: the headers they become exist only once the project is "
+                            + "configured"));
+        }
         makefiles(ctx, sink, makes, rep, model, inTree);
         for (Path f : setups) guarded(ctx, sink, f, () -> setupPy(ctx, f, rep, model, inTree));
         rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
         Map<Path, BuildContext> chosen = applyContexts(ctx, model);
         rep.flush(chosen, reachable(ctx, model));
+    }
+
+    private static final List<String> BUILD_FILE_NAMES = List.of(
+            "CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "setup.py");
+
+    /**
+     * A scan of a file or subdirectory inside a project ({@link dev.numlint.scan.ProjectRoot}, the scan root is the
+     * project root then): the build files of the directories from the project root down to each scanned file are
+     * read too, for the build context, as a scan of the whole project reads them. Nothing outside the root.
+     */
+    private static List<Path> withProjectBuildFiles(
+            ScanContext ctx, List<Path> files, java.util.function.Predicate<Path> inTree, FindingSink sink) {
+        String project = ctx.setting(dev.numlint.scan.ProjectRoot.SETTING).orElse(null);
+        if (project == null) return files;
+        Path root = Path.of(project).toAbsolutePath().normalize();
+        Set<Path> have = new HashSet<>();
+        for (Path f : files) have.add(f.toAbsolutePath().normalize());
+        List<Path> added = new ArrayList<>();
+        Set<Path> seen = new HashSet<>();
+        for (Path f : ctx.files()) {
+            for (Path d = f.toAbsolutePath().normalize().getParent();
+                    d != null && d.startsWith(root) && seen.add(d);
+                    d = d.getParent()) {
+                for (String n : BUILD_FILE_NAMES) {
+                    Path b = d.resolve(n);
+                    if (!have.contains(b)
+                            && Files.isRegularFile(b, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            && inTree.test(b)) {
+                        added.add(b);
+                    }
+                }
+            }
+        }
+        if (added.isEmpty()) return files;
+        added.sort(BY_DEPTH);
+        List<String> names = added.stream().map(ctx::relativize).toList();
+        sink.notify(new Notification(
+                names.get(0),
+                0,
+                Level.NOTE,
+                "project-build-files",
+                "scanned inside the project at " + root + ": its build file" + (names.size() == 1 ? " " : "s ")
+                        + String.join(", ", names.subList(0, Math.min(4, names.size())))
+                        + (names.size() > 4 ? ", ..." : "") + " read for the build context"));
+        List<Path> all = new ArrayList<>(files);
+        all.addAll(added);
+        return all;
     }
 
     /**
@@ -228,6 +293,30 @@ public final class BuildFlagAnalyzer implements Analyzer {
             }
         }
         return out;
+    }
+
+    /** A name such as config.hpp.cmake or version.h.cmake: a configure_file input, not a script. */
+    private static final java.util.regex.Pattern TEMPLATE_NAME = java.util.regex.Pattern.compile(
+            ".+\\.(h|hh|hpp|hxx|h\\+\\+|inl|c|cc|cpp|cxx|cu|cuh|f90|py|txt|json|xml|pc|rc|in)\\.cmake",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+    /** Text only a configure_file template has: #cmakedefine, or a C #define of an @VAR@ substitution. */
+    private static final java.util.regex.Pattern TEMPLATE_TEXT = java.util.regex.Pattern.compile(
+            "(?m)^\\s*#\\s*cmakedefine|^\\s*#\\s*define\\s+\\w+.*@[A-Za-z_][A-Za-z0-9_]*@");
+
+    /**
+     * Whether a {@code *.cmake} file no evaluated list file includes is a {@code configure_file} template (a header
+     * written with {@code #cmakedefine} or {@code @VAR@}) rather than a CMake script: its name or its first 64 KiB.
+     */
+    static boolean configureTemplate(Path f) {
+        if (TEMPLATE_NAME.matcher(f.getFileName().toString()).matches()) return true;
+        try (java.io.InputStream in = Files.newInputStream(f)) {
+            byte[] head = in.readNBytes(64 * 1024);
+            return TEMPLATE_TEXT
+                    .matcher(new String(head, StandardCharsets.ISO_8859_1))
+                    .find();
+        } catch (IOException | RuntimeException e) {
+            return false; // read (and reported) as a script
+        }
     }
 
     private static final java.util.Comparator<Path> BY_DEPTH =
@@ -395,12 +484,16 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (Map.Entry<Path, List<FlagTok>> e : dirFlags.entrySet()) {
             FlagInterpreter.Result d = FlagInterpreter.interpret(dedupe(e.getValue()), e.getKey());
             rep.report(d.hazards);
+            String notDefault = out.notDefaultDirectories.get(e.getKey());
+            if (notDefault != null) {
+                d = FlagInterpreter.interpret(dedupe(unconditional(e.getValue(), notDefault)), e.getKey());
+            }
             String arch = e.getKey().equals(dir) ? out.cudaArch.get("") : out.cudaArch.get("dir:" + e.getKey());
             if (arch == null) arch = out.cudaArch.get("");
             if (arch != null) d.cuda.cudaArch(arch);
             dirResults.put(e.getKey(), d);
             String dn = ctx.relativize(e.getKey());
-            String c = "CMake directory " + (dn.isEmpty() ? "." : dn) + " (" + rel + cfg + ")";
+            String c = "CMake directory " + (dn.isEmpty() ? "." : dn) + " (" + rel + cfg + notDefault(notDefault) + ")";
             model.cmake.dir(e.getKey(), d.cuda, d.host, c);
         }
         Set<String> names = new java.util.LinkedHashSet<>(out.sources.keySet()); // in the order of definition
@@ -416,12 +509,14 @@ public final class BuildFlagAnalyzer implements Analyzer {
             all.addAll(own);
             FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all), tdir);
             rep.report(r.hazards);
+            String notDefault = out.notDefaultDirectories.get(tdir);
+            if (notDefault != null) r = FlagInterpreter.interpret(dedupe(unconditional(all, notDefault)), tdir);
             if (arch == null) {
                 FlagInterpreter.Result d = dirResults.get(tdir);
                 arch = d == null ? null : d.cuda.cudaArch();
             }
             if (arch != null) r.cuda.cudaArch(arch);
-            String c = "CMake target " + t + " (" + rel + cfg + ")";
+            String c = "CMake target " + t + " (" + rel + cfg + notDefault(notDefault) + ")";
             for (Path src : out.sources.getOrDefault(t, List.of())) {
                 model.cmake.file(src, isCuda(src) ? r.cuda : r.host, c);
             }
@@ -435,6 +530,29 @@ public final class BuildFlagAnalyzer implements Analyzer {
                     e.getKey(), isCuda(e.getKey()) ? r.cuda : r.host, "CMake source properties (" + rel + cfg + ")");
         }
         model.unselected.addAll(out.unselected);
+    }
+
+    /**
+     * The flags of a subdirectory the default configuration does not add, for the build context of its own sources
+     * (they are built only under that condition): the condition is dropped; their hazards keep it.
+     */
+    private static List<FlagTok> unconditional(List<FlagTok> toks, String cond) {
+        List<FlagTok> out = new ArrayList<>();
+        String suffix = " and " + cond;
+        for (FlagTok t : toks) {
+            String c = t.condition();
+            if (c != null && c.equals(cond)) c = null;
+            else if (c != null && c.endsWith(suffix)) c = c.substring(0, c.length() - suffix.length());
+            out.add(c == t.condition() ? t : new FlagTok(t.text(), t.loc(), t.lang(), c, t.via()));
+        }
+        return out;
+    }
+
+    private static String notDefault(String cond) {
+        return cond == null
+                ? ""
+                : "; not in the default configuration: added under "
+                        + cond.replace(", which is false in the default configuration", "");
     }
 
     // ------------------------------------------------------------------ make

@@ -26,8 +26,10 @@ import java.util.function.Function;
  * {@code add_compile_options}, {@code add_definitions}, {@code add_compile_definitions},
  * {@code include_directories}, {@code target_compile_options} with generator expressions,
  * {@code target_compile_definitions}, {@code target_include_directories}, FindCUDA's
- * {@code cuda_add_executable(... OPTIONS ...)}, target sources and CUDA architectures, {@code include()} of local
- * files and {@code add_subdirectory()} (each directory sees its parent's variables and directory flags).
+ * {@code cuda_add_executable(... OPTIONS ...)} and {@code cuda_include_directories} (CUDA sources only), target sources and CUDA architectures, {@code include()} of local
+ * files and {@code add_subdirectory()} (each directory sees its parent's variables and directory flags; a
+ * subdirectory added in a branch the default configuration skips is evaluated in its parent's scope too, its flags
+ * audited under that branch's condition, and its sources get that configuration's context).
  *
  * <p>{@code if()/elseif()/else()} are evaluated with CMake's condition rules ({@link CMakeCondition}); Linux is
  * assumed ({@code UNIX} and {@code LINUX} are true, {@code WIN32}, {@code APPLE} and {@code MSVC} undefined). A
@@ -86,6 +88,12 @@ final class CMakeAudit {
         final List<FlagTok> unselected = new ArrayList<>();
         /** Subdirectories added only in a branch the default configuration skips, with that condition. */
         final Map<Path, String> skippedSubdirectories = new LinkedHashMap<>();
+        /**
+         * Subdirectories (and those they add) evaluated with their parent's state although the default
+         * configuration skips the add_subdirectory(): the condition every flag written there carries. Their sources
+         * are built only under it, so their build context is that configuration's; their hazards stay conditional.
+         */
+        final Map<Path, String> notDefaultDirectories = new LinkedHashMap<>();
         /** The cache values that decided conditions, e.g. "USE_HIP=OFF", for the configuration summary. */
         final Map<String, String> decisive = new java.util.TreeMap<>();
         /** "notification" problems with an id: {file, line, level, id, message}. */
@@ -132,6 +140,8 @@ final class CMakeAudit {
     private int skipLine;
     /** Forced condition for a whole file evaluated on its own although the project skips it. */
     private String forced;
+    /** The skipped branch under which the subdirectory being evaluated is added (null: a default one). */
+    private String notDefault;
 
     private final long deadline = dev.numlint.model.CpuClock.now() + TIME_BUDGET_NANOS;
     private long work;
@@ -474,13 +484,21 @@ final class CMakeAudit {
                     vars.put(v.get(0).text, v.size() > 2 ? v.get(2) : PosText.of("OFF", -1, 0, 0));
                 }
             }
-            case "add_subdirectory" -> addSubdirectory(v);
+            case "add_subdirectory" -> addSubdirectory(v, null);
             case "add_compile_definitions" -> {
                 for (PosText p : v) define(p, null, "add_compile_definitions", dirOptions);
             }
             case "include_directories" -> {
                 for (PosText p : v) {
                     if (!TARGET_KEYWORDS.contains(p.text)) includeDir(p, null, "include_directories", dirOptions);
+                }
+            }
+            case "cuda_include_directories" -> {
+                // FindCUDA: include directories of the nvcc steps of cuda_add_* targets (not of host sources)
+                for (PosText p : v) {
+                    if (!TARGET_KEYWORDS.contains(p.text)) {
+                        includeDir(p, null, "cuda_include_directories", dirOptions, FlagTok.Lang.CUDA);
+                    }
                 }
             }
             case "target_compile_definitions", "target_include_directories" -> {
@@ -595,9 +613,73 @@ final class CMakeAudit {
         };
     }
 
+    /** Commands of a skipped branch that shape the scope a subdirectory added in that branch inherits. */
+    private static final Set<String> SCOPE_COMMANDS = Set.of(
+            "set",
+            "unset",
+            "string",
+            "list",
+            "option",
+            "include_directories",
+            "cuda_include_directories",
+            "add_definitions",
+            "add_compile_definitions",
+            "add_compile_options");
+
+    /** The scope of a skipped branch as if it were taken: its variables and directory flags. */
+    private record Shadow(Map<String, PosText> vars, List<FlagTok> dirOptions) {}
+
+    /** Per skipped branch (by identity), its scope so far; only for a branch not nested in another skipped one. */
+    private final Map<Block, Shadow> shadows = new java.util.IdentityHashMap<>();
+
+    /**
+     * Runs {@code r} in the scope the skipped branch {@code skip} would have if it were taken (null when the branch
+     * is nested in another skipped one: then the enclosing scope as it is), with every flag written under the
+     * branch's condition; the scope's changes are kept for the branch's later commands.
+     */
+    private void inBranchScope(Block skip, Runnable r) {
+        int skipping = 0;
+        for (Block b : blocks) if (b.state() == 1) skipping++;
+        String savedSkip = skipMode;
+        String savedForced = forced;
+        skipMode = null;
+        String cond = skip.skip();
+        String outer = currentCondition();
+        forced = outer == null || outer.contains(cond) ? cond : outer + " and " + cond;
+        if (skipping != 1) {
+            try {
+                r.run();
+            } finally {
+                skipMode = savedSkip;
+                forced = savedForced;
+            }
+            return;
+        }
+        Shadow sh = shadows.computeIfAbsent(skip, k -> new Shadow(new HashMap<>(vars), new ArrayList<>(dirOptions)));
+        Map<String, PosText> savedVars = new HashMap<>(vars);
+        List<FlagTok> savedOptions = dirOptions;
+        vars.clear();
+        vars.putAll(sh.vars());
+        dirOptions = new ArrayList<>(sh.dirOptions());
+        try {
+            r.run();
+            shadows.put(skip, new Shadow(new HashMap<>(vars), dirOptions));
+        } finally {
+            vars.clear();
+            vars.putAll(savedVars);
+            dirOptions = savedOptions;
+            skipMode = savedSkip;
+            forced = savedForced;
+        }
+    }
+
     /** A command in a skipped branch: not executed, but the flags written in it are audited. */
     private void skipped(CMakeLexer.Command c, int fi, Block skip) {
         String name = c.name().toLowerCase(Locale.ROOT);
+        if (SCOPE_COMMANDS.contains(name)) {
+            // for a subdirectory the branch adds: its scope, as if the branch were taken (flags stay conditional)
+            inBranchScope(skip, () -> execute(name, values(c.args())));
+        }
         skipMode = skip.skip();
         skipFi = skip.fileIndex();
         skipLine = skip.line();
@@ -629,6 +711,15 @@ final class CMakeAudit {
                                     currentDir.resolve(v.get(0).text).normalize(), skipMode);
                         } catch (RuntimeException e) {
                             // not a path
+                        }
+                        // evaluated in the branch's scope, every flag written there under the skipped branch
+                        String cond = skipMode;
+                        String savedNotDefault = notDefault;
+                        notDefault = cond;
+                        try {
+                            inBranchScope(skip, () -> addSubdirectory(values(c.args()), cond));
+                        } finally {
+                            notDefault = savedNotDefault;
                         }
                     }
                 }
@@ -1032,6 +1123,10 @@ final class CMakeAudit {
 
     /** An include directory as the flag -I/absolute/dir (relative ones are relative to the current directory). */
     private void includeDir(PosText d, String cond, String via, List<FlagTok> into) {
+        includeDir(d, cond, via, into, FlagTok.Lang.ANY);
+    }
+
+    private void includeDir(PosText d, String cond, String via, List<FlagTok> into, FlagTok.Lang lang) {
         PosText t = d.trim();
         if (t.text.isEmpty() || t.text.contains("$<") || t.text.contains(CMakeCondition.UNKNOWN)) return;
         Path p;
@@ -1052,10 +1147,11 @@ final class CMakeAudit {
             }
         }
         if (fi < 0) return;
-        add(into, PosText.of("-I" + p, fi, line, col), FlagTok.Lang.ANY, cond == null ? currentCondition() : cond, via);
+        add(into, PosText.of("-I" + p, fi, line, col), lang, cond == null ? currentCondition() : cond, via);
     }
 
-    private void addSubdirectory(List<PosText> v) {
+    /** {@code skipped}: the condition of the skipped branch that adds it, or null when the branch runs. */
+    private void addSubdirectory(List<PosText> v, String skipped) {
         if (v.isEmpty()) return;
         Path sub;
         try {
@@ -1076,8 +1172,10 @@ final class CMakeAudit {
         Deque<Block> savedBlocks = new ArrayDeque<>(blocks);
         String savedForced = forced;
         String cond = currentCondition();
+        if (skipped != null) cond = cond == null || cond.contains(skipped) ? skipped : cond + " and " + skipped;
         blocks.clear();
         forced = cond;
+        if (notDefault != null) out.notDefaultDirectories.put(sub, notDefault);
         dirOptions = new ArrayList<>(savedOptions);
         currentDir = sub;
         for (String n : List.of("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR")) {

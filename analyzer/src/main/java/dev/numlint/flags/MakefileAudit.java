@@ -215,6 +215,11 @@ final class MakefileAudit {
     private int shellCount;
     private int shellLine;
     private int shellFile;
+    /** Whether the makefiles are being read ($(eval) is read then; not once the goal's recipes are expanded). */
+    private boolean reading = true;
+
+    private int evalDepth;
+    private static final int MAX_EVAL_DEPTH = 8;
 
     private MakefileAudit(Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget) {
         this.relativize = relativize;
@@ -271,6 +276,7 @@ final class MakefileAudit {
         Path p = Path.of(relFile).toAbsolutePath().normalize();
         MakefileAudit a = new MakefileAudit(p, f -> relFile, f -> false, null);
         a.fileTable.add(p);
+        a.listed(p);
         a.run(text, 0, 0);
         a.build();
         return a.out;
@@ -343,11 +349,29 @@ final class MakefileAudit {
         int fi = fileTable.size();
         fileTable.add(file);
         out.read.add(file);
+        listed(file);
         try {
             run(text, fi, depth);
         } catch (OverBudget e) {
             notFullyEvaluated(fi, 0, e.getMessage());
         }
+    }
+
+    /**
+     * Appends a file make reads to {@code $(MAKEFILE_LIST)}, as make does before reading it: a simple variable of
+     * the names relative to make's working directory (the directory of the Makefile being evaluated).
+     */
+    private void listed(Path file) {
+        String name;
+        try {
+            name = dir.relativize(file).toString();
+        } catch (IllegalArgumentException e) {
+            name = file.toString();
+        }
+        if (name.isEmpty()) name = file.getFileName().toString();
+        Var old = global.vars.get("MAKEFILE_LIST");
+        String v = (old == null ? "" : old.value().text) + " " + name;
+        global.vars.put("MAKEFILE_LIST", new Var(PosText.of(v, -1, 0, 0), false, false));
     }
 
     /** Logical lines: backslash-newline joins physical lines (the pair becomes one space). */
@@ -401,7 +425,10 @@ final class MakefileAudit {
     }
 
     private void run(String text, int fi, int depth) {
-        List<PosText> lines = logicalLines(text, fi);
+        runLines(logicalLines(text, fi), fi, depth);
+    }
+
+    private void runLines(List<PosText> lines, int fi, int depth) {
         boolean inDefine = false;
         String defineName = null;
         String defineOp = null;
@@ -558,8 +585,47 @@ final class MakefileAudit {
             int colon = ruleColon(code.text);
             if (colon >= 0) {
                 inRule = rule(code, colon, fi, lineNo);
+            } else if (code.text.contains("$(") || code.text.contains("${")) {
+                // a line of only references, such as $(foreach t,$(TARGETS),$(eval $(call RULE,$(t)))): expanded
+                // for what its $(eval ...) defines
+                inRule = false;
+                expand(code, global, null, 0);
             }
         }
+    }
+
+    /** {@code $(eval TEXT)} while the makefiles are read: TEXT is read as makefile lines, where it was written. */
+    private PosText eval(PosText body) {
+        int fi = 0;
+        for (int i = 0; i < body.length(); i++) {
+            if (body.fileAt(i) >= 0) {
+                fi = body.fileAt(i);
+                break;
+            }
+        }
+        if (!reading || evalDepth >= MAX_EVAL_DEPTH) return unknownText();
+        if (body.text.contains(UNKNOWN)) {
+            int line = body.length() > 0 ? body.lineAt(0) : 0;
+            if (noticed.add("eval:" + fi + ":" + line)) {
+                problem(fi, line, "NOTE", "not-evaluated", "$(eval ...) of a value numlint cannot know: not read");
+            }
+            return PosText.EMPTY;
+        }
+        List<PosText> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= body.length(); i++) {
+            if (i == body.length() || body.charAt(i) == '\n') {
+                lines.add(body.sub(start, i));
+                start = i + 1;
+            }
+        }
+        evalDepth++;
+        try {
+            runLines(lines, fi, 0);
+        } finally {
+            evalDepth--;
+        }
+        return PosText.EMPTY;
     }
 
     private static String firstWord(String t) {
@@ -768,6 +834,18 @@ final class MakefileAudit {
                     "NOTE",
                     "not-evaluated",
                     "include of '" + name + "' whose name numlint cannot know: " + "not read");
+            return;
+        }
+        if ((name.contains("*") || name.contains("?") || name.contains("[")) && !name.startsWith("~")) {
+            // make expands wildcards in include names (inside the tree here, as $(wildcard))
+            List<String> found = words(wildcard(List.of(PosText.of(name, -1, 0, 0))).text);
+            for (String f : found) {
+                if (!f.contains("*") && !f.contains("?") && !f.contains("[")) include(f, optional, fi, line, depth);
+            }
+            if (found.isEmpty() && !optional) {
+                problem(fi, line, "NOTE", "not-evaluated", "include of '" + name + "' matches no file in the scanned "
+                        + "tree: nothing read");
+            }
             return;
         }
         Path p;
@@ -1156,8 +1234,11 @@ final class MakefileAudit {
                 shell(argText.fileAt(0) < 0 ? 0 : argText.fileAt(0), argText.lineAt(0));
                 return unknownText();
             }
-            case "error", "warning", "info", "eval", "file" -> {
-                return f.equals("eval") || f.equals("file") ? unknownText() : PosText.EMPTY;
+            case "eval" -> {
+                return eval(expand(argText, scope, auto, d));
+            }
+            case "error", "warning", "info", "file" -> {
+                return f.equals("file") ? unknownText() : PosText.EMPTY;
             }
             case "value" -> {
                 Var v = scope.get(expand(argText, scope, auto, d).text.trim());
@@ -1314,12 +1395,18 @@ final class MakefileAudit {
                             if (dot > sl) r.add(w.sub(dot));
                         }
                         case "basename" -> r.add(dot > sl ? w.sub(0, dot) : w);
-                        default -> {
+                        case "abspath" -> {
+                            // a computation on the name alone (nothing is read): make's abspath
                             try {
                                 r.add(PosText.of(dir.resolve(v).normalize().toString(), -1, 0, 0));
                             } catch (RuntimeException e) {
                                 r.add(w);
                             }
+                        }
+                        default -> {
+                            PosText real = realpath(v, argText);
+                            if (real == null) return unknownText();
+                            if (!real.text.isEmpty()) r.add(real);
                         }
                     }
                 }
@@ -1352,6 +1439,46 @@ final class MakefileAudit {
             default -> {
                 return unknownText();
             }
+        }
+    }
+
+    /**
+     * make's {@code $(realpath NAME)}: the canonical path (symbolic links resolved) of an existing file, relative
+     * names against make's working directory; empty when it does not exist. Confined to the scanned tree: a name
+     * outside it is never looked at and evaluates as unknown (null), with a notice.
+     */
+    private PosText realpath(String name, PosText at) {
+        Path p;
+        try {
+            p = name.startsWith("~") ? null : dir.resolve(name).normalize();
+        } catch (RuntimeException e) {
+            return PosText.EMPTY;
+        }
+        if (p == null || !inTree.test(p)) {
+            int fi = at.length() > 0 && at.fileAt(0) >= 0 ? at.fileAt(0) : 0;
+            int line = at.length() > 0 ? at.lineAt(0) : 0;
+            if (noticed.add("realpath:" + name)) {
+                problem(
+                        fi,
+                        line,
+                        "NOTE",
+                        "not-evaluated",
+                        "$(realpath " + name + ") names a path outside the scanned tree: not looked at, its value is "
+                                + "unknown");
+            }
+            return null;
+        }
+        try {
+            if (!Files.exists(p)) return PosText.EMPTY;
+            Path real = p.toRealPath();
+            // spelled from the Makefile's directory as the scan spells it (a root reached through a link stays so)
+            for (Path b = dir; b != null && inTree.test(b); b = b.getParent()) {
+                Path br = b.toRealPath();
+                if (real.startsWith(br)) return PosText.of(b.resolve(br.relativize(real)).toString(), -1, 0, 0);
+            }
+            return PosText.of(real.toString(), -1, 0, 0);
+        } catch (IOException | RuntimeException e) {
+            return PosText.EMPTY;
         }
     }
 
@@ -1514,6 +1641,7 @@ final class MakefileAudit {
     // ------------------------------------------------------------------------------------------ the build
 
     private void build() {
+        reading = false;
         String goal = makeTarget;
         String how;
         if (goal != null) {

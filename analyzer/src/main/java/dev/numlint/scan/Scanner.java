@@ -342,7 +342,11 @@ public final class Scanner {
             reportUnjustified(shared.relativize(f), lines, shared);
         }
         findings.sort(FINDING_ORDER);
-        findings = Fingerprints.assign(findings, lines, fingerprintPaths(shared.root, options.paths));
+        String project = options.settings.get(ProjectRoot.SETTING); // a scan inside a project: named from it
+        findings = Fingerprints.assign(
+                findings,
+                lines,
+                fingerprintPaths(shared.root, project == null ? options.paths : List.of(Path.of(project))));
 
         notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);

@@ -69,6 +69,45 @@ class BuildFlagAnalyzerTest {
         assertThat(precDiv.location().startColumn()).isEqualTo(1);
     }
 
+    /** Issue 25: header templates (config.hpp.cmake, #cmakedefine) were read as CMake scripts: parse errors. */
+    @Test
+    void configureFileTemplatesAreNotReadAsScripts(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("include"));
+        Files.createDirectories(dir.resolve("cmake"));
+        String header =
+                """
+                #pragma once
+                #cmakedefine USE_DOUBLE
+                #define VERSION "@PROJECT_VERSION@"
+                #if defined(USE_DOUBLE)
+                typedef double real_t;
+                #else
+                typedef float real_t;
+                #endif
+                """;
+        Files.writeString(dir.resolve("include/config.hpp.cmake"), header);
+        Files.writeString(dir.resolve("cmake/core_defines.cmake"), header.replace("#cmakedefine USE_DOUBLE\n", ""));
+        Files.writeString(dir.resolve("cmake/Flags.cmake"), "set(CMAKE_CUDA_FLAGS \"--use_fast_math\")\n");
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                project(p LANGUAGES CXX CUDA)
+                configure_file(include/config.hpp.cmake ${CMAKE_BINARY_DIR}/config.hpp)
+                """);
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
+        assertThat(ctx.notifications())
+                .filteredOn(n -> List.of("include/config.hpp.cmake", "cmake/core_defines.cmake").contains(n.file()))
+                .extracting(Notification::id)
+                .containsExactly("not-evaluated");
+        assertThat(ctx.notifications())
+                .filteredOn(n -> n.message().contains("configure_file template"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .startsWith("2 configure_file templates (cmake/core_defines.cmake, include/config.hpp.cmake)"));
+        // a real module nobody includes is still read (as not in the default configuration)
+        assertThat(ctx.findings()).anySatisfy(f -> assertThat(f.location().file()).isEqualTo("cmake/Flags.cmake"));
+    }
+
     @Test
     void recordsBuildContextForSourcesAndTargets(@TempDir Path dir) throws IOException {
         Path src = Files.createDirectories(dir.resolve("src"));

@@ -198,6 +198,87 @@ class BuildModelTest {
                 .anySatisfy(n -> assertThat(n.message()).contains("'/etc/outside.mk' lies outside the scanned tree"));
     }
 
+    /** The shape of issue 25: the Makefile finds its own directory through realpath/dir/lastword MAKEFILE_LIST. */
+    @Test
+    void makefileListRealpathAndDirGiveTheMakefilesOwnDirectory(@TempDir Path tmp) throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("proj"));
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("mk"));
+        Files.writeString(dir.resolve("src/k.cu"), "#include \"k.cuh\"\n");
+        Files.writeString(dir.resolve("src/k.cuh"), "#pragma once\n");
+        Files.writeString(
+                dir.resolve("mk/common.mk"),
+                """
+                MKDIR := $(dir $(lastword $(MAKEFILE_LIST)))
+                NVCCFLAGS += -DMKDIR_$(subst /,,$(MKDIR)) -DCOUNT_$(words $(MAKEFILE_LIST))
+                """);
+        Files.writeString(dir.resolve("mk/a.inc"), "NVCCFLAGS += -DGLOB_A\n");
+        Files.writeString(dir.resolve("mk/b.inc"), "NVCCFLAGS += -DGLOB_B\n");
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
+                NVCCFLAGS := -O3
+                here = $(realpath $(dir $(lastword $(MAKEFILE_LIST))))
+                root = $(here)
+                srcdir = $(root)/src
+                NVCCFLAGS += -I$(srcdir)/ -DFIRST_$(firstword $(MAKEFILE_LIST)) -DCUR_$(notdir $(CURDIR))
+                include mk/common.mk
+                include mk/*.inc
+                OUTSIDE := $(realpath ..)
+                ifeq ($(OUTSIDE),)
+                  NVCCFLAGS += -DOUTSIDE_EMPTY
+                endif
+                NVCCFLAGS += -DGONE_$(realpath missing)X
+                all: src/k.o
+                src/k.o: src/k.cu
+                \tnvcc $(NVCCFLAGS) -c $< -o $@
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext k = ctx.buildContext(dir.resolve("src/k.cu"));
+        // NVCCFLAGS is simple (:=), so += expands $(MAKEFILE_LIST) now, before mk/common.mk is read, as make does
+        assertThat(k.includePaths()).contains(dir.resolve("src"));
+        assertThat(k.defines())
+                .contains("FIRST_Makefile", "CUR_proj", "MKDIR_mk", "COUNT_2", "GONE_X", "GLOB_A", "GLOB_B")
+                .as("$(realpath ..) lies outside the scanned tree: unknown, so the ifeq is not known true")
+                .doesNotContain("OUTSIDE_EMPTY");
+        assertThat(ctx.notifications())
+                .anySatisfy(n -> assertThat(n.message())
+                        .contains("$(realpath ..) names a path outside the scanned tree"));
+    }
+
+    @Test
+    void evalOfCallTemplatesDefinesRulesAndVariables(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("a.cu"), "");
+        Files.writeString(dir.resolve("b.cu"), "");
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
+                NVCCFLAGS := -O3
+                KERNELS := a b
+                define KRULE
+                $(1).o: $(1).cu
+                \tnvcc $$(NVCCFLAGS) -DKERNEL_$(1) -c $$< -o $$@
+                endef
+                all: $(KERNELS:%=%.o)
+                $(foreach k,$(KERNELS),$(eval $(call KRULE,$(k))))
+                $(eval EXTRA := -DFROM_EVAL)
+                NVCCFLAGS += $(EXTRA)
+                $(eval $(shell ./configure-flags))
+                define LOOP
+                $$(eval $$(LOOP)) $$(eval $$(LOOP))
+                endef
+                $(eval $(LOOP))
+                """);
+        TestScanContext ctx = assertTimeoutPreemptively(
+                Duration.ofSeconds(10), () -> scan(dir, BuildOptions.DEFAULT), "an $(eval) that evaluates itself");
+        BuildContext a = ctx.buildContext(dir.resolve("a.cu"));
+        assertThat(a.defines()).contains("KERNEL_a", "FROM_EVAL").doesNotContain("KERNEL_b");
+        assertThat(a.configuration()).startsWith("Makefile goal all -> a.o");
+        assertThat(ctx.buildContext(dir.resolve("b.cu")).defines()).contains("KERNEL_b", "FROM_EVAL");
+        assertThat(ctx.notifications())
+                .anySatisfy(n -> assertThat(n.message()).contains("$(eval ...) of a value numlint cannot know"));
+    }
+
     @Test
     void shellMetacharactersInFlagsStayData(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("k.cu"), "");
@@ -280,6 +361,94 @@ class BuildModelTest {
                 .findFirst()
                 .orElseThrow();
         assertThat(ftz.message()).contains("CUDAToolkit_VERSION").contains("value unknown");
+    }
+
+    /** The shape of issue 25: cuda/ is added only under if(USE_CUDA), OFF by default, and needs the parent's scope. */
+    @Test
+    void aSubdirectoryUnderAnOffOptionGetsItsParentsScope(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("include"));
+        Files.createDirectories(dir.resolve("cuda/inc"));
+        Files.writeString(dir.resolve("cuda/k.cu"), "#include \"top.h\"\n");
+        Files.writeString(dir.resolve("k_top.cu"), "\n");
+        Files.writeString(dir.resolve("include/top.h"), "#pragma once\n");
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                project(p LANGUAGES CXX)
+                option(USE_CUDA "build the CUDA backend" OFF)
+                include_directories(${PROJECT_SOURCE_DIR}/include)
+                add_definitions(-DTOP_DEF)
+                set(KERNEL_DEFS FROM_PARENT_VAR)
+                if(USE_CUDA)
+                  include_directories(cuda/common)
+                  set(BRANCH_DEFS BRANCH_VAR)
+                  add_subdirectory(cuda)
+                endif()
+                """);
+        Files.writeString(
+                dir.resolve("cuda/CMakeLists.txt"),
+                """
+                include_directories(inc)
+                add_library(kern k.cu)
+                target_compile_definitions(kern PRIVATE ${KERNEL_DEFS} ${BRANCH_DEFS} CUDA_SUB)
+                target_compile_options(kern PRIVATE --use_fast_math)
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext k = ctx.buildContext(dir.resolve("cuda/k.cu"));
+        assertThat(k.includePaths())
+                .contains(dir.resolve("include"), dir.resolve("cuda/inc"), dir.resolve("cuda/common"));
+        assertThat(k.defines()).contains("TOP_DEF", "FROM_PARENT_VAR", "BRANCH_VAR", "CUDA_SUB");
+        assertThat(ctx.buildContext(dir.resolve("k_top.cu")))
+                .as("the branch's include directory is not the parent's")
+                .satisfiesAnyOf(c -> assertThat(c).isNull(), c -> assertThat(c.includePaths())
+                        .doesNotContain(dir.resolve("cuda/common")));
+        assertThat(k.effectiveFastMath()).as("the only configuration that builds k.cu").isTrue();
+        assertThat(k.configuration())
+                .startsWith("CMake target kern (CMakeLists.txt")
+                .contains("not in the default configuration: added under if(USE_CUDA) at CMakeLists.txt:6");
+        Finding fast = ctx.findings().stream()
+                .filter(f -> f.location().file().equals("cuda/CMakeLists.txt"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(ctx.findings()).filteredOn(f -> f.location().file().equals("cuda/CMakeLists.txt")
+                        && f.ruleId().equals(fast.ruleId()))
+                .hasSize(1);
+        assertThat(fast.confidence()).isEqualTo(Confidence.MEDIUM);
+        assertThat(fast.message()).contains("only under if(USE_CUDA)");
+    }
+
+    /** The shape of issue 25: FindCUDA targets with CUDA_NVCC_FLAGS and cuda_include_directories. */
+    @Test
+    void findCudaTargetsGetNvccFlagsAndCudaIncludeDirectories(@TempDir Path dir) throws IOException {
+        for (String d : List.of("include", "cuinc", "src")) Files.createDirectories(dir.resolve(d));
+        for (String f : List.of("src/a.cu", "src/b.cpp", "src/main.cu")) Files.writeString(dir.resolve(f), "\n");
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                cmake_minimum_required(VERSION 3.5)
+                project(f CXX)
+                find_package(CUDA REQUIRED)
+                include_directories(include)
+                add_definitions(-DUSE_GPU)
+                list(APPEND CUDA_NVCC_FLAGS "-arch=sm_60;--use_fast_math")
+                set(CUDA_NVCC_FLAGS_RELEASE ${CUDA_NVCC_FLAGS_RELEASE} -DREL_ONLY)
+                cuda_include_directories(${CMAKE_CURRENT_SOURCE_DIR}/cuinc)
+                cuda_add_library(gpu src/a.cu src/b.cpp OPTIONS -DOPT_A)
+                cuda_add_executable(app src/main.cu)
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext a = ctx.buildContext(dir.resolve("src/a.cu"));
+        assertThat(a.includePaths()).contains(dir.resolve("include"), dir.resolve("cuinc"));
+        assertThat(a.defines()).contains("USE_GPU", "OPT_A").doesNotContain("REL_ONLY");
+        assertThat(a.effectiveFastMath()).isTrue();
+        assertThat(a.configuration()).startsWith("CMake target gpu (CMakeLists.txt");
+        BuildContext m = ctx.buildContext(dir.resolve("src/main.cu"));
+        assertThat(m.includePaths()).contains(dir.resolve("include"), dir.resolve("cuinc"));
+        assertThat(m.defines()).contains("USE_GPU").doesNotContain("OPT_A");
+        assertThat(m.effectiveFastMath()).isTrue();
+        BuildContext b = ctx.buildContext(dir.resolve("src/b.cpp"));
+        assertThat(b.defines()).contains("USE_GPU");
+        assertThat(b.includePaths()).contains(dir.resolve("include")).doesNotContain(dir.resolve("cuinc"));
     }
 
     @Test
