@@ -157,7 +157,8 @@ final class PtxFindings {
                     Path p = u == null ? null : fileIndex.get(u.fileIndex());
                     return p == null ? null : sources.line(p, u.line());
                 },
-                loc -> writtenPos(loc, m.files()));
+                loc -> writtenPos(loc, m.files()),
+                PtxFacts.builtWithoutContraction(m.definedFunctions()));
         PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
         long budgetMs = fileBudgetMs();
         long deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
