@@ -156,6 +156,9 @@ public final class Baseline {
                 region.path("endLine").asInt(0),
                 region.path("endColumn").asInt(0));
         String message = r.path("message").path("text").asText("");
+        if (r.path("relatedLocations").isArray() && !r.path("relatedLocations").isEmpty()) {
+            message = plainMessage(message);
+        }
         Finding.Builder b = Finding.builder(ruleId)
                 .level(level)
                 .location(loc)
@@ -167,6 +170,32 @@ public final class Baseline {
             b.function(fn);
         }
         return b.build();
+    }
+
+    /** The embedded links SARIF appends to a message with related locations: " (see [text](1), [text](2))". */
+    private static final java.util.regex.Pattern LINKS = java.util.regex.Pattern.compile(
+            " \\(see \\[(?:[^\\]\\\\]|\\\\.)*\\]\\(\\d+\\)(?:, \\[(?:[^\\]\\\\]|\\\\.)*\\]\\(\\d+\\))*\\)$");
+
+    /**
+     * The finding's own message, as the scan compares it, from a SARIF message with embedded links: {@link
+     * SarifReport} escapes the message's '\\', '[' and ']' and appends the links; both are undone. A message without
+     * that suffix is returned as it is.
+     */
+    static String plainMessage(String sarifText) {
+        java.util.regex.Matcher m = LINKS.matcher(sarifText);
+        if (!m.find()) {
+            return sarifText;
+        }
+        String escaped = sarifText.substring(0, m.start());
+        StringBuilder sb = new StringBuilder(escaped.length());
+        for (int i = 0; i < escaped.length(); i++) {
+            char c = escaped.charAt(i);
+            if (c == '\\' && i + 1 < escaped.length()) {
+                c = escaped.charAt(++i);
+            }
+            sb.append(c);
+        }
+        return sb.toString();
     }
 
     /** The artifact's path as numlint writes it: relative to %SRCROOT% (decoded), or absolute for file: URIs. */

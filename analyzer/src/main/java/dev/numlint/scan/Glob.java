@@ -54,6 +54,27 @@ public final class Glob {
         return pattern.matcher(relative).matches();
     }
 
+    /**
+     * Whether a file (a '/'-separated path relative to the root) is excluded by one of {@code globs}: the file
+     * matches, or a directory above it does, as when the discovery skipped it.
+     */
+    public static boolean excludes(java.util.List<Glob> globs, String relativeFile) {
+        if (globs.isEmpty() || relativeFile == null || relativeFile.isEmpty() || relativeFile.startsWith("/")) {
+            return false;
+        }
+        for (Glob g : globs) {
+            if (g.matches(relativeFile)) {
+                return true;
+            }
+            for (int i = relativeFile.indexOf('/'); i > 0; i = relativeFile.indexOf('/', i + 1)) {
+                if (g.matchesDirectory(relativeFile.substring(0, i))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Whether a directory is excluded: it matches itself, or the glob matches everything below it. */
     public boolean matchesDirectory(String relative) {
         return matches(relative)

@@ -321,6 +321,9 @@ public final class Scanner {
         }
         SourceLines lines = new SourceLines(shared.root, shared.boundary);
         List<Finding> findings = new ArrayList<>(shared.findings);
+        // a finding located in an excluded file goes with the file (a .ptx elsewhere maps findings into it)
+        List<Glob> excludes = options.excludes.stream().map(Glob::new).toList();
+        findings.removeIf(f -> Glob.excludes(excludes, f.location().file()));
         findings = attachLaunchSites(findings, shared);
         findings.sort(FINDING_ORDER);
         // source and PTX findings of one rule on one line (input sorted, order kept)

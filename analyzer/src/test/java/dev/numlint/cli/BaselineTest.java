@@ -95,6 +95,29 @@ class BaselineTest {
     }
 
     @Test
+    void findingsWithRelatedLocationsStayUnchanged() throws IOException {
+        // SARIF writes their message with embedded links to the related locations ("... (see [text](1))") and its
+        // own brackets escaped: the baseline compares the plain message with the plain message
+        Files.writeString(src.resolve("c.cu"), "a[i] = 1;\nw = HAZARD(NL001); // RELATED_ABOVE\n");
+        Run r = run("scan", "--format", "sarif", "--output", baseline.toString(), src.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        JsonNode now = sarif();
+        JsonNode related = now.path("runs").get(0).path("results").get(3);
+        assertThat(related.path("message").path("text").asText())
+                .isEqualTo("marker HAZARD(NL001) found in a\\[i\\], from the line above (see [a\\[i\\] defined here](1))");
+        assertThat(states(now))
+                .containsExactly("NL003:unchanged", "NL002:unchanged", "NL011:unchanged", "NL001:unchanged");
+        Run t = run("scan", "--baseline", baseline.toString(), "--fail-on", "note", src.toString());
+        assertThat(t.out()).contains(": 0 new, 4 unchanged, 0 updated, 0 fixed (absent)");
+        assertThat(t.code()).isZero();
+        // the fixed finding is absent with its plain message
+        Files.writeString(src.resolve("c.cu"), "a[i] = 1;\n");
+        JsonNode fixed = sarif();
+        assertThat(fixed.path("runs").get(0).path("results").get(3).path("message").path("text").asText())
+                .isEqualTo("marker HAZARD(NL001) found in a[i], from the line above");
+    }
+
+    @Test
     void linesMovedByAnUnrelatedEditStayUnchanged() throws IOException {
         Files.writeString(src.resolve("a.cu"), "// a new comment\n\nx = HAZARD(NL003);\ny = HAZARD(NL002);\n");
         assertThat(states(sarif())).containsExactly("NL003:unchanged", "NL002:unchanged", "NL011:unchanged");

@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  * rule at that line and column ({@code HAZARD(NL003,fn)} also names the function); a line containing
  * {@code CRASH_ANALYZER} makes it throw ({@code OOM_ANALYZER}: an OutOfMemoryError); {@code PARTIAL_NOTE} reports a warning notification. Files ending in .ptx
  * are reported at the PTX layer (and {@code HAZARD(NL003@file:line)} maps the finding to a source line, like
- * debug line info), .java at the Java layer, everything else at the CUDA source layer.
+ * debug line info), .java at the Java layer, everything else at the CUDA source layer. A line containing
+ * {@code RELATED_ABOVE} gives its findings a related location at the line above (the message then quotes
+ * {@code a[i]}, brackets that SARIF escapes around its embedded links).
  */
 public class MarkerAnalyzer implements Analyzer {
     private static final Pattern MARK = Pattern.compile("HAZARD\\((NL\\d{3})(?:,(\\w+))?(?:@([\\w./-]+):(\\d+))?\\)");
@@ -81,8 +83,12 @@ public class MarkerAnalyzer implements Analyzer {
                     Finding.Builder b = Finding.builder(m.group(1))
                             .location(loc)
                             .layer(layer)
-                            .message("marker " + m.group() + " found")
+                            .message("marker " + m.group() + " found"
+                                    + (l.contains("RELATED_ABOVE") && i > 0 ? " in a[i], from the line above" : ""))
                             .function(m.group(2));
+                    if (l.contains("RELATED_ABOVE") && i > 0) {
+                        b.related(new Location(rel, i, 1, i, 1), "a[i] defined here");
+                    }
                     if (layer == Layer.PTX) {
                         b.evidence(new Evidence("ptx", l.strip(), new Location(rel, i + 1, 0, i + 1, 0)));
                     } else {

@@ -145,8 +145,8 @@ final class PtxFindings {
                 fileIndex.put(e.getKey(), p);
             }
         }
-        if (cuFile == null) {
-            staleness(ctx, sink, ptxFile, m, fileIndex, sources);
+        if (cuFile == null && staleness(ctx, sink, ptxFile, m, fileIndex, sources)) {
+            return; // its lines name other code now: findings there would be at the wrong places
         }
         PtxFacts.Settings settings = new PtxFacts.Settings(
                 ctx.rules().intOption("NL004", "min-trip-count"),
@@ -157,7 +157,8 @@ final class PtxFindings {
                     Path p = u == null ? null : fileIndex.get(u.fileIndex());
                     return p == null ? null : sources.line(p, u.line());
                 },
-                loc -> writtenPos(loc, m.files()));
+                loc -> writtenPos(loc, m.files()),
+                PtxFacts.builtWithoutContraction(m.definedFunctions()));
         PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
         long budgetMs = fileBudgetMs();
         long deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
@@ -195,9 +196,12 @@ final class PtxFindings {
      * A {@code .loc} past the end of the file, past the end of its line, or at a blank is a source that changed
      * after the .ptx was generated (lines inserted, deleted or re-indented). Measured on 19,745 {@code .loc} entries
      * of freshly compiled PTX (Rodinia, TIGRE, the examples): none points at a blank; inserting one line at the top
-     * of the example kernel makes 8 of its 80 point at blanks or past a line's end.
+     * of the example kernel makes 8 of its 80 point at blanks or past a line's end. A stale .ptx gives only this
+     * notice, no findings: its positions name other code now (an error on a closing brace).
+     *
+     * @return whether the notice was given
      */
-    static void staleness(
+    static boolean staleness(
             ScanContext ctx,
             FindingSink sink,
             Path ptxFile,
@@ -227,12 +231,13 @@ final class PtxFindings {
                                 Level.WARNING,
                                 "ptx-stale",
                                 ctx.relativize(ptxFile) + " does not match " + ctx.relativize(a) + " (" + why
-                                        + "): regenerate it or delete it"));
-                        return;
+                                        + "): not analyzed; regenerate it or delete it"));
+                        return true;
                     }
                 }
             }
         }
+        return false;
     }
 
     /** Why {@code pos} cannot be a position in the current {@code src}, or null when it can. */

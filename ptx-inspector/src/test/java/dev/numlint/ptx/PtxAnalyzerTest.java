@@ -215,8 +215,10 @@ class PtxAnalyzerTest {
         long now = System.currentTimeMillis();
         Files.setLastModifiedTime(ptx, java.nio.file.attribute.FileTime.fromMillis(now - 3_600_000));
         Files.setLastModifiedTime(cu, java.nio.file.attribute.FileTime.fromMillis(now));
-        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).notifications())
-                .isEmpty();
+        TestScanContext fresh = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(fresh.notifications()).isEmpty();
+        assertThat(fresh.hits()).extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
+                .containsExactly("k.cu:4 NL002");
         // a line inserted above the kernel: .loc 1 4 5 now points at the blank indentation of line 4
         Files.writeString(cu, "// kernel\n// a new comment line\n" + kernel);
         Files.setLastModifiedTime(cu, java.nio.file.attribute.FileTime.fromMillis(now - 7_200_000));
@@ -225,13 +227,18 @@ class PtxAnalyzerTest {
             assertThat(n.id()).isEqualTo("ptx-stale");
             assertThat(n.file()).isEqualTo("k.ptx");
             assertThat(n.message())
-                    .isEqualTo("k.ptx does not match k.cu (nothing at line 4, column 5): regenerate it or delete it");
+                    .isEqualTo("k.ptx does not match k.cu (nothing at line 4, column 5): not analyzed; regenerate it"
+                            + " or delete it");
         });
+        // only the notice: the division is on line 5 now, and line 4 is a comment
+        assertThat(shifted.hits()).isEmpty();
         // the kernel cut short: the .loc line is past the end of the file
         Files.writeString(cu, "__global__ void k(float* a);\n");
-        assertThat(new TestScanContext(dir).run(new PtxAnalyzer()).notifications())
+        TestScanContext cut = new TestScanContext(dir).run(new PtxAnalyzer());
+        assertThat(cut.notifications())
                 .singleElement()
                 .satisfies(n -> assertThat(n.message()).contains("(line 4 is past its end)"));
+        assertThat(cut.hits()).isEmpty();
     }
 
     @Test

@@ -74,6 +74,14 @@ public final class ApproximateMathInstruction implements PtxCheck {
         }
     }
 
+    /**
+     * The multiply scales by {@code c} or by {@code -c}: nvcc folds a negation into the constant ({@code __expf(-x)}
+     * and, under --use_fast_math, {@code expf(-x)} multiply by -log2(e)).
+     */
+    private static boolean hasScale(PtxFacts facts, Instruction mul, float c) {
+        return facts.hasConst(mul, c) || facts.hasConst(mul, -c);
+    }
+
     /** Parts of the names of the functions that compile to {@code op} as the programmer's own operation. */
     private static String[] spellings(String op) {
         return switch (op) {
@@ -94,7 +102,7 @@ public final class ApproximateMathInstruction implements PtxCheck {
                 Instruction feed = facts.defOf(in, 1);
                 boolean fast = feed != null
                         && feed.opcode().equals("mul")
-                        && (facts.hasConst(feed, LOG2E) || facts.hasConst(feed, LOG2_10));
+                        && (hasScale(facts, feed, LOG2E) || hasScale(facts, feed, LOG2_10));
                 if (!fast && SourceText.calls(line, "__expf", "__exp10f", "__powf")) {
                     fast = true;
                 }
@@ -104,7 +112,7 @@ public final class ApproximateMathInstruction implements PtxCheck {
                 boolean fast = false;
                 for (int u : facts.defUse().users(in.index())) {
                     Instruction x = facts.function().instruction(u);
-                    if (x.opcode().equals("mul") && (facts.hasConst(x, LN2) || facts.hasConst(x, LOG10_2))) {
+                    if (x.opcode().equals("mul") && (hasScale(facts, x, LN2) || hasScale(facts, x, LOG10_2))) {
                         fast = true;
                     }
                 }

@@ -67,10 +67,14 @@ public final class ContractedMulAdd implements PtxCheck {
             }
             c = Confidence.HIGH;
         } else {
-            for (int k = 1; k <= 3; k++) {
-                if (facts.constantOperand(in, in.operand(k))) {
-                    return; // polynomial of a library routine
-                }
+            if (facts.settings().noContraction()) {
+                return; // a -fmad=false build contracts nothing: the fma is an explicit fmaf
+            }
+            if (fromConstant(facts, in, 1, 0) || fromConstant(facts, in, 2, 0)) {
+                return; // polynomial or range reduction of a library routine (a constant coefficient)
+            }
+            if (facts.constantOperand(in, in.operand(3)) && !(userValue(facts, in, 1) && userValue(facts, in, 2))) {
+                return; // a constant added to a computed product: a library step unless both factors are data
             }
             c = Confidence.LOW;
         }
@@ -208,6 +212,18 @@ public final class ContractedMulAdd implements PtxCheck {
             }
         }
         return user > 0;
+    }
+
+    /**
+     * Operand {@code k} is the program's data rather than a value computed next to the fma: a load, a parameter, or
+     * a value from another source line ({@code x*x + 1.0f} of a loaded x; not the {@code -x} of an inlined routine).
+     */
+    private static boolean userValue(PtxFacts facts, Instruction in, int k) {
+        Instruction d = facts.defOf(in, k);
+        return d == null
+                || d.opcode().equals("ld")
+                || d.opcode().equals("ldu")
+                || (d.loc() != null && in.loc() != null && d.loc().pos().line() != in.loc().pos().line());
     }
 
     /** Operand {@code k} is a constant or arithmetic on a constant within a few definitions. */

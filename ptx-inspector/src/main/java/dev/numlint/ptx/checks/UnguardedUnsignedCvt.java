@@ -12,12 +12,24 @@ import dev.numlint.ptx.rules.SourceText;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** NL001: {@code cvt.rzi.u16.f32} and friends whose float operand is not range-guarded. */
+/**
+ * NL001: {@code cvt.rzi.u16.f32} and friends whose float operand is not range-guarded. A conversion that rounds to
+ * nearest, down or up ({@code cvt.rni/rmi/rpi.u32.f32}) is not reported even without the source: a C cast always
+ * truncates ({@code .rzi}; nvcc 13.0 compiles {@code (unsigned) rintf(x)} to {@code cvt.rni.f32.f32} then
+ * {@code cvt.rzi.u32.f32}), so only the explicit intrinsics ({@code __float2uint_rn}, {@code __double2uint_rd} ...)
+ * produce them: the GPU's saturating conversion the rule document recommends, with no C cast an x86 build would wrap.
+ */
 @AutoService(PtxCheck.class)
 public final class UnguardedUnsignedCvt implements PtxCheck {
     @Override
     public String ruleId() {
         return "NL001";
+    }
+
+    /** The conversion rounds other than toward zero: an explicit conversion intrinsic, never a C cast. */
+    static boolean explicitRounding(Instruction in) {
+        Instruction.Rounding r = in.rounding();
+        return r == Instruction.Rounding.RNI || r == Instruction.Rounding.RMI || r == Instruction.Rounding.RPI;
     }
 
     @Override
@@ -40,7 +52,7 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
                 continue;
             }
             String line = facts.sourceLine(in);
-            if (SourceText.hasConversionIntrinsic(line)) {
+            if (SourceText.hasConversionIntrinsic(line) || explicitRounding(in)) {
                 continue; // __float2uint_rn & co: the saturating conversion was asked for
             }
             double max = bits == 64 ? 1.8446744073709552E19 : Math.pow(2, bits) - 1;

@@ -28,15 +28,51 @@ public final class PtxFacts {
      * @param sourceLine        the CUDA source line of a debug location, or null when it cannot be read
      * @param writtenPos        where a debug location's operation is written in user code (the innermost position
      *                          outside toolkit headers), or null
+     * @param noContraction     the module was compiled without contraction (-fmad=false, see {@link
+     *                          #builtWithoutContraction}): every fma in it is an explicit fmaf
      */
     public record Settings(
             int nl004MinTripCount,
             boolean fastMathBuild,
             Function<DebugLoc, String> sourceLine,
-            Function<DebugLoc, SourcePos> writtenPos) {
+            Function<DebugLoc, SourcePos> writtenPos,
+            boolean noContraction) {
         public Settings(int nl004MinTripCount, boolean fastMathBuild, Function<DebugLoc, String> sourceLine) {
-            this(nl004MinTripCount, fastMathBuild, sourceLine, DebugLoc::pos);
+            this(nl004MinTripCount, fastMathBuild, sourceLine, DebugLoc::pos, false);
         }
+
+        public Settings(
+                int nl004MinTripCount,
+                boolean fastMathBuild,
+                Function<DebugLoc, String> sourceLine,
+                Function<DebugLoc, SourcePos> writtenPos) {
+            this(nl004MinTripCount, fastMathBuild, sourceLine, writtenPos, false);
+        }
+    }
+
+    /**
+     * Whether the PTX was compiled with {@code -fmad=false}: nvcc then writes every float multiply, add and subtract
+     * with an explicit {@code .rn} (so that ptxas may not fuse them either), while a default build writes them
+     * without a rounding modifier (only the {@code __fmul_rn}-style intrinsics carry one). Measured with nvcc 13.0:
+     * {@code y = a * x + y} gives {@code mul.rn.f32} and {@code add.rn.f32} under -fmad=false and one
+     * {@code fma.rn.f32} by default. True when the module has such instructions and all of them carry a rounding
+     * modifier; false when one has none or when there is none to tell (a module of fma alone).
+     */
+    public static boolean builtWithoutContraction(Iterable<PtxFunction> functions) {
+        boolean rounded = false;
+        for (PtxFunction f : functions) {
+            for (Instruction in : f.instructions()) {
+                String op = in.opcode();
+                if (!(op.equals("mul") || op.equals("add") || op.equals("sub")) || !isF(in.type())) {
+                    continue;
+                }
+                if (in.rounding() == null) {
+                    return false;
+                }
+                rounded = true;
+            }
+        }
+        return rounded;
     }
 
     private final PtxFunction fn;
