@@ -157,6 +157,10 @@ final class ScanInputs {
         ScanOptions.Builder b =
                 ScanOptions.builder(root).paths(abs).analyzers(analyzers).config(cfg).notice(configNotice);
         if (project != null) b.setting(dev.numlint.scan.ProjectRoot.SETTING, project.toString());
+        if (excludes.size() > dev.numlint.scan.Glob.MAX_COUNT) {
+            throw new Main.UsageException("--exclude: " + excludes.size() + " patterns, more than the limit of "
+                    + dev.numlint.scan.Glob.MAX_COUNT);
+        }
         for (String g : excludes) {
             try {
                 new dev.numlint.scan.Glob(g);

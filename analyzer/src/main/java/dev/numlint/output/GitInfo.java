@@ -36,6 +36,7 @@ import java.util.regex.Pattern;
  * @param modifiedCount how many tracked files differ
  * @param note       why part of the state is unknown, or null
  * @param modifiedPaths every modified or deleted tracked file, relative to the work tree
+ * @param gitDir     the git directory read (inside the work tree), or null when it was not read
  */
 public record GitInfo(
         Path workTree,
@@ -45,11 +46,21 @@ public record GitInfo(
         List<String> modified,
         int modifiedCount,
         String note,
-        Set<String> modifiedPaths) {
+        Set<String> modifiedPaths,
+        Path gitDir) {
     static final int MAX_LISTED = 20;
     private static final Pattern OID = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
     private static final Pattern REF = Pattern.compile("refs/[A-Za-z0-9._/+-]+");
-    private static final long MAX_INDEX = 256L * 1024 * 1024;
+    /** Bounds on reading the index (issue 31: a 7.8 MB index took 86 s and 6.4 GB): size, entries, name length. */
+    static final long MAX_INDEX = 64L * 1024 * 1024;
+    static final int MAX_ENTRIES = 500_000;
+    static final int MAX_NAME = 4096;
+    /** Time for comparing the index with the work tree, and bytes hashed for that, before giving up with a note. */
+    static final long INDEX_MILLIS = 10_000;
+    static final long MAX_HASHED = 512L * 1024 * 1024;
+    /** Entries of the git directory looked at for links leading out of it. */
+    static final int MAX_GIT_ENTRIES = 200_000;
+    static final long MAX_META = 64L * 1024 * 1024;
 
     /** The checkout that contains {@code dir} (looking upwards for {@code .git}), if any. */
     public static Optional<GitInfo> find(Path dir) {
@@ -60,21 +71,75 @@ public record GitInfo(
             }
             if (Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)) {
                 Path gitDir = gitDirOfFile(d, dotGit);
-                return Optional.of(
-                        gitDir == null
-                                ? new GitInfo(
-                                        d,
-                                        null,
-                                        null,
-                                        null,
-                                        List.of(),
-                                        0,
-                                        ".git file does not name a git directory",
-                                        Set.of())
-                                : read(d, gitDir));
+                if (gitDir == null) {
+                    return Optional.of(notRead(d, ".git file does not name a git directory"));
+                }
+                if (!inside(gitDir, d)) {
+                    return Optional.of(notRead(d, ".git file points outside the checkout: not read"));
+                }
+                return Optional.of(read(d, gitDir));
             }
         }
         return Optional.empty();
+    }
+
+    private static GitInfo notRead(Path workTree, String why) {
+        return new GitInfo(workTree, null, null, null, List.of(), 0, why, Set.of(), null);
+    }
+
+    /** Whether {@code p}'s real path is inside (or is) {@code dir}'s real path. */
+    static boolean inside(Path p, Path dir) {
+        try {
+            return p.toRealPath().startsWith(dir.toRealPath());
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Why the git directory must not be read, or null: a link anywhere in it (it could lead to another repository's
+     * objects, refs or index), alternates (objects from elsewhere), a common directory outside the checkout (a
+     * linked worktree of another repository), or an oversized metadata file. Bounded in entries.
+     */
+    static String untrusted(Path workTree, Path gitDir) {
+        if (!inside(gitDir, workTree)) {
+            return "the git directory is outside the checkout";
+        }
+        if (Files.exists(gitDir.resolve("commondir"), LinkOption.NOFOLLOW_LINKS)) {
+            return "a linked worktree (commondir): the repository it belongs to is outside the checkout";
+        }
+        if (Files.exists(gitDir.resolve("objects/info/alternates"), LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(gitDir.resolve("objects/info/http-alternates"), LinkOption.NOFOLLOW_LINKS)) {
+            return "objects/info/alternates names object directories outside the checkout";
+        }
+        int[] seen = {0};
+        String[] why = {null};
+        try (java.util.stream.Stream<Path> all = Files.walk(gitDir)) {
+            all.takeWhile(q -> why[0] == null).forEach(q -> {
+                if (++seen[0] > MAX_GIT_ENTRIES) {
+                    why[0] = "more than " + MAX_GIT_ENTRIES + " entries in the git directory";
+                } else if (Files.isSymbolicLink(q)) {
+                    why[0] = "a symbolic link in the git directory (" + gitDir.relativize(q) + ")";
+                } else if (!Files.isDirectory(q, LinkOption.NOFOLLOW_LINKS)
+                        && !Files.isRegularFile(q, LinkOption.NOFOLLOW_LINKS)) {
+                    why[0] = "a special file in the git directory (" + gitDir.relativize(q) + ")";
+                } else if (q.getParent() != null
+                        && q.getParent().equals(gitDir)
+                        && Files.isRegularFile(q, LinkOption.NOFOLLOW_LINKS)
+                        && !q.getFileName().toString().equals("index")) {
+                    try {
+                        if (Files.size(q) > MAX_META) {
+                            why[0] = q.getFileName() + " larger than " + MAX_META + " bytes";
+                        }
+                    } catch (IOException e) {
+                        why[0] = "cannot read " + q.getFileName();
+                    }
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            return "cannot list the git directory";
+        }
+        return why[0];
     }
 
     /** A worktree's or submodule's {@code .git} file: "gitdir: PATH". */
@@ -93,16 +158,15 @@ public record GitInfo(
     }
 
     private static GitInfo read(Path workTree, Path gitDir) {
+        String refused = untrusted(workTree, gitDir);
+        if (refused != null) {
+            return notRead(workTree, "not read: " + refused);
+        }
         String note = null;
         String commit = null;
         String branch = null;
-        Path common = gitDir;
+        Path common = gitDir; // a linked worktree's commondir is refused above
         try {
-            String cd = small(gitDir.resolve("commondir"));
-            if (cd != null) {
-                Path p = Path.of(cd.strip());
-                common = (p.isAbsolute() ? p : gitDir.resolve(p)).normalize();
-            }
             String head = small(gitDir.resolve("HEAD"));
             if (head == null) {
                 note = "HEAD not readable";
@@ -143,7 +207,7 @@ public record GitInfo(
             note = note == null ? why : note + "; " + why;
         }
         List<String> listed = modified.stream().limit(MAX_LISTED).toList();
-        return new GitInfo(workTree, commit, branch, dirty, listed, count, note, Set.copyOf(modified));
+        return new GitInfo(workTree, commit, branch, dirty, listed, count, note, Set.copyOf(modified), gitDir);
     }
 
     private static String resolveRef(Path gitDir, Path common, String ref) throws IOException {
@@ -192,10 +256,20 @@ public record GitInfo(
             throw new IOException("unsupported index version " + version);
         }
         int entries = b.getInt();
+        if (entries < 0 || entries > MAX_ENTRIES) {
+            throw new IOException("index has " + Integer.toUnsignedString(entries) + " entries, more than the limit of "
+                    + MAX_ENTRIES);
+        }
+        long deadline = System.nanoTime() + INDEX_MILLIS * 1_000_000L;
+        long[] hashed = {0};
         int hashLen = 20;
         int count = 0;
         byte[] prev = new byte[0];
         for (int i = 0; i < entries; i++) {
+            if ((i & 255) == 0 && System.nanoTime() > deadline) {
+                throw new IOException("comparing the index with the work tree took more than " + INDEX_MILLIS / 1000
+                        + " s (" + i + " of " + entries + " entries)");
+            }
             int start = b.position();
             b.position(start + 8); // ctime
             int mtimeSec = b.getInt();
@@ -220,11 +294,17 @@ public record GitInfo(
                 int end = b.position();
                 while (b.get(end) != 0) {
                     end++;
+                    if (end - b.position() > MAX_NAME) {
+                        throw new IOException("index entry " + i + " names a path longer than " + MAX_NAME + " bytes");
+                    }
                 }
                 byte[] suffix = new byte[end - b.position()];
                 b.get(suffix);
                 b.get(); // NUL
                 int keep = Math.max(0, prev.length - strip);
+                if (keep + suffix.length > MAX_NAME) {
+                    throw new IOException("index entry " + i + " names a path longer than " + MAX_NAME + " bytes");
+                }
                 name = new byte[keep + suffix.length];
                 System.arraycopy(prev, 0, name, 0, keep);
                 System.arraycopy(suffix, 0, name, keep, suffix.length);
@@ -233,6 +313,9 @@ public record GitInfo(
                 int end = b.position();
                 while (b.get(end) != 0) {
                     end++;
+                    if (end - b.position() > MAX_NAME) {
+                        throw new IOException("index entry " + i + " names a path longer than " + MAX_NAME + " bytes");
+                    }
                 }
                 name = new byte[end - b.position()];
                 b.get(name);
@@ -245,7 +328,7 @@ public record GitInfo(
                 continue;
             }
             String path = new String(name, StandardCharsets.UTF_8);
-            if (differs(workTree, path, type, mtimeSec, mtimeNsec, size, oid)) {
+            if (differs(workTree, path, type, mtimeSec, mtimeNsec, size, oid, hashed)) {
                 modified.add(path);
                 count++;
             }
@@ -265,7 +348,8 @@ public record GitInfo(
     }
 
     private static boolean differs(
-            Path workTree, String rel, int type, int mtimeSec, int mtimeNsec, int size, byte[] oid) {
+            Path workTree, String rel, int type, int mtimeSec, int mtimeNsec, int size, byte[] oid, long[] hashed)
+            throws IOException {
         if (rel.isEmpty() || rel.startsWith("/") || rel.contains("\0")) {
             return false;
         }
@@ -292,11 +376,26 @@ public record GitInfo(
             if ((int) (nanos / 1_000_000_000L) == mtimeSec && (int) (nanos % 1_000_000_000L) == mtimeNsec) {
                 return false;
             }
+            hashed[0] += a.size();
+            if (hashed[0] > MAX_HASHED) {
+                throw new IndexLimit("more than " + MAX_HASHED + " bytes of tracked files to hash");
+            }
             try (InputStream in = Files.newInputStream(p)) {
                 return !hashEquals(in.readAllBytes(), oid);
             }
+        } catch (IndexLimit e) {
+            throw e;
         } catch (IOException e) {
             return true; // deleted or unreadable
+        }
+    }
+
+    /** A bound of the index comparison was reached. */
+    private static final class IndexLimit extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        IndexLimit(String why) {
+            super(why);
         }
     }
 

@@ -191,7 +191,7 @@ public final class HtmlReport {
         return git;
     }
 
-    /** Who wrote a suppression and when (git blame through the guarded runner), or why that is not available. */
+    /** Who wrote a suppression and when (blame read in process, git never run), or why that is not available. */
     private String blame(Location l) {
         if (git().isEmpty()) {
             return "not available: not a git checkout";
@@ -200,7 +200,9 @@ public final class HtmlReport {
             blamer = GitBlame.of(git().get());
         }
         if (blamer.isEmpty()) {
-            return git().get().commit() == null ? "not available: no commit" : "not available: git is not installed";
+            return git().get().commit() == null
+                    ? "not available: no commit" + (git().get().note() == null ? "" : " (" + git().get().note() + ")")
+                    : "not available: the git directory was not read";
         }
         Path p = Path.of(l.file());
         Path file = p.isAbsolute() ? p : r.root().resolve(p);
