@@ -92,7 +92,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
     /** The most files of the scanned tree indexed to resolve an include by name ({@link Run#inTree}). */
     static final long MAX_TREE_FILES = 200_000;
 
-    static final long FILE_BUDGET_NANOS = 120L * 1_000_000_000L;
+    /** CPU time per file for the function bodies ({@code -Dnumlint.cuda.fileBudgetMs}; the Java front end's default). */
+    static final long FILE_BUDGET_MS = 20_000;
+
+    static long fileBudgetNanos() {
+        return Math.max(1, Long.getLong("numlint.cuda.fileBudgetMs", FILE_BUDGET_MS)) * 1_000_000L;
+    }
     /** Headers larger than the cuda-source max-file-size are not followed (set per scan in analyze). */
     private volatile long maxHeaderBytes = ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
     /** Deeper nesting than this is generated code; the parser's recursion would be slow (and could overflow). */
@@ -603,27 +608,44 @@ public final class CudaSourceAnalyzer implements Analyzer {
                         ld.what()));
             }
             runChecks(fileFacts, rep);
-            long deadline = dev.numlint.model.CpuClock.now() + FILE_BUDGET_NANOS;
-            // a file compiled on its own: callers of its static and inline functions are all in it
-            CallSiteRanges callSites = new CallSiteRanges(
-                    toks, sp.functions, () -> from == null && !isHeader(file) && !run.includedByName(file));
-            List<TopLevelSplitter.FunctionDef> order = callSites.order();
-            for (int i = 0; i < order.size(); i++) {
-                TopLevelSplitter.FunctionDef f = order.get(i);
-                if (dev.numlint.model.CpuClock.now() > deadline) {
+            // the budget is cooperative: the parser's token source, the function walk and the def-use queries
+            // check it (WorkBudget.check), so one huge function stops too, not only the functions after it
+            dev.numlint.model.WorkBudget.start(fileBudgetNanos());
+            try {
+                // a file compiled on its own: callers of its static and inline functions are all in it
+                CallSiteRanges callSites = new CallSiteRanges(
+                        toks, sp.functions, () -> from == null && !isHeader(file) && !run.includedByName(file));
+                List<TopLevelSplitter.FunctionDef> order = callSites.order();
+                for (int i = 0; i < order.size(); i++) {
+                    TopLevelSplitter.FunctionDef f = order.get(i);
+                    boolean partly = false;
+                    if (!dev.numlint.model.WorkBudget.spent()) {
+                        stats.functions.incrementAndGet();
+                        try {
+                            analyzeFunction(ctx, rel, scope, f, toks, rep, sink, callSites);
+                        } catch (dev.numlint.model.WorkBudget.Exceeded e) {
+                            partly = true;
+                        }
+                        if (!dev.numlint.model.WorkBudget.spent()) continue;
+                        partly = true;
+                    }
+                    int rest = order.size() - i - (partly ? 1 : 0);
                     sink.notify(new Notification(
                             rel,
                             f.line,
                             Level.WARNING,
                             "over-budget",
-                            (sp.functions.size() - i)
-                                    + " functions from line " + f.line
-                                    + " on not analyzed: the file took longer than the CUDA "
-                                    + "front end's per-file budget of " + FILE_BUDGET_NANOS / 1_000_000_000L + " s"));
+                            (partly ? "function '" + f.name + "' (line " + f.line + ") not fully analyzed"
+                                            + (rest > 0 ? " and " : "")
+                                    : "")
+                                    + (rest > 0 ? rest + " function" + (rest == 1 ? "" : "s") + " not analyzed" : "")
+                                    + ": the file took longer than the CUDA front end's per-file budget of "
+                                    + fileBudgetNanos() / 1_000_000L + " ms of CPU time (set -Dnumlint.cuda"
+                                    + ".fileBudgetMs to raise it); the scan goes on"));
                     break;
                 }
-                stats.functions.incrementAndGet();
-                analyzeFunction(ctx, rel, scope, f, toks, rep, sink, callSites);
+            } finally {
+                dev.numlint.model.WorkBudget.stop();
             }
             rep.counts.forEach((k, v) ->
                     stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
@@ -914,7 +936,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         body.add(eof);
         CudaParser.FunctionBodyContext tree;
         long t0 = System.nanoTime();
-        CudaParser p = new CudaParser(new CommonTokenStream(new ListTokenSource(new ArrayList<CommonToken>(body))));
+        CudaParser p = new CudaParser(new CommonTokenStream(new BudgetedTokenSource(new ArrayList<CommonToken>(body))));
         p.setTypeNames(n -> scope.isTypeName(n) || f.templateParams.contains(n));
         p.removeErrorListeners();
         p.setErrorHandler(new BailErrorStrategy());
@@ -923,7 +945,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             tree = p.functionBody();
             stats.sllParsed.incrementAndGet();
         } catch (ParseCancellationException sllFailure) {
-            p = new CudaParser(new CommonTokenStream(new ListTokenSource(new ArrayList<CommonToken>(body))));
+            p = new CudaParser(new CommonTokenStream(new BudgetedTokenSource(new ArrayList<CommonToken>(body))));
             p.setTypeNames(n -> scope.isTypeName(n) || f.templateParams.contains(n));
             p.removeErrorListeners();
             p.setErrorHandler(new BailErrorStrategy());
@@ -966,6 +988,19 @@ public final class CudaSourceAnalyzer implements Analyzer {
         runChecks(analyzer.analyze(tree), rep);
         ctx.addRandomVariateLines(rel, analyzer.variateLines());
         stats.ruleNanos.addAndGet(System.nanoTime() - t1);
+    }
+
+    /** The tokens of a function body for the parser, checking the per-file budget as the parser reads them. */
+    private static final class BudgetedTokenSource extends ListTokenSource {
+        BudgetedTokenSource(List<? extends Token> tokens) {
+            super(tokens);
+        }
+
+        @Override
+        public Token nextToken() {
+            dev.numlint.model.WorkBudget.check();
+            return super.nextToken();
+        }
     }
 
     /** " at Class.method(File.java:N)": the frame in numlint's code where an internal error was thrown. */

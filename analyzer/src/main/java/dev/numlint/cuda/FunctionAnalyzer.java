@@ -588,6 +588,7 @@ final class FunctionAnalyzer {
 
     // ------------------------------------------------------------------ statements
     private void statement(StatementContext s) {
+        dev.numlint.model.WorkBudget.check();
         if (s instanceof BlockStmtContext) {
             block(((BlockStmtContext) s).compoundStatement());
         } else if (s instanceof ExprStmtContext) {
@@ -1179,9 +1180,12 @@ final class FunctionAnalyzer {
     }
 
     private E expr(ExpressionContext e) {
+        dev.numlint.model.WorkBudget.check();
         E r;
         try {
             r = exprInner(e);
+        } catch (dev.numlint.model.WorkBudget.Exceeded ex) {
+            throw ex;
         } catch (RuntimeException ex) {
             r = E.UNKNOWN;
         }

@@ -96,6 +96,8 @@ final class ValueFlow {
             } else {
                 trace(site, 0, visited, out, null, true);
             }
+        } catch (dev.numlint.model.WorkBudget.Exceeded e) {
+            throw e;
         } catch (RuntimeException | StackOverflowError e) {
             // a construct the walk does not know: what was found so far stands
         }
@@ -115,6 +117,7 @@ final class ValueFlow {
         // components are other values, drawn or not
         ParserRuleContext component = null;
         while (out.size() < MAX_USES) {
+            dev.numlint.model.WorkBudget.check();
             ParserRuleContext p = cur.getParent();
             if (p == null) return;
             if (p instanceof PrimaryExprContext
@@ -660,33 +663,58 @@ final class ValueFlow {
                 || !visited.add(v + "@" + def.start.getTokenIndex() + (direct ? "" : "~"))) return;
         index();
         int defEnd = def.stop == null ? def.start.getTokenIndex() : def.stop.getTokenIndex();
-        // the next assignment of v ends the value's life, after its own right-hand side (x = (x + y) * 0.5f reads it)
-        ParserRuleContext killNode = null;
-        for (ParserRuleContext d : defNodes.getOrDefault(v, List.of())) {
-            int ds = d.start.getTokenIndex();
-            if (ds > defEnd && (killNode == null || ds < killNode.start.getTokenIndex())) killNode = d;
-        }
+        // the next assignment of v ends the value's life, after its own right-hand side (x = (x + y) * 0.5f reads it);
+        // definitions and reads are in token order (collected in tree pre-order), so both are found by binary search
+        // (a linear walk per site made one long function quadratic)
+        List<ParserRuleContext> defs = defNodes.getOrDefault(v, List.of());
+        int k = firstStartAbove(defs, defEnd);
+        ParserRuleContext killNode = k < defs.size() ? defs.get(k) : null;
         int killEnd = killNode == null ? Integer.MAX_VALUE : end(killNode);
         ParserRuleContext loop = enclosingLoop(def);
         // the next iteration sees the value only when no later assignment in the loop replaces it
         boolean carries = loop != null && (killNode == null || killNode.start.getTokenIndex() > end(loop));
-        for (ParserRuleContext r : reads.getOrDefault(v, List.of())) {
-            int ti = r.start.getTokenIndex();
-            boolean after = ti > defEnd && ti <= killEnd;
-            boolean carried = carries
-                    && ti >= loop.start.getTokenIndex()
-                    && ti < def.start.getTokenIndex()
-                    && !assignedBetween(v, loop.start.getTokenIndex(), ti);
-            if (!after && !carried) continue;
-            ParserRuleContext e = r.getParent();
-            if (e instanceof PrimaryExprContext
-                    && e.getParent() instanceof AssignExprContext
-                    && ((AssignExprContext) e.getParent()).expression(0) == e) {
-                continue;
+        List<ParserRuleContext> rs = reads.getOrDefault(v, List.of());
+        if (carries) {
+            int from = loop.start.getTokenIndex();
+            for (int i = firstStartAbove(rs, from - 1); i < rs.size(); i++) {
+                ParserRuleContext r = rs.get(i);
+                int ti = r.start.getTokenIndex();
+                if (ti >= def.start.getTokenIndex()) break;
+                if (assignedBetween(v, from, ti)) continue;
+                if (followRead(r, v, depth, visited, out, direct)) return;
             }
-            trace(e, depth, visited, out, v, direct);
-            if (out.size() >= MAX_USES) return;
         }
+        for (int i = firstStartAbove(rs, defEnd); i < rs.size(); i++) {
+            ParserRuleContext r = rs.get(i);
+            if (r.start.getTokenIndex() > killEnd) break;
+            if (followRead(r, v, depth, visited, out, direct)) return;
+        }
+    }
+
+    /** Traces one read of {@code v}; true when enough uses were found. */
+    private boolean followRead(
+            ParserRuleContext r, String v, int depth, Set<String> visited, List<ValueUse> out, boolean direct) {
+        dev.numlint.model.WorkBudget.check();
+        ParserRuleContext e = r.getParent();
+        if (e instanceof PrimaryExprContext
+                && e.getParent() instanceof AssignExprContext
+                && ((AssignExprContext) e.getParent()).expression(0) == e) {
+            return false;
+        }
+        trace(e, depth, visited, out, v, direct);
+        return out.size() >= MAX_USES;
+    }
+
+    /** The index of the first node of {@code nodes} (in token order) whose start token lies after {@code index}. */
+    private static int firstStartAbove(List<ParserRuleContext> nodes, int index) {
+        int lo = 0;
+        int hi = nodes.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (nodes.get(mid).start.getTokenIndex() > index) hi = mid;
+            else lo = mid + 1;
+        }
+        return lo;
     }
 
     private static int end(ParserRuleContext c) {
@@ -695,8 +723,11 @@ final class ValueFlow {
 
     /** Whether an assignment of {@code v} starts at or after token {@code from} and ends before token {@code to}. */
     private boolean assignedBetween(String v, int from, int to) {
-        for (ParserRuleContext d : defNodes.getOrDefault(v, List.of())) {
-            if (d.start.getTokenIndex() >= from && end(d) < to) return true;
+        List<ParserRuleContext> defs = defNodes.getOrDefault(v, List.of());
+        for (int i = firstStartAbove(defs, from - 1); i < defs.size(); i++) {
+            ParserRuleContext d = defs.get(i);
+            if (d.start.getTokenIndex() >= to) break;
+            if (end(d) < to) return true;
         }
         return false;
     }
@@ -725,6 +756,7 @@ final class ValueFlow {
     }
 
     private void collect(ParseTree t) {
+        dev.numlint.model.WorkBudget.check();
         if (t instanceof AddExprContext) adds.add((AddExprContext) t);
         if (t instanceof AssignExprContext) assignments.add((ParserRuleContext) t);
         if (t instanceof NamePrimaryContext) {
@@ -788,6 +820,8 @@ final class ValueFlow {
         boolean r = false;
         try {
             r = drawnIn(node);
+        } catch (dev.numlint.model.WorkBudget.Exceeded e) {
+            throw e;
         } catch (RuntimeException | StackOverflowError e) {
             r = false;
         }
@@ -855,11 +889,13 @@ final class ValueFlow {
     private ParserRuleContext reachingDef(String v, ParserRuleContext read) {
         index();
         int at = read.start.getTokenIndex();
-        ParserRuleContext best = null;
-        for (ParserRuleContext d : defNodes.getOrDefault(v, List.of())) {
-            int end = d.stop == null ? d.start.getTokenIndex() : d.stop.getTokenIndex();
-            if (end < at && (best == null || d.start.getTokenIndex() > best.start.getTokenIndex())) best = d;
+        // the definition ending before the read with the latest start: definitions are in token order, so the
+        // walk goes back from the last one starting before the read (a forward walk per read was quadratic)
+        List<ParserRuleContext> defs = defNodes.getOrDefault(v, List.of());
+        for (int i = firstStartAbove(defs, at - 1) - 1; i >= 0; i--) {
+            dev.numlint.model.WorkBudget.check();
+            if (end(defs.get(i)) < at) return defs.get(i);
         }
-        return best;
+        return null;
     }
 }

@@ -210,6 +210,8 @@ public final class PtxAnalyzer implements Analyzer {
             SourceCache sources,
             java.util.concurrent.atomic.AtomicInteger noDevice) {
         String rel = ctx.relativize(f);
+        // a cooperative budget of CPU time per file: the lexer, the model and the checks' loops check it
+        dev.numlint.model.WorkBudget.start(fileBudgetNanos());
         try {
             if (f.getFileName().toString().endsWith(".cu")) {
                 BuildContext bc = ctx.buildContext(f);
@@ -249,9 +251,29 @@ public final class PtxAnalyzer implements Analyzer {
             }
         } catch (IOException e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "unreadable-file", "cannot read: " + e.getMessage()));
+        } catch (dev.numlint.model.WorkBudget.Exceeded e) {
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.ERROR,
+                    "over-budget",
+                    "not analyzed (findings found before are kept): the PTX took longer than the per-file budget of "
+                            + fileBudgetNanos() / 1_000_000L
+                            + " ms of CPU time (set -Dnumlint.ptx.fileBudgetMs to raise it); the scan goes on"));
+        } catch (OutOfMemoryError e) {
+            sink.notify(new Notification(rel, 0, Level.ERROR, "over-budget", "not analyzed: out of memory in the PTX reader"));
         } catch (RuntimeException | StackOverflowError e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "internal-error", "PTX analysis failed: " + e));
+        } finally {
+            dev.numlint.model.WorkBudget.stop();
         }
+    }
+
+    /** CPU time per PTX file ({@code -Dnumlint.ptx.fileBudgetMs}, default 20 s as for the source front ends). */
+    static final long FILE_BUDGET_MS = 20_000;
+
+    static long fileBudgetNanos() {
+        return Math.max(1, Long.getLong("numlint.ptx.fileBudgetMs", FILE_BUDGET_MS)) * 1_000_000L;
     }
 
     /**

@@ -62,18 +62,25 @@ public final class SerialAccumulation implements PtxCheck {
         }
         int min = facts.settings().nl004MinTripCount();
         List<Group> groups = new ArrayList<>();
+        // the loops around each block and the groups of each loop header, built once (a scan of every loop and
+        // every group per instruction was quadratic on long functions)
+        java.util.Map<Integer, List<Loop>> loopsOf = new java.util.HashMap<>();
+        for (Loop l : loops) {
+            BitSet body = l.body();
+            for (int b = body.nextSetBit(0); b >= 0; b = body.nextSetBit(b + 1)) {
+                dev.numlint.model.WorkBudget.check();
+                loopsOf.computeIfAbsent(b, k -> new ArrayList<>()).add(l);
+            }
+        }
+        java.util.Map<Integer, List<Group>> groupsOf = new java.util.HashMap<>();
         for (Instruction in : fn.instructions()) {
+            dev.numlint.model.WorkBudget.check();
             String op = in.opcode();
             boolean acc = op.equals("add") || op.equals("sub") || op.equals("fma") || op.equals("mad");
             if (!acc || !PtxFacts.isF(in.type()) || in.defs().isEmpty() || integralStep(in)) {
                 continue;
             }
-            List<Loop> enclosing = new ArrayList<>();
-            for (Loop l : loops) {
-                if (l.contains(in.block())) {
-                    enclosing.add(l);
-                }
-            }
+            List<Loop> enclosing = new ArrayList<>(loopsOf.getOrDefault(in.block(), List.of()));
             enclosing.sort(
                     (a, b) -> Integer.compare(a.body().cardinality(), b.body().cardinality()));
             for (Loop l : enclosing) {
@@ -89,9 +96,8 @@ public final class SerialAccumulation implements PtxCheck {
                 }
                 boolean step = constantStep(facts, in, l, cycle);
                 Group same = null;
-                for (Group g : groups) {
-                    if (g.loop.header() == l.header()
-                            && g.cycle.contains(in.index())
+                for (Group g : groupsOf.getOrDefault(l.header(), List.of())) {
+                    if (g.cycle.contains(in.index())
                             && cycle.contains(g.first.index())) {
                         same = g;
                         break;
@@ -102,7 +108,9 @@ public final class SerialAccumulation implements PtxCheck {
                     same.sites.add(in);
                     same.step &= step;
                 } else {
-                    groups.add(new Group(l, in, cycle, step));
+                    Group g = new Group(l, in, cycle, step);
+                    groups.add(g);
+                    groupsOf.computeIfAbsent(l.header(), k -> new ArrayList<>()).add(g);
                 }
                 break;
             }

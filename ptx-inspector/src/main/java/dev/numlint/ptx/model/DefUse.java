@@ -93,6 +93,7 @@ public final class DefUse {
         }
         BitSet tmp = new BitSet(nSites);
         while (!work.isEmpty()) {
+            dev.numlint.model.WorkBudget.check();
             int b = work.poll();
             queued[b] = false;
             BasicBlock bb = bs.get(b);

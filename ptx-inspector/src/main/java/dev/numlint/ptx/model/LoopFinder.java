@@ -33,6 +33,7 @@ final class LoopFinder {
                 }
             }
             while (!work.isEmpty()) {
+                dev.numlint.model.WorkBudget.check();
                 int x = work.poll();
                 for (int p : bs.get(x).predecessors()) {
                     if (!body.get(p)) {

@@ -212,11 +212,56 @@ public final class PtxFunction {
     }
 
     public boolean dominates(int a, int b) {
+        if (a == b) return true;
+        int[][] iv = dominatorIntervals();
+        int[] pre = iv[0];
+        int[] post = iv[1];
+        if (a < 0 || b < 0 || a >= pre.length || b >= pre.length || pre[a] < 0 || pre[b] < 0) return false;
+        return pre[a] <= pre[b] && post[b] <= post[a];
+    }
+
+    /** Pre- and post-order numbers of the dominator tree (-1 off it): a dominates b iff b's interval is in a's. */
+    private int[][] domIntervals;
+
+    private synchronized int[][] dominatorIntervals() {
+        if (domIntervals != null) return domIntervals;
         int[] d = immediateDominators();
-        for (int x = b; x >= 0; x = d[x]) {
-            if (x == a) return true;
+        int n = d.length;
+        // children lists of the dominator tree (walking idom chains per query was quadratic on long functions)
+        int[] childCount = new int[n + 1];
+        for (int x = 0; x < n; x++) if (d[x] >= 0) childCount[d[x] + 1]++;
+        for (int i = 0; i < n; i++) childCount[i + 1] += childCount[i];
+        int[] children = new int[Math.max(0, childCount[n])];
+        int[] fill = java.util.Arrays.copyOf(childCount, n + 1);
+        for (int x = 0; x < n; x++) if (d[x] >= 0) children[fill[d[x]]++] = x;
+        int[] pre = new int[n];
+        int[] post = new int[n];
+        java.util.Arrays.fill(pre, -1);
+        java.util.Arrays.fill(post, -1);
+        if (n > 0) {
+            int[] stack = new int[n];
+            int[] next = new int[n];
+            int sp = 0;
+            int clock = 0;
+            stack[sp++] = 0;
+            pre[0] = clock++;
+            next[0] = childCount[0];
+            while (sp > 0) {
+                int x = stack[sp - 1];
+                if (next[x] < childCount[x + 1]) {
+                    int c = children[next[x]++];
+                    if (pre[c] >= 0) continue;
+                    pre[c] = clock++;
+                    next[c] = childCount[c];
+                    stack[sp++] = c;
+                } else {
+                    post[x] = clock++;
+                    sp--;
+                }
+            }
         }
-        return false;
+        domIntervals = new int[][] {pre, post};
+        return domIntervals;
     }
 
     /** Cooper-Harvey-Kennedy iterative dominators over reverse post-order. */

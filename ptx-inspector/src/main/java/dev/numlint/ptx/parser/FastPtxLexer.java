@@ -55,6 +55,7 @@ public final class FastPtxLexer implements TokenSource {
 
     @Override
     public Token nextToken() {
+        dev.numlint.model.WorkBudget.check();
         // skip whitespace and comments
         while (pos < n) {
             char c = s.charAt(pos);

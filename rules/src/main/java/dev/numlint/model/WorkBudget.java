@@ -1,0 +1,61 @@
+package dev.numlint.model;
+
+/**
+ * A cooperative per-file work budget of the calling thread, measured on {@link CpuClock}. A front end starts it for
+ * one file ({@link #start}), its hot loops call {@link #check()} (cheap: the clock is read once in 1,024 calls), and
+ * {@link #stop()} ends it. Once the budget ran out, every later {@code check()} of the thread throws again until
+ * {@code stop()}, so that code which catches {@link RuntimeException} to keep a partial result cannot swallow the
+ * stop: the next check above it throws again.
+ */
+public final class WorkBudget {
+    /** Thrown by {@link #check()} once the budget ran out. */
+    public static final class Exceeded extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Exceeded(String m) {
+            super(m, null, false, false);
+        }
+    }
+
+    private static final class State {
+        final long deadline;
+        int calls;
+        boolean spent;
+
+        State(long deadline) {
+            this.deadline = deadline;
+        }
+    }
+
+    private static final ThreadLocal<State> STATE = new ThreadLocal<>();
+
+    private WorkBudget() {}
+
+    /** Starts a budget of {@code nanos} CPU nanoseconds for the calling thread (replacing one already running). */
+    public static void start(long nanos) {
+        STATE.set(new State(CpuClock.now() + Math.max(0, nanos)));
+    }
+
+    /** Ends the calling thread's budget; later checks do nothing. */
+    public static void stop() {
+        STATE.remove();
+    }
+
+    /** Whether the calling thread's budget ran out (checks the clock). */
+    public static boolean spent() {
+        State s = STATE.get();
+        if (s == null) return false;
+        if (!s.spent && CpuClock.now() > s.deadline) s.spent = true;
+        return s.spent;
+    }
+
+    /** Throws {@link Exceeded} when the calling thread's budget ran out; does nothing without a budget. */
+    public static void check() {
+        State s = STATE.get();
+        if (s == null) return;
+        if (s.spent || ((++s.calls & 0x3ff) == 0 && CpuClock.now() > s.deadline)) {
+            s.spent = true;
+            throw new Exceeded("the per-file work budget ran out");
+        }
+    }
+}
