@@ -511,11 +511,25 @@ public final class Scanner {
         };
     }
 
+    /** The scanned PATHs, plus the project root a scan inside a project was given ({@link ProjectRoot#SETTING}). */
+    private List<Path> boundaryRoots() {
+        String project = options.settings.get(ProjectRoot.SETTING);
+        if (project == null) return options.paths;
+        List<Path> roots = new ArrayList<>(options.paths);
+        roots.add(Path.of(project));
+        return roots;
+    }
+
     /** State shared by all analyzers of one scan. */
     final class Shared {
         final Path root;
-        /** What the scan may read and quote: the real paths of the scanned PATHs, never the working directory. */
-        final dev.numlint.spi.TrustBoundary boundary = dev.numlint.spi.TrustBoundary.of(options.paths);
+        /**
+         * What the scan may read and quote: the real paths of the scanned PATHs, never the working directory; for a
+         * file or subdirectory scanned inside a project, also that project's root ({@link ProjectRoot#find}: never
+         * above a repository root, the home directory or a directory others may write), whose build files and
+         * headers decide what the scanned code means.
+         */
+        final dev.numlint.spi.TrustBoundary boundary = dev.numlint.spi.TrustBoundary.of(boundaryRoots());
         volatile List<Path> files = List.of();
         final List<Finding> findings = new ArrayList<>();
         final List<Notification> notifications = new ArrayList<>();
