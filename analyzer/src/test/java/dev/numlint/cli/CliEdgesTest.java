@@ -111,6 +111,15 @@ class CliEdgesTest {
     }
 
     @Test
+    void compileDatabaseDirectoryWithoutTheDatabaseIsAUsageError() throws IOException {
+        Path build = Files.createDirectories(dir.resolve("build"));
+        write("k.cu", "x = HAZARD(NL003);\n");
+        assertUsageError(
+                run("scan", "-p", build.toString(), dir.toString()),
+                "-p: no compile_commands.json in '" + build + "'");
+    }
+
+    @Test
     void invalidExcludeGlobIsAPreciseError() throws IOException {
         write("k.cu", "x = HAZARD(NL003);\n");
         assertUsageError(
