@@ -11,8 +11,8 @@ import java.util.List;
  * Compiler-style text: {@code path:line:col: warning: message [NL003]} per unsuppressed warning and error (notes
  * too when asked for: {@code --notes}), then a summary by rule that ends with how many notes were left out and how
  * to show them. JSON and HTML always contain every finding, SARIF those from --sarif-min-level up. Notifications
- * go to the error stream ({@code path: error: not analyzed: reason}). Text from the scanned tree is escaped ({@link Escapes}): a file name
- * or message never reaches the terminal as an escape sequence.
+ * go to the error stream ({@code path: error: not analyzed: reason}). Text from the scanned tree is escaped
+ * ({@link Escapes}): a file name or message never reaches the terminal as an escape sequence.
  */
 public final class TextReport {
     private TextReport() {}

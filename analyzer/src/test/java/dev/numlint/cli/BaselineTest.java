@@ -104,7 +104,8 @@ class BaselineTest {
         JsonNode now = sarif();
         JsonNode related = now.path("runs").get(0).path("results").get(3);
         assertThat(related.path("message").path("text").asText())
-                .isEqualTo("marker HAZARD(NL001) found in a\\[i\\], from the line above (see [a\\[i\\] defined here](1))");
+                .isEqualTo("marker HAZARD(NL001) found in a\\[i\\], from the line above "
+                        + "(see [a\\[i\\] defined here](1))");
         assertThat(states(now))
                 .containsExactly("NL003:unchanged", "NL002:unchanged", "NL011:unchanged", "NL001:unchanged");
         Run t = run("scan", "--baseline", baseline.toString(), "--fail-on", "note", src.toString());
