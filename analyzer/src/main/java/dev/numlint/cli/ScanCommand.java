@@ -167,6 +167,12 @@ final class ScanCommand implements Callable<Integer> {
             }
         }
         ScanResult result = Scanner.scan(prepared.options());
+        for (Notification n : result.notifications()) {
+            if (dev.numlint.flags.BuildFlagAnalyzer.USAGE_ERROR.equals(n.id())) {
+                // an option that applied nowhere (--preset, --make-target): the scan is not what was asked for
+                throw new Main.UsageException(n.message());
+            }
+        }
         if (validate) {
             ValidationReport report = ScanValidation.validate(result, prepared.paths(), validation.options(inputs));
             result = new ScanResult(
