@@ -14,6 +14,8 @@
 #   NUMLINT_FAIL_ON           error, warning, note or none (default error)
 #   NUMLINT_BASELINE          SARIF of an earlier run: only new results count for NUMLINT_FAIL_ON
 #   NUMLINT_SARIF_SUPPRESSED  omit (default: GitHub code scanning shows suppressed results as open alerts) or keep
+#   NUMLINT_SARIF_MIN_LEVEL   lowest level uploaded to code scanning: note, warning (default) or error; the HTML
+#                             report keeps every finding
 #   NUMLINT_CATEGORY          SARIF automationDetails category (default numlint)
 #   NUMLINT_HTML              also write the HTML audit report to this file
 #   NUMLINT_ZIP, NUMLINT_SOURCE, NUMLINT_HOME (where numlint is unpacked; default $RUNNER_TEMP or a temporary dir)
@@ -29,6 +31,7 @@ source_dir="${NUMLINT_SOURCE:-$(dirname "$here")}"
 sarif="${NUMLINT_SARIF:-numlint.sarif}"
 fail_on="${NUMLINT_FAIL_ON:-error}"
 suppressed="${NUMLINT_SARIF_SUPPRESSED:-omit}"
+min_level="${NUMLINT_SARIF_MIN_LEVEL:-warning}"
 category="${NUMLINT_CATEGORY:-numlint}"
 base="${NUMLINT_HOME:-${RUNNER_TEMP:-}}"
 if [ -z "$base" ]; then
@@ -82,7 +85,7 @@ set -f
 user_args=(${NUMLINT_ARGS:-.})
 set +f
 args=(scan --format sarif --output "$sarif" --fail-on "$fail_on" --sarif-suppressed "$suppressed"
-      --sarif-category "$category")
+      --sarif-min-level "$min_level" --sarif-category "$category")
 if [ -n "${NUMLINT_BASELINE:-}" ]; then
   args+=(--baseline "$NUMLINT_BASELINE")
 fi

@@ -48,6 +48,18 @@ final class ScanCommand implements Callable<Integer> {
         html
     }
 
+    enum SarifMinLevel {
+        note(Level.NOTE),
+        warning(Level.WARNING),
+        error(Level.ERROR);
+
+        final Level level;
+
+        SarifMinLevel(Level level) {
+            this.level = level;
+        }
+    }
+
     enum SarifSuppressed {
         keep,
         omit
@@ -80,8 +92,8 @@ final class ScanCommand implements Callable<Integer> {
 
     @Option(
             names = "--notes",
-            description = "text output: list notes (low-impact findings) too; SARIF and JSON "
-                    + "always contain every finding")
+            description = "text output: list notes (low-impact findings) too; JSON and HTML "
+                    + "always contain every finding, SARIF with --sarif-min-level note")
     boolean notes;
 
     @Option(
@@ -108,6 +120,15 @@ final class ScanCommand implements Callable<Integer> {
                     + "(for GitHub code scanning, which shows them as open alerts otherwise). JSON and HTML always "
                     + "keep them (default: ${DEFAULT-VALUE})")
     SarifSuppressed sarifSuppressed;
+
+    @Option(
+            names = "--sarif-min-level",
+            paramLabel = "LEVEL",
+            defaultValue = "warning",
+            description = "SARIF only: leave out results below LEVEL (note, warning or error), for code scanning, "
+                    + "which shows every result as an alert; the run records the level, so a baseline made from the "
+                    + "file compares only what it holds. JSON and HTML keep every finding (default: ${DEFAULT-VALUE})")
+    SarifMinLevel sarifMinLevel;
 
     @Option(
             names = "--sarif-category",
@@ -146,6 +167,12 @@ final class ScanCommand implements Callable<Integer> {
             }
         }
         ScanResult result = Scanner.scan(prepared.options());
+        for (Notification n : result.notifications()) {
+            if (dev.numlint.flags.BuildFlagAnalyzer.USAGE_ERROR.equals(n.id())) {
+                // an option that applied nowhere (--preset, --make-target): the scan is not what was asked for
+                throw new Main.UsageException(n.message());
+            }
+        }
         if (validate) {
             ValidationReport report = ScanValidation.validate(result, prepared.paths(), validation.options(inputs));
             result = new ScanResult(
@@ -181,7 +208,8 @@ final class ScanCommand implements Callable<Integer> {
                 sarifCategory,
                 prepared.paths(),
                 prepared.configFile(),
-                failOn.name());
+                failOn.name(),
+                sarifMinLevel == SarifMinLevel.note ? null : sarifMinLevel.level);
         Outputs.write(output, spec.commandLine().getOut(), w -> write(r, ro, w));
         Level threshold =
                 switch (failOn) {

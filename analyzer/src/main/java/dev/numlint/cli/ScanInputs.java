@@ -113,6 +113,11 @@ final class ScanInputs {
         if (compileCommandsDir != null && !Files.exists(compileCommandsDir)) {
             throw new Main.UsageException("-p: '" + compileCommandsDir + "' does not exist");
         }
+        if (compileCommandsDir != null
+                && Files.isDirectory(compileCommandsDir)
+                && !Files.isRegularFile(compileCommandsDir.resolve("compile_commands.json"))) {
+            throw new Main.UsageException("-p: no compile_commands.json in '" + compileCommandsDir + "'");
+        }
         return new dev.numlint.flags.BuildOptions(
                 compileCommandsDir == null
                         ? null

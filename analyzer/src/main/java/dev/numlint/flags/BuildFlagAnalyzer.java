@@ -147,6 +147,39 @@ public final class BuildFlagAnalyzer implements Analyzer {
         final Contexts cmake = new Contexts("CMake");
         final Contexts py = new Contexts("setup.py");
         final List<FlagTok> unselected = new ArrayList<>();
+        /** Why --preset / --make-target did not apply, per place tried; how many places applied them. */
+        final List<String> presetMissing = new ArrayList<>();
+        final List<String> targetMissing = new ArrayList<>();
+        int presetApplied;
+        int targetFound;
+    }
+
+    /** Id of the notification that makes the scan a usage error: an option that applied nowhere in the tree. */
+    public static final String USAGE_ERROR = "usage-error";
+
+    /**
+     * {@code --preset} or {@code --make-target} that no evaluated project has: the scan ran with the defaults, which
+     * is not what was asked for, so the command line reports a usage error (exit 2) instead of a report.
+     */
+    private void optionsApplied(FindingSink sink, Model model) {
+        if (options.preset() != null && model.presetApplied == 0 && !model.presetMissing.isEmpty()) {
+            sink.notify(new Notification(
+                    "--preset",
+                    0,
+                    Level.ERROR,
+                    USAGE_ERROR,
+                    "--preset " + options.preset() + ": no evaluated CMake project has it ("
+                            + model.presetMissing.get(0) + ")"));
+        }
+        if (options.makeTarget() != null && model.targetFound == 0 && !model.targetMissing.isEmpty()) {
+            sink.notify(new Notification(
+                    "--make-target",
+                    0,
+                    Level.ERROR,
+                    USAGE_ERROR,
+                    "--make-target " + options.makeTarget() + ": no evaluated Makefile has that target ("
+                            + String.join(", ", model.targetMissing) + ")"));
+        }
     }
 
     @Override
@@ -222,6 +255,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                             + "configured"));
         }
         makefiles(ctx, sink, makes, rep, model, inTree);
+        optionsApplied(sink, model);
         for (Path f : setups) guarded(ctx, sink, f, () -> setupPy(ctx, f, rep, model, inTree));
         rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
         Map<Path, BuildContext> chosen = applyContexts(ctx, model);
@@ -447,6 +481,11 @@ public final class BuildFlagAnalyzer implements Analyzer {
         if (options.preset() != null && forced == null) {
             CMakePresets.Result pr = CMakePresets.cacheVariables(file.getParent(), options.preset(), inTree);
             if (pr.error() != null) {
+                model.presetMissing.add(ctx.relativize(file) + ": " + pr.error());
+            } else {
+                model.presetApplied++;
+            }
+            if (pr.error() != null) {
                 rep.sink.notify(new Notification(
                         ctx.relativize(file),
                         0,
@@ -586,6 +625,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
             guarded(ctx, sink, f, () -> {
                 MakefileAudit.Out out = MakefileAudit.audit(
                         f, ctx::relativize, inTree, options.makeTarget(), ctx.maxFileSize(Layer.BUILD_FLAGS));
+                if (options.makeTarget() != null) {
+                    if (out.problems.stream().anyMatch(p -> p.message().startsWith("--make-target '"))) {
+                        model.targetMissing.add(ctx.relativize(f));
+                    } else {
+                        model.targetFound++;
+                    }
+                }
                 read.addAll(out.read);
                 makefile(ctx, f, out, rep, model, null);
             });

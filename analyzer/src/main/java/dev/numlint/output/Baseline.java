@@ -56,10 +56,18 @@ public final class Baseline {
     private final Path file;
     /** Baseline results by fingerprint, in file order. */
     private final Map<String, Finding> results;
+    /** The lowest level the baseline holds (its run left out results below, --sarif-min-level), or null: all. */
+    private final Level minLevel;
 
-    private Baseline(Path file, Map<String, Finding> results) {
+    private Baseline(Path file, Map<String, Finding> results, Level minLevel) {
         this.file = file;
         this.results = results;
+        this.minLevel = minLevel;
+    }
+
+    /** The lowest level of result the baseline holds, or null when it holds every level. */
+    public Level minLevel() {
+        return minLevel;
     }
 
     public Path file() {
@@ -92,6 +100,7 @@ public final class Baseline {
                     file, "SARIF version '" + root.path("version").asText() + "', expected 2.1.0");
         }
         Map<String, Finding> results = new LinkedHashMap<>();
+        Level minLevel = null;
         int numlintRuns = 0;
         for (JsonNode run : root.path("runs")) {
             String tool = run.path("tool").path("driver").path("name").asText();
@@ -99,6 +108,14 @@ public final class Baseline {
                 continue;
             }
             numlintRuns++;
+            Level runMin = switch (run.path("properties").path(SarifReport.MIN_LEVEL_PROPERTY).asText("")) {
+                case "error" -> Level.ERROR;
+                case "warning" -> Level.WARNING;
+                default -> null;
+            };
+            if (runMin != null && (minLevel == null || minLevel.atLeast(runMin))) {
+                minLevel = runMin; // several runs: the least complete one decides
+            }
             JsonNode rs = run.path("results");
             if (!rs.isArray() && !rs.isMissingNode() && !rs.isNull()) {
                 throw new InvalidBaselineException(file, "'results' is not an array");
@@ -116,7 +133,7 @@ public final class Baseline {
         if (numlintRuns == 0) {
             throw new InvalidBaselineException(file, "no run of the tool '" + RuleCatalog.TOOL_NAME + "'");
         }
-        return new Baseline(file, Collections.unmodifiableMap(results));
+        return new Baseline(file, Collections.unmodifiableMap(results), minLevel);
     }
 
     private static Finding finding(Path file, JsonNode r, int index) {
@@ -219,12 +236,16 @@ public final class Baseline {
     public Comparison compare(List<Finding> findings) {
         Map<String, State> states = new HashMap<>();
         Map<String, Finding> remaining = new LinkedHashMap<>(results);
+        java.util.Set<String> notCompared = new java.util.HashSet<>();
         for (Finding f : findings) {
             if (f.fingerprint() == null) {
                 continue;
             }
             Finding old = remaining.remove(f.fingerprint());
-            if (old == null) {
+            if (old == null && minLevel != null && !f.level().atLeast(minLevel)) {
+                // the baseline left this level out: whether the finding is new it cannot say
+                notCompared.add(f.fingerprint());
+            } else if (old == null) {
                 states.putIfAbsent(f.fingerprint(), State.NEW);
             } else if (old.level() == f.level() && old.message().equals(f.message())) {
                 states.put(f.fingerprint(), State.UNCHANGED);
@@ -232,7 +253,7 @@ public final class Baseline {
                 states.put(f.fingerprint(), State.UPDATED);
             }
         }
-        return new Comparison(file, states, List.copyOf(remaining.values()), findings);
+        return new Comparison(file, states, List.copyOf(remaining.values()), findings, notCompared, minLevel);
     }
 
     /**
@@ -241,12 +262,33 @@ public final class Baseline {
      * @param file   the baseline file
      * @param states the state of each current finding, by fingerprint (findings without one are new)
      * @param absent the baseline results no longer found (fixed), with their old location and message
+     * @param notCompared fingerprints of findings below the baseline's minimum level that it does not hold: they
+     *                    are new as far as the gate goes, but not counted as new in the summary
+     * @param minLevel    the baseline's minimum level, or null
      */
-    public record Comparison(Path file, Map<String, State> states, List<Finding> absent, List<Finding> current) {
+    public record Comparison(
+            Path file,
+            Map<String, State> states,
+            List<Finding> absent,
+            List<Finding> current,
+            java.util.Set<String> notCompared,
+            Level minLevel) {
         public Comparison {
             states = Map.copyOf(states);
             absent = List.copyOf(absent);
             current = List.copyOf(current);
+            notCompared = java.util.Set.copyOf(notCompared);
+        }
+
+        public Comparison(Path file, Map<String, State> states, List<Finding> absent, List<Finding> current) {
+            this(file, states, absent, current, java.util.Set.of(), null);
+        }
+
+        /** Findings below the baseline's minimum level that it does not hold (not compared). */
+        public int notComparedCount() {
+            return (int) current.stream()
+                    .filter(f -> f.fingerprint() != null && notCompared.contains(f.fingerprint()))
+                    .count();
         }
 
         public State state(Finding f) {
@@ -270,13 +312,21 @@ public final class Baseline {
             if (s == State.ABSENT) {
                 return absent.size();
             }
-            return (int) current.stream().filter(f -> state(f) == s).count();
+            return (int) current.stream()
+                    .filter(f -> state(f) == s
+                            && (s != State.NEW || f.fingerprint() == null || !notCompared.contains(f.fingerprint())))
+                    .count();
         }
 
         /** "3 new, 10 unchanged, 1 updated, 2 fixed (absent)". */
         public String summary() {
+            int below = notComparedCount();
             return count(State.NEW) + " new, " + count(State.UNCHANGED) + " unchanged, " + count(State.UPDATED)
-                    + " updated, " + count(State.ABSENT) + " fixed (absent)";
+                    + " updated, " + count(State.ABSENT) + " fixed (absent)"
+                    + (below == 0
+                            ? ""
+                            : "; " + below + " below " + minLevel.id() + " not compared (the baseline holds "
+                                    + minLevel.id() + " and above)");
         }
     }
 

@@ -16,6 +16,9 @@ import java.util.List;
  * @param configFile     the configuration file used, or null for defaults
  * @param failOn         the gate the scan ran with (--fail-on: error, warning, note or none), or null when unknown;
  *                       the audit report records it as the acceptance criterion with its outcome
+ * @param sarifMinLevel  SARIF only: results below this level are left out (--sarif-min-level; code scanning shows
+ *                       every result as an alert), their count goes into the run's properties; null keeps all. JSON
+ *                       and HTML always keep them.
  */
 public record ReportOptions(
         Baseline.Comparison baseline,
@@ -23,12 +26,23 @@ public record ReportOptions(
         String category,
         List<Path> paths,
         Path configFile,
-        String failOn) {
+        String failOn,
+        dev.numlint.model.Level sarifMinLevel) {
     public static final String DEFAULT_CATEGORY = "numlint";
 
     public ReportOptions(
+            Baseline.Comparison baseline,
+            boolean omitSuppressed,
+            String category,
+            List<Path> paths,
+            Path configFile,
+            String failOn) {
+        this(baseline, omitSuppressed, category, paths, configFile, failOn, null);
+    }
+
+    public ReportOptions(
             Baseline.Comparison baseline, boolean omitSuppressed, String category, List<Path> paths, Path configFile) {
-        this(baseline, omitSuppressed, category, paths, configFile, null);
+        this(baseline, omitSuppressed, category, paths, configFile, null, null);
     }
 
     public ReportOptions {
@@ -37,6 +51,6 @@ public record ReportOptions(
     }
 
     public static ReportOptions defaults() {
-        return new ReportOptions(null, false, DEFAULT_CATEGORY, List.of(), null, null);
+        return new ReportOptions(null, false, DEFAULT_CATEGORY, List.of(), null, null, null);
     }
 }

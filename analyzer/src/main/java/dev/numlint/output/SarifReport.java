@@ -58,6 +58,9 @@ public final class SarifReport {
     public static final String SRCROOT = "%SRCROOT%";
     public static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
     public static final String FINGERPRINT_KEY = "numlint/v1";
+    /** Run property naming the lowest level whose results the run holds (--sarif-min-level). */
+    static final String MIN_LEVEL_PROPERTY = "sarifMinLevel";
+
     /** Id of the notification that says results were left out to stay within {@link Limits}. */
     public static final String LIMIT_NOTIFICATION = "sarif-limit";
 
@@ -220,9 +223,14 @@ public final class SarifReport {
 
         List<Result> results = new ArrayList<>();
         int omitted = 0;
+        int belowLevel = 0;
         for (Finding f : r.findings()) {
             if (o.omitSuppressed() && f.suppressed()) {
                 omitted++;
+                continue;
+            }
+            if (o.sarifMinLevel() != null && !f.level().atLeast(o.sarifMinLevel())) {
+                belowLevel++;
                 continue;
             }
             Result res = result(f, catalog);
@@ -234,6 +242,9 @@ public final class SarifReport {
         if (o.baseline() != null) {
             // fixed since the baseline: reported as absent with their old location and message
             for (Finding f : o.baseline().absent()) {
+                if (o.sarifMinLevel() != null && !f.level().atLeast(o.sarifMinLevel())) {
+                    continue;
+                }
                 Result res = result(f, catalog);
                 res.setBaselineState(Result.BaselineState.ABSENT);
                 results.add(res);
@@ -270,9 +281,16 @@ public final class SarifReport {
                 .withColumnKind(Run.ColumnKind.UTF_16_CODE_UNITS)
                 .withAutomationDetails(new RunAutomationDetails().withId(o.category() + "/"))
                 .withResults(results);
-        if (o.omitSuppressed()) {
+        if (o.omitSuppressed() || o.sarifMinLevel() != null) {
             PropertyBag runProps = new PropertyBag();
-            runProps.setAdditionalProperty("suppressedResultsOmitted", omitted);
+            if (o.omitSuppressed()) {
+                runProps.setAdditionalProperty("suppressedResultsOmitted", omitted);
+            }
+            if (o.sarifMinLevel() != null) {
+                // what a baseline made from this file holds: results below the level were left out
+                runProps.setAdditionalProperty(MIN_LEVEL_PROPERTY, o.sarifMinLevel().id());
+                runProps.setAdditionalProperty("resultsBelowMinLevelOmitted", belowLevel);
+            }
             run.setProperties(runProps);
         }
         return new SarifSchema210()

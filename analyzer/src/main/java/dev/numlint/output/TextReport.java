@@ -10,9 +10,9 @@ import java.util.List;
 /**
  * Compiler-style text: {@code path:line:col: warning: message [NL003]} per unsuppressed warning and error (notes
  * too when asked for: {@code --notes}), then a summary by rule that ends with how many notes were left out and how
- * to show them. SARIF and JSON always contain every finding. Notifications go to the error stream
- * ({@code path: error: not analyzed: reason}). Text from the scanned tree is escaped ({@link Escapes}): a file name
- * or message never reaches the terminal as an escape sequence.
+ * to show them. JSON and HTML always contain every finding, SARIF those from --sarif-min-level up. Notifications
+ * go to the error stream ({@code path: error: not analyzed: reason}). Text from the scanned tree is escaped
+ * ({@link Escapes}): a file name or message never reaches the terminal as an escape sequence.
  */
 public final class TextReport {
     private TextReport() {}
@@ -77,7 +77,7 @@ public final class TextReport {
                 + (s.filesNotAnalyzed() > 0 ? "; " + plural(s.filesNotAnalyzed(), "file") + " not analyzed" : "")
                 + "\n");
         if (hidden > 0) {
-            out.print(plural(hidden, "note") + " not shown (low-impact findings); --notes shows them, SARIF and JSON "
+            out.print(plural(hidden, "note") + " not shown (low-impact findings); --notes shows them, JSON and HTML "
                     + "contain them\n");
         }
         if (baseline != null) {

@@ -104,7 +104,8 @@ class BaselineTest {
         JsonNode now = sarif();
         JsonNode related = now.path("runs").get(0).path("results").get(3);
         assertThat(related.path("message").path("text").asText())
-                .isEqualTo("marker HAZARD(NL001) found in a\\[i\\], from the line above (see [a\\[i\\] defined here](1))");
+                .isEqualTo("marker HAZARD(NL001) found in a\\[i\\], from the line above "
+                        + "(see [a\\[i\\] defined here](1))");
         assertThat(states(now))
                 .containsExactly("NL003:unchanged", "NL002:unchanged", "NL011:unchanged", "NL001:unchanged");
         Run t = run("scan", "--baseline", baseline.toString(), "--fail-on", "note", src.toString());
@@ -115,6 +116,33 @@ class BaselineTest {
         JsonNode fixed = sarif();
         assertThat(fixed.path("runs").get(0).path("results").get(3).path("message").path("text").asText())
                 .isEqualTo("marker HAZARD(NL001) found in a[i], from the line above");
+    }
+
+    @Test
+    void sarifLeavesNotesOutByDefaultAndABaselineComparesWhatItHolds() throws IOException {
+        Files.writeString(src.resolve("n.cu"), "n = HAZARD(NL007);\n"); // NL007 is a note
+        Run r = run("scan", "--format", "sarif", "--output", baseline.toString(), src.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode run = new ObjectMapper().readTree(baseline.toFile()).path("runs").get(0);
+        List<String> rules = new ArrayList<>();
+        run.path("results").forEach(x -> rules.add(x.path("ruleId").asText()));
+        assertThat(rules).containsExactly("NL003", "NL002", "NL011");
+        assertThat(run.path("properties").path("sarifMinLevel").asText()).isEqualTo("warning");
+        assertThat(run.path("properties").path("resultsBelowMinLevelOmitted").asInt()).isEqualTo(1);
+        // JSON keeps every finding
+        Run json = run("scan", "--format", "json", src.toString());
+        assertThat(json.out()).contains("\"ruleId\" : \"NL007\"");
+        // the note is not in the baseline: not compared, not new
+        Run t = run("scan", "--baseline", baseline.toString(), "--fail-on", "warning", src.toString());
+        assertThat(t.out())
+                .contains(": 0 new, 3 unchanged, 0 updated, 0 fixed (absent); 1 below warning not compared (the "
+                        + "baseline holds warning and above)");
+        assertThat(t.code()).isZero();
+        // --sarif-min-level note keeps notes in SARIF
+        assertThat(states(sarif("--sarif-min-level", "note")))
+                .containsExactly("NL003:unchanged", "NL002:unchanged", "NL011:unchanged", "NL007:new");
+        // an unknown level is a usage error
+        assertThat(run("scan", "--sarif-min-level", "info", src.toString()).code()).isEqualTo(2);
     }
 
     @Test

@@ -111,6 +111,44 @@ class CliEdgesTest {
     }
 
     @Test
+    void compileDatabaseDirectoryWithoutTheDatabaseIsAUsageError() throws IOException {
+        Path build = Files.createDirectories(dir.resolve("build"));
+        write("k.cu", "x = HAZARD(NL003);\n");
+        assertUsageError(
+                run("scan", "-p", build.toString(), dir.toString()),
+                "-p: no compile_commands.json in '" + build + "'");
+    }
+
+    @Test
+    void presetOrMakeTargetThatNoProjectHasIsAUsageError() throws IOException {
+        write("k.cu", "x = HAZARD(NL003);\n");
+        write("CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(x CUDA)\nadd_executable(k k.cu)\n");
+        write("tool/Makefile", "all:\n\tnvcc -c k.cu\n");
+        write("tool/k.cu", "y = HAZARD(NL003);\n");
+        Run preset = runAll("scan", "--ptx", "off", "--preset", "nosuch", dir.toString());
+        assertUsageError(
+                preset, "--preset nosuch: no evaluated CMake project has it (CMakeLists.txt: no CMakePresets.json");
+        Run target = runAll("scan", "--ptx", "off", "--make-target", "nosuch", dir.toString());
+        assertUsageError(target, "--make-target nosuch: no evaluated Makefile has that target (tool/Makefile)");
+        // a preset one project has is no error, although another project lacks it
+        write("app/CMakePresets.json", "{\"version\": 3, \"configurePresets\": [{\"name\": \"rel\"}]}\n");
+        write("app/CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(a CUDA)\n");
+        assertThat(runAll("scan", "--ptx", "off", "--preset", "rel", dir.toString()).code()).isZero();
+        assertThat(runAll("scan", "--ptx", "off", "--make-target", "all", dir.toString()).code()).isZero();
+    }
+
+    /** With the real analyzers (the build files are read by the build-flag analyzer). */
+    private Run runAll(String... args) {
+        CommandLine cmd = Main.commandLine(dev.numlint.scan.Analyzers::load);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        int code = cmd.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
     void invalidExcludeGlobIsAPreciseError() throws IOException {
         write("k.cu", "x = HAZARD(NL003);\n");
         assertUsageError(
