@@ -575,7 +575,7 @@ class HostileRepositoryTest {
                 .redirectOutput(tmp.resolve("interrupted.txt").toFile()).start();
         long t0 = System.nanoTime();
         while (fake.compiles().isEmpty() && System.nanoTime() - t0 < 60_000_000_000L) Thread.sleep(100);
-        assertThat(fake.compiles()).hasSize(1);
+        assertThat(fake.compiles()).isNotEmpty(); // one or more compiles (the workers run in parallel) are running
         Thread.sleep(300);
         new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
         assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
