@@ -368,7 +368,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
         } catch (IOException | RuntimeException e) {
             return false;
         }
-        for (Path r : boundary.roots()) if (a.startsWith(r)) return dev.numlint.spi.TrustBoundary.refusedName(a) == null;
+        for (Path r : boundary.roots()) {
+            if (a.startsWith(r)) return dev.numlint.spi.TrustBoundary.refusedName(a) == null;
+        }
         return false;
     }
 

@@ -78,7 +78,8 @@ public final class FileDiscovery {
             Path start = p.toAbsolutePath().normalize();
             String never = neverRead(start);
             if (never != null) {
-                notes.add(new Notification(relativize(start), 0, Level.ERROR, "not-a-source", "not analyzed: " + never));
+                notes.add(new Notification(
+                        relativize(start), 0, Level.ERROR, "not-a-source", "not analyzed: " + never));
                 continue;
             }
             if (Files.isRegularFile(start)) {

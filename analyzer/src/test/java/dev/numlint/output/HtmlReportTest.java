@@ -95,7 +95,8 @@ class HtmlReportTest {
         Files.createDirectories(src.resolve(".git"));
         Files.writeString(
                 src.resolve(".git/config"),
-                "1\n2\n3\n4\n5\n6\n\textraheader = AUTHORIZATION: basic THE-CHECKOUT-TOKEN // numlint: ignore NL001 -- x\n");
+                "1\n2\n3\n4\n5\n6\n\textraheader = AUTHORIZATION: basic THE-CHECKOUT-TOKEN"
+                        + " // numlint: ignore NL001 -- x\n");
         Files.writeString(src.resolve("k.cu"), "y = HAZARD(NL001@.git/config:7);\n");
         ScanResult r = scan(src, List.of(src), List.of(new MarkerAnalyzer()));
         assertThat(r.findings()).singleElement().satisfies(f -> {

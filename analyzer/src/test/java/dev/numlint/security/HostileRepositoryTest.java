@@ -394,7 +394,8 @@ class HostileRepositoryTest {
         Files.createDirectories(repo.resolve(".git"));
         Files.writeString(
                 repo.resolve(".git/config"),
-                "[http]\n\textraheader = AUTHORIZATION: basic THE-CHECKOUT-TOKEN\nfloat f(float x) { return x / 3.0f; }\n");
+                "[http]\n\textraheader = AUTHORIZATION: basic THE-CHECKOUT-TOKEN\n"
+                        + "float f(float x) { return x / 3.0f; }\n");
         Files.createSymbolicLink(repo.resolve("leak.cu"), repo.resolve(".git/config"));
         Files.writeString(repo.resolve("k.cu"), "#include \".git/config\"\n" + KERNEL);
         Run s = scan();
@@ -563,7 +564,9 @@ class HostileRepositoryTest {
     void anInterruptedScanLeavesNoTemporaryDirectoryAndNoPartialPtxInTheCache() throws Exception {
         // several slow compiles: when the first is killed, the workers go on to the next files while numlint exits
         fake.slowCompile(3);
-        for (int i = 0; i < 8; i++) Files.writeString(repo.resolve("k" + i + ".cu"), KERNEL.replace("k(", "k" + i + "("));
+        for (int i = 0; i < 8; i++) {
+            Files.writeString(repo.resolve("k" + i + ".cu"), KERNEL.replace("k(", "k" + i + "("));
+        }
         List<String> cmd = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElse("java"),
                 "-cp",
@@ -575,7 +578,7 @@ class HostileRepositoryTest {
                 .redirectOutput(tmp.resolve("interrupted.txt").toFile()).start();
         long t0 = System.nanoTime();
         while (fake.compiles().isEmpty() && System.nanoTime() - t0 < 60_000_000_000L) Thread.sleep(100);
-        assertThat(fake.compiles()).hasSize(1);
+        assertThat(fake.compiles()).isNotEmpty(); // one or more compiles (the workers run in parallel) are running
         Thread.sleep(300);
         new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
         assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
@@ -637,8 +640,8 @@ class HostileRepositoryTest {
             s.json().path("notifications")
                     .forEach(n -> named.add(n.path("file").asText() + ": " + n.path("message").asText()));
             assertThat(named).as(s.out()).anyMatch(m -> m.contains("dddd") && m.contains("too long"));
-            Run v = run("validate", "--gpu", "off", "--ptx", "off", "--all-kernels", "--inputs", "1", "--format", "json",
-                    repo.toString());
+            Run v = run("validate", "--gpu", "off", "--ptx", "off", "--all-kernels", "--inputs", "1", "--format",
+                    "json", repo.toString());
             assertThat(v.code()).as(v.err()).isIn(0, 1);
         } finally {
             // JUnit cannot delete what it cannot name; rm walks it relative to each directory
@@ -665,7 +668,8 @@ class HostileRepositoryTest {
     void twoRunsOverTheSameTreeGiveByteIdenticalSarif() throws IOException {
         // the first run compiles slowly (past the PTX layer's "slow" hint), the second finds the PTX cached
         fake.slowCompile(31);
-        Files.writeString(repo.resolve("Makefile"), "NVCCFLAGS = -O2 --use_fast_math\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
+        Files.writeString(
+                repo.resolve("Makefile"), "NVCCFLAGS = -O2 --use_fast_math\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
         List<String> sarif = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             Run s = run("scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "sarif",

@@ -196,9 +196,10 @@ public final class GuardedProcess {
      * before the process starts, {@code then} sees it with whatever the process wrote there before it is deleted.
      */
     public static <T> T run(Spec spec, Prepare prepare, WithDir<T> then) throws IOException {
-        // never the shared /tmp: the given directory (under the cache), else the default cache's tmp directory
-        Path parent = dev.numlint.spi.SafeFiles.directory(
-                spec.tempParent != null ? spec.tempParent : PtxCache.defaultDir().resolve("tmp"));
+        // the given directory (nvcc's runs: under the cache) must be a real directory, never a link
+        Path parent = spec.tempParent != null
+                ? dev.numlint.spi.SafeFiles.directory(spec.tempParent)
+                : Path.of(System.getProperty("java.io.tmpdir"));
         if (shuttingDown) throw new IOException("numlint is being interrupted: no new process is started");
         Path work = Files.createTempDirectory(parent, "numlint-run-");
         TEMP_DIRS.add(work);

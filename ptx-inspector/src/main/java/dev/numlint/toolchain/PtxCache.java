@@ -81,7 +81,9 @@ public final class PtxCache {
         try {
             // an entry is a regular file written by numlint, never a link (one planted in a cache inside the tree)
             if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                    && !Files.isSymbolicLink(p.getParent())) return Optional.of(Files.readString(p, StandardCharsets.UTF_8));
+                    && !Files.isSymbolicLink(p.getParent())) {
+                return Optional.of(Files.readString(p, StandardCharsets.UTF_8));
+            }
         } catch (IOException | RuntimeException e) {
             // a damaged entry: rebuilt
         }

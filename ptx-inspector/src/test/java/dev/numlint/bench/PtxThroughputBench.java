@@ -152,7 +152,8 @@ public final class PtxThroughputBench {
         long lines = text.chars().filter(c -> c == '\n').count();
         TestScanContext ctx = new TestScanContext(file.toAbsolutePath().getParent());
         CountingSink sink = new CountingSink();
-        PtxAnalyzer.analyzeText(ctx, sink, text, file, null, BuildContext.defaults(), new PtxAnalyzer.SourceCache(ctx.boundary()));
+        PtxAnalyzer.analyzeText(
+                ctx, sink, text, file, null, BuildContext.defaults(), new PtxAnalyzer.SourceCache(ctx.boundary()));
         double s = (System.nanoTime() - w0) / 1e9;
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {

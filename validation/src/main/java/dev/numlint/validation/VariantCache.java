@@ -44,7 +44,9 @@ public final class VariantCache {
     public Optional<String> get(Path cu, String arch, List<String> flags) {
         try {
             Path p = dir.resolve(key(cu, arch, flags));
-            return Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? Optional.of(Files.readString(p, StandardCharsets.UTF_8)) : Optional.empty();
+            return Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    ? Optional.of(Files.readString(p, StandardCharsets.UTF_8))
+                    : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }
