@@ -21,6 +21,7 @@ if [ $# -eq 0 ]; then
 fi
 declare -A SEEDS=([Cuda]=cudaSource [Ptx]=ptx [CMake]=cmake [Make]=makefile [CompileCommands]=compileCommands
                   [Pom]=pomXml [Suppressions]=suppressionComments)
+SEEDS[Validation]=validation  # validation inputs: PTX [%% spec [%% host code]] on the interpreter
 classpath() {
   # one reactor build (bench/lib.sh): compiles the modules, siblings come from the reactor, nothing is installed
   bench_build analyzer 1>&2
@@ -41,6 +42,7 @@ if [ "${1:-}" = "--bundle" ]; then
 fi
 SECONDS_PER_TARGET=$1; shift
 TARGETS=("$@"); [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(Cuda Ptx CMake Make CompileCommands Pom Suppressions)
+[ $# -eq 0 ] && TARGETS+=(Validation)
 CP=${FUZZ_CP:-$(classpath)}
 OUTDIR=${FUZZ_DIR:-analyzer/target/fuzz}
 SEEDROOT=${SEEDROOT:-analyzer/src/test/resources/dev/numlint/fuzz/ParserFuzzTestInputs}

@@ -72,6 +72,19 @@ final class ValidationInputs {
         if (spec != null && !Files.isRegularFile(spec)) {
             throw new Main.UsageException("--spec: file '" + spec + "' does not exist");
         }
+        if (spec != null) {
+            // read it now: a spec that is not valid YAML of the expected shape is a usage error (exit 2), not an
+            // internal one
+            try {
+                if (Files.size(spec) > 4L << 20)
+                    throw new java.io.IOException("larger than " + (4 << 20) + " bytes");
+                dev.numlint.validation.input.SpecFile.read(spec);
+            } catch (java.io.IOException | RuntimeException e) {
+                String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+                if (why.length() > 200) why = why.substring(0, 200) + "...";
+                throw new Main.UsageException("--spec: file '" + spec + "' is not a valid spec: " + why);
+            }
+        }
         if (inputs < 1) {
             throw new Main.UsageException("--inputs: must be at least 1, got " + inputs);
         }

@@ -170,4 +170,101 @@ class ParserFuzzTest {
             // best effort: a temp directory
         }
     }
+
+    // ---- validation inputs (issue 31): the PTX, the --spec and the host launch the interpreter runs -------------
+
+    /** The interpreter's instruction limit per launch in the validation target (an input's loops stop there). */
+    static final long VALIDATION_INSTRUCTIONS = 2_000_000L;
+
+    private static final java.util.concurrent.atomic.AtomicInteger VALIDATION_WARM_INPUTS =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * Validation of one input: {@code PTX [\n%%\nSPEC-YAML [\n%%\nHOST-CODE]]}. The PTX is validated with
+     * every kernel on the CPU interpreter (no GPU, no nvcc), the spec as {@code --spec} (one that does not read is a
+     * usage error, skipped here as the CLI exits 2), the host code's launches (cudaMalloc sizes, grid, block, shared
+     * memory) as the host launches. Sizes the input declares (2 GB of .shared, cudaMalloc(1ULL &lt;&lt; 40), a
+     * negative allocation) must give a verdict, never an exception, an OutOfMemoryError or a hang; a kernel that
+     * failed inside the validator ("validation failed: ...") is a crash.
+     */
+    @FuzzTest
+    void validation(byte[] data) {
+        validate(data);
+    }
+
+    static void validate(byte[] data) {
+        if (data.length > MAX_INPUT) {
+            return;
+        }
+        Future<?> f = WORKER.submit(() -> {
+            Path dir = null;
+            try {
+                dir = Files.createTempDirectory("numlint-fuzz-");
+                String[] parts = new String(data, java.nio.charset.StandardCharsets.UTF_8).split("\n%%\n", 3);
+                Path ptx = dir.resolve("kernel.ptx");
+                Files.writeString(ptx, parts[0]);
+                dev.numlint.validation.ValidationOptions o = new dev.numlint.validation.ValidationOptions();
+                o.gpu = dev.numlint.validation.ValidationOptions.GpuMode.OFF;
+                o.inputs = 1;
+                o.elements = 256;
+                o.allKernels = true;
+                o.instructionLimit = VALIDATION_INSTRUCTIONS;
+                o.nvcc = dir.resolve("no-nvcc");
+                o.cacheDir = dir.resolve(".cache");
+                o.roots = new java.util.ArrayList<>(List.of(dir));
+                if (parts.length > 1) {
+                    Path spec = dir.resolve("spec.yml");
+                    Files.writeString(spec, parts[1]);
+                    try {
+                        dev.numlint.validation.input.SpecFile.read(spec);
+                        o.spec = spec;
+                    } catch (IOException | RuntimeException usageError) {
+                        // the CLI refuses it with exit 2 (ValidationInputs.options); validate without it
+                    }
+                }
+                if (parts.length > 2) {
+                    java.util.Map<String, dev.numlint.validation.input.HostLaunch> launches =
+                            new java.util.LinkedHashMap<>();
+                    for (dev.numlint.validation.input.HostLaunch h :
+                            dev.numlint.cuda.HostLaunchReader.read("main.cu", parts[2])) {
+                        launches.putIfAbsent(h.kernel, h);
+                    }
+                    o.hostLaunches = launches;
+                }
+                dev.numlint.validation.report.ValidationReport r =
+                        dev.numlint.validation.Validator.validate(List.of(ptx), o);
+                for (dev.numlint.validation.report.KernelResult k : r.kernels) {
+                    if (k.reason != null && k.reason.startsWith("validation failed: ")) {
+                        throw new AssertionError("validation of " + k.kernel + " failed: " + k.reason);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                delete(dir);
+            }
+        });
+        // the first inputs load and instrument the validator's many classes (interpreter, YAML, host reader): the
+        // warm-up budget for the first few, not only the first (a seed hit the 10 s watchdog on a loaded machine)
+        Duration budget = VALIDATION_WARM_INPUTS.getAndIncrement() < 8 ? WARM_UP : BUDGET;
+        try {
+            f.get(budget.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new AssertionError("hang: the input took longer than " + budget.toSeconds() + " s (validation, "
+                    + data.length + " bytes)");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw new AssertionError(c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
 }

@@ -56,4 +56,11 @@ final class Targets {
             new ParserFuzzTest().suppressionComments(data);
         }
     }
+
+    /** Validation inputs: PTX, --spec and host launches run on the interpreter (issue 31). */
+    static final class Validation {
+        public static void fuzzerTestOneInput(byte[] data) {
+            new ParserFuzzTest().validation(data);
+        }
+    }
 }

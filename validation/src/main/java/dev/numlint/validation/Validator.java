@@ -114,11 +114,76 @@ public final class Validator {
                         "nvccOnThisHost", v.nvcc.get().version() + " (used only for variants missing from the cache)");
         } else if (v.nvcc.isPresent()) r.environment.put("nvcc", v.nvcc.get().version());
         else r.environment.put("nvcc", "not found");
-        for (Path p : expand(paths)) r.kernels.addAll(v.file(p));
+        for (Path p : expand(paths)) {
+            try {
+                r.kernels.addAll(v.file(p));
+            } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+                r.kernels.add(failure(p, "*", "validation failed: " + e));
+            }
+        }
         return r;
     }
 
     public static final String GPU_EXECUTOR = "gpu+cpu-interpreter";
+
+    /** The start of the reason of a kernel not run because its memory or launch exceeds the limits below. */
+    public static final String TOO_LARGE = "too large: ";
+    /** Bytes of all array arguments of one launch (each variant's run holds a copy). */
+    public static final long MAX_BUFFER_BYTES = 256L << 20;
+    /** Threads of one block (the hardware limit is 1,024). */
+    public static final long MAX_BLOCK_THREADS = 1024;
+    /** Threads of one launch (the interpreter runs them one by one; the instruction limit bounds the rest). */
+    public static final long MAX_LAUNCH_THREADS = 1L << 26;
+
+    /**
+     * Why a launch of {@code ks} on {@code n} elements is too large for the interpreter (sizes of buffers, shared
+     * and local memory, grid and block), or null. A negative size (cudaMalloc(&d, -4)) is refused here too.
+     */
+    static String tooLarge(KernelSpec ks, int n, java.util.Collection<Program> progs) {
+        if (n < 0) return "a negative element count (" + n + ")";
+        long total = 0;
+        for (ParamSpec ps : ks.params) {
+            if (!ps.isArray()) {
+                if ("bytes".equals(ps.kind) && ps.length != null && (ps.length < 0 || ps.length > 1 << 20))
+                    return "aggregate parameter " + ps.name + " of " + ps.length + " bytes";
+                continue;
+            }
+            long len = ps.length != null ? ps.length : n;
+            if (len < 0) return "parameter " + ps.name + " has a negative length (" + len + ")";
+            total += len * size(ps.type);
+            if (total > MAX_BUFFER_BYTES)
+                return "the array arguments need more than " + MAX_BUFFER_BYTES + " bytes (parameter " + ps.name
+                        + ": " + len + " elements)";
+        }
+        int[] block = KernelSpec.pad(ks.block == null ? new int[] {1} : ks.block);
+        int[] grid = ks.gridFor(Math.max(n, 1));
+        long threads = 1;
+        for (int b : block) {
+            if (b < 1) return "block " + java.util.Arrays.toString(block) + " has a dimension below 1";
+            threads *= b;
+        }
+        if (threads > MAX_BLOCK_THREADS)
+            return "block " + java.util.Arrays.toString(block) + " has " + threads + " threads, more than "
+                    + MAX_BLOCK_THREADS;
+        long all = threads;
+        for (int g : grid) {
+            if (g < 1) return "grid " + java.util.Arrays.toString(grid) + " has a dimension below 1";
+            all *= g;
+            if (all > MAX_LAUNCH_THREADS)
+                return "grid " + java.util.Arrays.toString(grid) + " x block " + java.util.Arrays.toString(block)
+                        + " is more than " + MAX_LAUNCH_THREADS + " threads";
+        }
+        long dyn = ks.sharedBytes;
+        if (dyn < 0) return "negative dynamic shared memory (" + dyn + " bytes)";
+        for (Program p : progs) {
+            if (p.sharedSize() + dyn > Decoder.MAX_SHARED_BYTES)
+                return (p.sharedSize() + dyn) + " bytes of shared memory per block, more than "
+                        + Decoder.MAX_SHARED_BYTES;
+            if ((long) p.localSize() * threads > 64L << 20)
+                return p.localSize() + " bytes of local memory for each of " + threads + " threads";
+        }
+        return null;
+    }
 
     /** A .cu build: the variant cache first, then nvcc (whose result is cached). */
     private Nvcc.Result compile(Path file, List<String> asGiven) {
@@ -363,7 +428,13 @@ public final class Validator {
                         v.error = "cannot read the PTX: " + e.getMessage();
                     }
                 }
-            KernelResult kr = kernel(file, asBuilt, k, hits, vs);
+            KernelResult kr;
+            try {
+                kr = kernel(file, asBuilt, k, hits, vs);
+            } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+                // one hostile kernel costs only its own verdict: the other kernels and files are still validated
+                kr = failure(file, k.name, "validation failed: " + e);
+            }
             kr.notes.addAll(toolchainNotes);
             out.add(kr);
         }
@@ -486,6 +557,10 @@ public final class Validator {
             res.verdict = Verdict.NOT_RUNNABLE;
             res.reason = "unsupported: " + e.getMessage();
             return res;
+        } catch (Decoder.TooLarge e) {
+            res.verdict = Verdict.NOT_RUNNABLE;
+            res.reason = TOO_LARGE + e.getMessage();
+            return res;
         }
         for (ParamSpec ps : ks.params) { // after decoding, so that an unsupported instruction is named first
             if (!ps.isArray() && !"scalar".equals(ps.kind) && !"bytes".equals(ps.kind)) {
@@ -504,6 +579,12 @@ public final class Validator {
                     + String.join(", ", asB.approximate));
         }
         int n = ks.elements != null ? ks.elements : o.elements;
+        String big = tooLarge(ks, n, progs.values());
+        if (big != null) {
+            res.verdict = Verdict.NOT_RUNNABLE;
+            res.reason = TOO_LARGE + big;
+            return res;
+        }
         long compared = 0, differing = 0, maxUlp = 0;
         double sumUlp = 0;
         long hostDiff = 0;

@@ -33,6 +33,37 @@ public final class Decoder {
             KPARAM_WIN = 1L << 47;
 
     /** The kernel uses something the interpreter does not execute; the message names it. */
+    /**
+     * A kernel that declares more memory than the interpreter runs (the validator's verdict: not runnable, too
+     * large). The limits lie above what any GPU gives a kernel, so only a hostile or broken PTX meets them.
+     */
+    public static final class TooLarge extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public TooLarge(String msg) {
+            super(msg);
+        }
+    }
+
+    /** Module .global variables, in bytes (the interpreter's global memory is one array). */
+    public static final long MAX_GLOBAL_BYTES = 256L << 20;
+    /** .const variables (GPUs have 64 KiB of constant memory). */
+    public static final long MAX_CONST_BYTES = 1L << 20;
+    /** .shared per block, static and dynamic (GPUs have at most 228 KiB). */
+    public static final long MAX_SHARED_BYTES = 1L << 20;
+    /** .local per thread (the hardware limit is 512 KiB). */
+    public static final long MAX_LOCAL_BYTES = 512L << 10;
+
+    /** {@code top} plus the size of {@code v}, or {@link TooLarge} past {@code max} bytes of {@code space}. */
+    private static int grow(int top, Var v, long max, String space) {
+        long bytes = (long) v.elemSize * Math.max(v.count, 1);
+        if (v.elemSize < 0 || v.count < 0 || top + bytes > max) {
+            throw new TooLarge("." + space + " variable " + v.name + " brings ." + space + " memory to "
+                    + (top + bytes) + " bytes, more than the interpreter's limit of " + max);
+        }
+        return (int) (top + bytes);
+    }
+
     public static final class Unsupported extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -254,23 +285,26 @@ public final class Decoder {
             switch (v.space == null ? "" : v.space) {
                 case "global": {
                     globalsTop = align(globalsTop, Math.max(v.align, 8));
+                    int end = grow(globalsTop, v, MAX_GLOBAL_BYTES, "global");
                     moduleSyms.put(v.name, new Sym(Op.SP_GLOBAL, globalsTop, v.bytes()));
                     globalsInit = place(globalsInit, globalsTop, v);
-                    globalsTop += v.bytes();
+                    globalsTop = end;
                     break;
                 }
                 case "const": {
                     constTop = align(constTop, Math.max(v.align, 8));
+                    int end = grow(constTop, v, MAX_CONST_BYTES, "const");
                     moduleSyms.put(v.name, new Sym(Op.SP_CONST, constTop, v.bytes()));
                     constInit = place(constInit, constTop, v);
-                    constTop += v.bytes();
+                    constTop = end;
                     break;
                 }
                 case "shared": {
                     if (v.count == 0 && v.init == null && isArrayDecl(v)) break; // dynamic: placed below
                     sharedTop = align(sharedTop, Math.max(v.align, 4));
+                    int end = grow(sharedTop, v, MAX_SHARED_BYTES, "shared");
                     moduleSyms.put(v.name, new Sym(Op.SP_SHARED, sharedTop, v.bytes()));
-                    sharedTop += v.bytes();
+                    sharedTop = end;
                     break;
                 }
                 default:
@@ -455,13 +489,15 @@ public final class Decoder {
         switch (v.space) {
             case "local":
                 localTop = align(localTop, Math.max(v.align, 8));
+                int endL = grow(localTop, v, MAX_LOCAL_BYTES, "local");
                 syms.put(v.name, new Sym(Op.SP_LOCAL, localTop, v.bytes()));
-                localTop += v.bytes();
+                localTop = endL;
                 break;
             case "shared":
                 sharedTop = align(sharedTop, Math.max(v.align, 4));
+                int endS = grow(sharedTop, v, MAX_SHARED_BYTES, "shared");
                 syms.put(v.name, new Sym(Op.SP_SHARED, sharedTop, v.bytes()));
-                sharedTop += v.bytes();
+                sharedTop = endS;
                 break;
             case "param":
                 syms.put(v.name, allocCparam(v));

@@ -40,6 +40,16 @@ public final class Program {
     int nRegs;
     boolean hasSync;
     int kparamSize, cparamSize, localSize, sharedSize, constSize, globalsSize;
+
+    /** Bytes of static .shared memory per block. */
+    public int sharedSize() {
+        return sharedSize;
+    }
+
+    /** Bytes of .local memory per thread. */
+    public int localSize() {
+        return localSize;
+    }
     byte[] constInit, globalsInit;
     /** Per call site: {entryPc, nArgs, (src, dst, size)*, nRets, (src, dst, size)*}. */
     int[][] callSites;

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Hostile input sizes of issue 31 (items 5 and 6), measured through the CLI jar: seconds, peak RSS, exit code.
+#
+# usage: bench/hostile-sizes.sh [JAR [TIMEOUT]]   (JAR: default the analyzer's CLI jar; TIMEOUT per case, 150 s)
+# Generates in a temporary directory: one CUDA kernel of 20,000 and of 100,000 lines, a 10 MB .ptx of one function,
+# a .ptx with 100,000 nested braces, host code with cudaMalloc(&a, -4) and cudaMalloc(&a, 1ULL << 40) beside the
+# validation seeds' PTX, a .ptx declaring 2 GB of .shared and of .local, and a --spec that is not valid YAML.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+JAR=${1:-$(ls "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)}
+T=${2:-150}
+W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+cd "$W"
+python3 - "$ROOT" <<'PY'
+import os, sys, shutil
+root = sys.argv[1]
+def kernel(n, d):
+    os.makedirs(d)
+    with open(d + "/k.cu", "w") as f:
+        f.write("__global__ void k(float *a, int *idx, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float s = 0.0f;\n")
+        for j in range(n):
+            f.write([f"  float v{j} = a[i] * {j}.5f + s;\n", f"  s += v{j-1} / (a[i+1] + 1.0f);\n",
+                     f"  if (s > {j}.0f) s = s - v{j-2};\n", f"  idx[i] = (int)(s * {j}.25f);\n",
+                     f"  for (int t{j} = 0; t{j} < n; t{j}++) s += a[t{j}] * 0.1f;\n"][j % 5])
+        f.write("  a[i] = s;\n}\n")
+kernel(20000, "cuda20k"); kernel(100000, "cuda100k")
+n = 165000
+L = [".version 7.0", ".target sm_70", ".address_size 64", '.file 1 "k.cu"', ".visible .entry k(.param .u64 k_param_0)", "{",
+     ".reg .pred %%p<%d>;" % (n + 2), ".reg .f32 %%f<%d>;" % (n + 2), ".reg .b64 %rd<4>;", ".reg .b32 %%r<%d>;" % (n + 2),
+     "ld.param.u64 %rd1, [k_param_0];", "cvta.to.global.u64 %rd2, %rd1;", "ld.global.f32 %f0, [%rd2];", "mov.u32 %r0, 0;"]
+for j in range(1, n):
+    L.append(".loc 1 %d 5" % j)
+    m = j % 6
+    if m == 0: L += ["$L__BB0_%d:" % j, "add.s32 %%r%d, %%r%d, 1;" % (j, j - 1)]
+    elif m == 1: L.append("fma.rn.f32 %%f%d, %%f%d, 0f3F800000, %%f%d;" % (j, j - 1, j - 1))
+    elif m == 2: L.append("mul.f32 %%f%d, %%f%d, %%f%d;" % (j, j - 1, j - 2))
+    elif m == 3: L.append("cvt.rzi.s32.f32 %%r%d, %%f%d;" % (j, j - 1))
+    elif m == 4: L += ["setp.lt.s32 %%p%d, %%r%d, 100;" % (j, j - 1), "@%%p%d bra $L__BB0_%d;" % (j, j - 4)]
+    else: L.append("sub.f32 %%f%d, %%f%d, %%f%d;" % (j, j - 2, j - 3))
+os.makedirs("ptx10MB"); open("ptx10MB/a.ptx", "w").write("\n".join(L + ["st.global.f32 [%rd2], %f1;", "ret;", "}"]) + "\n")
+os.makedirs("braces"); open("braces/b.ptx", "w").write(".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n" + "{" * 100000 + "}" * 100000 + "\n")
+seeds = root + "/validation/src/test/resources/kernels/seeds.default.ptx"
+for d, size in (("malloc-4", "-4"), ("malloc1TB", "1ULL << 40")):
+    os.makedirs(d); shutil.copy(seeds, d + "/seeds.ptx")
+    open(d + "/main.cu", "w").write("__global__ void square_plus(float* a, float* b, float* c, int n);\nint main() {\n  float *a, *b, *c;\n"
+        f"  cudaMalloc(&a, {size});\n  cudaMalloc(&b, 1024 * sizeof(float));\n  cudaMalloc(&c, 1024 * sizeof(float));\n"
+        "  square_plus<<<4, 256>>>(a, b, c, 1024);\n  return 0;\n}\n")
+os.makedirs("shared2GB"); shutil.copy(seeds, "shared2GB/seeds.ptx")
+shutil.copy(root + "/analyzer/src/test/resources/dev/numlint/fuzz/ParserFuzzTestInputs/validation/huge-shared-local", "shared2GB/big.ptx")
+open("bad-spec.yml", "w").write("kernels:\n  - kernel: square_plus\n    nonsense: [1, 2\n")
+PY
+m() {
+  local name=$1; shift
+  local rc=0
+  /usr/bin/time -f "%e %M" -o time.txt timeout "$T" java -jar "$JAR" "$@" > out.txt 2> err.txt || rc=$?
+  read -r s kb < <(tail -n1 time.txt)
+  printf '%-10s exit %3s %8s s %6s MB  %s\n' "$name" "$rc" "$s" "$((kb / 1024))" \
+      "$(grep -h -o 'not fully analyzed[^;]*\|nested deeper than [0-9]*\|too large: [^"]\{0,60\}\|is not a valid spec\|internal error[^(]\{0,50\}' out.txt err.txt | head -n1)"
+}
+m cuda20k scan --ptx off cuda20k
+m cuda100k scan --ptx off cuda100k
+m ptx10MB scan ptx10MB
+m braces scan braces
+m malloc-4 validate --gpu off --ptx off --inputs 1 --format json malloc-4
+m malloc1TB validate --gpu off --ptx off --inputs 1 --format json malloc1TB
+m shared2GB validate --gpu off --ptx off --all-kernels --inputs 1 --format json shared2GB
+m bad-spec validate --gpu off --ptx off --spec bad-spec.yml malloc-4
