@@ -147,6 +147,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         final Contexts cmake = new Contexts("CMake");
         final Contexts py = new Contexts("setup.py");
         final List<FlagTok> unselected = new ArrayList<>();
+        /** The compilation database the build context comes from ({@code -p} or found automatically), or null. */
+        String dbUsed;
     }
 
     @Override
@@ -174,7 +176,11 @@ public final class BuildFlagAnalyzer implements Analyzer {
             Path p = options.compileCommandsDir().toAbsolutePath().normalize();
             if (Files.isDirectory(p)) p = p.resolve("compile_commands.json");
             if (Files.isRegularFile(p)) {
-                if (!dbs.contains(p)) dbs.add(0, p);
+                dbs.remove(p);
+                dbs.add(0, p);
+                boolean under = ctx.root() != null
+                        && p.startsWith(ctx.root().toAbsolutePath().normalize());
+                model.dbUsed = (under ? ctx.relativize(p) : p.toString()) + " (given with -p)";
             } else {
                 sink.notify(new Notification(
                         "-p",
@@ -185,6 +191,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                                 + ": no compile_commands.json there; the build files are used"));
             }
         }
+        if (options.compileCommandsDir() == null) autoDetectDatabase(ctx, dbs, inTree, sink, model);
         for (Path f : dbs) guarded(ctx, sink, f, () -> compileCommands(ctx, f, rep, model));
         Set<Path> cmakeRead = new HashSet<>();
         Map<Path, String> skippedSubdirs = new LinkedHashMap<>();
@@ -226,6 +233,53 @@ public final class BuildFlagAnalyzer implements Analyzer {
         rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
         Map<Path, BuildContext> chosen = applyContexts(ctx, model);
         rep.flush(chosen, reachable(ctx, model));
+    }
+
+    /**
+     * Without {@code -p}: the compilation database of the scanned project's build, the first of
+     * {@code compile_commands.json} in the scan root, {@code build/}, {@code out/}, {@code cmake-build-*}/ (by
+     * name). The other databases in those places are not used (two builds of one project would mix), and a notice
+     * says so; a database elsewhere in the tree is read as before.
+     */
+    private static void autoDetectDatabase(
+            ScanContext ctx,
+            List<Path> dbs,
+            java.util.function.Predicate<Path> inTree,
+            FindingSink sink,
+            Model model) {
+        if (ctx.root() == null) return;
+        Path root = ctx.root().toAbsolutePath().normalize();
+        List<Path> places = new ArrayList<>(List.of(root, root.resolve("build"), root.resolve("out")));
+        try (java.util.stream.Stream<Path> s = Files.list(root)) {
+            s.filter(d -> d.getFileName().toString().startsWith("cmake-build-") && Files.isDirectory(d))
+                    .sorted()
+                    .forEach(places::add);
+        } catch (IOException | RuntimeException e) {
+            // an unreadable root: only the fixed places
+        }
+        Path chosen = null;
+        for (Path d : places) {
+            Path f = d.resolve("compile_commands.json");
+            if (!Files.isRegularFile(f) || !inTree.test(f)) continue;
+            if (chosen == null) {
+                chosen = f;
+                continue;
+            }
+            if (dbs.remove(f)) {
+                sink.notify(new Notification(
+                        ctx.relativize(f),
+                        0,
+                        Level.NOTE,
+                        "not-evaluated",
+                        "compilation database not used: " + ctx.relativize(chosen)
+                                + " was found first (pass -p DIR to choose another)"));
+            }
+        }
+        if (chosen == null) return;
+        dbs.remove(chosen);
+        dbs.add(0, chosen);
+        model.dbUsed = ctx.relativize(chosen)
+                + " (found automatically: the first of ./, build/, out/, cmake-build-*/; -p DIR chooses another)";
     }
 
     private static final List<String> BUILD_FILE_NAMES = List.of(
@@ -831,6 +885,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (!isEmpty(e.getValue())) ctx.addBuildContext(e.getKey(), e.getValue());
         }
         BuildContext project = BuildContext.defaults();
+        if (model.dbUsed != null) project.addSummary("compilation database: " + printable(model.dbUsed));
         for (String line : summary(ctx, sources, chosen)) project.addSummary(line);
         if (!project.summary().isEmpty()) ctx.addBuildContext(null, project);
         return chosen;

@@ -90,4 +90,28 @@ class CompileDatabaseTest {
         Run after = scan("json");
         assertThat(rules(after.json(), "a.cpp")).isEmpty();
     }
+
+    @Test
+    void theDatabaseOfTheBuildDirectoryIsFoundAndNamed() throws IOException {
+        Files.writeString(repo.resolve("a.cpp"), SSE_CPP);
+        Path out = Files.createDirectories(repo.resolve("out"));
+        Files.writeString(out.resolve("compile_commands.json"), db(repo, "a.cpp", "g++ -DUSE_SSE -c a.cpp"));
+        Path ide = Files.createDirectories(repo.resolve("cmake-build-debug"));
+        Files.writeString(ide.resolve("compile_commands.json"), db(repo, "a.cpp", "g++ -DOTHER -c a.cpp"));
+        Run text = scan("text");
+        assertThat(text.out())
+                .contains("compilation database: out/compile_commands.json (found automatically")
+                .doesNotContain("-DOTHER");
+        Run json = scan("json");
+        assertThat(json.out()).contains("compilation database: out/compile_commands.json");
+        assertThat(json.json().path("notifications").toString())
+                .contains("compilation database not used: out/compile_commands.json was found first");
+        assertThat(scan("sarif").out()).contains("compilation database: out/compile_commands.json");
+
+        // build/ comes before out/
+        Path build = Files.createDirectories(repo.resolve("build"));
+        Files.writeString(build.resolve("compile_commands.json"), db(repo, "a.cpp", "g++ -DFROM_BUILD -c a.cpp"));
+        assertThat(scan("text").out()).contains("compilation database: build/compile_commands.json (found");
+        assertThat(rules(scan("json").json(), "a.cpp")).contains("NL005");
+    }
 }
