@@ -140,6 +140,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
         }
     }
 
+    /** A compilation-database entry of a host source: its arguments, directory and where it is written. */
+    private record DbEntry(CompileCommandsAudit.Entry entry, Path base, String origin) {}
+
     /** Everything the audit found, in reporting order: selected configurations first, then unselected ones. */
     private static final class Model {
         final Contexts db = new Contexts("compile_commands.json");
@@ -147,6 +150,10 @@ public final class BuildFlagAnalyzer implements Analyzer {
         final Contexts cmake = new Contexts("CMake");
         final Contexts py = new Contexts("setup.py");
         final List<FlagTok> unselected = new ArrayList<>();
+        /** The host (.c/.cpp) entries of the compilation database by compiled file, for the .cu files without one. */
+        final Map<Path, DbEntry> hostEntries = new HashMap<>();
+        /** Where the notices of the context choice go. */
+        FindingSink sink;
         /** The compilation database the build context comes from ({@code -p} or found automatically), or null. */
         String dbUsed;
     }
@@ -156,6 +163,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         recordCommandLine(ctx);
         Reporter rep = new Reporter(ctx, sink);
         Model model = new Model();
+        model.sink = sink;
         dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
         java.util.function.Predicate<Path> inTree = p -> inTree(boundary, p);
         List<Path> dbs = new ArrayList<>();
@@ -756,6 +764,10 @@ public final class BuildFlagAnalyzer implements Analyzer {
             }
             Path src = resolve(ctx, e, byName, ambiguous);
             if (src != null) {
+                if (e.compiler() != FlagTok.Lang.CUDA && !isCuda(src)) {
+                    model.hostEntries.putIfAbsent(
+                            src, new DbEntry(e, base, "compile_commands.json entry (" + rel + ":" + e.line() + ")"));
+                }
                 model.db.file(
                         src,
                         e.compiler() == FlagTok.Lang.CUDA ? r.cuda : r.host,
@@ -839,6 +851,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
         java.util.Collections.sort(sources);
         for (Path file : sources) {
             BuildContext own = model.db.files.get(file);
+            if (own == null && file.getFileName().toString().endsWith(".cu") && !model.hostEntries.isEmpty()) {
+                own = borrowedEntry(ctx, model, file);
+            }
             if (own == null) own = model.make.files.get(file);
             if (own == null) own = model.py.files.get(file);
             BuildContext c = null;
@@ -889,6 +904,71 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (String line : summary(ctx, sources, chosen)) project.addSummary(line);
         if (!project.summary().isEmpty()) ctx.addBuildContext(null, project);
         return chosen;
+    }
+
+    /**
+     * A .cu file the compilation database has no entry for (CMake's export of a FindCUDA {@code cuda_add_library}
+     * target lists only its .cpp files): the preprocessor flags ({@code -I -D -U -isystem -include -std}) of the
+     * entry of a .c/.cpp file in the same directory, else in the nearest directory above it that has entries, plus
+     * the nvcc flags the CMake evaluation gives it ({@code CUDA_NVCC_FLAGS}); a notice names the borrowed entry.
+     */
+    private static BuildContext borrowedEntry(ScanContext ctx, Model model, Path file) {
+        DbEntry donor = null;
+        for (Path d = file.getParent(); d != null && donor == null; d = d.getParent()) {
+            Path dir = d;
+            donor = model.hostEntries.entrySet().stream()
+                    .filter(x -> dir.equals(x.getKey().getParent()))
+                    .min(Map.Entry.comparingByKey())
+                    .map(Map.Entry::getValue)
+                    .orElse(null);
+            if (ctx.root() != null && d.equals(ctx.root().toAbsolutePath().normalize())) break;
+        }
+        if (donor == null) return null;
+        List<FlagTok> toks = new ArrayList<>();
+        List<FlagTok> all = donor.entry().toks();
+        for (int i = 0; i < all.size(); i++) {
+            FlagTok t = all.get(i);
+            String a = t.text();
+            boolean split = a.equals("-I")
+                    || a.equals("-D")
+                    || a.equals("-U")
+                    || a.equals("-isystem")
+                    || a.equals("-include");
+            boolean joined = !split
+                    && (a.startsWith("-I")
+                            || a.startsWith("-D")
+                            || a.startsWith("-U")
+                            || a.startsWith("-isystem")
+                            || a.startsWith("-std="));
+            if (!split && !joined) continue;
+            toks.add(new FlagTok(a, t.loc(), FlagTok.Lang.CUDA, t.condition(), t.via()));
+            if (split && i + 1 < all.size()) {
+                FlagTok v = all.get(++i);
+                toks.add(new FlagTok(v.text(), v.loc(), FlagTok.Lang.CUDA, v.condition(), v.via()));
+            }
+        }
+        BuildContext c = BuildContext.defaults();
+        mergeDistinct(c, FlagInterpreter.interpret(toks, donor.base()).cuda);
+        BuildContext cm = model.cmake.files.get(file);
+        if (cm == null) cm = directoryContext(model.cmake, file);
+        if (cm != null) mergeDistinct(c, cm);
+        Path from = null;
+        for (Map.Entry<Path, DbEntry> x : model.hostEntries.entrySet()) {
+            if (x.getValue() == donor) from = x.getKey();
+        }
+        String who = from == null ? "?" : ctx.relativize(from);
+        c.configuration("borrowed " + donor.origin() + " of " + who + ": the database has no entry for this .cu"
+                + (cm == null ? "" : ", with the CMake evaluation's nvcc flags"));
+        model.sink.notify(new Notification(
+                        ctx.relativize(file),
+                        0,
+                        Level.NOTE,
+                        "borrowed-build-entry",
+                        "no compile_commands.json entry for this .cu file (CMake's export of a FindCUDA target lists "
+                                + "only its .c/.cpp files): it is analyzed and compiled with the -I/-D/-U/-isystem/"
+                                + "-include/-std flags of the " + donor.origin() + " of " + who
+                                + (cm == null ? "" : " and the nvcc flags of the CMake evaluation")));
+        return c;
     }
 
     private static BuildContext directoryContext(Contexts cs, Path file) {
