@@ -140,6 +140,8 @@ public final class HtmlReport {
         if (o.baseline() != null) {
             meta("Baseline", o.baseline().file() + ": " + o.baseline().summary());
         }
+        String layer = CompilerLayer.line(r);
+        if (layer != null) meta("Compiler layer", layer);
         if (o.failOn() != null) {
             gateRow();
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.numlint.scan.Analyzers;
+import dev.numlint.testing.RecordingNvcc;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -113,5 +114,53 @@ class CompileDatabaseTest {
         Files.writeString(build.resolve("compile_commands.json"), db(repo, "a.cpp", "g++ -DFROM_BUILD -c a.cpp"));
         assertThat(scan("text").out()).contains("compilation database: build/compile_commands.json (found");
         assertThat(rules(scan("json").json(), "a.cpp")).contains("NL005");
+    }
+
+    @Test
+    void theReportsSayHowManyCuFilesCompiledAndWhyTheOthersDidNot() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"))
+                .failWhenSourceContains("util.h", "bad.cu(1): fatal error: util.h: No such file or directory");
+        Files.createDirectories(repo.resolve("include"));
+        Files.writeString(repo.resolve("include/util.h"), "#pragma once\n");
+        Files.writeString(repo.resolve("good.cu"), "__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
+        Files.writeString(repo.resolve("bad.cu"), "#include \"util.h\"\n__global__ void b(float *a) { a[0] = 1; }\n");
+        String[] common = {"--ptx", "auto", "--nvcc", fake.nvcc().toString(), "--cache-dir", tmp.resolve("c").toString()};
+        String expected = "PTX layer: 1 of 2 .cu files compiled to PTX; 1 did not compile: header not found, though the"
+                + " scanned tree holds it (1); next step: configure the project and pass -p build";
+
+        Run text = run(concat(new String[] {"scan", "--format", "text"}, common, repo.toString()));
+        String[] lines = text.out().strip().split("\n");
+        assertThat(lines[lines.length - 1]).as(text.err()).startsWith(expected);
+
+        Run sarif = run(concat(new String[] {"scan", "--format", "sarif"}, common, repo.toString()));
+        JsonNode notes = sarif.json().path("runs").path(0).path("invocations").path(0).path("toolExecutionNotifications");
+        assertThat(notes.toString()).contains(expected);
+
+        Path html = tmp.resolve("r.html");
+        run(concat(new String[] {"scan", "--format", "html", "--output", html.toString()}, common, repo.toString()));
+        assertThat(Files.readString(html)).contains("<th>Compiler layer</th><td>" + expected);
+
+        // every unit compiles: the line says so
+        Files.delete(repo.resolve("bad.cu"));
+        Run all = run(concat(new String[] {"scan", "--format", "text"}, common, repo.toString()));
+        assertThat(all.out().strip()).endsWith("PTX layer: 1 of 1 .cu file compiled to PTX");
+    }
+
+    @Test
+    void aBrokenNvccTurnsThePtxLayerOffAndTheReportSaysSo() throws IOException {
+        Path notExecutable = Files.writeString(tmp.resolve("nvcc"), "#!/bin/sh\nexit 1\n");
+        Files.setPosixFilePermissions(notExecutable, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Files.writeString(repo.resolve("good.cu"), "__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
+        Run text = run("scan", "--ptx", "auto", "--nvcc", notExecutable.toString(), "--cache-dir",
+                tmp.resolve("c").toString(), "--format", "text", repo.toString());
+        String[] lines = text.out().strip().split("\n");
+        assertThat(lines[lines.length - 1]).as(text.err()).startsWith("PTX layer off: ");
+    }
+
+    private static String[] concat(String[] head, String[] mid, String last) {
+        List<String> a = new ArrayList<>(List.of(head));
+        a.addAll(List.of(mid));
+        a.add(last);
+        return a.toArray(String[]::new);
     }
 }
