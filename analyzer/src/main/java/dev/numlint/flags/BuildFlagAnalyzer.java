@@ -250,11 +250,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
      * says so; a database elsewhere in the tree is read as before.
      */
     private static void autoDetectDatabase(
-            ScanContext ctx,
-            List<Path> dbs,
-            java.util.function.Predicate<Path> inTree,
-            FindingSink sink,
-            Model model) {
+            ScanContext ctx, List<Path> dbs, java.util.function.Predicate<Path> inTree, FindingSink sink, Model model) {
         if (ctx.root() == null) return;
         Path root = ctx.root().toAbsolutePath().normalize();
         List<Path> places = new ArrayList<>(List.of(root, root.resolve("build"), root.resolve("out")));
@@ -929,11 +925,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (int i = 0; i < all.size(); i++) {
             FlagTok t = all.get(i);
             String a = t.text();
-            boolean split = a.equals("-I")
-                    || a.equals("-D")
-                    || a.equals("-U")
-                    || a.equals("-isystem")
-                    || a.equals("-include");
+            boolean split =
+                    a.equals("-I") || a.equals("-D") || a.equals("-U") || a.equals("-isystem") || a.equals("-include");
             boolean joined = !split
                     && (a.startsWith("-I")
                             || a.startsWith("-D")
@@ -960,14 +953,14 @@ public final class BuildFlagAnalyzer implements Analyzer {
         c.configuration("borrowed " + donor.origin() + " of " + who + ": the database has no entry for this .cu"
                 + (cm == null ? "" : ", with the CMake evaluation's nvcc flags"));
         model.sink.notify(new Notification(
-                        ctx.relativize(file),
-                        0,
-                        Level.NOTE,
-                        "borrowed-build-entry",
-                        "no compile_commands.json entry for this .cu file (CMake's export of a FindCUDA target lists "
-                                + "only its .c/.cpp files): it is analyzed and compiled with the -I/-D/-U/-isystem/"
-                                + "-include/-std flags of the " + donor.origin() + " of " + who
-                                + (cm == null ? "" : " and the nvcc flags of the CMake evaluation")));
+                ctx.relativize(file),
+                0,
+                Level.NOTE,
+                "borrowed-build-entry",
+                "no compile_commands.json entry for this .cu file (CMake's export of a FindCUDA target lists "
+                        + "only its .c/.cpp files): it is analyzed and compiled with the -I/-D/-U/-isystem/"
+                        + "-include/-std flags of the " + donor.origin() + " of " + who
+                        + (cm == null ? "" : " and the nvcc flags of the CMake evaluation")));
         return c;
     }
 

@@ -2,7 +2,6 @@ package dev.numlint.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,7 +33,8 @@ class ActionCompileCommandsTest {
             z.closeEntry();
         }
         Path work = Files.createDirectories(tmp.resolve("work"));
-        ProcessBuilder pb = new ProcessBuilder("bash", ROOT.resolve("action/numlint-action.sh").toString())
+        ProcessBuilder pb = new ProcessBuilder(
+                        "bash", ROOT.resolve("action/numlint-action.sh").toString())
                 .directory(work.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(tmp.resolve("out.txt").toFile());

@@ -124,7 +124,14 @@ class CompileDatabaseTest {
         Files.writeString(repo.resolve("include/util.h"), "#pragma once\n");
         Files.writeString(repo.resolve("good.cu"), "__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
         Files.writeString(repo.resolve("bad.cu"), "#include \"util.h\"\n__global__ void b(float *a) { a[0] = 1; }\n");
-        String[] common = {"--ptx", "auto", "--nvcc", fake.nvcc().toString(), "--cache-dir", tmp.resolve("c").toString()};
+        String[] common = {
+            "--ptx",
+            "auto",
+            "--nvcc",
+            fake.nvcc().toString(),
+            "--cache-dir",
+            tmp.resolve("c").toString()
+        };
         String expected = "PTX layer: 1 of 2 .cu files compiled to PTX; 1 did not compile: header not found, though the"
                 + " scanned tree holds it (1); next step: configure the project and pass -p build";
 
@@ -133,7 +140,8 @@ class CompileDatabaseTest {
         assertThat(lines[lines.length - 1]).as(text.err()).startsWith(expected);
 
         Run sarif = run(concat(new String[] {"scan", "--format", "sarif"}, common, repo.toString()));
-        JsonNode notes = sarif.json().path("runs").path(0).path("invocations").path(0).path("toolExecutionNotifications");
+        JsonNode notes =
+                sarif.json().path("runs").path(0).path("invocations").path(0).path("toolExecutionNotifications");
         assertThat(notes.toString()).contains(expected);
 
         Path html = tmp.resolve("r.html");
@@ -149,12 +157,47 @@ class CompileDatabaseTest {
     @Test
     void aBrokenNvccTurnsThePtxLayerOffAndTheReportSaysSo() throws IOException {
         Path notExecutable = Files.writeString(tmp.resolve("nvcc"), "#!/bin/sh\nexit 1\n");
-        Files.setPosixFilePermissions(notExecutable, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(
+                notExecutable, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         Files.writeString(repo.resolve("good.cu"), "__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
-        Run text = run("scan", "--ptx", "auto", "--nvcc", notExecutable.toString(), "--cache-dir",
-                tmp.resolve("c").toString(), "--format", "text", repo.toString());
+        Run text = run(
+                "scan",
+                "--ptx",
+                "auto",
+                "--nvcc",
+                notExecutable.toString(),
+                "--cache-dir",
+                tmp.resolve("c").toString(),
+                "--format",
+                "text",
+                repo.toString());
         String[] lines = text.out().strip().split("\n");
         assertThat(lines[lines.length - 1]).as(text.err()).startsWith("PTX layer off: ");
+    }
+
+    @Test
+    void aConfiguredHeaderInTheBuildTreeIsFoundThroughTheDatabaseGivenWithMinusP() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Path gen = Files.createDirectories(repo.resolve("build/gen"));
+        Files.writeString(gen.resolve("config.h"), "#define USE_WIDE 1\n");
+        Files.createDirectories(repo.resolve("src"));
+        Files.writeString(
+                repo.resolve("src/k.cu"),
+                "#include \"config.h\"\n__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
+        Files.writeString(
+                repo.resolve("build/compile_commands.json"),
+                db(repo.resolve("build"), repo + "/src/k.cu", "nvcc -Igen -c " + repo + "/src/k.cu"));
+        Run r = run(concat(
+                new String[] {"scan", "--format", "json", "-p", repo.resolve("build").toString()},
+                new String[] {"--ptx", "auto", "--nvcc", fake.nvcc().toString(), "--cache-dir", tmp.resolve("c").toString()},
+                repo.toString()));
+        JsonNode notes = r.json().path("notifications");
+        assertThat(notes.toString())
+                .contains("PTX layer: 1 of 1 .cu file compiled to PTX")
+                .doesNotContain("include-by-name")
+                .doesNotContain("include-not-read");
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args()).contains("-I" + gen));
+        assertThat(r.out()).contains("compilation database: build/compile_commands.json (given with -p)");
     }
 
     private static String[] concat(String[] head, String[] mid, String last) {

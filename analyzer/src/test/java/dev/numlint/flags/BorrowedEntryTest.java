@@ -42,12 +42,11 @@ class BorrowedEntryTest {
         assertThat(a.hostFastMath()).isNotEqualTo(Boolean.TRUE); // only preprocessor flags are borrowed
         assertThat(a.configuration())
                 .startsWith("borrowed compile_commands.json entry (build/compile_commands.json:1) of src/b.cpp");
-        assertThat(ctx.notifications())
-                .anySatisfy(n -> {
-                    assertThat(n.id()).isEqualTo("borrowed-build-entry");
-                    assertThat(n.file()).isEqualTo("src/a.cu");
-                    assertThat(n.message()).contains("of src/b.cpp");
-                });
+        assertThat(ctx.notifications()).anySatisfy(n -> {
+            assertThat(n.id()).isEqualTo("borrowed-build-entry");
+            assertThat(n.file()).isEqualTo("src/a.cu");
+            assertThat(n.message()).contains("of src/b.cpp");
+        });
         // no entry in its directory: the nearest directory above it that has one (the root has none)
         assertThat(ctx.buildContext(dir.resolve("tools/t.cu")).defines()).doesNotContain("USE_SSE");
     }

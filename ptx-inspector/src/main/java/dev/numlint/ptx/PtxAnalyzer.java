@@ -103,7 +103,8 @@ public final class PtxAnalyzer implements Analyzer {
                                 + " and analyzed as part of it"));
                 continue;
             }
-            futures.add(ctx.executor().submit(() -> analyzeFile(ctx, f, sink, compiler, sources, noDevice, tally, treeNames)));
+            futures.add(ctx.executor()
+                    .submit(() -> analyzeFile(ctx, f, sink, compiler, sources, noDevice, tally, treeNames)));
         }
         for (Future<?> fu : futures) {
             try {

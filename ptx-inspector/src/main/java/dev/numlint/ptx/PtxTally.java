@@ -64,8 +64,7 @@ final class PtxTally {
                 }
 
                 @Override
-                public java.nio.file.FileVisitResult visitFile(
-                        Path f, java.nio.file.attribute.BasicFileAttributes a) {
+                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
                     names.add(f.getFileName().toString());
                     return names.size() >= MAX_NAMES
                             ? java.nio.file.FileVisitResult.TERMINATE
@@ -138,7 +137,11 @@ final class PtxTally {
         sb.append("; ").append(bad).append(" did not compile: ");
         for (int i = 0; i < byCount.size(); i++) {
             Map.Entry<Reason, Integer> e = byCount.get(i);
-            sb.append(i == 0 ? "" : ", ").append(e.getKey().text).append(" (").append(e.getValue()).append(')');
+            sb.append(i == 0 ? "" : ", ")
+                    .append(e.getKey().text)
+                    .append(" (")
+                    .append(e.getValue())
+                    .append(')');
         }
         sb.append("; next step: ").append(byCount.get(0).getKey().next);
         return new Notification(null, 0, bad * 2 > ok + bad ? Level.WARNING : Level.NOTE, ID, sb.toString());
