@@ -108,6 +108,10 @@ class CompileDatabaseTest {
         assertThat(json.json().path("notifications").toString())
                 .contains("compilation database not used: out/compile_commands.json was found first");
         assertThat(scan("sarif").out()).contains("compilation database: out/compile_commands.json");
+        Path html = tmp.resolve("db.html");
+        scan("html", "--output", html.toString());
+        assertThat(Files.readString(html))
+                .contains("<th>Compilation database</th><td>out/compile_commands.json (found automatically");
 
         // build/ comes before out/
         Path build = Files.createDirectories(repo.resolve("build"));
