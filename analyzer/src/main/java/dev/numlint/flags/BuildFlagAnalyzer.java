@@ -252,14 +252,22 @@ public final class BuildFlagAnalyzer implements Analyzer {
     private static void autoDetectDatabase(
             ScanContext ctx, List<Path> dbs, java.util.function.Predicate<Path> inTree, FindingSink sink, Model model) {
         if (ctx.root() == null) return;
-        Path root = ctx.root().toAbsolutePath().normalize();
-        List<Path> places = new ArrayList<>(List.of(root, root.resolve("build"), root.resolve("out")));
-        try (java.util.stream.Stream<Path> s = Files.list(root)) {
-            s.filter(d -> d.getFileName().toString().startsWith("cmake-build-") && Files.isDirectory(d))
-                    .sorted()
-                    .forEach(places::add);
-        } catch (IOException | RuntimeException e) {
-            // an unreadable root: only the fixed places
+        // the scan root, then each scanned directory (the root is the working directory when it holds them all)
+        java.util.Set<Path> bases = new java.util.LinkedHashSet<>();
+        bases.add(ctx.root().toAbsolutePath().normalize());
+        for (Path b : ctx.boundary().roots()) {
+            if (Files.isDirectory(b)) bases.add(b);
+        }
+        List<Path> places = new ArrayList<>();
+        for (Path root : bases) {
+            places.addAll(List.of(root, root.resolve("build"), root.resolve("out")));
+            try (java.util.stream.Stream<Path> s = Files.list(root)) {
+                s.filter(d -> d.getFileName().toString().startsWith("cmake-build-") && Files.isDirectory(d))
+                        .sorted()
+                        .forEach(places::add);
+            } catch (IOException | RuntimeException e) {
+                // an unreadable directory: only the fixed places
+            }
         }
         Path chosen = null;
         for (Path d : places) {

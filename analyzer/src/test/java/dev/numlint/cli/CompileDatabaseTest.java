@@ -192,16 +192,39 @@ class CompileDatabaseTest {
                 repo.resolve("build/compile_commands.json"),
                 db(repo.resolve("build"), repo + "/src/k.cu", "nvcc -Igen -c " + repo + "/src/k.cu"));
         Run r = run(concat(
-                new String[] {"scan", "--format", "json", "-p", repo.resolve("build").toString()},
-                new String[] {"--ptx", "auto", "--nvcc", fake.nvcc().toString(), "--cache-dir", tmp.resolve("c").toString()},
+                new String[] {
+                    "scan", "--format", "json", "-p", repo.resolve("build").toString()
+                },
+                new String[] {
+                    "--ptx",
+                    "auto",
+                    "--nvcc",
+                    fake.nvcc().toString(),
+                    "--cache-dir",
+                    tmp.resolve("c").toString()
+                },
                 repo.toString()));
         JsonNode notes = r.json().path("notifications");
         assertThat(notes.toString())
                 .contains("PTX layer: 1 of 1 .cu file compiled to PTX")
                 .doesNotContain("include-by-name")
                 .doesNotContain("include-not-read");
-        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args()).contains("-I" + gen));
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
+                .contains("-I" + gen));
         assertThat(r.out()).contains("compilation database: build/compile_commands.json (given with -p)");
+    }
+
+    @Test
+    void theBuildDirectoryOfAScannedPathBelowTheWorkingDirectoryIsFoundToo() throws IOException {
+        // the scan root is then the working directory; the database is looked for in the scanned directory too
+        Path proj = Files.createDirectories(Path.of("target", "b25b-autodetect", "proj"))
+                .toAbsolutePath()
+                .normalize();
+        Files.writeString(proj.resolve("a.cpp"), SSE_CPP);
+        Path build = Files.createDirectories(proj.resolve("build"));
+        Files.writeString(build.resolve("compile_commands.json"), db(proj, "a.cpp", "g++ -DUSE_SSE -c a.cpp"));
+        Run text = run("scan", "--ptx", "off", "--format", "text", proj.toString());
+        assertThat(text.out()).contains("compilation database: ").contains("proj/build/compile_commands.json (found");
     }
 
     private static String[] concat(String[] head, String[] mid, String last) {
