@@ -18,6 +18,8 @@
 #                             report keeps every finding
 #   NUMLINT_CATEGORY          SARIF automationDetails category (default numlint)
 #   NUMLINT_HTML              also write the HTML audit report to this file
+#   NUMLINT_COMPILE_COMMANDS  directory of the build's compile_commands.json (passed as -p); numlint never runs the
+#                             build: configure the project in an earlier step
 #   NUMLINT_ZIP, NUMLINT_SOURCE, NUMLINT_HOME (where numlint is unpacked; default $RUNNER_TEMP or a temporary dir)
 #   NUMLINT_DEFER_FAILURE     true (default): exit 0 when the scan only found hazards (exit-code output 1), so the
 #                             SARIF is uploaded before the action fails; false: exit with numlint's own code
@@ -89,10 +91,15 @@ args=(scan --format sarif --output "$sarif" --fail-on "$fail_on" --sarif-suppres
 if [ -n "${NUMLINT_BASELINE:-}" ]; then
   args+=(--baseline "$NUMLINT_BASELINE")
 fi
+build_args=()
+if [ -n "${NUMLINT_COMPILE_COMMANDS:-}" ]; then
+  build_args=(-p "$NUMLINT_COMPILE_COMMANDS")
+fi
+args+=("${build_args[@]}")
 code=0
 "$launcher" "${args[@]}" "${user_args[@]}" || code=$?
 if [ -n "${NUMLINT_HTML:-}" ] && [ "$code" -le 1 ]; then
-  html_args=(scan --format html --output "$NUMLINT_HTML" --fail-on none)
+  html_args=(scan --format html --output "$NUMLINT_HTML" --fail-on none "${build_args[@]}")
   if [ -n "${NUMLINT_BASELINE:-}" ]; then
     html_args+=(--baseline "$NUMLINT_BASELINE")
   fi

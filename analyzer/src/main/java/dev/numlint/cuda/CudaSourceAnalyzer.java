@@ -697,7 +697,13 @@ public final class CudaSourceAnalyzer implements Analyzer {
     static void commandLineMacros(
             ScanContext ctx, BuildContext bc, Map<String, Preprocessor.Macro> macros, List<Path> dirs, Path file) {
         Preprocessor tmp = new Preprocessor(macros, null);
-        List<String> flags = bc.nvccFlags();
+        List<String> flags = new ArrayList<>(bc.nvccFlags());
+        // a host compile (.c/.cpp) has no nvcc flags: its -D/-U/-I are the context's preprocessor state
+        if (flags.isEmpty()) {
+            for (String d : bc.defines()) flags.add("-D" + d);
+            for (String u : bc.undefines()) flags.add("-U" + u);
+            for (Path p : bc.includePaths()) flags.add("-I" + p);
+        }
         Path root = ctx.root() == null ? null : ctx.root().toAbsolutePath().normalize();
         for (int i = 0; i < flags.size(); i++) {
             String fl = flags.get(i).strip();

@@ -140,6 +140,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
         }
     }
 
+    /** A compilation-database entry of a host source: its arguments, directory and where it is written. */
+    private record DbEntry(CompileCommandsAudit.Entry entry, Path base, String origin) {}
+
     /** Everything the audit found, in reporting order: selected configurations first, then unselected ones. */
     private static final class Model {
         final Contexts db = new Contexts("compile_commands.json");
@@ -147,6 +150,12 @@ public final class BuildFlagAnalyzer implements Analyzer {
         final Contexts cmake = new Contexts("CMake");
         final Contexts py = new Contexts("setup.py");
         final List<FlagTok> unselected = new ArrayList<>();
+        /** The host (.c/.cpp) entries of the compilation database by compiled file, for the .cu files without one. */
+        final Map<Path, DbEntry> hostEntries = new HashMap<>();
+        /** Where the notices of the context choice go. */
+        FindingSink sink;
+        /** The compilation database the build context comes from ({@code -p} or found automatically), or null. */
+        String dbUsed;
         /** Why --preset / --make-target did not apply, per place tried; how many places applied them. */
         final List<String> presetMissing = new ArrayList<>();
         final List<String> targetMissing = new ArrayList<>();
@@ -187,6 +196,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         recordCommandLine(ctx);
         Reporter rep = new Reporter(ctx, sink);
         Model model = new Model();
+        model.sink = sink;
         dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
         java.util.function.Predicate<Path> inTree = p -> inTree(boundary, p);
         List<Path> dbs = new ArrayList<>();
@@ -207,7 +217,11 @@ public final class BuildFlagAnalyzer implements Analyzer {
             Path p = options.compileCommandsDir().toAbsolutePath().normalize();
             if (Files.isDirectory(p)) p = p.resolve("compile_commands.json");
             if (Files.isRegularFile(p)) {
-                if (!dbs.contains(p)) dbs.add(0, p);
+                dbs.remove(p);
+                dbs.add(0, p);
+                boolean under = ctx.root() != null
+                        && p.startsWith(ctx.root().toAbsolutePath().normalize());
+                model.dbUsed = (under ? ctx.relativize(p) : p.toString()) + " (given with -p)";
             } else {
                 sink.notify(new Notification(
                         "-p",
@@ -218,6 +232,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                                 + ": no compile_commands.json there; the build files are used"));
             }
         }
+        if (options.compileCommandsDir() == null) autoDetectDatabase(ctx, dbs, inTree, sink, model);
         for (Path f : dbs) guarded(ctx, sink, f, () -> compileCommands(ctx, f, rep, model));
         Set<Path> cmakeRead = new HashSet<>();
         Map<Path, String> skippedSubdirs = new LinkedHashMap<>();
@@ -260,6 +275,57 @@ public final class BuildFlagAnalyzer implements Analyzer {
         rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
         Map<Path, BuildContext> chosen = applyContexts(ctx, model);
         rep.flush(chosen, reachable(ctx, model));
+    }
+
+    /**
+     * Without {@code -p}: the compilation database of the scanned project's build, the first of
+     * {@code compile_commands.json} in the scan root, {@code build/}, {@code out/}, {@code cmake-build-*}/ (by
+     * name). The other databases in those places are not used (two builds of one project would mix), and a notice
+     * says so; a database elsewhere in the tree is read as before.
+     */
+    private static void autoDetectDatabase(
+            ScanContext ctx, List<Path> dbs, java.util.function.Predicate<Path> inTree, FindingSink sink, Model model) {
+        if (ctx.root() == null) return;
+        // the scan root, then each scanned directory (the root is the working directory when it holds them all)
+        java.util.Set<Path> bases = new java.util.LinkedHashSet<>();
+        bases.add(ctx.root().toAbsolutePath().normalize());
+        for (Path b : ctx.boundary().roots()) {
+            if (Files.isDirectory(b)) bases.add(b);
+        }
+        List<Path> places = new ArrayList<>();
+        for (Path root : bases) {
+            places.addAll(List.of(root, root.resolve("build"), root.resolve("out")));
+            try (java.util.stream.Stream<Path> s = Files.list(root)) {
+                s.filter(d -> d.getFileName().toString().startsWith("cmake-build-") && Files.isDirectory(d))
+                        .sorted()
+                        .forEach(places::add);
+            } catch (IOException | RuntimeException e) {
+                // an unreadable directory: only the fixed places
+            }
+        }
+        Path chosen = null;
+        for (Path d : places) {
+            Path f = d.resolve("compile_commands.json");
+            if (!Files.isRegularFile(f) || !inTree.test(f)) continue;
+            if (chosen == null) {
+                chosen = f;
+                continue;
+            }
+            if (dbs.remove(f)) {
+                sink.notify(new Notification(
+                        ctx.relativize(f),
+                        0,
+                        Level.NOTE,
+                        "not-evaluated",
+                        "compilation database not used: " + ctx.relativize(chosen)
+                                + " was found first (pass -p DIR to choose another)"));
+            }
+        }
+        if (chosen == null) return;
+        dbs.remove(chosen);
+        dbs.add(0, chosen);
+        model.dbUsed = ctx.relativize(chosen)
+                + " (found automatically: the first of ./, build/, out/, cmake-build-*/; -p DIR chooses another)";
     }
 
     private static final List<String> BUILD_FILE_NAMES = List.of(
@@ -750,6 +816,10 @@ public final class BuildFlagAnalyzer implements Analyzer {
             }
             Path src = resolve(ctx, e, byName, ambiguous);
             if (src != null) {
+                if (e.compiler() != FlagTok.Lang.CUDA && !isCuda(src)) {
+                    model.hostEntries.putIfAbsent(
+                            src, new DbEntry(e, base, "compile_commands.json entry (" + rel + ":" + e.line() + ")"));
+                }
                 model.db.file(
                         src,
                         e.compiler() == FlagTok.Lang.CUDA ? r.cuda : r.host,
@@ -833,6 +903,9 @@ public final class BuildFlagAnalyzer implements Analyzer {
         java.util.Collections.sort(sources);
         for (Path file : sources) {
             BuildContext own = model.db.files.get(file);
+            if (own == null && file.getFileName().toString().endsWith(".cu") && !model.hostEntries.isEmpty()) {
+                own = borrowedEntry(ctx, model, file);
+            }
             if (own == null) own = model.make.files.get(file);
             if (own == null) own = model.py.files.get(file);
             BuildContext c = null;
@@ -879,9 +952,72 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (!isEmpty(e.getValue())) ctx.addBuildContext(e.getKey(), e.getValue());
         }
         BuildContext project = BuildContext.defaults();
+        if (model.dbUsed != null) project.addSummary("compilation database: " + printable(model.dbUsed));
         for (String line : summary(ctx, sources, chosen)) project.addSummary(line);
         if (!project.summary().isEmpty()) ctx.addBuildContext(null, project);
         return chosen;
+    }
+
+    /**
+     * A .cu file the compilation database has no entry for (CMake's export of a FindCUDA {@code cuda_add_library}
+     * target lists only its .cpp files): the preprocessor flags ({@code -I -D -U -isystem -include -std}) of the
+     * entry of a .c/.cpp file in the same directory, else in the nearest directory above it that has entries, plus
+     * the nvcc flags the CMake evaluation gives it ({@code CUDA_NVCC_FLAGS}); a notice names the borrowed entry.
+     */
+    private static BuildContext borrowedEntry(ScanContext ctx, Model model, Path file) {
+        DbEntry donor = null;
+        for (Path d = file.getParent(); d != null && donor == null; d = d.getParent()) {
+            Path dir = d;
+            donor = model.hostEntries.entrySet().stream()
+                    .filter(x -> dir.equals(x.getKey().getParent()))
+                    .min(Map.Entry.comparingByKey())
+                    .map(Map.Entry::getValue)
+                    .orElse(null);
+            if (ctx.root() != null && d.equals(ctx.root().toAbsolutePath().normalize())) break;
+        }
+        if (donor == null) return null;
+        List<FlagTok> toks = new ArrayList<>();
+        List<FlagTok> all = donor.entry().toks();
+        for (int i = 0; i < all.size(); i++) {
+            FlagTok t = all.get(i);
+            String a = t.text();
+            boolean split =
+                    a.equals("-I") || a.equals("-D") || a.equals("-U") || a.equals("-isystem") || a.equals("-include");
+            boolean joined = !split
+                    && (a.startsWith("-I")
+                            || a.startsWith("-D")
+                            || a.startsWith("-U")
+                            || a.startsWith("-isystem")
+                            || a.startsWith("-std="));
+            if (!split && !joined) continue;
+            toks.add(new FlagTok(a, t.loc(), FlagTok.Lang.CUDA, t.condition(), t.via()));
+            if (split && i + 1 < all.size()) {
+                FlagTok v = all.get(++i);
+                toks.add(new FlagTok(v.text(), v.loc(), FlagTok.Lang.CUDA, v.condition(), v.via()));
+            }
+        }
+        BuildContext c = BuildContext.defaults();
+        mergeDistinct(c, FlagInterpreter.interpret(toks, donor.base()).cuda);
+        BuildContext cm = model.cmake.files.get(file);
+        if (cm == null) cm = directoryContext(model.cmake, file);
+        if (cm != null) mergeDistinct(c, cm);
+        Path from = null;
+        for (Map.Entry<Path, DbEntry> x : model.hostEntries.entrySet()) {
+            if (x.getValue() == donor) from = x.getKey();
+        }
+        String who = from == null ? "?" : ctx.relativize(from);
+        c.configuration("borrowed " + donor.origin() + " of " + who + ": the database has no entry for this .cu"
+                + (cm == null ? "" : ", with the CMake evaluation's nvcc flags"));
+        model.sink.notify(new Notification(
+                ctx.relativize(file),
+                0,
+                Level.NOTE,
+                "borrowed-build-entry",
+                "no compile_commands.json entry for this .cu file (CMake's export of a FindCUDA target lists "
+                        + "only its .c/.cpp files): it is analyzed and compiled with the -I/-D/-U/-isystem/"
+                        + "-include/-std flags of the " + donor.origin() + " of " + who
+                        + (cm == null ? "" : " and the nvcc flags of the CMake evaluation")));
+        return c;
     }
 
     private static BuildContext directoryContext(Contexts cs, Path file) {

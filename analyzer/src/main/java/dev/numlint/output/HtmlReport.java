@@ -140,6 +140,13 @@ public final class HtmlReport {
         if (o.baseline() != null) {
             meta("Baseline", o.baseline().file() + ": " + o.baseline().summary());
         }
+        for (String line : r.buildContext(null).summary()) {
+            if (line.startsWith("compilation database: ")) {
+                meta("Compilation database", line.substring("compilation database: ".length()));
+            }
+        }
+        String layer = CompilerLayer.line(r);
+        if (layer != null) meta("Compiler layer", layer);
         if (o.failOn() != null) {
             gateRow();
         }

@@ -83,6 +83,8 @@ public final class TextReport {
         if (baseline != null) {
             out.print("compared with baseline " + baseline.file() + ": " + baseline.summary() + "\n");
         }
+        String layer = CompilerLayer.line(r);
+        if (layer != null) out.print(Escapes.text(layer) + "\n");
         out.flush();
     }
 

@@ -124,7 +124,8 @@ public final class Scanner {
                         0,
                         Level.NOTE,
                         "ptx-unavailable",
-                        "nvcc not found on PATH or in /usr/local/cuda/bin: the PTX layer was skipped"));
+                        "PTX layer off: nvcc not found (not on PATH, not in /usr/local/cuda/bin); install the CUDA "
+                                + "toolkit or pass --nvcc PATH (the CUDA source layer still ran)"));
             }
             TreeMap<Integer, List<Analyzer>> phases = new TreeMap<>();
             for (Analyzer a : options.analyzers) {

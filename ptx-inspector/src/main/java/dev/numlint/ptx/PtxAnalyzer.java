@@ -82,6 +82,8 @@ public final class PtxAnalyzer implements Analyzer {
         List<Future<?>> futures = new ArrayList<>();
         long started = System.nanoTime();
         java.util.concurrent.atomic.AtomicInteger noDevice = new java.util.concurrent.atomic.AtomicInteger();
+        PtxTally tally = new PtxTally();
+        Set<String> treeNames = compile ? PtxTally.treeNames(ctx.root()) : Set.of();
         for (Path f : files) {
             String n = f.getFileName() == null ? "" : f.getFileName().toString();
             if (n.endsWith(".cu") && !compile) continue;
@@ -101,7 +103,8 @@ public final class PtxAnalyzer implements Analyzer {
                                 + " and analyzed as part of it"));
                 continue;
             }
-            futures.add(ctx.executor().submit(() -> analyzeFile(ctx, f, sink, compiler, sources, noDevice)));
+            futures.add(ctx.executor()
+                    .submit(() -> analyzeFile(ctx, f, sink, compiler, sources, noDevice, tally, treeNames)));
         }
         for (Future<?> fu : futures) {
             try {
@@ -114,6 +117,8 @@ public final class PtxAnalyzer implements Analyzer {
                         new Notification(null, 0, Level.WARNING, "internal-error", "ptx analyzer: " + e.getCause()));
             }
         }
+        Notification layer = compile ? tally.summary() : null;
+        if (layer != null) sink.notify(layer);
         long seconds = (System.nanoTime() - started) / 1_000_000_000L;
         if (compile && seconds >= SLOW_COMPILE_SECONDS) {
             sink.notify(new Notification(
@@ -208,7 +213,9 @@ public final class PtxAnalyzer implements Analyzer {
             FindingSink sink,
             PtxCompiler nvcc,
             SourceCache sources,
-            java.util.concurrent.atomic.AtomicInteger noDevice) {
+            java.util.concurrent.atomic.AtomicInteger noDevice,
+            PtxTally tally,
+            Set<String> treeNames) {
         String rel = ctx.relativize(f);
         // a cooperative budget of CPU time per file: the lexer, the model and the checks' loops check it
         dev.numlint.model.WorkBudget.start(fileBudgetNanos());
@@ -219,7 +226,11 @@ public final class PtxAnalyzer implements Analyzer {
                 PtxCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel, origins(bc, ctx));
                 r.notifications().forEach(sink::notify);
                 if (r.noDeviceCode()) noDevice.incrementAndGet();
-                if (!r.ok()) return;
+                if (!r.ok()) {
+                    if (!r.noDeviceCode()) tally.failed(f, r.notifications(), treeNames);
+                    return;
+                }
+                tally.compiled();
                 analyzeText(ctx, sink, r.ptx(), r.ptxFile(), f, bc, sources);
             } else {
                 long size = Files.size(f);

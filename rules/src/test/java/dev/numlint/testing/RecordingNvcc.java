@@ -92,6 +92,20 @@ public final class RecordingNvcc {
         return this;
     }
 
+    private String failMarker;
+    private String failMessage;
+
+    /**
+     * From now on a compile of a .cu file that contains {@code marker} prints {@code message} (e.g. nvcc's
+     * {@code fatal error: x.h: No such file or directory}) and exits 1 without PTX. Neither may contain a quote.
+     */
+    public RecordingNvcc failWhenSourceContains(String marker, String message) throws IOException {
+        failMarker = marker;
+        failMessage = message;
+        writeScript(false);
+        return this;
+    }
+
     private void writeScript(boolean hang) throws IOException {
         String script = String.join(
                 "\n",
@@ -108,6 +122,10 @@ public final class RecordingNvcc {
                         + " echo 'Build recording-stand-in'; exit 0 ;;",
                 "  --list-gpu-arch) printf 'compute_75\\ncompute_80\\ncompute_90\\n'; exit 0 ;;",
                 "esac",
+                failMarker == null
+                        ? ":"
+                        : "for a in \"$@\"; do case \"$a\" in *.cu) if grep -q '" + failMarker + "' \"$a\"; then echo '"
+                                + failMessage + "' >&2; exit 1; fi ;; esac; done",
                 "out=''; prev=''",
                 "for a in \"$@\"; do if [ \"$prev\" = '-o' ]; then out=\"$a\"; fi; prev=\"$a\"; done",
                 compileSeconds > 0

@@ -1,0 +1,236 @@
+package dev.numlint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.numlint.scan.Analyzers;
+import dev.numlint.testing.RecordingNvcc;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The build's own compilation database, through the CLI: auto-detection, borrowed entries, host defines. */
+class CompileDatabaseTest {
+    @TempDir
+    Path tmp;
+
+    Path repo;
+
+    record Run(int code, String out, String err) {
+        JsonNode json() throws IOException {
+            return new ObjectMapper().readTree(out);
+        }
+    }
+
+    @BeforeEach
+    void setUp() throws IOException {
+        repo = Files.createDirectories(tmp.resolve("repo")).toRealPath();
+    }
+
+    private Run run(String... args) {
+        CommandLine cmd = Main.commandLine(Analyzers::load);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        return new Run(cmd.execute(args), out.toString(), err.toString());
+    }
+
+    private Run scan(String format, String... extra) {
+        List<String> a = new ArrayList<>(List.of("scan", "--ptx", "off", "--format", format));
+        a.addAll(List.of(extra));
+        a.add(repo.toString());
+        return run(a.toArray(String[]::new));
+    }
+
+    private static List<String> rules(JsonNode report, String file) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode f : report.path("findings")) {
+            if (f.path("file").asText().equals(file)) out.add(f.path("ruleId").asText());
+        }
+        return out;
+    }
+
+    private static String db(Path dir, String file, String command) {
+        return "[{\"directory\": \"" + dir + "\", \"file\": \"" + file + "\", \"command\": \"" + command + "\"}]\n";
+    }
+
+    private static final String SSE_CPP =
+            """
+            #if USE_SSE
+            float total(const float *v, int n);
+            #else
+            long double wideTotal(const double *v, int n)
+            {
+                long double t = 0;
+                for (int i = 0; i < n; ++i) {
+                    t += v[i];
+                }
+                return t;
+            }
+            #endif
+            """;
+
+    @Test
+    void definesOfTheBuildDecideIfInCppFiles() throws IOException {
+        Files.writeString(repo.resolve("a.cpp"), SSE_CPP);
+        Run before = scan("json");
+        assertThat(rules(before.json(), "a.cpp")).contains("NL005");
+        Path build = Files.createDirectories(repo.resolve("build"));
+        Files.writeString(
+                build.resolve("compile_commands.json"), db(repo, "a.cpp", "/usr/bin/g++ -DUSE_SSE -O2 -c a.cpp"));
+        Run after = scan("json");
+        assertThat(rules(after.json(), "a.cpp")).isEmpty();
+    }
+
+    @Test
+    void theDatabaseOfTheBuildDirectoryIsFoundAndNamed() throws IOException {
+        Files.writeString(repo.resolve("a.cpp"), SSE_CPP);
+        Path out = Files.createDirectories(repo.resolve("out"));
+        Files.writeString(out.resolve("compile_commands.json"), db(repo, "a.cpp", "g++ -DUSE_SSE -c a.cpp"));
+        Path ide = Files.createDirectories(repo.resolve("cmake-build-debug"));
+        Files.writeString(ide.resolve("compile_commands.json"), db(repo, "a.cpp", "g++ -DOTHER -c a.cpp"));
+        Run text = scan("text");
+        assertThat(text.out())
+                .contains("compilation database: out/compile_commands.json (found automatically")
+                .doesNotContain("-DOTHER");
+        Run json = scan("json");
+        assertThat(json.out()).contains("compilation database: out/compile_commands.json");
+        assertThat(json.json().path("notifications").toString())
+                .contains("compilation database not used: out/compile_commands.json was found first");
+        assertThat(scan("sarif").out()).contains("compilation database: out/compile_commands.json");
+        Path html = tmp.resolve("db.html");
+        scan("html", "--output", html.toString());
+        assertThat(Files.readString(html))
+                .contains("<th>Compilation database</th><td>out/compile_commands.json (found automatically");
+
+        // build/ comes before out/
+        Path build = Files.createDirectories(repo.resolve("build"));
+        Files.writeString(build.resolve("compile_commands.json"), db(repo, "a.cpp", "g++ -DFROM_BUILD -c a.cpp"));
+        assertThat(scan("text").out()).contains("compilation database: build/compile_commands.json (found");
+        assertThat(rules(scan("json").json(), "a.cpp")).contains("NL005");
+    }
+
+    @Test
+    void theReportsSayHowManyCuFilesCompiledAndWhyTheOthersDidNot() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"))
+                .failWhenSourceContains("util.h", "bad.cu(1): fatal error: util.h: No such file or directory");
+        Files.createDirectories(repo.resolve("include"));
+        Files.writeString(repo.resolve("include/util.h"), "#pragma once\n");
+        Files.writeString(repo.resolve("good.cu"), "__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
+        Files.writeString(repo.resolve("bad.cu"), "#include \"util.h\"\n__global__ void b(float *a) { a[0] = 1; }\n");
+        String[] common = {
+            "--ptx",
+            "auto",
+            "--nvcc",
+            fake.nvcc().toString(),
+            "--cache-dir",
+            tmp.resolve("c").toString()
+        };
+        String expected = "PTX layer: 1 of 2 .cu files compiled to PTX; 1 did not compile: header not found, though the"
+                + " scanned tree holds it (1); next step: configure the project and pass -p build";
+
+        Run text = run(concat(new String[] {"scan", "--format", "text"}, common, repo.toString()));
+        String[] lines = text.out().strip().split("\n");
+        assertThat(lines[lines.length - 1]).as(text.err()).startsWith(expected);
+
+        Run sarif = run(concat(new String[] {"scan", "--format", "sarif"}, common, repo.toString()));
+        JsonNode notes =
+                sarif.json().path("runs").path(0).path("invocations").path(0).path("toolExecutionNotifications");
+        assertThat(notes.toString()).contains(expected);
+
+        Path html = tmp.resolve("r.html");
+        run(concat(new String[] {"scan", "--format", "html", "--output", html.toString()}, common, repo.toString()));
+        assertThat(Files.readString(html)).contains("<th>Compiler layer</th><td>" + expected);
+
+        // every unit compiles: the line says so
+        Files.delete(repo.resolve("bad.cu"));
+        Run all = run(concat(new String[] {"scan", "--format", "text"}, common, repo.toString()));
+        assertThat(all.out().strip()).endsWith("PTX layer: 1 of 1 .cu file compiled to PTX");
+    }
+
+    @Test
+    void aBrokenNvccTurnsThePtxLayerOffAndTheReportSaysSo() throws IOException {
+        Path notExecutable = Files.writeString(tmp.resolve("nvcc"), "#!/bin/sh\nexit 1\n");
+        Files.setPosixFilePermissions(
+                notExecutable, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Files.writeString(repo.resolve("good.cu"), "__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
+        Run text = run(
+                "scan",
+                "--ptx",
+                "auto",
+                "--nvcc",
+                notExecutable.toString(),
+                "--cache-dir",
+                tmp.resolve("c").toString(),
+                "--format",
+                "text",
+                repo.toString());
+        String[] lines = text.out().strip().split("\n");
+        assertThat(lines[lines.length - 1]).as(text.err()).startsWith("PTX layer off: ");
+    }
+
+    @Test
+    void aConfiguredHeaderInTheBuildTreeIsFoundThroughTheDatabaseGivenWithMinusP() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Path gen = Files.createDirectories(repo.resolve("build/gen"));
+        Files.writeString(gen.resolve("config.h"), "#define USE_WIDE 1\n");
+        Files.createDirectories(repo.resolve("src"));
+        Files.writeString(
+                repo.resolve("src/k.cu"),
+                "#include \"config.h\"\n__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
+        Files.writeString(
+                repo.resolve("build/compile_commands.json"),
+                db(repo.resolve("build"), repo + "/src/k.cu", "nvcc -Igen -c " + repo + "/src/k.cu"));
+        Run r = run(concat(
+                new String[] {
+                    "scan", "--format", "json", "-p", repo.resolve("build").toString()
+                },
+                new String[] {
+                    "--ptx",
+                    "auto",
+                    "--nvcc",
+                    fake.nvcc().toString(),
+                    "--cache-dir",
+                    tmp.resolve("c").toString()
+                },
+                repo.toString()));
+        JsonNode notes = r.json().path("notifications");
+        assertThat(notes.toString())
+                .contains("PTX layer: 1 of 1 .cu file compiled to PTX")
+                .doesNotContain("include-by-name")
+                .doesNotContain("include-not-read");
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
+                .contains("-I" + gen));
+        assertThat(r.out()).contains("compilation database: build/compile_commands.json (given with -p)");
+    }
+
+    @Test
+    void theBuildDirectoryOfAScannedPathBelowTheWorkingDirectoryIsFoundToo() throws IOException {
+        // the scan root is then the working directory; the database is looked for in the scanned directory too
+        Path proj = Files.createDirectories(Path.of("target", "b25b-autodetect", "proj"))
+                .toAbsolutePath()
+                .normalize();
+        Files.writeString(proj.resolve("a.cpp"), SSE_CPP);
+        Path build = Files.createDirectories(proj.resolve("build"));
+        Files.writeString(build.resolve("compile_commands.json"), db(proj, "a.cpp", "g++ -DUSE_SSE -c a.cpp"));
+        Run text = run("scan", "--ptx", "off", "--format", "text", proj.toString());
+        assertThat(text.out()).contains("compilation database: ").contains("proj/build/compile_commands.json (found");
+    }
+
+    private static String[] concat(String[] head, String[] mid, String last) {
+        List<String> a = new ArrayList<>(List.of(head));
+        a.addAll(List.of(mid));
+        a.add(last);
+        return a.toArray(String[]::new);
+    }
+}

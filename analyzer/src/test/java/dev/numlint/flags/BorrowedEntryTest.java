@@ -1,0 +1,53 @@
+package dev.numlint.flags;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.testing.TestScanContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A .cu file that CMake's compile_commands.json export leaves out (FindCUDA) takes its target's .cpp entry. */
+class BorrowedEntryTest {
+    @Test
+    void aCuWithoutAnEntryTakesTheCppEntryOfItsDirectoryAndTheNvccFlags(@TempDir Path dir) throws IOException {
+        for (String d : List.of("src", "build/gen", "tools")) Files.createDirectories(dir.resolve(d));
+        for (String f : List.of("src/a.cu", "src/b.cpp", "tools/t.cu")) Files.writeString(dir.resolve(f), "\n");
+        Files.writeString(dir.resolve("build/gen/config.h"), "#define HAVE_X 1\n");
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                cmake_minimum_required(VERSION 3.5)
+                project(f CXX)
+                find_package(CUDA REQUIRED)
+                list(APPEND CUDA_NVCC_FLAGS "--use_fast_math")
+                cuda_add_library(gpu src/a.cu src/b.cpp)
+                """);
+        String build = dir.resolve("build").toString();
+        Files.writeString(
+                dir.resolve("build/compile_commands.json"),
+                ("[{\"directory\": \"%s\", \"file\": \"%s/src/b.cpp\", \"arguments\": [\"/usr/bin/c++\", "
+                                + "\"-DUSE_SSE\", \"-I%s/gen\", \"-std=c++14\", \"-O3\", \"-ffast-math\", "
+                                + "\"-c\", \"%s/src/b.cpp\"]}]\n")
+                        .formatted(build, dir, build, dir));
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer(BuildOptions.DEFAULT));
+        BuildContext a = ctx.buildContext(dir.resolve("src/a.cu"));
+        assertThat(a.defines()).contains("USE_SSE");
+        assertThat(a.includePaths()).contains(dir.resolve("build/gen"));
+        assertThat(a.effectiveFastMath()).isTrue(); // CUDA_NVCC_FLAGS of the CMake evaluation
+        assertThat(a.hostFastMath()).isNotEqualTo(Boolean.TRUE); // only preprocessor flags are borrowed
+        assertThat(a.configuration())
+                .startsWith("borrowed compile_commands.json entry (build/compile_commands.json:1) of src/b.cpp");
+        assertThat(ctx.notifications()).anySatisfy(n -> {
+            assertThat(n.id()).isEqualTo("borrowed-build-entry");
+            assertThat(n.file()).isEqualTo("src/a.cu");
+            assertThat(n.message()).contains("of src/b.cpp");
+        });
+        // no entry in its directory: the nearest directory above it that has one (the root has none)
+        assertThat(ctx.buildContext(dir.resolve("tools/t.cu")).defines()).doesNotContain("USE_SSE");
+    }
+}

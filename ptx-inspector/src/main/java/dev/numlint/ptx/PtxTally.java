@@ -1,0 +1,149 @@
+package dev.numlint.ptx;
+
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * How many .cu translation units compiled to PTX, and why the others did not: one project-level {@code ptx-summary}
+ * notice, so the text, SARIF and HTML reports can say when the compiler layer is (mostly) off and what to do.
+ */
+final class PtxTally {
+    /** The notice's id. */
+    static final String ID = "ptx-summary";
+
+    enum Reason {
+        HEADER_IN_TREE(
+                "header not found, though the scanned tree holds it",
+                "configure the project and pass -p build (its compile_commands.json), or --nvcc-flags \"-I<dir>\""),
+        HEADER_ELSEWHERE(
+                "header in neither the scanned tree nor the toolkit (a configured header or another package)",
+                "configure the project (e.g. cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON) and pass -p build"),
+        REFUSED(
+                "an include outside the scanned tree was refused",
+                "scan the directory that holds the included files too"),
+        COMPILE_ERROR("compile error", "see the nvcc-failed notices (--format json lists them)"),
+        OTHER("other (timeout, unreadable file, nvcc could not run)", "see the nvcc-failed notices");
+
+        final String text;
+        final String next;
+
+        Reason(String text, String next) {
+            this.text = text;
+            this.next = next;
+        }
+    }
+
+    /** Names walked at most, so a huge tree stays cheap (the classification then may say "neither"). */
+    private static final int MAX_NAMES = 200_000;
+
+    /**
+     * The file names under the scan root (not following links, version-control directories skipped): whether a
+     * header nvcc did not find is in the tree. Only directory entries are read, no file contents.
+     */
+    static Set<String> treeNames(Path root) {
+        Set<String> names = new java.util.HashSet<>();
+        if (root == null) return names;
+        try {
+            java.nio.file.Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult preVisitDirectory(
+                        Path d, java.nio.file.attribute.BasicFileAttributes a) {
+                    Path n = d.getFileName();
+                    return n != null && dev.numlint.spi.TrustBoundary.VCS_DIRS.contains(n.toString())
+                            ? java.nio.file.FileVisitResult.SKIP_SUBTREE
+                            : java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
+                    names.add(f.getFileName().toString());
+                    return names.size() >= MAX_NAMES
+                            ? java.nio.file.FileVisitResult.TERMINATE
+                            : java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path f, java.io.IOException e) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (java.io.IOException | RuntimeException e) {
+            // what was walked is kept
+        }
+        return names;
+    }
+
+    private final AtomicInteger compiled = new AtomicInteger();
+    private final Map<Path, Reason> failed = new ConcurrentHashMap<>();
+
+    void compiled() {
+        compiled.incrementAndGet();
+    }
+
+    /** A unit that did not compile, classified by its compile notices. */
+    void failed(Path unit, List<Notification> notes, Set<String> treeNames) {
+        failed.put(unit, classify(notes, treeNames));
+    }
+
+    static Reason classify(List<Notification> notes, Set<String> treeNames) {
+        for (Notification n : notes) {
+            if (n.id().equals("include-blocked")) return Reason.REFUSED;
+        }
+        for (Notification n : notes) {
+            if (!n.id().equals("nvcc-failed")) continue;
+            String m = n.message();
+            int h = m.indexOf("; header ");
+            if (h >= 0) {
+                String header = m.substring(h + "; header ".length()).replaceFirst("^#\\s*include\\s*", "");
+                int end = header.indexOf(' ');
+                header = end < 0 ? header : header.substring(0, end);
+                header = header.replaceAll("^[\"<]|[\">]$", "");
+                String base = header.substring(header.lastIndexOf('/') + 1);
+                return treeNames.contains(base) ? Reason.HEADER_IN_TREE : Reason.HEADER_ELSEWHERE;
+            }
+            if (m.startsWith("nvcc -ptx failed")) return Reason.COMPILE_ERROR;
+            return Reason.OTHER;
+        }
+        return Reason.OTHER;
+    }
+
+    /** The summary notice, or null when no .cu unit was compiled or tried. */
+    Notification summary() {
+        int ok = compiled.get();
+        int bad = failed.size();
+        if (ok + bad == 0) return null;
+        StringBuilder sb = new StringBuilder("PTX layer: ")
+                .append(ok)
+                .append(" of ")
+                .append(ok + bad)
+                .append(" .cu file")
+                .append(ok + bad == 1 ? "" : "s")
+                .append(" compiled to PTX");
+        if (bad == 0) return new Notification(null, 0, Level.NOTE, ID, sb.toString());
+        Map<Reason, Integer> counts = new LinkedHashMap<>();
+        for (Reason r : failed.values()) counts.merge(r, 1, Integer::sum);
+        List<Map.Entry<Reason, Integer>> byCount = new ArrayList<>(counts.entrySet());
+        byCount.sort(Map.Entry.<Reason, Integer>comparingByValue(Comparator.reverseOrder())
+                .thenComparing(Map.Entry.comparingByKey()));
+        sb.append("; ").append(bad).append(" did not compile: ");
+        for (int i = 0; i < byCount.size(); i++) {
+            Map.Entry<Reason, Integer> e = byCount.get(i);
+            sb.append(i == 0 ? "" : ", ")
+                    .append(e.getKey().text)
+                    .append(" (")
+                    .append(e.getValue())
+                    .append(')');
+        }
+        sb.append("; next step: ").append(byCount.get(0).getKey().next);
+        return new Notification(null, 0, bad * 2 > ok + bad ? Level.WARNING : Level.NOTE, ID, sb.toString());
+    }
+}
