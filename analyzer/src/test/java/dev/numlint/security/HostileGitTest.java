@@ -117,6 +117,19 @@ class HostileGitTest {
         return out.strip();
     }
 
+    /** Every path under {@code dir} with its size and modification time. */
+    private static List<String> listing(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.sorted().map(p -> {
+                try {
+                    return dir.relativize(p) + " " + Files.size(p) + " " + Files.getLastModifiedTime(p);
+                } catch (IOException e) {
+                    return p.toString();
+                }
+            }).toList();
+        }
+    }
+
     private void commitKernel(Path dir) throws Exception {
         git(dir, "init", "-q");
         Files.writeString(dir.resolve("k.cu"), KERNEL);
@@ -132,7 +145,10 @@ class HostileGitTest {
     @Test
     void blameWorksOnAnOrdinaryCheckout() throws Exception {
         commitKernel(repo);
+        List<String> before = listing(repo.resolve(".git"));
         String h = report();
+        assertThat(listing(repo.resolve(".git"))).as("nothing written into .git (no JGit probe files)")
+                .isEqualTo(before);
         assertThat(h).containsPattern(
                 "who and when \\(git blame\\): Ada Auditor, \\d{4}-\\d{2}-\\d{2} \\(commit [0-9a-f]{12}\\)");
         assertThat(h).contains("clean (tracked files match the index)");
