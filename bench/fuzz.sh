@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of numlint's readers of untrusted input with Jazzer's standalone libFuzzer driver.
 #
 # usage: bench/fuzz.sh [SECONDS [TARGET...]]   (no arguments and no NUMLINT_CORPORA: smoke mode, 3 s of Ptx)
-#   TARGET: Cuda Ptx CMake Make CompileCommands Pom Suppressions (default: all), fuzzed one after another
+#   TARGET: Cuda Ptx CMake Make CompileCommands Pom Suppressions Config Baseline Spec Git (default: all), fuzzed one after another
 #   env WORKERS=N   fuzzing processes per target, sharing one corpus (default 1)
 #   env PARALLEL=1  fuzz all targets at the same time (for a machine with cores to spare)
 #   env FUZZ_DIR    where corpora, crash/timeout reproducers and logs go (default analyzer/target/fuzz)
@@ -22,6 +22,9 @@ fi
 declare -A SEEDS=([Cuda]=cudaSource [Ptx]=ptx [CMake]=cmake [Make]=makefile [CompileCommands]=compileCommands
                   [Pom]=pomXml [Suppressions]=suppressionComments)
 SEEDS[Validation]=validation  # validation inputs: PTX [%% spec [%% host code]] on the interpreter
+# issue 31 (sec-git): configuration, baseline, --spec and git reader targets, with inputs up to 1 MB
+SEEDS+=([Config]=numlintConfig [Baseline]=baselineSarif [Spec]=validationSpec [Git]=gitReader)
+declare -A MAXLEN=([Config]=1048576 [Baseline]=1048576 [Spec]=1048576 [Git]=1048576)
 classpath() {
   # one reactor build (bench/lib.sh): compiles the modules, siblings come from the reactor, nothing is installed
   bench_build analyzer 1>&2
@@ -43,6 +46,7 @@ fi
 SECONDS_PER_TARGET=$1; shift
 TARGETS=("$@"); [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(Cuda Ptx CMake Make CompileCommands Pom Suppressions)
 [ $# -eq 0 ] && TARGETS+=(Validation)
+[ $# -eq 0 ] && TARGETS+=(Config Baseline Spec Git)  # issue 31 (sec-git)
 CP=${FUZZ_CP:-$(classpath)}
 OUTDIR=${FUZZ_DIR:-analyzer/target/fuzz}
 SEEDROOT=${SEEDROOT:-analyzer/src/test/resources/dev/numlint/fuzz/ParserFuzzTestInputs}
@@ -53,7 +57,7 @@ for t in "${TARGETS[@]}"; do
   for w in $(seq 1 "${WORKERS:-1}"); do
     "$JAVA" -Xmx1g -XX:+UseParallelGC -cp "$CP" com.code_intelligence.jazzer.Jazzer \
         --target_class="dev.numlint.fuzz.Targets\$$t" --instrumentation_includes='dev.numlint.**' \
-        --keep_going=1000 -max_total_time="$SECONDS_PER_TARGET" -timeout=150 -rss_limit_mb=2048 -max_len=65536 \
+        --keep_going=1000 -max_total_time="$SECONDS_PER_TARGET" -timeout=150 -rss_limit_mb=2048 -max_len="${MAXLEN[$t]:-65536}" \
         -print_final_stats=1 -artifact_prefix="$d/artifacts/" "$d/corpus" "$SEEDROOT/${SEEDS[$t]}" \
         > "$d/worker$w.log" 2>&1 &
   done

@@ -267,4 +267,152 @@ class ParserFuzzTest {
             throw new AssertionError(e);
         }
     }
+
+    // ---- issue 31 (sec-git): configuration, baseline, --spec and git reader targets, inputs up to 1 MB ----
+
+    /** Inputs of the targets below may be large enough to reach the size blow-ups of issue 31. */
+    static final int MAX_LARGE_INPUT = 1024 * 1024;
+
+    /** A path of 4,000 characters that a hostile exclude glob of the configuration is matched against. */
+    private static final String LONG_PATH = "d/" + "a".repeat(3998);
+
+    /** .numlint.yml: parsed, then every exclude glob matched against a long path (the backtracking case). */
+    @FuzzTest
+    void numlintConfig(byte[] data) {
+        bounded("config", data, dir -> {
+            dev.numlint.config.NumlintConfig cfg;
+            try {
+                cfg = dev.numlint.config.NumlintConfig.parse(
+                        new String(data, java.nio.charset.StandardCharsets.UTF_8), ".numlint.yml");
+            } catch (dev.numlint.config.ConfigException e) {
+                return; // a clear configuration error is the expected outcome of bad input
+            }
+            for (String g : cfg.exclude()) {
+                dev.numlint.scan.Glob glob = new dev.numlint.scan.Glob(g);
+                glob.matches(LONG_PATH);
+                glob.matchesDirectory(LONG_PATH);
+            }
+        });
+    }
+
+    /** The baseline SARIF of --baseline. */
+    @FuzzTest
+    void baselineSarif(byte[] data) {
+        bounded("baseline", data, dir -> {
+            Path f = dir.resolve("baseline.sarif");
+            Files.write(f, data);
+            try {
+                dev.numlint.output.Baseline.load(f).results();
+            } catch (dev.numlint.output.Baseline.InvalidBaselineException e) {
+                // a clear "not a readable numlint SARIF" is the expected outcome of bad input
+            }
+        });
+    }
+
+    /** The YAML launch and input specification of --spec. */
+    @FuzzTest
+    void validationSpec(byte[] data) {
+        bounded("spec", data, dir -> {
+            Path f = dir.resolve("spec.yml");
+            Files.write(f, data);
+            dev.numlint.validation.input.SpecFile spec;
+            try {
+                spec = dev.numlint.validation.input.SpecFile.read(f);
+            } catch (IOException e) {
+                return; // Jackson's parse errors: reported as a usage error
+            }
+            spec.find("_Z6squarePfS_i");
+            spec.toYaml();
+        });
+    }
+
+    /**
+     * The git reader: a synthetic .git from the input, whose parts separated by a line "--8<--" are HEAD, packed-refs,
+     * the index, and the inflated content of a loose object (stored under the id HEAD names, or a fixed one); then
+     * the audit report of a file with a suppression, which reads commit, dirty state and blame.
+     */
+    @FuzzTest
+    void gitReader(byte[] data) {
+        bounded("git", data, dir -> {
+            String[] parts = new String(data, java.nio.charset.StandardCharsets.ISO_8859_1).split("\n--8<--\n", 4);
+            Path git = Files.createDirectories(dir.resolve(".git"));
+            Files.createDirectories(git.resolve("refs/heads"));
+            Files.write(git.resolve("HEAD"), latin1(parts[0]));
+            if (parts.length > 1) {
+                Files.write(git.resolve("packed-refs"), latin1(parts[1]));
+            }
+            if (parts.length > 2) {
+                Files.write(git.resolve("index"), latin1(parts[2]));
+            }
+            if (parts.length > 3) {
+                String head = parts[0].strip();
+                String id = head.matches("[0-9a-f]{40}") ? head : "0123456789abcdef0123456789abcdef01234567";
+                Path obj = Files.createDirectories(git.resolve("objects/" + id.substring(0, 2))).resolve(id.substring(2));
+                java.util.zip.Deflater d = new java.util.zip.Deflater();
+                try (java.io.OutputStream o =
+                        new java.util.zip.DeflaterOutputStream(Files.newOutputStream(obj), d)) {
+                    o.write(latin1(parts[3]));
+                } finally {
+                    d.end();
+                }
+            }
+            Files.writeString(dir.resolve("k.cu"), "y = HAZARD(NL001); // numlint: ignore NL001 -- clamped\n");
+            ScanResult r = Scanner.scan(ScanOptions.builder(dir)
+                    .path(dir)
+                    .analyzers(List.of(new MarkerAnalyzer()))
+                    .ptx(PtxMode.OFF, null)
+                    .cacheDir(dir.resolve(".cache"))
+                    .threads(1)
+                    .build());
+            dev.numlint.output.HtmlReport.render(
+                    r, new dev.numlint.output.ReportOptions(null, false, null, List.of(dir), null));
+        });
+    }
+
+    private static byte[] latin1(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    interface InDirectory {
+        void run(Path dir) throws IOException;
+    }
+
+    /** Runs {@code body} in a fresh directory on the worker with the per-input budget; inputs over 1 MB are skipped. */
+    static void bounded(String name, byte[] data, InDirectory body) {
+        if (data.length > MAX_LARGE_INPUT) {
+            return;
+        }
+        Future<?> f = WORKER.submit(() -> {
+            Path dir = null;
+            try {
+                dir = Files.createTempDirectory("numlint-fuzz-");
+                body.run(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                delete(dir);
+            }
+        });
+        Duration budget = WARM.add(name) ? WARM_UP : BUDGET;
+        try {
+            f.get(budget.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new AssertionError("hang: the input took longer than " + budget.toSeconds() + " s (" + name + ", "
+                    + data.length + " bytes)");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException re) {
+                throw re;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw new AssertionError(c);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+    // ---- end of issue 31 (sec-git) targets ----
 }

@@ -63,4 +63,34 @@ final class Targets {
             new ParserFuzzTest().validation(data);
         }
     }
+    // ---- issue 31 (sec-git) ----
+
+    /** .numlint.yml, with its exclude globs matched against a long path. */
+    static final class Config {
+        public static void fuzzerTestOneInput(byte[] data) {
+            new ParserFuzzTest().numlintConfig(data);
+        }
+    }
+
+    /** The baseline SARIF. */
+    static final class Baseline {
+        public static void fuzzerTestOneInput(byte[] data) {
+            new ParserFuzzTest().baselineSarif(data);
+        }
+    }
+
+    /** The --spec YAML. */
+    static final class Spec {
+        public static void fuzzerTestOneInput(byte[] data) {
+            new ParserFuzzTest().validationSpec(data);
+        }
+    }
+
+    /** The git reader (commit, dirty state, blame) on a synthetic .git. */
+    static final class Git {
+        public static void fuzzerTestOneInput(byte[] data) {
+            new ParserFuzzTest().gitReader(data);
+        }
+    }
+    // ---- end of issue 31 (sec-git) ----
 }

@@ -117,6 +117,19 @@ class HostileGitTest {
         return out.strip();
     }
 
+    /** Every path under {@code dir} with its size and modification time. */
+    private static List<String> listing(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.sorted().map(p -> {
+                try {
+                    return dir.relativize(p) + " " + Files.size(p) + " " + Files.getLastModifiedTime(p);
+                } catch (IOException e) {
+                    return p.toString();
+                }
+            }).toList();
+        }
+    }
+
     private void commitKernel(Path dir) throws Exception {
         git(dir, "init", "-q");
         Files.writeString(dir.resolve("k.cu"), KERNEL);
@@ -132,7 +145,10 @@ class HostileGitTest {
     @Test
     void blameWorksOnAnOrdinaryCheckout() throws Exception {
         commitKernel(repo);
+        List<String> before = listing(repo.resolve(".git"));
         String h = report();
+        assertThat(listing(repo.resolve(".git"))).as("nothing written into .git (no JGit probe files)")
+                .isEqualTo(before);
         assertThat(h).containsPattern(
                 "who and when \\(git blame\\): Ada Auditor, \\d{4}-\\d{2}-\\d{2} \\(commit [0-9a-f]{12}\\)");
         assertThat(h).contains("clean (tracked files match the index)");
@@ -257,43 +273,55 @@ class HostileGitTest {
     }
 
     /**
-     * Issue 31: a 4,000-commit history with 200 suppressions took 355 s for the HTML report (one git run each).
-     * Blame now reads each file once in process, within a time and object budget.
+     * Issue 31: a 4,000-commit history with 200 suppressions took 355 s for the HTML report (one git run each, every
+     * run diffing the file at each of the 4,000 commits). Blame now reads each file once in process, within a time
+     * and object budget.
      */
     @Test
     void longHistoryWithManySuppressionsIsBounded() throws Exception {
-        int commits = 1500;
+        int commits = 4000;
         int suppressions = 200;
-        StringBuilder file = new StringBuilder("__global__ void q(const float* in, unsigned char* out) {\n");
-        for (int s = 0; s < suppressions; s++) {
-            file.append("    // numlint: ignore NL001 -- clamped ").append(s).append("\n");
-            file.append("    out[").append(s).append("] = (unsigned char) in[").append(s).append("];\n");
-        }
-        file.append("}\n");
+        int filler = 1200;
         git(repo, "init", "-q");
-        StringBuilder fi = new StringBuilder();
-        for (int c = 1; c <= commits; c++) {
-            String text = "// revision " + c + "\n" + file;
-            byte[] data = text.getBytes(StandardCharsets.UTF_8);
-            fi.append("commit refs/heads/main\nmark :").append(c)
-                    .append("\nauthor Ada Auditor <ada@example.org> ").append(1_600_000_000L + c).append(" +0000\n")
-                    .append("committer Ada Auditor <ada@example.org> ").append(1_600_000_000L + c).append(" +0000\n")
-                    .append("data 1\nx\n");
-            if (c > 1) {
-                fi.append("from :").append(c - 1).append('\n');
-            }
-            fi.append("M 100644 inline k.cu\ndata ").append(data.length).append('\n').append(text).append('\n');
-        }
         Path stream = tmp.resolve("history.fi");
-        Files.writeString(stream, fi.toString());
+        String[] fill = new String[filler];
+        for (int i = 0; i < filler; i++) {
+            fill[i] = "    // filler " + i + "\n";
+        }
+        try (java.io.BufferedWriter w = Files.newBufferedWriter(stream, StandardCharsets.US_ASCII)) {
+            for (int c = 1; c <= commits; c++) {
+                fill[c % filler] = "    // filler " + (c % filler) + " revision " + c + "\n";
+                StringBuilder text = new StringBuilder("__global__ void q(const float* in, unsigned char* out) {\n");
+                int per = filler / suppressions;
+                for (int s = 0; s < suppressions; s++) {
+                    for (int f = s * per; f < (s + 1) * per; f++) {
+                        text.append(fill[f]);
+                    }
+                    text.append("    // numlint: ignore NL001 -- clamped ").append(s).append('\n');
+                    text.append("    out[").append(s).append("] = (unsigned char) in[").append(s).append("];\n");
+                }
+                text.append("}\n");
+                long when = 1_600_000_000L + c;
+                w.write("commit refs/heads/main\nmark :" + c + "\nauthor Ada Auditor <ada@example.org> " + when
+                        + " +0000\ncommitter Ada Auditor <ada@example.org> " + when + " +0000\ndata 1\nx\n");
+                if (c > 1) {
+                    w.write("from :" + (c - 1) + "\n");
+                }
+                w.write("M 100644 inline k.cu\ndata " + text.length() + "\n");
+                w.write(text.toString());
+                w.write("\n");
+            }
+        }
         git(repo, stream, "fast-import", "--quiet");
+        Files.delete(stream);
         git(repo, "reset", "-q", "--hard", "main");
         long t0 = System.nanoTime();
-        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             String h = report();
-            assertThat(h).containsPattern("who and when \\(git blame\\): Ada Auditor, 2020-09-13 \\(commit ");
+            assertThat(h).containsPattern("who and when \\(git blame\\): (Ada Auditor, 2020-09-1\\d \\(commit "
+                    + "|not available: git blame stopped after)");
         });
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(60));
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(30));
     }
 
     /** Issue 31: a 45-byte exclude glob backtracked for minutes; a 250 KB one took 84 s. */

@@ -29,7 +29,13 @@ public final class SpecFile {
         ObjectMapper m =
                 new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
         SpecFile f = m.readValue(file.toFile(), SpecFile.class);
+        if (f == null) f = new SpecFile(); // an empty document (e.g. a lone tag "!"): no kernel specified (fuzzing)
         if (f.kernels == null) f.kernels = new ArrayList<>();
+        f.kernels.removeIf(java.util.Objects::isNull); // "kernels: [ - ]": an empty entry specifies nothing
+        for (KernelSpec k : f.kernels) {
+            if (k.params == null) k.params = new ArrayList<>();
+            k.params.removeIf(java.util.Objects::isNull);
+        }
         return f;
     }
 
