@@ -26,7 +26,8 @@ import java.util.function.Function;
  * {@code add_compile_options}, {@code add_definitions}, {@code add_compile_definitions},
  * {@code include_directories}, {@code target_compile_options} with generator expressions,
  * {@code target_compile_definitions}, {@code target_include_directories}, FindCUDA's
- * {@code cuda_add_executable(... OPTIONS ...)} and {@code cuda_include_directories} (CUDA sources only), target sources and CUDA architectures, {@code include()} of local
+ * {@code cuda_add_executable(... OPTIONS ...)} and {@code cuda_include_directories} (CUDA sources only), target
+ * sources and CUDA architectures, {@code include()} of local
  * files and {@code add_subdirectory()} (each directory sees its parent's variables and directory flags; a
  * subdirectory added in a branch the default configuration skips is evaluated in its parent's scope too, its flags
  * audited under that branch's condition, and its sources get that configuration's context).
