@@ -159,8 +159,11 @@ final class ScanInputs {
         Path project = dev.numlint.scan.ProjectRoot.find(abs);
         if (project != null && !project.startsWith(root)) root = project;
 
-        ScanOptions.Builder b =
-                ScanOptions.builder(root).paths(abs).analyzers(analyzers).config(cfg).notice(configNotice);
+        ScanOptions.Builder b = ScanOptions.builder(root)
+                .paths(abs)
+                .analyzers(analyzers)
+                .config(cfg)
+                .notice(configNotice);
         if (project != null) b.setting(dev.numlint.scan.ProjectRoot.SETTING, project.toString());
         if (excludes.size() > dev.numlint.scan.Glob.MAX_COUNT) {
             throw new Main.UsageException("--exclude: " + excludes.size() + " patterns, more than the limit of "

@@ -76,8 +76,7 @@ final class ValidationInputs {
             // read it now: a spec that is not valid YAML of the expected shape is a usage error (exit 2), not an
             // internal one
             try {
-                if (Files.size(spec) > 4L << 20)
-                    throw new java.io.IOException("larger than " + (4 << 20) + " bytes");
+                if (Files.size(spec) > 4L << 20) throw new java.io.IOException("larger than " + (4 << 20) + " bytes");
                 dev.numlint.validation.input.SpecFile.read(spec);
             } catch (java.io.IOException | RuntimeException e) {
                 String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("");

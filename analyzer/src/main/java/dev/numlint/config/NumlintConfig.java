@@ -149,8 +149,11 @@ public final class NumlintConfig {
                         throw error(source, "exclude", "must be a list of glob patterns, e.g. [\"third_party/**\"]");
                     }
                     if (v.size() > dev.numlint.scan.Glob.MAX_COUNT) {
-                        throw error(source, "exclude", "has " + v.size() + " patterns, more than the limit of "
-                                + dev.numlint.scan.Glob.MAX_COUNT);
+                        throw error(
+                                source,
+                                "exclude",
+                                "has " + v.size() + " patterns, more than the limit of "
+                                        + dev.numlint.scan.Glob.MAX_COUNT);
                     }
                     for (JsonNode g : v) {
                         if (!g.isTextual() || g.asText().isBlank()) {
@@ -163,7 +166,6 @@ public final class NumlintConfig {
                         }
                         exclude.add(g.asText());
                     }
-
                 }
                 case "max-file-size" -> maxFileSize = bytes(source, "max-file-size", v);
                 case "max-file-size-by-layer" -> {

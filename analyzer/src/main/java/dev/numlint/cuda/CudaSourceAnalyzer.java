@@ -635,9 +635,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
                             f.line,
                             Level.WARNING,
                             "over-budget",
-                            (partly ? "function '" + f.name + "' (line " + f.line + ") not fully analyzed"
-                                            + (rest > 0 ? " and " : "")
-                                    : "")
+                            (partly
+                                            ? "function '" + f.name + "' (line " + f.line + ") not fully analyzed"
+                                                    + (rest > 0 ? " and " : "")
+                                            : "")
                                     + (rest > 0 ? rest + " function" + (rest == 1 ? "" : "s") + " not analyzed" : "")
                                     + ": the file took longer than the CUDA front end's per-file budget of "
                                     + fileBudgetNanos() / 1_000_000L + " ms of CPU time (set -Dnumlint.cuda"

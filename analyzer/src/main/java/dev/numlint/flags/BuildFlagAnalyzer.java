@@ -158,6 +158,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         String dbUsed;
         /** Why --preset / --make-target did not apply, per place tried; how many places applied them. */
         final List<String> presetMissing = new ArrayList<>();
+
         final List<String> targetMissing = new ArrayList<>();
         int presetApplied;
         int targetFound;
@@ -328,8 +329,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 + " (found automatically: the first of ./, build/, out/, cmake-build-*/; -p DIR chooses another)";
     }
 
-    private static final List<String> BUILD_FILE_NAMES = List.of(
-            "CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "setup.py");
+    private static final List<String> BUILD_FILE_NAMES =
+            List.of("CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "setup.py");
 
     /**
      * A scan of a file or subdirectory inside a project ({@link dev.numlint.scan.ProjectRoot}, the scan root is the

@@ -843,8 +843,12 @@ final class MakefileAudit {
                 if (!f.contains("*") && !f.contains("?") && !f.contains("[")) include(f, optional, fi, line, depth);
             }
             if (found.isEmpty() && !optional) {
-                problem(fi, line, "NOTE", "not-evaluated", "include of '" + name + "' matches no file in the scanned "
-                        + "tree: nothing read");
+                problem(
+                        fi,
+                        line,
+                        "NOTE",
+                        "not-evaluated",
+                        "include of '" + name + "' matches no file in the scanned " + "tree: nothing read");
             }
             return;
         }
@@ -1474,7 +1478,8 @@ final class MakefileAudit {
             // spelled from the Makefile's directory as the scan spells it (a root reached through a link stays so)
             for (Path b = dir; b != null && inTree.test(b); b = b.getParent()) {
                 Path br = b.toRealPath();
-                if (real.startsWith(br)) return PosText.of(b.resolve(br.relativize(real)).toString(), -1, 0, 0);
+                if (real.startsWith(br))
+                    return PosText.of(b.resolve(br.relativize(real)).toString(), -1, 0, 0);
             }
             return PosText.of(real.toString(), -1, 0, 0);
         } catch (IOException | RuntimeException e) {

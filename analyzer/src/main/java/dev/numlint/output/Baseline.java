@@ -108,11 +108,14 @@ public final class Baseline {
                 continue;
             }
             numlintRuns++;
-            Level runMin = switch (run.path("properties").path(SarifReport.MIN_LEVEL_PROPERTY).asText("")) {
-                case "error" -> Level.ERROR;
-                case "warning" -> Level.WARNING;
-                default -> null;
-            };
+            Level runMin =
+                    switch (run.path("properties")
+                            .path(SarifReport.MIN_LEVEL_PROPERTY)
+                            .asText("")) {
+                        case "error" -> Level.ERROR;
+                        case "warning" -> Level.WARNING;
+                        default -> null;
+                    };
             if (runMin != null && (minLevel == null || minLevel.atLeast(runMin))) {
                 minLevel = runMin; // several runs: the least complete one decides
             }

@@ -142,8 +142,8 @@ final class GitBlame {
             return "not available: " + stopped;
         }
         if (lines >= (full ? FULL_LINES : MAX_LINES)) {
-            return "not available: more than " + (full ? FULL_LINES : MAX_LINES)
-                    + " suppressions (the first are blamed" + (full ? ")" : "; NUMLINT_BLAME=full blames more)");
+            return "not available: more than " + (full ? FULL_LINES : MAX_LINES) + " suppressions (the first are blamed"
+                    + (full ? ")" : "; NUMLINT_BLAME=full blames more)");
         }
         lines++;
         try {
@@ -166,13 +166,14 @@ final class GitBlame {
             if (c == null || who == null) {
                 return "not available: no commit found for the line";
             }
-            return who.getName() + ", " + DAY.format(who.getWhenAsInstant()) + " (commit " + c.name().substring(0, 12)
-                    + ")";
+            return who.getName() + ", " + DAY.format(who.getWhenAsInstant()) + " (commit "
+                    + c.name().substring(0, 12) + ")";
         } catch (Limit e) {
             stopped = e.getMessage();
             return "not available: " + stopped;
         } catch (MissingObjectException e) {
-            return "not available: an object of the history is missing (" + e.getObjectId().name() + ")";
+            return "not available: an object of the history is missing ("
+                    + e.getObjectId().name() + ")";
         } catch (IOException | RuntimeException e) {
             return "not available: the history cannot be read";
         }
@@ -180,7 +181,8 @@ final class GitBlame {
 
     private Object start(String rel) throws IOException {
         if (repo == null) {
-            deadline = System.nanoTime() + Duration.ofSeconds(full ? FULL_SECONDS : BUDGET_SECONDS).toNanos();
+            deadline = System.nanoTime()
+                    + Duration.ofSeconds(full ? FULL_SECONDS : BUDGET_SECONDS).toNanos();
             Quiet.install();
             FileRepositoryBuilder b = new FileRepositoryBuilder()
                     .setGitDir(info.gitDir().toFile())

@@ -53,13 +53,16 @@ public record GitInfo(
     private static final Pattern REF = Pattern.compile("refs/[A-Za-z0-9._/+-]+");
     /** Bounds on reading the index (issue 31: a 7.8 MB index took 86 s and 6.4 GB): size, entries, name length. */
     static final long MAX_INDEX = 64L * 1024 * 1024;
+
     static final int MAX_ENTRIES = 500_000;
     static final int MAX_NAME = 4096;
     /** Time for comparing the index with the work tree, and bytes hashed for that, before giving up with a note. */
     static final long INDEX_MILLIS = 10_000;
+
     static final long MAX_HASHED = 512L * 1024 * 1024;
     /** Entries of the git directory looked at for links leading out of it. */
     static final int MAX_GIT_ENTRIES = 200_000;
+
     static final long MAX_META = 64L * 1024 * 1024;
 
     /** The checkout that contains {@code dir} (looking upwards for {@code .git}), if any. */

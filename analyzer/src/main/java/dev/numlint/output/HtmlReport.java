@@ -208,7 +208,10 @@ public final class HtmlReport {
         }
         if (blamer.isEmpty()) {
             return git().get().commit() == null
-                    ? "not available: no commit" + (git().get().note() == null ? "" : " (" + git().get().note() + ")")
+                    ? "not available: no commit"
+                            + (git().get().note() == null
+                                    ? ""
+                                    : " (" + git().get().note() + ")")
                     : "not available: the git directory was not read";
         }
         Path p = Path.of(l.file());

@@ -288,7 +288,8 @@ public final class SarifReport {
             }
             if (o.sarifMinLevel() != null) {
                 // what a baseline made from this file holds: results below the level were left out
-                runProps.setAdditionalProperty(MIN_LEVEL_PROPERTY, o.sarifMinLevel().id());
+                runProps.setAdditionalProperty(
+                        MIN_LEVEL_PROPERTY, o.sarifMinLevel().id());
                 runProps.setAdditionalProperty("resultsBelowMinLevelOmitted", belowLevel);
             }
             run.setProperties(runProps);

@@ -78,8 +78,8 @@ public final class FileDiscovery {
             Path start = p.toAbsolutePath().normalize();
             String never = neverRead(start);
             if (never != null) {
-                notes.add(new Notification(
-                        relativize(start), 0, Level.ERROR, "not-a-source", "not analyzed: " + never));
+                notes.add(
+                        new Notification(relativize(start), 0, Level.ERROR, "not-a-source", "not analyzed: " + never));
                 continue;
             }
             if (Files.isRegularFile(start)) {
@@ -157,8 +157,9 @@ public final class FileDiscovery {
                                             Level.ERROR,
                                             "unreadable-file",
                                             "not analyzed: the path is too long for the system ("
-                                                    + file.toAbsolutePath().toString().getBytes(
-                                                                    java.nio.charset.StandardCharsets.UTF_8)
+                                                    + file.toAbsolutePath()
+                                                            .toString()
+                                                            .getBytes(java.nio.charset.StandardCharsets.UTF_8)
                                                             .length
                                                     + " bytes); nothing below it was scanned"));
                                 } else if (isScannable(file.getFileName().toString()) || Files.isDirectory(file)) {
@@ -206,7 +207,8 @@ public final class FileDiscovery {
      * dev.numlint.spi.TrustBoundary#refusedName}: a version-control directory, /proc, /sys, /dev), or null.
      */
     private static String neverRead(Path p) {
-        String why = dev.numlint.spi.TrustBoundary.refusedName(p.toAbsolutePath().normalize());
+        String why =
+                dev.numlint.spi.TrustBoundary.refusedName(p.toAbsolutePath().normalize());
         if (why != null) return why;
         try {
             return dev.numlint.spi.TrustBoundary.refusedName(p.toRealPath());

@@ -35,8 +35,8 @@ public final class ProjectRoot {
     /** Most directory levels between a CMakeLists.txt and the one above that adds it. */
     static final int MAX_SUBDIRECTORY_DEPTH = 4;
 
-    private static final List<String> MARKERS = List.of(
-            "CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "setup.py");
+    private static final List<String> MARKERS =
+            List.of("CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "setup.py");
 
     private ProjectRoot() {}
 

@@ -82,8 +82,10 @@ public final class ScanValidation {
             for (Path p : paths) {
                 if (Files.isDirectory(p)) {
                     files.addAll(regularFiles(
-                            p, f -> Files.isRegularFile(f)
-                                    && (f.toString().endsWith(".cu") || f.toString().endsWith(".ptx"))));
+                            p,
+                            f -> Files.isRegularFile(f)
+                                    && (f.toString().endsWith(".cu")
+                                            || f.toString().endsWith(".ptx"))));
                 } else {
                     files.add(p.toAbsolutePath().normalize());
                 }
@@ -99,7 +101,8 @@ public final class ScanValidation {
             // what nvcc may read: the scan's trust boundary (the scanned PATHs), never the working directory
             if (o.roots.isEmpty()) {
                 List<Path> scanned = paths.isEmpty() ? List.of(scan.root()) : paths;
-                o.roots = new ArrayList<>(dev.numlint.spi.TrustBoundary.of(scanned).roots());
+                o.roots = new ArrayList<>(
+                        dev.numlint.spi.TrustBoundary.of(scanned).roots());
             }
             BuildContext ctx = scan.buildContext(file);
             List<String> flags = new ArrayList<>(ctx.nvccFlags());
@@ -195,7 +198,8 @@ public final class ScanValidation {
             Path a = p.toAbsolutePath().normalize();
             if (Files.isDirectory(a)) {
                 files.addAll(regularFiles(
-                        a, f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        a,
+                        f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
                                 && HOST_FILE.matcher(f.getFileName().toString()).matches()));
             } else if (Files.isRegularFile(a, java.nio.file.LinkOption.NOFOLLOW_LINKS)) files.add(a);
         }

@@ -531,6 +531,7 @@ public final class Scanner {
          * headers decide what the scanned code means.
          */
         final dev.numlint.spi.TrustBoundary boundary = dev.numlint.spi.TrustBoundary.of(boundaryRoots());
+
         volatile List<Path> files = List.of();
         final List<Finding> findings = new ArrayList<>();
         final List<Notification> notifications = new ArrayList<>();

@@ -114,7 +114,13 @@ class BaselineTest {
         // the fixed finding is absent with its plain message
         Files.writeString(src.resolve("c.cu"), "a[i] = 1;\n");
         JsonNode fixed = sarif();
-        assertThat(fixed.path("runs").get(0).path("results").get(3).path("message").path("text").asText())
+        assertThat(fixed.path("runs")
+                        .get(0)
+                        .path("results")
+                        .get(3)
+                        .path("message")
+                        .path("text")
+                        .asText())
                 .isEqualTo("marker HAZARD(NL001) found in a[i], from the line above");
     }
 
@@ -123,12 +129,14 @@ class BaselineTest {
         Files.writeString(src.resolve("n.cu"), "n = HAZARD(NL007);\n"); // NL007 is a note
         Run r = run("scan", "--format", "sarif", "--output", baseline.toString(), src.toString());
         assertThat(r.code()).as(r.err()).isZero();
-        JsonNode run = new ObjectMapper().readTree(baseline.toFile()).path("runs").get(0);
+        JsonNode run =
+                new ObjectMapper().readTree(baseline.toFile()).path("runs").get(0);
         List<String> rules = new ArrayList<>();
         run.path("results").forEach(x -> rules.add(x.path("ruleId").asText()));
         assertThat(rules).containsExactly("NL003", "NL002", "NL011");
         assertThat(run.path("properties").path("sarifMinLevel").asText()).isEqualTo("warning");
-        assertThat(run.path("properties").path("resultsBelowMinLevelOmitted").asInt()).isEqualTo(1);
+        assertThat(run.path("properties").path("resultsBelowMinLevelOmitted").asInt())
+                .isEqualTo(1);
         // JSON keeps every finding
         Run json = run("scan", "--format", "json", src.toString());
         assertThat(json.out()).contains("\"ruleId\" : \"NL007\"");
@@ -142,7 +150,8 @@ class BaselineTest {
         assertThat(states(sarif("--sarif-min-level", "note")))
                 .containsExactly("NL003:unchanged", "NL002:unchanged", "NL011:unchanged", "NL007:new");
         // an unknown level is a usage error
-        assertThat(run("scan", "--sarif-min-level", "info", src.toString()).code()).isEqualTo(2);
+        assertThat(run("scan", "--sarif-min-level", "info", src.toString()).code())
+                .isEqualTo(2);
     }
 
     @Test

@@ -24,8 +24,8 @@ import picocli.CommandLine;
  */
 class CheckedInPtxTest {
     /** The kernel at dbt/k.cu: the conversion is written at line 4, column 5. */
-    private static final String KERNEL = "// reconstruction\n__global__ void k(float* a, unsigned* o)\n{\n"
-            + "    o[0] = (unsigned) a[0];\n}\n";
+    private static final String KERNEL =
+            "// reconstruction\n__global__ void k(float* a, unsigned* o)\n{\n" + "    o[0] = (unsigned) a[0];\n}\n";
 
     private static final String PTX = ".version 8.0\n.target sm_80\n.address_size 64\n"
             + ".visible .entry _Z1kPfPj(.param .u64 p, .param .u64 q) {\n"
@@ -69,7 +69,8 @@ class CheckedInPtxTest {
     private static List<String> findings(JsonNode report) {
         List<String> out = new ArrayList<>();
         for (JsonNode f : report.path("findings")) {
-            out.add(f.path("ruleId").asText() + " " + f.path("file").asText() + ":" + f.path("line").asText());
+            out.add(f.path("ruleId").asText() + " " + f.path("file").asText() + ":"
+                    + f.path("line").asText());
         }
         return out;
     }
@@ -103,12 +104,10 @@ class CheckedInPtxTest {
         // the cast replaced by the saturating intrinsic and a line inserted above: .loc 1 4 5 is past the end of
         // line 4 ("{") now, and the PTX still holds the old cast
         Files.writeString(
-                repo.resolve("dbt/k.cu"),
-                "// a\n" + KERNEL.replace("(unsigned) a[0]", "__float2uint_rn(a[0])"));
+                repo.resolve("dbt/k.cu"), "// a\n" + KERNEL.replace("(unsigned) a[0]", "__float2uint_rn(a[0])"));
         Run stale = scan();
-        assertThat(notices(stale.json(), "ptx-stale"))
-                .singleElement()
-                .satisfies(n -> assertThat(n).startsWith("build/k.ptx: build/k.ptx does not match dbt/k.cu"));
+        assertThat(notices(stale.json(), "ptx-stale")).singleElement().satisfies(n -> assertThat(n)
+                .startsWith("build/k.ptx: build/k.ptx does not match dbt/k.cu"));
         assertThat(findings(stale.json())).as(stale.out()).isEmpty();
         assertThat(stale.code()).as(stale.err()).isZero();
     }

@@ -115,8 +115,7 @@ class CliEdgesTest {
         Path build = Files.createDirectories(dir.resolve("build"));
         write("k.cu", "x = HAZARD(NL003);\n");
         assertUsageError(
-                run("scan", "-p", build.toString(), dir.toString()),
-                "-p: no compile_commands.json in '" + build + "'");
+                run("scan", "-p", build.toString(), dir.toString()), "-p: no compile_commands.json in '" + build + "'");
     }
 
     @Test
@@ -133,8 +132,12 @@ class CliEdgesTest {
         // a preset one project has is no error, although another project lacks it
         write("app/CMakePresets.json", "{\"version\": 3, \"configurePresets\": [{\"name\": \"rel\"}]}\n");
         write("app/CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(a CUDA)\n");
-        assertThat(runAll("scan", "--ptx", "off", "--preset", "rel", dir.toString()).code()).isZero();
-        assertThat(runAll("scan", "--ptx", "off", "--make-target", "all", dir.toString()).code()).isZero();
+        assertThat(runAll("scan", "--ptx", "off", "--preset", "rel", dir.toString())
+                        .code())
+                .isZero();
+        assertThat(runAll("scan", "--ptx", "off", "--make-target", "all", dir.toString())
+                        .code())
+                .isZero();
     }
 
     /** With the real analyzers (the build files are read by the build-flag analyzer). */

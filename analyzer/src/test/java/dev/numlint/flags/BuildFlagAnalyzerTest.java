@@ -96,7 +96,8 @@ class BuildFlagAnalyzerTest {
                 """);
         TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer());
         assertThat(ctx.notifications())
-                .filteredOn(n -> List.of("include/config.hpp.cmake", "cmake/core_defines.cmake").contains(n.file()))
+                .filteredOn(n -> List.of("include/config.hpp.cmake", "cmake/core_defines.cmake")
+                        .contains(n.file()))
                 .extracting(Notification::id)
                 .containsExactly("not-evaluated");
         assertThat(ctx.notifications())
@@ -105,7 +106,8 @@ class BuildFlagAnalyzerTest {
                 .satisfies(n -> assertThat(n.message())
                         .startsWith("2 configure_file templates (cmake/core_defines.cmake, include/config.hpp.cmake)"));
         // a real module nobody includes is still read (as not in the default configuration)
-        assertThat(ctx.findings()).anySatisfy(f -> assertThat(f.location().file()).isEqualTo("cmake/Flags.cmake"));
+        assertThat(ctx.findings())
+                .anySatisfy(f -> assertThat(f.location().file()).isEqualTo("cmake/Flags.cmake"));
     }
 
     @Test

@@ -241,9 +241,8 @@ class BuildModelTest {
                 .contains("FIRST_Makefile", "CUR_proj", "MKDIR_mk", "COUNT_2", "GONE_X", "GLOB_A", "GLOB_B")
                 .as("$(realpath ..) lies outside the scanned tree: unknown, so the ifeq is not known true")
                 .doesNotContain("OUTSIDE_EMPTY");
-        assertThat(ctx.notifications())
-                .anySatisfy(n -> assertThat(n.message())
-                        .contains("$(realpath ..) names a path outside the scanned tree"));
+        assertThat(ctx.notifications()).anySatisfy(n -> assertThat(n.message())
+                .contains("$(realpath ..) names a path outside the scanned tree"));
     }
 
     @Test
@@ -402,7 +401,9 @@ class BuildModelTest {
                 .as("the branch's include directory is not the parent's")
                 .satisfiesAnyOf(c -> assertThat(c).isNull(), c -> assertThat(c.includePaths())
                         .doesNotContain(dir.resolve("cuda/common")));
-        assertThat(k.effectiveFastMath()).as("the only configuration that builds k.cu").isTrue();
+        assertThat(k.effectiveFastMath())
+                .as("the only configuration that builds k.cu")
+                .isTrue();
         assertThat(k.configuration())
                 .startsWith("CMake target kern (CMakeLists.txt")
                 .contains("not in the default configuration: added under if(USE_CUDA) at CMakeLists.txt:6");
@@ -410,7 +411,8 @@ class BuildModelTest {
                 .filter(f -> f.location().file().equals("cuda/CMakeLists.txt"))
                 .findFirst()
                 .orElseThrow();
-        assertThat(ctx.findings()).filteredOn(f -> f.location().file().equals("cuda/CMakeLists.txt")
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.location().file().equals("cuda/CMakeLists.txt")
                         && f.ruleId().equals(fast.ruleId()))
                 .hasSize(1);
         assertThat(fast.confidence()).isEqualTo(Confidence.MEDIUM);

@@ -347,10 +347,10 @@ class ParserFuzzTest {
             if (parts.length > 3) {
                 String head = parts[0].strip();
                 String id = head.matches("[0-9a-f]{40}") ? head : "0123456789abcdef0123456789abcdef01234567";
-                Path obj = Files.createDirectories(git.resolve("objects/" + id.substring(0, 2))).resolve(id.substring(2));
+                Path obj = Files.createDirectories(git.resolve("objects/" + id.substring(0, 2)))
+                        .resolve(id.substring(2));
                 java.util.zip.Deflater d = new java.util.zip.Deflater();
-                try (java.io.OutputStream o =
-                        new java.util.zip.DeflaterOutputStream(Files.newOutputStream(obj), d)) {
+                try (java.io.OutputStream o = new java.util.zip.DeflaterOutputStream(Files.newOutputStream(obj), d)) {
                     o.write(latin1(parts[3]));
                 } finally {
                     d.end();

@@ -22,8 +22,8 @@ class ProjectRootTest {
     Path tmp;
 
     private static JsonNode scan(Path cache, Path... paths) throws IOException {
-        List<String> args = new ArrayList<>(
-                List.of("scan", "--ptx", "off", "--cache-dir", cache.toString(), "--format", "json"));
+        List<String> args =
+                new ArrayList<>(List.of("scan", "--ptx", "off", "--cache-dir", cache.toString(), "--format", "json"));
         for (Path p : paths) args.add(p.toString());
         CommandLine cmd = Main.commandLine(Analyzers::load);
         StringWriter out = new StringWriter();
@@ -39,8 +39,8 @@ class ProjectRootTest {
         for (JsonNode f : report.path("findings")) {
             String at = f.path("file").asText();
             if (!at.equals(file)) continue;
-            out.add(f.path("ruleId").asText() + " " + at + " " + f.path("message").asText() + " "
-                    + f.path("fingerprint").asText());
+            out.add(f.path("ruleId").asText() + " " + at + " "
+                    + f.path("message").asText() + " " + f.path("fingerprint").asText());
         }
         return out;
     }
@@ -96,9 +96,7 @@ class ProjectRootTest {
     @Test
     void aFileInTheProjectsOwnDirectoryGetsItsBuildFilesToo() throws IOException {
         Path proj = Files.createDirectories(tmp.resolve("flat")).toRealPath();
-        Files.writeString(
-                proj.resolve("CMakeLists.txt"),
-                "add_definitions(-DUSE_FAST)\nadd_library(k k.cu)\n");
+        Files.writeString(proj.resolve("CMakeLists.txt"), "add_definitions(-DUSE_FAST)\nadd_library(k k.cu)\n");
         Files.writeString(
                 proj.resolve("k.cu"),
                 """
@@ -133,7 +131,9 @@ class ProjectRootTest {
         Path mine = Files.createDirectories(shared.resolve("mine/src"));
         assertThat(ProjectRoot.find(mine)).isEqualTo(shared);
         Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-        assertThat(ProjectRoot.find(mine)).as("a world-writable directory is never climbed into").isNull();
+        assertThat(ProjectRoot.find(mine))
+                .as("a world-writable directory is never climbed into")
+                .isNull();
     }
 
     @Test
@@ -145,7 +145,9 @@ class ProjectRootTest {
         Files.writeString(p.resolve("cuda/CMakeLists.txt"), "add_library(k kernels/k.cu)\n");
         assertThat(ProjectRoot.find(p.resolve("cuda/kernels"))).isEqualTo(p);
         assertThat(ProjectRoot.find(p.resolve("cuda"))).isEqualTo(p);
-        assertThat(ProjectRoot.find(p)).as("the scanned directory is the project").isNull();
+        assertThat(ProjectRoot.find(p))
+                .as("the scanned directory is the project")
+                .isNull();
         // a list file two levels up that adds the directory by its path
         Files.createDirectories(p.resolve("src/lib/kernels"));
         Files.writeString(p.resolve("src/lib/CMakeLists.txt"), "cuda_add_library(l kernels/k.cu)\n");

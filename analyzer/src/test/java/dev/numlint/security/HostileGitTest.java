@@ -32,7 +32,8 @@ import picocli.CommandLine;
  * (with hooks and fsmonitor off, only in the test's own directories); the tests are skipped without git.
  */
 class HostileGitTest {
-    private static final String KERNEL = """
+    private static final String KERNEL =
+            """
             __global__ void quantizeClamped(const float* in, unsigned char* out, int n) {
                 int i = blockIdx.x * blockDim.x + threadIdx.x;
                 if (i < n) {
@@ -91,12 +92,18 @@ class HostileGitTest {
     static String git(Path dir, Path input, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(
                 "git",
-                "-c", "core.fsmonitor=",
-                "-c", "core.hooksPath=/dev/null",
-                "-c", "user.name=Ada Auditor",
-                "-c", "user.email=ada@example.org",
-                "-c", "init.defaultBranch=main",
-                "-c", "commit.gpgsign=false"));
+                "-c",
+                "core.fsmonitor=",
+                "-c",
+                "core.hooksPath=/dev/null",
+                "-c",
+                "user.name=Ada Auditor",
+                "-c",
+                "user.email=ada@example.org",
+                "-c",
+                "init.defaultBranch=main",
+                "-c",
+                "commit.gpgsign=false"));
         cmd.addAll(List.of(args));
         Process p;
         try {
@@ -120,13 +127,15 @@ class HostileGitTest {
     /** Every path under {@code dir} with its size and modification time. */
     private static List<String> listing(Path dir) throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.sorted().map(p -> {
-                try {
-                    return dir.relativize(p) + " " + Files.size(p) + " " + Files.getLastModifiedTime(p);
-                } catch (IOException e) {
-                    return p.toString();
-                }
-            }).toList();
+            return s.sorted()
+                    .map(p -> {
+                        try {
+                            return dir.relativize(p) + " " + Files.size(p) + " " + Files.getLastModifiedTime(p);
+                        } catch (IOException e) {
+                            return p.toString();
+                        }
+                    })
+                    .toList();
         }
     }
 
@@ -147,10 +156,12 @@ class HostileGitTest {
         commitKernel(repo);
         List<String> before = listing(repo.resolve(".git"));
         String h = report();
-        assertThat(listing(repo.resolve(".git"))).as("nothing written into .git (no JGit probe files)")
+        assertThat(listing(repo.resolve(".git")))
+                .as("nothing written into .git (no JGit probe files)")
                 .isEqualTo(before);
-        assertThat(h).containsPattern(
-                "who and when \\(git blame\\): Ada Auditor, \\d{4}-\\d{2}-\\d{2} \\(commit [0-9a-f]{12}\\)");
+        assertThat(h)
+                .containsPattern(
+                        "who and when \\(git blame\\): Ada Auditor, \\d{4}-\\d{2}-\\d{2} \\(commit [0-9a-f]{12}\\)");
         assertThat(h).contains("clean (tracked files match the index)");
     }
 
@@ -166,7 +177,9 @@ class HostileGitTest {
         git(repo, "config", "remote.origin.promisor", "true");
         git(repo, "config", "protocol.ext.allow", "always");
         String h = report();
-        assertThat(marker).as("no program from the repository's configuration ran").doesNotExist();
+        assertThat(marker)
+                .as("no program from the repository's configuration ran")
+                .doesNotExist();
         assertThat(h).contains("who and when (git blame): not available: a partial clone");
     }
 
@@ -182,7 +195,9 @@ class HostileGitTest {
                 + "[remote \"origin\"]\n\turl = ssh://example.org/x.git\n\tpromisor = true\n");
         Files.writeString(repo.resolve(".gitattributes"), "*.cu diff=x\n");
         report();
-        assertThat(marker).as("no program from the repository's configuration ran").doesNotExist();
+        assertThat(marker)
+                .as("no program from the repository's configuration ran")
+                .doesNotExist();
     }
 
     /** blame.ignoreRevsFile (or an include) naming an outside file must not put its content into the report. */
@@ -232,11 +247,15 @@ class HostileGitTest {
         commitKernel(repo);
         Path objects = repo.resolve(".git/objects");
         try (Stream<Path> s = Files.walk(objects)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            s.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         }
         Files.createSymbolicLink(objects, other.resolve(".git/objects"));
         Files.writeString(repo.resolve(".git/refs/heads/main"), otherCommit + "\n");
-        Files.copy(other.resolve(".git/index"), repo.resolve(".git/index"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(
+                other.resolve(".git/index"),
+                repo.resolve(".git/index"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         String h = report();
         assertThat(h).doesNotContain("Other Owner");
         assertThat(h).contains("not read: a symbolic link in the git directory (objects)");
@@ -250,7 +269,8 @@ class HostileGitTest {
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             String h = report();
             assertThat(h).contains("dirty state unknown").contains("longer than 4096 bytes");
-            assertThat(h).contains("who and when (git blame): not available: the dirty state of the checkout is unknown");
+            assertThat(h)
+                    .contains("who and when (git blame): not available: the dirty state of the checkout is unknown");
         });
     }
 
@@ -297,8 +317,14 @@ class HostileGitTest {
                     for (int f = s * per; f < (s + 1) * per; f++) {
                         text.append(fill[f]);
                     }
-                    text.append("    // numlint: ignore NL001 -- clamped ").append(s).append('\n');
-                    text.append("    out[").append(s).append("] = (unsigned char) in[").append(s).append("];\n");
+                    text.append("    // numlint: ignore NL001 -- clamped ")
+                            .append(s)
+                            .append('\n');
+                    text.append("    out[")
+                            .append(s)
+                            .append("] = (unsigned char) in[")
+                            .append(s)
+                            .append("];\n");
                 }
                 text.append("}\n");
                 long when = 1_600_000_000L + c;
@@ -318,8 +344,9 @@ class HostileGitTest {
         long t0 = System.nanoTime();
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             String h = report();
-            assertThat(h).containsPattern("who and when \\(git blame\\): (Ada Auditor, 2020-09-1\\d \\(commit "
-                    + "|not available: git blame stopped after)");
+            assertThat(h)
+                    .containsPattern("who and when \\(git blame\\): (Ada Auditor, 2020-09-1\\d \\(commit "
+                            + "|not available: git blame stopped after)");
         });
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(30));
     }
@@ -332,14 +359,31 @@ class HostileGitTest {
         Files.writeString(deep.resolve("a".repeat(200) + ".cu"), KERNEL);
         Files.writeString(repo.resolve(".numlint.yml"), "exclude: [\"" + "*a".repeat(21) + "*b\"]\n");
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            Run r = run("scan", "--ptx", "off", "--cache-dir", tmp.resolve("cache").toString(), "--format", "json",
+            Run r = run(
+                    "scan",
+                    "--ptx",
+                    "off",
+                    "--cache-dir",
+                    tmp.resolve("cache").toString(),
+                    "--format",
+                    "json",
                     repo.toString());
             assertThat(r.code()).as(r.err()).isIn(0, 1);
         });
         Files.writeString(repo.resolve(".numlint.yml"), "exclude: [\"" + "a".repeat(250_000) + "\"]\n");
-        Run r = run("scan", "--ptx", "off", "--cache-dir", tmp.resolve("cache").toString(), "--format", "json",
+        Run r = run(
+                "scan",
+                "--ptx",
+                "off",
+                "--cache-dir",
+                tmp.resolve("cache").toString(),
+                "--format",
+                "json",
                 repo.toString());
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).contains(".numlint.yml").contains("longer than the limit of 4096").hasSizeLessThan(2000);
+        assertThat(r.err())
+                .contains(".numlint.yml")
+                .contains("longer than the limit of 4096")
+                .hasSizeLessThan(2000);
     }
 }

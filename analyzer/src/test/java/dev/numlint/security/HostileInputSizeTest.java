@@ -71,15 +71,31 @@ class HostileInputSizeTest {
                 .append("  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float s = 0.0f;\n");
         for (int j = 0; j < lines; j++) {
             switch (j % 5) {
-                case 0 -> b.append("  float v").append(j).append(" = a[i] * ").append(j).append(".5f + s;\n");
+                case 0 -> b.append("  float v")
+                        .append(j)
+                        .append(" = a[i] * ")
+                        .append(j)
+                        .append(".5f + s;\n");
                 case 1 -> b.append("  s += v").append(j - 1).append(" / (a[i+1] + 1.0f);\n");
-                case 2 -> b.append("  if (s > ").append(j).append(".0f) s = s - v").append(j - 2).append(";\n");
+                case 2 -> b.append("  if (s > ")
+                        .append(j)
+                        .append(".0f) s = s - v")
+                        .append(j - 2)
+                        .append(";\n");
                 case 3 -> b.append("  idx[i] = (int)(s * ").append(j).append(".25f);\n");
-                default -> b.append("  for (int t").append(j).append(" = 0; t").append(j).append(" < n; t")
-                        .append(j).append("++) s += a[t").append(j).append("] * 0.1f;\n");
+                default -> b.append("  for (int t")
+                        .append(j)
+                        .append(" = 0; t")
+                        .append(j)
+                        .append(" < n; t")
+                        .append(j)
+                        .append("++) s += a[t")
+                        .append(j)
+                        .append("] * 0.1f;\n");
             }
         }
-        return b.append("  a[i] = s;\n}\n__global__ void after(float *a) { a[0] = a[0] * a[0] + a[0]; }\n").toString();
+        return b.append("  a[i] = s;\n}\n__global__ void after(float *a) { a[0] = a[0] * a[0] + a[0]; }\n")
+                .toString();
     }
 
     @Test
@@ -125,13 +141,18 @@ class HostileInputSizeTest {
     @Test
     void aPtxPastItsBudgetIsReportedNotAnalyzed() throws IOException {
         // before: no budget at all for the PTX reader (a 10 MB file took minutes and gigabytes)
-        StringBuilder b = new StringBuilder(
-                ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+        StringBuilder b =
+                new StringBuilder(".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
                         + ".reg .f32 %f<200000>;\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\n"
                         + "cvta.to.global.u64 %rd2, %rd1;\nld.global.f32 %f0, [%rd2];\n");
         for (int j = 1; j < 60_000; j++) {
-            b.append("fma.rn.f32 %f").append(j).append(", %f").append(j - 1).append(", 0f3F800000, %f")
-                    .append(j - 1).append(";\n");
+            b.append("fma.rn.f32 %f")
+                    .append(j)
+                    .append(", %f")
+                    .append(j - 1)
+                    .append(", 0f3F800000, %f")
+                    .append(j - 1)
+                    .append(";\n");
         }
         b.append("st.global.f32 [%rd2], %f59999;\nret;\n}\n");
         Files.writeString(repo.resolve("big.ptx"), b);

@@ -417,7 +417,12 @@ class HostileRepositoryTest {
         Run s = runIn(
                 Path.of("/"),
                 java.util.Map.of("NUMLINT_PROC_SECRET", "THE-ENVIRONMENT-SECRET"),
-                "scan", "--ptx", "off", "--format", "sarif", repo.toString());
+                "scan",
+                "--ptx",
+                "off",
+                "--format",
+                "sarif",
+                repo.toString());
         assertThat(s.code()).as(s.err()).isIn(0, 1);
         assertThat(s.out()).contains("k.ptx").doesNotContain("THE-ENVIRONMENT-SECRET");
     }
@@ -430,17 +435,40 @@ class HostileRepositoryTest {
                 "#pragma once\n__device__ float leak(float THE_HEADER_SECRET) { return __fdividef(THE_HEADER_SECRET, "
                         + "3.0f); }\n");
         Files.writeString(repo.resolve("src/k.cu"), "#include \"" + include + "\"\n" + KERNEL);
-        Run s = runIn(repo, java.util.Map.of(),
-                "scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "json", "src");
+        Run s = runIn(
+                repo,
+                java.util.Map.of(),
+                "scan",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                cache.toString(),
+                "--format",
+                "json",
+                "src");
         assertThat(s.code()).as(s.err()).isIn(0, 1);
         assertThat(s.out()).doesNotContain("THE_HEADER_SECRET");
-        assertThat(notifications(s.json(), "include-not-read")).as(s.out())
+        assertThat(notifications(s.json(), "include-not-read"))
+                .as(s.out())
                 .anyMatch(m -> m.startsWith("src/k.cu:1: ") && m.contains("outside the scanned tree"));
         assertThat(notifications(s.json(), "include-blocked")).anyMatch(m -> m.contains(include));
         assertThat(fake.compiles()).isEmpty();
-        Run v = runIn(repo, java.util.Map.of(),
-                "validate", "--gpu", "off", "--all-kernels", "--inputs", "1", "--nvcc", fake.nvcc().toString(),
-                "--cache-dir", cache.toString(), "--format", "json", "src");
+        Run v = runIn(
+                repo,
+                java.util.Map.of(),
+                "validate",
+                "--gpu",
+                "off",
+                "--all-kernels",
+                "--inputs",
+                "1",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                cache.toString(),
+                "--format",
+                "json",
+                "src");
         assertThat(v.code()).as(v.err()).isIn(0, 1);
         assertThat(v.out()).doesNotContain("THE_HEADER_SECRET");
         assertThat(kernelNotes(v.json())).as(v.out()).anyMatch(m -> m.contains(include));
@@ -490,7 +518,8 @@ class HostileRepositoryTest {
                 .asString()
                 .contains("symbolic link that leads outside the scanned tree");
         assertThat(fake.compiles()).hasSize(1);
-        Run c = run("scan", "--ptx", "off", "--config", repo.resolve(".numlint.yml").toString(), repo.toString());
+        Run c = run(
+                "scan", "--ptx", "off", "--config", repo.resolve(".numlint.yml").toString(), repo.toString());
         assertThat(c.code()).isEqualTo(2);
         assertThat(c.err()).contains("--config").contains("leads outside the scanned tree");
     }
@@ -501,14 +530,26 @@ class HostileRepositoryTest {
         Files.writeString(outside.resolve("secret.txt"), "THE-OUTSIDE-SECRET\n");
         Files.createSymbolicLink(repo.resolve("base.sarif"), outside.resolve("secret.txt"));
         Files.createSymbolicLink(repo.resolve("spec.yml"), outside.resolve("secret.txt"));
-        Run b = run("scan", "--ptx", "off", "--baseline", repo.resolve("base.sarif").toString(), repo.toString());
+        Run b = run(
+                "scan", "--ptx", "off", "--baseline", repo.resolve("base.sarif").toString(), repo.toString());
         assertThat(b.code()).isEqualTo(2);
-        assertThat(b.err()).contains("--baseline").contains("leads outside the scanned tree")
+        assertThat(b.err())
+                .contains("--baseline")
+                .contains("leads outside the scanned tree")
                 .doesNotContain("THE-OUTSIDE-SECRET");
-        Run v = run("validate", "--gpu", "off", "--ptx", "off", "--spec", repo.resolve("spec.yml").toString(),
+        Run v = run(
+                "validate",
+                "--gpu",
+                "off",
+                "--ptx",
+                "off",
+                "--spec",
+                repo.resolve("spec.yml").toString(),
                 repo.toString());
         assertThat(v.code()).isEqualTo(2);
-        assertThat(v.err()).contains("--spec").contains("leads outside the scanned tree")
+        assertThat(v.err())
+                .contains("--spec")
+                .contains("leads outside the scanned tree")
                 .doesNotContain("THE-OUTSIDE-SECRET");
     }
 
@@ -524,10 +565,26 @@ class HostileRepositoryTest {
         for (String out : List.of("numlint.sarif", "dangling.sarif", "out/r.sarif")) {
             for (String cmd : List.of("scan", "validate")) {
                 Run s = cmd.equals("scan")
-                        ? run("scan", "--ptx", "off", "--format", "sarif", "--output", repo.resolve(out).toString(),
+                        ? run(
+                                "scan",
+                                "--ptx",
+                                "off",
+                                "--format",
+                                "sarif",
+                                "--output",
+                                repo.resolve(out).toString(),
                                 repo.toString())
-                        : run("validate", "--gpu", "off", "--ptx", "off", "--format", "json", "--output",
-                                repo.resolve(out).toString(), repo.toString());
+                        : run(
+                                "validate",
+                                "--gpu",
+                                "off",
+                                "--ptx",
+                                "off",
+                                "--format",
+                                "json",
+                                "--output",
+                                repo.resolve(out).toString(),
+                                repo.toString());
                 assertThat(s.code()).as(cmd + " " + out).isEqualTo(2);
                 assertThat(s.err()).as(out).contains("--output").contains("symbolic link");
             }
@@ -543,15 +600,29 @@ class HostileRepositoryTest {
         Files.createSymbolicLink(repo.resolve("cache"), outside);
         Files.createSymbolicLink(repo.resolve("dangling"), outside.resolve("made"));
         for (String dir : List.of("cache", "dangling", "cache/sub")) {
-            Run s = run("scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", repo.resolve(dir).toString(),
-                    "--format", "json", repo.toString());
+            Run s = run(
+                    "scan",
+                    "--nvcc",
+                    fake.nvcc().toString(),
+                    "--cache-dir",
+                    repo.resolve(dir).toString(),
+                    "--format",
+                    "json",
+                    repo.toString());
             assertThat(s.code()).as(dir).isEqualTo(2);
             assertThat(s.err()).as(dir).contains("--cache-dir").contains("symbolic link");
         }
         // a cache inside the tree whose ptx/ directory is a planted link
         Path inTree = Files.createDirectories(repo.resolve("numlint-cache"));
         Files.createSymbolicLink(inTree.resolve("ptx"), outside);
-        Run s = run("scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", inTree.toString(), "--format", "json",
+        Run s = run(
+                "scan",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                inTree.toString(),
+                "--format",
+                "json",
                 repo.toString());
         assertThat(s.code()).as(s.err()).isIn(0, 1);
         try (var l = Files.list(outside)) {
@@ -572,10 +643,18 @@ class HostileRepositoryTest {
                 "-cp",
                 System.getProperty("java.class.path"),
                 "dev.numlint.cli.Main",
-                "scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "json",
+                "scan",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                cache.toString(),
+                "--format",
+                "json",
                 repo.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(tmp.resolve("interrupted.txt").toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("interrupted.txt").toFile())
+                .start();
         long t0 = System.nanoTime();
         while (fake.compiles().isEmpty() && System.nanoTime() - t0 < 60_000_000_000L) Thread.sleep(100);
         assertThat(fake.compiles()).isNotEmpty(); // one or more compiles (the workers run in parallel) are running
@@ -583,7 +662,9 @@ class HostileRepositoryTest {
         new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
         assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         try (var all = Files.walk(cache)) {
-            assertThat(all.filter(f -> !Files.isDirectory(f)).toList()).as("files left in the cache").isEmpty();
+            assertThat(all.filter(f -> !Files.isDirectory(f)).toList())
+                    .as("files left in the cache")
+                    .isEmpty();
         }
         if (Files.isDirectory(cache.resolve("tmp"))) {
             try (var l = Files.list(cache.resolve("tmp"))) {
@@ -599,7 +680,8 @@ class HostileRepositoryTest {
         Run s = scan();
         assertThat(s.code()).as(s.err()).isIn(0, 1);
         assertThat(fake.calls()).anyMatch(c -> c.args().contains("--dryrun"));
-        assertThat(fake.calls()).allMatch(c -> c.cwd().startsWith(cache.resolve("tmp").toString()), "under the cache");
+        assertThat(fake.calls())
+                .allMatch(c -> c.cwd().startsWith(cache.resolve("tmp").toString()), "under the cache");
     }
 
     // ---------------------------------------------------------------- small items (issue 31, item 7)
@@ -637,15 +719,29 @@ class HostileRepositoryTest {
             Run s = run("scan", "--ptx", "off", "--format", "json", repo.toString());
             assertThat(s.code()).as(s.err()).isIn(0, 1);
             List<String> named = new ArrayList<>();
-            s.json().path("notifications")
-                    .forEach(n -> named.add(n.path("file").asText() + ": " + n.path("message").asText()));
+            s.json()
+                    .path("notifications")
+                    .forEach(n -> named.add(
+                            n.path("file").asText() + ": " + n.path("message").asText()));
             assertThat(named).as(s.out()).anyMatch(m -> m.contains("dddd") && m.contains("too long"));
-            Run v = run("validate", "--gpu", "off", "--ptx", "off", "--all-kernels", "--inputs", "1", "--format",
-                    "json", repo.toString());
+            Run v = run(
+                    "validate",
+                    "--gpu",
+                    "off",
+                    "--ptx",
+                    "off",
+                    "--all-kernels",
+                    "--inputs",
+                    "1",
+                    "--format",
+                    "json",
+                    repo.toString());
             assertThat(v.code()).as(v.err()).isIn(0, 1);
         } finally {
             // JUnit cannot delete what it cannot name; rm walks it relative to each directory
-            new ProcessBuilder("rm", "-rf", repo.resolve(part).toString()).start().waitFor();
+            new ProcessBuilder("rm", "-rf", repo.resolve(part).toString())
+                    .start()
+                    .waitFor();
         }
     }
 
@@ -657,8 +753,18 @@ class HostileRepositoryTest {
         for (String cmd : List.of("scan", "validate")) {
             Run s = cmd.equals("scan")
                     ? run("scan", "--ptx", "off", "--format", "text", repo.toString())
-                    : run("validate", "--gpu", "off", "--ptx", "off", "--all-kernels", "--inputs", "1", "--format",
-                            "text", repo.toString());
+                    : run(
+                            "validate",
+                            "--gpu",
+                            "off",
+                            "--ptx",
+                            "off",
+                            "--all-kernels",
+                            "--inputs",
+                            "1",
+                            "--format",
+                            "text",
+                            repo.toString());
             assertThat(s.code()).as(s.err()).isIn(0, 1);
             assertThat(s.out() + s.err()).as(cmd).doesNotContain("\u202e");
         }
@@ -672,7 +778,14 @@ class HostileRepositoryTest {
                 repo.resolve("Makefile"), "NVCCFLAGS = -O2 --use_fast_math\nall:\n\tnvcc $(NVCCFLAGS) -c k.cu\n");
         List<String> sarif = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            Run s = run("scan", "--nvcc", fake.nvcc().toString(), "--cache-dir", cache.toString(), "--format", "sarif",
+            Run s = run(
+                    "scan",
+                    "--nvcc",
+                    fake.nvcc().toString(),
+                    "--cache-dir",
+                    cache.toString(),
+                    "--format",
+                    "sarif",
                     repo.toString());
             assertThat(s.code()).as(s.err()).isIn(0, 1);
             sarif.add(s.out());

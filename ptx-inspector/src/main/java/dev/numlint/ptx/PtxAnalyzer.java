@@ -272,7 +272,8 @@ public final class PtxAnalyzer implements Analyzer {
                             + fileBudgetNanos() / 1_000_000L
                             + " ms of CPU time (set -Dnumlint.ptx.fileBudgetMs to raise it); the scan goes on"));
         } catch (OutOfMemoryError e) {
-            sink.notify(new Notification(rel, 0, Level.ERROR, "over-budget", "not analyzed: out of memory in the PTX reader"));
+            sink.notify(new Notification(
+                    rel, 0, Level.ERROR, "over-budget", "not analyzed: out of memory in the PTX reader"));
         } catch (RuntimeException | StackOverflowError e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "internal-error", "PTX analysis failed: " + e));
         } finally {

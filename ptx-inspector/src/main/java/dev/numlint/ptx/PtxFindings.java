@@ -21,7 +21,6 @@ import dev.numlint.ptx.rules.PtxHit;
 import dev.numlint.ptx.rules.PtxRules;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -217,7 +217,8 @@ class PtxAnalyzerTest {
         Files.setLastModifiedTime(cu, java.nio.file.attribute.FileTime.fromMillis(now));
         TestScanContext fresh = new TestScanContext(dir).run(new PtxAnalyzer());
         assertThat(fresh.notifications()).isEmpty();
-        assertThat(fresh.hits()).extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
+        assertThat(fresh.hits())
+                .extracting(h -> h.file() + ":" + h.line() + " " + h.ruleId())
                 .containsExactly("k.cu:4 NL002");
         // a line inserted above the kernel: .loc 1 4 5 now points at the blank indentation of line 4
         Files.writeString(cu, "// kernel\n// a new comment line\n" + kernel);
@@ -235,9 +236,8 @@ class PtxAnalyzerTest {
         // the kernel cut short: the .loc line is past the end of the file
         Files.writeString(cu, "__global__ void k(float* a);\n");
         TestScanContext cut = new TestScanContext(dir).run(new PtxAnalyzer());
-        assertThat(cut.notifications())
-                .singleElement()
-                .satisfies(n -> assertThat(n.message()).contains("(line 4 is past its end)"));
+        assertThat(cut.notifications()).singleElement().satisfies(n -> assertThat(n.message())
+                .contains("(line 4 is past its end)"));
         assertThat(cut.hits()).isEmpty();
     }
 

@@ -24,10 +24,12 @@ class SafeFilesTest {
         assertThat(SafeFiles.linkOnPath(tree.resolve("r.sarif"), List.of(tree))).contains("is a symbolic link");
         assertThat(SafeFiles.linkOnPath(tree.resolve("out/r.sarif"), List.of(tree)))
                 .contains("inside the scanned tree");
-        assertThat(SafeFiles.linkOnPath(tree.resolve("plain.sarif"), List.of(tree))).isNull();
+        assertThat(SafeFiles.linkOnPath(tree.resolve("plain.sarif"), List.of(tree)))
+                .isNull();
         // a link above the tree is the user's
         Path above = Files.createSymbolicLink(tmp.resolve("via"), tree);
-        assertThat(SafeFiles.linkOnPath(above.resolve("plain.sarif"), List.of(above))).isNull();
+        assertThat(SafeFiles.linkOnPath(above.resolve("plain.sarif"), List.of(above)))
+                .isNull();
     }
 
     @Test
@@ -39,8 +41,7 @@ class SafeFilesTest {
         assertThat(Files.isSymbolicLink(link)).isFalse();
         assertThat(link).hasContent("report");
         try (var l = Files.list(tmp)) {
-            assertThat(l.map(p -> p.getFileName().toString()).toList())
-                    .containsExactlyInAnyOrder("victim", "r.sarif");
+            assertThat(l.map(p -> p.getFileName().toString()).toList()).containsExactlyInAnyOrder("victim", "r.sarif");
         }
     }
 

@@ -16,7 +16,8 @@ class TrustBoundaryTest {
     @Test
     void readsOnlyRegularFilesWhoseRealPathIsInsideAScannedPath() throws IOException {
         Path repo = Files.createDirectories(tmp.resolve("repo/src")).getParent().toRealPath();
-        Path outside = Files.writeString(Files.createDirectories(tmp.resolve("outside")).resolve("s.h"), "x");
+        Path outside = Files.writeString(
+                Files.createDirectories(tmp.resolve("outside")).resolve("s.h"), "x");
         Path inSrc = Files.writeString(repo.resolve("src/k.cu"), "x");
         Path besideSrc = Files.writeString(repo.resolve("top.h"), "x");
         Path link = Files.createSymbolicLink(repo.resolve("src/link.h"), outside);
@@ -34,8 +35,10 @@ class TrustBoundaryTest {
     @Test
     void versionControlDirectoriesAndPseudoFileSystemsAreNeverRead() throws IOException {
         Path repo = tmp.toRealPath();
-        Path config = Files.writeString(Files.createDirectories(repo.resolve(".git")).resolve("config"), "token");
-        Path hg = Files.writeString(Files.createDirectories(repo.resolve("sub/.hg")).resolve("hgrc"), "x");
+        Path config =
+                Files.writeString(Files.createDirectories(repo.resolve(".git")).resolve("config"), "token");
+        Path hg = Files.writeString(
+                Files.createDirectories(repo.resolve("sub/.hg")).resolve("hgrc"), "x");
         TrustBoundary b = TrustBoundary.of(List.of(repo));
         assertThat(b.refusal(config)).contains("version-control directory (.git)");
         assertThat(b.refusal(hg)).contains("version-control directory (.hg)");
@@ -45,6 +48,7 @@ class TrustBoundaryTest {
         assertThat(fromRoot.contains(Path.of("/dev/zero"))).isFalse();
         assertThat(fromRoot.contains(config)).isFalse();
         assertThat(fromRoot.contains(repo.resolve("k.cu"))).isTrue();
-        assertThat(TrustBoundary.within(List.of(repo), Path.of("relative/k.cu"))).isFalse();
+        assertThat(TrustBoundary.within(List.of(repo), Path.of("relative/k.cu")))
+                .isFalse();
     }
 }

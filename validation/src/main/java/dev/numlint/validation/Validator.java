@@ -152,8 +152,8 @@ public final class Validator {
             if (len < 0) return "parameter " + ps.name + " has a negative length (" + len + ")";
             total += len * size(ps.type);
             if (total > MAX_BUFFER_BYTES)
-                return "the array arguments need more than " + MAX_BUFFER_BYTES + " bytes (parameter " + ps.name
-                        + ": " + len + " elements)";
+                return "the array arguments need more than " + MAX_BUFFER_BYTES + " bytes (parameter " + ps.name + ": "
+                        + len + " elements)";
         }
         int[] block = KernelSpec.pad(ks.block == null ? new int[] {1} : ks.block);
         int[] grid = ks.gridFor(Math.max(n, 1));

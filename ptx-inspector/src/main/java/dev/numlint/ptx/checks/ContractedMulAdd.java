@@ -223,7 +223,9 @@ public final class ContractedMulAdd implements PtxCheck {
         return d == null
                 || d.opcode().equals("ld")
                 || d.opcode().equals("ldu")
-                || (d.loc() != null && in.loc() != null && d.loc().pos().line() != in.loc().pos().line());
+                || (d.loc() != null
+                        && in.loc() != null
+                        && d.loc().pos().line() != in.loc().pos().line());
     }
 
     /** Operand {@code k} is a constant or arithmetic on a constant within a few definitions. */

@@ -97,8 +97,7 @@ public final class SerialAccumulation implements PtxCheck {
                 boolean step = constantStep(facts, in, l, cycle);
                 Group same = null;
                 for (Group g : groupsOf.getOrDefault(l.header(), List.of())) {
-                    if (g.cycle.contains(in.index())
-                            && cycle.contains(g.first.index())) {
+                    if (g.cycle.contains(in.index()) && cycle.contains(g.first.index())) {
                         same = g;
                         break;
                     }

@@ -58,8 +58,8 @@ public final class Decoder {
     private static int grow(int top, Var v, long max, String space) {
         long bytes = (long) v.elemSize * Math.max(v.count, 1);
         if (v.elemSize < 0 || v.count < 0 || top + bytes > max) {
-            throw new TooLarge("." + space + " variable " + v.name + " brings ." + space + " memory to "
-                    + (top + bytes) + " bytes, more than the interpreter's limit of " + max);
+            throw new TooLarge("." + space + " variable " + v.name + " brings ." + space + " memory to " + (top + bytes)
+                    + " bytes, more than the interpreter's limit of " + max);
         }
         return (int) (top + bytes);
     }

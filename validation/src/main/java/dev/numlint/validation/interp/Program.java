@@ -50,6 +50,7 @@ public final class Program {
     public int localSize() {
         return localSize;
     }
+
     byte[] constInit, globalsInit;
     /** Per call site: {entryPc, nArgs, (src, dst, size)*, nRets, (src, dst, size)*}. */
     int[][] callSites;
