@@ -5,15 +5,19 @@
 # Generates in a temporary directory: one CUDA kernel of 20,000 and of 100,000 lines, a 10 MB .ptx of one function,
 # a .ptx with 100,000 nested braces, host code with cudaMalloc(&a, -4) and cudaMalloc(&a, 1ULL << 40) beside the
 # validation seeds' PTX, a .ptx declaring 2 GB of .shared and of .local, and a --spec that is not valid YAML.
+# Smoke mode (no NUMLINT_CORPORA, see bench/lib.sh; CI): the same cases at a hundredth of the size, to show the
+# script runs; its figures mean nothing.
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 JAR=${1:-$(ls "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)}
 T=${2:-150}
+SCALE=1; [ "$SMOKE" = 1 ] && SCALE=100
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 cd "$W"
-python3 - "$ROOT" <<'PY'
+python3 - "$ROOT" "$SCALE" <<'PY'
 import os, sys, shutil
 root = sys.argv[1]
+scale = int(sys.argv[2])
 def kernel(n, d):
     os.makedirs(d)
     with open(d + "/k.cu", "w") as f:
@@ -23,8 +27,8 @@ def kernel(n, d):
                      f"  if (s > {j}.0f) s = s - v{j-2};\n", f"  idx[i] = (int)(s * {j}.25f);\n",
                      f"  for (int t{j} = 0; t{j} < n; t{j}++) s += a[t{j}] * 0.1f;\n"][j % 5])
         f.write("  a[i] = s;\n}\n")
-kernel(20000, "cuda20k"); kernel(100000, "cuda100k")
-n = 165000
+kernel(20000 // scale, "cuda20k"); kernel(100000 // scale, "cuda100k")
+n = 165000 // scale
 L = [".version 7.0", ".target sm_70", ".address_size 64", '.file 1 "k.cu"', ".visible .entry k(.param .u64 k_param_0)", "{",
      ".reg .pred %%p<%d>;" % (n + 2), ".reg .f32 %%f<%d>;" % (n + 2), ".reg .b64 %rd<4>;", ".reg .b32 %%r<%d>;" % (n + 2),
      "ld.param.u64 %rd1, [k_param_0];", "cvta.to.global.u64 %rd2, %rd1;", "ld.global.f32 %f0, [%rd2];", "mov.u32 %r0, 0;"]
@@ -38,7 +42,7 @@ for j in range(1, n):
     elif m == 4: L += ["setp.lt.s32 %%p%d, %%r%d, 100;" % (j, j - 1), "@%%p%d bra $L__BB0_%d;" % (j, j - 4)]
     else: L.append("sub.f32 %%f%d, %%f%d, %%f%d;" % (j, j - 2, j - 3))
 os.makedirs("ptx10MB"); open("ptx10MB/a.ptx", "w").write("\n".join(L + ["st.global.f32 [%rd2], %f1;", "ret;", "}"]) + "\n")
-os.makedirs("braces"); open("braces/b.ptx", "w").write(".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n" + "{" * 100000 + "}" * 100000 + "\n")
+os.makedirs("braces"); open("braces/b.ptx", "w").write(".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n" + "{" * (100000 // scale) + "}" * (100000 // scale) + "\n")
 seeds = root + "/validation/src/test/resources/kernels/seeds.default.ptx"
 for d, size in (("malloc-4", "-4"), ("malloc1TB", "1ULL << 40")):
     os.makedirs(d); shutil.copy(seeds, d + "/seeds.ptx")

@@ -72,6 +72,8 @@ final class ValidationInputs {
         if (spec != null && !Files.isRegularFile(spec)) {
             throw new Main.UsageException("--spec: file '" + spec + "' does not exist");
         }
+        // a spec inside the scanned tree that links outside it is refused before a byte of it is read
+        if (spec != null) scan.checkedInput("--spec", spec);
         if (spec != null) {
             // read it now: a spec that is not valid YAML of the expected shape is a usage error (exit 2), not an
             // internal one

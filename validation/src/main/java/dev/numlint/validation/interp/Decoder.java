@@ -458,7 +458,8 @@ public final class Decoder {
                 post.clear();
             }
         }
-        // falling off the end returns
+        // falling off the end returns (a body without instructions has no current one: the return stands alone)
+        if (cur == null) cur = endOf();
         emit(Op.RET, 0, 0, 0, 0, 0, 0, null);
         if (f == kernel) ins.get(ins.size() - 1)[0] = Op.EXIT;
         for (Object[] fx : branchFixups) {
@@ -808,8 +809,18 @@ public final class Decoder {
         return new long[] {constant(s.address(space == Op.SP_GENERIC)), off, s.space};
     }
 
+    /** The implicit return at the end of a body that holds no instruction (a kernel declared with an empty body). */
+    private static Insn endOf() {
+        Insn c = new Insn();
+        c.opcode = "ret";
+        c.mods = new ArrayList<>();
+        c.operands = new ArrayList<>();
+        c.text = "(end of an empty body)";
+        return c;
+    }
+
     private int guard(Insn in) {
-        if (in.guard == null) return 0;
+        if (in == null || in.guard == null) return 0;
         int r = reg(in.guard);
         return in.guardNeg ? -(r + 1) : r + 1;
     }
