@@ -281,8 +281,8 @@ public final class PtxAnalyzer implements Analyzer {
         }
     }
 
-    /** CPU time per PTX file ({@code -Dnumlint.ptx.fileBudgetMs}, default 20 s as for the source front ends). */
-    static final long FILE_BUDGET_MS = 20_000;
+    /** CPU time per PTX file ({@code -Dnumlint.ptx.fileBudgetMs}, default 5 s as for the CUDA/C++ front end). */
+    static final long FILE_BUDGET_MS = 5_000;
 
     static long fileBudgetNanos() {
         return Math.max(1, Long.getLong("numlint.ptx.fileBudgetMs", FILE_BUDGET_MS)) * 1_000_000L;
