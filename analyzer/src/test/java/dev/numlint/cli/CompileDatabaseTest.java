@@ -137,7 +137,8 @@ class CompileDatabaseTest {
             tmp.resolve("c").toString()
         };
         String expected = "PTX layer: 1 of 2 .cu files compiled to PTX; 1 did not compile: header not found, though the"
-                + " scanned tree holds it (1); next step: configure the project and pass -p build";
+                + " scanned tree holds it (1); missing headers: util.h (1); next step: configure the project and pass"
+                + " -p build";
 
         Run text = run(concat(new String[] {"scan", "--format", "text"}, common, repo.toString()));
         String[] lines = text.out().strip().split("\n");

@@ -26,7 +26,8 @@ final class PtxTally {
                 "configure the project and pass -p build (its compile_commands.json), or --nvcc-flags \"-I<dir>\""),
         HEADER_ELSEWHERE(
                 "header in neither the scanned tree nor the toolkit (a configured header or another package)",
-                "configure the project (e.g. cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON) and pass -p build"),
+                "install the package that provides it and pass its directory (--nvcc-flags \"-I<dir>\"), or, for a"
+                        + " configured header, configure the project and pass -p build"),
         REFUSED(
                 "an include outside the scanned tree was refused",
                 "scan the directory that holds the included files too"),
@@ -84,6 +85,8 @@ final class PtxTally {
 
     private final AtomicInteger compiled = new AtomicInteger();
     private final Map<Path, Reason> failed = new ConcurrentHashMap<>();
+    /** The header nvcc did not find, per failed unit (only for the two header reasons). */
+    private final Map<Path, String> missing = new ConcurrentHashMap<>();
 
     void compiled() {
         compiled.incrementAndGet();
@@ -92,6 +95,23 @@ final class PtxTally {
     /** A unit that did not compile, classified by its compile notices. */
     void failed(Path unit, List<Notification> notes, Set<String> treeNames) {
         failed.put(unit, classify(notes, treeNames));
+        String h = missingHeader(notes);
+        if (h != null) missing.put(unit, h);
+    }
+
+    /** The header of the first {@code nvcc-failed} notice that names one ("; header #include <x.h> ..."), or null. */
+    static String missingHeader(List<Notification> notes) {
+        for (Notification n : notes) {
+            if (!n.id().equals("nvcc-failed")) continue;
+            String m = n.message();
+            int h = m.indexOf("; header ");
+            if (h < 0) return null;
+            String header = m.substring(h + "; header ".length()).replaceFirst("^#\\s*include\\s*", "");
+            int end = header.indexOf(' ');
+            header = end < 0 ? header : header.substring(0, end);
+            return header.replaceAll("^[\"<]|[\">]$", "");
+        }
+        return null;
     }
 
     static Reason classify(List<Notification> notes, Set<String> treeNames) {
@@ -142,6 +162,23 @@ final class PtxTally {
                     .append(" (")
                     .append(e.getValue())
                     .append(')');
+        }
+        // the headers most often missing, so the next step names what to install or configure
+        Map<String, Integer> headers = new LinkedHashMap<>();
+        for (String h : new java.util.TreeMap<>(missing).values()) headers.merge(h, 1, Integer::sum);
+        if (!headers.isEmpty()) {
+            List<Map.Entry<String, Integer>> top = new ArrayList<>(headers.entrySet());
+            top.sort(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder())
+                    .thenComparing(Map.Entry.comparingByKey()));
+            sb.append("; missing headers: ");
+            for (int i = 0; i < Math.min(3, top.size()); i++) {
+                sb.append(i == 0 ? "" : ", ")
+                        .append(top.get(i).getKey())
+                        .append(" (")
+                        .append(top.get(i).getValue())
+                        .append(')');
+            }
+            if (top.size() > 3) sb.append(" and ").append(top.size() - 3).append(" more");
         }
         sb.append("; next step: ").append(byCount.get(0).getKey().next);
         return new Notification(null, 0, bad * 2 > ok + bad ? Level.WARNING : Level.NOTE, ID, sb.toString());
