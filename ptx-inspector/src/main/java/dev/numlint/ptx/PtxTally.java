@@ -118,20 +118,14 @@ final class PtxTally {
         for (Notification n : notes) {
             if (n.id().equals("include-blocked")) return Reason.REFUSED;
         }
+        String header = missingHeader(notes);
+        if (header != null) {
+            String base = header.substring(header.lastIndexOf('/') + 1);
+            return treeNames.contains(base) ? Reason.HEADER_IN_TREE : Reason.HEADER_ELSEWHERE;
+        }
         for (Notification n : notes) {
             if (!n.id().equals("nvcc-failed")) continue;
-            String m = n.message();
-            int h = m.indexOf("; header ");
-            if (h >= 0) {
-                String header = m.substring(h + "; header ".length()).replaceFirst("^#\\s*include\\s*", "");
-                int end = header.indexOf(' ');
-                header = end < 0 ? header : header.substring(0, end);
-                header = header.replaceAll("^[\"<]|[\">]$", "");
-                String base = header.substring(header.lastIndexOf('/') + 1);
-                return treeNames.contains(base) ? Reason.HEADER_IN_TREE : Reason.HEADER_ELSEWHERE;
-            }
-            if (m.startsWith("nvcc -ptx failed")) return Reason.COMPILE_ERROR;
-            return Reason.OTHER;
+            return n.message().startsWith("nvcc -ptx failed") ? Reason.COMPILE_ERROR : Reason.OTHER;
         }
         return Reason.OTHER;
     }
