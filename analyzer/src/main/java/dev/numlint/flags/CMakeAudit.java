@@ -475,8 +475,17 @@ final class CMakeAudit {
             return;
         }
         List<PosText> v = values(c.args());
+        cmdFile = fi;
+        cmdLine = c.line();
+        cmdColumn = c.column();
         execute(name, v);
     }
+
+    /** The file index, line and column of the command being executed: the place of flags made only of variables. */
+    private int cmdFile = -1;
+
+    private int cmdLine;
+    private int cmdColumn;
 
     private void execute(String name, List<PosText> v) {
         switch (name) {
@@ -1146,6 +1155,11 @@ final class CMakeAudit {
                 col = t.colAt(i);
                 break;
             }
+        }
+        if (fi < 0) { // the whole directory came from variables (${CMAKE_CURRENT_SOURCE_DIR}): the command's place
+            fi = cmdFile;
+            line = cmdLine;
+            col = cmdColumn;
         }
         if (fi < 0) return;
         add(into, PosText.of("-I" + p, fi, line, col), lang, cond == null ? currentCondition() : cond, via);

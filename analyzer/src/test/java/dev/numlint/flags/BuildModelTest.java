@@ -453,6 +453,25 @@ class BuildModelTest {
         assertThat(b.includePaths()).contains(dir.resolve("include")).doesNotContain(dir.resolve("cuinc"));
     }
 
+    /**
+     * cudpp's shape (issue 25): a directory named only by a variable, include_directories(${CMAKE_CURRENT_SOURCE_DIR}),
+     * was dropped because no character of it was written in the CMakeLists.txt; a .cu in a subdirectory then missed
+     * the header beside its CMakeLists.txt.
+     */
+    @Test
+    void anIncludeDirectoryMadeOnlyOfAVariableIsKept(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("src/lib/app"));
+        Files.writeString(dir.resolve("src/lib/util.h"), "#define SCALE 2.0f\n");
+        Files.writeString(dir.resolve("src/lib/app/k.cu"), "#include \"util.h\"\n");
+        Files.writeString(dir.resolve("CMakeLists.txt"), "project(r)\nfind_package(CUDA)\nadd_subdirectory(src/lib)\n");
+        Files.writeString(
+                dir.resolve("src/lib/CMakeLists.txt"),
+                "include_directories(\n  ${CMAKE_CURRENT_SOURCE_DIR}\n  ${PROJECT_SOURCE_DIR}\n)\n"
+                        + "cuda_add_library(lib STATIC app/k.cu)\n");
+        BuildContext k = scan(dir, BuildOptions.DEFAULT).buildContext(dir.resolve("src/lib/app/k.cu"));
+        assertThat(k.includePaths()).contains(dir.resolve("src/lib"), dir);
+    }
+
     @Test
     void cmakeDefinesAndPresetsOverrideDefaults() {
         BuildContext dbl =
