@@ -596,6 +596,16 @@ final class CMakeAudit {
             }
             case "add_executable", "add_library", "cuda_add_executable", "cuda_add_library", "target_sources" -> target(
                     name, v);
+            case "cuda_wrap_srcs" -> {
+                // FindCUDA: cuda_wrap_srcs(target format generated_var sources... [OPTIONS ...]) compiles the sources
+                // with the target's flags (zfp's CUDA backend); the two middle arguments are no sources
+                if (v.size() > 3) {
+                    List<PosText> w = new ArrayList<>(v.size() - 2);
+                    w.add(v.get(0));
+                    w.addAll(v.subList(3, v.size()));
+                    target(name, w);
+                }
+            }
             case "set_target_properties" -> targetProperties(v);
             case "set_source_files_properties" -> sourceProperties(v);
             case "set_property" -> setProperty(v);
@@ -740,6 +750,7 @@ final class CMakeAudit {
                         "target_compile_definitions",
                         "cuda_add_executable",
                         "cuda_add_library",
+                        "cuda_wrap_srcs",
                         "set_target_properties",
                         "set_source_files_properties" -> execute(name, v);
                 default -> {
@@ -918,7 +929,7 @@ final class CMakeAudit {
         String cfg = null;
         for (int i = 1; i < v.size(); i++) {
             String s = v.get(i).text;
-            if (cmd.startsWith("cuda_add_") && s.equals("OPTIONS")) {
+            if ((cmd.startsWith("cuda_add_") || cmd.equals("cuda_wrap_srcs")) && s.equals("OPTIONS")) {
                 options = true;
                 continue;
             }

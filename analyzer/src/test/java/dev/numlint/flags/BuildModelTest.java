@@ -472,6 +472,26 @@ class BuildModelTest {
         assertThat(k.includePaths()).contains(dir.resolve("src/lib"), dir);
     }
 
+    /** zfp's shape (issue 25): FindCUDA's cuda_wrap_srcs(target OBJ var sources... OPTIONS ...) builds the sources. */
+    @Test
+    void cudaWrapSrcsSourcesGetTheTargetsFlags(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("include"));
+        Files.createDirectories(dir.resolve("src/cuda_zfp"));
+        Files.writeString(dir.resolve("src/cuda_zfp/cuZFP.cu"), "\n");
+        Files.writeString(dir.resolve("CMakeLists.txt"), "project(z)\nfind_package(CUDA)\nadd_subdirectory(src)\n");
+        Files.writeString(
+                dir.resolve("src/CMakeLists.txt"),
+                """
+                cuda_include_directories(${PROJECT_SOURCE_DIR}/include)
+                cuda_wrap_srcs(zfp OBJ zfp_cuda_backend_obj cuda_zfp/cuZFP.cu OPTIONS --use_fast_math)
+                add_library(zfp zfp.c ${zfp_cuda_backend_obj})
+                """);
+        BuildContext k = scan(dir, BuildOptions.DEFAULT).buildContext(dir.resolve("src/cuda_zfp/cuZFP.cu"));
+        assertThat(k.configuration()).startsWith("CMake target zfp");
+        assertThat(k.includePaths()).contains(dir.resolve("include"));
+        assertThat(k.effectiveFastMath()).isTrue();
+    }
+
     @Test
     void cmakeDefinesAndPresetsOverrideDefaults() {
         BuildContext dbl =
