@@ -889,7 +889,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
     /**
      * The build context of every scanned source, by authority: its compile_commands.json entry; else the Makefile
      * command that compiles it, else the directory-wide flags of the Makefiles above it (a Makefile wins over a
-     * CMake project in the same tree, since it is what {@code make} runs there); else the CMake target that
+     * CMake project in the same tree, since it is what {@code make} runs there, except for a .cu that the Makefiles give
+     * no flag at all and a CMake target names); else the CMake target that
      * compiles it, else the flags of its CMake directory. A file the build never compiles on its own but a compiled file {@code #include}s gets its
      * includer's context, with {@link BuildContext#compiledVia()}.
      */
@@ -911,6 +912,11 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (own == null) own = model.py.files.get(file);
             BuildContext c = null;
             if (own == null) c = directoryContext(model.make, file);
+            if (own == null && c != null && isCuda(file) && noFlags(c) && model.cmake.files.containsKey(file)) {
+                // a Makefile beside a CMake project that has no CUDA rule (zfp's GNU make build of the C library)
+                // says nothing about a .cu that a CMake target names: the target is the build that compiles it
+                c = null;
+            }
             if (own == null && c == null) own = model.cmake.files.get(file);
             if (own != null) {
                 compiled.add(file);
@@ -1152,6 +1158,15 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (have.add(fo)) settings.addOrigin(fo.flag(), fo.location());
         }
         into.merge(settings);
+    }
+
+    /** No flag of any kind (the configuration line aside). */
+    private static boolean noFlags(BuildContext c) {
+        return c.origins().isEmpty()
+                && c.nvccFlags().isEmpty()
+                && c.cudaArch() == null
+                && c.defines().isEmpty()
+                && c.includePaths().isEmpty();
     }
 
     private static boolean isEmpty(BuildContext c) {

@@ -486,6 +486,8 @@ class BuildModelTest {
                 cuda_wrap_srcs(zfp OBJ zfp_cuda_backend_obj cuda_zfp/cuZFP.cu OPTIONS --use_fast_math)
                 add_library(zfp zfp.c ${zfp_cuda_backend_obj})
                 """);
+        // zfp also has a GNU make build of its C library, with no rule for the .cu: the CMake target decides
+        Files.writeString(dir.resolve("src/Makefile"), "all: libzfp.a\nlibzfp.a: zfp.o\n\tar rc $@ $^\n");
         BuildContext k = scan(dir, BuildOptions.DEFAULT).buildContext(dir.resolve("src/cuda_zfp/cuZFP.cu"));
         assertThat(k.configuration()).startsWith("CMake target zfp");
         assertThat(k.includePaths()).contains(dir.resolve("include"));
