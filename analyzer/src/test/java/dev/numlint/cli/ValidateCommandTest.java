@@ -192,4 +192,33 @@ class ValidateCommandTest {
                 .containsExactlyInAnyOrder(
                         "a.cu <- host code: launch at a.cu:2", "b.cu <- host code: launch at b.cu:2");
     }
+    @Test
+    void validationCompilesWithTheBuildsCommandsAFindCudaCuBorrowsTheCppEntry() throws IOException {
+        assumeTrue(
+                dev.numlint.toolchain.Nvcc.find(null, System.getenv("PATH")).isPresent(),
+                "nvcc not found: the .cu files cannot be compiled");
+        Path src = Files.createDirectories(dir.resolve("proj/src"));
+        Path inc = Files.createDirectories(dir.resolve("proj/build/generated"));
+        Files.writeString(inc.resolve("cfg.h"), "#define SCALE 2.0f\n");
+        Files.writeString(
+                src.resolve("k.cu"),
+                "#include \"cfg.h\"\n__global__ void scale(float *o) { o[threadIdx.x] = o[threadIdx.x] * SCALE + 1.0f;"
+                        + " }\nvoid run(float *d) { scale<<<1, 32>>>(d); }\n");
+        Files.writeString(src.resolve("host.cpp"), "int host() { return 0; }\n");
+        // FindCUDA's export: only the target's .cpp file, with the configured headers' directory
+        Files.writeString(
+                dir.resolve("proj/build/compile_commands.json"),
+                """
+                [{"directory": "%s", "file": "../src/host.cpp",
+                  "command": "/usr/bin/c++ -Igenerated -c ../src/host.cpp"}]
+                """
+                        .formatted(dir.resolve("proj/build").toString().replace("\\", "/")));
+        Run r = run(
+                "validate", "--gpu", "off", "--all-kernels", "--inputs", "1", "--format", "json",
+                dir.resolve("proj").toString());
+        JsonNode kernels = new ObjectMapper().readTree(r.out()).path("kernels");
+        List<String> names = new ArrayList<>();
+        for (JsonNode k : kernels) names.add(k.path("kernel").asText() + " " + k.path("verdict").asText());
+        assertThat(names).as(r.out() + r.err()).anySatisfy(n -> assertThat(n).contains("scale"));
+    }
 }
