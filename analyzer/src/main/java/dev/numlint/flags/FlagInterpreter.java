@@ -76,6 +76,7 @@ final class FlagInterpreter {
             "define-macro",
             "U",
             "include",
+            "pre-include",
             "split-compile",
             "threads",
             "t",
@@ -327,10 +328,13 @@ final class FlagInterpreter {
                         String inc = includeOf(e);
                         // an -I with shell syntax (`...`, $(...)) is passed on as written, not as a resolved path,
                         // so the nvcc runner's refusal names the flag the user wrote
+                        String pre = preIncludeOf(e);
                         ctx.addNvccFlag(
                                 inc != null && r.base != null && !inc.isEmpty() && !shellSyntax(inc)
                                         ? "-I" + resolve(r.base, inc)
-                                        : normalized(e));
+                                        : pre != null && r.base != null && !pre.isEmpty() && !shellSyntax(pre)
+                                                ? "-include=" + resolve(r.base, pre)
+                                                : normalized(e));
                     }
                     return;
                 }
@@ -402,6 +406,13 @@ final class FlagInterpreter {
         return null;
     }
 
+    /** The file of an -include / --pre-include entry, else null. */
+    static String preIncludeOf(FlagEntry e) {
+        String n = e.name();
+        if (n.equals("include") || n.equals("pre-include")) return e.value();
+        return null;
+    }
+
     /** The directory of a -I / -isystem / --include-path entry, else null. */
     static String includeOf(FlagEntry e) {
         String n = e.name();
@@ -450,7 +461,9 @@ final class FlagInterpreter {
                 || n.equals("define-macro")
                 || n.equals("maxrregcount")
                 || n.startsWith("I")
-                || n.equals("include-path");
+                || n.equals("include-path")
+                || n.equals("include")
+                || n.equals("pre-include");
     }
 
     /** compute_XX / sm_XX from an -arch or -gencode value. */

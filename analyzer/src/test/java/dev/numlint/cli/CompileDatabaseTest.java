@@ -215,6 +215,38 @@ class CompileDatabaseTest {
         assertThat(r.out()).contains("compilation database: build/compile_commands.json (given with -p)");
     }
 
+    /** Issue 25: an entry's -include (a configured prelude) and -std reach nvcc; before, -include was dropped. */
+    @Test
+    void anEntrysPreIncludeAndStandardReachNvcc() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Path gen = Files.createDirectories(repo.resolve("build/gen"));
+        Files.writeString(gen.resolve("prelude.h"), "#define SCALE 2.0f\n");
+        Files.createDirectories(repo.resolve("src"));
+        Files.writeString(repo.resolve("src/k.cu"), "__global__ void k(float *a) { a[0] = a[0] * SCALE + a[0]; }\n");
+        Files.writeString(
+                repo.resolve("build/compile_commands.json"),
+                db(
+                        repo.resolve("build"),
+                        repo + "/src/k.cu",
+                        "nvcc -std=c++14 -include gen/prelude.h -c " + repo + "/src/k.cu"));
+        Run r = run(
+                "scan",
+                "--format",
+                "json",
+                "--ptx",
+                "auto",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                tmp.resolve("c").toString(),
+                repo.toString());
+        assertThat(r.json().path("notifications").toString()).doesNotContain("nvcc-flag-dropped");
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
+                .contains("-std=c++14")
+                .containsSequence(
+                        "-include", gen.resolve("prelude.h").toRealPath().toString()));
+    }
+
     @Test
     void theBuildDirectoryOfAScannedPathBelowTheWorkingDirectoryIsFoundToo() throws IOException {
         // the scan root is then the working directory; the database is looked for in the scanned directory too

@@ -19,12 +19,13 @@ import java.util.function.Function;
  *   <li>-D/-U with a macro name and a value free of shell metacharacters;</li>
  *   <li>-I/-isystem whose directory (symlinks followed) lies inside a scanned root or the toolkit/system include
  *   directories;</li>
+ *   <li>-include/--pre-include of a regular file (symlinks followed) inside a scanned root or the toolkit;</li>
  *   <li>-arch/-code/-gencode are read (the requested architecture) but not passed: the caller passes one virtual
  *   architecture.</li>
  * </ul>
  * Any value containing whitespace, quotes, a newline, a backtick, {@code $}, {@code ;}, {@code &}, {@code |},
  * redirections, parentheses, globs, a backslash or a comma (nvcc splits option values at commas and hands
- * host-compiler options to a shell) is dropped, as is everything else (-ccbin, -Xcompiler, -Xptxas, -include,
+ * host-compiler options to a shell) is dropped, as is everything else (-ccbin, -Xcompiler, -Xptxas,
  * -Xlinker, unknown flags). Every dropped flag becomes a {@link Dropped} entry naming the flag, where it was set
  * and why.
  */
@@ -127,6 +128,18 @@ public final class NvccFlagPolicy {
                     if (value != null && value.matches("c\\+\\+\\d\\d")) args.add("-std=" + value);
                     else dropped.add(drop(shown, where, "not a C++ standard numlint knows"));
                 }
+                case "-include", "-pre-include" -> {
+                    // a header the build includes before the source (a configured config.h, a prelude of macros):
+                    // a regular file inside the scanned tree or the toolkit, passed by its real path
+                    if (value == null
+                            && i + 1 < flags.size()
+                            && !flags.get(i + 1).strip().startsWith("-")) {
+                        value = flags.get(++i).strip();
+                        shown = f + " " + value;
+                    }
+                    String why = value == null ? "has no file" : preInclude(value, args);
+                    if (why != null) dropped.add(drop(shown, where, why));
+                }
                 case "-Xcompiler", "-compiler-options", "-Xptxas", "-ptxas-options" -> {
                     if (value == null && i + 1 < flags.size()) {
                         value = flags.get(++i);
@@ -193,6 +206,34 @@ public final class NvccFlagPolicy {
         }
         return new Decision(
                 List.copyOf(args), List.copyOf(inc), List.copyOf(sys), List.copyOf(archs), List.copyOf(dropped));
+    }
+
+    /** Adds {@code -include REAL} to {@code args} and returns null, or returns why the file is not allowed. */
+    private String preInclude(String v, List<String> args) {
+        String bad = unsafe(v);
+        if (bad != null) return "its value " + bad;
+        if (v.isEmpty()) return "has no file";
+        Path p;
+        try {
+            Path given = Path.of(v);
+            p = given.isAbsolute()
+                    ? given
+                    : dirs.roots().isEmpty()
+                            ? given.toAbsolutePath()
+                            : dirs.roots().get(0).resolve(given);
+        } catch (InvalidPathException e) {
+            return "not a valid path";
+        }
+        Path real = IncludePolicy.real(p);
+        if (real == null) return "the file does not exist";
+        if (!java.nio.file.Files.isRegularFile(real)) return "not a regular file";
+        if (!dirs.inRoots(real) && !dirs.inSystem(real))
+            return "the file lies outside the scanned tree and the toolkit";
+        if (!args.contains(real.toString())) {
+            args.add("-include");
+            args.add(real.toString());
+        }
+        return null;
     }
 
     /** Adds the real directory to {@code out} and returns null, or returns why it is not allowed. */

@@ -93,6 +93,38 @@ class NvccFlagPolicyTest {
                         "--weird");
     }
 
+    /** Issue 25: a database entry's -include of a configured header reaches nvcc; one outside the tree does not. */
+    @Test
+    void preIncludedFilesMustBeRegularFilesInsideTheTreeOrTheToolkit() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("repo"));
+        Files.createDirectories(root.resolve("build"));
+        Files.writeString(root.resolve("build/config.h"), "#define N 4\n");
+        Path outside = Files.writeString(tmp.resolve("secret.h"), "#define S 1\n");
+        Files.createSymbolicLink(root.resolve("link.h"), outside);
+        NvccFlagPolicy.Decision d = policy(root)
+                .apply(
+                        List.of(
+                                "-include",
+                                "build/config.h",
+                                "--pre-include=" + outside,
+                                "-include",
+                                root.resolve("link.h").toString(),
+                                "-include=build",
+                                "-include",
+                                "missing.h"),
+                        null);
+        assertThat(d.args())
+                .containsExactly(
+                        "-include", root.resolve("build/config.h").toRealPath().toString());
+        assertThat(d.dropped())
+                .extracting(NvccFlagPolicy.Dropped::reason)
+                .containsExactly(
+                        "the file lies outside the scanned tree and the toolkit",
+                        "the file lies outside the scanned tree and the toolkit",
+                        "not a regular file",
+                        "the file does not exist");
+    }
+
     @Test
     void shellMetacharactersInValuesAreDroppedWithWhereAndWhy() throws IOException {
         Path root = Files.createDirectories(tmp.resolve("repo"));
