@@ -165,6 +165,11 @@ final class ScanInputs {
                 .config(cfg)
                 .notice(configNotice);
         if (project != null) b.setting(dev.numlint.scan.ProjectRoot.SETTING, project.toString());
+        if (compileCommandsDir != null && Files.isDirectory(compileCommandsDir)) {
+            b.setting(
+                    dev.numlint.scan.ProjectRoot.BUILD_DIR_SETTING,
+                    compileCommandsDir.toAbsolutePath().normalize().toString());
+        }
         if (excludes.size() > dev.numlint.scan.Glob.MAX_COUNT) {
             throw new Main.UsageException("--exclude: " + excludes.size() + " patterns, more than the limit of "
                     + dev.numlint.scan.Glob.MAX_COUNT);

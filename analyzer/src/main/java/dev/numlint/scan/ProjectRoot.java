@@ -30,6 +30,13 @@ public final class ProjectRoot {
     /** The {@link dev.numlint.spi.ScanContext#setting} that names the project root found for a scan. */
     public static final String SETTING = "project-root";
 
+    /**
+     * The {@link dev.numlint.spi.ScanContext#setting} that names the build directory given with {@code -p}: the user
+     * named it, so its configured headers ({@code build/gen/config.h}) are read and passed to nvcc like the scanned
+     * tree's, also when it lies beside or outside the scanned PATH.
+     */
+    public static final String BUILD_DIR_SETTING = "build-dir";
+
     /** Deepest search upward. */
     static final int MAX_LEVELS = 16;
     /** Most directory levels between a CMakeLists.txt and the one above that adds it. */

@@ -512,12 +512,17 @@ public final class Scanner {
         };
     }
 
-    /** The scanned PATHs, plus the project root a scan inside a project was given ({@link ProjectRoot#SETTING}). */
+    /**
+     * The scanned PATHs, plus the project root a scan inside a project was given ({@link ProjectRoot#SETTING}) and the
+     * build directory named with -p ({@link ProjectRoot#BUILD_DIR_SETTING}).
+     */
     private List<Path> boundaryRoots() {
         String project = options.settings.get(ProjectRoot.SETTING);
-        if (project == null) return options.paths;
+        String build = options.settings.get(ProjectRoot.BUILD_DIR_SETTING);
+        if (project == null && build == null) return options.paths;
         List<Path> roots = new ArrayList<>(options.paths);
-        roots.add(Path.of(project));
+        if (project != null) roots.add(Path.of(project));
+        if (build != null) roots.add(Path.of(build));
         return roots;
     }
 

@@ -215,6 +215,44 @@ class CompileDatabaseTest {
         assertThat(r.out()).contains("compilation database: build/compile_commands.json (given with -p)");
     }
 
+    /**
+     * Issue 25: scanning src/ with -p build, a sibling: the configured header in build/gen is read and its -I reaches
+     * nvcc (before: "the directory lies outside the scanned tree", the unit failed and its NL001 was not seen).
+     */
+    @Test
+    void theBuildDirectoryGivenWithMinusPIsTrustedBesideTheScannedPath() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Path gen = Files.createDirectories(repo.resolve("build/gen"));
+        Files.writeString(gen.resolve("config.h"), "#define SCALE 2.0f\n");
+        Files.createDirectories(repo.resolve("src"));
+        Files.writeString(
+                repo.resolve("src/k.cu"),
+                "#include \"config.h\"\n__global__ void k(float *a, unsigned *o) {"
+                        + " o[threadIdx.x] = (unsigned)(a[threadIdx.x] * SCALE); }\n");
+        Files.writeString(
+                repo.resolve("build/compile_commands.json"),
+                db(repo.resolve("build"), repo + "/src/k.cu", "nvcc -Igen -c " + repo + "/src/k.cu"));
+        Run r = run(
+                "scan",
+                "--format",
+                "json",
+                "-p",
+                repo.resolve("build").toString(),
+                "--ptx",
+                "auto",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                tmp.resolve("c").toString(),
+                repo.resolve("src").toString());
+        assertThat(r.json().path("notifications").toString())
+                .contains("PTX layer: 1 of 1 .cu file compiled to PTX")
+                .doesNotContain("include-not-read")
+                .doesNotContain("nvcc-flag-dropped");
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
+                .contains("-I" + gen.toRealPath()));
+    }
+
     /** Issue 25: an entry's -include (a configured prelude) and -std reach nvcc; before, -include was dropped. */
     @Test
     void anEntrysPreIncludeAndStandardReachNvcc() throws IOException {
