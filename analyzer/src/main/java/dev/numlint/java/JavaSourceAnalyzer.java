@@ -225,6 +225,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 commonCp.add(p.toAbsolutePath().normalize().toString());
         }
         int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
+        dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
         List<Batch> out = new ArrayList<>();
         for (Map.Entry<Path, List<Path>> e : byProject.entrySet()) {
             Path pd = projectDirs.get(e.getKey());
@@ -263,16 +264,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 load[best] += dirBytes.get(d);
             }
             // every source file under the project's source folders, for the types a batch needs from the others
-            List<Path[]> sources = new ArrayList<>(); // {root, file}
-            for (Path r : roots) {
-                try (java.util.stream.Stream<Path> w = Files.walk(r)) {
-                    w.filter(p -> p.toString().endsWith(".java") && Files.isRegularFile(p))
-                            .forEach(p -> sources.add(
-                                    new Path[] {r, p.toAbsolutePath().normalize()}));
-                } catch (IOException | RuntimeException ex) {
-                    // unreadable folder: its types stay unresolved (syntactic types)
-                }
-            }
+            List<Path[]> sources = projectSources(roots, boundary); // {root, file}
             for (List<Path> part : parts) {
                 if (part.isEmpty()) continue;
                 part.sort(null);
@@ -284,12 +276,42 @@ public final class JavaSourceAnalyzer implements Analyzer {
                     sp = mirror == null ? new String[0] : new String[] {mirror.toString()};
                 } catch (IOException | RuntimeException ex) {
                     // no symbolic links here: give JDT the real folders (slower, same bindings)
-                    sp = roots.stream().map(Path::toString).toArray(String[]::new);
+                    sp = roots.stream()
+                            .filter(r -> boundary.contains(realOrNull(r)))
+                            .map(Path::toString)
+                            .toArray(String[]::new);
                 }
                 out.add(new Batch(part, release, cp.toArray(new String[0]), sp, mirror));
             }
         }
         return out;
+    }
+
+    /**
+     * Every source file under the project's source folders ({root, file}), for the types a batch needs from the
+     * others: only those inside the trust boundary; a source folder above the scanned PATH, or a link in it that leads
+     * out, is never handed to JDT.
+     */
+    static List<Path[]> projectSources(java.util.Collection<Path> roots, dev.numlint.spi.TrustBoundary boundary) {
+        List<Path[]> sources = new ArrayList<>();
+        for (Path r : roots) {
+            try (java.util.stream.Stream<Path> w = Files.walk(r)) {
+                w.filter(p -> p.toString().endsWith(".java") && boundary.readable(p) != null)
+                        .forEach(p ->
+                                sources.add(new Path[] {r, p.toAbsolutePath().normalize()}));
+            } catch (IOException | RuntimeException ex) {
+                // unreadable folder: its types stay unresolved (syntactic types)
+            }
+        }
+        return sources;
+    }
+
+    private static Path realOrNull(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static long sizeOf(Path f) {
