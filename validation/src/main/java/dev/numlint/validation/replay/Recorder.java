@@ -231,6 +231,7 @@ public final class Recorder {
                             out.resolve(m.file.replaceFirst("\\.[a-z]+$", ".ptx")), ptx, StandardCharsets.UTF_8);
             }
             messages.addAll(rec.notices);
+            ptxOfProgram(cuobjdump, prog, out, messages);
         } catch (IOException e) {
             messages.add(e.getMessage());
         }
@@ -258,16 +259,65 @@ public final class Recorder {
 
     /** The PTX cuobjdump finds in a fatbinary (the last, i.e. newest, when there are several), or null. */
     static String extractPtx(Path cuobjdump, Path fatbin) throws IOException {
+        List<String> all = extractAllPtx(cuobjdump, fatbin);
+        return all.isEmpty() ? null : all.get(all.size() - 1);
+    }
+
+    /** Every PTX section cuobjdump -ptx lists in file (a fatbinary or an executable), in its order. */
+    static List<String> extractAllPtx(Path cuobjdump, Path file) throws IOException {
         GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(cuobjdump)
-                .args(List.of("-ptx", fatbin.toString()))
+                .args(List.of("-ptx", file.toString()))
                 .timeout(Duration.ofMinutes(2))
                 .maxOutput(256 << 20));
-        if (!r.ok()) return null;
+        List<String> out = new ArrayList<>();
+        if (!r.ok()) return out;
         String[] parts = r.output().split("Fatbin ptx code:");
-        for (int i = parts.length - 1; i >= 1; i--) {
+        for (int i = 1; i < parts.length; i++) {
             int v = parts[i].indexOf(".version");
-            if (v >= 0) return parts[i].substring(v);
+            if (v >= 0) out.add(parts[i].substring(v));
         }
-        return null;
+        return out;
+    }
+
+    /**
+     * Kernels launched whose PTX no recorded image holds (the runtime loaded its images in a way the callbacks did
+     * not show, or they were SASS only): the PTX sections of the program's own executable, as cuobjdump lists them,
+     * are added to the recording as modules (loadedBy "cuobjdump of the program").
+     */
+    static void ptxOfProgram(Path cuobjdump, Path prog, Path out, List<String> messages) throws IOException {
+        Recording rec = Recording.read(out);
+        List<String> missing = rec.launches.stream()
+                .map(l -> l.kernel)
+                .distinct()
+                .filter(k -> rec.moduleOf(k) == null)
+                .toList();
+        if (missing.isEmpty()) return;
+        if (cuobjdump == null || !Files.isExecutable(cuobjdump)) {
+            messages.add("no PTX recorded for " + missing + " and no cuobjdump to read it from the program");
+            return;
+        }
+        List<String> ptx = extractAllPtx(cuobjdump, prog);
+        int next = rec.modules.size() + 1000;
+        StringBuilder lines = new StringBuilder();
+        for (String p : ptx) {
+            String file = "modules/program-" + next + ".ptx";
+            Files.writeString(out.resolve(file), p, StandardCharsets.UTF_8);
+            lines.append("{\"id\":")
+                    .append(next)
+                    .append(",\"file\":\"")
+                    .append(file)
+                    .append("\",\"kind\":\"ptx\",\"bytes\":")
+                    .append(p.length())
+                    .append(",\"loadedBy\":\"cuobjdump of the program\",\"complete\":true}\n");
+            next++;
+        }
+        Files.writeString(
+                out.resolve("modules.jsonl"),
+                lines.toString(),
+                StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+        messages.add("PTX of " + missing + " was not among the recorded images; " + ptx.size()
+                + " PTX section(s) of the program " + prog + " added (cuobjdump -ptx)");
     }
 }

@@ -259,6 +259,8 @@ public final class Replayer {
                                             : " (the kernel uses approximate instructions the interpreter models"
                                                     + " within their documented error)"));
         }
+        k.notes.add("as-built replay reproduces the recorded outputs: " + k.launch.get("asBuiltReproduced"));
+        k.notes.add("errors of each build are measured against the IEEE-strict build on the recorded inputs");
         // 2. variants on the recorded inputs
         long compared = 0, differing = 0, maxUlp = 0;
         double sumUlp = 0;
@@ -327,7 +329,6 @@ public final class Replayer {
             if (e[3] == 0) ve.maxRelError = e[1];
             else ve.maxRelErrorNote = "undefined: the strict build's value is 0 where this build's is not";
             ve.elementsDifferingFromAsBuilt = (long) e[2];
-            ve.reason = "differences measured against the IEEE-strict build on the recorded inputs";
             k.variants.add(ve);
             if (v.rule != null) k.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
         }
