@@ -226,9 +226,7 @@ public final class Recorder {
                 String ptx = extractPtx(cuobjdump, out.resolve(m.file));
                 if (ptx == null)
                     messages.add(m.file + ": holds no PTX (SASS only); its kernels replay on the GPU only");
-                else
-                    Files.writeString(
-                            out.resolve(m.file.replaceFirst("\\.[a-z]+$", ".ptx")), ptx, StandardCharsets.UTF_8);
+                else Files.writeString(out.resolve(Recording.extractedPtx(m.file)), ptx, StandardCharsets.UTF_8);
             }
             messages.addAll(rec.notices);
             ptxOfProgram(cuobjdump, prog, out, messages);
@@ -300,7 +298,7 @@ public final class Recorder {
         int next = rec.modules.size() + 1000;
         StringBuilder lines = new StringBuilder();
         for (String p : ptx) {
-            String file = "modules/program-" + next + ".ptx";
+            String file = "modules/program-" + next + ".ptx.txt";
             Files.writeString(out.resolve(file), p, StandardCharsets.UTF_8);
             lines.append("{\"id\":")
                     .append(next)

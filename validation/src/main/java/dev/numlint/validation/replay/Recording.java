@@ -92,7 +92,7 @@ public final class Recording {
             try {
                 if (mod.kind.equals("ptx")) mod.ptx = new String(r.bytes(mod.file), StandardCharsets.UTF_8);
                 else {
-                    String extracted = mod.file.replaceFirst("\\.[a-z]+$", ".ptx");
+                    String extracted = extractedPtx(mod.file);
                     if (Files.isRegularFile(dir.resolve(extracted), LinkOption.NOFOLLOW_LINKS))
                         mod.ptx = new String(r.bytes(extracted), StandardCharsets.UTF_8);
                 }
@@ -208,6 +208,14 @@ public final class Recording {
             throw new IOException(
                     p + ": " + size + " bytes, more than the " + MAX_FILE_BYTES + " read from a recording");
         return Files.readAllBytes(p);
+    }
+
+    /**
+     * Where numlint record puts the PTX it extracted from a fatbinary image: next to it, named so that no scan takes
+     * it for a PTX source file of the project (modules/module-0.fatbin -> modules/module-0.fatbin.ptx.txt).
+     */
+    public static String extractedPtx(String imageFile) {
+        return imageFile + ".ptx.txt";
     }
 
     /** The PTX module that defines kernel (an .entry of that name), or null. */
