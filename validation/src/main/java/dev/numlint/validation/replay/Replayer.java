@@ -236,6 +236,14 @@ public final class Replayer {
             k.notes.add("approximate instructions modelled from their documented definitions, not bit-exact: "
                     + String.join(", ", asB.approximate));
         List<byte[]> a = outs.get("as-built"), st = outs.get("strict");
+        // module variables the host may have written (cudaMemcpyToSymbol): format 1 does not record them
+        List<String> moduleVars = m.vars.stream()
+                .filter(v -> ("const".equals(v.space) || "global".equals(v.space)) && v.init == null)
+                .map(v -> v.space + " " + v.name)
+                .toList();
+        if (!moduleVars.isEmpty())
+            k.notes.add("the module declares variables the host may fill (cudaMemcpyToSymbol) that recording format 1"
+                    + " does not capture; replayed with their PTX initialisers or zeros: " + moduleVars);
         // 1. does the as-built replay reproduce the recorded outputs?
         if (l.after == null) {
             k.launch.put("asBuiltReproduced", "not checked: the outputs after this launch were not recorded");
@@ -253,11 +261,14 @@ public final class Replayer {
                     diff == 0
                             ? "yes: all " + elems + " elements of the recorded allocations bit for bit"
                             : "no: " + diff + " of " + elems + " elements differ from the recorded outputs"
-                                    + (asB.approximate.isEmpty()
-                                            ? " (float atomics or an order the interpreter does not model, or the GPU"
-                                                    + " ran code other than this PTX)"
-                                            : " (the kernel uses approximate instructions the interpreter models"
-                                                    + " within their documented error)"));
+                                    + (!moduleVars.isEmpty()
+                                            ? " (the module's __constant__/__device__ variables were not recorded and"
+                                                    + " replay with zeros: " + moduleVars + ")"
+                                            : asB.approximate.isEmpty()
+                                                    ? " (float atomics or an order the interpreter does not model, or the GPU"
+                                                            + " ran code other than this PTX)"
+                                                    : " (the kernel uses approximate instructions the interpreter models"
+                                                            + " within their documented error)"));
         }
         k.notes.add("as-built replay reproduces the recorded outputs: " + k.launch.get("asBuiltReproduced"));
         k.notes.add("errors of each build are measured against the IEEE-strict build on the recorded inputs");
