@@ -45,6 +45,7 @@ public final class Main implements Runnable {
         return List.of(
                 new ScanCommand(analyzers),
                 new ValidateCommand(analyzers),
+                new RecordCommand(),
                 new RulesCommand(),
                 new DocsCommand(),
                 new NewRuleCommand());
@@ -53,7 +54,7 @@ public final class Main implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "missing command (scan, validate, rules, docs, new-rule)");
+                spec.commandLine(), "missing command (scan, validate, record, rules, docs, new-rule)");
     }
 
     /** The command line with the analyzers found by ServiceLoader. */

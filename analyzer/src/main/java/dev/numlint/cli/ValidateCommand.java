@@ -75,8 +75,18 @@ final class ValidateCommand implements Callable<Integer> {
     @Mixin
     ScanInputs inputs;
 
-    @Parameters(paramLabel = "PATH", arity = "1..*", description = "files and directories (.cu, .ptx, projects)")
-    List<Path> paths;
+    @Option(
+            names = "--replay",
+            paramLabel = "DIR",
+            description = "replay the launches recorded by 'numlint record' in DIR (a recording or a directory of "
+                    + "recordings) on the CPU interpreter, instead of generated inputs; no PATH is scanned")
+    Path replay;
+
+    @Parameters(
+            paramLabel = "PATH",
+            arity = "0..*",
+            description = "files and directories (.cu, .ptx, projects); none with --replay")
+    List<Path> paths = new java.util.ArrayList<>();
 
     ValidateCommand(Supplier<List<Analyzer>> analyzers) {
         this.analyzers = analyzers;
@@ -98,6 +108,8 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (replay != null) return replay();
+        if (paths.isEmpty()) throw new Main.UsageException("give a PATH to validate, or --replay DIR");
         Outputs.check("--output", output, ScanInputs.treeDirs(paths));
         Outputs.check("--write-spec", writeSpec, ScanInputs.treeDirs(paths));
         inputs.scanned(paths);
@@ -148,5 +160,30 @@ final class ValidateCommand implements Callable<Integer> {
                 report.count(Verdict.CONFIRMED) > 0,
                 prepared.failOnInputProblems(),
                 spec.commandLine().getErr());
+    }
+
+    /** {@code --replay DIR}: the recorded launches on the interpreter; GPU replay is not implemented yet. */
+    private Integer replay() throws IOException {
+        if (!paths.isEmpty()) throw new Main.UsageException("--replay DIR replays a recording: give no PATH with it");
+        if (format == Format.sarif)
+            throw new Main.UsageException("--replay: SARIF needs a scan's findings; use --format json or text");
+        inputs.scanned(List.of());
+        ValidationOptions options = validation.options(inputs);
+        if (options.gpu == ValidationOptions.GpuMode.REQUIRE)
+            throw new Main.UsageException("--replay with --gpu require: replay on the GPU is not implemented yet (the"
+                    + " interpreter replays recordings); use --gpu off or auto");
+        ValidationReport report;
+        try {
+            report = new dev.numlint.validation.replay.Replayer(options.instructionLimit).replay(replay);
+        } catch (IOException e) {
+            throw new Main.UsageException("--replay: " + e.getMessage());
+        }
+        report.environment.put("gpu", "not used: replay on the GPU is not implemented yet");
+        Outputs.write(output, spec.commandLine().getOut(), w -> {
+            if (format == Format.json) w.write(JsonReportWriter.toJson(report) + System.lineSeparator());
+            else w.write(escapedLines(TextReportRenderer.render(report)));
+            w.flush();
+        });
+        return report.count(Verdict.CONFIRMED) > 0 ? 1 : 0;
     }
 }

@@ -48,6 +48,7 @@ public final class GuardedProcess {
         private final List<String> args = new ArrayList<>();
         private final List<Path> binDirs = new ArrayList<>();
         private Path tempParent;
+        private Path workingDirectory;
         private Duration timeout = Duration.ofMinutes(5);
         private long cpuSeconds = 600;
         private long addressSpaceBytes = 16L * 1024 * 1024 * 1024;
@@ -117,6 +118,16 @@ public final class GuardedProcess {
             if (FIXED_ENV.contains(name))
                 throw new IllegalArgumentException(name + " is set by GuardedProcess and cannot be replaced");
             extraEnv.put(name, Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /**
+         * Run in this directory instead of the private temporary one (HOME and TMPDIR stay private): only for
+         * {@code numlint record}, which runs the program the user named on the command line where the user runs it,
+         * so that its relative input paths work. Never for anything from a scanned tree.
+         */
+        public Spec workingDirectory(Path dir) {
+            workingDirectory = Objects.requireNonNull(dir, "dir");
             return this;
         }
 
@@ -208,8 +219,9 @@ public final class GuardedProcess {
             Path home = Files.createDirectory(work.resolve(".home"));
             Path tmp = Files.createDirectory(work.resolve(".tmp"));
             prepare.into(work);
-            ProcessBuilder pb =
-                    new ProcessBuilder(command(spec)).directory(work.toFile()).redirectErrorStream(true);
+            ProcessBuilder pb = new ProcessBuilder(command(spec))
+                    .directory((spec.workingDirectory != null ? spec.workingDirectory : work).toFile())
+                    .redirectErrorStream(true);
             Map<String, String> env = pb.environment();
             env.clear();
             env.putAll(environment(spec, home, tmp));

@@ -1098,6 +1098,15 @@ public final class Validator {
     /** Input distributions per set, chosen by the hazards (conversion ranges for NL001, subnormals for NL007...). */
     static List<Distribution> distributions(Map<String, KernelHazards.Hit> hits, KernelSpec ks) {
         List<Distribution> d = new ArrayList<>();
+        List<String> filled = new ArrayList<>();
+        for (ParamSpec ps : ks.params) if (ps.hostFill != null) filled.add(ps.name + " = " + ps.hostFill);
+        if (!filled.isEmpty()) {
+            // the host code's constant fill is one input set among the generated ones, never all of them
+            Distribution host = Distribution.uniform(-1, 1);
+            host.kind = Distribution.HOST_FILL;
+            host.label = "host code's fill (" + String.join(", ", filled) + "; other inputs uniform(-1.0, 1.0))";
+            d.add(host);
+        }
         d.add(Distribution.uniform(-1, 1));
         if (hits.containsKey("NL001")) {
             Distribution c = Distribution.of("conversion");
@@ -1137,9 +1146,12 @@ public final class Validator {
                 int len = ps.length != null ? ps.length : n;
                 ByteBuffer b = ByteBuffer.allocate(len * size(ps.type)).order(ByteOrder.LITTLE_ENDIAN);
                 if (ps.isInput()) {
-                    Distribution d = ps.distribution != null
-                            ? ps.distribution
-                            : integer ? Distribution.uniform(0, Math.max(0, n - 1)) : dflt;
+                    Distribution d;
+                    if (ps.distribution != null) d = ps.distribution;
+                    else if (ps.hostFill != null && Distribution.HOST_FILL.equals(dflt.kind)) {
+                        d = Distribution.of("constant");
+                        d.value = ps.hostFill;
+                    } else d = integer ? Distribution.uniform(0, Math.max(0, n - 1)) : dflt;
                     double[] v = d.sample(len, integer, rnd);
                     for (double x : v) put(b, ps.type, x);
                 }

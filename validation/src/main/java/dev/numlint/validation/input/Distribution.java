@@ -25,6 +25,16 @@ public final class Distribution {
     /** For kind "values": the values, repeated cyclically. */
     public double[] values;
 
+    /**
+     * The input set of the host code's fills: buffers the host code fills with a constant get that constant (see
+     * {@link ParamSpec#hostFill}), the other inputs uniform(min, max); {@link #label} says exactly which.
+     */
+    public static final String HOST_FILL = "host-fill";
+
+    /** For kind host-fill: the description of the set, naming each filled buffer and its value. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public String label;
+
     public Distribution() {}
 
     public static Distribution uniform(double min, double max) {
@@ -51,6 +61,8 @@ public final class Distribution {
                 return "conversion(" + bits + "-bit range)";
             case "constant":
                 return "constant(" + value + ")";
+            case HOST_FILL:
+                return label;
             default:
                 return kind;
         }
@@ -61,6 +73,7 @@ public final class Distribution {
         double[] v = new double[n];
         switch (kind) {
             case "uniform":
+            case HOST_FILL: // buffers the host code does not fill: uniform(min, max)
                 for (int i = 0; i < n; i++) {
                     v[i] = integer
                             ? Math.floor(min + rnd.nextDouble() * (max - min + 1))

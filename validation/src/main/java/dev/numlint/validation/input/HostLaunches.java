@@ -52,11 +52,7 @@ public final class HostLaunches {
                 ps.length = (int) Math.min(Integer.MAX_VALUE / 8, a.bufferBytes / size(ps.type));
                 maxLen = Math.max(maxLen, ps.length);
                 provenance.put(ps.name, ps.length + " elements of " + ps.type + ": " + what + " = " + a.provenance);
-                if (a.fill != null && ps.isInput()) {
-                    Distribution d = Distribution.of("values");
-                    d.values = new double[] {a.fill};
-                    ps.distribution = d;
-                }
+                if (a.fill != null && ps.isInput()) ps.hostFill = a.fill;
             } else if (!ps.isArray() && "bytes".equals(ps.kind) && a.bytes != null) {
                 if (ps.length != null && a.bytes.length != ps.length) {
                     provenance.put(

@@ -17,6 +17,12 @@ public final class ParamSpec {
     public String direction = "in";
 
     public Distribution distribution;
+    /**
+     * The constant the host code fills this input buffer with (e.g. {@code std::vector<float> a(n, 1.0f)}): used for
+     * one input set of its own (the "host fill" set), never for all of them; null when the host code shows none.
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public Double hostFill;
     /** Scalar value; null means: the element count for integer scalars, a draw from distribution otherwise. */
     public Double value;
     /** For kind "bytes": the aggregate's bytes (missing ones are 0). */

@@ -1,0 +1,228 @@
+package dev.numlint.validation.replay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A recording written by {@code numlint record} (format: docs/validation/recording-format.md, version 1), read as
+ * hostile input: every file it names must be a regular file (no link) inside the recording directory, sizes are
+ * checked against the manifest, and a malformed line is reported as a problem of its launch, never followed.
+ */
+public final class Recording {
+    public static final int VERSION = 1;
+    /** The largest file read from a recording (module images, buffers, parameter blocks). */
+    public static final long MAX_FILE_BYTES = 256L << 20;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public final Path dir;
+    /** manifest.json (written by numlint record) or capture.json (written by the capture library). */
+    public final Map<String, String> facts = new LinkedHashMap<>();
+
+    public final List<Module> modules = new ArrayList<>();
+    public final List<RecordedLaunch> launches = new ArrayList<>();
+    /** Limits hit and things not recorded, as the capture layer wrote them. */
+    public final List<String> notices = new ArrayList<>();
+    /** Problems of the recording itself (malformed lines, missing files), with the file named. */
+    public final List<String> problems = new ArrayList<>();
+
+    /** One module image the program loaded: its file, kind (ptx, cubin, fatbin) and the PTX text when it has one. */
+    public static final class Module {
+        public String file;
+        public String kind;
+        /** The PTX of this image: the image itself, or extracted next to it at record time (module-N.ptx). */
+        public String ptx;
+    }
+
+    /** One recorded launch. */
+    public static final class RecordedLaunch {
+        public int id;
+        public String kernel;
+        public int[] grid, block;
+        public int dynamicShared;
+        public byte[] params;
+        public boolean paramsKnown;
+        public final List<int[]> paramLayout = new ArrayList<>(); // offset, size, alloc (-1), offsetInAlloc
+        public final List<byte[]> before = new ArrayList<>();
+        /** null when the outputs were not recorded (launch failed, limits). */
+        public List<byte[]> after;
+        /** Why this launch cannot be replayed (null when it can). */
+        public String unusable;
+    }
+
+    private Recording(Path dir) {
+        this.dir = dir;
+    }
+
+    public static Recording read(Path dir) throws IOException {
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS))
+            throw new IOException(dir + ": not a recording directory (no such directory, or a link)");
+        Recording r = new Recording(dir);
+        for (String meta : new String[] {"capture.json", "manifest.json", "device.json"}) {
+            Path p = dir.resolve(meta);
+            if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) continue;
+            try {
+                JsonNode n = JSON.readTree(r.bytes(meta));
+                n.fields().forEachRemaining(e -> {
+                    if (e.getValue().isValueNode())
+                        r.facts.put(e.getKey(), e.getValue().asText());
+                });
+            } catch (IOException | RuntimeException e) {
+                r.problems.add(dir.resolve(meta) + ": not readable JSON: " + e.getMessage());
+            }
+        }
+        String version = r.facts.get("version");
+        if (version == null)
+            throw new IOException(dir + ": not a numlint recording (no capture.json or manifest.json with a version)");
+        if (!version.equals(Integer.toString(VERSION)))
+            throw new IOException(dir + ": recording format version " + version + ", this numlint reads " + VERSION);
+        for (JsonNode m : r.lines("modules.jsonl")) {
+            Module mod = new Module();
+            mod.file = m.path("file").asText();
+            mod.kind = m.path("kind").asText();
+            try {
+                if (mod.kind.equals("ptx")) mod.ptx = new String(r.bytes(mod.file), StandardCharsets.UTF_8);
+                else {
+                    String extracted = extractedPtx(mod.file);
+                    if (Files.isRegularFile(dir.resolve(extracted), LinkOption.NOFOLLOW_LINKS))
+                        mod.ptx = new String(r.bytes(extracted), StandardCharsets.UTF_8);
+                }
+                if (mod.ptx != null) mod.ptx = mod.ptx.replace("\0", "");
+            } catch (IOException e) {
+                r.problems.add(e.getMessage());
+            }
+            r.modules.add(mod);
+        }
+        Map<Integer, Boolean> done = new LinkedHashMap<>();
+        for (JsonNode d : r.lines("launches-done.jsonl"))
+            done.put(d.path("id").asInt(-1), d.path("afterRecorded").asBoolean());
+        for (JsonNode n : r.lines("launches.jsonl")) r.launches.add(r.launch(n, done));
+        for (JsonNode n : r.lines("notices.jsonl"))
+            r.notices.add(n.path("kind").asText()
+                    + (n.path("kernel").asText().isEmpty()
+                            ? ""
+                            : " " + n.path("kernel").asText()) + ": "
+                    + n.path("message").asText());
+        return r;
+    }
+
+    private RecordedLaunch launch(JsonNode n, Map<Integer, Boolean> done) {
+        RecordedLaunch l = new RecordedLaunch();
+        l.id = n.path("id").asInt(-1);
+        l.kernel = n.path("kernel").asText();
+        l.grid = ints(n.path("grid"));
+        l.block = ints(n.path("block"));
+        l.dynamicShared = n.path("dynamicShared").asInt();
+        l.paramsKnown = n.path("paramsKnown").asBoolean();
+        try {
+            l.params = bytes(n.path("paramBytes").asText());
+            for (JsonNode p : n.path("params")) {
+                int off = p.path("offset").asInt(-1), size = p.path("size").asInt(-1);
+                if (off < 0 || size < 0 || off + size > l.params.length)
+                    throw new IOException("launch " + l.id + ": parameter at " + off + " (" + size
+                            + " bytes) outside its " + l.params.length + "-byte block");
+                l.paramLayout.add(new int[] {
+                    off,
+                    size,
+                    p.has("alloc") ? p.path("alloc").asInt() : -1,
+                    p.path("offsetInAlloc").asInt()
+                });
+            }
+            if (!n.path("buffersRecorded").asBoolean()) {
+                l.unusable = "its buffers were not recorded (--max-bytes reached or a copy failed; see the notices)";
+                return l;
+            }
+            int allocs = n.path("allocs").size();
+            for (int a = 0; a < allocs; a++) {
+                long want = n.path("allocs").get(a).path("bytes").asLong();
+                byte[] b = bytes("data/launch-" + l.id + "-alloc-" + a + "-before.bin");
+                if (b.length != want)
+                    throw new IOException("launch " + l.id + " allocation " + a + ": " + b.length
+                            + " bytes, the manifest says " + want);
+                l.before.add(b);
+            }
+            for (int[] p : l.paramLayout)
+                if (p[2] >= allocs || p[2] >= 0 && p[3] > l.before.get(p[2]).length)
+                    throw new IOException("launch " + l.id + ": a parameter points outside the recorded allocations");
+            if (Boolean.TRUE.equals(done.get(l.id))) {
+                l.after = new ArrayList<>();
+                for (int a = 0; a < allocs; a++) {
+                    byte[] b = bytes("data/launch-" + l.id + "-alloc-" + a + "-after.bin");
+                    if (b.length != l.before.get(a).length)
+                        throw new IOException(
+                                "launch " + l.id + " allocation " + a + ": before and after differ in size");
+                    l.after.add(b);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            l.unusable = "the recording of this launch is damaged: " + e.getMessage();
+        }
+        return l;
+    }
+
+    private static int[] ints(JsonNode a) {
+        int[] r = {1, 1, 1};
+        for (int i = 0; i < 3 && i < a.size(); i++) r[i] = Math.max(1, a.get(i).asInt(1));
+        return r;
+    }
+
+    private List<JsonNode> lines(String name) throws IOException {
+        List<JsonNode> out = new ArrayList<>();
+        Path p = dir.resolve(name);
+        if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) return out;
+        String[] ls = new String(bytes(name), StandardCharsets.UTF_8).split("\n");
+        for (int i = 0; i < ls.length; i++) {
+            if (ls[i].isBlank()) continue;
+            try {
+                out.add(JSON.readTree(ls[i]));
+            } catch (IOException e) {
+                problems.add(p + ":" + (i + 1) + ": not a JSON line (the recording was cut off?): " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** A file of the recording: relative, inside the directory, regular, not a link, at most MAX_FILE_BYTES. */
+    byte[] bytes(String relative) throws IOException {
+        if (relative.isEmpty() || relative.startsWith("/") || relative.contains("..") || relative.contains("\\"))
+            throw new IOException(dir + ": the recording names a file outside it: " + relative);
+        Path p = dir.resolve(relative).normalize();
+        if (!p.startsWith(dir.normalize()))
+            throw new IOException(dir + ": the recording names a file outside it: " + relative);
+        for (Path q = p; q != null && !q.equals(dir.normalize()); q = q.getParent())
+            if (Files.isSymbolicLink(q))
+                throw new IOException(p + ": a link; recordings are read without following links");
+        if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+            throw new IOException(p + ": missing from the recording");
+        long size = Files.size(p);
+        if (size > MAX_FILE_BYTES)
+            throw new IOException(
+                    p + ": " + size + " bytes, more than the " + MAX_FILE_BYTES + " read from a recording");
+        return Files.readAllBytes(p);
+    }
+
+    /**
+     * Where numlint record puts the PTX it extracted from a fatbinary image: next to it, named so that no scan takes
+     * it for a PTX source file of the project (modules/module-0.fatbin -> modules/module-0.fatbin.ptx.txt).
+     */
+    public static String extractedPtx(String imageFile) {
+        return imageFile + ".ptx.txt";
+    }
+
+    /** The PTX module that defines kernel (an .entry of that name), or null. */
+    public Module moduleOf(String kernel) {
+        java.util.regex.Pattern entry =
+                java.util.regex.Pattern.compile("\\.entry\\s+" + java.util.regex.Pattern.quote(kernel) + "\\s*\\(");
+        for (Module m : modules) if (m.ptx != null && entry.matcher(m.ptx).find()) return m;
+        return null;
+    }
+}

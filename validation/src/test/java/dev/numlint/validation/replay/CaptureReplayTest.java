@@ -1,0 +1,221 @@
+package dev.numlint.validation.replay;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.numlint.toolchain.GuardedProcess;
+import dev.numlint.validation.report.KernelResult;
+import dev.numlint.validation.report.ValidationReport;
+import dev.numlint.validation.report.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The capture layer without a GPU: numlint_capture.c is built with the host's C compiler against a FAKE driver and
+ * CUPTI (fake_cuda.c: device memory is host memory, cuInit loads CUDA_INJECTION64_PATH like the real driver, API
+ * calls are reported to the CUPTI subscriber), a tiny driver-API program (fake_program.c) loads a PTX module and
+ * launches saxpy_fma three times, numlint record records it, and the recording is replayed on the interpreter.
+ * Skipped, with the reason, only where there is no C compiler or no cuda.h/cupti.h to compile against.
+ */
+class CaptureReplayTest {
+    static final int N = 1000;
+
+    @TempDir
+    static Path tmp;
+
+    static Path cc, include, fakeDir, program, library;
+
+    static Path headers() {
+        for (String d : new String[] {"/usr/local/cuda/include", "/usr/include", "/opt/cuda/include"})
+            if (Files.isRegularFile(Path.of(d, "cupti.h")) && Files.isRegularFile(Path.of(d, "cuda.h")))
+                return Path.of(d);
+        return null;
+    }
+
+    static void compile(List<String> args) throws IOException {
+        GuardedProcess.Result r = GuardedProcess.run(GuardedProcess.builder(cc)
+                .args(args)
+                .timeout(Duration.ofMinutes(2))
+                .cpuSeconds(120));
+        assertTrue(r.ok(), "cc " + args + ": " + r.output());
+    }
+
+    static Path resource(String name) throws IOException {
+        Path p = tmp.resolve(name);
+        try (InputStream in = CaptureReplayTest.class.getResourceAsStream("/replay/" + name)) {
+            Files.copy(in, p);
+        }
+        return p;
+    }
+
+    @BeforeAll
+    static void build() throws IOException {
+        cc = Files.isExecutable(Path.of("/usr/bin/cc")) ? Path.of("/usr/bin/cc") : null;
+        assumeTrue(cc != null, "no C compiler at /usr/bin/cc: the capture layer cannot be built here");
+        include = headers();
+        assumeTrue(
+                include != null, "no cuda.h and cupti.h (CUDA toolkit headers) to compile the capture layer against");
+        fakeDir = Files.createDirectories(tmp.resolve("fake"));
+        Path driver = resource("fake_cuda.c"), prog = resource("fake_program.c");
+        compile(List.of(
+                "-shared",
+                "-fPIC",
+                "-O2",
+                "-I" + include,
+                "-o",
+                fakeDir.resolve("libcuda.so.1").toString(),
+                driver.toString(),
+                "-ldl",
+                "-lm",
+                "-Wl,-soname,libcuda.so.1"));
+        Files.createSymbolicLink(fakeDir.resolve("libcuda.so"), Path.of("libcuda.so.1"));
+        Path empty = Files.writeString(tmp.resolve("empty.c"), "int numlint_fake_cupti;\n");
+        compile(List.of("-shared", "-fPIC", "-o", fakeDir.resolve("libcupti.so").toString(), empty.toString()));
+        program = tmp.resolve("fake_program");
+        compile(List.of(
+                "-O2",
+                "-I" + include,
+                "-o",
+                program.toString(),
+                prog.toString(),
+                "-L" + fakeDir,
+                "-lcuda",
+                "-lm",
+                "-Wl,-rpath," + fakeDir));
+        library = Recorder.build(cc, include, include, fakeDir, tmp.resolve("cache"));
+    }
+
+    Recorder.Result record(Path out, long launches, long every, long maxBytes) throws IOException {
+        Recorder.Options o = new Recorder.Options();
+        o.output = out;
+        o.command = List.of(program.toString());
+        o.library = library;
+        o.launches = launches;
+        o.every = every;
+        o.maxBytes = maxBytes;
+        return assertTimeoutPreemptively(Duration.ofSeconds(60), () -> Recorder.record(o));
+    }
+
+    static float[] floats(byte[] b) {
+        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        float[] f = new float[b.length / 4];
+        for (int i = 0; i < f.length; i++) f[i] = bb.getFloat(4 * i);
+        return f;
+    }
+
+    @Test
+    void libraryIsCachedByItsSource() throws IOException {
+        assertEquals(library, Recorder.build(cc, include, include, fakeDir, tmp.resolve("cache")));
+    }
+
+    @Test
+    void recordsModuleParamsAndBuffersBeforeAndAfter() throws IOException {
+        Path out = tmp.resolve("rec-all");
+        Recorder.Result r = record(out, 2, 1, 256L << 20);
+        assertEquals(0, r.exitCode(), r.outputTail());
+        assertTrue(r.outputTail().contains("saxpy_fma: PASSED"), r.outputTail());
+        assertEquals(2, r.launches());
+        Recording rec = Recording.read(out);
+        assertEquals("1", rec.facts.get("version"));
+        assertTrue(rec.facts.get("recordedOn").startsWith("numlint fake driver (no GPU)"), rec.facts.toString());
+        assertEquals(1, rec.modules.size());
+        assertTrue(rec.modules.get(0).ptx.contains(".entry saxpy_fma("));
+        assertTrue(
+                rec.notices.stream().anyMatch(n -> n.startsWith("launches saxpy_fma: --launches 2 reached")),
+                rec.notices.toString());
+        Recording.RecordedLaunch l0 = rec.launches.get(0), l1 = rec.launches.get(1);
+        assertEquals("saxpy_fma", l0.kernel);
+        assertArrayEquals(new int[] {8, 1, 1}, l0.grid);
+        assertArrayEquals(new int[] {128, 1, 1}, l0.block);
+        // layout: x, y at 0 and 8 (pointers into allocations 0 and 1), a at 16, n at 20
+        assertEquals(4, l0.paramLayout.size());
+        assertArrayEquals(new int[] {0, 8, 0, 0}, l0.paramLayout.get(0));
+        assertArrayEquals(new int[] {8, 8, 1, 0}, l0.paramLayout.get(1));
+        ByteBuffer p = ByteBuffer.wrap(l0.params).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(3.0f, p.getFloat(16));
+        assertEquals(N, p.getInt(20));
+        float[] x = floats(l0.before.get(0)), y0 = floats(l0.before.get(1)), y1 = floats(l0.after.get(1));
+        assertEquals(N, x.length);
+        for (int i = 0; i < N; i++) {
+            assertEquals(1.0f / (i + 3), x[i]);
+            assertEquals(-0.1f * i, y0[i]);
+            assertEquals(Math.fma(3.0f, x[i], y0[i]), y1[i], "element " + i);
+        }
+        // the second launch starts from the first one's output
+        assertArrayEquals(l0.after.get(1), l1.before.get(1));
+        assertArrayEquals(l0.before.get(0), l0.after.get(0), "x is only read");
+    }
+
+    @Test
+    void everyKthLaunchAndMaxBytesGiveNotices() throws IOException {
+        Path sampled = tmp.resolve("rec-every");
+        record(sampled, 5, 2, 256L << 20);
+        Recording rec = Recording.read(sampled);
+        assertEquals(2, rec.launches.size(), "launches 0 and 2 of 3");
+        assertArrayEquals(
+                rec.launches.get(0).after.get(1),
+                floatsToBytes(floats(rec.launches.get(0).after.get(1))),
+                "sanity");
+        assertFalse(
+                java.util.Arrays.equals(
+                        rec.launches.get(0).after.get(1),
+                        rec.launches.get(1).before.get(1)),
+                "launch 1 ran unrecorded between them");
+        Path small = tmp.resolve("rec-small");
+        record(small, 3, 1, 9000);
+        Recording s = Recording.read(small);
+        assertTrue(s.notices.stream().anyMatch(n -> n.startsWith("max-bytes")), s.notices.toString());
+        assertTrue(s.launches.stream().allMatch(l -> l.unusable != null), "no launch's buffers fit in 9000 bytes");
+    }
+
+    static byte[] floatsToBytes(float[] f) {
+        ByteBuffer b = ByteBuffer.allocate(4 * f.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (float v : f) b.putFloat(v);
+        return b.array();
+    }
+
+    @Test
+    void replayReproducesTheRecordedOutputsBitForBit() throws IOException {
+        Path out = tmp.resolve("rec-replay");
+        record(out, 1, 1, 256L << 20);
+        ValidationReport r = new Replayer(100_000_000L).replay(out);
+        assertEquals(1, r.kernels.size());
+        KernelResult k = r.kernels.get(0);
+        assertNotNull(k.verdict, k.reason);
+        assertTrue(k.launch.get("asBuiltReproduced").startsWith("yes: all 2000 elements"), k.launch.toString());
+        assertEquals(N, k.elementsCompared, "only y changed: " + k.reason);
+        assertTrue(k.verdict != Verdict.NOT_RUNNABLE, k.reason);
+    }
+
+    @Test
+    void damagedRecordingIsReportedNotFollowed() throws IOException {
+        Path out = tmp.resolve("rec-damaged");
+        record(out, 1, 1, 256L << 20);
+        Files.delete(out.resolve("data/launch-0-alloc-1-after.bin"));
+        Files.writeString(
+                out.resolve("launches.jsonl"),
+                "{\"id\":7,\"kernel\":\"k\",\"paramBytes\":\"../../etc/passwd\"}\n",
+                StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.APPEND);
+        Recording rec = Recording.read(out);
+        assertTrue(rec.launches.get(0).unusable.contains("missing from the recording"), rec.launches.get(0).unusable);
+        assertTrue(rec.launches.get(1).unusable.contains("outside it"), rec.launches.get(1).unusable);
+        ValidationReport r = new Replayer(100_000_000L).replay(out);
+        assertTrue(r.kernels.stream().allMatch(k -> k.verdict == Verdict.NOT_RUNNABLE));
+    }
+}

@@ -1,0 +1,167 @@
+/*
+ * A FAKE CUDA driver (and CUPTI callback API) for testing the capture layer on a machine without a GPU. It is a
+ * test double, not an emulator: device memory is host memory, a module is its PTX text, and the one kernel it can
+ * "run" is saxpy_fma of fake_program.c, computed in C with fmaf (what the PTX's fma.rn.f32 computes, bit for bit).
+ * Like the real driver, cuInit loads $CUDA_INJECTION64_PATH and calls its InitializeInjection(), and the calls a
+ * CUPTI subscriber enabled are reported to it at API entry and exit with the real parameter structs.
+ */
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <cupti.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static CUpti_CallbackFunc subscriber;
+static void *subscriberData;
+
+CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *s, CUpti_CallbackFunc cb, void *data) {
+    *s = (CUpti_SubscriberHandle)1;
+    subscriber = cb;
+    subscriberData = data;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle s, CUpti_CallbackDomain d, CUpti_CallbackId id) {
+    (void)enable, (void)s, (void)d, (void)id;
+    return CUPTI_SUCCESS;
+}
+
+static void report(CUpti_CallbackId id, CUpti_ApiCallbackSite site, const char *fn, const void *params,
+                   const char *symbol, CUresult *rc) {
+    if (!subscriber) return;
+    CUpti_CallbackData d;
+    memset(&d, 0, sizeof d);
+    d.callbackSite = site;
+    d.functionName = fn;
+    d.functionParams = params;
+    d.functionReturnValue = rc;
+    d.symbolName = symbol;
+    subscriber(subscriberData, CUPTI_CB_DOMAIN_DRIVER_API, id, &d);
+}
+
+CUresult cuInit(unsigned int flags) {
+    (void)flags;
+    const char *inj = getenv("CUDA_INJECTION64_PATH");
+    if (inj && *inj) {
+        void *h = dlopen(inj, RTLD_NOW | RTLD_GLOBAL);
+        if (!h) {
+            fprintf(stderr, "fake driver: cannot load %s: %s\n", inj, dlerror());
+            return CUDA_ERROR_UNKNOWN;
+        }
+        int (*init)(void) = (int (*)(void))dlsym(h, "InitializeInjection");
+        if (init) init();
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *d, int ordinal) { *d = ordinal; return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { (void)d; *c = (CUcontext)0x1; return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
+CUresult cuCtxGetDevice(CUdevice *d) { *d = 0; return CUDA_SUCCESS; }
+CUresult cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+    (void)d;
+    snprintf(name, len, "numlint fake driver (no GPU)");
+    return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
+    (void)d;
+    *v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
+    return CUDA_SUCCESS;
+}
+
+/* allocations: device addresses are host addresses */
+static struct { char *p; size_t n; } allocs[64];
+static int nAllocs;
+
+CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
+    if (nAllocs == 64) return CUDA_ERROR_OUT_OF_MEMORY;
+    allocs[nAllocs].p = calloc(n, 1);
+    allocs[nAllocs].n = n;
+    *p = (CUdeviceptr)allocs[nAllocs++].p;
+    return CUDA_SUCCESS;
+}
+CUresult cuMemFree(CUdeviceptr p) { (void)p; return CUDA_SUCCESS; }
+CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { memcpy((void *)d, s, n); return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) { memcpy(d, (void *)s, n); return CUDA_SUCCESS; }
+
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr ptr) {
+    for (int i = 0; i < nAllocs; i++) {
+        char *p = (char *)ptr;
+        if (p < allocs[i].p || p >= allocs[i].p + allocs[i].n) continue;
+        if (a == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR) *(CUdeviceptr *)data = (CUdeviceptr)allocs[i].p;
+        else if (a == CU_POINTER_ATTRIBUTE_RANGE_SIZE) *(size_t *)data = allocs[i].n;
+        else return CUDA_ERROR_INVALID_VALUE;
+        return CUDA_SUCCESS;
+    }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* modules: the PTX text; a function: its name and the parameter layout read from the .entry's parameter list */
+typedef struct { char name[128]; int n; size_t off[32], size[32]; } Func;
+static Func funcs[16];
+static int nFuncs;
+static const char *modules[16];
+static int nModules;
+
+CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+    cuModuleLoadData_params p = {m, image};
+    report(CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData, CUPTI_API_ENTER, "cuModuleLoadData", &p, NULL, NULL);
+    modules[nModules] = strdup(image);
+    *m = (CUmodule)(long)(nModules++ + 1);
+    CUresult rc = CUDA_SUCCESS;
+    report(CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData, CUPTI_API_EXIT, "cuModuleLoadData", &p, NULL, &rc);
+    return rc;
+}
+
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+    const char *text = modules[(long)m - 1];
+    char entry[160];
+    snprintf(entry, sizeof entry, ".entry %s(", name);
+    const char *at = strstr(text, entry);
+    if (!at || nFuncs == 16) return CUDA_ERROR_NOT_FOUND;
+    Func *fn = &funcs[nFuncs];
+    snprintf(fn->name, sizeof fn->name, "%s", name);
+    const char *end = strchr(at, ')');
+    size_t off = 0;
+    for (const char *q = strstr(at, ".param"); q && q < end; q = strstr(q + 1, ".param")) {
+        size_t sz = strncmp(q, ".param .u64", 11) == 0 ? 8 : 4;
+        off = (off + sz - 1) / sz * sz;
+        fn->off[fn->n] = off;
+        fn->size[fn->n++] = sz;
+        off += sz;
+    }
+    *f = (CUfunction)&funcs[nFuncs++];
+    return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size) {
+    Func *fn = (Func *)f;
+    if ((int)i >= fn->n) return CUDA_ERROR_INVALID_VALUE;
+    *off = fn->off[i];
+    *size = fn->size[i];
+    return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shmem, CUstream s, void **params, void **extra) {
+    Func *fn = (Func *)f;
+    cuLaunchKernel_params p = {f, gx, gy, gz, bx, by, bz, shmem, s, params, extra};
+    report(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, "cuLaunchKernel", &p, fn->name, NULL);
+    CUresult rc = CUDA_SUCCESS;
+    if (strcmp(fn->name, "saxpy_fma") == 0) {
+        const float *x = *(const float **)params[0];
+        float *y = *(float **)params[1];
+        float a = *(float *)params[2];
+        int n = *(int *)params[3];
+        for (unsigned i = 0; i < gx * bx; i++)
+            if ((int)i < n) y[i] = fmaf(a, x[i], y[i]);
+    } else {
+        rc = CUDA_ERROR_NOT_SUPPORTED;
+    }
+    report(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, "cuLaunchKernel", &p, fn->name, &rc);
+    return rc;
+}

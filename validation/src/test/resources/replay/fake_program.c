@@ -1,0 +1,78 @@
+/*
+ * A tiny CUDA driver-API program for the capture test: loads a PTX module, launches saxpy_fma three times on
+ * 1000 elements (y = a*x + y, contracted into one fma) and checks its own result, as a real program would.
+ */
+#include <cuda.h>
+#include <math.h>
+#include <stdio.h>
+
+static const char *PTX =
+    ".version 7.0\n"
+    ".target sm_70\n"
+    ".address_size 64\n"
+    "\n"
+    ".visible .entry saxpy_fma(.param .u64 x, .param .u64 y, .param .f32 a, .param .u32 n)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .f32 %f<6>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [x];\n"
+    "  ld.param.u64 %rd2, [y];\n"
+    "  ld.param.f32 %f1, [a];\n"
+    "  ld.param.u32 %r1, [n];\n"
+    "  mov.u32 %r2, %ctaid.x;\n"
+    "  mov.u32 %r3, %ntid.x;\n"
+    "  mov.u32 %r4, %tid.x;\n"
+    "  mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+    "  setp.ge.s32 %p1, %r5, %r1;\n"
+    "  @%p1 bra DONE;\n"
+    "  cvta.to.global.u64 %rd3, %rd1;\n"
+    "  cvta.to.global.u64 %rd4, %rd2;\n"
+    "  mul.wide.s32 %rd5, %r5, 4;\n"
+    "  add.s64 %rd6, %rd3, %rd5;\n"
+    "  add.s64 %rd7, %rd4, %rd5;\n"
+    "  ld.global.f32 %f2, [%rd6];\n"
+    "  ld.global.f32 %f3, [%rd7];\n"
+    "  fma.rn.f32 %f4, %f1, %f2, %f3;\n"
+    "  st.global.f32 [%rd7], %f4;\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";
+
+int main(void) {
+    enum { N = 1000 };
+    static float x[N], y[N], back[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = 1.0f / (float)(i + 3);
+        y[i] = -0.1f * (float)i;
+    }
+    CUdevice dev;
+    CUcontext ctx;
+    CUmodule mod;
+    CUfunction f;
+    CUdeviceptr dx, dy;
+    if (cuInit(0) || cuDeviceGet(&dev, 0) || cuDevicePrimaryCtxRetain(&ctx, dev) || cuCtxSetCurrent(ctx)) return 2;
+    if (cuModuleLoadData(&mod, PTX) || cuModuleGetFunction(&f, mod, "saxpy_fma")) return 3;
+    if (cuMemAlloc(&dx, N * sizeof(float)) || cuMemAlloc(&dy, N * sizeof(float))) return 4;
+    cuMemcpyHtoD(dx, x, sizeof x);
+    cuMemcpyHtoD(dy, y, sizeof y);
+    float a = 3.0f;
+    unsigned n = N;
+    CUdeviceptr yPlus = dy;
+    void *args[] = {&dx, &yPlus, &a, &n};
+    for (int r = 0; r < 3; r++)
+        if (cuLaunchKernel(f, (N + 127) / 128, 1, 1, 128, 1, 1, 0, 0, args, 0)) return 5;
+    cuCtxSynchronize();
+    cuMemcpyDtoH(back, dy, sizeof back);
+    for (int i = 0; i < N; i++) {
+        float e = y[i];
+        for (int r = 0; r < 3; r++) e = fmaf(a, x[i], e);
+        if (back[i] != e) {
+            printf("FAILED at %d\n", i);
+            return 1;
+        }
+    }
+    printf("saxpy_fma: PASSED\n");
+    return 0;
+}
