@@ -82,7 +82,11 @@ public final class SassAnnotator {
             String key = VariantCache.key(cu, arch, flags);
             Path sp = sass.resolve(key.replaceAll("\\.ptx$", ".sass"));
             for (JsonNode f : k.path("findings")) {
-                if (!f.path("rule").asText().equals("NL003") || !f.has("line")) continue;
+                // the rules whose findings the machine code confirms (an FFMA at the line): catalog policy
+                if (!dev.numlint.rules.RuleCatalog.get()
+                                .policy(f.path("rule").asText())
+                                .machineCodeCheck()
+                        || !f.has("line")) continue;
                 findings++;
                 ObjectNode fo = (ObjectNode) f;
                 if (!Files.isRegularFile(sp)) {
