@@ -509,7 +509,7 @@ class LayerMergeTest {
                         .get(0)
                         .level())
                 .isEqualTo(Level.WARNING);
-        assertThat(merge(List.of(decided)).get(0)).isEqualTo(decided);
+        assertThat(merge(List.of(decided)).get(0)).isEqualTo(typed(decided));
         // a cancellation, another rule, or a line the source layer reports itself: unchanged
         Impact cancels = new Impact(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", null, null);
         Finding cancellation = ptxAt("NL003", 571, "fma.rn.f32 %f4, %f3, %f2, %f1;", "r=a*b-c*d;", cancels);
@@ -519,5 +519,48 @@ class LayerMergeTest {
         Finding src = source("NL003", 571, "re-im", Level.WARNING, cmp);
         List<Finding> merged = merge(List.of(src, decided), variates);
         assertThat(merged).singleElement().satisfies(f -> assertThat(f.level()).isEqualTo(Level.WARNING));
+    }
+
+    @Test
+    void layersMergeByTheTypedIdentityNotByTheMessage() {
+        // the messages name no operation, or the wrong one: the producers' typed identities decide
+        Finding exp = Finding.builder("NL006")
+                .level(Level.WARNING)
+                .layer(Layer.CUDA_SOURCE)
+                .location(Location.of("k.cu", 7, 5))
+                .function("k")
+                .message("an approximate function (cos)")
+                .identity(dev.numlint.model.Identity.NONE.withOperations(
+                        java.util.Set.of(dev.numlint.model.Operation.EXP)))
+                .build();
+        Finding cos = exp.toBuilder()
+                .location(Location.of("k.cu", 7, 20))
+                .message("another approximate function (exp)")
+                .identity(dev.numlint.model.Identity.NONE.withOperations(
+                        java.util.Set.of(dev.numlint.model.Operation.COS)))
+                .build();
+        Finding ptxCos = Finding.builder("NL006")
+                .level(Level.WARNING)
+                .layer(Layer.PTX)
+                .location(Location.of("k.cu", 7, 0))
+                .function("k")
+                .message("`ex2.approx.f32 %f1, %f2;`: fast exp")
+                .evidence(new Evidence("ptx", "cos.approx.f32 %f3, %f4;", null))
+                .identity(dev.numlint.model.Identity.NONE
+                        .withInstruction("cos")
+                        .withOperations(dev.numlint.model.Operation.computedBy("cos")))
+                .build();
+        List<Finding> out = merge(List.of(exp, cos, ptxCos));
+        assertThat(out).hasSize(2);
+        assertThat(out.get(0).properties()).doesNotContainKey("confirmedInPtx");
+        assertThat(out.get(1).properties()).containsEntry("confirmedInPtx", true);
+        assertThat(out.get(1).evidence()).extracting(Evidence::text).contains("cos.approx.f32 %f3, %f4;");
+        // a contraction is confirmed only by an opcode its policy names (fma, mad), whatever the message quotes
+        Impact amplified = Impact.amplified("compared in a condition", null);
+        Finding src = source("NL003", 30, "x = a*b+c", Level.WARNING, amplified);
+        Finding mul = ptxAt("NL003", 30, "fma.rn.f32 %f1, %f2, %f3, %f4;", "x = a*b+c", amplified).toBuilder()
+                .identity(dev.numlint.model.Identity.NONE.withInstruction("mul"))
+                .build();
+        assertThat(merge(List.of(src, mul)).get(0).properties()).doesNotContainKey("confirmedInPtx");
     }
 }

@@ -30,6 +30,12 @@ import java.util.List;
  * @param validationFlag      validation: the nvcc flag that builds that variant ({@code -fmad=false}), or null
  * @param validationPtxVariant validation: the PTX rewrite that isolates the rule ({@code unfuse-fma}), or null
  * @param machineCodeCheck    validation: the rule's findings are checked in the SASS (an FFMA at the line)
+ * @param sitesCiteFlags      build flags: the rule's other layers report each device operation a flag of the rule
+ *                            makes approximate, citing the flag (a flag finding learns how many sites it affects)
+ * @param hostComparison      validation: the rule's difference shows between the x86 host build and the GPU (a
+ *                            conversion wraps on x86, saturates on the GPU): the host comparison is attributed to it
+ * @param validationInputs    validation: input distributions that exercise the rule's hazard ({@code conversion},
+ *                            {@code subnormal}), added when a kernel has a finding of the rule
  */
 public record RulePolicy(
         boolean declared,
@@ -45,19 +51,24 @@ public record RulePolicy(
         String validationVariant,
         String validationFlag,
         String validationPtxVariant,
-        boolean machineCodeCheck) {
+        boolean machineCodeCheck,
+        boolean sitesCiteFlags,
+        boolean hostComparison,
+        List<String> validationInputs) {
 
     /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
     public static final RulePolicy DEFAULT = new RulePolicy(
-            false, false, List.of(), false, false, false, false, false, true, null, null, null, null, false);
+            false, false, List.of(), false, false, false, false, false, true, null, null, null, null, false, false,
+            false, List.of());
 
     public RulePolicy {
         confirmingOpcodes = List.copyOf(confirmingOpcodes);
+        validationInputs = List.copyOf(validationInputs);
     }
 
     /** Whether a PTX instruction with {@code opcode} confirms a source finding of the rule. */
     public boolean confirmedBy(String opcode) {
-        return confirmingOpcodes.isEmpty() || confirmingOpcodes.contains(opcode);
+        return confirmingOpcodes.isEmpty() || opcode != null && confirmingOpcodes.contains(opcode);
     }
 
     /** The keys a {@code policy:} entry may hold (anything else is a typo the catalog refuses). */
@@ -74,7 +85,10 @@ public record RulePolicy(
             "validation-variant",
             "validation-flag",
             "validation-ptx-variant",
-            "machine-code-check");
+            "machine-code-check",
+            "sites-cite-flags",
+            "validation-host-comparison",
+            "validation-inputs");
 
     /** The policy a catalog entry states ({@code node}: its {@code policy:} mapping; null: {@link #DEFAULT}). */
     static RulePolicy parse(String id, JsonNode node) {
@@ -106,7 +120,10 @@ public record RulePolicy(
                 text(node, "validation-variant"),
                 text(node, "validation-flag"),
                 text(node, "validation-ptx-variant"),
-                node.path("machine-code-check").asBoolean(false));
+                node.path("machine-code-check").asBoolean(false),
+                node.path("sites-cite-flags").asBoolean(false),
+                node.path("validation-host-comparison").asBoolean(false),
+                list(node.get("validation-inputs")));
     }
 
     private static String text(JsonNode n, String k) {

@@ -113,7 +113,12 @@ public final class SassAnnotator {
             }
         }
         m.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), r);
-        System.out.printf("NL003 findings: %d; fused in the SASS: %d; not fused: %d%n", findings, fused, notFused);
+        System.out.printf(
+                "%s findings: %d; fused in the SASS: %d; not fused: %d%n",
+                String.join("/", dev.numlint.rules.RuleCatalog.get().rulesWhere(p -> p.machineCodeCheck())),
+                findings,
+                fused,
+                notFused);
         long[] n = new long[5];
         int files = 0;
         for (Path p : ptxFiles(cache)) {
