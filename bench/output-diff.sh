@@ -2,17 +2,29 @@
 # Output equivalence of two CLI jars on examples/ (issue 28): a refactoring of the engine (LayerMerge's typed
 # identity, rule policies) must leave every report byte-identical, except changes listed on purpose.
 #
-#   bench/output-diff.sh BEFORE.jar [AFTER.jar]
+#   bench/output-diff.sh [BEFORE.jar [AFTER.jar]]
 #
-# AFTER defaults to this tree's CLI jar (analyzer/target/numlint-analyzer-*-cli.jar; build it with ./numlint or
-# 'mvn -B -q -DskipTests package -pl analyzer -am'). Each example directory and the whole examples/ tree are scanned
-# (NUMLINT_DIFF_EACH=1: each example directory too) with --format json, sarif and html, with PTX on (nvcc when found) and off, into a scratch folder; each pair of
-# reports is compared with cmp (the HTML report's date line aside), and the script prints a table (one row per scan) and exits 1 when any report differs
-# (the first differing lines are shown).
+# AFTER defaults to this tree's CLI jar (analyzer/target/numlint-analyzer-*-cli.jar, built when missing). BEFORE is
+# the jar of the commit to compare with (build it in a checkout of that commit); without it the script compares AFTER
+# with itself, which shows that the reports are deterministic (the smoke run of .ci/run). The whole examples/ tree
+# (NUMLINT_DIFF_EACH=1: each example directory too) is scanned with --format json, sarif and html, with PTX on (nvcc
+# when found) and off (smoke mode: off only), into a scratch folder; each pair of reports is compared with cmp (the
+# HTML report's date line aside), and the script prints a table (one row per scan) and exits 1 when any report
+# differs (the first differing lines are shown).
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-before=${1:?usage: bench/output-diff.sh BEFORE.jar [AFTER.jar]}
-after=${2:-$(ls "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)}
+. "$(dirname "$0")/lib.sh"
+jar() { ls "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar 2>/dev/null | head -n1; }
+after=${2:-$(jar)}
+if [ -z "$after" ]; then
+  (cd "$ROOT" && "${MVN[@]}" -DskipTests package -pl analyzer -am >/dev/null)
+  after=$(jar)
+fi
+before=${1:-$after}
+[ "$before" = "$after" ] && echo "(no BEFORE jar: the same jar twice, a determinism check)" >&2
+# NUMLINT_DIFF_PTX="auto off" chooses the PTX modes (default: both; smoke mode: off)
+ptxmodes=(auto off)
+[ "$SMOKE" = 1 ] && ptxmodes=(off)
+if [ -n "${NUMLINT_DIFF_PTX:-}" ]; then read -r -a ptxmodes <<< "$NUMLINT_DIFF_PTX"; fi
 JAVA="${JAVA:-java}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/numlint-output-diff.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -24,7 +36,7 @@ fi
 differ=0
 printf '%-20s %-6s %-5s %8s %8s  %s\n' scan format ptx ruleIds bytes result
 for t in "${targets[@]}"; do
-  for ptx in auto off; do
+  for ptx in "${ptxmodes[@]}"; do
     for fmt in json sarif html; do
       name=$(echo "$t" | tr '/' '_')-$ptx.$fmt
       for side in before after; do
