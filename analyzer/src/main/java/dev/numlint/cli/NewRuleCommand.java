@@ -144,7 +144,7 @@ final class NewRuleCommand implements Callable<Integer> {
         out.println();
         out.println("next (CONTRIBUTING.md walks through each step):");
         out.println("  1. catalog.yml: write the summary, description and message templates of " + id
-                + "; choose its level");
+                + "; choose its level and its policy (how its layers merge, what PTX confirms; RulePolicy)");
         out.println(
                 "  2. " + DOCS.resolve(id + ".md") + ": fill in the four sections and cite a seed (NNN_<16 hex>.txt)");
         out.println("  3. each check class: read the layer's facts and report through a catalog message");
@@ -178,6 +178,9 @@ final class NewRuleCommand implements Callable<Integer> {
         sb.append(
                 "      TODO what is detected at each layer and why CPU and GPU (or two builds) give different results.\n");
         sb.append("    layers: [").append(String.join(", ", layers)).append("]\n");
+        // how the engine treats the rule's findings (dev.numlint.rules.RulePolicy): plain merging by line until the
+        // rule needs more (every-site, PTX confirmation by opcode, a validation variant)
+        sb.append("    policy: {merge: line}\n");
         sb.append("    messages:\n");
         for (String l : layers) {
             String prefix = l.equals("cuda-source") ? "cuda" : l.equals("ptx") ? "ptx" : "java";

@@ -4,13 +4,16 @@ import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FlagCitation;
 import dev.numlint.cuda.facts.Site;
 import dev.numlint.cuda.facts.SourceDialect;
+import dev.numlint.knowledge.WrittenCode;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Evidence;
 import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Location;
+import dev.numlint.model.Operation;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
 import java.nio.file.Path;
@@ -167,24 +170,30 @@ final class Reporter implements CudaReport {
     @Override
     public void report(
             String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
-        report(rule, function, at, message, conf, impact, flag, null);
+        report(rule, function, at, message, conf, impact, flag, null, null);
+    }
+
+    @Override
+    public void reportDecision(
+            String rule, String function, Site at, String message, Confidence conf, Impact impact, String decision) {
+        report(rule, function, at, message, conf, impact, null, null, decision);
     }
 
     @Override
     public void reportProven(String rule, String function, Site at, String message, Confidence conf, Impact impact) {
-        report(rule, function, at, message, conf, impact, null, "impactProven");
+        report(rule, function, at, message, conf, impact, null, "impactProven", null);
     }
 
     @Override
     public void reportPairedComponent(
             String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
-        report(rule, function, at, message, conf, impact, flag, "pairedComponent");
+        report(rule, function, at, message, conf, impact, flag, "pairedComponent", null);
     }
 
     @Override
     public void reportProven(
             String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
-        report(rule, function, at, message, conf, impact, flag, "impactProven");
+        report(rule, function, at, message, conf, impact, flag, "impactProven", null);
     }
 
     private void report(
@@ -195,7 +204,8 @@ final class Reporter implements CudaReport {
             Confidence conf,
             Impact impact,
             FlagCitation flag,
-            String property) {
+            String property,
+            String decision) {
         String snippet = at.text();
         Pos pos = Pos.of(at);
         // one finding per location and rule (a macro expanding to several hazards reports its use once)
@@ -221,6 +231,7 @@ final class Reporter implements CudaReport {
                 .fingerprintKey((function == null ? "" : function) + "|" + rule + "|"
                         + WHITESPACE.matcher(snippet).replaceAll(""));
         if (impact != null) b.impact(impact);
+        b.identity(identity(snippet, pos.condition() == null ? decision : null));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());
@@ -230,5 +241,20 @@ final class Reporter implements CudaReport {
         if (property != null) b.property(property, true);
         if (impact == null || impact.kind() != Impact.Kind.EXACT) counts.merge(rule, 1, Integer::sum);
         sink.report(b);
+    }
+
+    /**
+     * The typed identity of a finding at {@code snippet}: the operation it starts with and the operations it spells
+     * (to meet the PTX layer's instruction), the variable it updates, and the check's {@code decision} (null for a
+     * finding of a configuration the analyzed build does not compile: it stands alone).
+     */
+    private static Identity identity(String snippet, String decision) {
+        String expr = snippet == null ? null : dev.numlint.rules.Quote.expression(snippet);
+        return Identity.NONE
+                .withExpression(expr)
+                .withWritten(WrittenCode.leadingOperation(expr))
+                .withOperations(Operation.spelledIn(snippet))
+                .withAccumulator(WrittenCode.updatedVariable(snippet))
+                .withDecision(decision);
     }
 }

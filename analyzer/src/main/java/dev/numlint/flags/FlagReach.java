@@ -28,9 +28,6 @@ import java.util.Set;
  * that says so (impact bounded).
  */
 public final class FlagReach {
-    /** Rules whose other layers report each device operation a flag of theirs changes, citing the flag. */
-    private static final Set<String> CITED = Set.of("NL002", "NL006");
-
     private FlagReach() {}
 
     /**
@@ -51,7 +48,8 @@ public final class FlagReach {
 
     private static boolean candidate(Finding f) {
         return f.layer() == Layer.BUILD_FLAGS
-                && CITED.contains(f.ruleId())
+                // rules whose other layers report each device operation a flag of theirs changes, citing the flag
+                && dev.numlint.rules.RuleCatalog.get().policy(f.ruleId()).sitesCiteFlags()
                 && "cuda-device".equals(f.properties().get("appliesTo"))
                 && f.properties().get("condition") == null
                 && f.level() != Level.NOTE

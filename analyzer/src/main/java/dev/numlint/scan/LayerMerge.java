@@ -1,18 +1,19 @@
 package dev.numlint.scan;
 
 import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Location;
 import dev.numlint.model.RelatedLocation;
 import dev.numlint.rules.RuleCatalog;
+import dev.numlint.rules.RulePolicy;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -40,21 +41,6 @@ import java.util.Set;
  * operations have different messages and stay apart.
  */
 final class LayerMerge {
-    /** PTX opcodes and the source spellings that produce them. */
-    private static final Map<String, List<String>> OPERATIONS = Map.of(
-            "ex2", List.of("exp", "pow"),
-            "lg2", List.of("log", "pow"),
-            "sin", List.of("sin"),
-            "cos", List.of("cos"),
-            "div", List.of("/", "div"),
-            "rcp", List.of("rcp", "/"),
-            "sqrt", List.of("sqrt"),
-            "rsqrt", List.of("rsqrt"),
-            "tanh", List.of("tanh"));
-
-    /** A quoted PTX instruction in a message. */
-    private static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile("`[^`]*`");
-
     private LayerMerge() {}
 
     static List<Finding> merge(List<Finding> input) {
@@ -96,7 +82,7 @@ final class LayerMerge {
                     // one hazard at one source position seen in two PTX builds (a checked-in .ptx and the one
                     // compiled from the .cu, with other flags: add.rn.f32 / add.rn.ftz.f32) is one finding
                     String k = f.location().startColumn() + "\u0000"
-                            + QUOTED.matcher(f.message()).replaceAll("``");
+                            + (f.identity().hazard() != null ? f.identity().hazard() : f.message());
                     Integer at = ptxAt.get(k);
                     if (at != null) {
                         Finding first = ptx.get(at);
@@ -173,13 +159,6 @@ final class LayerMerge {
     static final int COPY_GAP = 12;
 
     /**
-     * Rules whose every written site stays a finding of its own, even when the same text is repeated: approximate
-     * intrinsics and divisions, float-to-unsigned conversions and float atomics (issue 13: each is still reported).
-     * Uses of one macro whose body holds the hazard are one written site, the macro's, and do merge.
-     */
-    private static final Set<String> EVERY_SITE = Set.of("NL001", "NL002", "NL006", "NL009");
-
-    /**
      * One finding per copied code: the same statement written again and again within a few lines of one function (a
      * loop unrolled by hand, {@code if (xx + yy > 4) return i - 1; ... return i - 2; ...}, or one macro expanded at
      * consecutive uses, {@code GET_ONE_FIELD(cfg, nthread) GET_ONE_FIELD(cfg, tstart) ...}) has one fix and one
@@ -188,7 +167,8 @@ final class LayerMerge {
      * equals) with the others as related locations and the count in {@code properties.copies}. Copies are compared by
      * their source evidence, whitespace aside; findings without a function or without source evidence stay apart.
      * The uses of one macro whose body holds the whole hazard ({@code properties.macro}) are copies of one written
-     * site at any distance within the function; rules in {@link #EVERY_SITE} merge only those.
+     * site at any distance within the function; rules whose policy keeps every site ({@code merge: every-site}: approximate
+     * intrinsics and divisions, float-to-unsigned conversions, float atomics, issue 13) merge only those.
      */
     static List<Finding> repeatedCopies(List<Finding> in) {
         Map<String, List<Integer>> byText = new LinkedHashMap<>();
@@ -199,7 +179,7 @@ final class LayerMerge {
             if (f.function() == null
                     || text == null
                     || text.isEmpty()
-                    || EVERY_SITE.contains(f.ruleId()) && macro == null) {
+                    || policy(f).everySite() && macro == null) {
                 continue;
             }
             String key =
@@ -286,10 +266,6 @@ final class LayerMerge {
         return f.impact() != null && f.impact().kind() == Impact.Kind.EXACT;
     }
 
-    /** The operation a source finding's message quotes first: a called name ({@code '__fdividef(1.f, v.x)'}) or a cast. */
-    private static final java.util.regex.Pattern QUOTED_OPERATION =
-            java.util.regex.Pattern.compile("^'(?:([A-Za-z_][\\w:]*)\\s*\\(|\\(\\s*([A-Za-z_][\\w:\\s]*?)\\s*\\))");
-
     /**
      * One finding per source line, rule and operation: the same intrinsic or cast written several times on one line
      * ({@code rv = float3(__fdividef(1.f, v.x), __fdividef(1.f, v.y), __fdividef(1.f, v.z))},
@@ -301,12 +277,11 @@ final class LayerMerge {
         Map<String, Integer> first = new HashMap<>();
         List<Finding> out = new ArrayList<>();
         for (Finding f : in) {
-            java.util.regex.Matcher m = QUOTED_OPERATION.matcher(f.message());
-            if (f.layer() == Layer.PTX || exact(f) || !m.find()) {
+            String op = f.identity().written();
+            if (f.layer() == Layer.PTX || exact(f) || op == null) {
                 out.add(f);
                 continue;
             }
-            String op = m.group(1) != null ? m.group(1) : "(" + m.group(2).replaceAll("\\s+", " ") + ")";
             String key =
                     key(f.ruleId(), f.layer(), f.location().file(), f.location().startLine(), op);
             Integer at = first.get(key);
@@ -321,7 +296,7 @@ final class LayerMerge {
                 kept = f;
                 more = out.get(at);
             }
-            String quote = more.message().substring(0, more.message().indexOf('\'', 1) + 1);
+            String quote = "'" + more.identity().expression() + "'";
             out.set(
                     at,
                     kept.toBuilder()
@@ -333,41 +308,6 @@ final class LayerMerge {
 
     /** How many lines below a PTX conversion's line the conversion it stands for may be written. */
     private static final int CONVERSION_SPAN = 4;
-
-    /** An assignment or initialisation: {@code =} that is not part of {@code ==}, {@code !=}, {@code <=}, {@code >=}. */
-    private static final java.util.regex.Pattern ASSIGNMENT = java.util.regex.Pattern.compile("(?<![=!<>])=(?!=)");
-
-    /** A call or functional cast: a name before {@code (}. */
-    private static final java.util.regex.Pattern CALL = java.util.regex.Pattern.compile("\\b([A-Za-z_]\\w*)\\s*\\(");
-
-    /** A C cast: {@code (type) operand}, {@code (unsigned int *) p}. */
-    private static final java.util.regex.Pattern CAST =
-            java.util.regex.Pattern.compile("\\(\\s*[A-Za-z_][\\w:\\s]*\\**\\s*\\)\\s*[\\w(.]");
-
-    /** Keywords a parenthesis follows without a call. */
-    private static final Set<String> NOT_CALLS =
-            Set.of("if", "while", "for", "switch", "sizeof", "alignof", "decltype", "catch", "defined", "return");
-
-    /**
-     * Whether a source line can hold a conversion of a float to an integer: an assignment or initialisation, a
-     * return, a call (an argument converted to its parameter's type) or a cast. {@code if (pos < gcfg->maxjump) {}
-     * cannot: a comparison converts the integer to float, never the float to an integer.
-     */
-    static boolean mayConvert(String line) {
-        String s = line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"").replaceAll("//.*$", "");
-        if (ASSIGNMENT.matcher(s).find()
-                || s.matches("(?s).*\\breturn\\b.*")
-                || CAST.matcher(s).find()) {
-            return true;
-        }
-        java.util.regex.Matcher m = CALL.matcher(s);
-        while (m.find()) {
-            if (!NOT_CALLS.contains(m.group(1))) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /**
      * A PTX conversion (NL001) whose line information points at a source line that converts nothing (the
@@ -381,25 +321,19 @@ final class LayerMerge {
         Map<Finding, Finding> moved = new java.util.IdentityHashMap<>();
         for (int i = 0; i < out.size(); i++) {
             Finding p = out.get(i);
-            if (p.layer() != Layer.PTX || !p.ruleId().equals("NL001")) {
+            if (p.layer() != Layer.PTX || !policy(p).relocatePtx()) {
                 continue;
             }
-            String text = p.evidence().stream()
-                    .filter(e -> "source".equals(e.kind()) && e.text() != null)
-                    .map(e -> e.text())
-                    .findFirst()
-                    .orElse(null);
-            if (text == null || mayConvert(text)) {
+            Identity.Origin origin = p.identity().origin();
+            if (origin == null || !Boolean.FALSE.equals(origin.lineHoldsOperation())) {
                 continue;
             }
             String file = p.location().file();
             List<Integer> anchors = new ArrayList<>();
             anchors.add(p.location().startLine());
-            for (RelatedLocation r : p.related()) {
-                if (r.message() != null
-                        && r.message().contains("inlined")
-                        && r.location().file().equals(file)) {
-                    anchors.add(r.location().startLine());
+            for (Location at : origin.inlinedAt()) {
+                if (at.file().equals(file)) {
+                    anchors.add(at.startLine());
                 }
             }
             Finding target = null;
@@ -407,7 +341,7 @@ final class LayerMerge {
             for (int anchor : anchors) {
                 for (Finding s : out) {
                     if (s.layer() != Layer.CUDA_SOURCE
-                            || !s.ruleId().equals("NL001")
+                            || !s.ruleId().equals(p.ruleId())
                             || !s.location().file().equals(file)) {
                         continue;
                     }
@@ -450,9 +384,6 @@ final class LayerMerge {
         }
         return ordered;
     }
-
-    /** The relative error per product an NL012 message states: the reduced format. */
-    private static final java.util.regex.Pattern PER_PRODUCT = java.util.regex.Pattern.compile("up to (2\\^-\\d+)");
 
     /**
      * One kernel's choice of reduced precision (NL012: TF32 fragments, the {@code __float_to_tf32} conversions the
@@ -518,54 +449,22 @@ final class LayerMerge {
     }
 
     /**
-     * The NL012 messages of a kernel's tensor-core data (catalog keys {@code cuda-fragment}, {@code ptx-tensor}): a
-     * fragment type and the conversions or mma instructions it compiles to. A math-mode call is a setting of its
-     * own, made at its line, and stays a finding of its own.
-     */
-    private static final List<java.util.regex.Pattern> TENSOR_DATA = tensorData();
-
-    private static List<java.util.regex.Pattern> tensorData() {
-        List<java.util.regex.Pattern> out = new ArrayList<>();
-        for (String key : List.of("cuda-fragment", "ptx-tensor")) {
-            String t = RuleCatalog.get().rule("NL012").messages().get(key);
-            if (t == null) {
-                continue;
-            }
-            StringBuilder re = new StringBuilder();
-            for (String part : t.split("\\{[a-z]+\\}", -1)) {
-                if (re.length() > 0) {
-                    re.append(".*?");
-                }
-                re.append(java.util.regex.Pattern.quote(part));
-            }
-            out.add(java.util.regex.Pattern.compile(re.toString(), java.util.regex.Pattern.DOTALL));
-        }
-        return out;
-    }
-
-    /**
-     * The decision an NL012 finding about a kernel's tensor-core data belongs to: its file, function and reduced
-     * format; null for other findings.
+     * The decision a finding belongs to (its producer's {@link Identity#decision}: NL012's reduced format of a
+     * kernel's tensor-core data) with its rule, file and function; null for findings of no decision. A math-mode call
+     * is a setting of its own, made at its line: its producer states no decision.
      */
     private static String decision(Finding f) {
-        if (!f.ruleId().equals("NL012")
+        if (f.identity().decision() == null
                 || f.function() == null
                 || f.suppressed()
-                || (f.layer() != Layer.CUDA_SOURCE && f.layer() != Layer.PTX)
-                || TENSOR_DATA.stream().noneMatch(p -> p.matcher(f.message()).matches())) {
+                || (f.layer() != Layer.CUDA_SOURCE && f.layer() != Layer.PTX)) {
             return null;
         }
-        java.util.regex.Matcher m = PER_PRODUCT.matcher(f.message());
-        String format = m.find() ? m.group(1) : "";
-        return key(f.location().file(), f.function(), format);
+        return key(f.ruleId(), f.location().file(), f.function(), f.identity().decision());
     }
 
     /** How far apart (in lines) two updates of one accumulator in one function may lie to be merged. */
     private static final int ACCUMULATOR_SPAN = 40;
-
-    /** The variable a compound update adds to: {@code s += t}, {@code s -= t}, {@code s = s + t}. */
-    private static final java.util.regex.Pattern UPDATE =
-            java.util.regex.Pattern.compile("^\\s*([A-Za-z_][\\w.]*(?:\\[[^\\]]*\\])?)\\s*(?:[+-]=|=\\s*\\1\\s*[+-])");
 
     /**
      * A PTX accumulation (NL004) at another line than the source layer's finding for the same accumulator (the
@@ -576,10 +475,10 @@ final class LayerMerge {
         List<Finding> out = new ArrayList<>(in);
         for (int i = 0; i < out.size(); i++) {
             Finding p = out.get(i);
-            if (p.layer() != Layer.PTX || !p.ruleId().equals("NL004")) {
+            if (p.layer() != Layer.PTX || !policy(p).mergeAccumulators()) {
                 continue;
             }
-            String var = accumulator(p);
+            String var = p.identity().accumulator();
             if (var == null) {
                 continue;
             }
@@ -588,9 +487,9 @@ final class LayerMerge {
             for (int j = 0; j < out.size(); j++) {
                 Finding s = out.get(j);
                 if (s.layer() != Layer.CUDA_SOURCE
-                        || !s.ruleId().equals("NL004")
+                        || !s.ruleId().equals(p.ruleId())
                         || !s.location().file().equals(p.location().file())
-                        || !var.equals(accumulator(s))) {
+                        || !var.equals(s.identity().accumulator())) {
                     continue;
                 }
                 int d = Math.abs(s.location().startLine() - p.location().startLine());
@@ -616,19 +515,6 @@ final class LayerMerge {
         return out;
     }
 
-    /** The accumulated variable of an NL004 finding, from the update as written (its source evidence). */
-    private static String accumulator(Finding f) {
-        for (var e : f.evidence()) {
-            if ("source".equals(e.kind()) && e.text() != null) {
-                java.util.regex.Matcher m = UPDATE.matcher(e.text());
-                if (m.find()) {
-                    return m.group(1);
-                }
-            }
-        }
-        return null;
-    }
-
     /**
      * A PTX contraction (NL003) whose value the PTX layer followed to a decision, on a line whose values the source
      * layer proved random variates and where it reports nothing of the rule: the decision is made on a random
@@ -639,7 +525,7 @@ final class LayerMerge {
      */
     static Finding variate(Finding f, Map<String, Set<Integer>> variateLines) {
         if (f.layer() != Layer.PTX
-                || !f.ruleId().equals("NL003")
+                || !policy(f).randomVariateNote()
                 || f.impact() == null
                 || f.impact().kind() != Impact.Kind.AMPLIFIED) {
             return f;
@@ -735,12 +621,7 @@ final class LayerMerge {
         if (Boolean.TRUE.equals(ptx.properties().get("libraryCode"))) {
             return false;
         }
-        if (src.ruleId().equals("NL003")) {
-            Object instr = ptx.properties().get("ptxInstruction");
-            String opcode = instr == null ? "" : instr.toString().strip().split("[.\\s]", 2)[0];
-            return opcode.equals("fma") || opcode.equals("mad");
-        }
-        return true;
+        return policy(src).confirmedBy(ptx.identity().instruction());
     }
 
     /** The source layer's low-impact consequences (catalog phrases), as patterns to find them in a message. */
@@ -783,29 +664,14 @@ final class LayerMerge {
         return message;
     }
 
-    /** The PTX instruction is the operation the source finding names (ex2.approx for __expf, cos for __cosf). */
+    /** The PTX instruction computes an operation the source finding's expression spells (ex2 for __expf). */
     private static boolean sameOperation(Finding src, Finding ptx) {
-        Object instr = ptx.properties().get("ptxInstruction");
-        if (instr == null) {
-            return false;
-        }
-        String opcode = instr.toString().strip().split("[.\\s]", 2)[0];
-        List<String> names = OPERATIONS.get(opcode);
-        if (names == null) {
-            return false;
-        }
-        // the expression as written (the source evidence; the message quotes it shortened), else the message
-        String expr = src.evidence().stream()
-                .filter(e -> "source".equals(e.kind()))
-                .map(e -> e.text())
-                .findFirst()
-                .orElse(src.message())
-                .toLowerCase(Locale.ROOT);
-        for (String n : names) {
-            if (expr.contains(n)) {
-                return true;
-            }
-        }
-        return false;
+        return !java.util.Collections.disjoint(
+                src.identity().operations(), ptx.identity().operations());
+    }
+
+    /** The rule's policy (catalog): how its layers merge. */
+    private static RulePolicy policy(Finding f) {
+        return RuleCatalog.get().policy(f.ruleId());
     }
 }

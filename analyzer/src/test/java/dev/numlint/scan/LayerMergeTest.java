@@ -13,6 +13,63 @@ import org.junit.jupiter.api.Test;
 
 /** The message of a merged finding states the consequence its level stands for. */
 class LayerMergeTest {
+    /**
+     * {@link LayerMerge#merge} of findings as their producers state them: each finding written here without a typed
+     * identity gets the one the CUDA source reporter (cuda/Reporter) or the PTX layer (ptx/PtxFindings) would give
+     * it, from the test's expression, instruction and source line.
+     */
+    private static List<Finding> merge(List<Finding> in) {
+        return LayerMerge.merge(in.stream().map(LayerMergeTest::typed).toList());
+    }
+
+    private static List<Finding> merge(List<Finding> in, java.util.Map<String, java.util.Set<Integer>> variates) {
+        return LayerMerge.merge(in.stream().map(LayerMergeTest::typed).toList(), variates);
+    }
+
+    private static Finding typed(Finding f) {
+        if (f.identity() != dev.numlint.model.Identity.NONE) {
+            return f;
+        }
+        String src = f.evidence().stream()
+                .filter(e -> "source".equals(e.kind()))
+                .map(Evidence::text)
+                .findFirst()
+                .orElse(null);
+        java.util.regex.Matcher bound =
+                java.util.regex.Pattern.compile("up to (2\\^-\\d+)").matcher(f.message());
+        dev.numlint.model.Identity id = dev.numlint.model.Identity.NONE
+                .withAccumulator(dev.numlint.knowledge.WrittenCode.updatedVariable(src))
+                .withDecision(f.ruleId().equals("NL012") && bound.find() ? bound.group(1) : null);
+        if (f.layer() == Layer.PTX) {
+            Object instr = f.properties().get("ptxInstruction");
+            if (instr == null) {
+                instr = f.evidence().stream()
+                        .filter(e -> "ptx".equals(e.kind()))
+                        .map(Evidence::text)
+                        .findFirst()
+                        .orElse(null);
+            }
+            String opcode = instr == null ? null : instr.toString().strip().split("[.\\s]", 2)[0];
+            List<Location> inlined = f.related().stream()
+                    .filter(r -> r.message().contains("inlined"))
+                    .map(r -> r.location())
+                    .toList();
+            id = id.withInstruction(opcode)
+                    .withOperations(dev.numlint.model.Operation.computedBy(opcode))
+                    .withHazard(f.message().replaceAll("`[^`]*`", "``"))
+                    .withOrigin(new dev.numlint.model.Identity.Origin(
+                            src == null ? null : dev.numlint.knowledge.WrittenCode.mayConvert(src), inlined));
+        } else {
+            String expr = f.message().startsWith("'")
+                    ? f.message().substring(1, f.message().indexOf('\'', 1))
+                    : null;
+            id = id.withExpression(expr)
+                    .withWritten(dev.numlint.knowledge.WrittenCode.leadingOperation(expr))
+                    .withOperations(dev.numlint.model.Operation.spelledIn(src != null ? src : expr));
+        }
+        return f.toBuilder().identity(id).build();
+    }
+
     @Test
     void aLowImpactConsequenceGivesWayToThePtxLayersDecision() {
         Impact cmp = new Impact(Impact.Kind.AMPLIFIED, "compared in a condition at line 186", null, null);
@@ -54,7 +111,7 @@ class LayerMergeTest {
                 .location(Location.of("k.cu", 836, 90))
                 .message("'__fdiv_rn(a, b)' is an approximate division: the CPU's division is correctly rounded")
                 .build();
-        List<Finding> out = LayerMerge.merge(List.of(
+        List<Finding> out = merge(List.of(
                 division("__fdividef(1.f, v.x)", 20, Level.NOTE),
                 division("__fdividef(1.f, v.y)", 44, Level.WARNING),
                 division("__fdividef(1.f, v.z)", 68, Level.NOTE),
@@ -83,7 +140,7 @@ class LayerMergeTest {
 
     @Test
     void oneHazardSeenInTwoPtxBuildsIsOneFindingWithBothInstructions() {
-        List<Finding> out = LayerMerge.merge(List.of(
+        List<Finding> out = merge(List.of(
                 ptx("add.rn.f32 %f88, %f88, %f43", 13),
                 ptx("add.rn.ftz.f32 %f88, %f88, %f43", 13),
                 ptx("add.rn.f32 %f9, %f9, %f2", 30)));
@@ -110,13 +167,13 @@ class LayerMergeTest {
         Finding ptx = ptx("add.rn.f32 %f88, %f88, %f43", 13).toBuilder()
                 .impact(new Impact(Impact.Kind.AMPLIFIED, "converted to an integer", null, null))
                 .build();
-        Finding proven = LayerMerge.merge(List.of(source(true), ptx)).get(0);
+        Finding proven = merge(List.of(source(true), ptx)).get(0);
         assertThat(proven.level()).isEqualTo(Level.NOTE);
         assertThat(proven.impact().kind()).isEqualTo(Impact.Kind.BOUNDED);
         assertThat(proven.properties()).containsEntry("confirmedInPtx", true);
         assertThat(proven.evidence()).extracting(Evidence::text).contains("add.rn.f32 %f88, %f88, %f43");
         // without the proof the PTX layer's more severe impact wins
-        Finding plain = LayerMerge.merge(List.of(source(false), ptx)).get(0);
+        Finding plain = merge(List.of(source(false), ptx)).get(0);
         assertThat(plain.level()).isEqualTo(Level.WARNING);
         assertThat(plain.impact().kind()).isEqualTo(Impact.Kind.AMPLIFIED);
     }
@@ -134,7 +191,7 @@ class LayerMergeTest {
                 "sub.f32 %f14, %f63, %f62",
                 "float tu = u*c - v*s;",
                 new Impact(Impact.Kind.CANCELLATION, "a difference of products (cancellation) at line 84", null, null));
-        Finding kept = LayerMerge.merge(List.of(src, cancels)).get(0);
+        Finding kept = merge(List.of(src, cancels)).get(0);
         assertThat(kept.level()).isEqualTo(Level.NOTE);
         assertThat(kept.impact().kind()).isEqualTo(Impact.Kind.BOUNDED);
         assertThat(kept.message()).endsWith(pair);
@@ -144,7 +201,7 @@ class LayerMergeTest {
                 "sub.f32 %f14, %f63, %f62",
                 "float tu = u*c - v*s;",
                 new Impact(Impact.Kind.AMPLIFIED, "compared in a condition at line 90", null, null));
-        Finding raised = LayerMerge.merge(List.of(src, decides)).get(0);
+        Finding raised = merge(List.of(src, decides)).get(0);
         assertThat(raised.level()).isEqualTo(Level.WARNING);
         assertThat(raised.impact().kind()).isEqualTo(Impact.Kind.AMPLIFIED);
         assertThat(raised.message())
@@ -184,11 +241,11 @@ class LayerMergeTest {
         Finding src = source("NL003", 244, "x = -(a-b)*0.5f+i*d", Level.WARNING, cancel);
         // a mul feeding a sub that ptxas only may fuse shows no contraction
         Finding mulSub = ptxAt("NL003", 244, "sub.f32 %f3, %f2, %f1;", "x = -(a-b)*0.5f+i*d;", null);
-        Finding merged = LayerMerge.merge(List.of(src, mulSub)).get(0);
+        Finding merged = merge(List.of(src, mulSub)).get(0);
         assertThat(merged.message()).doesNotContain("(PTX confirms)");
         assertThat(merged.properties()).doesNotContainKey("confirmedInPtx");
         Finding fma = ptxAt("NL003", 244, "fma.rn.f32 %f3, %f2, %f1, %f0;", "x = -(a-b)*0.5f+i*d;", null);
-        merged = LayerMerge.merge(List.of(src, fma)).get(0);
+        merged = merge(List.of(src, fma)).get(0);
         assertThat(merged.message()).endsWith("(PTX confirms)");
         assertThat(merged.properties()).containsEntry("confirmedInPtx", true);
     }
@@ -199,13 +256,13 @@ class LayerMergeTest {
         Impact growing = Impact.of(Impact.Kind.GROWING, "an error that grows with an unknown trip count");
         Finding src = source("NL004", 250, "sum += (ax-ac)*v", Level.NOTE, oneThread);
         Finding ptx = ptxAt("NL004", 250, "fma.rn.f32 %f4, %f3, %f2, %f4;", "sum+=(ax-ac)*v;", growing);
-        Finding merged = LayerMerge.merge(List.of(src, ptx)).get(0);
+        Finding merged = merge(List.of(src, ptx)).get(0);
         assertThat(merged.level()).isEqualTo(Level.NOTE);
         assertThat(merged.impact()).isEqualTo(oneThread);
         // a sink the PTX layer found still raises it
         Impact cmp = new Impact(Impact.Kind.AMPLIFIED, "compared in a condition at line 260", null, null);
         Finding decided = ptxAt("NL004", 250, "fma.rn.f32 %f4, %f3, %f2, %f4;", "sum+=(ax-ac)*v;", cmp);
-        assertThat(LayerMerge.merge(List.of(src, decided)).get(0).level()).isEqualTo(Level.WARNING);
+        assertThat(merge(List.of(src, decided)).get(0).level()).isEqualTo(Level.WARNING);
     }
 
     @Test
@@ -216,7 +273,7 @@ class LayerMergeTest {
         Finding z = ptxAt("NL004", 260, "fma.rn.f32 %f4, %f7, %f8, %f4;", "sum = sum + (az-ac)*w;", growing);
         // another accumulator of the loop is another finding
         Finding step = ptxAt("NL004", 256, "add.f32 %f9, %f9, %f1;", "ay+=ayu;", growing);
-        List<Finding> out = LayerMerge.merge(List.of(src, y, step, z));
+        List<Finding> out = merge(List.of(src, y, step, z));
         assertThat(out).hasSize(2);
         Finding merged = out.get(0);
         assertThat(merged.layer()).isEqualTo(Layer.CUDA_SOURCE);
@@ -228,21 +285,25 @@ class LayerMergeTest {
 
     @Test
     void aSourceLineThatConvertsNothingCannotHoldAConversion() {
-        assertThat(LayerMerge.mayConvert("if (pos < gcfg->maxjumpdebug) {")).isFalse();
-        assertThat(LayerMerge.mayConvert("if (gcfg->debuglevel & (MCX_DEBUG_MOVE | MCX_DEBUG_MOVE_ONLY)) {"))
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert("if (pos < gcfg->maxjumpdebug) {"))
                 .isFalse();
-        assertThat(LayerMerge.mayConvert("if (ispolarized && gcfg->istrajstokes) {"))
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert(
+                        "if (gcfg->debuglevel & (MCX_DEBUG_MOVE | MCX_DEBUG_MOVE_ONLY)) {"))
                 .isFalse();
-        assertThat(LayerMerge.mayConvert("} else if (a <= b || c == d) {")).isFalse();
-        assertThat(LayerMerge.mayConvert("uint ithedeg = floorf(theta * NANGLES);"))
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert("if (ispolarized && gcfg->istrajstokes) {"))
+                .isFalse();
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert("} else if (a <= b || c == d) {"))
+                .isFalse();
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert("uint ithedeg = floorf(theta * NANGLES);"))
                 .isTrue();
-        assertThat(LayerMerge.mayConvert("savedebugdata(p, (uint)f->ndone + id, gdebugdata);"))
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert("savedebugdata(p, (uint)f->ndone + id, gdebugdata);"))
                 .isTrue();
-        assertThat(LayerMerge.mayConvert("*w = ((ushort)v.x << 11) | (ushort)v.z;"))
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert("*w = ((ushort)v.x << 11) | (ushort)v.z;"))
                 .isTrue();
-        assertThat(LayerMerge.mayConvert("return f > 0 ? f : 0;")).isTrue();
-        assertThat(LayerMerge.mayConvert("idx += f;")).isTrue();
-        assertThat(LayerMerge.mayConvert("if (x) y++;")).isTrue(); // looks like a cast: kept
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert("return f > 0 ? f : 0;"))
+                .isTrue();
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert("idx += f;")).isTrue();
+        assertThat(dev.numlint.knowledge.WrittenCode.mayConvert("if (x) y++;")).isTrue(); // looks like a cast: kept
     }
 
     private static Finding conversion(Layer layer, int line, String text, Location inlinedAt) {
@@ -268,7 +329,7 @@ class LayerMergeTest {
     void aPtxConversionOnALineThatConvertsNothingJoinsTheSourceConversionBelowIt() {
         Finding src = conversion(Layer.CUDA_SOURCE, 1130, "savedebugdata(p, (uint)f->ndone + id);", null);
         Finding ptx = conversion(Layer.PTX, 1128, "if (gcfg->debuglevel & (MOVE | MOVE_ONLY)) {", null);
-        List<Finding> out = LayerMerge.merge(List.of(ptx, src));
+        List<Finding> out = merge(List.of(ptx, src));
         assertThat(out).hasSize(1);
         Finding merged = out.get(0);
         assertThat(merged.layer()).isEqualTo(Layer.CUDA_SOURCE);
@@ -279,7 +340,7 @@ class LayerMergeTest {
         // the line of an inlined callee: the conversion at the call site it was inlined at
         Finding callSite = conversion(Layer.CUDA_SOURCE, 2767, "save(&p, (uint)f.ndone + idx);", null);
         Finding callee = conversion(Layer.PTX, 438, "if (pos < gcfg->maxjumpdebug) {", Location.line("k.cu", 2767));
-        out = LayerMerge.merge(List.of(callee, callSite));
+        out = merge(List.of(callee, callSite));
         assertThat(out).hasSize(1);
         assertThat(out.get(0).location().startLine()).isEqualTo(2767);
         assertThat(out.get(0).layer()).isEqualTo(Layer.CUDA_SOURCE);
@@ -289,13 +350,13 @@ class LayerMergeTest {
     void aPtxConversionWithoutASourceConversionNearbyStaysAndSaysItsLineIsApproximate() {
         Finding far = conversion(Layer.CUDA_SOURCE, 1140, "save(p, (uint)f->ndone);", null);
         Finding ptx = conversion(Layer.PTX, 1128, "if (gcfg->debuglevel & (MOVE | MOVE_ONLY)) {", null);
-        List<Finding> out = LayerMerge.merge(List.of(ptx, far));
+        List<Finding> out = merge(List.of(ptx, far));
         assertThat(out).hasSize(2);
         assertThat(out.get(0).location().startLine()).isEqualTo(1128);
         assertThat(out.get(0).message()).endsWith("(line approximate: this line converts nothing)");
         // a PTX conversion on a line that converts stays where it is, unchanged
         Finding own = conversion(Layer.PTX, 1128, "uint k = floorf(x);", null);
-        out = LayerMerge.merge(List.of(own, far));
+        out = merge(List.of(own, far));
         assertThat(out.get(0).location().startLine()).isEqualTo(1128);
         assertThat(out.get(0).message()).isEqualTo(own.message());
     }
@@ -330,7 +391,7 @@ class LayerMergeTest {
         // another kernel's choice is another finding; a PTX finding without a source one stays
         Finding other = tf32(Layer.CUDA_SOURCE, 512, "gemm_async", "wmma::fragment<wmma::matrix_a, 16, 16, 8>");
         Finding alone = tf32(Layer.PTX, 628, "simple", "a_frag.x[t] = wmma::__float_to_tf32(a_frag.x[t]);");
-        List<Finding> out = LayerMerge.merge(List.of(a, b, cvtA, cvtB, other, alone));
+        List<Finding> out = merge(List.of(a, b, cvtA, cvtB, other, alone));
         assertThat(out).extracting(f -> f.location().startLine()).containsExactly(317, 512, 628);
         Finding one = out.get(0);
         assertThat(one.layer()).isEqualTo(Layer.CUDA_SOURCE);
@@ -402,13 +463,13 @@ class LayerMergeTest {
                 "'255*(0.6f+0.4f*cos(theta+t))': float to unsigned char in " + "[51, 255] by construction",
                 exact);
         Finding cvt = conversion(Layer.PTX, "`cvt.rzi.u32.f32 %r51, %f42`: unguarded conversion", amplified);
-        List<Finding> out = LayerMerge.merge(List.of(proven, cvt));
+        List<Finding> out = merge(List.of(proven, cvt));
         // one finding, still exact: the scan drops it (Scanner.exact) with the PTX finding it absorbed
         assertThat(out).hasSize(1);
         assertThat(out.get(0).impact().kind()).isEqualTo(Impact.Kind.EXACT);
         assertThat(Scanner.exact(out.get(0))).isTrue();
         // without the source layer's proof the PTX finding stands
-        List<Finding> alone = LayerMerge.merge(List.of(cvt));
+        List<Finding> alone = merge(List.of(cvt));
         assertThat(alone).hasSize(1);
         assertThat(Scanner.exact(alone.get(0))).isFalse();
         // a hazard on the same line takes the PTX finding that names no operation; the exact finding stays apart
@@ -417,7 +478,7 @@ class LayerMergeTest {
         unguarded = unguarded.toBuilder()
                 .location(Location.of("texture_cube.cu", 60, 40))
                 .build();
-        List<Finding> both = LayerMerge.merge(List.of(proven, unguarded, cvt));
+        List<Finding> both = merge(List.of(proven, unguarded, cvt));
         assertThat(both).filteredOn(f -> !Scanner.exact(f)).singleElement().satisfies(f -> {
             assertThat(f.message()).startsWith("'(unsigned char)(x)'").endsWith("(PTX confirms)");
         });
@@ -432,7 +493,7 @@ class LayerMergeTest {
                         .message(text + "; then compared in a condition at line 940")
                         .build();
         java.util.Map<String, java.util.Set<Integer>> variates = java.util.Map.of("k.cu", java.util.Set.of(571));
-        Finding note = LayerMerge.merge(List.of(decided), variates).get(0);
+        Finding note = merge(List.of(decided), variates).get(0);
         assertThat(note.level()).isEqualTo(Level.NOTE);
         assertThat(note.impact().kind()).isEqualTo(Impact.Kind.BOUNDED);
         assertThat(note.properties()).containsEntry("randomVariate", true);
@@ -440,25 +501,66 @@ class LayerMergeTest {
                 .isEqualTo(text + "; a random variate (source): one ulp is another draw")
                 .hasSizeLessThanOrEqualTo(dev.numlint.rules.Quote.MESSAGE);
         // another line, another file, no facts: the decision stands
-        assertThat(LayerMerge.merge(List.of(decided), java.util.Map.of("k.cu", java.util.Set.of(572)))
+        assertThat(merge(List.of(decided), java.util.Map.of("k.cu", java.util.Set.of(572)))
                         .get(0)
                         .level())
                 .isEqualTo(Level.WARNING);
-        assertThat(LayerMerge.merge(List.of(decided), java.util.Map.of("other.cu", java.util.Set.of(571)))
+        assertThat(merge(List.of(decided), java.util.Map.of("other.cu", java.util.Set.of(571)))
                         .get(0)
                         .level())
                 .isEqualTo(Level.WARNING);
-        assertThat(LayerMerge.merge(List.of(decided)).get(0)).isEqualTo(decided);
+        assertThat(merge(List.of(decided)).get(0)).isEqualTo(typed(decided));
         // a cancellation, another rule, or a line the source layer reports itself: unchanged
         Impact cancels = new Impact(Impact.Kind.CANCELLATION, "a difference of products (cancellation)", null, null);
         Finding cancellation = ptxAt("NL003", 571, "fma.rn.f32 %f4, %f3, %f2, %f1;", "r=a*b-c*d;", cancels);
-        assertThat(LayerMerge.merge(List.of(cancellation), variates).get(0).level())
-                .isEqualTo(Level.WARNING);
+        assertThat(merge(List.of(cancellation), variates).get(0).level()).isEqualTo(Level.WARNING);
         Finding approximate = ptxAt("NL006", 571, "ex2.approx.f32 %f4, %f3;", "r=__expf(c);", cmp);
-        assertThat(LayerMerge.merge(List.of(approximate), variates).get(0).level())
-                .isEqualTo(Level.WARNING);
+        assertThat(merge(List.of(approximate), variates).get(0).level()).isEqualTo(Level.WARNING);
         Finding src = source("NL003", 571, "re-im", Level.WARNING, cmp);
-        List<Finding> merged = LayerMerge.merge(List.of(src, decided), variates);
+        List<Finding> merged = merge(List.of(src, decided), variates);
         assertThat(merged).singleElement().satisfies(f -> assertThat(f.level()).isEqualTo(Level.WARNING));
+    }
+
+    @Test
+    void layersMergeByTheTypedIdentityNotByTheMessage() {
+        // the messages name no operation, or the wrong one: the producers' typed identities decide
+        Finding exp = Finding.builder("NL006")
+                .level(Level.WARNING)
+                .layer(Layer.CUDA_SOURCE)
+                .location(Location.of("k.cu", 7, 5))
+                .function("k")
+                .message("an approximate function (cos)")
+                .identity(dev.numlint.model.Identity.NONE.withOperations(
+                        java.util.Set.of(dev.numlint.model.Operation.EXP)))
+                .build();
+        Finding cos = exp.toBuilder()
+                .location(Location.of("k.cu", 7, 20))
+                .message("another approximate function (exp)")
+                .identity(dev.numlint.model.Identity.NONE.withOperations(
+                        java.util.Set.of(dev.numlint.model.Operation.COS)))
+                .build();
+        Finding ptxCos = Finding.builder("NL006")
+                .level(Level.WARNING)
+                .layer(Layer.PTX)
+                .location(Location.of("k.cu", 7, 0))
+                .function("k")
+                .message("`ex2.approx.f32 %f1, %f2;`: fast exp")
+                .evidence(new Evidence("ptx", "cos.approx.f32 %f3, %f4;", null))
+                .identity(dev.numlint.model.Identity.NONE
+                        .withInstruction("cos")
+                        .withOperations(dev.numlint.model.Operation.computedBy("cos")))
+                .build();
+        List<Finding> out = merge(List.of(exp, cos, ptxCos));
+        assertThat(out).hasSize(2);
+        assertThat(out.get(0).properties()).doesNotContainKey("confirmedInPtx");
+        assertThat(out.get(1).properties()).containsEntry("confirmedInPtx", true);
+        assertThat(out.get(1).evidence()).extracting(Evidence::text).contains("cos.approx.f32 %f3, %f4;");
+        // a contraction is confirmed only by an opcode its policy names (fma, mad), whatever the message quotes
+        Impact amplified = Impact.amplified("compared in a condition", null);
+        Finding src = source("NL003", 30, "x = a*b+c", Level.WARNING, amplified);
+        Finding mul = ptxAt("NL003", 30, "fma.rn.f32 %f1, %f2, %f3, %f4;", "x = a*b+c", amplified).toBuilder()
+                .identity(dev.numlint.model.Identity.NONE.withInstruction("mul"))
+                .build();
+        assertThat(merge(List.of(src, mul)).get(0).properties()).doesNotContainKey("confirmedInPtx");
     }
 }

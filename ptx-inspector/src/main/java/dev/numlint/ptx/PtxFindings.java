@@ -1,13 +1,16 @@
 package dev.numlint.ptx;
 
+import dev.numlint.knowledge.WrittenCode;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Evidence;
 import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
+import dev.numlint.model.Operation;
 import dev.numlint.ptx.PtxAnalyzer.SourceCache;
 import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
@@ -19,6 +22,8 @@ import dev.numlint.ptx.model.SourcePos;
 import dev.numlint.ptx.parser.PtxReader;
 import dev.numlint.ptx.rules.PtxHit;
 import dev.numlint.ptx.rules.PtxRules;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.rules.RulePolicy;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
 import java.nio.file.Files;
@@ -44,10 +49,10 @@ import java.util.Set;
  * and marked {@code libraryCode} so that they never count as confirming a source finding.
  */
 final class PtxFindings {
-    /** Rules whose hazard is the call of a header function itself (atomicAdd, wmma, conversions). */
-    private static final Set<String> CALL_RULES = Set.of("NL001", "NL007", "NL009", "NL012");
-    /** Rules whose different operations on one line are different hazards. */
-    private static final Set<String> PER_OPERATION = Set.of("NL002", "NL006", "NL009", "NL012");
+    /** The rule's policy (catalog): whether a header routine's call is the hazard, whether operations differ. */
+    private static RulePolicy policy(String ruleId) {
+        return RuleCatalog.get().policy(ruleId);
+    }
 
     private static final int MAX_CALL_SITES = 10;
 
@@ -62,7 +67,7 @@ final class PtxFindings {
 
     private static final class Entry {
         final Finding.Builder builder;
-        final Set<Location> callSites = new HashSet<>();
+        final Set<Location> callSites = new java.util.LinkedHashSet<>();
         final Set<Integer> siteLines = new HashSet<>();
         Impact.Kind kind;
         int instances = 1;
@@ -148,7 +153,7 @@ final class PtxFindings {
             return; // its lines name other code now: findings there would be at the wrong places
         }
         PtxFacts.Settings settings = new PtxFacts.Settings(
-                ctx.rules().intOption("NL004", "min-trip-count"),
+                minTripCount(ctx),
                 bc != null && bc.effectiveFastMath(),
                 loc -> {
                     // the line where the operation is written: the innermost position in user code
@@ -183,7 +188,13 @@ final class PtxFindings {
                 findings.report(h);
             }
         }
-        findings.out.values().forEach(e -> sink.report(e.builder));
+        findings.out.values().forEach(e -> {
+            // the call sites the instruction's function was inlined at: where a moved instruction may be written
+            Identity id = e.builder.identity();
+            Boolean holds = id.origin() == null ? null : id.origin().lineHoldsOperation();
+            e.builder.identity(id.withOrigin(new Identity.Origin(holds, List.copyOf(e.callSites))));
+            sink.report(e.builder);
+        });
     }
 
     /**
@@ -412,7 +423,7 @@ final class PtxFindings {
             return; // toolkit/system header code (math library, CUB, Thrust)
         }
         boolean libraryCode = loc != null && isSystemPath(files.get(loc.pos().fileIndex()));
-        if (libraryCode && !CALL_RULES.contains(h.ruleId())) {
+        if (libraryCode && !policy(h.ruleId()).ptxCallIsHazard()) {
             return; // an operation inside a header routine: the library's, not the programmer's expression
         }
         Location ptxLoc = Location.line(ctx.relativize(ptxFile), in.ptxLine());
@@ -424,7 +435,7 @@ final class PtxFindings {
         }
         SourcePos outer = outermostCallSite(loc, files);
         Location callSite = outer == null || outer.equals(written) ? null : locationOf(outer);
-        String operation = PER_OPERATION.contains(h.ruleId()) ? "|" + h.shape() : "";
+        String operation = policy(h.ruleId()).ptxPerOperation() ? "|" + h.shape() : "";
         String dedupe = h.ruleId() + "|" + primary.file() + "|"
                 + (srcFile != null || cuFile != null
                         ? "line" + primary.startLine()
@@ -451,6 +462,7 @@ final class PtxFindings {
                         .property("mangledName", h.function().name())
                         .property("ptxLine", in.ptxLine())
                         .property("ptxInstruction", in.text())
+                        .identity(identity(h, impact, srcLine))
                         .clearEvidence();
                 evidence(prev.builder, h, primary, ptxLoc, srcLine);
             }
@@ -466,7 +478,8 @@ final class PtxFindings {
                 .property("mangledName", fnName)
                 .property("ptxLine", in.ptxLine())
                 .property("ptxInstruction", in.text())
-                .impact(impact);
+                .impact(impact)
+                .identity(identity(h, impact, srcLine));
         if (libraryCode) {
             b.property("libraryCode", true);
         }
@@ -541,9 +554,42 @@ final class PtxFindings {
         return i;
     }
 
-    /** The check's message, followed by the consequence when it amplifies or cancels. */
+    /**
+     * The hit's typed identity: the opcode and the source operations it computes, the accumulator the source line
+     * updates, the hit's decision, the hazard independently of the build (the message without the instructions it
+     * quotes: {@code add.rn.f32} and {@code add.rn.ftz.f32} of two builds are one hazard), and whether the source line
+     * its line information names can hold a conversion (the call sites it was inlined at are added when reported).
+     */
+    /** An instruction quoted in a message of this layer. */
+    private static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile("`[^`]*`");
+
+    private static Identity identity(PtxHit h, Impact impact, String srcLine) {
+        // the message this layer composed, its quoted instructions (`add.rn.ftz.f32 ...`) left out
+        String hazard = QUOTED.matcher(message(h, impact)).replaceAll("``");
+        String opcode = h.at().opcode();
+        return Identity.NONE
+                .withInstruction(opcode)
+                .withOperations(Operation.computedBy(opcode))
+                .withAccumulator(WrittenCode.updatedVariable(srcLine))
+                .withDecision(h.decision())
+                .withHazard(hazard)
+                .withOrigin(new Identity.Origin(srcLine == null ? null : WrittenCode.mayConvert(srcLine), List.of()));
+    }
+
+    /**
+     * The minimum trip count of an accumulation loop the PTX layer reports: the option the catalog's policy names
+     * ({@code ptx-trip-count-option}) of the rule that declares it.
+     */
+    private static int minTripCount(ScanContext ctx) {
+        for (String id : RuleCatalog.get().rulesWhere(p -> p.ptxTripCountOption() != null)) {
+            return ctx.rules().intOption(id, policy(id).ptxTripCountOption());
+        }
+        throw new IllegalStateException("no rule of the catalog states ptx-trip-count-option");
+    }
+
+    /** The check's message, followed by the consequence when it amplifies or cancels (if its policy says so). */
     private static String message(PtxHit h, Impact impact) {
-        if (impact == null || h.ruleId().equals("NL001") || h.ruleId().equals("NL009")) {
+        if (impact == null || !policy(h.ruleId()).ptxStatesConsequence()) {
             return h.message();
         }
         return switch (impact.kind()) {

@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param properties     extra facts for machine consumers (e.g. "confirmedInPtx": true, "validation": {...})
  * @param impact         what the hazard's value decides (null when the check did not classify it); the scan
  *                       derives the level from it and it appears as {@code properties.impact}
+ * @param identity       what the finding is about, typed (operation, accumulator, decision, PTX origin), set by its
+ *                       producer; the scan merges layers by it. Not written to reports
  */
 public record Finding(
         String ruleId,
@@ -41,7 +43,8 @@ public record Finding(
         String fingerprint,
         Suppression suppression,
         Map<String, Object> properties,
-        Impact impact) {
+        Impact impact,
+        Identity identity) {
 
     public Finding {
         Objects.requireNonNull(ruleId, "ruleId");
@@ -53,6 +56,7 @@ public record Finding(
         related = List.copyOf(related == null ? List.of() : related);
         confidence = confidence == null ? Confidence.HIGH : confidence;
         properties = properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+        identity = identity == null ? Identity.NONE : identity;
     }
 
     public boolean suppressed() {
@@ -79,6 +83,7 @@ public record Finding(
         b.suppression = suppression;
         b.properties.putAll(properties);
         b.impact = impact;
+        b.identity = identity;
         return b;
     }
 
@@ -98,6 +103,7 @@ public record Finding(
         private Suppression suppression;
         private final Map<String, Object> properties = new LinkedHashMap<>();
         private Impact impact;
+        private Identity identity = Identity.NONE;
 
         public Builder ruleId(String v) {
             ruleId = v;
@@ -192,6 +198,16 @@ public record Finding(
             return impact;
         }
 
+        /** Sets the typed identity (null: none). */
+        public Builder identity(Identity v) {
+            identity = v == null ? Identity.NONE : v;
+            return this;
+        }
+
+        public Identity identity() {
+            return identity;
+        }
+
         public String ruleId() {
             return ruleId;
         }
@@ -221,7 +237,8 @@ public record Finding(
                     fingerprint,
                     suppression,
                     properties,
-                    impact);
+                    impact,
+                    identity);
         }
     }
 }

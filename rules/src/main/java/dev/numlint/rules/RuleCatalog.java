@@ -29,8 +29,10 @@ public final class RuleCatalog {
 
     private final Map<String, Rule> rules;
     private final Map<String, String> phrases;
+    private final Map<String, RulePolicy> policies;
 
-    private RuleCatalog(Map<String, Rule> rules, Map<String, String> phrases) {
+    private RuleCatalog(Map<String, Rule> rules, Map<String, String> phrases, Map<String, RulePolicy> policies) {
+        this.policies = policies;
         this.rules = rules;
         this.phrases = phrases;
     }
@@ -73,8 +75,10 @@ public final class RuleCatalog {
             }
             JsonNode root = yaml.readTree(in);
             Map<String, Rule> map = new LinkedHashMap<>();
+            Map<String, RulePolicy> policies = new LinkedHashMap<>();
             for (JsonNode n : root.get("rules")) {
                 String id = text(n, "id");
+                policies.put(id, RulePolicy.parse(id, n.get("policy")));
                 String name = text(n, "name");
                 List<Integer> cwe = new ArrayList<>();
                 if (n.has("cwe")) {
@@ -125,7 +129,10 @@ public final class RuleCatalog {
                         .forEachRemaining(
                                 e -> phrases.put(e.getKey(), e.getValue().asText()));
             }
-            return new RuleCatalog(java.util.Collections.unmodifiableMap(map), Map.copyOf(phrases));
+            return new RuleCatalog(
+                    java.util.Collections.unmodifiableMap(map),
+                    Map.copyOf(phrases),
+                    java.util.Collections.unmodifiableMap(policies));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the rule catalog", e);
         }
@@ -185,6 +192,22 @@ public final class RuleCatalog {
     /** The keys of the catalog's shared message fragments. */
     public java.util.Set<String> phraseKeys() {
         return phrases.keySet();
+    }
+
+    /** The rule's policy (its catalog entry's {@code policy:}; {@link RulePolicy#DEFAULT} for an unknown id). */
+    public RulePolicy policy(String id) {
+        return policies.getOrDefault(id, RulePolicy.DEFAULT);
+    }
+
+    /** The ids of the rules whose policy satisfies {@code which}, in catalog order. */
+    public List<String> rulesWhere(java.util.function.Predicate<RulePolicy> which) {
+        List<String> out = new ArrayList<>();
+        policies.forEach((id, p) -> {
+            if (which.test(p)) {
+                out.add(id);
+            }
+        });
+        return out;
     }
 
     /** Index of the rule in catalog order (SARIF ruleIndex). */

@@ -298,17 +298,14 @@ public final class Validator {
         for (String s : STRICT_FLAGS) strict.add(s);
         v.add(new Variant("strict", null, strict, new Decoder.Options().contract(true)));
         boolean[] h = hazards(asBuilt);
-        String[][] single = {
-            {"fmad=false", "NL003", "-fmad=false"},
-            {"prec-div=true", "NL002", "-prec-div=true"},
-            {"prec-sqrt=true", "NL006", "-prec-sqrt=true"},
-            {"ftz=false", "NL007", "-ftz=false"}
-        };
+        // in the order of hazards(): each isolates the rule whose policy names it (catalog.yml)
+        String[] single = {"fmad=false", "prec-div=true", "prec-sqrt=true", "ftz=false"};
         for (int i = 0; i < 4; i++) {
-            if (!h[i]) continue;
+            String rule = RulePolicies.ruleOfVariant(single[i]);
+            if (!h[i] || rule == null) continue;
             List<String> f = new ArrayList<>(asBuilt);
-            f.add(single[i][2]);
-            v.add(new Variant(single[i][0], single[i][1], f, new Decoder.Options().contract(true)));
+            f.add(RulePolicies.flagOf(rule));
+            v.add(new Variant(single[i], rule, f, new Decoder.Options().contract(true)));
         }
         return v;
     }
@@ -325,24 +322,29 @@ public final class Validator {
                         .exactDiv(true)
                         .exactSqrt(true)
                         .noFtz(true)));
-        if (hits.containsKey("NL003"))
-            v.add(new Variant("unfuse-fma", "NL003", List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
-        if (hits.containsKey("NL002"))
+        // each rewrite isolates the rule whose policy names it (catalog.yml), when the kernel has its findings
+        String fma = RulePolicies.ruleOfPtxVariant("unfuse-fma");
+        String div = RulePolicies.ruleOfPtxVariant("div.rn");
+        String sqrt = RulePolicies.ruleOfPtxVariant("sqrt.rn");
+        String ftz = RulePolicies.ruleOfPtxVariant("no-ftz");
+        if (fma != null && hits.containsKey(fma))
+            v.add(new Variant("unfuse-fma", fma, List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
+        if (div != null && hits.containsKey(div))
             v.add(new Variant(
                     "div.rn",
-                    "NL002",
+                    div,
                     List.of("ptx:div.rn"),
                     new Decoder.Options().contract(true).exactDiv(true)));
-        if (hits.containsKey("NL006"))
+        if (sqrt != null && hits.containsKey(sqrt))
             v.add(new Variant(
                     "sqrt.rn",
-                    "NL006",
+                    sqrt,
                     List.of("ptx:sqrt.rn"),
                     new Decoder.Options().contract(true).exactSqrt(true)));
-        if (hits.containsKey("NL007"))
+        if (ftz != null && hits.containsKey(ftz))
             v.add(new Variant(
                     "no-ftz",
-                    "NL007",
+                    ftz,
                     List.of("ptx:no-ftz"),
                     new Decoder.Options().contract(true).noFtz(true)));
         return v;
@@ -531,7 +533,9 @@ public final class Validator {
             res.reason = "spec lists " + ks.params.size() + " parameters, the kernel has " + k.params.size();
             return res;
         }
-        boolean nl001 = hits.containsKey("NL001");
+        // the rule the x86 host build speaks for (a conversion wraps there): catalog policy
+        String hostRule = RulePolicies.hostComparisonRule();
+        boolean hostCompared = hostRule != null && hits.containsKey(hostRule);
         // decode every build
         Map<String, Program> progs = new LinkedHashMap<>();
         Program ref, host = null;
@@ -550,7 +554,7 @@ public final class Validator {
             if (vs.get(1).flags.stream().anyMatch(f -> f.startsWith("ptx:")))
                 ro.unfuseFma(true).exactDiv(true).exactSqrt(true).noFtz(true);
             ref = Decoder.decode(strictM, k.name, ro);
-            if (nl001)
+            if (hostCompared)
                 host = Decoder.decode(
                         asBuilt, k.name, new Decoder.Options().host(true).contract(true));
         } catch (Decoder.Unsupported e) {
@@ -682,7 +686,7 @@ public final class Validator {
                         long hu = ulp(hv[i], av[i], t);
                         if (hu != 0) {
                             hostDiff++;
-                            histo.computeIfAbsent("NL001", x -> new TreeMap<>())
+                            histo.computeIfAbsent(hostRule, x -> new TreeMap<>())
                                     .merge(FindingResult.bucket(hu), 1L, Long::sum);
                         }
                     }
@@ -737,7 +741,7 @@ public final class Validator {
         }
         for (Variant v : vs)
             if (removes.containsKey(v.name)) res.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
-        if (host != null) res.attribution.add(new Attribution("NL001", "host-x86", hostDiff));
+        if (host != null) res.attribution.add(new Attribution(hostRule, "host-x86", hostDiff));
         if (g != null) g.finish(res, k.name, ks, vs, progs);
         long gDiff = res.gpu != null ? res.gpu.elementsDiffering : 0;
         boolean confirmed = differing > 0 || hostDiff > 0 || gDiff > 0;
@@ -753,7 +757,7 @@ public final class Validator {
             if (h.sourceColumn() > 0) f.sourceColumn = h.sourceColumn();
             f.ulpHistogram = histo.getOrDefault(h.rule(), Map.of());
             Long el = null;
-            if (h.rule().equals("NL001")) el = hostDiff;
+            if (h.rule().equals(hostRule)) el = hostDiff;
             else for (Attribution a : res.attribution) if (a.rule.equals(h.rule())) el = a.elementsDiffering;
             if (el == null) {
                 // no single switch for this rule (e.g. an intrinsic or atomics): the kernel-level comparison decides
@@ -1108,14 +1112,14 @@ public final class Validator {
             d.add(host);
         }
         d.add(Distribution.uniform(-1, 1));
-        if (hits.containsKey("NL001")) {
+        if (RulePolicies.wantsInputs(hits, "conversion")) {
             Distribution c = Distribution.of("conversion");
             c.bits = 16;
             d.add(c);
         }
         Distribution mixed = Distribution.of("mixed");
         d.add(mixed);
-        if (hits.containsKey("NL007")) d.add(Distribution.of("subnormal"));
+        if (RulePolicies.wantsInputs(hits, "subnormal")) d.add(Distribution.of("subnormal"));
         d.add(Distribution.uniform(0.5, 1000));
         return d;
     }

@@ -43,19 +43,19 @@ public final class ReducedPrecisionMath implements CudaCheck {
                                     bound,
                                     "evidence",
                                     t.evidence() == null ? "" : " (converted at " + t.evidence() + ")");
-            out.report(
-                    "NL012",
-                    facts.function,
-                    t.site(),
-                    msg,
-                    Confidence.HIGH,
-                    new Impact(
-                                    Impact.Kind.AMPLIFIED,
-                                    "every product of the float data is rounded to reduced precision",
-                                    null,
-                                    null)
-                            .withErrorBound(bound + " relative per product"),
-                    null);
+            Impact impact = new Impact(
+                            Impact.Kind.AMPLIFIED,
+                            "every product of the float data is rounded to reduced precision",
+                            null,
+                            null)
+                    .withErrorBound(bound + " relative per product");
+            if (mode) {
+                // a math-mode call is a setting of its own, made at its line
+                out.report("NL012", facts.function, t.site(), msg, Confidence.HIGH, impact, null);
+            } else {
+                // the kernel's fragments of one reduced format are one decision (with the PTX layer's conversions)
+                out.reportDecision("NL012", facts.function, t.site(), msg, Confidence.HIGH, impact, bound);
+            }
         }
     }
 }

@@ -77,4 +77,20 @@ public interface CudaReport {
             Confidence confidence,
             Impact impact,
             FlagCitation flag);
+
+    /**
+     * {@link #report} of a choice the function makes once ({@code decision}: NL012's reduced format, {@code 2^-11}):
+     * the scan merges the findings of one decision in one function, of both layers, into one (the finding's
+     * {@link dev.numlint.model.Identity#decision}). An implementation that does not track decisions reports plainly.
+     */
+    default void reportDecision(
+            String ruleId,
+            String function,
+            Site at,
+            String message,
+            Confidence confidence,
+            Impact impact,
+            String decision) {
+        report(ruleId, function, at, message, confidence, impact, null);
+    }
 }

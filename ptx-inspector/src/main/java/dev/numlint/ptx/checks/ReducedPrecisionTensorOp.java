@@ -95,6 +95,10 @@ public final class ReducedPrecisionTensorOp implements PtxCheck {
                         ruleId(), "ptx-tensor", "instr", in.text(), "format", format, "bits", bits, "exp", exp),
                 Confidence.HIGH,
                 List.of(),
-                shape);
+                shape,
+                null,
+                List.of(),
+                // one reduced format of one kernel is one decision (merged with the source layer's fragments)
+                "2^-" + exp);
     }
 }

@@ -13,7 +13,9 @@ import java.util.List;
  * a shape used for the fingerprint and to tell different operations on one line apart, and the consequence of the
  * hazard's value (null when the check does not classify it; the rule's level then applies), and further instructions
  * of the same hazard written elsewhere ({@code sites}: the other updates of one accumulator), reported as related
- * locations of the one finding.
+ * locations of the one finding. {@code decision} (may be null) names a choice the function makes once (NL012's reduced
+ * format, {@code 2^-10}): the scan merges the findings of one decision in one function ({@link
+ * dev.numlint.model.Identity#decision}).
  */
 public record PtxHit(
         String ruleId,
@@ -24,10 +26,24 @@ public record PtxHit(
         List<Instruction> related,
         String shape,
         Consequence consequence,
-        List<Instruction> sites) {
+        List<Instruction> sites,
+        String decision) {
 
     public PtxHit {
         sites = sites == null ? List.of() : List.copyOf(sites);
+    }
+
+    public PtxHit(
+            String ruleId,
+            PtxFunction function,
+            Instruction at,
+            String message,
+            Confidence confidence,
+            List<Instruction> related,
+            String shape,
+            Consequence consequence,
+            List<Instruction> sites) {
+        this(ruleId, function, at, message, confidence, related, shape, consequence, sites, null);
     }
 
     public PtxHit(

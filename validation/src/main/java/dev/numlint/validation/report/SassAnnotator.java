@@ -82,7 +82,11 @@ public final class SassAnnotator {
             String key = VariantCache.key(cu, arch, flags);
             Path sp = sass.resolve(key.replaceAll("\\.ptx$", ".sass"));
             for (JsonNode f : k.path("findings")) {
-                if (!f.path("rule").asText().equals("NL003") || !f.has("line")) continue;
+                // the rules whose findings the machine code confirms (an FFMA at the line): catalog policy
+                if (!dev.numlint.rules.RuleCatalog.get()
+                                .policy(f.path("rule").asText())
+                                .machineCodeCheck()
+                        || !f.has("line")) continue;
                 findings++;
                 ObjectNode fo = (ObjectNode) f;
                 if (!Files.isRegularFile(sp)) {
@@ -109,7 +113,12 @@ public final class SassAnnotator {
             }
         }
         m.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), r);
-        System.out.printf("NL003 findings: %d; fused in the SASS: %d; not fused: %d%n", findings, fused, notFused);
+        System.out.printf(
+                "%s findings: %d; fused in the SASS: %d; not fused: %d%n",
+                String.join("/", dev.numlint.rules.RuleCatalog.get().rulesWhere(p -> p.machineCodeCheck())),
+                findings,
+                fused,
+                notFused);
         long[] n = new long[5];
         int files = 0;
         for (Path p : ptxFiles(cache)) {

@@ -1,0 +1,202 @@
+package dev.numlint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dependency rules of ARCHITECTURE.md over the compiled classes of every module (rules, ptx-inspector,
+ * validation, analyzer). The rooms are the packages below {@code dev.numlint}: the model ({@code model}, {@code rules},
+ * {@code spi}, {@code knowledge}), the front ends ({@code cuda}, {@code java}, {@code flags}, {@code ptx}), the engine
+ * ({@code scan}, {@code output}, {@code cli}, {@code config}), {@code validation}, and the guarded toolchain
+ * ({@code toolchain}: processes, nvcc, the PTX cache) that front ends, engine and validation share.
+ *
+ * <p>Edges that break a rule today are frozen in the TODO lists below, by class: the test fails when a new one appears
+ * (the list cannot grow) and when a listed one is gone (remove it from the list: it cannot come back).
+ */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.numlint");
+
+    private static final Set<String> MODEL = Set.of("model", "rules", "spi", "knowledge");
+    private static final Set<String> FRONT_ENDS = Set.of("cuda", "java", "flags", "ptx");
+    private static final Set<String> ENGINE = Set.of("scan", "output", "cli");
+
+    /** TODO(issue 28): front-end classes that use the engine; {@code scan.Glob} belongs in a shared utility room. */
+    private static final Set<String> TODO_FRONT_END_USES_ENGINE =
+            Set.of("dev.numlint.cuda.CudaSourceAnalyzer -> dev.numlint.scan.Glob");
+
+    /**
+     * TODO(issue 28): engine classes that use a front end other than through its spi: build options and the flag
+     * review (flags), the host launch reader (cuda) and the demangler (ptx) used by the validation glue.
+     */
+    private static final Set<String> TODO_ENGINE_USES_FRONT_END = Set.of(
+            "dev.numlint.cli.ScanInputs -> dev.numlint.flags.BuildOptions",
+            "dev.numlint.scan.ScanOptions -> dev.numlint.flags.BuildFlagAnalyzer",
+            "dev.numlint.scan.ScanOptions -> dev.numlint.flags.BuildOptions",
+            "dev.numlint.scan.ScanValidation -> dev.numlint.cuda.HostLaunchReader",
+            "dev.numlint.scan.ScanValidation -> dev.numlint.ptx.Demangler",
+            "dev.numlint.scan.Scanner -> dev.numlint.flags.FlagReach");
+
+    /**
+     * TODO(issue 28): the package cycles of today, as the room edges that close them: scan and config (configured rule
+     * settings / Glob), scan and output (ScanResult / Escapes), scan and cuda (the analyzer's Glob / the validation
+     * glue's host launch reader).
+     */
+    private static final Set<String> TODO_CYCLES = Set.of(
+            "config -> scan", "cuda -> scan", "output -> scan", "scan -> config", "scan -> cuda", "scan -> output");
+
+    /** The room of a class: the first package name below dev.numlint, or null outside it. */
+    private static String room(JavaClass c) {
+        String p = c.getPackageName();
+        if (!p.startsWith("dev.numlint.")) {
+            return null;
+        }
+        String rest = p.substring("dev.numlint.".length());
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
+    }
+
+    private static String outer(JavaClass c) {
+        String n = c.getName();
+        int d = n.indexOf('$');
+        return d < 0 ? n : n.substring(0, d);
+    }
+
+    /** Every class edge between two rooms, as "origin -> target" (outer classes), by room edge "a -> b". */
+    private static Map<String, Set<String>> edges() {
+        Map<String, Set<String>> out = new TreeMap<>();
+        for (JavaClass c : CLASSES) {
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                String a = room(d.getOriginClass());
+                String b = room(d.getTargetClass());
+                if (a == null || b == null || a.equals(b)) {
+                    continue;
+                }
+                out.computeIfAbsent(a + " -> " + b, k -> new TreeSet<>())
+                        .add(outer(d.getOriginClass()) + " -> " + outer(d.getTargetClass()));
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> classEdges(Set<String> from, Set<String> to) {
+        Set<String> out = new TreeSet<>();
+        edges().forEach((k, v) -> {
+            String[] ab = k.split(" -> ");
+            if (from.contains(ab[0]) && to.contains(ab[1])) {
+                out.addAll(v);
+            }
+        });
+        return out;
+    }
+
+    @Test
+    void theModelKnowsNothingOfFrontEndsEngineOrValidation() {
+        Set<String> others = new HashSet<>(FRONT_ENDS);
+        others.addAll(ENGINE);
+        others.add("config");
+        others.add("validation");
+        others.add("toolchain");
+        assertThat(classEdges(MODEL, others)).isEmpty();
+    }
+
+    @Test
+    void frontEndsDoNotUseTheEngine() {
+        assertThat(classEdges(FRONT_ENDS, ENGINE))
+                .as("front end -> scan/output/cli (frozen: TODO_FRONT_END_USES_ENGINE)")
+                .containsExactlyInAnyOrderElementsOf(TODO_FRONT_END_USES_ENGINE);
+    }
+
+    @Test
+    void theEngineUsesFrontEndsOnlyThroughTheSpi() {
+        assertThat(classEdges(ENGINE, FRONT_ENDS))
+                .as("engine -> front end outside spi (frozen: TODO_ENGINE_USES_FRONT_END)")
+                .containsExactlyInAnyOrderElementsOf(TODO_ENGINE_USES_FRONT_END);
+    }
+
+    @Test
+    void noNewPackageCycles() {
+        Map<String, Set<String>> graph = new HashMap<>();
+        Map<String, Set<String>> edges = edges();
+        for (String k : edges.keySet()) {
+            String[] ab = k.split(" -> ");
+            graph.computeIfAbsent(ab[0], x -> new HashSet<>()).add(ab[1]);
+        }
+        Set<String> cyclic = new TreeSet<>();
+        for (String k : edges.keySet()) {
+            String[] ab = k.split(" -> ");
+            if (reaches(graph, ab[1], ab[0])) {
+                cyclic.add(k);
+            }
+        }
+        Map<String, Set<String>> detail = new TreeMap<>();
+        cyclic.forEach(k -> detail.put(k, edges.get(k)));
+        assertThat(cyclic)
+                .as("room edges on a cycle (frozen: TODO_CYCLES); class edges: " + detail)
+                .containsExactlyInAnyOrderElementsOf(TODO_CYCLES);
+    }
+
+    private static boolean reaches(Map<String, Set<String>> graph, String from, String to) {
+        Deque<String> todo = new ArrayDeque<>(List.of(from));
+        Set<String> seen = new HashSet<>();
+        while (!todo.isEmpty()) {
+            String n = todo.pop();
+            if (n.equals(to)) {
+                return true;
+            }
+            if (seen.add(n)) {
+                todo.addAll(graph.getOrDefault(n, Set.of()));
+            }
+        }
+        return false;
+    }
+
+    /** A rule id as a string literal. */
+    private static final Pattern RULE_ID = Pattern.compile("\"NL\\d{3}\"");
+
+    @Test
+    void onlyARulesChecksNameIt() throws IOException {
+        // a rule's policy lives in the catalog; the engine, the front ends' glue and validation ask it
+        Path repo = Path.of("..");
+        Set<String> naming = new TreeSet<>();
+        for (String module : List.of("rules", "ptx-inspector", "validation", "analyzer")) {
+            Path src = repo.resolve(module).resolve("src/main/java");
+            try (Stream<Path> files = Files.walk(src)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    if (f.getParent().getFileName().toString().equals("checks")) {
+                        continue;
+                    }
+                    if (RULE_ID.matcher(Files.readString(f, StandardCharsets.UTF_8))
+                            .find()) {
+                        naming.add(repo.relativize(f).toString());
+                    }
+                }
+            }
+        }
+        assertThat(naming)
+                .as("main sources outside a checks package that name a rule id")
+                .isEmpty();
+    }
+}

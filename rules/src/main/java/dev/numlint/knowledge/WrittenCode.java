@@ -1,0 +1,81 @@
+package dev.numlint.knowledge;
+
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What a line or expression of C/C++/CUDA source, as written, says about the operation a finding is about. The
+ * producers of findings (the CUDA source reporter, the PTX layer quoting the source line of an instruction) read the
+ * code with these and state the result in the finding's typed {@link dev.numlint.model.Identity}; the scan never
+ * reads a finding's message or evidence text.
+ */
+public final class WrittenCode {
+    private WrittenCode() {}
+
+    /** The first operation of a quoted expression: a called name ({@code __fdividef(1.f, v.x)}) or a cast. */
+    private static final Pattern LEADING_OPERATION =
+            Pattern.compile("^(?:([A-Za-z_][\\w:]*)\\s*\\(|\\(\\s*([A-Za-z_][\\w:\\s]*?)\\s*\\))");
+
+    /** The variable a compound update adds to: {@code s += t}, {@code s -= t}, {@code s = s + t}. */
+    private static final Pattern UPDATE =
+            Pattern.compile("^\\s*([A-Za-z_][\\w.]*(?:\\[[^\\]]*\\])?)\\s*(?:[+-]=|=\\s*\\1\\s*[+-])");
+
+    /** An assignment or initialisation: {@code =} that is not part of {@code ==}, {@code !=}, {@code <=}, {@code >=}. */
+    private static final Pattern ASSIGNMENT = Pattern.compile("(?<![=!<>])=(?!=)");
+
+    /** A call or functional cast: a name before {@code (}. */
+    private static final Pattern CALL = Pattern.compile("\\b([A-Za-z_]\\w*)\\s*\\(");
+
+    /** A C cast: {@code (type) operand}, {@code (unsigned int *) p}. */
+    private static final Pattern CAST = Pattern.compile("\\(\\s*[A-Za-z_][\\w:\\s]*\\**\\s*\\)\\s*[\\w(.]");
+
+    /** Keywords a parenthesis follows without a call. */
+    private static final Set<String> NOT_CALLS =
+            Set.of("if", "while", "for", "switch", "sizeof", "alignof", "decltype", "catch", "defined", "return");
+
+    /**
+     * The operation an expression starts with: the called name ({@code __fdividef}) or the cast, white space
+     * collapsed ({@code (unsigned char)}); null when it starts with neither.
+     */
+    public static String leadingOperation(String expression) {
+        if (expression == null) {
+            return null;
+        }
+        Matcher m = LEADING_OPERATION.matcher(expression);
+        if (!m.find()) {
+            return null;
+        }
+        return m.group(1) != null ? m.group(1) : "(" + m.group(2).replaceAll("\\s+", " ") + ")";
+    }
+
+    /** The variable a compound update on {@code line} adds to ({@code sum} of {@code sum += t}), or null. */
+    public static String updatedVariable(String line) {
+        if (line == null) {
+            return null;
+        }
+        Matcher m = UPDATE.matcher(line);
+        return m.find() ? m.group(1) : null;
+    }
+
+    /**
+     * Whether a source line can hold a conversion of a float to an integer: an assignment or initialisation, a
+     * return, a call (an argument converted to its parameter's type) or a cast. {@code if (pos < gcfg->maxjump) {}
+     * cannot: a comparison converts the integer to float, never the float to an integer.
+     */
+    public static boolean mayConvert(String line) {
+        String s = line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"").replaceAll("//.*$", "");
+        if (ASSIGNMENT.matcher(s).find()
+                || s.matches("(?s).*\\breturn\\b.*")
+                || CAST.matcher(s).find()) {
+            return true;
+        }
+        Matcher m = CALL.matcher(s);
+        while (m.find()) {
+            if (!NOT_CALLS.contains(m.group(1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

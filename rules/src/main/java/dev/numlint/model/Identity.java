@@ -1,0 +1,88 @@
+package dev.numlint.model;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a finding is about, in typed form, set by the check or front end that produces it. The scan merges the
+ * findings of several layers and analyzers from these fields (scan/LayerMerge), never by reading a finding's
+ * message or evidence text. Every field may be empty: a producer sets what it knows.
+ *
+ * @param written     the operation as written, the first one of the flagged expression: a called name
+ *                    ({@code __fdividef}) or a cast ({@code (unsigned char)}); null when the expression starts with
+ *                    neither. Several findings of one rule on one line with the same written operation are one
+ * @param expression  the flagged expression as a message quotes it (null when unknown)
+ * @param operations  the arithmetic the flagged code performs or the instruction computes ({@link Operation})
+ * @param accumulator the variable a compound update adds to ({@code sum} of {@code sum += t}), or null
+ * @param decision    a choice the function makes once (a reduced-precision format, {@code 2^-11}) whose findings
+ *                    are one decision, or null
+ * @param hazard      the hazard independently of the build that compiled it (PTX: the message without the
+ *                    instructions it quotes, so that {@code add.rn.f32} and {@code add.rn.ftz.f32} of two builds are
+ *                    one hazard), or null
+ * @param instruction the opcode of the PTX instruction the finding is about ({@code fma}, {@code ex2}), or null
+ * @param origin      where a PTX finding's line information came from, or null for other layers
+ */
+public record Identity(
+        String written,
+        String expression,
+        Set<Operation> operations,
+        String accumulator,
+        String decision,
+        String hazard,
+        String instruction,
+        Origin origin) {
+
+    /** The identity of a finding whose producer states nothing. */
+    public static final Identity NONE = new Identity(null, null, Set.of(), null, null, null, null, null);
+
+    public Identity {
+        operations = operations == null ? Set.of() : Set.copyOf(operations);
+    }
+
+    /**
+     * The origin of a PTX finding's line: whether the source line its line information names can hold the finding's
+     * operation at all (a conversion: an assignment, a return, a call or a cast; null when the line is unknown), and
+     * the lines of the same file it was inlined at.
+     *
+     * @param lineHoldsOperation false when the named line cannot hold the operation (the scheduler moved the
+     *                           instruction next to a branch); null when unknown
+     * @param inlinedAt          the call sites the instruction's function was inlined at
+     */
+    public record Origin(Boolean lineHoldsOperation, List<Location> inlinedAt) {
+        public Origin {
+            inlinedAt = inlinedAt == null ? List.of() : List.copyOf(inlinedAt);
+        }
+    }
+
+    public Identity withWritten(String v) {
+        return new Identity(v, expression, operations, accumulator, decision, hazard, instruction, origin);
+    }
+
+    public Identity withExpression(String v) {
+        return new Identity(written, v, operations, accumulator, decision, hazard, instruction, origin);
+    }
+
+    public Identity withOperations(Set<Operation> v) {
+        return new Identity(written, expression, v, accumulator, decision, hazard, instruction, origin);
+    }
+
+    public Identity withAccumulator(String v) {
+        return new Identity(written, expression, operations, v, decision, hazard, instruction, origin);
+    }
+
+    public Identity withDecision(String v) {
+        return new Identity(written, expression, operations, accumulator, v, hazard, instruction, origin);
+    }
+
+    public Identity withHazard(String v) {
+        return new Identity(written, expression, operations, accumulator, decision, v, instruction, origin);
+    }
+
+    public Identity withInstruction(String v) {
+        return new Identity(written, expression, operations, accumulator, decision, hazard, v, origin);
+    }
+
+    public Identity withOrigin(Origin v) {
+        return new Identity(written, expression, operations, accumulator, decision, hazard, instruction, v);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.numlint.rules;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How the engine treats a rule's findings, declared with the rule in the catalog ({@code policy:} of catalog.yml):
+ * how its layers merge, what PTX instruction confirms it, how its PTX findings are reported, and which validation
+ * variant isolates it. The engine (scan, PTX glue, validation) asks the policy and holds no rule id; a new rule states
+ * its policy in its catalog entry (the scaffold writes one; CatalogConsistencyTest requires it).
+ *
+ * @param declared            the catalog entry states a policy (false: the defaults below, for a rule without one)
+ * @param everySite           merge: every written site stays a finding of its own, even repeated copies of one
+ *                            statement (uses of one macro still merge)
+ * @param confirmingOpcodes   merge: the PTX opcodes that confirm a source finding ({@code fma}, {@code mad} for a
+ *                            contraction the compiler formed); empty: any PTX finding of the rule on the line
+ * @param relocatePtx         merge: a PTX finding whose line cannot hold the operation moves to the source finding a
+ *                            few lines below (a conversion the scheduler moved next to a branch)
+ * @param mergeAccumulators   merge: a PTX finding updating the accumulator of a source finding at another line of
+ *                            the same function joins it as a related location
+ * @param randomVariateNote   merge: a PTX finding the source layer has nothing for, on a line whose values are random
+ *                            variates, becomes a note when its impact is amplified
+ * @param ptxCallIsHazard     PTX: the call of a header routine is the hazard (a conversion, an atomic, a tensor-core
+ *                            operation): instructions inside toolkit headers are reported at the user's call site
+ * @param ptxPerOperation     PTX: different operations on one line are different findings
+ * @param ptxStatesConsequence PTX: the message states what the value decides after the check's own text
+ * @param ptxTripCountOption  PTX: the rule option that gives the PTX layer its minimum trip count of a loop, or null
+ * @param validationVariant   validation: the variant that isolates the rule ({@code fmad=false}), or null
+ * @param validationFlag      validation: the nvcc flag that builds that variant ({@code -fmad=false}), or null
+ * @param validationPtxVariant validation: the PTX rewrite that isolates the rule ({@code unfuse-fma}), or null
+ * @param machineCodeCheck    validation: the rule's findings are checked in the SASS (an FFMA at the line)
+ * @param sitesCiteFlags      build flags: the rule's other layers report each device operation a flag of the rule
+ *                            makes approximate, citing the flag (a flag finding learns how many sites it affects)
+ * @param hostComparison      validation: the rule's difference shows between the x86 host build and the GPU (a
+ *                            conversion wraps on x86, saturates on the GPU): the host comparison is attributed to it
+ * @param validationInputs    validation: input distributions that exercise the rule's hazard ({@code conversion},
+ *                            {@code subnormal}), added when a kernel has a finding of the rule
+ */
+public record RulePolicy(
+        boolean declared,
+        boolean everySite,
+        List<String> confirmingOpcodes,
+        boolean relocatePtx,
+        boolean mergeAccumulators,
+        boolean randomVariateNote,
+        boolean ptxCallIsHazard,
+        boolean ptxPerOperation,
+        boolean ptxStatesConsequence,
+        String ptxTripCountOption,
+        String validationVariant,
+        String validationFlag,
+        String validationPtxVariant,
+        boolean machineCodeCheck,
+        boolean sitesCiteFlags,
+        boolean hostComparison,
+        List<String> validationInputs) {
+
+    /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
+    public static final RulePolicy DEFAULT = new RulePolicy(
+            false, false, List.of(), false, false, false, false, false, true, null, null, null, null, false, false,
+            false, List.of());
+
+    public RulePolicy {
+        confirmingOpcodes = List.copyOf(confirmingOpcodes);
+        validationInputs = List.copyOf(validationInputs);
+    }
+
+    /** Whether a PTX instruction with {@code opcode} confirms a source finding of the rule. */
+    public boolean confirmedBy(String opcode) {
+        return confirmingOpcodes.isEmpty() || opcode != null && confirmingOpcodes.contains(opcode);
+    }
+
+    /** The keys a {@code policy:} entry may hold (anything else is a typo the catalog refuses). */
+    static final List<String> KEYS = List.of(
+            "merge",
+            "confirmed-by",
+            "relocate-ptx",
+            "merge-accumulators",
+            "random-variate-note",
+            "ptx-call-is-hazard",
+            "ptx-per-operation",
+            "ptx-states-consequence",
+            "ptx-trip-count-option",
+            "validation-variant",
+            "validation-flag",
+            "validation-ptx-variant",
+            "machine-code-check",
+            "sites-cite-flags",
+            "validation-host-comparison",
+            "validation-inputs");
+
+    /** The policy a catalog entry states ({@code node}: its {@code policy:} mapping; null: {@link #DEFAULT}). */
+    static RulePolicy parse(String id, JsonNode node) {
+        if (node == null || node.isNull()) {
+            return DEFAULT;
+        }
+        node.fieldNames().forEachRemaining(k -> {
+            if (!KEYS.contains(k)) {
+                throw new IllegalStateException(
+                        "rule " + id + ": unknown policy key '" + k + "' (known: " + KEYS + ")");
+            }
+        });
+        String merge = node.path("merge").asText("line");
+        if (!merge.equals("line") && !merge.equals("every-site")) {
+            throw new IllegalStateException(
+                    "rule " + id + ": policy merge must be 'line' or 'every-site', not '" + merge + "'");
+        }
+        return new RulePolicy(
+                true,
+                merge.equals("every-site"),
+                list(node.get("confirmed-by")),
+                node.path("relocate-ptx").asBoolean(false),
+                node.path("merge-accumulators").asBoolean(false),
+                node.path("random-variate-note").asBoolean(false),
+                node.path("ptx-call-is-hazard").asBoolean(false),
+                node.path("ptx-per-operation").asBoolean(false),
+                node.path("ptx-states-consequence").asBoolean(true),
+                text(node, "ptx-trip-count-option"),
+                text(node, "validation-variant"),
+                text(node, "validation-flag"),
+                text(node, "validation-ptx-variant"),
+                node.path("machine-code-check").asBoolean(false),
+                node.path("sites-cite-flags").asBoolean(false),
+                node.path("validation-host-comparison").asBoolean(false),
+                list(node.get("validation-inputs")));
+    }
+
+    private static String text(JsonNode n, String k) {
+        JsonNode v = n.get(k);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
+    private static List<String> list(JsonNode n) {
+        List<String> out = new ArrayList<>();
+        if (n != null) {
+            n.forEach(x -> out.add(x.asText()));
+        }
+        return out;
+    }
+}
