@@ -257,6 +257,38 @@ class ReleaseIT {
     }
 
     @Test
+    void launcherNeedsOnlyJavaOnPath() throws Exception {
+        // before: "dirname: not found", then "//lib/numlint.jar is missing" (issue 30)
+        Path home = unpack(Files.createDirectories(tmp.resolve("opt")));
+        Path launcher = home.resolve("bin/numlint");
+        for (String t : TOOLS) Files.deleteIfExists(tools.resolve(t));
+        try (var left = Files.list(tools)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactly("java");
+        }
+        Run version = run(sample, Map.of(), launcher.toString(), "--version");
+        assertThat(version.code()).as(version.err()).isZero();
+        assertThat(version.out().strip()).isEqualTo("numlint " + VERSION);
+        // relative to the working directory, as `bin/numlint` from the unpacked directory
+        Run relative = run(home, Map.of(), "bin/numlint", "--version");
+        assertThat(relative.code()).as(relative.err()).isZero();
+
+        // a link needs readlink to follow, or NUMLINT_HOME; either way a clear message, never a missing jar
+        Path link = Files.createSymbolicLink(tmp.resolve("numlint-link"), launcher);
+        Run viaLink = run(sample, Map.of(), link.toString(), "--version");
+        assertThat(viaLink.code()).isEqualTo(2);
+        assertThat(viaLink.err()).contains("set NUMLINT_HOME").doesNotContain("is missing");
+        Run withHome = run(sample, Map.of("NUMLINT_HOME", home.toString()), link.toString(), "--version");
+        assertThat(withHome.code()).as(withHome.err()).isZero();
+
+        // the heap limit: NUMLINT_MAX_HEAP, checked before Java starts
+        Run badHeap = run(sample, Map.of("NUMLINT_MAX_HEAP", "lots"), launcher.toString(), "--version");
+        assertThat(badHeap.code()).isEqualTo(2);
+        assertThat(badHeap.err()).contains("NUMLINT_MAX_HEAP='lots' is not a heap size");
+        Run smallHeap = run(sample, Map.of("NUMLINT_MAX_HEAP", "96m"), launcher.toString(), "rules");
+        assertThat(smallHeap.code()).as(smallHeap.err()).isZero();
+    }
+
+    @Test
     void actionScriptScansASampleRepository() throws Exception {
         Path script = ACTION_SCRIPT.toAbsolutePath().normalize();
         assertThat(script).isRegularFile();
