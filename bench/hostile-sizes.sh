@@ -2,7 +2,7 @@
 # Hostile input sizes of issue 31 (items 5 and 6), measured through the CLI jar: seconds, peak RSS, exit code.
 #
 # usage: bench/hostile-sizes.sh [JAR [TIMEOUT]]   (JAR: default the analyzer's CLI jar; TIMEOUT per case, 150 s)
-# The JVM runs with the launcher's heap limit, -Xmx of NUMLINT_MAX_HEAP (default 1g, as ./numlint and bin/numlint);
+# The JVM runs with the launcher's heap limit, -Xmx of NUMLINT_MAX_HEAP (default 512m, as ./numlint and bin/numlint);
 # NUMLINT_MAX_HEAP=none runs with the JVM's default (a quarter of the machine's memory).
 # Generates in a temporary directory: one CUDA kernel of 20,000 and of 100,000 lines, a 10 MB .ptx of one function,
 # a .ptx with 100,000 nested braces, host code with cudaMalloc(&a, -4) and cudaMalloc(&a, 1ULL << 40) beside the
@@ -13,7 +13,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 JAR=${1:-$(ls "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)}
 T=${2:-150}
-HEAP=${NUMLINT_MAX_HEAP:-1g}
+HEAP=${NUMLINT_MAX_HEAP:-512m}
 XMX=(); [ "$HEAP" != none ] && XMX=("-Xmx$HEAP")
 echo "heap limit: $HEAP" >&2
 SCALE=1; [ "$SMOKE" = 1 ] && SCALE=100

@@ -138,6 +138,26 @@ final class ScanCommand implements Callable<Integer> {
                     + "apart (default: ${DEFAULT-VALUE})")
     String sarifCategory;
 
+    enum Annotations {
+        none,
+        github
+    }
+
+    @Option(
+            names = "--annotations",
+            paramLabel = "KIND",
+            defaultValue = "none",
+            description = "github: also print the findings that the SARIF holds (new ones with --baseline) as GitHub "
+                    + "Actions annotations on stderr (::warning file=...,line=...::message), at most "
+                    + MAX_ANNOTATIONS + " (default: ${DEFAULT-VALUE})")
+    Annotations annotations;
+
+    /** GitHub shows at most 10 annotations of a kind per step and 50 per job. */
+    static final int MAX_ANNOTATIONS = 50;
+
+    /** Findings that failed the --fail-on gate listed on stderr, then a count of the others. */
+    static final int MAX_GATE_LINES = 10;
+
     @Option(
             names = "--validate",
             description = "also run the flagged kernels (CPU interpreter, and the GPU when one "
@@ -219,6 +239,31 @@ final class ScanCommand implements Callable<Integer> {
                     case none -> null;
                 };
         boolean fails = comparison != null ? comparison.failsAt(threshold) : result.failsAt(threshold);
+        if (annotations == Annotations.github) {
+            Level min = sarifMinLevel.level;
+            TextReport.writeGithubAnnotations(
+                    result.findings().stream()
+                            .filter(f -> !f.suppressed() && f.level().atLeast(min))
+                            .filter(f -> comparison == null || comparison.state(f) == Baseline.State.NEW)
+                            .toList(),
+                    MAX_ANNOTATIONS,
+                    err);
+        }
+        if (fails && result.executionSuccessful()) {
+            List<dev.numlint.model.Finding> gate = result.findings().stream()
+                    .filter(f -> !f.suppressed() && f.level().atLeast(threshold))
+                    .filter(f -> comparison == null || comparison.state(f) == Baseline.State.NEW)
+                    .toList();
+            err.println("numlint: " + gate.size() + (comparison == null ? "" : " new") + " finding"
+                    + (gate.size() == 1 ? "" : "s") + " at or above --fail-on " + failOn + " fail the run:");
+            for (int i = 0; i < Math.min(MAX_GATE_LINES, gate.size()); i++) {
+                err.println("  " + TextReport.line(gate.get(i)));
+            }
+            if (gate.size() > MAX_GATE_LINES) {
+                err.println("  ... and " + (gate.size() - MAX_GATE_LINES) + " more (all in the report)");
+            }
+            err.flush();
+        }
         return exitCode(result, fails, prepared.failOnInputProblems(), err);
     }
 
@@ -256,7 +301,12 @@ final class ScanCommand implements Callable<Integer> {
             case sarif -> SarifReport.write(result, ro, w);
             case json -> JsonReport.write(result, ro, w);
             case html -> HtmlReport.write(result, ro, w);
-            default -> TextReport.write(result, ro, w instanceof PrintWriter pw ? pw : new PrintWriter(w), notes);
+            default -> {
+                PrintWriter pw = w instanceof PrintWriter p ? p : new PrintWriter(w);
+                TextReport.write(result, ro, pw, notes);
+                // a PrintWriter keeps write errors to itself: a full disk must end in exit 3 as with the other formats
+                if (pw.checkError()) throw new IOException("write error (disk full, or the reader went away?)");
+            }
         }
         w.flush();
     }

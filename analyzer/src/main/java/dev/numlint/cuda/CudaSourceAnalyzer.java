@@ -671,7 +671,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     0,
                     Level.ERROR,
                     "over-budget",
-                    "not analyzed: out of memory in the CUDA " + "source front end"));
+                    dev.numlint.model.WorkBudget.outOfMemory("the CUDA source front end")));
         } catch (StackOverflowError | RuntimeException e) {
             sink.notify(new Notification(
                     rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));

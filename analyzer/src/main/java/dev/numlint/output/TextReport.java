@@ -51,9 +51,7 @@ public final class TextReport {
                 hidden++;
                 continue;
             }
-            Location l = f.location();
-            out.print(Escapes.text(l.file()) + ":" + l.startLine() + (l.startColumn() > 0 ? ":" + l.startColumn() : "")
-                    + ": " + f.level().id() + ": " + Escapes.text(f.message()) + " [" + f.ruleId() + "]\n");
+            out.print(line(f) + "\n");
         }
         Summary s = Summary.of(r);
         if (!r.findings().isEmpty()) {
@@ -86,6 +84,51 @@ public final class TextReport {
         String layer = CompilerLayer.line(r);
         if (layer != null) out.print(Escapes.text(layer) + "\n");
         out.flush();
+    }
+
+    /** One finding, compiler style: {@code file:line:col: level: message [rule]}, control characters escaped. */
+    public static String line(Finding f) {
+        Location l = f.location();
+        return Escapes.text(l.file()) + ":" + l.startLine() + (l.startColumn() > 0 ? ":" + l.startColumn() : "") + ": "
+                + f.level().id() + ": " + Escapes.text(f.message()) + " [" + f.ruleId() + "]";
+    }
+
+    /**
+     * GitHub Actions workflow commands ({@code ::warning file=...,line=...::message}) for the given findings, at most
+     * {@code max}, then one {@code ::notice} with the number left out: the job log shows them and the run's summary
+     * and pull request diff show them as annotations. Values are escaped as the runner requires (%, CR, LF; also
+     * ':' and ',' in properties), so a hostile message or file name cannot start a command of its own.
+     */
+    public static void writeGithubAnnotations(List<Finding> findings, int max, PrintWriter out) {
+        int n = 0;
+        for (Finding f : findings) {
+            if (n == max) {
+                out.print("::notice title=numlint::" + (findings.size() - max)
+                        + " more findings not shown as annotations (all in the report)\n");
+                break;
+            }
+            Location l = f.location();
+            String kind =
+                    switch (f.level()) {
+                        case ERROR -> "error";
+                        case WARNING -> "warning";
+                        default -> "notice";
+                    };
+            out.print("::" + kind + " file=" + ghProperty(l.file()) + ",line=" + l.startLine()
+                    + (l.startColumn() > 0 ? ",col=" + l.startColumn() : "")
+                    + (l.endLine() >= l.startLine() && l.endLine() > 0 ? ",endLine=" + l.endLine() : "") + ",title="
+                    + ghProperty(f.ruleId()) + "::" + ghData(f.message() + " [" + f.ruleId() + "]") + "\n");
+            n++;
+        }
+        out.flush();
+    }
+
+    private static String ghData(String s) {
+        return Escapes.text(s).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
+    }
+
+    private static String ghProperty(String s) {
+        return ghData(s).replace(":", "%3A").replace(",", "%2C");
     }
 
     /** Notifications, one per line, compiler style. */

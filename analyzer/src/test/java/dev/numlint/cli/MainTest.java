@@ -54,6 +54,79 @@ class MainTest {
     }
 
     @Test
+    void aFailedGateNamesTheFindingsThatFailedIt() throws IOException {
+        // before: exit 1 with counts only (issue 30)
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 12; i++) many.append("y = HAZARD(NL001);\n");
+        write("u.cu", many + "z = HAZARD(NL003);\n");
+        Run r = run("scan", "--format", "json", "--fail-on", "error", dir.toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("numlint: 12 findings at or above --fail-on error fail the run:");
+        assertThat(r.err().lines().filter(l -> l.matches("  .*u\\.cu:[0-9]+(:[0-9]+)?: error: .*\\[NL001\\]")))
+                .hasSize(10);
+        assertThat(r.err()).contains("  ... and 2 more (all in the report)").doesNotContain("[NL003]");
+        Run clean = run("scan", "--fail-on", "none", dir.toString());
+        assertThat(clean.err()).doesNotContain("fail the run");
+    }
+
+    @Test
+    void aTextReportThatCannotBeWrittenExitsWith3LikeTheOtherFormats() throws IOException {
+        // before: the text report's PrintWriter kept the write error to itself and the scan exited 0 (issue 30)
+        write("k.cu", "x = HAZARD(NL003);\n");
+        java.io.Writer full = new java.io.Writer() {
+            @Override
+            public void write(char[] b, int off, int len) throws IOException {
+                throw new IOException("No space left on device");
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        for (String format : List.of("text", "json")) {
+            CommandLine cmd = Main.commandLine(() -> List.<Analyzer>of(new MarkerAnalyzer()));
+            StringWriter err = new StringWriter();
+            cmd.setOut(new PrintWriter(full));
+            cmd.setErr(new PrintWriter(err, true));
+            assertThat(cmd.execute("scan", "--format", format, dir.toString()))
+                    .as(format + ": " + err)
+                    .isEqualTo(Main.EXIT_INTERNAL);
+            assertThat(err.toString()).contains("cannot write the report");
+        }
+    }
+
+    @Test
+    void anOutputThatIsADeviceIsWrittenInPlaceNeverReplaced() throws IOException {
+        Path devNull = Path.of("/dev/null");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(devNull) && !Files.isRegularFile(devNull));
+        write("k.cu", "x = HAZARD(NL003);\n");
+        for (String format : List.of("text", "sarif")) {
+            Run r = run("scan", "--format", format, "--output", "/dev/null", dir.toString());
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(Files.isRegularFile(devNull)).isFalse();
+        }
+    }
+
+    @Test
+    void githubAnnotationsAreEscapedAndLimited() throws IOException {
+        write("a,b.cu", "y = HAZARD(NL001);\nz = HAZARD(NL003);\n");
+        Run r = run("scan", "--annotations", "github", "--fail-on", "none", dir.toString());
+        assertThat(r.code()).isZero();
+        // warnings and errors (the SARIF's --sarif-min-level), a file name with ',' escaped as the runner requires
+        List<String> lines = r.err().lines().filter(l -> l.startsWith("::")).toList();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).matches("::error file=.*a%2Cb\\.cu,line=1,.*title=NL001::.*\\[NL001\\]");
+        assertThat(lines.get(1)).matches("::warning file=.*a%2Cb\\.cu,line=2,.*title=NL003::.*\\[NL003\\]");
+        Run errorsOnly = run(
+                "scan", "--annotations", "github", "--sarif-min-level", "error", "--fail-on", "none", dir.toString());
+        assertThat(errorsOnly.err().lines().filter(l -> l.startsWith("::"))).hasSize(1);
+        Run none = run("scan", "--fail-on", "none", dir.toString());
+        assertThat(none.err()).doesNotContain("::error");
+    }
+
+    @Test
     void suppressedFindingsDoNotFailTheScanButAreCounted() throws IOException {
         write("u.cu", "y = HAZARD(NL001); // numlint: ignore NL001 -- value is clamped above\n");
         Run r = run("scan", dir.toString());

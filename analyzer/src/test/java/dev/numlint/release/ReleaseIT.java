@@ -193,7 +193,33 @@ class ReleaseIT {
                         top + "lib/numlint.jar",
                         top + "README.md",
                         top + "docs/rules/NL001-float-to-unsigned-conversion.md");
+        assertThat(modes).containsKey(top + "LICENSE");
         assertThat(modes.get(top + "bin/numlint")).isEqualTo(0755);
+        // every relative link of the README is in the zip (before: docs/security, validation/ and the Action were not)
+        String readme;
+        List<java.time.Instant> times = new ArrayList<>();
+        try (var zip = new java.util.zip.ZipFile(ZIP.toFile())) {
+            readme = new String(
+                    zip.getInputStream(zip.getEntry(top + "README.md")).readAllBytes(), StandardCharsets.UTF_8);
+            zip.stream().forEach(e -> times.add(e.getLastModifiedTime().toInstant()));
+        }
+        java.util.regex.Matcher links =
+                java.util.regex.Pattern.compile("\\]\\(([^)#:]+)[)#]").matcher(readme);
+        List<String> linked = new ArrayList<>();
+        while (links.find()) {
+            // a path, not a code example such as `[text](n)`
+            if (links.group(1).contains(".") || links.group(1).contains("/")) linked.add(links.group(1));
+        }
+        assertThat(linked).isNotEmpty();
+        for (String l : linked) {
+            String entry = top + l;
+            assertThat(modes.containsKey(entry) || modes.keySet().stream().anyMatch(n -> n.startsWith(entry + "/")))
+                    .as("README link %s is in the zip", l)
+                    .isTrue();
+        }
+        // reproducible: every entry has the fixed time of project.build.outputTimestamp, not the build's
+        assertThat(times).isNotEmpty().allMatch(t -> t.equals(times.get(0)));
+        assertThat(times.get(0)).isBefore(java.time.Instant.parse("2026-01-02T00:00:00Z"));
         assertThat(modes.get(top + "lib/numlint.jar")).isEqualTo(0644);
         assertThat(modes.keySet()).allMatch(n -> n.startsWith(top));
         assertThat(Files.size(ZIP)).as("zip size").isLessThan(200L * 1024 * 1024);

@@ -273,7 +273,7 @@ public final class PtxAnalyzer implements Analyzer {
                             + " ms of CPU time (set -Dnumlint.ptx.fileBudgetMs to raise it); the scan goes on"));
         } catch (OutOfMemoryError e) {
             sink.notify(new Notification(
-                    rel, 0, Level.ERROR, "over-budget", "not analyzed: out of memory in the PTX reader"));
+                    rel, 0, Level.ERROR, "over-budget", dev.numlint.model.WorkBudget.outOfMemory("the PTX reader")));
         } catch (RuntimeException | StackOverflowError e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "internal-error", "PTX analysis failed: " + e));
         } finally {
