@@ -45,7 +45,8 @@ final class ScanCommand implements Callable<Integer> {
         text,
         sarif,
         json,
-        html
+        html,
+        gitlab
     }
 
     enum SarifMinLevel {
@@ -81,7 +82,8 @@ final class ScanCommand implements Callable<Integer> {
             names = "--format",
             paramLabel = "FORMAT",
             defaultValue = "text",
-            description = "text, sarif, json or html (a self-contained audit report; default: ${DEFAULT-VALUE})")
+            description = "text, sarif, json, html (a self-contained audit report) or gitlab (GitLab's code quality"
+                    + " report: unsuppressed findings at or above --sarif-min-level; default: ${DEFAULT-VALUE})")
     Format format;
 
     @Option(names = "--output", paramLabel = "FILE", description = "write the report to FILE instead of stdout")
@@ -301,6 +303,8 @@ final class ScanCommand implements Callable<Integer> {
             case sarif -> SarifReport.write(result, ro, w);
             case json -> JsonReport.write(result, ro, w);
             case html -> HtmlReport.write(result, ro, w);
+            case gitlab -> dev.numlint.output.GitlabReport.write(
+                    result, sarifMinLevel == SarifMinLevel.note ? null : sarifMinLevel.level, w);
             default -> {
                 PrintWriter pw = w instanceof PrintWriter p ? p : new PrintWriter(w);
                 TextReport.write(result, ro, pw, notes);

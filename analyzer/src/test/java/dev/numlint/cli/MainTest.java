@@ -110,6 +110,33 @@ class MainTest {
     }
 
     @Test
+    void gitlabCodeQualityReportHoldsTheFieldsGitlabReads() throws IOException {
+        write(
+                "k.cu",
+                "y = HAZARD(NL001);\nz = HAZARD(NL003);\n"
+                        + "w = HAZARD(NL001); // numlint: ignore NL001 -- clamped by the caller\n");
+        Run r = run("scan", "--format", "gitlab", "--fail-on", "none", dir.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode issues =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertThat(issues.isArray()).isTrue();
+        assertThat(issues).hasSize(2); // the suppressed one is left out
+        com.fasterxml.jackson.databind.JsonNode first = issues.get(0);
+        assertThat(first.path("check_name").asText()).startsWith("NL001 ");
+        assertThat(first.path("severity").asText()).isEqualTo("critical");
+        assertThat(first.path("description").asText()).contains("HAZARD(NL001)");
+        assertThat(first.path("fingerprint").asText()).matches("[0-9a-f]{32}");
+        assertThat(first.path("location").path("path").asText()).endsWith("k.cu");
+        assertThat(first.path("location").path("lines").path("begin").asInt()).isEqualTo(1);
+        assertThat(issues.get(1).path("severity").asText()).isEqualTo("major");
+        assertThat(issues.get(0).path("fingerprint").asText())
+                .isNotEqualTo(issues.get(1).path("fingerprint").asText());
+        Run errorsOnly = run("scan", "--format", "gitlab", "--sarif-min-level", "error", dir.toString());
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(errorsOnly.out()))
+                .hasSize(1);
+    }
+
+    @Test
     void githubAnnotationsAreEscapedAndLimited() throws IOException {
         write("a,b.cu", "y = HAZARD(NL001);\nz = HAZARD(NL003);\n");
         Run r = run("scan", "--annotations", "github", "--fail-on", "none", dir.toString());
