@@ -491,7 +491,11 @@ public final class Scanner {
                         file,
                         c.line(),
                         Level.WARNING,
-                        c.ids().isEmpty() || !c.stray().isEmpty() ? "malformed-suppression" : "unjustified-suppression",
+                        c.ids().isEmpty()
+                                        || !c.stray().isEmpty()
+                                        || c.kind() == SuppressionComments.Kind.BEGIN && c.endLine() == 0
+                                ? "malformed-suppression"
+                                : "unjustified-suppression",
                         problem));
             }
             for (String id : c.ids()) {
