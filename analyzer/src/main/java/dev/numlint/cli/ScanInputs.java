@@ -128,6 +128,13 @@ final class ScanInputs {
     }
 
     @Option(
+            names = {"-j", "--jobs"},
+            paramLabel = "N",
+            description = "use at most N threads for the analysis (default: one per core), e.g. on a CI runner that "
+                    + "shares its machine")
+    int jobs;
+
+    @Option(
             names = "--fail-on-input-problems",
             description = "exit with " + Main.EXIT_INPUT_PROBLEMS + " when a file "
                     + "could not be analyzed (binary, too large, unreadable, unparsable) and nothing else failed the run "
@@ -159,7 +166,10 @@ final class ScanInputs {
         Path project = dev.numlint.scan.ProjectRoot.find(abs);
         if (project != null && !project.startsWith(root)) root = project;
 
+        if (jobs < 0) throw new Main.UsageException("-j " + jobs + ": the number of threads must be 1 or more");
+        dev.numlint.model.Cores.limit(jobs);
         ScanOptions.Builder b = ScanOptions.builder(root)
+                .jobs(jobs)
                 .paths(abs)
                 .analyzers(analyzers)
                 .config(cfg)

@@ -256,7 +256,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
     }
 
     private static void runWorkers(ScanContext ctx, int nfiles, Runnable worker) {
-        int helpers = Math.min(nfiles - 1, Runtime.getRuntime().availableProcessors() - 1);
+        int helpers = Math.min(nfiles - 1, dev.numlint.model.Cores.available() - 1);
         List<AtomicBoolean> claimed = new ArrayList<>();
         List<CountDownLatch> done = new ArrayList<>();
         for (int i = 0; i < helpers; i++) {

@@ -113,7 +113,9 @@ public final class Scanner {
                 : new Progress(options.progress);
 
         ExecutorService pool = Executors.newFixedThreadPool(options.threads, daemon("numlint-worker"));
-        ExecutorService runners = Executors.newCachedThreadPool(daemon("numlint-analyzer"));
+        ExecutorService runners = options.jobs > 0
+                ? Executors.newFixedThreadPool(1, daemon("numlint-analyzer"))
+                : Executors.newCachedThreadPool(daemon("numlint-analyzer"));
         try {
             Context ctx = new Context(shared, pool);
             if (options.ptxRequested == PtxMode.AUTO
