@@ -137,6 +137,26 @@ class MainTest {
     }
 
     @Test
+    void enableAndDisableOverTheConfiguration() throws IOException {
+        // before: rules could be turned off in .numlint.yml only (issue 30)
+        write("k.cu", "y = HAZARD(NL001);\nz = HAZARD(NL003);\n");
+        write(".numlint.yml", "rules:\n  NL003: {enabled: false}\n");
+        Run plain = run("scan", dir.toString());
+        assertThat(plain.out()).contains("[NL001]").doesNotContain("[NL003]");
+        Run r = run("scan", "--disable", "NL001", "--enable", "NL003", "--fail-on", "error", dir.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("[NL003]").doesNotContain("[NL001]");
+        Run list = run("scan", "--disable", "NL001,NL003", dir.toString());
+        assertThat(list.out()).doesNotContain("[NL001]").doesNotContain("[NL003]");
+        Run unknown = run("scan", "--disable", "NL999", dir.toString());
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("--disable: unknown rule 'NL999'");
+        Run both = run("scan", "--disable", "NL001", "--enable", "NL001", dir.toString());
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).contains("rule NL001 is both in --enable and in --disable");
+    }
+
+    @Test
     void githubAnnotationsAreEscapedAndLimited() throws IOException {
         write("a,b.cu", "y = HAZARD(NL001);\nz = HAZARD(NL003);\n");
         Run r = run("scan", "--annotations", "github", "--fail-on", "none", dir.toString());
