@@ -99,6 +99,11 @@ final class ScanCommand implements Callable<Integer> {
     boolean notes;
 
     @Option(
+            names = "--verbose",
+            description = "text output: list the build context of each directory (default: one summary line)")
+    boolean verbose;
+
+    @Option(
             names = "--fail-on",
             paramLabel = "LEVEL",
             defaultValue = "error",
@@ -307,7 +312,7 @@ final class ScanCommand implements Callable<Integer> {
                     result, sarifMinLevel == SarifMinLevel.note ? null : sarifMinLevel.level, w);
             default -> {
                 PrintWriter pw = w instanceof PrintWriter p ? p : new PrintWriter(w);
-                TextReport.write(result, ro, pw, notes);
+                TextReport.write(result, ro, pw, notes, verbose);
                 // a PrintWriter keeps write errors to itself: a full disk must end in exit 3 as with the other formats
                 if (pw.checkError()) throw new IOException("write error (disk full, or the reader went away?)");
             }

@@ -41,6 +41,14 @@ public final class TextReport {
      * and fixed (absent) findings.
      */
     public static void write(ScanResult r, ReportOptions o, PrintWriter out, boolean notes) {
+        write(r, o, out, notes, false);
+    }
+
+    /**
+     * {@link #write(ScanResult, ReportOptions, PrintWriter, boolean)}; the build contexts are one summary line, or with
+     * {@code verbose} the list of them (up to {@value #MAX_CONTEXT_LINES} lines; all are in JSON and HTML).
+     */
+    public static void write(ScanResult r, ReportOptions o, PrintWriter out, boolean notes, boolean verbose) {
         Baseline.Comparison baseline = o.baseline();
         int hidden = 0;
         for (Finding f : r.findings()) {
@@ -62,7 +70,17 @@ public final class TextReport {
                     + (c.suppressed() > 0 ? " (" + c.suppressed() + " suppressed)" : "") + "\n");
         }
         List<String> contexts = r.buildContext(null).summary();
-        if (!contexts.isEmpty()) {
+        if (!contexts.isEmpty() && !verbose) {
+            long defaults = contexts.stream()
+                    .filter(c -> c.endsWith(": compiler defaults"))
+                    .count();
+            out.print(
+                    contexts.size() == 1
+                            ? "build context: " + Escapes.text(contexts.get(0)) + "\n"
+                            : "build contexts: " + contexts.size() + " ("
+                                    + (defaults > 0 ? defaults + " with compiler defaults only; " : "")
+                                    + "--verbose lists them, JSON and HTML contain them)\n");
+        } else if (!contexts.isEmpty()) {
             out.print("build contexts:\n");
             for (int i = 0; i < Math.min(contexts.size(), MAX_CONTEXT_LINES); i++)
                 out.print("  " + Escapes.text(contexts.get(i)) + "\n");
