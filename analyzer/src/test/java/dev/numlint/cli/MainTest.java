@@ -157,6 +157,33 @@ class MainTest {
     }
 
     @Test
+    void jsonCarriesTheProvenanceTheHtmlReportShows() throws IOException {
+        // before: only the tool name and version (issue 30)
+        write("k.cu", "z = HAZARD(NL003);\n");
+        write(".numlint.yml", "rules:\n  NL001: {enabled: false}\n");
+        Run r = run("scan", "--format", "json", dir.toString());
+        com.fasterxml.jackson.databind.JsonNode p = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(r.out())
+                .path("provenance");
+        assertThat(p.path("ruleSet").asText()).matches("sha256:[0-9a-f]{64}");
+        assertThat(p.path("configuration").path("file").asText()).endsWith(".numlint.yml");
+        assertThat(p.path("configuration").path("sha256").asText())
+                .isEqualTo(java.util.HexFormat.of().formatHex(sha256(Files.readAllBytes(dir.resolve(".numlint.yml")))));
+        assertThat(p.path("scannedPaths")).hasSize(1);
+        assertThat(p.path("scannedPaths").get(0).asText()).isEqualTo(dir.toString());
+        assertThat(p.path("date").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        assertThat(p.path("git").has("commit")).isTrue();
+    }
+
+    private static byte[] sha256(byte[] b) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(b);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void githubAnnotationsAreEscapedAndLimited() throws IOException {
         write("a,b.cu", "y = HAZARD(NL001);\nz = HAZARD(NL003);\n");
         Run r = run("scan", "--annotations", "github", "--fail-on", "none", dir.toString());
