@@ -237,6 +237,7 @@ final class ScanInputs {
         b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? nvccOrNull() : null);
         b.nvccFlags(flags);
         b.cudaArch(arch);
+        if (cudaArch != null) b.setting(dev.numlint.ptx.PtxAnalyzer.CUDA_ARCH_SETTING, arch);
         b.buildOptions(buildOptions());
         b.classpath(cp);
         b.cacheDir(checkedCacheDir());

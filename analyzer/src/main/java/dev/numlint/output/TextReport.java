@@ -71,15 +71,23 @@ public final class TextReport {
         }
         List<String> contexts = r.buildContext(null).summary();
         if (!contexts.isEmpty() && !verbose) {
-            long defaults = contexts.stream()
-                    .filter(c -> c.endsWith(": compiler defaults"))
-                    .count();
-            out.print(
-                    contexts.size() == 1
-                            ? "build context: " + Escapes.text(contexts.get(0)) + "\n"
-                            : "build contexts: " + contexts.size() + " ("
-                                    + (defaults > 0 ? defaults + " with compiler defaults only; " : "")
-                                    + "--verbose lists them, JSON and HTML contain them)\n");
+            // where the build model came from stays visible; the per-directory contexts are counted
+            List<String> databases = contexts.stream()
+                    .filter(c -> c.startsWith("compilation database: "))
+                    .toList();
+            List<String> dirs = contexts.stream()
+                    .filter(c -> !c.startsWith("compilation database: "))
+                    .toList();
+            for (String d : databases) out.print(Escapes.text(d) + "\n");
+            long defaults =
+                    dirs.stream().filter(c -> c.endsWith(": compiler defaults")).count();
+            if (dirs.size() == 1) {
+                out.print("build context: " + Escapes.text(dirs.get(0)) + "\n");
+            } else if (dirs.size() > 1) {
+                out.print("build contexts: " + dirs.size() + " ("
+                        + (defaults > 0 ? defaults + " with compiler defaults only; " : "")
+                        + "--verbose lists them, JSON and HTML contain them)\n");
+            }
         } else if (!contexts.isEmpty()) {
             out.print("build contexts:\n");
             for (int i = 0; i < Math.min(contexts.size(), MAX_CONTEXT_LINES); i++)
