@@ -20,6 +20,8 @@
 #   NUMLINT_HTML              also write the HTML audit report to this file
 #   NUMLINT_COMPILE_COMMANDS  directory of the build's compile_commands.json (passed as -p); numlint never runs the
 #                             build: configure the project in an earlier step
+#   NUMLINT_ANNOTATIONS       github (default under GitHub Actions): the findings the SARIF holds are also printed in
+#                             the job log as workflow annotations; none: not
 #   NUMLINT_ZIP, NUMLINT_SOURCE, NUMLINT_HOME (where numlint is unpacked; default $RUNNER_TEMP or a temporary dir)
 #   NUMLINT_DEFER_FAILURE     true (default): exit 0 when the scan only found hazards (exit-code output 1), so the
 #                             SARIF is uploaded before the action fails; false: exit with numlint's own code
@@ -96,6 +98,8 @@ if [ -n "${NUMLINT_COMPILE_COMMANDS:-}" ]; then
   build_args=(-p "$NUMLINT_COMPILE_COMMANDS")
 fi
 args+=("${build_args[@]}")
+annotations="${NUMLINT_ANNOTATIONS:-$([ -n "${GITHUB_ACTIONS:-}" ] && echo github || echo none)}"
+args+=(--annotations "$annotations")
 code=0
 "$launcher" "${args[@]}" "${user_args[@]}" || code=$?
 if [ -n "${NUMLINT_HTML:-}" ] && [ "$code" -le 1 ]; then

@@ -2,6 +2,8 @@
 # Hostile input sizes of issue 31 (items 5 and 6), measured through the CLI jar: seconds, peak RSS, exit code.
 #
 # usage: bench/hostile-sizes.sh [JAR [TIMEOUT]]   (JAR: default the analyzer's CLI jar; TIMEOUT per case, 150 s)
+# The JVM runs with the launcher's heap limit, -Xmx of NUMLINT_MAX_HEAP (default 512m, as ./numlint and bin/numlint);
+# NUMLINT_MAX_HEAP=none runs with the JVM's default (a quarter of the machine's memory).
 # Generates in a temporary directory: one CUDA kernel of 20,000 and of 100,000 lines, a 10 MB .ptx of one function,
 # a .ptx with 100,000 nested braces, host code with cudaMalloc(&a, -4) and cudaMalloc(&a, 1ULL << 40) beside the
 # validation seeds' PTX, a .ptx declaring 2 GB of .shared and of .local, and a --spec that is not valid YAML.
@@ -11,6 +13,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 JAR=${1:-$(ls "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)}
 T=${2:-150}
+HEAP=${NUMLINT_MAX_HEAP:-512m}
+XMX=(); [ "$HEAP" != none ] && XMX=("-Xmx$HEAP")
+echo "heap limit: $HEAP" >&2
 SCALE=1; [ "$SMOKE" = 1 ] && SCALE=100
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 cd "$W"
@@ -56,10 +61,10 @@ PY
 m() {
   local name=$1; shift
   local rc=0
-  /usr/bin/time -f "%e %M" -o time.txt timeout "$T" java -jar "$JAR" "$@" > out.txt 2> err.txt || rc=$?
+  /usr/bin/time -f "%e %M" -o time.txt timeout "$T" java "${XMX[@]}" -jar "$JAR" "$@" > out.txt 2> err.txt || rc=$?
   read -r s kb < <(tail -n1 time.txt)
   printf '%-10s exit %3s %8s s %6s MB  %s\n' "$name" "$rc" "$s" "$((kb / 1024))" \
-      "$(grep -h -o 'not fully analyzed[^;]*\|nested deeper than [0-9]*\|too large: [^"]\{0,60\}\|is not a valid spec\|internal error[^(]\{0,50\}' out.txt err.txt | head -n1)"
+      "$(grep -h -o 'not fully analyzed[^;]*\|not analyzed: [0-9]* tokens\|out of memory[^;]*\|nested deeper than [0-9]*\|too large: [^"]\{0,60\}\|is not a valid spec\|internal error[^(]\{0,50\}' out.txt err.txt | head -n1)"
 }
 m cuda20k scan --ptx off cuda20k
 m cuda100k scan --ptx off cuda100k

@@ -105,8 +105,14 @@ public final class Main implements Runnable {
         int code;
         try {
             code = cmd.execute(args);
-        } catch (OutOfMemoryError | StackOverflowError e) {
+        } catch (OutOfMemoryError e) {
             // picocli handles Exceptions; an Error outside the scan's own per-file handling ends here, never as 0
+            cmd.getErr()
+                    .println("numlint: error: out of memory (Java heap limit "
+                            + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+                            + " MB); raise it with NUMLINT_MAX_HEAP=4g (the numlint launcher) or java -Xmx4g");
+            code = EXIT_INTERNAL;
+        } catch (StackOverflowError e) {
             cmd.getErr().println("numlint: internal error: " + e);
             code = EXIT_INTERNAL;
         }

@@ -63,6 +63,12 @@ final class Outputs {
                 throw new Main.OutputException("cannot write the report to standard output: " + e.getMessage(), e);
             }
             stdout.flush();
+            // a PrintWriter keeps write errors to itself (a full disk, a closed pipe): exit 3 as for --output
+            if (stdout.checkError()) {
+                throw new Main.OutputException(
+                        "cannot write the report to standard output: write error (disk full, or the reader went away?)",
+                        null);
+            }
             return;
         }
         try {
@@ -72,6 +78,18 @@ final class Outputs {
             }
             if (Files.isSymbolicLink(output)) {
                 throw new IOException("it is a symbolic link; numlint never writes through a link");
+            }
+            if (Files.exists(output, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && !Files.isRegularFile(output, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                // a device or FIFO named on the command line (/dev/null, /dev/stdout, /dev/full): written in place;
+                // the temporary file and rename below would replace the device node itself (as root)
+                try (java.io.OutputStream out = Files.newOutputStream(
+                        output, java.nio.file.StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8));
+                    body.write(w);
+                    w.flush();
+                }
+                return;
             }
             dev.numlint.spi.SafeFiles.write(output, out -> {
                 Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8));

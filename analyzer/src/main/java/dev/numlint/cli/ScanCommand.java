@@ -45,7 +45,8 @@ final class ScanCommand implements Callable<Integer> {
         text,
         sarif,
         json,
-        html
+        html,
+        gitlab
     }
 
     enum SarifMinLevel {
@@ -81,7 +82,8 @@ final class ScanCommand implements Callable<Integer> {
             names = "--format",
             paramLabel = "FORMAT",
             defaultValue = "text",
-            description = "text, sarif, json or html (a self-contained audit report; default: ${DEFAULT-VALUE})")
+            description = "text, sarif, json, html (a self-contained audit report) or gitlab (GitLab's code quality"
+                    + " report: unsuppressed findings at or above --sarif-min-level; default: ${DEFAULT-VALUE})")
     Format format;
 
     @Option(names = "--output", paramLabel = "FILE", description = "write the report to FILE instead of stdout")
@@ -95,6 +97,11 @@ final class ScanCommand implements Callable<Integer> {
             description = "text output: list notes (low-impact findings) too; JSON and HTML "
                     + "always contain every finding, SARIF with --sarif-min-level note")
     boolean notes;
+
+    @Option(
+            names = "--verbose",
+            description = "text output: list the build context of each directory (default: one summary line)")
+    boolean verbose;
 
     @Option(
             names = "--fail-on",
@@ -137,6 +144,26 @@ final class ScanCommand implements Callable<Integer> {
             description = "SARIF automationDetails.id category, to tell several numlint runs of one repository "
                     + "apart (default: ${DEFAULT-VALUE})")
     String sarifCategory;
+
+    enum Annotations {
+        none,
+        github
+    }
+
+    @Option(
+            names = "--annotations",
+            paramLabel = "KIND",
+            defaultValue = "none",
+            description = "github: also print the findings that the SARIF holds (new ones with --baseline) as GitHub "
+                    + "Actions annotations on stderr (::warning file=...,line=...::message), at most "
+                    + MAX_ANNOTATIONS + " (default: ${DEFAULT-VALUE})")
+    Annotations annotations;
+
+    /** GitHub shows at most 10 annotations of a kind per step and 50 per job. */
+    static final int MAX_ANNOTATIONS = 50;
+
+    /** Findings that failed the --fail-on gate listed on stderr, then a count of the others. */
+    static final int MAX_GATE_LINES = 10;
 
     @Option(
             names = "--validate",
@@ -219,6 +246,31 @@ final class ScanCommand implements Callable<Integer> {
                     case none -> null;
                 };
         boolean fails = comparison != null ? comparison.failsAt(threshold) : result.failsAt(threshold);
+        if (annotations == Annotations.github) {
+            Level min = sarifMinLevel.level;
+            TextReport.writeGithubAnnotations(
+                    result.findings().stream()
+                            .filter(f -> !f.suppressed() && f.level().atLeast(min))
+                            .filter(f -> comparison == null || comparison.state(f) == Baseline.State.NEW)
+                            .toList(),
+                    MAX_ANNOTATIONS,
+                    err);
+        }
+        if (fails && result.executionSuccessful()) {
+            List<dev.numlint.model.Finding> gate = result.findings().stream()
+                    .filter(f -> !f.suppressed() && f.level().atLeast(threshold))
+                    .filter(f -> comparison == null || comparison.state(f) == Baseline.State.NEW)
+                    .toList();
+            err.println("numlint: " + gate.size() + (comparison == null ? "" : " new") + " finding"
+                    + (gate.size() == 1 ? "" : "s") + " at or above --fail-on " + failOn + " fail the run:");
+            for (int i = 0; i < Math.min(MAX_GATE_LINES, gate.size()); i++) {
+                err.println("  " + TextReport.line(gate.get(i)));
+            }
+            if (gate.size() > MAX_GATE_LINES) {
+                err.println("  ... and " + (gate.size() - MAX_GATE_LINES) + " more (all in the report)");
+            }
+            err.flush();
+        }
         return exitCode(result, fails, prepared.failOnInputProblems(), err);
     }
 
@@ -256,7 +308,14 @@ final class ScanCommand implements Callable<Integer> {
             case sarif -> SarifReport.write(result, ro, w);
             case json -> JsonReport.write(result, ro, w);
             case html -> HtmlReport.write(result, ro, w);
-            default -> TextReport.write(result, ro, w instanceof PrintWriter pw ? pw : new PrintWriter(w), notes);
+            case gitlab -> dev.numlint.output.GitlabReport.write(
+                    result, sarifMinLevel == SarifMinLevel.note ? null : sarifMinLevel.level, w);
+            default -> {
+                PrintWriter pw = w instanceof PrintWriter p ? p : new PrintWriter(w);
+                TextReport.write(result, ro, pw, notes, verbose);
+                // a PrintWriter keeps write errors to itself: a full disk must end in exit 3 as with the other formats
+                if (pw.checkError()) throw new IOException("write error (disk full, or the reader went away?)");
+            }
         }
         w.flush();
     }

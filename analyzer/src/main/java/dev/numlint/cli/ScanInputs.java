@@ -128,6 +128,56 @@ final class ScanInputs {
     }
 
     @Option(
+            names = "--enable",
+            paramLabel = "RULE[,RULE...]",
+            split = ",",
+            description = "turn these rules on, over .numlint.yml (repeatable)")
+    List<String> enable = new ArrayList<>();
+
+    @Option(
+            names = "--disable",
+            paramLabel = "RULE[,RULE...]",
+            split = ",",
+            description = "turn these rules off, over .numlint.yml (repeatable)")
+    List<String> disable = new ArrayList<>();
+
+    /** The configuration's rule settings with --enable and --disable on top; unknown or contradictory ids: usage. */
+    private dev.numlint.config.ConfiguredRuleSettings ruleSettings(dev.numlint.config.NumlintConfig cfg) {
+        dev.numlint.rules.RuleCatalog catalog = dev.numlint.rules.RuleCatalog.get();
+        java.util.Map<String, dev.numlint.config.RuleConfig> rules = new java.util.LinkedHashMap<>(cfg.rules());
+        for (String id : enable) {
+            if (disable.contains(id)) {
+                throw new Main.UsageException("rule " + id + " is both in --enable and in --disable");
+            }
+        }
+        for (List<String> ids : List.of(enable, disable)) {
+            boolean on = ids == enable;
+            for (String raw : ids) {
+                String id = raw.strip();
+                if (!catalog.has(id)) {
+                    throw new Main.UsageException("--" + (on ? "enable" : "disable") + ": unknown rule '" + id
+                            + "' (the rules: " + String.join(", ", catalog.ids()) + ")");
+                }
+                dev.numlint.config.RuleConfig old = rules.get(id);
+                rules.put(
+                        id,
+                        new dev.numlint.config.RuleConfig(
+                                on,
+                                old == null ? null : old.level(),
+                                old == null ? java.util.Map.of() : old.options()));
+            }
+        }
+        return new dev.numlint.config.ConfiguredRuleSettings(catalog, rules);
+    }
+
+    @Option(
+            names = {"-j", "--jobs"},
+            paramLabel = "N",
+            description = "use at most N threads for the analysis (default: one per core), e.g. on a CI runner that "
+                    + "shares its machine")
+    int jobs;
+
+    @Option(
             names = "--fail-on-input-problems",
             description = "exit with " + Main.EXIT_INPUT_PROBLEMS + " when a file "
                     + "could not be analyzed (binary, too large, unreadable, unparsable) and nothing else failed the run "
@@ -159,10 +209,14 @@ final class ScanInputs {
         Path project = dev.numlint.scan.ProjectRoot.find(abs);
         if (project != null && !project.startsWith(root)) root = project;
 
+        if (jobs < 0) throw new Main.UsageException("-j " + jobs + ": the number of threads must be 1 or more");
+        dev.numlint.model.Cores.limit(jobs);
         ScanOptions.Builder b = ScanOptions.builder(root)
+                .jobs(jobs)
                 .paths(abs)
                 .analyzers(analyzers)
                 .config(cfg)
+                .rules(ruleSettings(cfg))
                 .notice(configNotice);
         if (project != null) b.setting(dev.numlint.scan.ProjectRoot.SETTING, project.toString());
         if (compileCommandsDir != null && Files.isDirectory(compileCommandsDir)) {
@@ -188,6 +242,7 @@ final class ScanInputs {
         b.ptx(ptx == Ptx.auto ? PtxMode.AUTO : PtxMode.OFF, ptx == Ptx.auto ? nvccOrNull() : null);
         b.nvccFlags(flags);
         b.cudaArch(arch);
+        if (cudaArch != null) b.setting(dev.numlint.ptx.PtxAnalyzer.CUDA_ARCH_SETTING, arch);
         b.buildOptions(buildOptions());
         b.classpath(cp);
         b.cacheDir(checkedCacheDir());

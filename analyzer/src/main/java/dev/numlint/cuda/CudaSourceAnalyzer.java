@@ -101,6 +101,18 @@ public final class CudaSourceAnalyzer implements Analyzer {
     static long fileBudgetNanos() {
         return Math.max(1, Long.getLong("numlint.cuda.fileBudgetMs", FILE_BUDGET_MS)) * 1_000_000L;
     }
+    /**
+     * Tokens of one function body the front end parses ({@code -Dnumlint.cuda.maxFunctionTokens}). The parse tree and
+     * the facts of a function are held whole while it is analyzed (about 500 bytes a token), so a generated function
+     * of 100,000 lines (1.5 million tokens) took 1.3 GB; past the limit the function gets an {@code over-budget}
+     * notice and the rest of the file is analyzed. Hand-written kernels have a few thousand tokens.
+     */
+    static final int MAX_FUNCTION_TOKENS = 400_000;
+
+    static int maxFunctionTokens() {
+        return Math.max(1, Integer.getInteger("numlint.cuda.maxFunctionTokens", MAX_FUNCTION_TOKENS));
+    }
+
     /** Headers larger than the cuda-source max-file-size are not followed (set per scan in analyze). */
     private volatile long maxHeaderBytes = ScanContext.defaultMaxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
     /** Deeper nesting than this is generated code; the parser's recursion would be slow (and could overflow). */
@@ -244,7 +256,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
     }
 
     private static void runWorkers(ScanContext ctx, int nfiles, Runnable worker) {
-        int helpers = Math.min(nfiles - 1, Runtime.getRuntime().availableProcessors() - 1);
+        int helpers = Math.min(nfiles - 1, dev.numlint.model.Cores.available() - 1);
         List<AtomicBoolean> claimed = new ArrayList<>();
         List<CountDownLatch> done = new ArrayList<>();
         for (int i = 0; i < helpers; i++) {
@@ -659,7 +671,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     0,
                     Level.ERROR,
                     "over-budget",
-                    "not analyzed: out of memory in the CUDA " + "source front end"));
+                    dev.numlint.model.WorkBudget.outOfMemory("the CUDA source front end")));
         } catch (StackOverflowError | RuntimeException e) {
             sink.notify(new Notification(
                     rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
@@ -916,7 +928,21 @@ public final class CudaSourceAnalyzer implements Analyzer {
             Reporter rep,
             FindingSink sink,
             CallSiteRanges callSites) {
-        List<PToken> body = new ArrayList<>(f.bodyEnd - f.bodyStart + 2);
+        int size = f.bodyEnd - f.bodyStart + 1;
+        if (size > maxFunctionTokens()) {
+            stats.failed.incrementAndGet();
+            sink.notify(new Notification(
+                    rel,
+                    f.line,
+                    Level.WARNING,
+                    "over-budget",
+                    "function '" + f.name + "' (line " + f.line + ") not analyzed: " + size
+                            + " tokens, more than the CUDA front end's limit of " + maxFunctionTokens()
+                            + " per function (set -Dnumlint.cuda.maxFunctionTokens to raise it); the rest of the file"
+                            + " was analyzed"));
+            return;
+        }
+        List<PToken> body = new ArrayList<>(size + 1);
         int depth = 0;
         for (int i = f.bodyStart; i <= f.bodyEnd; i++) {
             PToken t = toks.get(i);
@@ -948,6 +974,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         long t0 = System.nanoTime();
         CudaParser p = new CudaParser(new CommonTokenStream(new BudgetedTokenSource(new ArrayList<CommonToken>(body))));
         p.setTypeNames(n -> scope.isTypeName(n) || f.templateParams.contains(n));
+        p.setTrimParseTree(true); // children lists at their size, not ArrayList's default of ten
         p.removeErrorListeners();
         p.setErrorHandler(new BailErrorStrategy());
         p.getInterpreter().setPredictionMode(PredictionMode.SLL);
@@ -957,6 +984,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         } catch (ParseCancellationException sllFailure) {
             p = new CudaParser(new CommonTokenStream(new BudgetedTokenSource(new ArrayList<CommonToken>(body))));
             p.setTypeNames(n -> scope.isTypeName(n) || f.templateParams.contains(n));
+            p.setTrimParseTree(true);
             p.removeErrorListeners();
             p.setErrorHandler(new BailErrorStrategy());
             p.getInterpreter().setPredictionMode(PredictionMode.LL);

@@ -144,9 +144,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 runBatch(ctx, sink, b);
             }
         };
-        int helpers = Math.min(
-                Math.max(0, batches.size() - 1),
-                Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
+        int helpers = Math.min(Math.max(0, batches.size() - 1), Math.max(0, dev.numlint.model.Cores.available() - 1));
         // Helpers run on the shared pool; one that has not started by the time the queue is drained is claimed
         // here and never runs (the pool may be busy with our own caller), so waiting cannot deadlock.
         CountDownLatch finished = new CountDownLatch(helpers);
@@ -224,7 +222,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
             if (p.getFileName() != null && p.getFileName().toString().endsWith(".jar"))
                 commonCp.add(p.toAbsolutePath().normalize().toString());
         }
-        int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
+        int cores = dev.numlint.model.Cores.available();
         dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
         List<Batch> out = new ArrayList<>();
         for (Map.Entry<Path, List<Path>> e : byProject.entrySet()) {

@@ -20,7 +20,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * numlint's own JSON: {@code {"tool", "findings", "notifications", "summary"}}, deterministic. Columns that are
+ * numlint's own JSON: {@code {"tool", "provenance", "findings", "notifications", "summary"}}, deterministic but for
+ * {@code provenance.date} (fixed by {@code SOURCE_DATE_EPOCH}). Columns that are
  * not known are left out ({@code column}, {@code endColumn} absent), never 0. JSON always holds every finding.
  */
 public final class JsonReport {
@@ -40,6 +41,7 @@ public final class JsonReport {
         tool.put("name", RuleCatalog.TOOL_NAME);
         tool.put("version", RuleCatalog.toolVersion());
         doc.put("tool", tool);
+        doc.put("provenance", provenance(r, o));
         List<Object> findings = new ArrayList<>();
         for (Finding f : r.findings()) {
             Map<String, Object> m = finding(f);
@@ -162,6 +164,65 @@ public final class JsonReport {
         if (l.endColumn() > 0 && (l.endLine() > l.startLine() || l.endColumn() > l.startColumn())) {
             m.put("endColumn", l.endColumn());
         }
+    }
+
+    /**
+     * What was scanned and with what, as the HTML report's header says it: rule-set hash, configuration file and
+     * hash, scanned paths, report root, date (UTC; {@code SOURCE_DATE_EPOCH} makes it reproducible) and the git
+     * commit, branch and dirty state of the first scanned path (read from {@code .git} by {@link GitInfo}, git never
+     * run).
+     */
+    static Map<String, Object> provenance(ScanResult r, ReportOptions o) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("ruleSet", "sha256:" + HtmlReport.ruleSetHash());
+        Map<String, Object> config = new LinkedHashMap<>();
+        if (o.configFile() != null) {
+            config.put("file", o.configFile().toString());
+            try {
+                config.put(
+                        "sha256",
+                        java.util.HexFormat.of()
+                                .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                                        .digest(java.nio.file.Files.readAllBytes(o.configFile()))));
+            } catch (IOException | java.security.NoSuchAlgorithmException | RuntimeException e) {
+                config.put("sha256", null);
+                config.put("note", "not readable: " + e.getMessage());
+            }
+        } else {
+            config.put("file", null);
+            config.put("note", "none: built-in defaults");
+        }
+        p.put("configuration", config);
+        List<String> paths = new ArrayList<>();
+        for (java.nio.file.Path x : o.paths()) paths.add(x.toString());
+        p.put("scannedPaths", paths.isEmpty() ? List.of(r.root().toString()) : paths);
+        p.put("root", r.root().toString());
+        p.put("date", date());
+        Map<String, Object> git = new LinkedHashMap<>();
+        java.nio.file.Path start = o.paths().isEmpty() ? r.root() : o.paths().get(0);
+        if (!java.nio.file.Files.isDirectory(start))
+            start = start.toAbsolutePath().getParent();
+        java.util.Optional<GitInfo> g = start == null ? java.util.Optional.empty() : GitInfo.find(start);
+        if (g.isPresent()) {
+            git.put("commit", g.get().commit());
+            git.put("branch", g.get().branch());
+            git.put("dirty", g.get().dirty());
+            git.put("note", g.get().note());
+        } else {
+            git.put("commit", null);
+            git.put("note", "not a git checkout");
+        }
+        p.put("git", git);
+        return p;
+    }
+
+    /** The report date (UTC, seconds); SOURCE_DATE_EPOCH, when set, gives reproducible reports. */
+    static String date() {
+        java.time.Instant t = java.time.Instant.now();
+        String epoch = System.getenv("SOURCE_DATE_EPOCH");
+        if (epoch != null && epoch.matches("\\d{1,12}")) t = java.time.Instant.ofEpochSecond(Long.parseLong(epoch));
+        return java.time.format.DateTimeFormatter.ISO_INSTANT.format(
+                t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
     }
 
     static ObjectMapper mapper() {

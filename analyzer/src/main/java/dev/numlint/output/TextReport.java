@@ -41,6 +41,14 @@ public final class TextReport {
      * and fixed (absent) findings.
      */
     public static void write(ScanResult r, ReportOptions o, PrintWriter out, boolean notes) {
+        write(r, o, out, notes, false);
+    }
+
+    /**
+     * {@link #write(ScanResult, ReportOptions, PrintWriter, boolean)}; the build contexts are one summary line, or with
+     * {@code verbose} the list of them (up to {@value #MAX_CONTEXT_LINES} lines; all are in JSON and HTML).
+     */
+    public static void write(ScanResult r, ReportOptions o, PrintWriter out, boolean notes, boolean verbose) {
         Baseline.Comparison baseline = o.baseline();
         int hidden = 0;
         for (Finding f : r.findings()) {
@@ -51,9 +59,7 @@ public final class TextReport {
                 hidden++;
                 continue;
             }
-            Location l = f.location();
-            out.print(Escapes.text(l.file()) + ":" + l.startLine() + (l.startColumn() > 0 ? ":" + l.startColumn() : "")
-                    + ": " + f.level().id() + ": " + Escapes.text(f.message()) + " [" + f.ruleId() + "]\n");
+            out.print(line(f) + "\n");
         }
         Summary s = Summary.of(r);
         if (!r.findings().isEmpty()) {
@@ -64,7 +70,25 @@ public final class TextReport {
                     + (c.suppressed() > 0 ? " (" + c.suppressed() + " suppressed)" : "") + "\n");
         }
         List<String> contexts = r.buildContext(null).summary();
-        if (!contexts.isEmpty()) {
+        if (!contexts.isEmpty() && !verbose) {
+            // where the build model came from stays visible; the per-directory contexts are counted
+            List<String> databases = contexts.stream()
+                    .filter(c -> c.startsWith("compilation database: "))
+                    .toList();
+            List<String> dirs = contexts.stream()
+                    .filter(c -> !c.startsWith("compilation database: "))
+                    .toList();
+            for (String d : databases) out.print(Escapes.text(d) + "\n");
+            long defaults =
+                    dirs.stream().filter(c -> c.endsWith(": compiler defaults")).count();
+            if (dirs.size() == 1) {
+                out.print("build context: " + Escapes.text(dirs.get(0)) + "\n");
+            } else if (dirs.size() > 1) {
+                out.print("build contexts: " + dirs.size() + " ("
+                        + (defaults > 0 ? defaults + " with compiler defaults only; " : "")
+                        + "--verbose lists them, JSON and HTML contain them)\n");
+            }
+        } else if (!contexts.isEmpty()) {
             out.print("build contexts:\n");
             for (int i = 0; i < Math.min(contexts.size(), MAX_CONTEXT_LINES); i++)
                 out.print("  " + Escapes.text(contexts.get(i)) + "\n");
@@ -86,6 +110,51 @@ public final class TextReport {
         String layer = CompilerLayer.line(r);
         if (layer != null) out.print(Escapes.text(layer) + "\n");
         out.flush();
+    }
+
+    /** One finding, compiler style: {@code file:line:col: level: message [rule]}, control characters escaped. */
+    public static String line(Finding f) {
+        Location l = f.location();
+        return Escapes.text(l.file()) + ":" + l.startLine() + (l.startColumn() > 0 ? ":" + l.startColumn() : "") + ": "
+                + f.level().id() + ": " + Escapes.text(f.message()) + " [" + f.ruleId() + "]";
+    }
+
+    /**
+     * GitHub Actions workflow commands ({@code ::warning file=...,line=...::message}) for the given findings, at most
+     * {@code max}, then one {@code ::notice} with the number left out: the job log shows them and the run's summary
+     * and pull request diff show them as annotations. Values are escaped as the runner requires (%, CR, LF; also
+     * ':' and ',' in properties), so a hostile message or file name cannot start a command of its own.
+     */
+    public static void writeGithubAnnotations(List<Finding> findings, int max, PrintWriter out) {
+        int n = 0;
+        for (Finding f : findings) {
+            if (n == max) {
+                out.print("::notice title=numlint::" + (findings.size() - max)
+                        + " more findings not shown as annotations (all in the report)\n");
+                break;
+            }
+            Location l = f.location();
+            String kind =
+                    switch (f.level()) {
+                        case ERROR -> "error";
+                        case WARNING -> "warning";
+                        default -> "notice";
+                    };
+            out.print("::" + kind + " file=" + ghProperty(l.file()) + ",line=" + l.startLine()
+                    + (l.startColumn() > 0 ? ",col=" + l.startColumn() : "")
+                    + (l.endLine() >= l.startLine() && l.endLine() > 0 ? ",endLine=" + l.endLine() : "") + ",title="
+                    + ghProperty(f.ruleId()) + "::" + ghData(f.message() + " [" + f.ruleId() + "]") + "\n");
+            n++;
+        }
+        out.flush();
+    }
+
+    private static String ghData(String s) {
+        return Escapes.text(s).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
+    }
+
+    private static String ghProperty(String s) {
+        return ghData(s).replace(":", "%3A").replace(",", "%2C");
     }
 
     /** Notifications, one per line, compiler style. */

@@ -31,6 +31,8 @@ public final class ScanOptions {
     final PrintStream progress;
     final boolean progressLines;
     final int threads;
+    /** {@code -j N}: the analyzers of a phase run one after another, so N threads in all do the work (0: no limit). */
+    final int jobs;
     /** Front-end settings ({@link dev.numlint.spi.ScanContext#setting}). */
     final java.util.Map<String, String> settings;
     /** Notices found before the scan (a configuration file not read), reported with the scan's. */
@@ -54,7 +56,10 @@ public final class ScanOptions {
                 : b.cacheDir.toAbsolutePath().normalize();
         progress = b.progress;
         progressLines = b.progressLines;
-        threads = b.threads > 0 ? b.threads : Runtime.getRuntime().availableProcessors();
+        jobs = b.jobs;
+        threads = b.jobs > 0
+                ? Math.max(1, b.jobs - 1)
+                : b.threads > 0 ? b.threads : Runtime.getRuntime().availableProcessors();
         java.util.Map<String, String> st = new java.util.HashMap<>(b.settings);
         // front ends that reach files by #include honour the excludes too
         if (!excludes.isEmpty()) st.put("exclude", String.join("\n", excludes));
@@ -126,6 +131,7 @@ public final class ScanOptions {
         private PrintStream progress;
         private boolean progressLines;
         private int threads;
+        private int jobs;
         private dev.numlint.flags.BuildOptions build;
         private final java.util.Map<String, String> settings = new java.util.HashMap<>();
 
@@ -231,6 +237,16 @@ public final class ScanOptions {
 
         public Builder threads(int n) {
             threads = n;
+            return this;
+        }
+
+        /**
+         * At most {@code n} threads do the analysis ({@code -j}): the analyzers of a phase run one after another on
+         * one thread and their helpers on {@code n - 1} more (front ends size their helpers with
+         * {@link dev.numlint.model.Cores}, which the command line limits too). 0: no limit.
+         */
+        public Builder jobs(int n) {
+            jobs = Math.max(0, n);
             return this;
         }
         /** Build-model options: {@code -p}, {@code --make-target}, {@code --cmake-define}, {@code --preset}. */

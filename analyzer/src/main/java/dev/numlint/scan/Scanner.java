@@ -113,7 +113,9 @@ public final class Scanner {
                 : new Progress(options.progress);
 
         ExecutorService pool = Executors.newFixedThreadPool(options.threads, daemon("numlint-worker"));
-        ExecutorService runners = Executors.newCachedThreadPool(daemon("numlint-analyzer"));
+        ExecutorService runners = options.jobs > 0
+                ? Executors.newFixedThreadPool(1, daemon("numlint-analyzer"))
+                : Executors.newCachedThreadPool(daemon("numlint-analyzer"));
         try {
             Context ctx = new Context(shared, pool);
             if (options.ptxRequested == PtxMode.AUTO
@@ -159,7 +161,9 @@ public final class Scanner {
             runners.shutdownNow();
             progress.done();
         }
-        return finish(shared, handled);
+        ScanResult result = finish(shared, handled);
+        progress.finish(result.filesAnalyzed(), result.filesNotAnalyzed());
+        return result;
     }
 
     private List<Path> accepted(Analyzer a, List<Path> files, Shared shared) {
@@ -491,7 +495,11 @@ public final class Scanner {
                         file,
                         c.line(),
                         Level.WARNING,
-                        c.ids().isEmpty() || !c.stray().isEmpty() ? "malformed-suppression" : "unjustified-suppression",
+                        c.ids().isEmpty()
+                                        || !c.stray().isEmpty()
+                                        || c.kind() == SuppressionComments.Kind.BEGIN && c.endLine() == 0
+                                ? "malformed-suppression"
+                                : "unjustified-suppression",
                         problem));
             }
             for (String id : c.ids()) {
@@ -940,7 +948,9 @@ public final class Scanner {
                     lastPrint = now;
                     printed = true;
                     if (lines) {
-                        out.println("numlint: " + d + " of " + total.get() + " files analyzed"
+                        // a running count of (file, front end) tasks, not the report's figure: it is printed
+                        // once by finish()
+                        out.println("numlint: working: " + d + " of " + total.get() + " file analyses done"
                                 + (ptxHint ? " (compiling .cu files to PTX with nvcc; --ptx off skips it)" : ""));
                         ptxHint = false;
                     } else {
@@ -948,6 +958,18 @@ public final class Scanner {
                     }
                     out.flush();
                 }
+            }
+        }
+
+        /**
+         * After progress lines: the final count once, the report's own figures (the running count above counts a
+         * file once per front end that reads it and is not one).
+         */
+        synchronized void finish(int analyzed, int notAnalyzed) {
+            if (out != null && printed && lines) {
+                out.println("numlint: done: " + analyzed + " file" + (analyzed == 1 ? "" : "s") + " analyzed"
+                        + (notAnalyzed > 0 ? ", " + notAnalyzed + " not analyzed" : ""));
+                out.flush();
             }
         }
 

@@ -17,6 +17,11 @@ import java.util.regex.Pattern;
  * line applies to the next line, also across further comment-only lines in between (so suppressions stack with
  * other comments). The justification after {@code --} is required: a comment without one does not suppress anything
  * and is reported, with a hint in the file's own comment syntax.
+ *
+ * <p>Two more forms, with the same ids and required justification: a block, {@code numlint: ignore-begin NL001 --
+ * reason} up to the next {@code numlint: ignore-end} (ids optional there; with ids it closes only the blocks of those
+ * rules), which suppresses the lines in between; and {@code numlint: ignore-file NL001 -- reason} anywhere in the
+ * file, which suppresses the rule in the whole file. A block without its end suppresses nothing and is reported.
  */
 final class SuppressionComments {
     /** The comment syntax of a file type. */
@@ -51,7 +56,27 @@ final class SuppressionComments {
         return Syntax.C_LIKE;
     }
 
-    private static final Pattern MARKER = Pattern.compile("numlint\\s*:\\s*ignore\\b(.*)", Pattern.DOTALL);
+    private static final Pattern MARKER =
+            Pattern.compile("numlint\\s*:\\s*ignore(-begin|-end|-file)?\\b(.*)", Pattern.DOTALL);
+
+    /** The form of a suppression comment. */
+    enum Kind {
+        /** {@code ignore}: its own line, or the next one. */
+        LINE("ignore"),
+        /** {@code ignore-begin}: the lines up to the matching {@code ignore-end}. */
+        BEGIN("ignore-begin"),
+        /** {@code ignore-end}: closes a block. */
+        END("ignore-end"),
+        /** {@code ignore-file}: the whole file. */
+        FILE("ignore-file");
+
+        final String word;
+
+        Kind(String word) {
+            this.word = word;
+        }
+    }
+
     private static final Pattern ID = Pattern.compile("NL\\d{3}");
     /** Leading rule ids ("NL001, NL003") or "all", then whatever follows. */
     private static final Pattern IDS = Pattern.compile(
@@ -66,9 +91,14 @@ final class SuppressionComments {
      * {@code stray}: text between the ids and the justification ("because clamped" in
      * {@code ignore NL001 because clamped}), "" when well-formed.
      */
-    record Comment(int line, Set<String> ids, String justification, boolean standalone, String stray) {
+    record Comment(
+            int line, Set<String> ids, String justification, boolean standalone, String stray, Kind kind, int endLine) {
+        Comment(int line, Set<String> ids, String justification, boolean standalone, String stray) {
+            this(line, ids, justification, standalone, stray, Kind.LINE, 0);
+        }
+
         boolean justified() {
-            return !justification.isEmpty() && stray.isEmpty();
+            return !justification.isEmpty() && stray.isEmpty() && (kind != Kind.BEGIN || endLine > 0);
         }
 
         boolean covers(String ruleId) {
@@ -99,12 +129,23 @@ final class SuppressionComments {
          */
         Comment match(int line, String ruleId) {
             Comment above = null;
+            Comment wider = null;
             for (Comment c : comments) {
-                if (!c.justified() || !c.covers(ruleId)) continue;
+                if (c.kind() == Kind.END || !c.justified() || !c.covers(ruleId)) continue;
+                if (c.kind() == Kind.FILE) {
+                    if (wider == null) wider = c;
+                    continue;
+                }
+                if (c.kind() == Kind.BEGIN) {
+                    if (c.line() < line && line < c.endLine() && (wider == null || wider.kind() == Kind.FILE)) {
+                        wider = c; // the innermost enclosing block, before a file-wide suppression
+                    }
+                    continue;
+                }
                 if (c.line() == line) return c;
                 if (c.line() < line && c.standalone() && onlyCommentsBetween(c.line(), line)) above = c;
             }
-            return above;
+            return above != null ? above : wider;
         }
 
         private boolean onlyCommentsBetween(int from, int to) {
@@ -229,7 +270,45 @@ final class SuppressionComments {
                 if (parsed != null) out.add(parsed);
             }
         }
-        return new FileComments(out, commentOnly, syntax);
+        return new FileComments(closeBlocks(out), commentOnly, syntax);
+    }
+
+    /**
+     * Pairs each {@code ignore-begin} with the first later {@code ignore-end} that names none of the rules or one of
+     * its rules (a begin without an end keeps endLine 0: it suppresses nothing and is reported).
+     */
+    private static List<Comment> closeBlocks(List<Comment> in) {
+        List<Comment> out = new ArrayList<>(in);
+        List<Integer> open = new ArrayList<>();
+        for (int i = 0; i < out.size(); i++) {
+            Comment c = out.get(i);
+            if (c.kind() == Kind.BEGIN) {
+                open.add(i);
+            } else if (c.kind() == Kind.END && c.stray().isEmpty()) {
+                for (int k = open.size() - 1; k >= 0; k--) {
+                    Comment b = out.get(open.get(k));
+                    boolean closes = c.ids().isEmpty()
+                            || c.ids().contains(ALL)
+                            || b.ids().stream().anyMatch(c.ids()::contains);
+                    if (closes) {
+                        out.set(
+                                open.get(k),
+                                new Comment(
+                                        b.line(),
+                                        b.ids(),
+                                        b.justification(),
+                                        b.standalone(),
+                                        b.stray(),
+                                        Kind.BEGIN,
+                                        c.line()));
+                        open.remove(k);
+                        if (!c.ids().isEmpty()) continue; // an end with ids closes every open block of those rules
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** Index after the closing {@code close} of a literal whose content starts at {@code from}, or -1. */
@@ -248,7 +327,14 @@ final class SuppressionComments {
     private static Comment comment(int line, String text, boolean standalone) {
         Matcher m = MARKER.matcher(text);
         if (!m.find()) return null;
-        String rest = m.group(1).strip();
+        Kind kind =
+                switch (m.group(1) == null ? "" : m.group(1)) {
+                    case "-begin" -> Kind.BEGIN;
+                    case "-end" -> Kind.END;
+                    case "-file" -> Kind.FILE;
+                    default -> Kind.LINE;
+                };
+        String rest = m.group(2).strip();
         String idPart = rest;
         String why = "";
         int dash = rest.indexOf("--");
@@ -269,25 +355,37 @@ final class SuppressionComments {
             while (id.find()) ids.add(id.group());
             if (!ids.isEmpty()) stray = idPart.strip();
         }
-        return new Comment(line, ids, why, standalone, stray);
+        return new Comment(line, ids, why, standalone, stray, kind, 0);
     }
 
     /** What is wrong with a suppression comment and how to write it, or null when it is well-formed. */
     static String problem(Comment c, Syntax syntax) {
         String open = syntax.lineComment;
+        String word = c.kind().word;
+        if (c.kind() == Kind.END) {
+            return c.stray().isEmpty()
+                    ? null
+                    : "'numlint: ignore-end' takes rule ids at most; write '" + open + " numlint: ignore-end' or '"
+                            + open + " numlint: ignore-end NLxxx'";
+        }
         if (c.ids().isEmpty()) {
-            return "suppression comment names no rule id; write '" + open + " numlint: ignore NLxxx -- reason' with the"
-                    + " id of the finding (or 'all'), after the code on the same line or alone on the line above";
+            return "suppression comment names no rule id; write '" + open + " numlint: " + word + " NLxxx -- reason'"
+                    + " with the id of the finding (or 'all')"
+                    + (c.kind() == Kind.LINE ? ", after the code on the same line or alone on the line above" : "");
         }
         String ids = String.join(", ", c.ids()).replace(ALL, "all");
         if (!c.stray().isEmpty()) {
             String reason = c.justification().isEmpty() ? c.stray() : c.stray() + " " + c.justification();
             return "suppression of " + ids + " is malformed and does not suppress: the justification must follow '--';"
-                    + " write '" + open + " numlint: ignore " + ids + " -- " + reason + "'";
+                    + " write '" + open + " numlint: " + word + " " + ids + " -- " + reason + "'";
         }
         if (c.justification().isEmpty()) {
             return "suppression of " + ids + " has no justification and does not suppress; write '" + open
-                    + " numlint: ignore " + ids + " -- reason'";
+                    + " numlint: " + word + " " + ids + " -- reason'";
+        }
+        if (c.kind() == Kind.BEGIN && c.endLine() == 0) {
+            return "'numlint: ignore-begin " + ids + "' has no matching '" + open + " numlint: ignore-end' and does not"
+                    + " suppress";
         }
         return null;
     }

@@ -181,6 +181,38 @@ class CompileDatabaseTest {
     }
 
     @Test
+    void cudaArchWinsOverTheBuildsArchitectureAndANoteSaysSo() throws IOException {
+        // before: --cuda-arch 80 was silently replaced by CMAKE_CUDA_ARCHITECTURES (issue 30)
+        Files.writeString(
+                repo.resolve("CMakeLists.txt"),
+                "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CUDA)\n"
+                        + "set(CMAKE_CUDA_ARCHITECTURES 75)\nadd_executable(app k.cu)\n");
+        Files.writeString(repo.resolve("k.cu"), "__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
+        for (String arch : new String[] {null, "80"}) {
+            RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake" + arch));
+            List<String> args = new ArrayList<>(List.of("scan", "--format", "json", "--ptx", "auto"));
+            if (arch != null) args.addAll(List.of("--cuda-arch", arch));
+            args.addAll(List.of(
+                    "--nvcc",
+                    fake.nvcc().toString(),
+                    "--cache-dir",
+                    tmp.resolve("c" + arch).toString(),
+                    repo.toString()));
+            Run r = run(args.toArray(String[]::new));
+            assertThat(fake.compiles()).as(r.err()).singleElement().satisfies(c -> assertThat(c.args())
+                    .contains(arch == null ? "-arch=compute_75" : "-arch=compute_80"));
+            String notes = r.json().path("notifications").toString();
+            if (arch == null) {
+                assertThat(notes).doesNotContain("ptx-arch");
+            } else {
+                assertThat(notes)
+                        .contains("PTX compiled for compute_80 as --cuda-arch asks, not for the architecture the build"
+                                + " sets: compute_75 (1 file)");
+            }
+        }
+    }
+
+    @Test
     void aConfiguredHeaderInTheBuildTreeIsFoundThroughTheDatabaseGivenWithMinusP() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
         Path gen = Files.createDirectories(repo.resolve("build/gen"));

@@ -54,6 +54,153 @@ class MainTest {
     }
 
     @Test
+    void aFailedGateNamesTheFindingsThatFailedIt() throws IOException {
+        // before: exit 1 with counts only (issue 30)
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 12; i++) many.append("y = HAZARD(NL001);\n");
+        write("u.cu", many + "z = HAZARD(NL003);\n");
+        Run r = run("scan", "--format", "json", "--fail-on", "error", dir.toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("numlint: 12 findings at or above --fail-on error fail the run:");
+        assertThat(r.err().lines().filter(l -> l.matches("  .*u\\.cu:[0-9]+(:[0-9]+)?: error: .*\\[NL001\\]")))
+                .hasSize(10);
+        assertThat(r.err()).contains("  ... and 2 more (all in the report)").doesNotContain("[NL003]");
+        Run clean = run("scan", "--fail-on", "none", dir.toString());
+        assertThat(clean.err()).doesNotContain("fail the run");
+    }
+
+    @Test
+    void aTextReportThatCannotBeWrittenExitsWith3LikeTheOtherFormats() throws IOException {
+        // before: the text report's PrintWriter kept the write error to itself and the scan exited 0 (issue 30)
+        write("k.cu", "x = HAZARD(NL003);\n");
+        java.io.Writer full = new java.io.Writer() {
+            @Override
+            public void write(char[] b, int off, int len) throws IOException {
+                throw new IOException("No space left on device");
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        for (String format : List.of("text", "json")) {
+            CommandLine cmd = Main.commandLine(() -> List.<Analyzer>of(new MarkerAnalyzer()));
+            StringWriter err = new StringWriter();
+            cmd.setOut(new PrintWriter(full));
+            cmd.setErr(new PrintWriter(err, true));
+            assertThat(cmd.execute("scan", "--format", format, dir.toString()))
+                    .as(format + ": " + err)
+                    .isEqualTo(Main.EXIT_INTERNAL);
+            assertThat(err.toString()).contains("cannot write the report");
+        }
+    }
+
+    @Test
+    void anOutputThatIsADeviceIsWrittenInPlaceNeverReplaced() throws IOException {
+        Path devNull = Path.of("/dev/null");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(devNull) && !Files.isRegularFile(devNull));
+        write("k.cu", "x = HAZARD(NL003);\n");
+        for (String format : List.of("text", "sarif")) {
+            Run r = run("scan", "--format", format, "--output", "/dev/null", dir.toString());
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(Files.isRegularFile(devNull)).isFalse();
+        }
+    }
+
+    @Test
+    void gitlabCodeQualityReportHoldsTheFieldsGitlabReads() throws IOException {
+        write(
+                "k.cu",
+                "y = HAZARD(NL001);\nz = HAZARD(NL003);\n"
+                        + "w = HAZARD(NL001); // numlint: ignore NL001 -- clamped by the caller\n");
+        Run r = run("scan", "--format", "gitlab", "--fail-on", "none", dir.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode issues =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertThat(issues.isArray()).isTrue();
+        assertThat(issues).hasSize(2); // the suppressed one is left out
+        com.fasterxml.jackson.databind.JsonNode first = issues.get(0);
+        assertThat(first.path("check_name").asText()).startsWith("NL001 ");
+        assertThat(first.path("severity").asText()).isEqualTo("critical");
+        assertThat(first.path("description").asText()).contains("HAZARD(NL001)");
+        assertThat(first.path("fingerprint").asText()).matches("[0-9a-f]{32}");
+        assertThat(first.path("location").path("path").asText()).endsWith("k.cu");
+        assertThat(first.path("location").path("lines").path("begin").asInt()).isEqualTo(1);
+        assertThat(issues.get(1).path("severity").asText()).isEqualTo("major");
+        assertThat(issues.get(0).path("fingerprint").asText())
+                .isNotEqualTo(issues.get(1).path("fingerprint").asText());
+        Run errorsOnly = run("scan", "--format", "gitlab", "--sarif-min-level", "error", dir.toString());
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(errorsOnly.out()))
+                .hasSize(1);
+    }
+
+    @Test
+    void enableAndDisableOverTheConfiguration() throws IOException {
+        // before: rules could be turned off in .numlint.yml only (issue 30)
+        write("k.cu", "y = HAZARD(NL001);\nz = HAZARD(NL003);\n");
+        write(".numlint.yml", "rules:\n  NL003: {enabled: false}\n");
+        Run plain = run("scan", dir.toString());
+        assertThat(plain.out()).contains("[NL001]").doesNotContain("[NL003]");
+        Run r = run("scan", "--disable", "NL001", "--enable", "NL003", "--fail-on", "error", dir.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("[NL003]").doesNotContain("[NL001]");
+        Run list = run("scan", "--disable", "NL001,NL003", dir.toString());
+        assertThat(list.out()).doesNotContain("[NL001]").doesNotContain("[NL003]");
+        Run unknown = run("scan", "--disable", "NL999", dir.toString());
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("--disable: unknown rule 'NL999'");
+        Run both = run("scan", "--disable", "NL001", "--enable", "NL001", dir.toString());
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).contains("rule NL001 is both in --enable and in --disable");
+    }
+
+    @Test
+    void jsonCarriesTheProvenanceTheHtmlReportShows() throws IOException {
+        // before: only the tool name and version (issue 30)
+        write("k.cu", "z = HAZARD(NL003);\n");
+        write(".numlint.yml", "rules:\n  NL001: {enabled: false}\n");
+        Run r = run("scan", "--format", "json", dir.toString());
+        com.fasterxml.jackson.databind.JsonNode p = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(r.out())
+                .path("provenance");
+        assertThat(p.path("ruleSet").asText()).matches("sha256:[0-9a-f]{64}");
+        assertThat(p.path("configuration").path("file").asText()).endsWith(".numlint.yml");
+        assertThat(p.path("configuration").path("sha256").asText())
+                .isEqualTo(java.util.HexFormat.of().formatHex(sha256(Files.readAllBytes(dir.resolve(".numlint.yml")))));
+        assertThat(p.path("scannedPaths")).hasSize(1);
+        assertThat(p.path("scannedPaths").get(0).asText()).isEqualTo(dir.toString());
+        assertThat(p.path("date").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+        assertThat(p.path("git").has("commit")).isTrue();
+    }
+
+    private static byte[] sha256(byte[] b) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(b);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void githubAnnotationsAreEscapedAndLimited() throws IOException {
+        write("a,b.cu", "y = HAZARD(NL001);\nz = HAZARD(NL003);\n");
+        Run r = run("scan", "--annotations", "github", "--fail-on", "none", dir.toString());
+        assertThat(r.code()).isZero();
+        // warnings and errors (the SARIF's --sarif-min-level), a file name with ',' escaped as the runner requires
+        List<String> lines = r.err().lines().filter(l -> l.startsWith("::")).toList();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).matches("::error file=.*a%2Cb\\.cu,line=1,.*title=NL001::.*\\[NL001\\]");
+        assertThat(lines.get(1)).matches("::warning file=.*a%2Cb\\.cu,line=2,.*title=NL003::.*\\[NL003\\]");
+        Run errorsOnly = run(
+                "scan", "--annotations", "github", "--sarif-min-level", "error", "--fail-on", "none", dir.toString());
+        assertThat(errorsOnly.err().lines().filter(l -> l.startsWith("::"))).hasSize(1);
+        Run none = run("scan", "--fail-on", "none", dir.toString());
+        assertThat(none.err()).doesNotContain("::error");
+    }
+
+    @Test
     void suppressedFindingsDoNotFailTheScanButAreCounted() throws IOException {
         write("u.cu", "y = HAZARD(NL001); // numlint: ignore NL001 -- value is clamped above\n");
         Run r = run("scan", dir.toString());

@@ -45,10 +45,21 @@ class BuildSummaryOutputTest {
                 .isEqualTo("tool.cu: Makefile goal all, flag variables " + "(Makefile): -DCOMMON_DEF=1 -DMODE_FAST"));
 
         StringWriter text = new StringWriter();
-        TextReport.write(r, new PrintWriter(text));
+        TextReport.write(r, dev.numlint.output.ReportOptions.defaults(), new PrintWriter(text), false, true);
         assertThat(text.toString())
                 .contains("build contexts:\n  kern.cu: Makefile goal all -> release")
                 .contains("\n  inc/params.cuh: compiled through kern.cu");
+        // by default one line (issue 30: a large tree ended with 40 long lines and "... 410 more")
+        StringWriter brief = new StringWriter();
+        TextReport.write(r, new PrintWriter(brief));
+        assertThat(brief.toString())
+                .contains("build contexts: "
+                        + lines.stream()
+                                .filter(l -> !l.startsWith("compilation database: "))
+                                .count()
+                        + " (")
+                .contains("--verbose lists them, JSON and HTML contain them)")
+                .doesNotContain("  kern.cu: Makefile goal");
 
         StringWriter json = new StringWriter();
         JsonReport.write(r, json);

@@ -193,7 +193,33 @@ class ReleaseIT {
                         top + "lib/numlint.jar",
                         top + "README.md",
                         top + "docs/rules/NL001-float-to-unsigned-conversion.md");
+        assertThat(modes).containsKey(top + "LICENSE");
         assertThat(modes.get(top + "bin/numlint")).isEqualTo(0755);
+        // every relative link of the README is in the zip (before: docs/security, validation/ and the Action were not)
+        String readme;
+        List<java.time.Instant> times = new ArrayList<>();
+        try (var zip = new java.util.zip.ZipFile(ZIP.toFile())) {
+            readme = new String(
+                    zip.getInputStream(zip.getEntry(top + "README.md")).readAllBytes(), StandardCharsets.UTF_8);
+            zip.stream().forEach(e -> times.add(e.getLastModifiedTime().toInstant()));
+        }
+        java.util.regex.Matcher links =
+                java.util.regex.Pattern.compile("\\]\\(([^)#:]+)[)#]").matcher(readme);
+        List<String> linked = new ArrayList<>();
+        while (links.find()) {
+            // a path, not a code example such as `[text](n)`
+            if (links.group(1).contains(".") || links.group(1).contains("/")) linked.add(links.group(1));
+        }
+        assertThat(linked).isNotEmpty();
+        for (String l : linked) {
+            String entry = top + l;
+            assertThat(modes.containsKey(entry) || modes.keySet().stream().anyMatch(n -> n.startsWith(entry + "/")))
+                    .as("README link %s is in the zip", l)
+                    .isTrue();
+        }
+        // reproducible: every entry has the fixed time of project.build.outputTimestamp, not the build's
+        assertThat(times).isNotEmpty().allMatch(t -> t.equals(times.get(0)));
+        assertThat(times.get(0)).isBefore(java.time.Instant.parse("2026-01-02T00:00:00Z"));
         assertThat(modes.get(top + "lib/numlint.jar")).isEqualTo(0644);
         assertThat(modes.keySet()).allMatch(n -> n.startsWith(top));
         assertThat(Files.size(ZIP)).as("zip size").isLessThan(200L * 1024 * 1024);
@@ -254,6 +280,38 @@ class ReleaseIT {
         Run noJava = run(sample, Map.of(), launcher.toString(), "--version");
         assertThat(noJava.code()).isEqualTo(2);
         assertThat(noJava.err()).contains("Java 17 or later is needed");
+    }
+
+    @Test
+    void launcherNeedsOnlyJavaOnPath() throws Exception {
+        // before: "dirname: not found", then "//lib/numlint.jar is missing" (issue 30)
+        Path home = unpack(Files.createDirectories(tmp.resolve("opt")));
+        Path launcher = home.resolve("bin/numlint");
+        for (String t : TOOLS) Files.deleteIfExists(tools.resolve(t));
+        try (var left = Files.list(tools)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactly("java");
+        }
+        Run version = run(sample, Map.of(), launcher.toString(), "--version");
+        assertThat(version.code()).as(version.err()).isZero();
+        assertThat(version.out().strip()).isEqualTo("numlint " + VERSION);
+        // relative to the working directory, as `bin/numlint` from the unpacked directory
+        Run relative = run(home, Map.of(), "bin/numlint", "--version");
+        assertThat(relative.code()).as(relative.err()).isZero();
+
+        // a link needs readlink to follow, or NUMLINT_HOME; either way a clear message, never a missing jar
+        Path link = Files.createSymbolicLink(tmp.resolve("numlint-link"), launcher);
+        Run viaLink = run(sample, Map.of(), link.toString(), "--version");
+        assertThat(viaLink.code()).isEqualTo(2);
+        assertThat(viaLink.err()).contains("set NUMLINT_HOME").doesNotContain("is missing");
+        Run withHome = run(sample, Map.of("NUMLINT_HOME", home.toString()), link.toString(), "--version");
+        assertThat(withHome.code()).as(withHome.err()).isZero();
+
+        // the heap limit: NUMLINT_MAX_HEAP, checked before Java starts
+        Run badHeap = run(sample, Map.of("NUMLINT_MAX_HEAP", "lots"), launcher.toString(), "--version");
+        assertThat(badHeap.code()).isEqualTo(2);
+        assertThat(badHeap.err()).contains("NUMLINT_MAX_HEAP='lots' is not a heap size");
+        Run smallHeap = run(sample, Map.of("NUMLINT_MAX_HEAP", "96m"), launcher.toString(), "rules");
+        assertThat(smallHeap.code()).as(smallHeap.err()).isZero();
     }
 
     @Test

@@ -108,6 +108,84 @@ class SuppressionCommentsTest {
     }
 
     @Test
+    void blockAndFileSuppressionsInEveryCommentSyntax() throws IOException {
+        // before: only the line form existed; ignore-begin/-end/-file were malformed suppressions (issue 30)
+        write(
+                "k.cu",
+                "a = HAZARD(NL003);",
+                "// numlint: ignore-begin NL003 -- generated table, values checked offline",
+                "b = HAZARD(NL003);",
+                "c = HAZARD(NL001);",
+                "/* numlint: ignore-begin NL001 -- nested block */",
+                "d = HAZARD(NL001) + HAZARD(NL003);",
+                "// numlint: ignore-end NL001",
+                "e = HAZARD(NL001);",
+                "// numlint: ignore-end",
+                "f = HAZARD(NL003);");
+        write(
+                "CMakeLists.txt",
+                "# numlint: ignore-file NL007 -- the target hardware has no denormals",
+                "set(F HAZARD(NL007))",
+                "set(G HAZARD(NL003))");
+        write(
+                "Makefile",
+                "x := HAZARD(NL007)",
+                "# numlint: ignore-begin NL007 -- legacy flags, tracked in issue 12",
+                "y := HAZARD(NL007)",
+                "# numlint: ignore-end",
+                "z := HAZARD(NL007)");
+        write("A.java", "HAZARD(NL001)", "// numlint: ignore-file NL001 -- inputs are clamped by Clamp.of");
+        ScanResult r = scan();
+        assertThat(hits(r))
+                .containsExactlyInAnyOrder(
+                        "A.java:1 NL001 suppressed",
+                        "CMakeLists.txt:2 NL007 suppressed",
+                        "CMakeLists.txt:3 NL003",
+                        "Makefile:1 NL007",
+                        "Makefile:3 NL007 suppressed",
+                        "Makefile:5 NL007",
+                        "k.cu:1 NL003",
+                        "k.cu:3 NL003 suppressed",
+                        "k.cu:4 NL001",
+                        "k.cu:6 NL001 suppressed",
+                        "k.cu:6 NL003 suppressed",
+                        "k.cu:8 NL001",
+                        "k.cu:10 NL003");
+        assertThat(r.notifications()).isEmpty();
+        // the suppression names the comment that made it, with its justification
+        assertThat(r.findings().stream()
+                        .filter(f -> f.suppressed() && f.location().file().equals("k.cu"))
+                        .map(f -> f.suppression().justification()))
+                .contains("generated table, values checked offline", "nested block");
+    }
+
+    @Test
+    void blockSuppressionsNeedAnEndAndAReason() throws IOException {
+        write(
+                "k.cu",
+                "// numlint: ignore-begin NL003",
+                "a = HAZARD(NL003);",
+                "// numlint: ignore-end",
+                "// numlint: ignore-begin NL001 -- never closed",
+                "b = HAZARD(NL001);",
+                "// numlint: ignore-file NL003",
+                "// numlint: ignore-end stray words");
+        ScanResult r = scan();
+        assertThat(hits(r)).containsExactly("k.cu:2 NL003", "k.cu:5 NL001");
+        assertThat(r.notifications())
+                .extracting(n -> n.line() + " " + n.id())
+                .containsExactlyInAnyOrder(
+                        "1 unjustified-suppression",
+                        "4 malformed-suppression",
+                        "6 unjustified-suppression",
+                        "7 malformed-suppression");
+        assertThat(r.notifications().stream().map(Notification::message))
+                .anyMatch(m -> m.contains("'// numlint: ignore-begin NL003 -- reason'"))
+                .anyMatch(m -> m.contains("has no matching '// numlint: ignore-end'"))
+                .anyMatch(m -> m.contains("'// numlint: ignore-file NL003 -- reason'"));
+    }
+
+    @Test
     void ignoreAllSuppressesEveryRule() throws IOException {
         write(
                 "k.cu",

@@ -47,6 +47,7 @@ class HostileInputSizeTest {
     @AfterEach
     void clearBudgets() {
         System.clearProperty("numlint.cuda.fileBudgetMs");
+        System.clearProperty("numlint.cuda.maxFunctionTokens");
         System.clearProperty("numlint.ptx.fileBudgetMs");
     }
 
@@ -116,6 +117,25 @@ class HostileInputSizeTest {
                 .contains("per-file budget of 30 ms");
         assertThat(over.get(0).path("file").asText()).isEqualTo("big.cu");
         assertThat(ms).isLessThan(20_000);
+    }
+
+    @Test
+    void aFunctionPastTheTokenLimitIsANoticeAndTheRestOfTheFileIsAnalyzed() throws IOException {
+        // before: any function was parsed whole, its parse tree held in memory (1.3 GB for 100,000 lines)
+        Files.writeString(repo.resolve("big.cu"), longKernel(300));
+        System.setProperty("numlint.cuda.maxFunctionTokens", "2000");
+        Run r = run("scan", "--ptx", "off", "--format", "json", repo.toString());
+        assertThat(r.code()).as(r.err()).isIn(0, 1);
+        List<JsonNode> over = notifications(r.json()).stream()
+                .filter(n -> n.path("id").asText().equals("over-budget"))
+                .toList();
+        assertThat(over).as(r.out()).hasSize(1);
+        assertThat(over.get(0).path("message").asText())
+                .matches("function 'k' \\(line 1\\) not analyzed: [0-9]+ tokens, more than the CUDA front end's limit"
+                        + " of 2000 per function .*; the rest of the file was analyzed");
+        List<String> functions = new ArrayList<>();
+        r.json().path("findings").forEach(f -> functions.add(f.path("function").asText()));
+        assertThat(functions).isNotEmpty().containsOnly("after");
     }
 
     @Test

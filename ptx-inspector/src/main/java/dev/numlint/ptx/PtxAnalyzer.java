@@ -83,6 +83,9 @@ public final class PtxAnalyzer implements Analyzer {
         long started = System.nanoTime();
         java.util.concurrent.atomic.AtomicInteger noDevice = new java.util.concurrent.atomic.AtomicInteger();
         PtxTally tally = new PtxTally();
+        // --cuda-arch over an architecture the build sets: how many files of each build architecture it replaced
+        Map<String, java.util.concurrent.atomic.AtomicInteger> archOverridden =
+                new java.util.concurrent.ConcurrentHashMap<>();
         Set<String> treeNames = compile ? PtxTally.treeNames(ctx.root()) : Set.of();
         for (Path f : files) {
             String n = f.getFileName() == null ? "" : f.getFileName().toString();
@@ -104,7 +107,8 @@ public final class PtxAnalyzer implements Analyzer {
                 continue;
             }
             futures.add(ctx.executor()
-                    .submit(() -> analyzeFile(ctx, f, sink, compiler, sources, noDevice, tally, treeNames)));
+                    .submit(() ->
+                            analyzeFile(ctx, f, sink, compiler, sources, noDevice, tally, treeNames, archOverridden)));
         }
         for (Future<?> fu : futures) {
             try {
@@ -119,6 +123,21 @@ public final class PtxAnalyzer implements Analyzer {
         }
         Notification layer = compile ? tally.summary() : null;
         if (layer != null) sink.notify(layer);
+        if (!archOverridden.isEmpty()) {
+            StringBuilder b = new StringBuilder();
+            new java.util.TreeMap<>(archOverridden).forEach((a, n) -> b.append(b.length() == 0 ? "" : ", ")
+                    .append(a)
+                    .append(" (")
+                    .append(n.get())
+                    .append(n.get() == 1 ? " file)" : " files)"));
+            sink.notify(new Notification(
+                    null,
+                    0,
+                    Level.NOTE,
+                    "ptx-arch",
+                    "PTX compiled for " + ctx.cudaArch() + " as --cuda-arch asks, not for the architecture the build"
+                            + " sets: " + b + " (CMAKE_CUDA_ARCHITECTURES, CUDA_ARCHITECTURES or -arch)"));
+        }
         long seconds = (System.nanoTime() - started) / 1_000_000_000L;
         if (compile && seconds >= SLOW_COMPILE_SECONDS) {
             sink.notify(new Notification(
@@ -207,6 +226,9 @@ public final class PtxAnalyzer implements Analyzer {
         return out;
     }
 
+    /** Set (to the architecture) when {@code --cuda-arch} was given: it then wins over the build's architecture. */
+    public static final String CUDA_ARCH_SETTING = "cuda-arch";
+
     private void analyzeFile(
             ScanContext ctx,
             Path f,
@@ -215,14 +237,22 @@ public final class PtxAnalyzer implements Analyzer {
             SourceCache sources,
             java.util.concurrent.atomic.AtomicInteger noDevice,
             PtxTally tally,
-            Set<String> treeNames) {
+            Set<String> treeNames,
+            Map<String, java.util.concurrent.atomic.AtomicInteger> archOverridden) {
         String rel = ctx.relativize(f);
         // a cooperative budget of CPU time per file: the lexer, the model and the checks' loops check it
         dev.numlint.model.WorkBudget.start(fileBudgetNanos());
         try {
             if (f.getFileName().toString().endsWith(".cu")) {
                 BuildContext bc = ctx.buildContext(f);
-                String arch = bc.cudaArch() != null ? bc.cudaArch() : ctx.cudaArch();
+                // --cuda-arch wins over the build's architecture (a note says so); without it the build's applies
+                boolean given = ctx.setting(CUDA_ARCH_SETTING).isPresent();
+                String arch = bc.cudaArch() != null && !given ? bc.cudaArch() : ctx.cudaArch();
+                if (given && bc.cudaArch() != null && !bc.cudaArch().equals(arch)) {
+                    archOverridden
+                            .computeIfAbsent(bc.cudaArch(), k -> new java.util.concurrent.atomic.AtomicInteger())
+                            .incrementAndGet();
+                }
                 PtxCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel, origins(bc, ctx));
                 r.notifications().forEach(sink::notify);
                 if (r.noDeviceCode()) noDevice.incrementAndGet();
@@ -273,7 +303,7 @@ public final class PtxAnalyzer implements Analyzer {
                             + " ms of CPU time (set -Dnumlint.ptx.fileBudgetMs to raise it); the scan goes on"));
         } catch (OutOfMemoryError e) {
             sink.notify(new Notification(
-                    rel, 0, Level.ERROR, "over-budget", "not analyzed: out of memory in the PTX reader"));
+                    rel, 0, Level.ERROR, "over-budget", dev.numlint.model.WorkBudget.outOfMemory("the PTX reader")));
         } catch (RuntimeException | StackOverflowError e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "internal-error", "PTX analysis failed: " + e));
         } finally {

@@ -254,6 +254,22 @@ class PtxReaderTest {
     }
 
     @Test
+    void anUnreadableStatementInANestedBlockSkipsOnlyItsFunction() {
+        PtxReader.Result r = PtxReader.read(".version 8.0\n.target sm_80\n.address_size 64\n"
+                + ".entry broken() {\n { { ) ) ] ;\n } }\n ret;\n}\n"
+                + ".visible .entry 42 (.param .u32 x) {\n ret;\n}\n"
+                + ".entry fine() {\n .reg .pred %p<2>;\n @%p1 bra $L_end;\n { ret; }\n$L_end:\n ret;\n}\n");
+        assertThat(r.problems()).isNotEmpty();
+        assertThat(r.problems().get(0).line()).isEqualTo(5);
+        assertThat(r.skippedFunctions()).as(r.problems().toString()).contains("broken");
+        PtxFunction fine = r.module().function("fine");
+        assertThat(fine).isNotNull();
+        assertThat(fine.instructions()).hasSize(3);
+        // a forward branch resolves to the label's instruction index, also across a nested block
+        assertThat(fine.instructions().get(0).operand(0)).isEqualTo(new Operand.Label("$L_end", 2));
+    }
+
+    @Test
     void garbageNeverThrows() {
         PtxReader.Result r = PtxReader.read("\u0001\u0002 this is { not ] PTX ;;; \"unterminated\n/* open");
         assertThat(r.failed()).isTrue();

@@ -32,6 +32,15 @@ public final class WorkBudget {
     private WorkBudget() {}
 
     /** Starts a budget of {@code nanos} CPU nanoseconds for the calling thread (replacing one already running). */
+    /**
+     * The notice of a file whose analysis ran out of memory: names the heap limit and how to raise it (the launchers'
+     * {@code NUMLINT_MAX_HEAP}), so that a hostile input ends with this notice, not with the machine's memory.
+     */
+    public static String outOfMemory(String where) {
+        return "not analyzed: out of memory in " + where + " (Java heap limit "
+                + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB; NUMLINT_MAX_HEAP=2g raises it)";
+    }
+
     public static void start(long nanos) {
         STATE.set(new State(CpuClock.now() + Math.max(0, nanos)));
     }

@@ -273,6 +273,21 @@ public final class Validator {
 
     static final String[] STRICT_FLAGS = {"-fmad=false", "-prec-div=true", "-prec-sqrt=true", "-ftz=false"};
 
+    /**
+     * {@code flags} with {@code flag} ({@code -name=value}) in place of any earlier value of the same option: nvcc
+     * takes the last one, and the build's label then shows the flags in effect ({@code -ftz=false}, not
+     * {@code -ftz=true -ftz=false}).
+     */
+    static List<String> withFlag(List<String> flags, String flag) {
+        String name = flag.substring(0, flag.indexOf('=') + 1).replaceFirst("^--?", "");
+        List<String> out = new ArrayList<>();
+        for (String f : flags) {
+            if (!f.replaceFirst("^--?", "").startsWith(name)) out.add(f);
+        }
+        out.add(flag);
+        return out;
+    }
+
     /** Effective hazard settings of nvcc flags: {fmad, !precDiv, !precSqrt, ftz}. */
     static boolean[] hazards(List<String> flags) {
         boolean fmad = true, approxDiv = false, approxSqrt = false, ftz = false;
@@ -295,7 +310,7 @@ public final class Validator {
         List<Variant> v = new ArrayList<>();
         v.add(new Variant("as-built", null, asBuilt, new Decoder.Options().contract(true)));
         List<String> strict = new ArrayList<>(asBuilt);
-        for (String s : STRICT_FLAGS) strict.add(s);
+        for (String s : STRICT_FLAGS) strict = withFlag(strict, s);
         v.add(new Variant("strict", null, strict, new Decoder.Options().contract(true)));
         boolean[] h = hazards(asBuilt);
         // in the order of hazards(): each isolates the rule whose policy names it (catalog.yml)
@@ -303,8 +318,7 @@ public final class Validator {
         for (int i = 0; i < 4; i++) {
             String rule = RulePolicies.ruleOfVariant(single[i]);
             if (!h[i] || rule == null) continue;
-            List<String> f = new ArrayList<>(asBuilt);
-            f.add(RulePolicies.flagOf(rule));
+            List<String> f = withFlag(asBuilt, RulePolicies.flagOf(rule));
             v.add(new Variant(single[i], rule, f, new Decoder.Options().contract(true)));
         }
         return v;

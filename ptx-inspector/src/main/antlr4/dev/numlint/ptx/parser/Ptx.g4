@@ -40,8 +40,12 @@ genericDirective : (DOTID | CALLPROTOTYPE | CALLTARGETS) (~(';' | '{' | '}'))* '
 linkage : VISIBLE | EXTERN | WEAK | COMMON ;
 
 functionDecl
+    : functionHead (functionBody | ';')
+    ;
+// The reader parses a function's head with this rule and then its body one statement at a time (PtxReader), so
+// the parse tree of a huge function never exists as a whole.
+functionHead
     : linkage* kind=(ENTRY | FUNC) funcAttr* returnParams=paramList? name=ID funcAttr* params=paramList? funcAttr*
-      (functionBody | ';')
     ;
 funcAttr
     : MAXNTID INT (',' INT)*

@@ -16,7 +16,6 @@ import dev.numlint.ptx.model.SourcePos;
 import dev.numlint.ptx.rules.PtxHit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -66,7 +65,7 @@ public final class SerialAccumulation implements PtxCheck {
         // every group per instruction was quadratic on long functions)
         java.util.Map<Integer, List<Loop>> loopsOf = new java.util.HashMap<>();
         for (Loop l : loops) {
-            BitSet body = l.body();
+            Loop.Blocks body = l.body();
             for (int b = body.nextSetBit(0); b >= 0; b = body.nextSetBit(b + 1)) {
                 dev.numlint.model.WorkBudget.check();
                 loopsOf.computeIfAbsent(b, k -> new ArrayList<>()).add(l);
@@ -343,7 +342,7 @@ public final class SerialAccumulation implements PtxCheck {
      * The value defined by {@code start} flows (through float add/sub/fma-addend/mov/selp) back into it; {@code seen}
      * collects every instruction it flows through in the loop body.
      */
-    private static boolean carriedAround(PtxFacts facts, Instruction start, BitSet body, Set<Integer> seen) {
+    private static boolean carriedAround(PtxFacts facts, Instruction start, Loop.Blocks body, Set<Integer> seen) {
         PtxFunction fn = facts.function();
         ArrayDeque<Integer> work = new ArrayDeque<>();
         work.add(start.index());

@@ -8,6 +8,11 @@ public final class Access {
         in.loc = loc;
     }
 
+    /** Replaces the operands once branch labels are resolved (a label may follow the branch). */
+    public static void setOperands(Instruction in, java.util.List<Operand> operands) {
+        in.operands = operands;
+    }
+
     /**
      * Fills in file paths of every debug location once the module's .file table is known (nvcc writes .file
      * after the functions).

@@ -85,7 +85,7 @@ public final class Instruction {
     final boolean guardNegated;
     final String opcode;
     final List<String> modifiers;
-    final List<Operand> operands;
+    List<Operand> operands;
     final Rounding rounding;
     final boolean ftz;
     final boolean sat;

@@ -23,7 +23,7 @@ final class LoopFinder {
         List<Loop> loops = new ArrayList<>();
         for (Map.Entry<Integer, List<Integer>> e : latches.entrySet()) {
             int h = e.getKey();
-            BitSet body = new BitSet(bs.size());
+            BitSet body = new BitSet();
             body.set(h);
             ArrayDeque<Integer> work = new ArrayDeque<>();
             for (int l : e.getValue()) {
@@ -45,7 +45,7 @@ final class LoopFinder {
             long[] trip = {-1, 0};
             String[] ind = {null};
             estimateTrip(fn, h, e.getValue(), body, trip, ind);
-            loops.add(new Loop(h, List.copyOf(e.getValue()), body, trip[0], trip[1] != 0, ind[0]));
+            loops.add(new Loop(h, List.copyOf(e.getValue()), Loop.Blocks.of(body), trip[0], trip[1] != 0, ind[0]));
         }
         loops.sort((a, b) -> Integer.compare(b.body().cardinality(), a.body().cardinality()));
         return List.copyOf(loops);

@@ -113,9 +113,22 @@ public final class PtxReader {
      * share of parse time on large files); errors are still reported and recovered from at the failing token.
      */
     private static final class LeanErrorStrategy extends org.antlr.v4.runtime.DefaultErrorStrategy {
+        /**
+         * While a function is streamed: stop at the first error (already reported) instead of recovering, since the
+         * function is skipped to its closing brace anyway, and recovery from a rule started on its own would
+         * consume up to the end of the file.
+         */
+        boolean bail;
+
         @Override
         public void sync(org.antlr.v4.runtime.Parser recognizer) {
             // no look-ahead validation inside loops
+        }
+
+        @Override
+        public void recover(org.antlr.v4.runtime.Parser recognizer, RecognitionException e) {
+            if (bail) throw new org.antlr.v4.runtime.misc.ParseCancellationException(e);
+            super.recover(recognizer, e);
         }
     }
 
@@ -159,12 +172,30 @@ public final class PtxReader {
             parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
             parser.removeErrorListeners();
             parser.addErrorListener(this);
-            parser.setErrorHandler(new LeanErrorStrategy());
+            LeanErrorStrategy errors = new LeanErrorStrategy();
+            parser.setErrorHandler(errors);
             int items = 0;
             while (ts.LA(1) != Token.EOF) {
                 int before = ts.index();
                 itemErrors = 0;
                 currentFunction = null;
+                if (functionAhead(ts)) {
+                    items++;
+                    errors.bail = true;
+                    try {
+                        streamFunction(parser, ts);
+                    } catch (RuntimeException e) {
+                        problems.add(new Problem(
+                                ts.LT(1).getLine(),
+                                ts.LT(1).getText(),
+                                "could not build the model: " + e,
+                                currentFunction));
+                        if (currentFunction != null) skipped.add(currentFunction);
+                    }
+                    errors.bail = false;
+                    if (ts.index() == before && ts.LA(1) != Token.EOF) ts.consume();
+                    continue;
+                }
                 PtxParser.TopItemContext item;
                 try {
                     item = parser.topItem();
@@ -186,7 +217,8 @@ public final class PtxReader {
                     }
                 } else {
                     PtxParser.FunctionDeclContext f = item.functionDecl();
-                    if (f != null && f.name != null) skipped.add(f.name.getText());
+                    if (f != null && f.functionHead().name != null)
+                        skipped.add(f.functionHead().name.getText());
                 }
                 if (ts.index() == before && ts.LA(1) != Token.EOF) ts.consume();
             }
@@ -212,9 +244,7 @@ public final class PtxReader {
 
         private void topItem(PtxParser.TopItemContext item) {
             ParseTree c = item.getChild(0);
-            if (c instanceof PtxParser.FunctionDeclContext f) {
-                function(f);
-            } else if (c instanceof PtxParser.VariableDeclContext v) {
+            if (c instanceof PtxParser.VariableDeclContext v) {
                 variableDecl(v, variables);
             } else if (c instanceof PtxParser.VersionDirectiveContext v) {
                 version = v.getChild(1).getText();
@@ -230,33 +260,112 @@ public final class PtxReader {
             }
         }
 
-        private void function(PtxParser.FunctionDeclContext f) {
-            String name = f.name.getText();
-            currentFunction = name;
-            boolean entry = f.kind.getType() == PtxLexer.ENTRY;
+        /** True when the next top-level item is a function: linkage directives, then .entry or .func. */
+        private static boolean functionAhead(UnbufferedTokenStream<Token> ts) {
+            for (int k = 1; ; k++) {
+                int t = ts.LA(k);
+                if (t == PtxLexer.ENTRY || t == PtxLexer.FUNC) return true;
+                if (t != PtxLexer.VISIBLE && t != PtxLexer.EXTERN && t != PtxLexer.WEAK && t != PtxLexer.COMMON) {
+                    return false;
+                }
+            }
+        }
+
+        /**
+         * Reads one function: its head with the parser, then its body one statement at a time, each turned into the
+         * model and dropped, so memory holds the model of the function, never the parse tree or the tokens of all
+         * of it (a 10 MB function of 165,000 instructions: about 600 MB of parse tree otherwise). Nested braces are
+         * followed here, not by the parser. A syntax error skips the function (to its closing brace), as before.
+         */
+        private void streamFunction(PtxParser parser, UnbufferedTokenStream<Token> ts) {
+            PtxParser.FunctionHeadContext h;
+            try {
+                h = parser.functionHead();
+            } catch (org.antlr.v4.runtime.misc.ParseCancellationException e) {
+                h = null;
+            }
+            if (h != null && h.name != null) currentFunction = h.name.getText();
+            if (h == null || itemErrors > 0) {
+                if (currentFunction != null) skipped.add(currentFunction);
+                skipBody(ts);
+                return;
+            }
+            String name = h.name.getText();
+            boolean entry = h.kind.getType() == PtxLexer.ENTRY;
             String linkage = null;
-            for (PtxParser.LinkageContext l : f.linkage())
+            for (PtxParser.LinkageContext l : h.linkage())
                 linkage = l.getStart().getText().substring(1);
-            List<Param> params = f.params == null ? List.of() : params(f.params);
-            List<Param> rets = f.returnParams == null ? List.of() : params(f.returnParams);
+            List<Param> params = h.params == null ? List.of() : params(h.params);
+            List<Param> rets = h.returnParams == null ? List.of() : params(h.returnParams);
             Map<String, List<Long>> directives = new LinkedHashMap<>();
-            for (PtxParser.FuncAttrContext a : f.funcAttr()) {
+            for (PtxParser.FuncAttrContext a : h.funcAttr()) {
                 String key = a.getStart().getText().substring(1);
                 if (a.getStart().getType() == PtxLexer.PRAGMA) continue;
                 List<Long> vals = new ArrayList<>();
                 for (TerminalNode n : a.INT()) vals.add(parseInt(n.getText()));
                 directives.put(key, vals);
             }
-            PtxParser.FunctionBodyContext body = f.functionBody();
+            int line = h.getStart().getLine();
             List<RegisterDecl> regs = new ArrayList<>();
             List<Variable> locals = new ArrayList<>();
             List<Instruction> ins = new ArrayList<>();
             Map<String, Integer> labels = new HashMap<>();
             DebugLoc[] firstLoc = {null};
             plainRegs.clear();
-            if (body != null) {
-                collectLabels(body.statement(), labels, new int[] {0});
-                body(body.statement(), regs, locals, ins, labels, new LocState(), firstLoc);
+            boolean declarationOnly;
+            if (ts.LA(1) == PtxLexer.SEMI) {
+                ts.consume();
+                declarationOnly = true;
+            } else if (ts.LA(1) == PtxLexer.LBRACE) {
+                declarationOnly = false;
+                ts.consume();
+                LocState loc = new LocState();
+                List<Instruction> branches = new ArrayList<>();
+                int depth = 1;
+                while (depth > 0) {
+                    int t = ts.LA(1);
+                    if (t == Token.EOF) {
+                        syntaxError(null, ts.LT(1), ts.LT(1).getLine(), 0, "missing '}' at end of input", null);
+                        break;
+                    } else if (t == PtxLexer.LBRACE) {
+                        ts.consume();
+                        depth++;
+                    } else if (t == PtxLexer.RBRACE) {
+                        ts.consume();
+                        depth--;
+                    } else {
+                        int at = ts.index();
+                        PtxParser.StatementContext st;
+                        try {
+                            st = parser.statement();
+                        } catch (org.antlr.v4.runtime.misc.ParseCancellationException e) {
+                            st = null;
+                        }
+                        if (st == null || itemErrors > 0) {
+                            skipTo(ts, depth);
+                            break;
+                        }
+                        if (st.label != null) {
+                            labels.put(st.label.getText(), ins.size());
+                        } else {
+                            List<Instruction> added = new ArrayList<>(1);
+                            body(List.of(st), regs, locals, added, loc, firstLoc);
+                            for (Instruction in : added) {
+                                if ("bra".equals(in.opcode()) || "brx".equals(in.opcode())) branches.add(in);
+                            }
+                            ins.addAll(added);
+                        }
+                        if (ts.index() == at) ts.consume();
+                    }
+                }
+                for (Instruction in : branches) resolveLabels(in, labels);
+            } else {
+                syntaxError(null, ts.LT(1), ts.LT(1).getLine(), 0, "expected '{' or ';' after the function head", null);
+                declarationOnly = true;
+            }
+            if (itemErrors > 0) {
+                skipped.add(name);
+                return;
             }
             functions.add(new PtxFunction(
                     name,
@@ -269,9 +378,42 @@ public final class PtxReader {
                     locals,
                     ins,
                     labels,
-                    body == null,
-                    f.getStart().getLine(),
+                    declarationOnly,
+                    line,
                     firstLoc[0]));
+        }
+
+        /** After a bad function head: skips a ';' or a whole brace-balanced body. */
+        private static void skipBody(UnbufferedTokenStream<Token> ts) {
+            while (ts.LA(1) != Token.EOF && ts.LA(1) != PtxLexer.LBRACE && ts.LA(1) != PtxLexer.SEMI) ts.consume();
+            if (ts.LA(1) == PtxLexer.SEMI) {
+                ts.consume();
+            } else if (ts.LA(1) == PtxLexer.LBRACE) {
+                ts.consume();
+                skipTo(ts, 1);
+            }
+        }
+
+        /** Consumes tokens up to and including the '}' that closes {@code depth} open braces. */
+        private static void skipTo(UnbufferedTokenStream<Token> ts, int depth) {
+            while (depth > 0 && ts.LA(1) != Token.EOF) {
+                int t = ts.LA(1);
+                if (t == PtxLexer.LBRACE) depth++;
+                else if (t == PtxLexer.RBRACE) depth--;
+                ts.consume();
+            }
+        }
+
+        private static void resolveLabels(Instruction in, Map<String, Integer> labels) {
+            List<Operand> ops = in.operands();
+            List<Operand> out = null;
+            for (int k = 0; k < ops.size(); k++) {
+                if (ops.get(k) instanceof Operand.Symbol s && labels.containsKey(s.name())) {
+                    if (out == null) out = new ArrayList<>(ops);
+                    out.set(k, new Operand.Label(s.name(), labels.get(s.name())));
+                }
+            }
+            if (out != null) Access.setOperands(in, List.copyOf(out));
         }
 
         private List<Param> params(PtxParser.ParamListContext pl) {
@@ -319,18 +461,6 @@ public final class PtxReader {
 
         // ---------------------------------------------------------------------------------------- bodies
 
-        private void collectLabels(List<PtxParser.StatementContext> stmts, Map<String, Integer> labels, int[] count) {
-            for (PtxParser.StatementContext s : stmts) {
-                if (s.label != null) {
-                    labels.put(s.label.getText(), count[0]);
-                } else if (s.instruction() != null) {
-                    count[0]++;
-                } else if (s.getStart().getType() == PtxLexer.LBRACE) {
-                    collectLabels(s.statement(), labels, count);
-                }
-            }
-        }
-
         private static final class LocState {
             DebugLoc current;
             final Map<Long, DebugLoc> byKey = new HashMap<>();
@@ -341,13 +471,12 @@ public final class PtxReader {
                 List<RegisterDecl> regs,
                 List<Variable> locals,
                 List<Instruction> ins,
-                Map<String, Integer> labels,
                 LocState loc,
                 DebugLoc[] firstLoc) {
             for (PtxParser.StatementContext s : stmts) {
                 ParseTree c = s.getChild(0);
                 if (c instanceof PtxParser.InstructionContext i) {
-                    Instruction in = instruction(i, labels);
+                    Instruction in = instruction(i);
                     setLoc(in, loc.current);
                     ins.add(in);
                 } else if (c instanceof PtxParser.LocDirectiveContext l) {
@@ -358,7 +487,7 @@ public final class PtxReader {
                 } else if (c instanceof PtxParser.VariableDeclContext v) {
                     variableDecl(v, locals);
                 } else if (s.getStart().getType() == PtxLexer.LBRACE) {
-                    body(s.statement(), regs, locals, ins, labels, loc, firstLoc);
+                    body(s.statement(), regs, locals, ins, loc, firstLoc);
                 }
             }
         }
@@ -509,7 +638,7 @@ public final class PtxReader {
             }
         }
 
-        private Instruction instruction(PtxParser.InstructionContext i, Map<String, Integer> labels) {
+        private Instruction instruction(PtxParser.InstructionContext i) {
             Operand.Reg guard = null;
             boolean neg = false;
             String opcode = null;
@@ -527,13 +656,6 @@ public final class PtxReader {
                     ops.add(operand(o));
                 } else if (c instanceof TerminalNode t && t.getSymbol() == i.opcode) {
                     opcode = t.getText().intern();
-                }
-            }
-            if ("bra".equals(opcode) || "brx".equals(opcode)) {
-                for (int k = 0; k < ops.size(); k++) {
-                    if (ops.get(k) instanceof Operand.Symbol s && labels.containsKey(s.name())) {
-                        ops.set(k, new Operand.Label(s.name(), labels.get(s.name())));
-                    }
                 }
             }
             int start = i.getStart().getStartIndex();
