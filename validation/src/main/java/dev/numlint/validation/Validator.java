@@ -324,6 +324,19 @@ public final class Validator {
         return v;
     }
 
+    /** A PTX-level build of a kernel: its name, the rule it isolates (null for as-built and strict), its switches. */
+    public record PtxVariant(String name, String rule, List<String> flags, Decoder.Options opts) {}
+
+    /**
+     * The PTX-level builds of a kernel with the findings {@code hits}: as-built, strict, and one rewrite per rule whose
+     * policy names it. The one list both the generated-input validation and the replay of recordings use.
+     */
+    public static List<PtxVariant> ptxVariantsOf(Map<String, KernelHazards.Hit> hits) {
+        List<PtxVariant> out = new ArrayList<>();
+        for (Variant v : ptxVariants(hits)) out.add(new PtxVariant(v.name, v.rule, v.flags, v.opts));
+        return out;
+    }
+
     private static List<Variant> ptxVariants(Map<String, KernelHazards.Hit> hits) {
         List<Variant> v = new ArrayList<>();
         v.add(new Variant("as-built", null, List.of(), new Decoder.Options().contract(true)));

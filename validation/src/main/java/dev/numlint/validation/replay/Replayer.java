@@ -1,6 +1,7 @@
 package dev.numlint.validation.replay;
 
 import dev.numlint.validation.KernelHazards;
+import dev.numlint.validation.Validator;
 import dev.numlint.validation.fp.Ulp;
 import dev.numlint.validation.input.InputInference;
 import dev.numlint.validation.input.KernelSpec;
@@ -122,41 +123,9 @@ public final class Replayer {
         return k;
     }
 
-    private record Variant(String name, String rule, List<String> flags, Decoder.Options opts) {}
-
-    private static List<Variant> variants(Map<String, KernelHazards.Hit> hits) {
-        List<Variant> v = new ArrayList<>();
-        v.add(new Variant("as-built", null, List.of(), new Decoder.Options().contract(true)));
-        v.add(new Variant(
-                "strict",
-                null,
-                List.of("ptx:unfuse-fma", "ptx:div.rn", "ptx:sqrt.rn", "ptx:no-ftz"),
-                new Decoder.Options()
-                        .unfuseFma(true)
-                        .exactDiv(true)
-                        .exactSqrt(true)
-                        .noFtz(true)));
-        if (hits.containsKey("NL003"))
-            v.add(new Variant("unfuse-fma", "NL003", List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
-        if (hits.containsKey("NL002"))
-            v.add(new Variant(
-                    "div.rn",
-                    "NL002",
-                    List.of("ptx:div.rn"),
-                    new Decoder.Options().contract(true).exactDiv(true)));
-        if (hits.containsKey("NL006"))
-            v.add(new Variant(
-                    "sqrt.rn",
-                    "NL006",
-                    List.of("ptx:sqrt.rn"),
-                    new Decoder.Options().contract(true).exactSqrt(true)));
-        if (hits.containsKey("NL007"))
-            v.add(new Variant(
-                    "no-ftz",
-                    "NL007",
-                    List.of("ptx:no-ftz"),
-                    new Decoder.Options().contract(true).noFtz(true)));
-        return v;
+    /** The variants of generated-input validation (one list, one home: {@link Validator#ptxVariantsOf}). */
+    private static List<Validator.PtxVariant> variants(Map<String, KernelHazards.Hit> hits) {
+        return Validator.ptxVariantsOf(hits);
     }
 
     KernelResult launch(Recording rec, Recording.RecordedLaunch l) {
@@ -190,10 +159,10 @@ public final class Replayer {
         }
         PtxText.Func f = m.func(l.kernel);
         Map<String, KernelHazards.Hit> hits = KernelHazards.of(m.source, l.kernel, false);
-        List<Variant> vs = variants(hits);
+        List<Validator.PtxVariant> vs = variants(hits);
         Map<String, Program> progs = new LinkedHashMap<>();
         try {
-            for (Variant v : vs) progs.put(v.name, Decoder.decode(m, l.kernel, v.opts));
+            for (Validator.PtxVariant v : vs) progs.put(v.name(), Decoder.decode(m, l.kernel, v.opts()));
         } catch (Decoder.Unsupported e) {
             k.reason = "unsupported: " + e.getMessage();
             return k;
@@ -278,9 +247,9 @@ public final class Replayer {
         Map<String, Map<String, Long>> histo = new LinkedHashMap<>();
         Map<String, Long> removes = new LinkedHashMap<>();
         Map<String, double[]> err = new LinkedHashMap<>(); // maxAbs, maxRel, differing-from-as-built, relUndefined
-        for (Variant v : vs) {
-            err.put(v.name, new double[4]);
-            if (v.rule != null) removes.put(v.name, 0L);
+        for (Validator.PtxVariant v : vs) {
+            err.put(v.name(), new double[4]);
+            if (v.rule() != null) removes.put(v.name(), 0L);
         }
         for (int i = 0; i < a.size(); i++) {
             boolean output = !Arrays.equals(a.get(i), l.before.get(i))
@@ -300,10 +269,10 @@ public final class Replayer {
                     for (Map.Entry<String, Long> r : removes.entrySet())
                         if (ulp(outs.get(r.getKey()).get(i), st.get(i), off, t) == 0) r.setValue(r.getValue() + 1);
                 }
-                for (Variant v : vs) {
-                    byte[] vb = outs.get(v.name).get(i);
+                for (Validator.PtxVariant v : vs) {
+                    byte[] vb = outs.get(v.name()).get(i);
                     double x = value(vb, off, t);
-                    double[] e = err.get(v.name);
+                    double[] e = err.get(v.name());
                     double abs = Double.isNaN(x) && Double.isNaN(sv) ? 0 : Math.abs(x - sv);
                     e[0] = Math.max(e[0], Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs);
                     if (sv != 0) e[1] = Math.max(e[1], abs / Math.abs(sv));
@@ -311,8 +280,8 @@ public final class Replayer {
                     long vu = ulp(a.get(i), vb, off, t);
                     if (vu != 0) {
                         e[2]++;
-                        if (v.rule != null)
-                            histo.computeIfAbsent(v.rule, z -> new TreeMap<>())
+                        if (v.rule() != null)
+                            histo.computeIfAbsent(v.rule(), z -> new TreeMap<>())
                                     .merge(FindingResult.bucket(vu), 1L, Long::sum);
                     }
                 }
@@ -331,17 +300,17 @@ public final class Replayer {
                                 + " IEEE-strict build on the recorded inputs"
                         : "as-built and IEEE-strict agree on all " + compared
                                 + " output elements of the recorded inputs";
-        for (Variant v : vs) {
+        for (Validator.PtxVariant v : vs) {
             VariantError ve = new VariantError();
-            ve.variant = v.name;
-            ve.flags = v.flags;
-            double[] e = err.get(v.name);
+            ve.variant = v.name();
+            ve.flags = v.flags();
+            double[] e = err.get(v.name());
             ve.maxAbsError = e[0];
             if (e[3] == 0) ve.maxRelError = e[1];
             else ve.maxRelErrorNote = "undefined: the strict build's value is 0 where this build's is not";
             ve.elementsDifferingFromAsBuilt = (long) e[2];
             k.variants.add(ve);
-            if (v.rule != null) k.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
+            if (v.rule() != null) k.attribution.add(new Attribution(v.rule(), v.name(), removes.get(v.name())));
         }
         for (KernelHazards.Hit h : hits.values()) {
             FindingResult fr = new FindingResult();
@@ -353,8 +322,8 @@ public final class Replayer {
             fr.evidence = h.text();
             Map<String, Long> hg = histo.get(h.rule());
             String variant = vs.stream()
-                    .filter(v -> h.rule().equals(v.rule))
-                    .map(Variant::name)
+                    .filter(v -> h.rule().equals(v.rule()))
+                    .map(Validator.PtxVariant::name)
                     .findFirst()
                     .orElse(null);
             if (variant == null) {
