@@ -38,4 +38,62 @@ class JavaRobustnessTest {
                 .extracting(h -> h.file() + " " + h.ruleId())
                 .containsExactlyInAnyOrder("Latin1.java NL011", "Recovered.java NL001");
     }
+
+    @Test
+    void aCompilerFailureCostsOnlyItsOwnFileItsTypesAndIsNamed() throws Exception {
+        for (String n : new String[] {"A", "B", "C", "D", "E"}) {
+            Files.writeString(dir.resolve(n + ".java"), "class " + n + " { byte b(float v) { return (byte) v; } }");
+        }
+        JavaSourceAnalyzer.compilerFailureForTests = f -> f.endsWith("C.java");
+        TestScanContext c;
+        try {
+            c = new TestScanContext(dir).run(new JavaSourceAnalyzer());
+        } finally {
+            JavaSourceAnalyzer.compilerFailureForTests = f -> false;
+        }
+        assertThat(c.notifications())
+                .filteredOn(n -> n.id().equals("java-bindings-failed"))
+                .singleElement()
+                .satisfies(n -> {
+                    assertThat(n.file()).isEqualTo("C.java");
+                    assertThat(n.message())
+                            .contains("1 file (")
+                            .contains("simulated compiler failure")
+                            .contains("C.java")
+                            .doesNotContain("A.java")
+                            .doesNotContain("E.java");
+                });
+        // every file is still analyzed, the failing one with types guessed from the source
+        assertThat(c.hits())
+                .extracting(h -> h.file() + " " + h.ruleId())
+                .containsExactlyInAnyOrder(
+                        "A.java NL011", "B.java NL011", "C.java NL011", "D.java NL011", "E.java NL011");
+    }
+
+    @Test
+    void unresolvedTypesAreNotedAlsoWithAnIncompleteClassPathNamingThePackages() throws Exception {
+        Files.writeString(
+                dir.resolve("A.java"), "import org.missing.Volume;\nimport net.other.io.*;\nclass A { Volume v; }");
+        Files.writeString(dir.resolve("B.java"), "import org.missing.Volume;\nclass B { Volume v; }");
+        Files.writeString(dir.resolve("C.java"), "class C { java.util.List<String> l; }");
+        Path lib = Files.createDirectories(dir.resolve("lib-classes"));
+        TestScanContext c = new TestScanContext(dir).classpathEntry(lib).run(new JavaSourceAnalyzer());
+        assertThat(c.notifications())
+                .filteredOn(n -> n.id().equals("java-types-unresolved"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("types used by 2 Java files")
+                        .contains("missing packages: org.missing (2 files), net.other.io (1 file)")
+                        .contains("the --classpath given lacks them"));
+    }
+
+    @Test
+    void theMissingPackageOfAnImportIsItsLowerCasePrefix() {
+        assertThat(JavaSourceAnalyzer.UnresolvedTypes.packageOf("org.scijava.plugin.Plugin"))
+                .isEqualTo("org.scijava.plugin");
+        assertThat(JavaSourceAnalyzer.UnresolvedTypes.packageOf("org.scijava.plugin"))
+                .isEqualTo("org.scijava.plugin");
+        assertThat(JavaSourceAnalyzer.UnresolvedTypes.packageOf("net.imglib2.Cursor.Inner"))
+                .isEqualTo("net.imglib2");
+    }
 }
