@@ -42,6 +42,12 @@ public final class JavaSourceAnalyzer implements Analyzer {
     static final int BATCH_TARGET = 400;
 
     private static final int MAX_SYNTAX_NOTES = 10;
+    /**
+     * Problems JDT files as syntax errors that are type checks: an exhaustive switch expression over an enum or a
+     * sealed type whose declaration is not on the class path "should have a default case". Valid code; not reported.
+     */
+    private static final Set<Integer> NOT_SYNTAX = Set.of(
+            IProblem.SwitchExpressionsYieldMissingDefaultCase, IProblem.SwitchExpressionsYieldMissingEnumConstantCase);
 
     private final boolean resolveBindings;
 
@@ -232,6 +238,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
         Map<Path, List<Path>> byProject = new TreeMap<>();
         Map<Path, Path> projectDirs = new LinkedHashMap<>();
         Path rootKey = ctx.root().toAbsolutePath().normalize();
+        List<String> templates = new ArrayList<>();
         for (Path f : files.stream().sorted().toList()) {
             Path abs = f.toAbsolutePath().normalize();
             try {
@@ -261,10 +268,25 @@ public final class JavaSourceAnalyzer implements Analyzer {
                         "cannot read the file: " + e.getMessage()));
                 continue;
             }
+            if (isTemplate(ctx.relativize(abs), abs)) {
+                templates.add(ctx.relativize(abs));
+                continue;
+            }
             Path pd = JavaProject.projectDir(abs, rootKey);
             Path key = pd == null ? rootKey : pd;
             projectDirs.put(key, pd);
             byProject.computeIfAbsent(key, k -> new ArrayList<>()).add(abs);
+        }
+        if (!templates.isEmpty()) {
+            sink.notify(new Notification(
+                    null,
+                    0,
+                    Level.NOTE,
+                    "java-templates-skipped",
+                    templates.size() + " .java file" + (templates.size() == 1 ? " is" : "s are")
+                            + " not analyzed: templates or resources, not compilation units (under "
+                            + "archetype-resources or src/*/resources, or with Velocity directives; first: "
+                            + templates.get(0) + ")"));
         }
         // classpath: --classpath, jars in the scanned tree, Maven output folders
         Set<String> commonCp = new LinkedHashSet<>();
@@ -444,6 +466,31 @@ public final class JavaSourceAnalyzer implements Analyzer {
      */
     static volatile java.util.function.Predicate<String> compilerFailureForTests = f -> false;
 
+    /** Velocity/FreeMarker lines that cannot start a line of Java: a file holding one is a template. */
+    private static final java.util.regex.Pattern TEMPLATE_LINE = java.util.regex.Pattern.compile(
+            "^[ \t]*(?:#(?:set|if|elseif|else|end|foreach|macro|parse|include|define)\\b|##|<#|package[ \t]+\\$\\{)",
+            java.util.regex.Pattern.MULTILINE);
+
+    /**
+     * A .java file that is no compilation unit of the project: under an {@code archetype-resources} folder or a
+     * Maven resources folder ({@code src/main/resources}, {@code src/test/resources}), or holding a template
+     * directive ({@code #set(...)}, {@code package ${package};}).
+     */
+    static boolean isTemplate(String rel, Path file) {
+        String[] seg = rel.replace('\\', '/').split("/");
+        for (int i = 0; i < seg.length - 1; i++) {
+            if (seg[i].equals("archetype-resources")) return true;
+            if (i + 2 < seg.length && seg[i].equals("src") && seg[i + 2].equals("resources")) return true;
+        }
+        try (java.io.BufferedReader r = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
+            char[] head = new char[8192];
+            int n = r.read(head);
+            return n > 0 && TEMPLATE_LINE.matcher(new String(head, 0, n)).find();
+        } catch (IOException e) {
+            return false; // read again (and reported) by the analysis
+        }
+    }
+
     /** How many files a failed-binding notice names; the rest are counted. */
     static final int MAX_FAILED_NAMED = 5;
     /** After this many files isolated as failing, the rest of a failing part is not split further. */
@@ -554,7 +601,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
                     }
                     unresolvedType = true;
                 }
-                if (!p.isError() || (p.getID() & IProblem.Syntax) == 0) continue;
+                if (!p.isError() || (p.getID() & IProblem.Syntax) == 0 || NOT_SYNTAX.contains(p.getID())) continue;
                 if (++syntax <= MAX_SYNTAX_NOTES) {
                     sink.notify(new Notification(
                             rel,

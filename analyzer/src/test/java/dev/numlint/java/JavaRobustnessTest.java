@@ -96,4 +96,54 @@ class JavaRobustnessTest {
         assertThat(JavaSourceAnalyzer.UnresolvedTypes.packageOf("net.imglib2.Cursor.Inner"))
                 .isEqualTo("net.imglib2");
     }
+
+    @Test
+    void templatesAndResourcesAreSkippedWithOneNotice() throws Exception {
+        Path arch = Files.createDirectories(dir.resolve("src/main/resources/archetype-resources/src/main/java"));
+        Files.writeString(
+                arch.resolve("App.java"),
+                "package ${package};\n#set( $symbol_dollar = '$' )\nclass App { byte b(float v) { return (byte) v; } }");
+        Path gen = Files.createDirectories(dir.resolve("gen"));
+        Files.writeString(
+                gen.resolve("Template.java"),
+                "class Template {\n#if ($wide)\n  double x;\n#end\n  byte b(float v) { return (byte) v; } }");
+        Files.writeString(dir.resolve("Real.java"), "class Real { byte b(float v) { return (byte) v; } }");
+        TestScanContext c = new TestScanContext(dir).run(new JavaSourceAnalyzer());
+        assertThat(c.hits()).extracting(h -> h.file() + " " + h.ruleId()).containsExactly("Real.java NL011");
+        assertThat(c.notifications()).noneMatch(n -> n.id().equals("syntax-error"));
+        assertThat(c.notifications())
+                .filteredOn(n -> n.id().equals("java-templates-skipped"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .startsWith("2 .java files are not analyzed")
+                        .contains("first: gen/Template.java"));
+    }
+
+    @Test
+    void validModernJavaHasNoSyntaxErrorsAlsoWhenItsTypesAreMissing() throws Exception {
+        // an exhaustive switch expression over an enum of a missing dependency: JDT cannot see its constants
+        Files.writeString(
+                dir.resolve("Enum.java"),
+                "import org.missing.Colour;\nclass Enum { static int code(Colour c) {"
+                        + " return switch (c) { case RED -> 1; case GREEN -> 2; }; } }");
+        Path p21 = Files.createDirectories(dir.resolve("p21"));
+        Files.writeString(
+                p21.resolve("pom.xml"),
+                "<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId>"
+                        + "<version>1</version><properties><maven.compiler.release>21</maven.compiler.release>"
+                        + "</properties></project>");
+        Files.writeString(
+                p21.resolve("Shapes.java"),
+                "sealed interface Shape permits Circle, Square {}\n"
+                        + "record Circle(double r) implements Shape {}\n"
+                        + "record Square(double s) implements Shape {}\n"
+                        + "class Shapes {\n"
+                        + "  static double area(Shape s) { return switch (s) {\n"
+                        + "    case Circle c -> Math.PI * c.r() * c.r();\n"
+                        + "    case Square q -> q.s() * q.s(); }; }\n"
+                        + "  static double r(Object o) { if (o instanceof Circle(double r)) return r; return 0; }\n"
+                        + "}\n");
+        TestScanContext c = new TestScanContext(dir).run(new JavaSourceAnalyzer());
+        assertThat(c.notifications()).noneMatch(n -> n.id().equals("syntax-error"));
+    }
 }
