@@ -3,6 +3,7 @@ package dev.numlint.java.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.java.JavaCheck;
 import dev.numlint.java.JavaUnit;
+import dev.numlint.java.NumType;
 import dev.numlint.java.RangeAnalysis;
 import dev.numlint.java.Types;
 import dev.numlint.model.Impact;
@@ -498,21 +499,30 @@ public final class SharedFloatAccumulation implements JavaCheck {
     }
 
     private void tasks(JavaUnit unit, ASTNode body, Set<String> reported) {
+        ASTNode holder =
+                body instanceof AnonymousClassDeclaration ? body.getParent().getParent() : body.getParent();
         String tasks = body instanceof Block
                 ? "fork/join tasks"
-                : body.getParent() instanceof MethodInvocation
-                                && ((MethodInvocation) body.getParent())
-                                        .getName()
-                                        .getIdentifier()
-                                        .startsWith("forEach")
-                        ? "parallel stream tasks"
-                        : "pool tasks";
+                : holder instanceof ClassInstanceCreation
+                        ? "threads"
+                        : holder instanceof MethodInvocation
+                                        && ((MethodInvocation) holder)
+                                                .getName()
+                                                .getIdentifier()
+                                                .startsWith("forEach")
+                                ? "parallel stream tasks"
+                                : "pool tasks";
         body.accept(new ASTVisitor() {
             @Override
             public boolean visit(Assignment a) {
                 if (!adds(a)) return true;
                 Expression lhs = RangeAnalysis.unparen(a.getLeftHandSide());
                 if (!unit.types().of(lhs).isFloating()) return true;
+                Expression term = a.getOperator() == Assignment.Operator.ASSIGN
+                        ? ((InfixExpression) RangeAnalysis.unparen(a.getRightHandSide())).getRightOperand()
+                        : a.getRightHandSide();
+                // whole numbers added into a double are exact in any order below 2^53 (a centroid's coordinate sums)
+                if (unit.types().of(lhs) == NumType.DOUBLE && SerialAccumulation.integerValued(unit, term)) return true;
                 String target = sharedTarget(lhs, body);
                 if (target == null) return true;
                 if (!reported.add(target + "@" + body.getStartPosition())) return true;
