@@ -298,9 +298,24 @@ public final class JavaSourceAnalyzer implements Analyzer {
         }
         int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
         List<Batch> out = new ArrayList<>();
+        Integer forced = ctx.setting("java-release").map(Integer::valueOf).orElse(null);
+        Path mavenRepo = ctx.setting("maven-repo").map(Path::of).orElse(null);
+        dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
+        int assumedFiles = 0;
+        Set<String> missingParents = new java.util.TreeSet<>();
         for (Map.Entry<Path, List<Path>> e : byProject.entrySet()) {
             Path pd = projectDirs.get(e.getKey());
-            int release = JavaProject.release(pd);
+            int release;
+            if (forced != null) {
+                release = forced;
+            } else {
+                JavaProject.Release r = JavaProject.releaseOf(pd, boundary, mavenRepo);
+                release = r.release();
+                if (!r.known() && r.missingParent() != null) {
+                    assumedFiles += e.getValue().size();
+                    missingParents.add(r.missingParent());
+                }
+            }
             Set<String> cp = new LinkedHashSet<>(commonCp);
             if (pd != null) {
                 Path classes = pd.resolve("target/classes");
@@ -360,6 +375,21 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 }
                 out.add(new Batch(part, release, cp.toArray(new String[0]), sp, mirror));
             }
+        }
+        if (assumedFiles > 0) {
+            List<String> named = new ArrayList<>(missingParents);
+            String parents = String.join(", ", named.subList(0, Math.min(3, named.size())))
+                    + (named.size() > 3 ? " and " + (named.size() - 3) + " more" : "");
+            sink.notify(new Notification(
+                    null,
+                    0,
+                    Level.WARNING,
+                    "java-release-assumed",
+                    "Java release assumed " + JavaProject.DEFAULT_RELEASE + " for " + assumedFiles + " file"
+                            + (assumedFiles == 1 ? "" : "s") + ": the parent POM that may set it (" + parents
+                            + ") is not in the scanned tree"
+                            + (mavenRepo == null ? "" : " nor in " + mavenRepo)
+                            + "; pass --java-release N, or --maven-repo ~/.m2/repository to read parent POMs there"));
         }
         return out;
     }
