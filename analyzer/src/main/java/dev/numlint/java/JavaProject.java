@@ -27,9 +27,15 @@ final class JavaProject {
 
     private JavaProject() {}
 
-    /** The nearest directory at or above the file's directory that holds a pom.xml or a Gradle build, or null. */
+    /**
+     * The nearest directory at or above the file's directory, and not above {@code root} (the scanned tree), that
+     * holds a pom.xml or a Gradle build, or null.
+     */
     static Path projectDir(Path file, Path root) {
-        for (Path d = file.toAbsolutePath().normalize().getParent(); d != null; d = d.getParent()) {
+        Path top = root == null ? null : root.toAbsolutePath().normalize();
+        for (Path d = file.toAbsolutePath().normalize().getParent();
+                d != null && (top == null || d.startsWith(top));
+                d = d.getParent()) {
             if (Files.isRegularFile(d.resolve("pom.xml"))
                     || Files.isRegularFile(d.resolve("build.gradle"))
                     || Files.isRegularFile(d.resolve("build.gradle.kts"))) return d;
