@@ -234,6 +234,10 @@ public final class SharedFloatAccumulation implements JavaCheck {
         if (adder && (n.equals("get") || n.equals("getThenReset"))) return;
         if (accumulator && (n.startsWith("sum") || !additiveAccumulators(unit))) return;
         if (!adder && !accumulator) return;
+        if (receiver instanceof SimpleName
+                && Types.declarationOf((SimpleName) receiver) != null
+                && !addedFromTasks(unit, ((SimpleName) receiver).getIdentifier()))
+            return; // a local added in one thread
         Impact impact = unit.impacts().of(m);
         if (n.equals("intValue") || n.equals("longValue"))
             impact = Impact.amplified(
@@ -249,6 +253,29 @@ public final class SharedFloatAccumulation implements JavaCheck {
                 "consequence",
                 impact.consequence());
         unit.report(ruleId(), m, msg, !unit.bindings() || m.resolveMethodBinding() == null, null, impact);
+    }
+
+    /**
+     * Some {@code name.add(...)}/{@code name.accumulate(...)} runs inside a task (a parallel stream's forEach, an
+     * executor's or a thread's lambda): added to from one thread only, a DoubleAdder adds in program order.
+     */
+    private static boolean addedFromTasks(JavaUnit unit, String name) {
+        List<ASTNode> bodies = unit.memo(SharedFloatAccumulation.class, () -> taskBodies(unit));
+        for (ASTNode body : bodies) {
+            boolean[] found = {false};
+            body.accept(new ASTVisitor() {
+                @Override
+                public boolean visit(MethodInvocation c) {
+                    String n = c.getName().getIdentifier();
+                    if ((n.equals("add") || n.equals("accumulate"))
+                            && c.getExpression() != null
+                            && name.equals(JavaUnit.simpleName(c.getExpression()))) found[0] = true;
+                    return !found[0];
+                }
+            });
+            if (found[0]) return true;
+        }
+        return false;
     }
 
     /** Some {@code new DoubleAccumulator(f, x)} of the unit adds (f is not a maximum or minimum). */
