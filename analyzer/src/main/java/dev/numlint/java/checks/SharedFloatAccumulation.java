@@ -236,8 +236,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
         if (!adder && !accumulator) return;
         if (receiver instanceof SimpleName
                 && Types.declarationOf((SimpleName) receiver) != null
-                && !addedFromTasks(unit, ((SimpleName) receiver).getIdentifier()))
-            return; // a local added in one thread
+                && !addedFromTasks(unit, (SimpleName) receiver)) return; // a local added to in one thread
         Impact impact = unit.impacts().of(m);
         if (n.equals("intValue") || n.equals("longValue"))
             impact = Impact.amplified(
@@ -259,9 +258,12 @@ public final class SharedFloatAccumulation implements JavaCheck {
      * Some {@code name.add(...)}/{@code name.accumulate(...)} runs inside a task (a parallel stream's forEach, an
      * executor's or a thread's lambda): added to from one thread only, a DoubleAdder adds in program order.
      */
-    private static boolean addedFromTasks(JavaUnit unit, String name) {
+    private static boolean addedFromTasks(JavaUnit unit, SimpleName local) {
+        String name = local.getIdentifier();
+        ASTNode scope = enclosingMember(Types.declarationOf(local));
         List<ASTNode> bodies = unit.memo(SharedFloatAccumulation.class, () -> taskBodies(unit));
         for (ASTNode body : bodies) {
+            if (scope != null && !JavaUnit.isAncestor(scope, body)) continue; // another method's local of that name
             boolean[] found = {false};
             body.accept(new ASTVisitor() {
                 @Override
