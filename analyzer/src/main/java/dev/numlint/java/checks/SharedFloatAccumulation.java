@@ -86,6 +86,21 @@ public final class SharedFloatAccumulation implements JavaCheck {
         for (ASTNode body : taskBodies(unit)) tasks(unit, body, reported);
     }
 
+    /**
+     * The catalog message {@code key} with {@code consequence}; when that would pass the one-line limit
+     * ({@link dev.numlint.rules.Quote#MESSAGE}), the short consequence "the sum varies from run to run" (the full
+     * one stays the finding's impact).
+     */
+    private static String fit(String key, String consequence, Object... args) {
+        Object[] all = java.util.Arrays.copyOf(args, args.length + 2);
+        all[args.length] = "consequence";
+        all[args.length + 1] = consequence;
+        String msg = JavaUnit.message("NL009", key, all);
+        if (msg.length() <= dev.numlint.rules.Quote.MESSAGE) return msg;
+        all[args.length + 1] = "the sum varies from run to run";
+        return JavaUnit.message("NL009", key, all);
+    }
+
     // ---- compare-and-set loops on float bits ---------------------------------------------------------------
 
     private void casLoop(JavaUnit unit, MethodInvocation m) {
@@ -97,7 +112,6 @@ public final class SharedFloatAccumulation implements JavaCheck {
         if (bits == null) return;
         String type = bits.getName().getIdentifier().startsWith("float") ? "float" : "double";
         Expression receiver = m.getExpression();
-        String target = receiver == null ? "this" : unit.shortText(receiver, 20);
         // the sum's value is read back through intBitsToFloat(x.get(i)) elsewhere in the unit
         String name = receiver == null ? null : JavaUnit.simpleName(receiver);
         boolean parameter = receiver instanceof SimpleName
@@ -124,17 +138,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
         String consequence = worstRead != null
                 ? "read at line " + unit.line(worstRead) + ", " + impact.consequence()
                 : impact.consequence();
-        String msg = JavaUnit.message(
-                "NL009",
-                "java-cas",
-                "expr",
-                unit.shortText(m, 28),
-                "type",
-                type,
-                "target",
-                target,
-                "consequence",
-                consequence);
+        String msg = fit("java-cas", consequence, "expr", unit.shortText(m, 28), "type", type);
         unit.report(ruleId(), m, msg, !unit.bindings(), null, impact);
     }
 
@@ -242,15 +246,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
             impact = Impact.amplified(
                     "truncated by " + n + "() at line " + unit.line(m) + ": 1 ulp can change the integer",
                     unit.location(m));
-        String msg = JavaUnit.message(
-                "NL009",
-                "java-adder",
-                "expr",
-                unit.shortText(m, 28),
-                "type",
-                "double",
-                "consequence",
-                impact.consequence());
+        String msg = fit("java-adder", impact.consequence(), "expr", unit.shortText(m, 28), "type", "double");
         unit.report(ruleId(), m, msg, !unit.bindings() || m.resolveMethodBinding() == null, null, impact);
     }
 
@@ -379,15 +375,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
         }
         if (!parallel(m.getExpression())) return;
         Impact impact = follow(unit, m);
-        String msg = JavaUnit.message(
-                "NL009",
-                "java-stream",
-                "expr",
-                "parallel()…" + n + "()",
-                "op",
-                op,
-                "consequence",
-                impact.consequence());
+        String msg = fit("java-stream", impact.consequence(), "expr", "parallel()…" + n + "()", "op", op);
         unit.report(ruleId(), m.getName(), msg, !unit.bindings() || m.resolveMethodBinding() == null, null, impact);
     }
 
@@ -452,15 +440,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
         ASTNode scope = enclosingMember(m);
         Impact impact = name == null || scope == null ? null : readsImpact(unit, scope, name, m);
         if (impact == null) impact = Impact.bounded("only stored: a few ulp apart between machines");
-        String msg = JavaUnit.message(
-                "NL009",
-                "java-prefix",
-                "expr",
-                unit.shortText(m, 28),
-                "type",
-                type,
-                "consequence",
-                impact.consequence());
+        String msg = fit("java-prefix", impact.consequence(), "expr", unit.shortText(m, 28), "type", type);
         unit.report(ruleId(), m, msg, !unit.bindings(), null, impact);
     }
 
@@ -557,19 +537,15 @@ public final class SharedFloatAccumulation implements JavaCheck {
                 if (!reported.add(target + "@" + body.getStartPosition())) return true;
                 Impact impact = readsImpact(unit, unit.cu(), target, body);
                 if (impact == null) impact = Impact.bounded("only stored: a few ulp apart run to run");
-                String msg = JavaUnit.message(
-                        "NL009",
+                String msg = fit(
                         "java-task",
+                        impact.consequence(),
                         "expr",
                         unit.shortText(a, 28),
                         "type",
                         unit.types().of(lhs).javaName(),
-                        "target",
-                        target,
                         "tasks",
-                        tasks,
-                        "consequence",
-                        impact.consequence());
+                        tasks);
                 unit.report(ruleId(), a, msg, unit.types().typeOf(lhs).guessed(), null, impact);
                 return true;
             }
