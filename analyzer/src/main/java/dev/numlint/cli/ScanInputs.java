@@ -49,6 +49,20 @@ final class ScanInputs {
     String classpath;
 
     @Option(
+            names = "--java-release",
+            paramLabel = "N",
+            description = "the Java release of the Java sources (8, 11, 17, 21 ...), instead of the one read from "
+                    + "pom.xml or the Gradle build")
+    Integer javaRelease;
+
+    @Option(
+            names = "--maven-repo",
+            paramLabel = "DIR",
+            description = "a local Maven repository (e.g. ~/.m2/repository) from which parent POMs that are not in "
+                    + "the scanned tree may be read, for the Java release (default: none is read)")
+    Path mavenRepo;
+
+    @Option(
             names = "--config",
             paramLabel = "FILE",
             description = "configuration file (default: " + NumlintConfig.FILE_NAME + " in the scanned directory)")
@@ -247,6 +261,19 @@ final class ScanInputs {
         b.classpath(cp);
         b.cacheDir(checkedCacheDir());
         if (allConfigurations) b.setting("all-configurations", "true");
+        if (javaRelease != null) {
+            if (javaRelease < 1 || javaRelease > 99) {
+                throw new Main.UsageException(
+                        "--java-release: '" + javaRelease + "' is not a Java release (8, 11, 17 ...)");
+            }
+            b.setting("java-release", Integer.toString(javaRelease));
+        }
+        if (mavenRepo != null) {
+            if (!java.nio.file.Files.isDirectory(mavenRepo)) {
+                throw new Main.UsageException("--maven-repo: '" + mavenRepo + "' is not a directory");
+            }
+            b.setting("maven-repo", mavenRepo.toAbsolutePath().normalize().toString());
+        }
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);
         } else {

@@ -27,21 +27,56 @@ final class JavaProject {
 
     private JavaProject() {}
 
-    /** The nearest directory at or above the file's directory that holds a pom.xml, or null. */
+    /**
+     * The nearest directory at or above the file's directory, and not above {@code root} (the scanned tree), that
+     * holds a pom.xml or a Gradle build, or null.
+     */
     static Path projectDir(Path file, Path root) {
-        for (Path d = file.toAbsolutePath().normalize().getParent(); d != null; d = d.getParent()) {
-            if (Files.isRegularFile(d.resolve("pom.xml"))) return d;
+        Path top = root == null ? null : root.toAbsolutePath().normalize();
+        for (Path d = file.toAbsolutePath().normalize().getParent();
+                d != null && (top == null || d.startsWith(top));
+                d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve("pom.xml"))
+                    || Files.isRegularFile(d.resolve("build.gradle"))
+                    || Files.isRegularFile(d.resolve("build.gradle.kts"))) return d;
         }
         return null;
     }
 
+    /**
+     * The Java release of a project and where it came from.
+     *
+     * @param release the release
+     * @param known whether a build file stated it (false: {@link #DEFAULT_RELEASE} assumed)
+     * @param missingParent {@code groupId:artifactId:version} of a parent POM that could not be read (outside the
+     *     scanned tree and not in the local repository given), or null
+     */
+    record Release(int release, boolean known, String missingParent) {}
+
     /** Java release the project compiles for (maven.compiler.release/source, compiler plugin release/source). */
     static int release(Path projectDir) {
-        if (projectDir == null) return DEFAULT_RELEASE;
-        Map<String, String> props = new HashMap<>();
+        return releaseOf(projectDir, null, null).release();
+    }
+
+    /**
+     * Java release the project compiles for: from the effective POM (maven.compiler.release/source/target, the
+     * compiler plugin's release/source/target, along the parent chain), else from a Gradle build
+     * ({@code options.release}, toolchain {@code languageVersion}, {@code sourceCompatibility}), else the default.
+     *
+     * @param boundary what the scan may read (parent POMs by relativePath only inside it); null: no limit (tests)
+     * @param mavenRepo the local Maven repository whose parent POMs may be read ({@code --maven-repo}), or null
+     */
+    static Release releaseOf(Path projectDir, dev.numlint.spi.TrustBoundary boundary, Path mavenRepo) {
+        if (projectDir == null) return new Release(DEFAULT_RELEASE, false, null);
         Path pom = projectDir.resolve("pom.xml");
+        if (!Files.isRegularFile(pom)) {
+            Integer g = gradleRelease(projectDir, boundary);
+            return g != null ? new Release(g, true, null) : new Release(DEFAULT_RELEASE, false, null);
+        }
+        Map<String, String> props = new HashMap<>();
         List<Element> chain = new ArrayList<>(); // the project, then its parents: the child's values win
-        for (int level = 0; level < 6 && pom != null && Files.isRegularFile(pom); level++) {
+        String missing = null;
+        for (int level = 0; level < 8 && pom != null && Files.isRegularFile(pom); level++) {
             Element project = parse(pom);
             if (project == null) break;
             chain.add(project);
@@ -50,17 +85,107 @@ final class JavaProject {
                 for (Element e : children(properties))
                     props.putIfAbsent(e.getTagName(), e.getTextContent().trim());
             }
-            pom = parentPom(pom, project);
+            Path next = parentPom(pom, project, boundary);
+            if (next == null) next = repositoryPom(child(project, "parent"), mavenRepo);
+            if (next == null && child(project, "parent") != null) missing = coordinates(child(project, "parent"));
+            pom = next;
         }
         for (Element project : chain) {
             Integer r = releaseIn(project, props);
-            if (r != null) return r;
+            if (r != null) return new Release(r, true, null);
         }
         for (String k : new String[] {"maven.compiler.release", "maven.compiler.source", "maven.compiler.target"}) {
             Integer r = parseVersion(resolve(props.get(k), props));
-            if (r != null) return r;
+            if (r != null) return new Release(r, true, null);
         }
-        return DEFAULT_RELEASE;
+        return new Release(DEFAULT_RELEASE, false, missing);
+    }
+
+    private static String coordinates(Element parent) {
+        return text(parent, "groupId") + ":" + text(parent, "artifactId") + ":" + text(parent, "version");
+    }
+
+    /**
+     * The parent's POM in the local repository {@code repo}/group/path/artifact/version/artifact-version.pom, when
+     * {@code repo} is given, the coordinates are literal (no property), and the file's real path stays inside the
+     * repository; null otherwise.
+     */
+    static Path repositoryPom(Element parent, Path repo) {
+        if (parent == null || repo == null) return null;
+        String g = text(parent, "groupId");
+        String a = text(parent, "artifactId");
+        String v = text(parent, "version");
+        java.util.regex.Pattern plain = java.util.regex.Pattern.compile("[A-Za-z0-9_.\\-]+");
+        if (g == null || a == null || v == null) return null;
+        if (!plain.matcher(g).matches()
+                || !plain.matcher(a).matches()
+                || !plain.matcher(v).matches()) return null;
+        if (a.contains("..") || v.contains("..") || g.contains("..")) return null;
+        try {
+            Path realRepo = repo.toRealPath();
+            Path p = realRepo.resolve(g.replace('.', '/')).resolve(a).resolve(v).resolve(a + "-" + v + ".pom");
+            if (!Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return null;
+            Path real = p.toRealPath();
+            return real.startsWith(realRepo) ? real : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Gradle build files longer than this are not read. */
+    static final long MAX_GRADLE_BYTES = 1L << 20;
+
+    private static final java.util.regex.Pattern GRADLE_RELEASE = java.util.regex.Pattern.compile(
+            "(?:options\\.release(?:\\.set\\(|\\s*=\\s*)|languageVersion(?:\\.set\\(|\\s*=\\s*)"
+                    + "JavaLanguageVersion\\.of\\(|(?:source|target)Compatibility\\s*=\\s*"
+                    + "(?:JavaVersion\\.VERSION_|JavaVersion\\.toVersion\\()?)['\"]?(1[._]\\d+|\\d+)");
+
+    /**
+     * The release a Gradle build states in the project directory or the directories above it (a root build's
+     * {@code allprojects}/{@code subprojects}), in the order toolchain, options.release, sourceCompatibility of the
+     * nearest build that states one; null when none does. Only files inside {@code boundary} are read.
+     */
+    static Integer gradleRelease(Path projectDir, dev.numlint.spi.TrustBoundary boundary) {
+        Path d = projectDir;
+        for (int level = 0; level < 6 && d != null; level++, d = d.getParent()) {
+            for (String name : new String[] {"build.gradle", "build.gradle.kts"}) {
+                Path f = d.resolve(name);
+                if (!Files.isRegularFile(f)) continue;
+                if (boundary != null && boundary.readable(f) == null) return null;
+                Integer r = gradleReleaseIn(f);
+                if (r != null) return r;
+            }
+            if (Files.isRegularFile(d.resolve("settings.gradle"))
+                    || Files.isRegularFile(d.resolve("settings.gradle.kts"))) break; // the build's root
+        }
+        return null;
+    }
+
+    static Integer gradleReleaseIn(Path f) {
+        try {
+            if (Files.size(f) > MAX_GRADLE_BYTES) return null;
+            String text = stripComments(Files.readString(f, StandardCharsets.ISO_8859_1));
+            Integer best = null;
+            int bestRank = Integer.MAX_VALUE;
+            java.util.regex.Matcher m = GRADLE_RELEASE.matcher(text);
+            while (m.find()) {
+                String all = m.group();
+                int rank = all.startsWith("languageVersion") ? 0 : all.startsWith("options") ? 1 : 2;
+                Integer r = parseVersion(m.group(1).replace('_', '.'));
+                if (r != null && rank < bestRank) {
+                    best = r;
+                    bestRank = rank;
+                }
+            }
+            return best;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Groovy/Kotlin comments removed (line and block), so a commented-out setting does not count. */
+    private static String stripComments(String s) {
+        return s.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("(?m)//[^\n]*", " ");
     }
 
     /**
@@ -162,7 +287,7 @@ final class JavaProject {
         }
     }
 
-    private static Path parentPom(Path pom, Element project) {
+    private static Path parentPom(Path pom, Element project, dev.numlint.spi.TrustBoundary boundary) {
         Element parent = child(project, "parent");
         if (parent == null) return null;
         String rel = text(parent, "relativePath");
@@ -171,7 +296,8 @@ final class JavaProject {
         try {
             Path c = pom.getParent().resolve(rel).normalize();
             if (Files.isDirectory(c)) c = c.resolve("pom.xml");
-            return Files.isRegularFile(c) ? c : null;
+            if (!Files.isRegularFile(c)) return null;
+            return boundary == null || boundary.readable(c) != null ? c : null; // never outside the scanned tree
         } catch (RuntimeException e) {
             return null;
         }

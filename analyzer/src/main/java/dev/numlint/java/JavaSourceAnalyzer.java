@@ -42,6 +42,12 @@ public final class JavaSourceAnalyzer implements Analyzer {
     static final int BATCH_TARGET = 400;
 
     private static final int MAX_SYNTAX_NOTES = 10;
+    /**
+     * Problems JDT files as syntax errors that are type checks: an exhaustive switch expression over an enum or a
+     * sealed type whose declaration is not on the class path "should have a default case". Valid code; not reported.
+     */
+    private static final Set<Integer> NOT_SYNTAX = Set.of(
+            IProblem.SwitchExpressionsYieldMissingDefaultCase, IProblem.SwitchExpressionsYieldMissingEnumConstantCase);
 
     private final boolean resolveBindings;
 
@@ -103,23 +109,73 @@ public final class JavaSourceAnalyzer implements Analyzer {
         try (JdtNoise quiet = JdtNoise.silence()) {
             analyzeAll(ctx, files, new UnresolvedSink(sink, unresolved));
         }
-        if (ctx.classpath().isEmpty() && unresolved.files.get() > 0 && resolveBindings) {
+        if (unresolved.files.get() > 0 && resolveBindings) {
+            int n = unresolved.files.get();
             sink.notify(new Notification(
                     null,
                     0,
                     Level.WARNING,
                     "java-types-unresolved",
-                    "types used by " + unresolved.files.get() + " Java file" + (unresolved.files.get() == 1 ? "" : "s")
-                            + " could not be resolved (first: " + unresolved.example + "); they were guessed from the"
-                            + " source, so findings may be missed or have low confidence: pass the project's jars"
-                            + " with --classpath"));
+                    "types used by " + n + " Java file" + (n == 1 ? "" : "s") + " could not be resolved"
+                            + unresolved.packages() + " (first: " + unresolved.example + "); they were guessed from"
+                            + " the source, so findings may be missed or have low confidence: "
+                            + (ctx.classpath().isEmpty()
+                                    ? "pass the project's jars with --classpath"
+                                    : "the --classpath given lacks them; add the jars that provide them")));
         }
     }
 
     /** Counts files with unresolved types (for the one notice at the end of the scan). */
     static final class UnresolvedTypes {
+        /** How many missing packages the notice names; the rest are counted. */
+        static final int LISTED = 5;
+
         final java.util.concurrent.atomic.AtomicInteger files = new java.util.concurrent.atomic.AtomicInteger();
+        /** Missing package (from the imports that cannot be resolved) to the number of files importing it. */
+        final Map<String, java.util.concurrent.atomic.AtomicInteger> missing = new ConcurrentHashMap<>();
+
         volatile String example;
+
+        /** Records the packages of one file's unresolved imports (each package counted once per file). */
+        void file(Set<String> packages) {
+            for (String p : packages)
+                missing.computeIfAbsent(p, k -> new java.util.concurrent.atomic.AtomicInteger())
+                        .incrementAndGet();
+        }
+
+        /** " (missing packages: a.b (12 files), c.d (3 files) and 4 more)", or "" when no import named them. */
+        String packages() {
+            if (missing.isEmpty()) return "";
+            List<Map.Entry<String, java.util.concurrent.atomic.AtomicInteger>> all =
+                    new ArrayList<>(missing.entrySet());
+            all.sort((x, y) -> y.getValue().get() != x.getValue().get()
+                    ? Integer.compare(y.getValue().get(), x.getValue().get())
+                    : x.getKey().compareTo(y.getKey()));
+            StringBuilder sb = new StringBuilder(" (missing packages: ");
+            for (int i = 0; i < Math.min(LISTED, all.size()); i++) {
+                if (i > 0) sb.append(", ");
+                int k = all.get(i).getValue().get();
+                sb.append(all.get(i).getKey()).append(" (").append(k).append(k == 1 ? " file)" : " files)");
+            }
+            if (all.size() > LISTED)
+                sb.append(" and ").append(all.size() - LISTED).append(" more");
+            return sb.append(')').toString();
+        }
+
+        /**
+         * The package an unresolved import names: the segments before the first capitalised one ({@code
+         * org.scijava.plugin.Plugin} and {@code org.scijava.plugin} are both {@code org.scijava.plugin}).
+         */
+        static String packageOf(String imported) {
+            String[] parts = imported.split("\\.");
+            StringBuilder sb = new StringBuilder();
+            for (String part : parts) {
+                if (part.isEmpty() || Character.isUpperCase(part.charAt(0)) || part.equals("*")) break;
+                if (sb.length() > 0) sb.append('.');
+                sb.append(part);
+            }
+            return sb.length() == 0 ? imported : sb.toString();
+        }
     }
 
     /** Passes everything on; remembers the unresolved-types marker of {@link #analyzeUnit}. */
@@ -180,6 +236,7 @@ public final class JavaSourceAnalyzer implements Analyzer {
         Map<Path, List<Path>> byProject = new TreeMap<>();
         Map<Path, Path> projectDirs = new LinkedHashMap<>();
         Path rootKey = ctx.root().toAbsolutePath().normalize();
+        List<String> templates = new ArrayList<>();
         for (Path f : files.stream().sorted().toList()) {
             Path abs = f.toAbsolutePath().normalize();
             try {
@@ -209,10 +266,25 @@ public final class JavaSourceAnalyzer implements Analyzer {
                         "cannot read the file: " + e.getMessage()));
                 continue;
             }
+            if (isTemplate(ctx.relativize(abs), abs)) {
+                templates.add(ctx.relativize(abs));
+                continue;
+            }
             Path pd = JavaProject.projectDir(abs, rootKey);
             Path key = pd == null ? rootKey : pd;
             projectDirs.put(key, pd);
             byProject.computeIfAbsent(key, k -> new ArrayList<>()).add(abs);
+        }
+        if (!templates.isEmpty()) {
+            sink.notify(new Notification(
+                    null,
+                    0,
+                    Level.NOTE,
+                    "java-templates-skipped",
+                    templates.size() + " .java file" + (templates.size() == 1 ? " is" : "s are")
+                            + " not analyzed: templates or resources, not compilation units (under "
+                            + "archetype-resources or src/*/resources, or with Velocity directives; first: "
+                            + templates.get(0) + ")"));
         }
         // classpath: --classpath, jars in the scanned tree, Maven output folders
         Set<String> commonCp = new LinkedHashSet<>();
@@ -225,9 +297,24 @@ public final class JavaSourceAnalyzer implements Analyzer {
         int cores = dev.numlint.model.Cores.available();
         dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
         List<Batch> out = new ArrayList<>();
+        Integer forced = ctx.setting("java-release").map(Integer::valueOf).orElse(null);
+        Path mavenRepo = ctx.setting("maven-repo").map(Path::of).orElse(null);
+        dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
+        int assumedFiles = 0;
+        Set<String> missingParents = new java.util.TreeSet<>();
         for (Map.Entry<Path, List<Path>> e : byProject.entrySet()) {
             Path pd = projectDirs.get(e.getKey());
-            int release = JavaProject.release(pd);
+            int release;
+            if (forced != null) {
+                release = forced;
+            } else {
+                JavaProject.Release r = JavaProject.releaseOf(pd, boundary, mavenRepo);
+                release = r.release();
+                if (!r.known() && r.missingParent() != null) {
+                    assumedFiles += e.getValue().size();
+                    missingParents.add(r.missingParent());
+                }
+            }
             Set<String> cp = new LinkedHashSet<>(commonCp);
             if (pd != null) {
                 Path classes = pd.resolve("target/classes");
@@ -281,6 +368,21 @@ public final class JavaSourceAnalyzer implements Analyzer {
                 }
                 out.add(new Batch(part, release, cp.toArray(new String[0]), sp, mirror));
             }
+        }
+        if (assumedFiles > 0) {
+            List<String> named = new ArrayList<>(missingParents);
+            String parents = String.join(", ", named.subList(0, Math.min(3, named.size())))
+                    + (named.size() > 3 ? " and " + (named.size() - 3) + " more" : "");
+            sink.notify(new Notification(
+                    null,
+                    0,
+                    Level.WARNING,
+                    "java-release-assumed",
+                    "Java release assumed " + JavaProject.DEFAULT_RELEASE + " for " + assumedFiles + " file"
+                            + (assumedFiles == 1 ? "" : "s") + ": the parent POM that may set it (" + parents
+                            + ") is not in the scanned tree"
+                            + (mavenRepo == null ? "" : " nor in " + mavenRepo)
+                            + "; pass --java-release N, or --maven-repo ~/.m2/repository to read parent POMs there"));
         }
         return out;
     }
@@ -375,8 +477,91 @@ public final class JavaSourceAnalyzer implements Analyzer {
         java.util.Arrays.fill(enc, "UTF-8");
         String[] fileEnc = new String[paths.length];
         for (int i = 0; i < paths.length; i++) fileEnc[i] = encodingOf(b.files().get(i));
+        if (resolveBindings) {
+            List<Path> failed = new ArrayList<>();
+            Throwable[] cause = {null};
+            resolve(ctx, sink, b, b.files(), fileEnc, enc, done, failed, cause);
+            if (!failed.isEmpty()) {
+                StringBuilder names = new StringBuilder();
+                for (int i = 0; i < Math.min(MAX_FAILED_NAMED, failed.size()); i++) {
+                    if (i > 0) names.append(", ");
+                    names.append(ctx.relativize(failed.get(i)));
+                }
+                if (failed.size() > MAX_FAILED_NAMED)
+                    names.append(" and ")
+                            .append(failed.size() - MAX_FAILED_NAMED)
+                            .append(" more");
+                sink.notify(new Notification(
+                        failed.size() == 1 ? ctx.relativize(failed.get(0)) : null,
+                        0,
+                        Level.WARNING,
+                        "java-bindings-failed",
+                        "the Java compiler failed to resolve the types of " + failed.size() + " file"
+                                + (failed.size() == 1 ? "" : "s") + " (" + cause[0] + "): " + names
+                                + "; analyzed with types guessed from the source (the other "
+                                + (paths.length - failed.size()) + " files of the batch kept their types)"));
+            }
+        }
+        deleteTree(b.mirror());
+        // files JDT did not hand back (or the batch failed): parse them one by one without bindings
+        for (Path f : b.files()) {
+            if (done.contains(f.toString())) continue;
+            parseAlone(ctx, sink, f, b.release());
+        }
+    }
+
+    /**
+     * Tests only: makes binding resolution throw when JDT hands back a matching file, as JDT itself has thrown
+     * NullPointerException on real code (the failure cannot be provoked through the public parser otherwise).
+     */
+    static volatile java.util.function.Predicate<String> compilerFailureForTests = f -> false;
+
+    /** Velocity/FreeMarker lines that cannot start a line of Java: a file holding one is a template. */
+    private static final java.util.regex.Pattern TEMPLATE_LINE = java.util.regex.Pattern.compile(
+            "^[ \t]*(?:#(?:set|if|elseif|else|end|foreach|macro|parse|include|define)\\b|##|<#|package[ \t]+\\$\\{)",
+            java.util.regex.Pattern.MULTILINE);
+
+    /**
+     * A .java file that is no compilation unit of the project: under an {@code archetype-resources} folder or a
+     * Maven resources folder ({@code src/main/resources}, {@code src/test/resources}), or holding a template
+     * directive ({@code #set(...)}, {@code package ${package};}).
+     */
+    static boolean isTemplate(String rel, Path file) {
+        String[] seg = rel.replace('\\', '/').split("/");
+        for (int i = 0; i < seg.length - 1; i++) {
+            if (seg[i].equals("archetype-resources")) return true;
+            if (i + 2 < seg.length && seg[i].equals("src") && seg[i + 2].equals("resources")) return true;
+        }
+        try (java.io.BufferedReader r = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
+            char[] head = new char[8192];
+            int n = r.read(head);
+            return n > 0 && TEMPLATE_LINE.matcher(new String(head, 0, n)).find();
+        } catch (IOException e) {
+            return false; // read again (and reported) by the analysis
+        }
+    }
+
+    /** How many files a failed-binding notice names; the rest are counted. */
+    static final int MAX_FAILED_NAMED = 5;
+    /** After this many files isolated as failing, the rest of a failing part is not split further. */
+    static final int MAX_ISOLATED = 16;
+
+    /**
+     * Resolves {@code files} with bindings; when JDT throws, splits the files it did not hand back in halves and tries
+     * again, so that one file that breaks the compiler (JDT has thrown NullPointerException on real code) costs only
+     * itself its types. Files that fail alone, or once {@link #MAX_ISOLATED} did, go to {@code failed}.
+     */
+    private void resolve(
+            ScanContext ctx,
+            FindingSink sink,
+            Batch b,
+            List<Path> files,
+            String[] fileEncAll,
+            String[] enc,
+            Set<String> done,
+            List<Path> failed,
+            Throwable[] cause) {
         try {
-            if (!resolveBindings) throw new IllegalStateException("bindings disabled");
             ASTParser parser = ASTParser.newParser(AST.getJLSLatest());
             parser.setKind(ASTParser.K_COMPILATION_UNIT);
             parser.setCompilerOptions(compilerOptions(b.release()));
@@ -384,6 +569,10 @@ public final class JavaSourceAnalyzer implements Analyzer {
             parser.setBindingsRecovery(true);
             parser.setStatementsRecovery(true);
             parser.setEnvironment(b.classpath(), b.sourcepath(), enc, true);
+            String[] paths = files.stream().map(Path::toString).toArray(String[]::new);
+            String[] fileEnc = new String[paths.length];
+            for (int i = 0; i < paths.length; i++)
+                fileEnc[i] = fileEncAll[b.files().indexOf(files.get(i))];
             parser.createASTs(
                     paths,
                     fileEnc,
@@ -391,27 +580,24 @@ public final class JavaSourceAnalyzer implements Analyzer {
                     new FileASTRequestor() {
                         @Override
                         public void acceptAST(String sourceFilePath, CompilationUnit ast) {
-                            done.add(sourceFilePath);
+                            if (compilerFailureForTests.test(sourceFilePath))
+                                throw new NullPointerException("simulated compiler failure");
+                            if (!done.add(sourceFilePath)) return;
                             analyzeUnit(ctx, sink, Path.of(sourceFilePath), ast, b.release(), true);
                         }
                     },
                     null);
-        } catch (IllegalStateException e) {
-            // syntactic mode requested
         } catch (RuntimeException | LinkageError e) {
-            sink.notify(new Notification(
-                    null,
-                    0,
-                    Level.WARNING,
-                    "java-bindings-failed",
-                    "binding resolution failed for a batch of " + paths.length + " files (" + e
-                            + "); analyzing them with syntactic types"));
-        }
-        deleteTree(b.mirror());
-        // files JDT did not hand back (or the batch failed): parse them one by one without bindings
-        for (Path f : b.files()) {
-            if (done.contains(f.toString())) continue;
-            parseAlone(ctx, sink, f, b.release());
+            if (cause[0] == null) cause[0] = e;
+            List<Path> rest =
+                    files.stream().filter(f -> !done.contains(f.toString())).toList();
+            if (rest.size() <= 1 || failed.size() >= MAX_ISOLATED || rest.size() == files.size() && files.size() == 1) {
+                failed.addAll(rest);
+                return;
+            }
+            int half = rest.size() / 2;
+            resolve(ctx, sink, b, rest.subList(0, half), fileEncAll, enc, done, failed, cause);
+            resolve(ctx, sink, b, rest.subList(half, rest.size()), fileEncAll, enc, done, failed, cause);
         }
     }
 
@@ -435,22 +621,37 @@ public final class JavaSourceAnalyzer implements Analyzer {
         }
     }
 
+    /** The name the import declaration at {@code pos} imports (JDT's message names only its first unknown part). */
+    private static String importAt(CompilationUnit cu, int pos) {
+        for (Object o : cu.imports()) {
+            org.eclipse.jdt.core.dom.ImportDeclaration d = (org.eclipse.jdt.core.dom.ImportDeclaration) o;
+            if (pos >= d.getStartPosition() && pos < d.getStartPosition() + d.getLength())
+                return d.getName().getFullyQualifiedName();
+        }
+        return null;
+    }
+
     static void analyzeUnit(
             ScanContext ctx, FindingSink sink, Path file, CompilationUnit cu, int release, boolean bindings) {
         String rel = ctx.relativize(file);
         try {
             int syntax = 0;
             boolean unresolvedType = false;
+            Set<String> missingPackages = new java.util.TreeSet<>();
             for (IProblem p : cu.getProblems()) {
-                if (bindings
-                        && !unresolvedType
-                        && (p.getID() == IProblem.UndefinedType || p.getID() == IProblem.ImportNotFound)) {
-                    unresolvedType = true;
-                    if (sink instanceof UnresolvedSink u && u.unresolved().files.getAndIncrement() == 0) {
+                if (bindings && (p.getID() == IProblem.UndefinedType || p.getID() == IProblem.ImportNotFound)) {
+                    if (p.getID() == IProblem.ImportNotFound) {
+                        String imported = importAt(cu, p.getSourceStart());
+                        if (imported != null) missingPackages.add(UnresolvedTypes.packageOf(imported));
+                    }
+                    if (!unresolvedType
+                            && sink instanceof UnresolvedSink u
+                            && u.unresolved().files.getAndIncrement() == 0) {
                         u.unresolved().example = rel + ": " + p.getMessage();
                     }
+                    unresolvedType = true;
                 }
-                if (!p.isError() || (p.getID() & IProblem.Syntax) == 0) continue;
+                if (!p.isError() || (p.getID() & IProblem.Syntax) == 0 || NOT_SYNTAX.contains(p.getID())) continue;
                 if (++syntax <= MAX_SYNTAX_NOTES) {
                     sink.notify(new Notification(
                             rel,
@@ -460,6 +661,8 @@ public final class JavaSourceAnalyzer implements Analyzer {
                             "syntax error (recovered; analysis around it may be incomplete): " + p.getMessage()));
                 }
             }
+            if (sink instanceof UnresolvedSink u && !missingPackages.isEmpty())
+                u.unresolved().file(missingPackages);
             if (syntax > MAX_SYNTAX_NOTES) {
                 sink.notify(new Notification(
                         rel,

@@ -368,6 +368,91 @@ public final class RangeAnalysis {
     }
 
     /**
+     * A weighted average accumulated in a loop, {@code sum / wsum} where the local {@code sum} is only ever
+     * increased by {@code v * w} and the local {@code wsum} by the same {@code w}, one for one in the same block
+     * (both start at 0 and are set only to 0 otherwise): a convex combination of the values {@code v}, within their
+     * range (0/0 gives NaN, which converts to 0). As in {@link #weightedAverage}, the weights are taken to have one
+     * sign (kernel weights, distances, counts); a weight known to be negative makes it no average.
+     */
+    private Range accumulatedAverage(Expression num, Expression den, Map<String, Range> assume, int depth) {
+        num = unparen(num);
+        den = unparen(den);
+        if (!(num instanceof SimpleName) || !(den instanceof SimpleName)) return null;
+        String n = ((SimpleName) num).getIdentifier();
+        String d = ((SimpleName) den).getIdentifier();
+        if (n.equals(d)) return null;
+        VariableDeclaration nd = Types.declarationOf((SimpleName) num);
+        VariableDeclaration dd = Types.declarationOf((SimpleName) den);
+        if (nd == null || dd == null || !zeroOrNull(nd.getInitializer()) || !zeroOrNull(dd.getInitializer()))
+            return null;
+        ASTNode body = nd.getParent();
+        while (body != null && !(body instanceof MethodDeclaration) && !(body instanceof LambdaExpression))
+            body = body.getParent();
+        if (body == null || !JavaUnit.isAncestor(body, dd)) return null;
+        List<Assignment> numAdds = new ArrayList<>();
+        List<Assignment> denAdds = new ArrayList<>();
+        boolean[] other = {false};
+        body.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(Assignment a) {
+                boolean isN = isName(a.getLeftHandSide(), n);
+                boolean isD = isName(a.getLeftHandSide(), d);
+                if (!isN && !isD) return true;
+                if (a.getOperator() == Assignment.Operator.PLUS_ASSIGN) (isN ? numAdds : denAdds).add(a);
+                else if (a.getOperator() != Assignment.Operator.ASSIGN || !zeroOrNull(a.getRightHandSide()))
+                    other[0] = true;
+                return true;
+            }
+
+            @Override
+            public boolean visit(PostfixExpression p) {
+                if (isName(p.getOperand(), n) || isName(p.getOperand(), d)) other[0] = true;
+                return true;
+            }
+
+            @Override
+            public boolean visit(PrefixExpression p) {
+                if (isName(p.getOperand(), n) || isName(p.getOperand(), d)) other[0] = true;
+                return true;
+            }
+        });
+        if (other[0] || numAdds.isEmpty() || numAdds.size() != denAdds.size()) return null;
+        List<Assignment> unused = new ArrayList<>(denAdds);
+        Range out = null;
+        for (Assignment a : numAdds) {
+            Expression t = unparen(a.getRightHandSide());
+            if (!(t instanceof InfixExpression)
+                    || ((InfixExpression) t).getOperator() != InfixExpression.Operator.TIMES
+                    || !((InfixExpression) t).extendedOperands().isEmpty()) return null;
+            InfixExpression prod = (InfixExpression) t;
+            Expression value = null;
+            for (int side = 0; side < 2 && value == null; side++) {
+                Expression w = unparen(side == 0 ? prod.getRightOperand() : prod.getLeftOperand());
+                for (java.util.Iterator<Assignment> it = unused.iterator(); it.hasNext(); ) {
+                    Assignment wa = it.next();
+                    if (wa.getParent().getParent() != a.getParent().getParent()
+                            || !unparen(wa.getRightHandSide()).subtreeMatch(new ASTMatcher(), w)) continue;
+                    if (of(w, assume, depth + 1).hi() < 0) return null; // a negative weight: no average
+                    it.remove();
+                    value = side == 0 ? prod.getLeftOperand() : prod.getRightOperand();
+                    break;
+                }
+            }
+            if (value == null) return null;
+            Range v = of(value, assume, depth + 1);
+            out = out == null ? v : out.or(v);
+        }
+        return out == null ? null : Range.of(out.lo(), out.hi());
+    }
+
+    private static boolean zeroOrNull(Expression e) {
+        if (e == null) return true;
+        e = unparen(e);
+        if (e instanceof CastExpression) e = unparen(((CastExpression) e).getExpression());
+        return e instanceof NumberLiteral && Types.literalValue(((NumberLiteral) e).getToken()) == 0;
+    }
+
+    /**
      * Min-max normalisation {@code (x - lo) * K / (hi - lo)} (or without K), where {@code lo} and {@code hi} are
      * locals assigned, after their declaration, only as the running minimum and maximum of {@code x} itself
      * ({@code if (x < lo) lo = x;}, {@code lo = Math.min(lo, x)}, and the same for hi): x lies in [lo, hi], so the
@@ -671,6 +756,8 @@ public final class RangeAnalysis {
             if (ramp != null) return ramp;
             Range mean = weightedAverage(ops.get(0), ops.get(1), assume, depth);
             if (mean != null) return mean;
+            Range accumulated = accumulatedAverage(ops.get(0), ops.get(1), assume, depth);
+            if (accumulated != null) return accumulated;
             Range normalised = minMaxNormalised(ops.get(0), ops.get(1), assume, depth);
             if (normalised != null) return normalised;
         }

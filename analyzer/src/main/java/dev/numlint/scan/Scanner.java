@@ -109,7 +109,7 @@ public final class Scanner {
         shared.files = List.copyOf(ok);
         Set<Path> handled = new LinkedHashSet<>();
         Progress progress = options.progressLines
-                ? Progress.lines(options.progress, options.ptxMode == PtxMode.AUTO)
+                ? Progress.lines(options.progress, ptxHint(options.ptxMode, ok))
                 : new Progress(options.progress);
 
         ExecutorService pool = Executors.newFixedThreadPool(options.threads, daemon("numlint-worker"));
@@ -164,6 +164,15 @@ public final class Scanner {
         ScanResult result = finish(shared, handled);
         progress.finish(result.filesAnalyzed(), result.filesNotAnalyzed());
         return result;
+    }
+
+    /**
+     * Whether the progress line says that .cu files are being compiled to PTX: only when the PTX layer is on and the
+     * scan has a .cu file (a Java-only scan compiles nothing).
+     */
+    static boolean ptxHint(PtxMode mode, List<Path> files) {
+        return mode == PtxMode.AUTO
+                && files.stream().anyMatch(f -> f.getFileName().toString().endsWith(".cu"));
     }
 
     private List<Path> accepted(Analyzer a, List<Path> files, Shared shared) {

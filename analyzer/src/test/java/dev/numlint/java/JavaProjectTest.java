@@ -100,4 +100,90 @@ class JavaProjectTest {
         assertThat(JavaProject.packageName("@Deprecated\npackage q;")).isEqualTo("q");
         assertThat(JavaProject.packageName("/*".repeat(100_000))).isNull();
     }
+
+    @Test
+    void releaseFromGradleToolchainReleaseAndSourceCompatibility(@TempDir Path dir) throws IOException {
+        Path a = Files.createDirectories(dir.resolve("a"));
+        Files.writeString(
+                a.resolve("build.gradle"),
+                """
+                // sourceCompatibility = 11
+                java { toolchain { languageVersion = JavaLanguageVersion.of(21) } }
+                sourceCompatibility = '1.8'
+                """);
+        assertThat(JavaProject.releaseOf(a, null, null)).isEqualTo(new JavaProject.Release(21, true, null));
+        Path b = Files.createDirectories(dir.resolve("b"));
+        Files.writeString(
+                b.resolve("build.gradle.kts"),
+                "java {\n  sourceCompatibility = JavaVersion.VERSION_1_8\n}\ntasks.withType<JavaCompile> {"
+                        + " options.release.set(11) }\n");
+        assertThat(JavaProject.releaseOf(b, null, null).release()).isEqualTo(11);
+        // a subproject without a setting takes the root build's (subprojects { ... }) up to settings.gradle
+        Path root = Files.createDirectories(dir.resolve("root"));
+        Files.writeString(root.resolve("settings.gradle"), "include 'core'");
+        Files.writeString(
+                root.resolve("build.gradle"), "subprojects { sourceCompatibility = JavaVersion.VERSION_1_8 }");
+        Path core = Files.createDirectories(root.resolve("core"));
+        Files.writeString(core.resolve("build.gradle"), "dependencies { }");
+        assertThat(JavaProject.releaseOf(core, null, null).release()).isEqualTo(8);
+        Path none = Files.createDirectories(dir.resolve("none"));
+        Files.writeString(none.resolve("build.gradle"), "apply plugin: 'java'");
+        Files.writeString(none.resolve("settings.gradle"), "");
+        assertThat(JavaProject.releaseOf(none, null, null)).isEqualTo(new JavaProject.Release(17, false, null));
+    }
+
+    @Test
+    void aParentPomOutsideTheTreeIsReadOnlyFromTheLocalRepositoryGiven(@TempDir Path dir) throws IOException {
+        Path tree = Files.createDirectories(dir.resolve("tree"));
+        Files.writeString(
+                tree.resolve("pom.xml"),
+                "<project><parent><groupId>org.example</groupId><artifactId>pom-base</artifactId>"
+                        + "<version>1.2</version></parent><artifactId>child</artifactId></project>");
+        // a parent reachable by the default relativePath but outside the scanned tree is not read
+        Files.writeString(
+                dir.resolve("pom.xml"),
+                "<project><properties><maven.compiler.release>11</maven.compiler.release></properties></project>");
+        Path repo = Files.createDirectories(dir.resolve("m2/repository"));
+        Path base = Files.createDirectories(repo.resolve("org/example/pom-base/1.2"));
+        Files.writeString(
+                base.resolve("pom-base-1.2.pom"),
+                "<project><properties><maven.compiler.source>1.8</maven.compiler.source></properties></project>");
+        dev.numlint.spi.TrustBoundary boundary = dev.numlint.spi.TrustBoundary.of(java.util.List.of(tree));
+        assertThat(JavaProject.releaseOf(tree, boundary, null))
+                .isEqualTo(new JavaProject.Release(17, false, "org.example:pom-base:1.2"));
+        assertThat(JavaProject.releaseOf(tree, boundary, repo)).isEqualTo(new JavaProject.Release(8, true, null));
+        // coordinates that would climb out of the repository are refused
+        Files.writeString(
+                tree.resolve("pom.xml"),
+                "<project><parent><groupId>..</groupId><artifactId>..</artifactId><version>..</version></parent>"
+                        + "</project>");
+        assertThat(JavaProject.releaseOf(tree, boundary, repo).known()).isFalse();
+    }
+
+    @Test
+    void theScanNamesAParentPomItCouldNotReadAndJavaReleaseOverridesIt(@TempDir Path dir) throws IOException {
+        Files.writeString(
+                dir.resolve("pom.xml"),
+                "<project><parent><groupId>org.scijava</groupId><artifactId>pom-scijava</artifactId>"
+                        + "<version>40.0.0</version><relativePath/></parent><artifactId>x</artifactId></project>");
+        Path src = Files.createDirectories(dir.resolve("src/main/java/x"));
+        Files.writeString(src.resolve("A.java"), "package x; class A { float f(float a, float b) { return a * b; } }");
+        dev.numlint.testing.TestScanContext c =
+                new dev.numlint.testing.TestScanContext(dir).run(new JavaSourceAnalyzer());
+        assertThat(c.notifications())
+                .filteredOn(n -> n.id().equals("java-release-assumed"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("assumed 17 for 1 file")
+                        .contains("org.scijava:pom-scijava:40.0.0")
+                        .contains("--java-release")
+                        .contains("--maven-repo"));
+        dev.numlint.testing.TestScanContext forced = new dev.numlint.testing.TestScanContext(dir)
+                .setting("java-release", "8")
+                .run(new JavaSourceAnalyzer());
+        assertThat(forced.notifications()).noneMatch(n -> n.id().equals("java-release-assumed"));
+        // Java 8 class files evaluate float in non-strictfp methods as the platform may: NL005 applies
+        assertThat(forced.hits()).anyMatch(h -> h.ruleId().equals("NL005"));
+        assertThat(c.hits()).noneMatch(h -> h.ruleId().equals("NL005"));
+    }
 }

@@ -478,6 +478,15 @@ class ScannerTest {
         assertThat(quiet.toString()).isEmpty();
     }
 
+    @Test
+    void theProgressLineMentionsPtxOnlyWhenTheScanHasCuFiles() {
+        List<Path> java = List.of(Path.of("a/Main.java"), Path.of("pom.xml"));
+        List<Path> cuda = List.of(Path.of("a/Main.java"), Path.of("k/kernel.cu"));
+        assertThat(Scanner.ptxHint(dev.numlint.spi.PtxMode.AUTO, java)).isFalse();
+        assertThat(Scanner.ptxHint(dev.numlint.spi.PtxMode.AUTO, cuda)).isTrue();
+        assertThat(Scanner.ptxHint(dev.numlint.spi.PtxMode.OFF, cuda)).isFalse();
+    }
+
     interface Body {
         void run(ScanContext ctx, List<Path> files, FindingSink sink);
     }

@@ -269,7 +269,7 @@ public final class SerialAccumulation implements JavaCheck {
      * An integer-valued term: integer-typed, converted from an integer, or a sum, difference or product of such
      * terms ({@code (float) r * (float) hist[c]}); every partial sum is then an integer.
      */
-    private static boolean integerValued(JavaUnit unit, Expression inc) {
+    static boolean integerValued(JavaUnit unit, Expression inc) {
         inc = RangeAnalysis.unparen(inc);
         NumType t = unit.types().of(inc);
         if (t.isIntegral()) return true;
