@@ -299,7 +299,6 @@ public final class JavaSourceAnalyzer implements Analyzer {
         List<Batch> out = new ArrayList<>();
         Integer forced = ctx.setting("java-release").map(Integer::valueOf).orElse(null);
         Path mavenRepo = ctx.setting("maven-repo").map(Path::of).orElse(null);
-        dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
         int assumedFiles = 0;
         Set<String> missingParents = new java.util.TreeSet<>();
         for (Map.Entry<Path, List<Path>> e : byProject.entrySet()) {
