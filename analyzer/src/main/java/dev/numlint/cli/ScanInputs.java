@@ -67,6 +67,13 @@ final class ScanInputs {
     boolean allConfigurations;
 
     @Option(
+            names = "--frontend",
+            paramLabel = "NAME",
+            description = "C, C++ and CUDA front end: auto (Clang through libclang when it loads, else the "
+                    + "hand-written one with a notice; default), clang, or legacy (hand-written only)")
+    String frontend;
+
+    @Option(
             names = "--cache-dir",
             paramLabel = "DIR",
             description = "cache for derived PTX (default: " + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
@@ -187,6 +194,15 @@ final class ScanInputs {
         b.classpath(cp);
         b.cacheDir(checkedCacheDir());
         if (allConfigurations) b.setting("all-configurations", "true");
+        if (frontend != null) {
+            try {
+                b.setting(
+                        "frontend",
+                        dev.numlint.clang.ClangFrontEnd.Mode.of(frontend).name().toLowerCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException("--frontend: " + e.getMessage());
+            }
+        }
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);
         } else {

@@ -1,5 +1,9 @@
 package dev.numlint.cuda;
 
+import dev.numlint.clang.ClangFrontEnd;
+import dev.numlint.clang.ClangParser;
+import dev.numlint.clang.ClangSupplement;
+import dev.numlint.clang.ClangUnit;
 import dev.numlint.cuda.checks.CudaCheck;
 import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.cuda.facts.SourceDialect;
@@ -120,6 +124,13 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
         public final AtomicLong parseNanos = new AtomicLong();
         public final AtomicLong ruleNanos = new AtomicLong();
+        /** Files Clang parsed, functions only Clang analyzed, facts Clang added, accumulations it corrected. */
+        public final AtomicLong clangFiles = new AtomicLong();
+
+        public final AtomicLong clangRecovered = new AtomicLong();
+        public final AtomicLong clangAdded = new AtomicLong();
+        public final AtomicLong clangResets = new AtomicLong();
+        public final AtomicLong clangNanos = new AtomicLong();
 
         @Override
         public String toString() {
@@ -127,7 +138,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     + llParsed + " failed=" + failed + " findings=" + new java.util.TreeMap<>(findings)
                     + " ms(pre/parse/rules)="
                     + preNanos.get() / 1_000_000 + "/" + parseNanos.get() / 1_000_000 + "/"
-                    + ruleNanos.get() / 1_000_000;
+                    + ruleNanos.get() / 1_000_000
+                    + (clangFiles.get() == 0
+                            ? ""
+                            : " clang(files/recovered/added/resets/ms)=" + clangFiles + "/" + clangRecovered + "/"
+                                    + clangAdded + "/" + clangResets + "/" + clangNanos.get() / 1_000_000);
         }
     }
 
@@ -183,8 +198,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
         };
     }
 
-    /** Runs every enabled check on one function's (or the file's) facts. */
-    private static void runChecks(FunctionFacts facts, Reporter rep) {
+    /**
+     * Runs every enabled check on one function's (or the file's) facts, after Clang's corrections when Clang read the
+     * file ({@code clang} not null).
+     */
+    private static void runChecks(FunctionFacts facts, Reporter rep, ClangSupplement clang) {
+        if (clang != null) clang.amend(facts);
         for (CudaCheck c : CHECKS) {
             if (rep.enabled(c.ruleId())) c.check(facts, rep);
         }
@@ -194,6 +213,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
         maxHeaderBytes = ctx.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
         Run run = new Run(ctx, files);
+        if (run.clang.fallback() != null && !files.isEmpty()) {
+            sink.notify(new Notification(
+                    ctx.relativize(files.get(0)), 0, Level.NOTE, "frontend-fallback", run.clang.fallback()));
+        }
         // Files are pulled from a shared queue by the calling thread and by helpers on the scan's pool, so the
         // scan never deadlocks when its pool is busy (the caller alone can finish the work).
         // sources first, then the headers they include: a listed header takes the constants its first includer
@@ -330,6 +353,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     ctx.root() == null ? List.of() : ctx.boundary().roots(), List.of());
             allConfigurations =
                     ctx.setting("all-configurations").map(Boolean::parseBoolean).orElse(false);
+            clang = ClangFrontEnd.forScan(ctx);
             for (String g : ctx.setting("exclude").orElse("").split("\n")) {
                 if (g.isBlank()) continue;
                 try {
@@ -345,6 +369,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
         final boolean allConfigurations;
         final Set<String> extensions;
+        /** The Clang front end of this scan (inactive with --frontend legacy or when libclang does not load). */
+        final ClangFrontEnd clang;
 
         /** The file names that a scanned file #includes (read once, on first request). */
         private Set<String> includedNames;
@@ -610,7 +636,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
                                 .site("long double " + ld.what(), false, true, null),
                         ld.what()));
             }
-            runChecks(fileFacts, rep);
+            runChecks(fileFacts, rep, null);
+            ClangSupplement clang = clangSupplement(run, file, bytes, bc, dialect, rel, sink);
+            HeldNotices held = new HeldNotices(sink, clang != null);
             // the budget is cooperative: the parser's token source, the function walk and the def-use queries
             // check it (WorkBudget.check), so one huge function stops too, not only the functions after it
             dev.numlint.model.WorkBudget.start(fileBudgetNanos());
@@ -625,7 +653,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     if (!dev.numlint.model.WorkBudget.spent()) {
                         stats.functions.incrementAndGet();
                         try {
-                            analyzeFunction(ctx, rel, scope, f, toks, rep, sink, callSites);
+                            if (analyzeFunction(ctx, rel, scope, f, toks, rep, held, callSites, clang)
+                                    && clang != null) {
+                                clang.analyzed(f.line);
+                            }
                         } catch (dev.numlint.model.WorkBudget.Exceeded e) {
                             partly = true;
                         }
@@ -651,6 +682,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             } finally {
                 dev.numlint.model.WorkBudget.stop();
             }
+            if (clang != null) supplement(clang, rel, rep, held, sink);
             rep.counts.forEach((k, v) ->
                     stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
         } catch (OutOfMemoryError e) {
@@ -663,6 +695,130 @@ public final class CudaSourceAnalyzer implements Analyzer {
         } catch (StackOverflowError | RuntimeException e) {
             sink.notify(new Notification(
                     rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
+        }
+    }
+
+    /**
+     * Clang's reading of one file for the supplement, or null (legacy front end, no libclang, a CUDA file without a
+     * toolkit, or an include Clang must not follow: then a notice says why).
+     */
+    private ClangSupplement clangSupplement(
+            Run run,
+            Path file,
+            byte[] bytes,
+            BuildContext bc,
+            Preprocessor.Dialect dialect,
+            String rel,
+            FindingSink sink) {
+        ClangFrontEnd fe = run.clang;
+        if (!fe.active()) return null;
+        ClangFrontEnd.Language lang =
+                switch (dialect) {
+                    case HOST_C -> ClangFrontEnd.Language.C;
+                    case HOST_CXX -> ClangFrontEnd.Language.CXX;
+                    default -> ClangFrontEnd.Language.CUDA;
+                };
+        String refused = fe.refusal(file, bytes);
+        if (refused != null) {
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.NOTE,
+                    "clang-not-used",
+                    "not read by Clang: " + refused + " (numlint reads nothing outside the scanned tree); analyzed by"
+                            + " the hand-written front end only"));
+            return null;
+        }
+        long t0 = System.nanoTime();
+        ClangUnit unit = ClangParser.parse(file, fe.arguments(file, lang, bc), bytes);
+        stats.clangNanos.addAndGet(System.nanoTime() - t0);
+        if (unit.failure() != null) {
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.WARNING,
+                    "clang-not-parsed",
+                    "not read by Clang: " + unit.failure() + "; analyzed by the hand-written front end only"));
+            return null;
+        }
+        stats.clangFiles.incrementAndGet();
+        if (unit.errors() > 0) {
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.NOTE,
+                    "clang-error",
+                    "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first at "
+                            + unit.firstError()
+                            + (ClangFrontEnd.guessed(bc)
+                                    ? " (no build file gave this file's compile command: its flags are guessed)"
+                                    : "")
+                            + "; what Clang recovered is analyzed"));
+        }
+        return new ClangSupplement(unit);
+    }
+
+    /**
+     * After the hand-written front end: the facts Clang adds (functions it could not read, sites it missed) go
+     * through the checks; a parse-error notice of a function Clang analyzed instead is dropped, the others are passed
+     * on, and one note names the functions only Clang analyzed.
+     */
+    private void supplement(ClangSupplement clang, String rel, Reporter rep, HeldNotices held, FindingSink sink) {
+        ClangSupplement.Added added = clang.missing();
+        for (FunctionFacts f : added.facts()) {
+            stats.clangAdded.addAndGet(f.conversions.size() + f.atomics.size() + f.calls.size() + f.divisions.size());
+            runChecks(f, rep, null);
+        }
+        stats.clangResets.addAndGet(clang.resetsApplied());
+        for (Notification n : held.held) {
+            if (!clang.covers(n.line())) sink.notify(n);
+        }
+        List<ClangUnit.Function> rec = added.recovered();
+        if (!rec.isEmpty()) {
+            stats.clangRecovered.addAndGet(rec.size());
+            StringBuilder names = new StringBuilder();
+            for (int i = 0; i < Math.min(5, rec.size()); i++) {
+                names.append(i == 0 ? "" : ", ")
+                        .append('\'')
+                        .append(rec.get(i).name())
+                        .append("' (line ")
+                        .append(rec.get(i).line())
+                        .append(')');
+            }
+            if (rec.size() > 5) names.append(" and ").append(rec.size() - 5).append(" more");
+            sink.notify(new Notification(
+                    rel,
+                    rec.get(0).line(),
+                    Level.NOTE,
+                    "clang-only",
+                    rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts only ("
+                            + names + "): the hand-written front end could not read "
+                            + (rec.size() == 1 ? "it" : "them")
+                            + "; conversions, atomics, intrinsics and divisions are checked, sums and promotions not"
+                            + " yet"));
+        }
+    }
+
+    /** A sink that holds parse-error notices while Clang may still analyze the function; the rest passes on. */
+    private static final class HeldNotices implements FindingSink {
+        final FindingSink to;
+        final boolean hold;
+        final List<Notification> held = new ArrayList<>();
+
+        HeldNotices(FindingSink to, boolean hold) {
+            this.to = to;
+            this.hold = hold;
+        }
+
+        @Override
+        public void report(dev.numlint.model.Finding.Builder finding) {
+            to.report(finding);
+        }
+
+        @Override
+        public void notify(Notification n) {
+            if (hold && "parse-error".equals(n.id())) held.add(n);
+            else to.notify(n);
         }
     }
 
@@ -907,7 +1063,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return h;
     }
 
-    private void analyzeFunction(
+    /** Analyzes one function; false when it could not be parsed (a notice says so). */
+    private boolean analyzeFunction(
             ScanContext ctx,
             String rel,
             FileScope scope,
@@ -915,7 +1072,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             List<PToken> toks,
             Reporter rep,
             FindingSink sink,
-            CallSiteRanges callSites) {
+            CallSiteRanges callSites,
+            ClangSupplement clang) {
         List<PToken> body = new ArrayList<>(f.bodyEnd - f.bodyStart + 2);
         int depth = 0;
         for (int i = f.bodyStart; i <= f.bodyEnd; i++) {
@@ -932,7 +1090,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                             "function '" + f.name
                                     + "' (line " + f.line + ") not analyzed: brackets nested deeper than " + MAX_NESTING
                                     + " at line " + t.getLine() + "; the rest of the file was analyzed"));
-                    return;
+                    return false;
                 }
             } else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET || ty == CudaLexer.RBRACE) {
                 depth--;
@@ -980,7 +1138,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                                 + "' (line " + f.line + ") not analyzed: construct not understood near " + near
                                 + " at line "
                                 + line + "; the rest of the file was analyzed"));
-                return;
+                return false;
             }
         } catch (StackOverflowError e) {
             stats.failed.incrementAndGet();
@@ -990,14 +1148,15 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     Level.WARNING,
                     "parse-error",
                     "function '" + f.name + "' not analyzed: nesting too deep"));
-            return;
+            return false;
         }
         long t1 = System.nanoTime();
         stats.parseNanos.addAndGet(t1 - t0);
         FunctionAnalyzer analyzer = new FunctionAnalyzer(scope, f, body, rep.dialect(), callSites, callSites.params(f));
-        runChecks(analyzer.analyze(tree), rep);
+        runChecks(analyzer.analyze(tree), rep, clang);
         ctx.addRandomVariateLines(rel, analyzer.variateLines());
         stats.ruleNanos.addAndGet(System.nanoTime() - t1);
+        return true;
     }
 
     /** The tokens of a function body for the parser, checking the per-file budget as the parser reads them. */
