@@ -77,6 +77,17 @@ public final class ClangFrontEnd {
         return new ClangFrontEnd(lib, toolkit(ctx), stubs, null, root);
     }
 
+    /** A front end over {@code root} for tests and tools: the library must load. */
+    static ClangFrontEnd forTest(Path root, Path toolkit, Path cacheDir) {
+        Libclang lib = Libclang.get();
+        return new ClangFrontEnd(
+                lib,
+                toolkit,
+                Libclang.stubHeaders(cacheDir),
+                null,
+                root.toAbsolutePath().normalize());
+    }
+
     public boolean active() {
         return lib != null;
     }
@@ -234,6 +245,7 @@ public final class ClangFrontEnd {
             } catch (RuntimeException bad) {
                 return "#include \"" + n + "\" is not a valid path";
             }
+            if (n.equals("<computed>")) return "a computed #include (its file name comes from a macro)";
             if (p.isAbsolute()) return "#include \"" + n + "\" names an absolute path";
             if (dir == null) continue;
             Path c = dir.resolve(p).normalize();

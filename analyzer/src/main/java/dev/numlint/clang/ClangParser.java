@@ -226,7 +226,10 @@ public final class ClangParser {
                 startOff = -1;
                 endOff = -1;
             }
-            String spelling = clang_getCursorSpelling(c).getString();
+            String spelling = kind == CXCursor_UnaryOperator
+                    ? clang_getUnaryOperatorKindSpelling(clang_getCursorUnaryOperatorKind(c))
+                            .getString()
+                    : clang_getCursorSpelling(c).getString();
             CXType t = clang_getCursorType(c);
             String type = "";
             int canonKind = 0;

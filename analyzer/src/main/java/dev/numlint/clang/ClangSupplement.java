@@ -28,6 +28,7 @@ public final class ClangSupplement {
     private final ClangUnit unit;
     private final Set<Integer> atomicLines = new HashSet<>();
     private final Set<Integer> conversionLines = new HashSet<>();
+    private final Set<Integer> floatConversionLines = new HashSet<>();
     private final Set<Integer> intrinsicLines = new HashSet<>();
     private final Set<Integer> analyzedLines = new HashSet<>();
     private int resetsApplied;
@@ -60,9 +61,15 @@ public final class ClangSupplement {
 
     /** Corrects the facts of one function with Clang's def-use and records which lines have which facts. */
     public synchronized void amend(FunctionFacts facts) {
-        for (FunctionFacts.Atomic a : facts.atomics) atomicLines.add(a.site().line());
-        for (FunctionFacts.Conversion c : facts.conversions)
+        // an atomic add of unknown type (a template parameter's) leaves the line to Clang's typed fact
+        for (FunctionFacts.Atomic a : facts.atomics) {
+            if (a.floating()) atomicLines.add(a.site().line());
+        }
+        // a conversion the hand-written facts hold is theirs (they know more: intervals, integer data in float)
+        for (FunctionFacts.Conversion c : facts.conversions) {
             conversionLines.add(c.site().line());
+            if (c.floatData()) floatConversionLines.add(c.site().line());
+        }
         for (FunctionFacts.MathCall c : facts.calls)
             if (c.fastIntrinsic()) intrinsicLines.add(c.site().line());
         for (FunctionFacts.Division d : facts.divisions)
@@ -132,7 +139,9 @@ public final class ClangSupplement {
         }
         for (ClangUnit.Conversion c : unit.conversions()) {
             boolean all = whole.contains(c.in());
-            if (!all && (!c.explicit() || conversionLines.contains(c.node().line))) continue;
+            int line = c.node().line;
+            boolean known = c.viaTemplate() ? floatConversionLines.contains(line) : conversionLines.contains(line);
+            if (!all && (!c.explicit() || known)) continue;
             // as the hand-written facts: conversions to unsigned types and to signed types narrower than int
             if (!c.unsigned() && c.bytes() >= 4) continue;
             facts(out, c.in())

@@ -246,6 +246,7 @@ public final class ClangUnit {
      * @param unsigned whether the target is unsigned
      * @param bytes    the target's width in bytes
      * @param guarded  the operand contains a clamp (min, max, fminf, __saturatef ...) or a conditional
+     * @param viaTemplate the operand's type is a template parameter (floating in the instantiations or by its math)
      */
     public record Conversion(
             ClangNode node,
@@ -257,6 +258,7 @@ public final class ClangUnit {
             int bytes,
             boolean explicit,
             boolean guarded,
+            boolean viaTemplate,
             Function in) {}
 
     /** An atomic add; {@code type} is the canonical pointee type ("float", "double"), {@code addend} a constant. */
@@ -327,6 +329,13 @@ public final class ClangUnit {
                 else if (c.kind == CXCursor_CUDAHostAttr) host = true;
             }
             if (body == null) continue;
+            if (!device && !global && !host && n.offset >= 0 && body.offset > n.offset && body.offset <= text.length) {
+                // a template's attributes are not among its cursor's children: the words of its head
+                String head = new String(text, n.offset, body.offset - n.offset, StandardCharsets.UTF_8);
+                global = head.matches("(?s).*\\b__global__\\b.*");
+                device = head.matches("(?s).*\\b__device__\\b.*");
+                host = head.matches("(?s).*\\b__host__\\b.*");
+            }
             String name = n.spelling;
             ClangNode p = n.parent;
             while (p != null) {
@@ -481,6 +490,8 @@ public final class ClangUnit {
             }
             String from = floatingType(op, fn);
             if (from == null) return;
+            ClangNode bare = strip(op);
+            boolean viaTemplate = !floating(op.canonKind) && (bare == null || !floating(bare.canonKind));
             String how =
                     switch (n.kind) {
                         case CXCursor_CStyleCastExpr -> "(" + n.type + ")";
@@ -504,6 +515,7 @@ public final class ClangUnit {
                     bytes(n.canonKind),
                     explicit,
                     guarded[0],
+                    viaTemplate,
                     fn));
         });
         return List.copyOf(out);
@@ -520,7 +532,9 @@ public final class ClangUnit {
         if (call.spelling != null && !call.spelling.isEmpty()) return call.spelling;
         String[] name = new String[1];
         call.forEach(n -> {
-            if (name[0] == null && (n.kind == CXCursor_OverloadedDeclRef || n.kind == CXCursor_DeclRefExpr)) {
+            if (name[0] == null
+                    && (n.kind == CXCursor_OverloadedDeclRef || n.kind == CXCursor_DeclRefExpr)
+                    && !n.spelling.isEmpty()) {
                 name[0] = n.spelling;
             }
         });
@@ -549,8 +563,10 @@ public final class ClangUnit {
             boolean viaTemplate = false;
             boolean fp =
                     floating(kind) || type != null && (type.startsWith("__half") || type.startsWith("__nv_bfloat"));
-            if (!fp && type != null && fn.template()) {
-                String param = type.replace("const ", "");
+            if (!fp && fn.template()) {
+                // a dependent pointer (&grid[i] with REAL *grid) has no canonical pointee: the parameter in it
+                String param = type != null ? type.replace("const ", "") : templateParam(ptr);
+                if (param == null) param = "";
                 if (param.matches("type-parameter-0-\\d+")) {
                     String inst = instantiatedWith(fn, param, true);
                     if (inst != null) {
@@ -715,7 +731,14 @@ public final class ClangUnit {
         }
         List<Integer> lines = new ArrayList<>();
         long trip = 1;
+        Set<String> indexes = new HashSet<>();
+        lhs.forEach(x -> {
+            if (x.refUsr != null) indexes.add(x.refUsr);
+        });
         for (int i = resetDepth + 1; i < chain.size(); i++) {
+            // a loop whose variable indexes the accumulator (m[i][j] in the i and j loops) moves to another element
+            String var = loopVariable(chain.get(i));
+            if (var != null && indexes.contains(var) && resetDepth >= 0) continue;
             lines.add(chain.get(i).line);
             long t = chain.get(i).kind == CXCursor_ForStmt ? forTrip(chain.get(i)) : -1;
             trip = trip < 0 || t < 0 ? -1 : trip * t;
@@ -746,6 +769,18 @@ public final class ClangUnit {
             }
         }
         return true;
+    }
+
+    /** The variable a {@code for} loop declares or assigns in its initialization, by its USR, or null. */
+    static String loopVariable(ClangNode loop) {
+        if (loop.kind != CXCursor_ForStmt || loop.children.isEmpty()) return null;
+        ClangNode init = loop.children.get(0);
+        if (init.kind == CXCursor_DeclStmt && !init.children.isEmpty()) return init.children.get(0).usr;
+        if (init.kind == CXCursor_BinaryOperator && init.spelling.equals("=") && !init.children.isEmpty()) {
+            ClangNode l = strip(init.children.get(0));
+            return l == null ? null : l.refUsr;
+        }
+        return null;
     }
 
     private static ClangNode innermostLoop(ClangNode n) {
