@@ -100,7 +100,11 @@ public final class Libclang {
      * scanned tree. Null when the directory cannot be written.
      */
     static Path stubHeaders(Path cacheDir) {
-        if (cacheDir == null) return null;
+        if (cacheDir == null) {
+            // no cache directory in this scan (a library caller): the user's temporary directory
+            cacheDir =
+                    Path.of(System.getProperty("java.io.tmpdir"), "numlint-" + System.getProperty("user.name", "user"));
+        }
         Path dir = cacheDir.resolve("clang-stubs-" + MAJOR);
         try {
             Files.createDirectories(dir);

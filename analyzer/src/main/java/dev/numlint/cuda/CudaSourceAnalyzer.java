@@ -127,6 +127,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         /** Files Clang parsed, functions only Clang analyzed, facts Clang added, accumulations it corrected. */
         public final AtomicLong clangFiles = new AtomicLong();
 
+        public final AtomicLong clangFunctions = new AtomicLong();
+        public final AtomicLong clangErrorFiles = new AtomicLong();
         public final AtomicLong clangRecovered = new AtomicLong();
         public final AtomicLong clangAdded = new AtomicLong();
         public final AtomicLong clangResets = new AtomicLong();
@@ -141,7 +143,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     + ruleNanos.get() / 1_000_000
                     + (clangFiles.get() == 0
                             ? ""
-                            : " clang(files/recovered/added/resets/ms)=" + clangFiles + "/" + clangRecovered + "/"
+                            : " clang(files/with-errors/functions/recovered/added/resets/ms)=" + clangFiles + "/"
+                                    + clangErrorFiles + "/" + clangFunctions + "/" + clangRecovered + "/"
                                     + clangAdded + "/" + clangResets + "/" + clangNanos.get() / 1_000_000);
         }
     }
@@ -742,7 +745,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
             return null;
         }
         stats.clangFiles.incrementAndGet();
+        stats.clangFunctions.addAndGet(unit.functions().size());
         if (unit.errors() > 0) {
+            stats.clangErrorFiles.incrementAndGet();
             sink.notify(new Notification(
                     rel,
                     0,
