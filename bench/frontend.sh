@@ -27,8 +27,8 @@ wall() { # command...: wall seconds of one run
   awk -v ns=$((e - s)) 'BEGIN { printf "%.1f", ns / 1e9 }'
 }
 sources() { find "$1" -type f \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.cu' \) | sort; }
-count() { grep -rEho --include='*.c' --include='*.cc' --include='*.cpp' --include='*.cxx' --include='*.cu' \
-  --include='*.h' --include='*.hpp' --include='*.cuh' --include='*.hxx' --include='*.inl' "$2" "$1" | wc -l; }
+count() { { grep -rEho --include='*.c' --include='*.cc' --include='*.cpp' --include='*.cxx' --include='*.cu' \
+  --include='*.h' --include='*.hpp' --include='*.cuh' --include='*.hxx' --include='*.inl' "$2" "$1" || true; } | wc -l; }
 rule() { grep -c " $2 " "$1" || true; }
 
 echo "front ends, PTX off, $(nproc) cores; clang-tidy: ${TIDY:-not installed}"
@@ -42,11 +42,17 @@ for d in "${dirs[@]}"; do
   tc="$(wall ./numlint scan --frontend clang --ptx off --format json "$d")"
   tt="-"
   if [ -n "$TIDY" ]; then
-    sources "$d" > "$tmp/files"
-    # one check, the same files; compile commands from the tree's compile_commands.json when it has one
+    mapfile -t files < <(sources "$d")
+    # one check, the same files; compile commands from the tree's compile_commands.json when it has one, else the
+    # flags numlint guesses (CUDA host side with the toolkit, the stub headers numlint keeps in its cache)
     pdir="$(dirname "$(find "$d" -name compile_commands.json | head -n1)" 2>/dev/null || true)"
-    if [ -n "$pdir" ] && [ -f "$pdir/compile_commands.json" ]; then targs=(-p "$pdir"); else targs=(--extra-arg=-w --); fi
-    tt="$(wall xargs -a "$tmp/files" "$TIDY" -checks='-*,bugprone-narrowing-conversions' --quiet "${targs[@]}")"
+    if [ -n "$pdir" ] && [ -f "$pdir/compile_commands.json" ]; then
+      targs=(-p "$pdir")
+    else
+      targs=(-- -w -nocudalib --cuda-host-only --cuda-path=/usr/local/cuda -Wno-unknown-cuda-version
+        -idirafter "${XDG_CACHE_HOME:-$HOME/.cache}/numlint/clang-stubs-20")
+    fi
+    tt="$(wall "$TIDY" -checks='-*,bugprone-narrowing-conversions' --quiet "${files[@]}" "${targs[@]}")"
   fi
   for fe in legacy clang; do
     java -Dnumlint.frontend=$fe -Xmx2g -cp "$CP" dev.numlint.cuda.CudaCorpusMain --findings "$tmp/$fe.f" \

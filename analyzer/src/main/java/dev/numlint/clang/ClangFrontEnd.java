@@ -141,6 +141,14 @@ public final class ClangFrontEnd {
      * bound the work a hostile file can ask for.
      */
     public List<String> arguments(Path file, Language lang, BuildContext bc) {
+        return arguments(file, lang, bc, List.of());
+    }
+
+    /**
+     * As {@link #arguments(Path, Language, BuildContext)}, with include directories of the tree found for this file
+     * ({@link #includeDirsByName}) after the build's.
+     */
+    public List<String> arguments(Path file, Language lang, BuildContext bc, List<Path> extraIncludeDirs) {
         List<String> a = new ArrayList<>();
         a.add("-resource-dir");
         a.add(lib.resourceDir().toString());
@@ -174,8 +182,17 @@ public final class ClangFrontEnd {
                 a.add("-x");
                 a.add("cuda");
                 a.add("-std=" + (std != null && std.contains("++") ? std : "c++17"));
-                if (toolkit != null) a.add("--cuda-path=" + toolkit);
-                else a.add("-nocudainc");
+                if (toolkit != null) {
+                    a.add("--cuda-path=" + toolkit);
+                    // CUDA 13 keeps libcu++, CUB and Thrust in include/cccl, which nvcc adds by itself
+                    Path cccl = toolkit.resolve("include/cccl");
+                    if (Files.isDirectory(cccl)) {
+                        a.add("-isystem");
+                        a.add(cccl.toString());
+                    }
+                } else {
+                    a.add("-nocudainc");
+                }
                 a.add("--cuda-gpu-arch=" + gpuArch(bc.cudaArch()));
                 a.add("-nocudalib");
                 a.add("--cuda-host-only");
@@ -189,6 +206,9 @@ public final class ClangFrontEnd {
                     .toAbsolutePath()
                     .normalize();
             if (root != null && abs.startsWith(root)) a.add("-I" + abs);
+        }
+        for (Path p : extraIncludeDirs) {
+            if (root != null && p.toAbsolutePath().normalize().startsWith(root)) a.add("-I" + p);
         }
         Path dir = file.toAbsolutePath().getParent();
         for (String inc : forced) {
@@ -263,6 +283,36 @@ public final class ClangFrontEnd {
             }
         }
         return null;
+    }
+
+    /**
+     * Directories of the scanned tree to search for the file's quoted includes that neither its directory nor the
+     * build's include directories hold: for each, the directory under which {@code byName} (the one file of the tree
+     * whose path ends with the include's name, as the hand-written front end resolves it) lies. The build's include path
+     * is unknown there (no build file gave one); the hand-written front end says so in an include-by-name note.
+     */
+    public static List<Path> includeDirsByName(
+            Path file, byte[] text, BuildContext bc, java.util.function.Function<String, Path> byName) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        includeNames(text, names);
+        List<Path> dirs = new ArrayList<>();
+        Path dir = file.toAbsolutePath().normalize().getParent();
+        outer:
+        for (String n : names) {
+            if (n.equals("<computed>") || n.startsWith("/")) continue;
+            try {
+                if (dir != null && Files.exists(dir.resolve(n))) continue;
+                for (Path p : bc.includePaths()) if (Files.exists(p.resolve(n))) continue outer;
+                Path hit = byName.apply(n);
+                if (hit == null) continue;
+                Path base = hit;
+                for (int i = 0; i < Path.of(n).normalize().getNameCount() && base != null; i++) base = base.getParent();
+                if (base != null && !dirs.contains(base)) dirs.add(base);
+            } catch (RuntimeException bad) {
+                // not a path: Clang reports the include
+            }
+        }
+        return dirs;
     }
 
     /** The names of the {@code #include "..."} and {@code #include <...>} lines (full, as written). */

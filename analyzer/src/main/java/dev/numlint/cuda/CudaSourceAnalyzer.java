@@ -733,7 +733,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             return null;
         }
         long t0 = System.nanoTime();
-        ClangUnit unit = ClangParser.parse(file, fe.arguments(file, lang, bc), bytes);
+        List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
+        ClangUnit unit = ClangParser.parse(file, fe.arguments(file, lang, bc, byName), bytes);
         stats.clangNanos.addAndGet(System.nanoTime() - t0);
         if (unit.failure() != null) {
             sink.notify(new Notification(
@@ -770,17 +771,29 @@ public final class CudaSourceAnalyzer implements Analyzer {
      */
     private void supplement(ClangSupplement clang, String rel, Reporter rep, HeldNotices held, FindingSink sink) {
         ClangSupplement.Added added = clang.missing();
+        stats.clangRecovered.addAndGet(added.recovered().size());
         for (FunctionFacts f : added.facts()) {
             stats.clangAdded.addAndGet(f.conversions.size() + f.atomics.size() + f.calls.size() + f.divisions.size());
             runChecks(f, rep, null);
         }
         stats.clangResets.addAndGet(clang.resetsApplied());
+        List<ClangUnit.Function> rec = new ArrayList<>(added.recovered());
         for (Notification n : held.held) {
-            if (!clang.covers(n.line())) sink.notify(n);
+            if (!clang.covers(n.line())) {
+                sink.notify(n);
+                continue;
+            }
+            // the function stays named (its sums and promotions are not analyzed), with what Clang checked of it
+            sink.notify(new Notification(
+                    n.file(),
+                    n.line(),
+                    n.level(),
+                    n.id(),
+                    n.message() + "; Clang read it: its conversions, atomics, intrinsics and divisions were checked"));
+            rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
         }
-        List<ClangUnit.Function> rec = added.recovered();
         if (!rec.isEmpty()) {
-            stats.clangRecovered.addAndGet(rec.size());
+
             StringBuilder names = new StringBuilder();
             for (int i = 0; i < Math.min(5, rec.size()); i++) {
                 names.append(i == 0 ? "" : ", ")
@@ -799,8 +812,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts only ("
                             + names + "): the hand-written front end could not read "
                             + (rec.size() == 1 ? "it" : "them")
-                            + "; conversions, atomics, intrinsics and divisions are checked, sums and promotions not"
-                            + " yet"));
+                            + " (no notice said so); conversions, atomics, intrinsics and divisions are checked, sums"
+                            + " and promotions not yet"));
         }
     }
 
