@@ -29,17 +29,16 @@ wall() { # command...: wall seconds of one run
 sources() { find "$1" -type f \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.cu' \) | sort; }
 count() { { grep -rEho --include='*.c' --include='*.cc' --include='*.cpp' --include='*.cxx' --include='*.cu' \
   --include='*.h' --include='*.hpp' --include='*.cuh' --include='*.hxx' --include='*.inl' "$2" "$1" || true; } | wc -l; }
-rule() { grep -c " $2 " "$1" || true; }
 
 echo "front ends, PTX off, $(nproc) cores; clang-tidy: ${TIDY:-not installed}"
-echo "| code base | files | legacy s | clang s | clang-tidy s | functions (Clang) | only Clang analyzed | files Clang reported errors in | atomicAdd grep / NL009 legacy / clang | unsigned casts grep / NL001 legacy / clang | intrinsics grep / reported legacy / clang | NL004 legacy / clang |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| code base | sources | legacy s | clang s | clang-tidy s | functions (Clang) | not analyzed (legacy) | read by Clang: named + silently lost | files with Clang errors | atomicAdd grep / NL009 legacy / clang | unsigned casts grep / NL001 legacy / clang | intrinsics grep / reported legacy / clang | NL004 legacy / clang |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for d in "${dirs[@]}"; do
   [ -d "$d" ] || continue
   name="$(basename "$d")"
   nfiles="$(sources "$d" | wc -l)"
-  tl="$(wall ./numlint scan --frontend legacy --ptx off --format json "$d")"
-  tc="$(wall ./numlint scan --frontend clang --ptx off --format json "$d")"
+  tl="$(wall ./numlint scan --frontend legacy --ptx off --format json --output "$tmp/legacy.json" "$d")"
+  tc="$(wall ./numlint scan --frontend clang --ptx off --format json --output "$tmp/clang.json" "$d")"
   tt="-"
   if [ -n "$TIDY" ]; then
     mapfile -t files < <(sources "$d")
@@ -54,16 +53,26 @@ for d in "${dirs[@]}"; do
     fi
     tt="$(wall "$TIDY" -checks='-*,bugprone-narrowing-conversions' --quiet "${files[@]}" "${targs[@]}")"
   fi
-  for fe in legacy clang; do
-    java -Dnumlint.frontend=$fe -Xmx2g -cp "$CP" dev.numlint.cuda.CudaCorpusMain --findings "$tmp/$fe.f" \
-      --notes "$tmp/$fe.n" "$d" > "$tmp/$fe.out" 2>&1 || true
-  done
-  stats="$(grep -o 'clang(files[^ ]*)=[0-9/]*' "$tmp/clang.out" | sed 's/.*=//')"
-  IFS=/ read -r _cf cerr cfun crec _cadd _cres _cms <<< "${stats:-0/0/0/0/0/0/0}"
+  # Clang's function inventory of the sources (CudaCorpusMain prints the front end's statistics)
+  java -Dnumlint.frontend=clang -Xmx2g -cp "$CP" dev.numlint.cuda.CudaCorpusMain "$d" > "$tmp/clang.out" 2>&1 || true
+  cfun="$(grep -o 'clang(files[^ ]*)=[0-9/]*' "$tmp/clang.out" | sed 's/.*=//' | cut -d/ -f3 || true)"
   atom="$(count "$d" 'atomicAdd(_block|_system)?[[:space:]]*\(')"
   casts="$(count "$d" '\((unsigned( int| char| short| long( long)?)?|uint(8|16|32|64)_t|size_t)\)|static_cast<(unsigned|uint|size_t)')"
   intr="$(count "$d" '__(fdividef|sinf|cosf|tanf|expf|exp10f|logf|log2f|log10f|powf|sincosf)[[:space:]]*\(')"
-  il="$(grep -cE 'NL002.*__fdividef|NL00[0-9].*__(sinf|cosf|tanf|expf|exp10f|logf|log2f|log10f|powf|sincosf)' "$tmp/legacy.f" || true)"
-  ic="$(grep -cE 'NL002.*__fdividef|NL00[0-9].*__(sinf|cosf|tanf|expf|exp10f|logf|log2f|log10f|powf|sincosf)' "$tmp/clang.f" || true)"
-  echo "| $name | $nfiles | $tl | $tc | $tt | $cfun | $crec | $cerr | $atom / $(rule "$tmp/legacy.f" NL009) / $(rule "$tmp/clang.f" NL009) | $casts / $(rule "$tmp/legacy.f" NL001) / $(rule "$tmp/clang.f" NL001) | $intr / $il / $ic | $(rule "$tmp/legacy.f" NL004) / $(rule "$tmp/clang.f" NL004) |"
+  python3 - "$tmp/legacy.json" "$tmp/clang.json" "$name" "$nfiles" "$tl" "$tc" "$tt" "${cfun:-?}" "$atom" "$casts" "$intr" <<'PY'
+import json, re, sys
+leg, cla = (json.load(open(p)) for p in sys.argv[1:3])
+name, nfiles, tl, tc, tt, cfun, atom, casts, intr = sys.argv[3:]
+def rule(d, r): return sum(1 for f in d["findings"] if f["ruleId"] == r)
+intrinsic = re.compile(r"__(fdividef|sinf|cosf|tanf|expf|exp10f|logf|log2f|log10f|powf|sincosf)\(")
+def intr_rep(d): return sum(1 for f in d["findings"] if intrinsic.search(f["message"]))
+ns = cla["notifications"]
+failed_legacy = sum(1 for n in leg["notifications"] if n["id"] == "parse-error")
+read_by_clang = sum(1 for n in ns if n["id"] == "parse-error" and "Clang read it" in n["message"])
+silent = sum(int(re.match(r"(\d+)", n["message"]).group(1)) for n in ns if n["id"] == "clang-only")
+errors = sum(1 for n in ns if n["id"] == "clang-error")
+print(f"| {name} | {nfiles} | {tl} | {tc} | {tt} | {cfun} | {failed_legacy} | {read_by_clang} + {silent} | {errors} "
+      f"| {atom} / {rule(leg, 'NL009')} / {rule(cla, 'NL009')} | {casts} / {rule(leg, 'NL001')} / {rule(cla, 'NL001')} "
+      f"| {intr} / {intr_rep(leg)} / {intr_rep(cla)} | {rule(leg, 'NL004')} / {rule(cla, 'NL004')} |")
+PY
 done
