@@ -201,6 +201,50 @@ public final class ClangFrontEnd {
         }
         for (String d : bc.defines()) a.add("-D" + d);
         for (String u : bc.undefines()) a.add("-U" + u);
+        // the compile command's own -D, -U and -I (nvcc's long forms too), as the hand-written front end reads them
+        List<Path> flagDirs = new ArrayList<>();
+        for (int i = 0; i < nvcc.size(); i++) {
+            String f = nvcc.get(i).strip();
+            String v = null;
+            String kind = null;
+            for (String[] form : new String[][] {
+                {"-D", "D"},
+                {"--define-macro", "D"},
+                {"-U", "U"},
+                {"--undefine-macro", "U"},
+                {"-I", "I"},
+                {"--include-path", "I"}
+            }) {
+                if (f.equals(form[0]) && i + 1 < nvcc.size()) {
+                    v = nvcc.get(++i).strip();
+                } else if (f.startsWith(form[0] + "=") && form[0].startsWith("--")) {
+                    v = f.substring(form[0].length() + 1);
+                } else if (f.startsWith(form[0]) && form[0].length() == 2 && f.length() > 2) {
+                    v = f.substring(2);
+                }
+                if (v != null) {
+                    kind = form[1];
+                    break;
+                }
+            }
+            if (v == null || v.isEmpty()) continue;
+            if (kind.equals("D")) a.add("-D" + v);
+            else if (kind.equals("U")) a.add("-U" + v);
+            else {
+                try {
+                    Path p = Path.of(v);
+                    Path d = file.toAbsolutePath().getParent();
+                    flagDirs.add(p.isAbsolute() || d == null ? p : d.resolve(p));
+                    if (root != null && !p.isAbsolute()) flagDirs.add(root.resolve(p));
+                } catch (RuntimeException bad) {
+                    // not a path: not used
+                }
+            }
+        }
+        for (Path p : flagDirs) {
+            Path abs = p.toAbsolutePath().normalize();
+            if (root != null && abs.startsWith(root) && Files.isDirectory(abs)) a.add("-I" + abs);
+        }
         for (Path p : bc.includePaths()) {
             Path abs = (p.isAbsolute() || root == null ? p : root.resolve(p))
                     .toAbsolutePath()
@@ -293,9 +337,33 @@ public final class ClangFrontEnd {
      */
     public static List<Path> includeDirsByName(
             Path file, byte[] text, BuildContext bc, java.util.function.Function<String, Path> byName) {
+        List<Path> dirs = new ArrayList<>();
+        java.util.ArrayDeque<Path> todo = new java.util.ArrayDeque<>();
+        java.util.Set<Path> seen = new java.util.HashSet<>();
+        byNameOf(file, text, bc, byName, dirs, todo);
+        // the headers found this way include others the same way (at most 200 headers, 1 MB each)
+        while (!todo.isEmpty() && seen.size() < 200) {
+            Path h = todo.poll();
+            if (!seen.add(h)) continue;
+            try {
+                if (Files.size(h) > (1 << 20)) continue;
+                byNameOf(h, Files.readAllBytes(h), bc, byName, dirs, todo);
+            } catch (java.io.IOException | RuntimeException e) {
+                // unreadable: Clang reports the include
+            }
+        }
+        return dirs;
+    }
+
+    private static void byNameOf(
+            Path file,
+            byte[] text,
+            BuildContext bc,
+            java.util.function.Function<String, Path> byName,
+            List<Path> dirs,
+            java.util.ArrayDeque<Path> todo) {
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         includeNames(text, names);
-        List<Path> dirs = new ArrayList<>();
         Path dir = file.toAbsolutePath().normalize().getParent();
         outer:
         for (String n : names) {
@@ -303,8 +371,10 @@ public final class ClangFrontEnd {
             try {
                 if (dir != null && Files.exists(dir.resolve(n))) continue;
                 for (Path p : bc.includePaths()) if (Files.exists(p.resolve(n))) continue outer;
+                for (Path d : dirs) if (Files.exists(d.resolve(n))) continue outer;
                 Path hit = byName.apply(n);
                 if (hit == null) continue;
+                todo.add(hit);
                 Path base = hit;
                 for (int i = 0; i < Path.of(n).normalize().getNameCount() && base != null; i++) base = base.getParent();
                 if (base != null && !dirs.contains(base)) dirs.add(base);
@@ -312,7 +382,6 @@ public final class ClangFrontEnd {
                 // not a path: Clang reports the include
             }
         }
-        return dirs;
     }
 
     /** The names of the {@code #include "..."} and {@code #include <...>} lines (full, as written). */

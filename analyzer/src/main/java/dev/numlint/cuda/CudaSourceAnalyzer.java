@@ -640,7 +640,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
                         ld.what()));
             }
             runChecks(fileFacts, rep, null);
-            ClangSupplement clang = clangSupplement(run, file, bytes, bc, dialect, rel, sink);
+            // a file whose macros the preprocessor had to stop expanding (made to explode) is not given to Clang
+            ClangSupplement clang =
+                    pp.truncated() != null ? null : clangSupplement(run, file, bytes, bc, dialect, rel, sink);
             HeldNotices held = new HeldNotices(sink, clang != null);
             // the budget is cooperative: the parser's token source, the function walk and the def-use queries
             // check it (WorkBudget.check), so one huge function stops too, not only the functions after it
@@ -721,17 +723,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     case HOST_CXX -> ClangFrontEnd.Language.CXX;
                     default -> ClangFrontEnd.Language.CUDA;
                 };
-        String refused = fe.refusal(file, bytes);
-        if (refused != null) {
-            sink.notify(new Notification(
-                    rel,
-                    0,
-                    Level.NOTE,
-                    "clang-not-used",
-                    "not read by Clang: " + refused + " (numlint reads nothing outside the scanned tree); analyzed by"
-                            + " the hand-written front end only"));
-            return null;
-        }
+        // an include Clang must not follow: the file stays with the hand-written front end, whose include-not-read
+        // notices name those includes
+        if (fe.refusal(file, bytes) != null) return null;
         long t0 = System.nanoTime();
         List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
         ClangUnit unit = ClangParser.parse(file, fe.arguments(file, lang, bc, byName), bytes);
@@ -747,8 +741,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
         stats.clangFiles.incrementAndGet();
         stats.clangFunctions.addAndGet(unit.functions().size());
-        if (unit.errors() > 0) {
-            stats.clangErrorFiles.incrementAndGet();
+        if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
+        // a header missing from the tree or the toolkit is the hand-written front end's to report (include notes, the
+        // PTX layer's missing-header summary); Clang's note names any other first error
+        if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
             sink.notify(new Notification(
                     rel,
                     0,
