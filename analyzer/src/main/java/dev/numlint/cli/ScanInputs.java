@@ -81,6 +81,13 @@ final class ScanInputs {
     boolean allConfigurations;
 
     @Option(
+            names = "--frontend",
+            paramLabel = "NAME",
+            description = "C, C++ and CUDA front end: legacy (the hand-written one; default), clang or auto (also "
+                    + "Clang through libclang when it loads, else the hand-written one with a notice)")
+    String frontend;
+
+    @Option(
             names = "--cache-dir",
             paramLabel = "DIR",
             description = "cache for derived PTX (default: " + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
@@ -273,6 +280,14 @@ final class ScanInputs {
                 throw new Main.UsageException("--maven-repo: '" + mavenRepo + "' is not a directory");
             }
             b.setting("maven-repo", mavenRepo.toAbsolutePath().normalize().toString());
+        }
+        if (frontend != null) {
+            // the CLI knows the names only; the CUDA front end reads the setting
+            String f = frontend.toLowerCase(java.util.Locale.ROOT);
+            if (!List.of("auto", "clang", "legacy").contains(f)) {
+                throw new Main.UsageException("--frontend: '" + frontend + "' is not auto, clang or legacy");
+            }
+            b.setting("frontend", f);
         }
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);

@@ -1,6 +1,10 @@
 package dev.numlint.cuda;
 
 import dev.numlint.cuda.checks.CudaCheck;
+import dev.numlint.cuda.clang.ClangFrontEnd;
+import dev.numlint.cuda.clang.ClangParser;
+import dev.numlint.cuda.clang.ClangSupplement;
+import dev.numlint.cuda.clang.ClangUnit;
 import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.cuda.facts.SourceDialect;
 import dev.numlint.cuda.parser.CudaLexer;
@@ -132,6 +136,15 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
         public final AtomicLong parseNanos = new AtomicLong();
         public final AtomicLong ruleNanos = new AtomicLong();
+        /** Files Clang parsed, functions only Clang analyzed, facts Clang added, accumulations it corrected. */
+        public final AtomicLong clangFiles = new AtomicLong();
+
+        public final AtomicLong clangFunctions = new AtomicLong();
+        public final AtomicLong clangErrorFiles = new AtomicLong();
+        public final AtomicLong clangRecovered = new AtomicLong();
+        public final AtomicLong clangAdded = new AtomicLong();
+        public final AtomicLong clangResets = new AtomicLong();
+        public final AtomicLong clangNanos = new AtomicLong();
 
         @Override
         public String toString() {
@@ -139,7 +152,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     + llParsed + " failed=" + failed + " findings=" + new java.util.TreeMap<>(findings)
                     + " ms(pre/parse/rules)="
                     + preNanos.get() / 1_000_000 + "/" + parseNanos.get() / 1_000_000 + "/"
-                    + ruleNanos.get() / 1_000_000;
+                    + ruleNanos.get() / 1_000_000
+                    + (clangFiles.get() == 0
+                            ? ""
+                            : " clang(files/with-errors/functions/recovered/added/resets/ms)=" + clangFiles + "/"
+                                    + clangErrorFiles + "/" + clangFunctions + "/" + clangRecovered + "/"
+                                    + clangAdded + "/" + clangResets + "/" + clangNanos.get() / 1_000_000);
         }
     }
 
@@ -195,8 +213,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
         };
     }
 
-    /** Runs every enabled check on one function's (or the file's) facts. */
-    private static void runChecks(FunctionFacts facts, Reporter rep) {
+    /**
+     * Runs every enabled check on one function's (or the file's) facts, after Clang's corrections when Clang read the
+     * file ({@code clang} not null).
+     */
+    private static void runChecks(FunctionFacts facts, Reporter rep, ClangSupplement clang) {
+        if (clang != null) clang.amend(facts);
         for (CudaCheck c : CHECKS) {
             if (rep.enabled(c.ruleId())) c.check(facts, rep);
         }
@@ -206,6 +228,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
         maxHeaderBytes = ctx.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
         Run run = new Run(ctx, files);
+        if (run.clang.fallback() != null && !files.isEmpty()) {
+            sink.notify(new Notification(
+                    ctx.relativize(files.get(0)), 0, Level.NOTE, "frontend-fallback", run.clang.fallback()));
+        }
         // Files are pulled from a shared queue by the calling thread and by helpers on the scan's pool, so the
         // scan never deadlocks when its pool is busy (the caller alone can finish the work).
         // sources first, then the headers they include: a listed header takes the constants its first includer
@@ -342,6 +368,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     ctx.root() == null ? List.of() : ctx.boundary().roots(), List.of());
             allConfigurations =
                     ctx.setting("all-configurations").map(Boolean::parseBoolean).orElse(false);
+            clang = ClangFrontEnd.forScan(ctx);
             for (String g : ctx.setting("exclude").orElse("").split("\n")) {
                 if (g.isBlank()) continue;
                 try {
@@ -357,6 +384,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
         final boolean allConfigurations;
         final Set<String> extensions;
+        /** The Clang front end of this scan (inactive with --frontend legacy or when libclang does not load). */
+        final ClangFrontEnd clang;
 
         /** The file names that a scanned file #includes (read once, on first request). */
         private Set<String> includedNames;
@@ -622,7 +651,11 @@ public final class CudaSourceAnalyzer implements Analyzer {
                                 .site("long double " + ld.what(), false, true, null),
                         ld.what()));
             }
-            runChecks(fileFacts, rep);
+            runChecks(fileFacts, rep, null);
+            // a file whose macros the preprocessor had to stop expanding (made to explode) is not given to Clang
+            ClangSupplement clang =
+                    pp.truncated() != null ? null : clangSupplement(run, file, bytes, bc, dialect, rel, sink);
+            HeldNotices held = new HeldNotices(sink, clang != null);
             // the budget is cooperative: the parser's token source, the function walk and the def-use queries
             // check it (WorkBudget.check), so one huge function stops too, not only the functions after it
             dev.numlint.model.WorkBudget.start(fileBudgetNanos());
@@ -637,7 +670,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     if (!dev.numlint.model.WorkBudget.spent()) {
                         stats.functions.incrementAndGet();
                         try {
-                            analyzeFunction(ctx, rel, scope, f, toks, rep, sink, callSites);
+                            if (analyzeFunction(ctx, rel, scope, f, toks, rep, held, callSites, clang)
+                                    && clang != null) {
+                                clang.analyzed(f.line);
+                            }
                         } catch (dev.numlint.model.WorkBudget.Exceeded e) {
                             partly = true;
                         }
@@ -663,6 +699,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             } finally {
                 dev.numlint.model.WorkBudget.stop();
             }
+            if (clang != null) supplement(clang, rel, rep, held, sink);
             rep.counts.forEach((k, v) ->
                     stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
         } catch (OutOfMemoryError e) {
@@ -675,6 +712,139 @@ public final class CudaSourceAnalyzer implements Analyzer {
         } catch (StackOverflowError | RuntimeException e) {
             sink.notify(new Notification(
                     rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
+        }
+    }
+
+    /**
+     * Clang's reading of one file for the supplement, or null (legacy front end, no libclang, a CUDA file without a
+     * toolkit, or an include Clang must not follow: then a notice says why).
+     */
+    private ClangSupplement clangSupplement(
+            Run run,
+            Path file,
+            byte[] bytes,
+            BuildContext bc,
+            Preprocessor.Dialect dialect,
+            String rel,
+            FindingSink sink) {
+        ClangFrontEnd fe = run.clang;
+        if (!fe.active()) return null;
+        ClangFrontEnd.Language lang =
+                switch (dialect) {
+                    case HOST_C -> ClangFrontEnd.Language.C;
+                    case HOST_CXX -> ClangFrontEnd.Language.CXX;
+                    default -> ClangFrontEnd.Language.CUDA;
+                };
+        // an include Clang must not follow: the file stays with the hand-written front end, whose include-not-read
+        // notices name those includes
+        if (fe.refusal(file, bytes) != null) return null;
+        long t0 = System.nanoTime();
+        List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
+        ClangUnit unit = ClangParser.parse(file, fe.arguments(file, lang, bc, byName), bytes);
+        stats.clangNanos.addAndGet(System.nanoTime() - t0);
+        if (unit.failure() != null) {
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.WARNING,
+                    "clang-not-parsed",
+                    "not read by Clang: " + unit.failure() + "; analyzed by the hand-written front end only"));
+            return null;
+        }
+        stats.clangFiles.incrementAndGet();
+        stats.clangFunctions.addAndGet(unit.functions().size());
+        if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
+        // a header missing from the tree or the toolkit is the hand-written front end's to report (include notes, the
+        // PTX layer's missing-header summary); Clang's note names any other first error
+        if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.NOTE,
+                    "clang-error",
+                    "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first at "
+                            + unit.firstError()
+                            + (ClangFrontEnd.guessed(bc)
+                                    ? " (no build file gave this file's compile command: its flags are guessed)"
+                                    : "")
+                            + "; what Clang recovered is analyzed"));
+        }
+        return new ClangSupplement(unit);
+    }
+
+    /**
+     * After the hand-written front end: the facts Clang adds (functions it could not read, sites it missed) go
+     * through the checks; a parse-error notice of a function Clang analyzed instead is dropped, the others are passed
+     * on, and one note names the functions only Clang analyzed.
+     */
+    private void supplement(ClangSupplement clang, String rel, Reporter rep, HeldNotices held, FindingSink sink) {
+        ClangSupplement.Added added = clang.missing();
+        stats.clangRecovered.addAndGet(added.recovered().size());
+        for (FunctionFacts f : added.facts()) {
+            stats.clangAdded.addAndGet(f.conversions.size() + f.atomics.size() + f.calls.size() + f.divisions.size());
+            runChecks(f, rep, null);
+        }
+        stats.clangResets.addAndGet(clang.resetsApplied());
+        List<ClangUnit.Function> rec = new ArrayList<>(added.recovered());
+        for (Notification n : held.held) {
+            if (!clang.covers(n.line())) {
+                sink.notify(n);
+                continue;
+            }
+            // the function stays named (its sums and promotions are not analyzed), with what Clang checked of it
+            sink.notify(new Notification(
+                    n.file(),
+                    n.line(),
+                    n.level(),
+                    n.id(),
+                    n.message() + "; Clang read it: its conversions, atomics, intrinsics and divisions were checked"));
+            rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
+        }
+        if (!rec.isEmpty()) {
+
+            StringBuilder names = new StringBuilder();
+            for (int i = 0; i < Math.min(5, rec.size()); i++) {
+                names.append(i == 0 ? "" : ", ")
+                        .append('\'')
+                        .append(rec.get(i).name())
+                        .append("' (line ")
+                        .append(rec.get(i).line())
+                        .append(')');
+            }
+            if (rec.size() > 5) names.append(" and ").append(rec.size() - 5).append(" more");
+            sink.notify(new Notification(
+                    rel,
+                    rec.get(0).line(),
+                    Level.NOTE,
+                    "clang-only",
+                    rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts only ("
+                            + names + "): the hand-written front end could not read "
+                            + (rec.size() == 1 ? "it" : "them")
+                            + " (no notice said so); conversions, atomics, intrinsics and divisions are checked, sums"
+                            + " and promotions not yet"));
+        }
+    }
+
+    /** A sink that holds parse-error notices while Clang may still analyze the function; the rest passes on. */
+    private static final class HeldNotices implements FindingSink {
+        final FindingSink to;
+        final boolean hold;
+        final List<Notification> held = new ArrayList<>();
+
+        HeldNotices(FindingSink to, boolean hold) {
+            this.to = to;
+            this.hold = hold;
+        }
+
+        @Override
+        public void report(dev.numlint.model.Finding.Builder finding) {
+            to.report(finding);
+        }
+
+        @Override
+        public void notify(Notification n) {
+            if (hold && "parse-error".equals(n.id())) held.add(n);
+            else to.notify(n);
         }
     }
 
@@ -919,7 +1089,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return h;
     }
 
-    private void analyzeFunction(
+    /** Analyzes one function; false when it could not be parsed (a notice says so). */
+    private boolean analyzeFunction(
             ScanContext ctx,
             String rel,
             FileScope scope,
@@ -927,7 +1098,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             List<PToken> toks,
             Reporter rep,
             FindingSink sink,
-            CallSiteRanges callSites) {
+            CallSiteRanges callSites,
+            ClangSupplement clang) {
         int size = f.bodyEnd - f.bodyStart + 1;
         if (size > maxFunctionTokens()) {
             stats.failed.incrementAndGet();
@@ -940,7 +1112,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                             + " tokens, more than the CUDA front end's limit of " + maxFunctionTokens()
                             + " per function (set -Dnumlint.cuda.maxFunctionTokens to raise it); the rest of the file"
                             + " was analyzed"));
-            return;
+            return false;
         }
         List<PToken> body = new ArrayList<>(size + 1);
         int depth = 0;
@@ -958,7 +1130,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                             "function '" + f.name
                                     + "' (line " + f.line + ") not analyzed: brackets nested deeper than " + MAX_NESTING
                                     + " at line " + t.getLine() + "; the rest of the file was analyzed"));
-                    return;
+                    return false;
                 }
             } else if (ty == CudaLexer.RPAREN || ty == CudaLexer.RBRACKET || ty == CudaLexer.RBRACE) {
                 depth--;
@@ -1008,7 +1180,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                                 + "' (line " + f.line + ") not analyzed: construct not understood near " + near
                                 + " at line "
                                 + line + "; the rest of the file was analyzed"));
-                return;
+                return false;
             }
         } catch (StackOverflowError e) {
             stats.failed.incrementAndGet();
@@ -1018,14 +1190,15 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     Level.WARNING,
                     "parse-error",
                     "function '" + f.name + "' not analyzed: nesting too deep"));
-            return;
+            return false;
         }
         long t1 = System.nanoTime();
         stats.parseNanos.addAndGet(t1 - t0);
         FunctionAnalyzer analyzer = new FunctionAnalyzer(scope, f, body, rep.dialect(), callSites, callSites.params(f));
-        runChecks(analyzer.analyze(tree), rep);
+        runChecks(analyzer.analyze(tree), rep, clang);
         ctx.addRandomVariateLines(rel, analyzer.variateLines());
         stats.ruleNanos.addAndGet(System.nanoTime() - t1);
+        return true;
     }
 
     /** The tokens of a function body for the parser, checking the per-file budget as the parser reads them. */

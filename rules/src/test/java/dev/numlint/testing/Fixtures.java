@@ -36,6 +36,8 @@ import java.util.stream.Stream;
  *   <li>{@code ptx}: {@code auto} compiles the fixture's .cu files to PTX (needs nvcc; skipped without it);
  *   <li>{@code classpath}: class-path entries relative to the fixture, separated by the path separator;
  *   <li>{@code test-analyzers}: extra test-only analyzer classes (the engine's own fixture);
+ *   <li>{@code frontend}: the C/C++/CUDA front end of the scan ({@code auto}, the default for fixtures, {@code clang},
+ *   {@code legacy});</li>
  *   <li>{@code other-layer-rules}: rules whose expectations in a fixture shared with another layer are not
  *       compared here (NL005 in the Java samples that the SpotBugs plugin compiles for Java 8).
  * </ul>
@@ -47,7 +49,8 @@ public final class Fixtures {
      */
     public static final int MAX_MESSAGE = dev.numlint.rules.Quote.MESSAGE;
 
-    static final Set<String> KEYS = Set.of("nvcc-flags", "ptx", "classpath", "test-analyzers", "other-layer-rules");
+    static final Set<String> KEYS =
+            Set.of("nvcc-flags", "ptx", "classpath", "test-analyzers", "other-layer-rules", "frontend");
 
     private Fixtures() {}
 

@@ -1,0 +1,416 @@
+package dev.numlint.cuda.clang;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.spi.ScanContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The Clang front end's per-scan state: whether it runs ({@code --frontend clang|legacy|auto}), the CUDA toolkit
+ * Clang reads, the stub headers, and how one file's compile command becomes Clang's arguments.
+ */
+public final class ClangFrontEnd {
+    /** The {@code frontend} setting. */
+    public enum Mode {
+        /** Clang when libclang loads, else the hand-written front end with a notice. */
+        AUTO,
+        /** Clang; a scan where libclang cannot load says so once per scan and goes on with the hand-written one. */
+        CLANG,
+        /** The hand-written front end only. */
+        LEGACY;
+
+        public static Mode of(String s) {
+            if (s == null || s.isBlank()) return AUTO;
+            return switch (s.strip().toLowerCase(Locale.ROOT)) {
+                case "clang" -> CLANG;
+                case "legacy" -> LEGACY;
+                case "auto" -> AUTO;
+                default -> throw new IllegalArgumentException(
+                        "unknown front end '" + s + "' (expected clang, legacy or auto)");
+            };
+        }
+    }
+
+    /** The language a file is parsed as. */
+    public enum Language {
+        C,
+        CXX,
+        CUDA
+    }
+
+    private final Libclang lib;
+    private final Path toolkit;
+    private final Path stubs;
+    private final String fallback;
+    private final Path root;
+
+    private ClangFrontEnd(Libclang lib, Path toolkit, Path stubs, String fallback, Path root) {
+        this.lib = lib;
+        this.toolkit = toolkit;
+        this.stubs = stubs;
+        this.fallback = fallback;
+        this.root = root;
+    }
+
+    /**
+     * The front end for one scan. {@link #active()} is false for {@code legacy}, and when libclang does not load
+     * ({@link #fallback()} then says why, for the one notice of the scan).
+     */
+    public static ClangFrontEnd forScan(ScanContext ctx) {
+        Mode mode = Mode.of(ctx.setting("frontend").orElse(System.getProperty("numlint.frontend", "legacy")));
+        Path root = ctx.root() == null ? null : ctx.root().toAbsolutePath().normalize();
+        if (mode == Mode.LEGACY) return new ClangFrontEnd(null, null, null, null, root);
+        Libclang lib = Libclang.get();
+        if (lib == null) {
+            return new ClangFrontEnd(
+                    null,
+                    null,
+                    null,
+                    "the Clang front end is not available (" + Libclang.unavailable()
+                            + "); C, C++ and CUDA sources were analyzed by the hand-written front end only",
+                    root);
+        }
+        Path stubs = Libclang.stubHeaders(ctx.cacheDir());
+        return new ClangFrontEnd(lib, toolkit(ctx), stubs, null, root);
+    }
+
+    /** A front end over {@code root} for tests and tools: the library must load. */
+    static ClangFrontEnd forTest(Path root, Path toolkit, Path cacheDir) {
+        Libclang lib = Libclang.get();
+        return new ClangFrontEnd(
+                lib,
+                toolkit,
+                Libclang.stubHeaders(cacheDir),
+                null,
+                root.toAbsolutePath().normalize());
+    }
+
+    public boolean active() {
+        return lib != null;
+    }
+
+    /** Why the Clang front end is not used in this scan although it was asked for (auto or clang), or null. */
+    public String fallback() {
+        return fallback;
+    }
+
+    /** The CUDA toolkit Clang reads the runtime headers from: nvcc's, $CUDA_PATH, $CUDA_HOME, /usr/local/cuda. */
+    static Path toolkit(ScanContext ctx) {
+        List<Path> candidates = new ArrayList<>();
+        ctx.nvcc().ifPresent(n -> {
+            Path bin = n.toAbsolutePath().getParent();
+            if (bin != null && bin.getParent() != null) candidates.add(bin.getParent());
+            try {
+                Path real = n.toRealPath();
+                if (real.getParent() != null && real.getParent().getParent() != null) {
+                    candidates.add(real.getParent().getParent());
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // not resolvable: the other candidates
+            }
+        });
+        for (String env : new String[] {"CUDA_PATH", "CUDA_HOME"}) {
+            String v = System.getenv(env);
+            if (v != null && !v.isBlank()) candidates.add(Path.of(v));
+        }
+        candidates.add(Path.of("/usr/local/cuda"));
+        for (Path c : candidates) {
+            if (Files.isRegularFile(c.resolve("include/cuda_runtime.h")))
+                return c.toAbsolutePath().normalize();
+        }
+        return null;
+    }
+
+    /** The toolkit used for CUDA files, or null when none was found (CUDA files then stay with the legacy path). */
+    public Path toolkit() {
+        return toolkit;
+    }
+
+    /** Whether {@code file} has the compile command of a guessed build (no build file gave one). */
+    public static boolean guessed(BuildContext bc) {
+        return bc.configuration() == null;
+    }
+
+    /**
+     * Clang's arguments for one file: the language, the build's macros, include directories inside the scanned tree
+     * (the scan reads nothing outside it; system and toolkit headers are the compiler's own), the language standard
+     * and forced includes of its compile command, the CUDA toolkit and architecture, the stub headers, and limits that
+     * bound the work a hostile file can ask for.
+     */
+    public List<String> arguments(Path file, Language lang, BuildContext bc) {
+        return arguments(file, lang, bc, List.of());
+    }
+
+    /**
+     * As {@link #arguments(Path, Language, BuildContext)}, with include directories of the tree found for this file
+     * ({@link #includeDirsByName}) after the build's.
+     */
+    public List<String> arguments(Path file, Language lang, BuildContext bc, List<Path> extraIncludeDirs) {
+        List<String> a = new ArrayList<>();
+        a.add("-resource-dir");
+        a.add(lib.resourceDir().toString());
+        String std = null;
+        List<String> forced = new ArrayList<>();
+        List<String> nvcc = bc.nvccFlags();
+        for (int i = 0; i < nvcc.size(); i++) {
+            String f = nvcc.get(i).strip();
+            if (f.startsWith("-std=") || f.startsWith("--std=")) std = f.substring(f.indexOf('=') + 1);
+            else if (f.equals("-std") && i + 1 < nvcc.size())
+                std = nvcc.get(++i).strip();
+            else if ((f.equals("-include") || f.equals("--pre-include")) && i + 1 < nvcc.size()) {
+                forced.add(nvcc.get(++i).strip());
+            }
+        }
+        switch (lang) {
+            case C -> {
+                a.add("-x");
+                a.add("c");
+                a.add("-std="
+                        + (std != null && (std.startsWith("c") || std.startsWith("gnu")) && !std.contains("++")
+                                ? std
+                                : "gnu17"));
+            }
+            case CXX -> {
+                a.add("-x");
+                a.add("c++");
+                a.add("-std=" + (std != null && std.contains("++") ? std : "gnu++17"));
+            }
+            case CUDA -> {
+                a.add("-x");
+                a.add("cuda");
+                a.add("-std=" + (std != null && std.contains("++") ? std : "c++17"));
+                if (toolkit != null) {
+                    a.add("--cuda-path=" + toolkit);
+                    // CUDA 13 keeps libcu++, CUB and Thrust in include/cccl, which nvcc adds by itself
+                    Path cccl = toolkit.resolve("include/cccl");
+                    if (Files.isDirectory(cccl)) {
+                        a.add("-isystem");
+                        a.add(cccl.toString());
+                    }
+                } else {
+                    a.add("-nocudainc");
+                }
+                a.add("--cuda-gpu-arch=" + gpuArch(bc.cudaArch()));
+                a.add("-nocudalib");
+                a.add("--cuda-host-only");
+                a.add("-Wno-unknown-cuda-version");
+            }
+        }
+        for (String d : bc.defines()) a.add("-D" + d);
+        for (String u : bc.undefines()) a.add("-U" + u);
+        // the compile command's own -D, -U and -I (nvcc's long forms too), as the hand-written front end reads them
+        List<Path> flagDirs = new ArrayList<>();
+        for (int i = 0; i < nvcc.size(); i++) {
+            String f = nvcc.get(i).strip();
+            String v = null;
+            String kind = null;
+            for (String[] form : new String[][] {
+                {"-D", "D"},
+                {"--define-macro", "D"},
+                {"-U", "U"},
+                {"--undefine-macro", "U"},
+                {"-I", "I"},
+                {"--include-path", "I"}
+            }) {
+                if (f.equals(form[0]) && i + 1 < nvcc.size()) {
+                    v = nvcc.get(++i).strip();
+                } else if (f.startsWith(form[0] + "=") && form[0].startsWith("--")) {
+                    v = f.substring(form[0].length() + 1);
+                } else if (f.startsWith(form[0]) && form[0].length() == 2 && f.length() > 2) {
+                    v = f.substring(2);
+                }
+                if (v != null) {
+                    kind = form[1];
+                    break;
+                }
+            }
+            if (v == null || v.isEmpty()) continue;
+            if (kind.equals("D")) a.add("-D" + v);
+            else if (kind.equals("U")) a.add("-U" + v);
+            else {
+                try {
+                    Path p = Path.of(v);
+                    Path d = file.toAbsolutePath().getParent();
+                    flagDirs.add(p.isAbsolute() || d == null ? p : d.resolve(p));
+                    if (root != null && !p.isAbsolute()) flagDirs.add(root.resolve(p));
+                } catch (RuntimeException bad) {
+                    // not a path: not used
+                }
+            }
+        }
+        for (Path p : flagDirs) {
+            Path abs = p.toAbsolutePath().normalize();
+            if (root != null && abs.startsWith(root) && Files.isDirectory(abs)) a.add("-I" + abs);
+        }
+        for (Path p : bc.includePaths()) {
+            Path abs = (p.isAbsolute() || root == null ? p : root.resolve(p))
+                    .toAbsolutePath()
+                    .normalize();
+            if (root != null && abs.startsWith(root)) a.add("-I" + abs);
+        }
+        for (Path p : extraIncludeDirs) {
+            if (root != null && p.toAbsolutePath().normalize().startsWith(root)) a.add("-I" + p);
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        for (String inc : forced) {
+            Path p = Path.of(inc);
+            Path abs = (p.isAbsolute() || dir == null ? p : dir.resolve(p))
+                    .toAbsolutePath()
+                    .normalize();
+            if (root != null && abs.startsWith(root) && Files.isRegularFile(abs)) {
+                a.add("-include");
+                a.add(abs.toString());
+            }
+        }
+        if (stubs != null) {
+            a.add("-idirafter");
+            a.add(stubs.toString());
+        }
+        a.add("-ferror-limit=100");
+        a.add("-fbracket-depth=256");
+        a.add("-ftemplate-depth=256");
+        a.add("-fconstexpr-steps=1000000");
+        a.add("-w");
+        return a;
+    }
+
+    /** sm_NN for Clang from the scan's compute_NN / sm_NN (default sm_80). */
+    static String gpuArch(String arch) {
+        if (arch == null || arch.isBlank()) return "sm_80";
+        String digits = arch.replaceAll("[^0-9]", "");
+        if (digits.isEmpty()) return "sm_80";
+        return "sm_" + digits;
+    }
+
+    /**
+     * Why Clang must not read {@code file} (an include that names a path outside the scanned tree, climbs out of it,
+     * or resolves to a link leading outside it or to a special file), or null. Clang follows every include it is given;
+     * the scan reads nothing outside the tree except the compiler's own headers, so such a file stays with the
+     * hand-written front end, which refuses those includes one by one.
+     */
+    public String refusal(Path file, byte[] text) {
+        if (root == null) return null;
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        includeNames(text, names);
+        Path dir = file.toAbsolutePath().normalize().getParent();
+        Path realRoot;
+        try {
+            realRoot = root.toRealPath();
+        } catch (java.io.IOException e) {
+            realRoot = root;
+        }
+        for (String n : names) {
+            Path p;
+            try {
+                p = Path.of(n);
+            } catch (RuntimeException bad) {
+                return "#include \"" + n + "\" is not a valid path";
+            }
+            if (n.equals("<computed>")) return "a computed #include (its file name comes from a macro)";
+            if (p.isAbsolute()) return "#include \"" + n + "\" names an absolute path";
+            if (dir == null) continue;
+            Path c = dir.resolve(p).normalize();
+            if (n.contains("..") && !c.startsWith(root)) return "#include \"" + n + "\" climbs out of the scanned tree";
+            if (Files.exists(c, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                try {
+                    Path real = c.toRealPath();
+                    if (!real.startsWith(realRoot)) return "#include \"" + n + "\" leads outside the scanned tree";
+                    if (!Files.isRegularFile(real) && !Files.isDirectory(real)) {
+                        return "#include \"" + n + "\" is not a regular file";
+                    }
+                } catch (java.io.IOException | RuntimeException e) {
+                    return "#include \"" + n + "\" cannot be resolved";
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Directories of the scanned tree to search for the file's quoted includes that neither its directory nor the
+     * build's include directories hold: for each, the directory under which {@code byName} (the one file of the tree
+     * whose path ends with the include's name, as the hand-written front end resolves it) lies. The build's include path
+     * is unknown there (no build file gave one); the hand-written front end says so in an include-by-name note.
+     */
+    public static List<Path> includeDirsByName(
+            Path file, byte[] text, BuildContext bc, java.util.function.Function<String, Path> byName) {
+        List<Path> dirs = new ArrayList<>();
+        java.util.ArrayDeque<Path> todo = new java.util.ArrayDeque<>();
+        java.util.Set<Path> seen = new java.util.HashSet<>();
+        byNameOf(file, text, bc, byName, dirs, todo);
+        // the headers found this way include others the same way (at most 200 headers, 1 MB each)
+        while (!todo.isEmpty() && seen.size() < 200) {
+            Path h = todo.poll();
+            if (!seen.add(h)) continue;
+            try {
+                if (Files.size(h) > (1 << 20)) continue;
+                byNameOf(h, Files.readAllBytes(h), bc, byName, dirs, todo);
+            } catch (java.io.IOException | RuntimeException e) {
+                // unreadable: Clang reports the include
+            }
+        }
+        return dirs;
+    }
+
+    private static void byNameOf(
+            Path file,
+            byte[] text,
+            BuildContext bc,
+            java.util.function.Function<String, Path> byName,
+            List<Path> dirs,
+            java.util.ArrayDeque<Path> todo) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        includeNames(text, names);
+        Path dir = file.toAbsolutePath().normalize().getParent();
+        outer:
+        for (String n : names) {
+            if (n.equals("<computed>") || n.startsWith("/")) continue;
+            try {
+                if (dir != null && Files.exists(dir.resolve(n))) continue;
+                for (Path p : bc.includePaths()) if (Files.exists(p.resolve(n))) continue outer;
+                for (Path d : dirs) if (Files.exists(d.resolve(n))) continue outer;
+                Path hit = byName.apply(n);
+                if (hit == null) continue;
+                todo.add(hit);
+                Path base = hit;
+                for (int i = 0; i < Path.of(n).normalize().getNameCount() && base != null; i++) base = base.getParent();
+                if (base != null && !dirs.contains(base)) dirs.add(base);
+            } catch (RuntimeException bad) {
+                // not a path: Clang reports the include
+            }
+        }
+    }
+
+    /** The names of the {@code #include "..."} and {@code #include <...>} lines (full, as written). */
+    static void includeNames(byte[] b, java.util.Set<String> out) {
+        int n = b.length;
+        int i = 0;
+        while (i < n) {
+            int j = i;
+            while (j < n && (b[j] == ' ' || b[j] == '\t')) j++;
+            if (j < n && b[j] == '#') {
+                j++;
+                while (j < n && (b[j] == ' ' || b[j] == '\t')) j++;
+                String rest = new String(b, j, Math.min(n - j, 16), java.nio.charset.StandardCharsets.ISO_8859_1);
+                if (rest.startsWith("include") || rest.startsWith("import")) {
+                    j += rest.startsWith("include_next") ? 12 : rest.startsWith("include") ? 7 : 6;
+                    while (j < n && (b[j] == ' ' || b[j] == '\t')) j++;
+                    if (j < n && (b[j] == '"' || b[j] == '<')) {
+                        int start = ++j;
+                        while (j < n && b[j] != '"' && b[j] != '>' && b[j] != '\n') j++;
+                        if (j < n && j > start && b[j] != '\n') {
+                            out.add(new String(b, start, j - start, java.nio.charset.StandardCharsets.UTF_8));
+                        }
+                    } else if (j < n && b[j] != '\n') {
+                        out.add("<computed>");
+                    }
+                }
+            }
+            while (j < n && b[j] != '\n') j++;
+            i = j + 1;
+        }
+    }
+}

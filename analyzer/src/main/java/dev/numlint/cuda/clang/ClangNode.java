@@ -1,0 +1,116 @@
+package dev.numlint.cuda.clang;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One cursor of a translation unit's main file, copied out of libclang so that the analyses run after the
+ * translation unit is disposed, on any thread. Positions are the expansion locations (the line a macro is written
+ * on); types are kept as written and canonical (through typedefs and template arguments).
+ */
+public final class ClangNode {
+    /** The cursor kind ({@code CXCursor_*}). */
+    public final int kind;
+    /** The cursor's spelling: a declaration's name, an operator ("+", "/=") or a callee. */
+    public final String spelling;
+    /** The type as written, "" when the cursor has none. */
+    public final String type;
+    /** The canonical type's kind ({@code CXType_*}) and spelling. */
+    public final int canonKind;
+
+    public final String canon;
+    /** For a pointer or array type: the canonical element type's kind and spelling; else 0 and null. */
+    public final int pointeeKind;
+
+    public final String pointee;
+    public final int line;
+    public final int column;
+    public final int endLine;
+    public final int endColumn;
+    /** Byte offsets of the extent in the main file (end exclusive), -1 when the extent lies elsewhere. */
+    public final int offset;
+
+    public final int endOffset;
+    /** The compile-time value of an arithmetic expression, or null. */
+    public final Double value;
+    /** What a reference, member reference or call names: the referenced declaration's spelling, or null. */
+    public final String ref;
+    /** The referenced declaration's unified symbol name (identity of a variable across uses), or null. */
+    public final String refUsr;
+    /** For a declaration, its unified symbol name; else null. */
+    public final String usr;
+
+    final List<ClangNode> children = new ArrayList<>(2);
+    ClangNode parent;
+
+    ClangNode(
+            int kind,
+            String spelling,
+            String type,
+            int canonKind,
+            String canon,
+            int pointeeKind,
+            String pointee,
+            int line,
+            int column,
+            int endLine,
+            int endColumn,
+            int offset,
+            int endOffset,
+            Double value,
+            String ref,
+            String refUsr,
+            String usr) {
+        this.kind = kind;
+        this.spelling = spelling;
+        this.type = type;
+        this.canonKind = canonKind;
+        this.canon = canon;
+        this.pointeeKind = pointeeKind;
+        this.pointee = pointee;
+        this.line = line;
+        this.column = column;
+        this.endLine = endLine;
+        this.endColumn = endColumn;
+        this.offset = offset;
+        this.endOffset = endOffset;
+        this.value = value;
+        this.ref = ref;
+        this.refUsr = refUsr;
+        this.usr = usr;
+    }
+
+    public List<ClangNode> children() {
+        return children;
+    }
+
+    public ClangNode parent() {
+        return parent;
+    }
+
+    /** Whether {@code other} lies inside this node's extent. */
+    public boolean contains(ClangNode other) {
+        return offset >= 0 && other.offset >= offset && other.endOffset <= endOffset;
+    }
+
+    /** This node and every node below it, in source order (pre-order). */
+    public void forEach(java.util.function.Consumer<ClangNode> f) {
+        java.util.ArrayDeque<ClangNode> stack = new java.util.ArrayDeque<>();
+        stack.push(this);
+        while (!stack.isEmpty()) {
+            ClangNode n = stack.pop();
+            f.accept(n);
+            for (int i = n.children.size() - 1; i >= 0; i--) stack.push(n.children.get(i));
+        }
+    }
+
+    /** The first child, skipping wrappers that add nothing (implicit conversions show as unexposed expressions). */
+    ClangNode child(int i) {
+        return i < children.size() ? children.get(i) : null;
+    }
+
+    @Override
+    public String toString() {
+        return line + ":" + column + " " + kind + " '" + spelling + "' : " + canon;
+    }
+}

@@ -1,0 +1,341 @@
+package dev.numlint.cuda.clang;
+
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.IntPointer;
+import org.bytedeco.javacpp.PointerPointer;
+import org.bytedeco.llvm.clang.CXClientData;
+import org.bytedeco.llvm.clang.CXCursor;
+import org.bytedeco.llvm.clang.CXCursorVisitor;
+import org.bytedeco.llvm.clang.CXDiagnostic;
+import org.bytedeco.llvm.clang.CXEvalResult;
+import org.bytedeco.llvm.clang.CXFile;
+import org.bytedeco.llvm.clang.CXIndex;
+import org.bytedeco.llvm.clang.CXSourceLocation;
+import org.bytedeco.llvm.clang.CXSourceRange;
+import org.bytedeco.llvm.clang.CXTranslationUnit;
+import org.bytedeco.llvm.clang.CXType;
+import org.bytedeco.llvm.clang.CXUnsavedFile;
+
+/**
+ * Parses one file with libclang and copies its main file's cursors into {@link ClangNode}s. Thread-safe: each
+ * parsing thread has its own {@code CXIndex}; parses run on a small pool of daemon threads so that a file over the
+ * per-file budget ({@code -Dnumlint.clang.fileBudgetMs}, default 20 s wall time) is abandoned (its thread finishes
+ * and frees it in the background) while the scan goes on. Clang's own limits (bracket and template depth,
+ * constexpr steps, error count) bound the work a hostile file can ask for.
+ */
+public final class ClangParser {
+    static final long FILE_BUDGET_MS = 20_000;
+    /** Deeper cursors than this are not copied (the walk recurses per level). */
+    static final int MAX_DEPTH = 400;
+
+    private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "numlint-clang");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private ClangParser() {}
+
+    static long budgetMs() {
+        return Math.max(1, Long.getLong("numlint.clang.fileBudgetMs", FILE_BUDGET_MS));
+    }
+
+    /**
+     * Parses {@code file} with {@code args} (the language, the build's flags and the resource directory included)
+     * and returns its unit; {@link ClangUnit#overBudget()} when the budget ran out first.
+     */
+    public static ClangUnit parse(Path file, List<String> args, byte[] text) {
+        Future<ClangUnit> f = POOL.submit(() -> parseHere(file, args, text));
+        try {
+            return f.get(budgetMs(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return ClangUnit.overBudget(file, budgetMs());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            f.cancel(false);
+            return ClangUnit.failed(file, "interrupted");
+        } catch (java.util.concurrent.ExecutionException e) {
+            return ClangUnit.failed(file, String.valueOf(e.getCause()));
+        }
+    }
+
+    private static ClangUnit parseHere(Path file, List<String> args, byte[] text) throws InterruptedException {
+        CXIndex index = Libclang.acquire();
+        try {
+            return parseWith(index, file, args, text);
+        } finally {
+            Libclang.release(index);
+        }
+    }
+
+    private static ClangUnit parseWith(CXIndex index, Path file, List<String> args, byte[] text) {
+        CXTranslationUnit tu = new CXTranslationUnit();
+        long t0 = System.nanoTime();
+        try (PointerPointer<BytePointer> argv = new PointerPointer<>(args.toArray(new String[0]));
+                BytePointer name = new BytePointer(file.toString())) {
+            // the text read once by the scan is the text Clang parses (no second read, no race with a changing tree)
+            CXUnsavedFile unsaved = new CXUnsavedFile();
+            BytePointer contents = new BytePointer(text.length);
+            contents.put(text, 0, text.length);
+            unsaved.Filename(name).Contents(contents).Length(text.length);
+            int rc = clang_parseTranslationUnit2(
+                    index,
+                    name,
+                    argv,
+                    args.size(),
+                    unsaved,
+                    1,
+                    CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles,
+                    tu);
+            long t1 = System.nanoTime();
+            if (rc != 0 || tu.isNull()) {
+                contents.close();
+                unsaved.close();
+                return ClangUnit.failed(file, "libclang could not parse it (error " + rc + ")");
+            }
+            try {
+                Diag d = diagnostics(tu);
+                Walker w = new Walker(text);
+                CXCursor root = clang_getTranslationUnitCursor(tu);
+                w.walk(root);
+                ClangUnit u = new ClangUnit(
+                        file, w.top, w.templateArgs, d.errors, d.first, t1 - t0, System.nanoTime() - t1, text);
+                return u;
+            } finally {
+                clang_disposeTranslationUnit(tu);
+                contents.close();
+                unsaved.close();
+            }
+        }
+    }
+
+    record Diag(int errors, String first) {}
+
+    private static Diag diagnostics(CXTranslationUnit tu) {
+        int n = clang_getNumDiagnostics(tu);
+        int errors = 0;
+        String first = null;
+        for (int i = 0; i < n; i++) {
+            CXDiagnostic d = clang_getDiagnostic(tu, i);
+            try {
+                int sev = clang_getDiagnosticSeverity(d);
+                if (sev < CXDiagnostic_Error) continue;
+                errors++;
+                if (first == null) {
+                    CXSourceLocation loc = clang_getDiagnosticLocation(d);
+                    IntPointer line = new IntPointer(1);
+                    int ln = 0;
+                    boolean main = clang_Location_isFromMainFile(loc) != 0;
+                    if (main) {
+                        clang_getExpansionLocation(loc, (CXFile) null, line, (IntPointer) null, (IntPointer) null);
+                        ln = line.get();
+                    }
+                    line.close();
+                    String msg = clang_getDiagnosticSpelling(d).getString();
+                    // a position outside the scanned file is not printed (it may name a path outside the tree)
+                    first = (main ? "line " + ln + ": " : "in an included file: ") + msg;
+                }
+            } finally {
+                clang_disposeDiagnostic(d);
+            }
+        }
+        return new Diag(errors, first);
+    }
+
+    /** Copies the main file's cursors, depth first, with a visitor that recurses by hand to keep the parents. */
+    private static final class Walker extends CXCursorVisitor {
+        final List<ClangNode> top = new ArrayList<>();
+        final Map<String, List<List<String>>> templateArgs = new HashMap<>();
+        final ArrayDeque<ClangNode> parents = new ArrayDeque<>();
+        final int textLength;
+        final IntPointer line = new IntPointer(1);
+        final IntPointer col = new IntPointer(1);
+        final IntPointer off = new IntPointer(1);
+        int inTemplate;
+
+        Walker(byte[] text) {
+            textLength = text.length;
+        }
+
+        void walk(CXCursor root) {
+            try {
+                clang_visitChildren(root, this, (CXClientData) null);
+            } finally {
+                line.close();
+                col.close();
+                off.close();
+                close();
+            }
+        }
+
+        @Override
+        public int call(CXCursor c, CXCursor parent, CXClientData data) {
+            CXSourceLocation loc = clang_getCursorLocation(c);
+            if (clang_Location_isFromMainFile(loc) == 0) return CXChildVisit_Continue;
+            int kind = clang_getCursorKind(c);
+            ClangNode n = node(c, kind, loc);
+            ClangNode p = parents.peek();
+            if (p == null) {
+                top.add(n);
+            } else {
+                n.parent = p;
+                p.children.add(n);
+            }
+            if (kind == CXCursor_CallExpr) templateArguments(c);
+            if (parents.size() < MAX_DEPTH) {
+                boolean tmpl = kind == CXCursor_FunctionTemplate
+                        || kind == CXCursor_ClassTemplate
+                        || kind == CXCursor_ClassTemplatePartialSpecialization;
+                if (tmpl) inTemplate++;
+                parents.push(n);
+                try {
+                    clang_visitChildren(c, this, (CXClientData) null);
+                } finally {
+                    parents.pop();
+                    if (tmpl) inTemplate--;
+                }
+            }
+            return CXChildVisit_Continue;
+        }
+
+        private ClangNode node(CXCursor c, int kind, CXSourceLocation loc) {
+            clang_getExpansionLocation(loc, (CXFile) null, line, col, off);
+            int l = line.get();
+            int cl = col.get();
+            CXSourceRange ext = clang_getCursorExtent(c);
+            clang_getExpansionLocation(clang_getRangeStart(ext), (CXFile) null, line, col, off);
+            int startOff = off.get();
+            clang_getExpansionLocation(clang_getRangeEnd(ext), (CXFile) null, line, col, off);
+            int el = line.get();
+            int ec = col.get();
+            int endOff = off.get();
+            if (startOff < 0 || endOff > textLength || endOff < startOff) {
+                startOff = -1;
+                endOff = -1;
+            }
+            String spelling = kind == CXCursor_UnaryOperator
+                    ? clang_getUnaryOperatorKindSpelling(clang_getCursorUnaryOperatorKind(c))
+                            .getString()
+                    : clang_getCursorSpelling(c).getString();
+            CXType t = clang_getCursorType(c);
+            String type = "";
+            int canonKind = 0;
+            String canon = "";
+            int pointeeKind = 0;
+            String pointee = null;
+            if (t.kind() != CXType_Invalid) {
+                type = clang_getTypeSpelling(t).getString();
+                CXType ct = clang_getCanonicalType(t);
+                canonKind = ct.kind();
+                canon = clang_getTypeSpelling(ct).getString();
+                CXType pt = null;
+                if (canonKind == CXType_Pointer) pt = clang_getPointeeType(ct);
+                else if (canonKind == CXType_ConstantArray || canonKind == CXType_IncompleteArray)
+                    pt = clang_getArrayElementType(ct);
+                if (pt != null) {
+                    CXType pc = clang_getCanonicalType(pt);
+                    pointeeKind = pc.kind();
+                    pointee = clang_getTypeSpelling(pc).getString();
+                }
+            }
+            Double value = null;
+            if (clang_isExpression(kind) != 0 && arithmetic(canonKind)) {
+                boolean literal = kind == CXCursor_IntegerLiteral || kind == CXCursor_FloatingLiteral;
+                // a value-dependent expression of a template pattern is not evaluated (Clang asserts on it)
+                if (literal || inTemplate == 0) value = evaluate(c);
+            }
+            String ref = null;
+            String refUsr = null;
+            if (kind == CXCursor_DeclRefExpr
+                    || kind == CXCursor_MemberRefExpr
+                    || kind == CXCursor_CallExpr
+                    || kind == CXCursor_OverloadedDeclRef) {
+                CXCursor r = clang_getCursorReferenced(c);
+                if (clang_Cursor_isNull(r) == 0) {
+                    ref = clang_getCursorSpelling(r).getString();
+                    refUsr = clang_getCursorUSR(r).getString();
+                }
+                if (ref == null || ref.isEmpty()) ref = spelling;
+            }
+            String usr = null;
+            if (clang_isDeclaration(kind) != 0) usr = clang_getCursorUSR(c).getString();
+            return new ClangNode(
+                    kind,
+                    spelling,
+                    type,
+                    canonKind,
+                    canon,
+                    pointeeKind,
+                    pointee,
+                    l,
+                    cl,
+                    el,
+                    ec,
+                    startOff,
+                    endOff,
+                    value,
+                    ref,
+                    refUsr,
+                    usr);
+        }
+
+        /** The type arguments of a call of a function template's specialization, recorded per template. */
+        private void templateArguments(CXCursor call) {
+            CXCursor r = clang_getCursorReferenced(call);
+            if (clang_Cursor_isNull(r) != 0) return;
+            CXCursor tmpl = clang_getSpecializedCursorTemplate(r);
+            if (clang_Cursor_isNull(tmpl) != 0) return;
+            int n = clang_Cursor_getNumTemplateArguments(r);
+            if (n <= 0) return;
+            List<String> args = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                if (clang_Cursor_getTemplateArgumentKind(r, i) == CXTemplateArgumentKind_Type) {
+                    CXType at = clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(r, i));
+                    args.add(clang_getTypeSpelling(at).getString());
+                } else {
+                    args.add(null);
+                }
+            }
+            List<List<String>> all =
+                    templateArgs.computeIfAbsent(clang_getCursorUSR(tmpl).getString(), k -> new ArrayList<>());
+            if (!all.contains(args)) all.add(args);
+        }
+    }
+
+    static boolean arithmetic(int canonKind) {
+        return canonKind >= CXType_Bool && canonKind <= CXType_LongDouble
+                || canonKind == CXType_Float16
+                || canonKind == CXType_Half
+                || canonKind == CXType_Enum;
+    }
+
+    private static Double evaluate(CXCursor c) {
+        CXEvalResult r = clang_Cursor_Evaluate(c);
+        if (r == null || r.isNull()) return null;
+        try {
+            int k = clang_EvalResult_getKind(r);
+            if (k == CXEval_Int) {
+                return clang_EvalResult_isUnsignedInt(r) != 0
+                        ? (double) clang_EvalResult_getAsUnsigned(r)
+                        : (double) clang_EvalResult_getAsLongLong(r);
+            }
+            if (k == CXEval_Float) return clang_EvalResult_getAsDouble(r);
+            return null;
+        } finally {
+            clang_EvalResult_dispose(r);
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package dev.numlint.cuda.clang;
+
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.Site;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Clang as the type authority and completeness net of the hand-written front end's facts, for one file:
+ * <ul>
+ *   <li>{@link #amend}: an accumulation whose accumulator is reset ({@code = 0}, {@code memset}, a declaration) in
+ *       every iteration of the loop the hand-written facts cite is carried only by the loops inside the reset
+ *       (Clang's def-use); reset in every iteration of its innermost loop, it is rewritten, not summed;</li>
+ *   <li>{@link #missing}: facts of the functions the hand-written front end did not analyze (its parser failed or
+ *       never saw them), from Clang: conversions of floating values to integers, floating atomic adds, approximate
+ *       intrinsics and floating divisions, conservative where Clang's facts have no analysis yet (no interval: a
+ *       conversion is guarded only by a clamp or a conditional in its operand); and in the functions it did analyze,
+ *       every floating atomic add, explicit floating-to-integer cast and approximate intrinsic that Clang sees on a
+ *       line where the hand-written facts have none of that kind.</li>
+ * </ul>
+ * Checks keep every decision: this class only fills {@link FunctionFacts} records.
+ */
+public final class ClangSupplement {
+    private final ClangUnit unit;
+    private final Set<Integer> atomicLines = new HashSet<>();
+    private final Set<Integer> conversionLines = new HashSet<>();
+    private final Set<Integer> floatConversionLines = new HashSet<>();
+    private final Set<Integer> intrinsicLines = new HashSet<>();
+    private final Set<Integer> analyzedLines = new HashSet<>();
+    private int resetsApplied;
+
+    public ClangSupplement(ClangUnit unit) {
+        this.unit = unit;
+    }
+
+    public ClangUnit unit() {
+        return unit;
+    }
+
+    /** The hand-written front end analyzed the function defined at {@code line}. */
+    public synchronized void analyzed(int line) {
+        analyzedLines.add(line);
+    }
+
+    /** The number of accumulations {@link #amend} corrected (for the statistics). */
+    public synchronized int resetsApplied() {
+        return resetsApplied;
+    }
+
+    /** Whether Clang holds a function definition spanning {@code line} (it can stand in for the legacy parser). */
+    public boolean covers(int line) {
+        for (ClangUnit.Function f : unit.functions()) {
+            if (line >= f.startLine() && line <= f.endLine()) return true;
+        }
+        return false;
+    }
+
+    /** Corrects the facts of one function with Clang's def-use and records which lines have which facts. */
+    public synchronized void amend(FunctionFacts facts) {
+        // an atomic add of unknown type (a template parameter's) leaves the line to Clang's typed fact
+        for (FunctionFacts.Atomic a : facts.atomics) {
+            if (a.floating()) atomicLines.add(a.site().line());
+        }
+        // a conversion the hand-written facts hold is theirs (they know more: intervals, integer data in float)
+        for (FunctionFacts.Conversion c : facts.conversions) {
+            conversionLines.add(c.site().line());
+            if (c.floatData()) floatConversionLines.add(c.site().line());
+        }
+        for (FunctionFacts.MathCall c : facts.calls)
+            if (c.fastIntrinsic()) intrinsicLines.add(c.site().line());
+        for (FunctionFacts.Division d : facts.divisions)
+            if (d.intrinsic() != null) intrinsicLines.add(d.site().line());
+        List<FunctionFacts.Accumulation> acc = facts.accumulations;
+        for (int i = 0; i < acc.size(); i++) {
+            FunctionFacts.Accumulation a = acc.get(i);
+            if (a.rewritten()) continue;
+            ClangUnit.Carried c = unit.carriedBy(a.site().line(), a.site().column(), a.target());
+            if (c == null || c.resetLine() == 0) continue;
+            if (c.carrying().isEmpty()) {
+                acc.set(i, with(a, a.outerLoopLine(), a.trip(), true));
+                resetsApplied++;
+            } else if (!c.carrying().contains(a.outerLoopLine())) {
+                acc.set(i, with(a, c.carrying().get(0), c.trip(), false));
+                resetsApplied++;
+            }
+        }
+    }
+
+    private static FunctionFacts.Accumulation with(
+            FunctionFacts.Accumulation a, int outerLoopLine, long trip, boolean rewritten) {
+        return new FunctionFacts.Accumulation(
+                a.site(),
+                a.target(),
+                a.type(),
+                a.doublePrecision(),
+                outerLoopLine,
+                trip,
+                a.compensated(),
+                a.wholeNumberTerm(),
+                a.treeReduction(),
+                a.elementwise(),
+                a.varies(),
+                a.timing(),
+                rewritten || a.rewritten(),
+                a.viaFma(),
+                a.gridStride(),
+                a.resultCheck(),
+                a.recurrence(),
+                a.constantSum());
+    }
+
+    /** A function Clang analyzed in place of the hand-written front end, and the facts it added. */
+    public record Added(List<FunctionFacts> facts, List<ClangUnit.Function> recovered) {}
+
+    /**
+     * The facts the hand-written front end's facts lack (call after every function of the file went through
+     * {@link #amend} and {@link #analyzed}), one {@link FunctionFacts} per function.
+     */
+    public synchronized Added missing() {
+        Map<ClangUnit.Function, FunctionFacts> out = new LinkedHashMap<>();
+        List<ClangUnit.Function> recovered = new ArrayList<>();
+        Set<ClangUnit.Function> whole = new HashSet<>();
+        for (ClangUnit.Function f : unit.functions()) {
+            boolean seen = false;
+            for (int l : analyzedLines) {
+                if (l >= f.startLine() && l <= f.endLine()) {
+                    seen = true;
+                    break;
+                }
+            }
+            if (!seen) {
+                whole.add(f);
+                recovered.add(f);
+            }
+        }
+        for (ClangUnit.Conversion c : unit.conversions()) {
+            boolean all = whole.contains(c.in());
+            int line = c.node().line;
+            boolean known = c.viaTemplate() ? floatConversionLines.contains(line) : conversionLines.contains(line);
+            if (!all && (!c.explicit() || known)) continue;
+            // as the hand-written facts: conversions to unsigned types and to signed types narrower than int
+            if (!c.unsigned() && c.bytes() >= 4) continue;
+            facts(out, c.in())
+                    .conversions
+                    .add(new FunctionFacts.Conversion(
+                            site(c.node(), c.in()),
+                            c.explicit() ? c.how() : "implicit conversion",
+                            unit.text(c.operand()),
+                            c.from(),
+                            c.to(),
+                            c.unsigned(),
+                            c.bytes(),
+                            c.operand().value,
+                            c.guarded(),
+                            c.operand().value == null,
+                            false,
+                            Double.NEGATIVE_INFINITY,
+                            Double.POSITIVE_INFINITY,
+                            c.explicit()));
+        }
+        for (ClangUnit.Atomic a : unit.atomics()) {
+            if (!whole.contains(a.in()) && atomicLines.contains(a.node().line)) continue;
+            facts(out, a.in())
+                    .atomics
+                    .add(new FunctionFacts.Atomic(site(a.node(), a.in()), a.type(), true, a.viaTemplate(), a.addend()));
+        }
+        for (ClangUnit.Call c : unit.intrinsics()) {
+            if (!whole.contains(c.in()) && intrinsicLines.contains(c.node().line)) continue;
+            FunctionFacts f = facts(out, c.in());
+            if (c.name().equals("__fdividef")) {
+                f.divisions.add(new FunctionFacts.Division(site(c.node(), c.in()), c.name()));
+            } else {
+                f.calls.add(new FunctionFacts.MathCall(
+                        site(c.node(), c.in()), c.name(), c.name(), true, null, false, true));
+            }
+        }
+        for (ClangNode d : unit.divisions()) {
+            ClangUnit.Function fn = unit.functionOf(d);
+            if (fn == null || !whole.contains(fn)) continue;
+            facts(out, fn).divisions.add(new FunctionFacts.Division(site(d, fn), null));
+        }
+        return new Added(new ArrayList<>(out.values()), recovered);
+    }
+
+    private static FunctionFacts facts(Map<ClangUnit.Function, FunctionFacts> out, ClangUnit.Function f) {
+        return out.computeIfAbsent(f, k -> new FunctionFacts(k.name()));
+    }
+
+    private Site site(ClangNode n, ClangUnit.Function f) {
+        int endCol = n.endLine == n.line ? n.endColumn : 0;
+        return new Site(n.line, n.column, n.endLine, endCol, null, unit.text(n), f.device(), f.host(), null);
+    }
+}

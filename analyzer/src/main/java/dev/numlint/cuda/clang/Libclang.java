@@ -1,0 +1,131 @@
+package dev.numlint.cuda.clang;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * libclang, loaded once per process through the JavaCPP presets ({@code org.bytedeco:llvm}). Loading needs the
+ * natives jar ({@code llvm-linux-x86_64.jar}, kept out of the CLI jar: see the analyzer pom) on the class path;
+ * JavaCPP extracts the libraries and Clang's resource headers into its cache ({@code ~/.javacpp/cache}) on first
+ * use. When loading fails, {@link #unavailable()} says why, and the front end falls back to the hand-written one.
+ */
+public final class Libclang {
+    /** The Clang major version of the bundled libclang: its resource directory is {@code lib/clang/<major>}. */
+    static final String MAJOR = "20";
+
+    private static volatile Libclang instance;
+    private static volatile String failure;
+
+    private final Path resourceDir;
+    /** The indexes, one per concurrent parse (an index is used by one thread at a time). */
+    private static final java.util.concurrent.BlockingQueue<org.bytedeco.llvm.clang.CXIndex> INDEXES =
+            new java.util.concurrent.LinkedBlockingQueue<>();
+
+    /** An index for one parse, waiting while all are in use; give it back with {@link #release}. */
+    static org.bytedeco.llvm.clang.CXIndex acquire() throws InterruptedException {
+        return INDEXES.take();
+    }
+
+    static void release(org.bytedeco.llvm.clang.CXIndex index) {
+        INDEXES.add(index);
+    }
+
+    private Libclang(Path resourceDir) {
+        this.resourceDir = resourceDir;
+    }
+
+    /** The loaded library, or null when it cannot be loaded ({@link #unavailable()} says why). */
+    public static Libclang get() {
+        Libclang l = instance;
+        if (l != null || failure != null) return l;
+        synchronized (Libclang.class) {
+            if (instance != null || failure != null) return instance;
+            if (Boolean.getBoolean("numlint.clang.disable")) {
+                failure = "disabled by -Dnumlint.clang.disable=true";
+                return null;
+            }
+            try {
+                Class.forName("org.bytedeco.llvm.global.clang");
+            } catch (ClassNotFoundException | LinkageError e) {
+                failure = "the libclang bindings are not on the class path";
+                return null;
+            }
+            try {
+                String platform = org.bytedeco.javacpp.Loader.getPlatform();
+                if (org.bytedeco.llvm.global.clang.class.getResource("/org/bytedeco/llvm/" + platform + "/") == null) {
+                    failure = "libclang's natives for " + platform + " (llvm-" + platform + ".jar) are not on the class"
+                            + " path; ./numlint links them from ~/.m2 after a build, a release needs lib/llvm-"
+                            + platform + ".jar";
+                    return null;
+                }
+                org.bytedeco.javacpp.Loader.load(org.bytedeco.llvm.global.clang.class);
+                // clang_createIndex turns libclang's crash recovery on (unless LIBCLANG_DISABLE_CRASH_RECOVERY is
+                // set, as ./numlint does); it installs signal handlers that take the JVM's own SIGSEGV (stack
+                // banging, implicit null checks) and kill the process. So every index is created here, once, and
+                // crash recovery is switched off right after.
+                int n = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+                for (int i = 0; i < n; i++) INDEXES.add(org.bytedeco.llvm.global.clang.clang_createIndex(0, 0));
+                org.bytedeco.llvm.global.clang.clang_toggleCrashRecovery(0);
+                File rd = org.bytedeco.javacpp.Loader.cacheResource(
+                        org.bytedeco.llvm.global.clang.class, "/org/bytedeco/llvm/" + platform + "/lib/clang/" + MAJOR);
+                if (rd == null || !new File(rd, "include").isDirectory()) {
+                    failure = "Clang's resource headers were not found in the natives jar";
+                    return null;
+                }
+                instance = new Libclang(rd.toPath());
+            } catch (IOException | RuntimeException | LinkageError e) {
+                failure = "libclang could not be loaded: " + e;
+            }
+            return instance;
+        }
+    }
+
+    /** Why {@link #get()} returned null, or null when the library is loaded (or was not tried). */
+    public static String unavailable() {
+        return failure;
+    }
+
+    /** Clang's resource directory (its builtin headers: stddef.h, the CUDA wrapper headers). */
+    public Path resourceDir() {
+        return resourceDir;
+    }
+
+    /**
+     * Headers that Clang 20's CUDA wrapper includes but a CUDA 13 or partial toolkit lacks
+     * ({@code texture_fetch_functions.h}, {@code curand_mtgp32_kernel.h}): empty stand-ins in
+     * {@code <cacheDir>/clang-stubs}, found after every real include directory (-idirafter). Never written into the
+     * scanned tree. Null when the directory cannot be written.
+     */
+    static Path stubHeaders(Path cacheDir) {
+        if (cacheDir == null) {
+            // no cache directory in this scan (a library caller): the user's temporary directory
+            cacheDir =
+                    Path.of(System.getProperty("java.io.tmpdir"), "numlint-" + System.getProperty("user.name", "user"));
+        }
+        Path dir = cacheDir.resolve("clang-stubs-" + MAJOR);
+        try {
+            Files.createDirectories(dir);
+            for (String h : new String[] {"texture_fetch_functions.h", "curand_mtgp32_kernel.h"}) {
+                Path f = dir.resolve(h);
+                if (!Files.exists(f)) {
+                    Path tmp = Files.createTempFile(dir, h, ".tmp");
+                    Files.writeString(
+                            tmp,
+                            "/* numlint: stand-in for a header Clang's CUDA wrapper includes and this toolkit lacks */\n",
+                            StandardCharsets.UTF_8);
+                    try {
+                        Files.move(tmp, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    } catch (IOException raced) {
+                        Files.deleteIfExists(tmp);
+                    }
+                }
+            }
+            return dir;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}

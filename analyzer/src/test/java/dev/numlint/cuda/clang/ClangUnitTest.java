@@ -1,0 +1,164 @@
+package dev.numlint.cuda.clang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.numlint.model.BuildContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Clang front end's named analyses on small sources (libclang's natives are on the test class path). */
+class ClangUnitTest {
+    @TempDir
+    Path dir;
+
+    private ClangUnit parse(String name, String source, ClangFrontEnd.Language lang) throws Exception {
+        Libclang lib = Libclang.get();
+        assertThat(lib).as("libclang loads: %s", Libclang.unavailable()).isNotNull();
+        if (lang == ClangFrontEnd.Language.CUDA) {
+            assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
+        }
+        Path f = dir.resolve(name);
+        byte[] text = source.getBytes(StandardCharsets.UTF_8);
+        Files.write(f, text);
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        ClangUnit u = ClangParser.parse(f, fe.arguments(f, lang, BuildContext.defaults()), text);
+        assertThat(u.failure()).isNull();
+        return u;
+    }
+
+    @Test
+    void templatedAndTypedefdAtomicsAndCastsHaveTheirCanonicalTypes() throws Exception {
+        ClangUnit u = parse(
+                "t.cu",
+                """
+                typedef float real_t;
+                __global__ void typedefAtomic(real_t *sum, const real_t *x) { atomicAdd(sum, x[threadIdx.x]); }
+                template <typename REAL>
+                __global__ void splat(REAL *grid, const REAL *w, unsigned *idx, REAL half)
+                {
+                    int i = threadIdx.x;
+                    atomicAdd(&grid[i], w[i]);
+                    idx[i] = (unsigned int)ceil(w[i] - half);
+                    grid[i] = __fdividef(w[i], half);
+                }
+                void launch(float *g, const float *w, unsigned *idx) { splat<<<1, 32>>>(g, w, idx, 0.5f); }
+                __global__ void counts(int *n, float *c) { atomicAdd(n, 1); atomicAdd(c, 1.0f); }
+                """,
+                ClangFrontEnd.Language.CUDA);
+        assertThat(u.functions())
+                .extracting(ClangUnit.Function::name)
+                .containsExactly("typedefAtomic", "splat", "launch", "counts");
+        assertThat(u.functions().get(1).template()).isTrue();
+        assertThat(u.functions().get(1).instantiations()).containsExactly(List.of("float"));
+        assertThat(u.atomics())
+                .extracting(a -> a.node().line + ":" + a.type() + ":" + a.viaTemplate() + ":" + a.addend())
+                .containsExactly("2:float:false:null", "7:float:true:null", "12:float:false:1.0");
+        assertThat(u.conversions())
+                .filteredOn(ClangUnit.Conversion::explicit)
+                .extracting(c -> c.node().line + ":" + c.from() + "->" + c.to())
+                .containsExactly("8:float->unsigned int");
+        assertThat(u.intrinsics())
+                .extracting(c -> c.node().line + ":" + c.name())
+                .containsExactly("9:__fdividef");
+    }
+
+    @Test
+    void c99ComplexCompoundLiteralsTypeofAndExtensionAreRead() throws Exception {
+        ClangUnit u = parse(
+                "c99.c",
+                """
+                #include <complex.h>
+                struct opt { int n; float w; };
+                static unsigned bucket(float complex z, struct opt o)
+                {
+                    __typeof(o.w) w = o.w;
+                    __extension__ long long big = 1;
+                    struct opt d = (struct opt){ .n = 3, .w = 0.5f };
+                    return (unsigned)(crealf(z) * w * d.w) + (unsigned)big;
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        assertThat(u.errors()).isZero();
+        assertThat(u.functions()).extracting(ClangUnit.Function::name).containsExactly("bucket");
+        assertThat(u.conversions())
+                .filteredOn(ClangUnit.Conversion::explicit)
+                .extracting(c -> c.node().line + ":" + c.from() + "->" + c.to())
+                .containsExactly("8:float->unsigned int");
+    }
+
+    @Test
+    void anAccumulatorResetInTheCitedLoopIsCarriedOnlyByTheLoopsInsideTheReset() throws Exception {
+        ClangUnit u = parse(
+                "m.c",
+                """
+                #include <string.h>
+                void matmul3(const float *a, const float *b, float *c, int count)
+                {
+                    float m[3][3];
+                    for (int t = 0; t < count; t++) {
+                        memset(&m, 0, sizeof(m));
+                        for (int i = 0; i < 3; i++)
+                            for (int j = 0; j < 3; j++)
+                                for (int k = 0; k < 3; k++)
+                                    m[i][j] += a[t * 9 + i * 3 + k] * b[k * 3 + j];
+                        c[t] = m[0][0];
+                    }
+                }
+                float sometimes(const float *x, const int *restart, int n, int count)
+                {
+                    float s = 0;
+                    for (int t = 0; t < count; t++) {
+                        if (restart[t]) s = 0;
+                        for (int k = 0; k < n; k++) s += x[k];
+                    }
+                    return s;
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        ClangUnit.Carried c = u.carriedBy(10, 0, "m[i][j]");
+        assertThat(c).isNotNull();
+        assertThat(c.resetLine()).isEqualTo(6);
+        assertThat(c.carrying()).containsExactly(9);
+        assertThat(c.trip()).isEqualTo(3);
+        // a reset on one path only ends nothing
+        assertThat(u.carriedBy(19, 0, "s").resetLine()).isZero();
+    }
+
+    @Test
+    void aFileWithErrorsIsAnalyzedInWhatClangRecoveredAndNamesTheFirstError() throws Exception {
+        ClangUnit u = parse(
+                "broken.cpp",
+                """
+                #include "missing_header.h"
+                unsigned f(float x) { return (unsigned)x; }
+                int g() { return 1 +; }
+                unsigned h(double y) { return (unsigned short)y; }
+                """,
+                ClangFrontEnd.Language.CXX);
+        assertThat(u.errors()).isPositive();
+        assertThat(u.firstError()).startsWith("line 1: ").contains("missing_header.h");
+        assertThat(u.conversions())
+                .filteredOn(ClangUnit.Conversion::explicit)
+                .extracting(c -> c.node().line)
+                .containsExactly(2, 4);
+    }
+
+    @Test
+    void includesThatLeaveTheTreeAreRefused() throws Exception {
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, null, null);
+        Path f = dir.resolve("a.c");
+        assertThat(fe.refusal(f, "#include \"/etc/passwd\"\n".getBytes(StandardCharsets.UTF_8)))
+                .contains("absolute path");
+        assertThat(fe.refusal(f, "#include \"../../x.h\"\n".getBytes(StandardCharsets.UTF_8)))
+                .contains("climbs out");
+        assertThat(fe.refusal(f, "#define H \"/etc/passwd\"\n#include H\n".getBytes(StandardCharsets.UTF_8)))
+                .contains("computed");
+        assertThat(fe.refusal(f, "#include <stdio.h>\n#include \"local.h\"\n".getBytes(StandardCharsets.UTF_8)))
+                .isNull();
+    }
+}
