@@ -210,37 +210,33 @@ public final class NvccFlagPolicy {
 
     /** Adds {@code -include REAL} to {@code args} and returns null, or returns why the file is not allowed. */
     private String preInclude(String v, List<String> args) {
-        String bad = unsafe(v);
-        if (bad != null) return "its value " + bad;
-        if (v.isEmpty()) return "has no file";
-        Path p;
-        try {
-            Path given = Path.of(v);
-            p = given.isAbsolute()
-                    ? given
-                    : dirs.roots().isEmpty()
-                            ? given.toAbsolutePath()
-                            : dirs.roots().get(0).resolve(given);
-        } catch (InvalidPathException e) {
-            return "not a valid path";
-        }
-        Path real = IncludePolicy.real(p);
-        if (real == null) return "the file does not exist";
-        if (!java.nio.file.Files.isRegularFile(real)) return "not a regular file";
-        if (!dirs.inRoots(real) && !dirs.inSystem(real))
-            return "the file lies outside the scanned tree and the toolkit";
-        if (!args.contains(real.toString())) {
+        Object r = allowed(v, "file", false);
+        if (r instanceof String why) return why;
+        String real = r.toString();
+        if (!args.contains(real)) {
             args.add("-include");
-            args.add(real.toString());
+            args.add(real);
         }
         return null;
     }
 
     /** Adds the real directory to {@code out} and returns null, or returns why it is not allowed. */
     private String includeDir(String v, List<Path> out) {
+        Object r = allowed(v, "directory", true);
+        if (r instanceof String why) return why;
+        Path real = (Path) r;
+        if (!out.contains(real)) out.add(real);
+        return null;
+    }
+
+    /**
+     * The real path of the {@code what} ("file" or "directory") an -I or -include value names, relative to the first
+     * root, when it is safe, exists, has that kind and lies inside the roots or the toolkit; else why not (a String).
+     */
+    private Object allowed(String v, String what, boolean directory) {
         String bad = unsafe(v);
         if (bad != null) return "its value " + bad;
-        if (v.isEmpty()) return "has no directory";
+        if (v.isEmpty()) return "has no " + what;
         Path p;
         try {
             Path given = Path.of(v);
@@ -253,13 +249,14 @@ public final class NvccFlagPolicy {
             return "not a valid path";
         }
         Path real = IncludePolicy.real(p);
-        if (real == null) return "the directory does not exist";
-        if (!java.nio.file.Files.isDirectory(real)) return "not a directory";
-        if (!dirs.inRoots(real) && !dirs.inSystem(real)) {
-            return "the directory lies outside the scanned tree and the toolkit";
+        if (real == null) return "the " + what + " does not exist";
+        if (directory ? !java.nio.file.Files.isDirectory(real) : !java.nio.file.Files.isRegularFile(real)) {
+            return directory ? "not a directory" : "not a regular file";
         }
-        if (!out.contains(real)) out.add(real);
-        return null;
+        if (!dirs.inRoots(real) && !dirs.inSystem(real)) {
+            return "the " + what + " lies outside the scanned tree and the toolkit";
+        }
+        return real;
     }
 
     /** Null when {@code v} is safe as an argument value, else a phrase saying what it contains. */
