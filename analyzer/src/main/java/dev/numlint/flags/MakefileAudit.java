@@ -59,6 +59,11 @@ final class MakefileAudit {
     static final int MAX_EXPANSION = 256 * 1024;
     /** Characters all expansions of one Makefile (with its includes) may produce together. */
     static final long MAX_WORK = 16L << 20;
+    /**
+     * Variable and function references one Makefile (with its includes) may expand: doubling chains whose values stay
+     * empty or blank produce almost no characters, so {@link #MAX_WORK} alone let them run for seconds (fuzzing).
+     */
+    static final long MAX_REFERENCES = 500_000;
 
     static final int MAX_DEPTH = 64;
     static final long TIME_BUDGET_NANOS = 5_000_000_000L;
@@ -210,6 +215,7 @@ final class MakefileAudit {
     private final long deadline;
     private final Set<String> noticed = new HashSet<>();
     private long work;
+    private long references;
     private String firstTarget;
     private List<Rule> currentRules = List.of();
     private int shellCount;
@@ -1069,16 +1075,24 @@ final class MakefileAudit {
                     i++;
                     continue;
                 }
+                countReference();
                 PosText ref = reference(t.sub(i + 2, close), d == '(' ? ',' : ',', scope, auto, depth);
                 appendBounded(b, ref);
                 i = close + 1;
                 continue;
             }
             // single-character variable: $@ $< $^ $* $? or $X
+            countReference();
             appendBounded(b, variable(String.valueOf(d), scope, auto, depth, t, i));
             i += 2;
         }
         return b.build();
+    }
+
+    private void countReference() {
+        if (++references > MAX_REFERENCES) {
+            throw new OverBudget("more than " + MAX_REFERENCES + " variable references expanded");
+        }
     }
 
     private void appendBounded(PosText.Builder b, PosText v) {

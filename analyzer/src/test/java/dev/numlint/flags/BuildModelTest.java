@@ -674,6 +674,33 @@ class BuildModelTest {
         assertThat(ctx.notifications()).extracting(Notification::id).doesNotContain("internal-error");
     }
 
+    /**
+     * Found by fuzzing (session 10): the doubling chain above with its base undefined, so every value stays empty and
+     * neither MAX_EXPANSION nor MAX_WORK (characters produced) is ever reached while four million references are
+     * expanded (seconds; ten under the fuzzer's instrumentation). The evaluator stops at a count of references and
+     * says so.
+     */
+    @Test
+    void blankDoublingChainIsCutByTheReferenceCount(@TempDir Path dir) throws IOException {
+        StringBuilder mk = new StringBuilder();
+        for (int i = 20; i <= 40; i++) {
+            mk.append("A")
+                    .append(i)
+                    .append(" = $(A")
+                    .append(i - 1)
+                    .append(")$(A")
+                    .append(i - 1)
+                    .append(")\n");
+        }
+        mk.append("NVCCFLAGS = $(A40)\nall:\n\tnvcc $(NVCCFLAGS) k.cu\n");
+        Files.writeString(dir.resolve("Makefile"), mk.toString());
+        TestScanContext ctx = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> scan(dir, BuildOptions.DEFAULT));
+        assertThat(ctx.notifications()).anySatisfy(n -> {
+            assertThat(n.id()).isEqualTo("not-evaluated");
+            assertThat(n.message()).contains("more than 500000 variable references expanded");
+        });
+    }
+
     @Test
     void doublingCMakeVariablesFinishQuicklyWithANotice(@TempDir Path dir) throws IOException {
         StringBuilder cm = new StringBuilder("set(A0 \"-DX\")\n");
