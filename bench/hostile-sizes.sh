@@ -6,7 +6,10 @@
 # NUMLINT_MAX_HEAP=none runs with the JVM's default (a quarter of the machine's memory).
 # Generates in a temporary directory: one CUDA kernel of 20,000 and of 100,000 lines, a 10 MB .ptx of one function,
 # a .ptx with 100,000 nested braces, host code with cudaMalloc(&a, -4) and cudaMalloc(&a, 1ULL << 40) beside the
-# validation seeds' PTX, a .ptx declaring 2 GB of .shared and of .local, and a --spec that is not valid YAML.
+# validation seeds' PTX, a .ptx declaring 2 GB of .shared and of .local, a --spec that is not valid YAML, and the
+# tree-supplied .git and configuration cases: a 7.8 MB version-4 index (150,000 entries, each name 52 bytes longer than
+# the one before), a 4,000-commit history of one kernel with 200 suppressions (HTML report, which blames them), an
+# exclude glob `*a*a...*b` against a 400-character path and a 250 KB literal exclude (a usage error, exit 2).
 # Smoke mode (no NUMLINT_CORPORA, see bench/lib.sh; CI): the same cases at a hundredth of the size, to show the
 # script runs; its figures mean nothing.
 set -euo pipefail
@@ -14,6 +17,7 @@ set -euo pipefail
 JAR=${1:-$(ls "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)}
 T=${2:-150}
 HEAP=${NUMLINT_MAX_HEAP:-512m}
+JAVA=${JAVA:-java}
 XMX=(); [ "$HEAP" != none ] && XMX=("-Xmx$HEAP")
 echo "heap limit: $HEAP" >&2
 SCALE=1; [ "$SMOKE" = 1 ] && SCALE=100
@@ -57,14 +61,59 @@ for d, size in (("malloc-4", "-4"), ("malloc1TB", "1ULL << 40")):
 os.makedirs("shared2GB"); shutil.copy(seeds, "shared2GB/seeds.ptx")
 shutil.copy(root + "/analyzer/src/test/resources/dev/numlint/fuzz/ParserFuzzTestInputs/validation/huge-shared-local", "shared2GB/big.ptx")
 open("bad-spec.yml", "w").write("kernels:\n  - kernel: square_plus\n    nonsense: [1, 2\n")
+import struct, subprocess
+KERNEL = "__global__ void q(const float* in, unsigned char* out, int n) {\n  int i = threadIdx.x;\n  out[i] = (unsigned char) in[i];\n}\n"
+def git(d, *args, stdin=None):
+    subprocess.run(["git", "-c", "user.name=B", "-c", "user.email=b@example.org", *args], cwd=d, check=True,
+                   stdin=stdin, stdout=subprocess.DEVNULL)
+os.makedirs("gitindex"); open("gitindex/k.cu", "w").write(KERNEL)
+git("gitindex", "init", "-q"); git("gitindex", "add", "k.cu"); git("gitindex", "commit", "-q", "-m", "k")
+entries = 150000 // scale
+with open("gitindex/.git/index", "wb") as f:
+    f.write(struct.pack(">III", 0x44495243, 4, entries))
+    e = bytearray(62); e[24:28] = struct.pack(">I", 0o100644); e[36:40] = struct.pack(">I", 1); e[60:62] = b"\x0f\xff"
+    rec = bytes(e) + b"\x00" + b"a" * 52 + b"\x00"
+    for _ in range(entries): f.write(rec)
+commits, sup, filler = 4000 // scale, 200, 1200
+os.makedirs("history"); git("history", "init", "-q")
+fill = ["    // filler %d\n" % i for i in range(filler)]
+with open("history.fi", "w") as w:
+    for c in range(1, commits + 1):
+        fill[c % filler] = "    // filler %d revision %d\n" % (c % filler, c)
+        per = filler // sup
+        t = ["__global__ void q(const float* in, unsigned char* out) {\n"]
+        for k in range(sup):
+            t += fill[k * per:(k + 1) * per]
+            t.append("    // numlint: ignore NL001 -- clamped %d\n    out[%d] = (unsigned char) in[%d];\n" % (k, k, k))
+        t.append("}\n"); text = "".join(t); when = 1600000000 + c
+        w.write("commit refs/heads/main\nmark :%d\nauthor A <a@example.org> %d +0000\ncommitter A <a@example.org> %d +0000\ndata 1\nx\n" % (c, when, when))
+        if c > 1: w.write("from :%d\n" % (c - 1))
+        w.write("M 100644 inline k.cu\ndata %d\n%s\n" % (len(text), text))
+with open("history.fi") as fi: git("history", "fast-import", "--quiet", stdin=fi)
+git("history", "reset", "-q", "--hard", "main")
+os.makedirs("globs/" + "a" * 200); open("globs/k.cu", "w").write(KERNEL)
+open("globs/" + "a" * 200 + "/" + "a" * 200 + ".cu", "w").write(KERNEL)
+open("globs/.numlint.yml", "w").write('exclude: ["' + "*a" * 21 + '*b"]\n')
+os.makedirs("globhuge"); open("globhuge/k.cu", "w").write(KERNEL)
+open("globhuge/.numlint.yml", "w").write('exclude: ["' + "a" * 250000 + '"]\n')
 PY
 m() {
   local name=$1; shift
   local rc=0
-  /usr/bin/time -f "%e %M" -o time.txt timeout "$T" java "${XMX[@]}" -jar "$JAR" "$@" > out.txt 2> err.txt || rc=$?
+  # wall seconds and the peak RSS of the child (python3 rather than /usr/bin/time, which minimal images lack)
+  python3 - "$T" "$JAVA" "${XMX[@]}" -jar "$JAR" "$@" > time.txt <<'PY' || rc=$?
+import resource, subprocess, sys, time
+t0 = time.time()
+try:
+    rc = subprocess.run(sys.argv[2:], stdout=open("out.txt", "w"), stderr=open("err.txt", "w"), timeout=float(sys.argv[1])).returncode
+except subprocess.TimeoutExpired:
+    rc = 124
+print("%.2f %d" % (time.time() - t0, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(rc)
+PY
   read -r s kb < <(tail -n1 time.txt)
   printf '%-10s exit %3s %8s s %6s MB  %s\n' "$name" "$rc" "$s" "$((kb / 1024))" \
-      "$(grep -h -o 'not fully analyzed[^;]*\|not analyzed: [0-9]* tokens\|out of memory[^;]*\|nested deeper than [0-9]*\|too large: [^"]\{0,60\}\|is not a valid spec\|internal error[^(]\{0,50\}' out.txt err.txt | head -n1)"
+      "$(grep -h -o 'not fully analyzed[^;]*\|not analyzed: [0-9]* tokens\|out of memory[^;]*\|nested deeper than [0-9]*\|too large: [^"]\{0,60\}\|is not a valid spec\|dirty state unknown\|git blame stopped[^<]\{0,40\}\|longer than the limit of [0-9]*\|internal error[^(]\{0,50\}' out.txt err.txt $(ls "$name".html 2>/dev/null) | head -n1)"
 }
 m cuda20k scan --ptx off cuda20k
 m cuda100k scan --ptx off cuda100k
@@ -74,3 +123,7 @@ m malloc-4 validate --gpu off --ptx off --inputs 1 --format json malloc-4
 m malloc1TB validate --gpu off --ptx off --inputs 1 --format json malloc1TB
 m shared2GB validate --gpu off --ptx off --all-kernels --inputs 1 --format json shared2GB
 m bad-spec validate --gpu off --ptx off --spec bad-spec.yml malloc-4
+m gitindex scan --ptx off --format html --output gitindex.html gitindex
+m history scan --ptx off --format html --output history.html history
+m glob scan --ptx off --format json globs
+m glob250KB scan --ptx off --format json globhuge
