@@ -315,7 +315,9 @@ public final class HtmlReport {
     private void byRule(Map<String, Object> model) {
         List<String> kinds = new ArrayList<>();
         for (Impact.Kind k : Impact.Kind.values()) {
-            if (k != Impact.Kind.EXACT) {
+            // exact findings are not reported; should one reach the report, it gets a column (totals stay whole)
+            if (k != Impact.Kind.EXACT
+                    || r.findings().stream().anyMatch(f -> impactOf(f).equals(k.id()))) {
                 kinds.add(k.id());
             }
         }
@@ -491,7 +493,22 @@ public final class HtmlReport {
             rows.add(row(rows.size() + 1, f, Baseline.State.ABSENT));
         }
         m.put("listed", rows.size());
+        m.put("findingCount", current.size());
+        m.put("fixedCount", absent.size());
         m.put("findingRows", rows);
+    }
+
+    /**
+     * The directories of a location's text, each with its '/': the report lets a location wrap after a '/' only,
+     * never inside its {@code file:line:col}.
+     */
+    static List<String> locationDirs(String location) {
+        String t = location.replace('\\', '/');
+        List<String> dirs = new ArrayList<>();
+        for (int from = 0, i = t.indexOf('/'); i >= 0; from = i + 1, i = t.indexOf('/', from)) {
+            dirs.add(location.substring(from, i + 1));
+        }
+        return dirs;
     }
 
     private static void addDirs(TreeSet<String> dirs, String d) {
@@ -536,7 +553,8 @@ public final class HtmlReport {
                 dir(l.file()),
                 f.ruleId(),
                 rule == null ? f.ruleId() : rule.name() + ": " + rule.summary(),
-                l.shortText(),
+                locationDirs(l.shortText()),
+                l.shortText().substring(l.shortText().replace('\\', '/').lastIndexOf('/') + 1),
                 f.function(),
                 f.message(),
                 im == null

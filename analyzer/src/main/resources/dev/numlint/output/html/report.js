@@ -15,17 +15,20 @@ function apply(){
   var f={},parts=[],desc=[];
   keys.forEach(function(k){var s=sel(k);f[k]=s?s.value:'';
     if(f[k]){parts.push(k+'='+encodeURIComponent(f[k]));desc.push(k+' '+f[k]);}});
-  var n=0;
+  var n=0,a=0;
   rows.forEach(function(r){
     var ok=keys.every(function(k){return matches(r,k,f[k]);});
-    r.hidden=!ok; if(ok){n++;}
+    r.hidden=!ok; if(ok){if(r.classList.contains('absent')){a++;}else{n++;}}
     var d=r.nextElementSibling;
     if(d&&d.classList.contains('detail')){d.hidden=!ok;}
   });
-  shown.textContent=n+' of '+rows.length+' findings shown';
-  document.body.setAttribute('data-shown',String(n));
+  // findings of this scan and fixed ones (a baseline's absent results) are counted apart, as in the summary
+  var fixed=rows.filter(function(r){return r.classList.contains('absent');}).length;
+  var ofFixed=fixed?', '+a+' of '+fixed+' fixed (absent)':'';
+  shown.textContent=n+' of '+(rows.length-fixed)+' findings shown'+ofFixed;
+  document.body.setAttribute('data-shown',String(n+a));
   var pf=document.getElementById('printfilter');
-  pf.textContent=desc.length?('Filtered: '+desc.join(', ')+' ('+n+' of '+rows.length+' findings)'):'';
+  pf.textContent=desc.length?('Filtered: '+desc.join(', ')+' ('+n+' of '+(rows.length-fixed)+' findings'+ofFixed+')'):'';
   var h=parts.length?'#'+parts.join('&'):'';
   if(location.hash!==h&&history.replaceState){history.replaceState(null,'',h||location.pathname);}
 }
