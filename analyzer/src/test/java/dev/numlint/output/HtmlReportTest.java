@@ -88,6 +88,23 @@ class HtmlReportTest {
     }
 
     @Test
+    void controlCharactersFromTheScannedTreeAreReplaced() {
+        Finding f = Finding.builder("NL003")
+                .level(dev.numlint.model.Level.WARNING)
+                .location(Location.line("k\u001b[2J.cu", 1))
+                .message("a*b+c\u0007 may become one fma\u001b]0;title\u0007")
+                .layer(dev.numlint.model.Layer.CUDA_SOURCE)
+                .fingerprint("00112233445566778899aabbccddeeff")
+                .build();
+        ScanResult r = new ScanResult(tmp, List.of(f), List.of(), 1, 0, true);
+        String html = HtmlReport.render(r, options(List.of(tmp), null));
+        assertThat(html)
+                .doesNotContainPattern("[\\x00-\\x08\\x0b-\\x1f]")
+                .contains("<td class=\"msg\">a*b+c\uFFFD may become one fma\uFFFD]0;title\uFFFD</td>")
+                .contains("<span class=\"pos\">k\uFFFD[2J.cu:1</span>");
+    }
+
+    @Test
     void aFindingPlacedInGitConfigIsNeverQuoted() throws IOException {
         // an analyzer's finding that points at .git/config (as a hostile .ptx's debug information could): neither the
         // snippet, nor the suppression and fingerprint lines, nor git, read the file: it is no source of the tree
