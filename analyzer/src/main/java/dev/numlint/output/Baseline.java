@@ -1,8 +1,16 @@
 package dev.numlint.output;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.contrastsecurity.sarif.ArtifactLocation;
+import com.contrastsecurity.sarif.PhysicalLocation;
+import com.contrastsecurity.sarif.PropertyBag;
+import com.contrastsecurity.sarif.Region;
+import com.contrastsecurity.sarif.Result;
+import com.contrastsecurity.sarif.Run;
+import com.contrastsecurity.sarif.SarifSchema210;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
@@ -56,12 +64,15 @@ public final class Baseline {
     private final Path file;
     /** Baseline results by fingerprint, in file order. */
     private final Map<String, Finding> results;
+    /** Each result's SARIF {@code message.text}, by fingerprint: what the comparison compares. */
+    private final Map<String, String> texts;
     /** The lowest level the baseline holds (its run left out results below, --sarif-min-level), or null: all. */
     private final Level minLevel;
 
-    private Baseline(Path file, Map<String, Finding> results, Level minLevel) {
+    private Baseline(Path file, Map<String, Finding> results, Map<String, String> texts, Level minLevel) {
         this.file = file;
         this.results = results;
+        this.texts = texts;
         this.minLevel = minLevel;
     }
 
@@ -79,39 +90,47 @@ public final class Baseline {
         return List.copyOf(results.values());
     }
 
-    /** Reads a SARIF file written by numlint. */
+    /** Reads a SARIF file written by numlint, with the SARIF model that {@link SarifReport} writes. */
     public static Baseline load(Path file) {
-        JsonNode root;
+        SarifSchema210 sarif;
         try {
             if (!Files.isRegularFile(file)) {
                 throw new InvalidBaselineException(file, Files.exists(file) ? "not a regular file" : "no such file");
             }
-            root = new ObjectMapper().readTree(file.toFile());
-        } catch (JsonProcessingException e) {
+            sarif = READER.readValue(file.toFile());
+        } catch (JsonParseException e) {
             throw new InvalidBaselineException(file, "not JSON: " + e.getOriginalMessage());
+        } catch (JsonMappingException e) {
+            String at = e.getPath().isEmpty() ? "" : e.getPath().get(0).getFieldName();
+            throw new InvalidBaselineException(
+                    file,
+                    "version".equals(at)
+                            ? "SARIF version '"
+                                    + (e.getCause() == null ? "?" : e.getCause().getMessage()) + "', expected 2.1.0"
+                            : "not SARIF 2.1.0 at " + path(e) + ": " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new InvalidBaselineException(file, e.toString());
         }
-        if (root == null || !root.isObject() || !root.path("runs").isArray()) {
+        if (sarif == null || sarif.getRuns() == null) {
             throw new InvalidBaselineException(file, "no SARIF 'runs' array");
         }
-        if (!"2.1.0".equals(root.path("version").asText())) {
-            throw new InvalidBaselineException(
-                    file, "SARIF version '" + root.path("version").asText() + "', expected 2.1.0");
+        if (sarif.getVersion() != SarifSchema210.Version._2_1_0) {
+            throw new InvalidBaselineException(file, "SARIF version '" + sarif.getVersion() + "', expected 2.1.0");
         }
         Map<String, Finding> results = new LinkedHashMap<>();
+        Map<String, String> texts = new HashMap<>();
         Level minLevel = null;
         int numlintRuns = 0;
-        for (JsonNode run : root.path("runs")) {
-            String tool = run.path("tool").path("driver").path("name").asText();
-            if (!RuleCatalog.TOOL_NAME.equals(tool)) {
+        for (Run run : sarif.getRuns()) {
+            if (run == null
+                    || run.getTool() == null
+                    || run.getTool().getDriver() == null
+                    || !RuleCatalog.TOOL_NAME.equals(run.getTool().getDriver().getName())) {
                 continue;
             }
             numlintRuns++;
             Level runMin =
-                    switch (run.path("properties")
-                            .path(SarifReport.MIN_LEVEL_PROPERTY)
-                            .asText("")) {
+                    switch (String.valueOf(property(run.getProperties(), SarifReport.MIN_LEVEL_PROPERTY))) {
                         case "error" -> Level.ERROR;
                         case "warning" -> Level.WARNING;
                         default -> null;
@@ -119,64 +138,87 @@ public final class Baseline {
             if (runMin != null && (minLevel == null || minLevel.atLeast(runMin))) {
                 minLevel = runMin; // several runs: the least complete one decides
             }
-            JsonNode rs = run.path("results");
-            if (!rs.isArray() && !rs.isMissingNode() && !rs.isNull()) {
-                throw new InvalidBaselineException(file, "'results' is not an array");
-            }
             int i = 0;
-            for (JsonNode r : rs) {
+            for (Result r : run.getResults() == null ? List.<Result>of() : run.getResults()) {
                 i++;
-                if ("absent".equals(r.path("baselineState").asText())) {
+                if (r == null || r.getBaselineState() == Result.BaselineState.ABSENT) {
                     continue;
                 }
                 Finding f = finding(file, r, i);
-                results.putIfAbsent(f.fingerprint(), f);
+                if (results.putIfAbsent(f.fingerprint(), f) == null) {
+                    texts.put(
+                            f.fingerprint(),
+                            r.getMessage() == null
+                                    ? ""
+                                    : String.valueOf(r.getMessage().getText()));
+                }
             }
         }
         if (numlintRuns == 0) {
             throw new InvalidBaselineException(file, "no run of the tool '" + RuleCatalog.TOOL_NAME + "'");
         }
-        return new Baseline(file, Collections.unmodifiableMap(results), minLevel);
+        return new Baseline(file, Collections.unmodifiableMap(results), texts, minLevel);
     }
 
-    private static Finding finding(Path file, JsonNode r, int index) {
-        String fp =
-                r.path("partialFingerprints").path(SarifReport.FINGERPRINT_KEY).asText(null);
+    /** Reads SARIF 2.1.0 into the model; properties the model does not know (other tools' extensions) are skipped. */
+    private static final ObjectReader READER = JsonReport.mapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .readerFor(SarifSchema210.class);
+
+    private static String path(JsonMappingException e) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            sb.append(ref.getFieldName() != null ? "/" + ref.getFieldName() : "/" + ref.getIndex());
+        }
+        return sb.length() == 0 ? "/" : sb.toString();
+    }
+
+    private static Object property(PropertyBag bag, String key) {
+        return bag == null ? null : bag.getAdditionalProperties().get(key);
+    }
+
+    private static Finding finding(Path file, Result r, int index) {
+        String fp = r.getPartialFingerprints() == null
+                ? null
+                : r.getPartialFingerprints().getAdditionalProperties().get(SarifReport.FINGERPRINT_KEY);
         if (fp == null || fp.isEmpty()) {
             throw new InvalidBaselineException(
                     file, "result " + index + " has no '" + SarifReport.FINGERPRINT_KEY + "' partial fingerprint");
         }
-        String ruleId = r.path("ruleId").asText(null);
+        String ruleId = r.getRuleId();
         if (ruleId == null) {
             throw new InvalidBaselineException(file, "result " + index + " has no ruleId");
         }
-        Level level;
-        String lv = r.path("level").asText("");
-        switch (lv) {
-            case "error" -> level = Level.ERROR;
-            case "warning" -> level = Level.WARNING;
-            case "note", "none" -> level = Level.NOTE;
-            default -> level = RuleCatalog.get().has(ruleId)
-                    ? RuleCatalog.get().rule(ruleId).level()
-                    : Level.WARNING;
-        }
+        // SARIF's level defaults to warning when a result leaves it out (the model applies the schema's default)
+        Level level =
+                switch (r.getLevel() == null ? Result.Level.WARNING : r.getLevel()) {
+                    case ERROR -> Level.ERROR;
+                    case NOTE, NONE -> Level.NOTE;
+                    default -> Level.WARNING;
+                };
         Layer layer = Layer.CUDA_SOURCE;
-        String layerId = r.path("properties").path("layer").asText("");
+        Object layerId = property(r.getProperties(), "layer");
         for (Layer l : Layer.values()) {
             if (l.id().equals(layerId)) {
                 layer = l;
             }
         }
-        JsonNode phys = r.path("locations").path(0).path("physicalLocation");
-        JsonNode region = phys.path("region");
+        PhysicalLocation phys = r.getLocations() == null
+                        || r.getLocations().isEmpty()
+                        || r.getLocations().get(0) == null
+                ? null
+                : r.getLocations().get(0).getPhysicalLocation();
+        Region region = phys == null || phys.getRegion() == null ? new Region() : phys.getRegion();
         Location loc = new Location(
-                path(phys.path("artifactLocation")),
-                region.path("startLine").asInt(1),
-                region.path("startColumn").asInt(0),
-                region.path("endLine").asInt(0),
-                region.path("endColumn").asInt(0));
-        String message = r.path("message").path("text").asText("");
-        if (r.path("relatedLocations").isArray() && !r.path("relatedLocations").isEmpty()) {
+                path(phys == null ? null : phys.getArtifactLocation()),
+                orElse(region.getStartLine(), 1),
+                orElse(region.getStartColumn(), 0),
+                orElse(region.getEndLine(), 0),
+                orElse(region.getEndColumn(), 0));
+        String message = r.getMessage() == null || r.getMessage().getText() == null
+                ? ""
+                : r.getMessage().getText();
+        if (r.getRelatedLocations() != null && !r.getRelatedLocations().isEmpty()) {
             message = plainMessage(message);
         }
         Finding.Builder b = Finding.builder(ruleId)
@@ -185,11 +227,14 @@ public final class Baseline {
                 .message(message)
                 .layer(layer)
                 .fingerprint(fp);
-        String fn = r.path("properties").path("function").asText(null);
-        if (fn != null) {
+        if (property(r.getProperties(), "function") instanceof String fn) {
             b.function(fn);
         }
         return b.build();
+    }
+
+    private static int orElse(Integer i, int otherwise) {
+        return i == null ? otherwise : i;
     }
 
     /** The embedded links SARIF appends to a message with related locations: " (see [text](1), [text](2))". */
@@ -219,8 +264,8 @@ public final class Baseline {
     }
 
     /** The artifact's path as numlint writes it: relative to %SRCROOT% (decoded), or absolute for file: URIs. */
-    private static String path(JsonNode artifact) {
-        String uri = artifact.path("uri").asText("");
+    private static String path(ArtifactLocation artifact) {
+        String uri = artifact == null || artifact.getUri() == null ? "" : artifact.getUri();
         if (uri.isEmpty()) {
             return "(unknown)";
         }
@@ -250,7 +295,9 @@ public final class Baseline {
                 notCompared.add(f.fingerprint());
             } else if (old == null) {
                 states.putIfAbsent(f.fingerprint(), State.NEW);
-            } else if (old.level() == f.level() && old.message().equals(f.message())) {
+            } else if (old.level() == f.level() && texts.get(f.fingerprint()).equals(SarifReport.messageText(f))) {
+                // the texts SARIF holds, both from SarifReport.messageText: a message with links to related
+                // locations compares as written, links and escapes included
                 states.put(f.fingerprint(), State.UNCHANGED);
             } else {
                 states.put(f.fingerprint(), State.UPDATED);

@@ -336,20 +336,14 @@ public final class SarifReport {
                 .withKind(null)
                 .withRank(validationRank(f))
                 .withLevel(resultLevel(f.level()))
-                .withMessage(new Message().withText(f.message()))
+                .withMessage(new Message().withText(messageText(f)))
                 .withLocations(List.of(location(f.location(), null, null)));
-        List<Related> rel = relatedOf(f);
-        int omitted = Math.max(0, rel.size() - Limits.GITHUB.maxLocations());
-        if (omitted > 0) {
-            rel = rel.subList(0, Limits.GITHUB.maxLocations());
-        }
+        List<Related> rel = relatedWritten(f);
         Set<com.contrastsecurity.sarif.Location> related = new LinkedHashSet<>();
-        List<String> links = new ArrayList<>();
         int id = 1;
         for (Related x : rel) {
             if (x.location() != null) {
                 related.add(location(x.location(), id, x.message()));
-                links.add("[" + linkText(x.linkText()) + "](" + id + ")");
             } else {
                 related.add(new com.contrastsecurity.sarif.Location()
                         .withId(id)
@@ -358,11 +352,6 @@ public final class SarifReport {
             id++;
         }
         res.setRelatedLocations(related);
-        if (!links.isEmpty()) {
-            // SARIF embedded links: literal brackets and backslashes in the message itself are escaped
-            res.setMessage(
-                    new Message().withText(escapeBrackets(f.message()) + " (see " + String.join(", ", links) + ")"));
-        }
         if (f.fingerprint() != null) {
             PartialFingerprints fp = new PartialFingerprints();
             fp.setAdditionalProperty(FINGERPRINT_KEY, f.fingerprint());
@@ -401,6 +390,7 @@ public final class SarifReport {
         }
         Object extra = JsonReport.canonical(f.properties());
         ((Map<?, ?>) extra).forEach((k, v) -> props.setAdditionalProperty(String.valueOf(k), v));
+        int omitted = relatedOf(f).size() - rel.size();
         if (omitted > 0) {
             props.setAdditionalProperty("relatedLocationsOmitted", omitted);
         }
@@ -410,6 +400,29 @@ public final class SarifReport {
 
     /** One related location: a place in the scanned tree, or (location null) a description of one outside it. */
     record Related(Location location, String message, String linkText) {}
+
+    /** The related locations a result carries: {@link #relatedOf}, capped at GitHub's limit per result. */
+    private static List<Related> relatedWritten(Finding f) {
+        List<Related> rel = relatedOf(f);
+        return rel.size() > Limits.GITHUB.maxLocations() ? rel.subList(0, Limits.GITHUB.maxLocations()) : rel;
+    }
+
+    /**
+     * A result's {@code message.text}: the finding's message, and when it has related locations with a place, SARIF
+     * embedded links to them ("... (see [text](1), [text](2))"), with the message's own '\\', '[' and ']' escaped.
+     * The baseline compares a finding's text with a baseline result's through this one function.
+     */
+    static String messageText(Finding f) {
+        List<String> links = new ArrayList<>();
+        int id = 1;
+        for (Related x : relatedWritten(f)) {
+            if (x.location() != null) {
+                links.add("[" + linkText(x.linkText()) + "](" + id + ")");
+            }
+            id++;
+        }
+        return links.isEmpty() ? f.message() : escapeBrackets(f.message()) + " (see " + String.join(", ", links) + ")";
+    }
 
     /**
      * The evidence locations and related locations of a finding, in order, without duplicates (same region: the

@@ -74,6 +74,21 @@ final class Chromium {
         }
     }
 
+    /** Prints {@code url} to a PDF (print media, the report's beforeprint handler run) and returns its page count. */
+    int printedPages(String url, Path pdf) throws IOException, InterruptedException {
+        Files.createDirectories(pdf.toAbsolutePath().getParent());
+        Files.deleteIfExists(pdf);
+        run(List.of("--no-pdf-header-footer", "--print-to-pdf=" + pdf.toAbsolutePath(), url));
+        if (!Files.isRegularFile(pdf) || Files.size(pdf) == 0) {
+            fail("Chromium wrote no PDF to " + pdf);
+        }
+        String text = new String(Files.readAllBytes(pdf), StandardCharsets.ISO_8859_1);
+        return (int) java.util.regex.Pattern.compile("/Type\\s*/Page[^s]")
+                .matcher(text)
+                .results()
+                .count();
+    }
+
     private String run(List<String> args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(
                 binary.toString(),
