@@ -86,6 +86,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
 
     public SharedFloatSumDetector(BugReporter bugReporter) {
         this.bugReporter = bugReporter;
+        PluginNotice.detectorLoaded();
     }
 
     @Override

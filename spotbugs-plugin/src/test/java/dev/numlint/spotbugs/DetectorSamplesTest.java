@@ -153,11 +153,16 @@ class DetectorSamplesTest {
                         .withConfidence(Confidence.LOW)
                         .build()));
 
-        // the long descriptions (messages.xml "{2} in {1}") name the instruction and the consequence
+        // the long descriptions (messages.xml "{2} in {1}") name the instruction and the consequence; getMessage()
+        // is what SpotBugs' text UI prints: the bug code once, then the description (issue 30: "NL004: NL004:")
         List<String> messages = new ArrayList<>();
         for (BugInstance b : bugs) {
             if (b.getType().startsWith("NL")) {
-                messages.add(b.getMessageWithoutPrefix());
+                messages.add(b.getMessage());
+                assertThat(b.getMessage())
+                        .isEqualTo(b.getBugPattern().getAbbrev() + ": " + b.getMessageWithoutPrefix());
+                assertThat(b.getMessageWithoutPrefix())
+                        .doesNotStartWith(b.getBugPattern().getAbbrev() + ":");
             }
         }
         assertThat(messages)
