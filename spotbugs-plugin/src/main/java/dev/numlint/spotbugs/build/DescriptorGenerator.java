@@ -268,7 +268,9 @@ public final class DescriptorGenerator {
                 .append("</ShortDescription>\n    <Details>")
                 .append(cdata(pluginDetails(rules)))
                 .append("</Details>\n    <BugsUrl>")
-                .append(text(RuleCatalog.INFORMATION_URI + "/tree/main/docs/rules"))
+                // SpotBugs links each pattern to <BugsUrl>#<type> (the GUI, and SARIF's helpUri): the rules index
+                // holds an anchor for every pattern type (Rule.bugPatternHelpUri)
+                .append(text(RuleCatalog.RULES_INDEX_URI))
                 .append("</BugsUrl>\n  </Plugin>\n");
         sb.append("  <BugCategory category=\"")
                 .append(CATEGORY)
