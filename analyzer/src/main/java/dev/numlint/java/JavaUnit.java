@@ -518,8 +518,9 @@ public final class JavaUnit {
      * Reports {@code rule} at {@code n}. {@code level} (may be null: the rule's level) is the ceiling; {@code impact}
      * (may be null) lowers it (bounded: note) or drops the finding (exact).
      */
-    public void report(String rule, ASTNode n, String message, boolean guessed, Level level, Impact impact) {
-        if (!ctx.rules().enabled(rule)) return;
+    /** Reports a finding at {@code n}; returns its builder (to add related locations), or null for a disabled rule. */
+    public Finding.Builder report(String rule, ASTNode n, String message, boolean guessed, Level level, Impact impact) {
+        if (!ctx.rules().enabled(rule)) return null;
         int start = n.getStartPosition();
         int end = start + n.getLength();
         int line = cu.getLineNumber(start);
@@ -542,6 +543,7 @@ public final class JavaUnit {
         SuppressRegion s = suppression(n, rule);
         if (s != null) b.suppression(new Suppression("inSource", s.justification, s.where));
         findings.add(b);
+        return b;
     }
 
     /** The source text of {@code n} on one line (whitespace collapsed), at most 160 characters. */

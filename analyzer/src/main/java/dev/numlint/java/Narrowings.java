@@ -32,11 +32,21 @@ public final class Narrowings {
             boolean highOk,
             boolean arrayStore,
             boolean guessed,
-            boolean documented) {
+            boolean documented,
+            MissingGuard missingGuard) {
         public boolean guarded() {
             return lowOk && highOk;
         }
     }
+
+    /**
+     * The one path that leaves the converted value open where the other paths bound it: the variable
+     * {@code variable} is assigned on {@code paths} paths of an if/else chain before the conversion, and on all but
+     * the path ending in {@code definition} the conversion would be in range. The fix belongs there, once, not at
+     * each conversion: the checks report one finding at {@code definition} with the conversions as related
+     * locations (issue 29: eight warnings for one missing clamp, none at its line).
+     */
+    public record MissingGuard(Statement definition, String variable, int paths, int guarded) {}
 
     private static final Object KEY = new Object();
 
@@ -102,8 +112,107 @@ public final class Narrowings {
         // above (256, 65536) accept it, so only values that can leave the unsigned range are reported
         boolean unsignedStore = !unsigned && target != NumType.CHAR && storedInArray(c);
         boolean documented = target != NumType.CHAR && !(lowOk && highOk) && parameterOfDocumentedSetter(unit, src);
+        MissingGuard missing = lowOk && highOk || documented ? null : missingGuard(unit, src, min, max);
         return new Cast(
-                c, target, src, srcType, unsigned, usedAs, r, lowOk, highOk, unsignedStore, guessed[0], documented);
+                c,
+                target,
+                src,
+                srcType,
+                unsigned,
+                usedAs,
+                r,
+                lowOk,
+                highOk,
+                unsignedStore,
+                guessed[0],
+                documented,
+                missing);
+    }
+
+    /** See {@link MissingGuard}: null unless exactly one path of a variable of {@code src} leaves it open. */
+    private static MissingGuard missingGuard(JavaUnit unit, Expression src, double min, double max) {
+        List<SimpleName> names = new ArrayList<>();
+        src.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(SimpleName n) {
+                if (n.getLocationInParent() != MethodInvocation.NAME_PROPERTY
+                        && Types.declarationOf(n) != null
+                        && names.stream().noneMatch(x -> x.getIdentifier().equals(n.getIdentifier()))) names.add(n);
+                return false;
+            }
+        });
+        for (SimpleName n : names) {
+            List<RangeAnalysis.PathDefinition> paths = unit.ranges().pathDefinitions(n);
+            if (paths.size() < 2) continue;
+            List<Statement> open = new ArrayList<>();
+            int guarded = 0;
+            for (RangeAnalysis.PathDefinition d : paths) {
+                Range r = unit.ranges().of(src, java.util.Map.of(n.getIdentifier(), d.range()));
+                if (r.lowSafe(min) && r.highSafe(max)) guarded++;
+                else open.add(d.definition());
+            }
+            if (guarded > 0 && open.size() == 1)
+                return new MissingGuard(open.get(0), n.getIdentifier(), paths.size(), guarded);
+        }
+        return null;
+    }
+
+    /**
+     * Reports the conversions of {@code casts} that share a {@link MissingGuard} as one finding of {@code rule} at
+     * the path that lacks the guard (message key {@code java-path}), the conversions as related locations; returns
+     * the casts it reported (the check reports the others one by one).
+     */
+    public static java.util.Set<Cast> reportMissingGuards(JavaUnit unit, String rule, List<Cast> casts) {
+        java.util.Map<Statement, List<Cast>> groups = new java.util.LinkedHashMap<>();
+        for (Cast c : casts) {
+            if (c.missingGuard() != null)
+                groups.computeIfAbsent(c.missingGuard().definition(), k -> new ArrayList<>())
+                        .add(c);
+        }
+        java.util.Set<Cast> done = new java.util.HashSet<>();
+        for (java.util.Map.Entry<Statement, List<Cast>> g : groups.entrySet()) {
+            List<Cast> group = g.getValue();
+            Cast first = group.get(0);
+            MissingGuard mg = first.missingGuard();
+            NumType exType = first.sourceType() == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT;
+            double example = example(first);
+            long res = Narrowing.narrow(example, exType, first.target());
+            if (first.unsigned()) res = first.target() == NumType.BYTE ? res & 0xff : res & 0xffff;
+            int line = unit.line(first.cast());
+            String where = group.size() == 1
+                    ? "the conversion at line " + line
+                    : group.size() + " conversions from line " + line;
+            ASTNode at = g.getKey() instanceof ExpressionStatement
+                    ? ((ExpressionStatement) g.getKey()).getExpression()
+                    : g.getKey();
+            String msg = JavaUnit.message(
+                    rule,
+                    "java-path",
+                    "expr",
+                    unit.shortText(at, 28),
+                    "var",
+                    mg.variable(),
+                    "guarded",
+                    mg.guarded(),
+                    "paths",
+                    mg.paths(),
+                    "casts",
+                    where,
+                    "type",
+                    first.target().javaName(),
+                    "example",
+                    Narrowing.literal(example, exType),
+                    "result",
+                    res);
+            boolean guessed = group.stream().anyMatch(Cast::guessed);
+            dev.numlint.model.Finding.Builder b = unit.report(rule, at, msg, guessed, null, null);
+            if (b != null) {
+                for (Cast c : group)
+                    b.related(unit.location(c.cast()), "converted here: " + unit.shortText(c.cast(), 40));
+            }
+            done.addAll(group);
+        }
+        return done;
     }
 
     /**
