@@ -58,6 +58,9 @@ public final class JavaUnit {
     private final Set<String> unsignedByteNames = new HashSet<>();
 
     private final Set<String> unsignedShortNames = new HashSet<>();
+    /** The {@code & 0xff}/{@code & 0xffff} reads themselves, by variable key and mask. */
+    private final java.util.Map<String, List<InfixExpression>> unsignedReads = new java.util.HashMap<>();
+
     private final List<SuppressRegion> suppressions = new ArrayList<>();
     private final List<Finding.Builder> findings = new ArrayList<>();
     private final Map<Object, Object> memo = new IdentityHashMap<>();
@@ -288,10 +291,10 @@ public final class JavaUnit {
                 if (op == InfixExpression.Operator.AND && in.extendedOperands().isEmpty()) {
                     Expression l = RangeAnalysis.unparen(in.getLeftOperand());
                     Expression r = RangeAnalysis.unparen(in.getRightOperand());
-                    if (isMask(r, 0xff)) addName(l, unsignedByteNames);
-                    else if (isMask(l, 0xff)) addName(r, unsignedByteNames);
-                    else if (isMask(r, 0xffff)) addName(l, unsignedShortNames);
-                    else if (isMask(l, 0xffff)) addName(r, unsignedShortNames);
+                    if (isMask(r, 0xff)) addRead(in, l, 0xff, unsignedByteNames);
+                    else if (isMask(l, 0xff)) addRead(in, r, 0xff, unsignedByteNames);
+                    else if (isMask(r, 0xffff)) addRead(in, l, 0xffff, unsignedShortNames);
+                    else if (isMask(l, 0xffff)) addRead(in, r, 0xffff, unsignedShortNames);
                 }
                 return true;
             }
@@ -349,6 +352,21 @@ public final class JavaUnit {
 
     public static boolean isMask(Expression e, int mask) {
         return e instanceof NumberLiteral && Types.literalValue(((NumberLiteral) e).getToken()) == mask;
+    }
+
+    private void addRead(InfixExpression read, Expression e, int mask, Set<String> into) {
+        addName(e, into);
+        String key = variableKey(e);
+        if (key != null)
+            unsignedReads.computeIfAbsent(mask + key, k -> new ArrayList<>()).add(read);
+    }
+
+    /**
+     * The reads {@code name[...] & mask} (or {@code name & mask}) of the variable {@code e} names, in source order.
+     */
+    public List<InfixExpression> unsignedReads(Expression e, int mask) {
+        String key = variableKey(e);
+        return key == null ? List.of() : unsignedReads.getOrDefault(mask + key, List.of());
     }
 
     private static void addName(Expression e, Set<String> into) {

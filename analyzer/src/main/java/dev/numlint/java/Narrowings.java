@@ -207,8 +207,10 @@ public final class Narrowings {
             boolean guessed = group.stream().anyMatch(Cast::guessed);
             dev.numlint.model.Finding.Builder b = unit.report(rule, at, msg, guessed, null, null);
             if (b != null) {
-                for (Cast c : group)
+                for (Cast c : group) {
                     b.related(unit.location(c.cast()), "converted here: " + unit.shortText(c.cast(), 40));
+                    relateRead(unit, c, b);
+                }
             }
             done.addAll(group);
         }
@@ -365,6 +367,122 @@ public final class Narrowings {
                             : "")
                     + (maskValue == 0xff ? " & 0xff" : " & 0xffff");
         return null;
+    }
+
+    /**
+     * Adds the reasoning of a finding on {@code n} as related locations: where the converted value comes from (the
+     * last definition of the variable it converts, before the conversion) and, for a value stored and read back as
+     * unsigned, the read that sees it.
+     */
+    public static void relate(JavaUnit unit, Cast n, dev.numlint.model.Finding.Builder b) {
+        if (b == null) return;
+        Expression src = RangeAnalysis.unparen(n.source());
+        if (src instanceof SimpleName) {
+            ASTNode def = lastDefinition((SimpleName) src, n.cast());
+            if (def != null) b.related(unit.location(def), "the value comes from here: " + unit.shortText(def, 40));
+        }
+        relateRead(unit, n, b);
+    }
+
+    /** For a value stored and read back as unsigned: the read that sees it, as a related location. */
+    static void relateRead(JavaUnit unit, Cast n, dev.numlint.model.Finding.Builder b) {
+        if (b == null || !n.unsigned() || n.target() == NumType.CHAR) return;
+        ASTNode p = n.cast().getParent();
+        ASTNode child = n.cast();
+        while (p instanceof ParenthesizedExpression) {
+            child = p;
+            p = p.getParent();
+        }
+        Expression target = p instanceof Assignment && ((Assignment) p).getRightHandSide() == child
+                ? ((Assignment) p).getLeftHandSide()
+                : p instanceof VariableDeclarationFragment ? ((VariableDeclarationFragment) p).getName() : null;
+        if (target == null) return;
+        int mask = n.target() == NumType.BYTE ? 0xff : 0xffff;
+        InfixExpression read = readOfStore(unit, n.cast(), target, mask);
+        if (read != null) {
+            b.related(
+                    unit.location(read), "the stored value is read back as unsigned here: " + unit.shortText(read, 40));
+        } else if (!unit.unsignedReads(target, mask).isEmpty()) {
+            InfixExpression first = unit.unsignedReads(target, mask).get(0);
+            b.related(unit.location(first), "the data is read as unsigned here: " + unit.shortText(first, 40));
+        }
+    }
+
+    /** The last assignment or declaration of {@code name}'s variable before {@code use} in the same member. */
+    private static ASTNode lastDefinition(SimpleName name, ASTNode use) {
+        ASTNode member = member(use);
+        if (member == null) return null;
+        String id = name.getIdentifier();
+        ASTNode[] last = {null};
+        member.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(Assignment a) {
+                if (a.getStartPosition() < use.getStartPosition() && RangeAnalysis.isName(a.getLeftHandSide(), id))
+                    last[0] = a;
+                return true;
+            }
+
+            @Override
+            public boolean visit(VariableDeclarationFragment f) {
+                if (f.getStartPosition() < use.getStartPosition()
+                        && f.getName().getIdentifier().equals(id)
+                        && f.getInitializer() != null) last[0] = f;
+                return true;
+            }
+        });
+        return last[0];
+    }
+
+    /**
+     * The first {@code & mask} read of {@code target}'s variable that can see the value stored by {@code c}: a read
+     * in another member (the data read elsewhere), after the store, or before it in a loop around both at another
+     * index; a read of a fresh element before the store in the same pass reads the old value (issue 29: an error
+     * whose reasoning cited such a read). Null when none can.
+     */
+    public static InfixExpression readOfStore(JavaUnit unit, CastExpression c, Expression target, int mask) {
+        ASTNode member = member(c);
+        Statement store = statementOf(c);
+        for (InfixExpression read : unit.unsignedReads(target, mask)) {
+            if (member(read) != member || store == null) return read;
+            if (read.getStartPosition() >= store.getStartPosition() + store.getLength()) return read;
+            if (JavaUnit.isAncestor(store, read)) continue;
+            if (loopAround(read, store) && !sameIndex(read, target)) return read;
+        }
+        return null;
+    }
+
+    private static ASTNode member(ASTNode n) {
+        for (ASTNode p = n.getParent(); p != null; p = p.getParent())
+            if (p instanceof BodyDeclaration || p instanceof LambdaExpression) return p;
+        return null;
+    }
+
+    private static Statement statementOf(ASTNode n) {
+        for (ASTNode p = n.getParent(); p != null; p = p.getParent()) if (p instanceof Statement) return (Statement) p;
+        return null;
+    }
+
+    private static boolean loopAround(ASTNode a, ASTNode b) {
+        for (ASTNode p = b.getParent(); p != null && !(p instanceof BodyDeclaration); p = p.getParent()) {
+            if ((p instanceof ForStatement
+                            || p instanceof EnhancedForStatement
+                            || p instanceof WhileStatement
+                            || p instanceof DoStatement)
+                    && JavaUnit.isAncestor(p, a)) return true;
+        }
+        return false;
+    }
+
+    /** The read {@code x[i] & 0xff} reads the element the store {@code x[i] = ...} writes (the same index text). */
+    private static boolean sameIndex(InfixExpression read, Expression target) {
+        if (!(RangeAnalysis.unparen(target) instanceof ArrayAccess)) return true;
+        Expression l = RangeAnalysis.unparen(read.getLeftOperand());
+        Expression r = RangeAnalysis.unparen(read.getRightOperand());
+        Expression arr = l instanceof ArrayAccess ? l : r instanceof ArrayAccess ? r : null;
+        return arr != null
+                && ((ArrayAccess) arr)
+                        .getIndex()
+                        .subtreeMatch(new ASTMatcher(), ((ArrayAccess) RangeAnalysis.unparen(target)).getIndex());
     }
 
     private static boolean storedInArray(CastExpression c) {

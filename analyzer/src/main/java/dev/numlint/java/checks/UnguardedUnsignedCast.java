@@ -77,7 +77,7 @@ public final class UnguardedUnsignedCast implements JavaCheck {
                         "max",
                         max);
             }
-            unit.report(ruleId(), n.cast(), msg, n.guessed(), null, Narrowings.impact(n));
+            Narrowings.relate(unit, n, unit.report(ruleId(), n.cast(), msg, n.guessed(), null, Narrowings.impact(n)));
         }
     }
 }
