@@ -58,6 +58,9 @@ public final class JavaUnit {
     private final Set<String> unsignedByteNames = new HashSet<>();
 
     private final Set<String> unsignedShortNames = new HashSet<>();
+    /** The {@code & 0xff}/{@code & 0xffff} reads themselves, by variable key and mask. */
+    private final java.util.Map<String, List<InfixExpression>> unsignedReads = new java.util.HashMap<>();
+
     private final List<SuppressRegion> suppressions = new ArrayList<>();
     private final List<Finding.Builder> findings = new ArrayList<>();
     private final Map<Object, Object> memo = new IdentityHashMap<>();
@@ -288,10 +291,10 @@ public final class JavaUnit {
                 if (op == InfixExpression.Operator.AND && in.extendedOperands().isEmpty()) {
                     Expression l = RangeAnalysis.unparen(in.getLeftOperand());
                     Expression r = RangeAnalysis.unparen(in.getRightOperand());
-                    if (isMask(r, 0xff)) addName(l, unsignedByteNames);
-                    else if (isMask(l, 0xff)) addName(r, unsignedByteNames);
-                    else if (isMask(r, 0xffff)) addName(l, unsignedShortNames);
-                    else if (isMask(l, 0xffff)) addName(r, unsignedShortNames);
+                    if (isMask(r, 0xff)) addRead(in, l, 0xff, unsignedByteNames);
+                    else if (isMask(l, 0xff)) addRead(in, r, 0xff, unsignedByteNames);
+                    else if (isMask(r, 0xffff)) addRead(in, l, 0xffff, unsignedShortNames);
+                    else if (isMask(l, 0xffff)) addRead(in, r, 0xffff, unsignedShortNames);
                 }
                 return true;
             }
@@ -349,6 +352,21 @@ public final class JavaUnit {
 
     public static boolean isMask(Expression e, int mask) {
         return e instanceof NumberLiteral && Types.literalValue(((NumberLiteral) e).getToken()) == mask;
+    }
+
+    private void addRead(InfixExpression read, Expression e, int mask, Set<String> into) {
+        addName(e, into);
+        String key = variableKey(e);
+        if (key != null)
+            unsignedReads.computeIfAbsent(mask + key, k -> new ArrayList<>()).add(read);
+    }
+
+    /**
+     * The reads {@code name[...] & mask} (or {@code name & mask}) of the variable {@code e} names, in source order.
+     */
+    public List<InfixExpression> unsignedReads(Expression e, int mask) {
+        String key = variableKey(e);
+        return key == null ? List.of() : unsignedReads.getOrDefault(mask + key, List.of());
     }
 
     private static void addName(Expression e, Set<String> into) {
@@ -518,8 +536,9 @@ public final class JavaUnit {
      * Reports {@code rule} at {@code n}. {@code level} (may be null: the rule's level) is the ceiling; {@code impact}
      * (may be null) lowers it (bounded: note) or drops the finding (exact).
      */
-    public void report(String rule, ASTNode n, String message, boolean guessed, Level level, Impact impact) {
-        if (!ctx.rules().enabled(rule)) return;
+    /** Reports a finding at {@code n}; returns its builder (to add related locations), or null for a disabled rule. */
+    public Finding.Builder report(String rule, ASTNode n, String message, boolean guessed, Level level, Impact impact) {
+        if (!ctx.rules().enabled(rule)) return null;
         int start = n.getStartPosition();
         int end = start + n.getLength();
         int line = cu.getLineNumber(start);
@@ -542,6 +561,7 @@ public final class JavaUnit {
         SuppressRegion s = suppression(n, rule);
         if (s != null) b.suppression(new Suppression("inSource", s.justification, s.where));
         findings.add(b);
+        return b;
     }
 
     /** The source text of {@code n} on one line (whitespace collapsed), at most 160 characters. */

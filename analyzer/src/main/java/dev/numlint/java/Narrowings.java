@@ -32,11 +32,21 @@ public final class Narrowings {
             boolean highOk,
             boolean arrayStore,
             boolean guessed,
-            boolean documented) {
+            boolean documented,
+            MissingGuard missingGuard) {
         public boolean guarded() {
             return lowOk && highOk;
         }
     }
+
+    /**
+     * The one path that leaves the converted value open where the other paths bound it: the variable
+     * {@code variable} is assigned on {@code paths} paths of an if/else chain before the conversion, and on all but
+     * the path ending in {@code definition} the conversion would be in range. The fix belongs there, once, not at
+     * each conversion: the checks report one finding at {@code definition} with the conversions as related
+     * locations (issue 29: eight warnings for one missing clamp, none at its line).
+     */
+    public record MissingGuard(Statement definition, String variable, int paths, int guarded) {}
 
     private static final Object KEY = new Object();
 
@@ -102,8 +112,109 @@ public final class Narrowings {
         // above (256, 65536) accept it, so only values that can leave the unsigned range are reported
         boolean unsignedStore = !unsigned && target != NumType.CHAR && storedInArray(c);
         boolean documented = target != NumType.CHAR && !(lowOk && highOk) && parameterOfDocumentedSetter(unit, src);
+        MissingGuard missing = lowOk && highOk || documented ? null : missingGuard(unit, src, min, max);
         return new Cast(
-                c, target, src, srcType, unsigned, usedAs, r, lowOk, highOk, unsignedStore, guessed[0], documented);
+                c,
+                target,
+                src,
+                srcType,
+                unsigned,
+                usedAs,
+                r,
+                lowOk,
+                highOk,
+                unsignedStore,
+                guessed[0],
+                documented,
+                missing);
+    }
+
+    /** See {@link MissingGuard}: null unless exactly one path of a variable of {@code src} leaves it open. */
+    private static MissingGuard missingGuard(JavaUnit unit, Expression src, double min, double max) {
+        List<SimpleName> names = new ArrayList<>();
+        src.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(SimpleName n) {
+                if (n.getLocationInParent() != MethodInvocation.NAME_PROPERTY
+                        && Types.declarationOf(n) != null
+                        && names.stream().noneMatch(x -> x.getIdentifier().equals(n.getIdentifier()))) names.add(n);
+                return false;
+            }
+        });
+        for (SimpleName n : names) {
+            List<RangeAnalysis.PathDefinition> paths = unit.ranges().pathDefinitions(n);
+            if (paths.size() < 2) continue;
+            List<Statement> open = new ArrayList<>();
+            int guarded = 0;
+            for (RangeAnalysis.PathDefinition d : paths) {
+                Range r = unit.ranges().of(src, java.util.Map.of(n.getIdentifier(), d.range()));
+                if (r.lowSafe(min) && r.highSafe(max)) guarded++;
+                else open.add(d.definition());
+            }
+            if (guarded > 0 && open.size() == 1)
+                return new MissingGuard(open.get(0), n.getIdentifier(), paths.size(), guarded);
+        }
+        return null;
+    }
+
+    /**
+     * Reports the conversions of {@code casts} that share a {@link MissingGuard} as one finding of {@code rule} at
+     * the path that lacks the guard (message key {@code java-path}), the conversions as related locations; returns
+     * the casts it reported (the check reports the others one by one).
+     */
+    public static java.util.Set<Cast> reportMissingGuards(JavaUnit unit, String rule, List<Cast> casts) {
+        java.util.Map<Statement, List<Cast>> groups = new java.util.LinkedHashMap<>();
+        for (Cast c : casts) {
+            if (c.missingGuard() != null)
+                groups.computeIfAbsent(c.missingGuard().definition(), k -> new ArrayList<>())
+                        .add(c);
+        }
+        java.util.Set<Cast> done = new java.util.HashSet<>();
+        for (java.util.Map.Entry<Statement, List<Cast>> g : groups.entrySet()) {
+            List<Cast> group = g.getValue();
+            Cast first = group.get(0);
+            MissingGuard mg = first.missingGuard();
+            NumType exType = first.sourceType() == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT;
+            double example = example(first);
+            long res = Narrowing.narrow(example, exType, first.target());
+            if (first.unsigned()) res = first.target() == NumType.BYTE ? res & 0xff : res & 0xffff;
+            int line = unit.line(first.cast());
+            String where = group.size() == 1
+                    ? "the conversion at line " + line
+                    : group.size() + " conversions from line " + line;
+            ASTNode at = g.getKey() instanceof ExpressionStatement
+                    ? ((ExpressionStatement) g.getKey()).getExpression()
+                    : g.getKey();
+            String msg = JavaUnit.message(
+                    rule,
+                    "java-path",
+                    "expr",
+                    unit.shortText(at, 28),
+                    "var",
+                    mg.variable(),
+                    "guarded",
+                    mg.guarded(),
+                    "paths",
+                    mg.paths(),
+                    "casts",
+                    where,
+                    "type",
+                    first.target().javaName(),
+                    "example",
+                    Narrowing.literal(example, exType),
+                    "result",
+                    res);
+            boolean guessed = group.stream().anyMatch(Cast::guessed);
+            dev.numlint.model.Finding.Builder b = unit.report(rule, at, msg, guessed, null, null);
+            if (b != null) {
+                for (Cast c : group) {
+                    b.related(unit.location(c.cast()), "converted here: " + unit.shortText(c.cast(), 40));
+                    relateRead(unit, c, b);
+                }
+            }
+            done.addAll(group);
+        }
+        return done;
     }
 
     /**
@@ -256,6 +367,122 @@ public final class Narrowings {
                             : "")
                     + (maskValue == 0xff ? " & 0xff" : " & 0xffff");
         return null;
+    }
+
+    /**
+     * Adds the reasoning of a finding on {@code n} as related locations: where the converted value comes from (the
+     * last definition of the variable it converts, before the conversion) and, for a value stored and read back as
+     * unsigned, the read that sees it.
+     */
+    public static void relate(JavaUnit unit, Cast n, dev.numlint.model.Finding.Builder b) {
+        if (b == null) return;
+        Expression src = RangeAnalysis.unparen(n.source());
+        if (src instanceof SimpleName) {
+            ASTNode def = lastDefinition((SimpleName) src, n.cast());
+            if (def != null) b.related(unit.location(def), "the value comes from here: " + unit.shortText(def, 40));
+        }
+        relateRead(unit, n, b);
+    }
+
+    /** For a value stored and read back as unsigned: the read that sees it, as a related location. */
+    static void relateRead(JavaUnit unit, Cast n, dev.numlint.model.Finding.Builder b) {
+        if (b == null || !n.unsigned() || n.target() == NumType.CHAR) return;
+        ASTNode p = n.cast().getParent();
+        ASTNode child = n.cast();
+        while (p instanceof ParenthesizedExpression) {
+            child = p;
+            p = p.getParent();
+        }
+        Expression target = p instanceof Assignment && ((Assignment) p).getRightHandSide() == child
+                ? ((Assignment) p).getLeftHandSide()
+                : p instanceof VariableDeclarationFragment ? ((VariableDeclarationFragment) p).getName() : null;
+        if (target == null) return;
+        int mask = n.target() == NumType.BYTE ? 0xff : 0xffff;
+        InfixExpression read = readOfStore(unit, n.cast(), target, mask);
+        if (read != null) {
+            b.related(
+                    unit.location(read), "the stored value is read back as unsigned here: " + unit.shortText(read, 40));
+        } else if (!unit.unsignedReads(target, mask).isEmpty()) {
+            InfixExpression first = unit.unsignedReads(target, mask).get(0);
+            b.related(unit.location(first), "the data is read as unsigned here: " + unit.shortText(first, 40));
+        }
+    }
+
+    /** The last assignment or declaration of {@code name}'s variable before {@code use} in the same member. */
+    private static ASTNode lastDefinition(SimpleName name, ASTNode use) {
+        ASTNode member = member(use);
+        if (member == null) return null;
+        String id = name.getIdentifier();
+        ASTNode[] last = {null};
+        member.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(Assignment a) {
+                if (a.getStartPosition() < use.getStartPosition() && RangeAnalysis.isName(a.getLeftHandSide(), id))
+                    last[0] = a;
+                return true;
+            }
+
+            @Override
+            public boolean visit(VariableDeclarationFragment f) {
+                if (f.getStartPosition() < use.getStartPosition()
+                        && f.getName().getIdentifier().equals(id)
+                        && f.getInitializer() != null) last[0] = f;
+                return true;
+            }
+        });
+        return last[0];
+    }
+
+    /**
+     * The first {@code & mask} read of {@code target}'s variable that can see the value stored by {@code c}: a read
+     * in another member (the data read elsewhere), after the store, or before it in a loop around both at another
+     * index; a read of a fresh element before the store in the same pass reads the old value (issue 29: an error
+     * whose reasoning cited such a read). Null when none can.
+     */
+    public static InfixExpression readOfStore(JavaUnit unit, CastExpression c, Expression target, int mask) {
+        ASTNode member = member(c);
+        Statement store = statementOf(c);
+        for (InfixExpression read : unit.unsignedReads(target, mask)) {
+            if (member(read) != member || store == null) return read;
+            if (read.getStartPosition() >= store.getStartPosition() + store.getLength()) return read;
+            if (JavaUnit.isAncestor(store, read)) continue;
+            if (loopAround(read, store) && !sameIndex(read, target)) return read;
+        }
+        return null;
+    }
+
+    private static ASTNode member(ASTNode n) {
+        for (ASTNode p = n.getParent(); p != null; p = p.getParent())
+            if (p instanceof BodyDeclaration || p instanceof LambdaExpression) return p;
+        return null;
+    }
+
+    private static Statement statementOf(ASTNode n) {
+        for (ASTNode p = n.getParent(); p != null; p = p.getParent()) if (p instanceof Statement) return (Statement) p;
+        return null;
+    }
+
+    private static boolean loopAround(ASTNode a, ASTNode b) {
+        for (ASTNode p = b.getParent(); p != null && !(p instanceof BodyDeclaration); p = p.getParent()) {
+            if ((p instanceof ForStatement
+                            || p instanceof EnhancedForStatement
+                            || p instanceof WhileStatement
+                            || p instanceof DoStatement)
+                    && JavaUnit.isAncestor(p, a)) return true;
+        }
+        return false;
+    }
+
+    /** The read {@code x[i] & 0xff} reads the element the store {@code x[i] = ...} writes (the same index text). */
+    private static boolean sameIndex(InfixExpression read, Expression target) {
+        if (!(RangeAnalysis.unparen(target) instanceof ArrayAccess)) return true;
+        Expression l = RangeAnalysis.unparen(read.getLeftOperand());
+        Expression r = RangeAnalysis.unparen(read.getRightOperand());
+        Expression arr = l instanceof ArrayAccess ? l : r instanceof ArrayAccess ? r : null;
+        return arr != null
+                && ((ArrayAccess) arr)
+                        .getIndex()
+                        .subtreeMatch(new ASTMatcher(), ((ArrayAccess) RangeAnalysis.unparen(target)).getIndex());
     }
 
     private static boolean storedInArray(CastExpression c) {

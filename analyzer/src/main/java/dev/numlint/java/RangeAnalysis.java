@@ -24,6 +24,103 @@ public final class RangeAnalysis {
         return of(e, Map.of(), 0);
     }
 
+    /** The range of {@code e} when the variables named in {@code assume} are known to lie in the given ranges. */
+    public Range of(Expression e, Map<String, Range> assume) {
+        return of(e, assume, 0);
+    }
+
+    /**
+     * One path's definition of a variable before a use: the statement that assigns it last on that path and the
+     * variable's range at the end of the path (its clamps included).
+     */
+    public record PathDefinition(Statement definition, Range range) {}
+
+    /**
+     * When the last statement before {@code use} that assigns its variable is an if/else chain every branch of which
+     * assigns it (or exits), the definition of each branch that reaches the use, with the variable's range there;
+     * otherwise (one definition, or paths not followed) an empty list.
+     */
+    public List<PathDefinition> pathDefinitions(SimpleName use) {
+        String id = use.getIdentifier();
+        Range typeR = typeRange(types.of(use));
+        ASTNode child = use;
+        for (ASTNode p = use.getParent(); p != null; child = p, p = p.getParent()) {
+            if (p instanceof MethodDeclaration
+                    || p instanceof LambdaExpression
+                    || p instanceof AbstractTypeDeclaration
+                    || p instanceof AnonymousClassDeclaration
+                    || p instanceof Initializer) return List.of();
+            if ((p instanceof ForStatement
+                            || p instanceof WhileStatement
+                            || p instanceof DoStatement
+                            || p instanceof EnhancedForStatement)
+                    && assignedIn(p, id)) return List.of(); // loop-carried
+            if (p instanceof Block) {
+                List<?> stmts = ((Block) p).statements();
+                for (int i = stmts.indexOf(child) - 1; i >= 0; i--) {
+                    Statement st = (Statement) stmts.get(i);
+                    if (!assignedIn(st, id)) continue;
+                    if (!(st instanceof IfStatement)) return List.of();
+                    List<PathDefinition> paths = branches((IfStatement) st, id, typeR, 0);
+                    return paths == null ? List.of() : paths;
+                }
+            }
+        }
+        return List.of();
+    }
+
+    /** The definitions of {@code id} on the branches of an if/else chain that reach past it; null if not followed. */
+    private List<PathDefinition> branches(IfStatement is, String id, Range typeR, int depth) {
+        if (is.getElseStatement() == null || depth > MAX_DEPTH - 3) return null;
+        List<PathDefinition> out = new ArrayList<>();
+        List<PathDefinition> then = branchEnd(is.getThenStatement(), id, typeR, depth);
+        if (then == null) return null;
+        out.addAll(then);
+        List<PathDefinition> rest = is.getElseStatement() instanceof IfStatement
+                ? branches((IfStatement) is.getElseStatement(), id, typeR, depth + 1)
+                : branchEnd(is.getElseStatement(), id, typeR, depth);
+        if (rest == null) return null;
+        out.addAll(rest);
+        return out;
+    }
+
+    /**
+     * The definition of {@code id} that leaves branch {@code b}: none when the branch exits (return, throw ...), the
+     * last plain assignment with the clamps after it, or the paths of a nested if/else chain; null if not followed.
+     */
+    private List<PathDefinition> branchEnd(Statement b, String id, Range typeR, int depth) {
+        List<?> stmts = b instanceof Block ? ((Block) b).statements() : List.of(b);
+        if (!stmts.isEmpty() && exits((Statement) stmts.get(stmts.size() - 1))) return List.of();
+        List<Object[]> clamps = new ArrayList<>();
+        List<Range> facts = new ArrayList<>();
+        for (int i = stmts.size() - 1; i >= 0; i--) {
+            Statement st = (Statement) stmts.get(i);
+            int r = statementEffect(st, id, clamps, facts, depth + 1);
+            if (r == 1) {
+                Range base = baseOf(st, id, depth + 1);
+                return List.of(new PathDefinition(st, applyClamps(base, typeR, clamps, facts)));
+            }
+            if (r == 2) {
+                if (!(st instanceof IfStatement) || !clamps.isEmpty() || !facts.isEmpty()) return null;
+                return branches((IfStatement) st, id, typeR, depth + 1);
+            }
+        }
+        return null; // the branch keeps the value from before the chain: not followed
+    }
+
+    /** A base range narrowed by the type, then by the clamps (in reverse program order) and the facts after it. */
+    private static Range applyClamps(Range base, Range typeR, List<Object[]> clamps, List<Range> facts) {
+        Range r = base == null ? typeR : base.and(typeR);
+        for (int i = clamps.size() - 1; i >= 0; i--) {
+            boolean lower = (Boolean) clamps.get(i)[0];
+            Range b = (Range) clamps.get(i)[1];
+            if (lower) r = new Range(b.lo(), Math.max(r.hi(), b.hi()), b.loGuard() || !b.loBounded(), r.hiGuard());
+            else r = new Range(Math.min(r.lo(), b.lo()), b.hi(), r.loGuard(), b.hiGuard() || !b.hiBounded());
+        }
+        for (Range f : facts) r = r.and(f);
+        return r;
+    }
+
     private Range of(Expression e, Map<String, Range> assume, int depth) {
         if (e == null || depth > MAX_DEPTH) return Range.ALL;
         Object cv = e.resolveConstantExpressionValue();
@@ -1063,7 +1160,15 @@ public final class RangeAnalysis {
                             break outer;
                         }
                         if (r == 2) {
+                            // an if/else chain that assigns on every path: the union of the paths' ranges (a
+                            // clamp on every path bounds the value by construction)
+                            List<PathDefinition> paths =
+                                    s instanceof IfStatement ? branches((IfStatement) s, id, typeR, depth + 1) : null;
                             base = Range.ALL;
+                            if (paths != null && !paths.isEmpty()) {
+                                base = paths.get(0).range();
+                                for (PathDefinition d : paths) base = base.or(d.range());
+                            }
                             break outer;
                         }
                     }
@@ -1079,15 +1184,7 @@ public final class RangeAnalysis {
                     break;
             }
         }
-        Range r = base == null ? typeR : base.and(typeR);
-        for (int i = clamps.size() - 1; i >= 0; i--) {
-            boolean lower = (Boolean) clamps.get(i)[0];
-            Range b = (Range) clamps.get(i)[1];
-            if (lower) r = new Range(b.lo(), Math.max(r.hi(), b.hi()), b.loGuard() || !b.loBounded(), r.hiGuard());
-            else r = new Range(Math.min(r.lo(), b.lo()), b.hi(), r.loGuard(), b.hiGuard() || !b.hiBounded());
-        }
-        for (Range f : facts) r = r.and(f);
-        return r;
+        return applyClamps(base, typeR, clamps, facts);
     }
 
     /** Range of a counting loop's variable inside the body: for (int i = A; i < B; i++) gives [A, B). */

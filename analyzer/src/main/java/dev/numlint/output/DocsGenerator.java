@@ -131,6 +131,27 @@ public final class DocsGenerator {
         }
         sb.append("\nConfigure rules in `.numlint.yml` (see the top-level README); suppress a single finding with\n"
                 + "`// numlint: ignore NL003 -- reason`.\n");
+        sb.append("\n## SpotBugs bug patterns\n\n")
+                .append("The SpotBugs plugin (spotbugs-plugin/README.md) reports the java-bytecode rules as these bug ")
+                .append(
+                        "patterns; SpotBugs' SARIF names its results by the pattern and links here (`README.md#<pattern>`).\n\n")
+                .append("| Bug pattern | Rule |\n|---|---|\n");
+        for (Rule r : catalog.all()) {
+            if (r.appliesTo(Layer.JAVA_BYTECODE)) {
+                // an explicit anchor with the pattern's exact (upper-case) name: heading anchors are lower-cased
+                sb.append("| <a id=\"")
+                        .append(r.bugPattern())
+                        .append("\"></a>`")
+                        .append(r.bugPattern())
+                        .append("` | [")
+                        .append(r.id())
+                        .append(' ')
+                        .append(r.name())
+                        .append("](")
+                        .append(fileName(r))
+                        .append(") |\n");
+            }
+        }
         return sb.toString();
     }
 }

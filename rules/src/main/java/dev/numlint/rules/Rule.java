@@ -97,6 +97,14 @@ public record Rule(
         return RuleCatalog.INFORMATION_URI + "/blob/main/" + docPath();
     }
 
+    /**
+     * The help address SpotBugs gives this rule's bug pattern (its SARIF helpUri): the rules index with the pattern
+     * type as anchor, which the generated index defines next to a link to {@link #helpUri()}.
+     */
+    public String bugPatternHelpUri() {
+        return RuleCatalog.RULES_INDEX_URI + "#" + bugPattern();
+    }
+
     public boolean appliesTo(Layer layer) {
         return layers.contains(layer);
     }

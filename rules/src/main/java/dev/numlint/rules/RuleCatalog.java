@@ -23,6 +23,12 @@ import java.util.NoSuchElementException;
 public final class RuleCatalog {
     public static final String TOOL_NAME = "numlint";
     public static final String INFORMATION_URI = "https://github.com/numlint/numlint";
+    /**
+     * The generated index of the rules (docs/rules/README.md). SpotBugs links every bug pattern of a plugin to one
+     * page, {@code <BugsUrl>#<pattern type>} (its SARIF helpUri too): the index holds an anchor per pattern type.
+     */
+    public static final String RULES_INDEX_URI = INFORMATION_URI + "/blob/main/docs/rules/README.md";
+
     private static final String BASE = "/dev/numlint/rules/";
 
     private static volatile RuleCatalog instance;

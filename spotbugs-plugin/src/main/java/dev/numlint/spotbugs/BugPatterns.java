@@ -91,6 +91,16 @@ public final class BugPatterns {
         return sb.toString();
     }
 
+    /** The plugin's version, as the build wrote it. */
+    public static String pluginVersion() {
+        return TABLE.getProperty("plugin.version", "(unknown version)");
+    }
+
+    /** The rule ids the plugin's detectors report, in catalog order. */
+    public static java.util.List<String> rules() {
+        return java.util.List.of(TABLE.getProperty("plugin.rules", "").split(","));
+    }
+
     /** A rule option's catalog default, e.g. NL004 min-trip-count. */
     public static int intOption(String ruleId, String option, int fallback) {
         String v = TABLE.getProperty(ruleId + ".option." + option);

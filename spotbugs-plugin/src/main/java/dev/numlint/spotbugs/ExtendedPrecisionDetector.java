@@ -44,6 +44,7 @@ public class ExtendedPrecisionDetector implements Detector {
 
     public ExtendedPrecisionDetector(BugReporter bugReporter) {
         this.bugReporter = bugReporter;
+        PluginNotice.detectorLoaded();
     }
 
     @Override

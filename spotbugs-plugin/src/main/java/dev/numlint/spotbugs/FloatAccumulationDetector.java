@@ -92,6 +92,7 @@ public class FloatAccumulationDetector extends OpcodeStackDetector {
 
     public FloatAccumulationDetector(BugReporter bugReporter) {
         this.bugReporter = bugReporter;
+        PluginNotice.detectorLoaded();
         this.minTripCount = SystemProperties.getInt(
                 "numlint.NL004.min-trip-count", BugPatterns.intOption(NL004, "min-trip-count", 16));
     }

@@ -221,6 +221,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
 
     public FloatConversionDetector(BugReporter bugReporter) {
         this.bugReporter = bugReporter;
+        PluginNotice.detectorLoaded();
     }
 
     @Override

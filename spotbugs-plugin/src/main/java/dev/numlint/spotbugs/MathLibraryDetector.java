@@ -33,6 +33,7 @@ public class MathLibraryDetector extends OpcodeStackDetector {
 
     public MathLibraryDetector(BugReporter bugReporter) {
         this.bugReporter = bugReporter;
+        PluginNotice.detectorLoaded();
     }
 
     @Override

@@ -153,11 +153,33 @@ class DetectorSamplesTest {
                         .withConfidence(Confidence.LOW)
                         .build()));
 
-        // the long descriptions (messages.xml "{2} in {1}") name the instruction and the consequence
+        // help addresses: SpotBugs (its GUI, and its SARIF's helpUri) links a pattern to <BugsUrl>#<type>; the
+        // generated rules index defines that anchor next to the document numlint's own SARIF links (issue 30)
+        String index = java.nio.file.Files.readString(Path.of("../docs/rules/README.md"));
+        for (BugInstance b : bugs) {
+            if (b.getType().startsWith("NL")) {
+                dev.numlint.rules.Rule r = dev.numlint.rules.RuleCatalog.get()
+                        .rule(b.getBugPattern().getAbbrev());
+                assertThat(b.getBugPattern().getUri()).hasValue(java.net.URI.create(r.bugPatternHelpUri()));
+                assertThat(r.bugPatternHelpUri())
+                        .startsWith(dev.numlint.rules.RuleCatalog.INFORMATION_URI + "/blob/main/docs/rules/README.md#");
+                assertThat(index)
+                        .contains("| <a id=\"" + b.getType() + "\"></a>`" + b.getType() + "` | [" + r.id() + " "
+                                + r.name() + "]("
+                                + r.helpUri().substring(r.helpUri().lastIndexOf('/') + 1) + ") |");
+            }
+        }
+
+        // the long descriptions (messages.xml "{2} in {1}") name the instruction and the consequence; getMessage()
+        // is what SpotBugs' text UI prints: the bug code once, then the description (issue 30: "NL004: NL004:")
         List<String> messages = new ArrayList<>();
         for (BugInstance b : bugs) {
             if (b.getType().startsWith("NL")) {
-                messages.add(b.getMessageWithoutPrefix());
+                messages.add(b.getMessage());
+                assertThat(b.getMessage())
+                        .isEqualTo(b.getBugPattern().getAbbrev() + ": " + b.getMessageWithoutPrefix());
+                assertThat(b.getMessageWithoutPrefix())
+                        .doesNotStartWith(b.getBugPattern().getAbbrev() + ":");
             }
         }
         assertThat(messages)

@@ -113,6 +113,9 @@ class SpotBugsEndToEndIT {
                 .as("nested Maven build; log: " + log.toAbsolutePath() + "\n" + tail(log))
                 .isZero();
 
+        assertThat(Files.readString(log))
+                .as("the plugin reports itself in the build log")
+                .contains("numlint SpotBugs plugin " + version + " loaded");
         Path xml = project.resolve("target/spotbugsXml.xml");
         assertThat(xml).as("SpotBugs XML report\n" + tail(log)).isRegularFile();
         assertMatchesExpectations(xml, project.resolve("src/main/java"));
@@ -144,8 +147,11 @@ class SpotBugsEndToEndIT {
         int rc = run(cmd, work, log, 180);
         assertThat(rc).as("SpotBugs CLI\n" + tail(log)).isZero();
         assertMatchesExpectations(xml, PROJECT_TEMPLATE.resolve("src/main/java"));
-        assertThat(Files.readString(xml))
-                .contains("<LongMessage>NL001: (char) D2I of a double value without a range" + " guard");
+        // the plugin says that SpotBugs loaded it (issue 30: loaded nowhere, nothing said)
+        assertThat(Files.readString(log))
+                .contains("numlint SpotBugs plugin " + System.getProperty("numlint.projectVersion")
+                        + " loaded: rules NL001");
+        assertThat(Files.readString(xml)).contains("<LongMessage>(char) D2I of a double value without a range guard");
     }
 
     /** Compares the primary source lines of the numlint bug instances with the sources' inline expectations. */

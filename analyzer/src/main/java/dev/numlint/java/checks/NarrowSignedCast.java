@@ -21,7 +21,15 @@ public final class NarrowSignedCast implements JavaCheck {
 
     @Override
     public void check(JavaUnit unit) {
+        // one finding at the path that lacks the guard the other paths give the value, the conversions related
+        java.util.Set<Narrowings.Cast> grouped = Narrowings.reportMissingGuards(
+                unit,
+                ruleId(),
+                Narrowings.of(unit).stream()
+                        .filter(n -> !n.unsigned() && !n.guarded())
+                        .toList());
         for (Narrowings.Cast n : Narrowings.of(unit)) {
+            if (grouped.contains(n)) continue;
             if (n.unsigned() || n.guarded()) continue;
             NumType exType = n.sourceType() == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT;
             if (n.arrayStore() && !n.range().isPoint()) {

@@ -6,6 +6,7 @@ import dev.numlint.java.JavaUnit;
 import dev.numlint.java.NumType;
 import dev.numlint.java.RangeAnalysis;
 import dev.numlint.java.Types;
+import dev.numlint.knowledge.ConcurrentFloatApis;
 import dev.numlint.model.Impact;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,37 +37,12 @@ import org.eclipse.jdt.core.dom.*;
  */
 @AutoService(JavaCheck.class)
 public final class SharedFloatAccumulation implements JavaCheck {
-    private static final Set<String> CAS = Set.of(
-            "compareAndSet",
-            "weakCompareAndSet",
-            "weakCompareAndSetPlain",
-            "weakCompareAndSetVolatile",
-            "weakCompareAndSetAcquire",
-            "weakCompareAndSetRelease",
-            "compareAndExchange",
-            "updateAndGet",
-            "getAndUpdate",
-            "accumulateAndGet",
-            "getAndAccumulate");
-    private static final Set<String> TO_BITS =
-            Set.of("floatToIntBits", "floatToRawIntBits", "doubleToLongBits", "doubleToRawLongBits");
-    private static final Set<String> FROM_BITS = Set.of("intBitsToFloat", "longBitsToDouble");
-    private static final Set<String> ADDER_READS =
-            Set.of("sum", "sumThenReset", "doubleValue", "floatValue", "intValue", "longValue", "get", "getThenReset");
-    private static final Set<String> SUBMIT = Set.of(
-            "submit",
-            "execute",
-            "invoke",
-            "schedule",
-            "scheduleAtFixedRate",
-            "scheduleWithFixedDelay",
-            "runAsync",
-            "supplyAsync",
-            "thenRunAsync",
-            "thenAcceptAsync",
-            "thenApplyAsync");
-    private static final Set<String> TASK_TYPES =
-            Set.of("RecursiveAction", "RecursiveTask", "CountedCompleter", "Thread", "ForkJoinTask");
+    // the JDK's shared-sum APIs: one list for this check and the SpotBugs detector
+    private static final Set<String> CAS = ConcurrentFloatApis.COMPARE_AND_SET;
+    private static final Set<String> TO_BITS = ConcurrentFloatApis.TO_BITS;
+    private static final Set<String> FROM_BITS = ConcurrentFloatApis.FROM_BITS;
+    private static final Set<String> SUBMIT = ConcurrentFloatApis.SUBMIT;
+    private static final Set<String> TASK_TYPES = ConcurrentFloatApis.TASK_SUPERCLASSES;
 
     @Override
     public String ruleId() {
@@ -79,7 +55,8 @@ public final class SharedFloatAccumulation implements JavaCheck {
             String n = m.getName().getIdentifier();
             if (CAS.contains(n)) casLoop(unit, m);
             else if ("parallelPrefix".equals(n)) prefix(unit, m);
-            if (ADDER_READS.contains(n)) adderRead(unit, m);
+            if (ConcurrentFloatApis.ADDER_READS.contains(n) || ConcurrentFloatApis.ACCUMULATOR_READS.contains(n))
+                adderRead(unit, m);
             streamTerminal(unit, m);
         }
         Set<String> reported = new HashSet<>();
@@ -235,14 +212,15 @@ public final class SharedFloatAccumulation implements JavaCheck {
         boolean adder = "DoubleAdder".equals(type);
         boolean accumulator = "DoubleAccumulator".equals(type);
         String n = m.getName().getIdentifier();
-        if (adder && (n.equals("get") || n.equals("getThenReset"))) return;
-        if (accumulator && (n.startsWith("sum") || !additiveAccumulators(unit))) return;
+        if (adder && !ConcurrentFloatApis.ADDER_READS.contains(n)) return;
+        if (accumulator && (!ConcurrentFloatApis.ACCUMULATOR_READS.contains(n) || !additiveAccumulator(unit, receiver)))
+            return;
         if (!adder && !accumulator) return;
         if (receiver instanceof SimpleName
                 && Types.declarationOf((SimpleName) receiver) != null
                 && !addedFromTasks(unit, (SimpleName) receiver)) return; // a local added to in one thread
         Impact impact = unit.impacts().of(m);
-        if (n.equals("intValue") || n.equals("longValue"))
+        if (ConcurrentFloatApis.TRUNCATING_READS.contains(n))
             impact = Impact.amplified(
                     "truncated by " + n + "() at line " + unit.line(m) + ": 1 ulp can change the integer",
                     unit.location(m));
@@ -274,6 +252,34 @@ public final class SharedFloatAccumulation implements JavaCheck {
             if (found[0]) return true;
         }
         return false;
+    }
+
+    /**
+     * The accumulator read through {@code receiver} adds: the {@code new DoubleAccumulator(f, x)} assigned to its
+     * name (a field's or local's initializer, or an assignment) has an adding {@code f}; when the unit creates none
+     * under that name, some accumulator of the unit adds.
+     */
+    private static boolean additiveAccumulator(JavaUnit unit, Expression receiver) {
+        String name = JavaUnit.simpleName(receiver);
+        if (name == null) return additiveAccumulators(unit);
+        Boolean[] additive = {null};
+        unit.cu().accept(new ASTVisitor() {
+            @Override
+            public boolean visit(ClassInstanceCreation c) {
+                if (!c.getType().toString().endsWith("DoubleAccumulator")
+                        || c.arguments().isEmpty()) return true;
+                ASTNode p = c.getParent();
+                String assigned = p instanceof VariableDeclarationFragment
+                        ? ((VariableDeclarationFragment) p).getName().getIdentifier()
+                        : p instanceof Assignment ? JavaUnit.simpleName(((Assignment) p).getLeftHandSide()) : null;
+                if (name.equals(assigned)) {
+                    boolean adds = sumOperator((Expression) c.arguments().get(0));
+                    additive[0] = additive[0] == null ? adds : additive[0] || adds;
+                }
+                return true;
+            }
+        });
+        return additive[0] != null ? additive[0] : additiveAccumulators(unit);
     }
 
     /** Some {@code new DoubleAccumulator(f, x)} of the unit adds (f is not a maximum or minimum). */
@@ -337,42 +343,40 @@ public final class SharedFloatAccumulation implements JavaCheck {
     private void streamTerminal(JavaUnit unit, MethodInvocation m) {
         String n = m.getName().getIdentifier();
         String op;
-        switch (n) {
-            case "sum":
-            case "average":
-            case "summaryStatistics":
-                if (!m.arguments().isEmpty() || !doubleStream(m.getExpression())) return;
-                op = n.equals("sum") ? "sums" : n.equals("average") ? "averages" : "sums";
-                break;
-            case "reduce": {
-                List<?> args = m.arguments();
-                if (args.isEmpty()) return;
-                Expression f = (Expression) args.get(args.size() == 3 ? 1 : args.size() - 1);
-                if (!sumOperator(f)) return;
-                boolean doubles = doubleStream(m.getExpression())
-                        || f instanceof ExpressionMethodReference
-                        || args.size() >= 2
-                                && unit.types().of((Expression) args.get(0)).isFloating();
-                if (!doubles) return;
-                op = "reduces";
-                break;
-            }
-            case "collect": {
-                if (m.arguments().size() != 1
-                        || !(RangeAnalysis.unparen((Expression) m.arguments().get(0)) instanceof MethodInvocation))
+        if (ConcurrentFloatApis.STREAM_SUMS.contains(n)) {
+            if (!m.arguments().isEmpty() || !doubleStream(m.getExpression())) return;
+            op = n.equals("average") ? "averages" : "sums";
+        } else
+            switch (n) {
+                case "reduce": {
+                    List<?> args = m.arguments();
+                    if (args.isEmpty()) return;
+                    Expression f = (Expression) args.get(args.size() == 3 ? 1 : args.size() - 1);
+                    if (!sumOperator(f)) return;
+                    boolean doubles = doubleStream(m.getExpression())
+                            || f instanceof ExpressionMethodReference
+                            || args.size() >= 2
+                                    && unit.types().of((Expression) args.get(0)).isFloating();
+                    if (!doubles) return;
+                    op = "reduces";
+                    break;
+                }
+                case "collect": {
+                    if (m.arguments().size() != 1
+                            || !(RangeAnalysis.unparen(
+                                            (Expression) m.arguments().get(0))
+                                    instanceof MethodInvocation)) return;
+                    String c = ((MethodInvocation) RangeAnalysis.unparen(
+                                    (Expression) m.arguments().get(0)))
+                            .getName()
+                            .getIdentifier();
+                    if (!ConcurrentFloatApis.SUMMING_COLLECTORS.contains(c)) return;
+                    op = "collects";
+                    break;
+                }
+                default:
                     return;
-                String c = ((MethodInvocation)
-                                RangeAnalysis.unparen((Expression) m.arguments().get(0)))
-                        .getName()
-                        .getIdentifier();
-                if (!c.equals("summingDouble") && !c.equals("averagingDouble") && !c.equals("summarizingDouble"))
-                    return;
-                op = "collects";
-                break;
             }
-            default:
-                return;
-        }
         if (!parallel(m.getExpression())) return;
         Impact impact = follow(unit, m);
         String msg = fit("java-stream", impact.consequence(), "expr", "parallel()…" + n + "()", "op", op);
@@ -479,17 +483,32 @@ public final class SharedFloatAccumulation implements JavaCheck {
 
             @Override
             public boolean visit(TypeDeclaration t) {
-                Type sup = t.getSuperclassType();
-                if (sup != null && TASK_TYPES.contains(baseName(sup))) {
+                if (taskClass(t) != null) {
                     for (MethodDeclaration md : t.getMethods()) {
                         String mn = md.getName().getIdentifier();
-                        if ((mn.equals("compute") || mn.equals("run")) && md.getBody() != null) out.add(md.getBody());
+                        if (ConcurrentFloatApis.TASK_METHODS.contains(mn)
+                                && md.parameters().isEmpty()
+                                && md.getBody() != null) out.add(md.getBody());
                     }
                 }
                 return true;
             }
         });
         return out;
+    }
+
+    /**
+     * What runs instances of {@code t} on other threads: "threads" (a Thread subclass), "fork/join tasks" (a
+     * RecursiveAction, RecursiveTask ...), "pool tasks" (a Runnable or Callable, given to an executor or a thread);
+     * null for other classes.
+     */
+    private static String taskClass(TypeDeclaration t) {
+        Type sup = t.getSuperclassType();
+        if (sup != null && TASK_TYPES.contains(baseName(sup)))
+            return baseName(sup).equals("Thread") ? "threads" : "fork/join tasks";
+        for (Object i : t.superInterfaceTypes())
+            if (ConcurrentFloatApis.TASK_INTERFACES.contains(baseName((Type) i))) return "pool tasks";
+        return null;
     }
 
     private static String baseName(Type t) {
@@ -511,7 +530,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
         ASTNode holder =
                 body instanceof AnonymousClassDeclaration ? body.getParent().getParent() : body.getParent();
         String tasks = body instanceof Block
-                ? "fork/join tasks"
+                ? taskClass((TypeDeclaration) body.getParent().getParent())
                 : holder instanceof ClassInstanceCreation
                         ? "threads"
                         : holder instanceof MethodInvocation
@@ -533,7 +552,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
                 // whole numbers added into a double are exact in any order below 2^53 (a centroid's coordinate sums)
                 if (unit.types().of(lhs) == NumType.DOUBLE && SerialAccumulation.integerValued(unit, term)) return true;
                 String target = sharedTarget(lhs, body);
-                if (target == null) return true;
+                if (target == null || ownField(lhs, body)) return true;
                 if (!reported.add(target + "@" + body.getStartPosition())) return true;
                 Impact impact = readsImpact(unit, unit.cu(), target, body);
                 if (impact == null) impact = Impact.bounded("only stored: a few ulp apart run to run");
@@ -596,6 +615,27 @@ public final class SharedFloatAccumulation implements JavaCheck {
             return Types.fieldDeclaration(n, n.getIdentifier()) != null ? n.getIdentifier() : null;
         }
         return null;
+    }
+
+    /**
+     * {@code lhs} is an instance field (not an array element) of the task class whose body {@code body} is: each
+     * task object has its own ({@code partial += x} in a Runnable's run()).
+     */
+    private static boolean ownField(Expression lhs, ASTNode body) {
+        if (!(body instanceof Block) || lhs instanceof ArrayAccess) return false;
+        SimpleName n = lhs instanceof FieldAccess
+                ? ((FieldAccess) lhs).getName()
+                : lhs instanceof SimpleName ? (SimpleName) lhs : null;
+        if (n == null) return false;
+        if (lhs instanceof FieldAccess && !(((FieldAccess) lhs).getExpression() instanceof ThisExpression))
+            return false;
+        TypeDeclaration task = (TypeDeclaration) body.getParent().getParent();
+        for (FieldDeclaration f : task.getFields()) {
+            if (Modifier.isStatic(f.getModifiers())) continue;
+            for (Object o : f.fragments())
+                if (((VariableDeclarationFragment) o).getName().getIdentifier().equals(n.getIdentifier())) return true;
+        }
+        return false;
     }
 
     /** The index is the task's own: its lambda parameter, or a counter of a loop inside the task. */

@@ -20,7 +20,15 @@ public final class UnguardedUnsignedCast implements JavaCheck {
 
     @Override
     public void check(JavaUnit unit) {
+        // one finding at the path that lacks the guard the other paths give the value, the conversions related
+        java.util.Set<Narrowings.Cast> grouped = Narrowings.reportMissingGuards(
+                unit,
+                ruleId(),
+                Narrowings.of(unit).stream()
+                        .filter(n -> n.unsigned() && !n.guarded())
+                        .toList());
         for (Narrowings.Cast n : Narrowings.of(unit)) {
+            if (grouped.contains(n)) continue;
             if (!n.unsigned() || n.guarded()) continue;
             double example = Narrowings.example(n);
             NumType exType = n.sourceType() == NumType.DOUBLE ? NumType.DOUBLE : NumType.FLOAT;
@@ -69,7 +77,7 @@ public final class UnguardedUnsignedCast implements JavaCheck {
                         "max",
                         max);
             }
-            unit.report(ruleId(), n.cast(), msg, n.guessed(), null, Narrowings.impact(n));
+            Narrowings.relate(unit, n, unit.report(ruleId(), n.cast(), msg, n.guessed(), null, Narrowings.impact(n)));
         }
     }
 }

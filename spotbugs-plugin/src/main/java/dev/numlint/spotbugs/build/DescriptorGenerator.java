@@ -170,7 +170,7 @@ public final class DescriptorGenerator {
         files.put("findbugs.xml", findbugsXml(catalog, rules, version, detectors));
         files.put("messages.xml", messagesXml(catalog, rules, detectors));
         files.put("bugrank.txt", bugRanks(rules));
-        files.put("dev/numlint/spotbugs/" + BugPatterns.RESOURCE, patternTable(rules));
+        files.put("dev/numlint/spotbugs/" + BugPatterns.RESOURCE, patternTable(rules, version));
         return files;
     }
 
@@ -268,7 +268,9 @@ public final class DescriptorGenerator {
                 .append("</ShortDescription>\n    <Details>")
                 .append(cdata(pluginDetails(rules)))
                 .append("</Details>\n    <BugsUrl>")
-                .append(text(RuleCatalog.INFORMATION_URI + "/tree/main/docs/rules"))
+                // SpotBugs links each pattern to <BugsUrl>#<type> (the GUI, and SARIF's helpUri): the rules index
+                // holds an anchor for every pattern type (Rule.bugPatternHelpUri)
+                .append(text(RuleCatalog.RULES_INDEX_URI))
                 .append("</BugsUrl>\n  </Plugin>\n");
         sb.append("  <BugCategory category=\"")
                 .append(CATEGORY)
@@ -301,10 +303,10 @@ public final class DescriptorGenerator {
             sb.append("    <ShortDescription>")
                     .append(text(r.id() + ": " + stripDot(r.summary())))
                     .append("</ShortDescription>\n");
-            // {1} is the method, {2} the detector's specific message (see NumlintDetectorSupport)
-            sb.append("    <LongDescription>")
-                    .append(text(r.id() + ": {2} in {1}"))
-                    .append("</LongDescription>\n");
+            // {1} is the method, {2} the detector's specific message. No rule id here: SpotBugs prefixes the bug
+            // code itself where it prints a bug (BugInstance.getMessage: "NL004: ..."), and the XML report carries
+            // the type; an id here printed "NL004: NL004: ..." on SpotBugs' command line (issue 30)
+            sb.append("    <LongDescription>").append(text("{2} in {1}")).append("</LongDescription>\n");
             sb.append("    <Details>").append(cdata(details(r))).append("</Details>\n");
             sb.append("  </BugPattern>\n");
         }
@@ -417,11 +419,16 @@ public final class DescriptorGenerator {
         return sb.toString();
     }
 
-    private static String patternTable(List<Rule> rules) {
+    private static String patternTable(List<Rule> rules, String version) {
         StringBuilder sb = new StringBuilder();
         sb.append("# GENERATED from the numlint rule catalog by ")
                 .append(DescriptorGenerator.class.getName())
                 .append(". Do not edit.\n");
+        // what the plugin says of itself when SpotBugs loads it (PluginNotice)
+        sb.append("plugin.version=").append(propertyValue(version)).append('\n');
+        sb.append("plugin.rules=")
+                .append(String.join(",", rules.stream().map(Rule::id).toList()))
+                .append('\n');
         for (Rule r : rules) {
             sb.append(r.id()).append(".type=").append(r.bugPattern()).append('\n');
             sb.append(r.id()).append(".priority=").append(priority(r.level())).append('\n');
