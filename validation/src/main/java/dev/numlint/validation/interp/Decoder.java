@@ -1832,6 +1832,20 @@ public final class Decoder {
             return;
         }
         if (regsList.length == 1 && regsList[0] == -2) regsList[0] = src(vo, t);
+        int[] widenAfter = null; // reference mode, param/const space: f32 bits in and out of wide registers
+        if (ref && f32) {
+            String[] parts =
+                    vo.startsWith("{") ? vo.substring(1, vo.length() - 1).split(",") : new String[] {vo};
+            for (int i = 0; i < regsList.length; i++) {
+                String pt = parts[i].trim();
+                if (regsList[i] < 0 || !isReg(pt)) continue;
+                if (!load) regsList[i] = srcNarrow(pt);
+                else if (wide(regsList[i])) {
+                    if (widenAfter == null) widenAfter = regsList.clone();
+                    regsList[i] = scratch();
+                }
+            }
+        }
         if (ref
                 && t.equals("f64")
                 && vec == 1
@@ -1872,6 +1886,10 @@ public final class Decoder {
                 else emit(Op.ST, 0, (int) ad[0], regsList[i], sp, ad[1] + (long) size * i, y, null);
             }
         }
+        if (widenAfter != null)
+            for (int i = 0; i < regsList.length; i++)
+                if (regsList[i] >= 0 && regsList[i] != widenAfter[i])
+                    emitPost(false, Op.WIDEN, widenAfter[i], regsList[i]);
     }
 
     private static final List<String> ATOMS =
