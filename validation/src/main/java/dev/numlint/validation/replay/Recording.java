@@ -50,6 +50,9 @@ public final class Recording {
         public int[] grid, block;
         public int dynamicShared;
         public byte[] params;
+        /** The recording's file of the parameter block. */
+        public String paramFile;
+
         public boolean paramsKnown;
         public final List<int[]> paramLayout = new ArrayList<>(); // offset, size, alloc (-1), offsetInAlloc
         public final List<byte[]> before = new ArrayList<>();
@@ -124,7 +127,8 @@ public final class Recording {
         l.dynamicShared = n.path("dynamicShared").asInt();
         l.paramsKnown = n.path("paramsKnown").asBoolean();
         try {
-            l.params = bytes(n.path("paramBytes").asText());
+            l.paramFile = n.path("paramBytes").asText();
+            l.params = bytes(l.paramFile);
             for (JsonNode p : n.path("params")) {
                 int off = p.path("offset").asInt(-1), size = p.path("size").asInt(-1);
                 if (off < 0 || size < 0 || off + size > l.params.length)
@@ -144,7 +148,7 @@ public final class Recording {
             int allocs = n.path("allocs").size();
             for (int a = 0; a < allocs; a++) {
                 long want = n.path("allocs").get(a).path("bytes").asLong();
-                byte[] b = bytes("data/launch-" + l.id + "-alloc-" + a + "-before.bin");
+                byte[] b = bytes(allocFile(l.id, a, "before"));
                 if (b.length != want)
                     throw new IOException("launch " + l.id + " allocation " + a + ": " + b.length
                             + " bytes, the manifest says " + want);
@@ -156,7 +160,7 @@ public final class Recording {
             if (Boolean.TRUE.equals(done.get(l.id))) {
                 l.after = new ArrayList<>();
                 for (int a = 0; a < allocs; a++) {
-                    byte[] b = bytes("data/launch-" + l.id + "-alloc-" + a + "-after.bin");
+                    byte[] b = bytes(allocFile(l.id, a, "after"));
                     if (b.length != l.before.get(a).length)
                         throw new IOException(
                                 "launch " + l.id + " allocation " + a + ": before and after differ in size");
@@ -193,6 +197,14 @@ public final class Recording {
 
     /** A file of the recording: relative, inside the directory, regular, not a link, at most MAX_FILE_BYTES. */
     byte[] bytes(String relative) throws IOException {
+        return Files.readAllBytes(file(relative));
+    }
+
+    /**
+     * The path of a file of the recording, checked as {@link #bytes} checks it (for a child process that reads it
+     * where it is: a recording is never copied).
+     */
+    public Path file(String relative) throws IOException {
         if (relative.isEmpty() || relative.startsWith("/") || relative.contains("..") || relative.contains("\\"))
             throw new IOException(dir + ": the recording names a file outside it: " + relative);
         Path p = dir.resolve(relative).normalize();
@@ -207,7 +219,12 @@ public final class Recording {
         if (size > MAX_FILE_BYTES)
             throw new IOException(
                     p + ": " + size + " bytes, more than the " + MAX_FILE_BYTES + " read from a recording");
-        return Files.readAllBytes(p);
+        return p.toAbsolutePath();
+    }
+
+    /** The file of allocation a of launch id, "before" or "after" the launch. */
+    public static String allocFile(int id, int a, String when) {
+        return "data/launch-" + id + "-alloc-" + a + "-" + when + ".bin";
     }
 
     /**
