@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * {@code .rn} (PTX without a rounding modifier lets ptxas contract a multiply and an add; with one it may not,
  * which is what the interpreter models when unfuseFma is on); exactDiv turns {@code div.approx/div.full} and
  * {@code rcp.approx} of f32 (and {@code rcp.approx} of f64) into {@code .rn}; exactSqrt turns
- * {@code sqrt.approx.f32} into {@code sqrt.rn.f32}; noFtz drops {@code .ftz}. One instruction per line, as nvcc
+ * {@code sqrt.approx.f32} into {@code sqrt.rn.f32}; noFtz drops {@code .ftz} (except where PTX has no form without
+ * it: bf16 approximations, {@code rcp/rsqrt.approx.ftz.f64}). One instruction per line, as nvcc
  * writes PTX; other lines are copied unchanged.
  */
 public final class PtxSwitches {
@@ -44,7 +45,9 @@ public final class PtxSwitches {
         String operands = m.group(5).trim(), rest = m.group(6);
         boolean f32 = mods.contains("f32"), f64 = mods.contains("f64");
         List<String> before = List.copyOf(mods);
-        if (o.noFtz && !mods.contains("bf16") && !mods.contains("bf16x2")) mods.remove("ftz");
+        // the forms that exist only with .ftz (bf16 approximations, rcp/rsqrt.approx of f64) keep it
+        boolean ftzOnly = mods.contains("bf16") || mods.contains("bf16x2") || f64 && mods.contains("approx");
+        if (o.noFtz && !ftzOnly) mods.remove("ftz");
         if (o.exactDiv
                 && f32
                 && (op.equals("div") || op.equals("rcp"))

@@ -76,6 +76,23 @@ class GpuReplayTest {
     }
 
     @Test
+    void theBenchTableCountsVerdictsAndBitExactLaunches() throws IOException {
+        ValidationReport r = new Replayer(1_000L, gpu(), 1).replay(ptxRecording());
+        Path json =
+                Files.writeString(tmp.resolve("dbt.json"), dev.numlint.validation.report.JsonReportWriter.toJson(r));
+        String table = ReplaySummary.table(
+                java.util.List.of(json, tmp.resolve("missing.json")),
+                java.util.Map.of("dbt", new String[] {"dbt", "403", "920"}));
+        assertThat(table)
+                .containsPattern(
+                        "(?m)^dbt\\s+2\\s+2\\s+2\\s+1\\s+0\\s+2/2\\s+0/0\\s+2/2\\s+0\\.0100\\s+\\d+\\s+403\\s+920$")
+                .contains("verdicts: 2 of 2 launches (100%), 2 of them from the GPU alone; GPU as-built bit for bit"
+                        + " with the recording: 2 of 2; interpreter: 0 of 0")
+                .contains("NL003 unfuse-fma=4096")
+                .containsPattern("missing\\s+1  report unreadable");
+    }
+
+    @Test
     void aLaunchTheInterpreterCannotFinishGetsItsVerdictFromTheGpu() throws IOException {
         ValidationReport r = new Replayer(1_000L, gpu(), 1).replay(ptxRecording());
         KernelResult fp = r.kernels.get(0);

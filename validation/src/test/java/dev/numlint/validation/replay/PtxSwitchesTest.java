@@ -57,6 +57,9 @@ class PtxSwitchesTest {
                 .contains("\tmul.f32 %f5, %f1, %f2;\n")
                 .contains("\t@%p1 fma.rn.f32 %f4, %f1, %f2, %f3; // explicit\n");
         assertThat(PtxSwitches.apply(PTX, new Decoder.Options().contract(true))).isEqualTo(PTX);
+        // PTX has no rcp.approx.f64 without .ftz: the driver would refuse the module
+        assertThat(PtxSwitches.line("\trcp.approx.ftz.f64 %fd2, %fd1;", new Decoder.Options().noFtz(true)))
+                .isEqualTo("\trcp.approx.ftz.f64 %fd2, %fd1;");
     }
 
     static byte[] run(String ptx, Decoder.Options o, byte[] input) throws Exception {
