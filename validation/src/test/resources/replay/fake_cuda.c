@@ -1,7 +1,8 @@
 /*
  * A FAKE CUDA driver (and CUPTI callback API) for testing the capture layer on a machine without a GPU. It is a
  * test double, not an emulator: device memory is host memory, a module is its PTX text, and the one kernel it can
- * "run" is saxpy_fma of fake_program.c, computed in C with fmaf (what the PTX's fma.rn.f32 computes, bit for bit).
+ * "run" are saxpy_fma of fake_program.c, computed in C with fmaf (what the PTX's fma.rn.f32 computes, bit for bit),
+ * and scale_const, which reads the __constant__ table c_table (cuModuleGetGlobal gives its host memory).
  * Like the real driver, cuInit loads $CUDA_INJECTION64_PATH and calls its InitializeInjection(), and the calls a
  * CUPTI subscriber enabled are reported to it at API entry and exit with the real parameter structs.
  */
@@ -138,6 +139,43 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
     return CUDA_SUCCESS;
 }
 
+/* module variables: ".const/.global ... .b8 NAME[N];" of the module's text, host memory like the allocations */
+static struct { char name[64]; char *p; size_t n; } vars[16];
+static int nVars;
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name) {
+    cuModuleGetGlobal_v2_params p = {dptr, bytes, m, name};
+    report(CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, CUPTI_API_ENTER, "cuModuleGetGlobal_v2", &p, NULL, NULL);
+    CUresult rc = CUDA_ERROR_NOT_FOUND;
+    int v;
+    for (v = 0; v < nVars; v++)
+        if (strcmp(vars[v].name, name) == 0) break;
+    if (v == nVars && nVars < 16) {
+        char decl[96];
+        snprintf(decl, sizeof decl, ".b8 %s[", name);
+        const char *at = strstr(modules[(long)m - 1], decl);
+        if (at) {
+            snprintf(vars[v].name, sizeof vars[v].name, "%s", name);
+            vars[v].n = strtoul(at + strlen(decl), NULL, 10);
+            vars[v].p = calloc(vars[v].n, 1);
+            nVars++;
+        }
+    }
+    if (v < nVars) {
+        *dptr = (CUdeviceptr)vars[v].p;
+        *bytes = vars[v].n;
+        rc = CUDA_SUCCESS;
+    }
+    report(CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, CUPTI_API_EXIT, "cuModuleGetGlobal_v2", &p, NULL, &rc);
+    return rc;
+}
+
+static const float *var(const char *name) {
+    for (int v = 0; v < nVars; v++)
+        if (strcmp(vars[v].name, name) == 0) return (const float *)vars[v].p;
+    return NULL;
+}
+
 CUresult cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size) {
     Func *fn = (Func *)f;
     if ((int)i >= fn->n) return CUDA_ERROR_INVALID_VALUE;
@@ -159,6 +197,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
         int n = *(int *)params[3];
         for (unsigned i = 0; i < gx * bx; i++)
             if ((int)i < n) y[i] = fmaf(a, x[i], y[i]);
+    } else if (strcmp(fn->name, "scale_const") == 0 && var("c_table")) {
+        const float *x = *(const float **)params[0], *t = var("c_table");
+        float *y = *(float **)params[1];
+        int n = *(int *)params[2];
+        for (unsigned i = 0; i < gx * bx; i++)
+            if ((int)i < n) y[i] = x[i] * t[i & 3];
     } else {
         rc = CUDA_ERROR_NOT_SUPPORTED;
     }

@@ -1,10 +1,12 @@
 /*
  * A tiny CUDA driver-API program for the capture test: loads a PTX module, launches saxpy_fma three times on
- * 1000 elements (y = a*x + y, contracted into one fma) and checks its own result, as a real program would.
+ * 1000 elements (y = a*x + y, contracted into one fma) and checks its own result, as a real program would. With
+ * the argument "const" it launches scale_const instead, which reads a __constant__ table the program wrote.
  */
 #include <cuda.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *PTX =
     ".version 7.0\n"
@@ -38,9 +40,68 @@ static const char *PTX =
     "  st.global.f32 [%rd7], %f4;\n"
     "DONE:\n"
     "  ret;\n"
+    "}\n"
+    "\n"
+    ".const .align 4 .b8 c_table[16];\n"
+    "\n"
+    ".visible .entry scale_const(.param .u64 x, .param .u64 y, .param .u32 n)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [x];\n"
+    "  ld.param.u64 %rd2, [y];\n"
+    "  ld.param.u32 %r1, [n];\n"
+    "  mov.u32 %r2, %ctaid.x;\n"
+    "  mov.u32 %r3, %ntid.x;\n"
+    "  mov.u32 %r4, %tid.x;\n"
+    "  mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+    "  setp.ge.s32 %p1, %r5, %r1;\n"
+    "  @%p1 bra END;\n"
+    "  cvta.to.global.u64 %rd3, %rd1;\n"
+    "  cvta.to.global.u64 %rd4, %rd2;\n"
+    "  mul.wide.s32 %rd5, %r5, 4;\n"
+    "  add.s64 %rd6, %rd3, %rd5;\n"
+    "  add.s64 %rd7, %rd4, %rd5;\n"
+    "  and.b32 %r6, %r5, 3;\n"
+    "  mul.wide.u32 %rd8, %r6, 4;\n"
+    "  mov.u64 %rd9, c_table;\n"
+    "  add.s64 %rd9, %rd9, %rd8;\n"
+    "  ld.const.f32 %f1, [%rd9];\n"
+    "  ld.global.f32 %f2, [%rd6];\n"
+    "  mul.rn.f32 %f3, %f2, %f1;\n"
+    "  st.global.f32 [%rd7], %f3;\n"
+    "END:\n"
+    "  ret;\n"
     "}\n";
 
-int main(void) {
+/* "const": y = x * c_table[i % 4], the table written with cuModuleGetGlobal + cuMemcpyHtoD (cudaMemcpyToSymbol) */
+static int constTable(CUmodule mod, CUdeviceptr dx, const float *x, int n) {
+    CUfunction f;
+    CUdeviceptr dt, dy;
+    size_t bytes;
+    static float back[4096];
+    const float table[4] = {0.5f, 3.0f, -1.25f, 1e-3f};
+    if (cuModuleGetFunction(&f, mod, "scale_const") || cuModuleGetGlobal(&dt, &bytes, mod, "c_table") || bytes != 16)
+        return 6;
+    cuMemcpyHtoD(dt, table, sizeof table);
+    if (cuMemAlloc(&dy, n * sizeof(float))) return 4;
+    unsigned un = n;
+    void *args[] = {&dx, &dy, &un};
+    if (cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, 0, args, 0)) return 5;
+    cuCtxSynchronize();
+    cuMemcpyDtoH(back, dy, n * sizeof(float));
+    for (int i = 0; i < n; i++)
+        if (back[i] != x[i] * table[i & 3]) {
+            printf("FAILED at %d\n", i);
+            return 1;
+        }
+    printf("scale_const: PASSED\n");
+    return 0;
+}
+
+int main(int argc, char **argv) {
     enum { N = 1000 };
     static float x[N], y[N], back[N];
     for (int i = 0; i < N; i++) {
@@ -57,6 +118,7 @@ int main(void) {
     if (cuMemAlloc(&dx, N * sizeof(float)) || cuMemAlloc(&dy, N * sizeof(float))) return 4;
     cuMemcpyHtoD(dx, x, sizeof x);
     cuMemcpyHtoD(dy, y, sizeof y);
+    if (argc > 1 && strcmp(argv[1], "const") == 0) return constTable(mod, dx, x, N);
     float a = 3.0f;
     unsigned n = N;
     CUdeviceptr yPlus = dy;

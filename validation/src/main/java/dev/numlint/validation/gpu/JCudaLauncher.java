@@ -264,7 +264,7 @@ public final class JCudaLauncher implements AutoCloseable {
 
     /**
      * Replays a recorded launch: loads the first of {@code images} that defines {@code kernel} (PTX text, cubin or
-     * fatbinary, as {@code cuModuleLoadData} takes them), writes {@code globals} into the module's variables,
+     * fatbinary, as {@code cuModuleLoadData} takes them), writes {@code globals} into the module's variables of those names (others belong to other modules),
      * restores each allocation in a fresh device allocation ({@code pad} zero bytes after it), rewrites each pointer
      * parameter to its allocation's device address plus the recorded offset, launches once for the results and
      * {@code timedRepeats} times more on freshly restored inputs for the timing and the repeatability check.
@@ -374,7 +374,7 @@ public final class JCudaLauncher implements AutoCloseable {
             try {
                 cuModuleGetGlobal(p, size, module, g.getKey());
             } catch (CudaException e) {
-                throw new GpuLaunchException("module variable " + g.getKey() + " not found: " + e.getMessage(), e);
+                continue; // a variable of another module the program loaded
             }
             int n = (int) Math.min(size[0], g.getValue().length);
             if (n > 0) cuMemcpyHtoD(p, Pointer.to(g.getValue()), n);

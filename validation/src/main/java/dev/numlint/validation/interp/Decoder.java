@@ -287,6 +287,7 @@ public final class Decoder {
                     globalsTop = align(globalsTop, Math.max(v.align, 8));
                     int end = grow(globalsTop, v, MAX_GLOBAL_BYTES, "global");
                     moduleSyms.put(v.name, new Sym(Op.SP_GLOBAL, globalsTop, v.bytes()));
+                    p.moduleVariables.put(v.name, new int[] {0, globalsTop, v.bytes()});
                     globalsInit = place(globalsInit, globalsTop, v);
                     globalsTop = end;
                     break;
@@ -295,6 +296,7 @@ public final class Decoder {
                     constTop = align(constTop, Math.max(v.align, 8));
                     int end = grow(constTop, v, MAX_CONST_BYTES, "const");
                     moduleSyms.put(v.name, new Sym(Op.SP_CONST, constTop, v.bytes()));
+                    p.moduleVariables.put(v.name, new int[] {1, constTop, v.bytes()});
                     constInit = place(constInit, constTop, v);
                     constTop = end;
                     break;

@@ -57,6 +57,11 @@ public final class Interpreter {
         System.arraycopy(p.constInit, 0, constSpace.mem, 0, p.constInit.length);
     }
 
+    /** Writes bytes at offset of the module's .const space (a __constant__ variable the host wrote). */
+    void writeConst(int offset, byte[] bytes) {
+        System.arraycopy(bytes, 0, constSpace.mem, offset, bytes.length);
+    }
+
     /** Stops a launch after this many executed instructions (runaway loops). */
     public void setInstructionLimit(long limit) {
         this.limit = limit;

@@ -73,6 +73,20 @@ public final class Launch {
         }
     }
 
+    private final java.util.Map<String, byte[]> variables = new java.util.LinkedHashMap<>();
+
+    /**
+     * Gives the module variable name ({@code __constant__} or {@code __device__}) these bytes for the launch (what
+     * the host wrote with cudaMemcpyToSymbol); false when the kernel's module declares no such variable or its
+     * size differs.
+     */
+    public boolean moduleVariable(String name, byte[] bytes) {
+        int[] v = p.moduleVariables.get(name);
+        if (v == null || v[2] != bytes.length) return false;
+        variables.put(name, bytes.clone());
+        return true;
+    }
+
     /** Sets kernel parameter i (an aggregate passed by value) to the given bytes. */
     public void paramBytes(int i, byte[] bytes) {
         Program.Param pr = p.params.get(i);
@@ -89,6 +103,11 @@ public final class Launch {
             global.allocate(offsets.get(i), d.length, names.get(i));
         }
         Interpreter it = new Interpreter(p, global, dynamicShared);
+        for (java.util.Map.Entry<String, byte[]> e : variables.entrySet()) {
+            int[] v = p.moduleVariables.get(e.getKey());
+            if (v[0] == 1) it.writeConst(v[1], e.getValue());
+            else System.arraycopy(e.getValue(), 0, global.mem, v[1], e.getValue().length);
+        }
         it.setInstructionLimit(instructionLimit);
         try {
             it.launch(grid, block, params);

@@ -1,8 +1,10 @@
 package dev.numlint.validation.interp;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** A kernel pre-decoded for the {@link Interpreter}: flat instruction arrays, register file template, layout. */
@@ -56,6 +58,9 @@ public final class Program {
     int[][] callSites;
 
     int maxCallDepth = 64;
+    /** The module's .global and .const variables by name: {1 for const else 0, offset in its space, bytes}. */
+    public final Map<String, int[]> moduleVariables = new LinkedHashMap<>();
+
     /** Kernel parameters in order. */
     public final List<Param> params = new ArrayList<>();
     /** Approximate instructions present (modelled, not bit-exact). */

@@ -60,6 +60,20 @@ public final class Recording {
         public List<byte[]> after;
         /** Why this launch cannot be replayed (null when it can). */
         public String unusable;
+        /** The module variables the program had resolved by name, before (and after) this launch. */
+        public final List<Global> globals = new ArrayList<>();
+    }
+
+    /** A module variable ({@code __constant__}, {@code __device__}) copied at a launch. */
+    public static final class Global {
+        public int index;
+        public String name;
+        /** The recording's file of its bytes before the launch. */
+        public String file;
+
+        public byte[] before;
+        /** null when the outputs after the launch were not recorded. */
+        public byte[] after;
     }
 
     private Recording(Path dir) {
@@ -154,6 +168,19 @@ public final class Recording {
                             + " bytes, the manifest says " + want);
                 l.before.add(b);
             }
+            for (JsonNode g : n.path("globals")) {
+                Global gl = new Global();
+                gl.index = g.path("index").asInt(-1);
+                gl.name = g.path("name").asText();
+                if (gl.index < 0 || gl.name.isEmpty() || !gl.name.matches("[A-Za-z_$.][A-Za-z0-9_$.]*"))
+                    throw new IOException("launch " + l.id + ": a module variable without a valid index and name");
+                gl.file = globalFile(l.id, gl.index, "before");
+                gl.before = bytes(gl.file);
+                if (gl.before.length != g.path("bytes").asLong(-1))
+                    throw new IOException("launch " + l.id + " module variable " + gl.name + ": " + gl.before.length
+                            + " bytes, the manifest says " + g.path("bytes").asLong(-1));
+                l.globals.add(gl);
+            }
             for (int[] p : l.paramLayout)
                 if (p[2] >= allocs || p[2] >= 0 && p[3] > l.before.get(p[2]).length)
                     throw new IOException("launch " + l.id + ": a parameter points outside the recorded allocations");
@@ -165,6 +192,12 @@ public final class Recording {
                         throw new IOException(
                                 "launch " + l.id + " allocation " + a + ": before and after differ in size");
                     l.after.add(b);
+                }
+                for (Global g : l.globals) {
+                    g.after = bytes(globalFile(l.id, g.index, "after"));
+                    if (g.after.length != g.before.length)
+                        throw new IOException(
+                                "launch " + l.id + " module variable " + g.name + ": before and after differ in size");
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -220,6 +253,11 @@ public final class Recording {
             throw new IOException(
                     p + ": " + size + " bytes, more than the " + MAX_FILE_BYTES + " read from a recording");
         return p.toAbsolutePath();
+    }
+
+    /** The file of module variable g of launch id, "before" or "after" the launch. */
+    public static String globalFile(int id, int g, String when) {
+        return "data/launch-" + id + "-global-" + g + "-" + when + ".bin";
     }
 
     /** The file of allocation a of launch id, "before" or "after" the launch. */

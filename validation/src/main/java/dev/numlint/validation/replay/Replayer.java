@@ -221,15 +221,26 @@ public final class Replayer {
             }
         }
         // module variables the host may have written (cudaMemcpyToSymbol): format 1 does not record them
+        java.util.Set<String> recordedVars = new java.util.HashSet<>();
+        for (Recording.Global g : l.globals) recordedVars.add(g.name);
         List<String> moduleVars = m == null
                 ? List.of()
                 : m.vars.stream()
                         .filter(v -> ("const".equals(v.space) || "global".equals(v.space)) && v.init == null)
+                        .filter(v -> !recordedVars.contains(v.name))
                         .map(v -> v.space + " " + v.name)
                         .toList();
         if (!moduleVars.isEmpty())
-            k.notes.add("the module declares variables the host may fill (cudaMemcpyToSymbol) that recording format 1"
-                    + " does not capture; replayed with their PTX initialisers or zeros: " + moduleVars);
+            k.notes.add("the module declares variables the host may fill (cudaMemcpyToSymbol) that the recording does"
+                    + " not hold (the program never resolved them by name, or an older capture layer); replayed with"
+                    + " their PTX initialisers or zeros: " + moduleVars);
+        List<String> restored = m == null
+                ? List.of()
+                : m.vars.stream()
+                        .filter(v -> recordedVars.contains(v.name))
+                        .map(v -> v.space + " " + v.name)
+                        .toList();
+        if (!restored.isEmpty()) k.notes.add("module variables restored from the recording: " + restored);
         boolean floatAtomics = mod != null && FLOAT_ATOMIC.matcher(mod.ptx).find();
         Stats interp = null;
         if (outs != null) {
@@ -444,6 +455,7 @@ public final class Replayer {
         job.repeats = gpuRepeats;
         Map<String, byte[]> files = new LinkedHashMap<>();
         List<String> images = new ArrayList<>(), allocs = new ArrayList<>();
+        Map<String, String> globals = new LinkedHashMap<>();
         String paramBlock;
         try {
             List<Recording.Module> order = new ArrayList<>(rec.modules);
@@ -455,6 +467,8 @@ public final class Replayer {
             for (int a = 0; a < l.before.size(); a++)
                 allocs.add(rec.file(Recording.allocFile(l.id, a, "before")).toString());
             paramBlock = rec.file(l.paramFile).toString();
+            for (Recording.Global g : l.globals)
+                globals.put(g.name, rec.file(g.file).toString());
         } catch (IOException e) {
             gr.reason = "the recording cannot be read for the GPU: " + e.getMessage();
             return null;
@@ -474,6 +488,7 @@ public final class Replayer {
             gl.params = l.paramLayout;
             gl.paramBlock = paramBlock;
             gl.allocations = allocs;
+            gl.globals = globals;
             if (v.name().equals("as-built")) gl.images = images;
             else if (mod == null) continue;
             else {
@@ -609,6 +624,7 @@ public final class Replayer {
 
     private List<byte[]> run(Program p, Recording.RecordedLaunch l) throws KernelFault {
         Launch run = new Launch(p);
+        for (Recording.Global g : l.globals) run.moduleVariable(g.name, g.before);
         long[] base = new long[l.before.size()];
         for (int a = 0; a < base.length; a++)
             base[a] = run.alloc(l.before.get(a).clone(), "recorded allocation " + a);

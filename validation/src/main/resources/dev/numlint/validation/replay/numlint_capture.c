@@ -19,6 +19,9 @@
  *                        allocation (cuPointerGetAttribute RANGE_START_ADDR/RANGE_SIZE) with the allocation's
  *                        bytes before and after the launch (the context is synchronised around the launch)
  *   data/launch-L-alloc-A-{before,after}.bin
+ *   data/launch-L-global-G-{before,after}.bin   the module variables (__constant__, __device__) the program
+ *                        resolved by name (cuModuleGetGlobal, cuLibraryGetGlobal: what cudaMemcpyToSymbol and
+ *                        cudaGetSymbolAddress do), copied before and after each recorded launch
  *   notices.jsonl        every limit hit and every thing that could not be recorded, with the reason
  * Limits (environment, set by `numlint record`): NUMLINT_CAPTURE_KERNELS (POSIX extended regex on the kernel
  * name, mangled or not), NUMLINT_CAPTURE_LAUNCHES (recorded launches per kernel, default 1),
@@ -44,6 +47,7 @@
 #define MAX_ALLOCS 64
 #define MAX_KERNELS 4096
 #define MAX_MODULES 4096
+#define MAX_GLOBALS 1024
 
 typedef CUresult (*pfn_sync)(void);
 typedef CUresult (*pfn_dtoh)(void *, CUdeviceptr, size_t);
@@ -82,11 +86,20 @@ static int nKernels;
 static uint64_t moduleHashes[MAX_MODULES];
 static int nModules;
 
+/* module variables the program resolved by name: their device range */
+static struct {
+    char *name;
+    CUdeviceptr start;
+    size_t size;
+} globals[MAX_GLOBALS];
+static int nGlobals, globalsNoticed;
+
 /* the launch between its ENTER and EXIT callbacks (per thread) */
 static __thread struct {
     int active, id, n;
     CUdeviceptr start[MAX_ALLOCS];
     size_t size[MAX_ALLOCS];
+    int globalsCopied; /* the module variables were copied before the launch (copied after it too) */
 } pending;
 
 static FILE *openIn(const char *name, const char *mode) {
@@ -212,6 +225,42 @@ static void recordImage(const void *image, const char *how) {
         fclose(f);
     }
     pthread_mutex_unlock(&lock);
+}
+
+/* ------------------------------------------------------------------ module variables */
+
+/* a module variable resolved by name (at the API exit, when the driver has filled in its range) */
+static void rememberGlobal(const char *name, const CUdeviceptr *dptr, const size_t *bytes) {
+    if (!name || !dptr || !bytes || !*dptr) return;
+    pthread_mutex_lock(&lock);
+    int g;
+    for (g = 0; g < nGlobals; g++)
+        if (globals[g].start == *dptr) break;
+    if (g == nGlobals) {
+        if (nGlobals == MAX_GLOBALS) {
+            if (!globalsNoticed) notice("globals", NULL, "more than 1024 module variables: later ones not recorded");
+            globalsNoticed = 1;
+            pthread_mutex_unlock(&lock);
+            return;
+        }
+        globals[g].name = strdup(name);
+        globals[g].start = *dptr;
+        globals[g].size = *bytes;
+        nGlobals++;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static int copyGlobal(int id, int g, const char *when, const char *kernel) {
+    char name[160];
+    snprintf(name, sizeof name, "data/launch-%d-global-%d-%s.bin", id, g, when);
+    void *buf = malloc(globals[g].size ? globals[g].size : 1);
+    if (!buf) return 0;
+    int ok = drv.dtoh(buf, globals[g].start, globals[g].size) == CUDA_SUCCESS;
+    if (ok) ok = writeFile(name, buf, globals[g].size);
+    free(buf);
+    if (!ok) notice("copy", kernel, "a module variable could not be copied to the host");
+    return ok;
 }
 
 /* ------------------------------------------------------------------ launches */
@@ -355,6 +404,18 @@ static void launchEnter(const char *kernel, CUfunction f, const unsigned g[3], c
     int copied = 1;
     if (!skipped)
         for (int a = 0; a < pending.n; a++) copied &= copyAlloc(id, a, "before", kernel);
+    /* the module variables known so far (of every module: the driver does not say which module a CUkernel of the
+       runtime belongs to without more calls; replay restores those the kernel's module declares) */
+    int nG = 0;
+    if (!skipped) {
+        unsigned long long gb = 0;
+        for (int g = 0; g < nGlobals; g++) gb += 2ULL * globals[g].size;
+        if (nGlobals > 0 && reserve(gb, kernel, "the module variables of a launch")) {
+            nG = nGlobals;
+            for (int g = 0; g < nG; g++) copied &= copyGlobal(id, g, "before", kernel);
+        }
+    }
+    pending.globalsCopied = nG;
     FILE *j = openIn("launches.jsonl", "a");
     if (j) {
         fprintf(j, "{\"id\":%d,\"kernel\":", id);
@@ -371,6 +432,12 @@ static void launchEnter(const char *kernel, CUfunction f, const unsigned g[3], c
         for (int a = 0; a < pending.n; a++)
             fprintf(j, "%s{\"index\":%d,\"start\":\"0x%llx\",\"bytes\":%zu}", a ? "," : "", a,
                     (unsigned long long)pending.start[a], pending.size[a]);
+        fprintf(j, "],\"globals\":[");
+        for (int g = 0; g < nG; g++) {
+            fprintf(j, "%s{\"index\":%d,\"name\":", g ? "," : "", g);
+            jsonString(j, globals[g].name);
+            fprintf(j, ",\"start\":\"0x%llx\",\"bytes\":%zu}", (unsigned long long)globals[g].start, globals[g].size);
+        }
         fprintf(j, "],\"buffersRecorded\":%s}\n", !skipped && copied ? "true" : "false");
         fclose(j);
     }
@@ -394,6 +461,7 @@ static void launchExit(const char *kernel, CUresult rc) {
         ok = 0;
     }
     for (int a = 0; ok && a < pending.n; a++) ok &= copyAlloc(pending.id, a, "after", kernel);
+    for (int g = 0; ok && g < pending.globalsCopied; g++) ok &= copyGlobal(pending.id, g, "after", kernel);
     FILE *j = openIn("launches-done.jsonl", "a");
     if (j) {
         fprintf(j, "{\"id\":%d,\"afterRecorded\":%s}\n", pending.id, ok ? "true" : "false");
@@ -423,6 +491,18 @@ static void CUPTIAPI callback(void *user, CUpti_CallbackDomain domain, CUpti_Cal
         break;
     case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
         if (enter) recordImage(((const cuLibraryLoadData_params *)cb->functionParams)->code, "cuLibraryLoadData");
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2:
+        if (!enter && *(CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+            const cuModuleGetGlobal_v2_params *p = cb->functionParams;
+            rememberGlobal(p->name, p->dptr, p->bytes);
+        }
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal:
+        if (!enter && *(CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+            const cuLibraryGetGlobal_params *p = cb->functionParams;
+            rememberGlobal(p->name, p->dptr, p->bytes);
+        }
         break;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
@@ -522,7 +602,8 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     CUpti_CallbackId ids[] = {CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,     CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx,
                               CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary, CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData,
                               CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2,  CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         cuptiEnableCallback(1, s, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]);
     FILE *f = openIn("capture.json", "w");

@@ -121,6 +121,7 @@ public final class TestGpuProviders {
             if (ptx == null) throw new IllegalStateException("no loadable image defines " + r.kernel());
             Program p = Decoder.decode(PtxModelAdapter.read(ptx), r.kernel(), new Decoder.Options().contract(true));
             Launch l = new Launch(p);
+            for (Map.Entry<String, byte[]> g : r.globals().entrySet()) l.moduleVariable(g.getKey(), g.getValue());
             long[] base = new long[r.allocations().size()];
             for (int a = 0; a < base.length; a++)
                 base[a] = l.alloc(r.allocations().get(a).clone());
