@@ -1221,6 +1221,8 @@ public final class Decoder {
                 emit(Op.TRAP, 0, 0, 0, 0, 0, 0, null);
                 return;
             case "tex":
+                tex(in);
+                return;
             case "tld4":
             case "txq":
             case "suld":
@@ -1978,6 +1980,66 @@ public final class Decoder {
         int modeCode = List.of("up", "down", "bfly", "idx").indexOf(mode);
         int[] v = {src(o.get(3), "b32"), pq, o.size() > 4 ? src(o.get(4), "b32") : constant(-1)};
         emit(Op.SHFL, d, src(o.get(1), "b32"), src(o.get(2), "b32"), 0, modeCode, 0, v);
+    }
+
+    private static final java.util.regex.Pattern TEX_OPERANDS = java.util.regex.Pattern.compile(
+            "^\\{([^}]*)\\}\\s*,\\s*\\[\\s*([^,\\s]+)\\s*,\\s*\\[?\\s*\\{([^}]*)\\}\\s*\\]?\\s*\\]$");
+    static final List<String> TEX_GEOMETRIES = List.of("1d", "2d", "3d", "a1d", "a2d");
+
+    /**
+     * tex.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{f32,s32} of a texture object (its 64-bit handle in a register): the
+     * sample of {@link Texture}; v holds the four destinations then the four coordinates (-1 where absent).
+     */
+    private void tex(Insn in) {
+        for (String m : in.mods)
+            if (m.equals("level")
+                    || m.equals("grad")
+                    || m.equals("base")
+                    || m.equals("cube")
+                    || m.equals("acube")
+                    || m.equals("2dms")
+                    || m.equals("a2dms"))
+                throw new Unsupported("texture access tex." + String.join(".", in.mods) + " (only tex.1d/2d/3d and"
+                        + " the layered a1d/a2d forms without level, gradient or depth compare)");
+        String geom = null;
+        for (String m : in.mods) if (TEX_GEOMETRIES.contains(m)) geom = m;
+        List<String> ts = types(in);
+        if (geom == null || !in.has("v4") || ts.size() != 2)
+            throw new Unsupported("texture access tex." + String.join(".", in.mods));
+        String dt = ts.get(0), ct = ts.get(1);
+        if (!List.of("f32", "s32", "u32").contains(dt) || !List.of("f32", "s32").contains(ct))
+            throw new Unsupported("texture access tex." + String.join(".", in.mods));
+        java.util.regex.Matcher mt =
+                TEX_OPERANDS.matcher(String.join(", ", in.operands).trim());
+        if (!mt.matches()) throw new Unsupported("texture access with operands " + in.operands);
+        String handle = mt.group(2);
+        if (!isReg(handle))
+            throw new Unsupported("texture reference " + handle + " (a .texref bound by host code; texture objects are"
+                    + " read from recordings)");
+        String[] ds = mt.group(1).split(","), cs = mt.group(3).split(",");
+        int[] v = new int[8];
+        java.util.Arrays.fill(v, -1);
+        List<int[]> widen = new ArrayList<>();
+        for (int k = 0; k < 4 && k < ds.length; k++) {
+            String r = ds[k].trim();
+            if (r.equals("_") || r.isEmpty()) continue;
+            int d = reg(r);
+            if (dt.equals("f32") && wide(d)) {
+                int tmp = scratch();
+                widen.add(new int[] {d, tmp});
+                d = tmp;
+            }
+            v[k] = d;
+        }
+        for (int k = 0; k < 4 && k < cs.length; k++) {
+            String c = cs[k].trim();
+            if (c.equals("_") || c.isEmpty()) continue;
+            boolean layerIndex = geom.startsWith("a") && k == 0;
+            v[4 + k] = !layerIndex && ct.equals("f32") ? srcNarrow(c) : src(c, "b32");
+        }
+        long x = TEX_GEOMETRIES.indexOf(geom) | (dt.equals("f32") ? 16 : 0) | (ct.equals("f32") ? 32 : 0);
+        emit(Op.TEX, 0, reg(handle), 0, 0, x, 0, v);
+        for (int[] w : widen) emitPost(false, Op.WIDEN, w[0], w[1]);
     }
 
     private void vote(Insn in) {

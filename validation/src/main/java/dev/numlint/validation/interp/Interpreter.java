@@ -57,6 +57,41 @@ public final class Interpreter {
         System.arraycopy(p.constInit, 0, constSpace.mem, 0, p.constInit.length);
     }
 
+    private java.util.Map<Long, Texture> textures = java.util.Map.of();
+
+    /** The texture objects of the launch, by handle (the 64-bit value the kernel receives). */
+    void textures(java.util.Map<Long, Texture> t) {
+        textures = t;
+    }
+
+    private void tex(long[] R, int i) throws KernelFault {
+        int[] v = p.v[i];
+        long x = p.x[i];
+        long handle = R[p.a[i]];
+        Texture tx = textures.get(handle);
+        if (tx == null)
+            throw new KernelFault(
+                    String.format("texture object 0x%x: not among the launch's recorded texture objects", handle));
+        int geom = (int) (x & 15);
+        boolean layered = geom >= 3;
+        int dims = geom == 3 ? 1 : geom == 4 ? 2 : geom + 1;
+        if (dims != tx.dims)
+            throw new KernelFault("tex." + Decoder.TEX_GEOMETRIES.get(geom) + " of a " + tx.dims + "-D texture object");
+        int first = layered ? 5 : 4;
+        int layer = layered && v[4] >= 0 ? (int) R[v[4]] : 0;
+        long[] out;
+        if ((x & 32) != 0) {
+            double[] c = new double[3];
+            for (int k = 0; k < dims; k++) c[k] = v[first + k] >= 0 ? Float.intBitsToFloat((int) R[v[first + k]]) : 0;
+            out = tx.sample(c, layer);
+        } else {
+            int[] c = new int[3];
+            for (int k = 0; k < dims; k++) c[k] = v[first + k] >= 0 ? (int) R[v[first + k]] : 0;
+            out = tx.fetch(c, layer);
+        }
+        for (int k = 0; k < 4; k++) if (v[k] >= 0) R[v[k]] = out[k];
+    }
+
     /** Writes bytes at offset of the module's .const space (a __constant__ variable the host wrote). */
     void writeConst(int offset, byte[] bytes) {
         System.arraycopy(bytes, 0, constSpace.mem, offset, bytes.length);
@@ -941,6 +976,9 @@ public final class Interpreter {
         final long[] R = t.R;
         final double[] L = t.L;
         switch (p.op[i]) {
+            case Op.TEX:
+                tex(R, i);
+                break;
             case Op.MOV_PACK: {
                 int[] v = p.v[i];
                 int w = Y[i];

@@ -74,6 +74,12 @@ public final class Launch {
     }
 
     private final java.util.Map<String, byte[]> variables = new java.util.LinkedHashMap<>();
+    private final java.util.Map<Long, Texture> textures = new java.util.HashMap<>();
+
+    /** Makes the texture object handle (the 64-bit value a kernel parameter passes) sample t. */
+    public void texture(long handle, Texture t) {
+        textures.put(handle, t);
+    }
 
     /**
      * Gives the module variable name ({@code __constant__} or {@code __device__}) these bytes for the launch (what
@@ -103,6 +109,7 @@ public final class Launch {
             global.allocate(offsets.get(i), d.length, names.get(i));
         }
         Interpreter it = new Interpreter(p, global, dynamicShared);
+        it.textures(textures);
         for (java.util.Map.Entry<String, byte[]> e : variables.entrySet()) {
             int[] v = p.moduleVariables.get(e.getKey());
             if (v[0] == 1) it.writeConst(v[1], e.getValue());
