@@ -62,6 +62,61 @@ public final class Recording {
         public String unusable;
         /** The module variables the program had resolved by name, before (and after) this launch. */
         public final List<Global> globals = new ArrayList<>();
+        /** The texture objects the launch's parameters name, by their handle. */
+        public final Map<Long, dev.numlint.validation.interp.Texture> textures = new LinkedHashMap<>();
+    }
+
+    private static final dev.numlint.validation.interp.Texture.Format[] FORMATS =
+            new dev.numlint.validation.interp.Texture.Format[0x21];
+
+    static {
+        FORMATS[0x01] = dev.numlint.validation.interp.Texture.Format.U8;
+        FORMATS[0x02] = dev.numlint.validation.interp.Texture.Format.U16;
+        FORMATS[0x03] = dev.numlint.validation.interp.Texture.Format.U32;
+        FORMATS[0x08] = dev.numlint.validation.interp.Texture.Format.S8;
+        FORMATS[0x09] = dev.numlint.validation.interp.Texture.Format.S16;
+        FORMATS[0x0a] = dev.numlint.validation.interp.Texture.Format.S32;
+        FORMATS[0x10] = dev.numlint.validation.interp.Texture.Format.F16;
+        FORMATS[0x20] = dev.numlint.validation.interp.Texture.Format.F32;
+    }
+
+    /** A recorded texture object (its descriptors as cuTexObjectCreate got them, its texels from the file). */
+    private dev.numlint.validation.interp.Texture texture(int id, JsonNode t) throws IOException {
+        int format = t.path("format").asInt(-1);
+        if (format < 0 || format >= FORMATS.length || FORMATS[format] == null)
+            throw new IOException("launch " + id + ": a texture of an unknown format " + format);
+        byte[] data = bytes("data/launch-" + id + "-texture-" + t.path("index").asInt(-1) + ".bin");
+        dev.numlint.validation.interp.Texture x;
+        try {
+            x = new dev.numlint.validation.interp.Texture(
+                    t.path("dims").asInt(),
+                    t.path("width").asInt(),
+                    Math.max(1, t.path("height").asInt(1)),
+                    Math.max(1, t.path("depth").asInt(1)),
+                    t.path("layers").asInt(0),
+                    t.path("channels").asInt(),
+                    FORMATS[format],
+                    t.path("pitch").asLong(0),
+                    data);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("launch " + id + ": a texture that does not fit its data: " + e.getMessage());
+        }
+        dev.numlint.validation.interp.Texture.Address[] modes = dev.numlint.validation.interp.Texture.Address.values();
+        for (int d = 0; d < 3; d++) {
+            int a = t.path("address").path(d).asInt(1);
+            x.address[d] = a >= 0 && a < modes.length ? modes[a] : dev.numlint.validation.interp.Texture.Address.CLAMP;
+        }
+        x.linear = t.path("filter").asInt() == 1;
+        int flags = t.path("flags").asInt();
+        x.normalizedCoords = (flags & 2) != 0;
+        boolean small = x.format != dev.numlint.validation.interp.Texture.Format.F32
+                && x.format != dev.numlint.validation.interp.Texture.Format.F16
+                && x.format != dev.numlint.validation.interp.Texture.Format.U32
+                && x.format != dev.numlint.validation.interp.Texture.Format.S32;
+        x.normalizedFloat = small && (flags & 1) == 0; // CU_TRSF_READ_AS_INTEGER off: 8/16-bit texels as floats
+        for (int c = 0; c < 4; c++)
+            x.border[c] = (float) t.path("border").path(c).asDouble(0);
+        return x;
     }
 
     /** A module variable ({@code __constant__}, {@code __device__}) copied at a launch. */
@@ -180,6 +235,12 @@ public final class Recording {
                     throw new IOException("launch " + l.id + " module variable " + gl.name + ": " + gl.before.length
                             + " bytes, the manifest says " + g.path("bytes").asLong(-1));
                 l.globals.add(gl);
+            }
+            for (JsonNode t : n.path("textures")) {
+                String h = t.path("handle").asText();
+                if (!h.matches("0x[0-9a-f]{1,16}"))
+                    throw new IOException("launch " + l.id + ": a texture without a valid handle");
+                l.textures.put(Long.parseUnsignedLong(h.substring(2), 16), texture(l.id, t));
             }
             for (int[] p : l.paramLayout)
                 if (p[2] >= allocs || p[2] >= 0 && p[3] > l.before.get(p[2]).length)

@@ -450,6 +450,11 @@ public final class Replayer {
             KernelResult k) {
         GpuKernelResult gr = new GpuKernelResult();
         k.gpu = gr;
+        if (!l.textures.isEmpty()) {
+            gr.reason = "the launch reads recorded texture objects, which the GPU replay does not recreate yet"
+                    + " (the interpreter samples them)";
+            return null;
+        }
         GpuJob job = new GpuJob();
         job.kernel = l.kernel;
         job.repeats = gpuRepeats;
@@ -625,6 +630,8 @@ public final class Replayer {
     private List<byte[]> run(Program p, Recording.RecordedLaunch l) throws KernelFault {
         Launch run = new Launch(p);
         for (Recording.Global g : l.globals) run.moduleVariable(g.name, g.before);
+        for (Map.Entry<Long, dev.numlint.validation.interp.Texture> t : l.textures.entrySet())
+            run.texture(t.getKey(), t.getValue());
         long[] base = new long[l.before.size()];
         for (int a = 0; a < base.length; a++)
             base[a] = run.alloc(l.before.get(a).clone(), "recorded allocation " + a);

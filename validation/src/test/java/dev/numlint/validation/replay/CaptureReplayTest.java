@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -239,6 +240,28 @@ class CaptureReplayTest {
                 .get(0);
         assertEquals(0, g.gpu.recordedAgreement.elementsDiffering, g.launch.toString());
         assertEquals(2000, g.gpu.recordedAgreement.elementsCompared);
+    }
+
+    @Test
+    void textureObjectsAreRecordedAndSampledOnReplay() throws IOException {
+        // tex_fetch reads an 8x4 float array through a texture object (point, clamp, unnormalized)
+        Path out = tmp.resolve("rec-texture");
+        Recorder.Result res = record(out, 1, 1, 256L << 20, List.of(program.toString(), "texture"));
+        assertEquals(0, res.exitCode(), res.outputTail());
+        assertTrue(res.outputTail().contains("tex_fetch: PASSED"), res.outputTail());
+        Recording rec = Recording.read(out);
+        Recording.RecordedLaunch l = rec.launches.get(0);
+        assertEquals("tex_fetch", l.kernel, rec.problems + " " + rec.notices);
+        assertNull(l.unusable, l.unusable);
+        assertEquals(1, l.textures.size());
+        dev.numlint.validation.interp.Texture t = l.textures.values().iterator().next();
+        assertEquals(2, t.dims);
+        assertEquals(8, t.width);
+        assertEquals(4, t.height);
+        assertFalse(t.linear);
+        ValidationReport r = new Replayer(100_000_000L).replay(out);
+        KernelResult k = r.kernels.get(0);
+        assertTrue(k.launch.get("asBuiltReproduced").startsWith("yes: all 32 elements"), k.launch + " " + k.reason);
     }
 
     @Test
