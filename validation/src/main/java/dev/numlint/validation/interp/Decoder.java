@@ -81,6 +81,16 @@ public final class Decoder {
      */
     public static final class Options {
         public boolean reference, hostConversions, unfuseFma, exactDiv, noFtz, exactSqrt;
+        /**
+         * Count floating-point exceptions per PTX instruction ({@link Program#exceptions}): a check before every
+         * f32/f64 arithmetic instruction and float conversion (not with reference).
+         */
+        public boolean exceptions;
+
+        public Options exceptions(boolean v) {
+            exceptions = v;
+            return this;
+        }
         /** Apply ptxas's contractions (the module's {@code contractions}): the program the GPU runs as built. */
         public boolean contract;
 
@@ -860,6 +870,8 @@ public final class Decoder {
             case Op.TRAP:
             case Op.NOP:
             case Op.MOV_UNPACK:
+            case Op.TEX:
+            case Op.FPX:
                 return false;
             default:
                 return true;
@@ -945,6 +957,7 @@ public final class Decoder {
         p.constInit = java.util.Arrays.copyOf(constInit, constTop);
         p.globalsSize = globalsTop;
         p.globalsInit = java.util.Arrays.copyOf(globalsInit, globalsTop);
+        p.exceptions = new long[p.exceptionSites.size()][Program.EXCEPTION_NAMES.size()];
     }
 
     // ------------------------------------------------------------------ instructions
@@ -964,6 +977,7 @@ public final class Decoder {
     private static final Map<String, Integer> F_BIN = Map.of("add", Op.G_ADD, "sub", Op.G_SUB, "mul", Op.G_MUL);
 
     private void insn(Insn in, boolean inKernel) {
+        if (opts.exceptions && !ref) fpx(in);
         List<String> o = in.operands;
         String op = in.opcode;
         switch (op) {
@@ -2040,6 +2054,46 @@ public final class Decoder {
         long x = TEX_GEOMETRIES.indexOf(geom) | (dt.equals("f32") ? 16 : 0) | (ct.equals("f32") ? 32 : 0);
         emit(Op.TEX, 0, reg(handle), 0, 0, x, 0, v);
         for (int[] w : widen) emitPost(false, Op.WIDEN, w[0], w[1]);
+    }
+
+    private static final List<String> FPX_OPS =
+            List.of("add", "sub", "mul", "fma", "div", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh");
+
+    /**
+     * Before an f32/f64 arithmetic instruction or a conversion from a float, a check of its operands ({@link
+     * Op#FPX}, nothing written): x holds the operation (FPX_OPS index, 13 float-to-integer cvt, 14 float-to-float
+     * cvt), 256 for f64 sources, 512 for .ftz, the destination kind above bit 16; y the instruction's site.
+     */
+    private void fpx(Insn in) {
+        String op = in.opcode;
+        List<String> ts = types(in);
+        List<String> o = in.operands;
+        if (ts.isEmpty() || o.size() < 2) return;
+        long x;
+        int a, b = -1, c = -1;
+        if (op.equals("cvt")) {
+            if (ts.size() != 2) return;
+            String dt = ts.get(0), st = ts.get(1);
+            if (!st.equals("f32") && !st.equals("f64")) return;
+            if (dt.equals("f16") || dt.equals("bf16") || dt.startsWith("e") || dt.startsWith("tf")) return;
+            boolean toFloat = dt.equals("f32") || dt.equals("f64");
+            x = (toFloat ? 14 : 13)
+                    | (st.equals("f64") ? 256 : 0)
+                    | (in.has("ftz") ? 512 : 0)
+                    | ((long) Op.kind(dt) << 16);
+            a = src(o.get(1), st);
+        } else {
+            int k = FPX_OPS.indexOf(op.equals("mad") ? "fma" : op);
+            String t = ts.get(ts.size() - 1);
+            if (k < 0 || !t.equals("f32") && !t.equals("f64")) return;
+            x = k | (t.equals("f64") ? 256 : 0) | (in.has("ftz") ? 512 : 0) | ((long) Op.kind(t) << 16);
+            a = src(o.get(1), t);
+            if (o.size() > 2) b = src(o.get(2), t);
+            if (o.size() > 3) c = src(o.get(3), t);
+        }
+        int site = p.exceptionSites.size();
+        p.exceptionSites.add(new Program.ExceptionSite(in.line, in.text, in.src));
+        emit(Op.FPX, 0, a, b, c, x, site, null);
     }
 
     private void vote(Insn in) {

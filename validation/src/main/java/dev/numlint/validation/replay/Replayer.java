@@ -243,6 +243,7 @@ public final class Replayer {
         if (!restored.isEmpty()) k.notes.add("module variables restored from the recording: " + restored);
         boolean floatAtomics = mod != null && FLOAT_ATOMIC.matcher(mod.ptx).find();
         Stats interp = null;
+        boolean exceptionsCounted = false;
         if (outs != null) {
             if (!asB.approximate.isEmpty())
                 k.notes.add("approximate instructions modelled from their documented definitions, not bit-exact: "
@@ -272,6 +273,16 @@ public final class Replayer {
             k.notes.add("as-built replay reproduces the recorded outputs: " + k.launch.get("asBuiltReproduced"));
             k.notes.add("errors of each build are measured against the IEEE-strict build on the recorded inputs");
             interp = compare(outs, l, type, vs);
+            // floating-point exceptions of the as-built build on the recorded inputs, per PTX instruction
+            try {
+                Program fx = Decoder.decode(
+                        m, l.kernel, new Decoder.Options().contract(true).exceptions(true));
+                run(fx, l, 2 * instructionLimit); // each checked instruction counts twice
+                k.exceptions = dev.numlint.validation.report.ExceptionCount.of(fx);
+                exceptionsCounted = true;
+            } catch (Decoder.Unsupported | Decoder.TooLarge | KernelFault e) {
+                k.notes.add("floating-point exceptions not counted: " + e.getMessage());
+            }
         } else k.notes.add("the interpreter cannot replay this launch: " + interpWhy);
         // 2. the GPU
         Stats onGpu = null;
@@ -324,6 +335,9 @@ public final class Replayer {
             fr.sourceColumn = h.sourceColumn() > 0 ? h.sourceColumn() : null;
             fr.line = h.line();
             fr.evidence = h.text();
+            if (exceptionsCounted)
+                fr.exceptions = dev.numlint.validation.report.ExceptionCount.at(
+                        k.exceptions, fr.source, fr.sourceLine, fr.line);
             Map<String, Long> hg = main.histo.get(h.rule());
             String variant = vs.stream()
                     .filter(v -> h.rule().equals(v.rule()))
@@ -628,6 +642,10 @@ public final class Replayer {
     }
 
     private List<byte[]> run(Program p, Recording.RecordedLaunch l) throws KernelFault {
+        return run(p, l, instructionLimit);
+    }
+
+    private List<byte[]> run(Program p, Recording.RecordedLaunch l, long limit) throws KernelFault {
         Launch run = new Launch(p);
         for (Recording.Global g : l.globals) run.moduleVariable(g.name, g.before);
         for (Map.Entry<Long, dev.numlint.validation.interp.Texture> t : l.textures.entrySet())
@@ -640,7 +658,7 @@ public final class Replayer {
             if (pl[2] >= 0) run.param(i, base[pl[2]] + pl[3]);
             else run.paramBytes(i, Arrays.copyOfRange(l.params, pl[0], pl[0] + pl[1]));
         }
-        run.run(l.grid, l.block, l.dynamicShared, instructionLimit);
+        run.run(l.grid, l.block, l.dynamicShared, limit);
         List<byte[]> out = new ArrayList<>();
         for (int a = 0; a < base.length; a++) out.add(run.read(base[a], l.before.get(a).length));
         return out;

@@ -145,6 +145,26 @@ public final class TextReportRenderer {
                     b.append(String.format(Locale.ROOT, "; gpu kernel %.4f ms (median)", v.gpuKernelMillis));
                 b.append('\n');
             }
+            int shown = 0;
+            for (ExceptionCount e : k.exceptions) {
+                if (shown++ == 8) {
+                    b.append("    floating-point exceptions: ")
+                            .append(k.exceptions.size() - 8)
+                            .append(" more instructions (JSON has all)\n");
+                    break;
+                }
+                b.append("    floating-point exceptions at ")
+                        .append(e.source != null ? e.source : "ptx line " + e.ptxLine)
+                        .append(" (")
+                        .append(e.instruction)
+                        .append("): ");
+                StringBuilder c = new StringBuilder();
+                e.counts.forEach((kind, n) -> c.append(c.length() == 0 ? "" : ", ")
+                        .append(kind)
+                        .append(' ')
+                        .append(n));
+                b.append(c).append('\n');
+            }
             for (String n : k.notes) b.append("    note: ").append(n).append('\n');
         }
         b.append(String.format(

@@ -35,4 +35,24 @@ class TextReportRendererTest {
                 .contains("    strict [-O3 -fmad=false -ftz=false]: max abs error")
                 .doesNotContain("vs reference [");
     }
+
+    @Test
+    void exceptionsAreListedPerInstruction() {
+        KernelResult k = new KernelResult();
+        k.file = "k.cu";
+        k.kernel = "k";
+        k.verdict = Verdict.NOT_OBSERVED;
+        ExceptionCount e = new ExceptionCount();
+        e.ptxLine = 40;
+        e.source = "k.cu:10:5";
+        e.instruction = "div.rn.f32 %f3, %f1, %f2;";
+        e.counts.put("divisionByZero", 2L);
+        e.counts.put("infFromFinite", 2L);
+        k.exceptions.add(e);
+        ValidationReport r = new ValidationReport();
+        r.kernels.add(k);
+        assertThat(TextReportRenderer.render(r))
+                .contains("    floating-point exceptions at k.cu:10:5 (div.rn.f32 %f3, %f1, %f2;): divisionByZero 2,"
+                        + " infFromFinite 2\n");
+    }
 }
