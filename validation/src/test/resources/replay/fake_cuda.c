@@ -1,7 +1,9 @@
 /*
  * A FAKE CUDA driver (and CUPTI callback API) for testing the capture layer on a machine without a GPU. It is a
  * test double, not an emulator: device memory is host memory, a module is its PTX text, and the one kernel it can
- * "run" is saxpy_fma of fake_program.c, computed in C with fmaf (what the PTX's fma.rn.f32 computes, bit for bit).
+ * "run" are saxpy_fma of fake_program.c, computed in C with fmaf (what the PTX's fma.rn.f32 computes, bit for bit),
+ * scale_const, which reads the __constant__ table c_table (cuModuleGetGlobal gives its host memory), and tex_fetch,
+ * which point-samples a texture object over a 2-D float array.
  * Like the real driver, cuInit loads $CUDA_INJECTION64_PATH and calls its InitializeInjection(), and the calls a
  * CUPTI subscriber enabled are reported to it at API entry and exit with the real parameter structs.
  */
@@ -138,6 +140,100 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
     return CUDA_SUCCESS;
 }
 
+/* module variables: ".const/.global ... .b8 NAME[N];" of the module's text, host memory like the allocations */
+static struct { char name[64]; char *p; size_t n; } vars[16];
+static int nVars;
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name) {
+    cuModuleGetGlobal_v2_params p = {dptr, bytes, m, name};
+    report(CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, CUPTI_API_ENTER, "cuModuleGetGlobal_v2", &p, NULL, NULL);
+    CUresult rc = CUDA_ERROR_NOT_FOUND;
+    int v;
+    for (v = 0; v < nVars; v++)
+        if (strcmp(vars[v].name, name) == 0) break;
+    if (v == nVars && nVars < 16) {
+        char decl[96];
+        snprintf(decl, sizeof decl, ".b8 %s[", name);
+        const char *at = strstr(modules[(long)m - 1], decl);
+        if (at) {
+            snprintf(vars[v].name, sizeof vars[v].name, "%s", name);
+            vars[v].n = strtoul(at + strlen(decl), NULL, 10);
+            vars[v].p = calloc(vars[v].n, 1);
+            nVars++;
+        }
+    }
+    if (v < nVars) {
+        *dptr = (CUdeviceptr)vars[v].p;
+        *bytes = vars[v].n;
+        rc = CUDA_SUCCESS;
+    }
+    report(CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, CUPTI_API_EXIT, "cuModuleGetGlobal_v2", &p, NULL, &rc);
+    return rc;
+}
+
+static const float *var(const char *name) {
+    for (int v = 0; v < nVars; v++)
+        if (strcmp(vars[v].name, name) == 0) return (const float *)vars[v].p;
+    return NULL;
+}
+
+/* arrays: host memory with their descriptor; texture objects: an index into texs (handles start at 1) */
+static struct { CUDA_ARRAY3D_DESCRIPTOR d; char *p; } arrays[8];
+static int nArrays;
+static struct { CUDA_RESOURCE_DESC res; CUDA_TEXTURE_DESC tex; } texs[8];
+static int nTexs;
+
+CUresult cuArray3DCreate_v2(CUarray *a, const CUDA_ARRAY3D_DESCRIPTOR *d) {
+    if (nArrays == 8 || d->Format != CU_AD_FORMAT_FLOAT) return CUDA_ERROR_NOT_SUPPORTED;
+    size_t n = d->Width * (d->Height ? d->Height : 1) * (d->Depth ? d->Depth : 1) * d->NumChannels * 4;
+    arrays[nArrays].d = *d;
+    arrays[nArrays].p = calloc(n, 1);
+    *a = (CUarray)(long)(++nArrays);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *d, CUarray a) {
+    *d = arrays[(long)a - 1].d;
+    return CUDA_SUCCESS;
+}
+
+/* host <-> array copies of whole arrays (what the program and the capture layer do) */
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *m) {
+    size_t n = m->WidthInBytes * m->Height * m->Depth;
+    if (m->srcMemoryType == CU_MEMORYTYPE_HOST && m->dstMemoryType == CU_MEMORYTYPE_ARRAY)
+        memcpy(arrays[(long)m->dstArray - 1].p, m->srcHost, n);
+    else if (m->srcMemoryType == CU_MEMORYTYPE_ARRAY && m->dstMemoryType == CU_MEMORYTYPE_HOST)
+        memcpy(m->dstHost, arrays[(long)m->srcArray - 1].p, n);
+    else
+        return CUDA_ERROR_NOT_SUPPORTED;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuTexObjectCreate(CUtexObject *t, const CUDA_RESOURCE_DESC *r, const CUDA_TEXTURE_DESC *x,
+                           const CUDA_RESOURCE_VIEW_DESC *v) {
+    cuTexObjectCreate_params p = {t, r, x, v};
+    report(CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate, CUPTI_API_ENTER, "cuTexObjectCreate", &p, NULL, NULL);
+    CUresult rc = CUDA_ERROR_NOT_SUPPORTED;
+    if (nTexs < 8) {
+        texs[nTexs].res = *r;
+        texs[nTexs].tex = *x;
+        *t = (CUtexObject)(++nTexs);
+        rc = CUDA_SUCCESS;
+    }
+    report(CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate, CUPTI_API_EXIT, "cuTexObjectCreate", &p, NULL, &rc);
+    return rc;
+}
+
+/* point sampling of a 2-D one-channel float array, unnormalized coordinates, clamp */
+static float tex2d(CUtexObject t, float x, float y) {
+    const CUDA_ARRAY3D_DESCRIPTOR *d = &arrays[(long)texs[t - 1].res.res.array.hArray - 1].d;
+    const float *p = (const float *)arrays[(long)texs[t - 1].res.res.array.hArray - 1].p;
+    long i = (long)floorf(x), j = (long)floorf(y);
+    i = i < 0 ? 0 : i >= (long)d->Width ? (long)d->Width - 1 : i;
+    j = j < 0 ? 0 : j >= (long)d->Height ? (long)d->Height - 1 : j;
+    return p[j * d->Width + i];
+}
+
 CUresult cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size) {
     Func *fn = (Func *)f;
     if ((int)i >= fn->n) return CUDA_ERROR_INVALID_VALUE;
@@ -159,6 +255,18 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
         int n = *(int *)params[3];
         for (unsigned i = 0; i < gx * bx; i++)
             if ((int)i < n) y[i] = fmaf(a, x[i], y[i]);
+    } else if (strcmp(fn->name, "tex_fetch") == 0) {
+        CUtexObject t = *(CUtexObject *)params[0];
+        float *y = *(float **)params[1];
+        int w = *(int *)params[2], n = *(int *)params[3];
+        for (unsigned i = 0; i < gx * bx; i++)
+            if ((int)i < n) y[i] = tex2d(t, (float)((int)i % w) + 0.5f, (float)((int)i / w) + 0.5f);
+    } else if (strcmp(fn->name, "scale_const") == 0 && var("c_table")) {
+        const float *x = *(const float **)params[0], *t = var("c_table");
+        float *y = *(float **)params[1];
+        int n = *(int *)params[2];
+        for (unsigned i = 0; i < gx * bx; i++)
+            if ((int)i < n) y[i] = x[i] * t[i & 3];
     } else {
         rc = CUDA_ERROR_NOT_SUPPORTED;
     }

@@ -162,23 +162,45 @@ final class ValidateCommand implements Callable<Integer> {
                 spec.commandLine().getErr());
     }
 
-    /** {@code --replay DIR}: the recorded launches on the interpreter; GPU replay is not implemented yet. */
+    /**
+     * {@code --replay DIR}: the recorded launches on the interpreter and, with a GPU ({@code --gpu auto} finds one,
+     * {@code --gpu require} insists), on the GPU in child processes.
+     */
     private Integer replay() throws IOException {
         if (!paths.isEmpty()) throw new Main.UsageException("--replay DIR replays a recording: give no PATH with it");
         if (format == Format.sarif)
             throw new Main.UsageException("--replay: SARIF needs a scan's findings; use --format json or text");
         inputs.scanned(List.of());
         ValidationOptions options = validation.options(inputs);
-        if (options.gpu == ValidationOptions.GpuMode.REQUIRE)
-            throw new Main.UsageException("--replay with --gpu require: replay on the GPU is not implemented yet (the"
-                    + " interpreter replays recordings); use --gpu off or auto");
+        dev.numlint.validation.gpu.GpuProcess.Probe probe = null;
+        String gpuWhy = "--gpu off";
+        if (options.gpu != ValidationOptions.GpuMode.OFF) {
+            // asked of a child process: numlint's own JVM never loads the CUDA driver
+            probe = options.probeGpu();
+            if (!probe.available()) {
+                if (options.gpu == ValidationOptions.GpuMode.REQUIRE)
+                    throw new Main.UsageException("--gpu require: no GPU can be used here: " + probe.unavailable()
+                            + "; use --gpu auto or off to replay on the CPU interpreter");
+                gpuWhy = probe.unavailable();
+                probe = null;
+            }
+        }
         ValidationReport report;
         try {
-            report = new dev.numlint.validation.replay.Replayer(options.instructionLimit).replay(replay);
+            report = (probe != null
+                            ? new dev.numlint.validation.replay.Replayer(
+                                    options.instructionLimit, options.gpuSettings(), options.gpuRepeats)
+                            : new dev.numlint.validation.replay.Replayer(options.instructionLimit))
+                    .replay(replay);
         } catch (IOException e) {
             throw new Main.UsageException("--replay: " + e.getMessage());
         }
-        report.environment.put("gpu", "not used: replay on the GPU is not implemented yet");
+        report.environment.put("gpuMode", options.gpu.name().toLowerCase(java.util.Locale.ROOT));
+        if (probe != null) {
+            report.environment.put("gpu", "used");
+            report.environment.putAll(probe.facts());
+            report.environment.put("gpuTimedRepeats", Integer.toString(options.gpuRepeats));
+        } else report.environment.put("gpu", "not used: " + gpuWhy);
         Outputs.write(output, spec.commandLine().getOut(), w -> {
             if (format == Format.json) w.write(JsonReportWriter.toJson(report) + System.lineSeparator());
             else w.write(escapedLines(TextReportRenderer.render(report)));

@@ -38,6 +38,15 @@ final class ValidationInputs {
     int gpuTimeout;
 
     @Option(
+            names = "--instruction-limit",
+            paramLabel = "N",
+            defaultValue = "500000000",
+            description = "PTX instructions the CPU interpreter runs per launch before it gives up on that launch "
+                    + "(reported as not runnable there; with --replay and a GPU, the GPU's runs still give the "
+                    + "verdict) (default: ${DEFAULT-VALUE})")
+    long instructionLimit;
+
+    @Option(
             names = "--spec",
             paramLabel = "FILE",
             description = "YAML launch and input specification (grid, block, "
@@ -95,6 +104,8 @@ final class ValidationInputs {
         ValidationOptions o = new ValidationOptions();
         o.gpuDevice = gpuDevice;
         o.gpuTimeoutSeconds = gpuTimeout;
+        if (instructionLimit < 1) throw new Main.UsageException("--instruction-limit: give a positive number");
+        o.instructionLimit = instructionLimit;
         o.gpu = switch (gpu) {
             case auto -> ValidationOptions.GpuMode.AUTO;
             case off -> ValidationOptions.GpuMode.OFF;

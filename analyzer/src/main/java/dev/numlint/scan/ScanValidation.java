@@ -224,7 +224,8 @@ public final class ScanValidation {
 
     /**
      * The scan's findings with each validated finding's verdict in {@code properties.validation} (verdict, kernel,
-     * executor, element and ULP statistics, which build is closer to the reference).
+     * executor, element and ULP statistics, which build is closer to the reference, the floating-point exceptions
+     * counted on its line).
      */
     public static List<Finding> annotate(ScanResult scan, ValidationReport report) {
         List<Finding> out = new ArrayList<>(scan.findings().size());
@@ -248,6 +249,8 @@ public final class ScanValidation {
                 if (match.verdict != null) verdict = match.verdict;
                 if (match.elementsDiffering != null) differing = match.elementsDiffering;
                 if (match.fusedInMachineCode != null) v.put("fusedInMachineCode", match.fusedInMachineCode);
+                // floating-point exceptions the as-built run raised on this finding's line (empty: none seen)
+                if (match.exceptions != null) v.put("floatingPointExceptions", match.exceptions);
             }
             v.put("verdict", verdict == null ? null : verdict.text());
             v.put("kernel", k.kernel);

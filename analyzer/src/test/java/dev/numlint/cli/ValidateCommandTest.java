@@ -142,15 +142,20 @@ class ValidateCommandTest {
         Run r = run("validate", "--gpu", "off", "--ptx", "off", "--inputs", "1", "--format", "sarif", ptx.toString());
         JsonNode results =
                 new ObjectMapper().readTree(r.out()).get("runs").get(0).get("results");
-        boolean ranked = false;
+        boolean ranked = false, exceptionsCounted = false;
         for (JsonNode res : results) {
             JsonNode v = res.path("properties").path("validation");
             if ("confirmed".equals(v.path("verdict").asText())) {
                 assertThat(res.get("rank").asDouble()).isEqualTo(95.0);
                 ranked = true;
             }
+            // the floating-point exceptions the as-built run raised on the finding's line (an object, maybe empty)
+            if (v.path("floatingPointExceptions").isObject()) exceptionsCounted = true;
         }
         assertThat(ranked).as("a confirmed result is ranked").isTrue();
+        assertThat(exceptionsCounted)
+                .as("validated results carry their exception counts")
+                .isTrue();
     }
 
     @Test

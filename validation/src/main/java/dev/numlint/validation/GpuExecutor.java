@@ -30,6 +30,38 @@ public interface GpuExecutor extends AutoCloseable {
             int timedRepeats)
             throws Exception;
 
+    /**
+     * A recorded launch (numlint record) to replay: the module {@code image} as the program loaded it (PTX text,
+     * cubin or fatbinary), or several images of which the first that defines {@code kernel} is used; the parameter
+     * block as recorded, {@code params} its layout (offset, size, allocation index or -1, offset in the allocation:
+     * a pointer parameter is rewritten to the device address of its restored allocation plus that offset); the
+     * allocations' contents before the launch; the module variables ({@code __constant__}, {@code __device__}) by
+     * name, written after the module is loaded.
+     */
+    record Replay(
+            List<byte[]> images,
+            String kernel,
+            int[] grid,
+            int[] block,
+            int sharedBytes,
+            byte[] paramBlock,
+            List<int[]> params,
+            List<byte[]> allocations,
+            Map<String, byte[]> globals,
+            int timedRepeats) {}
+
+    /**
+     * The allocations after the first launch, the kernel times of the timed repeats (each on freshly restored
+     * inputs), and whether every repeat left the same bytes as the first (false: the kernel's result depends on
+     * the order the GPU ran it in, e.g. float atomics).
+     */
+    record ReplayResult(List<byte[]> allocations, float[] kernelMillis, boolean repeatsIdentical) {}
+
+    /** Replays a recorded launch; an executor that cannot says so. */
+    default ReplayResult replay(Replay r) throws Exception {
+        throw new UnsupportedOperationException(name() + " cannot replay recorded launches");
+    }
+
     /** A by-value aggregate parameter's bytes. */
     record Bytes(byte[] bytes) {}
 

@@ -627,6 +627,13 @@ public final class Validator {
         int sets = Math.max(1, o.inputs);
         List<Distribution> dists = distributions(hits, ks);
         GpuSide g = gpu == null ? null : new GpuSide(vs);
+        Program fx;
+        try {
+            fx = Decoder.decode(
+                    asBuilt, k.name, new Decoder.Options().contract(true).exceptions(true));
+        } catch (Decoder.Unsupported | Decoder.TooLarge e) {
+            fx = null;
+        }
         for (int s = 0; s < sets; s++) {
             SplittableRandom rnd = new SplittableRandom(o.seed * 1_000_003L + s * 7919L + k.name.hashCode());
             InputSet in = inputs(ks, n, dists.get(s % dists.size()), rnd);
@@ -686,6 +693,14 @@ public final class Validator {
                 if (g != null) g.close(res);
                 return res;
             }
+            // floating-point exceptions of the as-built build on this input set, per PTX instruction
+            if (fx != null) {
+                try {
+                    run(fx, ks, in, false);
+                } catch (KernelFault e) {
+                    res.notes.add("floating-point exceptions not counted on input set " + s + ": " + e.getMessage());
+                }
+            }
             Outputs a = outs.get("as-built"), st = outs.get("strict");
             if (g != null) g.add(s, ks, in, outs, refOut);
             for (Map.Entry<Integer, byte[]> e : a.bytes.entrySet()) {
@@ -740,6 +755,7 @@ public final class Validator {
             }
         }
         res.inputs = sets;
+        if (fx != null) res.exceptions = dev.numlint.validation.report.ExceptionCount.of(fx);
         res.elementsCompared = compared;
         res.elementsDiffering = differing;
         res.maxUlp = maxUlp;
@@ -783,6 +799,9 @@ public final class Validator {
             if (h.sourceLine() > 0) f.sourceLine = h.sourceLine();
             if (h.sourceColumn() > 0) f.sourceColumn = h.sourceColumn();
             f.ulpHistogram = histo.getOrDefault(h.rule(), Map.of());
+            if (fx != null)
+                f.exceptions =
+                        dev.numlint.validation.report.ExceptionCount.at(res.exceptions, f.source, f.sourceLine, f.line);
             Long el = null;
             if (h.rule().equals(hostRule)) el = hostDiff;
             else for (Attribution a : res.attribution) if (a.rule.equals(h.rule())) el = a.elementsDiffering;

@@ -109,6 +109,12 @@ public final class GpuChild {
                 }
                 result.running = l.describe();
                 progress.save(result);
+                if (l.images != null) {
+                    replay(ex, job, l, dir, o, result.launches.size());
+                    if ("failed".equals(o.status)) lost = l.describe() + " failed (" + o.error + ")";
+                    result.launches.add(o);
+                    continue;
+                }
                 String ptx = Files.readString(dir.resolve(l.ptxFile));
                 List<Object> args = new ArrayList<>();
                 for (GpuJob.Arg a : l.args) {
@@ -142,6 +148,43 @@ public final class GpuChild {
             } catch (RuntimeException e) {
                 // the context may be unusable after a fault; the process ends anyway
             }
+        }
+    }
+
+    /** A recorded launch: its outputs are the allocations after the launch, by allocation index. */
+    private static void replay(GpuExecutor ex, GpuJob job, GpuJob.Launch l, Path dir, GpuJobResult.Outcome o, int n)
+            throws IOException {
+        List<byte[]> images = new ArrayList<>();
+        for (String f : l.images) images.add(Files.readAllBytes(dir.resolve(f)));
+        List<byte[]> allocs = new ArrayList<>();
+        for (String f : l.allocations) allocs.add(Files.readAllBytes(dir.resolve(f)));
+        Map<String, byte[]> globals = new java.util.LinkedHashMap<>();
+        if (l.globals != null)
+            for (Map.Entry<String, String> g : l.globals.entrySet())
+                globals.put(g.getKey(), Files.readAllBytes(dir.resolve(g.getValue())));
+        try {
+            GpuExecutor.ReplayResult r = ex.replay(new GpuExecutor.Replay(
+                    images,
+                    job.kernel,
+                    l.grid,
+                    l.block,
+                    l.sharedBytes,
+                    Files.readAllBytes(dir.resolve(l.paramBlock)),
+                    l.params,
+                    allocs,
+                    globals,
+                    job.repeats));
+            o.status = "ok";
+            o.kernelMillis = r.kernelMillis();
+            o.repeatsIdentical = r.repeatsIdentical();
+            for (int a = 0; a < r.allocations().size(); a++) {
+                String f = "out-" + n + "-" + a + ".bin";
+                Files.write(dir.resolve(f), r.allocations().get(a));
+                o.outputs.put(a, f);
+            }
+        } catch (Exception e) {
+            o.status = "failed";
+            o.error = String.valueOf(e.getMessage());
         }
     }
 

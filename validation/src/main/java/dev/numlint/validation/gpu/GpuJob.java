@@ -2,6 +2,7 @@ package dev.numlint.validation.gpu;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a GPU child process ({@link GpuChild}) is to do, written as JSON into its private working directory by
@@ -40,6 +41,22 @@ public final class GpuJob {
         public int[] paramSizes;
         /** One per kernel parameter, in order. */
         public List<Arg> args = new ArrayList<>();
+
+        /**
+         * A recorded launch to replay (numlint record) instead of args: module images (the first that defines the
+         * kernel is loaded; PTX text, cubin or fatbinary), the recorded parameter block and its layout, the
+         * allocations before the launch, the module variables. Files are named relative to the working directory
+         * or absolute (the recording's own files are read where they are, never copied).
+         */
+        public List<String> images;
+        /** The parameter block as recorded. */
+        public String paramBlock;
+        /** Per parameter: offset, size, allocation index (-1: not a pointer), offset inside the allocation. */
+        public List<int[]> params;
+        /** The allocations before the launch, in the recording's order. */
+        public List<String> allocations;
+        /** Module variables by name: the file with their bytes. */
+        public Map<String, String> globals;
 
         public Launch() {}
 

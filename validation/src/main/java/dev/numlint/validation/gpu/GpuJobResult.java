@@ -33,6 +33,8 @@ public final class GpuJobResult {
         public Map<Integer, String> outputs = new LinkedHashMap<>();
 
         public float[] kernelMillis;
+        /** A replayed launch: whether every timed repeat left the same bytes as the first launch. */
+        public Boolean repeatsIdentical;
 
         public Outcome() {}
     }

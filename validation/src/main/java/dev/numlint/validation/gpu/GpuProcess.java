@@ -53,7 +53,13 @@ public final class GpuProcess {
 
     /** One launch's outcome as the parent sees it: output buffers by parameter index when ok. */
     public record Outcome(
-            String variant, int set, String status, String error, Map<Integer, byte[]> buffers, float[] kernelMillis) {}
+            String variant,
+            int set,
+            String status,
+            String error,
+            Map<Integer, byte[]> buffers,
+            float[] kernelMillis,
+            Boolean repeatsIdentical) {}
 
     /**
      * A kernel's GPU run: the outcomes of the launches the child reported, and when the child did not finish
@@ -114,7 +120,8 @@ public final class GpuProcess {
         if (raw.result != null) {
             for (int i = 0; i < raw.result.launches.size(); i++) {
                 GpuJobResult.Outcome o = raw.result.launches.get(i);
-                out.add(new Outcome(o.variant, o.set, o.status, o.error, raw.buffers.get(i), o.kernelMillis));
+                out.add(new Outcome(
+                        o.variant, o.set, o.status, o.error, raw.buffers.get(i), o.kernelMillis, o.repeatsIdentical));
             }
         }
         String fault = raw.fault;

@@ -135,6 +135,31 @@ public final class JCudaGpuExecutor implements GpuExecutor {
         return new Result(bufs, r.medianMillis(), r.kernelMillis());
     }
 
+    @Override
+    public ReplayResult replay(Replay r) {
+        JCudaLauncher current = launcher();
+        JCudaLauncher.ReplayLaunch out;
+        try {
+            out = current.replay(
+                    r.images(),
+                    r.kernel(),
+                    pad3(r.grid()),
+                    pad3(r.block()),
+                    r.sharedBytes(),
+                    r.paramBlock(),
+                    r.params(),
+                    r.allocations(),
+                    r.globals(),
+                    r.timedRepeats(),
+                    PAD);
+        } catch (RuntimeException e) {
+            if (System.getenv("NUMLINT_GPU_DEBUG") != null) e.printStackTrace();
+            reopen(e);
+            throw e;
+        }
+        return new ReplayResult(out.allocations(), out.kernelMillis(), out.repeatsIdentical());
+    }
+
     private static int[] pad3(int[] d) {
         int[] r = {1, 1, 1};
         for (int i = 0; i < Math.min(3, d.length); i++) r[i] = d[i];

@@ -21,8 +21,10 @@ import static jcuda.driver.JCudaDriver.cuMemFree;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
+import static jcuda.driver.JCudaDriver.cuModuleGetGlobal;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuModuleUnload;
+import static jcuda.driver.JCudaDriver.cuPointerGetAttribute;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -40,6 +42,7 @@ import jcuda.driver.CUevent;
 import jcuda.driver.CUevent_flags;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
+import jcuda.driver.CUpointer_attribute;
 import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
 
@@ -256,6 +259,159 @@ public final class JCudaLauncher implements AutoCloseable {
                     cuMemFree(p);
                 }
             }
+        }
+    }
+
+    /**
+     * Replays a recorded launch: loads the first of {@code images} that defines {@code kernel} (PTX text, cubin or
+     * fatbinary, as {@code cuModuleLoadData} takes them), writes {@code globals} into the module's variables of those names (others belong to other modules),
+     * restores each allocation in a fresh device allocation ({@code pad} zero bytes after it), rewrites each pointer
+     * parameter to its allocation's device address plus the recorded offset, launches once for the results and
+     * {@code timedRepeats} times more on freshly restored inputs for the timing and the repeatability check.
+     */
+    public ReplayLaunch replay(
+            List<byte[]> images,
+            String kernel,
+            int[] grid,
+            int[] block,
+            int sharedBytes,
+            byte[] paramBlock,
+            List<int[]> params,
+            List<byte[]> allocations,
+            java.util.Map<String, byte[]> globals,
+            int timedRepeats,
+            int pad) {
+        cuCtxSetCurrent(context);
+        CUmodule module = null;
+        CUfunction function = new CUfunction();
+        List<String> tried = new ArrayList<>();
+        for (byte[] image : images) {
+            CUmodule m = new CUmodule();
+            try {
+                cuModuleLoadData(m, image);
+            } catch (CudaException e) {
+                tried.add("cuModuleLoadData: " + e.getMessage());
+                continue;
+            }
+            try {
+                cuModuleGetFunction(function, m, kernel);
+                module = m;
+                break;
+            } catch (CudaException e) {
+                tried.add("no " + kernel + " in this image");
+                cuModuleUnload(m);
+            }
+        }
+        if (module == null)
+            throw new GpuLaunchException(
+                    "no recorded module image could be loaded with kernel " + kernel + ": " + tried, null);
+        List<CUdeviceptr> allocs = new ArrayList<>();
+        try {
+            long[] address = new long[allocations.size()];
+            for (int a = 0; a < allocations.size(); a++) {
+                CUdeviceptr p = new CUdeviceptr();
+                cuMemAlloc(p, Math.max(1, allocations.get(a).length + (long) pad));
+                allocs.add(p);
+                long[] v = new long[1];
+                cuPointerGetAttribute(Pointer.to(v), CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER, p);
+                address[a] = v[0];
+            }
+            byte[] block0 = paramBlock.clone();
+            for (int[] pl : params)
+                if (pl[2] >= 0) {
+                    long at = address[pl[2]] + pl[3];
+                    for (int k = 0; k < 8 && k < pl[1]; k++) block0[pl[0] + k] = (byte) (at >>> (8 * k));
+                }
+            NativePointerObject[] kp = new NativePointerObject[params.size()];
+            for (int i = 0; i < params.size(); i++) {
+                int[] pl = params.get(i);
+                kp[i] = Pointer.to(Arrays.copyOfRange(block0, pl[0], pl[0] + Math.max(1, pl[1])));
+            }
+            List<byte[]> first = null;
+            boolean identical = true;
+            float[] times = new float[Math.max(0, timedRepeats)];
+            for (int rep = 0; rep <= times.length; rep++) {
+                restore(module, allocs, allocations, globals, pad);
+                float[] ms = new float[1];
+                timedLaunch(function, grid, block, sharedBytes, kp, ms);
+                if (rep > 0) times[rep - 1] = ms[0];
+                List<byte[]> out = new ArrayList<>();
+                for (int a = 0; a < allocations.size(); a++) {
+                    byte[] back = new byte[allocations.get(a).length];
+                    if (back.length > 0) cuMemcpyDtoH(Pointer.to(back), allocs.get(a), back.length);
+                    out.add(back);
+                }
+                if (first == null) first = out;
+                else
+                    for (int a = 0; a < out.size(); a++)
+                        if (!Arrays.equals(first.get(a), out.get(a))) identical = false;
+            }
+            return new ReplayLaunch(first, times, identical);
+        } finally {
+            for (CUdeviceptr p : allocs) cuMemFree(p);
+            cuModuleUnload(module);
+        }
+    }
+
+    /** A replayed launch: allocations after the first launch, kernel times, whether the repeats agreed bit for bit. */
+    public record ReplayLaunch(List<byte[]> allocations, float[] kernelMillis, boolean repeatsIdentical) {}
+
+    private static void restore(
+            CUmodule module,
+            List<CUdeviceptr> allocs,
+            List<byte[]> allocations,
+            java.util.Map<String, byte[]> globals,
+            int pad) {
+        for (int a = 0; a < allocations.size(); a++) {
+            byte[] d = allocations.get(a);
+            byte[] padded = new byte[d.length + pad];
+            System.arraycopy(d, 0, padded, 0, d.length);
+            if (padded.length > 0) cuMemcpyHtoD(allocs.get(a), Pointer.to(padded), padded.length);
+        }
+        for (java.util.Map.Entry<String, byte[]> g : globals.entrySet()) {
+            CUdeviceptr p = new CUdeviceptr();
+            long[] size = new long[1];
+            try {
+                cuModuleGetGlobal(p, size, module, g.getKey());
+            } catch (CudaException e) {
+                continue; // a variable of another module the program loaded
+            }
+            int n = (int) Math.min(size[0], g.getValue().length);
+            if (n > 0) cuMemcpyHtoD(p, Pointer.to(g.getValue()), n);
+        }
+    }
+
+    private static void timedLaunch(
+            CUfunction function, int[] grid, int[] block, int sharedBytes, NativePointerObject[] kp, float[] millis) {
+        CUevent start = new CUevent();
+        CUevent stop = new CUevent();
+        cuEventCreate(start, CUevent_flags.CU_EVENT_DEFAULT);
+        cuEventCreate(stop, CUevent_flags.CU_EVENT_DEFAULT);
+        try {
+            cuEventRecord(start, null);
+            try {
+                cuLaunchKernel(
+                        function,
+                        grid[0],
+                        grid[1],
+                        grid[2],
+                        block[0],
+                        block[1],
+                        block[2],
+                        sharedBytes,
+                        null,
+                        Pointer.to(kp),
+                        null);
+                cuEventRecord(stop, null);
+                cuCtxSynchronize();
+            } catch (CudaException e) {
+                throw new GpuLaunchException("cuLaunchKernel failed: " + e.getMessage(), e);
+            }
+            cuEventSynchronize(stop);
+            cuEventElapsedTime(millis, start, stop);
+        } finally {
+            cuEventDestroy(start);
+            cuEventDestroy(stop);
         }
     }
 

@@ -81,6 +81,16 @@ public final class Decoder {
      */
     public static final class Options {
         public boolean reference, hostConversions, unfuseFma, exactDiv, noFtz, exactSqrt;
+        /**
+         * Count floating-point exceptions per PTX instruction ({@link Program#exceptions}): a check before every
+         * f32/f64 arithmetic instruction and float conversion (not with reference).
+         */
+        public boolean exceptions;
+
+        public Options exceptions(boolean v) {
+            exceptions = v;
+            return this;
+        }
         /** Apply ptxas's contractions (the module's {@code contractions}): the program the GPU runs as built. */
         public boolean contract;
 
@@ -287,6 +297,7 @@ public final class Decoder {
                     globalsTop = align(globalsTop, Math.max(v.align, 8));
                     int end = grow(globalsTop, v, MAX_GLOBAL_BYTES, "global");
                     moduleSyms.put(v.name, new Sym(Op.SP_GLOBAL, globalsTop, v.bytes()));
+                    p.moduleVariables.put(v.name, new int[] {0, globalsTop, v.bytes()});
                     globalsInit = place(globalsInit, globalsTop, v);
                     globalsTop = end;
                     break;
@@ -295,6 +306,7 @@ public final class Decoder {
                     constTop = align(constTop, Math.max(v.align, 8));
                     int end = grow(constTop, v, MAX_CONST_BYTES, "const");
                     moduleSyms.put(v.name, new Sym(Op.SP_CONST, constTop, v.bytes()));
+                    p.moduleVariables.put(v.name, new int[] {1, constTop, v.bytes()});
                     constInit = place(constInit, constTop, v);
                     constTop = end;
                     break;
@@ -858,6 +870,8 @@ public final class Decoder {
             case Op.TRAP:
             case Op.NOP:
             case Op.MOV_UNPACK:
+            case Op.TEX:
+            case Op.FPX:
                 return false;
             default:
                 return true;
@@ -943,6 +957,7 @@ public final class Decoder {
         p.constInit = java.util.Arrays.copyOf(constInit, constTop);
         p.globalsSize = globalsTop;
         p.globalsInit = java.util.Arrays.copyOf(globalsInit, globalsTop);
+        p.exceptions = new long[p.exceptionSites.size()][Program.EXCEPTION_NAMES.size()];
     }
 
     // ------------------------------------------------------------------ instructions
@@ -962,6 +977,7 @@ public final class Decoder {
     private static final Map<String, Integer> F_BIN = Map.of("add", Op.G_ADD, "sub", Op.G_SUB, "mul", Op.G_MUL);
 
     private void insn(Insn in, boolean inKernel) {
+        if (opts.exceptions && !ref) fpx(in);
         List<String> o = in.operands;
         String op = in.opcode;
         switch (op) {
@@ -1219,6 +1235,8 @@ public final class Decoder {
                 emit(Op.TRAP, 0, 0, 0, 0, 0, 0, null);
                 return;
             case "tex":
+                tex(in);
+                return;
             case "tld4":
             case "txq":
             case "suld":
@@ -1832,6 +1850,20 @@ public final class Decoder {
             return;
         }
         if (regsList.length == 1 && regsList[0] == -2) regsList[0] = src(vo, t);
+        int[] widenAfter = null; // reference mode, param/const space: f32 bits in and out of wide registers
+        if (ref && f32) {
+            String[] parts =
+                    vo.startsWith("{") ? vo.substring(1, vo.length() - 1).split(",") : new String[] {vo};
+            for (int i = 0; i < regsList.length; i++) {
+                String pt = parts[i].trim();
+                if (regsList[i] < 0 || !isReg(pt)) continue;
+                if (!load) regsList[i] = srcNarrow(pt);
+                else if (wide(regsList[i])) {
+                    if (widenAfter == null) widenAfter = regsList.clone();
+                    regsList[i] = scratch();
+                }
+            }
+        }
         if (ref
                 && t.equals("f64")
                 && vec == 1
@@ -1872,6 +1904,10 @@ public final class Decoder {
                 else emit(Op.ST, 0, (int) ad[0], regsList[i], sp, ad[1] + (long) size * i, y, null);
             }
         }
+        if (widenAfter != null)
+            for (int i = 0; i < regsList.length; i++)
+                if (regsList[i] >= 0 && regsList[i] != widenAfter[i])
+                    emitPost(false, Op.WIDEN, widenAfter[i], regsList[i]);
     }
 
     private static final List<String> ATOMS =
@@ -1958,6 +1994,106 @@ public final class Decoder {
         int modeCode = List.of("up", "down", "bfly", "idx").indexOf(mode);
         int[] v = {src(o.get(3), "b32"), pq, o.size() > 4 ? src(o.get(4), "b32") : constant(-1)};
         emit(Op.SHFL, d, src(o.get(1), "b32"), src(o.get(2), "b32"), 0, modeCode, 0, v);
+    }
+
+    private static final java.util.regex.Pattern TEX_OPERANDS = java.util.regex.Pattern.compile(
+            "^\\{([^}]*)\\}\\s*,\\s*\\[\\s*([^,\\s]+)\\s*,\\s*\\[?\\s*\\{([^}]*)\\}\\s*\\]?\\s*\\]$");
+    static final List<String> TEX_GEOMETRIES = List.of("1d", "2d", "3d", "a1d", "a2d");
+
+    /**
+     * tex.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{f32,s32} of a texture object (its 64-bit handle in a register): the
+     * sample of {@link Texture}; v holds the four destinations then the four coordinates (-1 where absent).
+     */
+    private void tex(Insn in) {
+        for (String m : in.mods)
+            if (m.equals("level")
+                    || m.equals("grad")
+                    || m.equals("base")
+                    || m.equals("cube")
+                    || m.equals("acube")
+                    || m.equals("2dms")
+                    || m.equals("a2dms"))
+                throw new Unsupported("texture access tex." + String.join(".", in.mods) + " (only tex.1d/2d/3d and"
+                        + " the layered a1d/a2d forms without level, gradient or depth compare)");
+        String geom = null;
+        for (String m : in.mods) if (TEX_GEOMETRIES.contains(m)) geom = m;
+        List<String> ts = types(in);
+        if (geom == null || !in.has("v4") || ts.size() != 2)
+            throw new Unsupported("texture access tex." + String.join(".", in.mods));
+        String dt = ts.get(0), ct = ts.get(1);
+        if (!List.of("f32", "s32", "u32").contains(dt) || !List.of("f32", "s32").contains(ct))
+            throw new Unsupported("texture access tex." + String.join(".", in.mods));
+        java.util.regex.Matcher mt =
+                TEX_OPERANDS.matcher(String.join(", ", in.operands).trim());
+        if (!mt.matches()) throw new Unsupported("texture access with operands " + in.operands);
+        String handle = mt.group(2);
+        if (!isReg(handle))
+            throw new Unsupported("texture reference " + handle + " (a .texref bound by host code; texture objects are"
+                    + " read from recordings)");
+        String[] ds = mt.group(1).split(","), cs = mt.group(3).split(",");
+        int[] v = new int[8];
+        java.util.Arrays.fill(v, -1);
+        List<int[]> widen = new ArrayList<>();
+        for (int k = 0; k < 4 && k < ds.length; k++) {
+            String r = ds[k].trim();
+            if (r.equals("_") || r.isEmpty()) continue;
+            int d = reg(r);
+            if (dt.equals("f32") && wide(d)) {
+                int tmp = scratch();
+                widen.add(new int[] {d, tmp});
+                d = tmp;
+            }
+            v[k] = d;
+        }
+        for (int k = 0; k < 4 && k < cs.length; k++) {
+            String c = cs[k].trim();
+            if (c.equals("_") || c.isEmpty()) continue;
+            boolean layerIndex = geom.startsWith("a") && k == 0;
+            v[4 + k] = !layerIndex && ct.equals("f32") ? srcNarrow(c) : src(c, "b32");
+        }
+        long x = TEX_GEOMETRIES.indexOf(geom) | (dt.equals("f32") ? 16 : 0) | (ct.equals("f32") ? 32 : 0);
+        emit(Op.TEX, 0, reg(handle), 0, 0, x, 0, v);
+        for (int[] w : widen) emitPost(false, Op.WIDEN, w[0], w[1]);
+    }
+
+    private static final List<String> FPX_OPS =
+            List.of("add", "sub", "mul", "fma", "div", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh");
+
+    /**
+     * Before an f32/f64 arithmetic instruction or a conversion from a float, a check of its operands ({@link
+     * Op#FPX}, nothing written): x holds the operation (FPX_OPS index, 13 float-to-integer cvt, 14 float-to-float
+     * cvt), 256 for f64 sources, 512 for .ftz, the destination kind above bit 16; y the instruction's site.
+     */
+    private void fpx(Insn in) {
+        String op = in.opcode;
+        List<String> ts = types(in);
+        List<String> o = in.operands;
+        if (ts.isEmpty() || o.size() < 2) return;
+        long x;
+        int a, b = -1, c = -1;
+        if (op.equals("cvt")) {
+            if (ts.size() != 2) return;
+            String dt = ts.get(0), st = ts.get(1);
+            if (!st.equals("f32") && !st.equals("f64")) return;
+            if (dt.equals("f16") || dt.equals("bf16") || dt.startsWith("e") || dt.startsWith("tf")) return;
+            boolean toFloat = dt.equals("f32") || dt.equals("f64");
+            x = (toFloat ? 14 : 13)
+                    | (st.equals("f64") ? 256 : 0)
+                    | (in.has("ftz") ? 512 : 0)
+                    | ((long) Op.kind(dt) << 16);
+            a = src(o.get(1), st);
+        } else {
+            int k = FPX_OPS.indexOf(op.equals("mad") ? "fma" : op);
+            String t = ts.get(ts.size() - 1);
+            if (k < 0 || !t.equals("f32") && !t.equals("f64")) return;
+            x = k | (t.equals("f64") ? 256 : 0) | (in.has("ftz") ? 512 : 0) | ((long) Op.kind(t) << 16);
+            a = src(o.get(1), t);
+            if (o.size() > 2) b = src(o.get(2), t);
+            if (o.size() > 3) c = src(o.get(3), t);
+        }
+        int site = p.exceptionSites.size();
+        p.exceptionSites.add(new Program.ExceptionSite(in.line, in.text, in.src));
+        emit(Op.FPX, 0, a, b, c, x, site, null);
     }
 
     private void vote(Insn in) {

@@ -57,6 +57,109 @@ public final class Interpreter {
         System.arraycopy(p.constInit, 0, constSpace.mem, 0, p.constInit.length);
     }
 
+    private java.util.Map<Long, Texture> textures = java.util.Map.of();
+
+    /** The texture objects of the launch, by handle (the 64-bit value the kernel receives). */
+    void textures(java.util.Map<Long, Texture> t) {
+        textures = t;
+    }
+
+    private void tex(long[] R, int i) throws KernelFault {
+        int[] v = p.v[i];
+        long x = p.x[i];
+        long handle = R[p.a[i]];
+        Texture tx = textures.get(handle);
+        if (tx == null)
+            throw new KernelFault(
+                    String.format("texture object 0x%x: not among the launch's recorded texture objects", handle));
+        int geom = (int) (x & 15);
+        boolean layered = geom >= 3;
+        int dims = geom == 3 ? 1 : geom == 4 ? 2 : geom + 1;
+        if (dims != tx.dims)
+            throw new KernelFault("tex." + Decoder.TEX_GEOMETRIES.get(geom) + " of a " + tx.dims + "-D texture object");
+        int first = layered ? 5 : 4;
+        int layer = layered && v[4] >= 0 ? (int) R[v[4]] : 0;
+        long[] out;
+        if ((x & 32) != 0) {
+            double[] c = new double[3];
+            for (int k = 0; k < dims; k++) c[k] = v[first + k] >= 0 ? Float.intBitsToFloat((int) R[v[first + k]]) : 0;
+            out = tx.sample(c, layer);
+        } else {
+            int[] c = new int[3];
+            for (int k = 0; k < dims; k++) c[k] = v[first + k] >= 0 ? (int) R[v[first + k]] : 0;
+            out = tx.fetch(c, layer);
+        }
+        for (int k = 0; k < 4; k++) if (v[k] >= 0) R[v[k]] = out[k];
+    }
+
+    private static double fval(long bits, boolean f64) {
+        return f64 ? Double.longBitsToDouble(bits) : Float.intBitsToFloat((int) bits);
+    }
+
+    private static boolean subnormal(double v, boolean f64) {
+        double a = Math.abs(v);
+        return a != 0 && a < (f64 ? Double.MIN_NORMAL : Float.MIN_NORMAL);
+    }
+
+    /**
+     * The floating-point exceptions the instruction after this check raises on its operands (GPU-FPX's classes):
+     * a NaN or an infinity from finite operands, a division (or reciprocal) by zero, an operand or a result that
+     * .ftz flushes to zero, a conversion to an integer of a NaN or of a value outside the integer's range. The
+     * result is computed here in binary64 from the operands (the approximate functions by their exact values),
+     * which classifies it as the f32/f64 instruction's result would be classified.
+     */
+    private void fpx(long[] R, int i) {
+        long x = p.x[i];
+        int kind = (int) (x & 255);
+        boolean f64 = (x & 256) != 0, ftz = (x & 512) != 0;
+        int dk = (int) (x >>> 16);
+        double a = fval(R[p.a[i]], f64);
+        double b = p.b[i] >= 0 ? fval(R[p.b[i]], f64) : 0, c = p.c[i] >= 0 ? fval(R[p.c[i]], f64) : 0;
+        long[] row = p.exceptions[p.y[i]];
+        boolean finite = Double.isFinite(a) && Double.isFinite(b) && Double.isFinite(c);
+        if (kind == 13) { // float to integer
+            double r = Math.rint(a);
+            int w = dk & 127;
+            boolean signed = (dk & 128) != 0;
+            double lo = signed ? -Math.pow(2, w - 1) : 0, hi = signed ? Math.pow(2, w - 1) : Math.pow(2, w);
+            if (Double.isNaN(a) || r < lo - 1 || r >= hi) row[Program.CONVERSION_OVERFLOW]++;
+            if (ftz && !f64 && subnormal(a, false)) row[Program.FTZ_FLUSH]++;
+            return;
+        }
+        boolean toF64 = kind == 14 ? dk == Op.K_F64 : f64;
+        double r;
+        switch (kind) {
+            case 0 -> r = a + b;
+            case 1 -> r = a - b;
+            case 2 -> r = a * b;
+            case 3 -> r = Math.fma(a, b, c);
+            case 4 -> r = a / b;
+            case 5 -> r = 1 / a;
+            case 6 -> r = Math.sqrt(a);
+            case 7 -> r = 1 / Math.sqrt(a);
+            case 8 -> r = Math.pow(2, a);
+            case 9 -> r = Math.log(a) / Math.log(2);
+            case 10 -> r = Math.sin(a);
+            case 11 -> r = Math.cos(a);
+            case 12 -> r = Math.tanh(a);
+            default -> r = a; // 14: conversion between float formats
+        }
+        double rr = toF64 ? r : (float) r;
+        if (finite && Double.isNaN(rr)) row[Program.NAN_FROM_FINITE]++;
+        if (finite && Double.isInfinite(rr)) row[Program.INF_FROM_FINITE]++;
+        if ((kind == 4 && b == 0 || kind == 5 && a == 0) && !Double.isNaN(a)) row[Program.DIVISION_BY_ZERO]++;
+        if (ftz
+                && (subnormal(a, f64)
+                        || p.b[i] >= 0 && subnormal(b, f64)
+                        || p.c[i] >= 0 && subnormal(c, f64)
+                        || subnormal(rr, toF64))) row[Program.FTZ_FLUSH]++;
+    }
+
+    /** Writes bytes at offset of the module's .const space (a __constant__ variable the host wrote). */
+    void writeConst(int offset, byte[] bytes) {
+        System.arraycopy(bytes, 0, constSpace.mem, offset, bytes.length);
+    }
+
     /** Stops a launch after this many executed instructions (runaway loops). */
     public void setInstructionLimit(long limit) {
         this.limit = limit;
@@ -936,6 +1039,12 @@ public final class Interpreter {
         final long[] R = t.R;
         final double[] L = t.L;
         switch (p.op[i]) {
+            case Op.TEX:
+                tex(R, i);
+                break;
+            case Op.FPX:
+                fpx(R, i);
+                break;
             case Op.MOV_PACK: {
                 int[] v = p.v[i];
                 int w = Y[i];

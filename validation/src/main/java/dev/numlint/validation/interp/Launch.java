@@ -73,6 +73,26 @@ public final class Launch {
         }
     }
 
+    private final java.util.Map<String, byte[]> variables = new java.util.LinkedHashMap<>();
+    private final java.util.Map<Long, Texture> textures = new java.util.HashMap<>();
+
+    /** Makes the texture object handle (the 64-bit value a kernel parameter passes) sample t. */
+    public void texture(long handle, Texture t) {
+        textures.put(handle, t);
+    }
+
+    /**
+     * Gives the module variable name ({@code __constant__} or {@code __device__}) these bytes for the launch (what
+     * the host wrote with cudaMemcpyToSymbol); false when the kernel's module declares no such variable or its
+     * size differs.
+     */
+    public boolean moduleVariable(String name, byte[] bytes) {
+        int[] v = p.moduleVariables.get(name);
+        if (v == null || v[2] != bytes.length) return false;
+        variables.put(name, bytes.clone());
+        return true;
+    }
+
     /** Sets kernel parameter i (an aggregate passed by value) to the given bytes. */
     public void paramBytes(int i, byte[] bytes) {
         Program.Param pr = p.params.get(i);
@@ -89,6 +109,12 @@ public final class Launch {
             global.allocate(offsets.get(i), d.length, names.get(i));
         }
         Interpreter it = new Interpreter(p, global, dynamicShared);
+        it.textures(textures);
+        for (java.util.Map.Entry<String, byte[]> e : variables.entrySet()) {
+            int[] v = p.moduleVariables.get(e.getKey());
+            if (v[0] == 1) it.writeConst(v[1], e.getValue());
+            else System.arraycopy(e.getValue(), 0, global.mem, v[1], e.getValue().length);
+        }
         it.setInstructionLimit(instructionLimit);
         try {
             it.launch(grid, block, params);

@@ -120,7 +120,9 @@ final class Op {
             LD_DD = 150,
             ST_DD = 151,
             ZERO_LO = 152,
-            MAD_CC = 153;
+            MAD_CC = 153,
+            TEX = 154,
+            FPX = 155;
 
     // sub-operations of F32_G / F64_G
     static final int G_ADD = 0, G_SUB = 1, G_MUL = 2, G_FMA = 3, G_DIV = 4, G_SQRT = 5, G_RCP = 6;

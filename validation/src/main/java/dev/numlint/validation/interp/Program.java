@@ -1,8 +1,10 @@
 package dev.numlint.validation.interp;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** A kernel pre-decoded for the {@link Interpreter}: flat instruction arrays, register file template, layout. */
@@ -56,6 +58,27 @@ public final class Program {
     int[][] callSites;
 
     int maxCallDepth = 64;
+    /** The module's .global and .const variables by name: {1 for const else 0, offset in its space, bytes}. */
+    public final Map<String, int[]> moduleVariables = new LinkedHashMap<>();
+
+    /** Exceptions counted by {@link Op#FPX}: index in {@link #exceptions}'s rows. */
+    public static final int NAN_FROM_FINITE = 0,
+            INF_FROM_FINITE = 1,
+            DIVISION_BY_ZERO = 2,
+            FTZ_FLUSH = 3,
+            CONVERSION_OVERFLOW = 4;
+
+    public static final List<String> EXCEPTION_NAMES =
+            List.of("nanFromFinite", "infFromFinite", "divisionByZero", "ftzFlushed", "conversionOverflow");
+
+    /** A checked instruction: its PTX line, text and source position (file:line:column, or null). */
+    public record ExceptionSite(int ptxLine, String text, String source) {}
+
+    /** The instructions checked for floating-point exceptions (decoded with Decoder.Options.exceptions). */
+    public final List<ExceptionSite> exceptionSites = new ArrayList<>();
+    /** Per site, the executions that raised each exception (NAN_FROM_FINITE ...), summed over the runs. */
+    public long[][] exceptions = new long[0][];
+
     /** Kernel parameters in order. */
     public final List<Param> params = new ArrayList<>();
     /** Approximate instructions present (modelled, not bit-exact). */

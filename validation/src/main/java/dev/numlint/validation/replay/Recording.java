@@ -50,6 +50,9 @@ public final class Recording {
         public int[] grid, block;
         public int dynamicShared;
         public byte[] params;
+        /** The recording's file of the parameter block. */
+        public String paramFile;
+
         public boolean paramsKnown;
         public final List<int[]> paramLayout = new ArrayList<>(); // offset, size, alloc (-1), offsetInAlloc
         public final List<byte[]> before = new ArrayList<>();
@@ -57,6 +60,75 @@ public final class Recording {
         public List<byte[]> after;
         /** Why this launch cannot be replayed (null when it can). */
         public String unusable;
+        /** The module variables the program had resolved by name, before (and after) this launch. */
+        public final List<Global> globals = new ArrayList<>();
+        /** The texture objects the launch's parameters name, by their handle. */
+        public final Map<Long, dev.numlint.validation.interp.Texture> textures = new LinkedHashMap<>();
+    }
+
+    private static final dev.numlint.validation.interp.Texture.Format[] FORMATS =
+            new dev.numlint.validation.interp.Texture.Format[0x21];
+
+    static {
+        FORMATS[0x01] = dev.numlint.validation.interp.Texture.Format.U8;
+        FORMATS[0x02] = dev.numlint.validation.interp.Texture.Format.U16;
+        FORMATS[0x03] = dev.numlint.validation.interp.Texture.Format.U32;
+        FORMATS[0x08] = dev.numlint.validation.interp.Texture.Format.S8;
+        FORMATS[0x09] = dev.numlint.validation.interp.Texture.Format.S16;
+        FORMATS[0x0a] = dev.numlint.validation.interp.Texture.Format.S32;
+        FORMATS[0x10] = dev.numlint.validation.interp.Texture.Format.F16;
+        FORMATS[0x20] = dev.numlint.validation.interp.Texture.Format.F32;
+    }
+
+    /** A recorded texture object (its descriptors as cuTexObjectCreate got them, its texels from the file). */
+    private dev.numlint.validation.interp.Texture texture(int id, JsonNode t) throws IOException {
+        int format = t.path("format").asInt(-1);
+        if (format < 0 || format >= FORMATS.length || FORMATS[format] == null)
+            throw new IOException("launch " + id + ": a texture of an unknown format " + format);
+        byte[] data = bytes("data/launch-" + id + "-texture-" + t.path("index").asInt(-1) + ".bin");
+        dev.numlint.validation.interp.Texture x;
+        try {
+            x = new dev.numlint.validation.interp.Texture(
+                    t.path("dims").asInt(),
+                    t.path("width").asInt(),
+                    Math.max(1, t.path("height").asInt(1)),
+                    Math.max(1, t.path("depth").asInt(1)),
+                    t.path("layers").asInt(0),
+                    t.path("channels").asInt(),
+                    FORMATS[format],
+                    t.path("pitch").asLong(0),
+                    data);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("launch " + id + ": a texture that does not fit its data: " + e.getMessage());
+        }
+        dev.numlint.validation.interp.Texture.Address[] modes = dev.numlint.validation.interp.Texture.Address.values();
+        for (int d = 0; d < 3; d++) {
+            int a = t.path("address").path(d).asInt(1);
+            x.address[d] = a >= 0 && a < modes.length ? modes[a] : dev.numlint.validation.interp.Texture.Address.CLAMP;
+        }
+        x.linear = t.path("filter").asInt() == 1;
+        int flags = t.path("flags").asInt();
+        x.normalizedCoords = (flags & 2) != 0;
+        boolean small = x.format != dev.numlint.validation.interp.Texture.Format.F32
+                && x.format != dev.numlint.validation.interp.Texture.Format.F16
+                && x.format != dev.numlint.validation.interp.Texture.Format.U32
+                && x.format != dev.numlint.validation.interp.Texture.Format.S32;
+        x.normalizedFloat = small && (flags & 1) == 0; // CU_TRSF_READ_AS_INTEGER off: 8/16-bit texels as floats
+        for (int c = 0; c < 4; c++)
+            x.border[c] = (float) t.path("border").path(c).asDouble(0);
+        return x;
+    }
+
+    /** A module variable ({@code __constant__}, {@code __device__}) copied at a launch. */
+    public static final class Global {
+        public int index;
+        public String name;
+        /** The recording's file of its bytes before the launch. */
+        public String file;
+
+        public byte[] before;
+        /** null when the outputs after the launch were not recorded. */
+        public byte[] after;
     }
 
     private Recording(Path dir) {
@@ -124,7 +196,8 @@ public final class Recording {
         l.dynamicShared = n.path("dynamicShared").asInt();
         l.paramsKnown = n.path("paramsKnown").asBoolean();
         try {
-            l.params = bytes(n.path("paramBytes").asText());
+            l.paramFile = n.path("paramBytes").asText();
+            l.params = bytes(l.paramFile);
             for (JsonNode p : n.path("params")) {
                 int off = p.path("offset").asInt(-1), size = p.path("size").asInt(-1);
                 if (off < 0 || size < 0 || off + size > l.params.length)
@@ -144,11 +217,30 @@ public final class Recording {
             int allocs = n.path("allocs").size();
             for (int a = 0; a < allocs; a++) {
                 long want = n.path("allocs").get(a).path("bytes").asLong();
-                byte[] b = bytes("data/launch-" + l.id + "-alloc-" + a + "-before.bin");
+                byte[] b = bytes(allocFile(l.id, a, "before"));
                 if (b.length != want)
                     throw new IOException("launch " + l.id + " allocation " + a + ": " + b.length
                             + " bytes, the manifest says " + want);
                 l.before.add(b);
+            }
+            for (JsonNode g : n.path("globals")) {
+                Global gl = new Global();
+                gl.index = g.path("index").asInt(-1);
+                gl.name = g.path("name").asText();
+                if (gl.index < 0 || gl.name.isEmpty() || !gl.name.matches("[A-Za-z_$.][A-Za-z0-9_$.]*"))
+                    throw new IOException("launch " + l.id + ": a module variable without a valid index and name");
+                gl.file = globalFile(l.id, gl.index, "before");
+                gl.before = bytes(gl.file);
+                if (gl.before.length != g.path("bytes").asLong(-1))
+                    throw new IOException("launch " + l.id + " module variable " + gl.name + ": " + gl.before.length
+                            + " bytes, the manifest says " + g.path("bytes").asLong(-1));
+                l.globals.add(gl);
+            }
+            for (JsonNode t : n.path("textures")) {
+                String h = t.path("handle").asText();
+                if (!h.matches("0x[0-9a-f]{1,16}"))
+                    throw new IOException("launch " + l.id + ": a texture without a valid handle");
+                l.textures.put(Long.parseUnsignedLong(h.substring(2), 16), texture(l.id, t));
             }
             for (int[] p : l.paramLayout)
                 if (p[2] >= allocs || p[2] >= 0 && p[3] > l.before.get(p[2]).length)
@@ -156,11 +248,17 @@ public final class Recording {
             if (Boolean.TRUE.equals(done.get(l.id))) {
                 l.after = new ArrayList<>();
                 for (int a = 0; a < allocs; a++) {
-                    byte[] b = bytes("data/launch-" + l.id + "-alloc-" + a + "-after.bin");
+                    byte[] b = bytes(allocFile(l.id, a, "after"));
                     if (b.length != l.before.get(a).length)
                         throw new IOException(
                                 "launch " + l.id + " allocation " + a + ": before and after differ in size");
                     l.after.add(b);
+                }
+                for (Global g : l.globals) {
+                    g.after = bytes(globalFile(l.id, g.index, "after"));
+                    if (g.after.length != g.before.length)
+                        throw new IOException(
+                                "launch " + l.id + " module variable " + g.name + ": before and after differ in size");
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -193,6 +291,14 @@ public final class Recording {
 
     /** A file of the recording: relative, inside the directory, regular, not a link, at most MAX_FILE_BYTES. */
     byte[] bytes(String relative) throws IOException {
+        return Files.readAllBytes(file(relative));
+    }
+
+    /**
+     * The path of a file of the recording, checked as {@link #bytes} checks it (for a child process that reads it
+     * where it is: a recording is never copied).
+     */
+    public Path file(String relative) throws IOException {
         if (relative.isEmpty() || relative.startsWith("/") || relative.contains("..") || relative.contains("\\"))
             throw new IOException(dir + ": the recording names a file outside it: " + relative);
         Path p = dir.resolve(relative).normalize();
@@ -207,7 +313,17 @@ public final class Recording {
         if (size > MAX_FILE_BYTES)
             throw new IOException(
                     p + ": " + size + " bytes, more than the " + MAX_FILE_BYTES + " read from a recording");
-        return Files.readAllBytes(p);
+        return p.toAbsolutePath();
+    }
+
+    /** The file of module variable g of launch id, "before" or "after" the launch. */
+    public static String globalFile(int id, int g, String when) {
+        return "data/launch-" + id + "-global-" + g + "-" + when + ".bin";
+    }
+
+    /** The file of allocation a of launch id, "before" or "after" the launch. */
+    public static String allocFile(int id, int a, String when) {
+        return "data/launch-" + id + "-alloc-" + a + "-" + when + ".bin";
     }
 
     /**

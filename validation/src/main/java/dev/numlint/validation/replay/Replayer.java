@@ -3,6 +3,8 @@ package dev.numlint.validation.replay;
 import dev.numlint.validation.KernelHazards;
 import dev.numlint.validation.Validator;
 import dev.numlint.validation.fp.Ulp;
+import dev.numlint.validation.gpu.GpuJob;
+import dev.numlint.validation.gpu.GpuProcess;
 import dev.numlint.validation.input.InputInference;
 import dev.numlint.validation.input.KernelSpec;
 import dev.numlint.validation.interp.Decoder;
@@ -11,8 +13,10 @@ import dev.numlint.validation.interp.Launch;
 import dev.numlint.validation.interp.Program;
 import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.interp.PtxText;
+import dev.numlint.validation.report.Agreement;
 import dev.numlint.validation.report.Attribution;
 import dev.numlint.validation.report.FindingResult;
+import dev.numlint.validation.report.GpuKernelResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
 import dev.numlint.validation.report.VariantError;
@@ -20,6 +24,7 @@ import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,16 +49,29 @@ public final class Replayer {
     /** Largest sum of allocations of one launch replayed (the interpreter's global memory limit). */
     public static final long MAX_LAUNCH_BYTES = Decoder.MAX_GLOBAL_BYTES;
 
+    public static final String GPU_EXECUTOR = "gpu (recorded launch; the interpreter could not run it)";
+
     private final long instructionLimit;
+    /** The GPU child process's settings, or null: the interpreter only. */
+    private final GpuProcess.Settings gpuSettings;
+
+    private final int gpuRepeats;
 
     public Replayer(long instructionLimit) {
+        this(instructionLimit, null, 0);
+    }
+
+    /** A replayer that also runs every launch on the GPU (gpu non-null: a probe found one), timedRepeats times more. */
+    public Replayer(long instructionLimit, GpuProcess.Settings gpu, int timedRepeats) {
         this.instructionLimit = instructionLimit;
+        this.gpuSettings = gpu;
+        this.gpuRepeats = Math.max(1, timedRepeats);
     }
 
     /** Replays every recording found at dir (a recording, or a directory of recordings). */
     public ValidationReport replay(Path dir) throws IOException {
         ValidationReport r = new ValidationReport();
-        r.environment.put("executor", EXECUTOR);
+        r.environment.put("executor", gpuSettings != null ? "gpu+" + EXECUTOR : EXECUTOR);
         r.environment.put("inputs", "recorded launches (numlint record), no generated inputs");
         List<Path> recs = new ArrayList<>();
         if (java.nio.file.Files.isRegularFile(dir.resolve("capture.json"), java.nio.file.LinkOption.NOFOLLOW_LINKS))
@@ -143,175 +161,172 @@ public final class Replayer {
             return k;
         }
         Recording.Module mod = rec.moduleOf(l.kernel);
+        PtxText.Module m = null;
+        String interpWhy = null;
         if (mod == null) {
-            k.reason = "no recorded module image with PTX defines " + l.kernel
+            interpWhy = "no recorded module image with PTX defines " + l.kernel
                     + " (SASS-only images cannot run on the interpreter; record a build that embeds PTX, or one"
                     + " whose PTX the record step could extract with cuobjdump)";
-            return k;
+        } else {
+            k.launch.put(
+                    "module", mod.file + (mod.kind.equals("ptx") ? "" : " (PTX extracted from the " + mod.kind + ")"));
+            try {
+                m = PtxModelAdapter.read(mod.ptx);
+            } catch (RuntimeException e) {
+                interpWhy = "cannot read the PTX of " + mod.file + ": " + e.getMessage();
+            }
         }
-        k.launch.put("module", mod.file + (mod.kind.equals("ptx") ? "" : " (PTX extracted from the " + mod.kind + ")"));
-        PtxText.Module m;
-        try {
-            m = PtxModelAdapter.read(mod.ptx);
-        } catch (RuntimeException e) {
-            k.reason = "cannot read the PTX of " + mod.file + ": " + e.getMessage();
-            return k;
-        }
-        PtxText.Func f = m.func(l.kernel);
-        Map<String, KernelHazards.Hit> hits = KernelHazards.of(m.source, l.kernel, false);
+        Map<String, KernelHazards.Hit> hits = m != null ? KernelHazards.of(m.source, l.kernel, false) : Map.of();
         List<Validator.PtxVariant> vs = variants(hits);
-        Map<String, Program> progs = new LinkedHashMap<>();
-        try {
-            for (Validator.PtxVariant v : vs) progs.put(v.name(), Decoder.decode(m, l.kernel, v.opts()));
-        } catch (Decoder.Unsupported e) {
-            k.reason = "unsupported: " + e.getMessage();
-            return k;
-        } catch (Decoder.TooLarge e) {
-            k.reason = "too large: " + e.getMessage();
-            return k;
-        }
-        Program asB = progs.get("as-built");
-        if (asB.params.size() != l.paramLayout.size()) {
-            k.reason = "the recording has " + l.paramLayout.size() + " parameters, the PTX's " + l.kernel + " has "
-                    + asB.params.size();
-            return k;
-        }
-        long total = 0;
-        for (byte[] b : l.before) total += b.length + Launch.GAP;
-        if (total > MAX_LAUNCH_BYTES) {
-            k.reason = "too large: the launch's allocations hold " + total + " bytes, more than the interpreter's "
-                    + MAX_LAUNCH_BYTES;
-            return k;
-        }
         // element type of each allocation: the access type of the first pointer parameter into it
-        KernelSpec ks = InputInference.infer(f);
         String[] type = new String[l.before.size()];
-        for (int i = 0; i < l.paramLayout.size(); i++) {
-            int a = l.paramLayout.get(i)[2];
-            if (a >= 0
-                    && type[a] == null
-                    && i < ks.params.size()
-                    && ks.params.get(i).isArray()) type[a] = ks.params.get(i).type;
+        if (m != null && m.func(l.kernel) != null) {
+            KernelSpec ks = InputInference.infer(m.func(l.kernel));
+            for (int i = 0; i < l.paramLayout.size(); i++) {
+                int a = l.paramLayout.get(i)[2];
+                if (a >= 0
+                        && type[a] == null
+                        && i < ks.params.size()
+                        && ks.params.get(i).isArray()) type[a] = ks.params.get(i).type;
+            }
         }
         for (int a = 0; a < type.length; a++) if (type[a] == null) type[a] = "u8";
-        Map<String, List<byte[]>> outs = new LinkedHashMap<>();
-        try {
-            for (Map.Entry<String, Program> e : progs.entrySet()) outs.put(e.getKey(), run(e.getValue(), l));
-        } catch (KernelFault e) {
-            k.reason = "fault on the recorded inputs: " + e.getMessage();
+        // 1. the interpreter
+        Map<String, List<byte[]>> outs = null;
+        Program asB = null;
+        if (m != null) {
+            Map<String, Program> progs = new LinkedHashMap<>();
+            try {
+                for (Validator.PtxVariant v : vs) progs.put(v.name(), Decoder.decode(m, l.kernel, v.opts()));
+                asB = progs.get("as-built");
+                long total = 0;
+                for (byte[] b : l.before) total += b.length + Launch.GAP;
+                if (asB.params.size() != l.paramLayout.size())
+                    interpWhy = "the recording has " + l.paramLayout.size() + " parameters, the PTX's " + l.kernel
+                            + " has " + asB.params.size();
+                else if (total > MAX_LAUNCH_BYTES)
+                    interpWhy = "too large: the launch's allocations hold " + total
+                            + " bytes, more than the interpreter's " + MAX_LAUNCH_BYTES;
+                else {
+                    outs = new LinkedHashMap<>();
+                    for (Map.Entry<String, Program> e : progs.entrySet()) outs.put(e.getKey(), run(e.getValue(), l));
+                }
+            } catch (Decoder.Unsupported e) {
+                interpWhy = "unsupported: " + e.getMessage();
+            } catch (Decoder.TooLarge e) {
+                interpWhy = "too large: " + e.getMessage();
+            } catch (KernelFault e) {
+                interpWhy = "fault on the recorded inputs: " + e.getMessage();
+                outs = null;
+            }
+        }
+        // module variables the host may have written (cudaMemcpyToSymbol): format 1 does not record them
+        java.util.Set<String> recordedVars = new java.util.HashSet<>();
+        for (Recording.Global g : l.globals) recordedVars.add(g.name);
+        List<String> moduleVars = m == null
+                ? List.of()
+                : m.vars.stream()
+                        .filter(v -> ("const".equals(v.space) || "global".equals(v.space)) && v.init == null)
+                        .filter(v -> !recordedVars.contains(v.name))
+                        .map(v -> v.space + " " + v.name)
+                        .toList();
+        if (!moduleVars.isEmpty())
+            k.notes.add("the module declares variables the host may fill (cudaMemcpyToSymbol) that the recording does"
+                    + " not hold (the program never resolved them by name, or an older capture layer); replayed with"
+                    + " their PTX initialisers or zeros: " + moduleVars);
+        List<String> restored = m == null
+                ? List.of()
+                : m.vars.stream()
+                        .filter(v -> recordedVars.contains(v.name))
+                        .map(v -> v.space + " " + v.name)
+                        .toList();
+        if (!restored.isEmpty()) k.notes.add("module variables restored from the recording: " + restored);
+        boolean floatAtomics = mod != null && FLOAT_ATOMIC.matcher(mod.ptx).find();
+        Stats interp = null;
+        boolean exceptionsCounted = false;
+        if (outs != null) {
+            if (!asB.approximate.isEmpty())
+                k.notes.add("approximate instructions modelled from their documented definitions, not bit-exact: "
+                        + String.join(", ", asB.approximate));
+            // does the as-built replay reproduce the recorded outputs?
+            if (l.after == null) {
+                k.launch.put("asBuiltReproduced", "not checked: the outputs after this launch were not recorded");
+            } else {
+                long[] d = differing(outs.get("as-built"), l.after, type);
+                k.launch.put(
+                        "asBuiltReproduced",
+                        d[0] == 0
+                                ? "yes: all " + d[1] + " elements of the recorded allocations bit for bit"
+                                : "no: " + d[0] + " of " + d[1] + " elements differ from the recorded outputs"
+                                        + (!moduleVars.isEmpty()
+                                                ? " (the module's __constant__/__device__ variables were not recorded"
+                                                        + " and replay with zeros: " + moduleVars + ")"
+                                                : !asB.approximate.isEmpty()
+                                                        ? " (the kernel uses approximate instructions the interpreter"
+                                                                + " models within their documented error)"
+                                                        : floatAtomics
+                                                                ? " (float atomics: the sum depends on the order the"
+                                                                        + " GPU ran the threads in)"
+                                                                : " (an order the interpreter does not model, or the"
+                                                                        + " GPU ran code other than this PTX)"));
+            }
+            k.notes.add("as-built replay reproduces the recorded outputs: " + k.launch.get("asBuiltReproduced"));
+            k.notes.add("errors of each build are measured against the IEEE-strict build on the recorded inputs");
+            interp = compare(outs, l, type, vs);
+            // floating-point exceptions of the as-built build on the recorded inputs, per PTX instruction
+            try {
+                Program fx = Decoder.decode(
+                        m, l.kernel, new Decoder.Options().contract(true).exceptions(true));
+                run(fx, l, 2 * instructionLimit); // each checked instruction counts twice
+                k.exceptions = dev.numlint.validation.report.ExceptionCount.of(fx);
+                exceptionsCounted = true;
+            } catch (Decoder.Unsupported | Decoder.TooLarge | KernelFault e) {
+                k.notes.add("floating-point exceptions not counted: " + e.getMessage());
+            }
+        } else k.notes.add("the interpreter cannot replay this launch: " + interpWhy);
+        // 2. the GPU
+        Stats onGpu = null;
+        if (gpuSettings != null) onGpu = gpu(rec, l, mod, vs, type, outs, floatAtomics, moduleVars, k);
+        // 3. the verdict: from the interpreter's comparison, else from the GPU's
+        Stats main = interp != null ? interp : onGpu;
+        if (main == null || main.err.get("strict") == null) {
+            k.reason = interpWhy != null ? interpWhy : "no comparison of the as-built and strict builds was made";
+            if (k.gpu != null && k.gpu.reason != null) k.reason += "; on the GPU: " + k.gpu.reason;
             return k;
         }
-        if (!asB.approximate.isEmpty())
-            k.notes.add("approximate instructions modelled from their documented definitions, not bit-exact: "
-                    + String.join(", ", asB.approximate));
-        List<byte[]> a = outs.get("as-built"), st = outs.get("strict");
-        // module variables the host may have written (cudaMemcpyToSymbol): format 1 does not record them
-        List<String> moduleVars = m.vars.stream()
-                .filter(v -> ("const".equals(v.space) || "global".equals(v.space)) && v.init == null)
-                .map(v -> v.space + " " + v.name)
-                .toList();
-        if (!moduleVars.isEmpty())
-            k.notes.add("the module declares variables the host may fill (cudaMemcpyToSymbol) that recording format 1"
-                    + " does not capture; replayed with their PTX initialisers or zeros: " + moduleVars);
-        // 1. does the as-built replay reproduce the recorded outputs?
-        if (l.after == null) {
-            k.launch.put("asBuiltReproduced", "not checked: the outputs after this launch were not recorded");
-        } else {
-            long diff = 0, elems = 0;
-            for (int i = 0; i < a.size(); i++) {
-                int sz = size(type[i]);
-                for (int off = 0; off + sz <= a.get(i).length; off += sz) {
-                    elems++;
-                    if (!Arrays.equals(a.get(i), off, off + sz, l.after.get(i), off, off + sz)) diff++;
-                }
-            }
-            k.launch.put(
-                    "asBuiltReproduced",
-                    diff == 0
-                            ? "yes: all " + elems + " elements of the recorded allocations bit for bit"
-                            : "no: " + diff + " of " + elems + " elements differ from the recorded outputs"
-                                    + (!moduleVars.isEmpty()
-                                            ? " (the module's __constant__/__device__ variables were not recorded and"
-                                                    + " replay with zeros: " + moduleVars + ")"
-                                            : asB.approximate.isEmpty()
-                                                    ? " (float atomics or an order the interpreter does not model, or the GPU"
-                                                            + " ran code other than this PTX)"
-                                                    : " (the kernel uses approximate instructions the interpreter models"
-                                                            + " within their documented error)"));
-        }
-        k.notes.add("as-built replay reproduces the recorded outputs: " + k.launch.get("asBuiltReproduced"));
-        k.notes.add("errors of each build are measured against the IEEE-strict build on the recorded inputs");
-        // 2. variants on the recorded inputs
-        long compared = 0, differing = 0, maxUlp = 0;
-        double sumUlp = 0;
-        Map<String, Map<String, Long>> histo = new LinkedHashMap<>();
-        Map<String, Long> removes = new LinkedHashMap<>();
-        Map<String, double[]> err = new LinkedHashMap<>(); // maxAbs, maxRel, differing-from-as-built, relUndefined
-        for (Validator.PtxVariant v : vs) {
-            err.put(v.name(), new double[4]);
-            if (v.rule() != null) removes.put(v.name(), 0L);
-        }
-        for (int i = 0; i < a.size(); i++) {
-            boolean output = !Arrays.equals(a.get(i), l.before.get(i))
-                    || !Arrays.equals(st.get(i), l.before.get(i))
-                    || l.after != null && !Arrays.equals(l.after.get(i), l.before.get(i));
-            if (!output) continue;
-            String t = type[i];
-            int sz = size(t);
-            for (int off = 0; off + sz <= a.get(i).length; off += sz) {
-                compared++;
-                double sv = value(st.get(i), off, t);
-                long u = ulp(a.get(i), st.get(i), off, t);
-                if (u != 0) {
-                    differing++;
-                    maxUlp = Math.max(maxUlp, u);
-                    if (u != Ulp.NAN_MISMATCH) sumUlp += u;
-                    for (Map.Entry<String, Long> r : removes.entrySet())
-                        if (ulp(outs.get(r.getKey()).get(i), st.get(i), off, t) == 0) r.setValue(r.getValue() + 1);
-                }
-                for (Validator.PtxVariant v : vs) {
-                    byte[] vb = outs.get(v.name()).get(i);
-                    double x = value(vb, off, t);
-                    double[] e = err.get(v.name());
-                    double abs = Double.isNaN(x) && Double.isNaN(sv) ? 0 : Math.abs(x - sv);
-                    e[0] = Math.max(e[0], Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs);
-                    if (sv != 0) e[1] = Math.max(e[1], abs / Math.abs(sv));
-                    else if (abs != 0) e[3] = 1;
-                    long vu = ulp(a.get(i), vb, off, t);
-                    if (vu != 0) {
-                        e[2]++;
-                        if (v.rule() != null)
-                            histo.computeIfAbsent(v.rule(), z -> new TreeMap<>())
-                                    .merge(FindingResult.bucket(vu), 1L, Long::sum);
-                    }
-                }
-            }
-        }
+        if (interp == null) k.executor = GPU_EXECUTOR;
         k.inputs = 1;
-        k.elementsCompared = compared;
-        k.elementsDiffering = differing;
-        k.maxUlp = maxUlp;
-        k.meanUlp = differing == 0 ? 0 : sumUlp / differing;
-        k.verdict = differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
-        k.reason = compared == 0
+        k.elementsCompared = main.compared;
+        k.elementsDiffering = main.differing;
+        k.maxUlp = main.maxUlp;
+        k.meanUlp = main.differing == 0 ? 0 : main.sumUlp / main.differing;
+        long gDiff = interp != null && onGpu != null ? onGpu.differing : 0;
+        k.verdict = main.differing > 0 || gDiff > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
+        String where = interp == null ? " on the GPU" : "";
+        k.reason = main.compared == 0
                 ? "no recorded allocation changed in this launch: nothing to compare"
-                : differing > 0
-                        ? differing + " of " + compared + " output elements differ between the as-built and the"
-                                + " IEEE-strict build on the recorded inputs"
-                        : "as-built and IEEE-strict agree on all " + compared
-                                + " output elements of the recorded inputs";
+                : main.differing > 0
+                        ? main.differing + " of " + main.compared + " output elements differ between the as-built and"
+                                + " the IEEE-strict build on the recorded inputs" + where
+                        : "as-built and IEEE-strict agree on all " + main.compared
+                                + " output elements of the recorded inputs" + where
+                                + (gDiff > 0 ? "; on the GPU " + gDiff + " differ" : "");
+        Map<String, VariantError> byName = new LinkedHashMap<>();
+        for (VariantError ve : k.variants) byName.put(ve.variant, ve);
         for (Validator.PtxVariant v : vs) {
-            VariantError ve = new VariantError();
+            double[] e = main.err.get(v.name());
+            if (e == null) continue;
+            VariantError ve = byName.computeIfAbsent(v.name(), x -> new VariantError());
             ve.variant = v.name();
             ve.flags = v.flags();
-            double[] e = err.get(v.name());
             ve.maxAbsError = e[0];
             if (e[3] == 0) ve.maxRelError = e[1];
             else ve.maxRelErrorNote = "undefined: the strict build's value is 0 where this build's is not";
             ve.elementsDifferingFromAsBuilt = (long) e[2];
-            k.variants.add(ve);
-            if (v.rule() != null) k.attribution.add(new Attribution(v.rule(), v.name(), removes.get(v.name())));
+            if (v.rule() != null) k.attribution.add(new Attribution(v.rule(), v.name(), main.removes.get(v.name())));
         }
+        k.variants = new ArrayList<>(byName.values());
+        k.variants.sort(java.util.Comparator.comparingInt(ve -> indexOf(vs, ve.variant)));
         for (KernelHazards.Hit h : hits.values()) {
             FindingResult fr = new FindingResult();
             fr.rule = h.rule();
@@ -320,7 +335,10 @@ public final class Replayer {
             fr.sourceColumn = h.sourceColumn() > 0 ? h.sourceColumn() : null;
             fr.line = h.line();
             fr.evidence = h.text();
-            Map<String, Long> hg = histo.get(h.rule());
+            if (exceptionsCounted)
+                fr.exceptions = dev.numlint.validation.report.ExceptionCount.at(
+                        k.exceptions, fr.source, fr.sourceLine, fr.line);
+            Map<String, Long> hg = main.histo.get(h.rule());
             String variant = vs.stream()
                     .filter(v -> h.rule().equals(v.rule()))
                     .map(Validator.PtxVariant::name)
@@ -341,8 +359,297 @@ public final class Replayer {
         return k;
     }
 
+    private static int indexOf(List<Validator.PtxVariant> vs, String name) {
+        for (int i = 0; i < vs.size(); i++) if (vs.get(i).name().equals(name)) return i;
+        return vs.size();
+    }
+
+    /** An atomic add on floating-point values: its result depends on the order the threads ran in. */
+    static final java.util.regex.Pattern FLOAT_ATOMIC = java.util.regex.Pattern.compile(
+            "\\b(?:atom|red)(?:\\.[a-z0-9]+)*\\.add(?:\\.[a-z0-9]+)*\\.(?:f16|bf16|f32|f64)");
+
+    /** Elements of a that differ from b bit for bit, and the elements compared, by each allocation's element type. */
+    static long[] differing(List<byte[]> a, List<byte[]> b, String[] type) {
+        long diff = 0, elems = 0;
+        for (int i = 0; i < a.size(); i++) {
+            int sz = size(type[i]);
+            for (int off = 0; off + sz <= a.get(i).length; off += sz) {
+                elems++;
+                if (!Arrays.equals(a.get(i), off, off + sz, b.get(i), off, off + sz)) diff++;
+            }
+        }
+        return new long[] {diff, elems};
+    }
+
+    /** The comparison of one executor's builds on a recorded launch. */
+    static final class Stats {
+        long compared, differing, maxUlp;
+        double sumUlp;
+        final Map<String, Map<String, Long>> histo = new LinkedHashMap<>();
+        final Map<String, Long> removes = new LinkedHashMap<>();
+        /** Per build: maxAbs, maxRel, differing-from-as-built, relUndefined (against the strict build). */
+        final Map<String, double[]> err = new LinkedHashMap<>();
+    }
+
+    /**
+     * As-built against strict on the allocations the launch changed, each build against strict (errors) and
+     * against as-built (ULP histogram of the rule it isolates), and the elements each single switch removes.
+     */
+    static Stats compare(
+            Map<String, List<byte[]>> outs, Recording.RecordedLaunch l, String[] type, List<Validator.PtxVariant> vs) {
+        Stats s = new Stats();
+        List<byte[]> a = outs.get("as-built"), st = outs.get("strict");
+        if (a == null || st == null) return s;
+        List<Validator.PtxVariant> present =
+                vs.stream().filter(v -> outs.containsKey(v.name())).toList();
+        for (Validator.PtxVariant v : present) {
+            s.err.put(v.name(), new double[4]);
+            if (v.rule() != null) s.removes.put(v.name(), 0L);
+        }
+        for (int i = 0; i < a.size(); i++) {
+            boolean output = !Arrays.equals(a.get(i), l.before.get(i))
+                    || !Arrays.equals(st.get(i), l.before.get(i))
+                    || l.after != null && !Arrays.equals(l.after.get(i), l.before.get(i));
+            if (!output) continue;
+            String t = type[i];
+            int sz = size(t);
+            for (int off = 0; off + sz <= a.get(i).length; off += sz) {
+                s.compared++;
+                double sv = value(st.get(i), off, t);
+                long u = ulp(a.get(i), st.get(i), off, t);
+                if (u != 0) {
+                    s.differing++;
+                    s.maxUlp = Math.max(s.maxUlp, u);
+                    if (u != Ulp.NAN_MISMATCH) s.sumUlp += u;
+                    for (Map.Entry<String, Long> r : s.removes.entrySet())
+                        if (ulp(outs.get(r.getKey()).get(i), st.get(i), off, t) == 0) r.setValue(r.getValue() + 1);
+                }
+                for (Validator.PtxVariant v : present) {
+                    byte[] vb = outs.get(v.name()).get(i);
+                    double x = value(vb, off, t);
+                    double[] e = s.err.get(v.name());
+                    double abs = Double.isNaN(x) && Double.isNaN(sv) ? 0 : Math.abs(x - sv);
+                    e[0] = Math.max(e[0], Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs);
+                    if (sv != 0) e[1] = Math.max(e[1], abs / Math.abs(sv));
+                    else if (abs != 0) e[3] = 1;
+                    long vu = ulp(a.get(i), vb, off, t);
+                    if (vu != 0) {
+                        e[2]++;
+                        if (v.rule() != null)
+                            s.histo
+                                    .computeIfAbsent(v.rule(), z -> new TreeMap<>())
+                                    .merge(FindingResult.bucket(vu), 1L, Long::sum);
+                    }
+                }
+            }
+        }
+        return s;
+    }
+
+    /**
+     * The launch on the GPU, in a child process of its own ({@link GpuProcess}): as-built from the module image the
+     * program loaded (SASS as the program ran it, or its PTX through the driver's JIT), every other build from the
+     * recorded PTX with the build's switches written into it ({@link PtxSwitches}). Fills {@code k.gpu}; returns
+     * the GPU's comparison of the builds, or null when as-built and strict did not both run.
+     */
+    private Stats gpu(
+            Recording rec,
+            Recording.RecordedLaunch l,
+            Recording.Module mod,
+            List<Validator.PtxVariant> vs,
+            String[] type,
+            Map<String, List<byte[]>> interpOuts,
+            boolean floatAtomics,
+            List<String> moduleVars,
+            KernelResult k) {
+        GpuKernelResult gr = new GpuKernelResult();
+        k.gpu = gr;
+        if (!l.textures.isEmpty()) {
+            gr.reason = "the launch reads recorded texture objects, which the GPU replay does not recreate yet"
+                    + " (the interpreter samples them)";
+            return null;
+        }
+        GpuJob job = new GpuJob();
+        job.kernel = l.kernel;
+        job.repeats = gpuRepeats;
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        List<String> images = new ArrayList<>(), allocs = new ArrayList<>();
+        Map<String, String> globals = new LinkedHashMap<>();
+        String paramBlock;
+        try {
+            List<Recording.Module> order = new ArrayList<>(rec.modules);
+            if (mod != null) {
+                order.remove(mod);
+                order.add(0, mod);
+            }
+            for (Recording.Module x : order) images.add(rec.file(x.file).toString());
+            for (int a = 0; a < l.before.size(); a++)
+                allocs.add(rec.file(Recording.allocFile(l.id, a, "before")).toString());
+            paramBlock = rec.file(l.paramFile).toString();
+            for (Recording.Global g : l.globals)
+                globals.put(g.name, rec.file(g.file).toString());
+        } catch (IOException e) {
+            gr.reason = "the recording cannot be read for the GPU: " + e.getMessage();
+            return null;
+        }
+        if (images.isEmpty()) {
+            gr.reason = "the recording holds no module image";
+            return null;
+        }
+        List<String> ran = new ArrayList<>();
+        for (Validator.PtxVariant v : vs) {
+            GpuJob.Launch gl = new GpuJob.Launch();
+            gl.variant = v.name();
+            gl.set = 0;
+            gl.grid = l.grid;
+            gl.block = l.block;
+            gl.sharedBytes = l.dynamicShared;
+            gl.params = l.paramLayout;
+            gl.paramBlock = paramBlock;
+            gl.allocations = allocs;
+            gl.globals = globals;
+            if (v.name().equals("as-built")) gl.images = images;
+            else if (mod == null) continue;
+            else {
+                String f = "variant-" + ran.size() + ".ptx";
+                files.put(f, (PtxSwitches.apply(mod.ptx, v.opts()) + "\0").getBytes(StandardCharsets.UTF_8));
+                gl.images = List.of(f);
+            }
+            ran.add(v.name());
+            job.launches.add(gl);
+        }
+        long t0 = System.nanoTime();
+        GpuProcess.KernelRun run = GpuProcess.run(gpuSettings, job, files);
+        k.launch.put("gpuWallMillis", String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e6));
+        Map<String, List<byte[]>> outs = new LinkedHashMap<>();
+        Map<String, String> failed = new LinkedHashMap<>();
+        Map<String, float[]> millis = new LinkedHashMap<>();
+        Boolean repeatable = null;
+        for (GpuProcess.Outcome oc : run.outcomes()) {
+            if (!"ok".equals(oc.status())) {
+                failed.put(oc.variant(), oc.error());
+                if (gr.fault == null && "failed".equals(oc.status()))
+                    gr.fault = "GPU launch failed (build " + oc.variant() + "): " + oc.error();
+                continue;
+            }
+            List<byte[]> b = new ArrayList<>();
+            for (int a = 0; a < l.before.size(); a++)
+                b.add(oc.buffers() == null ? null : oc.buffers().get(a));
+            if (b.contains(null)) {
+                failed.put(oc.variant(), "its outputs did not come back");
+                continue;
+            }
+            outs.put(oc.variant(), b);
+            millis.put(oc.variant(), oc.kernelMillis());
+            if (oc.variant().equals("as-built")) repeatable = oc.repeatsIdentical();
+        }
+        if (run.processFault() != null && gr.fault == null) gr.fault = run.describeFault(shown(l.kernel));
+        for (VariantError ve : variantErrors(vs, k)) {
+            if (failed.containsKey(ve.variant)) ve.gpuReason = failed.get(ve.variant);
+            else if (!ran.contains(ve.variant)) ve.gpuReason = "no PTX in the recording to build it from";
+            float[] ms = millis.get(ve.variant);
+            if (ms != null && ms.length > 0) {
+                float[] c = ms.clone();
+                Arrays.sort(c);
+                ve.gpuKernelMillis = (double) c[c.length / 2];
+            }
+        }
+        List<byte[]> asBuilt = outs.get("as-built");
+        if (asBuilt == null) {
+            gr.verdict = Verdict.NOT_RUNNABLE;
+            gr.reason = gr.fault != null
+                    ? gr.fault
+                    : "the as-built build did not run on the GPU: " + failed.get("as-built");
+            return null;
+        }
+        // does the GPU reproduce the recorded outputs?
+        if (l.after != null) {
+            long[] d = differing(asBuilt, l.after, type);
+            Agreement rep = new Agreement("as-built (GPU) against the recorded outputs");
+            rep.elementsCompared = d[1];
+            rep.elementsDiffering = d[0];
+            if (d[0] != 0)
+                rep.note = Boolean.FALSE.equals(repeatable)
+                        ? "not reproducible: the GPU's own repeats of this launch differ, its result depends on the"
+                                + " order the threads ran in" + (floatAtomics ? " (float atomics)" : "")
+                        : floatAtomics
+                                ? "float atomics: the sum depends on the order the GPU ran the threads in"
+                                : !moduleVars.isEmpty()
+                                        ? "the module's __constant__/__device__ variables were not recorded and replay"
+                                                + " with their initialisers or zeros: " + moduleVars
+                                        : "state the recording does not hold (textures, memory reached through pointers"
+                                                + " stored in buffers, a launch ordered against another stream)";
+            gr.recordedAgreement = rep;
+            k.launch.put(
+                    "gpuAsBuiltReproduced",
+                    d[0] == 0
+                            ? "yes: all " + d[1] + " elements bit for bit"
+                            : "no: " + d[0] + " of " + d[1] + " elements differ (" + rep.note + ")");
+        }
+        gr.repeatable = repeatable;
+        // GPU against the interpreter, build by build
+        if (interpOuts != null) {
+            for (Map.Entry<String, List<byte[]>> e : outs.entrySet()) {
+                List<byte[]> c = interpOuts.get(e.getKey());
+                if (c == null) continue;
+                long[] d = differing(e.getValue(), c, type);
+                Agreement ag = new Agreement(e.getKey());
+                ag.elementsCompared = d[1];
+                ag.elementsDiffering = d[0];
+                if (e.getKey().equals("as-built")) gr.asBuiltAgreement = ag;
+                else if (e.getKey().equals("strict")) gr.strictAgreement = ag;
+                else gr.variantAgreement.add(ag);
+            }
+        }
+        if (!outs.containsKey("strict")) {
+            gr.reason = mod == null
+                    ? "only the as-built image ran: the recording holds no PTX to build the strict and per-hazard"
+                            + " variants from"
+                    : "the strict build did not run on the GPU: " + failed.get("strict");
+            return null;
+        }
+        Stats s = compare(outs, l, type, vs);
+        gr.elementsCompared = s.compared;
+        gr.elementsDiffering = s.differing;
+        gr.maxUlp = s.maxUlp;
+        gr.meanUlp = s.differing == 0 ? 0 : s.sumUlp / s.differing;
+        gr.verdict = s.differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
+        for (Validator.PtxVariant v : vs)
+            if (v.rule() != null && s.removes.containsKey(v.name()))
+                gr.attribution.add(new Attribution(v.rule(), v.name(), s.removes.get(v.name())));
+        for (VariantError ve : k.variants) {
+            double[] e = s.err.get(ve.variant);
+            if (e != null) ve.gpuMaxAbsError = e[0];
+        }
+        return s;
+    }
+
+    /** The report's entry of each build, created in the order of vs. */
+    private static List<VariantError> variantErrors(List<Validator.PtxVariant> vs, KernelResult k) {
+        for (Validator.PtxVariant v : vs) {
+            if (k.variants.stream().anyMatch(x -> x.variant.equals(v.name()))) continue;
+            VariantError ve = new VariantError();
+            ve.variant = v.name();
+            ve.flags = v.flags();
+            k.variants.add(ve);
+        }
+        return k.variants;
+    }
+
+    private static String shown(String kernel) {
+        String simple = dev.numlint.ptx.Demangler.simpleName(kernel);
+        return simple.equals(kernel) ? kernel : simple + " (" + kernel + ")";
+    }
+
     private List<byte[]> run(Program p, Recording.RecordedLaunch l) throws KernelFault {
+        return run(p, l, instructionLimit);
+    }
+
+    private List<byte[]> run(Program p, Recording.RecordedLaunch l, long limit) throws KernelFault {
         Launch run = new Launch(p);
+        for (Recording.Global g : l.globals) run.moduleVariable(g.name, g.before);
+        for (Map.Entry<Long, dev.numlint.validation.interp.Texture> t : l.textures.entrySet())
+            run.texture(t.getKey(), t.getValue());
         long[] base = new long[l.before.size()];
         for (int a = 0; a < base.length; a++)
             base[a] = run.alloc(l.before.get(a).clone(), "recorded allocation " + a);
@@ -351,7 +658,7 @@ public final class Replayer {
             if (pl[2] >= 0) run.param(i, base[pl[2]] + pl[3]);
             else run.paramBytes(i, Arrays.copyOfRange(l.params, pl[0], pl[0] + pl[1]));
         }
-        run.run(l.grid, l.block, l.dynamicShared, instructionLimit);
+        run.run(l.grid, l.block, l.dynamicShared, limit);
         List<byte[]> out = new ArrayList<>();
         for (int a = 0; a < base.length; a++) out.add(run.read(base[a], l.before.get(a).length));
         return out;

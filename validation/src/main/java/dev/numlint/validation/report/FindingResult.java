@@ -18,6 +18,7 @@ import java.util.Map;
     "verdict",
     "elementsDiffering",
     "ulpHistogram",
+    "exceptions",
     "fusedInMachineCode",
     "machineCode"
 })
@@ -45,6 +46,12 @@ public final class FindingResult {
     public Boolean fusedInMachineCode;
     /** NL003: the machine instructions at the evidence's PTX line, or why the SASS was not read. */
     public String machineCode;
+
+    /**
+     * Floating-point exceptions raised by the as-built run's instructions on this finding's source line (or its
+     * PTX line): kind to executions; null when not counted.
+     */
+    public Map<String, Long> exceptions;
 
     public FindingResult() {}
 

@@ -18,6 +18,8 @@ import java.util.List;
     "strictAgreement",
     "asBuiltAgreement",
     "variantAgreement",
+    "recordedAgreement",
+    "repeatable",
     "reason"
 })
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -47,6 +49,10 @@ public final class GpuKernelResult {
     public Agreement asBuiltAgreement;
     /** GPU against interpreter for the single-switch variants. */
     public List<Agreement> variantAgreement = new ArrayList<>();
+    /** Replay: the GPU's as-built outputs against the outputs recorded after the launch, bit for bit. */
+    public Agreement recordedAgreement;
+    /** Replay: whether the GPU's timed repeats of the as-built launch left the same bytes as the first. */
+    public Boolean repeatable;
     /** Set when the GPU runs could not be made (e.g. a launch error). */
     public String reason;
 

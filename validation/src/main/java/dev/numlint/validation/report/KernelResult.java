@@ -23,6 +23,7 @@ import java.util.List;
     "launch",
     "findings",
     "variants",
+    "exceptions",
     "notes"
 })
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -64,6 +65,9 @@ public final class KernelResult {
     public List<VariantError> variants = new ArrayList<>();
     /** Caveats, e.g. approximate instructions modelled from their documented definitions. */
     public List<String> notes = new ArrayList<>();
+    /** Floating-point exceptions per PTX instruction of the as-built run (replay: on the recorded inputs). */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+    public List<ExceptionCount> exceptions = new ArrayList<>();
 
     public KernelResult() {}
 }

@@ -111,13 +111,28 @@ public final class TextReportRenderer {
             }
             if (g != null && g.reason != null)
                 b.append("    gpu: ").append(g.reason).append('\n');
+            // the reference is the strict build run in high precision (f32 carried in binary64, f64 in
+            // double-double): named once, so that no build's flags read as the reference's
+            VariantError strictV = k.variants.stream()
+                    .filter(v -> "strict".equals(v.variant))
+                    .findFirst()
+                    .orElse(null);
+            if (!k.variants.isEmpty())
+                b.append("    errors against the reference: the strict build")
+                        .append(
+                                strictV != null && strictV.flags != null
+                                        ? " [" + String.join(" ", strictV.flags) + "]"
+                                        : "")
+                        .append(" run in high precision\n");
             for (VariantError v : k.variants) {
                 b.append("    ").append(v.variant);
+                if (v.flags != null)
+                    b.append(" [").append(String.join(" ", v.flags)).append(']');
                 if (v.reason != null) b.append(": ").append(v.reason);
                 else
                     b.append(String.format(
                             Locale.ROOT,
-                            ": max abs error %s, max rel error %s vs reference",
+                            ": max abs error %s, max rel error %s",
                             v.maxAbsError == null
                                     ? "undefined (NaN results)"
                                     : String.format(Locale.ROOT, "%.3g", v.maxAbsError),
@@ -128,9 +143,27 @@ public final class TextReportRenderer {
                     b.append(String.format(Locale.ROOT, "; gpu max abs error %.3g", v.gpuMaxAbsError));
                 if (v.gpuKernelMillis != null)
                     b.append(String.format(Locale.ROOT, "; gpu kernel %.4f ms (median)", v.gpuKernelMillis));
-                if (v.flags != null)
-                    b.append(" [").append(String.join(" ", v.flags)).append(']');
                 b.append('\n');
+            }
+            int shown = 0;
+            for (ExceptionCount e : k.exceptions) {
+                if (shown++ == 8) {
+                    b.append("    floating-point exceptions: ")
+                            .append(k.exceptions.size() - 8)
+                            .append(" more instructions (JSON has all)\n");
+                    break;
+                }
+                b.append("    floating-point exceptions at ")
+                        .append(e.source != null ? e.source : "ptx line " + e.ptxLine)
+                        .append(" (")
+                        .append(e.instruction)
+                        .append("): ");
+                StringBuilder c = new StringBuilder();
+                e.counts.forEach((kind, n) -> c.append(c.length() == 0 ? "" : ", ")
+                        .append(kind)
+                        .append(' ')
+                        .append(n));
+                b.append(c).append('\n');
             }
             for (String n : k.notes) b.append("    note: ").append(n).append('\n');
         }

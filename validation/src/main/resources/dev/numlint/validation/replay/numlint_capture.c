@@ -19,6 +19,11 @@
  *                        allocation (cuPointerGetAttribute RANGE_START_ADDR/RANGE_SIZE) with the allocation's
  *                        bytes before and after the launch (the context is synchronised around the launch)
  *   data/launch-L-alloc-A-{before,after}.bin
+ *   data/launch-L-global-G-{before,after}.bin   the module variables (__constant__, __device__) the program
+ *                        resolved by name (cuModuleGetGlobal, cuLibraryGetGlobal: what cudaMemcpyToSymbol and
+ *                        cudaGetSymbolAddress do), copied before and after each recorded launch
+ *   data/launch-L-texture-T.bin   the texels of each texture object a launch's parameters name (cuTexObjectCreate:
+ *                        its resource and texture descriptors), for an array read with cuMemcpy3D
  *   notices.jsonl        every limit hit and every thing that could not be recorded, with the reason
  * Limits (environment, set by `numlint record`): NUMLINT_CAPTURE_KERNELS (POSIX extended regex on the kernel
  * name, mangled or not), NUMLINT_CAPTURE_LAUNCHES (recorded launches per kernel, default 1),
@@ -44,6 +49,8 @@
 #define MAX_ALLOCS 64
 #define MAX_KERNELS 4096
 #define MAX_MODULES 4096
+#define MAX_GLOBALS 1024
+#define MAX_TEXTURES 1024
 
 typedef CUresult (*pfn_sync)(void);
 typedef CUresult (*pfn_dtoh)(void *, CUdeviceptr, size_t);
@@ -52,6 +59,8 @@ typedef CUresult (*pfn_paraminfo)(void *, size_t, size_t *, size_t *);
 typedef CUresult (*pfn_ctxdev)(CUdevice *);
 typedef CUresult (*pfn_devname)(char *, int, CUdevice);
 typedef CUresult (*pfn_devattr)(int *, CUdevice_attribute, CUdevice);
+typedef CUresult (*pfn_arrdesc)(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
+typedef CUresult (*pfn_memcpy3d)(const CUDA_MEMCPY3D *);
 
 static struct {
     pfn_sync sync;
@@ -62,6 +71,8 @@ static struct {
     pfn_ctxdev ctxGetDevice;
     pfn_devname deviceGetName;
     pfn_devattr deviceGetAttribute;
+    pfn_arrdesc arrayGetDescriptor;
+    pfn_memcpy3d memcpy3d;
 } drv;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -82,11 +93,28 @@ static int nKernels;
 static uint64_t moduleHashes[MAX_MODULES];
 static int nModules;
 
+/* module variables the program resolved by name: their device range */
+static struct {
+    char *name;
+    CUdeviceptr start;
+    size_t size;
+} globals[MAX_GLOBALS];
+static int nGlobals, globalsNoticed;
+
+/* texture objects the program created: the handle and its descriptors */
+static struct {
+    CUtexObject handle;
+    CUDA_RESOURCE_DESC res;
+    CUDA_TEXTURE_DESC tex;
+} textures[MAX_TEXTURES];
+static int nTextures, texturesNoticed;
+
 /* the launch between its ENTER and EXIT callbacks (per thread) */
 static __thread struct {
     int active, id, n;
     CUdeviceptr start[MAX_ALLOCS];
     size_t size[MAX_ALLOCS];
+    int globalsCopied; /* the module variables were copied before the launch (copied after it too) */
 } pending;
 
 static FILE *openIn(const char *name, const char *mode) {
@@ -212,6 +240,171 @@ static void recordImage(const void *image, const char *how) {
         fclose(f);
     }
     pthread_mutex_unlock(&lock);
+}
+
+/* ------------------------------------------------------------------ module variables */
+
+/* a module variable resolved by name (at the API exit, when the driver has filled in its range) */
+static void rememberGlobal(const char *name, const CUdeviceptr *dptr, const size_t *bytes) {
+    if (!name || !dptr || !bytes || !*dptr) return;
+    pthread_mutex_lock(&lock);
+    int g;
+    for (g = 0; g < nGlobals; g++)
+        if (globals[g].start == *dptr) break;
+    if (g == nGlobals) {
+        if (nGlobals == MAX_GLOBALS) {
+            if (!globalsNoticed) notice("globals", NULL, "more than 1024 module variables: later ones not recorded");
+            globalsNoticed = 1;
+            pthread_mutex_unlock(&lock);
+            return;
+        }
+        globals[g].name = strdup(name);
+        globals[g].start = *dptr;
+        globals[g].size = *bytes;
+        nGlobals++;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static int copyGlobal(int id, int g, const char *when, const char *kernel) {
+    char name[160];
+    snprintf(name, sizeof name, "data/launch-%d-global-%d-%s.bin", id, g, when);
+    void *buf = malloc(globals[g].size ? globals[g].size : 1);
+    if (!buf) return 0;
+    int ok = drv.dtoh(buf, globals[g].start, globals[g].size) == CUDA_SUCCESS;
+    if (ok) ok = writeFile(name, buf, globals[g].size);
+    free(buf);
+    if (!ok) notice("copy", kernel, "a module variable could not be copied to the host");
+    return ok;
+}
+
+/* ------------------------------------------------------------------ texture objects */
+
+static void rememberTexture(const CUtexObject *h, const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *tex) {
+    if (!h || !res || !tex) return;
+    pthread_mutex_lock(&lock);
+    int t;
+    for (t = 0; t < nTextures; t++)
+        if (textures[t].handle == *h) break; /* a handle reused after cuTexObjectDestroy */
+    if (t == nTextures) {
+        if (nTextures == MAX_TEXTURES) {
+            if (!texturesNoticed) notice("textures", NULL, "more than 1024 texture objects: later ones not recorded");
+            texturesNoticed = 1;
+            pthread_mutex_unlock(&lock);
+            return;
+        }
+        nTextures++;
+    }
+    textures[t].handle = *h;
+    textures[t].res = *res;
+    textures[t].tex = *tex;
+    pthread_mutex_unlock(&lock);
+}
+
+static size_t formatBytes(CUarray_format f) {
+    switch (f) {
+    case CU_AD_FORMAT_UNSIGNED_INT8:
+    case CU_AD_FORMAT_SIGNED_INT8: return 1;
+    case CU_AD_FORMAT_UNSIGNED_INT16:
+    case CU_AD_FORMAT_SIGNED_INT16:
+    case CU_AD_FORMAT_HALF: return 2;
+    case CU_AD_FORMAT_UNSIGNED_INT32:
+    case CU_AD_FORMAT_SIGNED_INT32:
+    case CU_AD_FORMAT_FLOAT: return 4;
+    default: return 0;
+    }
+}
+
+/* writes the texels of texture t for launch id and its JSON object (without the braces' comma); 0 when not */
+static int recordTexture(FILE *j, int id, int n, int param, int t, const char *kernel) {
+    const CUDA_RESOURCE_DESC *r = &textures[t].res;
+    const CUDA_TEXTURE_DESC *x = &textures[t].tex;
+    size_t w = 1, h = 1, d = 1, layers = 0, pitch = 0, bytes, elem;
+    unsigned channels;
+    CUarray_format fmt;
+    int dims;
+    const char *type;
+    void *buf;
+    if (r->resType == CU_RESOURCE_TYPE_LINEAR) {
+        type = "linear";
+        fmt = r->res.linear.format;
+        channels = r->res.linear.numChannels;
+        elem = formatBytes(fmt) * channels;
+        if (!elem) return 0;
+        w = r->res.linear.sizeInBytes / elem;
+        dims = 1;
+        bytes = w * elem;
+    } else if (r->resType == CU_RESOURCE_TYPE_PITCH2D) {
+        type = "pitch2D";
+        fmt = r->res.pitch2D.format;
+        channels = r->res.pitch2D.numChannels;
+        w = r->res.pitch2D.width;
+        h = r->res.pitch2D.height;
+        pitch = r->res.pitch2D.pitchInBytes;
+        dims = 2;
+        bytes = pitch * h;
+    } else if (r->resType == CU_RESOURCE_TYPE_ARRAY && drv.arrayGetDescriptor && drv.memcpy3d) {
+        CUDA_ARRAY3D_DESCRIPTOR a;
+        if (drv.arrayGetDescriptor(&a, r->res.array.hArray) != CUDA_SUCCESS) return 0;
+        type = "array";
+        fmt = a.Format;
+        channels = a.NumChannels;
+        elem = formatBytes(fmt) * channels;
+        if (!elem) return 0;
+        w = a.Width;
+        int layered = (a.Flags & CUDA_ARRAY3D_LAYERED) != 0;
+        if (layered) {
+            layers = a.Depth;
+            h = a.Height ? a.Height : 1;
+            dims = a.Height ? 2 : 1;
+        } else {
+            h = a.Height ? a.Height : 1;
+            d = a.Depth ? a.Depth : 1;
+            dims = a.Depth ? 3 : a.Height ? 2 : 1;
+        }
+        pitch = w * elem;
+        bytes = pitch * h * d * (layers ? layers : 1);
+    } else {
+        notice("textures", kernel, "a texture object over a mipmapped array (or without the driver's array calls) was not recorded");
+        return 0;
+    }
+    if (!reserve(bytes, kernel, "a texture object's texels")) return 0;
+    buf = malloc(bytes ? bytes : 1);
+    if (!buf) return 0;
+    int ok;
+    if (r->resType == CU_RESOURCE_TYPE_ARRAY) {
+        CUDA_MEMCPY3D m;
+        memset(&m, 0, sizeof m);
+        m.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+        m.srcArray = r->res.array.hArray;
+        m.dstMemoryType = CU_MEMORYTYPE_HOST;
+        m.dstHost = buf;
+        m.dstPitch = pitch;
+        m.dstHeight = h;
+        m.WidthInBytes = pitch;
+        m.Height = h;
+        m.Depth = d * (layers ? layers : 1);
+        ok = drv.memcpy3d(&m) == CUDA_SUCCESS;
+    } else {
+        ok = drv.dtoh(buf, r->resType == CU_RESOURCE_TYPE_LINEAR ? r->res.linear.devPtr : r->res.pitch2D.devPtr, bytes) ==
+             CUDA_SUCCESS;
+    }
+    char name[160];
+    snprintf(name, sizeof name, "data/launch-%d-texture-%d.bin", id, n);
+    if (ok) ok = writeFile(name, buf, bytes);
+    free(buf);
+    if (!ok) {
+        notice("copy", kernel, "a texture object's texels could not be copied to the host");
+        return 0;
+    }
+    fprintf(j, "%s{\"index\":%d,\"param\":%d,\"handle\":\"0x%llx\",\"resource\":\"%s\",\"dims\":%d,\"width\":%zu,"
+               "\"height\":%zu,\"depth\":%zu,\"layers\":%zu,\"format\":%d,\"channels\":%u,\"pitch\":%zu,"
+               "\"address\":[%d,%d,%d],\"filter\":%d,\"flags\":%u,\"border\":[%.9g,%.9g,%.9g,%.9g],\"bytes\":%zu}",
+            n ? "," : "", n, param, (unsigned long long)textures[t].handle, type, dims, w, h, d, layers, (int)fmt,
+            channels, pitch, (int)x->addressMode[0], (int)x->addressMode[1], (int)x->addressMode[2],
+            (int)x->filterMode, x->flags, x->borderColor[0], x->borderColor[1], x->borderColor[2], x->borderColor[3],
+            bytes);
+    return 1;
 }
 
 /* ------------------------------------------------------------------ launches */
@@ -355,6 +548,18 @@ static void launchEnter(const char *kernel, CUfunction f, const unsigned g[3], c
     int copied = 1;
     if (!skipped)
         for (int a = 0; a < pending.n; a++) copied &= copyAlloc(id, a, "before", kernel);
+    /* the module variables known so far (of every module: the driver does not say which module a CUkernel of the
+       runtime belongs to without more calls; replay restores those the kernel's module declares) */
+    int nG = 0;
+    if (!skipped) {
+        unsigned long long gb = 0;
+        for (int g = 0; g < nGlobals; g++) gb += 2ULL * globals[g].size;
+        if (nGlobals > 0 && reserve(gb, kernel, "the module variables of a launch")) {
+            nG = nGlobals;
+            for (int g = 0; g < nG; g++) copied &= copyGlobal(id, g, "before", kernel);
+        }
+    }
+    pending.globalsCopied = nG;
     FILE *j = openIn("launches.jsonl", "a");
     if (j) {
         fprintf(j, "{\"id\":%d,\"kernel\":", id);
@@ -371,6 +576,24 @@ static void launchEnter(const char *kernel, CUfunction f, const unsigned g[3], c
         for (int a = 0; a < pending.n; a++)
             fprintf(j, "%s{\"index\":%d,\"start\":\"0x%llx\",\"bytes\":%zu}", a ? "," : "", a,
                     (unsigned long long)pending.start[a], pending.size[a]);
+        fprintf(j, "],\"globals\":[");
+        for (int g = 0; g < nG; g++) {
+            fprintf(j, "%s{\"index\":%d,\"name\":", g ? "," : "", g);
+            jsonString(j, globals[g].name);
+            fprintf(j, ",\"start\":\"0x%llx\",\"bytes\":%zu}", (unsigned long long)globals[g].start, globals[g].size);
+        }
+        fprintf(j, "],\"textures\":[");
+        int nT = 0;
+        for (int i = 0; !skipped && i < np; i++) {
+            if (sz[i] != 8 || pointsTo[i] >= 0) continue;
+            CUtexObject v;
+            memcpy(&v, pb + off[i], 8);
+            for (int t = 0; v && t < nTextures; t++)
+                if (textures[t].handle == v) {
+                    nT += recordTexture(j, id, nT, i, t, kernel);
+                    break;
+                }
+        }
         fprintf(j, "],\"buffersRecorded\":%s}\n", !skipped && copied ? "true" : "false");
         fclose(j);
     }
@@ -394,6 +617,7 @@ static void launchExit(const char *kernel, CUresult rc) {
         ok = 0;
     }
     for (int a = 0; ok && a < pending.n; a++) ok &= copyAlloc(pending.id, a, "after", kernel);
+    for (int g = 0; ok && g < pending.globalsCopied; g++) ok &= copyGlobal(pending.id, g, "after", kernel);
     FILE *j = openIn("launches-done.jsonl", "a");
     if (j) {
         fprintf(j, "{\"id\":%d,\"afterRecorded\":%s}\n", pending.id, ok ? "true" : "false");
@@ -423,6 +647,24 @@ static void CUPTIAPI callback(void *user, CUpti_CallbackDomain domain, CUpti_Cal
         break;
     case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData:
         if (enter) recordImage(((const cuLibraryLoadData_params *)cb->functionParams)->code, "cuLibraryLoadData");
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2:
+        if (!enter && *(CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+            const cuModuleGetGlobal_v2_params *p = cb->functionParams;
+            rememberGlobal(p->name, p->dptr, p->bytes);
+        }
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate:
+        if (!enter && *(CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+            const cuTexObjectCreate_params *p = cb->functionParams;
+            rememberTexture(p->pTexObject, p->pResDesc, p->pTexDesc);
+        }
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal:
+        if (!enter && *(CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+            const cuLibraryGetGlobal_params *p = cb->functionParams;
+            rememberGlobal(p->name, p->dptr, p->bytes);
+        }
         break;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
@@ -508,6 +750,8 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     drv.ctxGetDevice = (pfn_ctxdev)sym(h, "cuCtxGetDevice");
     drv.deviceGetName = (pfn_devname)sym(h, "cuDeviceGetName");
     drv.deviceGetAttribute = (pfn_devattr)sym(h, "cuDeviceGetAttribute");
+    drv.arrayGetDescriptor = (pfn_arrdesc)sym(h, "cuArray3DGetDescriptor_v2");
+    drv.memcpy3d = (pfn_memcpy3d)sym(h, "cuMemcpy3D_v2");
     if (!drv.sync || !drv.dtoh || !drv.ptrattr) {
         notice("driver", NULL, "the driver lacks cuCtxSynchronize/cuMemcpyDtoH_v2/cuPointerGetAttribute; nothing is recorded");
         return 1;
@@ -522,7 +766,9 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     CUpti_CallbackId ids[] = {CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,     CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx,
                               CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary, CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData,
                               CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
+                              CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2,  CUPTI_DRIVER_TRACE_CBID_cuLibraryGetGlobal,
+                              CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         cuptiEnableCallback(1, s, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]);
     FILE *f = openIn("capture.json", "w");

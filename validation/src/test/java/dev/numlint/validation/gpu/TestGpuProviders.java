@@ -101,6 +101,44 @@ public final class TestGpuProviders {
             return new Result(out, 0.01, ms);
         }
 
+        /**
+         * A recorded launch on the interpreter: the first image that is PTX text defining the kernel (a cubin or
+         * fatbinary is "not loadable" here), the parameter block with each pointer rewritten to its restored
+         * allocation, as the real GPU does it.
+         */
+        @Override
+        public ReplayResult replay(Replay r) throws Exception {
+            if (r.kernel().equals("bad")) run("", "bad", r.grid(), r.block(), 0, List.of(), new int[0], 0);
+            String ptx = null;
+            for (byte[] image : r.images()) {
+                String t = new String(image, java.nio.charset.StandardCharsets.UTF_8);
+                if (t.endsWith("\0")) t = t.substring(0, t.length() - 1);
+                if (t.indexOf('\0') < 0 && t.contains(".entry " + r.kernel())) { // PTX text, not a binary image
+                    ptx = t;
+                    break;
+                }
+            }
+            if (ptx == null) throw new IllegalStateException("no loadable image defines " + r.kernel());
+            Program p = Decoder.decode(PtxModelAdapter.read(ptx), r.kernel(), new Decoder.Options().contract(true));
+            Launch l = new Launch(p);
+            for (Map.Entry<String, byte[]> g : r.globals().entrySet()) l.moduleVariable(g.getKey(), g.getValue());
+            long[] base = new long[r.allocations().size()];
+            for (int a = 0; a < base.length; a++)
+                base[a] = l.alloc(r.allocations().get(a).clone());
+            for (int i = 0; i < r.params().size(); i++) {
+                int[] pl = r.params().get(i);
+                if (pl[2] >= 0) l.param(i, base[pl[2]] + pl[3]);
+                else l.paramBytes(i, java.util.Arrays.copyOfRange(r.paramBlock(), pl[0], pl[0] + pl[1]));
+            }
+            l.run(r.grid(), r.block(), r.sharedBytes(), 500_000_000L);
+            List<byte[]> out = new java.util.ArrayList<>();
+            for (int a = 0; a < base.length; a++)
+                out.add(l.read(base[a], r.allocations().get(a).length));
+            float[] ms = new float[Math.max(0, r.timedRepeats())];
+            java.util.Arrays.fill(ms, 0.01f);
+            return new ReplayResult(out, ms, true);
+        }
+
         @Override
         public void close() {}
     }

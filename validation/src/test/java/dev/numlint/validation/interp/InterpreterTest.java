@@ -348,7 +348,7 @@ class InterpreterTest {
                 + "tex.1d.v4.s32.s32 {%r0, %r1, %r2, %r3}, [tex0, {%r0}];\nret;\n}\n";
         assertThatThrownBy(() -> Decoder.decode(PtxModelAdapter.read(src), "t", false, false))
                 .isInstanceOf(Decoder.Unsupported.class)
-                .hasMessageContaining("texture/surface access tex.1d");
+                .hasMessageContaining("texture reference tex0");
         String rec = HEAD + ".func f() { call.uni f, (); ret; }\n.visible .entry t() { call.uni f, (); ret; }\n";
         assertThatThrownBy(() -> Decoder.decode(PtxModelAdapter.read(rec), "t", false, false))
                 .hasMessageContaining("recursive");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -101,9 +102,14 @@ class CaptureReplayTest {
     }
 
     Recorder.Result record(Path out, long launches, long every, long maxBytes) throws IOException {
+        return record(out, launches, every, maxBytes, List.of(program.toString()));
+    }
+
+    Recorder.Result record(Path out, long launches, long every, long maxBytes, List<String> command)
+            throws IOException {
         Recorder.Options o = new Recorder.Options();
         o.output = out;
-        o.command = List.of(program.toString());
+        o.command = command;
         o.library = library;
         o.launches = launches;
         o.every = every;
@@ -200,6 +206,62 @@ class CaptureReplayTest {
         assertTrue(k.launch.get("asBuiltReproduced").startsWith("yes: all 2000 elements"), k.launch.toString());
         assertEquals(N, k.elementsCompared, "only y changed: " + k.reason);
         assertTrue(k.verdict != Verdict.NOT_RUNNABLE, k.reason);
+    }
+
+    @Test
+    void constantTablesTheProgramWroteAreRecordedAndRestored() throws IOException {
+        // scale_const reads c_table, which the program filled with cuModuleGetGlobal + cuMemcpyHtoD
+        // (cudaMemcpyToSymbol); without it the replay reads zeros and cannot reproduce the recorded outputs
+        Path out = tmp.resolve("rec-const");
+        Recorder.Result res = record(out, 1, 1, 256L << 20, List.of(program.toString(), "const"));
+        assertEquals(0, res.exitCode(), res.outputTail());
+        assertTrue(res.outputTail().contains("scale_const: PASSED"), res.outputTail());
+        Recording rec = Recording.read(out);
+        Recording.RecordedLaunch l = rec.launches.get(0);
+        assertEquals("scale_const", l.kernel);
+        assertEquals(1, l.globals.size());
+        assertEquals("c_table", l.globals.get(0).name);
+        assertArrayEquals(floatsToBytes(new float[] {0.5f, 3.0f, -1.25f, 1e-3f}), l.globals.get(0).before);
+        assertArrayEquals(l.globals.get(0).before, l.globals.get(0).after, "a __constant__ is only read");
+        ValidationReport r = new Replayer(100_000_000L).replay(out);
+        KernelResult k = r.kernels.get(0);
+        assertTrue(k.launch.get("asBuiltReproduced").startsWith("yes: all 2000 elements"), k.launch.toString());
+        assertTrue(
+                k.notes.contains("module variables restored from the recording: [const c_table]"), k.notes.toString());
+        // and on the (stand-in) GPU: the job carries the variables, written into the loaded module
+        Path gpuTmp = Files.createDirectories(tmp.resolve("gpu-tmp"));
+        KernelResult g = new Replayer(
+                        100_000_000L,
+                        new dev.numlint.validation.gpu.GpuProcess.Settings(
+                                "test-sticky", 0, Duration.ofSeconds(120), gpuTmp),
+                        1)
+                .replay(out)
+                .kernels
+                .get(0);
+        assertEquals(0, g.gpu.recordedAgreement.elementsDiffering, g.launch.toString());
+        assertEquals(2000, g.gpu.recordedAgreement.elementsCompared);
+    }
+
+    @Test
+    void textureObjectsAreRecordedAndSampledOnReplay() throws IOException {
+        // tex_fetch reads an 8x4 float array through a texture object (point, clamp, unnormalized)
+        Path out = tmp.resolve("rec-texture");
+        Recorder.Result res = record(out, 1, 1, 256L << 20, List.of(program.toString(), "texture"));
+        assertEquals(0, res.exitCode(), res.outputTail());
+        assertTrue(res.outputTail().contains("tex_fetch: PASSED"), res.outputTail());
+        Recording rec = Recording.read(out);
+        Recording.RecordedLaunch l = rec.launches.get(0);
+        assertEquals("tex_fetch", l.kernel, rec.problems + " " + rec.notices);
+        assertNull(l.unusable, l.unusable);
+        assertEquals(1, l.textures.size());
+        dev.numlint.validation.interp.Texture t = l.textures.values().iterator().next();
+        assertEquals(2, t.dims);
+        assertEquals(8, t.width);
+        assertEquals(4, t.height);
+        assertFalse(t.linear);
+        ValidationReport r = new Replayer(100_000_000L).replay(out);
+        KernelResult k = r.kernels.get(0);
+        assertTrue(k.launch.get("asBuiltReproduced").startsWith("yes: all 32 elements"), k.launch + " " + k.reason);
     }
 
     @Test

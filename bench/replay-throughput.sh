@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The CPU interpreter on recorded launches (issue 27): every build that `validate --replay` runs (as-built, strict,
+# one per hazard) of every launch of the recordings, run on one core as the replay runs it (bounds-checked memory,
+# the recorded allocations, parameters, module variables and textures); prints a table of interpreted PTX
+# instructions per second (median of 5 runs after 2 warm-up runs). Target: 150 M instructions/s.
+# Recordings: $NUMLINT_CORPORA/recordings (directories written by `numlint record`, e.g. the rec/ of
+# bench/gpu-replay.sh), else examples/recordings; arguments override both. Smoke mode (bench/lib.sh): one run each.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+bench_build validation
+if [ $# -gt 0 ]; then dirs=("$@")
+elif [ "$SMOKE" = 0 ] && [ -d "$NUMLINT_CORPORA/recordings" ]; then dirs=("$NUMLINT_CORPORA/recordings")
+else dirs=("$ROOT/examples/recordings"); fi
+CP="validation/target/test-classes:validation/target/classes:ptx-inspector/target/classes:rules/target/classes"
+exec java -Xmx4g -Xss16m -XX:ActiveProcessorCount=1 \
+    -Dnumlint.bench.smoke="$([ "$SMOKE" = 1 ] && echo true || echo false)" \
+    -cp "$CP:$(bench_cp validation)" dev.numlint.bench.ReplayThroughput "${dirs[@]}"
