@@ -13,6 +13,7 @@ import dev.numlint.model.Notification;
 import dev.numlint.rules.Quote;
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.BuildOptions;
 import dev.numlint.spi.Checks;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
@@ -106,8 +107,15 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     /** The same analyzer with other build-model options. */
-    public BuildFlagAnalyzer withOptions(BuildOptions o) {
+    @Override
+    public BuildFlagAnalyzer withBuildOptions(BuildOptions o) {
         return new BuildFlagAnalyzer(o);
+    }
+
+    /** What a device-code flag of the analyzed build changes in the scanned code ({@link FlagReach}). */
+    @Override
+    public List<Finding> review(List<Finding> findings, Map<String, BuildContext> contexts, Set<String> notAnalyzed) {
+        return FlagReach.review(findings, contexts, notAnalyzed);
     }
 
     public BuildOptions options() {

@@ -17,6 +17,7 @@ import dev.numlint.spi.KernelLink;
 import dev.numlint.spi.PtxMode;
 import dev.numlint.spi.RuleSettings;
 import dev.numlint.spi.ScanContext;
+import dev.numlint.util.Glob;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -329,7 +330,7 @@ public final class Scanner {
                 if (!TIMING_NOTICES.contains(n.id())) continue;
                 it.remove();
                 if (options.progress != null) {
-                    options.progress.println("numlint: note: " + dev.numlint.output.Escapes.text(n.message()));
+                    options.progress.println("numlint: note: " + dev.numlint.util.Escapes.text(n.message()));
                 }
             }
         }
@@ -345,7 +346,12 @@ public final class Scanner {
         findings.removeIf(Scanner::exact);
         TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
-        findings = dev.numlint.flags.FlagReach.review(findings, shared.contexts(), notAnalyzed(notes));
+        // each front end's review of the merged findings (the build flags: what a device-code flag changes)
+        Map<String, BuildContext> contexts = shared.contexts();
+        Set<String> unanalyzed = notAnalyzed(notes);
+        for (Analyzer a : options.analyzers) {
+            findings = a.review(findings, contexts, unanalyzed);
+        }
         // what the merge added to a message may not exceed the one short line a message is
         findings = findings.stream()
                 .map(f -> f.message().length() <= dev.numlint.rules.Quote.MESSAGE
