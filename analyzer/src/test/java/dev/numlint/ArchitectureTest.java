@@ -204,7 +204,6 @@ class ArchitectureTest {
             "analyzer/src/main/java/dev/numlint/cuda/RandomDraws.java",
             "analyzer/src/main/java/dev/numlint/cuda/ValueFlow.java",
             "analyzer/src/main/java/dev/numlint/cuda/clang/ClangUnit.java",
-            "analyzer/src/main/java/dev/numlint/flags/CMakeAudit.java",
             "analyzer/src/main/java/dev/numlint/flags/MakefileAudit.java",
             "analyzer/src/main/java/dev/numlint/java/RangeAnalysis.java",
             "analyzer/src/main/java/dev/numlint/output/HtmlReport.java",
