@@ -1,10 +1,10 @@
 package dev.numlint.cli;
 
 import dev.numlint.config.ConfigException;
-import dev.numlint.output.Escapes;
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.scan.Analyzers;
 import dev.numlint.spi.Analyzer;
+import dev.numlint.util.Escapes;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

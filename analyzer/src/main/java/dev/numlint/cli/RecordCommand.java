@@ -163,7 +163,7 @@ final class RecordCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         out.println(ValidateCommand.escapedLines(r.outputTail()));
-        for (String m : r.messages()) err.println("numlint record: " + dev.numlint.output.Escapes.text(m));
+        for (String m : r.messages()) err.println("numlint record: " + dev.numlint.util.Escapes.text(m));
         err.println("numlint record: " + r.launches() + " launch(es) recorded in " + output
                 + (r.timedOut() ? "; the program was killed at the --timeout" : "")
                 + "; the program exited with " + r.exitCode());

@@ -119,7 +119,7 @@ final class ScanInputs {
     String preset;
 
     /** The build-model options ({@code -p}, {@code --make-target}, {@code --cmake-define}, {@code --preset}). */
-    dev.numlint.flags.BuildOptions buildOptions() {
+    dev.numlint.spi.BuildOptions buildOptions() {
         java.util.Map<String, String> defs = new java.util.LinkedHashMap<>();
         for (String d : cmakeDefines) {
             int eq = d.indexOf('=');
@@ -139,7 +139,7 @@ final class ScanInputs {
                 && !Files.isRegularFile(compileCommandsDir.resolve("compile_commands.json"))) {
             throw new Main.UsageException("-p: no compile_commands.json in '" + compileCommandsDir + "'");
         }
-        return new dev.numlint.flags.BuildOptions(
+        return new dev.numlint.spi.BuildOptions(
                 compileCommandsDir == null
                         ? null
                         : compileCommandsDir.toAbsolutePath().normalize(),
@@ -245,13 +245,13 @@ final class ScanInputs {
                     dev.numlint.scan.ProjectRoot.BUILD_DIR_SETTING,
                     compileCommandsDir.toAbsolutePath().normalize().toString());
         }
-        if (excludes.size() > dev.numlint.scan.Glob.MAX_COUNT) {
+        if (excludes.size() > dev.numlint.util.Glob.MAX_COUNT) {
             throw new Main.UsageException("--exclude: " + excludes.size() + " patterns, more than the limit of "
-                    + dev.numlint.scan.Glob.MAX_COUNT);
+                    + dev.numlint.util.Glob.MAX_COUNT);
         }
         for (String g : excludes) {
             try {
-                new dev.numlint.scan.Glob(g);
+                new dev.numlint.util.Glob(g);
             } catch (IllegalArgumentException e) {
                 throw new Main.UsageException("--exclude: " + e.getMessage());
             }

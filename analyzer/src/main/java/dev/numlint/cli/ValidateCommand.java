@@ -94,14 +94,14 @@ final class ValidateCommand implements Callable<Integer> {
 
     /**
      * Text for a terminal: every line with the control and bidirectional-format characters the tree may have put in
-     * it (kernel names, build-context flags, reasons) made visible ({@link dev.numlint.output.Escapes}).
+     * it (kernel names, build-context flags, reasons) made visible ({@link dev.numlint.util.Escapes}).
      */
     static String escapedLines(String text) {
         StringBuilder b = new StringBuilder(text.length());
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             if (i > 0) b.append('\n');
-            b.append(dev.numlint.output.Escapes.text(lines[i]));
+            b.append(dev.numlint.util.Escapes.text(lines[i]));
         }
         return b.toString();
     }

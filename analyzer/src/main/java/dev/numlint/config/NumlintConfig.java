@@ -148,19 +148,19 @@ public final class NumlintConfig {
                     if (!v.isArray()) {
                         throw error(source, "exclude", "must be a list of glob patterns, e.g. [\"third_party/**\"]");
                     }
-                    if (v.size() > dev.numlint.scan.Glob.MAX_COUNT) {
+                    if (v.size() > dev.numlint.util.Glob.MAX_COUNT) {
                         throw error(
                                 source,
                                 "exclude",
                                 "has " + v.size() + " patterns, more than the limit of "
-                                        + dev.numlint.scan.Glob.MAX_COUNT);
+                                        + dev.numlint.util.Glob.MAX_COUNT);
                     }
                     for (JsonNode g : v) {
                         if (!g.isTextual() || g.asText().isBlank()) {
                             throw error(source, "exclude", "must be a list of glob patterns (strings), got " + g);
                         }
                         try {
-                            new dev.numlint.scan.Glob(g.asText());
+                            new dev.numlint.util.Glob(g.asText());
                         } catch (IllegalArgumentException ex) {
                             throw error(source, "exclude", ex.getMessage());
                         }

@@ -372,7 +372,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             for (String g : ctx.setting("exclude").orElse("").split("\n")) {
                 if (g.isBlank()) continue;
                 try {
-                    excludes.add(new dev.numlint.scan.Glob(g));
+                    excludes.add(new dev.numlint.util.Glob(g));
                 } catch (IllegalArgumentException bad) {
                     // the scan validated its excludes already
                 }
@@ -449,7 +449,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             return n == null || includedNames.contains(n.toString());
         }
 
-        final List<dev.numlint.scan.Glob> excludes = new ArrayList<>();
+        final List<dev.numlint.util.Glob> excludes = new ArrayList<>();
 
         /** Whether {@code real} (a file inside the root) matches an exclude glob, itself or a directory above it. */
         boolean excluded(Path real) {
@@ -457,7 +457,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             Path root = realPath(ctx.root());
             if (root == null || !real.startsWith(root)) return false;
             String rel = root.relativize(real).toString().replace('\\', '/');
-            for (dev.numlint.scan.Glob g : excludes) {
+            for (dev.numlint.util.Glob g : excludes) {
                 if (g.matches(rel)) return true;
                 for (int i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) {
                     if (g.matchesDirectory(rel.substring(0, i))) return true;

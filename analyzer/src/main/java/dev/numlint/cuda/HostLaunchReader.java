@@ -1,14 +1,19 @@
 package dev.numlint.cuda;
 
+import static dev.numlint.cuda.HostValues.SIZES;
+
+import dev.numlint.cuda.HostValues.Buf;
+import dev.numlint.cuda.HostValues.Dim;
+import dev.numlint.cuda.HostValues.Field;
+import dev.numlint.cuda.HostValues.Num;
+import dev.numlint.cuda.HostValues.Struct;
+import dev.numlint.cuda.HostValues.StructType;
+import dev.numlint.cuda.HostValues.Val;
 import dev.numlint.cuda.parser.CudaLexer;
 import dev.numlint.validation.input.HostLaunch;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -24,134 +29,18 @@ import java.util.Map;
  * unresolved (validation then falls back to inference for that part and says so).
  */
 public final class HostLaunchReader {
-    private static final Map<String, Integer> SIZES = new HashMap<>();
-
-    static {
-        for (String t : new String[] {"char", "int8_t", "uint8_t", "bool", "unsigned char", "signed char"})
-            SIZES.put(t, 1);
-        for (String t : new String[] {"short", "int16_t", "uint16_t", "half", "__half", "unsigned short"})
-            SIZES.put(t, 2);
-        for (String t :
-                new String[] {"int", "unsigned", "unsigned int", "float", "int32_t", "uint32_t", "uint", "signed"})
-            SIZES.put(t, 4);
-        for (String t : new String[] {
-            "long",
-            "long long",
-            "unsigned long",
-            "unsigned long long",
-            "double",
-            "size_t",
-            "int64_t",
-            "uint64_t",
-            "ptrdiff_t",
-            "float2",
-            "int2",
-            "uint2",
-            "cuDoubleComplex"
-        }) SIZES.put(t, 8);
-        for (String t : new String[] {"float4", "int4", "uint4", "double2"}) SIZES.put(t, 16);
-        SIZES.put("float3", 12);
-        SIZES.put("int3", 12);
-        SIZES.put("double4", 32);
-        // JCuda's Sizeof constants
-        SIZES.put("Sizeof.BYTE", 1);
-        SIZES.put("Sizeof.SHORT", 2);
-        SIZES.put("Sizeof.INT", 4);
-        SIZES.put("Sizeof.FLOAT", 4);
-        SIZES.put("Sizeof.LONG", 8);
-        SIZES.put("Sizeof.DOUBLE", 8);
-        SIZES.put("Sizeof.POINTER", 8);
-    }
-
-    /** A value known at some point of the host code. */
-    private sealed interface Val permits Num, Buf, Dim, Struct {}
-
-    private record Num(double v, boolean integer, String from) implements Val {}
-
-    private record Buf(long bytes, String from, Double fill) implements Val {
-        Buf(long bytes, String from) {
-            this(bytes, from, null);
-        }
-    }
-
-    private static final class Dim implements Val {
-        final long[] xyz = {1, 1, 1};
-        final boolean[] known = {true, true, true};
-        String from;
-    }
-
-    private static final class Struct implements Val {
-        final StructType type;
-        final Map<String, Double> fields = new LinkedHashMap<>();
-        String from;
-
-        Struct(StructType type) {
-            this.type = type;
-        }
-    }
-
-    private record Field(String name, String type, int size, int count) {}
-
-    private static final class StructType {
-        final String name;
-        final List<Field> fields = new ArrayList<>();
-
-        StructType(String name) {
-            this.name = name;
-        }
-
-        int align(Field f) {
-            return Math.min(f.size(), 8);
-        }
-
-        int size() {
-            int off = 0, max = 1;
-            for (Field f : fields) {
-                off = (off + align(f) - 1) / align(f) * align(f) + f.size() * f.count();
-                max = Math.max(max, align(f));
-            }
-            return (off + max - 1) / max * max;
-        }
-
-        byte[] bytes(Map<String, Double> values) {
-            ByteBuffer b = ByteBuffer.allocate(size()).order(ByteOrder.LITTLE_ENDIAN);
-            int off = 0;
-            for (Field f : fields) {
-                off = (off + align(f) - 1) / align(f) * align(f);
-                Double v = values.get(f.name());
-                if (v != null && f.count() == 1) {
-                    switch (f.type()) {
-                        case "float" -> b.putFloat(off, v.floatValue());
-                        case "double" -> b.putDouble(off, v);
-                        default -> {
-                            long x = (long) (double) v;
-                            switch (f.size()) {
-                                case 1 -> b.put(off, (byte) x);
-                                case 2 -> b.putShort(off, (short) x);
-                                case 8 -> b.putLong(off, x);
-                                default -> b.putInt(off, (int) x);
-                            }
-                        }
-                    }
-                }
-                off += f.size() * f.count();
-            }
-            return b.array();
-        }
-    }
-
-    private final String fileName;
-    private final List<String> t = new ArrayList<>();
+    final String fileName;
+    final List<String> t = new ArrayList<>();
     private final List<Integer> ty = new ArrayList<>();
     private final List<Integer> ln = new ArrayList<>();
-    private final Map<String, Val> env = new HashMap<>();
-    private final Map<String, List<String>> macros = new HashMap<>();
+    final Map<String, Val> env = new HashMap<>();
+    final Map<String, List<String>> macros = new HashMap<>();
     private final Map<String, StructType> structs = new HashMap<>();
     private final Map<String, String> functions = new HashMap<>(); // CUfunction variable -> kernel name
     private final Map<String, List<String>> argArrays = new HashMap<>(); // void* args[] = {&a, ...}
     private final List<HostLaunch> launches = new ArrayList<>();
 
-    private HostLaunchReader(String fileName, String text) {
+    HostLaunchReader(String fileName, String text) {
         this.fileName = fileName;
         for (PToken p : FastLexer.lex(text)) {
             if (p.getType() == CudaLexer.DIRECTIVE) {
@@ -189,11 +78,11 @@ public final class HostLaunchReader {
         return i >= 0 && i < t.size() ? t.get(i) : "";
     }
 
-    private static boolean isIdent(String s) {
+    static boolean isIdent(String s) {
         return !s.isEmpty() && (Character.isLetter(s.charAt(0)) || s.charAt(0) == '_');
     }
 
-    private int close(int open) { // index of the bracket matching the one at open
+    int close(int open) { // index of the bracket matching the one at open
         String o = tok(open), c = o.equals("(") ? ")" : o.equals("[") ? "]" : o.equals("{") ? "}" : ">";
         int depth = 0;
         for (int i = open; i < t.size(); i++) {
@@ -204,7 +93,7 @@ public final class HostLaunchReader {
     }
 
     /** Splits [from, to) at top-level commas. */
-    private List<int[]> split(int from, int to) {
+    List<int[]> split(int from, int to) {
         List<int[]> out = new ArrayList<>();
         int depth = 0, start = from;
         for (int i = from; i < to; i++) {
@@ -220,7 +109,7 @@ public final class HostLaunchReader {
         return out;
     }
 
-    private String text(int from, int to) {
+    String text(int from, int to) {
         StringBuilder b = new StringBuilder();
         for (int i = from; i < to; i++) {
             String s = t.get(i);
@@ -545,7 +434,7 @@ public final class HostLaunchReader {
             return;
         }
         if (tok(i + 2).equals("{") && (env.get(name) instanceof Struct || env.get(name) instanceof Dim)) return;
-        N nv = evalN(i + 2, end);
+        HostExpressions.N nv = evalN(i + 2, end);
         Double v = nv == null ? null : nv.v();
         Boolean declared = declaredInteger(i);
         boolean integer = declared != null ? declared : nv != null && nv.integer();
@@ -710,7 +599,7 @@ public final class HostLaunchReader {
         return a;
     }
 
-    private boolean isTypeList(int from, int to) {
+    boolean isTypeList(int from, int to) {
         for (int k = from; k < to; k++) {
             String s = t.get(k);
             if (!(s.equals("*")
@@ -817,7 +706,7 @@ public final class HostLaunchReader {
             a.bytes = st.type.bytes(st.fields);
             a.provenance = st.from + " (" + st.type.size() + " bytes)";
         } else if (toks.size() == 1) {
-            Double x = number(name);
+            Double x = HostExpressions.number(name);
             if (x != null) {
                 a.value = x;
                 a.provenance = "the literal " + s;
@@ -826,238 +715,17 @@ public final class HostLaunchReader {
         return a;
     }
 
-    // ------------------------------------------------------------------ expressions
-
-    /** A value with its C type class: integer (integer division, truncating casts) or floating. */
-    private record N(double v, boolean integer) {}
-
-    private int pos, lim;
-
-    /** The value of tokens [from, to), or null when it is not statically known. */
+    /** The value of tokens [from, to), or null when it is not statically known ({@link HostExpressions}). */
     private Double eval(int from, int to) {
-        N n = evalN(from, to);
-        return n == null ? null : n.v();
+        return new HostExpressions(this).eval(from, to);
     }
 
-    private N evalN(int from, int to) {
-        if (from >= to) return null;
-        int sp = pos, sl = lim;
-        pos = from;
-        lim = to;
-        try {
-            N v = ternary(0);
-            return pos == lim ? v : null;
-        } catch (RuntimeException e) {
-            return null;
-        } finally {
-            pos = sp;
-            lim = sl;
-        }
+    /** {@link #eval} with the value's type class. */
+    private HostExpressions.N evalN(int from, int to) {
+        return new HostExpressions(this).evalN(from, to);
     }
 
     private static Double mul(Double a, Double b) {
         return a == null || b == null ? null : a * b;
-    }
-
-    private String peek() {
-        return pos < lim ? t.get(pos) : "";
-    }
-
-    private N ternary(int depth) {
-        int condStart = pos;
-        N c = binary(0, depth);
-        if (c == null && peek().equals("?")) {
-            for (int k = condStart; k < pos; k++) {
-                if (t.get(k).equals("argc")) { // the program run without command-line arguments
-                    c = new N(0, true);
-                    break;
-                }
-            }
-        }
-        if (peek().equals("?")) {
-            pos++;
-            N a = ternary(depth);
-            if (!peek().equals(":")) return null;
-            pos++;
-            N b = ternary(depth);
-            return c == null ? null : c.v() != 0 ? a : b;
-        }
-        return c;
-    }
-
-    private static final String[][] LEVELS = {
-        {"||"}, {"&&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}
-    };
-
-    private N binary(int level, int depth) {
-        if (depth > 64) throw new IllegalStateException("too deep");
-        if (level == LEVELS.length) return unary(depth);
-        N a = binary(level + 1, depth);
-        while (true) {
-            String op = peek();
-            if (op.equals(">") && pos + 1 < lim && t.get(pos + 1).equals(">")) op = ">>";
-            boolean match = false;
-            for (String o : LEVELS[level]) match |= o.equals(op);
-            if (!match) return a;
-            pos += op.equals(">>") ? 2 : 1;
-            N b = binary(level + 1, depth);
-            if (a == null || b == null) {
-                a = null;
-                continue;
-            }
-            boolean in = a.integer() && b.integer();
-            double x = a.v(), y = b.v();
-            a = switch (op) {
-                case "+" -> new N(x + y, in);
-                case "-" -> new N(x - y, in);
-                case "*" -> new N(x * y, in);
-                case "/" -> y == 0 ? null : new N(in ? (double) ((long) x / (long) y) : x / y, in);
-                case "%" -> y == 0 || !in ? null : new N((double) ((long) x % (long) y), true);
-                case "<<" -> new N((double) ((long) x << (long) y), true);
-                case ">>" -> new N((double) ((long) x >> (long) y), true);
-                case "<" -> bool(x < y);
-                case ">" -> bool(x > y);
-                case "<=" -> bool(x <= y);
-                case ">=" -> bool(x >= y);
-                case "==" -> bool(x == y);
-                case "!=" -> bool(x != y);
-                case "&&" -> bool(x != 0 && y != 0);
-                default -> bool(x != 0 || y != 0);
-            };
-        }
-    }
-
-    private static N bool(boolean b) {
-        return new N(b ? 1 : 0, true);
-    }
-
-    private static N cast(N v, boolean toInt) {
-        return v == null ? null : toInt ? new N((double) (long) v.v(), true) : new N(v.v(), false);
-    }
-
-    private N unary(int depth) {
-        String s = peek();
-        if (s.equals("-")) {
-            pos++;
-            N v = unary(depth + 1);
-            return v == null ? null : new N(-v.v(), v.integer());
-        }
-        if (s.equals("+")) {
-            pos++;
-            return unary(depth + 1);
-        }
-        if (s.equals("(")) {
-            int c = close(pos);
-            if (c >= lim) return null;
-            if (isTypeList(pos + 1, c)) { // a cast
-                boolean toInt = !(t.get(c - 1).equals("float") || t.get(c - 1).equals("double"));
-                pos = c + 1;
-                return cast(unary(depth + 1), toInt);
-            }
-            pos++;
-            N v = ternary(depth + 1);
-            if (!peek().equals(")")) return null;
-            pos++;
-            return v;
-        }
-        if (s.equals("sizeof")) {
-            pos++;
-            boolean paren = peek().equals("(");
-            int c = paren ? close(pos) : pos + 1;
-            String tn = paren ? text(pos + 1, c).replace("const ", "") : peek();
-            pos = c + (paren ? 1 : 0);
-            Integer size = SIZES.get(tn);
-            if (size == null && tn.endsWith("*")) size = 8;
-            if (size == null && env.get(tn) instanceof Num) size = 4;
-            if (size == null && env.get(tn) instanceof Buf b) return new N(b.bytes(), true);
-            return size == null ? null : new N(size, true);
-        }
-        pos++;
-        Double n = number(s);
-        if (n != null) return new N(n, isIntegerLiteral(s));
-        if (!isIdent(s)) return null;
-        // qualified names: std::min, Sizeof.FLOAT, static_cast<int>(x)
-        StringBuilder q = new StringBuilder(s);
-        while ((peek().equals("::") || peek().equals(".")) && pos + 1 < lim && isIdent(t.get(pos + 1))) {
-            q.append(peek()).append(t.get(pos + 1));
-            pos += 2;
-        }
-        String name = q.toString();
-        if (SIZES.containsKey(name) && name.startsWith("Sizeof.")) return new N(SIZES.get(name), true);
-        if ((name.equals("static_cast") || name.equals("reinterpret_cast")) && peek().equals("<")) {
-            int gt = close(pos);
-            boolean toInt = !(t.get(gt - 1).equals("float") || t.get(gt - 1).equals("double"));
-            pos = gt + 1;
-            return cast(unary(depth + 1), toInt);
-        }
-        if (peek().equals("(")) { // a call
-            int c = close(pos);
-            List<int[]> a = split(pos + 1, c);
-            pos = c + 1;
-            List<N> v = new ArrayList<>();
-            for (int[] r : a) v.add(evalN(r[0], r[1]));
-            if (v.contains(null)) return null;
-            String f = name.replaceFirst("^(std::|Math\\.)", "");
-            boolean allInt = v.stream().allMatch(N::integer);
-            return switch (f) {
-                case "min", "fmin", "fminf", "MIN" -> v.size() == 2
-                        ? new N(Math.min(v.get(0).v(), v.get(1).v()), allInt)
-                        : null;
-                case "max", "fmax", "fmaxf", "MAX" -> v.size() == 2
-                        ? new N(Math.max(v.get(0).v(), v.get(1).v()), allInt)
-                        : null;
-                case "ceil", "ceilf" -> v.size() == 1 ? new N(Math.ceil(v.get(0).v()), false) : null;
-                case "floor", "floorf" -> v.size() == 1
-                        ? new N(Math.floor(v.get(0).v()), false)
-                        : null;
-                case "sqrt", "sqrtf" -> v.size() == 1 ? new N(Math.sqrt(v.get(0).v()), false) : null;
-                case "int", "unsigned", "size_t", "long" -> v.size() == 1 ? cast(v.get(0), true) : null;
-                case "float", "double" -> v.size() == 1 ? cast(v.get(0), false) : null;
-                default -> null;
-            };
-        }
-        Val v = env.get(name);
-        if (v instanceof Num num) return new N(num.v(), num.integer());
-        int dot = name.indexOf('.');
-        if (dot > 0 && name.indexOf('.', dot + 1) < 0) { // g.nx, grid.x
-            Val o = env.get(name.substring(0, dot));
-            String field = name.substring(dot + 1);
-            if (o instanceof Struct st) {
-                Double x = st.fields.get(field);
-                return x == null ? null : new N(x, x == Math.rint(x));
-            }
-            if (o instanceof Dim d) {
-                int k = field.equals("x") ? 0 : field.equals("y") ? 1 : field.equals("z") ? 2 : -1;
-                return k >= 0 && d.known[k] ? new N(d.xyz[k], true) : null;
-            }
-        }
-        List<String> m = macros.get(name);
-        if (m != null && depth < 16) {
-            // evaluate the macro body by lexing it into a scratch reader that shares our environment
-            HostLaunchReader sub = new HostLaunchReader(fileName, String.join(" ", m));
-            sub.env.putAll(env);
-            sub.macros.putAll(macros);
-            sub.macros.remove(name);
-            return sub.evalN(0, sub.t.size());
-        }
-        return null;
-    }
-
-    private static boolean isIntegerLiteral(String s) {
-        String x = s.toLowerCase(Locale.ROOT);
-        return x.startsWith("0x") || !(x.contains(".") || x.contains("e") || x.endsWith("f"));
-    }
-
-    private static Double number(String s) {
-        if (s.isEmpty() || !(Character.isDigit(s.charAt(0)) || s.charAt(0) == '.')) return null;
-        String x = s.toLowerCase(Locale.ROOT).replace("'", "");
-        try {
-            if (x.startsWith("0x"))
-                return (double) Long.parseLong(x.substring(2).replaceAll("[ul]+$", ""), 16);
-            if (x.matches("[0-9]+[ul]*")) return (double) Long.parseLong(x.replaceAll("[ul]+$", ""));
-            return Double.parseDouble(x.replaceAll("[fl]$", ""));
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 }

@@ -18,6 +18,7 @@ import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -38,6 +39,8 @@ final class Reporter implements CudaReport {
     String activeError;
 
     final java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+    /** The consequences without a decision that checks wrote for a site, in the order they stated them. */
+    private final java.util.Map<Site, List<String>> undecided = new java.util.IdentityHashMap<>();
 
     Reporter(ScanContext ctx, FindingSink sink, Path file, BuildContext build, SourceDialect dialect) {
         this.ctx = ctx;
@@ -168,6 +171,12 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void consequenceWithoutDecision(Site at, String text) {
+        List<String> texts = undecided.computeIfAbsent(at, k -> new java.util.ArrayList<>());
+        if (text != null && !texts.contains(text)) texts.add(text);
+    }
+
+    @Override
     public void report(
             String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
         report(rule, function, at, message, conf, impact, flag, null, null);
@@ -231,7 +240,8 @@ final class Reporter implements CudaReport {
                 .fingerprintKey((function == null ? "" : function) + "|" + rule + "|"
                         + WHITESPACE.matcher(snippet).replaceAll(""));
         if (impact != null) b.impact(impact);
-        b.identity(identity(snippet, pos.condition() == null ? decision : null));
+        b.identity(
+                identity(snippet, pos.condition() == null ? decision : null).withConsequence(undecided(at, message)));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());
@@ -241,6 +251,14 @@ final class Reporter implements CudaReport {
         if (property != null) b.property(property, true);
         if (impact == null || impact.kind() != Impact.Kind.EXACT) counts.merge(rule, 1, Integer::sum);
         sink.report(b);
+    }
+
+    /** The first consequence without a decision stated for {@code at} that {@code message} holds, or null. */
+    private String undecided(Site at, String message) {
+        for (String t : undecided.getOrDefault(at, List.of())) {
+            if (message.contains(t)) return t;
+        }
+        return null;
     }
 
     /**

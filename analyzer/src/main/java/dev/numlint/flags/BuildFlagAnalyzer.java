@@ -1,18 +1,14 @@
 package dev.numlint.flags;
 
-import dev.numlint.flags.checks.FlagEntry;
 import dev.numlint.flags.checks.FlagHazard;
 import dev.numlint.model.BuildContext;
-import dev.numlint.model.Confidence;
-import dev.numlint.model.Evidence;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
-import dev.numlint.rules.Quote;
-import dev.numlint.rules.RuleCatalog;
 import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.BuildOptions;
 import dev.numlint.spi.Checks;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
@@ -106,8 +102,15 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     /** The same analyzer with other build-model options. */
-    public BuildFlagAnalyzer withOptions(BuildOptions o) {
+    @Override
+    public BuildFlagAnalyzer withBuildOptions(BuildOptions o) {
         return new BuildFlagAnalyzer(o);
+    }
+
+    /** What a device-code flag of the analyzed build changes in the scanned code ({@link FlagReach}). */
+    @Override
+    public List<Finding> review(List<Finding> findings, Map<String, BuildContext> contexts, Set<String> notAnalyzed) {
+        return FlagReach.review(findings, contexts, notAnalyzed);
     }
 
     public BuildOptions options() {
@@ -115,7 +118,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     /** One build system's contexts: per directory (directory-wide flags) and per file (commands, targets). */
-    private static final class Contexts {
+    static final class Contexts {
         final String system;
         final Map<Path, BuildContext[]> dirs = new HashMap<>(); // {cuda, host}
         final Map<Path, String> dirConfig = new HashMap<>();
@@ -141,10 +144,10 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     /** A compilation-database entry of a host source: its arguments, directory and where it is written. */
-    private record DbEntry(CompileCommandsAudit.Entry entry, Path base, String origin) {}
+    record DbEntry(CompileCommandsAudit.Entry entry, Path base, String origin) {}
 
     /** Everything the audit found, in reporting order: selected configurations first, then unselected ones. */
-    private static final class Model {
+    static final class Model {
         final Contexts db = new Contexts("compile_commands.json");
         final Contexts make = new Contexts("Makefile");
         final Contexts cmake = new Contexts("CMake");
@@ -195,7 +198,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
         recordCommandLine(ctx);
-        Reporter rep = new Reporter(ctx, sink);
+        FlagReporter rep = new FlagReporter(ctx, sink);
         Model model = new Model();
         model.sink = sink;
         dev.numlint.spi.TrustBoundary boundary = ctx.boundary();
@@ -204,7 +207,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         List<Path> cmakes = new ArrayList<>();
         List<Path> makes = new ArrayList<>();
         List<Path> setups = new ArrayList<>();
-        for (Path f : withProjectBuildFiles(ctx, files, inTree, sink).stream()
+        for (Path f : BuildFiles.withProjectBuildFiles(ctx, files, inTree, sink).stream()
                 .map(x -> x.toAbsolutePath().normalize())
                 .sorted(BY_DEPTH)
                 .toList()) {
@@ -233,7 +236,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                                 + ": no compile_commands.json there; the build files are used"));
             }
         }
-        if (options.compileCommandsDir() == null) autoDetectDatabase(ctx, dbs, inTree, sink, model);
+        if (options.compileCommandsDir() == null) BuildFiles.autoDetectDatabase(ctx, dbs, inTree, sink, model);
         for (Path f : dbs) guarded(ctx, sink, f, () -> compileCommands(ctx, f, rep, model));
         Set<Path> cmakeRead = new HashSet<>();
         Map<Path, String> skippedSubdirs = new LinkedHashMap<>();
@@ -244,7 +247,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         List<Path> templates = new ArrayList<>();
         for (Path f : cmakes) {
             if (cmakeRead.contains(f)) continue;
-            if (configureTemplate(f)) {
+            if (BuildFiles.configureTemplate(f)) {
                 templates.add(f);
                 continue;
             }
@@ -274,106 +277,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         optionsApplied(sink, model);
         for (Path f : setups) guarded(ctx, sink, f, () -> setupPy(ctx, f, rep, model, inTree));
         rep.report(FlagInterpreter.interpret(dedupe(model.unselected)).hazards);
-        Map<Path, BuildContext> chosen = applyContexts(ctx, model);
+        Map<Path, BuildContext> chosen = ContextChoice.apply(ctx, model);
         rep.flush(chosen, reachable(ctx, model));
-    }
-
-    /**
-     * Without {@code -p}: the compilation database of the scanned project's build, the first of
-     * {@code compile_commands.json} in the scan root, {@code build/}, {@code out/}, {@code cmake-build-*}/ (by
-     * name). The other databases in those places are not used (two builds of one project would mix), and a notice
-     * says so; a database elsewhere in the tree is read as before.
-     */
-    private static void autoDetectDatabase(
-            ScanContext ctx, List<Path> dbs, java.util.function.Predicate<Path> inTree, FindingSink sink, Model model) {
-        if (ctx.root() == null) return;
-        // the scan root, then each scanned directory (the root is the working directory when it holds them all)
-        java.util.Set<Path> bases = new java.util.LinkedHashSet<>();
-        bases.add(ctx.root().toAbsolutePath().normalize());
-        for (Path b : ctx.boundary().roots()) {
-            if (Files.isDirectory(b)) bases.add(b);
-        }
-        List<Path> places = new ArrayList<>();
-        for (Path root : bases) {
-            places.addAll(List.of(root, root.resolve("build"), root.resolve("out")));
-            try (java.util.stream.Stream<Path> s = Files.list(root)) {
-                s.filter(d -> d.getFileName().toString().startsWith("cmake-build-") && Files.isDirectory(d))
-                        .sorted()
-                        .forEach(places::add);
-            } catch (IOException | RuntimeException e) {
-                // an unreadable directory: only the fixed places
-            }
-        }
-        Path chosen = null;
-        for (Path d : places) {
-            Path f = d.resolve("compile_commands.json");
-            if (!Files.isRegularFile(f) || !inTree.test(f)) continue;
-            if (chosen == null) {
-                chosen = f;
-                continue;
-            }
-            if (dbs.remove(f)) {
-                sink.notify(new Notification(
-                        ctx.relativize(f),
-                        0,
-                        Level.NOTE,
-                        "not-evaluated",
-                        "compilation database not used: " + ctx.relativize(chosen)
-                                + " was found first (pass -p DIR to choose another)"));
-            }
-        }
-        if (chosen == null) return;
-        dbs.remove(chosen);
-        dbs.add(0, chosen);
-        model.dbUsed = ctx.relativize(chosen)
-                + " (found automatically: the first of ./, build/, out/, cmake-build-*/; -p DIR chooses another)";
-    }
-
-    private static final List<String> BUILD_FILE_NAMES =
-            List.of("CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "setup.py");
-
-    /**
-     * A scan of a file or subdirectory inside a project ({@link dev.numlint.scan.ProjectRoot}, the scan root is the
-     * project root then): the build files of the directories from the project root down to each scanned file are
-     * read too, for the build context, as a scan of the whole project reads them. Nothing outside the root.
-     */
-    private static List<Path> withProjectBuildFiles(
-            ScanContext ctx, List<Path> files, java.util.function.Predicate<Path> inTree, FindingSink sink) {
-        String project = ctx.setting(dev.numlint.scan.ProjectRoot.SETTING).orElse(null);
-        if (project == null) return files;
-        Path root = Path.of(project).toAbsolutePath().normalize();
-        Set<Path> have = new HashSet<>();
-        for (Path f : files) have.add(f.toAbsolutePath().normalize());
-        List<Path> added = new ArrayList<>();
-        Set<Path> seen = new HashSet<>();
-        for (Path f : ctx.files()) {
-            for (Path d = f.toAbsolutePath().normalize().getParent();
-                    d != null && d.startsWith(root) && seen.add(d);
-                    d = d.getParent()) {
-                for (String n : BUILD_FILE_NAMES) {
-                    Path b = d.resolve(n);
-                    if (!have.contains(b)
-                            && Files.isRegularFile(b, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                            && inTree.test(b)) {
-                        added.add(b);
-                    }
-                }
-            }
-        }
-        if (added.isEmpty()) return files;
-        added.sort(BY_DEPTH);
-        List<String> names = added.stream().map(ctx::relativize).toList();
-        sink.notify(new Notification(
-                names.get(0),
-                0,
-                Level.NOTE,
-                "project-build-files",
-                "scanned inside the project at " + root + ": its build file" + (names.size() == 1 ? " " : "s ")
-                        + String.join(", ", names.subList(0, Math.min(4, names.size())))
-                        + (names.size() > 4 ? ", ..." : "") + " read for the build context"));
-        List<Path> all = new ArrayList<>(files);
-        all.addAll(added);
-        return all;
     }
 
     /**
@@ -389,38 +294,14 @@ public final class BuildFlagAnalyzer implements Analyzer {
             for (Contexts cs : List.of(model.db, model.make, model.py, model.cmake)) {
                 BuildContext own = cs.files.get(file);
                 if (own != null) own.origins().forEach(o -> out.add(o.location()));
-                BuildContext dir = directoryContext(cs, file);
+                BuildContext dir = ContextChoice.directoryContext(cs, file);
                 if (dir != null) dir.origins().forEach(o -> out.add(o.location()));
             }
         }
         return out;
     }
 
-    /** A name such as config.hpp.cmake or version.h.cmake: a configure_file input, not a script. */
-    private static final java.util.regex.Pattern TEMPLATE_NAME = java.util.regex.Pattern.compile(
-            ".+\\.(h|hh|hpp|hxx|h\\+\\+|inl|c|cc|cpp|cxx|cu|cuh|f90|py|txt|json|xml|pc|rc|in)\\.cmake",
-            java.util.regex.Pattern.CASE_INSENSITIVE);
-    /** Text only a configure_file template has: #cmakedefine, or a C #define of an @VAR@ substitution. */
-    private static final java.util.regex.Pattern TEMPLATE_TEXT = java.util.regex.Pattern.compile(
-            "(?m)^\\s*#\\s*cmakedefine|^\\s*#\\s*define\\s+\\w+.*@[A-Za-z_][A-Za-z0-9_]*@");
-
-    /**
-     * Whether a {@code *.cmake} file no evaluated list file includes is a {@code configure_file} template (a header
-     * written with {@code #cmakedefine} or {@code @VAR@}) rather than a CMake script: its name or its first 64 KiB.
-     */
-    static boolean configureTemplate(Path f) {
-        if (TEMPLATE_NAME.matcher(f.getFileName().toString()).matches()) return true;
-        try (java.io.InputStream in = Files.newInputStream(f)) {
-            byte[] head = in.readNBytes(64 * 1024);
-            return TEMPLATE_TEXT
-                    .matcher(new String(head, StandardCharsets.ISO_8859_1))
-                    .find();
-        } catch (IOException | RuntimeException e) {
-            return false; // read (and reported) as a script
-        }
-    }
-
-    private static final java.util.Comparator<Path> BY_DEPTH =
+    static final java.util.Comparator<Path> BY_DEPTH =
             java.util.Comparator.comparingInt(Path::getNameCount).thenComparing(java.util.Comparator.naturalOrder());
 
     /**
@@ -428,7 +309,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
      * paths of the scanned PATHs, symbolic links resolved; never a version-control directory). A path that does not
      * exist yet counts as inside when its lexical path is.
      */
-    private static boolean inTree(dev.numlint.spi.TrustBoundary boundary, Path p) {
+    static boolean inTree(dev.numlint.spi.TrustBoundary boundary, Path p) {
         Path a = p.toAbsolutePath().normalize();
         try {
             if (Files.exists(a)) return boundary.contains(a.toRealPath());
@@ -541,7 +422,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             ScanContext ctx,
             Path file,
             String forced,
-            Reporter rep,
+            FlagReporter rep,
             Model model,
             Set<Path> read,
             Map<Path, String> skippedSubdirs,
@@ -669,7 +550,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             ScanContext ctx,
             FindingSink sink,
             List<Path> makes,
-            Reporter rep,
+            FlagReporter rep,
             Model model,
             java.util.function.Predicate<Path> inTree) {
         // per directory the file GNU make reads: GNUmakefile, makefile, Makefile
@@ -719,7 +600,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     private static void makefile(
-            ScanContext ctx, Path file, MakefileAudit.Out out, Reporter rep, Model model, String forced) {
+            ScanContext ctx, Path file, MakefileAudit.Out out, FlagReporter rep, Model model, String forced) {
         for (MakefileAudit.Problem p : out.problems) {
             rep.sink.notify(new Notification(
                     p.file(), p.line(), Level.parse(p.level().toLowerCase(Locale.ROOT)), p.id(), p.message()));
@@ -757,7 +638,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
      * hazards reported at the setup.py line that writes them) and become the build context of its sources.
      */
     private void setupPy(
-            ScanContext ctx, Path file, Reporter rep, Model model, java.util.function.Predicate<Path> inTree) {
+            ScanContext ctx, Path file, FlagReporter rep, Model model, java.util.function.Predicate<Path> inTree) {
         String text = read(ctx, file, rep.sink);
         if (text == null) return;
         String rel = ctx.relativize(file);
@@ -784,7 +665,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
 
     // ------------------------------------------------------------------ compile_commands.json
 
-    private void compileCommands(ScanContext ctx, Path file, Reporter rep, Model model) {
+    private void compileCommands(ScanContext ctx, Path file, FlagReporter rep, Model model) {
         String text = read(ctx, file, rep.sink);
         if (text == null) return;
         String rel = ctx.relativize(file);
@@ -876,7 +757,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         return n.endsWith(".cu") || n.endsWith(".cuh") || n.endsWith(".ptx");
     }
 
-    private static boolean isSource(Path p) {
+    static boolean isSource(Path p) {
         String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
         int dot = n.lastIndexOf('.');
         if (dot < 0) return false;
@@ -884,562 +765,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 .contains(n.substring(dot + 1));
     }
 
-    // ------------------------------------------------------------------ contexts
-
-    /**
-     * The build context of every scanned source, by authority: its compile_commands.json entry; else the Makefile
-     * command that compiles it, else the directory-wide flags of the Makefiles above it (a Makefile wins over a
-     * CMake project in the same tree, since it is what {@code make} runs there, except for a .cu that the Makefiles give
-     * no flag at all and a CMake target names); else the CMake target that
-     * compiles it, else the flags of its CMake directory. A file the build never compiles on its own but a compiled file {@code #include}s gets its
-     * includer's context, with {@link BuildContext#compiledVia()}.
-     */
-    private static Map<Path, BuildContext> applyContexts(ScanContext ctx, Model model) {
-        Map<Path, BuildContext> chosen = new LinkedHashMap<>();
-        Set<Path> compiled = new HashSet<>();
-        List<Path> sources = new ArrayList<>();
-        for (Path f : ctx.files()) {
-            Path file = f.toAbsolutePath().normalize();
-            if (isSource(file)) sources.add(file);
-        }
-        java.util.Collections.sort(sources);
-        for (Path file : sources) {
-            BuildContext own = model.db.files.get(file);
-            if (own == null && file.getFileName().toString().endsWith(".cu") && !model.hostEntries.isEmpty()) {
-                own = borrowedEntry(ctx, model, file);
-            }
-            if (own == null) own = model.make.files.get(file);
-            if (own == null) own = model.py.files.get(file);
-            BuildContext c = null;
-            if (own == null) c = directoryContext(model.make, file);
-            if (own == null && c != null && isCuda(file) && noFlags(c) && model.cmake.files.containsKey(file)) {
-                // a Makefile beside a CMake project that has no CUDA rule (zfp's GNU make build of the C library)
-                // says nothing about a .cu that a CMake target names: the target is the build that compiles it
-                c = null;
-            }
-            if (own == null && c == null) own = model.cmake.files.get(file);
-            if (own != null) {
-                compiled.add(file);
-                c = BuildContext.defaults();
-                mergeDistinct(c, own);
-                c.configuration(own.configuration());
-            } else if (c == null) {
-                c = directoryContext(model.cmake, file);
-            }
-            if (c != null) chosen.put(file, c);
-        }
-        // files compiled only as part of another translation unit
-        Set<Path> scanned = new HashSet<>(sources);
-        // CUDA translation units first, then by path: a header included by a .cu and a .c gets the .cu's context
-        List<Path> tus = new ArrayList<>(compiled);
-        tus.sort(java.util.Comparator.comparing((Path p) -> !isCuda(p))
-                .thenComparing(java.util.Comparator.naturalOrder()));
-        java.util.ArrayDeque<Path> queue = new java.util.ArrayDeque<>(tus);
-        Map<Path, Integer> depth = new HashMap<>();
-        for (Path p : compiled) depth.put(p, 0);
-        while (!queue.isEmpty()) {
-            Path tu = queue.poll();
-            BuildContext tc = chosen.get(tu);
-            if (tc == null || depth.get(tu) >= 16) continue;
-            for (Path inc : IncludeScan.quotedIncludes(tu, tc.includePaths(), scanned)) {
-                if (compiled.contains(inc) || depth.containsKey(inc)) continue;
-                Path via = tc.compiledVia() != null ? tc.compiledVia() : tu;
-                BuildContext c = BuildContext.defaults();
-                mergeDistinct(c, tc);
-                String base = tc.configuration() == null
-                        ? ""
-                        : tc.configuration().replaceFirst("^compiled through [^:]*: ", "");
-                c.compiledVia(via).configuration("compiled through " + ctx.relativize(via) + ": " + base);
-                chosen.put(inc, c);
-                depth.put(inc, depth.get(tu) + 1);
-                queue.add(inc);
-            }
-        }
-        for (Map.Entry<Path, BuildContext> e : chosen.entrySet()) {
-            if (!isEmpty(e.getValue())) ctx.addBuildContext(e.getKey(), e.getValue());
-        }
-        BuildContext project = BuildContext.defaults();
-        if (model.dbUsed != null) project.addSummary("compilation database: " + printable(model.dbUsed));
-        for (String line : summary(ctx, sources, chosen)) project.addSummary(line);
-        if (!project.summary().isEmpty()) ctx.addBuildContext(null, project);
-        return chosen;
-    }
-
-    /**
-     * A .cu file the compilation database has no entry for (CMake's export of a FindCUDA {@code cuda_add_library}
-     * target lists only its .cpp files): the preprocessor flags ({@code -I -D -U -isystem -include -std}) of the
-     * entry of a .c/.cpp file in the same directory, else in the nearest directory above it that has entries, plus
-     * the nvcc flags the CMake evaluation gives it ({@code CUDA_NVCC_FLAGS}); a notice names the borrowed entry.
-     */
-    private static BuildContext borrowedEntry(ScanContext ctx, Model model, Path file) {
-        DbEntry donor = null;
-        for (Path d = file.getParent(); d != null && donor == null; d = d.getParent()) {
-            Path dir = d;
-            donor = model.hostEntries.entrySet().stream()
-                    .filter(x -> dir.equals(x.getKey().getParent()))
-                    .min(Map.Entry.comparingByKey())
-                    .map(Map.Entry::getValue)
-                    .orElse(null);
-            if (ctx.root() != null && d.equals(ctx.root().toAbsolutePath().normalize())) break;
-        }
-        if (donor == null) return null;
-        List<FlagTok> toks = new ArrayList<>();
-        List<FlagTok> all = donor.entry().toks();
-        for (int i = 0; i < all.size(); i++) {
-            FlagTok t = all.get(i);
-            String a = t.text();
-            boolean split =
-                    a.equals("-I") || a.equals("-D") || a.equals("-U") || a.equals("-isystem") || a.equals("-include");
-            boolean joined = !split
-                    && (a.startsWith("-I")
-                            || a.startsWith("-D")
-                            || a.startsWith("-U")
-                            || a.startsWith("-isystem")
-                            || a.startsWith("-std="));
-            if (!split && !joined) continue;
-            toks.add(new FlagTok(a, t.loc(), FlagTok.Lang.CUDA, t.condition(), t.via()));
-            if (split && i + 1 < all.size()) {
-                FlagTok v = all.get(++i);
-                toks.add(new FlagTok(v.text(), v.loc(), FlagTok.Lang.CUDA, v.condition(), v.via()));
-            }
-        }
-        BuildContext c = BuildContext.defaults();
-        mergeDistinct(c, FlagInterpreter.interpret(toks, donor.base()).cuda);
-        BuildContext cm = model.cmake.files.get(file);
-        if (cm == null) cm = directoryContext(model.cmake, file);
-        if (cm != null) mergeDistinct(c, cm);
-        Path from = null;
-        for (Map.Entry<Path, DbEntry> x : model.hostEntries.entrySet()) {
-            if (x.getValue() == donor) from = x.getKey();
-        }
-        String who = from == null ? "?" : ctx.relativize(from);
-        c.configuration("borrowed " + donor.origin() + " of " + who + ": the database has no entry for this .cu"
-                + (cm == null ? "" : ", with the CMake evaluation's nvcc flags"));
-        model.sink.notify(new Notification(
-                ctx.relativize(file),
-                0,
-                Level.NOTE,
-                "borrowed-build-entry",
-                "no compile_commands.json entry for this .cu file (CMake's export of a FindCUDA target lists "
-                        + "only its .c/.cpp files): it is analyzed and compiled with the -I/-D/-U/-isystem/"
-                        + "-include/-std flags of the " + donor.origin() + " of " + who
-                        + (cm == null ? "" : " and the nvcc flags of the CMake evaluation")));
-        return c;
-    }
-
-    private static BuildContext directoryContext(Contexts cs, Path file) {
-        if (cs.dirs.isEmpty()) return null;
-        List<Path> ds = new ArrayList<>();
-        for (Path d : cs.dirs.keySet()) {
-            if (file.startsWith(d)) ds.add(d);
-        }
-        if (ds.isEmpty()) return null;
-        ds.sort(java.util.Comparator.comparingInt(Path::getNameCount)); // outermost first, nearest last
-        boolean cuda = isCuda(file);
-        String n = file.getFileName().toString();
-        boolean header = n.endsWith(".h") || n.endsWith(".hpp") || n.endsWith(".hh") || n.endsWith(".hxx");
-        BuildContext c = BuildContext.defaults();
-        for (Path d : ds) {
-            BuildContext[] dc = cs.dirs.get(d);
-            if (header) {
-                mergeDistinct(c, dc[1]);
-                mergeDistinct(c, dc[0]);
-            } else {
-                mergeDistinct(c, cuda ? dc[0] : dc[1]);
-            }
-        }
-        c.configuration(cs.dirConfig.get(ds.get(ds.size() - 1)));
-        return c;
-    }
-
-    /**
-     * One line per directory (or per group of files in a directory that share a context): the context's origin
-     * and its applied flags, e.g. {@code "src/mcx_core.cu: Makefile goal all -> fermi -> ... (src/Makefile):
-     * -use_fast_math -DUSE_ATOMIC"}.
-     */
-    static List<String> summary(ScanContext ctx, List<Path> sources, Map<Path, BuildContext> chosen) {
-        Map<Path, Map<String, List<Path>>> byDir = new java.util.TreeMap<>();
-        for (Path f : sources) {
-            BuildContext c = chosen.get(f);
-            String n = f.getFileName().toString();
-            boolean code = n.endsWith(".cu")
-                    || n.endsWith(".c")
-                    || n.endsWith(".cpp")
-                    || n.endsWith(".cc")
-                    || n.endsWith(".cxx");
-            if (c == null && !code) continue;
-            String key = c == null ? "no build file applies: compiler defaults" : describe(c);
-            byDir.computeIfAbsent(f.getParent(), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(key, k -> new ArrayList<>())
-                    .add(f);
-        }
-        List<String> out = new ArrayList<>();
-        for (Map.Entry<Path, Map<String, List<Path>>> d : byDir.entrySet()) {
-            String dir = ctx.relativize(d.getKey());
-            boolean one = d.getValue().size() == 1;
-            for (Map.Entry<String, List<Path>> g : d.getValue().entrySet()) {
-                List<Path> fs = g.getValue();
-                String who;
-                if (fs.size() == 1) {
-                    who = ctx.relativize(fs.get(0));
-                } else if (one) {
-                    who = (dir.isEmpty() ? "." : dir) + "/ (" + fs.size() + " files)";
-                } else {
-                    StringBuilder sb = new StringBuilder();
-                    for (int i = 0; i < Math.min(3, fs.size()); i++) {
-                        sb.append(i == 0 ? "" : ", ").append(ctx.relativize(fs.get(i)));
-                    }
-                    if (fs.size() > 3) sb.append(" and ").append(fs.size() - 3).append(" more");
-                    who = sb.toString();
-                }
-                out.add(printable(who + ": " + g.getKey()));
-                if (out.size() >= 500) {
-                    out.add("... (" + (byDir.size()) + " directories in all; see the JSON report's build contexts)");
-                    return out;
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Control characters (terminal escape sequences from file names or build files) as \\xNN. */
-    static String printable(String s) {
-        StringBuilder sb = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) sb.append(String.format("\\x%02x", (int) c));
-            else sb.append(c);
-        }
-        return sb.toString();
-    }
-
-    /** "Makefile goal all -> fermi (src/Makefile): -use_fast_math -DUSE_ATOMIC" */
-    static String describe(BuildContext c) {
-        StringBuilder sb = new StringBuilder(c.configuration() == null ? "build files" : c.configuration());
-        sb.append(':');
-        Set<String> shown = new java.util.LinkedHashSet<>();
-        for (BuildContext.FlagOrigin o : c.origins()) shown.add(o.flag());
-        if (c.cudaArch() != null) shown.add("arch " + c.cudaArch());
-        for (String d : c.defines()) shown.add("-D" + d);
-        int n = 0;
-        for (String s : shown) {
-            if (n++ == 12) {
-                sb.append(" ... (").append(shown.size() - 12).append(" more)");
-                break;
-            }
-            sb.append(' ').append(s.length() > 60 ? s.substring(0, 57) + "..." : s);
-        }
-        if (shown.isEmpty()) sb.append(" no floating-point flags, no defines");
-        return sb.toString();
-    }
-
-    /** {@link BuildContext#merge} without repeating an origin that is already recorded (same flag, same place). */
-    private static void mergeDistinct(BuildContext into, BuildContext other) {
-        BuildContext o = other.copy();
-        BuildContext settings = BuildContext.defaults()
-                .fastMath(o.fastMath())
-                .precDiv(o.precDiv())
-                .precSqrt(o.precSqrt())
-                .ftz(o.ftz())
-                .fmad(o.fmad())
-                .hostArch(o.hostArch())
-                .hostFpContractOff(o.hostFpContractOff())
-                .hostFastMath(o.hostFastMath())
-                .m32(o.m32())
-                .mfpmath387(o.mfpmath387())
-                .cudaArch(o.cudaArch());
-        o.nvccFlags().forEach(settings::addNvccFlag);
-        o.defines().forEach(settings::addDefine);
-        o.undefines().forEach(settings::addUndefine);
-        o.includePaths().forEach(settings::addIncludePath);
-        if (o.compiledVia() != null) settings.compiledVia(o.compiledVia());
-        Set<BuildContext.FlagOrigin> have = new HashSet<>(into.origins());
-        for (BuildContext.FlagOrigin fo : o.origins()) {
-            if (have.add(fo)) settings.addOrigin(fo.flag(), fo.location());
-        }
-        into.merge(settings);
-    }
-
-    /** No flag of any kind (the configuration line aside). */
-    private static boolean noFlags(BuildContext c) {
-        return c.origins().isEmpty()
-                && c.nvccFlags().isEmpty()
-                && c.cudaArch() == null
-                && c.defines().isEmpty()
-                && c.includePaths().isEmpty();
-    }
-
-    private static boolean isEmpty(BuildContext c) {
-        return c.origins().isEmpty()
-                && c.nvccFlags().isEmpty()
-                && c.cudaArch() == null
-                && c.defines().isEmpty()
-                && c.includePaths().isEmpty()
-                && c.compiledVia() == null
-                && c.configuration() == null;
-    }
-
     // ------------------------------------------------------------------ reporting
 
     /** The related-location text of the other places that set the same flag for the same files. */
     static final String SAME_FLAG = "same flag in another entry";
-
-    /**
-     * Whether a condition's value is unknown (Makefiles: "whose value numlint cannot know", CMake: "(value
-     * unknown)"): the analyzed build may well take it.
-     */
-    private static boolean unknown(String condition) {
-        return condition.contains("cannot know") || condition.contains("(value unknown)");
-    }
-
-    /** Why a flag finding is about a build configuration other than the analyzed one (then it is a note). */
-    private enum Inactive {
-        /** written under a condition the default configuration does not take */
-        CONDITION,
-        /** always applies, but the analyzed build compiles every file it could apply to with other build files */
-        OTHER_BUILD
-    }
-
-    /**
-     * Turns hazards into findings. Hazards are collected while the build files are read and reported once the build
-     * contexts are chosen: one finding per rule and flag decision of the analyzed build (the same setting written in
-     * several places that reach the same files is one finding, the other places its related locations), and a note
-     * for each setting the analyzed configuration does not use.
-     */
-    private static final class Reporter {
-        final ScanContext ctx;
-        final FindingSink sink;
-        final Set<String> done = new HashSet<>();
-        final List<List<FlagHazard>> pending = new ArrayList<>();
-
-        Reporter(ScanContext ctx, FindingSink sink) {
-            this.ctx = ctx;
-            this.sink = sink;
-        }
-
-        void report(List<FlagHazard> hs) {
-            for (FlagHazard h : hs) reportGroup(List.of(h));
-        }
-
-        /** Collects a group of identical settings (compile_commands.json entries); the first is reported. */
-        void reportGroup(List<FlagHazard> hs) {
-            FlagHazard h = hs.get(0);
-            FlagEntry e = h.entry();
-            String key = h.ruleId() + "\u0000" + e.loc().shortText() + "\u0000" + e.flag();
-            if (!done.add(key)) return;
-            if (!ctx.rules().enabled(h.ruleId())) return;
-            pending.add(hs);
-        }
-
-        /** Reports what was collected, given the contexts chosen for the scanned sources. */
-        void flush(Map<Path, BuildContext> chosen, Set<Location> reachable) {
-            Map<Location, Set<Path>> used = new HashMap<>();
-            Map<Path, List<Location>> order = new HashMap<>();
-            for (Map.Entry<Path, BuildContext> c : chosen.entrySet()) {
-                for (BuildContext.FlagOrigin o : c.getValue().origins()) {
-                    used.computeIfAbsent(o.location(), k -> new java.util.TreeSet<>())
-                            .add(c.getKey());
-                    order.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(o.location());
-                }
-            }
-            Map<String, List<List<FlagHazard>>> active = new LinkedHashMap<>();
-            for (List<FlagHazard> hs : pending) {
-                FlagEntry e = hs.get(0).entry();
-                String cond = e.origin().condition();
-                if (cond != null && !unknown(cond)) {
-                    emit(hs, Inactive.CONDITION);
-                } else if (cond == null && !used.containsKey(e.loc()) && reachable.contains(e.loc())) {
-                    emit(hs, Inactive.OTHER_BUILD);
-                } else {
-                    active.computeIfAbsent(decision(hs.get(0)), k -> new ArrayList<>())
-                            .add(hs);
-                }
-            }
-            for (List<List<FlagHazard>> same : active.values()) {
-                for (List<FlagHazard> group : overlapping(same, used)) {
-                    emit(primaryFirst(group, used, order), null);
-                }
-            }
-        }
-
-        /** The setting a hazard reports: rule, target and the flag's canonical name and value. */
-        private static String decision(FlagHazard h) {
-            FlagEntry e = h.entry();
-            String name = e.name().replace('-', '_');
-            return h.ruleId() + "\u0000" + e.target() + "\u0000" + name + "\u0000"
-                    + (e.value() == null ? "" : e.value().toLowerCase(Locale.ROOT));
-        }
-
-        /** The files the analyzed build compiles with any of the settings of {@code hs}. */
-        private static Set<Path> files(List<FlagHazard> hs, Map<Location, Set<Path>> used) {
-            Set<Path> out = new HashSet<>();
-            for (FlagHazard h : hs) out.addAll(used.getOrDefault(h.entry().loc(), Set.of()));
-            return out;
-        }
-
-        /**
-         * The settings of one decision key merged where they reach a common file (the same flag written twice for one
-         * compilation is one decision); settings that reach different files, or no scanned file, stay apart.
-         */
-        private static List<List<FlagHazard>> overlapping(List<List<FlagHazard>> same, Map<Location, Set<Path>> used) {
-            List<List<FlagHazard>> groups = new ArrayList<>();
-            List<Set<Path>> reach = new ArrayList<>();
-            for (List<FlagHazard> hs : same) {
-                List<FlagHazard> g = new ArrayList<>(hs);
-                Set<Path> fs = files(hs, used);
-                for (int i = groups.size() - 1; i >= 0 && !fs.isEmpty(); i--) {
-                    if (java.util.Collections.disjoint(reach.get(i), fs)) continue;
-                    List<FlagHazard> other = groups.remove(i);
-                    other.addAll(g);
-                    g = other;
-                    fs.addAll(reach.remove(i));
-                }
-                groups.add(g);
-                reach.add(fs);
-            }
-            return groups;
-        }
-
-        /**
-         * The group with the setting that the affected files' contexts record first (the one source and PTX findings
-         * cite as "set here") in front; without files, the first one collected.
-         */
-        private static List<FlagHazard> primaryFirst(
-                List<FlagHazard> group, Map<Location, Set<Path>> used, Map<Path, List<Location>> order) {
-            if (group.size() == 1) return group;
-            java.util.TreeSet<Path> fs = new java.util.TreeSet<>(files(group, used));
-            FlagHazard first = group.get(0);
-            search:
-            for (Path f : fs) {
-                for (Location l : order.getOrDefault(f, List.of())) {
-                    for (FlagHazard h : group) {
-                        if (h.entry().loc().equals(l)) {
-                            first = h;
-                            break search;
-                        }
-                    }
-                }
-            }
-            List<FlagHazard> out = new ArrayList<>();
-            out.add(first);
-            for (FlagHazard h : group) {
-                if (h != first) out.add(h);
-            }
-            return out;
-        }
-
-        /** Reports the first hazard of a group; the others become related locations. */
-        private void emit(List<FlagHazard> hs, Inactive inactive) {
-            FlagHazard h = hs.get(0);
-            FlagEntry e = h.entry();
-            FlagTok t = e.origin();
-            Condition cond = t.condition() == null ? null : Condition.of(t.condition());
-            RuleCatalog cat = RuleCatalog.get();
-            String own = inactive == Inactive.OTHER_BUILD
-                    ? cat.phrase("flag-other-build", "message", h.message())
-                    : h.message();
-            String msg = flagMessage(own, t.via(), hs.size() - 1, cond);
-            Finding.Builder b = Finding.builder(h.ruleId())
-                    .location(e.loc())
-                    .message(msg)
-                    .layer(Layer.BUILD_FLAGS)
-                    .evidence(new Evidence("flag", e.flag(), null))
-                    .confidence(t.condition() != null ? Confidence.MEDIUM : Confidence.HIGH)
-                    .fingerprintKey("flag|" + h.ruleId() + "|" + e.flag() + "|" + e.target() + "|" + t.via())
-                    .property(
-                            "appliesTo",
-                            switch (e.target()) {
-                                case DEVICE -> "cuda-device";
-                                case CU_HOST -> "cuda-host";
-                                case HOST -> "host";
-                            });
-            b.property("setThrough", t.via());
-            if (t.condition() != null) {
-                b.property("condition", t.condition());
-                if (cond.where() != null) b.related(cond.where(), "condition: " + cond.text());
-            }
-            if (h.level() != null) b.level(h.level());
-            if (inactive != null) {
-                b.impact(dev.numlint.model.Impact.bounded(
-                        inactive == Inactive.CONDITION
-                                ? "not set in the build configuration numlint analyzed"
-                                : "the analyzed build compiles the scanned sources with other build files"));
-            }
-            for (int i = 1; i < hs.size() && i <= 10; i++) {
-                b.related(hs.get(i).entry().loc(), SAME_FLAG);
-            }
-            sink.report(b);
-        }
-    }
-
-    /**
-     * A build-file condition as the message shows it: the position it names ("... at src/Makefile:94") becomes a
-     * related location, "which is false in the default configuration" becomes "(false by default)", "Makefile target
-     * 'debug' (not built by the default goal 'all')" becomes "Makefile target 'debug'", and the rest is quoted
-     * shortened. The full text stays the finding's property {@code condition}.
-     */
-    record Condition(String head, String verdict, Location where) {
-        private static final java.util.regex.Pattern AT =
-                java.util.regex.Pattern.compile(" at ([^\\s,]+?):(\\d+)(?=[,\\s)]|$)");
-        private static final java.util.regex.Pattern VERDICT = java.util.regex.Pattern.compile(
-                "^(.*?)( \\((?:false|true|not taken) by default[^)]*\\)| \\(value unknown\\))$");
-
-        static Condition of(String condition) {
-            String t = condition;
-            Location where = null;
-            java.util.regex.Matcher m = AT.matcher(t);
-            if (m.find()) {
-                where = Location.line(m.group(1), Integer.parseInt(m.group(2)));
-                t = t.substring(0, m.start()) + t.substring(m.end());
-            }
-            t = t.replaceAll(", which is (false|true|not taken) in the default configuration", " ($1 by default)")
-                    .replace(", whose value numlint cannot know", " (value unknown)")
-                    .replaceFirst("\\((false|true) by default\\) \\((.*)\\)$", "($1 by default: $2)")
-                    .replaceFirst("\\(not taken by default\\) \\(an earlier branch is\\)$", "(not taken by default)")
-                    .replaceFirst("^Makefile target '([^']+)' \\(not built by .*\\)$", "Makefile target '$1'");
-            m = VERDICT.matcher(t);
-            if (m.matches()) {
-                return new Condition(m.group(1), m.group(2), where);
-            }
-            return new Condition(t, "", where);
-        }
-
-        /** The condition with its head shortened to {@code max} characters and its verdict kept. */
-        String text(int max) {
-            return Quote.shorten(head, max) + verdict;
-        }
-
-        /** The verdict without its detail: " (false by default)" for " (false by default: USE_HIP=OFF)". */
-        Condition brief() {
-            return new Condition(head, verdict.replaceFirst(":[^)]*\\)$", ")"), where);
-        }
-
-        String text() {
-            return text(Quote.TEXT);
-        }
-    }
-
-    /**
-     * The message of a flag finding: the rule's own text, where the flag is set and the condition it is set under,
-     * in at most {@link Quote#MESSAGE} characters. The origin is left out of the text when both do not fit (it is the
-     * finding's property {@code setThrough}, and the finding's location is the flag itself), then the condition is
-     * shortened further.
-     */
-    static String flagMessage(String own, String via, int more, Condition cond) {
-        RuleCatalog cat = RuleCatalog.get();
-        String m = cat.phrase("flag-via", "message", own, "via", Quote.shorten(via, Quote.TEXT));
-        if (more > 0) m = cat.phrase("flag-more", "message", m, "count", more);
-        if (cond != null) m = cat.phrase("flag-condition", "message", m, "condition", cond.text());
-        if (m.length() <= Quote.MESSAGE) return m;
-        m = more > 0 ? cat.phrase("flag-more", "message", own, "count", more) : own;
-        if (cond == null) return m;
-        for (Condition c : List.of(cond, cond.brief())) {
-            String full = cat.phrase("flag-condition", "message", m, "condition", c.text());
-            if (full.length() <= Quote.MESSAGE) return full;
-        }
-        Condition c = cond.brief();
-        String bare = cat.phrase("flag-condition", "message", m, "condition", c.verdict());
-        return cat.phrase(
-                "flag-condition", "message", m, "condition", c.text(Math.max(12, Quote.MESSAGE - bare.length())));
-    }
 }

@@ -1,6 +1,5 @@
 package dev.numlint.flags;
 
-import dev.numlint.model.Location;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,7 +49,7 @@ final class CMakeAudit {
     private static final Set<String> BLOCK_OPEN = Set.of("if", "foreach", "while", "function", "macro", "block");
     private static final Set<String> BLOCK_CLOSE =
             Set.of("endif", "endforeach", "endwhile", "endfunction", "endmacro", "endblock");
-    private static final Set<String> TARGET_KEYWORDS = Set.of(
+    static final Set<String> TARGET_KEYWORDS = Set.of(
             "WIN32",
             "MACOSX_BUNDLE",
             "EXCLUDE_FROM_ALL",
@@ -106,7 +105,7 @@ final class CMakeAudit {
      * known true or unknown: {@code condition} is non-null then), 1 skipped (a branch known false; {@code skip}
      * describes it).
      */
-    private record Block(
+    record Block(
             String name,
             String condition,
             int fileIndex,
@@ -122,27 +121,33 @@ final class CMakeAudit {
 
     private record CondRange(int fileIndex, int from, int to, String condition) {}
 
-    private final Function<Path, String> relativize;
-    private final List<Path> fileTable = new ArrayList<>();
-    private final Map<String, PosText> vars = new HashMap<>();
-    private final Deque<Block> blocks = new ArrayDeque<>();
+    final Function<Path, String> relativize;
+    final List<Path> fileTable = new ArrayList<>();
+    final Map<String, PosText> vars = new HashMap<>();
+    final Deque<Block> blocks = new ArrayDeque<>();
     private final List<CondRange> condRanges = new ArrayList<>();
-    private final Out out = new Out();
-    private Path currentDir;
+    final Out out = new Out();
+    Path currentDir;
     private int includeDepth;
     private final java.util.function.Predicate<Path> inTree;
     private final CMakeCondition conditions;
+    /** The commands of skipped branches, audited in the scope the branch would have. */
+    private final CMakeSkippedBranches skippedBranches = new CMakeSkippedBranches(this);
+    /** The flags the project writes, where it writes them. */
+    final CMakeFlags flags = new CMakeFlags(this);
+    /** The variables' expansion and the commands that set them. */
+    final CMakeVariables variables;
     /** Directory-wide options per directory (add_compile_options & co.), inherited by subdirectories. */
-    private List<FlagTok> dirOptions = new ArrayList<>();
+    List<FlagTok> dirOptions = new ArrayList<>();
     /** Skip mode: the condition of the skipped branch whose commands are being audited, and where it starts. */
-    private String skipMode;
+    String skipMode;
 
-    private int skipFi;
-    private int skipLine;
+    int skipFi;
+    int skipLine;
     /** Forced condition for a whole file evaluated on its own although the project skips it. */
-    private String forced;
+    String forced;
     /** The skipped branch under which the subdirectory being evaluated is added (null: a default one). */
-    private String notDefault;
+    String notDefault;
 
     private final long deadline = dev.numlint.model.CpuClock.now() + TIME_BUDGET_NANOS;
     private long work;
@@ -160,6 +165,7 @@ final class CMakeAudit {
         this.relativize = relativize;
         this.inTree = inTree;
         this.conditions = new CMakeCondition(vars, inTree);
+        this.variables = new CMakeVariables(vars, conditions, this::currentCondition, this::charge);
     }
 
     static Out audit(Path file, Function<Path, String> relativize) {
@@ -313,82 +319,7 @@ final class CMakeAudit {
 
     // ---------------------------------------------------------------- evaluation of arguments
 
-    /** Expands ${VAR}, $ENV{VAR}, $CACHE{VAR} (nested). Escaped characters are never syntax. */
-    private PosText expand(PosText t) {
-        if (t.text.indexOf('$') < 0) return t;
-        PosText.Builder b = new PosText.Builder();
-        int i = 0;
-        int n = t.length();
-        while (i < n) {
-            char c = t.charAt(i);
-            if (c == '$' && !t.literalAt(i)) {
-                int open = -1;
-                boolean env = false;
-                if (i + 1 < n && t.charAt(i + 1) == '{') open = i + 1;
-                else if (t.text.startsWith("ENV{", i + 1)) {
-                    open = i + 4;
-                    env = true;
-                } else if (t.text.startsWith("CACHE{", i + 1)) open = i + 6;
-                if (open >= 0) {
-                    int close = matchBrace(t, open);
-                    if (close > 0) {
-                        PosText name = expand(t.sub(open + 1, close));
-                        PosText v = env ? null : vars.get(name.text);
-                        if (v != null) {
-                            if (b.length() + v.length() > MAX_EXPANSION) {
-                                throw new OverBudget("the value of ${" + name.text + "} grows beyond " + MAX_EXPANSION
-                                        + " characters");
-                            }
-                            charge(v.length());
-                            b.append(v);
-                        } else if (env || conditions.unknown(name.text)) {
-                            b.append(PosText.of(CMakeCondition.UNKNOWN, -1, 0, 0));
-                        }
-                        i = close + 1;
-                        continue;
-                    }
-                }
-            }
-            b.append(c, t.fileAt(i), t.lineAt(i), t.colAt(i), t.literalAt(i));
-            i++;
-        }
-        return b.build();
-    }
-
-    private static int matchBrace(PosText t, int open) {
-        int depth = 0;
-        for (int i = open; i < t.length(); i++) {
-            char c = t.charAt(i);
-            if (c == '{') depth++;
-            else if (c == '}' && --depth == 0) return i;
-        }
-        return -1;
-    }
-
-    /** The argument list as CMake passes it to the command: unquoted arguments are split at ';'. */
-    private List<PosText> values(List<CMakeLexer.Arg> args) {
-        List<PosText> out = new ArrayList<>();
-        for (CMakeLexer.Arg a : args) {
-            switch (a.kind()) {
-                case BRACKET -> out.add(a.text());
-                case QUOTED -> out.add(expand(a.text()));
-                case UNQUOTED -> out.addAll(expand(a.text()).splitList());
-                default -> out.add(a.text());
-            }
-        }
-        return out;
-    }
-
-    private static PosText join(List<PosText> items, int from, int to, char sep) {
-        PosText.Builder b = new PosText.Builder();
-        for (int i = from; i < to; i++) {
-            if (i > from && sep != '\0') b.appendSynthetic(sep);
-            b.append(items.get(i));
-        }
-        return b.build();
-    }
-
-    private String currentCondition() {
+    String currentCondition() {
         for (Block b : blocks) {
             if (b.condition() != null) return b.condition();
         }
@@ -413,7 +344,7 @@ final class CMakeAudit {
                 blocks.push(new Block(name, null, fi, c.line(), 1, true, false, skip.skip()));
                 return;
             }
-            int v = conditions.eval(c.args(), this::values);
+            int v = conditions.eval(c.args(), variables::values);
             blocks.push(branch(name, describe(c, fi), fi, c.line(), v, v == 1, v == 2));
             return;
         }
@@ -423,7 +354,7 @@ final class CMakeAudit {
                 return;
             }
             if (name.equals("function") || name.equals("macro")) {
-                List<PosText> v = values(c.args());
+                List<PosText> v = variables.values(c.args());
                 if (!v.isEmpty()) conditions.commands.add(v.get(0).text.toLowerCase(Locale.ROOT));
             }
             blocks.push(new Block(name, name.equals("block") ? null : describe(c, fi), fi, c.line()));
@@ -456,7 +387,7 @@ final class CMakeAudit {
                 }
                 return;
             }
-            int v = conditions.eval(c.args(), this::values);
+            int v = conditions.eval(c.args(), variables::values);
             String d = describe(c, fi) + " after " + first;
             if (b.anyUnknown() && v != 0) v = 2;
             blocks.push(branch("if", d, fi, c.line(), v, v == 1, b.anyUnknown() || v == 2));
@@ -471,10 +402,10 @@ final class CMakeAudit {
             return;
         }
         if (skip != null) {
-            skipped(c, fi, skip);
+            skippedBranches.skipped(c, fi, skip);
             return;
         }
-        List<PosText> v = values(c.args());
+        List<PosText> v = variables.values(c.args());
         cmdFile = fi;
         cmdLine = c.line();
         cmdColumn = c.column();
@@ -482,12 +413,12 @@ final class CMakeAudit {
     }
 
     /** The file index, line and column of the command being executed: the place of flags made only of variables. */
-    private int cmdFile = -1;
+    int cmdFile = -1;
 
-    private int cmdLine;
-    private int cmdColumn;
+    int cmdLine;
+    int cmdColumn;
 
-    private void execute(String name, List<PosText> v) {
+    void execute(String name, List<PosText> v) {
         switch (name) {
             case "option" -> {
                 if (!v.isEmpty() && !vars.containsKey(v.get(0).text)) {
@@ -496,18 +427,18 @@ final class CMakeAudit {
             }
             case "add_subdirectory" -> addSubdirectory(v, null);
             case "add_compile_definitions" -> {
-                for (PosText p : v) define(p, null, "add_compile_definitions", dirOptions);
+                for (PosText p : v) flags.define(p, null, "add_compile_definitions", dirOptions);
             }
             case "include_directories" -> {
                 for (PosText p : v) {
-                    if (!TARGET_KEYWORDS.contains(p.text)) includeDir(p, null, "include_directories", dirOptions);
+                    if (!TARGET_KEYWORDS.contains(p.text)) flags.includeDir(p, null, "include_directories", dirOptions);
                 }
             }
             case "cuda_include_directories" -> {
                 // FindCUDA: include directories of the nvcc steps of cuda_add_* targets (not of host sources)
                 for (PosText p : v) {
                     if (!TARGET_KEYWORDS.contains(p.text)) {
-                        includeDir(p, null, "cuda_include_directories", dirOptions, FlagTok.Lang.CUDA);
+                        flags.includeDir(p, null, "cuda_include_directories", dirOptions, FlagTok.Lang.CUDA);
                     }
                 }
             }
@@ -528,9 +459,9 @@ final class CMakeAudit {
                     if (iface || TARGET_KEYWORDS.contains(p.text)) continue;
                     for (GenexEval.Piece piece : GenexEval.eval(p, currentCondition())) {
                         if (name.equals("target_compile_definitions")) {
-                            define(piece.text(), piece.condition(), name + "(" + t + ")", into);
+                            flags.define(piece.text(), piece.condition(), name + "(" + t + ")", into);
                         } else {
-                            includeDir(piece.text(), piece.condition(), name + "(" + t + ")", into);
+                            flags.includeDir(piece.text(), piece.condition(), name + "(" + t + ")", into);
                         }
                     }
                 }
@@ -575,27 +506,27 @@ final class CMakeAudit {
                 }
                 if (name.equals("file") && v.size() > 1) conditions.unknownVar(v.get(1).text);
             }
-            case "set" -> set(v);
+            case "set" -> variables.set(v);
             case "unset" -> {
                 if (!v.isEmpty()) vars.remove(v.get(0).text);
             }
-            case "string" -> string(v);
-            case "list" -> list(v);
-            case "add_compile_options" -> compileOptions(v, 0, dirOptions, "add_compile_options");
+            case "string" -> variables.string(v);
+            case "list" -> variables.list(v);
+            case "add_compile_options" -> flags.compileOptions(v, 0, dirOptions, "add_compile_options");
             case "add_definitions" -> {
-                for (PosText p : v) toks(p, FlagTok.Lang.ANY, null, "add_definitions", dirOptions);
+                for (PosText p : v) flags.toks(p, FlagTok.Lang.ANY, null, "add_definitions", dirOptions);
             }
             case "target_compile_options" -> {
                 if (v.isEmpty()) return;
                 String t = v.get(0).text.isEmpty() ? "(unresolved target)" : v.get(0).text;
-                compileOptions(
+                flags.compileOptions(
                         v,
                         1,
                         out.targets.computeIfAbsent(t, k -> new ArrayList<>()),
                         "target_compile_options(" + t + ")");
             }
-            case "add_executable", "add_library", "cuda_add_executable", "cuda_add_library", "target_sources" -> target(
-                    name, v);
+            case "add_executable", "add_library", "cuda_add_executable", "cuda_add_library", "target_sources" -> flags
+                    .target(name, v);
             case "cuda_wrap_srcs" -> {
                 // FindCUDA: cuda_wrap_srcs(target format generated_var sources... [OPTIONS ...]) compiles the sources
                 // with the target's flags (zfp's CUDA backend); the two middle arguments are no sources
@@ -603,12 +534,12 @@ final class CMakeAudit {
                     List<PosText> w = new ArrayList<>(v.size() - 2);
                     w.add(v.get(0));
                     w.addAll(v.subList(3, v.size()));
-                    target(name, w);
+                    flags.target(name, w);
                 }
             }
-            case "set_target_properties" -> targetProperties(v);
-            case "set_source_files_properties" -> sourceProperties(v);
-            case "set_property" -> setProperty(v);
+            case "set_target_properties" -> flags.targetProperties(v);
+            case "set_source_files_properties" -> flags.sourceProperties(v);
+            case "set_property" -> flags.setProperty(v);
             case "include" -> include(v);
             default -> {
                 // other commands do not set compiler flags
@@ -633,139 +564,6 @@ final class CMakeAudit {
         };
     }
 
-    /** Commands of a skipped branch that shape the scope a subdirectory added in that branch inherits. */
-    private static final Set<String> SCOPE_COMMANDS = Set.of(
-            "set",
-            "unset",
-            "string",
-            "list",
-            "option",
-            "include_directories",
-            "cuda_include_directories",
-            "add_definitions",
-            "add_compile_definitions",
-            "add_compile_options");
-
-    /** The scope of a skipped branch as if it were taken: its variables and directory flags. */
-    private record Shadow(Map<String, PosText> vars, List<FlagTok> dirOptions) {}
-
-    /** Per skipped branch (by identity), its scope so far; only for a branch not nested in another skipped one. */
-    private final Map<Block, Shadow> shadows = new java.util.IdentityHashMap<>();
-
-    /**
-     * Runs {@code r} in the scope the skipped branch {@code skip} would have if it were taken (null when the branch
-     * is nested in another skipped one: then the enclosing scope as it is), with every flag written under the
-     * branch's condition; the scope's changes are kept for the branch's later commands.
-     */
-    private void inBranchScope(Block skip, Runnable r) {
-        int skipping = 0;
-        for (Block b : blocks) if (b.state() == 1) skipping++;
-        String savedSkip = skipMode;
-        String savedForced = forced;
-        skipMode = null;
-        String cond = skip.skip();
-        String outer = currentCondition();
-        forced = outer == null || outer.contains(cond) ? cond : outer + " and " + cond;
-        if (skipping != 1) {
-            try {
-                r.run();
-            } finally {
-                skipMode = savedSkip;
-                forced = savedForced;
-            }
-            return;
-        }
-        Shadow sh = shadows.computeIfAbsent(skip, k -> new Shadow(new HashMap<>(vars), new ArrayList<>(dirOptions)));
-        Map<String, PosText> savedVars = new HashMap<>(vars);
-        List<FlagTok> savedOptions = dirOptions;
-        vars.clear();
-        vars.putAll(sh.vars());
-        dirOptions = new ArrayList<>(sh.dirOptions());
-        try {
-            r.run();
-            shadows.put(skip, new Shadow(new HashMap<>(vars), dirOptions));
-        } finally {
-            vars.clear();
-            vars.putAll(savedVars);
-            dirOptions = savedOptions;
-            skipMode = savedSkip;
-            forced = savedForced;
-        }
-    }
-
-    /** A command in a skipped branch: not executed, but the flags written in it are audited. */
-    private void skipped(CMakeLexer.Command c, int fi, Block skip) {
-        String name = c.name().toLowerCase(Locale.ROOT);
-        if (SCOPE_COMMANDS.contains(name)) {
-            // for a subdirectory the branch adds: its scope, as if the branch were taken (flags stay conditional)
-            inBranchScope(skip, () -> execute(name, values(c.args())));
-        }
-        skipMode = skip.skip();
-        skipFi = skip.fileIndex();
-        skipLine = skip.line();
-        try {
-            List<PosText> v = values(c.args());
-            switch (name) {
-                case "set", "string", "list" -> {
-                    int from = name.equals("set") ? 1 : 2;
-                    int varAt = name.equals("set") ? 0 : 1;
-                    if (v.size() <= from) return;
-                    String var = v.get(varAt).text;
-                    if (!isFlagVar(var)) return;
-                    int end = v.size();
-                    for (int i = from; i < v.size(); i++) {
-                        if (v.get(i).text.equals("CACHE") || v.get(i).text.equals("PARENT_SCOPE")) {
-                            end = i;
-                            break;
-                        }
-                    }
-                    FlagTok.Lang lang = var.contains("CUDA")
-                            ? FlagTok.Lang.CUDA
-                            : var.contains("_CXX_") || var.contains("_C_") ? FlagTok.Lang.HOST : FlagTok.Lang.ANY;
-                    toks(join(v, from, end, ';'), lang, skipMode, var, out.unselected);
-                }
-                case "add_subdirectory" -> {
-                    if (!v.isEmpty()) {
-                        try {
-                            out.skippedSubdirectories.putIfAbsent(
-                                    currentDir.resolve(v.get(0).text).normalize(), skipMode);
-                        } catch (RuntimeException e) {
-                            // not a path
-                        }
-                        // evaluated in the branch's scope, every flag written there under the skipped branch
-                        String cond = skipMode;
-                        String savedNotDefault = notDefault;
-                        notDefault = cond;
-                        try {
-                            inBranchScope(skip, () -> addSubdirectory(values(c.args()), cond));
-                        } finally {
-                            notDefault = savedNotDefault;
-                        }
-                    }
-                }
-                case "add_compile_options",
-                        "add_definitions",
-                        "add_compile_definitions",
-                        "target_compile_options",
-                        "target_compile_definitions",
-                        "cuda_add_executable",
-                        "cuda_add_library",
-                        "cuda_wrap_srcs",
-                        "set_target_properties",
-                        "set_source_files_properties" -> execute(name, v);
-                default -> {
-                    // nothing else carries flags
-                }
-            }
-        } finally {
-            skipMode = null;
-        }
-    }
-
-    private static boolean isFlagVar(String var) {
-        return var.matches("CMAKE_(CUDA|CXX|C)_FLAGS(_[A-Z]+)?|CUDA_NVCC_FLAGS(_[A-Z]+)?");
-    }
-
     /** "if(WITH_FAST_MATH) at CMakeLists.txt:12" */
     private String describe(CMakeLexer.Command c, int fi) {
         StringBuilder sb = new StringBuilder(c.name()).append('(');
@@ -783,280 +581,6 @@ final class CMakeAudit {
                 .append(':')
                 .append(c.line())
                 .toString();
-    }
-
-    private void set(List<PosText> v) {
-        if (v.isEmpty()) return;
-        String var = v.get(0).text;
-        int end = v.size();
-        boolean cache = false;
-        boolean force = false;
-        for (int i = 1; i < v.size(); i++) {
-            String s = v.get(i).text;
-            if (s.equals("CACHE")) {
-                end = Math.min(end, i);
-                cache = true;
-            } else if (s.equals("PARENT_SCOPE")) {
-                end = Math.min(end, i);
-            } else if (s.equals("FORCE") && cache) {
-                force = true;
-            }
-        }
-        if (end <= 1) {
-            if (!cache) vars.remove(var);
-            return;
-        }
-        if (cache && !force && vars.containsKey(var)) return;
-        assign(var, join(v, 1, end, ';'));
-    }
-
-    /** Assignment; inside a conditional block the new value adds to the old one (both branches may run). */
-    private void assign(String var, PosText value) {
-        PosText old = vars.get(var);
-        if (currentCondition() != null && old != null && !old.text.isEmpty() && !value.text.contains(old.text)) {
-            PosText.Builder b = new PosText.Builder().append(old);
-            b.appendSynthetic(isStringFlagVar(var) ? ' ' : ';');
-            b.append(value);
-            value = b.build();
-        }
-        vars.put(var, value);
-    }
-
-    private static boolean isStringFlagVar(String var) {
-        return var.startsWith("CMAKE_") && var.contains("_FLAGS");
-    }
-
-    private void string(List<PosText> v) {
-        if (v.size() < 2) return;
-        String op = v.get(0).text;
-        String var = v.get(1).text;
-        PosText old = vars.getOrDefault(var, PosText.EMPTY);
-        switch (op) {
-            case "APPEND" -> vars.put(var, old.concat(join(v, 2, v.size(), '\0')));
-            case "PREPEND" -> vars.put(var, join(v, 2, v.size(), '\0').concat(old));
-            case "REPLACE" -> {
-                if (v.size() < 4) return;
-                String match = v.get(1).text;
-                PosText repl = v.get(2);
-                String outVar = v.get(3).text;
-                PosText input = join(v, 4, v.size(), '\0');
-                if (match.isEmpty()) return;
-                PosText.Builder b = new PosText.Builder();
-                int i = 0;
-                while (i < input.length()) {
-                    if (input.text.startsWith(match, i)) {
-                        b.append(repl);
-                        i += match.length();
-                    } else {
-                        b.append(input, i);
-                        i++;
-                    }
-                }
-                vars.put(outVar, b.build());
-            }
-            default -> {
-                // other string() operations: the output variable (the last argument) is unknown
-                conditions.unknownVar(v.get(v.size() - 1).text);
-            }
-        }
-    }
-
-    private void list(List<PosText> v) {
-        if (v.size() < 2) return;
-        String op = v.get(0).text;
-        String var = v.get(1).text;
-        PosText old = vars.getOrDefault(var, PosText.EMPTY);
-        switch (op) {
-            case "APPEND" -> {
-                if (v.size() < 3) return;
-                PosText add = join(v, 2, v.size(), ';');
-                vars.put(
-                        var,
-                        old.text.isEmpty()
-                                ? add
-                                : old.concat(PosText.of(";", -1, 0, 0)).concat(add));
-            }
-            case "PREPEND" -> {
-                if (v.size() < 3) return;
-                PosText add = join(v, 2, v.size(), ';');
-                vars.put(
-                        var,
-                        old.text.isEmpty()
-                                ? add
-                                : add.concat(PosText.of(";", -1, 0, 0)).concat(old));
-            }
-            case "REMOVE_ITEM" -> {
-                if (currentCondition() != null) return; // may not run: keep the items (they may apply)
-                Set<String> remove = new java.util.HashSet<>();
-                for (int i = 2; i < v.size(); i++) remove.add(v.get(i).text);
-                List<PosText> keep = new ArrayList<>();
-                for (PosText p : old.splitList()) {
-                    if (!remove.contains(p.text)) keep.add(p);
-                }
-                vars.put(var, join(keep, 0, keep.size(), ';'));
-            }
-            default -> {
-                if (!op.equals("REMOVE_DUPLICATES") && !op.equals("SORT") && !op.equals("REVERSE")) {
-                    conditions.unknownVar(v.get(v.size() - 1).text);
-                }
-            }
-        }
-    }
-
-    private void compileOptions(List<PosText> v, int from, List<FlagTok> into, String via) {
-        for (int i = from; i < v.size(); i++) {
-            PosText p = v.get(i);
-            if (TARGET_KEYWORDS.contains(p.text)) continue;
-            for (GenexEval.Piece piece : GenexEval.eval(p, currentCondition())) {
-                PosText t = piece.text();
-                if (t.text.startsWith("SHELL:")) {
-                    toks(t.sub(6), piece.lang(), piece.condition(), via, into);
-                } else {
-                    // one list element is one argument; a space inside stays part of it
-                    add(into, t.trim(), piece.lang(), piece.condition(), via);
-                }
-            }
-        }
-    }
-
-    private void target(String cmd, List<PosText> v) {
-        if (v.isEmpty()) return;
-        String t = v.get(0).text;
-        if (v.size() > 1 && (v.get(1).text.equals("IMPORTED") || v.get(1).text.equals("ALIAS"))) return;
-        List<Path> srcs = skipMode != null ? new ArrayList<>() : out.sources.computeIfAbsent(t, k -> new ArrayList<>());
-        if (skipMode == null && !cmd.equals("target_sources")) out.targetDirs.putIfAbsent(t, currentDir);
-        boolean options = false;
-        String cfg = null;
-        for (int i = 1; i < v.size(); i++) {
-            String s = v.get(i).text;
-            if ((cmd.startsWith("cuda_add_") || cmd.equals("cuda_wrap_srcs")) && s.equals("OPTIONS")) {
-                options = true;
-                continue;
-            }
-            if (options) {
-                if (s.equals("RELEASE") || s.equals("DEBUG") || s.equals("RELWITHDEBINFO") || s.equals("MINSIZEREL")) {
-                    cfg = "the " + s + " configuration";
-                    continue;
-                }
-                String cond = cfg != null ? cfg : currentCondition();
-                toks(
-                        v.get(i),
-                        FlagTok.Lang.CUDA,
-                        cond,
-                        cmd + "(" + t + " OPTIONS)",
-                        out.targets.computeIfAbsent(t, k -> new ArrayList<>()));
-                continue;
-            }
-            if (TARGET_KEYWORDS.contains(s) || s.contains("$<") || s.isEmpty()) continue;
-            try {
-                srcs.add(currentDir.resolve(s).normalize());
-            } catch (RuntimeException e) {
-                // not a path
-            }
-        }
-    }
-
-    private void targetProperties(List<PosText> v) {
-        int p = propertiesKeyword(v);
-        if (p < 0) return;
-        for (int i = p + 1; i + 1 < v.size(); i += 2) {
-            String prop = v.get(i).text;
-            if (prop.equals("CUDA_ARCHITECTURES") && skipMode == null) {
-                String arch = arch(v.get(i + 1).text);
-                for (int t = 0; t < p; t++) {
-                    if (arch != null) out.cudaArch.put(v.get(t).text, arch);
-                }
-            } else if (prop.equals("COMPILE_OPTIONS") || prop.equals("COMPILE_FLAGS")) {
-                for (int t = 0; t < p; t++) {
-                    String tn = v.get(t).text;
-                    propertyFlags(
-                            prop,
-                            v.get(i + 1),
-                            out.targets.computeIfAbsent(tn, k -> new ArrayList<>()),
-                            "set_target_properties(" + tn + " " + prop + ")");
-                }
-            }
-        }
-    }
-
-    /** Index of the PROPERTIES keyword of a set_*_properties command, or -1. */
-    private static int propertiesKeyword(List<PosText> v) {
-        for (int i = 0; i < v.size(); i++) {
-            if (v.get(i).text.equals("PROPERTIES")) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** COMPILE_OPTIONS is a list of options (generator expressions allowed); COMPILE_FLAGS a command-line string. */
-    private void propertyFlags(String prop, PosText value, List<FlagTok> into, String via) {
-        if (prop.equals("COMPILE_FLAGS")) {
-            toks(value, FlagTok.Lang.ANY, currentCondition(), via, into);
-        } else {
-            compileOptions(value.splitList(), 0, into, via);
-        }
-    }
-
-    /** set_source_files_properties(f... PROPERTIES COMPILE_OPTIONS|COMPILE_FLAGS value ...). */
-    private void sourceProperties(List<PosText> v) {
-        int p = propertiesKeyword(v);
-        if (p < 0) return;
-        for (int i = p + 1; i + 1 < v.size(); i += 2) {
-            String prop = v.get(i).text;
-            if (!prop.equals("COMPILE_OPTIONS") && !prop.equals("COMPILE_FLAGS")) continue;
-            for (int f = 0; f < p; f++) {
-                String name = v.get(f).text;
-                if (name.isEmpty()
-                        || name.contains("$<")
-                        || name.equals("DIRECTORY")
-                        || name.equals("TARGET_DIRECTORY")) continue;
-                Path src;
-                try {
-                    src = currentDir.resolve(name).normalize();
-                } catch (RuntimeException e) {
-                    continue;
-                }
-                propertyFlags(
-                        prop,
-                        v.get(i + 1),
-                        out.sourceFlags.computeIfAbsent(src, k -> new ArrayList<>()),
-                        "set_source_files_properties(" + name + " " + prop + ")");
-            }
-        }
-    }
-
-    private void setProperty(List<PosText> v) {
-        // set_property(TARGET t... [APPEND] PROPERTY CUDA_ARCHITECTURES values...)
-        if (v.isEmpty() || !v.get(0).text.equals("TARGET")) return;
-        int p = -1;
-        for (int i = 1; i < v.size(); i++) {
-            if (v.get(i).text.equals("PROPERTY")) {
-                p = i;
-                break;
-            }
-        }
-        if (p < 0 || p + 2 >= v.size() + 1 || p + 1 >= v.size()) return;
-        if (v.get(p + 1).text.equals("CUDA_ARCHITECTURES")) {
-            String arch = arch(join(v, p + 2, v.size(), ';').text);
-            for (int t = 1; t < p; t++) {
-                String tn = v.get(t).text;
-                if (!tn.equals("APPEND") && !tn.equals("APPEND_STRING") && arch != null) out.cudaArch.put(tn, arch);
-            }
-        }
-    }
-
-    /** The highest listed architecture as compute_XX ("75;80-real;86" gives compute_86); null for native/all. */
-    static String arch(String value) {
-        int best = -1;
-        for (String a : value.split("[;\\s]+")) {
-            String n = a.replaceAll("-(real|virtual)$", "").replaceAll("^(sm_|compute_)", "");
-            if (n.matches("\\d+[a-z]?")) {
-                int num = Integer.parseInt(n.replaceAll("[a-z]$", ""));
-                best = Math.max(best, num);
-            }
-        }
-        return best < 0 ? null : "compute_" + best;
     }
 
     private void include(List<PosText> v) {
@@ -1101,83 +625,8 @@ final class CMakeAudit {
         }
     }
 
-    // ---------------------------------------------------------------- flags
-
-    /** Splits a command-line string (a CMAKE_*_FLAGS value, an OPTIONS item) into arguments. */
-    private void toks(PosText value, FlagTok.Lang lang, String cond, String via, List<FlagTok> into) {
-        for (PosText elem : value.splitList()) {
-            for (PosText w : ShellWords.split(elem)) add(into, w, lang, cond, via);
-        }
-    }
-
-    private void add(List<FlagTok> into, PosText w, FlagTok.Lang lang, String cond, String via) {
-        if (w.text.isEmpty() || w.text.contains(CMakeCondition.UNKNOWN)) return;
-        int fi = w.fileAt(0);
-        if (fi < 0 || fi >= fileTable.size()) return; // synthetic text (a directory path) is no flag
-        if (skipMode != null) {
-            // written in a skipped branch (not a value it took from earlier lines): audited, never applied
-            if (fi != skipFi || w.lineAt(0) < skipLine) return;
-            into = out.unselected;
-            cond = skipMode;
-        }
-        Location loc = Location.of(relativize.apply(fileTable.get(fi)), w.lineAt(0), w.colAt(0));
-        String written = writtenUnder(fi, w.lineAt(0));
-        String c = cond == null ? written : written == null || cond.contains(written) ? cond : cond + " and " + written;
-        if (forced != null && (c == null || !c.contains(forced))) c = c == null ? forced : c + " and " + forced;
-        into.add(new FlagTok(w.text, loc, lang, c, via));
-    }
-
-    /** A definition NAME or NAME=VALUE (a leading -D is allowed) as the flag -DNAME[=VALUE]. */
-    private void define(PosText d, String cond, String via, List<FlagTok> into) {
-        PosText t = d.trim();
-        if (t.text.isEmpty() || t.text.contains("$<")) return;
-        if (t.text.startsWith("-D")) t = t.sub(2);
-        if (t.text.isEmpty()) return;
-        int fi = t.fileAt(0);
-        if (fi < 0 || fi >= fileTable.size()) return;
-        PosText.Builder b = new PosText.Builder();
-        b.append('-', fi, t.lineAt(0), t.colAt(0), true)
-                .append('D', fi, t.lineAt(0), t.colAt(0), true)
-                .append(t);
-        add(into, b.build(), FlagTok.Lang.ANY, cond == null ? currentCondition() : cond, via);
-    }
-
-    /** An include directory as the flag -I/absolute/dir (relative ones are relative to the current directory). */
-    private void includeDir(PosText d, String cond, String via, List<FlagTok> into) {
-        includeDir(d, cond, via, into, FlagTok.Lang.ANY);
-    }
-
-    private void includeDir(PosText d, String cond, String via, List<FlagTok> into, FlagTok.Lang lang) {
-        PosText t = d.trim();
-        if (t.text.isEmpty() || t.text.contains("$<") || t.text.contains(CMakeCondition.UNKNOWN)) return;
-        Path p;
-        try {
-            p = currentDir.resolve(t.text).normalize();
-        } catch (RuntimeException e) {
-            return;
-        }
-        int fi = -1;
-        int line = 0;
-        int col = 0;
-        for (int i = 0; i < t.length(); i++) {
-            if (t.fileAt(i) >= 0) {
-                fi = t.fileAt(i);
-                line = t.lineAt(i);
-                col = t.colAt(i);
-                break;
-            }
-        }
-        if (fi < 0) { // the whole directory came from variables (${CMAKE_CURRENT_SOURCE_DIR}): the command's place
-            fi = cmdFile;
-            line = cmdLine;
-            col = cmdColumn;
-        }
-        if (fi < 0) return;
-        add(into, PosText.of("-I" + p, fi, line, col), lang, cond == null ? currentCondition() : cond, via);
-    }
-
     /** {@code skipped}: the condition of the skipped branch that adds it, or null when the branch runs. */
-    private void addSubdirectory(List<PosText> v, String skipped) {
+    void addSubdirectory(List<PosText> v, String skipped) {
         if (v.isEmpty()) return;
         Path sub;
         try {
@@ -1212,7 +661,7 @@ final class CMakeAudit {
             List<FlagTok> flags = new ArrayList<>(dirOptions);
             flagVariables(flags);
             out.subdirectories.put(sub, flags);
-            String a = arch(vars.getOrDefault("CMAKE_CUDA_ARCHITECTURES", PosText.EMPTY).text);
+            String a = CMakeFlags.arch(vars.getOrDefault("CMAKE_CUDA_ARCHITECTURES", PosText.EMPTY).text);
             if (a != null) out.cudaArch.put("dir:" + sub, a);
         } finally {
             vars.clear();
@@ -1226,7 +675,7 @@ final class CMakeAudit {
     }
 
     /** The condition of the innermost conditional block enclosing a line (known for closed blocks). */
-    private String writtenUnder(int fi, int line) {
+    String writtenUnder(int fi, int line) {
         String best = null;
         int bestSpan = Integer.MAX_VALUE;
         for (CondRange r : condRanges) {
@@ -1246,7 +695,7 @@ final class CMakeAudit {
         flagVariables(out.directory);
         PosText archs = vars.get("CMAKE_CUDA_ARCHITECTURES");
         if (archs != null) {
-            String a = arch(archs.text);
+            String a = CMakeFlags.arch(archs.text);
             if (a != null) out.cudaArch.put("", a);
         }
     }
@@ -1265,7 +714,7 @@ final class CMakeAudit {
                         : "the " + suffix.substring(1) + " configuration (CMAKE_BUILD_TYPE is '"
                                 + vars.getOrDefault("CMAKE_BUILD_TYPE", PosText.EMPTY).text + "')";
                 FlagTok.Lang l = lang.equals("CUDA") || lang.equals("NVCC") ? FlagTok.Lang.CUDA : FlagTok.Lang.HOST;
-                toks(val, l, cond, var, into);
+                flags.toks(val, l, cond, var, into);
             }
         }
     }

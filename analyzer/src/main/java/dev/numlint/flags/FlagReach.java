@@ -89,7 +89,7 @@ public final class FlagReach {
             String flag = f.evidence().isEmpty() ? "" : f.evidence().get(0).text();
             String own = RuleCatalog.get().rule(f.ruleId()).message("flags-unaffected", "flag", flag);
             Object via = f.properties().get("setThrough");
-            b.message(BuildFlagAnalyzer.flagMessage(own, via == null ? "" : via.toString(), more, null))
+            b.message(FlagReporter.flagMessage(own, via == null ? "" : via.toString(), more, null))
                     .level(Level.NOTE)
                     .impact(Impact.bounded("nothing in the scanned device code is affected"));
         }

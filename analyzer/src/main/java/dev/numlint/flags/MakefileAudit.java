@@ -1,13 +1,12 @@
 package dev.numlint.flags;
 
+import static dev.numlint.flags.MakeSyntax.*;
+
 import dev.numlint.model.Location;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -16,7 +15,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -112,7 +110,6 @@ final class MakefileAudit {
     private static final Pattern HOST_COMPILER = Pattern.compile(
             "(?:[A-Za-z0-9_]+-){0,4}(?:gcc|g\\+\\+|cc|c\\+\\+|clang|clang\\+\\+|icpx|icx|icc|icpc|mpicc|mpicxx|mpic\\+\\+)"
                     + "(?:-\\d{1,3}(?:\\.\\d{1,3}){0,3})?");
-    private static final Set<String> SOURCE_EXT = Set.of("cu", "c", "cc", "cpp", "cxx", "C", "c++");
 
     /** A problem with the input, for a notification. */
     record Problem(String file, int line, String level, String id, String message) {}
@@ -142,7 +139,7 @@ final class MakefileAudit {
         }
     }
 
-    private record Var(PosText value, boolean recursive, boolean override) {}
+    record Var(PosText value, boolean recursive, boolean override) {}
 
     /** A target- or pattern-specific assignment. */
     private record TAssign(String target, String name, String op, PosText value, boolean override, int fi, int line) {}
@@ -165,7 +162,7 @@ final class MakefileAudit {
     }
 
     /** Variable scope: the global variables, and one layer per target on the chain. */
-    private static final class Scope {
+    static final class Scope {
         final Scope parent;
         final Map<String, Var> vars = new HashMap<>();
 
@@ -182,7 +179,7 @@ final class MakefileAudit {
         }
     }
 
-    private record Auto(String target, List<String> prereqs, String stem) {}
+    record Auto(String target, List<String> prereqs, String stem) {}
 
     /** Conditional frame: state 0 taking, 1 skipping (known false), 2 unknown. */
     private static final class Frame {
@@ -198,8 +195,11 @@ final class MakefileAudit {
     }
 
     private final Function<Path, String> relativize;
-    private final Predicate<Path> inTree;
-    private final Path dir;
+    final Predicate<Path> inTree;
+    final Path dir;
+    /** make's built-in functions, evaluated against this audit. */
+    private final MakeFunctions functions = new MakeFunctions(this);
+
     private final String makeTarget;
     private final List<Path> fileTable = new ArrayList<>();
     private final Scope global = new Scope(null);
@@ -213,7 +213,7 @@ final class MakefileAudit {
 
     private final Out out = new Out();
     private final long deadline;
-    private final Set<String> noticed = new HashSet<>();
+    final Set<String> noticed = new HashSet<>();
     private long work;
     private long references;
     private String firstTarget;
@@ -288,7 +288,7 @@ final class MakefileAudit {
         return a.out;
     }
 
-    private void problem(int fi, int line, String level, String id, String message) {
+    void problem(int fi, int line, String level, String id, String message) {
         String f = fi < fileTable.size() ? relativize.apply(fileTable.get(fi)) : "Makefile";
         out.problems.add(new Problem(f, line, level, id, message));
     }
@@ -304,7 +304,7 @@ final class MakefileAudit {
         }
     }
 
-    private void checkTime() {
+    void checkTime() {
         if (dev.numlint.model.CpuClock.now() > deadline) {
             throw new OverBudget(
                     "the time budget of " + TIME_BUDGET_NANOS / 1_000_000_000L + " s per Makefile ran out");
@@ -378,35 +378,6 @@ final class MakefileAudit {
         Var old = global.vars.get("MAKEFILE_LIST");
         String v = (old == null ? "" : old.value().text) + " " + name;
         global.vars.put("MAKEFILE_LIST", new Var(PosText.of(v, -1, 0, 0), false, false));
-    }
-
-    /** Logical lines: backslash-newline joins physical lines (the pair becomes one space). */
-    private static List<PosText> logicalLines(String text, int fi) {
-        List<PosText> lines = new ArrayList<>();
-        int n = text.length();
-        int lineNo = 1;
-        int i = 0;
-        PosText.Builder b = null;
-        while (i <= n) {
-            int e = text.indexOf('\n', i);
-            if (e < 0) e = n;
-            int end = e > i && text.charAt(e - 1) == '\r' ? e - 1 : e;
-            if (b == null) b = new PosText.Builder();
-            int trailing = 0;
-            for (int k = end - 1; k >= i && text.charAt(k) == '\\'; k--) trailing++;
-            boolean cont = trailing % 2 == 1 && e < n;
-            int bodyEnd = cont ? end - 1 : end;
-            for (int k = i; k < bodyEnd; k++) b.append(text.charAt(k), fi, lineNo, k - i + 1, false);
-            if (cont) {
-                b.appendSynthetic(' ');
-            } else {
-                lines.add(b.build());
-                b = null;
-            }
-            lineNo++;
-            i = e + 1;
-        }
-        return lines;
     }
 
     private int skipState() {
@@ -601,7 +572,7 @@ final class MakefileAudit {
     }
 
     /** {@code $(eval TEXT)} while the makefiles are read: TEXT is read as makefile lines, where it was written. */
-    private PosText eval(PosText body) {
+    PosText eval(PosText body) {
         int fi = 0;
         for (int i = 0; i < body.length(); i++) {
             if (body.fileAt(i) >= 0) {
@@ -634,92 +605,10 @@ final class MakefileAudit {
         return PosText.EMPTY;
     }
 
-    private static String firstWord(String t) {
-        int i = 0;
-        while (i < t.length() && !Character.isWhitespace(t.charAt(i)) && t.charAt(i) != '(') i++;
-        return t.substring(0, i);
-    }
-
     private String describe(String t, int fi, int line) {
         String c = t.replaceAll("\\s+", " ");
         if (c.length() > 80) c = c.substring(0, 77) + "...";
         return c + " at " + relativize.apply(fileTable.get(fi)) + ":" + line;
-    }
-
-    private static PosText stripComment(PosText line) {
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (c == '\\' && i + 1 < line.length()) {
-                i++;
-            } else if (c == '#') {
-                return line.sub(0, i);
-            }
-        }
-        return line;
-    }
-
-    private static boolean isAssignment(PosText code) {
-        return parseAssignment(code) != null;
-    }
-
-    /** {name, op, value, override} of "[override|export|private]* NAME op value", or null. A linear scan. */
-    private static Object[] parseAssignment(PosText code) {
-        String s = code.text;
-        int n = s.length();
-        int i = 0;
-        boolean override = false;
-        while (true) {
-            while (i < n && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) i++;
-            int ws = i;
-            while (i < n && Character.isLetter(s.charAt(i))) i++;
-            String w = s.substring(ws, i);
-            if ((w.equals("override") || w.equals("export") || w.equals("private"))
-                    && i < n
-                    && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) {
-                override |= w.equals("override");
-                continue;
-            }
-            i = ws;
-            break;
-        }
-        int ns = i;
-        while (i < n) {
-            char c = s.charAt(i);
-            if (c == ' ' || c == '\t' || c == ':' || c == '#' || c == '=' || c == '?' || c == '+' || c == '!') break;
-            if (c == '$') return null; // computed variable names are not supported
-            i++;
-        }
-        if (i == ns) return null;
-        String name = s.substring(ns, i);
-        while (i < n && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) i++;
-        String op = null;
-        for (String o : new String[] {":::=", "::=", ":=", "?=", "+=", "!=", "="}) {
-            if (s.startsWith(o, i)) {
-                op = o;
-                break;
-            }
-        }
-        if (op == null) return null;
-        PosText value = code.sub(i + op.length()).trim();
-        return new Object[] {name, op, value, override};
-    }
-
-    /** Index of the ':' that separates targets from prerequisites (outside $(...)), or -1. */
-    private static int ruleColon(String s) {
-        int depth = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '$' && i + 1 < s.length() && (s.charAt(i + 1) == '(' || s.charAt(i + 1) == '{')) {
-                depth++;
-                i++;
-            } else if ((c == ')' || c == '}') && depth > 0) {
-                depth--;
-            } else if (c == ':' && depth == 0) {
-                if (i + 1 < s.length() && s.charAt(i + 1) == '=') return -1;
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** A rule line; returns whether following tab lines are its recipe. */
@@ -791,47 +680,6 @@ final class MakefileAudit {
         return true;
     }
 
-    private static int indexOutsideRefs(String s, char c) {
-        int depth = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            if (ch == '$' && i + 1 < s.length() && (s.charAt(i + 1) == '(' || s.charAt(i + 1) == '{')) {
-                depth++;
-                i++;
-            } else if ((ch == ')' || ch == '}') && depth > 0) {
-                depth--;
-            } else if (ch == c && depth == 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static List<String> words(String s) {
-        List<String> out = new ArrayList<>();
-        int n = s.length();
-        int i = 0;
-        while (i < n) {
-            while (i < n && Character.isWhitespace(s.charAt(i))) i++;
-            int st = i;
-            while (i < n && !Character.isWhitespace(s.charAt(i))) i++;
-            if (i > st) out.add(s.substring(st, i));
-        }
-        return out;
-    }
-
-    /** The stem when {@code target} matches {@code pattern} (one '%'), else null. */
-    static String match(String pattern, String target) {
-        int p = pattern.indexOf('%');
-        if (p < 0) return pattern.equals(target) ? "" : null;
-        String pre = pattern.substring(0, p);
-        String suf = pattern.substring(p + 1);
-        if (target.length() < pre.length() + suf.length() || !target.startsWith(pre) || !target.endsWith(suf)) {
-            return null;
-        }
-        return target.substring(pre.length(), target.length() - suf.length());
-    }
-
     private void include(String name, boolean optional, int fi, int line, int depth) {
         if (name.contains(UNKNOWN) || name.contains("$(") || name.contains("${")) {
             problem(
@@ -844,7 +692,7 @@ final class MakefileAudit {
         }
         if ((name.contains("*") || name.contains("?") || name.contains("[")) && !name.startsWith("~")) {
             // make expands wildcards in include names (inside the tree here, as $(wildcard))
-            List<String> found = words(wildcard(List.of(PosText.of(name, -1, 0, 0))).text);
+            List<String> found = words(functions.wildcard(List.of(PosText.of(name, -1, 0, 0))).text);
             for (String f : found) {
                 if (!f.contains("*") && !f.contains("?") && !f.contains("[")) include(f, optional, fi, line, depth);
             }
@@ -935,46 +783,8 @@ final class MakefileAudit {
         }
     }
 
-    private static boolean unknown(String s) {
+    static boolean unknown(String s) {
         return s.contains(UNKNOWN) || s.contains("$(") || s.contains("${") || s.indexOf('`') >= 0;
-    }
-
-    /** The two arguments of "(a,b)" or "'a' "b"". */
-    private static String[] condArgs(String rest) {
-        if (rest.startsWith("(")) {
-            int depth = 0;
-            int comma = -1;
-            int close = -1;
-            for (int i = 0; i < rest.length(); i++) {
-                char c = rest.charAt(i);
-                if (c == '(') depth++;
-                else if (c == ')') {
-                    if (--depth == 0) {
-                        close = i;
-                        break;
-                    }
-                } else if (c == ',' && depth == 1 && comma < 0) comma = i;
-            }
-            if (comma < 0 || close < 0) return null;
-            return new String[] {
-                rest.substring(1, comma).trim(),
-                rest.substring(comma + 1, close).trim()
-            };
-        }
-        List<String> parts = new ArrayList<>();
-        int i = 0;
-        while (i < rest.length() && parts.size() < 2) {
-            char q = rest.charAt(i);
-            if (q == '"' || q == '\'') {
-                int e = rest.indexOf(q, i + 1);
-                if (e < 0) return null;
-                parts.add(rest.substring(i + 1, e));
-                i = e + 1;
-            } else {
-                i++;
-            }
-        }
-        return parts.size() == 2 ? parts.toArray(new String[0]) : null;
     }
 
     /** Variables usually set by the environment: unknown when undefined (not empty). */
@@ -1035,7 +845,7 @@ final class MakefileAudit {
         return a.concat(PosText.of(" ", -1, 0, 0)).concat(b);
     }
 
-    private void shell(int fi, int line) {
+    void shell(int fi, int line) {
         if (shellCount++ == 0) {
             shellFile = fi;
             shellLine = line;
@@ -1049,7 +859,7 @@ final class MakefileAudit {
     }
 
     /** Expands variable references and functions; unknown values become {@value #UNKNOWN}. */
-    private PosText expand(PosText t, Scope scope, Auto auto, int depth) {
+    PosText expand(PosText t, Scope scope, Auto auto, int depth) {
         if (t.text.indexOf('$') < 0) return t;
         if (depth > MAX_DEPTH) throw new OverBudget("variables nested deeper than " + MAX_DEPTH + " levels");
         PosText.Builder b = new PosText.Builder();
@@ -1095,7 +905,7 @@ final class MakefileAudit {
         }
     }
 
-    private void appendBounded(PosText.Builder b, PosText v) {
+    void appendBounded(PosText.Builder b, PosText v) {
         if (b.length() + v.length() > MAX_EXPANSION) {
             throw new OverBudget("an expansion grows beyond " + MAX_EXPANSION + " characters");
         }
@@ -1103,19 +913,7 @@ final class MakefileAudit {
         b.append(v);
     }
 
-    private static int matchClose(String s, int open) {
-        char o = s.charAt(open);
-        char cl = o == '(' ? ')' : '}';
-        int depth = 0;
-        for (int i = open; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == o) depth++;
-            else if (c == cl && --depth == 0) return i;
-        }
-        return -1;
-    }
-
-    private PosText unknownText() {
+    PosText unknownText() {
         return PosText.of(UNKNOWN, -1, 0, 0);
     }
 
@@ -1128,8 +926,8 @@ final class MakefileAudit {
                 && s.charAt(sp) != '$'
                 && s.charAt(sp) != '(') sp++;
         String fname = s.substring(0, sp);
-        if (sp < s.length() && Character.isWhitespace(s.charAt(sp)) && FUNCTIONS.contains(fname)) {
-            return function(fname, inner.sub(sp + 1), scope, auto, depth);
+        if (sp < s.length() && Character.isWhitespace(s.charAt(sp)) && MakeFunctions.FUNCTIONS.contains(fname)) {
+            return functions.function(fname, inner.sub(sp + 1), scope, auto, depth);
         }
         // $(VAR:a=b) substitution reference
         int colon = indexOutsideRefs(s, ':');
@@ -1143,7 +941,7 @@ final class MakefileAudit {
                 from = "%" + from;
                 to = "%" + to;
             }
-            return patsubst(from, to, v);
+            return functions.patsubst(from, to, v);
         }
         PosText name = expand(inner, scope, auto, depth + 1);
         return variable(name.text.trim(), scope, auto, depth, null, 0);
@@ -1185,386 +983,6 @@ final class MakefileAudit {
         }
         if (!v.recursive()) return v.value();
         return expand(v.value(), scope, auto, depth + 1);
-    }
-
-    private static final Set<String> FUNCTIONS = Set.of(
-            "subst",
-            "patsubst",
-            "strip",
-            "findstring",
-            "filter",
-            "filter-out",
-            "sort",
-            "word",
-            "words",
-            "wordlist",
-            "firstword",
-            "lastword",
-            "dir",
-            "notdir",
-            "suffix",
-            "basename",
-            "addsuffix",
-            "addprefix",
-            "join",
-            "wildcard",
-            "realpath",
-            "abspath",
-            "if",
-            "or",
-            "and",
-            "foreach",
-            "call",
-            "value",
-            "origin",
-            "flavor",
-            "shell",
-            "error",
-            "warning",
-            "info",
-            "eval",
-            "file");
-
-    /** Splits function arguments at top-level commas (at most {@code max}; the last takes the rest). */
-    private static List<PosText> args(PosText t, int max) {
-        List<PosText> out = new ArrayList<>();
-        int depth = 0;
-        int start = 0;
-        String s = t.text;
-        for (int i = 0; i < s.length() && out.size() < max - 1; i++) {
-            char c = s.charAt(i);
-            if (c == '(' || c == '{') depth++;
-            else if ((c == ')' || c == '}') && depth > 0) depth--;
-            else if (c == ',' && depth == 0) {
-                out.add(t.sub(start, i));
-                start = i + 1;
-            }
-        }
-        out.add(t.sub(start));
-        return out;
-    }
-
-    private PosText function(String f, PosText argText, Scope scope, Auto auto, int depth) {
-        checkTime();
-        int d = depth + 1;
-        switch (f) {
-            case "shell" -> {
-                shell(argText.fileAt(0) < 0 ? 0 : argText.fileAt(0), argText.lineAt(0));
-                return unknownText();
-            }
-            case "eval" -> {
-                return eval(expand(argText, scope, auto, d));
-            }
-            case "error", "warning", "info", "file" -> {
-                return f.equals("file") ? unknownText() : PosText.EMPTY;
-            }
-            case "value" -> {
-                Var v = scope.get(expand(argText, scope, auto, d).text.trim());
-                return v == null ? PosText.EMPTY : v.value();
-            }
-            case "origin", "flavor" -> {
-                Var v = scope.get(expand(argText, scope, auto, d).text.trim());
-                return PosText.of(
-                        v == null
-                                ? "undefined"
-                                : f.equals("flavor") ? (v.recursive() ? "recursive" : "simple") : "file",
-                        -1,
-                        0,
-                        0);
-            }
-            case "if" -> {
-                List<PosText> a = args(argText, 3);
-                String cond = expand(a.get(0), scope, auto, d).text.trim();
-                if (unknown(cond)) return unknownText();
-                if (!cond.isEmpty()) return a.size() > 1 ? expand(a.get(1), scope, auto, d) : PosText.EMPTY;
-                return a.size() > 2 ? expand(a.get(2), scope, auto, d) : PosText.EMPTY;
-            }
-            case "or", "and" -> {
-                PosText last = PosText.EMPTY;
-                for (PosText a : args(argText, Integer.MAX_VALUE)) {
-                    PosText v = expand(a, scope, auto, d);
-                    String tv = v.text.trim();
-                    if (unknown(tv)) return unknownText();
-                    if (f.equals("or") && !tv.isEmpty()) return v;
-                    if (f.equals("and") && tv.isEmpty()) return PosText.EMPTY;
-                    last = v;
-                }
-                return f.equals("or") ? PosText.EMPTY : last;
-            }
-            case "foreach" -> {
-                List<PosText> a = args(argText, 3);
-                if (a.size() < 3) return PosText.EMPTY;
-                String var = expand(a.get(0), scope, auto, d).text.trim();
-                PosText list = expand(a.get(1), scope, auto, d);
-                PosText.Builder b = new PosText.Builder();
-                Scope inner = new Scope(scope);
-                for (PosText w : ShellWords.splitPlain(list)) {
-                    inner.vars.put(var, new Var(w, false, false));
-                    if (b.length() > 0) b.appendSynthetic(' ');
-                    appendBounded(b, expand(a.get(2), inner, auto, d));
-                }
-                return b.build();
-            }
-            case "call" -> {
-                List<PosText> a = args(argText, Integer.MAX_VALUE);
-                String name = expand(a.get(0), scope, auto, d).text.trim();
-                Var v = scope.get(name);
-                if (v == null) return PosText.EMPTY;
-                Scope inner = new Scope(scope);
-                inner.vars.put("0", new Var(PosText.of(name, -1, 0, 0), false, false));
-                for (int k = 1; k < a.size(); k++) {
-                    inner.vars.put(Integer.toString(k), new Var(expand(a.get(k), scope, auto, d), false, false));
-                }
-                return expand(v.value(), inner, auto, d);
-            }
-            default -> {
-                // functions on expanded arguments
-            }
-        }
-        int max =
-                switch (f) {
-                    case "subst", "patsubst", "wordlist" -> 3;
-                    case "findstring", "filter", "filter-out", "word", "addsuffix", "addprefix", "join" -> 2;
-                    default -> 1;
-                };
-        List<PosText> raw = args(argText, max);
-        List<PosText> a = new ArrayList<>();
-        for (PosText r : raw) a.add(expand(r, scope, auto, d));
-        for (PosText x : a) {
-            if (unknown(x.text) && !f.equals("addprefix") && !f.equals("addsuffix") && !f.equals("strip")) {
-                return unknownText();
-            }
-        }
-        PosText x = a.get(a.size() - 1);
-        List<PosText> ws = ShellWords.splitPlain(x);
-        switch (f) {
-            case "subst" -> {
-                if (a.size() < 3 || a.get(0).text.isEmpty()) return a.size() < 3 ? PosText.EMPTY : a.get(2);
-                String from = a.get(0).text;
-                PosText in = a.get(2);
-                PosText.Builder b = new PosText.Builder();
-                int i = 0;
-                while (i < in.length()) {
-                    if (in.text.startsWith(from, i)) {
-                        appendBounded(b, a.get(1));
-                        i += from.length();
-                    } else {
-                        b.append(in, i);
-                        i++;
-                    }
-                }
-                return b.build();
-            }
-            case "patsubst" -> {
-                return a.size() < 3
-                        ? PosText.EMPTY
-                        : patsubst(a.get(0).text.trim(), a.get(1).text.trim(), a.get(2));
-            }
-            case "strip" -> {
-                return joinWords(ws);
-            }
-            case "findstring" -> {
-                return a.size() < 2 || !a.get(1).text.contains(a.get(0).text) ? PosText.EMPTY : a.get(0);
-            }
-            case "filter", "filter-out" -> {
-                if (a.size() < 2) return PosText.EMPTY;
-                List<String> pats = words(a.get(0).text);
-                List<PosText> keep = new ArrayList<>();
-                for (PosText w : ws) {
-                    boolean m = pats.stream().anyMatch(p -> match(p, w.text) != null);
-                    if (m == f.equals("filter")) keep.add(w);
-                }
-                return joinWords(keep);
-            }
-            case "sort" -> {
-                TreeSet<String> set = new TreeSet<>();
-                for (PosText w : ws) set.add(w.text);
-                return PosText.of(String.join(" ", set), -1, 0, 0);
-            }
-            case "word" -> {
-                int k = parseInt(a.get(0).text);
-                return k >= 1 && k <= ws.size() ? ws.get(k - 1) : PosText.EMPTY;
-            }
-            case "wordlist" -> {
-                int s = parseInt(a.get(0).text);
-                int e = a.size() > 1 ? parseInt(a.get(1).text) : 0;
-                if (s < 1 || e < s) return PosText.EMPTY;
-                return joinWords(ws.subList(Math.min(s - 1, ws.size()), Math.min(e, ws.size())));
-            }
-            case "words" -> {
-                return PosText.of(Integer.toString(ws.size()), -1, 0, 0);
-            }
-            case "firstword" -> {
-                return ws.isEmpty() ? PosText.EMPTY : ws.get(0);
-            }
-            case "lastword" -> {
-                return ws.isEmpty() ? PosText.EMPTY : ws.get(ws.size() - 1);
-            }
-            case "dir", "notdir", "suffix", "basename", "realpath", "abspath" -> {
-                List<PosText> r = new ArrayList<>();
-                for (PosText w : ws) {
-                    String v = w.text;
-                    int sl = v.lastIndexOf('/');
-                    int dot = v.lastIndexOf('.');
-                    switch (f) {
-                        case "dir" -> r.add(PosText.of(sl < 0 ? "./" : v.substring(0, sl + 1), -1, 0, 0));
-                        case "notdir" -> r.add(w.sub(sl + 1));
-                        case "suffix" -> {
-                            if (dot > sl) r.add(w.sub(dot));
-                        }
-                        case "basename" -> r.add(dot > sl ? w.sub(0, dot) : w);
-                        case "abspath" -> {
-                            // a computation on the name alone (nothing is read): make's abspath
-                            try {
-                                r.add(PosText.of(dir.resolve(v).normalize().toString(), -1, 0, 0));
-                            } catch (RuntimeException e) {
-                                r.add(w);
-                            }
-                        }
-                        default -> {
-                            PosText real = realpath(v, argText);
-                            if (real == null) return unknownText();
-                            if (!real.text.isEmpty()) r.add(real);
-                        }
-                    }
-                }
-                return joinWords(r);
-            }
-            case "addsuffix", "addprefix" -> {
-                if (a.size() < 2) return PosText.EMPTY;
-                List<PosText> r = new ArrayList<>();
-                for (PosText w : ws) {
-                    r.add(
-                            f.equals("addprefix")
-                                    ? a.get(0).trim().concat(w)
-                                    : w.concat(a.get(0).trim()));
-                }
-                return joinWords(r);
-            }
-            case "join" -> {
-                List<PosText> l1 = ShellWords.splitPlain(a.get(0));
-                List<PosText> r = new ArrayList<>();
-                for (int k = 0; k < Math.max(l1.size(), ws.size()); k++) {
-                    PosText p1 = k < l1.size() ? l1.get(k) : PosText.EMPTY;
-                    PosText p2 = k < ws.size() ? ws.get(k) : PosText.EMPTY;
-                    r.add(p1.concat(p2));
-                }
-                return joinWords(r);
-            }
-            case "wildcard" -> {
-                return wildcard(ws);
-            }
-            default -> {
-                return unknownText();
-            }
-        }
-    }
-
-    /**
-     * make's {@code $(realpath NAME)}: the canonical path (symbolic links resolved) of an existing file, relative
-     * names against make's working directory; empty when it does not exist. Confined to the scanned tree: a name
-     * outside it is never looked at and evaluates as unknown (null), with a notice.
-     */
-    private PosText realpath(String name, PosText at) {
-        Path p;
-        try {
-            p = name.startsWith("~") ? null : dir.resolve(name).normalize();
-        } catch (RuntimeException e) {
-            return PosText.EMPTY;
-        }
-        if (p == null || !inTree.test(p)) {
-            int fi = at.length() > 0 && at.fileAt(0) >= 0 ? at.fileAt(0) : 0;
-            int line = at.length() > 0 ? at.lineAt(0) : 0;
-            if (noticed.add("realpath:" + name)) {
-                problem(
-                        fi,
-                        line,
-                        "NOTE",
-                        "not-evaluated",
-                        "$(realpath " + name + ") names a path outside the scanned tree: not looked at, its value is "
-                                + "unknown");
-            }
-            return null;
-        }
-        try {
-            if (!Files.exists(p)) return PosText.EMPTY;
-            Path real = p.toRealPath();
-            // spelled from the Makefile's directory as the scan spells it (a root reached through a link stays so)
-            for (Path b = dir; b != null && inTree.test(b); b = b.getParent()) {
-                Path br = b.toRealPath();
-                if (real.startsWith(br))
-                    return PosText.of(b.resolve(br.relativize(real)).toString(), -1, 0, 0);
-            }
-            return PosText.of(real.toString(), -1, 0, 0);
-        } catch (IOException | RuntimeException e) {
-            return PosText.EMPTY;
-        }
-    }
-
-    private static int parseInt(String s) {
-        try {
-            return Integer.parseInt(s.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private PosText joinWords(List<PosText> ws) {
-        PosText.Builder b = new PosText.Builder();
-        for (PosText w : ws) {
-            if (b.length() > 0) b.appendSynthetic(' ');
-            appendBounded(b, w);
-        }
-        return b.build();
-    }
-
-    private PosText patsubst(String from, String to, PosText in) {
-        List<PosText> r = new ArrayList<>();
-        for (PosText w : ShellWords.splitPlain(in)) {
-            String stem = match(from, w.text);
-            if (stem == null) {
-                r.add(w);
-            } else if (to.indexOf('%') < 0) {
-                r.add(PosText.of(to, w.fileAt(0), w.lineAt(0), w.colAt(0)));
-            } else {
-                String v = to.replaceFirst("%", java.util.regex.Matcher.quoteReplacement(stem));
-                r.add(PosText.of(v, w.fileAt(0), w.lineAt(0), w.colAt(0)));
-            }
-        }
-        return joinWords(r);
-    }
-
-    /** $(wildcard): files in one directory inside the tree (patterns only in the last path element). */
-    private PosText wildcard(List<PosText> pats) {
-        List<String> found = new ArrayList<>();
-        for (PosText p : pats) {
-            String pat = p.text;
-            int sl = pat.lastIndexOf('/');
-            String d = sl < 0 ? "" : pat.substring(0, sl);
-            String last = pat.substring(sl + 1);
-            if (d.contains("*") || d.contains("?") || d.contains("[")) continue;
-            try {
-                Path base = dir.resolve(d).normalize();
-                if (!inTree.test(base) || !Files.isDirectory(base)) continue;
-                if (!last.contains("*") && !last.contains("?") && !last.contains("[")) {
-                    if (Files.exists(base.resolve(last))) found.add(pat);
-                    continue;
-                }
-                PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + last);
-                List<String> here = new ArrayList<>();
-                try (DirectoryStream<Path> ds = Files.newDirectoryStream(base)) {
-                    for (Path e : ds) {
-                        if (here.size() >= 10_000) break;
-                        if (m.matches(e.getFileName())) here.add((sl < 0 ? "" : d + "/") + e.getFileName());
-                    }
-                }
-                here.sort(null);
-                found.addAll(here);
-            } catch (IOException | RuntimeException e) {
-                // unreadable directory or a pattern that is not a glob: no match
-            }
-        }
-        return PosText.of(String.join(" ", found), -1, 0, 0);
     }
 
     // ------------------------------------------------------------------------------------------ unselected text
@@ -1893,23 +1311,6 @@ final class MakefileAudit {
         return "goal " + String.join(" -> ", c);
     }
 
-    /** Splits an expanded recipe line into commands at {@code && || ; |}. */
-    private static List<List<PosText>> commands(PosText line) {
-        List<List<PosText>> out = new ArrayList<>();
-        List<PosText> cmd = new ArrayList<>();
-        for (PosText w : ShellWords.split(line)) {
-            String s = w.text;
-            if (s.equals("&&") || s.equals("||") || s.equals(";") || s.equals("|")) {
-                out.add(cmd);
-                cmd = new ArrayList<>();
-            } else {
-                cmd.add(w);
-            }
-        }
-        out.add(cmd);
-        return out;
-    }
-
     private void commandToks(List<PosText> words, String cond, List<FlagTok> into) {
         commandToks(words, cond, into, new int[1]);
     }
@@ -1956,20 +1357,5 @@ final class MakefileAudit {
             add(into, w, l, via.replaceFirst("^@", ""), cond);
         }
         return sources;
-    }
-
-    private static String stripPrefix(String w) {
-        int i = 0;
-        while (i < w.length() && (w.charAt(i) == '@' || w.charAt(i) == '+' || w.charAt(i) == '-')) i++;
-        return w.substring(i);
-    }
-
-    private static boolean isSourceName(String s) {
-        if (s.contains("$") || s.contains("=")) return false;
-        int dot = s.lastIndexOf('.');
-        return dot > 0
-                && dot > s.lastIndexOf('/')
-                && SOURCE_EXT.contains(s.substring(dot + 1))
-                && !s.toLowerCase(Locale.ROOT).endsWith(".o");
     }
 }

@@ -4,6 +4,7 @@ import dev.numlint.model.Finding;
 import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
 import dev.numlint.scan.ScanResult;
+import dev.numlint.util.Escapes;
 import java.io.PrintWriter;
 import java.util.List;
 

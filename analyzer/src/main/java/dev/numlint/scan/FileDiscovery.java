@@ -2,6 +2,7 @@ package dev.numlint.scan;
 
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
+import dev.numlint.util.Glob;
 import java.io.IOException;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;

@@ -2,6 +2,8 @@ package dev.numlint.scan;
 
 import dev.numlint.model.Finding;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -62,5 +64,31 @@ final class Fingerprints {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 unavailable", e);
         }
+    }
+
+    /**
+     * How fingerprints name a file: relative to the scanned root (the PATH given, its directory for a file, or the
+     * deepest directory that holds every PATH), never to the directory numlint was started in: {@code scan ex1} from
+     * the parent and {@code scan .} inside ex1 give the same fingerprints. Nothing outside the scanned tree is
+     * consulted, so a clone and an unpacked archive of the same tree agree too.
+     */
+    static java.util.function.UnaryOperator<String> paths(Path root, List<Path> paths) {
+        Path base = null;
+        for (Path p : paths.isEmpty() ? List.of(root) : paths) {
+            Path a = p.toAbsolutePath().normalize();
+            Path d = Files.isDirectory(a) ? a : a.getParent();
+            if (base == null) {
+                base = d;
+            } else {
+                while (base != null && !d.startsWith(base)) {
+                    base = base.getParent();
+                }
+            }
+        }
+        Path b = base == null ? root : base;
+        return file -> {
+            Path abs = root.resolve(file).toAbsolutePath().normalize();
+            return abs.startsWith(b) ? b.relativize(abs).toString().replace('\\', '/') : file;
+        };
     }
 }

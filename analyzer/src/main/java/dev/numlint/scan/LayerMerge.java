@@ -596,7 +596,7 @@ final class LayerMerge {
             b.impact(impact);
             // the source layer saw the value only stored or returned (a struct member, a local it lost track of),
             // the PTX layer followed it to a decision: the message states the consequence the level stands for
-            message = withConsequence(message, impact);
+            message = withConsequence(message, src.identity().consequence(), impact);
         }
         b.level(level);
         if (confirmed) {
@@ -624,44 +624,22 @@ final class LayerMerge {
         return policy(src).confirmedBy(ptx.identity().instruction());
     }
 
-    /** The source layer's low-impact consequences (catalog phrases), as patterns to find them in a message. */
-    private static final List<java.util.regex.Pattern> BOUNDED_PHRASES = boundedPhrases();
-
-    private static List<java.util.regex.Pattern> boundedPhrases() {
-        List<java.util.regex.Pattern> out = new ArrayList<>();
-        // the generic consequence of an explicit intrinsic ("the CPU's division is correctly rounded") gives way to
-        // the consequence the PTX layer followed, too
-        for (String key : List.of(
-                "use-stored",
-                "use-returned",
-                "use-none",
-                "use-colour-channel",
-                "use-complex-pair",
-                "unlike-cpu-division",
-                "unlike-cpu-function")) {
-            String t = RuleCatalog.get().phrase(key, "line", "\u0000", "fn", "\u0001");
-            String re = java.util.regex.Pattern.quote(t)
-                    .replace("\u0000", "\\E\\d+\\Q")
-                    .replace("\u0001", "\\E\\w+\\Q");
-            out.add(java.util.regex.Pattern.compile(re));
-        }
-        return out;
-    }
-
-    /** {@code message} with its low-impact consequence replaced by the consequence of {@code impact}. */
-    static String withConsequence(String message, Impact impact) {
-        if (impact == null
+    /**
+     * {@code message} with {@code stated}, the consequence without a decision its producer wrote
+     * ({@link dev.numlint.model.Identity#consequence}), replaced by the consequence of {@code impact}.
+     */
+    static String withConsequence(String message, String stated, Impact impact) {
+        if (stated == null
+                || impact == null
                 || impact.consequence() == null
                 || impact.consequence().isBlank()) {
             return message;
         }
-        for (java.util.regex.Pattern p : BOUNDED_PHRASES) {
-            java.util.regex.Matcher m = p.matcher(message);
-            if (m.find()) {
-                return message.substring(0, m.start()) + impact.consequence() + message.substring(m.end());
-            }
+        int at = message.indexOf(stated);
+        if (at < 0) {
+            return message; // a later stage rewrote it
         }
-        return message;
+        return message.substring(0, at) + impact.consequence() + message.substring(at + stated.length());
     }
 
     /** The PTX instruction computes an operation the source finding's expression spells (ex2 for __expf). */

@@ -28,7 +28,7 @@ import java.util.Set;
  */
 public final class ProjectRoot {
     /** The {@link dev.numlint.spi.ScanContext#setting} that names the project root found for a scan. */
-    public static final String SETTING = "project-root";
+    public static final String SETTING = dev.numlint.spi.ScanContext.PROJECT_ROOT;
 
     /**
      * The {@link dev.numlint.spi.ScanContext#setting} that names the build directory given with {@code -p}: the user

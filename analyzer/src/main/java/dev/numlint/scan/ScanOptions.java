@@ -68,11 +68,11 @@ public final class ScanOptions {
     }
 
     /** The build-flag analyzer of the list configured with the build-model options ({@code -p}, ...). */
-    private static List<Analyzer> withBuildOptions(List<Analyzer> as, dev.numlint.flags.BuildOptions build) {
+    private static List<Analyzer> withBuildOptions(List<Analyzer> as, dev.numlint.spi.BuildOptions build) {
         if (build == null) return as;
         List<Analyzer> out = new ArrayList<>();
         for (Analyzer a : as) {
-            out.add(a instanceof dev.numlint.flags.BuildFlagAnalyzer bf ? bf.withOptions(build) : a);
+            out.add(a.withBuildOptions(build));
         }
         return List.copyOf(out);
     }
@@ -132,7 +132,7 @@ public final class ScanOptions {
         private boolean progressLines;
         private int threads;
         private int jobs;
-        private dev.numlint.flags.BuildOptions build;
+        private dev.numlint.spi.BuildOptions build;
         private final java.util.Map<String, String> settings = new java.util.HashMap<>();
 
         private Builder(Path root) {
@@ -250,7 +250,7 @@ public final class ScanOptions {
             return this;
         }
         /** Build-model options: {@code -p}, {@code --make-target}, {@code --cmake-define}, {@code --preset}. */
-        public Builder buildOptions(dev.numlint.flags.BuildOptions o) {
+        public Builder buildOptions(dev.numlint.spi.BuildOptions o) {
             build = o;
             return this;
         }

@@ -1,9 +1,9 @@
 package dev.numlint.scan;
 
-import dev.numlint.cuda.HostLaunchReader;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Layer;
+import dev.numlint.spi.HostCodeReader;
 import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.Validator;
 import dev.numlint.validation.input.HostLaunch;
@@ -192,6 +192,9 @@ public final class ScanValidation {
 
     public static Map<String, HostLaunch> hostLaunches(ScanResult scan, List<Path> paths) throws IOException {
         Map<String, HostLaunch> out = new LinkedHashMap<>();
+        // a front end reads them (the CUDA front end's host launch reader), found through the spi
+        HostCodeReader<HostLaunch> reader = HostCodeReader.of(HostLaunch.class);
+        if (reader == null) return out;
         Path root = scan.root().toAbsolutePath().normalize();
         List<Path> files = new ArrayList<>();
         for (Path p : paths) {
@@ -212,7 +215,7 @@ public final class ScanValidation {
                 continue; // not UTF-8 text: the scan itself reports unreadable files
             }
             String rel = root.relativize(f).toString().replace('\\', '/');
-            for (HostLaunch l : HostLaunchReader.read(rel, text)) {
+            for (HostLaunch l : reader.read(rel, text)) {
                 if (l.kernel == null) continue;
                 out.putIfAbsent(l.kernel, l);
                 // and by translation unit: two .cu files may each define and launch a kernel of one name
@@ -271,7 +274,7 @@ public final class ScanValidation {
         String ptx = ptxFileOf(f);
         for (KernelResult k : report.kernels) {
             if (!k.file.equals(f.location().file()) && !k.file.equals(ptx)) continue;
-            String simple = dev.numlint.ptx.Demangler.simpleName(k.kernel);
+            String simple = dev.numlint.util.Demangler.simpleName(k.kernel);
             if (f.function().equals(k.kernel) || f.function().equals(simple)) {
                 return k;
             }

@@ -8,7 +8,6 @@ import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Location;
 import dev.numlint.model.Notification;
-import dev.numlint.model.RelatedLocation;
 import dev.numlint.model.Suppression;
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.spi.Analyzer;
@@ -17,6 +16,7 @@ import dev.numlint.spi.KernelLink;
 import dev.numlint.spi.PtxMode;
 import dev.numlint.spi.RuleSettings;
 import dev.numlint.spi.ScanContext;
+import dev.numlint.util.Glob;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -329,7 +329,7 @@ public final class Scanner {
                 if (!TIMING_NOTICES.contains(n.id())) continue;
                 it.remove();
                 if (options.progress != null) {
-                    options.progress.println("numlint: note: " + dev.numlint.output.Escapes.text(n.message()));
+                    options.progress.println("numlint: note: " + dev.numlint.util.Escapes.text(n.message()));
                 }
             }
         }
@@ -338,14 +338,19 @@ public final class Scanner {
         // a finding located in an excluded file goes with the file (a .ptx elsewhere maps findings into it)
         List<Glob> excludes = options.excludes.stream().map(Glob::new).toList();
         findings.removeIf(f -> Glob.excludes(excludes, f.location().file()));
-        findings = attachLaunchSites(findings, shared);
+        findings = LaunchSites.attach(findings, shared.links(), shared::relativize);
         findings.sort(FINDING_ORDER);
         // source and PTX findings of one rule on one line (input sorted, order kept)
         findings = LayerMerge.merge(findings, shared.variateLines);
         findings.removeIf(Scanner::exact);
         TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
-        findings = dev.numlint.flags.FlagReach.review(findings, shared.contexts(), notAnalyzed(notes));
+        // each front end's review of the merged findings (the build flags: what a device-code flag changes)
+        Map<String, BuildContext> contexts = shared.contexts();
+        Set<String> unanalyzed = notAnalyzed(notes);
+        for (Analyzer a : options.analyzers) {
+            findings = a.review(findings, contexts, unanalyzed);
+        }
         // what the merge added to a message may not exceed the one short line a message is
         findings = findings.stream()
                 .map(f -> f.message().length() <= dev.numlint.rules.Quote.MESSAGE
@@ -363,7 +368,7 @@ public final class Scanner {
         findings = Fingerprints.assign(
                 findings,
                 lines,
-                fingerprintPaths(shared.root, project == null ? options.paths : List.of(Path.of(project))));
+                Fingerprints.paths(shared.root, project == null ? options.paths : List.of(Path.of(project))));
 
         notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
@@ -392,79 +397,6 @@ public final class Scanner {
                 .filter(n -> n.notAnalyzed() && n.file() != null)
                 .map(Notification::file)
                 .collect(Collectors.toSet());
-    }
-
-    /**
-     * How fingerprints name a file: relative to the scanned root (the PATH given, its directory for a file, or the
-     * deepest directory that holds every PATH), never to the directory numlint was started in: {@code scan ex1} from
-     * the parent and {@code scan .} inside ex1 give the same fingerprints. Nothing outside the scanned tree is
-     * consulted, so a clone and an unpacked archive of the same tree agree too.
-     */
-    static java.util.function.UnaryOperator<String> fingerprintPaths(Path root, List<Path> paths) {
-        Path base = null;
-        for (Path p : paths.isEmpty() ? List.of(root) : paths) {
-            Path a = p.toAbsolutePath().normalize();
-            Path d = Files.isDirectory(a) ? a : a.getParent();
-            if (base == null) {
-                base = d;
-            } else {
-                while (base != null && !d.startsWith(base)) {
-                    base = base.getParent();
-                }
-            }
-        }
-        Path b = base == null ? root : base;
-        return file -> {
-            Path abs = root.resolve(file).toAbsolutePath().normalize();
-            return abs.startsWith(b) ? b.relativize(abs).toString().replace('\\', '/') : file;
-        };
-    }
-
-    /** Findings in linked kernel files get the launch site as a related location. */
-    private static List<Finding> attachLaunchSites(List<Finding> findings, Shared shared) {
-        List<KernelLink> links = shared.links();
-        if (links.isEmpty()) {
-            return findings;
-        }
-        Map<String, List<KernelLink>> byFile = new HashMap<>();
-        for (KernelLink l : links) {
-            if (l.launchSite() != null) {
-                byFile.computeIfAbsent(shared.relativize(l.kernelFile()), k -> new ArrayList<>())
-                        .add(l);
-            }
-        }
-        List<Finding> out = new ArrayList<>(findings.size());
-        for (Finding f : findings) {
-            List<KernelLink> ls = byFile.get(f.location().file());
-            if (ls == null) {
-                out.add(f);
-                continue;
-            }
-            Finding.Builder b = null;
-            Set<RelatedLocation> have = new HashSet<>(f.related());
-            List<KernelLink> sorted = new ArrayList<>(ls);
-            sorted.sort(Comparator.comparing((KernelLink l) -> l.launchSite().file())
-                    .thenComparingInt(l -> l.launchSite().startLine()));
-            for (KernelLink l : sorted) {
-                if (l.kernelName() != null
-                        && f.function() != null
-                        && !f.function().contains(l.kernelName())) {
-                    continue;
-                }
-                Location site = l.launchSite();
-                String file = site.file();
-                String name = file.substring(file.lastIndexOf('/') + 1);
-                RelatedLocation r = new RelatedLocation(site, "launched from " + name + ":" + site.startLine());
-                if (have.add(r)) {
-                    if (b == null) {
-                        b = f.toBuilder();
-                    }
-                    b.related(r);
-                }
-            }
-            out.add(b == null ? f : b.build());
-        }
-        return out;
     }
 
     /** A finding whose impact is provably exact: no hazard, dropped once it has merged with the other layer. */
@@ -840,152 +772,6 @@ public final class Scanner {
                 return Files.createDirectories(options.cacheDir);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException("cannot create the cache directory " + options.cacheDir, e);
-            }
-        }
-    }
-
-    /**
-     * The pool as one analyzer sees it: tasks run on the shared pool and are counted for progress; shutting it
-     * down is ignored, so no analyzer can stop the pool for the others.
-     */
-    static final class CountingExecutor extends java.util.concurrent.AbstractExecutorService {
-        private final ExecutorService pool;
-        private final Runnable onDone;
-
-        CountingExecutor(ExecutorService pool, Runnable onDone) {
-            this.pool = pool;
-            this.onDone = onDone;
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            pool.execute(() -> {
-                try {
-                    task.run();
-                } finally {
-                    onDone.run();
-                }
-            });
-        }
-
-        @Override
-        public void shutdown() {}
-
-        @Override
-        public List<Runnable> shutdownNow() {
-            return List.of();
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return pool.isShutdown();
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return pool.isTerminated();
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) {
-            return false;
-        }
-    }
-
-    /** {@code \r[done/total]} on a terminal for scans that take more than a second. */
-    static final class Progress {
-        private final java.io.PrintStream out;
-        private final long start = System.nanoTime();
-        private final long delay;
-        private final AtomicInteger total = new AtomicInteger();
-        private final AtomicInteger done = new AtomicInteger();
-        private long lastPrint;
-        private boolean printed;
-
-        Progress(java.io.PrintStream out) {
-            this(out, 1_000_000_000L, 200_000_000L);
-        }
-
-        private final long interval;
-
-        /** Prints nothing during the first {@code delayNanos}, then at most every {@code intervalNanos}. */
-        Progress(java.io.PrintStream out, long delayNanos, long intervalNanos) {
-            this(out, delayNanos, intervalNanos, false, false);
-        }
-
-        /** Whole lines (not {@code \r} updates), for a log that is not a terminal. */
-        private final boolean lines;
-        /** Whether the first line adds the hint that {@code --ptx off} skips the PTX compilation. */
-        private boolean ptxHint;
-
-        private Progress(java.io.PrintStream out, long delayNanos, long intervalNanos, boolean lines, boolean ptxHint) {
-            this.out = out;
-            this.delay = delayNanos;
-            this.interval = intervalNanos;
-            this.lines = lines;
-            this.ptxHint = ptxHint;
-        }
-
-        /**
-         * Progress for a log that is not a terminal (CI): a line after 10 s, then every 30 s; the first one says that
-         * {@code --ptx off} skips compiling .cu files to PTX when that is on.
-         */
-        static Progress lines(java.io.PrintStream out, boolean ptxOn) {
-            return lines(out, ptxOn, 10_000_000_000L, 30_000_000_000L);
-        }
-
-        static Progress lines(java.io.PrintStream out, boolean ptxOn, long delayNanos, long intervalNanos) {
-            return new Progress(out, delayNanos, intervalNanos, true, ptxOn);
-        }
-
-        String shown() {
-            return done.get() + "/" + total.get();
-        }
-
-        void add(int n) {
-            total.addAndGet(n);
-        }
-
-        void advance(int n) {
-            int d = done.addAndGet(n);
-            if (out == null) {
-                return;
-            }
-            long now = System.nanoTime();
-            synchronized (this) {
-                if (now - start >= delay && (!printed || now - lastPrint >= interval)) {
-                    lastPrint = now;
-                    printed = true;
-                    if (lines) {
-                        // a running count of (file, front end) tasks, not the report's figure: it is printed
-                        // once by finish()
-                        out.println("numlint: working: " + d + " of " + total.get() + " file analyses done"
-                                + (ptxHint ? " (compiling .cu files to PTX with nvcc; --ptx off skips it)" : ""));
-                        ptxHint = false;
-                    } else {
-                        out.print("\r[" + d + "/" + total.get() + "]");
-                    }
-                    out.flush();
-                }
-            }
-        }
-
-        /**
-         * After progress lines: the final count once, the report's own figures (the running count above counts a
-         * file once per front end that reads it and is not one).
-         */
-        synchronized void finish(int analyzed, int notAnalyzed) {
-            if (out != null && printed && lines) {
-                out.println("numlint: done: " + analyzed + " file" + (analyzed == 1 ? "" : "s") + " analyzed"
-                        + (notAnalyzed > 0 ? ", " + notAnalyzed + " not analyzed" : ""));
-                out.flush();
-            }
-        }
-
-        synchronized void done() {
-            if (out != null && printed && !lines) {
-                out.print("\r" + " ".repeat(24) + "\r");
-                out.flush();
             }
         }
     }

@@ -263,8 +263,8 @@ class CliEdgesTest {
 
     @Test
     void escapesCoverBidiAndC1Controls() {
-        assertThat(dev.numlint.output.Escapes.text("a\u202eb\u009bc\rd\te")).isEqualTo("a\\u202eb\\x9bc\\x0dd\te");
-        assertThat(dev.numlint.output.Escapes.text("plain")).isSameAs("plain");
+        assertThat(dev.numlint.util.Escapes.text("a\u202eb\u009bc\rd\te")).isEqualTo("a\\u202eb\\x9bc\\x0dd\te");
+        assertThat(dev.numlint.util.Escapes.text("plain")).isSameAs("plain");
     }
 
     @Test

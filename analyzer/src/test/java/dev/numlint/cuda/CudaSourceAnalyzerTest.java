@@ -33,6 +33,35 @@ class CudaSourceAnalyzerTest {
     // the tests here check what expectations cannot say (messages, related locations, notifications, API).
 
     @Test
+    void aConsequenceWithoutDecisionIsStatedInTheIdentity(@TempDir Path dir) throws Exception {
+        // the scan replaces what the producer states, never a phrase it finds in the message (LayerMerge)
+        java.nio.file.Files.writeString(
+                dir.resolve("k.cu"),
+                String.join(
+                        "\n",
+                        "__global__ void k(float* out, const float* a, const float* b, int* idx) {",
+                        "  out[0] = __fdividef(a[0], b[0]);",
+                        "  idx[0] = (int)__fdividef(a[1], b[1]);",
+                        "  out[1] = a[2] / b[2];",
+                        "}",
+                        ""));
+        BuildContext bc =
+                BuildContext.defaults().fastMath(true).addOrigin("--use_fast_math", Location.line("CMakeLists.txt", 1));
+        TestScanContext ctx = new TestScanContext(dir).projectContext(bc).run(new CudaSourceAnalyzer());
+        java.util.Map<Integer, Finding> byLine = ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL002"))
+                .collect(Collectors.toMap(f -> f.location().startLine(), f -> f, (x, y) -> x));
+        String cpu = dev.numlint.rules.RuleCatalog.get().phrase("unlike-cpu-division");
+        assertThat(byLine.get(2).identity().consequence()).isEqualTo(cpu);
+        assertThat(byLine.get(2).message()).contains(cpu);
+        // a consequence that is a decision (the int conversion) is not replaceable
+        assertThat(byLine.get(3).identity().consequence()).isNull();
+        String stored = dev.numlint.rules.RuleCatalog.get().phrase("use-stored", "line", 4);
+        assertThat(byLine.get(4).identity().consequence()).isEqualTo(stored);
+        assertThat(byLine.get(4).message()).contains(stored);
+    }
+
+    @Test
     void malformedFunctionLosesOnlyItself() throws Exception {
         TestScanContext ctx = scan("default", BuildContext.defaults());
         List<Notification> parse = ctx.notifications().stream()

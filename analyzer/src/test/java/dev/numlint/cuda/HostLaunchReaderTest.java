@@ -10,6 +10,16 @@ import org.junit.jupiter.api.Test;
 
 class HostLaunchReaderTest {
     @Test
+    void theScanFindsTheReaderThroughTheSpi() {
+        // the validation glue of the scan asks the spi for whatever reads host launches; the CUDA front end does
+        dev.numlint.spi.HostCodeReader<HostLaunch> r = dev.numlint.spi.HostCodeReader.of(HostLaunch.class);
+        assertThat(r).isNotNull();
+        List<HostLaunch> ls = r.read("k.cu", "__global__ void k(float* a) { }\nint main() { k<<<2, 32>>>(0); }\n");
+        assertThat(ls).extracting(l -> l.kernel + "@" + l.at).containsExactly("k@k.cu:2");
+        assertThat(dev.numlint.spi.HostCodeReader.of(String.class)).isNull();
+    }
+
+    @Test
     void tiledMatmulGetsItsTwoDimensionalLaunchAndBufferSizes() {
         String src = String.join(
                 "\n",

@@ -3,6 +3,7 @@ package dev.numlint.flags;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.numlint.model.BuildContext;
+import dev.numlint.spi.BuildOptions;
 import dev.numlint.testing.TestScanContext;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -7,6 +7,7 @@ import dev.numlint.model.BuildContext;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Notification;
+import dev.numlint.spi.BuildOptions;
 import dev.numlint.testing.TestScanContext;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -11,6 +11,7 @@ import dev.numlint.scan.ScanOptions;
 import dev.numlint.scan.ScanResult;
 import dev.numlint.scan.Scanner;
 import dev.numlint.spi.Analyzer;
+import dev.numlint.spi.BuildOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -288,7 +288,7 @@ class ParserFuzzTest {
                 return; // a clear configuration error is the expected outcome of bad input
             }
             for (String g : cfg.exclude()) {
-                dev.numlint.scan.Glob glob = new dev.numlint.scan.Glob(g);
+                dev.numlint.util.Glob glob = new dev.numlint.util.Glob(g);
                 glob.matches(LONG_PATH);
                 glob.matchesDirectory(LONG_PATH);
             }

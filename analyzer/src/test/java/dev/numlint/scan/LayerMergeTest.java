@@ -73,25 +73,20 @@ class LayerMergeTest {
     @Test
     void aLowImpactConsequenceGivesWayToThePtxLayersDecision() {
         Impact cmp = new Impact(Impact.Kind.AMPLIFIED, "compared in a condition at line 186", null, null);
+        String stored = "only stored (line 144): a few ulp apart";
         assertThat(LayerMerge.withConsequence(
-                        "'o+p*d' may become one fma (-fmad=true default): only stored (line 144): a few ulp apart",
-                        cmp))
+                        "'o+p*d' may become one fma (-fmad=true default): " + stored, stored, cmp))
                 .isEqualTo("'o+p*d' may become one fma (-fmad=true default): compared in a condition at line 186");
-        assertThat(LayerMerge.withConsequence("'f(x)' is approximate: only returned (line 9): a few ulp apart", cmp))
+        // what the producer states is replaced, whatever its words
+        assertThat(LayerMerge.withConsequence("'f(x)' is approximate: kept in a register", "kept in a register", cmp))
                 .isEqualTo("'f(x)' is approximate: compared in a condition at line 186");
-        // a consequence that is not a low-impact one stays
-        String amplified = "'x/y' is approximate: one ulp can change the int at line 4";
-        assertThat(LayerMerge.withConsequence(amplified, cmp)).isEqualTo(amplified);
-        assertThat(LayerMerge.withConsequence("'a' : only stored (line 3): a few ulp apart", null))
-                .endsWith("a few ulp apart");
-        // an explicit intrinsic's generic consequence gives way to the one the PTX layer followed
-        assertThat(LayerMerge.withConsequence(
-                        "'__fdividef(1.f, v.x)' is an approximate division: the CPU's division is correctly rounded",
-                        cmp))
-                .isEqualTo("'__fdividef(1.f, v.x)' is an approximate division: compared in a condition at line 186");
-        assertThat(LayerMerge.withConsequence(
-                        "'__expf(x)' is a fast approximation of expf: the CPU's expf is more " + "accurate", cmp))
-                .isEqualTo("'__expf(x)' is a fast approximation of expf: compared in a condition at line 186");
+        // a message whose producer states no consequence without decision stays, even when its words look like one
+        String amplified = "'x/y' is approximate: one ulp can change the int at line 4 (" + stored + ")";
+        assertThat(LayerMerge.withConsequence(amplified, null, cmp)).isEqualTo(amplified);
+        assertThat(LayerMerge.withConsequence("'a' : " + stored, stored, null)).endsWith("a few ulp apart");
+        // a stated consequence a later stage rewrote away stays as it is
+        assertThat(LayerMerge.withConsequence("'a' : shortened...", stored, cmp))
+                .isEqualTo("'a' : shortened...");
     }
 
     private static Finding division(String expr, int column, Level level) {
@@ -181,10 +176,12 @@ class LayerMergeTest {
     @Test
     void aPairedComponentIsRaisedByADecisionButNotByADifferenceOfProducts() {
         String pair = dev.numlint.rules.RuleCatalog.get().phrase("use-complex-pair");
-        Finding src = source("NL003", 84, "u*c-v*s", Level.NOTE, Impact.bounded(pair)).toBuilder()
+        Finding src = typed(source("NL003", 84, "u*c-v*s", Level.NOTE, Impact.bounded(pair)).toBuilder()
                 .message("'u*c-v*s' may become one fma (-fmad=true default): " + pair)
                 .property("pairedComponent", true)
-                .build();
+                .build());
+        // the producer states the consequence it wrote that decides nothing
+        src = src.toBuilder().identity(src.identity().withConsequence(pair)).build();
         Finding cancels = ptxAt(
                 "NL003",
                 84,

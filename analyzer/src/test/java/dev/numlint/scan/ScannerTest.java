@@ -446,7 +446,7 @@ class ScannerTest {
     @Test
     void progressCountsFilesAsAnalyzerTasksFinish() {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        Scanner.Progress p = new Scanner.Progress(new java.io.PrintStream(bytes, true), 0, 0);
+        Progress p = new Progress(new java.io.PrintStream(bytes, true), 0, 0);
         p.add(3);
         p.advance(1);
         p.advance(2);
@@ -458,7 +458,7 @@ class ScannerTest {
     @Test
     void progressOutsideATerminalIsALineNowAndThenWithThePtxHintOnce() {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        Scanner.Progress p = Scanner.Progress.lines(new java.io.PrintStream(bytes, true), true, 0, 0);
+        Progress p = Progress.lines(new java.io.PrintStream(bytes, true), true, 0, 0);
         p.add(3);
         p.advance(1);
         p.advance(2);
@@ -470,7 +470,7 @@ class ScannerTest {
                         + " --ptx off skips it)\nnumlint: working: 3 of 3 file analyses done\n"
                         + "numlint: done: 2 files analyzed, 1 not analyzed\n");
         java.io.ByteArrayOutputStream quiet = new java.io.ByteArrayOutputStream();
-        Scanner.Progress q = Scanner.Progress.lines(new java.io.PrintStream(quiet, true), false, 60_000_000_000L, 0);
+        Progress q = Progress.lines(new java.io.PrintStream(quiet, true), false, 60_000_000_000L, 0);
         q.add(1);
         q.advance(1);
         q.done();

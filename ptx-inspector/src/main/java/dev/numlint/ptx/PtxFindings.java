@@ -26,6 +26,7 @@ import dev.numlint.rules.RuleCatalog;
 import dev.numlint.rules.RulePolicy;
 import dev.numlint.spi.FindingSink;
 import dev.numlint.spi.ScanContext;
+import dev.numlint.util.Demangler;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

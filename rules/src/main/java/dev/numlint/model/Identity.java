@@ -21,6 +21,10 @@ import java.util.Set;
  *                    one hazard), or null
  * @param instruction the opcode of the PTX instruction the finding is about ({@code fma}, {@code ex2}), or null
  * @param origin      where a PTX finding's line information came from, or null for other layers
+ * @param consequence the consequence the message states that is no decision of the value (where the value ends up,
+ *                    {@code only stored (line 9): a few ulp apart}, or an intrinsic's comparison with the CPU), exactly
+ *                    as written in the message: a layer that follows the value to a decision states its own consequence
+ *                    in its place; null when the message states a decision or none
  */
 public record Identity(
         String written,
@@ -30,10 +34,11 @@ public record Identity(
         String decision,
         String hazard,
         String instruction,
-        Origin origin) {
+        Origin origin,
+        String consequence) {
 
     /** The identity of a finding whose producer states nothing. */
-    public static final Identity NONE = new Identity(null, null, Set.of(), null, null, null, null, null);
+    public static final Identity NONE = new Identity(null, null, Set.of(), null, null, null, null, null, null);
 
     public Identity {
         operations = operations == null ? Set.of() : Set.copyOf(operations);
@@ -55,34 +60,40 @@ public record Identity(
     }
 
     public Identity withWritten(String v) {
-        return new Identity(v, expression, operations, accumulator, decision, hazard, instruction, origin);
+        return new Identity(v, expression, operations, accumulator, decision, hazard, instruction, origin, consequence);
     }
 
     public Identity withExpression(String v) {
-        return new Identity(written, v, operations, accumulator, decision, hazard, instruction, origin);
+        return new Identity(written, v, operations, accumulator, decision, hazard, instruction, origin, consequence);
     }
 
     public Identity withOperations(Set<Operation> v) {
-        return new Identity(written, expression, v, accumulator, decision, hazard, instruction, origin);
+        return new Identity(written, expression, v, accumulator, decision, hazard, instruction, origin, consequence);
     }
 
     public Identity withAccumulator(String v) {
-        return new Identity(written, expression, operations, v, decision, hazard, instruction, origin);
+        return new Identity(written, expression, operations, v, decision, hazard, instruction, origin, consequence);
     }
 
     public Identity withDecision(String v) {
-        return new Identity(written, expression, operations, accumulator, v, hazard, instruction, origin);
+        return new Identity(written, expression, operations, accumulator, v, hazard, instruction, origin, consequence);
     }
 
     public Identity withHazard(String v) {
-        return new Identity(written, expression, operations, accumulator, decision, v, instruction, origin);
+        return new Identity(
+                written, expression, operations, accumulator, decision, v, instruction, origin, consequence);
     }
 
     public Identity withInstruction(String v) {
-        return new Identity(written, expression, operations, accumulator, decision, hazard, v, origin);
+        return new Identity(written, expression, operations, accumulator, decision, hazard, v, origin, consequence);
     }
 
     public Identity withOrigin(Origin v) {
-        return new Identity(written, expression, operations, accumulator, decision, hazard, instruction, v);
+        return new Identity(
+                written, expression, operations, accumulator, decision, hazard, instruction, v, consequence);
+    }
+
+    public Identity withConsequence(String v) {
+        return new Identity(written, expression, operations, accumulator, decision, hazard, instruction, origin, v);
     }
 }

@@ -1,8 +1,12 @@
 package dev.numlint.spi;
 
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Finding;
 import dev.numlint.model.Layer;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * One front end of numlint (build flags, CUDA source, PTX, Java source). The scan discovers files, hands each
@@ -43,4 +47,24 @@ public interface Analyzer {
 
     /** Analyze {@code files} (absolute paths). */
     void analyze(ScanContext ctx, List<Path> files, FindingSink sink);
+
+    /**
+     * This analyzer configured with the build-model options of the scan ({@code -p}, {@code --make-target},
+     * {@code --cmake-define}, {@code --preset}); an analyzer that reads no build model returns itself.
+     */
+    default Analyzer withBuildOptions(BuildOptions options) {
+        return this;
+    }
+
+    /**
+     * This front end's review of the scan's findings once every layer has reported and source and PTX findings
+     * were merged (e.g. what a build flag changes in the scanned code); the default changes nothing.
+     *
+     * @param findings    every finding of the scan, in the scan's order
+     * @param contexts    the build context of each scanned file that has one, by path relative to the root
+     * @param notAnalyzed scanned files (relative paths) that could not be analyzed
+     */
+    default List<Finding> review(List<Finding> findings, Map<String, BuildContext> contexts, Set<String> notAnalyzed) {
+        return findings;
+    }
 }

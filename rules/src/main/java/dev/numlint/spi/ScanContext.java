@@ -81,6 +81,12 @@ public interface ScanContext {
     Path cacheDir();
 
     /**
+     * The {@link #setting} that names the project root found for a scan of a file or subdirectory inside a project
+     * (the build files from there down are read for the build context).
+     */
+    String PROJECT_ROOT = "project-root";
+
+    /**
      * A front-end setting from the command line or the configuration, by key: {@code all-configurations}
      * ("true": also analyze inactive preprocessor branches), {@code include-extensions} (comma-separated extensions of
      * included files to analyze), {@code exclude} (the exclude globs, one per line). Empty when not set.

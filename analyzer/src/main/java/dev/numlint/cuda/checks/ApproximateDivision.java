@@ -28,6 +28,9 @@ public final class ApproximateDivision implements CudaCheck {
             if (d.intrinsic() != null) {
                 Impact impact = Consequences.of(d.site(), out);
                 if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
+                if (impact == null) {
+                    out.consequenceWithoutDecision(d.site(), Consequences.phrase("unlike-cpu-division"));
+                }
                 String msg = RuleCatalog.get()
                         .rule("NL002")
                         .message(

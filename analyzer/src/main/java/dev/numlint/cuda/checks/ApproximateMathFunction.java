@@ -32,6 +32,7 @@ public final class ApproximateMathFunction implements CudaCheck {
                         ? Consequences.phrase(
                                 "unlike-cpu-function", "fn", c.base().substring(2))
                         : impact.consequence();
+                if (impact == null) out.consequenceWithoutDecision(c.site(), consequence);
                 out.report(
                         "NL006",
                         facts.function,

@@ -100,7 +100,9 @@ final class Consequences {
         if (variates && proven(site)) {
             return new Impact(Impact.Kind.BOUNDED, phrase("use-random-variate-here"), null, null);
         }
-        return new Impact(Impact.Kind.BOUNDED, boundedText(uses), null, null);
+        String where = boundedText(uses);
+        out.consequenceWithoutDecision(site, where);
+        return new Impact(Impact.Kind.BOUNDED, where, null, null);
     }
 
     /**

@@ -54,6 +54,7 @@ public final class ContractibleMulAdd implements CudaCheck {
                 impact = Consequences.of(c.site(), out);
                 if (impact.kind() != Impact.Kind.AMPLIFIED) {
                     impact = new Impact(Impact.Kind.BOUNDED, Consequences.phrase("use-complex-pair"), null, null);
+                    out.consequenceWithoutDecision(c.site(), impact.consequence());
                     paired = true;
                 }
                 consequence = impact.consequence();

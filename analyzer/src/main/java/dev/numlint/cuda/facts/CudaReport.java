@@ -35,6 +35,14 @@ public interface CudaReport {
     Location location(int line, int column);
 
     /**
+     * States that {@code text}, a consequence a check writes for {@code at}, is no decision of the value (where the
+     * value ends up, or an intrinsic's comparison with the CPU): a finding at {@code at} whose message holds it carries
+     * it as its identity's {@link dev.numlint.model.Identity#consequence}, so that a layer that follows the value to a
+     * decision states its own consequence in its place.
+     */
+    void consequenceWithoutDecision(Site at, String text);
+
+    /**
      * Reports a finding at {@code at}; {@code impact} (may be null) sets the level below the rule's ceiling and adds
      * the sink as a related location; {@code flag} (may be null) adds the flag's origin as evidence.
      */

@@ -51,7 +51,7 @@ public final class PtxReader {
 
     /** Reads PTX with the fast hand-written lexer ({@link FastPtxLexer}) feeding the generated parser. */
     public static Result read(String text) {
-        Result deep = tooDeep(text);
+        Result deep = NestingGuard.tooDeep(text);
         return deep != null ? deep : new Builder(text, false).run();
     }
 
@@ -59,49 +59,7 @@ public final class PtxReader {
      * The deepest nesting of braces, parentheses and brackets read; deeper PTX is refused before the parser's
      * recursion could overflow the stack (nvcc's PTX nests a few levels).
      */
-    public static final int MAX_NESTING = 256;
-
-    /** A failed result when the text nests brackets deeper than {@link #MAX_NESTING}, else null (linear scan). */
-    private static Result tooDeep(String text) {
-        int depth = 0;
-        int line = 1;
-        boolean inString = false;
-        for (int i = 0, n = text.length(); i < n; i++) {
-            char c = text.charAt(i);
-            if (c == '\n') {
-                line++;
-                inString = false;
-            } else if (inString) {
-                if (c == '\\') i++;
-                else if (c == '"') inString = false;
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '/') {
-                while (i + 1 < n && text.charAt(i + 1) != '\n') i++;
-            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
-                int end = text.indexOf("*/", i + 2);
-                int stop = end < 0 ? n : end + 2;
-                for (int j = i; j < stop; j++) if (text.charAt(j) == '\n') line++;
-                i = stop - 1;
-            } else if (c == '{' || c == '(' || c == '[') {
-                if (++depth > MAX_NESTING) {
-                    PtxModule m = new PtxModule(null, null, List.of(), 64, Map.of(), List.of(), List.of());
-                    return new Result(
-                            m,
-                            List.of(new Problem(
-                                    line,
-                                    String.valueOf(c),
-                                    "brackets nested deeper than " + MAX_NESTING + " levels; the file is not read",
-                                    null)),
-                            List.of(),
-                            0);
-                }
-            } else if (c == '}' || c == ')' || c == ']') {
-                if (depth > 0) depth--;
-            }
-        }
-        return null;
-    }
+    public static final int MAX_NESTING = NestingGuard.MAX_NESTING;
 
     /** Reads PTX with the generated ANTLR lexer (reference path; slower). */
     public static Result readWithAntlrLexer(String text) {

@@ -1,4 +1,4 @@
-package dev.numlint.output;
+package dev.numlint.util;
 
 /**
  * Makes text from the scanned tree (file names, source snippets, tool messages) safe to print on a terminal: C0 and

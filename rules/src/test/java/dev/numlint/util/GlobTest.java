@@ -1,4 +1,4 @@
-package dev.numlint.scan;
+package dev.numlint.util;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

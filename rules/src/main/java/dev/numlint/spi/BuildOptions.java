@@ -1,4 +1,4 @@
-package dev.numlint.flags;
+package dev.numlint.spi;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

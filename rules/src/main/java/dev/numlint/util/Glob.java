@@ -1,4 +1,4 @@
-package dev.numlint.scan;
+package dev.numlint.util;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

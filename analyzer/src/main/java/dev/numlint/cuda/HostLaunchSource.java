@@ -1,0 +1,20 @@
+package dev.numlint.cuda;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.spi.HostCodeReader;
+import dev.numlint.validation.input.HostLaunch;
+import java.util.List;
+
+/** The CUDA front end's reader of kernel launches in host code ({@link HostLaunchReader}), for validation. */
+@AutoService(HostCodeReader.class)
+public final class HostLaunchSource implements HostCodeReader<HostLaunch> {
+    @Override
+    public Class<HostLaunch> type() {
+        return HostLaunch.class;
+    }
+
+    @Override
+    public List<HostLaunch> read(String fileName, String text) {
+        return HostLaunchReader.read(fileName, text);
+    }
+}

@@ -1,0 +1,319 @@
+package dev.numlint.flags;
+
+import static dev.numlint.flags.BuildFlagAnalyzer.*;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import dev.numlint.spi.ScanContext;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Chooses each scanned file's build context from what the build-flag audit found ({@link BuildFlagAnalyzer.Model}):
+ * its own compilation-database entry or command, the host entry it borrows (a .cu file without one), its Makefile or
+ * CMake directory, in that order of preference, with the configuration each came from; and the summary lines of the
+ * analyzed configuration.
+ */
+final class ContextChoice {
+    private ContextChoice() {}
+
+    /**
+     * The build context of every scanned source, by authority: its compile_commands.json entry; else the Makefile
+     * command that compiles it, else the directory-wide flags of the Makefiles above it (a Makefile wins over a
+     * CMake project in the same tree, since it is what {@code make} runs there, except for a .cu that the Makefiles give
+     * no flag at all and a CMake target names); else the CMake target that
+     * compiles it, else the flags of its CMake directory. A file the build never compiles on its own but a compiled file {@code #include}s gets its
+     * includer's context, with {@link BuildContext#compiledVia()}.
+     */
+    static Map<Path, BuildContext> apply(ScanContext ctx, Model model) {
+        Map<Path, BuildContext> chosen = new LinkedHashMap<>();
+        Set<Path> compiled = new HashSet<>();
+        List<Path> sources = new ArrayList<>();
+        for (Path f : ctx.files()) {
+            Path file = f.toAbsolutePath().normalize();
+            if (isSource(file)) sources.add(file);
+        }
+        java.util.Collections.sort(sources);
+        for (Path file : sources) {
+            BuildContext own = model.db.files.get(file);
+            if (own == null && file.getFileName().toString().endsWith(".cu") && !model.hostEntries.isEmpty()) {
+                own = borrowedEntry(ctx, model, file);
+            }
+            if (own == null) own = model.make.files.get(file);
+            if (own == null) own = model.py.files.get(file);
+            BuildContext c = null;
+            if (own == null) c = directoryContext(model.make, file);
+            if (own == null && c != null && isCuda(file) && noFlags(c) && model.cmake.files.containsKey(file)) {
+                // a Makefile beside a CMake project that has no CUDA rule (zfp's GNU make build of the C library)
+                // says nothing about a .cu that a CMake target names: the target is the build that compiles it
+                c = null;
+            }
+            if (own == null && c == null) own = model.cmake.files.get(file);
+            if (own != null) {
+                compiled.add(file);
+                c = BuildContext.defaults();
+                mergeDistinct(c, own);
+                c.configuration(own.configuration());
+            } else if (c == null) {
+                c = directoryContext(model.cmake, file);
+            }
+            if (c != null) chosen.put(file, c);
+        }
+        // files compiled only as part of another translation unit
+        Set<Path> scanned = new HashSet<>(sources);
+        // CUDA translation units first, then by path: a header included by a .cu and a .c gets the .cu's context
+        List<Path> tus = new ArrayList<>(compiled);
+        tus.sort(java.util.Comparator.comparing((Path p) -> !isCuda(p))
+                .thenComparing(java.util.Comparator.naturalOrder()));
+        java.util.ArrayDeque<Path> queue = new java.util.ArrayDeque<>(tus);
+        Map<Path, Integer> depth = new HashMap<>();
+        for (Path p : compiled) depth.put(p, 0);
+        while (!queue.isEmpty()) {
+            Path tu = queue.poll();
+            BuildContext tc = chosen.get(tu);
+            if (tc == null || depth.get(tu) >= 16) continue;
+            for (Path inc : IncludeScan.quotedIncludes(tu, tc.includePaths(), scanned)) {
+                if (compiled.contains(inc) || depth.containsKey(inc)) continue;
+                Path via = tc.compiledVia() != null ? tc.compiledVia() : tu;
+                BuildContext c = BuildContext.defaults();
+                mergeDistinct(c, tc);
+                String base = tc.configuration() == null
+                        ? ""
+                        : tc.configuration().replaceFirst("^compiled through [^:]*: ", "");
+                c.compiledVia(via).configuration("compiled through " + ctx.relativize(via) + ": " + base);
+                chosen.put(inc, c);
+                depth.put(inc, depth.get(tu) + 1);
+                queue.add(inc);
+            }
+        }
+        for (Map.Entry<Path, BuildContext> e : chosen.entrySet()) {
+            if (!isEmpty(e.getValue())) ctx.addBuildContext(e.getKey(), e.getValue());
+        }
+        BuildContext project = BuildContext.defaults();
+        if (model.dbUsed != null) project.addSummary("compilation database: " + printable(model.dbUsed));
+        for (String line : summary(ctx, sources, chosen)) project.addSummary(line);
+        if (!project.summary().isEmpty()) ctx.addBuildContext(null, project);
+        return chosen;
+    }
+
+    /**
+     * A .cu file the compilation database has no entry for (CMake's export of a FindCUDA {@code cuda_add_library}
+     * target lists only its .cpp files): the preprocessor flags ({@code -I -D -U -isystem -include -std}) of the
+     * entry of a .c/.cpp file in the same directory, else in the nearest directory above it that has entries, plus
+     * the nvcc flags the CMake evaluation gives it ({@code CUDA_NVCC_FLAGS}); a notice names the borrowed entry.
+     */
+    private static BuildContext borrowedEntry(ScanContext ctx, Model model, Path file) {
+        DbEntry donor = null;
+        for (Path d = file.getParent(); d != null && donor == null; d = d.getParent()) {
+            Path dir = d;
+            donor = model.hostEntries.entrySet().stream()
+                    .filter(x -> dir.equals(x.getKey().getParent()))
+                    .min(Map.Entry.comparingByKey())
+                    .map(Map.Entry::getValue)
+                    .orElse(null);
+            if (ctx.root() != null && d.equals(ctx.root().toAbsolutePath().normalize())) break;
+        }
+        if (donor == null) return null;
+        List<FlagTok> toks = new ArrayList<>();
+        List<FlagTok> all = donor.entry().toks();
+        for (int i = 0; i < all.size(); i++) {
+            FlagTok t = all.get(i);
+            String a = t.text();
+            boolean split =
+                    a.equals("-I") || a.equals("-D") || a.equals("-U") || a.equals("-isystem") || a.equals("-include");
+            boolean joined = !split
+                    && (a.startsWith("-I")
+                            || a.startsWith("-D")
+                            || a.startsWith("-U")
+                            || a.startsWith("-isystem")
+                            || a.startsWith("-std="));
+            if (!split && !joined) continue;
+            toks.add(new FlagTok(a, t.loc(), FlagTok.Lang.CUDA, t.condition(), t.via()));
+            if (split && i + 1 < all.size()) {
+                FlagTok v = all.get(++i);
+                toks.add(new FlagTok(v.text(), v.loc(), FlagTok.Lang.CUDA, v.condition(), v.via()));
+            }
+        }
+        BuildContext c = BuildContext.defaults();
+        mergeDistinct(c, FlagInterpreter.interpret(toks, donor.base()).cuda);
+        BuildContext cm = model.cmake.files.get(file);
+        if (cm == null) cm = directoryContext(model.cmake, file);
+        if (cm != null) mergeDistinct(c, cm);
+        Path from = null;
+        for (Map.Entry<Path, DbEntry> x : model.hostEntries.entrySet()) {
+            if (x.getValue() == donor) from = x.getKey();
+        }
+        String who = from == null ? "?" : ctx.relativize(from);
+        c.configuration("borrowed " + donor.origin() + " of " + who + ": the database has no entry for this .cu"
+                + (cm == null ? "" : ", with the CMake evaluation's nvcc flags"));
+        model.sink.notify(new Notification(
+                ctx.relativize(file),
+                0,
+                Level.NOTE,
+                "borrowed-build-entry",
+                "no compile_commands.json entry for this .cu file (CMake's export of a FindCUDA target lists "
+                        + "only its .c/.cpp files): it is analyzed and compiled with the -I/-D/-U/-isystem/"
+                        + "-include/-std flags of the " + donor.origin() + " of " + who
+                        + (cm == null ? "" : " and the nvcc flags of the CMake evaluation")));
+        return c;
+    }
+
+    static BuildContext directoryContext(Contexts cs, Path file) {
+        if (cs.dirs.isEmpty()) return null;
+        List<Path> ds = new ArrayList<>();
+        for (Path d : cs.dirs.keySet()) {
+            if (file.startsWith(d)) ds.add(d);
+        }
+        if (ds.isEmpty()) return null;
+        ds.sort(java.util.Comparator.comparingInt(Path::getNameCount)); // outermost first, nearest last
+        boolean cuda = isCuda(file);
+        String n = file.getFileName().toString();
+        boolean header = n.endsWith(".h") || n.endsWith(".hpp") || n.endsWith(".hh") || n.endsWith(".hxx");
+        BuildContext c = BuildContext.defaults();
+        for (Path d : ds) {
+            BuildContext[] dc = cs.dirs.get(d);
+            if (header) {
+                mergeDistinct(c, dc[1]);
+                mergeDistinct(c, dc[0]);
+            } else {
+                mergeDistinct(c, cuda ? dc[0] : dc[1]);
+            }
+        }
+        c.configuration(cs.dirConfig.get(ds.get(ds.size() - 1)));
+        return c;
+    }
+
+    /**
+     * One line per directory (or per group of files in a directory that share a context): the context's origin
+     * and its applied flags, e.g. {@code "src/mcx_core.cu: Makefile goal all -> fermi -> ... (src/Makefile):
+     * -use_fast_math -DUSE_ATOMIC"}.
+     */
+    static List<String> summary(ScanContext ctx, List<Path> sources, Map<Path, BuildContext> chosen) {
+        Map<Path, Map<String, List<Path>>> byDir = new java.util.TreeMap<>();
+        for (Path f : sources) {
+            BuildContext c = chosen.get(f);
+            String n = f.getFileName().toString();
+            boolean code = n.endsWith(".cu")
+                    || n.endsWith(".c")
+                    || n.endsWith(".cpp")
+                    || n.endsWith(".cc")
+                    || n.endsWith(".cxx");
+            if (c == null && !code) continue;
+            String key = c == null ? "no build file applies: compiler defaults" : describe(c);
+            byDir.computeIfAbsent(f.getParent(), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(f);
+        }
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<Path, Map<String, List<Path>>> d : byDir.entrySet()) {
+            String dir = ctx.relativize(d.getKey());
+            boolean one = d.getValue().size() == 1;
+            for (Map.Entry<String, List<Path>> g : d.getValue().entrySet()) {
+                List<Path> fs = g.getValue();
+                String who;
+                if (fs.size() == 1) {
+                    who = ctx.relativize(fs.get(0));
+                } else if (one) {
+                    who = (dir.isEmpty() ? "." : dir) + "/ (" + fs.size() + " files)";
+                } else {
+                    StringBuilder sb = new StringBuilder();
+                    for (int i = 0; i < Math.min(3, fs.size()); i++) {
+                        sb.append(i == 0 ? "" : ", ").append(ctx.relativize(fs.get(i)));
+                    }
+                    if (fs.size() > 3) sb.append(" and ").append(fs.size() - 3).append(" more");
+                    who = sb.toString();
+                }
+                out.add(printable(who + ": " + g.getKey()));
+                if (out.size() >= 500) {
+                    out.add("... (" + (byDir.size()) + " directories in all; see the JSON report's build contexts)");
+                    return out;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Control characters (terminal escape sequences from file names or build files) as \\xNN. */
+    static String printable(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) sb.append(String.format("\\x%02x", (int) c));
+            else sb.append(c);
+        }
+        return sb.toString();
+    }
+
+    /** "Makefile goal all -> fermi (src/Makefile): -use_fast_math -DUSE_ATOMIC" */
+    static String describe(BuildContext c) {
+        StringBuilder sb = new StringBuilder(c.configuration() == null ? "build files" : c.configuration());
+        sb.append(':');
+        Set<String> shown = new java.util.LinkedHashSet<>();
+        for (BuildContext.FlagOrigin o : c.origins()) shown.add(o.flag());
+        if (c.cudaArch() != null) shown.add("arch " + c.cudaArch());
+        for (String d : c.defines()) shown.add("-D" + d);
+        int n = 0;
+        for (String s : shown) {
+            if (n++ == 12) {
+                sb.append(" ... (").append(shown.size() - 12).append(" more)");
+                break;
+            }
+            sb.append(' ').append(s.length() > 60 ? s.substring(0, 57) + "..." : s);
+        }
+        if (shown.isEmpty()) sb.append(" no floating-point flags, no defines");
+        return sb.toString();
+    }
+
+    /** {@link BuildContext#merge} without repeating an origin that is already recorded (same flag, same place). */
+    private static void mergeDistinct(BuildContext into, BuildContext other) {
+        BuildContext o = other.copy();
+        BuildContext settings = BuildContext.defaults()
+                .fastMath(o.fastMath())
+                .precDiv(o.precDiv())
+                .precSqrt(o.precSqrt())
+                .ftz(o.ftz())
+                .fmad(o.fmad())
+                .hostArch(o.hostArch())
+                .hostFpContractOff(o.hostFpContractOff())
+                .hostFastMath(o.hostFastMath())
+                .m32(o.m32())
+                .mfpmath387(o.mfpmath387())
+                .cudaArch(o.cudaArch());
+        o.nvccFlags().forEach(settings::addNvccFlag);
+        o.defines().forEach(settings::addDefine);
+        o.undefines().forEach(settings::addUndefine);
+        o.includePaths().forEach(settings::addIncludePath);
+        if (o.compiledVia() != null) settings.compiledVia(o.compiledVia());
+        Set<BuildContext.FlagOrigin> have = new HashSet<>(into.origins());
+        for (BuildContext.FlagOrigin fo : o.origins()) {
+            if (have.add(fo)) settings.addOrigin(fo.flag(), fo.location());
+        }
+        into.merge(settings);
+    }
+
+    /** No flag of any kind (the configuration line aside). */
+    private static boolean noFlags(BuildContext c) {
+        return c.origins().isEmpty()
+                && c.nvccFlags().isEmpty()
+                && c.cudaArch() == null
+                && c.defines().isEmpty()
+                && c.includePaths().isEmpty();
+    }
+
+    private static boolean isEmpty(BuildContext c) {
+        return c.origins().isEmpty()
+                && c.nvccFlags().isEmpty()
+                && c.cudaArch() == null
+                && c.defines().isEmpty()
+                && c.includePaths().isEmpty()
+                && c.compiledVia() == null
+                && c.configuration() == null;
+    }
+}

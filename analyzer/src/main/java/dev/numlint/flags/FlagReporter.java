@@ -1,0 +1,281 @@
+package dev.numlint.flags;
+
+import dev.numlint.flags.checks.FlagEntry;
+import dev.numlint.flags.checks.FlagHazard;
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Evidence;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Location;
+import dev.numlint.rules.Quote;
+import dev.numlint.rules.RuleCatalog;
+import dev.numlint.spi.FindingSink;
+import dev.numlint.spi.ScanContext;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns hazards into findings. Hazards are collected while the build files are read and reported once the build
+ * contexts are chosen: one finding per rule and flag decision of the analyzed build (the same setting written in
+ * several places that reach the same files is one finding, the other places its related locations), and a note
+ * for each setting the analyzed configuration does not use.
+ */
+final class FlagReporter {
+    final ScanContext ctx;
+    final FindingSink sink;
+    final Set<String> done = new HashSet<>();
+    final List<List<FlagHazard>> pending = new ArrayList<>();
+
+    FlagReporter(ScanContext ctx, FindingSink sink) {
+        this.ctx = ctx;
+        this.sink = sink;
+    }
+
+    void report(List<FlagHazard> hs) {
+        for (FlagHazard h : hs) reportGroup(List.of(h));
+    }
+
+    /** Collects a group of identical settings (compile_commands.json entries); the first is reported. */
+    void reportGroup(List<FlagHazard> hs) {
+        FlagHazard h = hs.get(0);
+        FlagEntry e = h.entry();
+        String key = h.ruleId() + "\u0000" + e.loc().shortText() + "\u0000" + e.flag();
+        if (!done.add(key)) return;
+        if (!ctx.rules().enabled(h.ruleId())) return;
+        pending.add(hs);
+    }
+
+    /** Reports what was collected, given the contexts chosen for the scanned sources. */
+    void flush(Map<Path, BuildContext> chosen, Set<Location> reachable) {
+        Map<Location, Set<Path>> used = new HashMap<>();
+        Map<Path, List<Location>> order = new HashMap<>();
+        for (Map.Entry<Path, BuildContext> c : chosen.entrySet()) {
+            for (BuildContext.FlagOrigin o : c.getValue().origins()) {
+                used.computeIfAbsent(o.location(), k -> new java.util.TreeSet<>())
+                        .add(c.getKey());
+                order.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(o.location());
+            }
+        }
+        Map<String, List<List<FlagHazard>>> active = new LinkedHashMap<>();
+        for (List<FlagHazard> hs : pending) {
+            FlagEntry e = hs.get(0).entry();
+            String cond = e.origin().condition();
+            if (cond != null && !unknown(cond)) {
+                emit(hs, Inactive.CONDITION);
+            } else if (cond == null && !used.containsKey(e.loc()) && reachable.contains(e.loc())) {
+                emit(hs, Inactive.OTHER_BUILD);
+            } else {
+                active.computeIfAbsent(decision(hs.get(0)), k -> new ArrayList<>())
+                        .add(hs);
+            }
+        }
+        for (List<List<FlagHazard>> same : active.values()) {
+            for (List<FlagHazard> group : overlapping(same, used)) {
+                emit(primaryFirst(group, used, order), null);
+            }
+        }
+    }
+
+    /** The setting a hazard reports: rule, target and the flag's canonical name and value. */
+    private static String decision(FlagHazard h) {
+        FlagEntry e = h.entry();
+        String name = e.name().replace('-', '_');
+        return h.ruleId() + "\u0000" + e.target() + "\u0000" + name + "\u0000"
+                + (e.value() == null ? "" : e.value().toLowerCase(Locale.ROOT));
+    }
+
+    /** The files the analyzed build compiles with any of the settings of {@code hs}. */
+    private static Set<Path> files(List<FlagHazard> hs, Map<Location, Set<Path>> used) {
+        Set<Path> out = new HashSet<>();
+        for (FlagHazard h : hs) out.addAll(used.getOrDefault(h.entry().loc(), Set.of()));
+        return out;
+    }
+
+    /**
+     * The settings of one decision key merged where they reach a common file (the same flag written twice for one
+     * compilation is one decision); settings that reach different files, or no scanned file, stay apart.
+     */
+    private static List<List<FlagHazard>> overlapping(List<List<FlagHazard>> same, Map<Location, Set<Path>> used) {
+        List<List<FlagHazard>> groups = new ArrayList<>();
+        List<Set<Path>> reach = new ArrayList<>();
+        for (List<FlagHazard> hs : same) {
+            List<FlagHazard> g = new ArrayList<>(hs);
+            Set<Path> fs = files(hs, used);
+            for (int i = groups.size() - 1; i >= 0 && !fs.isEmpty(); i--) {
+                if (java.util.Collections.disjoint(reach.get(i), fs)) continue;
+                List<FlagHazard> other = groups.remove(i);
+                other.addAll(g);
+                g = other;
+                fs.addAll(reach.remove(i));
+            }
+            groups.add(g);
+            reach.add(fs);
+        }
+        return groups;
+    }
+
+    /**
+     * The group with the setting that the affected files' contexts record first (the one source and PTX findings
+     * cite as "set here") in front; without files, the first one collected.
+     */
+    private static List<FlagHazard> primaryFirst(
+            List<FlagHazard> group, Map<Location, Set<Path>> used, Map<Path, List<Location>> order) {
+        if (group.size() == 1) return group;
+        java.util.TreeSet<Path> fs = new java.util.TreeSet<>(files(group, used));
+        FlagHazard first = group.get(0);
+        search:
+        for (Path f : fs) {
+            for (Location l : order.getOrDefault(f, List.of())) {
+                for (FlagHazard h : group) {
+                    if (h.entry().loc().equals(l)) {
+                        first = h;
+                        break search;
+                    }
+                }
+            }
+        }
+        List<FlagHazard> out = new ArrayList<>();
+        out.add(first);
+        for (FlagHazard h : group) {
+            if (h != first) out.add(h);
+        }
+        return out;
+    }
+
+    /** Reports the first hazard of a group; the others become related locations. */
+    private void emit(List<FlagHazard> hs, Inactive inactive) {
+        FlagHazard h = hs.get(0);
+        FlagEntry e = h.entry();
+        FlagTok t = e.origin();
+        Condition cond = t.condition() == null ? null : Condition.of(t.condition());
+        RuleCatalog cat = RuleCatalog.get();
+        String own =
+                inactive == Inactive.OTHER_BUILD ? cat.phrase("flag-other-build", "message", h.message()) : h.message();
+        String msg = flagMessage(own, t.via(), hs.size() - 1, cond);
+        Finding.Builder b = Finding.builder(h.ruleId())
+                .location(e.loc())
+                .message(msg)
+                .layer(Layer.BUILD_FLAGS)
+                .evidence(new Evidence("flag", e.flag(), null))
+                .confidence(t.condition() != null ? Confidence.MEDIUM : Confidence.HIGH)
+                .fingerprintKey("flag|" + h.ruleId() + "|" + e.flag() + "|" + e.target() + "|" + t.via())
+                .property(
+                        "appliesTo",
+                        switch (e.target()) {
+                            case DEVICE -> "cuda-device";
+                            case CU_HOST -> "cuda-host";
+                            case HOST -> "host";
+                        });
+        b.property("setThrough", t.via());
+        if (t.condition() != null) {
+            b.property("condition", t.condition());
+            if (cond.where() != null) b.related(cond.where(), "condition: " + cond.text());
+        }
+        if (h.level() != null) b.level(h.level());
+        if (inactive != null) {
+            b.impact(dev.numlint.model.Impact.bounded(
+                    inactive == Inactive.CONDITION
+                            ? "not set in the build configuration numlint analyzed"
+                            : "the analyzed build compiles the scanned sources with other build files"));
+        }
+        for (int i = 1; i < hs.size() && i <= 10; i++) {
+            b.related(hs.get(i).entry().loc(), BuildFlagAnalyzer.SAME_FLAG);
+        }
+        sink.report(b);
+    }
+
+    /**
+     * Whether a condition's value is unknown (Makefiles: "whose value numlint cannot know", CMake: "(value
+     * unknown)"): the analyzed build may well take it.
+     */
+    private static boolean unknown(String condition) {
+        return condition.contains("cannot know") || condition.contains("(value unknown)");
+    }
+
+    /** Why a flag finding is about a build configuration other than the analyzed one (then it is a note). */
+    private enum Inactive {
+        /** written under a condition the default configuration does not take */
+        CONDITION,
+        /** always applies, but the analyzed build compiles every file it could apply to with other build files */
+        OTHER_BUILD
+    }
+
+    /**
+     * A build-file condition as the message shows it: the position it names ("... at src/Makefile:94") becomes a
+     * related location, "which is false in the default configuration" becomes "(false by default)", "Makefile target
+     * 'debug' (not built by the default goal 'all')" becomes "Makefile target 'debug'", and the rest is quoted
+     * shortened. The full text stays the finding's property {@code condition}.
+     */
+    record Condition(String head, String verdict, Location where) {
+        private static final java.util.regex.Pattern AT =
+                java.util.regex.Pattern.compile(" at ([^\\s,]+?):(\\d+)(?=[,\\s)]|$)");
+        private static final java.util.regex.Pattern VERDICT = java.util.regex.Pattern.compile(
+                "^(.*?)( \\((?:false|true|not taken) by default[^)]*\\)| \\(value unknown\\))$");
+
+        static Condition of(String condition) {
+            String t = condition;
+            Location where = null;
+            java.util.regex.Matcher m = AT.matcher(t);
+            if (m.find()) {
+                where = Location.line(m.group(1), Integer.parseInt(m.group(2)));
+                t = t.substring(0, m.start()) + t.substring(m.end());
+            }
+            t = t.replaceAll(", which is (false|true|not taken) in the default configuration", " ($1 by default)")
+                    .replace(", whose value numlint cannot know", " (value unknown)")
+                    .replaceFirst("\\((false|true) by default\\) \\((.*)\\)$", "($1 by default: $2)")
+                    .replaceFirst("\\(not taken by default\\) \\(an earlier branch is\\)$", "(not taken by default)")
+                    .replaceFirst("^Makefile target '([^']+)' \\(not built by .*\\)$", "Makefile target '$1'");
+            m = VERDICT.matcher(t);
+            if (m.matches()) {
+                return new Condition(m.group(1), m.group(2), where);
+            }
+            return new Condition(t, "", where);
+        }
+
+        /** The condition with its head shortened to {@code max} characters and its verdict kept. */
+        String text(int max) {
+            return Quote.shorten(head, max) + verdict;
+        }
+
+        /** The verdict without its detail: " (false by default)" for " (false by default: USE_HIP=OFF)". */
+        Condition brief() {
+            return new Condition(head, verdict.replaceFirst(":[^)]*\\)$", ")"), where);
+        }
+
+        String text() {
+            return text(Quote.TEXT);
+        }
+    }
+
+    /**
+     * The message of a flag finding: the rule's own text, where the flag is set and the condition it is set under,
+     * in at most {@link Quote#MESSAGE} characters. The origin is left out of the text when both do not fit (it is the
+     * finding's property {@code setThrough}, and the finding's location is the flag itself), then the condition is
+     * shortened further.
+     */
+    static String flagMessage(String own, String via, int more, Condition cond) {
+        RuleCatalog cat = RuleCatalog.get();
+        String m = cat.phrase("flag-via", "message", own, "via", Quote.shorten(via, Quote.TEXT));
+        if (more > 0) m = cat.phrase("flag-more", "message", m, "count", more);
+        if (cond != null) m = cat.phrase("flag-condition", "message", m, "condition", cond.text());
+        if (m.length() <= Quote.MESSAGE) return m;
+        m = more > 0 ? cat.phrase("flag-more", "message", own, "count", more) : own;
+        if (cond == null) return m;
+        for (Condition c : List.of(cond, cond.brief())) {
+            String full = cat.phrase("flag-condition", "message", m, "condition", c.text());
+            if (full.length() <= Quote.MESSAGE) return full;
+        }
+        Condition c = cond.brief();
+        String bare = cat.phrase("flag-condition", "message", m, "condition", c.verdict());
+        return cat.phrase(
+                "flag-condition", "message", m, "condition", c.text(Math.max(12, Quote.MESSAGE - bare.length())));
+    }
+}

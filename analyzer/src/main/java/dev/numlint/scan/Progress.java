@@ -1,0 +1,101 @@
+package dev.numlint.scan;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** {@code \r[done/total]} on a terminal for scans that take more than a second. */
+final class Progress {
+    private final java.io.PrintStream out;
+    private final long start = System.nanoTime();
+    private final long delay;
+    private final AtomicInteger total = new AtomicInteger();
+    private final AtomicInteger done = new AtomicInteger();
+    private long lastPrint;
+    private boolean printed;
+
+    Progress(java.io.PrintStream out) {
+        this(out, 1_000_000_000L, 200_000_000L);
+    }
+
+    private final long interval;
+
+    /** Prints nothing during the first {@code delayNanos}, then at most every {@code intervalNanos}. */
+    Progress(java.io.PrintStream out, long delayNanos, long intervalNanos) {
+        this(out, delayNanos, intervalNanos, false, false);
+    }
+
+    /** Whole lines (not {@code \r} updates), for a log that is not a terminal. */
+    private final boolean lines;
+    /** Whether the first line adds the hint that {@code --ptx off} skips the PTX compilation. */
+    private boolean ptxHint;
+
+    private Progress(java.io.PrintStream out, long delayNanos, long intervalNanos, boolean lines, boolean ptxHint) {
+        this.out = out;
+        this.delay = delayNanos;
+        this.interval = intervalNanos;
+        this.lines = lines;
+        this.ptxHint = ptxHint;
+    }
+
+    /**
+     * Progress for a log that is not a terminal (CI): a line after 10 s, then every 30 s; the first one says that
+     * {@code --ptx off} skips compiling .cu files to PTX when that is on.
+     */
+    static Progress lines(java.io.PrintStream out, boolean ptxOn) {
+        return lines(out, ptxOn, 10_000_000_000L, 30_000_000_000L);
+    }
+
+    static Progress lines(java.io.PrintStream out, boolean ptxOn, long delayNanos, long intervalNanos) {
+        return new Progress(out, delayNanos, intervalNanos, true, ptxOn);
+    }
+
+    String shown() {
+        return done.get() + "/" + total.get();
+    }
+
+    void add(int n) {
+        total.addAndGet(n);
+    }
+
+    void advance(int n) {
+        int d = done.addAndGet(n);
+        if (out == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        synchronized (this) {
+            if (now - start >= delay && (!printed || now - lastPrint >= interval)) {
+                lastPrint = now;
+                printed = true;
+                if (lines) {
+                    // a running count of (file, front end) tasks, not the report's figure: it is printed
+                    // once by finish()
+                    out.println("numlint: working: " + d + " of " + total.get() + " file analyses done"
+                            + (ptxHint ? " (compiling .cu files to PTX with nvcc; --ptx off skips it)" : ""));
+                    ptxHint = false;
+                } else {
+                    out.print("\r[" + d + "/" + total.get() + "]");
+                }
+                out.flush();
+            }
+        }
+    }
+
+    /**
+     * After progress lines: the final count once, the report's own figures (the running count above counts a
+     * file once per front end that reads it and is not one).
+     */
+    synchronized void finish(int analyzed, int notAnalyzed) {
+        if (out != null && printed && lines) {
+            out.println("numlint: done: " + analyzed + " file" + (analyzed == 1 ? "" : "s") + " analyzed"
+                    + (notAnalyzed > 0 ? ", " + notAnalyzed + " not analyzed" : ""));
+            out.flush();
+        }
+    }
+
+    synchronized void done() {
+        if (out != null && printed && !lines) {
+            out.print("\r" + " ".repeat(24) + "\r");
+            out.flush();
+        }
+    }
+}
