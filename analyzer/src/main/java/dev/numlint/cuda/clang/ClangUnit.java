@@ -144,11 +144,35 @@ public final class ClangUnit {
         return new ClangUnit(file, List.of(), Map.of(), 0, null, why, 0, 0, new byte[0]);
     }
 
+    /** libclang cannot run in this process's workers: the scan says so once and goes on without Clang. */
+    static ClangUnit unavailable(Path file, String why) {
+        ClangUnit u = failed(file, why);
+        u.unavailable = true;
+        return u;
+    }
+
+    private boolean unavailable;
+
+    /** Whether Clang cannot run at all (libclang did not load in a worker), rather than this file failing. */
+    public boolean unavailable() {
+        return unavailable;
+    }
+
     static ClangUnit overBudget(Path file, long ms) {
         return failed(
                 file,
                 "over the Clang front end's per-file budget of " + ms
                         + " ms (set -Dnumlint.clang.fileBudgetMs to raise it)");
+    }
+
+    /** The main file's top-level cursors (for the worker's wire format). */
+    List<ClangNode> top() {
+        return top;
+    }
+
+    /** Per function template (its USR): the type arguments it is called with (for the worker's wire format). */
+    Map<String, List<List<String>>> templateArguments() {
+        return templateArgs;
     }
 
     /** Why Clang gave nothing for this file, or null when it parsed (possibly with errors). */
