@@ -145,7 +145,17 @@ public final class Site {
         return randomVariate;
     }
 
-    public List<ValueUse> uses() {
+    /**
+     * Drops the uses the value no longer reaches (a front end's better def-use, e.g. Clang's: the variable holding it
+     * is overwritten before the use).
+     */
+    public synchronized void dropUses(java.util.function.Predicate<ValueUse> unreached) {
+        List<ValueUse> all = uses();
+        if (all.stream().noneMatch(unreached)) return;
+        uses = all.stream().filter(unreached.negate()).toList();
+    }
+
+    public synchronized List<ValueUse> uses() {
         if (uses == null) {
             uses = flow == null ? List.of() : List.copyOf(flow.get());
         }
