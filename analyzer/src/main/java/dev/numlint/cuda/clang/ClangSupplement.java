@@ -85,6 +85,10 @@ public final class ClangSupplement {
                     && u.line() > site.line()
                     && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
         }
+        for (FunctionFacts.Promotion p : facts.promotions) {
+            if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
+                p.site().cancelling();
+        }
         List<FunctionFacts.Accumulation> acc = facts.accumulations;
         for (int i = 0; i < acc.size(); i++) {
             FunctionFacts.Accumulation a = acc.get(i);

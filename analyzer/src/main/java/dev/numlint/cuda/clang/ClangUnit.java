@@ -841,6 +841,50 @@ public final class ClangUnit {
         return false;
     }
 
+    // ------------------------------------------------------------------ cancellation of nearly equal terms
+
+    /**
+     * Whether the expression {@code text} at {@code line} holds a floating subtraction of nearly equal terms:
+     * {@code x - (x + c)}, {@code x - (x - c)} or {@code (x + c) - x} with the same {@code x} (a variable, member or
+     * element, no call) and a constant {@code c}. In float {@code x + c} rounds back to {@code x} whenever {@code c}
+     * is below half an ulp of {@code x}, so the difference is 0 there and {@code -c} in double.
+     */
+    public boolean cancelsNearlyEqualTerms(int line, String text) {
+        String want = squash(text);
+        boolean[] hit = new boolean[1];
+        for (Function fn : functions()) {
+            if (line < fn.startLine() || line > fn.endLine()) continue;
+            fn.node.forEach(n -> {
+                if (hit[0] || n.line != line || n.kind != CXCursor_BinaryOperator || !n.spelling.equals("-")) return;
+                if (n.children.size() != 2 || !floating(n.canonKind)) return;
+                if (!want.contains(squash(text(n)))) return;
+                ClangNode a = strip(n.children.get(0));
+                ClangNode b = strip(n.children.get(1));
+                if (sumWithConstant(b, a) || sumWithConstant(a, b)) hit[0] = true;
+            });
+        }
+        return hit[0];
+    }
+
+    /** Whether {@code s} is {@code x + c} or {@code x - c} (or {@code c + x}) with {@code x} written as {@code x}. */
+    private boolean sumWithConstant(ClangNode s, ClangNode x) {
+        if (s == null || x == null || s.kind != CXCursor_BinaryOperator || s.children.size() != 2) return false;
+        if (!s.spelling.equals("+") && !s.spelling.equals("-")) return false;
+        boolean[] call = new boolean[1];
+        x.forEach(q -> {
+            if (q.kind == CXCursor_CallExpr) call[0] = true;
+        });
+        if (call[0] || x.value != null) return false;
+        String xt = squash(text(x));
+        ClangNode l = strip(s.children.get(0));
+        ClangNode r = strip(s.children.get(1));
+        if (l == null || r == null) return false;
+        boolean lx = squash(text(l)).equals(xt);
+        boolean rx = squash(text(r)).equals(xt);
+        if (lx && r.value != null && r.value != 0) return true;
+        return s.spelling.equals("+") && rx && l.value != null && l.value != 0;
+    }
+
     // ------------------------------------------------------------------ def-use: a value overwritten before a use
 
     /**
