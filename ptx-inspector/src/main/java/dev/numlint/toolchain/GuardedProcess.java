@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 
 /**
  * The one way numlint starts a child process (nvcc, {@code nvcc --version}, {@code nvcc --list-gpu-arch}, the
- * validation's GPU child JVM).
+ * validation's GPU child JVM, the Clang front end's worker JVMs through {@link #start}).
  *
  * <ul>
  *   <li>The command is an argument list, never a shell line. It runs through a fixed wrapper

@@ -73,7 +73,8 @@ public final class ClangFrontEnd {
         String missing = inProcess ? (Libclang.get() == null ? Libclang.unavailable() : null) : Libclang.missing();
         if (missing == null && !inProcess) missing = ClangWorkers.SHARED.unavailable();
         if (missing != null) return new ClangFrontEnd(false, false, null, null, fallbackNote(missing), root);
-        Path stubs = Libclang.stubHeaders(ctx.cacheDir());
+        // a worker writes the stub headers into its own private directory; nothing goes into the scan's cache
+        Path stubs = inProcess ? Libclang.stubHeaders(ctx.cacheDir()) : null;
         return new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root);
     }
 

@@ -7,6 +7,9 @@ import java.io.DataOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The Clang worker: a child JVM (same class path) that the scan starts through the guarded process runner, under an
@@ -52,6 +55,9 @@ public final class ClangWorkerMain {
         Libclang lib = Libclang.get();
         ClangWire.writeHello(out, lib == null ? String.valueOf(Libclang.unavailable()) : null);
         if (lib == null) return;
+        // the headers Clang's CUDA wrapper includes and a CUDA 13 toolkit lacks: in this worker's private directory
+        String tmp = System.getenv("TMPDIR");
+        Path stubs = Libclang.stubHeaders(Path.of(tmp != null ? tmp : System.getProperty("java.io.tmpdir")));
         ClangWire.Request r;
         while ((r = ClangWire.readRequest(in)) != null) {
             // the same trust boundary as in the scan's process, checked again here: an include that leaves the tree
@@ -62,7 +68,12 @@ public final class ClangWorkerMain {
             }
             ClangUnit u;
             try {
-                u = ClangParser.parseNow(r.file(), r.args(), r.text());
+                List<String> args = new ArrayList<>(r.args());
+                if (stubs != null) {
+                    args.add("-idirafter");
+                    args.add(stubs.toString());
+                }
+                u = ClangParser.parseNow(r.file(), args, r.text());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

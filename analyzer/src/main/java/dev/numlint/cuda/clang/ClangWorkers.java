@@ -52,6 +52,8 @@ public final class ClangWorkers {
     private final ArrayDeque<Worker> idle = new ArrayDeque<>();
     private final Semaphore slots = new Semaphore(maxWorkers(), true);
     private volatile String unavailable;
+    private final java.util.concurrent.atomic.AtomicInteger startFailures =
+            new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean reaping;
 
     private ClangWorkers() {}
@@ -93,8 +95,15 @@ public final class ClangWorkers {
                     unavailable = u.getMessage();
                     return ClangUnit.unavailable(file, unavailable);
                 } catch (IOException e) {
-                    return ClangUnit.failed(file, "the Clang worker could not be started (" + e.getMessage() + ")");
+                    String why = "the Clang worker could not be started (" + e.getMessage() + ")";
+                    // a worker that cannot start three times in a row will not start for the next file either
+                    if (startFailures.incrementAndGet() >= 3) {
+                        unavailable = why;
+                        return ClangUnit.unavailable(file, why);
+                    }
+                    return ClangUnit.failed(file, why);
                 }
+                startFailures.set(0);
             }
             ClangUnit u = w.parse(new ClangWire.Request(file, root, args, text), ClangParser.budgetMs());
             if (w.usable()) {
