@@ -83,8 +83,9 @@ final class ScanInputs {
     @Option(
             names = "--frontend",
             paramLabel = "NAME",
-            description = "C, C++ and CUDA front end: legacy (the hand-written one; default), clang or auto (also "
-                    + "Clang through libclang when it loads, else the hand-written one with a notice)")
+            description = "C, C++ and CUDA front end: auto (default; also Clang through libclang, in guarded worker "
+                    + "processes, when it loads, else the hand-written one with a notice), clang, or legacy (the "
+                    + "hand-written one only)")
     String frontend;
 
     @Option(

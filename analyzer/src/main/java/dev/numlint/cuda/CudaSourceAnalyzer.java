@@ -2,7 +2,6 @@ package dev.numlint.cuda;
 
 import dev.numlint.cuda.checks.CudaCheck;
 import dev.numlint.cuda.clang.ClangFrontEnd;
-import dev.numlint.cuda.clang.ClangParser;
 import dev.numlint.cuda.clang.ClangSupplement;
 import dev.numlint.cuda.clang.ClangUnit;
 import dev.numlint.cuda.facts.FunctionFacts;
@@ -387,6 +386,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
         /** The Clang front end of this scan (inactive with --frontend legacy or when libclang does not load). */
         final ClangFrontEnd clang;
 
+        /** Why Clang's workers cannot run libclang, once noted for the scan (null until then). */
+        final java.util.concurrent.atomic.AtomicReference<String> clangUnavailable =
+                new java.util.concurrent.atomic.AtomicReference<>();
+
         /** The file names that a scanned file #includes (read once, on first request). */
         private Set<String> includedNames;
 
@@ -740,15 +743,24 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (fe.refusal(file, bytes) != null) return null;
         long t0 = System.nanoTime();
         List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-        ClangUnit unit = ClangParser.parse(file, fe.arguments(file, lang, bc, byName), bytes);
+        ClangUnit unit = fe.parse(file, fe.arguments(file, lang, bc, byName), bytes);
         stats.clangNanos.addAndGet(System.nanoTime() - t0);
+        if (unit.unavailable()) {
+            // libclang does not run in a worker: one note for the scan, no notice per file
+            if (run.clangUnavailable.compareAndSet(null, unit.failure())) {
+                sink.notify(new Notification(
+                        rel, 0, Level.NOTE, "frontend-fallback", ClangFrontEnd.fallbackNote(unit.failure())));
+            }
+            return null;
+        }
         if (unit.failure() != null) {
             sink.notify(new Notification(
                     rel,
                     0,
                     Level.WARNING,
                     "clang-not-parsed",
-                    "not read by Clang: " + unit.failure() + "; analyzed by the hand-written front end only"));
+                    "not analyzed by Clang: " + unit.failure()
+                            + " (analyzed by the fallback front end, which guesses)"));
             return null;
         }
         stats.clangFiles.incrementAndGet();

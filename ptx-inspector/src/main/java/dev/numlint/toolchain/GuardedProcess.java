@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 
 /**
  * The one way numlint starts a child process (nvcc, {@code nvcc --version}, {@code nvcc --list-gpu-arch}, the
- * validation's GPU child JVM).
+ * validation's GPU child JVM, the Clang front end's worker JVMs through {@link #start}).
  *
  * <ul>
  *   <li>The command is an argument list, never a shell line. It runs through a fixed wrapper
@@ -230,6 +230,144 @@ public final class GuardedProcess {
         } finally {
             deleteTree(work);
             TEMP_DIRS.remove(work);
+        }
+    }
+
+    /**
+     * A child that stays running and talks over its standard input and output (the Clang worker: one JVM parses file
+     * after file). The same wrapper, limits, scrubbed environment and private working directory as {@link #run}; its
+     * standard error goes to a file in the working directory (bounded by the file-size limit), read back only through
+     * {@link #errorTail}. The spec's timeout bounds the child's whole life; a caller bounds each exchange with
+     * {@link #killAfter}. {@link #close()} kills the tree and deletes the directory, as does the shutdown hook.
+     */
+    public static final class Interactive implements AutoCloseable {
+        private final Process process;
+        private final Path work;
+        private final java.util.concurrent.ScheduledFuture<?> lifetime;
+        private volatile boolean killedByDeadline;
+
+        private Interactive(Process process, Path work, Duration life) {
+            this.process = process;
+            this.work = work;
+            this.lifetime = WATCHDOG.schedule(this::kill, life.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        public java.io.OutputStream stdin() {
+            return process.getOutputStream();
+        }
+
+        public InputStream stdout() {
+            return process.getInputStream();
+        }
+
+        public boolean alive() {
+            return process.isAlive();
+        }
+
+        public long pid() {
+            return process.pid();
+        }
+
+        /** The exit code once the child has ended (waiting at most {@code ms}), else null. */
+        public Integer exitCode(long ms) {
+            try {
+                return process.waitFor(ms, TimeUnit.MILLISECONDS) ? process.exitValue() : null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+
+        /**
+         * Kills the tree after {@code ms} unless the returned handle is cancelled first ({@code cancel(false)}):
+         * the bound of one exchange.
+         */
+        public java.util.concurrent.ScheduledFuture<?> killAfter(long ms) {
+            return WATCHDOG.schedule(
+                    () -> {
+                        killedByDeadline = true;
+                        kill();
+                    },
+                    ms,
+                    TimeUnit.MILLISECONDS);
+        }
+
+        /** Whether a {@link #killAfter} deadline (not a crash) ended the child. */
+        public boolean killedByDeadline() {
+            return killedByDeadline;
+        }
+
+        /** The last {@code max} bytes the child wrote to its standard error (for classifying why it ended). */
+        public String errorTail(int max) {
+            Path f = work.resolve(".stderr");
+            try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(f)) {
+                long size = ch.size();
+                long from = Math.max(0, size - max);
+                ch.position(from);
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) (size - from));
+                while (b.hasRemaining() && ch.read(b) > 0) {
+                    // read on
+                }
+                return new String(b.array(), 0, b.position(), StandardCharsets.UTF_8);
+            } catch (IOException | RuntimeException e) {
+                return "";
+            }
+        }
+
+        private void kill() {
+            killTree(process);
+        }
+
+        @Override
+        public void close() {
+            lifetime.cancel(false);
+            kill();
+            try {
+                process.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            RUNNING.remove(process);
+            deleteTree(work);
+            TEMP_DIRS.remove(work);
+        }
+    }
+
+    private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "numlint-child-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /** Starts the spec as an {@link Interactive} child; IOException when it cannot be started. */
+    public static Interactive start(Spec spec) throws IOException {
+        Path parent = spec.tempParent != null
+                ? dev.numlint.spi.SafeFiles.directory(spec.tempParent)
+                : Path.of(System.getProperty("java.io.tmpdir"));
+        if (shuttingDown) throw new IOException("numlint is being interrupted: no new process is started");
+        Path work = Files.createTempDirectory(parent, "numlint-run-");
+        TEMP_DIRS.add(work);
+        boolean started = false;
+        try {
+            Path home = Files.createDirectory(work.resolve(".home"));
+            Path tmp = Files.createDirectory(work.resolve(".tmp"));
+            ProcessBuilder pb = new ProcessBuilder(command(spec))
+                    .directory(work.toFile())
+                    .redirectError(work.resolve(".stderr").toFile());
+            Map<String, String> env = pb.environment();
+            env.clear();
+            env.putAll(environment(spec, home, tmp));
+            Process p = pb.start();
+            RUNNING.add(p);
+            if (shuttingDown) killTree(p);
+            started = true;
+            return new Interactive(p, work, spec.timeout);
+        } finally {
+            if (!started) {
+                deleteTree(work);
+                TEMP_DIRS.remove(work);
+            }
         }
     }
 

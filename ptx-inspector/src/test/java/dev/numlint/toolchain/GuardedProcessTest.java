@@ -135,6 +135,40 @@ class GuardedProcessTest {
     }
 
     @Test
+    void anInteractiveChildTalksOverItsPipesUnderTheSameLimitsAndIsKilledAtItsDeadline() throws Exception {
+        // echoes each line with its limits and environment; stderr goes to a private file, read back on request
+        Path talk = script(
+                "talk",
+                "while read l; do echo \"$l $(ulimit -v) $(ulimit -t) ${MALLOC_ARENA_MAX:-none} ${USER:-nouser}\"; "
+                        + "echo \"err $l\" >&2; done");
+        GuardedProcess.Interactive p = GuardedProcess.start(GuardedProcess.builder(talk)
+                .addressSpace(1L << 30)
+                .cpuSeconds(55)
+                .env("MALLOC_ARENA_MAX", "2")
+                .timeout(Duration.ofSeconds(60)));
+        Path dir;
+        try (p) {
+            dir = Path.of("/proc", Long.toString(p.pid()), "cwd").toRealPath();
+            var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.stdout()));
+            p.stdin().write("one\n".getBytes());
+            p.stdin().flush();
+            assertThat(out.readLine()).isEqualTo("one " + (1L << 30) / 1024 + " 55 2 nouser");
+            p.stdin().write("two\n".getBytes());
+            p.stdin().flush();
+            assertThat(out.readLine()).startsWith("two ");
+            assertThat(p.errorTail(100)).isEqualTo("err one\nerr two\n");
+            // an exchange past its deadline: the child is killed and the caller learns why
+            var deadline = p.killAfter(200);
+            assertThat(out.readLine()).isNull();
+            assertThat(deadline.isDone()).isTrue();
+            assertThat(p.killedByDeadline()).isTrue();
+            assertThat(p.alive()).isFalse();
+        }
+        // closed: the private directory is gone
+        assertThat(Files.exists(dir)).isFalse();
+    }
+
+    @Test
     void cpuTimeAndAddressSpaceAreLimited() throws IOException {
         Path spin = script("spin", "while :; do :; done");
         long t0 = System.nanoTime();

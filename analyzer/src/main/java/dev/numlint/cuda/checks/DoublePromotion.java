@@ -36,7 +36,11 @@ public final class DoublePromotion implements CudaCheck {
             // device code: slow double arithmetic, always worth a look; host code: the result differs from a float
             // computation by about an ulp, which matters where the value decides something
             Impact impact = p.site().device() ? null : Consequences.of(p.site(), out);
-            if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED) {
+            if (!p.site().device() && p.site().cancels()) {
+                // x - (x + c): in float the terms cancel, in double they leave c: the results differ entirely
+                consequence = Consequences.phrase("promotion-cancels");
+                impact = new Impact(Impact.Kind.CANCELLATION, consequence, null, null);
+            } else if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = impact.consequence();
             } else if (impact != null) {
                 impact = new Impact(Impact.Kind.BOUNDED, "about an ulp from a float computation", null, null);

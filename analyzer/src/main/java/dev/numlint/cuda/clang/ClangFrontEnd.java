@@ -41,14 +41,19 @@ public final class ClangFrontEnd {
         CUDA
     }
 
-    private final Libclang lib;
+    /** Whether Clang reads this scan's files; in a worker process ({@link ClangWorkers}) unless {@link #inProcess}. */
+    private final boolean active;
+    /** libclang in this process (tests, {@code -Dnumlint.clang.inProcess=true}) instead of guarded workers. */
+    private final boolean inProcess;
+
     private final Path toolkit;
     private final Path stubs;
     private final String fallback;
     private final Path root;
 
-    private ClangFrontEnd(Libclang lib, Path toolkit, Path stubs, String fallback, Path root) {
-        this.lib = lib;
+    private ClangFrontEnd(boolean active, boolean inProcess, Path toolkit, Path stubs, String fallback, Path root) {
+        this.active = active;
+        this.inProcess = inProcess;
         this.toolkit = toolkit;
         this.stubs = stubs;
         this.fallback = fallback;
@@ -56,32 +61,35 @@ public final class ClangFrontEnd {
     }
 
     /**
-     * The front end for one scan. {@link #active()} is false for {@code legacy}, and when libclang does not load
-     * ({@link #fallback()} then says why, for the one notice of the scan).
+     * The front end for one scan ({@code frontend} setting or {@code -Dnumlint.frontend}, default {@code auto}).
+     * {@link #active()} is false for {@code legacy}, and when libclang cannot be loaded ({@link #fallback()} then says
+     * why, for the one notice of the scan). The scan's process does not load libclang: its workers do.
      */
     public static ClangFrontEnd forScan(ScanContext ctx) {
-        Mode mode = Mode.of(ctx.setting("frontend").orElse(System.getProperty("numlint.frontend", "legacy")));
+        Mode mode = Mode.of(ctx.setting("frontend").orElse(System.getProperty("numlint.frontend", "auto")));
         Path root = ctx.root() == null ? null : ctx.root().toAbsolutePath().normalize();
-        if (mode == Mode.LEGACY) return new ClangFrontEnd(null, null, null, null, root);
-        Libclang lib = Libclang.get();
-        if (lib == null) {
-            return new ClangFrontEnd(
-                    null,
-                    null,
-                    null,
-                    "the Clang front end is not available (" + Libclang.unavailable()
-                            + "); C, C++ and CUDA sources were analyzed by the hand-written front end only",
-                    root);
-        }
-        Path stubs = Libclang.stubHeaders(ctx.cacheDir());
-        return new ClangFrontEnd(lib, toolkit(ctx), stubs, null, root);
+        if (mode == Mode.LEGACY) return new ClangFrontEnd(false, false, null, null, null, root);
+        boolean inProcess = Boolean.getBoolean("numlint.clang.inProcess");
+        String missing = inProcess ? (Libclang.get() == null ? Libclang.unavailable() : null) : Libclang.missing();
+        if (missing == null && !inProcess) missing = ClangWorkers.SHARED.unavailable();
+        if (missing != null) return new ClangFrontEnd(false, false, null, null, fallbackNote(missing), root);
+        // a worker writes the stub headers into its own private directory; nothing goes into the scan's cache
+        Path stubs = inProcess ? Libclang.stubHeaders(ctx.cacheDir()) : null;
+        return new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root);
     }
 
-    /** A front end over {@code root} for tests and tools: the library must load. */
+    /** The scan's one note when Clang cannot read its files. */
+    public static String fallbackNote(String why) {
+        return "the Clang front end is not available (" + why + "); C, C++ and CUDA sources were analyzed by the"
+                + " fallback front end, which guesses (types from headers it cannot read, templates, macros)";
+    }
+
+    /** A front end over {@code root} for tests and tools: libclang in this process, it must load. */
     static ClangFrontEnd forTest(Path root, Path toolkit, Path cacheDir) {
         Libclang lib = Libclang.get();
         return new ClangFrontEnd(
-                lib,
+                lib != null,
+                true,
                 toolkit,
                 Libclang.stubHeaders(cacheDir),
                 null,
@@ -89,7 +97,17 @@ public final class ClangFrontEnd {
     }
 
     public boolean active() {
-        return lib != null;
+        return active;
+    }
+
+    /**
+     * Clang's reading of {@code file} ({@code args} from {@link #arguments}, {@code text} the bytes the scan read):
+     * in a guarded worker process, or in this process for tests. A failed unit says why
+     * ({@link ClangUnit#failure()}); {@link ClangUnit#unavailable()} when libclang cannot run at all.
+     */
+    public ClangUnit parse(Path file, List<String> args, byte[] text) {
+        if (inProcess) return ClangParser.parse(file, args, text);
+        return ClangWorkers.SHARED.parse(file, root, args, text);
     }
 
     /** Why the Clang front end is not used in this scan although it was asked for (auto or clang), or null. */
@@ -150,8 +168,6 @@ public final class ClangFrontEnd {
      */
     public List<String> arguments(Path file, Language lang, BuildContext bc, List<Path> extraIncludeDirs) {
         List<String> a = new ArrayList<>();
-        a.add("-resource-dir");
-        a.add(lib.resourceDir().toString());
         String std = null;
         List<String> forced = new ArrayList<>();
         List<String> nvcc = bc.nvccFlags();
@@ -292,7 +308,11 @@ public final class ClangFrontEnd {
      * hand-written front end, which refuses those includes one by one.
      */
     public String refusal(Path file, byte[] text) {
-        if (root == null) return null;
+        return root == null ? null : refusal(root, file, text);
+    }
+
+    /** {@link #refusal(Path, byte[])} for the tree at {@code root} (also checked by the Clang worker). */
+    static String refusal(Path root, Path file, byte[] text) {
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         includeNames(text, names);
         Path dir = file.toAbsolutePath().normalize().getParent();

@@ -72,10 +72,25 @@ public final class ClangParser {
         }
     }
 
+    /**
+     * Parses on the calling thread, without a budget: for the Clang worker, whose parent bounds it (the worker is a
+     * child process under an address-space limit, killed past its budget).
+     */
+    static ClangUnit parseNow(Path file, List<String> args, byte[] text) throws InterruptedException {
+        return parseHere(file, args, text);
+    }
+
     private static ClangUnit parseHere(Path file, List<String> args, byte[] text) throws InterruptedException {
+        Libclang lib = Libclang.get();
+        if (lib == null) return ClangUnit.failed(file, String.valueOf(Libclang.unavailable()));
+        // the resource directory (Clang's builtin headers) is where this process extracted them
+        List<String> all = new java.util.ArrayList<>(args.size() + 2);
+        all.add("-resource-dir");
+        all.add(lib.resourceDir().toString());
+        all.addAll(args);
         CXIndex index = Libclang.acquire();
         try {
-            return parseWith(index, file, args, text);
+            return parseWith(index, file, all, text);
         } finally {
             Libclang.release(index);
         }

@@ -74,6 +74,21 @@ public final class ClangSupplement {
             if (c.fastIntrinsic()) intrinsicLines.add(c.site().line());
         for (FunctionFacts.Division d : facts.divisions)
             if (d.intrinsic() != null) intrinsicLines.add(d.site().line());
+        // a value stored into a variable that is overwritten before a use no longer reaches that use
+        List<dev.numlint.cuda.facts.Site> sites = new ArrayList<>();
+        for (FunctionFacts.Contraction c : facts.contractions) sites.add(c.site());
+        for (FunctionFacts.Promotion p : facts.promotions) sites.add(p.site());
+        for (FunctionFacts.Division d : facts.divisions) sites.add(d.site());
+        for (FunctionFacts.MathCall c : facts.calls) sites.add(c.site());
+        for (dev.numlint.cuda.facts.Site site : sites) {
+            site.dropUses(u -> u.text() != null
+                    && u.line() > site.line()
+                    && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
+        }
+        for (FunctionFacts.Promotion p : facts.promotions) {
+            if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
+                p.site().cancelling();
+        }
         List<FunctionFacts.Accumulation> acc = facts.accumulations;
         for (int i = 0; i < acc.size(); i++) {
             FunctionFacts.Accumulation a = acc.get(i);

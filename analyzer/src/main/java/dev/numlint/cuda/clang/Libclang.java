@@ -49,8 +49,11 @@ public final class Libclang {
             }
             try {
                 Class.forName("org.bytedeco.llvm.global.clang");
-            } catch (ClassNotFoundException | LinkageError e) {
+            } catch (ClassNotFoundException e) {
                 failure = "the libclang bindings are not on the class path";
+                return null;
+            } catch (LinkageError e) {
+                failure = "libclang could not be loaded: " + e;
                 return null;
             }
             try {
@@ -66,7 +69,11 @@ public final class Libclang {
                 // set, as ./numlint does); it installs signal handlers that take the JVM's own SIGSEGV (stack
                 // banging, implicit null checks) and kill the process. So every index is created here, once, and
                 // crash recovery is switched off right after.
-                int n = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+                int n = Math.max(
+                        1,
+                        Math.min(
+                                Integer.getInteger("numlint.clang.indexes", 8),
+                                Runtime.getRuntime().availableProcessors()));
                 for (int i = 0; i < n; i++) INDEXES.add(org.bytedeco.llvm.global.clang.clang_createIndex(0, 0));
                 org.bytedeco.llvm.global.clang.clang_toggleCrashRecovery(0);
                 File rd = org.bytedeco.javacpp.Loader.cacheResource(
@@ -81,6 +88,34 @@ public final class Libclang {
             }
             return instance;
         }
+    }
+
+    /**
+     * Whether libclang can be loaded here, checked without loading it (the bindings and this platform's natives on
+     * the class path, not disabled): the scan's process never loads libclang itself, its Clang workers do. Null when
+     * it can, else why not.
+     */
+    public static String missing() {
+        if (Boolean.getBoolean("numlint.clang.disable")) return "disabled by -Dnumlint.clang.disable=true";
+        ClassLoader cl = Libclang.class.getClassLoader();
+        try {
+            Class.forName("org.bytedeco.llvm.global.clang", false, cl);
+            Class.forName("org.bytedeco.javacpp.Loader", false, cl);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return "the libclang bindings are not on the class path";
+        }
+        String platform;
+        try {
+            platform = org.bytedeco.javacpp.Loader.getPlatform();
+        } catch (RuntimeException | LinkageError e) {
+            return "the platform is unknown to JavaCPP: " + e;
+        }
+        if (cl.getResource("org/bytedeco/llvm/" + platform + "/") == null) {
+            return "libclang's natives for " + platform + " (llvm-" + platform + ".jar) are not on the class"
+                    + " path; ./numlint links them from ~/.m2 after a build, a release needs lib/llvm-" + platform
+                    + ".jar";
+        }
+        return null;
     }
 
     /** Why {@link #get()} returned null, or null when the library is loaded (or was not tried). */

@@ -145,7 +145,32 @@ public final class Site {
         return randomVariate;
     }
 
-    public List<ValueUse> uses() {
+    private volatile boolean cancels;
+
+    /**
+     * This site, recording that its expression subtracts nearly equal terms ({@code x - (x + c)} with a constant
+     * {@code c}): computed in float and in double the results differ entirely, not by an ulp (a front end's fact).
+     */
+    public Site cancelling() {
+        cancels = true;
+        return this;
+    }
+
+    public boolean cancels() {
+        return cancels;
+    }
+
+    /**
+     * Drops the uses the value no longer reaches (a front end's better def-use, e.g. Clang's: the variable holding it
+     * is overwritten before the use).
+     */
+    public synchronized void dropUses(java.util.function.Predicate<ValueUse> unreached) {
+        List<ValueUse> all = uses();
+        if (all.stream().noneMatch(unreached)) return;
+        uses = all.stream().filter(unreached.negate()).toList();
+    }
+
+    public synchronized List<ValueUse> uses() {
         if (uses == null) {
             uses = flow == null ? List.of() : List.copyOf(flow.get());
         }

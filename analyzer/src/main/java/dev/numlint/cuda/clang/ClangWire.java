@@ -1,0 +1,306 @@
+package dev.numlint.cuda.clang;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Clang worker's wire format: typed and versioned, binary, never a parsed message. The worker greets with
+ * {@link #MAGIC}, {@link #VERSION} and whether libclang loaded; each request names a file, the scanned tree's root,
+ * Clang's arguments and the file's bytes; each answer is a unit (Clang's first error, error count, timings, the
+ * template arguments of calls and the main file's cursors as {@link ClangNode}s) or a failure with its reason.
+ * Strings are written once per message and then referred to by number (types and names repeat). The reader bounds
+ * every count and length: a malformed answer is a failure of the worker, never trusted.
+ */
+final class ClangWire {
+    static final int MAGIC = 0x4E4C4357; // "NLCW"
+    /** Raise on every change of the format; a worker of another version is refused at its greeting. */
+    static final int VERSION = 1;
+
+    static final byte HELLO_READY = 0;
+    static final byte HELLO_UNAVAILABLE = 1;
+    static final byte REQUEST_QUIT = 0;
+    static final byte REQUEST_PARSE = 1;
+    static final byte ANSWER_UNIT = 1;
+    static final byte ANSWER_FAILED = 2;
+
+    static final int MAX_STRING = 16 << 20;
+    static final int MAX_NODES = 20_000_000;
+    static final int MAX_DEPTH = ClangParser.MAX_DEPTH + 8;
+    static final int MAX_ARGS = 10_000;
+    static final int MAX_TEXT = 512 << 20;
+
+    private ClangWire() {}
+
+    /** One parse request. */
+    record Request(Path file, Path root, List<String> args, byte[] text) {}
+
+    // ------------------------------------------------------------------ strings, once per message
+
+    /** Writes a message's strings: a new one with its bytes, a repeated one by its number. */
+    static final class Out {
+        final DataOutputStream out;
+        private final Map<String, Integer> seen = new HashMap<>();
+
+        Out(DataOutputStream out) {
+            this.out = out;
+        }
+
+        void str(String s) throws IOException {
+            if (s == null) {
+                out.writeInt(-1);
+                return;
+            }
+            Integer i = seen.get(s);
+            if (i != null) {
+                out.writeInt(i);
+                return;
+            }
+            seen.put(s, seen.size());
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            out.writeInt(-2);
+            out.writeInt(b.length);
+            out.write(b);
+        }
+    }
+
+    /** Reads a message's strings (see {@link Out}), bounded. */
+    static final class In {
+        final DataInputStream in;
+        private final List<String> seen = new ArrayList<>();
+        int nodes;
+
+        In(DataInputStream in) {
+            this.in = in;
+        }
+
+        String str() throws IOException {
+            int c = in.readInt();
+            if (c == -1) return null;
+            if (c == -2) {
+                int n = count(MAX_STRING);
+                byte[] b = new byte[n];
+                in.readFully(b);
+                String s = new String(b, StandardCharsets.UTF_8);
+                seen.add(s);
+                return s;
+            }
+            if (c < 0 || c >= seen.size()) throw new IOException("malformed answer: string " + c);
+            return seen.get(c);
+        }
+
+        int count(int max) throws IOException {
+            int n = in.readInt();
+            if (n < 0 || n > max) throw new IOException("malformed answer: count " + n);
+            return n;
+        }
+    }
+
+    // ------------------------------------------------------------------ greeting
+
+    static void writeHello(DataOutputStream out, String unavailable) throws IOException {
+        out.writeInt(MAGIC);
+        out.writeInt(VERSION);
+        out.writeByte(unavailable == null ? HELLO_READY : HELLO_UNAVAILABLE);
+        if (unavailable != null) new Out(out).str(unavailable);
+        out.flush();
+    }
+
+    /** Null when the worker is ready, else why not (another version, libclang did not load in it). */
+    static String readHello(DataInputStream in) throws IOException {
+        int magic = in.readInt();
+        if (magic != MAGIC) throw new IOException("the Clang worker did not greet (no numlint worker answered)");
+        int version = in.readInt();
+        if (version != VERSION) {
+            return "the Clang worker speaks version " + version + " of the wire format, this numlint " + VERSION;
+        }
+        byte status = in.readByte();
+        if (status == HELLO_READY) return null;
+        String why = new In(in).str();
+        return why == null ? "libclang did not load in the worker" : why;
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    static void writeRequest(DataOutputStream out, Request r) throws IOException {
+        out.writeByte(REQUEST_PARSE);
+        Out o = new Out(out);
+        o.str(r.file().toString());
+        o.str(r.root() == null ? null : r.root().toString());
+        out.writeInt(r.args().size());
+        for (String a : r.args()) o.str(a);
+        out.writeInt(r.text().length);
+        out.write(r.text());
+        out.flush();
+    }
+
+    static void writeQuit(DataOutputStream out) throws IOException {
+        out.writeByte(REQUEST_QUIT);
+        out.flush();
+    }
+
+    /** The next request, or null at the end of the input or on {@link #REQUEST_QUIT}. */
+    static Request readRequest(DataInputStream in) throws IOException {
+        int tag = in.read();
+        if (tag < 0 || tag == REQUEST_QUIT) return null;
+        if (tag != REQUEST_PARSE) throw new IOException("malformed request: tag " + tag);
+        In i = new In(in);
+        String file = i.str();
+        String root = i.str();
+        if (file == null) throw new IOException("malformed request: no file");
+        int n = i.count(MAX_ARGS);
+        List<String> args = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) args.add(i.str());
+        int len = i.count(MAX_TEXT);
+        byte[] text = new byte[len];
+        in.readFully(text);
+        return new Request(Path.of(file), root == null ? null : Path.of(root), args, text);
+    }
+
+    // ------------------------------------------------------------------ answers
+
+    static void writeFailed(DataOutputStream out, String why) throws IOException {
+        out.writeByte(ANSWER_FAILED);
+        new Out(out).str(why);
+        out.flush();
+    }
+
+    static void writeUnit(DataOutputStream out, ClangUnit u) throws IOException {
+        if (u.failure() != null) {
+            writeFailed(out, u.failure());
+            return;
+        }
+        out.writeByte(ANSWER_UNIT);
+        Out o = new Out(out);
+        out.writeInt(u.errors());
+        o.str(u.firstError());
+        out.writeLong(u.parseNanos());
+        out.writeLong(u.walkNanos());
+        Map<String, List<List<String>>> ta = u.templateArguments();
+        out.writeInt(ta.size());
+        for (Map.Entry<String, List<List<String>>> e : ta.entrySet()) {
+            o.str(e.getKey());
+            out.writeInt(e.getValue().size());
+            for (List<String> args : e.getValue()) {
+                out.writeInt(args.size());
+                for (String a : args) o.str(a);
+            }
+        }
+        out.writeInt(u.top().size());
+        for (ClangNode n : u.top()) writeNode(o, n);
+        out.flush();
+    }
+
+    private static void writeNode(Out o, ClangNode n) throws IOException {
+        DataOutputStream out = o.out;
+        out.writeInt(n.kind);
+        o.str(n.spelling);
+        o.str(n.type);
+        out.writeInt(n.canonKind);
+        o.str(n.canon);
+        out.writeInt(n.pointeeKind);
+        o.str(n.pointee);
+        out.writeInt(n.line);
+        out.writeInt(n.column);
+        out.writeInt(n.endLine);
+        out.writeInt(n.endColumn);
+        out.writeInt(n.offset);
+        out.writeInt(n.endOffset);
+        out.writeBoolean(n.value != null);
+        if (n.value != null) out.writeDouble(n.value);
+        o.str(n.ref);
+        o.str(n.refUsr);
+        o.str(n.usr);
+        out.writeInt(n.children.size());
+        for (ClangNode c : n.children) writeNode(o, c);
+    }
+
+    /**
+     * The answer to one request: the unit (with {@code file} and {@code text}, which the parent holds), or a failed
+     * unit with the worker's reason.
+     */
+    static ClangUnit readAnswer(DataInputStream in, Path file, byte[] text) throws IOException {
+        int tag = in.read();
+        if (tag < 0) throw new EOFException("the Clang worker ended without an answer");
+        In i = new In(in);
+        if (tag == ANSWER_FAILED) {
+            String why = i.str();
+            return ClangUnit.failed(file, why == null ? "Clang gave no reason" : why);
+        }
+        if (tag != ANSWER_UNIT) throw new IOException("malformed answer: tag " + tag);
+        int errors = i.count(Integer.MAX_VALUE);
+        String first = i.str();
+        long parse = in.readLong();
+        long walk = in.readLong();
+        int nt = i.count(1_000_000);
+        Map<String, List<List<String>>> ta = new LinkedHashMap<>();
+        for (int k = 0; k < nt; k++) {
+            String key = i.str();
+            int m = i.count(1_000_000);
+            List<List<String>> all = new ArrayList<>(Math.min(m, 1024));
+            for (int j = 0; j < m; j++) {
+                int a = i.count(10_000);
+                List<String> args = new ArrayList<>(a);
+                for (int q = 0; q < a; q++) args.add(i.str());
+                all.add(args);
+            }
+            ta.put(key, all);
+        }
+        int nTop = i.count(MAX_NODES);
+        List<ClangNode> top = new ArrayList<>(Math.min(nTop, 1 << 16));
+        for (int k = 0; k < nTop; k++) top.add(readNode(i, null, 0));
+        return new ClangUnit(file, top, ta, errors, first, parse, walk, text);
+    }
+
+    private static ClangNode readNode(In i, ClangNode parent, int depth) throws IOException {
+        if (depth > MAX_DEPTH || ++i.nodes > MAX_NODES) throw new IOException("malformed answer: too many cursors");
+        DataInputStream in = i.in;
+        int kind = in.readInt();
+        String spelling = i.str();
+        String type = i.str();
+        int canonKind = in.readInt();
+        String canon = i.str();
+        int pointeeKind = in.readInt();
+        String pointee = i.str();
+        int line = in.readInt();
+        int column = in.readInt();
+        int endLine = in.readInt();
+        int endColumn = in.readInt();
+        int offset = in.readInt();
+        int endOffset = in.readInt();
+        Double value = in.readBoolean() ? in.readDouble() : null;
+        String ref = i.str();
+        String refUsr = i.str();
+        String usr = i.str();
+        ClangNode n = new ClangNode(
+                kind,
+                spelling == null ? "" : spelling,
+                type == null ? "" : type,
+                canonKind,
+                canon == null ? "" : canon,
+                pointeeKind,
+                pointee,
+                line,
+                column,
+                endLine,
+                endColumn,
+                offset,
+                endOffset,
+                value,
+                ref,
+                refUsr,
+                usr);
+        n.parent = parent;
+        int nc = i.count(MAX_NODES);
+        for (int k = 0; k < nc; k++) n.children.add(readNode(i, n, depth + 1));
+        return n;
+    }
+}

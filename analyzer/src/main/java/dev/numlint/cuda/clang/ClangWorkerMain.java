@@ -1,0 +1,90 @@
+package dev.numlint.cuda.clang;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Clang worker: a child JVM (same class path) that the scan starts through the guarded process runner, under an
+ * address-space limit ({@link ClangWorkers}). It loads libclang, greets, then parses file after file: each request
+ * ({@link ClangWire}) names the file, the scanned tree's root, Clang's arguments and the bytes the scan read; each
+ * answer is the unit's cursors or a failure. Standard output carries only the wire format (anything else that would
+ * print there goes to standard error). It ends at the end of its input. An error of the JVM itself (out of memory)
+ * ends it after the failure is answered: the next file gets a fresh worker.
+ */
+public final class ClangWorkerMain {
+    /** The parsing thread's stack: Clang recurses per nesting level of the code it reads. */
+    static final long STACK_BYTES = 64L << 20;
+
+    private ClangWorkerMain() {}
+
+    public static void main(String[] args) throws Exception {
+        FileOutputStream protocol = new FileOutputStream(FileDescriptor.out);
+        System.setOut(System.err);
+        int[] code = {0};
+        Thread t = new Thread(
+                null,
+                () -> {
+                    try {
+                        serve(
+                                new DataInputStream(new BufferedInputStream(System.in, 1 << 16)),
+                                new DataOutputStream(new BufferedOutputStream(protocol, 1 << 16)));
+                    } catch (IOException e) {
+                        code[0] = 2;
+                    } catch (Error e) {
+                        code[0] = 3;
+                    }
+                },
+                "numlint-clang-worker",
+                STACK_BYTES);
+        t.start();
+        t.join();
+        System.err.flush();
+        // halt: libclang's static destructors need not run (the process ends here either way)
+        Runtime.getRuntime().halt(code[0]);
+    }
+
+    static void serve(DataInputStream in, DataOutputStream out) throws IOException {
+        Libclang lib = Libclang.get();
+        ClangWire.writeHello(out, lib == null ? String.valueOf(Libclang.unavailable()) : null);
+        if (lib == null) return;
+        // the headers Clang's CUDA wrapper includes and a CUDA 13 toolkit lacks: in this worker's private directory
+        String tmp = System.getenv("TMPDIR");
+        Path stubs = Libclang.stubHeaders(Path.of(tmp != null ? tmp : System.getProperty("java.io.tmpdir")));
+        ClangWire.Request r;
+        while ((r = ClangWire.readRequest(in)) != null) {
+            // the same trust boundary as in the scan's process, checked again here: an include that leaves the tree
+            String refused = r.root() == null ? null : ClangFrontEnd.refusal(r.root(), r.file(), r.text());
+            if (refused != null) {
+                ClangWire.writeFailed(out, "refused: " + refused);
+                continue;
+            }
+            ClangUnit u;
+            try {
+                List<String> args = new ArrayList<>(r.args());
+                if (stubs != null) {
+                    args.add("-idirafter");
+                    args.add(stubs.toString());
+                }
+                u = ClangParser.parseNow(r.file(), args, r.text());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                u = ClangUnit.failed(
+                        r.file(), "the Clang worker failed: " + e.getClass().getSimpleName());
+            } catch (OutOfMemoryError e) {
+                ClangWire.writeFailed(out, "the Clang worker ran out of memory");
+                throw e;
+            }
+            ClangWire.writeUnit(out, u);
+        }
+    }
+}

@@ -1,0 +1,308 @@
+package dev.numlint.cuda.clang;
+
+import dev.numlint.toolchain.GuardedProcess;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * libclang in guarded child processes. The scan's process never loads libclang: each parse goes to a worker JVM
+ * ({@link ClangWorkerMain}, the same class path) started through {@link GuardedProcess} (scrubbed environment,
+ * private directories, CPU, file-size and wall-clock limits) under an address-space limit
+ * ({@code -Dnumlint.clang.workerMemoryMb}, default {@value #DEFAULT_MEMORY_MB}; the JVM's own reservations are
+ * trimmed so that the limit is libclang's), with a wall budget per file ({@code -Dnumlint.clang.fileBudgetMs}).
+ * Workers are reused file after file and across scans of one process (an idle one ends after
+ * {@value #IDLE_MS} ms), at most {@code -Dnumlint.clang.workers} at once (default: the cores, at most 4). A crash,
+ * out-of-memory or timeout of a worker costs the file it was parsing: that file's unit is a failure with the reason,
+ * and the next file gets a fresh worker.
+ */
+public final class ClangWorkers {
+    static final int DEFAULT_MEMORY_MB = 3072;
+    static final long IDLE_MS = 30_000;
+    /** Starting a worker (a JVM, libclang loaded; the first start extracts the natives into JavaCPP's cache). */
+    static final long START_BUDGET_MS = 180_000;
+    /** A worker is retired (ended, a fresh one started) after this many files or CPU seconds. */
+    static final int RETIRE_FILES = 1000;
+
+    static final long RETIRE_CPU_SECONDS = 1800;
+    static final long CPU_LIMIT_SECONDS = 3600;
+
+    static final ClangWorkers SHARED = new ClangWorkers();
+
+    private static final ScheduledExecutorService REAPER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "numlint-clang-reaper");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final ArrayDeque<Worker> idle = new ArrayDeque<>();
+    private final Semaphore slots = new Semaphore(maxWorkers(), true);
+    private volatile String unavailable;
+    private final java.util.concurrent.atomic.AtomicInteger startFailures =
+            new java.util.concurrent.atomic.AtomicInteger();
+    private volatile boolean reaping;
+
+    private ClangWorkers() {}
+
+    static int maxWorkers() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        return Math.max(1, Integer.getInteger("numlint.clang.workers", Math.min(4, cores)));
+    }
+
+    static long memoryBytes() {
+        return Math.max(512, Long.getLong("numlint.clang.workerMemoryMb", DEFAULT_MEMORY_MB)) << 20;
+    }
+
+    /** Why no worker can run libclang (it did not load in one), or null. Once set, it stays for the process. */
+    String unavailable() {
+        return unavailable;
+    }
+
+    /**
+     * Parses one file in a worker: the unit, or a failed unit whose {@link ClangUnit#failure()} says why (the
+     * worker crashed, ran out of memory, went over the budget, or libclang does not load:
+     * {@link ClangUnit#unavailable()}).
+     */
+    ClangUnit parse(Path file, Path root, List<String> args, byte[] text) {
+        if (unavailable != null) return ClangUnit.unavailable(file, unavailable);
+        try {
+            slots.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ClangUnit.failed(file, "interrupted");
+        }
+        Worker w = null;
+        try {
+            w = take();
+            if (w == null) {
+                try {
+                    w = Worker.start();
+                } catch (Unavailable u) {
+                    unavailable = u.getMessage();
+                    return ClangUnit.unavailable(file, unavailable);
+                } catch (IOException e) {
+                    String why = "the Clang worker could not be started (" + e.getMessage() + ")";
+                    // a worker that cannot start three times in a row will not start for the next file either
+                    if (startFailures.incrementAndGet() >= 3) {
+                        unavailable = why;
+                        return ClangUnit.unavailable(file, why);
+                    }
+                    return ClangUnit.failed(file, why);
+                }
+                startFailures.set(0);
+            }
+            ClangUnit u = w.parse(new ClangWire.Request(file, root, args, text), ClangParser.budgetMs());
+            if (w.usable()) {
+                give(w);
+            } else {
+                w.close();
+            }
+            w = null;
+            return u;
+        } finally {
+            if (w != null) w.close();
+            slots.release();
+        }
+    }
+
+    private synchronized Worker take() {
+        return idle.pollFirst();
+    }
+
+    private synchronized void give(Worker w) {
+        w.lastUsed = System.nanoTime();
+        idle.addFirst(w);
+        if (!reaping) {
+            reaping = true;
+            REAPER.scheduleWithFixedDelay(this::reap, IDLE_MS / 3, IDLE_MS / 3, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Ends the workers idle for longer than {@link #IDLE_MS}. */
+    private void reap() {
+        List<Worker> old = new ArrayList<>();
+        synchronized (this) {
+            long now = System.nanoTime();
+            idle.removeIf(w -> {
+                boolean stale = now - w.lastUsed > IDLE_MS * 1_000_000L;
+                if (stale) old.add(w);
+                return stale;
+            });
+        }
+        for (Worker w : old) w.close();
+    }
+
+    /** Ends every idle worker now (tests; a running parse keeps its worker until it ends). */
+    void closeIdle() {
+        List<Worker> all;
+        synchronized (this) {
+            all = new ArrayList<>(idle);
+            idle.clear();
+        }
+        for (Worker w : all) w.close();
+    }
+
+    /** libclang does not load in a worker: no file of this process will be parsed by Clang. */
+    static final class Unavailable extends Exception {
+        Unavailable(String why) {
+            super(why);
+        }
+    }
+
+    /** One running worker. */
+    static final class Worker implements AutoCloseable {
+        private final GuardedProcess.Interactive p;
+        private final DataOutputStream out;
+        private final DataInputStream in;
+        private int files;
+        private boolean dead;
+        long lastUsed = System.nanoTime();
+
+        private Worker(GuardedProcess.Interactive p) {
+            this.p = p;
+            this.out = new DataOutputStream(new BufferedOutputStream(p.stdin(), 1 << 16));
+            this.in = new DataInputStream(new BufferedInputStream(p.stdout(), 1 << 16));
+        }
+
+        static Worker start() throws IOException, Unavailable {
+            GuardedProcess.Interactive p = GuardedProcess.start(spec());
+            Worker w = new Worker(p);
+            ScheduledFuture<?> k = p.killAfter(START_BUDGET_MS);
+            String why;
+            try {
+                why = ClangWire.readHello(w.in);
+            } catch (IOException e) {
+                String reason = w.reason(START_BUDGET_MS);
+                w.close();
+                throw new IOException(reason, e);
+            } finally {
+                k.cancel(false);
+            }
+            if (why != null) {
+                w.close();
+                throw new Unavailable(why);
+            }
+            return w;
+        }
+
+        /** The worker JVM: trimmed reservations (heap, code cache, class space, stacks), so the limit is libclang's. */
+        static GuardedProcess.Spec spec() {
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            String cache = System.getProperty(
+                    "org.bytedeco.javacpp.cachedir",
+                    Path.of(System.getProperty("user.home"), ".javacpp", "cache")
+                            .toString());
+            List<String> a = new ArrayList<>(List.of(
+                    "-Xmx768m",
+                    "-Xss1m",
+                    "-XX:ReservedCodeCacheSize=48m",
+                    "-XX:CompressedClassSpaceSize=64m",
+                    "-XX:MaxMetaspaceSize=192m",
+                    "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:-UsePerfData",
+                    "-XX:-CreateCoredumpOnCrash",
+                    "-Djava.awt.headless=true",
+                    // JavaCPP's own accounting would refuse allocations past twice the heap: the limit is the rlimit
+                    "-Dorg.bytedeco.javacpp.maxBytes=0",
+                    "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0",
+                    "-Dorg.bytedeco.javacpp.cachedir=" + Path.of(cache).toAbsolutePath(),
+                    "-Dnumlint.clang.indexes=1",
+                    "-cp",
+                    classPath(),
+                    ClangWorkerMain.class.getName()));
+            return GuardedProcess.builder(java)
+                    .args(a)
+                    .addressSpace(memoryBytes())
+                    .cpuSeconds(CPU_LIMIT_SECONDS)
+                    .timeout(Duration.ofHours(24))
+                    // glibc's per-thread malloc arenas reserve 64 MB of address space each
+                    .env("MALLOC_ARENA_MAX", "2")
+                    .env("LIBCLANG_DISABLE_CRASH_RECOVERY", "1");
+        }
+
+        /** This process's class path with every entry absolute (the worker runs in its own private directory). */
+        static String classPath() {
+            StringBuilder b = new StringBuilder();
+            for (String e : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+                if (e.isEmpty()) continue;
+                if (b.length() > 0) b.append(File.pathSeparator);
+                b.append(Path.of(e).toAbsolutePath().normalize());
+            }
+            return b.toString();
+        }
+
+        ClangUnit parse(ClangWire.Request r, long budgetMs) {
+            files++;
+            lastUsed = System.nanoTime();
+            ScheduledFuture<?> k = p.killAfter(budgetMs);
+            try {
+                ClangWire.writeRequest(out, r);
+                return ClangWire.readAnswer(in, r.file(), r.text());
+            } catch (IOException | RuntimeException e) {
+                dead = true;
+                return ClangUnit.failed(r.file(), reason(budgetMs));
+            } finally {
+                k.cancel(false);
+            }
+        }
+
+        /** Why the worker ended, from how it ended (never from what a scanned file made it print). */
+        String reason(long budgetMs) {
+            if (p.killedByDeadline()) {
+                return "over the per-file budget of " + budgetMs + " ms (-Dnumlint.clang.fileBudgetMs)";
+            }
+            Integer code = p.exitCode(2_000);
+            String err = p.errorTail(8192).toLowerCase(Locale.ROOT);
+            if (err.contains("out of memory")
+                    || err.contains("bad_alloc")
+                    || err.contains("outofmemoryerror")
+                    || err.contains("insufficient memory")
+                    || err.contains("cannot allocate memory")) {
+                return "out of memory (the Clang worker is limited to " + (memoryBytes() >> 20)
+                        + " MB of address space, -Dnumlint.clang.workerMemoryMb)";
+            }
+            if (code == null) return "the Clang worker stopped answering";
+            if (code == 128 + 24) return "over the Clang worker's CPU-time limit";
+            if (code > 128) return "the Clang worker crashed (signal " + (code - 128) + ")";
+            return "the Clang worker ended (exit code " + code + ")";
+        }
+
+        /** Whether the worker can take the next file (alive, not due for retirement). */
+        boolean usable() {
+            if (dead || !p.alive() || files >= RETIRE_FILES) return false;
+            long cpu = ProcessHandle.of(p.pid())
+                    .flatMap(h -> h.info().totalCpuDuration())
+                    .map(Duration::toSeconds)
+                    .orElse(0L);
+            return cpu < RETIRE_CPU_SECONDS;
+        }
+
+        @Override
+        public void close() {
+            if (!dead && p.alive()) {
+                try {
+                    ClangWire.writeQuit(out);
+                } catch (IOException e) {
+                    // ending anyway
+                }
+            }
+            dead = true;
+            p.close();
+        }
+    }
+}

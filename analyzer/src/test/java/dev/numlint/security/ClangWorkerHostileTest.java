@@ -1,0 +1,164 @@
+package dev.numlint.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A file made to exhaust libclang, scanned through the real CLI in a process of its own: libclang runs in guarded
+ * worker processes (address-space limit, per-file budget), so the file costs only itself (a notice naming the
+ * reason), the next file is read by Clang in a fresh worker, the report is complete, and the scan's own process
+ * never maps libclang and stays small.
+ */
+class ClangWorkerHostileTest {
+    @TempDir
+    Path tmp;
+
+    /**
+     * Memoized instantiations of a three-parameter class template with {@code members} members each: within Clang's
+     * template depth, but 80^3 instantiations take gigabytes (with 300 members, fast; without, slowly). The hand-written front end does not instantiate templates.
+     */
+    static String templateBomb(int n, int members) {
+        StringBuilder fields = new StringBuilder();
+        for (int i = 0; i < members; i++) fields.append("float f").append(i).append("; ");
+        return """
+                template <int A, int B, int C> struct G {
+                    %s
+                    static constexpr unsigned long v = G<A - 1, B, C>::v + G<A, B - 1, C>::v + G<A, B, C - 1>::v;
+                };
+                template <int B, int C> struct G<0, B, C> { static constexpr unsigned long v = 1; };
+                template <int A, int C> struct G<A, 0, C> { static constexpr unsigned long v = 1; };
+                template <int A, int B> struct G<A, B, 0> { static constexpr unsigned long v = 1; };
+                template <int C> struct G<0, 0, C> { static constexpr unsigned long v = 1; };
+                template <int B> struct G<0, B, 0> { static constexpr unsigned long v = 1; };
+                template <int A> struct G<A, 0, 0> { static constexpr unsigned long v = 1; };
+                template <> struct G<0, 0, 0> { static constexpr unsigned long v = 1; };
+                unsigned long total() { return G<%d, %d, %d>::v; }
+                __global__ void bombed(unsigned *o, const float *x) { o[threadIdx.x] = (unsigned)x[threadIdx.x]; }
+                """
+                .formatted(fields, n, n, n);
+    }
+
+    /** After a declaration the hand-written parser cannot read, only Clang sees the cast (clang_templates.cu). */
+    static final String CLANG_ONLY =
+            """
+            template <int DIMS, typename T> struct point { T x[DIMS]; };
+            template <int DIMS, typename T> static struct point<DIMS, T> moved(struct point<DIMS, T> p, T d);
+            __global__ void afterTheDeclaration(unsigned *cell, const float *pos, float half)
+            {
+                int i = threadIdx.x;
+                cell[i] = (unsigned int)ceil(pos[i] - half);
+            }
+            """;
+
+    record Scan(JsonNode report, long peakRssKb, boolean mappedLibclang, String err) {}
+
+    /** Runs the CLI in a JVM of its own (-j 1: the files in order) and samples its memory and mappings until it ends. */
+    private Scan scan(Path repo, String... props) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.add("-Xmx256m");
+        cmd.addAll(List.of(props));
+        cmd.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.numlint.cli.Main",
+                "scan",
+                "--ptx",
+                "off",
+                "-j",
+                "1",
+                "--cache-dir",
+                tmp.resolve("cache").toString(),
+                "--format",
+                "json",
+                "--output",
+                tmp.resolve("report.json").toString(),
+                repo.toString()));
+        Path err = tmp.resolve("stderr.txt");
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(err.toFile())
+                .start();
+        long peak = 0;
+        boolean libclang = false;
+        Path status = Path.of("/proc", Long.toString(p.pid()), "status");
+        Path maps = Path.of("/proc", Long.toString(p.pid()), "maps");
+        while (!p.waitFor(200, TimeUnit.MILLISECONDS)) {
+            try {
+                for (String l : Files.readAllLines(status)) {
+                    if (l.startsWith("VmHWM:")) peak = Math.max(peak, Long.parseLong(l.replaceAll("[^0-9]", "")));
+                }
+                libclang |= Files.readString(maps).contains("libclang");
+            } catch (IOException | RuntimeException ended) {
+                // the process ended between the wait and the read
+            }
+        }
+        String log = Files.readString(err);
+        assertThat(p.exitValue()).as(log).isIn(0, 1);
+        return new Scan(new ObjectMapper().readTree(tmp.resolve("report.json").toFile()), peak, libclang, log);
+    }
+
+    private static List<String> notices(JsonNode report, String id) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode n : report.path("notifications")) {
+            if (n.path("id").asText().equals(id))
+                out.add(n.path("file").asText() + ": " + n.path("message").asText());
+        }
+        return out;
+    }
+
+    private static List<String> findings(JsonNode report) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode f : report.path("findings")) {
+            out.add(f.path("ruleId").asText() + " " + f.path("file").asText() + ":"
+                    + f.path("line").asInt());
+        }
+        return out;
+    }
+
+    @Test
+    void aFileThatExhaustsLibclangsMemoryCostsOnlyItselfAndTheScanStaysSmall() throws Exception {
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        Files.writeString(repo.resolve("a_bomb.cu"), templateBomb(80, 300));
+        Files.writeString(repo.resolve("b_after.cu"), CLANG_ONLY);
+        Scan s = scan(repo, "-Dnumlint.clang.workerMemoryMb=2000", "-Dnumlint.clang.fileBudgetMs=120000");
+        assertThat(notices(s.report(), "clang-not-parsed"))
+                .as(s.err())
+                .containsExactly("a_bomb.cu: not analyzed by Clang: out of memory (the Clang worker is limited to 2000"
+                        + " MB of address space, -Dnumlint.clang.workerMemoryMb) (analyzed by the fallback front end,"
+                        + " which guesses)");
+        // the report is complete: the bombed file's cast (the fallback front end) and the next file's, which only
+        // Clang reads (a fresh worker)
+        assertThat(findings(s.report())).contains("NL001 a_bomb.cu:13", "NL001 b_after.cu:6");
+        assertThat(s.mappedLibclang())
+                .as("the scan's own process mapped libclang")
+                .isFalse();
+        assertThat(s.peakRssKb())
+                .as("peak resident memory of the scan's process, KB")
+                .isLessThan(600_000);
+    }
+
+    @Test
+    void aFileOverThePerFileBudgetCostsOnlyItself() throws Exception {
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        Files.writeString(repo.resolve("a_bomb.cu"), templateBomb(80, 0));
+        Files.writeString(repo.resolve("b_after.cu"), CLANG_ONLY);
+        Scan s = scan(repo, "-Dnumlint.clang.fileBudgetMs=8000");
+        assertThat(notices(s.report(), "clang-not-parsed"))
+                .as(s.err())
+                .containsExactly("a_bomb.cu: not analyzed by Clang: over the per-file budget of 8000 ms"
+                        + " (-Dnumlint.clang.fileBudgetMs) (analyzed by the fallback front end, which guesses)");
+        assertThat(findings(s.report())).contains("NL001 a_bomb.cu:13", "NL001 b_after.cu:6");
+        assertThat(s.mappedLibclang()).isFalse();
+    }
+}
