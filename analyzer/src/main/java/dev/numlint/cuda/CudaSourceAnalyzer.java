@@ -250,6 +250,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             runWorkers(ctx, phase.size(), worker);
         }
         analyzeIncluded(run, sink);
+        Notification undefined = run.undefinedTypes.summary();
+        if (undefined != null) sink.notify(undefined);
     }
 
     /** A header (.cuh, .h, .hpp): compiled only as part of the files that include it. */
@@ -354,6 +356,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         final Map<Path, IncludedFrom> listedIncluders = new ConcurrentHashMap<>();
 
         final dev.numlint.toolchain.IncludePolicy policy;
+        /** The types Clang found used but defined in no file it read, over the whole scan (one notice at the end). */
+        final UndefinedTypes undefinedTypes = new UndefinedTypes();
         /** Includes already reported as not read (includer:line:name). */
         final Set<String> refusedIncludes = ConcurrentHashMap.newKeySet();
 
@@ -765,6 +769,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
         stats.clangFiles.incrementAndGet();
         stats.clangFunctions.addAndGet(unit.functions().size());
+        run.undefinedTypes.add(unit.undefinedTypes());
         if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
         // a header missing from the tree or the toolkit is the hand-written front end's to report (include notes, the
         // PTX layer's missing-header summary); Clang's note names any other first error

@@ -128,7 +128,7 @@ public final class ClangParser {
                 w.walk(root);
                 ClangUnit u = new ClangUnit(
                         file, w.top, w.templateArgs, d.errors, d.first, t1 - t0, System.nanoTime() - t1, text);
-                return u;
+                return u.withUnknownTypes(d.unknownTypes);
             } finally {
                 clang_disposeTranslationUnit(tu);
                 contents.close();
@@ -137,12 +137,24 @@ public final class ClangParser {
         }
     }
 
-    record Diag(int errors, String first) {}
+    /**
+     * @param unknownTypes type names Clang did not know where this file uses them ("unknown type name 'DType2'", "no
+     *                     template named 'Vec'"), with the lines in this file
+     */
+    record Diag(int errors, String first, Map<String, List<Integer>> unknownTypes) {}
+
+    /** The errors that name a type no file Clang read defines. */
+    private static final java.util.regex.Pattern UNKNOWN_TYPE = java.util.regex.Pattern.compile(
+            "^(?:unknown type name|no template named) '([A-Za-z_][A-Za-z0-9_:]{0,127})'");
+
+    /** Distinct unknown type names kept per file (a file made of thousands is summarised by the first ones). */
+    private static final int MAX_UNKNOWN_TYPES = 256;
 
     private static Diag diagnostics(CXTranslationUnit tu) {
         int n = clang_getNumDiagnostics(tu);
         int errors = 0;
         String first = null;
+        Map<String, List<Integer>> unknown = new java.util.TreeMap<>();
         for (int i = 0; i < n; i++) {
             CXDiagnostic d = clang_getDiagnostic(tu, i);
             try {
@@ -163,11 +175,30 @@ public final class ClangParser {
                     // a position outside the scanned file is not printed (it may name a path outside the tree)
                     first = (main ? "line " + ln + ": " : "in an included file: ") + msg;
                 }
+                unknownType(d, unknown);
             } finally {
                 clang_disposeDiagnostic(d);
             }
         }
-        return new Diag(errors, first);
+        return new Diag(errors, first, unknown);
+    }
+
+    /** Records the type an "unknown type name" error in this file names, with its line. */
+    private static void unknownType(CXDiagnostic d, Map<String, List<Integer>> unknown) {
+        CXSourceLocation loc = clang_getDiagnosticLocation(d);
+        if (clang_Location_isFromMainFile(loc) == 0) return;
+        java.util.regex.Matcher m =
+                UNKNOWN_TYPE.matcher(clang_getDiagnosticSpelling(d).getString());
+        if (!m.find()) return;
+        String name = m.group(1);
+        if (!unknown.containsKey(name) && unknown.size() >= MAX_UNKNOWN_TYPES) return;
+        IntPointer line = new IntPointer(1);
+        try {
+            clang_getExpansionLocation(loc, (CXFile) null, line, (IntPointer) null, (IntPointer) null);
+            unknown.computeIfAbsent(name, k -> new ArrayList<>()).add(line.get());
+        } finally {
+            line.close();
+        }
     }
 
     /** Copies the main file's cursors, depth first, with a visitor that recurses by hand to keep the parents. */

@@ -153,6 +153,42 @@ public final class ClangUnit {
 
     private boolean unavailable;
 
+    private Map<String, List<Integer>> unknownTypes = Map.of();
+
+    /** This unit with the type names Clang did not know, and their lines in this file (see ClangParser). */
+    ClangUnit withUnknownTypes(Map<String, List<Integer>> types) {
+        unknownTypes = Map.copyOf(types);
+        return this;
+    }
+
+    /** The type names Clang did not know, with the lines of this file that use them (for the worker's wire format). */
+    Map<String, List<Integer>> unknownTypes() {
+        return unknownTypes;
+    }
+
+    /**
+     * The types no file Clang read defines, each with the number of places of this file that use them: the
+     * functions whose bodies or signatures hold one of its lines, and each line outside every function.
+     */
+    public Map<String, Integer> undefinedTypes() {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        for (Map.Entry<String, List<Integer>> e : unknownTypes.entrySet()) {
+            java.util.Set<Object> places = new java.util.HashSet<>();
+            for (int line : e.getValue()) {
+                Function in = null;
+                for (Function f : functions()) {
+                    if (line >= f.startLine() && line <= f.endLine()) {
+                        in = f;
+                        break;
+                    }
+                }
+                places.add(in == null ? (Object) line : in);
+            }
+            out.put(e.getKey(), places.size());
+        }
+        return out;
+    }
+
     /** Whether Clang cannot run at all (libclang did not load in a worker), rather than this file failing. */
     public boolean unavailable() {
         return unavailable;

@@ -23,7 +23,7 @@ import java.util.Map;
 final class ClangWire {
     static final int MAGIC = 0x4E4C4357; // "NLCW"
     /** Raise on every change of the format; a worker of another version is refused at its greeting. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final byte HELLO_READY = 0;
     static final byte HELLO_UNAVAILABLE = 1;
@@ -194,6 +194,12 @@ final class ClangWire {
                 for (String a : args) o.str(a);
             }
         }
+        out.writeInt(u.unknownTypes().size());
+        for (Map.Entry<String, List<Integer>> e : u.unknownTypes().entrySet()) {
+            o.str(e.getKey());
+            out.writeInt(e.getValue().size());
+            for (int line : e.getValue()) out.writeInt(line);
+        }
         out.writeInt(u.top().size());
         for (ClangNode n : u.top()) writeNode(o, n);
         out.flush();
@@ -254,10 +260,19 @@ final class ClangWire {
             }
             ta.put(key, all);
         }
+        int nu = i.count(1024);
+        Map<String, List<Integer>> unknown = new LinkedHashMap<>();
+        for (int k = 0; k < nu; k++) {
+            String name = i.str();
+            int m = i.count(1_000_000);
+            List<Integer> lines = new ArrayList<>(Math.min(m, 1024));
+            for (int j = 0; j < m; j++) lines.add(in.readInt());
+            if (name != null) unknown.put(name, lines);
+        }
         int nTop = i.count(MAX_NODES);
         List<ClangNode> top = new ArrayList<>(Math.min(nTop, 1 << 16));
         for (int k = 0; k < nTop; k++) top.add(readNode(i, null, 0));
-        return new ClangUnit(file, top, ta, errors, first, parse, walk, text);
+        return new ClangUnit(file, top, ta, errors, first, parse, walk, text).withUnknownTypes(unknown);
     }
 
     private static ClangNode readNode(In i, ClangNode parent, int depth) throws IOException {

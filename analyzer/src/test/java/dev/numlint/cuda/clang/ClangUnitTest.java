@@ -67,6 +67,38 @@ class ClangUnitTest {
                 .containsExactly("9:__fdividef");
     }
 
+    /**
+     * Issue 25: types that no file read defines (a configured header not generated) are named with the places that
+     * use them, and the worker's wire format carries them.
+     */
+    @Test
+    void typesDefinedInNoFileReadAreNamedWithThePlacesThatUseThem() throws Exception {
+        ClangUnit u = parse(
+                "u.cu",
+                """
+                __global__ void splat(DType2 *grid, const float *w) {
+                    DType2 v = grid[threadIdx.x];
+                    atomicAdd(&grid[threadIdx.x].x, w[0]);
+                }
+                __global__ void fft(CufftType *a) { a[0] = a[1]; }
+                Vec<float> g;
+                __global__ void fine(float *a) { a[0] = 1.0f; }
+                """,
+                ClangFrontEnd.Language.CUDA);
+        assertThat(u.undefinedTypes())
+                .containsExactly(
+                        java.util.Map.entry("CufftType", 1),
+                        java.util.Map.entry("DType2", 1),
+                        java.util.Map.entry("Vec", 1));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        ClangWire.writeUnit(new java.io.DataOutputStream(bytes), u);
+        ClangUnit back = ClangWire.readAnswer(
+                new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())),
+                u.file(),
+                new byte[0]);
+        assertThat(back.undefinedTypes()).isEqualTo(u.undefinedTypes());
+    }
+
     @Test
     void c99ComplexCompoundLiteralsTypeofAndExtensionAreRead() throws Exception {
         ClangUnit u = parse(

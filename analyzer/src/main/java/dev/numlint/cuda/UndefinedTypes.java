@@ -1,0 +1,67 @@
+package dev.numlint.cuda;
+
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The C, C++ and CUDA types that Clang saw used but that no file it read defines (a configured header not generated,
+ * a header of another package, an include directory the build did not give): one project-level notice at the end of
+ * the scan, as the Java front end says which packages it could not resolve. Without those types Clang cannot tell a
+ * float from an integer there, so float atomics and unsigned casts on them may be missed.
+ */
+final class UndefinedTypes {
+    /** Type names the notice names; the rest are counted. */
+    private static final int NAMED = 4;
+
+    private final Map<String, AtomicInteger> places = new ConcurrentHashMap<>();
+    private final AtomicInteger files = new AtomicInteger();
+
+    /** One file's undefined types, each with the number of its functions (or other places) that use it. */
+    void add(Map<String, Integer> types) {
+        if (types.isEmpty()) return;
+        files.incrementAndGet();
+        types.forEach((name, n) ->
+                places.computeIfAbsent(name, k -> new AtomicInteger()).addAndGet(n));
+    }
+
+    /** The notice, or null when every type used was defined. */
+    Notification summary() {
+        if (places.isEmpty()) return null;
+        List<Map.Entry<String, AtomicInteger>> byUse = new ArrayList<>(places.entrySet());
+        byUse.sort(Comparator.<Map.Entry<String, AtomicInteger>>comparingInt(
+                        e -> -e.getValue().get())
+                .thenComparing(Map.Entry::getKey));
+        int total = 0;
+        for (Map.Entry<String, AtomicInteger> e : byUse) total += e.getValue().get();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < Math.min(NAMED, byUse.size()); i++) {
+            Map.Entry<String, AtomicInteger> e = byUse.get(i);
+            sb.append(i == 0 ? "" : ", ")
+                    .append(e.getKey())
+                    .append(" (")
+                    .append(e.getValue().get())
+                    .append(')');
+        }
+        if (byUse.size() > NAMED)
+            sb.append(" and ").append(byUse.size() - NAMED).append(" more");
+        int f = files.get();
+        return new Notification(
+                null,
+                0,
+                Level.WARNING,
+                "cuda-types-undefined",
+                byUse.size() + " C/C++/CUDA type" + (byUse.size() == 1 ? "" : "s") + " used at " + total + " place"
+                        + (total == 1 ? "" : "s") + " (functions) in " + f + " file" + (f == 1 ? "" : "s")
+                        + " are defined in no file read: " + sb
+                        + "; what depends on them is not known to be floating or integral, so findings may be missed:"
+                        + " configure the project and pass -p build (its compile_commands.json; configured headers"
+                        + " are found in the build tree), or give the directory that defines them"
+                        + " (--nvcc-flags \"-I<dir>\")");
+    }
+}

@@ -1,0 +1,33 @@
+package dev.numlint.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Issue 25: one project-level notice names the types no file read defines, most used first. */
+class UndefinedTypesTest {
+    @Test
+    void noUndefinedTypeNoNotice() {
+        UndefinedTypes t = new UndefinedTypes();
+        t.add(Map.of());
+        assertThat(t.summary()).isNull();
+    }
+
+    @Test
+    void namesTheMostUsedTypesAndTheNextStep() {
+        UndefinedTypes t = new UndefinedTypes();
+        t.add(Map.of("DType2", 30, "CufftType", 2));
+        t.add(Map.of("DType2", 10, "A", 1, "B", 1, "C", 1));
+        Notification n = t.summary();
+        assertThat(n.file()).isNull();
+        assertThat(n.level()).isEqualTo(Level.WARNING);
+        assertThat(n.id()).isEqualTo("cuda-types-undefined");
+        assertThat(n.message())
+                .startsWith("5 C/C++/CUDA types used at 45 places (functions) in 2 files are defined in no file read:"
+                        + " DType2 (40), CufftType (2), A (1), B (1) and 1 more;")
+                .contains("pass -p build");
+    }
+}
