@@ -753,11 +753,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     static boolean isCuda(Path p) {
+        if (p.getFileName() == null) return false; // a source written as "/" (a root has no file name)
         String n = p.getFileName().toString();
         return n.endsWith(".cu") || n.endsWith(".cuh") || n.endsWith(".ptx");
     }
 
     static boolean isSource(Path p) {
+        if (p.getFileName() == null) return false;
         String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
         int dot = n.lastIndexOf('.');
         if (dot < 0) return false;

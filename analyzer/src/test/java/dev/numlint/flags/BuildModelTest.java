@@ -702,6 +702,16 @@ class BuildModelTest {
         });
     }
 
+    /** Found by fuzzing (session 10): a target source written as "/" (a path without a file name) failed the audit. */
+    @Test
+    void aTargetSourceThatIsTheRootIsNoSourceAndNoInternalError(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("CMakeLists.txt"), "add_library(t STATIC / k.cu)\n");
+        Files.writeString(dir.resolve("k.cu"), "");
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        assertThat(ctx.notifications()).extracting(Notification::id).doesNotContain("internal-error");
+        assertThat(ctx.notifications()).extracting(Notification::message).noneMatch(m -> m.contains("audit failed"));
+    }
+
     @Test
     void doublingCMakeVariablesFinishQuicklyWithANotice(@TempDir Path dir) throws IOException {
         StringBuilder cm = new StringBuilder("set(A0 \"-DX\")\n");
