@@ -75,6 +75,10 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
     private Map<String, Task> tasks;
     /** Per class: fields assigned a {@code new DoubleAccumulator(adding function, ...)}. */
     private Set<String> additiveAccumulatorFields;
+    /** Per class: instance array fields that the class only ever assigns arrays it allocates itself. */
+    private Set<String> ownArrays = Set.of();
+
+    private static final String OWN = "<own>";
 
     /** A method of the class that runs on other threads; {@code captured} leading parameters come from outside. */
     private record Task(String label, int captured, boolean ownFields) {}
@@ -437,6 +441,26 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
         }
         org.apache.bcel.generic.ConstantPoolGen g = new org.apache.bcel.generic.ConstantPoolGen(jc.getConstantPool());
         String self = jc.getClassName();
+        Set<String> fresh = new java.util.HashSet<>();
+        Set<String> other = new java.util.HashSet<>();
+        for (Method m : jc.getMethods()) {
+            if (m.getCode() == null) {
+                continue;
+            }
+            org.apache.bcel.generic.InstructionHandle[] hs =
+                    instructions(m.getCode().getCode());
+            for (int i = 0; i < hs.length; i++) {
+                if (hs[i].getInstruction() instanceof org.apache.bcel.generic.PUTFIELD put
+                        && put.getReferenceType(g).toString().equals(self)) {
+                    short before = i > 0 ? hs[i - 1].getInstruction().getOpcode() : -1;
+                    boolean allocated =
+                            before == Const.NEWARRAY || before == Const.ANEWARRAY || before == Const.MULTIANEWARRAY;
+                    (allocated ? fresh : other).add(put.getFieldName(g));
+                }
+            }
+        }
+        fresh.removeAll(other);
+        ownArrays = fresh;
         for (Method m : jc.getMethods()) {
             if (m.getCode() == null) {
                 continue;
@@ -565,8 +589,10 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                     continue;
                 }
                 target = sharedArray(hs, load - 2, params, capturedSlots, counters, g);
-                if (target != null) {
-                    target = "the array " + target;
+                if (OWN.equals(target) && task.ownFields()) {
+                    target = null;
+                } else if (target != null) {
+                    target = "the array " + (OWN.equals(target) ? "field" : target);
                 }
             } else if (op == Const.PUTFIELD || op == Const.PUTSTATIC) {
                 org.apache.bcel.generic.FieldInstruction f = (org.apache.bcel.generic.FieldInstruction) ins;
@@ -616,6 +642,11 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
         org.apache.bcel.generic.Instruction a = hs[array].getInstruction();
         if (a.getOpcode() == Const.AALOAD) {
             return sharedArray(hs, array - 1, params, capturedSlots, counters, g); // a row of a 2-D array
+        }
+        if (a instanceof org.apache.bcel.generic.GETFIELD f
+                && f.getReferenceType(g).toString().equals(getDottedClassName())
+                && ownArrays.contains(f.getFieldName(g))) {
+            return OWN; // the task object's own array, allocated by itself
         }
         if (a instanceof org.apache.bcel.generic.GETFIELD || a instanceof org.apache.bcel.generic.GETSTATIC) {
             return ((org.apache.bcel.generic.FieldInstruction) a).getFieldName(g);
