@@ -30,7 +30,8 @@ import org.apache.bcel.classfile.Method;
  *       (FADD/DADD) and converts the sum to bits ({@code Float.floatToIntBits}, {@code Double.doubleToLongBits}),
  *       or whose update function (an invokedynamic lambda) does: a compare-and-set of a maximum (no addition) is
  *       not reported;
- *   <li>reads of a {@code DoubleAdder} ({@code sum}, {@code sumThenReset}, {@code doubleValue} ...);
+ *   <li>reads of a {@code DoubleAdder} ({@code sum}, {@code sumThenReset}, {@code doubleValue} ...): of a field, or
+ *       of a local when a task of the class adds to a DoubleAdder (a local added to in one thread adds in order);
  *   <li>{@code DoubleStream.sum/average/summaryStatistics}, {@code reduce} with {@code Double::sum} or an adding
  *       lambda, and {@code collect(Collectors.summingDouble/averagingDouble/summarizingDouble)} in a method that
  *       made the stream parallel ({@code parallel()}, {@code parallelStream()}) with no {@code sequential()} after;
@@ -55,6 +56,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
     private static final String NL009 = "NL009";
     private static final String ATOMIC = "java/util/concurrent/atomic/";
     private static final String ACCUMULATOR_SIG = "L" + ATOMIC + "DoubleAccumulator;";
+    private static final String ADDER_SIG = "L" + ATOMIC + "DoubleAdder;";
     // the JDK's shared-sum APIs: one list for this detector and the Java source check (rules module, knowledge)
     private static final Set<String> CAS = ConcurrentFloatApis.COMPARE_AND_SET;
     private static final Set<String> CAS_OWNERS = ConcurrentFloatApis.BIT_HOLDERS;
@@ -75,6 +77,12 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
     private Map<String, Task> tasks;
     /** Per class: fields assigned a {@code new DoubleAccumulator(adding function, ...)}. */
     private Set<String> additiveAccumulatorFields;
+    /** Per class: instance array fields that the class only ever assigns arrays it allocates itself. */
+    private Set<String> ownArrays = Set.of();
+    /** Per class: methods that hand a task adding to a DoubleAdder to a pool, a thread or a parallel stream. */
+    private final Set<String> adderTaskMethods = new java.util.HashSet<>();
+
+    private static final String OWN = "<own>";
 
     /** A method of the class that runs on other threads; {@code captured} leading parameters come from outside. */
     private record Task(String label, int captured, boolean ownFields) {}
@@ -148,7 +156,8 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                 additiveAccumulatorLocals.add(getRegisterOperand());
             }
         }
-        if ((seen == Const.GETFIELD || seen == Const.GETSTATIC) && ACCUMULATOR_SIG.equals(getSigConstantOperand())) {
+        if ((seen == Const.GETFIELD || seen == Const.GETSTATIC)
+                && (ACCUMULATOR_SIG.equals(getSigConstantOperand()) || ADDER_SIG.equals(getSigConstantOperand()))) {
             lastAccumulator = "field " + getNameConstantOperand();
         } else if (seen >= Const.ALOAD_0 && seen <= Const.ALOAD_3 || seen == Const.ALOAD) {
             lastAccumulator = "local " + getRegisterOperand();
@@ -209,6 +218,14 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
             return;
         }
         if ((ATOMIC + "DoubleAdder").equals(cls) && ADDER_READS.contains(name)) {
+            if (tasks == null) {
+                scanTasks();
+            }
+            if (lastAccumulator != null
+                    && lastAccumulator.startsWith("local ")
+                    && !adderTaskMethods.contains(getMethodName() + getMethodSig())) {
+                return; // a local adder that no task of this method adds to: added in one thread, in order
+            }
             String impact = ConcurrentFloatApis.TRUNCATING_READS.contains(name) ? "amplified" : followed(pc);
             report(pc, impact, BugPatterns.message(NL009, "java-bc-adder", "call", "DoubleAdder." + name + "()"));
             return;
@@ -423,6 +440,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
     private void scanTasks() {
         tasks = new HashMap<>();
         additiveAccumulatorFields = new java.util.HashSet<>();
+        adderTaskMethods.clear();
         JavaClass jc = getThisClass();
         String label = taskClassLabel(jc);
         if (label != null) {
@@ -437,6 +455,26 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
         }
         org.apache.bcel.generic.ConstantPoolGen g = new org.apache.bcel.generic.ConstantPoolGen(jc.getConstantPool());
         String self = jc.getClassName();
+        Set<String> fresh = new java.util.HashSet<>();
+        Set<String> other = new java.util.HashSet<>();
+        for (Method m : jc.getMethods()) {
+            if (m.getCode() == null) {
+                continue;
+            }
+            org.apache.bcel.generic.InstructionHandle[] hs =
+                    instructions(m.getCode().getCode());
+            for (int i = 0; i < hs.length; i++) {
+                if (hs[i].getInstruction() instanceof org.apache.bcel.generic.PUTFIELD put
+                        && put.getReferenceType(g).toString().equals(self)) {
+                    short before = i > 0 ? hs[i - 1].getInstruction().getOpcode() : -1;
+                    boolean allocated =
+                            before == Const.NEWARRAY || before == Const.ANEWARRAY || before == Const.MULTIANEWARRAY;
+                    (allocated ? fresh : other).add(put.getFieldName(g));
+                }
+            }
+        }
+        fresh.removeAll(other);
+        ownArrays = fresh;
         for (Method m : jc.getMethods()) {
             if (m.getCode() == null) {
                 continue;
@@ -488,10 +526,33 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                 if (runs != null && lambda.startsWith(self + ".")) {
                     String method = lambda.substring(self.length() + 1);
                     tasks.putIfAbsent(method, new Task(runs, captured, false));
+                    if (callsAdderAdd(jc, method, g)) {
+                        adderTaskMethods.add(m.getName() + m.getSignature());
+                    }
+                } else if (runs != null && lambda.startsWith("java.util.concurrent.atomic.DoubleAdder.add(")) {
+                    adderTaskMethods.add(m.getName() + m.getSignature()); // forEach(sum::add) on a parallel stream
                 }
                 lambda = null;
             }
         }
+    }
+
+    /** The method {@code nameAndSig} of the class calls {@code DoubleAdder.add}. */
+    private static boolean callsAdderAdd(JavaClass jc, String nameAndSig, org.apache.bcel.generic.ConstantPoolGen g) {
+        for (Method m : jc.getMethods()) {
+            if (m.getCode() == null || !(m.getName() + m.getSignature()).equals(nameAndSig)) {
+                continue;
+            }
+            for (org.apache.bcel.generic.InstructionHandle h :
+                    instructions(m.getCode().getCode())) {
+                if (h.getInstruction() instanceof org.apache.bcel.generic.InvokeInstruction inv
+                        && inv.getClassName(g).equals("java.util.concurrent.atomic.DoubleAdder")
+                        && inv.getMethodName(g).equals("add")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** What runs a class's instances on other threads, from its superclass and interfaces; null for none. */
@@ -565,8 +626,10 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                     continue;
                 }
                 target = sharedArray(hs, load - 2, params, capturedSlots, counters, g);
-                if (target != null) {
-                    target = "the array " + target;
+                if (OWN.equals(target) && task.ownFields()) {
+                    target = null;
+                } else if (target != null) {
+                    target = "the array " + (OWN.equals(target) ? "field" : target);
                 }
             } else if (op == Const.PUTFIELD || op == Const.PUTSTATIC) {
                 org.apache.bcel.generic.FieldInstruction f = (org.apache.bcel.generic.FieldInstruction) ins;
@@ -616,6 +679,11 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
         org.apache.bcel.generic.Instruction a = hs[array].getInstruction();
         if (a.getOpcode() == Const.AALOAD) {
             return sharedArray(hs, array - 1, params, capturedSlots, counters, g); // a row of a 2-D array
+        }
+        if (a instanceof org.apache.bcel.generic.GETFIELD f
+                && f.getReferenceType(g).toString().equals(getDottedClassName())
+                && ownArrays.contains(f.getFieldName(g))) {
+            return OWN; // the task object's own array, allocated by itself
         }
         if (a instanceof org.apache.bcel.generic.GETFIELD || a instanceof org.apache.bcel.generic.GETSTATIC) {
             return ((org.apache.bcel.generic.FieldInstruction) a).getFieldName(g);

@@ -622,7 +622,14 @@ public final class SharedFloatAccumulation implements JavaCheck {
      * task object has its own ({@code partial += x} in a Runnable's run()).
      */
     private static boolean ownField(Expression lhs, ASTNode body) {
-        if (!(body instanceof Block) || lhs instanceof ArrayAccess) return false;
+        if (!(body instanceof Block)) return false;
+        if (lhs instanceof ArrayAccess) {
+            // an array the task object allocates for itself (buf = new double[n] in its constructor)
+            Expression arr = lhs;
+            while (arr instanceof ArrayAccess) arr = RangeAnalysis.unparen(((ArrayAccess) arr).getArray());
+            return ownField(arr, body)
+                    && allocatedBy((TypeDeclaration) body.getParent().getParent(), arr);
+        }
         SimpleName n = lhs instanceof FieldAccess
                 ? ((FieldAccess) lhs).getName()
                 : lhs instanceof SimpleName ? (SimpleName) lhs : null;
@@ -636,6 +643,33 @@ public final class SharedFloatAccumulation implements JavaCheck {
                 if (((VariableDeclarationFragment) o).getName().getIdentifier().equals(n.getIdentifier())) return true;
         }
         return false;
+    }
+
+    /** Every value the task class assigns to the field {@code arr} names is a new array it allocates. */
+    private static boolean allocatedBy(TypeDeclaration task, Expression arr) {
+        String name = JavaUnit.simpleName(arr);
+        if (name == null) return false;
+        boolean[] fresh = {false};
+        boolean[] other = {false};
+        task.accept(new ASTVisitor() {
+            @Override
+            public boolean visit(VariableDeclarationFragment f) {
+                if (f.getName().getIdentifier().equals(name) && f.getInitializer() != null) note(f.getInitializer());
+                return true;
+            }
+
+            @Override
+            public boolean visit(Assignment a) {
+                if (name.equals(JavaUnit.simpleName(a.getLeftHandSide()))) note(a.getRightHandSide());
+                return true;
+            }
+
+            private void note(Expression v) {
+                if (RangeAnalysis.unparen(v) instanceof ArrayCreation) fresh[0] = true;
+                else other[0] = true;
+            }
+        });
+        return fresh[0] && !other[0];
     }
 
     /** The index is the task's own: its lambda parameter, or a counter of a loop inside the task. */
