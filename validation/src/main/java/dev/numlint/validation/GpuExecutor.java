@@ -48,7 +48,30 @@ public interface GpuExecutor extends AutoCloseable {
             List<int[]> params,
             List<byte[]> allocations,
             Map<String, byte[]> globals,
+            List<ReplayTexture> textures,
             int timedRepeats) {}
+
+    /**
+     * A recorded texture object to recreate for the parameter {@code param}: its resource ("array", "linear",
+     * "pitch2D"), extent, CUarray_format, channels, row pitch, CUaddress_mode per dimension, CUfilter_mode, CU_TRSF
+     * flags, border colour, and its texels.
+     */
+    record ReplayTexture(
+            int param,
+            String resource,
+            int dims,
+            long width,
+            long height,
+            long depth,
+            long layers,
+            int format,
+            int channels,
+            long pitch,
+            int[] address,
+            int filter,
+            int flags,
+            float[] border,
+            byte[] data) {}
 
     /**
      * The allocations after the first launch, the kernel times of the timed repeats (each on freshly restored

@@ -162,6 +162,25 @@ public final class GpuChild {
         if (l.globals != null)
             for (Map.Entry<String, String> g : l.globals.entrySet())
                 globals.put(g.getKey(), Files.readAllBytes(dir.resolve(g.getValue())));
+        List<GpuExecutor.ReplayTexture> textures = new ArrayList<>();
+        if (l.textures != null)
+            for (GpuJob.Texture t : l.textures)
+                textures.add(new GpuExecutor.ReplayTexture(
+                        t.param,
+                        t.resource,
+                        t.dims,
+                        t.width,
+                        t.height,
+                        t.depth,
+                        t.layers,
+                        t.format,
+                        t.channels,
+                        t.pitch,
+                        t.address,
+                        t.filter,
+                        t.flags,
+                        t.border,
+                        Files.readAllBytes(dir.resolve(t.file))));
         try {
             GpuExecutor.ReplayResult r = ex.replay(new GpuExecutor.Replay(
                     images,
@@ -173,6 +192,7 @@ public final class GpuChild {
                     l.params,
                     allocs,
                     globals,
+                    textures,
                     job.repeats));
             o.status = "ok";
             o.kernelMillis = r.kernelMillis();

@@ -57,6 +57,8 @@ public final class GpuJob {
         public List<String> allocations;
         /** Module variables by name: the file with their bytes. */
         public Map<String, String> globals;
+        /** Texture objects to recreate, each for one parameter. */
+        public List<Texture> textures;
 
         public Launch() {}
 
@@ -64,6 +66,22 @@ public final class GpuJob {
         public String describe() {
             return "build " + variant + ", input set " + set;
         }
+    }
+
+    /** A recorded texture object (recording-format.md): its descriptors and the file of its texels. */
+    public static final class Texture {
+        public int param;
+        public String resource;
+        public int dims;
+        public long width, height, depth, layers;
+        public int format, channels;
+        public long pitch;
+        public int[] address;
+        public int filter, flags;
+        public float[] border;
+        public String file;
+
+        public Texture() {}
     }
 
     /** A kernel argument: a buffer (pointer parameter) or aggregate from a file, or a scalar's bit pattern. */

@@ -150,6 +150,7 @@ public final class JCudaGpuExecutor implements GpuExecutor {
                     r.params(),
                     r.allocations(),
                     r.globals(),
+                    r.textures(),
                     r.timedRepeats(),
                     PAD);
         } catch (RuntimeException e) {

@@ -279,6 +279,7 @@ public final class JCudaLauncher implements AutoCloseable {
             List<int[]> params,
             List<byte[]> allocations,
             java.util.Map<String, byte[]> globals,
+            List<dev.numlint.validation.GpuExecutor.ReplayTexture> textures,
             int timedRepeats,
             int pad) {
         cuCtxSetCurrent(context);
@@ -306,6 +307,9 @@ public final class JCudaLauncher implements AutoCloseable {
             throw new GpuLaunchException(
                     "no recorded module image could be loaded with kernel " + kernel + ": " + tried, null);
         List<CUdeviceptr> allocs = new ArrayList<>();
+        List<jcuda.driver.CUtexObject> texObjects = new ArrayList<>();
+        List<jcuda.driver.CUarray> arrays = new ArrayList<>();
+        List<CUdeviceptr> texMemory = new ArrayList<>();
         try {
             long[] address = new long[allocations.size()];
             for (int a = 0; a < allocations.size(); a++) {
@@ -326,6 +330,13 @@ public final class JCudaLauncher implements AutoCloseable {
             for (int i = 0; i < params.size(); i++) {
                 int[] pl = params.get(i);
                 kp[i] = Pointer.to(Arrays.copyOfRange(block0, pl[0], pl[0] + Math.max(1, pl[1])));
+            }
+            // texture objects recreated in this context: the parameter passes the new handle
+            for (dev.numlint.validation.GpuExecutor.ReplayTexture t : textures) {
+                if (t.param() < 0 || t.param() >= kp.length) continue;
+                jcuda.driver.CUtexObject o = texture(t, arrays, texMemory);
+                texObjects.add(o);
+                kp[t.param()] = Pointer.to(o);
             }
             List<byte[]> first = null;
             boolean identical = true;
@@ -348,9 +359,79 @@ public final class JCudaLauncher implements AutoCloseable {
             }
             return new ReplayLaunch(first, times, identical);
         } finally {
+            for (jcuda.driver.CUtexObject o : texObjects) JCudaDriver.cuTexObjectDestroy(o);
+            for (jcuda.driver.CUarray a : arrays) JCudaDriver.cuArrayDestroy(a);
+            for (CUdeviceptr p : texMemory) cuMemFree(p);
             for (CUdeviceptr p : allocs) cuMemFree(p);
             cuModuleUnload(module);
         }
+    }
+
+    /** A recorded texture object recreated: its array (or memory) filled with the texels, its descriptors. */
+    private static jcuda.driver.CUtexObject texture(
+            dev.numlint.validation.GpuExecutor.ReplayTexture t,
+            List<jcuda.driver.CUarray> arrays,
+            List<CUdeviceptr> texMemory) {
+        jcuda.driver.CUDA_RESOURCE_DESC res = new jcuda.driver.CUDA_RESOURCE_DESC();
+        byte[] data = t.data();
+        switch (t.resource()) {
+            case "linear", "pitch2D" -> {
+                CUdeviceptr p = new CUdeviceptr();
+                cuMemAlloc(p, Math.max(1, data.length));
+                texMemory.add(p);
+                if (data.length > 0) cuMemcpyHtoD(p, Pointer.to(data), data.length);
+                if (t.resource().equals("linear")) {
+                    res.resType = jcuda.driver.CUresourcetype.CU_RESOURCE_TYPE_LINEAR;
+                    res.linear_devPtr = p;
+                    res.linear_format = t.format();
+                    res.linear_numChannels = t.channels();
+                    res.linear_sizeInBytes = data.length;
+                } else {
+                    res.resType = jcuda.driver.CUresourcetype.CU_RESOURCE_TYPE_PITCH2D;
+                    res.pitch2D_devPtr = p;
+                    res.pitch2D_format = t.format();
+                    res.pitch2D_numChannels = t.channels();
+                    res.pitch2D_width = t.width();
+                    res.pitch2D_height = t.height();
+                    res.pitch2D_pitchInBytes = t.pitch();
+                }
+            }
+            default -> { // array
+                jcuda.driver.CUDA_ARRAY3D_DESCRIPTOR d = new jcuda.driver.CUDA_ARRAY3D_DESCRIPTOR();
+                d.Width = t.width();
+                d.Height = t.dims() >= 2 ? t.height() : 0;
+                d.Depth = t.layers() > 0 ? t.layers() : t.dims() == 3 ? t.depth() : 0;
+                d.Format = t.format();
+                d.NumChannels = t.channels();
+                d.Flags = t.layers() > 0 ? jcuda.driver.JCudaDriver.CUDA_ARRAY3D_LAYERED : 0;
+                jcuda.driver.CUarray a = new jcuda.driver.CUarray();
+                JCudaDriver.cuArray3DCreate(a, d);
+                arrays.add(a);
+                jcuda.driver.CUDA_MEMCPY3D m = new jcuda.driver.CUDA_MEMCPY3D();
+                m.srcMemoryType = jcuda.driver.CUmemorytype.CU_MEMORYTYPE_HOST;
+                m.srcHost = Pointer.to(data);
+                m.srcPitch = t.pitch();
+                m.srcHeight = Math.max(1, t.height());
+                m.dstMemoryType = jcuda.driver.CUmemorytype.CU_MEMORYTYPE_ARRAY;
+                m.dstArray = a;
+                m.WidthInBytes = t.pitch();
+                m.Height = Math.max(1, t.height());
+                m.Depth = Math.max(1, t.depth()) * Math.max(1, t.layers());
+                JCudaDriver.cuMemcpy3D(m);
+                res.resType = jcuda.driver.CUresourcetype.CU_RESOURCE_TYPE_ARRAY;
+                res.array_hArray = a;
+            }
+        }
+        jcuda.driver.CUDA_TEXTURE_DESC td = new jcuda.driver.CUDA_TEXTURE_DESC();
+        td.addressMode =
+                t.address() != null && t.address().length == 3 ? t.address().clone() : new int[] {1, 1, 1};
+        td.filterMode = t.filter();
+        td.flags = t.flags();
+        td.borderColor =
+                t.border() != null && t.border().length == 4 ? t.border().clone() : new float[4];
+        jcuda.driver.CUtexObject o = new jcuda.driver.CUtexObject();
+        JCudaDriver.cuTexObjectCreate(o, res, td, null);
+        return o;
     }
 
     /** A replayed launch: allocations after the first launch, kernel times, whether the repeats agreed bit for bit. */

@@ -64,6 +64,8 @@ public final class Recording {
         public final List<Global> globals = new ArrayList<>();
         /** The texture objects the launch's parameters name, by their handle. */
         public final Map<Long, dev.numlint.validation.interp.Texture> textures = new LinkedHashMap<>();
+        /** The same texture objects as recorded (their descriptors and texel file), to recreate them on a GPU. */
+        public final List<dev.numlint.validation.gpu.GpuJob.Texture> textureDescriptors = new ArrayList<>();
     }
 
     private static final dev.numlint.validation.interp.Texture.Format[] FORMATS =
@@ -241,6 +243,31 @@ public final class Recording {
                 if (!h.matches("0x[0-9a-f]{1,16}"))
                     throw new IOException("launch " + l.id + ": a texture without a valid handle");
                 l.textures.put(Long.parseUnsignedLong(h.substring(2), 16), texture(l.id, t));
+                dev.numlint.validation.gpu.GpuJob.Texture d = new dev.numlint.validation.gpu.GpuJob.Texture();
+                d.param = t.path("param").asInt(-1);
+                d.resource = t.path("resource").asText("array");
+                d.dims = t.path("dims").asInt();
+                d.width = t.path("width").asLong();
+                d.height = t.path("height").asLong(1);
+                d.depth = t.path("depth").asLong(1);
+                d.layers = t.path("layers").asLong(0);
+                d.format = t.path("format").asInt();
+                d.channels = t.path("channels").asInt();
+                d.pitch = l.textures.get(Long.parseUnsignedLong(h.substring(2), 16)).rowPitch; // packed when 0
+                d.address = new int[] {
+                    t.path("address").path(0).asInt(1),
+                    t.path("address").path(1).asInt(1),
+                    t.path("address").path(2).asInt(1)
+                };
+                d.filter = t.path("filter").asInt();
+                d.flags = t.path("flags").asInt();
+                d.border = new float[4];
+                for (int c = 0; c < 4; c++)
+                    d.border[c] = (float) t.path("border").path(c).asDouble(0);
+                d.file = file("data/launch-" + l.id + "-texture-"
+                                + t.path("index").asInt(-1) + ".bin")
+                        .toString();
+                l.textureDescriptors.add(d);
             }
             for (int[] p : l.paramLayout)
                 if (p[2] >= allocs || p[2] >= 0 && p[3] > l.before.get(p[2]).length)

@@ -464,11 +464,7 @@ public final class Replayer {
             KernelResult k) {
         GpuKernelResult gr = new GpuKernelResult();
         k.gpu = gr;
-        if (!l.textures.isEmpty()) {
-            gr.reason = "the launch reads recorded texture objects, which the GPU replay does not recreate yet"
-                    + " (the interpreter samples them)";
-            return null;
-        }
+
         GpuJob job = new GpuJob();
         job.kernel = l.kernel;
         job.repeats = gpuRepeats;
@@ -508,6 +504,7 @@ public final class Replayer {
             gl.paramBlock = paramBlock;
             gl.allocations = allocs;
             gl.globals = globals;
+            gl.textures = l.textureDescriptors; // recreated in the child's context, the parameter given the new handle
             if (v.name().equals("as-built")) gl.images = images;
             else if (mod == null) continue;
             else {

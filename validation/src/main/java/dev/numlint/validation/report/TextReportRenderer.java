@@ -80,6 +80,19 @@ public final class TextReportRenderer {
             GpuKernelResult g = k.gpu;
             if (g != null && g.fault != null)
                 b.append("    gpu: not runnable: ").append(g.fault).append('\n');
+            if (g != null && g.recordedAgreement != null) {
+                Agreement rec = g.recordedAgreement;
+                b.append(String.format(
+                        Locale.ROOT,
+                        "    gpu: as-built reproduces the recorded outputs: %s%s%n",
+                        rec.elementsDiffering == 0
+                                ? "yes, all " + rec.elementsCompared + " elements bit for bit"
+                                : "no, " + rec.elementsDiffering + " of " + rec.elementsCompared + " elements differ ("
+                                        + rec.note + ")",
+                        g.repeatable == null
+                                ? ""
+                                : g.repeatable ? "; repeats identical" : "; repeats differ among themselves"));
+            }
             if (g != null && g.strictAgreement != null || g != null && g.asBuiltAgreement != null) {
                 if (g.elementsCompared > 0)
                     b.append(String.format(

@@ -122,13 +122,34 @@ public final class TestGpuProviders {
             Program p = Decoder.decode(PtxModelAdapter.read(ptx), r.kernel(), new Decoder.Options().contract(true));
             Launch l = new Launch(p);
             for (Map.Entry<String, byte[]> g : r.globals().entrySet()) l.moduleVariable(g.getKey(), g.getValue());
+            // texture objects recreated with fresh handles (as a real context gives), passed in their parameters
+            byte[] block = r.paramBlock().clone();
+            long handle = 0x7e000;
+            for (ReplayTexture t : r.textures()) {
+                dev.numlint.validation.interp.Texture x = new dev.numlint.validation.interp.Texture(
+                        t.dims(),
+                        (int) t.width(),
+                        (int) Math.max(1, t.height()),
+                        (int) Math.max(1, t.depth()),
+                        (int) t.layers(),
+                        t.channels(),
+                        t.format() == 0x20
+                                ? dev.numlint.validation.interp.Texture.Format.F32
+                                : dev.numlint.validation.interp.Texture.Format.U8,
+                        t.pitch(),
+                        t.data());
+                x.linear = t.filter() == 1;
+                l.texture(++handle, x);
+                int off = r.params().get(t.param())[0];
+                for (int k = 0; k < 8; k++) block[off + k] = (byte) (handle >>> (8 * k));
+            }
             long[] base = new long[r.allocations().size()];
             for (int a = 0; a < base.length; a++)
                 base[a] = l.alloc(r.allocations().get(a).clone());
             for (int i = 0; i < r.params().size(); i++) {
                 int[] pl = r.params().get(i);
                 if (pl[2] >= 0) l.param(i, base[pl[2]] + pl[3]);
-                else l.paramBytes(i, java.util.Arrays.copyOfRange(r.paramBlock(), pl[0], pl[0] + pl[1]));
+                else l.paramBytes(i, java.util.Arrays.copyOfRange(block, pl[0], pl[0] + pl[1]));
             }
             l.run(r.grid(), r.block(), r.sharedBytes(), 500_000_000L);
             List<byte[]> out = new java.util.ArrayList<>();

@@ -262,6 +262,18 @@ class CaptureReplayTest {
         ValidationReport r = new Replayer(100_000_000L).replay(out);
         KernelResult k = r.kernels.get(0);
         assertTrue(k.launch.get("asBuiltReproduced").startsWith("yes: all 32 elements"), k.launch + " " + k.reason);
+        // on the (stand-in) GPU the texture object is recreated from the recording and its new handle passed
+        Path gpuTmp = Files.createDirectories(tmp.resolve("gpu-tmp-tex"));
+        KernelResult g = new Replayer(
+                        100_000_000L,
+                        new dev.numlint.validation.gpu.GpuProcess.Settings(
+                                "test-sticky", 0, Duration.ofSeconds(120), gpuTmp),
+                        1)
+                .replay(out)
+                .kernels
+                .get(0);
+        assertNotNull(g.gpu.recordedAgreement, g.gpu.reason + " " + g.gpu.fault);
+        assertEquals(0, g.gpu.recordedAgreement.elementsDiffering, g.launch.toString());
     }
 
     @Test

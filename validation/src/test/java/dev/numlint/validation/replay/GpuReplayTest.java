@@ -73,6 +73,9 @@ class GpuReplayTest {
                 .anySatisfy(t -> assertThat(t.toList().get(1)).isEqualTo("NL003 4096"));
         assertThat(exact.gpu.verdict).isEqualTo(Verdict.NOT_OBSERVED);
         assertThat(fp.verdict).isEqualTo(Verdict.CONFIRMED);
+        assertThat(dev.numlint.validation.report.TextReportRenderer.render(r))
+                .contains("    gpu: as-built reproduces the recorded outputs: yes, all 143360 elements bit for bit;"
+                        + " repeats identical\n");
     }
 
     @Test
