@@ -63,7 +63,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
     private static final Set<String> ADDER_READS = ConcurrentFloatApis.ADDER_READS;
     private static final Set<String> STREAM_TERMINALS = ConcurrentFloatApis.STREAM_SUMS;
     private static final Set<String> SUMMING_COLLECTORS = ConcurrentFloatApis.SUMMING_COLLECTORS;
-    private static final Set<String> ROUNDING = Set.of("round", "floor", "ceil", "rint");
+    static final Set<String> ROUNDING = Set.of("round", "floor", "ceil", "rint");
 
     private final BugReporter bugReporter;
 
@@ -277,44 +277,15 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
     private String followed(int pc) {
         byte[] code = getCode().getCode();
         ConstantPool cp = getConstantPool();
-        for (org.apache.bcel.generic.InstructionHandle h : instructions(code)) {
+        for (org.apache.bcel.generic.InstructionHandle h : SharedSumBytecode.instructions(code)) {
             if (h.getPosition() <= pc) {
                 continue;
             }
-            if (decides(h.getInstruction(), cp)) {
+            if (SharedSumBytecode.decides(h.getInstruction(), cp)) {
                 return "amplified";
             }
         }
         return "bounded";
-    }
-
-    private static boolean decides(org.apache.bcel.generic.Instruction ins, ConstantPool cp) {
-        short op = ins.getOpcode();
-        if (op == Const.D2I
-                || op == Const.D2L
-                || op == Const.F2I
-                || op == Const.F2L
-                || op == Const.DCMPG
-                || op == Const.DCMPL
-                || op == Const.FCMPG
-                || op == Const.FCMPL) {
-            return true;
-        }
-        if (ins instanceof org.apache.bcel.generic.INVOKESTATIC inv) {
-            org.apache.bcel.generic.ConstantPoolGen g = new org.apache.bcel.generic.ConstantPoolGen(cp);
-            String owner = inv.getClassName(g);
-            return (owner.equals("java.lang.Math") || owner.equals("java.lang.StrictMath"))
-                    && ROUNDING.contains(inv.getMethodName(g));
-        }
-        return false;
-    }
-
-    private static org.apache.bcel.generic.InstructionHandle[] instructions(byte[] code) {
-        try {
-            return new org.apache.bcel.generic.InstructionList(code).getInstructionHandles();
-        } catch (RuntimeException e) {
-            return new org.apache.bcel.generic.InstructionHandle[0];
-        }
     }
 
     /** A method of this class, other than a compare-and-set loop, reads float bits back and rounds or compares. */
@@ -352,7 +323,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
             }
             boolean add = false;
             for (org.apache.bcel.generic.InstructionHandle h :
-                    instructions(m.getCode().getCode())) {
+                    SharedSumBytecode.instructions(m.getCode().getCode())) {
                 short op = h.getInstruction().getOpcode();
                 if (op == Const.DADD || op == Const.FADD) {
                     add = true;
@@ -387,7 +358,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
             int readBits = -1;
             boolean decidesAfterRead = false;
             org.apache.bcel.generic.InstructionHandle[] hs =
-                    instructions(m.getCode().getCode());
+                    SharedSumBytecode.instructions(m.getCode().getCode());
             for (int i = 0; i < hs.length; i++) {
                 org.apache.bcel.generic.Instruction ins = hs[i].getInstruction();
                 short op = ins.getOpcode();
@@ -409,7 +380,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                         cas = true;
                     }
                 }
-                if (readBits >= 0 && i > readBits && decides(ins, jc.getConstantPool())) {
+                if (readBits >= 0 && i > readBits && SharedSumBytecode.decides(ins, jc.getConstantPool())) {
                     decidesAfterRead = true;
                 }
             }
@@ -442,7 +413,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
         additiveAccumulatorFields = new java.util.HashSet<>();
         adderTaskMethods.clear();
         JavaClass jc = getThisClass();
-        String label = taskClassLabel(jc);
+        String label = SharedSumBytecode.taskClassLabel(jc);
         if (label != null) {
             for (Method m : jc.getMethods()) {
                 if (ConcurrentFloatApis.TASK_METHODS.contains(m.getName())
@@ -462,7 +433,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                 continue;
             }
             org.apache.bcel.generic.InstructionHandle[] hs =
-                    instructions(m.getCode().getCode());
+                    SharedSumBytecode.instructions(m.getCode().getCode());
             for (int i = 0; i < hs.length; i++) {
                 if (hs[i].getInstruction() instanceof org.apache.bcel.generic.PUTFIELD put
                         && put.getReferenceType(g).toString().equals(self)) {
@@ -480,14 +451,14 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                 continue;
             }
             org.apache.bcel.generic.InstructionHandle[] hs =
-                    instructions(m.getCode().getCode());
+                    SharedSumBytecode.instructions(m.getCode().getCode());
             String lambda = null;
             int captured = 0;
             boolean parallel = false;
             for (int i = 0; i < hs.length; i++) {
                 org.apache.bcel.generic.Instruction ins = hs[i].getInstruction();
                 if (ins instanceof org.apache.bcel.generic.INVOKEDYNAMIC indy) {
-                    String target = lambdaTarget(jc, indy.getIndex());
+                    String target = SharedSumBytecode.lambdaTarget(jc, indy.getIndex());
                     lambda = target;
                     captured = indy.getArgumentTypes(g).length;
                     continue;
@@ -526,7 +497,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                 if (runs != null && lambda.startsWith(self + ".")) {
                     String method = lambda.substring(self.length() + 1);
                     tasks.putIfAbsent(method, new Task(runs, captured, false));
-                    if (callsAdderAdd(jc, method, g)) {
+                    if (SharedSumBytecode.callsAdderAdd(jc, method, g)) {
                         adderTaskMethods.add(m.getName() + m.getSignature());
                     }
                 } else if (runs != null && lambda.startsWith("java.util.concurrent.atomic.DoubleAdder.add(")) {
@@ -535,40 +506,6 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                 lambda = null;
             }
         }
-    }
-
-    /** The method {@code nameAndSig} of the class calls {@code DoubleAdder.add}. */
-    private static boolean callsAdderAdd(JavaClass jc, String nameAndSig, org.apache.bcel.generic.ConstantPoolGen g) {
-        for (Method m : jc.getMethods()) {
-            if (m.getCode() == null || !(m.getName() + m.getSignature()).equals(nameAndSig)) {
-                continue;
-            }
-            for (org.apache.bcel.generic.InstructionHandle h :
-                    instructions(m.getCode().getCode())) {
-                if (h.getInstruction() instanceof org.apache.bcel.generic.InvokeInstruction inv
-                        && inv.getClassName(g).equals("java.util.concurrent.atomic.DoubleAdder")
-                        && inv.getMethodName(g).equals("add")) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** What runs a class's instances on other threads, from its superclass and interfaces; null for none. */
-    private static String taskClassLabel(JavaClass jc) {
-        String sup = jc.getSuperclassName();
-        String simple = sup.substring(sup.lastIndexOf('.') + 1);
-        if (sup.startsWith("java.") && ConcurrentFloatApis.TASK_SUPERCLASSES.contains(simple)) {
-            return simple.equals("Thread") ? "threads" : "fork/join tasks";
-        }
-        for (String i : jc.getInterfaceNames()) {
-            if (i.startsWith("java.")
-                    && ConcurrentFloatApis.TASK_INTERFACES.contains(i.substring(i.lastIndexOf('.') + 1))) {
-                return "pool tasks";
-            }
-        }
-        return null;
     }
 
     /**
@@ -580,7 +517,8 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
     private void taskSums(Task task) {
         Method method = getMethod();
         org.apache.bcel.generic.ConstantPoolGen g = new org.apache.bcel.generic.ConstantPoolGen(getConstantPool());
-        org.apache.bcel.generic.InstructionHandle[] hs = instructions(getCode().getCode());
+        org.apache.bcel.generic.InstructionHandle[] hs =
+                SharedSumBytecode.instructions(getCode().getCode());
         int params = method.isStatic() ? 0 : 1;
         int capturedSlots = params;
         org.apache.bcel.generic.Type[] args = method.getArgumentTypes();
@@ -748,7 +686,7 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
             }
             boolean read = false;
             for (org.apache.bcel.generic.InstructionHandle h :
-                    instructions(m.getCode().getCode())) {
+                    SharedSumBytecode.instructions(m.getCode().getCode())) {
                 org.apache.bcel.generic.Instruction ins = h.getInstruction();
                 if ((ins instanceof org.apache.bcel.generic.GETFIELD
                                 || ins instanceof org.apache.bcel.generic.GETSTATIC)
@@ -756,39 +694,12 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
                                 .getFieldName(g)
                                 .equals(field)) {
                     read = true;
-                } else if (read && decides(ins, jc.getConstantPool())) {
+                } else if (read && SharedSumBytecode.decides(ins, jc.getConstantPool())) {
                     return true;
                 }
             }
         }
         return false;
-    }
-
-    /** "owner.Class.method(sig)" (dotted owner) of the implementation method of an invokedynamic, or null. */
-    private static String lambdaTarget(JavaClass jc, int indyIndex) {
-        ConstantPool cp = jc.getConstantPool();
-        if (!(cp.getConstant(indyIndex) instanceof ConstantInvokeDynamic indy)) {
-            return null;
-        }
-        for (Attribute a : jc.getAttributes()) {
-            if (!(a instanceof BootstrapMethods bms)) {
-                continue;
-            }
-            BootstrapMethod[] all = bms.getBootstrapMethods();
-            int k = indy.getBootstrapMethodAttrIndex();
-            if (k < 0 || k >= all.length) {
-                return null;
-            }
-            for (int arg : all[k].getBootstrapArguments()) {
-                if (cp.getConstant(arg) instanceof ConstantMethodHandle mh
-                        && cp.getConstant(mh.getReferenceIndex()) instanceof ConstantCP ref) {
-                    String owner = ref.getClass(cp).replace('/', '.');
-                    ConstantNameAndType nt = cp.getConstant(ref.getNameAndTypeIndex(), ConstantNameAndType.class);
-                    return owner + "." + nt.getName(cp) + nt.getSignature(cp);
-                }
-            }
-        }
-        return null;
     }
 
     /** "owner/Class.method" of the implementation method of the invokedynamic at the current pc, or null. */
