@@ -160,8 +160,10 @@ class GuardedProcessTest {
             // an exchange past its deadline: the child is killed and the caller learns why
             var deadline = p.killAfter(200);
             assertThat(out.readLine()).isNull();
-            assertThat(deadline.isDone()).isTrue();
+            // the pipe closes while the watchdog may still be killing the tree and before the child is reaped
+            deadline.get(10, java.util.concurrent.TimeUnit.SECONDS);
             assertThat(p.killedByDeadline()).isTrue();
+            assertThat(p.exitCode(10_000)).as("the child ended").isNotNull();
             assertThat(p.alive()).isFalse();
         }
         // closed: the private directory is gone
