@@ -107,6 +107,29 @@ class ArchitectureTest {
     }
 
     @Test
+    void frontEndSourcesNameNoEngineClass() throws IOException {
+        // a constant of the engine (a setting's key) is inlined by the compiler: the class edges above miss it
+        Pattern engine = Pattern.compile("\\bdev\\.numlint\\.(scan|output|cli)\\.");
+        Path repo = Path.of("..");
+        Set<String> naming = new TreeSet<>();
+        for (String dir : List.of(
+                "analyzer/src/main/java/dev/numlint/cuda",
+                "analyzer/src/main/java/dev/numlint/java",
+                "analyzer/src/main/java/dev/numlint/flags",
+                "ptx-inspector/src/main/java/dev/numlint/ptx")) {
+            try (Stream<Path> files = Files.walk(repo.resolve(dir))) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    if (engine.matcher(Files.readString(f, StandardCharsets.UTF_8))
+                            .find()) {
+                        naming.add(repo.relativize(f).toString());
+                    }
+                }
+            }
+        }
+        assertThat(naming).as("front-end sources that name the engine").isEmpty();
+    }
+
+    @Test
     void theEngineUsesFrontEndsOnlyThroughTheSpi() {
         assertThat(classEdges(ENGINE, FRONT_ENDS))
                 .as("engine -> front end outside spi")
@@ -201,8 +224,6 @@ class ArchitectureTest {
     private static final Set<String> TODO_TOO_LONG = Set.of(
             "analyzer/src/main/java/dev/numlint/cuda/CudaSourceAnalyzer.java",
             "analyzer/src/main/java/dev/numlint/cuda/FunctionAnalyzer.java",
-            "analyzer/src/main/java/dev/numlint/cuda/RandomDraws.java",
-            "analyzer/src/main/java/dev/numlint/cuda/ValueFlow.java",
             "analyzer/src/main/java/dev/numlint/cuda/clang/ClangUnit.java",
             "analyzer/src/main/java/dev/numlint/flags/MakefileAudit.java",
             "analyzer/src/main/java/dev/numlint/java/RangeAnalysis.java",

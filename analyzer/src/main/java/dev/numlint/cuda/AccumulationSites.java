@@ -1,7 +1,7 @@
 package dev.numlint.cuda;
 
-import static dev.numlint.cuda.FunctionAnalyzer.simpleName;
-import static dev.numlint.cuda.FunctionAnalyzer.stripParens;
+import static dev.numlint.cuda.ParseTrees.simpleName;
+import static dev.numlint.cuda.ParseTrees.stripParens;
 import static dev.numlint.cuda.SyntaxQueries.*;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
@@ -274,7 +274,7 @@ final class AccumulationSites {
             }
         } else if (t instanceof InitDeclaratorContext) {
             InitDeclaratorContext d = (InitDeclaratorContext) t;
-            String k = FunctionAnalyzer.declName(d.declarator());
+            String k = ParseTrees.declName(d.declarator());
             if (k != null && d.initializer() != null) {
                 Set<String> r = new HashSet<>();
                 reads(d.initializer(), r);

@@ -100,7 +100,7 @@ final class ContinuousSelections {
     /** The operand compared with zero ({@code v > 0}, {@code 0.0f <= v}), as text; null for another comparison. */
     private String comparedWithZero(RelExprContext rel) {
         for (int i = 0; i < 2; i++) {
-            E c = memo.get(FunctionAnalyzer.stripParens(rel.expression(i)));
+            E c = memo.get(ParseTrees.stripParens(rel.expression(i)));
             if (c != null && c.cval != null && c.cval.doubleValue() == 0.0) return t(rel.expression(1 - i));
         }
         return null;
@@ -118,7 +118,7 @@ final class ContinuousSelections {
     }
 
     private boolean flatten(ExpressionContext e, boolean divisor, List<String> out, boolean[] neg) {
-        ExpressionContext x = FunctionAnalyzer.stripParens(e);
+        ExpressionContext x = ParseTrees.stripParens(e);
         if (x instanceof UnaryExprContext && ((UnaryExprContext) x).MINUS() != null) {
             neg[0] = !neg[0];
             return flatten(((UnaryExprContext) x).expression(), divisor, out, neg);
@@ -243,7 +243,7 @@ final class ContinuousSelections {
     private boolean selectsWith(ParserRuleContext cond, AssignExprContext a) {
         List<RelExprContext> conj = new ArrayList<>();
         if (!conjuncts(cond, conj) || conj.isEmpty()) return false;
-        ExpressionContext lhs = FunctionAnalyzer.stripParens(a.expression(0));
+        ExpressionContext lhs = ParseTrees.stripParens(a.expression(0));
         ExpressionContext rhs = a.expression(1);
         if (conj.size() == 1) {
             RelExprContext r = conj.get(0);
@@ -278,7 +278,7 @@ final class ContinuousSelections {
         // the assigned place is the extreme bound: (a > b) ? a : b for x above both
         if (!(lhs instanceof CondExprContext) || bounds.size() != 2) return false;
         CondExprContext sel = (CondExprContext) lhs;
-        ExpressionContext sc = FunctionAnalyzer.stripParens(sel.expression(0));
+        ExpressionContext sc = ParseTrees.stripParens(sel.expression(0));
         ExpressionContext first = single(sel.commaExpression());
         if (!(sc instanceof RelExprContext) || first == null) return false;
         RelExprContext scr = (RelExprContext) sc;
@@ -301,7 +301,7 @@ final class ContinuousSelections {
 
     /** The conjuncts of {@code c}: comparisons joined by &&. */
     private static boolean conjuncts(ParserRuleContext c, List<RelExprContext> out) {
-        if (c instanceof ExpressionContext) c = FunctionAnalyzer.stripParens((ExpressionContext) c);
+        if (c instanceof ExpressionContext) c = ParseTrees.stripParens((ExpressionContext) c);
         if (c instanceof AndExprContext) {
             return conjuncts(((AndExprContext) c).expression(0), out)
                     && conjuncts(((AndExprContext) c).expression(1), out);
@@ -350,15 +350,15 @@ final class ContinuousSelections {
     /** The same expression, or equal constants ({@code 0} and {@code 0.0f}). */
     private boolean same(ExpressionContext a, ExpressionContext b) {
         if (t(a).equals(t(b))) return true;
-        E x = memo.get(FunctionAnalyzer.stripParens(a));
-        E y = memo.get(FunctionAnalyzer.stripParens(b));
+        E x = memo.get(ParseTrees.stripParens(a));
+        E y = memo.get(ParseTrees.stripParens(b));
         if (x == null) x = memo.get(a);
         if (y == null) y = memo.get(b);
         return x != null && y != null && x.cval != null && Objects.equals(x.cval, y.cval);
     }
 
     private String t(ExpressionContext e) {
-        return text.apply(FunctionAnalyzer.stripParens(e));
+        return text.apply(ParseTrees.stripParens(e));
     }
 
     private static ExpressionContext single(CommaExpressionContext c) {

@@ -1,9 +1,9 @@
 package dev.numlint.cuda;
 
-import static dev.numlint.cuda.FunctionAnalyzer.calleeName;
-import static dev.numlint.cuda.FunctionAnalyzer.declName;
-import static dev.numlint.cuda.FunctionAnalyzer.simpleName;
-import static dev.numlint.cuda.FunctionAnalyzer.stripParens;
+import static dev.numlint.cuda.ParseTrees.calleeName;
+import static dev.numlint.cuda.ParseTrees.declName;
+import static dev.numlint.cuda.ParseTrees.simpleName;
+import static dev.numlint.cuda.ParseTrees.stripParens;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
 import dev.numlint.cuda.facts.FunctionFacts;

@@ -1,5 +1,9 @@
 package dev.numlint.cuda;
 
+import static dev.numlint.cuda.ParseTrees.calleeName;
+import static dev.numlint.cuda.ParseTrees.declName;
+import static dev.numlint.cuda.ParseTrees.simpleName;
+import static dev.numlint.cuda.ParseTrees.stripParens;
 import static dev.numlint.cuda.SyntaxQueries.*;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
@@ -209,8 +213,8 @@ final class FunctionAnalyzer {
     /** Where this body's calls of functions of the translation unit are recorded, or null. */
     private final CallSiteRanges calls;
 
-    /** The random state of the body ({@link RandomDraws.Variates}), read once on first request. */
-    private RandomDraws.Variates variates;
+    /** The random state of the body ({@link RandomVariates}), read once on first request. */
+    private RandomVariates variates;
 
     /** The parameters and locals declared with an integer type, or as a pointer to or array of integers. */
     private final Set<String> integers = new HashSet<>();
@@ -223,9 +227,9 @@ final class FunctionAnalyzer {
     /** Local generators and distributions of the body ({@code dist(gen)} draws). */
     private final Set<String> generatorVars;
 
-    private RandomDraws.Variates variates() {
+    private RandomVariates variates() {
         if (variates == null) {
-            variates = new RandomDraws.Variates(
+            variates = new RandomVariates(
                     toks, 0, toks.size() - 2, f.className == null ? f.name : null, f.paramNames, scope, generatorVars);
         }
         return variates;
@@ -233,7 +237,7 @@ final class FunctionAnalyzer {
 
     /**
      * The lines of this function, if it runs on the device, whose arithmetic computes random variates ({@link
-     * RandomDraws.Variates#variateLines}); empty for host code.
+     * RandomVariates#variateLines}); empty for host code.
      */
     Set<Integer> variateLines() {
         // a translation unit that never draws has no random variates: its functions are not scanned for them
@@ -1011,18 +1015,6 @@ final class FunctionAnalyzer {
                 toks.subList(d.start.getTokenIndex(), d.stop.getTokenIndex() + 1), scope, f.templateParams);
     }
 
-    static String declName(DeclaratorContext d) {
-        if (d == null) return null;
-        NoPtrDeclaratorContext n = d.noPtrDeclarator();
-        if (n.declaratorId() != null) {
-            QualifiedNameContext q = n.declaratorId().qualifiedName();
-            if (q == null) return null;
-            List<NameComponentContext> cs = q.nameComponent();
-            return cs.get(cs.size() - 1).IDENTIFIER().getText();
-        }
-        return declName(n.declarator());
-    }
-
     private static CType declType(CType base, DeclaratorContext d) {
         CType t = base == null ? CType.UNKNOWN : base;
         if (d == null) return t;
@@ -1785,25 +1777,6 @@ final class FunctionAnalyzer {
         return false;
     }
 
-    static ExpressionContext stripParens(ExpressionContext e) {
-        while (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof ParenPrimaryContext) {
-            CommaExpressionContext ce = ((ParenPrimaryContext) ((PrimaryExprContext) e).primary()).commaExpression();
-            if (ce.expression().size() != 1) return e;
-            e = ce.expression(0);
-        }
-        return e;
-    }
-
-    static String simpleName(ExpressionContext e) {
-        e = stripParens(e);
-        if (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof NamePrimaryContext) {
-            QualifiedNameContext q = ((NamePrimaryContext) ((PrimaryExprContext) e).primary()).qualifiedName();
-            if (q.nameComponent().size() == 1 && q.SCOPE().isEmpty())
-                return q.nameComponent(0).IDENTIFIER().getText();
-        }
-        return null;
-    }
-
     private static boolean containsRelational(ParseTree t) {
         if (t instanceof RelExprContext) return true;
         if (t instanceof TerminalNode) return false;
@@ -1995,19 +1968,6 @@ final class FunctionAnalyzer {
     }
 
     // ------------------------------------------------------------------ calls
-    static String calleeName(ExpressionContext e) {
-        e = stripParens(e);
-        if (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof NamePrimaryContext) {
-            QualifiedNameContext q = ((NamePrimaryContext) ((PrimaryExprContext) e).primary()).qualifiedName();
-            StringBuilder sb = new StringBuilder();
-            for (int i = 0; i < q.nameComponent().size(); i++) {
-                if (i > 0) sb.append("::");
-                sb.append(q.nameComponent(i).IDENTIFIER().getText());
-            }
-            return sb.toString();
-        }
-        return null;
-    }
 
     private E call(CallExprContext c) {
         List<E> args = new ArrayList<>();

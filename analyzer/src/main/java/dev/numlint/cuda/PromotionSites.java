@@ -1,7 +1,7 @@
 package dev.numlint.cuda;
 
-import static dev.numlint.cuda.FunctionAnalyzer.calleeName;
-import static dev.numlint.cuda.FunctionAnalyzer.stripParens;
+import static dev.numlint.cuda.ParseTrees.calleeName;
+import static dev.numlint.cuda.ParseTrees.stripParens;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
 import dev.numlint.cuda.facts.FunctionFacts;

@@ -1,8 +1,8 @@
 package dev.numlint.cuda;
 
-import static dev.numlint.cuda.FunctionAnalyzer.declName;
-import static dev.numlint.cuda.FunctionAnalyzer.simpleName;
-import static dev.numlint.cuda.FunctionAnalyzer.stripParens;
+import static dev.numlint.cuda.ParseTrees.declName;
+import static dev.numlint.cuda.ParseTrees.simpleName;
+import static dev.numlint.cuda.ParseTrees.stripParens;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
 import dev.numlint.cuda.parser.CudaLexer;
@@ -17,8 +17,8 @@ import org.antlr.v4.runtime.tree.ParseTree;
 import org.antlr.v4.runtime.tree.TerminalNode;
 
 /**
- * Questions about the parse tree of a function body that the fact builders ({@link FunctionAnalyzer},
- * {@link AccumulationSites}) ask: which names an expression reads, which a loop modifies or overwrites in every
+ * Questions about the parse tree of a function body that the fact builders (the function analyzer and its
+ * accumulation sites) ask: which names an expression reads, which a loop modifies or overwrites in every
  * iteration, which variable a store writes.
  */
 final class SyntaxQueries {
@@ -96,7 +96,7 @@ final class SyntaxQueries {
         if (outParams.isEmpty()) return;
         if (t instanceof CallExprContext) {
             CallExprContext cc = (CallExprContext) t;
-            String name = FunctionAnalyzer.calleeName(cc.expression());
+            String name = ParseTrees.calleeName(cc.expression());
             BitSet defs = name == null ? null : outParams.get(name);
             if (defs != null && cc.argumentList() != null) {
                 List<ArgumentContext> args = cc.argumentList().argument();

@@ -27,10 +27,6 @@ final class ValueFlow {
     // patterns compiled once (String.matches and replaceAll compile theirs on every call)
     private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
 
-    private static final java.util.regex.Pattern MAKE_CHAR = java.util.regex.Pattern.compile("make_u?char[1-4]");
-
-    private static final java.util.regex.Pattern MIN_MAX = java.util.regex.Pattern.compile("f?(min|max)f?");
-
     private static final int MAX_DEPTH = 4;
     private static final int MAX_USES = 32;
 
@@ -56,26 +52,45 @@ final class ValueFlow {
             IdentityHashMap<ParserRuleContext, E> memo,
             Function<ParserRuleContext, String> text,
             Predicate<String> drawCall,
-            java.util.function.Supplier<RandomDraws.Variates> variates) {
+            java.util.function.Supplier<RandomVariates> variates) {
         this.memo = memo;
         this.text = text;
         this.drawCall = drawCall;
         this.variatesSource = variates;
+        this.colours = new ColourChannels(memo, text, () -> {
+            index();
+            return assignments;
+        });
+        this.pairs = new ComplexPairs(text, () -> {
+            index();
+            return adds;
+        });
+    }
+
+    /** Whether a conversion quantises a colour to an 8-bit channel. */
+    private final ColourChannels colours;
+
+    /** The companion components of complex products and 2-D rotations. */
+    private final ComplexPairs pairs;
+
+    /** {@link ComplexPairs#pairedComponent}. */
+    boolean pairedComponent(AddExprContext a) {
+        return pairs.pairedComponent(a);
     }
 
     /** The random state of the body's variables and members, read from its tokens (built on first use). */
-    private final java.util.function.Supplier<RandomDraws.Variates> variatesSource;
+    private final java.util.function.Supplier<RandomVariates> variatesSource;
 
-    private RandomDraws.Variates variates;
+    private RandomVariates variates;
 
-    private RandomDraws.Variates variates() {
+    private RandomVariates variates() {
         if (variates == null) variates = variatesSource.get();
         return variates;
     }
 
     /** {@code name} (or its {@code member}) holds a random variate where it is read; false where nothing draws. */
     private boolean variateAt(String name, String member, int at) {
-        RandomDraws.Variates v = variates();
+        RandomVariates v = variates();
         return v != null && v.variateAt(name, member, at, false);
     }
 
@@ -90,7 +105,7 @@ final class ValueFlow {
         try {
             if (site instanceof AssignExprContext) {
                 AssignExprContext a = (AssignExprContext) site;
-                String v = FunctionAnalyzer.simpleName(a.expression(0));
+                String v = ParseTrees.simpleName(a.expression(0));
                 if (v != null) followVar(v, a, 0, visited, out, true);
                 else out.add(use(ValueUse.Kind.STORE, a, null, null, drawn(a.expression(1))));
             } else {
@@ -162,8 +177,12 @@ final class ValueFlow {
                 if (r != null
                         && r.type.isInteger()
                         && integerUse(
-                                p, r.type, colourChannel(p, r.type), out, via, component != null ? component : cur))
-                    return;
+                                p,
+                                r.type,
+                                colours.colourChannel(p, r.type),
+                                out,
+                                via,
+                                component != null ? component : cur)) return;
                 cur = p;
             } else if (p instanceof ArgumentListContext) {
                 ParserRuleContext call = p.getParent();
@@ -177,7 +196,7 @@ final class ValueFlow {
                     return;
                 }
                 CallExprContext cc = (CallExprContext) call;
-                String name = FunctionAnalyzer.calleeName(cc.expression());
+                String name = ParseTrees.calleeName(cc.expression());
                 if (name == null) {
                     out.add(use(ValueUse.Kind.CALL, cc, null, via, drawn(component != null ? component : cur)));
                     return;
@@ -246,14 +265,14 @@ final class ValueFlow {
                     boolean colour = a.assignOp().ASSIGN() != null
                             && lhs.type.size == 1
                             && a.expression(1) != null
-                            && channelRange(a.expression(1));
+                            && colours.channelRange(a.expression(1));
                     if (integerUse(a, lhs.type, colour, out, via, component != null ? component : cur)) return;
                 }
-                if (FunctionAnalyzer.stripParens(a.expression(0)) instanceof CondExprContext) {
+                if (ParseTrees.stripParens(a.expression(0)) instanceof CondExprContext) {
                     followSelected(a, depth, visited, out, via, direct); // (c ? x : y) = v assigns x or y
                     return;
                 }
-                String v = FunctionAnalyzer.simpleName(a.expression(0));
+                String v = ParseTrees.simpleName(a.expression(0));
                 if (v != null) followVar(v, a, depth + 1, visited, out, direct);
                 else out.add(use(ValueUse.Kind.STORE, a, null, via, drawn(component != null ? component : cur)));
                 return;
@@ -266,7 +285,7 @@ final class ValueFlow {
                             t.name,
                             via,
                             drawn(component != null ? component : cur)));
-                String v = FunctionAnalyzer.declName(((InitDeclaratorContext) p).declarator());
+                String v = ParseTrees.declName(((InitDeclaratorContext) p).declarator());
                 if (v != null) followVar(v, p, depth + 1, visited, out, direct);
                 return;
             } else if (p instanceof ReturnStmtContext) {
@@ -299,7 +318,7 @@ final class ValueFlow {
             return;
         }
         AssignExprContext a = (AssignExprContext) sel;
-        ExpressionContext lhs = FunctionAnalyzer.stripParens(a.expression(0));
+        ExpressionContext lhs = ParseTrees.stripParens(a.expression(0));
         List<ExpressionContext> targets = new ArrayList<>();
         if (lhs instanceof CondExprContext) {
             // ((a > b) ? a : b) = x: the larger bound is assigned
@@ -310,7 +329,7 @@ final class ValueFlow {
             targets.add(lhs);
         }
         for (ExpressionContext t : targets) {
-            String v = FunctionAnalyzer.simpleName(t);
+            String v = ParseTrees.simpleName(t);
             if (v != null) followVar(v, a, depth + 1, visited, out, direct);
             else out.add(use(ValueUse.Kind.STORE, a, null, via, drawn(a.expression(1))));
         }
@@ -337,10 +356,10 @@ final class ValueFlow {
         if (!(q.getParent() instanceof AssignExprContext)) return false;
         AssignExprContext as = (AssignExprContext) q.getParent();
         if (as.assignOp().ASSIGN() == null || as.expression().size() != 2 || as.expression(1) != q) return false;
-        String target = text.apply(FunctionAnalyzer.stripParens(as.expression(0)));
+        String target = text.apply(ParseTrees.stripParens(as.expression(0)));
         for (ArgumentContext a : cc.argumentList().argument()) {
             if (a.expression() != null
-                    && text.apply(FunctionAnalyzer.stripParens(a.expression())).equals(target)) return true;
+                    && text.apply(ParseTrees.stripParens(a.expression())).equals(target)) return true;
         }
         return false;
     }
@@ -365,190 +384,12 @@ final class ValueFlow {
         return false;
     }
 
-    /** Largest value of an 8-bit colour channel. */
-    private static final double CHANNEL_MAX = 255;
-
-    /**
-     * The conversion {@code conv} (a cast to {@code type}) quantises a colour to one 8-bit display channel: it
-     * converts a value scaled by 255 (a [0,1] colour; whether it stays in range is the conversion's own hazard,
-     * reported by NL001/NL011 where unguarded) or a value clamped to [0,255], and its result
-     * is only packed into a word (shifted by a multiple of 8, or-ed or added), returned or stored as such, or stored
-     * into an 8-bit element. A one-ulp difference upstream changes the colour by at most one of 256 levels. Used as an
-     * index, compared, or kept in a wider integer, the value is not a colour channel.
-     */
-    private boolean colourChannel(ParserRuleContext conv, CType type) {
-        ExpressionContext operand = castOperand(conv);
-        if (operand == null || !channelRange(operand)) return false;
-        boolean packed = false;
-        ParserRuleContext cur = conv;
-        for (int steps = 0; steps < 16; steps++) {
-            ParserRuleContext p = cur.getParent();
-            if (p instanceof PrimaryExprContext || p instanceof ParenPrimaryContext) {
-                cur = p;
-            } else if (p instanceof CommaExpressionContext
-                    && ((CommaExpressionContext) p).expression().size() == 1) {
-                cur = p;
-            } else if (p instanceof CastExprContext
-                    || p instanceof ParenCastExprContext
-                    || p instanceof NamedCastExprContext) {
-                E r = memo.get(p);
-                if (r == null || !r.type.isInteger()) return false;
-                cur = p;
-            } else if (p instanceof ShiftExprContext) {
-                ShiftExprContext sh = (ShiftExprContext) p;
-                E n = memo.get(sh.expression(1));
-                if (sh.SHL() == null || sh.expression(0) != cur || n == null || n.cval == null || n.cval % 8 != 0)
-                    return false;
-                packed = true;
-                cur = p;
-            } else if (p instanceof BitOrExprContext
-                    || p instanceof BitXorExprContext
-                    || p instanceof AddExprContext && ((AddExprContext) p).PLUS() != null) {
-                packed = true;
-                cur = p;
-            } else if (p instanceof ReturnStmtContext) {
-                return packed;
-            } else if (p instanceof AssignExprContext) {
-                AssignExprContext a = (AssignExprContext) p;
-                if (a.expression(0) == cur || FunctionAnalyzer.simpleName(a.expression(0)) != null) return false;
-                E lhs = memo.get(a.expression(0));
-                if (lhs == null || !lhs.type.isInteger()) return false;
-                return packed || lhs.type.size == 1;
-            } else if (p instanceof ArgumentContext && p.getParent() instanceof ArgumentListContext) {
-                ParserRuleContext call = p.getParent().getParent();
-                if (!(call instanceof CallExprContext)) return false;
-                String name = FunctionAnalyzer.calleeName(((CallExprContext) call).expression());
-                return !packed && name != null && MAKE_CHAR.matcher(name).matches();
-            } else {
-                return false;
-            }
-        }
-        return false;
-    }
-
-    /** The converted expression of a cast. */
-    private static ExpressionContext castOperand(ParserRuleContext conv) {
-        if (conv instanceof CastExprContext) return ((CastExprContext) conv).expression();
-        if (conv instanceof NamedCastExprContext) return ((NamedCastExprContext) conv).expression();
-        if (conv instanceof ParenCastExprContext) {
-            List<ExpressionContext> es =
-                    ((ParenCastExprContext) conv).commaExpression().expression();
-            return es.size() == 1 ? es.get(0) : null;
-        }
-        return null;
-    }
-
-    /** {@code e} is a channel value: a [0,1] colour times 255, or a value clamped to [0,255]. */
-    private boolean channelRange(ExpressionContext e) {
-        ExpressionContext p = FunctionAnalyzer.stripParens(e);
-        if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
-            MulExprContext m = (MulExprContext) p;
-            for (int k = 0; k < 2; k++) {
-                E c = memo.get(m.expression(k));
-                // x * 255 maps [0,1] to a channel; whether x stays in [0,1] is the conversion's own hazard
-                // (NL001/NL011 report an unguarded one), not a consequence of an upstream ulp
-                if (c != null && c.cval != null && c.cval == CHANNEL_MAX) return true;
-            }
-            return false;
-        }
-        return clampedTo(p, CHANNEL_MAX, 0);
-    }
-
-    /**
-     * {@code e} is clamped to [0,{@code hi}]: {@code __saturatef(x)} or {@code saturate(x)} (hi 1), {@code clamp(x,
-     * lo, up)} or a min of a max (or a max of a min) of constants within [0,hi], or a variable or member last
-     * assigned such a value before {@code e}.
-     */
-    private boolean clampedTo(ExpressionContext e, double hi, int depth) {
-        ExpressionContext p = FunctionAnalyzer.stripParens(e);
-        if (p instanceof CallExprContext) {
-            CallExprContext cc = (CallExprContext) p;
-            String name = FunctionAnalyzer.calleeName(cc.expression());
-            List<ArgumentContext> args =
-                    cc.argumentList() == null ? List.of() : cc.argumentList().argument();
-            if (name == null) return false;
-            if (name.equals("__saturatef") || name.equals("saturate")) return hi == 1.0 && args.size() == 1;
-            if (name.equals("clamp") && args.size() == 3) {
-                Double lo = constant(args.get(1));
-                Double up = constant(args.get(2));
-                return lo != null && up != null && lo >= 0 && up <= hi;
-            }
-            String base = name.startsWith("std::") ? name.substring(5) : name;
-            if (args.size() == 2 && MIN_MAX.matcher(base).matches()) {
-                boolean min = base.contains("min");
-                for (int k = 0; k < 2; k++) {
-                    Double c = constant(args.get(k));
-                    ExpressionContext inner = args.get(1 - k).expression();
-                    if (c == null || inner == null) continue;
-                    if (min ? c > hi : c < 0) return false;
-                    ExpressionContext q = FunctionAnalyzer.stripParens(inner);
-                    if (!(q instanceof CallExprContext)) return false;
-                    CallExprContext ic = (CallExprContext) q;
-                    String iname = FunctionAnalyzer.calleeName(ic.expression());
-                    List<ArgumentContext> iargs = ic.argumentList() == null
-                            ? List.of()
-                            : ic.argumentList().argument();
-                    if (iname == null || iargs.size() != 2) return false;
-                    iname = iname.startsWith("std::") ? iname.substring(5) : iname;
-                    if (!MIN_MAX.matcher(iname).matches() || iname.contains("min") == min) return false;
-                    for (ArgumentContext ia : iargs) {
-                        Double ic2 = constant(ia);
-                        if (ic2 != null) return min ? ic2 >= 0 : ic2 <= hi;
-                    }
-                    return false;
-                }
-            }
-            return false;
-        }
-        if (depth > 0) return false;
-        // a variable or member: its last plain assignment before e is a clamp
-        String target = WHITESPACE.matcher(text.apply(p)).replaceAll("");
-        if (!(p instanceof PrimaryExprContext || p instanceof MemberExprContext)) return false;
-        index();
-        ParserRuleContext last = null;
-        ExpressionContext value = null;
-        int at = p.start.getTokenIndex();
-        for (ParserRuleContext d : assignments) {
-            if (d.start.getTokenIndex() >= at) continue;
-            if (last != null && d.start.getTokenIndex() < last.start.getTokenIndex()) continue;
-            if (d instanceof AssignExprContext) {
-                AssignExprContext a = (AssignExprContext) d;
-                if (!WHITESPACE
-                        .matcher(text.apply(a.expression(0)))
-                        .replaceAll("")
-                        .equals(target)) continue;
-                last = d;
-                value = a.assignOp().ASSIGN() != null && a.expression().size() == 2 ? a.expression(1) : null;
-            } else if (d instanceof InitDeclaratorContext) {
-                String n = FunctionAnalyzer.declName(((InitDeclaratorContext) d).declarator());
-                if (n == null || !n.equals(target)) continue;
-                last = d;
-                InitializerContext init = ((InitDeclaratorContext) d).initializer();
-                value = init == null ? null : initValue(init);
-            }
-        }
-        return value != null && clampedTo(value, hi, depth + 1);
-    }
-
-    /** The expression of an initializer {@code = x}, or null. */
-    private static ExpressionContext initValue(InitializerContext init) {
-        InitializerClauseContext c = init.initializerClause();
-        return c == null ? null : c.expression();
-    }
-
-    /** The constant value of a call argument, or null. */
-    private Double constant(ArgumentContext a) {
-        if (a.expression() == null) return null;
-        E v = memo.get(a.expression());
-        return v == null ? null : v.cval;
-    }
-
     /**
      * The operand that carries the value into a subtraction is itself a floating product or quotient (not a scaling
      * by a power of two, which is exact).
      */
     private boolean isFactorProduct(ExpressionContext e) {
-        ExpressionContext p = FunctionAnalyzer.stripParens(e);
+        ExpressionContext p = ParseTrees.stripParens(e);
         if (!(p instanceof MulExprContext) || ((MulExprContext) p).MOD() != null) return false;
         E v = memo.get(p);
         return v != null && v.type.isFpScalar() && v.cval == null && !exactScaling((MulExprContext) p);
@@ -559,7 +400,7 @@ final class ValueFlow {
      * s*0.25f - a*b} is a value minus one product) as the other operand of a subtraction.
      */
     private boolean isProduct(ExpressionContext e) {
-        ExpressionContext p = FunctionAnalyzer.stripParens(e);
+        ExpressionContext p = ParseTrees.stripParens(e);
         if (!(p instanceof MulExprContext) || ((MulExprContext) p).STAR() == null) return false;
         E v = memo.get(p);
         return v != null && v.type.isFpScalar() && v.cval == null && !exactScaling((MulExprContext) p);
@@ -571,86 +412,6 @@ final class ValueFlow {
         for (ExpressionContext f : m.expression()) {
             E v = memo.get(f);
             if (v != null && v.cval != null && NumericFacts.isPowerOfTwoOrZero(v.cval)) return true;
-        }
-        return false;
-    }
-
-    /** How many lines apart the two components of a complex product or rotation may be written. */
-    private static final int PAIR_SPAN = 12;
-
-    /**
-     * {@code a} ({@code p*q - r*s}, two products in any sign arrangement) is one component of a complex product or a
-     * 2-D rotation: the function also computes the companion {@code p*s + r*q} (the same factors, one factor of each
-     * product swapped; any order and signs) within a few lines. The error of the pair is bounded relative to the
-     * magnitude of the operands (a few ulp normwise, with or without fma), so the component's "cancellation" is no
-     * loss of the pair's accuracy.
-     */
-    boolean pairedComponent(AddExprContext a) {
-        List<List<String>> mine = productPair(a);
-        if (mine == null) return false;
-        index();
-        int line = a.start.getLine();
-        for (AddExprContext b : adds) {
-            if (b == a || Math.abs(b.start.getLine() - line) > PAIR_SPAN) continue;
-            List<List<String>> other = productPair(b);
-            if (other != null && swapped(mine.get(0), mine.get(1), other.get(0), other.get(1))) return true;
-        }
-        return false;
-    }
-
-    /** The sorted factor texts of both operands of {@code a} when each is a product of at least two factors. */
-    private List<List<String>> productPair(AddExprContext a) {
-        List<String> f0 = factors(a.expression(0));
-        List<String> f1 = factors(a.expression(1));
-        return f0 == null || f1 == null ? null : List.of(f0, f1);
-    }
-
-    /** The factors of a product ({@code -a*b*c}: a, b, c), sorted; null when {@code e} is not a product. */
-    private List<String> factors(ExpressionContext e) {
-        ExpressionContext p = unminus(e);
-        if (!(p instanceof MulExprContext) || ((MulExprContext) p).STAR() == null) return null;
-        List<String> out = new ArrayList<>();
-        collectFactors(p, out);
-        out.sort(null);
-        return out;
-    }
-
-    private void collectFactors(ExpressionContext e, List<String> out) {
-        ExpressionContext p = unminus(e);
-        if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null && out.size() < 8) {
-            for (ExpressionContext f : ((MulExprContext) p).expression()) collectFactors(f, out);
-        } else {
-            out.add(WHITESPACE.matcher(text.apply(p)).replaceAll(""));
-        }
-    }
-
-    /** {@code e} without parentheses and unary minus signs. */
-    private static ExpressionContext unminus(ExpressionContext e) {
-        ExpressionContext p = FunctionAnalyzer.stripParens(e);
-        while (p instanceof UnaryExprContext && ((UnaryExprContext) p).MINUS() != null) {
-            p = FunctionAnalyzer.stripParens(((UnaryExprContext) p).expression());
-        }
-        return p;
-    }
-
-    /**
-     * {g0, g1} is {f0, f1} with one factor of f0 and one (different) factor of f1 exchanged: {@code p*q, r*s} and
-     * {@code p*s, r*q}.
-     */
-    private static boolean swapped(List<String> f0, List<String> f1, List<String> g0, List<String> g1) {
-        for (String x : new HashSet<>(f0)) {
-            for (String y : new HashSet<>(f1)) {
-                if (x.equals(y)) continue;
-                List<String> h0 = new ArrayList<>(f0);
-                h0.remove(x);
-                h0.add(y);
-                h0.sort(null);
-                List<String> h1 = new ArrayList<>(f1);
-                h1.remove(y);
-                h1.add(x);
-                h1.sort(null);
-                if (h0.equals(g0) && h1.equals(g1) || h0.equals(g1) && h1.equals(g0)) return true;
-            }
         }
         return false;
     }
@@ -767,13 +528,13 @@ final class ValueFlow {
             }
         } else if (t instanceof AssignExprContext
                 && ((AssignExprContext) t).assignOp().ASSIGN() != null) {
-            String n = FunctionAnalyzer.simpleName(((AssignExprContext) t).expression(0));
+            String n = ParseTrees.simpleName(((AssignExprContext) t).expression(0));
             if (n != null) {
                 defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);
             }
         } else if (t instanceof InitDeclaratorContext) {
             assignments.add((ParserRuleContext) t);
-            String n = FunctionAnalyzer.declName(((InitDeclaratorContext) t).declarator());
+            String n = ParseTrees.declName(((InitDeclaratorContext) t).declarator());
             if (n != null) {
                 defNodes.computeIfAbsent(n, k -> new ArrayList<>()).add((ParserRuleContext) t);
             }
@@ -787,8 +548,7 @@ final class ValueFlow {
      * scaled or summed first) or the other operand no constant.
      */
     private String comparedConstant(ParserRuleContext cmp, ParserRuleContext operand) {
-        if (!(operand instanceof ExpressionContext)
-                || FunctionAnalyzer.simpleName((ExpressionContext) operand) == null) {
+        if (!(operand instanceof ExpressionContext) || ParseTrees.simpleName((ExpressionContext) operand) == null) {
             return null;
         }
         for (int i = 0; i < cmp.getChildCount(); i++) {
@@ -832,12 +592,12 @@ final class ValueFlow {
     private boolean drawnIn(ParseTree t) {
         if (t instanceof CallExprContext) {
             CallExprContext cc = (CallExprContext) t;
-            String name = FunctionAnalyzer.calleeName(cc.expression());
+            String name = ParseTrees.calleeName(cc.expression());
             if (name != null && drawCall.test(name)) return true;
-            ExpressionContext callee = FunctionAnalyzer.stripParens(cc.expression());
+            ExpressionContext callee = ParseTrees.stripParens(cc.expression());
             if (callee instanceof MemberExprContext) {
                 MemberExprContext m = (MemberExprContext) callee;
-                String object = FunctionAnalyzer.simpleName(m.expression());
+                String object = ParseTrees.simpleName(m.expression());
                 if (m.qualifiedName() != null
                         && RandomDraws.isGeneratorMember(
                                 object, m.qualifiedName().getText())) return true;
@@ -847,10 +607,10 @@ final class ValueFlow {
             return drawnIn(((IndexExprContext) t).expression());
         } else if (t instanceof MemberExprContext) {
             MemberExprContext m = (MemberExprContext) t;
-            ExpressionContext b = FunctionAnalyzer.stripParens(m.expression());
+            ExpressionContext b = ParseTrees.stripParens(m.expression());
             if (b instanceof UnaryExprContext && ((UnaryExprContext) b).STAR() != null)
-                b = FunctionAnalyzer.stripParens(((UnaryExprContext) b).expression()); // (*v).x
-            String base = FunctionAnalyzer.simpleName(b);
+                b = ParseTrees.stripParens(((UnaryExprContext) b).expression()); // (*v).x
+            String base = ParseTrees.simpleName(b);
             if (base != null
                     && m.qualifiedName() != null
                     && m.qualifiedName().nameComponent().size() == 1

@@ -85,7 +85,7 @@ class RandomDrawsTest {
         List<PToken> t = FastLexer.lex(body);
         int close = t.size() - 1;
         while (t.get(close).getType() != dev.numlint.cuda.parser.CudaLexer.RBRACE) close--;
-        return new RandomDraws.Variates(t, 0, close, null, List.of(), new FileScope(), java.util.Set.of())
+        return new RandomVariates(t, 0, close, null, List.of(), new FileScope(), java.util.Set.of())
                 .variateLines(java.util.Set.of(integers));
     }
 
