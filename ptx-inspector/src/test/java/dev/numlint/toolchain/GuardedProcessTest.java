@@ -137,10 +137,11 @@ class GuardedProcessTest {
     @Test
     void anInteractiveChildTalksOverItsPipesUnderTheSameLimitsAndIsKilledAtItsDeadline() throws Exception {
         // echoes each line with its limits and environment; stderr goes to a private file, read back on request
+        // (written before the answer on stdout, so it is there once the answer has been read)
         Path talk = script(
                 "talk",
-                "while read l; do echo \"$l $(ulimit -v) $(ulimit -t) ${MALLOC_ARENA_MAX:-none} ${USER:-nouser}\"; "
-                        + "echo \"err $l\" >&2; done");
+                "while read l; do echo \"err $l\" >&2; "
+                        + "echo \"$l $(ulimit -v) $(ulimit -t) ${MALLOC_ARENA_MAX:-none} ${USER:-nouser}\"; done");
         GuardedProcess.Interactive p = GuardedProcess.start(GuardedProcess.builder(talk)
                 .addressSpace(1L << 30)
                 .cpuSeconds(55)
