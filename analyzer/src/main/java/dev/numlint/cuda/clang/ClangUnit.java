@@ -702,16 +702,16 @@ public final class ClangUnit {
             ClangNode vd = init.children.get(0);
             var = vd.usr;
             ClangNode v = vd.children.isEmpty() ? null : vd.children.get(vd.children.size() - 1);
-            a = v == null ? null : v.value;
+            a = constant(v);
         } else if (init.kind == CXCursor_BinaryOperator && init.children.size() == 2) {
             ClangNode l = strip(init.children.get(0));
             var = l == null ? null : l.refUsr;
-            a = init.children.get(1).value;
+            a = constant(init.children.get(1));
         }
         if (a == null || var == null || cond.children.size() != 2) return -1;
         ClangNode lhs = strip(cond.children.get(0));
         if (lhs == null || !var.equals(lhs.refUsr)) return -1;
-        Double b = cond.children.get(1).value;
+        Double b = constant(cond.children.get(1));
         if (b == null) return -1;
         String step = inc.spelling;
         boolean up = step.equals("++")
@@ -727,6 +727,27 @@ public final class ClangUnit {
                     default -> -1;
                 };
         return n < 0 || n > 1e15 ? (n < 0 && n != -1 ? 0 : -1) : (long) n;
+    }
+
+    /**
+     * The constant value of a loop bound: Clang's evaluation, or, in a template pattern (which is not evaluated), a
+     * literal, a negated literal ({@code -1}) or either in parentheses or an implicit conversion.
+     */
+    private static Double constant(ClangNode n) {
+        for (int depth = 0; n != null && depth < 8; depth++) {
+            if (n.value != null) return n.value;
+            if ((n.kind == CXCursor_UnexposedExpr || n.kind == CXCursor_ParenExpr) && n.children.size() == 1) {
+                n = n.children.get(0);
+            } else if (n.kind == CXCursor_UnaryOperator
+                    && n.children.size() == 1
+                    && ("-".equals(n.spelling) || "+".equals(n.spelling))) {
+                Double v = constant(n.children.get(0));
+                return v == null ? null : "-".equals(n.spelling) ? -v : v;
+            } else {
+                return null;
+            }
+        }
+        return null;
     }
 
     private static boolean isComparison(String op) {

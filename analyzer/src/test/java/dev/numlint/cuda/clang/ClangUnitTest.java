@@ -161,6 +161,38 @@ class ClangUnitTest {
         assertThat(u.carriedBy(19, 0, "s").resetLine()).isZero();
     }
 
+    /**
+     * Session 10 evaluation (niftyreg's regularisation gradients): in a template pattern Clang evaluates nothing but
+     * literals, so a loop from -1 to 1 had an unknown trip count and a 9-term sum, reset by memset, still "grew with
+     * n". Negated literals in loop bounds are read without Clang's evaluation.
+     */
+    @Test
+    void loopBoundsInATemplatePatternAreReadFromTheirLiterals() throws Exception {
+        ClangUnit u = parse(
+                "g.cpp",
+                """
+                #include <string.h>
+                template <class T>
+                void gradient(const T *w, T *out, int count)
+                {
+                    T g[3];
+                    for (int t = 0; t < count; t++) {
+                        memset(g, 0, sizeof(g));
+                        for (int a = -1; a < 2; ++a)
+                            for (int b = -1; b <= +1; ++b)
+                                g[0] += w[t + a * 3 + b];
+                        out[t] = g[0];
+                    }
+                }
+                template void gradient<float>(const float *, float *, int);
+                """,
+                ClangFrontEnd.Language.CXX);
+        ClangUnit.Carried c = u.carriedBy(10, 0, "g[0]");
+        assertThat(c).isNotNull();
+        assertThat(c.resetLine()).isEqualTo(7);
+        assertThat(c.trip()).isEqualTo(9);
+    }
+
     @Test
     void aFileWithErrorsIsAnalyzedInWhatClangRecoveredAndNamesTheFirstError() throws Exception {
         ClangUnit u = parse(
