@@ -134,13 +134,19 @@ class DescriptorGeneratorTest {
                 """
                 # Title
                 Some `code` and **bold** text,
-                continued [link](https://example.org).
+                continued [link](https://example.org) and [bad](javascript:alert(1)).
 
                 - one
                 - two <b>
 
                 1. first
                 2. second
+
+                | a | b |
+                |---|---|
+                | 1 | 2 |
+
+                <script>x</script>
 
                 ```c
                 x = (unsigned short) f; // a < b
@@ -151,7 +157,8 @@ class DescriptorGeneratorTest {
                 .isEqualTo(
                         """
                 <h3>Title</h3>
-                <p>Some <code>code</code> and <b>bold</b> text, continued <a href="https://example.org">link</a>.</p>
+                <p>Some <code>code</code> and <strong>bold</strong> text,
+                continued <a rel="nofollow" href="https://example.org">link</a> and <a rel="nofollow" href="">bad</a>.</p>
                 <ul>
                 <li>one</li>
                 <li>two &lt;b&gt;</li>
@@ -160,6 +167,21 @@ class DescriptorGeneratorTest {
                 <li>first</li>
                 <li>second</li>
                 </ol>
+                <table>
+                <thead>
+                <tr>
+                <th>a</th>
+                <th>b</th>
+                </tr>
+                </thead>
+                <tbody>
+                <tr>
+                <td>1</td>
+                <td>2</td>
+                </tr>
+                </tbody>
+                </table>
+                <p>&lt;script&gt;x&lt;/script&gt;</p>
                 <pre><code class="language-c">x = (unsigned short) f; // a &lt; b
                 </code></pre>
                 """);
