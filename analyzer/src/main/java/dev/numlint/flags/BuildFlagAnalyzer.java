@@ -688,7 +688,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             } catch (InvalidPathException ex) {
                 // not a path
             }
-            FlagInterpreter.Result r = FlagInterpreter.interpret(e.toks(), base);
+            List<FlagTok> toks = OptionsFiles.expand(ctx, e.toks(), base, rep.sink);
+            FlagInterpreter.Result r = FlagInterpreter.interpret(toks, base);
             for (FlagHazard h : r.hazards) {
                 grouped.computeIfAbsent(
                                 h.ruleId() + "\u0000" + h.entry().flag() + "\u0000"

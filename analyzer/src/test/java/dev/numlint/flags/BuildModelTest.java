@@ -612,6 +612,44 @@ class BuildModelTest {
         assertThat(p.buildContext(proj.resolve("k.cu")).defines()).containsExactly("VIA_P");
     }
 
+    /**
+     * Session 10 evaluation (niftyreg, tiny-cuda-nn): CMake's Makefile generator gives a CUDA target's include
+     * directories in an options file, {@code --options-file CMakeFiles/<target>.dir/includes_CUDA.rsp}, and a host
+     * compiler's in a response file {@code @...rsp}; they are read (inside the boundary) as the entry's own flags.
+     */
+    @Test
+    void optionsFilesOfACompileCommandAreReadAsItsFlags(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("k.cu"), "");
+        Files.writeString(dir.resolve("h.cpp"), "");
+        Path build = Files.createDirectories(dir.resolve("build"));
+        Path rsp = Files.createDirectories(build.resolve("CMakeFiles/k.dir"));
+        Files.writeString(
+                rsp.resolve("includes_CUDA.rsp"),
+                "-I" + dir.resolve("inc") + " \"-I" + dir.resolve("my inc") + "\"\n-DFROM_RSP\n");
+        Files.writeString(rsp.resolve("includes_CXX.rsp"), "-DHOST_RSP\n");
+        String db =
+                """
+                [{"directory": "%1$s", "file": "../k.cu",
+                  "command": "nvcc -DFROM_DB --options-file CMakeFiles/k.dir/includes_CUDA.rsp -c ../k.cu"},
+                 {"directory": "%1$s", "file": "../h.cpp",
+                  "command": "g++ @CMakeFiles/k.dir/includes_CXX.rsp -c ../h.cpp"},
+                 {"directory": "%1$s", "file": "../k.cu",
+                  "command": "nvcc -optf /etc/hostname -c ../k.cu"}]
+                """
+                        .formatted(build.toString().replace("\\", "/"));
+        Files.writeString(build.resolve("compile_commands.json"), db);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext k = ctx.buildContext(dir.resolve("k.cu"));
+        assertThat(k.defines()).containsExactly("FROM_DB", "FROM_RSP");
+        assertThat(k.includePaths()).containsExactly(dir.resolve("inc"), dir.resolve("my inc"));
+        assertThat(ctx.buildContext(dir.resolve("h.cpp")).defines()).containsExactly("HOST_RSP");
+        // an options file outside the boundary is named and not read
+        assertThat(ctx.notifications()).anySatisfy(n -> {
+            assertThat(n.id()).isEqualTo("options-file-not-read");
+            assertThat(n.message()).contains("/etc/hostname").contains("outside the scanned tree");
+        });
+    }
+
     // ------------------------------------------------------------------------------------------ bounded work
 
     @Test
