@@ -1,6 +1,5 @@
 package dev.numlint.spotbugs.build;
 
-import dev.numlint.knowledge.FloatExactness;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.rules.Rule;
@@ -104,7 +103,9 @@ public final class DescriptorGenerator {
     static void copyKnowledge(Path out) throws IOException {
         Path src;
         try {
-            src = Path.of(FloatExactness.class
+            // located through a class of the rules module that is not copied: a knowledge class would be found in
+            // the plugin's own classes once an earlier build copied it there, and new knowledge classes never would
+            src = Path.of(RuleCatalog.class
                     .getProtectionDomain()
                     .getCodeSource()
                     .getLocation()

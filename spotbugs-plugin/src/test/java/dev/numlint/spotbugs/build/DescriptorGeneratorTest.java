@@ -45,6 +45,38 @@ class DescriptorGeneratorTest {
         }
     }
 
+    /**
+     * The plugin jar carries every class of the rules module's knowledge package (SpotBugs loads it alone): a new one
+     * (ConcurrentFloatApis) was missing after an incremental build, and SpotBugs failed with NoClassDefFoundError.
+     */
+    @Test
+    void theKnowledgeCopyHasEveryClassOfTheRulesModule(@org.junit.jupiter.api.io.TempDir Path out) throws Exception {
+        DescriptorGenerator.copyKnowledge(out);
+        Path rules = Path.of(RuleCatalog.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+        List<String> expected = new ArrayList<>();
+        if (Files.isDirectory(rules)) {
+            try (var st = Files.list(rules.resolve("dev/numlint/knowledge"))) {
+                st.forEach(f -> expected.add(f.getFileName().toString()));
+            }
+        } else {
+            try (var jar = new java.util.jar.JarFile(rules.toFile())) {
+                for (var e : java.util.Collections.list(jar.entries())) {
+                    String n = e.getName();
+                    if (n.startsWith("dev/numlint/knowledge/") && n.endsWith(".class") && n.indexOf('/', 22) < 0)
+                        expected.add(n.substring(22));
+                }
+            }
+        }
+        assertThat(expected).contains("ConcurrentFloatApis.class");
+        try (var st = Files.list(out.resolve("dev/numlint/knowledge"))) {
+            assertThat(st.map(f -> f.getFileName().toString()).toList()).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
     @Test
     void descriptorsValidateAgainstSpotBugsSchemas() throws Exception {
         Map<String, String> files = DescriptorGenerator.generate(CATALOG, VERSION, detectors());
