@@ -35,6 +35,9 @@ final class AccumulationSites {
 
     void accumulation(AssignExprContext c, ExpressionContext target, ExpressionContext addend, boolean viaFma) {
         if (a.loops.isEmpty()) return;
+        // a for-loop's own step (for (x = lo; x <= hi; x += h)) is its counter, not a sum of data: every port takes
+        // the same steps in the same order (session 10 evaluation: niftyreg's PSF sampling loops)
+        if (inForIncrement(c)) return;
         ExpressionContext t = stripParens(target);
         List<ExpressionContext> indices = new ArrayList<>();
         ExpressionContext b = t;
@@ -122,6 +125,21 @@ final class AccumulationSites {
                 ErrorMeasures.classify(a, outer.node, c, tt, addend),
                 recurrence,
                 indices.isEmpty() && c.assignOp().PLUS_ASSIGN() != null ? constantSum(base, addend) : null));
+    }
+
+    /** Whether {@code c} lies in the increment clause of the for statement that encloses it most closely. */
+    private static boolean inForIncrement(ParserRuleContext c) {
+        for (ParserRuleContext p = c.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof ForStmtContext f) {
+                CommaExpressionContext inc = f.commaExpression();
+                return inc != null
+                        && c.getStart().getTokenIndex() >= inc.getStart().getTokenIndex()
+                        && c.getStop() != null
+                        && inc.getStop() != null
+                        && c.getStop().getTokenIndex() <= inc.getStop().getTokenIndex();
+            }
+        }
+        return false;
     }
 
     /**
