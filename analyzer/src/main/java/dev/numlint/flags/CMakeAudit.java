@@ -88,6 +88,8 @@ final class CMakeAudit {
         final List<FlagTok> unselected = new ArrayList<>();
         /** Subdirectories added only in a branch the default configuration skips, with that condition. */
         final Map<Path, String> skippedSubdirectories = new LinkedHashMap<>();
+        /** CUDA sources that a target command names only in a branch the default configuration skips. */
+        final Map<Path, String> notDefaultSources = new LinkedHashMap<>();
         /**
          * Subdirectories (and those they add) evaluated with their parent's state although the default
          * configuration skips the add_subdirectory(): the condition every flag written there carries. Their sources

@@ -32,6 +32,17 @@ final class CMakeSkippedBranches {
             "add_compile_definitions",
             "add_compile_options");
 
+    /** Commands that name a target's sources. */
+    private static final Set<String> TARGET_COMMANDS = Set.of(
+            "add_library",
+            "add_executable",
+            "target_sources",
+            "cuda_add_library",
+            "cuda_add_executable",
+            "cuda_wrap_srcs",
+            "cuda_compile",
+            "cuda_compile_ptx");
+
     /** The scope of a skipped branch as if it were taken: its variables and directory flags. */
     private record Shadow(Map<String, PosText> vars, List<FlagTok> dirOptions) {}
 
@@ -92,6 +103,17 @@ final class CMakeSkippedBranches {
         audit.skipLine = skip.line();
         try {
             List<PosText> v = audit.variables.values(c.args());
+            if (TARGET_COMMANDS.contains(name)) {
+                for (PosText a : v) {
+                    if (!a.text.endsWith(".cu")) continue;
+                    try {
+                        audit.out.notDefaultSources.putIfAbsent(
+                                audit.currentDir.resolve(a.text).normalize(), audit.skipMode);
+                    } catch (RuntimeException e) {
+                        // not a path
+                    }
+                }
+            }
             switch (name) {
                 case "set", "string", "list" -> {
                     int from = name.equals("set") ? 1 : 2;

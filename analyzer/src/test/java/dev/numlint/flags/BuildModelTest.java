@@ -650,6 +650,43 @@ class BuildModelTest {
         });
     }
 
+    /**
+     * Issue 25 (zfp): a .cu file that a target names only under an option that is OFF by default gets a note naming
+     * the option to turn on, since it is compiled without its target's flags.
+     */
+    @Test
+    void aCudaSourceBuiltOnlyUnderAnOffOptionNamesTheOption(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("src/cuda"));
+        Files.writeString(dir.resolve("src/k.c"), "");
+        Files.writeString(dir.resolve("src/cuda/k.cu"), "");
+        Files.writeString(dir.resolve("src/cuda/default.cu"), "");
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                project(p C)
+                option(WITH_GPU "GPU backend" OFF)
+                add_subdirectory(src)
+                """);
+        Files.writeString(
+                dir.resolve("src/CMakeLists.txt"),
+                """
+                if(WITH_GPU)
+                  find_package(CUDA)
+                  cuda_wrap_srcs(core OBJ gpu_objs cuda/k.cu)
+                endif()
+                add_library(core k.c cuda/default.cu ${gpu_objs})
+                target_include_directories(core PUBLIC ${CMAKE_SOURCE_DIR}/include)
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        assertThat(ctx.notifications())
+                .filteredOn(n -> n.id().equals("not-default-source"))
+                .singleElement()
+                .satisfies(n -> {
+                    assertThat(n.file()).isEqualTo("src/cuda/k.cu");
+                    assertThat(n.message()).contains("if(WITH_GPU)").contains("--cmake-define WITH_GPU=ON");
+                });
+    }
+
     // ------------------------------------------------------------------------------------------ bounded work
 
     @Test
