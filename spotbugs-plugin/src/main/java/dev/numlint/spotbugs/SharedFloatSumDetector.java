@@ -9,15 +9,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import org.apache.bcel.Const;
-import org.apache.bcel.classfile.Attribute;
-import org.apache.bcel.classfile.BootstrapMethod;
-import org.apache.bcel.classfile.BootstrapMethods;
 import org.apache.bcel.classfile.Code;
-import org.apache.bcel.classfile.Constant;
-import org.apache.bcel.classfile.ConstantCP;
 import org.apache.bcel.classfile.ConstantInvokeDynamic;
-import org.apache.bcel.classfile.ConstantMethodHandle;
-import org.apache.bcel.classfile.ConstantNameAndType;
 import org.apache.bcel.classfile.ConstantPool;
 import org.apache.bcel.classfile.JavaClass;
 import org.apache.bcel.classfile.Method;
@@ -704,29 +697,8 @@ public class SharedFloatSumDetector extends BytecodeScanningDetector {
 
     /** "owner/Class.method" of the implementation method of the invokedynamic at the current pc, or null. */
     private String lambdaTarget() {
-        Constant c = getConstantRefOperand();
-        if (!(c instanceof ConstantInvokeDynamic indy)) {
-            return null;
-        }
-        ConstantPool cp = getConstantPool();
-        for (Attribute a : getThisClass().getAttributes()) {
-            if (!(a instanceof BootstrapMethods bms)) {
-                continue;
-            }
-            BootstrapMethod[] all = bms.getBootstrapMethods();
-            int k = indy.getBootstrapMethodAttrIndex();
-            if (k < 0 || k >= all.length) {
-                return null;
-            }
-            for (int arg : all[k].getBootstrapArguments()) {
-                if (cp.getConstant(arg) instanceof ConstantMethodHandle mh
-                        && cp.getConstant(mh.getReferenceIndex()) instanceof ConstantCP ref) {
-                    String owner = ref.getClass(cp).replace('.', '/');
-                    ConstantNameAndType nt = cp.getConstant(ref.getNameAndTypeIndex(), ConstantNameAndType.class);
-                    return owner + "." + nt.getName(cp) + nt.getSignature(cp);
-                }
-            }
-        }
-        return null;
+        return getConstantRefOperand() instanceof ConstantInvokeDynamic indy
+                ? SharedSumBytecode.lambdaTarget(getThisClass(), indy, true)
+                : null;
     }
 }

@@ -86,10 +86,14 @@ final class SharedSumBytecode {
 
     /** "owner.Class.method(sig)" (dotted owner) of the implementation method of an invokedynamic, or null. */
     static String lambdaTarget(JavaClass jc, int indyIndex) {
+        return jc.getConstantPool().getConstant(indyIndex) instanceof ConstantInvokeDynamic indy
+                ? lambdaTarget(jc, indy, false)
+                : null;
+    }
+
+    /** The same for {@code indy}, the owner written with slashes ("owner/Class") when {@code slashed}. */
+    static String lambdaTarget(JavaClass jc, ConstantInvokeDynamic indy, boolean slashed) {
         ConstantPool cp = jc.getConstantPool();
-        if (!(cp.getConstant(indyIndex) instanceof ConstantInvokeDynamic indy)) {
-            return null;
-        }
         for (Attribute a : jc.getAttributes()) {
             if (!(a instanceof BootstrapMethods bms)) {
                 continue;
@@ -102,7 +106,9 @@ final class SharedSumBytecode {
             for (int arg : all[k].getBootstrapArguments()) {
                 if (cp.getConstant(arg) instanceof ConstantMethodHandle mh
                         && cp.getConstant(mh.getReferenceIndex()) instanceof ConstantCP ref) {
-                    String owner = ref.getClass(cp).replace('/', '.');
+                    String owner = slashed
+                            ? ref.getClass(cp).replace('.', '/')
+                            : ref.getClass(cp).replace('/', '.');
                     ConstantNameAndType nt = cp.getConstant(ref.getNameAndTypeIndex(), ConstantNameAndType.class);
                     return owner + "." + nt.getName(cp) + nt.getSignature(cp);
                 }

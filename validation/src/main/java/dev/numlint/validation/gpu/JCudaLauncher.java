@@ -208,38 +208,7 @@ public final class JCudaLauncher implements AutoCloseable {
                     params[i] = Pointer.to(((Scalar) a).bytes());
                 }
             }
-            CUevent start = new CUevent();
-            CUevent stop = new CUevent();
-            cuEventCreate(start, CUevent_flags.CU_EVENT_DEFAULT);
-            cuEventCreate(stop, CUevent_flags.CU_EVENT_DEFAULT);
-            try {
-                cuEventRecord(start, null);
-                try {
-                    cuLaunchKernel(
-                            function,
-                            grid[0],
-                            grid[1],
-                            grid[2],
-                            block[0],
-                            block[1],
-                            block[2],
-                            sharedBytes,
-                            null,
-                            Pointer.to(params),
-                            null);
-                    cuEventRecord(stop, null);
-                    cuCtxSynchronize();
-                } catch (CudaException e) {
-                    throw new GpuLaunchException("cuLaunchKernel failed: " + e.getMessage(), e);
-                }
-                cuEventSynchronize(stop);
-                if (millis != null) {
-                    cuEventElapsedTime(millis, start, stop);
-                }
-            } finally {
-                cuEventDestroy(start);
-                cuEventDestroy(stop);
-            }
+            timedLaunch(function, grid, block, sharedBytes, params, millis);
             List<byte[]> out = new ArrayList<>();
             for (int i = 0; i < args.size(); i++) {
                 if (args.get(i) instanceof Buffer b) {
@@ -462,6 +431,7 @@ public final class JCudaLauncher implements AutoCloseable {
         }
     }
 
+    /** Launches and waits; the kernel's time between CUDA events goes to {@code millis[0]} unless it is null. */
     private static void timedLaunch(
             CUfunction function, int[] grid, int[] block, int sharedBytes, NativePointerObject[] kp, float[] millis) {
         CUevent start = new CUevent();
@@ -489,7 +459,7 @@ public final class JCudaLauncher implements AutoCloseable {
                 throw new GpuLaunchException("cuLaunchKernel failed: " + e.getMessage(), e);
             }
             cuEventSynchronize(stop);
-            cuEventElapsedTime(millis, start, stop);
+            if (millis != null) cuEventElapsedTime(millis, start, stop);
         } finally {
             cuEventDestroy(start);
             cuEventDestroy(stop);
