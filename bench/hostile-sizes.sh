@@ -2,8 +2,9 @@
 # Hostile input sizes of issue 31 (items 5 and 6), measured through the CLI jar: seconds, peak RSS, exit code.
 #
 # usage: bench/hostile-sizes.sh [JAR [TIMEOUT]]   (JAR: default the analyzer's CLI jar; TIMEOUT per case, 150 s)
-# The JVM runs with the launcher's heap limit, -Xmx of NUMLINT_MAX_HEAP (default 512m, as ./numlint and bin/numlint);
-# NUMLINT_MAX_HEAP=none runs with the JVM's default (a quarter of the machine's memory).
+# Each case runs through the release zip's launcher (analyzer/src/release/bin/numlint, with JAR as its lib/numlint.jar),
+# so the JVM options are those a user gets: the heap limit of NUMLINT_MAX_HEAP (default 512m, 2g for validation), the
+# quick compiler and, for a scan, the serial collector. JAVA picks the java binary, as for the launcher.
 # Generates in a temporary directory: one CUDA kernel of 20,000 and of 100,000 lines, a 10 MB .ptx of one function,
 # a .ptx with 100,000 nested braces, host code with cudaMalloc(&a, -4) and cudaMalloc(&a, 1ULL << 40) beside the
 # validation seeds' PTX, a .ptx declaring 2 GB of .shared and of .local, a --spec that is not valid YAML, and the
@@ -16,12 +17,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 JAR=${1:-$(ls "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)}
 T=${2:-150}
-HEAP=${NUMLINT_MAX_HEAP:-512m}
-JAVA=${JAVA:-java}
-XMX=(); [ "$HEAP" != none ] && XMX=("-Xmx$HEAP")
-echo "heap limit: $HEAP" >&2
+echo "heap limit: ${NUMLINT_MAX_HEAP:-512m, 2g for validation (launcher default)}" >&2
 SCALE=1; [ "$SMOKE" = 1 ] && SCALE=100
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/home/bin" "$W/home/lib"
+cp "$ROOT/analyzer/src/release/bin/numlint" "$W/home/bin/numlint"
+ln -s "$(cd "$(dirname "$JAR")" && pwd)/$(basename "$JAR")" "$W/home/lib/numlint.jar"
 cd "$W"
 python3 - "$ROOT" "$SCALE" <<'PY'
 import os, sys, shutil
@@ -104,7 +105,7 @@ m() {
   local name=$1; shift
   local rc=0
   # wall seconds and the peak RSS of the child (python3 rather than /usr/bin/time, which minimal images lack)
-  python3 - "$T" "$JAVA" "${XMX[@]}" -jar "$JAR" "$@" > time.txt <<'PY' || rc=$?
+  python3 - "$T" "$W/home/bin/numlint" "$@" > time.txt <<'PY' || rc=$?
 import resource, subprocess, sys, time
 t0 = time.time()
 try:

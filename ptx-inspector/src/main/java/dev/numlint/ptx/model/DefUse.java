@@ -36,28 +36,26 @@ public final class DefUse {
         int nSites = 0;
         int[] tmpInstr = new int[Math.max(16, ins.size())];
         int[] tmpReg = new int[tmpInstr.length];
-        List<List<Integer>> byReg = new ArrayList<>();
         for (Instruction in : ins) {
             for (String r : in.defs()) {
-                int id = regId(r);
-                while (byReg.size() <= id) byReg.add(new ArrayList<>(2));
                 if (nSites == tmpInstr.length) {
                     tmpInstr = Arrays.copyOf(tmpInstr, nSites * 2);
                     tmpReg = Arrays.copyOf(tmpReg, nSites * 2);
                 }
                 tmpInstr[nSites] = in.index();
-                tmpReg[nSites] = id;
-                byReg.get(id).add(nSites);
+                tmpReg[nSites] = regId(r);
                 nSites++;
             }
         }
         siteInstr = Arrays.copyOf(tmpInstr, nSites);
         siteReg = Arrays.copyOf(tmpReg, nSites);
+        // sites per register, ascending (two passes over primitive arrays: no boxed lists for large functions)
+        int[] count = new int[regNames.size()];
+        for (int s = 0; s < nSites; s++) count[siteReg[s]]++;
         defsOfReg = new int[regNames.size()][];
-        for (int r = 0; r < regNames.size(); r++) {
-            List<Integer> l = r < byReg.size() ? byReg.get(r) : List.of();
-            defsOfReg[r] = l.stream().mapToInt(Integer::intValue).toArray();
-        }
+        for (int r = 0; r < count.length; r++) defsOfReg[r] = new int[count[r]];
+        Arrays.fill(count, 0);
+        for (int s = 0; s < nSites; s++) defsOfReg[siteReg[s]][count[siteReg[s]]++] = s;
         List<BasicBlock> bs = fn.blocks();
         approximate = (long) bs.size() * nSites > MAX_BITS;
         if (!approximate) solve(bs, nSites);

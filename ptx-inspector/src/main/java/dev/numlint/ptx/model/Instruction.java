@@ -1,7 +1,6 @@
 package dev.numlint.ptx.model;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 
@@ -175,7 +174,7 @@ public final class Instruction {
         this.compare = cmp;
         this.space = sp;
         this.vectorWidth = vw;
-        this.types = ty == null ? List.of() : Collections.unmodifiableList(ty);
+        this.types = ty == null ? List.of() : List.copyOf(ty);
     }
 
     private static boolean isMulLike(String op) {

@@ -104,6 +104,8 @@ public final class PtxReader {
         private int itemErrors;
         /** Registers declared without '%' (inline asm scopes: {@code .reg .pred p;}) in the current function. */
         private final java.util.Set<String> plainRegs = new java.util.HashSet<>();
+        /** One list object per distinct modifier sequence: a function repeats a few dozen of them many times. */
+        private final Map<List<String>, List<String>> modifierLists = new HashMap<>();
 
         private String currentFunction;
 
@@ -625,7 +627,7 @@ public final class PtxReader {
                     guard,
                     neg,
                     opcode,
-                    List.copyOf(mods),
+                    modifierLists.computeIfAbsent(mods, List::copyOf),
                     List.copyOf(ops),
                     normalize(start, stop));
         }
