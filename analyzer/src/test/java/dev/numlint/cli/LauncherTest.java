@@ -141,6 +141,27 @@ class LauncherTest {
     }
 
     @Test
+    void aScanRunsWithTheSerialCollectorAndValidationWithTheDefaultOne() throws Exception {
+        // issue 31: G1, the JVM's default, sizes its heap by the machine; on a 16-core host a 10 MB .ptx took 718 MB
+        setUp(SLOW_BUILD);
+        Result scan = finish(start("scan", "."));
+        assertThat(scan.code()).as(scan.err()).isZero();
+        assertThat(scan.out()).contains("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx512m");
+        Result validate = finish(start("validate", "."));
+        assertThat(validate.code()).as(validate.err()).isZero();
+        assertThat(validate.out())
+                .contains("-Xmx2g")
+                .doesNotContain("UseSerialGC")
+                .doesNotContain("TieredStopAtLevel");
+        Result both = finish(start("scan", "--validate", "."));
+        assertThat(both.out()).doesNotContain("UseSerialGC");
+        // the release zip's launchers pass the same options (ReleaseIT runs them)
+        Path release = Path.of("src/release/bin");
+        assertThat(Files.readString(release.resolve("numlint"))).contains("-XX:+UseSerialGC");
+        assertThat(Files.readString(release.resolve("numlint.cmd"))).contains("-XX:+UseSerialGC");
+    }
+
+    @Test
     void withoutFlockAMkdirLockSerializesTheBuilds() throws Exception {
         setUp(SLOW_BUILD);
         onlyBin(false);
