@@ -222,6 +222,12 @@ public final class Texture {
                     }
                     if (w != 0) v += w * texel(idx, l, c);
                 }
+                if (dims == 1 && layers == 0) {
+                    // The texture unit filters a 1-D array as a 2-D one of height 1 read at y = 0: half of the row
+                    // and half of row -1, which is the row itself except under border addressing, where it is the
+                    // border colour (measured on an H200: TextureRecordingTest).
+                    if (address(-1, 1, 1) < 0) v = 0.5 * v + 0.5 * border[c];
+                }
             }
             out[c] = floatResult ? Float.floatToRawIntBits((float) v) & 0xffffffffL : (long) v & 0xffffffffL;
         }
