@@ -878,34 +878,6 @@ public final class Decoder {
         }
     }
 
-    /**
-     * Superinstructions for the interpreter's hottest control flow: {@code @%p bra L} becomes BRA_T/BRA_F with the
-     * predicate in slot a (no generic guard test), and an unguarded {@code setp.s32} (plain comparison, no second
-     * destination or combining predicate) directly followed by such a branch on its predicate becomes
-     * SETP_S32_BRA, which writes the predicate and branches; the branch instruction stays in place (it may be a
-     * jump target). The executed-instruction count is unchanged: SETP_S32_BRA counts two instructions.
-     */
-    private void fuseBranches() {
-        int n = p.n;
-        for (int i = 0; i < n; i++) {
-            if (p.op[i] != Op.BRA || p.g[i] == 0) continue;
-            int g = p.g[i];
-            p.op[i] = g > 0 ? Op.BRA_T : Op.BRA_F;
-            p.a[i] = g > 0 ? g - 1 : -g - 1;
-            p.g[i] = 0;
-        }
-        for (int i = 0; i + 1 < n; i++) {
-            if (p.op[i] != Op.SETP_S32 || p.g[i] != 0 || (p.x[i] & 0xFF) > 5) continue;
-            int next = p.op[i + 1];
-            if ((next == Op.BRA_T || next == Op.BRA_F) && p.a[i + 1] == p.d[i]) {
-                p.op[i] = Op.SETP_S32_BRA;
-                // slot c: the branch target, y: 1 when the branch is taken on a true predicate
-                p.c[i] = p.y[i + 1];
-                p.y[i] = next == Op.BRA_T ? 1 : 0;
-            }
-        }
-    }
-
     private int dst(String t) {
         return reg(t);
     }
@@ -945,7 +917,8 @@ public final class Decoder {
                     || p.op[i] == Op.VOTE
                     || p.op[i] == Op.ACTIVEMASK) p.hasSync = true;
         }
-        fuseBranches();
+        Superinstructions.fuseBranches(p);
+        Superinstructions.specialise(p);
         p.nRegs = template.size();
         p.regTemplate = new long[p.nRegs];
         for (int i = 0; i < p.nRegs; i++) p.regTemplate[i] = template.get(i);
