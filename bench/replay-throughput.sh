@@ -4,7 +4,7 @@
 # the checks) of every launch of the recordings, run on one core as the replay runs it (bounds-checked memory,
 # the recorded allocations, parameters, module variables and textures); prints a table of interpreted PTX
 # instructions per second per build, per launch and overall, by wall time and by the thread's own CPU time
-# (ThreadMXBean: less sensitive to a loaded machine). Median of 5 runs after a warm-up of 2 runs and at least 5 s
+# (ThreadMXBean: less sensitive to a loaded machine). Median of 5 runs after a warm-up of 2 runs and at least 10 s
 # per build (-Dnumlint.bench.warmMillis): C2 recompiles the loop when a build runs instructions the builds before it
 # never ran, which takes seconds on a loaded machine. Target: 150 M instructions/s.
 # Recordings: $NUMLINT_CORPORA/recordings (directories written by `numlint record`, e.g. the rec/ of

@@ -26,7 +26,7 @@ import java.util.Map;
  * runs it (bounds-checked memory, the recorded allocations, parameters, module variables and textures), repeated,
  * and the median rate printed: interpreted PTX instructions per second on one core, by wall time and by the
  * thread's CPU time, per build, per launch (all its builds) and overall. Each build is warmed up (two runs and at
- * least numlint.bench.warmMillis, default 5000: C2 recompiles the loop when a build runs instructions the builds
+ * least numlint.bench.warmMillis, default 10000: C2 recompiles the loop when a build runs instructions the builds
  * before it never ran, which takes seconds on a loaded machine). Launches the interpreter cannot run are listed
  * with the reason.
  */
@@ -37,7 +37,7 @@ public final class ReplayThroughput {
         boolean smoke = Boolean.getBoolean("numlint.bench.smoke");
         int reps = smoke ? 1 : 5, warm = smoke ? 0 : 2;
         // warm-up also lasts at least this long per build, so that the JIT has compiled the loop for its profile
-        long warmNanos = smoke ? 0 : Long.getLong("numlint.bench.warmMillis", 5000L) * 1_000_000L;
+        long warmNanos = smoke ? 0 : Long.getLong("numlint.bench.warmMillis", 10000L) * 1_000_000L;
         long limit = Long.getLong("numlint.bench.limit", 2_000_000_000L);
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         boolean cpu = mx.isCurrentThreadCpuTimeSupported();
