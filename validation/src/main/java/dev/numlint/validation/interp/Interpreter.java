@@ -1034,6 +1034,9 @@ public final class Interpreter {
                         return S_WARP;
                     case Op.TRAP:
                         throw new KernelFault("trap");
+                    case Op.FPX: // before every checked instruction of a build counting exceptions
+                        fpx(R, i);
+                        break;
                     default:
                         exec(t, i);
                         break;
@@ -1068,9 +1071,6 @@ public final class Interpreter {
         switch (p.op[i]) {
             case Op.TEX:
                 tex(R, i);
-                break;
-            case Op.FPX:
-                fpx(R, i);
                 break;
             case Op.MOV_PACK: {
                 int[] v = p.v[i];
