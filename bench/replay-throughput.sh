@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The CPU interpreter on recorded launches (issue 27): every build that `validate --replay` runs (as-built, strict,
-# one per hazard) of every launch of the recordings, run on one core as the replay runs it (bounds-checked memory,
+# one per hazard, and as-built counting floating-point exceptions, rated by the launch's PTX instructions without
+# the checks) of every launch of the recordings, run on one core as the replay runs it (bounds-checked memory,
 # the recorded allocations, parameters, module variables and textures); prints a table of interpreted PTX
-# instructions per second (median of 5 runs after 2 warm-up runs). Target: 150 M instructions/s.
+# instructions per second per build, per launch and overall, by wall time and by the thread's own CPU time
+# (ThreadMXBean: less sensitive to a loaded machine). Median of 5 runs after a warm-up of 2 runs and at least 10 s
+# per build (-Dnumlint.bench.warmMillis): C2 recompiles the loop when a build runs instructions the builds before it
+# never ran, which takes seconds on a loaded machine. Target: 150 M instructions/s.
 # Recordings: $NUMLINT_CORPORA/recordings (directories written by `numlint record`, e.g. the rec/ of
 # bench/gpu-replay.sh), else examples/recordings; arguments override both. Smoke mode (bench/lib.sh): one run each.
 set -euo pipefail

@@ -9,6 +9,8 @@ import dev.numlint.validation.interp.Program;
 import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.interp.PtxText;
 import dev.numlint.validation.replay.Recording;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -22,8 +24,11 @@ import java.util.Map;
  * The CPU interpreter on recorded launches (bench/replay-throughput.sh): for every launch of every recording under
  * the given directories, every build validation replays (as-built, strict, one per hazard) is run as the replay
  * runs it (bounds-checked memory, the recorded allocations, parameters, module variables and textures), repeated,
- * and the median rate printed: interpreted PTX instructions per second on one core. Launches the interpreter cannot
- * run are listed with the reason.
+ * and the median rate printed: interpreted PTX instructions per second on one core, by wall time and by the
+ * thread's CPU time, per build, per launch (all its builds) and overall. Each build is warmed up (two runs and at
+ * least numlint.bench.warmMillis, default 10000: C2 recompiles the loop when a build runs instructions the builds
+ * before it never ran, which takes seconds on a loaded machine). Launches the interpreter cannot run are listed
+ * with the reason.
  */
 public final class ReplayThroughput {
     private ReplayThroughput() {}
@@ -31,7 +36,12 @@ public final class ReplayThroughput {
     public static void main(String[] args) throws Exception {
         boolean smoke = Boolean.getBoolean("numlint.bench.smoke");
         int reps = smoke ? 1 : 5, warm = smoke ? 0 : 2;
+        // warm-up also lasts at least this long per build, so that the JIT has compiled the loop for its profile
+        long warmNanos = smoke ? 0 : Long.getLong("numlint.bench.warmMillis", 10000L) * 1_000_000L;
         long limit = Long.getLong("numlint.bench.limit", 2_000_000_000L);
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        boolean cpu = mx.isCurrentThreadCpuTimeSupported();
+        if (cpu) mx.setThreadCpuTimeEnabled(true);
         List<Path> recs = new ArrayList<>();
         for (String a : args) {
             Path d = Path.of(a);
@@ -43,10 +53,10 @@ public final class ReplayThroughput {
                             .forEach(recs::add);
                 }
         }
-        System.out.println("| recording | launch | kernel | build | instructions | ms (median) | M instructions/s |");
-        System.out.println("|---|---|---|---|---|---|---|");
-        long totalInstr = 0;
-        double totalSeconds = 0;
+        System.out.println("| recording | launch | kernel | build | instructions | wall ms (median) | M instructions/s"
+                + " (wall) | CPU ms (median) | M instructions/s (CPU) |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        Total all = new Total(), variants = new Total();
         for (Path dir : recs) {
             Recording rec = Recording.read(dir);
             for (Recording.RecordedLaunch l : rec.launches) {
@@ -54,59 +64,98 @@ public final class ReplayThroughput {
                 Recording.Module mod = rec.moduleOf(l.kernel);
                 if (l.unusable != null || mod == null) {
                     System.out.println("| " + name + " | - | - | - | not run: "
-                            + (l.unusable != null ? l.unusable : "no PTX") + " |");
+                            + (l.unusable != null ? l.unusable : "no PTX") + " | | |");
                     continue;
                 }
                 PtxText.Module m = PtxModelAdapter.read(mod.ptx);
                 Map<String, KernelHazards.Hit> hits = KernelHazards.of(m.source, l.kernel, false);
-                for (Validator.PtxVariant v : Validator.ptxVariantsOf(hits)) {
+                Total launch = new Total();
+                // the builds the replay runs: its variants, and the as-built build once more with the checks that
+                // count floating-point exceptions (its rate counts the launch's PTX instructions, not the checks)
+                List<Validator.PtxVariant> builds = new ArrayList<>(Validator.ptxVariantsOf(hits));
+                builds.add(new Validator.PtxVariant(
+                        EXCEPTIONS,
+                        null,
+                        List.of(),
+                        new Decoder.Options().contract(true).exceptions(true)));
+                long asBuilt = -1;
+                for (Validator.PtxVariant v : builds) {
                     Program p;
                     try {
                         p = Decoder.decode(m, l.kernel, v.opts());
                     } catch (RuntimeException e) {
                         System.out.println(
-                                "| " + name + " | " + v.name() + " | - | - | not run: " + e.getMessage() + " |");
+                                "| " + name + " | " + v.name() + " | - | - | not run: " + e.getMessage() + " | | |");
                         continue;
                     }
-                    double[] ms = new double[reps];
+                    double[] ms = new double[reps], cms = new double[reps];
                     long instr = 0;
                     try {
+                        long warmStart = System.nanoTime();
                         for (int r = 0; r < warm + reps; r++) {
                             Launch run = launch(p, l);
-                            long t0 = System.nanoTime();
+                            long c0 = cpu ? mx.getCurrentThreadCpuTime() : 0, t0 = System.nanoTime();
                             run.run(l.grid, l.block, l.dynamicShared, limit);
-                            long dt = System.nanoTime() - t0;
+                            long dt = System.nanoTime() - t0, dc = cpu ? mx.getCurrentThreadCpuTime() - c0 : 0;
                             instr = run.executed();
-                            if (r >= warm) ms[r - warm] = dt / 1e6;
+                            if (r == warm - 1 && System.nanoTime() - warmStart < warmNanos) r--; // warm longer
+                            else if (r >= warm) {
+                                ms[r - warm] = dt / 1e6;
+                                cms[r - warm] = dc / 1e6;
+                            }
                         }
                     } catch (KernelFault e) {
                         System.out.println(
-                                "| " + name + " | " + v.name() + " | - | - | not run: " + e.getMessage() + " |");
+                                "| " + name + " | " + v.name() + " | - | - | not run: " + e.getMessage() + " | | |");
                         continue;
                     }
+                    if (v.name().equals("as-built")) asBuilt = instr;
+                    else if (v.name().equals(EXCEPTIONS)) {
+                        if (asBuilt < 0) continue;
+                        instr = asBuilt;
+                    }
                     Arrays.sort(ms);
-                    double med = ms[ms.length / 2];
-                    totalInstr += instr;
-                    totalSeconds += med / 1e3;
-                    System.out.println(String.format(
-                            Locale.ROOT,
-                            "| %s | %s | %d | %.1f | %.1f |",
-                            name,
-                            v.name(),
-                            instr,
-                            med,
-                            instr / (med / 1e3) / 1e6));
+                    Arrays.sort(cms);
+                    double med = ms[ms.length / 2], cmed = cms[cms.length / 2];
+                    launch.add(instr, med, cmed);
+                    if (!v.name().equals(EXCEPTIONS)) variants.add(instr, med, cmed);
+                    row(name + " | " + v.name(), instr, med, cmed, cpu);
                 }
+                if (launch.instr > 0) row(name + " | all builds", launch.instr, launch.ms, launch.cpuMs, cpu);
+                all.add(launch.instr, launch.ms, launch.cpuMs);
             }
         }
+        row("all | | | the variant builds", variants.instr, variants.ms, variants.cpuMs, cpu);
+        row("all | | | all builds, counting exceptions too", all.instr, all.ms, all.cpuMs, cpu);
+        System.out.println("target (issue 27): 150 M instructions/s on one core with bounds checks; CPU: the benchmark"
+                + " thread's own CPU time (ThreadMXBean), less sensitive to a loaded machine than wall time"
+                + (smoke ? " (smoke mode: one run each, no warm-up; the figures mean nothing)" : ""));
+    }
+
+    private static final String EXCEPTIONS = "as-built, counting exceptions";
+
+    /** Instructions and median milliseconds (wall and CPU), summed. */
+    private static final class Total {
+        long instr;
+        double ms, cpuMs;
+
+        void add(long i, double m, double c) {
+            instr += i;
+            ms += m;
+            cpuMs += c;
+        }
+    }
+
+    private static void row(String what, long instr, double ms, double cpuMs, boolean cpu) {
         System.out.println(String.format(
                 Locale.ROOT,
-                "| all | | | | %d | %.1f | %.1f |",
-                totalInstr,
-                totalSeconds * 1e3,
-                totalSeconds == 0 ? 0 : totalInstr / totalSeconds / 1e6));
-        System.out.println("target (issue 27): 150 M instructions/s on one core with bounds checks"
-                + (smoke ? " (smoke mode: one run each, no warm-up; the figures mean nothing)" : ""));
+                "| %s | %d | %.1f | %.1f | %s | %s |",
+                what,
+                instr,
+                ms,
+                ms == 0 ? 0 : instr / (ms / 1e3) / 1e6,
+                cpu ? String.format(Locale.ROOT, "%.1f", cpuMs) : "-",
+                cpu && cpuMs > 0 ? String.format(Locale.ROOT, "%.1f", instr / (cpuMs / 1e3) / 1e6) : "-"));
     }
 
     static String shortName(String k) {

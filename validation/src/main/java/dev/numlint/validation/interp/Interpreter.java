@@ -386,6 +386,12 @@ public final class Interpreter {
         return v != v ? Fp32.CANONICAL_NAN_BITS : Float.floatToRawIntBits(v);
     }
 
+    /** {@link Fp32#ftz} on the bits: a subnormal becomes the zero of its sign. */
+    static float ftz32(float v) {
+        int bits = Float.floatToRawIntBits(v);
+        return (bits & 0x7F800000) == 0 ? Float.intBitsToFloat(bits & 0x80000000) : v;
+    }
+
     static double dd(long r) {
         return Double.longBitsToDouble(r);
     }
@@ -710,10 +716,9 @@ public final class Interpreter {
     // ---------------------------------------------------------------- the interpreter loop
 
     int run(Thread t) throws KernelFault {
-        final int[] op = p.op, D = p.d, A = p.a, B = p.b, C = p.c, G = p.g, Y = p.y;
+        final int[] OPG = p.opGuarded, D = p.d, A = p.a, B = p.b, C = p.c, G = p.g, Y = p.y;
         final long[] X = p.x;
         final long[] R = t.R;
-        final double[] L = t.L;
         final byte[] gm = global.mem;
         int pc = t.pc;
         long count = 0;
@@ -723,12 +728,14 @@ public final class Interpreter {
             while (true) {
                 i = pc++;
                 count++;
-                int g = G[i];
-                if (g != 0) {
+                int o = OPG[i];
+                if (o >= Program.GUARDED) {
+                    int g = G[i];
                     boolean v = R[g > 0 ? g - 1 : -g - 1] != 0;
                     if (v != (g > 0)) continue;
+                    o -= Program.GUARDED;
                 }
-                switch (op[i]) {
+                switch (o) {
                     case Op.NOP:
                         break;
                     case Op.MOV:
@@ -863,6 +870,26 @@ public final class Interpreter {
                     case Op.FMA_F32:
                         R[D[i]] = fb(Math.fma(f(R[A[i]]), f(R[B[i]]), f(R[C[i]])));
                         break;
+                    case Op.ADD_F32_FTZ: // Fp32.add(a, b, RN, true)
+                        R[D[i]] = fb(ftz32((float) ((double) ftz32(f(R[A[i]])) + (double) ftz32(f(R[B[i]])))));
+                        break;
+                    case Op.SUB_F32_FTZ: // Fp32.sub(a, b, RN, true)
+                        R[D[i]] = fb(ftz32((float) ((double) ftz32(f(R[A[i]])) + (double) ftz32(-f(R[B[i]])))));
+                        break;
+                    case Op.MUL_F32_FTZ: // Fp32.mul(a, b, RN, true)
+                        R[D[i]] = fb(ftz32((float) ((double) ftz32(f(R[A[i]])) * (double) ftz32(f(R[B[i]])))));
+                        break;
+                    case Op.FMA_F32_FTZ: // Fp32.fma(a, b, c, RN, true)
+                        R[D[i]] = fb(ftz32(Math.fma(ftz32(f(R[A[i]])), ftz32(f(R[B[i]])), ftz32(f(R[C[i]])))));
+                        break;
+                    case Op.CVT_F32_S32: // cvt.rn.f32.s32
+                        R[D[i]] = fb((float) (double) (int) R[A[i]]);
+                        break;
+                    case Op.CVT_S32_F32: { // cvt.rzi{.ftz}.s32.f32: NaN to 0, saturating, toward zero
+                        float a = f(R[A[i]]);
+                        R[D[i]] = (int) (X[i] != 0 ? ftz32(a) : a);
+                        break;
+                    }
                     case Op.NEG_F32: {
                         float a = f(R[A[i]]);
                         R[D[i]] = Float.floatToRawIntBits(-(X[i] != 0 ? Fp32.ftz(a) : a));
@@ -939,7 +966,7 @@ public final class Interpreter {
                         }
                         break;
                     case Op.SETP_S32_BRA: {
-                        // setp.s32 at i and the guarded bra at i + 1 on its predicate (Decoder.fuseBranches)
+                        // setp.s32 at i and the guarded bra at i + 1 on its predicate (Superinstructions.fuseBranches)
                         int a = (int) R[A[i]], b = (int) R[B[i]];
                         boolean r;
                         switch ((int) X[i] & 0xFF) {
@@ -1007,6 +1034,9 @@ public final class Interpreter {
                         return S_WARP;
                     case Op.TRAP:
                         throw new KernelFault("trap");
+                    case Op.FPX: // before every checked instruction of a build counting exceptions
+                        fpx(R, i);
+                        break;
                     default:
                         exec(t, i);
                         break;
@@ -1041,9 +1071,6 @@ public final class Interpreter {
         switch (p.op[i]) {
             case Op.TEX:
                 tex(R, i);
-                break;
-            case Op.FPX:
-                fpx(R, i);
                 break;
             case Op.MOV_PACK: {
                 int[] v = p.v[i];

@@ -122,7 +122,14 @@ final class Op {
             ZERO_LO = 152,
             MAD_CC = 153,
             TEX = 154,
-            FPX = 155;
+            FPX = 155,
+            // decode-time specialisations ({@link Superinstructions#specialise}) of the commonest F32_G and CVT forms
+            ADD_F32_FTZ = 156,
+            SUB_F32_FTZ = 157,
+            MUL_F32_FTZ = 158,
+            FMA_F32_FTZ = 159,
+            CVT_F32_S32 = 160,
+            CVT_S32_F32 = 161;
 
     // sub-operations of F32_G / F64_G
     static final int G_ADD = 0, G_SUB = 1, G_MUL = 2, G_FMA = 3, G_DIV = 4, G_SQRT = 5, G_RCP = 6;

@@ -31,6 +31,10 @@ public final class Program {
     public final boolean reference;
     int n;
     int[] op, d, a, b, c, g, y;
+    /** The interpreter's dispatch: op, plus {@link #GUARDED} when the instruction has a guard predicate (g). */
+    int[] opGuarded;
+
+    static final int GUARDED = 1 << 10;
     long[] x;
     int[][] v;
     String[] text;
