@@ -43,6 +43,52 @@ final class ClangDefUse {
         return hit[0];
     }
 
+    /**
+     * Whether the floating addition or subtraction written {@code text} at {@code line} is evaluated in double (a
+     * double literal or operand) and its result goes only through double arithmetic ({@code +}, {@code -},
+     * {@code *}, {@code /}, parentheses) into a float or half: an implicit conversion (assignment, initialization,
+     * argument, return), a cast, or a compound assignment to a float ({@code d.x += w * (a*b - c*d)}).
+     */
+    public boolean inDoubleRoundedToFloat(int line, String text) {
+        String want = squash(text);
+        boolean[] hit = new boolean[1];
+        for (ClangUnit.Function fn : unit.functions()) {
+            if (line < fn.startLine() || line > fn.endLine()) continue;
+            fn.node().forEach(n -> {
+                if (hit[0] || n.line != line || n.kind != CXCursor_BinaryOperator) return;
+                if (!n.spelling.equals("+") && !n.spelling.equals("-")) return;
+                if (n.canonKind != CXType_Double || !squash(unit.text(n)).equals(want)) return;
+                if (roundedToFloat(n)) hit[0] = true;
+            });
+        }
+        return hit[0];
+    }
+
+    private static boolean roundedToFloat(ClangNode n) {
+        ClangNode c = n;
+        for (ClangNode p = n.parent; p != null; c = p, p = p.parent) {
+            boolean narrow = p.canonKind == CXType_Float || p.canonKind == CXType_Half || p.canonKind == CXType_Float16;
+            if (p.kind == CXCursor_ParenExpr) continue;
+            if (p.kind == CXCursor_BinaryOperator && p.canonKind == CXType_Double && arithmetic(p.spelling)) continue;
+            if (p.kind == CXCursor_UnexposedExpr && p.canonKind == CXType_Double) continue;
+            if (p.kind == CXCursor_UnexposedExpr
+                    || p.kind == CXCursor_CStyleCastExpr
+                    || p.kind == CXCursor_CXXStaticCastExpr
+                    || p.kind == CXCursor_CXXFunctionalCastExpr) return narrow;
+            // d.x += w * (...): the computation is in double, the result is rounded to the float on the left
+            return p.kind == CXCursor_CompoundAssignOperator
+                    && narrow
+                    && p.children.size() == 2
+                    && p.children.get(1) == c
+                    && arithmetic(p.spelling.replace("=", ""));
+        }
+        return false;
+    }
+
+    private static boolean arithmetic(String op) {
+        return op.equals("+") || op.equals("-") || op.equals("*") || op.equals("/");
+    }
+
     /** Whether {@code s} is {@code x + c} or {@code x - c} (or {@code c + x}) with {@code x} written as {@code x}. */
     private boolean sumWithConstant(ClangNode s, ClangNode x) {
         if (s == null || x == null || s.kind != CXCursor_BinaryOperator || s.children.size() != 2) return false;

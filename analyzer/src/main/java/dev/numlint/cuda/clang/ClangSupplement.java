@@ -86,6 +86,11 @@ public final class ClangSupplement {
                     && u.line() > site.line()
                     && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
         }
+        for (FunctionFacts.Contraction c : facts.contractions) {
+            if (c.differenceOfProducts()
+                    && unit.inDoubleRoundedToFloat(c.site().line(), c.site().text()))
+                c.site().inDoubleRoundedToFloat();
+        }
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
                 p.site().cancelling();

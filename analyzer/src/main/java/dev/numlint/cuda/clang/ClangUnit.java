@@ -620,6 +620,11 @@ public final class ClangUnit {
         return defUse.cancelsNearlyEqualTerms(line, text);
     }
 
+    /** {@link ClangDefUse#inDoubleRoundedToFloat}: evaluated in double, rounded to float right away. */
+    boolean inDoubleRoundedToFloat(int line, String text) {
+        return defUse.inDoubleRoundedToFloat(line, text);
+    }
+
     /** {@link ClangDefUse#overwrittenBefore}: the value stored at {@code defLine} no longer reaches the use. */
     boolean overwrittenBefore(int defLine, String defText, int useLine, String useText) {
         return defUse.overwrittenBefore(defLine, defText, useLine, useText);
