@@ -99,7 +99,8 @@ final class ClangLoops {
      * writes an array of constant size N at {@code [i]} in every iteration (outside any branch, or in both branches
      * of an {@code if}), and neither writes {@code i} nor continues: {@code i} cannot reach N without an access past
      * the array's end, so the loop runs at most N - a times ({@code float w[6]; for (a = 0; a < kernel_size; a++) s
-     * += v[a] * w[a];}). -1 when not so. Arrays that are function parameters are pointers and bound nothing.
+     * += v[a] * w[a];}). -1 when not so. Arrays that are function parameters are pointers and bound nothing; nor do
+     * arrays of fewer than two elements (a struct's {@code float v[1]} tail indexed past its end).
      */
     static long arrayBound(ClangNode loop) {
         Header h = header(loop);
@@ -134,7 +135,9 @@ final class ClangLoops {
         if (base.canonKind != CXType_ConstantArray || base.canon == null) return -1;
         java.util.regex.Matcher m =
                 java.util.regex.Pattern.compile("\\[(\\d{1,9})\\]").matcher(base.canon);
-        return m.find() ? Long.parseLong(m.group(1)) : -1;
+        long len = m.find() ? Long.parseLong(m.group(1)) : -1;
+        // a one-element (or empty) trailing array is the old C idiom for a variable-length tail: it bounds nothing
+        return len >= 2 ? len : -1;
     }
 
     /**
