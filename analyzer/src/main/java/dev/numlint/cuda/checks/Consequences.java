@@ -13,10 +13,11 @@ import java.util.List;
 /**
  * The impact analysis shared by the CUDA source checks: what a hazard's value decides, from the
  * {@linkplain Site#uses() uses} the front end followed through def-use. A value that reaches an integer conversion,
- * a rounding, an index, a comparison, a branch, a min/max selection or an atomic reduction is <em>amplified</em> (a
- * one-ulp difference can change a discrete outcome); a product subtracted from another product is
- * <em>cancellation</em>; a value only stored, returned or passed on, or quantised to an 8-bit colour channel for
- * display (at most one colour level), is <em>bounded</em>. A decision on a random
+ * a rounding, an index, a comparison or a branch is <em>amplified</em> (a one-ulp difference can change a discrete
+ * outcome); a product subtracted from another product is <em>cancellation</em>; a value only stored, returned or
+ * passed on, picked by a min/max of computed values (the winner flips only where both are within the ulp, so the
+ * result moves by no more than the value), added atomically (one term of a sum: NL009 reports the sum's order), or
+ * quantised to an 8-bit colour channel for display (at most one colour level), is <em>bounded</em>. A decision on a random
  * quantity is <em>statistical</em> ({@link ValueUse#statistical()}): a comparison with a fresh random draw, or a
  * conversion, rounding, index or test of a random variate; a one-ulp change shifts the odds of the outcome by about
  * 2^-24 or is another draw of the same distribution, and Monte Carlo results are compared statistically anyway. A
@@ -181,11 +182,11 @@ final class Consequences {
         return null;
     }
 
-    /** Whether the value reaches an integer conversion, a rounding, an index or an atomic (not only a comparison). */
+    /** Whether the value reaches an integer conversion, a rounding or an index (not only a comparison). */
     static boolean discrete(Site site) {
         for (ValueUse u : site.uses()) {
             switch (u.kind()) {
-                case INTEGER_CONVERSION, ROUNDING, INDEX, ATOMIC -> {
+                case INTEGER_CONVERSION, ROUNDING, INDEX -> {
                     return true;
                 }
                 default -> {}
@@ -206,8 +207,6 @@ final class Consequences {
             case INDEX -> phrase("use-index", "line", line);
             case COMPARISON -> phrase("use-comparison", "test", shortQuote(u.text()), "line", line);
             case BRANCH -> phrase("use-branch", "line", line);
-            case SELECTION -> phrase("use-selection", "fn", u.detail(), "line", line);
-            case ATOMIC -> phrase("use-atomic", "line", line);
             default -> phrase("use-other", "line", line);
         };
     }
@@ -220,6 +219,11 @@ final class Consequences {
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.STORE) return phrase("use-stored", "line", u.line());
             if (u.kind() == ValueUse.Kind.RETURN) return phrase("use-returned", "line", u.line());
+        }
+        for (ValueUse u : uses) {
+            if (u.kind() == ValueUse.Kind.ATOMIC) return phrase("use-atomic-term", "line", u.line());
+            if (u.kind() == ValueUse.Kind.SELECTION)
+                return phrase("use-continuous-selection", "fn", u.detail(), "line", u.line());
         }
         return phrase("use-none");
     }

@@ -14,7 +14,8 @@ import java.util.Set;
  * NL003: a multiply followed by an add or subtract that nvcc (device code, -fmad=true) or the host compiler (host
  * code built for an FMA-capable CPU with GNU contraction) may fuse into one fma. Whether it is fused is not
  * guessed ("may become one fma"); the level comes from what the result decides: a difference of products is
- * cancellation, a result that reaches an index, a conversion, a branch or a reduction is amplified, anything else
+ * cancellation (unless it is evaluated in double and rounded to float right away, where the fma's 2^-53 reaches the
+ * float as an ulp at most, short of a cancellation to 2^-29 of the terms), a result that reaches an index, a conversion, a branch or a reduction is amplified, anything else
  * (stored, returned) is a note.
  */
 @AutoService(CudaCheck.class)
@@ -57,6 +58,15 @@ public final class ContractibleMulAdd implements CudaCheck {
                     out.consequenceWithoutDecision(c.site(), impact.consequence());
                     paired = true;
                 }
+                consequence = impact.consequence();
+            } else if (c.differenceOfProducts()
+                    && c.site().roundedToFloat()
+                    && (impact = Consequences.of(c.site(), out)).kind() != Impact.Kind.AMPLIFIED) {
+                // evaluated in double, stored as float: the fma moves the double by an ulp of one product (2^-53),
+                // which reaches the float only as its own rounding (an ulp), unless the terms cancel to 2^-29
+                impact = new Impact(
+                        Impact.Kind.BOUNDED, Consequences.phrase("product-difference-in-double"), null, null);
+                out.consequenceWithoutDecision(c.site(), impact.consequence());
                 consequence = impact.consequence();
             } else if (c.differenceOfProducts()) {
                 impact = new Impact(

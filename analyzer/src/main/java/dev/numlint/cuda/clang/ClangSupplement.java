@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * Clang as the type authority and completeness net of the hand-written front end's facts, for one file:
  * <ul>
- *   <li>{@link #amend}: an accumulation whose accumulator is reset ({@code = 0}, {@code memset}, a declaration) in
+ *   <li>{@link #amend}: an accumulation whose carrying loops Clang bounds (constants, a fixed-size array indexed by
+ *       the counter) has that many terms at most; an accumulation whose accumulator is reset ({@code = 0}, {@code memset}, a declaration) in
  *       every iteration of the loop the hand-written facts cite is carried only by the loops inside the reset
  *       (Clang's def-use); reset in every iteration of its innermost loop, it is rewritten, not summed;</li>
  *   <li>{@link #missing}: facts of the functions the hand-written front end did not analyze (its parser failed or
@@ -85,6 +86,11 @@ public final class ClangSupplement {
                     && u.line() > site.line()
                     && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
         }
+        for (FunctionFacts.Contraction c : facts.contractions) {
+            if (c.differenceOfProducts()
+                    && unit.inDoubleRoundedToFloat(c.site().line(), c.site().text()))
+                c.site().inDoubleRoundedToFloat();
+        }
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
                 p.site().cancelling();
@@ -93,13 +99,18 @@ public final class ClangSupplement {
         for (int i = 0; i < acc.size(); i++) {
             FunctionFacts.Accumulation a = acc.get(i);
             if (a.rewritten()) continue;
-            ClangUnit.Carried c = unit.carriedBy(a.site().line(), a.site().column(), a.target());
-            if (c == null || c.resetLine() == 0) continue;
-            if (c.carrying().isEmpty()) {
+            ClangLoops.Carried c = unit.carriedBy(a.site().line(), a.site().column(), a.target());
+            if (c == null) continue;
+            if (c.resetLine() != 0 && c.carrying().isEmpty()) {
                 acc.set(i, with(a, a.outerLoopLine(), a.trip(), true));
                 resetsApplied++;
-            } else if (!c.carrying().contains(a.outerLoopLine())) {
+            } else if (c.resetLine() != 0 && !c.carrying().contains(a.outerLoopLine())) {
                 acc.set(i, with(a, c.carrying().get(0), c.trip(), false));
+                resetsApplied++;
+            } else if (a.trip() < 0 && c.trip() > 0 && c.carrying().contains(a.outerLoopLine())) {
+                // the loops that carry the sum are bounded where the hand-written facts saw no constant: a fixed-size
+                // array they index with their counter, a bound in a template pattern (at most c.trip() terms)
+                acc.set(i, with(a, a.outerLoopLine(), c.trip(), false));
                 resetsApplied++;
             }
         }

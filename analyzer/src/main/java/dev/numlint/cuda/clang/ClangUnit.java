@@ -1,5 +1,6 @@
 package dev.numlint.cuda.clang;
 
+import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
 import java.nio.charset.StandardCharsets;
@@ -14,12 +15,12 @@ import java.util.function.Supplier;
 /**
  * One file as Clang read it, with its facts as named analyses: each is computed on its first request from the
  * copied cursors and cached ({@link #functions()}, {@link #conversions()}, {@link #atomics()},
- * {@link #intrinsics()}, {@link #divisions()}, {@link #loops()}, {@link #carriedBy(int, int, String)}). A new rule
+ * {@link #intrinsics()}, {@link #divisions()}, {@link #loops()}, and, beside it, {@link ClangLoops} and {@link ClangDefUse}). A new rule
  * adds an analysis here (or in a class beside it) without opening a walker.
  */
 public final class ClangUnit {
     /** Function-like declarations that can have a body. */
-    private static final Set<Integer> FUNCTION_KINDS = Set.of(
+    static final Set<Integer> FUNCTION_KINDS = Set.of(
             CXCursor_FunctionDecl,
             CXCursor_CXXMethod,
             CXCursor_Constructor,
@@ -425,53 +426,6 @@ public final class ClangUnit {
         for (Function fn : functions()) fn.node.forEach(n -> f.accept(fn, n));
     }
 
-    static boolean floating(int canonKind) {
-        return canonKind == CXType_Float
-                || canonKind == CXType_Double
-                || canonKind == CXType_LongDouble
-                || canonKind == CXType_Half
-                || canonKind == CXType_Float16
-                || canonKind == CXType_Float128;
-    }
-
-    static boolean integral(int canonKind) {
-        return canonKind >= CXType_Bool && canonKind <= CXType_Int128 && canonKind != CXType_Bool
-                || canonKind == CXType_Char_S;
-    }
-
-    static boolean unsignedKind(int k) {
-        return k >= CXType_Char_U && k <= CXType_UInt128;
-    }
-
-    static int bytes(int k) {
-        if (k == CXType_Char_U || k == CXType_UChar || k == CXType_Char_S || k == CXType_SChar) return 1;
-        if (k == CXType_UShort || k == CXType_Short || k == CXType_Char16) return 2;
-        if (k == CXType_UInt || k == CXType_Int || k == CXType_Char32 || k == CXType_WChar) return 4;
-        if (k == CXType_UInt128 || k == CXType_Int128) return 16;
-        return 8;
-    }
-
-    /** The expression under casts' type references and unexposed wrappers (an implicit conversion's operand). */
-    static ClangNode operandOf(ClangNode cast) {
-        ClangNode op = null;
-        for (ClangNode c : cast.children) {
-            if (c.kind == CXCursor_TypeRef || c.kind == CXCursor_TemplateRef || c.kind == CXCursor_NamespaceRef)
-                continue;
-            op = c;
-        }
-        return op;
-    }
-
-    /** Skips implicit-conversion and paren wrappers that keep the operand's type. */
-    static ClangNode strip(ClangNode n) {
-        while (n != null
-                && (n.kind == CXCursor_UnexposedExpr || n.kind == CXCursor_ParenExpr)
-                && n.children.size() == 1) {
-            n = n.children.get(0);
-        }
-        return n;
-    }
-
     /**
      * The operand's floating type: its canonical type when floating; in a template pattern (dependent type), the
      * types it is instantiated with when it is a template parameter, or "floating" when it calls a floating math
@@ -581,32 +535,6 @@ public final class ClangUnit {
         return List.copyOf(out);
     }
 
-    private static boolean isExplicitCast(ClangNode n) {
-        return n.kind == CXCursor_CStyleCastExpr
-                || n.kind == CXCursor_CXXStaticCastExpr
-                || n.kind == CXCursor_CXXFunctionalCastExpr;
-    }
-
-    /** The callee's name of a call: its spelling, or the name its (overloaded, dependent) reference spells. */
-    static String callee(ClangNode call) {
-        if (call.spelling != null && !call.spelling.isEmpty()) return call.spelling;
-        String[] name = new String[1];
-        call.forEach(n -> {
-            if (name[0] == null
-                    && (n.kind == CXCursor_OverloadedDeclRef || n.kind == CXCursor_DeclRefExpr)
-                    && !n.spelling.isEmpty()) {
-                name[0] = n.spelling;
-            }
-        });
-        return name[0] == null ? "" : name[0];
-    }
-
-    /** The call's arguments: its children after the callee reference. */
-    static List<ClangNode> arguments(ClangNode call) {
-        List<ClangNode> ch = call.children;
-        return ch.isEmpty() ? List.of() : ch.subList(1, ch.size());
-    }
-
     private List<Atomic> computeAtomics() {
         List<Atomic> out = new ArrayList<>();
         eachInFunctions((fn, n) -> {
@@ -671,433 +599,34 @@ public final class ClangUnit {
     private List<Loop> computeLoops() {
         List<Loop> out = new ArrayList<>();
         eachInFunctions((fn, n) -> {
-            if (n.kind == CXCursor_ForStmt) out.add(new Loop(n, forTrip(n)));
+            if (n.kind == CXCursor_ForStmt) out.add(new Loop(n, ClangLoops.forTrip(n)));
             else if (n.kind == CXCursor_WhileStmt || n.kind == CXCursor_DoStmt) out.add(new Loop(n, -1));
         });
         return List.copyOf(out);
     }
 
-    /**
-     * The trip count of {@code for (i = a; i < b; i++)} (also {@code <=}, {@code ++i}, {@code i += 1}) with
-     * constant a and b, else -1.
-     */
-    static long forTrip(ClangNode loop) {
-        ClangNode init = null;
-        ClangNode cond = null;
-        ClangNode inc = null;
-        List<ClangNode> ch = loop.children;
-        // children: init, condition, increment, body (absent parts are simply missing)
-        for (ClangNode c : ch) {
-            if (c.kind == CXCursor_DeclStmt && init == null && cond == null) init = c;
-            else if (c.kind == CXCursor_BinaryOperator && cond == null && isComparison(c.spelling)) cond = c;
-            else if (cond != null
-                    && inc == null
-                    && (c.kind == CXCursor_UnaryOperator || c.kind == CXCursor_CompoundAssignOperator)) inc = c;
-            else if (c.kind == CXCursor_BinaryOperator && init == null && c.spelling.equals("=")) init = c;
-        }
-        if (init == null || cond == null || inc == null) return -1;
-        Double a = null;
-        String var = null;
-        if (init.kind == CXCursor_DeclStmt && init.children.size() == 1) {
-            ClangNode vd = init.children.get(0);
-            var = vd.usr;
-            ClangNode v = vd.children.isEmpty() ? null : vd.children.get(vd.children.size() - 1);
-            a = constant(v);
-        } else if (init.kind == CXCursor_BinaryOperator && init.children.size() == 2) {
-            ClangNode l = strip(init.children.get(0));
-            var = l == null ? null : l.refUsr;
-            a = constant(init.children.get(1));
-        }
-        if (a == null || var == null || cond.children.size() != 2) return -1;
-        ClangNode lhs = strip(cond.children.get(0));
-        if (lhs == null || !var.equals(lhs.refUsr)) return -1;
-        Double b = constant(cond.children.get(1));
-        if (b == null) return -1;
-        String step = inc.spelling;
-        boolean up = step.equals("++")
-                || inc.kind == CXCursor_CompoundAssignOperator
-                        && step.equals("+=")
-                        && inc.children.size() == 2
-                        && Double.valueOf(1.0).equals(inc.children.get(1).value);
-        if (!up) return -1;
-        double n =
-                switch (cond.spelling) {
-                    case "<", "!=" -> b - a;
-                    case "<=" -> b - a + 1;
-                    default -> -1;
-                };
-        return n < 0 || n > 1e15 ? (n < 0 && n != -1 ? 0 : -1) : (long) n;
+    // ------------------------------------------------------------------ loops and def-use (ClangLoops, ClangDefUse)
+
+    private final ClangLoops loopFacts = new ClangLoops(this);
+    private final ClangDefUse defUse = new ClangDefUse(this);
+
+    /** {@link ClangLoops#carriedBy}: which loops carry the sum into the accumulator updated at {@code line}. */
+    ClangLoops.Carried carriedBy(int line, int column, String target) {
+        return loopFacts.carriedBy(line, column, target);
     }
 
-    /**
-     * The constant value of a loop bound: Clang's evaluation, or, in a template pattern (which is not evaluated), a
-     * literal, a negated literal ({@code -1}) or either in parentheses or an implicit conversion.
-     */
-    private static Double constant(ClangNode n) {
-        for (int depth = 0; n != null && depth < 8; depth++) {
-            if (n.value != null) return n.value;
-            if ((n.kind == CXCursor_UnexposedExpr || n.kind == CXCursor_ParenExpr) && n.children.size() == 1) {
-                n = n.children.get(0);
-            } else if (n.kind == CXCursor_UnaryOperator
-                    && n.children.size() == 1
-                    && ("-".equals(n.spelling) || "+".equals(n.spelling))) {
-                Double v = constant(n.children.get(0));
-                return v == null ? null : "-".equals(n.spelling) ? -v : v;
-            } else {
-                return null;
-            }
-        }
-        return null;
+    /** {@link ClangDefUse#cancelsNearlyEqualTerms}. */
+    boolean cancelsNearlyEqualTerms(int line, String text) {
+        return defUse.cancelsNearlyEqualTerms(line, text);
     }
 
-    private static boolean isComparison(String op) {
-        return op.equals("<") || op.equals("<=") || op.equals("!=") || op.equals(">") || op.equals(">=");
+    /** {@link ClangDefUse#inDoubleRoundedToFloat}: evaluated in double, rounded to float right away. */
+    boolean inDoubleRoundedToFloat(int line, String text) {
+        return defUse.inDoubleRoundedToFloat(line, text);
     }
 
-    // ------------------------------------------------------------------ def-use: accumulator resets
-
-    /**
-     * Which loops really carry the sum into the accumulator updated at {@code line} (the compound assignment or
-     * {@code s = s + x} whose left side is {@code target}): the loops around it inside the innermost one that resets
-     * the accumulator before the update ({@code s = 0}, {@code s = <expression without s>}, {@code memset(&s, ...)},
-     * a declaration) in each of its iterations. Null when the update is not found.
-     */
-    public Carried carriedBy(int line, int column, String target) {
-        String want = squash(target);
-        ClangNode acc = null;
-        for (Function fn : functions()) {
-            if (line < fn.startLine() || line > fn.endLine()) continue;
-            ClangNode[] hit = new ClangNode[1];
-            fn.node.forEach(n -> {
-                if (hit[0] != null || n.line != line) return;
-                boolean update = n.kind == CXCursor_CompoundAssignOperator
-                        || n.kind == CXCursor_BinaryOperator && n.spelling.equals("=");
-                if (update
-                        && !n.children.isEmpty()
-                        && squash(text(n.children.get(0))).equals(want)) hit[0] = n;
-            });
-            if (hit[0] != null) {
-                acc = hit[0];
-                break;
-            }
-        }
-        if (acc == null) return null;
-        ClangNode lhs = acc.children.get(0);
-        String root = rootUsr(lhs);
-        if (root == null) return null;
-        List<ClangNode> chain = new ArrayList<>(); // outermost first
-        for (ClangNode p = acc.parent; p != null; p = p.parent) {
-            if (p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt)
-                chain.add(0, p);
-            if (FUNCTION_KINDS.contains(p.kind)) break;
-        }
-        if (chain.isEmpty()) return null;
-        ClangNode accNode = acc;
-        int resetDepth = -1;
-        int resetLine = 0;
-        for (int i = chain.size() - 1; i >= 0 && resetDepth < 0; i--) {
-            ClangNode loop = chain.get(i);
-            ClangNode inner = i + 1 < chain.size() ? chain.get(i + 1) : null;
-            ClangNode[] found = new ClangNode[1];
-            loop.forEach(n -> {
-                if (found[0] != null || n.offset < 0 || n.offset >= accNode.offset) return;
-                if (n == loop || inner != null && inner.contains(n)) return;
-                if (innermostLoop(n) != loop || !unconditional(n, loop)) return;
-                if (resets(n, root, want)) found[0] = n;
-            });
-            if (found[0] != null) {
-                resetDepth = i;
-                resetLine = found[0].line;
-            }
-        }
-        List<Integer> lines = new ArrayList<>();
-        long trip = 1;
-        Set<String> indexes = new HashSet<>();
-        lhs.forEach(x -> {
-            if (x.refUsr != null) indexes.add(x.refUsr);
-        });
-        for (int i = resetDepth + 1; i < chain.size(); i++) {
-            // a loop whose variable indexes the accumulator (m[i][j] in the i and j loops) moves to another element
-            String var = loopVariable(chain.get(i));
-            if (var != null && indexes.contains(var) && resetDepth >= 0) continue;
-            lines.add(chain.get(i).line);
-            long t = chain.get(i).kind == CXCursor_ForStmt ? forTrip(chain.get(i)) : -1;
-            trip = trip < 0 || t < 0 ? -1 : trip * t;
-        }
-        List<Integer> all = new ArrayList<>();
-        for (ClangNode l : chain) all.add(l.line);
-        return new Carried(all, lines, resetDepth < 0 ? 0 : resetLine, lines.isEmpty() ? 0 : trip);
-    }
-
-    /**
-     * The loops around an update (outermost first), the ones that carry its sum, the line of the reset that ends the
-     * others (0 when none), and the carrying loops' trip count (-1 unknown, 0 when none carries it: the accumulator
-     * is reset in every iteration of the innermost loop).
-     */
-    public record Carried(List<Integer> loopLines, List<Integer> carrying, int resetLine, long trip) {}
-
-    /** Whether {@code n} runs in every iteration of {@code loop}: no branch or short circuit between them. */
-    private static boolean unconditional(ClangNode n, ClangNode loop) {
-        for (ClangNode p = n.parent; p != null && p != loop; p = p.parent) {
-            if (p.kind == CXCursor_IfStmt
-                    || p.kind == CXCursor_SwitchStmt
-                    || p.kind == CXCursor_CaseStmt
-                    || p.kind == CXCursor_DefaultStmt
-                    || p.kind == CXCursor_ConditionalOperator
-                    || p.kind == CXCursor_LambdaExpr
-                    || p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The variable a {@code for} loop declares or assigns in its initialization, by its USR, or null. */
-    static String loopVariable(ClangNode loop) {
-        if (loop.kind != CXCursor_ForStmt || loop.children.isEmpty()) return null;
-        ClangNode init = loop.children.get(0);
-        if (init.kind == CXCursor_DeclStmt && !init.children.isEmpty()) return init.children.get(0).usr;
-        if (init.kind == CXCursor_BinaryOperator && init.spelling.equals("=") && !init.children.isEmpty()) {
-            ClangNode l = strip(init.children.get(0));
-            return l == null ? null : l.refUsr;
-        }
-        return null;
-    }
-
-    private static ClangNode innermostLoop(ClangNode n) {
-        for (ClangNode p = n.parent; p != null; p = p.parent) {
-            if (p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt) return p;
-        }
-        return null;
-    }
-
-    /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
-    private boolean resets(ClangNode n, String root, String target) {
-        if (n.kind == CXCursor_VarDecl) return root.equals(n.usr);
-        if (n.kind == CXCursor_BinaryOperator && n.spelling.equals("=") && n.children.size() == 2) {
-            ClangNode l = n.children.get(0);
-            String lt = squash(text(l));
-            if (!root.equals(rootUsr(l))) return false;
-            // the whole variable, or the same element
-            if (!lt.equals(target) && strip(l).kind != CXCursor_DeclRefExpr) return false;
-            boolean[] reads = new boolean[1];
-            n.children.get(1).forEach(x -> {
-                if (root.equals(x.refUsr)) reads[0] = true;
-            });
-            return !reads[0];
-        }
-        if (n.kind == CXCursor_CallExpr) {
-            String name = callee(n);
-            if (!name.equals("memset") && !name.equals("std::memset") && !name.equals("__builtin_memset")) return false;
-            List<ClangNode> args = arguments(n);
-            if (args.size() != 3) return false;
-            ClangNode v = args.get(1).value != null ? args.get(1) : strip(args.get(1));
-            if (v == null || v.value == null || v.value != 0) return false;
-            return root.equals(rootUsr(args.get(0)));
-        }
-        return false;
-    }
-
-    // ------------------------------------------------------------------ cancellation of nearly equal terms
-
-    /**
-     * Whether the expression {@code text} at {@code line} holds a floating subtraction of nearly equal terms:
-     * {@code x - (x + c)}, {@code x - (x - c)} or {@code (x + c) - x} with the same {@code x} (a variable, member or
-     * element, no call) and a constant {@code c}. In float {@code x + c} rounds back to {@code x} whenever {@code c}
-     * is below half an ulp of {@code x}, so the difference is 0 there and {@code -c} in double.
-     */
-    public boolean cancelsNearlyEqualTerms(int line, String text) {
-        String want = squash(text);
-        boolean[] hit = new boolean[1];
-        for (Function fn : functions()) {
-            if (line < fn.startLine() || line > fn.endLine()) continue;
-            fn.node.forEach(n -> {
-                if (hit[0] || n.line != line || n.kind != CXCursor_BinaryOperator || !n.spelling.equals("-")) return;
-                if (n.children.size() != 2 || !floating(n.canonKind)) return;
-                if (!want.contains(squash(text(n)))) return;
-                ClangNode a = strip(n.children.get(0));
-                ClangNode b = strip(n.children.get(1));
-                if (sumWithConstant(b, a) || sumWithConstant(a, b)) hit[0] = true;
-            });
-        }
-        return hit[0];
-    }
-
-    /** Whether {@code s} is {@code x + c} or {@code x - c} (or {@code c + x}) with {@code x} written as {@code x}. */
-    private boolean sumWithConstant(ClangNode s, ClangNode x) {
-        if (s == null || x == null || s.kind != CXCursor_BinaryOperator || s.children.size() != 2) return false;
-        if (!s.spelling.equals("+") && !s.spelling.equals("-")) return false;
-        boolean[] call = new boolean[1];
-        x.forEach(q -> {
-            if (q.kind == CXCursor_CallExpr) call[0] = true;
-        });
-        if (call[0] || x.value != null) return false;
-        String xt = squash(text(x));
-        ClangNode l = strip(s.children.get(0));
-        ClangNode r = strip(s.children.get(1));
-        if (l == null || r == null) return false;
-        boolean lx = squash(text(l)).equals(xt);
-        boolean rx = squash(text(r)).equals(xt);
-        if (lx && r.value != null && r.value != 0) return true;
-        return s.spelling.equals("+") && rx && l.value != null && l.value != 0;
-    }
-
-    // ------------------------------------------------------------------ def-use: a value overwritten before a use
-
-    /**
-     * Whether the value computed by the expression {@code defText} at {@code defLine} (stored into a variable by its
-     * declaration or an assignment) no longer reaches the use {@code useText} at {@code useLine}: the use reads the
-     * variable only after a write that replaces it whole on every path from the definition to the use ({@code v =
-     * expression without v}, {@code memcpy(&v, src, sizeof v)}, {@code memset(&v, ...)}), and reads no other
-     * variable written in between (which could carry the value). False when any of it is not found.
-     */
-    public boolean overwrittenBefore(int defLine, String defText, int useLine, String useText) {
-        if (useLine <= defLine) return false;
-        String dt = squash(defText);
-        String ut = squash(useText);
-        for (Function fn : functions()) {
-            if (defLine < fn.startLine() || useLine > fn.endLine()) continue;
-            ClangNode[] def = new ClangNode[1];
-            ClangNode[] use = new ClangNode[1];
-            fn.node.forEach(n -> {
-                if (n.offset >= 0 && clang_isExpressionKind(n.kind)) {
-                    if (def[0] == null && n.line == defLine && squash(text(n)).equals(dt)) def[0] = n;
-                    if (use[0] == null && n.line == useLine && squash(text(n)).equals(ut)) use[0] = n;
-                }
-            });
-            if (def[0] == null || use[0] == null) return false;
-            String v = storedInto(def[0]);
-            if (v == null) return false;
-            ClangNode d = def[0];
-            ClangNode u = use[0];
-            boolean[] readsV = new boolean[1];
-            Set<String> reads = new HashSet<>();
-            u.forEach(x -> {
-                if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) {
-                    reads.add(x.refUsr);
-                    if (x.refUsr.equals(v)) readsV[0] = true;
-                }
-            });
-            if (!readsV[0]) return false;
-            boolean[] killed = new boolean[1];
-            boolean[] carried = new boolean[1];
-            fn.node.forEach(k -> {
-                if (k.offset < 0 || k.offset < d.endOffset || k.offset >= u.offset) return;
-                // another variable the use reads, written in between, may carry the value
-                String w = written(k);
-                if (w != null && !w.equals(v) && reads.contains(w)) carried[0] = true;
-                if (!killed[0] && replaces(k, v) && dominates(k, u, fn.node)) killed[0] = true;
-            });
-            return killed[0] && !carried[0];
-        }
-        return false;
-    }
-
-    private static boolean clang_isExpressionKind(int kind) {
-        return kind >= CXCursor_FirstExpr && kind <= CXCursor_LastExpr;
-    }
-
-    /** The variable (USR) a declaration's initializer or an assignment's right side stores {@code e} into, or null. */
-    private static String storedInto(ClangNode e) {
-        ClangNode c = e;
-        for (ClangNode p = e.parent; p != null; c = p, p = p.parent) {
-            if (p.kind == CXCursor_UnexposedExpr || p.kind == CXCursor_ParenExpr || p.kind == CXCursor_CStyleCastExpr)
-                continue;
-            if (p.kind == CXCursor_VarDecl) return p.usr;
-            if (p.kind == CXCursor_BinaryOperator
-                    && p.spelling.equals("=")
-                    && p.children.size() == 2
-                    && p.children.get(1) == c) {
-                ClangNode l = strip(p.children.get(0));
-                return l != null && l.kind == CXCursor_DeclRefExpr ? l.refUsr : null;
-            }
-            return null;
-        }
-        return null;
-    }
-
-    /** The variable a declaration or an assignment to a plain variable writes, or null. */
-    private static String written(ClangNode k) {
-        if (k.kind == CXCursor_VarDecl) return k.usr;
-        if ((k.kind == CXCursor_BinaryOperator && k.spelling.equals("=") || k.kind == CXCursor_CompoundAssignOperator)
-                && !k.children.isEmpty()) {
-            ClangNode l = strip(k.children.get(0));
-            return l != null && l.kind == CXCursor_DeclRefExpr ? l.refUsr : null;
-        }
-        return null;
-    }
-
-    /** Whether {@code k} replaces the whole variable {@code v} without reading it. */
-    private boolean replaces(ClangNode k, String v) {
-        if (k.kind == CXCursor_BinaryOperator && k.spelling.equals("=") && k.children.size() == 2) {
-            ClangNode l = strip(k.children.get(0));
-            if (l == null || l.kind != CXCursor_DeclRefExpr || !v.equals(l.refUsr)) return false;
-            boolean[] reads = new boolean[1];
-            k.children.get(1).forEach(x -> {
-                if (v.equals(x.refUsr)) reads[0] = true;
-            });
-            return !reads[0];
-        }
-        if (k.kind != CXCursor_CallExpr) return false;
-        String name = callee(k);
-        boolean copy = name.equals("memcpy") || name.equals("std::memcpy") || name.equals("__builtin_memcpy");
-        boolean set = name.equals("memset") || name.equals("std::memset") || name.equals("__builtin_memset");
-        if (!copy && !set) return false;
-        List<ClangNode> args = arguments(k);
-        if (args.size() != 3) return false;
-        // the destination is &v itself, the size the variable's whole size
-        ClangNode dst = strip(args.get(0));
-        if (dst == null || dst.kind != CXCursor_UnaryOperator || !dst.spelling.equals("&") || dst.children.size() != 1)
-            return false;
-        ClangNode var = strip(dst.children.get(0));
-        if (var == null || var.kind != CXCursor_DeclRefExpr || !v.equals(var.refUsr)) return false;
-        ClangNode size = args.get(2).value != null ? args.get(2) : strip(args.get(2));
-        if (size == null || size.value == null) return false;
-        int whole = floating(var.canonKind) || integral(var.canonKind) ? bytes(var.canonKind) : -1;
-        if (var.canonKind == CXType_Float) whole = 4;
-        else if (var.canonKind == CXType_Double) whole = 8;
-        else if (var.canonKind == CXType_Half || var.canonKind == CXType_Float16) whole = 2;
-        if (whole < 0 || size.value != whole) return false;
-        // memcpy from another object: the value is replaced; memset: replaced by a constant pattern
-        return true;
-    }
-
-    /**
-     * Whether {@code k} runs on every path that reaches {@code u}: for every branch, loop or short circuit around
-     * {@code k} (inside the function), {@code u} lies in the same branch or body as {@code k}.
-     */
-    private static boolean dominates(ClangNode k, ClangNode u, ClangNode function) {
-        ClangNode c = k;
-        for (ClangNode p = k.parent; p != null && p != function; c = p, p = p.parent) {
-            boolean conditional = p.kind == CXCursor_IfStmt
-                    || p.kind == CXCursor_SwitchStmt
-                    || p.kind == CXCursor_CaseStmt
-                    || p.kind == CXCursor_DefaultStmt
-                    || p.kind == CXCursor_ConditionalOperator
-                    || p.kind == CXCursor_LambdaExpr
-                    || p.kind == CXCursor_ForStmt
-                    || p.kind == CXCursor_WhileStmt
-                    || p.kind == CXCursor_DoStmt
-                    || p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"));
-            if (conditional && !c.contains(u)) return false;
-        }
-        return true;
-    }
-
-    /** The variable an lvalue or address expression is rooted in (m for m.a[i][j], &m, p->x), by its USR. */
-    static String rootUsr(ClangNode n) {
-        ClangNode x = n;
-        for (int guard = 0; x != null && guard < 64; guard++) {
-            if (x.kind == CXCursor_DeclRefExpr) return x.refUsr;
-            if (x.children.isEmpty()) return null;
-            x = x.children.get(0);
-        }
-        return null;
-    }
-
-    static String squash(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) if (!Character.isWhitespace(s.charAt(i))) b.append(s.charAt(i));
-        return b.toString();
+    /** {@link ClangDefUse#overwrittenBefore}: the value stored at {@code defLine} no longer reaches the use. */
+    boolean overwrittenBefore(int defLine, String defText, int useLine, String useText) {
+        return defUse.overwrittenBefore(defLine, defText, useLine, useText);
     }
 }

@@ -160,6 +160,22 @@ public final class Site {
         return cancels;
     }
 
+    private volatile boolean roundedToFloat;
+
+    /**
+     * This site, recording that its expression is evaluated in double and its result rounded to float (or half)
+     * before anything uses it: a difference of one ulp of double moves the float by at most an ulp, unless the terms
+     * cancel to 2^-29 of their size (a front end's type fact, e.g. Clang's).
+     */
+    public Site inDoubleRoundedToFloat() {
+        roundedToFloat = true;
+        return this;
+    }
+
+    public boolean roundedToFloat() {
+        return roundedToFloat;
+    }
+
     /**
      * Drops the uses the value no longer reaches (a front end's better def-use, e.g. Clang's: the variable holding it
      * is overwritten before the use).

@@ -47,9 +47,15 @@ public record ValueUse(Kind kind, int line, int column, String text, String deta
         RANDOM_DRAW,
         /** The condition of a branch (if, while, ?:, &&, ||) without a comparison. */
         BRANCH,
-        /** An operand of min/max: a one-ulp change can change which operand is selected. */
+        /**
+         * An operand of a min/max of computed values: a one-ulp change can change which operand is selected, but only
+         * where the two are within that ulp, so the result moves by no more than the value does (continuous).
+         */
         SELECTION,
-        /** Added atomically (atomicAdd ...): the result depends on the order of execution. */
+        /**
+         * Added atomically (atomicAdd ...): the sum's order depends on the run (NL009's hazard), but the value enters
+         * it as one term, so a one-ulp change of it moves the sum by that ulp (continuous).
+         */
         ATOMIC,
         /** One operand of a subtraction whose other operand is a product too (difference of products). */
         DIFFERENCE_OF_PRODUCTS,
@@ -66,10 +72,13 @@ public record ValueUse(Kind kind, int line, int column, String text, String deta
         /** Passed to a function numlint does not follow. */
         CALL;
 
-        /** Whether a one-ulp change at this use can change a discrete outcome (an index, a decision, an order). */
+        /**
+         * Whether a one-ulp change at this use can change a discrete outcome (an integer, an index, a decision). A
+         * min/max and an atomic add are continuous in the value: they pass the ulp on, they do not amplify it.
+         */
         public boolean amplifies() {
             return switch (this) {
-                case INTEGER_CONVERSION, ROUNDING, INDEX, COMPARISON, BRANCH, SELECTION, ATOMIC -> true;
+                case INTEGER_CONVERSION, ROUNDING, INDEX, COMPARISON, BRANCH -> true;
                 default -> false;
             };
         }

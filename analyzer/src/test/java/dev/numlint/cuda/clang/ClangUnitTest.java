@@ -152,7 +152,7 @@ class ClangUnitTest {
                 }
                 """,
                 ClangFrontEnd.Language.C);
-        ClangUnit.Carried c = u.carriedBy(10, 0, "m[i][j]");
+        ClangLoops.Carried c = u.carriedBy(10, 0, "m[i][j]");
         assertThat(c).isNotNull();
         assertThat(c.resetLine()).isEqualTo(6);
         assertThat(c.carrying()).containsExactly(9);
@@ -187,7 +187,7 @@ class ClangUnitTest {
                 template void gradient<float>(const float *, float *, int);
                 """,
                 ClangFrontEnd.Language.CXX);
-        ClangUnit.Carried c = u.carriedBy(10, 0, "g[0]");
+        ClangLoops.Carried c = u.carriedBy(10, 0, "g[0]");
         assertThat(c).isNotNull();
         assertThat(c.resetLine()).isEqualTo(7);
         assertThat(c.trip()).isEqualTo(9);

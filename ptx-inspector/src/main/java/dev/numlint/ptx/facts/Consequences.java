@@ -215,14 +215,13 @@ public final class Consequences {
                 return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-comparison"), x);
             }
             case "min", "max" -> {
-                // against a constant it is a clamp (fmaxf(v, 0.0f)): continuous in the value, which is followed on
-                if (clamp(x, defs)) {
-                    return null;
-                }
-                return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-selection", "op", op), x);
+                // continuous in the value: a clamp (fmaxf(v, 0.0f)) moves with it, and a min/max of two computed
+                // values flips its winner only where both are within the ulp; the result is followed on
+                return null;
             }
             case "atom", "red" -> {
-                return new Consequence(Impact.Kind.AMPLIFIED, phrase("ptx-use-atomic"), x);
+                // the value is one term of the atomic sum: it moves the sum by its ulp (the order is NL009's finding)
+                return new Consequence(Impact.Kind.BOUNDED, phrase("ptx-use-atomic-term"), x);
             }
             case "sub", "add" -> {
                 if (product && cancels(x, defs)) {
@@ -644,19 +643,9 @@ public final class Consequences {
     }
 
     /** Operations a difference passes through unchanged in kind. */
-    /** A min/max of the followed value and a constant. */
-    private boolean clamp(Instruction x, List<String> defs) {
-        for (int k = 1; k <= 2; k++) {
-            if (x.operand(k) instanceof Operand.Reg r && defs.contains(r.name())) {
-                return facts.constantOperand(x, x.operand(3 - k));
-            }
-        }
-        return false;
-    }
-
     private static boolean passes(Instruction x) {
         if (x.opcode().equals("min") || x.opcode().equals("max")) {
-            return true; // reached only when sink() found a clamp
+            return true; // continuous in the followed value (sink() follows every min and max on)
         }
         return switch (x.opcode()) {
             case "add",

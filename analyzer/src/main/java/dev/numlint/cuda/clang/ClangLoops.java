@@ -1,0 +1,292 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A {@link ClangUnit}'s loop facts: constant trip counts, the bound a fixed-size array puts on a loop that indexes it
+ * with its counter, and which loops carry a sum into an accumulator (def-use of resets).
+ */
+final class ClangLoops {
+    private final ClangUnit unit;
+
+    ClangLoops(ClangUnit unit) {
+        this.unit = unit;
+    }
+
+    /**
+     * The parts of {@code for (i = a; i < b; i++)}: the counter's USR, its constant start (null when not constant),
+     * the condition, and the body; counting up by one ({@code ++}, {@code += 1}) with the counter on the left of a
+     * comparison. Null for any other shape.
+     */
+    record Header(String var, Double start, ClangNode cond, ClangNode body) {}
+
+    static Header header(ClangNode loop) {
+        if (loop.kind != CXCursor_ForStmt) return null;
+        ClangNode init = null;
+        ClangNode cond = null;
+        ClangNode inc = null;
+        List<ClangNode> ch = loop.children;
+        // children: init, condition, increment, body (absent parts are simply missing)
+        for (ClangNode c : ch) {
+            if (c.kind == CXCursor_DeclStmt && init == null && cond == null) init = c;
+            else if (c.kind == CXCursor_BinaryOperator && cond == null && isComparison(c.spelling)) cond = c;
+            else if (cond != null
+                    && inc == null
+                    && (c.kind == CXCursor_UnaryOperator || c.kind == CXCursor_CompoundAssignOperator)) inc = c;
+            else if (c.kind == CXCursor_BinaryOperator && init == null && c.spelling.equals("=")) init = c;
+        }
+        if (init == null || cond == null || inc == null) return null;
+        ClangNode body = ch.get(ch.size() - 1);
+        if (body == init || body == cond || body == inc) return null;
+        Double a = null;
+        String var = null;
+        if (init.kind == CXCursor_DeclStmt && init.children.size() == 1) {
+            ClangNode vd = init.children.get(0);
+            var = vd.usr;
+            ClangNode v = vd.children.isEmpty() ? null : vd.children.get(vd.children.size() - 1);
+            a = constant(v);
+        } else if (init.kind == CXCursor_BinaryOperator && init.children.size() == 2) {
+            ClangNode l = strip(init.children.get(0));
+            var = l == null ? null : l.refUsr;
+            a = constant(init.children.get(1));
+        }
+        if (var == null || cond.children.size() != 2) return null;
+        ClangNode lhs = strip(cond.children.get(0));
+        if (lhs == null || !var.equals(lhs.refUsr)) return null;
+        String step = inc.spelling;
+        boolean up = step.equals("++")
+                || inc.kind == CXCursor_CompoundAssignOperator
+                        && step.equals("+=")
+                        && inc.children.size() == 2
+                        && Double.valueOf(1.0).equals(inc.children.get(1).value);
+        if (!up) return null;
+        return new Header(var, a, cond, body);
+    }
+
+    /**
+     * The trip count of {@code for (i = a; i < b; i++)} (also {@code <=}, {@code ++i}, {@code i += 1}) with
+     * constant a and b, else -1.
+     */
+    static long forTrip(ClangNode loop) {
+        Header h = header(loop);
+        if (h == null || h.start() == null) return -1;
+        Double b = constant(h.cond().children.get(1));
+        if (b == null) return -1;
+        double a = h.start();
+        double n =
+                switch (h.cond().spelling) {
+                    case "<", "!=" -> b - a;
+                    case "<=" -> b - a + 1;
+                    default -> -1;
+                };
+        return n < 0 || n > 1e15 ? (n < 0 && n != -1 ? 0 : -1) : (long) n;
+    }
+
+    /** The loop's constant trip count ({@link #forTrip}), else the bound of an array it indexes ({@link #arrayBound}). */
+    static long tripBound(ClangNode loop) {
+        long t = forTrip(loop);
+        return t >= 0 ? t : arrayBound(loop);
+    }
+
+    /**
+     * The most iterations of {@code for (i = a; i < n; i++)} (constant {@code a >= 0}, any bound) whose body reads or
+     * writes an array of constant size N at {@code [i]} in every iteration (outside any branch, or in both branches
+     * of an {@code if}), and neither writes {@code i} nor continues: {@code i} cannot reach N without an access past
+     * the array's end, so the loop runs at most N - a times ({@code float w[6]; for (a = 0; a < kernel_size; a++) s
+     * += v[a] * w[a];}). -1 when not so. Arrays that are function parameters are pointers and bound nothing; nor do
+     * arrays of fewer than two elements (a struct's {@code float v[1]} tail indexed past its end).
+     */
+    static long arrayBound(ClangNode loop) {
+        Header h = header(loop);
+        if (h == null || h.start() == null || h.start() < 0) return -1;
+        String var = h.var();
+        boolean[] spoiled = new boolean[1];
+        long[] best = {-1};
+        h.body().forEach(n -> {
+            if (spoiled[0]) return;
+            if (n.kind == CXCursor_ContinueStmt && innermostLoop(n) == loop || writes(n, var)) {
+                spoiled[0] = true;
+                return;
+            }
+            long len = indexedLength(n, var);
+            if (len < 0 || innermostLoop(n) != loop || !everyIteration(n, loop, var)) return;
+            if (best[0] < 0 || len < best[0]) best[0] = len;
+        });
+        if (spoiled[0] || best[0] < 0) return -1;
+        return Math.max(0, best[0] - h.start().longValue());
+    }
+
+    /** The constant length of the array {@code n} subscripts with the variable {@code var} itself, or -1. */
+    private static long indexedLength(ClangNode n, String var) {
+        if (n.kind != CXCursor_ArraySubscriptExpr || n.children.size() != 2) return -1;
+        ClangNode idx = strip(n.children.get(1));
+        if (idx == null || idx.kind != CXCursor_DeclRefExpr || !var.equals(idx.refUsr)) return -1;
+        ClangNode base = strip(n.children.get(0));
+        if (base == null
+                || base.kind != CXCursor_DeclRefExpr
+                        && base.kind != CXCursor_MemberRefExpr
+                        && base.kind != CXCursor_ArraySubscriptExpr) return -1;
+        if (base.canonKind != CXType_ConstantArray || base.canon == null) return -1;
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("\\[(\\d{1,9})\\]").matcher(base.canon);
+        long len = m.find() ? Long.parseLong(m.group(1)) : -1;
+        // a one-element (or empty) trailing array is the old C idiom for a variable-length tail: it bounds nothing
+        return len >= 2 ? len : -1;
+    }
+
+    /**
+     * Whether the subscript {@code n} runs in every iteration of {@code loop}: no branch, switch, conditional
+     * operator or short circuit lies between them, except an {@code if} whose other branch subscripts an array with
+     * {@code var} too.
+     */
+    private static boolean everyIteration(ClangNode n, ClangNode loop, String var) {
+        ClangNode c = n;
+        for (ClangNode p = n.parent; p != null && p != loop; c = p, p = p.parent) {
+            if (p.kind == CXCursor_IfStmt) {
+                if (p.children.indexOf(c) == 0) continue; // the condition runs every time
+                if (p.children.size() != 3) return false;
+                ClangNode other = p.children.get(1) == c ? p.children.get(2) : p.children.get(1);
+                boolean[] also = new boolean[1];
+                other.forEach(x -> {
+                    if (indexedLength(x, var) >= 0 && innermostLoop(x) == loop) also[0] = true;
+                });
+                if (!also[0]) return false;
+            } else if (p.kind == CXCursor_SwitchStmt
+                    || p.kind == CXCursor_CaseStmt
+                    || p.kind == CXCursor_DefaultStmt
+                    || p.kind == CXCursor_ConditionalOperator
+                    || p.kind == CXCursor_LambdaExpr
+                    || p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code n} writes the variable {@code var} or takes its address. */
+    private static boolean writes(ClangNode n, String var) {
+        boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
+                || n.kind == CXCursor_CompoundAssignOperator;
+        boolean unary = n.kind == CXCursor_UnaryOperator
+                && (n.spelling.equals("++") || n.spelling.equals("--") || n.spelling.equals("&"));
+        if ((!assign && !unary) || n.children.isEmpty()) return false;
+        ClangNode target = strip(n.children.get(0));
+        return target != null && target.kind == CXCursor_DeclRefExpr && var.equals(target.refUsr);
+    }
+
+    // ------------------------------------------------------------------ def-use: accumulator resets
+
+    /**
+     * Which loops really carry the sum into the accumulator updated at {@code line} (the compound assignment or
+     * {@code s = s + x} whose left side is {@code target}): the loops around it inside the innermost one that resets
+     * the accumulator before the update ({@code s = 0}, {@code s = <expression without s>}, {@code memset(&s, ...)},
+     * a declaration) in each of its iterations. Null when the update is not found.
+     */
+    public Carried carriedBy(int line, int column, String target) {
+        String want = squash(target);
+        ClangNode acc = null;
+        for (ClangUnit.Function fn : unit.functions()) {
+            if (line < fn.startLine() || line > fn.endLine()) continue;
+            ClangNode[] hit = new ClangNode[1];
+            fn.node().forEach(n -> {
+                if (hit[0] != null || n.line != line) return;
+                boolean update = n.kind == CXCursor_CompoundAssignOperator
+                        || n.kind == CXCursor_BinaryOperator && n.spelling.equals("=");
+                if (update
+                        && !n.children.isEmpty()
+                        && squash(unit.text(n.children.get(0))).equals(want)) hit[0] = n;
+            });
+            if (hit[0] != null) {
+                acc = hit[0];
+                break;
+            }
+        }
+        if (acc == null) return null;
+        ClangNode lhs = acc.children.get(0);
+        String root = rootUsr(lhs);
+        if (root == null) return null;
+        List<ClangNode> chain = new ArrayList<>(); // outermost first
+        for (ClangNode p = acc.parent; p != null; p = p.parent) {
+            if (p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt)
+                chain.add(0, p);
+            if (ClangUnit.FUNCTION_KINDS.contains(p.kind)) break;
+        }
+        if (chain.isEmpty()) return null;
+        ClangNode accNode = acc;
+        int resetDepth = -1;
+        int resetLine = 0;
+        for (int i = chain.size() - 1; i >= 0 && resetDepth < 0; i--) {
+            ClangNode loop = chain.get(i);
+            ClangNode inner = i + 1 < chain.size() ? chain.get(i + 1) : null;
+            ClangNode[] found = new ClangNode[1];
+            loop.forEach(n -> {
+                if (found[0] != null || n.offset < 0 || n.offset >= accNode.offset) return;
+                if (n == loop || inner != null && inner.contains(n)) return;
+                // in every iteration that reaches the update: outside branches, or in the branch that holds the update
+                if (innermostLoop(n) != loop || !dominates(n, accNode, loop)) return;
+                if (resets(n, root, want)) found[0] = n;
+            });
+            if (found[0] != null) {
+                resetDepth = i;
+                resetLine = found[0].line;
+            }
+        }
+        List<Integer> lines = new ArrayList<>();
+        long trip = 1;
+        Set<String> indexes = new HashSet<>();
+        lhs.forEach(x -> {
+            if (x.refUsr != null) indexes.add(x.refUsr);
+        });
+        for (int i = resetDepth + 1; i < chain.size(); i++) {
+            // a loop whose variable indexes the accumulator (m[i][j] in the i and j loops) moves to another element
+            String var = loopVariable(chain.get(i));
+            if (var != null && indexes.contains(var) && resetDepth >= 0) continue;
+            lines.add(chain.get(i).line);
+            long t = chain.get(i).kind == CXCursor_ForStmt ? tripBound(chain.get(i)) : -1;
+            trip = trip < 0 || t < 0 ? -1 : trip * t;
+        }
+        List<Integer> all = new ArrayList<>();
+        for (ClangNode l : chain) all.add(l.line);
+        return new Carried(all, lines, resetDepth < 0 ? 0 : resetLine, lines.isEmpty() ? 0 : trip);
+    }
+
+    /**
+     * The loops around an update (outermost first), the ones that carry its sum, the line of the reset that ends the
+     * others (0 when none), and the carrying loops' trip count (-1 unknown, 0 when none carries it: the accumulator
+     * is reset in every iteration of the innermost loop).
+     */
+    public record Carried(List<Integer> loopLines, List<Integer> carrying, int resetLine, long trip) {}
+
+    /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
+    private boolean resets(ClangNode n, String root, String target) {
+        if (n.kind == CXCursor_VarDecl) return root.equals(n.usr);
+        if (n.kind == CXCursor_BinaryOperator && n.spelling.equals("=") && n.children.size() == 2) {
+            ClangNode l = n.children.get(0);
+            String lt = squash(unit.text(l));
+            if (!root.equals(rootUsr(l))) return false;
+            // the whole variable, or the same element
+            if (!lt.equals(target) && strip(l).kind != CXCursor_DeclRefExpr) return false;
+            boolean[] reads = new boolean[1];
+            n.children.get(1).forEach(x -> {
+                if (root.equals(x.refUsr)) reads[0] = true;
+            });
+            return !reads[0];
+        }
+        if (n.kind == CXCursor_CallExpr) {
+            String name = callee(n);
+            if (!name.equals("memset") && !name.equals("std::memset") && !name.equals("__builtin_memset")) return false;
+            List<ClangNode> args = arguments(n);
+            if (args.size() != 3) return false;
+            ClangNode v = args.get(1).value != null ? args.get(1) : strip(args.get(1));
+            if (v == null || v.value == null || v.value != 0) return false;
+            return root.equals(rootUsr(args.get(0)));
+        }
+        return false;
+    }
+}

@@ -1,0 +1,174 @@
+package dev.numlint.cuda.clang;
+
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.List;
+
+/**
+ * The syntax questions every analysis of a {@link ClangUnit} asks of the copied cursors: canonical type kinds, the
+ * operand under implicit wrappers, a call's callee and arguments, a constant written in the source, a loop's variable,
+ * whether a statement runs on every path to another. Stateless.
+ */
+final class ClangSyntax {
+    private ClangSyntax() {}
+
+    static boolean floating(int canonKind) {
+        return canonKind == CXType_Float
+                || canonKind == CXType_Double
+                || canonKind == CXType_LongDouble
+                || canonKind == CXType_Half
+                || canonKind == CXType_Float16
+                || canonKind == CXType_Float128;
+    }
+
+    static boolean integral(int canonKind) {
+        return canonKind >= CXType_Bool && canonKind <= CXType_Int128 && canonKind != CXType_Bool
+                || canonKind == CXType_Char_S;
+    }
+
+    static boolean unsignedKind(int k) {
+        return k >= CXType_Char_U && k <= CXType_UInt128;
+    }
+
+    static int bytes(int k) {
+        if (k == CXType_Char_U || k == CXType_UChar || k == CXType_Char_S || k == CXType_SChar) return 1;
+        if (k == CXType_UShort || k == CXType_Short || k == CXType_Char16) return 2;
+        if (k == CXType_UInt || k == CXType_Int || k == CXType_Char32 || k == CXType_WChar) return 4;
+        if (k == CXType_UInt128 || k == CXType_Int128) return 16;
+        return 8;
+    }
+
+    /** The expression under casts' type references and unexposed wrappers (an implicit conversion's operand). */
+    static ClangNode operandOf(ClangNode cast) {
+        ClangNode op = null;
+        for (ClangNode c : cast.children) {
+            if (c.kind == CXCursor_TypeRef || c.kind == CXCursor_TemplateRef || c.kind == CXCursor_NamespaceRef)
+                continue;
+            op = c;
+        }
+        return op;
+    }
+
+    /** Skips implicit-conversion and paren wrappers that keep the operand's type. */
+    static ClangNode strip(ClangNode n) {
+        while (n != null
+                && (n.kind == CXCursor_UnexposedExpr || n.kind == CXCursor_ParenExpr)
+                && n.children.size() == 1) {
+            n = n.children.get(0);
+        }
+        return n;
+    }
+
+    static boolean isExplicitCast(ClangNode n) {
+        return n.kind == CXCursor_CStyleCastExpr
+                || n.kind == CXCursor_CXXStaticCastExpr
+                || n.kind == CXCursor_CXXFunctionalCastExpr;
+    }
+
+    /** The callee's name of a call: its spelling, or the name its (overloaded, dependent) reference spells. */
+    static String callee(ClangNode call) {
+        if (call.spelling != null && !call.spelling.isEmpty()) return call.spelling;
+        String[] name = new String[1];
+        call.forEach(n -> {
+            if (name[0] == null
+                    && (n.kind == CXCursor_OverloadedDeclRef || n.kind == CXCursor_DeclRefExpr)
+                    && !n.spelling.isEmpty()) {
+                name[0] = n.spelling;
+            }
+        });
+        return name[0] == null ? "" : name[0];
+    }
+
+    /** The call's arguments: its children after the callee reference. */
+    static List<ClangNode> arguments(ClangNode call) {
+        List<ClangNode> ch = call.children;
+        return ch.isEmpty() ? List.of() : ch.subList(1, ch.size());
+    }
+
+    /**
+     * The constant value of a loop bound: Clang's evaluation, or, in a template pattern (which is not evaluated), a
+     * literal, a negated literal ({@code -1}) or either in parentheses or an implicit conversion.
+     */
+    static Double constant(ClangNode n) {
+        for (int depth = 0; n != null && depth < 8; depth++) {
+            if (n.value != null) return n.value;
+            if ((n.kind == CXCursor_UnexposedExpr || n.kind == CXCursor_ParenExpr) && n.children.size() == 1) {
+                n = n.children.get(0);
+            } else if (n.kind == CXCursor_UnaryOperator
+                    && n.children.size() == 1
+                    && ("-".equals(n.spelling) || "+".equals(n.spelling))) {
+                Double v = constant(n.children.get(0));
+                return v == null ? null : "-".equals(n.spelling) ? -v : v;
+            } else {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    static boolean isComparison(String op) {
+        return op.equals("<") || op.equals("<=") || op.equals("!=") || op.equals(">") || op.equals(">=");
+    }
+
+    /** The variable a {@code for} loop declares or assigns in its initialization, by its USR, or null. */
+    static String loopVariable(ClangNode loop) {
+        if (loop.kind != CXCursor_ForStmt || loop.children.isEmpty()) return null;
+        ClangNode init = loop.children.get(0);
+        if (init.kind == CXCursor_DeclStmt && !init.children.isEmpty()) return init.children.get(0).usr;
+        if (init.kind == CXCursor_BinaryOperator && init.spelling.equals("=") && !init.children.isEmpty()) {
+            ClangNode l = strip(init.children.get(0));
+            return l == null ? null : l.refUsr;
+        }
+        return null;
+    }
+
+    static ClangNode innermostLoop(ClangNode n) {
+        for (ClangNode p = n.parent; p != null; p = p.parent) {
+            if (p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt) return p;
+        }
+        return null;
+    }
+
+    static boolean clang_isExpressionKind(int kind) {
+        return kind >= CXCursor_FirstExpr && kind <= CXCursor_LastExpr;
+    }
+
+    /**
+     * Whether {@code k} runs on every path that reaches {@code u}: for every branch, loop or short circuit around
+     * {@code k} (inside the function), {@code u} lies in the same branch or body as {@code k}.
+     */
+    static boolean dominates(ClangNode k, ClangNode u, ClangNode function) {
+        ClangNode c = k;
+        for (ClangNode p = k.parent; p != null && p != function; c = p, p = p.parent) {
+            boolean conditional = p.kind == CXCursor_IfStmt
+                    || p.kind == CXCursor_SwitchStmt
+                    || p.kind == CXCursor_CaseStmt
+                    || p.kind == CXCursor_DefaultStmt
+                    || p.kind == CXCursor_ConditionalOperator
+                    || p.kind == CXCursor_LambdaExpr
+                    || p.kind == CXCursor_ForStmt
+                    || p.kind == CXCursor_WhileStmt
+                    || p.kind == CXCursor_DoStmt
+                    || p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"));
+            if (conditional && !c.contains(u)) return false;
+        }
+        return true;
+    }
+
+    /** The variable an lvalue or address expression is rooted in (m for m.a[i][j], &m, p->x), by its USR. */
+    static String rootUsr(ClangNode n) {
+        ClangNode x = n;
+        for (int guard = 0; x != null && guard < 64; guard++) {
+            if (x.kind == CXCursor_DeclRefExpr) return x.refUsr;
+            if (x.children.isEmpty()) return null;
+            x = x.children.get(0);
+        }
+        return null;
+    }
+
+    static String squash(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) if (!Character.isWhitespace(s.charAt(i))) b.append(s.charAt(i));
+        return b.toString();
+    }
+}
