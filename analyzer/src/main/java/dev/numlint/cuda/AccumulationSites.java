@@ -1,11 +1,13 @@
 package dev.numlint.cuda;
 
+import static dev.numlint.cuda.ParseTrees.calleeName;
 import static dev.numlint.cuda.ParseTrees.simpleName;
 import static dev.numlint.cuda.ParseTrees.stripParens;
 import static dev.numlint.cuda.SyntaxQueries.*;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
 import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.knowledge.NumericFacts;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,10 +19,11 @@ import org.antlr.v4.runtime.ParserRuleContext;
  * floating-point variable or element updated from itself inside a loop ({@code s += x}, {@code s = s + x},
  * {@code s = fmaf(a, b, s)}), with the loops that carry it and their trip counts, whether it is restarted in every
  * iteration, compensated (Kahan), fed whole-number terms, an element-wise update or a constant step.
- * {@link FunctionAnalyzer} calls it for each such assignment while it walks the body with its scopes and loops.
+ * {@link FunctionAnalyzer} calls it for each assignment while it walks the body ({@link FunctionBody}: its scopes and
+ * loops).
  */
 final class AccumulationSites {
-    private final FunctionAnalyzer a;
+    private final FunctionBody a;
 
     /** The assignments of a loop ({@link #assignments}): the storages given a value, and what each value reads. */
     private record Assignments(
@@ -29,8 +32,40 @@ final class AccumulationSites {
     private final java.util.IdentityHashMap<ParserRuleContext, Assignments> assignmentsIn =
             new java.util.IdentityHashMap<>();
 
-    AccumulationSites(FunctionAnalyzer a) {
+    AccumulationSites(FunctionBody a) {
         this.a = a;
+    }
+
+    /**
+     * A plain assignment {@code c} of {@code rc} to a floating variable or element: an accumulation when it adds to
+     * the target ({@code s = s + x}, {@code s = x + s}) or is an fma into it ({@code s = fmaf(a, b, s)}).
+     */
+    void assignment(AssignExprContext c, ExpressionContext rc) {
+        ExpressionContext r = stripParens(rc);
+        if (r instanceof AddExprContext) {
+            AddExprContext add = (AddExprContext) r;
+            String target = a.text(c.expression(0));
+            String l0 = a.text(stripParens(add.expression(0)));
+            String r0 = a.text(stripParens(add.expression(1)));
+            if (target.equals(l0) || (add.PLUS() != null && target.equals(r0))) {
+                accumulation(c, c.expression(0), target.equals(l0) ? add.expression(1) : add.expression(0), false);
+            }
+        } else if (r instanceof CallExprContext) {
+            CallExprContext call = (CallExprContext) r;
+            String callee = calleeName(call.expression());
+            if (callee != null
+                    && NumericFacts.FMA_FUNCTIONS.contains(callee.startsWith("std::") ? callee.substring(5) : callee)
+                    && call.argumentList() != null
+                    && call.argumentList().argument().size() == 3) {
+                ArgumentContext acc = call.argumentList().argument(2);
+                ArgumentContext first = call.argumentList().argument(0);
+                if (acc.expression() != null
+                        && first.expression() != null
+                        && a.text(stripParens(acc.expression())).equals(a.text(c.expression(0)))) {
+                    accumulation(c, c.expression(0), first.expression(), true);
+                }
+            }
+        }
     }
 
     void accumulation(AssignExprContext c, ExpressionContext target, ExpressionContext addend, boolean viaFma) {
@@ -54,7 +89,7 @@ final class AccumulationSites {
         String base = simpleName(b);
         if (base == null) return;
         int declDepth = 0;
-        FunctionAnalyzer.Local l = a.lookup(base);
+        Local l = a.lookup(base);
         if (l != null) declDepth = l.loopDepth;
         if (declDepth >= a.loops.size()) return;
         Set<String> idxNames = new HashSet<>();
@@ -67,7 +102,7 @@ final class AccumulationSites {
         for (ExpressionContext ix : indices) idxTexts.add(a.text(stripParens(ix)));
         int from = declDepth;
         for (int i = declDepth; i < a.loops.size(); i++) {
-            FunctionAnalyzer.Loop lp = a.loops.get(i);
+            Loop lp = a.loops.get(i);
             if (indices.isEmpty()
                     ? lp.overwritten(a.scope.outParams).contains(base)
                     : resetsElements(lp.node, base, idxTexts)) {
@@ -77,10 +112,10 @@ final class AccumulationSites {
         boolean rewritten = from >= a.loops.size();
         long trip = 1;
         boolean unknown = false;
-        FunctionAnalyzer.Loop outer = null;
+        Loop outer = null;
         boolean gridStride = false;
         for (int i = Math.min(from, a.loops.size() - 1); i < a.loops.size(); i++) {
-            FunctionAnalyzer.Loop lp = a.loops.get(i);
+            Loop lp = a.loops.get(i);
             boolean carries = true;
             for (String iv : lp.induction) if (idxNames.contains(iv)) carries = false;
             if (!carries) continue;
@@ -151,7 +186,7 @@ final class AccumulationSites {
      * told apart from its siblings ({@code f.t += len} does not depend on {@code f.pscat}); an array is one storage.
      * Values passed by address to calls are not followed.
      */
-    private boolean recurrence(ExpressionContext target, List<ExpressionContext> terms, FunctionAnalyzer.Loop loop) {
+    private boolean recurrence(ExpressionContext target, List<ExpressionContext> terms, Loop loop) {
         String acc = storage(target);
         if (acc == null || !dependsOn(acc, terms, loop.node)) return false;
         return !(terms.size() == 1 && runningMean(acc, terms.get(0), loop));
@@ -164,7 +199,7 @@ final class AccumulationSites {
      * computes it as a reduction, so it is no recurrence. A constant weight ({@code m += alpha*(x - m)}, an
      * exponential average) forgets old rounding errors and stays one.
      */
-    private boolean runningMean(String acc, ExpressionContext term, FunctionAnalyzer.Loop loop) {
+    private boolean runningMean(String acc, ExpressionContext term, Loop loop) {
         ExpressionContext t = stripParens(term);
         if (!(t instanceof MulExprContext) || ((MulExprContext) t).DIV() == null) return false;
         ExpressionContext num = stripParens(((MulExprContext) t).expression(0));
@@ -390,7 +425,7 @@ final class AccumulationSites {
         while (m.find()) {
             String var = m.group(1);
             if (var.equals(acc)) continue;
-            FunctionAnalyzer.Local l = a.lookup(var);
+            Local l = a.lookup(var);
             if (l != null && l.type != null && !l.type.isInteger()) continue;
             String step = m.group(2) != null ? m.group(2) : m.group(3);
             if (LAUNCH_SIZE.matcher(step).find()) return true;
@@ -505,7 +540,7 @@ final class AccumulationSites {
         int element = -1;
         Set<String> carrying = new HashSet<>();
         for (int i = declDepth; i < a.loops.size(); i++) {
-            FunctionAnalyzer.Loop lp = a.loops.get(i);
+            Loop lp = a.loops.get(i);
             boolean byIndex = false;
             for (String iv : lp.induction) if (idxNames.contains(iv)) byIndex = true;
             if (byIndex) element = i;
@@ -519,7 +554,7 @@ final class AccumulationSites {
             if (idxNames.contains(n)) continue; // the element index itself
             // a value computed inside the a.loops (a weight, a fetched sample) may be data summed over the outer
             // loop, as in a backprojection over angles: only arrays and values from outside the a.loops qualify
-            FunctionAnalyzer.Local l = a.lookup(n);
+            Local l = a.lookup(n);
             if (l != null && l.loopDepth > declDepth) return false;
         }
         return true;
@@ -540,7 +575,7 @@ final class AccumulationSites {
         Set<String> used = new HashSet<>();
         if (!stepNames(addend, used)) return true;
         for (String n : used) {
-            FunctionAnalyzer.Local l = a.lookup(n);
+            Local l = a.lookup(n);
             if (l != null && l.loopDepth > declDepth) return true; // declared inside the accumulating a.loops
             // unknown: keep, except ALL_CAPS names (macro constants from unread headers: M_PI, FLT_EPSILON)
             if (l == null
@@ -550,7 +585,7 @@ final class AccumulationSites {
                 return true;
             }
             for (int i = declDepth; i < a.loops.size(); i++) {
-                FunctionAnalyzer.Loop lp = a.loops.get(i);
+                Loop lp = a.loops.get(i);
                 if (lp.induction.contains(n) || lp.modified().contains(n)) return true;
             }
         }

@@ -24,11 +24,11 @@ import org.antlr.v4.runtime.tree.ParseTree;
  * answers what the terms are.
  */
 final class ErrorMeasures {
-    private final FunctionAnalyzer a;
+    private final FunctionBody a;
     /** The loop that carries the sum: definitions of the locals a term reads are looked up in it. */
     private final ParserRuleContext loop;
 
-    private ErrorMeasures(FunctionAnalyzer a, ParserRuleContext loop) {
+    private ErrorMeasures(FunctionBody a, ParserRuleContext loop) {
         this.a = a;
         this.loop = loop;
     }
@@ -40,7 +40,7 @@ final class ErrorMeasures {
      * {@link FunctionFacts.ResultCheck#NONE}.
      */
     static FunctionFacts.ResultCheck classify(
-            FunctionAnalyzer a, ParserRuleContext loop, AssignExprContext c, String acc, ExpressionContext addend) {
+            FunctionBody a, ParserRuleContext loop, AssignExprContext c, String acc, ExpressionContext addend) {
         if (!adds(c)) return FunctionFacts.ResultCheck.NONE;
         ErrorMeasures m = new ErrorMeasures(a, loop);
         boolean error = m.errorTerm(addend, 0);

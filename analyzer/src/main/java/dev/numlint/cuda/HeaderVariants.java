@@ -23,13 +23,13 @@ final class HeaderVariants {
 
     private final List<Variant> variants = new CopyOnWriteArrayList<>();
 
-    record Variant(Map<String, Preprocessor.Macro> inputs, CudaSourceAnalyzer.HeaderInfo info) {}
+    record Variant(Map<String, Preprocessor.Macro> inputs, HeaderInfo info) {}
 
     /**
      * The evaluation made under the same inputs as {@code macros}, or null. Reads go through {@code macros}, so an
      * includer that is itself being recorded learns what this header depended on.
      */
-    CudaSourceAnalyzer.HeaderInfo find(Map<String, Preprocessor.Macro> macros) {
+    HeaderInfo find(Map<String, Preprocessor.Macro> macros) {
         for (Variant v : variants) {
             boolean same = true;
             for (Map.Entry<String, Preprocessor.Macro> e : v.inputs().entrySet()) {
@@ -43,7 +43,7 @@ final class HeaderVariants {
         return null;
     }
 
-    void add(Map<String, Preprocessor.Macro> inputs, CudaSourceAnalyzer.HeaderInfo info) {
+    void add(Map<String, Preprocessor.Macro> inputs, HeaderInfo info) {
         if (variants.size() < MAX_VARIANTS) variants.add(new Variant(inputs, info));
     }
 

@@ -16,9 +16,9 @@ import java.util.function.Supplier;
  * float holds exactly). {@link FunctionAnalyzer} calls it with the typed values it computed.
  */
 final class PromotionSites {
-    private final FunctionAnalyzer a;
+    private final FunctionBody a;
 
-    PromotionSites(FunctionAnalyzer a) {
+    PromotionSites(FunctionBody a) {
         this.a = a;
     }
 

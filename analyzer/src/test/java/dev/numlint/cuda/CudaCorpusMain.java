@@ -135,7 +135,7 @@ public final class CudaCorpusMain {
         System.out.printf(
                 "heap after run: %d MiB with the ANTLR DFA cache, %d MiB without it%n",
                 withDfa >> 20, (rt.totalMemory() - rt.freeMemory()) >> 20);
-        CudaSourceAnalyzer.Stats s = last.stats();
+        CudaStats s = last.stats();
         System.out.printf(
                 "files %d  lines %d  functions %d  sll %d  ll %d  failed %d (%.2f%%)%n",
                 s.files.get(),

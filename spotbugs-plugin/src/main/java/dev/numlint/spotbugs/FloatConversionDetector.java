@@ -1,16 +1,21 @@
 package dev.numlint.spotbugs;
 
+import static dev.numlint.spotbugs.ConversionValues.combine;
+import static dev.numlint.spotbugs.ConversionValues.loaded;
+import static dev.numlint.spotbugs.ConversionValues.term;
+
+import dev.numlint.spotbugs.ConversionValues.Lerp;
+import dev.numlint.spotbugs.ConversionValues.Rng;
+import dev.numlint.spotbugs.ConversionValues.Val;
 import edu.umd.cs.findbugs.BugInstance;
 import edu.umd.cs.findbugs.BugReporter;
 import edu.umd.cs.findbugs.OpcodeStack;
 import edu.umd.cs.findbugs.bcel.OpcodeStackDetector;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.bcel.Const;
@@ -40,143 +45,6 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     private static final String NL001 = "NL001";
     private static final String NL011 = "NL011";
 
-    /**
-     * What is known about a stack value.
-     *
-     * @param var        variable it was last loaded from (L3, S:owner.name, F:L0:owner.name) or null
-     * @param sources    variables it was computed from
-     * @param clamped    computed from a Math.min/Math.max result
-     * @param convPc     pc of the float-to-integer conversion that produced it, or -1
-     * @param convFrom   "float" or "double" when convPc is set
-     * @param convOp     the conversion, e.g. "F2I" or "Math.round"
-     * @param narrowPc   pc of the I2B/I2S that narrowed a converted value, or -1
-     * @param narrowTo   "byte" or "short"
-     * @param narrowArr  array variable whose elements hold narrowed float values (for BALOAD/SALOAD results)
-     */
-    record Val(
-            String var,
-            Set<String> sources,
-            boolean clamped,
-            int convPc,
-            String convFrom,
-            String convOp,
-            int narrowPc,
-            String narrowTo,
-            String narrowArr,
-            Rng range,
-            Lerp lerp,
-            boolean unitArray) {
-        static final Val EMPTY = new Val(null, Set.of(), false, -1, null, null, -1, null, null, Rng.ALL, null, false);
-
-        Val(
-                String var,
-                Set<String> sources,
-                boolean clamped,
-                int convPc,
-                String convFrom,
-                String convOp,
-                int narrowPc,
-                String narrowTo,
-                String narrowArr) {
-            this(var, sources, clamped, convPc, convFrom, convOp, narrowPc, narrowTo, narrowArr, Rng.ALL, null, false);
-        }
-
-        Val withVar(String v) {
-            return new Val(
-                    v,
-                    Vars.union(sources, null, v),
-                    clamped,
-                    convPc,
-                    convFrom,
-                    convOp,
-                    narrowPc,
-                    narrowTo,
-                    narrowArr,
-                    range,
-                    null,
-                    unitArray);
-        }
-
-        Val withRange(Rng r) {
-            return new Val(
-                    var, sources, clamped, convPc, convFrom, convOp, narrowPc, narrowTo, narrowArr, r, lerp, unitArray);
-        }
-
-        Val withLerp(Lerp l) {
-            return new Val(
-                    var, sources, clamped, convPc, convFrom, convOp, narrowPc, narrowTo, narrowArr, range, l,
-                    unitArray);
-        }
-    }
-
-    /** A closed value interval; infinite bounds when unknown. */
-    record Rng(double lo, double hi) {
-        static final Rng ALL = new Rng(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
-
-        static Rng of(double lo, double hi) {
-            return Double.isNaN(lo) || Double.isNaN(hi) ? ALL : new Rng(lo, hi);
-        }
-
-        boolean within(double min, double max) {
-            return lo >= min && hi <= max;
-        }
-
-        boolean finite() {
-            return !Double.isInfinite(lo) && !Double.isInfinite(hi);
-        }
-
-        Rng or(Rng o) {
-            return of(Math.min(lo, o.lo), Math.max(hi, o.hi));
-        }
-
-        Rng add(Rng o) {
-            return of(lo + o.lo, hi + o.hi);
-        }
-
-        Rng sub(Rng o) {
-            return of(lo - o.hi, hi - o.lo);
-        }
-
-        Rng mul(Rng o) {
-            if (!finite() || !o.finite()) {
-                // 0 * inf is NaN: only finite products are tracked
-                return ALL;
-            }
-            double a = lo * o.lo;
-            double b = lo * o.hi;
-            double c = hi * o.lo;
-            double d = hi * o.hi;
-            return of(Math.min(Math.min(a, b), Math.min(c, d)), Math.max(Math.max(a, b), Math.max(c, d)));
-        }
-
-        Rng div(Rng o) {
-            if (!finite() || !o.finite() || o.lo <= 0 && o.hi >= 0) {
-                return ALL;
-            }
-            double a = lo / o.lo;
-            double b = lo / o.hi;
-            double c = hi / o.lo;
-            double d = hi / o.hi;
-            return of(Math.min(Math.min(a, b), Math.min(c, d)), Math.max(Math.max(a, b), Math.max(c, d)));
-        }
-
-        /** Truncation toward zero (F2I, D2I, F2L, D2L) keeps a value between the truncated bounds. */
-        Rng truncate() {
-            return of(trunc(lo), trunc(hi));
-        }
-
-        private static double trunc(double v) {
-            return Double.isInfinite(v) ? v : v < 0 ? Math.ceil(v) : Math.floor(v);
-        }
-    }
-
-    /**
-     * A part of a linear interpolation {@code (1 - f) * a + f * b} with the weight f in a variable: {@code kind} 1 is
-     * {@code 1 - f}, 2 the term {@code (1 - f) * a}, 3 the term {@code f * b}; {@code term} is the range of a or b.
-     * The sum of the two terms lies between a and b: the programmer's f is the interpolation weight in [0, 1].
-     */
-    record Lerp(String weight, int kind, Rng term) {}
-
     /** A pending NL011 (byte/short narrowing), upgraded to NL001 when the narrowed value is masked as unsigned. */
     /**
      * A pending NL011 (byte/short narrowing). {@code signedOk}: the value's range fits the signed type or the unsigned
@@ -190,10 +58,9 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         }
     }
 
-    /** Range of an int register inside a counting loop: {@code [lo, hi]} for the loads at pcs in [from, to). */
-    private record CounterBound(int register, int from, int to, double lo, double hi) {}
-
     private final BugReporter bugReporter;
+    /** The pass over the method's instructions before the visit. */
+    private final MethodPrescan scan = new MethodPrescan();
 
     // per-method state
     private final Set<String> compared = new HashSet<>();
@@ -203,19 +70,13 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     private final Set<Integer> reportedChar = new HashSet<>();
     private final Set<Integer> floatCompareLines = new HashSet<>();
     private final Set<String> bitFields = new HashSet<>();
-    private final List<CounterBound> counterBounds = new ArrayList<>();
-    private final Map<Integer, List<Integer>> registerStores = new HashMap<>();
-    private boolean setter;
     /** Registers that only ever hold a numeric array created in this method (ASTORE right after NEWARRAY). */
-    private final Set<String> localArrays = new HashSet<>();
     /** Element ranges of local arrays from the first pass: the union of every value stored, for arrays not leaked. */
     private final Map<String, Rng> arrayRanges = new HashMap<>();
 
     private final Map<String, Rng> collecting = new HashMap<>();
     private final Set<String> arrayLeaked = new HashSet<>();
     private boolean collectingPass;
-    private boolean storesFloats;
-    private int argSlots;
     private Val result;
     private int resultPc = -1;
 
@@ -270,9 +131,9 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     @Override
     public void visit(Code obj) {
         resetPassState();
-        prescan(obj);
+        scan.scan(obj, getMethod(), () -> getClassContext().getBytecodeSet(getMethod()), getMethodSig());
         arrayRanges.clear();
-        if (!localArrays.isEmpty()) {
+        if (!scan.localArrays.isEmpty()) {
             // a first pass collects what the method stores into its own arrays; the second one reads their elements
             // with those ranges
             collecting.clear();
@@ -289,7 +150,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         }
         super.visit(obj);
         for (Narrowing n : unsigned.values()) {
-            if (n.var != null && bitFields.contains(n.var)) {
+            if (n.var() != null && bitFields.contains(n.var())) {
                 continue; // (arg & 0xff0000) >> 16 ... arg & 0xff: a packed int unpacked, not a number narrowed
             }
             report(
@@ -336,150 +197,6 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         }
     }
 
-    /**
-     * One pass over the method's instructions before the visit: the stores of each int register (constant stores
-     * and increments, for counting loops), the loop tests {@code i < C} that bound a counter in the loop body, and
-     * whether the method is a setter (no branch, no call, one array store).
-     */
-    private void prescan(Code code) {
-        counterBounds.clear();
-        registerStores.clear();
-        org.apache.bcel.generic.InstructionList il;
-        try {
-            il = new org.apache.bcel.generic.InstructionList(code.getCode());
-        } catch (RuntimeException e) {
-            setter = false;
-            return;
-        }
-        org.apache.bcel.generic.InstructionHandle[] hs = il.getInstructionHandles();
-        Map<Integer, Double> minStore = new HashMap<>();
-        Map<Integer, Double> maxStore = new HashMap<>();
-        Set<Integer> unknownStore = new HashSet<>();
-        int arrayStores = 0;
-        localArrays.clear();
-        Set<Integer> otherAStore = new HashSet<>();
-        boolean branches = false;
-        boolean calls = false;
-        storesFloats = false;
-        for (int k = 0; k < hs.length; k++) {
-            org.apache.bcel.generic.Instruction ins = hs[k].getInstruction();
-            int pc = hs[k].getPosition();
-            short op = ins.getOpcode();
-            if (ins instanceof org.apache.bcel.generic.BranchInstruction) {
-                branches = true;
-            }
-            if (ins instanceof org.apache.bcel.generic.InvokeInstruction) {
-                calls = true;
-            }
-            if (ins instanceof org.apache.bcel.generic.ArrayInstruction && op >= Const.IASTORE && op <= Const.SASTORE) {
-                arrayStores++;
-                storesFloats |= op == Const.FASTORE || op == Const.DASTORE;
-            }
-            if (ins instanceof org.apache.bcel.generic.ASTORE ast) {
-                org.apache.bcel.generic.Instruction prev = k > 0 ? hs[k - 1].getInstruction() : null;
-                if (prev instanceof org.apache.bcel.generic.NEWARRAY na
-                        && (na.getTypecode() == Const.T_INT
-                                || na.getTypecode() == Const.T_FLOAT
-                                || na.getTypecode() == Const.T_DOUBLE)) {
-                    localArrays.add(Vars.local(ast.getIndex()));
-                } else {
-                    otherAStore.add(ast.getIndex());
-                }
-            }
-            if (ins instanceof org.apache.bcel.generic.IINC inc) {
-                int r = inc.getIndex();
-                registerStores.computeIfAbsent(r, x -> new ArrayList<>()).add(pc);
-                if (inc.getIncrement() <= 0) {
-                    unknownStore.add(r);
-                }
-            } else if (ins instanceof org.apache.bcel.generic.ISTORE st) {
-                int r = st.getIndex();
-                registerStores.computeIfAbsent(r, x -> new ArrayList<>()).add(pc);
-                Number c = k > 0 ? intConstant(hs[k - 1].getInstruction()) : null;
-                if (c == null) {
-                    unknownStore.add(r);
-                } else {
-                    minStore.merge(r, c.doubleValue(), Math::min);
-                    maxStore.merge(r, c.doubleValue(), Math::max);
-                }
-            }
-        }
-        for (int r : otherAStore) {
-            localArrays.remove(Vars.local(r));
-        }
-        // loop tests: iload r; <int constant>; if_icmpge/if_icmpgt forward (test at the top) or if_icmplt/if_icmple
-        // backward (test at the bottom)
-        for (int k = 2; k < hs.length; k++) {
-            if (!(hs[k].getInstruction() instanceof org.apache.bcel.generic.IfInstruction br)
-                    || !(hs[k - 2].getInstruction() instanceof org.apache.bcel.generic.ILOAD ld)) {
-                continue;
-            }
-            Number c = intConstant(hs[k - 1].getInstruction());
-            int r = ld.getIndex();
-            if (c == null || unknownStore.contains(r) || !minStore.containsKey(r)) {
-                continue;
-            }
-            int pc = hs[k].getPosition();
-            int target = br.getTarget().getPosition();
-            short op = br.getOpcode();
-            double lo = minStore.get(r);
-            if (target > pc && (op == Const.IF_ICMPGE || op == Const.IF_ICMPGT)) {
-                double hi = op == Const.IF_ICMPGE ? c.doubleValue() - 1 : c.doubleValue();
-                counterBounds.add(new CounterBound(r, pc, target, lo, hi));
-            } else if (target < pc && (op == Const.IF_ICMPLT || op == Const.IF_ICMPLE)) {
-                // a test at the bottom: the body may run once before it (do-while), with a stored constant
-                double hi = op == Const.IF_ICMPLT ? c.doubleValue() - 1 : c.doubleValue();
-                if (maxStore.get(r) <= hi) {
-                    counterBounds.add(new CounterBound(r, target, pc, lo, hi));
-                }
-            }
-        }
-        argSlots = (getMethod().isStatic() ? 0 : 1);
-        for (org.apache.bcel.generic.Type t : getMethod().getArgumentTypes()) {
-            argSlots += t.getSize();
-        }
-        // a setter: void, straight-line, no call, one store into an array held in a field of the object
-        BitSet ops = getClassContext().getBytecodeSet(getMethod());
-        setter = !branches
-                && !calls
-                && arrayStores == 1
-                && ops != null
-                && ops.get(Const.GETFIELD)
-                && getMethodSig().endsWith(")V");
-    }
-
-    private static Number intConstant(org.apache.bcel.generic.Instruction i) {
-        if (i instanceof org.apache.bcel.generic.ICONST c) {
-            return c.getValue();
-        }
-        if (i instanceof org.apache.bcel.generic.BIPUSH b) {
-            return b.getValue();
-        }
-        if (i instanceof org.apache.bcel.generic.SIPUSH sp) {
-            return sp.getValue();
-        }
-        return null;
-    }
-
-    /** Range of int register {@code r} loaded at {@code pc}: a counter's loop bound when no store intervenes. */
-    private Rng counterRange(int r, int pc) {
-        for (CounterBound b : counterBounds) {
-            if (b.register != r || pc < b.from || pc >= b.to) {
-                continue;
-            }
-            boolean stored = false;
-            for (int st : registerStores.getOrDefault(r, List.of())) {
-                if (st >= b.from && st < pc) {
-                    stored = true;
-                }
-            }
-            if (!stored) {
-                return Rng.of(b.lo, b.hi);
-            }
-        }
-        return Rng.ALL;
-    }
-
     /** What is known about the range of the stack item at {@code depth}: its constant, user value or type. */
     private Rng rangeOf(int depth) {
         if (stack.getStackDepth() <= depth) {
@@ -494,8 +211,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             return Rng.of(ch, ch);
         }
         Val v = val(it);
-        if (v != null && v.range != null && v.range != Rng.ALL) {
-            return v.range;
+        if (v != null && v.range() != null && v.range() != Rng.ALL) {
+            return v.range();
         }
         switch (it.getSignature()) {
             case "B":
@@ -531,7 +248,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
     public void sawOpcode(int seen) {
         result = null;
         resultPc = -1;
-        if (!localArrays.isEmpty()) {
+        if (!scan.localArrays.isEmpty()) {
             trackLocalArrays(seen);
         }
         switch (seen) {
@@ -588,9 +305,9 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 }
                 if (a != null || r != Rng.ALL) {
                     Val src = a == null ? Val.EMPTY : a;
-                    produce(new Val(null, src.sources, src.clamped, -1, null, null, -1, null, null)
+                    produce(new Val(null, src.sources(), src.clamped(), -1, null, null, -1, null, null)
                             .withRange(r)
-                            .withLerp(src.lerp));
+                            .withLerp(src.lerp()));
                 }
                 break;
             }
@@ -601,9 +318,18 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 break;
             case Const.L2I: {
                 Val a = item(0);
-                if (a != null && a.convPc >= 0) {
-                    Rng r = a.range.within(Integer.MIN_VALUE, Integer.MAX_VALUE) ? a.range : Rng.ALL;
-                    produce(new Val(null, a.sources, false, a.convPc, a.convFrom, a.convOp + ", L2I", -1, null, null)
+                if (a != null && a.convPc() >= 0) {
+                    Rng r = a.range().within(Integer.MIN_VALUE, Integer.MAX_VALUE) ? a.range() : Rng.ALL;
+                    produce(new Val(
+                                    null,
+                                    a.sources(),
+                                    false,
+                                    a.convPc(),
+                                    a.convFrom(),
+                                    a.convOp() + ", L2I",
+                                    -1,
+                                    null,
+                                    null)
                             .withRange(r));
                 }
                 break;
@@ -650,10 +376,14 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             case Const.BASTORE, Const.SASTORE: {
                 Val v = item(0);
                 Val arr = item(2);
-                if (v != null && v.narrowPc >= 0 && arr != null && arr.var != null && pending.containsKey(v.narrowPc)) {
+                if (v != null
+                        && v.narrowPc() >= 0
+                        && arr != null
+                        && arr.var() != null
+                        && pending.containsKey(v.narrowPc())) {
                     arrayNarrowings
-                            .computeIfAbsent(arr.var, k -> new LinkedHashSet<>())
-                            .add(v.narrowPc);
+                            .computeIfAbsent(arr.var(), k -> new LinkedHashSet<>())
+                            .add(v.narrowPc());
                 }
                 break;
             }
@@ -662,8 +392,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 Rng r = seen == Const.BALOAD
                         ? Rng.of(Byte.MIN_VALUE, Byte.MAX_VALUE)
                         : seen == Const.SALOAD ? Rng.of(Short.MIN_VALUE, Short.MAX_VALUE) : Rng.of(0, 65535);
-                if (arr != null && arr.var != null && arrayNarrowings.containsKey(arr.var)) {
-                    produce(new Val(null, Set.of(), false, -1, null, null, -1, null, arr.var).withRange(r));
+                if (arr != null && arr.var() != null && arrayNarrowings.containsKey(arr.var())) {
+                    produce(new Val(null, Set.of(), false, -1, null, null, -1, null, arr.var()).withRange(r));
                 } else {
                     produce(Val.EMPTY.withRange(r));
                 }
@@ -673,16 +403,16 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 // an element of java.awt.Color.RGBtoHSB's result (hue, saturation, brightness: 0..1), when the method
                 // stores into no float array; an element of an array of this method whose stores are all bounded
                 Val arr = item(1);
-                if (seen == Const.FALOAD && arr != null && arr.unitArray && !storesFloats) {
+                if (seen == Const.FALOAD && arr != null && arr.unitArray() && !scan.storesFloats) {
                     produce(Val.EMPTY.withRange(Rng.of(0, 1)));
-                } else if (arr != null && arr.var != null && arrayRanges.containsKey(arr.var)) {
-                    produce(Val.EMPTY.withRange(arrayRanges.get(arr.var)));
+                } else if (arr != null && arr.var() != null && arrayRanges.containsKey(arr.var())) {
+                    produce(Val.EMPTY.withRange(arrayRanges.get(arr.var())));
                 }
                 break;
             }
             case Const.GETFIELD: {
                 Val obj = item(0);
-                String objVar = obj == null ? null : obj.var;
+                String objVar = obj == null ? null : obj.var();
                 produce(loaded(null, Vars.field(objVar, getClassConstantOperand(), getNameConstantOperand())));
                 break;
             }
@@ -692,7 +422,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                     Val existing = reg >= 0 ? val(stack.getLVValue(reg)) : null;
                     Val v = loaded(existing, Vars.operandVar(this, seen));
                     if (seen == Const.ILOAD || seen >= Const.ILOAD_0 && seen <= Const.ILOAD_3) {
-                        Rng c = counterRange(reg, getPC());
+                        Rng c = scan.counterRange(reg, getPC());
                         if (c != Rng.ALL) {
                             v = v.withRange(c);
                         }
@@ -712,8 +442,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         switch (seen) {
             case Const.IASTORE, Const.FASTORE, Const.DASTORE -> {
                 Val arr = item(2);
-                if (collectingPass && arr != null && arr.var != null && localArrays.contains(arr.var)) {
-                    collecting.merge(arr.var, rangeOf(0), Rng::or);
+                if (collectingPass && arr != null && arr.var() != null && scan.localArrays.contains(arr.var())) {
+                    collecting.merge(arr.var(), rangeOf(0), Rng::or);
                 }
             }
             case Const.INVOKEVIRTUAL,
@@ -727,8 +457,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                     Const.ARETURN -> {
                 for (int d = 0; d < stack.getStackDepth(); d++) {
                     Val v = item(d);
-                    if (v != null && v.var != null && localArrays.contains(v.var)) {
-                        arrayLeaked.add(v.var);
+                    if (v != null && v.var() != null && scan.localArrays.contains(v.var())) {
+                        arrayLeaked.add(v.var());
                     }
                 }
             }
@@ -747,8 +477,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         switch (seen) {
             case Const.FADD, Const.DADD -> {
                 r = ra.add(rb);
-                Lerp la = a == null ? null : a.lerp;
-                Lerp lb = b == null ? null : b.lerp;
+                Lerp la = a == null ? null : a.lerp();
+                Lerp lb = b == null ? null : b.lerp();
                 if (la != null
                         && lb != null
                         && la.weight().equals(lb.weight())
@@ -760,8 +490,8 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             }
             case Const.FSUB, Const.DSUB -> {
                 r = ra.sub(rb);
-                if (ra.lo() == 1 && ra.hi() == 1 && b != null && b.var != null && b.lerp == null) {
-                    lerp = new Lerp(b.var, 1, null);
+                if (ra.lo() == 1 && ra.hi() == 1 && b != null && b.var() != null && b.lerp() == null) {
+                    lerp = new Lerp(b.var(), 1, null);
                 }
             }
             case Const.FMUL, Const.DMUL -> {
@@ -781,41 +511,13 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         produce((c == null ? Val.EMPTY : c).withRange(r).withLerp(lerp));
     }
 
-    /** {@code w * t} as a term of an interpolation: w is 1 - f or a plain load of the weight f, t has a finite range. */
-    private static Lerp term(Val w, Val t, Rng tr) {
-        if (w == null || !tr.finite()) {
-            return null;
-        }
-        if (w.lerp != null && w.lerp.kind() == 1) {
-            return new Lerp(w.lerp.weight(), 2, tr);
-        }
-        if (w.var != null && w.lerp == null && (t == null || !w.var.equals(t.var))) {
-            return new Lerp(w.var, 3, tr);
-        }
-        return null;
-    }
-
-    private static Val loaded(Val existing, String var) {
-        return (existing == null ? Val.EMPTY : existing).withVar(var);
-    }
-
-    private static Val combine(Val a, Val b) {
-        if (a == null && b == null) {
-            return null;
-        }
-        Val x = a == null ? Val.EMPTY : a;
-        Val y = b == null ? Val.EMPTY : b;
-        return new Val(
-                null, Vars.union(x.sources, y.sources, null), x.clamped || y.clamped, -1, null, null, -1, null, null);
-    }
-
     private void noteCompared(int depth) {
         Val v = item(depth);
         if (v != null) {
-            if (v.var != null) {
-                compared.add(v.var);
+            if (v.var() != null) {
+                compared.add(v.var());
             }
-            compared.addAll(v.sources);
+            compared.addAll(v.sources());
         }
     }
 
@@ -826,28 +528,28 @@ public class FloatConversionDetector extends OpcodeStackDetector {
 
     /** True when the converted operand is range-guarded. */
     private boolean guarded(Val v) {
-        if (v != null && v.clamped) {
+        if (v != null && v.clamped()) {
             return true;
         }
-        if (v == null || (v.var == null && v.sources.isEmpty())) {
+        if (v == null || (v.var() == null && v.sources().isEmpty())) {
             // no provenance (e.g. merged at the end of a conditional expression): a float comparison earlier on the
             // same line is taken as a clamp, as in (byte) (v < 0 ? 0 : v > 127 ? 127 : v)
             int line = line(getPC());
             return line >= 0 && floatCompareLines.contains(line);
         }
-        if (v.clamped) {
+        if (v.clamped()) {
             return true;
         }
-        if (v.var != null && compared.contains(v.var)) {
+        if (v.var() != null && compared.contains(v.var())) {
             return true;
         }
         // a guard must bound the converted value: every variable it is computed from was examined by a
         // compare-and-branch (v < 0 ... v > 1 before (byte) (v * 255)); a test of one operand alone, such as
         // if (w < EPS) before (byte) (x / w), bounds nothing
-        if (v.sources.isEmpty()) {
+        if (v.sources().isEmpty()) {
             return false;
         }
-        for (String s : v.sources) {
+        for (String s : v.sources()) {
             if (!compared.contains(s)) {
                 return false;
             }
@@ -867,7 +569,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         if (guarded(v)) {
             return;
         }
-        Set<String> sources = v == null ? Set.of() : v.sources;
+        Set<String> sources = v == null ? Set.of() : v.sources();
         produce(new Val(null, sources, false, getPC(), from, op, -1, null, null)
                 .withRange(rangeOf(0).truncate()));
     }
@@ -894,7 +596,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 Rng r = "min".equals(name)
                         ? Rng.of(Math.min(ra.lo(), rb.lo()), Math.min(ra.hi(), rb.hi()))
                         : Rng.of(Math.max(ra.lo(), rb.lo()), Math.max(ra.hi(), rb.hi()));
-                produce(new Val(null, c == null ? Set.of() : c.sources, true, -1, null, null, -1, null, null)
+                produce(new Val(null, c == null ? Set.of() : c.sources(), true, -1, null, null, -1, null, null)
                         .withRange(r));
             }
             case "round" -> {
@@ -904,7 +606,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                     if (!guarded(v)) {
                         produce(new Val(
                                         null,
-                                        v == null ? Set.of() : v.sources,
+                                        v == null ? Set.of() : v.sources(),
                                         false,
                                         getPC(),
                                         sig.startsWith("(F)") ? "float" : "double",
@@ -945,29 +647,29 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         Val v = item(0);
         if (collectingPass
                 || v == null
-                || v.convPc < 0
+                || v.convPc() < 0
                 || intGuarded(v)
-                || v.range.within(0, 65535)
+                || v.range().within(0, 65535)
                 || !reportedChar.add(getPC())) {
             return;
         }
-        report(NL001, getPC(), BugPatterns.message(NL001, "java-bc-char", "conv", v.convOp, "from", v.convFrom));
+        report(NL001, getPC(), BugPatterns.message(NL001, "java-bc-char", "conv", v.convOp(), "from", v.convFrom()));
     }
 
     private boolean intGuarded(Val v) {
-        return v.var != null && compared.contains(v.var);
+        return v.var() != null && compared.contains(v.var());
     }
 
     private void narrow(String to) {
         Val v = item(0);
         boolean b8 = "byte".equals(to);
         Rng typeRange = b8 ? Rng.of(Byte.MIN_VALUE, Byte.MAX_VALUE) : Rng.of(Short.MIN_VALUE, Short.MAX_VALUE);
-        if (v == null || v.convPc < 0 || intGuarded(v)) {
+        if (v == null || v.convPc() < 0 || intGuarded(v)) {
             Rng r = rangeOf(0);
             produce(Val.EMPTY.withRange(r.within(typeRange.lo(), typeRange.hi()) ? r : typeRange));
             return;
         }
-        Rng r = v.range;
+        Rng r = v.range();
         int max = b8 ? 255 : 65535;
         if (r.within(0, max)) {
             // in 0..255 (0..65535): the bits are the unsigned value, exact whether read back signed-stored or masked
@@ -980,13 +682,13 @@ public class FloatConversionDetector extends OpcodeStackDetector {
                 pc,
                 new Narrowing(
                         pc,
-                        v.convFrom,
+                        v.convFrom(),
                         to,
-                        v.convOp + ", I2" + (b8 ? "B" : "S"),
+                        v.convOp() + ", I2" + (b8 ? "B" : "S"),
                         null,
                         signedOk,
-                        setter && isParameter(v)));
-        produce(new Val(null, v.sources, false, -1, null, null, pc, to, null));
+                        scan.setter && isParameter(v)));
+        produce(new Val(null, v.sources(), false, -1, null, null, pc, to, null));
     }
 
     /**
@@ -994,10 +696,10 @@ public class FloatConversionDetector extends OpcodeStackDetector {
      * setter stores as it was given.
      */
     private boolean isParameter(Val v) {
-        if (v.sources.size() != 1) {
+        if (v.sources().size() != 1) {
             return false;
         }
-        for (String src : v.sources) {
+        for (String src : v.sources()) {
             if (!src.startsWith("L")) {
                 return false;
             }
@@ -1007,7 +709,7 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             } catch (NumberFormatException e) {
                 return false;
             }
-            if (r >= argSlots || r == 0 && !getMethod().isStatic()) {
+            if (r >= scan.argSlots || r == 0 && !getMethod().isStatic()) {
                 return false;
             }
         }
@@ -1021,16 +723,16 @@ public class FloatConversionDetector extends OpcodeStackDetector {
         }
         if (shift) {
             Val v = item(1);
-            if (v != null && v.var != null) {
-                bitFields.add(v.var);
+            if (v != null && v.var() != null) {
+                bitFields.add(v.var());
             }
             return;
         }
         for (int i = 0; i < 2; i++) {
             Object c = stack.getStackItem(i).getConstant();
             Val v = item(1 - i);
-            if (c instanceof Integer k && k != 0xff && k != 0xffff && v != null && v.var != null) {
-                bitFields.add(v.var);
+            if (c instanceof Integer k && k != 0xff && k != 0xffff && v != null && v.var() != null) {
+                bitFields.add(v.var());
             }
         }
     }
@@ -1049,10 +751,10 @@ public class FloatConversionDetector extends OpcodeStackDetector {
             if (v == null) {
                 continue;
             }
-            if (v.narrowPc >= 0) {
-                upgrade(v.narrowPc);
-            } else if (v.narrowArr != null) {
-                for (int pc : arrayNarrowings.getOrDefault(v.narrowArr, Set.of())) {
+            if (v.narrowPc() >= 0) {
+                upgrade(v.narrowPc());
+            } else if (v.narrowArr() != null) {
+                for (int pc : arrayNarrowings.getOrDefault(v.narrowArr(), Set.of())) {
                     upgrade(pc);
                 }
             }

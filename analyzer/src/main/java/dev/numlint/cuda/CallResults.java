@@ -1,0 +1,202 @@
+package dev.numlint.cuda;
+
+import static dev.numlint.cuda.parser.CudaParser.*;
+
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.cuda.facts.SourceDialect;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The facts and the typed result of a call by name in a function body: fast divisions and math calls
+ * ({@link FunctionFacts.Division}, {@link FunctionFacts.MathCall}), atomic additions ({@link FunctionFacts.Atomic}),
+ * the conversions of arguments to a project function's parameters, the call sites whose arguments give a function's
+ * parameter ranges ({@link CallSiteRanges}), and the value the call returns (the CUDA math table, the float overloads
+ * of C++, clamps and bounded functions, constants folded, random draws). {@link FunctionAnalyzer} calls it with the
+ * typed arguments it computed.
+ */
+final class CallResults {
+    private static final Set<String> ATOMIC_ADDS =
+            Set.of("atomicAdd", "atomicAdd_block", "atomicAdd_system", "unsafeAtomicAdd", "safeAtomicAdd");
+
+    private final FunctionBody b;
+    private final ConversionSites conversions;
+    /** Where this body's calls of functions of the translation unit are recorded, or null. */
+    private final CallSiteRanges calls;
+
+    private final SourceDialect dialect;
+
+    CallResults(FunctionBody b, ConversionSites conversions, CallSiteRanges calls, SourceDialect dialect) {
+        this.b = b;
+        this.conversions = conversions;
+        this.calls = calls;
+        this.dialect = dialect;
+    }
+
+    /** The call {@code c} of {@code name} with the values {@code args} of its argument expressions {@code argCtx}. */
+    E result(CallExprContext c, String name, List<E> args, List<ExpressionContext> argCtx) {
+        FileScope scope = b.scope;
+        FunctionFacts facts = b.facts;
+        boolean device = b.device;
+        if (calls != null && calls.records(name) && b.lookup(name) == null) calls.record(c, name, args);
+        String shortName = name.startsWith("std::") ? name.substring(5) : name;
+        // facts about the call itself
+        if (shortName.equals("__fdividef") || shortName.equals("fdividef")) {
+            facts.divisions.add(new FunctionFacts.Division(b.site(c), shortName));
+        } else {
+            boolean fast = Builtins.FAST_INTRINSICS.contains(shortName);
+            String mapped = device ? fastMapped(shortName, args) : null;
+            boolean fsqrt = device && isFloatSqrt(shortName, args);
+            boolean transcendental = Builtins.TRANSCENDENTAL.contains(name);
+            if (fast || mapped != null || fsqrt || transcendental) {
+                facts.calls.add(
+                        new FunctionFacts.MathCall(b.site(c), name, shortName, fast, mapped, fsqrt, transcendental));
+            }
+        }
+        if (ATOMIC_ADDS.contains(shortName) && !args.isEmpty()) atomic(c, args);
+        // result type
+        if (Builtins.CONVERSION_INTRINSICS.contains(shortName)) {
+            E r = E.of(Builtins.FUNCS.get(shortName));
+            r.guarded = true;
+            return r;
+        }
+        if (Builtins.SAME_AS_ARG.contains(name)
+                || Builtins.SAME_AS_ARG.contains(shortName) && name.startsWith("std::")) {
+            E first = args.isEmpty() ? E.UNKNOWN : args.get(0);
+            CType t = first.type;
+            if (ATOMIC_ADDS.contains(shortName) || shortName.startsWith("atomic") || shortName.startsWith("__ld")) {
+                t = t.kind == CType.Kind.POINTER ? t.elem : CType.UNKNOWN;
+            } else if (args.size() >= 2 && (shortName.equals("min") || shortName.equals("max"))) {
+                t = CType.arith(args.get(0).type, args.get(1).type);
+            }
+            if (shortName.startsWith("__shfl") && args.size() >= 2)
+                t = args.get(shortName.endsWith("_sync") ? 1 : 0).type;
+            E r = ValueModel.leafCall(t, args);
+            Intervals.call(r, shortName, args);
+            if (Builtins.CLAMPS.contains(name) || Builtins.CLAMPS.contains(shortName)) r.guarded = true;
+            if (shortName.equals("fabs") || shortName.equals("abs")) r.nonNeg = true;
+            if (args.size() == 1 && args.get(0).cval != null && (shortName.equals("fabs") || shortName.equals("abs"))) {
+                r.cval = Math.abs(args.get(0).cval);
+            }
+            return r;
+        }
+        CType bt = Builtins.FUNCS.get(shortName);
+        if (bt != null && b.lookup(shortName) == null && !scope.functions.containsKey(shortName)) {
+            E r = ValueModel.drawResult(ValueModel.leafCall(bt, args), shortName, scope);
+            Intervals.call(r, shortName, args);
+            // a comparison of the argument narrows nothing the fixed interval of sin, tanh, ... does not hold
+            if (Intervals.fixed(shortName)) r.compared = false;
+            if (Builtins.CLAMPS.contains(shortName)) r.guarded = true;
+            if (Builtins.BOUNDED.contains(shortName)) r.guarded = true; // sin, cos, tanh, erf: in [-1, 1]
+            if (Builtins.NON_NEGATIVE.contains(shortName)) r.nonNeg = true;
+            if (bt.kind == CType.Kind.DOUBLE && Builtins.DOUBLE_MATH.contains(shortName)) {
+                boolean floatArg = false;
+                boolean dblArg = false;
+                String fv = null;
+                for (E a : args) {
+                    if (a.type.kind == CType.Kind.FLOAT && a.f32Leaf) {
+                        floatArg = true;
+                        if (fv == null) fv = a.var;
+                    }
+                    if (a.dblVar) dblArg = true;
+                    if (a.promoter != null && r.promoter == null) r.promoter = a.promoter;
+                }
+                if (floatArg && !dblArg && dialect.floatOverloads() && allFloat(args)) {
+                    // C++ and CUDA: sin(float) is the float overload, no double involved
+                    r.type = CType.FLOAT;
+                    r.f32Leaf = true;
+                    r.dblVar = false;
+                    r.fpLeaf = true;
+                } else if (floatArg && !dblArg) {
+                    r.f32Leaf = true;
+                    r.dblVar = false; // a float promoted by the call, not deliberate double data
+                    r.promoter = shortName + "(), not " + shortName + "f()";
+                    r.promotedVar = fv;
+                }
+                if (dblArg) r.promoter = null;
+            }
+            boolean allConst = !args.isEmpty();
+            for (E a : args) if (a.cval == null) allConst = false;
+            if (allConst && args.size() == 1) {
+                r.fpLeaf = r.f32Leaf = r.dblVar = false;
+                r.cval = ValueModel.constMath(shortName, args.get(0).cval);
+            }
+            return r;
+        }
+        if (Builtins.TYPES.containsKey(name) || scope.isTypeName(name)) { // functional cast / constructor: float2(...)
+            CType t = scope.lookupType(name);
+            if (args.size() == 1 && t != null && t.kind == CType.Kind.INT && argCtx.get(0) != null) {
+                return conversions.cast(t, args.get(0), c, argCtx.get(0), () -> name);
+            }
+            return E.of(t == null ? CType.UNKNOWN : t);
+        }
+        List<FileScope.FuncSig> sigs = scope.functions.get(shortName);
+        if (sigs == null && b.cls != null) {
+            CType mt = b.cls.methods.get(shortName);
+            if (mt != null) return ValueModel.leafCall(mt, args);
+        }
+        if (sigs != null) {
+            FileScope.FuncSig sig = null;
+            for (FileScope.FuncSig s : sigs) {
+                if (s.params().size() == args.size()) {
+                    if (sig != null && !sig.ret().name.equals(s.ret().name)) {
+                        sig = null;
+                        break;
+                    }
+                    sig = s;
+                }
+            }
+            if (sig != null) {
+                for (int i = 0; i < args.size(); i++) {
+                    if (argCtx.get(i) != null) {
+                        int ai = i + 1;
+                        conversions.convert(
+                                sig.params().get(i),
+                                args.get(i),
+                                argCtx.get(i),
+                                () -> "argument " + ai + " of " + shortName + "()",
+                                false);
+                    }
+                }
+                return ValueModel.drawResult(ValueModel.leafCall(sig.ret(), args), shortName, scope);
+            }
+        }
+        return E.UNKNOWN;
+    }
+
+    private static String fastMapped(String n, List<E> args) {
+        String m = Builtins.FAST_MATH_MAPPED.get(n);
+        if (m != null) return m;
+        if (!args.isEmpty() && args.get(0).type.kind == CType.Kind.FLOAT) {
+            return Builtins.FAST_MATH_MAPPED.get(n + "f");
+        }
+        return null;
+    }
+
+    private static boolean isFloatSqrt(String n, List<E> args) {
+        return n.equals("sqrtf") || (n.equals("sqrt") && !args.isEmpty() && args.get(0).type.kind == CType.Kind.FLOAT);
+    }
+
+    /** Whether every argument is a float (so C++ overload resolution picks the float version). */
+    private static boolean allFloat(List<E> args) {
+        for (E a : args) if (a.type.kind != CType.Kind.FLOAT) return false;
+        return !args.isEmpty();
+    }
+
+    private void atomic(CallExprContext c, List<E> args) {
+        CType target = args.get(0).type;
+        CType elem = target.kind == CType.Kind.POINTER ? target.elem : null;
+        boolean inferred = false;
+        if (elem == null || elem.isUnknown()) {
+            if (args.size() > 1 && args.get(1).type.isFpScalar() && args.get(1).fpLeaf) {
+                elem = args.get(1).type;
+                inferred = true;
+            } else {
+                return;
+            }
+        }
+        boolean fp = elem.isFloating() || (elem.kind == CType.Kind.VECTOR && elem.elem.isFloating());
+        Double addend = args.size() > 1 ? args.get(1).cval : null;
+        b.facts.atomics.add(new FunctionFacts.Atomic(b.site(c), elem.toString(), fp, inferred, addend));
+    }
+}

@@ -1,0 +1,169 @@
+package dev.numlint.cuda;
+
+import dev.numlint.cuda.clang.ClangFrontEnd;
+import dev.numlint.cuda.clang.ClangSupplement;
+import dev.numlint.cuda.clang.ClangUnit;
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.model.BuildContext;
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import dev.numlint.spi.FindingSink;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Clang's part in the CUDA source front end: its reading of a file (or why not: the notices of a front end that does
+ * not run, a file it could not parse, the errors it recovered from), and after the hand-written front end, the facts
+ * Clang adds and the parse-error notices it answers ({@link HeldNotices}).
+ */
+final class ClangSupplements {
+    private final CudaStats stats;
+
+    ClangSupplements(CudaStats stats) {
+        this.stats = stats;
+    }
+
+    /**
+     * Clang's reading of one file for the supplement, or null (legacy front end, no libclang, a CUDA file without a
+     * toolkit, or an include Clang must not follow: then a notice says why).
+     */
+    ClangSupplement read(
+            CudaScanRun run,
+            Path file,
+            byte[] bytes,
+            BuildContext bc,
+            Preprocessor.Dialect dialect,
+            String rel,
+            FindingSink sink) {
+        ClangFrontEnd fe = run.clang;
+        if (!fe.active()) return null;
+        ClangFrontEnd.Language lang =
+                switch (dialect) {
+                    case HOST_C -> ClangFrontEnd.Language.C;
+                    case HOST_CXX -> ClangFrontEnd.Language.CXX;
+                    default -> ClangFrontEnd.Language.CUDA;
+                };
+        // an include Clang must not follow: the file stays with the hand-written front end, whose include-not-read
+        // notices name those includes
+        if (fe.refusal(file, bytes) != null) return null;
+        long t0 = System.nanoTime();
+        List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
+        ClangUnit unit = fe.parse(file, fe.arguments(file, lang, bc, byName), bytes);
+        stats.clangNanos.addAndGet(System.nanoTime() - t0);
+        if (unit.unavailable()) {
+            // libclang does not run in a worker: one note for the scan, no notice per file
+            if (run.clangUnavailable.compareAndSet(null, unit.failure())) {
+                sink.notify(new Notification(
+                        rel, 0, Level.NOTE, "frontend-fallback", ClangFrontEnd.fallbackNote(unit.failure())));
+            }
+            return null;
+        }
+        if (unit.failure() != null) {
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.WARNING,
+                    "clang-not-parsed",
+                    "not analyzed by Clang: " + unit.failure()
+                            + " (analyzed by the fallback front end, which guesses)"));
+            return null;
+        }
+        stats.clangFiles.incrementAndGet();
+        stats.clangFunctions.addAndGet(unit.functions().size());
+        run.undefinedTypes.add(unit.undefinedTypes());
+        if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
+        // a header missing from the tree or the toolkit is the hand-written front end's to report (include notes, the
+        // PTX layer's missing-header summary); Clang's note names any other first error
+        if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.NOTE,
+                    "clang-error",
+                    "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first at "
+                            + unit.firstError()
+                            + (ClangFrontEnd.guessed(bc)
+                                    ? " (no build file gave this file's compile command: its flags are guessed)"
+                                    : "")
+                            + "; what Clang recovered is analyzed"));
+        }
+        return new ClangSupplement(unit);
+    }
+
+    /**
+     * After the hand-written front end: the facts Clang adds (functions it could not read, sites it missed) go
+     * through the checks; a parse-error notice of a function Clang analyzed instead is dropped, the others are passed
+     * on, and one note names the functions only Clang analyzed.
+     */
+    void supplement(ClangSupplement clang, String rel, Reporter rep, HeldNotices held, FindingSink sink) {
+        ClangSupplement.Added added = clang.missing();
+        stats.clangRecovered.addAndGet(added.recovered().size());
+        for (FunctionFacts f : added.facts()) {
+            stats.clangAdded.addAndGet(f.conversions.size() + f.atomics.size() + f.calls.size() + f.divisions.size());
+            CudaChecks.run(f, rep, null);
+        }
+        stats.clangResets.addAndGet(clang.resetsApplied());
+        List<ClangUnit.Function> rec = new ArrayList<>(added.recovered());
+        for (Notification n : held.held) {
+            if (!clang.covers(n.line())) {
+                sink.notify(n);
+                continue;
+            }
+            // the function stays named (its sums and promotions are not analyzed), with what Clang checked of it
+            sink.notify(new Notification(
+                    n.file(),
+                    n.line(),
+                    n.level(),
+                    n.id(),
+                    n.message() + "; Clang read it: its conversions, atomics, intrinsics and divisions were checked"));
+            rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
+        }
+        if (!rec.isEmpty()) {
+
+            StringBuilder names = new StringBuilder();
+            for (int i = 0; i < Math.min(5, rec.size()); i++) {
+                names.append(i == 0 ? "" : ", ")
+                        .append('\'')
+                        .append(rec.get(i).name())
+                        .append("' (line ")
+                        .append(rec.get(i).line())
+                        .append(')');
+            }
+            if (rec.size() > 5) names.append(" and ").append(rec.size() - 5).append(" more");
+            sink.notify(new Notification(
+                    rel,
+                    rec.get(0).line(),
+                    Level.NOTE,
+                    "clang-only",
+                    rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts only ("
+                            + names + "): the hand-written front end could not read "
+                            + (rec.size() == 1 ? "it" : "them")
+                            + " (no notice said so); conversions, atomics, intrinsics and divisions are checked, sums"
+                            + " and promotions not yet"));
+        }
+    }
+
+    /** A sink that holds parse-error notices while Clang may still analyze the function; the rest passes on. */
+    static final class HeldNotices implements FindingSink {
+        final FindingSink to;
+        final boolean hold;
+        final List<Notification> held = new ArrayList<>();
+
+        HeldNotices(FindingSink to, boolean hold) {
+            this.to = to;
+            this.hold = hold;
+        }
+
+        @Override
+        public void report(dev.numlint.model.Finding.Builder finding) {
+            to.report(finding);
+        }
+
+        @Override
+        public void notify(Notification n) {
+            if (hold && "parse-error".equals(n.id())) held.add(n);
+            else to.notify(n);
+        }
+    }
+}

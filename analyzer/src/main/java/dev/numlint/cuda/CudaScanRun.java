@@ -1,0 +1,241 @@
+package dev.numlint.cuda;
+
+import dev.numlint.cuda.clang.ClangFrontEnd;
+import dev.numlint.spi.ScanContext;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The state of one {@link CudaSourceAnalyzer#analyze} call, shared by its files: the files the scan lists, the files
+ * reached by {@code #include} (listed or not) with their first includer, the include policy and excludes, the
+ * extensions of included files that are analyzed, the Clang front end of the scan, and the types Clang found undefined.
+ */
+final class CudaScanRun {
+    /** The most files of the scanned tree indexed to resolve an include by name ({@link #inTree}). */
+    static final long MAX_TREE_FILES = 200_000;
+
+    /** The first includer of a file that the scan does not list, with the macros defined at the include. */
+    record IncludedFrom(Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect dialect) {}
+
+    final ScanContext ctx;
+    /** Headers larger than this are not read (the cuda-source max-file-size). */
+    final long maxHeaderBytes;
+    /** Real paths of the files the scan gave this analyzer. */
+    final Set<Path> listed = new HashSet<>();
+    /** Files reached by #include that the scan does not list, by real path, with their first includer. */
+    final Map<Path, IncludedFrom> included = new ConcurrentHashMap<>();
+    /** Listed files reached by #include, by real path, with their first includer (for its constants). */
+    final Map<Path, IncludedFrom> listedIncluders = new ConcurrentHashMap<>();
+
+    final dev.numlint.toolchain.IncludePolicy policy;
+    /** The types Clang found used but defined in no file it read, over the whole scan (one notice at the end). */
+    final UndefinedTypes undefinedTypes = new UndefinedTypes();
+    /** Includes already reported as not read (includer:line:name). */
+    final Set<String> refusedIncludes = ConcurrentHashMap.newKeySet();
+
+    /** {@code includeExtensions}: the analyzer's extensions of included files, unless the scan sets its own. */
+    CudaScanRun(ScanContext ctx, List<Path> files, Set<String> includeExtensions, long maxHeaderBytes) {
+        this.ctx = ctx;
+        this.maxHeaderBytes = maxHeaderBytes;
+        for (Path f : files) {
+            Path r = realPath(f);
+            if (r != null) listed.add(r);
+        }
+        policy = dev.numlint.toolchain.IncludePolicy.of(
+                ctx.root() == null ? List.of() : ctx.boundary().roots(), List.of());
+        allConfigurations =
+                ctx.setting("all-configurations").map(Boolean::parseBoolean).orElse(false);
+        clang = ClangFrontEnd.forScan(ctx);
+        for (String g : ctx.setting("exclude").orElse("").split("\n")) {
+            if (g.isBlank()) continue;
+            try {
+                excludes.add(new dev.numlint.util.Glob(g));
+            } catch (IllegalArgumentException bad) {
+                // the scan validated its excludes already
+            }
+        }
+        extensions = ctx.setting("include-extensions")
+                .map(v -> normalizedExtensions(List.of(v.split(","))))
+                .orElse(includeExtensions);
+    }
+
+    final boolean allConfigurations;
+    final Set<String> extensions;
+    /** The Clang front end of this scan (inactive with --frontend legacy or when libclang does not load). */
+    final ClangFrontEnd clang;
+
+    /** Why Clang's workers cannot run libclang, once noted for the scan (null until then). */
+    final java.util.concurrent.atomic.AtomicReference<String> clangUnavailable =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
+    /** The file names that a scanned file #includes (read once, on first request). */
+    private Set<String> includedNames;
+
+    /**
+     * Whether a scanned file includes a file of {@code file}'s name (then it is no translation unit of its own:
+     * its includer compiles it with more code).
+     */
+    /**
+     * The file names of the {@code #include "..."} and {@code #include <...>} lines of {@code b} (a line that
+     * starts, after blanks, with {@code #}, blanks, {@code include}, blanks and a quote or angle bracket): a scan of
+     * the bytes, as every listed file is read for it.
+     */
+    static void includeNames(byte[] b, Set<String> out) {
+        int n = b.length;
+        int i = 0;
+        while (i < n) {
+            int j = i;
+            while (j < n && (b[j] == ' ' || b[j] == '\t')) j++;
+            if (j < n && b[j] == '#') {
+                j++;
+                while (j < n && (b[j] == ' ' || b[j] == '\t')) j++;
+                if (j + 7 <= n
+                        && b[j] == 'i'
+                        && b[j + 1] == 'n'
+                        && b[j + 2] == 'c'
+                        && b[j + 3] == 'l'
+                        && b[j + 4] == 'u'
+                        && b[j + 5] == 'd'
+                        && b[j + 6] == 'e') {
+                    j += 7;
+                    while (j < n && (b[j] == ' ' || b[j] == '\t')) j++;
+                    if (j < n && (b[j] == '"' || b[j] == '<')) {
+                        int start = ++j;
+                        while (j < n && b[j] != '"' && b[j] != '>' && b[j] != '\n') j++;
+                        if (j < n && j > start && b[j] != '\n') {
+                            String name = new String(b, start, j - start, StandardCharsets.UTF_8);
+                            out.add(name.substring(name.lastIndexOf('/') + 1));
+                        }
+                    }
+                }
+            }
+            while (j < n && b[j] != '\n') j++;
+            i = j + 1;
+        }
+    }
+
+    synchronized boolean includedByName(Path file) {
+        if (includedNames == null) {
+            includedNames = new HashSet<>();
+            for (Path f : listed) {
+                try {
+                    if (Files.size(f) > maxHeaderBytes) continue;
+                    includeNames(Files.readAllBytes(f), includedNames);
+                } catch (IOException | RuntimeException e) {
+                    // unreadable: reported where the file itself is analyzed
+                }
+            }
+        }
+        Path n = file.getFileName();
+        return n == null || includedNames.contains(n.toString());
+    }
+
+    final List<dev.numlint.util.Glob> excludes = new ArrayList<>();
+
+    /** Whether {@code real} (a file inside the root) matches an exclude glob, itself or a directory above it. */
+    boolean excluded(Path real) {
+        if (excludes.isEmpty() || ctx.root() == null) return false;
+        Path root = realPath(ctx.root());
+        if (root == null || !real.startsWith(root)) return false;
+        String rel = root.relativize(real).toString().replace('\\', '/');
+        for (dev.numlint.util.Glob g : excludes) {
+            if (g.matches(rel)) return true;
+            for (int i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) {
+                if (g.matchesDirectory(rel.substring(0, i))) return true;
+            }
+        }
+        return false;
+    }
+
+    /** The scanned tree's regular files by file name, built at the first include that no directory resolves. */
+    private Map<String, List<Path>> byName;
+
+    /**
+     * The one file of the scanned tree that {@code #include "name"} can mean when neither the includer's
+     * directory nor the build's include directories hold it (the build's include path is unknown: a CMake
+     * project whose sources include {@code "x.hcu"} from a sibling {@code include/} directory): the files whose
+     * path ends with {@code name}; null when none or more than one does.
+     */
+    synchronized Path inTree(String name) {
+        if (ctx.root() == null) return null;
+        if (byName == null) {
+            byName = new HashMap<>();
+            Path root = ctx.root().toAbsolutePath().normalize();
+            try (java.util.stream.Stream<Path> all = Files.walk(root)) {
+                all.limit(MAX_TREE_FILES).forEach(f -> {
+                    Path fn = f.getFileName();
+                    if (fn == null || !Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+                    for (Path part : root.relativize(f)) if (part.toString().startsWith(".")) return;
+                    byName.computeIfAbsent(fn.toString(), k -> new ArrayList<>())
+                            .add(f);
+                });
+            } catch (IOException | RuntimeException e) {
+                // an unreadable tree resolves nothing by name
+            }
+        }
+        Path wanted;
+        try {
+            wanted = Path.of(name).normalize();
+        } catch (RuntimeException bad) {
+            return null;
+        }
+        if (wanted.isAbsolute() || wanted.getFileName() == null || wanted.startsWith("..")) return null;
+        Path hit = null;
+        for (Path f : byName.getOrDefault(wanted.getFileName().toString(), List.of())) {
+            Path real = realPath(f);
+            if (!f.endsWith(wanted) || real == null || excluded(real)) continue;
+            if (hit != null) return null;
+            hit = real;
+        }
+        return hit;
+    }
+
+    void reached(Path header, Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect d) {
+        if (listed.contains(header)) {
+            listedIncluders.compute(
+                    header,
+                    (k, old) -> old != null && old.includer().compareTo(includer) <= 0
+                            ? old
+                            : new IncludedFrom(includer, new HashMap<>(macros), d));
+            return;
+        }
+        String n = header.getFileName() == null ? "" : header.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        String ext = dot < 0 ? "" : n.substring(dot + 1).toLowerCase(Locale.ROOT);
+        if (!extensions.contains(ext) || excluded(header)) return;
+        included.compute(
+                header,
+                (k, old) -> old != null && old.includer().compareTo(includer) <= 0
+                        ? old
+                        : new IncludedFrom(includer, new HashMap<>(macros), d));
+    }
+
+    static Path realPath(Path p) {
+        try {
+            return p.toAbsolutePath().normalize().toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Extensions without the dot, in lower case. */
+    static Set<String> normalizedExtensions(java.util.Collection<String> exts) {
+        Set<String> s = new HashSet<>();
+        for (String e : exts) {
+            String x = e.strip().toLowerCase(Locale.ROOT);
+            if (x.startsWith(".")) x = x.substring(1);
+            if (!x.isEmpty()) s.add(x);
+        }
+        return Set.copyOf(s);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.numlint.cuda;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Counters of the CUDA source front end ({@link CudaSourceAnalyzer#stats}) for corpus runs and benchmarks. */
+public final class CudaStats {
+    public final AtomicLong files = new AtomicLong();
+    public final AtomicLong lines = new AtomicLong();
+    public final AtomicLong functions = new AtomicLong();
+    public final AtomicLong sllParsed = new AtomicLong();
+    public final AtomicLong llParsed = new AtomicLong();
+    public final AtomicLong failed = new AtomicLong();
+    public final Map<String, AtomicLong> findings = new ConcurrentHashMap<>();
+    /** Nanoseconds in preprocessing+splitting, parsing, and rule analysis. */
+    public final AtomicLong preNanos = new AtomicLong();
+
+    public final AtomicLong parseNanos = new AtomicLong();
+    public final AtomicLong ruleNanos = new AtomicLong();
+    /** Files Clang parsed, functions only Clang analyzed, facts Clang added, accumulations it corrected. */
+    public final AtomicLong clangFiles = new AtomicLong();
+
+    public final AtomicLong clangFunctions = new AtomicLong();
+    public final AtomicLong clangErrorFiles = new AtomicLong();
+    public final AtomicLong clangRecovered = new AtomicLong();
+    public final AtomicLong clangAdded = new AtomicLong();
+    public final AtomicLong clangResets = new AtomicLong();
+    public final AtomicLong clangNanos = new AtomicLong();
+
+    @Override
+    public String toString() {
+        return "files=" + files + " lines=" + lines + " functions=" + functions + " sll=" + sllParsed + " ll="
+                + llParsed + " failed=" + failed + " findings=" + new java.util.TreeMap<>(findings)
+                + " ms(pre/parse/rules)="
+                + preNanos.get() / 1_000_000 + "/" + parseNanos.get() / 1_000_000 + "/"
+                + ruleNanos.get() / 1_000_000
+                + (clangFiles.get() == 0
+                        ? ""
+                        : " clang(files/with-errors/functions/recovered/added/resets/ms)=" + clangFiles + "/"
+                                + clangErrorFiles + "/" + clangFunctions + "/" + clangRecovered + "/"
+                                + clangAdded + "/" + clangResets + "/" + clangNanos.get() / 1_000_000);
+    }
+}
