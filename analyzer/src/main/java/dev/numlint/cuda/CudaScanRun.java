@@ -42,6 +42,28 @@ final class CudaScanRun {
     final UndefinedTypes undefinedTypes = new UndefinedTypes();
     /** Includes already reported as not read (includer:line:name). */
     final Set<String> refusedIncludes = ConcurrentHashMap.newKeySet();
+    /** The include-by-name note of each header name: the one at the first includer, by path and line. */
+    private final Map<String, dev.numlint.model.Notification> byNameNotes = new ConcurrentHashMap<>();
+
+    void includedByName(String name, dev.numlint.model.Notification n) {
+        byNameNotes.merge(name, n, CudaScanRun::firstPlace);
+    }
+
+    /** Of two notes, the one at the earlier place (path, then line): the same whichever thread came first. */
+    static dev.numlint.model.Notification firstPlace(
+            dev.numlint.model.Notification a, dev.numlint.model.Notification b) {
+        return BY_PLACE.compare(a, b) <= 0 ? a : b;
+    }
+
+    private static final java.util.Comparator<dev.numlint.model.Notification> BY_PLACE = java.util.Comparator.comparing(
+                    dev.numlint.model.Notification::file)
+            .thenComparingInt(dev.numlint.model.Notification::line);
+
+    /** Sends the include-by-name notes, in header-name order, once every file is analyzed. */
+    void flushIncludedByName(dev.numlint.spi.FindingSink sink) {
+        new java.util.TreeMap<>(byNameNotes).values().forEach(sink::notify);
+        byNameNotes.clear();
+    }
 
     /** {@code includeExtensions}: the analyzer's extensions of included files, unless the scan sets its own. */
     CudaScanRun(ScanContext ctx, List<Path> files, Set<String> includeExtensions, long maxHeaderBytes) {

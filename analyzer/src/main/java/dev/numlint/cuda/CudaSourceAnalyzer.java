@@ -164,6 +164,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             runWorkers(ctx, phase.size(), worker);
         }
         analyzeIncluded(run, included, sink);
+        run.flushIncludedByName(sink);
         Notification undefined = run.undefinedTypes.summary();
         if (undefined != null) sink.notify(undefined);
     }
@@ -249,6 +250,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
     public void analyzeFile(ScanContext ctx, Path file, FindingSink sink) {
         CudaScanRun run = new CudaScanRun(ctx, List.of(file), includeExtensions, maxHeaderBytes);
         analyzeFile(run, new ProjectHeaders(run), file, sink, null);
+        run.flushIncludedByName(sink);
     }
 
     /**

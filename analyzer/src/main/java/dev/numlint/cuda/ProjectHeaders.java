@@ -119,16 +119,17 @@ final class ProjectHeaders {
             Path real = run.inTree(name);
             if (real != null && run.policy.inRoots(real)) {
                 found = real;
-                // an assumption about the build, so the output says it once per header name
-                if (run.refusedIncludes.add("by-name:" + name)) {
-                    sink.notify(new Notification(
-                            run.ctx.relativize(from),
-                            line,
-                            Level.NOTE,
-                            "include-by-name",
-                            "#include \"" + name + "\" read from " + run.ctx.relativize(real)
-                                    + ", the only file of that name: no include directory of the build holds it"));
-                }
+                // an assumption about the build, so the output says it once per header name, at its first includer
+                // in path and line order (files are analyzed in parallel: the first to get there is not the first)
+                run.includedByName(
+                        name,
+                        new Notification(
+                                run.ctx.relativize(from),
+                                line,
+                                Level.NOTE,
+                                "include-by-name",
+                                "#include \"" + name + "\" read from " + run.ctx.relativize(real)
+                                        + ", the only file of that name: no include directory of the build holds it"));
             }
         }
         if (found == null) return null;
