@@ -20,8 +20,8 @@ import java.util.Set;
 
 /**
  * Finds the files a scan looks at: C/C++/CUDA sources and headers, PTX, Java, build files (CMake, make,
- * compile_commands.json) and pom.xml, recursively under each PATH. Version-control directories, excluded globs and
- * the cache directory are skipped; symbolic links are followed inside the scanned trees (a link leading outside them
+ * compile_commands.json) and pom.xml, recursively under each PATH. Version-control directories, excluded globs,
+ * CMake's internal directories of a configured build tree and the cache directory are skipped; symbolic links are followed inside the scanned trees (a link leading outside them
  * is reported and not followed: nothing outside the trees is read), loops reported once and skipped, and a file
  * reached twice (through a link) is scanned once. The result is sorted by path relative to the root, so it does not depend
  * on the file system's order.
@@ -100,6 +100,7 @@ public final class FileDiscovery {
                                 if (VCS_DIRS.contains(name) || dir.equals(skipDir) || excluded(start, dir, true)) {
                                     return FileVisitResult.SKIP_SUBTREE;
                                 }
+                                if (cmakeInternal(dir)) return FileVisitResult.SKIP_SUBTREE;
                                 if (neverRead(dir) != null) {
                                     // /proc, /sys, /dev of a scan started at / (quietly: they are no part of a tree)
                                     return FileVisitResult.SKIP_SUBTREE;
@@ -232,6 +233,19 @@ public final class FileDiscovery {
             }
         }
         return false;
+    }
+
+    /**
+     * CMake's own directory of a configured build tree ({@code build/CMakeFiles}, {@code build/src/CMakeFiles}: the
+     * compiler identification sources, try_compile scratch projects, FindCUDA's generated {@code *.cu.o.cmake}
+     * scripts): nothing there is a source or build file of the project. Recognised by the files CMake writes there.
+     */
+    static boolean cmakeInternal(Path dir) {
+        if (!dir.getFileName().toString().equals("CMakeFiles")) return false;
+        return Files.isRegularFile(dir.resolve("cmake.check_cache"))
+                || Files.isRegularFile(dir.resolve("CMakeDirectoryInformation.cmake"))
+                || dir.getParent() != null
+                        && Files.isRegularFile(dir.getParent().resolve("CMakeCache.txt"));
     }
 
     private boolean excluded(Path start, Path p, boolean dir) {
