@@ -185,7 +185,9 @@ public final class FileDiscovery {
             }
         }
         found.sort(Comparator.comparing(this::relativize));
-        // a file reached twice (through symbolic links) is scanned once, under its own name if it was reached so
+        // a file reached twice (through symbolic links) is scanned once, under its own name if it was reached so;
+        // but a .cu name wins over a C/C++ one: the build compiles the file with nvcc under that name (warp-ctc's
+        // ctc_entrypoint.cu -> ctc_entrypoint.cpp), so its device code and PTX are only seen as .cu
         java.util.Map<Path, Path> chosen = new java.util.LinkedHashMap<>();
         for (Path f : found) {
             Path real;
@@ -195,7 +197,10 @@ public final class FileDiscovery {
                 real = f;
             }
             Path prev = chosen.get(real);
-            if (prev == null || (Files.isSymbolicLink(prev) && !Files.isSymbolicLink(f))) {
+            boolean cuda = isCudaName(f);
+            if (prev == null
+                    || cuda && !isCudaName(prev)
+                    || cuda == isCudaName(prev) && Files.isSymbolicLink(prev) && !Files.isSymbolicLink(f)) {
                 chosen.put(real, f);
             }
         }
@@ -233,6 +238,10 @@ public final class FileDiscovery {
             }
         }
         return false;
+    }
+
+    private static boolean isCudaName(Path p) {
+        return p.getFileName() != null && p.getFileName().toString().endsWith(".cu");
     }
 
     /**

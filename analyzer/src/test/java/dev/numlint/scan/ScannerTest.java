@@ -135,6 +135,21 @@ class ScannerTest {
                         repo.resolve("build/compile_commands.json"));
     }
 
+    /**
+     * Issue 25 (warp-ctc): src/k.cu is a link to src/k.cpp and the build compiles k.cu with nvcc; the file is scanned
+     * once, as the .cu, so that its device code reaches the CUDA front end and the PTX layer.
+     */
+    @Test
+    void aCuLinkToACppFileIsScannedAsTheCu() throws IOException {
+        Path repo = Files.createDirectories(dir.resolve("repo/src"));
+        Files.writeString(repo.resolve("k.cpp"), "int k;\n");
+        Files.createSymbolicLink(repo.resolve("k.cu"), Path.of("k.cpp"));
+        Files.writeString(repo.resolve("h.cpp"), "int h;\n");
+        Files.createSymbolicLink(repo.resolve("alias.cpp"), Path.of("h.cpp"));
+        FileDiscovery.Result r = new FileDiscovery(repo, List.of(), null).discover(List.of(repo));
+        assertThat(r.files()).containsExactly(repo.resolve("h.cpp"), repo.resolve("k.cu"));
+    }
+
     @Test
     void symlinkLoopsAreReportedNotFollowedForever() throws IOException {
         write("a/k.cu", "HAZARD(NL003)");
