@@ -206,6 +206,12 @@ public final class PtxCompiler {
         java.util.Optional<String> hit = cache.get(key);
         if (hit.isPresent()) return new Result(true, hit.get(), cache.file(key), true, false, notes);
         List<String> full = new ArrayList<>(args);
+        // a .cu name that links to a .cpp file (warp-ctc's ctc_entrypoint.cu): nvcc goes by the real name's suffix
+        // and would compile it as host C++, writing no PTX; the build compiles it as CUDA
+        if (!src.getFileName().toString().endsWith(".cu")) {
+            full.add("-x");
+            full.add("cu");
+        }
         full.add(src.toString());
         full.add("-o");
         full.add("out.ptx");

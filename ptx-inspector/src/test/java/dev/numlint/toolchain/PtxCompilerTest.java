@@ -80,6 +80,19 @@ class PtxCompilerTest {
         }
     }
 
+    /** Issue 25 (warp-ctc): src/k.cu links to src/k.cpp; nvcc is told that the real file is CUDA. */
+    @Test
+    void aCuNameLinkingToACppFileIsCompiledAsCuda() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Path root = root();
+        Path cpp = Files.writeString(root.resolve("k.cpp"), "__global__ void k(float* a) {}\n");
+        Path cu = Files.createSymbolicLink(root.resolve("k.cu"), Path.of("k.cpp"));
+        PtxCompiler.Result r = compiler(fake, root).compile(cu, "sm_80", List.of(), "k.cu");
+        assertThat(r.ok()).isTrue();
+        assertThat(fake.compiles().get(0).args())
+                .containsExactly("-ptx", "-lineinfo", "-arch=compute_80", "-x", "cu", cpp.toString(), "-o", "out.ptx");
+    }
+
     @Test
     void theCacheKeysOnHeadersReachedThroughIncludeDirectoriesAndAngleIncludes() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
