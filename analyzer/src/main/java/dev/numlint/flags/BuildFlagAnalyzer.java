@@ -155,6 +155,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         final List<FlagTok> unselected = new ArrayList<>();
         /** The host (.c/.cpp) entries of the compilation database by compiled file, for the .cu files without one. */
         final Map<Path, DbEntry> hostEntries = new HashMap<>();
+        /** The CMake target that compiles each CUDA source, with all its sources (a FindCUDA target's .cpp entries). */
+        final Map<Path, CMakeTargets.Target> targetOf = new HashMap<>();
         /** Where the notices of the context choice go. */
         FindingSink sink;
         /** The compilation database the build context comes from ({@code -p} or found automatically), or null. */
@@ -485,29 +487,21 @@ public final class BuildFlagAnalyzer implements Analyzer {
             String c = "CMake directory " + (dn.isEmpty() ? "." : dn) + " (" + rel + cfg + notDefault(notDefault) + ")";
             model.cmake.dir(e.getKey(), d.cuda, d.host, c);
         }
-        Set<String> names = new java.util.LinkedHashSet<>(out.sources.keySet()); // in the order of definition
-        names.addAll(out.targets.keySet());
-        names.addAll(out.cudaArch.keySet());
-        names.remove("");
-        names.removeIf(n -> n.startsWith("dir:"));
-        for (String t : names) {
-            List<FlagTok> own = out.targets.getOrDefault(t, List.of());
-            String arch = out.cudaArch.get(t);
-            Path tdir = out.targetDirs.getOrDefault(t, dir);
-            List<FlagTok> all = new ArrayList<>(dirFlags.getOrDefault(tdir, out.directory));
-            all.addAll(own);
-            FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(all), tdir);
-            rep.report(r.hazards);
-            String notDefault = out.notDefaultDirectories.get(tdir);
-            if (notDefault != null) r = FlagInterpreter.interpret(dedupe(unconditional(all, notDefault)), tdir);
-            if (arch == null) {
-                FlagInterpreter.Result d = dirResults.get(tdir);
-                arch = d == null ? null : d.cuda.cudaArch();
-            }
-            if (arch != null) r.cuda.cudaArch(arch);
-            String c = "CMake target " + t + " (" + rel + cfg + notDefault(notDefault) + ")";
-            for (Path src : out.sources.getOrDefault(t, List.of())) {
-                model.cmake.file(src, isCuda(src) ? r.cuda : r.host, c);
+        for (CMakeTargets.Target t : CMakeTargets.targets(
+                out,
+                dir,
+                dirFlags,
+                d -> {
+                    FlagInterpreter.Result r = dirResults.get(d);
+                    return r == null ? null : r.cuda.cudaArch();
+                },
+                BuildFlagAnalyzer::dedupe,
+                rep)) {
+            String c = "CMake target " + t.name() + " (" + rel + cfg
+                    + notDefault(out.notDefaultDirectories.get(out.targetDirs.getOrDefault(t.name(), dir))) + ")";
+            for (Path src : t.sources()) {
+                model.cmake.file(src, CMakeTargets.context(t, src), c);
+                if (isCuda(src)) model.targetOf.putIfAbsent(src, t);
             }
         }
         for (Map.Entry<Path, List<FlagTok>> e : out.sourceFlags.entrySet()) {
@@ -519,14 +513,14 @@ public final class BuildFlagAnalyzer implements Analyzer {
                     e.getKey(), isCuda(e.getKey()) ? r.cuda : r.host, "CMake source properties (" + rel + cfg + ")");
         }
         model.unselected.addAll(out.unselected);
-        NotDefaultSources.report(ctx, out, rep, inTree);
+        NotDefaultSources.report(ctx, file, forced, cache, out, model, rep, inTree);
     }
 
     /**
      * The flags of a subdirectory the default configuration does not add, for the build context of its own sources
      * (they are built only under that condition): the condition is dropped; their hazards keep it.
      */
-    private static List<FlagTok> unconditional(List<FlagTok> toks, String cond) {
+    static List<FlagTok> unconditional(List<FlagTok> toks, String cond) {
         List<FlagTok> out = new ArrayList<>();
         String suffix = " and " + cond;
         for (FlagTok t : toks) {
@@ -746,7 +740,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         return bestCommon >= 2 ? best : null;
     }
 
-    private static List<FlagTok> dedupe(List<FlagTok> toks) {
+    static List<FlagTok> dedupe(List<FlagTok> toks) {
         Map<String, FlagTok> seen = new LinkedHashMap<>();
         for (FlagTok t : toks) {
             seen.putIfAbsent(t.loc().shortText() + "\u0000" + t.text() + "\u0000" + t.lang(), t);

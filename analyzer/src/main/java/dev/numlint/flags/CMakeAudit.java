@@ -100,6 +100,20 @@ final class CMakeAudit {
         final Map<String, String> decisive = new java.util.TreeMap<>();
         /** "notification" problems with an id: {file, line, level, id, message}. */
         final List<String[]> notices = new ArrayList<>();
+        /**
+         * FindCUDA targets: {@code CUDA_NVCC_FLAGS[_<CONFIG>]} and the {@code cuda_include_directories} as they stood
+         * at each {@code cuda_add_library/cuda_add_executable/cuda_wrap_srcs} call of the target (FindCUDA reads them
+         * there, in the calling directory's scope); they replace the directory's final values for its CUDA sources.
+         */
+        final Map<String, List<FlagTok>> findCuda = new LinkedHashMap<>();
+    }
+
+    /** The variable FindCUDA's cuda_include_directories() appends to. */
+    static final String CUDA_INCLUDES = "CUDA_NVCC_INCLUDE_DIRS_USER";
+
+    /** Whether a flag is one FindCUDA reads at a cuda_add_* call (its value then, not the directory's last one). */
+    static boolean findCudaScoped(FlagTok t) {
+        return t.via().startsWith("CUDA_NVCC_FLAGS") || t.via().equals("cuda_include_directories");
     }
 
     /**
@@ -437,12 +451,13 @@ final class CMakeAudit {
                 }
             }
             case "cuda_include_directories" -> {
-                // FindCUDA: include directories of the nvcc steps of cuda_add_* targets (not of host sources)
-                for (PosText p : v) {
-                    if (!TARGET_KEYWORDS.contains(p.text)) {
-                        flags.includeDir(p, null, "cuda_include_directories", dirOptions, FlagTok.Lang.CUDA);
-                    }
-                }
+                // FindCUDA: list(APPEND CUDA_NVCC_INCLUDE_DIRS_USER dirs), read by the nvcc steps of the cuda_add_*
+                // calls that follow (not by host sources); a variable, so it has the directory's scope
+                List<PosText> l = new ArrayList<>();
+                l.add(PosText.of("APPEND", -1, 0, 0));
+                l.add(PosText.of(CUDA_INCLUDES, -1, 0, 0));
+                for (PosText p : v) if (!TARGET_KEYWORDS.contains(p.text)) l.add(p);
+                variables.list(l);
             }
             case "target_compile_definitions", "target_include_directories" -> {
                 if (v.isEmpty()) return;
@@ -527,8 +542,11 @@ final class CMakeAudit {
                         out.targets.computeIfAbsent(t, k -> new ArrayList<>()),
                         "target_compile_options(" + t + ")");
             }
-            case "add_executable", "add_library", "cuda_add_executable", "cuda_add_library", "target_sources" -> flags
-                    .target(name, v);
+            case "add_executable", "add_library", "target_sources" -> flags.target(name, v);
+            case "cuda_add_executable", "cuda_add_library" -> {
+                flags.target(name, v);
+                if (!v.isEmpty()) findCudaCall(v.get(0).text);
+            }
             case "cuda_wrap_srcs" -> {
                 // FindCUDA: cuda_wrap_srcs(target format generated_var sources... [OPTIONS ...]) compiles the sources
                 // with the target's flags (zfp's CUDA backend); the two middle arguments are no sources
@@ -537,6 +555,7 @@ final class CMakeAudit {
                     w.add(v.get(0));
                     w.addAll(v.subList(3, v.size()));
                     flags.target(name, w);
+                    findCudaCall(v.get(0).text);
                 }
             }
             case "set_target_properties" -> flags.targetProperties(v);
@@ -661,7 +680,8 @@ final class CMakeAudit {
         try {
             runFile(list);
             List<FlagTok> flags = new ArrayList<>(dirOptions);
-            flagVariables(flags);
+            cudaIncludes(flags);
+            flagVariables(flags, false);
             out.subdirectories.put(sub, flags);
             String a = CMakeFlags.arch(vars.getOrDefault("CMAKE_CUDA_ARCHITECTURES", PosText.EMPTY).text);
             if (a != null) out.cudaArch.put("dir:" + sub, a);
@@ -694,7 +714,8 @@ final class CMakeAudit {
 
     private void finish() {
         out.directory.addAll(dirOptions);
-        flagVariables(out.directory);
+        cudaIncludes(out.directory);
+        flagVariables(out.directory, false);
         PosText archs = vars.get("CMAKE_CUDA_ARCHITECTURES");
         if (archs != null) {
             String a = CMakeFlags.arch(archs.text);
@@ -702,11 +723,34 @@ final class CMakeAudit {
         }
     }
 
-    /** The values of the flag variables now (CMAKE_<LANG>_FLAGS[_<CONFIG>], CUDA_NVCC_FLAGS[_<CONFIG>]). */
-    private void flagVariables(List<FlagTok> into) {
+    /**
+     * A FindCUDA call ({@code cuda_add_library}, {@code cuda_add_executable}, {@code cuda_wrap_srcs}) of a target:
+     * the CUDA_NVCC_FLAGS and cuda_include_directories it compiles the target's CUDA sources with, as they are now.
+     */
+    private void findCudaCall(String target) {
+        if (skipMode != null || target.isEmpty()) return;
+        List<FlagTok> at = out.findCuda.computeIfAbsent(target, k -> new ArrayList<>());
+        cudaIncludes(at);
+        flagVariables(at, true);
+    }
+
+    /** The cuda_include_directories of this scope now, as -I flags for the CUDA compiler. */
+    private void cudaIncludes(List<FlagTok> into) {
+        PosText dirs = vars.get(CUDA_INCLUDES);
+        if (dirs == null) return;
+        for (PosText p : dirs.splitList()) {
+            flags.includeDir(p, null, "cuda_include_directories", into, FlagTok.Lang.CUDA);
+        }
+    }
+
+    /**
+     * The values of the flag variables now (CMAKE_<LANG>_FLAGS[_<CONFIG>], CUDA_NVCC_FLAGS[_<CONFIG>]); only
+     * FindCUDA's with {@code nvccOnly}.
+     */
+    private void flagVariables(List<FlagTok> into, boolean nvccOnly) {
         String buildType =
                 vars.getOrDefault("CMAKE_BUILD_TYPE", PosText.EMPTY).text.toUpperCase(Locale.ROOT);
-        for (String lang : List.of("CUDA", "CXX", "C", "NVCC")) {
+        for (String lang : nvccOnly ? List.of("NVCC") : List.of("CUDA", "CXX", "C", "NVCC")) {
             for (String suffix : CONFIG_SUFFIXES) {
                 String var = lang.equals("NVCC") ? "CUDA_NVCC_FLAGS" + suffix : "CMAKE_" + lang + "_FLAGS" + suffix;
                 PosText val = vars.get(var);

@@ -111,6 +111,16 @@ final class ContextChoice {
      */
     private static BuildContext borrowedEntry(ScanContext ctx, Model model, Path file) {
         DbEntry donor = null;
+        CMakeTargets.Target target = model.targetOf.get(file);
+        if (target != null) { // FindCUDA: the .c/.cpp entries of the same target (CMake exports those)
+            donor = target.sources().stream()
+                    .sorted()
+                    .map(model.hostEntries::get)
+                    .filter(java.util.Objects::nonNull)
+                    .findFirst()
+                    .orElse(null);
+            if (donor == null) target = null;
+        }
         for (Path d = file.getParent(); d != null && donor == null; d = d.getParent()) {
             Path dir = d;
             donor = model.hostEntries.entrySet().stream()
@@ -150,7 +160,8 @@ final class ContextChoice {
         for (Map.Entry<Path, DbEntry> x : model.hostEntries.entrySet()) {
             if (x.getValue() == donor) from = x.getKey();
         }
-        String who = from == null ? "?" : ctx.relativize(from);
+        String who = (from == null ? "?" : ctx.relativize(from))
+                + (target == null ? "" : " (same CMake target " + target.name() + ")");
         c.configuration("borrowed " + donor.origin() + " of " + who + ": the database has no entry for this .cu"
                 + (cm == null ? "" : ", with the CMake evaluation's nvcc flags"));
         model.sink.notify(new Notification(

@@ -158,6 +158,8 @@ public final class HtmlReport {
         if (layer != null) {
             rows.add(Meta.of("Compiler layer", layer));
         }
+        String types = CompilerLayer.undefinedTypes(r);
+        if (types != null) rows.add(Meta.of("Undefined types", types));
         if (o.failOn() != null) {
             rows.add(new Meta("Acceptance", null, List.of(), null, gate()));
         }

@@ -110,6 +110,8 @@ public final class TextReport {
         }
         String layer = CompilerLayer.line(r);
         if (layer != null) out.print(Escapes.text(layer) + "\n");
+        String types = CompilerLayer.undefinedTypes(r);
+        if (types != null) out.print(Escapes.text(types) + "\n");
         out.flush();
     }
 

@@ -20,8 +20,8 @@ import java.util.Set;
 
 /**
  * Finds the files a scan looks at: C/C++/CUDA sources and headers, PTX, Java, build files (CMake, make,
- * compile_commands.json) and pom.xml, recursively under each PATH. Version-control directories, excluded globs and
- * the cache directory are skipped; symbolic links are followed inside the scanned trees (a link leading outside them
+ * compile_commands.json) and pom.xml, recursively under each PATH. Version-control directories, excluded globs,
+ * CMake's internal directories of a configured build tree and the cache directory are skipped; symbolic links are followed inside the scanned trees (a link leading outside them
  * is reported and not followed: nothing outside the trees is read), loops reported once and skipped, and a file
  * reached twice (through a link) is scanned once. The result is sorted by path relative to the root, so it does not depend
  * on the file system's order.
@@ -100,6 +100,7 @@ public final class FileDiscovery {
                                 if (VCS_DIRS.contains(name) || dir.equals(skipDir) || excluded(start, dir, true)) {
                                     return FileVisitResult.SKIP_SUBTREE;
                                 }
+                                if (cmakeInternal(dir)) return FileVisitResult.SKIP_SUBTREE;
                                 if (neverRead(dir) != null) {
                                     // /proc, /sys, /dev of a scan started at / (quietly: they are no part of a tree)
                                     return FileVisitResult.SKIP_SUBTREE;
@@ -184,7 +185,9 @@ public final class FileDiscovery {
             }
         }
         found.sort(Comparator.comparing(this::relativize));
-        // a file reached twice (through symbolic links) is scanned once, under its own name if it was reached so
+        // a file reached twice (through symbolic links) is scanned once, under its own name if it was reached so;
+        // but a .cu name wins over a C/C++ one: the build compiles the file with nvcc under that name (warp-ctc's
+        // ctc_entrypoint.cu -> ctc_entrypoint.cpp), so its device code and PTX are only seen as .cu
         java.util.Map<Path, Path> chosen = new java.util.LinkedHashMap<>();
         for (Path f : found) {
             Path real;
@@ -194,7 +197,10 @@ public final class FileDiscovery {
                 real = f;
             }
             Path prev = chosen.get(real);
-            if (prev == null || (Files.isSymbolicLink(prev) && !Files.isSymbolicLink(f))) {
+            boolean cuda = isCudaName(f);
+            if (prev == null
+                    || cuda && !isCudaName(prev)
+                    || cuda == isCudaName(prev) && Files.isSymbolicLink(prev) && !Files.isSymbolicLink(f)) {
                 chosen.put(real, f);
             }
         }
@@ -232,6 +238,23 @@ public final class FileDiscovery {
             }
         }
         return false;
+    }
+
+    private static boolean isCudaName(Path p) {
+        return p.getFileName() != null && p.getFileName().toString().endsWith(".cu");
+    }
+
+    /**
+     * CMake's own directory of a configured build tree ({@code build/CMakeFiles}, {@code build/src/CMakeFiles}: the
+     * compiler identification sources, try_compile scratch projects, FindCUDA's generated {@code *.cu.o.cmake}
+     * scripts): nothing there is a source or build file of the project. Recognised by the files CMake writes there.
+     */
+    static boolean cmakeInternal(Path dir) {
+        if (!dir.getFileName().toString().equals("CMakeFiles")) return false;
+        return Files.isRegularFile(dir.resolve("cmake.check_cache"))
+                || Files.isRegularFile(dir.resolve("CMakeDirectoryInformation.cmake"))
+                || dir.getParent() != null
+                        && Files.isRegularFile(dir.getParent().resolve("CMakeCache.txt"));
     }
 
     private boolean excluded(Path start, Path p, boolean dir) {

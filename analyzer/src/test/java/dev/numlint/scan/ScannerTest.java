@@ -104,6 +104,52 @@ class ScannerTest {
                 .containsExactlyInAnyOrder("dir symlink-outside NOTE", "link.h symlink-outside ERROR");
     }
 
+    /**
+     * Issue 25: a project configured in its tree ({@code cmake -B build}) has CMake's compiler identification sources
+     * and scratch projects under build/CMakeFiles; they are no part of the project (a .cu counted as a unit, parse
+     * errors, *.cmake files evaluated as projects). The build tree's configured headers and database stay.
+     */
+    @Test
+    void cmakeInternalDirectoriesOfAConfiguredBuildTreeAreSkipped() throws IOException {
+        Path repo = Files.createDirectories(dir.resolve("repo"));
+        Path id = Files.createDirectories(repo.resolve("build/CMakeFiles/3.25.1/CompilerIdCUDA"));
+        Path sub = Files.createDirectories(repo.resolve("build/src/CMakeFiles/lib.dir"));
+        Path gen = Files.createDirectories(repo.resolve("build/src/generated"));
+        Files.writeString(repo.resolve("build/CMakeCache.txt"), "CMAKE_BUILD_TYPE:STRING=\n");
+        Files.writeString(repo.resolve("build/CMakeFiles/cmake.check_cache"), "# generated\n");
+        Files.writeString(id.resolve("CMakeCUDACompilerId.cu"), "int id;\n");
+        Files.writeString(repo.resolve("build/src/CMakeFiles/CMakeDirectoryInformation.cmake"), "set(X 1)\n");
+        Files.writeString(sub.resolve("lib_generated_k.cu.o.cmake"), "set(X 1)\n");
+        Files.writeString(gen.resolve("config.h"), "#define X 1\n");
+        Files.writeString(repo.resolve("build/compile_commands.json"), "[]\n");
+        Files.writeString(repo.resolve("k.cu"), "int k;\n");
+        // a project's own directory that happens to be called CMakeFiles, outside a build tree, is scanned
+        Files.createDirectories(repo.resolve("docs/CMakeFiles"));
+        Files.writeString(repo.resolve("docs/CMakeFiles/own.cu"), "int own;\n");
+        FileDiscovery.Result r = new FileDiscovery(repo, List.of(), null).discover(List.of(repo));
+        assertThat(r.files())
+                .containsExactlyInAnyOrder(
+                        repo.resolve("k.cu"),
+                        repo.resolve("docs/CMakeFiles/own.cu"),
+                        gen.resolve("config.h"),
+                        repo.resolve("build/compile_commands.json"));
+    }
+
+    /**
+     * Issue 25 (warp-ctc): src/k.cu is a link to src/k.cpp and the build compiles k.cu with nvcc; the file is scanned
+     * once, as the .cu, so that its device code reaches the CUDA front end and the PTX layer.
+     */
+    @Test
+    void aCuLinkToACppFileIsScannedAsTheCu() throws IOException {
+        Path repo = Files.createDirectories(dir.resolve("repo/src"));
+        Files.writeString(repo.resolve("k.cpp"), "int k;\n");
+        Files.createSymbolicLink(repo.resolve("k.cu"), Path.of("k.cpp"));
+        Files.writeString(repo.resolve("h.cpp"), "int h;\n");
+        Files.createSymbolicLink(repo.resolve("alias.cpp"), Path.of("h.cpp"));
+        FileDiscovery.Result r = new FileDiscovery(repo, List.of(), null).discover(List.of(repo));
+        assertThat(r.files()).containsExactly(repo.resolve("h.cpp"), repo.resolve("k.cu"));
+    }
+
     @Test
     void symlinkLoopsAreReportedNotFollowedForever() throws IOException {
         write("a/k.cu", "HAZARD(NL003)");

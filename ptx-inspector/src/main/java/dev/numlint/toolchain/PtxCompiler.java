@@ -206,6 +206,12 @@ public final class PtxCompiler {
         java.util.Optional<String> hit = cache.get(key);
         if (hit.isPresent()) return new Result(true, hit.get(), cache.file(key), true, false, notes);
         List<String> full = new ArrayList<>(args);
+        // a .cu name that links to a .cpp file (warp-ctc's ctc_entrypoint.cu): nvcc goes by the real name's suffix
+        // and would compile it as host C++, writing no PTX; the build compiles it as CUDA
+        if (!src.getFileName().toString().endsWith(".cu")) {
+            full.add("-x");
+            full.add("cu");
+        }
         full.add(src.toString());
         full.add("-o");
         full.add("out.ptx");
@@ -238,8 +244,23 @@ public final class PtxCompiler {
                 }
                 if (r.exitCode() != 0 || !Files.isRegularFile(out) || Files.size(out) == 0) {
                     List<String> lines = relevantLines(r.output());
-                    StringBuilder m = new StringBuilder("nvcc -ptx failed (exit " + r.exitCode() + ")");
-                    if (!lines.isEmpty()) m.append(": ").append(String.join(" | ", lines));
+                    StringBuilder m = new StringBuilder(
+                            r.exitCode() == 0
+                                    ? "nvcc -ptx wrote no PTX (exit 0)"
+                                    : "nvcc -ptx failed (exit " + r.exitCode() + ")");
+                    if (!lines.isEmpty()) {
+                        m.append(": ").append(String.join(" | ", lines));
+                    } else {
+                        long outside = errorLines(r.output());
+                        if (outside > 0) {
+                            // not quoted (only lines about the scanned tree are), but said: the reason is not absent
+                            m.append(": its ")
+                                    .append(outside)
+                                    .append(outside == 1 ? " error line is" : " error lines are all")
+                                    .append(" about headers outside the scanned tree (the toolkit's or another"
+                                            + " package's): often code this nvcc version no longer accepts");
+                        }
+                    }
                     // the hint names the header nvcc could not open (not the first include numlint's own graph
                     // could not resolve: system headers such as <algorithm> are found by nvcc, not by the graph)
                     String header = missingHeader(r.output());
@@ -344,6 +365,13 @@ public final class PtxCompiler {
             if (out.size() == 3) break;
         }
         return out;
+    }
+
+    /** The number of nvcc's error lines ("...: error ...", "fatal error"). */
+    private static long errorLines(String log) {
+        return log.lines()
+                .filter(l -> l.contains(": error") || l.contains("fatal error") || l.contains("): error"))
+                .count();
     }
 
     /** The line of nvcc's first error in {@code src} itself ("path(12): error ..."), else 0. */

@@ -80,6 +80,40 @@ class PtxCompilerTest {
         }
     }
 
+    /** Issue 25 (warp-ctc): src/k.cu links to src/k.cpp; nvcc is told that the real file is CUDA. */
+    @Test
+    void aCuNameLinkingToACppFileIsCompiledAsCuda() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Path root = root();
+        Path cpp = Files.writeString(root.resolve("k.cpp"), "__global__ void k(float* a) {}\n");
+        Path cu = Files.createSymbolicLink(root.resolve("k.cu"), Path.of("k.cpp"));
+        PtxCompiler.Result r = compiler(fake, root).compile(cu, "sm_80", List.of(), "k.cu");
+        assertThat(r.ok()).isTrue();
+        assertThat(fake.compiles().get(0).args())
+                .containsExactly("-ptx", "-lineinfo", "-arch=compute_80", "-x", "cu", cpp.toString(), "-o", "out.ptx");
+    }
+
+    /**
+     * Issue 25 (popsift's s_filtergrid.cu under CUDA 13): every error line is about a toolkit header; the notice said
+     * only "nvcc -ptx failed (exit 1)". It now says where the errors are, without quoting lines from outside the tree.
+     */
+    @Test
+    void errorsOnlyInHeadersOutsideTheTreeAreCountedNotQuoted() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"))
+                .failWhenSourceContains("BREAKS", "/opt/tk/include/nvtx3/nvToolsExt.h:1099:45: error: macro misuse");
+        Path root = root();
+        Path cu = Files.writeString(root.resolve("k.cu"), "// BREAKS\n__global__ void k(float* a) {}\n");
+        PtxCompiler.Result r = compiler(fake, root).compile(cu, "sm_80", List.of(), "k.cu");
+        assertThat(r.ok()).isFalse();
+        assertThat(r.notifications())
+                .filteredOn(n -> n.id().equals("nvcc-failed"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .startsWith("nvcc -ptx failed (exit 1): its 1 error line is about headers outside the"
+                                + " scanned tree")
+                        .doesNotContain("/opt/tk"));
+    }
+
     @Test
     void theCacheKeysOnHeadersReachedThroughIncludeDirectoriesAndAngleIncludes() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
