@@ -228,7 +228,6 @@ class ArchitectureTest {
             "analyzer/src/main/java/dev/numlint/flags/MakefileAudit.java",
             "analyzer/src/main/java/dev/numlint/java/RangeAnalysis.java",
             "spotbugs-plugin/src/main/java/dev/numlint/spotbugs/FloatConversionDetector.java",
-            "validation/src/main/java/dev/numlint/validation/Validator.java",
             "validation/src/main/java/dev/numlint/validation/interp/Decoder.java");
 
     @Test

@@ -1,7 +1,7 @@
 package dev.numlint.bench;
 
 import dev.numlint.validation.KernelHazards;
-import dev.numlint.validation.Validator;
+import dev.numlint.validation.Variants;
 import dev.numlint.validation.interp.Decoder;
 import dev.numlint.validation.interp.KernelFault;
 import dev.numlint.validation.interp.Launch;
@@ -59,7 +59,7 @@ public final class ReplayThroughput {
                 }
                 PtxText.Module m = PtxModelAdapter.read(mod.ptx);
                 Map<String, KernelHazards.Hit> hits = KernelHazards.of(m.source, l.kernel, false);
-                for (Validator.PtxVariant v : Validator.ptxVariantsOf(hits)) {
+                for (Variants.PtxVariant v : Variants.ptxVariantsOf(hits)) {
                     Program p;
                     try {
                         p = Decoder.decode(m, l.kernel, v.opts());

@@ -1,7 +1,7 @@
 package dev.numlint.validation.replay;
 
 import dev.numlint.validation.KernelHazards;
-import dev.numlint.validation.Validator;
+import dev.numlint.validation.Variants;
 import dev.numlint.validation.fp.Ulp;
 import dev.numlint.validation.gpu.GpuJob;
 import dev.numlint.validation.gpu.GpuProcess;
@@ -142,8 +142,8 @@ public final class Replayer {
     }
 
     /** The variants of generated-input validation (one list, one home: {@link Validator#ptxVariantsOf}). */
-    private static List<Validator.PtxVariant> variants(Map<String, KernelHazards.Hit> hits) {
-        return Validator.ptxVariantsOf(hits);
+    private static List<Variants.PtxVariant> variants(Map<String, KernelHazards.Hit> hits) {
+        return Variants.ptxVariantsOf(hits);
     }
 
     KernelResult launch(Recording rec, Recording.RecordedLaunch l) {
@@ -177,7 +177,7 @@ public final class Replayer {
             }
         }
         Map<String, KernelHazards.Hit> hits = m != null ? KernelHazards.of(m.source, l.kernel, false) : Map.of();
-        List<Validator.PtxVariant> vs = variants(hits);
+        List<Variants.PtxVariant> vs = variants(hits);
         // element type of each allocation: the access type of the first pointer parameter into it
         String[] type = new String[l.before.size()];
         if (m != null && m.func(l.kernel) != null) {
@@ -197,7 +197,7 @@ public final class Replayer {
         if (m != null) {
             Map<String, Program> progs = new LinkedHashMap<>();
             try {
-                for (Validator.PtxVariant v : vs) progs.put(v.name(), Decoder.decode(m, l.kernel, v.opts()));
+                for (Variants.PtxVariant v : vs) progs.put(v.name(), Decoder.decode(m, l.kernel, v.opts()));
                 asB = progs.get("as-built");
                 long total = 0;
                 for (byte[] b : l.before) total += b.length + Launch.GAP;
@@ -313,7 +313,7 @@ public final class Replayer {
                                 + (gDiff > 0 ? "; on the GPU " + gDiff + " differ" : "");
         Map<String, VariantError> byName = new LinkedHashMap<>();
         for (VariantError ve : k.variants) byName.put(ve.variant, ve);
-        for (Validator.PtxVariant v : vs) {
+        for (Variants.PtxVariant v : vs) {
             double[] e = main.err.get(v.name());
             if (e == null) continue;
             VariantError ve = byName.computeIfAbsent(v.name(), x -> new VariantError());
@@ -341,7 +341,7 @@ public final class Replayer {
             Map<String, Long> hg = main.histo.get(h.rule());
             String variant = vs.stream()
                     .filter(v -> h.rule().equals(v.rule()))
-                    .map(Validator.PtxVariant::name)
+                    .map(Variants.PtxVariant::name)
                     .findFirst()
                     .orElse(null);
             if (variant == null) {
@@ -359,7 +359,7 @@ public final class Replayer {
         return k;
     }
 
-    private static int indexOf(List<Validator.PtxVariant> vs, String name) {
+    private static int indexOf(List<Variants.PtxVariant> vs, String name) {
         for (int i = 0; i < vs.size(); i++) if (vs.get(i).name().equals(name)) return i;
         return vs.size();
     }
@@ -396,13 +396,13 @@ public final class Replayer {
      * against as-built (ULP histogram of the rule it isolates), and the elements each single switch removes.
      */
     static Stats compare(
-            Map<String, List<byte[]>> outs, Recording.RecordedLaunch l, String[] type, List<Validator.PtxVariant> vs) {
+            Map<String, List<byte[]>> outs, Recording.RecordedLaunch l, String[] type, List<Variants.PtxVariant> vs) {
         Stats s = new Stats();
         List<byte[]> a = outs.get("as-built"), st = outs.get("strict");
         if (a == null || st == null) return s;
-        List<Validator.PtxVariant> present =
+        List<Variants.PtxVariant> present =
                 vs.stream().filter(v -> outs.containsKey(v.name())).toList();
-        for (Validator.PtxVariant v : present) {
+        for (Variants.PtxVariant v : present) {
             s.err.put(v.name(), new double[4]);
             if (v.rule() != null) s.removes.put(v.name(), 0L);
         }
@@ -424,7 +424,7 @@ public final class Replayer {
                     for (Map.Entry<String, Long> r : s.removes.entrySet())
                         if (ulp(outs.get(r.getKey()).get(i), st.get(i), off, t) == 0) r.setValue(r.getValue() + 1);
                 }
-                for (Validator.PtxVariant v : present) {
+                for (Variants.PtxVariant v : present) {
                     byte[] vb = outs.get(v.name()).get(i);
                     double x = value(vb, off, t);
                     double[] e = s.err.get(v.name());
@@ -456,7 +456,7 @@ public final class Replayer {
             Recording rec,
             Recording.RecordedLaunch l,
             Recording.Module mod,
-            List<Validator.PtxVariant> vs,
+            List<Variants.PtxVariant> vs,
             String[] type,
             Map<String, List<byte[]>> interpOuts,
             boolean floatAtomics,
@@ -493,7 +493,7 @@ public final class Replayer {
             return null;
         }
         List<String> ran = new ArrayList<>();
-        for (Validator.PtxVariant v : vs) {
+        for (Variants.PtxVariant v : vs) {
             GpuJob.Launch gl = new GpuJob.Launch();
             gl.variant = v.name();
             gl.set = 0;
@@ -611,7 +611,7 @@ public final class Replayer {
         gr.maxUlp = s.maxUlp;
         gr.meanUlp = s.differing == 0 ? 0 : s.sumUlp / s.differing;
         gr.verdict = s.differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
-        for (Validator.PtxVariant v : vs)
+        for (Variants.PtxVariant v : vs)
             if (v.rule() != null && s.removes.containsKey(v.name()))
                 gr.attribution.add(new Attribution(v.rule(), v.name(), s.removes.get(v.name())));
         for (VariantError ve : k.variants) {
@@ -622,8 +622,8 @@ public final class Replayer {
     }
 
     /** The report's entry of each build, created in the order of vs. */
-    private static List<VariantError> variantErrors(List<Validator.PtxVariant> vs, KernelResult k) {
-        for (Validator.PtxVariant v : vs) {
+    private static List<VariantError> variantErrors(List<Variants.PtxVariant> vs, KernelResult k) {
+        for (Variants.PtxVariant v : vs) {
             if (k.variants.stream().anyMatch(x -> x.variant.equals(v.name()))) continue;
             VariantError ve = new VariantError();
             ve.variant = v.name();
