@@ -288,9 +288,19 @@ public final class Validator {
                 kr = failure(file, k.name, "validation failed: " + e);
             }
             kr.notes.addAll(toolchainNotes);
+            kr.build = buildCommand(file, isPtx);
             out.add(kr);
         }
         return out;
+    }
+
+    /** What the report says the builds of {@code file} were made with. */
+    private String buildCommand(Path file, boolean isPtx) {
+        if (isPtx) return "the PTX file as given (no nvcc build; the variants are PTX-level switches)";
+        CompileCommand c = o.compileCommand != null
+                ? o.compileCommand
+                : new CompileCommand(o.buildFlags, dev.numlint.toolchain.PtxCompiler.virtualArch(o.arch), null);
+        return c.describe(String.valueOf(file.getFileName()));
     }
 
     /** The key of a launch of {@code kernel} written in {@code file} (relative, '/') in the host-launch map. */

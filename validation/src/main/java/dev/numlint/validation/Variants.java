@@ -83,6 +83,17 @@ public final class Variants {
         return v;
     }
 
+    /**
+     * The nvcc builds of a .cu unit whose as-built command has {@code asBuilt} flags: as-built, strict, and each
+     * hazard's switch alone where the as-built command has the hazard on (the flags of each: the command with only
+     * that flag changed). Replay's builds from the project's own compile command.
+     */
+    public static List<PtxVariant> nvccVariantsOf(List<String> asBuilt) {
+        List<PtxVariant> out = new ArrayList<>();
+        for (Variant v : cuVariants(asBuilt)) out.add(new PtxVariant(v.name, v.rule, v.flags, v.opts));
+        return out;
+    }
+
     /** A PTX-level build of a kernel: its name, the rule it isolates (null for as-built and strict), its switches. */
     public record PtxVariant(String name, String rule, List<String> flags, Decoder.Options opts) {}
 
