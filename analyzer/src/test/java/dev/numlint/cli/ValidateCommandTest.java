@@ -296,7 +296,8 @@ class ValidateCommandTest {
         assertThat(kernel.path("build").asText())
                 .as(kernel.toString())
                 .contains("-arch=compute_80", "-DSCALE=3.0f", "--use_fast_math", "-std=c++17", "k.cu")
-                .contains("compile_commands.json");
+                .contains("compile_commands.json")
+                .doesNotContain("sm_80");
         Map<String, List<String>> flags = new java.util.LinkedHashMap<>();
         for (JsonNode v : kernel.path("variants")) {
             List<String> f = new ArrayList<>();

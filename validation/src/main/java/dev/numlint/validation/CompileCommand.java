@@ -36,6 +36,9 @@ public record CompileCommand(List<String> flags, String arch, String from) {
         return new CompileCommand(flags, PtxCompiler.virtualArch(a), bc.configuration());
     }
 
+    private static final java.util.regex.Pattern ARCH_FLAG =
+            java.util.regex.Pattern.compile("--?(arch|gpu-architecture|gencode|generate-code|code|gpu-code)\\b");
+
     /** Whether no build file gave this command (numlint guessed it). */
     public boolean guessed() {
         return from == null;
@@ -47,7 +50,10 @@ public record CompileCommand(List<String> flags, String arch, String from) {
      */
     public String describe(String unit) {
         StringBuilder b = new StringBuilder("nvcc -ptx -lineinfo -arch=").append(arch);
-        for (String f : flags) if (!f.equals("-lineinfo")) b.append(' ').append(f);
+        // the build's -arch/-gencode are read into arch, not passed (the toolchain passes one virtual architecture)
+        for (String f : flags)
+            if (!f.equals("-lineinfo") && !ARCH_FLAG.matcher(f).lookingAt())
+                b.append(' ').append(f);
         b.append(' ').append(unit);
         if (from != null) b.append(" (from the ").append(from).append(')');
         else b.append(" (guessed: no compile command or build file gives this unit's flags; nvcc's defaults)");
