@@ -79,13 +79,15 @@ final class ValidateCommand implements Callable<Integer> {
             names = "--replay",
             paramLabel = "DIR",
             description = "replay the launches recorded by 'numlint record' in DIR (a recording or a directory of "
-                    + "recordings) on the CPU interpreter, instead of generated inputs; no PATH is scanned")
+                    + "recordings) on the CPU interpreter, instead of generated inputs; with PATHs (the project), each "
+                    + "recorded kernel is also rebuilt as-built and per variant from its unit's own compile command")
     Path replay;
 
     @Parameters(
             paramLabel = "PATH",
             arity = "0..*",
-            description = "files and directories (.cu, .ptx, projects); none with --replay")
+            description = "files and directories (.cu, .ptx, projects); with --replay: the project whose compile "
+                    + "commands rebuild the recorded kernels")
     List<Path> paths = new java.util.ArrayList<>();
 
     ValidateCommand(Supplier<List<Analyzer>> analyzers) {
@@ -167,10 +169,11 @@ final class ValidateCommand implements Callable<Integer> {
      * {@code --gpu require} insists), on the GPU in child processes.
      */
     private Integer replay() throws IOException {
-        if (!paths.isEmpty()) throw new Main.UsageException("--replay DIR replays a recording: give no PATH with it");
         if (format == Format.sarif)
             throw new Main.UsageException("--replay: SARIF needs a scan's findings; use --format json or text");
-        inputs.scanned(List.of());
+        // PATHs name the project whose own compile commands rebuild the recorded kernels' variants
+        if (!paths.isEmpty()) Outputs.check("--output", output, ScanInputs.treeDirs(paths));
+        inputs.scanned(paths);
         ValidationOptions options = validation.options(inputs);
         dev.numlint.validation.gpu.GpuProcess.Probe probe = null;
         String gpuWhy = "--gpu off";
@@ -185,12 +188,18 @@ final class ValidateCommand implements Callable<Integer> {
                 probe = null;
             }
         }
+        dev.numlint.validation.replay.ProjectBuilds project = null;
+        if (!paths.isEmpty()) {
+            ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
+            project = ScanValidation.projectBuilds(Scanner.scan(prepared.options()), prepared.paths(), options);
+        }
         ValidationReport report;
         try {
             report = (probe != null
                             ? new dev.numlint.validation.replay.Replayer(
                                     options.instructionLimit, options.gpuSettings(), options.gpuRepeats)
                             : new dev.numlint.validation.replay.Replayer(options.instructionLimit))
+                    .withProjectBuilds(project)
                     .replay(replay);
         } catch (IOException e) {
             throw new Main.UsageException("--replay: " + e.getMessage());

@@ -118,6 +118,7 @@ final class ValidationInputs {
         o.variantCache = variantCache;
         o.buildFlags.addAll(scan.commandLineFlags());
         o.arch = scan.cudaArchOrDefault();
+        o.archGiven = scan.cudaArch != null;
         o.nvcc = scan.nvcc;
         o.cacheDir = scan.checkedCacheDir();
         return o;

@@ -46,8 +46,8 @@ import java.util.TreeSet;
  * not analyzed. Filters by rule, level, state and directory work offline; their state is kept in the URL fragment
  * ({@code #rule=NL003&level=warning}) so a filtered view can be linked.
  *
- * <p>This class builds the report's model; the markup is the template {@code html/report.mustache} (with the partial
- * {@code chart.mustache}), the style sheet and script are {@code html/report.css} and {@code html/report.js}, all
+ * <p>This class builds the report's model; the markup is the template {@code html/report.mustache} (with the partials
+ * {@code chart.mustache} and {@code validation.mustache}), the style sheet and script are {@code html/report.css} and {@code html/report.js}, all
  * resources beside this class. The template engine HTML-escapes every value, so nothing taken from the scanned tree
  * reaches the page unescaped; characters HTML does not allow (C0 controls but tab and newline) are replaced first.
  */
@@ -308,6 +308,7 @@ public final class HtmlReport {
         byDirectory(m);
         m.put("baselinePanel", o.baseline() == null ? null : byBaseline());
         m.put("validationPanel", validation());
+        m.put("validationSection", HtmlValidation.of(r.findings()));
     }
 
     private static String impactOf(Finding f) {

@@ -4,9 +4,11 @@ import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Layer;
 import dev.numlint.spi.HostCodeReader;
+import dev.numlint.validation.CompileCommand;
 import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.Validator;
 import dev.numlint.validation.input.HostLaunch;
+import dev.numlint.validation.replay.ProjectBuilds;
 import dev.numlint.validation.report.FindingResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
@@ -104,12 +106,11 @@ public final class ScanValidation {
                 o.roots = new ArrayList<>(
                         dev.numlint.spi.TrustBoundary.of(scanned).roots());
             }
-            BuildContext ctx = scan.buildContext(file);
-            List<String> flags = new ArrayList<>(ctx.nvccFlags());
-            for (String f : base.buildFlags) {
-                if (!flags.contains(f)) flags.add(f);
-            }
-            o.buildFlags = flags;
+            // the project's own compile command for the unit (flags, architecture), with where it came from
+            CompileCommand cmd = compileCommand(scan, file, base);
+            o.buildFlags = new ArrayList<>(cmd.flags());
+            o.arch = cmd.arch();
+            o.compileCommand = cmd;
             if (!base.allKernels) {
                 o.flagged = Map.of(file.toString(), flagged.getOrDefault(file.toString(), Map.of()));
             }
@@ -146,6 +147,49 @@ public final class ScanValidation {
             }
         }
         return report;
+    }
+
+    /**
+     * The compile command of {@code file} as the scan found it (the compile database, else the build files), with
+     * the command line's {@code --nvcc-flags} and {@code --cuda-arch} applied as in the scan's PTX layer.
+     */
+    public static CompileCommand compileCommand(ScanResult scan, Path file, ValidationOptions base) {
+        BuildContext ctx = scan.buildContext(file);
+        return CompileCommand.of(ctx, base.buildFlags, base.arch, base.archGiven);
+    }
+
+    /**
+     * The .cu units under {@code paths} (inside the scan root) with the compile command the scan found for each, for
+     * rebuilding recorded kernels ({@code validate --replay DIR PATH}); nvcc may read only the scanned trees.
+     */
+    public static ProjectBuilds projectBuilds(ScanResult scan, List<Path> paths, ValidationOptions base)
+            throws IOException {
+        Path root = scan.root().toAbsolutePath().normalize();
+        List<ProjectBuilds.Unit> units = new ArrayList<>();
+        for (Path p : paths) {
+            Path a = p.toAbsolutePath().normalize();
+            List<Path> cu = Files.isDirectory(a)
+                    ? regularFiles(
+                            a,
+                            f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                                    && f.toString().endsWith(".cu"))
+                    : a.toString().endsWith(".cu") ? List.of(a) : List.of();
+            for (Path f : cu) {
+                if (!f.startsWith(root)) continue;
+                String rel = root.relativize(f).toString().replace('\\', '/');
+                units.add(new ProjectBuilds.Unit(f, rel, compileCommand(scan, f, base)));
+            }
+        }
+        List<Path> roots = base.roots.isEmpty()
+                ? dev.numlint.spi.TrustBoundary.of(paths.isEmpty() ? List.of(scan.root()) : paths)
+                        .roots()
+                : base.roots;
+        Map<String, java.util.Optional<dev.numlint.validation.Nvcc>> byArch =
+                new java.util.concurrent.ConcurrentHashMap<>();
+        return new ProjectBuilds(
+                units,
+                arch -> byArch.computeIfAbsent(
+                        arch, a -> dev.numlint.validation.Nvcc.find(base.nvcc, a, roots, base.cacheDir)));
     }
 
     private static final java.util.regex.Pattern HOST_FILE =
@@ -254,6 +298,8 @@ public final class ScanValidation {
                 if (match.fusedInMachineCode != null) v.put("fusedInMachineCode", match.fusedInMachineCode);
                 // floating-point exceptions the as-built run raised on this finding's line (empty: none seen)
                 if (match.exceptions != null) v.put("floatingPointExceptions", match.exceptions);
+                // the ULP distances of the elements this hazard's switch alone changes, by bucket
+                if (match.ulpHistogram != null) v.put("ulpHistogram", new LinkedHashMap<>(match.ulpHistogram));
             }
             v.put("verdict", verdict == null ? null : verdict.text());
             v.put("kernel", k.kernel);
@@ -265,6 +311,17 @@ public final class ScanValidation {
             v.put("meanUlp", k.meanUlp);
             v.put("closerToReference", k.closerToReference);
             if (k.reason != null) v.put("reason", k.reason);
+            // the kernel's attribution table: the differing elements each single-switch build alone removes
+            List<Map<String, Object>> attribution = new ArrayList<>();
+            for (dev.numlint.validation.report.Attribution a : k.attribution) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("rule", a.rule);
+                row.put("variant", a.variant);
+                row.put("elementsDiffering", a.elementsDiffering);
+                attribution.add(row);
+            }
+            v.put("attribution", attribution);
+            if (k.build != null) v.put("build", k.build);
             out.add(f.toBuilder().property("validation", v).build());
         }
         return out;

@@ -1,6 +1,7 @@
 package dev.numlint.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -50,10 +51,52 @@ class ReplayCommandTest {
     }
 
     @Test
+    void replayWithTheProjectRebuildsEachVariantFromItsOwnCompileCommand() throws IOException {
+        assumeTrue(
+                dev.numlint.toolchain.Nvcc.find(null, System.getenv("PATH")).isPresent(),
+                "nvcc not found: the project's units cannot be rebuilt");
+        // without the project: the recorded PTX with PTX-level switches, and the report says so
+        Run alone = run("validate", "--replay", RECORDINGS.toString(), "--gpu", "off", "--format", "json");
+        JsonNode guessed =
+                new ObjectMapper().readTree(alone.out()).path("kernels").get(0);
+        assertThat(guessed.path("build").asText()).as(alone.out()).contains("no compile command");
+        // with it: examples/dbt's CMakeLists.txt builds backproject.cu with --use_fast_math
+        Run r = run(
+                "validate",
+                "--replay",
+                RECORDINGS.toString(),
+                "--gpu",
+                "off",
+                "--ptx",
+                "off",
+                "--format",
+                "json",
+                Path.of("../examples/dbt").toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        JsonNode fp = new ObjectMapper().readTree(r.out()).path("kernels").get(0);
+        assertThat(fp.path("kernel").asText()).isEqualTo("_Z14forwardProjectPKfS0_S0_Pt8Geometry");
+        assertThat(fp.path("build").asText())
+                .as(fp.toString())
+                .contains("--use_fast_math", "backproject.cu", "CMake")
+                .doesNotContain("guessed");
+        java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
+        for (JsonNode v : fp.path("variants"))
+            flags.put(v.path("variant").asText(), v.path("flags").toString());
+        // the nvcc builds: the command with only the variant's flag changed; the PTX-level switches beside them
+        assertThat(flags).containsKeys("as-built", "strict", "fmad=false", "ptx-strict", "unfuse-fma");
+        assertThat(flags.get("fmad=false")).contains("--use_fast_math", "-fmad=false");
+        assertThat(flags.get("strict")).contains("--use_fast_math", "-ftz=false", "-prec-div=true");
+        assertThat(fp.path("attribution").toString()).contains("fmad=false").contains("unfuse-fma");
+        assertThat(fp.path("launch").path("compileCommandReproduces").asText()).isNotEmpty();
+        assertThat(fp.path("verdict").asText()).isEqualTo("confirmed");
+        JsonNode nl003 = null;
+        for (JsonNode f : fp.path("findings")) if (f.path("rule").asText().equals("NL003")) nl003 = f;
+        assertThat(nl003).as(fp.toString()).isNotNull();
+        assertThat(nl003.path("verdict").asText()).isEqualTo("confirmed");
+    }
+
+    @Test
     void replayUsageErrors() throws IOException {
-        assertThat(run("validate", "--replay", RECORDINGS.toString(), "--gpu", "off", "x.cu")
-                        .err())
-                .contains("give no PATH with it");
         // no GPU on this host: --gpu require is refused for what the probe found, not for a missing feature
         Run require = run("validate", "--replay", RECORDINGS.toString(), "--gpu", "require");
         assertThat(require.code()).isEqualTo(2);

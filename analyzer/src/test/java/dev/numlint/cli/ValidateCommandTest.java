@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -142,17 +143,29 @@ class ValidateCommandTest {
         Run r = run("validate", "--gpu", "off", "--ptx", "off", "--inputs", "1", "--format", "sarif", ptx.toString());
         JsonNode results =
                 new ObjectMapper().readTree(r.out()).get("runs").get(0).get("results");
-        boolean ranked = false, exceptionsCounted = false;
+        boolean ranked = false, exceptionsCounted = false, histogram = false;
         for (JsonNode res : results) {
             JsonNode v = res.path("properties").path("validation");
             if ("confirmed".equals(v.path("verdict").asText())) {
                 assertThat(res.get("rank").asDouble()).isEqualTo(95.0);
                 ranked = true;
+                // what the HTML report shows is in the SARIF result too: the attribution table, the command
+                assertThat(v.path("attribution").isArray()).as(v.toString()).isTrue();
+                assertThat(v.path("build").asText()).contains("PTX file as given");
+            }
+            if ("NL003".equals(res.path("ruleId").asText())
+                    && "confirmed".equals(v.path("verdict").asText())) {
+                assertThat(v.path("attribution").toString()).contains("NL003", "unfuse-fma");
+                histogram |= v.path("ulpHistogram").isObject()
+                        && v.path("ulpHistogram").size() > 0;
             }
             // the floating-point exceptions the as-built run raised on the finding's line (an object, maybe empty)
             if (v.path("floatingPointExceptions").isObject()) exceptionsCounted = true;
         }
         assertThat(ranked).as("a confirmed result is ranked").isTrue();
+        assertThat(histogram)
+                .as("a confirmed NL003 result carries its ULP histogram")
+                .isTrue();
         assertThat(exceptionsCounted)
                 .as("validated results carry their exception counts")
                 .isTrue();
@@ -236,5 +249,73 @@ class ValidateCommandTest {
         assertThat(names)
                 .as(r.out() + r.err())
                 .anySatisfy(n -> assertThat(n).contains("scale").doesNotContain("not-runnable"));
+    }
+
+    @Test
+    void generatedInputValidationBuildsEveryVariantFromTheUnitsOwnCompileCommand() throws IOException {
+        assumeTrue(
+                dev.numlint.toolchain.Nvcc.find(null, System.getenv("PATH")).isPresent(),
+                "nvcc not found: the .cu files cannot be compiled");
+        Path src = Files.createDirectories(dir.resolve("proj/src"));
+        Path inc = Files.createDirectories(dir.resolve("proj/include"));
+        Files.createDirectories(dir.resolve("proj/build"));
+        Files.writeString(inc.resolve("scale.h"), "#ifndef SCALE\n#error SCALE is set by the build\n#endif\n");
+        Files.writeString(
+                src.resolve("k.cu"),
+                "#include \"scale.h\"\n__global__ void scale(float *o, const float *a, const float *b) {\n"
+                        + "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  o[i] = a[i] * b[i] + SCALE;\n}\n"
+                        + "void run(float *o, const float *a, const float *b) { scale<<<16, 256>>>(o, a, b); }\n");
+        // the build's own command: a define the code needs, its include directory, fast math and an architecture
+        Files.writeString(
+                dir.resolve("proj/build/compile_commands.json"),
+                """
+                [{"directory": "%s", "file": "../src/k.cu",
+                  "command": "/usr/local/cuda/bin/nvcc -DSCALE=3.0f -I../include -I%s -std=c++17 --use_fast_math -arch=sm_80 -c ../src/k.cu -o k.o"}]
+                """
+                        .formatted(
+                                dir.resolve("proj/build").toString().replace("\\", "/"),
+                                Files.createDirectories(dir.resolve("outside"))
+                                        .toString()
+                                        .replace("\\", "/")));
+        Run r = run(
+                "validate",
+                "--gpu",
+                "off",
+                "--all-kernels",
+                "--inputs",
+                "1",
+                "--format",
+                "json",
+                dir.resolve("proj").toString());
+        JsonNode kernel = null;
+        for (JsonNode k : new ObjectMapper().readTree(r.out()).path("kernels"))
+            if (k.path("kernel").asText().contains("scale")) kernel = k;
+        assertThat(kernel).as(r.out() + r.err()).isNotNull();
+        assertThat(kernel.path("verdict").asText()).as(kernel.toString()).isNotEqualTo("not-runnable");
+        // the report names the command and where it came from
+        assertThat(kernel.path("build").asText())
+                .as(kernel.toString())
+                .contains("-arch=compute_80", "-DSCALE=3.0f", "--use_fast_math", "-std=c++17", "k.cu")
+                .contains("compile_commands.json")
+                .doesNotContain("sm_80");
+        Map<String, List<String>> flags = new java.util.LinkedHashMap<>();
+        for (JsonNode v : kernel.path("variants")) {
+            List<String> f = new ArrayList<>();
+            v.path("flags").forEach(x -> f.add(x.asText()));
+            flags.put(v.path("variant").asText(), f);
+        }
+        // as-built is the build's command; each variant changes only its own flag
+        assertThat(flags.get("as-built"))
+                .as(flags.toString())
+                .contains("-DSCALE=3.0f", "--use_fast_math", "-std=c++17");
+        assertThat(flags.get("strict"))
+                .contains(
+                        "-DSCALE=3.0f", "-std=c++17", "-fmad=false", "-prec-div=true", "-prec-sqrt=true", "-ftz=false");
+        assertThat(flags.get("ftz=false")).as(flags.toString()).isNotNull();
+        List<String> onlyFtz = new ArrayList<>(flags.get("ftz=false"));
+        onlyFtz.remove("-ftz=false");
+        assertThat(onlyFtz).isEqualTo(flags.get("as-built"));
+        // the database's paths are validated like every flag: an include directory outside the tree is not passed
+        assertThat(kernel.path("notes").toString()).contains("/outside").contains("was not passed to nvcc");
     }
 }

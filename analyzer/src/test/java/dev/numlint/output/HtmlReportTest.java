@@ -403,4 +403,56 @@ class HtmlReportTest {
         }
         return n;
     }
+
+    @Test
+    void theValidationSectionShowsVerdictsAttributionUlpHistogramsAndExceptionsPerLine() throws IOException {
+        Path src = hostileTree();
+        ScanResult r = scan(src, List.of(src), List.of(new MarkerAnalyzer()));
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("verdict", "confirmed");
+        v.put("kernel", "fwd<script>x</script>");
+        v.put("elementsCompared", 4096);
+        v.put("elementsDiffering", 300);
+        v.put("maxUlp", 40);
+        v.put("ulpHistogram", new LinkedHashMap<>(Map.of("1", 200L, "16-255", 100L)));
+        v.put(
+                "attribution",
+                List.of(
+                        Map.of("rule", "NL003", "variant", "fmad=false", "elementsDiffering", 280L),
+                        Map.of("rule", "NL003", "variant", "unfuse-fma", "elementsDiffering", 280L),
+                        Map.of("rule", "NL002", "variant", "prec-div=true", "elementsDiffering", 20L)));
+        v.put(
+                "build",
+                "nvcc -ptx -lineinfo -arch=compute_90 --use_fast_math k.cu (from the compile_commands.json entry)");
+        v.put("floatingPointExceptions", new LinkedHashMap<>(Map.of("division-by-zero", 3L)));
+        List<Finding> fs = new ArrayList<>(r.findings());
+        fs.set(0, fs.get(0).toBuilder().property("validation", v).build());
+        ScanResult annotated = new ScanResult(
+                r.root(), fs, r.notifications(), r.filesAnalyzed(), r.filesNotAnalyzed(), r.executionSuccessful());
+        String html = HtmlReport.render(annotated, options(List.of(src), null));
+        int at = html.indexOf("<div class=\"panel wide\" id=\"validation\">");
+        assertThat(at).as("the validation section").isPositive();
+        String section = html.substring(at, html.indexOf("</div>", at));
+        // verdict per finding: linked to its row, with its elements, largest ULP and the histogram as an inline SVG bar
+        assertThat(section)
+                .contains("<a href=\"#f1\">1</a>")
+                .contains("<span class=\"verdict v-confirmed\">confirmed</span>")
+                .contains("<td>300 of 4096</td><td>40</td>")
+                .contains("<svg class=\"uhist\"")
+                .contains("<rect class=\"u0\" x=\"0\" y=\"0\" width=\"107\" height=\"12\"><title>1 ulp: 200</title>")
+                .contains("<rect class=\"u3\" x=\"107\" y=\"0\" width=\"53\" height=\"12\">")
+                .contains("1 ulp: 200, 16-255 ulp: 100");
+        // the attribution table: every single-switch build, the command the builds were made with
+        assertThat(section)
+                .contains("<td>NL003</td><td><code>fmad&#x3D;false</code></td><td>280</td>")
+                .contains("<code>unfuse-fma</code>")
+                .contains("<td>NL002</td><td><code>prec-div&#x3D;true</code></td><td>20</td>")
+                .contains("--use_fast_math k.cu (from the compile_commands.json entry)");
+        // exceptions per line, and everything from the tree escaped
+        assertThat(section).contains("division-by-zero 3").contains("fwd&lt;script&gt;x&lt;/script&gt;");
+        assertThat(count(html, "<script")).as("only the report's own script").isEqualTo(1);
+        assertThat(HtmlReport.render(r, options(List.of(src), null)))
+                .as("no section without validation")
+                .doesNotContain("id=\"validation\"");
+    }
 }

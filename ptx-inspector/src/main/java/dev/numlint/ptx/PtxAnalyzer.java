@@ -322,7 +322,7 @@ public final class PtxAnalyzer implements Analyzer {
      * The nvcc flags for a build context: the flags as written plus the floating-point settings the build-flag
      * audit recorded (--use_fast_math, -ftz, -prec-div, -prec-sqrt, -fmad) when no written flag carries them.
      */
-    static List<String> nvccFlags(BuildContext bc) {
+    public static List<String> nvccFlags(BuildContext bc) {
         List<String> flags = new ArrayList<>(bc.nvccFlags());
         String all = String.join(" ", flags);
         if (Boolean.TRUE.equals(bc.fastMath()) && !all.contains("use_fast_math")) flags.add("--use_fast_math");

@@ -36,6 +36,13 @@ public final class ValidationOptions {
     public Path cacheDir;
 
     public String arch = "compute_90";
+    /** Whether {@link #arch} was given on the command line ({@code --cuda-arch}): then it wins over the build's. */
+    public boolean archGiven;
+    /**
+     * The compile command of the file being validated (its build's flags and architecture, and where they came
+     * from); null: {@link #buildFlags} and {@link #arch} as given, reported as guessed.
+     */
+    public CompileCommand compileCommand;
     /**
      * Directory of prebuilt PTX variants ({@link VariantCache}): read before nvcc is run, written after; with it a
      * host without nvcc can validate .cu files whose variants were prebuilt elsewhere. null: no cache.
@@ -103,6 +110,8 @@ public final class ValidationOptions {
         o.roots = new ArrayList<>(roots);
         o.cacheDir = cacheDir;
         o.arch = arch;
+        o.archGiven = archGiven;
+        o.compileCommand = compileCommand;
         o.variantCache = variantCache;
         o.gpuRepeats = gpuRepeats;
         o.gpuDevice = gpuDevice;

@@ -1,7 +1,18 @@
 package dev.numlint.validation;
 
+import static dev.numlint.validation.Elements.ulp;
+import static dev.numlint.validation.Elements.values;
+import static dev.numlint.validation.InputSets.distributions;
+import static dev.numlint.validation.InputSets.inputs;
+import static dev.numlint.validation.Variants.cuVariants;
+import static dev.numlint.validation.Variants.hazards;
+import static dev.numlint.validation.Variants.ptxVariants;
+
+import dev.numlint.validation.InputSets.Aggregate;
+import dev.numlint.validation.InputSets.InputSet;
+import dev.numlint.validation.InputSets.Outputs;
+import dev.numlint.validation.Variants.Variant;
 import dev.numlint.validation.fp.Ulp;
-import dev.numlint.validation.gpu.GpuJob;
 import dev.numlint.validation.gpu.GpuProcess;
 import dev.numlint.validation.input.Distribution;
 import dev.numlint.validation.input.HostLaunch;
@@ -16,22 +27,17 @@ import dev.numlint.validation.interp.Launch;
 import dev.numlint.validation.interp.Program;
 import dev.numlint.validation.interp.PtxModelAdapter;
 import dev.numlint.validation.interp.PtxText;
-import dev.numlint.validation.report.Agreement;
 import dev.numlint.validation.report.Attribution;
 import dev.numlint.validation.report.FindingResult;
-import dev.numlint.validation.report.GpuKernelResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
 import dev.numlint.validation.report.VariantError;
 import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,7 +110,7 @@ public final class Validator {
         }
         r.environment.put("arch", options.arch);
         r.environment.put("asBuiltFlags", String.join(" ", options.buildFlags));
-        r.environment.put("strictFlags", String.join(" ", STRICT_FLAGS));
+        r.environment.put("strictFlags", String.join(" ", Variants.STRICT_FLAGS));
         if (v.cache != null && v.cache.nvccVersion().isPresent()) {
             r.environment.put(
                     "nvcc",
@@ -125,65 +131,6 @@ public final class Validator {
     }
 
     public static final String GPU_EXECUTOR = "gpu+cpu-interpreter";
-
-    /** The start of the reason of a kernel not run because its memory or launch exceeds the limits below. */
-    public static final String TOO_LARGE = "too large: ";
-    /** Bytes of all array arguments of one launch (each variant's run holds a copy). */
-    public static final long MAX_BUFFER_BYTES = 256L << 20;
-    /** Threads of one block (the hardware limit is 1,024). */
-    public static final long MAX_BLOCK_THREADS = 1024;
-    /** Threads of one launch (the interpreter runs them one by one; the instruction limit bounds the rest). */
-    public static final long MAX_LAUNCH_THREADS = 1L << 26;
-
-    /**
-     * Why a launch of {@code ks} on {@code n} elements is too large for the interpreter (sizes of buffers, shared
-     * and local memory, grid and block), or null. A negative size (cudaMalloc(&d, -4)) is refused here too.
-     */
-    static String tooLarge(KernelSpec ks, int n, java.util.Collection<Program> progs) {
-        if (n < 0) return "a negative element count (" + n + ")";
-        long total = 0;
-        for (ParamSpec ps : ks.params) {
-            if (!ps.isArray()) {
-                if ("bytes".equals(ps.kind) && ps.length != null && (ps.length < 0 || ps.length > 1 << 20))
-                    return "aggregate parameter " + ps.name + " of " + ps.length + " bytes";
-                continue;
-            }
-            long len = ps.length != null ? ps.length : n;
-            if (len < 0) return "parameter " + ps.name + " has a negative length (" + len + ")";
-            total += len * size(ps.type);
-            if (total > MAX_BUFFER_BYTES)
-                return "the array arguments need more than " + MAX_BUFFER_BYTES + " bytes (parameter " + ps.name + ": "
-                        + len + " elements)";
-        }
-        int[] block = KernelSpec.pad(ks.block == null ? new int[] {1} : ks.block);
-        int[] grid = ks.gridFor(Math.max(n, 1));
-        long threads = 1;
-        for (int b : block) {
-            if (b < 1) return "block " + java.util.Arrays.toString(block) + " has a dimension below 1";
-            threads *= b;
-        }
-        if (threads > MAX_BLOCK_THREADS)
-            return "block " + java.util.Arrays.toString(block) + " has " + threads + " threads, more than "
-                    + MAX_BLOCK_THREADS;
-        long all = threads;
-        for (int g : grid) {
-            if (g < 1) return "grid " + java.util.Arrays.toString(grid) + " has a dimension below 1";
-            all *= g;
-            if (all > MAX_LAUNCH_THREADS)
-                return "grid " + java.util.Arrays.toString(grid) + " x block " + java.util.Arrays.toString(block)
-                        + " is more than " + MAX_LAUNCH_THREADS + " threads";
-        }
-        long dyn = ks.sharedBytes;
-        if (dyn < 0) return "negative dynamic shared memory (" + dyn + " bytes)";
-        for (Program p : progs) {
-            if (p.sharedSize() + dyn > Decoder.MAX_SHARED_BYTES)
-                return (p.sharedSize() + dyn) + " bytes of shared memory per block, more than "
-                        + Decoder.MAX_SHARED_BYTES;
-            if ((long) p.localSize() * threads > 64L << 20)
-                return p.localSize() + " bytes of local memory for each of " + threads + " threads";
-        }
-        return null;
-    }
 
     /** A .cu build: the variant cache first, then nvcc (whose result is cached). */
     private Nvcc.Result compile(Path file, List<String> asGiven) {
@@ -216,7 +163,7 @@ public final class Validator {
             if (!p.toString().endsWith(".cu")) continue;
             int ok = 0;
             List<String> errors = new ArrayList<>();
-            for (Variant var : v.cuVariants(options.buildFlags)) {
+            for (Variant var : Variants.cuVariants(options.buildFlags)) {
                 Nvcc.Result r = v.compile(p, var.flags);
                 if (r.ptx != null) ok++;
                 else errors.add(var.name + ": " + r.error);
@@ -251,130 +198,6 @@ public final class Validator {
             } else out.add(p);
         }
         return out;
-    }
-
-    // ------------------------------------------------------------------ variants
-
-    /** A build of the file: nvcc flags for .cu, PTX-level switches for .ptx. */
-    static final class Variant {
-        final String name, rule;
-        final List<String> flags;
-        final Decoder.Options opts;
-        PtxText.Module module;
-        String ptx, error;
-
-        Variant(String name, String rule, List<String> flags, Decoder.Options opts) {
-            this.name = name;
-            this.rule = rule;
-            this.flags = flags;
-            this.opts = opts;
-        }
-    }
-
-    static final String[] STRICT_FLAGS = {"-fmad=false", "-prec-div=true", "-prec-sqrt=true", "-ftz=false"};
-
-    /**
-     * {@code flags} with {@code flag} ({@code -name=value}) in place of any earlier value of the same option: nvcc
-     * takes the last one, and the build's label then shows the flags in effect ({@code -ftz=false}, not
-     * {@code -ftz=true -ftz=false}).
-     */
-    static List<String> withFlag(List<String> flags, String flag) {
-        String name = flag.substring(0, flag.indexOf('=') + 1).replaceFirst("^--?", "");
-        List<String> out = new ArrayList<>();
-        for (String f : flags) {
-            if (!f.replaceFirst("^--?", "").startsWith(name)) out.add(f);
-        }
-        out.add(flag);
-        return out;
-    }
-
-    /** Effective hazard settings of nvcc flags: {fmad, !precDiv, !precSqrt, ftz}. */
-    static boolean[] hazards(List<String> flags) {
-        boolean fmad = true, approxDiv = false, approxSqrt = false, ftz = false;
-        for (String f : flags) {
-            String x = f.replaceFirst("^--?", "");
-            if (x.equals("use_fast_math") || x.equals("use-fast-math")) {
-                fmad = true;
-                approxDiv = true;
-                approxSqrt = true;
-                ftz = true;
-            } else if (x.startsWith("fmad=")) fmad = x.endsWith("true");
-            else if (x.startsWith("prec-div=")) approxDiv = x.endsWith("false");
-            else if (x.startsWith("prec-sqrt=")) approxSqrt = x.endsWith("false");
-            else if (x.startsWith("ftz=")) ftz = x.endsWith("true");
-        }
-        return new boolean[] {fmad, approxDiv, approxSqrt, ftz};
-    }
-
-    private List<Variant> cuVariants(List<String> asBuilt) {
-        List<Variant> v = new ArrayList<>();
-        v.add(new Variant("as-built", null, asBuilt, new Decoder.Options().contract(true)));
-        List<String> strict = new ArrayList<>(asBuilt);
-        for (String s : STRICT_FLAGS) strict = withFlag(strict, s);
-        v.add(new Variant("strict", null, strict, new Decoder.Options().contract(true)));
-        boolean[] h = hazards(asBuilt);
-        // in the order of hazards(): each isolates the rule whose policy names it (catalog.yml)
-        String[] single = {"fmad=false", "prec-div=true", "prec-sqrt=true", "ftz=false"};
-        for (int i = 0; i < 4; i++) {
-            String rule = RulePolicies.ruleOfVariant(single[i]);
-            if (!h[i] || rule == null) continue;
-            List<String> f = withFlag(asBuilt, RulePolicies.flagOf(rule));
-            v.add(new Variant(single[i], rule, f, new Decoder.Options().contract(true)));
-        }
-        return v;
-    }
-
-    /** A PTX-level build of a kernel: its name, the rule it isolates (null for as-built and strict), its switches. */
-    public record PtxVariant(String name, String rule, List<String> flags, Decoder.Options opts) {}
-
-    /**
-     * The PTX-level builds of a kernel with the findings {@code hits}: as-built, strict, and one rewrite per rule whose
-     * policy names it. The one list both the generated-input validation and the replay of recordings use.
-     */
-    public static List<PtxVariant> ptxVariantsOf(Map<String, KernelHazards.Hit> hits) {
-        List<PtxVariant> out = new ArrayList<>();
-        for (Variant v : ptxVariants(hits)) out.add(new PtxVariant(v.name, v.rule, v.flags, v.opts));
-        return out;
-    }
-
-    private static List<Variant> ptxVariants(Map<String, KernelHazards.Hit> hits) {
-        List<Variant> v = new ArrayList<>();
-        v.add(new Variant("as-built", null, List.of(), new Decoder.Options().contract(true)));
-        v.add(new Variant(
-                "strict",
-                null,
-                List.of("ptx:unfuse-fma", "ptx:div.rn", "ptx:sqrt.rn", "ptx:no-ftz"),
-                new Decoder.Options()
-                        .unfuseFma(true)
-                        .exactDiv(true)
-                        .exactSqrt(true)
-                        .noFtz(true)));
-        // each rewrite isolates the rule whose policy names it (catalog.yml), when the kernel has its findings
-        String fma = RulePolicies.ruleOfPtxVariant("unfuse-fma");
-        String div = RulePolicies.ruleOfPtxVariant("div.rn");
-        String sqrt = RulePolicies.ruleOfPtxVariant("sqrt.rn");
-        String ftz = RulePolicies.ruleOfPtxVariant("no-ftz");
-        if (fma != null && hits.containsKey(fma))
-            v.add(new Variant("unfuse-fma", fma, List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
-        if (div != null && hits.containsKey(div))
-            v.add(new Variant(
-                    "div.rn",
-                    div,
-                    List.of("ptx:div.rn"),
-                    new Decoder.Options().contract(true).exactDiv(true)));
-        if (sqrt != null && hits.containsKey(sqrt))
-            v.add(new Variant(
-                    "sqrt.rn",
-                    sqrt,
-                    List.of("ptx:sqrt.rn"),
-                    new Decoder.Options().contract(true).exactSqrt(true)));
-        if (ftz != null && hits.containsKey(ftz))
-            v.add(new Variant(
-                    "no-ftz",
-                    ftz,
-                    List.of("ptx:no-ftz"),
-                    new Decoder.Options().contract(true).noFtz(true)));
-        return v;
     }
 
     // ------------------------------------------------------------------ files
@@ -465,9 +288,19 @@ public final class Validator {
                 kr = failure(file, k.name, "validation failed: " + e);
             }
             kr.notes.addAll(toolchainNotes);
+            kr.build = buildCommand(file, isPtx);
             out.add(kr);
         }
         return out;
+    }
+
+    /** What the report says the builds of {@code file} were made with. */
+    private String buildCommand(Path file, boolean isPtx) {
+        if (isPtx) return "the PTX file as given (no nvcc build; the variants are PTX-level switches)";
+        CompileCommand c = o.compileCommand != null
+                ? o.compileCommand
+                : new CompileCommand(o.buildFlags, dev.numlint.toolchain.PtxCompiler.virtualArch(o.arch), null);
+        return c.describe(String.valueOf(file.getFileName()));
     }
 
     /** The key of a launch of {@code kernel} written in {@code file} (relative, '/') in the host-launch map. */
@@ -512,26 +345,6 @@ public final class Validator {
     }
 
     // ------------------------------------------------------------------ kernels
-
-    /** Outputs of one run: per output parameter index the bytes, plus reference doubles for f32 outputs. */
-    static final class Outputs {
-        final Map<Integer, byte[]> bytes = new LinkedHashMap<>();
-        final Map<Integer, double[]> ref = new HashMap<>();
-    }
-
-    /** The bytes of an aggregate passed by value. */
-    static final class Aggregate {
-        final byte[] bytes;
-
-        Aggregate(byte[] bytes) {
-            this.bytes = bytes;
-        }
-    }
-
-    static final class InputSet {
-        final List<Object> args = new ArrayList<>(); // byte[] or Long
-        int n;
-    }
 
     private KernelResult kernel(
             Path file, PtxText.Module asBuilt, PtxText.Func k, Map<String, KernelHazards.Hit> hits, List<Variant> vs) {
@@ -590,7 +403,7 @@ public final class Validator {
             return res;
         } catch (Decoder.TooLarge e) {
             res.verdict = Verdict.NOT_RUNNABLE;
-            res.reason = TOO_LARGE + e.getMessage();
+            res.reason = LaunchLimits.TOO_LARGE + e.getMessage();
             return res;
         }
         for (ParamSpec ps : ks.params) { // after decoding, so that an unsupported instruction is named first
@@ -610,10 +423,10 @@ public final class Validator {
                     + String.join(", ", asB.approximate));
         }
         int n = ks.elements != null ? ks.elements : o.elements;
-        String big = tooLarge(ks, n, progs.values());
+        String big = LaunchLimits.tooLarge(ks, n, progs.values());
         if (big != null) {
             res.verdict = Verdict.NOT_RUNNABLE;
-            res.reason = TOO_LARGE + big;
+            res.reason = LaunchLimits.TOO_LARGE + big;
             return res;
         }
         long compared = 0, differing = 0, maxUlp = 0;
@@ -626,7 +439,7 @@ public final class Validator {
         for (Variant v : vs) if (v.rule != null && progs.containsKey(v.name)) removes.put(v.name, 0L);
         int sets = Math.max(1, o.inputs);
         List<Distribution> dists = distributions(hits, ks);
-        GpuSide g = gpu == null ? null : new GpuSide(vs);
+        GpuComparison g = gpu == null ? null : new GpuComparison(o, vs);
         Program fx;
         try {
             fx = Decoder.decode(
@@ -846,419 +659,6 @@ public final class Validator {
         return res;
     }
 
-    /**
-     * The GPU runs of one kernel's variants on the interpreter's inputs, and their comparisons. The launches of
-     * every build and input set are collected while the interpreter runs, then made together in one child process
-     * ({@link GpuProcess}): a fault there ends that process and is reported on this kernel only.
-     */
-    private final class GpuSide {
-        final Map<String, Agreement> agree = new LinkedHashMap<>();
-        final Map<String, List<Float>> times = new LinkedHashMap<>();
-        final Map<String, double[]> err = new LinkedHashMap<>(); // maxAbs, sumAbs, count
-        final Map<String, String> failed = new LinkedHashMap<>();
-        final Map<String, Long> removes = new LinkedHashMap<>();
-        long compared, differing, maxUlp;
-        double sumUlp;
-        boolean ran;
-        /** The first GPU fault of this kernel (a launch error, or the child process crashed or timed out). */
-        String fault;
-        /** Input sets waiting for the GPU: the interpreter's outputs and the launch they ran with. */
-        final List<Pending> pending = new ArrayList<>();
-
-        record Pending(
-                int set, InputSet in, Map<String, Outputs> outs, Outputs refOut, int[] grid, int[] block, int shared) {}
-
-        GpuSide(List<Variant> vs) {
-            for (Variant v : vs) if (v.rule != null) removes.put(v.name, 0L);
-        }
-
-        /** Queues input set {@code set} (already run on the interpreter) for the GPU. */
-        void add(int set, KernelSpec ks, InputSet in, Map<String, Outputs> outs, Outputs refOut) {
-            pending.add(new Pending(
-                    set,
-                    in,
-                    new LinkedHashMap<>(outs),
-                    refOut,
-                    ks.gridFor(in.n).clone(),
-                    KernelSpec.pad(ks.block).clone(),
-                    ks.sharedBytes));
-        }
-
-        /** Runs the queued launches in one child process and compares them with the interpreter's outputs. */
-        void execute(String kernel, KernelSpec ks, List<Variant> vs, Map<String, Program> progs) {
-            if (pending.isEmpty()) return;
-            GpuJob job = new GpuJob();
-            job.kernel = kernel;
-            job.repeats = o.gpuRepeats;
-            Map<String, byte[]> files = new LinkedHashMap<>();
-            List<Variant> onGpu = new ArrayList<>();
-            for (Variant v : vs) {
-                Program p = progs.get(v.name);
-                if (p == null || !pending.get(0).outs().containsKey(v.name)) continue;
-                if (v.ptx == null) {
-                    failed.put(v.name, "no PTX for the GPU (a PTX-level switch applied by the interpreter only)");
-                    continue;
-                }
-                files.put("ptx-" + onGpu.size() + ".ptx", v.ptx.getBytes(StandardCharsets.UTF_8));
-                onGpu.add(v);
-            }
-            if (onGpu.isEmpty()) return;
-            for (Pending pe : pending) {
-                List<GpuJob.Arg> args = new ArrayList<>();
-                for (int i = 0; i < pe.in().args.size(); i++) {
-                    Object a = pe.in().args.get(i);
-                    GpuJob.Arg arg = new GpuJob.Arg();
-                    if (a instanceof byte[] data) {
-                        arg.kind = "buffer";
-                        arg.file = "in-" + pe.set() + "-" + i + ".bin";
-                        files.put(arg.file, data);
-                    } else if (a instanceof Aggregate ag) {
-                        arg.kind = "bytes";
-                        arg.file = "in-" + pe.set() + "-" + i + ".bin";
-                        files.put(arg.file, ag.bytes);
-                    } else {
-                        arg.kind = "scalar";
-                        arg.value = (Long) a;
-                    }
-                    args.add(arg);
-                }
-                for (int vi = 0; vi < onGpu.size(); vi++) {
-                    Variant v = onGpu.get(vi);
-                    Program p = progs.get(v.name);
-                    GpuJob.Launch l = new GpuJob.Launch();
-                    l.variant = v.name;
-                    l.set = pe.set();
-                    l.ptxFile = "ptx-" + vi + ".ptx";
-                    l.grid = pe.grid();
-                    l.block = pe.block();
-                    l.sharedBytes = pe.shared();
-                    l.paramSizes = new int[p.params.size()];
-                    for (int i = 0; i < l.paramSizes.length; i++) l.paramSizes[i] = p.params.get(i).size;
-                    l.args = args;
-                    job.launches.add(l);
-                }
-            }
-            GpuProcess.KernelRun run = GpuProcess.run(o.gpuSettings(), job, files);
-            Map<Integer, Map<String, Map<Integer, byte[]>>> bySet = new LinkedHashMap<>();
-            for (GpuProcess.Outcome oc : run.outcomes()) {
-                String where = "build " + oc.variant() + ", input set " + oc.set();
-                switch (oc.status()) {
-                    case "ok" -> {
-                        if (failed.containsKey(oc.variant())) break;
-                        bySet.computeIfAbsent(oc.set(), x -> new LinkedHashMap<>())
-                                .put(oc.variant(), oc.buffers());
-                        List<Float> t = times.computeIfAbsent(oc.variant(), x -> new ArrayList<>());
-                        if (oc.kernelMillis() != null) for (float f : oc.kernelMillis()) t.add(f);
-                        ran = true;
-                    }
-                    case "failed" -> {
-                        failed.putIfAbsent(oc.variant(), "GPU launch failed (" + where + "): " + oc.error());
-                        if (fault == null)
-                            fault = "GPU fault in kernel " + shown(kernel) + " (" + where + "): " + oc.error()
-                                    + "; the kernel's GPU process was ended, later kernels run in fresh ones";
-                    }
-                    default -> failed.putIfAbsent(oc.variant(), "not run (" + where + "): " + oc.error());
-                }
-            }
-            if (run.processFault() != null) {
-                String what = run.describeFault(shown(kernel));
-                if (fault == null) fault = what + "; later kernels run in fresh processes";
-                for (Variant v : onGpu) {
-                    boolean complete = true;
-                    for (Pending pe : pending) {
-                        Map<String, Map<Integer, byte[]>> got = bySet.get(pe.set());
-                        if (got == null || !got.containsKey(v.name)) complete = false;
-                    }
-                    if (!complete) failed.putIfAbsent(v.name, what);
-                }
-            }
-            for (Pending pe : pending) {
-                Map<String, Map<Integer, byte[]>> gout = bySet.getOrDefault(pe.set(), new LinkedHashMap<>());
-                gout.keySet().removeIf(failed::containsKey); // a build with a failed set is not compared
-                compare(pe.set(), ks, pe.outs(), pe.refOut(), gout);
-            }
-            ran = !agree.isEmpty(); // some build's results were compared with the interpreter's
-            pending.clear();
-        }
-
-        private void compare(
-                int set,
-                KernelSpec ks,
-                Map<String, Outputs> outs,
-                Outputs refOut,
-                Map<String, Map<Integer, byte[]>> gout) {
-            Map<Integer, byte[]> ga = gout.get("as-built"), gs = gout.get("strict");
-            for (Map.Entry<Integer, byte[]> e : outs.get("as-built").bytes.entrySet()) {
-                int pi = e.getKey();
-                String t = ks.params.get(pi).type;
-                int w = size(t);
-                double[] rv = refOut.ref.containsKey(pi) ? refOut.ref.get(pi) : values(refOut.bytes.get(pi), t);
-                for (Map.Entry<String, Map<Integer, byte[]>> gv : gout.entrySet()) {
-                    byte[] gb = gv.getValue().get(pi),
-                            cb = outs.get(gv.getKey()).bytes.get(pi);
-                    if (gb == null || cb == null || gb.length != cb.length) {
-                        failed.putIfAbsent(
-                                gv.getKey(),
-                                "the GPU returned no buffer for parameter " + ks.params.get(pi).name + " (input set "
-                                        + set + ")");
-                        continue;
-                    }
-                    Agreement ag = agree.computeIfAbsent(gv.getKey(), Agreement::new);
-                    double[] gvals = values(gb, t), cvals = values(cb, t);
-                    double[] acc = err.computeIfAbsent(gv.getKey(), x -> new double[3]);
-                    for (int i = 0; i < gvals.length; i++) {
-                        ag.elementsCompared++;
-                        if (!java.util.Arrays.equals(gb, i * w, i * w + w, cb, i * w, i * w + w)) {
-                            if (ag.elementsDiffering++ == 0) {
-                                ag.firstDifference =
-                                        "input set " + set + ", parameter " + ks.params.get(pi).name + ", element " + i
-                                                + ": gpu " + show(gb, i, t) + ", cpu-interpreter " + show(cb, i, t);
-                            }
-                        }
-                        double abs = Math.abs(gvals[i] - rv[i]);
-                        if (Double.isNaN(gvals[i]) && Double.isNaN(rv[i])) abs = 0;
-                        acc[0] = Math.max(acc[0], abs);
-                        acc[1] += abs;
-                        acc[2]++;
-                    }
-                }
-                if (ga == null || gs == null || ga.get(pi) == null || gs.get(pi) == null) continue;
-                double[] av = values(ga.get(pi), t), sv = values(gs.get(pi), t);
-                for (int i = 0; i < av.length; i++) {
-                    compared++;
-                    long u = ulp(av[i], sv[i], t);
-                    if (u == 0) continue;
-                    differing++;
-                    maxUlp = Math.max(maxUlp, u);
-                    if (u != Ulp.NAN_MISMATCH) sumUlp += u;
-                    for (Map.Entry<String, Long> r : removes.entrySet()) {
-                        Map<Integer, byte[]> gr = gout.get(r.getKey());
-                        if (gr != null && gr.get(pi) != null && ulp(values(gr.get(pi), t)[i], sv[i], t) == 0)
-                            r.setValue(r.getValue() + 1);
-                    }
-                }
-            }
-        }
-
-        void finish(KernelResult res, String kernel, KernelSpec ks, List<Variant> vs, Map<String, Program> progs) {
-            execute(kernel, ks, vs, progs);
-            finishResults(res, vs);
-        }
-
-        /** The kernel is not runnable on the interpreter: nothing of it runs on the GPU. */
-        void close(KernelResult res) {
-            pending.clear();
-        }
-
-        private void finishResults(KernelResult res, List<Variant> vs) {
-            GpuKernelResult gr = new GpuKernelResult();
-            res.gpu = gr;
-            if (fault != null) {
-                gr.verdict = Verdict.NOT_RUNNABLE;
-                gr.fault = fault;
-            }
-            if (!ran) {
-                gr.reason = failed.isEmpty()
-                        ? "no variant ran on the GPU"
-                        : String.join(
-                                "; ",
-                                failed.entrySet().stream()
-                                        .map(x -> x.getKey() + ": " + x.getValue())
-                                        .toList());
-                return;
-            }
-            res.executor = GPU_EXECUTOR;
-            if (fault == null && compared > 0) gr.verdict = differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
-            gr.elementsCompared = compared;
-            gr.elementsDiffering = differing;
-            gr.maxUlp = maxUlp;
-            gr.meanUlp = differing == 0 ? 0 : sumUlp / compared;
-            double[] ea = err.get("as-built"), es = err.get("strict");
-            if (ea != null && es != null) {
-                double ma = ea[2] == 0 ? 0 : ea[1] / ea[2], ms = es[2] == 0 ? 0 : es[1] / es[2];
-                gr.closerToReference = ma < ms ? "as-built" : ms < ma ? "strict" : "equal";
-            }
-            for (Variant v : vs) {
-                if (removes.containsKey(v.name) && err.containsKey(v.name))
-                    gr.attribution.add(new Attribution(v.rule, v.name, removes.get(v.name)));
-            }
-            for (Map.Entry<String, Agreement> e : agree.entrySet()) {
-                Agreement a = e.getValue();
-                switch (e.getKey()) {
-                    case "strict":
-                        gr.strictAgreement = a;
-                        if (a.elementsDiffering > 0) {
-                            a.note = "interpreter/launch discrepancy: the IEEE-strict build must agree bit for bit";
-                            res.notes.add("GPU and CPU interpreter disagree on " + a.elementsDiffering + " of "
-                                    + a.elementsCompared + " elements of the IEEE-strict build (first: "
-                                    + a.firstDifference + ")");
-                        } else a.note = "bit-exact";
-                        break;
-                    case "as-built":
-                        gr.asBuiltAgreement = a;
-                        a.note = a.elementsDiffering == 0
-                                ? "bit-exact"
-                                : "differences expected only from approximate instructions (modelled, not bit-exact in the interpreter)";
-                        break;
-                    default:
-                        a.note = a.elementsDiffering == 0
-                                ? "bit-exact"
-                                : "differences expected only from approximate instructions";
-                        gr.variantAgreement.add(a);
-                }
-            }
-            if (!failed.isEmpty())
-                gr.reason = String.join(
-                        "; ",
-                        failed.entrySet().stream()
-                                .map(x -> x.getKey() + ": " + x.getValue())
-                                .toList());
-            for (VariantError ve : res.variants) {
-                double[] acc = err.get(ve.variant);
-                if (acc != null) {
-                    ve.gpuMaxAbsError = acc[0];
-                    ve.gpuMeanAbsError = acc[2] == 0 ? 0 : acc[1] / acc[2];
-                }
-                List<Float> t = times.get(ve.variant);
-                if (t != null && !t.isEmpty() && !failed.containsKey(ve.variant)) {
-                    List<Float> st = new ArrayList<>(t);
-                    java.util.Collections.sort(st);
-                    ve.gpuKernelMillis = (double) st.get(st.size() / 2);
-                }
-                if (failed.containsKey(ve.variant)) ve.gpuReason = failed.get(ve.variant);
-            }
-        }
-    }
-
-    /** A kernel's name for messages: as written in the source, with the PTX (mangled) name when it differs. */
-    private static String shown(String kernel) {
-        String simple = dev.numlint.ptx.Demangler.simpleName(kernel);
-        return simple.equals(kernel) ? kernel : simple + " (" + kernel + ")";
-    }
-
-    private static String show(byte[] b, int i, String t) {
-        int w = size(t);
-        long bits = 0;
-        for (int k = w - 1; k >= 0; k--) bits = (bits << 8) | (b[i * w + k] & 0xFF);
-        String hex = String.format(java.util.Locale.ROOT, "0x%0" + (2 * w) + "x", bits);
-        double v = values(java.util.Arrays.copyOfRange(b, i * w, i * w + w), t)[0];
-        return (t.equals("f32") ? Float.toString((float) v) : Double.toString(v)) + " (" + hex + ")";
-    }
-
-    /** Input distributions per set, chosen by the hazards (conversion ranges for NL001, subnormals for NL007...). */
-    static List<Distribution> distributions(Map<String, KernelHazards.Hit> hits, KernelSpec ks) {
-        List<Distribution> d = new ArrayList<>();
-        List<String> filled = new ArrayList<>();
-        for (ParamSpec ps : ks.params) if (ps.hostFill != null) filled.add(ps.name + " = " + ps.hostFill);
-        if (!filled.isEmpty()) {
-            // the host code's constant fill is one input set among the generated ones, never all of them
-            Distribution host = Distribution.uniform(-1, 1);
-            host.kind = Distribution.HOST_FILL;
-            host.label = "host code's fill (" + String.join(", ", filled) + "; other inputs uniform(-1.0, 1.0))";
-            d.add(host);
-        }
-        d.add(Distribution.uniform(-1, 1));
-        if (RulePolicies.wantsInputs(hits, "conversion")) {
-            Distribution c = Distribution.of("conversion");
-            c.bits = 16;
-            d.add(c);
-        }
-        Distribution mixed = Distribution.of("mixed");
-        d.add(mixed);
-        if (RulePolicies.wantsInputs(hits, "subnormal")) d.add(Distribution.of("subnormal"));
-        d.add(Distribution.uniform(0.5, 1000));
-        return d;
-    }
-
-    private static int size(String t) {
-        switch (t) {
-            case "u8":
-            case "s8":
-                return 1;
-            case "u16":
-            case "s16":
-                return 2;
-            case "u64":
-            case "s64":
-            case "f64":
-                return 8;
-            default:
-                return 4;
-        }
-    }
-
-    static InputSet inputs(KernelSpec ks, int n, Distribution dflt, SplittableRandom rnd) {
-        InputSet in = new InputSet();
-        in.n = n;
-        for (ParamSpec ps : ks.params) {
-            boolean integer = !ps.type.startsWith("f");
-            if (ps.isArray()) {
-                int len = ps.length != null ? ps.length : n;
-                ByteBuffer b = ByteBuffer.allocate(len * size(ps.type)).order(ByteOrder.LITTLE_ENDIAN);
-                if (ps.isInput()) {
-                    Distribution d;
-                    if (ps.distribution != null) d = ps.distribution;
-                    else if (ps.hostFill != null && Distribution.HOST_FILL.equals(dflt.kind)) {
-                        d = Distribution.of("constant");
-                        d.value = ps.hostFill;
-                    } else d = integer ? Distribution.uniform(0, Math.max(0, n - 1)) : dflt;
-                    double[] v = d.sample(len, integer, rnd);
-                    for (double x : v) put(b, ps.type, x);
-                }
-                in.args.add(b.array());
-            } else if ("bytes".equals(ps.kind)) {
-                byte[] agg = new byte[ps.length == null ? 0 : ps.length];
-                if (ps.bytes != null)
-                    for (int i = 0; i < Math.min(agg.length, ps.bytes.length); i++) agg[i] = (byte) ps.bytes[i];
-                in.args.add(new Aggregate(agg));
-            } else {
-                double v;
-                if (ps.value != null) v = ps.value;
-                else if (integer) v = n;
-                else v = (ps.distribution != null ? ps.distribution : dflt).sample(1, false, rnd)[0];
-                in.args.add(bits(ps.type, v));
-            }
-        }
-        return in;
-    }
-
-    private static void put(ByteBuffer b, String t, double x) {
-        switch (t) {
-            case "f32":
-                b.putFloat((float) x);
-                break;
-            case "f64":
-                b.putDouble(x);
-                break;
-            case "u8":
-            case "s8":
-                b.put((byte) (long) x);
-                break;
-            case "u16":
-            case "s16":
-                b.putShort((short) (long) x);
-                break;
-            case "u64":
-            case "s64":
-                b.putLong((long) x);
-                break;
-            default:
-                b.putInt((int) (long) x);
-                break;
-        }
-    }
-
-    private static long bits(String t, double v) {
-        switch (t) {
-            case "f32":
-                return Float.floatToRawIntBits((float) v) & 0xFFFFFFFFL;
-            case "f64":
-                return Double.doubleToRawLongBits(v);
-            default:
-                return (long) v;
-        }
-    }
-
     private Outputs run(Program p, KernelSpec ks, InputSet in, boolean reference) throws KernelFault {
         Launch l = new Launch(p);
         long[] addr = new long[ks.params.size()];
@@ -1282,55 +682,5 @@ public final class Validator {
             if (reference && ps.type.equals("f32")) out.ref.put(i, l.readReferenceF32(addr[i], len / 4));
         }
         return out;
-    }
-
-    static double[] values(byte[] b, String t) {
-        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-        int n = b.length / size(t);
-        double[] v = new double[n];
-        for (int i = 0; i < n; i++) {
-            switch (t) {
-                case "f32":
-                    v[i] = bb.getFloat();
-                    break;
-                case "f64":
-                    v[i] = bb.getDouble();
-                    break;
-                case "u8":
-                    v[i] = bb.get() & 0xFF;
-                    break;
-                case "s8":
-                    v[i] = bb.get();
-                    break;
-                case "u16":
-                    v[i] = bb.getShort() & 0xFFFF;
-                    break;
-                case "s16":
-                    v[i] = bb.getShort();
-                    break;
-                case "u32":
-                    v[i] = bb.getInt() & 0xFFFFFFFFL;
-                    break;
-                case "u64":
-                case "s64":
-                    v[i] = bb.getLong();
-                    break;
-                default:
-                    v[i] = bb.getInt();
-                    break;
-            }
-        }
-        return v;
-    }
-
-    static long ulp(double a, double b, String t) {
-        switch (t) {
-            case "f32":
-                return Ulp.distance((float) a, (float) b);
-            case "f64":
-                return Ulp.distance(a, b);
-            default:
-                return (long) Math.abs(a - b);
-        }
     }
 }

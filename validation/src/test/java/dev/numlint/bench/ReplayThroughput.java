@@ -1,7 +1,7 @@
 package dev.numlint.bench;
 
 import dev.numlint.validation.KernelHazards;
-import dev.numlint.validation.Validator;
+import dev.numlint.validation.Variants;
 import dev.numlint.validation.interp.Decoder;
 import dev.numlint.validation.interp.KernelFault;
 import dev.numlint.validation.interp.Launch;
@@ -72,14 +72,14 @@ public final class ReplayThroughput {
                 Total launch = new Total();
                 // the builds the replay runs: its variants, and the as-built build once more with the checks that
                 // count floating-point exceptions (its rate counts the launch's PTX instructions, not the checks)
-                List<Validator.PtxVariant> builds = new ArrayList<>(Validator.ptxVariantsOf(hits));
-                builds.add(new Validator.PtxVariant(
+                List<Variants.PtxVariant> builds = new ArrayList<>(Variants.ptxVariantsOf(hits));
+                builds.add(new Variants.PtxVariant(
                         EXCEPTIONS,
                         null,
                         List.of(),
                         new Decoder.Options().contract(true).exceptions(true)));
                 long asBuilt = -1;
-                for (Validator.PtxVariant v : builds) {
+                for (Variants.PtxVariant v : builds) {
                     Program p;
                     try {
                         p = Decoder.decode(m, l.kernel, v.opts());

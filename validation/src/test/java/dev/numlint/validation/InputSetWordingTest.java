@@ -42,17 +42,17 @@ class InputSetWordingTest {
     @Test
     void hostFillIsOneNamedSetAmongTheGenerated() {
         KernelSpec ks = matmul();
-        List<Distribution> d = Validator.distributions(Map.of(), ks);
+        List<Distribution> d = InputSets.distributions(Map.of(), ks);
         assertEquals(
                 "host code's fill (A = 1.0, B = 1.0; other inputs uniform(-1.0, 1.0))",
                 d.get(0).toString());
         assertTrue(d.size() >= 3, "generated sets follow: " + d);
         assertEquals("uniform(-1.0, 1.0)", d.get(1).toString());
         float[] hostA = floats((byte[])
-                Validator.inputs(ks, 64, d.get(0), new SplittableRandom(1)).args.get(0));
+                InputSets.inputs(ks, 64, d.get(0), new SplittableRandom(1)).args.get(0));
         for (float v : hostA) assertEquals(1.0f, v);
         float[] genA = floats((byte[])
-                Validator.inputs(ks, 64, d.get(1), new SplittableRandom(1)).args.get(0));
+                InputSets.inputs(ks, 64, d.get(1), new SplittableRandom(1)).args.get(0));
         long distinct = 0;
         for (int i = 1; i < genA.length; i++) if (genA[i] != genA[0]) distinct++;
         assertTrue(distinct > 0, "the generated set does not repeat the host's constant");
@@ -63,7 +63,7 @@ class InputSetWordingTest {
     void withoutHostFillNoHostSetIsNamed() {
         KernelSpec ks = matmul();
         for (ParamSpec p : ks.params) p.hostFill = null;
-        List<Distribution> d = Validator.distributions(Map.of(), ks);
+        List<Distribution> d = InputSets.distributions(Map.of(), ks);
         assertTrue(d.stream().noneMatch(x -> x.toString().contains("host")), d.toString());
     }
 }

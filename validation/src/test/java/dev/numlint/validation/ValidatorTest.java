@@ -29,17 +29,17 @@ class ValidatorTest {
     void aBuildsFlagsShowTheValueInEffectNotTwoValuesOfOneOption() {
         // before: the strict and ftz=false builds of examples/pi were labelled [... -ftz=true -ftz=false] (issue 30)
         List<String> asBuilt = List.of("-O3", "-arch=sm_80", "-ftz=true", "--fmad=true");
-        assertThat(Validator.withFlag(asBuilt, "-ftz=false"))
+        assertThat(Variants.withFlag(asBuilt, "-ftz=false"))
                 .containsExactly("-O3", "-arch=sm_80", "--fmad=true", "-ftz=false");
         List<String> strict = asBuilt;
-        for (String f : Validator.STRICT_FLAGS) strict = Validator.withFlag(strict, f);
+        for (String f : Variants.STRICT_FLAGS) strict = Variants.withFlag(strict, f);
         assertThat(strict)
                 .containsExactly(
                         "-O3", "-arch=sm_80", "-fmad=false", "-prec-div=true", "-prec-sqrt=true", "-ftz=false");
         // --use_fast_math stays: it sets other options too, and the later flags override the ones it implies
-        assertThat(Validator.withFlag(List.of("--use_fast_math"), "-ftz=false"))
+        assertThat(Variants.withFlag(List.of("--use_fast_math"), "-ftz=false"))
                 .containsExactly("--use_fast_math", "-ftz=false");
-        assertThat(Validator.hazards(Validator.withFlag(List.of("--use_fast_math"), "-ftz=false"))[3])
+        assertThat(Variants.hazards(Variants.withFlag(List.of("--use_fast_math"), "-ftz=false"))[3])
                 .isFalse();
     }
 

@@ -47,7 +47,7 @@ class VariantCacheTest {
         VariantCache c = new VariantCache(o.variantCache);
         // every build carries -lineinfo (source positions without changing the code)
         c.put(cu, o.arch, List.of("-lineinfo"), fma);
-        List<String> strict = new ArrayList<>(List.of(Validator.STRICT_FLAGS));
+        List<String> strict = new ArrayList<>(List.of(Variants.STRICT_FLAGS));
         strict.add("-lineinfo");
         c.put(cu, o.arch, strict, noFma);
         c.put(cu, o.arch, List.of("-fmad=false", "-lineinfo"), noFma);

@@ -1,7 +1,7 @@
 package dev.numlint.validation.replay;
 
 import dev.numlint.validation.KernelHazards;
-import dev.numlint.validation.Validator;
+import dev.numlint.validation.Variants;
 import dev.numlint.validation.fp.Ulp;
 import dev.numlint.validation.gpu.GpuJob;
 import dev.numlint.validation.gpu.GpuProcess;
@@ -141,10 +141,64 @@ public final class Replayer {
         return k;
     }
 
-    /** The variants of generated-input validation (one list, one home: {@link Validator#ptxVariantsOf}). */
-    private static List<Validator.PtxVariant> variants(Map<String, KernelHazards.Hit> hits) {
-        return Validator.ptxVariantsOf(hits);
+    /**
+     * A build replayed: the recorded PTX with PTX-level switches ({@code ptx} null), or a build of the project's own
+     * compile command ({@code ptx}: its PTX text, run as nvcc wrote it).
+     */
+    record Build(String name, String rule, List<String> flags, Decoder.Options opts, String ptx) {}
+
+    /** The project's compile commands (validate --replay DIR PATH), or null: no PATH was given. */
+    private ProjectBuilds project;
+
+    /** Rebuilds each recorded kernel from the project's own compile command too ({@link ProjectBuilds}). */
+    public Replayer withProjectBuilds(ProjectBuilds p) {
+        this.project = p;
+        return this;
     }
+
+    /**
+     * The builds of a launch: the PTX-level switches of generated-input validation on the recorded PTX (one list,
+     * one home: {@link Variants#ptxVariantsOf}), and with the project's compile command its nvcc builds, whose
+     * strict build is then the strict build ("ptx-strict" the PTX-level one); says in {@code k} which command.
+     */
+    private List<Build> variants(Map<String, KernelHazards.Hit> hits, String kernel, String ptx, KernelResult k) {
+        List<Build> ptxLevel = new ArrayList<>();
+        for (Variants.PtxVariant v : Variants.ptxVariantsOf(hits))
+            ptxLevel.add(new Build(v.name(), v.rule(), v.flags(), v.opts(), null));
+        Object found = project == null ? null : project.of(kernel, ptx);
+        if (!(found instanceof ProjectBuilds.Found f)) {
+            k.build = "the recorded module's PTX, with PTX-level switches for the variants (no compile command: "
+                    + (found instanceof ProjectBuilds.NotFound nf
+                            ? nf.why()
+                            : "give the project's PATH after --replay DIR to rebuild with its own commands")
+                    + ")";
+            return ptxLevel;
+        }
+        k.build = f.command() + "; unit " + f.unit().shown() + " found as " + f.how();
+        k.notes.addAll(f.notes());
+        List<Build> out = new ArrayList<>();
+        out.add(ptxLevel.get(0)); // the recorded as-built image: what ran
+        Build rebuilt = null;
+        for (ProjectBuilds.Build b : f.builds()) {
+            if (b.ptx() == null) {
+                k.notes.add("the project's " + b.name() + " build failed: " + b.error());
+                continue;
+            }
+            Decoder.Options o = new Decoder.Options().contract(true);
+            if (b.name().equals("as-built")) rebuilt = new Build(REBUILT, null, b.flags(), o, b.ptx());
+            else out.add(new Build(b.name(), b.rule(), b.flags(), o, b.ptx()));
+        }
+        if (out.stream().noneMatch(b -> b.name().equals("strict"))) return ptxLevel;
+        for (Build b : ptxLevel.subList(1, ptxLevel.size()))
+            out.add(b.name().equals("strict") ? new Build(PTX_STRICT, null, b.flags(), b.opts(), null) : b);
+        if (rebuilt != null) out.add(rebuilt);
+        return out;
+    }
+
+    /** The project's as-built command rebuilt: compared with the recorded image that ran. */
+    static final String REBUILT = "as-built (rebuilt)";
+
+    static final String PTX_STRICT = "ptx-strict";
 
     KernelResult launch(Recording rec, Recording.RecordedLaunch l) {
         KernelResult k = failure(rec, l, null);
@@ -177,7 +231,7 @@ public final class Replayer {
             }
         }
         Map<String, KernelHazards.Hit> hits = m != null ? KernelHazards.of(m.source, l.kernel, false) : Map.of();
-        List<Validator.PtxVariant> vs = variants(hits);
+        List<Build> vs = variants(hits, l.kernel, mod == null ? null : mod.ptx, k);
         // element type of each allocation: the access type of the first pointer parameter into it
         String[] type = new String[l.before.size()];
         if (m != null && m.func(l.kernel) != null) {
@@ -197,7 +251,14 @@ public final class Replayer {
         if (m != null) {
             Map<String, Program> progs = new LinkedHashMap<>();
             try {
-                for (Validator.PtxVariant v : vs) progs.put(v.name(), Decoder.decode(m, l.kernel, v.opts()));
+                for (Build v : vs) {
+                    if (v.ptx() == null) progs.put(v.name(), Decoder.decode(m, l.kernel, v.opts()));
+                    else {
+                        // a build of the project's command: one that cannot run is left out, with the reason
+                        String why = projectProgram(v, l, progs);
+                        if (why != null) k.notes.add("the project's " + v.name() + " build not replayed: " + why);
+                    }
+                }
                 asB = progs.get("as-built");
                 long total = 0;
                 for (byte[] b : l.before) total += b.length + Launch.GAP;
@@ -271,6 +332,17 @@ public final class Replayer {
                                                                         + " GPU ran code other than this PTX)"));
             }
             k.notes.add("as-built replay reproduces the recorded outputs: " + k.launch.get("asBuiltReproduced"));
+            if (outs.containsKey(REBUILT)) {
+                long[] d = differing(outs.get(REBUILT), outs.get("as-built"), type);
+                k.launch.put(
+                        "compileCommandReproduces",
+                        d[0] == 0
+                                ? "yes: the project's as-built command gives the recorded image's outputs on all "
+                                        + d[1] + " elements"
+                                : "no: " + d[0] + " of " + d[1] + " elements differ from the recorded image's outputs"
+                                        + " (the program that ran was not built with this command, or with another"
+                                        + " compiler)");
+            }
             k.notes.add("errors of each build are measured against the IEEE-strict build on the recorded inputs");
             interp = compare(outs, l, type, vs);
             // floating-point exceptions of the as-built build on the recorded inputs, per PTX instruction
@@ -313,7 +385,7 @@ public final class Replayer {
                                 + (gDiff > 0 ? "; on the GPU " + gDiff + " differ" : "");
         Map<String, VariantError> byName = new LinkedHashMap<>();
         for (VariantError ve : k.variants) byName.put(ve.variant, ve);
-        for (Validator.PtxVariant v : vs) {
+        for (Build v : vs) {
             double[] e = main.err.get(v.name());
             if (e == null) continue;
             VariantError ve = byName.computeIfAbsent(v.name(), x -> new VariantError());
@@ -338,12 +410,13 @@ public final class Replayer {
             if (exceptionsCounted)
                 fr.exceptions = dev.numlint.validation.report.ExceptionCount.at(
                         k.exceptions, fr.source, fr.sourceLine, fr.line);
-            Map<String, Long> hg = main.histo.get(h.rule());
+            // the build that switches this hazard off alone: the project's nvcc switch first, else the PTX-level one
             String variant = vs.stream()
-                    .filter(v -> h.rule().equals(v.rule()))
-                    .map(Validator.PtxVariant::name)
+                    .filter(v -> h.rule().equals(v.rule()) && main.err.containsKey(v.name()))
+                    .map(Build::name)
                     .findFirst()
                     .orElse(null);
+            Map<String, Long> hg = variant == null ? null : main.histo.get(variant);
             if (variant == null) {
                 fr.verdict = Verdict.NOT_RUNNABLE;
                 k.notes.add(h.rule() + ": no PTX-level switch for this hazard; not attributed on replay");
@@ -359,7 +432,7 @@ public final class Replayer {
         return k;
     }
 
-    private static int indexOf(List<Validator.PtxVariant> vs, String name) {
+    private static int indexOf(List<Build> vs, String name) {
         for (int i = 0; i < vs.size(); i++) if (vs.get(i).name().equals(name)) return i;
         return vs.size();
     }
@@ -395,14 +468,13 @@ public final class Replayer {
      * As-built against strict on the allocations the launch changed, each build against strict (errors) and
      * against as-built (ULP histogram of the rule it isolates), and the elements each single switch removes.
      */
-    static Stats compare(
-            Map<String, List<byte[]>> outs, Recording.RecordedLaunch l, String[] type, List<Validator.PtxVariant> vs) {
+    static Stats compare(Map<String, List<byte[]>> outs, Recording.RecordedLaunch l, String[] type, List<Build> vs) {
         Stats s = new Stats();
         List<byte[]> a = outs.get("as-built"), st = outs.get("strict");
         if (a == null || st == null) return s;
-        List<Validator.PtxVariant> present =
+        List<Build> present =
                 vs.stream().filter(v -> outs.containsKey(v.name())).toList();
-        for (Validator.PtxVariant v : present) {
+        for (Build v : present) {
             s.err.put(v.name(), new double[4]);
             if (v.rule() != null) s.removes.put(v.name(), 0L);
         }
@@ -424,7 +496,7 @@ public final class Replayer {
                     for (Map.Entry<String, Long> r : s.removes.entrySet())
                         if (ulp(outs.get(r.getKey()).get(i), st.get(i), off, t) == 0) r.setValue(r.getValue() + 1);
                 }
-                for (Validator.PtxVariant v : present) {
+                for (Build v : present) {
                     byte[] vb = outs.get(v.name()).get(i);
                     double x = value(vb, off, t);
                     double[] e = s.err.get(v.name());
@@ -437,7 +509,7 @@ public final class Replayer {
                         e[2]++;
                         if (v.rule() != null)
                             s.histo
-                                    .computeIfAbsent(v.rule(), z -> new TreeMap<>())
+                                    .computeIfAbsent(v.name(), z -> new TreeMap<>())
                                     .merge(FindingResult.bucket(vu), 1L, Long::sum);
                     }
                 }
@@ -456,7 +528,7 @@ public final class Replayer {
             Recording rec,
             Recording.RecordedLaunch l,
             Recording.Module mod,
-            List<Validator.PtxVariant> vs,
+            List<Build> vs,
             String[] type,
             Map<String, List<byte[]>> interpOuts,
             boolean floatAtomics,
@@ -493,7 +565,7 @@ public final class Replayer {
             return null;
         }
         List<String> ran = new ArrayList<>();
-        for (Validator.PtxVariant v : vs) {
+        for (Build v : vs) {
             GpuJob.Launch gl = new GpuJob.Launch();
             gl.variant = v.name();
             gl.set = 0;
@@ -509,7 +581,8 @@ public final class Replayer {
             else if (mod == null) continue;
             else {
                 String f = "variant-" + ran.size() + ".ptx";
-                files.put(f, (PtxSwitches.apply(mod.ptx, v.opts()) + "\0").getBytes(StandardCharsets.UTF_8));
+                String text = v.ptx() != null ? v.ptx() : PtxSwitches.apply(mod.ptx, v.opts());
+                files.put(f, (text + "\0").getBytes(StandardCharsets.UTF_8));
                 gl.images = List.of(f);
             }
             ran.add(v.name());
@@ -611,7 +684,7 @@ public final class Replayer {
         gr.maxUlp = s.maxUlp;
         gr.meanUlp = s.differing == 0 ? 0 : s.sumUlp / s.differing;
         gr.verdict = s.differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
-        for (Validator.PtxVariant v : vs)
+        for (Build v : vs)
             if (v.rule() != null && s.removes.containsKey(v.name()))
                 gr.attribution.add(new Attribution(v.rule(), v.name(), s.removes.get(v.name())));
         for (VariantError ve : k.variants) {
@@ -622,8 +695,8 @@ public final class Replayer {
     }
 
     /** The report's entry of each build, created in the order of vs. */
-    private static List<VariantError> variantErrors(List<Validator.PtxVariant> vs, KernelResult k) {
-        for (Validator.PtxVariant v : vs) {
+    private static List<VariantError> variantErrors(List<Build> vs, KernelResult k) {
+        for (Build v : vs) {
             if (k.variants.stream().anyMatch(x -> x.variant.equals(v.name()))) continue;
             VariantError ve = new VariantError();
             ve.variant = v.name();
@@ -636,6 +709,21 @@ public final class Replayer {
     private static String shown(String kernel) {
         String simple = dev.numlint.ptx.Demangler.simpleName(kernel);
         return simple.equals(kernel) ? kernel : simple + " (" + kernel + ")";
+    }
+
+    /** Decodes a build of the project's command into {@code progs}; why it cannot run, or null. */
+    private static String projectProgram(Build v, Recording.RecordedLaunch l, Map<String, Program> progs) {
+        try {
+            PtxText.Module pm = PtxModelAdapter.read(v.ptx());
+            if (pm.func(l.kernel) == null) return "its PTX does not define " + l.kernel;
+            Program p = Decoder.decode(pm, l.kernel, v.opts());
+            if (p.params.size() != l.paramLayout.size())
+                return "it has " + p.params.size() + " parameters, the recording " + l.paramLayout.size();
+            progs.put(v.name(), p);
+            return null;
+        } catch (RuntimeException e) { // Decoder.Unsupported, Decoder.TooLarge, unreadable PTX
+            return String.valueOf(e.getMessage());
+        }
     }
 
     private List<byte[]> run(Program p, Recording.RecordedLaunch l) throws KernelFault {

@@ -20,6 +20,7 @@ import java.util.List;
     "attribution",
     "gpu",
     "reason",
+    "build",
     "launch",
     "findings",
     "variants",
@@ -52,6 +53,11 @@ public final class KernelResult {
     public GpuKernelResult gpu;
     /** Why the verdict is what it is (mandatory for not-runnable). */
     public String reason;
+    /**
+     * The command the builds were made with: the project's own compile command for the unit (and where it came
+     * from), numlint's guess when no build gives one, or the PTX as given or recorded.
+     */
+    public String build;
     /**
      * Where each launch parameter came from: "source" (spec file, host code at file:line, or inferred from the
      * PTX), then grid, block, shared and each kernel parameter by name.

@@ -51,6 +51,11 @@ public final class TextReportRenderer {
                 if (k.launch.get("block") != null) b.append("; block ").append(k.launch.get("block"));
                 b.append('\n');
             }
+            if (k.build != null) b.append("    built with: ").append(k.build).append('\n');
+            if (k.launch != null && k.launch.get("compileCommandReproduces") != null)
+                b.append("    the project's as-built command reproduces the recorded image: ")
+                        .append(k.launch.get("compileCommandReproduces"))
+                        .append('\n');
             for (FindingResult f : k.findings) {
                 b.append("    ").append(f.rule).append(' ').append(f.verdict.text());
                 if (f.source != null) {

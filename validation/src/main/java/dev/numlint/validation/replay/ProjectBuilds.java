@@ -1,0 +1,148 @@
+package dev.numlint.validation.replay;
+
+import dev.numlint.validation.CompileCommand;
+import dev.numlint.validation.Nvcc;
+import dev.numlint.validation.Variants;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The builds of a recorded kernel from the project's own compile command: {@code validate --replay DIR PATH} scans
+ * PATH, and each recorded kernel is rebuilt from the .cu unit of PATH that defines it, with the command the scan
+ * found for that unit (compile database, else build files) as-built and per variant (strict, and each hazard's
+ * nvcc switch alone: {@link Variants#cuVariants}). The unit is the one the recorded PTX's {@code .file} names
+ * (matched by the longest path suffix), else a unit whose text defines a {@code __global__} function of the
+ * kernel's name; it is accepted when its as-built build defines the recorded kernel. nvcc runs only through the
+ * guarded toolchain ({@link Nvcc}), which validates every flag and path of the command.
+ */
+public final class ProjectBuilds {
+    /** A .cu unit of the scanned project: the file, how it is shown, and its compile command. */
+    public record Unit(Path file, String shown, CompileCommand command) {}
+
+    /** One build of the kernel: its name, the rule it isolates (null: as-built, strict), nvcc flags, PTX. */
+    public record Build(String name, String rule, List<String> flags, String ptx, String error) {}
+
+    /** The unit found for a kernel, how it was found, its command as the report shows it, and its builds. */
+    public record Found(Unit unit, String how, String command, List<Build> builds, List<String> notes) {}
+
+    /** Why no unit was found for a kernel (the report says so and the PTX-level switches stand alone). */
+    public record NotFound(String why) {}
+
+    private static final long MAX_UNIT_BYTES = 4L << 20;
+    private static final Pattern FILE = Pattern.compile("(?m)^\\s*\\.file\\s+\\d+\\s+\"([^\"\\n]*)\"");
+
+    private final List<Unit> units;
+    private final java.util.function.Function<String, java.util.Optional<Nvcc>> nvccForArch;
+    private final Map<String, Object> byKernel = new ConcurrentHashMap<>();
+
+    /**
+     * {@code units}: the .cu files of the scanned project with their commands; {@code nvccForArch}: the guarded
+     * nvcc for an architecture (empty: none installed).
+     */
+    public ProjectBuilds(List<Unit> units, java.util.function.Function<String, java.util.Optional<Nvcc>> nvccForArch) {
+        this.units = List.copyOf(units);
+        this.nvccForArch = nvccForArch;
+    }
+
+    /** The project's builds of {@code kernel} (mangled, as recorded), or why there are none. */
+    public Object of(String kernel, String recordedPtx) {
+        return byKernel.computeIfAbsent(
+                kernel + "\u0000" + (recordedPtx == null ? 0 : recordedPtx.hashCode()), k -> find(kernel, recordedPtx));
+    }
+
+    private Object find(String kernel, String recordedPtx) {
+        if (units.isEmpty()) return new NotFound("the scanned PATHs hold no .cu unit");
+        Map<Unit, String> candidates = new LinkedHashMap<>();
+        if (recordedPtx != null) {
+            List<String> sources = new ArrayList<>();
+            Matcher m = FILE.matcher(recordedPtx);
+            while (m.find())
+                if (m.group(1).endsWith(".cu")) sources.add(m.group(1).replace('\\', '/'));
+            int best = 0;
+            List<Unit> top = new ArrayList<>();
+            for (Unit u : units) {
+                int s = 0;
+                for (String src : sources) s = Math.max(s, commonSuffix(src, u.shown()));
+                if (s == 0) continue;
+                if (s > best) {
+                    best = s;
+                    top.clear();
+                }
+                if (s == best) top.add(u);
+            }
+            for (Unit u : top) candidates.put(u, "the recorded PTX's source file (" + String.join(", ", sources) + ")");
+        }
+        String simple = dev.numlint.ptx.Demangler.simpleName(kernel);
+        Pattern defines = Pattern.compile("__global__[^;{]*\\b" + Pattern.quote(simple) + "\\s*[(<]");
+        for (Unit u : units) {
+            if (candidates.containsKey(u)) continue;
+            String text = read(u.file());
+            if (text != null && defines.matcher(text).find())
+                candidates.put(u, "the unit that defines __global__ " + simple);
+        }
+        if (candidates.isEmpty())
+            return new NotFound("no .cu unit of the scanned PATHs defines " + simple
+                    + " (nor is named by the recorded PTX's .file)");
+        List<String> tried = new ArrayList<>();
+        for (Map.Entry<Unit, String> c : candidates.entrySet()) {
+            Unit u = c.getKey();
+            java.util.Optional<Nvcc> nvcc = nvccForArch.apply(u.command().arch());
+            if (nvcc.isEmpty()) return new NotFound("nvcc not found: the project's compile command cannot be run");
+            List<Variants.PtxVariant> vs = Variants.nvccVariantsOf(u.command().flags());
+            Nvcc.Result asBuilt =
+                    nvcc.get().compile(u.file(), withLineInfo(vs.get(0).flags()));
+            if (asBuilt.ptx == null) {
+                tried.add(u.shown() + ": " + asBuilt.error);
+                continue;
+            }
+            if (!Pattern.compile("\\.entry\\s+" + Pattern.quote(kernel) + "\\s*\\(")
+                    .matcher(asBuilt.ptx)
+                    .find()) {
+                tried.add(u.shown() + ": its build does not define " + kernel);
+                continue;
+            }
+            List<Build> builds = new ArrayList<>();
+            for (Variants.PtxVariant v : vs) {
+                Nvcc.Result r = v == vs.get(0) ? asBuilt : nvcc.get().compile(u.file(), withLineInfo(v.flags()));
+                builds.add(new Build(v.name(), v.rule(), v.flags(), r.ptx, r.ptx == null ? r.error : null));
+            }
+            List<String> notes = new ArrayList<>(asBuilt.notes);
+            if (!tried.isEmpty()) notes.add("units tried before: " + String.join("; ", tried));
+            return new Found(u, c.getValue(), u.command().describe(u.shown()), builds, notes);
+        }
+        return new NotFound("no unit's build defines " + kernel + ": " + String.join("; ", tried));
+    }
+
+    private static List<String> withLineInfo(List<String> flags) {
+        List<String> f = new ArrayList<>(flags);
+        if (!f.contains("-lineinfo") && !f.contains("--generate-line-info")) f.add("-lineinfo");
+        return f;
+    }
+
+    /** Path components two '/'-separated paths share at their ends (0: not even the file name). */
+    static int commonSuffix(String a, String b) {
+        String[] x = a.split("/"), y = b.split("/");
+        int n = 0;
+        while (n < x.length && n < y.length && x[x.length - 1 - n].equals(y[y.length - 1 - n])) n++;
+        return n;
+    }
+
+    private static String read(Path f) {
+        try {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || Files.size(f) > MAX_UNIT_BYTES) return null;
+            return Files.readString(f, StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}
