@@ -96,6 +96,45 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aSassOnlyRecordingReplaysOnTheInterpreterFromTheProjectsOwnBuild() throws IOException {
+        assumeTrue(
+                dev.numlint.toolchain.Nvcc.find(null, System.getenv("PATH")).isPresent(),
+                "nvcc not found: the project's units cannot be rebuilt");
+        // a separable-compilation build loads a SASS-only image: the recording holds no PTX for the kernel
+        Path recs = dir.resolve("recordings");
+        Path from = RECORDINGS.resolve("dbt");
+        try (var files = Files.walk(from)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Path to = recs.resolve("dbt").resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(to);
+                else if (!f.getFileName().toString().endsWith(".ptx.txt")) Files.copy(f, to);
+            }
+        }
+        Run alone = run("validate", "--replay", recs.toString(), "--gpu", "off", "--format", "json");
+        JsonNode none = new ObjectMapper().readTree(alone.out()).path("kernels").get(0);
+        assertThat(none.path("verdict").asText()).as(alone.out()).isEqualTo("not-runnable");
+        assertThat(none.path("reason").asText()).contains("SASS-only", "give the project's PATH");
+        Run r = run(
+                "validate",
+                "--replay",
+                recs.toString(),
+                "--gpu",
+                "off",
+                "--ptx",
+                "off",
+                "--format",
+                "json",
+                Path.of("../examples/dbt").toString());
+        JsonNode fp = new ObjectMapper().readTree(r.out()).path("kernels").get(0);
+        assertThat(fp.path("launch").path("module").asText())
+                .as(fp.toString())
+                .contains("the project's as-built build", "SASS only");
+        assertThat(fp.path("launch").path("asBuiltReproduced").asText()).startsWith("yes");
+        assertThat(fp.path("verdict").asText()).isEqualTo("confirmed");
+        assertThat(fp.path("attribution").toString()).contains("unfuse-fma");
+    }
+
+    @Test
     void replayUsageErrors() throws IOException {
         // no GPU on this host: --gpu require is refused for what the probe found, not for a missing feature
         Run require = run("validate", "--replay", RECORDINGS.toString(), "--gpu", "require");

@@ -147,6 +147,13 @@ public final class Replayer {
      */
     record Build(String name, String rule, List<String> flags, Decoder.Options opts, String ptx) {}
 
+    /** The PTX of the project's own as-built build of {@code kernel}, or null (no PATH, no unit, build failed). */
+    private String rebuiltAsBuilt(String kernel) {
+        if (project == null || !(project.of(kernel, null) instanceof ProjectBuilds.Found f)) return null;
+        for (ProjectBuilds.Build b : f.builds()) if (b.name().equals("as-built")) return b.ptx();
+        return null;
+    }
+
     /** The project's compile commands (validate --replay DIR PATH), or null: no PATH was given. */
     private ProjectBuilds project;
 
@@ -215,12 +222,29 @@ public final class Replayer {
             return k;
         }
         Recording.Module mod = rec.moduleOf(l.kernel);
+        // the PTX the interpreter runs and the PTX-level switches rewrite: the recorded image's, else (a SASS-only
+        // image, e.g. of a separable-compilation build) the project's own as-built build of the kernel's unit
+        String basePtx = mod == null ? null : mod.ptx;
         PtxText.Module m = null;
         String interpWhy = null;
         if (mod == null) {
-            interpWhy = "no recorded module image with PTX defines " + l.kernel
-                    + " (SASS-only images cannot run on the interpreter; record a build that embeds PTX, or one"
-                    + " whose PTX the record step could extract with cuobjdump)";
+            String rebuilt = rebuiltAsBuilt(l.kernel);
+            if (rebuilt != null) {
+                basePtx = rebuilt;
+                k.launch.put(
+                        "module",
+                        "the project's as-built build (the recorded image holds no PTX: SASS only); the GPU runs"
+                                + " the recorded image, the interpreter and the variants this build's PTX");
+                try {
+                    m = PtxModelAdapter.read(rebuilt);
+                } catch (RuntimeException e) {
+                    interpWhy = "cannot read the PTX of the project's as-built build: " + e.getMessage();
+                }
+            } else
+                interpWhy = "no recorded module image with PTX defines " + l.kernel
+                        + " (SASS-only images cannot run on the interpreter; record a build that embeds PTX, or one"
+                        + " whose PTX the record step could extract with cuobjdump, or give the project's PATH"
+                        + " after --replay DIR so that its own compile command rebuilds the kernel)";
         } else {
             k.launch.put(
                     "module", mod.file + (mod.kind.equals("ptx") ? "" : " (PTX extracted from the " + mod.kind + ")"));
@@ -302,7 +326,7 @@ public final class Replayer {
                         .map(v -> v.space + " " + v.name)
                         .toList();
         if (!restored.isEmpty()) k.notes.add("module variables restored from the recording: " + restored);
-        boolean floatAtomics = mod != null && FLOAT_ATOMIC.matcher(mod.ptx).find();
+        boolean floatAtomics = basePtx != null && FLOAT_ATOMIC.matcher(basePtx).find();
         Stats interp = null;
         boolean exceptionsCounted = false;
         if (outs != null) {
@@ -358,7 +382,7 @@ public final class Replayer {
         } else k.notes.add("the interpreter cannot replay this launch: " + interpWhy);
         // 2. the GPU
         Stats onGpu = null;
-        if (gpuSettings != null) onGpu = gpu(rec, l, mod, vs, type, outs, floatAtomics, moduleVars, k);
+        if (gpuSettings != null) onGpu = gpu(rec, l, mod, basePtx, vs, type, outs, floatAtomics, moduleVars, k);
         // 3. the verdict: from the interpreter's comparison, else from the GPU's
         Stats main = interp != null ? interp : onGpu;
         if (main == null || main.err.get("strict") == null) {
@@ -528,6 +552,7 @@ public final class Replayer {
             Recording rec,
             Recording.RecordedLaunch l,
             Recording.Module mod,
+            String basePtx,
             List<Build> vs,
             String[] type,
             Map<String, List<byte[]>> interpOuts,
@@ -578,10 +603,10 @@ public final class Replayer {
             gl.globals = globals;
             gl.textures = l.textureDescriptors; // recreated in the child's context, the parameter given the new handle
             if (v.name().equals("as-built")) gl.images = images;
-            else if (mod == null) continue;
+            else if (v.ptx() == null && basePtx == null) continue;
             else {
                 String f = "variant-" + ran.size() + ".ptx";
-                String text = v.ptx() != null ? v.ptx() : PtxSwitches.apply(mod.ptx, v.opts());
+                String text = v.ptx() != null ? v.ptx() : PtxSwitches.apply(basePtx, v.opts());
                 files.put(f, (text + "\0").getBytes(StandardCharsets.UTF_8));
                 gl.images = List.of(f);
             }
@@ -672,9 +697,9 @@ public final class Replayer {
             }
         }
         if (!outs.containsKey("strict")) {
-            gr.reason = mod == null
+            gr.reason = basePtx == null
                     ? "only the as-built image ran: the recording holds no PTX to build the strict and per-hazard"
-                            + " variants from"
+                            + " variants from (give the project's PATH after --replay DIR to rebuild them)"
                     : "the strict build did not run on the GPU: " + failed.get("strict");
             return null;
         }
