@@ -24,7 +24,13 @@
 #                image is then SASS only: variants need PTX, so only the as-built GPU replay runs)
 #   LAUNCHES     recorded launches per kernel (2); MAX_BYTES (512M); REPEATS timed GPU repeats (3);
 #   INSN_LIMIT   interpreter instructions per launch (200000000; past it the GPU alone gives the verdict)
-#   PAR          parallel builds (nproc)
+#   PAR          parallel builds (nproc); PAR_REPLAY: replays run at once (1; the interpreter is one thread each)
+#   BUILD        nvcc (default: the script's nvcc line above) or own: each program with its own build, as a user
+#                builds it: a cuda-samples program with its CMakeLists.txt (configured in Samples/X/build with
+#                CMAKE_EXPORT_COMPILE_COMMANDS, built with `cmake --build`), a Rodinia benchmark ("rodinia/nw") with
+#                its Makefile under $RODINIA/cuda; the replay then gets the program's tree as PATH, so that every
+#                variant is rebuilt from the project's own compile command (validate --replay DIR PATH)
+#   RODINIA      a Rodinia checkout (its cuda/ and common/) for the "rodinia/NAME" programs
 #
 # Smoke mode (bench/lib.sh: no NUMLINT_CORPORA, as in CI) on a host without a GPU or without $SAMPLES: builds the
 # jar when missing and replays the committed examples/recordings with --gpu auto, then prints the same table; it
@@ -44,6 +50,9 @@ MAX_BYTES="${MAX_BYTES:-512M}"
 REPEATS="${REPEATS:-3}"
 INSN_LIMIT="${INSN_LIMIT:-200000000}"
 PAR="${PAR:-$(nproc 2>/dev/null || echo 4)}"
+PAR_REPLAY="${PAR_REPLAY:-1}"
+BUILD="${BUILD:-nvcc}"
+RODINIA="${RODINIA:-}"
 PROGRAMS="${PROGRAMS:-dbt
 0_Introduction/vectorAdd 0_Introduction/matrixMul 0_Introduction/simpleTemplates 0_Introduction/fp16ScalarProduct
 0_Introduction/asyncAPI 0_Introduction/mergeSort 0_Introduction/simpleAtomicIntrinsics
@@ -82,13 +91,21 @@ START=$SECONDS
 left() { echo $(( BUDGET_S - (SECONDS - START) )); }
 ms() { date +%s%N | cut -c1-13; }
 name() { basename "$1"; }
+# a program's executable as its build names it, its arguments, and its tree (the PATH its replay scans)
+exe() { case "$1" in rodinia/nw) echo needle ;; rodinia/*) basename "$1" ;; *) name "$1" ;; esac; }
+args() { case "$1" in rodinia/nw) echo "2048 10" ;; rodinia/pathfinder) echo "100000 100 20" ;; esac; }
+tree() {
+  if [ "${1#rodinia/}" != "$1" ]; then echo "$RODINIA"
+  elif [ "$BUILD" = own ] && [ "$1" != dbt ]; then echo "$SAMPLES/Samples/$1"; fi
+}
 
 {
   nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv 2>&1
   nvcc --version | tail -2
   "$JAVA" -version 2>&1 | head -1
   echo "numlint jar: $JAR ($(cksum < "$JAR" | cut -d' ' -f1))"
-  echo "samples: $SAMPLES; arch $ARCH; rdc $RDC; launches $LAUNCHES; max-bytes $MAX_BYTES; repeats $REPEATS"
+  echo "samples: $SAMPLES; rodinia: $RODINIA; build $BUILD; arch $ARCH; rdc $RDC; launches $LAUNCHES;" \
+    "max-bytes $MAX_BYTES; repeats $REPEATS; replays at once $PAR_REPLAY"
 } > "$OUT/env.txt" 2>&1
 
 # 1. builds (in parallel; a program already built is kept)
@@ -97,7 +114,16 @@ build() { # subdir
   n=$(name "$p")
   [ -x "$WORK/bin/$n" ] && return 0
   [ "$RDC" = 1 ] && rdc=(-rdc=true)
-  if [ "$p" = dbt ]; then
+  if [ "${p#rodinia/}" != "$p" ]; then
+    d="$RODINIA/cuda/${p#rodinia/}"
+    [ -d "$d" ] || { echo "no such benchmark: $d" > "$WORK/log/build-$n.txt"; return 1; }
+    (cd "$d" && make && cp "$(exe "$p")" "$WORK/bin/$n") > "$WORK/log/build-$n.txt" 2>&1
+  elif [ "$BUILD" = own ] && [ "$p" != dbt ]; then
+    d="$SAMPLES/Samples/$p"
+    [ -d "$d" ] || { echo "no such sample: $d" > "$WORK/log/build-$n.txt"; return 1; }
+    { cmake -S "$d" -B "$d/build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCMAKE_BUILD_TYPE=Release \
+        && cmake --build "$d/build" -j 4 && cp "$d/build/$n" "$WORK/bin/$n"; } > "$WORK/log/build-$n.txt" 2>&1
+  elif [ "$p" = dbt ]; then
     mkdir -p "$WORK/dbt" && cp "$ROOT/examples/recordings/dbt-host-filled.cu.txt" "$WORK/dbt/dbt_filled.cu" || return 1
     (cd "$WORK/dbt" && nvcc --use_fast_math -lineinfo -std=c++17 -arch="$ARCH" "${rdc[@]}" -o "$WORK/bin/dbt" \
       dbt_filled.cu) > "$WORK/log/build-$n.txt" 2>&1
@@ -127,29 +153,42 @@ for p in $PROGRAMS; do
   [ -f "$WORK/times/$n.record" ] && continue
   [ "$(left)" -lt 90 ] && { echo "$n: not recorded, out of time (run again)" >> "$OUT/left.txt"; continue; }
   rm -rf "$WORK/rec/$n"
-  s=$(ms); (cd "$WORK/bin" && timeout 120 "./$n" > "$WORK/log/plain-$n.txt" 2>&1); pe=$?; e=$(ms)
+  # shellcheck disable=SC2046
+  s=$(ms); (cd "$WORK/bin" && timeout 120 "./$n" $(args "$p") > "$WORK/log/plain-$n.txt" 2>&1); pe=$?; e=$(ms)
   s2=$(ms)
+  # shellcheck disable=SC2046
   (cd "$WORK/bin" && timeout 240 "${J[@]}" record --launches "$LAUNCHES" --max-bytes "$MAX_BYTES" \
-    --cache-dir "$WORK/cache" --output "$WORK/rec/$n" -- "./$n" > "$WORK/log/record-$n.txt" 2>&1)
+    --cache-dir "$WORK/cache" --output "$WORK/rec/$n" -- "./$n" $(args "$p") > "$WORK/log/record-$n.txt" 2>&1)
   re=$?; e2=$(ms)
   echo "$n $((e - s)) $((e2 - s2)) $pe $re" > "$WORK/times/$n.record"
 done
 
-# 3. replay on the interpreter and the GPU, one program at a time
-for p in $PROGRAMS; do
+# 3. replay on the interpreter and the GPU ($PAR_REPLAY programs at a time); with its tree as PATH when the
+#    program was built by its own build, so that the variants come from the project's compile command
+replay() { # program
+  local p=$1 n l s e rc t
   n=$(name "$p")
-  [ -f "$WORK/times/$n.record" ] && [ -d "$WORK/rec/$n" ] || continue
-  [ -f "$WORK/rep/$n.json" ] && continue
-  l=$(left); [ "$l" -lt 30 ] && { echo "$n: not replayed, out of time (run again)" >> "$OUT/left.txt"; continue; }
+  t=$(tree "$p")
+  l=$(left); [ "$l" -lt 30 ] && { echo "$n: not replayed, out of time (run again)" >> "$OUT/left.txt"; return; }
   [ "$l" -gt 300 ] && l=300
   s=$(ms)
+  # shellcheck disable=SC2086
   timeout "$l" "${J[@]}" validate --replay "$WORK/rec/$n" --gpu require --gpu-timeout 120 \
-    --instruction-limit "$INSN_LIMIT" --format json --output "$WORK/rep/$n.json.part" > "$WORK/log/replay-$n.txt" 2>&1
+    --instruction-limit "$INSN_LIMIT" --format json --output "$WORK/rep/$n.json.part" \
+    ${t:+--ptx off "$t"} > "$WORK/log/replay-$n.txt" 2>&1
   rc=$?; e=$(ms)
   # exit 0 (nothing confirmed) and 1 (confirmed) are complete reports; anything else is kept as a log only
   if [ $rc -le 1 ] && [ -s "$WORK/rep/$n.json.part" ]; then mv "$WORK/rep/$n.json.part" "$WORK/rep/$n.json"; fi
   echo "$n $((e - s)) $rc" > "$WORK/times/$n.replay"
+}
+for p in $PROGRAMS; do
+  n=$(name "$p")
+  [ -f "$WORK/times/$n.record" ] && [ -d "$WORK/rec/$n" ] || continue
+  [ -f "$WORK/rep/$n.json" ] && continue
+  replay "$p" &
+  while [ "$(jobs -r | wc -l)" -ge "$PAR_REPLAY" ]; do sleep 0.5; done
 done
+wait
 
 # 4. the table
 for f in "$WORK"/times/*.record; do
