@@ -96,7 +96,8 @@ exe() { case "$1" in rodinia/nw) echo needle ;; rodinia/*) basename "$1" ;; *) n
 args() { case "$1" in rodinia/nw) echo "2048 10" ;; rodinia/pathfinder) echo "100000 100 20" ;; esac; }
 tree() {
   if [ "${1#rodinia/}" != "$1" ]; then echo "$RODINIA"
-  elif [ "$BUILD" = own ] && [ "$1" != dbt ]; then echo "$SAMPLES/Samples/$1"; fi
+  # the samples' root, so that their Common/ headers are inside the scanned tree; the program's own database
+  elif [ "$BUILD" = own ] && [ "$1" != dbt ]; then echo "-p $SAMPLES/Samples/$1/build $SAMPLES"; fi
 }
 
 {
@@ -175,7 +176,7 @@ replay() { # program
   # shellcheck disable=SC2086
   timeout "$l" "${J[@]}" validate --replay "$WORK/rec/$n" --gpu require --gpu-timeout 120 \
     --instruction-limit "$INSN_LIMIT" --format json --output "$WORK/rep/$n.json.part" \
-    ${t:+--ptx off "$t"} > "$WORK/log/replay-$n.txt" 2>&1
+    ${t:+--ptx off $t} > "$WORK/log/replay-$n.txt" 2>&1
   rc=$?; e=$(ms)
   # exit 0 (nothing confirmed) and 1 (confirmed) are complete reports; anything else is kept as a log only
   if [ $rc -le 1 ] && [ -s "$WORK/rep/$n.json.part" ]; then mv "$WORK/rep/$n.json.part" "$WORK/rep/$n.json"; fi

@@ -94,7 +94,11 @@ public final class ProjectBuilds {
             return new NotFound("no .cu unit of the scanned PATHs defines " + simple
                     + " (nor is named by the recorded PTX's .file)");
         List<String> tried = new ArrayList<>();
-        for (Map.Entry<Unit, String> c : candidates.entrySet()) {
+        // a unit a build file compiles before one whose command numlint guessed (a tree of many programs: the
+        // kernel's name may be defined in more than one)
+        List<Map.Entry<Unit, String>> order = new ArrayList<>(candidates.entrySet());
+        order.sort(java.util.Comparator.comparing(e -> e.getKey().command().guessed()));
+        for (Map.Entry<Unit, String> c : order) {
             Unit u = c.getKey();
             java.util.Optional<Nvcc> nvcc = nvccForArch.apply(u.command().arch());
             if (nvcc.isEmpty()) return new NotFound("nvcc not found: the project's compile command cannot be run");
