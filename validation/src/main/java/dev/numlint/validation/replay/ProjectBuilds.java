@@ -56,11 +56,52 @@ public final class ProjectBuilds {
 
     /** The project's builds of {@code kernel} (mangled, as recorded), or why there are none. */
     public Object of(String kernel, String recordedPtx) {
-        return byKernel.computeIfAbsent(
-                kernel + "\u0000" + (recordedPtx == null ? 0 : recordedPtx.hashCode()), k -> find(kernel, recordedPtx));
+        return of(kernel, recordedPtx, null);
     }
 
-    private Object find(String kernel, String recordedPtx) {
+    /**
+     * The same, for a recording made on a GPU of virtual architecture {@code deviceArch} ({@code compute_90}; null:
+     * unknown): a command that asks for a newer architecture than that GPU (a build for a list of GPUs, whose highest
+     * entry the build model reads) is built for the recording GPU's instead, which the build also targets or its
+     * driver could not have run the program there.
+     */
+    public Object of(String kernel, String recordedPtx, String deviceArch) {
+        return byKernel.computeIfAbsent(
+                kernel + "\u0000" + (recordedPtx == null ? 0 : recordedPtx.hashCode()) + "\u0000" + deviceArch,
+                k -> find(kernel, recordedPtx, deviceArch));
+    }
+
+    /** {@code arch}, or {@code deviceArch} when that is older (both {@code compute_NN}; unparsable: arch). */
+    static String capped(String arch, String deviceArch) {
+        int a = archNumber(arch), d = archNumber(deviceArch);
+        return a > 0 && d > 0 && a > d ? "compute_" + d : arch;
+    }
+
+    private static int archNumber(String arch) {
+        if (arch == null) return -1;
+        Matcher m = Pattern.compile("^(?:compute|sm)_(\\d{2,3})[a-z]?$").matcher(arch);
+        return m.matches() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    private static final Pattern INCLUDE = Pattern.compile("(?m)^\\s*#\\s*include\\s*\"([^\"\\n]+)\"");
+
+    /**
+     * A header the unit includes by a plain relative name (its own directory or below, no {@code ..}) whose text
+     * defines the kernel, or null: CUDA code often keeps its kernels in a {@code _kernel.cuh} the unit includes.
+     */
+    private static String includedDefinition(Path unit, String text, Pattern defines) {
+        Matcher m = INCLUDE.matcher(text);
+        Path dir = unit.getParent();
+        while (m.find()) {
+            String name = m.group(1);
+            if (name.startsWith("/") || name.contains("..") || name.contains("\\") || dir == null) continue;
+            String h = read(dir.resolve(name));
+            if (h != null && defines.matcher(h).find()) return name;
+        }
+        return null;
+    }
+
+    private Object find(String kernel, String recordedPtx, String deviceArch) {
         if (units.isEmpty()) return new NotFound("the scanned PATHs hold no .cu unit");
         Map<Unit, String> candidates = new LinkedHashMap<>();
         if (recordedPtx != null) {
@@ -90,6 +131,13 @@ public final class ProjectBuilds {
             if (text != null && defines.matcher(text).find())
                 candidates.put(u, "the unit that defines __global__ " + simple);
         }
+        for (Unit u : units) {
+            if (candidates.containsKey(u)) continue;
+            String text = read(u.file());
+            String header = text == null ? null : includedDefinition(u.file(), text, defines);
+            if (header != null)
+                candidates.put(u, "the unit that includes " + header + ", which defines __global__ " + simple);
+        }
         if (candidates.isEmpty())
             return new NotFound("no .cu unit of the scanned PATHs defines " + simple
                     + " (nor is named by the recorded PTX's .file)");
@@ -100,7 +148,11 @@ public final class ProjectBuilds {
         order.sort(java.util.Comparator.comparing(e -> e.getKey().command().guessed()));
         for (Map.Entry<Unit, String> c : order) {
             Unit u = c.getKey();
-            java.util.Optional<Nvcc> nvcc = nvccForArch.apply(u.command().arch());
+            String arch = capped(u.command().arch(), deviceArch);
+            CompileCommand command = arch.equals(u.command().arch())
+                    ? u.command()
+                    : new CompileCommand(u.command().flags(), arch, u.command().from());
+            java.util.Optional<Nvcc> nvcc = nvccForArch.apply(arch);
             if (nvcc.isEmpty()) return new NotFound("nvcc not found: the project's compile command cannot be run");
             List<Variants.PtxVariant> vs = Variants.nvccVariantsOf(u.command().flags());
             Nvcc.Result asBuilt =
@@ -121,8 +173,11 @@ public final class ProjectBuilds {
                 builds.add(new Build(v.name(), v.rule(), v.flags(), r.ptx, r.ptx == null ? r.error : null));
             }
             List<String> notes = new ArrayList<>(asBuilt.notes);
+            if (command != u.command())
+                notes.add("built for " + arch + ", the architecture of the GPU the launch was recorded on: the"
+                        + " command's highest is " + u.command().arch() + ", whose PTX that GPU cannot load");
             if (!tried.isEmpty()) notes.add("units tried before: " + String.join("; ", tried));
-            return new Found(u, c.getValue(), u.command().describe(u.shown()), builds, notes);
+            return new Found(u, c.getValue(), command.describe(u.shown()), builds, notes);
         }
         return new NotFound("no unit's build defines " + kernel + ": " + String.join("; ", tried));
     }

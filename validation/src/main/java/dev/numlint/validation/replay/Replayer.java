@@ -148,8 +148,8 @@ public final class Replayer {
     record Build(String name, String rule, List<String> flags, Decoder.Options opts, String ptx) {}
 
     /** The PTX of the project's own as-built build of {@code kernel}, or null (no PATH, no unit, build failed). */
-    private String rebuiltAsBuilt(String kernel) {
-        if (project == null || !(project.of(kernel, null) instanceof ProjectBuilds.Found f)) return null;
+    private String rebuiltAsBuilt(String kernel, String deviceArch) {
+        if (project == null || !(project.of(kernel, null, deviceArch) instanceof ProjectBuilds.Found f)) return null;
         for (ProjectBuilds.Build b : f.builds()) if (b.name().equals("as-built")) return b.ptx();
         return null;
     }
@@ -168,11 +168,12 @@ public final class Replayer {
      * one home: {@link Variants#ptxVariantsOf}), and with the project's compile command its nvcc builds, whose
      * strict build is then the strict build ("ptx-strict" the PTX-level one); says in {@code k} which command.
      */
-    private List<Build> variants(Map<String, KernelHazards.Hit> hits, String kernel, String ptx, KernelResult k) {
+    private List<Build> variants(
+            Map<String, KernelHazards.Hit> hits, String kernel, String ptx, String deviceArch, KernelResult k) {
         List<Build> ptxLevel = new ArrayList<>();
         for (Variants.PtxVariant v : Variants.ptxVariantsOf(hits))
             ptxLevel.add(new Build(v.name(), v.rule(), v.flags(), v.opts(), null));
-        Object found = project == null ? null : project.of(kernel, ptx);
+        Object found = project == null ? null : project.of(kernel, ptx, deviceArch);
         if (!(found instanceof ProjectBuilds.Found f)) {
             k.build = "the recorded module's PTX, with PTX-level switches for the variants (no compile command: "
                     + (found instanceof ProjectBuilds.NotFound nf
@@ -209,6 +210,9 @@ public final class Replayer {
 
     KernelResult launch(Recording rec, Recording.RecordedLaunch l) {
         KernelResult k = failure(rec, l, null);
+        String cc = rec.facts.get("computeCapability");
+        // the virtual architecture of the GPU the launch was recorded on (compute_90), or null
+        String deviceArch = cc != null && cc.matches("\\d{1,2}\\.\\d") ? "compute_" + cc.replace(".", "") : null;
         k.launch.put("source", "recorded launch " + l.id + " in " + rec.dir);
         k.launch.put("grid", Arrays.toString(l.grid));
         k.launch.put("block", Arrays.toString(l.block));
@@ -228,7 +232,7 @@ public final class Replayer {
         PtxText.Module m = null;
         String interpWhy = null;
         if (mod == null) {
-            String rebuilt = rebuiltAsBuilt(l.kernel);
+            String rebuilt = rebuiltAsBuilt(l.kernel, deviceArch);
             if (rebuilt != null) {
                 basePtx = rebuilt;
                 k.launch.put(
@@ -255,7 +259,7 @@ public final class Replayer {
             }
         }
         Map<String, KernelHazards.Hit> hits = m != null ? KernelHazards.of(m.source, l.kernel, false) : Map.of();
-        List<Build> vs = variants(hits, l.kernel, mod == null ? null : mod.ptx, k);
+        List<Build> vs = variants(hits, l.kernel, mod == null ? null : mod.ptx, deviceArch, k);
         // element type of each allocation: the access type of the first pointer parameter into it
         String[] type = new String[l.before.size()];
         if (m != null && m.func(l.kernel) != null) {
