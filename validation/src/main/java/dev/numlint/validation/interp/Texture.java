@@ -257,31 +257,48 @@ public final class Texture {
         return format == Format.U8 && normalizedFloat;
     }
 
-    /**
-     * Linear filtering of channel c at (x, y, z) (already scaled to texels) of layer l: the weights and sums the
-     * class comment describes.
-     */
-    private float filter(double[] x, int l, int c) {
+    /** The texels a linear sample reads and their weights, the same for every channel. */
+    private static final class Footprint {
+        final int[] base = new int[3];
+        /** Weight of each corner, in units of 1/256 (indexed by the corner's bits). */
+        final int[] w = new int[16];
+        /** The corners, corners[0..n). */
+        final int[] corners = new int[16];
+
+        int n;
+        /** Whether row -1 of a 1-D array (the border colour) takes part. */
+        boolean row;
+    }
+
+    /** The footprint of a linear sample at (x, y, z), already scaled to texels: the class comment's steps 1, 2, 5. */
+    private Footprint footprint(double[] x) {
+        Footprint f = new Footprint();
         int[] size = {width, height, depth};
-        int[] base = new int[3];
         int[] a = new int[3];
         for (int d = 0; d < dims; d++) {
             double xb = safe(x[d]) - 0.5;
             if (mode(d) == Address.CLAMP) xb = Math.max(0, Math.min(size[d] - 1, xb));
             double fl = Math.floor(xb);
-            base[d] = (int) fl;
+            f.base[d] = (int) fl;
             a[d] = weight(xb - fl);
         }
-        int[] w = new int[16];
-        int[] corners = new int[16];
-        w[0] = 256;
+        f.w[0] = 256;
         int n = 1;
         // a 1-D array is a 2-D one of height 1 read at y = 0; row -1 differs from row 0 only under border addressing
-        boolean row = dims == 1 && layers == 0 && address(-1, 1, 1) < 0;
-        if (row) n = split(w, corners, n, ROW, 128, true);
-        if (dims == 3) n = split(w, corners, n, Z, a[2], true);
-        n = split(w, corners, n, X, a[0], true);
-        if (dims >= 2) n = split(w, corners, n, Y, a[1], false);
+        f.row = dims == 1 && layers == 0 && address(-1, 1, 1) < 0;
+        if (f.row) n = split(f.w, f.corners, n, ROW, 128, true);
+        if (dims == 3) n = split(f.w, f.corners, n, Z, a[2], true);
+        n = split(f.w, f.corners, n, X, a[0], true);
+        if (dims >= 2) n = split(f.w, f.corners, n, Y, a[1], false);
+        f.n = n;
+        return f;
+    }
+
+    /** Linear filtering of channel c of layer l over a footprint: the class comment's steps 3 and 4. */
+    private float filter(Footprint f, int l, int c) {
+        int n = f.n;
+        int[] w = f.w, corners = f.corners, base = f.base;
+        boolean row = f.row;
         boolean fixed = fixedPoint();
         double sum = 0;
         boolean exact = true;
@@ -338,6 +355,7 @@ public final class Texture {
         for (int d = 0; d < dims; d++) x[d] = normalizedCoords ? coord[d] * size[d] : coord[d];
         boolean floatResult = format.isFloat || normalizedFloat;
         int l = clampLayer(layer);
+        Footprint footprint = linear && floatResult ? footprint(x) : null;
         long[] out = new long[4];
         for (int c = 0; c < 4; c++) {
             if (c >= channels) {
@@ -350,7 +368,7 @@ public final class Texture {
                 for (int d = 0; d < dims; d++) idx[d] = (int) Math.floor(safe(x[d]));
                 v = texel(idx, l, c);
             } else {
-                v = filter(x, l, c);
+                v = filter(footprint, l, c);
             }
             out[c] = floatResult ? Float.floatToRawIntBits((float) v) & 0xffffffffL : (long) v & 0xffffffffL;
         }

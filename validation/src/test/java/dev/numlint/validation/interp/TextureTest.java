@@ -126,6 +126,8 @@ class TextureTest {
         // (1.0): the mean of texels 0 and 1, channel 0, in 16-bit fixed point: (255 * 257 + 128 * 257) / 2 =
         // 49215.5, rounded up to 49216 and read as 49216 / 65535 (not (1 + 128/255) / 2, the guide's formula)
         assertThat(f(u8.sample(new double[] {1.0, 0, 0}, 0)[0])).isEqualTo(49216 / 65535f);
+        // channel 1: 51 * 257 / 2 = 6553.5 -> 6554
+        assertThat(f(u8.sample(new double[] {1.0, 0, 0}, 0)[1])).isEqualTo(6554 / 65535f);
         // integer coordinates (tex1Dfetch): out of range reads 0
         Texture t = line(8, 16, 24, 32);
         assertThat(f(t.fetch(new int[] {3, 0, 0}, 0)[0])).isEqualTo(32f);
@@ -231,6 +233,19 @@ class TextureTest {
         // point filtering reads v / 255
         one.linear = false;
         assertThat(at(one, 1.5)).isEqualTo(1 / 255f);
+    }
+
+    @Test
+    void aFourChannelTextureOfUnitVectorsReturnsTheFourWeights() {
+        // texel (i, j) is the unit vector of channel i + 2j: a sample returns each corner's weight in its channel
+        Texture t = new Texture(
+                2, 2, 2, 1, 0, 4, Texture.Format.F32, 0, floats(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
+        t.linear = true;
+        // alpha = (3, 128)/256: x splits 256 into 253 and 3; y halves each, rounding halves down: 253 -> 127 + 126,
+        // 3 -> 2 + 1
+        long[] v = t.sample(new double[] {0.5 + 3 / 256.0, 1.0, 0}, 0);
+        assertThat(new float[] {f(v[0]), f(v[1]), f(v[2]), f(v[3])})
+                .containsExactly(127 / 256f, 2 / 256f, 126 / 256f, 1 / 256f);
     }
 
     static String kernel(String body) {
