@@ -994,6 +994,12 @@ public final class Interpreter {
                         pc = i + 2;
                         break;
                     }
+                    case Op.DIV_F32: // div.rn.f32 (the strict builds' division)
+                        R[D[i]] = fb(f(R[A[i]]) / f(R[B[i]]));
+                        break;
+                    case Op.DIV_APPROX_F32: // div.approx{.ftz}.f32 (fast-math division)
+                        R[D[i]] = fb(Approx.divApprox(f(R[A[i]]), f(R[B[i]]), X[i] != 0));
+                        break;
                     case Op.NEG_F32: {
                         float a = f(R[A[i]]);
                         R[D[i]] = Float.floatToRawIntBits(-(X[i] != 0 ? Fp32.ftz(a) : a));
@@ -1323,9 +1329,6 @@ public final class Interpreter {
                 break;
             case Op.TESTP_F64:
                 R[D[i]] = testp((int) X[i], dd(R[A[i]]), Y[i] == 0) ? 1 : 0;
-                break;
-            case Op.DIV_F32:
-                R[D[i]] = fb(f(R[A[i]]) / f(R[B[i]]));
                 break;
             case Op.SQRT_F32:
                 R[D[i]] = fb((float) Math.sqrt(f(R[A[i]])));

@@ -141,7 +141,9 @@ final class Op {
             MUL_F32_X = 168,
             FMA_F32_X = 169,
             CVT_S32_F32_X = 170,
-            DIV_APPROX_F32_X = 171;
+            DIV_APPROX_F32_X = 171,
+            // div.approx{.ftz}.f32 ({@link Superinstructions#specialise}; x: 1 with .ftz), run inline
+            DIV_APPROX_F32 = 172;
 
     // sub-operations of F32_G / F64_G
     static final int G_ADD = 0, G_SUB = 1, G_MUL = 2, G_FMA = 3, G_DIV = 4, G_SQRT = 5, G_RCP = 6;

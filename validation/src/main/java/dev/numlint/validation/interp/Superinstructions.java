@@ -43,8 +43,8 @@ final class Superinstructions {
      * call and without testing modifiers at run time: {@code add/sub/mul/fma.rn.ftz.f32} (F32_G with round to
      * nearest and .ftz, no .sat) become ADD/SUB/MUL/FMA_F32_FTZ; the same without .ftz (F32_G with mode 0, which
      * the strict builds' unfused multiply-adds are) become the plain ADD/SUB/MUL/FMA_F32 (round to nearest of the
-     * exact result either way); {@code cvt.rn.f32.s32} becomes CVT_F32_S32 and {@code cvt.rzi{.ftz}.s32.f32}
-     * CVT_S32_F32 (x: 1 with .ftz).
+     * exact result either way); {@code cvt.rn.f32.s32} becomes CVT_F32_S32, {@code cvt.rzi{.ftz}.s32.f32}
+     * CVT_S32_F32 (x: 1 with .ftz) and {@code div.approx{.ftz}.f32} DIV_APPROX_F32 (x: 1 with .ftz).
      */
     static void specialise(Program p) {
         specialiseOps(p);
@@ -69,6 +69,9 @@ final class Superinstructions {
                 if (to < 0) continue;
                 p.op[i] = to;
                 p.x[i] = 0;
+                p.y[i] = 0;
+            } else if (op == Op.F32_APPROX && p.y[i] == Op.A_DIV) {
+                p.op[i] = Op.DIV_APPROX_F32; // x stays: 1 with .ftz
                 p.y[i] = 0;
             } else if (op == Op.CVT) {
                 long x = p.x[i];
@@ -117,8 +120,7 @@ final class Superinstructions {
                         op == Op.MUL_F32_FTZ && ftz ? Op.MUL_F32_FTZ_X : op == Op.MUL_F32 && !ftz ? Op.MUL_F32_X : -1;
                 case 3 -> to =
                         op == Op.FMA_F32_FTZ && ftz ? Op.FMA_F32_FTZ_X : op == Op.FMA_F32 && !ftz ? Op.FMA_F32_X : -1;
-                case 4 -> to =
-                        op == Op.F32_APPROX && p.y[j] == Op.A_DIV && (p.x[j] != 0) == ftz ? Op.DIV_APPROX_F32_X : -1;
+                case 4 -> to = op == Op.DIV_APPROX_F32 && (p.x[j] != 0) == ftz ? Op.DIV_APPROX_F32_X : -1;
                 case 13 -> to =
                         op == Op.CVT_S32_F32 && (x >>> 16) == Op.K_S32 && (p.x[j] != 0) == ftz ? Op.CVT_S32_F32_X : -1;
                 default -> to = -1;

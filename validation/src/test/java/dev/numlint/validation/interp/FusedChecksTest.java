@@ -2,6 +2,7 @@ package dev.numlint.validation.interp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.validation.fp.Approx;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,14 @@ class FusedChecksTest {
                 s = run(separate, in.array(), threads),
                 q = run(plain, in.array(), threads);
         assertThat(f.out).isEqualTo(s.out).isEqualTo(q.out);
+        // div.approx{.ftz}.f32 runs as DIV_APPROX_F32 (inline in the loop), computing Approx.divApprox
+        assertThat(plain.op).contains(Op.DIV_APPROX_F32).doesNotContain(Op.F32_APPROX);
+        ByteBuffer out = ByteBuffer.wrap(q.out).order(ByteOrder.LITTLE_ENDIAN);
+        for (int t = 0; t < threads; t++) {
+            float a = VALUES[t % n], b = VALUES[(t / n) % n];
+            assertThat(out.getInt(56 * t + 32)).isEqualTo((int) Interpreter.fb(Approx.divApprox(a, b, true)));
+            assertThat(out.getInt(56 * t + 36)).isEqualTo((int) Interpreter.fb(Approx.divApprox(a, b, false)));
+        }
         assertThat(f.executed).isEqualTo(s.executed);
         assertThat(fused.exceptions).isDeepEqualTo(separate.exceptions);
         // the values raise every kind of exception somewhere, so the comparison covers the slow path
