@@ -71,6 +71,7 @@ public final class ReplayThroughput {
                         + " | M instr/s warm (CPU, median of " + reps + ") | M instr/s warm (wall) |");
         System.out.println("|---|---|---|---|---:|---:|---:|---:|---:|");
         Total all = new Total(), variants = new Total(), exceptions = new Total();
+        Map<String, Total[]> perRecording = new java.util.LinkedHashMap<>();
         boolean first = true;
         for (Path dir : recs) {
             Recording rec = Recording.read(dir);
@@ -147,6 +148,9 @@ public final class ReplayThroughput {
                     Row row = new Row(instr, cpuAll, coldCpu, cmed, med);
                     all.add(row, first);
                     (v.name().equals(EXCEPTIONS) ? exceptions : variants).add(row, first);
+                    Total[] rt = perRecording.computeIfAbsent(
+                            dir.getFileName().toString(), k -> new Total[] {new Total(), new Total()});
+                    rt[v.name().equals(EXCEPTIONS) ? 1 : 0].add(row, first);
                     System.out.println(
                             "| " + name + " | " + v.name() + (first ? " (first launch of the JVM)" : "") + " | " + row);
                     first = false;
@@ -158,6 +162,10 @@ public final class ReplayThroughput {
                 + " | M instr/s cold, without the JVM's first launch | M instr/s warm (CPU) | builds at >= "
                 + (int) TARGET + " M/s cold / warm |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
+        for (var e : perRecording.entrySet()) {
+            System.out.println("| " + e.getKey() + ": the variant builds | " + e.getValue()[0]);
+            System.out.println("| " + e.getKey() + ": as-built, counting exceptions | " + e.getValue()[1]);
+        }
         System.out.println("| the variant builds | " + variants);
         System.out.println("| as-built, counting exceptions | " + exceptions);
         System.out.println("| all builds | " + all);
