@@ -22,22 +22,25 @@ import java.util.Map;
 
 /**
  * The CPU interpreter on recorded launches (bench/replay-throughput.sh): for every launch of every recording under
- * the given directories, every build validation replays (as-built, strict, one per hazard) is run as the replay
- * runs it (bounds-checked memory, the recorded allocations, parameters, module variables and textures), repeated,
- * and the median rate printed: interpreted PTX instructions per second on one core, by wall time and by the
- * thread's CPU time, per build, per launch (all its builds) and overall. Each build is warmed up (two runs and at
- * least numlint.bench.warmMillis, default 10000: C2 recompiles the loop when a build runs instructions the builds
- * before it never ran, which takes seconds on a loaded machine). Launches the interpreter cannot run are listed
- * with the reason.
+ * the given directories, every build validation replays (as-built, strict, one per hazard, and the as-built build
+ * counting floating-point exceptions) is run as the replay runs it (bounds-checked memory, the recorded allocations,
+ * parameters, module variables and textures). Per build: the rate of its first run (cold: no warm-up of that build,
+ * only what the builds before it left in the JIT) and the median of the next runs (warm), in interpreted PTX
+ * instructions per second of the thread's CPU time, and the warm rate by wall time. The first build of the JVM also
+ * pays for the interpreter's once-per-JVM warm-up (Launch.warmUp, timed on its own line) and for the JIT compiling
+ * the loop. Launches the interpreter cannot run are listed with the reason.
  */
 public final class ReplayThroughput {
     private ReplayThroughput() {}
 
+    /** The target of issue 27. */
+    private static final double TARGET = 150;
+
     public static void main(String[] args) throws Exception {
         boolean smoke = Boolean.getBoolean("numlint.bench.smoke");
-        int reps = smoke ? 1 : 5, warm = smoke ? 0 : 2;
-        // warm-up also lasts at least this long per build, so that the JIT has compiled the loop for its profile
-        long warmNanos = smoke ? 0 : Long.getLong("numlint.bench.warmMillis", 10000L) * 1_000_000L;
+        int reps = smoke ? 1 : Integer.getInteger("numlint.bench.reps", 5);
+        // optional extra warm-up per build (the old per-build warm-up, to compare): runs before the warm runs
+        long warmNanos = smoke ? 0 : Long.getLong("numlint.bench.warmMillis", 0L) * 1_000_000L;
         long limit = Long.getLong("numlint.bench.limit", 2_000_000_000L);
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         boolean cpu = mx.isCurrentThreadCpuTimeSupported();
@@ -53,23 +56,35 @@ public final class ReplayThroughput {
                             .forEach(recs::add);
                 }
         }
-        System.out.println("| recording | launch | kernel | build | instructions | wall ms (median) | M instructions/s"
-                + " (wall) | CPU ms (median) | M instructions/s (CPU) |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|");
-        Total all = new Total(), variants = new Total();
+        System.out.println(environment());
+        long w0 = System.nanoTime(), c0 = cpu ? mx.getCurrentThreadCpuTime() : 0;
+        Launch.warmUp();
+        System.out.println(String.format(
+                Locale.ROOT,
+                "interpreter warm-up (once per JVM, %s): %.1f ms CPU, %.1f ms wall",
+                Boolean.parseBoolean(System.getProperty("numlint.interp.warmup", "true")) ? "on" : "off",
+                cpu ? (mx.getCurrentThreadCpuTime() - c0) / 1e6 : 0,
+                (System.nanoTime() - w0) / 1e6));
+        System.out.println();
+        System.out.println(
+                "| recording | launch | kernel | build | instructions | CPU s (all runs) | M instr/s cold (CPU)"
+                        + " | M instr/s warm (CPU, median of " + reps + ") | M instr/s warm (wall) |");
+        System.out.println("|---|---|---|---|---:|---:|---:|---:|---:|");
+        Total all = new Total(), variants = new Total(), exceptions = new Total();
+        Map<String, Total[]> perRecording = new java.util.LinkedHashMap<>();
+        boolean first = true;
         for (Path dir : recs) {
             Recording rec = Recording.read(dir);
             for (Recording.RecordedLaunch l : rec.launches) {
                 String name = dir.getFileName() + " | " + l.id + " | " + shortName(l.kernel);
                 Recording.Module mod = rec.moduleOf(l.kernel);
                 if (l.unusable != null || mod == null) {
-                    System.out.println("| " + name + " | - | - | - | not run: "
-                            + (l.unusable != null ? l.unusable : "no PTX") + " | | |");
+                    System.out.println("| " + name + " | - | not run: " + (l.unusable != null ? l.unusable : "no PTX")
+                            + " | | | | |");
                     continue;
                 }
                 PtxText.Module m = PtxModelAdapter.read(mod.ptx);
                 Map<String, KernelHazards.Hit> hits = KernelHazards.of(m.source, l.kernel, false);
-                Total launch = new Total();
                 // the builds the replay runs: its variants, and the as-built build once more with the checks that
                 // count floating-point exceptions (its rate counts the launch's PTX instructions, not the checks)
                 List<Variants.PtxVariant> builds = new ArrayList<>(Variants.ptxVariantsOf(hits));
@@ -85,28 +100,41 @@ public final class ReplayThroughput {
                         p = Decoder.decode(m, l.kernel, v.opts());
                     } catch (RuntimeException e) {
                         System.out.println(
-                                "| " + name + " | " + v.name() + " | - | - | not run: " + e.getMessage() + " | | |");
+                                "| " + name + " | " + v.name() + " | not run: " + e.getMessage() + " | | | | |");
                         continue;
                     }
+                    double coldCpu, cpuAll = 0;
                     double[] ms = new double[reps], cms = new double[reps];
-                    long instr = 0;
+                    long instr;
                     try {
-                        long warmStart = System.nanoTime();
-                        for (int r = 0; r < warm + reps; r++) {
-                            Launch run = launch(p, l);
-                            long c0 = cpu ? mx.getCurrentThreadCpuTime() : 0, t0 = System.nanoTime();
+                        // cold: the build's first run, with whatever the builds before it left in the JIT
+                        Launch run = launch(p, l);
+                        long cc = cpu ? mx.getCurrentThreadCpuTime() : 0, t0 = System.nanoTime();
+                        run.run(l.grid, l.block, l.dynamicShared, limit);
+                        long dc = cpu ? mx.getCurrentThreadCpuTime() - cc : System.nanoTime() - t0;
+                        instr = run.executed();
+                        coldCpu = dc / 1e6;
+                        cpuAll += dc / 1e9;
+                        // the optional per-build warm-up (numlint.bench.warmMillis), for comparison
+                        for (long ws = System.nanoTime(); System.nanoTime() - ws < warmNanos; ) {
+                            cc = cpu ? mx.getCurrentThreadCpuTime() : 0;
+                            launch(p, l).run(l.grid, l.block, l.dynamicShared, limit);
+                            cpuAll += ((cpu ? mx.getCurrentThreadCpuTime() : 0) - cc) / 1e9;
+                        }
+                        for (int r = 0; r < reps; r++) {
+                            run = launch(p, l);
+                            cc = cpu ? mx.getCurrentThreadCpuTime() : 0;
+                            t0 = System.nanoTime();
                             run.run(l.grid, l.block, l.dynamicShared, limit);
-                            long dt = System.nanoTime() - t0, dc = cpu ? mx.getCurrentThreadCpuTime() - c0 : 0;
-                            instr = run.executed();
-                            if (r == warm - 1 && System.nanoTime() - warmStart < warmNanos) r--; // warm longer
-                            else if (r >= warm) {
-                                ms[r - warm] = dt / 1e6;
-                                cms[r - warm] = dc / 1e6;
-                            }
+                            long dt = System.nanoTime() - t0;
+                            dc = cpu ? mx.getCurrentThreadCpuTime() - cc : dt;
+                            ms[r] = dt / 1e6;
+                            cms[r] = dc / 1e6;
+                            cpuAll += dc / 1e9;
                         }
                     } catch (KernelFault e) {
                         System.out.println(
-                                "| " + name + " | " + v.name() + " | - | - | not run: " + e.getMessage() + " | | |");
+                                "| " + name + " | " + v.name() + " | not run: " + e.getMessage() + " | | | | |");
                         continue;
                     }
                     if (v.name().equals("as-built")) asBuilt = instr;
@@ -117,45 +145,106 @@ public final class ReplayThroughput {
                     Arrays.sort(ms);
                     Arrays.sort(cms);
                     double med = ms[ms.length / 2], cmed = cms[cms.length / 2];
-                    launch.add(instr, med, cmed);
-                    if (!v.name().equals(EXCEPTIONS)) variants.add(instr, med, cmed);
-                    row(name + " | " + v.name(), instr, med, cmed, cpu);
+                    Row row = new Row(instr, cpuAll, coldCpu, cmed, med);
+                    all.add(row, first);
+                    (v.name().equals(EXCEPTIONS) ? exceptions : variants).add(row, first);
+                    Total[] rt = perRecording.computeIfAbsent(
+                            dir.getFileName().toString(), k -> new Total[] {new Total(), new Total()});
+                    rt[v.name().equals(EXCEPTIONS) ? 1 : 0].add(row, first);
+                    System.out.println(
+                            "| " + name + " | " + v.name() + (first ? " (first launch of the JVM)" : "") + " | " + row);
+                    first = false;
                 }
-                if (launch.instr > 0) row(name + " | all builds", launch.instr, launch.ms, launch.cpuMs, cpu);
-                all.add(launch.instr, launch.ms, launch.cpuMs);
             }
         }
-        row("all | | | the variant builds", variants.instr, variants.ms, variants.cpuMs, cpu);
-        row("all | | | all builds, counting exceptions too", all.instr, all.ms, all.cpuMs, cpu);
-        System.out.println("target (issue 27): 150 M instructions/s on one core with bounds checks; CPU: the benchmark"
-                + " thread's own CPU time (ThreadMXBean), less sensitive to a loaded machine than wall time"
-                + (smoke ? " (smoke mode: one run each, no warm-up; the figures mean nothing)" : ""));
+        System.out.println();
+        System.out.println("| builds | count | instructions (one run of each) | CPU s (all runs) | M instr/s cold (CPU)"
+                + " | M instr/s cold, without the JVM's first launch | M instr/s warm (CPU) | builds at >= "
+                + (int) TARGET + " M/s cold / warm |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
+        for (var e : perRecording.entrySet()) {
+            System.out.println("| " + e.getKey() + ": the variant builds | " + e.getValue()[0]);
+            System.out.println("| " + e.getKey() + ": as-built, counting exceptions | " + e.getValue()[1]);
+        }
+        System.out.println("| the variant builds | " + variants);
+        System.out.println("| as-built, counting exceptions | " + exceptions);
+        System.out.println("| all builds | " + all);
+        System.out.println("target (issue 27): " + (int) TARGET + " M instructions/s on one core with bounds checks;"
+                + " rates by the benchmark thread's own CPU time (ThreadMXBean), less sensitive to a loaded machine than"
+                + " wall time; cold: the first run of each build, with no warm-up of that build"
+                + (smoke ? " (smoke mode: one warm run each; the figures mean nothing)" : ""));
+    }
+
+    /** The JVM, the processors it sees and the machine's load average. */
+    static String environment() {
+        var os = ManagementFactory.getOperatingSystemMXBean();
+        return String.format(
+                Locale.ROOT,
+                "JVM: %s %s (%s); processors visible: %d; load average (1 min) at start: %.2f",
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.vendor"),
+                Runtime.getRuntime().availableProcessors(),
+                os.getSystemLoadAverage());
+    }
+
+    /** One build of one launch: instructions per run, CPU seconds of all its runs, cold and warm milliseconds. */
+    private record Row(long instr, double cpuS, double coldMs, double warmCpuMs, double warmWallMs) {
+        @Override
+        public String toString() {
+            return String.format(
+                    Locale.ROOT,
+                    "%d | %.2f | %.1f | %.1f | %.1f |",
+                    instr,
+                    cpuS,
+                    rate(instr, coldMs),
+                    rate(instr, warmCpuMs),
+                    rate(instr, warmWallMs));
+        }
+    }
+
+    private static double rate(long instr, double ms) {
+        return ms <= 0 ? 0 : instr / (ms / 1e3) / 1e6;
     }
 
     private static final String EXCEPTIONS = "as-built, counting exceptions";
 
-    /** Instructions and median milliseconds (wall and CPU), summed. */
+    /** Builds summed: instructions per run, CPU seconds, cold and warm milliseconds, builds at the target. */
     private static final class Total {
-        long instr;
-        double ms, cpuMs;
+        int builds, coldAt, coldAtOthers, warmAt, others;
+        long instr, instrOthers;
+        double cpuS, coldMs, coldMsOthers, warmMs;
 
-        void add(long i, double m, double c) {
-            instr += i;
-            ms += m;
-            cpuMs += c;
+        void add(Row r, boolean firstOfJvm) {
+            builds++;
+            instr += r.instr();
+            cpuS += r.cpuS();
+            coldMs += r.coldMs();
+            warmMs += r.warmCpuMs();
+            if (rate(r.instr(), r.coldMs()) >= TARGET) coldAt++;
+            if (rate(r.instr(), r.warmCpuMs()) >= TARGET) warmAt++;
+            if (!firstOfJvm) {
+                others++;
+                instrOthers += r.instr();
+                coldMsOthers += r.coldMs();
+            }
         }
-    }
 
-    private static void row(String what, long instr, double ms, double cpuMs, boolean cpu) {
-        System.out.println(String.format(
-                Locale.ROOT,
-                "| %s | %d | %.1f | %.1f | %s | %s |",
-                what,
-                instr,
-                ms,
-                ms == 0 ? 0 : instr / (ms / 1e3) / 1e6,
-                cpu ? String.format(Locale.ROOT, "%.1f", cpuMs) : "-",
-                cpu && cpuMs > 0 ? String.format(Locale.ROOT, "%.1f", instr / (cpuMs / 1e3) / 1e6) : "-"));
+        @Override
+        public String toString() {
+            return String.format(
+                    Locale.ROOT,
+                    "%d | %d | %.2f | %.1f | %.1f | %.1f | %d / %d of %d |",
+                    builds,
+                    instr,
+                    cpuS,
+                    rate(instr, coldMs),
+                    rate(instrOthers, coldMsOthers),
+                    rate(instr, warmMs),
+                    coldAt,
+                    warmAt,
+                    builds);
+        }
     }
 
     static String shortName(String k) {

@@ -155,6 +155,16 @@ public final class Interpreter {
                         || subnormal(rr, toF64))) row[Program.FTZ_FLUSH]++;
     }
 
+    /**
+     * An f32 value (low 32 bits) that may raise or be flushed: zero, subnormal, in the lowest or highest normal binade
+     * (a neighbouring rounding of it may be subnormal or infinite), infinite or NaN. Where no operand and no result
+     * of an add/sub/mul/fma/div.approx is unusual, {@link #fpx} counts nothing.
+     */
+    private static boolean unusual(long bits) {
+        int e = (int) (bits >>> 23) & 0xFF;
+        return e < 2 || e > 253;
+    }
+
     /** Writes bytes at offset of the module's .const space (a __constant__ variable the host wrote). */
     void writeConst(int offset, byte[] bytes) {
         System.arraycopy(bytes, 0, constSpace.mem, offset, bytes.length);
@@ -890,6 +900,106 @@ public final class Interpreter {
                         R[D[i]] = (int) (X[i] != 0 ? ftz32(a) : a);
                         break;
                     }
+                        // ---- an exception check fused with the f32 instruction after it
+                        // (Superinstructions.fuseChecks):
+                        // the full check (fpx) only on unusual operands or results, before the result is written
+                    case Op.ADD_F32_FTZ_X: {
+                        long a = R[A[i]], b = R[B[i]];
+                        long r = fb(ftz32((float) ((double) ftz32(f(a)) + (double) ftz32(f(b)))));
+                        if (unusual(a) | unusual(b) | unusual(r)) fpx(R, i);
+                        R[D[i]] = r;
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.SUB_F32_FTZ_X: {
+                        long a = R[A[i]], b = R[B[i]];
+                        long r = fb(ftz32((float) ((double) ftz32(f(a)) + (double) ftz32(-f(b)))));
+                        if (unusual(a) | unusual(b) | unusual(r)) fpx(R, i);
+                        R[D[i]] = r;
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.MUL_F32_FTZ_X: {
+                        long a = R[A[i]], b = R[B[i]];
+                        long r = fb(ftz32((float) ((double) ftz32(f(a)) * (double) ftz32(f(b)))));
+                        if (unusual(a) | unusual(b) | unusual(r)) fpx(R, i);
+                        R[D[i]] = r;
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.FMA_F32_FTZ_X: {
+                        long a = R[A[i]], b = R[B[i]], c = R[C[i]];
+                        long r = fb(ftz32(Math.fma(ftz32(f(a)), ftz32(f(b)), ftz32(f(c)))));
+                        if (unusual(a) | unusual(b) | unusual(c) | unusual(r)) fpx(R, i);
+                        R[D[i]] = r;
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.ADD_F32_X: {
+                        long a = R[A[i]], b = R[B[i]];
+                        long r = fb(f(a) + f(b));
+                        if (unusual(a) | unusual(b) | unusual(r)) fpx(R, i);
+                        R[D[i]] = r;
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.SUB_F32_X: {
+                        long a = R[A[i]], b = R[B[i]];
+                        long r = fb(f(a) - f(b));
+                        if (unusual(a) | unusual(b) | unusual(r)) fpx(R, i);
+                        R[D[i]] = r;
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.MUL_F32_X: {
+                        long a = R[A[i]], b = R[B[i]];
+                        long r = fb(f(a) * f(b));
+                        if (unusual(a) | unusual(b) | unusual(r)) fpx(R, i);
+                        R[D[i]] = r;
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.FMA_F32_X: {
+                        long a = R[A[i]], b = R[B[i]], c = R[C[i]];
+                        long r = fb(Math.fma(f(a), f(b), f(c)));
+                        if (unusual(a) | unusual(b) | unusual(c) | unusual(r)) fpx(R, i);
+                        R[D[i]] = r;
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.DIV_APPROX_F32_X: {
+                        long a = R[A[i]], b = R[B[i]];
+                        long r = fb(Approx.divApprox(f(a), f(b), (X[i] & 512) != 0));
+                        if (unusual(a) | unusual(b) | unusual(r)) fpx(R, i);
+                        R[D[i]] = r;
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.CVT_S32_F32_X: { // cvt.rzi{.ftz}.s32.f32: cannot raise below 2^30
+                        long a = R[A[i]];
+                        int e = (int) (a >>> 23) & 0xFF;
+                        if (e < 2 || e > 156) fpx(R, i);
+                        float v = f(a);
+                        R[D[i]] = (int) ((X[i] & 512) != 0 ? ftz32(v) : v);
+                        count++;
+                        pc = i + 2;
+                        break;
+                    }
+                    case Op.DIV_F32: // div.rn.f32 (the strict builds' division)
+                        R[D[i]] = fb(f(R[A[i]]) / f(R[B[i]]));
+                        break;
+                    case Op.DIV_APPROX_F32: // div.approx{.ftz}.f32 (fast-math division)
+                        R[D[i]] = fb(Approx.divApprox(f(R[A[i]]), f(R[B[i]]), X[i] != 0));
+                        break;
                     case Op.NEG_F32: {
                         float a = f(R[A[i]]);
                         R[D[i]] = Float.floatToRawIntBits(-(X[i] != 0 ? Fp32.ftz(a) : a));
@@ -1219,9 +1329,6 @@ public final class Interpreter {
                 break;
             case Op.TESTP_F64:
                 R[D[i]] = testp((int) X[i], dd(R[A[i]]), Y[i] == 0) ? 1 : 0;
-                break;
-            case Op.DIV_F32:
-                R[D[i]] = fb(f(R[A[i]]) / f(R[B[i]]));
                 break;
             case Op.SQRT_F32:
                 R[D[i]] = fb((float) Math.sqrt(f(R[A[i]])));

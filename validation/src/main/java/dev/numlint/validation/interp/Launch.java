@@ -99,7 +99,17 @@ public final class Launch {
         System.arraycopy(bytes, 0, params, pr.offset, Math.min(bytes.length, pr.size));
     }
 
+    /**
+     * Runs the interpreter's warm-up now if it has not run in this JVM (the first {@link #run} does it otherwise):
+     * a profile of the whole interpreter loop for the JIT, so that no build's first new instruction throws the
+     * compiled loop away (Warmup). Off with {@code -Dnumlint.interp.warmup=false}.
+     */
+    public static void warmUp() {
+        Warmup.once();
+    }
+
     public void run(int[] grid, int[] block, int dynamicShared, long instructionLimit) throws KernelFault {
+        Warmup.once(); // the first launch of the JVM first gives the JIT a profile of the whole loop
         global = new Space(Math.max(top, 8), p.reference);
         System.arraycopy(p.globalsInit, 0, global.mem, 0, p.globalsInit.length);
         global.allocate(0, p.globalsSize, "the module's .global variables");

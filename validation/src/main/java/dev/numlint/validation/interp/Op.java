@@ -129,7 +129,21 @@ final class Op {
             MUL_F32_FTZ = 158,
             FMA_F32_FTZ = 159,
             CVT_F32_S32 = 160,
-            CVT_S32_F32 = 161;
+            CVT_S32_F32 = 161,
+            // decode-time fusions ({@link Superinstructions#fuseChecks}) of an exception check (FPX) with the
+            // checked instruction right after it: one dispatch, the full check only on unusual operands or results
+            ADD_F32_FTZ_X = 162,
+            SUB_F32_FTZ_X = 163,
+            MUL_F32_FTZ_X = 164,
+            FMA_F32_FTZ_X = 165,
+            ADD_F32_X = 166,
+            SUB_F32_X = 167,
+            MUL_F32_X = 168,
+            FMA_F32_X = 169,
+            CVT_S32_F32_X = 170,
+            DIV_APPROX_F32_X = 171,
+            // div.approx{.ftz}.f32 ({@link Superinstructions#specialise}; x: 1 with .ftz), run inline
+            DIV_APPROX_F32 = 172;
 
     // sub-operations of F32_G / F64_G
     static final int G_ADD = 0, G_SUB = 1, G_MUL = 2, G_FMA = 3, G_DIV = 4, G_SQRT = 5, G_RCP = 6;
