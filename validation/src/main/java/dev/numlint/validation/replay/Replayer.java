@@ -22,8 +22,6 @@ import dev.numlint.validation.report.ValidationReport;
 import dev.numlint.validation.report.VariantError;
 import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -779,33 +777,53 @@ public final class Replayer {
     }
 
     static int size(String t) {
-        String d = t.replaceAll("[^0-9]", "");
-        int bits = d.isEmpty() ? 8 : Integer.parseInt(d);
-        return Math.max(1, bits / 8);
+        return switch (t) {
+            case "f32", "u32", "s32", "b32" -> 4;
+            case "f64", "u64", "s64", "b64" -> 8;
+            case "f16", "bf16", "u16", "s16", "b16" -> 2;
+            case "u8", "s8", "b8" -> 1;
+            default -> {
+                String d = t.replaceAll("[^0-9]", "");
+                int bits = d.isEmpty() ? 8 : Integer.parseInt(d);
+                yield Math.max(1, bits / 8);
+            }
+        };
+    }
+
+    // little-endian reads without a buffer object per element: the comparisons run over every element of every
+    // recorded allocation for every build (hundreds of millions on a large launch)
+    private static int i16(byte[] b, int o) {
+        return (b[o] & 0xff) | (b[o + 1] & 0xff) << 8;
+    }
+
+    private static int i32(byte[] b, int o) {
+        return (b[o] & 0xff) | (b[o + 1] & 0xff) << 8 | (b[o + 2] & 0xff) << 16 | (b[o + 3] & 0xff) << 24;
+    }
+
+    private static long i64(byte[] b, int o) {
+        return (i32(b, o) & 0xffffffffL) | (long) i32(b, o + 4) << 32;
     }
 
     private static double value(byte[] b, int off, String t) {
-        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
         return switch (t) {
-            case "f32" -> bb.getFloat(off);
-            case "f64" -> bb.getDouble(off);
-            case "f16", "bf16" -> bb.getShort(off) & 0xffff; // compared as bits
+            case "f32" -> Float.intBitsToFloat(i32(b, off));
+            case "f64" -> Double.longBitsToDouble(i64(b, off));
+            case "f16", "bf16" -> i16(b, off); // compared as bits
             default -> switch (size(t)) {
                 case 1 -> t.startsWith("s") ? b[off] : b[off] & 0xff;
-                case 2 -> t.startsWith("s") ? bb.getShort(off) : bb.getShort(off) & 0xffff;
-                case 4 -> t.startsWith("s") ? bb.getInt(off) : bb.getInt(off) & 0xffffffffL;
-                default -> bb.getLong(off);
+                case 2 -> t.startsWith("s") ? (short) i16(b, off) : i16(b, off);
+                case 4 -> t.startsWith("s") ? i32(b, off) : i32(b, off) & 0xffffffffL;
+                default -> i64(b, off);
             };
         };
     }
 
     private static long ulp(byte[] x, byte[] y, int off, String t) {
-        if (Arrays.equals(x, off, off + size(t), y, off, off + size(t))) return 0;
-        ByteBuffer a = ByteBuffer.wrap(x).order(ByteOrder.LITTLE_ENDIAN),
-                b = ByteBuffer.wrap(y).order(ByteOrder.LITTLE_ENDIAN);
+        int sz = size(t);
+        if (Arrays.equals(x, off, off + sz, y, off, off + sz)) return 0;
         return switch (t) {
-            case "f32" -> Ulp.distance(a.getFloat(off), b.getFloat(off));
-            case "f64" -> Ulp.distance(a.getDouble(off), b.getDouble(off));
+            case "f32" -> Ulp.distance(Float.intBitsToFloat(i32(x, off)), Float.intBitsToFloat(i32(y, off)));
+            case "f64" -> Ulp.distance(Double.longBitsToDouble(i64(x, off)), Double.longBitsToDouble(i64(y, off)));
             default -> {
                 double d = Math.abs(value(x, off, t) - value(y, off, t));
                 yield d == 0 ? 1 : (long) Math.min(d, Long.MAX_VALUE - 1);
