@@ -107,6 +107,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void frontEndsDoNotUseValidation() {
+        // validation is a room above the front ends: what a front end reads for it (a host launch) is a model type
+        assertThat(classEdges(FRONT_ENDS, Set.of("validation")))
+                .as("front end -> validation")
+                .isEmpty();
+    }
+
+    @Test
     void frontEndSourcesNameNoEngineClass() throws IOException {
         // a constant of the engine (a setting's key) is inlined by the compiler: the class edges above miss it
         Pattern engine = Pattern.compile("\\bdev\\.numlint\\.(scan|output|cli)\\.");
