@@ -221,8 +221,10 @@ class ArchitectureTest {
      * The classes split out of a long class (issue 28): each takes what it needs (the walked body, the values, the
      * sink of its facts) and never calls back into the class it came from, so that the split leaves no file cycle.
      */
-    private static final Set<String> SPLIT =
-            Set.of("dev.numlint.cuda.FunctionAnalyzer", "dev.numlint.cuda.CudaSourceAnalyzer");
+    private static final Set<String> SPLIT = Set.of(
+            "dev.numlint.cuda.FunctionAnalyzer",
+            "dev.numlint.cuda.CudaSourceAnalyzer",
+            "dev.numlint.java.RangeAnalysis");
 
     @Test
     void classesSplitOutOfALongClassDoNotCallBackIntoIt() {
@@ -267,9 +269,8 @@ class ArchitectureTest {
      * test fails when a file not listed grows over the limit and when a listed one is split below it (remove it from
      * the list: it cannot come back).
      */
-    private static final Set<String> TODO_TOO_LONG = Set.of(
-            "analyzer/src/main/java/dev/numlint/flags/MakefileAudit.java",
-            "analyzer/src/main/java/dev/numlint/java/RangeAnalysis.java");
+    private static final Set<String> TODO_TOO_LONG =
+            Set.of("analyzer/src/main/java/dev/numlint/flags/MakefileAudit.java");
 
     @Test
     void noClassIsOverEightHundredLines() throws IOException {
