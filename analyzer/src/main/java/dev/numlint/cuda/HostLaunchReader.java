@@ -10,7 +10,7 @@ import dev.numlint.cuda.HostValues.Struct;
 import dev.numlint.cuda.HostValues.StructType;
 import dev.numlint.cuda.HostValues.Val;
 import dev.numlint.cuda.parser.CudaLexer;
-import dev.numlint.validation.input.HostLaunch;
+import dev.numlint.model.HostLaunch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

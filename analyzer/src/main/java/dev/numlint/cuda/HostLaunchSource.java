@@ -1,8 +1,8 @@
 package dev.numlint.cuda;
 
 import com.google.auto.service.AutoService;
+import dev.numlint.model.HostLaunch;
 import dev.numlint.spi.HostCodeReader;
-import dev.numlint.validation.input.HostLaunch;
 import java.util.List;
 
 /** The CUDA front end's reader of kernel launches in host code ({@link HostLaunchReader}), for validation. */

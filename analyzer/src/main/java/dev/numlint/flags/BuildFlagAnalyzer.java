@@ -568,7 +568,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 continue;
             }
             guarded(ctx, sink, f, () -> {
-                MakefileAudit.Out out = MakefileAudit.audit(
+                MakeResult out = MakefileAudit.audit(
                         f, ctx::relativize, inTree, options.makeTarget(), ctx.maxFileSize(Layer.BUILD_FLAGS));
                 if (options.makeTarget() != null) {
                     if (out.problems.stream().anyMatch(p -> p.message().startsWith("--make-target '"))) {
@@ -587,7 +587,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             String forced =
                     owner == null ? null : f.getFileName() + ", which " + ctx.relativize(owner) + " does not include";
             guarded(ctx, sink, f, () -> {
-                MakefileAudit.Out out =
+                MakeResult out =
                         MakefileAudit.audit(f, ctx::relativize, inTree, null, ctx.maxFileSize(Layer.BUILD_FLAGS));
                 makefile(ctx, f, out, rep, model, forced);
             });
@@ -595,8 +595,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     private static void makefile(
-            ScanContext ctx, Path file, MakefileAudit.Out out, FlagReporter rep, Model model, String forced) {
-        for (MakefileAudit.Problem p : out.problems) {
+            ScanContext ctx, Path file, MakeResult out, FlagReporter rep, Model model, String forced) {
+        for (MakeResult.Problem p : out.problems) {
             rep.sink.notify(new Notification(
                     p.file(), p.line(), Level.parse(p.level().toLowerCase(Locale.ROOT)), p.id(), p.message()));
         }
@@ -604,11 +604,11 @@ public final class BuildFlagAnalyzer implements Analyzer {
         String rel = ctx.relativize(file);
         if (forced != null) {
             model.unselected.addAll(conditional(out.variables, forced));
-            for (MakefileAudit.Command c : out.commands) model.unselected.addAll(conditional(c.toks(), forced));
+            for (MakeResult.Command c : out.commands) model.unselected.addAll(conditional(c.toks(), forced));
             model.unselected.addAll(conditional(out.unselected, forced));
             return;
         }
-        for (MakefileAudit.Command c : out.commands) {
+        for (MakeResult.Command c : out.commands) {
             FlagInterpreter.Result r = FlagInterpreter.interpret(dedupe(c.toks()), dir);
             rep.report(r.hazards);
             for (Path p : c.sources()) {

@@ -133,7 +133,7 @@ final class CompileCommandsAudit {
         }
         int k = 0;
         while (k < args.size() - 1 && isWrapper(args.get(k).text)) k++;
-        FlagTok.Lang lang = MakefileAudit.compilerOf(args.get(k).text);
+        FlagTok.Lang lang = MakeFlags.compilerOf(args.get(k).text);
         if (lang == null) {
             lang = file.endsWith(".cu") ? FlagTok.Lang.CUDA : FlagTok.Lang.HOST;
         }

@@ -2,9 +2,9 @@ package dev.numlint.flags;
 
 import static dev.numlint.flags.MakeSyntax.*;
 
-import dev.numlint.flags.MakefileAudit.Auto;
-import dev.numlint.flags.MakefileAudit.Scope;
-import dev.numlint.flags.MakefileAudit.Var;
+import dev.numlint.flags.MakeValues.Auto;
+import dev.numlint.flags.MakeValues.Scope;
+import dev.numlint.flags.MakeValues.Var;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
@@ -15,17 +15,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * GNU make's built-in functions ({@code $(patsubst ...)}, {@code $(foreach ...)}, {@code $(call ...)},
- * {@code $(wildcard ...)}, {@code $(realpath ...)} ...) as {@link MakefileAudit} evaluates them: text functions
- * exactly, file functions inside the scanned tree only, {@code $(shell ...)} never run (its value is unknown).
+ * {@code $(wildcard ...)}, {@code $(realpath ...)} ...) as a Makefile's evaluation ({@link MakefileAudit}) evaluates
+ * them: text functions exactly, file functions inside the scanned tree only, {@code $(shell ...)} never run (its value
+ * is unknown). Their arguments are expanded by the {@link MakeEvaluator} they are handed.
  */
 final class MakeFunctions {
-    private final MakefileAudit audit;
+    private final MakeEvaluator eval;
+    private final Path dir;
+    private final Predicate<Path> inTree;
+    private final MakeNotices notices;
 
-    MakeFunctions(MakefileAudit audit) {
-        this.audit = audit;
+    MakeFunctions(MakeEvaluator eval, Path dir, Predicate<Path> inTree, MakeNotices notices) {
+        this.eval = eval;
+        this.dir = dir;
+        this.inTree = inTree;
+        this.notices = notices;
     }
 
     static final Set<String> FUNCTIONS = Set.of(
@@ -67,25 +75,25 @@ final class MakeFunctions {
             "file");
 
     PosText function(String f, PosText argText, Scope scope, Auto auto, int depth) {
-        audit.checkTime();
+        eval.checkTime();
         int d = depth + 1;
         switch (f) {
             case "shell" -> {
-                audit.shell(argText.fileAt(0) < 0 ? 0 : argText.fileAt(0), argText.lineAt(0));
-                return audit.unknownText();
+                eval.shell(argText.fileAt(0) < 0 ? 0 : argText.fileAt(0), argText.lineAt(0));
+                return MakeValues.unknownText();
             }
             case "eval" -> {
-                return audit.eval(audit.expand(argText, scope, auto, d));
+                return eval.eval(eval.expand(argText, scope, auto, d));
             }
             case "error", "warning", "info", "file" -> {
-                return f.equals("file") ? audit.unknownText() : PosText.EMPTY;
+                return f.equals("file") ? MakeValues.unknownText() : PosText.EMPTY;
             }
             case "value" -> {
-                Var v = scope.get(audit.expand(argText, scope, auto, d).text.trim());
+                Var v = scope.get(eval.expand(argText, scope, auto, d).text.trim());
                 return v == null ? PosText.EMPTY : v.value();
             }
             case "origin", "flavor" -> {
-                Var v = scope.get(audit.expand(argText, scope, auto, d).text.trim());
+                Var v = scope.get(eval.expand(argText, scope, auto, d).text.trim());
                 return PosText.of(
                         v == null
                                 ? "undefined"
@@ -96,17 +104,17 @@ final class MakeFunctions {
             }
             case "if" -> {
                 List<PosText> a = args(argText, 3);
-                String cond = audit.expand(a.get(0), scope, auto, d).text.trim();
-                if (MakefileAudit.unknown(cond)) return audit.unknownText();
-                if (!cond.isEmpty()) return a.size() > 1 ? audit.expand(a.get(1), scope, auto, d) : PosText.EMPTY;
-                return a.size() > 2 ? audit.expand(a.get(2), scope, auto, d) : PosText.EMPTY;
+                String cond = eval.expand(a.get(0), scope, auto, d).text.trim();
+                if (MakeValues.unknown(cond)) return MakeValues.unknownText();
+                if (!cond.isEmpty()) return a.size() > 1 ? eval.expand(a.get(1), scope, auto, d) : PosText.EMPTY;
+                return a.size() > 2 ? eval.expand(a.get(2), scope, auto, d) : PosText.EMPTY;
             }
             case "or", "and" -> {
                 PosText last = PosText.EMPTY;
                 for (PosText a : args(argText, Integer.MAX_VALUE)) {
-                    PosText v = audit.expand(a, scope, auto, d);
+                    PosText v = eval.expand(a, scope, auto, d);
                     String tv = v.text.trim();
-                    if (MakefileAudit.unknown(tv)) return audit.unknownText();
+                    if (MakeValues.unknown(tv)) return MakeValues.unknownText();
                     if (f.equals("or") && !tv.isEmpty()) return v;
                     if (f.equals("and") && tv.isEmpty()) return PosText.EMPTY;
                     last = v;
@@ -116,28 +124,28 @@ final class MakeFunctions {
             case "foreach" -> {
                 List<PosText> a = args(argText, 3);
                 if (a.size() < 3) return PosText.EMPTY;
-                String var = audit.expand(a.get(0), scope, auto, d).text.trim();
-                PosText list = audit.expand(a.get(1), scope, auto, d);
+                String var = eval.expand(a.get(0), scope, auto, d).text.trim();
+                PosText list = eval.expand(a.get(1), scope, auto, d);
                 PosText.Builder b = new PosText.Builder();
                 Scope inner = new Scope(scope);
                 for (PosText w : ShellWords.splitPlain(list)) {
                     inner.vars.put(var, new Var(w, false, false));
                     if (b.length() > 0) b.appendSynthetic(' ');
-                    audit.appendBounded(b, audit.expand(a.get(2), inner, auto, d));
+                    eval.appendBounded(b, eval.expand(a.get(2), inner, auto, d));
                 }
                 return b.build();
             }
             case "call" -> {
                 List<PosText> a = args(argText, Integer.MAX_VALUE);
-                String name = audit.expand(a.get(0), scope, auto, d).text.trim();
+                String name = eval.expand(a.get(0), scope, auto, d).text.trim();
                 Var v = scope.get(name);
                 if (v == null) return PosText.EMPTY;
                 Scope inner = new Scope(scope);
                 inner.vars.put("0", new Var(PosText.of(name, -1, 0, 0), false, false));
                 for (int k = 1; k < a.size(); k++) {
-                    inner.vars.put(Integer.toString(k), new Var(audit.expand(a.get(k), scope, auto, d), false, false));
+                    inner.vars.put(Integer.toString(k), new Var(eval.expand(a.get(k), scope, auto, d), false, false));
                 }
-                return audit.expand(v.value(), inner, auto, d);
+                return eval.expand(v.value(), inner, auto, d);
             }
             default -> {
                 // functions on expanded arguments
@@ -151,13 +159,10 @@ final class MakeFunctions {
                 };
         List<PosText> raw = args(argText, max);
         List<PosText> a = new ArrayList<>();
-        for (PosText r : raw) a.add(audit.expand(r, scope, auto, d));
+        for (PosText r : raw) a.add(eval.expand(r, scope, auto, d));
         for (PosText x : a) {
-            if (MakefileAudit.unknown(x.text)
-                    && !f.equals("addprefix")
-                    && !f.equals("addsuffix")
-                    && !f.equals("strip")) {
-                return audit.unknownText();
+            if (MakeValues.unknown(x.text) && !f.equals("addprefix") && !f.equals("addsuffix") && !f.equals("strip")) {
+                return MakeValues.unknownText();
             }
         }
         PosText x = a.get(a.size() - 1);
@@ -171,7 +176,7 @@ final class MakeFunctions {
                 int i = 0;
                 while (i < in.length()) {
                     if (in.text.startsWith(from, i)) {
-                        audit.appendBounded(b, a.get(1));
+                        eval.appendBounded(b, a.get(1));
                         i += from.length();
                     } else {
                         b.append(in, i);
@@ -241,15 +246,14 @@ final class MakeFunctions {
                         case "abspath" -> {
                             // a computation on the name alone (nothing is read): make's abspath
                             try {
-                                r.add(PosText.of(
-                                        audit.dir.resolve(v).normalize().toString(), -1, 0, 0));
+                                r.add(PosText.of(dir.resolve(v).normalize().toString(), -1, 0, 0));
                             } catch (RuntimeException e) {
                                 r.add(w);
                             }
                         }
                         default -> {
                             PosText real = realpath(v, argText);
-                            if (real == null) return audit.unknownText();
+                            if (real == null) return MakeValues.unknownText();
                             if (!real.text.isEmpty()) r.add(real);
                         }
                     }
@@ -281,7 +285,7 @@ final class MakeFunctions {
                 return wildcard(ws);
             }
             default -> {
-                return audit.unknownText();
+                return MakeValues.unknownText();
             }
         }
     }
@@ -294,15 +298,15 @@ final class MakeFunctions {
     private PosText realpath(String name, PosText at) {
         Path p;
         try {
-            p = name.startsWith("~") ? null : audit.dir.resolve(name).normalize();
+            p = name.startsWith("~") ? null : dir.resolve(name).normalize();
         } catch (RuntimeException e) {
             return PosText.EMPTY;
         }
-        if (p == null || !audit.inTree.test(p)) {
+        if (p == null || !inTree.test(p)) {
             int fi = at.length() > 0 && at.fileAt(0) >= 0 ? at.fileAt(0) : 0;
             int line = at.length() > 0 ? at.lineAt(0) : 0;
-            if (audit.noticed.add("realpath:" + name)) {
-                audit.problem(
+            if (notices.once("realpath:" + name)) {
+                notices.problem(
                         fi,
                         line,
                         "NOTE",
@@ -316,7 +320,7 @@ final class MakeFunctions {
             if (!Files.exists(p)) return PosText.EMPTY;
             Path real = p.toRealPath();
             // spelled from the Makefile's directory as the scan spells it (a root reached through a link stays so)
-            for (Path b = audit.dir; b != null && audit.inTree.test(b); b = b.getParent()) {
+            for (Path b = dir; b != null && inTree.test(b); b = b.getParent()) {
                 Path br = b.toRealPath();
                 if (real.startsWith(br))
                     return PosText.of(b.resolve(br.relativize(real)).toString(), -1, 0, 0);
@@ -331,7 +335,7 @@ final class MakeFunctions {
         PosText.Builder b = new PosText.Builder();
         for (PosText w : ws) {
             if (b.length() > 0) b.appendSynthetic(' ');
-            audit.appendBounded(b, w);
+            eval.appendBounded(b, w);
         }
         return b.build();
     }
@@ -362,8 +366,8 @@ final class MakeFunctions {
             String last = pat.substring(sl + 1);
             if (d.contains("*") || d.contains("?") || d.contains("[")) continue;
             try {
-                Path base = audit.dir.resolve(d).normalize();
-                if (!audit.inTree.test(base) || !Files.isDirectory(base)) continue;
+                Path base = dir.resolve(d).normalize();
+                if (!inTree.test(base) || !Files.isDirectory(base)) continue;
                 if (!last.contains("*") && !last.contains("?") && !last.contains("[")) {
                     if (Files.exists(base.resolve(last))) found.add(pat);
                     continue;

@@ -155,7 +155,7 @@ final class JCudaLinker {
     }
 
     private static String varName(Expression e) {
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         if (e instanceof SimpleName) return ((SimpleName) e).getIdentifier();
         if (e instanceof FieldAccess) return ((FieldAccess) e).getName().getIdentifier();
         if (e instanceof QualifiedName) return ((QualifiedName) e).getName().getIdentifier();
@@ -206,7 +206,7 @@ final class JCudaLinker {
     /** String constants that look like kernel files in the expression that produces the module data. */
     private void collectStrings(Expression e, ASTNode at, List<String> out, int depth) {
         if (e == null || depth > 6) return;
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         String s = constString(e, at, depth);
         if (s != null) {
             if (looksLikeKernel(s)) out.add(s);
@@ -246,7 +246,7 @@ final class JCudaLinker {
         scope.accept(new ASTVisitor() {
             @Override
             public boolean visit(Assignment a) {
-                if (a.getOperator() == Assignment.Operator.ASSIGN && RangeAnalysis.isName(a.getLeftHandSide(), id)
+                if (a.getOperator() == Assignment.Operator.ASSIGN && JavaSyntax.isName(a.getLeftHandSide(), id)
                         || a.getLeftHandSide() instanceof FieldAccess
                                 && ((FieldAccess) a.getLeftHandSide())
                                         .getName()
@@ -263,7 +263,7 @@ final class JCudaLinker {
     /** A compile-time-ish string: literal, text block, constant, concatenation, local/field with a string initialiser. */
     private String constString(Expression e, ASTNode at, int depth) {
         if (e == null || depth > 8) return null;
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         Object cv = e.resolveConstantExpressionValue();
         if (cv instanceof String) return (String) cv;
         if (e instanceof StringLiteral) return ((StringLiteral) e).getLiteralValue();

@@ -247,8 +247,8 @@ public final class JavaUnit {
      * when {@code e} names no variable.
      */
     private static String variableKey(Expression e) {
-        e = RangeAnalysis.unparen(e);
-        if (e instanceof ArrayAccess) e = RangeAnalysis.unparen(((ArrayAccess) e).getArray());
+        e = JavaSyntax.unparen(e);
+        if (e instanceof ArrayAccess) e = JavaSyntax.unparen(((ArrayAccess) e).getArray());
         if (e instanceof SimpleName) {
             SimpleName n = (SimpleName) e;
             VariableDeclaration d =
@@ -289,8 +289,8 @@ public final class JavaUnit {
                                 || op == InfixExpression.Operator.REMAINDER)
                         && types.isFloating(in)) arithmetic.add(in);
                 if (op == InfixExpression.Operator.AND && in.extendedOperands().isEmpty()) {
-                    Expression l = RangeAnalysis.unparen(in.getLeftOperand());
-                    Expression r = RangeAnalysis.unparen(in.getRightOperand());
+                    Expression l = JavaSyntax.unparen(in.getLeftOperand());
+                    Expression r = JavaSyntax.unparen(in.getRightOperand());
                     if (isMask(r, 0xff)) addRead(in, l, 0xff, unsignedByteNames);
                     else if (isMask(l, 0xff)) addRead(in, r, 0xff, unsignedByteNames);
                     else if (isMask(r, 0xffff)) addRead(in, l, 0xffff, unsignedShortNames);
@@ -376,7 +376,7 @@ public final class JavaUnit {
 
     /** The identifier of a simple name, field access or qualified name, or null. */
     public static String simpleName(Expression e) {
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         if (e instanceof SimpleName) return ((SimpleName) e).getIdentifier();
         if (e instanceof FieldAccess) return ((FieldAccess) e).getName().getIdentifier();
         if (e instanceof QualifiedName) return ((QualifiedName) e).getName().getIdentifier();

@@ -63,7 +63,7 @@ public final class LoopFacts {
         RangeAnalysis ranges = unit.ranges();
         if (!(l instanceof ForStatement)) {
             if (l instanceof EnhancedForStatement) {
-                Expression it = RangeAnalysis.unparen(((EnhancedForStatement) l).getExpression());
+                Expression it = JavaSyntax.unparen(((EnhancedForStatement) l).getExpression());
                 if (it instanceof ArrayCreation && ((ArrayCreation) it).getInitializer() != null)
                     return ((ArrayCreation) it).getInitializer().expressions().size();
                 long n = constantLength(it);
@@ -90,13 +90,13 @@ public final class LoopFacts {
         }
         Range start = ranges.of(init);
         if (!start.isPoint()) return -1;
-        Expression cond = RangeAnalysis.unparen(f.getExpression());
+        Expression cond = JavaSyntax.unparen(f.getExpression());
         if (!(cond instanceof InfixExpression)) return -1;
         InfixExpression c = (InfixExpression) cond;
         Expression bound;
         InfixExpression.Operator op = c.getOperator();
-        if (RangeAnalysis.isName(c.getLeftOperand(), var)) bound = c.getRightOperand();
-        else if (RangeAnalysis.isName(c.getRightOperand(), var)) {
+        if (JavaSyntax.isName(c.getLeftOperand(), var)) bound = c.getRightOperand();
+        else if (JavaSyntax.isName(c.getRightOperand(), var)) {
             bound = c.getLeftOperand();
             if (op == InfixExpression.Operator.LESS) op = InfixExpression.Operator.GREATER;
             else if (op == InfixExpression.Operator.GREATER) op = InfixExpression.Operator.LESS;
@@ -127,7 +127,7 @@ public final class LoopFacts {
 
     /** {@code a.length} where {@code a} is a local array created with a constant size or initializer, or -1. */
     private long lengthBound(Expression bound) {
-        bound = RangeAnalysis.unparen(bound);
+        bound = JavaSyntax.unparen(bound);
         Expression arr = null;
         if (bound instanceof QualifiedName
                 && ((QualifiedName) bound).getName().getIdentifier().equals("length")) {
@@ -140,15 +140,15 @@ public final class LoopFacts {
     }
 
     private long constantLength(Expression arr) {
-        arr = RangeAnalysis.unparen(arr);
+        arr = JavaSyntax.unparen(arr);
         if (!(arr instanceof SimpleName)) return -1;
         SimpleName name = (SimpleName) arr;
         VariableDeclaration d = Types.declarationOf(name);
         if (d == null || d.getInitializer() == null) return -1;
         // the array must not be reassigned between its declaration and the loop
         ASTNode scope = d.getParent() == null ? null : d.getParent().getParent();
-        if (scope != null && RangeAnalysis.assignedIn(scope, name.getIdentifier())) return -1;
-        Expression init = RangeAnalysis.unparen(d.getInitializer());
+        if (scope != null && JavaSyntax.assignedIn(scope, name.getIdentifier())) return -1;
+        Expression init = JavaSyntax.unparen(d.getInitializer());
         if (init instanceof ArrayInitializer)
             return ((ArrayInitializer) init).expressions().size();
         if (init instanceof ArrayCreation) {
@@ -164,16 +164,16 @@ public final class LoopFacts {
     }
 
     private double step(Expression u, String var) {
-        if (u instanceof PostfixExpression && RangeAnalysis.isName(((PostfixExpression) u).getOperand(), var)) {
+        if (u instanceof PostfixExpression && JavaSyntax.isName(((PostfixExpression) u).getOperand(), var)) {
             return ((PostfixExpression) u).getOperator() == PostfixExpression.Operator.INCREMENT ? 1 : -1;
         }
-        if (u instanceof PrefixExpression && RangeAnalysis.isName(((PrefixExpression) u).getOperand(), var)) {
+        if (u instanceof PrefixExpression && JavaSyntax.isName(((PrefixExpression) u).getOperand(), var)) {
             PrefixExpression.Operator o = ((PrefixExpression) u).getOperator();
             return o == PrefixExpression.Operator.INCREMENT
                     ? 1
                     : o == PrefixExpression.Operator.DECREMENT ? -1 : Double.NaN;
         }
-        if (u instanceof Assignment && RangeAnalysis.isName(((Assignment) u).getLeftHandSide(), var)) {
+        if (u instanceof Assignment && JavaSyntax.isName(((Assignment) u).getLeftHandSide(), var)) {
             Assignment a = (Assignment) u;
             Range r = unit.ranges().of(a.getRightHandSide());
             if (!r.isPoint()) return Double.NaN;
@@ -192,7 +192,7 @@ public final class LoopFacts {
                 public boolean visit(InfixExpression in) {
                     if (in.getOperator() == InfixExpression.Operator.MINUS
                             || in.getOperator() == InfixExpression.Operator.PLUS) {
-                        Expression left = RangeAnalysis.unparen(in.getLeftOperand());
+                        Expression left = JavaSyntax.unparen(in.getLeftOperand());
                         if (in.getLeftOperand() instanceof ParenthesizedExpression
                                 && left instanceof InfixExpression
                                 && ((InfixExpression) left).getOperator() == InfixExpression.Operator.MINUS

@@ -142,11 +142,11 @@ public final class Narrowings {
             }
         });
         for (SimpleName n : names) {
-            List<RangeAnalysis.PathDefinition> paths = unit.ranges().pathDefinitions(n);
+            List<RangeGuards.PathDefinition> paths = unit.ranges().pathDefinitions(n);
             if (paths.size() < 2) continue;
             List<Statement> open = new ArrayList<>();
             int guarded = 0;
-            for (RangeAnalysis.PathDefinition d : paths) {
+            for (RangeGuards.PathDefinition d : paths) {
                 Range r = unit.ranges().of(src, java.util.Map.of(n.getIdentifier(), d.range()));
                 if (r.lowSafe(min) && r.highSafe(max)) guarded++;
                 else open.add(d.definition());
@@ -222,22 +222,21 @@ public final class Narrowings {
      * the method never reassigns, and the method's documentation says it does not clamp the value.
      */
     private static boolean parameterOfDocumentedSetter(JavaUnit unit, Expression src) {
-        Expression e = RangeAnalysis.unparen(src);
+        Expression e = JavaSyntax.unparen(src);
         if (e instanceof InfixExpression
                 && ((InfixExpression) e).getOperator() == InfixExpression.Operator.PLUS
                 && ((InfixExpression) e).extendedOperands().isEmpty()) {
             InfixExpression in = (InfixExpression) e;
             if (in.getRightOperand().resolveConstantExpressionValue() instanceof Number
-                    || RangeAnalysis.unparen(in.getRightOperand()) instanceof NumberLiteral) {
-                e = RangeAnalysis.unparen(in.getLeftOperand());
+                    || JavaSyntax.unparen(in.getRightOperand()) instanceof NumberLiteral) {
+                e = JavaSyntax.unparen(in.getLeftOperand());
             }
         }
         if (!(e instanceof SimpleName)) return false;
         VariableDeclaration d = Types.declarationOf((SimpleName) e);
         if (!(d instanceof SingleVariableDeclaration) || !(d.getParent() instanceof MethodDeclaration)) return false;
         MethodDeclaration md = (MethodDeclaration) d.getParent();
-        if (md.getBody() == null || RangeAnalysis.assignedIn(md.getBody(), ((SimpleName) e).getIdentifier()))
-            return false;
+        if (md.getBody() == null || JavaSyntax.assignedIn(md.getBody(), ((SimpleName) e).getIdentifier())) return false;
         return Contracts.documentedNoClamping(unit, md);
     }
 
@@ -246,14 +245,14 @@ public final class Narrowings {
      * calls of the unit's own methods that return an integer computed from a floating value ({@code round(x * c)}).
      */
     private static Expression floatingSource(JavaUnit unit, Expression e, boolean[] guessed, int depth) {
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         Types.T t = unit.types().typeOf(e);
         if (t.guessed()) guessed[0] = true;
         if (t.type().isFloating()) return e;
         if (e instanceof CastExpression) {
             NumType ct = Types.typeNode(((CastExpression) e).getType());
             if (ct == NumType.INT || ct == NumType.LONG) {
-                Expression inner = RangeAnalysis.unparen(((CastExpression) e).getExpression());
+                Expression inner = JavaSyntax.unparen(((CastExpression) e).getExpression());
                 Types.T it = unit.types().typeOf(inner);
                 if (it.type().isFloating()) {
                     if (it.guessed()) guessed[0] = true;
@@ -348,7 +347,7 @@ public final class Narrowings {
         if (p instanceof InfixExpression && ((InfixExpression) p).getOperator() == InfixExpression.Operator.AND) {
             InfixExpression in = (InfixExpression) p;
             Expression other = in.getLeftOperand() == child ? in.getRightOperand() : in.getLeftOperand();
-            if (JavaUnit.isMask(RangeAnalysis.unparen(other), maskValue)) return unit.text(in);
+            if (JavaUnit.isMask(JavaSyntax.unparen(other), maskValue)) return unit.text(in);
         }
         String name = null;
         Expression target = null;
@@ -376,7 +375,7 @@ public final class Narrowings {
      */
     public static void relate(JavaUnit unit, Cast n, dev.numlint.model.Finding.Builder b) {
         if (b == null) return;
-        Expression src = RangeAnalysis.unparen(n.source());
+        Expression src = JavaSyntax.unparen(n.source());
         if (src instanceof SimpleName) {
             ASTNode def = lastDefinition((SimpleName) src, n.cast());
             if (def != null) b.related(unit.location(def), "the value comes from here: " + unit.shortText(def, 40));
@@ -417,7 +416,7 @@ public final class Narrowings {
         member.accept(new ASTVisitor() {
             @Override
             public boolean visit(Assignment a) {
-                if (a.getStartPosition() < use.getStartPosition() && RangeAnalysis.isName(a.getLeftHandSide(), id))
+                if (a.getStartPosition() < use.getStartPosition() && JavaSyntax.isName(a.getLeftHandSide(), id))
                     last[0] = a;
                 return true;
             }
@@ -475,14 +474,14 @@ public final class Narrowings {
 
     /** The read {@code x[i] & 0xff} reads the element the store {@code x[i] = ...} writes (the same index text). */
     private static boolean sameIndex(InfixExpression read, Expression target) {
-        if (!(RangeAnalysis.unparen(target) instanceof ArrayAccess)) return true;
-        Expression l = RangeAnalysis.unparen(read.getLeftOperand());
-        Expression r = RangeAnalysis.unparen(read.getRightOperand());
+        if (!(JavaSyntax.unparen(target) instanceof ArrayAccess)) return true;
+        Expression l = JavaSyntax.unparen(read.getLeftOperand());
+        Expression r = JavaSyntax.unparen(read.getRightOperand());
         Expression arr = l instanceof ArrayAccess ? l : r instanceof ArrayAccess ? r : null;
         return arr != null
                 && ((ArrayAccess) arr)
                         .getIndex()
-                        .subtreeMatch(new ASTMatcher(), ((ArrayAccess) RangeAnalysis.unparen(target)).getIndex());
+                        .subtreeMatch(new ASTMatcher(), ((ArrayAccess) JavaSyntax.unparen(target)).getIndex());
     }
 
     private static boolean storedInArray(CastExpression c) {
@@ -494,7 +493,7 @@ public final class Narrowings {
         }
         return p instanceof Assignment
                 && ((Assignment) p).getRightHandSide() == child
-                && RangeAnalysis.unparen(((Assignment) p).getLeftHandSide()) instanceof ArrayAccess;
+                && JavaSyntax.unparen(((Assignment) p).getLeftHandSide()) instanceof ArrayAccess;
     }
 
     /**

@@ -121,12 +121,12 @@ public final class PerElementCalls {
      * whose method the loop calls ({@code iter.i} in {@code while (iter.next() != null)}).
      */
     static boolean varies(Expression e, Statement loop) {
-        Set<String> changing = RangeAnalysis.namesChangedIn(loop);
+        Set<String> changing = JavaSyntax.namesChangedIn(loop);
         Set<String> advanced = new HashSet<>();
         loop.accept(new ASTVisitor() {
             @Override
             public boolean visit(MethodInvocation n) {
-                Expression r = n.getExpression() == null ? null : RangeAnalysis.unparen(n.getExpression());
+                Expression r = n.getExpression() == null ? null : JavaSyntax.unparen(n.getExpression());
                 if (r instanceof SimpleName) advanced.add(((SimpleName) r).getIdentifier());
                 return true;
             }

@@ -123,4 +123,22 @@ public record Range(double lo, double hi, boolean loGuard, boolean hiGuard) {
     private static double max4(double a, double b, double c, double d) {
         return Math.max(Math.max(a, b), Math.max(c, d));
     }
+
+    /** The values a numeric type can hold (unbounded for floating types). */
+    public static Range ofType(NumType t) {
+        switch (t) {
+            case BYTE:
+                return Range.of(Byte.MIN_VALUE, Byte.MAX_VALUE);
+            case SHORT:
+                return Range.of(Short.MIN_VALUE, Short.MAX_VALUE);
+            case CHAR:
+                return Range.of(0, Character.MAX_VALUE);
+            case INT:
+                return Range.of(Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case LONG:
+                return Range.of(Long.MIN_VALUE, Long.MAX_VALUE);
+            default:
+                return Range.ALL;
+        }
+    }
 }

@@ -53,7 +53,7 @@ public final class ValueImpacts {
     /** The most consequential use of the value of {@code e}; bounded ("stored") when nothing more is found. */
     public Impact of(Expression e) {
         Impact best;
-        Expression lhs = e instanceof Assignment ? RangeAnalysis.unparen(((Assignment) e).getLeftHandSide()) : null;
+        Expression lhs = e instanceof Assignment ? JavaSyntax.unparen(((Assignment) e).getLeftHandSide()) : null;
         if (lhs instanceof SimpleName && isLocal((SimpleName) lhs)) {
             best = followName((SimpleName) lhs, e, 0, new HashSet<>());
         } else {
@@ -157,7 +157,7 @@ public final class ValueImpacts {
                 return null; // passed to another method
             }
             if (p instanceof Assignment && ((Assignment) p).getRightHandSide() == child) {
-                Expression lhs = RangeAnalysis.unparen(((Assignment) p).getLeftHandSide());
+                Expression lhs = JavaSyntax.unparen(((Assignment) p).getLeftHandSide());
                 if (lhs instanceof SimpleName && isLocal((SimpleName) lhs)) {
                     return followName((SimpleName) lhs, p, depth, seen);
                 }
@@ -242,11 +242,11 @@ public final class ValueImpacts {
         while (p instanceof ParenthesizedExpression) p = p.getParent();
         if (!(p instanceof ConditionalExpression)) return null;
         ConditionalExpression c = (ConditionalExpression) p;
-        if (RangeAnalysis.unparen(c.getExpression()) != in) return null;
-        Expression v = RangeAnalysis.unparen((Expression) child);
+        if (JavaSyntax.unparen(c.getExpression()) != in) return null;
+        Expression v = JavaSyntax.unparen((Expression) child);
         Expression bound = in.getLeftOperand() == child ? in.getRightOperand() : in.getLeftOperand();
-        Expression t = RangeAnalysis.unparen(c.getThenExpression());
-        Expression e = RangeAnalysis.unparen(c.getElseExpression());
+        Expression t = JavaSyntax.unparen(c.getThenExpression());
+        Expression e = JavaSyntax.unparen(c.getElseExpression());
         boolean matches = same(t, bound) && same(e, v) || same(t, v) && same(e, bound);
         return matches ? c : null;
     }
@@ -258,7 +258,7 @@ public final class ValueImpacts {
      */
     private static boolean isClampStatement(InfixExpression in, ASTNode child) {
         if (!in.extendedOperands().isEmpty() || in.getOperator() == InfixExpression.Operator.EQUALS) return false;
-        Expression v = RangeAnalysis.unparen((Expression) child);
+        Expression v = JavaSyntax.unparen((Expression) child);
         if (!(v instanceof SimpleName)) return false;
         Expression bound = in.getLeftOperand() == child ? in.getRightOperand() : in.getLeftOperand();
         ASTNode p = in.getParent();
@@ -274,26 +274,26 @@ public final class ValueImpacts {
                 || !(((ExpressionStatement) then).getExpression() instanceof Assignment)) return false;
         Assignment a = (Assignment) ((ExpressionStatement) then).getExpression();
         return a.getOperator() == Assignment.Operator.ASSIGN
-                && RangeAnalysis.isName(a.getLeftHandSide(), ((SimpleName) v).getIdentifier())
+                && JavaSyntax.isName(a.getLeftHandSide(), ((SimpleName) v).getIdentifier())
                 && sameValue(a.getRightHandSide(), bound);
     }
 
     private static boolean same(Expression a, Expression b) {
-        return RangeAnalysis.unparen(a).subtreeMatch(new ASTMatcher(), RangeAnalysis.unparen(b));
+        return JavaSyntax.unparen(a).subtreeMatch(new ASTMatcher(), JavaSyntax.unparen(b));
     }
 
     /** Same expression, or equal numeric constants ({@code 0} and {@code 0f}). */
     private static boolean sameValue(Expression a, Expression b) {
         if (same(a, b)) return true;
-        Object x = RangeAnalysis.unparen(a).resolveConstantExpressionValue();
-        Object y = RangeAnalysis.unparen(b).resolveConstantExpressionValue();
+        Object x = JavaSyntax.unparen(a).resolveConstantExpressionValue();
+        Object y = JavaSyntax.unparen(b).resolveConstantExpressionValue();
         if (x == null) x = literal(a);
         if (y == null) y = literal(b);
         return x instanceof Number && y instanceof Number && ((Number) x).doubleValue() == ((Number) y).doubleValue();
     }
 
     private static Object literal(Expression e) {
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         return e instanceof NumberLiteral ? (Object) Types.literalValue(((NumberLiteral) e).getToken()) : null;
     }
 
@@ -316,10 +316,10 @@ public final class ValueImpacts {
         if (m.arguments().size() < 2) return false;
         for (Object o : m.arguments()) {
             if (o == child) continue;
-            Expression a = RangeAnalysis.unparen((Expression) o);
+            Expression a = JavaSyntax.unparen((Expression) o);
             if (a instanceof PrefixExpression
                     && ((PrefixExpression) a).getOperator() == PrefixExpression.Operator.MINUS)
-                a = RangeAnalysis.unparen(((PrefixExpression) a).getOperand());
+                a = JavaSyntax.unparen(((PrefixExpression) a).getOperand());
             if (!(a instanceof NumberLiteral) && !(a.resolveConstantExpressionValue() instanceof Number)) return false;
         }
         return true;
@@ -340,8 +340,8 @@ public final class ValueImpacts {
 
     private static boolean isProduct(ASTNode n) {
         return n instanceof Expression
-                && RangeAnalysis.unparen((Expression) n) instanceof InfixExpression
-                && ((InfixExpression) RangeAnalysis.unparen((Expression) n)).getOperator()
+                && JavaSyntax.unparen((Expression) n) instanceof InfixExpression
+                && ((InfixExpression) JavaSyntax.unparen((Expression) n)).getOperator()
                         == InfixExpression.Operator.TIMES;
     }
 

@@ -2,12 +2,12 @@ package dev.numlint.scan;
 
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
+import dev.numlint.model.HostLaunch;
 import dev.numlint.model.Layer;
 import dev.numlint.spi.HostCodeReader;
 import dev.numlint.validation.CompileCommand;
 import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.Validator;
-import dev.numlint.validation.input.HostLaunch;
 import dev.numlint.validation.replay.ProjectBuilds;
 import dev.numlint.validation.report.FindingResult;
 import dev.numlint.validation.report.KernelResult;

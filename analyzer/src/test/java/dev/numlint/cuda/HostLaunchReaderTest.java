@@ -2,7 +2,7 @@ package dev.numlint.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.numlint.validation.input.HostLaunch;
+import dev.numlint.model.HostLaunch;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;

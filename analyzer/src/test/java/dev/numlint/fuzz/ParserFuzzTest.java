@@ -223,10 +223,8 @@ class ParserFuzzTest {
                     }
                 }
                 if (parts.length > 2) {
-                    java.util.Map<String, dev.numlint.validation.input.HostLaunch> launches =
-                            new java.util.LinkedHashMap<>();
-                    for (dev.numlint.validation.input.HostLaunch h :
-                            dev.numlint.cuda.HostLaunchReader.read("main.cu", parts[2])) {
+                    java.util.Map<String, dev.numlint.model.HostLaunch> launches = new java.util.LinkedHashMap<>();
+                    for (dev.numlint.model.HostLaunch h : dev.numlint.cuda.HostLaunchReader.read("main.cu", parts[2])) {
                         launches.putIfAbsent(h.kernel, h);
                     }
                     o.hostLaunches = launches;

@@ -76,10 +76,10 @@ public final class ValidationOptions {
     public Map<String, Map<String, Set<String>>> flagged;
 
     /**
-     * Launches read from the scanned host code ({@link dev.numlint.validation.input.HostLaunch}), by kernel name as
+     * Launches read from the scanned host code ({@link dev.numlint.model.HostLaunch}), by kernel name as
      * written in the source; used when the spec file has no entry for a kernel. null: none.
      */
-    public Map<String, dev.numlint.validation.input.HostLaunch> hostLaunches;
+    public Map<String, dev.numlint.model.HostLaunch> hostLaunches;
 
     public ValidationOptions() {}
 

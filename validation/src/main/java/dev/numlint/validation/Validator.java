@@ -8,6 +8,7 @@ import static dev.numlint.validation.Variants.cuVariants;
 import static dev.numlint.validation.Variants.hazards;
 import static dev.numlint.validation.Variants.ptxVariants;
 
+import dev.numlint.model.HostLaunch;
 import dev.numlint.validation.InputSets.Aggregate;
 import dev.numlint.validation.InputSets.InputSet;
 import dev.numlint.validation.InputSets.Outputs;
@@ -15,7 +16,6 @@ import dev.numlint.validation.Variants.Variant;
 import dev.numlint.validation.fp.Ulp;
 import dev.numlint.validation.gpu.GpuProcess;
 import dev.numlint.validation.input.Distribution;
-import dev.numlint.validation.input.HostLaunch;
 import dev.numlint.validation.input.HostLaunches;
 import dev.numlint.validation.input.InputInference;
 import dev.numlint.validation.input.KernelSpec;

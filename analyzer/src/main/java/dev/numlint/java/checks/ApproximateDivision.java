@@ -2,9 +2,9 @@ package dev.numlint.java.checks;
 
 import com.google.auto.service.AutoService;
 import dev.numlint.java.JavaCheck;
+import dev.numlint.java.JavaSyntax;
 import dev.numlint.java.JavaUnit;
 import dev.numlint.java.LoopFacts;
-import dev.numlint.java.RangeAnalysis;
 import dev.numlint.java.Types;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Level;
@@ -80,16 +80,16 @@ public final class ApproximateDivision implements JavaCheck {
 
     /** 1 / y (1, 1.0, 1f ...) with a non-constant floating y, or null. */
     private static InfixExpression reciprocal(JavaUnit unit, Expression e) {
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         if (!(e instanceof InfixExpression)) return null;
         InfixExpression d = (InfixExpression) e;
         if (d.getOperator() != InfixExpression.Operator.DIVIDE
                 || !d.extendedOperands().isEmpty()) return null;
-        Expression num = RangeAnalysis.unparen(d.getLeftOperand());
+        Expression num = JavaSyntax.unparen(d.getLeftOperand());
         if (!(num instanceof NumberLiteral) || Types.literalValue(((NumberLiteral) num).getToken()) != 1.0) return null;
         if (!unit.types().isFloating(d)) return null;
         if (d.getRightOperand().resolveConstantExpressionValue() != null) return null;
-        if (RangeAnalysis.unparen(d.getRightOperand()) instanceof NumberLiteral) return null;
+        if (JavaSyntax.unparen(d.getRightOperand()) instanceof NumberLiteral) return null;
         return d;
     }
 
@@ -102,8 +102,8 @@ public final class ApproximateDivision implements JavaCheck {
                 if (in.getOperator() != InfixExpression.Operator.TIMES
                         || in.getStartPosition() < decl.getStartPosition()) return true;
                 boolean uses =
-                        RangeAnalysis.isName(in.getLeftOperand(), id) || RangeAnalysis.isName(in.getRightOperand(), id);
-                for (Object o : in.extendedOperands()) uses |= RangeAnalysis.isName((Expression) o, id);
+                        JavaSyntax.isName(in.getLeftOperand(), id) || JavaSyntax.isName(in.getRightOperand(), id);
+                for (Object o : in.extendedOperands()) uses |= JavaSyntax.isName((Expression) o, id);
                 if (uses && inLoopNotContaining(in, decl)) found[0] = in;
                 return true;
             }

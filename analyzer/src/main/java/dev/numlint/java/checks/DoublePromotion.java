@@ -2,10 +2,10 @@ package dev.numlint.java.checks;
 
 import com.google.auto.service.AutoService;
 import dev.numlint.java.JavaCheck;
+import dev.numlint.java.JavaSyntax;
 import dev.numlint.java.JavaUnit;
 import dev.numlint.java.Narrowing;
 import dev.numlint.java.NumType;
-import dev.numlint.java.RangeAnalysis;
 import dev.numlint.java.Types;
 import dev.numlint.knowledge.FloatExactness;
 import dev.numlint.model.Impact;
@@ -105,7 +105,7 @@ public final class DoublePromotion implements JavaCheck {
     }
 
     private static void scan(JavaUnit unit, Expression e, Promotion p) {
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         NumType t = unit.types().of(e);
         if (t == NumType.DOUBLE
                 && !(e instanceof NumberLiteral)
@@ -192,7 +192,7 @@ public final class DoublePromotion implements JavaCheck {
     }
 
     private static boolean isPowerOfTwoLiteral(Expression e) {
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         if (!(e instanceof NumberLiteral)) return false;
         double v = Types.literalValue(((NumberLiteral) e).getToken());
         return FloatExactness.isPowerOfTwo(v) && Math.getExponent(Math.abs(v)) >= -120;

@@ -2,8 +2,8 @@ package dev.numlint.java.checks;
 
 import com.google.auto.service.AutoService;
 import dev.numlint.java.JavaCheck;
+import dev.numlint.java.JavaSyntax;
 import dev.numlint.java.JavaUnit;
-import dev.numlint.java.RangeAnalysis;
 import dev.numlint.java.Types;
 import java.util.List;
 import java.util.Map;
@@ -114,7 +114,7 @@ public final class ReducedPrecisionMath implements JavaCheck {
     }
 
     private static String call(JavaUnit unit, MethodInvocation m, Expression arg) {
-        Expression a = RangeAnalysis.unparen(arg);
+        Expression a = JavaSyntax.unparen(arg);
         String shown =
                 a instanceof QualifiedName ? ((QualifiedName) a).getName().getIdentifier() : unit.shortText(a, 48);
         return m.getName().getIdentifier() + "(..., " + shown + ")";
@@ -146,7 +146,7 @@ public final class ReducedPrecisionMath implements JavaCheck {
     }
 
     private static boolean names(JavaUnit unit, Expression e, String id, int depth) {
-        e = RangeAnalysis.unparen(e);
+        e = JavaSyntax.unparen(e);
         if (e instanceof QualifiedName)
             return ((QualifiedName) e).getName().getIdentifier().equals(id);
         if (e instanceof FieldAccess)
@@ -169,7 +169,7 @@ public final class ReducedPrecisionMath implements JavaCheck {
     private static int constant(Expression e) {
         Object v = e.resolveConstantExpressionValue();
         if (v instanceof Integer) return (Integer) v;
-        Expression u = RangeAnalysis.unparen(e);
+        Expression u = JavaSyntax.unparen(e);
         if (u instanceof NumberLiteral) {
             double d = Types.literalValue(((NumberLiteral) u).getToken());
             if (d == Math.rint(d) && d >= 0 && d < 1 << 20) return (int) d;

@@ -2,10 +2,10 @@ package dev.numlint.java.checks;
 
 import com.google.auto.service.AutoService;
 import dev.numlint.java.JavaCheck;
+import dev.numlint.java.JavaSyntax;
 import dev.numlint.java.JavaUnit;
 import dev.numlint.java.LoopFacts;
 import dev.numlint.java.NumType;
-import dev.numlint.java.RangeAnalysis;
 import dev.numlint.java.Types;
 import dev.numlint.knowledge.FloatExactness;
 import dev.numlint.model.Impact;
@@ -44,7 +44,7 @@ public final class SerialAccumulation implements JavaCheck {
     }
 
     private void accumulation(JavaUnit unit, Assignment a, int min, Set<String> reported) {
-        Expression lhs = RangeAnalysis.unparen(a.getLeftHandSide());
+        Expression lhs = JavaSyntax.unparen(a.getLeftHandSide());
         String name;
         if (lhs instanceof SimpleName) name = ((SimpleName) lhs).getIdentifier();
         else if (lhs instanceof FieldAccess && ((FieldAccess) lhs).getExpression() instanceof ThisExpression)
@@ -55,7 +55,7 @@ public final class SerialAccumulation implements JavaCheck {
         Types.T t = unit.types().typeOf(lhs);
         if (!t.type().isFloating()) return;
         boolean isDouble = t.type() == NumType.DOUBLE;
-        Expression inc = RangeAnalysis.unparen(increment);
+        Expression inc = JavaSyntax.unparen(increment);
         if (inc instanceof NumberLiteral) {
             double v = Types.literalValue(((NumberLiteral) inc).getToken());
             if (v == Math.rint(v)) return; // counting in whole steps is exact up to 2^24 (float) / 2^53
@@ -211,20 +211,19 @@ public final class SerialAccumulation implements JavaCheck {
                 Expression divided = null;
                 if (p instanceof Assignment
                         && ((Assignment) p).getOperator() == Assignment.Operator.DIVIDE_ASSIGN
-                        && RangeAnalysis.unparen(((Assignment) p).getRightHandSide()) == n) {
+                        && JavaSyntax.unparen(((Assignment) p).getRightHandSide()) == n) {
                     divided = ((Assignment) p).getLeftHandSide();
                 } else if (p instanceof InfixExpression
                         && ((InfixExpression) p).getOperator() == InfixExpression.Operator.DIVIDE
                         && ((InfixExpression) p).extendedOperands().isEmpty()
-                        && RangeAnalysis.unparen(((InfixExpression) p).getRightOperand()) == n
+                        && JavaSyntax.unparen(((InfixExpression) p).getRightOperand()) == n
                         && p.getParent() instanceof Assignment
                         && ((Assignment) p.getParent()).getRightHandSide() == p) {
                     divided = ((InfixExpression) p).getLeftOperand();
                     Expression target = ((Assignment) p.getParent()).getLeftHandSide();
-                    if (!RangeAnalysis.unparen(target).subtreeMatch(same, RangeAnalysis.unparen(divided)))
-                        divided = null;
+                    if (!JavaSyntax.unparen(target).subtreeMatch(same, JavaSyntax.unparen(divided))) divided = null;
                 }
-                Expression d = divided == null ? null : RangeAnalysis.unparen(divided);
+                Expression d = divided == null ? null : JavaSyntax.unparen(divided);
                 if (d instanceof ArrayAccess && ((ArrayAccess) d).getArray().subtreeMatch(same, array)) uses[0]++;
                 else other[0] = true;
                 return false;
@@ -235,12 +234,12 @@ public final class SerialAccumulation implements JavaCheck {
 
     /** The array whose elements {@code inc} reads in {@code loop}: {@code a[i]}, or the element of a for-each. */
     private static Expression summedArray(Expression inc, Statement loop) {
-        Expression e = RangeAnalysis.unparen(inc);
-        if (e instanceof ArrayAccess) return RangeAnalysis.unparen(((ArrayAccess) e).getArray());
+        Expression e = JavaSyntax.unparen(inc);
+        if (e instanceof ArrayAccess) return JavaSyntax.unparen(((ArrayAccess) e).getArray());
         if (e instanceof SimpleName && loop instanceof EnhancedForStatement) {
             EnhancedForStatement f = (EnhancedForStatement) loop;
             if (f.getParameter().getName().getIdentifier().equals(((SimpleName) e).getIdentifier()))
-                return RangeAnalysis.unparen(f.getExpression());
+                return JavaSyntax.unparen(f.getExpression());
         }
         return null;
     }
@@ -251,15 +250,15 @@ public final class SerialAccumulation implements JavaCheck {
         if (op == Assignment.Operator.PLUS_ASSIGN || op == Assignment.Operator.MINUS_ASSIGN)
             return a.getRightHandSide();
         if (op != Assignment.Operator.ASSIGN) return null;
-        Expression r = RangeAnalysis.unparen(a.getRightHandSide());
+        Expression r = JavaSyntax.unparen(a.getRightHandSide());
         if (!(r instanceof InfixExpression)) return null;
         InfixExpression in = (InfixExpression) r;
         if (!in.extendedOperands().isEmpty()) return null;
-        if (in.getOperator() == InfixExpression.Operator.PLUS && RangeAnalysis.isName(in.getRightOperand(), name)) {
+        if (in.getOperator() == InfixExpression.Operator.PLUS && JavaSyntax.isName(in.getRightOperand(), name)) {
             return in.getLeftOperand();
         }
         if ((in.getOperator() == InfixExpression.Operator.PLUS || in.getOperator() == InfixExpression.Operator.MINUS)
-                && RangeAnalysis.isName(in.getLeftOperand(), name)) {
+                && JavaSyntax.isName(in.getLeftOperand(), name)) {
             return in.getRightOperand();
         }
         return null;
@@ -270,7 +269,7 @@ public final class SerialAccumulation implements JavaCheck {
      * terms ({@code (float) r * (float) hist[c]}); every partial sum is then an integer.
      */
     static boolean integerValued(JavaUnit unit, Expression inc) {
-        inc = RangeAnalysis.unparen(inc);
+        inc = JavaSyntax.unparen(inc);
         NumType t = unit.types().of(inc);
         if (t.isIntegral()) return true;
         Object cv = inc.resolveConstantExpressionValue();
@@ -344,7 +343,7 @@ public final class SerialAccumulation implements JavaCheck {
         });
         if (!ok[0] || names.isEmpty()) return false;
         // assigned, incremented or declared in the loop: not the same in every iteration
-        return java.util.Collections.disjoint(RangeAnalysis.namesChangedIn(loop), names);
+        return java.util.Collections.disjoint(JavaSyntax.namesChangedIn(loop), names);
     }
 
     private static boolean rewrittenBefore(ASTNode a, String name, Statement loop) {
@@ -364,7 +363,7 @@ public final class SerialAccumulation implements JavaCheck {
     }
 
     private static boolean isThisField(Expression e, String name) {
-        Expression u = RangeAnalysis.unparen(e);
+        Expression u = JavaSyntax.unparen(e);
         return u instanceof FieldAccess
                 && ((FieldAccess) u).getExpression() instanceof ThisExpression
                 && ((FieldAccess) u).getName().getIdentifier().equals(name);
@@ -377,9 +376,8 @@ public final class SerialAccumulation implements JavaCheck {
         boolean target = false;
         while (e instanceof Assignment && ((Assignment) e).getOperator() == Assignment.Operator.ASSIGN) {
             Assignment as = (Assignment) e;
-            if (RangeAnalysis.isName(as.getLeftHandSide(), name) || isThisField(as.getLeftHandSide(), name))
-                target = true;
-            e = RangeAnalysis.unparen(as.getRightHandSide());
+            if (JavaSyntax.isName(as.getLeftHandSide(), name) || isThisField(as.getLeftHandSide(), name)) target = true;
+            e = JavaSyntax.unparen(as.getRightHandSide());
         }
         if (!target) return false;
         boolean[] self = {false};

@@ -2,9 +2,9 @@ package dev.numlint.java.checks;
 
 import com.google.auto.service.AutoService;
 import dev.numlint.java.JavaCheck;
+import dev.numlint.java.JavaSyntax;
 import dev.numlint.java.JavaUnit;
 import dev.numlint.java.NumType;
-import dev.numlint.java.RangeAnalysis;
 import dev.numlint.java.Types;
 import dev.numlint.knowledge.ConcurrentFloatApis;
 import dev.numlint.model.Impact;
@@ -101,7 +101,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
             if (!FROM_BITS.contains(read) || r.arguments().size() != 1) continue;
             if (read.startsWith("int") != type.equals("float")) continue; // float bits read back as float
             if (method != null && JavaUnit.isAncestor(method, r)) continue; // the loop's own read of the old value
-            Expression arg = RangeAnalysis.unparen((Expression) r.arguments().get(0));
+            Expression arg = JavaSyntax.unparen((Expression) r.arguments().get(0));
             if (!(arg instanceof MethodInvocation)) continue;
             Expression from = ((MethodInvocation) arg).getExpression();
             if (!parameter && name != null && (from == null || !name.equals(JavaUnit.simpleName(from)))) continue;
@@ -137,10 +137,10 @@ public final class SharedFloatAccumulation implements JavaCheck {
         });
         if (found[0] != null) return found[0];
         // the new value computed into a local before the call: next = Float.floatToIntBits(Float.intBitsToFloat(o) + v)
-        Expression u = RangeAnalysis.unparen(e);
+        Expression u = JavaSyntax.unparen(e);
         if (u instanceof SimpleName && Types.declarationOf((SimpleName) u) != null) {
             for (Expression def : definitions((SimpleName) u)) {
-                if (def != e && !(RangeAnalysis.unparen(def) instanceof SimpleName)) {
+                if (def != e && !(JavaSyntax.unparen(def) instanceof SimpleName)) {
                     MethodInvocation f = sumToBits(unit, def);
                     if (f != null) return f;
                 }
@@ -151,7 +151,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
 
     /** A floating addition or subtraction, directly or as the value a local was given. */
     private static boolean isSum(JavaUnit unit, Expression e, int depth) {
-        Expression u = RangeAnalysis.unparen(e);
+        Expression u = JavaSyntax.unparen(e);
         if (u instanceof InfixExpression) {
             InfixExpression in = (InfixExpression) u;
             return (in.getOperator() == InfixExpression.Operator.PLUS
@@ -181,7 +181,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
         scope.accept(new ASTVisitor() {
             @Override
             public boolean visit(Assignment a) {
-                if (a.getOperator() == Assignment.Operator.ASSIGN && RangeAnalysis.isName(a.getLeftHandSide(), id))
+                if (a.getOperator() == Assignment.Operator.ASSIGN && JavaSyntax.isName(a.getLeftHandSide(), id))
                     out.add(a.getRightHandSide());
                 return true;
             }
@@ -196,7 +196,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
             public boolean visit(Assignment a) {
                 if ((a.getOperator() == Assignment.Operator.PLUS_ASSIGN
                                 || a.getOperator() == Assignment.Operator.MINUS_ASSIGN)
-                        && RangeAnalysis.isName(a.getLeftHandSide(), id)) found[0] = true;
+                        && JavaSyntax.isName(a.getLeftHandSide(), id)) found[0] = true;
                 return !found[0];
             }
         });
@@ -301,7 +301,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
     private static String typeName(Expression e) {
         ITypeBinding b = e.resolveTypeBinding();
         if (b != null && !b.isRecovered()) return b.getErasure().getName();
-        Expression u = RangeAnalysis.unparen(e);
+        Expression u = JavaSyntax.unparen(e);
         SimpleName n = u instanceof SimpleName
                 ? (SimpleName) u
                 : u instanceof FieldAccess ? ((FieldAccess) u).getName() : null;
@@ -316,7 +316,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
 
     /** {@code Double::sum}, {@code Float::sum}, {@code (a, b) -> a + b}: an addition; not max, min or others. */
     private static boolean sumOperator(Expression op) {
-        Expression u = RangeAnalysis.unparen(op);
+        Expression u = JavaSyntax.unparen(op);
         if (u instanceof ExpressionMethodReference) {
             ExpressionMethodReference r = (ExpressionMethodReference) u;
             String q = r.getExpression().toString();
@@ -331,8 +331,8 @@ public final class SharedFloatAccumulation implements JavaCheck {
                 body = ((ReturnStatement) st.get(0)).getExpression();
             }
             return body instanceof Expression
-                    && RangeAnalysis.unparen((Expression) body) instanceof InfixExpression
-                    && ((InfixExpression) RangeAnalysis.unparen((Expression) body)).getOperator()
+                    && JavaSyntax.unparen((Expression) body) instanceof InfixExpression
+                    && ((InfixExpression) JavaSyntax.unparen((Expression) body)).getOperator()
                             == InfixExpression.Operator.PLUS;
         }
         return false;
@@ -363,10 +363,9 @@ public final class SharedFloatAccumulation implements JavaCheck {
                 }
                 case "collect": {
                     if (m.arguments().size() != 1
-                            || !(RangeAnalysis.unparen(
-                                            (Expression) m.arguments().get(0))
-                                    instanceof MethodInvocation)) return;
-                    String c = ((MethodInvocation) RangeAnalysis.unparen(
+                            || !(JavaSyntax.unparen((Expression) m.arguments().get(0)) instanceof MethodInvocation))
+                        return;
+                    String c = ((MethodInvocation) JavaSyntax.unparen(
                                     (Expression) m.arguments().get(0)))
                             .getName()
                             .getIdentifier();
@@ -397,7 +396,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
     /** The receiver chain of a stream terminal holds {@code parallel()} (nearer than any {@code sequential()}). */
     private static boolean parallel(Expression chain) {
         for (Expression e = chain; e != null; ) {
-            e = RangeAnalysis.unparen(e);
+            e = JavaSyntax.unparen(e);
             if (!(e instanceof MethodInvocation)) return false;
             MethodInvocation c = (MethodInvocation) e;
             String n = c.getName().getIdentifier();
@@ -418,7 +417,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
         if (b != null && !b.isRecovered())
             return b.getErasure().getQualifiedName().equals("java.util.stream.DoubleStream");
         for (Expression e = chain; e != null; ) {
-            e = RangeAnalysis.unparen(e);
+            e = JavaSyntax.unparen(e);
             if (!(e instanceof MethodInvocation))
                 return e instanceof SimpleName && e.toString().equals("DoubleStream");
             MethodInvocation c = (MethodInvocation) e;
@@ -454,7 +453,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
             String el = b.getElementType().getName();
             return el.equals("double") || el.equals("float") ? el : null;
         }
-        Expression u = RangeAnalysis.unparen(array);
+        Expression u = JavaSyntax.unparen(array);
         if (!(u instanceof SimpleName)) return null;
         Type t = Types.declaredType((SimpleName) u);
         if (t == null) return null;
@@ -519,7 +518,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
     }
 
     private static void taskArgument(Expression a, List<ASTNode> out) {
-        Expression u = RangeAnalysis.unparen(a);
+        Expression u = JavaSyntax.unparen(a);
         if (u instanceof LambdaExpression) out.add(u);
         else if (u instanceof ClassInstanceCreation
                 && ((ClassInstanceCreation) u).getAnonymousClassDeclaration() != null)
@@ -544,10 +543,10 @@ public final class SharedFloatAccumulation implements JavaCheck {
             @Override
             public boolean visit(Assignment a) {
                 if (!adds(a)) return true;
-                Expression lhs = RangeAnalysis.unparen(a.getLeftHandSide());
+                Expression lhs = JavaSyntax.unparen(a.getLeftHandSide());
                 if (!unit.types().of(lhs).isFloating()) return true;
                 Expression term = a.getOperator() == Assignment.Operator.ASSIGN
-                        ? ((InfixExpression) RangeAnalysis.unparen(a.getRightHandSide())).getRightOperand()
+                        ? ((InfixExpression) JavaSyntax.unparen(a.getRightHandSide())).getRightOperand()
                         : a.getRightHandSide();
                 // whole numbers added into a double are exact in any order below 2^53 (a centroid's coordinate sums)
                 if (unit.types().of(lhs) == NumType.DOUBLE && SerialAccumulation.integerValued(unit, term)) return true;
@@ -576,13 +575,13 @@ public final class SharedFloatAccumulation implements JavaCheck {
         if (a.getOperator() == Assignment.Operator.PLUS_ASSIGN || a.getOperator() == Assignment.Operator.MINUS_ASSIGN)
             return true;
         if (a.getOperator() != Assignment.Operator.ASSIGN) return false;
-        Expression r = RangeAnalysis.unparen(a.getRightHandSide());
+        Expression r = JavaSyntax.unparen(a.getRightHandSide());
         return r instanceof InfixExpression
                 && (((InfixExpression) r).getOperator() == InfixExpression.Operator.PLUS
                         || ((InfixExpression) r).getOperator() == InfixExpression.Operator.MINUS)
                 && ((InfixExpression) r)
                         .getLeftOperand()
-                        .subtreeMatch(new ASTMatcher(), RangeAnalysis.unparen(a.getLeftHandSide()));
+                        .subtreeMatch(new ASTMatcher(), JavaSyntax.unparen(a.getLeftHandSide()));
     }
 
     /**
@@ -593,9 +592,9 @@ public final class SharedFloatAccumulation implements JavaCheck {
         if (lhs instanceof ArrayAccess) {
             Expression arr = lhs;
             while (arr instanceof ArrayAccess) {
-                Expression idx = RangeAnalysis.unparen(((ArrayAccess) arr).getIndex());
+                Expression idx = JavaSyntax.unparen(((ArrayAccess) arr).getIndex());
                 if (idx instanceof SimpleName && owned((SimpleName) idx, body)) return null;
-                arr = RangeAnalysis.unparen(((ArrayAccess) arr).getArray());
+                arr = JavaSyntax.unparen(((ArrayAccess) arr).getArray());
             }
             if (arr instanceof SimpleName) {
                 VariableDeclaration d = Types.declarationOf((SimpleName) arr);
@@ -626,7 +625,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
         if (lhs instanceof ArrayAccess) {
             // an array the task object allocates for itself (buf = new double[n] in its constructor)
             Expression arr = lhs;
-            while (arr instanceof ArrayAccess) arr = RangeAnalysis.unparen(((ArrayAccess) arr).getArray());
+            while (arr instanceof ArrayAccess) arr = JavaSyntax.unparen(((ArrayAccess) arr).getArray());
             return ownField(arr, body)
                     && allocatedBy((TypeDeclaration) body.getParent().getParent(), arr);
         }
@@ -665,7 +664,7 @@ public final class SharedFloatAccumulation implements JavaCheck {
             }
 
             private void note(Expression v) {
-                if (RangeAnalysis.unparen(v) instanceof ArrayCreation) fresh[0] = true;
+                if (JavaSyntax.unparen(v) instanceof ArrayCreation) fresh[0] = true;
                 else other[0] = true;
             }
         });

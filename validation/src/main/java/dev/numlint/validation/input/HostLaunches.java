@@ -1,5 +1,6 @@
 package dev.numlint.validation.input;
 
+import dev.numlint.model.HostLaunch;
 import java.util.List;
 import java.util.Map;
 

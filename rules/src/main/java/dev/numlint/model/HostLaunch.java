@@ -1,4 +1,4 @@
-package dev.numlint.validation.input;
+package dev.numlint.model;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,6 +9,9 @@ import java.util.Map;
  * A kernel launch read from host code (CUDA {@code <<<...>>>}, {@code cudaLaunchKernel}, {@code cuLaunchKernel},
  * JCuda {@code cuLaunchKernel}): what could be resolved statically of the grid, the block, the dynamic shared
  * memory and each argument, with where each came from. Unresolved parts are null and fall back to inference.
+ *
+ * <p>A model type: the CUDA front end reads it (through {@code spi.HostCodeReader}) and validation consumes it, so
+ * that no front end depends on validation.
  */
 public final class HostLaunch {
     /** The kernel's name as written in the host code. */
