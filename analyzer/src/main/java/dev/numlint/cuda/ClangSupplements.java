@@ -70,6 +70,8 @@ final class ClangSupplements {
             return null;
         }
         stats.clangFiles.incrementAndGet();
+        stats.clangParseNanos.addAndGet(unit.parseNanos());
+        stats.clangWalkNanos.addAndGet(unit.walkNanos());
         stats.clangFunctions.addAndGet(unit.functions().size());
         run.undefinedTypes.add(unit.undefinedTypes());
         if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
