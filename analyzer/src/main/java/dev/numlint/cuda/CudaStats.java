@@ -31,6 +31,8 @@ public final class CudaStats {
     public final AtomicLong clangParseNanos = new AtomicLong();
 
     public final AtomicLong clangWalkNanos = new AtomicLong();
+    /** Of {@link #clangNanos}: the file's include directories and Clang's arguments, before the parse is sent. */
+    public final AtomicLong clangPrepNanos = new AtomicLong();
 
     @Override
     public String toString() {
@@ -44,8 +46,8 @@ public final class CudaStats {
                         : " clang(files/with-errors/functions/recovered/added/resets/ms)=" + clangFiles + "/"
                                 + clangErrorFiles + "/" + clangFunctions + "/" + clangRecovered + "/"
                                 + clangAdded + "/" + clangResets + "/" + clangNanos.get() / 1_000_000
-                                + " clang-ms(parse/walk)=" + clangParseNanos.get() / 1_000_000 + "/"
-                                + clangWalkNanos.get() / 1_000_000
+                                + " clang-ms(arguments/parse/walk)=" + clangPrepNanos.get() / 1_000_000 + "/"
+                                + clangParseNanos.get() / 1_000_000 + "/" + clangWalkNanos.get() / 1_000_000
                                 + " clang-workers(started/ms)=" + dev.numlint.cuda.clang.ClangWorkers.startStats());
     }
 }
