@@ -16,7 +16,7 @@
 #
 # Usage: bench/frontend-speed.sh [--ptx-tree DIR] DIR...   (smoke mode without arguments: examples/)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 ptx_tree=""
 dirs=()
