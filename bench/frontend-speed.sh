@@ -14,9 +14,9 @@
 # its flags, clang-tidy gets fixed CUDA host-side flags (the column says "guessed").
 # Note: clang-tidy stops a file at its first fatal error (a header not found); numlint's Clang keeps going.
 #
-# Usage: bench/frontend-speed.sh [--ptx-tree DIR] DIR...   (smoke mode without arguments: examples/)
+# Usage: bench/frontend-speed.sh [--ptx-tree DIR] DIR...   (without code bases: examples/, a smoke run)
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 ptx_tree=""
 dirs=()
