@@ -49,7 +49,9 @@ final class ClangSupplements {
         if (fe.refusal(file, bytes) != null) return null;
         long t0 = System.nanoTime();
         List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-        ClangUnit unit = fe.parse(file, fe.arguments(file, lang, bc, byName), bytes);
+        List<String> args = fe.arguments(file, lang, bc, byName);
+        stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
+        ClangUnit unit = fe.parse(file, args, bytes);
         stats.clangNanos.addAndGet(System.nanoTime() - t0);
         if (unit.unavailable()) {
             // libclang does not run in a worker: one note for the scan, no notice per file
@@ -70,6 +72,8 @@ final class ClangSupplements {
             return null;
         }
         stats.clangFiles.incrementAndGet();
+        stats.clangParseNanos.addAndGet(unit.parseNanos());
+        stats.clangWalkNanos.addAndGet(unit.walkNanos());
         stats.clangFunctions.addAndGet(unit.functions().size());
         run.undefinedTypes.add(unit.undefinedTypes());
         if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();

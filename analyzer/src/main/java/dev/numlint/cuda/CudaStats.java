@@ -27,6 +27,12 @@ public final class CudaStats {
     public final AtomicLong clangAdded = new AtomicLong();
     public final AtomicLong clangResets = new AtomicLong();
     public final AtomicLong clangNanos = new AtomicLong();
+    /** Of {@link #clangNanos}: libclang's parse and the copy of the main file's cursors, as the worker timed them. */
+    public final AtomicLong clangParseNanos = new AtomicLong();
+
+    public final AtomicLong clangWalkNanos = new AtomicLong();
+    /** Of {@link #clangNanos}: the file's include directories and Clang's arguments, before the parse is sent. */
+    public final AtomicLong clangPrepNanos = new AtomicLong();
 
     @Override
     public String toString() {
@@ -39,6 +45,9 @@ public final class CudaStats {
                         ? ""
                         : " clang(files/with-errors/functions/recovered/added/resets/ms)=" + clangFiles + "/"
                                 + clangErrorFiles + "/" + clangFunctions + "/" + clangRecovered + "/"
-                                + clangAdded + "/" + clangResets + "/" + clangNanos.get() / 1_000_000);
+                                + clangAdded + "/" + clangResets + "/" + clangNanos.get() / 1_000_000
+                                + " clang-ms(arguments/parse/walk)=" + clangPrepNanos.get() / 1_000_000 + "/"
+                                + clangParseNanos.get() / 1_000_000 + "/" + clangWalkNanos.get() / 1_000_000
+                                + " clang-workers(started/ms)=" + dev.numlint.cuda.clang.ClangWorkers.startStats());
     }
 }

@@ -90,6 +90,18 @@ public final class ClangParser {
         all.addAll(args);
         CXIndex index = Libclang.acquire();
         try {
+            Path pch = ClangPch.forArguments(index, all);
+            if (pch != null) {
+                List<String> with = new ArrayList<>(all.size() + 2);
+                with.addAll(all);
+                with.add("-include-pch");
+                with.add(pch.toString());
+                ClangUnit u = parseWith(index, file, with, text);
+                // a precompiled header Clang refused (changed toolkit headers, another libclang): the plain parse,
+                // and that header is not offered again
+                if (!ClangPch.refused(u)) return u;
+                ClangPch.drop(all, "refused by Clang: " + u.firstError());
+            }
             return parseWith(index, file, all, text);
         } finally {
             Libclang.release(index);

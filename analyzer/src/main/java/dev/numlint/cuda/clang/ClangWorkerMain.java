@@ -57,7 +57,10 @@ public final class ClangWorkerMain {
         if (lib == null) return;
         // the headers Clang's CUDA wrapper includes and a CUDA 13 toolkit lacks: in this worker's private directory
         String tmp = System.getenv("TMPDIR");
-        Path stubs = Libclang.stubHeaders(Path.of(tmp != null ? tmp : System.getProperty("java.io.tmpdir")));
+        Path priv = Path.of(tmp != null ? tmp : System.getProperty("java.io.tmpdir"));
+        Path stubs = Libclang.stubHeaders(priv);
+        // the precompiled CUDA headers: in the same private directory, deleted with the worker
+        if (tmp != null) ClangPch.directory(priv);
         ClangWire.Request r;
         while ((r = ClangWire.readRequest(in)) != null) {
             // the same trust boundary as in the scan's process, checked again here: an include that leaves the tree

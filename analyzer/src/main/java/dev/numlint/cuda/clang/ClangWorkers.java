@@ -43,6 +43,17 @@ public final class ClangWorkers {
 
     static final ClangWorkers SHARED = new ClangWorkers();
 
+    /** Workers started in this process and the time their starts took (a JVM, libclang loaded), for benchmarks. */
+    private static final java.util.concurrent.atomic.AtomicLong STARTS = new java.util.concurrent.atomic.AtomicLong();
+
+    private static final java.util.concurrent.atomic.AtomicLong START_NANOS =
+            new java.util.concurrent.atomic.AtomicLong();
+
+    /** "started/ms": the workers started in this process and the wall time of their starts. */
+    public static String startStats() {
+        return STARTS.get() + "/" + START_NANOS.get() / 1_000_000;
+    }
+
     private static final ScheduledExecutorService REAPER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "numlint-clang-reaper");
         t.setDaemon(true);
@@ -89,8 +100,11 @@ public final class ClangWorkers {
         try {
             w = take();
             if (w == null) {
+                long t0 = System.nanoTime();
                 try {
                     w = Worker.start();
+                    STARTS.incrementAndGet();
+                    START_NANOS.addAndGet(System.nanoTime() - t0);
                 } catch (Unavailable u) {
                     unavailable = u.getMessage();
                     return ClangUnit.unavailable(file, unavailable);
@@ -222,6 +236,8 @@ public final class ClangWorkers {
                     "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0",
                     "-Dorg.bytedeco.javacpp.cachedir=" + Path.of(cache).toAbsolutePath(),
                     "-Dnumlint.clang.indexes=1",
+                    // the precompiled CUDA headers (ClangPch): on unless the scan's process switched them off
+                    "-Dnumlint.clang.pch=" + ClangPch.enabled(),
                     "-cp",
                     classPath(),
                     ClangWorkerMain.class.getName()));

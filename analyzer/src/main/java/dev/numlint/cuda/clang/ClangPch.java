@@ -1,0 +1,335 @@
+package dev.numlint.cuda.clang;
+
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.PointerPointer;
+import org.bytedeco.llvm.clang.CXClientData;
+import org.bytedeco.llvm.clang.CXFile;
+import org.bytedeco.llvm.clang.CXInclusionVisitor;
+import org.bytedeco.llvm.clang.CXIndex;
+import org.bytedeco.llvm.clang.CXSourceLocation;
+import org.bytedeco.llvm.clang.CXTranslationUnit;
+import org.bytedeco.llvm.clang.CXUnsavedFile;
+
+/**
+ * The CUDA runtime headers, parsed once per header-affecting argument set: every CUDA file starts with Clang's CUDA
+ * wrapper ({@code __clang_cuda_runtime_wrapper.h}, which reads the toolkit's runtime headers), about 0.8 s of a
+ * file's parse. The first CUDA file of a set builds a precompiled header of an empty CUDA file with those arguments
+ * (the wrapper and nothing of the tree); every file of the set then parses with {@code -include-pch} (the wrapper's
+ * include guard makes its second inclusion empty), so the main file's cursors and facts are those of the plain
+ * parse.
+ *
+ * <p>The set is the file's arguments without its include directories and forced includes (language, {@code -std},
+ * {@code -D}/{@code -U}, the toolkit, the GPU architecture, the stub headers, the limits), keyed with the libclang
+ * version: another set or another libclang gets its own header. A file whose include directories hold a header of
+ * the same name as one the precompiled header read (the tree would shadow a system header) is parsed plainly. A
+ * header that fails to build, or that Clang refuses when reading it, is dropped with one line on standard error
+ * (the worker's private file, never printed) and its files are parsed plainly, with no notice.
+ *
+ * <p>The headers live in a private directory ({@link #directory(Path)}: the Clang worker's own temporary directory,
+ * deleted with it), never in the scanned tree. Off with {@code -Dnumlint.clang.pch=false}.
+ */
+final class ClangPch {
+    /** A set whose header could not be built: its files parse plainly. */
+    private static final Object FAILED = new Object();
+
+    private static final Map<String, Object> HEADERS = new ConcurrentHashMap<>();
+    /** Per set, every tail of the paths of the files the header read, for the shadowing check. */
+    private static final Map<String, Set<String>> READ = new ConcurrentHashMap<>();
+
+    private static volatile Path directory;
+    /** Headers built and parses that used one, for the benchmarks (standard error of the worker). */
+    static final java.util.concurrent.atomic.AtomicLong BUILT = new java.util.concurrent.atomic.AtomicLong();
+
+    static final java.util.concurrent.atomic.AtomicLong USED = new java.util.concurrent.atomic.AtomicLong();
+
+    private ClangPch() {}
+
+    static boolean enabled() {
+        return !"false".equalsIgnoreCase(System.getProperty("numlint.clang.pch", "true"));
+    }
+
+    /** Where the headers are written: a private directory of this process (the worker's TMPDIR). */
+    static void directory(Path dir) {
+        directory = dir;
+        debugLines = true;
+    }
+
+    /** Debug lines go to standard error in a worker (its private file); in process only with -Dnumlint.clang.debug. */
+    private static volatile boolean debugLines = Boolean.getBoolean("numlint.clang.debug");
+
+    private static synchronized Path dir() throws IOException {
+        if (directory == null) {
+            // in process (tests, tools): a private temporary directory of this process, deleted at its end
+            Path d = Files.createTempDirectory("numlint-pch");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteAll(d)));
+            directory = d;
+        }
+        return directory;
+    }
+
+    private static void deleteAll(Path d) {
+        try (var s = Files.list(d)) {
+            s.forEach(f -> f.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // best effort at exit
+        }
+        d.toFile().delete();
+    }
+
+    /**
+     * The precompiled header for {@code args} (Clang's full arguments of one file, the resource directory included),
+     * built on first use, or null: not a CUDA file, switched off, it failed to build, or the file's include
+     * directories shadow a header it read.
+     */
+    static Path forArguments(CXIndex index, List<String> args) {
+        if (!enabled() || !cuda(args)) return null;
+        List<String> set = headerArguments(args);
+        String key = key(set);
+        Object h = HEADERS.get(key);
+        if (h == null) {
+            synchronized (key.intern()) {
+                h = HEADERS.get(key);
+                if (h == null) {
+                    h = build(index, key, set);
+                    HEADERS.put(key, h);
+                }
+            }
+        }
+        if (h == FAILED) return null;
+        if (shadowed(key, args)) return null;
+        USED.incrementAndGet();
+        return (Path) h;
+    }
+
+    /** Whether Clang refused the precompiled header when parsing with it (the unit is then not used). */
+    static boolean refused(ClangUnit u) {
+        if (u.failure() != null) return true;
+        String e = u.firstError();
+        return e != null && (e.contains("precompiled header") || e.contains("PCH file") || e.contains("AST file"));
+    }
+
+    /** Drops the header of {@code args}' set: its files parse plainly from now on. */
+    static void drop(List<String> args, String why) {
+        String key = key(headerArguments(args));
+        Object old = HEADERS.put(key, FAILED);
+        if (old instanceof Path p) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                // deleted with the private directory
+            }
+        }
+        debug("precompiled CUDA header " + key.substring(0, 12) + " dropped: " + why);
+    }
+
+    static boolean cuda(List<String> args) {
+        for (int i = 0; i + 1 < args.size(); i++) {
+            if (args.get(i).equals("-x") && args.get(i + 1).equals("cuda")) return true;
+        }
+        return false;
+    }
+
+    /** The arguments that decide what the CUDA wrapper reads: all but include directories and forced includes. */
+    static List<String> headerArguments(List<String> args) {
+        List<String> out = new ArrayList<>(args.size());
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("-include") || a.equals("-I") || a.equals("-include-pch")) {
+                i++;
+                continue;
+            }
+            if (a.startsWith("-I")) continue;
+            out.add(a);
+        }
+        return out;
+    }
+
+    static List<Path> includeDirs(List<String> args) {
+        List<Path> out = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String d =
+                    a.equals("-I") && i + 1 < args.size() ? args.get(++i) : a.startsWith("-I") ? a.substring(2) : null;
+            if (d == null || d.isEmpty()) continue;
+            try {
+                out.add(Path.of(d));
+            } catch (RuntimeException bad) {
+                // not a path: Clang ignores it as well
+            }
+        }
+        return out;
+    }
+
+    /** Per set and include directory, whether the directory shadows a file the set's header read. */
+    private static final Map<String, Boolean> SHADOWS = new ConcurrentHashMap<>();
+
+    /**
+     * Whether one of the file's include directories holds a file under a name the header read: any tail of the path
+     * of a file it read (an include of the wrapper would find the tree's file first). Checked once per directory.
+     */
+    static boolean shadowed(String key, List<String> args) {
+        Set<String> read = READ.getOrDefault(key, Set.of());
+        for (Path d : includeDirs(args)) {
+            boolean s = SHADOWS.computeIfAbsent(key + "\0" + d, k -> shadows(d, read));
+            if (s) return true;
+        }
+        return false;
+    }
+
+    static boolean shadows(Path dir, Set<String> read) {
+        for (String tail : read) {
+            try {
+                if (Files.exists(dir.resolve(tail))) return true;
+            } catch (RuntimeException bad) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The key of a set: SHA-256 of the libclang version and the arguments. */
+    static String key(List<String> set) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(version().getBytes(StandardCharsets.UTF_8));
+            for (String a : set) {
+                md.update((byte) 0);
+                md.update(a.getBytes(StandardCharsets.UTF_8));
+            }
+            StringBuilder b = new StringBuilder();
+            for (byte x : md.digest()) b.append(String.format("%02x", x & 0xff));
+            return b.toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static volatile String version;
+
+    private static String version() {
+        String v = version;
+        if (v == null) {
+            try {
+                v = clang_getClangVersion().getString();
+            } catch (RuntimeException | LinkageError e) {
+                v = "libclang " + Libclang.MAJOR;
+            }
+            version = v;
+        }
+        return v;
+    }
+
+    /** Builds the header of one set: an empty CUDA file (the wrapper alone), parsed incomplete and saved. */
+    private static Object build(CXIndex index, String key, List<String> set) {
+        Path out;
+        Path src;
+        try {
+            Path d = dir();
+            out = d.resolve("cuda-" + key.substring(0, 24) + ".pch");
+            src = d.resolve("cuda-" + key.substring(0, 24) + ".cuh");
+        } catch (IOException | RuntimeException e) {
+            debug("precompiled CUDA header not built: no private directory (" + e + ")");
+            return FAILED;
+        }
+        CXTranslationUnit tu = new CXTranslationUnit();
+        try (PointerPointer<BytePointer> argv = new PointerPointer<>(set.toArray(new String[0]));
+                BytePointer name = new BytePointer(src.toString());
+                BytePointer contents = new BytePointer(1);
+                CXUnsavedFile unsaved = new CXUnsavedFile()) {
+            unsaved.Filename(name).Contents(contents).Length(0);
+            int rc = clang_parseTranslationUnit2(
+                    index,
+                    name,
+                    argv,
+                    set.size(),
+                    unsaved,
+                    1,
+                    CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization,
+                    tu);
+            if (rc != 0 || tu.isNull()) {
+                debug("precompiled CUDA header " + key.substring(0, 12) + " not built: libclang error " + rc);
+                return FAILED;
+            }
+            try {
+                int errors = 0;
+                int n = clang_getNumDiagnostics(tu);
+                for (int i = 0; i < n; i++) {
+                    var diag = clang_getDiagnostic(tu, i);
+                    if (clang_getDiagnosticSeverity(diag) >= CXDiagnostic_Error) errors++;
+                    clang_disposeDiagnostic(diag);
+                }
+                if (errors > 0) {
+                    debug("precompiled CUDA header " + key.substring(0, 12) + " not built: " + errors
+                            + " errors in the wrapper headers");
+                    return FAILED;
+                }
+                READ.put(key, tails(tu));
+                int s = clang_saveTranslationUnit(tu, new BytePointer(out.toString()), 0);
+                if (s != 0 || !Files.isRegularFile(out)) {
+                    debug("precompiled CUDA header " + key.substring(0, 12) + " not saved: error " + s);
+                    return FAILED;
+                }
+                BUILT.incrementAndGet();
+                return out;
+            } finally {
+                clang_disposeTranslationUnit(tu);
+            }
+        } catch (RuntimeException e) {
+            debug("precompiled CUDA header " + key.substring(0, 12) + " not built: " + e);
+            return FAILED;
+        }
+    }
+
+    /** Every tail of the path of every file the unit read (the names an include may spell). */
+    private static Set<String> tails(CXTranslationUnit tu) {
+        Set<String> out = new HashSet<>();
+        CXInclusionVisitor v = new CXInclusionVisitor() {
+            @Override
+            public void call(CXFile f, CXSourceLocation stack, int depth, CXClientData data) {
+                String name = clang_getFileName(f).getString();
+                if (name == null || name.isEmpty()) return;
+                try {
+                    Path p = Path.of(name).normalize();
+                    int n = p.getNameCount();
+                    for (int k = 1; k <= n; k++) out.add(p.subpath(n - k, n).toString());
+                } catch (RuntimeException bad) {
+                    // not a path
+                }
+            }
+        };
+        try {
+            clang_getInclusions(tu, v, (CXClientData) null);
+        } finally {
+            v.close();
+        }
+        return out;
+    }
+
+    /** One line on standard error (in a worker: its private error file, read only to classify how it ended). */
+    private static void debug(String line) {
+        if (debugLines) System.err.println("numlint debug: " + line);
+    }
+
+    /** For tests: forgets every header of this process. */
+    static void reset() {
+        HEADERS.clear();
+        READ.clear();
+        SHADOWS.clear();
+        BUILT.set(0);
+        USED.set(0);
+    }
+}
