@@ -15,7 +15,9 @@ import java.util.function.Supplier;
 /**
  * One file as Clang read it, with its facts as named analyses: each is computed on its first request from the
  * copied cursors and cached ({@link #functions()}, {@link #conversions()}, {@link #atomics()},
- * {@link #intrinsics()}, {@link #divisions()}, {@link #loops()}, and, beside it, {@link ClangLoops} and {@link ClangDefUse}). A new rule
+ * {@link #intrinsics()}, {@link #divisions()}, {@link #loops()}, {@link #sums()}, {@link #promotions()},
+ * {@link #contractions()}, {@link #mathCalls()}, and, beside it, {@link ClangLoops}, {@link ClangDefUse},
+ * {@link ClangSites} and {@link ClangUses}). A new rule
  * adds an analysis here (or in a class beside it) without opening a walker.
  */
 public final class ClangUnit {
@@ -609,6 +611,40 @@ public final class ClangUnit {
 
     private final ClangLoops loopFacts = new ClangLoops(this);
     private final ClangDefUse defUse = new ClangDefUse(this);
+
+    // ------------------------------------------------------------------ arithmetic sites (ClangSites, ClangUses)
+
+    private final ClangSites sites = new ClangSites(this);
+    private final ClangUses uses = new ClangUses(this);
+    private final Memo<List<ClangSites.Sum>> sums = new Memo<>(sites::sums);
+    private final Memo<List<ClangSites.Promotion>> promotions = new Memo<>(sites::promotions);
+    private final Memo<List<ClangSites.Contraction>> contractions = new Memo<>(sites::contractions);
+    private final Memo<List<ClangSites.MathCall>> mathCalls = new Memo<>(sites::mathCalls);
+
+    /** Floating sums updated inside a loop ({@link ClangSites#sums}). */
+    List<ClangSites.Sum> sums() {
+        return sums.get();
+    }
+
+    /** Float expressions evaluated in double and rounded to float ({@link ClangSites#promotions}). */
+    List<ClangSites.Promotion> promotions() {
+        return promotions.get();
+    }
+
+    /** Multiply-adds a compiler may contract, exact products left out ({@link ClangSites#contractions}). */
+    List<ClangSites.Contraction> contractions() {
+        return contractions.get();
+    }
+
+    /** Calls of math-library functions ({@link ClangSites#mathCalls}). */
+    List<ClangSites.MathCall> mathCalls() {
+        return mathCalls.get();
+    }
+
+    /** {@link ClangUses#of}: where the value computed at {@code n} in {@code fn} goes. */
+    List<dev.numlint.cuda.facts.ValueUse> uses(ClangNode n, Function fn) {
+        return uses.of(n, fn);
+    }
 
     /** {@link ClangLoops#carriedBy}: which loops carry the sum into the accumulator updated at {@code line}. */
     ClangLoops.Carried carriedBy(int line, int column, String target) {
