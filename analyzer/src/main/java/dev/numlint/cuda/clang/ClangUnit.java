@@ -563,6 +563,12 @@ public final class ClangUnit {
                         type = inst;
                         fp = true;
                         viaTemplate = true;
+                    } else if (instantiatedWith(fn, param, false) == null && complexElement(fn, param)) {
+                        // instantiated in another file (a header's template): the parameter is the element type of
+                        // a complex type in this function, so floating whatever it is instantiated with
+                        type = "a complex number's part";
+                        fp = true;
+                        viaTemplate = true;
                     }
                 }
             }
@@ -573,6 +579,34 @@ public final class ClangUnit {
             out.add(new Atomic(n, name, type == null ? "" : type.replace("const ", ""), true, viaTemplate, v, fn));
         });
         return List.copyOf(out);
+    }
+
+    /**
+     * Whether the template parameter {@code param} ("type-parameter-0-K") is the element type of a complex type in
+     * {@code fn}'s signature or body ({@code complex<T>}, {@code cuda_complex<T>}, {@code thrust::complex<T>}): the
+     * element type of a complex number is floating.
+     */
+    private static boolean complexElement(Function fn, String param) {
+        // the parameter's written name (the K-th type parameter of the template): alias templates of complex
+        // types (cuda_complex<T> = conditional<...>) keep the name only in the written type
+        String written = null;
+        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+        int i = 0;
+        for (ClangNode c : fn.node().children) {
+            if (c.kind != CXCursor_TemplateTypeParameter) continue;
+            if (i++ == k) written = c.spelling;
+        }
+        String names = java.util.regex.Pattern.quote(param)
+                + (written == null || written.isEmpty() ? "" : "|" + java.util.regex.Pattern.quote(written));
+        java.util.regex.Pattern p =
+                java.util.regex.Pattern.compile("(?i).*complex\\s*<\\s*(const\\s+)?(" + names + ")\\s*>.*");
+        boolean[] hit = new boolean[1];
+        fn.node().forEach(n -> {
+            if (!hit[0] && n.canon != null && p.matcher(n.canon).matches()) hit[0] = true;
+            if (!hit[0] && n.pointee != null && p.matcher(n.pointee).matches()) hit[0] = true;
+            if (!hit[0] && n.type != null && p.matcher(n.type).matches()) hit[0] = true;
+        });
+        return hit[0];
     }
 
     private List<Call> computeIntrinsics() {
