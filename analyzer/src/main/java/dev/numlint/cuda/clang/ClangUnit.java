@@ -556,6 +556,7 @@ public final class ClangUnit {
             if (!fp && fn.template()) {
                 // a dependent pointer (&grid[i] with REAL *grid) has no canonical pointee: the parameter in it
                 String param = type != null ? type.replace("const ", "") : templateParam(ptr);
+                if (param == null) param = autoInitialized(ptr, fn);
                 if (param == null) param = "";
                 if (param.matches("type-parameter-0-\\d+")) {
                     String inst = instantiatedWith(fn, param, true);
@@ -579,6 +580,26 @@ public final class ClangUnit {
             out.add(new Atomic(n, name, type == null ? "" : type.replace("const ", ""), true, viaTemplate, v, fn));
         });
         return List.copyOf(out);
+    }
+
+    /**
+     * The template parameter in the initializer of a local declared {@code auto} that the pointer {@code ptr} reads
+     * ({@code const auto raw = reinterpret_cast<T *>(p); atomicAdd(raw + 1, v)}): in a template pattern the
+     * variable's type stays undeduced, its initializer's does not. Null when there is none.
+     */
+    private static String autoInitialized(ClangNode ptr, Function fn) {
+        Set<String> vars = new HashSet<>();
+        ptr.forEach(n -> {
+            if (n.kind == CXCursor_DeclRefExpr && n.refUsr != null) vars.add(n.refUsr);
+        });
+        if (vars.isEmpty()) return null;
+        String[] found = new String[1];
+        fn.node().forEach(n -> {
+            if (found[0] != null || n.kind != CXCursor_VarDecl || !vars.contains(n.usr)) return;
+            if (!n.type.contains("auto") || n.children.isEmpty()) return;
+            found[0] = templateParam(n.children.get(n.children.size() - 1));
+        });
+        return found[0];
     }
 
     /**
