@@ -574,6 +574,16 @@ public final class ClangUnit {
                 }
             }
             if (!fp && kind == CXType_Vector) fp = type != null && type.contains("float");
+            if (!fp && fn.template()) {
+                // a pointer to a complex type of a template parameter (cuda_complex<T> *, an alias whose canonical
+                // type stays dependent): its parts are floating whatever the instantiation
+                String written = ptr.type != null && !ptr.type.isEmpty() ? ptr.type : sp == null ? "" : sp.type;
+                if (written.matches("(?i).*complex\\s*<[^>]*>\\s*\\*\\s*(const\\s*)?")) {
+                    type = "a complex number";
+                    fp = true;
+                    viaTemplate = true;
+                }
+            }
             if (!fp) return;
             ClangNode addend = args.get(1);
             Double v = addend.value != null ? addend.value : strip(addend) == null ? null : strip(addend).value;
