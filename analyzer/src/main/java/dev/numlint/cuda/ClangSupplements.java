@@ -104,7 +104,13 @@ final class ClangSupplements {
         ClangSupplement.Added added = clang.missing();
         stats.clangRecovered.addAndGet(added.recovered().size());
         for (FunctionFacts f : added.facts()) {
-            stats.clangAdded.addAndGet(f.conversions.size() + f.atomics.size() + f.calls.size() + f.divisions.size());
+            stats.clangAdded.addAndGet(f.conversions.size()
+                    + f.atomics.size()
+                    + f.calls.size()
+                    + f.divisions.size()
+                    + f.accumulations.size()
+                    + f.promotions.size()
+                    + f.contractions.size());
             CudaChecks.run(f, rep, null);
         }
         stats.clangResets.addAndGet(clang.resetsApplied());
@@ -114,13 +120,14 @@ final class ClangSupplements {
                 sink.notify(n);
                 continue;
             }
-            // the function stays named (its sums and promotions are not analyzed), with what Clang checked of it
+            // the function stays named, with the front end that analyzed it
             sink.notify(new Notification(
                     n.file(),
                     n.line(),
                     n.level(),
                     n.id(),
-                    n.message() + "; Clang read it: its conversions, atomics, intrinsics and divisions were checked"));
+                    n.message().replace(" not analyzed: ", " not read by the hand-written parser: ")
+                            + "; Clang read it: analyzed from Clang's facts"));
             rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
         }
         if (!rec.isEmpty()) {
@@ -143,8 +150,7 @@ final class ClangSupplements {
                     rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts only ("
                             + names + "): the hand-written front end could not read "
                             + (rec.size() == 1 ? "it" : "them")
-                            + " (no notice said so); conversions, atomics, intrinsics and divisions are checked, sums"
-                            + " and promotions not yet"));
+                            + " (no notice said so); every rule's facts come from Clang's reading"));
         }
     }
 

@@ -450,6 +450,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
                             + " tokens, more than the CUDA front end's limit of " + maxFunctionTokens()
                             + " per function (set -Dnumlint.cuda.maxFunctionTokens to raise it); the rest of the file"
                             + " was analyzed"));
+            // the notice names it as not analyzed: Clang adds to it only what it adds to an analyzed function (its
+            // explicit casts, atomics and intrinsics), not a whole function's facts
+            if (clang != null) clang.analyzed(f.line);
             return false;
         }
         List<PToken> body = new ArrayList<>(size + 1);

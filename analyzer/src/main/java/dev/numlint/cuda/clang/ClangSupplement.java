@@ -18,7 +18,9 @@ import java.util.Set;
  *       (Clang's def-use); reset in every iteration of its innermost loop, it is rewritten, not summed;</li>
  *   <li>{@link #missing}: facts of the functions the hand-written front end did not analyze (its parser failed or
  *       never saw them), from Clang: conversions of floating values to integers, floating atomic adds, approximate
- *       intrinsics and floating divisions, conservative where Clang's facts have no analysis yet (no interval: a
+ *       intrinsics, floating divisions, sums with their carrying loops and trip counts, float expressions promoted
+ *       to double, contractible multiply-adds and math-library calls, the last four with their uses through Clang's
+ *       def-use ({@link ClangUses}); conservative where Clang's facts have no analysis yet (no interval: a
  *       conversion is guarded only by a clamp or a conditional in its operand); and in the functions it did analyze,
  *       every floating atomic add, explicit floating-to-integer cast and approximate intrinsic that Clang sees on a
  *       line where the hand-written facts have none of that kind.</li>
@@ -209,7 +211,91 @@ public final class ClangSupplement {
             if (fn == null || !whole.contains(fn)) continue;
             facts(out, fn).divisions.add(new FunctionFacts.Division(site(d, fn), null));
         }
+        for (ClangSites.Sum s : unit.sums()) {
+            if (whole.contains(s.in())) sum(facts(out, s.in()), s);
+        }
+        for (ClangSites.Promotion p : unit.promotions()) {
+            if (!whole.contains(p.in())) continue;
+            facts(out, p.in())
+                    .promotions
+                    .add(new FunctionFacts.Promotion(
+                            flowing(p.node(), p.in()),
+                            p.target(),
+                            p.promoter(),
+                            null,
+                            p.viaFunction(),
+                            p.compound(),
+                            p.exact()));
+        }
+        for (ClangSites.Contraction c : unit.contractions()) {
+            if (!whole.contains(c.in())) continue;
+            facts(out, c.in())
+                    .contractions
+                    .add(new FunctionFacts.Contraction(
+                            flowing(c.node(), c.in()),
+                            c.product(),
+                            c.subtract(),
+                            c.differenceOfProducts(),
+                            c.accumulates(),
+                            false));
+        }
+        for (ClangSites.MathCall c : unit.mathCalls()) {
+            if (!whole.contains(c.in())) continue;
+            facts(out, c.in())
+                    .calls
+                    .add(new FunctionFacts.MathCall(
+                            flowing(c.node(), c.in()),
+                            c.name(),
+                            c.base(),
+                            false,
+                            c.fastMathTarget(),
+                            c.floatSqrt(),
+                            c.transcendental()));
+        }
         return new Added(new ArrayList<>(out.values()), recovered);
+    }
+
+    /**
+     * A sum of a function only Clang read: its carrying loops and their trip count from Clang's loops and def-use
+     * (a reset in every iteration of a loop ends the sum there; reset in every iteration of the innermost loop, the
+     * accumulator is rewritten, not summed).
+     */
+    private void sum(FunctionFacts f, ClangSites.Sum s) {
+        ClangNode n = s.node();
+        String target = unit.text(s.target());
+        ClangLoops.Carried c = unit.carriedBy(n.line, n.column, target);
+        if (c == null || c.loopLines().isEmpty()) return;
+        boolean rewritten = c.resetLine() != 0 && c.carrying().isEmpty();
+        int outer = rewritten
+                ? c.loopLines().get(c.loopLines().size() - 1)
+                : c.carrying().get(0);
+        long trip = rewritten ? 0 : c.trip();
+        f.accumulations.add(new FunctionFacts.Accumulation(
+                flowing(n, s.in()),
+                target,
+                s.type(),
+                s.doublePrecision(),
+                outer,
+                trip,
+                false,
+                s.wholeNumberTerm(),
+                s.treeReduction(),
+                s.elementwise(),
+                s.varies(),
+                false,
+                rewritten,
+                s.viaFma(),
+                s.gridStride(),
+                FunctionFacts.ResultCheck.NONE,
+                s.recurrence(),
+                null));
+    }
+
+    /** A site whose uses Clang's def-use follows ({@link ClangUnit#uses}). */
+    private Site flowing(ClangNode n, ClangUnit.Function f) {
+        int endCol = n.endLine == n.line ? n.endColumn : 0;
+        return new Site(
+                n.line, n.column, n.endLine, endCol, null, unit.text(n), f.device(), f.host(), () -> unit.uses(n, f));
     }
 
     private static FunctionFacts facts(Map<ClangUnit.Function, FunctionFacts> out, ClangUnit.Function f) {

@@ -15,7 +15,9 @@ import java.util.function.Supplier;
 /**
  * One file as Clang read it, with its facts as named analyses: each is computed on its first request from the
  * copied cursors and cached ({@link #functions()}, {@link #conversions()}, {@link #atomics()},
- * {@link #intrinsics()}, {@link #divisions()}, {@link #loops()}, and, beside it, {@link ClangLoops} and {@link ClangDefUse}). A new rule
+ * {@link #intrinsics()}, {@link #divisions()}, {@link #loops()}, {@link #sums()}, {@link #promotions()},
+ * {@link #contractions()}, {@link #mathCalls()}, and, beside it, {@link ClangLoops}, {@link ClangDefUse},
+ * {@link ClangSites} and {@link ClangUses}). A new rule
  * adds an analysis here (or in a class beside it) without opening a walker.
  */
 public final class ClangUnit {
@@ -554,6 +556,7 @@ public final class ClangUnit {
             if (!fp && fn.template()) {
                 // a dependent pointer (&grid[i] with REAL *grid) has no canonical pointee: the parameter in it
                 String param = type != null ? type.replace("const ", "") : templateParam(ptr);
+                if (param == null) param = autoInitialized(ptr, fn);
                 if (param == null) param = "";
                 if (param.matches("type-parameter-0-\\d+")) {
                     String inst = instantiatedWith(fn, param, true);
@@ -561,16 +564,80 @@ public final class ClangUnit {
                         type = inst;
                         fp = true;
                         viaTemplate = true;
+                    } else if (instantiatedWith(fn, param, false) == null && complexElement(fn, param)) {
+                        // instantiated in another file (a header's template): the parameter is the element type of
+                        // a complex type in this function, so floating whatever it is instantiated with
+                        type = "a complex number's part";
+                        fp = true;
+                        viaTemplate = true;
                     }
                 }
             }
             if (!fp && kind == CXType_Vector) fp = type != null && type.contains("float");
+            if (!fp && fn.template()) {
+                // a pointer to a complex type of a template parameter (cuda_complex<T> *, an alias whose canonical
+                // type stays dependent): its parts are floating whatever the instantiation
+                String written = ptr.type != null && !ptr.type.isEmpty() ? ptr.type : sp == null ? "" : sp.type;
+                if (written.matches("(?i).*complex\\s*<[^>]*>\\s*\\*\\s*(const\\s*)?")) {
+                    type = "a complex number";
+                    fp = true;
+                    viaTemplate = true;
+                }
+            }
             if (!fp) return;
             ClangNode addend = args.get(1);
             Double v = addend.value != null ? addend.value : strip(addend) == null ? null : strip(addend).value;
             out.add(new Atomic(n, name, type == null ? "" : type.replace("const ", ""), true, viaTemplate, v, fn));
         });
         return List.copyOf(out);
+    }
+
+    /**
+     * The template parameter in the initializer of a local declared {@code auto} that the pointer {@code ptr} reads
+     * ({@code const auto raw = reinterpret_cast<T *>(p); atomicAdd(raw + 1, v)}): in a template pattern the
+     * variable's type stays undeduced, its initializer's does not. Null when there is none.
+     */
+    private static String autoInitialized(ClangNode ptr, Function fn) {
+        Set<String> vars = new HashSet<>();
+        ptr.forEach(n -> {
+            if (n.kind == CXCursor_DeclRefExpr && n.refUsr != null) vars.add(n.refUsr);
+        });
+        if (vars.isEmpty()) return null;
+        String[] found = new String[1];
+        fn.node().forEach(n -> {
+            if (found[0] != null || n.kind != CXCursor_VarDecl || !vars.contains(n.usr)) return;
+            if (!n.type.contains("auto") || n.children.isEmpty()) return;
+            found[0] = templateParam(n.children.get(n.children.size() - 1));
+        });
+        return found[0];
+    }
+
+    /**
+     * Whether the template parameter {@code param} ("type-parameter-0-K") is the element type of a complex type in
+     * {@code fn}'s signature or body ({@code complex<T>}, {@code cuda_complex<T>}, {@code thrust::complex<T>}): the
+     * element type of a complex number is floating.
+     */
+    private static boolean complexElement(Function fn, String param) {
+        // the parameter's written name (the K-th type parameter of the template): alias templates of complex
+        // types (cuda_complex<T> = conditional<...>) keep the name only in the written type
+        String written = null;
+        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+        int i = 0;
+        for (ClangNode c : fn.node().children) {
+            if (c.kind != CXCursor_TemplateTypeParameter) continue;
+            if (i++ == k) written = c.spelling;
+        }
+        String names = java.util.regex.Pattern.quote(param)
+                + (written == null || written.isEmpty() ? "" : "|" + java.util.regex.Pattern.quote(written));
+        java.util.regex.Pattern p =
+                java.util.regex.Pattern.compile("(?i).*complex\\s*<\\s*(const\\s+)?(" + names + ")\\s*>.*");
+        boolean[] hit = new boolean[1];
+        fn.node().forEach(n -> {
+            if (!hit[0] && n.canon != null && p.matcher(n.canon).matches()) hit[0] = true;
+            if (!hit[0] && n.pointee != null && p.matcher(n.pointee).matches()) hit[0] = true;
+            if (!hit[0] && n.type != null && p.matcher(n.type).matches()) hit[0] = true;
+        });
+        return hit[0];
     }
 
     private List<Call> computeIntrinsics() {
@@ -609,6 +676,40 @@ public final class ClangUnit {
 
     private final ClangLoops loopFacts = new ClangLoops(this);
     private final ClangDefUse defUse = new ClangDefUse(this);
+
+    // ------------------------------------------------------------------ arithmetic sites (ClangSites, ClangUses)
+
+    private final ClangSites sites = new ClangSites(this);
+    private final ClangUses uses = new ClangUses(this);
+    private final Memo<List<ClangSites.Sum>> sums = new Memo<>(sites::sums);
+    private final Memo<List<ClangSites.Promotion>> promotions = new Memo<>(sites::promotions);
+    private final Memo<List<ClangSites.Contraction>> contractions = new Memo<>(sites::contractions);
+    private final Memo<List<ClangSites.MathCall>> mathCalls = new Memo<>(sites::mathCalls);
+
+    /** Floating sums updated inside a loop ({@link ClangSites#sums}). */
+    List<ClangSites.Sum> sums() {
+        return sums.get();
+    }
+
+    /** Float expressions evaluated in double and rounded to float ({@link ClangSites#promotions}). */
+    List<ClangSites.Promotion> promotions() {
+        return promotions.get();
+    }
+
+    /** Multiply-adds a compiler may contract, exact products left out ({@link ClangSites#contractions}). */
+    List<ClangSites.Contraction> contractions() {
+        return contractions.get();
+    }
+
+    /** Calls of math-library functions ({@link ClangSites#mathCalls}). */
+    List<ClangSites.MathCall> mathCalls() {
+        return mathCalls.get();
+    }
+
+    /** {@link ClangUses#of}: where the value computed at {@code n} in {@code fn} goes. */
+    List<dev.numlint.cuda.facts.ValueUse> uses(ClangNode n, Function fn) {
+        return uses.of(n, fn);
+    }
 
     /** {@link ClangLoops#carriedBy}: which loops carry the sum into the accumulator updated at {@code line}. */
     ClangLoops.Carried carriedBy(int line, int column, String target) {

@@ -1,0 +1,399 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import dev.numlint.knowledge.NumericFacts;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The arithmetic sites of a {@link ClangUnit} that the hand-written front end's facts hold for the functions it reads
+ * ({@code FunctionFacts}): floating sums carried by a loop, float expressions evaluated in double and rounded back
+ * to float, multiply-adds a compiler may contract, and calls of math-library functions. Each list is one named
+ * analysis of the unit ({@link ClangUnit#sums()}, {@link ClangUnit#promotions()}, {@link ClangUnit#contractions()},
+ * {@link ClangUnit#mathCalls()}), computed on first request. Types are Clang's canonical types: a template pattern's
+ * dependent operands are no site (conservative).
+ */
+final class ClangSites {
+    private final ClangUnit unit;
+
+    ClangSites(ClangUnit unit) {
+        this.unit = unit;
+    }
+
+    /**
+     * A floating update {@code s += x}, {@code s -= x} or {@code s = s + x} inside a loop.
+     *
+     * @param target          the accumulator's node (its text is the target)
+     * @param term            the added expression
+     * @param wholeNumberTerm the term is an integer or a whole-number constant
+     * @param treeReduction   {@code s[t] += s[t + k]}: an element updated from the same array
+     * @param recurrence      the term reads the accumulator's variable (a time step)
+     * @param varies          the term is not a constant
+     * @param gridStride      a loop around it steps by the grid or block size
+     * @param viaFma          {@code s = fmaf(a, b, s)}
+     * @param elementwise     the accumulator is an element indexed by the innermost loop's variable
+     */
+    record Sum(
+            ClangNode node,
+            ClangNode target,
+            ClangNode term,
+            boolean doublePrecision,
+            String type,
+            boolean wholeNumberTerm,
+            boolean treeReduction,
+            boolean recurrence,
+            boolean varies,
+            boolean gridStride,
+            boolean viaFma,
+            boolean elementwise,
+            ClangUnit.Function in) {}
+
+    /** A float expression computed in double (a double literal or function) and rounded to float. */
+    record Promotion(
+            ClangNode node,
+            String target,
+            String promoter,
+            boolean viaFunction,
+            boolean compound,
+            boolean exact,
+            ClangUnit.Function in) {}
+
+    /** A floating {@code a*b + c} (or {@code s += a*b}) whose product is rounded unless the compiler contracts it. */
+    record Contraction(
+            ClangNode node,
+            String product,
+            boolean subtract,
+            boolean differenceOfProducts,
+            boolean accumulates,
+            ClangUnit.Function in) {}
+
+    /** A call of a math-library function the rules know (not the approximate intrinsics: {@link ClangUnit#intrinsics()}). */
+    record MathCall(
+            ClangNode node,
+            String name,
+            String base,
+            String fastMathTarget,
+            boolean floatSqrt,
+            boolean transcendental,
+            ClangUnit.Function in) {}
+
+    // ------------------------------------------------------------------ sums
+
+    List<Sum> sums() {
+        List<Sum> out = new ArrayList<>();
+        for (ClangUnit.Function fn : unit.functions()) {
+            fn.node().forEach(n -> {
+                if (n.children.size() != 2 || !floating(n.canonKind)) return;
+                ClangNode lhs = n.children.get(0);
+                ClangNode term;
+                boolean viaFma = false;
+                if (n.kind == CXCursor_CompoundAssignOperator && (n.spelling.equals("+=") || n.spelling.equals("-="))) {
+                    term = n.children.get(1);
+                } else if (n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")) {
+                    term = addedTo(lhs, n.children.get(1));
+                    if (term == null) {
+                        term = fmaInto(lhs, n.children.get(1));
+                        viaFma = term != null;
+                    }
+                    if (term == null) return;
+                } else {
+                    return;
+                }
+                if (innermostLoop(n) == null || !fn.node().contains(innermostLoop(n))) return;
+                String root = rootUsr(lhs);
+                boolean[] reads = new boolean[2];
+                term.forEach(x -> {
+                    if (root != null && root.equals(x.refUsr)) reads[0] = true;
+                    if (x.kind == CXCursor_DeclRefExpr
+                            || x.kind == CXCursor_MemberRefExpr
+                            || x.kind == CXCursor_CallExpr) reads[1] = true;
+                });
+                ClangNode bare = strip(term);
+                boolean whole = bare != null
+                        && (integral(bare.canonKind) || bare.value != null && bare.value == Math.rint(bare.value))
+                        && !viaFma;
+                boolean tree = reads[0] && strip(lhs) != null && strip(lhs).kind == CXCursor_ArraySubscriptExpr;
+                out.add(new Sum(
+                        n,
+                        lhs,
+                        term,
+                        n.canonKind == CXType_Double || n.canonKind == CXType_LongDouble,
+                        n.canon,
+                        whole,
+                        tree,
+                        reads[0] && !tree,
+                        reads[1] && term.value == null,
+                        gridStride(n),
+                        viaFma,
+                        elementwise(lhs, innermostLoop(n)),
+                        fn));
+            });
+        }
+        return List.copyOf(out);
+    }
+
+    /** Whether the accumulator is an element indexed by the innermost loop's variable: one term per element. */
+    private static boolean elementwise(ClangNode lhs, ClangNode loop) {
+        String var = loopVariable(loop);
+        if (var == null) return false;
+        boolean[] hit = new boolean[1];
+        lhs.forEach(x -> {
+            if (var.equals(x.refUsr)) hit[0] = true;
+        });
+        return hit[0];
+    }
+
+    /** In {@code s = s + x} (or {@code x + s}, {@code s - x}): x; else null. */
+    private ClangNode addedTo(ClangNode lhs, ClangNode rhs) {
+        ClangNode r = strip(rhs);
+        if (r == null || r.kind != CXCursor_BinaryOperator || r.children.size() != 2) return null;
+        if (!r.spelling.equals("+") && !r.spelling.equals("-")) return null;
+        String want = squash(unit.text(lhs));
+        if (squash(unit.text(strip(r.children.get(0)))).equals(want)) return r.children.get(1);
+        if (r.spelling.equals("+")
+                && squash(unit.text(strip(r.children.get(1)))).equals(want)) return r.children.get(0);
+        return null;
+    }
+
+    /** In {@code s = fmaf(a, b, s)}: the call; else null. */
+    private ClangNode fmaInto(ClangNode lhs, ClangNode rhs) {
+        ClangNode r = strip(rhs);
+        if (r == null || r.kind != CXCursor_CallExpr || !NumericFacts.FMA_FUNCTIONS.contains(callee(r))) return null;
+        List<ClangNode> args = arguments(r);
+        if (args.size() != 3) return null;
+        return squash(unit.text(strip(args.get(2)))).equals(squash(unit.text(lhs))) ? r : null;
+    }
+
+    /** Whether a loop around {@code n} steps by blockDim or gridDim. */
+    private boolean gridStride(ClangNode n) {
+        for (ClangNode p = n.parent; p != null; p = p.parent) {
+            if (p.kind != CXCursor_ForStmt || p.children.size() < 3) continue;
+            String step = unit.text(p.children.get(2));
+            if (step.contains("blockDim") || step.contains("gridDim")) return true;
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ promotions
+
+    List<Promotion> promotions() {
+        List<Promotion> out = new ArrayList<>();
+        for (ClangUnit.Function fn : unit.functions()) {
+            fn.node().forEach(n -> {
+                if (n.kind == CXCursor_CompoundAssignOperator && n.children.size() == 2) {
+                    compound(n, fn, out);
+                    return;
+                }
+                // the implicit conversion of a double value to float
+                if (n.kind != CXCursor_UnexposedExpr || n.children.size() != 1) return;
+                if (n.canonKind != CXType_Float) return;
+                ClangNode v = n.children.get(0);
+                ClangNode e = strip(v);
+                if (v.canonKind != CXType_Double || e == null || e.value != null || v.value != null) return;
+                if (e.kind != CXCursor_BinaryOperator && e.kind != CXCursor_CallExpr) return;
+                String promoter = promoter(e);
+                if (promoter == null) return;
+                String target = target(n, fn);
+                if (target == null) return;
+                out.add(new Promotion(
+                        e, target, promoter, !promoter.startsWith("the double literal"), false, exactOnce(e), fn));
+            });
+        }
+        return List.copyOf(out);
+    }
+
+    private void compound(ClangNode n, ClangUnit.Function fn, List<Promotion> out) {
+        ClangNode lhs = n.children.get(0);
+        if (lhs.canonKind != CXType_Float) return;
+        ClangNode rhs = strip(n.children.get(1));
+        if (rhs == null || rhs.canonKind != CXType_Double) return;
+        String why;
+        if (rhs.kind == CXCursor_FloatingLiteral) why = "the double literal " + unit.text(rhs);
+        else why = promoter(rhs);
+        if (why == null) return;
+        boolean exact = rhs.value != null && NumericFacts.isExactFloatInteger(rhs.value)
+                || rhs.value != null && (float) (double) rhs.value == rhs.value;
+        out.add(new Promotion(
+                n, "float '" + unit.text(lhs) + "'", why, rhs.kind != CXCursor_FloatingLiteral, true, exact, fn));
+    }
+
+    /**
+     * Why a double expression that holds float data is double: "the double literal 1.5" or "sqrt(), not sqrtf()";
+     * null when it holds double data (a double variable: deliberate) or no float at all.
+     */
+    private String promoter(ClangNode e) {
+        String[] why = new String[1];
+        boolean[] floatLeaf = new boolean[1];
+        boolean[] doubleData = new boolean[1];
+        e.forEach(x -> {
+            if (x.kind == CXCursor_UnexposedExpr
+                    && x.canonKind == CXType_Double
+                    && x.children.size() == 1
+                    && x.children.get(0).canonKind == CXType_Float) floatLeaf[0] = true;
+            boolean leaf = x.kind == CXCursor_DeclRefExpr
+                    || x.kind == CXCursor_MemberRefExpr
+                    || x.kind == CXCursor_ArraySubscriptExpr;
+            if (leaf && x.canonKind == CXType_Double && !underFloatConversion(x, e)) doubleData[0] = true;
+            if (why[0] == null && x.kind == CXCursor_FloatingLiteral && x.canonKind == CXType_Double)
+                why[0] = "the double literal " + unit.text(x);
+            if (x.kind == CXCursor_CallExpr && x.canonKind == CXType_Double) {
+                String name = callee(x);
+                String base = name.startsWith("std::") ? name.substring(5) : name;
+                if (NumericFacts.TRANSCENDENTAL.contains(base) || base.equals("sqrt") || base.equals("fabs")) {
+                    if (why[0] == null) why[0] = base + "(), not " + base + "f()";
+                } else if (!x.children.isEmpty() && !NumericFacts.ROUNDING.contains(base)) {
+                    doubleData[0] = true; // a function returning double data
+                }
+            }
+        });
+        return floatLeaf[0] && !doubleData[0] ? why[0] : null;
+    }
+
+    /** Whether {@code x} sits under a conversion to double inside {@code top} (then it is float or integer data). */
+    private static boolean underFloatConversion(ClangNode x, ClangNode top) {
+        for (ClangNode p = x.parent; p != null && p != top.parent; p = p.parent) {
+            if (p.kind == CXCursor_UnexposedExpr && p.canonKind == CXType_Double && p.children.size() == 1) {
+                int k = p.children.get(0).canonKind;
+                if (k == CXType_Float || integral(k)) return true;
+            }
+        }
+        return false;
+    }
+
+    /** What receives the float: "float 'x'", "'y[i]'", "the float return value of 'f'"; null for other contexts. */
+    private String target(ClangNode conv, ClangUnit.Function fn) {
+        ClangNode c = conv;
+        ClangNode p = conv.parent;
+        while (p != null && p.kind == CXCursor_ParenExpr) {
+            c = p;
+            p = p.parent;
+        }
+        if (p == null) return null;
+        if (p.kind == CXCursor_VarDecl) return "float '" + p.spelling + "'";
+        if (p.kind == CXCursor_ReturnStmt) return "the float return value of '" + fn.name() + "'";
+        if (p.kind == CXCursor_BinaryOperator
+                && p.spelling.equals("=")
+                && p.children.size() == 2
+                && p.children.get(1) == c) return "'" + unit.text(p.children.get(0)) + "'";
+        return null;
+    }
+
+    /**
+     * One multiplication or addition of a float operand and a constant float holds, or of two float operands (or a
+     * correctly rounded function of a float): the double result rounds to the float result (innocuous).
+     */
+    private boolean exactOnce(ClangNode e) {
+        if (e.kind == CXCursor_CallExpr) {
+            String base = callee(e).replace("std::", "");
+            return base.equals("sqrt") || base.equals("fabs") || NumericFacts.ROUNDING.contains(base);
+        }
+        if (e.children.size() != 2 || !(e.spelling.equals("*") || e.spelling.equals("+") || e.spelling.equals("-")))
+            return false;
+        for (ClangNode o : e.children) {
+            ClangNode s = strip(o);
+            if (s == null) return false;
+            boolean fromFloat = o.kind == CXCursor_UnexposedExpr
+                    && o.children.size() == 1
+                    && o.children.get(0).canonKind == CXType_Float;
+            boolean floatConstant = s.value != null && (double) (float) (double) s.value == s.value;
+            if (!fromFloat && !floatConstant) return false;
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ contractions
+
+    List<Contraction> contractions() {
+        List<Contraction> out = new ArrayList<>();
+        for (ClangUnit.Function fn : unit.functions()) {
+            fn.node().forEach(n -> {
+                if (n.children.size() != 2 || !floating(n.canonKind)) return;
+                boolean add = n.kind == CXCursor_BinaryOperator && (n.spelling.equals("+") || n.spelling.equals("-"));
+                boolean acc = n.kind == CXCursor_CompoundAssignOperator
+                        && (n.spelling.equals("+=") || n.spelling.equals("-="));
+                if (!add && !acc) return;
+                ClangNode a = product(n.children.get(0));
+                ClangNode b = product(n.children.get(1));
+                if (acc) a = null;
+                if (a == null && b == null) return;
+                // a product of two floats (or integers below 2^24) computed in double is exact: an fma changes nothing
+                boolean inexactA = a != null && !exactProduct(a);
+                boolean inexactB = b != null && !exactProduct(b);
+                if (!inexactA && !inexactB) return;
+                ClangNode p = inexactA ? a : b;
+                out.add(new Contraction(n, unit.text(p), n.spelling.startsWith("-"), a != null && b != null, acc, fn));
+            });
+        }
+        return List.copyOf(out);
+    }
+
+    /** The floating product {@code x*y} under wrappers, or null. */
+    private static ClangNode product(ClangNode n) {
+        ClangNode s = strip(n);
+        if (s == null || s.kind != CXCursor_BinaryOperator || !s.spelling.equals("*") || !floating(s.canonKind))
+            return null;
+        if (s.children.size() != 2) return null;
+        // a product by a power of two (or zero) is exact in any precision
+        for (ClangNode o : s.children) {
+            ClangNode c = strip(o);
+            Double v = c == null ? null : c.value != null ? c.value : constant(c);
+            if (v != null && NumericFacts.isPowerOfTwoOrZero(Math.abs(v))) return null;
+        }
+        return s;
+    }
+
+    /**
+     * Whether a product is exact: computed in double from operands that are floats (24 bits each: the 48-bit
+     * product fits in 53) or integers float holds exactly.
+     */
+    private static boolean exactProduct(ClangNode p) {
+        if (p.canonKind != CXType_Double && p.canonKind != CXType_LongDouble) return false;
+        for (ClangNode o : p.children) {
+            ClangNode x = o;
+            while (x.kind == CXCursor_ParenExpr && x.children.size() == 1) x = x.children.get(0);
+            // an implicit or explicit conversion of a float (or half) to double (a cast holds its implicit one)
+            ClangNode from = x.kind == CXCursor_UnexposedExpr && x.children.size() == 1
+                    ? x.children.get(0)
+                    : isExplicitCast(x) ? operandOf(x) : null;
+            boolean widened = false;
+            for (int d = 0; from != null && d < 4; d++) {
+                if (from.canonKind == CXType_Float || from.canonKind == CXType_Half) widened = true;
+                if (widened || from.kind != CXCursor_UnexposedExpr || from.children.size() != 1) break;
+                from = from.children.get(0);
+            }
+            boolean exactConstant = x.value != null && (double) (float) (double) x.value == x.value;
+            if (!widened && !exactConstant) return false;
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ math calls
+
+    List<MathCall> mathCalls() {
+        List<MathCall> out = new ArrayList<>();
+        for (ClangUnit.Function fn : unit.functions()) {
+            fn.node().forEach(n -> {
+                if (n.kind != CXCursor_CallExpr || !floating(n.canonKind)) return;
+                String name = callee(n);
+                String base = name.startsWith("std::") ? name.substring(5) : name;
+                if (ClangUnit.APPROXIMATE_INTRINSICS.contains(base)) return; // ClangUnit#intrinsics
+                List<ClangNode> args = arguments(n);
+                boolean floatArg = !args.isEmpty() && args.get(0).canonKind == CXType_Float;
+                String mapped = null;
+                if (fn.device()) {
+                    String f = base.endsWith("f") ? base : floatArg ? base + "f" : null;
+                    if (f != null && ClangUnit.APPROXIMATE_INTRINSICS.contains("__" + f)) mapped = "__" + f;
+                }
+                boolean fsqrt = fn.device() && (base.equals("sqrtf") || base.equals("sqrt") && floatArg);
+                boolean transcendental = NumericFacts.TRANSCENDENTAL.contains(base)
+                        || (base.endsWith("f") || base.endsWith("l"))
+                                && NumericFacts.TRANSCENDENTAL.contains(base.substring(0, base.length() - 1));
+                if (mapped == null && !fsqrt && !transcendental) return;
+                out.add(new MathCall(n, name, base, mapped, fsqrt, transcendental, fn));
+            });
+        }
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,179 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import dev.numlint.cuda.facts.ValueUse;
+import dev.numlint.knowledge.NumericFacts;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where a value computed at a node of a {@link ClangUnit} goes (the {@code uses()} of a site Clang found): up through
+ * the expression that holds it (an integer conversion, a rounding function, an index, a comparison, a branch, a
+ * min/max, an atomic add, a store, a return, a call), and through the local variable it initializes or is assigned to,
+ * to that variable's later reads up to the next assignment of it outside a loop, {@link #DEPTH} variables deep.
+ */
+final class ClangUses {
+    static final int DEPTH = 3;
+
+    private static final java.util.Set<String> SELECTIONS =
+            java.util.Set.of("fminf", "fmaxf", "fmin", "fmax", "min", "max", "std::min", "std::max");
+
+    private final ClangUnit unit;
+
+    ClangUses(ClangUnit unit) {
+        this.unit = unit;
+    }
+
+    /** The uses of the value computed at {@code n}, in source order. */
+    List<ValueUse> of(ClangNode n, ClangUnit.Function fn) {
+        List<ValueUse> out = new ArrayList<>();
+        follow(n, fn, null, DEPTH, out);
+        out.sort(java.util.Comparator.comparingInt(ValueUse::line).thenComparingInt(ValueUse::column));
+        return out;
+    }
+
+    private void follow(ClangNode n, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
+        ClangNode c = n;
+        for (ClangNode p = n.parent; p != null && p != fn.node(); c = p, p = p.parent) {
+            if (p.kind == CXCursor_ParenExpr) continue;
+            if (p.kind == CXCursor_UnexposedExpr && p.children.size() == 1) {
+                if (integral(p.canonKind) && floating(c.canonKind)) {
+                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via));
+                    return;
+                }
+                continue;
+            }
+            if (isExplicitCast(p)) {
+                if (integral(p.canonKind)) {
+                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via));
+                    return;
+                }
+                continue;
+            }
+            if (p.kind == CXCursor_ArraySubscriptExpr) {
+                if (p.children.indexOf(c) == 1) out.add(use(ValueUse.Kind.INDEX, p, null, via));
+                return;
+            }
+            if (p.kind == CXCursor_CallExpr) {
+                if (p.children.indexOf(c) == 0) return; // the callee
+                String name = callee(p);
+                String base = name.startsWith("std::") ? name.substring(5) : name;
+                if (NumericFacts.ROUNDING.contains(base)
+                        || base.startsWith("__float2")
+                        || base.startsWith("__double2")) {
+                    out.add(use(ValueUse.Kind.ROUNDING, p, base, via));
+                    return;
+                }
+                if (SELECTIONS.contains(name)) {
+                    out.add(use(ValueUse.Kind.SELECTION, p, base, via));
+                    continue;
+                }
+                if (ClangUnit.ATOMIC_ADDS.contains(base)) {
+                    out.add(use(ValueUse.Kind.ATOMIC, p, base, via));
+                    return;
+                }
+                if (floating(p.canonKind)
+                        && (NumericFacts.TRANSCENDENTAL.contains(base.replaceAll("[fl]$", ""))
+                                || base.startsWith("sqrt")
+                                || base.startsWith("fabs"))) continue; // math passes the value on
+                out.add(use(ValueUse.Kind.CALL, p, base, via));
+                return;
+            }
+            if (p.kind == CXCursor_BinaryOperator && isComparison(p.spelling)
+                    || p.spelling.equals("==") && p.kind == CXCursor_BinaryOperator) {
+                out.add(use(ValueUse.Kind.COMPARISON, p, null, via));
+                return;
+            }
+            if (p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"))
+                    || p.kind == CXCursor_UnaryOperator && p.spelling.equals("!")) {
+                out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                return;
+            }
+            if ((p.kind == CXCursor_IfStmt
+                            || p.kind == CXCursor_WhileStmt
+                            || p.kind == CXCursor_DoStmt
+                            || p.kind == CXCursor_ConditionalOperator)
+                    && condition(p) == c) {
+                out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                return;
+            }
+            if (p.kind == CXCursor_ReturnStmt) {
+                out.add(use(ValueUse.Kind.RETURN, p, null, via));
+                return;
+            }
+            if (p.kind == CXCursor_VarDecl) {
+                if (depth > 0 && p.usr != null) reads(p, p.usr, p.spelling, fn, depth, out);
+                return;
+            }
+            if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")
+                            || p.kind == CXCursor_CompoundAssignOperator)
+                    && p.children.size() == 2) {
+                if (p.children.get(0) == c) return; // the value is the one written to
+                ClangNode l = strip(p.children.get(0));
+                if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null) {
+                    if (depth > 0) reads(p, l.refUsr, l.spelling, fn, depth, out);
+                } else {
+                    out.add(use(ValueUse.Kind.STORE, p, null, via));
+                }
+                return;
+            }
+            if (p.kind == CXCursor_BinaryOperator
+                    || p.kind == CXCursor_UnaryOperator
+                    || p.kind == CXCursor_ConditionalOperator
+                    || p.kind == CXCursor_MemberRefExpr) continue;
+            if (!clang_isExpressionKind(p.kind)) return; // the statement ends here
+        }
+    }
+
+    /** The condition child of an if, while, do or ?:, or null. */
+    private static ClangNode condition(ClangNode p) {
+        if (p.children.isEmpty()) return null;
+        if (p.kind == CXCursor_DoStmt) return p.children.get(p.children.size() - 1);
+        return p.children.get(0);
+    }
+
+    /**
+     * The reads of the variable {@code usr} after {@code def} in the function, up to the next assignment of the whole
+     * variable that runs outside every loop around the definition (a later value).
+     */
+    private void reads(ClangNode def, String usr, String name, ClangUnit.Function fn, int depth, List<ValueUse> out) {
+        int[] until = {Integer.MAX_VALUE};
+        ClangNode loop = innermostLoop(def);
+        fn.node().forEach(x -> {
+            if (x.offset <= def.endOffset || x.offset >= until[0]) return;
+            if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("=") && x.children.size() == 2) {
+                ClangNode l = strip(x.children.get(0));
+                if (l != null
+                        && l.kind == CXCursor_DeclRefExpr
+                        && usr.equals(l.refUsr)
+                        && (loop == null || innermostLoop(x) == loop)) until[0] = x.offset;
+            }
+        });
+        List<ClangNode> refs = new ArrayList<>();
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr
+                    && usr.equals(x.refUsr)
+                    && x.offset > def.endOffset
+                    && x.offset < until[0]) refs.add(x);
+        });
+        for (ClangNode r : refs) {
+            ClangNode p = r.parent;
+            while (p != null
+                    && (p.kind == CXCursor_ParenExpr || p.kind == CXCursor_UnexposedExpr && !integral(p.canonKind)))
+                p = p.parent;
+            // the variable written (x = ..., x += ...) is not a read of the value
+            if (p != null
+                    && (p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")
+                            || p.kind == CXCursor_CompoundAssignOperator)
+                    && !p.children.isEmpty()
+                    && strip(p.children.get(0)) == r) continue;
+            follow(r, fn, name, depth - 1, out);
+        }
+    }
+
+    private ValueUse use(ValueUse.Kind kind, ClangNode at, String detail, String via) {
+        return new ValueUse(kind, at.line, at.column, unit.text(at), detail, via);
+    }
+}
