@@ -2,7 +2,6 @@ package dev.numlint.validation.replay;
 
 import dev.numlint.validation.KernelHazards;
 import dev.numlint.validation.Variants;
-import dev.numlint.validation.fp.Ulp;
 import dev.numlint.validation.gpu.GpuJob;
 import dev.numlint.validation.gpu.GpuProcess;
 import dev.numlint.validation.input.InputInference;
@@ -329,7 +328,7 @@ public final class Replayer {
                         .toList();
         if (!restored.isEmpty()) k.notes.add("module variables restored from the recording: " + restored);
         boolean floatAtomics = basePtx != null && FLOAT_ATOMIC.matcher(basePtx).find();
-        Stats interp = null;
+        BuildComparison.Stats interp = null;
         boolean exceptionsCounted = false;
         if (outs != null) {
             if (!asB.approximate.isEmpty())
@@ -339,7 +338,7 @@ public final class Replayer {
             if (l.after == null) {
                 k.launch.put("asBuiltReproduced", "not checked: the outputs after this launch were not recorded");
             } else {
-                long[] d = differing(outs.get("as-built"), l.after, type);
+                long[] d = BuildComparison.differing(outs.get("as-built"), l.after, type);
                 k.launch.put(
                         "asBuiltReproduced",
                         d[0] == 0
@@ -359,7 +358,7 @@ public final class Replayer {
             }
             k.notes.add("as-built replay reproduces the recorded outputs: " + k.launch.get("asBuiltReproduced"));
             if (outs.containsKey(REBUILT)) {
-                long[] d = differing(outs.get(REBUILT), outs.get("as-built"), type);
+                long[] d = BuildComparison.differing(outs.get(REBUILT), outs.get("as-built"), type);
                 k.launch.put(
                         "compileCommandReproduces",
                         d[0] == 0
@@ -370,7 +369,7 @@ public final class Replayer {
                                         + " compiler)");
             }
             k.notes.add("errors of each build are measured against the IEEE-strict build on the recorded inputs");
-            interp = compare(outs, l, type, vs);
+            interp = BuildComparison.compare(outs, l, type, vs);
             // floating-point exceptions of the as-built build on the recorded inputs, per PTX instruction
             try {
                 Program fx = Decoder.decode(
@@ -383,10 +382,10 @@ public final class Replayer {
             }
         } else k.notes.add("the interpreter cannot replay this launch: " + interpWhy);
         // 2. the GPU
-        Stats onGpu = null;
+        BuildComparison.Stats onGpu = null;
         if (gpuSettings != null) onGpu = gpu(rec, l, mod, basePtx, vs, type, outs, floatAtomics, moduleVars, k);
         // 3. the verdict: from the interpreter's comparison, else from the GPU's
-        Stats main = interp != null ? interp : onGpu;
+        BuildComparison.Stats main = interp != null ? interp : onGpu;
         if (main == null || main.err.get("strict") == null) {
             k.reason = interpWhy != null ? interpWhy : "no comparison of the as-built and strict builds was made";
             if (k.gpu != null && k.gpu.reason != null) k.reason += "; on the GPU: " + k.gpu.reason;
@@ -467,90 +466,13 @@ public final class Replayer {
     static final java.util.regex.Pattern FLOAT_ATOMIC = java.util.regex.Pattern.compile(
             "\\b(?:atom|red)(?:\\.[a-z0-9]+)*\\.add(?:\\.[a-z0-9]+)*\\.(?:f16|bf16|f32|f64)");
 
-    /** Elements of a that differ from b bit for bit, and the elements compared, by each allocation's element type. */
-    static long[] differing(List<byte[]> a, List<byte[]> b, String[] type) {
-        long diff = 0, elems = 0;
-        for (int i = 0; i < a.size(); i++) {
-            int sz = size(type[i]);
-            for (int off = 0; off + sz <= a.get(i).length; off += sz) {
-                elems++;
-                if (!Arrays.equals(a.get(i), off, off + sz, b.get(i), off, off + sz)) diff++;
-            }
-        }
-        return new long[] {diff, elems};
-    }
-
-    /** The comparison of one executor's builds on a recorded launch. */
-    static final class Stats {
-        long compared, differing, maxUlp;
-        double sumUlp;
-        final Map<String, Map<String, Long>> histo = new LinkedHashMap<>();
-        final Map<String, Long> removes = new LinkedHashMap<>();
-        /** Per build: maxAbs, maxRel, differing-from-as-built, relUndefined (against the strict build). */
-        final Map<String, double[]> err = new LinkedHashMap<>();
-    }
-
-    /**
-     * As-built against strict on the allocations the launch changed, each build against strict (errors) and
-     * against as-built (ULP histogram of the rule it isolates), and the elements each single switch removes.
-     */
-    static Stats compare(Map<String, List<byte[]>> outs, Recording.RecordedLaunch l, String[] type, List<Build> vs) {
-        Stats s = new Stats();
-        List<byte[]> a = outs.get("as-built"), st = outs.get("strict");
-        if (a == null || st == null) return s;
-        List<Build> present =
-                vs.stream().filter(v -> outs.containsKey(v.name())).toList();
-        for (Build v : present) {
-            s.err.put(v.name(), new double[4]);
-            if (v.rule() != null) s.removes.put(v.name(), 0L);
-        }
-        for (int i = 0; i < a.size(); i++) {
-            boolean output = !Arrays.equals(a.get(i), l.before.get(i))
-                    || !Arrays.equals(st.get(i), l.before.get(i))
-                    || l.after != null && !Arrays.equals(l.after.get(i), l.before.get(i));
-            if (!output) continue;
-            String t = type[i];
-            int sz = size(t);
-            for (int off = 0; off + sz <= a.get(i).length; off += sz) {
-                s.compared++;
-                double sv = value(st.get(i), off, t);
-                long u = ulp(a.get(i), st.get(i), off, t);
-                if (u != 0) {
-                    s.differing++;
-                    s.maxUlp = Math.max(s.maxUlp, u);
-                    if (u != Ulp.NAN_MISMATCH) s.sumUlp += u;
-                    for (Map.Entry<String, Long> r : s.removes.entrySet())
-                        if (ulp(outs.get(r.getKey()).get(i), st.get(i), off, t) == 0) r.setValue(r.getValue() + 1);
-                }
-                for (Build v : present) {
-                    byte[] vb = outs.get(v.name()).get(i);
-                    double x = value(vb, off, t);
-                    double[] e = s.err.get(v.name());
-                    double abs = Double.isNaN(x) && Double.isNaN(sv) ? 0 : Math.abs(x - sv);
-                    e[0] = Math.max(e[0], Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs);
-                    if (sv != 0) e[1] = Math.max(e[1], abs / Math.abs(sv));
-                    else if (abs != 0) e[3] = 1;
-                    long vu = ulp(a.get(i), vb, off, t);
-                    if (vu != 0) {
-                        e[2]++;
-                        if (v.rule() != null)
-                            s.histo
-                                    .computeIfAbsent(v.name(), z -> new TreeMap<>())
-                                    .merge(FindingResult.bucket(vu), 1L, Long::sum);
-                    }
-                }
-            }
-        }
-        return s;
-    }
-
     /**
      * The launch on the GPU, in a child process of its own ({@link GpuProcess}): as-built from the module image the
      * program loaded (SASS as the program ran it, or its PTX through the driver's JIT), every other build from the
      * recorded PTX with the build's switches written into it ({@link PtxSwitches}). Fills {@code k.gpu}; returns
      * the GPU's comparison of the builds, or null when as-built and strict did not both run.
      */
-    private Stats gpu(
+    private BuildComparison.Stats gpu(
             Recording rec,
             Recording.RecordedLaunch l,
             Recording.Module mod,
@@ -661,7 +583,7 @@ public final class Replayer {
         }
         // does the GPU reproduce the recorded outputs?
         if (l.after != null) {
-            long[] d = differing(asBuilt, l.after, type);
+            long[] d = BuildComparison.differing(asBuilt, l.after, type);
             Agreement rep = new Agreement("as-built (GPU) against the recorded outputs");
             rep.elementsCompared = d[1];
             rep.elementsDiffering = d[0];
@@ -689,7 +611,7 @@ public final class Replayer {
             for (Map.Entry<String, List<byte[]>> e : outs.entrySet()) {
                 List<byte[]> c = interpOuts.get(e.getKey());
                 if (c == null) continue;
-                long[] d = differing(e.getValue(), c, type);
+                long[] d = BuildComparison.differing(e.getValue(), c, type);
                 Agreement ag = new Agreement(e.getKey());
                 ag.elementsCompared = d[1];
                 ag.elementsDiffering = d[0];
@@ -705,7 +627,7 @@ public final class Replayer {
                     : "the strict build did not run on the GPU: " + failed.get("strict");
             return null;
         }
-        Stats s = compare(outs, l, type, vs);
+        BuildComparison.Stats s = BuildComparison.compare(outs, l, type, vs);
         gr.elementsCompared = s.compared;
         gr.elementsDiffering = s.differing;
         gr.maxUlp = s.maxUlp;
@@ -774,60 +696,5 @@ public final class Replayer {
         List<byte[]> out = new ArrayList<>();
         for (int a = 0; a < base.length; a++) out.add(run.read(base[a], l.before.get(a).length));
         return out;
-    }
-
-    static int size(String t) {
-        return switch (t) {
-            case "f32", "u32", "s32", "b32" -> 4;
-            case "f64", "u64", "s64", "b64" -> 8;
-            case "f16", "bf16", "u16", "s16", "b16" -> 2;
-            case "u8", "s8", "b8" -> 1;
-            default -> {
-                String d = t.replaceAll("[^0-9]", "");
-                int bits = d.isEmpty() ? 8 : Integer.parseInt(d);
-                yield Math.max(1, bits / 8);
-            }
-        };
-    }
-
-    // little-endian reads without a buffer object per element: the comparisons run over every element of every
-    // recorded allocation for every build (hundreds of millions on a large launch)
-    private static int i16(byte[] b, int o) {
-        return (b[o] & 0xff) | (b[o + 1] & 0xff) << 8;
-    }
-
-    private static int i32(byte[] b, int o) {
-        return (b[o] & 0xff) | (b[o + 1] & 0xff) << 8 | (b[o + 2] & 0xff) << 16 | (b[o + 3] & 0xff) << 24;
-    }
-
-    private static long i64(byte[] b, int o) {
-        return (i32(b, o) & 0xffffffffL) | (long) i32(b, o + 4) << 32;
-    }
-
-    private static double value(byte[] b, int off, String t) {
-        return switch (t) {
-            case "f32" -> Float.intBitsToFloat(i32(b, off));
-            case "f64" -> Double.longBitsToDouble(i64(b, off));
-            case "f16", "bf16" -> i16(b, off); // compared as bits
-            default -> switch (size(t)) {
-                case 1 -> t.startsWith("s") ? b[off] : b[off] & 0xff;
-                case 2 -> t.startsWith("s") ? (short) i16(b, off) : i16(b, off);
-                case 4 -> t.startsWith("s") ? i32(b, off) : i32(b, off) & 0xffffffffL;
-                default -> i64(b, off);
-            };
-        };
-    }
-
-    private static long ulp(byte[] x, byte[] y, int off, String t) {
-        int sz = size(t);
-        if (Arrays.equals(x, off, off + sz, y, off, off + sz)) return 0;
-        return switch (t) {
-            case "f32" -> Ulp.distance(Float.intBitsToFloat(i32(x, off)), Float.intBitsToFloat(i32(y, off)));
-            case "f64" -> Ulp.distance(Double.longBitsToDouble(i64(x, off)), Double.longBitsToDouble(i64(y, off)));
-            default -> {
-                double d = Math.abs(value(x, off, t) - value(y, off, t));
-                yield d == 0 ? 1 : (long) Math.min(d, Long.MAX_VALUE - 1);
-            }
-        };
     }
 }
