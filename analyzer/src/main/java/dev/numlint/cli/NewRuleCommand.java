@@ -3,6 +3,8 @@ package dev.numlint.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.numlint.output.DocsGenerator;
+import dev.numlint.rules.RuleDocument;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -22,9 +24,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code numlint new-rule NL013 rounding-mode --layers cuda-source,ptx,java-source}: creates the files of a new rule
- * in a numlint source tree (see CONTRIBUTING.md): the catalog entry, the rule document with its four sections, one
- * check class per layer (registered with {@code @AutoService}) and a fixture per layer with one {@code ruleid} and
- * one {@code ok} line; then prints what to do next. Existing files are never overwritten.
+ * in a numlint source tree (see CONTRIBUTING.md): the catalog entry, the rule's page (its document, with the four
+ * sections, under the marker above which {@code numlint docs} writes the header), one check class per layer
+ * (registered with {@code @AutoService}) and a fixture per layer with one {@code ruleid} and one {@code ok} line;
+ * then prints what to do next. These are all the files a rule touches: 8 for a rule on three layers (issue 28).
+ * Existing files are never overwritten.
  */
 @Command(
         name = "new-rule",
@@ -33,7 +37,8 @@ import picocli.CommandLine.Spec;
                 + "(run in a numlint source tree).")
 final class NewRuleCommand implements Callable<Integer> {
     static final Path CATALOG = Path.of("rules/src/main/resources/dev/numlint/rules/catalog.yml");
-    static final Path DOCS = Path.of("rules/src/main/resources/dev/numlint/rules/docs");
+    /** The rules' pages: each is the rule's document (RuleDocument), carried in the rules jar. */
+    static final Path DOCS = Path.of("docs/rules");
 
     /** Per layer: the check class's directory, its interface, and the fixture file. */
     private record LayerKind(String layer, String checkDir, String fixture) {}
@@ -118,7 +123,7 @@ final class NewRuleCommand implements Callable<Integer> {
         }
         String cls = className(name);
         Map<Path, String> files = new LinkedHashMap<>();
-        files.put(repo.resolve(DOCS).resolve(id + ".md"), doc());
+        files.put(repo.resolve(DOCS).resolve(RuleDocument.fileName(id, name)), doc());
         for (String l : layers) {
             LayerKind k = LAYERS.get(l);
             files.put(repo.resolve(k.checkDir()).resolve(cls + ".java"), checkClass(l, cls));
@@ -145,13 +150,14 @@ final class NewRuleCommand implements Callable<Integer> {
         out.println("next (CONTRIBUTING.md walks through each step):");
         out.println("  1. catalog.yml: write the summary, description and message templates of " + id
                 + "; choose its level and its policy (how its layers merge, what PTX confirms; RulePolicy)");
-        out.println(
-                "  2. " + DOCS.resolve(id + ".md") + ": fill in the four sections and cite a seed (NNN_<16 hex>.txt)");
+        out.println("  2. " + DOCS.resolve(RuleDocument.fileName(id, name))
+                + ": fill in the four sections below the marker; cite the seed's work by author and year"
+                + " (docs/bibliography.md)");
         out.println("  3. each check class: read the layer's facts and report through a catalog message");
         out.println("  4. each fixture: real code that must (ruleid) and must not (ok) be flagged, with levels");
         out.println(
                 "  5. mvn -B -q -pl analyzer -am test -Dtest='FixtureTest,ConsistencyTest' -Dsurefire.failIfNoSpecifiedTests=false");
-        out.println("  6. ./numlint docs --output docs/rules, add the rule to the README table, mvn -B verify");
+        out.println("  6. " + DocsGenerator.REGENERATE + " (writes the page's header and references), mvn -B verify");
         out.flush();
         return Main.EXIT_OK;
     }
@@ -194,9 +200,10 @@ final class NewRuleCommand implements Callable<Integer> {
     }
 
     private String doc() {
-        return "## What it detects\n\nTODO: the constructs " + id + " (" + name + ") flags at each layer, and what it "
+        return RuleDocument.MARKER + "\n\n## What it detects\n\nTODO: the constructs " + id + " (" + name
+                + ") flags at each layer, and what it "
                 + "deliberately leaves alone.\n\n## Why it matters\n\nTODO: the concrete numbers (a seed example, "
-                + "e.g. from /work/shared/seeds: cite it as NNN_<16 hex>.txt).\n\n## How to fix\n\nTODO: the "
+                + "cited by author and year, e.g. 'Yablonski 2011, §3.2.4').\n\n## How to fix\n\nTODO: the "
                 + "replacement, and when a justified suppression is the right answer.\n\n## Examples\n\nTODO: "
                 + "flagged and not flagged code for each layer.\n";
     }

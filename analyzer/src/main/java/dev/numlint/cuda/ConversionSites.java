@@ -11,7 +11,8 @@ import org.antlr.v4.runtime.tree.TerminalNode;
 
 /**
  * The conversion facts of a function body: floating values converted to an integer type, implicitly or by a cast
- * ({@link FunctionFacts.Conversion}, read by the NL001 check), and long double types on the host
+ * ({@link FunctionFacts.Conversion}: to every integer type; the unsigned and narrow signed ones read by the
+ * unsigned and narrowing checks, all of them by the rounding check), and long double types on the host
  * ({@link FunctionFacts.LongDouble}). {@link FunctionAnalyzer} calls it with the typed values it computed.
  */
 final class ConversionSites {
@@ -39,7 +40,6 @@ final class ConversionSites {
             CType target, E v, ExpressionContext src, Supplier<String> howS, boolean explicit, ParserRuleContext at) {
         if (target == null || v == null || !v.type.isFpScalar() || target.kind != CType.Kind.INT) return;
         boolean unsigned = target.unsigned;
-        if (!unsigned && !target.isNarrowSigned()) return;
         // a clamp or a bounded function keeps the value range-limited, but scaled past the target's range it guards
         // nothing: (short)(fmaxf(fminf(x, 1), -1) * 40000.0f). Only the interval sees that, and only when no
         // comparison it does not see narrows the value further

@@ -263,11 +263,14 @@ public final class HtmlReport {
             md.update(resource(CATALOG_BASE + "catalog.yml"));
             for (Rule rule : RuleCatalog.get().all()) {
                 md.update(("\n" + rule.id() + "\n").getBytes(StandardCharsets.UTF_8));
-                md.update(resource(CATALOG_BASE + "docs/" + rule.id() + ".md"));
+                // the author's document (the same bytes before the documents became the pages of docs/rules/)
+                md.update(RuleCatalog.documentSource(rule.id(), rule.name()).getBytes(StandardCharsets.UTF_8));
             }
             return hex(md.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the rule documents", e);
         }
     }
 

@@ -64,9 +64,22 @@ class NewRuleCommandTest {
         assertThat(entry.get("layers").toString()).isEqualTo("[\"cuda-source\",\"ptx\",\"java-source\"]");
         assertThat(entry.get("messages").has("cuda-rounding-mode")).isTrue();
         assertThat(entry.get("messages").has("ptx-rounding-mode")).isTrue();
-        // the document with the four sections the consistency test asks for
-        String doc = Files.readString(repo.resolve(NewRuleCommand.DOCS).resolve(id + ".md"));
-        assertThat(doc).contains("## What it detects", "## Why it matters", "## How to fix", "## Examples");
+        // the rule's page, which is its document: the four sections the consistency test asks for, below the marker
+        // above which `numlint docs` writes the header
+        String doc = Files.readString(repo.resolve("docs/rules/" + id + "-rounding-mode.md"));
+        assertThat(doc)
+                .startsWith(dev.numlint.rules.RuleDocument.MARKER + "\n")
+                .contains("## What it detects", "## Why it matters", "## How to fix", "## Examples");
+        // everything a rule on three layers touches, and no more than 8 files (issue 28): the catalog, the page,
+        // three checks and three fixtures; README.md and the index of docs/rules/ list no rule
+        List<String> created = r.out()
+                .lines()
+                .filter(l -> l.startsWith("  ") && l.trim().matches("[\\w./-]+( \\(entry appended\\))?"))
+                .toList();
+        assertThat(created).hasSize(8);
+        try (var all = Files.walk(repo)) {
+            assertThat(all.filter(Files::isRegularFile).count()).isEqualTo(8);
+        }
         // one check class per layer, registered for its layer
         Path cuda = repo.resolve("analyzer/src/main/java/dev/numlint/cuda/checks/RoundingMode.java");
         Path ptx = repo.resolve("ptx-inspector/src/main/java/dev/numlint/ptx/checks/RoundingMode.java");

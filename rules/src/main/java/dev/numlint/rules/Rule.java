@@ -18,7 +18,7 @@ import java.util.Map;
  * @param description  full description (a paragraph)
  * @param layers       layers the rule is implemented in
  * @param options      rule options
- * @param markdown     the full markdown document (docs/rules/ID-name.md is generated from it)
+ * @param markdown     the rule's document with its references (the author's part of docs/rules/ID-name.md)
  * @param messages     message templates by key ({@code {name}} placeholders), see {@link #message}
  */
 public record Rule(
@@ -88,9 +88,9 @@ public record Rule(
         return id + "_" + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_');
     }
 
-    /** Relative path of the generated markdown document. */
+    /** Relative path of the rule's page (its document, with a header generated from the catalog). */
     public String docPath() {
-        return "docs/rules/" + id + "-" + name + ".md";
+        return "docs/rules/" + RuleDocument.fileName(id, name);
     }
 
     public String helpUri() {

@@ -18,7 +18,8 @@ import java.util.NoSuchElementException;
 
 /**
  * The rule catalog: the single source of truth for rule ids, names, levels, descriptions and documentation.
- * Loaded from {@code catalog.yml} and the per-rule markdown documents next to it.
+ * Loaded from {@code catalog.yml} and each rule's page (docs/rules/, carried in the jar under {@code docs/}; the
+ * author's part of it, {@link RuleDocument#source}).
  */
 public final class RuleCatalog {
     public static final String TOOL_NAME = "numlint";
@@ -111,7 +112,7 @@ public final class RuleCatalog {
                             .forEachRemaining(
                                     e -> messages.put(e.getKey(), e.getValue().asText()));
                 }
-                String md = readDoc(id);
+                String md = readDoc(id, name);
                 Rule r = new Rule(
                         id,
                         name,
@@ -144,13 +145,22 @@ public final class RuleCatalog {
         }
     }
 
-    private static String readDoc(String id) throws IOException {
-        try (InputStream in = RuleCatalog.class.getResourceAsStream(BASE + "docs/" + id + ".md")) {
+    private static String readDoc(String id, String name) throws IOException {
+        return Bibliography.withReferences(documentSource(id, name));
+    }
+
+    /**
+     * The document the author of rule {@code id} wrote: its page, docs/rules/ID-name.md, without the generated
+     * header and references ({@link RuleDocument#source}).
+     */
+    public static String documentSource(String id, String name) throws IOException {
+        String file = RuleDocument.fileName(id, name);
+        try (InputStream in = RuleCatalog.class.getResourceAsStream(BASE + "docs/" + file)) {
             if (in == null) {
-                throw new IllegalStateException("rule document docs/" + id + ".md missing from the catalog");
+                throw new IllegalStateException("rule page docs/rules/" + file + " missing from the rules jar");
             }
             // the works the document cites by "Author year" get their full reference under "References"
-            return Bibliography.withReferences(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return RuleDocument.source(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
     }
 

@@ -22,7 +22,7 @@ public final class NarrowSignedCast implements CudaCheck {
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Conversion c : facts.conversions) {
-            if (c.unsigned()) continue;
+            if (c.unsigned() || c.bytes() >= 4) continue; // to int and wider: not narrow
             double max = Math.pow(2, c.bytes() * 8.0 - 1);
             if (!UnguardedUnsignedCast.unguarded(c, max, -max)) continue;
             if (c.within(-max, max - 1)) continue; // in range by construction

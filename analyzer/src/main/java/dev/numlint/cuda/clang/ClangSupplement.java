@@ -70,6 +70,8 @@ public final class ClangSupplement {
         }
         // a conversion the hand-written facts hold is theirs (they know more: intervals, integer data in float)
         for (FunctionFacts.Conversion c : facts.conversions) {
+            // Clang supplements only conversions to unsigned and narrow signed types (below): lines with those
+            if (!c.unsigned() && c.bytes() >= 4) continue;
             conversionLines.add(c.site().line());
             if (c.floatData()) floatConversionLines.add(c.site().line());
         }

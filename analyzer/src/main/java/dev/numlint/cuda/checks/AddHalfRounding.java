@@ -1,0 +1,127 @@
+package dev.numlint.cuda.checks;
+
+import com.google.auto.service.AutoService;
+import dev.numlint.cuda.facts.CudaReport;
+import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
+import dev.numlint.rules.RuleCatalog;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * NL013 in CUDA/C++ source: a floating value rounded to an integer by adding one half and truncating, {@code (int)(x
+ * + 0.5f)}. Where the operand can be negative it rounds toward zero there ({@code -2.7f} gives -2): a warning. Where
+ * its interval proves it non-negative, only 0.49999997f (1 of the 1,258,291,200 floats in [0, 2^23)) and odd values
+ * from 2^23 on round wrong by one: not reported when the interval ends below 2^23 (2^52 in double), a note otherwise.
+ */
+@AutoService(CudaCheck.class)
+public final class AddHalfRounding implements CudaCheck {
+    @Override
+    public String ruleId() {
+        return "NL013";
+    }
+
+    @Override
+    public void check(FunctionFacts facts, CudaReport out) {
+        for (FunctionFacts.Conversion c : facts.conversions) {
+            if (c.constant() != null || !addsHalf(c.operand())) continue;
+            boolean dbl = c.from().contains("double");
+            String expr = UnguardedUnsignedCast.quoted(c);
+            if (c.nonNegative() || c.lo() >= 0) {
+                // below 2^23 (2^52) only 0.49999997f (0.49999999999999994) rounds wrongly: 1 of the 1,258,291,200
+                // floats in [0, 2^23) (rule document); from there on odd values round up to even: a note
+                if (c.hi() < (dbl ? 0x1p52 : 0x1p23)) continue;
+                String msg = RuleCatalog.get()
+                        .rule(ruleId())
+                        .message(
+                                "cuda-non-negative",
+                                "expr",
+                                expr,
+                                "example",
+                                dbl ? "0.49999999999999994" : "0.49999997f",
+                                "odd",
+                                dbl ? "4503599627370497.0" : "8388609.0f",
+                                "even",
+                                dbl ? "4503599627370498" : "8388610");
+                // the interval proves the sign: a PTX finding of the line adds evidence but raises nothing
+                out.reportProven(
+                        ruleId(),
+                        facts.function,
+                        c.site(),
+                        msg,
+                        Confidence.HIGH,
+                        new Impact(
+                                Impact.Kind.BOUNDED,
+                                "off by one at odd values from 2^23 and at 0.49999997",
+                                null,
+                                null));
+                continue;
+            }
+            String msg = RuleCatalog.get().rule(ruleId()).message("cuda-negative", "expr", expr, "to", c.to());
+            out.report(
+                    ruleId(),
+                    facts.function,
+                    c.site(),
+                    msg,
+                    Confidence.HIGH,
+                    new Impact(Impact.Kind.AMPLIFIED, "rounded toward zero for negative values", null, null),
+                    null);
+        }
+    }
+
+    /**
+     * Whether {@code operand} is a sum one of whose top-level terms is the constant one half ({@code x + 0.5f},
+     * {@code 0.5 + a * b}): not subtracted, not inside a call or a parenthesised sub-expression.
+     */
+    static boolean addsHalf(String operand) {
+        List<String> terms = new ArrayList<>();
+        String s = operand.strip();
+        while (s.startsWith("(") && closing(s, 0) == s.length() - 1)
+            s = s.substring(1, s.length() - 1).strip();
+        int depth = 0;
+        int start = 0;
+        char sign = '+';
+        List<Character> signs = new ArrayList<>();
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch == '(' || ch == '[') depth++;
+            else if (ch == ')' || ch == ']') depth--;
+            else if (depth == 0 && (ch == '+' || ch == '-') && i > start && !exponentSign(s, i)) {
+                String prev = s.substring(start, i).strip();
+                if (prev.isEmpty() || "*/%<>=!&|^?:".indexOf(prev.charAt(prev.length() - 1)) >= 0) continue;
+                terms.add(prev);
+                signs.add(sign);
+                sign = ch;
+                start = i + 1;
+            }
+        }
+        terms.add(s.substring(start).strip());
+        signs.add(sign);
+        if (terms.size() < 2) return false;
+        for (int i = 0; i < terms.size(); i++) {
+            if (signs.get(i) == '+' && half(terms.get(i))) return true;
+        }
+        return false;
+    }
+
+    private static boolean half(String term) {
+        return term.matches("(0?\\.5|0\\.50*|5\\.?0*[eE]-0*1)[fFlL]?");
+    }
+
+    private static boolean exponentSign(String s, int i) {
+        if (i < 2 || (s.charAt(i - 1) != 'e' && s.charAt(i - 1) != 'E')) return false;
+        int j = i - 2;
+        while (j >= 0 && (Character.isDigit(s.charAt(j)) || s.charAt(j) == '.')) j--;
+        return j < i - 2 && (j < 0 || !Character.isJavaIdentifierPart(s.charAt(j)));
+    }
+
+    private static int closing(String s, int open) {
+        int depth = 0;
+        for (int i = open; i < s.length(); i++) {
+            if (s.charAt(i) == '(') depth++;
+            else if (s.charAt(i) == ')' && --depth == 0) return i;
+        }
+        return -1;
+    }
+}
