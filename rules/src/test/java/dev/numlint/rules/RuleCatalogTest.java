@@ -9,10 +9,9 @@ class RuleCatalogTest {
     @Test
     void catalogHasItsRulesInOrder() {
         RuleCatalog c = RuleCatalog.get();
-        assertThat(c.ids())
-                .containsExactly(
-                        "NL001", "NL002", "NL003", "NL004", "NL005", "NL006", "NL007", "NL008", "NL009", "NL010",
-                        "NL011", "NL012");
+        // ids are consecutive and never reused (a new rule appends the next one: this test names none of them)
+        assertThat(c.ids()).hasSizeGreaterThanOrEqualTo(12);
+        for (int i = 0; i < c.ids().size(); i++) assertThat(c.ids().get(i)).isEqualTo(String.format("NL%03d", i + 1));
         assertThat(c.rule("NL001").level()).isEqualTo(Level.ERROR);
         assertThat(c.rule("NL001").bugPattern()).isEqualTo("NL001_FLOAT_TO_UNSIGNED_CONVERSION");
         assertThat(c.rule("NL007").level()).isEqualTo(Level.NOTE);
