@@ -3,10 +3,10 @@ package dev.numlint.java.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.java.Contracts;
 import dev.numlint.java.JavaCheck;
+import dev.numlint.java.JavaSyntax;
 import dev.numlint.java.JavaUnit;
 import dev.numlint.java.NumType;
 import dev.numlint.java.Range;
-import dev.numlint.java.RangeAnalysis;
 import dev.numlint.java.Types;
 import dev.numlint.model.Impact;
 import java.util.ArrayList;
@@ -112,11 +112,11 @@ public final class AddHalfRounding implements JavaCheck {
      * documentation says it does not clamp the value: the range is the callers' responsibility, written down.
      */
     private static boolean documentedParameter(JavaUnit unit, Expression e) {
-        if (!(RangeAnalysis.unparen(e) instanceof SimpleName name)) return false;
+        if (!(JavaSyntax.unparen(e) instanceof SimpleName name)) return false;
         if (!(Types.declarationOf(name) instanceof SingleVariableDeclaration d)
                 || !(d.getParent() instanceof MethodDeclaration md)
                 || md.getBody() == null
-                || RangeAnalysis.assignedIn(md.getBody(), name.getIdentifier())) {
+                || JavaSyntax.assignedIn(md.getBody(), name.getIdentifier())) {
             return false;
         }
         return Contracts.documentedNoClamping(unit, md);
