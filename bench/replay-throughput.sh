@@ -11,6 +11,10 @@
 # bench/gpu-replay.sh), else examples/recordings; arguments override both. Smoke mode (bench/lib.sh): one run each.
 # NUMLINT_BENCH_JAVA_OPTS: extra JVM options, e.g. -Dnumlint.interp.warmup=false (without the interpreter's
 # warm-up), -Dnumlint.bench.warmMillis=10000 (the old per-build warm-up), -Dnumlint.bench.reps=9.
+# Two JVMs, one per interpreter-loop setting (interp/Machines): the default (builds run on the shared loop until their
+# instruction mix has executed 100 M instructions, then on a copy of the loop with its own JIT profile), then
+# -Dnumlint.interp.copyAfter=0 (each build's mix on its own copy from its first launch: the steady state a long replay
+# reaches). NUMLINT_BENCH_LOOPS="default" (or "copies") runs one of them.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -20,6 +24,12 @@ elif [ "$SMOKE" = 0 ] && [ -d "$NUMLINT_CORPORA/recordings" ]; then dirs=("$NUML
 else dirs=("$ROOT/examples/recordings"); fi
 CP="validation/target/test-classes:validation/target/classes:ptx-inspector/target/classes:rules/target/classes"
 # shellcheck disable=SC2086
-exec java -Xmx4g -Xss16m -XX:ActiveProcessorCount=1 ${NUMLINT_BENCH_JAVA_OPTS:-} \
+for loop in ${NUMLINT_BENCH_LOOPS:-default copies}; do
+  opts=()
+  [ "$loop" = copies ] && opts=(-Dnumlint.interp.copyAfter=0)
+  echo "## interpreter loop setting: $loop"
+  java -Xmx4g -Xss16m -XX:ActiveProcessorCount=1 ${NUMLINT_BENCH_JAVA_OPTS:-} "${opts[@]}" \
     -Dnumlint.bench.smoke="$([ "$SMOKE" = 1 ] && echo true || echo false)" \
     -cp "$CP:$(bench_cp validation)" dev.numlint.bench.ReplayThroughput "${dirs[@]}"
+  echo
+done

@@ -65,6 +65,15 @@ public final class ReplayThroughput {
                 Boolean.parseBoolean(System.getProperty("numlint.interp.warmup", "true")) ? "on" : "off",
                 cpu ? (mx.getCurrentThreadCpuTime() - c0) / 1e6 : 0,
                 (System.nanoTime() - w0) / 1e6));
+        System.out.println(
+                String.format(
+                        Locale.ROOT,
+                        "interpreter loop: %s",
+                        !Boolean.parseBoolean(System.getProperty("numlint.interp.copies", "true"))
+                                ? "one shared loop for every build (-Dnumlint.interp.copies=false)"
+                                : "a copy per instruction mix once the mix has executed "
+                                        + Long.getLong("numlint.interp.copyAfter", 100_000_000L)
+                                        + " instructions in this JVM (-Dnumlint.interp.copyAfter; before that, the shared loop)"));
         System.out.println();
         System.out.println(
                 "| recording | launch | kernel | build | instructions | CPU s (all runs) | M instr/s cold (CPU)"

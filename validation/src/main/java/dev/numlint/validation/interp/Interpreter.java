@@ -22,7 +22,7 @@ import java.util.Arrays;
  * all lanes of a warp that reached them together, barriers release when every live thread of the block arrived.
  * Atomics happen in thread order.
  */
-public final class Interpreter {
+public final class Interpreter implements Machine {
     private static final Rounding[] RND = Rounding.values();
     private static final int S_EXIT = 0, S_BAR = 1, S_WARP = 2;
 
@@ -59,8 +59,8 @@ public final class Interpreter {
 
     private java.util.Map<Long, Texture> textures = java.util.Map.of();
 
-    /** The texture objects of the launch, by handle (the 64-bit value the kernel receives). */
-    void textures(java.util.Map<Long, Texture> t) {
+    @Override
+    public void textures(java.util.Map<Long, Texture> t) {
         textures = t;
     }
 
@@ -165,21 +165,22 @@ public final class Interpreter {
         return e < 2 || e > 253;
     }
 
-    /** Writes bytes at offset of the module's .const space (a __constant__ variable the host wrote). */
-    void writeConst(int offset, byte[] bytes) {
+    @Override
+    public void writeConst(int offset, byte[] bytes) {
         System.arraycopy(bytes, 0, constSpace.mem, offset, bytes.length);
     }
 
-    /** Stops a launch after this many executed instructions (runaway loops). */
+    @Override
     public void setInstructionLimit(long limit) {
         this.limit = limit;
     }
 
-    /** Instructions executed so far (guarded-off ones included). */
+    @Override
     public long executed() {
         return executed;
     }
 
+    @Override
     public void launch(int[] grid, int[] block, byte[] params) throws KernelFault {
         kparam = new Space("param", Arrays.copyOf(params, Math.max(params.length, p.kparamSize)), p.kparamSize, false);
         int nb = block[0] * block[1] * block[2];

@@ -109,7 +109,11 @@ public final class Launch {
     }
 
     public void run(int[] grid, int[] block, int dynamicShared, long instructionLimit) throws KernelFault {
-        Warmup.once(); // the first launch of the JVM first gives the JIT a profile of the whole loop
+        run(grid, block, dynamicShared, instructionLimit, Machines.JVM);
+    }
+
+    /** Runs the launch on what machines gives p (Machines), or on the shared interpreter class when null (the warm-up). */
+    void run(int[] grid, int[] block, int dynamicShared, long instructionLimit, Machines machines) throws KernelFault {
         global = new Space(Math.max(top, 8), p.reference);
         System.arraycopy(p.globalsInit, 0, global.mem, 0, p.globalsInit.length);
         global.allocate(0, p.globalsSize, "the module's .global variables");
@@ -118,7 +122,9 @@ public final class Launch {
             System.arraycopy(d, 0, global.mem, (int) (long) offsets.get(i), d.length);
             global.allocate(offsets.get(i), d.length, names.get(i));
         }
-        Interpreter it = new Interpreter(p, global, dynamicShared);
+        Machine it = machines == null
+                ? new Interpreter(p, global, dynamicShared)
+                : machines.create(p, global, dynamicShared);
         it.textures(textures);
         for (java.util.Map.Entry<String, byte[]> e : variables.entrySet()) {
             int[] v = p.moduleVariables.get(e.getKey());
@@ -130,6 +136,7 @@ public final class Launch {
             it.launch(grid, block, params);
         } finally {
             executed = it.executed();
+            if (machines != null && it instanceof Interpreter) machines.ran(p, executed);
         }
     }
 

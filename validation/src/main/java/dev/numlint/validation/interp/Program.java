@@ -35,6 +35,22 @@ public final class Program {
     int[] opGuarded;
 
     static final int GUARDED = 1 << 10;
+
+    private java.util.BitSet mix;
+
+    /**
+     * The dispatch codes this program's instructions use (opcode and guard bit: what the interpreter loop's switch
+     * sees): its instruction mix, the key of its copy of the loop (Machines).
+     */
+    synchronized java.util.BitSet mix() {
+        if (mix == null) {
+            java.util.BitSet s = new java.util.BitSet();
+            for (int i = 0; i < n; i++) s.set(opGuarded[i]);
+            mix = s;
+        }
+        return mix;
+    }
+
     long[] x;
     int[][] v;
     String[] text;

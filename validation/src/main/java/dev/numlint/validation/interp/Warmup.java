@@ -116,7 +116,7 @@ final class Warmup {
                 l.param(2, ROWS.length);
                 // warp-synchronous kernels need whole warps; the others one thread per row
                 int threads = p.hasSync ? 32 : ROWS.length;
-                l.run(new int[] {1, 1, 1}, new int[] {threads, 1, 1}, 0, 10_000_000L);
+                l.run(new int[] {1, 1, 1}, new int[] {threads, 1, 1}, 0, 10_000_000L, null);
             }
         }
     }
