@@ -123,7 +123,7 @@ public final class ProjectBuilds {
             }
             for (Unit u : top) candidates.put(u, "the recorded PTX's source file (" + String.join(", ", sources) + ")");
         }
-        String simple = dev.numlint.ptx.Demangler.simpleName(kernel);
+        String simple = dev.numlint.ptx.Demangler.simpleName(StaticName.base(kernel));
         Pattern defines = Pattern.compile("__global__[^;{]*\\b" + Pattern.quote(simple) + "\\s*[(<]");
         for (Unit u : units) {
             if (candidates.containsKey(u)) continue;
@@ -161,18 +161,24 @@ public final class ProjectBuilds {
                 tried.add(u.shown() + ": " + asBuilt.error);
                 continue;
             }
-            if (!Pattern.compile("\\.entry\\s+" + Pattern.quote(kernel) + "\\s*\\(")
-                    .matcher(asBuilt.ptx)
-                    .find()) {
+            String entry = StaticName.entryFor(kernel, asBuilt.ptx);
+            if (entry == null) {
                 tried.add(u.shown() + ": its build does not define " + kernel);
                 continue;
             }
+            // a static kernel of a separately compiled unit (__nv_static_<module id>_...): the rebuild may name its
+            // module differently (another path on the command line); its static names take the recorded ones
+            String from = entry.equals(kernel) ? null : StaticName.prefix(entry), to = StaticName.prefix(kernel);
             List<Build> builds = new ArrayList<>();
             for (Variants.PtxVariant v : vs) {
                 Nvcc.Result r = v == vs.get(0) ? asBuilt : nvcc.get().compile(u.file(), withLineInfo(v.flags()));
-                builds.add(new Build(v.name(), v.rule(), v.flags(), r.ptx, r.ptx == null ? r.error : null));
+                String ptx = r.ptx == null || from == null ? r.ptx : r.ptx.replace(from, to);
+                builds.add(new Build(v.name(), v.rule(), v.flags(), ptx, r.ptx == null ? r.error : null));
             }
             List<String> notes = new ArrayList<>(asBuilt.notes);
+            if (from != null)
+                notes.add("the rebuild names the unit's static symbols " + from + "...; renamed to the recorded " + to
+                        + "... (separate compilation names a static kernel after its module)");
             if (command != u.command())
                 notes.add("built for " + arch + ", the architecture of the GPU the launch was recorded on: the"
                         + " command's highest is " + u.command().arch() + ", whose PTX that GPU cannot load");
