@@ -50,7 +50,7 @@ final class NewRuleCommand implements Callable<Integer> {
                 "cuda-source",
                 new LayerKind(
                         "cuda-source",
-                        "analyzer/src/main/java/dev/numlint/cuda/checks",
+                        "analyzer/frontend-cuda/src/main/java/dev/numlint/cuda/checks",
                         "analyzer/src/test/resources/fixtures/cuda/default/%s.cu"));
         LAYERS.put(
                 "ptx",
@@ -62,7 +62,7 @@ final class NewRuleCommand implements Callable<Integer> {
                 "java-source",
                 new LayerKind(
                         "java-source",
-                        "analyzer/src/main/java/dev/numlint/java/checks",
+                        "analyzer/frontend-java/src/main/java/dev/numlint/java/checks",
                         "analyzer/src/test/resources/fixtures/java/%s/%s.java"));
     }
 

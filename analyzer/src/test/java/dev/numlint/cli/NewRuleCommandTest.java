@@ -81,9 +81,9 @@ class NewRuleCommandTest {
             assertThat(all.filter(Files::isRegularFile).count()).isEqualTo(8);
         }
         // one check class per layer, registered for its layer
-        Path cuda = repo.resolve("analyzer/src/main/java/dev/numlint/cuda/checks/RoundingMode.java");
+        Path cuda = repo.resolve("analyzer/frontend-cuda/src/main/java/dev/numlint/cuda/checks/RoundingMode.java");
         Path ptx = repo.resolve("ptx-inspector/src/main/java/dev/numlint/ptx/checks/RoundingMode.java");
-        Path java = repo.resolve("analyzer/src/main/java/dev/numlint/java/checks/RoundingMode.java");
+        Path java = repo.resolve("analyzer/frontend-java/src/main/java/dev/numlint/java/checks/RoundingMode.java");
         assertThat(Files.readString(cuda))
                 .contains("@AutoService(CudaCheck.class)")
                 .contains("return \"" + id + "\"");
