@@ -328,6 +328,8 @@ public final class Replayer {
                         .toList();
         if (!restored.isEmpty()) k.notes.add("module variables restored from the recording: " + restored);
         boolean floatAtomics = basePtx != null && FLOAT_ATOMIC.matcher(basePtx).find();
+        // elements of the recorded outputs the interpreter's as-built replay did not reproduce (-1: not compared)
+        long interpNotReproduced = -1;
         BuildComparison.Stats interp = null;
         boolean exceptionsCounted = false;
         if (outs != null) {
@@ -339,6 +341,7 @@ public final class Replayer {
                 k.launch.put("asBuiltReproduced", "not checked: the outputs after this launch were not recorded");
             } else {
                 long[] d = BuildComparison.differing(outs.get("as-built"), l.after, type);
+                interpNotReproduced = d[0];
                 k.launch.put(
                         "asBuiltReproduced",
                         d[0] == 0
@@ -424,6 +427,19 @@ public final class Replayer {
         }
         k.variants = new ArrayList<>(byName.values());
         k.variants.sort(java.util.Comparator.comparingInt(ve -> indexOf(vs, ve.variant)));
+        // incomplete inputs: the replay does not give the recorded outputs and the recording lacks module variables
+        // the host may have written (a __constant__ table zeroed): the comparison does not speak for the real run
+        long gpuNotReproduced =
+                k.gpu != null && k.gpu.recordedAgreement != null ? k.gpu.recordedAgreement.elementsDiffering : -1;
+        boolean incomplete = !moduleVars.isEmpty() && (interpNotReproduced > 0 || gpuNotReproduced > 0);
+        if (incomplete) {
+            k.verdict = Verdict.INCONCLUSIVE;
+            k.reason = "inconclusive: the recording does not hold the module variables " + moduleVars
+                    + " that the host may have written (cudaMemcpyToSymbol), and the as-built replay does not"
+                    + " reproduce the recorded outputs ("
+                    + Math.max(interpNotReproduced, gpuNotReproduced)
+                    + " elements differ), so these inputs are not the real run's; on them: " + k.reason;
+        }
         for (KernelHazards.Hit h : hits.values()) {
             FindingResult fr = new FindingResult();
             fr.rule = h.rule();
@@ -450,7 +466,9 @@ public final class Replayer {
                         ? 0L
                         : hg.values().stream().mapToLong(Long::longValue).sum();
                 fr.ulpHistogram = hg == null ? new TreeMap<>() : hg;
-                fr.verdict = fr.elementsDiffering > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
+                fr.verdict = incomplete
+                        ? Verdict.INCONCLUSIVE
+                        : fr.elementsDiffering > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
             }
             k.findings.add(fr);
         }

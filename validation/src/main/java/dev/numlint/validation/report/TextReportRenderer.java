@@ -187,12 +187,13 @@ public final class TextReportRenderer {
         }
         b.append(String.format(
                 Locale.ROOT,
-                "%d %s: %d confirmed, %d not observed, %d not runnable%n",
+                "%d %s: %d confirmed, %d not observed, %d not runnable%s%n",
                 r.kernels.size(),
                 r.kernels.size() == 1 ? "kernel" : "kernels",
                 r.count(Verdict.CONFIRMED),
                 r.count(Verdict.NOT_OBSERVED),
-                r.count(Verdict.NOT_RUNNABLE)));
+                r.count(Verdict.NOT_RUNNABLE),
+                r.count(Verdict.INCONCLUSIVE) > 0 ? ", " + r.count(Verdict.INCONCLUSIVE) + " inconclusive" : ""));
         long gpuFaults = r.kernels.stream()
                 .filter(k -> k.gpu != null && k.gpu.fault != null)
                 .count();

@@ -277,6 +277,30 @@ class CaptureReplayTest {
     }
 
     @Test
+    void aConstantTableTheRecordingLacksMakesTheVerdictInconclusive() throws IOException {
+        // the CUDA 13 runtime resolves a cudaMemcpyToSymbol target without the traced cuModuleGetGlobal (seen on
+        // cuda-samples' convolutionSeparable): the recording then lacks the table, the replay reads zeros, and a
+        // verdict from those inputs would speak for a run that never happened
+        Path out = tmp.resolve("rec-const-lost");
+        Recorder.Result res = record(out, 1, 1, 256L << 20, List.of(program.toString(), "const"));
+        assertEquals(0, res.exitCode(), res.outputTail());
+        Path jsonl = out.resolve("launches.jsonl");
+        String lines = Files.readString(jsonl, StandardCharsets.UTF_8);
+        String lost = lines.replaceAll("\"globals\":\\[[^\\]]*\\]", "\"globals\":[]");
+        assertTrue(!lost.equals(lines), lines);
+        Files.writeString(jsonl, lost, StandardCharsets.UTF_8);
+        KernelResult k = new Replayer(100_000_000L).replay(out).kernels.get(0);
+        assertTrue(k.launch.get("asBuiltReproduced").startsWith("no: "), k.launch.toString());
+        assertEquals(Verdict.INCONCLUSIVE, k.verdict, k.reason);
+        assertTrue(
+                k.reason.startsWith("inconclusive: the recording does not hold the module variables [const c_table]"),
+                k.reason);
+        assertTrue(
+                k.findings.stream().allMatch(f -> f.verdict != Verdict.CONFIRMED && f.verdict != Verdict.NOT_OBSERVED));
+        // with the table recorded, the same launch has a verdict (constantTablesTheProgramWroteAreRecordedAndRestored)
+    }
+
+    @Test
     void damagedRecordingIsReportedNotFollowed() throws IOException {
         Path out = tmp.resolve("rec-damaged");
         record(out, 1, 1, 256L << 20);
