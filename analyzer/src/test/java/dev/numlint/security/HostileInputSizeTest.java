@@ -104,9 +104,7 @@ class HostileInputSizeTest {
         // before: the budget was looked at only between functions, so one huge kernel ran to its end
         Files.writeString(repo.resolve("big.cu"), longKernel(3000));
         System.setProperty("numlint.cuda.fileBudgetMs", "30");
-        long t0 = System.nanoTime();
         Run r = run("scan", "--ptx", "off", "--format", "json", repo.toString());
-        long ms = (System.nanoTime() - t0) / 1_000_000;
         assertThat(r.code()).as(r.err()).isIn(0, 1);
         List<JsonNode> over = notifications(r.json()).stream()
                 .filter(n -> n.path("id").asText().equals("over-budget"))
@@ -116,7 +114,8 @@ class HostileInputSizeTest {
                 .contains("function 'k' (line 1) not fully analyzed and 1 function not analyzed")
                 .contains("per-file budget of 30 ms");
         assertThat(over.get(0).path("file").asText()).isEqualTo("big.cu");
-        assertThat(ms).isLessThan(20_000);
+        // stopped inside the function: the notice says so (no wall-clock assertion: this machine's load decides
+        // those; bench/hostile-sizes.sh times it)
     }
 
     @Test
