@@ -273,6 +273,7 @@ final class Reporter implements CudaReport {
                 .withWritten(WrittenCode.leadingOperation(expr))
                 .withOperations(Operation.spelledIn(snippet))
                 .withAccumulator(WrittenCode.updatedVariable(snippet))
-                .withDecision(decision);
+                .withDecision(decision)
+                .withCode(WrittenCode.tokens(snippet));
     }
 }

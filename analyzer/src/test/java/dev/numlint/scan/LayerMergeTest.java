@@ -2,8 +2,10 @@ package dev.numlint.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.knowledge.WrittenCode;
 import dev.numlint.model.Evidence;
 import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
@@ -406,7 +408,53 @@ class LayerMergeTest {
                 .location(Location.of("m.cuh", line, 9))
                 .message("`add.f32 %f" + line + "`: ptxas may fuse them into one FFMA; then compared in a condition")
                 .evidence(new Evidence("source", text, null))
+                .identity(Identity.NONE.withCode(WrittenCode.tokens(text)))
                 .build();
+    }
+
+    @Test
+    void copiesAreTheSameTokensWhateverTheirLayoutOrComments() {
+        // the same condition, written with other spacing and a comment: one written code, one run of copies
+        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+                copy("NL003", 184, "if (xx + yy > T(4.0))", Level.WARNING),
+                copy("NL003", 190, "if (xx+yy>T(4.0)) // i - 2", Level.WARNING),
+                copy("NL003", 196, "if ( xx +yy > T( 4.0 ) ) /* i - 3 */", Level.WARNING)));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).properties()).containsEntry("copies", 3);
+    }
+
+    @Test
+    void codeThatDiffersInATokenStaysApartEvenWhenItsTextWithoutSpacesIsEqual() {
+        // "a  b" and "a b" are different string literals; a+ +b and a++ b are different operators
+        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+                copy("NL003", 10, "s = t + f(\"a  b\");", Level.WARNING),
+                copy("NL003", 12, "s = t + f(\"a b\");", Level.WARNING),
+                copy("NL003", 14, "s = t + f(\"a   b\");", Level.WARNING)));
+        assertThat(out).hasSize(3);
+        assertThat(WrittenCode.tokens("x = a+ +b;")).isNotEqualTo(WrittenCode.tokens("x = a++ b;"));
+    }
+
+    @Test
+    void theCodeIsTheProducersTypedKeyNotTheEvidenceText() {
+        // equal evidence text, but the producer states different code: no copies; a PTX finding of another build
+        // without a source line takes the code of the finding it merges into
+        Finding.Builder a = copy("NL003", 20, "x += y;", Level.WARNING).toBuilder();
+        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+                a.identity(Identity.NONE.withCode(List.of("x", "+=", "y", ";"))).build(),
+                copy("NL003", 22, "x += y;", Level.WARNING).toBuilder()
+                        .identity(Identity.NONE.withCode(List.of("x", "+=", "z", ";")))
+                        .build(),
+                copy("NL003", 24, "x += y;", Level.WARNING).toBuilder()
+                        .identity(Identity.NONE)
+                        .build()));
+        assertThat(out).hasSize(3);
+        Finding noLine = copy("NL003", 30, "", Level.WARNING).toBuilder()
+                .identity(Identity.NONE)
+                .build();
+        Finding otherBuild = copy("NL003", 30, "s += a[i];", Level.WARNING);
+        List<Finding> merged = LayerMerge.merge(List.of(noLine, otherBuild));
+        assertThat(merged).hasSize(1);
+        assertThat(merged.get(0).identity().code()).containsExactly("s", "+=", "a", "[", "i", "]", ";");
     }
 
     @Test

@@ -574,7 +574,8 @@ final class PtxFindings {
                 .withAccumulator(WrittenCode.updatedVariable(srcLine))
                 .withDecision(h.decision())
                 .withHazard(hazard)
-                .withOrigin(new Identity.Origin(srcLine == null ? null : WrittenCode.mayConvert(srcLine), List.of()));
+                .withOrigin(new Identity.Origin(srcLine == null ? null : WrittenCode.mayConvert(srcLine), List.of()))
+                .withCode(WrittenCode.tokens(srcLine));
     }
 
     /**

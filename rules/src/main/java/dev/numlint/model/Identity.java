@@ -25,6 +25,9 @@ import java.util.Set;
  *                    {@code only stored (line 9): a few ulp apart}, or an intrinsic's comparison with the CPU), exactly
  *                    as written in the message: a layer that follows the value to a decision states its own consequence
  *                    in its place; null when the message states a decision or none
+ * @param code        the written code the finding quotes, as its tokens
+ *                    ({@code knowledge/WrittenCode.tokens}): two findings whose code has the same tokens are copies
+ *                    of the same written code, whatever its layout or comments; empty when the producer quotes no code
  */
 public record Identity(
         String written,
@@ -35,13 +38,16 @@ public record Identity(
         String hazard,
         String instruction,
         Origin origin,
-        String consequence) {
+        String consequence,
+        List<String> code) {
 
     /** The identity of a finding whose producer states nothing. */
-    public static final Identity NONE = new Identity(null, null, Set.of(), null, null, null, null, null, null);
+    public static final Identity NONE =
+            new Identity(null, null, Set.of(), null, null, null, null, null, null, List.of());
 
     public Identity {
         operations = operations == null ? Set.of() : Set.copyOf(operations);
+        code = code == null ? List.of() : List.copyOf(code);
     }
 
     /**
@@ -60,40 +66,52 @@ public record Identity(
     }
 
     public Identity withWritten(String v) {
-        return new Identity(v, expression, operations, accumulator, decision, hazard, instruction, origin, consequence);
+        return new Identity(
+                v, expression, operations, accumulator, decision, hazard, instruction, origin, consequence, code);
     }
 
     public Identity withExpression(String v) {
-        return new Identity(written, v, operations, accumulator, decision, hazard, instruction, origin, consequence);
+        return new Identity(
+                written, v, operations, accumulator, decision, hazard, instruction, origin, consequence, code);
     }
 
     public Identity withOperations(Set<Operation> v) {
-        return new Identity(written, expression, v, accumulator, decision, hazard, instruction, origin, consequence);
+        return new Identity(
+                written, expression, v, accumulator, decision, hazard, instruction, origin, consequence, code);
     }
 
     public Identity withAccumulator(String v) {
-        return new Identity(written, expression, operations, v, decision, hazard, instruction, origin, consequence);
+        return new Identity(
+                written, expression, operations, v, decision, hazard, instruction, origin, consequence, code);
     }
 
     public Identity withDecision(String v) {
-        return new Identity(written, expression, operations, accumulator, v, hazard, instruction, origin, consequence);
+        return new Identity(
+                written, expression, operations, accumulator, v, hazard, instruction, origin, consequence, code);
     }
 
     public Identity withHazard(String v) {
         return new Identity(
-                written, expression, operations, accumulator, decision, v, instruction, origin, consequence);
+                written, expression, operations, accumulator, decision, v, instruction, origin, consequence, code);
     }
 
     public Identity withInstruction(String v) {
-        return new Identity(written, expression, operations, accumulator, decision, hazard, v, origin, consequence);
+        return new Identity(
+                written, expression, operations, accumulator, decision, hazard, v, origin, consequence, code);
     }
 
     public Identity withOrigin(Origin v) {
         return new Identity(
-                written, expression, operations, accumulator, decision, hazard, instruction, v, consequence);
+                written, expression, operations, accumulator, decision, hazard, instruction, v, consequence, code);
     }
 
     public Identity withConsequence(String v) {
-        return new Identity(written, expression, operations, accumulator, decision, hazard, instruction, origin, v);
+        return new Identity(
+                written, expression, operations, accumulator, decision, hazard, instruction, origin, v, code);
+    }
+
+    public Identity withCode(List<String> v) {
+        return new Identity(
+                written, expression, operations, accumulator, decision, hazard, instruction, origin, consequence, v);
     }
 }
