@@ -177,7 +177,7 @@ final class LayerMerge {
         for (int i = 0; i < in.size(); i++) {
             Finding f = in.get(i);
             List<String> code = f.identity().code();
-            Object macro = f.properties().get("macro");
+            String macro = f.identity().macro();
             if (f.function() == null || code.isEmpty() || policy(f).everySite() && macro == null) {
                 continue;
             }
@@ -201,7 +201,7 @@ final class LayerMerge {
                             (Integer i) -> in.get(i).location().startLine())
                     .thenComparingInt(i -> i));
             List<Integer> run = new ArrayList<>();
-            boolean macro = in.get(group.get(0)).properties().get("macro") != null;
+            boolean macro = in.get(group.get(0)).identity().macro() != null;
             for (int i : sorted) {
                 if (!run.isEmpty()
                         && !macro
@@ -570,9 +570,9 @@ final class LayerMerge {
         Impact impact = src.impact();
         Level level = src.level();
         // the source proved the impact from the code's structure (a constant step): PTX confirms, never raises it
-        boolean proven = Boolean.TRUE.equals(src.properties().get("impactProven"));
+        boolean proven = src.identity().judgement() == Identity.Judgement.PROVEN;
         // one component of a complex product or rotation: a PTX "difference of products" is no news, a decision is
-        boolean paired = Boolean.TRUE.equals(src.properties().get("pairedComponent"));
+        boolean paired = src.identity().judgement() == Identity.Judgement.PAIRED_COMPONENT;
         for (Finding p : ptx) {
             p.evidence().stream().filter(have::add).forEach(b::evidence);
             adoptCode(b, p);
@@ -623,7 +623,7 @@ final class LayerMerge {
      * feeding an add that ptxas only may fuse shows no contraction yet.
      */
     static boolean confirms(Finding src, Finding ptx) {
-        if (Boolean.TRUE.equals(ptx.properties().get("libraryCode"))) {
+        if (ptx.identity().libraryCode()) {
             return false;
         }
         return policy(src).confirmedBy(ptx.identity().instruction());

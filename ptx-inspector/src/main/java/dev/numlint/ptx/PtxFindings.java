@@ -463,7 +463,8 @@ final class PtxFindings {
                         .property("mangledName", h.function().name())
                         .property("ptxLine", in.ptxLine())
                         .property("ptxInstruction", in.text())
-                        .identity(identity(h, impact, srcLine))
+                        .identity(identity(h, impact, srcLine)
+                                .withLibraryCode(prev.builder.identity().libraryCode()))
                         .clearEvidence();
                 evidence(prev.builder, h, primary, ptxLoc, srcLine);
             }
@@ -482,7 +483,7 @@ final class PtxFindings {
                 .impact(impact)
                 .identity(identity(h, impact, srcLine));
         if (libraryCode) {
-            b.property("libraryCode", true);
+            b.property("libraryCode", true).identity(b.identity().withLibraryCode(true));
         }
         evidence(b, h, primary, ptxLoc, srcLine);
         if (cuFile == null && primary != ptxLoc) {
