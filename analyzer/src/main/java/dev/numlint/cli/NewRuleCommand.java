@@ -236,7 +236,7 @@ final class NewRuleCommand implements Callable<Integer> {
                     + "    @Override\n    public String ruleId() {\n        return \"" + upper + "\";\n    }\n\n"
                     + "    @Override\n    public void check(PtxFacts facts, Consumer<PtxHit> out) {\n"
                     + "        // TODO: walk facts.function().instructions(), decide, and report a PtxHit with\n"
-                    + "        // PtxMessages.format(ruleId(), \"" + key + "\", ...)\n"
+                    + "        // PtxMessages.message(ruleId(), \"" + key + "\", ...)\n"
                     + "    }\n}\n";
             default -> "package dev.numlint.java.checks;\n\n"
                     + "import com.google.auto.service.AutoService;\n"

@@ -2,8 +2,10 @@ package dev.numlint.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.knowledge.WrittenCode;
 import dev.numlint.model.Evidence;
 import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
@@ -27,7 +29,7 @@ class LayerMergeTest {
     }
 
     private static Finding typed(Finding f) {
-        if (f.identity() != dev.numlint.model.Identity.NONE) {
+        if (!f.identity().withLibraryCode(false).equals(dev.numlint.model.Identity.NONE)) {
             return f;
         }
         String src = f.evidence().stream()
@@ -38,6 +40,7 @@ class LayerMergeTest {
         java.util.regex.Matcher bound =
                 java.util.regex.Pattern.compile("up to (2\\^-\\d+)").matcher(f.message());
         dev.numlint.model.Identity id = dev.numlint.model.Identity.NONE
+                .withLibraryCode(f.identity().libraryCode())
                 .withAccumulator(dev.numlint.knowledge.WrittenCode.updatedVariable(src))
                 .withDecision(f.ruleId().equals("NL012") && bound.find() ? bound.group(1) : null);
         if (f.layer() == Layer.PTX) {
@@ -153,7 +156,7 @@ class LayerMergeTest {
                 .location(Location.of("k.cu", 51, 13))
                 .message("'t += tstep': serial float sum, loop at line 40: a constant step, not a sum of data")
                 .impact(Impact.bounded("a constant step: every port takes the same steps in the same order"));
-        if (proven) b.property("impactProven", true);
+        if (proven) b.property("impactProven", true).identity(Identity.NONE.withJudgement(Identity.Judgement.PROVEN));
         return b.build();
     }
 
@@ -181,7 +184,9 @@ class LayerMergeTest {
                 .property("pairedComponent", true)
                 .build());
         // the producer states the consequence it wrote that decides nothing
-        src = src.toBuilder().identity(src.identity().withConsequence(pair)).build();
+        src = src.toBuilder()
+                .identity(src.identity().withConsequence(pair).withJudgement(Identity.Judgement.PAIRED_COMPONENT))
+                .build();
         Finding cancels = ptxAt(
                 "NL003",
                 84,
@@ -374,7 +379,8 @@ class LayerMergeTest {
                 .evidence(Evidence.source(text));
         if (layer == Layer.PTX) {
             b.evidence(new Evidence("ptx", "cvt.rna.tf32.f32 __$1, %f261;", null))
-                    .property("libraryCode", true);
+                    .property("libraryCode", true)
+                    .identity(Identity.NONE.withLibraryCode(true));
         }
         return b.build();
     }
@@ -406,7 +412,70 @@ class LayerMergeTest {
                 .location(Location.of("m.cuh", line, 9))
                 .message("`add.f32 %f" + line + "`: ptxas may fuse them into one FFMA; then compared in a condition")
                 .evidence(new Evidence("source", text, null))
+                .identity(Identity.NONE.withCode(WrittenCode.tokens(text)))
                 .build();
+    }
+
+    @Test
+    void copiesAreTheSameTokensWhateverTheirLayoutOrComments() {
+        // the same condition, written with other spacing and a comment: one written code, one run of copies
+        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+                copy("NL003", 184, "if (xx + yy > T(4.0))", Level.WARNING),
+                copy("NL003", 190, "if (xx+yy>T(4.0)) // i - 2", Level.WARNING),
+                copy("NL003", 196, "if ( xx +yy > T( 4.0 ) ) /* i - 3 */", Level.WARNING)));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).properties()).containsEntry("copies", 3);
+    }
+
+    @Test
+    void codeThatDiffersInATokenStaysApartEvenWhenItsTextWithoutSpacesIsEqual() {
+        // "a  b" and "a b" are different string literals; a+ +b and a++ b are different operators
+        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+                copy("NL003", 10, "s = t + f(\"a  b\");", Level.WARNING),
+                copy("NL003", 12, "s = t + f(\"a b\");", Level.WARNING),
+                copy("NL003", 14, "s = t + f(\"a   b\");", Level.WARNING)));
+        assertThat(out).hasSize(3);
+        assertThat(WrittenCode.tokens("x = a+ +b;")).isNotEqualTo(WrittenCode.tokens("x = a++ b;"));
+    }
+
+    @Test
+    void theUsesOfOneMacroAreCopiesAtAnyDistanceByTheTypedMacroNotAProperty() {
+        String use = "GET_ONE_FIELD(cfg, x)";
+        List<Finding> typed = new java.util.ArrayList<>();
+        List<Finding> property = new java.util.ArrayList<>();
+        for (int line : new int[] {10, 60, 110}) {
+            Finding f = copy("NL003", line, use, Level.WARNING);
+            typed.add(f.toBuilder()
+                    .identity(f.identity().withMacro("GET_ONE_FIELD"))
+                    .build());
+            property.add(f.toBuilder().property("macro", "GET_ONE_FIELD").build());
+        }
+        assertThat(LayerMerge.repeatedCopies(typed)).hasSize(1);
+        // the property is what the report shows; the merge reads the producer's typed macro only
+        assertThat(LayerMerge.repeatedCopies(property)).hasSize(3);
+    }
+
+    @Test
+    void theCodeIsTheProducersTypedKeyNotTheEvidenceText() {
+        // equal evidence text, but the producer states different code: no copies; a PTX finding of another build
+        // without a source line takes the code of the finding it merges into
+        Finding.Builder a = copy("NL003", 20, "x += y;", Level.WARNING).toBuilder();
+        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+                a.identity(Identity.NONE.withCode(List.of("x", "+=", "y", ";"))).build(),
+                copy("NL003", 22, "x += y;", Level.WARNING).toBuilder()
+                        .identity(Identity.NONE.withCode(List.of("x", "+=", "z", ";")))
+                        .build(),
+                copy("NL003", 24, "x += y;", Level.WARNING).toBuilder()
+                        .identity(Identity.NONE)
+                        .build()));
+        assertThat(out).hasSize(3);
+        Finding noLine = copy("NL003", 30, "", Level.WARNING).toBuilder()
+                .identity(Identity.NONE)
+                .build();
+        Finding otherBuild = copy("NL003", 30, "s += a[i];", Level.WARNING);
+        List<Finding> merged = LayerMerge.merge(List.of(noLine, otherBuild));
+        assertThat(merged).hasSize(1);
+        assertThat(merged.get(0).identity().code()).containsExactly("s", "+=", "a", "[", "i", "]", ";");
     }
 
     @Test
@@ -446,7 +515,8 @@ class LayerMergeTest {
                 .location(Location.of("texture_cube.cu", 60, 5))
                 .message(message)
                 .impact(impact);
-        if (layer == Layer.CUDA_SOURCE) b.property("impactProven", true);
+        if (layer == Layer.CUDA_SOURCE)
+            b.property("impactProven", true).identity(Identity.NONE.withJudgement(Identity.Judgement.PROVEN));
         else b.property("ptxInstruction", "cvt.rzi.u32.f32 %r51, %f42;");
         return b.build();
     }

@@ -463,7 +463,8 @@ final class PtxFindings {
                         .property("mangledName", h.function().name())
                         .property("ptxLine", in.ptxLine())
                         .property("ptxInstruction", in.text())
-                        .identity(identity(h, impact, srcLine))
+                        .identity(identity(h, impact, srcLine)
+                                .withLibraryCode(prev.builder.identity().libraryCode()))
                         .clearEvidence();
                 evidence(prev.builder, h, primary, ptxLoc, srcLine);
             }
@@ -482,7 +483,7 @@ final class PtxFindings {
                 .impact(impact)
                 .identity(identity(h, impact, srcLine));
         if (libraryCode) {
-            b.property("libraryCode", true);
+            b.property("libraryCode", true).identity(b.identity().withLibraryCode(true));
         }
         evidence(b, h, primary, ptxLoc, srcLine);
         if (cuFile == null && primary != ptxLoc) {
@@ -561,12 +562,9 @@ final class PtxFindings {
      * quotes: {@code add.rn.f32} and {@code add.rn.ftz.f32} of two builds are one hazard), and whether the source line
      * its line information names can hold a conversion (the call sites it was inlined at are added when reported).
      */
-    /** An instruction quoted in a message of this layer. */
-    private static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile("`[^`]*`");
-
     private static Identity identity(PtxHit h, Impact impact, String srcLine) {
-        // the message this layer composed, its quoted instructions (`add.rn.ftz.f32 ...`) left out
-        String hazard = QUOTED.matcher(message(h, impact)).replaceAll("``");
+        // the message this layer composes, rendered from the check's template with its instructions left empty
+        String hazard = withConsequence(h, h.message().withoutInstructions(), impact);
         String opcode = h.at().opcode();
         return Identity.NONE
                 .withInstruction(opcode)
@@ -574,7 +572,8 @@ final class PtxFindings {
                 .withAccumulator(WrittenCode.updatedVariable(srcLine))
                 .withDecision(h.decision())
                 .withHazard(hazard)
-                .withOrigin(new Identity.Origin(srcLine == null ? null : WrittenCode.mayConvert(srcLine), List.of()));
+                .withOrigin(new Identity.Origin(srcLine == null ? null : WrittenCode.mayConvert(srcLine), List.of()))
+                .withCode(WrittenCode.tokens(srcLine));
     }
 
     /**
@@ -590,13 +589,18 @@ final class PtxFindings {
 
     /** The check's message, followed by the consequence when it amplifies or cancels (if its policy says so). */
     private static String message(PtxHit h, Impact impact) {
+        return withConsequence(h, h.message().text(), impact);
+    }
+
+    /** {@code text} (the hit's message, or its hazard), followed by the consequence as {@link #message} states it. */
+    private static String withConsequence(PtxHit h, String text, Impact impact) {
         if (impact == null || !policy(h.ruleId()).ptxStatesConsequence()) {
-            return h.message();
+            return text;
         }
         return switch (impact.kind()) {
             case AMPLIFIED, CANCELLATION -> dev.numlint.rules.RuleCatalog.get()
-                    .phrase("ptx-consequence", "message", h.message(), "consequence", impact.consequence());
-            default -> h.message();
+                    .phrase("ptx-consequence", "message", text, "consequence", impact.consequence());
+            default -> text;
         };
     }
 }

@@ -1,5 +1,7 @@
 package dev.numlint.knowledge;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,5 +79,84 @@ public final class WrittenCode {
             }
         }
         return false;
+    }
+
+    /** Punctuators of more than one character (C, C++, CUDA, Java), longest first: one token each. */
+    private static final List<String> PUNCTUATORS = List.of(
+            ">>>=", "<<=", ">>=", ">>>", "...", "->*", "::", "->", ".*", "++", "--", "<<", ">>", "<=", ">=", "==", "!=",
+            "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##");
+
+    /**
+     * The tokens of written C/C++/CUDA/Java code, with its layout and comments left out: identifiers and keywords,
+     * numbers, string and character literals (exactly as written, their white space included), and punctuators (the
+     * longest one that matches, {@code ++} before {@code +}). Two pieces of code with the same tokens are the same
+     * written code: {@code if (xx +  yy > 4)} and {@code if (xx+yy>4) // again} are one code, {@code a+ +b} and {@code
+     * a++ b} are not, and neither are {@code "a b"} and {@code "a  b"}. An unterminated literal or comment (a snippet
+     * cut short) runs to the end of the text. Empty for null or blank text.
+     */
+    public static List<String> tokens(String text) {
+        List<String> out = new ArrayList<>();
+        if (text == null) {
+            return out;
+        }
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (text.startsWith("//", i)) {
+                int e = text.indexOf('\n', i);
+                i = e < 0 ? n : e;
+            } else if (text.startsWith("/*", i)) {
+                int e = text.indexOf("*/", i + 2);
+                i = e < 0 ? n : e + 2;
+            } else if (c == '"' || c == '\'') {
+                int j = i + 1;
+                while (j < n && text.charAt(j) != c) {
+                    j += text.charAt(j) == '\\' ? 2 : 1;
+                }
+                j = Math.min(n, j + 1);
+                out.add(text.substring(i, j));
+                i = j;
+            } else if (Character.isDigit(c) || c == '.' && i + 1 < n && Character.isDigit(text.charAt(i + 1))) {
+                // a number as the preprocessor reads it: 1.f, 0x1p-3, 1e+10f, 1'000
+                int j = i + 1;
+                while (j < n) {
+                    char d = text.charAt(j);
+                    char prev = text.charAt(j - 1);
+                    if (Character.isLetterOrDigit(d)
+                            || d == '_'
+                            || d == '.'
+                            || d == '\'' && j + 1 < n && Character.isLetterOrDigit(text.charAt(j + 1))) {
+                        j++;
+                    } else if ((d == '+' || d == '-') && "eEpP".indexOf(prev) >= 0) {
+                        j++;
+                    } else {
+                        break;
+                    }
+                }
+                out.add(text.substring(i, j));
+                i = j;
+            } else if (Character.isJavaIdentifierStart(c)) {
+                int j = i + 1;
+                while (j < n && Character.isJavaIdentifierPart(text.charAt(j))) {
+                    j++;
+                }
+                out.add(text.substring(i, j));
+                i = j;
+            } else {
+                String p = String.valueOf(c);
+                for (String q : PUNCTUATORS) {
+                    if (text.startsWith(q, i)) {
+                        p = q;
+                        break;
+                    }
+                }
+                out.add(p);
+                i += p.length();
+            }
+        }
+        return out;
     }
 }

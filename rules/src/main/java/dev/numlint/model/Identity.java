@@ -25,6 +25,13 @@ import java.util.Set;
  *                    {@code only stored (line 9): a few ulp apart}, or an intrinsic's comparison with the CPU), exactly
  *                    as written in the message: a layer that follows the value to a decision states its own consequence
  *                    in its place; null when the message states a decision or none
+ * @param code        the written code the finding quotes, as its tokens
+ *                    ({@code knowledge/WrittenCode.tokens}): two findings whose code has the same tokens are copies
+ *                    of the same written code, whatever its layout or comments; empty when the producer quotes no code
+ * @param macro       the macro whose body holds the whole hazard, at whose use the finding is reported (its uses are
+ *                    copies of one written site), or null
+ * @param libraryCode the PTX instruction is a step of an inlined library routine, not the programmer's operation
+ * @param judgement   how the producer judged the impact ({@link Judgement}), or null: as any finding
  */
 public record Identity(
         String written,
@@ -35,13 +42,19 @@ public record Identity(
         String hazard,
         String instruction,
         Origin origin,
-        String consequence) {
+        String consequence,
+        List<String> code,
+        String macro,
+        boolean libraryCode,
+        Judgement judgement) {
 
     /** The identity of a finding whose producer states nothing. */
-    public static final Identity NONE = new Identity(null, null, Set.of(), null, null, null, null, null, null);
+    public static final Identity NONE =
+            new Identity(null, null, Set.of(), null, null, null, null, null, null, List.of(), null, false, null);
 
     public Identity {
         operations = operations == null ? Set.of() : Set.copyOf(operations);
+        code = code == null ? List.of() : List.copyOf(code);
     }
 
     /**
@@ -60,40 +73,234 @@ public record Identity(
     }
 
     public Identity withWritten(String v) {
-        return new Identity(v, expression, operations, accumulator, decision, hazard, instruction, origin, consequence);
+        return new Identity(
+                v,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement);
     }
 
     public Identity withExpression(String v) {
-        return new Identity(written, v, operations, accumulator, decision, hazard, instruction, origin, consequence);
+        return new Identity(
+                written,
+                v,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement);
     }
 
     public Identity withOperations(Set<Operation> v) {
-        return new Identity(written, expression, v, accumulator, decision, hazard, instruction, origin, consequence);
+        return new Identity(
+                written,
+                expression,
+                v,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement);
     }
 
     public Identity withAccumulator(String v) {
-        return new Identity(written, expression, operations, v, decision, hazard, instruction, origin, consequence);
+        return new Identity(
+                written,
+                expression,
+                operations,
+                v,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement);
     }
 
     public Identity withDecision(String v) {
-        return new Identity(written, expression, operations, accumulator, v, hazard, instruction, origin, consequence);
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                v,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement);
     }
 
     public Identity withHazard(String v) {
         return new Identity(
-                written, expression, operations, accumulator, decision, v, instruction, origin, consequence);
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                v,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement);
     }
 
     public Identity withInstruction(String v) {
-        return new Identity(written, expression, operations, accumulator, decision, hazard, v, origin, consequence);
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                v,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement);
     }
 
     public Identity withOrigin(Origin v) {
         return new Identity(
-                written, expression, operations, accumulator, decision, hazard, instruction, v, consequence);
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                v,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement);
     }
 
     public Identity withConsequence(String v) {
-        return new Identity(written, expression, operations, accumulator, decision, hazard, instruction, origin, v);
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                v,
+                code,
+                macro,
+                libraryCode,
+                judgement);
+    }
+
+    public Identity withCode(List<String> v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                v,
+                macro,
+                libraryCode,
+                judgement);
+    }
+
+    public Identity withMacro(String v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                v,
+                libraryCode,
+                judgement);
+    }
+
+    public Identity withLibraryCode(boolean v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                v,
+                judgement);
+    }
+
+    public Identity withJudgement(Judgement v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                v);
+    }
+
+    /** How a producer judged a finding's impact, which the merge with another layer respects. */
+    public enum Judgement {
+        /** Proven from the code's structure (a constant step, a range): another layer confirms it, never raises it. */
+        PROVEN,
+        /**
+         * One component of a complex product or rotation: another layer's difference of products is no news, only
+         * an amplifying use it followed raises it.
+         */
+        PAIRED_COMPONENT
     }
 }

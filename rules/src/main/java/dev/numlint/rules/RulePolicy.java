@@ -29,6 +29,15 @@ import java.util.List;
  * @param validationVariant   validation: the variant that isolates the rule ({@code fmad=false}), or null
  * @param validationFlag      validation: the nvcc flag that builds that variant ({@code -fmad=false}), or null
  * @param validationPtxVariant validation: the PTX rewrite that isolates the rule ({@code unfuse-fma}), or null
+ * @param validationOrder     validation: the place of the rule's variants among the single-switch variants (nvcc and
+ *                            PTX, ascending), or 0
+ * @param validationHazardOn  validation: when the hazard the variant's flag switches off is on without an explicit
+ *                            flag: {@code default} (nvcc's default, {@code -fmad=true}), {@code use_fast_math}
+ * @param validationPtxOptions validation: the interpreter's options of the PTX rewrite ({@code contract},
+ *                            {@code unfuse-fma}, {@code exact-div}, {@code exact-sqrt}, {@code no-ftz}); the strict
+ *                            PTX variant sets every rewrite's options, contracting only when every rewrite does
+ * @param validationPtxFastMath validation: the kernel's PTX is checked as a fast-math build when the hazards of all
+ *                            rules stating this are on in the as-built flags
  * @param machineCodeCheck    validation: the rule's findings are checked in the SASS (an FFMA at the line)
  * @param sitesCiteFlags      build flags: the rule's other layers report each device operation a flag of the rule
  *                            makes approximate, citing the flag (a flag finding learns how many sites it affects)
@@ -51,6 +60,10 @@ public record RulePolicy(
         String validationVariant,
         String validationFlag,
         String validationPtxVariant,
+        int validationOrder,
+        List<String> validationHazardOn,
+        List<String> validationPtxOptions,
+        boolean validationPtxFastMath,
         boolean machineCodeCheck,
         boolean sitesCiteFlags,
         boolean hostComparison,
@@ -58,12 +71,14 @@ public record RulePolicy(
 
     /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
     public static final RulePolicy DEFAULT = new RulePolicy(
-            false, false, List.of(), false, false, false, false, false, true, null, null, null, null, false, false,
-            false, List.of());
+            false, false, List.of(), false, false, false, false, false, true, null, null, null, null, 0, List.of(),
+            List.of(), false, false, false, false, List.of());
 
     public RulePolicy {
         confirmingOpcodes = List.copyOf(confirmingOpcodes);
         validationInputs = List.copyOf(validationInputs);
+        validationHazardOn = List.copyOf(validationHazardOn);
+        validationPtxOptions = List.copyOf(validationPtxOptions);
     }
 
     /** Whether a PTX instruction with {@code opcode} confirms a source finding of the rule. */
@@ -85,6 +100,10 @@ public record RulePolicy(
             "validation-variant",
             "validation-flag",
             "validation-ptx-variant",
+            "validation-order",
+            "validation-hazard-on",
+            "validation-ptx-options",
+            "validation-ptx-fast-math",
             "machine-code-check",
             "sites-cite-flags",
             "validation-host-comparison",
@@ -120,6 +139,10 @@ public record RulePolicy(
                 text(node, "validation-variant"),
                 text(node, "validation-flag"),
                 text(node, "validation-ptx-variant"),
+                node.path("validation-order").asInt(0),
+                list(node.get("validation-hazard-on")),
+                list(node.get("validation-ptx-options")),
+                node.path("validation-ptx-fast-math").asBoolean(false),
                 node.path("machine-code-check").asBoolean(false),
                 node.path("sites-cite-flags").asBoolean(false),
                 node.path("validation-host-comparison").asBoolean(false),

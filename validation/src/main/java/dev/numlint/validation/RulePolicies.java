@@ -2,6 +2,9 @@ package dev.numlint.validation;
 
 import dev.numlint.rules.RuleCatalog;
 import dev.numlint.rules.RulePolicy;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,6 +43,31 @@ final class RulePolicies {
             }
         }
         return false;
+    }
+
+    /** The rules whose policy names an nvcc variant, in their validation order. */
+    static List<String> nvccVariantRules() {
+        return ordered(p -> p.validationVariant() != null && p.validationFlag() != null);
+    }
+
+    /** The rules whose policy names a PTX rewrite, in their validation order. */
+    static List<String> ptxVariantRules() {
+        return ordered(p -> p.validationPtxVariant() != null);
+    }
+
+    /** The rules whose hazards, all on, make the as-built PTX a fast-math build ({@code validation-ptx-fast-math}). */
+    static List<String> ptxFastMathRules() {
+        return RuleCatalog.get().rulesWhere(RulePolicy::validationPtxFastMath);
+    }
+
+    static RulePolicy policy(String rule) {
+        return RuleCatalog.get().policy(rule);
+    }
+
+    private static List<String> ordered(java.util.function.Predicate<RulePolicy> which) {
+        List<String> ids = new ArrayList<>(RuleCatalog.get().rulesWhere(which));
+        ids.sort(Comparator.comparingInt(id -> policy(id).validationOrder()));
+        return ids;
     }
 
     private static String first(java.util.function.Predicate<RulePolicy> which) {

@@ -5,7 +5,6 @@ import static dev.numlint.validation.Elements.values;
 import static dev.numlint.validation.InputSets.distributions;
 import static dev.numlint.validation.InputSets.inputs;
 import static dev.numlint.validation.Variants.cuVariants;
-import static dev.numlint.validation.Variants.hazards;
 import static dev.numlint.validation.Variants.ptxVariants;
 
 import dev.numlint.model.HostLaunch;
@@ -255,7 +254,7 @@ public final class Validator {
         Map<String, Set<String>> flaggedHere = flaggedFor(file);
         for (PtxText.Func k : asBuilt.entries()) {
             Map<String, KernelHazards.Hit> hits =
-                    KernelHazards.of(asBuilt.source, k.name, hazards(o.buildFlags)[3] && hazards(o.buildFlags)[1]);
+                    KernelHazards.of(asBuilt.source, k.name, Variants.ptxFastMath(o.buildFlags));
             Set<String> rules = flaggedHere == null ? null : flaggedHere.get(k.name);
             if (rules == null && flaggedHere != null) {
                 // analyzers name kernels as written in the source; PTX names C++ kernels mangled

@@ -1,15 +1,20 @@
 package dev.numlint.validation;
 
+import dev.numlint.rules.RulePolicy;
 import dev.numlint.validation.interp.Decoder;
 import dev.numlint.validation.interp.PtxText;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The builds of a kernel that validation compares: as-built, IEEE-strict and one per hazard switched off alone,
  * as nvcc flags for a .cu file or as PTX-level switches for PTX (the one list generated-input validation and the
- * replay of recordings use). Each single-switch build isolates the rule whose policy names it (catalog.yml).
+ * replay of recordings use). Each single-switch build isolates the rule whose policy names it (catalog.yml): its
+ * nvcc flag, when its hazard is on, its PTX rewrite with the interpreter's options, and its place in the order. A new
+ * variant is a catalog edit.
  */
 public final class Variants {
     private Variants() {}
@@ -30,7 +35,9 @@ public final class Variants {
         }
     }
 
-    static final String[] STRICT_FLAGS = {"-fmad=false", "-prec-div=true", "-prec-sqrt=true", "-ftz=false"};
+    /** The strict build's flags: the flag of every rule's variant, in the variants' order (catalog.yml). */
+    static final String[] STRICT_FLAGS =
+            RulePolicies.nvccVariantRules().stream().map(RulePolicies::flagOf).toArray(String[]::new);
 
     /**
      * {@code flags} with {@code flag} ({@code -name=value}) in place of any earlier value of the same option: nvcc
@@ -47,22 +54,38 @@ public final class Variants {
         return out;
     }
 
-    /** Effective hazard settings of nvcc flags: {fmad, !precDiv, !precSqrt, ftz}. */
-    static boolean[] hazards(List<String> flags) {
-        boolean fmad = true, approxDiv = false, approxSqrt = false, ftz = false;
-        for (String f : flags) {
-            String x = f.replaceFirst("^--?", "");
-            if (x.equals("use_fast_math") || x.equals("use-fast-math")) {
-                fmad = true;
-                approxDiv = true;
-                approxSqrt = true;
-                ftz = true;
-            } else if (x.startsWith("fmad=")) fmad = x.endsWith("true");
-            else if (x.startsWith("prec-div=")) approxDiv = x.endsWith("false");
-            else if (x.startsWith("prec-sqrt=")) approxSqrt = x.endsWith("false");
-            else if (x.startsWith("ftz=")) ftz = x.endsWith("true");
+    /**
+     * The rules whose hazard is on under nvcc {@code flags}: the effective value of the option the rule's variant flag
+     * sets ({@code -fmad=false}: option {@code fmad}) differs from the flag's, where the last explicit value counts,
+     * then {@code --use_fast_math} and nvcc's default as the rule's policy states ({@code validation-hazard-on}).
+     */
+    static Set<String> hazardsOn(List<String> flags) {
+        Set<String> on = new LinkedHashSet<>();
+        for (String rule : RulePolicies.nvccVariantRules()) {
+            String flag = bare(RulePolicies.flagOf(rule));
+            String option = flag.substring(0, flag.indexOf('=') + 1);
+            List<String> hazardOn = RulePolicies.policy(rule).validationHazardOn();
+            boolean hazard = hazardOn.contains("default");
+            for (String f : flags) {
+                String x = bare(f);
+                if (x.equals("use_fast_math") || x.equals("use-fast-math")) {
+                    hazard |= hazardOn.contains("use_fast_math");
+                } else if (x.startsWith(option)) {
+                    hazard = !x.equals(flag);
+                }
+            }
+            if (hazard) on.add(rule);
         }
-        return new boolean[] {fmad, approxDiv, approxSqrt, ftz};
+        return on;
+    }
+
+    /** Whether the as-built PTX is checked as a fast-math build: the hazards of the rules whose policy says so are on. */
+    static boolean ptxFastMath(List<String> flags) {
+        return hazardsOn(flags).containsAll(RulePolicies.ptxFastMathRules());
+    }
+
+    private static String bare(String flag) {
+        return flag.replaceFirst("^--?", "");
     }
 
     static List<Variant> cuVariants(List<String> asBuilt) {
@@ -71,14 +94,13 @@ public final class Variants {
         List<String> strict = new ArrayList<>(asBuilt);
         for (String s : STRICT_FLAGS) strict = withFlag(strict, s);
         v.add(new Variant("strict", null, strict, new Decoder.Options().contract(true)));
-        boolean[] h = hazards(asBuilt);
-        // in the order of hazards(): each isolates the rule whose policy names it (catalog.yml)
-        String[] single = {"fmad=false", "prec-div=true", "prec-sqrt=true", "ftz=false"};
-        for (int i = 0; i < 4; i++) {
-            String rule = RulePolicies.ruleOfVariant(single[i]);
-            if (!h[i] || rule == null) continue;
+        Set<String> on = hazardsOn(asBuilt);
+        // in the policies' order: each isolates the rule whose policy names it (catalog.yml)
+        for (String rule : RulePolicies.nvccVariantRules()) {
+            if (!on.contains(rule)) continue;
             List<String> f = withFlag(asBuilt, RulePolicies.flagOf(rule));
-            v.add(new Variant(single[i], rule, f, new Decoder.Options().contract(true)));
+            v.add(new Variant(
+                    RulePolicies.policy(rule).validationVariant(), rule, f, new Decoder.Options().contract(true)));
         }
         return v;
     }
@@ -110,40 +132,35 @@ public final class Variants {
     static List<Variant> ptxVariants(Map<String, KernelHazards.Hit> hits) {
         List<Variant> v = new ArrayList<>();
         v.add(new Variant("as-built", null, List.of(), new Decoder.Options().contract(true)));
-        v.add(new Variant(
-                "strict",
-                null,
-                List.of("ptx:unfuse-fma", "ptx:div.rn", "ptx:sqrt.rn", "ptx:no-ftz"),
-                new Decoder.Options()
-                        .unfuseFma(true)
-                        .exactDiv(true)
-                        .exactSqrt(true)
-                        .noFtz(true)));
+        // strict: every rewrite at once (an option is on when a rewrite sets it; contraction only when all keep it)
+        List<String> strictFlags = new ArrayList<>();
+        Set<String> strictOptions = new LinkedHashSet<>();
+        boolean contract = true;
+        for (String rule : RulePolicies.ptxVariantRules()) {
+            RulePolicy p = RulePolicies.policy(rule);
+            strictFlags.add("ptx:" + p.validationPtxVariant());
+            strictOptions.addAll(p.validationPtxOptions());
+            contract &= p.validationPtxOptions().contains("contract");
+        }
+        if (!contract) strictOptions.remove("contract");
+        v.add(new Variant("strict", null, strictFlags, options(strictOptions)));
         // each rewrite isolates the rule whose policy names it (catalog.yml), when the kernel has its findings
-        String fma = RulePolicies.ruleOfPtxVariant("unfuse-fma");
-        String div = RulePolicies.ruleOfPtxVariant("div.rn");
-        String sqrt = RulePolicies.ruleOfPtxVariant("sqrt.rn");
-        String ftz = RulePolicies.ruleOfPtxVariant("no-ftz");
-        if (fma != null && hits.containsKey(fma))
-            v.add(new Variant("unfuse-fma", fma, List.of("ptx:unfuse-fma"), new Decoder.Options().unfuseFma(true)));
-        if (div != null && hits.containsKey(div))
+        for (String rule : RulePolicies.ptxVariantRules()) {
+            if (!hits.containsKey(rule)) continue;
+            RulePolicy p = RulePolicies.policy(rule);
             v.add(new Variant(
-                    "div.rn",
-                    div,
-                    List.of("ptx:div.rn"),
-                    new Decoder.Options().contract(true).exactDiv(true)));
-        if (sqrt != null && hits.containsKey(sqrt))
-            v.add(new Variant(
-                    "sqrt.rn",
-                    sqrt,
-                    List.of("ptx:sqrt.rn"),
-                    new Decoder.Options().contract(true).exactSqrt(true)));
-        if (ftz != null && hits.containsKey(ftz))
-            v.add(new Variant(
-                    "no-ftz",
-                    ftz,
-                    List.of("ptx:no-ftz"),
-                    new Decoder.Options().contract(true).noFtz(true)));
+                    p.validationPtxVariant(),
+                    rule,
+                    List.of("ptx:" + p.validationPtxVariant()),
+                    options(p.validationPtxOptions())));
+        }
         return v;
+    }
+
+    /** The interpreter's options a policy names ({@code validation-ptx-options}). */
+    private static Decoder.Options options(java.util.Collection<String> names) {
+        Decoder.Options o = new Decoder.Options();
+        for (String n : names) o.option(n);
+        return o;
     }
 }

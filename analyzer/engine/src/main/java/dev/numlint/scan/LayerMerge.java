@@ -89,6 +89,7 @@ final class LayerMerge {
                         Finding.Builder b = first.toBuilder();
                         Set<Object> have = new HashSet<>(first.evidence());
                         f.evidence().stream().filter(have::add).forEach(b::evidence);
+                        adoptCode(b, f);
                         Finding merged = b.build();
                         ptx.set(at, merged);
                         unique.set(unique.indexOf(first), merged);
@@ -165,30 +166,33 @@ final class LayerMerge {
      * justification. A run of at least {@link #MIN_COPIES} findings of one rule and layer whose source text is the
      * same, each at most {@link #COPY_GAP} lines below the previous, becomes its most severe member (the first among
      * equals) with the others as related locations and the count in {@code properties.copies}. Copies are compared by
-     * their source evidence, whitespace aside; findings without a function or without source evidence stay apart.
+     * the written code their producer states ({@code Identity.code}: the code's tokens, so that layout and comments
+     * do not matter but every token does); findings without a function or without code stay apart.
      * The uses of one macro whose body holds the whole hazard ({@code properties.macro}) are copies of one written
      * site at any distance within the function; rules whose policy keeps every site ({@code merge: every-site}: approximate
      * intrinsics and divisions, float-to-unsigned conversions, float atomics, issue 13) merge only those.
      */
     static List<Finding> repeatedCopies(List<Finding> in) {
-        Map<String, List<Integer>> byText = new LinkedHashMap<>();
+        Map<String, List<Integer>> byCode = new LinkedHashMap<>();
         for (int i = 0; i < in.size(); i++) {
             Finding f = in.get(i);
-            String text = sourceText(f);
-            Object macro = f.properties().get("macro");
-            if (f.function() == null
-                    || text == null
-                    || text.isEmpty()
-                    || policy(f).everySite() && macro == null) {
+            List<String> code = f.identity().code();
+            String macro = f.identity().macro();
+            if (f.function() == null || code.isEmpty() || policy(f).everySite() && macro == null) {
                 continue;
             }
-            String key =
-                    key(f.ruleId(), f.layer(), f.location().file(), f.function(), text, (macro == null ? "" : macro));
-            byText.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
+            String key = key(
+                    f.ruleId(),
+                    f.layer(),
+                    f.location().file(),
+                    f.function(),
+                    String.join("\u0001", code),
+                    (macro == null ? "" : macro));
+            byCode.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
         }
         Map<Integer, Finding> replaced = new HashMap<>();
         Set<Integer> absorbed = new HashSet<>();
-        for (List<Integer> group : byText.values()) {
+        for (List<Integer> group : byCode.values()) {
             if (group.size() < MIN_COPIES) {
                 continue;
             }
@@ -197,7 +201,7 @@ final class LayerMerge {
                             (Integer i) -> in.get(i).location().startLine())
                     .thenComparingInt(i -> i));
             List<Integer> run = new ArrayList<>();
-            boolean macro = in.get(group.get(0)).properties().get("macro") != null;
+            boolean macro = in.get(group.get(0)).identity().macro() != null;
             for (int i : sorted) {
                 if (!run.isEmpty()
                         && !macro
@@ -251,14 +255,14 @@ final class LayerMerge {
         replaced.put(kept, b.build());
     }
 
-    /** The source text a finding quotes as evidence (the flagged expression, or the PTX instruction's line). */
-    private static String sourceText(Finding f) {
-        for (var e : f.evidence()) {
-            if ("source".equals(e.kind()) && e.text() != null) {
-                return e.text().strip().replaceAll("\\s+", " ");
-            }
+    /**
+     * The finding {@code b} builds takes the written code of {@code from}, whose evidence it absorbs, when it states
+     * none of its own (a PTX finding without a source line joins one with it).
+     */
+    private static void adoptCode(Finding.Builder b, Finding from) {
+        if (b.identity().code().isEmpty() && !from.identity().code().isEmpty()) {
+            b.identity(b.identity().withCode(from.identity().code()));
         }
-        return null;
     }
 
     /** A finding whose impact is provably exact (dropped after the merge, with the PTX findings it absorbed). */
@@ -566,11 +570,12 @@ final class LayerMerge {
         Impact impact = src.impact();
         Level level = src.level();
         // the source proved the impact from the code's structure (a constant step): PTX confirms, never raises it
-        boolean proven = Boolean.TRUE.equals(src.properties().get("impactProven"));
+        boolean proven = src.identity().judgement() == Identity.Judgement.PROVEN;
         // one component of a complex product or rotation: a PTX "difference of products" is no news, a decision is
-        boolean paired = Boolean.TRUE.equals(src.properties().get("pairedComponent"));
+        boolean paired = src.identity().judgement() == Identity.Judgement.PAIRED_COMPONENT;
         for (Finding p : ptx) {
             p.evidence().stream().filter(have::add).forEach(b::evidence);
+            adoptCode(b, p);
             p.related().stream().filter(have::add).forEach(b::related);
             confirmed |= confirms(src, p);
             if (proven) {
@@ -618,7 +623,7 @@ final class LayerMerge {
      * feeding an add that ptxas only may fuse shows no contraction yet.
      */
     static boolean confirms(Finding src, Finding ptx) {
-        if (Boolean.TRUE.equals(ptx.properties().get("libraryCode"))) {
+        if (ptx.identity().libraryCode()) {
             return false;
         }
         return policy(src).confirmedBy(ptx.identity().instruction());

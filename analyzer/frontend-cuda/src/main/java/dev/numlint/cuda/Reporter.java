@@ -240,8 +240,13 @@ final class Reporter implements CudaReport {
                 .fingerprintKey((function == null ? "" : function) + "|" + rule + "|"
                         + WHITESPACE.matcher(snippet).replaceAll(""));
         if (impact != null) b.impact(impact);
-        b.identity(
-                identity(snippet, pos.condition() == null ? decision : null).withConsequence(undecided(at, message)));
+        b.identity(identity(snippet, pos.condition() == null ? decision : null)
+                .withConsequence(undecided(at, message))
+                .withMacro(pos.macro())
+                .withJudgement(
+                        "impactProven".equals(property)
+                                ? Identity.Judgement.PROVEN
+                                : "pairedComponent".equals(property) ? Identity.Judgement.PAIRED_COMPONENT : null));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());
@@ -273,6 +278,7 @@ final class Reporter implements CudaReport {
                 .withWritten(WrittenCode.leadingOperation(expr))
                 .withOperations(Operation.spelledIn(snippet))
                 .withAccumulator(WrittenCode.updatedVariable(snippet))
-                .withDecision(decision);
+                .withDecision(decision)
+                .withCode(WrittenCode.tokens(snippet));
     }
 }

@@ -1,8 +1,10 @@
 package dev.numlint.java;
 
+import dev.numlint.knowledge.WrittenCode;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Evidence;
 import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
@@ -554,7 +556,8 @@ public final class JavaUnit {
                 .evidence(Evidence.source(snippet))
                 .confidence(guessed ? Confidence.LOW : Confidence.HIGH)
                 .function(fn)
-                .fingerprintKey(rule + "|" + fn + "|" + snippet);
+                .fingerprintKey(rule + "|" + fn + "|" + snippet)
+                .identity(Identity.NONE.withCode(WrittenCode.tokens(snippet)));
         if (level != null) b.level(level);
         if (impact != null) b.impact(impact);
         if (guessed) b.property("bindings", bindings ? "missing" : "off");

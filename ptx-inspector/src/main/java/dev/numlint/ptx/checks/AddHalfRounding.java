@@ -7,6 +7,7 @@ import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.rules.PtxHit;
+import dev.numlint.ptx.rules.PtxMessage;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -52,7 +53,7 @@ public final class AddHalfRounding implements PtxCheck {
                 if (r[1] < (f64 ? 0x1p52 : 0x1p23)) {
                     continue;
                 }
-                String msg = PtxMessages.format(
+                PtxMessage msg = PtxMessages.message(
                         ruleId(),
                         "ptx-non-negative",
                         "instr",
@@ -77,7 +78,7 @@ public final class AddHalfRounding implements PtxCheck {
                                 Impact.Kind.BOUNDED, "off by one at odd values from 2^23 and at 0.49999997", null)));
                 continue;
             }
-            String msg = PtxMessages.format(ruleId(), "ptx-negative", "instr", in.text(), "add", sum.text());
+            PtxMessage msg = PtxMessages.message(ruleId(), "ptx-negative", "instr", in.text(), "add", sum.text());
             out.accept(new PtxHit(
                     ruleId(),
                     facts.function(),

@@ -52,7 +52,7 @@ public final class ApproximateDivision implements PtxCheck {
                     ruleId(),
                     facts.function(),
                     in,
-                    PtxMessages.format(ruleId(), "ptx-div", "instr", in.text(), "what", what, "cause", cause),
+                    PtxMessages.message(ruleId(), "ptx-div", "instr", in.text(), "what", what, "cause", cause),
                     line == null ? Confidence.MEDIUM : Confidence.HIGH,
                     List.of(),
                     in.mnemonic(),

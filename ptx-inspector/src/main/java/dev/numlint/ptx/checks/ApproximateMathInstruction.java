@@ -66,7 +66,7 @@ public final class ApproximateMathInstruction implements PtxCheck {
                     ruleId(),
                     facts.function(),
                     in,
-                    PtxMessages.format(ruleId(), "ptx-approx", "instr", in.text(), "why", why),
+                    PtxMessages.message(ruleId(), "ptx-approx", "instr", in.text(), "why", why),
                     line == null ? Confidence.MEDIUM : Confidence.HIGH,
                     List.of(),
                     in.mnemonic(),

@@ -86,7 +86,7 @@ public final class ContractedMulAdd implements PtxCheck {
                 ruleId(),
                 facts.function(),
                 in,
-                PtxMessages.format(ruleId(), "ptx-fma", "instr", in.text(), "what", what),
+                PtxMessages.message(ruleId(), "ptx-fma", "instr", in.text(), "what", what),
                 c,
                 List.of(),
                 in.mnemonic(),
@@ -157,7 +157,7 @@ public final class ContractedMulAdd implements PtxCheck {
                     ruleId(),
                     facts.function(),
                     add,
-                    PtxMessages.format(
+                    PtxMessages.message(
                             ruleId(), "ptx-muladd", "mul", mul.text(), "add", add.text(), "fusion", "may fuse them"),
                     mline == null ? Confidence.MEDIUM : Confidence.HIGH,
                     List.of(mul),

@@ -64,7 +64,7 @@ public final class DoublePromotion implements PtxCheck {
                                 ruleId(),
                                 facts.function(),
                                 in,
-                                PtxMessages.format(
+                                PtxMessages.message(
                                         ruleId(),
                                         "ptx-promote",
                                         "cvt",

@@ -36,7 +36,7 @@ public final class FloatAtomic implements PtxCheck {
                     ruleId(),
                     facts.function(),
                     in,
-                    PtxMessages.format(ruleId(), "ptx-atomic", "instr", in.text(), "target", target),
+                    PtxMessages.message(ruleId(), "ptx-atomic", "instr", in.text(), "target", target),
                     Confidence.HIGH,
                     List.of(),
                     in.mnemonic() + "@" + target,

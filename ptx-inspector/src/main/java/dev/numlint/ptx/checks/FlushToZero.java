@@ -38,7 +38,7 @@ public final class FlushToZero implements PtxCheck {
                 ruleId(),
                 facts.function(),
                 first,
-                PtxMessages.format(
+                PtxMessages.message(
                         ruleId(), "ptx-ftz", "count", count, "s", count == 1 ? "" : "s", "instr", first.text()),
                 Confidence.HIGH,
                 List.of(),

@@ -91,7 +91,7 @@ public final class ReducedPrecisionTensorOp implements PtxCheck {
                 ruleId(),
                 facts.function(),
                 in,
-                PtxMessages.format(
+                PtxMessages.message(
                         ruleId(), "ptx-tensor", "instr", in.text(), "format", format, "bits", bits, "exp", exp),
                 Confidence.HIGH,
                 List.of(),

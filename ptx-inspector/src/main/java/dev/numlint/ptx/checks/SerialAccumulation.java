@@ -147,7 +147,7 @@ public final class SerialAccumulation implements PtxCheck {
                 ruleId(),
                 fn,
                 in,
-                PtxMessages.format(ruleId(), key, "instr", in.text(), "trip", trip, "loop", loop),
+                PtxMessages.message(ruleId(), key, "instr", in.text(), "trip", trip, "loop", loop),
                 Confidence.HIGH,
                 List.of(),
                 in.mnemonic() + (g.step ? "-step" : "-loop"),

@@ -81,7 +81,8 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
                     ruleId(),
                     facts.function(),
                     in,
-                    PtxMessages.format(ruleId(), "ptx-cvt", "instr", in.text(), "behaviour", behaviour, "guard", guard),
+                    PtxMessages.message(
+                            ruleId(), "ptx-cvt", "instr", in.text(), "behaviour", behaviour, "guard", guard),
                     line == null ? Confidence.MEDIUM : Confidence.HIGH,
                     List.of(),
                     in.mnemonic(),

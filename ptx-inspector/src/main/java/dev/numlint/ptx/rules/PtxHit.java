@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * A hazard found in PTX, before it is mapped to a source location: the rule, the function, the instruction the
- * finding is reported at, a one-line message, further instructions that explain it (e.g. the mul feeding an add),
+ * finding is reported at, a one-line message (typed: its template and arguments), further instructions that explain it (e.g. the mul feeding an add),
  * a shape used for the fingerprint and to tell different operations on one line apart, and the consequence of the
  * hazard's value (null when the check does not classify it; the rule's level then applies), and further instructions
  * of the same hazard written elsewhere ({@code sites}: the other updates of one accumulator), reported as related
@@ -21,7 +21,7 @@ public record PtxHit(
         String ruleId,
         PtxFunction function,
         Instruction at,
-        String message,
+        PtxMessage message,
         Confidence confidence,
         List<Instruction> related,
         String shape,
@@ -37,7 +37,7 @@ public record PtxHit(
             String ruleId,
             PtxFunction function,
             Instruction at,
-            String message,
+            PtxMessage message,
             Confidence confidence,
             List<Instruction> related,
             String shape,
@@ -50,7 +50,7 @@ public record PtxHit(
             String ruleId,
             PtxFunction function,
             Instruction at,
-            String message,
+            PtxMessage message,
             Confidence confidence,
             List<Instruction> related,
             String shape,
@@ -62,7 +62,7 @@ public record PtxHit(
             String ruleId,
             PtxFunction function,
             Instruction at,
-            String message,
+            PtxMessage message,
             Confidence confidence,
             List<Instruction> related,
             String shape) {

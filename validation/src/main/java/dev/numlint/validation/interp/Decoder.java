@@ -96,6 +96,22 @@ public final class Decoder extends MemoryDecoder {
             exceptions = v;
             return this;
         }
+
+        /**
+         * Sets the option a rule's policy names for its PTX rewrite ({@code validation-ptx-options}): {@code contract},
+         * {@code unfuse-fma}, {@code exact-div}, {@code exact-sqrt}, {@code no-ftz}.
+         */
+        public Options option(String name) {
+            return switch (name) {
+                case "contract" -> contract(true);
+                case "unfuse-fma" -> unfuseFma(true);
+                case "exact-div" -> exactDiv(true);
+                case "exact-sqrt" -> exactSqrt(true);
+                case "no-ftz" -> noFtz(true);
+                default -> throw new IllegalStateException(
+                        "unknown interpreter option '" + name + "' in a rule policy");
+            };
+        }
         /** Apply ptxas's contractions (the module's {@code contractions}): the program the GPU runs as built. */
         public boolean contract;
 
