@@ -144,7 +144,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     /** A compilation-database entry of a host source: its arguments, directory and where it is written. */
-    record DbEntry(CompileCommandsAudit.Entry entry, Path base, String origin) {}
+    record DbEntry(CompileCommandsAudit.Entry entry, Path base, String origin, Path database) {}
 
     /** Everything the audit found, in reporting order: selected configurations first, then unselected ones. */
     static final class Model {
@@ -713,7 +713,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (src != null) {
                 if (e.compiler() != FlagTok.Lang.CUDA && !isCuda(src)) {
                     model.hostEntries.putIfAbsent(
-                            src, new DbEntry(e, base, "compile_commands.json entry (" + rel + ":" + e.line() + ")"));
+                            src,
+                            new DbEntry(e, base, "compile_commands.json entry (" + rel + ":" + e.line() + ")", file));
                 }
                 model.db.file(
                         src,
