@@ -46,9 +46,32 @@ class BorrowedEntryTest {
         assertThat(ctx.notifications()).anySatisfy(n -> {
             assertThat(n.id()).isEqualTo("borrowed-build-entry");
             assertThat(n.file()).isEqualTo("src/a.cu");
-            assertThat(n.message()).contains("of src/b.cpp");
+            assertThat(n.message()).contains("of src/b.cpp").contains("CMake's export");
         });
         // no entry in its directory: the nearest directory above it that has one (the root has none)
         assertThat(ctx.buildContext(dir.resolve("tools/t.cu")).defines()).doesNotContain("USE_SSE");
+    }
+
+    /** A database recorded from a Makefile build: the notice names that database and does not blame CMake. */
+    @Test
+    void aDatabaseNotWrittenByCMakeIsNamedAsSuch(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("ccdb"));
+        for (String f : List.of("src/k_iker.cu", "src/host.cpp")) Files.writeString(dir.resolve(f), "\n");
+        Files.writeString(dir.resolve("src/Makefile"), "all: host.o\nhost.o: host.cpp\n\tg++ -DHOST -c host.cpp\n");
+        Files.writeString(
+                dir.resolve("ccdb/compile_commands.json"),
+                ("[{\"directory\": \"%s/src\", \"file\": \"%s/src/host.cpp\", \"arguments\": [\"g++\", "
+                                + "\"-DHOST\", \"-c\", \"host.cpp\"]}]\n")
+                        .formatted(dir, dir));
+        TestScanContext ctx = new TestScanContext(dir)
+                .run(new BuildFlagAnalyzer(new BuildOptions(dir.resolve("ccdb"), null, java.util.Map.of(), null)));
+        assertThat(ctx.notifications())
+                .filteredOn(n -> n.id().equals("borrowed-build-entry"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("ccdb/compile_commands.json")
+                        .contains("not written by CMake")
+                        .doesNotContain("CMake's export"));
     }
 }

@@ -52,6 +52,25 @@ class ScannerTest {
                 .collect(Collectors.toList());
     }
 
+    /** Issue 26: header and template files are found by extension, one finding per written line. */
+    @Test
+    void headerAndTemplateFilesAreFoundByExtensionAndReportedOnce() throws IOException {
+        String cast = "__device__ unsigned f(float v) {\n  return (unsigned)v;\n}\n";
+        write("src/inc.inl", cast);
+        write("src/orphan.hh", cast);
+        write("src/k.cu", "#include \"inc.inl\"\n__global__ void k(float* x, unsigned* o) { o[0] = f(x[0]); }\n");
+        ScanResult r = Scanner.scan(ScanOptions.builder(dir)
+                .analyzers(List.of(new dev.numlint.cuda.CudaSourceAnalyzer()))
+                .cacheDir(dir.resolve(".cache"))
+                .build());
+        assertThat(hits(r).stream().filter(h -> h.endsWith("NL001")))
+                .containsExactly("src/inc.inl:2 NL001", "src/orphan.hh:2 NL001");
+        assertThat(r.notifications())
+                .filteredOn(n -> n.id().equals("header-alone"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message()).endsWith(": src/orphan.hh"));
+    }
+
     @Test
     void discoversScannableFilesSkipsVcsAndSortsByPath() throws IOException {
         write("b/k.cu", "HAZARD(NL003)");

@@ -67,7 +67,7 @@ public final class PtxAnalyzer implements Analyzer {
         PtxCompiler nvcc = null;
         if (compile) {
             nvcc = new PtxCompiler(
-                    Nvcc.at(ctx.nvcc().get()), new PtxCache(ctx.cacheDir()), roots(ctx), COMPILE_TIMEOUT);
+                    Nvcc.at(ctx.nvcc().get()), new PtxCache(ctx.cacheDir()), roots(ctx), compileTimeout());
             String why = nvcc.unusable();
             if (why != null) {
                 sink.notify(new Notification(
@@ -166,8 +166,10 @@ public final class PtxAnalyzer implements Analyzer {
     /** A PTX layer that takes this long gets a one-line hint about {@code --ptx off}. */
     static final long SLOW_COMPILE_SECONDS = 30;
 
-    /** Wall-clock limit of one nvcc run. */
-    static final Duration COMPILE_TIMEOUT = Duration.ofSeconds(300);
+    /** Wall-clock limit of one nvcc run ({@code -Dnumlint.nvcc.compileTimeoutMs}, default 300 s). */
+    static Duration compileTimeout() {
+        return Duration.ofMillis(Math.max(1, Long.getLong("numlint.nvcc.compileTimeoutMs", 300_000)));
+    }
 
     /**
      * The trees nvcc may read and the PTX layer may quote: the real paths of the scanned PATHs (the scan's

@@ -436,7 +436,12 @@ final class PtxFindings {
         }
         SourcePos outer = outermostCallSite(loc, files);
         Location callSite = outer == null || outer.equals(written) ? null : locationOf(outer);
-        String operation = policy(h.ruleId()).ptxPerOperation() ? "|" + h.shape() : "";
+        // different operations written on one line are different findings; an operation written in a helper that is
+        // inlined at several call sites is one written operation, whatever each caller passes (its accumulation
+        // target): one finding, its other call sites related and counted
+        String operation = !policy(h.ruleId()).ptxPerOperation()
+                ? ""
+                : callSite == null ? "|" + h.shape() : "|inlined|" + Operation.computedBy(in.opcode());
         String dedupe = h.ruleId() + "|" + primary.file() + "|"
                 + (srcFile != null || cuFile != null
                         ? "line" + primary.startLine()

@@ -62,6 +62,19 @@ public final class PtxCompiler {
      * @param roots   the scanned roots: the only untrusted files nvcc may read
      * @param timeout wall-clock limit of one nvcc run (the whole process tree is killed past it)
      */
+    /**
+     * The notice of an nvcc run killed at the limit: what is left out and how to raise the limit (wall time, so on a
+     * loaded machine one run can finish and the next not).
+     */
+    static String timeoutNotice(Duration timeout) {
+        long ms = timeout.toMillis();
+        return "nvcc -ptx did not finish within " + (ms >= 1000 ? ms / 1000 + " s" : ms + " ms")
+                + "; its process tree was killed; left out: the PTX layer's findings of this file (the CUDA source"
+                + " layer still ran); the limit is wall time, so a loaded machine can finish in one run and not the"
+                + " next; raise it with JAVA_TOOL_OPTIONS=-Dnumlint.nvcc.compileTimeoutMs=" + ms * 3
+                + " ./numlint scan ...";
+    }
+
     public PtxCompiler(Nvcc nvcc, PtxCache cache, List<Path> roots, Duration timeout) {
         this.nvcc = nvcc;
         this.cache = cache;
@@ -224,13 +237,7 @@ public final class PtxCompiler {
             return GuardedProcess.run(spec, (work, r) -> {
                 Path out = work.resolve("out.ptx");
                 if (r.timedOut()) {
-                    notes.add(new Notification(
-                            displayName,
-                            0,
-                            Level.WARNING,
-                            "nvcc-failed",
-                            "nvcc -ptx did not " + "finish within " + timeout.toSeconds()
-                                    + " s; its process tree was killed"));
+                    notes.add(new Notification(displayName, 0, Level.WARNING, "nvcc-failed", timeoutNotice(timeout)));
                     return fail(notes);
                 }
                 if (r.outputTruncated()) {

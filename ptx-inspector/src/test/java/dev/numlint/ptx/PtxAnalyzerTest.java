@@ -372,6 +372,27 @@ class PtxAnalyzerTest {
                 .anyMatch(m -> m.contains("parameter #2"));
     }
 
+    /** cuSZ's shape (issue 26): one atomicAdd written in a helper, inlined into several targets, is one finding. */
+    @Test
+    void anAtomicInAHelperInlinedIntoSeveralTargetsIsOneFinding() throws IOException {
+        TestScanContext ctx = compileAndAnalyze("__device__ __forceinline__ void acc(float* p, float v) {\n"
+                + "    atomicAdd(p, v);\n}\n"
+                + "__global__ void k(const float* e, float* s, float* t, float* u) {\n"
+                + "    __shared__ float sh;\n"
+                + "    acc(s, e[0]);\n    acc(t, e[1]);\n    acc(u, e[2]);\n    acc(&sh, e[3]);\n"
+                + "    __syncthreads();\n    s[1] = sh;\n}\n");
+        List<Finding> nl009 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL009")).toList();
+        assertThat(nl009).singleElement().satisfies(f -> {
+            assertThat(f.location().startLine()).isEqualTo(2);
+            assertThat(f.properties()).containsEntry("instances", 4);
+            assertThat(f.related())
+                    .filteredOn(r -> r.message().contains("inlined here"))
+                    .extracting(r -> r.location().startLine())
+                    .containsExactlyInAnyOrder(6, 7, 8, 9);
+        });
+    }
+
     @Test
     void anInlinedHelperIsOneFindingWithItsCallSitesAndTheMostSevereConsequence() throws IOException {
         TestScanContext ctx = compileAndAnalyze("__device__ __forceinline__ float mad3(float a, float b, float c) {\n"

@@ -97,6 +97,28 @@ class PtxCompilerTest {
      * Issue 25 (popsift's s_filtergrid.cu under CUDA 13): every error line is about a toolkit header; the notice said
      * only "nvcc -ptx failed (exit 1)". It now says where the errors are, without quoting lines from outside the tree.
      */
+    /** Issue 26: a compile killed at the limit says what is left out and how to raise the limit. */
+    @Test
+    void aCompileOverTheLimitSaysWhatIsLeftOutAndHowToRaiseIt() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake")).slowCompile(30);
+        Path root = root();
+        Path cu = Files.writeString(root.resolve("k.cu"), "__global__ void k(float* a) {}\n");
+        PtxCompiler.Result r = new PtxCompiler(
+                        Nvcc.at(fake.nvcc()), new PtxCache(tmp.resolve("cache")), List.of(root), Duration.ofSeconds(2))
+                .compile(cu, "sm_80", List.of(), "k.cu");
+        assertThat(r.ok()).isFalse();
+        assertThat(r.notifications())
+                .filteredOn(n -> n.id().equals("nvcc-failed"))
+                .singleElement()
+                .satisfies(n -> {
+                    assertThat(n.file()).isEqualTo("k.cu");
+                    assertThat(n.message())
+                            .startsWith("nvcc -ptx did not finish within 2 s")
+                            .contains("left out: the PTX layer's findings of this file")
+                            .contains("JAVA_TOOL_OPTIONS=-Dnumlint.nvcc.compileTimeoutMs=6000");
+                });
+    }
+
     @Test
     void errorsOnlyInHeadersOutsideTheTreeAreCountedNotQuoted() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"))

@@ -27,8 +27,9 @@ import java.util.Set;
  * on the file system's order.
  */
 public final class FileDiscovery {
-    private static final Set<String> EXTENSIONS =
-            Set.of("cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hpp", "ptx", "java", "cmake", "mk");
+    private static final Set<String> EXTENSIONS = Set.of(
+            "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hpp", "hh", "hxx", "inl", "ipp", "tcc", "tpp", "ptx", "java",
+            "cmake", "mk");
     private static final Set<String> NAMES = Set.of(
             "CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "pom.xml", "setup.py");
     private static final Set<String> VCS_DIRS = dev.numlint.spi.TrustBoundary.VCS_DIRS;

@@ -307,7 +307,9 @@ public final class Scanner {
         if (lower.endsWith(".java")) {
             return Layer.JAVA_SOURCE;
         }
-        for (String ext : List.of(".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".h", ".hpp")) {
+        for (String ext : List.of(
+                ".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".hh", ".hxx", ".inl", ".ipp", ".tcc",
+                ".tpp")) {
             if (lower.endsWith(ext)) {
                 return Layer.CUDA_SOURCE;
             }

@@ -74,6 +74,30 @@ final class BuildFiles {
                 + " (found automatically: the first of ./, build/, out/, cmake-build-*/; -p DIR chooses another)";
     }
 
+    /**
+     * Where a configured CMake build's cache may be: the directory given with {@code -p}, the directory of the
+     * compilation database in use, then {@code build/} and {@code out/} of each scanned directory.
+     */
+    static void buildDirectories(ScanContext ctx, Path given, List<Path> dbs, Model model) {
+        java.util.Set<Path> dirs = new java.util.LinkedHashSet<>();
+        if (given != null) {
+            Path g = given.toAbsolutePath().normalize();
+            dirs.add(Files.isDirectory(g) || g.getParent() == null ? g : g.getParent());
+        }
+        if (dbs != null && !dbs.isEmpty() && dbs.get(0).getParent() != null)
+            dirs.add(dbs.get(0).getParent());
+        java.util.Set<Path> bases = new java.util.LinkedHashSet<>();
+        if (ctx.root() != null) bases.add(ctx.root().toAbsolutePath().normalize());
+        for (Path b : ctx.boundary().roots()) {
+            if (Files.isDirectory(b)) bases.add(b);
+        }
+        for (Path b : bases) {
+            dirs.add(b.resolve("build"));
+            dirs.add(b.resolve("out"));
+        }
+        model.buildDirs.addAll(dirs);
+    }
+
     private static final List<String> BUILD_FILE_NAMES =
             List.of("CMakeLists.txt", "Makefile", "makefile", "GNUmakefile", "compile_commands.json", "setup.py");
 

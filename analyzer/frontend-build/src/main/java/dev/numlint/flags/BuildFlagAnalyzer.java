@@ -144,7 +144,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
     }
 
     /** A compilation-database entry of a host source: its arguments, directory and where it is written. */
-    record DbEntry(CompileCommandsAudit.Entry entry, Path base, String origin) {}
+    record DbEntry(CompileCommandsAudit.Entry entry, Path base, String origin, Path database) {}
 
     /** Everything the audit found, in reporting order: selected configurations first, then unselected ones. */
     static final class Model {
@@ -161,6 +161,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         FindingSink sink;
         /** The compilation database the build context comes from ({@code -p} or found automatically), or null. */
         String dbUsed;
+        /** The build directories whose CMakeCache.txt may configure a CMake project: -p's, the database's, build/. */
+        final List<Path> buildDirs = new ArrayList<>();
         /** Why --preset / --make-target did not apply, per place tried; how many places applied them. */
         final List<String> presetMissing = new ArrayList<>();
 
@@ -239,6 +241,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
             }
         }
         if (options.compileCommandsDir() == null) BuildFiles.autoDetectDatabase(ctx, dbs, inTree, sink, model);
+        BuildFiles.buildDirectories(ctx, options.compileCommandsDir(), model.dbUsed == null ? null : dbs, model);
         for (Path f : dbs) guarded(ctx, sink, f, () -> compileCommands(ctx, f, rep, model));
         Set<Path> cmakeRead = new HashSet<>();
         Map<Path, String> skippedSubdirs = new LinkedHashMap<>();
@@ -430,6 +433,18 @@ public final class BuildFlagAnalyzer implements Analyzer {
             Map<Path, String> skippedSubdirs,
             java.util.function.Predicate<Path> inTree) {
         Map<String, String> cache = new LinkedHashMap<>();
+        CMakeCacheFile.Result configured = forced != null
+                ? new CMakeCacheFile.Result(Map.of(), null, null)
+                : CMakeCacheFile.forProject(file.getParent(), model.buildDirs, inTree);
+        cache.putAll(configured.values());
+        if (configured.problem() != null) {
+            rep.sink.notify(new Notification(
+                    ctx.relativize(configured.file()),
+                    0,
+                    Level.NOTE,
+                    "not-evaluated",
+                    "CMake cache " + configured.problem() + ": the CMake project's defaults are used"));
+        }
         if (options.preset() != null && forced == null) {
             CMakePresets.Result pr = CMakePresets.cacheVariables(file.getParent(), options.preset(), inTree);
             if (pr.error() != null) {
@@ -466,6 +481,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
                     .append('=')
                     .append(e.getValue());
         }
+        if (configured.file() != null && configured.problem() == null)
+            cfg.append("; cache ").append(ctx.relativize(configured.file()));
         if (options.preset() != null && forced == null) cfg.append("; preset ").append(options.preset());
         Path dir = file.getParent();
         Map<Path, List<FlagTok>> dirFlags = new LinkedHashMap<>();
@@ -696,7 +713,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
             if (src != null) {
                 if (e.compiler() != FlagTok.Lang.CUDA && !isCuda(src)) {
                     model.hostEntries.putIfAbsent(
-                            src, new DbEntry(e, base, "compile_commands.json entry (" + rel + ":" + e.line() + ")"));
+                            src,
+                            new DbEntry(e, base, "compile_commands.json entry (" + rel + ":" + e.line() + ")", file));
                 }
                 model.db.file(
                         src,

@@ -6,6 +6,7 @@ import dev.numlint.model.BuildContext;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
 import dev.numlint.spi.ScanContext;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -169,11 +170,36 @@ final class ContextChoice {
                 0,
                 Level.NOTE,
                 "borrowed-build-entry",
-                "no compile_commands.json entry for this .cu file (CMake's export of a FindCUDA target lists "
-                        + "only its .c/.cpp files): it is analyzed and compiled with the -I/-D/-U/-isystem/"
+                whyNoEntry(ctx, model, file, donor, target != null)
+                        + ": it is analyzed and compiled with the -I/-D/-U/-isystem/"
                         + "-include/-std flags of the " + donor.origin() + " of " + who
                         + (cm == null ? "" : " and the nvcc flags of the CMake evaluation")));
         return c;
+    }
+
+    /**
+     * Why the database has no entry for a .cu file, naming the build the database came from: CMake's export (a CMake
+     * target compiles the file, or a CMakeCache.txt is beside the database) leaves out a FindCUDA target's .cu files;
+     * a database of another build (a Makefile recorded with bear, a hand-made one) simply does not compile the file.
+     */
+    private static String whyNoEntry(ScanContext ctx, Model model, Path file, DbEntry donor, boolean cmakeTarget) {
+        Path db = donor.database();
+        String where = db == null ? "the compilation database" : ctx.relativize(db);
+        boolean cmake = cmakeTarget
+                || (db != null
+                        && db.getParent() != null
+                        && Files.exists(db.getParent().resolve("CMakeCache.txt")));
+        if (cmake) {
+            return "no entry for this .cu file in " + where + " (CMake's export of a FindCUDA target lists only its"
+                    + " .c/.cpp files)";
+        }
+        String make = model.make.files.containsKey(file)
+                ? "; the evaluated Makefile compiles it"
+                : model.make.files.isEmpty() ? "" : "; no evaluated Makefile rule compiles it either";
+        return "no entry for this .cu file in " + where + " (a database not written by CMake: no CMakeCache.txt"
+                + " beside it and no CMake target compiles the file; the build it was recorded from, e.g. a"
+                + " Makefile, did not compile this file on its own, as with a .cu #included by another unit" + make
+                + ")";
     }
 
     static BuildContext directoryContext(Contexts cs, Path file) {

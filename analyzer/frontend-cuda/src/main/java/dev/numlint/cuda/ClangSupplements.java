@@ -68,7 +68,8 @@ final class ClangSupplements {
                     Level.WARNING,
                     "clang-not-parsed",
                     "not analyzed by Clang: " + unit.failure()
-                            + " (analyzed by the fallback front end, which guesses)"));
+                            + "; left out: Clang's findings of this file (analyzed by the fallback front end, which"
+                            + " guesses)"));
             return null;
         }
         stats.clangFiles.incrementAndGet();

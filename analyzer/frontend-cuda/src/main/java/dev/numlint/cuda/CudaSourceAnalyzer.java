@@ -50,6 +50,13 @@ public final class CudaSourceAnalyzer implements Analyzer {
     /** Host sources compiled by the host compiler. */
     private static final Set<String> HOST_EXTENSIONS = Set.of("c", "cc", "cpp", "cxx");
     /**
+     * Headers and template implementation files found by extension (issue 26: cuSZ keeps 627 functions in .hh/.inl
+     * files): one that a scanned source includes is analyzed once through that include, with its includer's macros
+     * and build context; one that no scanned source includes is analyzed on its own afterwards (directory or guessed
+     * flags, a notice says so). Only those of the configured include extensions.
+     */
+    static final Set<String> FRAGMENT_EXTENSIONS = Set.of("hh", "hxx", "inl", "ipp", "tcc", "tpp");
+    /**
      * Macros of widely used library headers outside the project that expand to nothing and sit where the grammar
      * expects none ({@code std::min BOOST_PREVENT_MACRO_SUBSTITUTION (a, b)}).
      */
@@ -116,7 +123,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
         int dot = n.lastIndexOf('.');
         if (dot <= 0) return false;
         String ext = n.substring(dot + 1).toLowerCase(Locale.ROOT);
-        return CUDA_EXTENSIONS.contains(ext) || HOST_EXTENSIONS.contains(ext);
+        return CUDA_EXTENSIONS.contains(ext)
+                || HOST_EXTENSIONS.contains(ext)
+                || (FRAGMENT_EXTENSIONS.contains(ext) && includeExtensions.contains(ext));
+    }
+
+    private static boolean isFragment(Path f) {
+        String n = f.getFileName() == null ? "" : f.getFileName().toString();
+        return FRAGMENT_EXTENSIONS.contains(n.substring(n.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT));
     }
 
     /** How a file is compiled, from its extension: .c as C, .cpp/.cc/.cxx as host C++, the rest through nvcc. */
@@ -137,8 +151,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
     }
 
     @Override
-    public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+    public void analyze(ScanContext ctx, List<Path> all, FindingSink sink) {
         maxHeaderBytes = ctx.maxFileSize(dev.numlint.model.Layer.CUDA_SOURCE);
+        // fragments (.inl, .hh, ...) are not listed: reached through an include they take their includer's context
+        List<Path> files = all.stream().filter(f -> !isFragment(f)).toList();
+        List<Path> fragments =
+                all.stream().filter(CudaSourceAnalyzer::isFragment).sorted().toList();
         CudaScanRun run = new CudaScanRun(ctx, files, includeExtensions, maxHeaderBytes);
         ProjectHeaders included = new ProjectHeaders(run);
         if (run.clang.fallback() != null && !files.isEmpty()) {
@@ -163,7 +181,28 @@ public final class CudaSourceAnalyzer implements Analyzer {
             };
             runWorkers(ctx, phase.size(), worker);
         }
-        analyzeIncluded(run, included, sink);
+        Set<Path> done = new HashSet<>();
+        analyzeIncluded(run, included, sink, done);
+        List<String> alone = new ArrayList<>();
+        for (Path f : fragments) {
+            Path real = CudaScanRun.realPath(f);
+            if (real == null || done.contains(real) || done.contains(f) || run.included.containsKey(real)) continue;
+            done.add(real); // one analysis per file: an include of it from another fragment does not repeat it
+            alone.add(ctx.relativize(f));
+            analyzeFile(run, included, f, sink, null);
+        }
+        analyzeIncluded(run, included, sink, done); // what those include
+        if (!alone.isEmpty()) {
+            sink.notify(new Notification(
+                    alone.get(0),
+                    0,
+                    Level.NOTE,
+                    "header-alone",
+                    alone.size() + " header or template file(s) that no scanned source includes were analyzed on"
+                            + " their own, with their directory's flags or guessed ones: "
+                            + String.join(", ", alone.subList(0, Math.min(8, alone.size())))
+                            + (alone.size() > 8 ? ", ..." : "")));
+        }
         run.flushIncludedByName(sink);
         Notification undefined = run.undefinedTypes.summary();
         if (undefined != null) sink.notify(undefined);
@@ -181,8 +220,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
      * as .hcu, .inl, .hxx, .tpp): each is analyzed once, with the macros its first includer (in path order) had
      * defined at the include and that includer's build context; headers they include follow, until none is left.
      */
-    private void analyzeIncluded(CudaScanRun run, ProjectHeaders headers, FindingSink sink) {
-        Set<Path> done = new HashSet<>();
+    private void analyzeIncluded(CudaScanRun run, ProjectHeaders headers, FindingSink sink, Set<Path> done) {
         while (true) {
             List<Map.Entry<Path, CudaScanRun.IncludedFrom>> pending = new ArrayList<>();
             for (Map.Entry<Path, CudaScanRun.IncludedFrom> e : run.included.entrySet()) {

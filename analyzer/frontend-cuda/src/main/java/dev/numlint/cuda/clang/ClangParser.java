@@ -54,6 +54,16 @@ public final class ClangParser {
     }
 
     /**
+     * Why a file went over the budget, with how to raise it: the budget is wall time, so on a loaded machine one run
+     * can parse a file that the next leaves to the fallback front end (issue 26: DualSPHysics' findings differed).
+     */
+    static String overBudgetReason(long ms) {
+        return "over the per-file budget of " + ms + " ms (wall time: on a loaded machine one run can finish the file"
+                + " and the next not; raise it with JAVA_TOOL_OPTIONS=-Dnumlint.clang.fileBudgetMs=" + ms * 3
+                + " ./numlint scan ...)";
+    }
+
+    /**
      * Parses {@code file} with {@code args} (the language, the build's flags and the resource directory included)
      * and returns its unit; {@link ClangUnit#overBudget()} when the budget ran out first.
      */

@@ -198,10 +198,7 @@ public final class ClangUnit {
     }
 
     static ClangUnit overBudget(Path file, long ms) {
-        return failed(
-                file,
-                "over the Clang front end's per-file budget of " + ms
-                        + " ms (set -Dnumlint.clang.fileBudgetMs to raise it)");
+        return failed(file, ClangParser.overBudgetReason(ms));
     }
 
     /** The main file's top-level cursors (for the worker's wire format). */

@@ -280,7 +280,7 @@ public final class ClangWorkers {
         /** Why the worker ended, from how it ended (never from what a scanned file made it print). */
         String reason(long budgetMs) {
             if (p.killedByDeadline()) {
-                return "over the per-file budget of " + budgetMs + " ms (-Dnumlint.clang.fileBudgetMs)";
+                return ClangParser.overBudgetReason(budgetMs);
             }
             Integer code = p.exitCode(2_000);
             String err = p.errorTail(8192).toLowerCase(Locale.ROOT);

@@ -1,0 +1,81 @@
+package dev.numlint.flags;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.spi.BuildOptions;
+import dev.numlint.testing.TestScanContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A configured build's CMakeCache.txt decides the CMake evaluation's option() and CACHE values (issue 26). */
+class CMakeCacheTest {
+    private static void project(Path dir) throws IOException {
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                project(q C)
+                option(GPU "run on the GPU" 0)
+                set(CC 30 CACHE STRING "compute capability")
+                if (${GPU})
+                  add_definitions(-DON_GPU)
+                  set(CMAKE_CUDA_FLAGS "-arch=compute_${CC}")
+                else()
+                  add_definitions(-DON_CPU)
+                endif()
+                add_library(q k.cu)
+                """);
+        Files.writeString(dir.resolve("k.cu"), "__global__ void k() {}\n");
+        Files.createDirectories(dir.resolve("build"));
+    }
+
+    private static void cache(Path dir, String home, String extra) throws IOException {
+        Files.writeString(
+                dir.resolve("build/CMakeCache.txt"),
+                "# This is the CMakeCache file.\n//Whether to run on the GPU\nGPU:BOOL=1\n"
+                        + "CC:STRING=90\nnot an entry\nCMAKE_HOME_DIRECTORY:INTERNAL=" + home + "\n" + extra);
+    }
+
+    private static BuildContext kernel(Path dir, Path p) {
+        return new TestScanContext(dir)
+                .run(new BuildFlagAnalyzer(new BuildOptions(p, null, Map.of(), null)))
+                .buildContext(dir.resolve("k.cu"));
+    }
+
+    @Test
+    void configuredCacheOverridesOptionAndCacheDefaults(@TempDir Path dir) throws IOException {
+        project(dir);
+        BuildContext defaults = kernel(dir, null);
+        assertThat(defaults.defines()).contains("ON_CPU").doesNotContain("ON_GPU");
+        cache(dir, dir.toAbsolutePath().normalize().toString(), "GPU:INTERNAL=0\nCC:STATIC=30\n");
+        for (Path p : new Path[] {dir.resolve("build"), null}) { // given with -p, and found as build/
+            BuildContext k = kernel(dir, p);
+            assertThat(k.defines()).as("-p " + p).contains("ON_GPU").doesNotContain("ON_CPU");
+            assertThat(k.nvccFlags()).as("-p " + p).contains("-arch=compute_90");
+            assertThat(k.configuration()).contains("cache build/CMakeCache.txt");
+        }
+    }
+
+    @Test
+    void cacheOfAnotherSourceDirectoryIsNotApplied(@TempDir Path dir) throws IOException {
+        project(dir);
+        cache(dir, "/elsewhere/project", "");
+        assertThat(kernel(dir, dir.resolve("build")).defines())
+                .contains("ON_CPU")
+                .doesNotContain("ON_GPU");
+    }
+
+    @Test
+    void cmakeDefineStillWinsOverTheCache(@TempDir Path dir) throws IOException {
+        project(dir);
+        cache(dir, dir.toAbsolutePath().normalize().toString(), "");
+        BuildContext k = new TestScanContext(dir)
+                .run(new BuildFlagAnalyzer(new BuildOptions(dir.resolve("build"), null, Map.of("GPU", "0"), null)))
+                .buildContext(dir.resolve("k.cu"));
+        assertThat(k.defines()).contains("ON_CPU").doesNotContain("ON_GPU");
+    }
+}
