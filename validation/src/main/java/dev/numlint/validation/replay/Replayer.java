@@ -326,10 +326,12 @@ public final class Replayer {
             k.notes.add("the module declares variables the host may fill (cudaMemcpyToSymbol) that the recording does"
                     + " not hold (the program never resolved them by name, or an older capture layer); replayed with"
                     + " their PTX initialisers or zeros: " + moduleVars);
+        java.util.Set<String> copiedVars = new java.util.HashSet<>(); // copied at the launch, not rebuilt from writes
+        for (Recording.Global g : l.globals) if (g.file != null) copiedVars.add(g.name);
         List<String> restored = m == null
                 ? List.of()
                 : m.vars.stream()
-                        .filter(v -> recordedVars.contains(v.name))
+                        .filter(v -> copiedVars.contains(v.name))
                         .map(v -> v.space + " " + v.name)
                         .toList();
         if (!restored.isEmpty()) k.notes.add("module variables restored from the recording: " + restored);
