@@ -144,14 +144,12 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
 static struct { char name[64]; char *p; size_t n; } vars[16];
 static int nVars;
 
-CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name) {
-    cuModuleGetGlobal_v2_params p = {dptr, bytes, m, name};
-    report(CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, CUPTI_API_ENTER, "cuModuleGetGlobal_v2", &p, NULL, NULL);
-    CUresult rc = CUDA_ERROR_NOT_FOUND;
+/* the module variable name of module m (created from its declaration on first use), or -1 */
+static int findVar(CUmodule m, const char *name) {
     int v;
     for (v = 0; v < nVars; v++)
-        if (strcmp(vars[v].name, name) == 0) break;
-    if (v == nVars && nVars < 16) {
+        if (strcmp(vars[v].name, name) == 0) return v;
+    if (nVars < 16) {
         char decl[96];
         snprintf(decl, sizeof decl, ".b8 %s[", name);
         const char *at = strstr(modules[(long)m - 1], decl);
@@ -160,14 +158,68 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, cons
             vars[v].n = strtoul(at + strlen(decl), NULL, 10);
             vars[v].p = calloc(vars[v].n, 1);
             nVars++;
+            return v;
         }
     }
-    if (v < nVars) {
+    return -1;
+}
+
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name) {
+    cuModuleGetGlobal_v2_params p = {dptr, bytes, m, name};
+    report(CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, CUPTI_API_ENTER, "cuModuleGetGlobal_v2", &p, NULL, NULL);
+    CUresult rc = CUDA_ERROR_NOT_FOUND;
+    int v = findVar(m, name);
+    if (v >= 0) {
         *dptr = (CUdeviceptr)vars[v].p;
         *bytes = vars[v].n;
         rc = CUDA_SUCCESS;
     }
     report(CUPTI_DRIVER_TRACE_CBID_cuModuleGetGlobal_v2, CUPTI_API_EXIT, "cuModuleGetGlobal_v2", &p, NULL, &rc);
+    return rc;
+}
+
+/*
+ * A stand-in for the CUDA runtime's cudaMemcpyToSymbol as CUDA 13 does it: the runtime maps the host symbol to its
+ * device variable through its own registration (__cudaRegisterVar, here fakeRegisterVar) and an untraced driver
+ * entry point, so no cuModuleGetGlobal reaches CUPTI; the call is reported as the runtime-API callback.
+ */
+static struct { const void *host; CUmodule mod; const char *name; } registered[16];
+static int nRegistered;
+
+void fakeRegisterVar(CUmodule m, const void *host, const char *deviceName) {
+    if (nRegistered < 16) {
+        registered[nRegistered].host = host;
+        registered[nRegistered].mod = m;
+        registered[nRegistered].name = deviceName;
+        nRegistered++;
+    }
+}
+
+static void reportRuntime(CUpti_CallbackId id, CUpti_ApiCallbackSite site, const char *fn, const void *params,
+                          cudaError_t *rc) {
+    if (!subscriber) return;
+    CUpti_CallbackData d;
+    memset(&d, 0, sizeof d);
+    d.callbackSite = site;
+    d.functionName = fn;
+    d.functionParams = params;
+    d.functionReturnValue = rc;
+    subscriber(subscriberData, CUPTI_CB_DOMAIN_RUNTIME_API, id, &d);
+}
+
+int fakeMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset) {
+    cudaMemcpyToSymbol_v3020_params p = {symbol, src, count, offset, cudaMemcpyHostToDevice};
+    cudaError_t rc = cudaErrorInvalidSymbol;
+    reportRuntime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020, CUPTI_API_ENTER, "cudaMemcpyToSymbol", &p, &rc);
+    for (int r = 0; r < nRegistered; r++) {
+        if (registered[r].host != symbol) continue;
+        int v = findVar(registered[r].mod, registered[r].name);
+        if (v >= 0 && offset + count <= vars[v].n) {
+            memcpy(vars[v].p + offset, src, count);
+            rc = cudaSuccess;
+        }
+    }
+    reportRuntime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020, CUPTI_API_EXIT, "cudaMemcpyToSymbol", &p, &rc);
     return rc;
 }
 

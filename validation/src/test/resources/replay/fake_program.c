@@ -178,6 +178,38 @@ static int constTable(CUmodule mod, CUdeviceptr dx, const float *x, int n) {
     return 0;
 }
 
+/* "const-runtime": the same table written as CUDA 13's runtime does it (fake_cuda.c's fakeMemcpyToSymbol): a host
+   shadow variable of the table's name, which only the program's symbol table names (static: not exported) */
+void fakeRegisterVar(CUmodule m, const void *host, const char *deviceName);
+int fakeMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset);
+static float c_table[4];
+
+static int constTableRuntime(CUmodule mod, CUdeviceptr dx, const float *x, int n) {
+    CUfunction f;
+    CUdeviceptr dy;
+    static float back[4096];
+    const float table[4] = {0.5f, 3.0f, -1.25f, 1e-3f};
+    fakeRegisterVar(mod, c_table, "c_table");
+    /* two writes: the first two entries, then the last two at an offset */
+    if (fakeMemcpyToSymbol(c_table, table, 2 * sizeof(float), 0)
+        || fakeMemcpyToSymbol(c_table, table + 2, 2 * sizeof(float), 2 * sizeof(float)))
+        return 6;
+    if (cuModuleGetFunction(&f, mod, "scale_const")) return 6;
+    if (cuMemAlloc(&dy, n * sizeof(float))) return 4;
+    unsigned un = n;
+    void *args[] = {&dx, &dy, &un};
+    if (cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, 0, args, 0)) return 5;
+    cuCtxSynchronize();
+    cuMemcpyDtoH(back, dy, n * sizeof(float));
+    for (int i = 0; i < n; i++)
+        if (back[i] != x[i] * table[i & 3]) {
+            printf("FAILED at %d\n", i);
+            return 1;
+        }
+    printf("scale_const (runtime): PASSED\n");
+    return 0;
+}
+
 int main(int argc, char **argv) {
     enum { N = 1000 };
     static float x[N], y[N], back[N];
@@ -196,6 +228,7 @@ int main(int argc, char **argv) {
     cuMemcpyHtoD(dx, x, sizeof x);
     cuMemcpyHtoD(dy, y, sizeof y);
     if (argc > 1 && strcmp(argv[1], "const") == 0) return constTable(mod, dx, x, N);
+    if (argc > 1 && strcmp(argv[1], "const-runtime") == 0) return constTableRuntime(mod, dx, x, N);
     if (argc > 1 && strcmp(argv[1], "texture") == 0) return textureFetch(mod);
     float a = 3.0f;
     unsigned n = N;

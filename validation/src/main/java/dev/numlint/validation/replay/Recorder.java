@@ -230,6 +230,7 @@ public final class Recorder {
             }
             messages.addAll(rec.notices);
             ptxOfProgram(cuobjdump, prog, out, messages);
+            SymbolWrites.name(out, prog, messages);
         } catch (IOException e) {
             messages.add(e.getMessage());
         }

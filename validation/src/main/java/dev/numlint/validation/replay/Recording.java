@@ -30,6 +30,8 @@ public final class Recording {
 
     public final List<Module> modules = new ArrayList<>();
     public final List<RecordedLaunch> launches = new ArrayList<>();
+    /** The program's cudaMemcpyToSymbol writes, named, in program order (symbols.jsonl). */
+    final List<SymbolWrites.Write> symbolWrites = new ArrayList<>();
     /** Limits hit and things not recorded, as the capture layer wrote them. */
     public final List<String> notices = new ArrayList<>();
     /** Problems of the recording itself (malformed lines, missing files), with the file named. */
@@ -180,6 +182,7 @@ public final class Recording {
         for (JsonNode d : r.lines("launches-done.jsonl"))
             done.put(d.path("id").asInt(-1), d.path("afterRecorded").asBoolean());
         for (JsonNode n : r.lines("launches.jsonl")) r.launches.add(r.launch(n, done));
+        r.symbolWrites.addAll(SymbolWrites.read(r, r.lines(SymbolWrites.FILE)));
         for (JsonNode n : r.lines("notices.jsonl"))
             r.notices.add(n.path("kind").asText()
                     + (n.path("kernel").asText().isEmpty()

@@ -256,6 +256,12 @@ public final class Replayer {
             }
         }
         Map<String, KernelHazards.Hit> hits = m != null ? KernelHazards.of(m.source, l.kernel, false) : Map.of();
+        if (m != null) {
+            List<String> written = SymbolWrites.apply(rec.symbolWrites, l, m.vars);
+            if (!written.isEmpty())
+                k.notes.add("module variables rebuilt from the program's cudaMemcpyToSymbol writes before this launch: "
+                        + written);
+        }
         List<Build> vs = variants(hits, l.kernel, mod == null ? null : mod.ptx, deviceArch, k);
         // element type of each allocation: the access type of the first pointer parameter into it
         String[] type = new String[l.before.size()];
@@ -320,10 +326,12 @@ public final class Replayer {
             k.notes.add("the module declares variables the host may fill (cudaMemcpyToSymbol) that the recording does"
                     + " not hold (the program never resolved them by name, or an older capture layer); replayed with"
                     + " their PTX initialisers or zeros: " + moduleVars);
+        java.util.Set<String> copiedVars = new java.util.HashSet<>(); // copied at the launch, not rebuilt from writes
+        for (Recording.Global g : l.globals) if (g.file != null) copiedVars.add(g.name);
         List<String> restored = m == null
                 ? List.of()
                 : m.vars.stream()
-                        .filter(v -> recordedVars.contains(v.name))
+                        .filter(v -> copiedVars.contains(v.name))
                         .map(v -> v.space + " " + v.name)
                         .toList();
         if (!restored.isEmpty()) k.notes.add("module variables restored from the recording: " + restored);
@@ -521,8 +529,14 @@ public final class Replayer {
             for (int a = 0; a < l.before.size(); a++)
                 allocs.add(rec.file(Recording.allocFile(l.id, a, "before")).toString());
             paramBlock = rec.file(l.paramFile).toString();
-            for (Recording.Global g : l.globals)
-                globals.put(g.name, rec.file(g.file).toString());
+            for (Recording.Global g : l.globals) {
+                if (g.file != null) globals.put(g.name, rec.file(g.file).toString());
+                else { // rebuilt from cudaMemcpyToSymbol writes (SymbolWrites): handed to the child as a job file
+                    String f = "global-" + globals.size() + ".bin";
+                    files.put(f, g.before);
+                    globals.put(g.name, f);
+                }
+            }
         } catch (IOException e) {
             gr.reason = "the recording cannot be read for the GPU: " + e.getMessage();
             return null;

@@ -24,6 +24,12 @@
  *                        cudaGetSymbolAddress do), copied before and after each recorded launch
  *   data/launch-L-texture-T.bin   the texels of each texture object a launch's parameters name (cuTexObjectCreate:
  *                        its resource and texture descriptors), for an array read with cuMemcpy3D
+ *   symbols.jsonl        one line per cudaMemcpyToSymbol(Async) from the host (CUPTI runtime-API callbacks): the bytes
+ *                        written (data/symbol-W.bin), the offset, the id of the launch it precedes, and where the
+ *                        host symbol lives (dladdr: its object, address, load base and, when exported, its name);
+ *                        the CUDA 13 runtime resolves the symbol without the traced cuModuleGetGlobal, so this is how
+ *                        a __constant__ table the host filled reaches the replay (`numlint record` names the symbol
+ *                        from the program's ELF symbol table)
  *   notices.jsonl        every limit hit and every thing that could not be recorded, with the reason
  * Limits (environment, set by `numlint record`): NUMLINT_CAPTURE_KERNELS (POSIX extended regex on the kernel
  * name, mangled or not), NUMLINT_CAPTURE_LAUNCHES (recorded launches per kernel, default 1),
@@ -33,7 +39,7 @@
  */
 #define _GNU_SOURCE
 #include <cuda.h>
-#include <cupti.h>
+#include <cupti.h> /* with the runtime API's callback ids and parameter structs */
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
@@ -81,7 +87,7 @@ static regex_t kernelRe;
 static int haveRe;
 static long perKernel = 1, every = 1;
 static unsigned long long maxBytes = 256ULL << 20, written;
-static int launchSeq, moduleSeq, deviceWritten, bytesNoticed;
+static int launchSeq, moduleSeq, symbolSeq, deviceWritten, bytesNoticed;
 static __thread int inside; /* our own driver calls inside a callback are not recorded */
 
 static struct {
@@ -626,11 +632,78 @@ static void launchExit(const char *kernel, CUresult rc) {
     pthread_mutex_unlock(&lock);
 }
 
+/* ------------------------------------------------------------------ cudaMemcpyToSymbol */
+
+/* a host-to-device cudaMemcpyToSymbol(Async) the program made: the bytes it wrote and where its host symbol lives */
+static void recordSymbolWrite(const void *symbol, const void *src, size_t count, size_t offset, int kind) {
+    if (!symbol || !src || count == 0) return;
+    if (kind != cudaMemcpyHostToDevice) {
+        /* cudaMemcpyDefault may name device memory as its source, which the host cannot read here */
+        notice("symbol", NULL, "a cudaMemcpyToSymbol that is not host-to-device: not recorded");
+        return;
+    }
+    Dl_info info;
+    memset(&info, 0, sizeof info);
+    int found = dladdr(symbol, &info) != 0;
+    pthread_mutex_lock(&lock);
+    int id = symbolSeq++, before = launchSeq;
+    int ok = reserve(count, NULL, "a cudaMemcpyToSymbol");
+    pthread_mutex_unlock(&lock);
+    if (!ok) return;
+    char name[160];
+    snprintf(name, sizeof name, "data/symbol-%d.bin", id);
+    if (!writeFile(name, src, count)) {
+        notice("copy", NULL, "the bytes of a cudaMemcpyToSymbol could not be written");
+        return;
+    }
+    const char *object = found && info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
+    object = object ? object + 1 : found && info.dli_fname ? info.dli_fname : "";
+    pthread_mutex_lock(&lock);
+    FILE *j = openIn("symbols.jsonl", "a");
+    if (j) {
+        fprintf(j, "{\"id\":%d,\"beforeLaunch\":%d,\"name\":", id, before);
+        jsonString(j, found && info.dli_sname ? info.dli_sname : "");
+        fprintf(j, ",\"object\":");
+        jsonString(j, object);
+        fprintf(j, ",\"address\":\"0x%llx\",\"base\":\"0x%llx\",\"offset\":%zu,\"bytes\":%zu}\n",
+                (unsigned long long)(uintptr_t)symbol, (unsigned long long)(uintptr_t)(found ? info.dli_fbase : 0),
+                offset, count);
+        fclose(j);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void runtimeCallback(CUpti_CallbackId cbid, const CUpti_CallbackData *cb) {
+    if (cb->callbackSite != CUPTI_API_EXIT || !cb->functionReturnValue
+        || *(const cudaError_t *)cb->functionReturnValue != cudaSuccess)
+        return;
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_ptds_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_ptsz_v7000: {
+        /* the four parameter structs begin alike: symbol, src, count, offset, kind */
+        const cudaMemcpyToSymbol_v3020_params *p = cb->functionParams;
+        recordSymbolWrite(p->symbol, p->src, p->count, p->offset, (int)p->kind);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
 /* ------------------------------------------------------------------ CUPTI */
 
 static void CUPTIAPI callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data) {
     (void)user;
-    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || inside) return;
+    if (inside) return;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        inside = 1;
+        runtimeCallback(cbid, data);
+        inside = 0;
+        return;
+    }
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const CUpti_CallbackData *cb = data;
     inside = 1;
     int enter = cb->callbackSite == CUPTI_API_ENTER;
@@ -771,6 +844,12 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
                               CUPTI_DRIVER_TRACE_CBID_cuTexObjectCreate};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         cuptiEnableCallback(1, s, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]);
+    CUpti_CallbackId runtimeIds[] = {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_v3020,
+                                     CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_v3020,
+                                     CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbol_ptds_v7000,
+                                     CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyToSymbolAsync_ptsz_v7000};
+    for (size_t i = 0; i < sizeof runtimeIds / sizeof runtimeIds[0]; i++)
+        cuptiEnableCallback(1, s, CUPTI_CB_DOMAIN_RUNTIME_API, runtimeIds[i]);
     FILE *f = openIn("capture.json", "w");
     if (f) {
         fprintf(f, "{\"format\":\"numlint-recording\",\"version\":%d,\"capture\":\"CUPTI driver-API callbacks via "

@@ -277,6 +277,61 @@ class CaptureReplayTest {
     }
 
     @Test
+    void aTableWrittenWithCudaMemcpyToSymbolIsRecordedNamedAndRestored() throws IOException {
+        // CUDA 13's runtime: cudaMemcpyToSymbol reaches CUPTI as a runtime-API call only (no cuModuleGetGlobal); the
+        // host symbol is local to the program (not in its dynamic symbol table): `record` names it from .symtab
+        Path out = tmp.resolve("rec-const-runtime");
+        Recorder.Result res = record(out, 1, 1, 256L << 20, List.of(program.toString(), "const-runtime"));
+        assertEquals(0, res.exitCode(), res.outputTail());
+        assertTrue(res.outputTail().contains("scale_const (runtime): PASSED"), res.outputTail());
+        List<String> lines = Files.readAllLines(out.resolve("symbols.jsonl"), StandardCharsets.UTF_8);
+        assertEquals(2, lines.size(), lines.toString());
+        assertTrue(
+                lines.get(0).contains("\"name\":\"c_table\"") && lines.get(0).contains("symbol table"), lines.get(0));
+        assertTrue(lines.get(1).contains("\"offset\":8"), lines.get(1));
+        Recording rec = Recording.read(out);
+        assertTrue(rec.launches.get(0).globals.isEmpty(), "nothing resolved by name through the driver");
+        KernelResult k = new Replayer(100_000_000L).replay(out).kernels.get(0);
+        assertTrue(k.launch.get("asBuiltReproduced").startsWith("yes: all 2000 elements"), k.launch + " " + k.notes);
+        assertTrue(
+                k.notes.contains(
+                        "module variables rebuilt from the program's cudaMemcpyToSymbol writes before this launch:"
+                                + " [const c_table]"),
+                k.notes.toString());
+        assertTrue(k.verdict != Verdict.INCONCLUSIVE && k.verdict != Verdict.NOT_RUNNABLE, k.reason);
+        // and on the (stand-in) GPU: the rebuilt table travels as a job file
+        Path gpuTmp = Files.createDirectories(tmp.resolve("gpu-tmp-runtime"));
+        KernelResult g = new Replayer(
+                        100_000_000L,
+                        new dev.numlint.validation.gpu.GpuProcess.Settings(
+                                "test-sticky", 0, Duration.ofSeconds(120), gpuTmp),
+                        1)
+                .replay(out)
+                .kernels
+                .get(0);
+        assertEquals(0, g.gpu.recordedAgreement.elementsDiffering, g.launch.toString());
+    }
+
+    @Test
+    void hostSymbolNamesMatchTheModuleVariables() {
+        assertTrue(SymbolWrites.names("c_Kernel", "c_Kernel"));
+        assertTrue(SymbolWrites.names("_ZL8c_Kernel", "c_Kernel")); // a C++ file-local variable
+        assertTrue(SymbolWrites.names(
+                "_ZL7c_Table", "__nv_static_52__aa10df35_30_quasirandomGenerator_kernel_cu_71f57a80_c_Table"));
+        assertTrue(!SymbolWrites.names("_ZL9c_Kernel", "c_Kernel")); // the length does not match: not a local name
+        assertTrue(!SymbolWrites.names("c_Table", "c_Kernel"));
+    }
+
+    @Test
+    void aDamagedOrForeignFileHasNoSymbolNames() throws IOException {
+        Path junk = Files.write(tmp.resolve("junk.elf"), new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0});
+        assertEquals(null, ElfSymbols.nameAt(junk, 0x4000, 0));
+        byte[] prog = Files.readAllBytes(program);
+        Path cut = Files.write(tmp.resolve("cut.elf"), java.util.Arrays.copyOf(prog, prog.length / 3));
+        assertEquals(null, ElfSymbols.nameAt(cut, 0x4000, 0));
+    }
+
+    @Test
     void aConstantTableTheRecordingLacksMakesTheVerdictInconclusive() throws IOException {
         // the CUDA 13 runtime resolves a cudaMemcpyToSymbol target without the traced cuModuleGetGlobal (seen on
         // cuda-samples' convolutionSeparable): the recording then lacks the table, the replay reads zeros, and a
