@@ -12,6 +12,7 @@ import dev.numlint.scan.ScanResult;
 import dev.numlint.scan.ScanValidation;
 import dev.numlint.scan.Scanner;
 import dev.numlint.spi.Analyzer;
+import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.report.ValidationReport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -201,7 +202,10 @@ final class ScanCommand implements Callable<Integer> {
             }
         }
         if (validate) {
-            ValidationReport report = ScanValidation.validate(result, prepared.paths(), validation.options(inputs));
+            ValidationOptions vo = validation.options(inputs);
+            // validation runs the PTX checks on its builds: with the scan's configuration
+            vo.ruleSettings = prepared.options().ruleSettings();
+            ValidationReport report = ScanValidation.validate(result, prepared.paths(), vo);
             result = new ScanResult(
                     result.root(),
                     ScanValidation.annotate(result, report),

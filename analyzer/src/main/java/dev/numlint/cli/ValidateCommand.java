@@ -125,6 +125,8 @@ final class ValidateCommand implements Callable<Integer> {
         }
         ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
         ScanResult scan = Scanner.scan(prepared.options());
+        // validation runs the PTX checks on its builds: with the scan's configuration
+        options.ruleSettings = prepared.options().ruleSettings();
         ValidationReport report = ScanValidation.validate(scan, prepared.paths(), options);
         if (writeSpec != null) {
             dev.numlint.validation.input.SpecFile sf = new dev.numlint.validation.input.SpecFile();

@@ -586,10 +586,7 @@ final class PtxFindings {
      * ({@code ptx-trip-count-option}) of the rule that declares it.
      */
     private static int minTripCount(ScanContext ctx) {
-        for (String id : RuleCatalog.get().rulesWhere(p -> p.ptxTripCountOption() != null)) {
-            return ctx.rules().intOption(id, policy(id).ptxTripCountOption());
-        }
-        throw new IllegalStateException("no rule of the catalog states ptx-trip-count-option");
+        return dev.numlint.ptx.facts.PtxFacts.minTripCount(ctx.rules());
     }
 
     /** The check's message, followed by the consequence when it amplifies or cancels (if its policy says so). */

@@ -14,7 +14,7 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 public @interface ReportsRules {
-    /** Rule ids, e.g. {@code "NL001"}. */
+    /** Rule ids, e.g. {@code NL001}. */
     String[] value();
 
     /** SpotBugs detector speed: fast, moderate or slow. */

@@ -24,21 +24,28 @@ import java.util.Set;
 public final class KernelHazards {
     private KernelHazards() {}
 
-    /** Minimum trip count for NL004 when no configuration is passed (the catalog's default). */
-    static final int NL004_MIN_TRIP_COUNT = 16;
-
     /** One rule's first evidence in a kernel: PTX line, instruction text and source position (file:line:col). */
     public record Hit(String rule, int line, String text, String source, int sourceLine, int sourceColumn) {}
 
-    /** Hazards of kernel in m, by rule id; fastMath: the file is built with --use_fast_math. */
+    /** Hazards of kernel in m, by rule id, counting long accumulations as the catalog's default does. */
     public static Map<String, Hit> of(PtxModule m, String kernel, boolean fastMath) {
+        return of(m, kernel, fastMath, -1);
+    }
+
+    /**
+     * Hazards of kernel in m, by rule id; fastMath: the file is built with --use_fast_math; minTripCount: the shortest
+     * loop that is a long accumulation, as the scan was configured ({@link ValidationOptions#ruleSettings} through
+     * {@code PtxFacts.minTripCount}; below 0: the catalog's default).
+     */
+    public static Map<String, Hit> of(PtxModule m, String kernel, boolean fastMath, int minTripCount) {
         Map<String, Hit> hits = new LinkedHashMap<>();
         Deque<PtxFunction> todo = new ArrayDeque<>();
         Set<String> seen = new HashSet<>();
         PtxFunction k = m.function(kernel);
         if (k == null) return hits;
         todo.add(k);
-        PtxFacts.Settings settings = new PtxFacts.Settings(NL004_MIN_TRIP_COUNT, fastMath, loc -> null);
+        int trips = minTripCount >= 0 ? minTripCount : dev.numlint.ptx.facts.PtxFacts.minTripCount(null);
+        PtxFacts.Settings settings = new PtxFacts.Settings(trips, fastMath, loc -> null);
         while (!todo.isEmpty()) {
             PtxFunction f = todo.poll();
             if (!seen.add(f.name()) || f.isDeclarationOnly()) continue;

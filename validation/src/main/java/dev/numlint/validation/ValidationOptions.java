@@ -97,6 +97,12 @@ public final class ValidationOptions {
     }
 
     /** A copy whose lists and maps can be changed without affecting this one. */
+    /**
+     * The scan's rule configuration, for the PTX checks validation runs on its builds (the shortest loop that is a long
+     * accumulation: {@code PtxFacts.minTripCount}); null: the catalog's defaults.
+     */
+    public dev.numlint.spi.RuleSettings ruleSettings;
+
     public ValidationOptions copy() {
         ValidationOptions o = new ValidationOptions();
         o.gpu = gpu;
@@ -121,6 +127,7 @@ public final class ValidationOptions {
         o.instructionLimit = instructionLimit;
         o.flagged = flagged;
         o.hostLaunches = hostLaunches;
+        o.ruleSettings = ruleSettings;
         return o;
     }
 }

@@ -253,8 +253,11 @@ public final class Validator {
         }
         Map<String, Set<String>> flaggedHere = flaggedFor(file);
         for (PtxText.Func k : asBuilt.entries()) {
-            Map<String, KernelHazards.Hit> hits =
-                    KernelHazards.of(asBuilt.source, k.name, Variants.ptxFastMath(o.buildFlags));
+            Map<String, KernelHazards.Hit> hits = KernelHazards.of(
+                    asBuilt.source,
+                    k.name,
+                    Variants.ptxFastMath(o.buildFlags),
+                    dev.numlint.ptx.facts.PtxFacts.minTripCount(o.ruleSettings));
             Set<String> rules = flaggedHere == null ? null : flaggedHere.get(k.name);
             if (rules == null && flaggedHere != null) {
                 // analyzers name kernels as written in the source; PTX names C++ kernels mangled

@@ -19,6 +19,12 @@ public final class ScanOptions {
     final List<Path> paths;
     final List<Analyzer> analyzers;
     final ConfiguredRuleSettings rules;
+
+    /** The effective rule configuration of the scan (catalog defaults overlaid with the configuration file). */
+    public dev.numlint.spi.RuleSettings ruleSettings() {
+        return rules;
+    }
+
     final List<String> excludes;
     final java.util.Map<dev.numlint.model.Layer, Long> maxFileSizes;
     final PtxMode ptxMode;

@@ -21,6 +21,22 @@ import java.util.function.Function;
  */
 public final class PtxFacts {
     /**
+     * The shortest loop that is a long accumulation for {@code rules} (a scan's configuration; null: the catalog's
+     * default): the option the catalog's policy names ({@code ptx-trip-count-option}) of the rule that declares it. The
+     * scan's PTX layer and validation, which runs the PTX checks on its builds, both read it here.
+     */
+    public static int minTripCount(dev.numlint.spi.RuleSettings rules) {
+        dev.numlint.rules.RuleCatalog c = dev.numlint.rules.RuleCatalog.get();
+        for (String id : c.rulesWhere(p -> p.ptxTripCountOption() != null)) {
+            String option = c.policy(id).ptxTripCountOption();
+            return rules != null
+                    ? rules.intOption(id, option)
+                    : Integer.parseInt(c.rule(id).option(option).defaultValue());
+        }
+        throw new IllegalStateException("no rule of the catalog states ptx-trip-count-option");
+    }
+
+    /**
      * Options and source access for one run.
      *
      * @param nl004MinTripCount loops with a known trip count below this are not long accumulations
