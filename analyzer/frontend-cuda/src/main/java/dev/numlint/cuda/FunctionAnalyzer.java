@@ -415,6 +415,8 @@ final class FunctionAnalyzer {
                 else if (t.isFloating()) Intervals.set(held, v.lo, v.hi);
                 l.lo = held.lo;
                 l.hi = held.hi;
+                // a float value held in a double (double da = a): exact products, fused or not
+                l.floatValued = t.isFpScalar() && promotions.floatValued(initExpr);
             }
             if (l != null && v != null && initExpr != null) {
                 l.scopeNode = DeclaredTypes.declarationScope(d, bodyRoot);

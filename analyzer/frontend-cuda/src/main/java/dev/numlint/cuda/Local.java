@@ -23,6 +23,11 @@ final class Local {
      * integer bounds and step, or a variable set once from such values), or null.
      */
     Double intBound;
+    /**
+     * A floating variable whose only definition, its initializer, is a value float holds exactly ({@code double da =
+     * a} of a float a): its products with other such values are exact in double.
+     */
+    boolean floatValued;
     /** The variable's initial value cannot be negative (threadIdx.x, an unsigned value, a constant >= 0). */
     boolean nonNegInit;
     /** The block (or for statement) its declaration belongs to: where it can be given a value, or null. */

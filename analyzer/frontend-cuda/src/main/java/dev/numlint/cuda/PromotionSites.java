@@ -84,7 +84,20 @@ final class PromotionSites {
         if (v.cval != null) return (double) (float) (double) v.cval == v.cval;
         if (v.type.kind == CType.Kind.FLOAT) return true;
         if (!v.type.isFpScalar()) return false;
+        // a variable whose only definition is a float value (double da = a)
+        String n = ParseTrees.simpleName(p);
+        if (n != null) {
+            Local l = a.lookup(n);
+            if (l != null && l.floatValued) return true;
+        }
         if (p instanceof CastExprContext) return floatValued(((CastExprContext) p).expression());
+        // a functional cast of one value, double(x) (session 12 evaluation: DualSPHysics' 2x2 minors)
+        if (p instanceof FunctionalCastExprContext fc
+                && fc.argumentList() != null
+                && fc.argumentList().argument().size() == 1
+                && fc.argumentList().argument(0).expression() != null) {
+            return floatValued(fc.argumentList().argument(0).expression());
+        }
         if (p instanceof NamedCastExprContext && ((NamedCastExprContext) p).STATIC_CAST() != null) {
             return floatValued(((NamedCastExprContext) p).expression());
         }
