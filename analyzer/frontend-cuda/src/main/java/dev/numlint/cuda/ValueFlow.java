@@ -239,6 +239,9 @@ final class ValueFlow {
                     followSelected(sel, depth, visited, out, via, direct);
                     return;
                 }
+                // == or != against a sentinel (FLT_MAX, -INFINITY, HUGE_VAL: what a running min/max starts from): a
+                // computed value of ordinary size cannot reach it by an ulp, the test only asks whether it was set
+                if (p instanceof EqExprContext && sentinel((EqExprContext) p, cur)) return;
                 // compared with a fresh random draw (either side: u * I0 >= I is u >= I / I0): one ulp shifts the
                 // outcome's probability, it decides no single outcome
                 boolean variate = drawn(component != null ? component : cur);
@@ -540,6 +543,30 @@ final class ValueFlow {
             }
         }
         for (int i = 0; i < t.getChildCount(); i++) collect(t.getChild(i));
+    }
+
+    private static final java.util.regex.Pattern SENTINEL = java.util.regex.Pattern.compile(
+            "[-+]?\\s*\\(?\\s*[-+]?\\s*(FLT_MAX|DBL_MAX|LDBL_MAX|HUGE_VALF?|HUGE_VALL|INFINITY|__FLT_MAX__|__DBL_MAX__"
+                    + "|(std::)?numeric_limits<\\s*(float|double)\\s*>::(max|infinity|lowest)\\(\\))\\s*\\)?");
+
+    /**
+     * Whether the operand of {@code eq} that does not hold {@code cur} is a sentinel: a largest finite value or an
+     * infinity, written by name or as a constant of magnitude 1e37 or more.
+     */
+    private boolean sentinel(EqExprContext eq, ParserRuleContext cur) {
+        for (int i = 0; i < 2; i++) {
+            ExpressionContext side = eq.expression(i), other = eq.expression(1 - i);
+            if (side == null || other == null || !encloses(side, cur)) continue;
+            E o = memo.get(ParseTrees.stripParens(other));
+            if (o != null && o.cval != null && Math.abs(o.cval) >= 1e37) return true;
+            return SENTINEL.matcher(other.getText()).matches();
+        }
+        return false;
+    }
+
+    private static boolean encloses(ParseTree outer, ParseTree inner) {
+        for (ParseTree t = inner; t != null; t = t.getParent()) if (t == outer) return true;
+        return false;
     }
 
     /**
