@@ -77,6 +77,6 @@ final class ElfSymbols {
         byte[] b = new byte[end - at];
         strs.get(at, b);
         String s = new String(b, StandardCharsets.UTF_8);
-        return s.matches("[A-Za-z_$.][A-Za-z0-9_$.]*") ? s : null;
+        return Recording.SYMBOL.matcher(s).matches() ? s : null;
     }
 }

@@ -30,6 +30,9 @@ public final class Recording {
 
     public final List<Module> modules = new ArrayList<>();
     public final List<RecordedLaunch> launches = new ArrayList<>();
+
+    /** A symbol name a recording may hold (a module variable, a host symbol): anything else is refused. */
+    static final java.util.regex.Pattern SYMBOL = java.util.regex.Pattern.compile("[A-Za-z_$.][A-Za-z0-9_$.]*");
     /** The program's cudaMemcpyToSymbol writes, named, in program order (symbols.jsonl). */
     final List<SymbolWrites.Write> symbolWrites = new ArrayList<>();
     /** Limits hit and things not recorded, as the capture layer wrote them. */
@@ -232,7 +235,9 @@ public final class Recording {
                 Global gl = new Global();
                 gl.index = g.path("index").asInt(-1);
                 gl.name = g.path("name").asText();
-                if (gl.index < 0 || gl.name.isEmpty() || !gl.name.matches("[A-Za-z_$.][A-Za-z0-9_$.]*"))
+                if (gl.index < 0
+                        || gl.name.isEmpty()
+                        || !SYMBOL.matcher(gl.name).matches())
                     throw new IOException("launch " + l.id + ": a module variable without a valid index and name");
                 gl.file = globalFile(l.id, gl.index, "before");
                 gl.before = bytes(gl.file);

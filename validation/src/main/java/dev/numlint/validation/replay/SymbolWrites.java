@@ -25,7 +25,6 @@ final class SymbolWrites {
 
     static final String FILE = "symbols.jsonl";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern NAME = Pattern.compile("[A-Za-z_$.][A-Za-z0-9_$.]*");
     private static final Pattern LOCAL = Pattern.compile("_ZL(\\d{1,4})([A-Za-z_$][A-Za-z0-9_$]*)");
 
     /** One write: before which launch, to which host symbol, at what offset, and the bytes. */
@@ -81,7 +80,10 @@ final class SymbolWrites {
             long offset = n.path("offset").asLong(-1), bytes = n.path("bytes").asLong(-1);
             if (name.isEmpty()) continue; // unnamed: `numlint record` said so
             try {
-                if (id < 0 || offset < 0 || bytes <= 0 || !NAME.matcher(name).matches())
+                if (id < 0
+                        || offset < 0
+                        || bytes <= 0
+                        || !Recording.SYMBOL.matcher(name).matches())
                     throw new IOException("a cudaMemcpyToSymbol write without a valid id, name, offset and size");
                 byte[] b = r.bytes("data/symbol-" + id + ".bin");
                 if (b.length != bytes)
