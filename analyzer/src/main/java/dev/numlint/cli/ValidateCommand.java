@@ -1,5 +1,6 @@
 package dev.numlint.cli;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.output.SarifReport;
 import dev.numlint.scan.ScanResult;
 import dev.numlint.scan.ScanValidation;
@@ -9,7 +10,6 @@ import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.report.JsonReportWriter;
 import dev.numlint.validation.report.TextReportRenderer;
 import dev.numlint.validation.report.ValidationReport;
-import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

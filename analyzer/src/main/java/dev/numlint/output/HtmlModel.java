@@ -246,42 +246,44 @@ final class HtmlModel {
         return b ? "on" : "off";
     }
 
-    static ValidationView validationView(Map<?, ?> v) {
+    static ValidationView validationView(dev.numlint.model.FindingVerdict v) {
         if (v == null) {
             return null;
         }
-        String verdict = String.valueOf(v.get("verdict"));
+        String verdict = verdictText(v);
         List<String> parts = new ArrayList<>();
-        addIf(parts, v, "kernel", "kernel");
-        addIf(parts, v, "executor", "executor");
-        addIf(parts, v, "inputs", "input sets");
-        Object cmp = v.get("elementsCompared");
-        Object diff = v.get("elementsDiffering");
-        if (cmp instanceof Number c) {
-            parts.add(diff + " of " + c + " elements differ");
-        }
-        addIf(parts, v, "maxUlp", "max ulp");
-        addIf(parts, v, "meanUlp", "mean ulp");
-        addIf(parts, v, "closerToReference", "closer to the reference");
-        addIf(parts, v, "reason", "reason");
+        addIf(parts, v.kernel(), "kernel");
+        addIf(parts, v.executor(), "executor");
+        addIf(parts, v.inputs(), "input sets");
+        Long diff = v.elementsDiffering();
+        long cmp = v.elementsCompared();
+        parts.add(diff + " of " + cmp + " elements differ");
+        addIf(parts, v.maxUlp(), "max ulp");
+        addIf(parts, v.meanUlp(), "mean ulp");
+        addIf(parts, v.closerToReference(), "closer to the reference");
+        addIf(parts, v.reason(), "reason");
         Chart chart = null;
-        if (v.get("ulpHistogram") instanceof Map<?, ?> h && !h.isEmpty()) {
+        if (v.ulpHistogram() != null && !v.ulpHistogram().isEmpty()) {
             List<Bar> bars = new ArrayList<>();
-            h.forEach((k, n) -> bars.add(new Bar(k + " ulp", n instanceof Number x ? x.longValue() : 0, "b-ulp")));
+            v.ulpHistogram().forEach((k, n) -> bars.add(new Bar(k + " ulp", n == null ? 0 : n, "b-ulp")));
             chart = chart("ULP histogram of the differing elements", bars);
-        } else if (cmp instanceof Number c && c.longValue() > 0 && diff instanceof Number d) {
-            long same = c.longValue() - d.longValue();
+        } else if (cmp > 0 && diff != null) {
+            long same = cmp - diff;
             chart = chart(
                     "Elements compared",
                     List.of(
                             new Bar("equal", same, "b-equal"),
-                            new Bar("differing (max " + v.get("maxUlp") + " ulp)", d.longValue(), "b-ulp")));
+                            new Bar("differing (max " + v.maxUlp() + " ulp)", diff, "b-ulp")));
         }
         return new ValidationView(verdict, verdict.replaceAll("[^a-z-]", ""), parts, chart);
     }
 
-    private static void addIf(List<String> parts, Map<?, ?> v, String key, String label) {
-        Object x = v.get(key);
+    /** The verdict as the reports print it ({@code null} when none was reached). */
+    static String verdictText(dev.numlint.model.FindingVerdict v) {
+        return String.valueOf(v.verdict() == null ? null : v.verdict().text());
+    }
+
+    private static void addIf(List<String> parts, Object x, String label) {
         if (x != null) {
             parts.add(label + " " + x);
         }

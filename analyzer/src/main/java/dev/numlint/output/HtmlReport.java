@@ -407,16 +407,14 @@ public final class HtmlReport {
         int[] ulp = new int[buckets.length];
         boolean anyUlp = false;
         for (Finding f : r.findings()) {
-            Map<?, ?> v = validationOf(f);
+            dev.numlint.model.FindingVerdict v = f.verdict();
             if (v == null) {
                 continue;
             }
             validated++;
-            verdicts.merge(String.valueOf(v.get("verdict")), 1, Integer::sum);
-            if (v.get("maxUlp") instanceof Number n
-                    && v.get("elementsCompared") instanceof Number c
-                    && c.longValue() > 0) {
-                ulp[ulpBucket(n.longValue())]++;
+            verdicts.merge(HtmlModel.verdictText(v), 1, Integer::sum);
+            if (v.elementsCompared() > 0) {
+                ulp[ulpBucket(v.maxUlp())]++;
                 anyUlp = true;
             }
         }
@@ -570,7 +568,7 @@ public final class HtmlReport {
                                 im.consequence(),
                                 im.sink() == null ? null : im.sink().shortText(),
                                 im.errorBound()),
-                HtmlModel.validationView(validationOf(f)),
+                HtmlModel.validationView(f.verdict()),
                 status,
                 state == null ? null : state.id(),
                 code(f),
@@ -581,10 +579,6 @@ public final class HtmlReport {
                 f.fingerprint() == null ? "none" : f.fingerprint(),
                 suppression,
                 rule == null ? null : f.ruleId() + " " + rule.name() + ": " + rule.summary());
-    }
-
-    private static Map<?, ?> validationOf(Finding f) {
-        return f.properties().get("validation") instanceof Map<?, ?> m ? m : null;
     }
 
     /** Numbered source lines around the finding, or the source evidence, or null. */

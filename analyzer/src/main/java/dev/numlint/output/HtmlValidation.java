@@ -11,7 +11,7 @@ import java.util.Map;
  * validated finding with its elements, largest ULP difference and ULP histogram (an inline SVG bar of the
  * buckets, no script), the attribution table of each validated kernel (the elements each single-switch build
  * removes, with the command the builds were made with), and the floating-point exceptions counted on each finding's
- * line. Statistics only, read from the findings' {@code properties.validation}; never buffer contents. Every value
+ * line. Statistics only, read from the findings' typed verdicts ({@code Finding.verdict}); never buffer contents. Every value
  * is printed by the template, which escapes it.
  */
 final class HtmlValidation {
@@ -62,15 +62,13 @@ final class HtmlValidation {
         List<ExceptionRow> exceptions = new ArrayList<>();
         for (int i = 0; i < findings.size(); i++) {
             Finding f = findings.get(i);
-            if (!(f.properties().get("validation") instanceof Map<?, ?> v)) continue;
+            dev.numlint.model.FindingVerdict v = f.verdict();
+            if (v == null) continue;
             int n = i + 1;
             String where = f.location().file() + ":" + f.location().startLine();
-            String kernel = v.get("kernel") == null
-                    ? ""
-                    : dev.numlint.util.Demangler.simpleName(v.get("kernel").toString());
-            String verdict = String.valueOf(v.get("verdict"));
-            String elements =
-                    v.get("elementsCompared") instanceof Number c ? v.get("elementsDiffering") + " of " + c : "";
+            String kernel = v.kernel() == null ? "" : dev.numlint.util.Demangler.simpleName(v.kernel());
+            String verdict = HtmlModel.verdictText(v);
+            String elements = v.elementsDiffering() + " of " + v.elementsCompared();
             verdicts.add(new VerdictRow(
                     n,
                     f.ruleId(),
@@ -79,25 +77,23 @@ final class HtmlValidation {
                     verdict,
                     verdict.replaceAll("[^a-z-]", ""),
                     elements,
-                    v.get("maxUlp") == null ? "" : v.get("maxUlp").toString(),
-                    histogram(v.get("ulpHistogram"))));
-            if (v.get("attribution") instanceof List<?> rows) {
-                for (Object o : rows) {
-                    if (!(o instanceof Map<?, ?> a)) continue;
-                    String key = f.location().file() + "\u0000" + v.get("kernel") + "\u0000" + a.get("variant");
-                    attribution.putIfAbsent(
-                            key,
-                            new AttributionRow(
-                                    kernel + " (" + f.location().file() + ")",
-                                    String.valueOf(a.get("rule")),
-                                    String.valueOf(a.get("variant")),
-                                    String.valueOf(a.get("elementsDiffering")),
-                                    v.get("build") == null ? "" : v.get("build").toString()));
-                }
+                    Long.toString(v.maxUlp()),
+                    histogram(v.ulpHistogram())));
+            for (dev.numlint.model.FindingVerdict.Attribution a : v.attribution()) {
+                String key = f.location().file() + "\u0000" + v.kernel() + "\u0000" + a.variant();
+                attribution.putIfAbsent(
+                        key,
+                        new AttributionRow(
+                                kernel + " (" + f.location().file() + ")",
+                                String.valueOf(a.rule()),
+                                String.valueOf(a.variant()),
+                                String.valueOf(a.elementsDiffering()),
+                                v.build() == null ? "" : v.build()));
             }
-            if (v.get("floatingPointExceptions") instanceof Map<?, ?> x && !x.isEmpty()) {
+            if (v.floatingPointExceptions() != null
+                    && !v.floatingPointExceptions().isEmpty()) {
                 List<String> parts = new ArrayList<>();
-                x.forEach((kind, count) -> parts.add(kind + " " + count));
+                v.floatingPointExceptions().forEach((kind, count) -> parts.add(kind + " " + count));
                 exceptions.add(new ExceptionRow(n, f.ruleId(), where, String.join(", ", parts)));
             }
         }
@@ -106,12 +102,13 @@ final class HtmlValidation {
     }
 
     /** The histogram bar of a ULP histogram (bucket to elements), or null when it is empty or absent. */
-    static Histogram histogram(Object h) {
-        if (!(h instanceof Map<?, ?> m) || m.isEmpty()) return null;
+    static Histogram histogram(Map<String, Long> m) {
+        if (m == null || m.isEmpty()) return null;
         long total = 0;
         Map<String, Long> counts = new LinkedHashMap<>();
         for (String b : BUCKETS) {
-            if (m.get(b) instanceof Number x && x.longValue() > 0) {
+            Long x = m.get(b);
+            if (x != null && x > 0) {
                 counts.put(b, x.longValue());
                 total += x.longValue();
             }

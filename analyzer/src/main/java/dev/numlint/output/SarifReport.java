@@ -500,16 +500,14 @@ public final class SarifReport {
      * kernel ranks high, one not observed on the inputs tried ranks low; unvalidated findings have no rank.
      */
     static Double validationRank(Finding f) {
-        if (f.properties().get("validation") instanceof Map<?, ?> v) {
-            Object verdict = v.get("verdict");
-            if ("confirmed".equals(verdict)) {
-                return 95.0;
-            }
-            if ("not-observed".equals(verdict)) {
-                return 30.0;
-            }
+        if (f.verdict() == null || f.verdict().verdict() == null) {
+            return null;
         }
-        return null;
+        return switch (f.verdict().verdict()) {
+            case CONFIRMED -> 95.0;
+            case NOT_OBSERVED -> 30.0;
+            default -> null;
+        };
     }
 
     private static com.contrastsecurity.sarif.Notification notification(Notification n) {

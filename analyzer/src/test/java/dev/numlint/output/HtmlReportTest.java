@@ -3,8 +3,10 @@ package dev.numlint.output;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.numlint.model.Finding;
+import dev.numlint.model.FindingVerdict;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Location;
+import dev.numlint.model.Verdict;
 import dev.numlint.scan.Analyzers;
 import dev.numlint.scan.MarkerAnalyzer;
 import dev.numlint.scan.ScanOptions;
@@ -132,19 +134,22 @@ class HtmlReportTest {
         ScanResult r = scan(src, List.of(src), List.of(new MarkerAnalyzer()));
         Finding f = r.findings().get(0).toBuilder()
                 .impact(Impact.amplified("truncated to a pixel index", Location.line("k.cu", 9)))
-                .property(
-                        "validation",
-                        Map.of(
-                                "verdict",
-                                "confirmed",
-                                "elementsCompared",
-                                1000,
-                                "elementsDiffering",
-                                12,
-                                "maxUlp",
-                                3,
-                                "meanUlp",
-                                1.5))
+                .verdict(new FindingVerdict(
+                        Verdict.CONFIRMED,
+                        null,
+                        null,
+                        0,
+                        1000,
+                        12L,
+                        3,
+                        1.5,
+                        null,
+                        null,
+                        List.of(),
+                        null,
+                        null,
+                        null,
+                        null))
                 .build();
         List<Finding> fs = new ArrayList<>(r.findings());
         fs.set(0, f);
@@ -408,25 +413,27 @@ class HtmlReportTest {
     void theValidationSectionShowsVerdictsAttributionUlpHistogramsAndExceptionsPerLine() throws IOException {
         Path src = hostileTree();
         ScanResult r = scan(src, List.of(src), List.of(new MarkerAnalyzer()));
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("verdict", "confirmed");
-        v.put("kernel", "fwd<script>x</script>");
-        v.put("elementsCompared", 4096);
-        v.put("elementsDiffering", 300);
-        v.put("maxUlp", 40);
-        v.put("ulpHistogram", new LinkedHashMap<>(Map.of("1", 200L, "16-255", 100L)));
-        v.put(
-                "attribution",
+        FindingVerdict v = new FindingVerdict(
+                Verdict.CONFIRMED,
+                "fwd<script>x</script>",
+                null,
+                0,
+                4096,
+                300L,
+                40,
+                0,
+                null,
+                null,
                 List.of(
-                        Map.of("rule", "NL003", "variant", "fmad=false", "elementsDiffering", 280L),
-                        Map.of("rule", "NL003", "variant", "unfuse-fma", "elementsDiffering", 280L),
-                        Map.of("rule", "NL002", "variant", "prec-div=true", "elementsDiffering", 20L)));
-        v.put(
-                "build",
-                "nvcc -ptx -lineinfo -arch=compute_90 --use_fast_math k.cu (from the compile_commands.json entry)");
-        v.put("floatingPointExceptions", new LinkedHashMap<>(Map.of("division-by-zero", 3L)));
+                        new FindingVerdict.Attribution("NL003", "fmad=false", 280L),
+                        new FindingVerdict.Attribution("NL003", "unfuse-fma", 280L),
+                        new FindingVerdict.Attribution("NL002", "prec-div=true", 20L)),
+                "nvcc -ptx -lineinfo -arch=compute_90 --use_fast_math k.cu (from the compile_commands.json entry)",
+                null,
+                new LinkedHashMap<>(Map.of("division-by-zero", 3L)),
+                new LinkedHashMap<>(Map.of("1", 200L, "16-255", 100L)));
         List<Finding> fs = new ArrayList<>(r.findings());
-        fs.set(0, fs.get(0).toBuilder().property("validation", v).build());
+        fs.set(0, fs.get(0).toBuilder().verdict(v).build());
         ScanResult annotated = new ScanResult(
                 r.root(), fs, r.notifications(), r.filesAnalyzed(), r.filesNotAnalyzed(), r.executionSuccessful());
         String html = HtmlReport.render(annotated, options(List.of(src), null));

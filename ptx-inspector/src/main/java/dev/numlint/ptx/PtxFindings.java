@@ -578,7 +578,8 @@ final class PtxFindings {
                 .withDecision(h.decision())
                 .withHazard(hazard)
                 .withOrigin(new Identity.Origin(srcLine == null ? null : WrittenCode.mayConvert(srcLine), List.of()))
-                .withCode(WrittenCode.tokens(srcLine));
+                .withCode(WrittenCode.tokens(srcLine))
+                .withSymbol(h.function().name());
     }
 
     /**

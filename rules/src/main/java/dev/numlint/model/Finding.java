@@ -28,6 +28,8 @@ import java.util.Objects;
  *                       derives the level from it and it appears as {@code properties.impact}
  * @param identity       what the finding is about, typed (operation, accumulator, decision, PTX origin), set by its
  *                       producer; the scan merges layers by it. Not written to reports
+ * @param verdict        what validation measured for the finding (its kernel's run), or null when it was not
+ *                       validated; it appears as {@code properties.validation}
  */
 public record Finding(
         String ruleId,
@@ -44,7 +46,8 @@ public record Finding(
         Suppression suppression,
         Map<String, Object> properties,
         Impact impact,
-        Identity identity) {
+        Identity identity,
+        FindingVerdict verdict) {
 
     public Finding {
         Objects.requireNonNull(ruleId, "ruleId");
@@ -84,6 +87,7 @@ public record Finding(
         b.properties.putAll(properties);
         b.impact = impact;
         b.identity = identity;
+        b.verdict = verdict;
         return b;
     }
 
@@ -104,6 +108,7 @@ public record Finding(
         private final Map<String, Object> properties = new LinkedHashMap<>();
         private Impact impact;
         private Identity identity = Identity.NONE;
+        private FindingVerdict verdict;
 
         public Builder ruleId(String v) {
             ruleId = v;
@@ -208,6 +213,17 @@ public record Finding(
             return identity;
         }
 
+        /** Sets what validation measured (null: not validated); it is written as {@code properties.validation}. */
+        public Builder verdict(FindingVerdict v) {
+            verdict = v;
+            if (v != null) {
+                properties.put("validation", v.toProperties());
+            } else {
+                properties.remove("validation");
+            }
+            return this;
+        }
+
         public String ruleId() {
             return ruleId;
         }
@@ -238,7 +254,8 @@ public record Finding(
                     suppression,
                     properties,
                     impact,
-                    identity);
+                    identity,
+                    verdict);
         }
     }
 }

@@ -32,6 +32,9 @@ import java.util.Set;
  *                    copies of one written site), or null
  * @param libraryCode the PTX instruction is a step of an inlined library routine, not the programmer's operation
  * @param judgement   how the producer judged the impact ({@link Judgement}), or null: as any finding
+ * @param symbol      the function's name as the compiled code names it (a PTX finding's mangled kernel name), or null:
+ *                    validation runs the kernel of that name
+ * @param flag        the build flag a build-file finding is about ({@link Flag}), or null for other layers
  */
 public record Identity(
         String written,
@@ -46,11 +49,13 @@ public record Identity(
         List<String> code,
         String macro,
         boolean libraryCode,
-        Judgement judgement) {
+        Judgement judgement,
+        String symbol,
+        Flag flag) {
 
     /** The identity of a finding whose producer states nothing. */
-    public static final Identity NONE =
-            new Identity(null, null, Set.of(), null, null, null, null, null, null, List.of(), null, false, null);
+    public static final Identity NONE = new Identity(
+            null, null, Set.of(), null, null, null, null, null, null, List.of(), null, false, null, null, null);
 
     public Identity {
         operations = operations == null ? Set.of() : Set.copyOf(operations);
@@ -86,7 +91,9 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withExpression(String v) {
@@ -103,7 +110,9 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withOperations(Set<Operation> v) {
@@ -120,7 +129,9 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withAccumulator(String v) {
@@ -137,7 +148,9 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withDecision(String v) {
@@ -154,7 +167,9 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withHazard(String v) {
@@ -171,7 +186,9 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withInstruction(String v) {
@@ -188,7 +205,9 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withOrigin(Origin v) {
@@ -205,7 +224,9 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withConsequence(String v) {
@@ -222,7 +243,9 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withCode(List<String> v) {
@@ -239,7 +262,9 @@ public record Identity(
                 v,
                 macro,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withMacro(String v) {
@@ -256,7 +281,9 @@ public record Identity(
                 code,
                 v,
                 libraryCode,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withLibraryCode(boolean v) {
@@ -273,7 +300,9 @@ public record Identity(
                 code,
                 macro,
                 v,
-                judgement);
+                judgement,
+                symbol,
+                flag);
     }
 
     public Identity withJudgement(Judgement v) {
@@ -290,7 +319,72 @@ public record Identity(
                 code,
                 macro,
                 libraryCode,
+                v,
+                symbol,
+                flag);
+    }
+
+    public Identity withSymbol(String v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement,
+                v,
+                flag);
+    }
+
+    public Identity withFlag(Flag v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement,
+                symbol,
                 v);
+    }
+
+    /**
+     * A build flag as the build file sets it, for the stages that review what the flag reaches (flags/FlagReach).
+     *
+     * @param name       the flag as written ({@code --use_fast_math})
+     * @param target     which code it compiles
+     * @param setThrough how the build sets it (the variable, option or property), or null
+     * @param condition  the build condition under which it is set, or null when unconditional
+     * @param alsoAt     the other places in the build files that set the same flag (the finding's group)
+     */
+    public record Flag(String name, Target target, String setThrough, String condition, List<Location> alsoAt) {
+        public Flag {
+            alsoAt = alsoAt == null ? List.of() : List.copyOf(alsoAt);
+        }
+
+        /** The code a flag compiles. */
+        public enum Target {
+            /** CUDA device code. */
+            CUDA_DEVICE,
+            /** The host code of CUDA units. */
+            CUDA_HOST,
+            /** C/C++ host code. */
+            HOST
+        }
     }
 
     /** How a producer judged a finding's impact, which the merge with another layer respects. */

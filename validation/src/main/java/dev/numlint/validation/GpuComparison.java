@@ -5,6 +5,7 @@ import static dev.numlint.validation.Elements.size;
 import static dev.numlint.validation.Elements.ulp;
 import static dev.numlint.validation.Elements.values;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.validation.InputSets.Aggregate;
 import dev.numlint.validation.InputSets.InputSet;
 import dev.numlint.validation.InputSets.Outputs;
@@ -19,7 +20,6 @@ import dev.numlint.validation.report.Attribution;
 import dev.numlint.validation.report.GpuKernelResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.VariantError;
-import dev.numlint.validation.report.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

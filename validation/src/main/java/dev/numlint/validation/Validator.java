@@ -8,6 +8,7 @@ import static dev.numlint.validation.Variants.cuVariants;
 import static dev.numlint.validation.Variants.ptxVariants;
 
 import dev.numlint.model.HostLaunch;
+import dev.numlint.model.Verdict;
 import dev.numlint.validation.InputSets.Aggregate;
 import dev.numlint.validation.InputSets.InputSet;
 import dev.numlint.validation.InputSets.Outputs;
@@ -31,7 +32,6 @@ import dev.numlint.validation.report.FindingResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
 import dev.numlint.validation.report.VariantError;
-import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

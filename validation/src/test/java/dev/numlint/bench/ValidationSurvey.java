@@ -1,10 +1,10 @@
 package dev.numlint.bench;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.validation.ValidationOptions;
 import dev.numlint.validation.Validator;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
-import dev.numlint.validation.report.Verdict;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;

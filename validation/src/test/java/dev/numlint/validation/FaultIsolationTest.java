@@ -2,10 +2,10 @@ package dev.numlint.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.validation.gpu.GpuChildControl;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
-import dev.numlint.validation.report.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

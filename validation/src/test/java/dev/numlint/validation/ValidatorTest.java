@@ -3,12 +3,12 @@ package dev.numlint.validation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.validation.report.Attribution;
 import dev.numlint.validation.report.JsonReportWriter;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.TextReportRenderer;
 import dev.numlint.validation.report.ValidationReport;
-import dev.numlint.validation.report.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;

@@ -2,9 +2,9 @@ package dev.numlint.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
-import dev.numlint.validation.report.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,8 +2,10 @@ package dev.numlint.scan;
 
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Finding;
+import dev.numlint.model.FindingVerdict;
 import dev.numlint.model.HostLaunch;
 import dev.numlint.model.Layer;
+import dev.numlint.model.Verdict;
 import dev.numlint.spi.HostCodeReader;
 import dev.numlint.validation.CompileCommand;
 import dev.numlint.validation.ValidationOptions;
@@ -12,7 +14,6 @@ import dev.numlint.validation.replay.ProjectBuilds;
 import dev.numlint.validation.report.FindingResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
-import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,11 +48,9 @@ public final class ScanValidation {
             out.computeIfAbsent(abs, k -> new TreeMap<>())
                     .computeIfAbsent(f.function(), k -> new TreeSet<>())
                     .add(f.ruleId());
-            Object mangled = f.properties().get("mangledName");
+            String mangled = f.identity().symbol(); // the kernel's name in the compiled code (PTX findings)
             if (mangled != null) {
-                out.get(abs)
-                        .computeIfAbsent(mangled.toString(), k -> new TreeSet<>())
-                        .add(f.ruleId());
+                out.get(abs).computeIfAbsent(mangled, k -> new TreeSet<>()).add(f.ruleId());
             }
         }
         return out;
@@ -270,9 +269,9 @@ public final class ScanValidation {
     }
 
     /**
-     * The scan's findings with each validated finding's verdict in {@code properties.validation} (verdict, kernel,
+     * The scan's findings with each validated finding's typed verdict ({@link FindingVerdict}: verdict, kernel,
      * executor, element and ULP statistics, which build is closer to the reference, the floating-point exceptions
-     * counted on its line).
+     * counted on its line), which the reports write as {@code properties.validation}.
      */
     public static List<Finding> annotate(ScanResult scan, ValidationReport report) {
         List<Finding> out = new ArrayList<>(scan.findings().size());
@@ -282,7 +281,6 @@ public final class ScanValidation {
                 out.add(f);
                 continue;
             }
-            Map<String, Object> v = new LinkedHashMap<>();
             Verdict verdict = k.verdict;
             Long differing = k.elementsDiffering;
             FindingResult match = null;
@@ -295,34 +293,31 @@ public final class ScanValidation {
             if (match != null) {
                 if (match.verdict != null) verdict = match.verdict;
                 if (match.elementsDiffering != null) differing = match.elementsDiffering;
-                if (match.fusedInMachineCode != null) v.put("fusedInMachineCode", match.fusedInMachineCode);
-                // floating-point exceptions the as-built run raised on this finding's line (empty: none seen)
-                if (match.exceptions != null) v.put("floatingPointExceptions", match.exceptions);
-                // the ULP distances of the elements this hazard's switch alone changes, by bucket
-                if (match.ulpHistogram != null) v.put("ulpHistogram", new LinkedHashMap<>(match.ulpHistogram));
             }
-            v.put("verdict", verdict == null ? null : verdict.text());
-            v.put("kernel", k.kernel);
-            v.put("executor", k.executor);
-            v.put("inputs", k.inputs);
-            v.put("elementsCompared", k.elementsCompared);
-            v.put("elementsDiffering", differing);
-            v.put("maxUlp", k.maxUlp);
-            v.put("meanUlp", k.meanUlp);
-            v.put("closerToReference", k.closerToReference);
-            if (k.reason != null) v.put("reason", k.reason);
             // the kernel's attribution table: the differing elements each single-switch build alone removes
-            List<Map<String, Object>> attribution = new ArrayList<>();
+            List<FindingVerdict.Attribution> attribution = new ArrayList<>();
             for (dev.numlint.validation.report.Attribution a : k.attribution) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("rule", a.rule);
-                row.put("variant", a.variant);
-                row.put("elementsDiffering", a.elementsDiffering);
-                attribution.add(row);
+                attribution.add(new FindingVerdict.Attribution(a.rule, a.variant, a.elementsDiffering));
             }
-            v.put("attribution", attribution);
-            if (k.build != null) v.put("build", k.build);
-            out.add(f.toBuilder().property("validation", v).build());
+            FindingVerdict v = new FindingVerdict(
+                    verdict,
+                    k.kernel,
+                    k.executor,
+                    k.inputs,
+                    k.elementsCompared,
+                    differing,
+                    k.maxUlp,
+                    k.meanUlp,
+                    k.closerToReference,
+                    k.reason,
+                    attribution,
+                    k.build,
+                    match == null ? null : match.fusedInMachineCode,
+                    // floating-point exceptions the as-built run raised on this finding's line (empty: none seen)
+                    match == null ? null : match.exceptions,
+                    // the ULP distances of the elements this hazard's switch alone changes, by bucket
+                    match == null ? null : match.ulpHistogram);
+            out.add(f.toBuilder().verdict(v).build());
         }
         return out;
     }

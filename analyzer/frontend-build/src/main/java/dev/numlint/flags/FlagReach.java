@@ -3,11 +3,11 @@ package dev.numlint.flags;
 import dev.numlint.model.BuildContext;
 import dev.numlint.model.Evidence;
 import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Location;
-import dev.numlint.model.RelatedLocation;
 import dev.numlint.rules.RuleCatalog;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -50,23 +50,19 @@ public final class FlagReach {
         return f.layer() == Layer.BUILD_FLAGS
                 // rules whose other layers report each device operation a flag of theirs changes, citing the flag
                 && dev.numlint.rules.RuleCatalog.get().policy(f.ruleId()).sitesCiteFlags()
-                && "cuda-device".equals(f.properties().get("appliesTo"))
-                && f.properties().get("condition") == null
+                && f.identity().flag() != null
+                && f.identity().flag().target() == Identity.Flag.Target.CUDA_DEVICE
+                && f.identity().flag().condition() == null
                 && f.level() != Level.NOTE
                 && !f.suppressed();
     }
 
     private static Finding review(
             Finding f, List<Finding> all, Map<String, BuildContext> contexts, Set<String> notAnalyzed) {
-        Set<Location> at = new HashSet<>();
+        Identity.Flag flag = f.identity().flag();
+        Set<Location> at = new HashSet<>(flag.alsoAt());
         at.add(f.location());
-        int more = 0;
-        for (RelatedLocation r : f.related()) {
-            if (BuildFlagAnalyzer.SAME_FLAG.equals(r.message())) {
-                at.add(r.location());
-                more++;
-            }
-        }
+        int more = flag.alsoAt().size();
         Set<String> files = new HashSet<>();
         for (Map.Entry<String, BuildContext> c : contexts.entrySet()) {
             for (BuildContext.FlagOrigin o : c.getValue().origins()) {
@@ -86,10 +82,9 @@ public final class FlagReach {
         Finding.Builder b = f.toBuilder().property("affectedSites", sites);
         boolean device = files.stream().anyMatch(p -> p.endsWith(".cu") || p.endsWith(".cuh"));
         if (sites == 0 && device && files.stream().noneMatch(notAnalyzed::contains)) {
-            String flag = f.evidence().isEmpty() ? "" : f.evidence().get(0).text();
-            String own = RuleCatalog.get().rule(f.ruleId()).message("flags-unaffected", "flag", flag);
-            Object via = f.properties().get("setThrough");
-            b.message(FlagReporter.flagMessage(own, via == null ? "" : via.toString(), more, null))
+            String own = RuleCatalog.get().rule(f.ruleId()).message("flags-unaffected", "flag", flag.name());
+            String via = flag.setThrough();
+            b.message(FlagReporter.flagMessage(own, via == null ? "" : via, more, null))
                     .level(Level.NOTE)
                     .impact(Impact.bounded("nothing in the scanned device code is affected"));
         }
@@ -106,6 +101,6 @@ public final class FlagReach {
 
     /** A PTX instruction of an inlined library routine: there regardless of the flag. */
     private static boolean library(Finding g) {
-        return Boolean.TRUE.equals(g.properties().get("libraryCode"));
+        return g.identity().libraryCode();
     }
 }

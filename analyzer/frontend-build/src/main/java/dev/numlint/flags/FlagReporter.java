@@ -6,6 +6,7 @@ import dev.numlint.model.BuildContext;
 import dev.numlint.model.Confidence;
 import dev.numlint.model.Evidence;
 import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Location;
 import dev.numlint.rules.Quote;
@@ -186,9 +187,22 @@ final class FlagReporter {
                             ? "not set in the build configuration numlint analyzed"
                             : "the analyzed build compiles the scanned sources with other build files"));
         }
+        List<Location> alsoAt = new ArrayList<>();
         for (int i = 1; i < hs.size() && i <= 10; i++) {
             b.related(hs.get(i).entry().loc(), BuildFlagAnalyzer.SAME_FLAG);
+            alsoAt.add(hs.get(i).entry().loc());
         }
+        b.identity(b.identity()
+                .withFlag(new Identity.Flag(
+                        e.flag(),
+                        switch (e.target()) {
+                            case DEVICE -> Identity.Flag.Target.CUDA_DEVICE;
+                            case CU_HOST -> Identity.Flag.Target.CUDA_HOST;
+                            case HOST -> Identity.Flag.Target.HOST;
+                        },
+                        t.via(),
+                        t.condition(),
+                        alsoAt)));
         sink.report(b);
     }
 

@@ -1,5 +1,6 @@
 package dev.numlint.validation.replay;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.validation.KernelHazards;
 import dev.numlint.validation.Variants;
 import dev.numlint.validation.gpu.GpuJob;
@@ -19,7 +20,6 @@ import dev.numlint.validation.report.GpuKernelResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
 import dev.numlint.validation.report.VariantError;
-import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

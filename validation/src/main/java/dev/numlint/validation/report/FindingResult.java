@@ -2,6 +2,7 @@ package dev.numlint.validation.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.numlint.model.Verdict;
 import java.util.Map;
 
 /**

@@ -1,5 +1,6 @@
 package dev.numlint.validation.report;
 
+import dev.numlint.model.Verdict;
 import java.util.Locale;
 
 /** A plain-text rendering of a {@link ValidationReport}, one block per kernel and a summary line. */

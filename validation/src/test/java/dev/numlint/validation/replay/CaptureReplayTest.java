@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.toolchain.GuardedProcess;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
-import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

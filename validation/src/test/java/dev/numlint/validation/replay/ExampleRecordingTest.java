@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.validation.report.FindingResult;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
-import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

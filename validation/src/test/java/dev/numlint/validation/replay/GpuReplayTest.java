@@ -2,11 +2,11 @@ package dev.numlint.validation.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.model.Verdict;
 import dev.numlint.validation.gpu.GpuProcess;
 import dev.numlint.validation.report.Attribution;
 import dev.numlint.validation.report.KernelResult;
 import dev.numlint.validation.report.ValidationReport;
-import dev.numlint.validation.report.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.numlint.validation.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.numlint.model.Verdict;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

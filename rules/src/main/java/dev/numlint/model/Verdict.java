@@ -1,4 +1,4 @@
-package dev.numlint.validation.report;
+package dev.numlint.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
