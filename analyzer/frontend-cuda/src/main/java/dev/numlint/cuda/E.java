@@ -29,6 +29,13 @@ final class E {
     boolean nonNeg;
     /** A double literal (unsuffixed). */
     String dblLiteral;
+    /**
+     * The expression is a float literal ({@code 0.1f}) whose float value is not the number its digits denote (0.1f is
+     * 0.100000001490116...): its text, or null. 0.5f, 1.0f, 0.25f are exact: null.
+     */
+    String floatLiteral;
+    /** The first such float literal that this expression's double arithmetic widened to double, or null. */
+    String widenedLiteral;
     /** The value's interval as the expression's construction proves it ({@link Intervals}); infinite when unknown. */
     double lo = Double.NEGATIVE_INFINITY;
 

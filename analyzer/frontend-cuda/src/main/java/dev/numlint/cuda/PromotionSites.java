@@ -23,6 +23,7 @@ final class PromotionSites {
     }
 
     void promotion(CType target, E v, ExpressionContext src, Supplier<String> whatS) {
+        widening(target, v, src);
         if (target == null || v == null || target.kind != CType.Kind.FLOAT || v.type.kind != CType.Kind.DOUBLE) return;
         if (v.promoter == null || !v.f32Leaf || v.cval != null) return;
         boolean viaFunction = !v.promoter.startsWith("the double literal");
@@ -31,6 +32,15 @@ final class PromotionSites {
     }
 
     void promotionCompound(CType target, E rhs, AssignExprContext c) {
+        if (target.kind == CType.Kind.DOUBLE) {
+            String lit = rhs.type.kind == CType.Kind.FLOAT && rhs.floatLiteral != null
+                    ? rhs.floatLiteral
+                    : rhs.type.kind == CType.Kind.DOUBLE ? rhs.widenedLiteral : null;
+            if (lit != null) {
+                a.facts.widenedLiterals.add(new FunctionFacts.WidenedLiteral(
+                        a.site(c), lit, a.text(c), "assignment to '" + a.text(c.expression(0)) + "'"));
+            }
+        }
         if (target.kind != CType.Kind.FLOAT || rhs.type.kind != CType.Kind.DOUBLE || rhs.dblVar) return;
         String why = rhs.dblLiteral != null ? "the double literal " + rhs.dblLiteral : rhs.promoter;
         if (why == null) return;
@@ -138,4 +148,28 @@ final class PromotionSites {
             "fmod",
             "copysign",
             "fdim");
+
+    /**
+     * A double value that holds a widened float literal reaching a double target ({@code double d = x * 0.1f}), or a
+     * float literal stored to one ({@code double d = 0.1f}): a {@link FunctionFacts.WidenedLiteral}.
+     */
+    private void widening(CType target, E v, ExpressionContext src) {
+        if (target == null || v == null || target.kind != CType.Kind.DOUBLE) return;
+        String lit = v.type.kind == CType.Kind.FLOAT && v.floatLiteral != null
+                ? v.floatLiteral
+                : v.type.kind == CType.Kind.DOUBLE ? v.widenedLiteral : null;
+        if (lit == null) return;
+        a.facts.widenedLiterals.add(new FunctionFacts.WidenedLiteral(a.site(src), lit, a.text(src), targetOf(src)));
+    }
+
+    /** What receives the value of {@code src}: the declared, assigned or returned name as the source reads. */
+    private String targetOf(ExpressionContext src) {
+        org.antlr.v4.runtime.tree.ParseTree p = src.getParent();
+        for (int i = 0; i < 6 && p != null; i++, p = p.getParent()) {
+            if (p instanceof AssignExprContext ac) return "assignment to '" + a.text(ac.expression(0)) + "'";
+            if (p instanceof ReturnStmtContext) return "the returned value";
+            if (p instanceof InitDeclaratorContext id) return "initialization of '" + a.text(id.declarator()) + "'";
+        }
+        return "a double value";
+    }
 }

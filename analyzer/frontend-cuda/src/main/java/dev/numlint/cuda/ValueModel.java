@@ -67,6 +67,8 @@ final class ValueModel {
         r.promoter = v.promoter;
         r.nonNeg = v.nonNeg;
         r.dblLiteral = v.dblLiteral;
+        r.floatLiteral = v.floatLiteral;
+        r.widenedLiteral = v.widenedLiteral;
         r.lo = v.lo;
         r.hi = v.hi;
         r.intMag = v.intMag;
@@ -81,6 +83,7 @@ final class ValueModel {
         r.cval = Literals.value(s);
         if (r.cval != null && r.cval >= 0) r.nonNeg = true;
         if (fl && r.type.kind == CType.Kind.DOUBLE) r.dblLiteral = s;
+        if (fl && r.type.kind == CType.Kind.FLOAT && inexactInFloat(s)) r.floatLiteral = s;
         return r;
     }
 
@@ -136,6 +139,7 @@ final class ValueModel {
             if (v.cval != null) r.cval = -v.cval;
             r.nonNeg = r.cval != null && r.cval >= 0;
             r.dblLiteral = v.dblLiteral == null ? null : "-" + v.dblLiteral;
+            r.floatLiteral = v.floatLiteral == null ? null : "-" + v.floatLiteral;
         }
         if (c.TILDE() != null) {
             r.cval = null;
@@ -208,6 +212,7 @@ final class ValueModel {
                 r.promoter = a.promoter != null ? a.promoter : b.promoter;
             }
         }
+        if (t.kind == CType.Kind.DOUBLE) r.widenedLiteral = widened(a, b);
         if (op == CudaLexer.STAR || op == CudaLexer.DIV) {
             r.nonNeg = a.nonNeg && b.nonNeg;
         } else if (op == CudaLexer.PLUS) {
@@ -270,6 +275,11 @@ final class ValueModel {
             r.dblVar = target.kind == CType.Kind.DOUBLE && v.fpLeaf;
             r.var = v.var;
         }
+        // (double)0.1f widens the float literal; a double cast of an expression that widened one keeps it
+        if (target.kind == CType.Kind.DOUBLE) {
+            r.widenedLiteral =
+                    v.type.kind == CType.Kind.FLOAT && v.floatLiteral != null ? v.floatLiteral : v.widenedLiteral;
+        }
         // a whole number converted to a type that holds it exactly stays the same whole number
         if (v.intMag != null && (target.isFpScalar() || target.isInteger()) && v.intMag <= wholeLimit(target)) {
             r.intMag = v.intMag;
@@ -325,6 +335,33 @@ final class ValueModel {
                 return Math.ceil(x);
             default:
                 return null;
+        }
+    }
+
+    /**
+     * The float literal a double operation on {@code a} and {@code b} widens ({@code d * 0.1f}): an operand that is
+     * one, else one an operand already widened; null when none.
+     */
+    static String widened(E a, E b) {
+        if (a.type.kind == CType.Kind.FLOAT && a.floatLiteral != null) return a.floatLiteral;
+        if (b.type.kind == CType.Kind.FLOAT && b.floatLiteral != null) return b.floatLiteral;
+        return a.widenedLiteral != null ? a.widenedLiteral : b.widenedLiteral;
+    }
+
+    /**
+     * Whether a float-suffixed decimal literal's float value differs from the number its digits denote: 0.1f
+     * (0.100000001490116...) does, 0.5f, 1.0f and 0.25f do not. Hexadecimal literals state their bits: never.
+     */
+    static boolean inexactInFloat(String text) {
+        String s = text.replace("'", "");
+        if (s.startsWith("0x") || s.startsWith("0X")) return false;
+        if (s.endsWith("f") || s.endsWith("F")) s = s.substring(0, s.length() - 1);
+        try {
+            java.math.BigDecimal exact = new java.math.BigDecimal(s);
+            float f = Float.parseFloat(s);
+            return Float.isFinite(f) && new java.math.BigDecimal(f).compareTo(exact) != 0;
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 }

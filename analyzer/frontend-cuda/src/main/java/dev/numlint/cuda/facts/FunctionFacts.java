@@ -20,6 +20,7 @@ public final class FunctionFacts {
     public final List<Atomic> atomics = new ArrayList<>();
     public final List<LongDouble> longDoubles = new ArrayList<>();
     public final List<TensorMath> tensorMath = new ArrayList<>();
+    public final List<WidenedLiteral> widenedLiterals = new ArrayList<>();
 
     public FunctionFacts(String function) {
         this.function = function;
@@ -234,4 +235,16 @@ public final class FunctionFacts {
      * @param evidence  where the float data is converted (for half/bf16 fragments), or null
      */
     public record TensorMath(Site site, String construct, String effect, String evidence) {}
+
+    /**
+     * A float literal whose float value is not the number it denotes ({@code 0.1f}), widened to double by the double
+     * arithmetic or the double target it reaches ({@code double d = 0.1f}, {@code r = x * 0.1f} with a double
+     * {@code x} and {@code r}, {@code (double)0.1f}).
+     *
+     * @param literal    the literal as written
+     * @param expression the expression whose double value holds it
+     * @param target     what receives the double value ("initialization of 'd'", "assignment to 'r'", "return from
+     *                   'f'")
+     */
+    public record WidenedLiteral(Site site, String literal, String expression, String target) {}
 }
