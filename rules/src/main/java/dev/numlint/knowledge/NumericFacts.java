@@ -213,4 +213,20 @@ public final class NumericFacts {
             "__floats2bfloat162_rn",
             "__float22bfloat162_rn",
             "__float_to_tf32");
+
+    private static final java.util.regex.Pattern SENTINEL = java.util.regex.Pattern.compile(
+            "[-+]?\\(?[-+]?(FLT_MAX|DBL_MAX|LDBL_MAX|HUGE_VALF?|HUGE_VALL|INFINITY|__FLT_MAX__|__DBL_MAX__"
+                    + "|(std::)?numeric_limits<(float|double)>::(max|infinity|lowest)\\(\\))\\)?");
+
+    /** Magnitude from which a constant is a sentinel, not a value a computation reaches by an ulp. */
+    public static final double SENTINEL_MAGNITUDE = 1e37;
+
+    /**
+     * Whether {@code text} names a sentinel: a largest finite value or an infinity by its usual names ({@code FLT_MAX},
+     * {@code -INFINITY}, {@code std::numeric_limits<float>::max()}), what a running minimum or maximum starts from.
+     * Whitespace is ignored. An equality test against one only asks whether the value was ever set.
+     */
+    public static boolean isSentinel(String text) {
+        return SENTINEL.matcher(text.replaceAll("\\s+", "")).matches();
+    }
 }

@@ -545,10 +545,6 @@ final class ValueFlow {
         for (int i = 0; i < t.getChildCount(); i++) collect(t.getChild(i));
     }
 
-    private static final java.util.regex.Pattern SENTINEL = java.util.regex.Pattern.compile(
-            "[-+]?\\s*\\(?\\s*[-+]?\\s*(FLT_MAX|DBL_MAX|LDBL_MAX|HUGE_VALF?|HUGE_VALL|INFINITY|__FLT_MAX__|__DBL_MAX__"
-                    + "|(std::)?numeric_limits<\\s*(float|double)\\s*>::(max|infinity|lowest)\\(\\))\\s*\\)?");
-
     /**
      * Whether the operand of {@code eq} that does not hold {@code cur} is a sentinel: a largest finite value or an
      * infinity, written by name or as a constant of magnitude 1e37 or more.
@@ -558,8 +554,10 @@ final class ValueFlow {
             ExpressionContext side = eq.expression(i), other = eq.expression(1 - i);
             if (side == null || other == null || !encloses(side, cur)) continue;
             E o = memo.get(ParseTrees.stripParens(other));
-            if (o != null && o.cval != null && Math.abs(o.cval) >= 1e37) return true;
-            return SENTINEL.matcher(other.getText()).matches();
+            if (o != null
+                    && o.cval != null
+                    && Math.abs(o.cval) >= dev.numlint.knowledge.NumericFacts.SENTINEL_MAGNITUDE) return true;
+            return dev.numlint.knowledge.NumericFacts.isSentinel(other.getText());
         }
         return false;
     }

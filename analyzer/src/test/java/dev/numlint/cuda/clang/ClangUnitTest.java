@@ -162,6 +162,45 @@ class ClangUnitTest {
     }
 
     /**
+     * Session 12 evaluation (a false NL003 "one ulp can flip 'psurfx == FLT_MAX'"): an equality test against the
+     * sentinel a value starts from is no comparison an ulp decides, on the Clang path as on the hand-written one.
+     */
+    @Test
+    void anEqualityTestAgainstASentinelIsNoComparisonUse() throws Exception {
+        ClangUnit u = parse(
+                "s.c",
+                """
+                #include <float.h>
+                float nearest(const float *a, const float *b, const float *c, float lim)
+                {
+                    float d = a[0] * b[0] + c[0];
+                    if (d == FLT_MAX) return -1.0f;
+                    float e = a[1] * b[1] + c[1];
+                    if (e == lim) return 1.0f;
+                    float g = a[2] * b[2] + c[2];
+                    if (g != -FLT_MAX) return 2.0f;
+                    float h = a[3] * b[3] + c[3];
+                    if (FLT_MAX == h) return 3.0f;
+                    return 0.0f;
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        java.util.Map<Integer, List<dev.numlint.cuda.facts.ValueUse.Kind>> kinds = new java.util.TreeMap<>();
+        for (ClangSites.Contraction c : u.contractions()) {
+            kinds.put(
+                    c.node().line,
+                    u.uses(c.node(), c.in()).stream()
+                            .map(dev.numlint.cuda.facts.ValueUse::kind)
+                            .toList());
+        }
+        assertThat(kinds).containsOnlyKeys(4, 6, 8, 10);
+        assertThat(kinds.get(4)).doesNotContain(dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON);
+        assertThat(kinds.get(6)).contains(dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON);
+        assertThat(kinds.get(8)).doesNotContain(dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON);
+        assertThat(kinds.get(10)).doesNotContain(dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON);
+    }
+
+    /**
      * Session 10 evaluation (niftyreg's regularisation gradients): in a template pattern Clang evaluates nothing but
      * literals, so a loop from -1 to 1 had an unknown trip count and a 9-term sum, reset by memset, still "grew with
      * n". Negated literals in loop bounds are read without Clang's evaluation.

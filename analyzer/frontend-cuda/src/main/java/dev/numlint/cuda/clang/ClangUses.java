@@ -83,6 +83,9 @@ final class ClangUses {
             }
             if (p.kind == CXCursor_BinaryOperator && isComparison(p.spelling)
                     || p.spelling.equals("==") && p.kind == CXCursor_BinaryOperator) {
+                // == or != against a sentinel (FLT_MAX, -INFINITY, HUGE_VAL: what a running min/max starts from): a
+                // computed value of ordinary size cannot reach it by an ulp, the test only asks whether it was set
+                if ((p.spelling.equals("==") || p.spelling.equals("!=")) && sentinel(p, c)) return;
                 out.add(use(ValueUse.Kind.COMPARISON, p, null, via));
                 return;
             }
@@ -125,6 +128,29 @@ final class ClangUses {
                     || p.kind == CXCursor_MemberRefExpr) continue;
             if (!clang_isExpressionKind(p.kind)) return; // the statement ends here
         }
+    }
+
+    /**
+     * Whether the operand of the equality test {@code eq} other than {@code side} (the one holding the value) is a
+     * sentinel: a largest finite value or an infinity, written by name (as the source spells it, before macro
+     * expansion) or a constant of magnitude 1e37 or more (as the hand-written front end's ValueFlow reads it).
+     */
+    private boolean sentinel(ClangNode eq, ClangNode side) {
+        if (eq.children.size() != 2) {
+            // an operand expanded from a system header's macro (FLT_MAX) is not among the nodes kept: read the test's
+            // own text, the operand other than the value's
+            String t = unit.text(eq);
+            int at = t.indexOf(eq.spelling);
+            if (at < 0) return false;
+            String left = t.substring(0, at);
+            String right = t.substring(at + eq.spelling.length());
+            boolean sideFirst = side.offset >= 0 && eq.offset >= 0 && side.offset - eq.offset < at;
+            return NumericFacts.isSentinel(sideFirst ? right : left);
+        }
+        ClangNode other = eq.children.get(0) == side ? eq.children.get(1) : eq.children.get(0);
+        ClangNode o = strip(other);
+        if (o != null && o.value != null && Math.abs(o.value) >= NumericFacts.SENTINEL_MAGNITUDE) return true;
+        return NumericFacts.isSentinel(unit.text(other));
     }
 
     /** The condition child of an if, while, do or ?:, or null. */
