@@ -61,6 +61,42 @@ class CudaSourceAnalyzerTest {
         assertThat(byLine.get(4).message()).contains(stored);
     }
 
+    /**
+     * -Dnumlint.clang.alone=true (the measure of retiring the hand-written front end): a file Clang read gets Clang's
+     * facts only. The widened float literal is a fact only the hand-written front end computes; the float atomic
+     * Clang finds too.
+     */
+    @Test
+    void withClangAloneTheHandWrittenFrontEndAnalyzesNoFunctionOfAFileClangRead(@TempDir Path dir) throws Exception {
+        java.nio.file.Files.writeString(
+                dir.resolve("k.cu"),
+                String.join(
+                        "\n",
+                        "__global__ void k(double* out, const double* in, float* sum, const float* x) {",
+                        "  out[0] = in[0] * 0.1f;",
+                        "  atomicAdd(sum, x[threadIdx.x]);",
+                        "}",
+                        ""));
+        java.util.function.Supplier<List<String>> rules = () -> {
+            try {
+                return new TestScanContext(dir)
+                        .projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer()).findings().stream()
+                                .map(f -> f.ruleId() + ":" + f.location().startLine())
+                                .sorted()
+                                .toList();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        assertThat(rules.get()).containsExactly("NL009:3", "NL014:2");
+        System.setProperty("numlint.clang.alone", "true");
+        try {
+            assertThat(rules.get()).containsExactly("NL009:3");
+        } finally {
+            System.clearProperty("numlint.clang.alone");
+        }
+    }
+
     @Test
     void malformedFunctionLosesOnlyItself() throws Exception {
         TestScanContext ctx = scan("default", BuildContext.defaults());

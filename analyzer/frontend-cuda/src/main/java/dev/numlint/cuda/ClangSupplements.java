@@ -101,7 +101,8 @@ final class ClangSupplements {
      * through the checks; a parse-error notice of a function Clang analyzed instead is dropped, the others are passed
      * on, and one note names the functions only Clang analyzed.
      */
-    void supplement(ClangSupplement clang, String rel, Reporter rep, HeldNotices held, FindingSink sink) {
+    void supplement(
+            ClangSupplement clang, String rel, Reporter rep, HeldNotices held, FindingSink sink, boolean alone) {
         ClangSupplement.Added added = clang.missing();
         stats.clangRecovered.addAndGet(added.recovered().size());
         for (FunctionFacts f : added.facts()) {
@@ -131,7 +132,7 @@ final class ClangSupplements {
                             + "; Clang read it: analyzed from Clang's facts"));
             rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
         }
-        if (!rec.isEmpty()) {
+        if (!rec.isEmpty() && !alone) {
 
             StringBuilder names = new StringBuilder();
             for (int i = 0; i < Math.min(5, rec.size()); i++) {

@@ -408,6 +408,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 CallSiteRanges callSites = new CallSiteRanges(
                         toks, sp.functions, () -> from == null && !isHeader(file) && !run.includedByName(file));
                 List<TopLevelSplitter.FunctionDef> order = callSites.order();
+                // --frontend clang: the functions of a file Clang read are Clang's alone (ClangSupplement.missing)
+                if (clang != null && run.clang.alone()) order = List.of();
                 for (int i = 0; i < order.size(); i++) {
                     TopLevelSplitter.FunctionDef f = order.get(i);
                     boolean partly = false;
@@ -443,7 +445,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             } finally {
                 dev.numlint.model.WorkBudget.stop();
             }
-            if (clang != null) clangSupplements.supplement(clang, rel, rep, held, sink);
+            if (clang != null) clangSupplements.supplement(clang, rel, rep, held, sink, run.clang.alone());
             rep.counts.forEach((k, v) ->
                     stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
         } catch (OutOfMemoryError e) {

@@ -43,6 +43,11 @@ public final class ClangFrontEnd {
 
     /** Whether Clang reads this scan's files; in a worker process ({@link ClangWorkers}) unless {@link #inProcess}. */
     private final boolean active;
+    /**
+     * Clang's facts alone for the files it reads ({@code -Dnumlint.clang.alone=true}, a developer setting): the
+     * measure of how far Clang's facts are from retiring the hand-written front end (docs/frontend/clang-alone-session14.md).
+     */
+    private boolean alone;
     /** libclang in this process (tests, {@code -Dnumlint.clang.inProcess=true}) instead of guarded workers. */
     private final boolean inProcess;
 
@@ -75,7 +80,14 @@ public final class ClangFrontEnd {
         if (missing != null) return new ClangFrontEnd(false, false, null, null, fallbackNote(missing), root);
         // a worker writes the stub headers into its own private directory; nothing goes into the scan's cache
         Path stubs = inProcess ? Libclang.stubHeaders(ctx.cacheDir()) : null;
-        return new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root);
+        ClangFrontEnd fe = new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root);
+        fe.alone = Boolean.getBoolean("numlint.clang.alone");
+        return fe;
+    }
+
+    /** Whether the hand-written front end leaves the functions of a file Clang read to Clang ({@link #alone}). */
+    public boolean alone() {
+        return active && alone;
     }
 
     /** The scan's one note when Clang cannot read its files. */
