@@ -29,4 +29,23 @@ public final class FloatExactness {
     public static boolean exactInteger(double v, boolean isFloat) {
         return isInteger(v) && Math.abs(v) <= (isFloat ? FLOAT_INTEGER_LIMIT : DOUBLE_INTEGER_LIMIT);
     }
+
+    /**
+     * Whether a float-suffixed decimal literal's float value differs from the number its digits denote: {@code 0.1f}
+     * (0.100000001490116...) does, {@code 0.5f}, {@code 1.0f} and {@code 0.25f} do not. Hexadecimal literals state
+     * their bits: never. A leading sign and digit separators ({@code '}, {@code _}) are allowed.
+     */
+    public static boolean inexactFloatLiteral(String text) {
+        String s = text.replace("'", "").replace("_", "").strip();
+        if (s.startsWith("-") || s.startsWith("+")) s = s.substring(1);
+        if (s.startsWith("0x") || s.startsWith("0X")) return false;
+        if (s.endsWith("f") || s.endsWith("F")) s = s.substring(0, s.length() - 1);
+        try {
+            java.math.BigDecimal exact = new java.math.BigDecimal(s);
+            float f = Float.parseFloat(s);
+            return Float.isFinite(f) && new java.math.BigDecimal(f).compareTo(exact) != 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
 }

@@ -83,7 +83,8 @@ final class ValueModel {
         r.cval = Literals.value(s);
         if (r.cval != null && r.cval >= 0) r.nonNeg = true;
         if (fl && r.type.kind == CType.Kind.DOUBLE) r.dblLiteral = s;
-        if (fl && r.type.kind == CType.Kind.FLOAT && inexactInFloat(s)) r.floatLiteral = s;
+        if (fl && r.type.kind == CType.Kind.FLOAT && dev.numlint.knowledge.FloatExactness.inexactFloatLiteral(s))
+            r.floatLiteral = s;
         return r;
     }
 
@@ -346,22 +347,5 @@ final class ValueModel {
         if (a.type.kind == CType.Kind.FLOAT && a.floatLiteral != null) return a.floatLiteral;
         if (b.type.kind == CType.Kind.FLOAT && b.floatLiteral != null) return b.floatLiteral;
         return a.widenedLiteral != null ? a.widenedLiteral : b.widenedLiteral;
-    }
-
-    /**
-     * Whether a float-suffixed decimal literal's float value differs from the number its digits denote: 0.1f
-     * (0.100000001490116...) does, 0.5f, 1.0f and 0.25f do not. Hexadecimal literals state their bits: never.
-     */
-    static boolean inexactInFloat(String text) {
-        String s = text.replace("'", "");
-        if (s.startsWith("0x") || s.startsWith("0X")) return false;
-        if (s.endsWith("f") || s.endsWith("F")) s = s.substring(0, s.length() - 1);
-        try {
-            java.math.BigDecimal exact = new java.math.BigDecimal(s);
-            float f = Float.parseFloat(s);
-            return Float.isFinite(f) && new java.math.BigDecimal(f).compareTo(exact) != 0;
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 }

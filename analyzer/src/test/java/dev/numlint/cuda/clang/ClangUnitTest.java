@@ -161,6 +161,34 @@ class ClangUnitTest {
         assertThat(u.carriedBy(19, 0, "s").resetLine()).isZero();
     }
 
+    /** NL014's fact on the Clang path: a float literal widened to double that reaches a double target. */
+    @Test
+    void floatLiteralsWidenedToADoubleTargetAreFound() throws Exception {
+        ClangUnit u = parse(
+                "w.c",
+                """
+                double scale(double x, float y, float *out)
+                {
+                    double d = 0.1f;
+                    double e = x * -0.7f;
+                    d *= 0.3f;
+                    out[0] = y * 0.1f;
+                    out[1] = (float)(x * 0.1f);
+                    double h = x * 0.5f;
+                    return d + e + h + (double)0.2f;
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        assertThat(u.widenedLiterals().stream()
+                        .map(w -> w.node().line + " " + w.literal() + " " + w.target())
+                        .toList())
+                .containsExactly(
+                        "3 0.1f initialization of 'd'",
+                        "4 -0.7f initialization of 'e'",
+                        "5 0.3f assignment to 'd'",
+                        "9 0.2f the returned value");
+    }
+
     /**
      * Session 12 evaluation (a false NL003 "one ulp can flip 'psurfx == FLT_MAX'"): an equality test against the
      * sentinel a value starts from is no comparison an ulp decides, on the Clang path as on the hand-written one.

@@ -79,6 +79,17 @@ final class ClangSites {
             boolean transcendental,
             ClangUnit.Function in) {}
 
+    /**
+     * A float literal whose float value is not the number it denotes ({@code 0.1f}) converted to double (implicitly
+     * by double arithmetic or a double target, or by a cast), whose double value reaches a double variable, element,
+     * assignment or return without being rounded to float first.
+     *
+     * @param node       the expression the literal's double value is part of (the one stored or returned)
+     * @param literal    the literal as written, with its sign
+     * @param target     what receives the value ("initialization of 'd'", "assignment to 'r'", "the returned value")
+     */
+    record WidenedLiteral(ClangNode node, String literal, String target, ClangUnit.Function in) {}
+
     // ------------------------------------------------------------------ sums
 
     List<Sum> sums() {
@@ -177,6 +188,53 @@ final class ClangSites {
     }
 
     // ------------------------------------------------------------------ promotions
+
+    List<WidenedLiteral> widenedLiterals() {
+        List<WidenedLiteral> out = new ArrayList<>();
+        for (ClangUnit.Function fn : unit.functions()) {
+            fn.node().forEach(n -> {
+                if (n.kind != CXCursor_FloatingLiteral || n.canonKind != CXType_Float) return;
+                ClangNode lit = n;
+                if (n.parent != null && n.parent.kind == CXCursor_UnaryOperator && n.parent.spelling.equals("-"))
+                    lit = n.parent;
+                String text = unit.text(lit);
+                if (!dev.numlint.knowledge.FloatExactness.inexactFloatLiteral(text)) return;
+                // up to the conversion to double, then to the target the double value reaches
+                ClangNode c = lit;
+                ClangNode p = lit.parent;
+                while (p != null && p.kind == CXCursor_ParenExpr) {
+                    c = p;
+                    p = p.parent;
+                }
+                if (p == null || p.canonKind != CXType_Double) return;
+                for (; p != null && p != fn.node(); c = p, p = p.parent) {
+                    if (p.kind == CXCursor_VarDecl) {
+                        if (p.canonKind == CXType_Double)
+                            out.add(new WidenedLiteral(c, text, "initialization of '" + p.spelling + "'", fn));
+                        return;
+                    }
+                    if (p.kind == CXCursor_ReturnStmt) {
+                        out.add(new WidenedLiteral(c, text, "the returned value", fn));
+                        return;
+                    }
+                    if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")
+                                    || p.kind == CXCursor_CompoundAssignOperator)
+                            && p.children.size() == 2) {
+                        if (p.children.get(1) == c && p.children.get(0).canonKind == CXType_Double) {
+                            ClangNode at = p.kind == CXCursor_CompoundAssignOperator ? p : c;
+                            out.add(new WidenedLiteral(
+                                    at, text, "assignment to '" + unit.text(p.children.get(0)) + "'", fn));
+                        }
+                        return;
+                    }
+                    // rounded to float (or to an integer) on the way: float's own rounding, not this hazard
+                    if (p.canonKind != CXType_Double && p.kind != CXCursor_ParenExpr) return;
+                    if (!clang_isExpressionKind(p.kind)) return;
+                }
+            });
+        }
+        return List.copyOf(out);
+    }
 
     List<Promotion> promotions() {
         List<Promotion> out = new ArrayList<>();

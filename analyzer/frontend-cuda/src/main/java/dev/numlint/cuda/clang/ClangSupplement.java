@@ -254,6 +254,13 @@ public final class ClangSupplement {
                             c.floatSqrt(),
                             c.transcendental()));
         }
+        for (ClangSites.WidenedLiteral w : unit.widenedLiterals()) {
+            if (!whole.contains(w.in())) continue;
+            facts(out, w.in())
+                    .widenedLiterals
+                    .add(new FunctionFacts.WidenedLiteral(
+                            site(w.node(), w.in()), w.literal(), unit.text(w.node()), w.target()));
+        }
         return new Added(new ArrayList<>(out.values()), recovered);
     }
 

@@ -682,6 +682,12 @@ public final class ClangUnit {
     private final Memo<List<ClangSites.Promotion>> promotions = new Memo<>(sites::promotions);
     private final Memo<List<ClangSites.Contraction>> contractions = new Memo<>(sites::contractions);
     private final Memo<List<ClangSites.MathCall>> mathCalls = new Memo<>(sites::mathCalls);
+    private final Memo<List<ClangSites.WidenedLiteral>> widenedLiterals = new Memo<>(sites::widenedLiterals);
+
+    /** Float literals widened to double whose value reaches a double target ({@link ClangSites#widenedLiterals}). */
+    List<ClangSites.WidenedLiteral> widenedLiterals() {
+        return widenedLiterals.get();
+    }
 
     /** Floating sums updated inside a loop ({@link ClangSites#sums}). */
     List<ClangSites.Sum> sums() {
