@@ -1,7 +1,6 @@
 package dev.numlint.cuda;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * Value intervals of source expressions: what an expression's own construction proves about its value (constants,
@@ -21,63 +20,9 @@ final class Intervals {
 
     private Intervals() {}
 
-    /** Functions whose result lies in a fixed interval whatever their (finite) argument. */
-    private static final Map<String, double[]> FIXED = Map.ofEntries(
-            Map.entry("sin", new double[] {-1, 1}),
-            Map.entry("sinf", new double[] {-1, 1}),
-            Map.entry("__sinf", new double[] {-1, 1}),
-            Map.entry("cos", new double[] {-1, 1}),
-            Map.entry("cosf", new double[] {-1, 1}),
-            Map.entry("__cosf", new double[] {-1, 1}),
-            Map.entry("sinpi", new double[] {-1, 1}),
-            Map.entry("sinpif", new double[] {-1, 1}),
-            Map.entry("cospi", new double[] {-1, 1}),
-            Map.entry("cospif", new double[] {-1, 1}),
-            Map.entry("tanh", new double[] {-1, 1}),
-            Map.entry("tanhf", new double[] {-1, 1}),
-            Map.entry("erf", new double[] {-1, 1}),
-            Map.entry("erff", new double[] {-1, 1}),
-            Map.entry("normcdf", new double[] {0, 1}),
-            Map.entry("normcdff", new double[] {0, 1}),
-            Map.entry("erfc", new double[] {0, 2}),
-            Map.entry("erfcf", new double[] {0, 2}),
-            Map.entry("__saturatef", new double[] {0, 1}),
-            Map.entry("saturate", new double[] {0, 1}),
-            Map.entry("atan", new double[] {-Math.PI / 2, Math.PI / 2}),
-            Map.entry("atanf", new double[] {-Math.PI / 2, Math.PI / 2}),
-            Map.entry("asin", new double[] {-Math.PI / 2, Math.PI / 2}),
-            Map.entry("asinf", new double[] {-Math.PI / 2, Math.PI / 2}),
-            Map.entry("acos", new double[] {0, Math.PI}),
-            Map.entry("acosf", new double[] {0, Math.PI}),
-            Map.entry("atan2", new double[] {-Math.PI, Math.PI}),
-            Map.entry("atan2f", new double[] {-Math.PI, Math.PI}));
-
-    /** Monotonically increasing functions: the result's interval is the function of the argument's bounds. */
-    private static final Map<String, java.util.function.DoubleUnaryOperator> INCREASING = Map.ofEntries(
-            Map.entry("exp", Math::exp),
-            Map.entry("expf", Math::exp),
-            Map.entry("__expf", Math::exp),
-            Map.entry("exp2", x -> Math.pow(2, x)),
-            Map.entry("exp2f", x -> Math.pow(2, x)),
-            Map.entry("exp10", x -> Math.pow(10, x)),
-            Map.entry("exp10f", x -> Math.pow(10, x)),
-            Map.entry("__exp10f", x -> Math.pow(10, x)),
-            Map.entry("floor", Math::floor),
-            Map.entry("floorf", Math::floor),
-            Map.entry("ceil", Math::ceil),
-            Map.entry("ceilf", Math::ceil),
-            Map.entry("trunc", x -> x < 0 ? Math.ceil(x) : Math.floor(x)),
-            Map.entry("truncf", x -> x < 0 ? Math.ceil(x) : Math.floor(x)),
-            Map.entry("round", x -> Math.signum(x) * Math.floor(Math.abs(x) + 0.5)),
-            Map.entry("roundf", x -> Math.signum(x) * Math.floor(Math.abs(x) + 0.5)),
-            Map.entry("rint", Math::rint),
-            Map.entry("rintf", Math::rint),
-            Map.entry("nearbyint", Math::rint),
-            Map.entry("nearbyintf", Math::rint));
-
     /** Whether {@code name} returns a value in a fixed interval whatever its argument (sin, tanh, __saturatef ...). */
     static boolean fixed(String name) {
-        return FIXED.containsKey(name);
+        return dev.numlint.knowledge.ValueBounds.fixed(name);
     }
 
     /** The values of an integer type, or null for other types. */
@@ -110,132 +55,31 @@ final class Intervals {
         }
     }
 
-    /** {@code a op b} for + - * / (a CudaLexer token type). */
+    /** {@code a op b} for + - * / (a CudaLexer token type), by {@link dev.numlint.knowledge.ValueBounds#arith}. */
     static void arith(E r, E a, E b, int op) {
-        double lo;
-        double hi;
-        switch (op) {
-            case dev.numlint.cuda.parser.CudaLexer.PLUS -> {
-                lo = a.lo + b.lo;
-                hi = a.hi + b.hi;
-            }
-            case dev.numlint.cuda.parser.CudaLexer.MINUS -> {
-                lo = a.lo - b.hi;
-                hi = a.hi - b.lo;
-            }
-            case dev.numlint.cuda.parser.CudaLexer.STAR -> {
-                double[] p = product(a.lo, a.hi, b.lo, b.hi);
-                lo = p[0];
-                hi = p[1];
-            }
-            case dev.numlint.cuda.parser.CudaLexer.DIV -> {
-                if (r.type.isInteger() || b.lo <= 0 && b.hi >= 0) {
-                    lo = -INF;
-                    hi = INF;
-                    if (r.type.isInteger() && b.lo >= 1 && a.lo >= 0) {
-                        lo = 0; // a non-negative integer divided by a positive one: in [0, a]
-                        hi = a.hi;
-                    }
-                } else {
-                    double[] p = product(a.lo, a.hi, 1 / b.hi, 1 / b.lo);
-                    lo = p[0];
-                    hi = p[1];
-                }
-            }
-            default -> {
-                lo = -INF;
-                hi = INF;
-            }
-        }
-        set(r, lo, hi);
-    }
-
-    /** Interval product; 0 * infinity counts as 0 (a zero bound of finite operands). */
-    private static double[] product(double alo, double ahi, double blo, double bhi) {
-        double[] ps = {mul(alo, blo), mul(alo, bhi), mul(ahi, blo), mul(ahi, bhi)};
-        double lo = INF;
-        double hi = -INF;
-        for (double p : ps) {
-            lo = Math.min(lo, p);
-            hi = Math.max(hi, p);
-        }
-        return new double[] {lo, hi};
-    }
-
-    private static double mul(double x, double y) {
-        return x == 0 || y == 0 ? 0 : x * y;
+        char o =
+                switch (op) {
+                    case dev.numlint.cuda.parser.CudaLexer.PLUS -> '+';
+                    case dev.numlint.cuda.parser.CudaLexer.MINUS -> '-';
+                    case dev.numlint.cuda.parser.CudaLexer.STAR -> '*';
+                    case dev.numlint.cuda.parser.CudaLexer.DIV -> '/';
+                    default -> '?';
+                };
+        double[] x = dev.numlint.knowledge.ValueBounds.arith(
+                o, new double[] {a.lo, a.hi}, new double[] {b.lo, b.hi}, r.type.isInteger());
+        set(r, x[0], x[1]);
     }
 
     /**
-     * The interval of a call of {@code name} with {@code args}, or false when the function bounds nothing the
-     * evaluator knows.
+     * The interval of a call of {@code name} with {@code args} ({@link dev.numlint.knowledge.ValueBounds#call}), or
+     * false when the function bounds nothing the evaluator knows.
      */
     static boolean call(E r, String name, List<E> args) {
-        double[] fixed = FIXED.get(name);
-        if (fixed != null) {
-            set(r, fixed[0], fixed[1]);
-            return true;
-        }
-        if (args.size() == 1 && INCREASING.containsKey(name)) {
-            E x = args.get(0);
-            var f = INCREASING.get(name);
-            set(r, f.applyAsDouble(x.lo), f.applyAsDouble(x.hi));
-            return true;
-        }
-        switch (name) {
-            case "sqrt", "sqrtf", "__fsqrt_rn", "__fsqrt_rz", "__fsqrt_ru", "__fsqrt_rd", "cbrt", "cbrtf" -> {
-                if (args.size() != 1) return false;
-                E x = args.get(0);
-                boolean cube = name.startsWith("cbrt");
-                if (cube) set(r, Math.cbrt(x.lo), Math.cbrt(x.hi));
-                else set(r, Math.sqrt(Math.max(0, x.lo)), x.hi < 0 ? INF : Math.sqrt(x.hi));
-                return true;
-            }
-            case "fabs", "fabsf", "abs", "labs", "llabs" -> {
-                if (args.size() != 1) return false;
-                E x = args.get(0);
-                double lo = x.lo >= 0 ? x.lo : x.hi <= 0 ? -x.hi : 0;
-                set(r, lo, Math.max(Math.abs(x.lo), Math.abs(x.hi)));
-                return true;
-            }
-            case "hypot", "hypotf", "norm3df", "norm4df", "normf", "rhypotf", "rsqrt", "rsqrtf", "__frsqrt_rn" -> {
-                set(r, 0, INF);
-                return true;
-            }
-            case "fmin", "fminf", "min", "umin", "fminimum" -> {
-                if (args.size() != 2) return false;
-                E a = args.get(0);
-                E b = args.get(1);
-                set(r, Math.min(a.lo, b.lo), Math.min(a.hi, b.hi));
-                return true;
-            }
-            case "fmax", "fmaxf", "max", "umax", "fmaximum" -> {
-                if (args.size() != 2) return false;
-                E a = args.get(0);
-                E b = args.get(1);
-                set(r, Math.max(a.lo, b.lo), Math.max(a.hi, b.hi));
-                return true;
-            }
-            case "clamp", "clampf", "__clamp" -> {
-                if (args.size() != 3) return false;
-                E x = args.get(0);
-                E a = args.get(1);
-                E b = args.get(2);
-                set(r, Math.min(Math.max(x.lo, a.lo), b.lo), Math.min(Math.max(x.hi, a.hi), b.hi));
-                return true;
-            }
-            case "fmod", "fmodf" -> {
-                if (args.size() != 2) return false;
-                E x = args.get(0);
-                E y = args.get(1);
-                double m = Math.max(Math.abs(y.lo), Math.abs(y.hi));
-                if (m == INF || y.lo <= 0 && y.hi >= 0) return false;
-                set(r, x.lo >= 0 ? 0 : -m, x.hi <= 0 ? 0 : m);
-                return true;
-            }
-            default -> {
-                return false;
-            }
-        }
+        List<double[]> xs = new java.util.ArrayList<>(args.size());
+        for (E e : args) xs.add(new double[] {e.lo, e.hi});
+        double[] x = dev.numlint.knowledge.ValueBounds.call(name, xs);
+        if (x == null) return false;
+        set(r, x[0], x[1]);
+        return true;
     }
 }

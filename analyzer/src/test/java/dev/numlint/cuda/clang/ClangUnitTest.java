@@ -161,6 +161,43 @@ class ClangUnitTest {
         assertThat(u.carriedBy(19, 0, "s").resetLine()).isZero();
     }
 
+    /** Intervals by construction on the Clang path (what NL001/NL011 take as guarded), as the hand-written ones. */
+    @Test
+    void conversionOperandsAreBoundedByTheirConstruction() throws Exception {
+        ClangUnit u = parse(
+                "i.c",
+                """
+                #include <math.h>
+                void shade(unsigned char *rgb, const float *in, unsigned char c, float t)
+                {
+                    float x = in[0];
+                    rgb[0] = (unsigned char)(255.f * (0.5f + 0.5f * sinf(x)));
+                    rgb[1] = (unsigned char)(fminf(fmaxf(x, 0.0f), 1.0f) * 255.0f);
+                    rgb[2] = (unsigned char)(c * 0.8f);
+                    float s = 0.5f + 0.5f * cosf(x);
+                    rgb[3] = (unsigned char)(s * 255.0f);
+                    float r = 0.5f + 0.5f * cosf(x);
+                    float *alias = &r;
+                    *alias = t;
+                    rgb[4] = (unsigned char)(r * 255.0f);
+                    rgb[5] = (unsigned char)(x * 255.0f);
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        java.util.Map<Integer, String> ranges = new java.util.TreeMap<>();
+        for (ClangUnit.Conversion c : u.conversions()) {
+            double[] r = u.interval(c.operand(), c.in());
+            ranges.put(c.node().line, (float) r[0] + ".." + (float) r[1]);
+        }
+        assertThat(ranges)
+                .containsEntry(5, "0.0..255.0")
+                .containsEntry(6, "0.0..255.0")
+                .containsEntry(7, "0.0..204.0")
+                .containsEntry(9, "0.0..255.0")
+                .containsEntry(13, "-Infinity..Infinity")
+                .containsEntry(14, "-Infinity..Infinity");
+    }
+
     /** NL014's fact on the Clang path: a float literal widened to double that reaches a double target. */
     @Test
     void floatLiteralsWidenedToADoubleTargetAreFound() throws Exception {

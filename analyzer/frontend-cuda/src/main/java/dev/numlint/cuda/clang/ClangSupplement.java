@@ -174,6 +174,8 @@ public final class ClangSupplement {
             if (!all && (!c.explicit() || known)) continue;
             // as the hand-written facts: conversions to unsigned types and to signed types narrower than int
             if (!c.unsigned() && c.bytes() >= 4) continue;
+            // the operand's interval by its construction (ClangIntervals), as the hand-written facts carry it
+            double[] range = unit.interval(c.operand(), c.in());
             facts(out, c.in())
                     .conversions
                     .add(new FunctionFacts.Conversion(
@@ -187,9 +189,9 @@ public final class ClangSupplement {
                             c.operand().value,
                             c.guarded(),
                             c.operand().value == null,
-                            false,
-                            Double.NEGATIVE_INFINITY,
-                            Double.POSITIVE_INFINITY,
+                            range[0] >= 0,
+                            range[0],
+                            range[1],
                             c.explicit()));
         }
         for (ClangUnit.Atomic a : unit.atomics()) {

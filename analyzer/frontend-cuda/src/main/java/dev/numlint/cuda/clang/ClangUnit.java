@@ -683,6 +683,12 @@ public final class ClangUnit {
     private final Memo<List<ClangSites.Contraction>> contractions = new Memo<>(sites::contractions);
     private final Memo<List<ClangSites.MathCall>> mathCalls = new Memo<>(sites::mathCalls);
     private final Memo<List<ClangSites.WidenedLiteral>> widenedLiterals = new Memo<>(sites::widenedLiterals);
+    private final ClangIntervals intervals = new ClangIntervals(this);
+
+    /** The interval the construction of {@code n} proves for its value ({@link ClangIntervals}). */
+    double[] interval(ClangNode n, Function fn) {
+        return intervals.of(n, fn);
+    }
 
     /** Float literals widened to double whose value reaches a double target ({@link ClangSites#widenedLiterals}). */
     List<ClangSites.WidenedLiteral> widenedLiterals() {

@@ -1,0 +1,168 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import dev.numlint.knowledge.ValueBounds;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Value intervals of expressions in a {@link ClangUnit}: what an expression's own construction proves about its value
+ * (constants, integer types, functions with a bounded result, clamps, + - * / of these, and a local's only
+ * definition), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
+ * {@code Intervals} does on its own. NL001/NL011 take a conversion whose interval lies inside the target range as
+ * guarded. A value the analysis cannot bound is {@code [-inf, inf]}.
+ */
+final class ClangIntervals {
+    private static final double INF = ValueBounds.INF;
+    private static final int DEPTH = 8;
+
+    private final ClangUnit unit;
+
+    ClangIntervals(ClangUnit unit) {
+        this.unit = unit;
+    }
+
+    /** The interval of the value of {@code n} in {@code fn}. */
+    double[] of(ClangNode n, ClangUnit.Function fn) {
+        return eval(n, fn, DEPTH);
+    }
+
+    private double[] eval(ClangNode n, ClangUnit.Function fn, int depth) {
+        if (n == null || depth < 0) return unknown();
+        double[] r = raw(n, fn, depth);
+        if (Double.isNaN(r[0])) r[0] = -INF;
+        if (Double.isNaN(r[1])) r[1] = INF;
+        // an integer value outside its type's range wraps or overflows: the whole type
+        if (integral(n.canonKind)) {
+            double[] t = ValueBounds.ofInteger(bytes(n.canonKind), unsignedKind(n.canonKind));
+            if (t != null && (r[0] < t[0] || r[1] > t[1])) return t;
+        } else if (n.canonKind == CXType_Bool) {
+            if (r[0] < 0 || r[1] > 1) return new double[] {0, 1};
+        }
+        return r;
+    }
+
+    private double[] raw(ClangNode n, ClangUnit.Function fn, int depth) {
+        if (n.value != null) return new double[] {n.value, n.value};
+        switch (n.kind) {
+            case CXCursor_ParenExpr, CXCursor_UnexposedExpr -> {
+                if (n.children.size() != 1) return unknown();
+                double[] x = eval(n.children.get(0), fn, depth);
+                return integral(n.canonKind) ? truncated(x) : x;
+            }
+            case CXCursor_CStyleCastExpr, CXCursor_CXXStaticCastExpr, CXCursor_CXXFunctionalCastExpr -> {
+                ClangNode op = n.children.isEmpty() ? null : n.children.get(n.children.size() - 1);
+                double[] x = eval(op, fn, depth);
+                return integral(n.canonKind) ? truncated(x) : x;
+            }
+            case CXCursor_UnaryOperator -> {
+                if (n.children.size() != 1) return unknown();
+                double[] x = eval(n.children.get(0), fn, depth);
+                return switch (n.spelling) {
+                    case "-" -> new double[] {-x[1], -x[0]};
+                    case "+" -> x;
+                    case "!" -> new double[] {0, 1};
+                    default -> unknown();
+                };
+            }
+            case CXCursor_BinaryOperator -> {
+                if (n.children.size() != 2 || n.spelling.length() != 1 || "+-*/".indexOf(n.spelling.charAt(0)) < 0)
+                    return comparison(n) ? new double[] {0, 1} : unknown();
+                double[] a = eval(n.children.get(0), fn, depth - 1);
+                double[] b = eval(n.children.get(1), fn, depth - 1);
+                return ValueBounds.arith(n.spelling.charAt(0), a, b, integral(n.canonKind));
+            }
+            case CXCursor_ConditionalOperator -> {
+                if (n.children.size() != 3) return unknown();
+                double[] a = eval(n.children.get(1), fn, depth - 1);
+                double[] b = eval(n.children.get(2), fn, depth - 1);
+                return new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])};
+            }
+            case CXCursor_CallExpr -> {
+                String name = callee(n);
+                if (name.startsWith("std::")) name = name.substring(5);
+                List<double[]> args = new ArrayList<>();
+                for (int i = 1; i < n.children.size(); i++) args.add(eval(n.children.get(i), fn, depth - 1));
+                double[] x = ValueBounds.call(name, args);
+                return x == null ? byType(n) : x;
+            }
+            case CXCursor_DeclRefExpr -> {
+                double[] local = onlyDefinition(n, fn, depth);
+                return local != null ? local : byType(n);
+            }
+            default -> {
+                return byType(n);
+            }
+        }
+    }
+
+    /** The interval of an integer conversion of a value in {@code x}: truncated toward zero. */
+    private static double[] truncated(double[] x) {
+        return new double[] {trunc(x[0]), trunc(x[1])};
+    }
+
+    private static double trunc(double v) {
+        return Double.isInfinite(v) ? v : v < 0 ? Math.ceil(v) : Math.floor(v);
+    }
+
+    private static boolean comparison(ClangNode n) {
+        return isComparison(n.spelling)
+                || n.spelling.equals("==")
+                || n.spelling.equals("&&")
+                || n.spelling.equals("||");
+    }
+
+    /** An integer-typed value without more knowledge: its type's values; any other: unknown. */
+    private static double[] byType(ClangNode n) {
+        if (n.canonKind == CXType_Bool) return new double[] {0, 1};
+        if (integral(n.canonKind)) {
+            double[] t = ValueBounds.ofInteger(bytes(n.canonKind), unsignedKind(n.canonKind));
+            if (t != null) return t;
+        }
+        return unknown();
+    }
+
+    /**
+     * A local variable of {@code fn} declared with an initializer and never written again (no assignment, compound
+     * assignment, increment, nor its address taken): the initializer's interval.
+     */
+    private double[] onlyDefinition(ClangNode ref, ClangUnit.Function fn, int depth) {
+        if (ref.refUsr == null || depth <= 0) return null;
+        ClangNode[] decl = new ClangNode[1];
+        boolean[] written = new boolean[1];
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && ref.refUsr.equals(x.usr)) decl[0] = x;
+            if (x.kind == CXCursor_DeclRefExpr && ref.refUsr.equals(x.refUsr) && writes(x)) written[0] = true;
+        });
+        if (decl[0] == null || written[0] || decl[0].children.isEmpty()) return null;
+        ClangNode init = decl[0].children.get(decl[0].children.size() - 1);
+        if (!clang_isExpressionKind(init.kind)) return null;
+        return eval(init, fn, depth - 1);
+    }
+
+    /** Whether the reference {@code x} is written: the left side of an assignment, an increment, an address taken. */
+    private static boolean writes(ClangNode x) {
+        ClangNode c = x;
+        ClangNode p = x.parent;
+        while (p != null && p.kind == CXCursor_ParenExpr) {
+            c = p;
+            p = p.parent;
+        }
+        if (p == null) return false;
+        if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") || p.kind == CXCursor_CompoundAssignOperator)
+                && !p.children.isEmpty()
+                && p.children.get(0) == c) return true;
+        if (p.kind == CXCursor_UnaryOperator
+                && (p.spelling.equals("++") || p.spelling.equals("--") || p.spelling.equals("&"))) return true;
+        // bound to a reference (float &alias = r): written through it
+        if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
+        // an argument bound to a reference (no conversion to a value in between): the callee may write it
+        return p.kind == CXCursor_CallExpr && p.children.indexOf(c) > 0;
+    }
+
+    private static double[] unknown() {
+        return new double[] {-INF, INF};
+    }
+}

@@ -1,0 +1,181 @@
+package dev.numlint.knowledge;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
+
+/**
+ * Interval arithmetic of source expressions, shared by every front end that bounds a value by its construction
+ * (constants, integer types, functions with a bounded result, clamps, and + - * / of these): the CUDA front end's
+ * hand-written {@code Intervals} and Clang's {@code ClangIntervals}. An interval is a {@code double[] {lo, hi}};
+ * infinite bounds mean unknown.
+ *
+ * <p>Assumptions, kept simple: real arithmetic (float rounding moves a bound by a few ulp; the checks leave room for
+ * it) and finite operands (no NaN or infinity comes in from data). An operation that can make NaN from finite operands
+ * makes no use of a bound it does not have: sqrt and log of a possibly negative operand, 0/0 and a divisor interval
+ * containing 0 give an unbounded result on the side they cannot bound. A NaN converted to an unsigned integer of up to
+ * 32 bits gives 0 on x86 and on the GPU, so a lower bound of 0 for {@code sqrtf(x)} stands either way.
+ */
+public final class ValueBounds {
+    public static final double INF = Double.POSITIVE_INFINITY;
+
+    private ValueBounds() {}
+
+    /** Functions whose result lies in a fixed interval whatever their (finite) argument. */
+    private static final Map<String, double[]> FIXED = Map.ofEntries(
+            Map.entry("sin", new double[] {-1, 1}),
+            Map.entry("sinf", new double[] {-1, 1}),
+            Map.entry("__sinf", new double[] {-1, 1}),
+            Map.entry("cos", new double[] {-1, 1}),
+            Map.entry("cosf", new double[] {-1, 1}),
+            Map.entry("__cosf", new double[] {-1, 1}),
+            Map.entry("sinpi", new double[] {-1, 1}),
+            Map.entry("sinpif", new double[] {-1, 1}),
+            Map.entry("cospi", new double[] {-1, 1}),
+            Map.entry("cospif", new double[] {-1, 1}),
+            Map.entry("tanh", new double[] {-1, 1}),
+            Map.entry("tanhf", new double[] {-1, 1}),
+            Map.entry("erf", new double[] {-1, 1}),
+            Map.entry("erff", new double[] {-1, 1}),
+            Map.entry("normcdf", new double[] {0, 1}),
+            Map.entry("normcdff", new double[] {0, 1}),
+            Map.entry("erfc", new double[] {0, 2}),
+            Map.entry("erfcf", new double[] {0, 2}),
+            Map.entry("__saturatef", new double[] {0, 1}),
+            Map.entry("saturate", new double[] {0, 1}),
+            Map.entry("atan", new double[] {-Math.PI / 2, Math.PI / 2}),
+            Map.entry("atanf", new double[] {-Math.PI / 2, Math.PI / 2}),
+            Map.entry("asin", new double[] {-Math.PI / 2, Math.PI / 2}),
+            Map.entry("asinf", new double[] {-Math.PI / 2, Math.PI / 2}),
+            Map.entry("acos", new double[] {0, Math.PI}),
+            Map.entry("acosf", new double[] {0, Math.PI}),
+            Map.entry("atan2", new double[] {-Math.PI, Math.PI}),
+            Map.entry("atan2f", new double[] {-Math.PI, Math.PI}));
+
+    /** Monotonically increasing functions: the result's interval is the function of the argument's bounds. */
+    private static final Map<String, DoubleUnaryOperator> INCREASING = Map.ofEntries(
+            Map.entry("exp", Math::exp),
+            Map.entry("expf", Math::exp),
+            Map.entry("__expf", Math::exp),
+            Map.entry("exp2", x -> Math.pow(2, x)),
+            Map.entry("exp2f", x -> Math.pow(2, x)),
+            Map.entry("exp10", x -> Math.pow(10, x)),
+            Map.entry("exp10f", x -> Math.pow(10, x)),
+            Map.entry("__exp10f", x -> Math.pow(10, x)),
+            Map.entry("floor", Math::floor),
+            Map.entry("floorf", Math::floor),
+            Map.entry("ceil", Math::ceil),
+            Map.entry("ceilf", Math::ceil),
+            Map.entry("trunc", x -> x < 0 ? Math.ceil(x) : Math.floor(x)),
+            Map.entry("truncf", x -> x < 0 ? Math.ceil(x) : Math.floor(x)),
+            Map.entry("round", x -> Math.signum(x) * Math.floor(Math.abs(x) + 0.5)),
+            Map.entry("roundf", x -> Math.signum(x) * Math.floor(Math.abs(x) + 0.5)),
+            Map.entry("rint", Math::rint),
+            Map.entry("rintf", Math::rint),
+            Map.entry("nearbyint", Math::rint),
+            Map.entry("nearbyintf", Math::rint));
+
+    /** Whether {@code name} returns a value in a fixed interval whatever its argument (sin, tanh, __saturatef ...). */
+    public static boolean fixed(String name) {
+        return FIXED.containsKey(name);
+    }
+
+    /** The values of an integer type of {@code bytes} bytes (1 byte and unsigned: also bool), or null. */
+    public static double[] ofInteger(int bytes, boolean unsigned) {
+        if (bytes <= 0 || bytes > 8) return null;
+        double span = Math.pow(2, bytes * 8.0);
+        return unsigned ? new double[] {0, span - 1} : new double[] {-span / 2, span / 2 - 1};
+    }
+
+    /**
+     * {@code a op b} for {@code op} one of '+', '-', '*', '/'; {@code integer}: the result's type is an integer
+     * (a quotient truncates). Unknown ({@code [-inf, inf]}) for another operator.
+     */
+    public static double[] arith(char op, double[] a, double[] b, boolean integer) {
+        return switch (op) {
+            case '+' -> new double[] {a[0] + b[0], a[1] + b[1]};
+            case '-' -> new double[] {a[0] - b[1], a[1] - b[0]};
+            case '*' -> product(a[0], a[1], b[0], b[1]);
+            case '/' -> {
+                if (integer || b[0] <= 0 && b[1] >= 0) {
+                    // a non-negative integer divided by a positive one: in [0, a]
+                    yield integer && b[0] >= 1 && a[0] >= 0 ? new double[] {0, a[1]} : new double[] {-INF, INF};
+                }
+                yield product(a[0], a[1], 1 / b[1], 1 / b[0]);
+            }
+            default -> new double[] {-INF, INF};
+        };
+    }
+
+    /** Interval product; 0 * infinity counts as 0 (a zero bound of finite operands). */
+    private static double[] product(double alo, double ahi, double blo, double bhi) {
+        double[] ps = {mul(alo, blo), mul(alo, bhi), mul(ahi, blo), mul(ahi, bhi)};
+        double lo = INF;
+        double hi = -INF;
+        for (double p : ps) {
+            lo = Math.min(lo, p);
+            hi = Math.max(hi, p);
+        }
+        return new double[] {lo, hi};
+    }
+
+    private static double mul(double x, double y) {
+        return x == 0 || y == 0 ? 0 : x * y;
+    }
+
+    /**
+     * The interval of a call of {@code name} with arguments of the intervals {@code args}, or null when the function
+     * bounds nothing this class knows.
+     */
+    public static double[] call(String name, List<double[]> args) {
+        double[] fixed = FIXED.get(name);
+        if (fixed != null) return fixed.clone();
+        if (args.size() == 1 && INCREASING.containsKey(name)) {
+            double[] x = args.get(0);
+            DoubleUnaryOperator f = INCREASING.get(name);
+            return new double[] {f.applyAsDouble(x[0]), f.applyAsDouble(x[1])};
+        }
+        switch (name) {
+            case "sqrt", "sqrtf", "__fsqrt_rn", "__fsqrt_rz", "__fsqrt_ru", "__fsqrt_rd", "cbrt", "cbrtf" -> {
+                if (args.size() != 1) return null;
+                double[] x = args.get(0);
+                if (name.startsWith("cbrt")) return new double[] {Math.cbrt(x[0]), Math.cbrt(x[1])};
+                return new double[] {Math.sqrt(Math.max(0, x[0])), x[1] < 0 ? INF : Math.sqrt(x[1])};
+            }
+            case "fabs", "fabsf", "abs", "labs", "llabs" -> {
+                if (args.size() != 1) return null;
+                double[] x = args.get(0);
+                double lo = x[0] >= 0 ? x[0] : x[1] <= 0 ? -x[1] : 0;
+                return new double[] {lo, Math.max(Math.abs(x[0]), Math.abs(x[1]))};
+            }
+            case "hypot", "hypotf", "norm3df", "norm4df", "normf", "rhypotf", "rsqrt", "rsqrtf", "__frsqrt_rn" -> {
+                return new double[] {0, INF};
+            }
+            case "fmin", "fminf", "min", "umin", "fminimum" -> {
+                if (args.size() != 2) return null;
+                double[] a = args.get(0), b = args.get(1);
+                return new double[] {Math.min(a[0], b[0]), Math.min(a[1], b[1])};
+            }
+            case "fmax", "fmaxf", "max", "umax", "fmaximum" -> {
+                if (args.size() != 2) return null;
+                double[] a = args.get(0), b = args.get(1);
+                return new double[] {Math.max(a[0], b[0]), Math.max(a[1], b[1])};
+            }
+            case "clamp", "clampf", "__clamp" -> {
+                if (args.size() != 3) return null;
+                double[] x = args.get(0), a = args.get(1), b = args.get(2);
+                return new double[] {Math.min(Math.max(x[0], a[0]), b[0]), Math.min(Math.max(x[1], a[1]), b[1])};
+            }
+            case "fmod", "fmodf" -> {
+                if (args.size() != 2) return null;
+                double[] x = args.get(0), y = args.get(1);
+                double m = Math.max(Math.abs(y[0]), Math.abs(y[1]));
+                if (m == INF || y[0] <= 0 && y[1] >= 0) return null;
+                return new double[] {x[0] >= 0 ? 0 : -m, x[1] <= 0 ? 0 : m};
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+}
