@@ -181,6 +181,12 @@ class ClangUnitTest {
                     *alias = t;
                     rgb[4] = (unsigned char)(r * 255.0f);
                     rgb[5] = (unsigned char)(x * 255.0f);
+                    float u = in[1];
+                    u = 0.5f + 0.5f * cosf(x);
+                    rgb[6] = (unsigned char)(u * 255.0f);
+                    static float kept = 0.5f;
+                    rgb[7] = (unsigned char)(kept * 100.0f);
+                    kept = in[2];
                 }
                 """,
                 ClangFrontEnd.Language.C);
@@ -195,7 +201,9 @@ class ClangUnitTest {
                 .containsEntry(7, "0.0..204.0")
                 .containsEntry(9, "0.0..255.0")
                 .containsEntry(13, "-Infinity..Infinity")
-                .containsEntry(14, "-Infinity..Infinity");
+                .containsEntry(14, "-Infinity..Infinity")
+                .containsEntry(17, "0.0..255.0")
+                .containsEntry(19, "-Infinity..Infinity");
     }
 
     /** NL014's fact on the Clang path: a float literal widened to double that reaches a double target. */

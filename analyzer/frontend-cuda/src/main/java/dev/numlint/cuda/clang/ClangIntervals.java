@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Value intervals of expressions in a {@link ClangUnit}: what an expression's own construction proves about its value
- * (constants, integer types, functions with a bounded result, clamps, + - * / of these, and a local's only
- * definition), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
+ * (constants, integer types, functions with a bounded result, clamps, + - * / of these, and the definition
+ * of a local that reaches the use in straight-line code), the interval arithmetic of {@link ValueBounds} on Clang's nodes, as the hand-written front end's
  * {@code Intervals} does on its own. NL001/NL011 take a conversion whose interval lies inside the target range as
  * guarded. A value the analysis cannot bound is {@code [-inf, inf]}.
  */
@@ -89,7 +89,7 @@ final class ClangIntervals {
                 return x == null ? byType(n) : x;
             }
             case CXCursor_DeclRefExpr -> {
-                double[] local = onlyDefinition(n, fn, depth);
+                double[] local = reachingDefinition(n, fn, depth);
                 return local != null ? local : byType(n);
             }
             default -> {
@@ -125,24 +125,97 @@ final class ClangIntervals {
     }
 
     /**
-     * A local variable of {@code fn} declared with an initializer and never written again (no assignment, compound
-     * assignment, increment, nor its address taken): the initializer's interval.
+     * The interval of the definition of a local of {@code fn} that reaches {@code ref}: the nearest earlier statement
+     * of an enclosing block that assigns the whole variable ({@code v = ...}) or declares it with an initializer,
+     * with no other write of it in between; null (unknown) when a statement in between may write it, when a loop
+     * the use is in writes it after the use (the next iteration reads that), or when its address is taken or a
+     * reference is bound to it anywhere in the function.
      */
-    private double[] onlyDefinition(ClangNode ref, ClangUnit.Function fn, int depth) {
+    private double[] reachingDefinition(ClangNode ref, ClangUnit.Function fn, int depth) {
         if (ref.refUsr == null || depth <= 0) return null;
-        ClangNode[] decl = new ClangNode[1];
-        boolean[] written = new boolean[1];
+        String usr = ref.refUsr;
+        boolean[] aliased = new boolean[1];
+        boolean[] local = new boolean[1];
         fn.node().forEach(x -> {
-            if (x.kind == CXCursor_VarDecl && ref.refUsr.equals(x.usr)) decl[0] = x;
-            if (x.kind == CXCursor_DeclRefExpr && ref.refUsr.equals(x.refUsr) && writes(x)) written[0] = true;
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) local[0] = true;
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && aliases(x)) aliased[0] = true;
         });
-        if (decl[0] == null || written[0] || decl[0].children.isEmpty()) return null;
-        ClangNode init = decl[0].children.get(decl[0].children.size() - 1);
-        if (!clang_isExpressionKind(init.kind)) return null;
-        return eval(init, fn, depth - 1);
+        if (!local[0] || aliased[0]) return null;
+        ClangNode cur = ref;
+        for (ClangNode p = ref.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
+            if (isLoop(p) && writesIn(p, usr)) return null; // a later iteration reads the write after the use
+            if (p.kind != CXCursor_CompoundStmt) continue;
+            for (int j = p.children.indexOf(cur) - 1; j >= 0; j--) {
+                ClangNode st = p.children.get(j);
+                ClangNode def = definition(st, usr);
+                // a static local keeps the value a later write left in the previous call
+                if (def != null && st.kind == CXCursor_DeclStmt && lasting(st) && writesIn(fn.node(), usr)) return null;
+                if (def != null) return eval(def, fn, depth - 1);
+                if (declares(st, usr)) return null; // declared without an initializer
+                if (writesIn(st, usr)) return null;
+            }
+        }
+        return null;
     }
 
-    /** Whether the reference {@code x} is written: the left side of an assignment, an increment, an address taken. */
+    private static boolean isLoop(ClangNode n) {
+        return n.kind == CXCursor_ForStmt || n.kind == CXCursor_WhileStmt || n.kind == CXCursor_DoStmt;
+    }
+
+    /** The value a statement stores into the whole variable: {@code v = e;} or {@code T v = e;}; else null. */
+    private static ClangNode definition(ClangNode st, String usr) {
+        if (st.kind == CXCursor_DeclStmt) {
+            for (ClangNode d : st.children) {
+                if (d.kind == CXCursor_VarDecl && usr.equals(d.usr) && !d.children.isEmpty()) {
+                    ClangNode init = d.children.get(d.children.size() - 1);
+                    return clang_isExpressionKind(init.kind) ? init : null;
+                }
+            }
+            return null;
+        }
+        if (st.kind == CXCursor_BinaryOperator && st.spelling.equals("=") && st.children.size() == 2) {
+            ClangNode l = strip(st.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) return st.children.get(1);
+        }
+        return null;
+    }
+
+    /** A declaration of a static or thread-local local: its initializer runs once. */
+    private boolean lasting(ClangNode declStmt) {
+        String t = unit.text(declStmt).strip();
+        return t.startsWith("static") || t.startsWith("thread_local") || t.startsWith("__thread");
+    }
+
+    private static boolean declares(ClangNode st, String usr) {
+        if (st.kind != CXCursor_DeclStmt) return false;
+        for (ClangNode d : st.children) if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) return true;
+        return false;
+    }
+
+    /** Whether {@code n}'s subtree writes the variable (an assignment to it, an increment, a compound assignment). */
+    private static boolean writesIn(ClangNode n, String usr) {
+        boolean[] w = new boolean[1];
+        n.forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && writes(x)) w[0] = true;
+        });
+        return w[0];
+    }
+
+    /** Whether the reference takes the variable's address or binds a reference or a by-reference argument to it. */
+    private static boolean aliases(ClangNode x) {
+        ClangNode c = x;
+        ClangNode p = x.parent;
+        while (p != null && p.kind == CXCursor_ParenExpr) {
+            c = p;
+            p = p.parent;
+        }
+        if (p == null) return false;
+        if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("&")) return true;
+        if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
+        return p.kind == CXCursor_CallExpr && p.children.indexOf(c) > 0;
+    }
+
+    /** Whether the reference {@code x} is written: the left side of an assignment, a compound assignment, ++ or --. */
     private static boolean writes(ClangNode x) {
         ClangNode c = x;
         ClangNode p = x.parent;
@@ -154,12 +227,7 @@ final class ClangIntervals {
         if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=") || p.kind == CXCursor_CompoundAssignOperator)
                 && !p.children.isEmpty()
                 && p.children.get(0) == c) return true;
-        if (p.kind == CXCursor_UnaryOperator
-                && (p.spelling.equals("++") || p.spelling.equals("--") || p.spelling.equals("&"))) return true;
-        // bound to a reference (float &alias = r): written through it
-        if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
-        // an argument bound to a reference (no conversion to a value in between): the callee may write it
-        return p.kind == CXCursor_CallExpr && p.children.indexOf(c) > 0;
+        return p.kind == CXCursor_UnaryOperator && (p.spelling.equals("++") || p.spelling.equals("--"));
     }
 
     private static double[] unknown() {
