@@ -161,6 +161,45 @@ class ClangUnitTest {
         assertThat(u.carriedBy(19, 0, "s").resetLine()).isZero();
     }
 
+    /** A running max/min or a clamp selects between the values it compares: continuous, not a decision. */
+    @Test
+    void aRunningMaximumOrAClampIsASelectionNotAComparison() throws Exception {
+        ClangUnit u = parse(
+                "m.c",
+                """
+                float f(const float *g, float mean, int n, float lim, int *hits)
+                {
+                    float best = -1e30f, lo = 1e30f;
+                    for (int k = 0; k < n; k++) {
+                        float v = g[k] * g[k] + mean;
+                        if (v > best) best = v;
+                        float w = g[k] * mean + g[k + 1];
+                        lo = w < lo ? w : lo;
+                        float d = g[k] * lim + mean;
+                        if (d > lim) hits[k] = 1; else hits[k] = 0;
+                    }
+                    return best + lo;
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        java.util.Map<Integer, List<dev.numlint.cuda.facts.ValueUse.Kind>> kinds = new java.util.TreeMap<>();
+        for (ClangSites.Contraction c : u.contractions()) {
+            kinds.put(
+                    c.node().line,
+                    u.uses(c.node(), c.in()).stream()
+                            .map(dev.numlint.cuda.facts.ValueUse::kind)
+                            .toList());
+        }
+        assertThat(kinds.get(5))
+                .contains(dev.numlint.cuda.facts.ValueUse.Kind.SELECTION)
+                .doesNotContain(dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON);
+        assertThat(kinds.get(7))
+                .contains(dev.numlint.cuda.facts.ValueUse.Kind.SELECTION)
+                .doesNotContain(dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON);
+        // a comparison whose branches do other work decides something
+        assertThat(kinds.get(9)).contains(dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON);
+    }
+
     /** Intervals by construction on the Clang path (what NL001/NL011 take as guarded), as the hand-written ones. */
     @Test
     void conversionOperandsAreBoundedByTheirConstruction() throws Exception {

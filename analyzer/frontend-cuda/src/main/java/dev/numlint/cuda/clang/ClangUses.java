@@ -86,6 +86,11 @@ final class ClangUses {
                 // == or != against a sentinel (FLT_MAX, -INFINITY, HUGE_VAL: what a running min/max starts from): a
                 // computed value of ordinary size cannot reach it by an ulp, the test only asks whether it was set
                 if ((p.spelling.equals("==") || p.spelling.equals("!=")) && sentinel(p, c)) return;
+                // a running max/min or a clamp (if (v > m) m = v; m = v < m ? v : m; v > 0 ? v : 0): the comparison
+                // only
+                // picks between the values it compares, so a flip moves the result by no more than they differ there
+                // (continuous); the selected value is followed on
+                if (!p.spelling.equals("==") && !p.spelling.equals("!=") && selection(p, fn, via, depth, out)) return;
                 out.add(use(ValueUse.Kind.COMPARISON, p, null, via));
                 return;
             }
@@ -128,6 +133,48 @@ final class ClangUses {
                     || p.kind == CXCursor_MemberRefExpr) continue;
             if (!clang_isExpressionKind(p.kind)) return; // the statement ends here
         }
+    }
+
+    /**
+     * When the comparison {@code cmp} is a continuous selection, records it and follows the selected value on: the
+     * condition of {@code a < b ? a : b} (either order) or of {@code if (a < b) a = b;} (or {@code b = a}) with no
+     * {@code else}. False when the comparison decides something else.
+     */
+    private boolean selection(ClangNode cmp, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
+        if (cmp.children.size() != 2) return false;
+        String a = squashed(cmp.children.get(0)), b = squashed(cmp.children.get(1));
+        ClangNode q = cmp;
+        while (q.parent != null && q.parent.kind == CXCursor_ParenExpr) q = q.parent;
+        ClangNode p = q.parent;
+        if (p == null || condition(p) != q) return false;
+        if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3) {
+            String x = squashed(p.children.get(1)), y = squashed(p.children.get(2));
+            if (!(x.equals(a) && y.equals(b) || x.equals(b) && y.equals(a))) return false;
+            out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
+            follow(p, fn, via, depth, out);
+            return true;
+        }
+        if (p.kind != CXCursor_IfStmt || p.children.size() != 2) return false; // an else: it does other work
+        ClangNode then = p.children.get(1);
+        if (then.kind == CXCursor_CompoundStmt && then.children.size() == 1) then = then.children.get(0);
+        if (then.kind != CXCursor_BinaryOperator || !then.spelling.equals("=") || then.children.size() != 2)
+            return false;
+        String l = squashed(then.children.get(0)), r = squashed(then.children.get(1));
+        if (!(l.equals(a) && r.equals(b) || l.equals(b) && r.equals(a))) return false;
+        out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
+        ClangNode target = strip(then.children.get(0));
+        if (depth > 0 && target != null && target.kind == CXCursor_DeclRefExpr && target.refUsr != null) {
+            reads(then, target.refUsr, target.spelling, fn, depth, out);
+        } else {
+            out.add(use(ValueUse.Kind.STORE, then, null, via));
+        }
+        return true;
+    }
+
+    /** The text of {@code n} without casts' parentheses and whitespace, for comparing operands. */
+    private String squashed(ClangNode n) {
+        ClangNode s = strip(n);
+        return unit.text(s == null ? n : s).replaceAll("[\\s()]", "");
     }
 
     /**
