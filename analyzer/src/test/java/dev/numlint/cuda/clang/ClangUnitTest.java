@@ -161,6 +161,29 @@ class ClangUnitTest {
         assertThat(u.carriedBy(19, 0, "s").resetLine()).isZero();
     }
 
+    /** Code a project macro expands to is the main file's code at the macro's use; a system macro's is not. */
+    @Test
+    void codeExpandedFromAProjectMacroIsRead() throws Exception {
+        ClangUnit u = parse(
+                "c.cpp",
+                """
+                #include <assert.h>
+                struct Config { unsigned int nphoton; unsigned int nthread; };
+                #define TO_COUNT(x) ((unsigned int)(x))
+                void counts(Config *cfg, const double *v)
+                {
+                    cfg->nphoton = TO_COUNT(v[0]);
+                    cfg->nthread = (unsigned int)(v[1]);
+                    assert(v[2] > 0);
+                }
+                """,
+                ClangFrontEnd.Language.CXX);
+        assertThat(u.conversions().stream()
+                        .map(c -> c.node().line + " " + u.text(c.node()))
+                        .toList())
+                .containsExactly("6 TO_COUNT(v[0])", "7 (unsigned int)(v[1])");
+    }
+
     /** A running max/min or a clamp selects between the values it compares: continuous, not a decision. */
     @Test
     void aRunningMaximumOrAClampIsASelectionNotAComparison() throws Exception {

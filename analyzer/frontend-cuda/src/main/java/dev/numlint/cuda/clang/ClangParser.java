@@ -145,7 +145,7 @@ public final class ClangParser {
             }
             try {
                 Diag d = diagnostics(tu);
-                Walker w = new Walker(text);
+                Walker w = new Walker(text, clang_getFile(tu, file.toString()));
                 CXCursor root = clang_getTranslationUnitCursor(tu);
                 w.walk(root);
                 ClangUnit u = new ClangUnit(
@@ -233,9 +233,26 @@ public final class ClangParser {
         final IntPointer col = new IntPointer(1);
         final IntPointer off = new IntPointer(1);
         int inTemplate;
+        /** The main file, for code expanded from a macro in it (its cursors are located in the macro). */
+        final CXFile main;
 
-        Walker(byte[] text) {
+        final CXFile expandedIn = new CXFile();
+
+        Walker(byte[] text, CXFile main) {
             textLength = text.length;
+            this.main = main;
+        }
+
+        /**
+         * Whether a location Clang does not place in the main file is expanded there: code a macro expands to where
+         * the main file uses it ({@code TO_COUNT(v[0])}) is the main file's code, at the macro's use.
+         */
+        private boolean expandedInMain(CXSourceLocation loc) {
+            if (main == null || main.isNull()) return false;
+            // a system header's macro (assert, isnan, FLT_MAX) expands to the library's code, not the project's
+            if (clang_Location_isInSystemHeader(loc) != 0) return false;
+            clang_getExpansionLocation(loc, expandedIn, (IntPointer) null, (IntPointer) null, (IntPointer) null);
+            return !expandedIn.isNull() && clang_File_isEqual(expandedIn, main) != 0;
         }
 
         void walk(CXCursor root) {
@@ -252,7 +269,7 @@ public final class ClangParser {
         @Override
         public int call(CXCursor c, CXCursor parent, CXClientData data) {
             CXSourceLocation loc = clang_getCursorLocation(c);
-            if (clang_Location_isFromMainFile(loc) == 0) return CXChildVisit_Continue;
+            if (clang_Location_isFromMainFile(loc) == 0 && !expandedInMain(loc)) return CXChildVisit_Continue;
             int kind = clang_getCursorKind(c);
             ClangNode n = node(c, kind, loc);
             ClangNode p = parents.peek();
