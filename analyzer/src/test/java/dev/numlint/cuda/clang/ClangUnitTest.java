@@ -249,6 +249,16 @@ class ClangUnitTest {
                     static float kept = 0.5f;
                     rgb[7] = (unsigned char)(kept * 100.0f);
                     kept = in[2];
+                    float both;
+                    if (in[3] > 0.f) both = cosf(x) + 1.0f;
+                    else both = 0.5f;
+                    rgb[8] = (unsigned char)(both * 100.0f);
+                    float once = in[4];
+                    do { once = 0.5f + 0.5f * sinf(x); } while (in[5] > once);
+                    rgb[9] = (unsigned char)(once * 255.0f);
+                    float half = in[6];
+                    if (in[7] > 0.f) half = cosf(x) + 1.0f;
+                    rgb[10] = (unsigned char)(half * 100.0f);
                 }
                 """,
                 ClangFrontEnd.Language.C);
@@ -265,7 +275,10 @@ class ClangUnitTest {
                 .containsEntry(13, "-Infinity..Infinity")
                 .containsEntry(14, "-Infinity..Infinity")
                 .containsEntry(17, "0.0..255.0")
-                .containsEntry(19, "-Infinity..Infinity");
+                .containsEntry(19, "-Infinity..Infinity")
+                .containsEntry(24, "0.0..200.0")
+                .containsEntry(27, "0.0..255.0")
+                .containsEntry(30, "-Infinity..Infinity");
     }
 
     /** NL014's fact on the Clang path: a float literal widened to double that reaches a double target. */

@@ -152,8 +152,35 @@ final class ClangIntervals {
                 if (def != null && st.kind == CXCursor_DeclStmt && lasting(st) && writesIn(fn.node(), usr)) return null;
                 if (def != null) return eval(def, fn, depth - 1);
                 if (declares(st, usr)) return null; // declared without an initializer
+                // both branches of an if end with a definition; a do-while body ends with one (it runs once at least)
+                if (st.kind == CXCursor_IfStmt && st.children.size() == 3 && !writesIn(st.children.get(0), usr)) {
+                    ClangNode a = lastDefinition(st.children.get(1), usr), b = lastDefinition(st.children.get(2), usr);
+                    if (a != null && b != null) {
+                        double[] x = eval(a, fn, depth - 1), y = eval(b, fn, depth - 1);
+                        return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
+                    }
+                }
+                if (st.kind == CXCursor_DoStmt && st.children.size() == 2 && !writesIn(st.children.get(1), usr)) {
+                    ClangNode a = lastDefinition(st.children.get(0), usr);
+                    if (a != null) return eval(a, fn, depth - 1);
+                }
                 if (writesIn(st, usr)) return null;
             }
+        }
+        return null;
+    }
+
+    /**
+     * The definition a branch or body ends with: its last statement that writes the variable, when that statement
+     * defines it whole; null when it writes it otherwise or not at all.
+     */
+    private static ClangNode lastDefinition(ClangNode body, String usr) {
+        if (body.kind != CXCursor_CompoundStmt) return definition(body, usr);
+        for (int j = body.children.size() - 1; j >= 0; j--) {
+            ClangNode st = body.children.get(j);
+            ClangNode def = definition(st, usr);
+            if (def != null) return def;
+            if (writesIn(st, usr) || declares(st, usr)) return null;
         }
         return null;
     }
