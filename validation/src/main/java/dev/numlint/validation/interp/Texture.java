@@ -11,7 +11,8 @@ import java.nio.ByteOrder;
  * wrap, mirror; wrap and mirror only with normalized coordinates, clamp otherwise, as the hardware does).
  *
  * <p>Linear filtering is the texture unit's own arithmetic, measured on an H200 (every element of the 50 launches of
- * {@code recordings/texture_modes.cu}, TextureRecordingTest; docs/validation/textures-session12.md):
+ * {@code recordings/texture_modes.cu}, TextureRecordingTest, docs/validation/textures-session12.md; and of the 18
+ * of {@code texture_ties.cu}, TextureTiesRecordingTest, docs/validation/textures-session14.md):
  *
  * <ol>
  *   <li>Per dimension the coordinate x (times the size when normalized) gives xB = x - 0.5; under clamp addressing
