@@ -11,7 +11,8 @@ import java.nio.ByteOrder;
  * wrap, mirror; wrap and mirror only with normalized coordinates, clamp otherwise, as the hardware does).
  *
  * <p>Linear filtering is the texture unit's own arithmetic, measured on an H200 (every element of the 50 launches of
- * {@code recordings/texture_modes.cu}, TextureRecordingTest; docs/validation/textures-session12.md):
+ * {@code recordings/texture_modes.cu}, TextureRecordingTest, docs/validation/textures-session12.md; and of the 18
+ * of {@code texture_ties.cu}, TextureTiesRecordingTest, docs/validation/textures-session14.md):
  *
  * <ol>
  *   <li>Per dimension the coordinate x (times the size when normalized) gives xB = x - 0.5; under clamp addressing
@@ -19,17 +20,25 @@ import java.nio.ByteOrder;
  *       multiple of 1/256 (ties up): the guide's 9-bit fixed point with 8 fractional bits.
  *   <li>The 2, 4 or 8 texel weights are integers in units of 1/256 that always sum to 256. They come from splitting
  *       256 one dimension at a time, z first, then x, then y: a weight W splits into hi = a * W / 256 for the upper
- *       neighbour and W - hi for the lower one, hi rounded to an integer, halves up for z and x and down for y.
+ *       neighbour and W - hi for the lower one, hi rounded to an integer, halves up for z and x; for y halves up in
+ *       the upper x column and down in the lower one (so in 2-D the upper-right weight is a * b / 256 rounded halves
+ *       up and each dimension's upper weights sum to exactly a and b: every one of the 65,536 weight pairs of
+ *       {@code texture_ties.cu}, session 14).
  *   <li>Float texels (and the border colour) are summed with these weights exactly and rounded once to float,
- *       halves away from zero.
- *   <li>8-bit unsigned texels read as normalized floats are widened to 16 bits (v * 257), summed in fixed point and
- *       rounded to the nearest 16-bit value (halves up), which is read as N / 65535.
+ *       halves away from zero; half-float texels the same, rounded once to a half float.
+ *   <li>8- and 16-bit integer texels read as normalized floats are filtered in 16-bit fixed point: unsigned 8-bit
+ *       texels widened to v * 257, 16-bit texels as they are, signed 8-bit texels as v * 32767 / 127 (not widened
+ *       to an integer; -128 is not clamped before filtering); the weighted sum is rounded to the nearest 16-bit
+ *       value N (halves away from zero), clamped to [-32767, 32767] for signed texels, and read as N / 65535
+ *       (unsigned) or N / 32767 (signed). The border colour is first rounded to the texel format (0.25 is the 8-bit
+ *       64, read as 64 / 255). Point filtering reads one texel the same way.
  *   <li>A 1-D array (not layered) is a 2-D one of height 1 read at y = 0: under border addressing of y that is half
  *       the border colour (row -1) and half the row, split before x; under the other modes row -1 is the row itself.
  * </ol>
  *
- * <p>Not measured (each modelled as the float case above): signed 8-bit and 16-bit texels read as normalized floats,
- * half-float texels, the border colour with 8-bit texels, 1-D layered arrays.
+ * <p>Measured on the H200 recording of {@code texture_ties.cu} (session 14, TextureTiesRecordingTest): all of the
+ * above but signed 8-bit texels, whose 4-texel samples differ from the GPU by one 16-bit step in about 4% of the
+ * recorded elements (no single rounding of a weighted sum reproduces them; docs/validation/textures-session14.md).
  */
 public final class Texture {
     /** Addressing of one dimension. */
@@ -129,27 +138,104 @@ public final class Texture {
                 return b.getFloat(i);
             case F16:
                 return half(b.getShort(i));
-            case U8: {
-                int v = data[i] & 0xff;
-                return normalizedFloat ? v / 255.0f : v;
-            }
-            case S8: {
-                int v = data[i];
-                return normalizedFloat ? Math.max(-1.0f, v / 127.0f) : v;
-            }
-            case U16: {
-                int v = b.getShort(i) & 0xffff;
-                return normalizedFloat ? v / 65535.0f : v;
-            }
+            case U8:
+            case S8:
+            case U16:
             case S16: {
-                int v = b.getShort(i);
-                return normalizedFloat ? Math.max(-1.0f, v / 32767.0f) : v;
+                int v = raw(i);
+                return normalizedFloat ? fixedResult(widened(v) * 256) : v;
             }
             case U32:
                 return b.getInt(i) & 0xffffffffL;
             default:
                 return b.getInt(i);
         }
+    }
+
+    /** The integer at byte i of an 8- or 16-bit integer format. */
+    private int raw(int i) {
+        switch (format) {
+            case U8:
+                return data[i] & 0xff;
+            case S8:
+                return data[i];
+            case U16:
+                return (data[i] & 0xff) | (data[i + 1] & 0xff) << 8;
+            default:
+                return (short) ((data[i] & 0xff) | (data[i + 1] << 8));
+        }
+    }
+
+    /** The largest texel value of an 8- or 16-bit integer format (what a normalized read maps to 1). */
+    private int maxRaw() {
+        switch (format) {
+            case U8:
+                return 255;
+            case S8:
+                return 127;
+            case U16:
+                return 65535;
+            default:
+                return 32767;
+        }
+    }
+
+    /** The 16-bit value 1.0 is: 65535 for unsigned texels, 32767 for signed. */
+    private int fullScale() {
+        return format.signed ? 32767 : 65535;
+    }
+
+    /**
+     * A texel in the fixed-point sum, in units of 1/fullScale() (times {@link #widenedDenominator()}): unsigned 8-bit
+     * v * 257, 16-bit v, signed 8-bit v * 32767 (over 127).
+     */
+    private long widened(int v) {
+        switch (format) {
+            case U8:
+                return v * 257L;
+            case S8:
+                return v * 32767L;
+            default:
+                return v;
+        }
+    }
+
+    private long widenedDenominator() {
+        return format == Format.S8 ? 127 : 1;
+    }
+
+    /**
+     * A fixed-point sum (widened texels times weights in units of 1/256) rounded to the nearest 16-bit value, halves
+     * away from zero, clamped, and read as a float.
+     */
+    private float fixedResult(long sum) {
+        long den = 256 * widenedDenominator();
+        long n = (Math.abs(sum) * 2 + den) / (2 * den);
+        if (sum < 0) n = -n;
+        int full = fullScale();
+        n = Math.max(format.signed ? -full : 0, Math.min(full, n));
+        return n / (float) full; // correctly rounded: n and full are exact floats
+    }
+
+    /** The border colour of channel c rounded to the texel format, widened as a texel. */
+    private long fixedBorder(int c) {
+        int max = maxRaw();
+        double b = Math.max(format.signed ? -1 : 0, Math.min(1, border[c])) * max;
+        long v = (long) Math.floor(Math.abs(b) + 0.5);
+        return widened((int) (b < 0 ? -v : v));
+    }
+
+    /** The half float nearest to d, halves away from zero (binary16: 10 fraction bits, exponents -14 to 15). */
+    static float nearestHalfTiesAway(double d) {
+        if (d == 0 || !Double.isFinite(d)) return (float) d;
+        double a = Math.abs(d);
+        double ulp = Math.scalb(1.0, Math.max(Math.getExponent(a), -14) - 10);
+        double m = a / ulp; // exact: a power-of-two scaling
+        double whole = Math.floor(m);
+        if (m - whole >= 0.5) whole += 1;
+        double r = whole * ulp;
+        if (r > 65504) r = Double.POSITIVE_INFINITY;
+        return (float) Math.copySign(r, d);
     }
 
     /** An IEEE binary16 value. */
@@ -185,9 +271,15 @@ public final class Texture {
         int[] at = {0, 0, 0};
         for (int d = 0; d < dims; d++) {
             at[d] = address(idx[d], size[d], d);
-            if (at[d] < 0) return border[c];
+            if (at[d] < 0) return borderColour(c);
         }
         return channel(at[0], at[1], at[2], layer, c);
+    }
+
+    /** The border colour of channel c as a sample reads it: in the texel format for 8- and 16-bit and half texels. */
+    private double borderColour(int c) {
+        if (fixedPoint()) return fixedResult(fixedBorder(c) * 256);
+        return format == Format.F16 ? nearestHalfTiesAway(border[c]) : border[c];
     }
 
     /** The 9-bit fixed-point weight of a fraction in [0, 1): 8 fractional bits, rounded to nearest (ties up). */
@@ -215,10 +307,19 @@ public final class Texture {
      * number of corners.
      */
     private static int split(int[] w, int[] corners, int n, int bit, int a, boolean halvesUp) {
+        return split(w, corners, n, bit, a, halvesUp ? -1 : 0);
+    }
+
+    /**
+     * As above, halves up for the corners that have one of the bits of {@code upWhen} (the y split: halves up in the
+     * upper x column, down in the lower), down for the others; -1: halves up for all.
+     */
+    private static int split(int[] w, int[] corners, int n, int bit, int a, int upWhen) {
         for (int k = 0; k < n; k++) {
             int m = corners[k];
             int whole = w[m];
-            int hi = (a * whole + (halvesUp ? 128 : 127)) >> 8;
+            boolean up = upWhen == -1 || (m & upWhen) != 0;
+            int hi = (a * whole + (up ? 128 : 127)) >> 8;
             w[m | bit] = hi;
             w[m] = whole - hi;
             corners[n + k] = m | bit;
@@ -252,9 +353,9 @@ public final class Texture {
         return best;
     }
 
-    /** Whether channel values of this texture are summed in 16-bit fixed point (8-bit unsigned, normalized). */
+    /** Whether channel values of this texture are summed in 16-bit fixed point (8- and 16-bit, normalized). */
     private boolean fixedPoint() {
-        return format == Format.U8 && normalizedFloat;
+        return normalizedFloat && (format.bytes == 1 || format == Format.U16 || format == Format.S16);
     }
 
     /** The texels a linear sample reads and their weights, the same for every channel. */
@@ -289,7 +390,7 @@ public final class Texture {
         if (f.row) n = split(f.w, f.corners, n, ROW, 128, true);
         if (dims == 3) n = split(f.w, f.corners, n, Z, a[2], true);
         n = split(f.w, f.corners, n, X, a[0], true);
-        if (dims >= 2) n = split(f.w, f.corners, n, Y, a[1], false);
+        if (dims >= 2) n = split(f.w, f.corners, n, Y, a[1], X);
         f.n = n;
         return f;
     }
@@ -300,6 +401,8 @@ public final class Texture {
         int[] w = f.w, corners = f.corners, base = f.base;
         boolean row = f.row;
         boolean fixed = fixedPoint();
+        if (fixed) return fixedFilter(f, l, c);
+        boolean half = format == Format.F16;
         double sum = 0;
         boolean exact = true;
         double[] terms = new double[n];
@@ -309,13 +412,14 @@ public final class Texture {
             if (w[m] == 0) continue;
             double t;
             if (row && (m & ROW) == 0) {
-                t = fixed ? border[c] * 65535.0 : border[c];
+                t = border[c];
             } else {
                 idx[0] = base[0] + (m & X);
                 idx[1] = base[1] + ((m & Y) >> 1);
                 idx[2] = base[2] + ((m & Z) >> 2);
-                t = fixed ? fixedTexel(idx, l, c) : texel(idx, l, c);
+                t = texel(idx, l, c);
             }
+            if (half) t = nearestHalfTiesAway(t); // the border colour in the texel format; texels are halves
             double term = w[m] * t; // exact: 9 bits times a float's 24
             terms[k] = term;
             double s = sum + term;
@@ -325,29 +429,50 @@ public final class Texture {
             if (lost != 0) exact = false;
             sum = s;
         }
-        if (fixed) return (float) Math.floor(sum / 256 + 0.5) / 65535f;
         if (!Double.isFinite(sum)) return (float) sum;
+        // half texels times 9-bit weights span at most 52 bits: their double sum is exact
+        if (half) return nearestHalfTiesAway(sum / 256);
         if (exact) return nearestTiesAway(sum / 256);
         BigDecimal s = BigDecimal.ZERO;
         for (double t : terms) s = s.add(new BigDecimal(t));
         return nearestTiesAway(s.divide(BigDecimal.valueOf(256)));
     }
 
-    /** An 8-bit texel widened to 16 bits (v * 257), or the border colour on that scale. */
-    private double fixedTexel(int[] idx, int layer, int c) {
+    /** Linear filtering in 16-bit fixed point (the class comment's step 4): an exact integer sum, rounded once. */
+    private float fixedFilter(Footprint f, int l, int c) {
         int[] size = {width, height, depth};
-        int[] at = {0, 0, 0};
-        for (int d = 0; d < dims; d++) {
-            at[d] = address(idx[d], size[d], d);
-            if (at[d] < 0) return border[c] * 65535.0;
+        int[] at = new int[3];
+        long sum = 0;
+        for (int k = 0; k < f.n; k++) {
+            int m = f.corners[k];
+            if (f.w[m] == 0) continue;
+            long t;
+            if (f.row && (m & ROW) == 0) {
+                t = fixedBorder(c);
+            } else {
+                int[] idx = {f.base[0] + (m & X), f.base[1] + ((m & Y) >> 1), f.base[2] + ((m & Z) >> 2)};
+                t = Long.MIN_VALUE;
+                for (int d = 0; d < dims && t == Long.MIN_VALUE; d++) {
+                    at[d] = address(idx[d], size[d], d);
+                    if (at[d] < 0) t = fixedBorder(c);
+                }
+                if (t == Long.MIN_VALUE) t = widened(raw(offset(at, l, c)));
+            }
+            sum += f.w[m] * t;
         }
-        long i = ((((long) layer * depth + at[2]) * height + at[1]) * rowPitch) + (long) at[0] * texelBytes() + c;
-        return (data[(int) i] & 0xff) * 257;
+        return fixedResult(sum);
+    }
+
+    /** The byte offset of channel c of texel at (after addressing) in layer l. */
+    private int offset(int[] at, int l, int c) {
+        return (int) (((((long) l * depth + at[2]) * height + at[1]) * rowPitch)
+                + (long) at[0] * texelBytes()
+                + (long) c * format.bytes);
     }
 
     /**
      * Samples with float coordinates (tex.Nd...f32): four channel values as float bits (missing channels 0, alpha
-     * 1), or integer values for integer formats read as elements.
+     * too: recorded on an H200 for a two-channel texture), or integer values for integer formats read as elements.
      */
     public long[] sample(double[] coord, int layer) {
         int[] size = {width, height, depth};
@@ -359,7 +484,7 @@ public final class Texture {
         long[] out = new long[4];
         for (int c = 0; c < 4; c++) {
             if (c >= channels) {
-                out[c] = c == 3 ? (floatResult ? Float.floatToRawIntBits(1.0f) & 0xffffffffL : 1) : 0;
+                out[c] = 0; // the H200 reads 0 for every missing channel, alpha too (texture_ties.cu, uchar2)
                 continue;
             }
             double v;
@@ -385,7 +510,7 @@ public final class Texture {
         for (int d = 0; d < dims; d++) outside |= idx[d] < 0 || idx[d] >= size[d];
         for (int c = 0; c < 4; c++) {
             double v;
-            if (c >= channels) v = c == 3 ? 1 : 0;
+            if (c >= channels) v = 0;
             else if (outside) v = 0; // linear memory fetched out of range reads 0
             else v = channel(idx[0], dims > 1 ? idx[1] : 0, dims > 2 ? idx[2] : 0, l, c);
             out[c] = floatResult ? Float.floatToRawIntBits((float) v) & 0xffffffffL : (long) v & 0xffffffffL;

@@ -34,9 +34,9 @@ class TextureTest {
         assertThat(at(t, 0.0)).isEqualTo(8f);
         assertThat(at(t, -1.0)).isEqualTo(8f);
         assertThat(at(t, 5.0)).isEqualTo(32f);
-        // missing channels read 0, alpha 1
+        // missing channels read 0, alpha too (as the H200 reads a two-channel texture: texture_ties.cu, uchar2)
         long[] all = t.sample(new double[] {1.2, 0, 0}, 0);
-        assertThat(new float[] {f(all[0]), f(all[1]), f(all[2]), f(all[3])}).containsExactly(16f, 0f, 0f, 1f);
+        assertThat(new float[] {f(all[0]), f(all[1]), f(all[2]), f(all[3])}).containsExactly(16f, 0f, 0f, 0f);
     }
 
     @Test
@@ -117,7 +117,7 @@ class TextureTest {
         Texture u8 = new Texture(1, 2, 1, 1, 0, 2, Texture.Format.U8, 0, new byte[] {(byte) 255, 0, (byte) 128, 51});
         long[] e = u8.sample(new double[] {0.5, 0, 0}, 0);
         assertThat(e[0]).isEqualTo(255);
-        assertThat(e[3]).isEqualTo(1);
+        assertThat(e[3]).isEqualTo(0);
         u8.normalizedFloat = true;
         long[] n = u8.sample(new double[] {1.5, 0, 0}, 0);
         assertThat(f(n[0])).isEqualTo(128 / 255f);
@@ -157,8 +157,13 @@ class TextureTest {
         Texture t = new Texture(2, 2, 2, 1, 0, 1, Texture.Format.F32, 0, floats(0, 0, 0, 256));
         t.linear = true;
         // alpha_x = 3/256, alpha_y = 128/256: x splits 256 into 253 and 3; y splits column 1's 3 into
-        // 3 * 128 / 256 = 1.5, halves down: 1 (the guide's product would be 1.5)
-        assertThat(f(t.sample(new double[] {0.5 + 3 / 256.0, 1.0, 0}, 0)[0])).isEqualTo(1f);
+        // 3 * 128 / 256 = 1.5, halves up in the upper column: 2 (the H200: weights 127, 1, 126, 2)
+        assertThat(f(t.sample(new double[] {0.5 + 3 / 256.0, 1.0, 0}, 0)[0])).isEqualTo(2f);
+        // and column 0's 253 into 253 * 128 / 256 = 126.5, halves down in the lower column: T(0, 1) gets 126, so
+        // row 1 sums to 128 = alpha_y exactly
+        Texture t01 = new Texture(2, 2, 2, 1, 0, 1, Texture.Format.F32, 0, floats(0, 0, 256, 0));
+        t01.linear = true;
+        assertThat(f(t01.sample(new double[] {0.5 + 3 / 256.0, 1.0, 0}, 0)[0])).isEqualTo(126f);
         // alpha_x = 5/256, alpha_y = 64/256: 5 * 64 / 256 = 1.25 rounds to 1
         assertThat(f(t.sample(new double[] {0.5 + 5 / 256.0, 0.75, 0}, 0)[0])).isEqualTo(1f);
         // alpha_x = 7/256, alpha_y = 160/256: 7 * 160 / 256 = 4.375 rounds to 4
@@ -177,26 +182,37 @@ class TextureTest {
         // alpha = (128, 3, 128)/256: z gives 128, x splits it into 64 and 64, y gives row 1 of 64 * 3 / 256 = 0.75
         // -> 1 (the guide's product: 0.75)
         assertThat(f(t.sample(new double[] {1.0, 0.5 + 3 / 256.0, 1.0}, 0)[0])).isEqualTo(1f);
-        // alpha = (1, 128, 128)/256: x: 1 * 128 / 256 = 0.5 -> 1 (up); y: 1 * 128 / 256 = 0.5 -> 0 (down)
-        assertThat(f(t.sample(new double[] {0.5 + 1 / 256.0, 1.0, 1.0}, 0)[0])).isEqualTo(0f);
+        // alpha = (1, 128, 128)/256: x: 1 * 128 / 256 = 0.5 -> 1 (up); y in the upper x column: 0.5 -> 1 (up)
+        assertThat(f(t.sample(new double[] {0.5 + 1 / 256.0, 1.0, 1.0}, 0)[0])).isEqualTo(1f);
         Texture lo = new Texture(3, 2, 2, 2, 0, 1, Texture.Format.F32, 0, floats(0, 0, 0, 0, 0, 256, 0, 0));
         lo.linear = true;
-        // the same sample's weight of T(1, 0, 1): x gave column 1 of slice 1 its 1, y left all of it in row 0
-        assertThat(f(lo.sample(new double[] {0.5 + 1 / 256.0, 1.0, 1.0}, 0)[0])).isEqualTo(1f);
+        // the same sample's weight of T(1, 0, 1): x gave column 1 of slice 1 its 1, y moved all of it to row 1
+        assertThat(f(lo.sample(new double[] {0.5 + 1 / 256.0, 1.0, 1.0}, 0)[0])).isEqualTo(0f);
+        // T(0, 1, 1): column 0 of slice 1 has 127, y splits it 127 * 128 / 256 = 63.5, halves down (lower column)
+        Texture lower = new Texture(3, 2, 2, 2, 0, 1, Texture.Format.F32, 0, floats(0, 0, 0, 0, 0, 0, 256, 0));
+        lower.linear = true;
+        assertThat(f(lower.sample(new double[] {0.5 + 1 / 256.0, 1.0, 1.0}, 0)[0]))
+                .isEqualTo(63f);
     }
 
     @Test
     void clampAddressingClampsTheCoordinateBeforeTheWeights() {
-        // T(0, 1) = 256, the rest 0. x = 0.2 lies below the first texel centre: clamped, xB = 0 and all weight is in
-        // column 0; y = 1.0 gives row 1 half of it: 128. Unclamped, xB = -0.3 would split 256 into 77 (column -1,
-        // clamped to 0) and 179, and y would halve each rounding down: 38 + 89 = 127
-        Texture t = new Texture(2, 2, 2, 1, 0, 1, Texture.Format.F32, 0, floats(0, 0, 256, 0));
+        // T(0, 1, 1) = 256, the rest 0. z = 1.0 + 1/256 gives slice 1 a weight of 129; x = -0.5 + 2/256 lies below the
+        // first texel centre: clamped, xB = 0 and all 129 are in column 0, and y = 1.0 gives row 1 129 * 128 / 256 =
+        // 64.5, halves down in the lower column: 64. Unclamped, xB = -1 + 2/256 would split the 129 into 128 (column
+        // -1, clamped to texel 0) and 1 (column 0), and y would give row 1 64 + 1 (0.5, halves up in the upper
+        // column): 65. (In 2-D the y split keeps each row's total exact, so clamping xB shows only in 3-D.)
+        byte[] texels = floats(0, 0, 0, 0, 0, 0, 256, 0);
+        Texture t = new Texture(3, 2, 2, 2, 0, 1, Texture.Format.F32, 0, texels);
         t.linear = true;
-        assertThat(f(t.sample(new double[] {0.2, 1.0, 0}, 0)[0])).isEqualTo(128f);
-        // under border addressing nothing is clamped: column -1 is the border (0), column 0 gets 179, row 1 half
-        // of it, halves down: 89
-        t.address[0] = t.address[1] = Texture.Address.BORDER;
-        assertThat(f(t.sample(new double[] {0.2, 1.0, 0}, 0)[0])).isEqualTo(89f);
+        assertThat(f(t.sample(new double[] {-0.5 + 2 / 256.0, 1.0, 1.0 + 1 / 256.0}, 0)[0]))
+                .isEqualTo(64f);
+        // under border addressing nothing is clamped: in 2-D, T(0, 1) = 256, x = 0.2: column -1 is the border (0),
+        // column 0 gets 179, row 1 half of it, halves up in the upper column: 89.5 -> 90
+        Texture flat = new Texture(2, 2, 2, 1, 0, 1, Texture.Format.F32, 0, floats(0, 0, 256, 0));
+        flat.linear = true;
+        flat.address[0] = flat.address[1] = Texture.Address.BORDER;
+        assertThat(f(flat.sample(new double[] {0.2, 1.0, 0}, 0)[0])).isEqualTo(90f);
     }
 
     @Test
@@ -235,17 +251,98 @@ class TextureTest {
         assertThat(at(one, 1.5)).isEqualTo(1 / 255f);
     }
 
+    static byte[] shorts(int... v) {
+        ByteBuffer b = ByteBuffer.allocate(2 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (int s : v) b.putShort((short) s);
+        return b.array();
+    }
+
+    static Texture normalized(Texture.Format format, byte[] data) {
+        Texture t = new Texture(1, data.length / format.bytes, 1, 1, 0, 1, format, 0, data);
+        t.normalizedFloat = true;
+        t.linear = true;
+        return t;
+    }
+
+    @Test
+    void sixteenBitTexelsAreFilteredInSixteenBitFixedPointRoundedHalvesAway() {
+        // unsigned: 113 * 40503 / 256 = 17878.28 -> 17878, read as 17878 / 65535
+        Texture u16 = normalized(Texture.Format.U16, shorts(0, 40503));
+        assertThat(at(u16, 0.5 + 113 / 256.0)).isEqualTo(17878 / 65535f);
+        // a half rounds up: 128 * 1 / 256 = 0.5 -> 1 (the float model: 0.5 / 65535)
+        Texture one = normalized(Texture.Format.U16, shorts(0, 1));
+        assertThat(at(one, 1.0)).isEqualTo(1 / 65535f);
+        // signed: -32768 takes part unclamped, 255 * -32768 / 256 = -32640 (clamped first: -32639), and the result
+        // is clamped: texel -32768 alone reads -1
+        Texture s16 = normalized(Texture.Format.S16, shorts(-32768, 0));
+        assertThat(at(s16, 0.5 + 1 / 256.0)).isEqualTo(-32640 / 32767f);
+        assertThat(at(s16, 0.5)).isEqualTo(-1f);
+    }
+
+    @Test
+    void signedEightBitTexelsAreScaledTo16BitsAfterTheSum() {
+        // an element recorded on the H200: texels 31 and -13 with weights 199 and 57: (199 * 31 - 57 * 13) * 32767 /
+        // (127 * 256) = 5470.57 -> 5471 / 32767 (each texel widened to 16 bits first, 7998 and -3354: 5470.41 -> 5470)
+        Texture s8 = normalized(Texture.Format.S8, new byte[] {31, -13});
+        assertThat(at(s8, 0.5 + 57 / 256.0)).isEqualTo(5471 / 32767f);
+        // one texel reads round(31 * 32767 / 127) = 7998 / 32767 (not 31 / 127); -128 reads -1
+        s8.linear = false;
+        assertThat(at(s8, 0.5)).isEqualTo(7998 / 32767f);
+        Texture min = normalized(Texture.Format.S8, new byte[] {-128, 0});
+        min.linear = false;
+        assertThat(at(min, 0.5)).isEqualTo(-1f);
+    }
+
+    @Test
+    void halfTexelsAreFilteredIntoAHalfFloatRoundedHalvesAway() {
+        // an element recorded on the H200: -5 and 0.28564453125 (halves 0xC500, 0x3492) with weights 248 and 8:
+        // -4.83482... rounds to the half -4.8359375 (the float model: -4.834823)
+        Texture h = new Texture(1, 2, 1, 1, 0, 1, Texture.Format.F16, 0, shorts(0xC500, 0x3492));
+        h.linear = true;
+        assertThat(at(h, 0.5 + 8 / 256.0)).isEqualTo(-4.8359375f);
+        // 1 and the next half 1 + 2^-10: their mean lies half-way between two halves and rounds away from zero
+        Texture tie = new Texture(1, 2, 1, 1, 0, 1, Texture.Format.F16, 0, shorts(0x3C00, 0x3C01));
+        tie.linear = true;
+        assertThat(at(tie, 1.0)).isEqualTo(1 + 0x1p-10f);
+        assertThat(Texture.nearestHalfTiesAway(1 + 0x1p-12)).isEqualTo(1f);
+        assertThat(Texture.nearestHalfTiesAway(65520)).isEqualTo(Float.POSITIVE_INFINITY);
+        assertThat(Texture.nearestHalfTiesAway(0x1p-25 * 3)).isEqualTo(0x1p-23f);
+    }
+
+    @Test
+    void theBorderColourIsRoundedToTheTexelFormat() {
+        // border colour 0.25 of an 8-bit texture is the texel 64 (0.25 * 255 = 63.75), read as 64 / 255, as the H200
+        // returns it; filtered, 64 * 257 in the fixed-point sum
+        Texture u8 = normalized(Texture.Format.U8, new byte[] {0, 0});
+        u8.address[0] = u8.address[1] = Texture.Address.BORDER;
+        u8.border[0] = 0.25f;
+        u8.linear = false;
+        assertThat(at(u8, -1.0)).isEqualTo(64 / 255f);
+        Texture square = new Texture(2, 2, 2, 1, 0, 1, Texture.Format.U8, 0, new byte[4]);
+        square.normalizedFloat = true;
+        square.linear = true;
+        square.address[0] = square.address[1] = Texture.Address.BORDER;
+        square.border[0] = 0.25f;
+        assertThat(f(square.sample(new double[] {-2, -2, 0}, 0)[0])).isEqualTo(64 / 255f);
+        // 16-bit: 0.25 * 65535 = 16383.75 -> 16384
+        Texture u16 = normalized(Texture.Format.U16, shorts(0, 0));
+        u16.address[0] = Texture.Address.BORDER;
+        u16.border[0] = 0.25f;
+        u16.linear = false;
+        assertThat(at(u16, -1.0)).isEqualTo(16384 / 65535f);
+    }
+
     @Test
     void aFourChannelTextureOfUnitVectorsReturnsTheFourWeights() {
         // texel (i, j) is the unit vector of channel i + 2j: a sample returns each corner's weight in its channel
         Texture t = new Texture(
                 2, 2, 2, 1, 0, 4, Texture.Format.F32, 0, floats(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1));
         t.linear = true;
-        // alpha = (3, 128)/256: x splits 256 into 253 and 3; y halves each, rounding halves down: 253 -> 127 + 126,
-        // 3 -> 2 + 1
+        // alpha = (3, 128)/256: x splits 256 into 253 and 3; y halves each, halves down in the lower column and up
+        // in the upper one: 253 -> 127 + 126, 3 -> 1 + 2 (the H200's weights for this sample: texture_ties.cu)
         long[] v = t.sample(new double[] {0.5 + 3 / 256.0, 1.0, 0}, 0);
         assertThat(new float[] {f(v[0]), f(v[1]), f(v[2]), f(v[3])})
-                .containsExactly(127 / 256f, 2 / 256f, 126 / 256f, 1 / 256f);
+                .containsExactly(127 / 256f, 1 / 256f, 126 / 256f, 2 / 256f);
     }
 
     static String kernel(String body) {
@@ -280,9 +377,10 @@ class TextureTest {
     void theInterpreterSamplesTheTextureObjectTheKernelIsGiven() throws Exception {
         Texture t2 = new Texture(2, 2, 2, 1, 0, 1, Texture.Format.F32, 0, floats(0, 1, 2, 3));
         t2.linear = true;
-        // 1.75 (computed by hand above) + alpha 1, in the plain and the reference run
-        assertThat(runKernel(SAMPLE_2D, false, t2, 0x5eedL)).isEqualTo(2.75f);
-        assertThat(runKernel(SAMPLE_2D, true, t2, 0x5eedL)).isEqualTo(2.75f);
+        // 1.75 (computed by hand above) + alpha, which a one-channel texture reads as 0, in the plain and the
+        // reference run
+        assertThat(runKernel(SAMPLE_2D, false, t2, 0x5eedL)).isEqualTo(1.75f);
+        assertThat(runKernel(SAMPLE_2D, true, t2, 0x5eedL)).isEqualTo(1.75f);
         assertThat(runKernel(FETCH_1D, false, line(8, 16, 24, 32), 0x5eedL)).isEqualTo(16f);
         assertThatThrownBy(() -> runKernel(FETCH_1D, false, t2, 0x5eedL))
                 .hasMessageContaining("tex.1d of a 2-D texture object");
