@@ -100,6 +100,44 @@ class CudaSourceAnalyzerTest {
         }
     }
 
+    /**
+     * Session 14 evaluation (Quicksilver, cminpack): a .cc its compile command builds as CUDA (-x cu) is read as nvcc
+     * reads it (__CUDACC__ defined); a .c file never sees __CUDA_ARCH__ (the host compiler does not define it), so a
+     * header's "device or CUDA" branch is not taken there.
+     */
+    @Test
+    void theCompileCommandsLanguageAndTheHostCompilersMacrosDecideTheBranches(@TempDir Path dir) throws Exception {
+        String header = String.join(
+                "\n",
+                "#if defined(__CUDA_ARCH__) || defined(__CUDACC__)",
+                "#define real float",
+                "#else",
+                "#define real double",
+                "#endif",
+                "");
+        java.nio.file.Files.writeString(dir.resolve("real.h"), header);
+        String body = "#include \"real.h\"\nreal sum(const real *x, int n) { real s = 0; "
+                + "for (int i = 0; i < n; ++i) s += x[i]; return s; }\n";
+        java.nio.file.Files.writeString(dir.resolve("b.c"), body);
+        java.nio.file.Files.writeString(dir.resolve("k.cc"), body);
+        java.util.function.Function<BuildContext, java.util.Map<String, Level>> levels = bc -> {
+            try {
+                return new TestScanContext(dir)
+                        .projectContext(bc).run(new CudaSourceAnalyzer()).findings().stream()
+                                .filter(f -> f.ruleId().equals("NL004"))
+                                .collect(Collectors.toMap(f -> f.location().file(), Finding::level, (x, y) -> x));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        // host compilers: double sums (a note)
+        assertThat(levels.apply(BuildContext.defaults()))
+                .containsEntry("b.c", Level.NOTE)
+                .containsEntry("k.cc", Level.NOTE);
+        // built with -x cu: nvcc's view, a float sum
+        assertThat(levels.apply(BuildContext.defaults().compiledAsCuda(true))).containsEntry("k.cc", Level.WARNING);
+    }
+
     @Test
     void malformedFunctionLosesOnlyItself() throws Exception {
         TestScanContext ctx = scan("default", BuildContext.defaults());

@@ -45,6 +45,7 @@ public final class BuildContext {
     private final List<String> undefines = new ArrayList<>(); // -U NAME
     private final List<Path> includePaths = new ArrayList<>(); // absolute, in search order
     private Path compiledVia;
+    private Boolean compiledAsCuda; // -x cu / -x cuda: a CUDA unit whatever the file's extension
     private String configuration;
     private final List<String> summary = new ArrayList<>();
 
@@ -71,6 +72,7 @@ public final class BuildContext {
         if (other.m32 != null) m32 = other.m32;
         if (other.mfpmath387 != null) mfpmath387 = other.mfpmath387;
         if (other.cudaArch != null) cudaArch = other.cudaArch;
+        if (other.compiledAsCuda != null) compiledAsCuda = other.compiledAsCuda;
         for (String f : other.nvccFlags) {
             if (!nvccFlags.contains(f)) nvccFlags.add(f);
         }
@@ -248,6 +250,17 @@ public final class BuildContext {
     /** The origin of the first recorded flag satisfying the predicate (for evidence in findings). */
     public Optional<FlagOrigin> originOf(java.util.function.Predicate<String> flag) {
         return origins.stream().filter(o -> flag.test(o.flag())).findFirst();
+    }
+
+    /** The compile command names the language CUDA ({@code -x cu}, {@code -x cuda}), whatever the extension. */
+    public BuildContext compiledAsCuda(Boolean v) {
+        compiledAsCuda = v;
+        return this;
+    }
+
+    /** Whether the compile command compiles the file as CUDA ({@code -x cu}); false when it does not say. */
+    public boolean compiledAsCuda() {
+        return Boolean.TRUE.equals(compiledAsCuda);
     }
 
     public BuildContext fastMath(Boolean v) {

@@ -328,6 +328,7 @@ final class ContextChoice {
         o.undefines().forEach(settings::addUndefine);
         o.includePaths().forEach(settings::addIncludePath);
         if (o.compiledVia() != null) settings.compiledVia(o.compiledVia());
+        if (o.compiledAsCuda()) settings.compiledAsCuda(true);
         Set<BuildContext.FlagOrigin> have = new HashSet<>(into.origins());
         for (BuildContext.FlagOrigin fo : o.origins()) {
             if (have.add(fo)) settings.addOrigin(fo.flag(), fo.location());

@@ -336,7 +336,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
             for (String m : EMPTY_LIBRARY_MACROS) macros.put(m, new Preprocessor.Macro(m, null, false, List.of()));
             CommandLineMacros.read(ctx, bc, macros, includeDirs, buildFile);
             if (from != null) macros.putAll(from.macros());
-            Preprocessor.Dialect dialect = from == null ? dialect(file) : from.dialect();
+            // a unit its compile command builds as CUDA (-x cu) is read as nvcc does, whatever its extension
+            Preprocessor.Dialect dialect =
+                    from != null ? from.dialect() : bc.compiledAsCuda() ? Preprocessor.Dialect.CUDA : dialect(file);
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());

@@ -56,9 +56,11 @@ final class Preprocessor {
             0L);
 
     /** Predefined macros of nvcc's CUDA pass that the host compiler does not define. */
-    private static final Set<String> CUDA_ONLY = Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__");
+    private static final Set<String> CUDA_ONLY =
+            Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__", "__CUDA_ARCH__", "__CUDA_ARCH_LIST__");
 
-    private static final Set<String> C_ONLY = Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__", "__cplusplus");
+    private static final Set<String> C_ONLY =
+            Set.of("__CUDACC__", "__NVCC__", "__CUDACC_RTC__", "__cplusplus", "__CUDA_ARCH__", "__CUDA_ARCH_LIST__");
 
     /** The language a file is compiled as: decides which predefined macros exist. */
     enum Dialect {
@@ -262,7 +264,8 @@ final class Preprocessor {
             case "ifndef": {
                 String id = firstIdent(rest);
                 int state;
-                if (undecidable(id)) state = BOTH;
+                // __CUDA_ARCH__ is undecidable in nvcc's view (host and device passes), not defined for a host compiler
+                if (undecidable(id) && !undefinedPredefined.contains(id)) state = BOTH;
                 else {
                     boolean def = isDefined(id);
                     state = def == kw.equals("ifdef") ? TAKING : WAITING;
@@ -374,7 +377,8 @@ final class Preprocessor {
                 String id = toks.get(j).getText();
                 if (paren) j++;
                 i = j - (paren ? 0 : 1);
-                if (undecidable(id)) pre.add(new PToken(CudaLexer.IDENTIFIER, "__undecidable__", 0, 0, Set.of(), null));
+                if (undecidable(id) && !undefinedPredefined.contains(id))
+                    pre.add(new PToken(CudaLexer.IDENTIFIER, "__undecidable__", 0, 0, Set.of(), null));
                 else pre.add(new PToken(CudaLexer.INTEGER_LITERAL, isDefined(id) ? "1" : "0", 0, 0, Set.of(), null));
             } else {
                 pre.add(t);

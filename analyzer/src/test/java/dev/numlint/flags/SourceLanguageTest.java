@@ -1,0 +1,35 @@
+package dev.numlint.flags;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.Location;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Session 14 evaluation (Quicksilver): its .cc files are built with {@code nvcc -x cu}; read as host C++ they gave
+ * Clang 70 files of errors and hid the device code. The compile command's language decides.
+ */
+class SourceLanguageTest {
+    private static List<FlagTok> toks(String... args) {
+        return java.util.Arrays.stream(args)
+                .map(a -> new FlagTok(a, Location.line("compile_commands.json", 1), FlagTok.Lang.CUDA, null, "entry"))
+                .toList();
+    }
+
+    @Test
+    void xCuOrXCudaMakesTheUnitCuda() {
+        assertThat(FlagInterpreter.interpret(toks("-x", "cu", "-c", "k.cc"))
+                        .cuda
+                        .compiledAsCuda())
+                .isTrue();
+        assertThat(FlagInterpreter.interpret(toks("-xcuda", "-c", "k.cc")).cuda.compiledAsCuda())
+                .isTrue();
+        assertThat(FlagInterpreter.interpret(toks("-x", "c++", "-c", "k.cc"))
+                        .cuda
+                        .compiledAsCuda())
+                .isFalse();
+        assertThat(FlagInterpreter.interpret(toks("-O2", "-c", "k.cc")).cuda.compiledAsCuda())
+                .isFalse();
+    }
+}
