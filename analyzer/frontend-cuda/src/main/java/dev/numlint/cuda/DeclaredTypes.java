@@ -67,6 +67,8 @@ final class DeclaredTypes {
         if (a != null) {
             for (PtrOperatorContext p : a.ptrOperator()) {
                 if (p.STAR() != null) base = CType.pointer(base);
+                // a cast to a reference, (uint32_t&)f, reads the object's bits as another type: no value conversion
+                else if (p.AMP() != null || p.AND_AND() != null) return CType.UNKNOWN;
             }
             if (a.LPAREN().size() > 0) base = CType.pointer(CType.UNKNOWN);
         }

@@ -494,6 +494,8 @@ public final class ClangUnit {
             boolean implicit = n.kind == CXCursor_UnexposedExpr && n.children.size() == 1;
             if (!explicit && !implicit) return;
             if (!integral(n.canonKind)) return;
+            // a cast to a reference, (uint32_t&)f, reads the object's bits as another type: no value conversion
+            if (explicit && referenceCast(n)) return;
             ClangNode op = explicit ? operandOf(n) : n.children.get(0);
             // an explicit cast's own implicit conversion (static_cast<unsigned>(x) holds an unexposed x of the
             // target type) is the cast's, not a second conversion
@@ -532,6 +534,14 @@ public final class ClangUnit {
                     fn));
         });
         return List.copyOf(out);
+    }
+
+    /** Whether an explicit cast names a reference type: {@code (T&)x}, {@code static_cast<T&&>(x)}. */
+    private boolean referenceCast(ClangNode cast) {
+        String t = text(cast);
+        int open = cast.kind == CXCursor_CStyleCastExpr ? t.indexOf('(') : t.indexOf('<');
+        int close = cast.kind == CXCursor_CStyleCastExpr ? t.indexOf(')') : t.indexOf('>');
+        return open >= 0 && close > open && t.substring(open, close).contains("&");
     }
 
     private List<Atomic> computeAtomics() {
