@@ -136,9 +136,22 @@ public final class BuildFlagAnalyzer implements Analyzer {
             dirConfig.putIfAbsent(d, config);
         }
 
+        /** Files compiled more than once with different defines (cminpack: float, double, long double): how often. */
+        final Map<Path, Integer> variants = new HashMap<>();
+
+        /**
+         * A file's context. A second compilation of it with the same defines adds its settings; one with other
+         * defines is another build of the file (a float and a double variant), which the first stands for: merged,
+         * the two would define both variants' macros, which no real build does.
+         */
         void file(Path f, BuildContext c, String config) {
             BuildContext x = c.copy();
             if (x.configuration() == null) x.configuration(config);
+            BuildContext had = files.get(f);
+            if (had != null && !new java.util.HashSet<>(had.defines()).equals(new java.util.HashSet<>(x.defines()))) {
+                variants.merge(f, 2, (n, one) -> n + 1);
+                return;
+            }
             files.merge(f, x, (a, b) -> a.copy().merge(b).configuration(a.configuration()));
         }
     }
@@ -725,6 +738,21 @@ public final class BuildFlagAnalyzer implements Analyzer {
         for (List<FlagHazard> hs : grouped.values()) {
             rep.reportGroup(hs);
         }
+        model.db.variants.forEach((src, n) -> rep.sink.notify(new Notification(
+                ctx.relativize(src),
+                0,
+                Level.NOTE,
+                "build-variants",
+                rel + " compiles this file " + n + " times with different defines; it is analyzed as its first entry"
+                        + " compiles it (" + String.join(" ", defineFlags(model.db.files.get(src))) + ")")));
+        model.db.variants.clear(); // counted per database
+    }
+
+    private static List<String> defineFlags(BuildContext c) {
+        List<String> out = new ArrayList<>();
+        if (c != null) for (String d : c.defines()) out.add("-D" + d);
+        if (out.isEmpty()) out.add("no defines");
+        return out;
     }
     /** The scanned file an entry compiles: its path, or (database from another machine) the same path tail. */
     private static Path resolve(

@@ -1,0 +1,41 @@
+package dev.numlint.flags;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.BuildContext;
+import dev.numlint.spi.BuildOptions;
+import dev.numlint.testing.TestScanContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Session 14 evaluation (cminpack, CMINPACK_PRECISION=all): each source compiled three times, with
+ * -D__cminpack_float__, with nothing and with -D__cminpack_long_double__. Merged, the three gave one context with both
+ * variants' macros, which no real build uses. The first entry stands for the file, and a note says so.
+ */
+class BuildVariantsTest {
+    @Test
+    void aFileCompiledWithDifferentDefinesIsAnalyzedAsItsFirstEntry(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("a.c"), "int a;\n");
+        String d = dir.toString();
+        Files.writeString(
+                dir.resolve("compile_commands.json"),
+                ("[{\"directory\": \"%1$s\", \"file\": \"%1$s/a.c\", \"arguments\": [\"cc\", \"-DUSE_FLOAT\", \"-c\","
+                                + " \"a.c\"]},"
+                                + " {\"directory\": \"%1$s\", \"file\": \"%1$s/a.c\", \"arguments\": [\"cc\", \"-c\", \"a.c\"]},"
+                                + " {\"directory\": \"%1$s\", \"file\": \"%1$s/a.c\", \"arguments\": [\"cc\","
+                                + " \"-DUSE_LONG_DOUBLE\", \"-c\", \"a.c\"]}]\n")
+                        .formatted(d));
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer(BuildOptions.DEFAULT));
+        BuildContext a = ctx.buildContext(dir.resolve("a.c"));
+        assertThat(a.defines()).containsExactly("USE_FLOAT");
+        assertThat(ctx.notifications()).anySatisfy(n -> {
+            assertThat(n.id()).isEqualTo("build-variants");
+            assertThat(n.file()).isEqualTo("a.c");
+            assertThat(n.message()).contains("3 times").contains("-DUSE_FLOAT");
+        });
+    }
+}
