@@ -69,6 +69,10 @@ public final class ClangSupplement {
             if (a.floating()) atomicLines.add(a.site().line());
         }
         // a conversion the hand-written facts hold is theirs (they know more: intervals, integer data in float)
+        // an operand the hand-written facts see as integer data because its type is a template parameter they do not
+        // know is Clang's to judge: its conversion there is floating in the instantiations (supplied by missing())
+        facts.conversions.removeIf(c ->
+                !c.floatData() && templateConversionAt(c.site().line(), c.site().column()));
         for (FunctionFacts.Conversion c : facts.conversions) {
             // Clang supplements only conversions to unsigned and narrow signed types (below): lines with those
             if (!c.unsigned() && c.bytes() >= 4) continue;
@@ -118,6 +122,14 @@ public final class ClangSupplement {
                 resetsApplied++;
             }
         }
+    }
+
+    /** Whether Clang holds an explicit conversion of a template parameter's floating value at this position. */
+    private boolean templateConversionAt(int line, int column) {
+        for (ClangUnit.Conversion c : unit.conversions()) {
+            if (c.viaTemplate() && c.explicit() && c.node().line == line && c.node().column == column) return true;
+        }
+        return false;
     }
 
     private static FunctionFacts.Accumulation with(
@@ -190,7 +202,8 @@ public final class ClangSupplement {
                             false,
                             Double.NEGATIVE_INFINITY,
                             Double.POSITIVE_INFINITY,
-                            c.explicit()));
+                            c.explicit(),
+                            c.guard()));
         }
         for (ClangUnit.Atomic a : unit.atomics()) {
             if (!whole.contains(a.in()) && atomicLines.contains(a.node().line)) continue;

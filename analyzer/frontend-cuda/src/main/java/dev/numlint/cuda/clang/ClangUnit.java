@@ -305,7 +305,9 @@ public final class ClangUnit {
      * @param to       the target's canonical type
      * @param unsigned whether the target is unsigned
      * @param bytes    the target's width in bytes
-     * @param guarded  the operand contains a clamp (min, max, fminf, __saturatef ...) or a conditional
+     * @param guarded  the operand contains a clamp (min, max, fminf, __saturatef ...) or a conditional, or a test
+     *                 on its variables guards it ({@link ClangGuards})
+     * @param guard    what limits the operand when {@code guarded} ("fminf()", "the test 'x < 0' (line 9)"), or null
      * @param viaTemplate the operand's type is a template parameter (floating in the instantiations or by its math)
      */
     public record Conversion(
@@ -318,6 +320,7 @@ public final class ClangUnit {
             int bytes,
             boolean explicit,
             boolean guarded,
+            String guard,
             boolean viaTemplate,
             Function in) {}
 
@@ -512,12 +515,7 @@ public final class ClangUnit {
                         case CXCursor_CXXFunctionalCastExpr -> n.type;
                         default -> "implicit";
                     };
-            boolean[] guarded = new boolean[1];
-            op.forEach(x -> {
-                if ((x.kind == CXCursor_CallExpr || x.kind == CXCursor_OverloadedDeclRef)
-                        && CLAMPS.contains(x.spelling)) guarded[0] = true;
-                if (x.kind == CXCursor_ConditionalOperator) guarded[0] = true;
-            });
+            String guard = ClangGuards.of(this, n, op, fn);
             out.add(new Conversion(
                     n,
                     op,
@@ -527,7 +525,8 @@ public final class ClangUnit {
                     unsignedKind(n.canonKind),
                     bytes(n.canonKind),
                     explicit,
-                    guarded[0],
+                    guard != null,
+                    guard,
                     viaTemplate,
                     fn));
         });
