@@ -394,6 +394,7 @@ final class FunctionAnalyzer {
             int line = dc.start.getLine();
             if (v != null && initExpr != null) {
                 conversions.convert(t, v, initExpr, () -> "initialization of '" + name + "'", false);
+                if (v.guarded && tokens.writes(name) <= 1) tokens.assigned(name, t, name, v.guard, line);
                 promotions.promotion(t, v, initExpr, () -> "float '" + name + "'");
             }
             if (t.kind == CType.Kind.LONG_DOUBLE && body.host) {

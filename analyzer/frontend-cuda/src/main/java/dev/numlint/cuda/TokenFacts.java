@@ -31,6 +31,8 @@ final class TokenFacts {
 
     TokenFacts(List<PToken> toks) {
         this.toks = toks;
+        // an early exit's test names the reason first; any other comparison guards the rest
+        new EarlyExits(toks).record(guardedVars, guardedTexts);
         prescan();
     }
 
@@ -41,7 +43,7 @@ final class TokenFacts {
     void assigned(String name, CType type, String text, String why, int line) {
         String w = why != null ? why : "the value assigned at line " + line;
         if (name != null) guardedVars.putIfAbsent(name, w);
-        else if (type.isFpScalar()) guardedTexts.putIfAbsent(text, w);
+        else if (type.isFpScalar() && text != null) guardedTexts.putIfAbsent(text, w);
     }
 
     /** How often {@code name} appears in the body. */

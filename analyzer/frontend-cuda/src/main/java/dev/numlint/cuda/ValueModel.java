@@ -305,6 +305,7 @@ final class ValueModel {
         for (E a : args) {
             anyFp |= a.fpLeaf;
             r.guarded |= a.guarded;
+            if (r.guard == null) r.guard = a.guard;
             r.compared |= a.compared;
         }
         if (r.type.isFpScalar()) {
