@@ -32,6 +32,10 @@ public final class ClangSupplement {
     private final Set<Integer> atomicLines = new HashSet<>();
     private final Set<Integer> conversionLines = new HashSet<>();
     private final Set<Integer> floatConversionLines = new HashSet<>();
+    /** "line:column" of the hand-written facts' conversions (those with floating data in the second set). */
+    private final Set<String> conversionPositions = new HashSet<>();
+
+    private final Set<String> floatConversionPositions = new HashSet<>();
     private final Set<Integer> intrinsicLines = new HashSet<>();
     private final Set<Integer> analyzedLines = new HashSet<>();
     private int resetsApplied;
@@ -77,7 +81,10 @@ public final class ClangSupplement {
             // Clang supplements only conversions to unsigned and narrow signed types (below): lines with those
             if (!c.unsigned() && c.bytes() >= 4) continue;
             conversionLines.add(c.site().line());
+            conversionPositions.add(c.site().line() + ":" + c.site().column());
             if (c.floatData()) floatConversionLines.add(c.site().line());
+            if (c.floatData())
+                floatConversionPositions.add(c.site().line() + ":" + c.site().column());
         }
         for (FunctionFacts.MathCall c : facts.calls)
             if (c.fastIntrinsic()) intrinsicLines.add(c.site().line());
@@ -182,7 +189,12 @@ public final class ClangSupplement {
         for (ClangUnit.Conversion c : unit.conversions()) {
             boolean all = whole.contains(c.in());
             int line = c.node().line;
-            boolean known = c.viaTemplate() ? floatConversionLines.contains(line) : conversionLines.contains(line);
+            // a cast the hand-written facts hold at its position is theirs; another cast on a line they have one on
+            // (`unsigned a = (unsigned)x, b = (unsigned)w[k];` with w a type they cannot read) is Clang's
+            String at = line + ":" + c.node().column;
+            boolean known = c.viaTemplate()
+                    ? floatConversionLines.contains(line) && (!c.explicit() || floatConversionPositions.contains(at))
+                    : conversionLines.contains(line) && (!c.explicit() || conversionPositions.contains(at));
             if (!all && (!c.explicit() || known)) continue;
             // as the hand-written facts: conversions to unsigned types and to signed types narrower than int
             if (!c.unsigned() && c.bytes() >= 4) continue;
