@@ -134,7 +134,8 @@ public final class ClangSupplement {
     /** Whether Clang holds an explicit conversion of a template parameter's floating value at this position. */
     private boolean templateConversionAt(int line, int column) {
         for (ClangUnit.Conversion c : unit.conversions()) {
-            if (c.viaTemplate() && c.explicit() && c.node().line == line && c.node().column == column) return true;
+            if (c.viaTemplate() && c.explicit() && c.node().line == line && unit.utf16Column(c.node()) == column)
+                return true;
         }
         return false;
     }
@@ -191,7 +192,7 @@ public final class ClangSupplement {
             int line = c.node().line;
             // a cast the hand-written facts hold at its position is theirs; another cast on a line they have one on
             // (`unsigned a = (unsigned)x, b = (unsigned)w[k];` with w a type they cannot read) is Clang's
-            String at = line + ":" + c.node().column;
+            String at = line + ":" + unit.utf16Column(c.node());
             boolean known = c.viaTemplate()
                     ? floatConversionLines.contains(line) && (!c.explicit() || floatConversionPositions.contains(at))
                     : conversionLines.contains(line) && (!c.explicit() || conversionPositions.contains(at));

@@ -244,6 +244,17 @@ public final class ClangUnit {
         return new String(text, n.offset, n.endOffset - n.offset, StandardCharsets.UTF_8);
     }
 
+    /**
+     * The column of a node as the hand-written front end counts it (UTF-16 code units from the line's start, from 1);
+     * Clang counts bytes, which differ after a non-ASCII character on the line.
+     */
+    public int utf16Column(ClangNode n) {
+        if (n.offset < 0 || n.offset > text.length) return n.column;
+        int start = n.offset;
+        while (start > 0 && text[start - 1] != '\n') start--;
+        return new String(text, start, n.offset - start, StandardCharsets.UTF_8).length() + 1;
+    }
+
     // ------------------------------------------------------------------ named analyses, cached
 
     private final Memo<List<Function>> functions = new Memo<>(this::computeFunctions);
