@@ -26,6 +26,8 @@ final class EarlyExits {
         int n = toks.size();
         for (int i = 0; i + 1 < n; i++) {
             if (toks.get(i).getType() != CudaLexer.IF || toks.get(i + 1).getType() != CudaLexer.LPAREN) continue;
+            // `else if (x < 0) continue;` is left only when the earlier tests failed: what follows is not guarded
+            if (i > 0 && toks.get(i - 1).getType() == CudaLexer.ELSE) continue;
             int close = match(i + 1, CudaLexer.LPAREN, CudaLexer.RPAREN);
             if (close < 0 || close + 1 >= n) continue;
             String exit = exit(close + 1);
