@@ -58,6 +58,7 @@ final class CallResults {
         if (Builtins.CONVERSION_INTRINSICS.contains(shortName)) {
             E r = E.of(Builtins.FUNCS.get(shortName));
             r.guarded = true;
+            r.guard = shortName;
             return r;
         }
         if (Builtins.SAME_AS_ARG.contains(name)
@@ -73,7 +74,7 @@ final class CallResults {
                 t = args.get(shortName.endsWith("_sync") ? 1 : 0).type;
             E r = ValueModel.leafCall(t, args);
             Intervals.call(r, shortName, args);
-            if (Builtins.CLAMPS.contains(name) || Builtins.CLAMPS.contains(shortName)) r.guarded = true;
+            if (Builtins.CLAMPS.contains(name) || Builtins.CLAMPS.contains(shortName)) ValueModel.guard(r, shortName);
             if (shortName.equals("fabs") || shortName.equals("abs")) r.nonNeg = true;
             if (args.size() == 1 && args.get(0).cval != null && (shortName.equals("fabs") || shortName.equals("abs"))) {
                 r.cval = Math.abs(args.get(0).cval);
@@ -86,8 +87,8 @@ final class CallResults {
             Intervals.call(r, shortName, args);
             // a comparison of the argument narrows nothing the fixed interval of sin, tanh, ... does not hold
             if (Intervals.fixed(shortName)) r.compared = false;
-            if (Builtins.CLAMPS.contains(shortName)) r.guarded = true;
-            if (Builtins.BOUNDED.contains(shortName)) r.guarded = true; // sin, cos, tanh, erf: in [-1, 1]
+            if (Builtins.CLAMPS.contains(shortName)) ValueModel.guard(r, shortName);
+            if (Builtins.BOUNDED.contains(shortName)) ValueModel.guard(r, shortName); // sin, cos, tanh, erf: in [-1, 1]
             if (Builtins.NON_NEGATIVE.contains(shortName)) r.nonNeg = true;
             if (bt.kind == CType.Kind.DOUBLE && Builtins.DOUBLE_MATH.contains(shortName)) {
                 boolean floatArg = false;

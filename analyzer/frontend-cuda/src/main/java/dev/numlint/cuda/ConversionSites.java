@@ -67,7 +67,8 @@ final class ConversionSites {
                 v.nonNeg || v.lo >= 0,
                 v.lo,
                 v.hi,
-                explicit));
+                explicit,
+                guarded ? (v.guard != null ? v.guard : "a range guard") : null));
     }
 
     void longDouble(Reporter.Pos pos, String what, String snippet) {

@@ -20,6 +20,11 @@ final class E {
     /** The value is range-limited (clamp, saturate, ternary with comparison, compared variable). */
     boolean guarded;
     /**
+     * What makes the value range-limited, for a message ("'x < 0.0f' (line 12)", "fminf"), or null: set with
+     * {@link #guarded}.
+     */
+    String guard;
+    /**
      * A comparison the interval does not see may narrow the value: a leaf variable is compared or clamped somewhere in
      * the function, or a conditional expression tests it. Only without one may a finite interval overrule
      * {@link #guarded}.

@@ -42,9 +42,8 @@ final class FunctionAnalyzer {
     /** Parameter intervals from every call site ({@link CallSiteRanges}), by parameter index, or null. */
     private final double[][] paramRanges;
     /** Member/element lvalues assigned a range-limited value (rgba.x = __saturatef(rgba.x)). */
-    private final Set<String> guardedTexts = new java.util.HashSet<>();
-
     private final ConversionSites conversions;
+
     private final PromotionSites promotions;
     private final ContractionSites contractions;
     private final AccumulationSites sums;
@@ -395,6 +394,7 @@ final class FunctionAnalyzer {
             int line = dc.start.getLine();
             if (v != null && initExpr != null) {
                 conversions.convert(t, v, initExpr, () -> "initialization of '" + name + "'", false);
+                if (v.guarded && tokens.writes(name) <= 1) tokens.assigned(name, t, name, v.guard, line);
                 promotions.promotion(t, v, initExpr, () -> "float '" + name + "'");
             }
             if (t.kind == CType.Kind.LONG_DOUBLE && body.host) {
@@ -613,8 +613,9 @@ final class FunctionAnalyzer {
     }
 
     private E guardedText(E r, ExpressionContext c) {
-        if (!guardedTexts.isEmpty() && r.type.isFpScalar() && guardedTexts.contains(body.text(c))) {
+        if (!tokens.guardedTexts.isEmpty() && r.type.isFpScalar() && tokens.guardedTexts.containsKey(body.text(c))) {
             r.guarded = true;
+            r.guard = tokens.guardedTexts.get(body.text(c));
             r.compared = true;
         }
         return r;
@@ -741,10 +742,8 @@ final class FunctionAnalyzer {
         if (op.ASSIGN() != null) {
             conversions.convert(lt, rhs, rc, () -> "assignment to '" + body.text(c.expression(0)) + "'", false);
             promotions.promotion(lt, rhs, rc, () -> "'" + body.text(c.expression(0)) + "'");
-            if (rhs.guarded) {
-                if (lhs.var != null && simpleName(c.expression(0)) != null) tokens.guardedVars.add(lhs.var);
-                else if (lt.isFpScalar()) guardedTexts.add(body.text(c.expression(0)));
-            }
+            String name = simpleName(c.expression(0)) != null ? lhs.var : null;
+            if (rhs.guarded) tokens.assigned(name, lt, body.text(c.expression(0)), rhs.guard, c.start.getLine());
             // s = s + x / s = x + s / s = fmaf(a, b, s)
             if (lt.isFpScalar()) sums.assignment(c, rc);
         } else if (op.PLUS_ASSIGN() != null || op.MINUS_ASSIGN() != null) {

@@ -3,7 +3,7 @@ package dev.numlint.cuda;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The value a name denotes at the point of a function body's walk: a local or parameter (its type, constant, the
@@ -15,9 +15,9 @@ final class NameValues {
     private final FunctionBody body;
     private final ReachingDefinitions reach;
     /** Range-guarded variables ({@link TokenFacts#guardedVars}). */
-    private final Set<String> guardedVars;
+    private final Map<String, String> guardedVars;
 
-    NameValues(FunctionBody body, ReachingDefinitions reach, Set<String> guardedVars) {
+    NameValues(FunctionBody body, ReachingDefinitions reach, Map<String, String> guardedVars) {
         this.body = body;
         this.reach = reach;
         this.guardedVars = guardedVars;

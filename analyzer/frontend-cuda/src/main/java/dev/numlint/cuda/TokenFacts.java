@@ -19,14 +19,31 @@ final class TokenFacts {
      * address taken. A local whose count is 1 has its initializer as its only definition.
      */
     private final Map<String, Integer> defCounts = new HashMap<>();
-    /** Range-guarded variables; the walk adds the variables it sees assigned a range-limited value. */
-    final Set<String> guardedVars = new HashSet<>();
+    /**
+     * Range-guarded variables, each with what guards it ("the test 'x < 0.0f' (line 9)"); the walk adds the variables
+     * it sees assigned a range-limited value ({@link #assigned}).
+     */
+    final Map<String, String> guardedVars = new HashMap<>();
+    /** Floating lvalues other than plain names ({@code p.w}, {@code a[i]}) assigned a range-limited value, by text. */
+    final Map<String, String> guardedTexts = new HashMap<>();
     /** The variables of compensated (Kahan) sums: {@code (t - sum) - y}. */
     final Set<String> compensated = new HashSet<>();
 
     TokenFacts(List<PToken> toks) {
         this.toks = toks;
+        // an early exit's test names the reason first; any other comparison guards the rest
+        new EarlyExits(toks).record(guardedVars, guardedTexts);
         prescan();
+    }
+
+    /**
+     * {@code lhs = v} with a range-limited {@code v} at {@code line}: the variable {@code name} (null for another
+     * lvalue, then its {@code text} when floating) is guarded by what limits {@code v} ({@code why}, may be null).
+     */
+    void assigned(String name, CType type, String text, String why, int line) {
+        String w = why != null ? why : "the value assigned at line " + line;
+        if (name != null) guardedVars.putIfAbsent(name, w);
+        else if (type.isFpScalar() && text != null) guardedTexts.putIfAbsent(text, w);
     }
 
     /** How often {@code name} appears in the body. */
@@ -80,6 +97,16 @@ final class TokenFacts {
         return false;
     }
 
+    /** The comparison at token {@code i} as a guard's description: "the test 'x < 0.0f' (line 9)". */
+    private String test(int i) {
+        StringBuilder sb = new StringBuilder();
+        for (int k = Math.max(0, i - 1); k <= Math.min(toks.size() - 1, i + 1); k++) {
+            if (sb.length() > 0) sb.append(' ');
+            sb.append(toks.get(k).getText());
+        }
+        return "the test '" + sb + "' (line " + toks.get(i).getLine() + ")";
+    }
+
     /** Use counts, write counts, range-guarded variables, compensated (Kahan) sums. */
     private void prescan() {
         int n = toks.size();
@@ -97,18 +124,22 @@ final class TokenFacts {
                     if (i >= 2
                             && toks.get(i - 1).getType() == CudaLexer.ASSIGN
                             && toks.get(i - 2).getType() == CudaLexer.IDENTIFIER) {
-                        guardedVars.add(toks.get(i - 2).getText());
+                        guardedVars.putIfAbsent(
+                                toks.get(i - 2).getText(),
+                                "'" + toks.get(i - 2).getText() + " = " + t.getText() + "(...)' (line " + t.getLine()
+                                        + ")");
                     }
                 }
             } else if (ty == CudaLexer.LT || ty == CudaLexer.GT || ty == CudaLexer.LE || ty == CudaLexer.GE) {
+                String test = test(i);
                 if (i > 0 && toks.get(i - 1).getType() == CudaLexer.IDENTIFIER)
-                    guardedVars.add(toks.get(i - 1).getText());
+                    guardedVars.putIfAbsent(toks.get(i - 1).getText(), test);
                 if (i + 1 < n && toks.get(i + 1).getType() == CudaLexer.IDENTIFIER)
-                    guardedVars.add(toks.get(i + 1).getText());
+                    guardedVars.putIfAbsent(toks.get(i + 1).getText(), test);
                 if (i + 2 < n
                         && toks.get(i + 1).getType() == CudaLexer.MINUS
                         && toks.get(i + 2).getType() == CudaLexer.IDENTIFIER) {
-                    guardedVars.add(toks.get(i + 2).getText());
+                    guardedVars.putIfAbsent(toks.get(i + 2).getText(), test);
                 }
             } else if (ty == CudaLexer.LPAREN
                     && i + 5 < n

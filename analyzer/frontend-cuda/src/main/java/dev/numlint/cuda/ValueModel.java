@@ -5,7 +5,7 @@ import static dev.numlint.cuda.parser.CudaParser.*;
 import dev.numlint.cuda.parser.CudaLexer;
 import dev.numlint.knowledge.FloatExactness;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import org.antlr.v4.runtime.tree.ParseTree;
 import org.antlr.v4.runtime.tree.TerminalNode;
 
@@ -36,7 +36,7 @@ final class ValueModel {
     }
 
     /** A value of type {@code t} read from a variable ({@code var}, or null) or an element: floating data. */
-    static E leaf(CType t, String var, Set<String> guardedVars) {
+    static E leaf(CType t, String var, Map<String, String> guardedVars) {
         E r = E.of(t);
         if (t.isFpScalar() || t.kind == CType.Kind.VECTOR && t.elem.isFpScalar()) {
             r.fpLeaf = true;
@@ -44,11 +44,18 @@ final class ValueModel {
             r.dblVar = t.kind == CType.Kind.DOUBLE;
         }
         r.var = var;
-        if (var != null && guardedVars.contains(var)) {
+        if (var != null && guardedVars.containsKey(var)) {
             r.guarded = true;
+            r.guard = guardedVars.get(var);
             r.compared = true;
         }
         return r;
+    }
+
+    /** Marks {@code r} range-limited by the clamp or bounded function {@code name} (its own, not an argument's). */
+    static void guard(E r, String name) {
+        r.guarded = true;
+        r.guard = name + "()";
     }
 
     static void copyLeaves(E to, E from) {
@@ -56,6 +63,7 @@ final class ValueModel {
         to.f32Leaf |= from.f32Leaf;
         to.dblVar |= from.dblVar;
         to.guarded |= from.guarded;
+        if (to.guard == null) to.guard = from.guard;
         to.compared |= from.compared;
         if (to.promotedVar == null) to.promotedVar = from.promotedVar;
     }
@@ -103,6 +111,7 @@ final class ValueModel {
         copyLeaves(r, b);
         r.promoter = a.promoter != null ? a.promoter : b.promoter;
         r.guarded = containsRelational(test) || (a.guarded && b.guarded);
+        if (containsRelational(test)) r.guard = "the test '" + test.getText() + "' (line " + test.start.getLine() + ")";
         r.compared |= containsRelational(test);
         Intervals.set(r, Math.min(a.lo, b.lo), Math.max(a.hi, b.hi));
         r.nonNeg = a.nonNeg && b.nonNeg;
@@ -123,7 +132,7 @@ final class ValueModel {
     }
 
     /** A unary operator applied to {@code v}. */
-    static E unary(UnaryExprContext c, E v, Set<String> guardedVars) {
+    static E unary(UnaryExprContext c, E v, Map<String, String> guardedVars) {
         if (c.STAR() != null) {
             CType t = v.type.kind == CType.Kind.POINTER ? v.type.elem : CType.UNKNOWN;
             return leaf(t, v.var, guardedVars);
@@ -170,6 +179,7 @@ final class ValueModel {
         // unbounded operand: source.x + fminf(a, b) * ray.x can be anything
         if (op == CudaLexer.PLUS || op == CudaLexer.MINUS) {
             r.guarded = (a.guarded || a.cval != null) && (b.guarded || b.cval != null) && (a.guarded || b.guarded);
+            r.guard = a.guard != null ? a.guard : b.guard;
         }
         if (a.cval != null && b.cval != null) {
             double x = a.cval;
@@ -262,6 +272,7 @@ final class ValueModel {
     static E castResult(CType target, E v) {
         E r = E.of(target);
         r.guarded = v.guarded;
+        r.guard = v.guard;
         r.compared = v.compared;
         // a conversion to an integer truncates toward zero (an out-of-range value leaves the type's range: set())
         if (target.isInteger()) Intervals.set(r, trunc(v.lo), trunc(v.hi));
@@ -295,6 +306,7 @@ final class ValueModel {
         for (E a : args) {
             anyFp |= a.fpLeaf;
             r.guarded |= a.guarded;
+            if (r.guard == null) r.guard = a.guard;
             r.compared |= a.compared;
         }
         if (r.type.isFpScalar()) {

@@ -14,6 +14,11 @@ import dev.numlint.rules.RuleCatalog;
  * value that can be negative, a negative example; for one proven non-negative (sqrt, fabs, a clamp from below) but
  * unbounded above, an example above the range. A value whose construction proves it in range (a bounded function
  * scaled and offset by constants, a clamp, an integer type) is guarded like an explicit guard.
+ *
+ * <p>Every explicit cast it examines and does not report at the rule's level is a note that says why (so that the
+ * report accounts for every cast a reviewer's grep finds): in range by construction, a constant in range, what limits
+ * the operand (a clamp, the test it is reached through, an early {@code continue}), an operand of integers and
+ * constants only, or a value proven non-negative converted to 32 or 64 bits.
  */
 @AutoService(CudaCheck.class)
 public final class UnguardedUnsignedCast implements CudaCheck {
@@ -29,8 +34,10 @@ public final class UnguardedUnsignedCast implements CudaCheck {
             double max = Math.pow(2, c.bytes() * 8.0) - 1;
             String expr = quoted(c);
             if (c.floatData() && c.within(0, max)) {
-                // in range by construction: no hazard. Reported as exact (never shown) so that the PTX layer's
-                // finding of this conversion, which cannot see the bound (a cos() polynomial), merges into it
+                // in range by construction: no hazard. An explicit cast is a note that says why (the report records
+                // every cast it examined); an implicit conversion is reported as exact (never shown). Either way
+                // proven, so that the PTX layer's finding of this conversion, which cannot see the bound (a cos()
+                // polynomial), merges into it without raising it
                 String msg = RuleCatalog.get()
                         .rule("NL001")
                         .message(
@@ -45,19 +52,43 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                                 bound(c.lo()),
                                 "hi",
                                 bound(c.hi()));
-                out.reportProven(
-                        "NL001",
-                        facts.function,
-                        c.site(),
-                        msg,
-                        Confidence.HIGH,
-                        new Impact(Impact.Kind.EXACT, "in range of " + c.to() + " by construction", null, null));
+                Impact impact = c.explicit()
+                        ? Impact.bounded("in range of " + c.to() + " by construction")
+                        : new Impact(Impact.Kind.EXACT, "in range of " + c.to() + " by construction", null, null);
+                out.reportProven("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact);
                 continue;
             }
-            if (!unguarded(c, max + 1, 0)) continue;
+            if (!unguarded(c, max + 1, 0)) {
+                if (c.explicit()) examined(facts, c, expr, max, out);
+                continue;
+            }
             boolean nonNegative = c.nonNegative() || c.lo() > -1;
-            // a value proven >= 0 converted to 32 or 64 bits leaves the range only above 4e9: not reported, as before
-            if (nonNegative && c.bytes() >= 4) continue;
+            // a value proven >= 0 converted to 32 or 64 bits leaves the range only above 4e9: a note for a cast
+            if (nonNegative && c.bytes() >= 4) {
+                if (c.explicit()) {
+                    String msg = RuleCatalog.get()
+                            .rule("NL001")
+                            .message(
+                                    "cuda-non-negative",
+                                    "expr",
+                                    expr,
+                                    "from",
+                                    c.from(),
+                                    "to",
+                                    c.to(),
+                                    "max",
+                                    bound(max));
+                    out.report(
+                            "NL001",
+                            facts.function,
+                            c.site(),
+                            msg,
+                            Confidence.HIGH,
+                            Impact.bounded("not negative, out of range of " + c.to() + " only above " + bound(max)),
+                            null);
+                }
+                continue;
+            }
             String other = c.site().hostOnly() ? "AArch64" : "the GPU";
             String msg;
             if (nonNegative) {
@@ -99,6 +130,39 @@ public final class UnguardedUnsignedCast implements CudaCheck {
                     new Impact(Impact.Kind.AMPLIFIED, "converted to " + c.to() + " without a range guard", null, null);
             out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, impact, null);
         }
+    }
+
+    /**
+     * An explicit cast NL001 does not report at its level, as a note that names why: a constant in range, what limits
+     * the operand (a clamp, a test the cast is reached through), or an operand of integers and constants only.
+     */
+    private static void examined(
+            FunctionFacts facts, FunctionFacts.Conversion c, String expr, double max, CudaReport out) {
+        String msg;
+        String why;
+        boolean proven = false;
+        if (c.constant() != null && c.constant() >= 0 && c.constant() < max + 1) {
+            why = "the constant " + bound(c.constant()) + " is in range of " + c.to();
+            msg = RuleCatalog.get()
+                    .rule("NL001")
+                    .message("cuda-constant", "expr", expr, "value", bound(c.constant()), "to", c.to());
+            proven = true;
+        } else if (c.guarded()) {
+            String guard = c.guard() != null ? c.guard() : "a range guard";
+            why = "limited by " + guard;
+            msg = RuleCatalog.get()
+                    .rule("NL001")
+                    .message("cuda-guarded", "expr", expr, "from", c.from(), "to", c.to(), "guard", guard);
+        } else if (!c.floatData()) {
+            why = "computed from integers and constants only";
+            msg = RuleCatalog.get()
+                    .rule("NL001")
+                    .message("cuda-integer-data", "expr", expr, "from", c.from(), "to", c.to());
+        } else {
+            return;
+        }
+        if (proven) out.reportProven("NL001", facts.function, c.site(), msg, Confidence.HIGH, Impact.bounded(why));
+        else out.report("NL001", facts.function, c.site(), msg, Confidence.HIGH, Impact.bounded(why), null);
     }
 
     /** The conversion as a message quotes it: an explicit cast with its operand, else the converted expression. */

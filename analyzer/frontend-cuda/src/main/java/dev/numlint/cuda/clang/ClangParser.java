@@ -148,6 +148,7 @@ public final class ClangParser {
                 Walker w = new Walker(text, clang_getFile(tu, file.toString()));
                 CXCursor root = clang_getTranslationUnitCursor(tu);
                 w.walk(root);
+                explicitInstantiations(text, w);
                 ClangUnit u = new ClangUnit(
                         file, w.top, w.templateArgs, d.errors, d.first, t1 - t0, System.nanoTime() - t1, text);
                 return u.withUnknownTypes(d.unknownTypes);
@@ -158,6 +159,35 @@ public final class ClangParser {
             }
         }
     }
+
+    /**
+     * The type arguments of the explicit instantiations of this file ({@code template void f<float>(const float *);}),
+     * which libclang neither visits nor finds a cursor for: the arguments as written, for each function template of
+     * that name defined in this file (a typedef'd argument stays unknown).
+     */
+    private static void explicitInstantiations(byte[] text, Walker w) {
+        String src = new String(text, java.nio.charset.StandardCharsets.ISO_8859_1);
+        java.util.regex.Matcher m = EXPLICIT_INSTANTIATION.matcher(src);
+        while (m.find()) {
+            List<String> args = new ArrayList<>();
+            for (String a : m.group(2).split(",")) {
+                String t = a.trim().replaceAll("\\s+", " ");
+                args.add(t.equals("float") || t.equals("double") || t.equals("long double") ? t : null);
+            }
+            java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(w.top);
+            while (!todo.isEmpty()) {
+                ClangNode n = todo.poll();
+                if (n.kind == CXCursor_Namespace || n.kind == CXCursor_LinkageSpec) todo.addAll(n.children);
+                if (n.kind != CXCursor_FunctionTemplate || !n.spelling.equals(m.group(1)) || n.usr == null) continue;
+                List<List<String>> all = w.templateArgs.computeIfAbsent(n.usr, k -> new ArrayList<>());
+                if (!all.contains(args)) all.add(args);
+            }
+        }
+    }
+
+    /** {@code template <declaration of> name<arguments>(}: group 1 is the name (an explicit instantiation). */
+    private static final java.util.regex.Pattern EXPLICIT_INSTANTIATION = java.util.regex.Pattern.compile(
+            "(?m)^\\s*(?:extern\\s+)?template\\s+(?!<)[^;{}()<>]{1,200}?\\b([A-Za-z_]\\w*)\\s*<([^;{}()<>]{1,200})>\\s*\\(");
 
     /**
      * @param unknownTypes type names Clang did not know where this file uses them ("unknown type name 'DType2'", "no
@@ -279,7 +309,8 @@ public final class ClangParser {
                 n.parent = p;
                 p.children.add(n);
             }
-            if (kind == CXCursor_CallExpr) templateArguments(c);
+            if (kind == CXCursor_CallExpr) templateArguments(clang_getCursorReferenced(c));
+            // an explicit instantiation (template void f<float>(const float *)) names the arguments as a call does
             if (parents.size() < MAX_DEPTH) {
                 boolean tmpl = kind == CXCursor_FunctionTemplate
                         || kind == CXCursor_ClassTemplate
@@ -377,9 +408,11 @@ public final class ClangParser {
                     usr);
         }
 
-        /** The type arguments of a call of a function template's specialization, recorded per template. */
-        private void templateArguments(CXCursor call) {
-            CXCursor r = clang_getCursorReferenced(call);
+        /**
+         * The type arguments of a function template's specialization {@code r} (what a call refers to, or an explicit
+         * instantiation), recorded per template.
+         */
+        void templateArguments(CXCursor r) {
             if (clang_Cursor_isNull(r) != 0) return;
             CXCursor tmpl = clang_getSpecializedCursorTemplate(r);
             if (clang_Cursor_isNull(tmpl) != 0) return;

@@ -32,6 +32,10 @@ public final class ClangSupplement {
     private final Set<Integer> atomicLines = new HashSet<>();
     private final Set<Integer> conversionLines = new HashSet<>();
     private final Set<Integer> floatConversionLines = new HashSet<>();
+    /** "line:column" of the hand-written facts' conversions (those with floating data in the second set). */
+    private final Set<String> conversionPositions = new HashSet<>();
+
+    private final Set<String> floatConversionPositions = new HashSet<>();
     private final Set<Integer> intrinsicLines = new HashSet<>();
     private final Set<Integer> analyzedLines = new HashSet<>();
     private int resetsApplied;
@@ -69,11 +73,18 @@ public final class ClangSupplement {
             if (a.floating()) atomicLines.add(a.site().line());
         }
         // a conversion the hand-written facts hold is theirs (they know more: intervals, integer data in float)
+        // an operand the hand-written facts see as integer data because its type is a template parameter they do not
+        // know is Clang's to judge: its conversion there is floating in the instantiations (supplied by missing())
+        facts.conversions.removeIf(c ->
+                !c.floatData() && templateConversionAt(c.site().line(), c.site().column()));
         for (FunctionFacts.Conversion c : facts.conversions) {
             // Clang supplements only conversions to unsigned and narrow signed types (below): lines with those
             if (!c.unsigned() && c.bytes() >= 4) continue;
             conversionLines.add(c.site().line());
+            conversionPositions.add(c.site().line() + ":" + c.site().column());
             if (c.floatData()) floatConversionLines.add(c.site().line());
+            if (c.floatData())
+                floatConversionPositions.add(c.site().line() + ":" + c.site().column());
         }
         for (FunctionFacts.MathCall c : facts.calls)
             if (c.fastIntrinsic()) intrinsicLines.add(c.site().line());
@@ -118,6 +129,15 @@ public final class ClangSupplement {
                 resetsApplied++;
             }
         }
+    }
+
+    /** Whether Clang holds an explicit conversion of a template parameter's floating value at this position. */
+    private boolean templateConversionAt(int line, int column) {
+        for (ClangUnit.Conversion c : unit.conversions()) {
+            if (c.viaTemplate() && c.explicit() && c.node().line == line && unit.utf16Column(c.node()) == column)
+                return true;
+        }
+        return false;
     }
 
     private static FunctionFacts.Accumulation with(
@@ -170,7 +190,12 @@ public final class ClangSupplement {
         for (ClangUnit.Conversion c : unit.conversions()) {
             boolean all = whole.contains(c.in());
             int line = c.node().line;
-            boolean known = c.viaTemplate() ? floatConversionLines.contains(line) : conversionLines.contains(line);
+            // a cast the hand-written facts hold at its position is theirs; another cast on a line they have one on
+            // (`unsigned a = (unsigned)x, b = (unsigned)w[k];` with w a type they cannot read) is Clang's
+            String at = line + ":" + unit.utf16Column(c.node());
+            boolean known = c.viaTemplate()
+                    ? floatConversionLines.contains(line) && (!c.explicit() || floatConversionPositions.contains(at))
+                    : conversionLines.contains(line) && (!c.explicit() || conversionPositions.contains(at));
             if (!all && (!c.explicit() || known)) continue;
             // a function only Clang read: every float-to-integer conversion, as the hand-written facts hold them (each
             // check picks its targets: NL001 unsigned, NL011 narrow signed, NL013 any); a conversion the hand-written
@@ -188,13 +213,14 @@ public final class ClangSupplement {
                             c.to(),
                             c.unsigned(),
                             c.bytes(),
-                            c.operand().value,
+                            ClangSyntax.folded(c.operand()),
                             c.guarded(),
-                            c.operand().value == null,
+                            ClangSyntax.folded(c.operand()) == null,
                             range[0] >= 0,
                             range[0],
                             range[1],
-                            c.explicit()));
+                            c.explicit(),
+                            c.guard()));
         }
         for (ClangUnit.Atomic a : unit.atomics()) {
             if (!whole.contains(a.in()) && atomicLines.contains(a.node().line)) continue;

@@ -106,6 +106,36 @@ final class ClangSyntax {
         return null;
     }
 
+    /**
+     * The value of an operand Clang does not evaluate because it calls a math function: {@code pow(2, 21)},
+     * {@code sqrt(2.0)}, {@code ceil(7.0 / 2)} of constant arguments (in double, as the hand-written front end folds
+     * them); Clang's own value first; null when any argument is not constant or the function is another.
+     */
+    static Double folded(ClangNode n) {
+        ClangNode s = strip(n);
+        if (s == null) return null;
+        if (s.value != null) return s.value;
+        if (isExplicitCast(s)) return folded(operandOf(s));
+        if (s.kind != CXCursor_CallExpr) return constant(s);
+        String f = callee(s).replace("std::", "");
+        List<ClangNode> args = arguments(s);
+        double[] v = new double[args.size()];
+        for (int i = 0; i < v.length; i++) {
+            Double a = folded(args.get(i));
+            if (a == null) return null;
+            v[i] = a;
+        }
+        return switch (f) {
+            case "pow", "powf" -> v.length == 2 ? Math.pow(v[0], v[1]) : null;
+            case "sqrt", "sqrtf" -> v.length == 1 ? Math.sqrt(v[0]) : null;
+            case "exp2", "exp2f" -> v.length == 1 ? Math.pow(2, v[0]) : null;
+            case "floor", "floorf" -> v.length == 1 ? Math.floor(v[0]) : null;
+            case "ceil", "ceilf" -> v.length == 1 ? Math.ceil(v[0]) : null;
+            case "fabs", "fabsf" -> v.length == 1 ? Math.abs(v[0]) : null;
+            default -> null;
+        };
+    }
+
     static boolean isComparison(String op) {
         return op.equals("<") || op.equals("<=") || op.equals("!=") || op.equals(">") || op.equals(">=");
     }

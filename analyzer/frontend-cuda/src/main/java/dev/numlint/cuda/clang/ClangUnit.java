@@ -244,6 +244,17 @@ public final class ClangUnit {
         return new String(text, n.offset, n.endOffset - n.offset, StandardCharsets.UTF_8);
     }
 
+    /**
+     * The column of a node as the hand-written front end counts it (UTF-16 code units from the line's start, from 1);
+     * Clang counts bytes, which differ after a non-ASCII character on the line.
+     */
+    public int utf16Column(ClangNode n) {
+        if (n.offset < 0 || n.offset > text.length) return n.column;
+        int start = n.offset;
+        while (start > 0 && text[start - 1] != '\n') start--;
+        return new String(text, start, n.offset - start, StandardCharsets.UTF_8).length() + 1;
+    }
+
     // ------------------------------------------------------------------ named analyses, cached
 
     private final Memo<List<Function>> functions = new Memo<>(this::computeFunctions);
@@ -305,7 +316,9 @@ public final class ClangUnit {
      * @param to       the target's canonical type
      * @param unsigned whether the target is unsigned
      * @param bytes    the target's width in bytes
-     * @param guarded  the operand contains a clamp (min, max, fminf, __saturatef ...) or a conditional
+     * @param guarded  the operand contains a clamp (min, max, fminf, __saturatef ...) or a conditional, or a test
+     *                 on its variables guards it ({@link ClangGuards})
+     * @param guard    what limits the operand when {@code guarded} ("fminf()", "the test 'x < 0' (line 9)"), or null
      * @param viaTemplate the operand's type is a template parameter (floating in the instantiations or by its math)
      */
     public record Conversion(
@@ -318,6 +331,7 @@ public final class ClangUnit {
             int bytes,
             boolean explicit,
             boolean guarded,
+            String guard,
             boolean viaTemplate,
             Function in) {}
 
@@ -514,12 +528,7 @@ public final class ClangUnit {
                         case CXCursor_CXXFunctionalCastExpr -> n.type;
                         default -> "implicit";
                     };
-            boolean[] guarded = new boolean[1];
-            op.forEach(x -> {
-                if ((x.kind == CXCursor_CallExpr || x.kind == CXCursor_OverloadedDeclRef)
-                        && CLAMPS.contains(x.spelling)) guarded[0] = true;
-                if (x.kind == CXCursor_ConditionalOperator) guarded[0] = true;
-            });
+            String guard = ClangGuards.of(this, n, op, fn);
             out.add(new Conversion(
                     n,
                     op,
@@ -529,7 +538,8 @@ public final class ClangUnit {
                     unsignedKind(n.canonKind),
                     bytes(n.canonKind),
                     explicit,
-                    guarded[0],
+                    guard != null,
+                    guard,
                     viaTemplate,
                     fn));
         });

@@ -43,6 +43,8 @@ public final class FunctionFacts {
      *                    integer types, arithmetic of these; a local's reaching definition, a parameter's call sites), or -infinity
      * @param hi          the greatest such value, or +infinity
      * @param explicit    a cast in the source (not an implicit conversion)
+     * @param guard       what limits the operand when {@code guarded}, for a message ("fminf()", "the test 'x < 0'
+     *                    (line 9)", "the early 'continue' under 'x < 0.0f' (line 8)"), or null
      */
     public record Conversion(
             Site site,
@@ -58,7 +60,8 @@ public final class FunctionFacts {
             boolean nonNegative,
             double lo,
             double hi,
-            boolean explicit) {
+            boolean explicit,
+            String guard) {
 
         /** Whether the operand's interval truncates into {@code [min, max]} ({@link #within(double, double, double, double)}). */
         public boolean within(double min, double max) {

@@ -1,0 +1,45 @@
+package dev.numlint.flags;
+
+import dev.numlint.model.BuildContext;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** One build system's contexts: per directory (directory-wide flags) and per file (commands, targets). */
+final class Contexts {
+    final String system;
+    final Map<Path, BuildContext[]> dirs = new HashMap<>(); // {cuda, host}
+    final Map<Path, String> dirConfig = new HashMap<>();
+    final Map<Path, BuildContext> files = new HashMap<>();
+
+    Contexts(String system) {
+        this.system = system;
+    }
+
+    void dir(Path d, BuildContext cuda, BuildContext host, String config) {
+        BuildContext[] c =
+                dirs.computeIfAbsent(d, k -> new BuildContext[] {BuildContext.defaults(), BuildContext.defaults()});
+        c[0].merge(cuda);
+        c[1].merge(host);
+        dirConfig.putIfAbsent(d, config);
+    }
+
+    /** Files compiled more than once with different defines (cminpack: float, double, long double): how often. */
+    final Map<Path, Integer> variants = new HashMap<>();
+
+    /**
+     * A file's context. A second compilation of it with the same defines adds its settings; one with other
+     * defines is another build of the file (a float and a double variant), which the first stands for: merged,
+     * the two would define both variants' macros, which no real build does.
+     */
+    void file(Path f, BuildContext c, String config) {
+        BuildContext x = c.copy();
+        if (x.configuration() == null) x.configuration(config);
+        BuildContext had = files.get(f);
+        if (had != null && !new java.util.HashSet<>(had.defines()).equals(new java.util.HashSet<>(x.defines()))) {
+            variants.merge(f, 2, (n, one) -> n + 1);
+            return;
+        }
+        files.merge(f, x, (a, b) -> a.copy().merge(b).configuration(a.configuration()));
+    }
+}

@@ -1,0 +1,220 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What limits the range of a converted operand in Clang's reading ({@link ClangUnit.Conversion#guard}): a clamp or a
+ * conditional in the operand, or a test on the operand's variables that the conversion is only reached through:
+ * <ul>
+ *   <li>an enclosing {@code if (d > 0 && s > 0) ... (unsigned)(d / s)} or {@code d >= 0 ? unsigned(d / s) : 0}
+ *       (the conversion in the branch the test selects);</li>
+ *   <li>an earlier statement of an enclosing block that leaves when the test holds:
+ *       {@code if (x < 0) continue; ... (unsigned)x} ({@code continue}, {@code break}, {@code return},
+ *       {@code goto}, a {@code throw}): the test dominates the conversion;</li>
+ *   <li>the variable's nearest earlier definition in an enclosing block is a clamp or a conditional
+ *       ({@code d = max(d, 0.)}, {@code float v = fminf(x, 1.f)}).</li>
+ * </ul>
+ * As the hand-written front end's value model: a sum or difference is limited when each operand is limited or a
+ * constant, a product, quotient or call when one operand is; a variable written between the test and the conversion
+ * is not limited by the test.
+ */
+final class ClangGuards {
+    private ClangGuards() {}
+
+    /** What limits {@code op}, the operand of the conversion {@code conv} in {@code fn}, or null. */
+    static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn) {
+        String[] own = new String[1];
+        op.forEach(x -> {
+            if (own[0] != null) return;
+            if ((x.kind == CXCursor_CallExpr || x.kind == CXCursor_OverloadedDeclRef)
+                    && ClangUnit.CLAMPS.contains(x.spelling)) own[0] = x.spelling + "()";
+            if (x.kind == CXCursor_ConditionalOperator && !x.children.isEmpty())
+                own[0] = "the test '" + unit.text(x.children.get(0)) + "' (line " + x.line + ")";
+        });
+        if (own[0] != null) return own[0];
+        Map<String, String> vars = new HashMap<>();
+        op.forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && floating(x.canonKind)) vars.put(x.refUsr, null);
+        });
+        if (vars.isEmpty()) return null;
+        for (String v : List.copyOf(vars.keySet())) vars.put(v, guardOf(unit, conv, v, fn));
+        return limited(op, vars);
+    }
+
+    /** The guard of the expression from its variables' guards ({@code guards}: by USR, null when unguarded). */
+    private static String limited(ClangNode e, Map<String, String> guards) {
+        ClangNode n = strip(e);
+        if (n == null) return null;
+        if (isExplicitCast(n)) return limited(operandOf(n), guards);
+        if (n.kind == CXCursor_DeclRefExpr) return n.refUsr == null ? null : guards.get(n.refUsr);
+        if (n.kind == CXCursor_BinaryOperator && n.children.size() == 2) {
+            ClangNode a = n.children.get(0);
+            ClangNode b = n.children.get(1);
+            String ga = limited(a, guards);
+            String gb = limited(b, guards);
+            if (n.spelling.equals("+") || n.spelling.equals("-")) {
+                boolean ca = constant(a) != null || strip(a) != null && strip(a).value != null;
+                boolean cb = constant(b) != null || strip(b) != null && strip(b).value != null;
+                if ((ga != null || ca) && (gb != null || cb)) return ga != null ? ga : gb;
+                return null;
+            }
+            if (n.spelling.equals("*") || n.spelling.equals("/")) return ga != null ? ga : gb;
+            return null;
+        }
+        if (n.kind == CXCursor_CallExpr) {
+            for (ClangNode a : arguments(n)) {
+                String g = limited(a, guards);
+                if (g != null) return g;
+            }
+        }
+        return null;
+    }
+
+    /** What limits the variable {@code usr} where {@code at} reads it, or null. */
+    private static String guardOf(ClangUnit unit, ClangNode at, String usr, ClangUnit.Function fn) {
+        ClangNode c = at;
+        for (ClangNode p = at.parent; p != null && p != fn.node(); c = p, p = p.parent) {
+            if (p.kind == CXCursor_IfStmt && p.children.size() >= 2 && p.children.get(1) == c) {
+                ClangNode test = p.children.get(0);
+                if (compares(test, usr) && !writtenBetween(p, at, usr))
+                    return "the test '" + unit.text(test) + "' (line " + test.line + ")";
+            }
+            if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3 && p.children.get(0) != c) {
+                ClangNode test = p.children.get(0);
+                if (compares(test, usr)) return "the test '" + unit.text(test) + "' (line " + test.line + ")";
+            }
+            if (p.kind != CXCursor_CompoundStmt) continue;
+            int i = p.children.indexOf(c);
+            for (int k = i - 1; k >= 0; k--) {
+                ClangNode s = p.children.get(k);
+                String def = definition(unit, s, usr);
+                if (def != null) return def.isEmpty() ? null : def;
+                if (s.kind == CXCursor_IfStmt && s.children.size() == 2 && leaves(s.children.get(1))) {
+                    ClangNode test = s.children.get(0);
+                    if (compares(test, usr))
+                        return "the early " + exit(s.children.get(1)) + " under '" + unit.text(test) + "' (line "
+                                + test.line + ")";
+                }
+                if (writes(s, usr)) return null;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The guard an assignment or declaration statement {@code s} gives {@code usr} when it is its definition: the
+     * clamp or conditional it assigns, "" when it assigns something else; null when {@code s} defines no {@code usr}.
+     */
+    private static String definition(ClangUnit unit, ClangNode s, String usr) {
+        ClangNode rhs = null;
+        ClangNode e = strip(s);
+        if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("=") && e.children.size() == 2) {
+            ClangNode l = strip(e.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) rhs = e.children.get(1);
+        }
+        if (s.kind == CXCursor_DeclStmt) {
+            for (ClangNode d : s.children) {
+                if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) {
+                    rhs = d.children.isEmpty() ? null : d.children.get(d.children.size() - 1);
+                    if (rhs == null) return "";
+                }
+            }
+        }
+        if (rhs == null) return null;
+        ClangNode r = strip(rhs);
+        if (r != null && r.kind == CXCursor_CallExpr && ClangUnit.CLAMPS.contains(callee(r)))
+            return "'" + unit.text(s) + "' (line " + s.line + ")";
+        if (r != null
+                && r.kind == CXCursor_ConditionalOperator
+                && !r.children.isEmpty()
+                && containsComparison(r.children.get(0))) return "'" + unit.text(s) + "' (line " + s.line + ")";
+        return "";
+    }
+
+    /** The statement {@code s} ends with: the last of a block, the statement under an attribute ([[unlikely]]). */
+    private static ClangNode last(ClangNode s) {
+        ClangNode last = s;
+        for (int d = 0; d < 16; d++) {
+            if (last.kind == CXCursor_CompoundStmt && !last.children.isEmpty())
+                last = last.children.get(last.children.size() - 1);
+            else if (last.kind == CXCursor_UnexposedStmt && !last.children.isEmpty())
+                last = last.children.get(last.children.size() - 1);
+            else break;
+        }
+        return last;
+    }
+
+    /** Whether the statement always leaves the enclosing block: continue, break, return, goto, throw (or ends so). */
+    private static boolean leaves(ClangNode s) {
+        ClangNode last = last(s);
+        return last.kind == CXCursor_ContinueStmt
+                || last.kind == CXCursor_BreakStmt
+                || last.kind == CXCursor_ReturnStmt
+                || last.kind == CXCursor_GotoStmt
+                || last.kind == CXCursor_CXXThrowExpr;
+    }
+
+    private static String exit(ClangNode s) {
+        ClangNode last = last(s);
+        return switch (last.kind) {
+            case CXCursor_ContinueStmt -> "'continue'";
+            case CXCursor_BreakStmt -> "'break'";
+            case CXCursor_ReturnStmt -> "'return'";
+            case CXCursor_GotoStmt -> "'goto'";
+            default -> "'throw'";
+        };
+    }
+
+    /** Whether the test compares the variable {@code usr} ({@code <}, {@code <=}, {@code >}, {@code >=}). */
+    private static boolean compares(ClangNode test, String usr) {
+        boolean[] hit = new boolean[1];
+        test.forEach(x -> {
+            if (hit[0] || x.kind != CXCursor_BinaryOperator || x.children.size() != 2) return;
+            if (!isComparison(x.spelling) || x.spelling.equals("!=")) return;
+            x.forEach(y -> {
+                if (y.kind == CXCursor_DeclRefExpr && usr.equals(y.refUsr)) hit[0] = true;
+            });
+        });
+        return hit[0];
+    }
+
+    private static boolean containsComparison(ClangNode test) {
+        boolean[] hit = new boolean[1];
+        test.forEach(x -> {
+            if (x.kind == CXCursor_BinaryOperator && isComparison(x.spelling)) hit[0] = true;
+        });
+        return hit[0];
+    }
+
+    /** Whether {@code s} assigns (or increments, or takes the address of) the variable {@code usr}. */
+    private static boolean writes(ClangNode s, String usr) {
+        boolean[] hit = new boolean[1];
+        s.forEach(x -> {
+            if (hit[0] || x.children.isEmpty()) return;
+            boolean assign = x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
+                    || x.kind == CXCursor_CompoundAssignOperator
+                    || x.kind == CXCursor_UnaryOperator
+                            && (x.spelling.equals("++") || x.spelling.equals("--") || x.spelling.equals("&"));
+            if (!assign) return;
+            ClangNode l = strip(x.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) hit[0] = true;
+        });
+        return hit[0];
+    }
+
+    /** Whether the branch of {@code ifStmt} leading to {@code at} writes {@code usr} before reaching it. */
+    private static boolean writtenBetween(ClangNode ifStmt, ClangNode at, String usr) {
+        ClangNode c = at;
+        for (ClangNode p = at.parent; p != null && p != ifStmt; c = p, p = p.parent) {
+            if (p.kind != CXCursor_CompoundStmt) continue;
+            int i = p.children.indexOf(c);
+            for (int k = 0; k < i; k++) if (writes(p.children.get(k), usr)) return true;
+        }
+        return false;
+    }
+}
