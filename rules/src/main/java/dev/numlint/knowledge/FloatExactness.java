@@ -48,4 +48,45 @@ public final class FloatExactness {
             return false;
         }
     }
+
+    /**
+     * What a float literal widened to double carries (NL014, every layer that reads literal text): its float value
+     * (15 significant digits), the distance from the number it denotes and that number, each with the literal's sign.
+     */
+    public record Widening(String value, String error, String decimal) {}
+
+    /**
+     * The widening of a float literal worth reporting ({@code 0.1f}, {@code -0.7f}, digit separators allowed), or null
+     * when the float holds the number exactly, when the literal is spelled to float's full precision (8 or more
+     * significant digits: the float is meant) or when its value is a power of two ({@code FLT_EPSILON}).
+     */
+    public static Widening widening(String literal) {
+        String s = literal.replace("'", "").replace("_", "").strip();
+        boolean negative = s.startsWith("-");
+        if (negative || s.startsWith("+")) s = s.substring(1);
+        if (s.startsWith("0x") || s.startsWith("0X")) return null;
+        if (s.endsWith("f") || s.endsWith("F")) s = s.substring(0, s.length() - 1);
+        java.math.BigDecimal decimal;
+        try {
+            decimal = new java.math.BigDecimal(s);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        float f = Float.parseFloat(s);
+        if (!Float.isFinite(f) || f == 0) return null;
+        java.math.BigDecimal exact = new java.math.BigDecimal(f);
+        if (exact.compareTo(decimal) == 0 || decimal.stripTrailingZeros().precision() >= 8) return null;
+        if (isPowerOfTwo(f)) return null;
+        String sign = negative ? "-" : "";
+        return new Widening(
+                sign
+                        + exact.round(new java.math.MathContext(15))
+                                .stripTrailingZeros()
+                                .toPlainString(),
+                String.format(
+                        java.util.Locale.ROOT,
+                        "%.1e",
+                        exact.subtract(decimal).abs().doubleValue()),
+                sign + decimal.toPlainString());
+    }
 }

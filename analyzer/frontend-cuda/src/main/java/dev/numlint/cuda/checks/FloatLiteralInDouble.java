@@ -3,11 +3,9 @@ package dev.numlint.cuda.checks;
 import com.google.auto.service.AutoService;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FunctionFacts;
+import dev.numlint.knowledge.FloatExactness;
 import dev.numlint.model.Confidence;
 import dev.numlint.rules.RuleCatalog;
-import java.math.BigDecimal;
-import java.math.MathContext;
-import java.util.Locale;
 
 /**
  * NL014 in CUDA/C++ source: a float literal whose float value is not the number it denotes ({@code 0.1f}) widened
@@ -28,7 +26,7 @@ public final class FloatLiteralInDouble implements CudaCheck {
     public void check(FunctionFacts facts, CudaReport out) {
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (FunctionFacts.WidenedLiteral w : facts.widenedLiterals) {
-            String[] parts = widening(w.literal());
+            FloatExactness.Widening parts = FloatExactness.widening(w.literal());
             if (parts == null || !seen.add(w.site().line() + "|" + w.literal())) continue;
             String msg = RuleCatalog.get()
                     .rule(ruleId())
@@ -41,44 +39,12 @@ public final class FloatLiteralInDouble implements CudaCheck {
                             "target",
                             w.target(),
                             "value",
-                            parts[0],
+                            parts.value(),
                             "error",
-                            parts[1],
+                            parts.error(),
                             "decimal",
-                            parts[2]);
+                            parts.decimal());
             out.report(ruleId(), facts.function, w.site(), msg, Confidence.HIGH, null, null);
         }
-    }
-
-    /**
-     * For a float literal worth reporting, its float value (15 significant digits), the distance from the number it
-     * denotes and that number; null when the float holds the number exactly, when the literal is spelled to float's
-     * full precision (8 or more significant digits) or when its value is a power of two.
-     */
-    static String[] widening(String literal) {
-        String s = literal.replace("'", "");
-        boolean negative = s.startsWith("-");
-        if (negative) s = s.substring(1);
-        if (s.startsWith("0x") || s.startsWith("0X")) return null;
-        if (s.endsWith("f") || s.endsWith("F")) s = s.substring(0, s.length() - 1);
-        BigDecimal decimal;
-        try {
-            decimal = new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-        float f = Float.parseFloat(s);
-        if (!Float.isFinite(f) || f == 0) return null;
-        BigDecimal exact = new BigDecimal(f);
-        if (exact.compareTo(decimal) == 0) return null;
-        if (decimal.stripTrailingZeros().precision() >= 8) return null;
-        if (Math.getExponent(f) > Float.MIN_EXPONENT - 1 && f == Math.scalb(1.0f, Math.getExponent(f))) return null;
-        String sign = negative ? "-" : "";
-        double error = exact.subtract(decimal).abs().doubleValue();
-        return new String[] {
-            sign + exact.round(new MathContext(15)).stripTrailingZeros().toPlainString(),
-            String.format(Locale.ROOT, "%.1e", error),
-            sign + decimal.toPlainString()
-        };
     }
 }

@@ -4,12 +4,10 @@ import com.google.auto.service.AutoService;
 import dev.numlint.java.JavaCheck;
 import dev.numlint.java.JavaUnit;
 import dev.numlint.java.NumType;
-import java.math.BigDecimal;
-import java.math.MathContext;
+import dev.numlint.knowledge.FloatExactness;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import org.eclipse.jdt.core.dom.ASTNode;
 import org.eclipse.jdt.core.dom.Assignment;
@@ -74,7 +72,7 @@ public final class FloatLiteralInDouble implements JavaCheck {
         for (Expression e : widened) {
             NumberLiteral lit = literal(e);
             if (lit == null || !seen.add(lit)) continue;
-            String[] parts = widening(lit.getToken());
+            FloatExactness.Widening parts = FloatExactness.widening(lit.getToken());
             if (parts == null) continue;
             ASTNode where = e.getParent() instanceof InfixExpression ? e.getParent() : e;
             String msg = JavaUnit.message(
@@ -85,11 +83,11 @@ public final class FloatLiteralInDouble implements JavaCheck {
                     "expr",
                     unit.shortText(where, 40),
                     "value",
-                    parts[0],
+                    parts.value(),
                     "error",
-                    parts[1],
+                    parts.error(),
                     "decimal",
-                    parts[2]);
+                    parts.decimal());
             unit.report(ruleId(), where, msg, !unit.bindings(), null, null);
         }
     }
@@ -106,32 +104,5 @@ public final class FloatLiteralInDouble implements JavaCheck {
         if (!(e instanceof NumberLiteral n)) return null;
         String t = n.getToken();
         return t.endsWith("f") || t.endsWith("F") ? n : null;
-    }
-
-    /**
-     * The literal's float value (15 significant digits), its distance from the number it denotes, and that number;
-     * null when the float holds it exactly, the literal has 8 or more significant digits, or its value is a power of
-     * two.
-     */
-    static String[] widening(String token) {
-        String s = token.replace("_", "");
-        if (s.startsWith("0x") || s.startsWith("0X")) return null;
-        s = s.substring(0, s.length() - 1);
-        BigDecimal decimal;
-        try {
-            decimal = new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-        float f = Float.parseFloat(s);
-        if (!Float.isFinite(f) || f == 0) return null;
-        BigDecimal exact = new BigDecimal(f);
-        if (exact.compareTo(decimal) == 0 || decimal.stripTrailingZeros().precision() >= 8) return null;
-        if (f == Math.scalb(1.0f, Math.getExponent(f))) return null;
-        return new String[] {
-            exact.round(new MathContext(15)).stripTrailingZeros().toPlainString(),
-            String.format(Locale.ROOT, "%.1e", exact.subtract(decimal).abs().doubleValue()),
-            decimal.toPlainString()
-        };
     }
 }
