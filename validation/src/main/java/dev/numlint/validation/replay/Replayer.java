@@ -396,10 +396,12 @@ public final class Replayer {
         BuildComparison.Stats onGpu = null;
         if (gpuSettings != null) onGpu = gpu(rec, l, mod, basePtx, vs, type, outs, floatAtomics, moduleVars, k);
         // 3. the verdict: from the interpreter's comparison, else from the GPU's
-        BuildComparison.Stats main = interp != null ? interp : onGpu;
+        boolean gpuOrdered = k.gpu != null && k.gpu.verdict != Verdict.INCONCLUSIVE;
+        BuildComparison.Stats main = interp != null ? interp : gpuOrdered ? onGpu : null;
         if (main == null || main.err.get("strict") == null) {
             k.reason = interpWhy != null ? interpWhy : "no comparison of the as-built and strict builds was made";
             if (k.gpu != null && k.gpu.reason != null) k.reason += "; on the GPU: " + k.gpu.reason;
+            if (k.gpu != null && k.gpu.verdict == Verdict.INCONCLUSIVE) k.verdict = Verdict.INCONCLUSIVE;
             return k;
         }
         if (interp == null) k.executor = GPU_EXECUTOR;
@@ -408,7 +410,7 @@ public final class Replayer {
         k.elementsDiffering = main.differing;
         k.maxUlp = main.maxUlp;
         k.meanUlp = main.differing == 0 ? 0 : main.sumUlp / main.differing;
-        long gDiff = interp != null && onGpu != null ? onGpu.differing : 0;
+        long gDiff = interp != null && onGpu != null && gpuOrdered ? onGpu.differing : 0;
         k.verdict = main.differing > 0 || gDiff > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
         String where = interp == null ? " on the GPU" : "";
         k.reason = main.compared == 0
@@ -418,7 +420,10 @@ public final class Replayer {
                                 + " the IEEE-strict build on the recorded inputs" + where
                         : "as-built and IEEE-strict agree on all " + main.compared
                                 + " output elements of the recorded inputs" + where
-                                + (gDiff > 0 ? "; on the GPU " + gDiff + " differ" : "");
+                                + (gDiff > 0 ? "; on the GPU " + gDiff + " differ" : "")
+                                + (interp != null && onGpu != null && !gpuOrdered
+                                        ? "; on the GPU: " + k.gpu.reason
+                                        : "");
         Map<String, VariantError> byName = new LinkedHashMap<>();
         for (VariantError ve : k.variants) byName.put(ve.variant, ve);
         for (Build v : vs) {
@@ -664,6 +669,16 @@ public final class Replayer {
         gr.elementsDiffering = s.differing;
         gr.maxUlp = s.maxUlp;
         gr.meanUlp = s.differing == 0 ? 0 : s.sumUlp / s.differing;
+        if (Boolean.FALSE.equals(repeatable)) {
+            // the as-built build alone gives different outputs from one run to the next: a difference between two
+            // builds can be that order as well as a hazard, so the GPU confirms nothing and attributes nothing
+            gr.verdict = Verdict.INCONCLUSIVE;
+            gr.reason = "the GPU's own repeats of the as-built launch differ among themselves (its result depends on"
+                    + " the order the threads ran in" + (floatAtomics ? ", float atomics" : "") + "), so the "
+                    + s.differing + " elements that differ between the builds on the GPU are not attributed to a"
+                    + " hazard";
+            return s;
+        }
         gr.verdict = s.differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
         for (Build v : vs)
             if (v.rule() != null && s.removes.containsKey(v.name()))

@@ -28,8 +28,17 @@ public final class TestGpuProviders {
         /** The process ends at once with exit code 139 (128 + SIGSEGV), no result written for the launch. */
         HALT,
         /** The launch never returns. */
-        HANG
+        HANG,
+        /**
+         * Every replayed launch runs correctly, but like a kernel whose result depends on the order its threads ran in
+         * (float atomics, a race): every second build's first changed element comes back one bit off, and the
+         * as-built repeats are reported as differing among themselves.
+         */
+        ORDER
     }
+
+    /** Replayed launches so far in this process (ORDER flips the result of every second one). */
+    static int replays;
 
     /** Set once "bad" faulted with STICKY: every later launch in this process fails. */
     static volatile String stickyError;
@@ -157,11 +166,23 @@ public final class TestGpuProviders {
                 out.add(l.read(base[a], r.allocations().get(a).length));
             float[] ms = new float[Math.max(0, r.timedRepeats())];
             java.util.Arrays.fill(ms, 0.01f);
-            return new ReplayResult(out, ms, true);
+            if (mode != Misbehaviour.ORDER) return new ReplayResult(out, ms, true);
+            if (replays++ % 2 == 1) flipFirstChange(out, r.allocations());
+            return new ReplayResult(out, ms, false);
         }
 
         @Override
         public void close() {}
+
+        /** The lowest bit of the first byte that differs from the allocation before the launch, flipped. */
+        private static void flipFirstChange(List<byte[]> out, List<byte[]> before) {
+            for (int a = 0; a < out.size(); a++)
+                for (int i = 0; i < out.get(a).length; i++)
+                    if (out.get(a)[i] != before.get(a)[i]) {
+                        out.get(a)[i - i % 4] ^= 1;
+                        return;
+                    }
+        }
     }
 
     abstract static class Base implements GpuExecutorProvider {
@@ -210,6 +231,12 @@ public final class TestGpuProviders {
     public static final class Hang extends Base {
         public Hang() {
             super("test-hang", Misbehaviour.HANG);
+        }
+    }
+
+    public static final class Order extends Base {
+        public Order() {
+            super("test-order", Misbehaviour.ORDER);
         }
     }
 

@@ -79,6 +79,29 @@ class GpuReplayTest {
     }
 
     @Test
+    void aGpuWhoseRepeatsDifferAmongThemselvesConfirmsNothing() throws IOException {
+        // H200, session 15: simpleAtomicIntrinsics' as-built repeats differed, and 2 of its 11 outputs differing
+        // between as-built and strict on the GPU were reported as a confirmed hazard
+        Path t = Files.createDirectories(tmp.resolve("gpu-tmp-order"));
+        GpuProcess.Settings order = new GpuProcess.Settings("test-order", 0, Duration.ofSeconds(120), t);
+        Path rec = ptxRecording();
+        ValidationReport r = new Replayer(500_000_000L, order, 2).replay(rec);
+        KernelResult fp = r.kernels.get(0), exact = r.kernels.get(1);
+        assertThat(exact.gpu.repeatable).isFalse();
+        assertThat(exact.gpu.elementsDiffering).isPositive(); // the stand-in's order flip, not a hazard
+        assertThat(exact.gpu.verdict).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(exact.gpu.reason).contains("repeats of the as-built launch differ among themselves");
+        assertThat(exact.gpu.attribution).isEmpty();
+        assertThat(exact.verdict).isEqualTo(Verdict.NOT_OBSERVED); // the interpreter's, which runs one order
+        assertThat(exact.reason).contains("on the GPU: the GPU's own repeats");
+        assertThat(fp.verdict).isEqualTo(Verdict.CONFIRMED);
+        // without the interpreter, nothing is left to decide with
+        ValidationReport g = new Replayer(1_000L, order, 1).replay(rec);
+        assertThat(g.kernels.get(0).verdict).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(g.kernels.get(0).findings).isEmpty();
+    }
+
+    @Test
     void theBenchTableCountsVerdictsAndBitExactLaunches() throws IOException {
         ValidationReport r = new Replayer(1_000L, gpu(), 1).replay(ptxRecording());
         Path json =
