@@ -53,6 +53,33 @@ public final class NumericFacts {
             "normcdf",
             "normcdfinv");
 
+    /** Math functions (C, CUDA, C++ without {@code std::}) whose result is never negative. */
+    public static final Set<String> NON_NEGATIVE = Set.of(
+            "sqrt",
+            "sqrtf",
+            "fabs",
+            "fabsf",
+            "abs",
+            "exp",
+            "expf",
+            "exp2",
+            "exp2f",
+            "hypot",
+            "hypotf",
+            "cosh",
+            "coshf",
+            "norm3df",
+            "norm4df",
+            "normf",
+            "rsqrtf",
+            "rsqrt",
+            "__expf",
+            "__fsqrt_rn",
+            "__frsqrt_rn",
+            "cbrt",
+            "rhypotf",
+            "length");
+
     /**
      * Functions whose result is a floating value rounded to an integer, or an integer (C, CUDA and Java spellings):
      * a one-ulp change of the argument can change the result by one.

@@ -81,32 +81,6 @@ final class Builtins {
             "normcdf",
             "normcdff");
 
-    /** Functions whose result is never negative. */
-    static final Set<String> NON_NEGATIVE = Set.of(
-            "sqrt",
-            "sqrtf",
-            "fabs",
-            "fabsf",
-            "abs",
-            "exp",
-            "expf",
-            "exp2",
-            "exp2f",
-            "hypot",
-            "hypotf",
-            "cosh",
-            "coshf",
-            "norm3df",
-            "norm4df",
-            "normf",
-            "rsqrtf",
-            "rsqrt",
-            "__expf",
-            "__fsqrt_rn",
-            "__frsqrt_rn",
-            "cbrt",
-            "rhypotf",
-            "length");
     /** Explicit, well-defined float-to-integer conversions. */
     static final Set<String> CONVERSION_INTRINSICS = new HashSet<>();
     /** Double-precision math functions (promote a float argument to double). */

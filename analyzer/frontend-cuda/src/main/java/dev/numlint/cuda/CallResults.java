@@ -89,7 +89,7 @@ final class CallResults {
             if (Intervals.fixed(shortName)) r.compared = false;
             if (Builtins.CLAMPS.contains(shortName)) ValueModel.guard(r, shortName);
             if (Builtins.BOUNDED.contains(shortName)) ValueModel.guard(r, shortName); // sin, cos, tanh, erf: in [-1, 1]
-            if (Builtins.NON_NEGATIVE.contains(shortName)) r.nonNeg = true;
+            if (dev.numlint.knowledge.NumericFacts.NON_NEGATIVE.contains(shortName)) r.nonNeg = true;
             if (bt.kind == CType.Kind.DOUBLE && Builtins.DOUBLE_MATH.contains(shortName)) {
                 boolean floatArg = false;
                 boolean dblArg = false;

@@ -412,4 +412,38 @@ class ClangUnitTest {
         assertThat(fe.refusal(f, "#include <stdio.h>\n#include \"local.h\"\n".getBytes(StandardCharsets.UTF_8)))
                 .isNull();
     }
+
+    @Test
+    void localsEveryStoreKeepsNonNegativeAreNeverNegative() throws Exception {
+        ClangUnit u = parse(
+                "signs.c",
+                """
+                float f(int n, const float *x, float c) {
+                    float s = 0, big = 0, d, a, t = 0, m = 0, q = 0;
+                    int k = 0;
+                    for (int i = 0; i < n; ++i) {
+                        a = fabsf(x[i]);
+                        if (a > big) { d = big / a; s = 1 + s * (d * d); big = a; }
+                        else { d = a / big; s += d * d; }
+                        t += x[i];
+                        m = fmaxf(m, x[i]);
+                        q -= a;
+                        k++;
+                    }
+                    float r = 0;
+                    g(&r);
+                    return s + t + m + q + r + k;
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        assertThat(u.neverNegative(6, "s")).isTrue(); // 0, 1 + s*(d*d), += d*d with d a quotient of |x| values
+        assertThat(u.neverNegative(6, "d")).isTrue();
+        assertThat(u.neverNegative(6, "big")).isTrue();
+        assertThat(u.neverNegative(8, "t")).isFalse(); // += x[i]: either sign
+        assertThat(u.neverNegative(9, "m")).isTrue(); // fmaxf of a non-negative value
+        assertThat(u.neverNegative(10, "q")).isFalse(); // -= subtracts
+        assertThat(u.neverNegative(11, "k")).isTrue(); // 0 and ++
+        assertThat(u.neverNegative(14, "r")).isFalse(); // its address is taken
+        assertThat(u.neverNegative(6, "x")).isFalse(); // a parameter
+    }
 }

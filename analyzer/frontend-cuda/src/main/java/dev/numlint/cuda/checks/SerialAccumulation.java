@@ -102,6 +102,30 @@ public final class SerialAccumulation implements CudaCheck {
         return first;
     }
 
+    /**
+     * The first test of a never-negative sum ({@link dev.numlint.cuda.facts.Site#neverNegative}) against 0, when every
+     * use that decides something is such a test of the accumulator itself ({@code s1 != 0}, {@code s > 0.0f}): a sum
+     * of non-negative terms is 0 only when every term is, whatever the order and the rounding, so no ulp flips it.
+     * Null otherwise.
+     */
+    static ValueUse zeroTestOnly(FunctionFacts.Accumulation a, List<ValueUse> uses) {
+        if (!a.site().neverNegative()) return null;
+        ValueUse first = null;
+        for (ValueUse v : uses) {
+            if (!v.kind().amplifies()) continue;
+            if (v.kind() != ValueUse.Kind.COMPARISON
+                    || v.detail() == null
+                    || !a.target().equals(v.via())) return null;
+            try {
+                if (Double.parseDouble(v.detail()) != 0) return null;
+            } catch (NumberFormatException e) {
+                return null;
+            }
+            if (first == null) first = v;
+        }
+        return first;
+    }
+
     /** A constant for a message: six significant digits. */
     static String number(double v) {
         return java.math.BigDecimal.valueOf(v)
@@ -134,6 +158,7 @@ public final class SerialAccumulation implements CudaCheck {
                 impact = new Impact(Impact.Kind.BOUNDED, impact.consequence(), impact.sink(), null);
             }
             String threshold = null;
+            ValueUse zeroTest = null;
             ValueUse tolerance = impact.kind() == Impact.Kind.AMPLIFIED ? null : Consequences.toleranceUse(a.site());
             String consequence;
             if (!a.varies()) {
@@ -169,6 +194,13 @@ public final class SerialAccumulation implements CudaCheck {
                         + number(a.constantSum().step()) + " (k <= " + a.trip() + ") all stay farther from " + threshold
                         + " than their rounding error");
                 consequence = Consequences.phrase("sum-threshold-unreachable", "trip", a.trip(), "test", threshold);
+            } else if (impact.kind() == Impact.Kind.AMPLIFIED
+                    && (zeroTest = zeroTestOnly(a, a.site().uses())) != null) {
+                // s1 += d1*d1 with every store into s1 non-negative, then if (s1 != 0): the sum is 0 exactly when
+                // no term was positive, in any order (enorm's scaled sums of squares)
+                impact = Impact.bounded("a sum of non-negative terms is 0 only when every term is, in any order: its"
+                        + " test against 0 at line " + zeroTest.line() + " cannot flip");
+                consequence = Consequences.phrase("sum-nonnegative-zero-test", "line", zeroTest.line());
             } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = impact.consequence();
             } else if (a.doublePrecision()) {
@@ -219,7 +251,7 @@ public final class SerialAccumulation implements CudaCheck {
             if (!a.varies()
                     || a.recurrence()
                     || impact.kind() == Impact.Kind.BOUNDED
-                            && (a.resultCheck() != ResultCheck.NONE || threshold != null)) {
+                            && (a.resultCheck() != ResultCheck.NONE || threshold != null || zeroTest != null)) {
                 out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));
             } else {
                 out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);

@@ -111,6 +111,8 @@ public final class ClangSupplement {
                 p.site().cancelling();
         }
         List<FunctionFacts.Accumulation> acc = facts.accumulations;
+        for (FunctionFacts.Accumulation a : acc)
+            if (unit.neverNegative(a.site().line(), a.target())) a.site().updatesNeverNegative();
         for (int i = 0; i < acc.size(); i++) {
             FunctionFacts.Accumulation a = acc.get(i);
             if (a.rewritten()) continue;
@@ -309,8 +311,10 @@ public final class ClangSupplement {
                 ? c.loopLines().get(c.loopLines().size() - 1)
                 : c.carrying().get(0);
         long trip = rewritten ? 0 : c.trip();
+        dev.numlint.cuda.facts.Site site = flowing(n, s.in());
+        if (unit.neverNegative(n.line, target)) site.updatesNeverNegative();
         f.accumulations.add(new FunctionFacts.Accumulation(
-                flowing(n, s.in()),
+                site,
                 target,
                 s.type(),
                 s.doublePrecision(),

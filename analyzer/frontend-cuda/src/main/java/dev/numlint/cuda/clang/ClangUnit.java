@@ -755,6 +755,27 @@ public final class ClangUnit {
         return defUse.inDoubleRoundedToFloat(line, text);
     }
 
+    private final ClangSigns signs = new ClangSigns(this);
+
+    /**
+     * {@link ClangSigns}: whether the local {@code name} of the function spanning {@code line} is never negative
+     * (false when the function declares two locals of that name, or none).
+     */
+    public boolean neverNegative(int line, String name) {
+        for (Function fn : functions()) {
+            if (line < fn.startLine() || line > fn.endLine()) continue;
+            String[] usr = new String[1];
+            boolean[] twice = new boolean[1];
+            fn.node().forEach(n -> {
+                if (n.kind != CXCursor_VarDecl || !n.spelling.equals(name)) return;
+                if (usr[0] != null) twice[0] = true;
+                usr[0] = n.usr;
+            });
+            return !twice[0] && signs.neverNegative(fn, usr[0]);
+        }
+        return false;
+    }
+
     /** {@link ClangDefUse#overwrittenBefore}: the value stored at {@code defLine} no longer reaches the use. */
     boolean overwrittenBefore(int defLine, String defText, int useLine, String useText) {
         return defUse.overwrittenBefore(defLine, defText, useLine, useText);

@@ -176,6 +176,22 @@ public final class Site {
         return roundedToFloat;
     }
 
+    private volatile boolean neverNegative;
+
+    /**
+     * This site, recording that the variable it updates is never negative: every value stored into it is
+     * non-negative (a front end's sign fact, e.g. Clang's {@code ClangSigns}). A sum of such terms is 0 only when
+     * every term is, whatever the order and the rounding.
+     */
+    public Site updatesNeverNegative() {
+        neverNegative = true;
+        return this;
+    }
+
+    public boolean neverNegative() {
+        return neverNegative;
+    }
+
     /**
      * Drops the uses the value no longer reaches (a front end's better def-use, e.g. Clang's: the variable holding it
      * is overwritten before the use).
