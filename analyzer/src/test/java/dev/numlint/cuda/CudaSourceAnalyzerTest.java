@@ -62,6 +62,32 @@ class CudaSourceAnalyzerTest {
     }
 
     /**
+     * A never-negative sum (ClangSigns) tested against 0 and against a variable: the test against 0 cannot flip, so
+     * the message cites the other one (session 14, cminpack's enorm: "one ulp can flip 's2 != 0.'" where the test
+     * 's2 >= x3max' two lines on is the one that can).
+     */
+    @Test
+    void aNeverNegativeSumCitesTheTestThatCanFlipNotItsTestAgainstZero(@TempDir Path dir) throws Exception {
+        java.nio.file.Files.writeString(
+                dir.resolve("n.c"),
+                String.join(
+                        "\n",
+                        "float pick(int n, const float *v, float limit) {",
+                        "  float e = 0.0f;",
+                        "  for (int i = 0; i < n; ++i) e += v[i] * v[i];",
+                        "  if (e != 0.0f && e >= limit) return e;",
+                        "  return 0.0f;",
+                        "}",
+                        ""));
+        List<Finding> f = new TestScanContext(dir)
+                .projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer()).findings().stream()
+                        .filter(x -> x.ruleId().equals("NL004"))
+                        .toList();
+        assertThat(f).hasSize(1);
+        assertThat(f.get(0).message()).contains("one ulp can flip 'e >= limit'").doesNotContain("e != 0.0f");
+    }
+
+    /**
      * -Dnumlint.clang.alone=true (the measure of retiring the hand-written front end): a file Clang read gets Clang's
      * facts only. A host long double is a fact only the hand-written front end computes (so far: the page
      * clang-alone-session14.md lists the others); the float atomic Clang finds too.

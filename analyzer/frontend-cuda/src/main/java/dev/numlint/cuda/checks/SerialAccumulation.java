@@ -113,17 +113,22 @@ public final class SerialAccumulation implements CudaCheck {
         ValueUse first = null;
         for (ValueUse v : uses) {
             if (!v.kind().amplifies()) continue;
-            if (v.kind() != ValueUse.Kind.COMPARISON
-                    || v.detail() == null
-                    || !a.target().equals(v.via())) return null;
-            try {
-                if (Double.parseDouble(v.detail()) != 0) return null;
-            } catch (NumberFormatException e) {
-                return null;
-            }
+            if (!zeroTest(a, v)) return null;
             if (first == null) first = v;
         }
         return first;
+    }
+
+    /** A comparison of the accumulator itself with 0. */
+    static boolean zeroTest(FunctionFacts.Accumulation a, ValueUse v) {
+        if (v.kind() != ValueUse.Kind.COMPARISON
+                || v.detail() == null
+                || !a.target().equals(v.via())) return false;
+        try {
+            return Double.parseDouble(v.detail()) == 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /** A constant for a message: six significant digits. */
@@ -152,6 +157,10 @@ public final class SerialAccumulation implements CudaCheck {
             String trip = a.trip() < 0 ? "" : " (n=" + a.trip() + ")";
             String unit = a.doublePrecision() ? "2^-53" : "2^-24";
             String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
+            if (a.site().neverNegative() && zeroTestOnly(a, a.site().uses()) == null) {
+                // its tests against 0 cannot flip; what it decides is the other uses ('s2 >= x3max', not 's2 != 0')
+                a.site().dropUses(v -> zeroTest(a, v));
+            }
             Impact impact = Consequences.of(a.site(), out, false);
             if (a.doublePrecision() && impact.kind() == Impact.Kind.AMPLIFIED && !Consequences.discrete(a.site())) {
                 // a double sum (error n*2^-53) flips a comparison only within n*2^-53 of the threshold
