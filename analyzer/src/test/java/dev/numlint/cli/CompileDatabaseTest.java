@@ -212,6 +212,44 @@ class CompileDatabaseTest {
         }
     }
 
+    /**
+     * Session 14 evaluation (Quicksilver compiles every .cc with {@code nvcc -x cu -dc}): a C++ source its compile
+     * command builds as CUDA is compiled to PTX like a .cu file (before: only .cu files were, and Quicksilver's double
+     * atomics in a header's device branch were found by no layer); a C++ source built as host code is not.
+     */
+    @Test
+    void aCppSourceTheBuildCompilesAsCudaGoesToPtxAndAHostOneDoesNot() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Files.writeString(repo.resolve("k.cc"), "__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
+        Files.writeString(repo.resolve("h.cpp"), "float h(float a) { return a * a + a; }\n");
+        Files.writeString(
+                repo.resolve("compile_commands.json"),
+                "[{\"directory\": \"" + repo + "\", \"file\": \"" + repo + "/k.cc\", \"command\": \"nvcc -x cu -dc -c "
+                        + repo + "/k.cc\"},\n {\"directory\": \"" + repo + "\", \"file\": \"" + repo
+                        + "/h.cpp\", \"command\": \"g++ -c " + repo + "/h.cpp\"}]\n");
+        Run r = run(
+                "scan",
+                "--format",
+                "json",
+                "-p",
+                repo.toString(),
+                "--ptx",
+                "auto",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                tmp.resolve("c").toString(),
+                repo.toString());
+        assertThat(r.json().path("notifications").toString())
+                .contains("PTX layer: 1 of 1 CUDA source file (1 of them C++ sources their compile command builds as"
+                        + " CUDA) compiled to PTX")
+                .doesNotContain("not valid PTX");
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
+                .contains("-x", "cu")
+                .contains("-rdc=true") // -dc: separate compilation keeps the unit's external device functions
+                .anySatisfy(a -> assertThat(a).endsWith("k.cc")));
+    }
+
     @Test
     void aConfiguredHeaderInTheBuildTreeIsFoundThroughTheDatabaseGivenWithMinusP() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));

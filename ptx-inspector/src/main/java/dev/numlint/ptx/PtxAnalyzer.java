@@ -52,18 +52,39 @@ public final class PtxAnalyzer implements Analyzer {
         return dev.numlint.ptx.rules.PtxRules.implementedRules();
     }
 
-    /** .ptx files always; .cu files too (they are compiled only with --ptx auto and nvcc present). */
+    /**
+     * .ptx files always; .cu files too (they are compiled only with --ptx auto and nvcc present), and C++ sources
+     * ({@code .cc}, {@code .cpp}, {@code .cxx}, {@code .c++}, {@code .C}) that their compile command builds as CUDA
+     * ({@code nvcc -x cu}: Quicksilver compiles every {@code .cc} so), decided in {@link #analyze}.
+     */
     @Override
     public boolean accepts(Path file) {
         String n = file.getFileName() == null ? "" : file.getFileName().toString();
-        return n.endsWith(".ptx") || n.endsWith(".cu");
+        return n.endsWith(".ptx") || n.endsWith(".cu") || cxxSource(n);
+    }
+
+    private static final java.util.regex.Pattern CXX_SOURCE =
+            java.util.regex.Pattern.compile(".*\\.(cc|cpp|cxx|c\\+\\+|C)");
+
+    private static boolean cxxSource(String name) {
+        return CXX_SOURCE.matcher(name).matches();
+    }
+
+    /** A unit nvcc compiles to device code: a .cu file, or a C++ source its compile command builds as CUDA. */
+    private static boolean cudaUnit(ScanContext ctx, Path f) {
+        String n = f.getFileName() == null ? "" : f.getFileName().toString();
+        return n.endsWith(".cu") || cxxSource(n) && ctx.buildContext(f).compiledAsCuda();
     }
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
+        // C++ sources the build compiles as host code are the CUDA front end's alone
+        files = files.stream()
+                .filter(f -> !cxxSource(String.valueOf(f.getFileName())) || cudaUnit(ctx, f))
+                .toList();
         boolean compile = ctx.ptxMode() == PtxMode.AUTO
                 && ctx.nvcc().isPresent()
-                && files.stream().anyMatch(f -> f.toString().endsWith(".cu"));
+                && files.stream().anyMatch(f -> !f.toString().endsWith(".ptx"));
         PtxCompiler nvcc = null;
         if (compile) {
             nvcc = new PtxCompiler(
@@ -89,9 +110,10 @@ public final class PtxAnalyzer implements Analyzer {
         Set<String> treeNames = compile ? PtxTally.treeNames(ctx.root()) : Set.of();
         for (Path f : files) {
             String n = f.getFileName() == null ? "" : f.getFileName().toString();
-            if (n.endsWith(".cu") && !compile) continue;
+            boolean source = !n.endsWith(".ptx");
+            if (source && !compile) continue;
             // the build model knows when the build compiles a file only through another one (BuildContext.compiledVia)
-            Path via = n.endsWith(".cu") && compile ? ctx.buildContext(f).compiledVia() : null;
+            Path via = source && compile ? ctx.buildContext(f).compiledVia() : null;
             Path includer =
                     via != null ? via : includedBy.get(f.toAbsolutePath().normalize());
             if (n.endsWith(".cu") && includer != null) {
@@ -155,7 +177,7 @@ public final class PtxAnalyzer implements Analyzer {
                     0,
                     Level.NOTE,
                     "ptx-no-device-code",
-                    noDevice.get() + " .cu file"
+                    noDevice.get() + (tally.anyBuiltAsCuda() ? " CUDA source file" : " .cu file")
                             + (noDevice.get() == 1 ? "" : "s")
                             + " without __global__ or __device__ code (in the file or the "
                             + "headers it includes) " + (noDevice.get() == 1 ? "was" : "were")
@@ -245,7 +267,8 @@ public final class PtxAnalyzer implements Analyzer {
         // a cooperative budget of CPU time per file: the lexer, the model and the checks' loops check it
         dev.numlint.model.WorkBudget.start(fileBudgetNanos());
         try {
-            if (f.getFileName().toString().endsWith(".cu")) {
+            if (!f.getFileName().toString().endsWith(".ptx")) { // a .cu file, or C++ built as CUDA (analyze())
+                boolean builtAsCuda = !f.getFileName().toString().endsWith(".cu");
                 BuildContext bc = ctx.buildContext(f);
                 // --cuda-arch wins over the build's architecture (a note says so); without it the build's applies
                 boolean given = ctx.setting(CUDA_ARCH_SETTING).isPresent();
@@ -258,6 +281,7 @@ public final class PtxAnalyzer implements Analyzer {
                 PtxCompiler.Result r = nvcc.compile(f, arch, nvccFlags(bc), rel, origins(bc, ctx));
                 r.notifications().forEach(sink::notify);
                 if (r.noDeviceCode()) noDevice.incrementAndGet();
+                if (builtAsCuda) tally.builtAsCuda(!r.noDeviceCode());
                 if (!r.ok()) {
                     if (!r.noDeviceCode()) tally.failed(f, r.notifications(), treeNames);
                     return;

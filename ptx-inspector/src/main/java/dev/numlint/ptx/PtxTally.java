@@ -88,6 +88,24 @@ final class PtxTally {
     /** The header nvcc did not find, per failed unit (only for the two header reasons). */
     private final Map<Path, String> missing = new ConcurrentHashMap<>();
 
+    /**
+     * Units that are C++ sources their compile command builds as CUDA ({@code nvcc -x cu}), not .cu files: all, and
+     * those with device code (compiled or failed, as the summary counts).
+     */
+    private final AtomicInteger builtAsCuda = new AtomicInteger();
+
+    private final AtomicInteger builtAsCudaAll = new AtomicInteger();
+
+    /** A unit that is a C++ source its compile command builds as CUDA (named so in the notices' wording). */
+    void builtAsCuda(boolean withDeviceCode) {
+        builtAsCudaAll.incrementAndGet();
+        if (withDeviceCode) builtAsCuda.incrementAndGet();
+    }
+
+    boolean anyBuiltAsCuda() {
+        return builtAsCudaAll.get() > 0;
+    }
+
     void compiled() {
         compiled.incrementAndGet();
     }
@@ -139,8 +157,13 @@ final class PtxTally {
                 .append(ok)
                 .append(" of ")
                 .append(ok + bad)
-                .append(" .cu file")
+                .append(builtAsCudaAll.get() == 0 ? " .cu file" : " CUDA source file")
                 .append(ok + bad == 1 ? "" : "s")
+                .append(
+                        builtAsCuda.get() == 0
+                                ? ""
+                                : " (" + builtAsCuda.get()
+                                        + " of them C++ sources their compile command builds as CUDA)")
                 .append(" compiled to PTX");
         if (bad == 0) return new Notification(null, 0, Level.NOTE, ID, sb.toString());
         Map<Reason, Integer> counts = new LinkedHashMap<>();

@@ -14,7 +14,8 @@ import java.util.function.Function;
  * <ul>
  *   <li>without a value: --use_fast_math, -lineinfo, -G, --expt-relaxed-constexpr, --expt-extended-lambda,
  *   --extended-lambda;</li>
- *   <li>true/false: -ftz, -prec-div, -prec-sqrt, -fmad, -rdc;</li>
+ *   <li>true/false: -ftz, -prec-div, -prec-sqrt, -fmad, -rdc; -dc/--device-c and -dw/--device-w (separate
+ *   compilation) as -rdc=true;</li>
  *   <li>-O0..-O3, -std=c++NN;</li>
  *   <li>-D/-U with a macro name and a value free of shell metacharacters;</li>
  *   <li>-I/-isystem whose directory (symlinks followed) lies inside a scanned root or the toolkit/system include
@@ -103,11 +104,19 @@ public final class NvccFlagPolicy {
                         shown = f + " " + value;
                     }
                     if (value != null && isBool(value)) {
-                        args.add((key.equals("-relocatable-device-code") ? "-rdc" : key) + "="
-                                + value.toLowerCase(Locale.ROOT));
+                        String k = key.equals("-relocatable-device-code") ? "-rdc" : key;
+                        args.removeIf(a -> a.startsWith(k + "=")); // the last setting wins, as in nvcc
+                        args.add(k + "=" + value.toLowerCase(Locale.ROOT));
                     } else {
                         dropped.add(drop(shown, where, "expects true or false"));
                     }
+                }
+                case "-dc", "-device-c", "-dw", "-device-w" -> {
+                    // separate compilation (-rdc=true plus an object file): its PTX keeps the unit's external
+                    // __device__ functions, which whole-program PTX drops when no kernel of the unit calls them, and
+                    // calls across units stay calls (nothing contracts across them)
+                    if (value != null) dropped.add(drop(f, where, "takes no value"));
+                    else if (!args.contains("-rdc=true") && !args.contains("-rdc=false")) args.add("-rdc=true");
                 }
                 case "-arch", "-code", "-gencode", "-gpu-architecture", "-gpu-code", "-generate-code" -> {
                     if (value == null && i + 1 < flags.size()) value = flags.get(++i);

@@ -17,6 +17,21 @@ class NvccFlagPolicyTest {
         return new NvccFlagPolicy(IncludePolicy.of(List.of(root), List.of(tmp.resolve("toolkit"))));
     }
 
+    /**
+     * Quicksilver builds every unit with {@code nvcc -x cu -dc}: its device functions live in units without a kernel,
+     * and whole-program PTX of such a unit is empty. Separate compilation is kept as -rdc=true, once.
+     */
+    @Test
+    void separateCompilationIsKeptAsRelocatableDeviceCode() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("repo"));
+        assertThat(policy(root).apply(List.of("-dc", "-O2"), null).args()).containsExactly("-rdc=true", "-O2");
+        assertThat(policy(root)
+                        .apply(List.of("--device-c", "-dw", "-rdc=true"), null)
+                        .args())
+                .containsExactly("-rdc=true");
+        assertThat(policy(root).apply(List.of("-dc=1"), null).dropped()).hasSize(1);
+    }
+
     @Test
     void onlyCodeGenerationFlagsWithSafeValuesAreKept() throws IOException {
         Path root = Files.createDirectories(tmp.resolve("repo"));

@@ -125,7 +125,17 @@ final class FlagInterpreter {
             "ptx",
             "fatbin",
             "Werror=all-warnings",
-            "allow-unsupported-compiler");
+            "allow-unsupported-compiler",
+            "dc",
+            "device-c",
+            "dw",
+            "device-w");
+
+    /**
+     * nvcc's separate compilation ({@code -dc}, {@code -dw}: {@code -rdc=true} and an object file): the PTX of such a
+     * unit keeps its external device functions, so the toolchain passes it on as {@code -rdc=true}.
+     */
+    private static final Set<String> SEPARATE_COMPILATION = Set.of("dc", "device-c", "dw", "device-w");
 
     /** nvcc options that no host compiler has (unlike -arch, -G, -code): in a host list they still mean nvcc. */
     private static final Set<String> NVCC_UNAMBIGUOUS = Set.of(
@@ -461,6 +471,7 @@ final class FlagInterpreter {
                 || n.equals("generate-line-info")
                 || n.equals("rdc")
                 || n.equals("relocatable-device-code")
+                || SEPARATE_COMPILATION.contains(n)
                 || n.startsWith("expt-")
                 || n.equals("extended-lambda")
                 || n.startsWith("D")

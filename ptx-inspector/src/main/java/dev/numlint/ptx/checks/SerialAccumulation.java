@@ -140,6 +140,14 @@ public final class SerialAccumulation implements PtxCheck {
         } else {
             Consequence use = facts.consequences().of(in);
             boolean decides = use.kind() == Impact.Kind.AMPLIFIED || use.kind() == Impact.Kind.CANCELLATION;
+            if (decides
+                    && "f64".equals(in.type())
+                    && use.sink() != null
+                    && use.sink().opcode().equals("setp")) {
+                // a double sum (error n*2^-53) flips a comparison only within n*2^-53 of the threshold, as the
+                // CUDA source layer rules; a conversion, rounding, index or atomic it reaches still decides
+                decides = false;
+            }
             c = decides ? use : new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-one-thread"), null);
             key = decides ? "ptx-acc-thread-use" : "ptx-acc-thread";
         }
