@@ -399,7 +399,7 @@ class LayerMergeTest {
         Finding one = out.get(0);
         assertThat(one.layer()).isEqualTo(Layer.CUDA_SOURCE);
         assertThat(one.related()).extracting(r -> r.location().startLine()).containsExactly(318, 328, 341);
-        assertThat(one.related().get(1).message()).isEqualTo("the same reduced-precision choice (PTX)");
+        assertThat(one.related().get(1).message()).isEqualTo("the same choice in this function (PTX)");
         assertThat(one.evidence()).extracting(Evidence::text).contains("cvt.rna.tf32.f32 __$1, %f261;");
         assertThat(out.get(2).layer()).isEqualTo(Layer.PTX);
     }

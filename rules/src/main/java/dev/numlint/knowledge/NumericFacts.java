@@ -151,6 +151,12 @@ public final class NumericFacts {
             "umin",
             "umax");
 
+    /**
+     * The decision ({@link dev.numlint.model.Identity#decision}) every floating atomic sum of one function shares, in
+     * the CUDA source and PTX layers: one choice, to sum with atomics, which one deterministic reduction undoes.
+     */
+    public static final String ATOMIC_SUM_DECISION = "floating atomic sums";
+
     /** Floating atomic and warp reductions: the order of the additions varies between runs. */
     public static final Set<String> ATOMIC_REDUCTIONS = Set.of(
             "atomicAdd",

@@ -15,7 +15,8 @@ import java.util.function.Consumer;
 /**
  * NL009 in PTX: {@code atom.add}/{@code red.add} on a float type. The shape names the accumulation target (the
  * kernel parameter or shared/global variable the address is computed from), so two atomics on one line into
- * different arrays are two findings and copies into the same target on one line are one.
+ * different arrays are two findings and copies into the same target on one line are one; the scan then merges all of
+ * one kernel's into one finding (one decision: to sum with atomics).
  */
 @AutoService(PtxCheck.class)
 public final class FloatAtomic implements PtxCheck {
@@ -40,7 +41,10 @@ public final class FloatAtomic implements PtxCheck {
                     Confidence.HIGH,
                     List.of(),
                     in.mnemonic() + "@" + target,
-                    new Consequence(Impact.Kind.AMPLIFIED, Consequences.phrase("ptx-use-atomic"), null)));
+                    new Consequence(Impact.Kind.AMPLIFIED, Consequences.phrase("ptx-use-atomic"), null),
+                    List.of(),
+                    // every floating atomic sum of one kernel is one choice, merged with the source layer's
+                    dev.numlint.knowledge.NumericFacts.ATOMIC_SUM_DECISION));
         }
     }
 

@@ -11,7 +11,9 @@ import dev.numlint.rules.RuleCatalog;
  * NL009: a floating atomic add; the order of the additions and so the sum vary from run to run. An add of a
  * whole-number constant ({@code atomicAdd(counter, 1.0f)}) is a counter: every partial sum is an integer that the
  * type holds exactly while the sum stays below 2^24 (float) or 2^53 (double), so the order cannot change it; it is
- * reported as a note with that reason. Any other addend stays a warning.
+ * reported as a note with that reason. Any other addend stays a warning, and all of them in one function are one
+ * finding (the first, the others its related locations): one choice, to sum with atomics, which one deterministic
+ * reduction undoes (GPUMD's force kernels: a dozen atomicAdds of forces and virials each, 454 findings before).
  */
 @AutoService(CudaCheck.class)
 public final class FloatAtomic implements CudaCheck {
@@ -58,14 +60,17 @@ public final class FloatAtomic implements CudaCheck {
             String msg = RuleCatalog.get()
                     .rule("NL009")
                     .message("cuda-atomic", "expr", Consequences.quote(a.site().text()), "type", a.type());
-            out.report(
+            // every floating atomic sum of one function is one choice (a deterministic reduction replaces them
+            // together): the scan merges them, with the PTX layer's atomics, into one finding
+            // (NumericFacts.ATOMIC_SUM_DECISION)
+            out.reportDecision(
                     "NL009",
                     facts.function,
                     a.site(),
                     msg,
                     conf,
                     new Impact(Impact.Kind.AMPLIFIED, "added atomically in a run-dependent order", null, null),
-                    null);
+                    dev.numlint.knowledge.NumericFacts.ATOMIC_SUM_DECISION);
         }
     }
 

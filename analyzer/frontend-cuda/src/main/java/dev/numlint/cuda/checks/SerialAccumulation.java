@@ -209,7 +209,7 @@ public final class SerialAccumulation implements CudaCheck {
                 // no term was positive, in any order (enorm's scaled sums of squares)
                 impact = Impact.bounded("a sum of non-negative terms is 0 only when every term is, in any order: its"
                         + " test against 0 at line " + zeroTest.line() + " cannot flip");
-                consequence = Consequences.phrase("sum-nonnegative-zero-test", "line", zeroTest.line());
+                consequence = Consequences.phrase("sum-nonnegative-zero-test");
             } else if (impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = impact.consequence();
             } else if (a.doublePrecision()) {
