@@ -157,6 +157,14 @@ public final class NumericFacts {
      */
     public static final String ATOMIC_SUM_DECISION = "floating atomic sums";
 
+    /**
+     * {@link #ATOMIC_SUM_DECISION} of one precision: a function's double atomic sums (differences of the order of
+     * n*2^-53 of the terms, a note) are not merged into its float ones (a warning).
+     */
+    public static String atomicSumDecision(boolean doublePrecision) {
+        return ATOMIC_SUM_DECISION + (doublePrecision ? " in double" : "");
+    }
+
     /** Floating atomic and warp reductions: the order of the additions varies between runs. */
     public static final Set<String> ATOMIC_REDUCTIONS = Set.of(
             "atomicAdd",

@@ -41,10 +41,13 @@ public final class FloatAtomic implements PtxCheck {
                     Confidence.HIGH,
                     List.of(),
                     in.mnemonic() + "@" + target,
-                    new Consequence(Impact.Kind.AMPLIFIED, Consequences.phrase("ptx-use-atomic"), null),
+                    "f64".equals(in.type())
+                            // double: the order moves the sum by about n*2^-53 of its terms (as the source layer)
+                            ? new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-atomic"), null)
+                            : new Consequence(Impact.Kind.AMPLIFIED, Consequences.phrase("ptx-use-atomic"), null),
                     List.of(),
                     // every floating atomic sum of one kernel is one choice, merged with the source layer's
-                    dev.numlint.knowledge.NumericFacts.ATOMIC_SUM_DECISION));
+                    dev.numlint.knowledge.NumericFacts.atomicSumDecision("f64".equals(in.type()))));
         }
     }
 

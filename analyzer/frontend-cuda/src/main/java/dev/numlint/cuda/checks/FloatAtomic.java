@@ -11,7 +11,8 @@ import dev.numlint.rules.RuleCatalog;
  * NL009: a floating atomic add; the order of the additions and so the sum vary from run to run. An add of a
  * whole-number constant ({@code atomicAdd(counter, 1.0f)}) is a counter: every partial sum is an integer that the
  * type holds exactly while the sum stays below 2^24 (float) or 2^53 (double), so the order cannot change it; it is
- * reported as a note with that reason. Any other addend stays a warning, and all of them in one function are one
+ * reported as a note with that reason. A double sum is a note too (the order moves it by about n*2^-53 of its terms,
+ * as for a double sum that decides nothing, NL004). Any other addend stays a warning, and all of them in one function are one
  * finding (the first, the others its related locations): one choice, to sum with atomics, which one deterministic
  * reduction undoes (GPUMD's force kernels: a dozen atomicAdds of forces and virials each, 454 findings before).
  */
@@ -60,17 +61,26 @@ public final class FloatAtomic implements CudaCheck {
             String msg = RuleCatalog.get()
                     .rule("NL009")
                     .message("cuda-atomic", "expr", Consequences.quote(a.site().text()), "type", a.type());
+            // a double sum's order moves it by about n*2^-53 of its terms, far below float resolution: as a double
+            // sum that decides nothing (NL004), a note; a float one differs in its low bits from run to run
+            boolean dbl = a.type().startsWith("double");
             // every floating atomic sum of one function is one choice (a deterministic reduction replaces them
-            // together): the scan merges them, with the PTX layer's atomics, into one finding
-            // (NumericFacts.ATOMIC_SUM_DECISION)
+            // together): the scan merges them, with the PTX layer's atomics, into one finding per precision
             out.reportDecision(
                     "NL009",
                     facts.function,
                     a.site(),
                     msg,
                     conf,
-                    new Impact(Impact.Kind.AMPLIFIED, "added atomically in a run-dependent order", null, null),
-                    dev.numlint.knowledge.NumericFacts.ATOMIC_SUM_DECISION);
+                    dbl
+                            ? new Impact(
+                                    Impact.Kind.BOUNDED,
+                                    "double: the run-dependent order moves the sum by about n*2^-53 of its terms",
+                                    null,
+                                    null)
+                            : new Impact(
+                                    Impact.Kind.AMPLIFIED, "added atomically in a run-dependent order", null, null),
+                    dev.numlint.knowledge.NumericFacts.atomicSumDecision(dbl));
         }
     }
 
