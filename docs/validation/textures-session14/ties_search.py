@@ -218,6 +218,7 @@ def signed_eight_bit_lp():
     print()
 
 
-weight_launches()
-format_launches()
-signed_eight_bit_lp()
+if __name__ == "__main__":
+    weight_launches()
+    format_launches()
+    signed_eight_bit_lp()

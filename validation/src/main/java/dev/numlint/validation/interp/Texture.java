@@ -27,18 +27,22 @@ import java.nio.ByteOrder;
  *   <li>Float texels (and the border colour) are summed with these weights exactly and rounded once to float,
  *       halves away from zero; half-float texels the same, rounded once to a half float.
  *   <li>8- and 16-bit integer texels read as normalized floats are filtered in 16-bit fixed point: unsigned 8-bit
- *       texels widened to v * 257, 16-bit texels as they are, signed 8-bit texels as v * 32767 / 127 (not widened
- *       to an integer; -128 is not clamped before filtering); the weighted sum is rounded to the nearest 16-bit
- *       value N (halves away from zero), clamped to [-32767, 32767] for signed texels, and read as N / 65535
- *       (unsigned) or N / 32767 (signed). The border colour is first rounded to the texel format (0.25 is the 8-bit
- *       64, read as 64 / 255). Point filtering reads one texel the same way.
+ *       texels widened to v * 257, 16-bit texels as they are; the weighted sum S (units of 1/256) is rounded to the
+ *       nearest 16-bit value N = floor(S / 256 + 1/2) (halves up, towards +infinity, negative ones too: session
+ *       15's signed 16-bit sweep). Signed 8-bit texels are summed as they are, P = the sum of v * w (a 16-bit
+ *       signed value, 8 fractional bits), and P is converted to 16 bits by steps: N = P + floor((P + 16 *
+ *       floor(P / 4096) + 64) / 128), about P * 32767 / 32512 (every one of the 22,422 products of session 15's
+ *       sweep of every texel at every weight, docs/validation/textures-session15.md). N is clamped to [-32767,
+ *       32767] for signed texels (-32768 and -128 take part unclamped) and read as N / 65535 (unsigned) or N /
+ *       32767 (signed). The border colour is first rounded to the texel format (0.25 is the 8-bit 64, read as 64 /
+ *       255). Point filtering reads one texel the same way (weight 256).
  *   <li>A 1-D array (not layered) is a 2-D one of height 1 read at y = 0: under border addressing of y that is half
  *       the border colour (row -1) and half the row, split before x; under the other modes row -1 is the row itself.
  * </ol>
  *
- * <p>Measured on the H200 recording of {@code texture_ties.cu} (session 14, TextureTiesRecordingTest): all of the
- * above but signed 8-bit texels, whose 4-texel samples differ from the GPU by one 16-bit step in about 4% of the
- * recorded elements (no single rounding of a weighted sum reproduces them; docs/validation/textures-session14.md).
+ * <p>Measured on the H200 recordings of {@code texture_ties.cu} (session 14, TextureTiesRecordingTest: every element
+ * of the 18 launches) and of {@code s8_sweep.cu} (session 15, SignedEightBitRecordingTest: signed 8-bit texels at
+ * every weight and in random 2-D sums, signed 16-bit texels; docs/validation/textures-session15.md).
  */
 public final class Texture {
     /** Addressing of one dimension. */
@@ -186,32 +190,20 @@ public final class Texture {
     }
 
     /**
-     * A texel in the fixed-point sum, in units of 1/fullScale() (times {@link #widenedDenominator()}): unsigned 8-bit
-     * v * 257, 16-bit v, signed 8-bit v * 32767 (over 127).
+     * A texel in the fixed-point sum: unsigned 8-bit v * 257 (units of 1/65535), 16-bit v (1/65535 or 1/32767),
+     * signed 8-bit v as it is (units of 1/127; {@link #fixedResult} converts the sum).
      */
     private long widened(int v) {
-        switch (format) {
-            case U8:
-                return v * 257L;
-            case S8:
-                return v * 32767L;
-            default:
-                return v;
-        }
-    }
-
-    private long widenedDenominator() {
-        return format == Format.S8 ? 127 : 1;
+        return format == Format.U8 ? v * 257L : v;
     }
 
     /**
-     * A fixed-point sum (widened texels times weights in units of 1/256) rounded to the nearest 16-bit value, halves
-     * away from zero, clamped, and read as a float.
+     * A fixed-point sum (widened texels times weights in units of 1/256) as the 16-bit value N the texture unit
+     * returns, clamped, and read as a float: halves up for 8-bit and 16-bit sums; a signed 8-bit sum P (8 fractional
+     * bits) converted by steps, N = P + floor((P + 16 * floor(P / 4096) + 64) / 128) (the class comment, step 4).
      */
     private float fixedResult(long sum) {
-        long den = 256 * widenedDenominator();
-        long n = (Math.abs(sum) * 2 + den) / (2 * den);
-        if (sum < 0) n = -n;
+        long n = format == Format.S8 ? sum + ((sum + 16 * (sum >> 12) + 64) >> 7) : (sum + 128) >> 8;
         int full = fullScale();
         n = Math.max(format.signed ? -full : 0, Math.min(full, n));
         return n / (float) full; // correctly rounded: n and full are exact floats

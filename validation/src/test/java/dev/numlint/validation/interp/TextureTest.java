@@ -265,7 +265,7 @@ class TextureTest {
     }
 
     @Test
-    void sixteenBitTexelsAreFilteredInSixteenBitFixedPointRoundedHalvesAway() {
+    void sixteenBitTexelsAreFilteredInSixteenBitFixedPointRoundedHalvesUp() {
         // unsigned: 113 * 40503 / 256 = 17878.28 -> 17878, read as 17878 / 65535
         Texture u16 = normalized(Texture.Format.U16, shorts(0, 40503));
         assertThat(at(u16, 0.5 + 113 / 256.0)).isEqualTo(17878 / 65535f);
@@ -277,20 +277,38 @@ class TextureTest {
         Texture s16 = normalized(Texture.Format.S16, shorts(-32768, 0));
         assertThat(at(s16, 0.5 + 1 / 256.0)).isEqualTo(-32640 / 32767f);
         assertThat(at(s16, 0.5)).isEqualTo(-1f);
+        // a negative half rounds up too, towards +infinity (element 46003 of s8_sweep.cu's part F, recorded on the
+        // H200): texels -32466 and 4273 with weights 128 and 128 sum to -14096.5 -> -14096 (halves away: -14097)
+        Texture half = normalized(Texture.Format.S16, shorts(-32466, 4273));
+        assertThat(at(half, 1.0)).isEqualTo(-14096 / 32767f);
     }
 
     @Test
-    void signedEightBitTexelsAreScaledTo16BitsAfterTheSum() {
-        // an element recorded on the H200: texels 31 and -13 with weights 199 and 57: (199 * 31 - 57 * 13) * 32767 /
-        // (127 * 256) = 5470.57 -> 5471 / 32767 (each texel widened to 16 bits first, 7998 and -3354: 5470.41 -> 5470)
+    void signedEightBitTexelsAreSummedAsTheyAreAndTheSumConvertedTo16BitsBySteps() {
+        // P = the texels times their weights (units of 1/256); N = P + (P + 16 * floor(P / 4096) + 64) >> 7.
+        // An element recorded on the H200 (texture_ties.cu): texels 31 and -13 with weights 199 and 57: P = 5428,
+        // N = 5428 + (5428 + 16 + 64) >> 7 = 5471 (the exact scale * 32767 / 127 gives 5470.57 -> 5471 too)
         Texture s8 = normalized(Texture.Format.S8, new byte[] {31, -13});
         assertThat(at(s8, 0.5 + 57 / 256.0)).isEqualTo(5471 / 32767f);
-        // one texel reads round(31 * 32767 / 127) = 7998 / 32767 (not 31 / 127); -128 reads -1
-        s8.linear = false;
-        assertThat(at(s8, 0.5)).isEqualTo(7998 / 32767f);
-        Texture min = normalized(Texture.Format.S8, new byte[] {-128, 0});
-        min.linear = false;
-        assertThat(at(min, 0.5)).isEqualTo(-1f);
+        // s8_sweep.cu's part A, recorded on the H200: -127 with weight 130 beside a 0: P = -16510,
+        // N = -16510 + (-16510 - 80 + 64) >> 7 = -16510 - 130 = -16640 (the exact scale: -16639.49 -> -16639)
+        Texture minus = normalized(Texture.Format.S8, new byte[] {-127, 0});
+        assertThat(at(minus, 0.5 + 126 / 256.0)).isEqualTo(-16640 / 32767f);
+        // 127 with weight 113: P = 14351, N = 14351 + (14351 + 48 + 64) >> 7 = 14463 (exact: 14463.56 -> 14464)
+        Texture plus = normalized(Texture.Format.S8, new byte[] {127, 0});
+        assertThat(at(plus, 0.5 + 143 / 256.0)).isEqualTo(14463 / 32767f);
+        // one texel alone (weight 256): 64 reads 16513 and -64 reads -16512 (not -16513: the exact scale is
+        // -16512.504); 31 reads 7998 (not 31 / 127); -128 reads -1 (P = -32768 converts to -33025, clamped)
+        Texture one = normalized(Texture.Format.S8, new byte[] {64, -64, 31, -128});
+        assertThat(at(one, 0.5)).isEqualTo(16513 / 32767f);
+        assertThat(at(one, 1.5)).isEqualTo(-16512 / 32767f);
+        assertThat(at(one, 2.5)).isEqualTo(7998 / 32767f);
+        assertThat(at(one, 3.5)).isEqualTo(-1f);
+        // point filtering reads a texel the same way
+        one.linear = false;
+        assertThat(at(one, 1.5)).isEqualTo(-16512 / 32767f);
+        assertThat(at(one, 2.5)).isEqualTo(7998 / 32767f);
+        assertThat(at(one, 3.5)).isEqualTo(-1f);
     }
 
     @Test
