@@ -25,6 +25,22 @@ public final class ContractibleMulAdd implements CudaCheck {
         return "NL003";
     }
 
+    /**
+     * Whether the value goes straight into a never-negative local ({@link dev.numlint.cuda.facts.Site#neverNegative})
+     * and every use of it that decides something is a test of that local against 0.
+     */
+    static boolean zeroTestsOnly(dev.numlint.cuda.facts.Site site) {
+        String v = site.neverNegative();
+        if (v == null) return false;
+        boolean any = false;
+        for (dev.numlint.cuda.facts.ValueUse u : site.uses()) {
+            if (!u.kind().amplifies()) continue;
+            if (!SerialAccumulation.zeroTest(v, u)) return false;
+            any = true;
+        }
+        return any;
+    }
+
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         Set<Integer> lines = new HashSet<>();
@@ -49,6 +65,12 @@ public final class ContractibleMulAdd implements CudaCheck {
             Impact impact;
             String consequence;
             boolean paired = false;
+            boolean proven = false;
+            String never = c.site().neverNegative();
+            if (never != null && !zeroTestsOnly(c.site())) {
+                // its tests against 0 cannot flip; what it decides is the other uses ('r2 < rc2', not 'r2 != 0')
+                c.site().dropUses(u -> SerialAccumulation.zeroTest(never, u));
+            }
             if (c.differenceOfProducts() && c.pairedComponent()) {
                 // one component of a complex product or rotation: bounded relative to the pair's magnitude, unless
                 // the component itself decides something
@@ -75,8 +97,15 @@ public final class ContractibleMulAdd implements CudaCheck {
                         null,
                         null);
                 consequence = Consequences.phrase("product-difference");
+            } else if ((impact = Consequences.of(c.site(), out)).kind() == Impact.Kind.AMPLIFIED
+                    && zeroTestsOnly(c.site())) {
+                // r2 = dx*dx + dy*dy + dz*dz, then r2 != 0: a sum of non-negative terms is 0 only when every term
+                // is, fused or not, so the test cannot flip (eval26d: GPUMD's distance and k-vector tests)
+                impact = Impact.bounded("a sum of non-negative terms is 0 only when every term is, fused or not: its"
+                        + " test against 0 cannot flip");
+                consequence = Consequences.phrase("sum-nonnegative-zero-test");
+                proven = true; // from the code's structure: the PTX layer's "compared in a condition" does not raise it
             } else {
-                impact = Consequences.of(c.site(), out);
                 consequence = impact.consequence();
             }
             String msg = RuleCatalog.get()
@@ -94,6 +123,7 @@ public final class ContractibleMulAdd implements CudaCheck {
             FlagCitation cited = fl.origin() == null ? null : fl;
             if (paired)
                 out.reportPairedComponent("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
+            else if (proven) out.reportProven("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
             else Consequences.report(out, "NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
         }
     }

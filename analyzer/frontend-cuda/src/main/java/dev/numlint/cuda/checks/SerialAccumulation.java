@@ -109,7 +109,7 @@ public final class SerialAccumulation implements CudaCheck {
      * Null otherwise.
      */
     static ValueUse zeroTestOnly(FunctionFacts.Accumulation a, List<ValueUse> uses) {
-        if (!a.site().neverNegative()) return null;
+        if (!a.target().equals(a.site().neverNegative())) return null;
         ValueUse first = null;
         for (ValueUse v : uses) {
             if (!v.kind().amplifies()) continue;
@@ -121,9 +121,12 @@ public final class SerialAccumulation implements CudaCheck {
 
     /** A comparison of the accumulator itself with 0. */
     static boolean zeroTest(FunctionFacts.Accumulation a, ValueUse v) {
-        if (v.kind() != ValueUse.Kind.COMPARISON
-                || v.detail() == null
-                || !a.target().equals(v.via())) return false;
+        return zeroTest(a.target(), v);
+    }
+
+    /** A comparison of the variable {@code variable} itself with 0. */
+    static boolean zeroTest(String variable, ValueUse v) {
+        if (v.kind() != ValueUse.Kind.COMPARISON || v.detail() == null || !variable.equals(v.via())) return false;
         try {
             return Double.parseDouble(v.detail()) == 0;
         } catch (NumberFormatException e) {
@@ -157,7 +160,8 @@ public final class SerialAccumulation implements CudaCheck {
             String trip = a.trip() < 0 ? "" : " (n=" + a.trip() + ")";
             String unit = a.doublePrecision() ? "2^-53" : "2^-24";
             String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
-            if (a.site().neverNegative() && zeroTestOnly(a, a.site().uses()) == null) {
+            if (a.target().equals(a.site().neverNegative())
+                    && zeroTestOnly(a, a.site().uses()) == null) {
                 // its tests against 0 cannot flip; what it decides is the other uses ('s2 >= x3max', not 's2 != 0')
                 a.site().dropUses(v -> zeroTest(a, v));
             }

@@ -36,6 +36,11 @@ final class ClangSigns {
         return usr != null && cache.computeIfAbsent(fn, this::compute).contains(usr);
     }
 
+    /** Whether the expression {@code e} of {@code fn} is never negative (its locals as {@link #neverNegative}). */
+    synchronized boolean nonNegativeIn(ClangUnit.Function fn, ClangNode e) {
+        return nonNegative(e, cache.computeIfAbsent(fn, this::compute), 0);
+    }
+
     private Set<String> compute(ClangUnit.Function fn) {
         Map<String, List<ClangNode>> stores = new HashMap<>();
         Set<String> out = new HashSet<>();

@@ -112,7 +112,11 @@ public final class ClangSupplement {
         }
         List<FunctionFacts.Accumulation> acc = facts.accumulations;
         for (FunctionFacts.Accumulation a : acc)
-            if (unit.neverNegative(a.site().line(), a.target())) a.site().updatesNeverNegative();
+            if (unit.neverNegative(a.site().line(), a.target())) a.site().storesNeverNegative(a.target());
+        for (FunctionFacts.Contraction c : facts.contractions) {
+            String v = unit.storedIntoNeverNegative(c.site().line(), c.site().text());
+            if (v != null) c.site().storesNeverNegative(v);
+        }
         for (int i = 0; i < acc.size(); i++) {
             FunctionFacts.Accumulation a = acc.get(i);
             if (a.rewritten()) continue;
@@ -312,7 +316,7 @@ public final class ClangSupplement {
                 : c.carrying().get(0);
         long trip = rewritten ? 0 : c.trip();
         dev.numlint.cuda.facts.Site site = flowing(n, s.in());
-        if (unit.neverNegative(n.line, target)) site.updatesNeverNegative();
+        if (unit.neverNegative(n.line, target)) site.storesNeverNegative(target);
         f.accumulations.add(new FunctionFacts.Accumulation(
                 site,
                 target,

@@ -176,19 +176,21 @@ public final class Site {
         return roundedToFloat;
     }
 
-    private volatile boolean neverNegative;
+    private volatile String neverNegative;
 
     /**
-     * This site, recording that the variable it updates is never negative: every value stored into it is
-     * non-negative (a front end's sign fact, e.g. Clang's {@code ClangSigns}). A sum of such terms is 0 only when
-     * every term is, whatever the order and the rounding.
+     * This site, recording that the value it computes goes straight into {@code variable}, a local that is never
+     * negative: every value stored into it is non-negative (a front end's sign fact, e.g. Clang's
+     * {@code ClangSigns}). A sum of such terms is 0 only when every term is, whatever the order, the rounding and
+     * the contraction.
      */
-    public Site updatesNeverNegative() {
-        neverNegative = true;
+    public Site storesNeverNegative(String variable) {
+        neverNegative = variable;
         return this;
     }
 
-    public boolean neverNegative() {
+    /** The never-negative local the value goes straight into ({@link #storesNeverNegative}), or null. */
+    public String neverNegative() {
         return neverNegative;
     }
 
