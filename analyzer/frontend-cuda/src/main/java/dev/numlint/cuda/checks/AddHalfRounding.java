@@ -14,6 +14,8 @@ import java.util.List;
  * + 0.5f)}. Where the operand can be negative it rounds toward zero there ({@code -2.7f} gives -2): a warning. Where
  * its interval proves it non-negative, only 0.49999997f (1 of the 1,258,291,200 floats in [0, 2^23)) and odd values
  * from 2^23 on round wrong by one: not reported when the interval ends below 2^23 (2^52 in double), a note otherwise.
+ * An operand a test limits ({@code (v >= 0) ? (int)(v + 0.5) : (int)(v - 0.5)}) is taken as non-negative, as NL001
+ * takes a guarded cast as in range: a note naming the guard.
  */
 @AutoService(CudaCheck.class)
 public final class AddHalfRounding implements CudaCheck {
@@ -56,6 +58,20 @@ public final class AddHalfRounding implements CudaCheck {
                                 "off by one at odd values from 2^23 and at 0.49999997",
                                 null,
                                 null));
+                continue;
+            }
+            if (c.guarded()) {
+                // (v >= 0) ? (int)(v + 0.5) : (int)(v - 0.5): a test of its variables limits the operand; as NL001
+                // does for a guarded cast, it is taken as non-negative there and said so (eval26d, ecos)
+                String guard = c.guard() != null ? c.guard() : "a range guard";
+                out.report(
+                        ruleId(),
+                        facts.function,
+                        c.site(),
+                        RuleCatalog.get().rule(ruleId()).message("cuda-guarded", "expr", expr, "guard", guard),
+                        Confidence.HIGH,
+                        Impact.bounded("taken as non-negative, limited by " + guard),
+                        null);
                 continue;
             }
             String msg = RuleCatalog.get().rule(ruleId()).message("cuda-negative", "expr", expr, "to", c.to());
