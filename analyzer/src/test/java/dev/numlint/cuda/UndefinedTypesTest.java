@@ -30,4 +30,21 @@ class UndefinedTypesTest {
                         + " DType2 (40), CufftType (2), A (1), B (1) and 1 more;")
                 .contains("pass -p build");
     }
+
+    /**
+     * eval26d (ecos): a header parsed on its own uses pfloat and idxint, which another header of the tree defines and
+     * its includers include first. They are defined in a file read: not named, and the file is not counted.
+     */
+    @Test
+    void aTypeAnotherFileOfTheScanDefinesIsNotNamed() {
+        UndefinedTypes t = new UndefinedTypes();
+        t.add(Map.of("pfloat", 1, "idxint", 1));
+        t.add(Map.of("DType2", 3));
+        t.defined(java.util.List.of("pfloat", "idxint", "other"));
+        assertThat(t.summary().message())
+                .startsWith("1 C/C++/CUDA type used at 3 places (functions) in 1 file are defined in no file read:"
+                        + " DType2 (3);");
+        t.defined(java.util.List.of("DType2"));
+        assertThat(t.summary()).isNull();
+    }
 }

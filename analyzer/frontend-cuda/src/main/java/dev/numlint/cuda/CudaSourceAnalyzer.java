@@ -377,6 +377,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (dialect == Preprocessor.Dialect.HOST_C) toks = ProjectHeaders.cIdentifiers(toks);
             TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
             sp.split();
+            run.undefinedTypes.defined(scope.typedefs.keySet());
+            run.undefinedTypes.defined(scope.structs.keySet());
             CudaScanRun.IncludedFrom includer =
                     from == null ? run.listedIncluders.get(CudaScanRun.realPath(file)) : null;
             if (includer != null) {

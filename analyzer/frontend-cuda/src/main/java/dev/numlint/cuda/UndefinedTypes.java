@@ -20,20 +20,33 @@ final class UndefinedTypes {
     private static final int NAMED = 4;
 
     private final Map<String, AtomicInteger> places = new ConcurrentHashMap<>();
-    private final AtomicInteger files = new AtomicInteger();
+    /** Each file's undefined type names (the notice counts the files with one left). */
+    private final List<java.util.Set<String>> files = java.util.Collections.synchronizedList(new ArrayList<>());
 
     /** One file's undefined types, each with the number of its functions (or other places) that use it. */
     void add(Map<String, Integer> types) {
         if (types.isEmpty()) return;
-        files.incrementAndGet();
+        files.add(java.util.Set.copyOf(types.keySet()));
         types.forEach((name, n) ->
                 places.computeIfAbsent(name, k -> new AtomicInteger()).addAndGet(n));
     }
 
+    /**
+     * Type names some file of the scan defines (a typedef, struct, class or enum its reading saw): a header parsed on
+     * its own may use one that its includers define first (ecos's data.h uses opts.h's pfloat); the header's own
+     * clang-error note says so, and the type is not "defined in no file read".
+     */
+    private final java.util.Set<String> defined = ConcurrentHashMap.newKeySet();
+
+    void defined(java.util.Collection<String> names) {
+        defined.addAll(names);
+    }
+
     /** The notice, or null when every type used was defined. */
     Notification summary() {
-        if (places.isEmpty()) return null;
         List<Map.Entry<String, AtomicInteger>> byUse = new ArrayList<>(places.entrySet());
+        byUse.removeIf(e -> defined.contains(e.getKey()));
+        if (byUse.isEmpty()) return null;
         byUse.sort(Comparator.<Map.Entry<String, AtomicInteger>>comparingInt(
                         e -> -e.getValue().get())
                 .thenComparing(Map.Entry::getKey));
@@ -50,7 +63,12 @@ final class UndefinedTypes {
         }
         if (byUse.size() > NAMED)
             sb.append(" and ").append(byUse.size() - NAMED).append(" more");
-        int f = files.get();
+        int f;
+        synchronized (files) {
+            f = (int) files.stream()
+                    .filter(t -> t.stream().anyMatch(n -> !defined.contains(n)))
+                    .count();
+        }
         return new Notification(
                 null,
                 0,
