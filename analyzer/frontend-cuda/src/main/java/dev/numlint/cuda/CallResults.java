@@ -193,6 +193,10 @@ final class CallResults {
                 elem = args.get(1).type;
                 inferred = true;
             } else {
+                // atomicAdd(out + keys[i], vals[i]) on a template's ValueT: floating or not is decided where it is
+                // instantiated; Clang's typed fact replaces this one where an instantiation is in view
+                if (elem != null && args.size() > 1 && args.get(1).type.isUnknown())
+                    b.facts.atomics.add(new FunctionFacts.Atomic(b.site(c), elem.toString(), false, true, null, true));
                 return;
             }
         }

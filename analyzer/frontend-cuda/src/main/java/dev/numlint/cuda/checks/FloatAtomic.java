@@ -15,6 +15,8 @@ import dev.numlint.rules.RuleCatalog;
  * as for a double sum that decides nothing, NL004). Any other addend stays a warning, and all of them in one function are one
  * finding (the first, the others its related locations): one choice, to sum with atomics, which one deterministic
  * reduction undoes (GPUMD's force kernels: a dozen atomicAdds of forces and virials each, 454 findings before).
+ * An atomic add of a type not known here (a template's {@code ValueT} with no instantiation in view, a type no file
+ * read defines) is a note that says so, so that no floating atomic goes unmentioned.
  */
 @AutoService(CudaCheck.class)
 public final class FloatAtomic implements CudaCheck {
@@ -26,6 +28,23 @@ public final class FloatAtomic implements CudaCheck {
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Atomic a : facts.atomics) {
+            if (a.unknown()) {
+                // the report records why it is not judged: the type is decided where the template is instantiated
+                out.report(
+                        "NL009",
+                        facts.function,
+                        a.site(),
+                        RuleCatalog.get()
+                                .rule("NL009")
+                                .message(
+                                        "cuda-atomic-unknown",
+                                        "expr",
+                                        Consequences.quote(a.site().text())),
+                        Confidence.LOW,
+                        Impact.bounded("the added type is not known here: decided where the template is instantiated"),
+                        null);
+                continue;
+            }
             if (!a.floating()) continue;
             Confidence conf = a.inferred() ? Confidence.LOW : Confidence.HIGH;
             String limit = exactLimit(a);

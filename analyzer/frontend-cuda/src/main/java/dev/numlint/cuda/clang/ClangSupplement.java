@@ -72,6 +72,10 @@ public final class ClangSupplement {
         for (FunctionFacts.Atomic a : facts.atomics) {
             if (a.floating()) atomicLines.add(a.site().line());
         }
+        // an atomic of a type the hand-written front end does not know: Clang's reading decides where it has the
+        // type, in the function itself or in an instantiation of its template in view; it stays unknown only in a
+        // template Clang saw no instantiation of
+        facts.atomics.removeIf(a -> a.unknown() && clangTyped(a.site().line()));
         // a conversion the hand-written facts hold is theirs (they know more: intervals, integer data in float)
         // an operand the hand-written facts see as integer data because its type is a template parameter they do not
         // know is Clang's to judge: its conversion there is floating in the instantiations (supplied by missing())
@@ -135,6 +139,20 @@ public final class ClangSupplement {
                 resetsApplied++;
             }
         }
+    }
+
+    /**
+     * Whether Clang knows the types at {@code line}: it holds a floating atomic there (through the template's
+     * instantiations or its math), or it read a function spanning the line that is no template, or a template with an
+     * instantiation in view.
+     */
+    private boolean clangTyped(int line) {
+        for (ClangUnit.Atomic a : unit.atomics()) if (a.node().line == line) return true; // floating, by Clang's types
+        for (ClangUnit.Function f : unit.functions()) {
+            if (line >= f.startLine() && line <= f.endLine())
+                return !f.template() || !f.instantiations().isEmpty();
+        }
+        return false;
     }
 
     /** Whether Clang holds an explicit conversion of a template parameter's floating value at this position. */

@@ -211,8 +211,14 @@ public final class FunctionFacts {
      * @param floating  whether it is a floating type (or vector of one)
      * @param inferred  the type was inferred from the added value, not the pointer (less certain)
      * @param addend    the added value when it is a constant ({@code atomicAdd(p, 1.0f)}), else null
+     * @param unknown   the added type is not known here (a template parameter without an instantiation in view, a
+     *                  type no file read defines): {@code type} is its spelling, {@code floating} false
      */
-    public record Atomic(Site site, String type, boolean floating, boolean inferred, Double addend) {}
+    public record Atomic(Site site, String type, boolean floating, boolean inferred, Double addend, boolean unknown) {
+        public Atomic(Site site, String type, boolean floating, boolean inferred, Double addend) {
+            this(site, type, floating, inferred, addend, false);
+        }
+    }
 
     /** A long double declaration, cast or computation in host code ({@code what}: "'x'", "cast (long double)x"). */
     /**
