@@ -46,5 +46,9 @@ class UndefinedTypesTest {
                         + " DType2 (3);");
         t.defined(java.util.List.of("DType2"));
         assertThat(t.summary()).isNull();
+        // what the compiler and the toolkit define (a header parsed alone as host C++ shows them as unknown)
+        UndefinedTypes k = new UndefinedTypes();
+        k.add(Map.of("__global__", 2, "float2", 1, "int64_t", 1));
+        assertThat(k.summary()).isNull();
     }
 }

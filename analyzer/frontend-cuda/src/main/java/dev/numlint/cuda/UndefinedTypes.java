@@ -42,6 +42,26 @@ final class UndefinedTypes {
         defined.addAll(names);
     }
 
+    /**
+     * What the compiler and the toolkit define: CUDA's vector and library types, the fixed-width integers, and the
+     * CUDA keywords a header parsed on its own as host C++ shows as unknown type names (sputnik: "__global__",
+     * "float2", "int64_t" were named as defined in no file read).
+     */
+    UndefinedTypes() {
+        defined.addAll(Builtins.TYPES.keySet());
+        defined.addAll(java.util.Set.of(
+                "__global__",
+                "__device__",
+                "__host__",
+                "__shared__",
+                "__constant__",
+                "__managed__",
+                "__forceinline__",
+                "__noinline__",
+                "__restrict__",
+                "__launch_bounds__"));
+    }
+
     /** The notice, or null when every type used was defined. */
     Notification summary() {
         List<Map.Entry<String, AtomicInteger>> byUse = new ArrayList<>(places.entrySet());
