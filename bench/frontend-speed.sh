@@ -151,23 +151,43 @@ echo \$(( \$(date +%s%N) - s )) >> "$tmp/nvcc.log"
 exit \$rc
 EOF
   chmod +x "$tmp/nvcc"
-  : > "$tmp/nvcc.log"
-  scan_ptx() { python3 "$MEASURE" ./numlint scan --ptx auto --nvcc "$tmp/nvcc" --cache-dir "$tmp/cache" --jobs 1 --format json --output "$tmp/ptx.json" "$tmp/tree"; }
-  read -r cold _ < <(scan_ptx)
-  nv="$(awk '{ s += $1 } END { printf "%.1f", s / 1e9 }' "$tmp/nvcc.log")"
-  ncalls="$(wc -l < "$tmp/nvcc.log")"
-  read -r warm _ < <(scan_ptx)
-  one="$(find "$tmp/tree" -name '*.cu' | sort | head -n1)"
-  echo "// changed" >> "$one"
-  : > "$tmp/nvcc.log"
-  read -r changed _ < <(scan_ptx)
-  nv2="$(awk '{ s += $1 } END { printf "%.1f", s / 1e9 }' "$tmp/nvcc.log")"
+  # one scan of the copy, PTX on, with the PTX cache and the per-file analysis cache in $tmp/cache (extra JVM options
+  # in $1, e.g. -Dnumlint.cuda.cache=false); prints its wall time; the nvcc calls go to $tmp/nvcc.log
+  scan_ptx() {
+    : > "$tmp/nvcc.log"
+    JAVA_TOOL_OPTIONS="${1:-}" python3 "$MEASURE" ./numlint scan --ptx auto --nvcc "$tmp/nvcc" --cache-dir "$tmp/cache" \
+      --jobs 1 --format json --output "$tmp/ptx.json" "$tmp/tree" 2>/dev/null | cut -d' ' -f1
+  }
+  # the same tree without the analysis cache (the PTX cache warm): the report the cached scan must equal, dates aside
+  same_as_uncached() {
+    JAVA_TOOL_OPTIONS=-Dnumlint.cuda.cache=false ./numlint scan --ptx auto --nvcc "$NVCC" --cache-dir "$tmp/cache" \
+      --jobs 1 --format json --output "$tmp/uncached.json" "$tmp/tree" >/dev/null 2>&1 || true
+    python3 -c 'import json,sys
+a,b=(json.load(open(p)) for p in sys.argv[1:3])
+strip=lambda d: {k: v for k, v in d.items() if k != "provenance"}
+print("yes" if strip(a)==strip(b) else "NO")' "$tmp/ptx.json" "$tmp/uncached.json"
+  }
+  row() { # label wall same
+    awk -v l="$1" -v w="$2" -v n="$(awk '{ s += $1 } END { printf "%.1f", s / 1e9 }' "$tmp/nvcc.log")" \
+      -v c="$(wc -l < "$tmp/nvcc.log")" -v same="$3" \
+      'BEGIN { printf "| %s | %s | %s (%s) | %.0f%% | %s |\n", l, w, n, c, w > 0 ? 100 * n / w : 0, same }'
+  }
+  one="${NUMLINT_BENCH_CHANGED_CU:-$(find "$tmp/tree" -name '*.cu' | sort | head -n1)}"
+  hdr="${NUMLINT_BENCH_CHANGED_HEADER:-$(find "$tmp/tree" -name '*.cuh' | sort | head -n1)}"
   echo
   echo "PTX on, $(basename "$ptx_tree") ($(sources "$ptx_tree" | wc -l) sources), --jobs 1, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "| scan | wall s | nvcc s (calls) | nvcc share |"
-  echo "|---|---|---|---|"
-  awk -v w="$cold" -v n="$nv" -v c="$ncalls" 'BEGIN { printf "| cold cache | %s | %s (%s) | %.0f%% |\n", w, n, c, 100 * n / w }'
-  echo "| re-scan, nothing changed | $warm | - | - |"
-  awk -v w="$changed" -v n="$nv2" -v c="$(wc -l < "$tmp/nvcc.log")" -v f="$(basename "$one")" \
-    'BEGIN { printf "| re-scan after one changed file (%s) | %s | %s (%s) | %.0f%% |\n", f, w, n, c, 100 * n / w }'
+  echo "| scan | wall s | nvcc s (calls) | nvcc share | JSON = without the analysis cache |"
+  echo "|---|---|---|---|---|"
+  w="$(scan_ptx -Dnumlint.cuda.cache=false)"; row "without the analysis cache, PTX cache cold" "$w" "-"
+  w="$(scan_ptx -Dnumlint.cuda.cache=false)"; row "without the analysis cache, re-scan, nothing changed" "$w" "-"
+  rm -rf "$tmp/cache"
+  w="$(scan_ptx)"; row "cold caches" "$w" "$(same_as_uncached)"
+  w="$(scan_ptx)"; row "re-scan, nothing changed" "$w" "$(same_as_uncached)"
+  echo "// changed" >> "$one"
+  w="$(scan_ptx)"; row "re-scan after one changed .cu file ($(basename "$one"))" "$w" "$(same_as_uncached)"
+  if [ -n "$hdr" ]; then
+    echo "// changed" >> "$hdr"
+    w="$(scan_ptx)"; row "re-scan after one changed header ($(basename "$hdr"))" "$w" "$(same_as_uncached)"
+  fi
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
