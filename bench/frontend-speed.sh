@@ -6,7 +6,7 @@
 # source files with the same compile commands, the ratio auto / clang-tidy, and the peak resident memory of the scan
 # (its JVM and its Clang workers summed, sampled) per file scanned. Then, on the last code base given with --ptx-tree
 # (a small CUDA tree), PTX on: the share of the scan's wall time spent in nvcc (--jobs 1; nvcc is timed by a wrapper
-# passed as --nvcc), and a re-scan after one changed file with the PTX cache warm.
+# passed as --nvcc).
 #
 # Compile commands: a tree with build/compile_commands.json (configured with its own CMake) gets a clang-style copy of
 # it (language, -D/-U, -I, -isystem, -std of each entry; nvcc's --options-file read; CUDA as clang's -x cuda host
@@ -14,19 +14,26 @@
 # its flags, clang-tidy gets fixed CUDA host-side flags (the column says "guessed").
 # Note: clang-tidy stops a file at its first fatal error (a header not found); numlint's Clang keeps going.
 #
-# Usage: bench/frontend-speed.sh [--ptx-tree DIR] DIR...   (without code bases: examples/, a smoke run)
+# With --ptx-tree, the re-scans with the per-file analysis cache (cold caches, nothing changed, one changed .cu
+# file, one changed header: NUMLINT_BENCH_CHANGED_CU / NUMLINT_BENCH_CHANGED_HEADER, paths in the copy, else the first
+# .cu and .cuh), each report compared with a scan of the same tree without that cache (-Dnumlint.cuda.cache=false).
+#
+# Usage: bench/frontend-speed.sh [--ptx-tree DIR [--ptx-only]] DIR...   (without code bases: examples/, a smoke run;
+#        --ptx-only: the PTX-on table alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 ptx_tree=""
+ptx_only=0
 dirs=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --ptx-tree) ptx_tree="$2"; shift 2 ;;
+    --ptx-only) ptx_only=1; shift ;;
     *) dirs+=("$1"); shift ;;
   esac
 done
-if [ "${#dirs[@]}" = 0 ]; then dirs=("$ROOT/examples"); fi
+if [ "${#dirs[@]}" = 0 ] && [ "$ptx_only" = 0 ]; then dirs=("$ROOT/examples"); fi
 ./numlint --version >/dev/null   # builds the CLI jar when needed
 TIDY="$(command -v clang-tidy-19 || command -v clang-tidy || true)"
 CUDA="${CUDA_PATH:-/usr/local/cuda}"
@@ -99,7 +106,7 @@ PY
 echo "C/C++/CUDA scan speed, PTX off; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); clang-tidy: ${TIDY:-not installed}"
 echo "| code base | sources (tidy) / files scanned | compile commands | numlint legacy s | numlint auto, no PCH s | numlint auto s | clang-tidy s | auto / clang-tidy | peak RSS MB (auto, all processes) | MB per file | JSON auto = no PCH |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
-for d in "${dirs[@]}"; do
+for d in ${dirs[@]+"${dirs[@]}"}; do
   [ -d "$d" ] || continue
   d="$(cd "$d" && pwd)"
   name="$(basename "$d")"

@@ -73,6 +73,8 @@ final class ClangSupplements {
         ClangUnit unit = fe.parse(file, args, bytes);
         stats.clangNanos.addAndGet(System.nanoTime() - t0);
         if (unit.unavailable()) {
+            // what this file reports without Clang is not what the key (Clang active) promises: never stored
+            if (sink instanceof SourceCache.Recording r) r.notStorable();
             // libclang does not run in a worker: one note for the scan, no notice per file
             if (run.clangUnavailable.compareAndSet(null, unit.failure())) {
                 sink.notify(new Notification(

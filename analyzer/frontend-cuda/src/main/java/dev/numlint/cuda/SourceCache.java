@@ -88,7 +88,8 @@ final class SourceCache {
                 ctx.ptxMode() + " " + ctx.cudaArch() + " "
                         + ctx.nvcc().map(Path::toString).orElse("-"));
         k.add("nvcc-flags", String.valueOf(ctx.commandLineFlags()));
-        for (String p : List.of("numlint.frontend", "numlint.clang.alone", "numlint.clang.inProcess")) {
+        for (String p : List.of(
+                "numlint.frontend", "numlint.clang.alone", "numlint.clang.inProcess", "numlint.clang.disable")) {
             k.add(p, System.getProperty(p, "-"));
         }
         return new SourceCache(ctx.cacheDir().toAbsolutePath().normalize().resolve("source"), k.digest());
@@ -318,25 +319,29 @@ final class SourceCache {
     }
 
     /**
-     * numlint's build, for the key: the code's location with its size and time (the jar), or for a directory of
-     * classes (tests, a development build) the newest time and the number of its files.
+     * numlint's build, for the key: for the code of this front end, of the rules (catalog, messages, knowledge) and of
+     * the toolchain, its location with its size and time (the jar: one for all), or for a directory of classes (tests,
+     * a development build) the newest time and the number of its files.
      */
     static final class BuildId {
         private static volatile String id;
 
         static String get() {
             String v = id;
-            if (v == null) id = v = compute();
+            if (v == null) {
+                Set<String> parts = new TreeSet<>();
+                for (Class<?> c : List.of(SourceCache.class, RuleCatalog.class, dev.numlint.toolchain.PtxCache.class)) {
+                    parts.add(compute(c));
+                }
+                id = v = String.join(" | ", parts);
+            }
             return v;
         }
 
-        private static String compute() {
+        private static String compute(Class<?> c) {
             try {
-                Path p = Path.of(SourceCache.class
-                        .getProtectionDomain()
-                        .getCodeSource()
-                        .getLocation()
-                        .toURI());
+                Path p = Path.of(
+                        c.getProtectionDomain().getCodeSource().getLocation().toURI());
                 if (Files.isRegularFile(p))
                     return p + " " + Files.size(p) + " "
                             + Files.getLastModifiedTime(p).toMillis();
