@@ -103,9 +103,11 @@ print(len(entries))
 PY
 }
 
-echo "C/C++/CUDA scan speed, PTX off; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); clang-tidy: ${TIDY:-not installed}"
-echo "| code base | sources (tidy) / files scanned | compile commands | numlint legacy s | numlint auto, no PCH s | numlint auto s | clang-tidy s | auto / clang-tidy | peak RSS MB (auto, all processes) | MB per file | JSON auto = no PCH |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+if [ "${#dirs[@]}" -gt 0 ]; then
+  echo "C/C++/CUDA scan speed, PTX off; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); clang-tidy: ${TIDY:-not installed}"
+  echo "| code base | sources (tidy) / files scanned | compile commands | numlint legacy s | numlint auto, no PCH s | numlint auto s | clang-tidy s | auto / clang-tidy | peak RSS MB (auto, all processes) | MB per file | JSON auto = no PCH |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+fi
 for d in ${dirs[@]+"${dirs[@]}"}; do
   [ -d "$d" ] || continue
   d="$(cd "$d" && pwd)"
@@ -177,7 +179,7 @@ print("yes" if strip(a)==strip(b) else "NO")' "$tmp/ptx.json" "$tmp/uncached.jso
   row() { # label wall same
     awk -v l="$1" -v w="$2" -v n="$(awk '{ s += $1 } END { printf "%.1f", s / 1e9 }' "$tmp/nvcc.log")" \
       -v c="$(wc -l < "$tmp/nvcc.log")" -v same="$3" \
-      'BEGIN { printf "| %s | %s | %s (%s) | %.0f%% | %s |\n", l, w, n, c, w > 0 ? 100 * n / w : 0, same }'
+      'BEGIN { printf "| %s | %s | %s (%s) | %.0f%% | %s |\n", l, w, n, c, (w > 0 ? 100 * n / w : 0), same }'
   }
   one="${NUMLINT_BENCH_CHANGED_CU:-$(find "$tmp/tree" -name '*.cu' | sort | head -n1)}"
   hdr="${NUMLINT_BENCH_CHANGED_HEADER:-$(find "$tmp/tree" -name '*.cuh' | sort | head -n1)}"

@@ -138,6 +138,23 @@ class SourceCacheTest {
     }
 
     @Test
+    void aFileReachedOnlyThroughAnIncludeIsKeyedByItsIncludersMacros() throws IOException {
+        Path sub = Files.createDirectories(repo.resolve("sub"));
+        Files.writeString(sub.resolve("frag.inl"), "__device__ unsigned f(SCALAR x) { return (unsigned)x; }\n");
+        Files.writeString(sub.resolve("user.cu"), "#define SCALAR float\n#include \"frag.inl\"\n");
+        String plain = scan(false);
+        assertThat(rules(plain, "sub/frag.inl")).contains("NL001");
+        scan(true);
+        assertThat(entries()).hasSize(5); // and sub/user.cu, sub/frag.inl
+        assertThat(scan(true)).isEqualTo(plain);
+        // the includer's macro changes what the fragment is: its entry is not reused
+        Files.writeString(sub.resolve("user.cu"), "#define SCALAR int\n#include \"frag.inl\"\n");
+        String integer = scan(false);
+        assertThat(rules(integer, "sub/frag.inl")).doesNotContain("NL001");
+        assertThat(scan(true)).isEqualTo(integer);
+    }
+
+    @Test
     void aDamagedEntryIsANoticeAndTheFileIsAnalyzedAgain() throws IOException {
         String plain = scan(false);
         scan(true);

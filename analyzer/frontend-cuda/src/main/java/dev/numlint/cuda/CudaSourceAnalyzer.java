@@ -379,11 +379,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (dialect == Preprocessor.Dialect.HOST_C) toks = ProjectHeaders.cIdentifiers(toks);
             CudaScanRun.IncludedFrom includer =
                     from == null ? run.listedIncluders.get(CudaScanRun.realPath(file)) : null;
-            // the analysis cache: a file reached only through an include is analyzed with its includer's macros,
-            // which its key does not hold: never stored
-            String key = run.cache == null || from != null
+            // the analysis cache (a file reached only through an include: keyed by its includer's macros too)
+            String key = run.cache == null
                     ? null
-                    : cacheKey(run, file, rel, bytes, bc, dialect, includeDirs, includer, reads);
+                    : cacheKey(run, file, rel, bytes, bc, dialect, includeDirs, from, includer, reads);
             if (key != null) {
                 SourceCache.Entry hit = run.cache.get(key, rel, sink);
                 if (hit != null) {
@@ -422,6 +421,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             BuildContext bc,
             Preprocessor.Dialect dialect,
             List<Path> includeDirs,
+            CudaScanRun.IncludedFrom from,
             CudaScanRun.IncludedFrom includer,
             Set<Path> reads) {
         SourceCache.Key k = run.cache
@@ -432,7 +432,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 .add("dialect", dialect.name())
                 .add("build", SourceCache.describe(bc))
                 .add("include-dirs", includeDirs.toString())
-                .add("compiled-alone", String.valueOf(!isHeader(file) && !run.includedByName(file)));
+                .add("compiled-alone", String.valueOf(from == null && !isHeader(file) && !run.includedByName(file)))
+                .add("included-from", from == null ? "-" : from.includer() + " " + from.dialect())
+                .add("includer-macros", from == null ? "-" : SourceCache.macros(from.macros()));
         Map<String, String> constants = new java.util.TreeMap<>();
         if (includer != null) {
             IncluderConstants.of(includer.macros()).forEach((n, v) -> constants.put(n, String.valueOf(v)));

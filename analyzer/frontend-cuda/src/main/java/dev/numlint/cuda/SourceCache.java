@@ -33,7 +33,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * scan's cache directory, the PTX cache's: {@code --cache-dir}, else the user's cache home; never inside the scanned
  * tree unless the user puts it there). The key ({@link Key}) is numlint's build, the scan's rule configuration and
  * front-end settings, the file's path and content, its compile command (build context, include directories, the
- * includer's constants, Clang's arguments) and the content of every project file its preprocessing read. A re-scan
+ * includer's constants, Clang's arguments; for a file reached only through an include, the includer and its macros
+ * at the include) and the content of every project file its preprocessing read. A re-scan
  * that finds a valid entry reports what it holds without parsing the file's functions or starting Clang.
  *
  * <p>What a file's preprocessing reports (its includes: notices, the headers it reaches, their first includer) is not
@@ -121,6 +122,22 @@ final class SourceCache {
     static String describe(BuildContext bc) {
         return bc + " undefines=" + bc.undefines() + " asCuda=" + bc.compiledAsCuda() + " origins=" + bc.origins()
                 + " hostFastMath=" + bc.hostFastMath() + " summary=" + bc.summary();
+    }
+
+    /** Macros as a key part: each by name, with its parameters and the tokens of its body. */
+    static String macros(Map<String, Preprocessor.Macro> macros) {
+        StringBuilder sb = new StringBuilder();
+        for (Preprocessor.Macro m : new TreeMap<>(macros).values()) {
+            sb.append(m.name()).append(m.params() == null ? "" : m.params().toString());
+            if (m.variadic()) sb.append("...");
+            sb.append('=');
+            if (m.body() != null) {
+                for (PToken t : m.body())
+                    sb.append(t.getType()).append(':').append(t.getText()).append(' ');
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
     }
 
     /** The content hash of a project file (once per scan), or "unreadable". */
