@@ -126,6 +126,7 @@ class SourceCacheTest {
     @Test
     void aChangedIncludedHeaderInvalidatesItsIncluder() throws IOException {
         scan(true);
+        assertThat(entries()).hasSize(3);
         assertThat(rules(scan(true), "k.cu")).contains("NL001");
         // an integer 'real': the conversion to unsigned is no float conversion any more
         Files.writeString(repo.resolve("real.h"), "#pragma once\ntypedef int real;\n");
