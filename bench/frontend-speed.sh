@@ -6,7 +6,7 @@
 # source files with the same compile commands, the ratio auto / clang-tidy, and the peak resident memory of the scan
 # (its JVM and its Clang workers summed, sampled) per file scanned. Then, on the last code base given with --ptx-tree
 # (a small CUDA tree), PTX on: the share of the scan's wall time spent in nvcc (--jobs 1; nvcc is timed by a wrapper
-# passed as --nvcc), and a re-scan after one changed file with the PTX cache warm.
+# passed as --nvcc).
 #
 # Compile commands: a tree with build/compile_commands.json (configured with its own CMake) gets a clang-style copy of
 # it (language, -D/-U, -I, -isystem, -std of each entry; nvcc's --options-file read; CUDA as clang's -x cuda host
@@ -14,19 +14,26 @@
 # its flags, clang-tidy gets fixed CUDA host-side flags (the column says "guessed").
 # Note: clang-tidy stops a file at its first fatal error (a header not found); numlint's Clang keeps going.
 #
-# Usage: bench/frontend-speed.sh [--ptx-tree DIR] DIR...   (without code bases: examples/, a smoke run)
+# With --ptx-tree, the re-scans with the per-file analysis cache (cold caches, nothing changed, one changed .cu
+# file, one changed header: NUMLINT_BENCH_CHANGED_CU / NUMLINT_BENCH_CHANGED_HEADER, paths in the copy, else the first
+# .cu and .cuh), each report compared with a scan of the same tree without that cache (-Dnumlint.cuda.cache=false).
+#
+# Usage: bench/frontend-speed.sh [--ptx-tree DIR [--ptx-only]] DIR...   (without code bases: examples/, a smoke run;
+#        --ptx-only: the PTX-on table alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 ptx_tree=""
+ptx_only=0
 dirs=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --ptx-tree) ptx_tree="$2"; shift 2 ;;
+    --ptx-only) ptx_only=1; shift ;;
     *) dirs+=("$1"); shift ;;
   esac
 done
-if [ "${#dirs[@]}" = 0 ]; then dirs=("$ROOT/examples"); fi
+if [ "${#dirs[@]}" = 0 ] && [ "$ptx_only" = 0 ]; then dirs=("$ROOT/examples"); fi
 ./numlint --version >/dev/null   # builds the CLI jar when needed
 TIDY="$(command -v clang-tidy-19 || command -v clang-tidy || true)"
 CUDA="${CUDA_PATH:-/usr/local/cuda}"
@@ -96,10 +103,12 @@ print(len(entries))
 PY
 }
 
-echo "C/C++/CUDA scan speed, PTX off; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); clang-tidy: ${TIDY:-not installed}"
-echo "| code base | sources (tidy) / files scanned | compile commands | numlint legacy s | numlint auto, no PCH s | numlint auto s | clang-tidy s | auto / clang-tidy | peak RSS MB (auto, all processes) | MB per file | JSON auto = no PCH |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
-for d in "${dirs[@]}"; do
+if [ "${#dirs[@]}" -gt 0 ]; then
+  echo "C/C++/CUDA scan speed, PTX off; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); clang-tidy: ${TIDY:-not installed}"
+  echo "| code base | sources (tidy) / files scanned | compile commands | numlint legacy s | numlint auto, no PCH s | numlint auto s | clang-tidy s | auto / clang-tidy | peak RSS MB (auto, all processes) | MB per file | JSON auto = no PCH |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+fi
+for d in ${dirs[@]+"${dirs[@]}"}; do
   [ -d "$d" ] || continue
   d="$(cd "$d" && pwd)"
   name="$(basename "$d")"
@@ -151,23 +160,43 @@ echo \$(( \$(date +%s%N) - s )) >> "$tmp/nvcc.log"
 exit \$rc
 EOF
   chmod +x "$tmp/nvcc"
-  : > "$tmp/nvcc.log"
-  scan_ptx() { python3 "$MEASURE" ./numlint scan --ptx auto --nvcc "$tmp/nvcc" --cache-dir "$tmp/cache" --jobs 1 --format json --output "$tmp/ptx.json" "$tmp/tree"; }
-  read -r cold _ < <(scan_ptx)
-  nv="$(awk '{ s += $1 } END { printf "%.1f", s / 1e9 }' "$tmp/nvcc.log")"
-  ncalls="$(wc -l < "$tmp/nvcc.log")"
-  read -r warm _ < <(scan_ptx)
-  one="$(find "$tmp/tree" -name '*.cu' | sort | head -n1)"
-  echo "// changed" >> "$one"
-  : > "$tmp/nvcc.log"
-  read -r changed _ < <(scan_ptx)
-  nv2="$(awk '{ s += $1 } END { printf "%.1f", s / 1e9 }' "$tmp/nvcc.log")"
+  # one scan of the copy, PTX on, with the PTX cache and the per-file analysis cache in $tmp/cache (extra JVM options
+  # in $1, e.g. -Dnumlint.cuda.cache=false); prints its wall time; the nvcc calls go to $tmp/nvcc.log
+  scan_ptx() {
+    : > "$tmp/nvcc.log"
+    JAVA_TOOL_OPTIONS="${1:-}" python3 "$MEASURE" ./numlint scan --ptx auto --nvcc "$tmp/nvcc" --cache-dir "$tmp/cache" \
+      --jobs 1 --format json --output "$tmp/ptx.json" "$tmp/tree" 2>/dev/null | cut -d' ' -f1
+  }
+  # the same tree without the analysis cache (the PTX cache warm): the report the cached scan must equal, dates aside
+  same_as_uncached() {
+    JAVA_TOOL_OPTIONS=-Dnumlint.cuda.cache=false ./numlint scan --ptx auto --nvcc "$NVCC" --cache-dir "$tmp/cache" \
+      --jobs 1 --format json --output "$tmp/uncached.json" "$tmp/tree" >/dev/null 2>&1 || true
+    python3 -c 'import json,sys
+a,b=(json.load(open(p)) for p in sys.argv[1:3])
+strip=lambda d: {k: v for k, v in d.items() if k != "provenance"}
+print("yes" if strip(a)==strip(b) else "NO")' "$tmp/ptx.json" "$tmp/uncached.json"
+  }
+  row() { # label wall same
+    awk -v l="$1" -v w="$2" -v n="$(awk '{ s += $1 } END { printf "%.1f", s / 1e9 }' "$tmp/nvcc.log")" \
+      -v c="$(wc -l < "$tmp/nvcc.log")" -v same="$3" \
+      'BEGIN { printf "| %s | %s | %s (%s) | %.0f%% | %s |\n", l, w, n, c, (w > 0 ? 100 * n / w : 0), same }'
+  }
+  one="${NUMLINT_BENCH_CHANGED_CU:-$(find "$tmp/tree" -name '*.cu' | sort | head -n1)}"
+  hdr="${NUMLINT_BENCH_CHANGED_HEADER:-$(find "$tmp/tree" -name '*.cuh' | sort | head -n1)}"
   echo
   echo "PTX on, $(basename "$ptx_tree") ($(sources "$ptx_tree" | wc -l) sources), --jobs 1, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "| scan | wall s | nvcc s (calls) | nvcc share |"
-  echo "|---|---|---|---|"
-  awk -v w="$cold" -v n="$nv" -v c="$ncalls" 'BEGIN { printf "| cold cache | %s | %s (%s) | %.0f%% |\n", w, n, c, 100 * n / w }'
-  echo "| re-scan, nothing changed | $warm | - | - |"
-  awk -v w="$changed" -v n="$nv2" -v c="$(wc -l < "$tmp/nvcc.log")" -v f="$(basename "$one")" \
-    'BEGIN { printf "| re-scan after one changed file (%s) | %s | %s (%s) | %.0f%% |\n", f, w, n, c, 100 * n / w }'
+  echo "| scan | wall s | nvcc s (calls) | nvcc share | JSON = without the analysis cache |"
+  echo "|---|---|---|---|---|"
+  w="$(scan_ptx -Dnumlint.cuda.cache=false)"; row "without the analysis cache, PTX cache cold" "$w" "-"
+  w="$(scan_ptx -Dnumlint.cuda.cache=false)"; row "without the analysis cache, re-scan, nothing changed" "$w" "-"
+  rm -rf "$tmp/cache"
+  w="$(scan_ptx)"; row "cold caches" "$w" "$(same_as_uncached)"
+  w="$(scan_ptx)"; row "re-scan, nothing changed" "$w" "$(same_as_uncached)"
+  echo "// changed" >> "$one"
+  w="$(scan_ptx)"; row "re-scan after one changed .cu file ($(basename "$one"))" "$w" "$(same_as_uncached)"
+  if [ -n "$hdr" ]; then
+    echo "// changed" >> "$hdr"
+    w="$(scan_ptx)"; row "re-scan after one changed header ($(basename "$hdr"))" "$w" "$(same_as_uncached)"
+  fi
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi

@@ -91,7 +91,8 @@ final class ScanInputs {
     @Option(
             names = "--cache-dir",
             paramLabel = "DIR",
-            description = "cache for derived PTX (default: " + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
+            description = "cache for derived PTX and per-file analysis results (default: "
+                    + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
     Path cacheDir;
 
     @Option(

@@ -25,6 +25,25 @@ final class ClangSupplements {
     }
 
     /**
+     * What of Clang's reading of {@code file} its analysis cache entry is keyed by ({@link SourceCache}): whether Clang
+     * reads it, and with which arguments (the language, the build's flags, the toolkit, the include directories found
+     * by name).
+     */
+    String cacheKey(CudaScanRun run, Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect) {
+        ClangFrontEnd fe = run.clang;
+        if (!fe.active()) return "off " + fe.fallback();
+        if (fe.refusal(file, bytes) != null) return "refused";
+        ClangFrontEnd.Language lang =
+                switch (dialect) {
+                    case HOST_C -> ClangFrontEnd.Language.C;
+                    case HOST_CXX -> ClangFrontEnd.Language.CXX;
+                    default -> ClangFrontEnd.Language.CUDA;
+                };
+        List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
+        return (fe.alone() ? "alone " : "") + fe.toolkit() + " " + fe.arguments(file, lang, bc, byName);
+    }
+
+    /**
      * Clang's reading of one file for the supplement, or null (legacy front end, no libclang, a CUDA file without a
      * toolkit, or an include Clang must not follow: then a notice says why).
      */
@@ -54,6 +73,8 @@ final class ClangSupplements {
         ClangUnit unit = fe.parse(file, args, bytes);
         stats.clangNanos.addAndGet(System.nanoTime() - t0);
         if (unit.unavailable()) {
+            // what this file reports without Clang is not what the key (Clang active) promises: never stored
+            if (sink instanceof SourceCache.Recording r) r.notStorable();
             // libclang does not run in a worker: one note for the scan, no notice per file
             if (run.clangUnavailable.compareAndSet(null, unit.failure())) {
                 sink.notify(new Notification(
@@ -77,6 +98,7 @@ final class ClangSupplements {
         stats.clangWalkNanos.addAndGet(unit.walkNanos());
         stats.clangFunctions.addAndGet(unit.functions().size());
         run.undefinedTypes.add(unit.undefinedTypes());
+        if (sink instanceof SourceCache.Recording r) r.undefinedTypes(unit.undefinedTypes());
         if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
         // a header missing from the tree or the toolkit is the hand-written front end's to report (include notes, the
         // PTX layer's missing-header summary); Clang's note names any other first error

@@ -89,7 +89,11 @@ final class CudaScanRun {
         extensions = ctx.setting("include-extensions")
                 .map(v -> normalizedExtensions(List.of(v.split(","))))
                 .orElse(includeExtensions);
+        cache = SourceCache.forScan(ctx, this);
     }
+
+    /** The per-file analysis cache of this scan, or null when it is off. */
+    final SourceCache cache;
 
     final boolean allConfigurations;
     final Set<String> extensions;

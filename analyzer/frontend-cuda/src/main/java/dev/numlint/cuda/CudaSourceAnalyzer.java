@@ -342,10 +342,12 @@ public final class CudaSourceAnalyzer implements Analyzer {
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());
+            Set<Path> reads = new java.util.TreeSet<>(); // the project files the preprocessing reads
             // an included header contributes its macros and declarations only: its own lines are analyzed (once)
             // when the scan reaches the header itself, or after the scanned files when the scan does not list it
             Preprocessor pp = new Preprocessor(macros, (name, line) -> {
-                        HeaderInfo h = headers.header(file, line, name, includeDirs, macros, active, dialect, sink);
+                        HeaderInfo h =
+                                headers.header(file, line, name, includeDirs, macros, active, dialect, sink, reads);
                         if (h != null) {
                             macros.putAll(h.macros());
                             scope.mergeFrom(h.scope());
@@ -375,12 +377,102 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 return;
             }
             if (dialect == Preprocessor.Dialect.HOST_C) toks = ProjectHeaders.cIdentifiers(toks);
-            TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
-            sp.split();
-            run.undefinedTypes.defined(scope.typedefs.keySet());
-            run.undefinedTypes.defined(scope.structs.keySet());
             CudaScanRun.IncludedFrom includer =
                     from == null ? run.listedIncluders.get(CudaScanRun.realPath(file)) : null;
+            // the analysis cache (a file reached only through an include: keyed by its includer's macros too)
+            String key = run.cache == null
+                    ? null
+                    : cacheKey(run, file, rel, bytes, bc, dialect, includeDirs, from, includer, reads);
+            if (key != null) {
+                SourceCache.Entry hit = run.cache.get(key, rel, sink);
+                if (hit != null) {
+                    stats.cached.incrementAndGet();
+                    SourceCache.replay(hit, ctx, run, sink);
+                    return;
+                }
+            }
+            SourceCache.Recording recording = new SourceCache.Recording(sink, ctx);
+            try {
+                analyzeParsed(run, file, rel, bytes, bc, dialect, from, includer, pp, toks, scope, macros, recording);
+            } catch (RuntimeException | Error e) {
+                recording.notStorable();
+                throw e;
+            }
+            if (key != null) run.cache.put(key, rel, recording);
+        } catch (OutOfMemoryError e) {
+            sink.notify(new Notification(
+                    rel,
+                    0,
+                    Level.ERROR,
+                    "over-budget",
+                    dev.numlint.model.WorkBudget.outOfMemory("the CUDA source front end")));
+        } catch (StackOverflowError | RuntimeException e) {
+            sink.notify(new Notification(
+                    rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
+        }
+    }
+
+    /** The analysis cache key of a listed file ({@link SourceCache}). */
+    private String cacheKey(
+            CudaScanRun run,
+            Path file,
+            String rel,
+            byte[] bytes,
+            BuildContext bc,
+            Preprocessor.Dialect dialect,
+            List<Path> includeDirs,
+            CudaScanRun.IncludedFrom from,
+            CudaScanRun.IncludedFrom includer,
+            Set<Path> reads) {
+        SourceCache.Key k = run.cache
+                .key()
+                .add("file", file.toAbsolutePath().normalize().toString())
+                .add("rel", rel)
+                .add("content", SourceCache.sha256(bytes))
+                .add("dialect", dialect.name())
+                .add("build", SourceCache.describe(bc))
+                .add("include-dirs", includeDirs.toString())
+                .add("compiled-alone", String.valueOf(from == null && !isHeader(file) && !run.includedByName(file)))
+                .add("included-from", from == null ? "-" : from.includer() + " " + from.dialect())
+                .add("includer-macros", from == null ? "-" : SourceCache.macros(from.macros()));
+        Map<String, String> constants = new java.util.TreeMap<>();
+        if (includer != null) {
+            IncluderConstants.of(includer.macros()).forEach((n, v) -> constants.put(n, String.valueOf(v)));
+        }
+        k.add("includer-constants", constants.toString());
+        StringBuilder read = new StringBuilder();
+        for (Path r : reads)
+            read.append(r).append(' ').append(run.cache.hash(r)).append('\n');
+        k.add("reads", read.toString());
+        k.add("clang", clangSupplements.cacheKey(run, file, bytes, bc, dialect));
+        return k.digest();
+    }
+
+    /** The analysis of a preprocessed file: its functions, by both front ends; reports to {@code sink} only. */
+    private void analyzeParsed(
+            CudaScanRun run,
+            Path file,
+            String rel,
+            byte[] bytes,
+            BuildContext bc,
+            Preprocessor.Dialect dialect,
+            CudaScanRun.IncludedFrom from,
+            CudaScanRun.IncludedFrom includer,
+            Preprocessor pp,
+            List<PToken> toks,
+            FileScope scope,
+            Map<String, Preprocessor.Macro> macros,
+            SourceCache.Recording sink) {
+        ScanContext ctx = run.ctx;
+        long t0 = System.nanoTime();
+        {
+            TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
+            sp.split();
+            // the types this file and its headers define: the scan's undefined-types notice leaves them out
+            java.util.Set<String> defined = new java.util.HashSet<>(scope.typedefs.keySet());
+            defined.addAll(scope.structs.keySet());
+            run.undefinedTypes.defined(defined);
+            sink.definedTypes(defined);
             if (includer != null) {
                 // a listed header is compiled as part of its includer: a name it uses without defining it has the
                 // constant value the first includer gave it
@@ -420,7 +512,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     if (!dev.numlint.model.WorkBudget.spent()) {
                         stats.functions.incrementAndGet();
                         try {
-                            if (analyzeFunction(ctx, rel, scope, f, toks, rep, held, callSites, clang)
+                            if (analyzeFunction(sink, rel, scope, f, toks, rep, held, callSites, clang)
                                     && clang != null) {
                                 clang.analyzed(f.line);
                             }
@@ -452,16 +544,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (clang != null) clangSupplements.supplement(clang, rel, rep, held, sink, run.clang.alone());
             rep.counts.forEach((k, v) ->
                     stats.findings.computeIfAbsent(k, x -> new AtomicLong()).addAndGet(v));
-        } catch (OutOfMemoryError e) {
-            sink.notify(new Notification(
-                    rel,
-                    0,
-                    Level.ERROR,
-                    "over-budget",
-                    dev.numlint.model.WorkBudget.outOfMemory("the CUDA source front end")));
-        } catch (StackOverflowError | RuntimeException e) {
-            sink.notify(new Notification(
-                    rel, 0, Level.ERROR, "internal-error", "CUDA source analysis failed: " + e + where(e)));
         }
     }
 
@@ -473,7 +555,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
     /** Analyzes one function; false when it could not be parsed (a notice says so). */
     private boolean analyzeFunction(
-            ScanContext ctx,
+            SourceCache.Recording recording,
             String rel,
             FileScope scope,
             TopLevelSplitter.FunctionDef f,
@@ -581,7 +663,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         stats.parseNanos.addAndGet(t1 - t0);
         FunctionAnalyzer analyzer = new FunctionAnalyzer(scope, f, body, rep.dialect(), callSites, callSites.params(f));
         CudaChecks.run(analyzer.analyze(tree), rep, clang);
-        ctx.addRandomVariateLines(rel, analyzer.variateLines());
+        recording.variateLines(rel, analyzer.variateLines());
         stats.ruleNanos.addAndGet(System.nanoTime() - t1);
         return true;
     }

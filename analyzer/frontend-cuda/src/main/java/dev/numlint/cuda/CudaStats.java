@@ -7,6 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Counters of the CUDA source front end ({@link CudaSourceAnalyzer#stats}) for corpus runs and benchmarks. */
 public final class CudaStats {
     public final AtomicLong files = new AtomicLong();
+    /** Files whose analysis came from the per-file cache ({@link SourceCache}). */
+    public final AtomicLong cached = new AtomicLong();
+
     public final AtomicLong lines = new AtomicLong();
     public final AtomicLong functions = new AtomicLong();
     public final AtomicLong sllParsed = new AtomicLong();

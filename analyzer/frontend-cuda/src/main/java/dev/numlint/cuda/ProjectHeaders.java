@@ -65,7 +65,9 @@ final class ProjectHeaders {
      * Macros and declarations of the project header {@code name} included from {@code from} at {@code line}.
      * Resolution as the compiler's for quoted includes: the includer's directory, then the -I directories. Only
      * regular files inside the scanned tree are read (symbolic links resolved): an include that leads outside it or
-     * to a device, FIFO or other special file is not read and is reported once, at the include.
+     * to a device, FIFO or other special file is not read and is reported once, at the include. Every project
+     * file the include reads (the header and the headers it includes, also when their reading was cached) is added to
+     * {@code reads}.
      */
     HeaderInfo header(
             Path from,
@@ -75,7 +77,8 @@ final class ProjectHeaders {
             Map<String, Preprocessor.Macro> macros,
             Set<Path> active,
             Preprocessor.Dialect dialect,
-            FindingSink sink) {
+            FindingSink sink,
+            Set<Path> reads) {
         Path found = null;
         String refused = null;
         List<Path> candidates = new ArrayList<>();
@@ -133,6 +136,7 @@ final class ProjectHeaders {
             }
         }
         if (found == null) return null;
+        reads.add(found);
         Path includer = CudaScanRun.realPath(from);
         run.reached(found, includer == null ? from : includer, macros, dialect);
         if (active.contains(found)) return null;
@@ -151,7 +155,10 @@ final class ProjectHeaders {
         HeaderKey key = new HeaderKey(found, dialect);
         HeaderVariants variants = cache.computeIfAbsent(key, k -> new HeaderVariants());
         HeaderInfo h = variants.find(macros);
-        if (h != null) return h;
+        if (h != null) {
+            reads.addAll(h.reads());
+            return h;
+        }
         String text;
         try {
             if (Files.size(found) > run.maxHeaderBytes) return null;
@@ -163,8 +170,10 @@ final class ProjectHeaders {
         HeaderVariants.Recording hm = new HeaderVariants.Recording(macros);
         FileScope hs = new FileScope();
         Path headerPath = found;
+        Set<Path> own = new java.util.TreeSet<>();
+        own.add(found);
         Preprocessor pp = new Preprocessor(hm, (n, l) -> {
-                    HeaderInfo inner = header(headerPath, l, n, dirs, hm, active, dialect, sink);
+                    HeaderInfo inner = header(headerPath, l, n, dirs, hm, active, dialect, sink, own);
                     if (inner != null) {
                         hm.putAll(inner.macros());
                         hs.mergeFrom(inner.scope());
@@ -176,7 +185,8 @@ final class ProjectHeaders {
         new TopLevelSplitter(toks, hs, false).split();
         active.remove(found);
         // keep only what the header (and its includes) defined, not a copy of the includer's macro table
-        h = new HeaderInfo(hm.own(), hs);
+        h = new HeaderInfo(hm.own(), hs, java.util.Collections.unmodifiableSet(own));
+        reads.addAll(own);
         variants.add(hm.inputs(), h);
         return h;
     }
