@@ -25,7 +25,8 @@ final class ScanInputs {
             paramLabel = "MODE",
             defaultValue = "auto",
             description =
-                    "auto: compile .cu files to PTX with nvcc when nvcc is found; off: never (default: ${DEFAULT-VALUE})")
+                    "auto: compile .cu files (and C++ sources built with -x cu) to PTX with nvcc when nvcc is found; off: never"
+                            + " (default: ${DEFAULT-VALUE})")
     Ptx ptx;
 
     @Option(

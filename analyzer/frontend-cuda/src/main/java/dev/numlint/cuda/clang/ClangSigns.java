@@ -166,4 +166,74 @@ final class ClangSigns {
         a.forEach(n -> call[0] |= n.kind == CXCursor_CallExpr);
         return !call[0];
     }
+
+    /**
+     * Whether the local {@code name} of the function spanning {@code line} is never negative
+     * (false when the function declares two locals of that name, or none).
+     */
+    boolean neverNegativeLocal(int line, String name) {
+        for (ClangUnit.Function fn : unit.functions()) {
+            if (line < fn.startLine() || line > fn.endLine()) continue;
+            String[] usr = new String[1];
+            boolean[] twice = new boolean[1];
+            fn.node().forEach(n -> {
+                if (n.kind != CXCursor_VarDecl || !n.spelling.equals(name)) return;
+                if (usr[0] != null) twice[0] = true;
+                usr[0] = n.usr;
+            });
+            return !twice[0] && neverNegative(fn, usr[0]);
+        }
+        return false;
+    }
+
+    /**
+     * The local that the floating addition or subtraction written {@code text} at {@code line} is stored into
+     * straight away ({@code float r2 = dx*dx + dy*dy;}, {@code r2 = ...}), when that local is never negative
+     * ({@link ClangSigns}: this value and every other stored into it); else null.
+     */
+    String storedIntoNeverNegative(int line, String text) {
+        String want = squash(text);
+        for (ClangUnit.Function fn : unit.functions()) {
+            if (line < fn.startLine() || line > fn.endLine()) continue;
+            String[] out = new String[1];
+            fn.node().forEach(n -> {
+                if (out[0] != null || n.line != line || n.kind != CXCursor_BinaryOperator) return;
+                if (!n.spelling.equals("+") && !n.spelling.equals("-")
+                        || !squash(unit.text(n)).equals(want)) return;
+                ClangNode c = n;
+                ClangNode p = n.parent;
+                // through wrappers, and through further additions of non-negative terms (dx*dx + dy*dy is the
+                // first partial sum of dx*dx + dy*dy + dz*dz): the stored sum is 0 only when this part is
+                while (p != null
+                        && (p.kind == CXCursor_ParenExpr
+                                || p.kind == CXCursor_UnexposedExpr
+                                || p.kind == CXCursor_BinaryOperator
+                                        && p.spelling.equals("+")
+                                        && p.children.size() == 2
+                                        && nonNegativeIn(
+                                                fn, p.children.get(0) == c ? p.children.get(1) : p.children.get(0)))) {
+                    c = p;
+                    p = p.parent;
+                }
+                if (p == null) return;
+                String name = null, usr = null;
+                if (p.kind == CXCursor_VarDecl) {
+                    name = p.spelling;
+                    usr = p.usr;
+                } else if (p.kind == CXCursor_BinaryOperator
+                        && p.spelling.equals("=")
+                        && p.children.size() == 2
+                        && p.children.get(1) == c) {
+                    ClangNode l = strip(p.children.get(0));
+                    if (l != null && l.kind == CXCursor_DeclRefExpr) {
+                        name = l.spelling;
+                        usr = l.refUsr;
+                    }
+                }
+                if (name != null && neverNegative(fn, usr)) out[0] = name;
+            });
+            return out[0];
+        }
+        return null;
+    }
 }
