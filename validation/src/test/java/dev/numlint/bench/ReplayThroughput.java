@@ -151,6 +151,14 @@ public final class ReplayThroughput {
                         if (asBuilt < 0) continue;
                         instr = asBuilt;
                     }
+                    if (Boolean.getBoolean("numlint.bench.printReps")) { // each run's rate, in order
+                        final long n = instr;
+                        System.out.println("runs of " + name + " | " + v.name() + ": cold "
+                                + Math.round(rate(n, coldCpu)) + ", warm "
+                                + Arrays.toString(Arrays.stream(cms)
+                                        .mapToLong(c -> Math.round(rate(n, c)))
+                                        .toArray()));
+                    }
                     Arrays.sort(ms);
                     Arrays.sort(cms);
                     double med = ms[ms.length / 2], cmed = cms[cms.length / 2];
