@@ -24,7 +24,25 @@ import java.util.Arrays;
  */
 public final class Interpreter implements Machine {
     private static final Rounding[] RND = Rounding.values();
-    private static final int S_EXIT = 0, S_BAR = 1, S_WARP = 2;
+    private static final int S_EXIT = 0, S_BAR = 1, S_WARP = 2, S_SLICE = 3;
+
+    /**
+     * The first {@link #YOUNG} calls of {@link #run} in this class (each copy of {@link Machines} is a class of its
+     * own) return {@code S_SLICE} after {@link #SLICE} instructions, and the caller calls again at once; later calls
+     * run until the thread exits or synchronises. Why: the JIT compiles a method whole once it has been called often
+     * enough (600 calls with 15,000 calls and loop turns together), and its loop alone (on-stack replacement, OSR) once
+     * the loop has turned 40,000 times. A thread runs hundreds to thousands of PTX instructions, one loop turn each,
+     * so with one call per thread the loop count came first: C2 compiled the OSR version first, every call then began
+     * in the profiled C1 code (15-20 M instructions/s) and moved into the OSR code at its first backward branch (75-100
+     * M/s), and the whole-method compile (185-220 M/s) was queued only after the OSR compile had finished: a new copy
+     * took from 1 to 13 runs of a 3 M-instruction launch to reach its speed (interpreter-speed-session15.md). Short
+     * calls reach the call count first.
+     */
+    static final int SLICE = 16;
+
+    static final int YOUNG = 4000;
+
+    static int youngCalls = YOUNG; // each copy (a class of its own) counts its own calls
 
     private final Program p;
     private final Space global, constSpace;
@@ -121,7 +139,8 @@ public final class Interpreter implements Machine {
             double r = Math.rint(a);
             int w = dk & 127;
             boolean signed = (dk & 128) != 0;
-            double lo = signed ? -Math.pow(2, w - 1) : 0, hi = signed ? Math.pow(2, w - 1) : Math.pow(2, w);
+            double half = Math.scalb(1.0, w - 1); // 2^(w-1), exactly (Math.pow cost more than the whole check)
+            double lo = signed ? -half : 0, hi = signed ? half : 2 * half;
             if (Double.isNaN(a) || r < lo - 1 || r >= hi) row[Program.CONVERSION_OVERFLOW]++;
             if (ftz && !f64 && subnormal(a, false)) row[Program.FTZ_FLUSH]++;
             return;
@@ -201,7 +220,9 @@ public final class Interpreter implements Machine {
                                 Thread t = ts[sync ? lin : 0];
                                 init(t, grid, block, bx, by, bz, tx, ty, tz, lin, nb);
                                 if (!sync) {
-                                    int st = run(t);
+                                    int st;
+                                    do st = run(t);
+                                    while (st == S_SLICE);
                                     if (st != S_EXIT) throw new KernelFault("unexpected synchronisation");
                                 }
                             }
@@ -260,7 +281,12 @@ public final class Interpreter implements Machine {
         int n = ts.length;
         while (true) {
             for (Thread t : ts) {
-                if (t.state == -1) t.state = run(t);
+                if (t.state == -1) {
+                    int st;
+                    do st = run(t);
+                    while (st == S_SLICE);
+                    t.state = st;
+                }
             }
             boolean anyWarp = false, anyBar = false;
             for (Thread t : ts) {
@@ -734,9 +760,14 @@ public final class Interpreter implements Machine {
         int pc = t.pc;
         long count = 0;
         final long budget = limit - executed; // the limit holds for the whole launch
+        final long slice = youngCalls > 0 && youngCalls-- > 0 ? SLICE : Long.MAX_VALUE;
         int i = pc;
         try {
             while (true) {
+                if (count >= slice) {
+                    t.pc = pc;
+                    return S_SLICE;
+                }
                 i = pc++;
                 count++;
                 int o = OPG[i];

@@ -100,12 +100,15 @@ public final class Launch {
     }
 
     /**
-     * Runs the interpreter's warm-up now if it has not run in this JVM (the first {@link #run} does it otherwise):
-     * a profile of the whole interpreter loop for the JIT, so that no build's first new instruction throws the
-     * compiled loop away (Warmup). Off with {@code -Dnumlint.interp.warmup=false}.
+     * Runs the interpreter's warm-up now if it has not run in this JVM and a launch can run on the shared loop (the
+     * first {@link #run} on it does it otherwise): a profile of the whole interpreter loop for the JIT, so that no
+     * build's first new instruction throws the compiled loop away (Warmup). Off with {@code
+     * -Dnumlint.interp.warmup=false}. Where every program gets its own copy of the loop from its first launch
+     * ({@code -Dnumlint.interp.copyAfter=0}) the shared loop never runs, and warming it only kept the JIT's one
+     * optimizing-compiler thread busy while the first copies waited for it (interpreter-speed-session15.md).
      */
     public static void warmUp() {
-        Warmup.once();
+        if (Machines.JVM.sharedLoopRuns()) Warmup.once();
     }
 
     public void run(int[] grid, int[] block, int dynamicShared, long instructionLimit) throws KernelFault {

@@ -70,6 +70,14 @@ final class Machines {
         }
     }
 
+    /**
+     * Whether a launch may run on the shared class: copies are off, or a mix runs there until it has executed
+     * copyAfter instructions, or no copy can be made.
+     */
+    synchronized boolean sharedLoopRuns() {
+        return !COPIES || copyAfter > 0 || maxCopies <= 0 || unavailable;
+    }
+
     /** Counts a launch of p that ran on the shared class: executed instructions towards its mix's copy. */
     synchronized void ran(Program p, long instructions) {
         if (COPIES && !copies.containsKey(p.mix())) executed.merge(p.mix(), instructions, Long::sum);
