@@ -40,7 +40,7 @@ public final class Interpreter implements Machine {
      */
     static final int SLICE = 16;
 
-    static final int YOUNG = 4000;
+    static final int YOUNG = Integer.getInteger("numlint.interp.youngCalls", 4000);
 
     static int youngCalls = YOUNG; // each copy (a class of its own) counts its own calls
 
