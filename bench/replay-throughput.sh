@@ -10,7 +10,9 @@
 # Recordings: $NUMLINT_CORPORA/recordings (directories written by `numlint record`, e.g. the rec/ of
 # bench/gpu-replay.sh), else examples/recordings; arguments override both. Smoke mode (bench/lib.sh): one run each.
 # NUMLINT_BENCH_JAVA_OPTS: extra JVM options, e.g. -Dnumlint.interp.warmup=false (without the interpreter's
-# warm-up), -Dnumlint.bench.warmMillis=10000 (the old per-build warm-up), -Dnumlint.bench.reps=9.
+# warm-up), -Dnumlint.bench.warmMillis=10000 (the old per-build warm-up), -Dnumlint.bench.reps=9,
+# -Dnumlint.bench.printReps=true (every run's rate in order: when C2's code arrived for each build, see
+# docs/validation/interpreter-speed-session15.md).
 # Two JVMs, one per interpreter-loop setting (interp/Machines): the default (builds run on the shared loop until their
 # instruction mix has executed 100 M instructions, then on a copy of the loop with its own JIT profile), then
 # -Dnumlint.interp.copyAfter=0 (each build's mix on its own copy from its first launch: the steady state a long replay
