@@ -674,9 +674,11 @@ public final class Replayer {
             // builds can be that order as well as a hazard, so the GPU confirms nothing and attributes nothing
             gr.verdict = Verdict.INCONCLUSIVE;
             gr.reason = "the GPU's own repeats of the as-built launch differ among themselves (its result depends on"
-                    + " the order the threads ran in" + (floatAtomics ? ", float atomics" : "") + "), so the "
-                    + s.differing + " elements that differ between the builds on the GPU are not attributed to a"
-                    + " hazard";
+                    + " the order the threads ran in" + (floatAtomics ? ", float atomics" : "") + "), so "
+                    + (s.differing == 0
+                            ? "a difference between the builds on the GPU would not show a hazard (none in this run)"
+                            : "the " + s.differing + " elements that differ between the builds on the GPU are not"
+                                    + " attributed to a hazard");
             return s;
         }
         gr.verdict = s.differing > 0 ? Verdict.CONFIRMED : Verdict.NOT_OBSERVED;
