@@ -127,10 +127,14 @@ for d in ${dirs[@]+"${dirs[@]}"}; do
     tpre=()
     tpost=(-- -w -nocudalib --cuda-host-only "--cuda-path=$CUDA" -Wno-unknown-cuda-version -idirafter "$tmp/stubs")
   fi
-  read -r tl _ < <(python3 "$MEASURE" ./numlint scan --frontend legacy --ptx off ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/legacy.json" "$d")
+  # each scan cold: a cache directory of its own (the per-file analysis cache would otherwise serve one scan from the
+  # entries of the one before it)
+  read -r tl _ < <(python3 "$MEASURE" ./numlint scan --frontend legacy --ptx off --cache-dir "$tmp/cache-legacy-$name" \
+    ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/legacy.json" "$d")
   read -r tn _ < <(JAVA_TOOL_OPTIONS=-Dnumlint.clang.pch=false python3 "$MEASURE" ./numlint scan --frontend auto --ptx off \
-    ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/nopch.json" "$d")
-  read -r ta rss < <(python3 "$MEASURE" ./numlint scan --frontend auto --ptx off ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/auto.json" "$d")
+    --cache-dir "$tmp/cache-nopch-$name" ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/nopch.json" "$d")
+  read -r ta rss < <(python3 "$MEASURE" ./numlint scan --frontend auto --ptx off --cache-dir "$tmp/cache-auto-$name" \
+    ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/auto.json" "$d")
   tt="-"
   ratio="-"
   if [ -n "$TIDY" ] && [ "${#files[@]}" -gt 0 ]; then
