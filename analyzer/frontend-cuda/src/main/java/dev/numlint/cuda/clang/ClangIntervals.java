@@ -228,20 +228,6 @@ final class ClangIntervals {
         return w[0];
     }
 
-    /** Whether the reference takes the variable's address or binds a reference or a by-reference argument to it. */
-    private static boolean aliases(ClangNode x) {
-        ClangNode c = x;
-        ClangNode p = x.parent;
-        while (p != null && p.kind == CXCursor_ParenExpr) {
-            c = p;
-            p = p.parent;
-        }
-        if (p == null) return false;
-        if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("&")) return true;
-        if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
-        return p.kind == CXCursor_CallExpr && p.children.indexOf(c) > 0;
-    }
-
     /** Whether the reference {@code x} is written: the left side of an assignment, a compound assignment, ++ or --. */
     private static boolean writes(ClangNode x) {
         ClangNode c = x;

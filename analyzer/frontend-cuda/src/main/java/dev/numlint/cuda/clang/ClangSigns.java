@@ -58,6 +58,10 @@ final class ClangSigns {
         never.removeAll(out);
         fn.node().forEach(n -> {
             if (n.kind != CXCursor_DeclRefExpr || n.refUsr == null || !stores.containsKey(n.refUsr)) return;
+            if (aliases(n)) { // its address taken, a reference bound to it: written where this walk cannot see
+                never.remove(n.refUsr);
+                return;
+            }
             ClangNode c = n;
             ClangNode p = n.parent;
             while (p != null && p.kind == CXCursor_ParenExpr) {
@@ -65,12 +69,7 @@ final class ClangSigns {
                 p = p.parent;
             }
             if (p == null) return;
-            if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("&")
-                    || p.kind == CXCursor_VarDecl && p.type.contains("&")
-                    || p.kind == CXCursor_CallExpr && p.children.indexOf(c) > 0) {
-                // an argument without the conversion that reads its value: bound to a reference parameter
-                never.remove(n.refUsr);
-            } else if (p.kind == CXCursor_UnaryOperator && (p.spelling.equals("--"))) {
+            if (p.kind == CXCursor_UnaryOperator && (p.spelling.equals("--"))) {
                 never.remove(n.refUsr);
             } else if (p.children.size() == 2 && p.children.get(0) == c) {
                 if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")) {

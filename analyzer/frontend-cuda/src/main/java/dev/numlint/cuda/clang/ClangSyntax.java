@@ -201,4 +201,18 @@ final class ClangSyntax {
         for (int i = 0; i < s.length(); i++) if (!Character.isWhitespace(s.charAt(i))) b.append(s.charAt(i));
         return b.toString();
     }
+
+    /** Whether the reference takes the variable's address or binds a reference or a by-reference argument to it. */
+    static boolean aliases(ClangNode x) {
+        ClangNode c = x;
+        ClangNode p = x.parent;
+        while (p != null && p.kind == CXCursor_ParenExpr) {
+            c = p;
+            p = p.parent;
+        }
+        if (p == null) return false;
+        if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("&")) return true;
+        if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
+        return p.kind == CXCursor_CallExpr && p.children.indexOf(c) > 0;
+    }
 }
