@@ -66,6 +66,8 @@ public final class ReplayThroughput {
                 cpu ? (mx.getCurrentThreadCpuTime() - c0) / 1e6 : 0,
                 (System.nanoTime() - w0) / 1e6));
         System.out.println(
+                "interpreter loop compiled in the foreground (ForegroundCompile): " + Launch.foregroundCompile());
+        System.out.println(
                 String.format(
                         Locale.ROOT,
                         "interpreter loop: %s",

@@ -108,7 +108,16 @@ public final class Launch {
      * optimizing-compiler thread busy while the first copies waited for it (interpreter-speed-session15.md).
      */
     public static void warmUp() {
+        ForegroundCompile.install();
         if (Machines.JVM.sharedLoopRuns()) Warmup.once();
+    }
+
+    /**
+     * Whether this JVM compiles the interpreter loop in the foreground (ForegroundCompile, tried at the first launch or
+     * warm-up): "on", "off (...)" or "unavailable (...)" with the reason, "not tried" before that.
+     */
+    public static String foregroundCompile() {
+        return ForegroundCompile.status();
     }
 
     public void run(int[] grid, int[] block, int dynamicShared, long instructionLimit) throws KernelFault {
@@ -117,6 +126,7 @@ public final class Launch {
 
     /** Runs the launch on what machines gives p (Machines), or on the shared interpreter class when null (the warm-up). */
     void run(int[] grid, int[] block, int dynamicShared, long instructionLimit, Machines machines) throws KernelFault {
+        ForegroundCompile.install(); // once per JVM: the loop's compiled code before its launches run long
         global = new Space(Math.max(top, 8), p.reference);
         System.arraycopy(p.globalsInit, 0, global.mem, 0, p.globalsInit.length);
         global.allocate(0, p.globalsSize, "the module's .global variables");

@@ -23,9 +23,10 @@ import java.util.Map;
  * and separate compiled code; a copy never sees an opcode outside its set, so no build throws another's compiled
  * loop away. Results are identical by construction (the same bytecode); only the JIT's view differs.
  *
- * <p>A copy starts cold: its first launches run in the bytecode interpreter and C1 code (about 15 M/s) until C2 has
- * compiled its loop, about half a second of CPU, while the shared class, profiled by the once-per-JVM warm-up
- * ({@link Warmup}), runs any build at 115-140 M/s from its first launch. So a mix moves to its own copy only once its
+ * <p>A copy starts cold: C2 must compile its loop, about half a second of CPU, which its first launch waits for
+ * ({@link ForegroundCompile}; without that, its first launches ran in the bytecode interpreter and C1 code at about
+ * 15 M/s meanwhile), while the shared class, profiled and compiled during the once-per-JVM warm-up ({@link Warmup}),
+ * runs any build at full speed from its first launch. So a mix moves to its own copy only once its
  * launches have executed {@code copyAfter} instructions in this JVM (default 100 M, {@code
  * -Dnumlint.interp.copyAfter}; 0: from the first launch): a mix that has run that long is likely to run as long again,
  * which pays for the compilation. At most {@code maxCopies} copies per JVM (each compiled loop takes code cache);

@@ -15,7 +15,7 @@ class SlicesTest {
     private static final String HEAD = InterpreterTest.HEAD;
 
     /** Each thread loops 5 + 3 * tid times (backward branches in every slice) and stores what it accumulated. */
-    private static final String LOOP = HEAD
+    static final String LOOP = HEAD
             + ".visible .entry t(.param .u64 out) {\n"
             + ".reg .pred %p<4>; .reg .b32 %r<20>; .reg .b64 %rd<8>;\n"
             + "ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd2, %rd1;\n"

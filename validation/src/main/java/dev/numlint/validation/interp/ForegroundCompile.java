@@ -1,0 +1,82 @@
+package dev.numlint.validation.interp;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Asks HotSpot to compile the interpreter loop ({@link Interpreter#run}, in the shared class and in every copy that
+ * {@link Machines} defines) in the foreground: the thread that reaches a compile threshold waits for the compiled
+ * code instead of going on in slower code while the compile runs in the background.
+ *
+ * <p>Why: the loop is one large method, and the optimizing compiler (C2) takes 0.5 to 1 s of wall time to compile it,
+ * longer when the machine is busy or C2's queue holds other methods. With background compilation the launches of that
+ * time ran on the profiling tier's code, on-stack-replacement code or an intermediate tier at 15 to 100 M
+ * instructions/s, and how long depended on the machine's load: the same command measured the first build of a JVM at
+ * 220 M/s in one run and at 82 M/s for all 15 of its runs in the next (interpreter-speed-session16.md). Waiting for
+ * the compile costs about the same CPU and makes every launch after it run on C2's code.
+ *
+ * <p>How: a compiler directive ({@code BackgroundCompilation: false} for the loop's methods), added once per JVM
+ * through the platform's diagnostic command bean ({@code Compiler.directives_add}, the same as {@code jcmd}), read from
+ * a temporary file this class writes (owner-only, deleted at once). Nothing else changes: the directive applies to
+ * these methods only, and results are the same by construction (the same bytecode). Where the bean is absent (a
+ * runtime without the {@code jdk.management} module) or refuses, the loop compiles in the background as before and
+ * {@link #status()} says why. Off with {@code -Dnumlint.interp.foregroundCompile=false}.
+ */
+final class ForegroundCompile {
+    private ForegroundCompile() {}
+
+    /** The methods the directive covers: the loop of the shared class and of each hidden-class copy. */
+    static final String MATCH = "dev/numlint/validation/interp/Interpreter*.run";
+
+    private static String status;
+
+    /** Adds the directive unless it was added (or tried) in this JVM or is turned off. */
+    static synchronized void install() {
+        if (status != null) return;
+        if (!Boolean.parseBoolean(System.getProperty("numlint.interp.foregroundCompile", "true"))) {
+            status = "off (-Dnumlint.interp.foregroundCompile=false)";
+            return;
+        }
+        status = add();
+    }
+
+    /** What {@link #install} did: "on", "off (...)", "unavailable (...)", or "not tried" before the first launch. */
+    static synchronized String status() {
+        return status == null ? "not tried" : status;
+    }
+
+    private static String add() {
+        Path file = null;
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName bean = new ObjectName("com.sun.management:type=DiagnosticCommand");
+            if (!server.isRegistered(bean)) return "unavailable (no diagnostic command bean in this runtime)";
+            file = Files.createTempFile("numlint-directive", ".json");
+            Files.writeString(
+                    file, "[{ match: \"" + MATCH + "\", BackgroundCompilation: false }]", StandardCharsets.UTF_8);
+            Object answer = server.invoke(
+                    bean, "compilerDirectivesAdd", new Object[] {new String[] {file.toString()}}, new String[] {
+                        String[].class.getName()
+                    });
+            String text = String.valueOf(answer).strip();
+            return text.startsWith("1 compiler directives added")
+                    ? "on"
+                    : "unavailable (the JVM answered: " + text + ")";
+        } catch (JMException | java.io.IOException | RuntimeException | LinkageError e) {
+            return "unavailable (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
+        } finally {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (java.io.IOException ignored) {
+                    // left in the temporary directory: it holds only the directive text above
+                }
+            }
+        }
+    }
+}
