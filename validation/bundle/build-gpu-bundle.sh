@@ -2,7 +2,9 @@
 # Prepares a GPU host run of `numlint validate` (the shaded CLI jar: the same picocli command, options and exit
 # codes as here) for a host with a driver, nvcc, ptxas and nvdisasm but no JDK:
 #   OUT/numlint.jar   analyzer/target/numlint-analyzer-<version>-cli.jar (build it first: mvn -pl analyzer -am package)
-#   OUT/jre           jlink runtime (java.base, java.logging, java.xml, jdk.unsupported)
+#   OUT/jre           jlink runtime (java.base, java.logging, java.xml, jdk.unsupported; java.management, jdk.management
+#                     and jdk.jfr for the interpreter's foreground compile: the diagnostic command bean lists the
+#                     compiler commands only when jdk.jfr is present, see interp/ForegroundCompile)
 #   OUT/work/...      the inputs: examples/, the seeds kernels with their spec, the fault-isolation fixture, and
 #                     the real projects given as arguments (source files only; each validated on its own)
 #   OUT/run.sh        validation/bundle/gpu-run.sh
@@ -14,7 +16,7 @@ shift
 version=$(sed -n 's:.*<artifactId>numlint-parent</artifactId>.*<version>\([^<]*\)</version>.*:\1:p;/<artifactId>numlint-parent<\/artifactId>/{n;s:.*<version>\([^<]*\)</version>.*:\1:p}' "$ROOT/pom.xml" | head -n1)
 mkdir -p "$OUT/work/real" "$OUT/work/seeds" "$OUT/work/fault"
 cp "$ROOT/analyzer/target/numlint-analyzer-$version-cli.jar" "$OUT/numlint.jar"
-[ -x "$OUT/jre/bin/java" ] || jlink --add-modules java.base,java.logging,java.xml,jdk.unsupported --strip-debug \
+[ -x "$OUT/jre/bin/java" ] || jlink --add-modules java.base,java.logging,java.xml,jdk.unsupported,java.management,jdk.management,jdk.jfr --strip-debug \
     --no-header-files --no-man-pages --compress=2 --output "$OUT/jre"
 rm -rf "$OUT/work/examples" && cp -r "$ROOT/examples" "$OUT/work/examples"
 cp "$ROOT/validation/src/test/resources/kernels/seeds.cu" "$OUT/work/seeds/"

@@ -23,9 +23,10 @@ import javax.management.ObjectName;
  * <p>How: a compiler directive ({@code BackgroundCompilation: false} for the loop's methods), added once per JVM
  * through the platform's diagnostic command bean ({@code Compiler.directives_add}, the same as {@code jcmd}), read from
  * a temporary file this class writes (owner-only, deleted at once). Nothing else changes: the directive applies to
- * these methods only, and results are the same by construction (the same bytecode). Where the bean is absent (a
- * runtime without the {@code jdk.management} module) or refuses, the loop compiles in the background as before and
- * {@link #status()} says why. Off with {@code -Dnumlint.interp.foregroundCompile=false}.
+ * these methods only, and results are the same by construction (the same bytecode). Where the bean is absent or has
+ * no compiler commands (a jlink runtime without the {@code jdk.management} module, or without {@code jdk.jfr}: the
+ * bean then lists only {@code jfrConfigure}), the loop compiles in the background as before and {@link #status()}
+ * says why. Off with {@code -Dnumlint.interp.foregroundCompile=false}.
  */
 final class ForegroundCompile {
     private ForegroundCompile() {}
@@ -68,7 +69,8 @@ final class ForegroundCompile {
                     ? "on"
                     : "unavailable (the JVM answered: " + text + ")";
         } catch (JMException | java.io.IOException | RuntimeException | LinkageError e) {
-            return "unavailable (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
+            Throwable why = e.getCause() != null ? e.getCause() : e; // the bean wraps a missing command's exception
+            return "unavailable (" + why.getClass().getSimpleName() + ": " + why.getMessage() + ")";
         } finally {
             if (file != null) {
                 try {
