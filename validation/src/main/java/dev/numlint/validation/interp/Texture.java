@@ -34,15 +34,20 @@ import java.nio.ByteOrder;
  *       floor(P / 4096) + 64) / 128), about P * 32767 / 32512 (every one of the 22,422 products of session 15's
  *       sweep of every texel at every weight, docs/validation/textures-session15.md). N is clamped to [-32767,
  *       32767] for signed texels (-32768 and -128 take part unclamped) and read as N / 65535 (unsigned) or N /
- *       32767 (signed). The border colour is first rounded to the texel format (0.25 is the 8-bit 64, read as 64 /
- *       255). Point filtering reads one texel the same way (weight 256).
+ *       32767 (signed). The border colour is first rounded to the texel format: its float product with 255, 65535,
+ *       127 or 32767 rounded to the nearest integer, ties to even (0.25 is the 8-bit 64, 0.3 the 8-bit 76). Point
+ *       filtering reads one texel the same way (weight 256), except signed 8-bit texels, which it reads as v / 127
+ *       (at least -1), without the steps. A half-float texture's border colour is cut to a half toward zero.
  *   <li>A 1-D array (not layered) is a 2-D one of height 1 read at y = 0: under border addressing of y that is half
  *       the border colour (row -1) and half the row, split before x; under the other modes row -1 is the row itself.
  * </ol>
  *
  * <p>Measured on the H200 recordings of {@code texture_ties.cu} (session 14, TextureTiesRecordingTest: every element
  * of the 18 launches) and of {@code s8_sweep.cu} (session 15, SignedEightBitRecordingTest: signed 8-bit texels at
- * every weight and in random 2-D sums, signed 16-bit texels; docs/validation/textures-session15.md).
+ * every weight and in random 2-D sums, signed 16-bit texels; docs/validation/textures-session15.md) and of {@code
+ * tex_formats.cu} (session 16, TextureFormatsRecordingTest: point filtering of two- and four-channel signed 8-bit
+ * texels, 3-D and layered arrays of 8-bit, 16-bit and half texels, 1-D arrays under border addressing, the half border
+ * colour; docs/validation/textures-session16.md).
  */
 public final class Texture {
     /** Addressing of one dimension. */
@@ -147,7 +152,7 @@ public final class Texture {
             case U16:
             case S16: {
                 int v = raw(i);
-                return normalizedFloat ? fixedResult(widened(v) * 256) : v;
+                return normalizedFloat ? pointRead(widened(v)) : v;
             }
             case U32:
                 return b.getInt(i) & 0xffffffffL;
@@ -212,9 +217,23 @@ public final class Texture {
     /** The border colour of channel c rounded to the texel format, widened as a texel. */
     private long fixedBorder(int c) {
         int max = maxRaw();
-        double b = Math.max(format.signed ? -1 : 0, Math.min(1, border[c])) * max;
-        long v = (long) Math.floor(Math.abs(b) + 0.5);
-        return widened((int) (b < 0 ? -v : v));
+        // the product in float, rounded to nearest even: 0.3 with 8-bit texels is 76 (0.3f * 255 is 76.5 in float),
+        // 0.25 is 64 (textures-session16.md, session 14)
+        float b = (float) Math.max(format.signed ? -1 : 0, Math.min(1, border[c])) * (float) max;
+        return widened((int) Math.rint(b));
+    }
+
+    /**
+     * The border colour of a half-float texture: the float colour cut to a half float toward zero (0.3 reads
+     * 0.2998046875, not the nearer 0.300048828125: every border sample of tex_formats.cu's half launches,
+     * docs/validation/textures-session16.md); beyond the largest half, the largest half.
+     */
+    static float halfTowardZero(double d) {
+        if (d == 0 || !Double.isFinite(d)) return (float) d;
+        double a = Math.abs(d);
+        double ulp = Math.scalb(1.0, Math.max(Math.getExponent(a), -14) - 10);
+        double r = Math.min(65504, Math.floor(a / ulp) * ulp); // a / ulp: exact, a power-of-two scaling
+        return (float) Math.copySign(r, d);
     }
 
     /** The half float nearest to d, halves away from zero (binary16: 10 fraction bits, exponents -14 to 15). */
@@ -270,8 +289,19 @@ public final class Texture {
 
     /** The border colour of channel c as a sample reads it: in the texel format for 8- and 16-bit and half texels. */
     private double borderColour(int c) {
-        if (fixedPoint()) return fixedResult(fixedBorder(c) * 256);
-        return format == Format.F16 ? nearestHalfTiesAway(border[c]) : border[c];
+        if (fixedPoint()) return pointRead(fixedBorder(c));
+        return format == Format.F16 ? halfTowardZero(border[c]) : border[c];
+    }
+
+    /**
+     * One 8- or 16-bit texel (widened) read by point filtering as a normalized float: as the weight-256 sum of the
+     * fixed-point filter (N / 65535 or N / 32767), except signed 8-bit texels, which point filtering reads as v / 127
+     * (at least -1) rounded once to float, without the linear filter's 16-bit steps (every point sample of
+     * tex_formats.cu's two- and four-channel signed 8-bit launches, docs/validation/textures-session16.md).
+     */
+    private float pointRead(long widened) {
+        if (format == Format.S8) return (float) Math.max(-1.0, widened / 127.0);
+        return fixedResult(widened * 256);
     }
 
     /** The 9-bit fixed-point weight of a fraction in [0, 1): 8 fractional bits, rounded to nearest (ties up). */
@@ -404,14 +434,13 @@ public final class Texture {
             if (w[m] == 0) continue;
             double t;
             if (row && (m & ROW) == 0) {
-                t = border[c];
+                t = half ? halfTowardZero(border[c]) : border[c];
             } else {
                 idx[0] = base[0] + (m & X);
                 idx[1] = base[1] + ((m & Y) >> 1);
                 idx[2] = base[2] + ((m & Z) >> 2);
                 t = texel(idx, l, c);
             }
-            if (half) t = nearestHalfTiesAway(t); // the border colour in the texel format; texels are halves
             double term = w[m] * t; // exact: 9 bits times a float's 24
             terms[k] = term;
             double s = sum + term;

@@ -304,10 +304,11 @@ class TextureTest {
         assertThat(at(one, 1.5)).isEqualTo(-16512 / 32767f);
         assertThat(at(one, 2.5)).isEqualTo(7998 / 32767f);
         assertThat(at(one, 3.5)).isEqualTo(-1f);
-        // point filtering reads a texel the same way
+        // point filtering does not: it reads v / 127, at least -1 (tex_formats.cu, recorded on the H200, session 16)
         one.linear = false;
-        assertThat(at(one, 1.5)).isEqualTo(-16512 / 32767f);
-        assertThat(at(one, 2.5)).isEqualTo(7998 / 32767f);
+        assertThat(at(one, 0.5)).isEqualTo(64 / 127f);
+        assertThat(at(one, 1.5)).isEqualTo(-64 / 127f);
+        assertThat(at(one, 2.5)).isEqualTo(31 / 127f);
         assertThat(at(one, 3.5)).isEqualTo(-1f);
     }
 
@@ -348,6 +349,24 @@ class TextureTest {
         u16.border[0] = 0.25f;
         u16.linear = false;
         assertThat(at(u16, -1.0)).isEqualTo(16384 / 65535f);
+        // 0.3 * 255 is 76.5 in float and rounds to the even 76 (not 77: the exact 0.300000012 * 255 is above 76.5);
+        // the H200 returns 76 / 255 (tex_formats.cu, session 16)
+        u8.border[0] = 0.3f;
+        assertThat(at(u8, -1.0)).isEqualTo(76 / 255f);
+        // signed 8-bit, read by point filtering: -0.7 * 127 = -88.9 -> -89, read as -89 / 127
+        Texture s8 = normalized(Texture.Format.S8, new byte[] {0, 0});
+        s8.address[0] = Texture.Address.BORDER;
+        s8.border[0] = -0.7f;
+        s8.linear = false;
+        assertThat(at(s8, -1.0)).isEqualTo(-89 / 127f);
+        // half texels: the colour is cut toward zero, 0.3 -> 0.2998046875 (1228 / 4096), not the nearer 1229 / 4096
+        Texture h = new Texture(1, 2, 1, 1, 0, 1, Texture.Format.F16, 0, shorts(0, 0));
+        h.address[0] = Texture.Address.BORDER;
+        h.border[0] = 0.3f;
+        assertThat(at(h, -1.0)).isEqualTo(1228 / 4096f);
+        h.border[0] = -0.3f;
+        assertThat(at(h, -1.0)).isEqualTo(-1228 / 4096f);
+        assertThat(Texture.halfTowardZero(1e6)).isEqualTo(65504f);
     }
 
     @Test
