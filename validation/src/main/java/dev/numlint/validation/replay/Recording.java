@@ -18,6 +18,9 @@ import java.util.Map;
  * checked against the manifest, and a malformed line is reported as a problem of its launch, never followed.
  */
 public final class Recording {
+    /** The texture flag of sRGB reads (cuda.h): texels converted from sRGB before filtering, not modelled. */
+    static final int CU_TRSF_SRGB = 0x10;
+
     public static final int VERSION = 1;
     /** The largest file read from a recording (module images, buffers, parameter blocks). */
     public static final long MAX_FILE_BYTES = 256L << 20;
@@ -71,6 +74,8 @@ public final class Recording {
         public final Map<Long, dev.numlint.validation.interp.Texture> textures = new LinkedHashMap<>();
         /** The same texture objects as recorded (their descriptors and texel file), to recreate them on a GPU. */
         public final List<dev.numlint.validation.gpu.GpuJob.Texture> textureDescriptors = new ArrayList<>();
+        /** Why the interpreter cannot model this launch's texture reads (the GPU still replays it); empty when it can. */
+        public final List<String> textureNotModelled = new ArrayList<>();
     }
 
     private static final dev.numlint.validation.interp.Texture.Format[] FORMATS =
@@ -251,6 +256,9 @@ public final class Recording {
                 if (!h.matches("0x[0-9a-f]{1,16}"))
                     throw new IOException("launch " + l.id + ": a texture without a valid handle");
                 l.textures.put(Long.parseUnsignedLong(h.substring(2), 16), texture(l.id, t));
+                if ((t.path("flags").asInt() & CU_TRSF_SRGB) != 0)
+                    l.textureNotModelled.add("texture " + h + " is read as sRGB (CU_TRSF_SRGB), which the interpreter's"
+                            + " texture unit does not model");
                 dev.numlint.validation.gpu.GpuJob.Texture d = new dev.numlint.validation.gpu.GpuJob.Texture();
                 d.param = t.path("param").asInt(-1);
                 d.resource = t.path("resource").asText("array");

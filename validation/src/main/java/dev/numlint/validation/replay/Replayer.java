@@ -293,7 +293,8 @@ public final class Replayer {
                 asB = progs.get("as-built");
                 long total = 0;
                 for (byte[] b : l.before) total += b.length + Launch.GAP;
-                if (asB.params.size() != l.paramLayout.size())
+                if (!l.textureNotModelled.isEmpty()) interpWhy = String.join("; ", l.textureNotModelled);
+                else if (asB.params.size() != l.paramLayout.size())
                     interpWhy = "the recording has " + l.paramLayout.size() + " parameters, the PTX's " + l.kernel
                             + " has " + asB.params.size();
                 else if (total > MAX_LAUNCH_BYTES)
