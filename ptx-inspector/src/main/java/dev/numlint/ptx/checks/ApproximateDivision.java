@@ -34,13 +34,16 @@ public final class ApproximateDivision implements PtxCheck {
             if (!flagged || (facts.libraryInternal(in) && "f32".equals(t))) {
                 continue;
             }
+            // a double reciprocal seed refined by Newton steps is a library routine's (atan, the double division's slow
+            // path): no user code asks for an unrefined one (-prec-div and __fdividef are single precision)
+            if ("f64".equals(t) && refinedByFma(facts, in)) {
+                continue;
+            }
             String line = facts.sourceLine(in);
             if (line != null) {
                 if (!SourceText.hasDivision(line) && !SourceText.calls(line, "__frcp_rn", "__drcp_rn")) {
                     continue;
                 }
-            } else if ("f64".equals(t) && refinedByFma(facts, in)) {
-                continue;
             }
             String what = PtxMessages.format(
                     ruleId(), in.full() ? "ptx-what-full" : div ? "ptx-what-approx" : "ptx-what-rcp");
