@@ -15,13 +15,15 @@ import static dev.numlint.validation.interp.Interpreter.unusual;
 
 import dev.numlint.validation.fp.Approx;
 import dev.numlint.validation.fp.Fp32;
+import dev.numlint.validation.fp.Rounding;
 
 /**
  * The data instructions of {@link Interpreter#run}'s own switch as static methods, one per opcode, for the code
  * {@link Compiler} generates: each body is the interpreter's case with {@code R[D[i]]} written {@code R[d]} and so
  * on (the decoded operands arrive as constants, and C2 folds them once it has inlined the method into the generated
  * code). Every method has the same parameters, so that the generator emits every call the same way. Instructions
- * of {@link Interpreter#exec} are not here: the generated code calls exec itself. The control instructions (branches,
+ * of {@link Interpreter#exec} are not here (the generated code calls exec itself), except F32_G, the division of the
+ * strict builds, which every replay runs. The control instructions (branches,
  * exits, barriers, warp collectives, calls) are generated inline by the Compiler.
  */
 final class CompiledOps {
@@ -355,6 +357,41 @@ final class CompiledOps {
             Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
         R[d] = fb(Fp32.max(f(R[a]), f(R[b]), (x & 1) != 0, (x & 2) != 0));
     }
+
+    /** exec's F32_G (the rounded and .ftz/.sat forms of add, sub, mul, fma, div, sqrt, rcp), here so C2 folds it. */
+    static void f32G(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
+        int mode = (int) x;
+        Rounding r = RND[mode & 3];
+        boolean ftz = (mode & 4) != 0;
+        float va = f(R[a]), vb = f(R[b]), v;
+        switch (y) {
+            case Op.G_ADD:
+                v = Fp32.add(va, vb, r, ftz);
+                break;
+            case Op.G_SUB:
+                v = Fp32.sub(va, vb, r, ftz);
+                break;
+            case Op.G_MUL:
+                v = Fp32.mul(va, vb, r, ftz);
+                break;
+            case Op.G_FMA:
+                v = Fp32.fma(va, vb, f(R[c]), r, ftz);
+                break;
+            case Op.G_DIV:
+                v = Fp32.div(va, vb, r, ftz);
+                break;
+            case Op.G_SQRT:
+                v = Fp32.sqrt(va, r, ftz);
+                break;
+            default:
+                v = Fp32.rcp(va, r, ftz);
+                break;
+        }
+        if ((mode & 8) != 0) v = Fp32.sat(v);
+        R[d] = fb(v);
+    }
+
+    private static final Rounding[] RND = Rounding.values();
 
     // ---- f64
 

@@ -202,7 +202,9 @@ final class Compiler {
             Op.TRAP,
             "trap",
             Op.FPX,
-            "fpx"
+            "fpx",
+            Op.F32_G,
+            "f32G"
         };
         for (int k = 0; k < h.length; k += 2) HELPERS.put((Integer) h[k], (String) h[k + 1]);
         FUSED.addAll(List.of(
@@ -245,7 +247,6 @@ final class Compiler {
                 Op.TESTP_F64,
                 Op.SQRT_F32,
                 Op.COPYSIGN_F32,
-                Op.F32_G,
                 Op.F32_APPROX,
                 Op.DIV_F64,
                 Op.SQRT_F64,

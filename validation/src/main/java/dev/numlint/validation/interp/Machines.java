@@ -30,6 +30,10 @@ import java.util.Map;
  * -Dnumlint.interp.copyAfter}; 0: from the first launch): a mix that has run that long is likely to run as long again,
  * which pays for the compilation. At most {@code maxCopies} copies per JVM (each compiled loop takes code cache);
  * programs past that, and every program with {@code -Dnumlint.interp.copies=false}, stay on the shared class.
+ *
+ * <p>All of this is for the programs that have no generated code of their own: by default ({@code
+ * -Dnumlint.interp.compile}) each program runs as a class of its own that {@link Compiler} translates it to, and only
+ * a program it cannot translate runs on these loops.
  */
 final class Machines {
     static final boolean COPIES = Boolean.parseBoolean(System.getProperty("numlint.interp.copies", "true"));

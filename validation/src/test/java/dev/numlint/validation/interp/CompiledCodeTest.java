@@ -153,6 +153,68 @@ class CompiledCodeTest {
         }
     }
 
+    /**
+     * Every rounding, .ftz and .sat form of the f32 arithmetic that runs as F32_G (add, sub, mul, fma, div, sqrt,
+     * rcp: the warm-up has only some of them), one thread per row of special values.
+     */
+    private static String roundedForms() {
+        StringBuilder b = new StringBuilder(InterpreterTest.HEAD
+                + ".visible .entry t(.param .u64 in, .param .u64 out) {\n"
+                + ".reg .b32 %r<4>; .reg .b64 %rd<8>; .reg .f32 %f<100>;\n"
+                + "ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];\n"
+                + "cvta.to.global.u64 %rd1, %rd1; cvta.to.global.u64 %rd2, %rd2;\n"
+                + "mov.u32 %r1, %tid.x; mul.wide.u32 %rd3, %r1, 16; add.s64 %rd4, %rd1, %rd3;\n"
+                + "ld.global.f32 %f1, [%rd4]; ld.global.f32 %f2, [%rd4+4]; ld.global.f32 %f3, [%rd4+8];\n"
+                + "mul.wide.u32 %rd5, %r1, " + 4 * FORMS + "; add.s64 %rd6, %rd2, %rd5;\n");
+        int k = 0;
+        for (String op : new String[] {"add", "sub", "mul", "fma", "div", "sqrt", "rcp"})
+            for (String r : new String[] {".rn", ".rz", ".rm", ".rp"})
+                for (String ftz : new String[] {"", ".ftz"})
+                    for (String sat : new String[] {"", ".sat"}) {
+                        boolean three = op.equals("fma"), one = op.equals("sqrt") || op.equals("rcp");
+                        if (!sat.isEmpty() && (one || op.equals("div"))) continue;
+                        String dst = "%f" + (10 + k);
+                        b.append(op + r + ftz + sat + ".f32 " + dst + ", %f1" + (one ? "" : ", %f2")
+                                + (three ? ", %f3" : "") + ";\n");
+                        b.append("st.global.f32 [%rd6+" + 4 * k + "], " + dst + ";\n");
+                        k++;
+                    }
+        if (k != FORMS) throw new IllegalStateException(k + " forms");
+        return b.append("ret;\n}\n").toString();
+    }
+
+    private static final int FORMS = 88;
+
+    private static Outcome rounded(Program p, Machines machines) throws Exception {
+        java.nio.ByteBuffer t =
+                java.nio.ByteBuffer.allocate(16 * Warmup.ROWS.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int r = 0; r < Warmup.ROWS.length; r++)
+            t.putFloat(Warmup.ROWS[r][0])
+                    .putFloat(Warmup.ROWS[r][1])
+                    .putFloat(Warmup.ROWS[(r + 3) % Warmup.ROWS.length][1])
+                    .putFloat(0);
+        Launch l = new Launch(p);
+        long in = l.alloc(t.array());
+        int n = 4 * FORMS * Warmup.ROWS.length;
+        long out = l.alloc(new byte[n]);
+        l.param(0, in);
+        l.param(1, out);
+        l.run(new int[] {1, 1, 1}, new int[] {Warmup.ROWS.length, 1, 1}, 0, Long.MAX_VALUE, machines);
+        return new Outcome(List.of(digest(l.read(out, n))), l.executed(), null, "");
+    }
+
+    @Test
+    void everyRoundedFormOfF32ArithmeticComputesAsOnTheInterpreter() throws Exception {
+        PtxText.Module m = PtxModelAdapter.read(roundedForms());
+        for (Decoder.Options o : List.of(new Decoder.Options(), new Decoder.Options().exceptions(true))) {
+            Program p = Decoder.decode(m, "t", o);
+            int g = 0;
+            for (int i = 0; i < p.n; i++) if (p.op[i] == Op.F32_G) g++;
+            assertThat(g).isGreaterThanOrEqualTo(FORMS - 16); // the .rn forms without .sat may be specialised
+            same("rounded forms " + o, () -> Decoder.decode(m, "t", o), CompiledCodeTest::rounded);
+        }
+    }
+
     @Test
     void aProgramWithAnInstructionTheTranslatorDoesNotKnowRunsOnTheInterpreter() throws Exception {
         Program p = Warmup.programs().get(0);
