@@ -23,7 +23,8 @@ import dev.numlint.validation.fp.Rounding;
  * on (the decoded operands arrive as constants, and C2 folds them once it has inlined the method into the generated
  * code). Every method has the same parameters, so that the generator emits every call the same way. Instructions
  * of {@link Interpreter#exec} are not here (the generated code calls exec itself), except F32_G, the division of the
- * strict builds, which every replay runs. The control instructions (branches,
+ * strict builds, which every replay runs. The integer instructions that are one long operation (mov, add, sub, mul.lo,
+ * mad.lo, neg, and, or, xor, not) are not here either: the Compiler writes them as bytecode. The control instructions (branches,
  * exits, barriers, warp collectives, calls) are generated inline by the Compiler.
  */
 final class CompiledOps {
@@ -33,51 +34,6 @@ final class CompiledOps {
     static final String DESC =
             "(Ldev/numlint/validation/interp/Interpreter;Ldev/numlint/validation/interp/Interpreter$Thread;"
                     + "[JIIIIIJI)V";
-
-    static void mov(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = R[a];
-    }
-
-    static void addI(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = R[a] + R[b];
-    }
-
-    static void subI(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = R[a] - R[b];
-    }
-
-    static void mulLo(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = R[a] * R[b];
-    }
-
-    static void madLo(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = R[a] * R[b] + R[c];
-    }
-
-    static void negI(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = -R[a];
-    }
-
-    static void and(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = R[a] & R[b];
-    }
-
-    static void or(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = R[a] | R[b];
-    }
-
-    static void xor(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = R[a] ^ R[b];
-    }
-
-    static void not(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = ~R[a];
-    }
-
-    static void notPred(
-            Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
-        R[d] = R[a] ^ 1;
-    }
 
     static void shl(Interpreter m, Interpreter.Thread t, long[] R, int i, int d, int a, int b, int c, long x, int y) {
         long n = R[b] & 0xFFFFFFFFL;

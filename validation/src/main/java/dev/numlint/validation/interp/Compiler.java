@@ -77,34 +77,6 @@ final class Compiler {
 
     static {
         Object[] h = {
-            Op.MOV,
-            "mov",
-            Op.ADD_I,
-            "addI",
-            Op.SUB_I,
-            "subI",
-            Op.MUL_LO,
-            "mulLo",
-            Op.MAD_LO,
-            "madLo",
-            Op.NEG_I,
-            "negI",
-            Op.AND,
-            "and",
-            Op.OR,
-            "or",
-            Op.XOR,
-            "xor",
-            Op.NOT,
-            "not",
-            Op.AND_PRED,
-            "and",
-            Op.OR_PRED,
-            "or",
-            Op.XOR_PRED,
-            "xor",
-            Op.NOT_PRED,
-            "notPred",
             Op.SHL,
             "shl",
             Op.SHR_U,
@@ -275,6 +247,23 @@ final class Compiler {
                 Op.ZERO_LO));
     }
 
+    /** Integer instructions the generator writes as bytecode ({@link Chunk#integer}). */
+    private static final TreeSet<Integer> INTEGER = new TreeSet<>(List.of(
+            Op.MOV,
+            Op.ADD_I,
+            Op.SUB_I,
+            Op.MUL_LO,
+            Op.MAD_LO,
+            Op.NEG_I,
+            Op.AND,
+            Op.OR,
+            Op.XOR,
+            Op.NOT,
+            Op.AND_PRED,
+            Op.OR_PRED,
+            Op.XOR_PRED,
+            Op.NOT_PRED));
+
     /** Control instructions the generator writes itself. */
     private static boolean control(int o) {
         return switch (o) {
@@ -375,7 +364,7 @@ final class Compiler {
     static String untranslatable(Program p) {
         for (int i = 0; i < p.n; i++) {
             int o = p.op[i];
-            if (!control(o) && !HELPERS.containsKey(o) && !EXEC.contains(o))
+            if (!control(o) && !INTEGER.contains(o) && !HELPERS.containsKey(o) && !EXEC.contains(o))
                 return "opcode " + o + " at " + i + " (" + p.text[i] + ") not translated";
             for (int s : successors(p, i))
                 if (s < 0 || s >= p.n) return "control leaves the program after " + i + " (" + p.text[i] + ")";
@@ -698,6 +687,10 @@ final class Compiler {
                 mv.visitJumpInsn(g > 0 ? IFEQ : IFNE, target(i + 1));
             }
             int o = p.op[i];
+            if (INTEGER.contains(o)) {
+                integer(i);
+                return;
+            }
             String h = HELPERS.get(o);
             if (h != null) {
                 helper(h, i);
@@ -763,6 +756,47 @@ final class Compiler {
                 case Op.WARPSYNC, Op.SHFL, Op.VOTE, Op.ACTIVEMASK -> exit(i, 2);
                 default -> throw new IllegalStateException("opcode " + o);
             }
+        }
+
+        /**
+         * The integer instructions whose case in {@link Interpreter#run} is one Java long operation on registers,
+         * written as bytecode here (the same operation, so the same result): fewer calls for C1, whose code runs
+         * until C2 has compiled the chunk, to make (it inlines few CompiledOps methods: "callee uses too much stack",
+         * "callee is too large" in -XX:+PrintInlining).
+         */
+        private void integer(int i) {
+            int o = p.op[i];
+            int binary =
+                    switch (o) {
+                        case Op.ADD_I -> LADD;
+                        case Op.SUB_I -> LSUB;
+                        case Op.MUL_LO -> LMUL;
+                        case Op.AND, Op.AND_PRED -> LAND;
+                        case Op.OR, Op.OR_PRED -> LOR;
+                        case Op.XOR, Op.XOR_PRED -> LXOR;
+                        default -> -1;
+                    };
+            mv.visitVarInsn(ALOAD, R);
+            push(mv, p.d[i]);
+            loadR(p.a[i]); // R[a]
+            if (binary >= 0) { // R[a] op R[b]
+                loadR(p.b[i]);
+                mv.visitInsn(binary);
+            } else if (o == Op.MAD_LO) { // R[a] * R[b] + R[c]
+                loadR(p.b[i]);
+                mv.visitInsn(LMUL);
+                loadR(p.c[i]);
+                mv.visitInsn(LADD);
+            } else if (o == Op.NEG_I) { // -R[a]
+                mv.visitInsn(LNEG);
+            } else if (o == Op.NOT) { // ~R[a]
+                push(mv, -1L);
+                mv.visitInsn(LXOR);
+            } else if (o == Op.NOT_PRED) { // R[a] ^ 1
+                push(mv, 1L);
+                mv.visitInsn(LXOR);
+            } // MOV: R[a]
+            mv.visitInsn(LASTORE);
         }
 
         /** A taken branch from i to target: the limit check when it goes back (target <= last), then the jump. */
