@@ -65,6 +65,11 @@ public final class ReplayThroughput {
                 Boolean.parseBoolean(System.getProperty("numlint.interp.warmup", "true")) ? "on" : "off",
                 cpu ? (mx.getCurrentThreadCpuTime() - c0) / 1e6 : 0,
                 (System.nanoTime() - w0) / 1e6));
+        System.out.println("generated code (interp/Compiler): "
+                + (Launch.generatedCode() == null
+                        ? "off (-Dnumlint.interp.compile=false): every build runs on the interpreter loop below"
+                        : "on: each build's program runs as a class of its own; a program it cannot translate runs"
+                                + " on the interpreter loop below"));
         System.out.println(
                 "interpreter loop compiled in the foreground (ForegroundCompile): " + Launch.foregroundCompile());
         System.out.println(
@@ -114,15 +119,18 @@ public final class ReplayThroughput {
                                 "| " + name + " | " + v.name() + " | not run: " + e.getMessage() + " | | | | |");
                         continue;
                     }
-                    double coldCpu, cpuAll = 0;
+                    double coldCpu, cpuAll = 0, translation;
                     double[] ms = new double[reps], cms = new double[reps];
                     long instr;
                     try {
                         // cold: the build's first run, with whatever the builds before it left in the JIT
                         Launch run = launch(p, l);
+                        long[] gc0 = Launch.generatedCode();
                         long cc = cpu ? mx.getCurrentThreadCpuTime() : 0, t0 = System.nanoTime();
                         run.run(l.grid, l.block, l.dynamicShared, limit);
                         long dc = cpu ? mx.getCurrentThreadCpuTime() - cc : System.nanoTime() - t0;
+                        long[] gc1 = Launch.generatedCode();
+                        translation = gc0 == null ? -1 : (gc1[1] - gc0[1]) / 1e6;
                         instr = run.executed();
                         coldCpu = dc / 1e6;
                         cpuAll += dc / 1e9;
@@ -156,7 +164,11 @@ public final class ReplayThroughput {
                     if (Boolean.getBoolean("numlint.bench.printReps")) { // each run's rate, in order
                         final long n = instr;
                         System.out.println("runs of " + name + " | " + v.name() + ": cold "
-                                + Math.round(rate(n, coldCpu)) + ", warm "
+                                + Math.round(rate(n, coldCpu))
+                                + (translation >= 0
+                                        ? String.format(Locale.ROOT, " (of it, translation: %.1f ms)", translation)
+                                        : "")
+                                + ", warm "
                                 + Arrays.toString(Arrays.stream(cms)
                                         .mapToLong(c -> Math.round(rate(n, c)))
                                         .toArray()));
@@ -188,6 +200,17 @@ public final class ReplayThroughput {
         System.out.println("| the variant builds | " + variants);
         System.out.println("| as-built, counting exceptions | " + exceptions);
         System.out.println("| all builds | " + all);
+        long[] gc = Launch.generatedCode();
+        if (gc != null)
+            System.out.println(String.format(
+                    Locale.ROOT,
+                    "generated code: %d programs translated (%d left to the interpreter), %.1f ms in all, %.2f ms each"
+                            + " (translation and class definition, in the cold runs; the JIT compiles the classes"
+                            + " later, on its own threads)",
+                    gc[0],
+                    gc[2],
+                    gc[1] / 1e6,
+                    gc[0] == 0 ? 0 : gc[1] / 1e6 / gc[0]));
         System.out.println("target (issue 27): " + (int) TARGET + " M instructions/s on one core with bounds checks;"
                 + " rates by the benchmark thread's own CPU time (ThreadMXBean), less sensitive to a loaded machine than"
                 + " wall time; cold: the first run of each build, with no warm-up of that build"

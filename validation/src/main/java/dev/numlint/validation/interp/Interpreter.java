@@ -179,7 +179,7 @@ public final class Interpreter implements Machine {
      * (a neighbouring rounding of it may be subnormal or infinite), infinite or NaN. Where no operand and no result
      * of an add/sub/mul/fma/div.approx is unusual, {@link #fpx} counts nothing.
      */
-    private static boolean unusual(long bits) {
+    static boolean unusual(long bits) {
         int e = (int) (bits >>> 23) & 0xFF;
         return e < 2 || e > 253;
     }
@@ -221,7 +221,7 @@ public final class Interpreter implements Machine {
                                 init(t, grid, block, bx, by, bz, tx, ty, tz, lin, nb);
                                 if (!sync) {
                                     int st;
-                                    do st = run(t);
+                                    do st = code != null ? code.run(this, t) : run(t);
                                     while (st == S_SLICE);
                                     if (st != S_EXIT) throw new KernelFault("unexpected synchronisation");
                                 }
@@ -283,7 +283,7 @@ public final class Interpreter implements Machine {
             for (Thread t : ts) {
                 if (t.state == -1) {
                     int st;
-                    do st = run(t);
+                    do st = code != null ? code.run(this, t) : run(t);
                     while (st == S_SLICE);
                     t.state = st;
                 }
@@ -482,7 +482,7 @@ public final class Interpreter implements Machine {
         }
     }
 
-    private static boolean cmpF(int code, double a, double b) {
+    static boolean cmpF(int code, double a, double b) {
         boolean nan = a != a || b != b;
         switch (code) {
             case 0:
@@ -518,7 +518,7 @@ public final class Interpreter implements Machine {
         }
     }
 
-    private static boolean cmpI(int code, long a, long b, int kind) {
+    static boolean cmpI(int code, long a, long b, int kind) {
         boolean uns = !Op.signed(kind);
         a = Op.ext(a, kind);
         b = Op.ext(b, kind);
@@ -548,7 +548,7 @@ public final class Interpreter implements Machine {
         }
     }
 
-    private static void setp(long[] R, int d, int cpred, long x, boolean t) {
+    static void setp(long[] R, int d, int cpred, long x, boolean t) {
         int comb = (int) (x >>> 8) & 7;
         int q = (int) (x >>> 16) - 1;
         boolean nt = !t;
@@ -573,7 +573,7 @@ public final class Interpreter implements Machine {
         if (q >= 0) R[q] = nt ? 1 : 0;
     }
 
-    private static long mask(int w) {
+    static long mask(int w) {
         return w == 64 ? -1L : (1L << w) - 1;
     }
 
@@ -1527,6 +1527,84 @@ public final class Interpreter implements Machine {
             default:
                 throw new KernelFault("bad opcode " + p.op[i]);
         }
+    }
+
+    // ---------------------------------------------------------------- for the compiled code (Compiler)
+
+    /** The program's generated code (Compiler), or null: the launch runs on {@link #run}. */
+    Compiler.Code code;
+
+    /** Whether this launch runs on generated code. */
+    boolean compiled() {
+        return code != null;
+    }
+
+    /** A lookup in this package with full privilege, for defining the generated classes. */
+    static java.lang.invoke.MethodHandles.Lookup lookup() {
+        return java.lang.invoke.MethodHandles.lookup();
+    }
+
+    void fpxAt(long[] R, int i) {
+        fpx(R, i);
+    }
+
+    void execAt(Thread t, int i) throws KernelFault {
+        exec(t, i);
+    }
+
+    long indexOf(int sp, long addr, Thread t) throws KernelFault {
+        return index(sp, addr, t);
+    }
+
+    /** The space of the last {@link #indexOf}. */
+    Space resolved() {
+        return rs;
+    }
+
+    Space globalSpace() {
+        return global;
+    }
+
+    /** Counts executed instructions (run counts its own at its end). */
+    void ran(int instructions) {
+        executed += instructions;
+    }
+
+    /** run's check at a backward branch or a call, on the launch's count so far. */
+    void pastLimit() throws KernelFault {
+        if (executed > limit) throw limitReached();
+    }
+
+    /** run's CALL at pc i, but for the jump (the generated code knows the entry). */
+    void compiledCall(Thread t, int i) throws KernelFault {
+        int[] site = p.callSites[p.y[i]];
+        if (t.sp >= t.stack.length) throw new KernelFault("call depth above " + p.maxCallDepth);
+        copyParams(t, site, 1);
+        t.stack[t.sp++] = i + 1;
+        t.stack[t.sp++] = p.y[i];
+    }
+
+    /** run's RET: the pc to return to, or -1 when the thread's kernel returns (the thread exits). */
+    int compiledRet(Thread t) {
+        if (t.sp == 0) return -1;
+        int siteIx = t.stack[--t.sp];
+        int pc = t.stack[--t.sp];
+        int[] site = p.callSites[siteIx];
+        copyParams(t, site, 2 + 3 * site[1]);
+        return pc;
+    }
+
+    /** What run throws for e raised at instruction i (its catch clauses): the fault with where it happened. */
+    Throwable compiledFault(Throwable e, Thread t, int i) {
+        if (e instanceof KernelFault k) return KernelFault.at(k.what(), k.outOfBounds, where(t, i));
+        if (e instanceof MemoryFault) return KernelFault.at(e.getMessage(), true, where(t, i));
+        if (e instanceof RuntimeException) {
+            String what = e instanceof IndexOutOfBoundsException
+                    ? "out-of-bounds memory access (" + e.getMessage() + ")"
+                    : e.toString();
+            return KernelFault.at(what, e instanceof IndexOutOfBoundsException, where(t, i));
+        }
+        return e;
     }
 
     private KernelFault limitReached() {

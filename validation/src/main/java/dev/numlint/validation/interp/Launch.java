@@ -120,6 +120,15 @@ public final class Launch {
         return ForegroundCompile.status();
     }
 
+    /**
+     * The generated code in this JVM (interp/Compiler): {programs translated to classes of their own, nanoseconds
+     * spent translating and defining them, programs left to the interpreter}; null when it is off ({@code
+     * -Dnumlint.interp.compile=false}).
+     */
+    public static long[] generatedCode() {
+        return Compiler.ON ? Compiler.stats() : null;
+    }
+
     public void run(int[] grid, int[] block, int dynamicShared, long instructionLimit) throws KernelFault {
         run(grid, block, dynamicShared, instructionLimit, Machines.JVM);
     }

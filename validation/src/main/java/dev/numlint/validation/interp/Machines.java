@@ -31,13 +31,19 @@ import java.util.Map;
  * -Dnumlint.interp.copyAfter}; 0: from the first launch): a mix that has run that long is likely to run as long again,
  * which pays for the compilation. At most {@code maxCopies} copies per JVM (each compiled loop takes code cache);
  * programs past that, and every program with {@code -Dnumlint.interp.copies=false}, stay on the shared class.
+ *
+ * <p>All of this is for the programs that have no generated code of their own: by default ({@code
+ * -Dnumlint.interp.compile}) each program runs as a class of its own that {@link Compiler} translates it to, and only
+ * a program it cannot translate runs on these loops.
  */
 final class Machines {
     static final boolean COPIES = Boolean.parseBoolean(System.getProperty("numlint.interp.copies", "true"));
 
     /** The JVM's copies, with the settings of the system properties. */
     static final Machines JVM = new Machines(
-            Integer.getInteger("numlint.interp.maxCopies", 24), Long.getLong("numlint.interp.copyAfter", 100_000_000L));
+            Integer.getInteger("numlint.interp.maxCopies", 24),
+            Long.getLong("numlint.interp.copyAfter", 100_000_000L),
+            Compiler.ON);
 
     private static final MethodType CTOR = MethodType.methodType(void.class, Program.class, Space.class, int.class);
     private static byte[] classFile;
@@ -50,13 +56,28 @@ final class Machines {
 
     private boolean unavailable;
 
-    Machines(int maxCopies, long copyAfter) {
+    /** Whether a program runs on its own generated code ({@link Compiler}) where it has some. */
+    private final boolean compile;
+
+    Machines(int maxCopies, long copyAfter, boolean compile) {
         this.maxCopies = maxCopies;
         this.copyAfter = copyAfter;
+        this.compile = compile;
+    }
+
+    /** The loops alone: no generated code. */
+    Machines(int maxCopies, long copyAfter) {
+        this(maxCopies, copyAfter, false);
     }
 
     /** The interpreter for a launch of p: the copy for p's instruction mix, or the shared class. */
     Machine create(Program p, Space global, int dynamicShared) {
+        Compiler.Code code = compile ? Compiler.of(p) : null;
+        if (code != null) { // the program's own generated code (Compiler): no loop, shared or copied, runs it
+            Interpreter it = new Interpreter(p, global, dynamicShared);
+            it.code = code;
+            return it;
+        }
         MethodHandle ctor = COPIES ? copyFor(p.mix()) : null;
         if (ctor == null) {
             Warmup.once(); // the shared loop first gets a profile of every decoding
@@ -76,12 +97,15 @@ final class Machines {
      * copyAfter instructions, or no copy can be made.
      */
     synchronized boolean sharedLoopRuns() {
-        return !COPIES || copyAfter > 0 || maxCopies <= 0 || unavailable;
+        // with the generated code (Compiler) on, only a program it cannot translate runs on the shared loop, and
+        // that program's first launch warms the loop (create)
+        return !compile && (!COPIES || copyAfter > 0 || maxCopies <= 0 || unavailable);
     }
 
     /** Counts a launch of p that ran on the shared class: executed instructions towards its mix's copy. */
     synchronized void ran(Program p, long instructions) {
-        if (COPIES && !copies.containsKey(p.mix())) executed.merge(p.mix(), instructions, Long::sum);
+        if (COPIES && !(p.compiled instanceof Compiler.Code) && !copies.containsKey(p.mix()))
+            executed.merge(p.mix(), instructions, Long::sum);
     }
 
     /** Copies defined so far. */

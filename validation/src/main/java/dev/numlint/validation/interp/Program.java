@@ -38,6 +38,9 @@ public final class Program {
 
     private java.util.BitSet mix;
 
+    /** The generated code for this program (Compiler), a marker when it has none, or null before the first try. */
+    Object compiled;
+
     /**
      * The dispatch codes this program's instructions use (opcode and guard bit: what the interpreter loop's switch
      * sees): its instruction mix, the key of its copy of the loop (Machines).
