@@ -27,11 +27,14 @@ class ForegroundCompileTest {
                         "compilerDirectivesPrint",
                         new Object[] {new String[0]},
                         new String[] {String[].class.getName()});
-        int at = directives.indexOf("matching: " + ForegroundCompile.MATCH);
-        assertThat(at).as(directives).isNotNegative();
-        assertThat(directives.indexOf("matching: " + ForegroundCompile.MATCH, at + 1))
-                .as("added once")
-                .isNegative();
-        assertThat(directives.substring(at)).contains("BackgroundCompilation:false");
+        assertThat(ForegroundCompile.MATCH).hasSize(2);
+        for (String match : ForegroundCompile.MATCH) {
+            int at = directives.indexOf("matching: " + match);
+            assertThat(at).as(directives).isNotNegative();
+            assertThat(directives.indexOf("matching: " + match, at + 1))
+                    .as("added once")
+                    .isNegative();
+            assertThat(directives.substring(at)).contains("BackgroundCompilation:false");
+        }
     }
 }
