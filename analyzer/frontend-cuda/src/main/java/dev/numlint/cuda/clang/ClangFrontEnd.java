@@ -53,6 +53,9 @@ public final class ClangFrontEnd {
 
     private final Path toolkit;
     private final Path stubs;
+    /** Where the precompiled CUDA headers are kept between scans ({@link ClangPch}), or null: per process. */
+    private Path cacheDir;
+
     private final String fallback;
     private final Path root;
 
@@ -81,6 +84,7 @@ public final class ClangFrontEnd {
         // a worker writes the stub headers into its own private directory; nothing goes into the scan's cache
         Path stubs = inProcess ? Libclang.stubHeaders(ctx.cacheDir()) : null;
         ClangFrontEnd fe = new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root);
+        fe.cacheDir = ClangPch.kept() ? ctx.cacheDir() : null;
         fe.alone = Boolean.getBoolean("numlint.clang.alone");
         return fe;
     }
@@ -118,8 +122,8 @@ public final class ClangFrontEnd {
      * ({@link ClangUnit#failure()}); {@link ClangUnit#unavailable()} when libclang cannot run at all.
      */
     public ClangUnit parse(Path file, List<String> args, byte[] text) {
-        if (inProcess) return ClangParser.parse(file, args, text);
-        return ClangWorkers.SHARED.parse(file, root, args, text);
+        if (inProcess) return ClangParser.parse(file, args, text, cacheDir);
+        return ClangWorkers.SHARED.parse(file, root, cacheDir, args, text);
     }
 
     /** Why the Clang front end is not used in this scan although it was asked for (auto or clang), or null. */
