@@ -8,12 +8,11 @@ import java.lang.management.ManagementFactory;
  * default: nothing is printed and no report changes either way.
  */
 public final class Timings {
-    private static final boolean ON = Boolean.getBoolean("numlint.timings");
-
     private Timings() {}
 
+    /** Read at each use (a few times per scan), so a test or tool can switch it on in a running process. */
     public static boolean on() {
-        return ON;
+        return Boolean.getBoolean("numlint.timings");
     }
 
     /** Now, for {@link #since}. */
@@ -23,12 +22,12 @@ public final class Timings {
 
     /** Prints the phase's time since {@code t0} ({@link #start}) when timings are on. */
     public static void since(String phase, long t0) {
-        if (ON) line(phase + " " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        if (on()) line(phase + " " + (System.nanoTime() - t0) / 1_000_000 + " ms");
     }
 
     /** Prints a line of figures when timings are on. */
     public static void line(String what) {
-        if (!ON) return;
+        if (!on()) return;
         long at = ManagementFactory.getRuntimeMXBean().getUptime();
         System.err.println("numlint timings: " + what + " (at " + at + " ms)");
     }

@@ -81,7 +81,8 @@ public final class ClangFrontEnd {
         String missing = inProcess ? (Libclang.get() == null ? Libclang.unavailable() : null) : Libclang.missing();
         if (missing == null && !inProcess) missing = ClangWorkers.SHARED.unavailable();
         if (missing != null) return new ClangFrontEnd(false, false, null, null, fallbackNote(missing), root);
-        // a worker writes the stub headers into its own private directory; nothing goes into the scan's cache
+        // a worker writes the stub headers into the scan's cache directory beside the precompiled CUDA headers it
+        // keeps there (ClangPch), or into its own private directory when they are not kept
         Path stubs = inProcess ? Libclang.stubHeaders(ctx.cacheDir()) : null;
         ClangFrontEnd fe = new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root);
         fe.cacheDir = ClangPch.kept() ? ctx.cacheDir() : null;
