@@ -3,8 +3,9 @@
 # with the hand-written front end (--frontend legacy), with the default without the precompiled headers
 # (-Dnumlint.clang.pch=false) and with the default (auto: Clang in guarded workers, with the
 # precompiled CUDA runtime headers), clang-tidy-19 running one check (bugprone-narrowing-conversions) on the same
-# source files with the same compile commands, the ratio auto / clang-tidy, and the peak resident memory of the scan
-# (its JVM and its Clang workers summed, sampled) per file scanned. Then, on the last code base given with --ptx-tree
+# source files with the same compile commands, the ratio auto / clang-tidy (wall time, and CPU time: user and system
+# of the scan's JVM and its Clang workers, of xargs and its clang-tidy processes), and the peak resident memory of the
+# scan (its JVM and its Clang workers summed, sampled) per file scanned. Then, on the last code base given with --ptx-tree
 # (a small CUDA tree), PTX on: the share of the scan's wall time spent in nvcc (--jobs 1; nvcc is timed by a wrapper
 # passed as --nvcc).
 #
@@ -15,8 +16,18 @@
 # Note: clang-tidy stops a file at its first fatal error (a header not found); numlint's Clang keeps going.
 #
 # With --ptx-tree, the re-scans with the per-file analysis cache (cold caches, nothing changed, one changed .cu
-# file, one changed header: NUMLINT_BENCH_CHANGED_CU / NUMLINT_BENCH_CHANGED_HEADER, paths in the copy, else the first
-# .cu and .cuh), each report compared with a scan of the same tree without that cache (-Dnumlint.cuda.cache=false).
+# file, one changed header: NUMLINT_BENCH_CHANGED_CU / NUMLINT_BENCH_CHANGED_HEADER, paths relative to the tree, else
+# the first .cu and .cuh), each report compared with a scan of the same tree without that cache
+# (-Dnumlint.cuda.cache=false).
+#
+# "auto, PCH kept": the auto scan once more with a fresh analysis cache but the precompiled CUDA headers (and the stub
+# headers they name) that the auto scan left in its cache directory: a scan on a machine or CI cache that has scanned
+# before. Its report must equal the auto scan's.
+#
+# Paired runs on a shared machine: NUMLINT_BENCH_OLD=/path/to/other/numlint runs that launcher's auto scan right
+# before this tree's on each code base (columns "old auto s" and "auto / old"), and in the re-scan table each step
+# with the old launcher right before the new one, each on its own copy of the tree and its own cache directory (the
+# two reports compared: "JSON = old"). NUMLINT_BENCH_RUNS=N repeats the re-scan table N times (default 1).
 #
 # Usage: bench/frontend-speed.sh [--ptx-tree DIR [--ptx-only]] DIR...   (without code bases: examples/, a smoke run;
 #        --ptx-only: the PTX-on table alone)
@@ -35,6 +46,9 @@ while [ "$#" -gt 0 ]; do
 done
 if [ "${#dirs[@]}" = 0 ] && [ "$ptx_only" = 0 ]; then dirs=("$ROOT/examples"); fi
 ./numlint --version >/dev/null   # builds the CLI jar when needed
+OLD="${NUMLINT_BENCH_OLD:-}"
+RUNS="${NUMLINT_BENCH_RUNS:-1}"
+if [ -n "$OLD" ]; then "$OLD" --version >/dev/null; fi
 TIDY="$(command -v clang-tidy-19 || command -v clang-tidy || true)"
 CUDA="${CUDA_PATH:-/usr/local/cuda}"
 NVCC="$(command -v nvcc || echo "$CUDA/bin/nvcc")"
@@ -44,6 +58,14 @@ mkdir -p "$tmp/stubs"
 : > "$tmp/stubs/texture_fetch_functions.h"
 : > "$tmp/stubs/curand_mtgp32_kernel.h"
 MEASURE="$ROOT/bench/measure.py"
+
+# same_reports JSON...: "yes" when every report equals the first, the run's provenance (dates, paths) aside
+same_reports() {
+  python3 -c 'import json,sys
+strip=lambda d: {k: v for k, v in d.items() if k != "provenance"}
+r=[strip(json.load(open(p))) for p in sys.argv[1:]]
+print("yes" if all(x == r[0] for x in r) else "NO")' "$@"
+}
 
 sources() { find "$1" -path "$1/build" -prune -o -type f \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.cu' \) -print | sort; }
 scanned() { find "$1" -path "$1/build" -prune -o -type f \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.cu' -o -name '*.h' -o -name '*.hpp' -o -name '*.cuh' -o -name '*.hxx' -o -name '*.inl' \) -print | wc -l; }
@@ -105,8 +127,8 @@ PY
 
 if [ "${#dirs[@]}" -gt 0 ]; then
   echo "C/C++/CUDA scan speed, PTX off; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); clang-tidy: ${TIDY:-not installed}"
-  echo "| code base | sources (tidy) / files scanned | compile commands | numlint legacy s | numlint auto, no PCH s | numlint auto s | clang-tidy s | auto / clang-tidy | peak RSS MB (auto, all processes) | MB per file | JSON auto = no PCH |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| code base | sources (tidy) / files scanned | compile commands | numlint legacy s | numlint auto, no PCH s | numlint auto s | auto, PCH kept s | clang-tidy s | auto / clang-tidy | PCH kept / clang-tidy | auto CPU s | clang-tidy CPU s | auto / clang-tidy, CPU | old auto s | auto / old | auto / old, CPU | peak RSS MB (auto, all processes) | MB per file | JSON auto = no PCH = PCH kept (= old) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 fi
 for d in ${dirs[@]+"${dirs[@]}"}; do
   [ -d "$d" ] || continue
@@ -133,74 +155,122 @@ for d in ${dirs[@]+"${dirs[@]}"}; do
     ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/legacy.json" "$d")
   read -r tn _ < <(JAVA_TOOL_OPTIONS=-Dnumlint.clang.pch=false python3 "$MEASURE" ./numlint scan --frontend auto --ptx off \
     --cache-dir "$tmp/cache-nopch-$name" ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/nopch.json" "$d")
-  read -r ta rss < <(python3 "$MEASURE" ./numlint scan --frontend auto --ptx off --cache-dir "$tmp/cache-auto-$name" \
+  to="-"
+  co="-"
+  if [ -n "$OLD" ]; then
+    read -r to _ co < <(python3 "$MEASURE" "$OLD" scan --frontend auto --ptx off --cache-dir "$tmp/cache-old-$name" \
+      ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/old.json" "$d")
+  fi
+  read -r ta rss ca < <(python3 "$MEASURE" ./numlint scan --frontend auto --ptx off --cache-dir "$tmp/cache-auto-$name" \
     ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/auto.json" "$d")
+  # the precompiled CUDA headers the auto scan kept, in a cache directory without any analysis entry
+  mkdir -p "$tmp/cache-kept-$name"
+  for k in "$tmp/cache-auto-$name"/clang-pch-* "$tmp/cache-auto-$name"/clang-stubs-*; do
+    if [ -e "$k" ]; then cp -rp "$k" "$tmp/cache-kept-$name/"; fi
+  done
+  read -r tk _ < <(python3 "$MEASURE" ./numlint scan --frontend auto --ptx off --cache-dir "$tmp/cache-kept-$name" \
+    ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/kept.json" "$d")
   tt="-"
+  ct="-"
   ratio="-"
+  kratio="-"
+  cratio="-"
   if [ -n "$TIDY" ] && [ "${#files[@]}" -gt 0 ]; then
     # one file per clang-tidy process, as many at once as cores (as run-clang-tidy does; the scan uses every core)
     printf '%s\0' "${files[@]}" > "$tmp/files"
-    read -r tt _ < <(python3 "$MEASURE" xargs -0 -P "$(nproc)" -I{} -a "$tmp/files" sh -c \
+    read -r tt _ ct < <(python3 "$MEASURE" xargs -0 -P "$(nproc)" -I{} -a "$tmp/files" sh -c \
       'exec "$0" -checks="-*,bugprone-narrowing-conversions" --quiet "$@"' "$TIDY" ${tpre[@]+"${tpre[@]}"} "{}" ${tpost[@]+"${tpost[@]}"})
     ratio="$(awk -v a="$ta" -v t="$tt" 'BEGIN { printf "%.2f", a / t }')"
+    kratio="$(awk -v a="$tk" -v t="$tt" 'BEGIN { printf "%.2f", a / t }')"
+    cratio="$(awk -v a="$ca" -v t="$ct" 'BEGIN { printf "%.2f", a / t }')"
+  fi
+  oratio="-"
+  ocratio="-"
+  if [ "$to" != "-" ]; then
+    oratio="$(awk -v a="$ta" -v o="$to" 'BEGIN { printf "%.2f", a / o }')"
+    ocratio="$(awk -v a="$ca" -v o="$co" 'BEGIN { printf "%.2f", a / o }')"
   fi
   # the precompiled headers must not change a finding or a notice: the two reports, without their dates
-  same="$(python3 -c 'import json,sys
-a,b=(json.load(open(p)) for p in sys.argv[1:3])
-strip=lambda d: {k: v for k, v in d.items() if k != "provenance"}
-print("yes" if strip(a)==strip(b) else "NO")' "$tmp/nopch.json" "$tmp/auto.json")"
-  awk -v same="$same" -v n="$name" -v s="${#files[@]}" -v f="$nfiles" -v cc="$cc" -v tl="$tl" -v tn="$tn" -v ta="$ta" -v tt="$tt" -v r="$ratio" -v rss="$rss" \
-    'BEGIN { printf "| %s | %s / %s | %s | %s | %s | %s | %s | %s | %.0f | %.1f | %s |\n", n, s, f, cc, tl, tn, ta, tt, r, rss / 1024, rss / 1024 / (f > 0 ? f : 1), same }'
+  cmp=("$tmp/nopch.json" "$tmp/auto.json" "$tmp/kept.json")
+  if [ "$to" != "-" ]; then cmp+=("$tmp/old.json"); fi
+  same="$(same_reports "${cmp[@]}")"
+  awk -v same="$same" -v n="$name" -v s="${#files[@]}" -v f="$nfiles" -v cc="$cc" -v tl="$tl" -v tn="$tn" -v ta="$ta" -v tk="$tk" -v tt="$tt" -v r="$ratio" -v kr="$kratio" -v to="$to" -v or="$oratio" -v rss="$rss" \
+    -v ca="$ca" -v ct="$ct" -v cr="$cratio" -v ocr="$ocratio" \
+    'BEGIN { printf "| %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %.1f | %s |\n", n, s, f, cc, tl, tn, ta, tk, tt, r, kr, ca, ct, cr, to, or, ocr, rss / 1024, rss / 1024 / (f > 0 ? f : 1), same }'
 done
 
 if [ -n "$ptx_tree" ] && [ -d "$ptx_tree" ]; then
-  cp -r "$ptx_tree" "$tmp/tree"
-  cat > "$tmp/nvcc" <<EOF
+  # nvcc timed by a wrapper per launcher (numlint runs nvcc with a scrubbed environment: the log's path is written in)
+  for t in old new; do
+    cat > "$tmp/nvcc-$t" <<EOF
 #!/bin/sh
 s=\$(date +%s%N)
 "$NVCC" "\$@"
 rc=\$?
-echo \$(( \$(date +%s%N) - s )) >> "$tmp/nvcc.log"
+echo \$(( \$(date +%s%N) - s )) >> "$tmp/nvcc-$t.log"
 exit \$rc
 EOF
-  chmod +x "$tmp/nvcc"
-  # one scan of the copy, PTX on, with the PTX cache and the per-file analysis cache in $tmp/cache (extra JVM options
-  # in $1, e.g. -Dnumlint.cuda.cache=false); prints its wall time; the nvcc calls go to $tmp/nvcc.log
+    chmod +x "$tmp/nvcc-$t"
+  done
+  # scan_ptx CLI TAG [JVM options]: one scan of the copy $tmp/tree-TAG, PTX on, with the PTX cache and the per-file
+  # analysis cache in $tmp/cache-TAG; prints its wall time; its nvcc calls go to $tmp/nvcc-TAG.log, its report to
+  # $tmp/ptx-TAG.json
   scan_ptx() {
-    : > "$tmp/nvcc.log"
-    JAVA_TOOL_OPTIONS="${1:-}" python3 "$MEASURE" ./numlint scan --ptx auto --nvcc "$tmp/nvcc" --cache-dir "$tmp/cache" \
-      --jobs 1 --format json --output "$tmp/ptx.json" "$tmp/tree" 2>/dev/null | cut -d' ' -f1
+    : > "$tmp/nvcc-$2.log"
+    JAVA_TOOL_OPTIONS="${3:-}" python3 "$MEASURE" "$1" scan --ptx auto \
+      --nvcc "$tmp/nvcc-$2" --cache-dir "$tmp/cache-$2" --jobs 1 --format json --output "$tmp/ptx-$2.json" "$tmp/tree-$2" \
+      2>/dev/null | cut -d' ' -f1
   }
-  # the same tree without the analysis cache (the PTX cache warm): the report the cached scan must equal, dates aside
-  same_as_uncached() {
-    JAVA_TOOL_OPTIONS=-Dnumlint.cuda.cache=false ./numlint scan --ptx auto --nvcc "$NVCC" --cache-dir "$tmp/cache" \
-      --jobs 1 --format json --output "$tmp/uncached.json" "$tmp/tree" >/dev/null 2>&1 || true
-    python3 -c 'import json,sys
-a,b=(json.load(open(p)) for p in sys.argv[1:3])
-strip=lambda d: {k: v for k, v in d.items() if k != "provenance"}
-print("yes" if strip(a)==strip(b) else "NO")' "$tmp/ptx.json" "$tmp/uncached.json"
+  # the same tree without the analysis cache (the PTX cache warm): the report the cached scan must equal
+  uncached() {
+    JAVA_TOOL_OPTIONS=-Dnumlint.cuda.cache=false "$1" scan --ptx auto --nvcc "$NVCC" --cache-dir "$tmp/cache-$2" \
+      --jobs 1 --format json --output "$tmp/uncached-$2.json" "$tmp/tree-$2" >/dev/null 2>&1 || true
   }
-  row() { # label wall same
-    awk -v l="$1" -v w="$2" -v n="$(awk '{ s += $1 } END { printf "%.1f", s / 1e9 }' "$tmp/nvcc.log")" \
-      -v c="$(wc -l < "$tmp/nvcc.log")" -v same="$3" \
-      'BEGIN { printf "| %s | %s | %s (%s) | %.0f%% | %s |\n", l, w, n, c, (w > 0 ? 100 * n / w : 0), same }'
+  nvcc_of() { awk '{ s += $1 } END { printf "%.1f (%d)", s / 1e9, NR }' "$tmp/nvcc-$1.log"; }
+  tags=(new)
+  if [ -n "$OLD" ]; then tags=(old new); fi
+  cli_of() { if [ "$1" = old ]; then echo "$OLD"; else echo ./numlint; fi; }
+  # step LABEL [JVM options]: each launcher (the old one first) scans its own copy; one row
+  step() {
+    local label="$1" opts="${2:-}" t w w_new w_old="-" same eq_old="-" ratio="-"
+    for t in "${tags[@]}"; do
+      w="$(scan_ptx "$(cli_of "$t")" "$t" "$opts")"
+      if [ "$t" = new ]; then w_new="$w"; else w_old="$w"; fi
+    done
+    if [ -n "$opts" ]; then
+      same="-"
+    else
+      uncached ./numlint new
+      same="$(same_reports "$tmp/ptx-new.json" "$tmp/uncached-new.json")"
+    fi
+    if [ -n "$OLD" ]; then
+      eq_old="$(same_reports "$tmp/ptx-new.json" "$tmp/ptx-old.json")"
+      ratio="$(awk -v a="$w_new" -v o="$w_old" 'BEGIN { printf "%.2f", a / o }')"
+    fi
+    echo "| $run | $label | $w_new | $(nvcc_of new) | $w_old | $ratio | $same | $eq_old |"
   }
-  one="${NUMLINT_BENCH_CHANGED_CU:-$(find "$tmp/tree" -name '*.cu' | sort | head -n1)}"
-  hdr="${NUMLINT_BENCH_CHANGED_HEADER:-$(find "$tmp/tree" -name '*.cuh' | sort | head -n1)}"
   echo
   echo "PTX on, $(basename "$ptx_tree") ($(sources "$ptx_tree" | wc -l) sources), --jobs 1, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "| scan | wall s | nvcc s (calls) | nvcc share | JSON = without the analysis cache |"
-  echo "|---|---|---|---|---|"
-  w="$(scan_ptx -Dnumlint.cuda.cache=false)"; row "without the analysis cache, PTX cache cold" "$w" "-"
-  w="$(scan_ptx -Dnumlint.cuda.cache=false)"; row "without the analysis cache, re-scan, nothing changed" "$w" "-"
-  rm -rf "$tmp/cache"
-  w="$(scan_ptx)"; row "cold caches" "$w" "$(same_as_uncached)"
-  w="$(scan_ptx)"; row "re-scan, nothing changed" "$w" "$(same_as_uncached)"
-  echo "// changed" >> "$one"
-  w="$(scan_ptx)"; row "re-scan after one changed .cu file ($(basename "$one"))" "$w" "$(same_as_uncached)"
-  if [ -n "$hdr" ]; then
-    echo "// changed" >> "$hdr"
-    w="$(scan_ptx)"; row "re-scan after one changed header ($(basename "$hdr"))" "$w" "$(same_as_uncached)"
-  fi
+  echo "| run | scan | wall s | nvcc s (calls) | old wall s | new / old | JSON = without the analysis cache | JSON = old |"
+  echo "|---|---|---|---|---|---|---|---|"
+  for run in $(seq 1 "$RUNS"); do
+    for t in "${tags[@]}"; do
+      rm -rf "$tmp/tree-$t" "$tmp/cache-$t"
+      cp -r "$ptx_tree" "$tmp/tree-$t"
+    done
+    one="${NUMLINT_BENCH_CHANGED_CU:-$(cd "$tmp/tree-new" && find . -name '*.cu' | sort | head -n1)}"
+    hdr="${NUMLINT_BENCH_CHANGED_HEADER:-$(cd "$tmp/tree-new" && find . -name '*.cuh' | sort | head -n1)}"
+    step "without the analysis cache, PTX cache cold" -Dnumlint.cuda.cache=false
+    step "without the analysis cache, re-scan, nothing changed" -Dnumlint.cuda.cache=false
+    for t in "${tags[@]}"; do rm -rf "$tmp/cache-$t"; done
+    step "cold caches"
+    step "re-scan, nothing changed"
+    for t in "${tags[@]}"; do echo "// changed" >> "$tmp/tree-$t/$one"; done
+    step "re-scan after one changed .cu file ($(basename "$one"))"
+    if [ -n "$hdr" ]; then
+      for t in "${tags[@]}"; do echo "// changed" >> "$tmp/tree-$t/$hdr"; done
+      step "re-scan after one changed header ($(basename "$hdr"))"
+    fi
+  done
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Runs a command and prints "WALL_S PEAK_RSS_KB": its wall time and the peak of the summed resident set of the
-command and all its descendants (the scan's JVM and its Clang workers together), sampled every 50 ms from /proc.
+"""Runs a command and prints "WALL_S PEAK_RSS_KB CPU_S": its wall time, the peak of the summed resident set of the
+command and all its descendants (the scan's JVM and its Clang workers together), sampled every 50 ms from /proc, and
+the CPU time (user and system) of the command and of every descendant it waited for (the scan's JVM reaps its Clang
+workers, xargs its clang-tidy processes): on a shared machine the CPU time moves less with the load than the wall time.
 Output of the command is discarded; its exit status is ignored (a scan with findings exits 1).
 Usage: bench/measure.py COMMAND [ARG...]"""
 import os
@@ -37,10 +39,14 @@ def main():
     start = time.monotonic()
     proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = 0
-    while proc.poll() is None:
+    while True:
+        pid, _, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid == proc.pid:
+            break
         peak = max(peak, tree_rss_kb(proc.pid))
         time.sleep(0.05)
-    print(f"{time.monotonic() - start:.1f} {peak}")
+    wall = time.monotonic() - start
+    print(f"{wall:.2f} {peak} {usage.ru_utime + usage.ru_stime:.2f}")
 
 
 if __name__ == "__main__":

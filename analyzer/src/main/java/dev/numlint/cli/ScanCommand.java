@@ -184,8 +184,11 @@ final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        dev.numlint.model.Timings.line("scan command");
         Outputs.check("--output", output, ScanInputs.treeDirs(paths));
+        long t0 = dev.numlint.model.Timings.start();
         ScanInputs.Prepared prepared = inputs.prepare(paths, analyzers.get());
+        dev.numlint.model.Timings.since("inputs (configuration, build flags)", t0);
         Baseline base = null;
         if (baseline != null) {
             try {
@@ -241,7 +244,9 @@ final class ScanCommand implements Callable<Integer> {
                 prepared.configFile(),
                 failOn.name(),
                 sarifMinLevel == SarifMinLevel.note ? null : sarifMinLevel.level);
+        long t1 = dev.numlint.model.Timings.start();
         Outputs.write(output, spec.commandLine().getOut(), w -> write(r, ro, w));
+        dev.numlint.model.Timings.since("report", t1);
         Level threshold =
                 switch (failOn) {
                     case error -> Level.ERROR;

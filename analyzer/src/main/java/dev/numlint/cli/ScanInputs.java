@@ -92,7 +92,7 @@ final class ScanInputs {
     @Option(
             names = "--cache-dir",
             paramLabel = "DIR",
-            description = "cache for derived PTX and per-file analysis results (default: "
+            description = "cache for derived PTX, per-file analysis results and precompiled CUDA headers (default: "
                     + "$XDG_CACHE_HOME/numlint or $HOME/.cache/numlint)")
     Path cacheDir;
 

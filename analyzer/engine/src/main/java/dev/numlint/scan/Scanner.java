@@ -93,7 +93,9 @@ public final class Scanner {
     public ScanResult run() {
         Path root = options.root;
         List<Glob> excludes = options.excludes.stream().map(Glob::new).collect(Collectors.toList());
+        long t0 = dev.numlint.model.Timings.start();
         FileDiscovery.Result discovered = new FileDiscovery(root, excludes, options.cacheDir).discover(options.paths);
+        dev.numlint.model.Timings.since("discovery", t0);
         Shared shared = new Shared(root);
         discovered.notifications().forEach(shared::notify);
         options.notices.forEach(shared::notify);
@@ -161,7 +163,9 @@ public final class Scanner {
             runners.shutdownNow();
             progress.done();
         }
+        long t1 = dev.numlint.model.Timings.start();
         ScanResult result = finish(shared, handled);
+        dev.numlint.model.Timings.since("merge", t1);
         progress.finish(result.filesAnalyzed(), result.filesNotAnalyzed());
         return result;
     }
@@ -194,7 +198,9 @@ public final class Scanner {
     private void runAnalyzer(Analyzer a, List<Path> files, Context ctx, Progress progress) {
         AnalyzerRun batch = new AnalyzerRun(ctx, a, files.size(), progress);
         try {
+            long t0 = dev.numlint.model.Timings.start();
             a.analyze(batch, files, batch);
+            dev.numlint.model.Timings.since("analyzer " + a.id() + " (" + files.size() + " files)", t0);
             batch.commit();
             batch.finishProgress();
             return;

@@ -204,6 +204,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                             + (alone.size() > 8 ? ", ..." : "")));
         }
         run.flushIncludedByName(sink);
+        dev.numlint.model.Timings.line("cuda-source " + stats);
         Notification undefined = run.undefinedTypes.summary();
         if (undefined != null) sink.notify(undefined);
     }

@@ -119,6 +119,56 @@ class ClangPchTest {
     }
 
     @Test
+    void aHeaderKeptInTheCacheDirectoryIsReusedByTheNextProcessUntilAnInputChanges() throws Exception {
+        assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
+        Path cache = dir.resolve("cache");
+        Path a = write("a.cu", SOURCE);
+        System.setProperty("numlint.clang.pch", "false");
+        ClangUnit plain = parse(a, args(a));
+        System.setProperty("numlint.clang.pch", "true");
+
+        ClangUnit first = ClangParser.parse(a, args(a), Files.readAllBytes(a), cache);
+        assertThat(ClangPch.BUILT.get()).isEqualTo(1);
+        assertThat(ClangPch.REUSED.get()).isZero();
+        Path store = ClangPch.store(cache);
+        List<Path> kept;
+        try (var s = Files.list(store)) {
+            kept = s.filter(p -> p.toString().endsWith(".pch")).toList();
+        }
+        assertThat(kept).hasSize(1);
+
+        // another process (the next scan, another worker): nothing built, the kept header used
+        ClangPch.reset();
+        ClangUnit second = ClangParser.parse(a, args(a), Files.readAllBytes(a), cache);
+        assertThat(ClangPch.BUILT.get()).isZero();
+        assertThat(ClangPch.REUSED.get()).isEqualTo(1);
+        assertThat(ClangPch.USED.get()).isEqualTo(1);
+        assertThat(first.failure()).isNull();
+        assertThat(second.failure()).isNull();
+        assertThat(dump(first)).isEqualTo(dump(plain));
+        assertThat(dump(second)).isEqualTo(dump(plain));
+
+        // a file the header read changed (here the stub header in the cache directory): built again
+        Path stub = cache.resolve("clang-stubs-" + Libclang.MAJOR).resolve("texture_fetch_functions.h");
+        assertThat(Files.readString(Path.of(kept.get(0).toString().replace(".pch", ".inputs"))))
+                .contains(stub.toString());
+        Files.setLastModifiedTime(stub, java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L));
+        ClangPch.reset();
+        ClangUnit third = ClangParser.parse(a, args(a), Files.readAllBytes(a), cache);
+        assertThat(ClangPch.BUILT.get()).isEqualTo(1);
+        assertThat(ClangPch.REUSED.get()).isZero();
+        assertThat(dump(third)).isEqualTo(dump(plain));
+
+        // a damaged list of inputs: built again, never trusted
+        Path inputs = Path.of(kept.get(0).toString().replace(".pch", ".inputs"));
+        Files.writeString(inputs, "garbage\n");
+        ClangPch.reset();
+        ClangUnit fourth = ClangParser.parse(a, args(a), Files.readAllBytes(a), cache);
+        assertThat(ClangPch.BUILT.get()).isEqualTo(1);
+        assertThat(dump(fourth)).isEqualTo(dump(plain));
+    }
+
+    @Test
     void anotherArgumentSetGetsItsOwnHeader() throws Exception {
         assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
         Path a = write("a.cu", SOURCE);

@@ -81,7 +81,11 @@ class ClangWireTest {
     @Test
     void requestsRoundTrip() throws IOException {
         ClangWire.Request r = new ClangWire.Request(
-                Path.of("/t/a.cu"), Path.of("/t"), List.of("-x", "cuda", "-x"), "k".getBytes(StandardCharsets.UTF_8));
+                Path.of("/t/a.cu"),
+                Path.of("/t"),
+                Path.of("/c"),
+                List.of("-x", "cuda", "-x"),
+                "k".getBytes(StandardCharsets.UTF_8));
         DataInputStream i = in(bytes(o -> {
             ClangWire.writeRequest(o, r);
             ClangWire.writeQuit(o);
@@ -89,6 +93,7 @@ class ClangWireTest {
         ClangWire.Request back = ClangWire.readRequest(i);
         assertThat(back.file()).isEqualTo(r.file());
         assertThat(back.root()).isEqualTo(r.root());
+        assertThat(back.cacheDir()).isEqualTo(r.cacheDir());
         assertThat(back.args()).isEqualTo(r.args());
         assertThat(back.text()).isEqualTo(r.text());
         assertThat(ClangWire.readRequest(i)).isNull();

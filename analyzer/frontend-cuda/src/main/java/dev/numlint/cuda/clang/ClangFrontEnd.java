@@ -53,6 +53,9 @@ public final class ClangFrontEnd {
 
     private final Path toolkit;
     private final Path stubs;
+    /** Where the precompiled CUDA headers are kept between scans ({@link ClangPch}), or null: per process. */
+    private Path cacheDir;
+
     private final String fallback;
     private final Path root;
 
@@ -78,9 +81,11 @@ public final class ClangFrontEnd {
         String missing = inProcess ? (Libclang.get() == null ? Libclang.unavailable() : null) : Libclang.missing();
         if (missing == null && !inProcess) missing = ClangWorkers.SHARED.unavailable();
         if (missing != null) return new ClangFrontEnd(false, false, null, null, fallbackNote(missing), root);
-        // a worker writes the stub headers into its own private directory; nothing goes into the scan's cache
+        // a worker writes the stub headers into the scan's cache directory beside the precompiled CUDA headers it
+        // keeps there (ClangPch), or into its own private directory when they are not kept
         Path stubs = inProcess ? Libclang.stubHeaders(ctx.cacheDir()) : null;
         ClangFrontEnd fe = new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root);
+        fe.cacheDir = ClangPch.kept() ? ctx.cacheDir() : null;
         fe.alone = Boolean.getBoolean("numlint.clang.alone");
         return fe;
     }
@@ -118,8 +123,8 @@ public final class ClangFrontEnd {
      * ({@link ClangUnit#failure()}); {@link ClangUnit#unavailable()} when libclang cannot run at all.
      */
     public ClangUnit parse(Path file, List<String> args, byte[] text) {
-        if (inProcess) return ClangParser.parse(file, args, text);
-        return ClangWorkers.SHARED.parse(file, root, args, text);
+        if (inProcess) return ClangParser.parse(file, args, text, cacheDir);
+        return ClangWorkers.SHARED.parse(file, root, cacheDir, args, text);
     }
 
     /** Why the Clang front end is not used in this scan although it was asked for (auto or clang), or null. */

@@ -68,7 +68,12 @@ public final class ClangParser {
      * and returns its unit; {@link ClangUnit#overBudget()} when the budget ran out first.
      */
     public static ClangUnit parse(Path file, List<String> args, byte[] text) {
-        Future<ClangUnit> f = POOL.submit(() -> parseHere(file, args, text));
+        return parse(file, args, text, null);
+    }
+
+    /** As {@link #parse(Path, List, byte[])}, with the precompiled CUDA headers kept in {@code cacheDir} (or null). */
+    static ClangUnit parse(Path file, List<String> args, byte[] text, Path cacheDir) {
+        Future<ClangUnit> f = POOL.submit(() -> parseHere(file, args, text, cacheDir));
         try {
             return f.get(budgetMs(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -86,11 +91,12 @@ public final class ClangParser {
      * Parses on the calling thread, without a budget: for the Clang worker, whose parent bounds it (the worker is a
      * child process under an address-space limit, killed past its budget).
      */
-    static ClangUnit parseNow(Path file, List<String> args, byte[] text) throws InterruptedException {
-        return parseHere(file, args, text);
+    static ClangUnit parseNow(Path file, List<String> args, byte[] text, Path cacheDir) throws InterruptedException {
+        return parseHere(file, args, text, cacheDir);
     }
 
-    private static ClangUnit parseHere(Path file, List<String> args, byte[] text) throws InterruptedException {
+    private static ClangUnit parseHere(Path file, List<String> args, byte[] text, Path cacheDir)
+            throws InterruptedException {
         Libclang lib = Libclang.get();
         if (lib == null) return ClangUnit.failed(file, String.valueOf(Libclang.unavailable()));
         // the resource directory (Clang's builtin headers) is where this process extracted them
@@ -100,7 +106,7 @@ public final class ClangParser {
         all.addAll(args);
         CXIndex index = Libclang.acquire();
         try {
-            Path pch = ClangPch.forArguments(index, all);
+            Path pch = ClangPch.forArguments(index, all, cacheDir);
             if (pch != null) {
                 List<String> with = new ArrayList<>(all.size() + 2);
                 with.addAll(all);
@@ -110,7 +116,7 @@ public final class ClangParser {
                 // a precompiled header Clang refused (changed toolkit headers, another libclang): the plain parse,
                 // and that header is not offered again
                 if (!ClangPch.refused(u)) return u;
-                ClangPch.drop(all, "refused by Clang: " + u.firstError());
+                ClangPch.drop(all, cacheDir, "refused by Clang: " + u.firstError());
             }
             return parseWith(index, file, all, text);
         } finally {

@@ -39,8 +39,13 @@ import org.bytedeco.llvm.clang.CXUnsavedFile;
  * header that fails to build, or that Clang refuses when reading it, is dropped with one line on standard error
  * (the worker's private file, never printed) and its files are parsed plainly, with no notice.
  *
- * <p>The headers live in a private directory ({@link #directory(Path)}: the Clang worker's own temporary directory,
- * deleted with it), never in the scanned tree. Off with {@code -Dnumlint.clang.pch=false}.
+ * <p>Where they live: with the scan's cache directory ({@code --cache-dir}), in its {@code clang-pch-N} folder, kept
+ * between scans and shared by the workers of a scan (one builds, the others wait for it under a file lock), so a
+ * scan after the first on a machine builds none. A kept header is used only when every file it read (the
+ * toolkit's, Clang's and the stub headers) still has the size and modification time it had when the header was
+ * built (listed beside it, {@code .inputs}); otherwise it is built again. {@code -Dnumlint.clang.pchCache=false}, or
+ * no cache directory: in a private directory ({@link #directory(Path)}: the Clang worker's own temporary directory,
+ * deleted with it), built once per worker. Never in the scanned tree. Off with {@code -Dnumlint.clang.pch=false}.
  */
 final class ClangPch {
     /** A set whose header could not be built: its files parse plainly. */
@@ -61,6 +66,17 @@ final class ClangPch {
     static boolean enabled() {
         return !"false".equalsIgnoreCase(System.getProperty("numlint.clang.pch", "true"));
     }
+
+    /** Whether the headers are kept in the scan's cache directory between scans ({@code numlint.clang.pchCache}). */
+    static boolean kept() {
+        return enabled() && !"false".equalsIgnoreCase(System.getProperty("numlint.clang.pchCache", "true"));
+    }
+
+    /** Kept headers reused from the cache directory (built by an earlier scan or another worker), for tests. */
+    static final java.util.concurrent.atomic.AtomicLong REUSED = new java.util.concurrent.atomic.AtomicLong();
+
+    /** The first line of a kept header's list of inputs. */
+    private static final String INPUTS_HEADER = "numlint precompiled CUDA header inputs 1 ";
 
     /** Where the headers are written: a private directory of this process (the worker's TMPDIR). */
     static void directory(Path dir) {
@@ -95,17 +111,19 @@ final class ClangPch {
      * built on first use, or null: not a CUDA file, switched off, it failed to build, or the file's include
      * directories shadow a header it read.
      */
-    static Path forArguments(CXIndex index, List<String> args) {
+    static Path forArguments(CXIndex index, List<String> args, Path cacheDir) {
         if (!enabled() || !cuda(args)) return null;
         List<String> set = headerArguments(args);
         String key = key(set);
-        Object h = HEADERS.get(key);
+        Path store = cacheDir == null ? null : store(cacheDir);
+        String slot = store == null ? key : key + "\0" + store;
+        Object h = HEADERS.get(slot);
         if (h == null) {
-            synchronized (key.intern()) {
-                h = HEADERS.get(key);
+            synchronized (slot.intern()) {
+                h = HEADERS.get(slot);
                 if (h == null) {
-                    h = build(index, key, set);
-                    HEADERS.put(key, h);
+                    h = store == null ? build(index, key, set, null) : kept(index, key, set, store);
+                    HEADERS.put(slot, h);
                 }
             }
         }
@@ -122,18 +140,121 @@ final class ClangPch {
         return e != null && (e.contains("precompiled header") || e.contains("PCH file") || e.contains("AST file"));
     }
 
-    /** Drops the header of {@code args}' set: its files parse plainly from now on. */
-    static void drop(List<String> args, String why) {
+    /**
+     * Drops the header of {@code args}' set: its files parse plainly from now on in this process, and a kept one is
+     * deleted (the next scan builds it again).
+     */
+    static void drop(List<String> args, Path cacheDir, String why) {
         String key = key(headerArguments(args));
-        Object old = HEADERS.put(key, FAILED);
+        Path store = cacheDir == null ? null : store(cacheDir);
+        Object old = HEADERS.put(store == null ? key : key + "\0" + store, FAILED);
         if (old instanceof Path p) {
             try {
                 Files.deleteIfExists(p);
+                if (store != null) Files.deleteIfExists(inputsOf(p));
             } catch (IOException e) {
                 // deleted with the private directory
             }
         }
         debug("precompiled CUDA header " + key.substring(0, 12) + " dropped: " + why);
+    }
+
+    /** The folder of the kept headers in a cache directory (one per libclang major version). */
+    static Path store(Path cacheDir) {
+        return cacheDir.toAbsolutePath().normalize().resolve("clang-pch-" + Libclang.MAJOR);
+    }
+
+    private static Path inputsOf(Path pch) {
+        String n = pch.getFileName().toString();
+        return pch.resolveSibling(n.substring(0, n.length() - ".pch".length()) + ".inputs");
+    }
+
+    /**
+     * The kept header of one set in {@code store}: reused when its inputs are unchanged, else built there (under a
+     * lock, so the workers of a scan build it once). A store that cannot be used (not a plain directory, no lock):
+     * built in the private directory as without one.
+     */
+    private static Object kept(CXIndex index, String key, List<String> set, Path store) {
+        String name = "cuda-" + key.substring(0, 32);
+        Path pch = store.resolve(name + ".pch");
+        Path inputs = store.resolve(name + ".inputs");
+        try {
+            Files.createDirectories(store);
+            if (!Files.isDirectory(store, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw new IOException(store + " is not a directory");
+            }
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(
+                            store.resolve(name + ".lock"),
+                            java.nio.file.StandardOpenOption.CREATE,
+                            java.nio.file.StandardOpenOption.WRITE,
+                            java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                    java.nio.channels.FileLock lock = ch.lock()) {
+                Set<String> read = unchanged(key, pch, inputs);
+                if (read != null) {
+                    READ.put(key, read);
+                    REUSED.incrementAndGet();
+                    return pch;
+                }
+                Path tmp =
+                        store.resolve("." + name + "." + ProcessHandle.current().pid() + ".tmp");
+                List<Path> files = new ArrayList<>();
+                Object h = build(index, key, set, new Target(tmp, store.resolve(name + ".cuh"), files));
+                if (h == FAILED) return FAILED;
+                try {
+                    StringBuilder b =
+                            new StringBuilder(INPUTS_HEADER).append(key).append('\n');
+                    for (Path f : files) {
+                        var a = Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class);
+                        b.append(a.size())
+                                .append(' ')
+                                .append(a.lastModifiedTime().toMillis())
+                                .append(' ')
+                                .append(f)
+                                .append('\n');
+                    }
+                    Path tmpInputs = store.resolve(
+                            "." + name + "." + ProcessHandle.current().pid() + ".tmp-inputs");
+                    Files.writeString(tmpInputs, b, StandardCharsets.UTF_8);
+                    Files.move(tmp, pch, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(tmpInputs, inputs, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                } finally {
+                    Files.deleteIfExists(tmp);
+                }
+                return pch;
+            }
+        } catch (IOException | RuntimeException e) {
+            debug("precompiled CUDA header " + key.substring(0, 12) + " not kept in " + store + ": " + e);
+            return build(index, key, set, null);
+        }
+    }
+
+    /**
+     * The tails of the files a kept header read ({@link #shadowed}), when the header and its list are plain files of
+     * this key and every file listed has its recorded size and modification time; else null (build it again).
+     */
+    static Set<String> unchanged(String key, Path pch, Path inputs) {
+        if (!Files.isRegularFile(pch, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || !Files.isRegularFile(inputs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        try {
+            List<String> lines = Files.readAllLines(inputs, StandardCharsets.UTF_8);
+            if (lines.isEmpty() || !lines.get(0).equals(INPUTS_HEADER + key)) return null;
+            List<Path> files = new ArrayList<>();
+            for (String line : lines.subList(1, lines.size())) {
+                String[] w = line.split(" ", 3);
+                if (w.length != 3) return null;
+                Path f = Path.of(w[2]);
+                var a = Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class);
+                if (a.size() != Long.parseLong(w[0]) || a.lastModifiedTime().toMillis() != Long.parseLong(w[1])) {
+                    return null;
+                }
+                files.add(f);
+            }
+            return tails(files);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     static boolean cuda(List<String> args) {
@@ -233,14 +354,29 @@ final class ClangPch {
         return v;
     }
 
-    /** Builds the header of one set: an empty CUDA file (the wrapper alone), parsed incomplete and saved. */
-    private static Object build(CXIndex index, String key, List<String> set) {
+    /**
+     * Where a header is saved: the file, the name of the empty main file it is built from (never written), and the
+     * list that receives the files it read.
+     */
+    private record Target(Path out, Path src, List<Path> read) {}
+
+    /**
+     * Builds the header of one set: an empty CUDA file (the wrapper alone), parsed incomplete and saved, to
+     * {@code target} or, when null, in the private directory.
+     */
+    private static Object build(CXIndex index, String key, List<String> set, Target target) {
         Path out;
         Path src;
         try {
-            Path d = dir();
-            out = d.resolve("cuda-" + key.substring(0, 24) + ".pch");
-            src = d.resolve("cuda-" + key.substring(0, 24) + ".cuh");
+            if (target == null) {
+                Path d = dir();
+                target = new Target(
+                        d.resolve("cuda-" + key.substring(0, 24) + ".pch"),
+                        d.resolve("cuda-" + key.substring(0, 24) + ".cuh"),
+                        new ArrayList<>());
+            }
+            out = target.out();
+            src = target.src();
         } catch (IOException | RuntimeException e) {
             debug("precompiled CUDA header not built: no private directory (" + e + ")");
             return FAILED;
@@ -277,7 +413,9 @@ final class ClangPch {
                             + " errors in the wrapper headers");
                     return FAILED;
                 }
-                READ.put(key, tails(tu));
+                List<Path> files = inclusions(tu, src);
+                target.read().addAll(files);
+                READ.put(key, tails(files));
                 int s = clang_saveTranslationUnit(tu, new BytePointer(out.toString()), 0);
                 if (s != 0 || !Files.isRegularFile(out)) {
                     debug("precompiled CUDA header " + key.substring(0, 12) + " not saved: error " + s);
@@ -294,18 +432,29 @@ final class ClangPch {
         }
     }
 
-    /** Every tail of the path of every file the unit read (the names an include may spell). */
-    private static Set<String> tails(CXTranslationUnit tu) {
+    /** Every tail of the path of every file read (the names an include may spell). */
+    private static Set<String> tails(List<Path> files) {
         Set<String> out = new HashSet<>();
+        for (Path f : files) {
+            Path p = f.normalize();
+            int n = p.getNameCount();
+            for (int k = 1; k <= n; k++) out.add(p.subpath(n - k, n).toString());
+        }
+        return out;
+    }
+
+    /** The files the unit read, its main file {@code src} (given as unsaved text) left out. */
+    private static List<Path> inclusions(CXTranslationUnit tu, Path src) {
+        List<Path> out = new ArrayList<>();
+        Set<Path> seen = new HashSet<>();
         CXInclusionVisitor v = new CXInclusionVisitor() {
             @Override
             public void call(CXFile f, CXSourceLocation stack, int depth, CXClientData data) {
                 String name = clang_getFileName(f).getString();
                 if (name == null || name.isEmpty()) return;
                 try {
-                    Path p = Path.of(name).normalize();
-                    int n = p.getNameCount();
-                    for (int k = 1; k <= n; k++) out.add(p.subpath(n - k, n).toString());
+                    Path p = Path.of(name);
+                    if (!p.equals(src) && seen.add(p)) out.add(p);
                 } catch (RuntimeException bad) {
                     // not a path
                 }
@@ -331,5 +480,6 @@ final class ClangPch {
         SHADOWS.clear();
         BUILT.set(0);
         USED.set(0);
+        REUSED.set(0);
     }
 }

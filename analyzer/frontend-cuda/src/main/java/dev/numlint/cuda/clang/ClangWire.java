@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * The Clang worker's wire format: typed and versioned, binary, never a parsed message. The worker greets with
  * {@link #MAGIC}, {@link #VERSION} and whether libclang loaded; each request names a file, the scanned tree's root,
- * Clang's arguments and the file's bytes; each answer is a unit (Clang's first error, error count, timings, the
+ * the scan's cache directory (where the precompiled CUDA headers are kept, or none), Clang's arguments and the
+ * file's bytes; each answer is a unit (Clang's first error, error count, timings, the
  * template arguments of calls and the main file's cursors as {@link ClangNode}s) or a failure with its reason.
  * Strings are written once per message and then referred to by number (types and names repeat). The reader bounds
  * every count and length: a malformed answer is a failure of the worker, never trusted.
@@ -23,7 +24,7 @@ import java.util.Map;
 final class ClangWire {
     static final int MAGIC = 0x4E4C4357; // "NLCW"
     /** Raise on every change of the format; a worker of another version is refused at its greeting. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     static final byte HELLO_READY = 0;
     static final byte HELLO_UNAVAILABLE = 1;
@@ -40,8 +41,8 @@ final class ClangWire {
 
     private ClangWire() {}
 
-    /** One parse request. */
-    record Request(Path file, Path root, List<String> args, byte[] text) {}
+    /** One parse request; {@code cacheDir}: the scan's cache directory ({@link ClangPch}), null for none. */
+    record Request(Path file, Path root, Path cacheDir, List<String> args, byte[] text) {}
 
     // ------------------------------------------------------------------ strings, once per message
 
@@ -135,6 +136,7 @@ final class ClangWire {
         Out o = new Out(out);
         o.str(r.file().toString());
         o.str(r.root() == null ? null : r.root().toString());
+        o.str(r.cacheDir() == null ? null : r.cacheDir().toString());
         out.writeInt(r.args().size());
         for (String a : r.args()) o.str(a);
         out.writeInt(r.text().length);
@@ -155,6 +157,7 @@ final class ClangWire {
         In i = new In(in);
         String file = i.str();
         String root = i.str();
+        String cacheDir = i.str();
         if (file == null) throw new IOException("malformed request: no file");
         int n = i.count(MAX_ARGS);
         List<String> args = new ArrayList<>(n);
@@ -162,7 +165,12 @@ final class ClangWire {
         int len = i.count(MAX_TEXT);
         byte[] text = new byte[len];
         in.readFully(text);
-        return new Request(Path.of(file), root == null ? null : Path.of(root), args, text);
+        return new Request(
+                Path.of(file),
+                root == null ? null : Path.of(root),
+                cacheDir == null ? null : Path.of(cacheDir),
+                args,
+                text);
     }
 
     // ------------------------------------------------------------------ answers

@@ -61,6 +61,7 @@ public final class ClangWorkerMain {
         Path stubs = Libclang.stubHeaders(priv);
         // the precompiled CUDA headers: in the same private directory, deleted with the worker
         if (tmp != null) ClangPch.directory(priv);
+        java.util.Map<Path, Path> keptStubs = new java.util.HashMap<>();
         ClangWire.Request r;
         while ((r = ClangWire.readRequest(in)) != null) {
             // the same trust boundary as in the scan's process, checked again here: an include that leaves the tree
@@ -72,11 +73,19 @@ public final class ClangWorkerMain {
             ClangUnit u;
             try {
                 List<String> args = new ArrayList<>(r.args());
-                if (stubs != null) {
-                    args.add("-idirafter");
-                    args.add(stubs.toString());
+                // with the scan's cache directory, the stub headers live there too: a precompiled header kept
+                // there names them, so they must outlive this worker
+                Path s = r.cacheDir() == null ? stubs : keptStubs.computeIfAbsent(r.cacheDir(), Libclang::stubHeaders);
+                Path cacheDir = r.cacheDir();
+                if (s == null) {
+                    s = stubs;
+                    cacheDir = null;
                 }
-                u = ClangParser.parseNow(r.file(), args, r.text());
+                if (s != null) {
+                    args.add("-idirafter");
+                    args.add(s.toString());
+                }
+                u = ClangParser.parseNow(r.file(), args, r.text(), cacheDir);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

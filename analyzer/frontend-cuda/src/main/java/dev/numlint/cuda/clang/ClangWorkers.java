@@ -88,7 +88,7 @@ public final class ClangWorkers {
      * worker crashed, ran out of memory, went over the budget, or libclang does not load:
      * {@link ClangUnit#unavailable()}).
      */
-    ClangUnit parse(Path file, Path root, List<String> args, byte[] text) {
+    ClangUnit parse(Path file, Path root, Path cacheDir, List<String> args, byte[] text) {
         if (unavailable != null) return ClangUnit.unavailable(file, unavailable);
         try {
             slots.acquire();
@@ -119,7 +119,7 @@ public final class ClangWorkers {
                 }
                 startFailures.set(0);
             }
-            ClangUnit u = w.parse(new ClangWire.Request(file, root, args, text), ClangParser.budgetMs());
+            ClangUnit u = w.parse(new ClangWire.Request(file, root, cacheDir, args, text), ClangParser.budgetMs());
             if (w.usable()) {
                 give(w);
             } else {
