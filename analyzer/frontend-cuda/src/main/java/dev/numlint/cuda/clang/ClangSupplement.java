@@ -315,6 +315,12 @@ public final class ClangSupplement {
                     .add(new FunctionFacts.WidenedLiteral(
                             site(w.node(), w.in()), w.literal(), unit.text(w.node()), w.target()));
         }
+        for (ClangLongDoubles.LongDouble l : unit.longDoubles()) {
+            if (!whole.contains(l.in()) || !l.in().host()) continue;
+            facts(out, l.in())
+                    .longDoubles
+                    .add(new FunctionFacts.LongDouble(site(l.node(), l.in()), l.what(), l.origin(), l.deliberate()));
+        }
         return new Added(new ArrayList<>(out.values()), recovered);
     }
 

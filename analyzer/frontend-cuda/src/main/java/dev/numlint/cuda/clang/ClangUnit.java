@@ -704,6 +704,12 @@ public final class ClangUnit {
     private final Memo<List<ClangSites.MathCall>> mathCalls = new Memo<>(sites::mathCalls);
     private final Memo<List<ClangSites.WidenedLiteral>> widenedLiterals = new Memo<>(sites::widenedLiterals);
     private final ClangIntervals intervals = new ClangIntervals(this);
+    private final Memo<List<ClangLongDoubles.LongDouble>> longDoubles = new Memo<>(new ClangLongDoubles(this)::compute);
+
+    /** The long double declarations and casts of the functions ({@link ClangLongDoubles}). */
+    List<ClangLongDoubles.LongDouble> longDoubles() {
+        return longDoubles.get();
+    }
 
     /** The interval the construction of {@code n} proves for its value ({@link ClangIntervals}). */
     double[] interval(ClangNode n, Function fn) {
