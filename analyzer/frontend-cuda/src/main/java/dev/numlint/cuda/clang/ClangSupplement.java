@@ -366,7 +366,16 @@ public final class ClangSupplement {
     private Site flowing(ClangNode n, ClangUnit.Function f) {
         int endCol = n.endLine == n.line ? n.endColumn : 0;
         return new Site(
-                n.line, n.column, n.endLine, endCol, null, unit.text(n), f.device(), f.host(), () -> unit.uses(n, f));
+                n.line,
+                n.column,
+                n.endLine,
+                endCol,
+                null,
+                unit.text(n),
+                f.device(),
+                f.host(),
+                () -> unit.uses(n, f),
+                () -> unit.drawn(n, f));
     }
 
     private static FunctionFacts facts(Map<ClangUnit.Function, FunctionFacts> out, ClangUnit.Function f) {

@@ -741,6 +741,13 @@ public final class ClangUnit {
         return mathCalls.get();
     }
 
+    private final ClangRandom random = new ClangRandom(this);
+
+    /** {@link ClangRandom#drawn}: the value of {@code n} in {@code fn} is computed from a random draw. */
+    public boolean drawn(ClangNode n, Function fn) {
+        return random.drawn(n, fn);
+    }
+
     /** {@link ClangUses#of}: where the value computed at {@code n} in {@code fn} goes. */
     List<dev.numlint.cuda.facts.ValueUse> uses(ClangNode n, Function fn) {
         return uses.of(n, fn);
