@@ -18,8 +18,11 @@ import java.util.List;
 final class ClangSites {
     private final ClangUnit unit;
 
+    private final ClangPairs pairs;
+
     ClangSites(ClangUnit unit) {
         this.unit = unit;
+        this.pairs = new ClangPairs(unit);
     }
 
     /**
@@ -67,6 +70,7 @@ final class ClangSites {
             boolean subtract,
             boolean differenceOfProducts,
             boolean accumulates,
+            boolean pairedComponent,
             ClangUnit.Function in) {}
 
     /** A call of a math-library function the rules know (not the approximate intrinsics: {@link ClangUnit#intrinsics()}). */
@@ -381,7 +385,10 @@ final class ClangSites {
                 boolean inexactB = b != null && !exactProduct(b);
                 if (!inexactA && !inexactB) return;
                 ClangNode p = inexactA ? a : b;
-                out.add(new Contraction(n, unit.text(p), n.spelling.startsWith("-"), a != null && b != null, acc, fn));
+                boolean difference = a != null && b != null;
+                // one component of a complex product or a 2-D rotation (its companion is computed nearby)
+                boolean paired = difference && pairs.pairedComponent(n, fn);
+                out.add(new Contraction(n, unit.text(p), n.spelling.startsWith("-"), difference, acc, paired, fn));
             });
         }
         return List.copyOf(out);

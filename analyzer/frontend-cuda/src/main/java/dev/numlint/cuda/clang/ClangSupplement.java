@@ -293,7 +293,7 @@ public final class ClangSupplement {
                             c.subtract(),
                             c.differenceOfProducts(),
                             c.accumulates(),
-                            false));
+                            c.pairedComponent()));
         }
         for (ClangSites.MathCall c : unit.mathCalls()) {
             if (!whole.contains(c.in())) continue;
