@@ -35,6 +35,14 @@ final class ClangUses {
     }
 
     private void follow(ClangNode n, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
+        if (n.kind == CXCursor_CompoundAssignOperator && n.children.size() == 2) {
+            // a sum's update (s += x): its value is the accumulator's, read after it
+            ClangNode l = strip(n.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null) {
+                if (depth > 0) reads(n, l.refUsr, l.spelling, fn, depth, out);
+                return;
+            }
+        }
         ClangNode c = n;
         for (ClangNode p = n.parent; p != null && p != fn.node(); c = p, p = p.parent) {
             if (p.kind == CXCursor_ParenExpr) continue;
