@@ -357,9 +357,21 @@ public final class ClangSupplement {
                 rewritten,
                 s.viaFma(),
                 s.gridStride(),
-                FunctionFacts.ResultCheck.NONE,
+                rewritten ? FunctionFacts.ResultCheck.NONE : resultCheck(s, outer),
                 s.recurrence(),
                 null));
+    }
+
+    /** What a sum carried by the loop at {@code outerLine} adds, as a result check sees it ({@link ClangErrorMeasures}). */
+    private FunctionFacts.ResultCheck resultCheck(ClangSites.Sum s, int outerLine) {
+        for (ClangNode p = s.node().parent; p != null; p = p.parent) {
+            boolean loop = p.kind == org.bytedeco.llvm.global.clang.CXCursor_ForStmt
+                    || p.kind == org.bytedeco.llvm.global.clang.CXCursor_WhileStmt
+                    || p.kind == org.bytedeco.llvm.global.clang.CXCursor_DoStmt;
+            if (loop && p.line == outerLine)
+                return ClangErrorMeasures.classify(unit, p, s.node(), unit.text(s.target()));
+        }
+        return FunctionFacts.ResultCheck.NONE;
     }
 
     /** A site whose uses Clang's def-use follows ({@link ClangUnit#uses}). */
