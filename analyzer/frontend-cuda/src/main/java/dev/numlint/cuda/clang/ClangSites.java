@@ -142,20 +142,54 @@ final class ClangSites {
                         reads[1] && term.value == null,
                         gridStride(n),
                         viaFma,
-                        elementwise(lhs, innermostLoop(n)),
+                        elementwise(lhs, n, term, fn),
                         fn));
             });
         }
         return List.copyOf(out);
     }
 
-    /** Whether the accumulator is an element indexed by the innermost loop's variable: one term per element. */
-    private static boolean elementwise(ClangNode lhs, ClangNode loop) {
-        String var = loopVariable(loop);
-        if (var == null) return false;
-        boolean[] hit = new boolean[1];
+    /**
+     * Whether the update adds one term per element and nothing is carried: the accumulator is an element indexed by
+     * the variable of a loop around the update, and the term reads no variable of the other loops (those that would
+     * carry the sum), no local declared inside the loops and calls nothing (a weight fetched or computed in the loops
+     * may be data summed over an outer loop, as in a backprojection over angles). The loops are those inside the
+     * accumulator's declaration. As the hand-written front end's {@code AccumulationSites.elementwiseUpdate}.
+     */
+    private static boolean elementwise(ClangNode lhs, ClangNode n, ClangNode term, ClangUnit.Function fn) {
+        java.util.Set<String> index = new java.util.HashSet<>();
         lhs.forEach(x -> {
-            if (var.equals(x.refUsr)) hit[0] = true;
+            if (x.refUsr != null) index.add(x.refUsr);
+        });
+        String root = rootUsr(lhs);
+        boolean element = false;
+        java.util.Set<String> carrying = new java.util.HashSet<>();
+        ClangNode outermost = null;
+        for (ClangNode p = n.parent; p != null && p != fn.node(); p = p.parent) {
+            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
+            if (root != null && declares(p, root)) break; // a loop outside the accumulator's declaration
+            outermost = p;
+            String var = loopVariable(p);
+            if (var == null) continue;
+            if (index.contains(var)) element = true;
+            else carrying.add(var);
+        }
+        if (!element) return false;
+        ClangNode loops = outermost;
+        boolean[] ok = {true};
+        term.forEach(x -> {
+            if (x.kind == CXCursor_CallExpr) ok[0] = false;
+            if (x.refUsr == null || index.contains(x.refUsr)) return;
+            if (carrying.contains(x.refUsr) || declares(loops, x.refUsr)) ok[0] = false;
+        });
+        return ok[0];
+    }
+
+    /** Whether a variable with the unified symbol name {@code usr} is declared inside {@code n}. */
+    private static boolean declares(ClangNode n, String usr) {
+        boolean[] hit = new boolean[1];
+        n.forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) hit[0] = true;
         });
         return hit[0];
     }
