@@ -40,8 +40,12 @@ public final class ClangSupplement {
     private final Set<Integer> analyzedLines = new HashSet<>();
     private int resetsApplied;
 
+    /** Tensor-core math on float data ({@link ClangTensorMath}), computed on first request. */
+    private final ClangUnit.Memo<List<ClangTensorMath.TensorMath>> tensorMath;
+
     public ClangSupplement(ClangUnit unit) {
         this.unit = unit;
+        this.tensorMath = new ClangUnit.Memo<>(new ClangTensorMath(unit)::compute);
     }
 
     public ClangUnit unit() {
@@ -320,6 +324,12 @@ public final class ClangSupplement {
             facts(out, l.in())
                     .longDoubles
                     .add(new FunctionFacts.LongDouble(site(l.node(), l.in()), l.what(), l.origin(), l.deliberate()));
+        }
+        for (ClangTensorMath.TensorMath t : tensorMath.get()) {
+            if (!whole.contains(t.in())) continue;
+            facts(out, t.in())
+                    .tensorMath
+                    .add(new FunctionFacts.TensorMath(site(t.node(), t.in()), t.construct(), t.effect(), t.evidence()));
         }
         return new Added(new ArrayList<>(out.values()), recovered);
     }
