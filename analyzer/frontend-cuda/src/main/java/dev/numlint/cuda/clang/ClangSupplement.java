@@ -243,7 +243,8 @@ public final class ClangSupplement {
                             c.bytes(),
                             ClangSyntax.folded(c.operand()),
                             c.guarded(),
-                            ClangSyntax.folded(c.operand()) == null,
+                            ClangSyntax.folded(c.operand()) == null
+                                    && (c.viaTemplate() || ClangSyntax.floatData(c.operand())),
                             range[0] >= 0,
                             range[0],
                             range[1],
