@@ -49,8 +49,10 @@ final class ClangRandom {
             ClangNode n = todo.pop();
             if (draws(n)) return true;
             if (n.kind == CXCursor_DeclRefExpr && n.refUsr != null && depth > 0 && !callee(n)) {
-                if (variateRead(n, fn, depth)) return true;
+                if (variateRead(n, n.refUsr, fn, depth)) return true;
             }
+            String member = memberKey(n);
+            if (member != null && depth > 0 && variateRead(n, member, fn, depth)) return true;
             for (int i = n.children.size() - 1; i >= 0; i--) {
                 // a table entry at a random index is one of the table's values, not a continuous variate
                 if (n.kind == CXCursor_ArraySubscriptExpr && i == 1) continue;
@@ -115,10 +117,29 @@ final class ClangRandom {
         return p != null && p.kind == CXCursor_CallExpr && !p.children.isEmpty() && p.children.get(0) == c;
     }
 
-    /** Whether a definition of the local read at {@code ref} that reaches the read is drawn. */
-    private boolean variateRead(ClangNode ref, ClangUnit.Function fn, int depth) {
-        List<Def> ds = definitions(fn).get(ref.refUsr);
-        if (ds == null) return false;
+    /**
+     * {@code usr.member} for a member of a local struct read or written with a dot ({@code p.x}), else null: its
+     * definitions are its own and those of the whole variable.
+     */
+    private String memberKey(ClangNode n) {
+        if (n.kind != CXCursor_MemberRefExpr || n.children.size() != 1) return null;
+        ClangNode base = strip(n.children.get(0));
+        if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
+        if (unit.text(n).contains("->")) return null;
+        return base.refUsr + "." + n.spelling;
+    }
+
+    /** Whether a definition of the variable or member {@code key} that reaches the read at {@code ref} is drawn. */
+    private boolean variateRead(ClangNode ref, String key, ClangUnit.Function fn, int depth) {
+        Map<String, List<Def>> all = definitions(fn);
+        List<Def> ds = all.get(key);
+        int dot = key.indexOf('.');
+        if (dot > 0 && all.containsKey(key.substring(0, dot))) {
+            ds = new ArrayList<>(ds == null ? List.of() : ds);
+            ds.addAll(all.get(key.substring(0, dot)));
+            ds.sort(java.util.Comparator.comparingInt(d -> d.at.offset));
+        }
+        if (ds == null || ds.isEmpty()) return false;
         List<Def> reaching = new ArrayList<>();
         // the last whole definition before the read and the updates since
         for (Def d : ds) {
@@ -143,6 +164,41 @@ final class ClangRandom {
         return false;
     }
 
+    /**
+     * The members a function of the unit named {@code name} writes through its parameter {@code index}
+     * ({@code p->x = ...}, {@code p->x += ...}), or null when no such function is in view or it passes the pointer on.
+     */
+    private Set<String> membersWritten(String name, int index) {
+        Set<String> out = null;
+        for (ClangUnit.Function f : unit.functions()) {
+            String simple = f.name().substring(f.name().lastIndexOf(':') + 1);
+            if (!simple.equals(name)) continue;
+            List<ClangNode> params = new ArrayList<>();
+            for (ClangNode c : f.node().children) if (c.kind == CXCursor_ParmDecl) params.add(c);
+            if (index >= params.size() || params.get(index).usr == null) return null;
+            String usr = params.get(index).usr;
+            Set<String> written = out == null ? new HashSet<>() : out;
+            boolean[] escapes = new boolean[1];
+            f.node().forEach(x -> {
+                if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr)) {
+                    ClangNode p = x.parent;
+                    while (p != null && p.kind == CXCursor_UnexposedExpr) p = p.parent;
+                    if (p == null || p.kind != CXCursor_MemberRefExpr) escapes[0] = true;
+                }
+                if ((x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
+                                || x.kind == CXCursor_CompoundAssignOperator)
+                        && x.children.size() == 2) {
+                    ClangNode l = strip(x.children.get(0));
+                    if (l != null && l.kind == CXCursor_MemberRefExpr && usr.equals(rootUsr(l)))
+                        written.add(l.spelling);
+                }
+            });
+            if (escapes[0]) return null;
+            out = written;
+        }
+        return out;
+    }
+
     /** The definitions of each local and parameter of {@code fn}, in source order. */
     private Map<String, List<Def>> definitions(ClangUnit.Function fn) {
         return defs.computeIfAbsent(fn, f -> {
@@ -156,9 +212,32 @@ final class ClangRandom {
                                 || x.kind == CXCursor_CompoundAssignOperator)
                         && x.children.size() == 2) {
                     ClangNode l = strip(x.children.get(0));
-                    if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null) {
-                        out.computeIfAbsent(l.refUsr, k -> new ArrayList<>())
+                    String key = l == null ? null : l.kind == CXCursor_DeclRefExpr ? l.refUsr : memberKey(l);
+                    if (key != null) {
+                        out.computeIfAbsent(key, k -> new ArrayList<>())
                                 .add(new Def(x, x.children.get(1), x.kind == CXCursor_BinaryOperator));
+                    }
+                } else if (x.kind == CXCursor_CallExpr) {
+                    // a call writing through &v (rotate(&v, curand_uniform(&s))): an update of v by what it passes,
+                    // of the members a function of the unit writes through that parameter (v->x = ...), else of v
+                    List<ClangNode> args = arguments(x);
+                    for (int i = 0; i < args.size(); i++) {
+                        ClangNode u = strip(args.get(i));
+                        if (u == null
+                                || u.kind != CXCursor_UnaryOperator
+                                || !u.spelling.equals("&")
+                                || u.children.size() != 1) continue;
+                        ClangNode v = strip(u.children.get(0));
+                        if (v == null || v.kind != CXCursor_DeclRefExpr || v.refUsr == null) continue;
+                        Set<String> members = membersWritten(ClangSyntax.callee(x), i);
+                        if (members == null) {
+                            out.computeIfAbsent(v.refUsr, k -> new ArrayList<>())
+                                    .add(new Def(x, x, false));
+                        } else {
+                            for (String m : members)
+                                out.computeIfAbsent(v.refUsr + "." + m, k -> new ArrayList<>())
+                                        .add(new Def(x, x, false));
+                        }
                     }
                 }
             });
