@@ -419,13 +419,37 @@ final class ClangSites {
                 boolean inexactB = b != null && !exactProduct(b);
                 if (!inexactA && !inexactB) return;
                 ClangNode p = inexactA ? a : b;
-                boolean difference = a != null && b != null;
+                // a difference of products: one product added with the opposite sign of the other (-a*b + c*d
+                // too); a sum of squares or of equal-signed products cannot cancel
+                boolean difference = a != null
+                        && b != null
+                        && n.spelling.equals("-") != (negated(n.children.get(0)) != negated(n.children.get(1)));
                 // one component of a complex product or a 2-D rotation (its companion is computed nearby)
                 boolean paired = difference && pairs.pairedComponent(n, fn);
                 out.add(new Contraction(n, unit.text(p), n.spelling.startsWith("-"), difference, acc, paired, fn));
             });
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * A product whose sign a minus flips: an odd number of negated factors ({@code -a*b}, {@code -(a*b)},
+     * {@code (-a)*b}); a square ({@code (-a)*(-a)}, {@code x*x}) cannot be negative. As the hand-written front end's
+     * {@code ContractionSites.negated}.
+     */
+    private boolean negated(ClangNode e) {
+        ClangNode p = strip(e);
+        if (p == null) return false;
+        if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("-") && p.children.size() == 1) {
+            return !negated(p.children.get(0));
+        }
+        if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("*") && p.children.size() == 2) {
+            ClangNode l = strip(p.children.get(0)), r = strip(p.children.get(1));
+            if (l == null || r == null) return false;
+            if (squash(unit.text(l)).equals(squash(unit.text(r)))) return false; // a square
+            return negated(l) != negated(r);
+        }
+        return false;
     }
 
     /** The floating product {@code x*y} under wrappers, or null. */
