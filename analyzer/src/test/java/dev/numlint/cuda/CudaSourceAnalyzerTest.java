@@ -89,8 +89,8 @@ class CudaSourceAnalyzerTest {
 
     /**
      * -Dnumlint.clang.alone=true (the measure of retiring the hand-written front end): a file Clang read gets Clang's
-     * facts only. A host long double is a fact only the hand-written front end computes (so far: the page
-     * clang-alone-session14.md lists the others); the float atomic Clang finds too.
+     * facts only. A cuBLAS tensor-op mode is a fact only the hand-written front end computes (so far: the page
+     * clang-alone-session16.md lists the others); the float atomic and the host long double Clang finds too.
      */
     @Test
     void withClangAloneTheHandWrittenFrontEndAnalyzesNoFunctionOfAFileClangRead(@TempDir Path dir) throws Exception {
@@ -105,6 +105,9 @@ class CudaSourceAnalyzerTest {
                         "  long double s = x[0];",
                         "  return (double)s;",
                         "}",
+                        "void gemm(cublasHandle_t h) {",
+                        "  cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH);",
+                        "}",
                         ""));
         java.util.function.Supplier<List<String>> rules = () -> {
             try {
@@ -117,10 +120,10 @@ class CudaSourceAnalyzerTest {
                 throw new IllegalStateException(e);
             }
         };
-        assertThat(rules.get()).containsExactly("NL005:5", "NL009:2");
+        assertThat(rules.get()).containsExactly("NL005:5", "NL009:2", "NL012:9");
         System.setProperty("numlint.clang.alone", "true");
         try {
-            assertThat(rules.get()).containsExactly("NL009:2");
+            assertThat(rules.get()).containsExactly("NL005:5", "NL009:2");
         } finally {
             System.clearProperty("numlint.clang.alone");
         }

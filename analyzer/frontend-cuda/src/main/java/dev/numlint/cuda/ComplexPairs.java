@@ -2,8 +2,8 @@ package dev.numlint.cuda;
 
 import static dev.numlint.cuda.parser.CudaParser.*;
 
+import dev.numlint.cuda.facts.ProductPairs;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -25,9 +25,6 @@ final class ComplexPairs {
         this.adds = adds;
     }
 
-    /** How many lines apart the two components of a complex product or rotation may be written. */
-    private static final int PAIR_SPAN = 12;
-
     /**
      * {@code a} ({@code p*q - r*s}, two products in any sign arrangement) is one component of a complex product or a
      * 2-D rotation: the function also computes the companion {@code p*s + r*q} (the same factors, one factor of each
@@ -40,9 +37,10 @@ final class ComplexPairs {
         if (mine == null) return false;
         int line = a.start.getLine();
         for (AddExprContext b : adds.get()) {
-            if (b == a || Math.abs(b.start.getLine() - line) > PAIR_SPAN) continue;
+            if (b == a || Math.abs(b.start.getLine() - line) > ProductPairs.SPAN) continue;
             List<List<String>> other = productPair(b);
-            if (other != null && swapped(mine.get(0), mine.get(1), other.get(0), other.get(1))) return true;
+            if (other != null && ProductPairs.swapped(mine.get(0), mine.get(1), other.get(0), other.get(1)))
+                return true;
         }
         return false;
     }
@@ -80,27 +78,5 @@ final class ComplexPairs {
             p = ParseTrees.stripParens(((UnaryExprContext) p).expression());
         }
         return p;
-    }
-
-    /**
-     * {g0, g1} is {f0, f1} with one factor of f0 and one (different) factor of f1 exchanged: {@code p*q, r*s} and
-     * {@code p*s, r*q}.
-     */
-    private static boolean swapped(List<String> f0, List<String> f1, List<String> g0, List<String> g1) {
-        for (String x : new HashSet<>(f0)) {
-            for (String y : new HashSet<>(f1)) {
-                if (x.equals(y)) continue;
-                List<String> h0 = new ArrayList<>(f0);
-                h0.remove(x);
-                h0.add(y);
-                h0.sort(null);
-                List<String> h1 = new ArrayList<>(f1);
-                h1.remove(y);
-                h1.add(x);
-                h1.sort(null);
-                if (h0.equals(g0) && h1.equals(g1) || h0.equals(g1) && h1.equals(g0)) return true;
-            }
-        }
-        return false;
     }
 }

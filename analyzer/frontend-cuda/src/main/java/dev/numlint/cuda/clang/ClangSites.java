@@ -18,8 +18,11 @@ import java.util.List;
 final class ClangSites {
     private final ClangUnit unit;
 
+    private final ClangPairs pairs;
+
     ClangSites(ClangUnit unit) {
         this.unit = unit;
+        this.pairs = new ClangPairs(unit);
     }
 
     /**
@@ -67,6 +70,7 @@ final class ClangSites {
             boolean subtract,
             boolean differenceOfProducts,
             boolean accumulates,
+            boolean pairedComponent,
             ClangUnit.Function in) {}
 
     /** A call of a math-library function the rules know (not the approximate intrinsics: {@link ClangUnit#intrinsics()}). */
@@ -138,20 +142,54 @@ final class ClangSites {
                         reads[1] && term.value == null,
                         gridStride(n),
                         viaFma,
-                        elementwise(lhs, innermostLoop(n)),
+                        elementwise(lhs, n, term, fn),
                         fn));
             });
         }
         return List.copyOf(out);
     }
 
-    /** Whether the accumulator is an element indexed by the innermost loop's variable: one term per element. */
-    private static boolean elementwise(ClangNode lhs, ClangNode loop) {
-        String var = loopVariable(loop);
-        if (var == null) return false;
-        boolean[] hit = new boolean[1];
+    /**
+     * Whether the update adds one term per element and nothing is carried: the accumulator is an element indexed by
+     * the variable of a loop around the update, and the term reads no variable of the other loops (those that would
+     * carry the sum), no local declared inside the loops and calls nothing (a weight fetched or computed in the loops
+     * may be data summed over an outer loop, as in a backprojection over angles). The loops are those inside the
+     * accumulator's declaration. As the hand-written front end's {@code AccumulationSites.elementwiseUpdate}.
+     */
+    private static boolean elementwise(ClangNode lhs, ClangNode n, ClangNode term, ClangUnit.Function fn) {
+        java.util.Set<String> index = new java.util.HashSet<>();
         lhs.forEach(x -> {
-            if (var.equals(x.refUsr)) hit[0] = true;
+            if (x.refUsr != null) index.add(x.refUsr);
+        });
+        String root = rootUsr(lhs);
+        boolean element = false;
+        java.util.Set<String> carrying = new java.util.HashSet<>();
+        ClangNode outermost = null;
+        for (ClangNode p = n.parent; p != null && p != fn.node(); p = p.parent) {
+            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
+            if (root != null && declares(p, root)) break; // a loop outside the accumulator's declaration
+            outermost = p;
+            String var = loopVariable(p);
+            if (var == null) continue;
+            if (index.contains(var)) element = true;
+            else carrying.add(var);
+        }
+        if (!element) return false;
+        ClangNode loops = outermost;
+        boolean[] ok = {true};
+        term.forEach(x -> {
+            if (x.kind == CXCursor_CallExpr) ok[0] = false;
+            if (x.refUsr == null || index.contains(x.refUsr)) return;
+            if (carrying.contains(x.refUsr) || declares(loops, x.refUsr)) ok[0] = false;
+        });
+        return ok[0];
+    }
+
+    /** Whether a variable with the unified symbol name {@code usr} is declared inside {@code n}. */
+    private static boolean declares(ClangNode n, String usr) {
+        boolean[] hit = new boolean[1];
+        n.forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) hit[0] = true;
         });
         return hit[0];
     }
@@ -381,10 +419,37 @@ final class ClangSites {
                 boolean inexactB = b != null && !exactProduct(b);
                 if (!inexactA && !inexactB) return;
                 ClangNode p = inexactA ? a : b;
-                out.add(new Contraction(n, unit.text(p), n.spelling.startsWith("-"), a != null && b != null, acc, fn));
+                // a difference of products: one product added with the opposite sign of the other (-a*b + c*d
+                // too); a sum of squares or of equal-signed products cannot cancel
+                boolean difference = a != null
+                        && b != null
+                        && n.spelling.equals("-") != (negated(n.children.get(0)) != negated(n.children.get(1)));
+                // one component of a complex product or a 2-D rotation (its companion is computed nearby)
+                boolean paired = difference && pairs.pairedComponent(n, fn);
+                out.add(new Contraction(n, unit.text(p), n.spelling.startsWith("-"), difference, acc, paired, fn));
             });
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * A product whose sign a minus flips: an odd number of negated factors ({@code -a*b}, {@code -(a*b)},
+     * {@code (-a)*b}); a square ({@code (-a)*(-a)}, {@code x*x}) cannot be negative. As the hand-written front end's
+     * {@code ContractionSites.negated}.
+     */
+    private boolean negated(ClangNode e) {
+        ClangNode p = strip(e);
+        if (p == null) return false;
+        if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("-") && p.children.size() == 1) {
+            return !negated(p.children.get(0));
+        }
+        if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("*") && p.children.size() == 2) {
+            ClangNode l = strip(p.children.get(0)), r = strip(p.children.get(1));
+            if (l == null || r == null) return false;
+            if (squash(unit.text(l)).equals(squash(unit.text(r)))) return false; // a square
+            return negated(l) != negated(r);
+        }
+        return false;
     }
 
     /** The floating product {@code x*y} under wrappers, or null. */

@@ -40,8 +40,12 @@ public final class ClangSupplement {
     private final Set<Integer> analyzedLines = new HashSet<>();
     private int resetsApplied;
 
+    /** Tensor-core math on float data ({@link ClangTensorMath}), computed on first request. */
+    private final ClangUnit.Memo<List<ClangTensorMath.TensorMath>> tensorMath;
+
     public ClangSupplement(ClangUnit unit) {
         this.unit = unit;
+        this.tensorMath = new ClangUnit.Memo<>(new ClangTensorMath(unit)::compute);
     }
 
     public ClangUnit unit() {
@@ -239,7 +243,8 @@ public final class ClangSupplement {
                             c.bytes(),
                             ClangSyntax.folded(c.operand()),
                             c.guarded(),
-                            ClangSyntax.folded(c.operand()) == null,
+                            ClangSyntax.folded(c.operand()) == null
+                                    && (c.viaTemplate() || ClangSyntax.floatData(c.operand())),
                             range[0] >= 0,
                             range[0],
                             range[1],
@@ -293,7 +298,7 @@ public final class ClangSupplement {
                             c.subtract(),
                             c.differenceOfProducts(),
                             c.accumulates(),
-                            false));
+                            c.pairedComponent()));
         }
         for (ClangSites.MathCall c : unit.mathCalls()) {
             if (!whole.contains(c.in())) continue;
@@ -314,6 +319,18 @@ public final class ClangSupplement {
                     .widenedLiterals
                     .add(new FunctionFacts.WidenedLiteral(
                             site(w.node(), w.in()), w.literal(), unit.text(w.node()), w.target()));
+        }
+        for (ClangLongDoubles.LongDouble l : unit.longDoubles()) {
+            if (!whole.contains(l.in()) || !l.in().host()) continue;
+            facts(out, l.in())
+                    .longDoubles
+                    .add(new FunctionFacts.LongDouble(site(l.node(), l.in()), l.what(), l.origin(), l.deliberate()));
+        }
+        for (ClangTensorMath.TensorMath t : tensorMath.get()) {
+            if (!whole.contains(t.in())) continue;
+            facts(out, t.in())
+                    .tensorMath
+                    .add(new FunctionFacts.TensorMath(site(t.node(), t.in()), t.construct(), t.effect(), t.evidence()));
         }
         return new Added(new ArrayList<>(out.values()), recovered);
     }
@@ -351,16 +368,37 @@ public final class ClangSupplement {
                 rewritten,
                 s.viaFma(),
                 s.gridStride(),
-                FunctionFacts.ResultCheck.NONE,
+                rewritten ? FunctionFacts.ResultCheck.NONE : resultCheck(s, outer),
                 s.recurrence(),
                 null));
+    }
+
+    /** What a sum carried by the loop at {@code outerLine} adds, as a result check sees it ({@link ClangErrorMeasures}). */
+    private FunctionFacts.ResultCheck resultCheck(ClangSites.Sum s, int outerLine) {
+        for (ClangNode p = s.node().parent; p != null; p = p.parent) {
+            boolean loop = p.kind == org.bytedeco.llvm.global.clang.CXCursor_ForStmt
+                    || p.kind == org.bytedeco.llvm.global.clang.CXCursor_WhileStmt
+                    || p.kind == org.bytedeco.llvm.global.clang.CXCursor_DoStmt;
+            if (loop && p.line == outerLine)
+                return ClangErrorMeasures.classify(unit, p, s.node(), unit.text(s.target()));
+        }
+        return FunctionFacts.ResultCheck.NONE;
     }
 
     /** A site whose uses Clang's def-use follows ({@link ClangUnit#uses}). */
     private Site flowing(ClangNode n, ClangUnit.Function f) {
         int endCol = n.endLine == n.line ? n.endColumn : 0;
         return new Site(
-                n.line, n.column, n.endLine, endCol, null, unit.text(n), f.device(), f.host(), () -> unit.uses(n, f));
+                n.line,
+                n.column,
+                n.endLine,
+                endCol,
+                null,
+                unit.text(n),
+                f.device(),
+                f.host(),
+                () -> unit.uses(n, f),
+                () -> unit.drawn(n, f));
     }
 
     private static FunctionFacts facts(Map<ClangUnit.Function, FunctionFacts> out, ClangUnit.Function f) {

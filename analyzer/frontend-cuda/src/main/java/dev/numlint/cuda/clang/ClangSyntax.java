@@ -215,4 +215,31 @@ final class ClangSyntax {
         if (p.kind == CXCursor_VarDecl && p.type.contains("&")) return true;
         return p.kind == CXCursor_CallExpr && p.children.indexOf(c) > 0;
     }
+
+    /**
+     * Whether the value of {@code e} holds floating data: a floating variable, parameter, member or element read, a
+     * floating call of such data or of no argument, or a random draw; not a constant, and not integers converted to a
+     * floating type ({@code (float)n / 256.0f} is integer data in float), as the hand-written front end's
+     * {@code fpLeaf}.
+     */
+    static boolean floatData(ClangNode e) {
+        if (e == null || e.value != null) return false;
+        boolean fp = floating(e.canonKind) || e.canonKind == CXType_Complex;
+        if (e.kind == CXCursor_CallExpr) {
+            if (!fp) return false;
+            // an element or a call of an object (v[k] of a std::vector, f(x) of a functor) is read data
+            if (e.spelling.equals("operator[]") || e.spelling.equals("operator()")) return true;
+            List<ClangNode> args = arguments(e);
+            if (args.isEmpty() || dev.numlint.knowledge.RandomGenerators.isGenerator(callee(e))) return true;
+            for (ClangNode a : args) if (floatData(a)) return true;
+            return false;
+        }
+        if (e.kind == CXCursor_DeclRefExpr
+                || e.kind == CXCursor_MemberRefExpr
+                || e.kind == CXCursor_ArraySubscriptExpr) {
+            return fp;
+        }
+        for (ClangNode c : e.children) if (floatData(c)) return true;
+        return false;
+    }
 }

@@ -704,6 +704,12 @@ public final class ClangUnit {
     private final Memo<List<ClangSites.MathCall>> mathCalls = new Memo<>(sites::mathCalls);
     private final Memo<List<ClangSites.WidenedLiteral>> widenedLiterals = new Memo<>(sites::widenedLiterals);
     private final ClangIntervals intervals = new ClangIntervals(this);
+    private final Memo<List<ClangLongDoubles.LongDouble>> longDoubles = new Memo<>(new ClangLongDoubles(this)::compute);
+
+    /** The long double declarations and casts of the functions ({@link ClangLongDoubles}). */
+    List<ClangLongDoubles.LongDouble> longDoubles() {
+        return longDoubles.get();
+    }
 
     /** The interval the construction of {@code n} proves for its value ({@link ClangIntervals}). */
     double[] interval(ClangNode n, Function fn) {
@@ -733,6 +739,13 @@ public final class ClangUnit {
     /** Calls of math-library functions ({@link ClangSites#mathCalls}). */
     List<ClangSites.MathCall> mathCalls() {
         return mathCalls.get();
+    }
+
+    private final ClangRandom random = new ClangRandom(this);
+
+    /** {@link ClangRandom#drawn}: the value of {@code n} in {@code fn} is computed from a random draw. */
+    public boolean drawn(ClangNode n, Function fn) {
+        return random.drawn(n, fn);
     }
 
     /** {@link ClangUses#of}: where the value computed at {@code n} in {@code fn} goes. */

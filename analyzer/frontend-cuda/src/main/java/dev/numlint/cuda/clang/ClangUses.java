@@ -35,25 +35,33 @@ final class ClangUses {
     }
 
     private void follow(ClangNode n, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
+        if (n.kind == CXCursor_CompoundAssignOperator && n.children.size() == 2) {
+            // a sum's update (s += x): its value is the accumulator's, read after it
+            ClangNode l = strip(n.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null) {
+                if (depth > 0) reads(n, l.refUsr, l.spelling, fn, depth, out);
+                return;
+            }
+        }
         ClangNode c = n;
         for (ClangNode p = n.parent; p != null && p != fn.node(); c = p, p = p.parent) {
             if (p.kind == CXCursor_ParenExpr) continue;
             if (p.kind == CXCursor_UnexposedExpr && p.children.size() == 1) {
                 if (integral(p.canonKind) && floating(c.canonKind)) {
-                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via));
+                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via, unit.drawn(c, fn)));
                     return;
                 }
                 continue;
             }
             if (isExplicitCast(p)) {
                 if (integral(p.canonKind)) {
-                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via));
+                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via, unit.drawn(c, fn)));
                     return;
                 }
                 continue;
             }
             if (p.kind == CXCursor_ArraySubscriptExpr) {
-                if (p.children.indexOf(c) == 1) out.add(use(ValueUse.Kind.INDEX, p, null, via));
+                if (p.children.indexOf(c) == 1) out.add(use(ValueUse.Kind.INDEX, p, null, via, unit.drawn(c, fn)));
                 return;
             }
             if (p.kind == CXCursor_CallExpr) {
@@ -63,7 +71,7 @@ final class ClangUses {
                 if (NumericFacts.ROUNDING.contains(base)
                         || base.startsWith("__float2")
                         || base.startsWith("__double2")) {
-                    out.add(use(ValueUse.Kind.ROUNDING, p, base, via));
+                    out.add(use(ValueUse.Kind.ROUNDING, p, base, via, unit.drawn(c, fn)));
                     return;
                 }
                 if (SELECTIONS.contains(name)) {
@@ -78,7 +86,7 @@ final class ClangUses {
                         && (NumericFacts.TRANSCENDENTAL.contains(base.replaceAll("[fl]$", ""))
                                 || base.startsWith("sqrt")
                                 || base.startsWith("fabs"))) continue; // math passes the value on
-                out.add(use(ValueUse.Kind.CALL, p, base, via));
+                out.add(use(ValueUse.Kind.CALL, p, base, via, unit.drawn(c, fn)));
                 return;
             }
             if (p.kind == CXCursor_BinaryOperator && isComparison(p.spelling)
@@ -91,12 +99,17 @@ final class ClangUses {
                 // picks between the values it compares, so a flip moves the result by no more than they differ there
                 // (continuous); the selected value is followed on
                 if (!p.spelling.equals("==") && !p.spelling.equals("!=") && selection(p, fn, via, depth, out)) return;
-                out.add(use(ValueUse.Kind.COMPARISON, p, null, via));
+                // compared with a fresh random draw (either side: u * I0 >= I is u >= I / I0): one ulp shifts the
+                // outcome's probability, it decides no single outcome
+                boolean variate = unit.drawn(c, fn);
+                ValueUse.Kind kind =
+                        !variate && unit.drawn(p, fn) ? ValueUse.Kind.RANDOM_DRAW : ValueUse.Kind.COMPARISON;
+                out.add(use(kind, p, null, via, variate));
                 return;
             }
             if (p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"))
                     || p.kind == CXCursor_UnaryOperator && p.spelling.equals("!")) {
-                out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                out.add(use(ValueUse.Kind.BRANCH, p, null, via, unit.drawn(c, fn)));
                 return;
             }
             if ((p.kind == CXCursor_IfStmt
@@ -104,7 +117,7 @@ final class ClangUses {
                             || p.kind == CXCursor_DoStmt
                             || p.kind == CXCursor_ConditionalOperator)
                     && condition(p) == c) {
-                out.add(use(ValueUse.Kind.BRANCH, p, null, via));
+                out.add(use(ValueUse.Kind.BRANCH, p, null, via, unit.drawn(c, fn)));
                 return;
             }
             if (p.kind == CXCursor_ReturnStmt) {
@@ -247,6 +260,11 @@ final class ClangUses {
     }
 
     private ValueUse use(ValueUse.Kind kind, ClangNode at, String detail, String via) {
-        return new ValueUse(kind, at.line, at.column, unit.text(at), detail, via);
+        return use(kind, at, detail, via, false);
+    }
+
+    /** A use; {@code variate}: the value reaching it is a random variate ({@link ClangRandom}). */
+    private ValueUse use(ValueUse.Kind kind, ClangNode at, String detail, String via, boolean variate) {
+        return new ValueUse(kind, at.line, at.column, unit.text(at), detail, via, variate);
     }
 }
