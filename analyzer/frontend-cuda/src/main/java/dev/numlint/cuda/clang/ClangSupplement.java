@@ -109,6 +109,17 @@ public final class ClangSupplement {
             if (c.differenceOfProducts()
                     && unit.inDoubleRoundedToFloat(c.site().line(), c.site().text()))
                 c.site().inDoubleRoundedToFloat();
+            if (c.differenceOfProducts()
+                    && unit.termsCannotCancel(c.site().line(), c.site().text()))
+                c.site().withTermsThatCannotCancel();
+        }
+        // a value that is one product of a difference whose terms' signs make it a sum of magnitudes cancels nothing
+        List<dev.numlint.cuda.facts.Site> all = new ArrayList<>(sites);
+        for (FunctionFacts.Accumulation a : facts.accumulations) all.add(a.site());
+        for (dev.numlint.cuda.facts.Site site : all) {
+            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
+                    && u.text() != null
+                    && unit.termsCannotCancel(u.line(), u.text()));
         }
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
@@ -285,15 +296,13 @@ public final class ClangSupplement {
         }
         for (ClangSites.Contraction c : unit.contractions()) {
             if (!whole.contains(c.in())) continue;
+            Site at = flowing(c.node(), c.in());
+            if (c.differenceOfProducts() && unit.termsCannotCancel(c.node().line, unit.text(c.node())))
+                at.withTermsThatCannotCancel();
             facts(out, c.in())
                     .contractions
                     .add(new FunctionFacts.Contraction(
-                            flowing(c.node(), c.in()),
-                            c.product(),
-                            c.subtract(),
-                            c.differenceOfProducts(),
-                            c.accumulates(),
-                            false));
+                            at, c.product(), c.subtract(), c.differenceOfProducts(), c.accumulates(), false));
         }
         for (ClangSites.MathCall c : unit.mathCalls()) {
             if (!whole.contains(c.in())) continue;

@@ -767,6 +767,11 @@ public final class ClangUnit {
         return signs.storedIntoNeverNegative(line, text);
     }
 
+    /** {@link ClangSigns#termsCannotCancel}: the sum or difference written {@code text} adds magnitudes. */
+    boolean termsCannotCancel(int line, String text) {
+        return signs.termsCannotCancel(line, text);
+    }
+
     /** {@link ClangDefUse#overwrittenBefore}: the value stored at {@code defLine} no longer reaches the use. */
     boolean overwrittenBefore(int defLine, String defText, int useLine, String useText) {
         return defUse.overwrittenBefore(defLine, defText, useLine, useText);
