@@ -145,7 +145,9 @@ public final class ClangSupplement {
                 resetsApplied++;
             } else if (a.trip() < 0 && c.trip() > 0 && c.carrying().contains(a.outerLoopLine())) {
                 // the loops that carry the sum are bounded where the hand-written facts saw no constant: a fixed-size
-                // array they index with their counter, a bound in a template pattern (at most c.trip() terms)
+                // array they index with their counter, a bound in a template pattern (at most c.trip() terms), a
+                // template argument's constant member (Config::kKernelSize, the longest instantiation's)
+                if (c.tripFrom() != null) a.site().withTripFrom(c.tripFrom());
                 acc.set(i, with(a, a.outerLoopLine(), c.trip(), false));
                 resetsApplied++;
             }
@@ -344,6 +346,7 @@ public final class ClangSupplement {
         long trip = rewritten ? 0 : c.trip();
         dev.numlint.cuda.facts.Site site = flowing(n, s.in());
         if (unit.neverNegative(n.line, target)) site.storesNeverNegative(target);
+        if (!rewritten && c.tripFrom() != null) site.withTripFrom(c.tripFrom());
         f.accumulations.add(new FunctionFacts.Accumulation(
                 site,
                 target,

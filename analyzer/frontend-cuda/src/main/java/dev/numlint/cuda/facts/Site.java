@@ -176,6 +176,23 @@ public final class Site {
         return roundedToFloat;
     }
 
+    private volatile String tripFrom;
+
+    /**
+     * This site, recording that the trip count of the loops carrying its sum is a template's constant, in the
+     * instantiation {@code instantiation} (its type arguments) that runs them longest (a front end's fact, e.g.
+     * Clang's loops evaluated per instantiation).
+     */
+    public Site withTripFrom(String instantiation) {
+        tripFrom = instantiation;
+        return this;
+    }
+
+    /** The instantiation whose constant gives the trip count ({@link #withTripFrom}), or null. */
+    public String tripFrom() {
+        return tripFrom;
+    }
+
     private volatile boolean termsCannotCancel;
 
     /**
