@@ -363,6 +363,10 @@ final class PtxFindings {
                 }
             }
         }
+        DebugLoc use = firstLocatedUse(h);
+        if (use != null) {
+            return use;
+        }
         List<Instruction> ins = h.function().instructions();
         for (int i = ins.indexOf(h.at()) - 1; i >= 0; i--) {
             DebugLoc l = ins.get(i).loc();
@@ -371,6 +375,59 @@ final class PtxFindings {
             }
         }
         return own;
+    }
+
+    /** How far {@link #firstLocatedUse} follows a value through instructions without line information. */
+    private static final int MAX_USE_STEPS = 64;
+
+    /**
+     * The debug location of the first instruction with a line that uses the value the hit's instructions compute
+     * (through other instructions without one), or null. nvcc gives loop-invariant arithmetic it hoists out of a loop
+     * line 0 (no line); the line before it in the PTX is then the loop's header, which shows no arithmetic, while the
+     * use of the value is in the code the arithmetic was written in (often a function inlined into the loop).
+     */
+    static DebugLoc firstLocatedUse(PtxHit h) {
+        List<Instruction> start = new ArrayList<>();
+        start.add(h.at());
+        if (h.related() != null) start.addAll(h.related());
+        java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>();
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (Instruction i : start) {
+            if (seen.add(i.index())) work.add(i.index());
+        }
+        var du = h.function().defUse();
+        int steps = 0;
+        DebugLoc best = null;
+        int bestIndex = Integer.MAX_VALUE;
+        while (!work.isEmpty() && steps++ < MAX_USE_STEPS) {
+            int cur = work.poll();
+            for (int u : du.users(cur)) {
+                if (!seen.add(u)) continue;
+                Instruction x = h.function().instruction(u);
+                DebugLoc l = x.loc();
+                if (l != null && l.pos().line() > 0) {
+                    if (u < bestIndex) { // the use that comes first in the function
+                        best = l;
+                        bestIndex = u;
+                    }
+                } else {
+                    work.add(u);
+                }
+            }
+        }
+        return best;
+    }
+
+    /** Whether the hit's own instruction and its related ones have no line, so {@link #locatedLoc} placed it at a use. */
+    static boolean placedAtUse(PtxHit h, DebugLoc loc) {
+        DebugLoc own = h.at().loc();
+        if (own != null && own.pos().line() > 0 || loc == null) return false;
+        if (h.related() != null) {
+            for (Instruction r : h.related()) {
+                if (r.loc() != null && r.loc().pos().line() > 0) return false;
+            }
+        }
+        return loc == firstLocatedUse(h);
     }
 
     /**
@@ -464,7 +521,7 @@ final class PtxFindings {
                 prev.kind = impact.kind();
                 prev.builder
                         .impact(impact)
-                        .message(message(h, impact))
+                        .message(shown(h, impact, loc))
                         .property("mangledName", h.function().name())
                         .property("ptxLine", in.ptxLine())
                         .property("ptxInstruction", in.text())
@@ -478,7 +535,7 @@ final class PtxFindings {
         String fnName = h.function().name();
         Finding.Builder b = Finding.builder(h.ruleId())
                 .location(primary)
-                .message(message(h, impact))
+                .message(shown(h, impact, loc))
                 .layer(Layer.PTX)
                 .confidence(h.confidence())
                 .function(Demangler.simpleName(fnName))
@@ -588,6 +645,17 @@ final class PtxFindings {
      */
     private static int minTripCount(ScanContext ctx) {
         return dev.numlint.ptx.facts.PtxFacts.minTripCount(ctx.rules());
+    }
+
+    /**
+     * {@link #message}, saying so when the hit's instructions have no line and it is shown at the first use of its
+     * value ({@link #placedAtUse}: code the compiler hoisted out of a loop).
+     */
+    private static String shown(PtxHit h, Impact impact, DebugLoc loc) {
+        String text = message(h, impact);
+        if (!placedAtUse(h, loc)) return text;
+        String placed = dev.numlint.rules.RuleCatalog.get().phrase("ptx-line-hoisted", "message", text);
+        return placed.length() <= dev.numlint.rules.Quote.MESSAGE ? placed : text;
     }
 
     /** The check's message, followed by the consequence when it amplifies or cancels (if its policy says so). */
