@@ -363,10 +363,6 @@ final class PtxFindings {
                 }
             }
         }
-        DebugLoc use = firstLocatedUse(h);
-        if (use != null) {
-            return use;
-        }
         List<Instruction> ins = h.function().instructions();
         for (int i = ins.indexOf(h.at()) - 1; i >= 0; i--) {
             DebugLoc l = ins.get(i).loc();
@@ -418,7 +414,34 @@ final class PtxFindings {
         return best;
     }
 
-    /** Whether the hit's own instruction and its related ones have no line, so {@link #locatedLoc} placed it at a use. */
+    /**
+     * {@code loc}, or the first use of the hit's value ({@link #firstLocatedUse}) when the hit's instructions have no
+     * line and {@code loc} (the line before them) cannot hold a product: no {@code *} on it (a loop header). A line
+     * with a product may be the statement the hoisted arithmetic was written in (its loads come first) and stays.
+     */
+    private DebugLoc atUse(PtxHit h, DebugLoc loc) {
+        if (!withoutLine(h) || loc == null) return loc;
+        SourcePos p = writtenPos(loc, files);
+        Path f = p == null ? null : fileIndex.get(p.fileIndex());
+        String text = f == null ? null : sources.line(f, p.line());
+        if (text == null || text.contains("*")) return loc;
+        DebugLoc use = firstLocatedUse(h);
+        return use != null ? use : loc;
+    }
+
+    /** Whether neither the hit's instruction nor its related ones carry a line. */
+    private static boolean withoutLine(PtxHit h) {
+        DebugLoc own = h.at().loc();
+        if (own != null && own.pos().line() > 0) return false;
+        if (h.related() != null) {
+            for (Instruction r : h.related()) {
+                if (r.loc() != null && r.loc().pos().line() > 0) return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the hit's own instruction and its related ones have no line, so {@link #atUse} placed it at a use. */
     static boolean placedAtUse(PtxHit h, DebugLoc loc) {
         DebugLoc own = h.at().loc();
         if (own != null && own.pos().line() > 0 || loc == null) return false;
@@ -475,7 +498,7 @@ final class PtxFindings {
 
     private void report(PtxHit h) {
         Instruction in = h.at();
-        DebugLoc loc = locatedLoc(h);
+        DebugLoc loc = atUse(h, locatedLoc(h));
         SourcePos written = writtenPos(loc, files);
         if (loc != null && written == null) {
             return; // toolkit/system header code (math library, CUB, Thrust)
