@@ -528,7 +528,7 @@ final class PtxFindings {
                         : written != null ? "loc" + written.fileIndex() + ":" + written.line() : "i" + in.ptxLine())
                 + operation;
         Entry prev = out.get(dedupe);
-        Impact impact = impact(h);
+        Impact impact = impact(h, loc);
         if (prev != null) {
             addSites(prev, h, primary);
             prev.instances++;
@@ -613,7 +613,7 @@ final class PtxFindings {
     }
 
     /** The hit's consequence as an Impact with the sink's source location, or null when not classified. */
-    private Impact impact(PtxHit h) {
+    private Impact impact(PtxHit h, DebugLoc shownAt) {
         Consequence c = h.consequence();
         if (c == null) {
             return null;
@@ -622,7 +622,8 @@ final class PtxFindings {
         if (c.sink() != null && c.sink().loc() != null) {
             sink = locationOf(writtenPos(c.sink().loc(), files));
         }
-        Location own = h.at().loc() == null ? null : locationOf(writtenPos(h.at().loc(), files));
+        // the line the finding is shown at (code without a line: the use it was moved to)
+        Location own = shownAt == null ? null : locationOf(writtenPos(shownAt, files));
         boolean sameLine =
                 sink != null && own != null && own.file().equals(sink.file()) && own.startLine() == sink.startLine();
         // a sink on the hazard's own line is "on this line", not a line number that reads like another place
