@@ -373,6 +373,86 @@ final class PtxFindings {
         return own;
     }
 
+    /** How far {@link #firstLocatedUse} follows a value through instructions without line information. */
+    private static final int MAX_USE_STEPS = 64;
+
+    /**
+     * The debug location of the first instruction with a line that uses the value the hit's instructions compute
+     * (through other instructions without one), or null. nvcc gives loop-invariant arithmetic it hoists out of a loop
+     * line 0 (no line); the line before it in the PTX is then the loop's header, which shows no arithmetic, while the
+     * use of the value is in the code the arithmetic was written in (often a function inlined into the loop).
+     */
+    static DebugLoc firstLocatedUse(PtxHit h) {
+        List<Instruction> start = new ArrayList<>();
+        start.add(h.at());
+        if (h.related() != null) start.addAll(h.related());
+        java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>();
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (Instruction i : start) {
+            if (seen.add(i.index())) work.add(i.index());
+        }
+        var du = h.function().defUse();
+        int steps = 0;
+        DebugLoc best = null;
+        int bestIndex = Integer.MAX_VALUE;
+        while (!work.isEmpty() && steps++ < MAX_USE_STEPS) {
+            int cur = work.poll();
+            for (int u : du.users(cur)) {
+                if (!seen.add(u)) continue;
+                Instruction x = h.function().instruction(u);
+                DebugLoc l = x.loc();
+                if (l != null && l.pos().line() > 0) {
+                    if (u < bestIndex) { // the use that comes first in the function
+                        best = l;
+                        bestIndex = u;
+                    }
+                } else {
+                    work.add(u);
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * {@code loc}, or the first use of the hit's value ({@link #firstLocatedUse}) when the hit's instructions have no
+     * line and {@code loc} (the line before them) cannot hold a product: no {@code *} on it (a loop header). A line
+     * with a product may be the statement the hoisted arithmetic was written in (its loads come first) and stays.
+     */
+    private DebugLoc atUse(PtxHit h, DebugLoc loc) {
+        if (!withoutLine(h) || loc == null) return loc;
+        SourcePos p = writtenPos(loc, files);
+        Path f = p == null ? null : fileIndex.get(p.fileIndex());
+        String text = f == null ? null : sources.line(f, p.line());
+        if (text == null || text.contains("*")) return loc;
+        DebugLoc use = firstLocatedUse(h);
+        return use != null ? use : loc;
+    }
+
+    /** Whether neither the hit's instruction nor its related ones carry a line. */
+    private static boolean withoutLine(PtxHit h) {
+        DebugLoc own = h.at().loc();
+        if (own != null && own.pos().line() > 0) return false;
+        if (h.related() != null) {
+            for (Instruction r : h.related()) {
+                if (r.loc() != null && r.loc().pos().line() > 0) return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the hit's own instruction and its related ones have no line, so {@link #atUse} placed it at a use. */
+    static boolean placedAtUse(PtxHit h, DebugLoc loc) {
+        DebugLoc own = h.at().loc();
+        if (own != null && own.pos().line() > 0 || loc == null) return false;
+        if (h.related() != null) {
+            for (Instruction r : h.related()) {
+                if (r.loc() != null && r.loc().pos().line() > 0) return false;
+            }
+        }
+        return loc == firstLocatedUse(h);
+    }
+
     /**
      * The source file a PTX {@code .file} entry names, when it exists inside the scanned roots (symlinks resolved);
      * null otherwise. A .file entry (or a {@code #line} directive behind it) naming a file elsewhere, such as
@@ -418,7 +498,7 @@ final class PtxFindings {
 
     private void report(PtxHit h) {
         Instruction in = h.at();
-        DebugLoc loc = locatedLoc(h);
+        DebugLoc loc = atUse(h, locatedLoc(h));
         SourcePos written = writtenPos(loc, files);
         if (loc != null && written == null) {
             return; // toolkit/system header code (math library, CUB, Thrust)
@@ -448,7 +528,7 @@ final class PtxFindings {
                         : written != null ? "loc" + written.fileIndex() + ":" + written.line() : "i" + in.ptxLine())
                 + operation;
         Entry prev = out.get(dedupe);
-        Impact impact = impact(h);
+        Impact impact = impact(h, loc);
         if (prev != null) {
             addSites(prev, h, primary);
             prev.instances++;
@@ -464,7 +544,7 @@ final class PtxFindings {
                 prev.kind = impact.kind();
                 prev.builder
                         .impact(impact)
-                        .message(message(h, impact))
+                        .message(shown(h, impact, loc))
                         .property("mangledName", h.function().name())
                         .property("ptxLine", in.ptxLine())
                         .property("ptxInstruction", in.text())
@@ -478,7 +558,7 @@ final class PtxFindings {
         String fnName = h.function().name();
         Finding.Builder b = Finding.builder(h.ruleId())
                 .location(primary)
-                .message(message(h, impact))
+                .message(shown(h, impact, loc))
                 .layer(Layer.PTX)
                 .confidence(h.confidence())
                 .function(Demangler.simpleName(fnName))
@@ -533,7 +613,7 @@ final class PtxFindings {
     }
 
     /** The hit's consequence as an Impact with the sink's source location, or null when not classified. */
-    private Impact impact(PtxHit h) {
+    private Impact impact(PtxHit h, DebugLoc shownAt) {
         Consequence c = h.consequence();
         if (c == null) {
             return null;
@@ -542,7 +622,8 @@ final class PtxFindings {
         if (c.sink() != null && c.sink().loc() != null) {
             sink = locationOf(writtenPos(c.sink().loc(), files));
         }
-        Location own = h.at().loc() == null ? null : locationOf(writtenPos(h.at().loc(), files));
+        // the line the finding is shown at (code without a line: the use it was moved to)
+        Location own = shownAt == null ? null : locationOf(writtenPos(shownAt, files));
         boolean sameLine =
                 sink != null && own != null && own.file().equals(sink.file()) && own.startLine() == sink.startLine();
         // a sink on the hazard's own line is "on this line", not a line number that reads like another place
@@ -588,6 +669,17 @@ final class PtxFindings {
      */
     private static int minTripCount(ScanContext ctx) {
         return dev.numlint.ptx.facts.PtxFacts.minTripCount(ctx.rules());
+    }
+
+    /**
+     * {@link #message}, saying so when the hit's instructions have no line and it is shown at the first use of its
+     * value ({@link #placedAtUse}: code the compiler hoisted out of a loop).
+     */
+    private static String shown(PtxHit h, Impact impact, DebugLoc loc) {
+        String text = message(h, impact);
+        if (!placedAtUse(h, loc)) return text;
+        String placed = dev.numlint.rules.RuleCatalog.get().phrase("ptx-line-hoisted", "message", text);
+        return placed.length() <= dev.numlint.rules.Quote.MESSAGE ? placed : text;
     }
 
     /** The check's message, followed by the consequence when it amplifies or cancels (if its policy says so). */

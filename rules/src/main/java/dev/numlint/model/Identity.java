@@ -395,6 +395,11 @@ public record Identity(
          * One component of a complex product or rotation: another layer's difference of products is no news, only
          * an amplifying use it followed raises it.
          */
-        PAIRED_COMPONENT
+        PAIRED_COMPONENT,
+        /**
+         * A sum or difference whose terms' signs make it a sum of magnitudes (proven from the code): another layer's
+         * difference of products is no news, only an amplifying use it followed raises it.
+         */
+        TERMS_CANNOT_CANCEL
     }
 }

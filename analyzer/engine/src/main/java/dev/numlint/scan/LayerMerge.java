@@ -29,8 +29,9 @@ import java.util.Set;
  * The merged finding is as consequential as its most consequential evidence: it takes the more severe impact and
  * level of the two layers, unless the source finding's impact is proven from the code's structure (property
  * {@code impactProven}, a constant step), except that a PTX "difference of products" does not overrule the source
- * layer's judgement of one component of a complex product or rotation (property {@code pairedComponent}: only an
- * amplifying use the PTX layer followed raises it), and except that a growing PTX sum does not overrule the source layer's
+ * layer's judgement of one component of a complex product or rotation (property {@code pairedComponent}) or of terms
+ * whose signs cannot cancel (property {@code termsCannotCancel}): only an amplifying use the PTX layer followed raises
+ * it), and except that a growing PTX sum does not overrule the source layer's
  * judgement of the same loop. The PTX layer's updates of an accumulator the source layer reports at another line of
  * the same function become related locations of the source finding. A PTX conversion (NL001) on a line that converts
  * nothing moves to the source conversion a few lines below it ({@link #relocateConversions}), and one kernel's
@@ -571,8 +572,10 @@ final class LayerMerge {
         Level level = src.level();
         // the source proved the impact from the code's structure (a constant step): PTX confirms, never raises it
         boolean proven = src.identity().judgement() == Identity.Judgement.PROVEN;
-        // one component of a complex product or rotation: a PTX "difference of products" is no news, a decision is
-        boolean paired = src.identity().judgement() == Identity.Judgement.PAIRED_COMPONENT;
+        // one component of a complex product or rotation, or terms whose signs cannot cancel: a PTX "difference of
+        // products" is no news, a decision is
+        boolean paired = src.identity().judgement() == Identity.Judgement.PAIRED_COMPONENT
+                || src.identity().judgement() == Identity.Judgement.TERMS_CANNOT_CANCEL;
         for (Finding p : ptx) {
             p.evidence().stream().filter(have::add).forEach(b::evidence);
             adoptCode(b, p);

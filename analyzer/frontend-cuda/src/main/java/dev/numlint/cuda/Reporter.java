@@ -200,6 +200,12 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void reportTermsCannotCancel(
+            String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
+        report(rule, function, at, message, conf, impact, flag, "termsCannotCancel", null);
+    }
+
+    @Override
     public void reportProven(
             String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
         report(rule, function, at, message, conf, impact, flag, "impactProven", null);
@@ -246,7 +252,11 @@ final class Reporter implements CudaReport {
                 .withJudgement(
                         "impactProven".equals(property)
                                 ? Identity.Judgement.PROVEN
-                                : "pairedComponent".equals(property) ? Identity.Judgement.PAIRED_COMPONENT : null));
+                                : "pairedComponent".equals(property)
+                                        ? Identity.Judgement.PAIRED_COMPONENT
+                                        : "termsCannotCancel".equals(property)
+                                                ? Identity.Judgement.TERMS_CANNOT_CANCEL
+                                                : null));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());

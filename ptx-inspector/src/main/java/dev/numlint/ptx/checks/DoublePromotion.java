@@ -6,6 +6,7 @@ import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.rules.PtxHit;
+import dev.numlint.ptx.rules.PtxMessage;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
@@ -14,7 +15,10 @@ import java.util.function.Consumer;
 
 /**
  * NL008 in PTX: {@code cvt.f64.f32} whose double is used in f64 arithmetic and converted back to f32: a float
- * expression evaluated in double (an unsuffixed literal or a double function).
+ * expression evaluated in double (an unsuffixed literal or a double function). When that arithmetic's other operand
+ * is double data loaded from memory or a parameter ({@code ld.global.f64}: an element of a {@code double*}, a
+ * {@code double} argument), the double arithmetic is what the declared types ask for, a deliberate precision, not an
+ * accidental promotion: a note that says so.
  */
 @AutoService(PtxCheck.class)
 public final class DoublePromotion implements PtxCheck {
@@ -60,19 +64,40 @@ public final class DoublePromotion implements PtxCheck {
                             // the CUDA source layer rules): the catalog level, with no consequence to state
                             c = null;
                         }
+                        Instruction data = doubleData(facts, firstArith);
+                        PtxMessage message;
+                        if (data != null) {
+                            // float x = g_y[n] - y0 with a double* g_y: the double comes from the declared types
+                            message = PtxMessages.message(
+                                    ruleId(),
+                                    "ptx-promote-double-data",
+                                    "cvt",
+                                    in.text(),
+                                    "load",
+                                    data.text(),
+                                    "arith",
+                                    firstArith.text());
+                            if (c == null || c.kind() != dev.numlint.model.Impact.Kind.AMPLIFIED)
+                                c = new Consequence(
+                                        dev.numlint.model.Impact.Kind.BOUNDED,
+                                        dev.numlint.rules.RuleCatalog.get().phrase("ptx-use-undecided"),
+                                        null);
+                        } else {
+                            message = PtxMessages.message(
+                                    ruleId(),
+                                    "ptx-promote",
+                                    "cvt",
+                                    in.text(),
+                                    "arith",
+                                    firstArith.text(),
+                                    "back",
+                                    x.text());
+                        }
                         out.accept(new PtxHit(
                                 ruleId(),
                                 facts.function(),
                                 in,
-                                PtxMessages.message(
-                                        ruleId(),
-                                        "ptx-promote",
-                                        "cvt",
-                                        in.text(),
-                                        "arith",
-                                        firstArith.text(),
-                                        "back",
-                                        x.text()),
+                                message,
                                 line == null ? Confidence.MEDIUM : Confidence.HIGH,
                                 List.of(firstArith, x),
                                 "cvt.f64.f32>" + firstArith.mnemonic(),
@@ -108,5 +133,17 @@ public final class DoublePromotion implements PtxCheck {
                 work.add(u);
             }
         }
+    }
+
+    /**
+     * The load of double data ({@code ld.*.f64}: memory or a parameter) that gives {@code arith} another source
+     * operand, or null: the double arithmetic then combines the float with a value declared double.
+     */
+    private static Instruction doubleData(PtxFacts facts, Instruction arith) {
+        for (int k = 1; k < arith.operands().size(); k++) {
+            Instruction d = facts.defOf(arith, k);
+            if (d != null && d.opcode().equals("ld") && "f64".equals(d.type())) return d;
+        }
+        return null;
     }
 }

@@ -14,12 +14,12 @@ import java.util.Set;
  * that compiled it ({@link #withoutInstructions}: the same template with the instructions it quotes left empty, so that
  * {@code add.rn.f32} and {@code add.rn.ftz.f32} of two builds are one hazard). The instructions a message quotes
  * (placeholders {@code instr}, {@code mul}, {@code cvt}) are shortened as every layer quotes code
- * ({@link Quote#instruction}); the instructions it names beside it ({@code add}, {@code arith}, {@code back}) by their
+ * ({@link Quote#instruction}); the instructions it names beside it ({@code add}, {@code arith}, {@code back}, {@code load}) by their
  * opcode and destination ({@link Quote#instructionHead}). The full instructions are the finding's evidence.
  */
 public record PtxMessage(String ruleId, String key, List<Object> args) {
     private static final Set<String> INSTRUCTIONS = Set.of("instr", "mul", "cvt");
-    private static final Set<String> BESIDE = Set.of("add", "arith", "back");
+    private static final Set<String> BESIDE = Set.of("add", "arith", "back", "load");
 
     public PtxMessage {
         args = Collections.unmodifiableList(new ArrayList<>(args)); // a value may be null

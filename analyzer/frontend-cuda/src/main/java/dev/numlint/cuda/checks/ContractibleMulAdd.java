@@ -14,7 +14,7 @@ import java.util.Set;
  * NL003: a multiply followed by an add or subtract that nvcc (device code, -fmad=true) or the host compiler (host
  * code built for an FMA-capable CPU with GNU contraction) may fuse into one fma. Whether it is fused is not
  * guessed ("may become one fma"); the level comes from what the result decides: a difference of products is
- * cancellation (unless it is evaluated in double and rounded to float right away, where the fma's 2^-53 reaches the
+ * cancellation (unless the signs of its terms make it a sum of magnitudes, or it is evaluated in double and rounded to float right away, where the fma's 2^-53 reaches the
  * float as an ulp at most, short of a cancellation to 2^-29 of the terms), a result that reaches an index, a conversion, a branch or a reduction is amplified, anything else
  * (stored, returned) is a note.
  */
@@ -66,12 +66,25 @@ public final class ContractibleMulAdd implements CudaCheck {
             String consequence;
             boolean paired = false;
             boolean proven = false;
+            boolean apart = false;
             String never = c.site().neverNegative();
             if (never != null && !zeroTestsOnly(c.site())) {
                 // its tests against 0 cannot flip; what it decides is the other uses ('r2 < rc2', not 'r2 != 0')
                 c.site().dropUses(u -> SerialAccumulation.zeroTest(never, u));
             }
-            if (c.differenceOfProducts() && c.pairedComponent()) {
+            if (c.differenceOfProducts() && c.site().termsCannotCancel()) {
+                // fp*r - f*r*r with fp <= 0 <= f, r > 0: a sum of two magnitudes, which no rounding of one term can
+                // cancel (eval26d #60): what is left is what the value decides (a decision, a use elsewhere that
+                // cancels) or nothing
+                impact = Consequences.of(c.site(), out);
+                if (impact.kind() == Impact.Kind.BOUNDED) {
+                    impact = new Impact(
+                            Impact.Kind.BOUNDED, Consequences.phrase("product-difference-same-sign"), null, null);
+                    out.consequenceWithoutDecision(c.site(), impact.consequence());
+                }
+                consequence = impact.consequence();
+                apart = impact.kind() != Impact.Kind.AMPLIFIED;
+            } else if (c.differenceOfProducts() && c.pairedComponent()) {
                 // one component of a complex product or rotation: bounded relative to the pair's magnitude, unless
                 // the component itself decides something
                 impact = Consequences.of(c.site(), out);
@@ -121,7 +134,9 @@ public final class ContractibleMulAdd implements CudaCheck {
                             "consequence",
                             consequence);
             FlagCitation cited = fl.origin() == null ? null : fl;
-            if (paired)
+            if (apart)
+                out.reportTermsCannotCancel("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
+            else if (paired)
                 out.reportPairedComponent("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
             else if (proven) out.reportProven("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
             else Consequences.report(out, "NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);

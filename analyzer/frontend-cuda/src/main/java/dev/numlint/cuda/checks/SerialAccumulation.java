@@ -157,7 +157,9 @@ public final class SerialAccumulation implements CudaCheck {
             if (a.elementwise() || a.timing()) continue;
             if (!seen.add(a.target() + "@" + a.outerLoopLine())) continue;
             // an unknown trip count is the usual case and goes unsaid; a long constant one is stated
-            String trip = a.trip() < 0 ? "" : " (n=" + a.trip() + ")";
+            // a template's constant: the instantiation that runs the loops longest is named
+            String from = a.site().tripFrom();
+            String trip = a.trip() < 0 ? "" : " (n=" + a.trip() + (from == null ? "" : " with " + from) + ")";
             String unit = a.doublePrecision() ? "2^-53" : "2^-24";
             String bound = (a.trip() < 0 ? "n" : Long.toString(a.trip())) + "*" + unit + "*sum|terms|";
             if (a.target().equals(a.site().neverNegative())

@@ -191,6 +191,7 @@ final class ClangLoops {
     public Carried carriedBy(int line, int column, String target) {
         String want = squash(target);
         ClangNode acc = null;
+        ClangUnit.Function in = null;
         for (ClangUnit.Function fn : unit.functions()) {
             if (line < fn.startLine() || line > fn.endLine()) continue;
             ClangNode[] hit = new ClangNode[1];
@@ -204,6 +205,7 @@ final class ClangLoops {
             });
             if (hit[0] != null) {
                 acc = hit[0];
+                in = fn;
                 break;
             }
         }
@@ -239,6 +241,7 @@ final class ClangLoops {
         }
         List<Integer> lines = new ArrayList<>();
         long trip = 1;
+        Set<String> from = new java.util.LinkedHashSet<>();
         Set<String> indexes = new HashSet<>();
         lhs.forEach(x -> {
             if (x.refUsr != null) indexes.add(x.refUsr);
@@ -249,19 +252,114 @@ final class ClangLoops {
             if (var != null && indexes.contains(var) && resetDepth >= 0) continue;
             lines.add(chain.get(i).line);
             long t = chain.get(i).kind == CXCursor_ForStmt ? tripBound(chain.get(i)) : -1;
+            if (t < 0 && chain.get(i).kind == CXCursor_ForStmt && in.template()) {
+                Trip tt = templateTrip(chain.get(i), in);
+                if (tt != null) {
+                    t = tt.trip();
+                    from.add(tt.instantiation());
+                }
+            }
             trip = trip < 0 || t < 0 ? -1 : trip * t;
         }
         List<Integer> all = new ArrayList<>();
         for (ClangNode l : chain) all.add(l.line);
-        return new Carried(all, lines, resetDepth < 0 ? 0 : resetLine, lines.isEmpty() ? 0 : trip);
+        return new Carried(
+                all,
+                lines,
+                resetDepth < 0 ? 0 : resetLine,
+                lines.isEmpty() ? 0 : trip,
+                trip < 0 || from.isEmpty() ? null : String.join("; ", from));
+    }
+
+    /** A loop's trip count in the instantiation of its template that runs it longest. */
+    record Trip(long trip, String instantiation) {}
+
+    /**
+     * The trip count of {@code for (i = a; i < Config::kSize; i++)} in the function template {@code fn}, whose bound
+     * is a constant static member of a template argument ({@link ClangUnit#memberConstants}): in each instantiation
+     * of this file a constant, and the largest of them (the longest sum) with the arguments that give it. Null when
+     * the bound is not such a constant in every instantiation, or there is none.
+     */
+    private Trip templateTrip(ClangNode loop, ClangUnit.Function fn) {
+        Header h = header(loop);
+        if (h == null || h.start() == null || fn.instantiations().isEmpty()) return null;
+        ClangNode bound = h.cond().children.get(1);
+        long best = -1;
+        String which = null;
+        for (List<String> args : fn.instantiations()) {
+            Double b = valueIn(bound, args, 0);
+            if (b == null) return null;
+            double n =
+                    switch (h.cond().spelling) {
+                        case "<", "!=" -> b - h.start();
+                        case "<=" -> b - h.start() + 1;
+                        default -> -1;
+                    };
+            if (n < 0 || n > 1e15) return null;
+            if ((long) n > best) {
+                best = (long) n;
+                which = String.join(
+                        ", ", args.stream().filter(java.util.Objects::nonNull).toList());
+            }
+        }
+        return best < 0 ? null : new Trip(best, which);
+    }
+
+    /**
+     * The value of {@code e}, a template pattern's expression, in the instantiation with type arguments {@code args}:
+     * constants, {@code T::member} of a template type parameter whose argument has that constant static member, and
+     * sums, differences and products of such values. Null when not known.
+     */
+    private Double valueIn(ClangNode e, List<String> args, int depth) {
+        if (e == null || depth > 16) return null;
+        if (e.value != null) return e.value;
+        switch (e.kind) {
+            case CXCursor_ParenExpr, CXCursor_UnexposedExpr -> {
+                return e.children.size() == 1 ? valueIn(e.children.get(0), args, depth + 1) : null;
+            }
+            case CXCursor_DeclRefExpr -> {
+                // Config::kKernelSize: a dependent reference qualified by the template's type parameter K
+                ClangNode q = e.children.isEmpty() ? null : e.children.get(0);
+                String prefix = "type-parameter-0-";
+                if (q == null || q.kind != CXCursor_TypeRef || !q.canon.startsWith(prefix)) return null;
+                int k;
+                try {
+                    k = Integer.parseInt(q.canon.substring(prefix.length()));
+                } catch (NumberFormatException x) {
+                    return null;
+                }
+                if (k >= args.size() || args.get(k) == null) return null;
+                String text = unit.text(e);
+                int c = text.lastIndexOf("::");
+                if (c < 0) return null;
+                return unit.memberConstants()
+                        .get(args.get(k) + "::" + text.substring(c + 2).trim());
+            }
+            case CXCursor_BinaryOperator -> {
+                if (e.children.size() != 2) return null;
+                Double a = valueIn(e.children.get(0), args, depth + 1);
+                Double b = a == null ? null : valueIn(e.children.get(1), args, depth + 1);
+                if (b == null) return null;
+                return switch (e.spelling) {
+                    case "+" -> a + b;
+                    case "-" -> a - b;
+                    case "*" -> a * b;
+                    default -> null;
+                };
+            }
+            default -> {
+                return null;
+            }
+        }
     }
 
     /**
      * The loops around an update (outermost first), the ones that carry its sum, the line of the reset that ends the
-     * others (0 when none), and the carrying loops' trip count (-1 unknown, 0 when none carries it: the accumulator
-     * is reset in every iteration of the innermost loop).
+     * others (0 when none), the carrying loops' trip count (-1 unknown, 0 when none carries it: the accumulator
+     * is reset in every iteration of the innermost loop), and the template arguments of the instantiation whose
+     * constants give that count (the longest), or null when the count is the code's own.
      */
-    public record Carried(List<Integer> loopLines, List<Integer> carrying, int resetLine, long trip) {}
+    public record Carried(List<Integer> loopLines, List<Integer> carrying, int resetLine, long trip, String tripFrom) {}
 
     /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
     private boolean resets(ClangNode n, String root, String target) {

@@ -38,6 +38,9 @@ import org.bytedeco.llvm.clang.CXUnsavedFile;
  */
 public final class ClangParser {
     static final long FILE_BUDGET_MS = 20_000;
+
+    /** At most this many constants of the classes that template arguments name, per file. */
+    static final int MAX_MEMBER_CONSTANTS = 4096;
     /** Deeper cursors than this are not copied (the walk recurses per level). */
     static final int MAX_DEPTH = 400;
 
@@ -157,7 +160,7 @@ public final class ClangParser {
                 explicitInstantiations(text, w);
                 ClangUnit u = new ClangUnit(
                         file, w.top, w.templateArgs, d.errors, d.first, t1 - t0, System.nanoTime() - t1, text);
-                return u.withUnknownTypes(d.unknownTypes);
+                return u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
             } finally {
                 clang_disposeTranslationUnit(tu);
                 contents.close();
@@ -263,6 +266,10 @@ public final class ClangParser {
     private static final class Walker extends CXCursorVisitor {
         final List<ClangNode> top = new ArrayList<>();
         final Map<String, List<List<String>>> templateArgs = new HashMap<>();
+        /** "Type::member": the constant value of a static data member of a class a template is called with. */
+        final Map<String, Double> memberConstants = new HashMap<>();
+
+        private final java.util.Set<String> typesRead = new java.util.HashSet<>();
         final ArrayDeque<ClangNode> parents = new ArrayDeque<>();
         final int textLength;
         final IntPointer line = new IntPointer(1);
@@ -428,7 +435,9 @@ public final class ClangParser {
             for (int i = 0; i < n; i++) {
                 if (clang_Cursor_getTemplateArgumentKind(r, i) == CXTemplateArgumentKind_Type) {
                     CXType at = clang_getCanonicalType(clang_Cursor_getTemplateArgumentType(r, i));
-                    args.add(clang_getTypeSpelling(at).getString());
+                    String spelling = clang_getTypeSpelling(at).getString();
+                    args.add(spelling);
+                    memberConstants(at, spelling);
                 } else {
                     args.add(null);
                 }
@@ -436,6 +445,39 @@ public final class ClangParser {
             List<List<String>> all =
                     templateArgs.computeIfAbsent(clang_getCursorUSR(tmpl).getString(), k -> new ArrayList<>());
             if (!all.contains(args)) all.add(args);
+        }
+
+        /**
+         * Records the constant static data members of the class {@code type} ({@code struct Config { static constexpr int
+         * kKernelSize = 3; };}) under "spelling::name": a template's {@code Config::kKernelSize} is that value in the
+         * instantiation with {@code Config = spelling} (its loops' trip counts). Read once per type, wherever the class is
+         * declared (a header too).
+         */
+        void memberConstants(CXType type, String spelling) {
+            if (type.kind() != CXType_Record || !typesRead.add(spelling)) return;
+            CXCursor decl = clang_getTypeDeclaration(type);
+            if (clang_Cursor_isNull(decl) != 0) return;
+            int k = clang_getCursorKind(decl);
+            if (k != CXCursor_StructDecl && k != CXCursor_ClassDecl) return;
+            Map<String, Double> out = memberConstants;
+            CXCursorVisitor members = new CXCursorVisitor() {
+                @Override
+                public int call(CXCursor c, CXCursor parent, CXClientData data) {
+                    if (out.size() >= MAX_MEMBER_CONSTANTS) return CXChildVisit_Break;
+                    if (clang_getCursorKind(c) != CXCursor_VarDecl) return CXChildVisit_Continue;
+                    int t = clang_getCanonicalType(clang_getCursorType(c)).kind();
+                    if (t < CXType_Bool || t > CXType_Int128) return CXChildVisit_Continue; // integral members only
+                    Double v = evaluate(c);
+                    if (v != null)
+                        out.put(spelling + "::" + clang_getCursorSpelling(c).getString(), v);
+                    return CXChildVisit_Continue;
+                }
+            };
+            try {
+                clang_visitChildren(decl, members, (CXClientData) null);
+            } finally {
+                members.close();
+            }
         }
     }
 

@@ -12,20 +12,30 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The locals of a function that are never negative: every value stored into them (their initializer, {@code =},
- * {@code +=}, {@code *=}, {@code /=}, {@code ++}) is non-negative when the never-negative locals it reads are. A
- * greatest fixed point: all locals start as never negative, and a local with a store that is not provably
- * non-negative (a negative constant, a subtraction, a parameter, an element, an unknown call) leaves the set, until
- * no store changes. A local whose address is taken or that a reference or by-reference argument binds is never in
- * it. {@code s = 0; for (...) { d = a / b; s += d * d; }} with {@code a = fabs(x[i])}, {@code b} a running maximum
- * of such values: {@code s} is never negative.
+ * The signs of a function's locals: those that are never negative and those that are never positive. Every value
+ * stored into a never-negative local (its initializer, {@code =}, {@code +=}, {@code *=}, {@code /=}, {@code ++}, and
+ * {@code -=} of a never-positive value) is non-negative when the locals it reads have their signs; mirrored for the
+ * never-positive locals ({@code fp = 0; fp -= b * exp(-b * x);} with {@code b} a positive constant). A greatest
+ * fixed point: all locals start in both sets, and a local with a store whose sign is not proven (a negative constant
+ * for the first set, a subtraction of unknown terms, a parameter, an element, an unknown call) leaves the set, until
+ * no store changes. A local whose address is taken or that a reference or by-reference argument binds is in
+ * neither. {@code s = 0; for (...) { d = a / b; s += d * d; }} with {@code a = fabs(x[i])}, {@code b} a running
+ * maximum of such values: {@code s} is never negative.
  *
  * <p>What it serves: a sum of non-negative terms is 0 only when every term is, in any order and with any rounding,
- * so its test against 0 cannot be flipped by rounding (the serial-sum rule's consequence).
+ * so its test against 0 cannot be flipped by rounding (the serial-sum rule's consequence); and two terms whose signs
+ * make their sum or difference a sum of magnitudes ({@code p - q} with {@code p <= 0 <= q}) cannot cancel
+ * ({@link #termsCannotCancel}).
  */
 final class ClangSigns {
     private final ClangUnit unit;
-    private final Map<ClangUnit.Function, Set<String>> cache = new HashMap<>();
+    private final Map<ClangUnit.Function, Signs> cache = new HashMap<>();
+
+    /** The never-negative and the never-positive locals of one function (unified symbol names). */
+    record Signs(Set<String> nonNegative, Set<String> nonPositive) {}
+
+    /** A value stored into a local: {@code op} is {@code =} (an initializer too), {@code +=}, {@code -=}, ... */
+    private record Store(String op, ClangNode value) {}
 
     ClangSigns(ClangUnit unit) {
         this.unit = unit;
@@ -33,16 +43,20 @@ final class ClangSigns {
 
     /** Whether the local whose declaration has the unified symbol name {@code usr} is never negative in {@code fn}. */
     synchronized boolean neverNegative(ClangUnit.Function fn, String usr) {
-        return usr != null && cache.computeIfAbsent(fn, this::compute).contains(usr);
+        return usr != null && signs(fn).nonNegative().contains(usr);
     }
 
     /** Whether the expression {@code e} of {@code fn} is never negative (its locals as {@link #neverNegative}). */
     synchronized boolean nonNegativeIn(ClangUnit.Function fn, ClangNode e) {
-        return nonNegative(e, cache.computeIfAbsent(fn, this::compute), 0);
+        return nonNegative(e, signs(fn), 0);
     }
 
-    private Set<String> compute(ClangUnit.Function fn) {
-        Map<String, List<ClangNode>> stores = new HashMap<>();
+    private Signs signs(ClangUnit.Function fn) {
+        return cache.computeIfAbsent(fn, this::compute);
+    }
+
+    private Signs compute(ClangUnit.Function fn) {
+        Map<String, List<Store>> stores = new HashMap<>();
         Set<String> out = new HashSet<>();
         Set<String> declared = new HashSet<>();
         fn.node().forEach(n -> {
@@ -51,15 +65,17 @@ final class ClangSigns {
                 stores.computeIfAbsent(n.usr, k -> new ArrayList<>());
                 ClangNode init = n.children.isEmpty() ? null : n.children.get(n.children.size() - 1);
                 if (init != null && clang_isExpressionKind(init.kind))
-                    stores.get(n.usr).add(init);
+                    stores.get(n.usr).add(new Store("=", init));
             }
         });
-        Set<String> never = new HashSet<>(stores.keySet());
-        never.removeAll(out);
+        Set<String> nonNeg = new HashSet<>(stores.keySet());
+        nonNeg.removeAll(out);
+        Set<String> nonPos = new HashSet<>(nonNeg);
         fn.node().forEach(n -> {
             if (n.kind != CXCursor_DeclRefExpr || n.refUsr == null || !stores.containsKey(n.refUsr)) return;
             if (aliases(n)) { // its address taken, a reference bound to it: written where this walk cannot see
-                never.remove(n.refUsr);
+                nonNeg.remove(n.refUsr);
+                nonPos.remove(n.refUsr);
                 return;
             }
             ClangNode c = n;
@@ -69,84 +85,131 @@ final class ClangSigns {
                 p = p.parent;
             }
             if (p == null) return;
-            if (p.kind == CXCursor_UnaryOperator && (p.spelling.equals("--"))) {
-                never.remove(n.refUsr);
+            if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("--")) {
+                nonNeg.remove(n.refUsr);
+            } else if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("++")) {
+                nonPos.remove(n.refUsr);
             } else if (p.children.size() == 2 && p.children.get(0) == c) {
                 if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")) {
-                    stores.get(n.refUsr).add(p.children.get(1));
+                    stores.get(n.refUsr).add(new Store("=", p.children.get(1)));
                 } else if (p.kind == CXCursor_CompoundAssignOperator) {
-                    if (p.spelling.equals("+=") || p.spelling.equals("*=") || p.spelling.equals("/="))
-                        stores.get(n.refUsr).add(p.children.get(1));
-                    else never.remove(n.refUsr);
+                    switch (p.spelling) {
+                        case "+=", "-=", "*=", "/=" -> stores.get(n.refUsr)
+                                .add(new Store(p.spelling, p.children.get(1)));
+                        default -> {
+                            nonNeg.remove(n.refUsr);
+                            nonPos.remove(n.refUsr);
+                        }
+                    }
                 }
             }
         });
+        Signs s = new Signs(nonNeg, nonPos);
         boolean changed = true;
         while (changed) {
             changed = false;
-            for (String v : new ArrayList<>(never)) {
-                for (ClangNode e : stores.get(v)) {
-                    if (!nonNegative(e, never, 0)) {
-                        never.remove(v);
+            for (String v : new ArrayList<>(nonNeg)) {
+                for (Store st : stores.get(v)) {
+                    boolean ok =
+                            switch (st.op()) {
+                                case "-=" -> nonPositive(st.value(), s, 0);
+                                default -> nonNegative(st.value(), s, 0); // =, +=, and *=, /= of a value >= 0
+                            };
+                    if (!ok) {
+                        nonNeg.remove(v);
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            for (String v : new ArrayList<>(nonPos)) {
+                for (Store st : stores.get(v)) {
+                    boolean ok =
+                            switch (st.op()) {
+                                case "=", "+=" -> nonPositive(st.value(), s, 0);
+                                default -> nonNegative(st.value(), s, 0); // -= of a value >= 0, *= and /= of one >= 0
+                            };
+                    if (!ok) {
+                        nonPos.remove(v);
                         changed = true;
                         break;
                     }
                 }
             }
         }
-        return never;
+        return s;
     }
 
-    /** Whether {@code e} is never negative when the locals in {@code never} are not. */
-    boolean nonNegative(ClangNode e, Set<String> never, int depth) {
+    /** Whether {@code e} is never negative when the locals have the signs {@code s}. */
+    boolean nonNegative(ClangNode e, Signs s, int depth) {
+        return signed(e, s, depth, true);
+    }
+
+    /** Whether {@code e} is never positive when the locals have the signs {@code s}. */
+    boolean nonPositive(ClangNode e, Signs s, int depth) {
+        return signed(e, s, depth, false);
+    }
+
+    /** Whether {@code e} is never negative ({@code positive}) or never positive (not {@code positive}). */
+    private boolean signed(ClangNode e, Signs s, int depth, boolean positive) {
         if (e == null || depth > 24) return false;
-        if (e.value != null) return e.value >= 0;
-        if (integral(e.canonKind) && unsignedKind(e.canonKind)) return true;
+        if (e.value != null) return positive ? e.value >= 0 : e.value <= 0;
+        if (integral(e.canonKind) && unsignedKind(e.canonKind)) return positive;
+        int d = depth + 1;
         switch (e.kind) {
             case CXCursor_ParenExpr, CXCursor_UnexposedExpr -> {
-                return e.children.size() == 1 && nonNegative(e.children.get(0), never, depth + 1);
+                return e.children.size() == 1 && signed(e.children.get(0), s, d, positive);
             }
             case CXCursor_CStyleCastExpr, CXCursor_CXXStaticCastExpr, CXCursor_CXXFunctionalCastExpr -> {
-                return nonNegative(operandOf(e), never, depth + 1);
+                return signed(operandOf(e), s, d, positive);
             }
             case CXCursor_DeclRefExpr -> {
-                return e.refUsr != null && never.contains(e.refUsr);
+                return e.refUsr != null && (positive ? s.nonNegative() : s.nonPositive()).contains(e.refUsr);
             }
             case CXCursor_FloatingLiteral, CXCursor_IntegerLiteral -> {
-                return true; // a literal is written without its sign; a negated one is a unary minus
+                return positive; // a literal is written without its sign; a negated one is a unary minus
             }
             case CXCursor_UnaryOperator -> {
-                return e.spelling.equals("+")
-                        && e.children.size() == 1
-                        && nonNegative(e.children.get(0), never, depth + 1);
+                if (e.children.size() != 1) return false;
+                if (e.spelling.equals("+")) return signed(e.children.get(0), s, d, positive);
+                if (e.spelling.equals("-")) return signed(e.children.get(0), s, d, !positive);
+                return false;
             }
             case CXCursor_BinaryOperator -> {
                 if (e.children.size() != 2) return false;
                 ClangNode a = e.children.get(0), b = e.children.get(1);
                 return switch (e.spelling) {
-                    case "*" -> square(a, b) || nonNegative(a, never, depth + 1) && nonNegative(b, never, depth + 1);
-                    case "+", "/" -> nonNegative(a, never, depth + 1) && nonNegative(b, never, depth + 1);
-                    case "=" -> nonNegative(b, never, depth + 1);
+                    case "*", "/" -> {
+                        if (e.spelling.equals("*") && square(a, b)) yield positive;
+                        // same signs make a non-negative product or quotient, opposite signs a non-positive one
+                        boolean aPos = signed(a, s, d, true), bPos = signed(b, s, d, true);
+                        boolean aNeg = signed(a, s, d, false), bNeg = signed(b, s, d, false);
+                        yield positive ? aPos && bPos || aNeg && bNeg : aPos && bNeg || aNeg && bPos;
+                    }
+                    case "+" -> signed(a, s, d, positive) && signed(b, s, d, positive);
+                    case "-" -> signed(a, s, d, positive) && signed(b, s, d, !positive);
+                    case "=" -> signed(b, s, d, positive);
                     default -> false;
                 };
             }
             case CXCursor_ConditionalOperator -> {
                 int k = e.children.size();
-                return k == 3
-                        && nonNegative(e.children.get(1), never, depth + 1)
-                        && nonNegative(e.children.get(2), never, depth + 1);
+                return k == 3 && signed(e.children.get(1), s, d, positive) && signed(e.children.get(2), s, d, positive);
             }
             case CXCursor_CallExpr -> {
                 String f = callee(e);
                 if (f.startsWith("std::")) f = f.substring(5);
-                if (NumericFacts.NON_NEGATIVE.contains(f)) return true;
+                if (NumericFacts.NON_NEGATIVE.contains(f)) return positive;
                 List<ClangNode> args = arguments(e);
-                if (f.equals("fmax") || f.equals("fmaxf") || f.equals("max")) {
-                    for (ClangNode a : args) if (nonNegative(a, never, depth + 1)) return true;
+                boolean max = f.equals("fmax") || f.equals("fmaxf") || f.equals("max");
+                boolean min = f.equals("fmin") || f.equals("fminf") || f.equals("min");
+                // max(a, b) >= 0 when one argument is, <= 0 when both are; min(a, b) mirrored
+                if (max && positive || min && !positive) {
+                    for (ClangNode a : args) if (signed(a, s, d, positive)) return true;
                     return false;
                 }
-                if (f.equals("fmin") || f.equals("fminf") || f.equals("min")) {
-                    for (ClangNode a : args) if (!nonNegative(a, never, depth + 1)) return false;
+                if (max || min) {
+                    for (ClangNode a : args) if (!signed(a, s, d, positive)) return false;
                     return !args.isEmpty();
                 }
                 return false;
@@ -155,6 +218,35 @@ final class ClangSigns {
                 return false;
             }
         }
+    }
+
+    /**
+     * Whether the floating addition or subtraction written {@code text} at {@code line} adds two terms of one sign
+     * ({@code p + q}, both {@code >= 0} or both {@code <= 0}) or subtracts terms of opposite signs ({@code p - q} with
+     * {@code p <= 0 <= q} or {@code q <= 0 <= p}): its result is a sum of magnitudes, which no rounding of one term
+     * can cancel (each term's relative error stays the result's). False when the line holds no such operation.
+     */
+    synchronized boolean termsCannotCancel(int line, String text) {
+        String want = squash(text);
+        for (ClangUnit.Function fn : unit.functions()) {
+            if (line < fn.startLine() || line > fn.endLine()) continue;
+            Signs s = signs(fn);
+            boolean[] hit = new boolean[1];
+            boolean[] other = new boolean[1];
+            fn.node().forEach(n -> {
+                if (n.line != line || n.kind != CXCursor_BinaryOperator || n.children.size() != 2) return;
+                if (!n.spelling.equals("+") && !n.spelling.equals("-")) return;
+                if (!floating(n.canonKind) || !squash(unit.text(n)).equals(want)) return;
+                ClangNode a = n.children.get(0), b = n.children.get(1);
+                boolean plus = n.spelling.equals("+");
+                boolean apart = nonNegative(a, s, 0) && (plus ? nonNegative(b, s, 0) : nonPositive(b, s, 0))
+                        || nonPositive(a, s, 0) && (plus ? nonPositive(b, s, 0) : nonNegative(b, s, 0));
+                if (apart) hit[0] = true;
+                else other[0] = true; // the same text twice on the line, one of them not proven: not proven
+            });
+            if (hit[0] || other[0]) return hit[0] && !other[0];
+        }
+        return false;
     }
 
     /** {@code x * x}: the same variable, member or element written twice, with no call (two calls differ). */

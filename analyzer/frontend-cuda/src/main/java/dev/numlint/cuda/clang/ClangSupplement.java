@@ -113,6 +113,17 @@ public final class ClangSupplement {
             if (c.differenceOfProducts()
                     && unit.inDoubleRoundedToFloat(c.site().line(), c.site().text()))
                 c.site().inDoubleRoundedToFloat();
+            if (c.differenceOfProducts()
+                    && unit.termsCannotCancel(c.site().line(), c.site().text()))
+                c.site().withTermsThatCannotCancel();
+        }
+        // a value that is one product of a difference whose terms' signs make it a sum of magnitudes cancels nothing
+        List<dev.numlint.cuda.facts.Site> all = new ArrayList<>(sites);
+        for (FunctionFacts.Accumulation a : facts.accumulations) all.add(a.site());
+        for (dev.numlint.cuda.facts.Site site : all) {
+            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
+                    && u.text() != null
+                    && unit.termsCannotCancel(u.line(), u.text()));
         }
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
@@ -138,7 +149,9 @@ public final class ClangSupplement {
                 resetsApplied++;
             } else if (a.trip() < 0 && c.trip() > 0 && c.carrying().contains(a.outerLoopLine())) {
                 // the loops that carry the sum are bounded where the hand-written facts saw no constant: a fixed-size
-                // array they index with their counter, a bound in a template pattern (at most c.trip() terms)
+                // array they index with their counter, a bound in a template pattern (at most c.trip() terms), a
+                // template argument's constant member (Config::kKernelSize, the longest instantiation's)
+                if (c.tripFrom() != null) a.site().withTripFrom(c.tripFrom());
                 acc.set(i, with(a, a.outerLoopLine(), c.trip(), false));
                 resetsApplied++;
             }
@@ -290,10 +303,13 @@ public final class ClangSupplement {
         }
         for (ClangSites.Contraction c : unit.contractions()) {
             if (!whole.contains(c.in())) continue;
+            Site at = flowing(c.node(), c.in());
+            if (c.differenceOfProducts() && unit.termsCannotCancel(c.node().line, unit.text(c.node())))
+                at.withTermsThatCannotCancel();
             facts(out, c.in())
                     .contractions
                     .add(new FunctionFacts.Contraction(
-                            flowing(c.node(), c.in()),
+                            at,
                             c.product(),
                             c.subtract(),
                             c.differenceOfProducts(),
@@ -352,6 +368,7 @@ public final class ClangSupplement {
         long trip = rewritten ? 0 : c.trip();
         dev.numlint.cuda.facts.Site site = flowing(n, s.in());
         if (unit.neverNegative(n.line, target)) site.storesNeverNegative(target);
+        if (!rewritten && c.tripFrom() != null) site.withTripFrom(c.tripFrom());
         f.accumulations.add(new FunctionFacts.Accumulation(
                 site,
                 target,

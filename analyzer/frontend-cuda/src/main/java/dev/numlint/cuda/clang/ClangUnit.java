@@ -164,6 +164,22 @@ public final class ClangUnit {
         return this;
     }
 
+    private Map<String, Double> memberConstants = Map.of();
+
+    /** This unit with the constant static members of the classes its templates are called with (see ClangParser). */
+    ClangUnit withMemberConstants(Map<String, Double> constants) {
+        memberConstants = Map.copyOf(constants);
+        return this;
+    }
+
+    /**
+     * "Type::member" to the constant value of that static data member, for the classes this file's function templates
+     * are called with (for the worker's wire format and {@link ClangLoops}).
+     */
+    Map<String, Double> memberConstants() {
+        return memberConstants;
+    }
+
     /** The type names Clang did not know, with the lines of this file that use them (for the worker's wire format). */
     Map<String, List<Integer>> unknownTypes() {
         return unknownTypes;
@@ -778,6 +794,11 @@ public final class ClangUnit {
     /** {@link ClangSigns#storedIntoNeverNegative}: the never-negative local a sum is stored into, or null. */
     public String storedIntoNeverNegative(int line, String text) {
         return signs.storedIntoNeverNegative(line, text);
+    }
+
+    /** {@link ClangSigns#termsCannotCancel}: the sum or difference written {@code text} adds magnitudes. */
+    boolean termsCannotCancel(int line, String text) {
+        return signs.termsCannotCancel(line, text);
     }
 
     /** {@link ClangDefUse#overwrittenBefore}: the value stored at {@code defLine} no longer reaches the use. */

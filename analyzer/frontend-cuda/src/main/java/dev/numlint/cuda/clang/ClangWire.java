@@ -16,8 +16,9 @@ import java.util.Map;
  * The Clang worker's wire format: typed and versioned, binary, never a parsed message. The worker greets with
  * {@link #MAGIC}, {@link #VERSION} and whether libclang loaded; each request names a file, the scanned tree's root,
  * the scan's cache directory (where the precompiled CUDA headers are kept, or none), Clang's arguments and the
- * file's bytes; each answer is a unit (Clang's first error, error count, timings, the
- * template arguments of calls and the main file's cursors as {@link ClangNode}s) or a failure with its reason.
+ * file's bytes; each answer is a unit (Clang's first error, error count, timings, the template arguments of calls, the
+ * constant static members of the classes they name, and the main file's cursors as {@link ClangNode}s) or a failure
+ * with its reason.
  * Strings are written once per message and then referred to by number (types and names repeat). The reader bounds
  * every count and length: a malformed answer is a failure of the worker, never trusted.
  */
@@ -208,6 +209,11 @@ final class ClangWire {
             out.writeInt(e.getValue().size());
             for (int line : e.getValue()) out.writeInt(line);
         }
+        out.writeInt(u.memberConstants().size());
+        for (Map.Entry<String, Double> e : u.memberConstants().entrySet()) {
+            o.str(e.getKey());
+            out.writeDouble(e.getValue());
+        }
         out.writeInt(u.top().size());
         for (ClangNode n : u.top()) writeNode(o, n);
         out.flush();
@@ -277,10 +283,19 @@ final class ClangWire {
             for (int j = 0; j < m; j++) lines.add(in.readInt());
             if (name != null) unknown.put(name, lines);
         }
+        int nc = i.count(ClangParser.MAX_MEMBER_CONSTANTS);
+        Map<String, Double> constants = new LinkedHashMap<>();
+        for (int k = 0; k < nc; k++) {
+            String name = i.str();
+            double v = in.readDouble();
+            if (name != null) constants.put(name, v);
+        }
         int nTop = i.count(MAX_NODES);
         List<ClangNode> top = new ArrayList<>(Math.min(nTop, 1 << 16));
         for (int k = 0; k < nTop; k++) top.add(readNode(i, null, 0));
-        return new ClangUnit(file, top, ta, errors, first, parse, walk, text).withUnknownTypes(unknown);
+        return new ClangUnit(file, top, ta, errors, first, parse, walk, text)
+                .withUnknownTypes(unknown)
+                .withMemberConstants(constants);
     }
 
     private static ClangNode readNode(In i, ClangNode parent, int depth) throws IOException {

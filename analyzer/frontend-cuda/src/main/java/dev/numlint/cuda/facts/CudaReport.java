@@ -87,6 +87,21 @@ public interface CudaReport {
             FlagCitation flag);
 
     /**
+     * Reports a sum or difference whose terms' signs make it a sum of magnitudes ({@link Site#termsCannotCancel}),
+     * judged without cancellation: a PTX finding of the same rule on the line that calls it a difference of products
+     * does not raise it, while one that follows the value to an amplifying use does (property
+     * {@code termsCannotCancel}).
+     */
+    void reportTermsCannotCancel(
+            String ruleId,
+            String function,
+            Site at,
+            String message,
+            Confidence confidence,
+            Impact impact,
+            FlagCitation flag);
+
+    /**
      * {@link #report} of a choice the function makes once ({@code decision}: NL012's reduced format, {@code 2^-11}):
      * the scan merges the findings of one decision in one function, of both layers, into one (the finding's
      * {@link dev.numlint.model.Identity#decision}). An implementation that does not track decisions reports plainly.

@@ -176,6 +176,40 @@ public final class Site {
         return roundedToFloat;
     }
 
+    private volatile String tripFrom;
+
+    /**
+     * This site, recording that the trip count of the loops carrying its sum is a template's constant, in the
+     * instantiation {@code instantiation} (its type arguments) that runs them longest (a front end's fact, e.g.
+     * Clang's loops evaluated per instantiation).
+     */
+    public Site withTripFrom(String instantiation) {
+        tripFrom = instantiation;
+        return this;
+    }
+
+    /** The instantiation whose constant gives the trip count ({@link #withTripFrom}), or null. */
+    public String tripFrom() {
+        return tripFrom;
+    }
+
+    private volatile boolean termsCannotCancel;
+
+    /**
+     * This site, recording that its sum or difference adds magnitudes: its terms have one sign ({@code p + q}) or
+     * opposite signs ({@code p - q}, {@code p <= 0 <= q}), so no rounding of one term is magnified by cancellation (a
+     * front end's sign fact, e.g. Clang's {@code ClangSigns}).
+     */
+    public Site withTermsThatCannotCancel() {
+        termsCannotCancel = true;
+        return this;
+    }
+
+    /** Whether the terms of this sum or difference cannot cancel ({@link #withTermsThatCannotCancel}). */
+    public boolean termsCannotCancel() {
+        return termsCannotCancel;
+    }
+
     private volatile String neverNegative;
 
     /**
