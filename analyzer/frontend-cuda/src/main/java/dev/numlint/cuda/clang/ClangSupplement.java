@@ -114,7 +114,7 @@ public final class ClangSupplement {
                     && unit.inDoubleRoundedToFloat(c.site().line(), c.site().text()))
                 c.site().inDoubleRoundedToFloat();
             if (c.differenceOfProducts()
-                    && unit.termsCannotCancel(c.site().line(), c.site().text()))
+                    && unit.signs().termsCannotCancel(c.site().line(), c.site().text()))
                 c.site().withTermsThatCannotCancel();
         }
         // a value that is one product of a difference whose terms' signs make it a sum of magnitudes cancels nothing
@@ -123,7 +123,7 @@ public final class ClangSupplement {
         for (dev.numlint.cuda.facts.Site site : all) {
             site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
                     && u.text() != null
-                    && unit.termsCannotCancel(u.line(), u.text()));
+                    && unit.signs().termsCannotCancel(u.line(), u.text()));
         }
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
@@ -133,7 +133,8 @@ public final class ClangSupplement {
         for (FunctionFacts.Accumulation a : acc)
             if (unit.neverNegative(a.site().line(), a.target())) a.site().storesNeverNegative(a.target());
         for (FunctionFacts.Contraction c : facts.contractions) {
-            String v = unit.storedIntoNeverNegative(c.site().line(), c.site().text());
+            String v = unit.signs()
+                    .storedIntoNeverNegative(c.site().line(), c.site().text());
             if (v != null) c.site().storesNeverNegative(v);
         }
         for (int i = 0; i < acc.size(); i++) {
@@ -304,7 +305,7 @@ public final class ClangSupplement {
         for (ClangSites.Contraction c : unit.contractions()) {
             if (!whole.contains(c.in())) continue;
             Site at = flowing(c.node(), c.in());
-            if (c.differenceOfProducts() && unit.termsCannotCancel(c.node().line, unit.text(c.node())))
+            if (c.differenceOfProducts() && unit.signs().termsCannotCancel(c.node().line, unit.text(c.node())))
                 at.withTermsThatCannotCancel();
             facts(out, c.in())
                     .contractions

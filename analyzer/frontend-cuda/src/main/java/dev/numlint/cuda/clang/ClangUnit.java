@@ -172,10 +172,7 @@ public final class ClangUnit {
         return this;
     }
 
-    /**
-     * "Type::member" to the constant value of that static data member, for the classes this file's function templates
-     * are called with (for the worker's wire format and {@link ClangLoops}).
-     */
+    /** "Type::member" to the value of that constant static member (the wire format, {@link ClangLoops}). */
     Map<String, Double> memberConstants() {
         return memberConstants;
     }
@@ -791,14 +788,9 @@ public final class ClangUnit {
         return signs.neverNegativeLocal(line, name);
     }
 
-    /** {@link ClangSigns#storedIntoNeverNegative}: the never-negative local a sum is stored into, or null. */
-    public String storedIntoNeverNegative(int line, String text) {
-        return signs.storedIntoNeverNegative(line, text);
-    }
-
-    /** {@link ClangSigns#termsCannotCancel}: the sum or difference written {@code text} adds magnitudes. */
-    boolean termsCannotCancel(int line, String text) {
-        return signs.termsCannotCancel(line, text);
+    /** The signs of this unit's values (ClangSigns): never-negative locals, sums of magnitudes. */
+    ClangSigns signs() {
+        return signs;
     }
 
     /** {@link ClangDefUse#overwrittenBefore}: the value stored at {@code defLine} no longer reaches the use. */
