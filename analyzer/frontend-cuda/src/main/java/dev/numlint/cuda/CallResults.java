@@ -40,6 +40,14 @@ final class CallResults {
         boolean device = b.device;
         if (calls != null && calls.records(name) && b.lookup(name) == null) calls.record(c, name, args);
         String shortName = name.startsWith("std::") ? name.substring(5) : name;
+        if (args.isEmpty() && shortName.startsWith("numeric_limits::")) {
+            // std::numeric_limits<float>::infinity() and its kin are a value of the type argument
+            String arg = ParseTrees.numericLimitsArgument(c.expression());
+            CType t = arg == null
+                    ? null
+                    : arg.equals("float") ? CType.FLOAT : arg.equals("double") ? CType.DOUBLE : scope.lookupType(arg);
+            if (t != null && (t.kind == CType.Kind.FLOAT || t.kind == CType.Kind.DOUBLE)) return E.of(t);
+        }
         // facts about the call itself
         if (shortName.equals("__fdividef") || shortName.equals("fdividef")) {
             facts.divisions.add(new FunctionFacts.Division(b.site(c), shortName));

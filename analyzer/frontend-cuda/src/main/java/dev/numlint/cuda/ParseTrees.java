@@ -43,6 +43,24 @@ final class ParseTrees {
         return null;
     }
 
+    /**
+     * The type argument written in a callee {@code std::numeric_limits<T>::member} ({@code T}'s text), or null: the
+     * call's value is a {@code T} ({@code max()}, {@code infinity()}, ...), which {@link #calleeName} leaves out.
+     */
+    static String numericLimitsArgument(ExpressionContext e) {
+        e = stripParens(e);
+        if (!(e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof NamePrimaryContext))
+            return null;
+        QualifiedNameContext q = ((NamePrimaryContext) ((PrimaryExprContext) e).primary()).qualifiedName();
+        for (NameComponentContext n : q.nameComponent()) {
+            if (n.IDENTIFIER().getText().equals("numeric_limits")
+                    && n.templateArgumentList() != null
+                    && n.templateArgumentList().templateArgument().size() == 1)
+                return n.templateArgumentList().templateArgument(0).getText();
+        }
+        return null;
+    }
+
     static String calleeName(ExpressionContext e) {
         e = stripParens(e);
         if (e instanceof PrimaryExprContext && ((PrimaryExprContext) e).primary() instanceof NamePrimaryContext) {
