@@ -42,6 +42,24 @@ final class ClangRandom {
     }
 
     private boolean drawn(ClangNode e, ClangUnit.Function fn, int depth) {
+        // a node's answer at a depth is asked again through every definition that reaches it: a sum updated 3,000
+        // times in one function made the walk exponential in the depth without this
+        Reached key = new Reached(e, depth);
+        Boolean known = reached.get(key);
+        if (known == null) {
+            known = drawnOnce(e, fn, depth);
+            // an answer found while a function's returns are being read (a call cycle cut short) is not kept
+            if (inProgress.isEmpty()) reached.put(key, known);
+        }
+        return known;
+    }
+
+    /** A node asked about, and the depth left (the answer depends on nothing else: the node fixes its function). */
+    private record Reached(ClangNode e, int depth) {}
+
+    private final Map<Reached, Boolean> reached = new HashMap<>(); // under drawn(e, fn)'s lock
+
+    private boolean drawnOnce(ClangNode e, ClangUnit.Function fn, int depth) {
         boolean[] hit = new boolean[1];
         java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>();
         todo.push(e);

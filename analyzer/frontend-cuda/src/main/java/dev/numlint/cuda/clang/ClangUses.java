@@ -6,7 +6,10 @@ import static org.bytedeco.llvm.global.clang.*;
 import dev.numlint.cuda.facts.ValueUse;
 import dev.numlint.knowledge.NumericFacts;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where a value computed at a node of a {@link ClangUnit} goes (the {@code uses()} of a site Clang found): up through
@@ -225,25 +228,34 @@ final class ClangUses {
      * variable that runs outside every loop around the definition (a later value).
      */
     private void reads(ClangNode def, String usr, String name, ClangUnit.Function fn, int depth, List<ValueUse> out) {
-        int[] until = {Integer.MAX_VALUE};
+        // the same definition is reached from every site whose value flows into it: its reads are followed once per
+        // depth (a kernel of 3,000 updates of one sum, 's = s - v' among them, took minutes without this)
+        Reached key = new Reached(def, depth);
+        List<ValueUse> known = reached.get(key);
+        if (known == null) {
+            known = new ArrayList<>();
+            readsOnce(def, usr, name, fn, depth, known);
+            reached.put(key, known);
+        }
+        out.addAll(known);
+    }
+
+    /** A definition whose reads were followed, and the depth left when they were. */
+    private record Reached(ClangNode def, int depth) {}
+
+    private final Map<Reached, List<ValueUse>> reached = new ConcurrentHashMap<>();
+
+    private void readsOnce(
+            ClangNode def, String usr, String name, ClangUnit.Function fn, int depth, List<ValueUse> out) {
+        int until = Integer.MAX_VALUE;
         ClangNode loop = innermostLoop(def);
-        fn.node().forEach(x -> {
-            if (x.offset <= def.endOffset || x.offset >= until[0]) return;
-            if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("=") && x.children.size() == 2) {
-                ClangNode l = strip(x.children.get(0));
-                if (l != null
-                        && l.kind == CXCursor_DeclRefExpr
-                        && usr.equals(l.refUsr)
-                        && (loop == null || innermostLoop(x) == loop)) until[0] = x.offset;
-            }
-        });
+        Refs index = refs(fn);
+        for (ClangNode x : index.assigns().getOrDefault(usr, List.of()))
+            if (x.offset > def.endOffset && x.offset < until && (loop == null || innermostLoop(x) == loop))
+                until = x.offset;
         List<ClangNode> refs = new ArrayList<>();
-        fn.node().forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr
-                    && usr.equals(x.refUsr)
-                    && x.offset > def.endOffset
-                    && x.offset < until[0]) refs.add(x);
-        });
+        for (ClangNode x : index.reads().getOrDefault(usr, List.of()))
+            if (x.offset > def.endOffset && x.offset < until) refs.add(x);
         for (ClangNode r : refs) {
             ClangNode p = r.parent;
             while (p != null
@@ -258,6 +270,33 @@ final class ClangUses {
             follow(r, fn, name, depth - 1, out);
         }
     }
+
+    /** A function's references of each variable and its plain assignments (by the variable's USR), in source order. */
+    private record Refs(Map<String, List<ClangNode>> reads, Map<String, List<ClangNode>> assigns) {}
+
+    /**
+     * The index of {@code fn}'s references, built once per function: {@link #reads} runs for every site's value and
+     * every variable it reaches, and a walk of the whole function each time made a long function quadratic (a
+     * 3,000-statement kernel of one sum took minutes).
+     */
+    private Refs refs(ClangUnit.Function fn) {
+        return index.computeIfAbsent(fn.node(), f -> {
+            Map<String, List<ClangNode>> reads = new HashMap<>(), assigns = new HashMap<>();
+            f.forEach(x -> {
+                if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null)
+                    reads.computeIfAbsent(x.refUsr, k -> new ArrayList<>()).add(x);
+                if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("=") && x.children.size() == 2) {
+                    ClangNode l = strip(x.children.get(0));
+                    if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null)
+                        assigns.computeIfAbsent(l.refUsr, k -> new ArrayList<>())
+                                .add(x);
+                }
+            });
+            return new Refs(reads, assigns);
+        });
+    }
+
+    private final Map<ClangNode, Refs> index = new ConcurrentHashMap<>();
 
     private ValueUse use(ValueUse.Kind kind, ClangNode at, String detail, String via) {
         return use(kind, at, detail, via, false);
