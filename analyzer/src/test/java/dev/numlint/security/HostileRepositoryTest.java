@@ -662,7 +662,17 @@ class HostileRepositoryTest {
         new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
         assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         try (var all = Files.walk(cache)) {
-            assertThat(all.filter(f -> !Files.isDirectory(f)).toList())
+            // what the Clang front end keeps between scans is allowed: the stub headers and the lock file of the
+            // precompiled header's slot (an advisory lock, held through the file's channel, not by its existence);
+            // a temporary or a partial file is not
+            assertThat(all.filter(f -> !Files.isDirectory(f))
+                            .filter(f -> !(f.getParent()
+                                            .getFileName()
+                                            .toString()
+                                            .startsWith("clang-stubs-")
+                                    || f.getParent().getFileName().toString().startsWith("clang-pch-")
+                                            && f.getFileName().toString().endsWith(".lock")))
+                            .toList())
                     .as("files left in the cache")
                     .isEmpty();
         }

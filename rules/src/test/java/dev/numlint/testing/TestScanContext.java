@@ -228,12 +228,33 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         links.add(link);
     }
 
+    /**
+     * One cache directory for the test JVM, outside every scanned tree (a test's tree may be a fixture directory that
+     * other tests read file by file: the Clang header cache kept there was lexed as a source), removed at exit.
+     */
     @Override
     public Path cacheDir() {
-        try {
-            return Files.createDirectories(root.resolve(".numlint-cache"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        return TestCache.DIR;
+    }
+
+    private static final class TestCache {
+        static final Path DIR = create();
+
+        private static Path create() {
+            try {
+                Path d = Files.createTempDirectory("numlint-test-cache");
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try (var all = Files.walk(d)) {
+                        all.sorted(java.util.Comparator.reverseOrder())
+                                .forEach(f -> f.toFile().delete());
+                    } catch (IOException | UncheckedIOException e) {
+                        // a temporary directory: the system's cleanup of its temporary files removes what is left
+                    }
+                }));
+                return d;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
