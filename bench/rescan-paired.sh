@@ -6,11 +6,17 @@
 # names aside). Prints each pair and a summary: the medians, the per-pair ratio new / old, how many re-scans took
 # under 3 s.
 #
-# Usage: bench/rescan-paired.sh OLD_NUMLINT TREE FILE [N]   (FILE relative to TREE; N default 8)
+# Usage: bench/rescan-paired.sh OLD_NUMLINT TREE FILE [N]   (FILE relative to TREE; N default 8); without arguments
+#        a smoke run (this tree's numlint against itself on examples/, one pair)
 # Environment: PTX (auto or off, default auto), JOBS (--jobs, default the scan's own).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+if [ "$#" = 0 ]; then
+  # smoke (no arguments, as .ci/run calls it): this tree's launcher on both sides, examples/, one pair
+  set -- ./numlint "$ROOT/examples" "$(cd "$ROOT/examples" && find . -name '*.cu' | sort | head -1 | sed 's#^\./##')" 1
+  echo "(no arguments: a smoke run, this tree's numlint against itself on examples/; its figures mean nothing)" >&2
+fi
 old="$1"
 tree="$(cd "$2" && pwd)"
 file="$3"
