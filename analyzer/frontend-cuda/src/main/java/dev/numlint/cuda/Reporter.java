@@ -194,15 +194,16 @@ final class Reporter implements CudaReport {
     }
 
     @Override
-    public void reportPairedComponent(
-            String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
-        report(rule, function, at, message, conf, impact, flag, "pairedComponent", null);
-    }
-
-    @Override
-    public void reportTermsCannotCancel(
-            String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
-        report(rule, function, at, message, conf, impact, flag, "termsCannotCancel", null);
+    public void reportWithoutCancellation(
+            NoCancellation why,
+            String rule,
+            String function,
+            Site at,
+            String message,
+            Confidence conf,
+            Impact impact,
+            FlagCitation flag) {
+        report(rule, function, at, message, conf, impact, flag, why.property, null);
     }
 
     @Override

@@ -134,10 +134,18 @@ public final class ContractibleMulAdd implements CudaCheck {
                             "consequence",
                             consequence);
             FlagCitation cited = fl.origin() == null ? null : fl;
-            if (apart)
-                out.reportTermsCannotCancel("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
-            else if (paired)
-                out.reportPairedComponent("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
+            if (apart || paired)
+                out.reportWithoutCancellation(
+                        apart
+                                ? CudaReport.NoCancellation.TERMS_CANNOT_CANCEL
+                                : CudaReport.NoCancellation.PAIRED_COMPONENT,
+                        "NL003",
+                        facts.function,
+                        c.site(),
+                        msg,
+                        Confidence.HIGH,
+                        impact,
+                        cited);
             else if (proven) out.reportProven("NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
             else Consequences.report(out, "NL003", facts.function, c.site(), msg, Confidence.HIGH, impact, cited);
         }

@@ -72,27 +72,28 @@ public interface CudaReport {
             Impact impact,
             FlagCitation flag);
 
-    /**
-     * Reports one component of a complex product or a 2-D rotation, judged bounded: its "cancellation" is no loss of
-     * the pair's accuracy, so a PTX finding of the same rule on the line that calls it a difference of products does
-     * not raise it, while one that follows the value to an amplifying use does (property {@code pairedComponent}).
-     */
-    void reportPairedComponent(
-            String ruleId,
-            String function,
-            Site at,
-            String message,
-            Confidence confidence,
-            Impact impact,
-            FlagCitation flag);
+    /** Why a difference of products is judged without cancellation ({@link #reportWithoutCancellation}). */
+    enum NoCancellation {
+        /** One component of a complex product or a 2-D rotation: no loss of the pair's accuracy. */
+        PAIRED_COMPONENT("pairedComponent"),
+        /** A sum or difference whose terms' signs make it a sum of magnitudes ({@link Site#termsCannotCancel}). */
+        TERMS_CANNOT_CANCEL("termsCannotCancel");
+
+        /** The finding's property the layer merge reads. */
+        public final String property;
+
+        NoCancellation(String property) {
+            this.property = property;
+        }
+    }
 
     /**
-     * Reports a sum or difference whose terms' signs make it a sum of magnitudes ({@link Site#termsCannotCancel}),
-     * judged without cancellation: a PTX finding of the same rule on the line that calls it a difference of products
-     * does not raise it, while one that follows the value to an amplifying use does (property
-     * {@code termsCannotCancel}).
+     * Reports a finding judged without cancellation ({@code why}): a PTX finding of the same rule on the line that
+     * calls it a difference of products does not raise it, while one that follows the value to an amplifying use does
+     * (the finding's property {@link NoCancellation#property}).
      */
-    void reportTermsCannotCancel(
+    void reportWithoutCancellation(
+            NoCancellation why,
             String ruleId,
             String function,
             Site at,
