@@ -314,6 +314,27 @@ class CudaSourceAnalyzerTest {
                 .isEqualTo(Level.NOTE);
     }
 
+    /** A cast to a C99 complex type or a pointer to one ({@code (float complex*) malloc(...)}) is a cast. */
+    @Test
+    void castsToC99ComplexTypesAreRead(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("cx.c"),
+                String.join(
+                        "\n",
+                        "#include <complex.h>",
+                        "#include <stdlib.h>",
+                        "unsigned f(int n, float g) {",
+                        "  float complex *b = (float complex*) malloc(n * sizeof(float complex));",
+                        "  double ar = (double) creal( *((double _Complex*)b) );",
+                        "  free(b);",
+                        "  return (unsigned)(g * ar);",
+                        "}",
+                        ""));
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
+        assertThat(ctx.findings()).filteredOn(f -> f.ruleId().equals("NL001")).hasSize(1);
+    }
+
     @Test
     void hostSourcesAndHeadersAnalyzedOnceEach() throws Exception {
         TestScanContext ctx = scan("host", BuildContext.defaults().addNvccFlag("-DUSE_WIDE_REFERENCE"));

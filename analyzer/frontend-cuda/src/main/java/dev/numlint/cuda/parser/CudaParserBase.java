@@ -305,6 +305,10 @@ public abstract class CudaParserBase extends Parser {
     }
 
     /** '(' at LT(1) opens a C-style cast. */
+    /** The words that make a C99 complex or imaginary type of a builtin floating type (complex.h's macros too). */
+    private static final java.util.Set<String> C99_COMPLEX =
+            java.util.Set.of("complex", "_Complex", "imaginary", "_Imaginary");
+
     protected boolean castAhead() {
         if (la(1) != CudaLexer.LPAREN) return false;
         int i = 2;
@@ -337,6 +341,9 @@ public abstract class CudaParserBase extends Parser {
                 if (i < 0) return false;
                 sawType = true;
                 builtin = known(last[0]) || last[1] != null;
+            } else if (sawType && builtin && t == CudaLexer.IDENTIFIER && C99_COMPLEX.contains(lt(i).getText())) {
+                // C99 complex types: (float complex *) p, (double _Complex) z
+                i++;
             } else if (sawType && (t == CudaLexer.STAR || t == CudaLexer.AMP || t == CudaLexer.AND_AND)) {
                 ptr = true;
                 i++;
