@@ -335,6 +335,28 @@ class CudaSourceAnalyzerTest {
         assertThat(ctx.findings()).filteredOn(f -> f.ruleId().equals("NL001")).hasSize(1);
     }
 
+    /** A lambda's trailing return type of a qualified template ({@code -> std::complex<double>}) is a type. */
+    @Test
+    void lambdaTrailingReturnTypesAreRead(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("lam.cpp"),
+                String.join(
+                        "\n",
+                        "#include <complex>",
+                        "template <typename T> std::complex<double> inner(const T* p, const T* q, unsigned long n) {",
+                        "  auto f = [](unsigned long i,",
+                        "              const T* a, const T* b) -> std::complex<double> {",
+                        "    return std::complex<double>(a[i] * b[i], 0.0);",
+                        "  };",
+                        "  std::complex<double> s = 0;",
+                        "  for (unsigned long i = 0; i < n; ++i) s += f(i, p, q);",
+                        "  return s;",
+                        "}",
+                        ""));
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
+    }
+
     @Test
     void hostSourcesAndHeadersAnalyzedOnceEach() throws Exception {
         TestScanContext ctx = scan("host", BuildContext.defaults().addNvccFlag("-DUSE_WIDE_REFERENCE"));

@@ -244,6 +244,8 @@ public abstract class CudaParserBase extends Parser {
         int next = la(i);
         int before = _input.LT(-1) == null ? -1 : _input.LT(-1).getType();
         if (before == CudaLexer.NEW) return true;
+        // a trailing return type: [](...) -> std::complex<double> { ... }, auto f() -> T
+        if (before == CudaLexer.ARROW) return true;
         if (next == CudaLexer.IDENTIFIER || next == CudaLexer.OPERATOR) return true;
         if (next == CudaLexer.STAR
                 || next == CudaLexer.AMP
