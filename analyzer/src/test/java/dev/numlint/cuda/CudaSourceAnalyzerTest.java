@@ -357,6 +357,26 @@ class CudaSourceAnalyzerTest {
         assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
     }
 
+    /** GCC's other spellings {@code __attribute((...))} and {@code __typeof(x)} (a C math library's inline macro). */
+    @Test
+    void gnuAttributeAndTypeofWithoutTrailingUnderscoresAreRead(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("a.c"),
+                String.join(
+                        "\n",
+                        "#define MY_INLINE static inline __attribute((always_inline))",
+                        "#define MY_ALIGN(X) __attribute((aligned(X)))",
+                        "typedef MY_ALIGN(16) float vec4[4];",
+                        "MY_INLINE unsigned quant(vec4 v, float s) {",
+                        "  __typeof(s) t = s * v[0];",
+                        "  return (unsigned)(t - 1.0f);",
+                        "}",
+                        ""));
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
+        assertThat(ctx.findings()).filteredOn(f -> f.ruleId().equals("NL001")).hasSize(1);
+    }
+
     @Test
     void hostSourcesAndHeadersAnalyzedOnceEach() throws Exception {
         TestScanContext ctx = scan("host", BuildContext.defaults().addNvccFlag("-DUSE_WIDE_REFERENCE"));

@@ -30,7 +30,10 @@ final class FastLexer {
         for (String s : new String[] {"inline", "__inline__", "__inline"}) KEYWORDS.put(s, CudaLexer.INLINE);
         for (String s : new String[] {"signed", "__signed__"}) KEYWORDS.put(s, CudaLexer.SIGNED);
         for (String s : new String[] {"__restrict__", "__restrict", "restrict"}) KEYWORDS.put(s, CudaLexer.RESTRICT);
-        for (String s : new String[] {"decltype", "__typeof__", "typeof"}) KEYWORDS.put(s, CudaLexer.DECLTYPE);
+        for (String s : new String[] {"decltype", "__typeof__", "__typeof", "typeof"}) {
+            KEYWORDS.put(s, CudaLexer.DECLTYPE);
+        }
+        for (String s : new String[] {"__attribute__", "__attribute"}) KEYWORDS.put(s, CudaLexer.GNU_ATTRIBUTE);
         for (String s : new String[] {"alignof", "__alignof__"}) KEYWORDS.put(s, CudaLexer.ALIGNOF);
         for (String s : new String[] {"__align__", "alignas"}) KEYWORDS.put(s, CudaLexer.ALIGN);
         for (String s : new String[] {"asm", "__asm__", "__asm"}) KEYWORDS.put(s, CudaLexer.ASM);

@@ -17,7 +17,7 @@ FRIEND : 'friend' ; THREAD_LOCAL : 'thread_local' ;
 STRUCT : 'struct' ; CLASS : 'class' ; UNION : 'union' ; ENUM : 'enum' ; TYPENAME : 'typename' ;
 TEMPLATE : 'template' ; TYPEDEF : 'typedef' ; USING : 'using' ; NAMESPACE : 'namespace' ; OPERATOR : 'operator' ;
 PUBLIC : 'public' ; PRIVATE : 'private' ; PROTECTED : 'protected' ;
-DECLTYPE : 'decltype' | '__typeof__' | 'typeof' ;
+DECLTYPE : 'decltype' | '__typeof__' | '__typeof' | 'typeof' ;
 // statements
 IF : 'if' ; ELSE : 'else' ; FOR : 'for' ; WHILE : 'while' ; DO : 'do' ; SWITCH : 'switch' ; CASE : 'case' ;
 DEFAULT : 'default' ; BREAK : 'break' ; CONTINUE : 'continue' ; RETURN : 'return' ; GOTO : 'goto' ;
@@ -31,7 +31,7 @@ DYNAMIC_CAST : 'dynamic_cast' ; STATIC_ASSERT : 'static_assert' ;
 GLOBAL : '__global__' ; DEVICE : '__device__' ; HOST : '__host__' ; SHARED : '__shared__' ;
 CONSTANT : '__constant__' ; MANAGED : '__managed__' ; RESTRICT : '__restrict__' | '__restrict' | 'restrict' ;
 FORCEINLINE : '__forceinline__' ; NOINLINE : '__noinline__' ; LAUNCH_BOUNDS : '__launch_bounds__' ;
-GNU_ATTRIBUTE : '__attribute__' ; DECLSPEC : '__declspec' ; ALIGN : '__align__' | 'alignas' ;
+GNU_ATTRIBUTE : '__attribute__' | '__attribute' ; DECLSPEC : '__declspec' ; ALIGN : '__align__' | 'alignas' ;
 ASM : 'asm' | '__asm__' | '__asm' ; EXTENSION : '__extension__' ;
 GRID_CONSTANT : '__grid_constant__' ;
 
