@@ -211,6 +211,25 @@ class LayerMergeTest {
                 .doesNotContain(pair);
     }
 
+    /**
+     * Session 17's evaluation: a quotient the source saw only stored (a note) became a warning when PTX confirmed its
+     * div.approx, whose PTX finding follows the value nowhere (no impact). The level follows the consequence: the PTX
+     * finding raises it only with a graver impact.
+     */
+    @Test
+    void aConfirmingPtxFindingWithoutAGraverImpactLeavesTheSourceLevel() {
+        String stored = "only stored (line 17): a few ulp apart";
+        Finding src = source("NL002", 17, "a[i]/n", Level.NOTE, Impact.bounded(stored));
+        Finding bare = ptxAt("NL002", 17, "div.approx.f32 %f3, %f2, %f1", "out[i] = a[i] / n;", null);
+        Finding merged = merge(List.of(src, bare)).get(0);
+        assertThat(merged.level()).isEqualTo(Level.NOTE);
+        assertThat(merged.impact()).isEqualTo(Impact.bounded(stored));
+        // the same PTX instruction followed to a comparison is news: the level rises with the impact
+        Impact cmp = new Impact(Impact.Kind.AMPLIFIED, "compared in a condition", null, null);
+        Finding decided = ptxAt("NL002", 17, "div.approx.f32 %f3, %f2, %f1", "out[i] = a[i] / n;", cmp);
+        assertThat(merge(List.of(src, decided)).get(0).level()).isEqualTo(Level.WARNING);
+    }
+
     private static Finding source(String rule, int line, String text, Level level, Impact impact) {
         return Finding.builder(rule)
                 .level(level)

@@ -26,8 +26,10 @@ import java.util.Set;
  * routine ({@code properties.libraryCode}), and for a contraction (NL003) only when the compiler formed the fma: a mul
  * feeding an add that ptxas only may fuse confirms nothing. Several hazards of one rule on one line stay separate (an
  * {@code __expf} and a {@code __cosf}): each PTX finding is matched to the source finding that names its operation.
- * The merged finding is as consequential as its most consequential evidence: it takes the more severe impact and
- * level of the two layers, unless the source finding's impact is proven from the code's structure (property
+ * The merged finding is as consequential as its most consequential evidence: it takes the more severe impact of the
+ * two layers, and the PTX finding's level only with that graver impact or when the source finding states none (a
+ * conversion the source proved in range, a quotient it saw only stored, keep their level when PTX confirms the
+ * instruction), unless the source finding's impact is proven from the code's structure (property
  * {@code impactProven}, a constant step), except that a PTX "difference of products" does not overrule the source
  * layer's judgement of one component of a complex product or rotation (property {@code pairedComponent}) or of terms
  * whose signs cannot cancel (property {@code termsCannotCancel}): only an amplifying use the PTX layer followed raises
@@ -592,10 +594,15 @@ final class LayerMerge {
                 // thread sums it in a serial CPU loop's order), and its level stands
                 continue;
             }
-            if (p.impact() != null && (impact == null || p.impact().kind().compareTo(impact.kind()) < 0)) {
+            boolean graver =
+                    p.impact() != null && (impact == null || p.impact().kind().compareTo(impact.kind()) < 0);
+            if (graver) {
                 impact = p.impact();
             }
-            if (p.level().atLeast(level)) {
+            // the level follows the consequence: a PTX finding raises it only with a graver impact than the source
+            // layer judged (a decision the source did not follow), never for the bare instruction it confirms (a
+            // conversion the source proved in range, a quotient only stored stay notes)
+            if ((graver || src.impact() == null) && p.level().atLeast(level)) {
                 level = p.level();
             }
         }
