@@ -76,11 +76,22 @@ public final class PtxCompiler {
     }
 
     public PtxCompiler(Nvcc nvcc, PtxCache cache, List<Path> roots, Duration timeout) {
+        this(nvcc, cache, roots, List.of(), timeout);
+    }
+
+    /**
+     * @param userDirs include directories the user named on numlint's command line ({@code --nvcc-flags
+     *                 "-I/opt/mpi/include"}): trusted like the toolkit's, since the user, not the scanned tree, named
+     *                 them; an {@code -I} from the tree's build files that leaves the tree is still refused
+     */
+    public PtxCompiler(Nvcc nvcc, PtxCache cache, List<Path> roots, List<Path> userDirs, Duration timeout) {
         this.nvcc = nvcc;
         this.cache = cache;
         // before the first probe (trustedDirs may run nvcc --dryrun): every run's directory is under the cache
         nvcc.tempParent(cache.dir().resolve("tmp"));
-        this.policy = IncludePolicy.of(roots, nvcc.trustedDirs());
+        List<Path> trusted = new java.util.ArrayList<>(nvcc.trustedDirs());
+        trusted.addAll(userDirs);
+        this.policy = IncludePolicy.of(roots, trusted);
         this.graph = new IncludeGraph(policy);
         this.flags = new NvccFlagPolicy(policy);
         this.timeout = timeout;

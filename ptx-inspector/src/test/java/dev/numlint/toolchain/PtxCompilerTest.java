@@ -159,6 +159,34 @@ class PtxCompilerTest {
         assertThat(fake.compiles()).hasSize(3);
     }
 
+    /**
+     * Session 17's evaluation: a project including {@code <mpi.h>} from {@code /usr/lib/.../openmpi/include} lost its
+     * PTX layer, and the notice advising {@code --nvcc-flags "-I<dir>"} did not help: the flag was dropped. A
+     * directory the user names is trusted; the same directory from the tree's own flags is still refused.
+     */
+    @Test
+    void includeDirectoriesTheUserNamesAreTrustedTheTreesAreNot() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Path root = root();
+        Path pkg = Files.createDirectories(tmp.resolve("pkg/include")).toRealPath();
+        Files.writeString(pkg.resolve("mpi.h"), "#define MPI 1\n");
+        Path cu = Files.writeString(root.resolve("k.cu"), "#include <mpi.h>\n__global__ void k() {}\n");
+        List<String> flags = List.of("-I" + pkg);
+        PtxCompiler tree = compiler(fake, root);
+        tree.compile(cu, null, flags, "k.cu");
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
+                .doesNotContain("-I" + pkg));
+        PtxCompiler user = new PtxCompiler(
+                Nvcc.at(fake.nvcc()),
+                new PtxCache(tmp.resolve("cache2")),
+                List.of(root),
+                dev.numlint.ptx.PtxAnalyzer.userIncludeDirs(List.of("-O2", "-I", pkg.toString(), "-Irel")),
+                Duration.ofSeconds(60));
+        assertThat(user.compile(cu, null, flags, "k.cu").ok()).isTrue();
+        assertThat(fake.compiles()).hasSize(2).anySatisfy(c -> assertThat(c.args())
+                .contains("-I" + pkg));
+    }
+
     @Test
     void includesLeadingOutsideAreNotCompiled() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
