@@ -1,7 +1,6 @@
 package dev.numlint.cuda;
 
 import dev.numlint.cuda.checks.CudaCheck;
-import dev.numlint.cuda.clang.ClangFrontEnd;
 import dev.numlint.cuda.clang.ClangSupplement;
 import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.cuda.facts.SourceDialect;
@@ -206,11 +205,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
         // headers whose code only an includer's macros make active (a single-header library's implementation)
         IncludedSources.analyzeInContexts(driver, run, headers, sink);
-        // a guessed build: sources that a scanned source includes were analyzed on their own, as before
+        // sources that a scanned source includes but the build does not compile through it: analyzed on their own
         for (Path f : sources) {
             Path real = CudaScanRun.realPath(f);
-            if (real != null && run.listedIncluders.containsKey(real) && ClangFrontEnd.guessed(ctx.buildContext(f)))
-                sourcesAlone.add(ctx.relativize(f));
+            if (real != null && run.listedIncluders.containsKey(real)) sourcesAlone.add(ctx.relativize(f));
         }
         Notification sourceAlone = IncludedSources.aloneNotice(sourcesAlone);
         if (sourceAlone != null) sink.notify(sourceAlone);

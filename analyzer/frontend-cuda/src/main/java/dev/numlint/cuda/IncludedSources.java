@@ -39,12 +39,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * keeping the cursors located in the file ({@code ClangParser}'s target): the macros defined before the include, the
  * declarations of the headers included before it and the unit's language are the compiler's, not a reconstruction
  * from {@code -D} flags (a function-like macro, a typedef of an earlier header cannot be passed that way).
- * Without a build model that names the includer (a guessed build) a source is analyzed on its own as before, and one
- * notice lists the included sources analyzed so.
+ * A source that scanned sources include but that no compile command compiles through an include (a guessed build,
+ * an includer the build does not compile) is analyzed on its own as before, and one notice lists those sources.
  */
 final class IncludedSources {
     /** Contexts kept per listed header (distinct states of the macros its conditions test). */
-    static final int MAX_CONTEXTS = 16;
+    static final int MAX_CONTEXTS = 8;
 
     private IncludedSources() {}
 
@@ -97,7 +97,11 @@ final class IncludedSources {
                         : new CudaScanRun.IncludedFrom(includer, new HashMap<>(macros), d));
     }
 
-    /** The identifiers of a header's {@code #if}, {@code #ifdef}, {@code #ifndef} and {@code #elif} lines, sorted. */
+    /**
+     * The identifiers of a header's {@code #if}, {@code #ifdef}, {@code #ifndef} and {@code #elif} lines that it does
+     * not {@code #define} itself (its include guard is one it defines: an includer that already included it changes
+     * nothing worth a context of its own), sorted.
+     */
     static Set<String> conditionNames(Path header) {
         Set<String> names = new TreeSet<>();
         byte[] b;
@@ -116,11 +120,15 @@ final class IncludedSources {
                 if (!n.equals("defined")) names.add(n);
             }
         }
+        java.util.regex.Matcher d = DEFINE.matcher(text);
+        while (d.find()) names.remove(d.group(1));
         return names;
     }
 
     private static final java.util.regex.Pattern CONDITION =
             java.util.regex.Pattern.compile("(?m)^[ \\t]*#[ \\t]*(?:ifdef|ifndef|if|elif)\\b([^\\n]*)");
+    private static final java.util.regex.Pattern DEFINE =
+            java.util.regex.Pattern.compile("(?m)^[ \\t]*#[ \\t]*define[ \\t]+([A-Za-z_]\\w*)");
     private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_]\\w*");
 
     /** The lines of the file that hold a token after preprocessing (its active code). */
@@ -233,8 +241,8 @@ final class IncludedSources {
                 Level.NOTE,
                 "source-alone",
                 sorted.size() + " source file(s) that a scanned source #includes were analyzed on their own, not as"
-                        + " their includer compiles them (no compile command names the includer, or the include was"
-                        + " not reached): " + String.join(", ", sorted.subList(0, Math.min(8, sorted.size())))
+                        + " an includer compiles them (no compile command of the build compiles them through an"
+                        + " include): " + String.join(", ", sorted.subList(0, Math.min(8, sorted.size())))
                         + (sorted.size() > 8 ? ", ..." : ""));
     }
 

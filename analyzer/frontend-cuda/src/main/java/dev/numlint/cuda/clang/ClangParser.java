@@ -372,7 +372,14 @@ public final class ClangParser {
         public int call(CXCursor c, CXCursor parent, CXClientData data) {
             CXSourceLocation loc = clang_getCursorLocation(c);
             if (target) {
-                if (targetDone || !expandedInMain(loc)) return CXChildVisit_Continue;
+                if (targetDone) return CXChildVisit_Continue;
+                if (!expandedInMain(loc)) {
+                    // an include inside the unit's namespace or extern "C" block: its declarations are in there
+                    int k = clang_getCursorKind(c);
+                    return k == CXCursor_Namespace || k == CXCursor_LinkageSpec
+                            ? CXChildVisit_Recurse
+                            : CXChildVisit_Continue;
+                }
             } else if (clang_Location_isFromMainFile(loc) == 0 && !expandedInMain(loc)) {
                 return CXChildVisit_Continue;
             }
