@@ -374,11 +374,13 @@ public final class ClangParser {
             if (target) {
                 if (targetDone) return CXChildVisit_Continue;
                 if (!expandedInMain(loc)) {
-                    // an include inside the unit's namespace or extern "C" block: its declarations are in there
+                    // an include inside the unit's namespace or extern "C" block: its declarations are in there;
+                    // the unit's own code calls the file's templates: their arguments are the instantiations
                     int k = clang_getCursorKind(c);
-                    return k == CXCursor_Namespace || k == CXCursor_LinkageSpec
-                            ? CXChildVisit_Recurse
-                            : CXChildVisit_Continue;
+                    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec) return CXChildVisit_Recurse;
+                    if (clang_Location_isFromMainFile(loc) == 0) return CXChildVisit_Continue;
+                    if (k == CXCursor_CallExpr) templateArguments(clang_getCursorReferenced(c));
+                    return CXChildVisit_Recurse;
                 }
             } else if (clang_Location_isFromMainFile(loc) == 0 && !expandedInMain(loc)) {
                 return CXChildVisit_Continue;
