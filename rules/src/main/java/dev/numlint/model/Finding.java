@@ -125,6 +125,11 @@ public record Finding(
             return this;
         }
 
+        /** The location set so far, or null. */
+        public Location location() {
+            return location;
+        }
+
         public Builder message(String v) {
             message = v;
             return this;

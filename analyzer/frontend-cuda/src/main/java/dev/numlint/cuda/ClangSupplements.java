@@ -25,22 +25,38 @@ final class ClangSupplements {
     }
 
     /**
+     * The translation unit Clang parses to read a file that the build compiles only through an {@code #include}
+     * (its compile command, its bytes, its language): Clang reads the included file as that unit compiles it.
+     */
+    record Unit(Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect) {}
+
+    private static ClangFrontEnd.Language language(Preprocessor.Dialect dialect) {
+        return switch (dialect) {
+            case HOST_C -> ClangFrontEnd.Language.C;
+            case HOST_CXX -> ClangFrontEnd.Language.CXX;
+            default -> ClangFrontEnd.Language.CUDA;
+        };
+    }
+
+    /**
      * What of Clang's reading of {@code file} its analysis cache entry is keyed by ({@link SourceCache}): whether Clang
      * reads it, and with which arguments (the language, the build's flags, the toolkit, the include directories found
      * by name).
      */
-    String cacheKey(CudaScanRun run, Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect) {
+    String cacheKey(
+            CudaScanRun run, Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect, Unit unit) {
         ClangFrontEnd fe = run.clang;
         if (!fe.active()) return "off " + fe.fallback();
         if (fe.refusal(file, bytes) != null) return "refused";
-        ClangFrontEnd.Language lang =
-                switch (dialect) {
-                    case HOST_C -> ClangFrontEnd.Language.C;
-                    case HOST_CXX -> ClangFrontEnd.Language.CXX;
-                    default -> ClangFrontEnd.Language.CUDA;
-                };
+        if (unit != null) {
+            if (fe.refusal(unit.file(), unit.bytes()) != null) return "refused";
+            List<Path> byName = ClangFrontEnd.includeDirsByName(unit.file(), unit.bytes(), unit.bc(), run::inTree);
+            return (fe.alone() ? "alone " : "") + fe.toolkit() + " through " + unit.file() + " "
+                    + SourceCache.sha256(unit.bytes()) + " "
+                    + fe.arguments(unit.file(), language(unit.dialect()), unit.bc(), byName);
+        }
         List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-        return (fe.alone() ? "alone " : "") + fe.toolkit() + " " + fe.arguments(file, lang, bc, byName);
+        return (fe.alone() ? "alone " : "") + fe.toolkit() + " " + fe.arguments(file, language(dialect), bc, byName);
     }
 
     /**
@@ -54,23 +70,31 @@ final class ClangSupplements {
             BuildContext bc,
             Preprocessor.Dialect dialect,
             String rel,
-            FindingSink sink) {
+            FindingSink sink,
+            Unit through) {
         ClangFrontEnd fe = run.clang;
         if (!fe.active()) return null;
-        ClangFrontEnd.Language lang =
-                switch (dialect) {
-                    case HOST_C -> ClangFrontEnd.Language.C;
-                    case HOST_CXX -> ClangFrontEnd.Language.CXX;
-                    default -> ClangFrontEnd.Language.CUDA;
-                };
         // an include Clang must not follow: the file stays with the hand-written front end, whose include-not-read
         // notices name those includes
         if (fe.refusal(file, bytes) != null) return null;
+        if (through != null && fe.refusal(through.file(), through.bytes()) != null) return null;
         long t0 = System.nanoTime();
-        List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-        List<String> args = fe.arguments(file, lang, bc, byName);
-        stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
-        ClangUnit unit = fe.parse(file, args, bytes);
+        ClangUnit unit;
+        if (through == null) {
+            List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
+            List<String> args = fe.arguments(file, language(dialect), bc, byName);
+            stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
+            unit = fe.parse(file, args, bytes);
+        } else {
+            // the file is compiled only as part of the unit that includes it: Clang parses that unit with its own
+            // compile command and keeps the file's cursors (ClangParser), so the macros defined before the include
+            // (name-building macros, FOO_IMPLEMENTATION) and the declarations of the headers before it are there
+            List<Path> byName =
+                    ClangFrontEnd.includeDirsByName(through.file(), through.bytes(), through.bc(), run::inTree);
+            List<String> args = fe.arguments(through.file(), language(through.dialect()), through.bc(), byName);
+            stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
+            unit = fe.parse(through.file(), args, through.bytes(), file, bytes);
+        }
         stats.clangNanos.addAndGet(System.nanoTime() - t0);
         if (unit.unavailable()) {
             // what this file reports without Clang is not what the key (Clang active) promises: never stored

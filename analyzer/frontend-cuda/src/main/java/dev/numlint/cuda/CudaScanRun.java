@@ -24,8 +24,24 @@ final class CudaScanRun {
     /** The most files of the scanned tree indexed to resolve an include by name ({@link #inTree}). */
     static final long MAX_TREE_FILES = 200_000;
 
-    /** The first includer of a file that the scan does not list, with the macros defined at the include. */
-    record IncludedFrom(Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect dialect) {}
+    /**
+     * The first includer of a file that the scan does not list, with the macros defined at the include.
+     * {@code covered}: for a listed header analyzed again in an includer's context ({@link IncludedSources}), the
+     * lines already analyzed (alone, or in an earlier context), which this context adds to; else null.
+     */
+    record IncludedFrom(
+            Path includer,
+            Map<String, Preprocessor.Macro> macros,
+            Preprocessor.Dialect dialect,
+            java.util.BitSet covered) {
+        IncludedFrom(Path includer, Map<String, Preprocessor.Macro> macros, Preprocessor.Dialect dialect) {
+            this(includer, macros, dialect, null);
+        }
+
+        IncludedFrom covering(java.util.BitSet lines) {
+            return new IncludedFrom(includer, macros, dialect, lines);
+        }
+    }
 
     final ScanContext ctx;
     /** Headers larger than this are not read (the cuda-source max-file-size). */
@@ -36,6 +52,15 @@ final class CudaScanRun {
     final Map<Path, IncludedFrom> included = new ConcurrentHashMap<>();
     /** Listed files reached by #include, by real path, with their first includer (for its constants). */
     final Map<Path, IncludedFrom> listedIncluders = new ConcurrentHashMap<>();
+    /**
+     * Listed headers reached by #include, by real path: per distinct state of the macros the header's conditions
+     * test (its {@code #if}, {@code #ifdef} names), the first includer in path order ({@link IncludedSources}).
+     */
+    final Map<Path, Map<String, IncludedFrom>> headerContexts = new ConcurrentHashMap<>();
+    /** The names each listed header's conditions test ({@link IncludedSources#conditionNames}), by real path. */
+    final Map<Path, Set<String>> conditionNames = new ConcurrentHashMap<>();
+    /** The lines of each listed header that its analysis alone read (tokens after preprocessing), by real path. */
+    final Map<Path, java.util.BitSet> aloneLines = new ConcurrentHashMap<>();
 
     final dev.numlint.toolchain.IncludePolicy policy;
     /** The types Clang found used but defined in no file it read, over the whole scan (one notice at the end). */
@@ -233,6 +258,7 @@ final class CudaScanRun {
                     (k, old) -> old != null && old.includer().compareTo(includer) <= 0
                             ? old
                             : new IncludedFrom(includer, new HashMap<>(macros), d));
+            IncludedSources.reachedHeader(this, header, includer, macros, d);
             return;
         }
         String n = header.getFileName() == null ? "" : header.getFileName().toString();

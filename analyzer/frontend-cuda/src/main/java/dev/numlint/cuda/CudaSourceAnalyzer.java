@@ -169,9 +169,31 @@ public final class CudaSourceAnalyzer implements Analyzer {
         // defined (IncluderConstants), which the includers' preprocessing records
         List<Path> sources = new ArrayList<>();
         List<Path> headers = new ArrayList<>();
-        for (Path f : files) (isHeader(f) ? headers : sources).add(f);
-        for (List<Path> phase : List.of(sources, headers)) {
+        // sources the build compiles only through an include of them: after the sources, through their includer
+        List<Path> viaIncluder = new ArrayList<>();
+        for (Path f : files) {
+            if (isHeader(f)) headers.add(f);
+            else if (IncludedSources.compiledThroughInclude(run, f)) viaIncluder.add(f);
+            else sources.add(f);
+        }
+        List<String> sourcesAlone = new ArrayList<>();
+        IncludedSources.Driver driver = new IncludedSources.Driver() {
+            @Override
+            public void analyze(Path file, FindingSink to, CudaScanRun.IncludedFrom from) {
+                analyzeFile(run, included, file, to, from);
+            }
+
+            @Override
+            public void inParallel(int n, Runnable worker) {
+                runWorkers(ctx, n, worker);
+            }
+        };
+        for (List<Path> phase : List.of(sources, viaIncluder, headers)) {
             if (phase.isEmpty()) continue;
+            if (phase == viaIncluder) {
+                sourcesAlone.addAll(IncludedSources.analyzeThroughIncluders(driver, run, phase, sink));
+                continue;
+            }
             ConcurrentLinkedQueue<Path> queue = new ConcurrentLinkedQueue<>(phase);
             Runnable worker = () -> {
                 Path f;
@@ -181,6 +203,15 @@ public final class CudaSourceAnalyzer implements Analyzer {
             };
             runWorkers(ctx, phase.size(), worker);
         }
+        // headers whose code only an includer's macros make active (a single-header library's implementation)
+        IncludedSources.analyzeInContexts(driver, run, headers, sink);
+        // sources that a scanned source includes but the build does not compile through it: analyzed on their own
+        for (Path f : sources) {
+            Path real = CudaScanRun.realPath(f);
+            if (real != null && run.listedIncluders.containsKey(real)) sourcesAlone.add(ctx.relativize(f));
+        }
+        Notification sourceAlone = IncludedSources.aloneNotice(sourcesAlone);
+        if (sourceAlone != null) sink.notify(sourceAlone);
         Set<Path> done = new HashSet<>();
         analyzeIncluded(run, included, sink, done);
         List<String> alone = new ArrayList<>();
@@ -358,8 +389,20 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     .allConfigurations(run.allConfigurations);
             long t0 = System.nanoTime();
             List<PToken> toks = pp.run(text);
+            FindingSink out = sink;
+            Path real = CudaScanRun.realPath(file);
+            if (from == null && real != null && isHeader(file) && run.listed.contains(real)) {
+                run.aloneLines.put(real, IncludedSources.lines(toks));
+            } else if (from != null && from.covered() != null) {
+                // a listed header in an includer's context: only the lines no earlier analysis of it read
+                java.util.BitSet newly = IncludedSources.lines(toks);
+                newly.andNot(from.covered());
+                if (newly.isEmpty()) return;
+                from.covered().or(newly);
+                out = new IncludedSources.LineFilter(sink, newly);
+            }
             if (pp.truncated() != null) {
-                sink.notify(new Notification(
+                out.notify(new Notification(
                         rel,
                         pp.truncatedLine(),
                         Level.WARNING,
@@ -368,7 +411,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                                 + pp.truncatedLine() + " is analyzed without further macro expansion"));
             }
             if (toks.size() > MAX_TOKENS) {
-                sink.notify(new Notification(
+                out.notify(new Notification(
                         rel,
                         0,
                         Level.ERROR,
@@ -378,23 +421,29 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 return;
             }
             if (dialect == Preprocessor.Dialect.HOST_C) toks = ProjectHeaders.cIdentifiers(toks);
-            CudaScanRun.IncludedFrom includer =
-                    from == null ? run.listedIncluders.get(CudaScanRun.realPath(file)) : null;
+            CudaScanRun.IncludedFrom includer = from == null ? run.listedIncluders.get(real) : null;
+            // Clang reads a file compiled only through an include as the unit that includes it compiles it
+            ClangSupplements.Unit through = from == null
+                    ? null
+                    : IncludedSources.translationUnit(
+                            run, from.includer(), CudaSourceAnalyzer::isHeader, CudaSourceAnalyzer::dialect);
             // the analysis cache (a file reached only through an include: keyed by its includer's macros too)
             String key = run.cache == null
                     ? null
-                    : cacheKey(run, file, rel, bytes, bc, dialect, includeDirs, from, includer, reads);
+                    : cacheKey(run, file, rel, bytes, bc, dialect, includeDirs, from, includer, reads, through);
             if (key != null) {
-                SourceCache.Entry hit = run.cache.get(key, rel, sink);
+                SourceCache.Entry hit = run.cache.get(key, rel, out);
                 if (hit != null) {
                     stats.cached.incrementAndGet();
-                    SourceCache.replay(hit, ctx, run, sink);
+                    SourceCache.replay(hit, ctx, run, out);
                     return;
                 }
             }
-            SourceCache.Recording recording = new SourceCache.Recording(sink, ctx);
+            SourceCache.Recording recording = new SourceCache.Recording(out, ctx);
             try {
-                analyzeParsed(run, file, rel, bytes, bc, dialect, from, includer, pp, toks, scope, macros, recording);
+                analyzeParsed(
+                        run, file, rel, bytes, bc, dialect, from, includer, through, pp, toks, scope, macros,
+                        recording);
             } catch (RuntimeException | Error e) {
                 recording.notStorable();
                 throw e;
@@ -424,7 +473,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             List<Path> includeDirs,
             CudaScanRun.IncludedFrom from,
             CudaScanRun.IncludedFrom includer,
-            Set<Path> reads) {
+            Set<Path> reads,
+            ClangSupplements.Unit through) {
         SourceCache.Key k = run.cache
                 .key()
                 .add("file", file.toAbsolutePath().normalize().toString())
@@ -445,7 +495,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         for (Path r : reads)
             read.append(r).append(' ').append(run.cache.hash(r)).append('\n');
         k.add("reads", read.toString());
-        k.add("clang", clangSupplements.cacheKey(run, file, bytes, bc, dialect));
+        k.add("clang", clangSupplements.cacheKey(run, file, bytes, bc, dialect, through));
         return k.digest();
     }
 
@@ -459,6 +509,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
             Preprocessor.Dialect dialect,
             CudaScanRun.IncludedFrom from,
             CudaScanRun.IncludedFrom includer,
+            ClangSupplements.Unit through,
             Preprocessor pp,
             List<PToken> toks,
             FileScope scope,
@@ -494,8 +545,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
             }
             CudaChecks.run(fileFacts, rep, null);
             // a file whose macros the preprocessor had to stop expanding (made to explode) is not given to Clang
-            ClangSupplement clang =
-                    pp.truncated() != null ? null : clangSupplements.read(run, file, bytes, bc, dialect, rel, sink);
+            ClangSupplement clang = pp.truncated() != null
+                    ? null
+                    : clangSupplements.read(run, file, bytes, bc, dialect, rel, sink, through);
             ClangSupplements.HeldNotices held = new ClangSupplements.HeldNotices(sink, clang != null);
             // the budget is cooperative: the parser's token source, the function walk and the def-use queries
             // check it (WorkBudget.check), so one huge function stops too, not only the functions after it

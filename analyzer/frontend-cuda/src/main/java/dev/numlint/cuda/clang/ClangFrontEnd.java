@@ -123,8 +123,18 @@ public final class ClangFrontEnd {
      * ({@link ClangUnit#failure()}); {@link ClangUnit#unavailable()} when libclang cannot run at all.
      */
     public ClangUnit parse(Path file, List<String> args, byte[] text) {
-        if (inProcess) return ClangParser.parse(file, args, text, cacheDir);
-        return ClangWorkers.SHARED.parse(file, root, cacheDir, args, text);
+        return parse(file, args, text, null, null);
+    }
+
+    /**
+     * Clang's reading of {@code target}, a file that the translation unit {@code file} includes and that the build
+     * compiles only through it: {@code file} is parsed with {@code args} (its own compile command) and the unit holds
+     * the target's cursors, errors and lines, as that unit compiles it (the macros defined before the include, the
+     * declarations of the headers included before it, the unit's language). With a null target, {@code file}'s own.
+     */
+    public ClangUnit parse(Path file, List<String> args, byte[] text, Path target, byte[] targetText) {
+        if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText);
+        return ClangWorkers.SHARED.parse(new ClangWire.Request(file, root, cacheDir, args, text, target, targetText));
     }
 
     /** Why the Clang front end is not used in this scan although it was asked for (auto or clang), or null. */

@@ -76,17 +76,26 @@ public final class ClangParser {
 
     /** As {@link #parse(Path, List, byte[])}, with the precompiled CUDA headers kept in {@code cacheDir} (or null). */
     static ClangUnit parse(Path file, List<String> args, byte[] text, Path cacheDir) {
-        Future<ClangUnit> f = POOL.submit(() -> parseHere(file, args, text, cacheDir));
+        return parse(file, args, text, cacheDir, null, null);
+    }
+
+    /**
+     * As {@link #parse(Path, List, byte[], Path)}; with a {@code target} (and its bytes), the unit is the target's: the
+     * cursors of the file {@code file} includes, as that translation unit compiles it ({@link Walker}).
+     */
+    static ClangUnit parse(Path file, List<String> args, byte[] text, Path cacheDir, Path target, byte[] targetText) {
+        Path unitFile = target == null ? file : target;
+        Future<ClangUnit> f = POOL.submit(() -> parseHere(file, args, text, cacheDir, target, targetText));
         try {
             return f.get(budgetMs(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            return ClangUnit.overBudget(file, budgetMs());
+            return ClangUnit.overBudget(unitFile, budgetMs());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             f.cancel(false);
-            return ClangUnit.failed(file, "interrupted");
+            return ClangUnit.failed(unitFile, "interrupted");
         } catch (java.util.concurrent.ExecutionException e) {
-            return ClangUnit.failed(file, String.valueOf(e.getCause()));
+            return ClangUnit.failed(unitFile, String.valueOf(e.getCause()));
         }
     }
 
@@ -94,14 +103,17 @@ public final class ClangParser {
      * Parses on the calling thread, without a budget: for the Clang worker, whose parent bounds it (the worker is a
      * child process under an address-space limit, killed past its budget).
      */
-    static ClangUnit parseNow(Path file, List<String> args, byte[] text, Path cacheDir) throws InterruptedException {
-        return parseHere(file, args, text, cacheDir);
+    static ClangUnit parseNow(Path file, List<String> args, byte[] text, Path cacheDir, Path target, byte[] targetText)
+            throws InterruptedException {
+        return parseHere(file, args, text, cacheDir, target, targetText);
     }
 
-    private static ClangUnit parseHere(Path file, List<String> args, byte[] text, Path cacheDir)
+    private static ClangUnit parseHere(
+            Path file, List<String> args, byte[] text, Path cacheDir, Path target, byte[] targetText)
             throws InterruptedException {
         Libclang lib = Libclang.get();
-        if (lib == null) return ClangUnit.failed(file, String.valueOf(Libclang.unavailable()));
+        if (lib == null)
+            return ClangUnit.failed(target == null ? file : target, String.valueOf(Libclang.unavailable()));
         // the resource directory (Clang's builtin headers) is where this process extracted them
         List<String> all = new java.util.ArrayList<>(args.size() + 2);
         all.add("-resource-dir");
@@ -115,55 +127,83 @@ public final class ClangParser {
                 with.addAll(all);
                 with.add("-include-pch");
                 with.add(pch.toString());
-                ClangUnit u = parseWith(index, file, with, text);
+                ClangUnit u = parseWith(index, file, with, text, target, targetText);
                 // a precompiled header Clang refused (changed toolkit headers, another libclang): the plain parse,
                 // and that header is not offered again
                 if (!ClangPch.refused(u)) return u;
                 ClangPch.drop(all, cacheDir, "refused by Clang: " + u.firstError());
             }
-            return parseWith(index, file, all, text);
+            return parseWith(index, file, all, text, target, targetText);
         } finally {
             Libclang.release(index);
         }
     }
 
-    private static ClangUnit parseWith(CXIndex index, Path file, List<String> args, byte[] text) {
+    /**
+     * Parses the translation unit {@code file}; its unit is {@code file}'s, or with a {@code target} the target's: a
+     * file that {@code file} includes and that the build compiles only so (a {@code .proto.c} included after the
+     * macros that build its names are defined, a single-header library's implementation enabled by a macro), read
+     * in that context: its cursors, its errors, its lines.
+     */
+    private static ClangUnit parseWith(
+            CXIndex index, Path file, List<String> args, byte[] text, Path target, byte[] targetText) {
         CXTranslationUnit tu = new CXTranslationUnit();
         long t0 = System.nanoTime();
+        Path unitFile = target == null ? file : target;
+        byte[] unitText = target == null ? text : targetText;
+        int files = target == null ? 1 : 2;
         try (PointerPointer<BytePointer> argv = new PointerPointer<>(args.toArray(new String[0]));
-                BytePointer name = new BytePointer(file.toString())) {
+                BytePointer name = new BytePointer(file.toString());
+                BytePointer targetName = new BytePointer(unitFile.toString())) {
             // the text read once by the scan is the text Clang parses (no second read, no race with a changing tree)
-            CXUnsavedFile unsaved = new CXUnsavedFile();
+            CXUnsavedFile unsaved = new CXUnsavedFile(files);
             BytePointer contents = new BytePointer(text.length);
             contents.put(text, 0, text.length);
-            unsaved.Filename(name).Contents(contents).Length(text.length);
+            unsaved.position(0).Filename(name).Contents(contents).Length(text.length);
+            BytePointer targetContents = new BytePointer(Math.max(1, unitText.length));
+            if (target != null) {
+                targetContents.put(unitText, 0, unitText.length);
+                unsaved.position(1)
+                        .Filename(targetName)
+                        .Contents(targetContents)
+                        .Length(unitText.length);
+            }
+            unsaved.position(0);
             int rc = clang_parseTranslationUnit2(
                     index,
                     name,
                     argv,
                     args.size(),
                     unsaved,
-                    1,
+                    files,
                     CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles,
                     tu);
             long t1 = System.nanoTime();
             if (rc != 0 || tu.isNull()) {
                 contents.close();
+                targetContents.close();
                 unsaved.close();
-                return ClangUnit.failed(file, "libclang could not parse it (error " + rc + ")");
+                return ClangUnit.failed(unitFile, "libclang could not parse it (error " + rc + ")");
             }
             try {
-                Diag d = diagnostics(tu);
-                Walker w = new Walker(text, clang_getFile(tu, file.toString()));
+                CXFile targetFile = target == null ? null : clang_getFile(tu, target.toString());
+                if (target != null && (targetFile == null || targetFile.isNull())) {
+                    return ClangUnit.failed(
+                            unitFile, "its includer " + file.getFileName() + " did not include it when Clang read it");
+                }
+                Diag d = diagnostics(tu, targetFile);
+                Walker w = new Walker(unitText, target == null ? clang_getFile(tu, file.toString()) : targetFile);
+                w.target = target != null;
                 CXCursor root = clang_getTranslationUnitCursor(tu);
                 w.walk(root);
-                explicitInstantiations(text, w);
+                explicitInstantiations(unitText, w);
                 ClangUnit u = new ClangUnit(
-                        file, w.top, w.templateArgs, d.errors, d.first, t1 - t0, System.nanoTime() - t1, text);
+                        unitFile, w.top, w.templateArgs, d.errors, d.first, t1 - t0, System.nanoTime() - t1, unitText);
                 return u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
             } finally {
                 clang_disposeTranslationUnit(tu);
                 contents.close();
+                targetContents.close();
                 unsaved.close();
             }
         }
@@ -211,7 +251,8 @@ public final class ClangParser {
     /** Distinct unknown type names kept per file (a file made of thousands is summarised by the first ones). */
     private static final int MAX_UNKNOWN_TYPES = 256;
 
-    private static Diag diagnostics(CXTranslationUnit tu) {
+    /** Clang's errors; their lines are those of {@code target} when given (else of the main file). */
+    private static Diag diagnostics(CXTranslationUnit tu, CXFile target) {
         int n = clang_getNumDiagnostics(tu);
         int errors = 0;
         String first = null;
@@ -226,7 +267,7 @@ public final class ClangParser {
                     CXSourceLocation loc = clang_getDiagnosticLocation(d);
                     IntPointer line = new IntPointer(1);
                     int ln = 0;
-                    boolean main = clang_Location_isFromMainFile(loc) != 0;
+                    boolean main = inUnit(loc, target);
                     if (main) {
                         clang_getExpansionLocation(loc, (CXFile) null, line, (IntPointer) null, (IntPointer) null);
                         ln = line.get();
@@ -236,7 +277,7 @@ public final class ClangParser {
                     // a position outside the scanned file is not printed (it may name a path outside the tree)
                     first = (main ? "line " + ln + ": " : "in an included file: ") + msg;
                 }
-                unknownType(d, unknown);
+                unknownType(d, unknown, target);
             } finally {
                 clang_disposeDiagnostic(d);
             }
@@ -245,9 +286,9 @@ public final class ClangParser {
     }
 
     /** Records the type an "unknown type name" error in this file names, with its line. */
-    private static void unknownType(CXDiagnostic d, Map<String, List<Integer>> unknown) {
+    private static void unknownType(CXDiagnostic d, Map<String, List<Integer>> unknown, CXFile target) {
         CXSourceLocation loc = clang_getDiagnosticLocation(d);
-        if (clang_Location_isFromMainFile(loc) == 0) return;
+        if (!inUnit(loc, target)) return;
         java.util.regex.Matcher m =
                 UNKNOWN_TYPE.matcher(clang_getDiagnosticSpelling(d).getString());
         if (!m.find()) return;
@@ -260,6 +301,14 @@ public final class ClangParser {
         } finally {
             line.close();
         }
+    }
+
+    /** Whether {@code loc} (its expansion) is in the unit's file: {@code target}, or the main file when null. */
+    private static boolean inUnit(CXSourceLocation loc, CXFile target) {
+        if (target == null) return clang_Location_isFromMainFile(loc) != 0;
+        CXFile f = new CXFile();
+        clang_getExpansionLocation(loc, f, (IntPointer) null, (IntPointer) null, (IntPointer) null);
+        return !f.isNull() && clang_File_isEqual(f, target) != 0;
     }
 
     /** Copies the main file's cursors, depth first, with a visitor that recurses by hand to keep the parents. */
@@ -280,6 +329,16 @@ public final class ClangParser {
         final CXFile main;
 
         final CXFile expandedIn = new CXFile();
+        /**
+         * Whether {@link #main} is a file the translation unit includes (not its main file): its cursors are those
+         * whose expansion is in it, from its first inclusion only. A file included twice (a {@code .proto.c} with two
+         * sets of name macros) has its lines once, as the hand-written front end reads it with its first includer's
+         * macros; a later inclusion starts again at a lower offset of the file, which is where it is told apart.
+         */
+        boolean target;
+
+        private int lastTopOffset = -1;
+        private boolean targetDone;
 
         Walker(byte[] text, CXFile main) {
             textLength = text.length;
@@ -312,10 +371,30 @@ public final class ClangParser {
         @Override
         public int call(CXCursor c, CXCursor parent, CXClientData data) {
             CXSourceLocation loc = clang_getCursorLocation(c);
-            if (clang_Location_isFromMainFile(loc) == 0 && !expandedInMain(loc)) return CXChildVisit_Continue;
+            if (target) {
+                if (targetDone) return CXChildVisit_Continue;
+                if (!expandedInMain(loc)) {
+                    // an include inside the unit's namespace or extern "C" block: its declarations are in there;
+                    // the unit's own code calls the file's templates: their arguments are the instantiations
+                    int k = clang_getCursorKind(c);
+                    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec) return CXChildVisit_Recurse;
+                    if (clang_Location_isFromMainFile(loc) == 0) return CXChildVisit_Continue;
+                    if (k == CXCursor_CallExpr) templateArguments(clang_getCursorReferenced(c));
+                    return CXChildVisit_Recurse;
+                }
+            } else if (clang_Location_isFromMainFile(loc) == 0 && !expandedInMain(loc)) {
+                return CXChildVisit_Continue;
+            }
             int kind = clang_getCursorKind(c);
             ClangNode n = node(c, kind, loc);
             ClangNode p = parents.peek();
+            if (target && p == null) {
+                if (n.offset >= 0 && n.offset < lastTopOffset) {
+                    targetDone = true; // a second inclusion of the target
+                    return CXChildVisit_Continue;
+                }
+                lastTopOffset = Math.max(lastTopOffset, n.offset);
+            }
             if (p == null) {
                 top.add(n);
             } else {

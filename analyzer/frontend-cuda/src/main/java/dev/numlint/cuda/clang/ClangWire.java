@@ -25,7 +25,7 @@ import java.util.Map;
 final class ClangWire {
     static final int MAGIC = 0x4E4C4357; // "NLCW"
     /** Raise on every change of the format; a worker of another version is refused at its greeting. */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     static final byte HELLO_READY = 0;
     static final byte HELLO_UNAVAILABLE = 1;
@@ -42,8 +42,27 @@ final class ClangWire {
 
     private ClangWire() {}
 
-    /** One parse request; {@code cacheDir}: the scan's cache directory ({@link ClangPch}), null for none. */
-    record Request(Path file, Path root, Path cacheDir, List<String> args, byte[] text) {}
+    /**
+     * One parse request; {@code cacheDir}: the scan's cache directory ({@link ClangPch}), null for none;
+     * {@code target}: the file whose cursors are wanted when it is not {@code file} itself (a file compiled only
+     * through an {@code #include} of {@code file}, with its bytes {@code targetText}), else null.
+     */
+    record Request(
+            Path file, Path root, Path cacheDir, List<String> args, byte[] text, Path target, byte[] targetText) {
+        Request(Path file, Path root, Path cacheDir, List<String> args, byte[] text) {
+            this(file, root, cacheDir, args, text, null, null);
+        }
+
+        /** The file the unit's cursors belong to. */
+        Path unitFile() {
+            return target == null ? file : target;
+        }
+
+        /** The bytes of {@link #unitFile()}. */
+        byte[] unitText() {
+            return target == null ? text : targetText;
+        }
+    }
 
     // ------------------------------------------------------------------ strings, once per message
 
@@ -142,6 +161,11 @@ final class ClangWire {
         for (String a : r.args()) o.str(a);
         out.writeInt(r.text().length);
         out.write(r.text());
+        o.str(r.target() == null ? null : r.target().toString());
+        if (r.target() != null) {
+            out.writeInt(r.targetText().length);
+            out.write(r.targetText());
+        }
         out.flush();
     }
 
@@ -166,12 +190,20 @@ final class ClangWire {
         int len = i.count(MAX_TEXT);
         byte[] text = new byte[len];
         in.readFully(text);
+        String target = i.str();
+        byte[] targetText = null;
+        if (target != null) {
+            targetText = new byte[i.count(MAX_TEXT)];
+            in.readFully(targetText);
+        }
         return new Request(
                 Path.of(file),
                 root == null ? null : Path.of(root),
                 cacheDir == null ? null : Path.of(cacheDir),
                 args,
-                text);
+                text,
+                target == null ? null : Path.of(target),
+                targetText);
     }
 
     // ------------------------------------------------------------------ answers

@@ -66,6 +66,9 @@ public final class ClangWorkerMain {
         while ((r = ClangWire.readRequest(in)) != null) {
             // the same trust boundary as in the scan's process, checked again here: an include that leaves the tree
             String refused = r.root() == null ? null : ClangFrontEnd.refusal(r.root(), r.file(), r.text());
+            if (refused == null && r.target() != null && r.root() != null) {
+                refused = ClangFrontEnd.refusal(r.root(), r.target(), r.targetText());
+            }
             if (refused != null) {
                 ClangWire.writeFailed(out, "refused: " + refused);
                 continue;
@@ -85,13 +88,13 @@ public final class ClangWorkerMain {
                     args.add("-idirafter");
                     args.add(s.toString());
                 }
-                u = ClangParser.parseNow(r.file(), args, r.text(), cacheDir);
+                u = ClangParser.parseNow(r.file(), args, r.text(), cacheDir, r.target(), r.targetText());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
                 u = ClangUnit.failed(
-                        r.file(), "the Clang worker failed: " + e.getClass().getSimpleName());
+                        r.unitFile(), "the Clang worker failed: " + e.getClass().getSimpleName());
             } catch (OutOfMemoryError e) {
                 ClangWire.writeFailed(out, "the Clang worker ran out of memory");
                 throw e;

@@ -89,6 +89,12 @@ public final class ClangWorkers {
      * {@link ClangUnit#unavailable()}).
      */
     ClangUnit parse(Path file, Path root, Path cacheDir, List<String> args, byte[] text) {
+        return parse(new ClangWire.Request(file, root, cacheDir, args, text));
+    }
+
+    /** As {@link #parse(Path, Path, Path, List, byte[])}, for a request that may name a target file. */
+    ClangUnit parse(ClangWire.Request request) {
+        Path file = request.unitFile();
         if (unavailable != null) return ClangUnit.unavailable(file, unavailable);
         try {
             slots.acquire();
@@ -119,7 +125,7 @@ public final class ClangWorkers {
                 }
                 startFailures.set(0);
             }
-            ClangUnit u = w.parse(new ClangWire.Request(file, root, cacheDir, args, text), ClangParser.budgetMs());
+            ClangUnit u = w.parse(request, ClangParser.budgetMs());
             if (w.usable()) {
                 give(w);
             } else {
@@ -268,10 +274,10 @@ public final class ClangWorkers {
             ScheduledFuture<?> k = p.killAfter(budgetMs);
             try {
                 ClangWire.writeRequest(out, r);
-                return ClangWire.readAnswer(in, r.file(), r.text());
+                return ClangWire.readAnswer(in, r.unitFile(), r.unitText());
             } catch (IOException | RuntimeException e) {
                 dead = true;
-                return ClangUnit.failed(r.file(), reason(budgetMs));
+                return ClangUnit.failed(r.unitFile(), reason(budgetMs));
             } finally {
                 k.cancel(false);
             }
