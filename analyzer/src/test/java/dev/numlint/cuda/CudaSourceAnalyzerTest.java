@@ -326,6 +326,7 @@ class CudaSourceAnalyzerTest {
                         "unsigned f(int n, float g) {",
                         "  float complex *b = (float complex*) malloc(n * sizeof(float complex));",
                         "  double ar = (double) creal( *((double _Complex*)b) );",
+                        "  b[0] = (float complex) ar;",
                         "  free(b);",
                         "  return (unsigned)(g * ar);",
                         "}",

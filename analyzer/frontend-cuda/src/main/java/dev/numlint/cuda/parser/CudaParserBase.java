@@ -246,6 +246,8 @@ public abstract class CudaParserBase extends Parser {
         if (before == CudaLexer.NEW) return true;
         // a trailing return type: [](...) -> std::complex<double> { ... }, auto f() -> T
         if (before == CudaLexer.ARROW) return true;
+        // C99 complex.h's 'complex' after a floating type: (float complex) x, double complex z
+        if (i == 2 && isBuiltinType(before) && C99_COMPLEX.contains(lt(1).getText())) return true;
         if (next == CudaLexer.IDENTIFIER || next == CudaLexer.OPERATOR) return true;
         if (next == CudaLexer.STAR
                 || next == CudaLexer.AMP
