@@ -80,6 +80,12 @@ final class CleanUpLoops {
         }
         if (first != null) {
             Long g = gap(first, bound, root, var, 0);
+            if (g == null) {
+                // for (i = 0; i < leftovers; i++) with leftovers = n - 8 * (n / 8), n % 8, n & 7
+                Double from = constant(first);
+                Long r = from == null || from < 0 ? null : remainder(bound, root, var, 0);
+                if (r != null) g = Math.max(0, r - from.longValue());
+            }
             return g == null ? null : new long[] {g, loopBefore(ss, at)};
         }
         for (int k = at - 1; k >= 0; k--) {
@@ -220,6 +226,34 @@ final class CleanUpLoops {
             long mask = mk.longValue();
             long k = mask < 0 ? -mask : mask >= (1L << 31) && mask < (1L << 32) ? (1L << 32) - mask : 0;
             return k > 0 && powerOfTwo(k) ? k - 1 : null;
+        }
+        return null;
+    }
+
+    /** As {@code ClangCleanUps.remainder}: the largest value of a remainder ({@code n % k}, {@code n & (k-1)}, {@code n - k*(n/k)}). */
+    private Long remainder(ExpressionContext e, ParserRuleContext root, String counter, int depth) {
+        ExpressionContext x = stripParens(e);
+        if (x == null || depth > 4) return null;
+        if (x instanceof CastExprContext k) return remainder(k.expression(), root, counter, depth + 1);
+        if (x instanceof NamedCastExprContext k) return remainder(k.expression(), root, counter, depth + 1);
+        String name = simpleName(x);
+        if (name != null) {
+            if (name.equals(counter)) return null;
+            ExpressionContext v = singleValue(name, root);
+            return v == null ? null : remainder(v, root, counter, depth + 1);
+        }
+        if (x instanceof MulExprContext m && m.MOD() != null) {
+            Double k = constant(m.expression(1));
+            return k != null && k >= 1 && k == Math.rint(k) ? k.longValue() - 1 : null;
+        }
+        if (x instanceof BitAndExprContext ba) {
+            Double k = constant(ba.expression(1));
+            return k != null && k >= 0 && powerOfTwo(k.longValue() + 1) ? k.longValue() : null;
+        }
+        if (x instanceof AddExprContext a && a.MINUS() != null) {
+            if (!stable(a.expression(0), root, counter)) return null;
+            Long g = gap(a.expression(1), a.expression(0), root, counter, depth + 1);
+            return g == null || g == 0 ? null : g;
         }
         return null;
     }

@@ -91,6 +91,12 @@ final class ClangCleanUps {
         if (init != null) {
             ClangNode value = initialValue(init, var);
             Long g = value == null ? null : gap(value, bound, fn, var, 0);
+            if (g == null && value != null) {
+                // for (i = 0; i < leftovers; i++) with leftovers = n - 8 * (n / 8), n % 8, n & 7
+                Double from = constant(value);
+                Long r = from == null || from < 0 ? null : remainder(bound, fn, var, 0);
+                if (r != null) g = Math.max(0, r - from.longValue());
+            }
             return g == null ? null : new Start(g, loopBefore(block, at));
         }
         for (int k = at - 1; k >= 0; k--) {
@@ -248,6 +254,40 @@ final class ClangCleanUps {
                 long mask = m.longValue();
                 long k = mask < 0 ? -mask : mask >= (1L << 31) && mask < (1L << 32) ? (1L << 32) - mask : 0;
                 return k > 0 && powerOfTwo(k) ? k - 1 : null;
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * The largest value of {@code e} when it is a remainder: {@code n % k} (k-1), {@code n & (k-1)} (k-1), or
+     * {@code n - m} with {@code m} rounding {@code n} down to a multiple of k ({@link #gap}); through locals written
+     * once. Null otherwise.
+     */
+    private Long remainder(ClangNode e, ClangNode fn, String counter, int depth) {
+        ClangNode x = strip(e);
+        if (x == null || depth > 4) return null;
+        if (x.kind == CXCursor_CStyleCastExpr || x.kind == CXCursor_CXXStaticCastExpr)
+            return remainder(operandOf(x), fn, counter, depth + 1);
+        if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && !x.refUsr.equals(counter)) {
+            ClangNode v = singleValue(x.refUsr, fn);
+            return v == null ? null : remainder(v, fn, counter, depth + 1);
+        }
+        if (x.kind != CXCursor_BinaryOperator || x.children.size() != 2) return null;
+        Double k = constant(x.children.get(1));
+        switch (x.spelling) {
+            case "%" -> {
+                return k != null && k >= 1 && k == Math.rint(k) ? k.longValue() - 1 : null;
+            }
+            case "&" -> {
+                return k != null && k >= 0 && powerOfTwo(k.longValue() + 1) ? k.longValue() : null;
+            }
+            case "-" -> {
+                if (!stable(x.children.get(0), fn, counter)) return null;
+                Long g = gap(x.children.get(1), x.children.get(0), fn, counter, depth + 1);
+                return g == null || g == 0 ? null : g;
             }
             default -> {
                 return null;
