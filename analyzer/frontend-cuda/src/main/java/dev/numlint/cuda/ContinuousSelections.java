@@ -64,7 +64,7 @@ final class ContinuousSelections {
     /**
      * The assignment {@code best = cost} when the comparison {@code rel} is the whole condition of an if without else
      * that keeps the best candidate: {@code if (cost < best) { best = cost; bestIdx = i; }} (either order, any
-     * relational operator). Its branch holds that one assignment of one compared operand to the other, and only plain
+     * relational operator; assignments may be joined by commas). Its branch holds that one assignment of one compared operand to the other, and only plain
      * assignments of other places (the candidate's payload: an index, an axis, a position) from values that call
      * nothing and read neither the place they assign nor the compared operands' places. A flip of the comparison
      * then happens only at a near tie between two candidates, either of which is as good. Null otherwise (a single
@@ -76,15 +76,20 @@ final class ContinuousSelections {
         if (s == null || s.statement().size() != 1) return null;
         List<StatementContext> body = new ArrayList<>();
         StatementContext then = s.statement(0);
-        if (!(then instanceof BlockStmtContext)) return null;
-        body.addAll(((BlockStmtContext) then).compoundStatement().statement());
-        if (body.size() < 2) return null;
+        if (then instanceof BlockStmtContext b)
+            body.addAll(b.compoundStatement().statement());
+        else body.add(then);
+        // the assignments, also those a comma joins (best = c, bestAxis = a, bestPos = i;)
+        List<ExpressionContext> assigns = new ArrayList<>();
+        for (StatementContext st : body) {
+            if (!(st instanceof ExprStmtContext e) || e.commaExpression() == null) return null;
+            assigns.addAll(e.commaExpression().expression());
+        }
+        if (assigns.size() < 2) return null;
         String x = t(rel.expression(0));
         String y = t(rel.expression(1));
         AssignExprContext best = null;
-        for (StatementContext st : body) {
-            if (!(st instanceof ExprStmtContext)) return null;
-            ExpressionContext e = single(((ExprStmtContext) st).commaExpression());
+        for (ExpressionContext e : assigns) {
             if (!(e instanceof AssignExprContext a)
                     || a.assignOp().ASSIGN() == null
                     || a.expression().size() != 2) return null;

@@ -172,8 +172,10 @@ final class ClangUses {
         }
         if (p.kind != CXCursor_IfStmt || p.children.size() != 2) return false; // an else: it does other work
         ClangNode then = p.children.get(1);
-        if (then.kind == CXCursor_CompoundStmt && then.children.size() > 1)
-            return bestCandidate(cmp, then, fn, via, depth, out);
+        List<ClangNode> assigns = new ArrayList<>();
+        if (then.kind == CXCursor_CompoundStmt) then.children.forEach(st -> commaJoined(st, assigns));
+        else commaJoined(then, assigns);
+        if (assigns.size() > 1) return bestCandidate(cmp, assigns, fn, via, depth, out);
         if (then.kind == CXCursor_CompoundStmt && then.children.size() == 1) then = then.children.get(0);
         if (then.kind != CXCursor_BinaryOperator || !then.spelling.equals("=") || then.children.size() != 2)
             return false;
@@ -191,20 +193,21 @@ final class ClangUses {
 
     /**
      * When {@code if (cmp) then} (no else) keeps the best candidate, records it and follows the best value on:
-     * {@code if (cost < best) { best = cost; bestIdx = i; }}, one assignment of one compared operand to the other and
+     * {@code if (cost < best) { best = cost; bestIdx = i; }} (assignments may be joined by commas), one assignment of
+     * one compared operand to the other and
      * otherwise only plain assignments of other places (the candidate's payload) from values that call nothing and
      * read neither the place they assign nor the compared operands' variables. A flip happens only at a near tie,
      * where either candidate is as good (as {@code ContinuousSelections.bestCandidate}).
      */
     private boolean bestCandidate(
-            ClangNode cmp, ClangNode then, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
+            ClangNode cmp, List<ClangNode> assigns, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
         String a = squashed(cmp.children.get(0)), b = squashed(cmp.children.get(1));
         java.util.Set<String> compared = new java.util.HashSet<>();
         cmp.forEach(x -> {
             if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) compared.add(x.refUsr);
         });
         ClangNode best = null;
-        for (ClangNode st : then.children) {
+        for (ClangNode st : assigns) {
             if (st.kind != CXCursor_BinaryOperator || !st.spelling.equals("=") || st.children.size() != 2) return false;
             String l = squashed(st.children.get(0)), r = squashed(st.children.get(1));
             if (l.equals(a) && r.equals(b) || l.equals(b) && r.equals(a)) {
@@ -230,6 +233,16 @@ final class ClangUses {
             out.add(use(ValueUse.Kind.STORE, best, null, via));
         }
         return true;
+    }
+
+    /** The expressions a statement joins with commas ({@code a = x, b = y}), or the statement itself. */
+    private static void commaJoined(ClangNode st, List<ClangNode> out) {
+        if (st.kind == CXCursor_BinaryOperator && st.spelling.equals(",") && st.children.size() == 2) {
+            commaJoined(st.children.get(0), out);
+            commaJoined(st.children.get(1), out);
+        } else {
+            out.add(st);
+        }
     }
 
     /** The text of {@code n} without casts' parentheses and whitespace, for comparing operands. */
