@@ -137,6 +137,8 @@ final class CleanUpLoops {
         CommaExpressionContext cond;
         StatementContext body;
         if (s instanceof ForStmtContext f) {
+            // for (int i = 0; ...) counts its own i, not the one the clean-up loop goes on with (names, not symbols)
+            if (f.forInit().simpleDeclaration() != null) return null;
             cond = f.condition() == null ? null : f.condition().commaExpression();
             body = f.statement();
         } else if (s instanceof WhileStmtContext w) {

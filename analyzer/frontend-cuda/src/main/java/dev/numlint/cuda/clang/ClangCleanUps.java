@@ -14,7 +14,7 @@ import java.util.List;
  * of the bounds must keep their values: the counter is written by nothing between the two loops, the loop before has
  * no {@code break} (it leaves only when its condition fails) and the function no {@code goto}, and every variable
  * the bounds read is written nowhere but in its declaration. The hand-written front end's analogue is
- * {@code ForLoopTrips}'s clean-up bound.
+ * {@code CleanUpLoops}.
  */
 final class ClangCleanUps {
     private final ClangUnit unit;
