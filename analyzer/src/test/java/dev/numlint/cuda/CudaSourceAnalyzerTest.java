@@ -352,7 +352,7 @@ class CudaSourceAnalyzerTest {
             java.util.regex.Matcher m = mark.matcher(lines.get(i));
             if (m.find()) expected.put(i + 2, m.group(1));
         }
-        assertThat(expected).hasSize(17);
+        assertThat(expected).hasSize(18);
         TestScanContext ctx =
                 new TestScanContext(dir).setting("frontend", "legacy").run(new CudaSourceAnalyzer());
         java.util.Map<Integer, String> got = new java.util.TreeMap<>();

@@ -53,7 +53,7 @@ final class CleanUpLoops {
         }
         if (var == null || !countsUp(c.commaExpression().expression(0), var)) return null;
         if (defs.defs(c.statement(), var) != 0 || defs.defs(c.condition(), var) != 0) return null;
-        if (contains(root, GotoStmtContext.class) || !stable(bound, root, var)) return null;
+        if (contains(root, GotoStmtContext.class) || !stable(bound, root, var) || addressTaken(root, var)) return null;
         long[] start = start(c, var, bound, root);
         if (start == null) return null;
         long most = start[0] + extra;
@@ -375,6 +375,13 @@ final class CleanUpLoops {
                 || t instanceof SwitchStmtContext) return false;
         if (t instanceof JumpStmtContext j && j.BREAK() != null) return true;
         for (int i = 0; i < t.getChildCount(); i++) if (breaks(t.getChild(i))) return true;
+        return false;
+    }
+
+    /** Whether {@code t} takes the address of {@code var} anywhere (a pointer could then move the counter). */
+    private static boolean addressTaken(ParseTree t, String var) {
+        if (t instanceof UnaryExprContext u && u.AMP() != null && var.equals(simpleName(u.expression()))) return true;
+        for (int i = 0; i < t.getChildCount(); i++) if (addressTaken(t.getChild(i), var)) return true;
         return false;
     }
 

@@ -71,7 +71,7 @@ final class ClangCleanUps {
             }
         }
         if (var == null || !countsUp(inc, var)) return null;
-        if (hasGoto(fn) || !stable(bound, fn, var)) return null;
+        if (hasGoto(fn) || !stable(bound, fn, var) || addressTaken(fn, var)) return null;
         // the body does not move the counter, nor the bound
         if (writesVar(body, var)) return null;
         Start s = start(loop, init, var, bound, fn);
@@ -423,6 +423,18 @@ final class ClangCleanUps {
             }
         });
         return b[0];
+    }
+
+    /** Whether {@code fn} takes the address of {@code var} anywhere (a pointer could then move the counter). */
+    private static boolean addressTaken(ClangNode fn, String var) {
+        boolean[] a = new boolean[1];
+        fn.forEach(n -> {
+            if (n.kind == CXCursor_UnaryOperator && n.spelling.equals("&") && !n.children.isEmpty()) {
+                ClangNode t = strip(n.children.get(0));
+                if (t != null && t.kind == CXCursor_DeclRefExpr && var.equals(t.refUsr)) a[0] = true;
+            }
+        });
+        return a[0];
     }
 
     private static boolean hasGoto(ClangNode fn) {
