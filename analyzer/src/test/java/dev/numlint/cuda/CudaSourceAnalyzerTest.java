@@ -432,6 +432,32 @@ class CudaSourceAnalyzerTest {
         assertThat(plain.hits()).doesNotContain(new InlineExpectations.Hit("src/k.cu", 5, "NL001"));
     }
 
+    /**
+     * The clean-up loops of fixture {@code default/clean_up_loops.c} are notes with the hand-written front end alone
+     * ({@code --frontend legacy}), as with Clang (the fixture runner checks the default front end): every NL004 the
+     * fixture marks {@code level=note} is a note, every one marked {@code level=warning} a warning.
+     */
+    @Test
+    void cleanUpLoopsAreNotesWithTheHandWrittenFrontEndToo(@TempDir Path dir) throws Exception {
+        Path src = fixtures("default").resolve("clean_up_loops.c");
+        Files.copy(src, dir.resolve("clean_up_loops.c"));
+        java.util.Map<Integer, String> expected = new java.util.TreeMap<>();
+        List<String> lines = Files.readAllLines(src);
+        java.util.regex.Pattern mark = java.util.regex.Pattern.compile("ruleid: NL004 level=(\\w+)");
+        for (int i = 0; i < lines.size(); i++) {
+            java.util.regex.Matcher m = mark.matcher(lines.get(i));
+            if (m.find()) expected.put(i + 2, m.group(1));
+        }
+        assertThat(expected).hasSize(18);
+        TestScanContext ctx =
+                new TestScanContext(dir).setting("frontend", "legacy").run(new CudaSourceAnalyzer());
+        java.util.Map<Integer, String> got = new java.util.TreeMap<>();
+        ctx.levels().forEach((h, level) -> {
+            if (h.ruleId().equals("NL004")) got.put(h.line(), level);
+        });
+        assertThat(got).isEqualTo(expected);
+    }
+
     @Test
     void implementedRulesAreTheCatalogsCudaSourceLayer() {
         var expected = RuleCatalog.get().all().stream()

@@ -125,6 +125,10 @@ final class AccumulationSites {
             else trip *= lp.trip;
         }
         if (outer == null) return;
+        // carried by the innermost loop alone, a clean-up loop after an unrolled one: at most k-1 terms
+        Loop innermost = a.loops.get(a.loops.size() - 1);
+        dev.numlint.cuda.facts.CleanUpLoop cleanUp = null;
+        if (outer == innermost && !rewritten) cleanUp = innermost.cleanUp();
         List<ExpressionContext> terms = new ArrayList<>();
         ExpressionContext rhs = c.expression().size() > 1 ? stripParens(c.expression(1)) : null;
         if (viaFma && rhs instanceof CallExprContext && ((CallExprContext) rhs).argumentList() != null) {
@@ -141,8 +145,10 @@ final class AccumulationSites {
                 || exactWholeTerms(addend, ty(target));
         CType ty = ty(target);
         boolean dbl = ty.kind == CType.Kind.DOUBLE || ty.kind == CType.Kind.LONG_DOUBLE;
+        dev.numlint.cuda.facts.Site site = a.site(c);
+        if (cleanUp != null) site.inCleanUpLoop(cleanUp);
         a.facts.accumulations.add(new FunctionFacts.Accumulation(
-                a.site(c),
+                site,
                 tt,
                 ty.toString(),
                 dbl,

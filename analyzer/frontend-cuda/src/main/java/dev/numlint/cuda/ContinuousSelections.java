@@ -62,6 +62,65 @@ final class ContinuousSelections {
     }
 
     /**
+     * The assignment {@code best = cost} when the comparison {@code rel} is the whole condition of an if without else
+     * that keeps the best candidate: {@code if (cost < best) { best = cost; bestIdx = i; }} (either order, any
+     * relational operator; assignments may be joined by commas). Its branch holds that one assignment of one compared operand to the other, and only plain
+     * assignments of other places (the candidate's payload: an index, an axis, a position) from values that call
+     * nothing and read neither the place they assign nor the compared operands' places. A flip of the comparison
+     * then happens only at a near tie between two candidates, either of which is as good. Null otherwise (a single
+     * assignment is a running min/max, {@link #selected}).
+     */
+    AssignExprContext bestCandidate(RelExprContext rel) {
+        ParserRuleContext q = outerParens(rel);
+        IfStmtContext s = ifOf(q);
+        if (s == null || s.statement().size() != 1) return null;
+        List<StatementContext> body = new ArrayList<>();
+        StatementContext then = s.statement(0);
+        if (then instanceof BlockStmtContext b)
+            body.addAll(b.compoundStatement().statement());
+        else body.add(then);
+        // the assignments, also those a comma joins (best = c, bestAxis = a, bestPos = i;)
+        List<ExpressionContext> assigns = new ArrayList<>();
+        for (StatementContext st : body) {
+            if (!(st instanceof ExprStmtContext e) || e.commaExpression() == null) return null;
+            assigns.addAll(e.commaExpression().expression());
+        }
+        if (assigns.size() < 2) return null;
+        String x = t(rel.expression(0));
+        String y = t(rel.expression(1));
+        AssignExprContext best = null;
+        for (ExpressionContext e : assigns) {
+            if (!(e instanceof AssignExprContext a)
+                    || a.assignOp().ASSIGN() == null
+                    || a.expression().size() != 2) return null;
+            if (matchesOperands(rel, a.expression(0), a.expression(1))) {
+                if (best != null) return null;
+                best = a;
+                continue;
+            }
+            String place = t(a.expression(0));
+            if (place.equals(x) || place.equals(y)) return null;
+            if (containsCall(a.expression(1))) return null;
+            String value = t(a.expression(1));
+            if (mentions(value, root(place)) || mentions(x, root(place)) || mentions(y, root(place))) return null;
+        }
+        return best;
+    }
+
+    /** The variable a place is rooted in: {@code p} of {@code p.x}, {@code p->x}, {@code p[i]}. */
+    private static String root(String place) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("^[A-Za-z_]\\w*").matcher(place);
+        return m.find() ? m.group() : place;
+    }
+
+    private static boolean containsCall(org.antlr.v4.runtime.tree.ParseTree t) {
+        if (t instanceof CallExprContext) return true;
+        for (int i = 0; i < t.getChildCount(); i++) if (containsCall(t.getChild(i))) return true;
+        return false;
+    }
+
+    /**
      * A sign test that only picks the sign of a value odd in the tested operand: {@code v > 0 ? k/v : -k/v},
      * {@code if (s > 0) w = k/s; else w = -k/s;}. Both branches compute {@code k/|v|} (or {@code k*|v|}), which is
      * continuous in {@code v}: a flip of the test at {@code v = 0} gives the same value. The value itself is followed

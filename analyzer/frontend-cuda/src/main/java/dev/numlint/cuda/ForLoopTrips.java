@@ -19,7 +19,8 @@ import org.antlr.v4.runtime.tree.TerminalNode;
  * The trip count of a for loop from the typed values of its init, condition and increment: a constant count
  * ({@code for (i = 0; i < 16; i++)}), a logarithmic loop ({@code k *= 2}: counted once), a loop over the dimensions
  * of a point (2 or 3 terms), an upper bound from a test against a constant of a counter that starts non-negative; its
- * induction variables; and the whole-number bound of a counter that steps from one whole number to another.
+ * induction variables; the whole-number bound of a counter that steps from one whole number to another; and, on
+ * request, whether it is the clean-up loop of an unrolled loop ({@link CleanUpLoops}).
  * {@link FunctionAnalyzer} asks it once it has walked the init, condition and increment, before the body.
  */
 final class ForLoopTrips {
@@ -29,15 +30,18 @@ final class ForLoopTrips {
 
     private final FunctionBody b;
     private final DefinitionIndex defs;
+    private final CleanUpLoops cleanUps;
 
     ForLoopTrips(FunctionBody b, DefinitionIndex defs) {
         this.b = b;
         this.defs = defs;
+        this.cleanUps = new CleanUpLoops(b, defs);
     }
 
     /** Sets the induction variables and the trip count of {@code l}, the loop {@code c}, and its counter's bound. */
     void count(ForStmtContext c, Loop l) {
         IdentityHashMap<ParserRuleContext, E> memo = b.memo;
+        l.cleanUps = cleanUps; // a clean-up loop's bound, asked for by the sums it carries
         ForInitContext init = c.forInit();
         String initVar = null;
         Double from = null;

@@ -19,10 +19,24 @@ final class Loop {
     final Set<String> induction = new HashSet<>();
     private Set<String> modified;
     private Set<String> overwritten;
+    /** What finds clean-up loops ({@link CleanUpLoops}), set for for statements; the answer, once asked. */
+    CleanUpLoops cleanUps;
+
+    private dev.numlint.cuda.facts.CleanUpLoop cleanUp;
+    private boolean cleanUpAsked;
 
     Loop(int line, ParserRuleContext node) {
         this.line = line;
         this.node = node;
+    }
+
+    /** The clean-up bound of this for loop ({@link CleanUpLoops}), computed on first request; null when none. */
+    dev.numlint.cuda.facts.CleanUpLoop cleanUp() {
+        if (!cleanUpAsked) {
+            cleanUpAsked = true;
+            if (cleanUps != null && node instanceof ForStmtContext f) cleanUp = cleanUps.of(f);
+        }
+        return cleanUp;
     }
 
     /** Names assigned, incremented or passed by name/address to a call anywhere in the loop. */

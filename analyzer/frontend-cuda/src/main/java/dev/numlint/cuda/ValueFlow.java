@@ -239,6 +239,16 @@ final class ValueFlow {
                     followSelected(sel, depth, visited, out, via, direct);
                     return;
                 }
+                AssignExprContext best =
+                        p instanceof RelExprContext ? selections().bestCandidate((RelExprContext) p) : null;
+                if (best != null) {
+                    // if (cost < best) { best = cost; bestIdx = i; }: a flip only at a near tie, either candidate as
+                    // good; the best value is followed on
+                    out.add(use(
+                            ValueUse.Kind.BEST_CANDIDATE, p, null, via, drawn(component != null ? component : cur)));
+                    followSelected(best, depth, visited, out, via, direct);
+                    return;
+                }
                 // == or != against a sentinel (FLT_MAX, -INFINITY, HUGE_VAL: what a running min/max starts from): a
                 // computed value of ordinary size cannot reach it by an ulp, the test only asks whether it was set
                 if (p instanceof EqExprContext && sentinel((EqExprContext) p, cur)) return;

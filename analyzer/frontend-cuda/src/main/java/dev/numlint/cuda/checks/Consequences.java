@@ -16,7 +16,8 @@ import java.util.List;
  * a rounding, an index, a comparison or a branch is <em>amplified</em> (a one-ulp difference can change a discrete
  * outcome); a product subtracted from another product is <em>cancellation</em>; a value only stored, returned or
  * passed on, picked by a min/max of computed values (the winner flips only where both are within the ulp, so the
- * result moves by no more than the value), added atomically (one term of a sum: NL009 reports the sum's order), or
+ * result moves by no more than the value), compared with the best candidate so far that the taken branch replaces
+ * with it (a flip only at a near tie, where either candidate is as good), added atomically (one term of a sum: NL009 reports the sum's order), or
  * quantised to an 8-bit colour channel for display (at most one colour level), is <em>bounded</em>. A decision on a random
  * quantity is <em>statistical</em> ({@link ValueUse#statistical()}): a comparison with a fresh random draw, or a
  * conversion, rounding, index or test of a random variate; a one-ulp change shifts the odds of the outcome by about
@@ -215,6 +216,10 @@ final class Consequences {
     static String boundedText(List<ValueUse> uses) {
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.COLOUR_CHANNEL) return phrase("use-colour-channel", "line", u.line());
+        }
+        // the comparison that would decide something, had it not kept the best candidate: why it decides nothing
+        for (ValueUse u : uses) {
+            if (u.kind() == ValueUse.Kind.BEST_CANDIDATE) return phrase("use-best-candidate", "line", u.line());
         }
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.STORE) return phrase("use-stored", "line", u.line());

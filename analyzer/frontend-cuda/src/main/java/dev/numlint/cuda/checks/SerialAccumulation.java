@@ -1,6 +1,7 @@
 package dev.numlint.cuda.checks;
 
 import com.google.auto.service.AutoService;
+import dev.numlint.cuda.facts.CleanUpLoop;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.cuda.facts.FunctionFacts.ResultCheck;
@@ -23,7 +24,8 @@ import java.util.Set;
  * threshold) unless it reaches an integer conversion, a rounding, an index or an atomic; a float sum that reaches an
  * index, a conversion, a branch or a reduction is amplified. One GPU thread's serial sum (device-only code) runs in
  * the order of the serial CPU loop it ports, so unless it decides something it is a note; host sums (the CPU side,
- * whose order differs from the GPU's reductions) are growing.
+ * whose order differs from the GPU's reductions) are growing. A sum carried only by a clean-up loop (the remainder of
+ * an unrolled or vectorised loop, {@link CleanUpLoop}) of fewer than {@code min-trip-count} terms is a note.
  */
 @AutoService(CudaCheck.class)
 public final class SerialAccumulation implements CudaCheck {
@@ -176,7 +178,21 @@ public final class SerialAccumulation implements CudaCheck {
             ValueUse zeroTest = null;
             ValueUse tolerance = impact.kind() == Impact.Kind.AMPLIFIED ? null : Consequences.toleranceUse(a.site());
             String consequence;
-            if (!a.varies()) {
+            CleanUpLoop tail = a.site().cleanUp();
+            boolean cleanUp = tail != null && tail.most() < minTrip;
+            if (cleanUp) {
+                // for (; i < n; i++) after a loop that stopped at i + 4 > n, or from i = n / 4 * 4: the remainder of
+                // an unrolled or vectorised loop adds at most k-1 terms, a short sum (min-trip-count); the long sum
+                // is the loop before it, reported on its own line
+                impact = Impact.bounded(
+                        tail.afterLoop() > 0
+                                ? "a clean-up loop after the loop at line " + tail.afterLoop() + ": at most "
+                                        + tail.most() + " terms"
+                                : "a remainder loop that starts at most " + tail.most() + " below its bound");
+                consequence = tail.afterLoop() > 0
+                        ? Consequences.phrase("sum-clean-up-loop", "line", tail.afterLoop(), "count", tail.most())
+                        : Consequences.phrase("sum-remainder-loop", "count", tail.most());
+            } else if (!a.varies()) {
                 // a = a + step with a step the loops never change (t += tstep, ra += fvz * fCa.z): a stepping (a
                 // ray parameter, a position, an angle), not a sum of data; any port takes the same steps in order
                 impact = Impact.bounded("a constant step: every port takes the same steps in the same order");
@@ -263,7 +279,8 @@ public final class SerialAccumulation implements CudaCheck {
                             trip,
                             "consequence",
                             consequence);
-            if (!a.varies()
+            if (cleanUp
+                    || !a.varies()
                     || a.recurrence()
                     || impact.kind() == Impact.Kind.BOUNDED
                             && (a.resultCheck() != ResultCheck.NONE || threshold != null || zeroTest != null)) {

@@ -263,12 +263,18 @@ final class ClangLoops {
         }
         List<Integer> all = new ArrayList<>();
         for (ClangNode l : chain) all.add(l.line);
+        // the one carrying loop, the innermost around the update, is a clean-up loop: at most k-1 terms
+        ClangNode innermost = chain.get(chain.size() - 1);
+        dev.numlint.cuda.facts.CleanUpLoop cleanUp = lines.size() == 1 && lines.get(0) == innermost.line
+                ? new ClangCleanUps(unit).of(innermost, in.node())
+                : null;
         return new Carried(
                 all,
                 lines,
                 resetDepth < 0 ? 0 : resetLine,
                 lines.isEmpty() ? 0 : trip,
-                trip < 0 || from.isEmpty() ? null : String.join("; ", from));
+                trip < 0 || from.isEmpty() ? null : String.join("; ", from),
+                cleanUp);
     }
 
     /** A loop's trip count in the instantiation of its template that runs it longest. */
@@ -357,9 +363,16 @@ final class ClangLoops {
      * The loops around an update (outermost first), the ones that carry its sum, the line of the reset that ends the
      * others (0 when none), the carrying loops' trip count (-1 unknown, 0 when none carries it: the accumulator
      * is reset in every iteration of the innermost loop), and the template arguments of the instantiation whose
-     * constants give that count (the longest), or null when the count is the code's own.
+     * constants give that count (the longest), or null when the count is the code's own; and, when the one carrying
+     * loop is a clean-up loop ({@link ClangCleanUps}), its bound, else null.
      */
-    public record Carried(List<Integer> loopLines, List<Integer> carrying, int resetLine, long trip, String tripFrom) {}
+    public record Carried(
+            List<Integer> loopLines,
+            List<Integer> carrying,
+            int resetLine,
+            long trip,
+            String tripFrom,
+            dev.numlint.cuda.facts.CleanUpLoop cleanUp) {}
 
     /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
     private boolean resets(ClangNode n, String root, String target) {

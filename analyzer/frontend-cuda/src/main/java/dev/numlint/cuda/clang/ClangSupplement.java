@@ -142,6 +142,11 @@ public final class ClangSupplement {
             if (a.rewritten()) continue;
             ClangLoops.Carried c = unit.carriedBy(a.site().line(), a.site().column(), a.target());
             if (c == null) continue;
+            // the one loop that carries the sum (after a reset, the one amend() cites below) is a clean-up loop
+            if (c.cleanUp() != null
+                    && c.carrying().size() == 1
+                    && (c.carrying().get(0) == a.outerLoopLine() || c.resetLine() != 0))
+                a.site().inCleanUpLoop(c.cleanUp());
             if (c.resetLine() != 0 && c.carrying().isEmpty()) {
                 acc.set(i, with(a, a.outerLoopLine(), a.trip(), true));
                 resetsApplied++;
@@ -370,6 +375,7 @@ public final class ClangSupplement {
         dev.numlint.cuda.facts.Site site = flowing(n, s.in());
         if (unit.neverNegative(n.line, target)) site.storesNeverNegative(target);
         if (!rewritten && c.tripFrom() != null) site.withTripFrom(c.tripFrom());
+        if (!rewritten && c.cleanUp() != null) site.inCleanUpLoop(c.cleanUp());
         f.accumulations.add(new FunctionFacts.Accumulation(
                 site,
                 target,

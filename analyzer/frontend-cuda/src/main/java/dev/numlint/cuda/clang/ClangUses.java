@@ -172,6 +172,10 @@ final class ClangUses {
         }
         if (p.kind != CXCursor_IfStmt || p.children.size() != 2) return false; // an else: it does other work
         ClangNode then = p.children.get(1);
+        List<ClangNode> assigns = new ArrayList<>();
+        if (then.kind == CXCursor_CompoundStmt) then.children.forEach(st -> commaJoined(st, assigns));
+        else commaJoined(then, assigns);
+        if (assigns.size() > 1) return bestCandidate(cmp, assigns, fn, via, depth, out);
         if (then.kind == CXCursor_CompoundStmt && then.children.size() == 1) then = then.children.get(0);
         if (then.kind != CXCursor_BinaryOperator || !then.spelling.equals("=") || then.children.size() != 2)
             return false;
@@ -185,6 +189,60 @@ final class ClangUses {
             out.add(use(ValueUse.Kind.STORE, then, null, via));
         }
         return true;
+    }
+
+    /**
+     * When {@code if (cmp) then} (no else) keeps the best candidate, records it and follows the best value on:
+     * {@code if (cost < best) { best = cost; bestIdx = i; }} (assignments may be joined by commas), one assignment of
+     * one compared operand to the other and
+     * otherwise only plain assignments of other places (the candidate's payload) from values that call nothing and
+     * read neither the place they assign nor the compared operands' variables. A flip happens only at a near tie,
+     * where either candidate is as good (as {@code ContinuousSelections.bestCandidate}).
+     */
+    private boolean bestCandidate(
+            ClangNode cmp, List<ClangNode> assigns, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
+        String a = squashed(cmp.children.get(0)), b = squashed(cmp.children.get(1));
+        java.util.Set<String> compared = new java.util.HashSet<>();
+        cmp.forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) compared.add(x.refUsr);
+        });
+        ClangNode best = null;
+        for (ClangNode st : assigns) {
+            if (st.kind != CXCursor_BinaryOperator || !st.spelling.equals("=") || st.children.size() != 2) return false;
+            String l = squashed(st.children.get(0)), r = squashed(st.children.get(1));
+            if (l.equals(a) && r.equals(b) || l.equals(b) && r.equals(a)) {
+                if (best != null) return false;
+                best = st;
+                continue;
+            }
+            if (l.equals(a) || l.equals(b)) return false;
+            String place = rootUsr(st.children.get(0));
+            if (place == null || compared.contains(place)) return false;
+            boolean[] bad = new boolean[1];
+            st.children.get(1).forEach(x -> {
+                if (x.kind == CXCursor_CallExpr || place.equals(x.refUsr)) bad[0] = true;
+            });
+            if (bad[0]) return false;
+        }
+        if (best == null) return false;
+        out.add(use(ValueUse.Kind.BEST_CANDIDATE, cmp, null, via));
+        ClangNode target = strip(best.children.get(0));
+        if (depth > 0 && target != null && target.kind == CXCursor_DeclRefExpr && target.refUsr != null) {
+            reads(best, target.refUsr, target.spelling, fn, depth, out);
+        } else {
+            out.add(use(ValueUse.Kind.STORE, best, null, via));
+        }
+        return true;
+    }
+
+    /** The expressions a statement joins with commas ({@code a = x, b = y}), or the statement itself. */
+    private static void commaJoined(ClangNode st, List<ClangNode> out) {
+        if (st.kind == CXCursor_BinaryOperator && st.spelling.equals(",") && st.children.size() == 2) {
+            commaJoined(st.children.get(0), out);
+            commaJoined(st.children.get(1), out);
+        } else {
+            out.add(st);
+        }
     }
 
     /** The text of {@code n} without casts' parentheses and whitespace, for comparing operands. */

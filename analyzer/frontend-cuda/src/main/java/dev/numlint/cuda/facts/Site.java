@@ -193,6 +193,22 @@ public final class Site {
         return tripFrom;
     }
 
+    private volatile CleanUpLoop cleanUp;
+
+    /**
+     * This site, recording that the one loop carrying its sum is a clean-up loop ({@link CleanUpLoop}): it adds at
+     * most {@code cleanUp.most()} terms (a front end's loop fact).
+     */
+    public Site inCleanUpLoop(CleanUpLoop cleanUp) {
+        this.cleanUp = cleanUp;
+        return this;
+    }
+
+    /** The clean-up loop that alone carries this site's sum ({@link #inCleanUpLoop}), or null. */
+    public CleanUpLoop cleanUp() {
+        return cleanUp;
+    }
+
     private volatile boolean termsCannotCancel;
 
     /**

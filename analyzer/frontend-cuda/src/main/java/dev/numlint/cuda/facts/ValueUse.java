@@ -53,6 +53,12 @@ public record ValueUse(Kind kind, int line, int column, String text, String deta
          */
         SELECTION,
         /**
+         * Compared with the best candidate so far, which the taken branch replaces with it ({@code if (cost < best)
+         * { best = cost; bestIdx = i; }}, no else): a one-ulp change can flip the choice only where the two are within
+         * that ulp, a near tie, where either candidate is as good; the best value moves by no more than the value.
+         */
+        BEST_CANDIDATE,
+        /**
          * Added atomically (atomicAdd ...): the sum's order depends on the run (NL009's hazard), but the value enters
          * it as one term, so a one-ulp change of it moves the sum by that ulp (continuous).
          */
