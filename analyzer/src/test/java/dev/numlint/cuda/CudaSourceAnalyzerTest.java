@@ -378,6 +378,23 @@ class CudaSourceAnalyzerTest {
         assertThat(ctx.findings()).filteredOn(f -> f.ruleId().equals("NL001")).hasSize(1);
     }
 
+    /** An operator function called by name as a member: {@code p->operator[](i)}, {@code it.operator->()}. */
+    @Test
+    void operatorFunctionsCalledAsMembersAreRead(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("op.cpp"),
+                String.join(
+                        "\n",
+                        "struct Buf { float *d; float &operator[](int i) { return d[i]; } Buf *operator->() { return this; } };",
+                        "unsigned level(Buf *p, Buf b, int i) {",
+                        "  float v = p->operator[](i) - b.operator->()->operator[](0);",
+                        "  return (unsigned)v;",
+                        "}",
+                        ""));
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
+    }
+
     @Test
     void hostSourcesAndHeadersAnalyzedOnceEach() throws Exception {
         TestScanContext ctx = scan("host", BuildContext.defaults().addNvccFlag("-DUSE_WIDE_REFERENCE"));

@@ -188,7 +188,7 @@ expression
     | expression LBRACKET commaExpression RBRACKET                              # indexExpr
     | expression LPAREN argumentList? RPAREN                                    # callExpr
     | expression (LAUNCH_OPEN | SHL LT) argumentList GT GT GT LPAREN argumentList? RPAREN # launchExpr
-    | expression (DOT | ARROW) TEMPLATE? (qualifiedName | TILDE IDENTIFIER)     # memberExpr
+    | expression (DOT | ARROW) TEMPLATE? (qualifiedName | TILDE IDENTIFIER | OPERATOR operatorName) # memberExpr
     | expression (PLUS_PLUS | MINUS_MINUS)                                      # postIncExpr
     | expression (DOT_STAR | ARROW_STAR) expression                             # ptrMemberExpr
     | (STATIC_CAST | REINTERPRET_CAST | CONST_CAST | DYNAMIC_CAST) LT typeId GT LPAREN expression RPAREN # namedCastExpr
