@@ -94,16 +94,42 @@ final class ClangGuards {
                 ClangNode s = p.children.get(k);
                 String def = definition(unit, s, usr);
                 if (def != null) return def.isEmpty() ? null : def;
-                if (s.kind == CXCursor_IfStmt && s.children.size() == 2 && leaves(s.children.get(1))) {
-                    ClangNode test = s.children.get(0);
-                    if (compares(test, usr))
-                        return "the early " + exit(s.children.get(1)) + " under '" + unit.text(test) + "' (line "
-                                + test.line + ")";
+                if (s.kind == CXCursor_IfStmt) {
+                    String g = chainExit(unit, s, usr);
+                    if (g != null) return g;
                 }
                 if (writes(s, usr)) return null;
             }
         }
         return null;
+    }
+
+    /**
+     * The early exit an {@code if} / {@code else if} chain gives {@code usr} after it, or null: the test of a branch
+     * that leaves limits the code after the chain when every branch before it leaves too (the chain is then left
+     * only past that test) and no branch that does not leave writes {@code usr}.
+     */
+    private static String chainExit(ClangUnit unit, ClangNode s, String usr) {
+        String found = null;
+        boolean allLeave = true;
+        for (ClangNode st = s; ; ) {
+            if (st.kind != CXCursor_IfStmt || st.children.size() < 2) {
+                // the final else: it either leaves or must not write the variable
+                if (!leaves(st) && writes(st, usr)) return null;
+                break;
+            }
+            ClangNode test = st.children.get(0);
+            ClangNode then = st.children.get(1);
+            if (writes(test, usr)) return null;
+            boolean out = leaves(then);
+            if (!out && writes(then, usr)) return null;
+            allLeave &= out;
+            if (found == null && allLeave && compares(test, usr))
+                found = "the early " + exit(then) + " under '" + unit.text(test) + "' (line " + test.line + ")";
+            if (st.children.size() < 3) break;
+            st = st.children.get(2);
+        }
+        return found;
     }
 
     /**
