@@ -4,7 +4,6 @@ import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,6 +27,13 @@ final class ClangGuards {
 
     /** What limits {@code op}, the operand of the conversion {@code conv} in {@code fn}, or null. */
     static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn) {
+        return of(unit, conv, op, fn, DEFINITIONS);
+    }
+
+    /** How many definitions deep a guard is followed ({@code low = floorf(x)} after a test on {@code x}: one). */
+    private static final int DEFINITIONS = 3;
+
+    private static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn, int depth) {
         String[] own = new String[1];
         op.forEach(x -> {
             if (own[0] != null) return;
@@ -37,12 +43,15 @@ final class ClangGuards {
                 own[0] = "the test '" + unit.text(x.children.get(0)) + "' (line " + x.line + ")";
         });
         if (own[0] != null) return own[0];
-        Map<String, String> vars = new HashMap<>();
+        Map<String, Path> paths = new HashMap<>();
         op.forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && floating(x.canonKind)) vars.put(x.refUsr, null);
+            if (!floating(x.canonKind)) return;
+            Path v = Path.of(x);
+            if (v != null) paths.putIfAbsent(v.key, v);
         });
-        if (vars.isEmpty()) return null;
-        for (String v : List.copyOf(vars.keySet())) vars.put(v, guardOf(unit, conv, v, fn));
+        if (paths.isEmpty()) return null;
+        Map<String, String> vars = new HashMap<>();
+        for (Path v : paths.values()) vars.put(v.key, guardOf(unit, conv, v, fn, depth));
         return limited(op, vars);
     }
 
@@ -51,7 +60,12 @@ final class ClangGuards {
         ClangNode n = strip(e);
         if (n == null) return null;
         if (isExplicitCast(n)) return limited(operandOf(n), guards);
-        if (n.kind == CXCursor_DeclRefExpr) return n.refUsr == null ? null : guards.get(n.refUsr);
+        if (n.kind == CXCursor_DeclRefExpr
+                || n.kind == CXCursor_MemberRefExpr
+                || n.kind == CXCursor_ArraySubscriptExpr) {
+            String k = Path.key(n);
+            return k == null ? null : guards.get(k);
+        }
         if (n.kind == CXCursor_BinaryOperator && n.children.size() == 2) {
             ClangNode a = n.children.get(0);
             ClangNode b = n.children.get(1);
@@ -75,8 +89,8 @@ final class ClangGuards {
         return null;
     }
 
-    /** What limits the variable {@code usr} where {@code at} reads it, or null. */
-    private static String guardOf(ClangUnit unit, ClangNode at, String usr, ClangUnit.Function fn) {
+    /** What limits the variable, member or element {@code usr} where {@code at} reads it, or null. */
+    private static String guardOf(ClangUnit unit, ClangNode at, Path usr, ClangUnit.Function fn, int depth) {
         ClangNode c = at;
         for (ClangNode p = at.parent; p != null && p != fn.node(); c = p, p = p.parent) {
             if (p.kind == CXCursor_IfStmt && p.children.size() >= 2 && p.children.get(1) == c) {
@@ -92,7 +106,7 @@ final class ClangGuards {
             int i = p.children.indexOf(c);
             for (int k = i - 1; k >= 0; k--) {
                 ClangNode s = p.children.get(k);
-                String def = definition(unit, s, usr);
+                String def = definition(unit, s, usr, fn, depth);
                 if (def != null) return def.isEmpty() ? null : def;
                 if (s.kind == CXCursor_IfStmt) {
                     String g = chainExit(unit, s, usr);
@@ -109,7 +123,7 @@ final class ClangGuards {
      * that leaves limits the code after the chain when every branch before it leaves too (the chain is then left
      * only past that test) and no branch that does not leave writes {@code usr}.
      */
-    private static String chainExit(ClangUnit unit, ClangNode s, String usr) {
+    private static String chainExit(ClangUnit unit, ClangNode s, Path usr) {
         String found = null;
         boolean allLeave = true;
         for (ClangNode st = s; ; ) {
@@ -134,18 +148,19 @@ final class ClangGuards {
 
     /**
      * The guard an assignment or declaration statement {@code s} gives {@code usr} when it is its definition: the
-     * clamp or conditional it assigns, "" when it assigns something else; null when {@code s} defines no {@code usr}.
+     * clamp or conditional it assigns, or what limits the value it assigns where it assigns it ({@code low =
+     * floorf(x)} after a test on {@code x}), "" when nothing limits it; null when {@code s} defines no {@code usr}.
      */
-    private static String definition(ClangUnit unit, ClangNode s, String usr) {
+    private static String definition(ClangUnit unit, ClangNode s, Path usr, ClangUnit.Function fn, int depth) {
         ClangNode rhs = null;
         ClangNode e = strip(s);
         if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("=") && e.children.size() == 2) {
             ClangNode l = strip(e.children.get(0));
-            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) rhs = e.children.get(1);
+            if (l != null && usr.key.equals(Path.key(l))) rhs = e.children.get(1);
         }
         if (s.kind == CXCursor_DeclStmt) {
             for (ClangNode d : s.children) {
-                if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) {
+                if (d.kind == CXCursor_VarDecl && usr.key.equals(d.usr)) {
                     rhs = d.children.isEmpty() ? null : d.children.get(d.children.size() - 1);
                     if (rhs == null) return "";
                 }
@@ -159,6 +174,10 @@ final class ClangGuards {
                 && r.kind == CXCursor_ConditionalOperator
                 && !r.children.isEmpty()
                 && containsComparison(r.children.get(0))) return "'" + unit.text(s) + "' (line " + s.line + ")";
+        if (depth > 0) {
+            String g = of(unit, rhs, rhs, fn, depth - 1);
+            if (g != null) return g;
+        }
         return "";
     }
 
@@ -197,13 +216,13 @@ final class ClangGuards {
     }
 
     /** Whether the test compares the variable {@code usr} ({@code <}, {@code <=}, {@code >}, {@code >=}). */
-    private static boolean compares(ClangNode test, String usr) {
+    private static boolean compares(ClangNode test, Path usr) {
         boolean[] hit = new boolean[1];
         test.forEach(x -> {
             if (hit[0] || x.kind != CXCursor_BinaryOperator || x.children.size() != 2) return;
             if (!isComparison(x.spelling) || x.spelling.equals("!=")) return;
             x.forEach(y -> {
-                if (y.kind == CXCursor_DeclRefExpr && usr.equals(y.refUsr)) hit[0] = true;
+                if (!hit[0] && usr.key.equals(Path.key(y))) hit[0] = true;
             });
         });
         return hit[0];
@@ -217,8 +236,12 @@ final class ClangGuards {
         return hit[0];
     }
 
-    /** Whether {@code s} assigns (or increments, or takes the address of) the variable {@code usr}. */
-    private static boolean writes(ClangNode s, String usr) {
+    /**
+     * Whether {@code s} assigns (or increments, or takes the address of) the variable {@code usr}, an object it lies
+     * in, or a variable its path names (the base, an index); for a path through a pointer or an array, whether
+     * {@code s} passes its base to a call.
+     */
+    private static boolean writes(ClangNode s, Path usr) {
         boolean[] hit = new boolean[1];
         s.forEach(x -> {
             if (hit[0] || x.children.isEmpty()) return;
@@ -228,13 +251,23 @@ final class ClangGuards {
                             && (x.spelling.equals("++") || x.spelling.equals("--") || x.spelling.equals("&"));
             if (!assign) return;
             ClangNode l = strip(x.children.get(0));
-            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) hit[0] = true;
+            String k = Path.key(l);
+            if (k != null && (usr.within(k) || usr.parts.contains(k))) hit[0] = true;
         });
+        if (!hit[0] && usr.indirect) {
+            s.forEach(x -> {
+                if (hit[0] || x.kind != CXCursor_CallExpr) return;
+                for (ClangNode a : arguments(x)) {
+                    String r = rootUsr(a);
+                    if (r != null && usr.parts.contains(r)) hit[0] = true;
+                }
+            });
+        }
         return hit[0];
     }
 
     /** Whether the branch of {@code ifStmt} leading to {@code at} writes {@code usr} before reaching it. */
-    private static boolean writtenBetween(ClangNode ifStmt, ClangNode at, String usr) {
+    private static boolean writtenBetween(ClangNode ifStmt, ClangNode at, Path usr) {
         ClangNode c = at;
         for (ClangNode p = at.parent; p != null && p != ifStmt; c = p, p = p.parent) {
             if (p.kind != CXCursor_CompoundStmt) continue;
@@ -242,5 +275,59 @@ final class ClangGuards {
             for (int k = 0; k < i; k++) if (writes(p.children.get(k), usr)) return true;
         }
         return false;
+    }
+
+    /**
+     * A variable, or a member or element of one ({@code q.x}, {@code p->tau}, {@code pos[i]}, {@code v[2].y}), by a
+     * key of the USRs and member names it is read through; {@code parts} are the variables it names (the base, an
+     * index), {@code indirect} whether it is read through a pointer or an array (a call given the base may write it).
+     */
+    record Path(String key, java.util.Set<String> parts, boolean indirect) {
+        static Path of(ClangNode n) {
+            if (n.kind != CXCursor_DeclRefExpr
+                    && n.kind != CXCursor_MemberRefExpr
+                    && n.kind != CXCursor_ArraySubscriptExpr) return null;
+            String k = key(n);
+            if (k == null) return null;
+            java.util.Set<String> parts = new java.util.HashSet<>();
+            boolean[] indirect = {n.kind == CXCursor_ArraySubscriptExpr};
+            if (n.kind != CXCursor_DeclRefExpr) {
+                n.forEach(x -> {
+                    if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) parts.add(x.refUsr);
+                    if (x.kind == CXCursor_ArraySubscriptExpr) indirect[0] = true;
+                    if (x.kind == CXCursor_DeclRefExpr && x.canonKind == CXType_Pointer) indirect[0] = true;
+                });
+            }
+            return new Path(k, java.util.Set.copyOf(parts), indirect[0]);
+        }
+
+        /**
+         * The key of a variable ({@code x}: its USR), a member ({@code base.name}, implicit {@code this} too) or an
+         * element with a variable or constant index ({@code base[i]}); null for any other expression.
+         */
+        static String key(ClangNode e) {
+            ClangNode n = strip(e);
+            if (n == null) return null;
+            if (n.kind == CXCursor_DeclRefExpr) return n.refUsr;
+            if (n.kind == CXCursor_MemberRefExpr) {
+                if (n.children.isEmpty()) return "this." + n.spelling;
+                String b = n.children.size() == 1 ? key(n.children.get(0)) : null;
+                return b == null ? null : b + "." + n.spelling;
+            }
+            if (n.kind == CXCursor_ArraySubscriptExpr && n.children.size() == 2) {
+                String b = key(n.children.get(0));
+                ClangNode i = strip(n.children.get(1));
+                String ik = i == null
+                        ? null
+                        : i.value != null ? String.valueOf(i.value) : i.kind == CXCursor_DeclRefExpr ? i.refUsr : null;
+                return b == null || ik == null ? null : b + "[" + ik + "]";
+            }
+            return null;
+        }
+
+        /** Whether a write of the object {@code k} writes this path: the same path, or one it lies in. */
+        boolean within(String k) {
+            return key.equals(k) || key.startsWith(k + ".") || key.startsWith(k + "[");
+        }
     }
 }
