@@ -52,6 +52,14 @@ public final class ClangSupplement {
         return unit;
     }
 
+    /**
+     * Tells Clang's intervals whether the file is compiled on its own (no scanned file includes it): only then do the
+     * call sites of its static and inline functions give their parameters intervals ({@link ClangCallSites}).
+     */
+    public void compiledAlone(java.util.function.BooleanSupplier alone) {
+        unit.intervals.callSites().compiledAlone(alone);
+    }
+
     /** The hand-written front end analyzed the function defined at {@code line}. */
     public synchronized void analyzed(int line) {
         analyzedLines.add(line);
