@@ -34,32 +34,32 @@ final class ClangGuards {
     private static final int DEFINITIONS = 3;
 
     private static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn, int depth) {
-        String[] own = new String[1];
-        op.forEach(x -> {
-            if (own[0] != null) return;
-            if ((x.kind == CXCursor_CallExpr || x.kind == CXCursor_OverloadedDeclRef)
-                    && ClangUnit.CLAMPS.contains(x.spelling)) own[0] = x.spelling + "()";
-            if (x.kind == CXCursor_ConditionalOperator && !x.children.isEmpty())
-                own[0] = "the test '" + unit.text(x.children.get(0)) + "' (line " + x.line + ")";
-        });
-        if (own[0] != null) return own[0];
         Map<String, Path> paths = new HashMap<>();
         op.forEach(x -> {
             if (!floating(x.canonKind)) return;
             Path v = Path.of(x);
             if (v != null) paths.putIfAbsent(v.key, v);
         });
-        if (paths.isEmpty()) return null;
         Map<String, String> vars = new HashMap<>();
         for (Path v : paths.values()) vars.put(v.key, guardOf(unit, conv, v, fn, depth));
-        return limited(op, vars);
+        return limited(unit, op, vars);
     }
 
-    /** The guard of the expression from its variables' guards ({@code guards}: by USR, null when unguarded). */
-    private static String limited(ClangNode e, Map<String, String> guards) {
+    /**
+     * The guard of the expression from its own clamps and conditionals and its variables' guards ({@code guards}: by
+     * path, null when unguarded): a clamp ({@code fminf(x, 1.f)}) or a conditional limits its value, and the value
+     * model above carries that through + - * / and calls, so a clamped term summed with an unknown one guards nothing.
+     */
+    private static String limited(ClangUnit unit, ClangNode e, Map<String, String> guards) {
         ClangNode n = strip(e);
         if (n == null) return null;
-        if (isExplicitCast(n)) return limited(operandOf(n), guards);
+        if (isExplicitCast(n)) return limited(unit, operandOf(n), guards);
+        if (n.kind == CXCursor_CallExpr && ClangUnit.CLAMPS.contains(callee(n))) return callee(n) + "()";
+        if (n.kind == CXCursor_ConditionalOperator && !n.children.isEmpty())
+            return "the test '" + unit.text(n.children.get(0)) + "' (line " + n.line + ")";
+        if (n.kind == CXCursor_UnaryOperator
+                && n.children.size() == 1
+                && (n.spelling.equals("-") || n.spelling.equals("+"))) return limited(unit, n.children.get(0), guards);
         if (n.kind == CXCursor_DeclRefExpr
                 || n.kind == CXCursor_MemberRefExpr
                 || n.kind == CXCursor_ArraySubscriptExpr) {
@@ -69,8 +69,8 @@ final class ClangGuards {
         if (n.kind == CXCursor_BinaryOperator && n.children.size() == 2) {
             ClangNode a = n.children.get(0);
             ClangNode b = n.children.get(1);
-            String ga = limited(a, guards);
-            String gb = limited(b, guards);
+            String ga = limited(unit, a, guards);
+            String gb = limited(unit, b, guards);
             if (n.spelling.equals("+") || n.spelling.equals("-")) {
                 boolean ca = constant(a) != null || strip(a) != null && strip(a).value != null;
                 boolean cb = constant(b) != null || strip(b) != null && strip(b).value != null;
@@ -82,7 +82,7 @@ final class ClangGuards {
         }
         if (n.kind == CXCursor_CallExpr) {
             for (ClangNode a : arguments(n)) {
-                String g = limited(a, guards);
+                String g = limited(unit, a, guards);
                 if (g != null) return g;
             }
         }
@@ -112,10 +112,30 @@ final class ClangGuards {
                     String g = chainExit(unit, s, usr);
                     if (g != null) return g;
                 }
+                String clamp = conditionalClamp(unit, s, usr);
+                if (clamp != null) return clamp;
                 if (writes(s, usr)) return null;
             }
         }
         return null;
+    }
+
+    /**
+     * The guard of a conditional clamp {@code if (v < 0.0f) v = 0.0f;}: an {@code if} without {@code else} whose test
+     * compares {@code usr} and whose branch only sets it to a constant; null for any other statement.
+     */
+    private static String conditionalClamp(ClangUnit unit, ClangNode s, Path usr) {
+        if (s.kind != CXCursor_IfStmt || s.children.size() != 2) return null;
+        ClangNode test = s.children.get(0);
+        ClangNode then = s.children.get(1);
+        if (then.kind == CXCursor_CompoundStmt && then.children.size() == 1) then = then.children.get(0);
+        ClangNode e = strip(then);
+        if (e == null || e.kind != CXCursor_BinaryOperator || !e.spelling.equals("=") || e.children.size() != 2)
+            return null;
+        if (!usr.key.equals(Path.key(e.children.get(0))) || writes(test, usr) || !compares(test, usr)) return null;
+        ClangNode rhs = e.children.get(1);
+        boolean constant = constant(rhs) != null || folded(rhs) != null;
+        return constant ? "the test '" + unit.text(test) + "' (line " + test.line + ")" : null;
     }
 
     /**
