@@ -23,6 +23,9 @@ final class ClangUses {
     private static final java.util.Set<String> SELECTIONS =
             java.util.Set.of("fminf", "fmaxf", "fmin", "fmax", "min", "max", "std::min", "std::max");
 
+    /** Clamps to [0, 1] or to given bounds: they pass the value on, as math on it does. */
+    private static final java.util.Set<String> SATURATIONS = java.util.Set.of("__saturatef", "saturate", "clamp");
+
     private final ClangUnit unit;
 
     ClangUses(ClangUnit unit) {
@@ -51,14 +54,21 @@ final class ClangUses {
             if (p.kind == CXCursor_ParenExpr) continue;
             if (p.kind == CXCursor_UnexposedExpr && p.children.size() == 1) {
                 if (integral(p.canonKind) && floating(c.canonKind)) {
-                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via, unit.drawn(c, fn)));
+                    // an explicit cast's own implicit conversion ((unsigned char)(c * 255.0f)): the cast decides
+                    ClangNode cast = p.parent != null && isExplicitCast(p.parent) ? p.parent : null;
+                    if (cast != null && ClangColourChannels.colourChannel(unit, cast, fn))
+                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, cast, cast.type, via));
+                    else out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via, unit.drawn(c, fn)));
                     return;
                 }
                 continue;
             }
             if (isExplicitCast(p)) {
                 if (integral(p.canonKind)) {
-                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via, unit.drawn(c, fn)));
+                    // an 8-bit display channel (ClangColourChannels): one ulp moves the colour by one level at most
+                    if (ClangColourChannels.colourChannel(unit, p, fn))
+                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, p, p.type, via));
+                    else out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via, unit.drawn(c, fn)));
                     return;
                 }
                 continue;
@@ -88,7 +98,8 @@ final class ClangUses {
                 if (floating(p.canonKind)
                         && (NumericFacts.TRANSCENDENTAL.contains(base.replaceAll("[fl]$", ""))
                                 || base.startsWith("sqrt")
-                                || base.startsWith("fabs"))) continue; // math passes the value on
+                                || base.startsWith("fabs")
+                                || SATURATIONS.contains(base))) continue; // math passes the value on
                 out.add(use(ValueUse.Kind.CALL, p, base, via, unit.drawn(c, fn)));
                 return;
             }
