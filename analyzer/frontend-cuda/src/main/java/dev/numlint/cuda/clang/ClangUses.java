@@ -175,13 +175,24 @@ final class ClangUses {
         ClangNode p = q.parent;
         if (p == null || condition(p) != q) return false;
         if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3) {
+            // v > 0 ? k*v : -k*v is k*|v|: the branches' reads of v are followed on by the def-use walk itself
+            if (ClangSelections.signSelection(unit, cmp, p.children.get(1), p.children.get(2))) {
+                out.add(use(ValueUse.Kind.SELECTION, cmp, "a sign selection", via));
+                return true;
+            }
             String x = squashed(p.children.get(1)), y = squashed(p.children.get(2));
             if (!(x.equals(a) && y.equals(b) || x.equals(b) && y.equals(a))) return false;
             out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
             follow(p, fn, via, depth, out);
             return true;
         }
-        if (p.kind != CXCursor_IfStmt || p.children.size() != 2) return false; // an else: it does other work
+        if (p.kind == CXCursor_IfStmt
+                && (ClangSelections.signSelection(unit, cmp, p) || ClangSelections.ratioClip(unit, cmp, p))) {
+            out.add(use(ValueUse.Kind.SELECTION, cmp, "a sign selection or a projection", via));
+            return true;
+        }
+        // an else does other work, unless it is a selection too (a clamp: if (v < 0) v = 0; else if (v > 1) v = 1;)
+        if (p.kind != CXCursor_IfStmt || !ClangSelections.elseIsSelection(unit, p)) return false;
         ClangNode then = p.children.get(1);
         if (then.kind == CXCursor_CompoundStmt && then.children.size() == 1) then = then.children.get(0);
         if (then.kind != CXCursor_BinaryOperator || !then.spelling.equals("=") || then.children.size() != 2)
