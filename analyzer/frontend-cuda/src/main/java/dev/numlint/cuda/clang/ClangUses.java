@@ -270,14 +270,20 @@ final class ClangUses {
     private void readsOnce(
             ClangNode def, String usr, String name, ClangUnit.Function fn, int depth, List<ValueUse> out) {
         int until = Integer.MAX_VALUE;
+        ClangNode ending = null;
         ClangNode loop = innermostLoop(def);
         Refs index = refs(fn);
         for (ClangNode x : index.assigns().getOrDefault(usr, List.of()))
-            if (x.offset > def.endOffset && x.offset < until && (loop == null || innermostLoop(x) == loop))
+            if (x.offset > def.endOffset && x.offset < until && (loop == null || innermostLoop(x) == loop)) {
                 until = x.offset;
+                ending = x;
+            }
+        // the assignment that ends the value's life still reads it on its right-hand side (d = sqrtf(d)): what the
+        // new value decides is followed too
+        ClangNode rhs = ending == null ? null : ending.children.get(1);
         List<ClangNode> refs = new ArrayList<>();
         for (ClangNode x : index.reads().getOrDefault(usr, List.of()))
-            if (x.offset > def.endOffset && x.offset < until) refs.add(x);
+            if (x.offset > def.endOffset && (x.offset < until || rhs != null && rhs.contains(x))) refs.add(x);
         for (ClangNode r : refs) {
             ClangNode p = r.parent;
             while (p != null
