@@ -415,8 +415,8 @@ final class ClangSites {
                 if (acc) a = null;
                 if (a == null && b == null) return;
                 // a product of two floats (or integers below 2^24) computed in double is exact: an fma changes nothing
-                boolean inexactA = a != null && !exactProduct(a);
-                boolean inexactB = b != null && !exactProduct(b);
+                boolean inexactA = a != null && !exactProduct(a, fn);
+                boolean inexactB = b != null && !exactProduct(b, fn);
                 if (!inexactA && !inexactB) return;
                 ClangNode p = inexactA ? a : b;
                 // a difference of products: one product added with the opposite sign of the other (-a*b + c*d
@@ -469,11 +469,12 @@ final class ClangSites {
 
     /**
      * Whether a product is exact: computed in double from operands that are floats (24 bits each: the 48-bit
-     * product fits in 53) or integers float holds exactly.
+     * product fits in 53) or integers float holds exactly, or float values held in doubles ({@link ClangFloatValues}).
      */
-    private static boolean exactProduct(ClangNode p) {
+    private static boolean exactProduct(ClangNode p, ClangUnit.Function fn) {
         if (p.canonKind != CXType_Double && p.canonKind != CXType_LongDouble) return false;
         for (ClangNode o : p.children) {
+            if (ClangFloatValues.floatValue(o, fn)) continue;
             ClangNode x = o;
             while (x.kind == CXCursor_ParenExpr && x.children.size() == 1) x = x.children.get(0);
             // an implicit or explicit conversion of a float (or half) to double (a cast holds its implicit one)
