@@ -377,16 +377,20 @@ final class ClangSites {
     }
 
     /**
-     * One multiplication or addition of a float operand and a constant float holds, or of two float operands (or a
-     * correctly rounded function of a float): the double result rounds to the float result (innocuous).
+     * One multiplication, division or addition of a float operand and a constant float holds, or of two float
+     * operands (or a correctly rounded function of a float): the double result rounds to the float result (innocuous:
+     * double's 53 bits are at least twice float's 24 and 2 more, so one operation rounded twice is rounded once).
      */
     private boolean exactOnce(ClangNode e) {
         if (e.kind == CXCursor_CallExpr) {
             String base = callee(e).replace("std::", "");
             return base.equals("sqrt") || base.equals("fabs") || NumericFacts.ROUNDING.contains(base);
         }
-        if (e.children.size() != 2 || !(e.spelling.equals("*") || e.spelling.equals("+") || e.spelling.equals("-")))
-            return false;
+        if (e.children.size() != 2
+                || !(e.spelling.equals("*")
+                        || e.spelling.equals("/")
+                        || e.spelling.equals("+")
+                        || e.spelling.equals("-"))) return false;
         for (ClangNode o : e.children) {
             ClangNode s = strip(o);
             if (s == null) return false;
@@ -458,6 +462,8 @@ final class ClangSites {
         if (s == null || s.kind != CXCursor_BinaryOperator || !s.spelling.equals("*") || !floating(s.canonKind))
             return null;
         if (s.children.size() != 2) return null;
+        // a product of constants is folded by the compiler: nothing is left to contract
+        if (s.value != null) return null;
         // a product by a power of two (or zero) is exact in any precision
         for (ClangNode o : s.children) {
             ClangNode c = strip(o);
