@@ -419,8 +419,8 @@ final class ClangSites {
                 if (acc) a = null;
                 if (a == null && b == null) return;
                 // a product of two floats (or integers below 2^24) computed in double is exact: an fma changes nothing
-                boolean inexactA = a != null && !exactProduct(a, fn);
-                boolean inexactB = b != null && !exactProduct(b, fn);
+                boolean inexactA = a != null && !exactProduct(a, fn) && !ClangWholeNumbers.exactProduct(unit, a, fn);
+                boolean inexactB = b != null && !exactProduct(b, fn) && !ClangWholeNumbers.exactProduct(unit, b, fn);
                 if (!inexactA && !inexactB) return;
                 ClangNode p = inexactA ? a : b;
                 // a difference of products: one product added with the opposite sign of the other (-a*b + c*d
