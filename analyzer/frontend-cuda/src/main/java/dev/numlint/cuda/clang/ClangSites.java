@@ -425,7 +425,7 @@ final class ClangSites {
                 ClangNode p = inexactA ? a : b;
                 // a difference of products: one product added with the opposite sign of the other (-a*b + c*d
                 // too); a sum of squares or of equal-signed products cannot cancel
-                boolean difference = a != null
+                boolean difference = (a != null || localProduct(n.children.get(0), fn) != null)
                         && b != null
                         && n.spelling.equals("-") != (negated(n.children.get(0)) != negated(n.children.get(1)));
                 // one component of a complex product or a 2-D rotation (its companion is computed nearby)
@@ -454,6 +454,17 @@ final class ClangSites {
             return negated(l) != negated(r);
         }
         return false;
+    }
+
+    /**
+     * The product a local holds when it is read as the first operand of a subtraction ({@code sumV = (u0 - u1) * 0.3f;
+     * ... sumV - x * y} is a difference of products): a local defined once as a product that rounds, or null.
+     */
+    private static ClangNode localProduct(ClangNode e, ClangUnit.Function fn) {
+        ClangNode s = strip(e);
+        if (s == null || s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return null;
+        ClangNode def = ClangWholeNumbers.onlyDefinition(s.refUsr, fn);
+        return def == null ? null : product(def);
     }
 
     /** The floating product {@code x*y} under wrappers, or null. */

@@ -126,7 +126,7 @@ final class ClangWholeNumbers {
     }
 
     /** The initializer of a local that is never written after it, or null. */
-    private static ClangNode onlyDefinition(String usr, ClangUnit.Function fn) {
+    static ClangNode onlyDefinition(String usr, ClangUnit.Function fn) {
         ClangNode[] def = new ClangNode[1];
         boolean[] other = {false};
         fn.node().forEach(n -> {
