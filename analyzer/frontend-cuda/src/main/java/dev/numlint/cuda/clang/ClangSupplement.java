@@ -316,6 +316,9 @@ public final class ClangSupplement {
             Site at = flowing(c.node(), c.in());
             if (c.differenceOfProducts() && unit.signs().termsCannotCancel(c.node().line, unit.text(c.node())))
                 at.withTermsThatCannotCancel();
+            // stored straight into a never-negative local (r2 = dx*dx + dy*dy): its tests against 0 cannot flip
+            String never = unit.signs().storedIntoNeverNegative(c.node().line, unit.text(c.node()));
+            if (never != null) at.storesNeverNegative(never);
             facts(out, c.in())
                     .contractions
                     .add(new FunctionFacts.Contraction(

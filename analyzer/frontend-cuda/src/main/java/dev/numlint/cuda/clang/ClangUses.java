@@ -148,7 +148,17 @@ final class ClangUses {
                 boolean variate = unit.drawn(c, fn);
                 ValueUse.Kind kind =
                         !variate && unit.drawn(p, fn) ? ValueUse.Kind.RANDOM_DRAW : ValueUse.Kind.COMPARISON;
-                out.add(use(kind, p, null, via, variate));
+                // the constant a variable is compared with ('r2 != 0.0f'), as the hand-written ValueFlow records it
+                String compared = null;
+                ClangNode value = strip(c);
+                if (kind == ValueUse.Kind.COMPARISON
+                        && value != null
+                        && value.kind == CXCursor_DeclRefExpr
+                        && p.children.size() == 2) {
+                    Double k = constant(p.children.get(0) == c ? p.children.get(1) : p.children.get(0));
+                    if (k != null) compared = Double.toString(k);
+                }
+                out.add(use(kind, p, compared, via, variate));
                 return;
             }
             if (p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"))
