@@ -554,8 +554,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
             dev.numlint.model.WorkBudget.start(fileBudgetNanos());
             try {
                 // a file compiled on its own: callers of its static and inline functions are all in it
-                CallSiteRanges callSites = new CallSiteRanges(
-                        toks, sp.functions, () -> from == null && !isHeader(file) && !run.includedByName(file));
+                java.util.function.BooleanSupplier alone =
+                        () -> from == null && !isHeader(file) && !run.includedByName(file);
+                CallSiteRanges callSites = new CallSiteRanges(toks, sp.functions, alone);
+                if (clang != null) clang.compiledAlone(alone); // Clang's call-site intervals (ClangCallSites)
                 List<TopLevelSplitter.FunctionDef> order = callSites.order();
                 // --frontend clang: the functions of a file Clang read are Clang's alone (ClangSupplement.missing)
                 if (clang != null && run.clang.alone()) order = List.of();

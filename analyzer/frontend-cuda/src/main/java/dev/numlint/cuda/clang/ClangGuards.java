@@ -4,7 +4,6 @@ import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,35 +27,50 @@ final class ClangGuards {
 
     /** What limits {@code op}, the operand of the conversion {@code conv} in {@code fn}, or null. */
     static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn) {
-        String[] own = new String[1];
-        op.forEach(x -> {
-            if (own[0] != null) return;
-            if ((x.kind == CXCursor_CallExpr || x.kind == CXCursor_OverloadedDeclRef)
-                    && ClangUnit.CLAMPS.contains(x.spelling)) own[0] = x.spelling + "()";
-            if (x.kind == CXCursor_ConditionalOperator && !x.children.isEmpty())
-                own[0] = "the test '" + unit.text(x.children.get(0)) + "' (line " + x.line + ")";
-        });
-        if (own[0] != null) return own[0];
-        Map<String, String> vars = new HashMap<>();
-        op.forEach(x -> {
-            if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && floating(x.canonKind)) vars.put(x.refUsr, null);
-        });
-        if (vars.isEmpty()) return null;
-        for (String v : List.copyOf(vars.keySet())) vars.put(v, guardOf(unit, conv, v, fn));
-        return limited(op, vars);
+        return of(unit, conv, op, fn, DEFINITIONS);
     }
 
-    /** The guard of the expression from its variables' guards ({@code guards}: by USR, null when unguarded). */
-    private static String limited(ClangNode e, Map<String, String> guards) {
+    /** How many definitions deep a guard is followed ({@code low = floorf(x)} after a test on {@code x}: one). */
+    private static final int DEFINITIONS = 3;
+
+    private static String of(ClangUnit unit, ClangNode conv, ClangNode op, ClangUnit.Function fn, int depth) {
+        Map<String, Path> paths = new HashMap<>();
+        op.forEach(x -> {
+            if (!floating(x.canonKind)) return;
+            Path v = Path.of(x);
+            if (v != null) paths.putIfAbsent(v.key, v);
+        });
+        Map<String, String> vars = new HashMap<>();
+        for (Path v : paths.values()) vars.put(v.key, guardOf(unit, conv, v, fn, depth));
+        return limited(unit, op, vars);
+    }
+
+    /**
+     * The guard of the expression from its own clamps and conditionals and its variables' guards ({@code guards}: by
+     * path, null when unguarded): a clamp ({@code fminf(x, 1.f)}) or a conditional limits its value, and the value
+     * model above carries that through + - * / and calls, so a clamped term summed with an unknown one guards nothing.
+     */
+    private static String limited(ClangUnit unit, ClangNode e, Map<String, String> guards) {
         ClangNode n = strip(e);
         if (n == null) return null;
-        if (isExplicitCast(n)) return limited(operandOf(n), guards);
-        if (n.kind == CXCursor_DeclRefExpr) return n.refUsr == null ? null : guards.get(n.refUsr);
+        if (isExplicitCast(n)) return limited(unit, operandOf(n), guards);
+        if (n.kind == CXCursor_CallExpr && ClangUnit.CLAMPS.contains(callee(n))) return callee(n) + "()";
+        if (n.kind == CXCursor_ConditionalOperator && !n.children.isEmpty())
+            return "the test '" + unit.text(n.children.get(0)) + "' (line " + n.line + ")";
+        if (n.kind == CXCursor_UnaryOperator
+                && n.children.size() == 1
+                && (n.spelling.equals("-") || n.spelling.equals("+"))) return limited(unit, n.children.get(0), guards);
+        if (n.kind == CXCursor_DeclRefExpr
+                || n.kind == CXCursor_MemberRefExpr
+                || n.kind == CXCursor_ArraySubscriptExpr) {
+            String k = Path.key(n);
+            return k == null ? null : guards.get(k);
+        }
         if (n.kind == CXCursor_BinaryOperator && n.children.size() == 2) {
             ClangNode a = n.children.get(0);
             ClangNode b = n.children.get(1);
-            String ga = limited(a, guards);
-            String gb = limited(b, guards);
+            String ga = limited(unit, a, guards);
+            String gb = limited(unit, b, guards);
             if (n.spelling.equals("+") || n.spelling.equals("-")) {
                 boolean ca = constant(a) != null || strip(a) != null && strip(a).value != null;
                 boolean cb = constant(b) != null || strip(b) != null && strip(b).value != null;
@@ -68,15 +82,15 @@ final class ClangGuards {
         }
         if (n.kind == CXCursor_CallExpr) {
             for (ClangNode a : arguments(n)) {
-                String g = limited(a, guards);
+                String g = limited(unit, a, guards);
                 if (g != null) return g;
             }
         }
         return null;
     }
 
-    /** What limits the variable {@code usr} where {@code at} reads it, or null. */
-    private static String guardOf(ClangUnit unit, ClangNode at, String usr, ClangUnit.Function fn) {
+    /** What limits the variable, member or element {@code usr} where {@code at} reads it, or null. */
+    private static String guardOf(ClangUnit unit, ClangNode at, Path usr, ClangUnit.Function fn, int depth) {
         ClangNode c = at;
         for (ClangNode p = at.parent; p != null && p != fn.node(); c = p, p = p.parent) {
             if (p.kind == CXCursor_IfStmt && p.children.size() >= 2 && p.children.get(1) == c) {
@@ -92,14 +106,14 @@ final class ClangGuards {
             int i = p.children.indexOf(c);
             for (int k = i - 1; k >= 0; k--) {
                 ClangNode s = p.children.get(k);
-                String def = definition(unit, s, usr);
+                String def = definition(unit, s, usr, fn, depth);
                 if (def != null) return def.isEmpty() ? null : def;
-                if (s.kind == CXCursor_IfStmt && s.children.size() == 2 && leaves(s.children.get(1))) {
-                    ClangNode test = s.children.get(0);
-                    if (compares(test, usr))
-                        return "the early " + exit(s.children.get(1)) + " under '" + unit.text(test) + "' (line "
-                                + test.line + ")";
+                if (s.kind == CXCursor_IfStmt) {
+                    String g = chainExit(unit, s, usr);
+                    if (g != null) return g;
                 }
+                String clamp = conditionalClamp(unit, s, usr);
+                if (clamp != null) return clamp;
                 if (writes(s, usr)) return null;
             }
         }
@@ -107,19 +121,66 @@ final class ClangGuards {
     }
 
     /**
-     * The guard an assignment or declaration statement {@code s} gives {@code usr} when it is its definition: the
-     * clamp or conditional it assigns, "" when it assigns something else; null when {@code s} defines no {@code usr}.
+     * The guard of a conditional clamp {@code if (v < 0.0f) v = 0.0f;}: an {@code if} without {@code else} whose test
+     * compares {@code usr} and whose branch only sets it to a constant; null for any other statement.
      */
-    private static String definition(ClangUnit unit, ClangNode s, String usr) {
+    private static String conditionalClamp(ClangUnit unit, ClangNode s, Path usr) {
+        if (s.kind != CXCursor_IfStmt || s.children.size() != 2) return null;
+        ClangNode test = s.children.get(0);
+        ClangNode then = s.children.get(1);
+        if (then.kind == CXCursor_CompoundStmt && then.children.size() == 1) then = then.children.get(0);
+        ClangNode e = strip(then);
+        if (e == null || e.kind != CXCursor_BinaryOperator || !e.spelling.equals("=") || e.children.size() != 2)
+            return null;
+        if (!usr.key.equals(Path.key(e.children.get(0))) || writes(test, usr) || !compares(test, usr)) return null;
+        ClangNode rhs = e.children.get(1);
+        boolean constant = constant(rhs) != null || folded(rhs) != null;
+        return constant ? "the test '" + unit.text(test) + "' (line " + test.line + ")" : null;
+    }
+
+    /**
+     * The early exit an {@code if} / {@code else if} chain gives {@code usr} after it, or null: the test of a branch
+     * that leaves limits the code after the chain when every branch before it leaves too (the chain is then left
+     * only past that test) and no branch that does not leave writes {@code usr}.
+     */
+    private static String chainExit(ClangUnit unit, ClangNode s, Path usr) {
+        String found = null;
+        boolean allLeave = true;
+        for (ClangNode st = s; ; ) {
+            if (st.kind != CXCursor_IfStmt || st.children.size() < 2) {
+                // the final else: it either leaves or must not write the variable
+                if (!leaves(st) && writes(st, usr)) return null;
+                break;
+            }
+            ClangNode test = st.children.get(0);
+            ClangNode then = st.children.get(1);
+            if (writes(test, usr)) return null;
+            boolean out = leaves(then);
+            if (!out && writes(then, usr)) return null;
+            allLeave &= out;
+            if (found == null && allLeave && compares(test, usr))
+                found = "the early " + exit(then) + " under '" + unit.text(test) + "' (line " + test.line + ")";
+            if (st.children.size() < 3) break;
+            st = st.children.get(2);
+        }
+        return found;
+    }
+
+    /**
+     * The guard an assignment or declaration statement {@code s} gives {@code usr} when it is its definition: the
+     * clamp or conditional it assigns, or what limits the value it assigns where it assigns it ({@code low =
+     * floorf(x)} after a test on {@code x}), "" when nothing limits it; null when {@code s} defines no {@code usr}.
+     */
+    private static String definition(ClangUnit unit, ClangNode s, Path usr, ClangUnit.Function fn, int depth) {
         ClangNode rhs = null;
         ClangNode e = strip(s);
         if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("=") && e.children.size() == 2) {
             ClangNode l = strip(e.children.get(0));
-            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) rhs = e.children.get(1);
+            if (l != null && usr.key.equals(Path.key(l))) rhs = e.children.get(1);
         }
         if (s.kind == CXCursor_DeclStmt) {
             for (ClangNode d : s.children) {
-                if (d.kind == CXCursor_VarDecl && usr.equals(d.usr)) {
+                if (d.kind == CXCursor_VarDecl && usr.key.equals(d.usr)) {
                     rhs = d.children.isEmpty() ? null : d.children.get(d.children.size() - 1);
                     if (rhs == null) return "";
                 }
@@ -133,6 +194,10 @@ final class ClangGuards {
                 && r.kind == CXCursor_ConditionalOperator
                 && !r.children.isEmpty()
                 && containsComparison(r.children.get(0))) return "'" + unit.text(s) + "' (line " + s.line + ")";
+        if (depth > 0) {
+            String g = of(unit, rhs, rhs, fn, depth - 1);
+            if (g != null) return g;
+        }
         return "";
     }
 
@@ -171,13 +236,13 @@ final class ClangGuards {
     }
 
     /** Whether the test compares the variable {@code usr} ({@code <}, {@code <=}, {@code >}, {@code >=}). */
-    private static boolean compares(ClangNode test, String usr) {
+    private static boolean compares(ClangNode test, Path usr) {
         boolean[] hit = new boolean[1];
         test.forEach(x -> {
             if (hit[0] || x.kind != CXCursor_BinaryOperator || x.children.size() != 2) return;
             if (!isComparison(x.spelling) || x.spelling.equals("!=")) return;
             x.forEach(y -> {
-                if (y.kind == CXCursor_DeclRefExpr && usr.equals(y.refUsr)) hit[0] = true;
+                if (!hit[0] && usr.key.equals(Path.key(y))) hit[0] = true;
             });
         });
         return hit[0];
@@ -191,8 +256,12 @@ final class ClangGuards {
         return hit[0];
     }
 
-    /** Whether {@code s} assigns (or increments, or takes the address of) the variable {@code usr}. */
-    private static boolean writes(ClangNode s, String usr) {
+    /**
+     * Whether {@code s} assigns (or increments, or takes the address of) the variable {@code usr}, an object it lies
+     * in, or a variable its path names (the base, an index); for a path through a pointer or an array, whether
+     * {@code s} passes its base to a call.
+     */
+    private static boolean writes(ClangNode s, Path usr) {
         boolean[] hit = new boolean[1];
         s.forEach(x -> {
             if (hit[0] || x.children.isEmpty()) return;
@@ -202,13 +271,23 @@ final class ClangGuards {
                             && (x.spelling.equals("++") || x.spelling.equals("--") || x.spelling.equals("&"));
             if (!assign) return;
             ClangNode l = strip(x.children.get(0));
-            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) hit[0] = true;
+            String k = Path.key(l);
+            if (k != null && (usr.within(k) || usr.parts.contains(k))) hit[0] = true;
         });
+        if (!hit[0] && usr.indirect) {
+            s.forEach(x -> {
+                if (hit[0] || x.kind != CXCursor_CallExpr) return;
+                for (ClangNode a : arguments(x)) {
+                    String r = rootUsr(a);
+                    if (r != null && usr.parts.contains(r)) hit[0] = true;
+                }
+            });
+        }
         return hit[0];
     }
 
     /** Whether the branch of {@code ifStmt} leading to {@code at} writes {@code usr} before reaching it. */
-    private static boolean writtenBetween(ClangNode ifStmt, ClangNode at, String usr) {
+    private static boolean writtenBetween(ClangNode ifStmt, ClangNode at, Path usr) {
         ClangNode c = at;
         for (ClangNode p = at.parent; p != null && p != ifStmt; c = p, p = p.parent) {
             if (p.kind != CXCursor_CompoundStmt) continue;
@@ -216,5 +295,59 @@ final class ClangGuards {
             for (int k = 0; k < i; k++) if (writes(p.children.get(k), usr)) return true;
         }
         return false;
+    }
+
+    /**
+     * A variable, or a member or element of one ({@code q.x}, {@code p->tau}, {@code pos[i]}, {@code v[2].y}), by a
+     * key of the USRs and member names it is read through; {@code parts} are the variables it names (the base, an
+     * index), {@code indirect} whether it is read through a pointer or an array (a call given the base may write it).
+     */
+    record Path(String key, java.util.Set<String> parts, boolean indirect) {
+        static Path of(ClangNode n) {
+            if (n.kind != CXCursor_DeclRefExpr
+                    && n.kind != CXCursor_MemberRefExpr
+                    && n.kind != CXCursor_ArraySubscriptExpr) return null;
+            String k = key(n);
+            if (k == null) return null;
+            java.util.Set<String> parts = new java.util.HashSet<>();
+            boolean[] indirect = {n.kind == CXCursor_ArraySubscriptExpr};
+            if (n.kind != CXCursor_DeclRefExpr) {
+                n.forEach(x -> {
+                    if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) parts.add(x.refUsr);
+                    if (x.kind == CXCursor_ArraySubscriptExpr) indirect[0] = true;
+                    if (x.kind == CXCursor_DeclRefExpr && x.canonKind == CXType_Pointer) indirect[0] = true;
+                });
+            }
+            return new Path(k, java.util.Set.copyOf(parts), indirect[0]);
+        }
+
+        /**
+         * The key of a variable ({@code x}: its USR), a member ({@code base.name}, implicit {@code this} too) or an
+         * element with a variable or constant index ({@code base[i]}); null for any other expression.
+         */
+        static String key(ClangNode e) {
+            ClangNode n = strip(e);
+            if (n == null) return null;
+            if (n.kind == CXCursor_DeclRefExpr) return n.refUsr;
+            if (n.kind == CXCursor_MemberRefExpr) {
+                if (n.children.isEmpty()) return "this." + n.spelling;
+                String b = n.children.size() == 1 ? key(n.children.get(0)) : null;
+                return b == null ? null : b + "." + n.spelling;
+            }
+            if (n.kind == CXCursor_ArraySubscriptExpr && n.children.size() == 2) {
+                String b = key(n.children.get(0));
+                ClangNode i = strip(n.children.get(1));
+                String ik = i == null
+                        ? null
+                        : i.value != null ? String.valueOf(i.value) : i.kind == CXCursor_DeclRefExpr ? i.refUsr : null;
+                return b == null || ik == null ? null : b + "[" + ik + "]";
+            }
+            return null;
+        }
+
+        /** Whether a write of the object {@code k} writes this path: the same path, or one it lies in. */
+        boolean within(String k) {
+            return key.equals(k) || key.startsWith(k + ".") || key.startsWith(k + "[");
+        }
     }
 }

@@ -19,9 +19,16 @@ final class ClangIntervals {
     private static final int DEPTH = 8;
 
     private final ClangUnit unit;
+    private final ClangCallSites callSites;
 
     ClangIntervals(ClangUnit unit) {
         this.unit = unit;
+        this.callSites = new ClangCallSites(unit, this);
+    }
+
+    /** The parameter intervals from call sites this analysis reads ({@link ClangCallSites}). */
+    ClangCallSites callSites() {
+        return callSites;
     }
 
     /** The interval of the value of {@code n} in {@code fn}. */
@@ -90,12 +97,31 @@ final class ClangIntervals {
             }
             case CXCursor_DeclRefExpr -> {
                 double[] local = reachingDefinition(n, fn, depth);
+                if (local == null) local = parameter(n, fn);
                 return local != null ? local : byType(n);
             }
             default -> {
                 return byType(n);
             }
         }
+    }
+
+    /**
+     * The interval of a parameter of {@code fn} that the function neither writes nor aliases: the union of what its
+     * call sites pass ({@link ClangCallSites}), or null.
+     */
+    private double[] parameter(ClangNode ref, ClangUnit.Function fn) {
+        if (ref.refUsr == null) return null;
+        List<ClangNode> ps = ClangCallSites.parameters(fn.node());
+        int index = -1;
+        for (int i = 0; i < ps.size(); i++) if (ref.refUsr.equals(ps.get(i).usr)) index = i;
+        if (index < 0) return null;
+        String usr = ref.refUsr;
+        boolean[] changed = new boolean[1];
+        fn.node().forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && (writes(x) || aliases(x))) changed[0] = true;
+        });
+        return changed[0] ? null : callSites.param(fn, index);
     }
 
     /** The interval of an integer conversion of a value in {@code x}: truncated toward zero. */

@@ -377,16 +377,20 @@ final class ClangSites {
     }
 
     /**
-     * One multiplication or addition of a float operand and a constant float holds, or of two float operands (or a
-     * correctly rounded function of a float): the double result rounds to the float result (innocuous).
+     * One multiplication, division or addition of a float operand and a constant float holds, or of two float
+     * operands (or a correctly rounded function of a float): the double result rounds to the float result (innocuous:
+     * double's 53 bits are at least twice float's 24 and 2 more, so one operation rounded twice is rounded once).
      */
     private boolean exactOnce(ClangNode e) {
         if (e.kind == CXCursor_CallExpr) {
             String base = callee(e).replace("std::", "");
             return base.equals("sqrt") || base.equals("fabs") || NumericFacts.ROUNDING.contains(base);
         }
-        if (e.children.size() != 2 || !(e.spelling.equals("*") || e.spelling.equals("+") || e.spelling.equals("-")))
-            return false;
+        if (e.children.size() != 2
+                || !(e.spelling.equals("*")
+                        || e.spelling.equals("/")
+                        || e.spelling.equals("+")
+                        || e.spelling.equals("-"))) return false;
         for (ClangNode o : e.children) {
             ClangNode s = strip(o);
             if (s == null) return false;
@@ -415,13 +419,13 @@ final class ClangSites {
                 if (acc) a = null;
                 if (a == null && b == null) return;
                 // a product of two floats (or integers below 2^24) computed in double is exact: an fma changes nothing
-                boolean inexactA = a != null && !exactProduct(a);
-                boolean inexactB = b != null && !exactProduct(b);
+                boolean inexactA = a != null && !exactProduct(a, fn) && !ClangWholeNumbers.exactProduct(unit, a, fn);
+                boolean inexactB = b != null && !exactProduct(b, fn) && !ClangWholeNumbers.exactProduct(unit, b, fn);
                 if (!inexactA && !inexactB) return;
                 ClangNode p = inexactA ? a : b;
                 // a difference of products: one product added with the opposite sign of the other (-a*b + c*d
                 // too); a sum of squares or of equal-signed products cannot cancel
-                boolean difference = a != null
+                boolean difference = (a != null || localProduct(n.children.get(0), fn) != null)
                         && b != null
                         && n.spelling.equals("-") != (negated(n.children.get(0)) != negated(n.children.get(1)));
                 // one component of a complex product or a 2-D rotation (its companion is computed nearby)
@@ -452,12 +456,25 @@ final class ClangSites {
         return false;
     }
 
+    /**
+     * The product a local holds when it is read as the first operand of a subtraction ({@code sumV = (u0 - u1) * 0.3f;
+     * ... sumV - x * y} is a difference of products): a local defined once as a product that rounds, or null.
+     */
+    private static ClangNode localProduct(ClangNode e, ClangUnit.Function fn) {
+        ClangNode s = strip(e);
+        if (s == null || s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return null;
+        ClangNode def = ClangWholeNumbers.onlyDefinition(s.refUsr, fn);
+        return def == null ? null : product(def);
+    }
+
     /** The floating product {@code x*y} under wrappers, or null. */
     private static ClangNode product(ClangNode n) {
         ClangNode s = strip(n);
         if (s == null || s.kind != CXCursor_BinaryOperator || !s.spelling.equals("*") || !floating(s.canonKind))
             return null;
         if (s.children.size() != 2) return null;
+        // a product of constants is folded by the compiler: nothing is left to contract
+        if (s.value != null) return null;
         // a product by a power of two (or zero) is exact in any precision
         for (ClangNode o : s.children) {
             ClangNode c = strip(o);
@@ -469,11 +486,12 @@ final class ClangSites {
 
     /**
      * Whether a product is exact: computed in double from operands that are floats (24 bits each: the 48-bit
-     * product fits in 53) or integers float holds exactly.
+     * product fits in 53) or integers float holds exactly, or float values held in doubles ({@link ClangFloatValues}).
      */
-    private static boolean exactProduct(ClangNode p) {
+    private static boolean exactProduct(ClangNode p, ClangUnit.Function fn) {
         if (p.canonKind != CXType_Double && p.canonKind != CXType_LongDouble) return false;
         for (ClangNode o : p.children) {
+            if (ClangFloatValues.floatValue(o, fn)) continue;
             ClangNode x = o;
             while (x.kind == CXCursor_ParenExpr && x.children.size() == 1) x = x.children.get(0);
             // an implicit or explicit conversion of a float (or half) to double (a cast holds its implicit one)

@@ -52,6 +52,14 @@ public final class ClangSupplement {
         return unit;
     }
 
+    /**
+     * Tells Clang's intervals whether the file is compiled on its own (no scanned file includes it): only then do the
+     * call sites of its static and inline functions give their parameters intervals ({@link ClangCallSites}).
+     */
+    public void compiledAlone(java.util.function.BooleanSupplier alone) {
+        unit.intervals.callSites().compiledAlone(alone);
+    }
+
     /** The hand-written front end analyzed the function defined at {@code line}. */
     public synchronized void analyzed(int line) {
         analyzedLines.add(line);
@@ -250,6 +258,7 @@ public final class ClangSupplement {
             if (!all && !c.unsigned() && c.bytes() >= 4) continue;
             // the operand's interval by its construction (ClangIntervals), as the hand-written facts carry it
             double[] range = unit.interval(c.operand(), c.in());
+            boolean guarded = c.guarded() && !scaledPast(c, range);
             facts(out, c.in())
                     .conversions
                     .add(new FunctionFacts.Conversion(
@@ -261,14 +270,14 @@ public final class ClangSupplement {
                             c.unsigned(),
                             c.bytes(),
                             ClangSyntax.folded(c.operand()),
-                            c.guarded(),
+                            guarded,
                             ClangSyntax.folded(c.operand()) == null
                                     && (c.viaTemplate() || ClangSyntax.floatData(c.operand())),
                             range[0] >= 0,
                             range[0],
                             range[1],
                             c.explicit(),
-                            c.guard()));
+                            guarded ? c.guard() : null));
         }
         for (ClangUnit.Atomic a : unit.atomics()) {
             if (!whole.contains(a.in()) && atomicLines.contains(a.node().line)) continue;
@@ -312,6 +321,9 @@ public final class ClangSupplement {
             Site at = flowing(c.node(), c.in());
             if (c.differenceOfProducts() && unit.signs().termsCannotCancel(c.node().line, unit.text(c.node())))
                 at.withTermsThatCannotCancel();
+            // stored straight into a never-negative local (r2 = dx*dx + dy*dy): its tests against 0 cannot flip
+            String never = unit.signs().storedIntoNeverNegative(c.node().line, unit.text(c.node()));
+            if (never != null) at.storesNeverNegative(never);
             facts(out, c.in())
                     .contractions
                     .add(new FunctionFacts.Contraction(
@@ -423,6 +435,18 @@ public final class ClangSupplement {
                 f.host(),
                 () -> unit.uses(n, f),
                 () -> unit.drawn(n, f));
+    }
+
+    /**
+     * A clamp or a bounded function keeps the value range-limited, but scaled past the target's range it guards
+     * nothing: {@code (short)(fmaxf(fminf(x, 1), -1) * 40000.0f)}. Only the interval sees that, and only when the
+     * guard is no comparison the interval does not see (a clamp's guard names the function: "fminf()").
+     */
+    private static boolean scaledPast(ClangUnit.Conversion c, double[] range) {
+        if (c.guard() == null || !c.guard().endsWith("()")) return false;
+        if (Double.isInfinite(range[0]) || Double.isInfinite(range[1])) return false;
+        double[] target = dev.numlint.knowledge.ValueBounds.ofInteger(c.bytes(), c.unsigned());
+        return target != null && !FunctionFacts.Conversion.within(range[0], range[1], target[0], target[1]);
     }
 
     private static FunctionFacts facts(Map<ClangUnit.Function, FunctionFacts> out, ClangUnit.Function f) {

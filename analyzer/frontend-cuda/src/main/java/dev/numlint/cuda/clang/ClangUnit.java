@@ -716,7 +716,7 @@ public final class ClangUnit {
     private final Memo<List<ClangSites.Contraction>> contractions = new Memo<>(sites::contractions);
     private final Memo<List<ClangSites.MathCall>> mathCalls = new Memo<>(sites::mathCalls);
     private final Memo<List<ClangSites.WidenedLiteral>> widenedLiterals = new Memo<>(sites::widenedLiterals);
-    private final ClangIntervals intervals = new ClangIntervals(this);
+    final ClangIntervals intervals = new ClangIntervals(this);
     private final Memo<List<ClangLongDoubles.LongDouble>> longDoubles = new Memo<>(new ClangLongDoubles(this)::compute);
 
     /** The long double declarations and casts of the functions ({@link ClangLongDoubles}). */

@@ -23,10 +23,31 @@ final class ClangUses {
     private static final java.util.Set<String> SELECTIONS =
             java.util.Set.of("fminf", "fmaxf", "fmin", "fmax", "min", "max", "std::min", "std::max");
 
+    /** Clamps to [0, 1] or to given bounds: they pass the value on, as math on it does. */
+    private static final java.util.Set<String> SATURATIONS = java.util.Set.of("__saturatef", "saturate", "clamp");
+
     private final ClangUnit unit;
+    private final ClangPairs pairs;
 
     ClangUses(ClangUnit unit) {
         this.unit = unit;
+        this.pairs = new ClangPairs(unit);
+    }
+
+    /**
+     * A floating product that rounds: not a constant, not a scaling by a power of two or zero ({@code s*0.25f} is
+     * exact, so {@code s*0.25f - a*b} is a value minus one product).
+     */
+    private static boolean roundedProduct(ClangNode e) {
+        ClangNode p = strip(e);
+        if (p == null || p.kind != CXCursor_BinaryOperator || !p.spelling.equals("*") || p.children.size() != 2)
+            return false;
+        if (!floating(p.canonKind) || p.value != null) return false;
+        for (ClangNode f : p.children) {
+            Double v = constant(f);
+            if (v != null && NumericFacts.isPowerOfTwoOrZero(Math.abs(v))) return false;
+        }
+        return true;
     }
 
     /** The uses of the value computed at {@code n}, in source order. */
@@ -37,12 +58,20 @@ final class ClangUses {
         return out;
     }
 
+    /**
+     * Follows the value computed at {@code n}; {@code direct}: it reached {@code n} unchanged (no sum or difference
+     * with something else, no function of it on the way), so a product of it can be one of a difference of products.
+     */
     private void follow(ClangNode n, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
+        follow(n, fn, via, depth, out, true);
+    }
+
+    private void follow(ClangNode n, ClangUnit.Function fn, String via, int depth, List<ValueUse> out, boolean direct) {
         if (n.kind == CXCursor_CompoundAssignOperator && n.children.size() == 2) {
             // a sum's update (s += x): its value is the accumulator's, read after it
             ClangNode l = strip(n.children.get(0));
             if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null) {
-                if (depth > 0) reads(n, l.refUsr, l.spelling, fn, depth, out);
+                if (depth > 0) reads(n, l.refUsr, l.spelling, fn, depth, out, false);
                 return;
             }
         }
@@ -51,14 +80,21 @@ final class ClangUses {
             if (p.kind == CXCursor_ParenExpr) continue;
             if (p.kind == CXCursor_UnexposedExpr && p.children.size() == 1) {
                 if (integral(p.canonKind) && floating(c.canonKind)) {
-                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via, unit.drawn(c, fn)));
+                    // an explicit cast's own implicit conversion ((unsigned char)(c * 255.0f)): the cast decides
+                    ClangNode cast = p.parent != null && isExplicitCast(p.parent) ? p.parent : null;
+                    if (cast != null && ClangColourChannels.colourChannel(unit, cast, fn))
+                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, cast, cast.type, via));
+                    else out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.canon, via, unit.drawn(c, fn)));
                     return;
                 }
                 continue;
             }
             if (isExplicitCast(p)) {
                 if (integral(p.canonKind)) {
-                    out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via, unit.drawn(c, fn)));
+                    // an 8-bit display channel (ClangColourChannels): one ulp moves the colour by one level at most
+                    if (ClangColourChannels.colourChannel(unit, p, fn))
+                        out.add(use(ValueUse.Kind.COLOUR_CHANNEL, p, p.type, via));
+                    else out.add(use(ValueUse.Kind.INTEGER_CONVERSION, p, p.type, via, unit.drawn(c, fn)));
                     return;
                 }
                 continue;
@@ -88,7 +124,11 @@ final class ClangUses {
                 if (floating(p.canonKind)
                         && (NumericFacts.TRANSCENDENTAL.contains(base.replaceAll("[fl]$", ""))
                                 || base.startsWith("sqrt")
-                                || base.startsWith("fabs"))) continue; // math passes the value on
+                                || base.startsWith("fabs")
+                                || SATURATIONS.contains(base))) {
+                    direct = false; // math passes a function of the value on
+                    continue;
+                }
                 out.add(use(ValueUse.Kind.CALL, p, base, via, unit.drawn(c, fn)));
                 return;
             }
@@ -101,13 +141,24 @@ final class ClangUses {
                 // only
                 // picks between the values it compares, so a flip moves the result by no more than they differ there
                 // (continuous); the selected value is followed on
-                if (!p.spelling.equals("==") && !p.spelling.equals("!=") && selection(p, fn, via, depth, out)) return;
+                if (!p.spelling.equals("==") && !p.spelling.equals("!=") && selection(p, fn, via, depth, out, direct))
+                    return;
                 // compared with a fresh random draw (either side: u * I0 >= I is u >= I / I0): one ulp shifts the
                 // outcome's probability, it decides no single outcome
                 boolean variate = unit.drawn(c, fn);
                 ValueUse.Kind kind =
                         !variate && unit.drawn(p, fn) ? ValueUse.Kind.RANDOM_DRAW : ValueUse.Kind.COMPARISON;
-                out.add(use(kind, p, null, via, variate));
+                // the constant a variable is compared with ('r2 != 0.0f'), as the hand-written ValueFlow records it
+                String compared = null;
+                ClangNode value = strip(c);
+                if (kind == ValueUse.Kind.COMPARISON
+                        && value != null
+                        && value.kind == CXCursor_DeclRefExpr
+                        && p.children.size() == 2) {
+                    Double k = constant(p.children.get(0) == c ? p.children.get(1) : p.children.get(0));
+                    if (k != null) compared = Double.toString(k);
+                }
+                out.add(use(kind, p, compared, via, variate));
                 return;
             }
             if (p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"))
@@ -128,7 +179,7 @@ final class ClangUses {
                 return;
             }
             if (p.kind == CXCursor_VarDecl) {
-                if (depth > 0 && p.usr != null) reads(p, p.usr, p.spelling, fn, depth, out);
+                if (depth > 0 && p.usr != null) reads(p, p.usr, p.spelling, fn, depth, out, direct);
                 return;
             }
             if ((p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")
@@ -137,11 +188,28 @@ final class ClangUses {
                 if (p.children.get(0) == c) return; // the value is the one written to
                 ClangNode l = strip(p.children.get(0));
                 if (l != null && l.kind == CXCursor_DeclRefExpr && l.refUsr != null) {
-                    if (depth > 0) reads(p, l.refUsr, l.spelling, fn, depth, out);
+                    if (depth > 0) reads(p, l.refUsr, l.spelling, fn, depth, out, direct);
                 } else {
                     out.add(use(ValueUse.Kind.STORE, p, null, via));
                 }
                 return;
+            }
+            if (p.kind == CXCursor_BinaryOperator
+                    && p.children.size() == 2
+                    && (p.spelling.equals("-") || p.spelling.equals("+"))) {
+                // a difference of products only when the value is one of the products (a factor of it), not a value
+                // minus one product (s - a*b) nor a sum that is subtracted
+                ClangNode other = p.children.get(0) == c ? p.children.get(1) : p.children.get(0);
+                if (p.spelling.equals("-")
+                        && direct
+                        && roundedProduct(c)
+                        && roundedProduct(other)
+                        && !pairs.pairedComponent(p, fn)
+                        // terms of opposite signs add magnitudes (ClangSigns): nothing cancels
+                        && !unit.signs().termsCannotCancel(p.line, unit.text(p)))
+                    out.add(use(ValueUse.Kind.DIFFERENCE_OF_PRODUCTS, p, null, via));
+                direct = false; // a sum or difference with something else is another value
+                continue;
             }
             if (p.kind == CXCursor_BinaryOperator
                     || p.kind == CXCursor_UnaryOperator
@@ -156,7 +224,8 @@ final class ClangUses {
      * condition of {@code a < b ? a : b} (either order) or of {@code if (a < b) a = b;} (or {@code b = a}) with no
      * {@code else}. False when the comparison decides something else.
      */
-    private boolean selection(ClangNode cmp, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
+    private boolean selection(
+            ClangNode cmp, ClangUnit.Function fn, String via, int depth, List<ValueUse> out, boolean direct) {
         if (cmp.children.size() != 2) return false;
         String a = squashed(cmp.children.get(0)), b = squashed(cmp.children.get(1));
         ClangNode q = cmp;
@@ -164,13 +233,24 @@ final class ClangUses {
         ClangNode p = q.parent;
         if (p == null || condition(p) != q) return false;
         if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3) {
+            // v > 0 ? k*v : -k*v is k*|v|: the branches' reads of v are followed on by the def-use walk itself
+            if (ClangSelections.signSelection(unit, cmp, p.children.get(1), p.children.get(2))) {
+                out.add(use(ValueUse.Kind.SELECTION, cmp, "a sign selection", via));
+                return true;
+            }
             String x = squashed(p.children.get(1)), y = squashed(p.children.get(2));
             if (!(x.equals(a) && y.equals(b) || x.equals(b) && y.equals(a))) return false;
             out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
-            follow(p, fn, via, depth, out);
+            follow(p, fn, via, depth, out, direct);
             return true;
         }
-        if (p.kind != CXCursor_IfStmt || p.children.size() != 2) return false; // an else: it does other work
+        if (p.kind == CXCursor_IfStmt
+                && (ClangSelections.signSelection(unit, cmp, p) || ClangSelections.ratioClip(unit, cmp, p))) {
+            out.add(use(ValueUse.Kind.SELECTION, cmp, "a sign selection or a projection", via));
+            return true;
+        }
+        // an else does other work, unless it is a selection too (a clamp: if (v < 0) v = 0; else if (v > 1) v = 1;)
+        if (p.kind != CXCursor_IfStmt || !ClangSelections.elseIsSelection(unit, p)) return false;
         ClangNode then = p.children.get(1);
         List<ClangNode> assigns = new ArrayList<>();
         if (then.kind == CXCursor_CompoundStmt) then.children.forEach(st -> commaJoined(st, assigns));
@@ -184,7 +264,7 @@ final class ClangUses {
         out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
         ClangNode target = strip(then.children.get(0));
         if (depth > 0 && target != null && target.kind == CXCursor_DeclRefExpr && target.refUsr != null) {
-            reads(then, target.refUsr, target.spelling, fn, depth, out);
+            reads(then, target.refUsr, target.spelling, fn, depth, out, direct);
         } else {
             out.add(use(ValueUse.Kind.STORE, then, null, via));
         }
@@ -285,35 +365,54 @@ final class ClangUses {
      * The reads of the variable {@code usr} after {@code def} in the function, up to the next assignment of the whole
      * variable that runs outside every loop around the definition (a later value).
      */
-    private void reads(ClangNode def, String usr, String name, ClangUnit.Function fn, int depth, List<ValueUse> out) {
+    private void reads(
+            ClangNode def,
+            String usr,
+            String name,
+            ClangUnit.Function fn,
+            int depth,
+            List<ValueUse> out,
+            boolean direct) {
         // the same definition is reached from every site whose value flows into it: its reads are followed once per
         // depth (a kernel of 3,000 updates of one sum, 's = s - v' among them, took minutes without this)
-        Reached key = new Reached(def, depth);
+        Reached key = new Reached(def, depth, direct);
         List<ValueUse> known = reached.get(key);
         if (known == null) {
             known = new ArrayList<>();
-            readsOnce(def, usr, name, fn, depth, known);
+            readsOnce(def, usr, name, fn, depth, known, direct);
             reached.put(key, known);
         }
         out.addAll(known);
     }
 
     /** A definition whose reads were followed, and the depth left when they were. */
-    private record Reached(ClangNode def, int depth) {}
+    private record Reached(ClangNode def, int depth, boolean direct) {}
 
     private final Map<Reached, List<ValueUse>> reached = new ConcurrentHashMap<>();
 
     private void readsOnce(
-            ClangNode def, String usr, String name, ClangUnit.Function fn, int depth, List<ValueUse> out) {
+            ClangNode def,
+            String usr,
+            String name,
+            ClangUnit.Function fn,
+            int depth,
+            List<ValueUse> out,
+            boolean direct) {
         int until = Integer.MAX_VALUE;
+        ClangNode ending = null;
         ClangNode loop = innermostLoop(def);
         Refs index = refs(fn);
         for (ClangNode x : index.assigns().getOrDefault(usr, List.of()))
-            if (x.offset > def.endOffset && x.offset < until && (loop == null || innermostLoop(x) == loop))
+            if (x.offset > def.endOffset && x.offset < until && (loop == null || innermostLoop(x) == loop)) {
                 until = x.offset;
+                ending = x;
+            }
+        // the assignment that ends the value's life still reads it on its right-hand side (d = sqrtf(d)): what the
+        // new value decides is followed too
+        ClangNode rhs = ending == null ? null : ending.children.get(1);
         List<ClangNode> refs = new ArrayList<>();
         for (ClangNode x : index.reads().getOrDefault(usr, List.of()))
-            if (x.offset > def.endOffset && x.offset < until) refs.add(x);
+            if (x.offset > def.endOffset && (x.offset < until || rhs != null && rhs.contains(x))) refs.add(x);
         for (ClangNode r : refs) {
             ClangNode p = r.parent;
             while (p != null
@@ -325,7 +424,7 @@ final class ClangUses {
                             || p.kind == CXCursor_CompoundAssignOperator)
                     && !p.children.isEmpty()
                     && strip(p.children.get(0)) == r) continue;
-            follow(r, fn, name, depth - 1, out);
+            follow(r, fn, name, depth - 1, out, direct);
         }
     }
 

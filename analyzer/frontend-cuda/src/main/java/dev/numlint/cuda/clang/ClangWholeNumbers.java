@@ -1,0 +1,156 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+/**
+ * Whole-number values on Clang's tree, as the hand-written front end's integer-valued products: a product of two
+ * whole numbers whose magnitude stays below 2^24 is exact in float, so an fma changes nothing. A whole number is a
+ * whole constant, a loop counter with constant bounds and a whole step that its body does not write ({@code for
+ * (float i = -3; i <= 3; i++)}), an integer with a known interval converted to float, or a local whose only
+ * definition is one of these ({@code float fk = (float)k;}).
+ */
+final class ClangWholeNumbers {
+    /** Float's significand: whole numbers up to 2^24 and their products below it are exact. */
+    private static final double EXACT = 0x1p24;
+
+    private static final int DEPTH = 3;
+
+    private ClangWholeNumbers() {}
+
+    /** Whether the floating product {@code p} multiplies two whole numbers to less than 2^24 in magnitude. */
+    static boolean exactProduct(ClangUnit unit, ClangNode p, ClangUnit.Function fn) {
+        if (p.children.size() != 2) return false;
+        double[] a = range(unit, p.children.get(0), fn, DEPTH);
+        double[] b = range(unit, p.children.get(1), fn, DEPTH);
+        if (a == null || b == null) return false;
+        double m = Math.max(
+                Math.max(Math.abs(a[0] * b[0]), Math.abs(a[0] * b[1])),
+                Math.max(Math.abs(a[1] * b[0]), Math.abs(a[1] * b[1])));
+        return m < EXACT;
+    }
+
+    /** The interval of a whole-number value, or null when {@code x} is not known to be one. */
+    private static double[] range(ClangUnit unit, ClangNode x, ClangUnit.Function fn, int depth) {
+        ClangNode n = strip(x);
+        if (n == null || depth < 0) return null;
+        if (n.value != null) return whole(n.value) ? new double[] {n.value, n.value} : null;
+        if (isExplicitCast(n)) {
+            ClangNode op = operandOf(n);
+            return op == null ? null : range(unit, op, fn, depth);
+        }
+        if (integral(n.canonKind)) {
+            // an integer: a loop counter's bounds, or what its construction proves
+            double[] c = n.kind == CXCursor_DeclRefExpr ? counter(n.refUsr, fn) : null;
+            if (c != null) return c;
+            double[] r = unit.interval(n, fn);
+            return Math.max(Math.abs(r[0]), Math.abs(r[1])) <= EXACT ? r : null;
+        }
+        if (n.kind != CXCursor_DeclRefExpr || n.refUsr == null) return null;
+        double[] c = counter(n.refUsr, fn);
+        if (c != null) return c;
+        ClangNode def = onlyDefinition(n.refUsr, fn);
+        return def == null ? null : range(unit, def, fn, depth - 1);
+    }
+
+    private static boolean whole(double v) {
+        return v == Math.rint(v) && Math.abs(v) <= EXACT;
+    }
+
+    /**
+     * The values of a loop counter declared in a for's init with a whole constant, tested against a constant, stepped
+     * by ++, -- or a whole constant, and not written in the body; null otherwise.
+     */
+    private static double[] counter(String usr, ClangUnit.Function fn) {
+        if (usr == null) return null;
+        double[][] out = new double[1][];
+        fn.node().forEach(f -> {
+            if (out[0] != null || f.kind != CXCursor_ForStmt || f.children.size() < 4) return;
+            ClangNode init = f.children.get(0);
+            if (init.kind != CXCursor_DeclStmt || init.children.size() != 1) return;
+            ClangNode d = init.children.get(0);
+            if (d.kind != CXCursor_VarDecl || !usr.equals(d.usr) || d.children.isEmpty()) return;
+            Double start = constant(d.children.get(d.children.size() - 1));
+            ClangNode cond = strip(f.children.get(1));
+            ClangNode step = strip(f.children.get(2));
+            ClangNode body = f.children.get(f.children.size() - 1);
+            if (start == null || !whole(start) || cond == null || step == null) return;
+            if (cond.kind != CXCursor_BinaryOperator || cond.children.size() != 2) return;
+            ClangNode l = strip(cond.children.get(0));
+            Double bound = constant(cond.children.get(1));
+            if (l == null || l.kind != CXCursor_DeclRefExpr || !usr.equals(l.refUsr) || bound == null) return;
+            Double by = stepOf(step, usr);
+            if (by == null || by == 0 || !whole(by) || writes(body, usr)) return;
+            double lo, hi;
+            switch (cond.spelling) {
+                case "<" -> {
+                    lo = start;
+                    hi = Math.ceil(bound) - 1;
+                }
+                case "<=" -> {
+                    lo = start;
+                    hi = Math.floor(bound);
+                }
+                case ">" -> {
+                    lo = Math.floor(bound) + 1;
+                    hi = start;
+                }
+                case ">=" -> {
+                    lo = Math.ceil(bound);
+                    hi = start;
+                }
+                default -> {
+                    return;
+                }
+            }
+            if ((by > 0) != cond.spelling.startsWith("<") || lo > hi || !whole(lo) || !whole(hi)) return;
+            out[0] = new double[] {lo, hi};
+        });
+        return out[0];
+    }
+
+    /** The step of {@code i++}, {@code --i}, {@code i += c}, {@code i -= c}; null for another increment. */
+    private static Double stepOf(ClangNode step, String usr) {
+        if (step.children.size() == 0) return null;
+        ClangNode v = strip(step.children.get(0));
+        if (v == null || v.kind != CXCursor_DeclRefExpr || !usr.equals(v.refUsr)) return null;
+        if (step.kind == CXCursor_UnaryOperator) {
+            return step.spelling.equals("++") ? 1.0 : step.spelling.equals("--") ? -1.0 : null;
+        }
+        if (step.kind == CXCursor_CompoundAssignOperator && step.children.size() == 2) {
+            Double c = constant(step.children.get(1));
+            if (c == null) return null;
+            return step.spelling.equals("+=") ? c : step.spelling.equals("-=") ? -c : null;
+        }
+        return null;
+    }
+
+    /** The initializer of a local that is never written after it, or null. */
+    static ClangNode onlyDefinition(String usr, ClangUnit.Function fn) {
+        ClangNode[] def = new ClangNode[1];
+        boolean[] other = {false};
+        fn.node().forEach(n -> {
+            if (n.kind == CXCursor_VarDecl && usr.equals(n.usr) && !n.children.isEmpty()) {
+                ClangNode init = n.children.get(n.children.size() - 1);
+                if (clang_isExpressionKind(init.kind)) def[0] = init;
+            }
+            if (n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr) && aliases(n)) other[0] = true;
+        });
+        return def[0] == null || other[0] || writes(fn.node(), usr) ? null : def[0];
+    }
+
+    /** Whether {@code n}'s subtree assigns, compound-assigns, increments or decrements the variable. */
+    private static boolean writes(ClangNode n, String usr) {
+        boolean[] w = {false};
+        n.forEach(x -> {
+            if (w[0] || x.children.isEmpty()) return;
+            boolean assign = x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
+                    || x.kind == CXCursor_CompoundAssignOperator
+                    || x.kind == CXCursor_UnaryOperator && (x.spelling.equals("++") || x.spelling.equals("--"));
+            if (!assign) return;
+            ClangNode l = strip(x.children.get(0));
+            if (l != null && l.kind == CXCursor_DeclRefExpr && usr.equals(l.refUsr)) w[0] = true;
+        });
+        return w[0];
+    }
+}
