@@ -282,38 +282,6 @@ class CudaSourceAnalyzerTest {
         assertThat(at.apply("NL004", 43).message()).contains("loop at line 40:");
     }
 
-    /**
-     * GNU {@code , ## __VA_ARGS__} drops the comma when the variable arguments are empty, and {@code __VA_OPT__} keeps
-     * its tokens only when they are not (session 16: an error macro of this shape left 274 functions of one C99 library
-     * to Clang's facts alone). The hand-written front end reads every function, so no parse-error notice.
-     */
-    @Test
-    void variadicMacrosWithAnEmptyVariableArgumentExpandAsTheCompilerDoes(@TempDir Path dir) throws Exception {
-        Files.writeString(
-                dir.resolve("va.c"),
-                String.join(
-                        "\n",
-                        "int report_fl(int code, const char *file, int line, const char *fmt, ...);",
-                        "#define report(code, fmt, ...) report_fl(code, __FILE__, __LINE__, fmt, ##__VA_ARGS__)",
-                        "#define trace(fmt, ...) report_fl(0, \"\", 0, fmt __VA_OPT__(,) __VA_ARGS__)",
-                        "unsigned width(float bw) {",
-                        "  if (bw <= 0.0f) return report(3, \"bad\");",
-                        "  if (bw > 100.0f) return report(3, \"too large: %f\", bw);",
-                        "  trace(\"ok\");",
-                        "  trace(\"%f\", bw);",
-                        "  return (unsigned)(bw * 10.0f);",
-                        "}",
-                        ""));
-        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
-        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
-        // the guards are read: the cast is in range, a note
-        assertThat(ctx.findings())
-                .filteredOn(f -> f.ruleId().equals("NL001"))
-                .singleElement()
-                .extracting(Finding::level)
-                .isEqualTo(Level.NOTE);
-    }
-
     /** A cast to a C99 complex type or a pointer to one ({@code (float complex*) malloc(...)}) is a cast. */
     @Test
     void castsToC99ComplexTypesAreRead(@TempDir Path dir) throws Exception {

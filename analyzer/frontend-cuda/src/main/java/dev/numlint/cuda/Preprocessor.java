@@ -520,39 +520,6 @@ final class Preprocessor {
         }
     }
 
-    /**
-     * A variadic macro's body with each {@code __VA_OPT__(x)} (C++20, C23) replaced by {@code x}, or by nothing when the
-     * variable arguments are empty.
-     */
-    private static List<PToken> vaOpt(List<PToken> body, boolean noVarArgs) {
-        List<PToken> out = null;
-        for (int i = 0; i < body.size(); i++) {
-            PToken b = body.get(i);
-            if (b.getType() != CudaLexer.IDENTIFIER
-                    || !b.getText().equals("__VA_OPT__")
-                    || i + 1 >= body.size()
-                    || body.get(i + 1).getType() != CudaLexer.LPAREN) {
-                if (out != null) out.add(b);
-                continue;
-            }
-            int depth = 0;
-            int close = -1;
-            for (int k = i + 1; k < body.size() && close < 0; k++) {
-                int t = body.get(k).getType();
-                if (t == CudaLexer.LPAREN) depth++;
-                else if (t == CudaLexer.RPAREN && --depth == 0) close = k;
-            }
-            if (close < 0) {
-                if (out != null) out.add(b);
-                continue;
-            }
-            if (out == null) out = new ArrayList<>(body.subList(0, i));
-            if (!noVarArgs) out.addAll(body.subList(i + 2, close));
-            i = close;
-        }
-        return out == null ? body : out;
-    }
-
     private List<PToken> substitute(Macro m, List<List<PToken>> args, PToken inv) {
         Set<String> hide = new HashSet<>(inv.hide);
         hide.add(m.name());
@@ -573,11 +540,7 @@ final class Preprocessor {
                 argMap.put(ps.get(i), a);
             }
         }
-        String va = m.variadic() && !m.params().isEmpty()
-                ? m.params().get(m.params().size() - 1)
-                : null;
-        boolean noVarArgs = va == null || argMap.getOrDefault(va, List.of()).isEmpty();
-        List<PToken> body = va == null ? m.body() : vaOpt(m.body(), noVarArgs);
+        List<PToken> body = m.body();
         List<PToken> res = new ArrayList<>(body.size() + 8);
         String macroName = inv.fromMacro != null ? inv.fromMacro : m.name();
         for (int i = 0; i < body.size(); i++) {
@@ -606,17 +569,6 @@ final class Preprocessor {
             if (ty == CudaLexer.HASH_HASH && !res.isEmpty() && i + 1 < body.size()) {
                 PToken left = res.remove(res.size() - 1);
                 PToken rightTok = body.get(++i);
-                if (left.getType() == CudaLexer.COMMA
-                        && args != null
-                        && rightTok.getText().equals(va)) {
-                    // GNU ', ## __VA_ARGS__': the comma goes when the variable arguments are empty, else it stays
-                    // and they follow unpasted (rescanned with the rest)
-                    if (noVarArgs) continue;
-                    res.add(left);
-                    for (PToken r : argMap.get(va))
-                        res.add(r.at(inv.getLine(), inv.getCharPositionInLine(), hide, macroName));
-                    continue;
-                }
                 List<PToken> right = argMap.containsKey(rightTok.getText()) && args != null
                         ? new ArrayList<>(argMap.get(rightTok.getText()))
                         : new ArrayList<>(List.of(rightTok));
