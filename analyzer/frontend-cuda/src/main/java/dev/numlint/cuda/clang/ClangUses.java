@@ -255,7 +255,7 @@ final class ClangUses {
         List<ClangNode> assigns = new ArrayList<>();
         if (then.kind == CXCursor_CompoundStmt) then.children.forEach(st -> commaJoined(st, assigns));
         else commaJoined(then, assigns);
-        if (assigns.size() > 1) return bestCandidate(cmp, assigns, fn, via, depth, out);
+        if (assigns.size() > 1) return bestCandidate(cmp, assigns, fn, via, depth, out, direct);
         if (then.kind == CXCursor_CompoundStmt && then.children.size() == 1) then = then.children.get(0);
         if (then.kind != CXCursor_BinaryOperator || !then.spelling.equals("=") || then.children.size() != 2)
             return false;
@@ -280,7 +280,13 @@ final class ClangUses {
      * where either candidate is as good (as {@code ContinuousSelections.bestCandidate}).
      */
     private boolean bestCandidate(
-            ClangNode cmp, List<ClangNode> assigns, ClangUnit.Function fn, String via, int depth, List<ValueUse> out) {
+            ClangNode cmp,
+            List<ClangNode> assigns,
+            ClangUnit.Function fn,
+            String via,
+            int depth,
+            List<ValueUse> out,
+            boolean direct) {
         String a = squashed(cmp.children.get(0)), b = squashed(cmp.children.get(1));
         java.util.Set<String> compared = new java.util.HashSet<>();
         cmp.forEach(x -> {
@@ -308,7 +314,7 @@ final class ClangUses {
         out.add(use(ValueUse.Kind.BEST_CANDIDATE, cmp, null, via));
         ClangNode target = strip(best.children.get(0));
         if (depth > 0 && target != null && target.kind == CXCursor_DeclRefExpr && target.refUsr != null) {
-            reads(best, target.refUsr, target.spelling, fn, depth, out);
+            reads(best, target.refUsr, target.spelling, fn, depth, out, direct);
         } else {
             out.add(use(ValueUse.Kind.STORE, best, null, via));
         }
