@@ -285,21 +285,18 @@ class CudaSourceAnalyzerTest {
     /** A cast to a C99 complex type or a pointer to one ({@code (float complex*) malloc(...)}) is a cast. */
     @Test
     void castsToC99ComplexTypesAreRead(@TempDir Path dir) throws Exception {
-        Files.writeString(
-                dir.resolve("cx.c"),
-                String.join(
-                        "\n",
-                        "#include <complex.h>",
-                        "#include <stdlib.h>",
-                        "unsigned f(int n, float g) {",
-                        "  float complex *b = (float complex*) malloc(n * sizeof(float complex));",
-                        "  double ar = (double) creal( *((double _Complex*)b) );",
-                        "  b[0] = (float complex) ar;",
-                        "  free(b);",
-                        "  return (unsigned)(g * ar);",
-                        "}",
-                        ""));
-        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        TestScanContext ctx = scanned(
+                dir,
+                "cx.c",
+                "#include <complex.h>",
+                "#include <stdlib.h>",
+                "unsigned f(int n, float g) {",
+                "  float complex *b = (float complex*) malloc(n * sizeof(float complex));",
+                "  double ar = (double) creal( *((double _Complex*)b) );",
+                "  b[0] = (float complex) ar;",
+                "  free(b);",
+                "  return (unsigned)(g * ar);",
+                "}");
         assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
         assertThat(ctx.findings()).filteredOn(f -> f.ruleId().equals("NL001")).hasSize(1);
     }
@@ -307,41 +304,35 @@ class CudaSourceAnalyzerTest {
     /** A lambda's trailing return type of a qualified template ({@code -> std::complex<double>}) is a type. */
     @Test
     void lambdaTrailingReturnTypesAreRead(@TempDir Path dir) throws Exception {
-        Files.writeString(
-                dir.resolve("lam.cpp"),
-                String.join(
-                        "\n",
-                        "#include <complex>",
-                        "template <typename T> std::complex<double> inner(const T* p, const T* q, unsigned long n) {",
-                        "  auto f = [](unsigned long i,",
-                        "              const T* a, const T* b) -> std::complex<double> {",
-                        "    return std::complex<double>(a[i] * b[i], 0.0);",
-                        "  };",
-                        "  std::complex<double> s = 0;",
-                        "  for (unsigned long i = 0; i < n; ++i) s += f(i, p, q);",
-                        "  return s;",
-                        "}",
-                        ""));
-        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        TestScanContext ctx = scanned(
+                dir,
+                "lam.cpp",
+                "#include <complex>",
+                "template <typename T> std::complex<double> inner(const T* p, const T* q, unsigned long n) {",
+                "  auto f = [](unsigned long i,",
+                "              const T* a, const T* b) -> std::complex<double> {",
+                "    return std::complex<double>(a[i] * b[i], 0.0);",
+                "  };",
+                "  std::complex<double> s = 0;",
+                "  for (unsigned long i = 0; i < n; ++i) s += f(i, p, q);",
+                "  return s;",
+                "}");
         assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
     }
 
     /** GCC's other spellings {@code __attribute((...))} and {@code __typeof(x)} (a C math library's inline macro). */
     @Test
     void gnuAttributeAndTypeofWithoutTrailingUnderscoresAreRead(@TempDir Path dir) throws Exception {
-        Files.writeString(
-                dir.resolve("a.c"),
-                String.join(
-                        "\n",
-                        "#define MY_INLINE static inline __attribute((always_inline))",
-                        "#define MY_ALIGN(X) __attribute((aligned(X)))",
-                        "typedef MY_ALIGN(16) float vec4[4];",
-                        "MY_INLINE unsigned quant(vec4 v, float s) {",
-                        "  __typeof(s) t = s * v[0];",
-                        "  return (unsigned)(t - 1.0f);",
-                        "}",
-                        ""));
-        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        TestScanContext ctx = scanned(
+                dir,
+                "a.c",
+                "#define MY_INLINE static inline __attribute((always_inline))",
+                "#define MY_ALIGN(X) __attribute((aligned(X)))",
+                "typedef MY_ALIGN(16) float vec4[4];",
+                "MY_INLINE unsigned quant(vec4 v, float s) {",
+                "  __typeof(s) t = s * v[0];",
+                "  return (unsigned)(t - 1.0f);",
+                "}");
         assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
         assertThat(ctx.findings()).filteredOn(f -> f.ruleId().equals("NL001")).hasSize(1);
     }
@@ -349,18 +340,21 @@ class CudaSourceAnalyzerTest {
     /** An operator function called by name as a member: {@code p->operator[](i)}, {@code it.operator->()}. */
     @Test
     void operatorFunctionsCalledAsMembersAreRead(@TempDir Path dir) throws Exception {
-        Files.writeString(
-                dir.resolve("op.cpp"),
-                String.join(
-                        "\n",
-                        "struct Buf { float *d; float &operator[](int i) { return d[i]; } Buf *operator->() { return this; } };",
-                        "unsigned level(Buf *p, Buf b, int i) {",
-                        "  float v = p->operator[](i) - b.operator->()->operator[](0);",
-                        "  return (unsigned)v;",
-                        "}",
-                        ""));
-        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        TestScanContext ctx = scanned(
+                dir,
+                "op.cpp",
+                "struct Buf { float *d; float &operator[](int i) { return d[i]; } Buf *operator->() { return this; } };",
+                "unsigned level(Buf *p, Buf b, int i) {",
+                "  float v = p->operator[](i) - b.operator->()->operator[](0);",
+                "  return (unsigned)v;",
+                "}");
         assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
+    }
+
+    /** A scan of one file written from {@code lines}. */
+    private static TestScanContext scanned(Path dir, String name, String... lines) throws java.io.IOException {
+        Files.writeString(dir.resolve(name), String.join("\n", lines) + "\n");
+        return new TestScanContext(dir).run(new CudaSourceAnalyzer());
     }
 
     @Test

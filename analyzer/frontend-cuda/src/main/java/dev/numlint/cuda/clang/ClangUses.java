@@ -262,13 +262,22 @@ final class ClangUses {
         String l = squashed(then.children.get(0)), r = squashed(then.children.get(1));
         if (!(l.equals(a) && r.equals(b) || l.equals(b) && r.equals(a))) return false;
         out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
-        ClangNode target = strip(then.children.get(0));
-        if (depth > 0 && target != null && target.kind == CXCursor_DeclRefExpr && target.refUsr != null) {
-            reads(then, target.refUsr, target.spelling, fn, depth, out, direct);
-        } else {
-            out.add(use(ValueUse.Kind.STORE, then, null, via));
-        }
+        followAssigned(then, fn, via, depth, out, direct);
         return true;
+    }
+
+    /**
+     * The selected value goes on in the variable {@code assign} writes: its reads when it is a local followed further,
+     * else a store.
+     */
+    private void followAssigned(
+            ClangNode assign, ClangUnit.Function fn, String via, int depth, List<ValueUse> out, boolean direct) {
+        ClangNode target = strip(assign.children.get(0));
+        if (depth > 0 && target != null && target.kind == CXCursor_DeclRefExpr && target.refUsr != null) {
+            reads(assign, target.refUsr, target.spelling, fn, depth, out, direct);
+        } else {
+            out.add(use(ValueUse.Kind.STORE, assign, null, via));
+        }
     }
 
     /**
@@ -312,12 +321,7 @@ final class ClangUses {
         }
         if (best == null) return false;
         out.add(use(ValueUse.Kind.BEST_CANDIDATE, cmp, null, via));
-        ClangNode target = strip(best.children.get(0));
-        if (depth > 0 && target != null && target.kind == CXCursor_DeclRefExpr && target.refUsr != null) {
-            reads(best, target.refUsr, target.spelling, fn, depth, out, direct);
-        } else {
-            out.add(use(ValueUse.Kind.STORE, best, null, via));
-        }
+        followAssigned(best, fn, via, depth, out, direct);
         return true;
     }
 
