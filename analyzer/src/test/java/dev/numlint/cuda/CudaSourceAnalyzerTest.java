@@ -351,6 +351,30 @@ class CudaSourceAnalyzerTest {
         assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
     }
 
+    /**
+     * An overloaded name leaves the parameter an argument binds to to overload resolution: {@code print(energy, 8)}
+     * calls {@code print(double, int, unsigned = 8)}, not the two-parameter {@code print(unsigned, int)} its argument
+     * count matches (session 17's evaluation: false NL001 errors from overloads with default arguments).
+     */
+    @Test
+    void argumentsOfAnOverloadedCallAreNotBoundByTheirCount(@TempDir Path dir) throws Exception {
+        TestScanContext ctx = scanned(
+                dir,
+                "box.cpp",
+                "struct Box {",
+                "  void print(double v, int width, unsigned precision = 8) const;",
+                "  void print(unsigned v, int width) const;",
+                "  void show(double energy) const { print(energy, 8); }",
+                "};",
+                "void put(unsigned v);",
+                "void shown(double energy) { put(energy); }");
+        // the call of the one put() still converts its argument
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.ruleId().equals("NL001"))
+                .extracting(f -> f.location().startLine())
+                .containsExactly(7);
+    }
+
     /** A scan of one file written from {@code lines}. */
     private static TestScanContext scanned(Path dir, String name, String... lines) throws java.io.IOException {
         Files.writeString(dir.resolve(name), String.join("\n", lines) + "\n");

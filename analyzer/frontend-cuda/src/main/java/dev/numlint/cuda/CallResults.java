@@ -155,8 +155,17 @@ final class CallResults {
                     sig = s;
                 }
             }
+            // an overloaded name (two parameter lists, whatever their arity: default arguments and packs make the
+            // count no guide) leaves the parameter each argument binds to to overload resolution, which this front end
+            // does not do: its arguments' conversions are not claimed (session 17's evaluation: 22 false NL001 errors
+            // from same-arity member overloads, a default argument and a variadic template)
+            boolean overloaded = sigs.stream()
+                            .map(s -> s.params().stream().map(t -> t.name).toList())
+                            .distinct()
+                            .count()
+                    > 1;
             if (sig != null) {
-                for (int i = 0; i < args.size(); i++) {
+                for (int i = 0; i < args.size() && !overloaded; i++) {
                     if (argCtx.get(i) != null) {
                         int ai = i + 1;
                         conversions.convert(
