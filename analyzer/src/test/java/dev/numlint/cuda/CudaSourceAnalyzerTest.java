@@ -354,7 +354,8 @@ class CudaSourceAnalyzerTest {
     /**
      * An overloaded name leaves the parameter an argument binds to to overload resolution: {@code print(energy, 8)}
      * calls {@code print(double, int, unsigned = 8)}, not the two-parameter {@code print(unsigned, int)} its argument
-     * count matches (session 17's evaluation: false NL001 errors from overloads with default arguments).
+     * count matches, and {@code wrap(p.x[0], p.y[0], b)} the {@code (double&, double&, unsigned)} overload of two
+     * of the same arity (session 17's evaluation: false NL001 errors from such overloads).
      */
     @Test
     void argumentsOfAnOverloadedCallAreNotBoundByTheirCount(@TempDir Path dir) throws Exception {
@@ -367,7 +368,11 @@ class CudaSourceAnalyzerTest {
                 "  void show(double energy) const { print(energy, 8); }",
                 "};",
                 "void put(unsigned v);",
-                "void shown(double energy) { put(energy); }");
+                "void shown(double energy) { put(energy); }",
+                "struct P { double *x, *y; };",
+                "void wrap(P &p, unsigned start, unsigned stop);",
+                "void wrap(double &x, double &y, unsigned b);",
+                "void all(P &p, unsigned b) { wrap(p.x[0], p.y[0], b); }");
         // the call of the one put() still converts its argument
         assertThat(ctx.findings())
                 .filteredOn(f -> f.ruleId().equals("NL001"))

@@ -56,10 +56,16 @@ final class FileScope {
 
     void addFunction(FuncSig f) {
         List<FuncSig> l = functions.computeIfAbsent(f.name(), k -> new ArrayList<>());
+        // a declaration and its definition are one function; two parameter lists of one arity are overloads, both
+        // kept, so that a call of either is known to need overload resolution (CallResults)
         for (FuncSig g : l) {
-            if (g.params().size() == f.params().size() && g.ret().name.equals(f.ret().name)) return;
+            if (g.ret().name.equals(f.ret().name) && paramNames(g).equals(paramNames(f))) return;
         }
         l.add(f);
+    }
+
+    private static List<String> paramNames(FuncSig f) {
+        return f.params().stream().map(t -> t.name).toList();
     }
 
     boolean isTypeName(String n) {
