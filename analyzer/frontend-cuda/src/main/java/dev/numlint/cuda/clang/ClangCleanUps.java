@@ -338,7 +338,7 @@ final class ClangCleanUps {
         boolean[] written = new boolean[1];
         fn.forEach(n -> {
             if (n.kind == CXCursor_VarDecl && usr.equals(n.usr)) decl[0] = n;
-            else if (writes(n, usr)) written[0] = true;
+            else if (ClangLoops.writes(n, usr)) written[0] = true;
         });
         if (decl[0] == null || written[0] || decl[0].children.isEmpty()) return null;
         ClangNode v = decl[0].children.get(decl[0].children.size() - 1);
@@ -362,7 +362,7 @@ final class ClangCleanUps {
         boolean[] written = new boolean[1];
         fn.forEach(n -> {
             if (written[0]) return;
-            for (String v : vars) if (writes(n, v)) written[0] = true;
+            for (String v : vars) if (ClangLoops.writes(n, v)) written[0] = true;
             boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
                     || n.kind == CXCursor_CompoundAssignOperator
                     || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
@@ -390,20 +390,9 @@ final class ClangCleanUps {
     private static boolean writesVar(ClangNode n, String var) {
         boolean[] w = new boolean[1];
         n.forEach(x -> {
-            if (!w[0] && writes(x, var)) w[0] = true;
+            if (!w[0] && ClangLoops.writes(x, var)) w[0] = true;
         });
         return w[0];
-    }
-
-    /** Whether {@code n} writes the variable {@code var} ({@code =}, a compound assignment, ++, --) or takes its address. */
-    private static boolean writes(ClangNode n, String var) {
-        boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
-                || n.kind == CXCursor_CompoundAssignOperator;
-        boolean unary = n.kind == CXCursor_UnaryOperator
-                && (n.spelling.equals("++") || n.spelling.equals("--") || n.spelling.equals("&"));
-        if ((!assign && !unary) || n.children.isEmpty()) return false;
-        ClangNode target = strip(n.children.get(0));
-        return target != null && target.kind == CXCursor_DeclRefExpr && var.equals(target.refUsr);
     }
 
     /** Whether the loop {@code l} holds a {@code break} of its own (not one of an inner loop or switch). */

@@ -169,8 +169,8 @@ final class ClangLoops {
         return true;
     }
 
-    /** Whether {@code n} writes the variable {@code var} or takes its address. */
-    private static boolean writes(ClangNode n, String var) {
+    /** Whether {@code n} writes the variable {@code var} ({@code =}, a compound assignment, ++, --) or takes its address. */
+    static boolean writes(ClangNode n, String var) {
         boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
                 || n.kind == CXCursor_CompoundAssignOperator;
         boolean unary = n.kind == CXCursor_UnaryOperator
