@@ -80,7 +80,9 @@ final class ConversionSites {
                 pos.site(snippet, b.device, b.host, null),
                 what,
                 origin,
-                b.f.longDoubleSpecialisation ? "a specialisation for long double" : null));
+                b.f.longDoubleSpecialisation
+                        ? "a specialisation for long double"
+                        : b.f.longDoubleInterface ? FunctionFacts.LongDouble.INTERFACE : null));
     }
 
     /** The macro that the {@code long} of a declaration's specifiers comes from, or null. */

@@ -46,6 +46,12 @@ final class TopLevelSplitter {
          * {@code template<> struct S<long double>}): the library provides long double on purpose.
          */
         boolean longDoubleSpecialisation;
+        /**
+         * A long double function ({@code long double expm1l(long double x)}, the C library's {@code *l} convention): a
+         * long double parameter and no other floating type in its signature. The caller chose long double; the
+         * function provides it on purpose.
+         */
+        boolean longDoubleInterface;
 
         boolean runsOnDevice() {
             return global || device;
@@ -521,6 +527,7 @@ final class TopLevelSplitter {
                 f.longDoubleWhat = "parameter '" + p.name + "'";
             }
         }
+        f.longDoubleInterface = longDoubleInterface(ret, f.paramTypes);
         if (ret == CType.LONG_DOUBLE) {
             f.longDoubleLine = f.line;
             f.longDoubleCol = nameTok.getCharPositionInLine() + 1;
@@ -534,6 +541,26 @@ final class TopLevelSplitter {
             if (RandomDraws.returnsDraw(t, open, close, scope)) scope.randomFunctions.add(f.name);
         }
         if (collectBodies) functions.add(f);
+    }
+
+    /**
+     * Whether a signature is a long double interface: at least one parameter is long double (or points to it) and no
+     * parameter or result is another floating type (or points to one).
+     */
+    static boolean longDoubleInterface(CType ret, List<CType> params) {
+        boolean wide = false;
+        for (CType p : params) {
+            CType base = pointee(p);
+            if (base.kind == CType.Kind.LONG_DOUBLE) wide = true;
+            else if (base.isFloating() || base.isUnknown()) return false;
+        }
+        CType r = pointee(ret);
+        return wide && (r.kind == CType.Kind.LONG_DOUBLE || !(r.isFloating() || r.isUnknown()));
+    }
+
+    private static CType pointee(CType t) {
+        while (t != null && t.kind == CType.Kind.POINTER && t.elem != null) t = t.elem;
+        return t == null ? CType.UNKNOWN : t;
     }
 
     /**

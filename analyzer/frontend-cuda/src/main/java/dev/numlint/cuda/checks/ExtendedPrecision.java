@@ -12,7 +12,8 @@ import dev.numlint.rules.RuleCatalog;
  * NL005: long double in host code. What it means depends on the compiler and the CPU (80-bit x87 with GCC and Clang
  * on x86-64, 64-bit double with MSVC, 128-bit software quad on AArch64 Linux); device code has nothing wider than
  * double. One finding per macro, typedef or declaration that introduces the type in a file, not one per variable; a
- * long double the code provides on purpose (a specialisation of a template for long double) or in a file the
+ * long double the code provides on purpose (a specialisation of a template for long double, a long double function
+ * whose floating parameters and result are all long double) or in a file the
  * analyzed configuration does not compile (it reaches an {@code #error}, as a header for another CPU does) is a note.
  */
 @AutoService(CudaCheck.class)

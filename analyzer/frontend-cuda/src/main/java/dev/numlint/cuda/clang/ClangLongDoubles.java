@@ -41,7 +41,9 @@ final class ClangLongDoubles {
         List<LongDouble> out = new ArrayList<>();
         for (ClangUnit.Function fn : unit.functions()) {
             ClangNode f = fn.node();
-            String deliberate = specialisation(fn) ? "a specialisation for long double" : null;
+            String deliberate = specialisation(fn)
+                    ? "a specialisation for long double"
+                    : longDoubleInterface(f) ? dev.numlint.cuda.facts.FunctionFacts.LongDouble.INTERFACE : null;
             // the signature: the return type wins over the first long double parameter (one finding)
             ClangNode param = null;
             for (ClangNode c : f.children) {
@@ -89,6 +91,33 @@ final class ClangLongDoubles {
         java.util.regex.Matcher m = Pattern.compile("^[A-Za-z_]\\w*").matcher(rest);
         if (m.find() && !m.group().equals("long") && !m.group().equals("double")) return "macro " + m.group();
         return "declaration " + decl.offset;
+    }
+
+    /**
+     * Whether the function's signature is a long double interface ({@code long double expm1l(long double x)}): a
+     * parameter of type long double (or a pointer or reference to it) and no other floating type among the parameters
+     * and the result. The caller chose long double; the function provides it on purpose.
+     */
+    private static boolean longDoubleInterface(ClangNode f) {
+        boolean wide = false;
+        for (ClangNode c : f.children) {
+            if (c.kind != CXCursor_ParmDecl) continue;
+            int kind = floating(c.canon);
+            if (kind < 0) return false;
+            if (kind > 0) wide = true;
+        }
+        int paren = f.canon.indexOf('(');
+        return wide && paren > 0 && floating(f.canon.substring(0, paren)) >= 0;
+    }
+
+    /** 1 when a type's spelling is long double (through pointers, references, qualifiers), -1 another floating type. */
+    private static int floating(String canon) {
+        if (canon.contains("(")) return -1; // a function pointer: not a plain interface
+        if (canon.matches(".*\\blong double\\b.*"))
+            return canon.replace("long double", "").matches(".*\\b(float|double|__half|half|__nv_bfloat16)\\b.*")
+                    ? -1
+                    : 1;
+        return canon.matches(".*\\b(float|double|__half|half|__nv_bfloat16|_Float16|__float128)\\b.*") ? -1 : 0;
     }
 
     /**

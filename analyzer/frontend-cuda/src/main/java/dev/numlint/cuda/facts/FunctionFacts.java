@@ -231,6 +231,9 @@ public final class FunctionFacts {
      *                   or null
      */
     public record LongDouble(Site site, String what, String origin, String deliberate) {
+        /** Why a long double function's own long doubles are there on purpose. */
+        public static final String INTERFACE = "a long double function (its floating parameters and result are)";
+
         public LongDouble(Site site, String what) {
             this(site, what, null, null);
         }
