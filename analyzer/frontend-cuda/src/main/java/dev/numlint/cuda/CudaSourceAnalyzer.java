@@ -541,7 +541,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 fileFacts.longDoubles.add(new FunctionFacts.LongDouble(
                         new Reporter.Pos(ld.line(), ld.col(), ld.line(), 0)
                                 .site("long double " + ld.what(), false, true, null),
-                        ld.what()));
+                        ld.what(),
+                        null,
+                        ld.deliberate()));
             }
             CudaChecks.run(fileFacts, rep, null);
             // a file whose macros the preprocessor had to stop expanding (made to explode) is not given to Clang

@@ -62,8 +62,18 @@ final class TopLevelSplitter {
         }
     }
 
-    /** A declaration at file or class level that mentions long double (NL005 in host code). */
-    record LongDoubleDecl(int line, int col, String what) {}
+    /**
+     * A declaration at file or class level that mentions long double (NL005 in host code).
+     *
+     * @param name       the declared name
+     * @param deliberate why it is there on purpose (a long double function's prototype; a constant only long double
+     *                   functions use), or null
+     */
+    record LongDoubleDecl(int line, int col, String what, String name, String deliberate) {
+        LongDoubleDecl deliberate(String why) {
+            return new LongDoubleDecl(line, col, what, name, why);
+        }
+    }
 
     private final List<PToken> t;
     private final FileScope scope;
@@ -83,6 +93,29 @@ final class TopLevelSplitter {
 
     void split() {
         split(0, t.size(), null, Set.of());
+        usedOnlyByLongDoubleFunctions();
+    }
+
+    /**
+     * A file-level long double variable (a libm's table of coefficients) that only long double functions use is
+     * there on purpose, as those functions are: the file defines at least one, and no other function names it.
+     */
+    private void usedOnlyByLongDoubleFunctions() {
+        if (functions.stream().noneMatch(f -> f.longDoubleInterface)) return;
+        for (int k = 0; k < longDoubles.size(); k++) {
+            LongDoubleDecl ld = longDoubles.get(k);
+            if (ld.deliberate() != null || ld.what().startsWith("function ")) continue;
+            boolean other = false;
+            for (FunctionDef f : functions) {
+                if (f.longDoubleInterface) continue;
+                for (int i = f.bodyStart; i < f.bodyEnd && !other; i++) {
+                    other = t.get(i).getType() == CudaLexer.IDENTIFIER
+                            && t.get(i).getText().equals(ld.name());
+                }
+                if (other) break;
+            }
+            if (!other) longDoubles.set(k, ld.deliberate("used by long double functions only"));
+        }
     }
 
     private void split(int from, int to, StructInfo cls, Set<String> outerTemplate) {
@@ -364,8 +397,17 @@ final class TopLevelSplitter {
             }
             CType type = Decls.declType(base, d);
             if (base == CType.LONG_DOUBLE && !typedef) {
-                longDoubles.add(
-                        new LongDoubleDecl(d.line, d.col, (d.params != null ? "function " : "") + "'" + d.name + "'"));
+                String deliberate = null;
+                if (d.params != null) {
+                    CType ret = base;
+                    for (int p = 0; p < d.pointers; p++) ret = CType.pointer(ret);
+                    List<CType> ps = new ArrayList<>();
+                    for (Param p : params(d.params, tparams)) ps.add(p.type);
+                    if (longDoubleInterface(ret, ps))
+                        deliberate = dev.numlint.cuda.facts.FunctionFacts.LongDouble.INTERFACE;
+                }
+                longDoubles.add(new LongDoubleDecl(
+                        d.line, d.col, (d.params != null ? "function " : "") + "'" + d.name + "'", d.name, deliberate));
             }
             if (typedef) {
                 if (d.params == null) scope.typedefs.put(d.name, type.alias(d.name));
