@@ -93,7 +93,10 @@ final class ClangGuards {
     private static String guardOf(ClangUnit unit, ClangNode at, Path usr, ClangUnit.Function fn, int depth) {
         ClangNode c = at;
         for (ClangNode p = at.parent; p != null && p != fn.node(); c = p, p = p.parent) {
-            if (p.kind == CXCursor_IfStmt && p.children.size() >= 2 && p.children.get(1) == c) {
+            // the branch taken when the test holds, or the else branch (the test failed: the other side of it)
+            if (p.kind == CXCursor_IfStmt
+                    && p.children.size() >= 2
+                    && (p.children.get(1) == c || p.children.size() == 3 && p.children.get(2) == c)) {
                 ClangNode test = p.children.get(0);
                 if (compares(test, usr) && !writtenBetween(p, at, usr))
                     return "the test '" + unit.text(test) + "' (line " + test.line + ")";
