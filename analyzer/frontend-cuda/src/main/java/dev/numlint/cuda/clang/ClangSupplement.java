@@ -93,6 +93,7 @@ public final class ClangSupplement {
         // know is Clang's to judge: its conversion there is floating in the instantiations (supplied by missing())
         facts.conversions.removeIf(c ->
                 !c.floatData() && templateConversionAt(c.site().line(), c.site().column()));
+        guardsFromClang(facts);
         for (FunctionFacts.Conversion c : facts.conversions) {
             // Clang supplements only conversions to unsigned and narrow signed types (below): lines with those
             if (!c.unsigned() && c.bytes() >= 4) continue;
@@ -220,6 +221,47 @@ public final class ClangSupplement {
 
     /** A function Clang analyzed in place of the hand-written front end, and the facts it added. */
     public record Added(List<FunctionFacts> facts, List<ClangUnit.Function> recovered) {}
+
+    /**
+     * Whether a conversion the hand-written facts hold is guarded is Clang's to say where Clang holds the same
+     * conversion (the same line and column, floating data to an unsigned or narrow type): Clang's guards follow
+     * the control flow (a branch of an if / else-if chain that does not leave, a write in an else branch or to the
+     * tested variable, a member or element tested through the same expression) where the hand-written facts match
+     * text. The hand-written interval stays: a conversion proven in range by it is decided by its interval.
+     */
+    private void guardsFromClang(FunctionFacts facts) {
+        Map<String, ClangUnit.Conversion> clang = null;
+        for (var it = facts.conversions.listIterator(); it.hasNext(); ) {
+            FunctionFacts.Conversion c = it.next();
+            if (!c.floatData() || c.constant() != null || (!c.unsigned() && c.bytes() >= 4)) continue;
+            if (clang == null) {
+                clang = new java.util.HashMap<>();
+                for (ClangUnit.Conversion k : unit.conversions()) {
+                    if (!k.viaTemplate()) clang.putIfAbsent(k.node().line + ":" + unit.utf16Column(k.node()), k);
+                }
+            }
+            ClangUnit.Conversion k = clang.get(c.site().line() + ":" + c.site().column());
+            if (k == null) continue;
+            boolean guarded = k.guarded() && !scaledPast(k, unit.interval(k.operand(), k.in()));
+            if (guarded == c.guarded()) continue;
+            it.set(new FunctionFacts.Conversion(
+                    c.site(),
+                    c.how(),
+                    c.operand(),
+                    c.from(),
+                    c.to(),
+                    c.unsigned(),
+                    c.bytes(),
+                    c.constant(),
+                    guarded,
+                    c.floatData(),
+                    c.nonNegative(),
+                    c.lo(),
+                    c.hi(),
+                    c.explicit(),
+                    guarded ? k.guard() : null));
+        }
+    }
 
     /**
      * The facts the hand-written front end's facts lack (call after every function of the file went through
