@@ -163,4 +163,20 @@ class ClangWorkerHostileTest {
         assertThat(findings(s.report())).contains("NL001 a_bomb.cu:13", "NL001 b_after.cu:6");
         assertThat(s.mappedLibclang()).isFalse();
     }
+
+    @Test
+    void aCxx20CudaFileWithTheStandardLibraryIsReadByClang() throws Exception {
+        // built with -std=c++20: with the precompiled wrapper headers, <memory> crashed libclang in the worker
+        // (SIGSEGV, "the Clang worker ended (exit code 1)"; cornerstone-octree's 41 files)
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        Files.writeString(repo.resolve("a.cu"), "#include <memory>\n" + CLANG_ONLY);
+        Files.writeString(
+                repo.resolve("compile_commands.json"),
+                "[{\"directory\": \"" + repo + "\", \"command\": \"nvcc -std=c++20 -c a.cu -o a.o\","
+                        + " \"file\": \"a.cu\"}]");
+        Scan s = scan(repo, "-Dnumlint.clang.fileBudgetMs=120000");
+        assertThat(notices(s.report(), "clang-not-parsed")).as(s.err()).isEmpty();
+        // the cast after the declaration the hand-written parser cannot read: Clang's
+        assertThat(findings(s.report())).contains("NL001 a.cu:7");
+    }
 }

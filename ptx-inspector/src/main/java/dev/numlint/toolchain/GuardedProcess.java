@@ -314,6 +314,25 @@ public final class GuardedProcess {
             }
         }
 
+        /**
+         * The first {@code max} bytes of a file the child wrote into its private working directory (a JVM child's
+         * crash report, {@code -XX:ErrorFile}), or "" when there is none; {@code name} is a plain file name.
+         */
+        public String fileHead(String name, int max) {
+            if (name.isEmpty() || name.contains("/") || name.startsWith(".")) return "";
+            Path f = work.resolve(name);
+            try (java.nio.channels.SeekableByteChannel ch =
+                    Files.newByteChannel(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) Math.min(max, ch.size()));
+                while (b.hasRemaining() && ch.read(b) > 0) {
+                    // read on
+                }
+                return new String(b.array(), 0, b.position(), StandardCharsets.UTF_8);
+            } catch (IOException | RuntimeException e) {
+                return "";
+            }
+        }
+
         private void kill() {
             killTree(process);
         }

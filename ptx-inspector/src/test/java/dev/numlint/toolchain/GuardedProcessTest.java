@@ -158,6 +158,11 @@ class GuardedProcessTest {
             p.stdin().flush();
             assertThat(out.readLine()).startsWith("two ");
             assertThat(p.errorTail(100)).isEqualTo("err one\nerr two\n");
+            // a file the child wrote into its private directory (a JVM's crash report), read from its start
+            Files.writeString(dir.resolve("report.log"), "head of the report\nrest");
+            assertThat(p.fileHead("report.log", 18)).isEqualTo("head of the report");
+            assertThat(p.fileHead("none.log", 100)).isEmpty();
+            assertThat(p.fileHead("../report.log", 100)).isEmpty();
             // an exchange past its deadline: the child is killed and the caller learns why
             var deadline = p.killAfter(200);
             assertThat(out.readLine()).isNull();

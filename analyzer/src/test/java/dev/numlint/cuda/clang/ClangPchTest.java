@@ -214,6 +214,42 @@ class ClangPchTest {
     }
 
     @Test
+    void aCxx20CudaFileIsParsedPlainlyAsTheHeaderGivesItErrorsItHasNot() throws Exception {
+        assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
+        // with the header, libclang 20 reports 21 errors in <string> ("no matching function for call to 'operator
+        // delete'"), and <memory> crashes it
+        Path a = write("a.cu", "#include <string>\n" + SOURCE);
+        List<String> cxx20 = new ArrayList<>(args(a));
+        cxx20.add(cxx20.size() - 1, "-std=c++20");
+        System.setProperty("numlint.clang.pch", "false");
+        ClangUnit plain = parse(a, cxx20);
+        System.setProperty("numlint.clang.pch", "true");
+        ClangUnit u = parse(a, cxx20);
+        assertThat(plain.errors()).isZero();
+        assertThat(u.errors()).as("first error: %s", u.firstError()).isZero();
+        assertThat(ClangPch.USED.get()).isZero();
+        assertThat(dump(u)).isEqualTo(dump(plain));
+    }
+
+    @Test
+    void theCxx20ModesAreRecognized() {
+        for (String std : List.of("c++20", "gnu++20", "c++2a", "gnu++2b", "c++23", "c++26", "c++2c")) {
+            assertThat(ClangPch.cxx20(List.of("-x", "cuda", "-std=" + std)))
+                    .as(std)
+                    .isTrue();
+        }
+        for (String std : List.of("c++98", "c++03", "c++0x", "c++11", "gnu++14", "c++1z", "c++17", "c11")) {
+            assertThat(ClangPch.cxx20(List.of("-x", "cuda", "-std=" + std)))
+                    .as(std)
+                    .isFalse();
+        }
+        assertThat(ClangPch.cxx20(List.of("-x", "cuda"))).isFalse();
+        assertThat(ClangPch.cxx20(List.of("-std=c++20", "-std=c++17")))
+                .as("the last one counts")
+                .isFalse();
+    }
+
+    @Test
     void hostFilesAreParsedPlainly() throws Exception {
         Path a = write("a.cpp", "int f(float x) { return (unsigned)x; }\n");
         ClangFrontEnd fe = ClangFrontEnd.forTest(dir, null, dir.resolve("cache"));

@@ -112,7 +112,7 @@ final class ClangPch {
      * directories shadow a header it read.
      */
     static Path forArguments(CXIndex index, List<String> args, Path cacheDir) {
-        if (!enabled() || !cuda(args)) return null;
+        if (!enabled() || !cuda(args) || cxx20(args)) return null;
         List<String> set = headerArguments(args);
         String key = key(set);
         Path store = cacheDir == null ? null : store(cacheDir);
@@ -262,6 +262,29 @@ final class ClangPch {
             if (args.get(i).equals("-x") && args.get(i + 1).equals("cuda")) return true;
         }
         return false;
+    }
+
+    /**
+     * Whether the arguments select C++20 or later ({@code -std=c++20}, {@code gnu++2a}, {@code c++23}, ...). With
+     * libclang 20, a CUDA file parsed in these modes with the precompiled wrapper headers gets errors the plain parse
+     * does not have ({@code <string>}: "no matching function for call to 'operator delete'"; {@code <new>}: "'erfcx'
+     * has different definitions in different modules") or crashes Clang ({@code <memory>}: a null dereference under
+     * {@code Sema::ActOnCXXDelete}), which ends the worker: such files are parsed plainly.
+     */
+    static boolean cxx20(List<String> args) {
+        String std = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.startsWith("-std=")) std = a.substring(5);
+            else if (a.equals("-std") && i + 1 < args.size()) std = args.get(++i);
+        }
+        if (std == null) return false;
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(?:c|gnu)\\+\\+(\\d)(\\w)").matcher(std);
+        if (!m.matches()) return false;
+        int year = Integer.parseInt(m.group(1) + m.group(2).replaceAll("[a-z]", "9"));
+        // c++98 and c++03 are before 2011; 2a, 2b, 2c (the drafts of 20, 23, 26) read as 29: later than 17
+        return year < 98 && year >= 20;
     }
 
     /** The arguments that decide what the CUDA wrapper reads: all but include directories and forced includes. */

@@ -41,6 +41,9 @@ public final class ClangWorkers {
     static final long RETIRE_CPU_SECONDS = 1800;
     static final long CPU_LIMIT_SECONDS = 3600;
 
+    /** The worker JVM's crash report, in its private working directory ({@code -XX:ErrorFile}). */
+    static final String CRASH_REPORT = "numlint-worker-crash.log";
+
     static final ClangWorkers SHARED = new ClangWorkers();
 
     /** Workers started in this process and the time their starts took (a JVM, libclang loaded), for benchmarks. */
@@ -236,6 +239,9 @@ public final class ClangWorkers {
                     "-XX:TieredStopAtLevel=1",
                     "-XX:-UsePerfData",
                     "-XX:-CreateCoredumpOnCrash",
+                    // a crash of libclang (a signal in native code) is reported by the JVM here, in the private
+                    // directory, and the worker exits with 1: reason() reads the signal and the frame from it
+                    "-XX:ErrorFile=" + CRASH_REPORT,
                     "-Djava.awt.headless=true",
                     // JavaCPP's own accounting would refuse allocations past twice the heap: the limit is the rlimit
                     "-Dorg.bytedeco.javacpp.maxBytes=0",
@@ -289,7 +295,8 @@ public final class ClangWorkers {
                 return ClangParser.overBudgetReason(budgetMs);
             }
             Integer code = p.exitCode(2_000);
-            String err = p.errorTail(8192).toLowerCase(Locale.ROOT);
+            String report = p.fileHead(CRASH_REPORT, 4096);
+            String err = (p.errorTail(8192) + report).toLowerCase(Locale.ROOT);
             if (err.contains("out of memory")
                     || err.contains("bad_alloc")
                     || err.contains("outofmemoryerror")
@@ -298,10 +305,34 @@ public final class ClangWorkers {
                 return "out of memory (the Clang worker is limited to " + (memoryBytes() >> 20)
                         + " MB of address space, -Dnumlint.clang.workerMemoryMb)";
             }
+            String crash = crashReason(report);
+            if (crash != null) return crash;
             if (code == null) return "the Clang worker stopped answering";
             if (code == 128 + 24) return "over the Clang worker's CPU-time limit";
             if (code > 128) return "the Clang worker crashed (signal " + (code - 128) + ")";
             return "the Clang worker ended (exit code " + code + ")";
+        }
+
+        /**
+         * The reason in a JVM crash report ({@code -XX:ErrorFile}): the signal and the native frame it hit, e.g.
+         * "libclang crashed (SIGSEGV in clang::Sema::ActOnCXXDelete)"; null when the text is no crash report. The
+         * frame's name is the symbol of libclang's (or the JVM's) own code, never text of the scanned file.
+         */
+        static String crashReason(String report) {
+            if (report == null || !report.contains("A fatal error has been detected")) return null;
+            java.util.regex.Matcher sig = java.util.regex.Pattern.compile("(?m)^#\\s+(SIG[A-Z]+|EXCEPTION_[A-Z_]+)")
+                    .matcher(report);
+            String signal = sig.find() ? sig.group(1) : "a fatal error";
+            java.util.regex.Matcher fr = java.util.regex.Pattern.compile(
+                            "(?m)^# Problematic frame:\\s*\\n#\\s+(\\S+)\\s+\\[([^\\]+]+)[^\\]]*\\]\\s*([^\\n]*)")
+                    .matcher(report);
+            if (!fr.find()) return "the Clang worker crashed (" + signal + ")";
+            String lib = fr.group(2).trim();
+            String symbol = fr.group(3).replaceAll("[(+].*", "").trim();
+            if (symbol.length() > 120) symbol = symbol.substring(0, 120);
+            String where = symbol.isEmpty() ? lib : symbol;
+            String who = lib.contains("clang") || lib.contains("LLVM") ? "libclang" : "the Clang worker (" + lib + ")";
+            return who + " crashed (" + signal + " in " + where + ")";
         }
 
         /** Whether the worker can take the next file (alive, not due for retirement). */

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Functions analyzed by a scan, counted against Universal Ctags' function definitions.
+
+Usage: functions-analyzed.py REPORT.json [--ccdb compile_commands.json] [--exclude GLOB]...
+
+total: Universal Ctags definitions (kind f; .cu/.cuh/.inl/.inc read as C++) in the C/C++/CUDA files of the scanned
+paths, less the excluded globs. Each function is counted once, in the first of:
+  not-analyzed-file  every function of a file with a notAnalyzed notice
+  neither            named by a parse-error notice that does not say "Clang read it": read by neither front end;
+                     split into "not compiled" (a source file with no entry in --ccdb: the build does not compile
+                     it in this configuration) and "missed" (the rest, headers included)
+  clang-facts        named by a parse-error notice "...; Clang read it: analyzed from Clang's facts", or counted by a
+                     clang-only notice: the hand-written parser could not read it, Clang did
+  full               the rest (both front ends; in a clang-not-parsed file the hand-written one only, counted apart)
+analyzed = total - not-analyzed-file - neither; "of the build" leaves the not-compiled functions out of the total.
+"""
+import fnmatch, json, os, re, subprocess, sys
+
+args = sys.argv[1:]
+js = args.pop(0)
+ccdb = None
+ex = []
+while args:
+    a = args.pop(0)
+    if a == '--ccdb': ccdb = args.pop(0)
+    elif a == '--exclude': ex.append(args.pop(0))
+    elif a.startswith('--exclude='): ex.append(a.split('=', 1)[1])
+d = json.load(open(js))
+root = d['provenance']['root']; paths = d['provenance']['scannedPaths']
+EXT = ('.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx', '.cu', '.cuh', '.inl', '.inc')
+
+def glob2re(g):
+    r = ''; i = 0
+    while i < len(g):
+        if g[i:i+3] == '**/': r += '(?:.*/)?'; i += 3
+        elif g[i:i+2] == '**': r += '.*'; i += 2
+        elif g[i] == '*': r += '[^/]*'; i += 1
+        elif g[i] == '?': r += '[^/]'; i += 1
+        else: r += re.escape(g[i]); i += 1
+    return re.compile(r + '$')
+
+exs = [glob2re(g) for g in ex]
+files = []
+for p in paths:
+    for dp, dn, fn in os.walk(p):
+        dn[:] = [x for x in dn if not x.startswith('.')]
+        for f in fn:
+            full = os.path.join(dp, f); rel = os.path.relpath(full, root)
+            if f.endswith(EXT) and not any(e.match(rel) or e.match(rel + '/') for e in exs): files.append(full)
+out = subprocess.run(['ctags', '-x', '--kinds-C=f', '--kinds-C++=f', '--langmap=C++:+.cu.cuh.inl.inc',
+                      '--_xformat=%{input}\t%{line}\t%{name}'] + files, capture_output=True, text=True).stdout
+funcs = [l.split('\t') for l in out.splitlines() if l.count('\t') == 2]
+total = len(funcs)
+built = None
+if ccdb:
+    built = set()
+    for e in json.load(open(ccdb)):
+        f = e['file'] if os.path.isabs(e['file']) else os.path.join(e['directory'], e['file'])
+        built.add(os.path.relpath(os.path.normpath(f), root))
+notes = d['notifications']
+na_files = {n['file'] for n in notes if n.get('notAnalyzed')}
+na = sum(1 for f in funcs if os.path.relpath(f[0], root) in na_files)
+parse = [n for n in notes if n['id'] == 'parse-error' and n['file'] not in na_files]
+clang_read = [n for n in parse if "Clang read it" in n['message']]
+neither = [n for n in parse if "Clang read it" not in n['message']]
+SOURCES = ('.c', '.cc', '.cpp', '.cxx', '.cu')
+# a source file without a compile command is not compiled by the build; a header cannot be told so (it is compiled
+# through the units that include it)
+not_compiled = [n for n in neither if built is not None and n['file'].endswith(SOURCES) and n['file'] not in built]
+missed = [n for n in neither if n not in not_compiled]
+clang_only = sum(int(re.match(r'(\d+) function', n['message']).group(1)) for n in notes if n['id'] == 'clang-only')
+legacy_files = {n['file'] for n in notes if n['id'] == 'clang-not-parsed'}
+legacy = sum(1 for f in funcs if os.path.relpath(f[0], root) in legacy_files)
+clang_facts = len(clang_read) + clang_only
+analyzed = total - na - len(neither)
+full = analyzed - clang_facts
+of_build = total - len(not_compiled)
+pct = lambda a, b: f"{100 * a / b:.2f}%" if b else "n/a"
+print(f"functions {total}; not-analyzed files {na}; read by neither {len(neither)} (not compiled {len(not_compiled)},"
+      f" missed {len(missed)}); Clang's facts only {clang_facts} (parse-error {len(clang_read)}, clang-only"
+      f" {clang_only}); hand-written only (clang-not-parsed files) {legacy}")
+print(f"analyzed {pct(analyzed, total)}; analyzed of the build {pct(analyzed, of_build)}"
+      f"{'' if built is not None else ' (no --ccdb: every file counted as built)'}; full facts {pct(full, total)};"
+      f" clang-not-parsed notices {len(legacy_files)}")
+for n in neither:
+    print(f"  neither{' (not compiled)' if n in not_compiled else ''}", n['file'], n['line'], n['message'][:120])
