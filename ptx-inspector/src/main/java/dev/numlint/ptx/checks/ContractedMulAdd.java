@@ -65,6 +65,9 @@ public final class ContractedMulAdd implements PtxCheck {
             if (libraryLineWithoutSum(line)) {
                 return; // fmodf's remainder step on 'while (fmodf(t, dt) != 0.0f) dt *= 0.5f;'
             }
+            if (SourceText.callsMathLibraryAnyCase(line) && narrowedProduct(facts, in)) {
+                return; // a step of powf called on doubles: its multiplicands come from the narrowed arguments
+            }
             if (SourceText.callsMathLibrary(line) && !userOperands(facts, in)) {
                 return; // a step of an inlined library routine on the same line
             }
@@ -142,6 +145,9 @@ public final class ContractedMulAdd implements PtxCheck {
             if (libraryLineWithoutSum(facts.sourceLine(add))) {
                 continue; // powf's reduction on 'e = p * powf(d, -g);': the line subtracts nothing
             }
+            if (SourceText.callsMathLibraryAnyCase(facts.sourceLine(add)) && narrowedProduct(facts, mul)) {
+                continue; // powf's reduction when called on doubles: the line's own arithmetic is double
+            }
             if (mline == null
                     && (facts.constantOperand(mul, mul.operand(1)) || facts.constantOperand(mul, mul.operand(2)))
                     && facts.sourceLine(add) == null) {
@@ -182,6 +188,25 @@ public final class ContractedMulAdd implements PtxCheck {
      */
     static boolean libraryLineWithoutSum(String line) {
         return line != null && SourceText.callsMathLibraryAnyCase(line) && !SourceText.writesSum(line);
+    }
+
+    /**
+     * Both multiplicands of {@code in} are constants or computed on its line from a double narrowed to float: the
+     * float code of a routine the line calls on double arguments, not a product the programmer wrote in float (a
+     * loaded or another line's factor makes it the programmer's).
+     */
+    static boolean narrowedProduct(PtxFacts facts, Instruction in) {
+        boolean any = false;
+        for (int k = 1; k <= 2; k++) {
+            if (facts.constantOperand(in, in.operand(k))) {
+                continue;
+            }
+            if (!facts.narrowedFromDouble(in, k)) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
     }
 
     /** Operand {@code k} of {@code in} is a register a {@code neg} defines. */
