@@ -180,7 +180,8 @@ public final class PtxFacts {
      * Whether operand {@code k} of {@code in} is computed, on {@code in}'s own source line, from a double narrowed to
      * float ({@code cvt.rn.f32.f64}): the float code of a routine called on double arguments ({@code powf(p / pk,
      * e)} with double {@code p}, {@code pk}, {@code e}; libdevice's instructions take the calling line). Definitions
-     * on other lines end the search.
+     * on other lines end the search, except on a line that calls a math routine too: nvcc shares the steps of two
+     * calls on one value ({@code powf(p / pk, a)} and {@code powf(p / pk, b)} on consecutive lines share the log).
      */
     public boolean narrowedFromDouble(Instruction in, int k) {
         if (in.loc() == null || !(in.operand(k) instanceof Operand.Reg)) {
@@ -200,11 +201,12 @@ public final class PtxFacts {
             }
             for (int d : defUse().reachingDefs(x.index(), r.name())) {
                 Instruction def = fn.instruction(d);
-                if (!seen.add(d)
-                        || def.loc() == null
-                        || def.loc().pos().line() != line
-                        || def.loc().pos().fileIndex() != file) {
+                if (!seen.add(d) || def.loc() == null) {
                     continue;
+                }
+                if ((def.loc().pos().line() != line || def.loc().pos().fileIndex() != file)
+                        && !dev.numlint.ptx.rules.SourceText.callsMathLibraryAnyCase(sourceLine(def))) {
+                    continue; // another line's code, unless a routine called there shares its steps (powf's log)
                 }
                 if (def.opcode().equals("cvt")
                         && def.types().size() == 2
