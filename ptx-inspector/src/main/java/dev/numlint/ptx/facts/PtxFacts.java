@@ -180,8 +180,8 @@ public final class PtxFacts {
      * Whether operand {@code k} of {@code in} is computed, on {@code in}'s own source line, from a double narrowed to
      * float ({@code cvt.rn.f32.f64}): the float code of a routine called on double arguments ({@code powf(p / pk,
      * e)} with double {@code p}, {@code pk}, {@code e}; libdevice's instructions take the calling line). Definitions
-     * on other lines end the search, except on a line that calls a math routine too: nvcc shares the steps of two
-     * calls on one value ({@code powf(p / pk, a)} and {@code powf(p / pk, b)} on consecutive lines share the log).
+     * on other lines end the search, except on a line that calls the same math routine: nvcc shares the steps of
+     * two calls on one value ({@code powf(p / pk, a)} and {@code powf(p / pk, b)} on consecutive lines share the log).
      */
     public boolean narrowedFromDouble(Instruction in, int k) {
         if (in.loc() == null || !(in.operand(k) instanceof Operand.Reg)) {
@@ -189,6 +189,7 @@ public final class PtxFacts {
         }
         int line = in.loc().pos().line();
         int file = in.loc().pos().fileIndex();
+        java.util.Set<String> routines = dev.numlint.ptx.rules.SourceText.mathLibraryCalls(sourceLine(in));
         java.util.ArrayDeque<int[]> work = new java.util.ArrayDeque<>(); // {instruction, register's operand index}
         java.util.Set<Integer> seen = new java.util.HashSet<>();
         work.add(new int[] {in.index(), k});
@@ -205,8 +206,9 @@ public final class PtxFacts {
                     continue;
                 }
                 if ((def.loc().pos().line() != line || def.loc().pos().fileIndex() != file)
-                        && !dev.numlint.ptx.rules.SourceText.callsMathLibraryAnyCase(sourceLine(def))) {
-                    continue; // another line's code, unless a routine called there shares its steps (powf's log)
+                        && java.util.Collections.disjoint(
+                                routines, dev.numlint.ptx.rules.SourceText.mathLibraryCalls(sourceLine(def)))) {
+                    continue; // another line's code, unless it calls the same routine, whose steps nvcc shares
                 }
                 if (def.opcode().equals("cvt")
                         && def.types().size() == 2

@@ -47,6 +47,17 @@ public final class SourceText {
                         .find();
     }
 
+    /** The math-library routines the line calls, by name in lower case ({@code powf}, {@code pow} for POW). */
+    public static java.util.Set<String> mathLibraryCalls(String line) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        if (line == null) return out;
+        java.util.regex.Matcher m = LIBRARY_CALL.matcher(code(line).toLowerCase(java.util.Locale.ROOT));
+        while (m.find()) {
+            out.add(m.group().replaceAll("^std::|\\s*\\($", ""));
+        }
+        return out;
+    }
+
     /**
      * The line writes an addition or subtraction a product could feed: a binary {@code +} or {@code -} (not a sign,
      * not {@code ++}, {@code --} or {@code ->}, not the exponent of a literal such as {@code 1e-5}), {@code +=} or

@@ -49,5 +49,7 @@ class SourceTextTest {
         assertThat(SourceText.callsMathLibraryAnyCase("Entr = Pres * POW( Dens, -Gamma_m1 );"))
                 .isTrue();
         assertThat(SourceText.callsMathLibraryAnyCase("x = LERP(a, b, t);")).isFalse();
+        assertThat(SourceText.mathLibraryCalls("*f = ck * (powf(p / pk, e) - 1.0) + std::sqrt (q);"))
+                .containsExactly("powf", "sqrt");
     }
 }
