@@ -62,6 +62,12 @@ public final class ContractedMulAdd implements PtxCheck {
             if (SourceText.hasExplicitFma(line) || !SourceText.hasMultiply(line)) {
                 return;
             }
+            if (libraryLineWithoutSum(line)) {
+                return; // fmodf's remainder step on 'while (fmodf(t, dt) != 0.0f) dt *= 0.5f;'
+            }
+            if (SourceText.callsMathLibraryAnyCase(line) && narrowedProduct(facts, in)) {
+                return; // a step of powf called on doubles: its multiplicands come from the narrowed arguments
+            }
             if (SourceText.callsMathLibrary(line) && !userOperands(facts, in)) {
                 return; // a step of an inlined library routine on the same line
             }
@@ -136,6 +142,12 @@ public final class ContractedMulAdd implements PtxCheck {
             if (mline != null && !SourceText.hasMultiply(mline)) {
                 continue;
             }
+            if (libraryLineWithoutSum(facts.sourceLine(add))) {
+                continue; // powf's reduction on 'e = p * powf(d, -g);': the line subtracts nothing
+            }
+            if (SourceText.callsMathLibraryAnyCase(facts.sourceLine(add)) && narrowedProduct(facts, mul)) {
+                continue; // powf's reduction when called on doubles: the line's own arithmetic is double
+            }
             if (mline == null
                     && (facts.constantOperand(mul, mul.operand(1)) || facts.constantOperand(mul, mul.operand(2)))
                     && facts.sourceLine(add) == null) {
@@ -165,6 +177,36 @@ public final class ContractedMulAdd implements PtxCheck {
                     cq));
             return;
         }
+    }
+
+    /**
+     * The line calls a math-library routine (by name in any case: {@code powf}, a {@code POW} macro) and writes no
+     * addition or subtraction for a product to feed: an fma or add carrying its position is a step of the inlined
+     * routine (libdevice has no line table of its own, its instructions take the calling line), not a contraction
+     * of the written code. A contraction's fma takes the position of its addition (nvcc 13.0), so a line without
+     * one holds none of the programmer's.
+     */
+    static boolean libraryLineWithoutSum(String line) {
+        return line != null && SourceText.callsMathLibraryAnyCase(line) && !SourceText.writesSum(line);
+    }
+
+    /**
+     * Both multiplicands of {@code in} are constants or computed on its line from a double narrowed to float: the
+     * float code of a routine the line calls on double arguments, not a product the programmer wrote in float (a
+     * loaded or another line's factor makes it the programmer's).
+     */
+    static boolean narrowedProduct(PtxFacts facts, Instruction in) {
+        boolean any = false;
+        for (int k = 1; k <= 2; k++) {
+            if (facts.constantOperand(in, in.operand(k))) {
+                continue;
+            }
+            if (!facts.narrowedFromDouble(in, k)) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
     }
 
     /** Operand {@code k} of {@code in} is a register a {@code neg} defines. */

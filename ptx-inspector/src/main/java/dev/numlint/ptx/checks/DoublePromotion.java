@@ -7,6 +7,7 @@ import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.rules.PtxHit;
 import dev.numlint.ptx.rules.PtxMessage;
+import dev.numlint.ptx.rules.SourceText;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +19,9 @@ import java.util.function.Consumer;
  * expression evaluated in double (an unsuffixed literal or a double function). When that arithmetic's other operand
  * is double data loaded from memory or a parameter ({@code ld.global.f64}: an element of a {@code double*}, a
  * {@code double} argument), the double arithmetic is what the declared types ask for, a deliberate precision, not an
- * accidental promotion: a note that says so.
+ * accidental promotion: a note that says so. The float result of a math routine called on double arguments on the
+ * same line ({@code powf(p / pk, e)} with doubles: {@code cvt.rn.f32.f64} into the routine) is not reported: the
+ * code around it is double, nothing float is promoted.
  */
 @AutoService(PtxCheck.class)
 public final class DoublePromotion implements PtxCheck {
@@ -42,6 +45,11 @@ public final class DoublePromotion implements PtxCheck {
     }
 
     private void check(PtxFacts facts, Instruction in, Consumer<PtxHit> out) {
+        if (SourceText.callsMathLibraryAnyCase(facts.sourceLine(in)) && facts.narrowedFromDouble(in, 1)) {
+            // the float result of a routine called on double arguments (powf(p / pk, e) in a double solver): the
+            // double arithmetic it re-enters is the code's own precision, no float math promoted
+            return;
+        }
         ArrayDeque<Integer> work = new ArrayDeque<>();
         Set<Integer> seen = new HashSet<>();
         work.add(in.index());

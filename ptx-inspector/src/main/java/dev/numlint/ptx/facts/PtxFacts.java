@@ -173,6 +173,57 @@ public final class PtxFacts {
         return d < 0 ? null : fn.instruction(d);
     }
 
+    /** The most definitions {@link #narrowedFromDouble} visits. */
+    private static final int NARROWED_BUDGET = 256;
+
+    /**
+     * Whether operand {@code k} of {@code in} is computed, on {@code in}'s own source line, from a double narrowed to
+     * float ({@code cvt.rn.f32.f64}): the float code of a routine called on double arguments ({@code powf(p / pk,
+     * e)} with double {@code p}, {@code pk}, {@code e}; libdevice's instructions take the calling line). Definitions
+     * on other lines end the search, except on a line that calls the same math routine: nvcc shares the steps of
+     * two calls on one value ({@code powf(p / pk, a)} and {@code powf(p / pk, b)} on consecutive lines share the log).
+     */
+    public boolean narrowedFromDouble(Instruction in, int k) {
+        if (in.loc() == null || !(in.operand(k) instanceof Operand.Reg)) {
+            return false;
+        }
+        int line = in.loc().pos().line();
+        int file = in.loc().pos().fileIndex();
+        java.util.Set<String> routines = dev.numlint.ptx.rules.SourceText.mathLibraryCalls(sourceLine(in));
+        java.util.ArrayDeque<int[]> work = new java.util.ArrayDeque<>(); // {instruction, register's operand index}
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        work.add(new int[] {in.index(), k});
+        int budget = NARROWED_BUDGET;
+        while (!work.isEmpty() && budget-- > 0) {
+            int[] w = work.poll();
+            Instruction x = fn.instruction(w[0]);
+            if (!(x.operand(w[1]) instanceof Operand.Reg r)) {
+                continue;
+            }
+            for (int d : defUse().reachingDefs(x.index(), r.name())) {
+                Instruction def = fn.instruction(d);
+                if (!seen.add(d) || def.loc() == null) {
+                    continue;
+                }
+                if ((def.loc().pos().line() != line || def.loc().pos().fileIndex() != file)
+                        && java.util.Collections.disjoint(
+                                routines, dev.numlint.ptx.rules.SourceText.mathLibraryCalls(sourceLine(def)))) {
+                    continue; // another line's code, unless it calls the same routine, whose steps nvcc shares
+                }
+                if (def.opcode().equals("cvt")
+                        && def.types().size() == 2
+                        && "f32".equals(def.types().get(0))
+                        && "f64".equals(def.types().get(1))) {
+                    return true;
+                }
+                for (int j = 1; j < def.operands().size(); j++) {
+                    work.add(new int[] {d, j});
+                }
+            }
+        }
+        return false;
+    }
+
     /** The operand is a constant: an immediate, or a register holding one through mov/selp of constants. */
     public boolean constantOperand(Instruction at, Operand o) {
         return constantOperand(at, o, 0);

@@ -23,6 +23,8 @@ public final class SourceText {
             + "normcdff?|normcdfinvf?|j[01]f?|y[01]f?|fmodf?|remainderf?|ldexpf?|frexpf?|scalbnf?|logbf?|"
             + "sqrtf?|rsqrtf?)\\s*\\(");
 
+    private static final Pattern CONTROL_HEADER =
+            Pattern.compile("^(?:}\\s*)?(?:else\\s+)?(?:if|while|for|switch)\\s*\\(");
     private static final Pattern CALL = Pattern.compile("\\b([A-Za-z_]\\w*)\\s*\\(");
     private static final Pattern DECISION = Pattern.compile(
             "[<>?]|==|!=|\\b(?:if|while|for|isnan|isinf|isfinite|signbit|f?min|f?max|clamp)\\w*\\s*\\(|__sat");
@@ -32,6 +34,89 @@ public final class SourceText {
     /** The line calls a CUDA math-library routine (whose inlined code may carry the line's debug position). */
     public static boolean callsMathLibrary(String line) {
         return line != null && LIBRARY_CALL.matcher(code(line)).find();
+    }
+
+    /**
+     * The line calls a CUDA math-library routine by its name in any letter case: {@code powf(...)}, or a
+     * precision-switching macro spelled {@code POW(...)}, {@code EXP(...)} that expands to one.
+     */
+    public static boolean callsMathLibraryAnyCase(String line) {
+        return line != null
+                && LIBRARY_CALL
+                        .matcher(code(line).toLowerCase(java.util.Locale.ROOT))
+                        .find();
+    }
+
+    /** The math-library routines the line calls, by name in lower case ({@code powf}, {@code pow} for POW). */
+    public static java.util.Set<String> mathLibraryCalls(String line) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        if (line == null) return out;
+        java.util.regex.Matcher m = LIBRARY_CALL.matcher(code(line).toLowerCase(java.util.Locale.ROOT));
+        while (m.find()) {
+            out.add(m.group().replaceAll("^std::|\\s*\\($", ""));
+        }
+        return out;
+    }
+
+    /**
+     * The line writes an addition or subtraction a product could feed: a binary {@code +} or {@code -} (not a sign,
+     * not {@code ++}, {@code --} or {@code ->}, not the exponent of a literal such as {@code 1e-5}), {@code +=} or
+     * {@code -=}; or the statement goes on on the next line (the line does not end with {@code ;}, <code>{</code>,
+     * <code>}</code>, {@code :} or the {@code )} of an {@code if}/{@code while}/{@code for} header), where nvcc puts
+     * the whole statement's instructions on its first line.
+     */
+    public static boolean writesSum(String line) {
+        if (line == null) return true;
+        String c = withoutSubscripts(code(line)).strip();
+        if (c.isEmpty()) return false;
+        char end = c.charAt(c.length() - 1);
+        if (end != ';'
+                && end != '{'
+                && end != '}'
+                && end != ':'
+                && !(end == ')' && CONTROL_HEADER.matcher(c).find())) {
+            return true;
+        }
+        for (int i = 0; i < c.length(); i++) {
+            char ch = c.charAt(i);
+            if (ch != '+' && ch != '-') continue;
+            char next = i + 1 < c.length() ? c.charAt(i + 1) : ' ';
+            if (next == ch) { // ++ or --
+                i++;
+                continue;
+            }
+            if (ch == '-' && next == '>') continue;
+            if (next == '=') return true; // += or -=
+            int p = i - 1;
+            while (p >= 0 && c.charAt(p) == ' ') p--;
+            if (p < 0) continue;
+            char before = c.charAt(p);
+            if (!(Character.isLetterOrDigit(before)
+                    || before == '_'
+                    || before == ')'
+                    || before == ']'
+                    || before == '.')) {
+                continue; // a sign: after an operator, '(' or ','
+            }
+            if ((before == 'e' || before == 'E') && p == i - 1 && exponent(c, p)) continue;
+            if (Character.isLetter(before) || before == '_') {
+                // a keyword before a sign: return -x, case -1
+                int q = p;
+                while (q >= 0 && (Character.isLetterOrDigit(c.charAt(q)) || c.charAt(q) == '_')) q--;
+                String word = c.substring(q + 1, p + 1);
+                if (word.equals("return") || word.equals("case")) continue;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** The {@code e} at {@code at} ends the mantissa of a number literal ({@code 1e-5}, {@code 2.5E+3}). */
+    private static boolean exponent(String c, int at) {
+        int q = at - 1;
+        while (q >= 0 && (Character.isDigit(c.charAt(q)) || c.charAt(q) == '.')) q--;
+        if (q == at - 1) return false;
+        return q < 0 || !(Character.isLetter(c.charAt(q)) || c.charAt(q) == '_');
     }
 
     /**

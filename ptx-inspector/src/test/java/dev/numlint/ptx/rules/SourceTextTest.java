@@ -29,4 +29,27 @@ class SourceTextTest {
                 .isFalse();
         assertThat(SourceText.comparesWithDraw(null)).isFalse();
     }
+
+    @Test
+    void aLineWritesASumOnlyWithABinaryPlusOrMinus() {
+        assertThat(SourceText.writesSum("while (fmodf(tc, dt) != 0.0f) dt *= 0.5f;"))
+                .isFalse();
+        assertThat(SourceText.writesSum("Entr = Pres * POW( Dens, -Gamma_m1 );"))
+                .isFalse();
+        assertThat(SourceText.writesSum("y = x * expf(1e-5f * z); // a - b in a comment"))
+                .isFalse();
+        assertThat(SourceText.writesSum("p->v = a[i - 1] * powf(b, c); i++;")).isFalse();
+        assertThat(SourceText.writesSum("return -x * logf(y);")).isFalse();
+        assertThat(SourceText.writesSum("out = a * b + c;")).isTrue();
+        assertThat(SourceText.writesSum("s -= a * powf(b, c);")).isTrue();
+        assertThat(SourceText.writesSum("v = (a) - powf(b, 2.0f) * c;")).isTrue();
+        assertThat(SourceText.writesSum("v = 0x1e-5 * powf(b, c);")).isTrue();
+        // the statement goes on: nvcc puts its instructions on this first line
+        assertThat(SourceText.writesSum("out = a * powf(b, c)")).isTrue();
+        assertThat(SourceText.callsMathLibraryAnyCase("Entr = Pres * POW( Dens, -Gamma_m1 );"))
+                .isTrue();
+        assertThat(SourceText.callsMathLibraryAnyCase("x = LERP(a, b, t);")).isFalse();
+        assertThat(SourceText.mathLibraryCalls("*f = ck * (powf(p / pk, e) - 1.0) + std::sqrt (q);"))
+                .containsExactly("powf", "sqrt");
+    }
 }

@@ -449,6 +449,15 @@ public final class ClangParser {
                 CXType ct = clang_getCanonicalType(t);
                 canonKind = ct.kind();
                 canon = clang_getTypeSpelling(ct).getString();
+                if (canonKind == CXType_Enum
+                        && (kind == CXCursor_CStyleCastExpr
+                                || kind == CXCursor_CXXStaticCastExpr
+                                || kind == CXCursor_CXXFunctionalCastExpr)) {
+                    // a cast to an enum converts to its underlying integer type: unsigned int for a C enum whose
+                    // enumerators are all non-negative ((nlopt_algorithm) of a double parameter)
+                    CXType under = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(ct)));
+                    if (under.kind() != CXType_Invalid) canonKind = under.kind();
+                }
                 CXType pt = null;
                 if (canonKind == CXType_Pointer) pt = clang_getPointeeType(ct);
                 else if (canonKind == CXType_ConstantArray || canonKind == CXType_IncompleteArray)
