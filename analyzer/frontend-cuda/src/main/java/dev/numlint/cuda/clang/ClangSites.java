@@ -117,6 +117,9 @@ final class ClangSites {
                     return;
                 }
                 if (innermostLoop(n) == null || !fn.node().contains(innermostLoop(n))) return;
+                // a for-loop's own step (for (x = lo; x <= hi; x += h)) is its counter, not a sum of data: every port
+                // takes the same steps in the same order (the hand-written AccumulationSites.inForIncrement)
+                if (inForHeader(n)) return;
                 String root = rootUsr(lhs);
                 boolean[] reads = new boolean[2];
                 term.forEach(x -> {
@@ -147,6 +150,20 @@ final class ClangSites {
             });
         }
         return List.copyOf(out);
+    }
+
+    /** Whether {@code n} is (a comma operand of) the header of the for statement around it, not its body. */
+    private static boolean inForHeader(ClangNode n) {
+        ClangNode c = n;
+        ClangNode p = n.parent;
+        while (p != null
+                && (p.kind == CXCursor_ParenExpr
+                        || p.kind == CXCursor_UnexposedExpr
+                        || p.kind == CXCursor_BinaryOperator && p.spelling.equals(","))) {
+            c = p;
+            p = p.parent;
+        }
+        return p != null && p.kind == CXCursor_ForStmt && c != p.children.get(p.children.size() - 1);
     }
 
     /**
