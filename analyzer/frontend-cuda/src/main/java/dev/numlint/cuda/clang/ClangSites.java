@@ -142,7 +142,7 @@ final class ClangSites {
                         whole,
                         tree,
                         reads[0] && !tree,
-                        reads[1] && term.value == null,
+                        reads[1] && term.value == null && ClangSteps.varies(term, lhs, n, fn),
                         gridStride(n),
                         viaFma,
                         elementwise(lhs, n, term, fn),
