@@ -15,8 +15,11 @@ import java.util.Set;
 final class ClangLoops {
     private final ClangUnit unit;
 
+    private final ClangStepBounds stepBounds;
+
     ClangLoops(ClangUnit unit) {
         this.unit = unit;
+        this.stepBounds = new ClangStepBounds(unit);
     }
 
     /**
@@ -252,6 +255,9 @@ final class ClangLoops {
             if (var != null && indexes.contains(var) && resetDepth >= 0) continue;
             lines.add(chain.get(i).line);
             long t = chain.get(i).kind == CXCursor_ForStmt ? tripBound(chain.get(i)) : -1;
+            // a counter that starts non-negative and steps by S past a constant bound B: at most ceil(B / S) trips
+            long stepped = chain.get(i).kind == CXCursor_ForStmt ? stepBounds.of(chain.get(i), in) : -1;
+            if (stepped >= 0 && (t < 0 || stepped < t)) t = stepped;
             if (t < 0 && chain.get(i).kind == CXCursor_ForStmt && in.template()) {
                 Trip tt = templateTrip(chain.get(i), in);
                 if (tt != null) {
