@@ -133,6 +133,9 @@ final class ClangSites {
                         && (integral(bare.canonKind) || bare.value != null && bare.value == Math.rint(bare.value))
                         && !viaFma;
                 boolean tree = reads[0] && strip(lhs) != null && strip(lhs).kind == CXCursor_ArraySubscriptExpr;
+                // the terms a recurrence would read the accumulator through: an fma's two factors, else the term
+                List<ClangNode> terms = viaFma ? arguments(strip(term)).subList(0, 2) : List.of(term);
+                boolean recurrence = !tree && ClangRecurrences.of(lhs, terms, n, fn);
                 out.add(new Sum(
                         n,
                         lhs,
@@ -141,7 +144,7 @@ final class ClangSites {
                         n.canon,
                         whole,
                         tree,
-                        reads[0] && !tree,
+                        recurrence,
                         reads[1] && term.value == null && ClangSteps.varies(term, lhs, n, fn),
                         gridStride(n),
                         viaFma,
