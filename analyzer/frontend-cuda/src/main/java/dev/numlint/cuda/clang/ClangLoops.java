@@ -16,10 +16,12 @@ final class ClangLoops {
     private final ClangUnit unit;
 
     private final ClangStepBounds stepBounds;
+    private final ClangSweeps sweeps;
 
     ClangLoops(ClangUnit unit) {
         this.unit = unit;
         this.stepBounds = new ClangStepBounds(unit);
+        this.sweeps = new ClangSweeps(unit);
     }
 
     /**
@@ -237,6 +239,8 @@ final class ClangLoops {
                 if (innermostLoop(n) != loop || !dominates(n, accNode, loop)) return;
                 if (resets(n, root, want)) found[0] = n;
             });
+            // a sweep for (j...) acc[j] = 0 in the loop's body resets every element, before or after the update
+            if (found[0] == null) found[0] = sweeps.in(loop, inner, accNode, lhs);
             if (found[0] != null) {
                 resetDepth = i;
                 resetLine = found[0].line;
