@@ -146,7 +146,7 @@ final class ClangSites {
                         tree,
                         recurrence,
                         reads[1] && term.value == null && ClangSteps.varies(term, lhs, n, fn),
-                        gridStride(n),
+                        gridStride(n, fn, root),
                         viaFma,
                         elementwise(lhs, n, term, fn),
                         fn));
@@ -235,14 +235,57 @@ final class ClangSites {
         return squash(unit.text(strip(args.get(2)))).equals(squash(unit.text(lhs))) ? r : null;
     }
 
-    /** Whether a loop around {@code n} steps by blockDim or gridDim. */
-    private boolean gridStride(ClangNode n) {
-        for (ClangNode p = n.parent; p != null; p = p.parent) {
-            if (p.kind != CXCursor_ForStmt || p.children.size() < 3) continue;
-            String step = unit.text(p.children.get(2));
-            if (step.contains("blockDim") || step.contains("gridDim")) return true;
+    /**
+     * Whether a loop around {@code n} steps by blockDim or gridDim: a for statement's increment names them, or the
+     * loop adds to an integer variable other than the accumulator ({@code i += gridSize} in a while loop) a step
+     * that names them or reads a local of the function assigned from them ({@code gridSize = blockDim.x * 2 *
+     * gridDim.x}), as the hand-written {@code AccumulationSites.stepsByLaunchSize}.
+     */
+    private boolean gridStride(ClangNode n, ClangUnit.Function fn, String acc) {
+        for (ClangNode p = n.parent; p != null && p != fn.node(); p = p.parent) {
+            if (p.kind == CXCursor_ForStmt && p.children.size() >= 3) {
+                String step = unit.text(p.children.get(2));
+                if (launchSize(step)) return true;
+            }
+            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
+            boolean[] hit = new boolean[1];
+            p.forEach(x -> {
+                if (hit[0] || x.kind != CXCursor_CompoundAssignOperator || !x.spelling.equals("+=")) return;
+                if (x.children.size() != 2) return;
+                ClangNode v = strip(x.children.get(0));
+                if (v == null || v.kind != CXCursor_DeclRefExpr || !integral(v.canonKind)) return;
+                if (v.refUsr == null || v.refUsr.equals(acc)) return;
+                ClangNode step = x.children.get(1);
+                if (launchSize(unit.text(step))) hit[0] = true;
+                step.forEach(r -> {
+                    if (!hit[0] && r.kind == CXCursor_DeclRefExpr && r.refUsr != null && launchSizeLocal(r.refUsr, fn))
+                        hit[0] = true;
+                });
+            });
+            if (hit[0]) return true;
         }
         return false;
+    }
+
+    private static boolean launchSize(String text) {
+        return text.contains("blockDim") || text.contains("gridDim");
+    }
+
+    /** Whether the local {@code usr} of {@code fn} is initialised or assigned from blockDim or gridDim. */
+    private boolean launchSizeLocal(String usr, ClangUnit.Function fn) {
+        boolean[] hit = new boolean[1];
+        fn.node().forEach(x -> {
+            if (hit[0] || x.children.isEmpty()) return;
+            ClangNode value = x.children.get(x.children.size() - 1);
+            boolean init = x.kind == CXCursor_VarDecl && usr.equals(x.usr);
+            boolean assign = x.kind == CXCursor_BinaryOperator
+                    && x.spelling.equals("=")
+                    && x.children.size() == 2
+                    && strip(x.children.get(0)) != null
+                    && usr.equals(strip(x.children.get(0)).refUsr);
+            if ((init || assign) && launchSize(unit.text(value))) hit[0] = true;
+        });
+        return hit[0];
     }
 
     // ------------------------------------------------------------------ promotions
