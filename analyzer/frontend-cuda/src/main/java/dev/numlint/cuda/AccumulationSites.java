@@ -159,7 +159,7 @@ final class AccumulationSites {
                 !indices.isEmpty() && mentions(addend, base),
                 elementwiseUpdate(idxNames, addend, declDepth),
                 variesWithLoop(addend, declDepth),
-                TIMING.matcher(base).find(),
+                dev.numlint.cuda.facts.LoopNames.measuresTime(base),
                 rewritten,
                 viaFma,
                 gridStride,
@@ -531,8 +531,6 @@ final class AccumulationSites {
      * Accumulators of measured times ({@code elapsedMs += t}, {@code totalTime += dt}) in benchmark code: their
      * summation order changes nothing anyone compares, so NL004 would be noise there.
      */
-    private static final java.util.regex.Pattern TIMING =
-            java.util.regex.Pattern.compile("(?i)(time|elapsed|duration|clock|msec|millis|seconds)");
 
     /**
      * {@code u[i] += du[i]} inside {@code for (iter...) for (i...)}: the element index follows an enclosing loop and

@@ -24,9 +24,6 @@ import org.antlr.v4.runtime.tree.TerminalNode;
  * {@link FunctionAnalyzer} asks it once it has walked the init, condition and increment, before the body.
  */
 final class ForLoopTrips {
-    /** Loop bounds that count spatial dimensions ({@code d < ndim}, {@code k < dims}): 2-3 iterations. */
-    private static final java.util.regex.Pattern DIMENSIONS =
-            java.util.regex.Pattern.compile("(?i)(n_?|num_?)?dim(s|ension|ensions)?|n?dims?|rank");
 
     private final FunctionBody b;
     private final DefinitionIndex defs;
@@ -87,10 +84,7 @@ final class ForLoopTrips {
                 if (left != null && left.equals(initVar)) {
                     E v = memo.get(r.expression(1));
                     to = v == null ? null : v.cval;
-                    if (to == null
-                            && DIMENSIONS
-                                    .matcher(String.valueOf(simpleName(r.expression(1))))
-                                    .matches()) {
+                    if (to == null && dev.numlint.cuda.facts.LoopNames.countsDimensions(simpleName(r.expression(1)))) {
                         dims = true;
                     }
                     cmp = op == CudaLexer.LT ? 1 : op == CudaLexer.LE ? 2 : op == CudaLexer.GT ? -1 : -2;
@@ -144,7 +138,7 @@ final class ForLoopTrips {
         if (log) {
             l.trip = 1;
         } else if (dims) {
-            l.trip = 3; // a loop over the dimensions of a point or vector (ndim, dims): 2 or 3 terms
+            l.trip = dev.numlint.cuda.facts.LoopNames.DIMENSION_TRIPS; // over the dimensions of a point (ndim, dims)
         } else if (from != null && to != null && step != 0) {
             double span = cmp > 0 ? to - from : from - to;
             if (Math.abs(cmp) == 2) span += 1;

@@ -15,8 +15,13 @@ import java.util.Set;
 final class ClangLoops {
     private final ClangUnit unit;
 
+    private final ClangStepBounds stepBounds;
+    private final ClangSweeps sweeps;
+
     ClangLoops(ClangUnit unit) {
         this.unit = unit;
+        this.stepBounds = new ClangStepBounds(unit);
+        this.sweeps = new ClangSweeps(unit);
     }
 
     /**
@@ -234,6 +239,8 @@ final class ClangLoops {
                 if (innermostLoop(n) != loop || !dominates(n, accNode, loop)) return;
                 if (resets(n, root, want)) found[0] = n;
             });
+            // a sweep for (j...) acc[j] = 0 in the loop's body resets every element, before or after the update
+            if (found[0] == null) found[0] = sweeps.in(loop, inner, accNode, lhs);
             if (found[0] != null) {
                 resetDepth = i;
                 resetLine = found[0].line;
@@ -252,6 +259,10 @@ final class ClangLoops {
             if (var != null && indexes.contains(var) && resetDepth >= 0) continue;
             lines.add(chain.get(i).line);
             long t = chain.get(i).kind == CXCursor_ForStmt ? tripBound(chain.get(i)) : -1;
+            // a counter that starts non-negative and steps by S past a constant bound B: at most ceil(B / S) trips
+            long stepped = chain.get(i).kind == CXCursor_ForStmt ? stepBounds.of(chain.get(i), in) : -1;
+            if (stepped >= 0 && (t < 0 || stepped < t)) t = stepped;
+            if (t < 0 && chain.get(i).kind == CXCursor_ForStmt) t = dimensionTrips(chain.get(i));
             if (t < 0 && chain.get(i).kind == CXCursor_ForStmt && in.template()) {
                 Trip tt = templateTrip(chain.get(i), in);
                 if (tt != null) {
@@ -275,6 +286,22 @@ final class ClangLoops {
                 lines.isEmpty() ? 0 : trip,
                 trip < 0 || from.isEmpty() ? null : String.join("; ", from),
                 cleanUp);
+    }
+
+    /**
+     * The trips of {@code for (d = 0; d < ndim; d++)} whose bound is a variable named for spatial dimensions
+     * ({@link dev.numlint.cuda.facts.LoopNames#countsDimensions}, as the hand-written ForLoopTrips), else -1.
+     */
+    private static long dimensionTrips(ClangNode loop) {
+        Header h = header(loop);
+        if (h == null || h.cond().children.size() != 2) return -1;
+        ClangNode b = strip(h.cond().children.get(1));
+        return b != null
+                        && b.kind == CXCursor_DeclRefExpr
+                        && b.value == null
+                        && dev.numlint.cuda.facts.LoopNames.countsDimensions(b.spelling)
+                ? dev.numlint.cuda.facts.LoopNames.DIMENSION_TRIPS
+                : -1;
     }
 
     /** A loop's trip count in the instantiation of its template that runs it longest. */

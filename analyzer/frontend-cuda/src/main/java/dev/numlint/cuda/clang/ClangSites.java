@@ -117,6 +117,9 @@ final class ClangSites {
                     return;
                 }
                 if (innermostLoop(n) == null || !fn.node().contains(innermostLoop(n))) return;
+                // a for-loop's own step (for (x = lo; x <= hi; x += h)) is its counter, not a sum of data: every port
+                // takes the same steps in the same order (the hand-written AccumulationSites.inForIncrement)
+                if (inForHeader(n)) return;
                 String root = rootUsr(lhs);
                 boolean[] reads = new boolean[2];
                 term.forEach(x -> {
@@ -130,6 +133,9 @@ final class ClangSites {
                         && (integral(bare.canonKind) || bare.value != null && bare.value == Math.rint(bare.value))
                         && !viaFma;
                 boolean tree = reads[0] && strip(lhs) != null && strip(lhs).kind == CXCursor_ArraySubscriptExpr;
+                // the terms a recurrence would read the accumulator through: an fma's two factors, else the term
+                List<ClangNode> terms = viaFma ? arguments(strip(term)).subList(0, 2) : List.of(term);
+                boolean recurrence = !tree && ClangRecurrences.of(lhs, terms, n, fn);
                 out.add(new Sum(
                         n,
                         lhs,
@@ -138,15 +144,29 @@ final class ClangSites {
                         n.canon,
                         whole,
                         tree,
-                        reads[0] && !tree,
-                        reads[1] && term.value == null,
-                        gridStride(n),
+                        recurrence,
+                        reads[1] && term.value == null && ClangSteps.varies(term, lhs, n, fn),
+                        gridStride(n, fn, root),
                         viaFma,
                         elementwise(lhs, n, term, fn),
                         fn));
             });
         }
         return List.copyOf(out);
+    }
+
+    /** Whether {@code n} is (a comma operand of) the header of the for statement around it, not its body. */
+    private static boolean inForHeader(ClangNode n) {
+        ClangNode c = n;
+        ClangNode p = n.parent;
+        while (p != null
+                && (p.kind == CXCursor_ParenExpr
+                        || p.kind == CXCursor_UnexposedExpr
+                        || p.kind == CXCursor_BinaryOperator && p.spelling.equals(","))) {
+            c = p;
+            p = p.parent;
+        }
+        return p != null && p.kind == CXCursor_ForStmt && c != p.children.get(p.children.size() - 1);
     }
 
     /**
@@ -215,14 +235,57 @@ final class ClangSites {
         return squash(unit.text(strip(args.get(2)))).equals(squash(unit.text(lhs))) ? r : null;
     }
 
-    /** Whether a loop around {@code n} steps by blockDim or gridDim. */
-    private boolean gridStride(ClangNode n) {
-        for (ClangNode p = n.parent; p != null; p = p.parent) {
-            if (p.kind != CXCursor_ForStmt || p.children.size() < 3) continue;
-            String step = unit.text(p.children.get(2));
-            if (step.contains("blockDim") || step.contains("gridDim")) return true;
+    /**
+     * Whether a loop around {@code n} steps by blockDim or gridDim: a for statement's increment names them, or the
+     * loop adds to an integer variable other than the accumulator ({@code i += gridSize} in a while loop) a step
+     * that names them or reads a local of the function assigned from them ({@code gridSize = blockDim.x * 2 *
+     * gridDim.x}), as the hand-written {@code AccumulationSites.stepsByLaunchSize}.
+     */
+    private boolean gridStride(ClangNode n, ClangUnit.Function fn, String acc) {
+        for (ClangNode p = n.parent; p != null && p != fn.node(); p = p.parent) {
+            if (p.kind == CXCursor_ForStmt && p.children.size() >= 3) {
+                String step = unit.text(p.children.get(2));
+                if (launchSize(step)) return true;
+            }
+            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
+            boolean[] hit = new boolean[1];
+            p.forEach(x -> {
+                if (hit[0] || x.kind != CXCursor_CompoundAssignOperator || !x.spelling.equals("+=")) return;
+                if (x.children.size() != 2) return;
+                ClangNode v = strip(x.children.get(0));
+                if (v == null || v.kind != CXCursor_DeclRefExpr || !integral(v.canonKind)) return;
+                if (v.refUsr == null || v.refUsr.equals(acc)) return;
+                ClangNode step = x.children.get(1);
+                if (launchSize(unit.text(step))) hit[0] = true;
+                step.forEach(r -> {
+                    if (!hit[0] && r.kind == CXCursor_DeclRefExpr && r.refUsr != null && launchSizeLocal(r.refUsr, fn))
+                        hit[0] = true;
+                });
+            });
+            if (hit[0]) return true;
         }
         return false;
+    }
+
+    private static boolean launchSize(String text) {
+        return text.contains("blockDim") || text.contains("gridDim");
+    }
+
+    /** Whether the local {@code usr} of {@code fn} is initialised or assigned from blockDim or gridDim. */
+    private boolean launchSizeLocal(String usr, ClangUnit.Function fn) {
+        boolean[] hit = new boolean[1];
+        fn.node().forEach(x -> {
+            if (hit[0] || x.children.isEmpty()) return;
+            ClangNode value = x.children.get(x.children.size() - 1);
+            boolean init = x.kind == CXCursor_VarDecl && usr.equals(x.usr);
+            boolean assign = x.kind == CXCursor_BinaryOperator
+                    && x.spelling.equals("=")
+                    && x.children.size() == 2
+                    && strip(x.children.get(0)) != null
+                    && usr.equals(strip(x.children.get(0)).refUsr);
+            if ((init || assign) && launchSize(unit.text(value))) hit[0] = true;
+        });
+        return hit[0];
     }
 
     // ------------------------------------------------------------------ promotions

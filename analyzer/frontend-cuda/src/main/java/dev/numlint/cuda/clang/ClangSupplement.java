@@ -442,13 +442,24 @@ public final class ClangSupplement {
                 s.treeReduction(),
                 s.elementwise(),
                 s.varies(),
-                false,
+                dev.numlint.cuda.facts.LoopNames.measuresTime(rootName(s.target())),
                 rewritten,
                 s.viaFma(),
                 s.gridStride(),
                 rewritten ? FunctionFacts.ResultCheck.NONE : resultCheck(s, outer),
                 s.recurrence(),
                 null));
+    }
+
+    /** The name of the variable an accumulator lies in ({@code elapsedMs} of {@code elapsedMs[k]}, {@code t.x}), or null. */
+    private static String rootName(ClangNode n) {
+        ClangNode x = n;
+        for (int guard = 0; x != null && guard < 64; guard++) {
+            if (x.kind == org.bytedeco.llvm.global.clang.CXCursor_DeclRefExpr) return x.spelling;
+            if (x.children.isEmpty()) return null;
+            x = x.children.get(0);
+        }
+        return null;
     }
 
     /** What a sum carried by the loop at {@code outerLine} adds, as a result check sees it ({@link ClangErrorMeasures}). */

@@ -1,0 +1,192 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Whether a sum is a recurrence (the {@code recurrence} of a {@link ClangSites.Sum}), by Clang's def-use, as the
+ * hand-written front end's {@code AccumulationSites.recurrence}: the added terms read the accumulator's storage (the
+ * variable with its members, without its indices: {@code J[k]} is {@code J}, {@code f.rem} is {@code f}'s member
+ * {@code rem}, {@code p->x} is {@code p}'s {@code x}), directly or through values assigned anywhere in the carrying
+ * loops (in any order: a value of the previous iteration counts; {@code D = dN[k] + dS[k]} with {@code dN[k] = J[k-1]
+ * - Jc} in the same time step). Every step then needs the value the previous one produced, so no port can reorder its
+ * terms. A struct member is told apart from its siblings ({@code f.t += len} does not depend on {@code f.rem}); an
+ * array is one storage. Welford's running mean ({@code m += (x - m) / n} with {@code n} changed by the loop) is the
+ * sum of the {@code x} over their count, no recurrence. The carrying loops are those around the update inside the
+ * accumulator's declaration.
+ */
+final class ClangRecurrences {
+    /** Separates a storage's variable from its members (unified symbol names hold '.' and '@'). */
+    private static final char MEMBER = '\u0001';
+
+    private ClangRecurrences() {}
+
+    /** Whether {@code terms}, added to {@code lhs} by {@code update} in {@code fn}, make the sum a recurrence. */
+    static boolean of(ClangNode lhs, List<ClangNode> terms, ClangNode update, ClangUnit.Function fn) {
+        String acc = storage(lhs);
+        if (acc == null) return false;
+        ClangNode loop = outermostCarrying(lhs, update, fn);
+        if (loop == null || !dependsOn(acc, terms, loop)) return false;
+        return !(terms.size() == 1 && runningMean(acc, terms.get(0), loop));
+    }
+
+    private static ClangNode outermostCarrying(ClangNode lhs, ClangNode update, ClangUnit.Function fn) {
+        String root = rootUsr(lhs);
+        ClangNode out = null;
+        for (ClangNode p = update.parent; p != null && p != fn.node(); p = p.parent) {
+            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
+            if (root != null && declares(p, root)) break;
+            out = p;
+        }
+        return out;
+    }
+
+    /**
+     * {@code acc += (x - acc) / n} where {@code x} owes nothing to {@code acc} and the loop changes {@code n} (its
+     * counter, {@code i + 1}, a count it increments).
+     */
+    private static boolean runningMean(String acc, ClangNode term, ClangNode loop) {
+        ClangNode t = strip(term);
+        if (t == null || t.kind != CXCursor_BinaryOperator || !t.spelling.equals("/") || t.children.size() != 2)
+            return false;
+        ClangNode num = strip(t.children.get(0));
+        if (num == null || num.kind != CXCursor_BinaryOperator || !num.spelling.equals("-") || num.children.size() != 2)
+            return false;
+        if (!acc.equals(storage(num.children.get(1)))) return false;
+        if (dependsOn(acc, List.of(num.children.get(0)), loop)) return false;
+        Set<String> divisor = new HashSet<>();
+        reads(t.children.get(1), divisor);
+        for (String d : divisor) {
+            String v = root(d);
+            boolean[] changed = new boolean[1];
+            loop.forEach(x -> {
+                if (ClangLoops.writes(x, v)) changed[0] = true;
+            });
+            if (changed[0]) return true;
+        }
+        return false;
+    }
+
+    /** Whether {@code exprs} read the storage {@code acc}, directly or through values assigned anywhere in {@code loop}. */
+    private static boolean dependsOn(String acc, List<ClangNode> exprs, ClangNode loop) {
+        Set<String> needed = new HashSet<>();
+        for (ClangNode e : exprs) reads(e, needed);
+        List<String> keys = new ArrayList<>();
+        List<Set<String>> from = new ArrayList<>();
+        assignments(loop, keys, from);
+        Map<String, List<Integer>> byRoot = new HashMap<>();
+        for (int k = 0; k < keys.size(); k++)
+            byRoot.computeIfAbsent(root(keys.get(k)), r -> new ArrayList<>()).add(k);
+        boolean[] used = new boolean[keys.size()];
+        ArrayDeque<String> work = new ArrayDeque<>(needed);
+        while (!work.isEmpty()) {
+            String n = work.poll();
+            if (overlaps(n, acc)) return true;
+            for (int k : byRoot.getOrDefault(root(n), List.of())) {
+                if (used[k] || !overlaps(n, keys.get(k))) continue;
+                used[k] = true;
+                for (String r : from.get(k)) if (needed.add(r)) work.add(r);
+            }
+        }
+        return false;
+    }
+
+    /** The assignments and initialised declarations in {@code loop}: the storage each writes, and what it reads. */
+    private static void assignments(ClangNode loop, List<String> keys, List<Set<String>> from) {
+        loop.forEach(x -> {
+            String key = null;
+            Set<String> r = new HashSet<>();
+            if ((x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
+                            || x.kind == CXCursor_CompoundAssignOperator)
+                    && x.children.size() == 2) {
+                key = storage(x.children.get(0));
+                reads(x.children.get(1), r);
+                if (x.kind == CXCursor_CompoundAssignOperator && key != null) r.add(key);
+            } else if (x.kind == CXCursor_VarDecl && x.usr != null && !x.children.isEmpty()) {
+                ClangNode init = x.children.get(x.children.size() - 1);
+                if (!clang_isExpressionKind(init.kind) && init.kind != CXCursor_InitListExpr) return;
+                key = x.usr;
+                reads(init, r);
+            }
+            if (key == null) return;
+            keys.add(key);
+            from.add(r);
+        });
+    }
+
+    /**
+     * The storage an lvalue or value names: the variable with its members and without its indices; null for
+     * anything else.
+     */
+    static String storage(ClangNode e) {
+        ClangNode x = strip(e);
+        if (x == null) return null;
+        switch (x.kind) {
+            case CXCursor_ArraySubscriptExpr:
+                return x.children.size() == 2 ? storage(x.children.get(0)) : null;
+            case CXCursor_MemberRefExpr: {
+                if (x.children.isEmpty()) return null;
+                String b = storage(x.children.get(0));
+                return b == null ? null : b + MEMBER + x.spelling;
+            }
+            case CXCursor_UnaryOperator:
+                return x.spelling.equals("*") && x.children.size() == 1 ? storage(x.children.get(0)) : null;
+            case CXCursor_DeclRefExpr:
+                return x.refUsr;
+            default:
+                return null;
+        }
+    }
+
+    /** The storages {@code t} reads, with those its indices read. */
+    private static void reads(ClangNode t, Set<String> out) {
+        if (t.kind == CXCursor_LambdaExpr) return;
+        String st = storage(t);
+        if (st != null) {
+            out.add(st);
+            indexReads(t, out);
+            return;
+        }
+        for (ClangNode c : t.children) reads(c, out);
+    }
+
+    private static void indexReads(ClangNode e, Set<String> out) {
+        ClangNode x = strip(e);
+        if (x == null) return;
+        if (x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) {
+            reads(x.children.get(1), out);
+            indexReads(x.children.get(0), out);
+        } else if (x.kind == CXCursor_MemberRefExpr || x.kind == CXCursor_UnaryOperator && x.spelling.equals("*")) {
+            if (!x.children.isEmpty()) indexReads(x.children.get(0), out);
+        }
+    }
+
+    private static String root(String storage) {
+        int m = storage.indexOf(MEMBER);
+        return m < 0 ? storage : storage.substring(0, m);
+    }
+
+    private static boolean overlaps(String x, String y) {
+        return x.equals(y) || memberOf(x, y) || memberOf(y, x);
+    }
+
+    private static boolean memberOf(String x, String y) {
+        return x.length() > y.length() && x.charAt(y.length()) == MEMBER && x.startsWith(y);
+    }
+
+    private static boolean declares(ClangNode n, String usr) {
+        boolean[] hit = new boolean[1];
+        n.forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) hit[0] = true;
+        });
+        return hit[0];
+    }
+}
