@@ -274,7 +274,7 @@ public final class ClangWorkers {
             ScheduledFuture<?> k = p.killAfter(budgetMs);
             try {
                 ClangWire.writeRequest(out, r);
-                return ClangWire.readAnswer(in, r.unitFile(), r.unitText());
+                return ClangWire.readAnswer(in, r.unitFile(), r.unitText(), r.headers());
             } catch (IOException | RuntimeException e) {
                 dead = true;
                 return ClangUnit.failed(r.unitFile(), reason(budgetMs));
