@@ -98,12 +98,14 @@ final class ClangSupplements {
         ClangUnit unit = null;
         if (through != null && through.header()) {
             Path real = CudaScanRun.realPath(file);
-            unit = real == null ? null : UnitHeaders.take(run, real, through.file());
-            if (unit != null) stats.clangFromUnits.incrementAndGet();
-            if (unit != null && dev.numlint.cuda.clang.ClangIncludes.notIncluded(unit)) {
+            UnitHeaders.Kept kept = real == null ? null : UnitHeaders.take(run, real, through.file());
+            unit = kept == null ? null : kept.header();
+            // the unit's parse failed, or the unit does not include the header as Clang reads it: the header alone
+            if (kept != null && (unit == null || dev.numlint.cuda.clang.ClangIncludes.notIncluded(unit))) {
                 unit = null;
                 through = null;
             }
+            if (unit != null) stats.clangFromUnits.incrementAndGet();
         }
         if (unit != null) {
             // read from its unit's parse
@@ -116,7 +118,7 @@ final class ClangSupplements {
             unit = fe.parse(file, args, bytes, null, null, headers);
             stats.clangUnits.incrementAndGet();
             if (SourceKinds.isHeader(file)) stats.clangHeadersAlone.incrementAndGet();
-            if (!headers.isEmpty()) UnitHeaders.keep(run, real, unit);
+            if (!headers.isEmpty()) UnitHeaders.keep(run, real, unit, headers.keySet());
         } else {
             // the file is compiled only as part of the unit that includes it: Clang parses that unit with its own
             // compile command and keeps the file's cursors (ClangParser), so the macros defined before the include

@@ -31,7 +31,7 @@ final class UnitHeaders {
         return Boolean.parseBoolean(System.getProperty("numlint.clang.headersFromUnits", "true"));
     }
 
-    /** A header's cursors from its unit's parse. */
+    /** A header's cursors from its unit's parse (null: that parse failed, the header is parsed alone). */
     record Kept(Path unit, ClangUnit header) {}
 
     /** After a compiled unit's preprocessing: it is the unit of each listed header it reads, unless a smaller is. */
@@ -40,8 +40,19 @@ final class UnitHeaders {
         run.unitReads.put(unit, Set.copyOf(reads));
         for (Path h : reads) {
             if (!run.listed.contains(h) || !SourceKinds.isHeader(h) || h.equals(unit)) continue;
-            run.headerUnits.merge(h, unit, (a, b) -> a.compareTo(b) <= 0 ? a : b);
+            run.headerUnits.merge(h, unit, (a, b) -> before(run, a, b) ? a : b);
         }
+    }
+
+    /**
+     * Whether unit {@code a} comes before {@code b} as a header's unit: a unit the build compiles (a compile command)
+     * before one whose flags are guessed (a JNI wrapper or an example outside the build that includes the library's
+     * headers), then the path.
+     */
+    private static boolean before(CudaScanRun run, Path a, Path b) {
+        boolean ga = dev.numlint.cuda.clang.ClangFrontEnd.guessed(run.ctx.buildContext(a));
+        boolean gb = dev.numlint.cuda.clang.ClangFrontEnd.guessed(run.ctx.buildContext(b));
+        return ga != gb ? !ga : a.compareTo(b) <= 0;
     }
 
     /** The listed headers whose unit is {@code unit} now, in path order, with their bytes. */
@@ -59,8 +70,18 @@ final class UnitHeaders {
         return new LinkedHashMap<>(out);
     }
 
-    /** Keeps the headers' units of {@code unit}'s parse for the headers it is still the unit of. */
-    static void keep(CudaScanRun run, Path unit, ClangUnit parsed) {
+    /**
+     * Keeps the headers' units of {@code unit}'s parse for the headers it is still the unit of. When the parse
+     * failed (over its budget, the worker crashed), those headers are parsed alone, not through the unit again.
+     */
+    static void keep(CudaScanRun run, Path unit, ClangUnit parsed, Set<Path> asked) {
+        if (parsed.failure() != null) {
+            for (Path h : asked) {
+                run.keptHeaders.compute(
+                        h, (k, old) -> unit.equals(run.headerUnits.get(h)) ? new Kept(unit, null) : old);
+            }
+            return;
+        }
         dev.numlint.cuda.clang.ClangIncludes.of(parsed).forEach((h, u) -> {
             if (u.failure() != null && !dev.numlint.cuda.clang.ClangIncludes.notIncluded(u))
                 return; // parsed again through the unit, which says why
@@ -68,10 +89,14 @@ final class UnitHeaders {
         });
     }
 
-    /** The header's unit from the parse of {@code unit}, or null when that parse did not read it. */
-    static ClangUnit take(CudaScanRun run, Path header, Path unit) {
+    /**
+     * What the parse of {@code unit} gave for the header: null when that parse did not happen in this scan (the
+     * unit's analysis came from the cache) or did not ask for it; a {@link Kept} whose {@code header} is null when
+     * the parse failed.
+     */
+    static Kept take(CudaScanRun run, Path header, Path unit) {
         Kept k = run.keptHeaders.get(header);
-        return k != null && k.unit().equals(unit) ? k.header() : null;
+        return k != null && k.unit().equals(unit) ? k : null;
     }
 
     /** The compiled unit Clang reads a listed header in, or null when no compiled unit includes it. */

@@ -57,6 +57,17 @@ public final class ClangParser {
     }
 
     /**
+     * The budget of a parse that also reads {@code headers} project headers ({@link ClangIncludes}): it does the work
+     * of the parses of those headers that it replaces, so one budget per file read, at most {@link #MAX_BUDGETS}.
+     */
+    static long budgetMs(int headers) {
+        return budgetMs() * Math.min(1 + headers, MAX_BUDGETS);
+    }
+
+    /** The most per-file budgets one parse gets, however many headers it reads. */
+    static final int MAX_BUDGETS = 8;
+
+    /**
      * Why a file went over the budget, with how to raise it: the budget is wall time, so on a loaded machine one run
      * can parse a file that the next leaves to the fallback front end (issue 26: DualSPHysics' findings differed).
      */
@@ -102,9 +113,9 @@ public final class ClangParser {
         Path unitFile = target == null ? file : target;
         Future<ClangUnit> f = POOL.submit(() -> parseHere(file, args, text, cacheDir, target, targetText, headers));
         try {
-            return f.get(budgetMs(), TimeUnit.MILLISECONDS);
+            return f.get(budgetMs(headers.size()), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            return ClangUnit.failed(unitFile, overBudgetReason(budgetMs()));
+            return ClangUnit.failed(unitFile, overBudgetReason(budgetMs(headers.size())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             f.cancel(false);

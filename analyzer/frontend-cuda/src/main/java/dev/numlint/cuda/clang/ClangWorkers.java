@@ -125,7 +125,8 @@ public final class ClangWorkers {
                 }
                 startFailures.set(0);
             }
-            ClangUnit u = w.parse(request, ClangParser.budgetMs());
+            ClangUnit u =
+                    w.parse(request, ClangParser.budgetMs(request.headers().size()));
             if (w.usable()) {
                 give(w);
             } else {
