@@ -95,6 +95,33 @@ class UnitHeadersTest {
     }
 
     @Test
+    void theHeadersCacheEntryFollowsItsUnitAndTheHeadersTheUnitReadsBeforeIt(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // the header uses a type that only the unit's earlier include declares
+        Files.writeString(src.resolve("types.h"), "typedef float real;\n");
+        Files.writeString(
+                src.resolve("bins.h"),
+                "static inline unsigned int bin_of(real x, real w)\n{\n    return (unsigned int)(x / w);\n}\n");
+        Files.writeString(
+                src.resolve("a.c"),
+                "#include \"types.h\"\n#include \"bins.h\"\nunsigned int a(real x) { return bin_of(x, 2); }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "a.c"));
+        Path cache = dir.resolve("cache");
+        assertThat(hits(scan(src, cache).result())).containsExactly("bins.h:3 NL001 ERROR");
+        // nothing changed: every analysis from the cache, no parse
+        Scan again = scan(src, cache);
+        assertThat(again.stats().clangUnits.get()).isZero();
+        assertThat(hits(again.result())).containsExactly("bins.h:3 NL001 ERROR");
+        // 'real' becomes an integer type in the unit's earlier header: the header's entry is not reused
+        Files.writeString(src.resolve("types.h"), "typedef int real;\n");
+        Scan changed = scan(src, cache);
+        // both headers (types.h changed, bins.h's unit read it) from the one parse of a.c
+        assertThat(changed.stats().clangUnits.get()).isEqualTo(1);
+        assertThat(changed.stats().clangFromUnits.get()).isEqualTo(2);
+        assertThat(hits(changed.result())).doesNotContain("bins.h:3 NL001 ERROR");
+    }
+
+    @Test
     void aCProjectsHeaderIsReadAsCWithItsIncludersFlags(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
         // valid C, not C++ or CUDA: 'new' is a name, void * converts to float * implicitly; SCALE comes from the

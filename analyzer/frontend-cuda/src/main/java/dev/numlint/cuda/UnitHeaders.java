@@ -47,12 +47,23 @@ final class UnitHeaders {
     /**
      * Whether unit {@code a} comes before {@code b} as a header's unit: a unit the build compiles (a compile command)
      * before one whose flags are guessed (a JNI wrapper or an example outside the build that includes the library's
-     * headers), then the path.
+     * headers), then a CUDA unit before a host one, then the path.
      */
     private static boolean before(CudaScanRun run, Path a, Path b) {
         boolean ga = dev.numlint.cuda.clang.ClangFrontEnd.guessed(run.ctx.buildContext(a));
         boolean gb = dev.numlint.cuda.clang.ClangFrontEnd.guessed(run.ctx.buildContext(b));
-        return ga != gb ? !ga : a.compareTo(b) <= 0;
+        if (ga != gb) return !ga;
+        boolean ca = cuda(run, a);
+        boolean cb = cuda(run, b);
+        return ca != cb ? ca : a.compareTo(b) <= 0;
+    }
+
+    /**
+     * Whether a unit is compiled as CUDA: a header that CUDA and host units both include is read in a CUDA unit (as
+     * it was alone), where the toolkit's headers are found and its device code is active.
+     */
+    private static boolean cuda(CudaScanRun run, Path unit) {
+        return run.ctx.buildContext(unit).compiledAsCuda() || SourceKinds.dialect(unit) == Preprocessor.Dialect.CUDA;
     }
 
     /** The listed headers whose unit is {@code unit} now, in path order, with their bytes. */

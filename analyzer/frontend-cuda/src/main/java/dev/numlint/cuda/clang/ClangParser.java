@@ -229,13 +229,14 @@ public final class ClangParser {
                 return ClangUnit.failed(unitFile, "libclang could not parse it (error " + rc + ")");
             }
             try {
-                ClangUnit u = read(tu, file, target, unitFile, unitText, t1 - t0, t1);
+                ClangUnit u = read(tu, file, target, unitFile, unitText, t1 - t0, t1, false);
                 if (headers.isEmpty() || u.failure() != null) return u;
                 // the project headers this unit includes, from the same parse: each read as a target is
                 Map<Path, ClangUnit> included = new java.util.LinkedHashMap<>();
                 for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
                     included.put(
-                            h.getKey(), read(tu, file, h.getKey(), h.getKey(), h.getValue(), 0, System.nanoTime()));
+                            h.getKey(),
+                            read(tu, file, h.getKey(), h.getKey(), h.getValue(), 0, System.nanoTime(), true));
                 }
                 return ClangIncludes.with(u, included);
             } finally {
@@ -249,12 +250,19 @@ public final class ClangParser {
 
     /** The unit of {@code unitFile} in the parsed translation unit: the main file's, or a target's (or why not). */
     private static ClangUnit read(
-            CXTranslationUnit tu, Path file, Path target, Path unitFile, byte[] unitText, long parseNanos, long t1) {
+            CXTranslationUnit tu,
+            Path file,
+            Path target,
+            Path unitFile,
+            byte[] unitText,
+            long parseNanos,
+            long t1,
+            boolean ownErrors) {
         CXFile targetFile = target == null ? null : clang_getFile(tu, target.toString());
         if (target != null && (targetFile == null || targetFile.isNull())) {
             return ClangUnit.failed(unitFile, "its includer " + file.getFileName() + ClangIncludes.NOT_INCLUDED);
         }
-        Diag d = diagnostics(tu, targetFile);
+        Diag d = diagnostics(tu, targetFile, ownErrors);
         Walker w = new Walker(unitText, target == null ? clang_getFile(tu, file.toString()) : targetFile);
         w.target = target != null;
         CXCursor root = clang_getTranslationUnitCursor(tu);
@@ -307,8 +315,12 @@ public final class ClangParser {
     /** Distinct unknown type names kept per file (a file made of thousands is summarised by the first ones). */
     private static final int MAX_UNKNOWN_TYPES = 256;
 
-    /** Clang's errors; their lines are those of {@code target} when given (else of the main file). */
-    private static Diag diagnostics(CXTranslationUnit tu, CXFile target) {
+    /**
+     * Clang's errors; their lines are those of {@code target} when given (else of the main file). {@code own}: only
+     * the errors located in {@code target} (a header read from its unit's parse: the unit's other errors are the
+     * unit's, noted once there).
+     */
+    private static Diag diagnostics(CXTranslationUnit tu, CXFile target, boolean own) {
         int n = clang_getNumDiagnostics(tu);
         int errors = 0;
         String first = null;
@@ -318,6 +330,7 @@ public final class ClangParser {
             try {
                 int sev = clang_getDiagnosticSeverity(d);
                 if (sev < CXDiagnostic_Error) continue;
+                if (own && !inUnit(clang_getDiagnosticLocation(d), target)) continue;
                 errors++;
                 if (first == null) {
                     CXSourceLocation loc = clang_getDiagnosticLocation(d);
