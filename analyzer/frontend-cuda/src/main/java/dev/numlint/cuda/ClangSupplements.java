@@ -28,7 +28,19 @@ final class ClangSupplements {
      * The translation unit Clang parses to read a file that the build compiles only through an {@code #include}
      * (its compile command, its bytes, its language): Clang reads the included file as that unit compiles it.
      */
-    record Unit(Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect) {}
+    record Unit(Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect, boolean header) {
+        Unit(Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect) {
+            this(file, bytes, bc, dialect, false);
+        }
+
+        /**
+         * This unit read for a listed header that it includes ({@link UnitHeaders}): when Clang cannot read the header
+         * there (the unit refused, or it does not include the header when Clang reads it), the header is parsed alone.
+         */
+        Unit forHeader() {
+            return new Unit(file, bytes, bc, dialect, true);
+        }
+    }
 
     private static ClangFrontEnd.Language language(Preprocessor.Dialect dialect) {
         return switch (dialect) {
@@ -53,7 +65,8 @@ final class ClangSupplements {
             List<Path> byName = ClangFrontEnd.includeDirsByName(unit.file(), unit.bytes(), unit.bc(), run::inTree);
             return (fe.alone() ? "alone " : "") + fe.toolkit() + " through " + unit.file() + " "
                     + SourceCache.sha256(unit.bytes()) + " "
-                    + fe.arguments(unit.file(), language(unit.dialect()), unit.bc(), byName);
+                    + fe.arguments(unit.file(), language(unit.dialect()), unit.bc(), byName)
+                    + (unit.header() ? " reads " + UnitHeaders.unitReads(run, unit.file()) : "");
         }
         List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
         return (fe.alone() ? "alone " : "") + fe.toolkit() + " " + fe.arguments(file, language(dialect), bc, byName);
@@ -77,14 +90,35 @@ final class ClangSupplements {
         // an include Clang must not follow: the file stays with the hand-written front end, whose include-not-read
         // notices name those includes
         if (fe.refusal(file, bytes) != null) return null;
-        if (through != null && fe.refusal(through.file(), through.bytes()) != null) return null;
+        if (through != null && fe.refusal(through.file(), through.bytes()) != null) {
+            if (!through.header()) return null;
+            through = null;
+        }
         long t0 = System.nanoTime();
-        ClangUnit unit;
-        if (through == null) {
+        ClangUnit unit = null;
+        if (through != null && through.header()) {
+            Path real = CudaScanRun.realPath(file);
+            UnitHeaders.Kept kept = real == null ? null : UnitHeaders.take(run, real, through.file());
+            unit = kept == null ? null : kept.header();
+            // the unit's parse failed, or the unit does not include the header as Clang reads it: the header alone
+            if (kept != null && (unit == null || dev.numlint.cuda.clang.ClangIncludes.notIncluded(unit))) {
+                unit = null;
+                through = null;
+            }
+            if (unit != null) stats.clangFromUnits.incrementAndGet();
+        }
+        if (unit != null) {
+            // read from its unit's parse
+        } else if (through == null) {
             List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
             List<String> args = fe.arguments(file, language(dialect), bc, byName);
             stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
-            unit = fe.parse(file, args, bytes);
+            Path real = CudaScanRun.realPath(file);
+            java.util.Map<Path, byte[]> headers = UnitHeaders.wanted(run, real);
+            unit = fe.parse(file, args, bytes, null, null, headers);
+            stats.clangUnits.incrementAndGet();
+            if (SourceKinds.isHeader(file)) stats.clangHeadersAlone.incrementAndGet();
+            if (!headers.isEmpty()) UnitHeaders.keep(run, real, unit, headers.keySet());
         } else {
             // the file is compiled only as part of the unit that includes it: Clang parses that unit with its own
             // compile command and keeps the file's cursors (ClangParser), so the macros defined before the include
@@ -94,6 +128,14 @@ final class ClangSupplements {
             List<String> args = fe.arguments(through.file(), language(through.dialect()), through.bc(), byName);
             stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
             unit = fe.parse(through.file(), args, through.bytes(), file, bytes);
+            stats.clangUnits.incrementAndGet();
+            if (through.header() && dev.numlint.cuda.clang.ClangIncludes.notIncluded(unit)) {
+                // the header's unit does not include it as Clang reads it: the header alone, as before
+                List<Path> alone = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
+                unit = fe.parse(file, fe.arguments(file, language(dialect), bc, alone), bytes);
+                stats.clangUnits.incrementAndGet();
+                stats.clangHeadersAlone.incrementAndGet();
+            }
         }
         stats.clangNanos.addAndGet(System.nanoTime() - t0);
         if (unit.unavailable()) {

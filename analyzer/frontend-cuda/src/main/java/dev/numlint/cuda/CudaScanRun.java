@@ -62,6 +62,13 @@ final class CudaScanRun {
     /** The lines of each listed header that its analysis alone read (tokens after preprocessing), by real path. */
     final Map<Path, java.util.BitSet> aloneLines = new ConcurrentHashMap<>();
 
+    /** Listed headers, by real path: the compiled unit Clang reads each in ({@link UnitHeaders}). */
+    final Map<Path, Path> headerUnits = UnitHeaders.map();
+    /** Listed headers, by real path: their cursors from their unit's parse ({@link UnitHeaders}). */
+    final Map<Path, UnitHeaders.Kept> keptHeaders = UnitHeaders.map();
+    /** The project files each compiled unit's preprocessing read, by the unit's real path ({@link UnitHeaders}). */
+    final Map<Path, Set<Path>> unitReads = UnitHeaders.map();
+
     final dev.numlint.toolchain.IncludePolicy policy;
     /** The types Clang found used but defined in no file it read, over the whole scan (one notice at the end). */
     final UndefinedTypes undefinedTypes = new UndefinedTypes();

@@ -47,8 +47,6 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
 public final class CudaSourceAnalyzer implements Analyzer {
     /** CUDA sources and headers: nvcc's view (__CUDACC__ defined). Plain headers may be included from .cu files. */
     private static final Set<String> CUDA_EXTENSIONS = Set.of("cu", "cuh", "h", "hpp");
-    /** Host sources compiled by the host compiler. */
-    private static final Set<String> HOST_EXTENSIONS = Set.of("c", "cc", "cpp", "cxx");
     /**
      * Headers and template implementation files found by extension (issue 26: cuSZ keeps 627 functions in .hh/.inl
      * files): one that a scanned source includes is analyzed once through that include, with its includer's macros
@@ -124,22 +122,18 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (dot <= 0) return false;
         String ext = n.substring(dot + 1).toLowerCase(Locale.ROOT);
         return CUDA_EXTENSIONS.contains(ext)
-                || HOST_EXTENSIONS.contains(ext)
+                || SourceKinds.HOST_EXTENSIONS.contains(ext)
                 || (FRAGMENT_EXTENSIONS.contains(ext) && includeExtensions.contains(ext));
     }
 
-    private static boolean isFragment(Path f) {
+    static boolean isFragment(Path f) {
         String n = f.getFileName() == null ? "" : f.getFileName().toString();
         return FRAGMENT_EXTENSIONS.contains(n.substring(n.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT));
     }
 
-    /** How a file is compiled, from its extension: .c as C, .cpp/.cc/.cxx as host C++, the rest through nvcc. */
+    /** How a file is compiled, from its extension ({@link SourceKinds#dialect}). */
     static Preprocessor.Dialect dialect(Path file) {
-        String n = file.getFileName() == null ? "" : file.getFileName().toString();
-        String ext = n.substring(n.lastIndexOf('.') + 1);
-        if (ext.equals("c")) return Preprocessor.Dialect.HOST_C; // .C (upper case) is C++
-        ext = ext.toLowerCase(Locale.ROOT);
-        return HOST_EXTENSIONS.contains(ext) ? Preprocessor.Dialect.HOST_CXX : Preprocessor.Dialect.CUDA;
+        return SourceKinds.dialect(file);
     }
 
     private static SourceDialect sourceDialect(Preprocessor.Dialect d) {
@@ -241,10 +235,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
     }
 
     /** A header (.cuh, .h, .hpp): compiled only as part of the files that include it. */
-    private static boolean isHeader(Path f) {
-        String n = f.getFileName() == null ? "" : f.getFileName().toString();
-        String ext = n.substring(n.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
-        return ext.equals("cuh") || ext.equals("h") || ext.equals("hpp");
+    static boolean isHeader(Path f) {
+        return SourceKinds.isHeader(f);
     }
 
     /**
@@ -369,8 +361,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
             CommandLineMacros.read(ctx, bc, macros, includeDirs, buildFile);
             if (from != null) macros.putAll(from.macros());
             // a unit its compile command builds as CUDA (-x cu) is read as nvcc does, whatever its extension
-            Preprocessor.Dialect dialect =
-                    from != null ? from.dialect() : bc.compiledAsCuda() ? Preprocessor.Dialect.CUDA : dialect(file);
+            // a listed header is read in the language of the compiled unit Clang reads it in (UnitHeaders)
+            Preprocessor.Dialect dialect = from != null
+                    ? from.dialect()
+                    : bc.compiledAsCuda() ? Preprocessor.Dialect.CUDA : UnitHeaders.dialect(run, file, dialect(file));
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());
@@ -422,11 +416,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
             }
             if (dialect == Preprocessor.Dialect.HOST_C) toks = ProjectHeaders.cIdentifiers(toks);
             CudaScanRun.IncludedFrom includer = from == null ? run.listedIncluders.get(real) : null;
-            // Clang reads a file compiled only through an include as the unit that includes it compiles it
-            ClangSupplements.Unit through = from == null
-                    ? null
-                    : IncludedSources.translationUnit(
-                            run, from.includer(), CudaSourceAnalyzer::isHeader, CudaSourceAnalyzer::dialect);
+            // a compiled unit: Clang's parse of it reads the listed headers it is the first includer of
+            if (from == null && !isHeader(file) && !isFragment(file)) UnitHeaders.reached(run, real, reads);
+            // Clang reads a file compiled only through an include as the unit that includes it compiles it, and a
+            // listed header in the first compiled unit that includes it
+            ClangSupplements.Unit through = from != null
+                    ? IncludedSources.translationUnit(
+                            run, from.includer(), CudaSourceAnalyzer::isHeader, CudaSourceAnalyzer::dialect)
+                    : isHeader(file) ? UnitHeaders.unitOf(run, real) : null;
             // the analysis cache (a file reached only through an include: keyed by its includer's macros too)
             String key = run.cache == null
                     ? null

@@ -24,6 +24,15 @@ public final class CudaStats {
     /** Files Clang parsed, functions only Clang analyzed, facts Clang added, accumulations it corrected. */
     public final AtomicLong clangFiles = new AtomicLong();
 
+    /**
+     * Clang's parses (translation units), the listed headers read from their unit's parse instead of a parse of their
+     * own ({@link UnitHeaders}), and the listed headers parsed alone (no compiled unit includes them).
+     */
+    public final AtomicLong clangUnits = new AtomicLong();
+
+    public final AtomicLong clangFromUnits = new AtomicLong();
+    public final AtomicLong clangHeadersAlone = new AtomicLong();
+
     public final AtomicLong clangFunctions = new AtomicLong();
     public final AtomicLong clangErrorFiles = new AtomicLong();
     public final AtomicLong clangRecovered = new AtomicLong();
@@ -49,6 +58,8 @@ public final class CudaStats {
                         : " clang(files/with-errors/functions/recovered/added/resets/ms)=" + clangFiles + "/"
                                 + clangErrorFiles + "/" + clangFunctions + "/" + clangRecovered + "/"
                                 + clangAdded + "/" + clangResets + "/" + clangNanos.get() / 1_000_000
+                                + " clang-units(parsed/headers-from-units/headers-alone)=" + clangUnits + "/"
+                                + clangFromUnits + "/" + clangHeadersAlone
                                 + " clang-ms(arguments/parse/walk)=" + clangPrepNanos.get() / 1_000_000 + "/"
                                 + clangParseNanos.get() / 1_000_000 + "/" + clangWalkNanos.get() / 1_000_000
                                 + " clang-workers(started/ms)=" + dev.numlint.cuda.clang.ClangWorkers.startStats());

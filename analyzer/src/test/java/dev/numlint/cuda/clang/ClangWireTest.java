@@ -100,6 +100,54 @@ class ClangWireTest {
     }
 
     @Test
+    void theHeadersReadFromTheSameParseComeBackInTheOrderAskedFor() throws IOException {
+        Map<Path, byte[]> headers = new java.util.LinkedHashMap<>();
+        headers.put(Path.of("/t/b.h"), "int b;".getBytes(StandardCharsets.UTF_8));
+        headers.put(Path.of("/t/a.h"), "int a;".getBytes(StandardCharsets.UTF_8));
+        ClangWire.Request r = new ClangWire.Request(
+                Path.of("/t/m.c"), Path.of("/t"), null, List.of("-x", "c"), new byte[] {'m'}, null, null, headers);
+        ClangWire.Request back = ClangWire.readRequest(in(bytes(o -> ClangWire.writeRequest(o, r))));
+        assertThat(back.headers().keySet()).containsExactly(Path.of("/t/b.h"), Path.of("/t/a.h"));
+        assertThat(back.headers().get(Path.of("/t/a.h"))).isEqualTo(headers.get(Path.of("/t/a.h")));
+        ClangUnit u =
+                new ClangUnit(Path.of("/t/m.c"), List.of(node(8, "m", 1, null)), Map.of(), 0, null, 0, 0, new byte[0]);
+        Map<Path, ClangUnit> units = new java.util.LinkedHashMap<>();
+        units.put(
+                Path.of("/t/b.h"),
+                new ClangUnit(
+                        Path.of("/t/b.h"),
+                        List.of(node(8, "b", 1, null)),
+                        Map.of(),
+                        1,
+                        "line 1: x",
+                        0,
+                        5,
+                        new byte[0]));
+        units.put(
+                Path.of("/t/a.h"),
+                ClangUnit.failed(Path.of("/t/a.h"), "its includer m.c" + ClangIncludes.NOT_INCLUDED));
+        ClangIncludes.with(u, units);
+        ClangUnit got = ClangWire.readAnswer(in(bytes(o -> ClangWire.writeUnit(o, u))), r.file(), r.text(), headers);
+        assertThat(got.top().get(0).spelling).isEqualTo("m");
+        assertThat(ClangIncludes.of(got).keySet()).containsExactly(Path.of("/t/b.h"), Path.of("/t/a.h"));
+        ClangUnit b = ClangIncludes.of(got).get(Path.of("/t/b.h"));
+        assertThat(b.top().get(0).spelling).isEqualTo("b");
+        assertThat(b.errors()).isEqualTo(1);
+        assertThat(b.file()).isEqualTo(Path.of("/t/b.h"));
+        assertThat(ClangIncludes.notIncluded(b)).isFalse();
+        assertThat(ClangIncludes.notIncluded(ClangIncludes.of(got).get(Path.of("/t/a.h"))))
+                .isTrue();
+        // an answer with another number of header units than asked for is refused
+        assertThatThrownBy(() -> ClangWire.readAnswer(
+                        in(bytes(o -> ClangWire.writeUnit(o, u))),
+                        r.file(),
+                        r.text(),
+                        Map.of(Path.of("/t/b.h"), new byte[0])))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("malformed");
+    }
+
+    @Test
     void aForeignOrTruncatedAnswerIsRefused() throws IOException {
         byte[] other = bytes(o -> {
             o.writeInt(ClangWire.MAGIC);

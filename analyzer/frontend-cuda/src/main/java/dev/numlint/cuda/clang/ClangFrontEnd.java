@@ -133,8 +133,23 @@ public final class ClangFrontEnd {
      * declarations of the headers included before it, the unit's language). With a null target, {@code file}'s own.
      */
     public ClangUnit parse(Path file, List<String> args, byte[] text, Path target, byte[] targetText) {
-        if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText);
-        return ClangWorkers.SHARED.parse(new ClangWire.Request(file, root, cacheDir, args, text, target, targetText));
+        return parse(file, args, text, target, targetText, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #parse(Path, List, byte[], Path, byte[])}; the same parse also reads the project {@code headers} (with
+     * the bytes the scan read) that the unit includes: {@link ClangIncludes#of}, each as a target is read.
+     */
+    public ClangUnit parse(
+            Path file,
+            List<String> args,
+            byte[] text,
+            Path target,
+            byte[] targetText,
+            java.util.Map<Path, byte[]> headers) {
+        if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers);
+        return ClangWorkers.SHARED.parse(
+                new ClangWire.Request(file, root, cacheDir, args, text, target, targetText, headers));
     }
 
     /** Why the Clang front end is not used in this scan although it was asked for (auto or clang), or null. */

@@ -57,6 +57,17 @@ public final class ClangParser {
     }
 
     /**
+     * The budget of a parse that also reads {@code headers} project headers ({@link ClangIncludes}): it does the work
+     * of the parses of those headers that it replaces, so one budget per file read, at most {@link #MAX_BUDGETS}.
+     */
+    static long budgetMs(int headers) {
+        return budgetMs() * Math.min(1 + headers, MAX_BUDGETS);
+    }
+
+    /** The most per-file budgets one parse gets, however many headers it reads. */
+    static final int MAX_BUDGETS = 8;
+
+    /**
      * Why a file went over the budget, with how to raise it: the budget is wall time, so on a loaded machine one run
      * can parse a file that the next leaves to the fallback front end (issue 26: DualSPHysics' findings differed).
      */
@@ -68,7 +79,7 @@ public final class ClangParser {
 
     /**
      * Parses {@code file} with {@code args} (the language, the build's flags and the resource directory included)
-     * and returns its unit; {@link ClangUnit#overBudget()} when the budget ran out first.
+     * and returns its unit; a failed unit ({@link #overBudgetReason}) when the budget ran out first.
      */
     public static ClangUnit parse(Path file, List<String> args, byte[] text) {
         return parse(file, args, text, null);
@@ -84,12 +95,27 @@ public final class ClangParser {
      * cursors of the file {@code file} includes, as that translation unit compiles it ({@link Walker}).
      */
     static ClangUnit parse(Path file, List<String> args, byte[] text, Path cacheDir, Path target, byte[] targetText) {
+        return parse(file, args, text, cacheDir, target, targetText, Map.of());
+    }
+
+    /**
+     * As {@link #parse(Path, List, byte[], Path, Path, byte[])}; {@code headers}: project headers (with the bytes the
+     * scan read) whose cursors the same parse also returns ({@link ClangIncludes#of}).
+     */
+    static ClangUnit parse(
+            Path file,
+            List<String> args,
+            byte[] text,
+            Path cacheDir,
+            Path target,
+            byte[] targetText,
+            Map<Path, byte[]> headers) {
         Path unitFile = target == null ? file : target;
-        Future<ClangUnit> f = POOL.submit(() -> parseHere(file, args, text, cacheDir, target, targetText));
+        Future<ClangUnit> f = POOL.submit(() -> parseHere(file, args, text, cacheDir, target, targetText, headers));
         try {
-            return f.get(budgetMs(), TimeUnit.MILLISECONDS);
+            return f.get(budgetMs(headers.size()), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            return ClangUnit.overBudget(unitFile, budgetMs());
+            return ClangUnit.failed(unitFile, overBudgetReason(budgetMs(headers.size())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             f.cancel(false);
@@ -103,13 +129,26 @@ public final class ClangParser {
      * Parses on the calling thread, without a budget: for the Clang worker, whose parent bounds it (the worker is a
      * child process under an address-space limit, killed past its budget).
      */
-    static ClangUnit parseNow(Path file, List<String> args, byte[] text, Path cacheDir, Path target, byte[] targetText)
+    static ClangUnit parseNow(
+            Path file,
+            List<String> args,
+            byte[] text,
+            Path cacheDir,
+            Path target,
+            byte[] targetText,
+            Map<Path, byte[]> headers)
             throws InterruptedException {
-        return parseHere(file, args, text, cacheDir, target, targetText);
+        return parseHere(file, args, text, cacheDir, target, targetText, headers);
     }
 
     private static ClangUnit parseHere(
-            Path file, List<String> args, byte[] text, Path cacheDir, Path target, byte[] targetText)
+            Path file,
+            List<String> args,
+            byte[] text,
+            Path cacheDir,
+            Path target,
+            byte[] targetText,
+            Map<Path, byte[]> headers)
             throws InterruptedException {
         Libclang lib = Libclang.get();
         if (lib == null)
@@ -127,13 +166,13 @@ public final class ClangParser {
                 with.addAll(all);
                 with.add("-include-pch");
                 with.add(pch.toString());
-                ClangUnit u = parseWith(index, file, with, text, target, targetText);
+                ClangUnit u = parseWith(index, file, with, text, target, targetText, headers);
                 // a precompiled header Clang refused (changed toolkit headers, another libclang): the plain parse,
                 // and that header is not offered again
                 if (!ClangPch.refused(u)) return u;
                 ClangPch.drop(all, cacheDir, "refused by Clang: " + u.firstError());
             }
-            return parseWith(index, file, all, text, target, targetText);
+            return parseWith(index, file, all, text, target, targetText, headers);
         } finally {
             Libclang.release(index);
         }
@@ -146,32 +185,39 @@ public final class ClangParser {
      * in that context: its cursors, its errors, its lines.
      */
     private static ClangUnit parseWith(
-            CXIndex index, Path file, List<String> args, byte[] text, Path target, byte[] targetText) {
+            CXIndex index,
+            Path file,
+            List<String> args,
+            byte[] text,
+            Path target,
+            byte[] targetText,
+            Map<Path, byte[]> headers) {
         CXTranslationUnit tu = new CXTranslationUnit();
         long t0 = System.nanoTime();
         Path unitFile = target == null ? file : target;
         byte[] unitText = target == null ? text : targetText;
-        int files = target == null ? 1 : 2;
-        try (PointerPointer<BytePointer> argv = new PointerPointer<>(args.toArray(new String[0]));
-                BytePointer name = new BytePointer(file.toString());
-                BytePointer targetName = new BytePointer(unitFile.toString())) {
-            // the text read once by the scan is the text Clang parses (no second read, no race with a changing tree)
-            CXUnsavedFile unsaved = new CXUnsavedFile(files);
-            BytePointer contents = new BytePointer(text.length);
-            contents.put(text, 0, text.length);
-            unsaved.position(0).Filename(name).Contents(contents).Length(text.length);
-            BytePointer targetContents = new BytePointer(Math.max(1, unitText.length));
-            if (target != null) {
-                targetContents.put(unitText, 0, unitText.length);
-                unsaved.position(1)
-                        .Filename(targetName)
-                        .Contents(targetContents)
-                        .Length(unitText.length);
+        // the texts read once by the scan are the texts Clang parses (no second read, no race with a changing tree)
+        Map<Path, byte[]> texts = new java.util.LinkedHashMap<>();
+        texts.put(file, text);
+        if (target != null) texts.put(target, targetText);
+        headers.forEach(texts::putIfAbsent);
+        int files = texts.size();
+        List<BytePointer> held = new ArrayList<>();
+        CXUnsavedFile unsaved = new CXUnsavedFile(files);
+        try (PointerPointer<BytePointer> argv = new PointerPointer<>(args.toArray(new String[0]))) {
+            int k = 0;
+            for (Map.Entry<Path, byte[]> e : texts.entrySet()) {
+                BytePointer n = new BytePointer(e.getKey().toString());
+                BytePointer c = new BytePointer(Math.max(1, e.getValue().length));
+                held.add(n);
+                held.add(c);
+                c.put(e.getValue(), 0, e.getValue().length);
+                unsaved.position(k++).Filename(n).Contents(c).Length(e.getValue().length);
             }
             unsaved.position(0);
             int rc = clang_parseTranslationUnit2(
                     index,
-                    name,
+                    held.get(0),
                     argv,
                     args.size(),
                     unsaved,
@@ -180,33 +226,51 @@ public final class ClangParser {
                     tu);
             long t1 = System.nanoTime();
             if (rc != 0 || tu.isNull()) {
-                contents.close();
-                targetContents.close();
-                unsaved.close();
                 return ClangUnit.failed(unitFile, "libclang could not parse it (error " + rc + ")");
             }
             try {
-                CXFile targetFile = target == null ? null : clang_getFile(tu, target.toString());
-                if (target != null && (targetFile == null || targetFile.isNull())) {
-                    return ClangUnit.failed(
-                            unitFile, "its includer " + file.getFileName() + " did not include it when Clang read it");
+                ClangUnit u = read(tu, file, target, unitFile, unitText, t1 - t0, t1, false);
+                if (headers.isEmpty() || u.failure() != null) return u;
+                // the project headers this unit includes, from the same parse: each read as a target is
+                Map<Path, ClangUnit> included = new java.util.LinkedHashMap<>();
+                for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
+                    included.put(
+                            h.getKey(),
+                            read(tu, file, h.getKey(), h.getKey(), h.getValue(), 0, System.nanoTime(), true));
                 }
-                Diag d = diagnostics(tu, targetFile);
-                Walker w = new Walker(unitText, target == null ? clang_getFile(tu, file.toString()) : targetFile);
-                w.target = target != null;
-                CXCursor root = clang_getTranslationUnitCursor(tu);
-                w.walk(root);
-                explicitInstantiations(unitText, w);
-                ClangUnit u = new ClangUnit(
-                        unitFile, w.top, w.templateArgs, d.errors, d.first, t1 - t0, System.nanoTime() - t1, unitText);
-                return u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
+                return ClangIncludes.with(u, included);
             } finally {
                 clang_disposeTranslationUnit(tu);
-                contents.close();
-                targetContents.close();
-                unsaved.close();
             }
+        } finally {
+            for (BytePointer b : held) b.close();
+            unsaved.close();
         }
+    }
+
+    /** The unit of {@code unitFile} in the parsed translation unit: the main file's, or a target's (or why not). */
+    private static ClangUnit read(
+            CXTranslationUnit tu,
+            Path file,
+            Path target,
+            Path unitFile,
+            byte[] unitText,
+            long parseNanos,
+            long t1,
+            boolean ownErrors) {
+        CXFile targetFile = target == null ? null : clang_getFile(tu, target.toString());
+        if (target != null && (targetFile == null || targetFile.isNull())) {
+            return ClangUnit.failed(unitFile, "its includer " + file.getFileName() + ClangIncludes.NOT_INCLUDED);
+        }
+        Diag d = diagnostics(tu, targetFile, ownErrors);
+        Walker w = new Walker(unitText, target == null ? clang_getFile(tu, file.toString()) : targetFile);
+        w.target = target != null;
+        CXCursor root = clang_getTranslationUnitCursor(tu);
+        w.walk(root);
+        explicitInstantiations(unitText, w);
+        ClangUnit u = new ClangUnit(
+                unitFile, w.top, w.templateArgs, d.errors, d.first, parseNanos, System.nanoTime() - t1, unitText);
+        return u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
     }
 
     /**
@@ -251,8 +315,12 @@ public final class ClangParser {
     /** Distinct unknown type names kept per file (a file made of thousands is summarised by the first ones). */
     private static final int MAX_UNKNOWN_TYPES = 256;
 
-    /** Clang's errors; their lines are those of {@code target} when given (else of the main file). */
-    private static Diag diagnostics(CXTranslationUnit tu, CXFile target) {
+    /**
+     * Clang's errors; their lines are those of {@code target} when given (else of the main file). {@code own}: only
+     * the errors located in {@code target} (a header read from its unit's parse: the unit's other errors are the
+     * unit's, noted once there).
+     */
+    private static Diag diagnostics(CXTranslationUnit tu, CXFile target, boolean own) {
         int n = clang_getNumDiagnostics(tu);
         int errors = 0;
         String first = null;
@@ -262,6 +330,7 @@ public final class ClangParser {
             try {
                 int sev = clang_getDiagnosticSeverity(d);
                 if (sev < CXDiagnostic_Error) continue;
+                if (own && !inUnit(clang_getDiagnosticLocation(d), target)) continue;
                 errors++;
                 if (first == null) {
                     CXSourceLocation loc = clang_getDiagnosticLocation(d);

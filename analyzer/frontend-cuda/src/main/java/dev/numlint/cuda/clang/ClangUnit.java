@@ -155,6 +155,8 @@ public final class ClangUnit {
     }
 
     private boolean unavailable;
+    /** Project headers' units read from the same parse, by path in the order asked for ({@link ClangIncludes}). */
+    Map<Path, ClangUnit> includes = Map.of();
 
     private Map<String, List<Integer>> unknownTypes = Map.of();
 
@@ -208,10 +210,6 @@ public final class ClangUnit {
     /** Whether Clang cannot run at all (libclang did not load in a worker), rather than this file failing. */
     public boolean unavailable() {
         return unavailable;
-    }
-
-    static ClangUnit overBudget(Path file, long ms) {
-        return failed(file, ClangParser.overBudgetReason(ms));
     }
 
     /** The main file's top-level cursors (for the worker's wire format). */

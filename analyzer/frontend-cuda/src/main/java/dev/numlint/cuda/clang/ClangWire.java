@@ -25,7 +25,7 @@ import java.util.Map;
 final class ClangWire {
     static final int MAGIC = 0x4E4C4357; // "NLCW"
     /** Raise on every change of the format; a worker of another version is refused at its greeting. */
-    static final int VERSION = 4;
+    static final int VERSION = 5;
 
     static final byte HELLO_READY = 0;
     static final byte HELLO_UNAVAILABLE = 1;
@@ -39,18 +39,32 @@ final class ClangWire {
     static final int MAX_DEPTH = ClangParser.MAX_DEPTH + 8;
     static final int MAX_ARGS = 10_000;
     static final int MAX_TEXT = 512 << 20;
+    /** Project headers one request asks for beside its unit. */
+    static final int MAX_HEADERS = 100_000;
 
     private ClangWire() {}
 
     /**
      * One parse request; {@code cacheDir}: the scan's cache directory ({@link ClangPch}), null for none;
      * {@code target}: the file whose cursors are wanted when it is not {@code file} itself (a file compiled only
-     * through an {@code #include} of {@code file}, with its bytes {@code targetText}), else null.
+     * through an {@code #include} of {@code file}, with its bytes {@code targetText}), else null; {@code headers}:
+     * project headers (with their bytes) whose cursors the same parse also returns, in order.
      */
     record Request(
-            Path file, Path root, Path cacheDir, List<String> args, byte[] text, Path target, byte[] targetText) {
+            Path file,
+            Path root,
+            Path cacheDir,
+            List<String> args,
+            byte[] text,
+            Path target,
+            byte[] targetText,
+            Map<Path, byte[]> headers) {
         Request(Path file, Path root, Path cacheDir, List<String> args, byte[] text) {
-            this(file, root, cacheDir, args, text, null, null);
+            this(file, root, cacheDir, args, text, null, null, Map.of());
+        }
+
+        Request(Path file, Path root, Path cacheDir, List<String> args, byte[] text, Path target, byte[] targetText) {
+            this(file, root, cacheDir, args, text, target, targetText, Map.of());
         }
 
         /** The file the unit's cursors belong to. */
@@ -166,6 +180,12 @@ final class ClangWire {
             out.writeInt(r.targetText().length);
             out.write(r.targetText());
         }
+        out.writeInt(r.headers().size());
+        for (Map.Entry<Path, byte[]> h : r.headers().entrySet()) {
+            o.str(h.getKey().toString());
+            out.writeInt(h.getValue().length);
+            out.write(h.getValue());
+        }
         out.flush();
     }
 
@@ -196,6 +216,15 @@ final class ClangWire {
             targetText = new byte[i.count(MAX_TEXT)];
             in.readFully(targetText);
         }
+        int nh = i.count(MAX_HEADERS);
+        Map<Path, byte[]> headers = new LinkedHashMap<>();
+        for (int k = 0; k < nh; k++) {
+            String h = i.str();
+            if (h == null) throw new IOException("malformed request: no header path");
+            byte[] b = new byte[i.count(MAX_TEXT)];
+            in.readFully(b);
+            headers.put(Path.of(h), b);
+        }
         return new Request(
                 Path.of(file),
                 root == null ? null : Path.of(root),
@@ -203,7 +232,8 @@ final class ClangWire {
                 args,
                 text,
                 target == null ? null : Path.of(target),
-                targetText);
+                targetText,
+                headers);
     }
 
     // ------------------------------------------------------------------ answers
@@ -248,6 +278,9 @@ final class ClangWire {
         }
         out.writeInt(u.top().size());
         for (ClangNode n : u.top()) writeNode(o, n);
+        // the units of the project headers asked for: each an answer of its own, in the order asked
+        out.writeInt(ClangIncludes.of(u).size());
+        for (ClangUnit h : ClangIncludes.of(u).values()) writeUnit(out, h);
         out.flush();
     }
 
@@ -280,6 +313,12 @@ final class ClangWire {
      * unit with the worker's reason.
      */
     static ClangUnit readAnswer(DataInputStream in, Path file, byte[] text) throws IOException {
+        return readAnswer(in, file, text, Map.of());
+    }
+
+    /** As {@link #readAnswer(DataInputStream, Path, byte[])}, with the units of the {@code headers} asked for. */
+    static ClangUnit readAnswer(DataInputStream in, Path file, byte[] text, Map<Path, byte[]> headers)
+            throws IOException {
         int tag = in.read();
         if (tag < 0) throw new EOFException("the Clang worker ended without an answer");
         In i = new In(in);
@@ -325,9 +364,17 @@ final class ClangWire {
         int nTop = i.count(MAX_NODES);
         List<ClangNode> top = new ArrayList<>(Math.min(nTop, 1 << 16));
         for (int k = 0; k < nTop; k++) top.add(readNode(i, null, 0));
-        return new ClangUnit(file, top, ta, errors, first, parse, walk, text)
+        ClangUnit u = new ClangUnit(file, top, ta, errors, first, parse, walk, text)
                 .withUnknownTypes(unknown)
                 .withMemberConstants(constants);
+        int nh = in.readInt();
+        if (nh != 0 && nh != headers.size()) throw new IOException("malformed answer: " + nh + " header units");
+        if (nh == 0) return u;
+        Map<Path, ClangUnit> units = new LinkedHashMap<>();
+        for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
+            units.put(h.getKey(), readAnswer(in, h.getKey(), h.getValue(), Map.of()));
+        }
+        return ClangIncludes.with(u, units);
     }
 
     private static ClangNode readNode(In i, ClangNode parent, int depth) throws IOException {

@@ -51,6 +51,19 @@ public final class ClangWorkerMain {
         Runtime.getRuntime().halt(code[0]);
     }
 
+    /**
+     * The project headers a request asks for that the trust boundary lets Clang read (the others are left out: the
+     * parent parses them with their own request, refused there too).
+     */
+    private static java.util.Map<Path, byte[]> headers(ClangWire.Request r) {
+        if (r.headers().isEmpty() || r.root() == null) return r.headers();
+        java.util.Map<Path, byte[]> ok = new java.util.LinkedHashMap<>();
+        r.headers().forEach((p, b) -> {
+            if (ClangFrontEnd.refusal(r.root(), p, b) == null) ok.put(p, b);
+        });
+        return ok;
+    }
+
     static void serve(DataInputStream in, DataOutputStream out) throws IOException {
         Libclang lib = Libclang.get();
         ClangWire.writeHello(out, lib == null ? String.valueOf(Libclang.unavailable()) : null);
@@ -88,7 +101,18 @@ public final class ClangWorkerMain {
                     args.add("-idirafter");
                     args.add(s.toString());
                 }
-                u = ClangParser.parseNow(r.file(), args, r.text(), cacheDir, r.target(), r.targetText());
+                java.util.Map<Path, byte[]> headers = headers(r);
+                u = ClangParser.parseNow(r.file(), args, r.text(), cacheDir, r.target(), r.targetText(), headers);
+                if (!ClangIncludes.of(u).isEmpty()
+                        && headers.size() < r.headers().size()) {
+                    // every header asked for is answered, in order: a refused one as a failure saying why
+                    java.util.Map<Path, ClangUnit> all = new java.util.LinkedHashMap<>();
+                    for (Path h : r.headers().keySet()) {
+                        ClangUnit hu = ClangIncludes.of(u).get(h);
+                        all.put(h, hu != null ? hu : ClangUnit.failed(h, "refused: outside the trust boundary"));
+                    }
+                    ClangIncludes.with(u, all);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -128,7 +128,8 @@ public final class ClangWorkers {
                 }
                 startFailures.set(0);
             }
-            ClangUnit u = w.parse(request, ClangParser.budgetMs());
+            ClangUnit u =
+                    w.parse(request, ClangParser.budgetMs(request.headers().size()));
             if (w.usable()) {
                 give(w);
             } else {
@@ -280,7 +281,7 @@ public final class ClangWorkers {
             ScheduledFuture<?> k = p.killAfter(budgetMs);
             try {
                 ClangWire.writeRequest(out, r);
-                return ClangWire.readAnswer(in, r.unitFile(), r.unitText());
+                return ClangWire.readAnswer(in, r.unitFile(), r.unitText(), r.headers());
             } catch (IOException | RuntimeException e) {
                 dead = true;
                 return ClangUnit.failed(r.unitFile(), reason(budgetMs));

@@ -1,0 +1,34 @@
+package dev.numlint.cuda.clang;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The project headers a translation unit includes, read from the same parse as the unit (issue 26, speed): each as a
+ * target is read ({@code ClangParser}: the cursors whose expansion is in the header, from its first inclusion, the
+ * errors located in it), so that a header is not parsed as a unit of its own beside the sources that include it.
+ */
+public final class ClangIncludes {
+    /** The end of the failure of a target that its translation unit did not include. */
+    static final String NOT_INCLUDED = " did not include it when Clang read it";
+
+    private ClangIncludes() {}
+
+    /** The headers' units read from {@code unit}'s parse, by path in the order they were asked for. */
+    public static Map<Path, ClangUnit> of(ClangUnit unit) {
+        return unit.includes;
+    }
+
+    static ClangUnit with(ClangUnit unit, Map<Path, ClangUnit> headers) {
+        unit.includes = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        return unit;
+    }
+
+    /** Whether {@code u} failed because its translation unit did not include it (the unit itself parsed). */
+    public static boolean notIncluded(ClangUnit u) {
+        String f = u.failure();
+        return f != null && f.startsWith("its includer ") && f.endsWith(NOT_INCLUDED);
+    }
+}

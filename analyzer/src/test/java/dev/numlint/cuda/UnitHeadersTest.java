@@ -1,0 +1,151 @@
+package dev.numlint.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.Notification;
+import dev.numlint.scan.Analyzers;
+import dev.numlint.scan.ScanOptions;
+import dev.numlint.scan.ScanResult;
+import dev.numlint.scan.Scanner;
+import dev.numlint.spi.Analyzer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each compiled unit is parsed by Clang once, and a listed header is read from the parse of the first compiled unit
+ * (in path order) that includes it, in that unit's language and with its flags ({@link UnitHeaders}, issue 26: cglm
+ * was 277 Clang units where clang-tidy parses 53, its C headers parsed as CUDA).
+ */
+class UnitHeadersTest {
+    private static String db(Path dir, String... files) {
+        StringBuilder b = new StringBuilder("[");
+        for (String f : files) {
+            if (b.length() > 1) b.append(",\n");
+            b.append("{\"directory\": \"")
+                    .append(dir)
+                    .append("\", \"file\": \"")
+                    .append(dir.resolve(f))
+                    .append("\", \"command\": \"cc -std=c99 -DSCALE=2 -O2 -c ")
+                    .append(dir.resolve(f))
+                    .append("\"}");
+        }
+        return b.append("]").toString();
+    }
+
+    private record Scan(ScanResult result, CudaStats stats) {}
+
+    private static Scan scan(Path dir, Path cache) {
+        List<Analyzer> all = Analyzers.load();
+        CudaSourceAnalyzer cuda = all.stream()
+                .filter(CudaSourceAnalyzer.class::isInstance)
+                .map(CudaSourceAnalyzer.class::cast)
+                .findFirst()
+                .orElseThrow();
+        ScanResult r = Scanner.scan(
+                ScanOptions.builder(dir).analyzers(all).cacheDir(cache).build());
+        return new Scan(r, cuda.stats());
+    }
+
+    private static List<String> hits(ScanResult r) {
+        return r.findings().stream()
+                .filter(f -> !f.suppressed())
+                .map(f -> f.location().file() + ":" + f.location().startLine() + " " + f.ruleId() + " " + f.level())
+                .sorted()
+                .toList();
+    }
+
+    private static List<Notification> notices(ScanResult r, String file) {
+        return r.notifications().stream().filter(n -> file.equals(n.file())).toList();
+    }
+
+    private static final String HEADER = "#ifndef BINS_H\n"
+            + "#define BINS_H\n"
+            + "static inline unsigned int bin_of(float x, float width)\n"
+            + "{\n"
+            + "    return (unsigned int)(x / width);\n"
+            + "}\n"
+            + "#endif\n";
+
+    @Test
+    void aHeaderIncludedByTwoSourcesIsReadFromTheFirstSourcesParseOnce(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(src.resolve("bins.h"), HEADER);
+        Files.writeString(
+                src.resolve("a.c"), "#include \"bins.h\"\nunsigned int a(float x) { return bin_of(x, 0.5f); }\n");
+        Files.writeString(
+                src.resolve("b.c"), "#include \"bins.h\"\nunsigned int b(float x) { return bin_of(x, 2.0f); }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "a.c", "b.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        // two compiled units, two parses: the header's cursors come from a.c's (before: a third parse, the header
+        // alone, as CUDA)
+        assertThat(s.stats().clangUnits.get()).isEqualTo(2);
+        assertThat(s.stats().clangFromUnits.get()).isEqualTo(1);
+        assertThat(s.stats().clangHeadersAlone.get()).isZero();
+        // the header's cast reported once, at the header's line
+        assertThat(hits(s.result())).containsExactly("bins.h:5 NL001 ERROR");
+        // a header no compiled unit includes: parsed alone, and counted so
+        Files.writeString(src.resolve("lonely.h"), HEADER.replace("BINS_H", "LONELY_H"));
+        Scan t = scan(src, dir.resolve("cache2"));
+        assertThat(t.stats().clangUnits.get()).isEqualTo(3);
+        assertThat(t.stats().clangHeadersAlone.get()).isEqualTo(1);
+        assertThat(hits(t.result())).containsExactly("bins.h:5 NL001 ERROR", "lonely.h:5 NL001 ERROR");
+    }
+
+    @Test
+    void theHeadersCacheEntryFollowsItsUnitAndTheHeadersTheUnitReadsBeforeIt(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // the header uses a type that only the unit's earlier include declares
+        Files.writeString(src.resolve("types.h"), "typedef float real;\n");
+        Files.writeString(
+                src.resolve("bins.h"),
+                "static inline unsigned int bin_of(real x, real w)\n{\n    return (unsigned int)(x / w);\n}\n");
+        Files.writeString(
+                src.resolve("a.c"),
+                "#include \"types.h\"\n#include \"bins.h\"\nunsigned int a(real x) { return bin_of(x, 2); }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "a.c"));
+        Path cache = dir.resolve("cache");
+        assertThat(hits(scan(src, cache).result())).containsExactly("bins.h:3 NL001 ERROR");
+        // nothing changed: every analysis from the cache, no parse
+        Scan again = scan(src, cache);
+        assertThat(again.stats().clangUnits.get()).isZero();
+        assertThat(hits(again.result())).containsExactly("bins.h:3 NL001 ERROR");
+        // 'real' becomes an integer type in the unit's earlier header: the header's entry is not reused
+        Files.writeString(src.resolve("types.h"), "typedef int real;\n");
+        Scan changed = scan(src, cache);
+        // both headers (types.h changed, bins.h's unit read it) from the one parse of a.c
+        assertThat(changed.stats().clangUnits.get()).isEqualTo(1);
+        assertThat(changed.stats().clangFromUnits.get()).isEqualTo(2);
+        assertThat(hits(changed.result())).doesNotContain("bins.h:3 NL001 ERROR");
+    }
+
+    @Test
+    void aCProjectsHeaderIsReadAsCWithItsIncludersFlags(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // valid C, not C++ or CUDA: 'new' is a name, void * converts to float * implicitly; SCALE comes from the
+        // compile command of the unit that includes the header
+        Files.writeString(
+                src.resolve("grid.h"),
+                "#include <stdlib.h>\n"
+                        + "static inline unsigned int grid_cells(float extent, float h)\n"
+                        + "{\n"
+                        + "    float *new = malloc(sizeof(float));\n"
+                        + "    *new = extent * SCALE;\n"
+                        + "    unsigned int n = (unsigned int)(*new / h);\n"
+                        + "    free(new);\n"
+                        + "    return n;\n"
+                        + "}\n");
+        Files.writeString(
+                src.resolve("grid.c"),
+                "#include \"grid.h\"\nunsigned int cells(float e) { return grid_cells(e, 0.25f); }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "grid.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        // before: parsed alone as CUDA, Clang stopped at 'new' and at SCALE (no compile command) with a clang-error
+        // notice on the header, and the cast was not reported
+        assertThat(notices(s.result(), "grid.h")).noneMatch(n -> n.id().equals("clang-error"));
+        assertThat(hits(s.result())).contains("grid.h:6 NL001 ERROR");
+        assertThat(s.stats().clangUnits.get()).isEqualTo(1);
+    }
+}
