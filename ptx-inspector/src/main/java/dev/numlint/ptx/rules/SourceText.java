@@ -87,17 +87,9 @@ public final class SourceText {
             }
             if (ch == '-' && next == '>') continue;
             if (next == '=') return true; // += or -=
-            int p = i - 1;
-            while (p >= 0 && c.charAt(p) == ' ') p--;
-            if (p < 0) continue;
+            int p = operandEnd(c, i);
+            if (p < 0) continue; // a sign: after an operator, '(' or ','
             char before = c.charAt(p);
-            if (!(Character.isLetterOrDigit(before)
-                    || before == '_'
-                    || before == ')'
-                    || before == ']'
-                    || before == '.')) {
-                continue; // a sign: after an operator, '(' or ','
-            }
             if ((before == 'e' || before == 'E') && p == i - 1 && exponent(c, p)) continue;
             if (Character.isLetter(before) || before == '_') {
                 // a keyword before a sign: return -x, case -1
@@ -237,6 +229,20 @@ public final class SourceText {
         return false;
     }
 
+    /**
+     * The index of the last character of the operand that ends before the operator at {@code i} (spaces skipped), or
+     * -1 when none does (the operator follows another operator, '(' or ',': a unary sign or a dereference).
+     */
+    private static int operandEnd(String c, int i) {
+        int p = i - 1;
+        while (p >= 0 && c.charAt(p) == ' ') p--;
+        if (p < 0) return -1;
+        char before = c.charAt(p);
+        boolean operand =
+                Character.isLetterOrDigit(before) || before == '_' || before == ')' || before == ']' || before == '.';
+        return operand ? p : -1;
+    }
+
     /** A binary '*' (not a pointer declarator or dereference) appears in the line. */
     public static boolean hasMultiply(String line) {
         if (line == null) return false;
@@ -244,15 +250,8 @@ public final class SourceText {
         for (int i = 0; i < c.length(); i++) {
             if (c.charAt(i) != '*') continue;
             if (i + 1 < c.length() && c.charAt(i + 1) == '/') continue;
-            int p = i - 1;
-            while (p >= 0 && c.charAt(p) == ' ') p--;
+            int p = operandEnd(c, i);
             if (p < 0) continue;
-            char before = c.charAt(p);
-            if (!(Character.isLetterOrDigit(before)
-                    || before == '_'
-                    || before == ')'
-                    || before == ']'
-                    || before == '.')) continue;
             if (TYPE_BEFORE_STAR.matcher(c.substring(0, p + 1)).find()) continue;
             int q = i + 1;
             if (q < c.length() && c.charAt(q) == '=') return true; // *=
