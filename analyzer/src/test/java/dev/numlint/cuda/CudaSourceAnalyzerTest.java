@@ -62,6 +62,38 @@ class CudaSourceAnalyzerTest {
     }
 
     /**
+     * Clang reads a CUDA file as nvcc compiles it, with {@code __NVCC__} defined (session 18's evaluation: a C99
+     * code's portability header picked its CPU branch under Clang, and 165 files had Clang errors).
+     */
+    @Test
+    void clangReadsCudaFilesWithNvccsOwnMacro(@TempDir Path dir) throws Exception {
+        java.nio.file.Files.writeString(
+                dir.resolve("port.h"),
+                String.join(
+                        "\n",
+                        "#if defined(__NVCC__)",
+                        "#define KERNEL __global__",
+                        "#else",
+                        "#define KERNEL",
+                        "typedef struct cpu_uint3 { unsigned int x, y, z; } uint3;",
+                        "#endif",
+                        ""));
+        java.nio.file.Files.writeString(
+                dir.resolve("k.cu"),
+                String.join(
+                        "\n",
+                        "#include \"port.h\"",
+                        "KERNEL void scale(float *a, unsigned *o, float s, int n) {",
+                        "  for (int i = 0; i < n; i++) o[i] = (unsigned)(a[i] * s);",
+                        "}",
+                        ""));
+        TestScanContext ctx =
+                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("clang-error"));
+        assertThat(ctx.findings()).anyMatch(f -> f.ruleId().equals("NL001"));
+    }
+
+    /**
      * A never-negative sum (ClangSigns) tested against 0 and against a variable: the test against 0 cannot flip, so
      * the message cites the other one (session 14, cminpack's enorm: "one ulp can flip 's2 != 0.'" where the test
      * 's2 >= x3max' two lines on is the one that can).

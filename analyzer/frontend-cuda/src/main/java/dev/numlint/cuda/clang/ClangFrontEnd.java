@@ -251,6 +251,9 @@ public final class ClangFrontEnd {
                 } else {
                     a.add("-nocudainc");
                 }
+                // nvcc defines __NVCC__ in every compilation it drives, host side included; Clang's CUDA mode does
+                // not: C codes' portability headers (`#if defined(__NVCC__)`) otherwise take their CPU branch
+                a.add("-D__NVCC__");
                 a.add("--cuda-gpu-arch=" + gpuArch(bc.cudaArch()));
                 a.add("-nocudalib");
                 a.add("--cuda-host-only");
