@@ -174,7 +174,8 @@ final class ClangSupplements {
                     0,
                     Level.NOTE,
                     "clang-error",
-                    "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first at "
+                    "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first "
+                            + (unit.firstError().startsWith("line ") ? "at " : "")
                             + unit.firstError()
                             + (ClangFrontEnd.guessed(bc)
                                     ? " (no build file gave this file's compile command: its flags are guessed)"
