@@ -241,13 +241,49 @@ class CompileDatabaseTest {
                 tmp.resolve("c").toString(),
                 repo.toString());
         assertThat(r.json().path("notifications").toString())
-                .contains("PTX layer: 1 of 1 CUDA source file (1 of them C++ sources their compile command builds as"
-                        + " CUDA) compiled to PTX")
+                .contains("PTX layer: 1 of 1 CUDA source file (1 of them C or C++ sources their compile command builds"
+                        + " as CUDA) compiled to PTX")
                 .doesNotContain("not valid PTX");
         assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
                 .contains("-x", "cu")
                 .contains("-rdc=true") // -dc: separate compilation keeps the unit's external device functions
                 .anySatisfy(a -> assertThat(a).endsWith("k.cc")));
+    }
+
+    /**
+     * Session 18 evaluation (ludwig compiles every .c with {@code nvcc -x cu -dc}): a C source its compile command
+     * builds as CUDA goes to PTX as a C++ one does (before: none of its units reached PTX, and no notice said so); a C
+     * source built by the host compiler does not.
+     */
+    @Test
+    void aCSourceTheBuildCompilesAsCudaGoesToPtxAndAHostOneDoesNot() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Files.writeString(repo.resolve("k.c"), "__global__ void k(float *a) { a[0] = a[0] * a[0] + a[0]; }\n");
+        Files.writeString(repo.resolve("h.c"), "float h(float a) { return a * a + a; }\n");
+        Files.writeString(
+                repo.resolve("compile_commands.json"),
+                "[{\"directory\": \"" + repo + "\", \"file\": \"" + repo + "/k.c\", \"command\": \"nvcc -x cu -dc -c "
+                        + repo + "/k.c\"},\n {\"directory\": \"" + repo + "\", \"file\": \"" + repo
+                        + "/h.c\", \"command\": \"gcc -c " + repo + "/h.c\"}]\n");
+        Run r = run(
+                "scan",
+                "--format",
+                "json",
+                "-p",
+                repo.toString(),
+                "--ptx",
+                "auto",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                tmp.resolve("c").toString(),
+                repo.toString());
+        assertThat(r.json().path("notifications").toString())
+                .contains("PTX layer: 1 of 1 CUDA source file (1 of them C or C++ sources their compile command builds"
+                        + " as CUDA) compiled to PTX");
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
+                .contains("-x", "cu")
+                .anySatisfy(a -> assertThat(a).endsWith("k.c")));
     }
 
     @Test

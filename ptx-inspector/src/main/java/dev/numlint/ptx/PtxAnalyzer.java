@@ -53,9 +53,10 @@ public final class PtxAnalyzer implements Analyzer {
     }
 
     /**
-     * .ptx files always; .cu files too (they are compiled only with --ptx auto and nvcc present), and C++ sources
-     * ({@code .cc}, {@code .cpp}, {@code .cxx}, {@code .c++}, {@code .C}) that their compile command builds as CUDA
-     * ({@code nvcc -x cu}: Quicksilver compiles every {@code .cc} so), decided in {@link #analyze}.
+     * .ptx files always; .cu files too (they are compiled only with --ptx auto and nvcc present), and C and C++ sources
+     * ({@code .c}, {@code .cc}, {@code .cpp}, {@code .cxx}, {@code .c++}, {@code .C}) that their compile command builds
+     * as CUDA ({@code nvcc -x cu}: Quicksilver compiles every {@code .cc} so, ludwig every {@code .c}), decided in
+     * {@link #analyze}.
      */
     @Override
     public boolean accepts(Path file) {
@@ -64,13 +65,13 @@ public final class PtxAnalyzer implements Analyzer {
     }
 
     private static final java.util.regex.Pattern CXX_SOURCE =
-            java.util.regex.Pattern.compile(".*\\.(cc|cpp|cxx|c\\+\\+|C)");
+            java.util.regex.Pattern.compile(".*\\.(c|cc|cpp|cxx|c\\+\\+|C)");
 
     private static boolean cxxSource(String name) {
         return CXX_SOURCE.matcher(name).matches();
     }
 
-    /** A unit nvcc compiles to device code: a .cu file, or a C++ source its compile command builds as CUDA. */
+    /** A unit nvcc compiles to device code: a .cu file, or a C or C++ source its compile command builds as CUDA. */
     private static boolean cudaUnit(ScanContext ctx, Path f) {
         String n = f.getFileName() == null ? "" : f.getFileName().toString();
         return n.endsWith(".cu") || cxxSource(n) && ctx.buildContext(f).compiledAsCuda();
@@ -78,7 +79,7 @@ public final class PtxAnalyzer implements Analyzer {
 
     @Override
     public void analyze(ScanContext ctx, List<Path> files, FindingSink sink) {
-        // C++ sources the build compiles as host code are the CUDA front end's alone
+        // C and C++ sources the build compiles as host code are the CUDA front end's alone
         files = files.stream()
                 .filter(f -> !cxxSource(String.valueOf(f.getFileName())) || cudaUnit(ctx, f))
                 .toList();

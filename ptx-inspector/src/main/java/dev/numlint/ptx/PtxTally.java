@@ -89,7 +89,7 @@ final class PtxTally {
     private final Map<Path, String> missing = new ConcurrentHashMap<>();
 
     /**
-     * Units that are C++ sources their compile command builds as CUDA ({@code nvcc -x cu}), not .cu files: all, and
+     * Units that are C or C++ sources their compile command builds as CUDA ({@code nvcc -x cu}), not .cu files: all, and
      * those with device code (compiled or failed, as the summary counts).
      */
     private final AtomicInteger builtAsCuda = new AtomicInteger();
@@ -163,7 +163,7 @@ final class PtxTally {
                         builtAsCuda.get() == 0
                                 ? ""
                                 : " (" + builtAsCuda.get()
-                                        + " of them C++ sources their compile command builds as CUDA)")
+                                        + " of them C or C++ sources their compile command builds as CUDA)")
                 .append(" compiled to PTX");
         if (bad == 0) return new Notification(null, 0, Level.NOTE, ID, sb.toString());
         Map<Reason, Integer> counts = new LinkedHashMap<>();
