@@ -286,6 +286,46 @@ class CompileDatabaseTest {
                 .anySatisfy(a -> assertThat(a).endsWith("k.c")));
     }
 
+    /**
+     * Session 18 evaluation (beagle-lib: kernels4.cu includes "libhmsbeagle/GPU/kernels/kernelsAll.cu" through the
+     * root's -I; the database also holds host entries): a .cu file a database unit includes is compiled through it,
+     * not given a borrowed host entry and compiled alone (before: a borrowed entry, an nvcc failure on the macro the
+     * includer defines, and a source-alone notice).
+     */
+    @Test
+    void aCudaFileADatabaseUnitIncludesThroughItsIncludePathBorrowsNoHostEntry() throws IOException {
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
+        Path kernels = Files.createDirectories(repo.resolve("lib/gpu/kernels"));
+        Files.writeString(
+                kernels.resolve("shared.cu"),
+                "__global__ void k(float *a, unsigned *o) { o[0] = (unsigned)(a[0] * WIDTH); }\n");
+        Files.writeString(kernels.resolve("k4.cu"), "#define WIDTH 4\n    #include \"lib/gpu/kernels/shared.cu\"\n");
+        Files.writeString(repo.resolve("lib/gpu/plugin.cpp"), "float h(float a) { return a * a + a; }\n");
+        Files.writeString(
+                repo.resolve("compile_commands.json"),
+                "[{\"directory\": \"" + kernels + "\", \"file\": \"" + kernels + "/k4.cu\", \"arguments\": [\"nvcc\","
+                        + " \"-ptx\", \"./k4.cu\", \"-I" + repo + "\"]},\n {\"directory\": \"" + repo
+                        + "/lib/gpu\", \"file\": \"" + repo + "/lib/gpu/plugin.cpp\", \"arguments\": [\"c++\", \"-c\","
+                        + " \"plugin.cpp\", \"-I" + repo + "\"]}]\n");
+        Run r = run(
+                "scan",
+                "--format",
+                "json",
+                "-p",
+                repo.toString(),
+                "--ptx",
+                "auto",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                tmp.resolve("c").toString(),
+                repo.toString());
+        String notices = r.json().path("notifications").toString();
+        assertThat(notices).doesNotContain("borrowed-build-entry").doesNotContain("source-alone");
+        assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
+                .anySatisfy(a -> assertThat(a).endsWith("k4.cu")));
+    }
+
     @Test
     void aConfiguredHeaderInTheBuildTreeIsFoundThroughTheDatabaseGivenWithMinusP() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));

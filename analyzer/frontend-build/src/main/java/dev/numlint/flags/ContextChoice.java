@@ -42,8 +42,24 @@ final class ContextChoice {
             if (isSource(file)) sources.add(file);
         }
         java.util.Collections.sort(sources);
+        // a .cu file that a unit of the compilation database #includes is compiled through it (beagle's kernels4.cu
+        // includes "libhmsbeagle/GPU/kernels/kernelsAll.cu" through -I of the root): it gets its includer's context
+        // below, not a borrowed host entry of its own
+        Set<Path> includedByDbUnits = new HashSet<>();
+        if (!model.hostEntries.isEmpty()) {
+            Set<Path> scannedSources = new HashSet<>(sources);
+            for (Path file : sources) {
+                BuildContext dbc = model.db.files.get(file);
+                if (dbc == null) continue;
+                for (Path inc : IncludeScan.quotedIncludes(file, dbc.includePaths(), scannedSources)) {
+                    if (inc.getFileName().toString().endsWith(".cu") && !model.db.files.containsKey(inc))
+                        includedByDbUnits.add(inc);
+                }
+            }
+        }
         for (Path file : sources) {
             BuildContext own = model.db.files.get(file);
+            if (own == null && includedByDbUnits.contains(file)) continue;
             if (own == null && file.getFileName().toString().endsWith(".cu") && !model.hostEntries.isEmpty()) {
                 own = borrowedEntry(ctx, model, file);
             }
