@@ -219,7 +219,7 @@ public final class Texture {
         int max = maxRaw();
         // the product in float, rounded to nearest even: 0.3 with 8-bit texels is 76 (0.3f * 255 is 76.5 in float),
         // 0.25 is 64 (textures-session16.md, session 14)
-        float b = (float) Math.max(format.signed ? -1 : 0, Math.min(1, border[c])) * (float) max;
+        float b = Math.max(format.signed ? -1 : 0, Math.min(1, border[c])) * (float) max;
         return widened((int) Math.rint(b));
     }
 

@@ -174,6 +174,7 @@ final class ClangPch {
      * lock, so the workers of a scan build it once). A store that cannot be used (not a plain directory, no lock):
      * built in the private directory as without one.
      */
+    @SuppressWarnings("try") // the lock is held for the block's extent, not referenced in it
     private static Object kept(CXIndex index, String key, List<String> set, Path store) {
         String name = "cuda-" + key.substring(0, 32);
         Path pch = store.resolve(name + ".pch");
