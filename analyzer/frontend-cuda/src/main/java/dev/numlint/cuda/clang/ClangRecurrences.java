@@ -39,14 +39,8 @@ final class ClangRecurrences {
     }
 
     private static ClangNode outermostCarrying(ClangNode lhs, ClangNode update, ClangUnit.Function fn) {
-        String root = rootUsr(lhs);
-        ClangNode out = null;
-        for (ClangNode p = update.parent; p != null && p != fn.node(); p = p.parent) {
-            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
-            if (root != null && declares(p, root)) break;
-            out = p;
-        }
-        return out;
+        List<ClangNode> loops = carryingLoops(lhs, update, fn);
+        return loops.isEmpty() ? null : loops.get(loops.size() - 1);
     }
 
     /**
@@ -180,13 +174,5 @@ final class ClangRecurrences {
 
     private static boolean memberOf(String x, String y) {
         return x.length() > y.length() && x.charAt(y.length()) == MEMBER && x.startsWith(y);
-    }
-
-    private static boolean declares(ClangNode n, String usr) {
-        boolean[] hit = new boolean[1];
-        n.forEach(x -> {
-            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) hit[0] = true;
-        });
-        return hit[0];
     }
 }

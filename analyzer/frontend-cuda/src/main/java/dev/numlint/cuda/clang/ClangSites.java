@@ -181,13 +181,10 @@ final class ClangSites {
         lhs.forEach(x -> {
             if (x.refUsr != null) index.add(x.refUsr);
         });
-        String root = rootUsr(lhs);
         boolean element = false;
         java.util.Set<String> carrying = new java.util.HashSet<>();
         ClangNode outermost = null;
-        for (ClangNode p = n.parent; p != null && p != fn.node(); p = p.parent) {
-            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
-            if (root != null && declares(p, root)) break; // a loop outside the accumulator's declaration
+        for (ClangNode p : carryingLoops(lhs, n, fn)) {
             outermost = p;
             String var = loopVariable(p);
             if (var == null) continue;
@@ -203,15 +200,6 @@ final class ClangSites {
             if (carrying.contains(x.refUsr) || declares(loops, x.refUsr)) ok[0] = false;
         });
         return ok[0];
-    }
-
-    /** Whether a variable with the unified symbol name {@code usr} is declared inside {@code n}. */
-    private static boolean declares(ClangNode n, String usr) {
-        boolean[] hit = new boolean[1];
-        n.forEach(x -> {
-            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) hit[0] = true;
-        });
-        return hit[0];
     }
 
     /** In {@code s = s + x} (or {@code x + s}, {@code s - x}): x; else null. */

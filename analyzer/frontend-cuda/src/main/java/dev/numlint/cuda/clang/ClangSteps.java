@@ -23,13 +23,7 @@ final class ClangSteps {
 
     /** Whether {@code term}, added to {@code lhs} by the update {@code update} in {@code fn}, varies with its loops. */
     static boolean varies(ClangNode term, ClangNode lhs, ClangNode update, ClangUnit.Function fn) {
-        String root = rootUsr(lhs);
-        List<ClangNode> loops = new ArrayList<>();
-        for (ClangNode p = update.parent; p != null && p != fn.node(); p = p.parent) {
-            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
-            if (root != null && declares(p, root)) break; // a loop outside the accumulator's declaration
-            loops.add(p);
-        }
+        List<ClangNode> loops = carryingLoops(lhs, update, fn);
         if (loops.isEmpty()) return true;
         ClangNode outermost = loops.get(loops.size() - 1);
         List<String> read = new ArrayList<>();
@@ -82,15 +76,6 @@ final class ClangSteps {
                     && ASSIGNMENTS.contains(n.spelling)
                     && !n.children.isEmpty()
                     && usr.equals(rootUsr(n.children.get(0)))) hit[0] = true;
-        });
-        return hit[0];
-    }
-
-    /** Whether a variable with the unified symbol name {@code usr} is declared inside {@code n}. */
-    private static boolean declares(ClangNode n, String usr) {
-        boolean[] hit = new boolean[1];
-        n.forEach(x -> {
-            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) hit[0] = true;
         });
         return hit[0];
     }

@@ -185,6 +185,31 @@ final class ClangSyntax {
         return true;
     }
 
+    /**
+     * The loops that carry an update of {@code lhs} at {@code at} in {@code fn}, innermost first: every for, while and
+     * do loop around it inside the function, up to the first that declares the accumulator (a loop outside its
+     * declaration does not carry it).
+     */
+    static List<ClangNode> carryingLoops(ClangNode lhs, ClangNode at, ClangUnit.Function fn) {
+        String root = rootUsr(lhs);
+        List<ClangNode> loops = new java.util.ArrayList<>();
+        for (ClangNode p = at.parent; p != null && p != fn.node(); p = p.parent) {
+            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
+            if (root != null && declares(p, root)) break;
+            loops.add(p);
+        }
+        return loops;
+    }
+
+    /** Whether a variable with the unified symbol name {@code usr} is declared inside {@code n}. */
+    static boolean declares(ClangNode n, String usr) {
+        boolean[] hit = new boolean[1];
+        n.forEach(x -> {
+            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) hit[0] = true;
+        });
+        return hit[0];
+    }
+
     /** The variable an lvalue or address expression is rooted in (m for m.a[i][j], &m, p->x), by its USR. */
     static String rootUsr(ClangNode n) {
         ClangNode x = n;
