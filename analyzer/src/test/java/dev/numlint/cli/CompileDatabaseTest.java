@@ -227,19 +227,7 @@ class CompileDatabaseTest {
                 "[{\"directory\": \"" + repo + "\", \"file\": \"" + repo + "/k.cc\", \"command\": \"nvcc -x cu -dc -c "
                         + repo + "/k.cc\"},\n {\"directory\": \"" + repo + "\", \"file\": \"" + repo
                         + "/h.cpp\", \"command\": \"g++ -c " + repo + "/h.cpp\"}]\n");
-        Run r = run(
-                "scan",
-                "--format",
-                "json",
-                "-p",
-                repo.toString(),
-                "--ptx",
-                "auto",
-                "--nvcc",
-                fake.nvcc().toString(),
-                "--cache-dir",
-                tmp.resolve("c").toString(),
-                repo.toString());
+        Run r = ptxScan(fake, repo, repo);
         assertThat(r.json().path("notifications").toString())
                 .contains("PTX layer: 1 of 1 CUDA source file (1 of them C or C++ sources their compile command builds"
                         + " as CUDA) compiled to PTX")
@@ -265,19 +253,7 @@ class CompileDatabaseTest {
                 "[{\"directory\": \"" + repo + "\", \"file\": \"" + repo + "/k.c\", \"command\": \"nvcc -x cu -dc -c "
                         + repo + "/k.c\"},\n {\"directory\": \"" + repo + "\", \"file\": \"" + repo
                         + "/h.c\", \"command\": \"gcc -c " + repo + "/h.c\"}]\n");
-        Run r = run(
-                "scan",
-                "--format",
-                "json",
-                "-p",
-                repo.toString(),
-                "--ptx",
-                "auto",
-                "--nvcc",
-                fake.nvcc().toString(),
-                "--cache-dir",
-                tmp.resolve("c").toString(),
-                repo.toString());
+        Run r = ptxScan(fake, repo, repo);
         assertThat(r.json().path("notifications").toString())
                 .contains("PTX layer: 1 of 1 CUDA source file (1 of them C or C++ sources their compile command builds"
                         + " as CUDA) compiled to PTX");
@@ -307,19 +283,7 @@ class CompileDatabaseTest {
                         + " \"-ptx\", \"./k4.cu\", \"-I" + repo + "\"]},\n {\"directory\": \"" + repo
                         + "/lib/gpu\", \"file\": \"" + repo + "/lib/gpu/plugin.cpp\", \"arguments\": [\"c++\", \"-c\","
                         + " \"plugin.cpp\", \"-I" + repo + "\"]}]\n");
-        Run r = run(
-                "scan",
-                "--format",
-                "json",
-                "-p",
-                repo.toString(),
-                "--ptx",
-                "auto",
-                "--nvcc",
-                fake.nvcc().toString(),
-                "--cache-dir",
-                tmp.resolve("c").toString(),
-                repo.toString());
+        Run r = ptxScan(fake, repo, repo);
         String notices = r.json().path("notifications").toString();
         assertThat(notices).doesNotContain("borrowed-build-entry").doesNotContain("source-alone");
         assertThat(fake.compiles()).singleElement().satisfies(c -> assertThat(c.args())
@@ -378,19 +342,7 @@ class CompileDatabaseTest {
         Files.writeString(
                 repo.resolve("build/compile_commands.json"),
                 db(repo.resolve("build"), repo + "/src/k.cu", "nvcc -Igen -c " + repo + "/src/k.cu"));
-        Run r = run(
-                "scan",
-                "--format",
-                "json",
-                "-p",
-                repo.resolve("build").toString(),
-                "--ptx",
-                "auto",
-                "--nvcc",
-                fake.nvcc().toString(),
-                "--cache-dir",
-                tmp.resolve("c").toString(),
-                repo.resolve("src").toString());
+        Run r = ptxScan(fake, repo.resolve("build"), repo.resolve("src"));
         assertThat(r.json().path("notifications").toString())
                 .contains("PTX layer: 1 of 1 .cu file compiled to PTX")
                 .doesNotContain("include-not-read")
@@ -449,5 +401,22 @@ class CompileDatabaseTest {
         a.addAll(List.of(mid));
         a.add(last);
         return a.toArray(String[]::new);
+    }
+
+    /** A JSON scan of {@code tree} with the compilation database of {@code db}, PTX on through the recording nvcc. */
+    private Run ptxScan(RecordingNvcc fake, Path db, Path tree) {
+        return run(
+                "scan",
+                "--format",
+                "json",
+                "-p",
+                db.toString(),
+                "--ptx",
+                "auto",
+                "--nvcc",
+                fake.nvcc().toString(),
+                "--cache-dir",
+                tmp.resolve("c").toString(),
+                tree.toString());
     }
 }
