@@ -111,7 +111,7 @@ public final class ClangParser {
             byte[] targetText,
             Map<Path, byte[]> headers) {
         Path unitFile = target == null ? file : target;
-        Future<ClangUnit> f = POOL.submit(() -> parseHere(file, args, text, cacheDir, target, targetText, headers));
+        Future<ClangUnit> f = POOL.submit(() -> parseNow(file, args, text, cacheDir, target, targetText, headers));
         try {
             return f.get(budgetMs(headers.size()), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -127,21 +127,10 @@ public final class ClangParser {
 
     /**
      * Parses on the calling thread, without a budget: for the Clang worker, whose parent bounds it (the worker is a
-     * child process under an address-space limit, killed past its budget).
+     * child process under an address-space limit, killed past its budget), and for the in-process pool above, whose
+     * future the budget bounds.
      */
     static ClangUnit parseNow(
-            Path file,
-            List<String> args,
-            byte[] text,
-            Path cacheDir,
-            Path target,
-            byte[] targetText,
-            Map<Path, byte[]> headers)
-            throws InterruptedException {
-        return parseHere(file, args, text, cacheDir, target, targetText, headers);
-    }
-
-    private static ClangUnit parseHere(
             Path file,
             List<String> args,
             byte[] text,
