@@ -44,18 +44,7 @@ class IncludedSourcesTest {
             + "#endif\n";
 
     private static String db(Path dir, String... files) {
-        StringBuilder b = new StringBuilder("[");
-        for (String f : files) {
-            if (b.length() > 1) b.append(",\n");
-            b.append("{\"directory\": \"")
-                    .append(dir)
-                    .append("\", \"file\": \"")
-                    .append(dir.resolve(f))
-                    .append("\", \"command\": \"cc -O2 -c ")
-                    .append(dir.resolve(f))
-                    .append("\"}");
-        }
-        return b.append("]").toString();
+        return CompileDatabases.of(dir, "-O2", files);
     }
 
     private static ScanResult scan(Path dir) {

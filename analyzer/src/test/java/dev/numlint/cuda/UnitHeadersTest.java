@@ -21,18 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UnitHeadersTest {
     private static String db(Path dir, String... files) {
-        StringBuilder b = new StringBuilder("[");
-        for (String f : files) {
-            if (b.length() > 1) b.append(",\n");
-            b.append("{\"directory\": \"")
-                    .append(dir)
-                    .append("\", \"file\": \"")
-                    .append(dir.resolve(f))
-                    .append("\", \"command\": \"cc -std=c99 -DSCALE=2 -O2 -c ")
-                    .append(dir.resolve(f))
-                    .append("\"}");
-        }
-        return b.append("]").toString();
+        return CompileDatabases.of(dir, "-std=c99 -DSCALE=2 -O2", files);
     }
 
     private record Scan(ScanResult result, CudaStats stats) {}
