@@ -59,9 +59,30 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
         return dev.numlint.spi.TrustBoundary.within(roots, real);
     }
 
-    /** Whether a real path lies inside a toolkit or system include tree. */
+    /**
+     * Whether a real path lies inside a toolkit or system include tree, or inside an installed package's include
+     * directory ({@link #packageInclude}).
+     */
     public boolean inSystem(Path real) {
-        return under(real, systemDirs);
+        return under(real, systemDirs) || packageInclude(real);
+    }
+
+    /**
+     * Whether a real path lies inside the include directory of a package installed under {@code /usr/lib} or
+     * {@code /usr/lib64}: a path component {@code include} below them, as in Debian's multiarch
+     * {@code /usr/lib/x86_64-linux-gnu/openmpi/include} or {@code /usr/lib/x86_64-linux-gnu/hdf5/serial/include}. Builds
+     * name such directories with {@code -I} (from {@code mpicc --showme:incdirs}, {@code pkg-config --cflags}); they are
+     * the package manager's header trees, like {@code /usr/include}, and hold no user data. Pass a real path (links
+     * resolved): a link inside the scanned tree that leads there is judged by its target.
+     */
+    public static boolean packageInclude(Path real) {
+        Path p = real.toAbsolutePath().normalize();
+        for (String top : new String[] {"/usr/lib", "/usr/lib64"}) {
+            Path base = Path.of(top);
+            if (!p.startsWith(base)) continue;
+            for (Path part : base.relativize(p)) if (part.toString().equals("include")) return true;
+        }
+        return false;
     }
 
     private static boolean under(Path p, List<Path> dirs) {
@@ -84,7 +105,7 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
     }
 
     /** The real path of {@code p}, or null when it does not exist. */
-    static Path real(Path p) {
+    public static Path real(Path p) {
         try {
             return p.toRealPath();
         } catch (IOException | RuntimeException e) {

@@ -193,4 +193,34 @@ class NvccFlagPolicyTest {
                         "the directory lies outside the scanned tree and the toolkit",
                         "the directory does not exist");
     }
+
+    @Test
+    void anInstalledPackagesIncludeDirectoryIsASystemTree() {
+        assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib/x86_64-linux-gnu/openmpi/include")))
+                .isTrue();
+        assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib/x86_64-linux-gnu/hdf5/serial/include/H5.h")))
+                .isTrue();
+        assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib64/mpich/include")))
+                .isTrue();
+        // the library directory itself, a lookalike name, a climb out and other trees are not
+        assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib/x86_64-linux-gnu")))
+                .isFalse();
+        assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib/x86_64-linux-gnu/openmpi/includes")))
+                .isFalse();
+        assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib/include/../../../etc")))
+                .isFalse();
+        assertThat(IncludePolicy.packageInclude(Path.of("/home/u/include"))).isFalse();
+        assertThat(IncludePolicy.packageInclude(Path.of("/usr/library/include")))
+                .isFalse();
+    }
+
+    @Test
+    void aBuildsPackageIncludeDirectoryIsPassedToNvcc() throws IOException {
+        Path mpi = Path.of("/usr/lib/x86_64-linux-gnu/openmpi/include");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(mpi), "needs libopenmpi-dev");
+        Path root = Files.createDirectories(tmp.resolve("repo"));
+        NvccFlagPolicy.Decision d = policy(root).apply(List.of("-I" + mpi), null);
+        assertThat(d.includeDirs()).containsExactly(mpi.toRealPath());
+        assertThat(d.dropped()).isEmpty();
+    }
 }

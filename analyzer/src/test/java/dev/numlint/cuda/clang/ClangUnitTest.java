@@ -446,4 +446,20 @@ class ClangUnitTest {
         assertThat(u.neverNegative(14, "r")).isFalse(); // its address is taken
         assertThat(u.neverNegative(6, "x")).isFalse(); // a parameter
     }
+
+    @Test
+    void aBuildsPackageIncludeDirectoryReachesClangAndOtherOutsideDirectoriesDoNot() throws Exception {
+        Path mpi = Path.of("/usr/lib/x86_64-linux-gnu/openmpi/include");
+        assumeTrue(Files.isDirectory(mpi), "needs libopenmpi-dev");
+        Path f = dir.resolve("m.cu");
+        Files.writeString(f, "__global__ void k() {}\n");
+        Path outside = Files.createDirectories(dir.getParent().resolve(dir.getFileName() + "-outside"));
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        BuildContext bc = BuildContext.defaults()
+                .addNvccFlag("-I" + mpi)
+                .addNvccFlag("-I" + outside)
+                .addNvccFlag("-I/etc");
+        List<String> args = fe.arguments(f, ClangFrontEnd.Language.CUDA, bc);
+        assertThat(args).contains("-I" + mpi).doesNotContain("-I" + outside, "-I/etc");
+    }
 }

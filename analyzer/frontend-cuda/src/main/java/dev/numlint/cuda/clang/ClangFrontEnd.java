@@ -2,6 +2,7 @@ package dev.numlint.cuda.clang;
 
 import dev.numlint.model.BuildContext;
 import dev.numlint.spi.ScanContext;
+import dev.numlint.toolchain.IncludePolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -305,12 +306,14 @@ public final class ClangFrontEnd {
         for (Path p : flagDirs) {
             Path abs = p.toAbsolutePath().normalize();
             if (root != null && abs.startsWith(root) && Files.isDirectory(abs)) a.add("-I" + abs);
+            else if (p.isAbsolute() && packageIncludeDir(abs)) a.add("-I" + abs);
         }
         for (Path p : bc.includePaths()) {
             Path abs = (p.isAbsolute() || root == null ? p : root.resolve(p))
                     .toAbsolutePath()
                     .normalize();
             if (root != null && abs.startsWith(root)) a.add("-I" + abs);
+            else if (p.isAbsolute() && packageIncludeDir(abs)) a.add("-I" + abs);
         }
         for (Path p : extraIncludeDirs) {
             if (root != null && p.toAbsolutePath().normalize().startsWith(root)) a.add("-I" + p);
@@ -344,6 +347,16 @@ public final class ClangFrontEnd {
         String digits = arch.replaceAll("[^0-9]", "");
         if (digits.isEmpty()) return "sm_80";
         return "sm_" + digits;
+    }
+
+    /**
+     * Whether an absolute {@code -I} directory of the compile command is an installed package's header tree
+     * ({@link IncludePolicy#packageInclude}, judged by its real path), which the compiler reads like {@code
+     * /usr/include}: an MPI or HDF5 include directory of the build.
+     */
+    static boolean packageIncludeDir(Path abs) {
+        Path real = IncludePolicy.real(abs);
+        return real != null && Files.isDirectory(real) && IncludePolicy.packageInclude(real);
     }
 
     /**
