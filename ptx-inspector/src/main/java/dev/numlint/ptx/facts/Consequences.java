@@ -89,7 +89,10 @@ public final class Consequences {
                 }
                 boolean keeps = isDirect && keepsValue(x);
                 boolean free = fixedSign(x) || signFree.get(cur) && keepsSign(x);
-                if ((passes(x)
+                // an integral rounding inside an inlined routine (powf's and expf's range reduction: cvt.rni, then
+                // cvt.rzi.s32 of that integer for the exponent bits) makes the routine's own integers, not the value's
+                boolean libraryRounding = library && x.opcode().equals("cvt");
+                if ((passes(x) && !libraryRounding
                                 || (library
                                         && (x.opcode().equals("min")
                                                 || x.opcode().equals("max"))))
