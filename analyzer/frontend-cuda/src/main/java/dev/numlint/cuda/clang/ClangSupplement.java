@@ -22,8 +22,8 @@ import java.util.Set;
  *       to double, contractible multiply-adds and math-library calls, the last four with their uses through Clang's
  *       def-use ({@link ClangUses}); conservative where Clang's facts have no analysis yet (no interval: a
  *       conversion is guarded only by a clamp or a conditional in its operand); and in the functions it did analyze,
- *       every floating atomic add, explicit floating-to-integer cast and approximate intrinsic that Clang sees on a
- *       line where the hand-written facts have none of that kind.</li>
+ *       every floating atomic add, explicit floating-to-integer cast, approximate intrinsic and double literal
+ *       promoting float data that Clang sees on a line where the hand-written facts have none of that kind.</li>
  * </ul>
  * Checks keep every decision: this class only fills {@link FunctionFacts} records.
  */
@@ -37,6 +37,9 @@ public final class ClangSupplement {
 
     private final Set<String> floatConversionPositions = new HashSet<>();
     private final Set<Integer> intrinsicLines = new HashSet<>();
+    /** Lines of the hand-written facts' promotions (float destinations given a double value). */
+    private final Set<Integer> promotionLines = new HashSet<>();
+
     private final Set<Integer> analyzedLines = new HashSet<>();
     private int resetsApplied;
 
@@ -105,6 +108,8 @@ public final class ClangSupplement {
         }
         for (FunctionFacts.MathCall c : facts.calls)
             if (c.fastIntrinsic()) intrinsicLines.add(c.site().line());
+        for (FunctionFacts.Promotion p : facts.promotions)
+            promotionLines.add(p.site().line());
         for (FunctionFacts.Division d : facts.divisions)
             if (d.intrinsic() != null) intrinsicLines.add(d.site().line());
         // a value stored into a variable that is overwritten before a use no longer reaches that use
@@ -346,7 +351,11 @@ public final class ClangSupplement {
             if (whole.contains(s.in())) sum(facts(out, s.in()), s);
         }
         for (ClangSites.Promotion p : unit.promotions()) {
-            if (!whole.contains(p.in())) continue;
+            // in a function the hand-written front end read, a promotion on a line where it holds none: an operand
+            // whose float type it does not know (an extern __constant__ float of a header, a typedef, a template
+            // parameter's instantiation), so it could not see the double literal promote float data; a double
+            // function's result there stays the hand-written facts' (which overload a call picks is theirs to say)
+            if (!whole.contains(p.in()) && (p.viaFunction() || promotionLines.contains(p.node().line))) continue;
             facts(out, p.in())
                     .promotions
                     .add(new FunctionFacts.Promotion(
