@@ -649,4 +649,45 @@ class LayerMergeTest {
                 .build();
         assertThat(merge(List.of(src, mul)).get(0).properties()).doesNotContainKey("confirmedInPtx");
     }
+
+    @Test
+    void aPtxFindingOnALineInsideAMultiLineSourceFindingJoinsIt() {
+        // an expression over four lines (10 to 13): nvcc's line table gives its cvt the line of its own operand
+        Finding src = Finding.builder("NL008")
+                .level(Level.WARNING)
+                .layer(Layer.CUDA_SOURCE)
+                .location(new Location("k.cu", 10, 9, 13, 40))
+                .message(
+                        "'0.5*dXi*(a+b)' is computed in double (the double literal 0.5), rounded to 'u': slow on the GPU")
+                .build();
+        Finding inside =
+                ptx("NL008", 12, "`cvt.f64.f32 %fd1, %f2`: float math done in double and rounded back to float");
+        Finding below =
+                ptx("NL008", 15, "`cvt.f64.f32 %fd3, %f4`: float math done in double and rounded back to float");
+        Finding otherRule =
+                ptx("NL003", 12, "`fma.rn.f32 %f5, %f6, %f7, %f8`: nvcc contracted a*b+c into one fma (one rounding)");
+        List<Finding> out = merge(List.of(src, inside, below, otherRule));
+        assertThat(out).hasSize(3);
+        Finding merged = out.stream()
+                .filter(f -> f.ruleId().equals("NL008") && f.location().startLine() == 10)
+                .findFirst()
+                .orElseThrow();
+        assertThat(merged.layer()).isEqualTo(Layer.CUDA_SOURCE);
+        assertThat(merged.evidence()).anySatisfy(e -> assertThat(e.text()).contains("cvt.f64.f32 %fd1"));
+        assertThat(merged.related())
+                .anySatisfy(r -> assertThat(r.location().startLine()).isEqualTo(12));
+        assertThat(out).anySatisfy(f -> assertThat(f.location().startLine()).isEqualTo(15));
+        assertThat(out).anySatisfy(f -> assertThat(f.ruleId()).isEqualTo("NL003"));
+    }
+
+    private static Finding ptx(String rule, int line, String message) {
+        String instr = message.substring(1, message.indexOf('`', 1));
+        return Finding.builder(rule)
+                .level(Level.WARNING)
+                .layer(Layer.PTX)
+                .location(Location.of("k.cu", line, 5))
+                .message(message)
+                .evidence(new Evidence("ptx", instr, null))
+                .build();
+    }
 }

@@ -66,7 +66,7 @@ final class LayerMerge {
      * for on such a line becomes a note ({@link #variate}).
      */
     static List<Finding> merge(List<Finding> input, Map<String, Set<Integer>> variateLines) {
-        List<Finding> sorted = relocateConversions(input);
+        List<Finding> sorted = intoStatements(relocateConversions(input));
         Map<String, List<Finding>> groups = new LinkedHashMap<>();
         for (Finding f : sorted) {
             String key = key(f.ruleId(), f.location().file(), f.location().startLine());
@@ -323,6 +323,62 @@ final class LayerMerge {
      * it moves there, keeping its own line as a related location, so that the two layers' findings merge. Without
      * such a conversion it stays where it is and says that its line is approximate.
      */
+    /**
+     * A PTX finding on a line inside a source finding of the same rule that spans several lines (an expression written
+     * over several lines: nvcc's line table gives each instruction the line of its own operand) joins that finding:
+     * one hazard of one written expression is one finding (issue 13), not one per line its instructions carry. Only a
+     * line where the source layer has no finding of that rule of its own; the innermost containing finding wins; the
+     * instruction's own line stays as a related location.
+     */
+    static List<Finding> intoStatements(List<Finding> in) {
+        Map<String, List<Finding>> spanning = new HashMap<>();
+        Set<String> sourceLines = new HashSet<>();
+        for (Finding s : in) {
+            if (s.layer() != Layer.CUDA_SOURCE) continue;
+            Location l = s.location();
+            sourceLines.add(key(s.ruleId(), l.file(), l.startLine()));
+            if (l.endLine() > l.startLine()) {
+                spanning.computeIfAbsent(key(s.ruleId(), l.file()), k -> new ArrayList<>())
+                        .add(s);
+            }
+        }
+        if (spanning.isEmpty()) return in;
+        List<Finding> out = new ArrayList<>(in.size());
+        for (Finding p : in) {
+            Location at = p.location();
+            List<Finding> around = spanning.get(key(p.ruleId(), at.file()));
+            if (p.layer() != Layer.PTX
+                    || around == null
+                    || sourceLines.contains(key(p.ruleId(), at.file(), at.startLine()))) {
+                out.add(p);
+                continue;
+            }
+            Finding target = null;
+            for (Finding s : around) {
+                Location l = s.location();
+                if (l.startLine() < at.startLine()
+                        && at.startLine() <= l.endLine()
+                        && (target == null
+                                || l.endLine() - l.startLine()
+                                        < target.location().endLine()
+                                                - target.location().startLine())) {
+                    target = s;
+                }
+            }
+            if (target == null) {
+                out.add(p);
+                continue;
+            }
+            out.add(p.toBuilder()
+                    .location(target.location())
+                    .related(new RelatedLocation(
+                            Location.line(at.file(), at.startLine()),
+                            RuleCatalog.get().phrase("ptx-line-in-statement")))
+                    .build());
+        }
+        return out;
+    }
+
     static List<Finding> relocateConversions(List<Finding> in) {
         List<Finding> out = new ArrayList<>(in);
         Map<Finding, Finding> moved = new java.util.IdentityHashMap<>();
