@@ -97,6 +97,7 @@ final class ValueSets {
                 double r = exact.doubleValue();
                 if (!Double.isFinite(r) || new BigDecimal(r).compareTo(exact) != 0) return null;
                 if (t.kind == CType.Kind.FLOAT && (double) (float) r != r) return null;
+                if (t.isInteger() && Math.abs(r) >= 0x1p31) return null; // may overflow the integer type
                 out.add(r == 0 ? 0.0 : r);
                 if (out.size() > MAX) return null;
             }

@@ -147,6 +147,7 @@ final class ClangValueSets {
                 double r = exact.doubleValue();
                 if (!Double.isFinite(r) || new BigDecimal(r).compareTo(exact) != 0) return null;
                 if (x.canonKind == CXType_Float && (double) (float) r != r) return null;
+                if (integral(x.canonKind) && Math.abs(r) >= 0x1p31) return null; // may overflow the integer type
                 out.add(r == 0 ? 0.0 : r);
                 if (out.size() > MAX) return null;
             }
