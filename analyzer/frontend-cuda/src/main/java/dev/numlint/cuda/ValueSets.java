@@ -77,6 +77,7 @@ final class ValueSets {
             if (!Double.isFinite(d)) return null;
             if (t.kind == CType.Kind.FLOAT && (double) (float) d != d) return null;
             if (t.isInteger() && (d != Math.rint(d) || Math.abs(d) > 0x1p31)) return null;
+            if (t.isUnsignedInt() && d < 0) return null; // wraps
             if (!t.isInteger() && !t.isFpScalar()) return null;
         }
         return a;

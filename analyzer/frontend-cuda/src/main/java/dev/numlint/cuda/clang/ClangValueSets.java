@@ -124,6 +124,7 @@ final class ClangValueSets {
             if (kind == CXType_Float && (double) (float) d != d) return null;
             if (kind == CXType_Bool) return d == 0 && v.size() == 1 ? one(0) : bits();
             if (integral(kind) && (d != Math.rint(d) || Math.abs(d) > 0x1p31)) return null;
+            if (unsignedKind(kind) && d < 0) return null; // wraps
         }
         return v;
     }
