@@ -292,6 +292,24 @@ class CudaSourceAnalyzerTest {
     }
 
     @Test
+    void exactDoubleFunctionsCostOnlySpeed() throws Exception {
+        TestScanContext ctx = scan("default", BuildContext.defaults());
+        java.util.function.IntFunction<String> at = line -> ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL008")
+                        && f.location().file().equals("exact_functions.cu")
+                        && f.location().startLine() == line)
+                .findFirst()
+                .orElseThrow()
+                .message();
+        // frexp, copysign(1.0, u)*a and ldexp of floats give float's result: the FP64 cost stays, not the rounding
+        for (int line : new int[] {14, 24, 26}) {
+            assertThat(at.apply(line)).contains("only speed").doesNotContain("unlike float");
+        }
+        // times 0.1 the result is rounded in double: unlike float
+        assertThat(at.apply(28)).contains("rounded unlike float");
+    }
+
+    @Test
     void exactDoubleRoundingAndConstantStepsSaySo() throws Exception {
         TestScanContext ctx = scan("default", BuildContext.defaults());
         java.util.function.BiFunction<String, Integer, Finding> at = (rule, line) -> ctx.findings().stream()

@@ -130,6 +130,9 @@ final class CallResults {
                 r.fpLeaf = r.f32Leaf = r.dblVar = false;
                 r.cval = ValueModel.constMath(shortName, args.get(0).cval);
             }
+            // copysign(1.0, u) is -1 or 1 whatever u is
+            if ((shortName.equals("copysign") || shortName.equals("copysignf")) && args.size() == 2 && r.cval == null)
+                r.set = ValueSets.copysign(ValueSets.of(args.get(0)));
             return r;
         }
         if (Builtins.TYPES.containsKey(name) || scope.isTypeName(name)) { // functional cast / constructor: float2(...)

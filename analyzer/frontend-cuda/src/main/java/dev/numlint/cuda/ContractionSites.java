@@ -70,6 +70,8 @@ final class ContractionSites {
         E y = b.memo.get(m.expression(1));
         for (E v : new E[] {x, y}) {
             if (v != null && v.cval != null && NumericFacts.isPowerOfTwoOrZero(v.cval)) return true;
+            // a weight whose every value is zero or a power of two (0.5*(1.0 + copysign(1.0, u)) is 0 or 1)
+            if (ValueSets.powerOfTwoFactor(v)) return true;
         }
         E r = b.memo.get(m);
         if (r != null

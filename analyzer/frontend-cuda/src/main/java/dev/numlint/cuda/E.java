@@ -52,6 +52,11 @@ final class E {
      * null; constants answer through {@link #wholeBound}.
      */
     Double intMag;
+    /**
+     * The few exact values the expression takes ({@code copysign(1.0, u)}: -1 and 1; {@code (u > 0) ? 1 : 0}), sorted,
+     * or null; constants and bools answer through {@link ValueSets#of}.
+     */
+    double[] set;
 
     E(CType type) {
         this.type = type;

@@ -421,15 +421,13 @@ final class FunctionAnalyzer {
             if (l != null && v != null && initExpr != null) {
                 l.scopeNode = DeclaredTypes.declarationScope(d, bodyRoot);
                 l.nonNegInit = v.nonNeg || v.type.isUnsignedInt() || (v.cval != null && v.cval >= 0);
-                // set once from a whole number (float r = (float) k, k a bounded counter): r is that whole number
+                // set once from a whole number (float r = (float) k, k a bounded counter): r is that whole number;
+                // from one of a few exact values (float up = u > 0 ? 1.0f : 0.0f): r takes those values
+                boolean once = l.scopeNode != null && definitions.defs(l.scopeNode, name) == 1;
                 Double m = E.wholeBound(v);
-                if (m != null
-                        && (t.isFpScalar() || t.isInteger())
-                        && m <= ValueModel.wholeLimit(t)
-                        && l.scopeNode != null
-                        && definitions.defs(l.scopeNode, name) == 1) {
+                if (m != null && (t.isFpScalar() || t.isInteger()) && m <= ValueModel.wholeLimit(t) && once)
                     l.intBound = m;
-                }
+                if (once) l.values = ValueSets.converted(ValueSets.of(v), t);
             }
             if (l != null && initExpr != null && t.isFpScalar() && tokens.uses(name) == 2) {
                 ExpressionContext p = stripParens(initExpr);

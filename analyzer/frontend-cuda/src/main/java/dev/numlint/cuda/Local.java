@@ -23,6 +23,8 @@ final class Local {
      * integer bounds and step, or a variable set once from such values), or null.
      */
     Double intBound;
+    /** The few exact values of a local whose only definition takes them ({@link E#set}), or null. */
+    double[] values;
     /**
      * A floating variable whose only definition, its initializer, is a value float holds exactly ({@code double da =
      * a} of a float a): its products with other such values are exact in double.

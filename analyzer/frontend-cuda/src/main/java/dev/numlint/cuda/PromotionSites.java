@@ -56,6 +56,8 @@ final class PromotionSites {
      * 2*24+2 bits, so the double rounding is innocuous); only the speed differs.
      */
     private boolean innocuousDoubleRounding(ExpressionContext e) {
+        // a value float holds is not rounded at all (frexp(x, &k), 0.5*(1.0 + copysign(1.0, u))*v)
+        if (floatValued(e)) return true;
         ExpressionContext p = stripParens(e);
         ExpressionContext a;
         ExpressionContext b;
@@ -70,6 +72,9 @@ final class PromotionSites {
             String callee = calleeName(((CallExprContext) p).expression());
             ArgumentListContext al = ((CallExprContext) p).argumentList();
             if (callee == null || al == null || !CORRECTLY_ROUNDED.contains(callee)) return false;
+            // ldexp(x, n): exact in double for a float x; its one rounding to float is ldexpf's own
+            if (callee.equals("ldexp"))
+                return !al.argument().isEmpty() && floatValued(al.argument(0).expression());
             for (ArgumentContext arg : al.argument()) {
                 if (arg.expression() == null || !floatValued(arg.expression())) return false;
             }
@@ -94,6 +99,20 @@ final class PromotionSites {
         if (v.cval != null) return (double) (float) (double) v.cval == v.cval;
         if (v.type.kind == CType.Kind.FLOAT) return true;
         if (!v.type.isFpScalar()) return false;
+        if (ValueSets.floatHeld(v)) return true; // copysign(1.0, u), (u > 0) ? 1.0 : 0.0
+        // an exact function of values float holds: fabs, copysign, fmin, fmax, frexp (the second argument of
+        // copysign gives only a sign, frexp's is the exponent's address)
+        if (p instanceof CallExprContext call && call.argumentList() != null) {
+            String callee = calleeName(call.expression());
+            String base = callee == null ? "" : callee.replace("std::", "");
+            var args = call.argumentList().argument();
+            if (!EXACT.contains(base) || args.isEmpty()) return false;
+            int n = base.equals("fmin") || base.equals("fmax") ? args.size() : 1;
+            for (int k = 0; k < n; k++) {
+                if (args.get(k).expression() == null || !floatValued(args.get(k).expression())) return false;
+            }
+            return true;
+        }
         // a variable whose only definition is a float value (double da = a)
         String n = ParseTrees.simpleName(p);
         if (n != null) {
@@ -121,6 +140,13 @@ final class PromotionSites {
             if (r != null && r.cval != null && r.cval != 0 && NumericFacts.isPowerOfTwoOrZero(r.cval)) {
                 return floatValued(m.expression(0));
             }
+            // a weight whose every value is zero or a power of two (0.5*(1.0 + copysign(1.0, u)) is 0 or 1)
+            if (m.STAR() != null) {
+                for (int k = 0; k < 2; k++) {
+                    E f = a.memo.get(stripParens(m.expression(k)));
+                    if (ValueSets.powerOfTwoFactor(f) && floatValued(m.expression(1 - k))) return true;
+                }
+            }
             E l = a.memo.get(stripParens(m.expression(0)));
             if (m.STAR() != null
                     && l != null
@@ -132,6 +158,9 @@ final class PromotionSites {
         }
         return false;
     }
+
+    /** Exact double functions: of float values they give a value float holds. */
+    private static final Set<String> EXACT = Set.of("fabs", "copysign", "fmin", "fmax", "frexp");
 
     /** Correctly rounded (or exact) double functions: of float arguments, rounded to float they give the float result. */
     private static final Set<String> CORRECTLY_ROUNDED = Set.of(
@@ -147,6 +176,7 @@ final class PromotionSites {
             "fmax",
             "fmod",
             "copysign",
+            "ldexp",
             "fdim");
 
     /**

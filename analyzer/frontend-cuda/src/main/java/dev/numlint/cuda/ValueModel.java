@@ -80,6 +80,7 @@ final class ValueModel {
         r.lo = v.lo;
         r.hi = v.hi;
         r.intMag = v.intMag;
+        r.set = v.set;
         return r;
     }
 
@@ -116,6 +117,7 @@ final class ValueModel {
         Intervals.set(r, Math.min(a.lo, b.lo), Math.max(a.hi, b.hi));
         r.nonNeg = a.nonNeg && b.nonNeg;
         if (a.cval != null && b.cval != null && a.cval >= 0 && b.cval >= 0) r.nonNeg = true;
+        r.set = ValueSets.converted(ValueSets.union(ValueSets.of(a), ValueSets.of(b)), r.type);
         return r;
     }
 
@@ -145,6 +147,7 @@ final class ValueModel {
         if (c.BANG() != null) return E.of(CType.BOOL);
         E r = copy(v);
         if (c.MINUS() != null) {
+            r.set = ValueSets.negated(v.set);
             Intervals.set(r, -v.hi, -v.lo);
             if (v.cval != null) r.cval = -v.cval;
             r.nonNeg = r.cval != null && r.cval >= 0;
@@ -153,6 +156,7 @@ final class ValueModel {
         }
         if (c.TILDE() != null) {
             r.cval = null;
+            r.set = null;
             r.type = CType.promote(v.type);
             r.lo = Double.NEGATIVE_INFINITY;
             r.hi = Double.POSITIVE_INFINITY;
@@ -160,6 +164,7 @@ final class ValueModel {
         }
         if (c.PLUS_PLUS() != null || c.MINUS_MINUS() != null) {
             r.cval = null;
+            r.set = null;
             r.lo = Double.NEGATIVE_INFINITY;
             r.hi = Double.POSITIVE_INFINITY;
             r.intMag = null;
@@ -231,6 +236,10 @@ final class ValueModel {
         }
         if (r.cval != null) r.nonNeg = r.cval >= 0;
         r.intMag = wholeResult(E.wholeBound(a), E.wholeBound(b), op, t);
+        if (r.cval == null && (op == CudaLexer.PLUS || op == CudaLexer.MINUS || op == CudaLexer.STAR)) {
+            char o = op == CudaLexer.PLUS ? '+' : op == CudaLexer.MINUS ? '-' : '*';
+            r.set = ValueSets.arith(ValueSets.of(a), ValueSets.of(b), o, t);
+        }
         return r;
     }
 
@@ -296,6 +305,7 @@ final class ValueModel {
         if (v.intMag != null && (target.isFpScalar() || target.isInteger()) && v.intMag <= wholeLimit(target)) {
             r.intMag = v.intMag;
         }
+        if (r.cval == null) r.set = ValueSets.converted(ValueSets.of(v), target);
         return r;
     }
 

@@ -5,6 +5,7 @@ import dev.numlint.model.Confidence;
 import dev.numlint.model.Impact;
 import dev.numlint.ptx.facts.Consequences;
 import dev.numlint.ptx.facts.Consequences.Consequence;
+import dev.numlint.ptx.facts.FewValues;
 import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.facts.WholeNumbers;
 import dev.numlint.ptx.model.Instruction;
@@ -216,7 +217,8 @@ public final class ContractedMulAdd implements PtxCheck {
     }
 
     /**
-     * One multiplicand is zero or a power of two, or both are whole numbers whose product the type holds exactly (a
+     * One multiplicand is zero or a power of two (a constant, or a register of a few such values: {@link FewValues}),
+     * or both are whole numbers whose product the type holds exactly (a
      * bounded float loop counter squared): the product is exact, so contraction changes nothing.
      */
     private static boolean exactProduct(PtxFacts facts, Instruction in) {
@@ -224,6 +226,8 @@ public final class ContractedMulAdd implements PtxCheck {
                 || PtxFacts.exactScale(facts.constantValue(in, in.operand(2)))) {
             return true;
         }
+        // a weight whose every value is zero or a power of two (selp of -1 and 1, plus 1, times 0.5: 0 or 1)
+        if (FewValues.powerOfTwo(facts, in, 1) || FewValues.powerOfTwo(facts, in, 2)) return true;
         Double a = WholeNumbers.bound(facts, in, 1);
         Double b = a == null ? null : WholeNumbers.bound(facts, in, 2);
         return b != null && a * b <= WholeNumbers.limit(in.type());

@@ -295,9 +295,11 @@ final class ClangSigns {
                 ClangNode p = n.parent;
                 // through wrappers, and through further additions of non-negative terms (dx*dx + dy*dy is the
                 // first partial sum of dx*dx + dy*dy + dz*dz): the stored sum is 0 only when this part is
+                // and through a square root (sqrt(x) is 0 exactly when x is: theta = sqrt(w.w), then theta == 0)
                 while (p != null
                         && (p.kind == CXCursor_ParenExpr
                                 || p.kind == CXCursor_UnexposedExpr
+                                || squareRootOf(p, c)
                                 || p.kind == CXCursor_BinaryOperator
                                         && p.spelling.equals("+")
                                         && p.children.size() == 2
@@ -326,5 +328,13 @@ final class ClangSigns {
             return out[0];
         }
         return null;
+    }
+
+    /** Whether {@code p} is {@code sqrt(c)} or {@code sqrtf(c)}: never negative, and 0 exactly when {@code c} is. */
+    private static boolean squareRootOf(ClangNode p, ClangNode c) {
+        if (p.kind != CXCursor_CallExpr) return false;
+        String f = callee(p).replace("std::", "");
+        List<ClangNode> args = arguments(p);
+        return (f.equals("sqrt") || f.equals("sqrtf")) && args.size() == 1 && args.get(0) == c;
     }
 }

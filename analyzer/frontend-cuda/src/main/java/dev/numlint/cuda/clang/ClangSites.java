@@ -345,7 +345,7 @@ final class ClangSites {
                 String target = target(n, fn);
                 if (target == null) return;
                 out.add(new Promotion(
-                        e, target, promoter, !promoter.startsWith("the double literal"), false, exactOnce(e), fn));
+                        e, target, promoter, !promoter.startsWith("the double literal"), false, exactOnce(e, fn), fn));
             });
         }
         return List.copyOf(out);
@@ -430,11 +430,16 @@ final class ClangSites {
     /**
      * One multiplication, division or addition of a float operand and a constant float holds, or of two float
      * operands (or a correctly rounded function of a float): the double result rounds to the float result (innocuous:
-     * double's 53 bits are at least twice float's 24 and 2 more, so one operation rounded twice is rounded once).
+     * double's 53 bits are at least twice float's 24 and 2 more, so one operation rounded twice is rounded once). A
+     * value float holds ({@link #floatHeld}: {@code frexp(x, &k)}, {@code copysign(1.0, x)*v}) is not rounded at all.
      */
-    private boolean exactOnce(ClangNode e) {
+    private boolean exactOnce(ClangNode e, ClangUnit.Function fn) {
+        if (floatHeld(e, fn)) return true; // copysign(1.0, x)*v, frexp(x, &k): no rounding at all
         if (e.kind == CXCursor_CallExpr) {
             String base = callee(e).replace("std::", "");
+            List<ClangNode> args = arguments(e);
+            // ldexp(x, n) of a float x is exact in double; the one rounding to float is ldexpf's own
+            if (base.equals("ldexp") && !args.isEmpty() && floatHeld(args.get(0), fn)) return true;
             return base.equals("sqrt") || base.equals("fabs") || NumericFacts.ROUNDING.contains(base);
         }
         if (e.children.size() != 2
@@ -442,16 +447,49 @@ final class ClangSites {
                         || e.spelling.equals("/")
                         || e.spelling.equals("+")
                         || e.spelling.equals("-"))) return false;
-        for (ClangNode o : e.children) {
-            ClangNode s = strip(o);
-            if (s == null) return false;
-            boolean fromFloat = o.kind == CXCursor_UnexposedExpr
-                    && o.children.size() == 1
-                    && o.children.get(0).canonKind == CXType_Float;
-            boolean floatConstant = s.value != null && (double) (float) (double) s.value == s.value;
-            if (!fromFloat && !floatConstant) return false;
-        }
+        for (ClangNode o : e.children) if (!floatHeld(o, fn)) return false;
         return true;
+    }
+
+    /** Functions whose result is exact: a float argument gives a value float holds. */
+    private static final java.util.Set<String> EXACT_CALLS =
+            java.util.Set.of("copysign", "fabs", "fmax", "fmin", "frexp");
+
+    /**
+     * Whether the double value of {@code o} is one float holds: a float widened, a constant float holds, a value of a
+     * finite set of such constants ({@link ClangValueSets}), an exact function ({@code copysign}, {@code fabs},
+     * {@code fmax}, {@code fmin}, {@code frexp}) of such values, or such a value times a factor whose values are all
+     * zero or powers of two.
+     */
+    private boolean floatHeld(ClangNode o, ClangUnit.Function fn) {
+        ClangNode s = strip(o);
+        if (s == null) return false;
+        boolean fromFloat = o.kind == CXCursor_UnexposedExpr
+                && o.children.size() == 1
+                && o.children.get(0).canonKind == CXType_Float;
+        if (fromFloat || s.canonKind == CXType_Float) return true;
+        if (s.value != null) return (double) (float) (double) s.value == s.value;
+        java.util.TreeSet<Double> set = ClangValueSets.values(s, fn);
+        if (set != null) {
+            for (double d : set) if ((double) (float) d != d) return false;
+            return true;
+        }
+        if (s.kind == CXCursor_CallExpr) {
+            String base = callee(s).replace("std::", "");
+            List<ClangNode> args = arguments(s);
+            if (!EXACT_CALLS.contains(base) || args.isEmpty()) return false;
+            // frexp's second argument is the exponent's address; copysign takes only the sign of its second
+            int n = base.equals("fmax") || base.equals("fmin") ? args.size() : 1;
+            for (int k = 0; k < n; k++) if (!floatHeld(args.get(k), fn)) return false;
+            return true;
+        }
+        if (s.kind == CXCursor_BinaryOperator && s.spelling.equals("*") && s.children.size() == 2) {
+            for (int k = 0; k < 2; k++) {
+                if (ClangValueSets.powerOfTwoFactor(s.children.get(k), fn) && floatHeld(s.children.get(1 - k), fn))
+                    return true;
+            }
+        }
+        return false;
     }
 
     // ------------------------------------------------------------------ contractions
@@ -465,8 +503,8 @@ final class ClangSites {
                 boolean acc = n.kind == CXCursor_CompoundAssignOperator
                         && (n.spelling.equals("+=") || n.spelling.equals("-="));
                 if (!add && !acc) return;
-                ClangNode a = product(n.children.get(0));
-                ClangNode b = product(n.children.get(1));
+                ClangNode a = product(n.children.get(0), fn);
+                ClangNode b = product(n.children.get(1), fn);
                 if (acc) a = null;
                 if (a == null && b == null) return;
                 // a product of two floats (or integers below 2^24) computed in double is exact: an fma changes nothing
@@ -515,11 +553,11 @@ final class ClangSites {
         ClangNode s = strip(e);
         if (s == null || s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return null;
         ClangNode def = ClangWholeNumbers.onlyDefinition(s.refUsr, fn);
-        return def == null ? null : product(def);
+        return def == null ? null : product(def, fn);
     }
 
     /** The floating product {@code x*y} under wrappers, or null. */
-    private static ClangNode product(ClangNode n) {
+    private static ClangNode product(ClangNode n, ClangUnit.Function fn) {
         ClangNode s = strip(n);
         if (s == null || s.kind != CXCursor_BinaryOperator || !s.spelling.equals("*") || !floating(s.canonKind))
             return null;
@@ -531,6 +569,8 @@ final class ClangSites {
             ClangNode c = strip(o);
             Double v = c == null ? null : c.value != null ? c.value : constant(c);
             if (v != null && NumericFacts.isPowerOfTwoOrZero(Math.abs(v))) return null;
+            // so is a product by a weight whose every value is zero or a power of two (0.5*(1 + copysign(1, u)))
+            if (ClangValueSets.powerOfTwoFactor(o, fn)) return null;
         }
         return s;
     }
