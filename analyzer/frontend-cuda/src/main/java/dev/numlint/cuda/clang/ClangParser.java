@@ -284,6 +284,7 @@ public final class ClangParser {
         Map<Path, ClangUnit> out = new java.util.LinkedHashMap<>();
         Map<Path, Walker> walkers = new java.util.LinkedHashMap<>();
         Map<Path, Diag> diags = new HashMap<>();
+        Visits shared = new Visits();
         for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
             CXFile f = clang_getFile(tu, h.getKey().toString());
             if (f == null || f.isNull()) {
@@ -295,17 +296,17 @@ public final class ClangParser {
             }
             out.put(h.getKey(), null); // the order asked for
             diags.put(h.getKey(), diagnostics(tu, f, true));
-            Walker w = new Walker(h.getValue(), f);
+            Walker w = new Walker(h.getValue(), f, shared);
             w.target = true;
             walkers.put(h.getKey(), w);
         }
-        if (walkers.isEmpty()) return out;
-        Dispatch all = new Dispatch();
+        Dispatch all = new Dispatch(shared);
         try {
             all.visit(clang_getTranslationUnitCursor(tu), List.copyOf(walkers.values()));
         } finally {
             all.close();
             walkers.values().forEach(Walker::release);
+            shared.close();
         }
         long each = (System.nanoTime() - t0) / walkers.size(); // the walk's time, shared
         walkers.forEach((h, w) -> {
@@ -327,14 +328,16 @@ public final class ClangParser {
     private static final class Dispatch extends CXCursorVisitor {
         private final ArrayDeque<List<Walker>> interested = new ArrayDeque<>();
         private final CXFile expandedIn = new CXFile();
+        private final Visits visits;
+
+        Dispatch(Visits visits) {
+            this.visits = visits;
+        }
 
         void visit(CXCursor c, List<Walker> ws) {
             interested.push(ws);
-            try {
-                clang_visitChildren(c, this, (CXClientData) null);
-            } finally {
-                interested.pop();
-            }
+            clang_visitChildren(c, this, (CXClientData) null);
+            interested.pop();
         }
 
         @Override
@@ -349,11 +352,14 @@ public final class ClangParser {
             int kind = clang_getCursorKind(c);
             boolean scope = kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec;
             int fromMain = -1;
+            int active = 0;
             CXCursor ref = null;
             List<Walker> next = new ArrayList<>(ws.size());
             for (Walker w : ws) {
                 if (w.targetDone) continue;
+                active++;
                 if (!system && !expandedIn.isNull() && clang_File_isEqual(expandedIn, w.main) != 0) {
+                    visits.current = w;
                     w.call(c, parent, data); // its own: the cursor and what is under it
                     continue;
                 }
@@ -368,7 +374,7 @@ public final class ClangParser {
                 next.add(w);
             }
             if (next.isEmpty()) return CXChildVisit_Continue;
-            if (next.size() == ws.size()) return CXChildVisit_Recurse;
+            if (next.size() == active) return CXChildVisit_Recurse; // the done walkers skip the children anyway
             visit(c, next);
             return CXChildVisit_Continue;
         }
@@ -482,7 +488,20 @@ public final class ClangParser {
     }
 
     /** Copies the main file's cursors, depth first, with a visitor that recurses by hand to keep the parents. */
-    private static final class Walker extends CXCursorVisitor {
+    /**
+     * libclang's visits handed to a walker: JavaCPP allows ten callback objects of one class at once per process, so
+     * the walkers of {@link #readHeaders} share one (the walker that owns the cursor being copied is {@code current}).
+     */
+    private static final class Visits extends CXCursorVisitor {
+        Walker current;
+
+        @Override
+        public int call(CXCursor c, CXCursor parent, CXClientData data) {
+            return current.call(c, parent, data);
+        }
+    }
+
+    private static final class Walker {
         final List<ClangNode> top = new ArrayList<>();
         final Map<String, List<List<String>>> templateArgs = new HashMap<>();
         /** "Type::member": the constant value of a static data member of a class a template is called with. */
@@ -510,9 +529,21 @@ public final class ClangParser {
         private int lastTopOffset = -1;
         private boolean targetDone;
 
+        /** The callback of libclang's visits of this walker: its own, or one that walkers share. */
+        final Visits visits;
+
+        private final boolean ownVisits;
+
         Walker(byte[] text, CXFile main) {
+            this(text, main, null);
+        }
+
+        Walker(byte[] text, CXFile main, Visits shared) {
             textLength = text.length;
             this.main = main;
+            ownVisits = shared == null;
+            visits = ownVisits ? new Visits() : shared;
+            if (ownVisits) visits.current = this;
         }
 
         /**
@@ -529,7 +560,7 @@ public final class ClangParser {
 
         void walk(CXCursor root) {
             try {
-                clang_visitChildren(root, this, (CXClientData) null);
+                clang_visitChildren(root, visits, (CXClientData) null);
             } finally {
                 release();
             }
@@ -539,11 +570,10 @@ public final class ClangParser {
             line.close();
             col.close();
             off.close();
-            close();
+            if (ownVisits) visits.close();
         }
 
-        @Override
-        public int call(CXCursor c, CXCursor parent, CXClientData data) {
+        int call(CXCursor c, CXCursor parent, CXClientData data) {
             CXSourceLocation loc = clang_getCursorLocation(c);
             if (target) {
                 if (targetDone) return CXChildVisit_Continue;
@@ -584,7 +614,7 @@ public final class ClangParser {
                 if (tmpl) inTemplate++;
                 parents.push(n);
                 try {
-                    clang_visitChildren(c, this, (CXClientData) null);
+                    clang_visitChildren(c, visits, (CXClientData) null);
                 } finally {
                     parents.pop();
                     if (tmpl) inTemplate--;
