@@ -30,7 +30,8 @@
 # before. Its report must equal the auto scan's.
 #
 # Paired runs on a shared machine: NUMLINT_BENCH_OLD=/path/to/other/numlint runs that launcher's auto scan right
-# before this tree's on each code base (columns "old auto s" and "auto / old"), and in the re-scan table each step
+# before this tree's on each code base (columns "old auto s" and "auto / old"; NUMLINT_BENCH_KEEP=DIR keeps the
+# reports of each code base in DIR/NAME), and in the re-scan table each step
 # with the old launcher right before the new one, each on its own copy of the tree and its own cache directory (the
 # two reports compared: "JSON = old"). NUMLINT_BENCH_RUNS=N repeats the re-scan table N times (default 1).
 #
@@ -210,6 +211,11 @@ print(int(sys.argv[2]) - n)' "$tmp/build.json" "$nfiles")"
   cmp=("$tmp/nopch.json" "$tmp/auto.json" "$tmp/kept.json")
   if [ "$to" != "-" ]; then cmp+=("$tmp/old.json"); fi
   same="$(same_reports "${cmp[@]}")"
+  # NUMLINT_BENCH_KEEP=DIR: the reports of each code base kept in DIR/NAME (to see what differs)
+  if [ -n "${NUMLINT_BENCH_KEEP:-}" ]; then
+    mkdir -p "$NUMLINT_BENCH_KEEP/$name"
+    cp "$tmp"/*.json "$NUMLINT_BENCH_KEEP/$name/"
+  fi
   awk -v same="$same" -v n="$name" -v s="${#files[@]}" -v f="$nfiles" -v cc="$cc" -v tl="$tl" -v tn="$tn" -v ta="$ta" -v tk="$tk" -v tt="$tt" -v r="$ratio" -v kr="$kratio" -v to="$to" -v or="$oratio" -v rss="$rss" \
     -v ca="$ca" -v ct="$ct" -v cr="$cratio" -v ocr="$ocratio" -v nb="$nbuild" -v tb="$tb" -v cb="$cb" -v br="$bratio" -v bcr="$bcratio" \
     'BEGIN { printf "| %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %.1f | %s |\n", n, s, f, cc, tl, tn, ta, tk, tt, r, kr, ca, ct, cr, nb, tb, cb, br, bcr, to, or, ocr, rss / 1024, rss / 1024 / (f > 0 ? f : 1), same }'
