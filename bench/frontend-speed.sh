@@ -20,12 +20,18 @@
 # the first .cu and .cuh), each report compared with a scan of the same tree without that cache
 # (-Dnumlint.cuda.cache=false).
 #
+# "build scope": the auto scan with --scope build, the files clang-tidy analyzes: the compile database's sources and
+# the project headers they include (every other C/C++/CUDA file of the tree is left out, with a note); its wall and
+# CPU time against clang-tidy's are the issue's comparison ("same files, same compile commands"). The whole-tree
+# columns stay: they are what a scan without --scope costs.
+#
 # "auto, PCH kept": the auto scan once more with a fresh analysis cache but the precompiled CUDA headers (and the stub
 # headers they name) that the auto scan left in its cache directory: a scan on a machine or CI cache that has scanned
 # before. Its report must equal the auto scan's.
 #
 # Paired runs on a shared machine: NUMLINT_BENCH_OLD=/path/to/other/numlint runs that launcher's auto scan right
-# before this tree's on each code base (columns "old auto s" and "auto / old"), and in the re-scan table each step
+# before this tree's on each code base (columns "old auto s" and "auto / old"; NUMLINT_BENCH_KEEP=DIR keeps the
+# reports of each code base in DIR/NAME), and in the re-scan table each step
 # with the old launcher right before the new one, each on its own copy of the tree and its own cache directory (the
 # two reports compared: "JSON = old"). NUMLINT_BENCH_RUNS=N repeats the re-scan table N times (default 1).
 #
@@ -127,8 +133,8 @@ PY
 
 if [ "${#dirs[@]}" -gt 0 ]; then
   echo "C/C++/CUDA scan speed, PTX off; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); clang-tidy: ${TIDY:-not installed}"
-  echo "| code base | sources (tidy) / files scanned | compile commands | numlint legacy s | numlint auto, no PCH s | numlint auto s | auto, PCH kept s | clang-tidy s | auto / clang-tidy | PCH kept / clang-tidy | auto CPU s | clang-tidy CPU s | auto / clang-tidy, CPU | old auto s | auto / old | auto / old, CPU | peak RSS MB (auto, all processes) | MB per file | JSON auto = no PCH = PCH kept (= old) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| code base | sources (tidy) / files scanned | compile commands | numlint legacy s | numlint auto, no PCH s | numlint auto s | auto, PCH kept s | clang-tidy s | auto / clang-tidy | PCH kept / clang-tidy | auto CPU s | clang-tidy CPU s | auto / clang-tidy, CPU | files, build scope | build scope s | build scope CPU s | build scope / clang-tidy | build scope / clang-tidy, CPU | old auto s | auto / old | auto / old, CPU | peak RSS MB (auto, all processes) | MB per file | JSON auto = no PCH = PCH kept (= old) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 fi
 for d in ${dirs[@]+"${dirs[@]}"}; do
   [ -d "$d" ] || continue
@@ -163,6 +169,13 @@ for d in ${dirs[@]+"${dirs[@]}"}; do
   fi
   read -r ta rss ca < <(python3 "$MEASURE" ./numlint scan --frontend auto --ptx off --cache-dir "$tmp/cache-auto-$name" \
     ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/auto.json" "$d")
+  # the files clang-tidy analyzes (--scope build): the compile database's sources and the headers they include
+  read -r tb _ cb < <(python3 "$MEASURE" ./numlint scan --frontend auto --ptx off --scope build \
+    --cache-dir "$tmp/cache-build-$name" ${pargs[@]+"${pargs[@]}"} --format json --output "$tmp/build.json" "$d")
+  nbuild="$(python3 -c 'import json,sys
+n=sum(1 for x in json.load(open(sys.argv[1]))["notifications"]
+      if x["id"] == "outside-build" and "/build/" not in "/" + x["file"])
+print(int(sys.argv[2]) - n)' "$tmp/build.json" "$nfiles")"
   # the precompiled CUDA headers the auto scan kept, in a cache directory without any analysis entry
   mkdir -p "$tmp/cache-kept-$name"
   for k in "$tmp/cache-auto-$name"/clang-pch-* "$tmp/cache-auto-$name"/clang-stubs-*; do
@@ -175,6 +188,8 @@ for d in ${dirs[@]+"${dirs[@]}"}; do
   ratio="-"
   kratio="-"
   cratio="-"
+  bratio="-"
+  bcratio="-"
   if [ -n "$TIDY" ] && [ "${#files[@]}" -gt 0 ]; then
     # one file per clang-tidy process, as many at once as cores (as run-clang-tidy does; the scan uses every core)
     printf '%s\0' "${files[@]}" > "$tmp/files"
@@ -183,6 +198,8 @@ for d in ${dirs[@]+"${dirs[@]}"}; do
     ratio="$(awk -v a="$ta" -v t="$tt" 'BEGIN { printf "%.2f", a / t }')"
     kratio="$(awk -v a="$tk" -v t="$tt" 'BEGIN { printf "%.2f", a / t }')"
     cratio="$(awk -v a="$ca" -v t="$ct" 'BEGIN { printf "%.2f", a / t }')"
+    bratio="$(awk -v a="$tb" -v t="$tt" 'BEGIN { printf "%.2f", a / t }')"
+    bcratio="$(awk -v a="$cb" -v t="$ct" 'BEGIN { printf "%.2f", a / t }')"
   fi
   oratio="-"
   ocratio="-"
@@ -194,9 +211,14 @@ for d in ${dirs[@]+"${dirs[@]}"}; do
   cmp=("$tmp/nopch.json" "$tmp/auto.json" "$tmp/kept.json")
   if [ "$to" != "-" ]; then cmp+=("$tmp/old.json"); fi
   same="$(same_reports "${cmp[@]}")"
+  # NUMLINT_BENCH_KEEP=DIR: the reports of each code base kept in DIR/NAME (to see what differs)
+  if [ -n "${NUMLINT_BENCH_KEEP:-}" ]; then
+    mkdir -p "$NUMLINT_BENCH_KEEP/$name"
+    cp "$tmp"/*.json "$NUMLINT_BENCH_KEEP/$name/"
+  fi
   awk -v same="$same" -v n="$name" -v s="${#files[@]}" -v f="$nfiles" -v cc="$cc" -v tl="$tl" -v tn="$tn" -v ta="$ta" -v tk="$tk" -v tt="$tt" -v r="$ratio" -v kr="$kratio" -v to="$to" -v or="$oratio" -v rss="$rss" \
-    -v ca="$ca" -v ct="$ct" -v cr="$cratio" -v ocr="$ocratio" \
-    'BEGIN { printf "| %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %.1f | %s |\n", n, s, f, cc, tl, tn, ta, tk, tt, r, kr, ca, ct, cr, to, or, ocr, rss / 1024, rss / 1024 / (f > 0 ? f : 1), same }'
+    -v ca="$ca" -v ct="$ct" -v cr="$cratio" -v ocr="$ocratio" -v nb="$nbuild" -v tb="$tb" -v cb="$cb" -v br="$bratio" -v bcr="$bcratio" \
+    'BEGIN { printf "| %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %.1f | %s |\n", n, s, f, cc, tl, tn, ta, tk, tt, r, kr, ca, ct, cr, nb, tb, cb, br, bcr, to, or, ocr, rss / 1024, rss / 1024 / (f > 0 ? f : 1), same }'
 done
 
 if [ -n "$ptx_tree" ] && [ -d "$ptx_tree" ]; then

@@ -90,6 +90,15 @@ final class ScanInputs {
     String frontend;
 
     @Option(
+            names = "--scope",
+            paramLabel = "SCOPE",
+            description = "C, C++ and CUDA files to analyze: tree (default: every source and header found) or build"
+                    + " (the sources the build compiles, from its compile_commands.json, Makefile or CMake targets,"
+                    + " and the project headers they include; every other C/C++/CUDA file is listed as not analyzed,"
+                    + " with the reason, as a note)")
+    String scope;
+
+    @Option(
             names = "--cache-dir",
             paramLabel = "DIR",
             description = "cache for derived PTX, per-file analysis results and precompiled CUDA headers (default: "
@@ -291,6 +300,14 @@ final class ScanInputs {
                 throw new Main.UsageException("--frontend: '" + frontend + "' is not auto, clang or legacy");
             }
             b.setting("frontend", f);
+        }
+        if (scope != null) {
+            // the CLI knows the names only; the CUDA front end reads the setting
+            String sc = scope.toLowerCase(java.util.Locale.ROOT);
+            if (!List.of("tree", "build").contains(sc)) {
+                throw new Main.UsageException("--scope: '" + scope + "' is not tree or build");
+            }
+            b.setting("scope", sc);
         }
         if (System.console() != null && System.getenv("CI") == null) {
             b.progress(System.err);

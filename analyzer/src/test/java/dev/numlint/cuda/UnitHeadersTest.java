@@ -111,6 +111,31 @@ class UnitHeadersTest {
     }
 
     @Test
+    void twelveHeadersOfOneUnitAreReadInOneWalkOfItsParse(@TempDir Path dir) throws Exception {
+        // more headers than JavaCPP's ten callback objects of a class at once: the walkers share one callback (a
+        // walker each crashed libclang's visit of cglm's units); each header's cast at its own line, once
+        Path src = Files.createDirectories(dir.resolve("src"));
+        StringBuilder unit = new StringBuilder();
+        List<String> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            Files.writeString(
+                    src.resolve("h" + i + ".h"),
+                    HEADER.replace("BINS_H", "H" + i).replace("bin_of", "bin" + i));
+            unit.append("#include \"h").append(i).append(".h\"\n");
+            expected.add("h" + i + ".h:5 NL001 ERROR");
+        }
+        unit.append("unsigned int a(float x) { return bin0(x, 0.5f) + bin11(x, 2.0f); }\n");
+        Files.writeString(src.resolve("a.c"), unit.toString());
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "a.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        assertThat(s.stats().clangUnits.get()).isEqualTo(1);
+        assertThat(s.stats().clangFromUnits.get()).isEqualTo(12);
+        assertThat(s.stats().clangHeadersAlone.get()).isZero();
+        assertThat(hits(s.result())).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(s.result().notifications()).noneMatch(n -> n.id().startsWith("clang-"));
+    }
+
+    @Test
     void aCProjectsHeaderIsReadAsCWithItsIncludersFlags(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
         // valid C, not C++ or CUDA: 'new' is a name, void * converts to float * implicitly; SCALE comes from the

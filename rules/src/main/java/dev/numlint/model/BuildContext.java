@@ -46,6 +46,7 @@ public final class BuildContext {
     private final List<Path> includePaths = new ArrayList<>(); // absolute, in search order
     private Path compiledVia;
     private Boolean compiledAsCuda; // -x cu / -x cuda: a CUDA unit whatever the file's extension
+    private Boolean compiled; // the build compiles it: a command of its own, or through an includer that has one
     private String configuration;
     private final List<String> summary = new ArrayList<>();
 
@@ -73,6 +74,7 @@ public final class BuildContext {
         if (other.mfpmath387 != null) mfpmath387 = other.mfpmath387;
         if (other.cudaArch != null) cudaArch = other.cudaArch;
         if (other.compiledAsCuda != null) compiledAsCuda = other.compiledAsCuda;
+        if (other.compiled != null) compiled = other.compiled;
         for (String f : other.nvccFlags) {
             if (!nvccFlags.contains(f)) nvccFlags.add(f);
         }
@@ -250,6 +252,21 @@ public final class BuildContext {
     /** The origin of the first recorded flag satisfying the predicate (for evidence in findings). */
     public Optional<FlagOrigin> originOf(java.util.function.Predicate<String> flag) {
         return origins.stream().filter(o -> flag.test(o.flag())).findFirst();
+    }
+
+    /**
+     * The build compiles this file: an entry of the compilation database, a Makefile rule or a CMake target of its
+     * own, or a compiled file that includes it ({@link #compiledVia()}); not a file whose flags come from its
+     * directory or are guessed.
+     */
+    public BuildContext compiled(Boolean v) {
+        compiled = v;
+        return this;
+    }
+
+    /** Whether the build compiles this file ({@link #compiled(Boolean)}); false when nothing says so. */
+    public boolean compiled() {
+        return Boolean.TRUE.equals(compiled);
     }
 
     /** The compile command names the language CUDA ({@code -x cu}, {@code -x cuda}), whatever the extension. */

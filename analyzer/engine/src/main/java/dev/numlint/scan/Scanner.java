@@ -330,6 +330,9 @@ public final class Scanner {
      */
     static final Set<String> TIMING_NOTICES = Set.of("ptx-slow");
 
+    /** The note of a file outside the scan's scope ({@code --scope build}): not counted as analyzed. */
+    static final String OUTSIDE_SCOPE = "outside-build";
+
     private ScanResult finish(Shared shared, Set<Path> handled) {
         synchronized (shared) {
             for (java.util.Iterator<Notification> it = shared.notifications.iterator(); it.hasNext(); ) {
@@ -386,9 +389,14 @@ public final class Scanner {
                 .filter(n -> n.notAnalyzed() && n.file() != null)
                 .map(Notification::file)
                 .collect(Collectors.toCollection(TreeSet::new));
+        // files a front end left out of the scan's scope (--scope build) are neither analyzed nor failures
+        Set<String> outside = notes.stream()
+                .filter(n -> OUTSIDE_SCOPE.equals(n.id()) && n.file() != null)
+                .map(Notification::file)
+                .collect(Collectors.toSet());
         int analyzed = (int) handled.stream()
                 .map(shared::relativize)
-                .filter(f -> !notAnalyzed.contains(f))
+                .filter(f -> !notAnalyzed.contains(f) && !outside.contains(f))
                 .count();
         return new ScanResult(
                 shared.root,

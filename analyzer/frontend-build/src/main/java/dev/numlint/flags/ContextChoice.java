@@ -78,6 +78,7 @@ final class ContextChoice {
                 c = BuildContext.defaults();
                 mergeDistinct(c, own);
                 c.configuration(own.configuration());
+                c.compiled(true);
             } else if (c == null) {
                 c = directoryContext(model.cmake, file);
             }
@@ -104,7 +105,9 @@ final class ContextChoice {
                 String base = tc.configuration() == null
                         ? ""
                         : tc.configuration().replaceFirst("^compiled through [^:]*: ", "");
-                c.compiledVia(via).configuration("compiled through " + ctx.relativize(via) + ": " + base);
+                c.compiledVia(via)
+                        .compiled(true)
+                        .configuration("compiled through " + ctx.relativize(via) + ": " + base);
                 chosen.put(inc, c);
                 depth.put(inc, depth.get(tu) + 1);
                 queue.add(inc);

@@ -129,6 +129,7 @@ final class ClangSupplements {
             stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
             unit = fe.parse(through.file(), args, through.bytes(), file, bytes);
             stats.clangUnits.incrementAndGet();
+            if (through.header()) stats.clangUnitsAgain.incrementAndGet();
             if (through.header() && dev.numlint.cuda.clang.ClangIncludes.notIncluded(unit)) {
                 // the header's unit does not include it as Clang reads it: the header alone, as before
                 List<Path> alone = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);

@@ -68,6 +68,8 @@ final class CudaScanRun {
     final Map<Path, UnitHeaders.Kept> keptHeaders = UnitHeaders.map();
     /** The project files each compiled unit's preprocessing read, by the unit's real path ({@link UnitHeaders}). */
     final Map<Path, Set<Path>> unitReads = UnitHeaders.map();
+    /** The project files the scan's compiled units read, by real path ({@link BuildScope}). */
+    final Set<Path> unitsRead = ConcurrentHashMap.newKeySet();
 
     final dev.numlint.toolchain.IncludePolicy policy;
     /** The types Clang found used but defined in no file it read, over the whole scan (one notice at the end). */

@@ -165,8 +165,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
         List<Path> headers = new ArrayList<>();
         // sources the build compiles only through an include of them: after the sources, through their includer
         List<Path> viaIncluder = new ArrayList<>();
+        BuildScope scope = BuildScope.of(ctx);
         for (Path f : files) {
             if (isHeader(f)) headers.add(f);
+            else if (scope != null && !scope.compiled(f)) scope.outside(f, BuildScope.NOT_COMPILED);
             else if (IncludedSources.compiledThroughInclude(run, f)) viaIncluder.add(f);
             else sources.add(f);
         }
@@ -183,6 +185,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
             }
         };
         for (List<Path> phase : List.of(sources, viaIncluder, headers)) {
+            // --scope build: the headers the build's units read, known once the units are preprocessed
+            if (phase == headers && scope != null) scope.keepIncluded(run, headers);
             if (phase.isEmpty()) continue;
             if (phase == viaIncluder) {
                 sourcesAlone.addAll(IncludedSources.analyzeThroughIncluders(driver, run, phase, sink));
@@ -212,6 +216,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
         for (Path f : fragments) {
             Path real = CudaScanRun.realPath(f);
             if (real == null || done.contains(real) || done.contains(f) || run.included.containsKey(real)) continue;
+            if (scope != null) {
+                scope.outside(f, BuildScope.NOT_INCLUDED);
+                continue;
+            }
             done.add(real); // one analysis per file: an include of it from another fragment does not repeat it
             alone.add(ctx.relativize(f));
             analyzeFile(run, included, f, sink, null);
@@ -228,6 +236,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                             + String.join(", ", alone.subList(0, Math.min(8, alone.size())))
                             + (alone.size() > 8 ? ", ..." : "")));
         }
+        if (scope != null) scope.report(sink);
         run.flushIncludedByName(sink);
         dev.numlint.model.Timings.line("cuda-source " + stats);
         Notification undefined = run.undefinedTypes.summary();
@@ -417,7 +426,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
             if (dialect == Preprocessor.Dialect.HOST_C) toks = ProjectHeaders.cIdentifiers(toks);
             CudaScanRun.IncludedFrom includer = from == null ? run.listedIncluders.get(real) : null;
             // a compiled unit: Clang's parse of it reads the listed headers it is the first includer of
-            if (from == null && !isHeader(file) && !isFragment(file)) UnitHeaders.reached(run, real, reads);
+            if (from == null && !isHeader(file) && !isFragment(file)) {
+                UnitHeaders.reached(run, real, reads);
+                run.unitsRead.addAll(reads);
+            }
             // Clang reads a file compiled only through an include as the unit that includes it compiles it, and a
             // listed header in the first compiled unit that includes it
             ClangSupplements.Unit through = from != null

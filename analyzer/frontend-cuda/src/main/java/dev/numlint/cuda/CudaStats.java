@@ -32,6 +32,8 @@ public final class CudaStats {
 
     public final AtomicLong clangFromUnits = new AtomicLong();
     public final AtomicLong clangHeadersAlone = new AtomicLong();
+    /** Parses of a header's unit with the header as target: the unit's own parse did not keep the header. */
+    public final AtomicLong clangUnitsAgain = new AtomicLong();
 
     public final AtomicLong clangFunctions = new AtomicLong();
     public final AtomicLong clangErrorFiles = new AtomicLong();
@@ -58,8 +60,8 @@ public final class CudaStats {
                         : " clang(files/with-errors/functions/recovered/added/resets/ms)=" + clangFiles + "/"
                                 + clangErrorFiles + "/" + clangFunctions + "/" + clangRecovered + "/"
                                 + clangAdded + "/" + clangResets + "/" + clangNanos.get() / 1_000_000
-                                + " clang-units(parsed/headers-from-units/headers-alone)=" + clangUnits + "/"
-                                + clangFromUnits + "/" + clangHeadersAlone
+                                + " clang-units(parsed/headers-from-units/headers-alone/units-again)=" + clangUnits
+                                + "/" + clangFromUnits + "/" + clangHeadersAlone + "/" + clangUnitsAgain
                                 + " clang-ms(arguments/parse/walk)=" + clangPrepNanos.get() / 1_000_000 + "/"
                                 + clangParseNanos.get() / 1_000_000 + "/" + clangWalkNanos.get() / 1_000_000
                                 + " clang-workers(started/ms)=" + dev.numlint.cuda.clang.ClangWorkers.startStats());

@@ -222,10 +222,14 @@ public final class ClangParser {
                 if (headers.isEmpty() || u.failure() != null) return u;
                 // the project headers this unit includes, from the same parse: each read as a target is
                 Map<Path, ClangUnit> included = new java.util.LinkedHashMap<>();
-                for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
-                    included.put(
-                            h.getKey(),
-                            read(tu, file, h.getKey(), h.getKey(), h.getValue(), 0, System.nanoTime(), true));
+                if (ONE_WALK) {
+                    included = readHeaders(tu, file, headers);
+                } else {
+                    for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
+                        included.put(
+                                h.getKey(),
+                                read(tu, file, h.getKey(), h.getKey(), h.getValue(), 0, System.nanoTime(), true));
+                    }
                 }
                 return ClangIncludes.with(u, included);
             } finally {
@@ -260,6 +264,120 @@ public final class ClangParser {
         ClangUnit u = new ClangUnit(
                 unitFile, w.top, w.templateArgs, d.errors, d.first, parseNanos, System.nanoTime() - t1, unitText);
         return u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
+    }
+
+    /**
+     * {@code -Dnumlint.clang.oneWalk=false}: each header read from its unit's parse walks the whole translation unit
+     * itself (session 18), instead of one walk for all of them.
+     */
+    static final boolean ONE_WALK = Boolean.parseBoolean(System.getProperty("numlint.clang.oneWalk", "true"));
+
+    /**
+     * The project headers {@code headers} read from the parse of {@code file}, each exactly as {@link #read} reads a
+     * target, with one walk of the translation unit for all of them: each cursor goes to the walker of the header it
+     * is expanded in, and the walkers that look into a cursor they do not own (a namespace or linkage block, the main
+     * file's code for the calls of their templates) share the visit of its children. Before, each header walked the
+     * whole unit (the toolkit's declarations, the main file's code) once: N headers, N walks.
+     */
+    private static Map<Path, ClangUnit> readHeaders(CXTranslationUnit tu, Path file, Map<Path, byte[]> headers) {
+        long t0 = System.nanoTime();
+        Map<Path, ClangUnit> out = new java.util.LinkedHashMap<>();
+        Map<Path, Walker> walkers = new java.util.LinkedHashMap<>();
+        Map<Path, Diag> diags = new HashMap<>();
+        Visits shared = new Visits();
+        for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
+            CXFile f = clang_getFile(tu, h.getKey().toString());
+            if (f == null || f.isNull()) {
+                out.put(
+                        h.getKey(),
+                        ClangUnit.failed(
+                                h.getKey(), "its includer " + file.getFileName() + ClangIncludes.NOT_INCLUDED));
+                continue;
+            }
+            out.put(h.getKey(), null); // the order asked for
+            diags.put(h.getKey(), diagnostics(tu, f, true));
+            Walker w = new Walker(h.getValue(), f, shared);
+            w.target = true;
+            walkers.put(h.getKey(), w);
+        }
+        Dispatch all = new Dispatch(shared);
+        try {
+            all.visit(clang_getTranslationUnitCursor(tu), List.copyOf(walkers.values()));
+        } finally {
+            all.close();
+            walkers.values().forEach(Walker::release);
+            shared.close();
+        }
+        long each = (System.nanoTime() - t0) / walkers.size(); // the walk's time, shared
+        walkers.forEach((h, w) -> {
+            byte[] text = headers.get(h);
+            explicitInstantiations(text, w);
+            Diag d = diags.get(h);
+            ClangUnit u = new ClangUnit(h, w.top, w.templateArgs, d.errors, d.first, 0, each, text);
+            out.put(h, u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants));
+        });
+        return out;
+    }
+
+    /**
+     * One walk for several target {@link Walker}s: a cursor expanded in a walker's file is that walker's (it copies
+     * the cursor and its subtree); a walker that would recurse into a cursor it does not own (a namespace, a linkage
+     * block, the main file's code) is among those the cursor's children are visited for; libclang recurses by itself
+     * while that set is the same (no Java stack per level).
+     */
+    private static final class Dispatch extends CXCursorVisitor {
+        private final ArrayDeque<List<Walker>> interested = new ArrayDeque<>();
+        private final CXFile expandedIn = new CXFile();
+        private final Visits visits;
+
+        Dispatch(Visits visits) {
+            this.visits = visits;
+        }
+
+        void visit(CXCursor c, List<Walker> ws) {
+            interested.push(ws);
+            clang_visitChildren(c, this, (CXClientData) null);
+            interested.pop();
+        }
+
+        @Override
+        public int call(CXCursor c, CXCursor parent, CXClientData data) {
+            List<Walker> ws = interested.peek();
+            CXSourceLocation loc = clang_getCursorLocation(c);
+            // as Walker.expandedInMain: a system header's location is no project file's
+            boolean system = clang_Location_isInSystemHeader(loc) != 0;
+            if (!system) {
+                clang_getExpansionLocation(loc, expandedIn, (IntPointer) null, (IntPointer) null, (IntPointer) null);
+            }
+            int kind = clang_getCursorKind(c);
+            boolean scope = kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec;
+            int fromMain = -1;
+            int active = 0;
+            CXCursor ref = null;
+            List<Walker> next = new ArrayList<>(ws.size());
+            for (Walker w : ws) {
+                if (w.targetDone) continue;
+                active++;
+                if (!system && !expandedIn.isNull() && clang_File_isEqual(expandedIn, w.main) != 0) {
+                    visits.current = w;
+                    w.call(c, parent, data); // its own: the cursor and what is under it
+                    continue;
+                }
+                if (!scope) {
+                    if (fromMain < 0) fromMain = clang_Location_isFromMainFile(loc) != 0 ? 1 : 0;
+                    if (fromMain == 0) continue;
+                    if (kind == CXCursor_CallExpr) {
+                        if (ref == null) ref = clang_getCursorReferenced(c);
+                        w.templateArguments(ref);
+                    }
+                }
+                next.add(w);
+            }
+            if (next.isEmpty()) return CXChildVisit_Continue;
+            if (next.size() == active) return CXChildVisit_Recurse; // the done walkers skip the children anyway
+            visit(c, next);
+            return CXChildVisit_Continue;
+        }
     }
 
     /**
@@ -370,7 +488,20 @@ public final class ClangParser {
     }
 
     /** Copies the main file's cursors, depth first, with a visitor that recurses by hand to keep the parents. */
-    private static final class Walker extends CXCursorVisitor {
+    /**
+     * libclang's visits handed to a walker: JavaCPP allows ten callback objects of one class at once per process, so
+     * the walkers of {@link #readHeaders} share one (the walker that owns the cursor being copied is {@code current}).
+     */
+    private static final class Visits extends CXCursorVisitor {
+        Walker current;
+
+        @Override
+        public int call(CXCursor c, CXCursor parent, CXClientData data) {
+            return current.call(c, parent, data);
+        }
+    }
+
+    private static final class Walker {
         final List<ClangNode> top = new ArrayList<>();
         final Map<String, List<List<String>>> templateArgs = new HashMap<>();
         /** "Type::member": the constant value of a static data member of a class a template is called with. */
@@ -398,9 +529,21 @@ public final class ClangParser {
         private int lastTopOffset = -1;
         private boolean targetDone;
 
+        /** The callback of libclang's visits of this walker: its own, or one that walkers share. */
+        final Visits visits;
+
+        private final boolean ownVisits;
+
         Walker(byte[] text, CXFile main) {
+            this(text, main, null);
+        }
+
+        Walker(byte[] text, CXFile main, Visits shared) {
             textLength = text.length;
             this.main = main;
+            ownVisits = shared == null;
+            visits = ownVisits ? new Visits() : shared;
+            if (ownVisits) visits.current = this;
         }
 
         /**
@@ -417,17 +560,20 @@ public final class ClangParser {
 
         void walk(CXCursor root) {
             try {
-                clang_visitChildren(root, this, (CXClientData) null);
+                clang_visitChildren(root, visits, (CXClientData) null);
             } finally {
-                line.close();
-                col.close();
-                off.close();
-                close();
+                release();
             }
         }
 
-        @Override
-        public int call(CXCursor c, CXCursor parent, CXClientData data) {
+        void release() {
+            line.close();
+            col.close();
+            off.close();
+            if (ownVisits) visits.close();
+        }
+
+        int call(CXCursor c, CXCursor parent, CXClientData data) {
             CXSourceLocation loc = clang_getCursorLocation(c);
             if (target) {
                 if (targetDone) return CXChildVisit_Continue;
@@ -468,7 +614,7 @@ public final class ClangParser {
                 if (tmpl) inTemplate++;
                 parents.push(n);
                 try {
-                    clang_visitChildren(c, this, (CXClientData) null);
+                    clang_visitChildren(c, visits, (CXClientData) null);
                 } finally {
                     parents.pop();
                     if (tmpl) inTemplate--;

@@ -251,9 +251,13 @@ public final class ClangWorkers {
                     "-Dnumlint.clang.indexes=1",
                     // the precompiled CUDA headers (ClangPch): on unless the scan's process switched them off
                     "-Dnumlint.clang.pch=" + ClangPch.enabled(),
-                    "-cp",
-                    classPath(),
-                    ClangWorkerMain.class.getName()));
+                    "-Dnumlint.clang.oneWalk=" + ClangParser.ONE_WALK));
+            // -Dnumlint.clang.workerOptions="...": JVM options of the workers, e.g. a flight recording to profile them
+            for (String o :
+                    System.getProperty("numlint.clang.workerOptions", "").trim().split("\\s+")) {
+                if (!o.isEmpty()) a.add(o);
+            }
+            a.addAll(List.of("-cp", classPath(), ClangWorkerMain.class.getName()));
             return GuardedProcess.builder(java)
                     .args(a)
                     .addressSpace(memoryBytes())
