@@ -262,7 +262,9 @@ final class ValueFlow {
                 ParserRuleContext sel =
                         p instanceof RelExprContext ? selections().selected((RelExprContext) p) : null;
                 if (sel != null) {
-                    // a running max/min or a clamp: continuous, the selected value is followed on
+                    // a running max/min or a clamp: continuous, the selected value is followed on (recorded, as the
+                    // Clang path records it: the source proves the comparison continuous, Consequences.continuous)
+                    out.add(use(ValueUse.Kind.SELECTION, p, "a min/max", via));
                     followSelected(sel, depth, visited, out, via, direct);
                     return;
                 }

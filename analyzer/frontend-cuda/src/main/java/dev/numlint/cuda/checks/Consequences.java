@@ -130,16 +130,20 @@ final class Consequences {
     }
 
     /**
-     * Whether the value is bounded because the rounding it reaches indexes a linear interpolation whose weight moves
-     * with it ({@link ValueUse.Kind#INTERPOLATION}), and every use the source layer saw is continuous: none amplifies,
-     * none cancels, none passes it to a function (whose code the PTX layer may follow into a decision the source
-     * layer did not see). The source proves it from the code: the PTX layer's "rounded to an integral value" at that
-     * rounding does not raise it (LayerMerge, property {@code impactProven}).
+     * Whether the value is bounded because a rounding or comparison it reaches is continuous: the rounding indexes a
+     * linear interpolation whose weight moves with it ({@link ValueUse.Kind#INTERPOLATION}), the comparison selects
+     * between the values it compares (a clamp, a running min/max: {@link ValueUse.Kind#SELECTION}) or keeps the best
+     * candidate; and every use the source layer saw is continuous: none amplifies, none cancels, none passes it to a
+     * function (whose code the PTX layer may follow into a decision the source layer did not see). The source proves
+     * it from the code: the PTX layer's "rounded to an integral value" or "compared in a condition" at that rounding
+     * or comparison does not raise it (LayerMerge, property {@code impactProven}).
      */
     static boolean continuous(Site site) {
         boolean interpolation = false;
         for (ValueUse u : site.uses()) {
-            if (u.kind() == ValueUse.Kind.INTERPOLATION) interpolation = true;
+            if (u.kind() == ValueUse.Kind.INTERPOLATION
+                    || u.kind() == ValueUse.Kind.SELECTION
+                    || u.kind() == ValueUse.Kind.BEST_CANDIDATE) interpolation = true;
             else if (u.kind().amplifies() && !toleranceTest(u)
                     || u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
                     || u.kind() == ValueUse.Kind.CALL) return false;
