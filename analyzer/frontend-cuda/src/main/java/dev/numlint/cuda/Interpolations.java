@@ -21,16 +21,51 @@ final class Interpolations {
     private final IdentityHashMap<ParserRuleContext, E> memo;
     private final Supplier<List<AddExprContext>> adds;
     private final Function<String, List<ParserRuleContext>> definitions;
+    private final Supplier<java.util.Map<String, List<ParserRuleContext>>> allDefinitions;
 
     Interpolations(
             Function<ParserRuleContext, String> text,
             IdentityHashMap<ParserRuleContext, E> memo,
             Supplier<List<AddExprContext>> adds,
-            Function<String, List<ParserRuleContext>> definitions) {
+            Supplier<java.util.Map<String, List<ParserRuleContext>>> allDefinitions) {
         this.text = text;
         this.memo = memo;
         this.adds = adds;
-        this.definitions = definitions;
+        this.allDefinitions = allDefinitions;
+        this.definitions = v -> allDefinitions.get().getOrDefault(v, List.of());
+    }
+
+    /**
+     * The index and the variables derived from it: its integer copy ({@code int x_low = (int)dx_low}) and flat
+     * indices that hold it as a term ({@code idx = y_low*w + x_low}), a few steps deep.
+     */
+    private java.util.Set<String> derived(String i) {
+        java.util.Set<String> out = new java.util.HashSet<>(List.of(i));
+        for (int round = 0; round < 3; round++) {
+            boolean grew = false;
+            for (java.util.Map.Entry<String, List<ParserRuleContext>> e :
+                    allDefinitions.get().entrySet()) {
+                if (out.contains(e.getKey()) || e.getValue().size() != 1) continue;
+                ExpressionContext v = value(e.getValue().get(0));
+                if (v != null && termOfAny(v, out)) grew = out.add(e.getKey());
+            }
+            if (!grew) break;
+        }
+        return out;
+    }
+
+    private static ExpressionContext value(ParserRuleContext d) {
+        if (d instanceof AssignExprContext as) return as.expression(1);
+        if (d instanceof InitDeclaratorContext id
+                && id.initializer() != null
+                && id.initializer().initializerClause() != null)
+            return id.initializer().initializerClause().expression();
+        return null;
+    }
+
+    private static boolean termOfAny(ExpressionContext e, java.util.Set<String> names) {
+        for (String n : names) if (term(e, n)) return true;
+        return false;
     }
 
     /**
@@ -43,12 +78,14 @@ final class Interpolations {
         String i = holder(rounding);
         if (i == null) return null;
         String x = squash(operand);
+        java.util.Set<String> family = derived(i);
         boolean weight = false, neighbour = false;
         for (AddExprContext a : adds.get()) {
             if (a.expression().size() != 2) continue;
             ExpressionContext l = ParseTrees.stripParens(a.expression(0)), r = ParseTrees.stripParens(a.expression(1));
             if (a.MINUS() != null && i.equals(name(r)) && sameValue(l, x)) weight = true;
-            if (a.PLUS() != null && (term(l, i) && one(r) || term(r, i) && one(l))) neighbour = true;
+            if (a.PLUS() != null && (termOfAny(l, family) && one(r) || termOfAny(r, family) && one(l)))
+                neighbour = true;
         }
         return weight && neighbour ? i : null;
     }

@@ -350,7 +350,7 @@ final class ValueFlow {
     private Interpolations interpolations() {
         if (interpolations == null) {
             index();
-            interpolations = new Interpolations(text, memo, () -> adds, v -> defNodes.getOrDefault(v, List.of()));
+            interpolations = new Interpolations(text, memo, () -> adds, () -> defNodes);
         }
         return interpolations;
     }

@@ -45,15 +45,43 @@ final class ClangInterpolations {
         } else {
             return null;
         }
+        java.util.Set<String> family = derived(index.usr, fn);
         boolean[] found = new boolean[2];
         fn.forEach(n -> {
             if (n.kind != CXCursor_BinaryOperator || n.children.size() != 2) return;
             ClangNode l = n.children.get(0), r = n.children.get(1);
             if (n.spelling.equals("-") && reads(r, index.usr) && weightOf(unit, l, x, fn)) found[0] = true;
-            if (n.spelling.equals("+") && (term(l, index.usr) && one(r) || term(r, index.usr) && one(l)))
+            if (n.spelling.equals("+") && (termOfAny(l, family) && one(r) || termOfAny(r, family) && one(l)))
                 found[1] = true;
         });
         return found[0] && found[1] ? index : null;
+    }
+
+    /**
+     * The index and the variables derived from it: its integer copy ({@code int x_low = (int)dx_low}) and flat
+     * indices that hold it as a term ({@code idx = y_low*w + x_low}), a few steps deep.
+     */
+    private static java.util.Set<String> derived(String usr, ClangNode fn) {
+        java.util.Set<String> out = new java.util.HashSet<>(java.util.List.of(usr));
+        java.util.List<ClangNode> decls = new java.util.ArrayList<>();
+        fn.forEach(n -> {
+            if (n.kind == CXCursor_VarDecl && n.usr != null && !n.children.isEmpty()) decls.add(n);
+        });
+        for (int round = 0; round < 3; round++) {
+            boolean grew = false;
+            for (ClangNode d : decls) {
+                ClangNode init = d.children.get(d.children.size() - 1);
+                if (!out.contains(d.usr) && clang_isExpressionKind(init.kind) && termOfAny(init, out))
+                    grew |= out.add(d.usr);
+            }
+            if (!grew) break;
+        }
+        return out;
+    }
+
+    private static boolean termOfAny(ClangNode e, java.util.Set<String> usrs) {
+        for (String u : usrs) if (term(e, u)) return true;
+        return false;
     }
 
     /** Whether {@code e} is the floored value (its text), or a local variable initialized to it. */

@@ -81,6 +81,10 @@ final class ClangUses {
             if (p.kind == CXCursor_UnexposedExpr && p.children.size() == 1) {
                 if (integral(p.canonKind) && floating(c.canonKind)) {
                     if (interpolated.get() == null && interpolation(p, c, p.canon, fn, via, depth, out)) return;
+                    if (interpolated.get() != null) {
+                        out.add(use(ValueUse.Kind.INTERPOLATION, p, p.canon, via));
+                        continue;
+                    }
                     // an explicit cast's own implicit conversion ((unsigned char)(c * 255.0f)): the cast decides
                     ClangNode cast = p.parent != null && isExplicitCast(p.parent) ? p.parent : null;
                     if (cast != null && ClangColourChannels.colourChannel(unit, cast, fn))
@@ -95,7 +99,12 @@ final class ClangUses {
                         && floating(c.canonKind)
                         && interpolated.get() == null
                         && interpolation(p, c, p.type, fn, via, depth, out)) return;
-                if (interpolated.get() != null && !floating(c.canonKind)) continue; // the index, converted exactly
+                if (interpolated.get() != null) {
+                    // the index (or its floor held in a float), converted exactly: the interpolation's own
+                    if (integral(p.canonKind) && floating(c.canonKind))
+                        out.add(use(ValueUse.Kind.INTERPOLATION, p, p.type, via));
+                    continue;
+                }
                 if (integral(p.canonKind)) {
                     // an 8-bit display channel (ClangColourChannels): one ulp moves the colour by one level at most
                     if (ClangColourChannels.colourChannel(unit, p, fn))
