@@ -51,6 +51,16 @@ final class ContinuousSelections {
         }
         IfStmtContext whole = ifOf(q);
         if (whole != null && (signSelection(rel, whole) || ratioClip(rel, whole))) return rel;
+        // if (v < 0) P = 0; else P = v;: both branches write one place, each one of the compared values (max(v, 0))
+        if (whole != null && whole.statement().size() == 2) {
+            AssignExprContext t = assignmentOf(whole.statement(0)), e = assignmentOf(whole.statement(1));
+            if (t != null
+                    && e != null
+                    && t.assignOp().ASSIGN() != null
+                    && e.assignOp().ASSIGN() != null
+                    && t(t.expression(0)).equals(t(e.expression(0)))
+                    && matchesOperands(rel, t.expression(1), e.expression(1))) return t;
+        }
         // a conjunction of comparisons of one value with several bounds: x > a && x > b
         ParserRuleContext top = q;
         while (top.getParent() instanceof AndExprContext || isParens(top.getParent())) top = top.getParent();

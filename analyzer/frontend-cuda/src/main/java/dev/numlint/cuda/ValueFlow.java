@@ -43,6 +43,12 @@ final class ValueFlow {
     private List<ParserRuleContext> assignments;
 
     private ContinuousSelections selections;
+    private Interpolations interpolations;
+    /**
+     * While the walk follows the index of a linear interpolation ({@link Interpolations}): the floored value's text
+     * (its weight, {@code x - i}, ends the walk there: the value's own walk reaches the weight), else null.
+     */
+    private String interpolated;
     /** Whether a call of the named function draws a random number ({@link RandomDraws}). */
     private final Predicate<String> drawCall;
     /** Whether a subtree computes its value from a random draw; null while being decided (a cycle). */
@@ -157,6 +163,11 @@ final class ValueFlow {
                 cur = p;
             } else if (p instanceof AddExprContext) {
                 AddExprContext a = (AddExprContext) p;
+                // the interpolation's weights x - i and (i + 1) - x: the value's own walk follows them
+                if (interpolated != null
+                        && a.MINUS() != null
+                        && interpolations().weightOf(a.expression(a.expression(1) == cur ? 0 : 1), interpolated))
+                    return;
                 if (a.MINUS() != null) {
                     // a difference of products only when the value is one of the products (a factor of it), not a
                     // value minus one product (s - a*b) nor a sum that is subtracted
@@ -174,6 +185,10 @@ final class ValueFlow {
                     || p instanceof NamedCastExprContext
                     || p instanceof FunctionalCastExprContext) {
                 E r = memo.get(p);
+                if (r != null
+                        && r.type.isInteger()
+                        && interpolated == null
+                        && interpolation(p, castOperand(p), r.type.name, depth, visited, out, via)) return;
                 if (r != null
                         && r.type.isInteger()
                         && integerUse(
@@ -203,7 +218,14 @@ final class ValueFlow {
                 }
                 String base = name.startsWith("std::") ? name.substring(5) : name;
                 if (NumericFacts.ROUNDING.contains(base)) {
-                    out.add(use(ValueUse.Kind.ROUNDING, cc, base, via, drawn(component != null ? component : cur)));
+                    if (interpolated == null && interpolation(cc, argumentOf(cc), base, depth, visited, out, via))
+                        return;
+                    out.add(use(
+                            interpolated != null ? ValueUse.Kind.INTERPOLATION : ValueUse.Kind.ROUNDING,
+                            cc,
+                            base,
+                            via,
+                            drawn(component != null ? component : cur)));
                     direct = false;
                     cur = cc;
                 } else if (NumericFacts.SELECTION.contains(base) || NumericFacts.SELECTION.contains(name)) {
@@ -229,13 +251,20 @@ final class ValueFlow {
                 }
             } else if (p instanceof IndexExprContext) {
                 if (((IndexExprContext) p).expression() != cur)
-                    out.add(use(ValueUse.Kind.INDEX, p, null, via, drawn(component != null ? component : cur)));
+                    out.add(use(
+                            interpolated != null ? ValueUse.Kind.INTERPOLATION : ValueUse.Kind.INDEX,
+                            p,
+                            null,
+                            via,
+                            drawn(component != null ? component : cur)));
                 return;
             } else if (p instanceof RelExprContext || p instanceof EqExprContext) {
                 ParserRuleContext sel =
                         p instanceof RelExprContext ? selections().selected((RelExprContext) p) : null;
                 if (sel != null) {
-                    // a running max/min or a clamp: continuous, the selected value is followed on
+                    // a running max/min or a clamp: continuous, the selected value is followed on (recorded, as the
+                    // Clang path records it: the source proves the comparison continuous, Consequences.continuous)
+                    out.add(use(ValueUse.Kind.SELECTION, p, "a min/max", via));
                     followSelected(sel, depth, visited, out, via, direct);
                     return;
                 }
@@ -291,9 +320,14 @@ final class ValueFlow {
                 return;
             } else if (p instanceof InitDeclaratorContext) {
                 CType t = declTypes.get(p);
+                if (t != null
+                        && t.isInteger()
+                        && interpolated == null
+                        && cur instanceof ExpressionContext
+                        && interpolation(cur, (ExpressionContext) cur, t.name, depth, visited, out, via)) return;
                 if (t != null && t.isInteger())
                     out.add(use(
-                            ValueUse.Kind.INTEGER_CONVERSION,
+                            interpolated != null ? ValueUse.Kind.INTERPOLATION : ValueUse.Kind.INTEGER_CONVERSION,
                             p,
                             t.name,
                             via,
@@ -311,6 +345,66 @@ final class ValueFlow {
                 return;
             }
         }
+    }
+
+    private Interpolations interpolations() {
+        if (interpolations == null) {
+            index();
+            interpolations = new Interpolations(text, memo, () -> adds, () -> defNodes);
+        }
+        return interpolations;
+    }
+
+    /**
+     * When {@code rounding} (of {@code operand}) is the index of a linear interpolation ({@link Interpolations}),
+     * records it and follows the index on, its subscripts and exact conversions being the interpolation's own: true.
+     */
+    private boolean interpolation(
+            ParserRuleContext rounding,
+            ExpressionContext operand,
+            String detail,
+            int depth,
+            Set<String> visited,
+            List<ValueUse> out,
+            String via) {
+        if (interpolations().index(rounding, operand) == null) return false;
+        int at = out.size();
+        out.add(use(ValueUse.Kind.INTERPOLATION, rounding, detail, via));
+        interpolated = interpolations().squash(operand);
+        try {
+            trace(rounding, depth, visited, out, via, false);
+        } finally {
+            interpolated = null;
+        }
+        // the index itself stored or returned: what leaves the function jumps a cell, the rounding decides it
+        for (int k = at + 1; k < out.size(); k++) {
+            ValueUse.Kind kind = out.get(k).kind();
+            if (kind == ValueUse.Kind.STORE || kind == ValueUse.Kind.RETURN) {
+                ValueUse.Kind decided =
+                        rounding instanceof CallExprContext ? ValueUse.Kind.ROUNDING : ValueUse.Kind.INTEGER_CONVERSION;
+                out.set(at, use(decided, rounding, detail, via));
+                break;
+            }
+        }
+        return true;
+    }
+
+    private static ExpressionContext argumentOf(CallExprContext cc) {
+        if (cc.argumentList() == null || cc.argumentList().argument().size() != 1) return null;
+        return cc.argumentList().argument(0).expression();
+    }
+
+    private static ExpressionContext castOperand(ParserRuleContext cast) {
+        if (cast instanceof CastExprContext c) return c.expression();
+        if (cast instanceof NamedCastExprContext n) return n.expression();
+        if (cast instanceof ParenCastExprContext pc
+                && pc.commaExpression().expression().size() == 1)
+            return pc.commaExpression().expression(0);
+        if (cast instanceof FunctionalCastExprContext f
+                && f.argumentList() != null
+                && f.argumentList().argument().size() == 1)
+            return f.argumentList().argument(0).expression();
+        return null;
     }
 
     private ContinuousSelections selections() {
@@ -393,7 +487,12 @@ final class ValueFlow {
             out.add(use(ValueUse.Kind.COLOUR_CHANNEL, at, type.name, via));
             return true;
         }
-        out.add(use(ValueUse.Kind.INTEGER_CONVERSION, at, type.name, via, drawn(carrier)));
+        out.add(use(
+                interpolated != null ? ValueUse.Kind.INTERPOLATION : ValueUse.Kind.INTEGER_CONVERSION,
+                at,
+                type.name,
+                via,
+                drawn(carrier)));
         return false;
     }
 

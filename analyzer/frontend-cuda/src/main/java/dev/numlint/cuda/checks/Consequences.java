@@ -130,6 +130,28 @@ final class Consequences {
     }
 
     /**
+     * Whether the value is bounded because a rounding or comparison it reaches is continuous: the rounding indexes a
+     * linear interpolation whose weight moves with it ({@link ValueUse.Kind#INTERPOLATION}), the comparison selects
+     * between the values it compares (a clamp, a running min/max: {@link ValueUse.Kind#SELECTION}) or keeps the best
+     * candidate; and every use the source layer saw is continuous: none amplifies, none cancels, none passes it to a
+     * function (whose code the PTX layer may follow into a decision the source layer did not see). The source proves
+     * it from the code: the PTX layer's "rounded to an integral value" or "compared in a condition" at that rounding
+     * or comparison does not raise it (LayerMerge, property {@code impactProven}).
+     */
+    static boolean continuous(Site site) {
+        boolean interpolation = false;
+        for (ValueUse u : site.uses()) {
+            if (u.kind() == ValueUse.Kind.INTERPOLATION
+                    || u.kind() == ValueUse.Kind.SELECTION
+                    || u.kind() == ValueUse.Kind.BEST_CANDIDATE) interpolation = true;
+            else if (u.kind().amplifies() && !toleranceTest(u)
+                    || u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
+                    || u.kind() == ValueUse.Kind.CALL) return false;
+        }
+        return interpolation;
+    }
+
+    /**
      * Reports through {@link CudaReport#reportProven} when the impact is proven statistical ({@link #proven}),
      * through {@link CudaReport#report} otherwise.
      */
@@ -142,7 +164,7 @@ final class Consequences {
             Confidence confidence,
             Impact impact,
             FlagCitation flag) {
-        if (impact != null && impact.kind() == Impact.Kind.BOUNDED && proven(site)) {
+        if (impact != null && impact.kind() == Impact.Kind.BOUNDED && (proven(site) || continuous(site))) {
             out.reportProven(rule, function, site, message, confidence, impact, flag);
         } else {
             out.report(rule, function, site, message, confidence, impact, flag);
@@ -220,6 +242,10 @@ final class Consequences {
         // the comparison that would decide something, had it not kept the best candidate: why it decides nothing
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.BEST_CANDIDATE) return phrase("use-best-candidate", "line", u.line());
+        }
+        // the rounding that would decide something, had its weight not moved with it
+        for (ValueUse u : uses) {
+            if (u.kind() == ValueUse.Kind.INTERPOLATION) return phrase("use-interpolation", "line", u.line());
         }
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.STORE) return phrase("use-stored", "line", u.line());

@@ -283,7 +283,11 @@ public final class SerialAccumulation implements CudaCheck {
                     || !a.varies()
                     || a.recurrence()
                     || impact.kind() == Impact.Kind.BOUNDED
-                            && (a.resultCheck() != ResultCheck.NONE || threshold != null || zeroTest != null)) {
+                            && (a.resultCheck() != ResultCheck.NONE
+                                    || threshold != null
+                                    || zeroTest != null
+                                    // only clamped or kept as a running min/max: PTX's comparison is that selection
+                                    || Consequences.continuous(a.site()))) {
                 out.reportProven("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound));
             } else {
                 out.report("NL004", facts.function, a.site(), msg, Confidence.HIGH, impact.withErrorBound(bound), null);

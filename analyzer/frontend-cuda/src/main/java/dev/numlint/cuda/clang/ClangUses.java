@@ -80,6 +80,11 @@ final class ClangUses {
             if (p.kind == CXCursor_ParenExpr) continue;
             if (p.kind == CXCursor_UnexposedExpr && p.children.size() == 1) {
                 if (integral(p.canonKind) && floating(c.canonKind)) {
+                    if (interpolated.get() == null && interpolation(p, c, p.canon, fn, via, depth, out)) return;
+                    if (interpolated.get() != null) {
+                        out.add(use(ValueUse.Kind.INTERPOLATION, p, p.canon, via));
+                        continue;
+                    }
                     // an explicit cast's own implicit conversion ((unsigned char)(c * 255.0f)): the cast decides
                     ClangNode cast = p.parent != null && isExplicitCast(p.parent) ? p.parent : null;
                     if (cast != null && ClangColourChannels.colourChannel(unit, cast, fn))
@@ -90,6 +95,16 @@ final class ClangUses {
                 continue;
             }
             if (isExplicitCast(p)) {
+                if (integral(p.canonKind)
+                        && floating(c.canonKind)
+                        && interpolated.get() == null
+                        && interpolation(p, c, p.type, fn, via, depth, out)) return;
+                if (interpolated.get() != null) {
+                    // the index (or its floor held in a float), converted exactly: the interpolation's own
+                    if (integral(p.canonKind) && floating(c.canonKind))
+                        out.add(use(ValueUse.Kind.INTERPOLATION, p, p.type, via));
+                    continue;
+                }
                 if (integral(p.canonKind)) {
                     // an 8-bit display channel (ClangColourChannels): one ulp moves the colour by one level at most
                     if (ClangColourChannels.colourChannel(unit, p, fn))
@@ -100,7 +115,13 @@ final class ClangUses {
                 continue;
             }
             if (p.kind == CXCursor_ArraySubscriptExpr) {
-                if (p.children.indexOf(c) == 1) out.add(use(ValueUse.Kind.INDEX, p, null, via, unit.drawn(c, fn)));
+                if (p.children.indexOf(c) == 1)
+                    out.add(use(
+                            interpolated.get() != null ? ValueUse.Kind.INTERPOLATION : ValueUse.Kind.INDEX,
+                            p,
+                            null,
+                            via,
+                            unit.drawn(c, fn)));
                 return;
             }
             if (p.kind == CXCursor_CallExpr) {
@@ -110,6 +131,9 @@ final class ClangUses {
                 if (NumericFacts.ROUNDING.contains(base)
                         || base.startsWith("__float2")
                         || base.startsWith("__double2")) {
+                    if (interpolated.get() == null
+                            && p.children.size() == 2
+                            && interpolation(p, c, base, fn, via, depth, out)) return;
                     out.add(use(ValueUse.Kind.ROUNDING, p, base, via, unit.drawn(c, fn)));
                     return;
                 }
@@ -197,6 +221,12 @@ final class ClangUses {
             if (p.kind == CXCursor_BinaryOperator
                     && p.children.size() == 2
                     && (p.spelling.equals("-") || p.spelling.equals("+"))) {
+                // the interpolation's weights x - i and (i + 1) - x: the value's own walk follows them
+                String x = interpolated.get();
+                if (x != null
+                        && p.spelling.equals("-")
+                        && ClangInterpolations.weightOf(
+                                unit, p.children.get(p.children.get(0) == c ? 1 : 0), x, fn.node())) return;
                 // a difference of products only when the value is one of the products (a factor of it), not a value
                 // minus one product (s - a*b) nor a sum that is subtracted
                 ClangNode other = p.children.get(0) == c ? p.children.get(1) : p.children.get(0);
@@ -248,6 +278,18 @@ final class ClangUses {
                 && (ClangSelections.signSelection(unit, cmp, p) || ClangSelections.ratioClip(unit, cmp, p))) {
             out.add(use(ValueUse.Kind.SELECTION, cmp, "a sign selection or a projection", via));
             return true;
+        }
+        // if (v < 0) P = 0; else P = v;: both branches write one place, each one of the compared values (max(v, 0))
+        if (p.kind == CXCursor_IfStmt && p.children.size() == 3) {
+            ClangNode t = onlyAssignment(p.children.get(1)), e = onlyAssignment(p.children.get(2));
+            if (t != null && e != null && squashed(t.children.get(0)).equals(squashed(e.children.get(0)))) {
+                String x = squashed(t.children.get(1)), y = squashed(e.children.get(1));
+                if (x.equals(a) && y.equals(b) || x.equals(b) && y.equals(a)) {
+                    out.add(use(ValueUse.Kind.SELECTION, cmp, "a min/max", via));
+                    followAssigned(t, fn, via, depth, out, direct);
+                    return true;
+                }
+            }
         }
         // an else does other work, unless it is a selection too (a clamp: if (v < 0) v = 0; else if (v > 1) v = 1;)
         if (p.kind != CXCursor_IfStmt || !ClangSelections.elseIsSelection(unit, p)) return false;
@@ -325,6 +367,12 @@ final class ClangUses {
         return true;
     }
 
+    /** The one plain assignment {@code st} makes (alone or as a block of one statement), else null. */
+    private static ClangNode onlyAssignment(ClangNode st) {
+        if (st.kind == CXCursor_CompoundStmt && st.children.size() == 1) st = st.children.get(0);
+        return st.kind == CXCursor_BinaryOperator && st.spelling.equals("=") && st.children.size() == 2 ? st : null;
+    }
+
     /** The expressions a statement joins with commas ({@code a = x, b = y}), or the statement itself. */
     private static void commaJoined(ClangNode st, List<ClangNode> out) {
         if (st.kind == CXCursor_BinaryOperator && st.spelling.equals(",") && st.children.size() == 2) {
@@ -385,7 +433,7 @@ final class ClangUses {
             boolean direct) {
         // the same definition is reached from every site whose value flows into it: its reads are followed once per
         // depth (a kernel of 3,000 updates of one sum, 's = s - v' among them, took minutes without this)
-        Reached key = new Reached(def, depth, direct);
+        Reached key = new Reached(def, depth, direct, interpolated.get());
         List<ValueUse> known = reached.get(key);
         if (known == null) {
             known = new ArrayList<>();
@@ -396,7 +444,49 @@ final class ClangUses {
     }
 
     /** A definition whose reads were followed, and the depth left when they were. */
-    private record Reached(ClangNode def, int depth, boolean direct) {}
+    private record Reached(ClangNode def, int depth, boolean direct, String interpolated) {}
+
+    /**
+     * While the walk follows the index of a linear interpolation ({@link ClangInterpolations}): the floored value's
+     * text (its weight {@code x - i} ends the walk: the value's own walk reaches it), else null. Per thread: one
+     * unit's walks may run in parallel.
+     */
+    private final ThreadLocal<String> interpolated = new ThreadLocal<>();
+
+    /**
+     * When {@code rounding} (of {@code operand}) is the index of a linear interpolation, records it and follows the
+     * index's reads, its subscripts being the interpolation's own: true. The index itself stored or returned makes the
+     * rounding a decision again.
+     */
+    private boolean interpolation(
+            ClangNode rounding,
+            ClangNode operand,
+            String detail,
+            ClangUnit.Function fn,
+            String via,
+            int depth,
+            List<ValueUse> out) {
+        ClangInterpolations.Index ix = ClangInterpolations.of(unit, rounding, operand, fn.node());
+        if (ix == null) return false;
+        int at = out.size();
+        out.add(use(ValueUse.Kind.INTERPOLATION, rounding, detail, via));
+        interpolated.set(ix.value());
+        try {
+            reads(ix.def(), ix.usr(), ix.name(), fn, Math.max(depth, 1), out, false);
+        } finally {
+            interpolated.remove();
+        }
+        for (int k = at + 1; k < out.size(); k++) {
+            ValueUse.Kind kind = out.get(k).kind();
+            if (kind == ValueUse.Kind.STORE || kind == ValueUse.Kind.RETURN) {
+                ValueUse.Kind decided =
+                        rounding.kind == CXCursor_CallExpr ? ValueUse.Kind.ROUNDING : ValueUse.Kind.INTEGER_CONVERSION;
+                out.set(at, use(decided, rounding, detail, via));
+                break;
+            }
+        }
+        return true;
+    }
 
     private final Map<Reached, List<ValueUse>> reached = new ConcurrentHashMap<>();
 

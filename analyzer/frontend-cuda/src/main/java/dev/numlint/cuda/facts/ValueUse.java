@@ -71,6 +71,13 @@ public record ValueUse(Kind kind, int line, int column, String text, String deta
          * colour levels.
          */
         COLOUR_CHANNEL,
+        /**
+         * Rounded to the index of a linear (bilinear, trilinear) interpolation whose weight is the fractional part
+         * ({@code i = floorf(x)}, {@code w = x - i}, the entries at {@code i} and {@code i + 1}), or used as that index:
+         * where one ulp moves the index to the next cell, the weight moves from 1 to 0 with it, so the interpolated
+         * value moves by about one ulp of value, not by a cell (continuous).
+         */
+        INTERPOLATION,
         /** Stored to memory (array element, member, pointer target). */
         STORE,
         /** Returned from the function. */

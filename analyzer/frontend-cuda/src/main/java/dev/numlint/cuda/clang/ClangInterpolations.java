@@ -1,0 +1,130 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+/**
+ * The roundings of a function that index a linear interpolation, from Clang's AST (the hand-written front end's
+ * {@code Interpolations}): {@code i = (int)floorf(x)} (or {@code floorf(x)}, or {@code (int)x}) held in a variable
+ * {@code i}, whose fractional part {@code x - i} the function computes (the weight) and whose neighbour {@code i + 1}
+ * it forms. The interpolant {@code (1-w)*a[i] + w*a[i+1]} is continuous in x: where one ulp moves i to the next cell,
+ * w moves from 1 to 0 with it.
+ */
+final class ClangInterpolations {
+    private ClangInterpolations() {}
+
+    /** The variable (its declaration or assignment, and USR) that holds an interpolation's index. */
+    record Index(ClangNode def, String usr, String name, String value) {}
+
+    /**
+     * The index variable when {@code rounding} (of {@code operand}) is the index of a linear interpolation in
+     * {@code fn}, else null.
+     */
+    static Index of(ClangUnit unit, ClangNode rounding, ClangNode operand, ClangNode fn) {
+        if (operand == null) return null;
+        ClangNode cur = rounding;
+        ClangNode p = cur.parent;
+        while (p != null
+                && (p.kind == CXCursor_ParenExpr || p.kind == CXCursor_UnexposedExpr || isExplicitCast(p))
+                && p.children.size() == 1) {
+            cur = p;
+            p = p.parent;
+        }
+        if (p == null) return null;
+        Index index;
+        String x = squash(unit, operand);
+        if (p.kind == CXCursor_VarDecl && p.usr != null && p.children.get(p.children.size() - 1) == cur) {
+            index = new Index(p, p.usr, p.spelling, x);
+        } else if (p.kind == CXCursor_BinaryOperator
+                && p.spelling.equals("=")
+                && p.children.size() == 2
+                && p.children.get(1) == cur) {
+            ClangNode l = strip(p.children.get(0));
+            if (l == null || l.kind != CXCursor_DeclRefExpr || l.refUsr == null) return null;
+            index = new Index(p, l.refUsr, l.spelling, x);
+        } else {
+            return null;
+        }
+        java.util.Set<String> family = derived(index.usr, fn);
+        boolean[] found = new boolean[2];
+        fn.forEach(n -> {
+            if (n.kind != CXCursor_BinaryOperator || n.children.size() != 2) return;
+            ClangNode l = n.children.get(0), r = n.children.get(1);
+            if (n.spelling.equals("-") && reads(r, index.usr) && weightOf(unit, l, x, fn)) found[0] = true;
+            if (n.spelling.equals("+") && (termOfAny(l, family) && one(r) || termOfAny(r, family) && one(l)))
+                found[1] = true;
+        });
+        return found[0] && found[1] ? index : null;
+    }
+
+    /**
+     * The index and the variables derived from it: its integer copy ({@code int x_low = (int)dx_low}) and flat
+     * indices that hold it as a term ({@code idx = y_low*w + x_low}), a few steps deep.
+     */
+    private static java.util.Set<String> derived(String usr, ClangNode fn) {
+        java.util.Set<String> out = new java.util.HashSet<>(java.util.List.of(usr));
+        java.util.List<ClangNode> decls = new java.util.ArrayList<>();
+        fn.forEach(n -> {
+            if (n.kind == CXCursor_VarDecl && n.usr != null && !n.children.isEmpty()) decls.add(n);
+        });
+        for (int round = 0; round < 3; round++) {
+            boolean grew = false;
+            for (ClangNode d : decls) {
+                ClangNode init = d.children.get(d.children.size() - 1);
+                if (!out.contains(d.usr) && clang_isExpressionKind(init.kind) && termOfAny(init, out))
+                    grew |= out.add(d.usr);
+            }
+            if (!grew) break;
+        }
+        return out;
+    }
+
+    private static boolean termOfAny(ClangNode e, java.util.Set<String> usrs) {
+        for (String u : usrs) if (term(e, u)) return true;
+        return false;
+    }
+
+    /** Whether {@code e} is the floored value (its text), or a local variable initialized to it. */
+    static boolean weightOf(ClangUnit unit, ClangNode e, String x, ClangNode fn) {
+        ClangNode s = strip(e);
+        if (s == null) return false;
+        if (squash(unit, s).equals(x)) return true;
+        if (s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return false;
+        boolean[] same = new boolean[1];
+        fn.forEach(n -> {
+            if (n.kind == CXCursor_VarDecl && s.refUsr.equals(n.usr) && !n.children.isEmpty()) {
+                ClangNode init = n.children.get(n.children.size() - 1);
+                if (clang_isExpressionKind(init.kind) && squash(unit, init).equals(x)) same[0] = true;
+            }
+        });
+        return same[0];
+    }
+
+    static String squash(ClangUnit unit, ClangNode n) {
+        return unit.text(n).replaceAll("[\\s()]", "");
+    }
+
+    /** Whether {@code e} reads the variable {@code usr}, through casts and parentheses. */
+    private static boolean reads(ClangNode e, String usr) {
+        ClangNode s = strip(e);
+        while (s != null && isExplicitCast(s) && !s.children.isEmpty())
+            s = strip(s.children.get(s.children.size() - 1));
+        return s != null && s.kind == CXCursor_DeclRefExpr && usr.equals(s.refUsr);
+    }
+
+    /** Whether {@code e} is the variable or one term of a sum holding it ({@code iy*width + ix}). */
+    private static boolean term(ClangNode e, String usr) {
+        if (reads(e, usr)) return true;
+        ClangNode s = strip(e);
+        return s != null
+                && s.kind == CXCursor_BinaryOperator
+                && s.spelling.equals("+")
+                && s.children.size() == 2
+                && (term(s.children.get(0), usr) || term(s.children.get(1), usr));
+    }
+
+    private static boolean one(ClangNode e) {
+        Double v = constant(e);
+        return v != null && v == 1.0;
+    }
+}
