@@ -137,4 +137,70 @@ class UnitHeadersTest {
         assertThat(hits(s.result())).contains("grid.h:6 NL001 ERROR");
         assertThat(s.stats().clangUnits.get()).isEqualTo(1);
     }
+
+    @Test
+    void aHeaderNoUnitIncludesIsReadAloneInTheBuildsLanguageAndStandard(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // valid C99, not C++ or CUDA ('new' is a name, void * converts to float * implicitly); no unit includes it
+        Files.writeString(
+                src.resolve("spare.h"),
+                "#include <stdlib.h>\n"
+                        + "static inline unsigned int spare_cells(float extent, float h)\n"
+                        + "{\n"
+                        + "    float *new = malloc(sizeof(float));\n"
+                        + "    *new = extent;\n"
+                        + "    unsigned int n = (unsigned int)(*new / h);\n"
+                        + "    free(new);\n"
+                        + "    return n;\n"
+                        + "}\n");
+        Files.writeString(src.resolve("a.c"), "int a(void) { return 1; }\n");
+        Files.writeString(src.resolve("b.c"), "int b(void) { return 2; }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "a.c", "b.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        // before: read alone as CUDA with -std=c++17 (guessed), Clang stopped at 'new' (a clang-error notice) and the
+        // cast was not reported
+        assertThat(notices(s.result(), "spare.h")).noneMatch(n -> n.id().equals("clang-error"));
+        assertThat(hits(s.result())).contains("spare.h:6 NL001 ERROR");
+    }
+
+    @Test
+    void aCxx20HeaderNoUnitIncludesIsReadWithTheBuildsStandard(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // a concept and a requires-clause: C++20; the hand-written parser cannot read the constrained template
+        Files.writeString(
+                src.resolve("bins.hpp"),
+                "#include <concepts>\n"
+                        + "template <class T> concept Real = std::floating_point<T>;\n"
+                        + "template <Real T> requires (sizeof(T) >= 4)\n"
+                        + "unsigned int bins(T extent, T h) { return (unsigned int)(extent / h); }\n"
+                        + "inline unsigned int bins_f(float e) { return bins(e, 0.5f); }\n");
+        Files.writeString(src.resolve("a.cpp"), "int a() { return 1; }\n");
+        Files.writeString(src.resolve("b.cpp"), "int b() { return 2; }\n");
+        Files.writeString(
+                src.resolve("compile_commands.json"), CompileDatabases.of(src, "-std=c++20 -O2", "a.cpp", "b.cpp"));
+        Scan s = scan(src, dir.resolve("cache"));
+        // before: read with -std=c++17, "unknown type name 'concept'", and the template's cast was lost
+        assertThat(notices(s.result(), "bins.hpp")).noneMatch(n -> n.id().equals("clang-error"));
+        assertThat(hits(s.result())).contains("bins.hpp:4 NL001 ERROR");
+    }
+
+    @Test
+    void aHeaderReadAloneWithTheMostCommonStandardSaysItsFlagsAreBorrowed(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(src.resolve("odd.h"), "static inline int odd(void) { return undeclared_name; }\n");
+        Files.writeString(src.resolve("a.c"), "int a(void) { return 1; }\n");
+        Files.writeString(src.resolve("b.c"), "int b(void) { return 2; }\n");
+        Files.writeString(src.resolve("c.c"), "int c(void) { return 3; }\n");
+        String two = CompileDatabases.of(src, "-std=c99", "a.c", "b.c");
+        String one = CompileDatabases.of(src, "-std=gnu11", "c.c");
+        Files.writeString(
+                src.resolve("compile_commands.json"), two.substring(0, two.length() - 1) + ",\n" + one.substring(1));
+        Scan s = scan(src, dir.resolve("cache"));
+        assertThat(notices(s.result(), "odd.h"))
+                .filteredOn(n -> n.id().equals("clang-error"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("no compiled unit includes this header: it is read alone as C with -std=c99,"
+                                + " borrowed from the most common (2 of 3) compile command of the build"));
+    }
 }

@@ -68,8 +68,24 @@ final class ClangSupplements {
                     + fe.arguments(unit.file(), language(unit.dialect()), unit.bc(), byName)
                     + (unit.header() ? " reads " + UnitHeaders.unitReads(run, unit.file()) : "");
         }
+        return (fe.alone() ? "alone " : "") + fe.toolkit() + " " + aloneArguments(run, file, bytes, bc, dialect);
+    }
+
+    /**
+     * The build's dialect for {@code file} read alone, or null: a header whose compile command is guessed (no compiled
+     * unit includes it) takes the language and {@code -std} of the build's units ({@link HeaderDialect}).
+     */
+    private static HeaderDialect borrowed(CudaScanRun run, Path file, BuildContext bc) {
+        return SourceKinds.isHeader(file) && ClangFrontEnd.guessed(bc) ? run.headerDialect : null;
+    }
+
+    /** Clang's arguments for {@code file} parsed on its own (not through a unit that includes it). */
+    private static List<String> aloneArguments(
+            CudaScanRun run, Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect) {
         List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-        return (fe.alone() ? "alone " : "") + fe.toolkit() + " " + fe.arguments(file, language(dialect), bc, byName);
+        HeaderDialect hd = borrowed(run, file, bc);
+        if (hd == null) return run.clang.arguments(file, language(dialect), bc, byName);
+        return hd.apply(file, run.clang.arguments(file, hd.languageOf(file), bc, byName));
     }
 
     /**
@@ -96,6 +112,7 @@ final class ClangSupplements {
         }
         long t0 = System.nanoTime();
         ClangUnit unit = null;
+        boolean alone = false; // the file parsed on its own, with its own (or the build's borrowed) flags
         if (through != null && through.header()) {
             Path real = CudaScanRun.realPath(file);
             UnitHeaders.Kept kept = real == null ? null : UnitHeaders.take(run, real, through.file());
@@ -110,8 +127,8 @@ final class ClangSupplements {
         if (unit != null) {
             // read from its unit's parse
         } else if (through == null) {
-            List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-            List<String> args = fe.arguments(file, language(dialect), bc, byName);
+            List<String> args = aloneArguments(run, file, bytes, bc, dialect);
+            alone = true;
             stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
             Path real = CudaScanRun.realPath(file);
             java.util.Map<Path, byte[]> headers = UnitHeaders.wanted(run, real);
@@ -131,8 +148,8 @@ final class ClangSupplements {
             stats.clangUnits.incrementAndGet();
             if (through.header() && dev.numlint.cuda.clang.ClangIncludes.notIncluded(unit)) {
                 // the header's unit does not include it as Clang reads it: the header alone, as before
-                List<Path> alone = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-                unit = fe.parse(file, fe.arguments(file, language(dialect), bc, alone), bytes);
+                unit = fe.parse(file, aloneArguments(run, file, bytes, bc, dialect), bytes);
+                alone = true;
                 stats.clangUnits.incrementAndGet();
                 stats.clangHeadersAlone.incrementAndGet();
             }
@@ -177,9 +194,12 @@ final class ClangSupplements {
                     "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first "
                             + (unit.firstError().startsWith("line ") ? "at " : "")
                             + unit.firstError()
-                            + (ClangFrontEnd.guessed(bc)
-                                    ? " (no build file gave this file's compile command: its flags are guessed)"
-                                    : "")
+                            + (alone && borrowed(run, file, bc) != null
+                                    ? " (" + borrowed(run, file, bc).describe(file) + ")"
+                                    : ClangFrontEnd.guessed(bc)
+                                            ? " (no build file gave this file's compile command: its flags are"
+                                                    + " guessed)"
+                                            : "")
                             + "; what Clang recovered is analyzed"));
         }
         return new ClangSupplement(unit);

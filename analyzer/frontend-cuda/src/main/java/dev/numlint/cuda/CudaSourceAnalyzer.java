@@ -364,7 +364,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
             // a listed header is read in the language of the compiled unit Clang reads it in (UnitHeaders)
             Preprocessor.Dialect dialect = from != null
                     ? from.dialect()
-                    : bc.compiledAsCuda() ? Preprocessor.Dialect.CUDA : UnitHeaders.dialect(run, file, dialect(file));
+                    : bc.compiledAsCuda()
+                            ? Preprocessor.Dialect.CUDA
+                            : UnitHeaders.dialect(run, file, HeaderDialect.of(run, file, bc, dialect(file)));
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());
