@@ -10,9 +10,12 @@ paths, less the excluded globs. Each function is counted once, in the first of:
                      split into "not compiled" (a source file with no entry in --ccdb: the build does not compile
                      it in this configuration) and "missed" (the rest, headers included)
   clang-facts        named by a parse-error notice "...; Clang read it: analyzed from Clang's facts", or counted by a
-                     clang-only notice: the hand-written parser could not read it, Clang did
-  full               the rest (both front ends; in a clang-not-parsed file the hand-written one only, counted apart)
+                     clang-only notice: the hand-written parser could not read it, Clang did, and every check ran on
+                     Clang's facts (the Clang-alone path, -Dnumlint.clang.alone=true, for that function)
+  both               the rest (both front ends; in a clang-not-parsed file the hand-written one only, counted apart)
 analyzed = total - not-analyzed-file - neither; "of the build" leaves the not-compiled functions out of the total.
+full facts = analyzed (both front ends, or the Clang-alone path); "both front ends" is the share session 18 called
+"full facts" (clang-facts counted as left out).
 """
 import fnmatch, json, os, re, subprocess, sys
 
@@ -73,14 +76,15 @@ legacy_files = {n['file'] for n in notes if n['id'] == 'clang-not-parsed'}
 legacy = sum(1 for f in funcs if os.path.relpath(f[0], root) in legacy_files)
 clang_facts = len(clang_read) + clang_only
 analyzed = total - na - len(neither)
-full = analyzed - clang_facts
+both = analyzed - clang_facts
 of_build = total - len(not_compiled)
 pct = lambda a, b: f"{100 * a / b:.2f}%" if b else "n/a"
 print(f"functions {total}; not-analyzed files {na}; read by neither {len(neither)} (not compiled {len(not_compiled)},"
       f" missed {len(missed)}); Clang's facts only {clang_facts} (parse-error {len(clang_read)}, clang-only"
       f" {clang_only}); hand-written only (clang-not-parsed files) {legacy}")
 print(f"analyzed {pct(analyzed, total)}; analyzed of the build {pct(analyzed, of_build)}"
-      f"{'' if built is not None else ' (no --ccdb: every file counted as built)'}; full facts {pct(full, total)};"
+      f"{'' if built is not None else ' (no --ccdb: every file counted as built)'}; full facts {pct(analyzed, total)}"
+      f" (both front ends {pct(both, total)}, the Clang-alone path {pct(clang_facts, total)});"
       f" clang-not-parsed notices {len(legacy_files)}")
 for n in neither:
     print(f"  neither{' (not compiled)' if n in not_compiled else ''}", n['file'], n['line'], n['message'][:120])

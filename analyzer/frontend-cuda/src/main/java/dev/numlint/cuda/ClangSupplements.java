@@ -20,6 +20,14 @@ import java.util.List;
 final class ClangSupplements {
     private final CudaStats stats;
 
+    /**
+     * What a function analyzed from Clang's facts alone gets and lacks (the Clang-alone path's differences,
+     * docs/frontend/clang-alone-session18.md): every check runs on Clang's reading; the hand-written front end's random
+     * state across calls and the lines of its random variates (which the PTX layer reads) are not computed for it.
+     */
+    static final String LACKS = "; every check ran on Clang's reading, without the hand-written front end's random"
+            + " state across calls and random-variate lines";
+
     ClangSupplements(CudaStats stats) {
         this.stats = stats;
     }
@@ -231,14 +239,15 @@ final class ClangSupplements {
                 sink.notify(n);
                 continue;
             }
-            // the function stays named, with the front end that analyzed it
+            // the function stays named, with the front end that analyzed it: a note, as it is analyzed (every check
+            // on Clang's facts, as the Clang-alone path analyzes every function); what those facts lack is named
             sink.notify(new Notification(
                     n.file(),
                     n.line(),
-                    n.level(),
+                    Level.NOTE,
                     n.id(),
                     n.message().replace(" not analyzed: ", " not read by the hand-written parser: ")
-                            + "; Clang read it: analyzed from Clang's facts"));
+                            + "; Clang read it: analyzed from Clang's facts alone" + LACKS));
             rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
         }
         if (!rec.isEmpty() && !alone) {
@@ -258,10 +267,10 @@ final class ClangSupplements {
                     rec.get(0).line(),
                     Level.NOTE,
                     "clang-only",
-                    rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts only ("
+                    rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts alone ("
                             + names + "): the hand-written front end could not read "
                             + (rec.size() == 1 ? "it" : "them")
-                            + " (no notice said so); every rule's facts come from Clang's reading"));
+                            + " (no notice said so)" + LACKS));
         }
     }
 

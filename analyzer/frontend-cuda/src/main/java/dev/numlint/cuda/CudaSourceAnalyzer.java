@@ -564,6 +564,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 if (clang != null && run.clang.alone()) order = List.of();
                 for (int i = 0; i < order.size(); i++) {
                     TopLevelSplitter.FunctionDef f = order.get(i);
+                    // a "function" whose body is another function's (two declarations read as one definition) is
+                    // left to Clang, which reads both (ClangSupplement.missing; the clang-only note names them)
+                    if (clang != null
+                            && clang.joined(f.line, toks.get(f.bodyStart).getLine()) != null) continue;
                     boolean partly = false;
                     if (!dev.numlint.model.WorkBudget.spent()) {
                         stats.functions.incrementAndGet();

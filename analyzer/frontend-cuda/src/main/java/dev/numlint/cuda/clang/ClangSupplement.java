@@ -70,6 +70,20 @@ public final class ClangSupplement {
         return resetsApplied;
     }
 
+    /**
+     * The function definition Clang reads that begins after {@code line} (where the hand-written parser's function is
+     * declared) and whose body holds {@code bodyLine} (where that parser's body begins), or null. Such a body is
+     * another function's: the hand-written parser read two declarations as one definition (a definition whose body
+     * comes from an {@code #include} after a {@code #define}, as cubature's {@code converged}, followed by another
+     * function), and its facts for that "function" are of the wrong declaration (parameters, types, name).
+     */
+    public ClangUnit.Function joined(int line, int bodyLine) {
+        for (ClangUnit.Function g : unit.functions()) {
+            if (g.startLine() > line && g.startLine() <= bodyLine && g.endLine() >= bodyLine) return g;
+        }
+        return null;
+    }
+
     /** Whether Clang holds a function definition spanning {@code line} (it can stand in for the legacy parser). */
     public boolean covers(int line) {
         for (ClangUnit.Function f : unit.functions()) {
