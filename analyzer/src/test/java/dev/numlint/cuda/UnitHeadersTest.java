@@ -203,4 +203,32 @@ class UnitHeadersTest {
                         .contains("no compiled unit includes this header: it is read alone as C with -std=c99,"
                                 + " borrowed from the most common (2 of 3) compile command of the build"));
     }
+
+    @Test
+    void aHeaderForAnotherTargetIsNamedNotCompiledNotParseErrors(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // an ARM-only translation header: its includer includes it only on AArch64, and it refuses other targets
+        Files.writeString(
+                src.resolve("neon_shim.h"),
+                "#if !defined(__aarch64__)\n"
+                        + "#error \"this shim needs an AArch64 target\"\n"
+                        + "#endif\n"
+                        + "#include <stdint.h>\n"
+                        + "static inline int32_t shim_lanes(float32x4_t v)\n"
+                        + "{\n"
+                        + "    return (int32_t) vgetq_lane_f32(v, 0);\n"
+                        + "}\n");
+        Files.writeString(
+                src.resolve("simd.h"),
+                "#if defined(__aarch64__)\n#include \"neon_shim.h\"\n#else\n#include <emmintrin.h>\n#endif\n");
+        Files.writeString(src.resolve("kernel.c"), "#include \"simd.h\"\nint lanes(void) { return 4; }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "kernel.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        // before: a clang-error notice "Clang reported 2 errors, the first at line 2" as if the code were broken
+        assertThat(notices(s.result(), "neon_shim.h"))
+                .extracting(Notification::id)
+                .containsExactly("not-compiled");
+        assertThat(notices(s.result(), "neon_shim.h").get(0).message())
+                .contains("its own #error at line 2: \"this shim needs an AArch64 target\"");
+    }
 }

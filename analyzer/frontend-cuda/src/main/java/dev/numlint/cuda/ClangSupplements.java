@@ -193,6 +193,10 @@ final class ClangSupplements {
         if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
         // a header missing from the tree or the toolkit is the hand-written front end's to report (include notes, the
         // PTX layer's missing-header summary); Clang's note names any other first error
+        // a header no unit includes that, read alone, stops at its own #error (sse2neon.h: "Unsupported target") is
+        // code for another target or configuration: one note names that instead of its errors and its functions'
+        String refused = alone && SourceKinds.isHeader(file) ? ownError(unit.firstError(), bytes) : null;
+        if (refused != null) return new ClangSupplement(unit).notCompiled(refused);
         if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
             sink.notify(new Notification(
                     rel,
@@ -234,6 +238,10 @@ final class ClangSupplements {
         }
         stats.clangResets.addAndGet(clang.resetsApplied());
         List<ClangUnit.Function> rec = new ArrayList<>(added.recovered());
+        if (clang.notCompiled() != null) {
+            notCompiled(clang, rel, held.held, rec, sink);
+            return;
+        }
         for (Notification n : held.held) {
             if (!clang.covers(n.line())) {
                 sink.notify(n);
@@ -272,6 +280,74 @@ final class ClangSupplements {
                             + (rec.size() == 1 ? "it" : "them")
                             + " (no notice said so)" + LACKS));
         }
+    }
+
+    private static final java.util.regex.Pattern ERROR_AT = java.util.regex.Pattern.compile("line (\\d+): (.*)");
+    private static final java.util.regex.Pattern ERROR_DIRECTIVE =
+            java.util.regex.Pattern.compile("\\s*#\\s*error\\b.*");
+
+    /** "its own #error at line N: message" when Clang's first error is an {@code #error} line of the file, or null. */
+    static String ownError(String firstError, byte[] bytes) {
+        if (firstError == null) return null;
+        java.util.regex.Matcher m = ERROR_AT.matcher(firstError);
+        if (!m.matches()) return null;
+        int line = Integer.parseInt(m.group(1));
+        String[] lines = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split("\n", line + 1);
+        if (line < 1
+                || line > lines.length
+                || !ERROR_DIRECTIVE.matcher(lines[line - 1]).matches()) return null;
+        return "its own #error at line " + line + ": " + m.group(2);
+    }
+
+    private static final java.util.regex.Pattern FUNCTION =
+            java.util.regex.Pattern.compile("function '([^']*)' \\(line (\\d+)\\).*");
+
+    /**
+     * The note of a file the build compiles nowhere ({@link ClangSupplement#notCompiled}): its functions that neither
+     * front end reads as compiled code are named there, not by a parse-error notice each.
+     */
+    private static void notCompiled(
+            ClangSupplement clang,
+            String rel,
+            List<Notification> held,
+            List<ClangUnit.Function> rec,
+            FindingSink sink) {
+        java.util.TreeMap<Integer, String> names = new java.util.TreeMap<>();
+        List<Notification> rest = new ArrayList<>();
+        for (Notification n : held) {
+            java.util.regex.Matcher m = FUNCTION.matcher(n.message());
+            if (m.matches()) names.put(Integer.parseInt(m.group(2)), m.group(1));
+            else rest.add(n);
+        }
+        for (ClangUnit.Function f : rec) names.putIfAbsent(f.line(), f.name());
+        rest.forEach(sink::notify);
+        StringBuilder list = new StringBuilder();
+        int i = 0;
+        for (var e : names.entrySet()) {
+            if (i == 5) {
+                list.append(" and ").append(names.size() - 5).append(" more");
+                break;
+            }
+            list.append(i++ == 0 ? "" : ", ")
+                    .append('\'')
+                    .append(e.getValue())
+                    .append("' (line ")
+                    .append(e.getKey())
+                    .append(')');
+        }
+        sink.notify(new Notification(
+                rel,
+                0,
+                Level.NOTE,
+                "not-compiled",
+                "not compiled by this build: no compiled unit includes this header, and read alone it stops at "
+                        + clang.notCompiled()
+                        + " (code for another target or configuration, as in an inactive #if branch of its includer)"
+                        + (names.isEmpty()
+                                ? ""
+                                : "; " + names.size() + " function" + (names.size() == 1 ? "" : "s")
+                                        + " the hand-written parser could not read (" + list + ")")
+                        + "; what the front ends recovered is analyzed"));
     }
 
     /** A sink that holds parse-error notices while Clang may still analyze the function; the rest passes on. */

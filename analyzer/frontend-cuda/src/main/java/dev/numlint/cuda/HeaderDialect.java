@@ -31,7 +31,7 @@ record HeaderDialect(ClangFrontEnd.Language language, String std, int units, int
         List<Path> sorted = new ArrayList<>(files);
         sorted.sort(null);
         for (Path f : sorted) {
-            if (SourceKinds.isHeader(f) || CudaSourceAnalyzer.isFragment(f)) continue;
+            if (SourceKinds.isHeader(f)) continue; // the listed files: no fragment among them
             BuildContext bc = ctx.buildContext(f);
             if (bc == null || ClangFrontEnd.guessed(bc) || bc.compiledVia() != null) continue;
             // a .cu given a host entry's flags is no compile command of the build

@@ -52,6 +52,18 @@ public final class ClangSupplement {
         return unit;
     }
 
+    /** Why the build compiles none of this file (it stops at its own {@code #error}), or null. */
+    private volatile String notCompiled;
+
+    public String notCompiled() {
+        return notCompiled;
+    }
+
+    public ClangSupplement notCompiled(String why) {
+        notCompiled = why;
+        return this;
+    }
+
     /**
      * Tells Clang's intervals whether the file is compiled on its own (no scanned file includes it): only then do the
      * call sites of its static and inline functions give their parameters intervals ({@link ClangCallSites}).
