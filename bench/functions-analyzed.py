@@ -17,8 +17,8 @@ paths, less the excluded globs. Each function is counted once, in the first of:
                      Clang's facts (the Clang-alone path, -Dnumlint.clang.alone=true, for that function)
   both               the rest (both front ends; in a clang-not-parsed file the hand-written one only, counted apart)
 analyzed = total - not-analyzed-file - neither; "of the build" leaves the not-compiled functions out of the total.
-full facts = analyzed (both front ends, or the Clang-alone path); "both front ends" is the share session 18 called
-"full facts" (clang-facts counted as left out).
+full facts = analyzed (both front ends, or the Clang-alone path), of the build's functions; "both front ends" is the
+share session 18 called "full facts" (clang-facts counted as left out; its total was every function).
 """
 import fnmatch, json, os, re, subprocess, sys
 
@@ -90,8 +90,9 @@ print(f"functions {total}; not-analyzed files {na}; read by neither {len(neither
       f" missed {len(missed)}); in headers not compiled (not-compiled notices) {nc}; Clang's facts only {clang_facts} (parse-error {len(clang_read)}, clang-only"
       f" {clang_only}); hand-written only (clang-not-parsed files) {legacy}")
 print(f"analyzed {pct(analyzed, total)}; analyzed of the build {pct(analyzed, of_build)}"
-      f"{'' if built is not None else ' (no --ccdb: every file counted as built)'}; full facts {pct(analyzed, total)}"
-      f" (both front ends {pct(both, total)}, the Clang-alone path {pct(clang_facts, total)});"
+      f"{'' if built is not None else ' (no --ccdb: every file counted as built)'}; full facts, of the build"
+      f" {pct(analyzed, of_build)} (both front ends {pct(both, of_build)}, the Clang-alone path"
+      f" {pct(clang_facts, of_build)});"
       f" clang-not-parsed notices {len(legacy_files)}")
 for n in neither:
     print(f"  neither{' (not compiled)' if n in not_compiled else ''}", n['file'], n['line'], n['message'][:120])

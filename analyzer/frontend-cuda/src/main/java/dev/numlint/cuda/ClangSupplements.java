@@ -80,11 +80,11 @@ final class ClangSupplements {
     }
 
     /**
-     * The build's dialect for {@code file} read alone, or null: a header whose compile command is guessed (no compiled
-     * unit includes it) takes the language and {@code -std} of the build's units ({@link HeaderDialect}).
+     * The build's dialect for {@code file} read alone, or null: a header no compiled unit includes, whose context names
+     * no -std, takes the language and {@code -std} of the build's units ({@link HeaderDialect#applies}).
      */
     private static HeaderDialect borrowed(CudaScanRun run, Path file, BuildContext bc) {
-        return SourceKinds.isHeader(file) && ClangFrontEnd.guessed(bc) ? run.headerDialect : null;
+        return HeaderDialect.applies(run, file, bc) ? run.headerDialect : null;
     }
 
     /** Clang's arguments for {@code file} parsed on its own (not through a unit that includes it). */

@@ -64,12 +64,24 @@ record HeaderDialect(ClangFrontEnd.Language language, String std, int units, int
      */
     static dev.numlint.cuda.Preprocessor.Dialect of(
             CudaScanRun run, Path file, BuildContext bc, dev.numlint.cuda.Preprocessor.Dialect otherwise) {
-        if (run.headerDialect == null || !SourceKinds.isHeader(file) || !ClangFrontEnd.guessed(bc)) return otherwise;
+        if (!applies(run, file, bc)) return otherwise;
         return switch (run.headerDialect.languageOf(file)) {
             case C -> dev.numlint.cuda.Preprocessor.Dialect.HOST_C;
             case CXX -> dev.numlint.cuda.Preprocessor.Dialect.HOST_CXX;
             default -> dev.numlint.cuda.Preprocessor.Dialect.CUDA;
         };
+    }
+
+    /**
+     * Whether {@code file} takes the build's dialect: a header that no compiled unit includes ({@code compiledVia}
+     * unset) and whose context names no {@code -std} of its own (guessed, or a build directory's flags, as CMake's
+     * directory context of a header, which lack CMAKE_CUDA_STANDARD's -std).
+     */
+    static boolean applies(CudaScanRun run, Path file, BuildContext bc) {
+        return run.headerDialect != null
+                && SourceKinds.isHeader(file)
+                && bc.compiledVia() == null
+                && std(bc.nvccFlags()) == null;
     }
 
     /** The last {@code -std} of a compile command's flags, or null. */
