@@ -9,10 +9,16 @@ paths, less the excluded globs. Each function is counted once, in the first of:
   neither            named by a parse-error notice that does not say "Clang read it": read by neither front end;
                      split into "not compiled" (a source file with no entry in --ccdb: the build does not compile
                      it in this configuration) and "missed" (the rest, headers included)
+  not-compiled       every function of a header with a not-compiled notice (no compiled unit includes it; read
+                     alone it stops at its own #error: code for another target or configuration), counted as not
+                     compiled
   clang-facts        named by a parse-error notice "...; Clang read it: analyzed from Clang's facts", or counted by a
-                     clang-only notice: the hand-written parser could not read it, Clang did
-  full               the rest (both front ends; in a clang-not-parsed file the hand-written one only, counted apart)
+                     clang-only notice: the hand-written parser could not read it, Clang did, and every check ran on
+                     Clang's facts (the Clang-alone path, -Dnumlint.clang.alone=true, for that function)
+  both               the rest (both front ends; in a clang-not-parsed file the hand-written one only, counted apart)
 analyzed = total - not-analyzed-file - neither; "of the build" leaves the not-compiled functions out of the total.
+full facts = analyzed (both front ends, or the Clang-alone path), of the build's functions; "both front ends" is the
+share session 18 called "full facts" (clang-facts counted as left out; its total was every function).
 """
 import fnmatch, json, os, re, subprocess, sys
 
@@ -64,6 +70,10 @@ parse = [n for n in notes if n['id'] == 'parse-error' and n['file'] not in na_fi
 clang_read = [n for n in parse if "Clang read it" in n['message']]
 neither = [n for n in parse if "Clang read it" not in n['message']]
 SOURCES = ('.c', '.cc', '.cpp', '.cxx', '.cu')
+# a header with a not-compiled notice: no compiled unit includes it and, read alone, it stops at its own #error (code
+# for another target or configuration); its functions count as not compiled, as those of a source without an entry
+nc_files = {n['file'] for n in notes if n['id'] == 'not-compiled'}
+nc = sum(1 for f in funcs if os.path.relpath(f[0], root) in nc_files and os.path.relpath(f[0], root) not in na_files)
 # a source file without a compile command is not compiled by the build; a header cannot be told so (it is compiled
 # through the units that include it)
 not_compiled = [n for n in neither if built is not None and n['file'].endswith(SOURCES) and n['file'] not in built]
@@ -72,15 +82,17 @@ clang_only = sum(int(re.match(r'(\d+) function', n['message']).group(1)) for n i
 legacy_files = {n['file'] for n in notes if n['id'] == 'clang-not-parsed'}
 legacy = sum(1 for f in funcs if os.path.relpath(f[0], root) in legacy_files)
 clang_facts = len(clang_read) + clang_only
-analyzed = total - na - len(neither)
-full = analyzed - clang_facts
-of_build = total - len(not_compiled)
+analyzed = total - na - len(neither) - nc
+both = analyzed - clang_facts
+of_build = total - len(not_compiled) - nc
 pct = lambda a, b: f"{100 * a / b:.2f}%" if b else "n/a"
 print(f"functions {total}; not-analyzed files {na}; read by neither {len(neither)} (not compiled {len(not_compiled)},"
-      f" missed {len(missed)}); Clang's facts only {clang_facts} (parse-error {len(clang_read)}, clang-only"
+      f" missed {len(missed)}); in headers not compiled (not-compiled notices) {nc}; Clang's facts only {clang_facts} (parse-error {len(clang_read)}, clang-only"
       f" {clang_only}); hand-written only (clang-not-parsed files) {legacy}")
 print(f"analyzed {pct(analyzed, total)}; analyzed of the build {pct(analyzed, of_build)}"
-      f"{'' if built is not None else ' (no --ccdb: every file counted as built)'}; full facts {pct(full, total)};"
+      f"{'' if built is not None else ' (no --ccdb: every file counted as built)'}; full facts, of the build"
+      f" {pct(analyzed, of_build)} (both front ends {pct(both, of_build)}, the Clang-alone path"
+      f" {pct(clang_facts, of_build)});"
       f" clang-not-parsed notices {len(legacy_files)}")
 for n in neither:
     print(f"  neither{' (not compiled)' if n in not_compiled else ''}", n['file'], n['line'], n['message'][:120])

@@ -162,4 +162,98 @@ class UnitHeadersTest {
         assertThat(hits(s.result())).contains("grid.h:6 NL001 ERROR");
         assertThat(s.stats().clangUnits.get()).isEqualTo(1);
     }
+
+    @Test
+    void aHeaderNoUnitIncludesIsReadAloneInTheBuildsLanguageAndStandard(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // valid C99, not C++ or CUDA ('new' is a name, void * converts to float * implicitly); no unit includes it
+        Files.writeString(
+                src.resolve("spare.h"),
+                "#include <stdlib.h>\n"
+                        + "static inline unsigned int spare_cells(float extent, float h)\n"
+                        + "{\n"
+                        + "    float *new = malloc(sizeof(float));\n"
+                        + "    *new = extent;\n"
+                        + "    unsigned int n = (unsigned int)(*new / h);\n"
+                        + "    free(new);\n"
+                        + "    return n;\n"
+                        + "}\n");
+        Files.writeString(src.resolve("a.c"), "int a(void) { return 1; }\n");
+        Files.writeString(src.resolve("b.c"), "int b(void) { return 2; }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "a.c", "b.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        // before: read alone as CUDA with -std=c++17 (guessed), Clang stopped at 'new' (a clang-error notice) and the
+        // cast was not reported
+        assertThat(notices(s.result(), "spare.h")).noneMatch(n -> n.id().equals("clang-error"));
+        assertThat(hits(s.result())).contains("spare.h:6 NL001 ERROR");
+    }
+
+    @Test
+    void aCxx20HeaderNoUnitIncludesIsReadWithTheBuildsStandard(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // a concept and a requires-clause: C++20; the hand-written parser cannot read the constrained template
+        Files.writeString(
+                src.resolve("bins.hpp"),
+                "#include <concepts>\n"
+                        + "template <class T> concept Real = std::floating_point<T>;\n"
+                        + "template <Real T> requires (sizeof(T) >= 4)\n"
+                        + "unsigned int bins(T extent, T h) { return (unsigned int)(extent / h); }\n"
+                        + "inline unsigned int bins_f(float e) { return bins(e, 0.5f); }\n");
+        Files.writeString(src.resolve("a.cpp"), "int a() { return 1; }\n");
+        Files.writeString(src.resolve("b.cpp"), "int b() { return 2; }\n");
+        Files.writeString(
+                src.resolve("compile_commands.json"), CompileDatabases.of(src, "-std=c++20 -O2", "a.cpp", "b.cpp"));
+        Scan s = scan(src, dir.resolve("cache"));
+        // before: read with -std=c++17, "unknown type name 'concept'", and the template's cast was lost
+        assertThat(notices(s.result(), "bins.hpp")).noneMatch(n -> n.id().equals("clang-error"));
+        assertThat(hits(s.result())).contains("bins.hpp:4 NL001 ERROR");
+    }
+
+    @Test
+    void aHeaderReadAloneWithTheMostCommonStandardSaysItsFlagsAreBorrowed(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Files.writeString(src.resolve("odd.h"), "static inline int odd(void) { return undeclared_name; }\n");
+        Files.writeString(src.resolve("a.c"), "int a(void) { return 1; }\n");
+        Files.writeString(src.resolve("b.c"), "int b(void) { return 2; }\n");
+        Files.writeString(src.resolve("c.c"), "int c(void) { return 3; }\n");
+        String two = CompileDatabases.of(src, "-std=c99", "a.c", "b.c");
+        String one = CompileDatabases.of(src, "-std=gnu11", "c.c");
+        Files.writeString(
+                src.resolve("compile_commands.json"), two.substring(0, two.length() - 1) + ",\n" + one.substring(1));
+        Scan s = scan(src, dir.resolve("cache"));
+        assertThat(notices(s.result(), "odd.h"))
+                .filteredOn(n -> n.id().equals("clang-error"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("no compiled unit includes this header: it is read alone as C with -std=c99,"
+                                + " borrowed from the most common (2 of 3) compile command of the build"));
+    }
+
+    @Test
+    void aHeaderForAnotherTargetIsNamedNotCompiledNotParseErrors(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // an ARM-only translation header: its includer includes it only on AArch64, and it refuses other targets
+        Files.writeString(
+                src.resolve("neon_shim.h"),
+                "#if !defined(__aarch64__)\n"
+                        + "#error \"this shim needs an AArch64 target\"\n"
+                        + "#endif\n"
+                        + "#include <stdint.h>\n"
+                        + "static inline int32_t shim_lanes(float32x4_t v)\n"
+                        + "{\n"
+                        + "    return (int32_t) vgetq_lane_f32(v, 0);\n"
+                        + "}\n");
+        Files.writeString(
+                src.resolve("simd.h"),
+                "#if defined(__aarch64__)\n#include \"neon_shim.h\"\n#else\n#include <emmintrin.h>\n#endif\n");
+        Files.writeString(src.resolve("kernel.c"), "#include \"simd.h\"\nint lanes(void) { return 4; }\n");
+        Files.writeString(src.resolve("compile_commands.json"), db(src, "kernel.c"));
+        Scan s = scan(src, dir.resolve("cache"));
+        // before: a clang-error notice "Clang reported 2 errors, the first at line 2" as if the code were broken
+        assertThat(notices(s.result(), "neon_shim.h"))
+                .extracting(Notification::id)
+                .containsExactly("not-compiled");
+        assertThat(notices(s.result(), "neon_shim.h").get(0).message())
+                .contains("its own #error at line 2: \"this shim needs an AArch64 target\"");
+    }
 }

@@ -362,6 +362,12 @@ final class FlagInterpreter {
         }
         // host compiler (HOST: .c/.cpp; CU_HOST: host part of .cu through nvcc)
         if (tg == FlagTarget.HOST) preprocessor(ctx, e, r.base);
+        // the language standard of a host unit (-std=c99, -std=c++20): Clang parses the unit, and a header no unit
+        // includes, with it (ClangFrontEnd.arguments reads -std from the same list as a CUDA unit's)
+        if (tg == FlagTarget.HOST && n.equals("std") && v != null && !v.isBlank()) {
+            ctx.addNvccFlag("-std=" + v);
+            return;
+        }
         if (n.equals("march") && v != null) {
             ctx.hostArch(v);
         } else if (n.equals("ffp-contract") && v != null) {

@@ -20,6 +20,14 @@ import java.util.List;
 final class ClangSupplements {
     private final CudaStats stats;
 
+    /**
+     * What a function analyzed from Clang's facts alone gets and lacks (the Clang-alone path's differences,
+     * docs/frontend/clang-alone-session18.md): every check runs on Clang's reading; the hand-written front end's random
+     * state across calls and the lines of its random variates (which the PTX layer reads) are not computed for it.
+     */
+    static final String LACKS = "; every check ran on Clang's reading, without the hand-written front end's random"
+            + " state across calls and random-variate lines";
+
     ClangSupplements(CudaStats stats) {
         this.stats = stats;
     }
@@ -68,8 +76,24 @@ final class ClangSupplements {
                     + fe.arguments(unit.file(), language(unit.dialect()), unit.bc(), byName)
                     + (unit.header() ? " reads " + UnitHeaders.unitReads(run, unit.file()) : "");
         }
+        return (fe.alone() ? "alone " : "") + fe.toolkit() + " " + aloneArguments(run, file, bytes, bc, dialect);
+    }
+
+    /**
+     * The build's dialect for {@code file} read alone, or null: a header no compiled unit includes, whose context names
+     * no -std, takes the language and {@code -std} of the build's units ({@link HeaderDialect#applies}).
+     */
+    private static HeaderDialect borrowed(CudaScanRun run, Path file, BuildContext bc) {
+        return HeaderDialect.applies(run, file, bc) ? run.headerDialect : null;
+    }
+
+    /** Clang's arguments for {@code file} parsed on its own (not through a unit that includes it). */
+    private static List<String> aloneArguments(
+            CudaScanRun run, Path file, byte[] bytes, BuildContext bc, Preprocessor.Dialect dialect) {
         List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-        return (fe.alone() ? "alone " : "") + fe.toolkit() + " " + fe.arguments(file, language(dialect), bc, byName);
+        HeaderDialect hd = borrowed(run, file, bc);
+        if (hd == null) return run.clang.arguments(file, language(dialect), bc, byName);
+        return hd.apply(file, run.clang.arguments(file, hd.languageOf(file), bc, byName));
     }
 
     /**
@@ -96,6 +120,7 @@ final class ClangSupplements {
         }
         long t0 = System.nanoTime();
         ClangUnit unit = null;
+        boolean alone = false; // the file parsed on its own, with its own (or the build's borrowed) flags
         if (through != null && through.header()) {
             Path real = CudaScanRun.realPath(file);
             UnitHeaders.Kept kept = real == null ? null : UnitHeaders.take(run, real, through.file());
@@ -110,8 +135,8 @@ final class ClangSupplements {
         if (unit != null) {
             // read from its unit's parse
         } else if (through == null) {
-            List<Path> byName = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-            List<String> args = fe.arguments(file, language(dialect), bc, byName);
+            List<String> args = aloneArguments(run, file, bytes, bc, dialect);
+            alone = true;
             stats.clangPrepNanos.addAndGet(System.nanoTime() - t0);
             Path real = CudaScanRun.realPath(file);
             java.util.Map<Path, byte[]> headers = UnitHeaders.wanted(run, real);
@@ -132,8 +157,8 @@ final class ClangSupplements {
             if (through.header()) stats.clangUnitsAgain.incrementAndGet();
             if (through.header() && dev.numlint.cuda.clang.ClangIncludes.notIncluded(unit)) {
                 // the header's unit does not include it as Clang reads it: the header alone, as before
-                List<Path> alone = ClangFrontEnd.includeDirsByName(file, bytes, bc, run::inTree);
-                unit = fe.parse(file, fe.arguments(file, language(dialect), bc, alone), bytes);
+                unit = fe.parse(file, aloneArguments(run, file, bytes, bc, dialect), bytes);
+                alone = true;
                 stats.clangUnits.incrementAndGet();
                 stats.clangHeadersAlone.incrementAndGet();
             }
@@ -169,6 +194,10 @@ final class ClangSupplements {
         if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
         // a header missing from the tree or the toolkit is the hand-written front end's to report (include notes, the
         // PTX layer's missing-header summary); Clang's note names any other first error
+        // a header no unit includes that, read alone, stops at its own #error (sse2neon.h: "Unsupported target") is
+        // code for another target or configuration: one note names that instead of its errors and its functions'
+        String refused = alone && SourceKinds.isHeader(file) ? ownError(unit.firstError(), bytes) : null;
+        if (refused != null) return new ClangSupplement(unit).notCompiled(refused);
         if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
             sink.notify(new Notification(
                     rel,
@@ -178,9 +207,12 @@ final class ClangSupplements {
                     "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first "
                             + (unit.firstError().startsWith("line ") ? "at " : "")
                             + unit.firstError()
-                            + (ClangFrontEnd.guessed(bc)
-                                    ? " (no build file gave this file's compile command: its flags are guessed)"
-                                    : "")
+                            + (alone && borrowed(run, file, bc) != null
+                                    ? " (" + borrowed(run, file, bc).describe(file) + ")"
+                                    : ClangFrontEnd.guessed(bc)
+                                            ? " (no build file gave this file's compile command: its flags are"
+                                                    + " guessed)"
+                                            : "")
                             + "; what Clang recovered is analyzed"));
         }
         return new ClangSupplement(unit);
@@ -207,19 +239,24 @@ final class ClangSupplements {
         }
         stats.clangResets.addAndGet(clang.resetsApplied());
         List<ClangUnit.Function> rec = new ArrayList<>(added.recovered());
+        if (clang.notCompiled() != null) {
+            notCompiled(clang, rel, held.held, rec, sink);
+            return;
+        }
         for (Notification n : held.held) {
             if (!clang.covers(n.line())) {
                 sink.notify(n);
                 continue;
             }
-            // the function stays named, with the front end that analyzed it
+            // the function stays named, with the front end that analyzed it: a note, as it is analyzed (every check
+            // on Clang's facts, as the Clang-alone path analyzes every function); what those facts lack is named
             sink.notify(new Notification(
                     n.file(),
                     n.line(),
-                    n.level(),
+                    Level.NOTE,
                     n.id(),
                     n.message().replace(" not analyzed: ", " not read by the hand-written parser: ")
-                            + "; Clang read it: analyzed from Clang's facts"));
+                            + "; Clang read it: analyzed from Clang's facts alone" + LACKS));
             rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
         }
         if (!rec.isEmpty() && !alone) {
@@ -239,11 +276,79 @@ final class ClangSupplements {
                     rec.get(0).line(),
                     Level.NOTE,
                     "clang-only",
-                    rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts only ("
+                    rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts alone ("
                             + names + "): the hand-written front end could not read "
                             + (rec.size() == 1 ? "it" : "them")
-                            + " (no notice said so); every rule's facts come from Clang's reading"));
+                            + " (no notice said so)" + LACKS));
         }
+    }
+
+    private static final java.util.regex.Pattern ERROR_AT = java.util.regex.Pattern.compile("line (\\d+): (.*)");
+    private static final java.util.regex.Pattern ERROR_DIRECTIVE =
+            java.util.regex.Pattern.compile("\\s*#\\s*error\\b.*");
+
+    /** "its own #error at line N: message" when Clang's first error is an {@code #error} line of the file, or null. */
+    static String ownError(String firstError, byte[] bytes) {
+        if (firstError == null) return null;
+        java.util.regex.Matcher m = ERROR_AT.matcher(firstError);
+        if (!m.matches()) return null;
+        int line = Integer.parseInt(m.group(1));
+        String[] lines = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).split("\n", line + 1);
+        if (line < 1
+                || line > lines.length
+                || !ERROR_DIRECTIVE.matcher(lines[line - 1]).matches()) return null;
+        return "its own #error at line " + line + ": " + m.group(2);
+    }
+
+    private static final java.util.regex.Pattern FUNCTION =
+            java.util.regex.Pattern.compile("function '([^']*)' \\(line (\\d+)\\).*");
+
+    /**
+     * The note of a file the build compiles nowhere ({@link ClangSupplement#notCompiled}): its functions that neither
+     * front end reads as compiled code are named there, not by a parse-error notice each.
+     */
+    private static void notCompiled(
+            ClangSupplement clang,
+            String rel,
+            List<Notification> held,
+            List<ClangUnit.Function> rec,
+            FindingSink sink) {
+        java.util.TreeMap<Integer, String> names = new java.util.TreeMap<>();
+        List<Notification> rest = new ArrayList<>();
+        for (Notification n : held) {
+            java.util.regex.Matcher m = FUNCTION.matcher(n.message());
+            if (m.matches()) names.put(Integer.parseInt(m.group(2)), m.group(1));
+            else rest.add(n);
+        }
+        for (ClangUnit.Function f : rec) names.putIfAbsent(f.line(), f.name());
+        rest.forEach(sink::notify);
+        StringBuilder list = new StringBuilder();
+        int i = 0;
+        for (var e : names.entrySet()) {
+            if (i == 5) {
+                list.append(" and ").append(names.size() - 5).append(" more");
+                break;
+            }
+            list.append(i++ == 0 ? "" : ", ")
+                    .append('\'')
+                    .append(e.getValue())
+                    .append("' (line ")
+                    .append(e.getKey())
+                    .append(')');
+        }
+        sink.notify(new Notification(
+                rel,
+                0,
+                Level.NOTE,
+                "not-compiled",
+                "not compiled by this build: no compiled unit includes this header, and read alone it stops at "
+                        + clang.notCompiled()
+                        + " (code for another target or configuration, as in an inactive #if branch of its includer)"
+                        + (names.isEmpty()
+                                ? ""
+                                : "; " + names.size() + " function" + (names.size() == 1 ? "" : "s")
+                                        + " the hand-written parser could not read (" + list + ")")
+                        + "; what the front ends recovered is analyzed"));
     }
 
     /** A sink that holds parse-error notices while Clang may still analyze the function; the rest passes on. */

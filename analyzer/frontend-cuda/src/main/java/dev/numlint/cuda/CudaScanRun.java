@@ -124,7 +124,11 @@ final class CudaScanRun {
                 .map(v -> normalizedExtensions(List.of(v.split(","))))
                 .orElse(includeExtensions);
         cache = SourceCache.forScan(ctx, this);
+        headerDialect = HeaderDialect.of(ctx, files);
     }
+
+    /** The build's language and -std for a header Clang reads alone (no compiled unit includes it), or null. */
+    final HeaderDialect headerDialect;
 
     /** The per-file analysis cache of this scan, or null when it is off. */
     final SourceCache cache;

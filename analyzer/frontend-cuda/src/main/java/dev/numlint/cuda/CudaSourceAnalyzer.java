@@ -373,7 +373,9 @@ public final class CudaSourceAnalyzer implements Analyzer {
             // a listed header is read in the language of the compiled unit Clang reads it in (UnitHeaders)
             Preprocessor.Dialect dialect = from != null
                     ? from.dialect()
-                    : bc.compiledAsCuda() ? Preprocessor.Dialect.CUDA : UnitHeaders.dialect(run, file, dialect(file));
+                    : bc.compiledAsCuda()
+                            ? Preprocessor.Dialect.CUDA
+                            : UnitHeaders.dialect(run, file, HeaderDialect.of(run, file, bc, dialect(file)));
             FileScope scope = new FileScope();
             Set<Path> active = new HashSet<>();
             active.add(file.toAbsolutePath().normalize());
@@ -574,6 +576,10 @@ public final class CudaSourceAnalyzer implements Analyzer {
                 if (clang != null && run.clang.alone()) order = List.of();
                 for (int i = 0; i < order.size(); i++) {
                     TopLevelSplitter.FunctionDef f = order.get(i);
+                    // a "function" whose body is another function's (two declarations read as one definition) is
+                    // left to Clang, which reads both (ClangSupplement.missing; the clang-only note names them)
+                    if (clang != null
+                            && clang.joined(f.line, toks.get(f.bodyStart).getLine()) != null) continue;
                     boolean partly = false;
                     if (!dev.numlint.model.WorkBudget.spent()) {
                         stats.functions.incrementAndGet();

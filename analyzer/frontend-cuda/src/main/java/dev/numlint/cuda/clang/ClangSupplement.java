@@ -55,6 +55,18 @@ public final class ClangSupplement {
         return unit;
     }
 
+    /** Why the build compiles none of this file (it stops at its own {@code #error}), or null. */
+    private volatile String notCompiled;
+
+    public String notCompiled() {
+        return notCompiled;
+    }
+
+    public ClangSupplement notCompiled(String why) {
+        notCompiled = why;
+        return this;
+    }
+
     /**
      * Tells Clang's intervals whether the file is compiled on its own (no scanned file includes it): only then do the
      * call sites of its static and inline functions give their parameters intervals ({@link ClangCallSites}).
@@ -71,6 +83,20 @@ public final class ClangSupplement {
     /** The number of accumulations {@link #amend} corrected (for the statistics). */
     public synchronized int resetsApplied() {
         return resetsApplied;
+    }
+
+    /**
+     * The function definition Clang reads that begins after {@code line} (where the hand-written parser's function is
+     * declared) and whose body holds {@code bodyLine} (where that parser's body begins), or null. Such a body is
+     * another function's: the hand-written parser read two declarations as one definition (a definition whose body
+     * comes from an {@code #include} after a {@code #define}, as cubature's {@code converged}, followed by another
+     * function), and its facts for that "function" are of the wrong declaration (parameters, types, name).
+     */
+    public ClangUnit.Function joined(int line, int bodyLine) {
+        for (ClangUnit.Function g : unit.functions()) {
+            if (g.startLine() > line && g.startLine() <= bodyLine && g.endLine() >= bodyLine) return g;
+        }
+        return null;
     }
 
     /** Whether Clang holds a function definition spanning {@code line} (it can stand in for the legacy parser). */
