@@ -249,11 +249,12 @@ final class ClangSupplements {
                 continue;
             }
             // the function stays named, with the front end that analyzed it: a note, as it is analyzed (every check
-            // on Clang's facts, as the Clang-alone path analyzes every function); what those facts lack is named
+            // on Clang's facts, as the Clang-alone path analyzes every function); what those facts lack is named. In
+            // a file where Clang reported errors too, what it recovered of the function may be partial: a warning
             sink.notify(new Notification(
                     n.file(),
                     n.line(),
-                    Level.NOTE,
+                    clang.unit().errors() > 0 ? n.level() : Level.NOTE,
                     n.id(),
                     n.message().replace(" not analyzed: ", " not read by the hand-written parser: ")
                             + "; Clang read it: analyzed from Clang's facts alone" + LACKS));
