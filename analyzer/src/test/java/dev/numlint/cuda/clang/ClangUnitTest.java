@@ -462,4 +462,25 @@ class ClangUnitTest {
         List<String> args = fe.arguments(f, ClangFrontEnd.Language.CUDA, bc);
         assertThat(args).contains("-I" + mpi).doesNotContain("-I" + outside, "-I/etc");
     }
+
+    @Test
+    void cudaLibrariesOfTheToolkitParseUnderNvccsMacros() throws Exception {
+        // -D__NVCC__ makes CCCL (cooperative groups, Thrust, CUB) read nvcc's version macros: without them it took
+        // the compiler for a CUDA below 12 and stopped at its #error
+        assumeTrue(Files.isDirectory(Path.of("/usr/local/cuda/include/cccl/cuda/std")), "a toolkit with CCCL");
+        ClangUnit u = parse(
+                "cg.cu",
+                """
+                #include <cooperative_groups.h>
+                #include <thrust/device_vector.h>
+                #include <thrust/reduce.h>
+                namespace cg = cooperative_groups;
+                __global__ void k(float *x) { cg::this_thread_block().sync(); x[0] = 1.0f; }
+                float total(thrust::device_vector<float> &v) { return thrust::reduce(v.begin(), v.end()); }
+                """,
+                ClangFrontEnd.Language.CUDA);
+        assertThat(u.errors())
+                .as("Clang's errors, the first: %s", u.firstError())
+                .isZero();
+    }
 }

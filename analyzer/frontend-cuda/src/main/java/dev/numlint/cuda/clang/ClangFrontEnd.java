@@ -255,6 +255,14 @@ public final class ClangFrontEnd {
                 // nvcc defines __NVCC__ in every compilation it drives, host side included; Clang's CUDA mode does
                 // not: C codes' portability headers (`#if defined(__NVCC__)`) otherwise take their CPU branch
                 a.add("-D__NVCC__");
+                // and with it nvcc's version macros, which CCCL (libcu++, CUB, Thrust, cooperative groups) reads once
+                // it sees __NVCC__: without them it takes the compiler for a CUDA below 12 and stops at its #error
+                int[] v = toolkitVersion(toolkit);
+                if (v != null) {
+                    a.add("-D__CUDACC_VER_MAJOR__=" + v[0]);
+                    a.add("-D__CUDACC_VER_MINOR__=" + v[1]);
+                    a.add("-D__CUDACC_VER_BUILD__=0");
+                }
                 a.add("--cuda-gpu-arch=" + gpuArch(bc.cudaArch()));
                 a.add("-nocudalib");
                 a.add("--cuda-host-only");
@@ -347,6 +355,31 @@ public final class ClangFrontEnd {
         String digits = arch.replaceAll("[^0-9]", "");
         if (digits.isEmpty()) return "sm_80";
         return "sm_" + digits;
+    }
+
+    private static final java.util.Map<Path, int[]> VERSIONS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final java.util.regex.Pattern CUDA_VERSION =
+            java.util.regex.Pattern.compile("(?m)^\\s*#\\s*define\\s+CUDA_VERSION\\s+(\\d+)\\b");
+
+    /**
+     * The toolkit's version {major, minor} from its {@code include/cuda.h} ({@code #define CUDA_VERSION 13000}), or
+     * null when there is no toolkit or no such line (the toolkit is trusted; its first 64 KiB are read once).
+     */
+    static int[] toolkitVersion(Path toolkit) {
+        if (toolkit == null) return null;
+        int[] v = VERSIONS.computeIfAbsent(toolkit, t -> {
+            try (java.io.InputStream in = Files.newInputStream(t.resolve("include/cuda.h"))) {
+                String text = new String(in.readNBytes(64 * 1024), java.nio.charset.StandardCharsets.ISO_8859_1);
+                java.util.regex.Matcher m = CUDA_VERSION.matcher(text);
+                if (!m.find()) return new int[0];
+                int n = Integer.parseInt(m.group(1));
+                return new int[] {n / 1000, (n % 1000) / 10};
+            } catch (java.io.IOException | RuntimeException e) {
+                return new int[0];
+            }
+        });
+        return v.length == 2 ? v : null;
     }
 
     /**
