@@ -110,7 +110,7 @@ final class CallResults {
                     if (a.dblVar) dblArg = true;
                     if (a.promoter != null && r.promoter == null) r.promoter = a.promoter;
                 }
-                if (floatArg && !dblArg && dialect.floatOverloads() && allFloat(args)) {
+                if (floatArg && !dblArg && dialect.floatOverloads() && allFloat(shortName, args)) {
                     // C++ and CUDA: sin(float) is the float overload, no double involved
                     r.type = CType.FLOAT;
                     r.f32Leaf = true;
@@ -199,8 +199,24 @@ final class CallResults {
     }
 
     /** Whether every argument is a float (so C++ overload resolution picks the float version). */
-    private static boolean allFloat(List<E> args) {
-        for (E a : args) if (a.type.kind != CType.Kind.FLOAT) return false;
+    /** Functions whose float overload takes an int value besides its float ones: ldexp(float, int), jn(int, float). */
+    private static final java.util.Set<String> INT_PARAMETER =
+            java.util.Set.of("ldexp", "scalbn", "scalbln", "jn", "yn");
+
+    /**
+     * Whether C++ overload resolution picks the float overload (nvcc's PTX of such calls holds no f64): every argument
+     * float, or an out-parameter of the float overload, or the int parameter of {@link #INT_PARAMETER}'s functions.
+     */
+    private static boolean allFloat(String name, List<E> args) {
+        for (E a : args) {
+            if (a.type.kind == CType.Kind.FLOAT) continue;
+            if (a.type.kind == CType.Kind.INT && INT_PARAMETER.contains(name)) continue;
+            // an out-parameter of the float overload: modf(float, float*), frexp(float, int*), remquo(.., int*); a
+            // double* selects the double one
+            CType to = a.type.kind == CType.Kind.POINTER ? a.type.elem : null;
+            if (to != null && (to.kind == CType.Kind.FLOAT || to.kind == CType.Kind.INT)) continue;
+            return false;
+        }
         return !args.isEmpty();
     }
 
