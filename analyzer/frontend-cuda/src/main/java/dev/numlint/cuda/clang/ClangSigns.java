@@ -31,11 +31,17 @@ final class ClangSigns {
     private final ClangUnit unit;
     private final Map<ClangUnit.Function, Signs> cache = new HashMap<>();
 
+    /** The stores of each local of a function (unified symbol name), for {@link ClangSignClasses}. */
+    final Map<ClangUnit.Function, Map<String, List<Store>>> storesOf = new HashMap<>();
+
+    /** The locals of a function written where the stores cannot be seen (aliased, ++, --, %=, declared twice). */
+    final Map<ClangUnit.Function, Set<String>> opaqueOf = new HashMap<>();
+
     /** The never-negative and the never-positive locals of one function (unified symbol names). */
     record Signs(Set<String> nonNegative, Set<String> nonPositive) {}
 
     /** A value stored into a local: {@code op} is {@code =} (an initializer too), {@code +=}, {@code -=}, ... */
-    private record Store(String op, ClangNode value) {}
+    record Store(String op, ClangNode value) {}
 
     ClangSigns(ClangUnit unit) {
         this.unit = unit;
@@ -51,7 +57,7 @@ final class ClangSigns {
         return nonNegative(e, signs(fn), 0);
     }
 
-    private Signs signs(ClangUnit.Function fn) {
+    Signs signs(ClangUnit.Function fn) {
         return cache.computeIfAbsent(fn, this::compute);
     }
 
@@ -68,12 +74,15 @@ final class ClangSigns {
                     stores.get(n.usr).add(new Store("=", init));
             }
         });
+        storesOf.put(fn, stores);
+        opaqueOf.put(fn, out);
         Set<String> nonNeg = new HashSet<>(stores.keySet());
         nonNeg.removeAll(out);
         Set<String> nonPos = new HashSet<>(nonNeg);
         fn.node().forEach(n -> {
             if (n.kind != CXCursor_DeclRefExpr || n.refUsr == null || !stores.containsKey(n.refUsr)) return;
             if (aliases(n)) { // its address taken, a reference bound to it: written where this walk cannot see
+                out.add(n.refUsr);
                 nonNeg.remove(n.refUsr);
                 nonPos.remove(n.refUsr);
                 return;
@@ -86,8 +95,10 @@ final class ClangSigns {
             }
             if (p == null) return;
             if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("--")) {
+                out.add(n.refUsr);
                 nonNeg.remove(n.refUsr);
             } else if (p.kind == CXCursor_UnaryOperator && p.spelling.equals("++")) {
+                out.add(n.refUsr);
                 nonPos.remove(n.refUsr);
             } else if (p.children.size() == 2 && p.children.get(0) == c) {
                 if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")) {
@@ -97,6 +108,7 @@ final class ClangSigns {
                         case "+=", "-=", "*=", "/=" -> stores.get(n.refUsr)
                                 .add(new Store(p.spelling, p.children.get(1)));
                         default -> {
+                            out.add(n.refUsr);
                             nonNeg.remove(n.refUsr);
                             nonPos.remove(n.refUsr);
                         }

@@ -46,8 +46,12 @@ public final class ClangSupplement {
     /** Tensor-core math on float data ({@link ClangTensorMath}), computed on first request. */
     private final ClangUnit.Memo<List<ClangTensorMath.TensorMath>> tensorMath;
 
+    /** Tests against 0 whose outcome a contraction's rounding cannot change ({@link ClangSignClasses}). */
+    private final ClangSignClasses signClasses;
+
     public ClangSupplement(ClangUnit unit) {
         this.unit = unit;
+        this.signClasses = new ClangSignClasses(unit, unit.signs());
         this.tensorMath = new ClangUnit.Memo<>(new ClangTensorMath(unit)::compute);
     }
 
@@ -164,6 +168,15 @@ public final class ClangSupplement {
             site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
                     && u.text() != null
                     && unit.signs().termsCannotCancel(u.line(), u.text()));
+        }
+        // a test against 0 whose outcome the contraction's rounding cannot change (its sign class is fixed, and only
+        // products, quotients, square roots and positive functions lead from it to the tested value)
+        for (FunctionFacts.Contraction c : facts.contractions) {
+            dev.numlint.cuda.facts.Site site = c.site();
+            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
+                    && u.text() != null
+                    && site.text() != null
+                    && signClasses.testCannotFlip(site.line(), site.text(), u.line(), u.text()));
         }
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
