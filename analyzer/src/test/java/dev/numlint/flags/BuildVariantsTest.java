@@ -38,4 +38,30 @@ class BuildVariantsTest {
             assertThat(n.message()).contains("3 times").contains("-DUSE_FLOAT");
         });
     }
+
+    /**
+     * Session 19's evaluation (a room-acoustics FDTD engine): one C99 source compiled for the CPU with gcc
+     * ({@code -DUSING_CUDA=false}) and for the GPU with {@code nvcc -x cu} ({@code -DUSING_CUDA=true}), the CPU entries
+     * first. Its CUDA engine was never read: the first entry stood for the file.
+     */
+    @Test
+    void aCudaCompilationOfACSourceStandsForItsHostVariants(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("engine.c"), "int a;\n");
+        String d = dir.toString();
+        Files.writeString(
+                dir.resolve("compile_commands.json"),
+                ("[{\"directory\": \"%1$s\", \"file\": \"%1$s/engine.c\", \"arguments\": [\"gcc\", \"-std=c99\","
+                                + " \"-DUSING_CUDA=false\", \"-c\", \"engine.c\"]},"
+                                + " {\"directory\": \"%1$s\", \"file\": \"%1$s/engine.c\", \"arguments\": [\"nvcc\", \"-x\","
+                                + " \"cu\", \"-DUSING_CUDA=true\", \"-c\", \"engine.c\"]}]\n")
+                        .formatted(d));
+        TestScanContext ctx = new TestScanContext(dir).run(new BuildFlagAnalyzer(BuildOptions.DEFAULT));
+        BuildContext a = ctx.buildContext(dir.resolve("engine.c"));
+        assertThat(a.compiledAsCuda()).isTrue();
+        assertThat(a.defines()).containsExactly("USING_CUDA=true");
+        assertThat(ctx.notifications()).anySatisfy(n -> {
+            assertThat(n.id()).isEqualTo("build-variants");
+            assertThat(n.message()).contains("2 times").contains("CUDA entry").contains("-DUSING_CUDA=true");
+        });
+    }
 }

@@ -704,9 +704,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 0,
                 Level.NOTE,
                 "build-variants",
-                rel + " compiles this file " + n + " times with different defines; it is analyzed as its first entry"
-                        + " compiles it (" + String.join(" ", defineFlags(model.db.files.get(src))) + ")")));
+                rel + " compiles this file " + n + " times with different defines; it is analyzed as its "
+                        + (model.db.cudaVariant.contains(src)
+                                ? "CUDA entry (-x cu) compiles it, where its device code is active"
+                                : "first entry compiles it")
+                        + " (" + String.join(" ", defineFlags(model.db.files.get(src))) + ")")));
         model.db.variants.clear(); // counted per database
+        model.db.cudaVariant.clear();
     }
 
     private static List<String> defineFlags(BuildContext c) {

@@ -27,10 +27,15 @@ final class Contexts {
     /** Files compiled more than once with different defines (cminpack: float, double, long double): how often. */
     final Map<Path, Integer> variants = new HashMap<>();
 
+    /** Files whose CUDA compilation ({@code nvcc -x cu}) stands for their host-only variants. */
+    final java.util.Set<Path> cudaVariant = new java.util.HashSet<>();
+
     /**
      * A file's context. A second compilation of it with the same defines adds its settings; one with other
      * defines is another build of the file (a float and a double variant), which the first stands for: merged,
-     * the two would define both variants' macros, which no real build does.
+     * the two would define both variants' macros, which no real build does. A compilation as CUDA ({@code nvcc -x
+     * cu} of a C source, beside host compilations with {@code -DUSING_CUDA=false}) stands for the host-only ones:
+     * its device code is active only there, and the GPU build is the one whose hazards numlint reports.
      */
     void file(Path f, BuildContext c, String config) {
         BuildContext x = c.copy();
@@ -38,6 +43,10 @@ final class Contexts {
         BuildContext had = files.get(f);
         if (had != null && !new java.util.HashSet<>(had.defines()).equals(new java.util.HashSet<>(x.defines()))) {
             variants.merge(f, 2, (n, one) -> n + 1);
+            if (x.compiledAsCuda() && !had.compiledAsCuda()) {
+                files.put(f, x);
+                cudaVariant.add(f);
+            }
             return;
         }
         files.merge(f, x, (a, b) -> a.copy().merge(b).configuration(a.configuration()));
