@@ -461,6 +461,15 @@ class ClangUnitTest {
                 .addNvccFlag("-I/etc");
         List<String> args = fe.arguments(f, ClangFrontEnd.Language.CUDA, bc);
         assertThat(args).contains("-I" + mpi).doesNotContain("-I" + outside, "-I/etc");
+        // a subdirectory of /usr/include (HDF5's serial headers) is the system's header tree too
+        Path hdf5 = Path.of("/usr/include/hdf5/serial");
+        if (Files.isDirectory(hdf5)) {
+            assertThat(fe.arguments(
+                            f,
+                            ClangFrontEnd.Language.CUDA,
+                            BuildContext.defaults().addNvccFlag("-I" + hdf5)))
+                    .contains("-I" + hdf5);
+        }
     }
 
     @Test

@@ -389,7 +389,14 @@ public final class ClangFrontEnd {
      */
     static boolean packageIncludeDir(Path abs) {
         Path real = IncludePolicy.real(abs);
-        return real != null && Files.isDirectory(real) && IncludePolicy.packageInclude(real);
+        if (real == null || !Files.isDirectory(real)) return false;
+        if (IncludePolicy.packageInclude(real)) return true;
+        // a subdirectory of the system's header trees (-I/usr/include/hdf5/serial): the compiler's own, as nvcc's
+        for (Path sys : IncludePolicy.defaultSystemDirs(null)) {
+            Path t = IncludePolicy.real(sys);
+            if (t != null && real.startsWith(t)) return true;
+        }
+        return false;
     }
 
     /**
