@@ -135,22 +135,37 @@ class UnitHeadersTest {
         assertThat(s.result().notifications()).noneMatch(n -> n.id().startsWith("clang-"));
     }
 
+    /**
+     * A header that is valid C but neither C++ nor CUDA ({@code new} is a name, {@code void *} converts to
+     * {@code float *} implicitly), with a float-to-unsigned cast at line 6 of {@code *new = value}.
+     */
+    private static String cOnlyHeader(String function, String value) {
+        return "#include <stdlib.h>\n"
+                + "static inline unsigned int " + function + "(float extent, float h)\n"
+                + "{\n"
+                + "    float *new = malloc(sizeof(float));\n"
+                + "    *new = " + value + ";\n"
+                + "    unsigned int n = (unsigned int)(*new / h);\n"
+                + "    free(new);\n"
+                + "    return n;\n"
+                + "}\n";
+    }
+
+    /** Sources {@code names} of one trivial function each ({@code int a(void) { return 1; }}). */
+    private static void trivialUnits(Path src, String... names) throws java.io.IOException {
+        for (int i = 0; i < names.length; i++) {
+            String n = names[i];
+            Files.writeString(
+                    src.resolve(n), "int " + n.substring(0, n.indexOf('.')) + "(void) { return " + (i + 1) + "; }\n");
+        }
+    }
+
     @Test
     void aCProjectsHeaderIsReadAsCWithItsIncludersFlags(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
         // valid C, not C++ or CUDA: 'new' is a name, void * converts to float * implicitly; SCALE comes from the
         // compile command of the unit that includes the header
-        Files.writeString(
-                src.resolve("grid.h"),
-                "#include <stdlib.h>\n"
-                        + "static inline unsigned int grid_cells(float extent, float h)\n"
-                        + "{\n"
-                        + "    float *new = malloc(sizeof(float));\n"
-                        + "    *new = extent * SCALE;\n"
-                        + "    unsigned int n = (unsigned int)(*new / h);\n"
-                        + "    free(new);\n"
-                        + "    return n;\n"
-                        + "}\n");
+        Files.writeString(src.resolve("grid.h"), cOnlyHeader("grid_cells", "extent * SCALE"));
         Files.writeString(
                 src.resolve("grid.c"),
                 "#include \"grid.h\"\nunsigned int cells(float e) { return grid_cells(e, 0.25f); }\n");
@@ -167,19 +182,8 @@ class UnitHeadersTest {
     void aHeaderNoUnitIncludesIsReadAloneInTheBuildsLanguageAndStandard(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
         // valid C99, not C++ or CUDA ('new' is a name, void * converts to float * implicitly); no unit includes it
-        Files.writeString(
-                src.resolve("spare.h"),
-                "#include <stdlib.h>\n"
-                        + "static inline unsigned int spare_cells(float extent, float h)\n"
-                        + "{\n"
-                        + "    float *new = malloc(sizeof(float));\n"
-                        + "    *new = extent;\n"
-                        + "    unsigned int n = (unsigned int)(*new / h);\n"
-                        + "    free(new);\n"
-                        + "    return n;\n"
-                        + "}\n");
-        Files.writeString(src.resolve("a.c"), "int a(void) { return 1; }\n");
-        Files.writeString(src.resolve("b.c"), "int b(void) { return 2; }\n");
+        Files.writeString(src.resolve("spare.h"), cOnlyHeader("spare_cells", "extent"));
+        trivialUnits(src, "a.c", "b.c");
         Files.writeString(src.resolve("compile_commands.json"), db(src, "a.c", "b.c"));
         Scan s = scan(src, dir.resolve("cache"));
         // before: read alone as CUDA with -std=c++17 (guessed), Clang stopped at 'new' (a clang-error notice) and the
@@ -199,8 +203,7 @@ class UnitHeadersTest {
                         + "template <Real T> requires (sizeof(T) >= 4)\n"
                         + "unsigned int bins(T extent, T h) { return (unsigned int)(extent / h); }\n"
                         + "inline unsigned int bins_f(float e) { return bins(e, 0.5f); }\n");
-        Files.writeString(src.resolve("a.cpp"), "int a() { return 1; }\n");
-        Files.writeString(src.resolve("b.cpp"), "int b() { return 2; }\n");
+        trivialUnits(src, "a.cpp", "b.cpp");
         Files.writeString(
                 src.resolve("compile_commands.json"), CompileDatabases.of(src, "-std=c++20 -O2", "a.cpp", "b.cpp"));
         Scan s = scan(src, dir.resolve("cache"));
@@ -213,9 +216,7 @@ class UnitHeadersTest {
     void aHeaderReadAloneWithTheMostCommonStandardSaysItsFlagsAreBorrowed(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
         Files.writeString(src.resolve("odd.h"), "static inline int odd(void) { return undeclared_name; }\n");
-        Files.writeString(src.resolve("a.c"), "int a(void) { return 1; }\n");
-        Files.writeString(src.resolve("b.c"), "int b(void) { return 2; }\n");
-        Files.writeString(src.resolve("c.c"), "int c(void) { return 3; }\n");
+        trivialUnits(src, "a.c", "b.c", "c.c");
         String two = CompileDatabases.of(src, "-std=c99", "a.c", "b.c");
         String one = CompileDatabases.of(src, "-std=gnu11", "c.c");
         Files.writeString(
