@@ -61,7 +61,7 @@ class LayerMergeTest {
                     .withOperations(dev.numlint.model.Operation.computedBy(opcode))
                     .withHazard(f.message().replaceAll("`[^`]*`", "``"))
                     .withOrigin(new dev.numlint.model.Identity.Origin(
-                            src == null ? null : dev.numlint.knowledge.WrittenCode.mayConvert(src), inlined));
+                            src == null ? null : dev.numlint.knowledge.WrittenCode.mayHold(opcode, src), inlined));
         } else {
             String expr = f.message().startsWith("'")
                     ? f.message().substring(1, f.message().indexOf('\'', 1))
@@ -380,6 +380,55 @@ class LayerMergeTest {
         out = merge(List.of(own, far));
         assertThat(out.get(0).location().startLine()).isEqualTo(1128);
         assertThat(out.get(0).message()).isEqualTo(own.message());
+    }
+
+    private static Finding ptxDivision(int line, String text) {
+        return typed(Finding.builder("NL002")
+                .level(Level.WARNING)
+                .layer(Layer.PTX)
+                .location(Location.line("att.cu", line))
+                .message(
+                        "`div.approx.ftz.f32 %f15, ...`: up to 2 ulp error, 0 for divisors above 2^126 (fast math), not"
+                                + " correctly rounded; then compared in a condition")
+                .evidence(Evidence.source(text))
+                .evidence(new Evidence("ptx", "div.approx.ftz.f32 %f15, %f268, %f249;", null))
+                .property("ptxInstruction", "div.approx.ftz.f32 %f15, %f268, %f249;")
+                .build());
+    }
+
+    @Test
+    void aHoistedPtxDivisionShownOnALineThatDividesNothingSaysSoOrJoinsTheDivisionBelow() {
+        // nvcc gave the hoisted division no line (.loc 1 0 0); it is shown at the line before it, which divides nothing
+        Finding ptx = ptxDivision(435, "const float D = -T_f.x * max(N_f.x, N_f.y);");
+        Finding above = typed(division("T_f.x*T_f.y/T_g.z", 29, Level.NOTE).toBuilder()
+                .location(Location.of("att.cu", 424, 29))
+                .build());
+        List<Finding> out = merge(List.of(above, ptx));
+        assertThat(out).hasSize(2);
+        Finding shown =
+                out.stream().filter(f -> f.layer() == Layer.PTX).findFirst().orElseThrow();
+        assertThat(shown.location().startLine()).isEqualTo(435);
+        assertThat(shown.message()).endsWith("(line approximate: this line divides nothing)");
+        // a source division a few lines below the line it is shown at: the PTX division joins it
+        Finding below = typed(division("(x-x0)/dx", 25, Level.WARNING).toBuilder()
+                .location(Location.of("att.cu", 437, 25))
+                .build());
+        out = merge(List.of(ptx, below));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).layer()).isEqualTo(Layer.CUDA_SOURCE);
+        assertThat(out.get(0).location().startLine()).isEqualTo(437);
+        assertThat(out.get(0).related())
+                .extracting(r -> r.location().startLine())
+                .contains(435);
+        // a PTX division on a line that divides stays where it is, unchanged
+        Finding own = ptxDivision(435, "const float D = -T_f.x / max(N_f.x, N_f.y);");
+        out = merge(List.of(own, above));
+        assertThat(out.stream()
+                        .filter(f -> f.layer() == Layer.PTX)
+                        .findFirst()
+                        .orElseThrow()
+                        .message())
+                .isEqualTo(own.message());
     }
 
     private static Finding tf32(Layer layer, int line, String function, String text) {

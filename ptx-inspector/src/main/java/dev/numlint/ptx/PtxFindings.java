@@ -646,7 +646,7 @@ final class PtxFindings {
      * The hit's typed identity: the opcode and the source operations it computes, the accumulator the source line
      * updates, the hit's decision, the hazard independently of the build (the message without the instructions it
      * quotes: {@code add.rn.f32} and {@code add.rn.ftz.f32} of two builds are one hazard), and whether the source line
-     * its line information names can hold a conversion (the call sites it was inlined at are added when reported).
+     * its line information names can hold its operation, a conversion or a division (the call sites it was inlined at are added when reported).
      */
     private static Identity identity(PtxHit h, Impact impact, String srcLine) {
         // the message this layer composes, rendered from the check's template with its instructions left empty
@@ -658,7 +658,8 @@ final class PtxFindings {
                 .withAccumulator(WrittenCode.updatedVariable(srcLine))
                 .withDecision(h.decision())
                 .withHazard(hazard)
-                .withOrigin(new Identity.Origin(srcLine == null ? null : WrittenCode.mayConvert(srcLine), List.of()))
+                .withOrigin(
+                        new Identity.Origin(srcLine == null ? null : WrittenCode.mayHold(opcode, srcLine), List.of()))
                 .withCode(WrittenCode.tokens(srcLine))
                 .withSymbol(h.function().name());
     }

@@ -81,6 +81,24 @@ public final class WrittenCode {
         return false;
     }
 
+    /**
+     * Whether a source line can hold the operation a PTX instruction of {@code opcode} computes: a division or
+     * reciprocal ({@code div}, {@code rcp}) needs a {@code /} or a division intrinsic ({@code __fdividef},
+     * {@code __frcp_rn}, ...) on the line; any other instruction, a conversion ({@link #mayConvert}).
+     */
+    public static boolean mayHold(String opcode, String line) {
+        if ("div".equals(opcode) || "rcp".equals(opcode)) {
+            String s = line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
+                    .replaceAll("//.*$", "")
+                    .replaceAll("/\\*.*?\\*/", " ");
+            return s.indexOf('/') >= 0 || DIVISION_CALL.matcher(s).find();
+        }
+        return mayConvert(line);
+    }
+
+    private static final Pattern DIVISION_CALL =
+            Pattern.compile("\\b(?:__fdividef|fdividef|__[fd]?div_r[nzud]|__[fd]rcp_r[nzud]|__frcp|h2?rcp)\\s*\\(");
+
     /** Punctuators of more than one character (C, C++, CUDA, Java), longest first: one token each. */
     private static final List<String> PUNCTUATORS = List.of(
             ">>>=", "<<=", ">>=", ">>>", "...", "->*", "::", "->", ".*", "++", "--", "<<", ">>", "<=", ">=", "==", "!=",

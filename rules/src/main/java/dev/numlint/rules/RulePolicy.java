@@ -16,7 +16,8 @@ import java.util.List;
  * @param confirmingOpcodes   merge: the PTX opcodes that confirm a source finding ({@code fma}, {@code mad} for a
  *                            contraction the compiler formed); empty: any PTX finding of the rule on the line
  * @param relocatePtx         merge: a PTX finding whose line cannot hold the operation moves to the source finding a
- *                            few lines below (a conversion the scheduler moved next to a branch)
+ *                            few lines below (a conversion the scheduler moved next to a branch, a division nvcc
+ *                            hoisted without a line and shown at the line before it)
  * @param mergeAccumulators   merge: a PTX finding updating the accumulator of a source finding at another line of
  *                            the same function joins it as a related location
  * @param randomVariateNote   merge: a PTX finding the source layer has nothing for, on a line whose values are random

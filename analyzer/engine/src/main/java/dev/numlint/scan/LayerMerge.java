@@ -416,15 +416,20 @@ final class LayerMerge {
                 }
             }
             Finding.Builder b = p.toBuilder();
+            boolean division = p.identity().operations().contains(dev.numlint.model.Operation.DIVISION);
             if (target == null) {
-                b.message(RuleCatalog.get().phrase("ptx-line-approximate", "message", p.message()));
+                b.message(RuleCatalog.get()
+                        .phrase(
+                                division ? "ptx-line-approximate-division" : "ptx-line-approximate",
+                                "message",
+                                p.message()));
                 out.set(i, b.build());
                 continue;
             }
             b.location(target.location());
             b.related(new RelatedLocation(
                     Location.line(file, p.location().startLine()),
-                    RuleCatalog.get().phrase("ptx-line-moved")));
+                    RuleCatalog.get().phrase(division ? "ptx-line-moved-division" : "ptx-line-moved")));
             Finding q = b.build();
             out.set(i, q);
             moved.put(q, target);
