@@ -409,6 +409,8 @@ class LayerMergeTest {
                 out.stream().filter(f -> f.layer() == Layer.PTX).findFirst().orElseThrow();
         assertThat(shown.location().startLine()).isEqualTo(435);
         assertThat(shown.message()).endsWith("(line approximate: this line divides nothing)");
+        assertThat(shown.level()).isEqualTo(Level.NOTE);
+        assertThat(shown.related()).extracting(r -> r.message()).anyMatch(m -> m.contains("hoisted"));
         // a source division a few lines below the line it is shown at: the PTX division joins it
         Finding below = typed(division("(x-x0)/dx", 25, Level.WARNING).toBuilder()
                 .location(Location.of("att.cu", 437, 25))

@@ -423,6 +423,17 @@ final class LayerMerge {
                                 division ? "ptx-line-approximate-division" : "ptx-line-approximate",
                                 "message",
                                 p.message()));
+                if (division) {
+                    // a division nvcc gave no line (hoisted) and no written division near the line it is shown at:
+                    // the source layer reports each written division where it is written, so this one adds no site
+                    // of its own; a note, whose related location says why (the message's remark may not fit)
+                    b.related(
+                            Location.line(file, p.location().startLine()),
+                            RuleCatalog.get().phrase("ptx-line-unplaced-division"));
+                    if (p.level().atLeast(Level.WARNING)) {
+                        b.level(Level.NOTE);
+                    }
+                }
                 out.set(i, b.build());
                 continue;
             }
