@@ -13,7 +13,8 @@ import java.util.Set;
  * {@code AccumulationSites.resetsElements}): a for loop in the body of a loop, run in every iteration of it (no
  * branch between them), that assigns a constant to {@code acc[j]} for every {@code j} of its own counter
  * ({@code for (j = 0; j < 4; j++) s[j] = 0.0f;}) gives every element of the accumulator a fresh value in each
- * iteration, before or after the update: the loop carries no sum into {@code acc[...]}. Each index of the reset is
+ * iteration, before or after the update: the loop carries no sum into {@code acc[...]}. A sweep inside a branch
+ * resets it when it comes before the update on every path that reaches the update (the branch holds both). Each index of the reset is
  * the accumulator's own index or the counter of a for loop of the sweep around the assignment.
  */
 final class ClangSweeps {
@@ -40,7 +41,9 @@ final class ClangSweeps {
         loop.forEach(n -> {
             if (found[0] != null || n == loop || n.kind != CXCursor_ForStmt) return;
             if (innermostLoop(n) != loop || n.contains(update) || inner != null && inner.contains(n)) return;
-            if (!everyIteration(n, loop)) return;
+            // in every iteration, before or after the update; or before it on every path that reaches it (the
+            // sweep and the update in one branch: `if (small) { for (i...) acc[i] = 0; ... acc[i] += x; }`)
+            if (!everyIteration(n, loop) && !(n.offset < update.offset && dominates(n, update, loop))) return;
             if (resetsAll(n, base, own)) found[0] = n;
         });
         return found[0];
