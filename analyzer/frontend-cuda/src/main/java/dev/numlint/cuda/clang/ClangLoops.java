@@ -279,13 +279,28 @@ final class ClangLoops {
         dev.numlint.cuda.facts.CleanUpLoop cleanUp = lines.size() == 1 && lines.get(0) == innermost.line
                 ? new ClangCleanUps(unit).of(innermost, in.node())
                 : null;
+        Boolean recurrent = null;
+        if (resetDepth >= 0
+                && !lines.isEmpty()
+                && acc.kind == CXCursor_CompoundAssignOperator
+                && acc.children.size() == 2) {
+            ClangNode carrier = null;
+            for (ClangNode l : chain) {
+                if (l.line == lines.get(0)) {
+                    carrier = l;
+                    break;
+                }
+            }
+            if (carrier != null) recurrent = ClangRecurrences.in(lhs, List.of(acc.children.get(1)), carrier);
+        }
         return new Carried(
                 all,
                 lines,
                 resetDepth < 0 ? 0 : resetLine,
                 lines.isEmpty() ? 0 : trip,
                 trip < 0 || from.isEmpty() ? null : String.join("; ", from),
-                cleanUp);
+                cleanUp,
+                recurrent);
     }
 
     /**
@@ -391,7 +406,9 @@ final class ClangLoops {
      * others (0 when none), the carrying loops' trip count (-1 unknown, 0 when none carries it: the accumulator
      * is reset in every iteration of the innermost loop), and the template arguments of the instantiation whose
      * constants give that count (the longest), or null when the count is the code's own; and, when the one carrying
-     * loop is a clean-up loop ({@link ClangCleanUps}), its bound, else null.
+     * loop is a clean-up loop ({@link ClangCleanUps}), its bound, else null; and, when a reset ends the sum inside
+     * the loops around it and the update is a compound assignment, whether its term reads the accumulator within the
+     * outermost loop that still carries it ({@link ClangRecurrences#in}), else null (not decided here).
      */
     public record Carried(
             List<Integer> loopLines,
@@ -399,7 +416,8 @@ final class ClangLoops {
             int resetLine,
             long trip,
             String tripFrom,
-            dev.numlint.cuda.facts.CleanUpLoop cleanUp) {}
+            dev.numlint.cuda.facts.CleanUpLoop cleanUp,
+            Boolean recurrentWhereCarried) {}
 
     /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
     private boolean resets(ClangNode n, String root, String target) {

@@ -38,6 +38,17 @@ final class ClangRecurrences {
         return !(terms.size() == 1 && runningMean(acc, terms.get(0), loop));
     }
 
+    /**
+     * {@link #of} over {@code loop}, the outermost loop that carries the sum once resets are counted
+     * ({@link ClangLoops#carriedBy}): a value the accumulator feeds outside that loop (a later iteration of an outer
+     * loop that resets the accumulator first) starts a new sum, not a recurrence.
+     */
+    static boolean in(ClangNode lhs, List<ClangNode> terms, ClangNode loop) {
+        String acc = storage(lhs);
+        if (acc == null || loop == null || !dependsOn(acc, terms, loop)) return false;
+        return !(terms.size() == 1 && runningMean(acc, terms.get(0), loop));
+    }
+
     private static ClangNode outermostCarrying(ClangNode lhs, ClangNode update, ClangUnit.Function fn) {
         List<ClangNode> loops = carryingLoops(lhs, update, fn);
         return loops.isEmpty() ? null : loops.get(loops.size() - 1);

@@ -204,6 +204,8 @@ public final class ClangSupplement {
                 acc.set(i, with(a, a.outerLoopLine(), a.trip(), true));
                 resetsApplied++;
             } else if (c.resetLine() != 0 && !c.carrying().contains(a.outerLoopLine())) {
+                // the hand-written recurrence was judged over the loop it cited; a reset ends the sum inside it
+                if (a.recurrence() && Boolean.FALSE.equals(c.recurrentWhereCarried())) a = notRecurrent(a);
                 acc.set(i, with(a, c.carrying().get(0), c.trip(), false));
                 resetsApplied++;
             } else if (a.trip() < 0 && c.trip() > 0 && c.carrying().contains(a.outerLoopLine())) {
@@ -238,6 +240,28 @@ public final class ClangSupplement {
                 return true;
         }
         return false;
+    }
+
+    private static FunctionFacts.Accumulation notRecurrent(FunctionFacts.Accumulation a) {
+        return new FunctionFacts.Accumulation(
+                a.site(),
+                a.target(),
+                a.type(),
+                a.doublePrecision(),
+                a.outerLoopLine(),
+                a.trip(),
+                a.compensated(),
+                a.wholeNumberTerm(),
+                a.treeReduction(),
+                a.elementwise(),
+                a.varies(),
+                a.timing(),
+                a.rewritten(),
+                a.viaFma(),
+                a.gridStride(),
+                a.resultCheck(),
+                false,
+                a.constantSum());
     }
 
     private static FunctionFacts.Accumulation with(
@@ -495,8 +519,24 @@ public final class ClangSupplement {
                 s.viaFma(),
                 s.gridStride(),
                 rewritten ? FunctionFacts.ResultCheck.NONE : resultCheck(s, outer),
-                s.recurrence(),
+                s.recurrence() && (rewritten || recurrentIn(s, outer)),
                 null));
+    }
+
+    /** Whether the sum is a recurrence within the loop at {@code outerLine}, the outermost that carries it. */
+    private static boolean recurrentIn(ClangSites.Sum s, int outerLine) {
+        for (ClangNode p = s.node().parent; p != null; p = p.parent) {
+            boolean loop = p.kind == org.bytedeco.llvm.global.clang.CXCursor_ForStmt
+                    || p.kind == org.bytedeco.llvm.global.clang.CXCursor_WhileStmt
+                    || p.kind == org.bytedeco.llvm.global.clang.CXCursor_DoStmt;
+            if (loop && p.line == outerLine) {
+                List<ClangNode> terms = s.viaFma()
+                        ? ClangSyntax.arguments(ClangSyntax.strip(s.term())).subList(0, 2)
+                        : List.of(s.term());
+                return ClangRecurrences.in(s.target(), terms, p);
+            }
+        }
+        return true;
     }
 
     /** The name of the variable an accumulator lies in ({@code elapsedMs} of {@code elapsedMs[k]}, {@code t.x}), or null. */
