@@ -205,8 +205,8 @@ public final class ClangSupplement {
                 resetsApplied++;
             } else if (c.resetLine() != 0 && !c.carrying().contains(a.outerLoopLine())) {
                 // the hand-written recurrence was judged over the loop it cited; a reset ends the sum inside it
-                if (a.recurrence() && Boolean.FALSE.equals(c.recurrentWhereCarried())) a = notRecurrent(a);
-                acc.set(i, with(a, c.carrying().get(0), c.trip(), false));
+                boolean recurrence = a.recurrence() && !Boolean.FALSE.equals(c.recurrentWhereCarried());
+                acc.set(i, with(a, c.carrying().get(0), c.trip(), false, recurrence));
                 resetsApplied++;
             } else if (a.trip() < 0 && c.trip() > 0 && c.carrying().contains(a.outerLoopLine())) {
                 // the loops that carry the sum are bounded where the hand-written facts saw no constant: a fixed-size
@@ -242,30 +242,13 @@ public final class ClangSupplement {
         return false;
     }
 
-    private static FunctionFacts.Accumulation notRecurrent(FunctionFacts.Accumulation a) {
-        return new FunctionFacts.Accumulation(
-                a.site(),
-                a.target(),
-                a.type(),
-                a.doublePrecision(),
-                a.outerLoopLine(),
-                a.trip(),
-                a.compensated(),
-                a.wholeNumberTerm(),
-                a.treeReduction(),
-                a.elementwise(),
-                a.varies(),
-                a.timing(),
-                a.rewritten(),
-                a.viaFma(),
-                a.gridStride(),
-                a.resultCheck(),
-                false,
-                a.constantSum());
+    private static FunctionFacts.Accumulation with(
+            FunctionFacts.Accumulation a, int outerLoopLine, long trip, boolean rewritten) {
+        return with(a, outerLoopLine, trip, rewritten, a.recurrence());
     }
 
     private static FunctionFacts.Accumulation with(
-            FunctionFacts.Accumulation a, int outerLoopLine, long trip, boolean rewritten) {
+            FunctionFacts.Accumulation a, int outerLoopLine, long trip, boolean rewritten, boolean recurrence) {
         return new FunctionFacts.Accumulation(
                 a.site(),
                 a.target(),
@@ -283,7 +266,7 @@ public final class ClangSupplement {
                 a.viaFma(),
                 a.gridStride(),
                 a.resultCheck(),
-                a.recurrence(),
+                recurrence,
                 a.constantSum());
     }
 
