@@ -90,6 +90,17 @@ final class Interpolations {
         return weight && neighbour ? i : null;
     }
 
+    /** The value of the variable {@code v} when the function defines it once, else null. */
+    ExpressionContext onlyDefinition(String v) {
+        List<ParserRuleContext> defs = definitions.apply(v);
+        return defs.size() == 1 ? value(defs.get(0)) : null;
+    }
+
+    /** Whether the comparison {@code cmp} of {@code operand} clamps it to an end of a table it interpolates. */
+    boolean endClamp(ParserRuleContext cmp, ParserRuleContext operand) {
+        return EndClamps.clamps(this, cmp, operand);
+    }
+
     /** Whether {@code e} is the value {@code operand} (its text) or a local variable defined as it. */
     boolean weightOf(ExpressionContext e, String x) {
         return sameValue(ParseTrees.stripParens(e), x);
