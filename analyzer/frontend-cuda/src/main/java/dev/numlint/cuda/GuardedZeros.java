@@ -109,7 +109,23 @@ final class GuardedZeros {
         if (!(x instanceof AssignExprContext a) || a.expression().size() != 2) return false;
         if (a.assignOp().PLUS_ASSIGN() == null && a.assignOp().MINUS_ASSIGN() == null) return false;
         if (w.equals(ParseTrees.simpleName(a.expression(0)))) return false;
-        return pure(a.expression(0)) && pure(a.expression(1)) && factor(a.expression(1), w);
+        return pure(a.expression(0))
+                && pure(a.expression(1))
+                && factor(a.expression(1), w)
+                && !dividesBy(a.expression(1), w);
+    }
+
+    /** Whether {@code t} divides by something that reads {@code w} ({@code w * (v / w)} is not 0 at w = 0). */
+    private static boolean dividesBy(ParseTree t, String w) {
+        if (t instanceof MulExprContext m && m.DIV() != null && reads(m.expression(1), w)) return true;
+        for (int i = 0; i < t.getChildCount(); i++) if (dividesBy(t.getChild(i), w)) return true;
+        return false;
+    }
+
+    private static boolean reads(ParseTree t, String w) {
+        if (t instanceof TerminalNode n) return n.getText().equals(w);
+        for (int i = 0; i < t.getChildCount(); i++) if (reads(t.getChild(i), w)) return true;
+        return false;
     }
 
     /** Whether {@code w} is a factor of {@code e} (a product, a numerator, a negation, through parentheses). */

@@ -88,12 +88,25 @@ final class ClangGuardedZeros {
                 if (!(st.spelling.equals("+=") || st.spelling.equals("-=")) || st.children.size() != 2) return false;
                 ClangNode l = strip(st.children.get(0));
                 if (l == null || w.equals(l.refUsr)) return false;
-                return pure(st.children.get(0)) && pure(st.children.get(1)) && factor(st.children.get(1), w);
+                return pure(st.children.get(0))
+                        && pure(st.children.get(1))
+                        && factor(st.children.get(1), w)
+                        && !dividesBy(st.children.get(1), w);
             }
             default -> {
                 return false;
             }
         }
+    }
+
+    /** Whether {@code e} divides by something that reads {@code w} ({@code w * (v / w)} is not 0 at w = 0). */
+    private static boolean dividesBy(ClangNode e, String w) {
+        boolean[] found = new boolean[1];
+        e.forEach(x -> {
+            if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("/") && x.children.size() == 2)
+                x.children.get(1).forEach(y -> found[0] |= w.equals(y.refUsr));
+        });
+        return found[0];
     }
 
     /** Whether {@code w} is a factor of {@code e} (a product, a numerator, a negation, through parentheses). */
