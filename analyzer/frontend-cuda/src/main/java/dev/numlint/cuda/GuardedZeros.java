@@ -13,7 +13,8 @@ import org.antlr.v4.runtime.tree.TerminalNode;
  * {@code clang/ClangGuardedZeros} is Clang's). {@code w = max(0, 1 - |y - yy|/T); if (w > 0) { s += w; acc += w * v; }}
  * or, in a loop, {@code if (w == 0) continue;} followed only by such terms: the test flips only where w crosses 0, and
  * there every term it adds or drops is {@code w * v ~ 0}, so the sums are continuous in w. The guarded side may
- * declare locals, run nested loops and ifs, and add or subtract (to any place) products that have w as a factor; it
+ * declare locals, run nested loops and ifs, and add or subtract (to any place, also atomically) products that have w
+ * as a factor; it
  * may not count, store, assign anything else, call a function that is not pure math or a texture fetch, or leave the
  * enclosing loop; the other side does nothing.
  */
@@ -98,7 +99,8 @@ final class GuardedZeros {
             return onlyTerms(f.statement(), w, true);
         }
         if (st instanceof ExprStmtContext e) {
-            for (ExpressionContext x : e.commaExpression().expression()) if (!term(x, w)) return false;
+            for (ExpressionContext x : e.commaExpression().expression())
+                if (!term(x, w) && !atomicTerm(x, w)) return false;
             return true;
         }
         return false;
@@ -114,6 +116,22 @@ final class GuardedZeros {
                 && factor(a.expression(1), w)
                 && !dividesBy(a.expression(1), w);
     }
+
+    /** {@code atomicAdd(P, E)} (or another atomic add or subtraction), E a product with w as a factor. */
+    private static boolean atomicTerm(ExpressionContext x, String w) {
+        if (!(x instanceof CallExprContext c) || c.argumentList() == null) return false;
+        String name = ParseTrees.calleeName(c.expression());
+        if (name == null
+                || !ATOMIC_TERMS.contains(name)
+                || c.argumentList().argument().size() != 2) return false;
+        ExpressionContext place = c.argumentList().argument(0).expression();
+        ExpressionContext term = c.argumentList().argument(1).expression();
+        return place != null && term != null && pure(place) && pure(term) && factor(term, w) && !dividesBy(term, w);
+    }
+
+    /** The atomic reductions that add or subtract their operand. */
+    static final java.util.Set<String> ATOMIC_TERMS = java.util.Set.of(
+            "atomicAdd", "atomicAdd_block", "atomicAdd_system", "unsafeAtomicAdd", "safeAtomicAdd", "atomicSub");
 
     /** Whether {@code t} divides by something that reads {@code w} ({@code w * (v / w)} is not 0 at w = 0). */
     private static boolean dividesBy(ParseTree t, String w) {

@@ -11,7 +11,7 @@ import java.util.List;
  * end's {@code GuardedZeros}): {@code w = max(0, 1 - |y - yy|/T); if (w > 0) { s += w; acc += w * v; }}, or in a loop
  * {@code if (w == 0) continue;} followed only by such terms. The test flips only where w crosses 0, and there every
  * term it adds or drops is {@code w * v ~ 0}: the sums are continuous in w. The guarded side may declare locals, run
- * nested counted loops and ifs, and add or subtract products that have w as a factor; it may not count, store, assign
+ * nested counted loops and ifs, and add or subtract (also atomically) products that have w as a factor; it may not count, store, assign
  * anything else, call a function that is not pure math or a texture fetch, or leave the enclosing loop; the other
  * side does nothing.
  */
@@ -93,11 +93,21 @@ final class ClangGuardedZeros {
                         && factor(st.children.get(1), w)
                         && !dividesBy(st.children.get(1), w);
             }
+            case CXCursor_CallExpr -> {
+                // atomicAdd(P, E) (or another atomic add or subtraction), E a product with w as a factor
+                List<ClangNode> args = arguments(st);
+                if (!ATOMIC_TERMS.contains(callee(st)) || args.size() != 2) return false;
+                return pure(args.get(0)) && pure(args.get(1)) && factor(args.get(1), w) && !dividesBy(args.get(1), w);
+            }
             default -> {
                 return false;
             }
         }
     }
+
+    /** The atomic reductions that add or subtract their operand. */
+    private static final java.util.Set<String> ATOMIC_TERMS = java.util.Set.of(
+            "atomicAdd", "atomicAdd_block", "atomicAdd_system", "unsafeAtomicAdd", "safeAtomicAdd", "atomicSub");
 
     /** Whether {@code e} divides by something that reads {@code w} ({@code w * (v / w)} is not 0 at w = 0). */
     private static boolean dividesBy(ClangNode e, String w) {
