@@ -51,18 +51,70 @@ final class EndClamps {
             AssignExprContext a = assignment(st);
             if (a != null && squash(interp, a.expression(0)).equals(place)) lerp = a.expression(1);
         }
-        if (index == null || lerp == null) return false;
+        if (index == null || lerp == null || writes(interp, block, place) != 1) return false;
+        // the interpolant (1 - f) * A[Y] + f * A[Y'] (factors and terms in any order), f the fractional part v - i
+        if (!(ParseTrees.stripParens(lerp) instanceof AddExprContext sum)
+                || sum.PLUS() == null
+                || sum.expression().size() != 2) return false;
         String array = squash(interp, end.expression());
         String written = end.commaExpression().getText();
         List<String> ends = ends(interp, bound);
-        for (IndexExprContext x : subscripts(lerp)) {
-            if (!squash(interp, x.expression()).equals(array)) continue;
-            String at = x.commaExpression().getText();
-            for (String b : ends)
-                if (at.replaceAll("\\b" + java.util.regex.Pattern.quote(index) + "\\b", b)
-                        .equals(written)) return true;
+        for (int k = 0; k < 2; k++) {
+            List<ExpressionContext> near = factors(sum.expression(k)), far = factors(sum.expression(1 - k));
+            String f = null;
+            boolean at = false;
+            for (ExpressionContext x : near) {
+                if (x instanceof AddExprContext d
+                        && d.MINUS() != null
+                        && d.expression().size() == 2
+                        && one(d.expression(0))) f = squash(interp, d.expression(1));
+                if (x instanceof IndexExprContext s2
+                        && squash(interp, s2.expression()).equals(array))
+                    for (String b : ends)
+                        at |= s2.commaExpression()
+                                .getText()
+                                .replaceAll("\\b" + java.util.regex.Pattern.quote(index) + "\\b", b)
+                                .equals(written);
+            }
+            if (f == null || !at || !interp.fraction(f, v, index)) continue;
+            boolean weight = false, other = false;
+            for (ExpressionContext x : far) {
+                if (squash(interp, x).equals(f)) weight = true;
+                if (x instanceof IndexExprContext s2
+                        && squash(interp, s2.expression()).equals(array)) other = true;
+            }
+            if (weight && other) return true;
         }
         return false;
+    }
+
+    /** The factors of a product (through parentheses), or the expression itself. */
+    private static List<ExpressionContext> factors(ExpressionContext e) {
+        List<ExpressionContext> out = new ArrayList<>();
+        ExpressionContext x = ParseTrees.stripParens(e);
+        if (x instanceof MulExprContext m && m.STAR() != null) {
+            out.addAll(factors(m.expression(0)));
+            out.addAll(factors(m.expression(1)));
+        } else {
+            out.add(x);
+        }
+        return out;
+    }
+
+    private static boolean one(ExpressionContext e) {
+        return ParseTrees.stripParens(e).getText().matches("1(\\.0*)?[fFlL]?");
+    }
+
+    /** How many statements of {@code block} (at its top) assign {@code place} (any assignment operator). */
+    private static int writes(Interpolations interp, BlockStmtContext block, String place) {
+        int n = 0;
+        for (StatementContext st : block.compoundStatement().statement())
+            if (st instanceof ExprStmtContext e)
+                for (ExpressionContext x : e.commaExpression().expression())
+                    if (x instanceof AssignExprContext a
+                            && !a.expression().isEmpty()
+                            && squash(interp, a.expression(0)).equals(place)) n++;
+        return n;
     }
 
     /** The index variable {@code d} declares as a rounding of {@code v} that indexes a linear interpolation, or null. */

@@ -39,32 +39,112 @@ final class ClangEndClamps {
         if (last.kind != CXCursor_CompoundStmt) return false;
         String place = squash(unit, clamp.children.get(0));
         String index = null;
+        String[] indexUsr = new String[1];
         ClangNode lerp = null;
         for (ClangNode st : last.children) {
             if (st.kind == CXCursor_DeclStmt && index == null)
-                for (ClangNode d : st.children) if (index == null) index = roundingOf(unit, d, v.refUsr, fn);
+                for (ClangNode d : st.children)
+                    if (index == null) {
+                        index = roundingOf(unit, d, v.refUsr, fn);
+                        indexUsr[0] = d.usr;
+                    }
             ClangNode a = assignment(st);
             if (a != null && squash(unit, a.children.get(0)).equals(place)) lerp = a.children.get(1);
         }
-        if (index == null || lerp == null) return false;
+        if (index == null || lerp == null || writes(unit, last, place) != 1) return false;
         String array = squash(unit, end.children.get(0));
         String written = squash(unit, end.children.get(1));
         List<String> ends = ends(unit, bound, fn);
         java.util.regex.Pattern i =
                 java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(index) + "\\b");
-        List<ClangNode> subscripts = new ArrayList<>();
-        lerp.forEach(x -> {
-            if (x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) subscripts.add(x);
-        });
-        for (ClangNode x : subscripts) {
-            if (!squash(unit, x.children.get(0)).equals(array)) continue;
-            String at = squash(unit, x.children.get(1));
-            for (String b : ends)
-                if (i.matcher(at)
-                        .replaceAll(java.util.regex.Matcher.quoteReplacement(b))
-                        .equals(written)) return true;
+        // the interpolant (1 - f) * A[Y] + f * A[Y'] (factors and terms in any order), f the fractional part v - i
+        ClangNode sum = strip(lerp);
+        if (sum == null || sum.kind != CXCursor_BinaryOperator || !sum.spelling.equals("+") || sum.children.size() != 2)
+            return false;
+        for (int k = 0; k < 2; k++) {
+            List<ClangNode> near = factors(sum.children.get(k)), far = factors(sum.children.get(1 - k));
+            ClangNode f = null;
+            boolean at = false;
+            for (ClangNode x : near) {
+                if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("-") && x.children.size() == 2) {
+                    Double c = constant(x.children.get(0));
+                    if (c != null && c == 1.0) f = strip(x.children.get(1));
+                }
+                if (x.kind == CXCursor_ArraySubscriptExpr
+                        && x.children.size() == 2
+                        && squash(unit, x.children.get(0)).equals(array))
+                    for (String b : ends)
+                        at |= i.matcher(squash(unit, x.children.get(1)))
+                                .replaceAll(java.util.regex.Matcher.quoteReplacement(b))
+                                .equals(written);
+            }
+            if (f == null || !at || !fraction(f, v.refUsr, indexUsr[0], fn)) continue;
+            boolean weight = false, other = false;
+            for (ClangNode x : far) {
+                if (squash(unit, x).equals(squash(unit, f))) weight = true;
+                if (x.kind == CXCursor_ArraySubscriptExpr
+                        && x.children.size() == 2
+                        && squash(unit, x.children.get(0)).equals(array)) other = true;
+            }
+            if (weight && other) return true;
         }
         return false;
+    }
+
+    /** The factors of a product (through parentheses and implicit conversions), or the expression itself. */
+    private static List<ClangNode> factors(ClangNode e) {
+        List<ClangNode> out = new ArrayList<>();
+        ClangNode x = strip(e);
+        if (x == null) return out;
+        if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("*") && x.children.size() == 2) {
+            out.addAll(factors(x.children.get(0)));
+            out.addAll(factors(x.children.get(1)));
+        } else {
+            out.add(x);
+        }
+        return out;
+    }
+
+    /**
+     * Whether {@code f} is the fractional part of the variable {@code v} over the index {@code i}: {@code v - i}
+     * (through casts of i), or a variable the function initializes to it and does not assign.
+     */
+    private static boolean fraction(ClangNode f, String v, String i, ClangNode fn) {
+        ClangNode d = f;
+        if (i == null) return false;
+        if (f.kind == CXCursor_DeclRefExpr && f.refUsr != null) {
+            ClangNode[] def = new ClangNode[1];
+            boolean[] assigned = new boolean[1];
+            fn.forEach(n -> {
+                if (n.kind == CXCursor_VarDecl && f.refUsr.equals(n.usr) && !n.children.isEmpty())
+                    def[0] = n.children.get(n.children.size() - 1);
+                if ((n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
+                                || n.kind == CXCursor_CompoundAssignOperator)
+                        && !n.children.isEmpty()) {
+                    ClangNode l = strip(n.children.get(0));
+                    if (l != null && f.refUsr.equals(l.refUsr)) assigned[0] = true;
+                }
+            });
+            if (def[0] == null || assigned[0]) return false;
+            d = strip(def[0]);
+        }
+        if (d == null || d.kind != CXCursor_BinaryOperator || !d.spelling.equals("-") || d.children.size() != 2)
+            return false;
+        ClangNode l = strip(d.children.get(0)), r = strip(d.children.get(1));
+        while (r != null && isExplicitCast(r) && !r.children.isEmpty())
+            r = strip(r.children.get(r.children.size() - 1));
+        return l != null && v.equals(l.refUsr) && r != null && r.kind == CXCursor_DeclRefExpr && i.equals(r.refUsr);
+    }
+
+    /** How many statements of {@code block} assign {@code place} (any assignment operator). */
+    private static int writes(ClangUnit unit, ClangNode block, String place) {
+        int n = 0;
+        for (ClangNode st : block.children)
+            if ((st.kind == CXCursor_BinaryOperator && st.spelling.equals("=")
+                            || st.kind == CXCursor_CompoundAssignOperator)
+                    && !st.children.isEmpty()
+                    && squash(unit, st.children.get(0)).equals(place)) n++;
+        return n;
     }
 
     /** The name of the index {@code d} declares as a rounding of the variable {@code v} that indexes a linear
