@@ -90,6 +90,30 @@ final class Interpolations {
         return weight && neighbour ? i : null;
     }
 
+    /** The value of the variable {@code v} when the function defines it once, else null. */
+    ExpressionContext onlyDefinition(String v) {
+        List<ParserRuleContext> defs = definitions.apply(v);
+        return defs.size() == 1 ? value(defs.get(0)) : null;
+    }
+
+    /**
+     * Whether {@code f} (squashed text) is the fractional part of {@code v} over the index {@code i}: {@code v - i}
+     * (through casts of i), or a variable the function defines once as it.
+     */
+    boolean fraction(String f, String v, String i) {
+        if (f.equals(v + "-" + i)) return true;
+        ExpressionContext d = f.matches("\\w+") ? onlyDefinition(f) : null;
+        if (!(d instanceof AddExprContext a)
+                || a.MINUS() == null
+                || a.expression().size() != 2) return false;
+        return v.equals(ParseTrees.simpleName(a.expression(0))) && i.equals(name(a.expression(1)));
+    }
+
+    /** Whether the comparison {@code cmp} of {@code operand} clamps it to an end of a table it interpolates. */
+    boolean endClamp(ParserRuleContext cmp, ParserRuleContext operand) {
+        return EndClamps.clamps(this, cmp, operand);
+    }
+
     /** Whether {@code e} is the value {@code operand} (its text) or a local variable defined as it. */
     boolean weightOf(ExpressionContext e, String x) {
         return sameValue(ParseTrees.stripParens(e), x);

@@ -286,7 +286,11 @@ final class ValueFlow {
                 boolean variate = drawn(component != null ? component : cur);
                 ValueUse.Kind kind = !variate && component == null && drawn(p)
                         ? ValueUse.Kind.RANDOM_DRAW
-                        : ValueUse.Kind.COMPARISON;
+                        : GuardedZeros.guards(p, cur)
+                                ? ValueUse.Kind.ZERO_TERM
+                                : interpolations().endClamp(p, cur)
+                                        ? ValueUse.Kind.END_CLAMP
+                                        : ValueUse.Kind.COMPARISON;
                 out.add(use(kind, p, kind == ValueUse.Kind.COMPARISON ? comparedConstant(p, cur) : null, via, variate));
                 return;
             } else if (p instanceof AndExprContext || p instanceof OrExprContext || p instanceof ConditionContext) {

@@ -132,10 +132,11 @@ final class Consequences {
     /**
      * Whether the value is bounded because a rounding or comparison it reaches is continuous: the rounding indexes a
      * linear interpolation whose weight moves with it ({@link ValueUse.Kind#INTERPOLATION}), the comparison selects
-     * between the values it compares (a clamp, a running min/max: {@link ValueUse.Kind#SELECTION}) or keeps the best
-     * candidate; and every use the source layer saw is continuous: none amplifies, none cancels, none passes it to a
-     * function (whose code the PTX layer may follow into a decision the source layer did not see). The source proves
-     * it from the code: the PTX layer's "rounded to an integral value" or "compared in a condition" at that rounding
+     * between the values it compares (a clamp, a running min/max: {@link ValueUse.Kind#SELECTION}), keeps the best
+     * candidate, guards only terms that carry the value as a factor ({@link ValueUse.Kind#ZERO_TERM}) or clamps it to
+     * the table entry its interpolation gives at the bound ({@link ValueUse.Kind#END_CLAMP}); and every
+     * use the source layer saw is continuous: none amplifies, none cancels, none passes it to a function (whose code
+     * the PTX layer may follow into a decision the source layer did not see). The source proves it from the code: the PTX layer's "rounded to an integral value" or "compared in a condition" at that rounding
      * or comparison does not raise it (LayerMerge, property {@code impactProven}).
      */
     static boolean continuous(Site site) {
@@ -143,6 +144,8 @@ final class Consequences {
         for (ValueUse u : site.uses()) {
             if (u.kind() == ValueUse.Kind.INTERPOLATION
                     || u.kind() == ValueUse.Kind.SELECTION
+                    || u.kind() == ValueUse.Kind.ZERO_TERM
+                    || u.kind() == ValueUse.Kind.END_CLAMP
                     || u.kind() == ValueUse.Kind.BEST_CANDIDATE) interpolation = true;
             else if (u.kind().amplifies() && !toleranceTest(u)
                     || u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
@@ -246,6 +249,11 @@ final class Consequences {
         // the rounding that would decide something, had its weight not moved with it
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.INTERPOLATION) return phrase("use-interpolation", "line", u.line());
+        }
+        // the test that would decide something, had the terms it guards not carried the value as a factor
+        for (ValueUse u : uses) {
+            if (u.kind() == ValueUse.Kind.ZERO_TERM) return phrase("use-zero-term", "line", u.line());
+            if (u.kind() == ValueUse.Kind.END_CLAMP) return phrase("use-end-clamp", "line", u.line());
         }
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.STORE) return phrase("use-stored", "line", u.line());

@@ -170,8 +170,13 @@ final class ClangUses {
                 // compared with a fresh random draw (either side: u * I0 >= I is u >= I / I0): one ulp shifts the
                 // outcome's probability, it decides no single outcome
                 boolean variate = unit.drawn(c, fn);
-                ValueUse.Kind kind =
-                        !variate && unit.drawn(p, fn) ? ValueUse.Kind.RANDOM_DRAW : ValueUse.Kind.COMPARISON;
+                ValueUse.Kind kind = !variate && unit.drawn(p, fn)
+                        ? ValueUse.Kind.RANDOM_DRAW
+                        : ClangGuardedZeros.guards(p, c)
+                                ? ValueUse.Kind.ZERO_TERM
+                                : ClangEndClamps.clamps(unit, p, c, fn.node())
+                                        ? ValueUse.Kind.END_CLAMP
+                                        : ValueUse.Kind.COMPARISON;
                 // the constant a variable is compared with ('r2 != 0.0f'), as the hand-written ValueFlow records it
                 String compared = null;
                 ClangNode value = strip(c);

@@ -78,6 +78,19 @@ public record ValueUse(Kind kind, int line, int column, String text, String deta
          * value moves by about one ulp of value, not by a cell (continuous).
          */
         INTERPOLATION,
+        /**
+         * Tested against zero where the side the test guards only adds terms that carry the value as a factor, and the
+         * other side does nothing ({@code w = max(0, 1 - d); if (w > 0) acc += w * v;}, or {@code if (w == 0)
+         * continue;} before such terms): the test flips only where the value is about zero, where those terms are
+         * zero either way (continuous).
+         */
+        ZERO_TERM,
+        /**
+         * Compared with a bound where the taken branch clamps it to the table entry that the other branch's linear
+         * interpolation of it gives at that bound ({@code if (v <= 0) P = a[0]; else { i = (int)v; w = v - i; P =
+         * (1-w)*a[i] + w*a[i+1]; }}): both branches agree where the test flips (continuous).
+         */
+        END_CLAMP,
         /** Stored to memory (array element, member, pointer target). */
         STORE,
         /** Returned from the function. */
