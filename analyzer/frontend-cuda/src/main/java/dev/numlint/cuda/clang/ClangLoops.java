@@ -220,8 +220,7 @@ final class ClangLoops {
         if (root == null) return null;
         List<ClangNode> chain = new ArrayList<>(); // outermost first
         for (ClangNode p = acc.parent; p != null; p = p.parent) {
-            if (p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt)
-                chain.add(0, p);
+            if (isLoop(p)) chain.add(0, p);
             if (ClangUnit.FUNCTION_KINDS.contains(p.kind)) break;
         }
         if (chain.isEmpty()) return null;

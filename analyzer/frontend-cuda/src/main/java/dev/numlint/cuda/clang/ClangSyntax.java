@@ -154,9 +154,20 @@ final class ClangSyntax {
 
     static ClangNode innermostLoop(ClangNode n) {
         for (ClangNode p = n.parent; p != null; p = p.parent) {
-            if (p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt) return p;
+            if (isLoop(p)) return p;
         }
         return null;
+    }
+
+    /**
+     * Whether {@code n} is a loop: a for, while or do loop, or a range {@code for} ({@code for (float x : {a, b})},
+     * {@code for (auto &v : vec)}), whose trips Clang's facts do not count.
+     */
+    static boolean isLoop(ClangNode n) {
+        return n.kind == CXCursor_ForStmt
+                || n.kind == CXCursor_WhileStmt
+                || n.kind == CXCursor_DoStmt
+                || n.kind == CXCursor_CXXForRangeStmt;
     }
 
     static boolean clang_isExpressionKind(int kind) {
@@ -179,6 +190,7 @@ final class ClangSyntax {
                     || p.kind == CXCursor_ForStmt
                     || p.kind == CXCursor_WhileStmt
                     || p.kind == CXCursor_DoStmt
+                    || p.kind == CXCursor_CXXForRangeStmt
                     || p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"));
             if (conditional && !c.contains(u)) return false;
         }
@@ -194,7 +206,7 @@ final class ClangSyntax {
         String root = rootUsr(lhs);
         List<ClangNode> loops = new java.util.ArrayList<>();
         for (ClangNode p = at.parent; p != null && p != fn.node(); p = p.parent) {
-            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
+            if (!isLoop(p)) continue;
             if (root != null && declares(p, root)) break;
             loops.add(p);
         }
