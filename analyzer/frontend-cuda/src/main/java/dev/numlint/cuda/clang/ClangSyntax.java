@@ -152,6 +152,29 @@ final class ClangSyntax {
         return null;
     }
 
+    /**
+     * The counters of a {@code for} loop, by USR: the variable its initialization declares or assigns ({@link
+     * #loopVariable}) and every variable its increment steps ({@code for (i = 1, j = 1; i < n; i += 2, j++)}: i and
+     * j), as the hand-written front end's induction variables ({@code ForLoopTrips}). Empty for other loops.
+     */
+    static java.util.Set<String> loopVariables(ClangNode loop) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        if (loop.kind != CXCursor_ForStmt) return out;
+        String v = loopVariable(loop);
+        if (v != null) out.add(v);
+        // init, condition, increment, body: the increment is known only when all four are there
+        if (loop.children.size() != 4) return out;
+        loop.children.get(2).forEach(x -> {
+            boolean step = x.kind == CXCursor_UnaryOperator && (x.spelling.equals("++") || x.spelling.equals("--"))
+                    || x.kind == CXCursor_CompoundAssignOperator
+                    || x.kind == CXCursor_BinaryOperator && x.spelling.equals("=");
+            if (!step || x.children.isEmpty()) return;
+            ClangNode target = strip(x.children.get(0));
+            if (target != null && target.kind == CXCursor_DeclRefExpr && target.refUsr != null) out.add(target.refUsr);
+        });
+        return out;
+    }
+
     static ClangNode innermostLoop(ClangNode n) {
         for (ClangNode p = n.parent; p != null; p = p.parent) {
             if (isLoop(p)) return p;
