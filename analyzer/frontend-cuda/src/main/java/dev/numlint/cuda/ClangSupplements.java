@@ -22,11 +22,12 @@ final class ClangSupplements {
 
     /**
      * What a function analyzed from Clang's facts alone gets and lacks (the Clang-alone path's differences,
-     * docs/frontend/clang-alone-session18.md): every check runs on Clang's reading; the hand-written front end's random
-     * state across calls and the lines of its random variates (which the PTX layer reads) are not computed for it.
+     * docs/frontend/clang-alone-session20.md): every check runs on Clang's reading, random state across calls
+     * included ({@code ClangVariateParams}); the lines of the hand-written front end's random variates (which the PTX
+     * layer reads) are not computed for it.
      */
-    static final String LACKS = "; every check ran on Clang's reading, without the hand-written front end's random"
-            + " state across calls and random-variate lines";
+    static final String LACKS =
+            "; every check ran on Clang's reading, without the hand-written front end's random-variate lines";
 
     ClangSupplements(CudaStats stats) {
         this.stats = stats;

@@ -17,11 +17,13 @@ final class ClangLoops {
 
     private final ClangStepBounds stepBounds;
     private final ClangSweeps sweeps;
+    private final ClangOutParams outParams;
 
     ClangLoops(ClangUnit unit) {
         this.unit = unit;
         this.stepBounds = new ClangStepBounds(unit);
         this.sweeps = new ClangSweeps(unit);
+        this.outParams = new ClangOutParams(unit);
     }
 
     /**
@@ -220,8 +222,7 @@ final class ClangLoops {
         if (root == null) return null;
         List<ClangNode> chain = new ArrayList<>(); // outermost first
         for (ClangNode p = acc.parent; p != null; p = p.parent) {
-            if (p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt)
-                chain.add(0, p);
+            if (isLoop(p)) chain.add(0, p);
             if (ClangUnit.FUNCTION_KINDS.contains(p.kind)) break;
         }
         if (chain.isEmpty()) return null;
@@ -236,7 +237,7 @@ final class ClangLoops {
                 if (found[0] != null || n.offset < 0 || n.offset >= accNode.offset) return;
                 if (n == loop || inner != null && inner.contains(n)) return;
                 // in every iteration that reaches the update: outside branches, or in the branch that holds the update
-                if (innermostLoop(n) != loop || !dominates(n, accNode, loop)) return;
+                if (innermostLoop(n) != loop || !dominates(ClangOutParams.anchor(n), accNode, loop)) return;
                 if (resets(n, root, want)) found[0] = n;
             });
             // a sweep for (j...) acc[j] = 0 in the loop's body resets every element, before or after the update
@@ -435,6 +436,8 @@ final class ClangLoops {
             return !reads[0];
         }
         if (n.kind == CXCursor_CallExpr) {
+            // hitSlab(ray, &tnear, &tfar): the callee defines tnear through its address before reading it
+            if (target.matches("[A-Za-z_]\\w*") && outParams.defines(n, root)) return true;
             String name = callee(n);
             if (!name.equals("memset") && !name.equals("std::memset") && !name.equals("__builtin_memset")) return false;
             List<ClangNode> args = arguments(n);

@@ -29,16 +29,112 @@ final class ClangRandom {
     private final Set<String> inProgress = new HashSet<>();
     private final Map<ClangUnit.Function, Map<String, List<Def>>> defs = new HashMap<>();
 
+    /**
+     * The parameters that hold a variate at every call site ({@link ClangVariateParams}), by function name and
+     * position; null until the first question.
+     */
+    private Map<String, List<Set<String>>> seeds;
+
+    /** The parameters (by USR) whose members are seeded: {@code p->x} reads the member's own definitions. */
+    private final Set<String> memberSeeded = new HashSet<>();
+
     ClangRandom(ClangUnit unit) {
         this.unit = unit;
     }
 
-    /** A definition of a local: its node, the value it stores, and whether it replaces the variable whole. */
-    private record Def(ClangNode at, ClangNode value, boolean plain) {}
+    /** One round of {@link ClangVariateParams}: the draws with the parameters {@code seeds} known so far. */
+    ClangRandom(ClangUnit unit, Map<String, List<Set<String>>> seeds) {
+        this.unit = unit;
+        seed(seeds);
+    }
+
+    private void seed(Map<String, List<Set<String>>> s) {
+        seeds = s;
+        if (s.isEmpty()) return;
+        for (ClangUnit.Function f : unit.functions()) {
+            List<Set<String>> keys = s.get(ClangVariateParams.simpleName(f));
+            if (keys == null) continue;
+            List<ClangNode> params = parameters(f);
+            for (int k = 0; k < Math.min(keys.size(), params.size()); k++) {
+                for (String key : keys.get(k)) if (!key.isEmpty()) memberSeeded.add(params.get(k).usr);
+            }
+        }
+    }
+
+    private static List<ClangNode> parameters(ClangUnit.Function f) {
+        List<ClangNode> params = new ArrayList<>();
+        for (ClangNode c : f.node().children) if (c.kind == CXCursor_ParmDecl && c.usr != null) params.add(c);
+        return params;
+    }
+
+    /**
+     * A definition of a local: its node, the value it stores, and whether it replaces the variable whole; a
+     * parameter's {@code seed} holds a variate at every call site.
+     */
+    private record Def(ClangNode at, ClangNode value, boolean plain, boolean seed) {
+        Def(ClangNode at, ClangNode value, boolean plain) {
+            this(at, value, plain, false);
+        }
+    }
 
     /** Whether the value of {@code e} in {@code fn} is computed from a random draw. */
     synchronized boolean drawn(ClangNode e, ClangUnit.Function fn) {
+        if (seeds == null) seed(ClangVariateParams.of(unit));
         return e != null && fn != null && drawn(e, fn, DEPTH);
+    }
+
+    /** Whether a function of the unit calls a generator (or a function of the unit that returns a draw). */
+    boolean anyDraw() {
+        for (ClangUnit.Function f : unit.functions()) {
+            boolean[] hit = new boolean[1];
+            f.node().forEach(x -> {
+                if (!hit[0] && draws(x)) hit[0] = true;
+            });
+            if (hit[0]) return true;
+        }
+        return false;
+    }
+
+    /**
+     * What the argument {@code a} of {@code call} in {@code fn} carries that is a variate: {@code ""} when its value
+     * is one, and the members of the variable it passes ({@code &v}, {@code v}) that are; a member updated by the call
+     * itself in a loop (the previous iteration's {@code rotate(&v, ...)}) reaches it too.
+     */
+    Set<String> carried(ClangNode a, ClangNode call, ClangUnit.Function fn) {
+        Set<String> out = new java.util.LinkedHashSet<>();
+        ClangNode u = strip(a);
+        ClangNode v = u;
+        if (u != null && u.kind == CXCursor_UnaryOperator && u.spelling.equals("&") && u.children.size() == 1)
+            v = strip(u.children.get(0));
+        if (v == null || v.kind != CXCursor_DeclRefExpr || v.refUsr == null) {
+            if (drawn(a, fn, DEPTH)) out.add("");
+            return out;
+        }
+        if (variateRead(v, v.refUsr, fn, DEPTH) || seed(v.refUsr, fn, "")) out.add("");
+        String prefix = v.refUsr + ".";
+        Set<String> members = new java.util.TreeSet<>();
+        for (String key : definitions(fn).keySet())
+            if (key.startsWith(prefix)) members.add(key.substring(prefix.length()));
+        for (String m : members) {
+            if (variateRead(v, prefix + m, fn, DEPTH) || carriedByItself(call, prefix + m, fn)) out.add(m);
+        }
+        return out;
+    }
+
+    /** Whether the parameter {@code usr} of {@code fn} is seeded with {@code key}. */
+    private boolean seed(String usr, ClangUnit.Function fn, String key) {
+        for (Def d : definitions(fn).getOrDefault(key.isEmpty() ? usr : usr + "." + key, List.of()))
+            if (d.seed) return true;
+        return false;
+    }
+
+    /** Whether {@code call}, inside a loop of {@code fn}, updates {@code key} with a drawn value (the next read). */
+    private boolean carriedByItself(ClangNode call, String key, ClangUnit.Function fn) {
+        if (innermostLoop(call) == null) return false;
+        for (Def d : definitions(fn).getOrDefault(key, List.of())) {
+            if (d.at == call && !d.seed && drawn(d.value, fn, DEPTH - 1)) return true;
+        }
+        return false;
     }
 
     private boolean drawn(ClangNode e, ClangUnit.Function fn, int depth) {
@@ -143,7 +239,7 @@ final class ClangRandom {
         if (n.kind != CXCursor_MemberRefExpr || n.children.size() != 1) return null;
         ClangNode base = strip(n.children.get(0));
         if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
-        if (unit.text(n).contains("->")) return null;
+        if (unit.text(n).contains("->") && !memberSeeded.contains(base.refUsr)) return null;
         return base.refUsr + "." + n.spelling;
     }
 
@@ -176,6 +272,7 @@ final class ClangRandom {
             for (Def d : ds) if (d.at.offset > ref.endOffset && d.at.endOffset <= p.endOffset) reaching.add(d);
         }
         for (Def d : reaching) {
+            if (d.seed) return true; // a parameter that holds a variate at every call site
             if (d.at.offset <= ref.offset && d.at.endOffset >= ref.endOffset) continue; // x = x + ...: the read itself
             if (drawn(d.value, fn, depth - 1)) return true;
         }
@@ -221,6 +318,15 @@ final class ClangRandom {
     private Map<String, List<Def>> definitions(ClangUnit.Function fn) {
         return defs.computeIfAbsent(fn, f -> {
             Map<String, List<Def>> out = new HashMap<>();
+            List<Set<String>> keys = seeds == null ? null : seeds.get(ClangVariateParams.simpleName(f));
+            List<ClangNode> params = keys == null ? List.of() : parameters(f);
+            for (int k = 0; k < Math.min(params.size(), keys == null ? 0 : keys.size()); k++) {
+                ClangNode p = params.get(k);
+                for (String key : keys.get(k)) {
+                    out.computeIfAbsent(key.isEmpty() ? p.usr : p.usr + "." + key, x -> new ArrayList<>())
+                            .add(new Def(p, null, true, true));
+                }
+            }
             f.node().forEach(x -> {
                 if (x.kind == CXCursor_VarDecl && x.usr != null && !x.children.isEmpty()) {
                     ClangNode init = x.children.get(x.children.size() - 1);

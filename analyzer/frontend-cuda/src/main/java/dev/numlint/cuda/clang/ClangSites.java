@@ -186,10 +186,9 @@ final class ClangSites {
         ClangNode outermost = null;
         for (ClangNode p : carryingLoops(lhs, n, fn)) {
             outermost = p;
-            String var = loopVariable(p);
-            if (var == null) continue;
-            if (index.contains(var)) element = true;
-            else carrying.add(var);
+            java.util.Set<String> counters = loopVariables(p);
+            if (counters.stream().anyMatch(index::contains)) element = true;
+            else carrying.addAll(counters);
         }
         if (!element) return false;
         ClangNode loops = outermost;

@@ -35,8 +35,12 @@ final class ClangSweeps {
             own.add(0, squash(unit.text(strip(b.children.get(1)))));
             b = strip(b.children.get(0));
         }
-        if (own.isEmpty() || b == null || b.kind != CXCursor_DeclRefExpr || b.refUsr == null) return null;
-        String base = b.refUsr;
+        if (own.isEmpty() || b == null) return null;
+        // an array variable (by its USR) or a member array of one (st->y, by its text)
+        String base = b.kind == CXCursor_DeclRefExpr
+                ? b.refUsr
+                : b.kind == CXCursor_MemberRefExpr && rootUsr(b) != null ? squash(unit.text(b)) : null;
+        if (base == null) return null;
         ClangNode[] found = new ClangNode[1];
         loop.forEach(n -> {
             if (found[0] != null || n == loop || n.kind != CXCursor_ForStmt) return;
@@ -44,26 +48,34 @@ final class ClangSweeps {
             // in every iteration, before or after the update; or before it on every path that reaches it (the
             // sweep and the update in one branch: `if (small) { for (i...) acc[i] = 0; ... acc[i] += x; }`)
             if (!everyIteration(n, loop) && !(n.offset < update.offset && dominates(n, update, loop))) return;
-            if (resetsAll(n, base, own)) found[0] = n;
+            if (resetsAll(n, base, own, loop)) found[0] = n;
         });
         return found[0];
     }
 
     /** Whether the sweep {@code sweep} assigns a constant to every element {@code base[own...]} (see the class). */
-    private boolean resetsAll(ClangNode sweep, String base, List<String> own) {
+    private boolean resetsAll(ClangNode sweep, String base, List<String> own, ClangNode loop) {
         boolean[] hit = new boolean[1];
         sweep.forEach(n -> {
             if (hit[0] || n.kind != CXCursor_BinaryOperator || !n.spelling.equals("=") || n.children.size() != 2)
                 return;
-            if (constant(n.children.get(1)) == null || !everyIteration(n, sweep)) return;
+            if (!everyIteration(n, sweep)) return;
             List<ClangNode> ix = new ArrayList<>();
             ClangNode b = strip(n.children.get(0));
             while (b != null && b.kind == CXCursor_ArraySubscriptExpr && b.children.size() == 2) {
                 ix.add(0, strip(b.children.get(1)));
                 b = strip(b.children.get(0));
             }
-            if (b == null || !base.equals(b.refUsr) || b.kind != CXCursor_DeclRefExpr || ix.size() != own.size())
-                return;
+            if (b == null || !base.equals(key(b)) || ix.size() != own.size()) return;
+            // a constant resets any element; a value that reads nothing of the array, directly or through a local
+            // the loop assigns, resets the accumulator's own element (st->y[i] = alpha * x[i] ...; st->y[i] += t)
+            if (constant(n.children.get(1)) == null) {
+                boolean ownElement = true;
+                for (int k = 0; k < ix.size(); k++)
+                    ownElement &=
+                            ix.get(k) != null && squash(unit.text(ix.get(k))).equals(own.get(k));
+                if (!ownElement || readsArray(n.children.get(1), base, loop)) return;
+            }
             Set<String> counters = new HashSet<>();
             for (ClangNode p = n.parent; p != null && p != sweep.parent; p = p.parent) {
                 String v = loopVariable(p);
@@ -75,6 +87,46 @@ final class ClangSweeps {
                 if (!counter && (x == null || !squash(unit.text(x)).equals(own.get(k)))) return;
             }
             hit[0] = true;
+        });
+        return hit[0];
+    }
+
+    /** The key of an array base: a variable's USR, a member array's text ({@code st->y}), else null. */
+    private String key(ClangNode b) {
+        if (b.kind == CXCursor_DeclRefExpr) return b.refUsr;
+        return b.kind == CXCursor_MemberRefExpr ? squash(unit.text(b)) : null;
+    }
+
+    /**
+     * Whether {@code value} reads the array {@code base}: an element or the array itself, or a local that {@code loop}
+     * assigns from an expression that reads it (one step, as a value computed from the array in the same iteration).
+     */
+    private boolean readsArray(ClangNode value, String base, ClangNode loop) {
+        if (mentionsArray(value, base)) return true;
+        Set<String> locals = new HashSet<>();
+        value.forEach(x -> {
+            if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null) locals.add(x.refUsr);
+        });
+        boolean[] hit = new boolean[1];
+        loop.forEach(x -> {
+            if (hit[0]) return;
+            if (x.kind == CXCursor_VarDecl && locals.contains(x.usr) && !x.children.isEmpty()) {
+                hit[0] = mentionsArray(x.children.get(x.children.size() - 1), base);
+            } else if ((x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")
+                            || x.kind == CXCursor_CompoundAssignOperator)
+                    && x.children.size() == 2) {
+                ClangNode l = strip(x.children.get(0));
+                if (l != null && l.kind == CXCursor_DeclRefExpr && locals.contains(l.refUsr))
+                    hit[0] = mentionsArray(x.children.get(1), base);
+            }
+        });
+        return hit[0];
+    }
+
+    private boolean mentionsArray(ClangNode e, String base) {
+        boolean[] hit = new boolean[1];
+        e.forEach(x -> {
+            if (!hit[0] && base.equals(key(x))) hit[0] = true;
         });
         return hit[0];
     }

@@ -152,11 +152,45 @@ final class ClangSyntax {
         return null;
     }
 
+    /**
+     * The counters of a {@code for} loop, by USR: the variable its initialization declares or assigns ({@link
+     * #loopVariable}) and every variable its increment steps ({@code for (i = 1, j = 1; i < n; i += 2, j++)}: i and
+     * j), as the hand-written front end's induction variables ({@code ForLoopTrips}). Empty for other loops.
+     */
+    static java.util.Set<String> loopVariables(ClangNode loop) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        if (loop.kind != CXCursor_ForStmt) return out;
+        String v = loopVariable(loop);
+        if (v != null) out.add(v);
+        // init, condition, increment, body: the increment is known only when all four are there
+        if (loop.children.size() != 4) return out;
+        loop.children.get(2).forEach(x -> {
+            boolean step = x.kind == CXCursor_UnaryOperator && (x.spelling.equals("++") || x.spelling.equals("--"))
+                    || x.kind == CXCursor_CompoundAssignOperator
+                    || x.kind == CXCursor_BinaryOperator && x.spelling.equals("=");
+            if (!step || x.children.isEmpty()) return;
+            ClangNode target = strip(x.children.get(0));
+            if (target != null && target.kind == CXCursor_DeclRefExpr && target.refUsr != null) out.add(target.refUsr);
+        });
+        return out;
+    }
+
     static ClangNode innermostLoop(ClangNode n) {
         for (ClangNode p = n.parent; p != null; p = p.parent) {
-            if (p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt) return p;
+            if (isLoop(p)) return p;
         }
         return null;
+    }
+
+    /**
+     * Whether {@code n} is a loop: a for, while or do loop, or a range {@code for} ({@code for (float x : {a, b})},
+     * {@code for (auto &v : vec)}), whose trips Clang's facts do not count.
+     */
+    static boolean isLoop(ClangNode n) {
+        return n.kind == CXCursor_ForStmt
+                || n.kind == CXCursor_WhileStmt
+                || n.kind == CXCursor_DoStmt
+                || n.kind == CXCursor_CXXForRangeStmt;
     }
 
     static boolean clang_isExpressionKind(int kind) {
@@ -179,6 +213,7 @@ final class ClangSyntax {
                     || p.kind == CXCursor_ForStmt
                     || p.kind == CXCursor_WhileStmt
                     || p.kind == CXCursor_DoStmt
+                    || p.kind == CXCursor_CXXForRangeStmt
                     || p.kind == CXCursor_BinaryOperator && (p.spelling.equals("&&") || p.spelling.equals("||"));
             if (conditional && !c.contains(u)) return false;
         }
@@ -194,7 +229,7 @@ final class ClangSyntax {
         String root = rootUsr(lhs);
         List<ClangNode> loops = new java.util.ArrayList<>();
         for (ClangNode p = at.parent; p != null && p != fn.node(); p = p.parent) {
-            if (p.kind != CXCursor_ForStmt && p.kind != CXCursor_WhileStmt && p.kind != CXCursor_DoStmt) continue;
+            if (!isLoop(p)) continue;
             if (root != null && declares(p, root)) break;
             loops.add(p);
         }

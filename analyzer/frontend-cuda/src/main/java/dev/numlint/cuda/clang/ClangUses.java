@@ -518,6 +518,9 @@ final class ClangUses {
         List<ClangNode> refs = new ArrayList<>();
         for (ClangNode x : index.reads().getOrDefault(usr, List.of()))
             if (x.offset > def.endOffset && (x.offset < until || rhs != null && rhs.contains(x))) refs.add(x);
+        // the conditions of the loops around the definition test the value in the next iteration
+        for (ClangNode x : ClangLoopConditions.reads(def, usr, index.reads().getOrDefault(usr, List.of()), fn))
+            if (x.offset < def.offset && !refs.contains(x)) refs.add(x);
         for (ClangNode r : refs) {
             ClangNode p = r.parent;
             while (p != null
