@@ -14,8 +14,9 @@ import java.util.Set;
  * branch between them), that assigns a constant to {@code acc[j]} for every {@code j} of its own counter
  * ({@code for (j = 0; j < 4; j++) s[j] = 0.0f;}) gives every element of the accumulator a fresh value in each
  * iteration, before or after the update: the loop carries no sum into {@code acc[...]}. A sweep inside a branch
- * resets it when it comes before the update on every path that reaches the update (the branch holds both). Each index of the reset is
- * the accumulator's own index or the counter of a for loop of the sweep around the assignment.
+ * resets it when it comes before the update on every path that reaches the update (the branch holds both). Each
+ * index of the reset is the accumulator's own index or the counter of a for loop of the sweep around the
+ * assignment.
  */
 final class ClangSweeps {
     private final ClangUnit unit;
