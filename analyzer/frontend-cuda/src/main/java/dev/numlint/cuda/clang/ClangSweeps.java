@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * Element resets by a sweep (a {@link ClangLoops} def-use fact, as the hand-written front end's
  * {@code AccumulationSites.resetsElements}): a for loop in the body of a loop, run in every iteration of it (no
- * branch between them), that assigns a constant to {@code acc[j]} for every {@code j} of its own counter
+ * branch between them) or in every one that reaches the update (before it, in the branch that holds it), that assigns a constant to {@code acc[j]} for every {@code j} of its own counter
  * ({@code for (j = 0; j < 4; j++) s[j] = 0.0f;}) gives every element of the accumulator a fresh value in each
  * iteration, before or after the update: the loop carries no sum into {@code acc[...]}. Each index of the reset is
  * the accumulator's own index or the counter of a for loop of the sweep around the assignment.
@@ -40,7 +40,10 @@ final class ClangSweeps {
         loop.forEach(n -> {
             if (found[0] != null || n == loop || n.kind != CXCursor_ForStmt) return;
             if (innermostLoop(n) != loop || n.contains(update) || inner != null && inner.contains(n)) return;
-            if (!everyIteration(n, loop)) return;
+            // every iteration of the loop, or every one that reaches the update: before it, in the branch that
+            // holds it (if (small) { for (i...) a[i] = 0; for (l...) for (i...) a[i] += ...; })
+            if (!everyIteration(n, loop) && !(n.offset >= 0 && n.offset < update.offset && dominates(n, update, loop)))
+                return;
             if (resetsAll(n, base, own)) found[0] = n;
         });
         return found[0];
