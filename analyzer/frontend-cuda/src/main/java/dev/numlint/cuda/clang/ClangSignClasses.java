@@ -34,6 +34,8 @@ final class ClangSignClasses {
     private static final Set<String> RELATIONS = Set.of("<", ">", "<=", ">=", "==", "!=");
     /** The operations a site can be: a contraction's sum or difference, a sum's update, a division, a call. */
     private static final Set<String> SITE_OPERATORS = Set.of("+", "-", "+=", "-=", "/");
+    /** Marks a call site for {@link #find}: a math-library call, written as the site's text. */
+    private static final Set<String> CALL = Set.of("()");
     /**
      * Functions whose rounded (or approximate) value has the sign class of the exact one: a relative error below 1
      * keeps a positive value positive, and these are 0 exactly when their argument is (sqrt, cbrt) or never (the
@@ -79,11 +81,11 @@ final class ClangSignClasses {
      * rounding of the contraction written {@code site} at {@code siteLine} (same function); false when either is not
      * found or the independence is not proven.
      */
-    synchronized boolean testCannotFlip(int siteLine, String site, int testLine, String test) {
+    synchronized boolean testCannotFlip(int siteLine, String site, boolean call, int testLine, String test) {
         for (ClangUnit.Function fn : unit.functions()) {
             if (siteLine < fn.startLine() || siteLine > fn.endLine()) continue;
             if (testLine < fn.startLine() || testLine > fn.endLine()) return false;
-            ClangNode at = find(fn, siteLine, site, SITE_OPERATORS);
+            ClangNode at = find(fn, siteLine, site, call ? CALL : SITE_OPERATORS);
             ClangNode cmp = find(fn, testLine, test, RELATIONS);
             if (at == null || cmp == null || cmp.children.size() != 2) return false;
             synchronized (signs) {
@@ -103,22 +105,24 @@ final class ClangSignClasses {
 
     /**
      * The binary operator written {@code text} (squashed) at {@code line} with one of {@code ops}, or the call written
-     * so when {@code ops} is {@link #SITE_OPERATORS}; null when there is none.
+     * so when {@code ops} is {@link #CALL}; null when there is none.
      */
     private ClangNode find(ClangUnit.Function fn, int line, String text, Set<String> ops) {
         // a long text comes cut after 120 characters with " ..." (the hand-written front end's site text): its
         // beginning must then name one operation of the line
         boolean cut = text.endsWith(" ...");
         String want = squash(cut ? text.substring(0, text.length() - 4) : text);
-        boolean calls = ops == SITE_OPERATORS;
+        boolean calls = ops == CALL;
         List<ClangNode> out = new java.util.ArrayList<>();
         fn.node().forEach(n -> {
             if (n.line != line
-                    || !((n.kind == CXCursor_BinaryOperator || n.kind == CXCursor_CompoundAssignOperator)
+                    || !(!calls
+                                    && (n.kind == CXCursor_BinaryOperator || n.kind == CXCursor_CompoundAssignOperator)
                                     && ops.contains(n.spelling)
                             || calls && n.kind == CXCursor_CallExpr)) return;
             String t = squash(unit.text(n));
-            if (cut ? t.length() > want.length() && t.startsWith(want) : t.equals(want)) out.add(n);
+            // (the cut comes after the token that passes 120 characters, the last one too)
+            if (cut ? t.startsWith(want) : t.equals(want)) out.add(n);
         });
         if (out.isEmpty() || cut && out.size() > 1) return null;
         return out.get(0);

@@ -175,13 +175,16 @@ public final class ClangSupplement {
         List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
         for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
         for (FunctionFacts.Division d : facts.divisions) rounded.add(d.site());
+        int operations = rounded.size();
         for (FunctionFacts.MathCall c : facts.calls) rounded.add(c.site());
-        for (dev.numlint.cuda.facts.Site site : rounded) {
+        for (int i = 0; i < rounded.size(); i++) {
+            dev.numlint.cuda.facts.Site site = rounded.get(i);
+            boolean call = i >= operations;
             int before = site.uses().size();
             site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
                     && u.text() != null
                     && site.text() != null
-                    && signClasses.testCannotFlip(site.line(), site.text(), u.line(), u.text()));
+                    && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
             if (site.uses().size() < before) site.withTestsOfFixedSign();
         }
         for (FunctionFacts.Promotion p : facts.promotions) {
