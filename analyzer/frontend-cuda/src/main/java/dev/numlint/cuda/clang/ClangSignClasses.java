@@ -324,12 +324,22 @@ final class ClangSignClasses {
                 ClangNode f = x.children.get(i), g = y.children.get(j);
                 String ft = squash(unit.text(strip(f)));
                 // one value: a local stored once (const float l = ...), read by both products
-                if (ft.isEmpty() || !ft.equals(squash(unit.text(strip(g)))) || !storedOnce(fn, strip(f))) continue;
+                if (ft.isEmpty() || !ft.equals(squash(unit.text(strip(g)))) || !fixedValue(fn, strip(f))) continue;
                 if (signs.nonNegative(x.children.get(1 - i), s, 0) && signs.nonNegative(y.children.get(1 - j), s, 0))
                     return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether {@code e} has one value wherever it is read: locals stored once and their products
+     * ({@code helicalWeight * l_phi}), with no call.
+     */
+    private boolean fixedValue(ClangUnit.Function fn, ClangNode e) {
+        if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("*") && e.children.size() == 2)
+            return fixedValue(fn, strip(e.children.get(0))) && fixedValue(fn, strip(e.children.get(1)));
+        return storedOnce(fn, e);
     }
 
     /** Whether {@code e} names a local stored exactly once, by its declaration or one assignment. */
