@@ -24,6 +24,13 @@ import java.util.Set;
  * is independent too. A sum of the contraction with another value of unknown sign, a comparison with another
  * threshold than 0, or any other operation keeps the test's flip.
  *
+ * <p>The site may also be a division or a call to a function whose rounding keeps the sign class (a quotient,
+ * {@code sqrt}, {@code exp}: {@link #keepsClass}); a divisor is taken to be farther from 0 than its rounding error, so
+ * a quotient's sign class follows its dividend's; two products of one common factor and non-negative ones
+ * ({@code l * m1 + l * m2}) sum to 0 exactly when both are; a store in the body of the tested {@code if} (no loop
+ * around it) does not reach the test. Underflow (a quotient or exponential below 2^-126) is the exception none of
+ * these proves away.
+ *
  * <p>{@code const float s = sqrtf(a*a + b*b) / c; const float w = s * fmaxf(0.0f, hi - lo); if (w > 0.0f)}: the test
  * follows the overlap's sign alone; {@code shift = k * rsqrtf(R*R + x*x); shift > 0.0f}: the sign of {@code k}.
  */
