@@ -338,6 +338,26 @@ class CudaSourceAnalyzerTest {
         assertThat(at.apply("NL004", 43).message()).contains("loop at line 40:");
     }
 
+    /**
+     * An accumulator reset by a sweep ({@code for (i...) a[i] = 0}) in the branch that holds the sum, before it
+     * (levmar's J^T e): NL004 cites the loop over the terms, not the outer iteration loop; a reset in the other branch
+     * leaves the outer loop carrying the sum.
+     */
+    @Test
+    void sweepResetInTheSumsBranchMovesTheCitedLoop(@TempDir Path dir) throws Exception {
+        Files.copy(
+                Path.of("src/test/resources/fixtures/cuda/default/branch_sweeps_cited.c"),
+                dir.resolve("branch_sweeps_cited.c"));
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        java.util.function.IntFunction<String> at = line -> ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL004") && f.location().startLine() == line)
+                .findFirst()
+                .orElseThrow()
+                .message();
+        assertThat(at.apply(13)).contains("loop at line 9:");
+        assertThat(at.apply(51)).contains("loop at line 43:");
+    }
+
     /** A cast to a C99 complex type or a pointer to one ({@code (float complex*) malloc(...)}) is a cast. */
     @Test
     void castsToC99ComplexTypesAreRead(@TempDir Path dir) throws Exception {

@@ -155,6 +155,22 @@ final class Consequences {
     }
 
     /**
+     * Whether the value is bounded because the tests against 0 it reaches cannot flip (a front end proved their sign
+     * class independent of its rounding, {@link Site#testsOfFixedSign}) and no other use amplifies, cancels or passes
+     * it to a function. The source proves it from the code: the PTX layer's "compared in a condition" at such a test
+     * does not raise it (LayerMerge, property {@code impactProven}).
+     */
+    static boolean fixedSign(Site site) {
+        if (!site.testsOfFixedSign()) return false;
+        for (ValueUse u : site.uses()) {
+            if (u.kind().amplifies() && !toleranceTest(u)
+                    || u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
+                    || u.kind() == ValueUse.Kind.CALL) return false;
+        }
+        return true;
+    }
+
+    /**
      * Reports through {@link CudaReport#reportProven} when the impact is proven statistical ({@link #proven}),
      * through {@link CudaReport#report} otherwise.
      */
@@ -167,7 +183,9 @@ final class Consequences {
             Confidence confidence,
             Impact impact,
             FlagCitation flag) {
-        if (impact != null && impact.kind() == Impact.Kind.BOUNDED && (proven(site) || continuous(site))) {
+        if (impact != null
+                && impact.kind() == Impact.Kind.BOUNDED
+                && (proven(site) || continuous(site) || fixedSign(site))) {
             out.reportProven(rule, function, site, message, confidence, impact, flag);
         } else {
             out.report(rule, function, site, message, confidence, impact, flag);

@@ -24,6 +24,13 @@ import java.util.Set;
  * is independent too. A sum of the contraction with another value of unknown sign, a comparison with another
  * threshold than 0, or any other operation keeps the test's flip.
  *
+ * <p>The site may also be a division or a call to a function whose rounding keeps the sign class (a quotient,
+ * {@code sqrt}, {@code exp}: {@link #keepsClass}); a divisor is taken to be farther from 0 than its rounding error, so
+ * a quotient's sign class follows its dividend's; two products of one common factor and non-negative ones
+ * ({@code l * m1 + l * m2}) sum to 0 exactly when both are; a store in the body of the tested {@code if} (no loop
+ * around it) does not reach the test. Underflow (a quotient or exponential below 2^-126) is the exception none of
+ * these proves away.
+ *
  * <p>{@code const float s = sqrtf(a*a + b*b) / c; const float w = s * fmaxf(0.0f, hi - lo); if (w > 0.0f)}: the test
  * follows the overlap's sign alone; {@code shift = k * rsqrtf(R*R + x*x); shift > 0.0f}: the sign of {@code k}.
  */
@@ -32,9 +39,44 @@ final class ClangSignClasses {
     private static final Set<String> ALWAYS_POSITIVE =
             Set.of("rsqrt", "rsqrtf", "exp", "expf", "__expf", "exp2", "exp2f", "exp10", "exp10f", "cosh", "coshf");
     private static final Set<String> RELATIONS = Set.of("<", ">", "<=", ">=", "==", "!=");
+    /** The operations a site can be: a contraction's sum or difference, a sum's update, a division, a call. */
+    private static final Set<String> SITE_OPERATORS = Set.of("+", "-", "+=", "-=", "/");
+    /** Marks a call site for {@link #find}: a math-library call, written as the site's text. */
+    private static final Set<String> CALL = Set.of("()");
+    /**
+     * Functions whose rounded (or approximate) value has the sign class of the exact one: a relative error below 1
+     * keeps a positive value positive, and these are 0 exactly when their argument is (sqrt, cbrt) or never (the
+     * rest). Not sin, cos, tan, log: near their zeros an absolute error can change the sign.
+     */
+    private static final Set<String> CLASS_KEEPING = Set.of(
+            "sqrt",
+            "sqrtf",
+            "cbrt",
+            "cbrtf",
+            "rsqrt",
+            "rsqrtf",
+            "exp",
+            "expf",
+            "__expf",
+            "exp2",
+            "exp2f",
+            "exp10",
+            "exp10f",
+            "__exp10f",
+            "cosh",
+            "coshf",
+            "hypot",
+            "hypotf",
+            "norm3d",
+            "norm3df",
+            "rnorm3d",
+            "rnorm3df");
 
     private final ClangUnit unit;
     private final ClangSigns signs;
+
+    /** The comparison being judged (within {@link #testCannotFlip}), for {@link #after}. */
+    private ClangNode judged;
 
     ClangSignClasses(ClangUnit unit, ClangSigns signs) {
         this.unit = unit;
@@ -46,35 +88,66 @@ final class ClangSignClasses {
      * rounding of the contraction written {@code site} at {@code siteLine} (same function); false when either is not
      * found or the independence is not proven.
      */
-    synchronized boolean testCannotFlip(int siteLine, String site, int testLine, String test) {
+    synchronized boolean testCannotFlip(int siteLine, String site, boolean call, int testLine, String test) {
         for (ClangUnit.Function fn : unit.functions()) {
             if (siteLine < fn.startLine() || siteLine > fn.endLine()) continue;
             if (testLine < fn.startLine() || testLine > fn.endLine()) return false;
-            ClangNode at = find(fn, siteLine, site, Set.of("+", "-", "+=", "-="));
+            ClangNode at = find(fn, siteLine, site, call ? CALL : SITE_OPERATORS);
             ClangNode cmp = find(fn, testLine, test, RELATIONS);
             if (at == null || cmp == null || cmp.children.size() != 2) return false;
             synchronized (signs) {
                 ClangSigns.Signs s = signs.signs(fn);
                 ClangNode a = strip(cmp.children.get(0)), b = strip(cmp.children.get(1));
                 ClangNode tested = zero(b) ? a : zero(a) ? b : null;
-                return tested != null && independent(fn, s, tested, at, new HashSet<>());
+                judged = cmp;
+                try {
+                    return tested != null && independent(fn, s, tested, at, new HashSet<>());
+                } finally {
+                    judged = null;
+                }
             }
         }
         return false;
     }
 
-    /** The binary operator written {@code text} (squashed) at {@code line} with one of {@code ops}, or null. */
+    /**
+     * The binary operator written {@code text} (squashed) at {@code line} with one of {@code ops}, or the call written
+     * so when {@code ops} is {@link #CALL}; null when there is none.
+     */
     private ClangNode find(ClangUnit.Function fn, int line, String text, Set<String> ops) {
-        String want = squash(text);
-        ClangNode[] out = new ClangNode[1];
+        // a long text comes cut after 120 characters with " ..." (the hand-written front end's site text): its
+        // beginning must then name one operation of the line
+        boolean cut = text.endsWith(" ...");
+        String want = squash(cut ? text.substring(0, text.length() - 4) : text);
+        boolean calls = ops == CALL;
+        List<ClangNode> out = new java.util.ArrayList<>();
         fn.node().forEach(n -> {
-            if (out[0] == null
-                    && n.line == line
-                    && (n.kind == CXCursor_BinaryOperator || n.kind == CXCursor_CompoundAssignOperator)
-                    && ops.contains(n.spelling)
-                    && squash(unit.text(n)).equals(want)) out[0] = n;
+            if (n.line != line
+                    || !(!calls
+                                    && (n.kind == CXCursor_BinaryOperator || n.kind == CXCursor_CompoundAssignOperator)
+                                    && ops.contains(n.spelling)
+                            || calls && n.kind == CXCursor_CallExpr)) return;
+            String t = squash(unit.text(n));
+            // (the cut comes after the token that passes 120 characters, the last one too)
+            if (cut ? t.startsWith(want) : t.equals(want)) out.add(n);
         });
-        return out[0];
+        if (out.isEmpty() || cut && out.size() > 1) return null;
+        return out.get(0);
+    }
+
+    /**
+     * Whether the rounding of {@code site} itself leaves its value's sign class (negative, zero, positive) as the
+     * exact value's: a sum of non-negative terms (0 exactly when each is, fused or not); a quotient (its relative
+     * error, 2 ulp for an approximate one, keeps the sign, and it is 0 exactly when its dividend is); a square root or
+     * an always-positive function ({@link #CLASS_KEEPING}). Underflow is the exception none of these proves away: a
+     * quotient or exponential below the smallest float (2^-126 when flushed) becomes 0 where the exact one is not.
+     */
+    private boolean keepsClass(ClangSigns.Signs s, ClangNode site) {
+        if (site.kind == CXCursor_BinaryOperator && site.spelling.equals("/")) return floating(site.canonKind);
+        if (site.kind == CXCursor_BinaryOperator) return signs.nonNegative(site, s, 0);
+        if (site.kind == CXCursor_CallExpr)
+            return CLASS_KEEPING.contains(callee(site).replace("std::", ""));
+        return false;
     }
 
     private static boolean zero(ClangNode n) {
@@ -89,7 +162,7 @@ final class ClangSignClasses {
             ClangUnit.Function fn, ClangSigns.Signs s, ClangNode e, ClangNode site, Set<String> seen) {
         e = strip(e);
         if (e == null) return false;
-        if (e == site) return site.kind == CXCursor_BinaryOperator && signs.nonNegative(site, s, 0);
+        if (e == site) return keepsClass(s, site);
         if (!reaches(fn, e, site, new HashSet<>())) return true;
         if (positive(fn, s, e, new HashSet<>())) return true;
         switch (e.kind) {
@@ -107,10 +180,14 @@ final class ClangSignClasses {
                 if (e.children.size() != 2) return false;
                 ClangNode a = e.children.get(0), b = e.children.get(1);
                 return switch (e.spelling) {
-                    case "*", "/" -> independent(fn, s, a, site, seen) && independent(fn, s, b, site, seen);
+                    case "*" -> independent(fn, s, a, site, seen) && independent(fn, s, b, site, seen);
+                        // a divisor is taken to be farther from 0 than its rounding error: where rounding could
+                        // change its sign the quotient is all rounding error (|q| at least 2^23 times the
+                        // dividend's ratio to the divisor's terms) in either evaluation, a defect of the division
+                        // and not of the test; so the quotient's sign class follows the dividend's
+                    case "/" -> independent(fn, s, a, site, seen) && (divisor(b) || independent(fn, s, b, site, seen));
                         // a sum of non-negative terms is 0 exactly when each is
-                    case "+" -> signs.nonNegative(a, s, 0)
-                            && signs.nonNegative(b, s, 0)
+                    case "+" -> (signs.nonNegative(a, s, 0) && signs.nonNegative(b, s, 0) || commonFactor(fn, s, a, b))
                             && independent(fn, s, a, site, seen)
                             && independent(fn, s, b, site, seen);
                     default -> false;
@@ -218,16 +295,114 @@ final class ClangSignClasses {
         if (!seen.add(usr)) return false; // a store that reads the local itself (a cycle on this path)
         try {
             boolean sums = false;
+            boolean later = false;
             for (ClangSigns.Store st : stores.get(usr)) {
+                if (after(st.value())) {
+                    later = true;
+                    continue;
+                }
                 if (st.op().equals("+=")) sums = true;
                 else if (!st.op().equals("=")) return false;
                 if (!independent(fn, s, st.value(), site, seen)) return false;
             }
             // a sum of values of unknown signs can cancel to 0 by the rounding of one term
-            return !sums || s.nonNegative().contains(usr);
+            if (!sums || s.nonNegative().contains(usr)) return true;
+            if (!later) return false;
+            // the sign fact holds for the stores that reach the test (the one it guards comes after it)
+            for (ClangSigns.Store st : stores.get(usr)) {
+                if (!after(st.value()) && !signs.nonNegative(st.value(), s, 0)) return false;
+            }
+            return true;
         } finally {
             seen.remove(usr);
         }
+    }
+
+    /**
+     * Whether {@code a} and {@code b} are products of one common factor and a non-negative one ({@code w1 = l * m1},
+     * {@code w2 = l * m2} with {@code m1, m2 >= 0}, directly or through locals stored once): both terms then have the
+     * sign of {@code l} or are 0, so their sum is 0 exactly when both are, whatever {@code l}'s sign.
+     */
+    private boolean commonFactor(ClangUnit.Function fn, ClangSigns.Signs s, ClangNode a, ClangNode b) {
+        ClangNode x = product(fn, a), y = product(fn, b);
+        if (x == null || y == null) return false;
+        for (int i = 0; i < 2; i++) {
+            for (int j = 0; j < 2; j++) {
+                ClangNode f = x.children.get(i), g = y.children.get(j);
+                String ft = squash(unit.text(strip(f)));
+                // one value: a local stored once (const float l = ...), read by both products
+                if (ft.isEmpty() || !ft.equals(squash(unit.text(strip(g)))) || !fixedValue(fn, strip(f))) continue;
+                if (signs.nonNegative(x.children.get(1 - i), s, 0) && signs.nonNegative(y.children.get(1 - j), s, 0))
+                    return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code e} has one value wherever it is read: locals stored once and their products
+     * ({@code helicalWeight * l_phi}), with no call.
+     */
+    private boolean fixedValue(ClangUnit.Function fn, ClangNode e) {
+        if (e != null && e.kind == CXCursor_BinaryOperator && e.spelling.equals("*") && e.children.size() == 2)
+            return fixedValue(fn, strip(e.children.get(0))) && fixedValue(fn, strip(e.children.get(1)));
+        return storedOnce(fn, e);
+    }
+
+    /** Whether {@code e} names a local stored exactly once, by its declaration or one assignment. */
+    private boolean storedOnce(ClangUnit.Function fn, ClangNode e) {
+        if (e == null || e.kind != CXCursor_DeclRefExpr || e.refUsr == null) return false;
+        Map<String, List<ClangSigns.Store>> stores = signs.storesOf.get(fn);
+        List<ClangSigns.Store> of = stores == null ? null : stores.get(e.refUsr);
+        return of != null
+                && of.size() == 1
+                && of.get(0).op().equals("=")
+                && !signs.opaqueOf.get(fn).contains(e.refUsr);
+    }
+
+    /** {@code e} as a product {@code p * q}: itself, or the one value of a local stored once; else null. */
+    private ClangNode product(ClangUnit.Function fn, ClangNode e) {
+        ClangNode x = strip(e);
+        if (x != null && x.kind == CXCursor_DeclRefExpr && x.refUsr != null) {
+            Map<String, List<ClangSigns.Store>> stores = signs.storesOf.get(fn);
+            List<ClangSigns.Store> of = stores == null ? null : stores.get(x.refUsr);
+            if (of == null
+                    || of.size() != 1
+                    || !of.get(0).op().equals("=")
+                    || signs.opaqueOf.get(fn).contains(x.refUsr)) return null;
+            x = strip(of.get(0).value());
+        }
+        return x != null && x.kind == CXCursor_BinaryOperator && x.spelling.equals("*") && x.children.size() == 2
+                ? x
+                : null;
+    }
+
+    /**
+     * Whether {@code value} is stored in the body of the {@code if} whose condition is the judged test, with no loop
+     * around that {@code if}: such a store ({@code if (val == 0.0f) val = 1.0f / scale;}) cannot reach the test.
+     */
+    private boolean after(ClangNode value) {
+        if (judged == null) return false;
+        ClangNode stmt = judged.parent, cond = judged;
+        while (stmt != null && stmt.kind != CXCursor_IfStmt && clang_isExpressionKind(stmt.kind)) {
+            cond = stmt;
+            stmt = stmt.parent;
+        }
+        if (stmt == null || stmt.kind != CXCursor_IfStmt || stmt.children.isEmpty() || stmt.children.get(0) != cond)
+            return false;
+        for (ClangNode p = stmt.parent; p != null; p = p.parent) {
+            if (p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt) return false;
+        }
+        for (ClangNode p = value; p != null && p.parent != null; p = p.parent) {
+            if (p.parent == stmt) return p != cond; // in the then or else branch, not in the condition
+        }
+        return false;
+    }
+
+    /** A floating divisor: the program divides by it, so it is taken to be away from 0 (see the caller). */
+    private static boolean divisor(ClangNode b) {
+        ClangNode x = strip(b);
+        return x != null && floating(x.canonKind);
     }
 
     /** Whether {@code site} is a compound assignment ({@code sum += a*b}) to the local {@code usr}. */

@@ -193,6 +193,13 @@ final class ClangSigns {
                 return switch (e.spelling) {
                     case "*", "/" -> {
                         if (e.spelling.equals("*") && square(a, b)) yield positive;
+                        if (e.spelling.equals("*")) {
+                            // a product with a repeated factor (w * d * d): the pair is a square, the sign is the
+                            // other factors'
+                            List<ClangNode> rest = unpaired(e);
+                            if (rest != null && rest.isEmpty()) yield positive;
+                            if (rest != null && rest.size() == 1) yield signed(rest.get(0), s, d, positive);
+                        }
                         // same signs make a non-negative product or quotient, opposite signs a non-positive one
                         boolean aPos = signed(a, s, d, true), bPos = signed(b, s, d, true);
                         boolean aNeg = signed(a, s, d, false), bNeg = signed(b, s, d, false);
@@ -259,6 +266,42 @@ final class ClangSigns {
             if (hit[0] || other[0]) return hit[0] && !other[0];
         }
         return false;
+    }
+
+    /**
+     * The factors of the product {@code e} ({@code a * b * c ...}, however parenthesized) left when the others pair
+     * up as squares ({@code w * d * d}: {@code w}; none when every factor pairs up); null when no pair is found.
+     */
+    private List<ClangNode> unpaired(ClangNode e) {
+        List<ClangNode> factors = new ArrayList<>();
+        flatten(e, factors, 0);
+        if (factors.size() < 3) return null;
+        List<ClangNode> left = new ArrayList<>(factors);
+        boolean paired = false;
+        for (int i = 0; i < left.size(); i++) {
+            for (int j = i + 1; j < left.size(); j++) {
+                if (square(left.get(i), left.get(j))) {
+                    left.remove(j);
+                    left.remove(i);
+                    i--;
+                    paired = true;
+                    break;
+                }
+            }
+        }
+        return paired ? left : null;
+    }
+
+    private static void flatten(ClangNode e, List<ClangNode> out, int depth) {
+        ClangNode x = strip(e);
+        if (x != null
+                && depth < 16
+                && x.kind == CXCursor_BinaryOperator
+                && x.spelling.equals("*")
+                && x.children.size() == 2) {
+            flatten(x.children.get(0), out, depth + 1);
+            flatten(x.children.get(1), out, depth + 1);
+        } else if (x != null) out.add(x);
     }
 
     /** {@code x * x}: the same variable, member or element written twice, with no call (two calls differ). */

@@ -169,14 +169,23 @@ public final class ClangSupplement {
                     && u.text() != null
                     && unit.signs().termsCannotCancel(u.line(), u.text()));
         }
-        // a test against 0 whose outcome the contraction's rounding cannot change (its sign class is fixed, and only
-        // products, quotients, square roots and positive functions lead from it to the tested value)
-        for (FunctionFacts.Contraction c : facts.contractions) {
-            dev.numlint.cuda.facts.Site site = c.site();
+        // a test against 0 whose outcome the rounding of a contraction, a division, a square root or an exponential
+        // cannot change (its sign class is fixed, and only products, quotients, square roots and positive functions
+        // lead from it to the tested value)
+        List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
+        for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
+        for (FunctionFacts.Division d : facts.divisions) rounded.add(d.site());
+        int operations = rounded.size();
+        for (FunctionFacts.MathCall c : facts.calls) rounded.add(c.site());
+        for (int i = 0; i < rounded.size(); i++) {
+            dev.numlint.cuda.facts.Site site = rounded.get(i);
+            boolean call = i >= operations;
+            int before = site.uses().size();
             site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
                     && u.text() != null
                     && site.text() != null
-                    && signClasses.testCannotFlip(site.line(), site.text(), u.line(), u.text()));
+                    && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
+            if (site.uses().size() < before) site.withTestsOfFixedSign();
         }
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))

@@ -244,6 +244,22 @@ public final class Site {
         return neverNegative;
     }
 
+    private volatile boolean testsOfFixedSign;
+
+    /**
+     * This site, recording that a front end proved a test against 0 it reaches cannot flip (the tested value's sign
+     * class does not depend on this site's rounding, e.g. Clang's {@code ClangSignClasses}) and dropped that use.
+     */
+    public Site withTestsOfFixedSign() {
+        testsOfFixedSign = true;
+        return this;
+    }
+
+    /** Whether a use was dropped as a test against 0 of fixed sign ({@link #withTestsOfFixedSign}). */
+    public boolean testsOfFixedSign() {
+        return testsOfFixedSign;
+    }
+
     /**
      * Drops the uses the value no longer reaches (a front end's better def-use, e.g. Clang's: the variable holding it
      * is overwritten before the use).
