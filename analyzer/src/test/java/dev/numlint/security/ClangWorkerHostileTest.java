@@ -148,6 +148,41 @@ class ClangWorkerHostileTest {
                 .isLessThan(600_000);
     }
 
+    /**
+     * A header of the tree that includes a FIFO outside it, or one inside it: Clang would open it (and wait for a
+     * writer until the file's budget ran out) or read outside the tree. The unit is refused for Clang by its
+     * includes' closure, at once, and the fallback front end analyzes it; the next file is Clang's as before.
+     */
+    @Test
+    void aHeaderThatIncludesAFifoIsNotFollowedByClang() throws Exception {
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        Path outside = tmp.resolve("outside.h");
+        Process mk = new ProcessBuilder(
+                        "mkfifo", outside.toString(), repo.resolve("pipe.h").toString())
+                .start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo not available");
+        Files.createDirectories(repo.resolve("inc"));
+        Files.writeString(repo.resolve("inc/out.cuh"), "#pragma once\n#include \"" + outside + "\"\n");
+        Files.writeString(repo.resolve("inc/in.cuh"), "#pragma once\n#include \"../pipe.h\"\n");
+        String kernel =
+                "__global__ void k(unsigned *o, const float *x) { o[threadIdx.x] = (unsigned)x[threadIdx.x]; }\n";
+        Files.writeString(repo.resolve("a_out.cu"), "#include \"inc/out.cuh\"\n" + kernel);
+        Files.writeString(repo.resolve("a_in.cu"), "#include \"inc/in.cuh\"\n" + kernel);
+        Files.writeString(repo.resolve("b_after.cu"), CLANG_ONLY);
+        // a budget far below the stall: a file that waited on the FIFO would say "over the per-file budget"
+        Scan s = scan(repo, "-Dnumlint.clang.fileBudgetMs=30000");
+        assertThat(notices(s.report(), "clang-not-parsed"))
+                .as(s.err())
+                .containsExactlyInAnyOrder(
+                        "a_in.cu: not analyzed by Clang: refused: through inc/in.cuh: #include \"../pipe.h\" is not a"
+                                + " regular file; left out: Clang's findings of this file (analyzed by the fallback"
+                                + " front end, which guesses)",
+                        "a_out.cu: not analyzed by Clang: refused: through inc/out.cuh: #include \"" + outside
+                                + "\" names an absolute path; left out: Clang's findings of this file (analyzed by"
+                                + " the fallback front end, which guesses)");
+        assertThat(findings(s.report())).contains("NL001 a_in.cu:2", "NL001 a_out.cu:2", "NL001 b_after.cu:6");
+    }
+
     @Test
     void aFileOverThePerFileBudgetCostsOnlyItself() throws Exception {
         Path repo = Files.createDirectories(tmp.resolve("repo"));

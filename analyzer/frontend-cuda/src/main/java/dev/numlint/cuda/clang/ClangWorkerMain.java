@@ -78,7 +78,9 @@ public final class ClangWorkerMain {
         ClangWire.Request r;
         while ((r = ClangWire.readRequest(in)) != null) {
             // the same trust boundary as in the scan's process, checked again here: an include that leaves the tree
-            String refused = r.root() == null ? null : ClangFrontEnd.refusal(r.root(), r.file(), r.text());
+            // (the unit's own includes and every project header they reach, as Clang would)
+            String refused =
+                    r.root() == null ? null : ClangIncludeClosure.refusal(r.root(), r.file(), r.text(), r.args());
             if (refused == null && r.target() != null && r.root() != null) {
                 refused = ClangFrontEnd.refusal(r.root(), r.target(), r.targetText());
             }

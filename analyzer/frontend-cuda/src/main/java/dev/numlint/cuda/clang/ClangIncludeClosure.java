@@ -1,0 +1,142 @@
+package dev.numlint.cuda.clang;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The trust boundary over every project header a translation unit reaches, not only its own includes
+ * ({@link ClangFrontEnd#refusal(Path, Path, byte[])} reads those): Clang follows each include of each header it
+ * reads, so a header of the tree that includes {@code /etc/passwd}, climbs out of the tree, or names a FIFO (whose
+ * opening blocks until a writer comes) would make Clang read outside the tree or stall the file for its whole
+ * budget. The headers are found as Clang finds them, in the includer's directory and then in the compile command's
+ * include directories; a header found in an include directory outside the tree (a system or package directory the
+ * include policy let through) is the compiler's and is not followed.
+ */
+final class ClangIncludeClosure {
+    /** At most this many project headers are followed from one unit, each read up to this many bytes. */
+    private static final int MAX_HEADERS = 2000;
+
+    private static final long MAX_BYTES = 8L << 20;
+
+    private ClangIncludeClosure() {}
+
+    /** Why Clang must not parse {@code file} with {@code args} in the tree at {@code root}, or null. */
+    static String refusal(Path root, Path file, byte[] text, List<String> args) {
+        String direct = ClangFrontEnd.refusal(root, file, text);
+        if (direct != null) return direct;
+        Path realRoot = real(root);
+        if (realRoot == null) return null;
+        List<Path> dirs = includeDirs(args, file);
+        ArrayDeque<Path> todo = new ArrayDeque<>();
+        Set<Path> seen = new LinkedHashSet<>();
+        Set<String> own = new LinkedHashSet<>();
+        ClangFrontEnd.includeNames(text, own);
+        String r = follow(file, own, dirs, realRoot, todo, seen);
+        while (r == null && !todo.isEmpty()) {
+            Path h = todo.poll();
+            Header header = header(root, h);
+            if (header == null) continue; // unreadable or too large: Clang reports the include as it finds it
+            r = header.refusal() != null ? header.refusal() : follow(h, header.names(), dirs, realRoot, todo, seen);
+            if (r != null) r = "through " + realRoot.relativize(h) + ": " + r;
+        }
+        return r;
+    }
+
+    /** Queues the project headers {@code from}'s includes reach; why one must not be read, or null. */
+    private static String follow(
+            Path from, Set<String> names, List<Path> dirs, Path realRoot, ArrayDeque<Path> todo, Set<Path> seen) {
+        Path dir = from.toAbsolutePath().normalize().getParent();
+        for (String n : names) {
+            if (n.equals("<computed>")) continue; // the includer's own check refuses it
+            List<Path> candidates = new ArrayList<>();
+            try {
+                if (Path.of(n).isAbsolute()) continue; // refused by the includer's own check
+                if (dir != null) candidates.add(dir.resolve(n).normalize());
+                for (Path d : dirs) candidates.add(d.resolve(n).normalize());
+            } catch (RuntimeException bad) {
+                continue;
+            }
+            for (Path c : candidates) {
+                if (!Files.exists(c, LinkOption.NOFOLLOW_LINKS)) continue;
+                boolean projectDir = c.startsWith(realRoot) || dir != null && c.startsWith(dir);
+                Path real = real(c);
+                if (real == null) return "#include \"" + n + "\" cannot be resolved";
+                if (Files.isDirectory(real)) continue;
+                if (!real.startsWith(realRoot)) {
+                    if (projectDir) return "#include \"" + n + "\" leads outside the scanned tree";
+                    break; // a system or package header: the compiler's own
+                }
+                if (!Files.isRegularFile(real)) return "#include \"" + n + "\" is not a regular file";
+                if (seen.size() < MAX_HEADERS && seen.add(real)) todo.add(real);
+                break;
+            }
+        }
+        return null;
+    }
+
+    /** A header's include names and the refusal of its own includes, as read at one size and modification time. */
+    private record Header(long size, long modified, Set<String> names, String refusal) {}
+
+    /** The headers this process read, by root and real path: a worker serves many units that share headers. */
+    private static final java.util.Map<List<Path>, Header> READ = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Header header(Path root, Path h) {
+        try {
+            long size = Files.size(h);
+            long modified = Files.getLastModifiedTime(h).toMillis();
+            List<Path> key = List.of(root, h);
+            Header known = READ.get(key);
+            if (known != null && known.size() == size && known.modified() == modified) return known;
+            if (size > MAX_BYTES) return null;
+            byte[] b = Files.readAllBytes(h);
+            Set<String> names = new LinkedHashSet<>();
+            ClangFrontEnd.includeNames(b, names);
+            Header read = new Header(size, modified, names, ClangFrontEnd.refusal(root, h, b));
+            if (READ.size() < 100_000) READ.put(key, read);
+            return read;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The include directories of a compile command ({@code -I dir}, {@code -Idir}, -iquote, -isystem, -idirafter). */
+    static List<Path> includeDirs(List<String> args, Path file) {
+        List<Path> out = new ArrayList<>();
+        Path base = file.toAbsolutePath().getParent();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String d = null;
+            for (String f : List.of("-I", "-iquote", "-isystem", "-idirafter")) {
+                if (a.equals(f) && i + 1 < args.size()) {
+                    d = args.get(++i);
+                } else if (a.startsWith(f) && a.length() > f.length() && !a.equals(f)) {
+                    d = a.substring(f.length());
+                }
+                if (d != null) break;
+            }
+            if (d == null || d.isEmpty()) continue;
+            try {
+                Path p = Path.of(d);
+                out.add((p.isAbsolute() || base == null ? p : base.resolve(p)).normalize());
+            } catch (RuntimeException bad) {
+                // not a path: Clang ignores it as well
+            }
+        }
+        return out;
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}
