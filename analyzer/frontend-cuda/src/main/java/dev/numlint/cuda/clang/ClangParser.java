@@ -32,9 +32,10 @@ import org.bytedeco.llvm.clang.CXUnsavedFile;
 /**
  * Parses one file with libclang and copies its main file's cursors into {@link ClangNode}s. Thread-safe: each
  * parsing thread has its own {@code CXIndex}; parses run on a small pool of daemon threads so that a file over the
- * per-file budget ({@code -Dnumlint.clang.fileBudgetMs}, default 20 s wall time) is abandoned (its thread finishes
- * and frees it in the background) while the scan goes on. Clang's own limits (bracket and template depth,
- * constexpr steps, error count) bound the work a hostile file can ask for.
+ * per-file budget ({@code -Dnumlint.clang.fileBudgetMs}, default 20 s wall time, scaled by the files and bytes the
+ * parse reads: {@link #budgetMs(int, long)}) is abandoned (its thread finishes and frees it in the background) while
+ * the scan goes on. Clang's own limits (bracket and template depth, constexpr steps, error count) bound the work a
+ * hostile file can ask for.
  */
 public final class ClangParser {
     static final long FILE_BUDGET_MS = 20_000;
@@ -58,10 +59,24 @@ public final class ClangParser {
 
     /**
      * The budget of a parse that also reads {@code headers} project headers ({@link ClangIncludes}): it does the work
-     * of the parses of those headers that it replaces, so one budget per file read, at most {@link #MAX_BUDGETS}.
+     * of the parses of those headers that it replaces, so one budget per file read; and one more for every
+     * {@link #BYTES_PER_BUDGET} bytes of the unit's own text and the headers' (a 614 KB stencil file needs about 18 s
+     * of Clang on a quiet machine here, more than one budget under load); at most {@link #MAX_BUDGETS}. A small file
+     * that takes long (a template bomb) still gets one budget.
      */
-    static long budgetMs(int headers) {
-        return budgetMs() * Math.min(1 + headers, MAX_BUDGETS);
+    static long budgetMs(int headers, long bytes) {
+        long budgets = 1 + headers + Math.max(0, bytes) / BYTES_PER_BUDGET;
+        return budgetMs() * Math.min(budgets, MAX_BUDGETS);
+    }
+
+    /** The size of code that earns a parse one more per-file budget. */
+    static final long BYTES_PER_BUDGET = 100_000;
+
+    /** The bytes a parse reads from the scan: the unit's text, the target's and the project headers'. */
+    static long bytes(byte[] text, byte[] targetText, Map<Path, byte[]> headers) {
+        long n = (text == null ? 0 : text.length) + (targetText == null ? 0 : targetText.length);
+        for (byte[] h : headers.values()) n += h == null ? 0 : h.length;
+        return n;
     }
 
     /** The most per-file budgets one parse gets, however many headers it reads. */
@@ -113,9 +128,10 @@ public final class ClangParser {
         Path unitFile = target == null ? file : target;
         Future<ClangUnit> f = POOL.submit(() -> parseNow(file, args, text, cacheDir, target, targetText, headers));
         try {
-            return f.get(budgetMs(headers.size()), TimeUnit.MILLISECONDS);
+            return f.get(budgetMs(headers.size(), bytes(text, targetText, headers)), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            return ClangUnit.failed(unitFile, overBudgetReason(budgetMs(headers.size())));
+            return ClangUnit.failed(
+                    unitFile, overBudgetReason(budgetMs(headers.size(), bytes(text, targetText, headers))));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             f.cancel(false);

@@ -128,8 +128,11 @@ public final class ClangWorkers {
                 }
                 startFailures.set(0);
             }
-            ClangUnit u =
-                    w.parse(request, ClangParser.budgetMs(request.headers().size()));
+            ClangUnit u = w.parse(
+                    request,
+                    ClangParser.budgetMs(
+                            request.headers().size(),
+                            ClangParser.bytes(request.text(), request.targetText(), request.headers())));
             if (w.usable()) {
                 give(w);
             } else {
