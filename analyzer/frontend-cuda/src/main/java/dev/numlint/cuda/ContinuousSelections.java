@@ -434,7 +434,8 @@ final class ContinuousSelections {
         return c != null && c.expression().size() == 1 ? c.expression(0) : null;
     }
 
-    private static boolean isParens(ParserRuleContext p) {
+    /** Whether {@code p} is a pair of parentheses around one expression (as the parser nests them). */
+    static boolean isParens(ParserRuleContext p) {
         return p instanceof PrimaryExprContext && ((PrimaryExprContext) p).primary() instanceof ParenPrimaryContext
                 || p instanceof ParenPrimaryContext
                 || p instanceof CommaExpressionContext

@@ -35,7 +35,7 @@ final class GuardedZeros {
         ParserRuleContext top = cmp;
         while (top.getParent() instanceof AndExprContext
                 || top.getParent() instanceof OrExprContext
-                || isParens(top.getParent())) top = top.getParent();
+                || ContinuousSelections.isParens(top.getParent())) top = top.getParent();
         if (!(top.getParent() instanceof CommaExpressionContext c)
                 || c.expression().size() != 1) return false;
         if (!(c.getParent() instanceof ConditionContext) || !(c.getParent().getParent() instanceof IfStmtContext s))
@@ -56,14 +56,6 @@ final class GuardedZeros {
 
     private static boolean zero(String t) {
         return t.matches("(0+\\.?0*|\\.0+)([eE][-+]?\\d+)?[fFlLuU]*");
-    }
-
-    private static boolean isParens(ParserRuleContext p) {
-        return p instanceof PrimaryExprContext && ((PrimaryExprContext) p).primary() instanceof ParenPrimaryContext
-                || p instanceof ParenPrimaryContext
-                || p instanceof CommaExpressionContext
-                        && ((CommaExpressionContext) p).expression().size() == 1
-                        && p.getParent() instanceof ParenPrimaryContext;
     }
 
     private static boolean isContinue(StatementContext st) {
