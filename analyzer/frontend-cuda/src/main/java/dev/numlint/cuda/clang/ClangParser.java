@@ -31,15 +31,12 @@ import org.bytedeco.llvm.clang.CXUnsavedFile;
 
 /**
  * Parses one file with libclang and copies its main file's cursors into {@link ClangNode}s. Thread-safe: each
- * parsing thread has its own {@code CXIndex}; parses run on a small pool of daemon threads so that a file over the
- * per-file budget ({@code -Dnumlint.clang.fileBudgetMs}, default 20 s wall time, scaled by the files and bytes the
- * parse reads: {@link #budgetMs(int, long)}) is abandoned (its thread finishes and frees it in the background) while
- * the scan goes on. Clang's own limits (bracket and template depth, constexpr steps, error count) bound the work a
- * hostile file can ask for.
+ * parsing thread has its own {@code CXIndex}; parses run on a small pool of daemon threads so that a file over its
+ * wall budget ({@link ClangBudget}: {@code -Dnumlint.clang.fileBudgetMs}, default 20 s, scaled by the files and bytes
+ * the parse reads) is abandoned (its thread finishes and frees it in the background) while the scan goes on. Clang's
+ * own limits (bracket and template depth, constexpr steps, error count) bound the work a hostile file can ask for.
  */
 public final class ClangParser {
-    static final long FILE_BUDGET_MS = 20_000;
-
     /** At most this many constants of the classes that template arguments name, per file. */
     static final int MAX_MEMBER_CONSTANTS = 4096;
     /** Deeper cursors than this are not copied (the walk recurses per level). */
@@ -53,48 +50,9 @@ public final class ClangParser {
 
     private ClangParser() {}
 
-    static long budgetMs() {
-        return Math.max(1, Long.getLong("numlint.clang.fileBudgetMs", FILE_BUDGET_MS));
-    }
-
-    /**
-     * The budget of a parse that also reads {@code headers} project headers ({@link ClangIncludes}): it does the work
-     * of the parses of those headers that it replaces, so one budget per file read; and one more for every
-     * {@link #BYTES_PER_BUDGET} bytes of the unit's own text and the headers' (a 614 KB stencil file needs about 18 s
-     * of Clang on a quiet machine here, more than one budget under load); at most {@link #MAX_BUDGETS}. A small file
-     * that takes long (a template bomb) still gets one budget.
-     */
-    static long budgetMs(int headers, long bytes) {
-        long budgets = 1 + headers + Math.max(0, bytes) / BYTES_PER_BUDGET;
-        return budgetMs() * Math.min(budgets, MAX_BUDGETS);
-    }
-
-    /** The size of code that earns a parse one more per-file budget. */
-    static final long BYTES_PER_BUDGET = 100_000;
-
-    /** The bytes a parse reads from the scan: the unit's text, the target's and the project headers'. */
-    static long bytes(byte[] text, byte[] targetText, Map<Path, byte[]> headers) {
-        long n = (text == null ? 0 : text.length) + (targetText == null ? 0 : targetText.length);
-        for (byte[] h : headers.values()) n += h == null ? 0 : h.length;
-        return n;
-    }
-
-    /** The most per-file budgets one parse gets, however many headers it reads. */
-    static final int MAX_BUDGETS = 8;
-
-    /**
-     * Why a file went over the budget, with how to raise it: the budget is wall time, so on a loaded machine one run
-     * can parse a file that the next leaves to the fallback front end (issue 26: DualSPHysics' findings differed).
-     */
-    static String overBudgetReason(long ms) {
-        return "over the per-file budget of " + ms + " ms (wall time: on a loaded machine one run can finish the file"
-                + " and the next not; raise it with JAVA_TOOL_OPTIONS=-Dnumlint.clang.fileBudgetMs=" + ms * 3
-                + " ./numlint scan ...)";
-    }
-
     /**
      * Parses {@code file} with {@code args} (the language, the build's flags and the resource directory included)
-     * and returns its unit; a failed unit ({@link #overBudgetReason}) when the budget ran out first.
+     * and returns its unit; a failed unit ({@link ClangBudget#overBudgetReason}) when the budget ran out first.
      */
     public static ClangUnit parse(Path file, List<String> args, byte[] text) {
         return parse(file, args, text, null);
@@ -128,10 +86,14 @@ public final class ClangParser {
         Path unitFile = target == null ? file : target;
         Future<ClangUnit> f = POOL.submit(() -> parseNow(file, args, text, cacheDir, target, targetText, headers));
         try {
-            return f.get(budgetMs(headers.size(), bytes(text, targetText, headers)), TimeUnit.MILLISECONDS);
+            return f.get(
+                    ClangBudget.budgetMs(headers.size(), ClangBudget.bytes(text, targetText, headers)),
+                    TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             return ClangUnit.failed(
-                    unitFile, overBudgetReason(budgetMs(headers.size(), bytes(text, targetText, headers))));
+                    unitFile,
+                    ClangBudget.overBudgetReason(
+                            ClangBudget.budgetMs(headers.size(), ClangBudget.bytes(text, targetText, headers))));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             f.cancel(false);

@@ -130,9 +130,9 @@ public final class ClangWorkers {
             }
             ClangUnit u = w.parse(
                     request,
-                    ClangParser.budgetMs(
+                    ClangBudget.budgetMs(
                             request.headers().size(),
-                            ClangParser.bytes(request.text(), request.targetText(), request.headers())));
+                            ClangBudget.bytes(request.text(), request.targetText(), request.headers())));
             if (w.usable()) {
                 give(w);
             } else {
@@ -300,7 +300,7 @@ public final class ClangWorkers {
         /** Why the worker ended, from how it ended (never from what a scanned file made it print). */
         String reason(long budgetMs) {
             if (p.killedByDeadline()) {
-                return ClangParser.overBudgetReason(budgetMs);
+                return ClangBudget.overBudgetReason(budgetMs);
             }
             Integer code = p.exitCode(2_000);
             String report = p.fileHead(CRASH_REPORT, 4096);
