@@ -5,7 +5,6 @@ import dev.numlint.knowledge.RandomGenerators;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -208,7 +207,7 @@ final class RandomDraws {
                         generators.get(k));
                 if ((f.ret.isFpScalar() || f.ret.isInteger()) && v.returnsVariate()) returns.add(f.name);
                 List<Set<String>> w = v.writes(f.paramTypes);
-                writes.merge(f.name, w, RandomDraws::intersect);
+                writes.merge(f.name, w, dev.numlint.cuda.facts.CallSiteKeys::intersect);
                 v.callSites(defined, params, opaque);
             }
             for (String o : opaque) params.remove(o);
@@ -258,16 +257,5 @@ final class RandomDraws {
      */
     static boolean typePosition(int next) {
         return next == CudaLexer.IDENTIFIER || next == CudaLexer.LT || next == CudaLexer.STAR || next == CudaLexer.AMP;
-    }
-
-    /** Position-wise intersection of two key lists (a fact must hold at every call site, for every definition). */
-    static List<Set<String>> intersect(List<Set<String>> a, List<Set<String>> b) {
-        List<Set<String>> out = new ArrayList<>();
-        for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
-            Set<String> s = new LinkedHashSet<>(a.get(k));
-            s.retainAll(b.get(k));
-            out.add(s);
-        }
-        return out;
     }
 }

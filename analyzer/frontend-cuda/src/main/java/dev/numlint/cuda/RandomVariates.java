@@ -693,7 +693,7 @@ final class RandomVariates {
             }
             List<Set<String>> site = new ArrayList<>();
             for (int[] r : args(lp, match(lp))) site.add(carried(r[0], r[1]));
-            params.merge(g, site, RandomDraws::intersect);
+            params.merge(g, site, dev.numlint.cuda.facts.CallSiteKeys::intersect);
         }
     }
 

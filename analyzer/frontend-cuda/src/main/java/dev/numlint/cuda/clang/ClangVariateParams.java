@@ -6,7 +6,6 @@ import static org.bytedeco.llvm.global.clang.*;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,7 +63,7 @@ final class ClangVariateParams {
                     if (!defined.containsKey(g)) return;
                     List<Set<String>> site = new ArrayList<>();
                     for (ClangNode a : arguments(x)) site.add(random.carried(a, x, f));
-                    params.merge(g, site, ClangVariateParams::intersect);
+                    params.merge(g, site, dev.numlint.cuda.facts.CallSiteKeys::intersect);
                 });
             }
             params.values().removeIf(l -> l.stream().allMatch(Set::isEmpty));
@@ -115,16 +114,5 @@ final class ClangVariateParams {
                 && (p.kind == CXCursor_CallExpr || p.kind == CXCursor_UnexposedExpr)
                 && !p.children.isEmpty()
                 && p.children.get(0) == c;
-    }
-
-    /** Position-wise intersection (a fact must hold at every call site). */
-    static List<Set<String>> intersect(List<Set<String>> a, List<Set<String>> b) {
-        List<Set<String>> out = new ArrayList<>();
-        for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
-            Set<String> s = new LinkedHashSet<>(a.get(k));
-            s.retainAll(b.get(k));
-            out.add(s);
-        }
-        return out;
     }
 }
