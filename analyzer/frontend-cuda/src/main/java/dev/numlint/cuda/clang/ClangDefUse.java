@@ -125,16 +125,23 @@ final class ClangDefUse {
             if (defLine < fn.startLine() || useLine > fn.endLine()) continue;
             ClangNode[] def = new ClangNode[1];
             ClangNode[] use = new ClangNode[1];
-            fn.node().forEach(n -> {
-                if (n.offset >= 0 && clang_isExpressionKind(n.kind)) {
-                    if (def[0] == null
-                            && n.line == defLine
-                            && squash(unit.text(n)).equals(dt)) def[0] = n;
-                    if (use[0] == null
-                            && n.line == useLine
-                            && squash(unit.text(n)).equals(ut)) use[0] = n;
+            ClangBodyIndex index = ClangBodyIndex.of(fn);
+            for (ClangNode n : index.onLine(defLine)) {
+                if (n.offset >= 0
+                        && clang_isExpressionKind(n.kind)
+                        && squash(unit.text(n)).equals(dt)) {
+                    def[0] = n;
+                    break;
                 }
-            });
+            }
+            for (ClangNode n : index.onLine(useLine)) {
+                if (n.offset >= 0
+                        && clang_isExpressionKind(n.kind)
+                        && squash(unit.text(n)).equals(ut)) {
+                    use[0] = n;
+                    break;
+                }
+            }
             if (def[0] == null || use[0] == null) return false;
             String v = storedInto(def[0]);
             if (v == null) return false;

@@ -93,8 +93,22 @@ public final class ClangNode {
         return offset >= 0 && other.offset >= offset && other.endOffset <= endOffset;
     }
 
+    /**
+     * This subtree in pre-order, kept for a function's node by {@link ClangBodyIndex} (a function body is walked by
+     * many analyses; the tree does not change once read).
+     */
+    volatile ClangNode[] preorder;
+
+    /** The facts a function's body keeps ({@link ClangBodyIndex}), built on the first request. */
+    volatile Object index;
+
     /** This node and every node below it, in source order (pre-order). */
     public void forEach(java.util.function.Consumer<ClangNode> f) {
+        ClangNode[] kept = preorder;
+        if (kept != null) {
+            for (ClangNode n : kept) f.accept(n);
+            return;
+        }
         java.util.ArrayDeque<ClangNode> stack = new java.util.ArrayDeque<>();
         stack.push(this);
         while (!stack.isEmpty()) {

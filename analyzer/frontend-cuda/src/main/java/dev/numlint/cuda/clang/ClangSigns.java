@@ -342,7 +342,7 @@ final class ClangSigns {
         for (ClangUnit.Function fn : unit.functions()) {
             if (line < fn.startLine() || line > fn.endLine()) continue;
             String[] out = new String[1];
-            fn.node().forEach(n -> {
+            ClangBodyIndex.of(fn).onLine(line).forEach(n -> {
                 if (out[0] != null || n.line != line || n.kind != CXCursor_BinaryOperator) return;
                 if (!n.spelling.equals("+") && !n.spelling.equals("-")
                         || !squash(unit.text(n)).equals(want)) return;

@@ -63,50 +63,64 @@ final class ClangWholeNumbers {
      */
     private static double[] counter(String usr, ClangUnit.Function fn) {
         if (usr == null) return null;
+        ClangBodyIndex index = ClangBodyIndex.of(fn);
+        return index.derived("counter", usr, () -> counterIn(usr, index));
+    }
+
+    /** {@link #counter}: the loops whose init declares {@code usr}, in pre-order; the first that qualifies. */
+    private static double[] counterIn(String usr, ClangBodyIndex index) {
         double[][] out = new double[1][];
-        fn.node().forEach(f -> {
-            if (out[0] != null || f.kind != CXCursor_ForStmt || f.children.size() < 4) return;
-            ClangNode init = f.children.get(0);
-            if (init.kind != CXCursor_DeclStmt || init.children.size() != 1) return;
-            ClangNode d = init.children.get(0);
-            if (d.kind != CXCursor_VarDecl || !usr.equals(d.usr) || d.children.isEmpty()) return;
-            Double start = constant(d.children.get(d.children.size() - 1));
-            ClangNode cond = strip(f.children.get(1));
-            ClangNode step = strip(f.children.get(2));
-            ClangNode body = f.children.get(f.children.size() - 1);
-            if (start == null || !whole(start) || cond == null || step == null) return;
-            if (cond.kind != CXCursor_BinaryOperator || cond.children.size() != 2) return;
-            ClangNode l = strip(cond.children.get(0));
-            Double bound = constant(cond.children.get(1));
-            if (l == null || l.kind != CXCursor_DeclRefExpr || !usr.equals(l.refUsr) || bound == null) return;
-            Double by = stepOf(step, usr);
-            if (by == null || by == 0 || !whole(by) || writes(body, usr)) return;
-            double lo, hi;
-            switch (cond.spelling) {
-                case "<" -> {
-                    lo = start;
-                    hi = Math.ceil(bound) - 1;
-                }
-                case "<=" -> {
-                    lo = start;
-                    hi = Math.floor(bound);
-                }
-                case ">" -> {
-                    lo = Math.floor(bound) + 1;
-                    hi = start;
-                }
-                case ">=" -> {
-                    lo = Math.ceil(bound);
-                    hi = start;
-                }
-                default -> {
-                    return;
-                }
-            }
-            if ((by > 0) != cond.spelling.startsWith("<") || lo > hi || !whole(lo) || !whole(hi)) return;
-            out[0] = new double[] {lo, hi};
-        });
+        for (ClangNode v : index.of(usr).decls()) {
+            ClangNode ds = v.parent;
+            ClangNode f = ds == null ? null : ds.parent;
+            if (f == null || f.children.isEmpty() || f.children.get(0) != ds) continue;
+            forLoop(f, usr, out);
+            if (out[0] != null) break;
+        }
         return out[0];
+    }
+
+    private static void forLoop(ClangNode f, String usr, double[][] out) {
+        if (out[0] != null || f.kind != CXCursor_ForStmt || f.children.size() < 4) return;
+        ClangNode init = f.children.get(0);
+        if (init.kind != CXCursor_DeclStmt || init.children.size() != 1) return;
+        ClangNode d = init.children.get(0);
+        if (d.kind != CXCursor_VarDecl || !usr.equals(d.usr) || d.children.isEmpty()) return;
+        Double start = constant(d.children.get(d.children.size() - 1));
+        ClangNode cond = strip(f.children.get(1));
+        ClangNode step = strip(f.children.get(2));
+        ClangNode body = f.children.get(f.children.size() - 1);
+        if (start == null || !whole(start) || cond == null || step == null) return;
+        if (cond.kind != CXCursor_BinaryOperator || cond.children.size() != 2) return;
+        ClangNode l = strip(cond.children.get(0));
+        Double bound = constant(cond.children.get(1));
+        if (l == null || l.kind != CXCursor_DeclRefExpr || !usr.equals(l.refUsr) || bound == null) return;
+        Double by = stepOf(step, usr);
+        if (by == null || by == 0 || !whole(by) || writes(body, usr)) return;
+        double lo, hi;
+        switch (cond.spelling) {
+            case "<" -> {
+                lo = start;
+                hi = Math.ceil(bound) - 1;
+            }
+            case "<=" -> {
+                lo = start;
+                hi = Math.floor(bound);
+            }
+            case ">" -> {
+                lo = Math.floor(bound) + 1;
+                hi = start;
+            }
+            case ">=" -> {
+                lo = Math.ceil(bound);
+                hi = start;
+            }
+            default -> {
+                return;
+            }
+        }
+        if ((by > 0) != cond.spelling.startsWith("<") || lo > hi || !whole(lo) || !whole(hi)) return;
+        out[0] = new double[] {lo, hi};
     }
 
     /** The step of {@code i++}, {@code --i}, {@code i += c}, {@code i -= c}; null for another increment. */
@@ -127,16 +141,17 @@ final class ClangWholeNumbers {
 
     /** The initializer of a local that is never written after it, or null. */
     static ClangNode onlyDefinition(String usr, ClangUnit.Function fn) {
-        ClangNode[] def = new ClangNode[1];
-        boolean[] other = {false};
-        fn.node().forEach(n -> {
-            if (n.kind == CXCursor_VarDecl && usr.equals(n.usr) && !n.children.isEmpty()) {
-                ClangNode init = n.children.get(n.children.size() - 1);
-                if (clang_isExpressionKind(init.kind)) def[0] = init;
-            }
-            if (n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr) && aliases(n)) other[0] = true;
-        });
-        return def[0] == null || other[0] || writes(fn.node(), usr) ? null : def[0];
+        ClangBodyIndex.Variable v = ClangBodyIndex.of(fn).of(usr);
+        if (!v.writes().isEmpty()) return null;
+        ClangNode def = null;
+        for (ClangNode n : v.decls()) {
+            if (n.kind != CXCursor_VarDecl || n.children.isEmpty()) continue;
+            ClangNode init = n.children.get(n.children.size() - 1);
+            if (clang_isExpressionKind(init.kind)) def = init;
+        }
+        if (def == null) return null;
+        for (ClangNode n : v.refs()) if (aliases(n)) return null;
+        return def;
     }
 
     /** Whether {@code n}'s subtree assigns, compound-assigns, increments or decrements the variable. */
