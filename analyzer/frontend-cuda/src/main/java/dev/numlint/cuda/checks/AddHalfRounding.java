@@ -27,7 +27,8 @@ public final class AddHalfRounding implements CudaCheck {
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Conversion c : facts.conversions) {
-            if (c.constant() != null || !addsHalf(c.operand())) continue;
+            // to a template parameter whose instantiations are not in view: an integer type or not, unknown
+            if (c.constant() != null || c.unseen() != null || !addsHalf(c.operand())) continue;
             boolean dbl = c.from().contains("double");
             String expr = UnguardedUnsignedCast.quoted(c);
             if (c.nonNegative() || c.lo() >= 0) {

@@ -30,6 +30,10 @@ public final class UnguardedUnsignedCast implements CudaCheck {
     @Override
     public void check(FunctionFacts facts, CudaReport out) {
         for (FunctionFacts.Conversion c : facts.conversions) {
+            if (c.unseen() != null) {
+                unseen(facts, c, out);
+                continue;
+            }
             if (!c.unsigned()) continue;
             double max = Math.pow(2, c.bytes() * 8.0) - 1;
             String expr = quoted(c);
@@ -162,6 +166,26 @@ public final class UnguardedUnsignedCast implements CudaCheck {
         // the source layer examined this cast and found its bound (a constant, a guard, integer data); the PTX layer's
         // finding of the same cvt sees neither guard nor data types, so it confirms the instruction, never raises it
         out.reportProven("NL001", facts.function, c.site(), msg, Confidence.HIGH, Impact.bounded(why));
+    }
+
+    /**
+     * A floating value converted to a template parameter whose instantiations are not in view (the template is
+     * instantiated in another file): where it is an unsigned integer the conversion is this rule's hazard, where it
+     * is floating it is none. A note that says so, or that says what limits the operand; the PTX layer, which sees the
+     * instantiation numlint compiled, can still raise its cvt.
+     */
+    private static void unseen(FunctionFacts facts, FunctionFacts.Conversion c, CudaReport out) {
+        if (!c.floatData()) return;
+        String expr = quoted(c);
+        String msg = c.guarded()
+                ? RuleCatalog.get()
+                        .rule("NL001")
+                        .message("cuda-guarded", "expr", expr, "from", c.from(), "to", c.unseen(), "guard", c.guard())
+                : RuleCatalog.get()
+                        .rule("NL001")
+                        .message("cuda-template-unseen", "expr", expr, "from", c.from(), "param", c.unseen());
+        Impact impact = Impact.bounded("converted to " + c.unseen() + ", whose instantiations are not in view");
+        out.report("NL001", facts.function, c.site(), msg, Confidence.MEDIUM, impact, null);
     }
 
     /** The conversion as a message quotes it: an explicit cast with its operand, else the converted expression. */

@@ -486,6 +486,7 @@ public final class ClangParser {
         final Map<String, Double> memberConstants = new HashMap<>();
 
         private final java.util.Set<String> typesRead = new java.util.HashSet<>();
+        private final java.util.Set<String> classesRead = new java.util.HashSet<>();
         final ArrayDeque<ClangNode> parents = new ArrayDeque<>();
         final int textLength;
         final IntPointer line = new IntPointer(1);
@@ -640,6 +641,8 @@ public final class ClangParser {
                     CXType under = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(ct)));
                     if (under.kind() != CXType_Invalid) canonKind = under.kind();
                 }
+                if (canonKind == CXType_Record && inTemplate == 0)
+                    ClangTemplates.classArguments(ct, 0, classesRead, templateArgs);
                 CXType pt = null;
                 if (canonKind == CXType_Pointer) pt = clang_getPointeeType(ct);
                 else if (canonKind == CXType_ConstantArray || canonKind == CXType_IncompleteArray)
@@ -708,6 +711,7 @@ public final class ClangParser {
                     String spelling = clang_getTypeSpelling(at).getString();
                     args.add(spelling);
                     memberConstants(at, spelling);
+                    ClangTemplates.classArguments(at, 0, classesRead, templateArgs);
                 } else {
                     args.add(null);
                 }

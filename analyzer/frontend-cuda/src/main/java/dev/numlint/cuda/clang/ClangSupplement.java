@@ -379,7 +379,8 @@ public final class ClangSupplement {
                             range[0],
                             range[1],
                             c.explicit(),
-                            guarded ? c.guard() : null));
+                            guarded ? c.guard() : null,
+                            c.unseen()));
         }
         for (ClangUnit.Atomic a : unit.atomics()) {
             if (!whole.contains(a.in()) && atomicLines.contains(a.node().line)) continue;

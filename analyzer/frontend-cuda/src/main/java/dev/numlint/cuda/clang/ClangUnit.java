@@ -331,6 +331,7 @@ public final class ClangUnit {
      *                 on its variables guards it ({@link ClangGuards})
      * @param guard    what limits the operand when {@code guarded} ("fminf()", "the test 'x < 0' (line 9)"), or null
      * @param viaTemplate the operand's type is a template parameter (floating in the instantiations or by its math)
+     * @param unseen   the destination as written when it is a template parameter with no instantiation in view
      */
     public record Conversion(
             ClangNode node,
@@ -344,7 +345,8 @@ public final class ClangUnit {
             boolean guarded,
             String guard,
             boolean viaTemplate,
-            Function in) {}
+            Function in,
+            String unseen) {}
 
     /** An atomic add; {@code type} is the canonical pointee type ("float", "double"), {@code addend} a constant. */
     public record Atomic(
@@ -440,9 +442,9 @@ public final class ClangUnit {
                     dev,
                     host || !dev,
                     n,
-                    n.usr == null ? List.of() : templateArgs.getOrDefault(n.usr, List.of())));
+                    ClangTemplates.base(n, templateArgs)));
         }
-        return List.copyOf(out);
+        return ClangTemplates.deduce(List.copyOf(out));
     }
 
     /** Every node below the functions' bodies, in source order, with its function. */
@@ -455,16 +457,16 @@ public final class ClangUnit {
      * types it is instantiated with when it is a template parameter, or "floating" when it calls a floating math
      * function; else null.
      */
-    private String floatingType(ClangNode op, Function in) {
+    String floatingType(ClangNode op, Function in) {
         if (op == null) return null;
         if (floating(op.canonKind)) return op.canon;
         // the implicit conversion's operand below an unexposed wrapper
         ClangNode s = strip(op);
         if (s != null && floating(s.canonKind)) return s.canon;
-        if (in == null || !in.template()) return null;
+        if (in == null || !ClangTemplates.pattern(in)) return null;
         String param = templateParam(s == null ? op : s);
         if (param != null) {
-            String inst = instantiatedWith(in, param, true);
+            String inst = ClangTemplates.instantiatedWith(in, param, true);
             if (inst != null) return inst;
         }
         boolean[] fp = new boolean[1];
@@ -490,26 +492,6 @@ public final class ClangUnit {
         return found[0];
     }
 
-    /**
-     * The floating types a template parameter ("type-parameter-0-K") is instantiated with in this file
-     * ("float, double"), or null when none is known or (with {@code floatingOnly}) none is floating.
-     */
-    private static String instantiatedWith(Function in, String param, boolean floatingOnly) {
-        int k;
-        try {
-            k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
-        } catch (RuntimeException e) {
-            return null;
-        }
-        Set<String> types = new java.util.TreeSet<>();
-        for (List<String> args : in.instantiations()) {
-            if (k >= args.size() || args.get(k) == null) continue;
-            String t = args.get(k);
-            if (!floatingOnly || t.equals("float") || t.equals("double") || t.equals("long double")) types.add(t);
-        }
-        return types.isEmpty() ? null : String.join(", ", types);
-    }
-
     private List<Conversion> computeConversions() {
         List<Conversion> out = new ArrayList<>();
         eachInFunctions((fn, n) -> {
@@ -517,8 +499,9 @@ public final class ClangUnit {
                     || n.kind == CXCursor_CXXStaticCastExpr
                     || n.kind == CXCursor_CXXFunctionalCastExpr;
             boolean implicit = n.kind == CXCursor_UnexposedExpr && n.children.size() == 1;
-            if (!explicit && !implicit) return;
-            if (!integral(n.canonKind)) return;
+            String param = ClangTemplates.destination(n);
+            if (param != null) ClangTemplates.conversions(this, fn, n, param, out);
+            if (!explicit && !implicit || !integral(n.canonKind)) return;
             // a cast to a reference, (uint32_t&)f, reads the object's bits as another type: no value conversion
             if (explicit && referenceCast(n)) return;
             ClangNode op = explicit ? operandOf(n) : n.children.get(0);
@@ -552,7 +535,8 @@ public final class ClangUnit {
                     guard != null,
                     guard,
                     viaTemplate,
-                    fn));
+                    fn,
+                    null));
         });
         return List.copyOf(out);
     }
@@ -587,12 +571,12 @@ public final class ClangUnit {
                 if (param == null) param = autoInitialized(ptr, fn);
                 if (param == null) param = "";
                 if (param.matches("type-parameter-0-\\d+")) {
-                    String inst = instantiatedWith(fn, param, true);
+                    String inst = ClangTemplates.instantiatedWith(fn, param, true);
                     if (inst != null) {
                         type = inst;
                         fp = true;
                         viaTemplate = true;
-                    } else if (instantiatedWith(fn, param, false) == null && complexElement(fn, param)) {
+                    } else if (ClangTemplates.instantiatedWith(fn, param, false) == null && complexElement(fn, param)) {
                         // instantiated in another file (a header's template): the parameter is the element type of
                         // a complex type in this function, so floating whatever it is instantiated with
                         type = "a complex number's part";

@@ -61,7 +61,45 @@ public final class FunctionFacts {
             double lo,
             double hi,
             boolean explicit,
-            String guard) {
+            String guard,
+            String unseen) {
+
+        /** A conversion to a known type ({@code unseen}: the template parameter converted to, whose instantiations are
+         * not in view). */
+        public Conversion(
+                Site site,
+                String how,
+                String operand,
+                String from,
+                String to,
+                boolean unsigned,
+                int bytes,
+                Double constant,
+                boolean guarded,
+                boolean floatData,
+                boolean nonNegative,
+                double lo,
+                double hi,
+                boolean explicit,
+                String guard) {
+            this(
+                    site,
+                    how,
+                    operand,
+                    from,
+                    to,
+                    unsigned,
+                    bytes,
+                    constant,
+                    guarded,
+                    floatData,
+                    nonNegative,
+                    lo,
+                    hi,
+                    explicit,
+                    guard,
+                    null);
+        }
 
         /** Whether the operand's interval truncates into {@code [min, max]} ({@link #within(double, double, double, double)}). */
         public boolean within(double min, double max) {

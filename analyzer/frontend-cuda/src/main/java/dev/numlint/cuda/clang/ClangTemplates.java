@@ -1,0 +1,405 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The instantiations of this file's templates that Clang shows, beyond the type arguments of calls and explicit
+ * instantiations ({@link ClangParser}): a member function of a class template is instantiated with the type arguments
+ * of the class's specializations in view, and a dependent call in a template whose instantiations are known
+ * ({@code quantize(v, scale, out)} in {@code Quantizer<In, Scale, Out>::operator()}) instantiates the one function
+ * template of that name with the arguments' types, deduced by position from the parameters' types (a parameter of type
+ * {@code T}, {@code const T}, {@code T &} or {@code T *}). Nothing is guessed: a call whose callee is not one template
+ * of this file, or whose parameters do not bind every type parameter, adds nothing.
+ *
+ * <p>Also the explicit conversions whose destination type is a template parameter ({@code Out(rint(x))},
+ * {@code static_cast<Out>(x)}): the parameter, and the integer types it is instantiated with.
+ */
+final class ClangTemplates {
+    private ClangTemplates() {}
+
+    /** A dependent type: "type-parameter-0-K" (a function's or its class's own parameter), const or a reference. */
+    private static final Pattern PARAM =
+            Pattern.compile("^(?:const )?type-parameter-0-(\\d+)(?: const)?( \\*)?(?: const)?(?: &&?)?$");
+
+    /** The type arguments a function is instantiated with: its own template's, or its class template's. */
+    static List<List<String>> base(ClangNode fn, Map<String, List<List<String>>> templateArgs) {
+        if (fn.kind == CXCursor_FunctionTemplate)
+            return fn.usr == null ? List.of() : templateArgs.getOrDefault(fn.usr, List.of());
+        for (ClangNode p = fn.parent; p != null; p = p.parent) {
+            if (p.kind == CXCursor_ClassTemplate)
+                return p.usr == null ? List.of() : templateArgs.getOrDefault(p.usr, List.of());
+        }
+        return List.of();
+    }
+
+    /**
+     * Records the type arguments of a class template's specialization {@code type} (a functor {@code Quantizer<float,
+     * float, unsigned char>} passed to a function template, or a type non-template code names) under the class
+     * template's USR: its member functions are instantiated with them. Once per type ({@code read}); the arguments'
+     * own specializations too, three deep.
+     */
+    static void classArguments(
+            org.bytedeco.llvm.clang.CXType type,
+            int depth,
+            java.util.Set<String> read,
+            Map<String, List<List<String>>> templateArgs) {
+        if (type.kind() != CXType_Record || depth > 3) return;
+        int n = clang_Type_getNumTemplateArguments(type);
+        if (n <= 0 || !read.add(clang_getTypeSpelling(type).getString())) return;
+        org.bytedeco.llvm.clang.CXCursor tmpl = clang_getSpecializedCursorTemplate(clang_getTypeDeclaration(type));
+        if (clang_Cursor_isNull(tmpl) != 0) return;
+        List<String> args = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            org.bytedeco.llvm.clang.CXType at = clang_getCanonicalType(clang_Type_getTemplateArgumentAsType(type, i));
+            args.add(
+                    at.kind() == CXType_Invalid
+                            ? null
+                            : clang_getTypeSpelling(at).getString());
+            classArguments(at, depth + 1, read, templateArgs);
+        }
+        List<List<String>> all =
+                templateArgs.computeIfAbsent(clang_getCursorUSR(tmpl).getString(), k -> new ArrayList<>());
+        if (!all.contains(args)) all.add(args);
+    }
+
+    /** Whether {@code fn} is a template pattern: a function template or a member of a class template. */
+    static boolean pattern(ClangUnit.Function fn) {
+        if (fn.template()) return true;
+        for (ClangNode p = fn.node().parent; p != null; p = p.parent) {
+            if (p.kind == CXCursor_ClassTemplate || p.kind == CXCursor_ClassTemplatePartialSpecialization) return true;
+        }
+        return false;
+    }
+
+    /** {@code functions} with the instantiations their dependent calls deduce added (to a fixed point, 4 rounds). */
+    static List<ClangUnit.Function> deduce(List<ClangUnit.Function> functions) {
+        Map<ClangNode, List<List<String>>> inst = new IdentityHashMap<>();
+        Map<String, List<ClangUnit.Function>> byName = new java.util.HashMap<>();
+        for (ClangUnit.Function f : functions) {
+            inst.put(f.node(), new ArrayList<>(f.instantiations()));
+            if (f.template())
+                byName.computeIfAbsent(f.node().spelling, k -> new ArrayList<>())
+                        .add(f);
+        }
+        if (byName.isEmpty()) return functions;
+        boolean changed = true;
+        for (int round = 0; round < 4 && changed; round++) {
+            changed = false;
+            for (ClangUnit.Function f : functions) {
+                List<List<String>> mine = inst.get(f.node());
+                if (mine.isEmpty()) continue;
+                List<ClangNode> calls = new ArrayList<>();
+                f.node().forEach(n -> {
+                    if (n.kind == CXCursor_CallExpr && n.canonKind == CXType_Dependent && !n.children.isEmpty())
+                        calls.add(n);
+                });
+                for (ClangNode call : calls) {
+                    ClangUnit.Function g = calledTemplate(call, byName);
+                    if (g == null) continue;
+                    for (List<String> args : List.copyOf(mine)) {
+                        List<String> bound = bind(g, arguments(call), args);
+                        List<List<String>> theirs = inst.get(g.node());
+                        if (bound != null && !theirs.contains(bound)) {
+                            theirs.add(bound);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        List<ClangUnit.Function> out = new ArrayList<>(functions.size());
+        for (ClangUnit.Function f : functions) {
+            List<List<String>> all = inst.get(f.node());
+            out.add(
+                    all.size() == f.instantiations().size()
+                            ? f
+                            : new ClangUnit.Function(
+                                    f.name(),
+                                    f.line(),
+                                    f.startLine(),
+                                    f.endLine(),
+                                    f.template(),
+                                    f.device(),
+                                    f.host(),
+                                    f.node(),
+                                    List.copyOf(all)));
+        }
+        return List.copyOf(out);
+    }
+
+    /** The one function template of this file a dependent call names (by name and number of parameters), or null. */
+    private static ClangUnit.Function calledTemplate(ClangNode call, Map<String, List<ClangUnit.Function>> byName) {
+        ClangNode ref = call.children.get(0);
+        if (ref.kind != CXCursor_DeclRefExpr && ref.kind != CXCursor_OverloadedDeclRef) return null;
+        if (ref.canon == null || !ref.canon.contains("overloaded")) return null;
+        String name = ref.ref != null && !ref.ref.isEmpty() ? ref.ref : ref.spelling;
+        List<ClangUnit.Function> named = byName.get(name);
+        if (named == null) return null;
+        int n = call.children.size() - 1;
+        ClangUnit.Function found = null;
+        for (ClangUnit.Function g : named) {
+            if (parameters(g.node()).size() != n) continue;
+            if (found != null) return null; // overloads of the same arity: not decided here
+            found = g;
+        }
+        return found;
+    }
+
+    /**
+     * The type arguments of {@code g} that a call with {@code args} binds in the caller's instantiation {@code caller}
+     * (its arguments' types are the caller's parameters or concrete types), or null unless every type parameter of
+     * {@code g} is bound, consistently.
+     */
+    private static List<String> bind(ClangUnit.Function g, List<ClangNode> args, List<String> caller) {
+        List<ClangNode> tparams = new ArrayList<>();
+        for (ClangNode c : g.node().children) {
+            if (c.kind == CXCursor_TemplateTypeParameter
+                    || c.kind == CXCursor_NonTypeTemplateParameter
+                    || c.kind == CXCursor_TemplateTemplateParameter) tparams.add(c);
+        }
+        String[] bound = new String[tparams.size()];
+        List<ClangNode> params = parameters(g.node());
+        for (int i = 0; i < params.size(); i++) {
+            Matcher m = PARAM.matcher(params.get(i).canon);
+            if (!m.matches()) continue;
+            int k = Integer.parseInt(m.group(1));
+            String t = argumentType(args.get(i), caller, m.group(2) != null);
+            if (t == null || k >= bound.length) continue;
+            if (bound[k] != null && !bound[k].equals(t)) return null;
+            bound[k] = t;
+        }
+        for (int k = 0; k < bound.length; k++) {
+            if (tparams.get(k).kind == CXCursor_TemplateTypeParameter && bound[k] == null) return null;
+        }
+        return java.util.Arrays.asList(bound);
+    }
+
+    /** The concrete type of an argument in the caller's instantiation (its pointee for a pointer parameter), or null. */
+    private static String argumentType(ClangNode arg, List<String> caller, boolean pointer) {
+        String t = arg.canon == null ? "" : arg.canon.trim();
+        if (pointer) {
+            if (!t.endsWith("*")) return null;
+            t = t.substring(0, t.length() - 1).trim();
+        }
+        t = t.replaceFirst("^const ", "").replaceFirst(" const$", "").replaceFirst(" &&?$", "");
+        Matcher m = Pattern.compile("^type-parameter-0-(\\d+)$").matcher(t);
+        if (m.matches()) {
+            int k = Integer.parseInt(m.group(1));
+            return k < caller.size() ? caller.get(k) : null;
+        }
+        if (t.isEmpty() || t.contains("type-parameter") || t.startsWith("<")) return null;
+        return t;
+    }
+
+    private static List<ClangNode> parameters(ClangNode fn) {
+        List<ClangNode> out = new ArrayList<>();
+        for (ClangNode c : fn.children) if (c.kind == CXCursor_ParmDecl) out.add(c);
+        return out;
+    }
+
+    /**
+     * The template parameter an explicit conversion converts to ({@code Out(x)}, {@code (Out)x}, {@code
+     * static_cast<Out>(x)}), as "type-parameter-0-K", or null when its destination is no template parameter of the
+     * function's own template or class.
+     */
+    static String destination(ClangNode n) {
+        boolean cast = isExplicitCast(n);
+        // Out(x) of a dependent Out is an unresolved construction: a call whose first child names the type
+        boolean construct = n.kind == CXCursor_CallExpr
+                && n.spelling.isEmpty()
+                && n.children.size() == 2
+                && n.children.get(0).kind == CXCursor_TypeRef;
+        if (!cast && !construct) return null;
+        return n.canon != null && n.canon.matches("type-parameter-0-\\d+") ? n.canon : null;
+    }
+
+    /**
+     * The conversion of a floating operand to the template parameter {@code param} (a cast {@link #destination} found):
+     * one per kind of integer type it is instantiated with (unsigned, and narrow signed), named by them ("unsigned
+     * char (Out)"); none when every instantiation in view is floating or a wide signed integer; one that says the
+     * parameter's instantiations are not in view when there are none.
+     */
+    static void conversions(
+            ClangUnit unit, ClangUnit.Function fn, ClangNode n, String param, List<ClangUnit.Conversion> out) {
+        ClangNode op = operandOf(n);
+        String from = op == null ? null : unit.floatingType(op, fn);
+        if (from == null) return;
+        // floating by its math (rint of a dependent value): the parameter floatingType names is not the operand's type
+        if (from.startsWith("type-parameter-")) from = "floating (template)";
+        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+        String written = n.type == null || n.type.isEmpty() ? "a template parameter" : n.type;
+        boolean seen = false;
+        java.util.Map<Boolean, java.util.TreeMap<Integer, java.util.Set<String>>> targets = new java.util.HashMap<>();
+        for (List<String> args : fn.instantiations()) {
+            if (k >= args.size() || args.get(k) == null) continue;
+            seen = true;
+            Target t = target(args.get(k));
+            if (t == null || !t.unsigned() && t.bytes() >= 4) continue;
+            targets.computeIfAbsent(t.unsigned(), x -> new java.util.TreeMap<>())
+                    .computeIfAbsent(t.bytes(), x -> new java.util.TreeSet<>())
+                    .add(t.type());
+        }
+        String how = isExplicitCast(n)
+                ? switch (n.kind) {
+                    case CXCursor_CStyleCastExpr -> "(" + n.type + ")";
+                    case CXCursor_CXXStaticCastExpr -> "static_cast<" + n.type + ">";
+                    default -> n.type;
+                }
+                : written;
+        String guard = ClangGuards.of(unit, n, op, fn);
+        if (!seen) {
+            out.add(new ClangUnit.Conversion(
+                    n, op, how, from, written, true, 4, true, guard != null, guard, true, fn, written));
+            return;
+        }
+        for (var e : targets.entrySet()) {
+            List<String> names = new ArrayList<>();
+            e.getValue().values().forEach(names::addAll);
+            String to = String.join(", ", names) + " (" + written + ")";
+            int bytes = e.getValue().firstKey();
+            out.add(new ClangUnit.Conversion(
+                    n, op, how, from, to, e.getKey(), bytes, true, guard != null, guard, true, fn, null));
+        }
+    }
+
+    /** The destination's integer instantiations, as (unsigned, bytes, canonical spelling); floating ones are left out. */
+    record Target(boolean unsigned, int bytes, String type) {}
+
+    /** What an instantiated type is as a conversion's destination: an integer type, or null (floating, a class). */
+    static Target target(String t) {
+        if (t == null) return null;
+        return switch (t) {
+            case "unsigned char" -> new Target(true, 1, t);
+            case "unsigned short" -> new Target(true, 2, t);
+            case "unsigned int" -> new Target(true, 4, t);
+            case "unsigned long", "unsigned long long" -> new Target(true, 8, t);
+            case "signed char", "char" -> new Target(false, 1, t);
+            case "short" -> new Target(false, 2, t);
+            case "int" -> new Target(false, 4, t);
+            case "long", "long long" -> new Target(false, 8, t);
+            default -> null;
+        };
+    }
+
+    /**
+     * The floating types a template parameter ("type-parameter-0-K") is instantiated with in this file
+     * ("float, double"), or null when none is known or (with {@code floatingOnly}) none is floating.
+     */
+    static String instantiatedWith(ClangUnit.Function in, String param, boolean floatingOnly) {
+        int k;
+        try {
+            k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+        } catch (RuntimeException e) {
+            return null;
+        }
+        java.util.Set<String> types = new java.util.TreeSet<>();
+        for (List<String> args : in.instantiations()) {
+            if (k >= args.size() || args.get(k) == null) continue;
+            String t = args.get(k);
+            if (!floatingOnly || t.equals("float") || t.equals("double") || t.equals("long double")) types.add(t);
+        }
+        return types.isEmpty() ? null : String.join(", ", types);
+    }
+
+    private static final java.util.Set<String> LOWER = java.util.Set.of("max", "fmax", "fmaxf");
+    private static final java.util.Set<String> UPPER = java.util.Set.of("min", "fmin", "fminf");
+
+    /**
+     * A call of a clamp helper of this file, as a guard: a function (a template or not) whose body is one {@code return}
+     * of {@code min(max(p, lo), hi)}, {@code max(min(p, hi), lo)} (fminf/fmaxf alike) or a nested conditional of its
+     * parameter {@code p}; it limits both bounds. "clip() in [0, 255]" when both bounds are constants, else with the
+     * bounds as written ("clip() (between F(minval<I>()) and F(maxval<I>()))": the destination type's, for a helper
+     * instantiated with it). Null for anything else, a helper that clamps one side included.
+     */
+    static String clampHelper(ClangUnit unit, ClangNode call) {
+        String name = callee(call);
+        if (name.isEmpty() || ClangUnit.CLAMPS.contains(name)) return null;
+        for (ClangUnit.Function f : unit.functions()) {
+            if (!f.node().spelling.equals(name)) continue;
+            ClangNode body = null;
+            for (ClangNode c : f.node().children) if (c.kind == CXCursor_CompoundStmt) body = c;
+            if (body == null || body.children.size() != 1) continue;
+            ClangNode ret = body.children.get(0);
+            if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) continue;
+            java.util.Set<String> params = new java.util.HashSet<>();
+            for (ClangNode p : parameters(f.node())) if (p.usr != null) params.add(p.usr);
+            ClangNode[] bounds = clamp(strip(ret.children.get(0)), params);
+            if (bounds == null) continue;
+            ClangNode lo = bounds[0];
+            ClangNode hi = bounds[1];
+            Double l = constant(lo);
+            Double h = constant(hi);
+            if (l != null && h != null) return name + "() in [" + bound(l) + ", " + bound(h) + "]";
+            return name + "() (between " + unit.text(lo) + " and " + unit.text(hi) + ")";
+        }
+        return null;
+    }
+
+    /** {lo, hi} of a two-sided clamp of one of {@code params}, or null. */
+    private static ClangNode[] clamp(ClangNode e, java.util.Set<String> params) {
+        if (e == null) return null;
+        if (e.kind == CXCursor_CallExpr) {
+            String outer = callee(e);
+            boolean upper = UPPER.contains(outer);
+            if (!upper && !LOWER.contains(outer)) return null;
+            List<ClangNode> args = arguments(e);
+            if (args.size() != 2) return null;
+            for (int i = 0; i < 2; i++) {
+                ClangNode inner = strip(args.get(i));
+                if (inner == null || inner.kind != CXCursor_CallExpr) continue;
+                String in = callee(inner);
+                if (!(upper ? LOWER : UPPER).contains(in)) continue;
+                List<ClangNode> ia = arguments(inner);
+                if (ia.size() != 2) continue;
+                for (int j = 0; j < 2; j++) {
+                    if (!reads(ia.get(j), params)) continue;
+                    ClangNode innerBound = ia.get(1 - j);
+                    ClangNode outerBound = args.get(1 - i);
+                    return upper ? new ClangNode[] {innerBound, outerBound} : new ClangNode[] {outerBound, innerBound};
+                }
+            }
+            return null;
+        }
+        if (e.kind == CXCursor_ConditionalOperator && e.children.size() == 3) {
+            // x < lo ? lo : (x > hi ? hi : x): a conditional whose other branch is a conditional ending in the
+            // parameter
+            ClangNode a = strip(e.children.get(1));
+            ClangNode b = strip(e.children.get(2));
+            ClangNode nested = b != null && b.kind == CXCursor_ConditionalOperator ? b : a;
+            ClangNode bound = nested == b ? a : b;
+            if (nested == null || nested.kind != CXCursor_ConditionalOperator || nested.children.size() != 3)
+                return null;
+            ClangNode x = strip(nested.children.get(2));
+            ClangNode y = strip(nested.children.get(1));
+            ClangNode other = reads(x, params) ? y : reads(y, params) ? x : null;
+            if (other == null || !reads(strip(e.children.get(0)), params)) return null;
+            Double p = constant(bound);
+            Double q = constant(other);
+            if (p != null && q != null && p > q) return new ClangNode[] {other, bound};
+            return new ClangNode[] {bound, other};
+        }
+        return null;
+    }
+
+    /** Whether {@code e} (under casts and wrappers) is one of {@code params}, or a test that reads one. */
+    private static boolean reads(ClangNode e, java.util.Set<String> params) {
+        boolean[] found = new boolean[1];
+        if (e != null)
+            e.forEach(x -> {
+                if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && params.contains(x.refUsr)) found[0] = true;
+            });
+        return found[0];
+    }
+
+    private static String bound(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+    }
+}
