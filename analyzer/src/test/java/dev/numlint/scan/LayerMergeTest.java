@@ -481,6 +481,16 @@ class LayerMergeTest {
         assertThat(out.get(0).related())
                 .extracting(r -> r.location().startLine())
                 .contains(76);
+        // a source finding of a statement written over several lines, the candidate one of them: it joins it
+        Finding statement = source.toBuilder()
+                .location(new Location("reduce.cu", 111, 17, 112, 40))
+                .build();
+        out = merge(List.of(hoisted, statement));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).layer()).isEqualTo(Layer.CUDA_SOURCE);
+        assertThat(out.get(0).related())
+                .extracting(r -> r.location().startLine())
+                .contains(76);
         // nothing reported where it is used: a note that says its line is approximate and names that line
         out = merge(List.of(hoisted));
         assertThat(out).hasSize(1);

@@ -681,7 +681,7 @@ final class PtxFindings {
         if (c == null) {
             return new Identity.Origin(WrittenCode.mayHold(h.at().opcode(), srcLine), List.of());
         }
-        boolean holds = WrittenCode.mayHold(c, srcLine);
+        boolean holds = WrittenCode.mayHold(c, srcLine) || c.spansLines() && continued(written);
         List<Location> candidates = new ArrayList<>();
         List<Instruction> others = new ArrayList<>(h.related());
         if (h.consequence() != null && h.consequence().sink() != null) {
@@ -703,6 +703,13 @@ final class PtxFindings {
         }
         candidates.sort(java.util.Comparator.comparingInt(Location::startLine));
         return new Identity.Origin(holds, List.of(), holds ? List.of() : candidates);
+    }
+
+    /** The line at {@code pos} goes on with a statement a line above it began ({@link WrittenCode#continuedAfter}). */
+    private boolean continued(SourcePos pos) {
+        Path f = fileIndex.get(pos.fileIndex());
+        if (f == null || pos.line() <= 1) return false;
+        return WrittenCode.continuedAfter(sources.line(f, pos.line() - 1));
     }
 
     /**

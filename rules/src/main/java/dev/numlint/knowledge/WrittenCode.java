@@ -106,7 +106,10 @@ public final class WrittenCode {
          * is double, which the text does not show (the PTX producer adds that case from the loads on the line).
          */
         DOUBLE_MATH,
-        /** A contraction: a product and a sum or difference ({@code *} with {@code +}/{@code -}), or a call. */
+        /**
+         * A contraction: a sum or difference ({@code +}, {@code -}, {@code +=}, {@code -=}; the fma takes the line of
+         * its addition, whose product may be written on another line), or a call.
+         */
         CONTRACTION;
 
         /** The catalog's name of the construct ({@code double-math}). */
@@ -121,6 +124,14 @@ public final class WrittenCode {
          */
         public boolean keepsLevel() {
             return this == CONVERSION;
+        }
+
+        /**
+         * Whether the construct may be written over several lines, so that a line that goes on with the statement
+         * above it may hold it ({@link #continuedAfter}); conversions and divisions are judged on their line alone.
+         */
+        public boolean spansLines() {
+            return this == DOUBLE_MATH || this == CONTRACTION;
         }
 
         /** Whether the operand types the text does not show can bring the construct (a declared double). */
@@ -156,8 +167,7 @@ public final class WrittenCode {
                     || s.matches("(?s).*\\bdouble\\b.*")
                     || CAPITAL_NAME.matcher(s).find()
                     || calls(s);
-            case CONTRACTION -> calls(s)
-                    || s.indexOf('*') >= 0 && SUM.matcher(s).find();
+            case CONTRACTION -> partOfStatement(s) || calls(s) || SUM.matcher(s).find();
         };
     }
 
@@ -174,6 +184,23 @@ public final class WrittenCode {
             else if (c == ')') depth--;
         }
         return depth != 0;
+    }
+
+    /**
+     * Whether a line after {@code previous} goes on with its statement: {@code previous} (comments left out) ends
+     * with an operator, a comma or an opening bracket ({@code x = a * b -}), so that the statement's instructions
+     * may carry the next line although its own text shows only part of the expression. A construct written over
+     * several lines (double math, a contraction) may be held by such a line.
+     */
+    public static boolean continuedAfter(String previous) {
+        if (previous == null) {
+            return false;
+        }
+        String s = previous.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
+                .replaceAll("//.*$", "")
+                .replaceAll("/\\*.*?\\*/", " ")
+                .strip();
+        return !s.isEmpty() && "+-*/%=&|^<>?,([".indexOf(s.charAt(s.length() - 1)) >= 0;
     }
 
     /** A call of a name that is not a keyword. */

@@ -100,9 +100,18 @@ class RulePolicyTest {
         var fma = WrittenCode.Construct.CONTRACTION;
         assertThat(WrittenCode.mayHold(fma, "for (int k = 0; k < n; ++k) {")).isFalse();
         assertThat(WrittenCode.mayHold(fma, "p->v = a * b;")).isFalse();
+        assertThat(WrittenCode.mayHold(fma, "y = a * 1e-3;")).isFalse();
         assertThat(WrittenCode.mayHold(fma, "y = a * b + c;")).isTrue();
         assertThat(WrittenCode.mayHold(fma, "s -= a[i] * b[i];")).isTrue();
-        assertThat(WrittenCode.mayHold(fma, "y = a * 1e-3;")).isFalse();
+        // the sum of a product written on another line (the fma carries the line of its addition)
+        assertThat(WrittenCode.mayHold(fma, "float tr1 = (lr1 - py) / at.y;")).isTrue();
+        // a line that goes on with the statement above it
+        assertThat(WrittenCode.continuedAfter("float lz1 = ceilf(a * z) * b -  // first"))
+                .isTrue();
+        assertThat(WrittenCode.continuedAfter("float lz1 = ceilf(a * z) * b;")).isFalse();
+        assertThat(WrittenCode.continuedAfter("for (int k = 0; k < n; ++k)")).isFalse();
+        assertThat(WrittenCode.mayHold(fma, "                     uz_r*uz_r));"))
+                .isTrue();
     }
 
     @Test

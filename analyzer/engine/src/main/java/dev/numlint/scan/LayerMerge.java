@@ -425,8 +425,12 @@ final class LayerMerge {
                     if (s == null
                             || !s.ruleId().equals(p.ruleId())
                             || !s.location().file().equals(file)
-                            || s.location().startLine() != c.startLine()) {
-                        continue;
+                            || c.startLine() < s.location().startLine()
+                            || c.startLine()
+                                    > Math.max(
+                                            s.location().startLine(),
+                                            s.location().endLine())) {
+                        continue; // a finding at the candidate line or of a statement written over it
                     }
                     if (s.layer() == Layer.CUDA_SOURCE) {
                         target = s;
