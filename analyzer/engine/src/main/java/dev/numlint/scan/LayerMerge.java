@@ -36,8 +36,8 @@ import java.util.Set;
  * whose signs cannot cancel (property {@code termsCannotCancel}): only an amplifying use the PTX layer followed raises
  * it), and except that a growing PTX sum does not overrule the source layer's
  * judgement of the same loop. The PTX layer's updates of an accumulator the source layer reports at another line of
- * the same function become related locations of the source finding. A PTX conversion (NL001) on a line that converts
- * nothing moves to the source conversion a few lines below it ({@link #relocateConversions}), and one kernel's
+ * the same function become related locations of the source finding. A PTX finding on a line that cannot hold its
+ * rule's construct moves to where it is written ({@link #relocateConversions}), and one kernel's
  * reduced-precision choice (NL012) is one finding ({@link #oneDecision}). A source finding whose impact is exact (a
  * conversion whose operand the source proves in range) is no hazard: it absorbs the PTX finding of the same operation
  * like any source finding, keeps its impact (property {@code impactProven}), and the scan drops both after the merge. Within one layer, findings on one line with
@@ -318,13 +318,6 @@ final class LayerMerge {
     private static final int CONVERSION_SPAN = 4;
 
     /**
-     * A PTX conversion (NL001) whose line information points at a source line that converts nothing (the
-     * scheduler moved the {@code cvt} next to a branch, {@code if (pos < max) {}, or its {@code .loc} is the inlined
-     * callee's) stands for the source layer's conversion a few lines below it (or below the line it was inlined at):
-     * it moves there, keeping its own line as a related location, so that the two layers' findings merge. Without
-     * such a conversion it stays where it is and says that its line is approximate.
-     */
-    /**
      * A PTX finding on a line inside a source finding of the same rule that spans several lines (an expression written
      * over several lines: nvcc's line table gives each instruction the line of its own operand) joins that finding:
      * one hazard of one written expression is one finding (issue 13), not one per line its instructions carry. Only a
@@ -380,6 +373,13 @@ final class LayerMerge {
         return out;
     }
 
+    /**
+     * A PTX finding whose line cannot hold the construct its rule's policy names ({@code relocate-ptx}: a conversion
+     * the scheduler moved next to a branch, a double reciprocal hoisted to a loop header) stands for code written
+     * elsewhere: it moves to the source finding of the rule a few lines below it (or below a call site it was inlined
+     * at) or over a line its origin names (its value's use), else joins the PTX finding of the rule at such a line,
+     * else says that its line is approximate (a note, unless the construct keeps its level).
+     */
     static List<Finding> relocateConversions(List<Finding> in) {
         List<Finding> out = new ArrayList<>(in);
         Map<Finding, Finding> moved = new java.util.IdentityHashMap<>();
