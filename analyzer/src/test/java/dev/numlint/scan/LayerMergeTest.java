@@ -433,6 +433,81 @@ class LayerMergeTest {
                 .isEqualTo(own.message());
     }
 
+    /** A PTX NL008 finding as the PTX layer states it: its line, that line's text, the lines of its other uses. */
+    private static Finding ptxDouble(int line, String src, List<Location> candidates) {
+        boolean holds = WrittenCode.mayHold(WrittenCode.Construct.DOUBLE_MATH, src);
+        return Finding.builder("NL008")
+                .level(Level.WARNING)
+                .layer(Layer.PTX)
+                .location(Location.line("reduce.cu", line))
+                .message("`cvt.f64.f32 %fd3, %f21`: float math done in double (`rcp.rn.f64 %fd4`) and rounded back"
+                        + " to float")
+                .evidence(new Evidence("ptx", "cvt.f64.f32 %fd3, %f21;", null))
+                .evidence(Evidence.source(src))
+                .identity(Identity.NONE
+                        .withInstruction("cvt")
+                        .withHazard("``: float math done in double (``) and rounded back to float")
+                        .withOrigin(new Identity.Origin(holds, List.of(), holds ? List.of() : candidates)))
+                .build();
+    }
+
+    @Test
+    void doubleMathHoistedToALoopHeaderJoinsTheFindingWhereItIsWritten() {
+        String header = "for( i.y=i0.y; i.y<shape.y; i.y+=blockDim.y*gridDim.y ) {";
+        List<Location> uses = List.of(Location.line("reduce.cu", 112));
+        // the PTX layer's own finding at the line that holds the double math: the hoisted one joins it
+        Finding hoisted = ptxDouble(76, header, uses);
+        Finding written =
+                ptxDouble(112, "case BF_REDUCE_POWER_STDERR: result *= 1. / sqrtf(shape.w); break;", List.of());
+        List<Finding> out = merge(List.of(hoisted, written));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).location().startLine()).isEqualTo(112);
+        assertThat(out.get(0).level()).isEqualTo(Level.WARNING);
+        assertThat(out.get(0).related())
+                .extracting(r -> r.location().startLine() + " " + r.message())
+                .containsExactly("76 PTX line information of this double math (hoisted out of the loop)");
+        // a source finding there: the hoisted one joins it
+        Finding source = Finding.builder("NL008")
+                .level(Level.WARNING)
+                .layer(Layer.CUDA_SOURCE)
+                .location(Location.of("reduce.cu", 112, 37))
+                .message("'result *= 1./sqrtf(shape.w)' is computed in double (the double literal 1.), rounded to"
+                        + " float 'result': slow on the GPU, rounded unlike float")
+                .evidence(Evidence.source("result *= 1. / sqrtf(shape.w)"))
+                .build();
+        out = merge(List.of(hoisted, source));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).layer()).isEqualTo(Layer.CUDA_SOURCE);
+        assertThat(out.get(0).related())
+                .extracting(r -> r.location().startLine())
+                .contains(76);
+        // a source finding of a statement written over several lines, the candidate one of them: it joins it
+        Finding statement = source.toBuilder()
+                .location(new Location("reduce.cu", 111, 17, 112, 40))
+                .build();
+        out = merge(List.of(hoisted, statement));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).layer()).isEqualTo(Layer.CUDA_SOURCE);
+        assertThat(out.get(0).related())
+                .extracting(r -> r.location().startLine())
+                .contains(76);
+        // nothing reported where it is used: a note that says its line is approximate and names that line
+        out = merge(List.of(hoisted));
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).level()).isEqualTo(Level.NOTE);
+        assertThat(out.get(0).location().startLine()).isEqualTo(76);
+        assertThat(out.get(0).message()).endsWith("(line approximate: no double math on this line)");
+        assertThat(out.get(0).related())
+                .extracting(r -> r.location().startLine() + " " + r.message())
+                .containsExactly("112 its value is used here: probably written here, hoisted above");
+        // a loop header that holds double math itself stays a warning where it is
+        Finding own = ptxDouble(76, "for (float t = 0; t < 1.0 / x; t += h) {", uses);
+        out = merge(List.of(own, written));
+        assertThat(out).hasSize(2);
+        assertThat(out).allMatch(f -> f.level() == Level.WARNING && f.related().isEmpty());
+        assertThat(out.get(0).message()).isEqualTo(own.message());
+    }
+
     private static Finding tf32(Layer layer, int line, String function, String text) {
         Finding.Builder b = Finding.builder("NL012")
                 .level(Level.WARNING)

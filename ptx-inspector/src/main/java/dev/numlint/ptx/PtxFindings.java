@@ -193,7 +193,9 @@ final class PtxFindings {
             // the call sites the instruction's function was inlined at: where a moved instruction may be written
             Identity id = e.builder.identity();
             Boolean holds = id.origin() == null ? null : id.origin().lineHoldsOperation();
-            e.builder.identity(id.withOrigin(new Identity.Origin(holds, List.copyOf(e.callSites))));
+            List<Location> candidates =
+                    id.origin() == null ? List.of() : id.origin().candidates();
+            e.builder.identity(id.withOrigin(new Identity.Origin(holds, List.copyOf(e.callSites), candidates)));
             sink.report(e.builder);
         });
     }
@@ -548,7 +550,7 @@ final class PtxFindings {
                         .property("mangledName", h.function().name())
                         .property("ptxLine", in.ptxLine())
                         .property("ptxInstruction", in.text())
-                        .identity(identity(h, impact, srcLine)
+                        .identity(identity(h, impact, srcLine, origin(h, written, srcLine))
                                 .withLibraryCode(prev.builder.identity().libraryCode()))
                         .clearEvidence();
                 evidence(prev.builder, h, primary, ptxLoc, srcLine);
@@ -566,7 +568,7 @@ final class PtxFindings {
                 .property("ptxLine", in.ptxLine())
                 .property("ptxInstruction", in.text())
                 .impact(impact)
-                .identity(identity(h, impact, srcLine));
+                .identity(identity(h, impact, srcLine, origin(h, written, srcLine)));
         if (libraryCode) {
             b.property("libraryCode", true).identity(b.identity().withLibraryCode(true));
         }
@@ -648,7 +650,7 @@ final class PtxFindings {
      * quotes: {@code add.rn.f32} and {@code add.rn.ftz.f32} of two builds are one hazard), and whether the source line
      * its line information names can hold its operation, a conversion or a division (the call sites it was inlined at are added when reported).
      */
-    private static Identity identity(PtxHit h, Impact impact, String srcLine) {
+    private static Identity identity(PtxHit h, Impact impact, String srcLine, Identity.Origin origin) {
         // the message this layer composes, rendered from the check's template with its instructions left empty
         String hazard = withConsequence(h, h.message().withoutInstructions(), impact);
         String opcode = h.at().opcode();
@@ -658,10 +660,56 @@ final class PtxFindings {
                 .withAccumulator(WrittenCode.updatedVariable(srcLine))
                 .withDecision(h.decision())
                 .withHazard(hazard)
-                .withOrigin(
-                        new Identity.Origin(srcLine == null ? null : WrittenCode.mayHold(opcode, srcLine), List.of()))
+                .withOrigin(origin)
                 .withCode(WrittenCode.tokens(srcLine))
                 .withSymbol(h.function().name());
+    }
+
+    /**
+     * Whether the written line {@code srcLine} at {@code written} can hold the hit's operation, the construct its
+     * rule's policy names ({@code relocate-ptx}; the opcode's own, a division or a conversion, for other rules); a
+     * construct a declared type can bring (double math) is also held where one of the hit's instructions loads data
+     * on that line. When it cannot, the lines of the hit's other instructions below it (and of the use its
+     * consequence names) that can are the candidates where the operation is written (a loop-invariant hoisted from
+     * its statement to the loop's header).
+     */
+    private Identity.Origin origin(PtxHit h, SourcePos written, String srcLine) {
+        if (srcLine == null) {
+            return new Identity.Origin(null, List.of());
+        }
+        WrittenCode.Construct c = policy(h.ruleId()).relocatePtx();
+        if (c == null) {
+            return new Identity.Origin(WrittenCode.mayHold(h.at().opcode(), srcLine), List.of());
+        }
+        boolean holds = WrittenCode.mayHold(c, srcLine) || c.spansLines() && continued(written);
+        List<Location> candidates = new ArrayList<>();
+        List<Instruction> others = new ArrayList<>(h.related());
+        if (h.consequence() != null && h.consequence().sink() != null) {
+            others.add(h.consequence().sink()); // where its value is used
+        }
+        for (Instruction r : others) {
+            SourcePos p = r.loc() == null ? null : writtenPos(r.loc(), files);
+            if (p == null || p.fileIndex() != written.fileIndex()) continue;
+            if (p.line() == written.line()) {
+                holds |= c.typedByDeclaration() && r.opcode().startsWith("ld");
+                continue;
+            }
+            Path f = fileIndex.get(p.fileIndex());
+            String text = f == null || p.line() < written.line() ? null : sources.line(f, p.line());
+            Location at = text != null && WrittenCode.mayHold(c, text) ? locationOf(p) : null;
+            if (at != null && candidates.stream().noneMatch(l -> l.startLine() == at.startLine())) {
+                candidates.add(at);
+            }
+        }
+        candidates.sort(java.util.Comparator.comparingInt(Location::startLine));
+        return new Identity.Origin(holds, List.of(), holds ? List.of() : candidates);
+    }
+
+    /** The line at {@code pos} goes on with a statement a line above it began ({@link WrittenCode#continuedAfter}). */
+    private boolean continued(SourcePos pos) {
+        Path f = fileIndex.get(pos.fileIndex());
+        if (f == null || pos.line() <= 1) return false;
+        return WrittenCode.continuedAfter(sources.line(f, pos.line() - 1));
     }
 
     /**

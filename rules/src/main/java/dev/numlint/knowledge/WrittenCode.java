@@ -87,14 +87,142 @@ public final class WrittenCode {
      * {@code __frcp_rn}, ...) on the line; any other instruction, a conversion ({@link #mayConvert}).
      */
     public static boolean mayHold(String opcode, String line) {
-        if ("div".equals(opcode) || "rcp".equals(opcode)) {
-            String s = line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
-                    .replaceAll("//.*$", "")
-                    .replaceAll("/\\*.*?\\*/", " ");
-            return s.indexOf('/') >= 0 || DIVISION_CALL.matcher(s).find();
-        }
-        return mayConvert(line);
+        return mayHold("div".equals(opcode) || "rcp".equals(opcode) ? Construct.DIVISION : Construct.CONVERSION, line);
     }
+
+    /**
+     * The construct a rule's PTX finding needs its written line to hold (catalog {@code policy: relocate-ptx}): a
+     * PTX finding shown at a line that cannot hold it was moved there (hoisted out of a loop, scheduled next to a
+     * branch, given no line) and stands for code written elsewhere.
+     */
+    public enum Construct {
+        /** A float-to-integer conversion: an assignment, a return, a call or a cast ({@link #mayConvert}). */
+        CONVERSION,
+        /** A division or reciprocal: a {@code /} or a division intrinsic. */
+        DIVISION,
+        /**
+         * Float math done in double: an unsuffixed floating literal, the type {@code double}, a call (a double
+         * function, a macro) or a name in capitals (a macro constant); or data the line reads whose declared type
+         * is double, which the text does not show (the PTX producer adds that case from the loads on the line).
+         */
+        DOUBLE_MATH,
+        /**
+         * A contraction: a sum or difference ({@code +}, {@code -}, {@code +=}, {@code -=}; the fma takes the line of
+         * its addition, whose product may be written on another line), or a call.
+         */
+        CONTRACTION;
+
+        /** The catalog's name of the construct ({@code double-math}). */
+        public String id() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+
+        /**
+         * Whether a finding that finds no written construct to join keeps its level: a conversion may be one the
+         * source layer cannot see (an inlined callee's return); the source layer reports every written division,
+         * double literal and product-sum where it is written, so a PTX one shown elsewhere adds no site of its own.
+         */
+        public boolean keepsLevel() {
+            return this == CONVERSION;
+        }
+
+        /**
+         * Whether the construct may be written over several lines, so that a line that goes on with the statement
+         * above it may hold it ({@link #continuedAfter}); conversions and divisions are judged on their line alone.
+         */
+        public boolean spansLines() {
+            return this == DOUBLE_MATH || this == CONTRACTION;
+        }
+
+        /** Whether the operand types the text does not show can bring the construct (a declared double). */
+        public boolean typedByDeclaration() {
+            return this == DOUBLE_MATH;
+        }
+
+        /** The construct the catalog names {@code id} ({@code division}), or null for null. */
+        public static Construct of(String id) {
+            if (id == null) {
+                return null;
+            }
+            for (Construct c : values()) {
+                if (c.id().equals(id)) {
+                    return c;
+                }
+            }
+            throw new IllegalArgumentException(
+                    "no written construct '" + id + "' (known: conversion, division," + " double-math, contraction)");
+        }
+    }
+
+    /** Whether a source line can hold {@code construct} as written ({@link Construct}). */
+    public static boolean mayHold(Construct construct, String line) {
+        String s = line.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
+                .replaceAll("//.*$", "")
+                .replaceAll("/\\*.*?\\*/", " ");
+        return switch (construct) {
+            case CONVERSION -> mayConvert(line);
+            case DIVISION -> s.indexOf('/') >= 0 || DIVISION_CALL.matcher(s).find();
+            case DOUBLE_MATH -> partOfStatement(s)
+                    || DOUBLE_LITERAL.matcher(s).find()
+                    || s.matches("(?s).*\\bdouble\\b.*")
+                    || CAPITAL_NAME.matcher(s).find()
+                    || calls(s);
+            case CONTRACTION -> partOfStatement(s) || calls(s) || SUM.matcher(s).find();
+        };
+    }
+
+    /**
+     * The line is one line of an expression written over several ({@code 1));} closing what a line above opened,
+     * {@code x = a * (b +} going on below): nvcc gives each of its instructions the line of its operand, so the
+     * line's own text does not show what the expression computes.
+     */
+    private static boolean partOfStatement(String s) {
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(') depth++;
+            else if (c == ')') depth--;
+        }
+        return depth != 0;
+    }
+
+    /**
+     * Whether a line after {@code previous} goes on with its statement: {@code previous} (comments left out) ends
+     * with an operator, a comma or an opening bracket ({@code x = a * b -}), so that the statement's instructions
+     * may carry the next line although its own text shows only part of the expression. A construct written over
+     * several lines (double math, a contraction) may be held by such a line.
+     */
+    public static boolean continuedAfter(String previous) {
+        if (previous == null) {
+            return false;
+        }
+        String s = previous.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
+                .replaceAll("//.*$", "")
+                .replaceAll("/\\*.*?\\*/", " ")
+                .strip();
+        return !s.isEmpty() && "+-*/%=&|^<>?,([".indexOf(s.charAt(s.length() - 1)) >= 0;
+    }
+
+    /** A call of a name that is not a keyword. */
+    private static boolean calls(String s) {
+        Matcher m = CALL.matcher(s);
+        while (m.find()) {
+            if (!NOT_CALLS.contains(m.group(1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A floating literal without an {@code f} suffix: {@code 1.}, {@code .5}, {@code 0.5}, {@code 1e-3}. */
+    private static final Pattern DOUBLE_LITERAL =
+            Pattern.compile("(?<![\\w.])(?:\\d+\\.\\d*|\\.\\d+|\\d+(?=[eE]))(?:[eE][+-]?\\d+)?(?![\\w.])");
+
+    /** A name in capitals that may be a macro constant ({@code M_PI}, {@code SSE_VX}). */
+    private static final Pattern CAPITAL_NAME = Pattern.compile("\\b[A-Z][A-Z0-9_]+\\b");
+
+    /** A sum or difference: a binary {@code +} or {@code -} (with {@code +=}, {@code -=}), not {@code ++}, {@code ->}. */
+    private static final Pattern SUM = Pattern.compile("(?<![+\\-])(?<!\\d[eE])[+\\-](?![+\\->])");
 
     private static final Pattern DIVISION_CALL =
             Pattern.compile("\\b(?:__fdividef|fdividef|__[fd]?div_r[nzud]|__[fd]rcp_r[nzud]|__frcp|h2?rcp)\\s*\\(");

@@ -64,16 +64,23 @@ public record Identity(
 
     /**
      * The origin of a PTX finding's line: whether the source line its line information names can hold the finding's
-     * operation at all (a conversion: an assignment, a return, a call or a cast; null when the line is unknown), and
-     * the lines of the same file it was inlined at.
+     * operation at all (the construct its rule's policy names: a conversion, a division, double math, a product and
+     * a sum; null when the line is unknown), the lines of the same file it was inlined at, and the lines where the
+     * finding's other instructions (its value's uses) are written that can hold it.
      *
      * @param lineHoldsOperation false when the named line cannot hold the operation (the scheduler moved the
-     *                           instruction next to a branch); null when unknown
+     *                           instruction next to a branch, nvcc hoisted it out of a loop); null when unknown
      * @param inlinedAt          the call sites the instruction's function was inlined at
+     * @param candidates         lines of the finding's other instructions that can hold the operation, nearest first
      */
-    public record Origin(Boolean lineHoldsOperation, List<Location> inlinedAt) {
+    public record Origin(Boolean lineHoldsOperation, List<Location> inlinedAt, List<Location> candidates) {
         public Origin {
             inlinedAt = inlinedAt == null ? List.of() : List.copyOf(inlinedAt);
+            candidates = candidates == null ? List.of() : List.copyOf(candidates);
+        }
+
+        public Origin(Boolean lineHoldsOperation, List<Location> inlinedAt) {
+            this(lineHoldsOperation, inlinedAt, List.of());
         }
     }
 

@@ -15,9 +15,11 @@ import java.util.List;
  *                            statement (uses of one macro still merge)
  * @param confirmingOpcodes   merge: the PTX opcodes that confirm a source finding ({@code fma}, {@code mad} for a
  *                            contraction the compiler formed); empty: any PTX finding of the rule on the line
- * @param relocatePtx         merge: a PTX finding whose line cannot hold the operation moves to the source finding a
- *                            few lines below (a conversion the scheduler moved next to a branch, a division nvcc
- *                            hoisted without a line and shown at the line before it)
+ * @param relocatePtx         merge: the construct the written line of the rule's PTX finding must hold
+ *                            ({@code relocate-ptx: division}); a PTX finding at a line that cannot hold it moves to
+ *                            the finding of the rule where its operation is written (a conversion the scheduler
+ *                            moved next to a branch, a division or double reciprocal hoisted out of a loop) or says
+ *                            that its line is approximate; null: PTX findings stay at their lines
  * @param mergeAccumulators   merge: a PTX finding updating the accumulator of a source finding at another line of
  *                            the same function joins it as a related location
  * @param randomVariateNote   merge: a PTX finding the source layer has nothing for, on a line whose values are random
@@ -51,7 +53,7 @@ public record RulePolicy(
         boolean declared,
         boolean everySite,
         List<String> confirmingOpcodes,
-        boolean relocatePtx,
+        dev.numlint.knowledge.WrittenCode.Construct relocatePtx,
         boolean mergeAccumulators,
         boolean randomVariateNote,
         boolean ptxCallIsHazard,
@@ -72,7 +74,7 @@ public record RulePolicy(
 
     /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
     public static final RulePolicy DEFAULT = new RulePolicy(
-            false, false, List.of(), false, false, false, false, false, true, null, null, null, null, 0, List.of(),
+            false, false, List.of(), null, false, false, false, false, true, null, null, null, null, 0, List.of(),
             List.of(), false, false, false, false, List.of());
 
     public RulePolicy {
@@ -130,7 +132,7 @@ public record RulePolicy(
                 true,
                 merge.equals("every-site"),
                 list(node.get("confirmed-by")),
-                node.path("relocate-ptx").asBoolean(false),
+                construct(id, text(node, "relocate-ptx")),
                 node.path("merge-accumulators").asBoolean(false),
                 node.path("random-variate-note").asBoolean(false),
                 node.path("ptx-call-is-hazard").asBoolean(false),
@@ -148,6 +150,14 @@ public record RulePolicy(
                 node.path("sites-cite-flags").asBoolean(false),
                 node.path("validation-host-comparison").asBoolean(false),
                 list(node.get("validation-inputs")));
+    }
+
+    private static dev.numlint.knowledge.WrittenCode.Construct construct(String id, String name) {
+        try {
+            return dev.numlint.knowledge.WrittenCode.Construct.of(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("rule " + id + ": policy relocate-ptx: " + e.getMessage(), e);
+        }
     }
 
     private static String text(JsonNode n, String k) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.numlint.knowledge.WrittenCode;
 import dev.numlint.model.Identity;
 import dev.numlint.model.Operation;
 import java.util.Set;
@@ -51,6 +52,66 @@ class RulePolicyTest {
             assertThat(c.rule(id).option(c.policy(id).ptxTripCountOption())).isNotNull();
         }
         assertThat(c.policy("NL999")).isSameAs(RulePolicy.DEFAULT);
+    }
+
+    @Test
+    void aRuleNamesTheConstructItsPtxFindingsLineMustHold() throws Exception {
+        assertThat(parse("{relocate-ptx: double-math}").relocatePtx()).isEqualTo(WrittenCode.Construct.DOUBLE_MATH);
+        assertThat(parse("{merge: line}").relocatePtx()).isNull();
+        assertThatThrownBy(() -> parse("{relocate-ptx: true}"))
+                .hasMessageContaining("NL999")
+                .hasMessageContaining("relocate-ptx");
+        RuleCatalog c = RuleCatalog.get();
+        assertThat(c.policy("NL001").relocatePtx()).isEqualTo(WrittenCode.Construct.CONVERSION);
+        assertThat(c.policy("NL002").relocatePtx()).isEqualTo(WrittenCode.Construct.DIVISION);
+        assertThat(c.policy("NL003").relocatePtx()).isEqualTo(WrittenCode.Construct.CONTRACTION);
+        assertThat(c.policy("NL008").relocatePtx()).isEqualTo(WrittenCode.Construct.DOUBLE_MATH);
+        // every construct has its phrases
+        for (WrittenCode.Construct k : WrittenCode.Construct.values()) {
+            assertThat(c.phrase("ptx-line-moved-" + k.id())).doesNotStartWith("ptx-line");
+            assertThat(c.phrase("ptx-line-approximate-" + k.id(), "message", "m"))
+                    .startsWith("m (line approximate");
+            if (!k.keepsLevel()) {
+                assertThat(c.phrase("ptx-line-unplaced-" + k.id())).doesNotStartWith("ptx-line");
+            }
+        }
+    }
+
+    @Test
+    void aWrittenLineHoldsDoubleMathOrAContractionOnlyWhereItsTextCan() {
+        var dbl = WrittenCode.Construct.DOUBLE_MATH;
+        // a loop header of integers and an integer subscript: what nvcc hoisted there is written elsewhere
+        assertThat(WrittenCode.mayHold(dbl, "for( i.y=i0.y; i.y<shape.y; i.y+=blockDim.y*gridDim.y ) {"))
+                .isFalse();
+        assertThat(WrittenCode.mayHold(dbl, "  sc.z = scrsdef.rng[2 * isr + 1];"))
+                .isFalse();
+        assertThat(WrittenCode.mayHold(dbl, "y = x * 0.5f + 1.f; // 0.5 in a comment"))
+                .isFalse();
+        // a double literal, the type, a call, a macro constant, a line of a longer expression
+        assertThat(WrittenCode.mayHold(dbl, "for (float t = 0; t < 1.0 / x; t += h) {"))
+                .isTrue();
+        assertThat(WrittenCode.mayHold(dbl, "result *= 1. / shape.w; break;")).isTrue();
+        assertThat(WrittenCode.mayHold(dbl, "float r = x * .5;")).isTrue();
+        assertThat(WrittenCode.mayHold(dbl, "float r = x * 1e-3;")).isTrue();
+        assertThat(WrittenCode.mayHold(dbl, "float r = (double) x * y;")).isTrue();
+        assertThat(WrittenCode.mayHold(dbl, "float r = scale(x);")).isTrue();
+        assertThat(WrittenCode.mayHold(dbl, "float r = x * M_PI;")).isTrue();
+        assertThat(WrittenCode.mayHold(dbl, "                     1));")).isTrue();
+        var fma = WrittenCode.Construct.CONTRACTION;
+        assertThat(WrittenCode.mayHold(fma, "for (int k = 0; k < n; ++k) {")).isFalse();
+        assertThat(WrittenCode.mayHold(fma, "p->v = a * b;")).isFalse();
+        assertThat(WrittenCode.mayHold(fma, "y = a * 1e-3;")).isFalse();
+        assertThat(WrittenCode.mayHold(fma, "y = a * b + c;")).isTrue();
+        assertThat(WrittenCode.mayHold(fma, "s -= a[i] * b[i];")).isTrue();
+        // the sum of a product written on another line (the fma carries the line of its addition)
+        assertThat(WrittenCode.mayHold(fma, "float tr1 = (lr1 - py) / at.y;")).isTrue();
+        // a line that goes on with the statement above it
+        assertThat(WrittenCode.continuedAfter("float lz1 = ceilf(a * z) * b -  // first"))
+                .isTrue();
+        assertThat(WrittenCode.continuedAfter("float lz1 = ceilf(a * z) * b;")).isFalse();
+        assertThat(WrittenCode.continuedAfter("for (int k = 0; k < n; ++k)")).isFalse();
+        assertThat(WrittenCode.mayHold(fma, "                     uz_r*uz_r));"))
+                .isTrue();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.numlint.scan;
 
+import dev.numlint.knowledge.WrittenCode;
 import dev.numlint.model.Finding;
 import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
@@ -35,8 +36,8 @@ import java.util.Set;
  * whose signs cannot cancel (property {@code termsCannotCancel}): only an amplifying use the PTX layer followed raises
  * it), and except that a growing PTX sum does not overrule the source layer's
  * judgement of the same loop. The PTX layer's updates of an accumulator the source layer reports at another line of
- * the same function become related locations of the source finding. A PTX conversion (NL001) on a line that converts
- * nothing moves to the source conversion a few lines below it ({@link #relocateConversions}), and one kernel's
+ * the same function become related locations of the source finding. A PTX finding on a line that cannot hold its
+ * rule's construct moves to where it is written ({@link #relocateConversions}), and one kernel's
  * reduced-precision choice (NL012) is one finding ({@link #oneDecision}). A source finding whose impact is exact (a
  * conversion whose operand the source proves in range) is no hazard: it absorbs the PTX finding of the same operation
  * like any source finding, keeps its impact (property {@code impactProven}), and the scan drops both after the merge. Within one layer, findings on one line with
@@ -317,13 +318,6 @@ final class LayerMerge {
     private static final int CONVERSION_SPAN = 4;
 
     /**
-     * A PTX conversion (NL001) whose line information points at a source line that converts nothing (the
-     * scheduler moved the {@code cvt} next to a branch, {@code if (pos < max) {}, or its {@code .loc} is the inlined
-     * callee's) stands for the source layer's conversion a few lines below it (or below the line it was inlined at):
-     * it moves there, keeping its own line as a related location, so that the two layers' findings merge. Without
-     * such a conversion it stays where it is and says that its line is approximate.
-     */
-    /**
      * A PTX finding on a line inside a source finding of the same rule that spans several lines (an expression written
      * over several lines: nvcc's line table gives each instruction the line of its own operand) joins that finding:
      * one hazard of one written expression is one finding (issue 13), not one per line its instructions carry. Only a
@@ -379,16 +373,22 @@ final class LayerMerge {
         return out;
     }
 
+    /**
+     * A PTX finding whose line cannot hold the construct its rule's policy names ({@code relocate-ptx}: a conversion
+     * the scheduler moved next to a branch, a double reciprocal hoisted to a loop header) stands for code written
+     * elsewhere: it moves to the source finding of the rule a few lines below it (or below a call site it was inlined
+     * at) or over a line its origin names (its value's use), else joins the PTX finding of the rule at such a line,
+     * else says that its line is approximate (a note, unless the construct keeps its level).
+     */
     static List<Finding> relocateConversions(List<Finding> in) {
         List<Finding> out = new ArrayList<>(in);
         Map<Finding, Finding> moved = new java.util.IdentityHashMap<>();
+        Map<Integer, List<Finding>> joined = new HashMap<>();
         for (int i = 0; i < out.size(); i++) {
             Finding p = out.get(i);
-            if (p.layer() != Layer.PTX || !policy(p).relocatePtx()) {
-                continue;
-            }
+            WrittenCode.Construct construct = p.layer() == Layer.PTX ? policy(p).relocatePtx() : null;
             Identity.Origin origin = p.identity().origin();
-            if (origin == null || !Boolean.FALSE.equals(origin.lineHoldsOperation())) {
+            if (construct == null || origin == null || !Boolean.FALSE.equals(origin.lineHoldsOperation())) {
                 continue;
             }
             String file = p.location().file();
@@ -403,7 +403,8 @@ final class LayerMerge {
             int best = Integer.MAX_VALUE;
             for (int anchor : anchors) {
                 for (Finding s : out) {
-                    if (s.layer() != Layer.CUDA_SOURCE
+                    if (s == null
+                            || s.layer() != Layer.CUDA_SOURCE
                             || !s.ruleId().equals(p.ruleId())
                             || !s.location().file().equals(file)) {
                         continue;
@@ -415,21 +416,59 @@ final class LayerMerge {
                     }
                 }
             }
+            // the lines of the finding's other instructions below it (the loop body its hoisted code came from):
+            // a source finding of the rule there, else a PTX finding of the rule at a line that holds its operation
+            int ptxTarget = -1;
+            for (Location c : target != null ? List.<Location>of() : origin.candidates()) {
+                for (int j = 0; j < out.size() && target == null && ptxTarget < 0; j++) {
+                    Finding s = out.get(j);
+                    if (s == null
+                            || !s.ruleId().equals(p.ruleId())
+                            || !s.location().file().equals(file)
+                            || c.startLine() < s.location().startLine()
+                            || c.startLine()
+                                    > Math.max(
+                                            s.location().startLine(),
+                                            s.location().endLine())) {
+                        continue; // a finding at the candidate line or of a statement written over it
+                    }
+                    if (s.layer() == Layer.CUDA_SOURCE) {
+                        target = s;
+                    } else if (s.layer() == Layer.PTX
+                            && s.identity().origin() != null
+                            && Boolean.TRUE.equals(s.identity().origin().lineHoldsOperation())) {
+                        ptxTarget = j;
+                    }
+                }
+                if (target != null || ptxTarget >= 0) {
+                    break;
+                }
+            }
+            String kind = construct.id();
+            RelatedLocation here = new RelatedLocation(
+                    Location.line(file, p.location().startLine()),
+                    RuleCatalog.get().phrase("ptx-line-moved-" + kind));
+            if (ptxTarget >= 0) {
+                // the same hazard the PTX layer reports where it is written: one finding, this line related
+                joined.computeIfAbsent(ptxTarget, k -> new ArrayList<>()).add(p);
+                out.set(i, null);
+                continue;
+            }
             Finding.Builder b = p.toBuilder();
-            boolean division = p.identity().operations().contains(dev.numlint.model.Operation.DIVISION);
             if (target == null) {
-                b.message(RuleCatalog.get()
-                        .phrase(
-                                division ? "ptx-line-approximate-division" : "ptx-line-approximate",
-                                "message",
-                                p.message()));
-                if (division) {
-                    // a division nvcc gave no line (hoisted) and no written division near the line it is shown at:
-                    // the source layer reports each written division where it is written, so this one adds no site
-                    // of its own; a note, whose related location says why (the message's remark may not fit)
-                    b.related(
-                            Location.line(file, p.location().startLine()),
-                            RuleCatalog.get().phrase("ptx-line-unplaced-division"));
+                b.message(RuleCatalog.get().phrase("ptx-line-approximate-" + kind, "message", p.message()));
+                if (!construct.keepsLevel()) {
+                    // no written operation of the rule near the line it is shown at: the source layer reports each
+                    // one where it is written, so this one adds no site of its own; a note, whose related location
+                    // names where it is probably written (its value's use below) or says why (the message's remark
+                    // may not fit)
+                    if (!origin.candidates().isEmpty()) {
+                        b.related(origin.candidates().get(0), RuleCatalog.get().phrase("ptx-line-candidate"));
+                    } else {
+                        b.related(
+                                Location.line(file, p.location().startLine()),
+                                RuleCatalog.get().phrase("ptx-line-unplaced-" + kind));
+                    }
                     if (p.level().atLeast(Level.WARNING)) {
                         b.level(Level.NOTE);
                     }
@@ -438,13 +477,30 @@ final class LayerMerge {
                 continue;
             }
             b.location(target.location());
-            b.related(new RelatedLocation(
-                    Location.line(file, p.location().startLine()),
-                    RuleCatalog.get().phrase(division ? "ptx-line-moved-division" : "ptx-line-moved")));
+            b.related(here);
             Finding q = b.build();
             out.set(i, q);
             moved.put(q, target);
         }
+        for (Map.Entry<Integer, List<Finding>> e : joined.entrySet()) {
+            Finding t = out.get(e.getKey());
+            Finding.Builder b = t.toBuilder();
+            Set<Object> have = new HashSet<>(t.evidence());
+            have.addAll(t.related());
+            for (Finding p : e.getValue()) {
+                joinAsRelated(
+                        b,
+                        have,
+                        new RelatedLocation(
+                                Location.line(p.location().file(), p.location().startLine()),
+                                RuleCatalog.get()
+                                        .phrase("ptx-line-moved-"
+                                                + policy(p).relocatePtx().id())),
+                        p);
+            }
+            out.set(e.getKey(), b.build());
+        }
+        out.removeIf(java.util.Objects::isNull);
         if (moved.isEmpty()) {
             return out;
         }

@@ -44,6 +44,11 @@ public final class ApproximateDivision implements PtxCheck {
                 if (!SourceText.hasDivision(line) && !SourceText.calls(line, "__frcp_rn", "__drcp_rn")) {
                     continue;
                 }
+                if (SourceText.callsExactRoutine(line) && facts.computedOnItsLine(in)) {
+                    // fmodf's quotient estimate |x|/|y| (libdevice carries the calling line): the routine corrects
+                    // it and its remainder is exact
+                    continue;
+                }
             }
             String what = PtxMessages.format(
                     ruleId(), in.full() ? "ptx-what-full" : div ? "ptx-what-approx" : "ptx-what-rcp");

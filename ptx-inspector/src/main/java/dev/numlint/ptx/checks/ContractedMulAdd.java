@@ -23,7 +23,9 @@ import java.util.function.Consumer;
  * <p>Not reported: products that are exact (a power-of-two or zero multiplicand: one rounding equals two), a product
  * added to a constant infinity (the overflow path of an inlined exp: the sum is that infinity either way), explicit
  * fmaf/__fmaf_rn, and the fma steps of inlined math-library routines (polynomial coefficients, Newton steps) on a
- * line that calls such a routine.
+ * line that calls such a routine; on a line that calls a routine with an exact result ({@code fmodf}), an fma whose
+ * operands are all computed on the line (libdevice's code has no line of its own: it carries the calling line, with
+ * no inlined-at chain, so the debug information cannot tell it apart).
  */
 @AutoService(PtxCheck.class)
 public final class ContractedMulAdd implements PtxCheck {
@@ -62,6 +64,9 @@ public final class ContractedMulAdd implements PtxCheck {
         if (line != null) {
             if (SourceText.hasExplicitFma(line) || !SourceText.hasMultiply(line)) {
                 return;
+            }
+            if (SourceText.callsExactRoutine(line) && facts.computedOnItsLine(in)) {
+                return; // fmodf's remainder correction r = x - q*y: the routine's result is exact
             }
             if (libraryLineWithoutSum(line)) {
                 return; // fmodf's remainder step on 'while (fmodf(t, dt) != 0.0f) dt *= 0.5f;'
@@ -142,6 +147,11 @@ public final class ContractedMulAdd implements PtxCheck {
             String mline = facts.sourceLine(mul);
             if (mline != null && !SourceText.hasMultiply(mline)) {
                 continue;
+            }
+            if (SourceText.callsExactRoutine(facts.sourceLine(add))
+                    && facts.computedOnItsLine(add)
+                    && facts.computedOnItsLine(mul)) {
+                continue; // a step of fmodf's exact remainder
             }
             if (libraryLineWithoutSum(facts.sourceLine(add))) {
                 continue; // powf's reduction on 'e = p * powf(d, -g);': the line subtracts nothing

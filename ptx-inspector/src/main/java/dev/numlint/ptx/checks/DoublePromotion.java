@@ -107,7 +107,7 @@ public final class DoublePromotion implements PtxCheck {
                                 in,
                                 message,
                                 line == null ? Confidence.MEDIUM : Confidence.HIGH,
-                                List.of(firstArith, x),
+                                data == null ? List.of(firstArith, x) : List.of(firstArith, x, data),
                                 "cvt.f64.f32>" + firstArith.mnemonic(),
                                 c));
                         return;

@@ -224,6 +224,37 @@ public final class PtxFacts {
         return false;
     }
 
+    /**
+     * Whether every value {@code in} reads is computed on its own source line, none loaded: no load, parameter or
+     * value of another line reaches it directly. On a line that calls an exact library routine ({@code fmodf}) such
+     * an instruction is one of the routine's steps (libdevice's code carries the calling line); the programmer's own
+     * arithmetic on the line reads the loaded or earlier values it is written with.
+     */
+    public boolean computedOnItsLine(Instruction in) {
+        if (in.loc() == null) {
+            return false;
+        }
+        for (int k = 1; k < in.operands().size(); k++) {
+            if (!(in.operand(k) instanceof Operand.Reg r)) {
+                continue;
+            }
+            int[] defs = defUse().reachingDefs(in.index(), r.name());
+            if (defs.length == 0) {
+                return false; // a parameter register
+            }
+            for (int d : defs) {
+                Instruction def = fn.instruction(d);
+                if (def.loc() == null
+                        || def.opcode().startsWith("ld")
+                        || def.loc().pos().line() != in.loc().pos().line()
+                        || def.loc().pos().fileIndex() != in.loc().pos().fileIndex()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** The operand is a constant: an immediate, or a register holding one through mov/selp of constants. */
     public boolean constantOperand(Instruction at, Operand o) {
         return constantOperand(at, o, 0);

@@ -23,6 +23,13 @@ public final class SourceText {
             + "normcdff?|normcdfinvf?|j[01]f?|y[01]f?|fmodf?|remainderf?|ldexpf?|frexpf?|scalbnf?|logbf?|"
             + "sqrtf?|rsqrtf?)\\s*\\(");
 
+    /**
+     * CUDA math functions whose result is exact (the CUDA Math API gives 0 ulp as their maximum error): the
+     * remainder routines, whose libdevice code estimates a quotient with an approximate division and corrects the
+     * remainder with fmas, steps that cannot change the exact result.
+     */
+    private static final Pattern EXACT_ROUTINE = Pattern.compile("\\b(?:std::)?(?:fmodf?|remainderf?|remquof?)\\s*\\(");
+
     private static final Pattern CONTROL_HEADER =
             Pattern.compile("^(?:}\\s*)?(?:else\\s+)?(?:if|while|for|switch)\\s*\\(");
     private static final Pattern CALL = Pattern.compile("\\b([A-Za-z_]\\w*)\\s*\\(");
@@ -45,6 +52,11 @@ public final class SourceText {
                 && LIBRARY_CALL
                         .matcher(code(line).toLowerCase(java.util.Locale.ROOT))
                         .find();
+    }
+
+    /** The line calls a math routine whose result is exact ({@code fmodf}, {@code remainderf}, {@code remquof}). */
+    public static boolean callsExactRoutine(String line) {
+        return line != null && EXACT_ROUTINE.matcher(code(line)).find();
     }
 
     /** The math-library routines the line calls, by name in lower case ({@code powf}, {@code pow} for POW). */
