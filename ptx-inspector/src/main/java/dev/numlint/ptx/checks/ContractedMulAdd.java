@@ -56,7 +56,7 @@ public final class ContractedMulAdd implements PtxCheck {
         if (in.operand(3) instanceof Operand.FloatImm z && z.value() == 0) {
             return; // a*b+0 rounds like a*b
         }
-        if (exactProduct(facts, in)) {
+        if (exactProduct(facts, in) || addsItsOwnProduct(facts, in)) {
             return;
         }
         String line = facts.sourceLine(in);
@@ -138,6 +138,9 @@ public final class ContractedMulAdd implements PtxCheck {
             }
             if (exactProduct(facts, mul)) {
                 continue;
+            }
+            if (add.opcode().equals("add") && sameValue(facts, add, 3 - k, add, k)) {
+                continue; // p + p of one rounded product p = a*b: fused, fma(a, b, p) = 2p exactly (addsItsOwnProduct)
             }
             if (Double.isInfinite(facts.constantValue(add, add.operand(3 - k)))) {
                 // x + inf, the overflow path of an inlined exp: for every finite product the fused and the
@@ -224,6 +227,54 @@ public final class ContractedMulAdd implements PtxCheck {
     private static boolean negated(PtxFacts facts, Instruction in, int k) {
         Instruction d = facts.defOf(in, k);
         return d != null && d.opcode().equals("neg");
+    }
+
+    /**
+     * An fma whose addend is its own product rounded: {@code fma(a, b, p)} with {@code p = mul a, b} (nvcc's form of
+     * {@code 2*p} and of {@code a*b + a*b}). It equals {@code p + p} exactly, so contraction changes nothing: with
+     * {@code a*b = p + e}, {@code |e|} at most half an ulp of {@code p} (a quarter when {@code p} is a power of two
+     * and {@code a*b} lies below it), {@code 2p} is a float and {@code e} is at most a quarter of the spacing of the
+     * floats next to it, so {@code 2p + e} rounds to {@code 2p}; in the subnormal range, where the spacing is fixed, a
+     * tie ({@code |e|} half of it) comes only from {@code p} rounded to even, and {@code 2p} is the even neighbour
+     * again. An overflow gives the same infinity both ways.
+     */
+    static boolean addsItsOwnProduct(PtxFacts facts, Instruction in) {
+        Instruction p = facts.defOf(in, 3);
+        if (p == null
+                || !p.opcode().equals("mul")
+                || p.rounding() != null
+                || !p.type().equals(in.type())) {
+            return false;
+        }
+        return sameValue(facts, in, 1, p, 1) && sameValue(facts, in, 2, p, 2)
+                || sameValue(facts, in, 1, p, 2) && sameValue(facts, in, 2, p, 1);
+    }
+
+    /**
+     * Operand {@code k} of {@code x} and operand {@code j} of {@code y} hold one value: one immediate, or one register
+     * read by one instruction, or read in one basic block with no definition of it between the two reads, or with the
+     * same single reaching definition at both.
+     */
+    private static boolean sameValue(PtxFacts facts, Instruction x, int k, Instruction y, int j) {
+        Operand a = x.operand(k), b = y.operand(j);
+        if (!a.equals(b)) {
+            return false;
+        }
+        if (!(a instanceof Operand.Reg r) || x == y) {
+            return true;
+        }
+        if (x.block() == y.block()) {
+            List<Instruction> ins = facts.function().instructions();
+            int lo = Math.min(x.index(), y.index()), hi = Math.max(x.index(), y.index());
+            for (int i = lo; i < hi; i++) {
+                if (ins.get(i).defines(r.name())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        Instruction d = facts.defOf(x, k), e = facts.defOf(y, j);
+        return d != null && e != null && d.index() == e.index();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.numlint.ptx.facts;
 
 import dev.numlint.model.Impact;
+import dev.numlint.ptx.model.DebugLoc;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Operand;
 import dev.numlint.ptx.rules.SourceText;
@@ -158,7 +159,9 @@ public final class Consequences {
      * its own): a comparison, selection or round-to-integral on a line that calls a math-library function but
      * writes no comparison, selection or such rounding itself (the branches inside atanf on {@code return
      * atanf(y / x);}). It is the routine's, not a decision the user's value makes: its documented error bound
-     * covers it. A truncation (cvt.rzi) stays a sink: an implicit conversion to int is written without a mark.
+     * covers it. A truncation (cvt.rzi) stays a sink: an implicit conversion to int is written without a mark. A
+     * decision at a header position whose {@code .loc} lost its inlined_at chain takes the calling line from the
+     * function's other instructions at that position ({@link #inlinedLine}).
      */
     private boolean libraryDecision(Instruction x) {
         String op = x.opcode();
@@ -174,6 +177,9 @@ public final class Consequences {
             return false;
         }
         String line = facts.sourceLine(x);
+        if (line == null) {
+            line = inlinedLine(x);
+        }
         if (!SourceText.callsMathLibrary(line)) {
             return false;
         }
@@ -187,6 +193,57 @@ public final class Consequences {
             return !SourceText.callsNamed(line, spelled);
         }
         return !SourceText.writesDecision(line);
+    }
+
+    /**
+     * The user line of an instruction whose {@code .loc} names a position inside a header routine without the
+     * {@code inlined_at} chain that says where the routine was inlined: nvcc 13.0 writes {@code .loc 2 418 7} (the
+     * {@code pow} of libstdc++'s {@code cmath}) with its chain on the first instruction of the inlined body and bare
+     * after a {@code .loc 2 0 7} of the same routine, so {@code pow}'s own tests ({@code x == 0}, {@code |x| > inf},
+     * {@code x == 1}) lose the line that calls it. The chain is taken from the nearest instruction of the function at
+     * the same header position that carries one (before it, else after it); null when none does or the position is
+     * user code.
+     */
+    private String inlinedLine(Instruction x) {
+        DebugLoc loc = x.loc();
+        if (loc == null || loc.inlined() || facts.settings().writtenPos().apply(loc) != null) {
+            return null;
+        }
+        return inlinedLines
+                .computeIfAbsent(x.index(), k -> {
+                    int[] at = inlinedAtPos().get(loc.pos());
+                    if (at == null) {
+                        return java.util.Optional.empty();
+                    }
+                    // the nearest one before x, else the first after it
+                    int i = java.util.Arrays.binarySearch(at, x.index());
+                    int pick = i >= 0 ? at[i] : -i - 2 >= 0 ? at[-i - 2] : at[-i - 1];
+                    return java.util.Optional.ofNullable(
+                            facts.sourceLine(facts.function().instruction(pick)));
+                })
+                .orElse(null);
+    }
+
+    private final java.util.Map<Integer, java.util.Optional<String>> inlinedLines =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private java.util.Map<dev.numlint.ptx.model.SourcePos, int[]> inlinedPositions;
+
+    /** The instructions whose {@code .loc} carries an {@code inlined_at} chain, by position, in order. */
+    private synchronized java.util.Map<dev.numlint.ptx.model.SourcePos, int[]> inlinedAtPos() {
+        if (inlinedPositions == null) {
+            java.util.Map<dev.numlint.ptx.model.SourcePos, java.util.List<Integer>> m = new java.util.HashMap<>();
+            for (Instruction y : facts.function().instructions()) {
+                DebugLoc l = y.loc();
+                if (l != null && l.inlined()) {
+                    m.computeIfAbsent(l.pos(), k -> new java.util.ArrayList<>()).add(y.index());
+                }
+            }
+            java.util.Map<dev.numlint.ptx.model.SourcePos, int[]> r = new java.util.HashMap<>();
+            m.forEach((k, v) -> r.put(k, v.stream().mapToInt(Integer::intValue).toArray()));
+            inlinedPositions = r;
+        }
+        return inlinedPositions;
     }
 
     /**

@@ -11,8 +11,10 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * NL002: approximate division. The intrinsic {@code __fdividef} is always reported at the rule's level; a '/' in
- * device code built with -prec-div=false or --use_fast_math gets its level from what the quotient decides.
+ * NL002: approximate division. The intrinsic {@code __fdividef} is reported at the rule's level, unless its one use
+ * is a test of its sign that its rounding cannot flip (a note: a quotient's sign is its operands', except where it
+ * gives 0 for a divisor above 2^126); a '/' in device code built with -prec-div=false or --use_fast_math gets its
+ * level from what the quotient decides.
  */
 @AutoService(CudaCheck.class)
 public final class ApproximateDivision implements CudaCheck {
@@ -27,7 +29,16 @@ public final class ApproximateDivision implements CudaCheck {
         for (FunctionFacts.Division d : facts.divisions) {
             if (d.intrinsic() != null) {
                 Impact impact = Consequences.of(d.site(), out);
-                if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
+                // its tests of its sign against 0 cannot flip: a quotient's sign is its operands', whatever the error,
+                // except where __fdividef gives 0 (a divisor above 2^126); with no other use it decides nothing, and
+                // a PTX "compared in a condition" at such a test does not raise it
+                boolean proven = impact.kind() == Impact.Kind.BOUNDED && Consequences.fixedSign(d.site());
+                boolean signOnly = proven && d.site().uses().isEmpty();
+                if (signOnly) {
+                    impact = new Impact(Impact.Kind.BOUNDED, Consequences.phrase("use-quotient-sign"), null, null);
+                } else if (impact.kind() == Impact.Kind.BOUNDED) {
+                    impact = null; // intrinsics are always worth a look
+                }
                 if (impact == null) {
                     out.consequenceWithoutDecision(d.site(), Consequences.phrase("unlike-cpu-division"));
                 }
@@ -39,7 +50,11 @@ public final class ApproximateDivision implements CudaCheck {
                                 Consequences.quote(d.site().text()),
                                 "consequence",
                                 impact == null ? Consequences.phrase("unlike-cpu-division") : impact.consequence());
-                out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, null);
+                if (proven) {
+                    out.reportProven("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact);
+                } else {
+                    out.report("NL002", facts.function, d.site(), msg, Confidence.HIGH, impact, null);
+                }
                 continue;
             }
             if (!d.site().device()

@@ -72,6 +72,13 @@ final class ClangSignClasses {
             "rnorm3d",
             "rnorm3df");
 
+    /**
+     * Divisions written as calls: {@code __fdividef(x, y)} is x/y within 2 ulp for |y| in [2^-126, 2^126] and 0 for
+     * |y| in (2^126, 2^128), the one range where its sign class is not the quotient's (a case of the underflow the
+     * class documents); {@code fdividef} is the same quotient.
+     */
+    private static final Set<String> QUOTIENTS = Set.of("__fdividef", "fdividef");
+
     private final ClangUnit unit;
     private final ClangSigns signs;
 
@@ -139,14 +146,16 @@ final class ClangSignClasses {
      * Whether the rounding of {@code site} itself leaves its value's sign class (negative, zero, positive) as the
      * exact value's: a sum of non-negative terms (0 exactly when each is, fused or not); a quotient (its relative
      * error, 2 ulp for an approximate one, keeps the sign, and it is 0 exactly when its dividend is); a square root or
-     * an always-positive function ({@link #CLASS_KEEPING}). Underflow is the exception none of these proves away: a
+     * an always-positive function ({@link #CLASS_KEEPING}); a division written as a call ({@link #QUOTIENTS}). Underflow is the exception none of these proves away: a
      * quotient or exponential below the smallest float (2^-126 when flushed) becomes 0 where the exact one is not.
      */
     private boolean keepsClass(ClangSigns.Signs s, ClangNode site) {
         if (site.kind == CXCursor_BinaryOperator && site.spelling.equals("/")) return floating(site.canonKind);
         if (site.kind == CXCursor_BinaryOperator) return signs.nonNegative(site, s, 0);
-        if (site.kind == CXCursor_CallExpr)
-            return CLASS_KEEPING.contains(callee(site).replace("std::", ""));
+        if (site.kind == CXCursor_CallExpr) {
+            String f = callee(site).replace("std::", "");
+            return CLASS_KEEPING.contains(f) || QUOTIENTS.contains(f) && floating(site.canonKind);
+        }
         return false;
     }
 
@@ -199,6 +208,11 @@ final class ClangSignClasses {
                 if (ALWAYS_POSITIVE.contains(f)) return true;
                 if (ZERO_WITH_ARGUMENT.contains(f))
                     return args.size() == 1 && independent(fn, s, args.get(0), site, seen);
+                if (QUOTIENTS.contains(f) && args.size() == 2) {
+                    // a quotient, as '/' below: the dividend's sign class (the divisor taken away from 0)
+                    return independent(fn, s, args.get(0), site, seen)
+                            && (divisor(args.get(1)) || independent(fn, s, args.get(1), site, seen));
+                }
                 if ((f.equals("fmax") || f.equals("fmaxf")) && args.size() == 2) {
                     // max(0, x) is 0 exactly when x <= 0 and positive when x is
                     if (zero(strip(args.get(0)))) return independent(fn, s, args.get(1), site, seen);

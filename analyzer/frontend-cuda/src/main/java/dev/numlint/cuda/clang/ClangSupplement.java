@@ -173,13 +173,20 @@ public final class ClangSupplement {
         // cannot change (its sign class is fixed, and only products, quotients, square roots and positive functions
         // lead from it to the tested value)
         List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
+        // written as a call: a math function, or a division by its intrinsic (__fdividef(a, b))
+        Set<Site> calls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
-        for (FunctionFacts.Division d : facts.divisions) rounded.add(d.site());
-        int operations = rounded.size();
-        for (FunctionFacts.MathCall c : facts.calls) rounded.add(c.site());
+        for (FunctionFacts.Division d : facts.divisions) {
+            rounded.add(d.site());
+            if (d.intrinsic() != null) calls.add(d.site());
+        }
+        for (FunctionFacts.MathCall c : facts.calls) {
+            rounded.add(c.site());
+            calls.add(c.site());
+        }
         for (int i = 0; i < rounded.size(); i++) {
             dev.numlint.cuda.facts.Site site = rounded.get(i);
-            boolean call = i >= operations;
+            boolean call = calls.contains(site);
             int before = site.uses().size();
             site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
                     && u.text() != null
