@@ -40,13 +40,7 @@ final class ClangBodyIndex {
 
     private ClangBodyIndex(ClangNode root) {
         List<ClangNode> all = new ArrayList<>();
-        java.util.ArrayDeque<ClangNode> stack = new java.util.ArrayDeque<>();
-        stack.push(root);
-        while (!stack.isEmpty()) {
-            ClangNode n = stack.pop();
-            all.add(n);
-            for (int i = n.children.size() - 1; i >= 0; i--) stack.push(n.children.get(i));
-        }
+        root.forEach(all::add);
         nodes = all.toArray(new ClangNode[0]);
         for (ClangNode n : nodes) {
             byLine.computeIfAbsent(n.line, k -> new ArrayList<>(4)).add(n);

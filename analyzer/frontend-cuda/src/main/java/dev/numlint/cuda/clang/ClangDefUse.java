@@ -110,6 +110,16 @@ final class ClangDefUse {
 
     // ------------------------------------------------------------------ def-use: a value overwritten before a use
 
+    /** The first expression of {@code fn} (pre-order) on {@code line} whose squashed text is {@code text}, or null. */
+    private ClangNode expressionAt(ClangUnit.Function fn, int line, String text) {
+        for (ClangNode n : ClangBodyIndex.of(fn).onLine(line)) {
+            if (n.offset >= 0
+                    && clang_isExpressionKind(n.kind)
+                    && squash(unit.text(n)).equals(text)) return n;
+        }
+        return null;
+    }
+
     /**
      * Whether the value computed by the expression {@code defText} at {@code defLine} (stored into a variable by its
      * declaration or an assignment) no longer reaches the use {@code useText} at {@code useLine}: the use reads the
@@ -123,25 +133,8 @@ final class ClangDefUse {
         String ut = squash(useText);
         for (ClangUnit.Function fn : unit.functions()) {
             if (defLine < fn.startLine() || useLine > fn.endLine()) continue;
-            ClangNode[] def = new ClangNode[1];
-            ClangNode[] use = new ClangNode[1];
-            ClangBodyIndex index = ClangBodyIndex.of(fn);
-            for (ClangNode n : index.onLine(defLine)) {
-                if (n.offset >= 0
-                        && clang_isExpressionKind(n.kind)
-                        && squash(unit.text(n)).equals(dt)) {
-                    def[0] = n;
-                    break;
-                }
-            }
-            for (ClangNode n : index.onLine(useLine)) {
-                if (n.offset >= 0
-                        && clang_isExpressionKind(n.kind)
-                        && squash(unit.text(n)).equals(ut)) {
-                    use[0] = n;
-                    break;
-                }
-            }
+            ClangNode[] def = {expressionAt(fn, defLine, dt)};
+            ClangNode[] use = {expressionAt(fn, useLine, ut)};
             if (def[0] == null || use[0] == null) return false;
             String v = storedInto(def[0]);
             if (v == null) return false;
