@@ -300,17 +300,34 @@ final class ClangElements {
             return count[0] == 1 ? found[0] : null;
         }
 
-        /** Whether the variable {@code usr} keeps its value through the loops: nothing in them writes it or takes its address. */
+        /**
+         * Whether the variable {@code usr} keeps its value through the loops: nothing in them writes it or takes its
+         * address, and when a call in them could write it (a global, or a local whose address is taken anywhere in the
+         * function) there is no call in them.
+         */
         boolean invariant(String usr) {
             return invariant.computeIfAbsent(usr, u -> {
                 boolean[] written = new boolean[1];
+                boolean[] call = new boolean[1];
                 chain.get(0).forEach(n -> {
+                    if (n.kind == CXCursor_CallExpr) call[0] = true;
                     if (written[0]) return;
                     if (n.kind == CXCursor_VarDecl && u.equals(n.usr)
                             || ClangLoops.writes(n, u)
                             || n.kind == CXCursor_DeclRefExpr && u.equals(n.refUsr) && aliases(n)) written[0] = true;
                 });
-                return !written[0];
+                if (written[0]) return false;
+                if (!call[0]) return true;
+                ClangNode fn = chain.get(0);
+                while (fn != null && !ClangUnit.FUNCTION_KINDS.contains(fn.kind)) fn = fn.parent;
+                if (fn == null) return false;
+                boolean[] local = new boolean[1];
+                boolean[] escapes = new boolean[1];
+                fn.forEach(n -> {
+                    if ((n.kind == CXCursor_VarDecl || n.kind == CXCursor_ParmDecl) && u.equals(n.usr)) local[0] = true;
+                    if (n.kind == CXCursor_DeclRefExpr && u.equals(n.refUsr) && aliases(n)) escapes[0] = true;
+                });
+                return local[0] && !escapes[0];
             });
         }
 
