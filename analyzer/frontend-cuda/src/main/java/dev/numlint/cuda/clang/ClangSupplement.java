@@ -204,13 +204,15 @@ public final class ClangSupplement {
             if (a.rewritten()) continue;
             ClangLoops.Carried c = unit.carriedBy(a.site().line(), a.site().column(), a.target());
             if (c == null) continue;
-            ClangSites.Sum sum = c.resetLine() == 0 && a.target().contains("[") ? sumAt(a) : null;
+            ClangSites.Sum sum = a.target().contains("[") ? sumAt(a) : null;
             if (sum != null) {
                 // an element: the loops that move it to another element in every iteration carry nothing (Clang's
                 // def-use of the subscript, ClangElements); the sum falls back to a loop around them that does not
                 // move it, and with none it is one term per element
-                boolean perElement = c.carrying().isEmpty() || sum.elementwise();
-                boolean moved = !c.carrying().isEmpty() && !c.carrying().contains(a.outerLoopLine());
+                boolean perElement = c.resetLine() == 0 && c.carrying().isEmpty() || sum.elementwise();
+                boolean moved = c.resetLine() == 0
+                        && !c.carrying().isEmpty()
+                        && !c.carrying().contains(a.outerLoopLine());
                 if (moved || perElement != a.elementwise()) {
                     a = with(
                             a,
