@@ -358,6 +358,27 @@ class CudaSourceAnalyzerTest {
         assertThat(at.apply(51)).contains("loop at line 43:");
     }
 
+    /**
+     * An element that the inner loops move to another element in every iteration (a row-major index from the
+     * counters) is summed only by the loop around them that repeats it: NL004 cites that loop (the frames, the rows
+     * that overlap), or the loop that meets an element twice in a convolution.
+     */
+    @Test
+    void elementUpdatesCiteTheLoopThatRepeatsTheElement(@TempDir Path dir) throws Exception {
+        Files.copy(
+                Path.of("src/test/resources/fixtures/cuda/default/element_updates.c"),
+                dir.resolve("element_updates.c"));
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        java.util.function.IntFunction<String> at = line -> ctx.findings().stream()
+                .filter(f -> f.ruleId().equals("NL004") && f.location().startLine() == line)
+                .findFirst()
+                .orElseThrow()
+                .message();
+        assertThat(at.apply(50)).contains("loop at line 45:");
+        assertThat(at.apply(64)).contains("loop at line 60:");
+        assertThat(at.apply(119)).contains("loop at line 116:");
+    }
+
     /** A cast to a C99 complex type or a pointer to one ({@code (float complex*) malloc(...)}) is a cast. */
     @Test
     void castsToC99ComplexTypesAreRead(@TempDir Path dir) throws Exception {

@@ -94,6 +94,11 @@ final class AccumulationSites {
         if (declDepth >= a.loops.size()) return;
         Set<String> idxNames = new HashSet<>();
         for (ExpressionContext ix : indices) names(ix, idxNames);
+        // the names of subscripts built of sums and products only: a loop whose counter is one of them may move the
+        // element (Clang's ClangElements proves it where Clang reads the function); through a division, a modulo,
+        // a shift or another array (A[i/2], h[bin[i]]) two iterations can meet the same element
+        Set<String> moveNames = new HashSet<>();
+        for (ExpressionContext ix : indices) if (linearSubscript(ix)) names(ix, moveNames);
         String tt = a.text(target);
         // a.loops that overwrite the accumulator in every iteration (for an element acc[k], also a sweep
         // for (k...) acc[k] = 0 in the loop's body) start a new sum: only the a.loops inside the innermost such loop
@@ -117,14 +122,21 @@ final class AccumulationSites {
         for (int i = Math.min(from, a.loops.size() - 1); i < a.loops.size(); i++) {
             Loop lp = a.loops.get(i);
             boolean carries = true;
-            for (String iv : lp.induction) if (idxNames.contains(iv)) carries = false;
+            for (String iv : lp.induction) if (moveNames.contains(iv)) carries = false;
             if (!carries) continue;
             if (outer == null) outer = lp;
             if (!gridStride) gridStride = stepsByLaunchSize(lp.node, base);
             if (lp.trip < 0) unknown = true;
             else trip *= lp.trip;
         }
-        if (outer == null) return;
+        // every loop moves the element: one term per element, cited at the innermost loop (Clang's facts, where they
+        // read the function, may find a loop that meets an element twice: c[i + j] in the i loop)
+        boolean perElement = outer == null;
+        if (perElement) {
+            outer = a.loops.get(a.loops.size() - 1);
+            trip = Math.max(outer.trip, -1);
+            unknown = outer.trip < 0;
+        }
         // carried by the innermost loop alone, a clean-up loop after an unrolled one: at most k-1 terms
         Loop innermost = a.loops.get(a.loops.size() - 1);
         dev.numlint.cuda.facts.CleanUpLoop cleanUp = null;
@@ -157,7 +169,7 @@ final class AccumulationSites {
                 a.compensated.contains(base),
                 whole,
                 !indices.isEmpty() && mentions(addend, base),
-                elementwiseUpdate(idxNames, addend, declDepth),
+                perElement || elementwiseUpdate(idxNames, moveNames, addend, declDepth),
                 variesWithLoop(addend, declDepth),
                 dev.numlint.cuda.facts.LoopNames.measuresTime(base),
                 rewritten,
@@ -539,14 +551,15 @@ final class AccumulationSites {
      * term per outer iteration (an iterative solver's update), in the same order on CPU and GPU: no reduction.
      * {@code hist[i] += data[k][i]} over {@code k} mentions k and stays a finding.
      */
-    private boolean elementwiseUpdate(Set<String> idxNames, ExpressionContext addend, int declDepth) {
-        if (idxNames.isEmpty() || containsAny(addend, CallExprContext.class)) return false;
+    private boolean elementwiseUpdate(
+            Set<String> idxNames, Set<String> moveNames, ExpressionContext addend, int declDepth) {
+        if (moveNames.isEmpty() || containsAny(addend, CallExprContext.class)) return false;
         int element = -1;
         Set<String> carrying = new HashSet<>();
         for (int i = declDepth; i < a.loops.size(); i++) {
             Loop lp = a.loops.get(i);
             boolean byIndex = false;
-            for (String iv : lp.induction) if (idxNames.contains(iv)) byIndex = true;
+            for (String iv : lp.induction) if (moveNames.contains(iv)) byIndex = true;
             if (byIndex) element = i;
             else carrying.addAll(lp.induction);
         }
@@ -561,6 +574,24 @@ final class AccumulationSites {
             Local l = a.lookup(n);
             if (l != null && l.loopDepth > declDepth) return false;
         }
+        return true;
+    }
+
+    /**
+     * Whether a subscript is built of names, literals, sums, differences, products, signs and casts only: one whose
+     * counter can move the element from one iteration to the next.
+     */
+    private static boolean linearSubscript(org.antlr.v4.runtime.tree.ParseTree t) {
+        if (t instanceof org.antlr.v4.runtime.tree.TerminalNode) return true;
+        if (t instanceof MulExprContext m && (m.DIV() != null || m.MOD() != null)) return false;
+        if (t instanceof UnaryExprContext u && u.MINUS() == null && u.PLUS() == null) return false;
+        if (t instanceof ExpressionContext
+                && !(t instanceof PrimaryExprContext
+                        || t instanceof AddExprContext
+                        || t instanceof MulExprContext
+                        || t instanceof UnaryExprContext
+                        || t instanceof CastExprContext)) return false;
+        for (int i = 0; i < t.getChildCount(); i++) if (!linearSubscript(t.getChild(i))) return false;
         return true;
     }
 

@@ -4,7 +4,6 @@ import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -250,14 +249,13 @@ final class ClangLoops {
         List<Integer> lines = new ArrayList<>();
         long trip = 1;
         Set<String> from = new java.util.LinkedHashSet<>();
-        Set<String> indexes = new HashSet<>();
-        lhs.forEach(x -> {
-            if (x.refUsr != null) indexes.add(x.refUsr);
-        });
+        // a loop whose iterations update distinct elements (m[i][j] in the i and j loops, P[index] with index =
+        // k*X*Y + j*X + i in the k, j and i loops) moves to another element: it carries no sum
+        Set<ClangNode> moving = ClangElements.moving(lhs, acc, chain);
+        List<Integer> movingLines = new ArrayList<>();
+        for (ClangNode l : chain) if (moving.contains(l)) movingLines.add(l.line);
         for (int i = resetDepth + 1; i < chain.size(); i++) {
-            // a loop whose variable indexes the accumulator (m[i][j] in the i and j loops) moves to another element
-            String var = loopVariable(chain.get(i));
-            if (var != null && indexes.contains(var) && resetDepth >= 0) continue;
+            if (moving.contains(chain.get(i))) continue;
             lines.add(chain.get(i).line);
             long t = chain.get(i).kind == CXCursor_ForStmt ? tripBound(chain.get(i)) : -1;
             // a counter that starts non-negative and steps by S past a constant bound B: at most ceil(B / S) trips
@@ -301,7 +299,8 @@ final class ClangLoops {
                 lines.isEmpty() ? 0 : trip,
                 trip < 0 || from.isEmpty() ? null : String.join("; ", from),
                 cleanUp,
-                recurrent);
+                recurrent,
+                List.copyOf(movingLines));
     }
 
     /**
@@ -409,7 +408,9 @@ final class ClangLoops {
      * constants give that count (the longest), or null when the count is the code's own; and, when the one carrying
      * loop is a clean-up loop ({@link ClangCleanUps}), its bound, else null; and, when a reset ends the sum inside
      * the loops around it and the update is a compound assignment, whether its term reads the accumulator within the
-     * outermost loop that still carries it ({@link ClangRecurrences#in}), else null (not decided here).
+     * outermost loop that still carries it ({@link ClangRecurrences#in}), else null (not decided here); and the loops
+     * whose iterations update distinct elements of an element accumulator ({@link ClangElements}), which carry
+     * nothing.
      */
     public record Carried(
             List<Integer> loopLines,
@@ -418,7 +419,8 @@ final class ClangLoops {
             long trip,
             String tripFrom,
             dev.numlint.cuda.facts.CleanUpLoop cleanUp,
-            Boolean recurrentWhereCarried) {}
+            Boolean recurrentWhereCarried,
+            List<Integer> moving) {}
 
     /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
     private boolean resets(ClangNode n, String root, String target) {

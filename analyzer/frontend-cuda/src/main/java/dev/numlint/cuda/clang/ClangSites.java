@@ -36,7 +36,8 @@ final class ClangSites {
      * @param varies          the term is not a constant
      * @param gridStride      a loop around it steps by the grid or block size
      * @param viaFma          {@code s = fmaf(a, b, s)}
-     * @param elementwise     the accumulator is an element indexed by the innermost loop's variable
+     * @param elementwise     the accumulator is an element that a loop around the update moves ({@link
+     *                        ClangElements}) and the term reads nothing the other loops change
      */
     record Sum(
             ClangNode node,
@@ -174,7 +175,9 @@ final class ClangSites {
      * the variable of a loop around the update, and the term reads no variable of the other loops (those that would
      * carry the sum), no local declared inside the loops and calls nothing (a weight fetched or computed in the loops
      * may be data summed over an outer loop, as in a backprojection over angles). The loops are those inside the
-     * accumulator's declaration. As the hand-written front end's {@code AccumulationSites.elementwiseUpdate}.
+     * accumulator's declaration. As the hand-written front end's {@code AccumulationSites.elementwiseUpdate}, with
+     * the loops that move the element proven ({@link ClangElements}: a counter in a division or another array's
+     * subscript, {@code h[bin[i]]}, moves nothing).
      */
     private static boolean elementwise(ClangNode lhs, ClangNode n, ClangNode term, ClangUnit.Function fn) {
         java.util.Set<String> index = new java.util.HashSet<>();
@@ -184,19 +187,27 @@ final class ClangSites {
         boolean element = false;
         java.util.Set<String> carrying = new java.util.HashSet<>();
         ClangNode outermost = null;
-        for (ClangNode p : carryingLoops(lhs, n, fn)) {
+        List<ClangNode> around = carryingLoops(lhs, n, fn);
+        // the loops whose iterations update distinct elements (ClangElements), of all those around the update
+        List<ClangNode> chain = new ArrayList<>();
+        for (ClangNode p = n.parent; p != null && p != fn.node(); p = p.parent) if (isLoop(p)) chain.add(0, p);
+        java.util.Set<ClangNode> moving = ClangElements.moving(lhs, n, chain);
+        for (ClangNode p : around) {
             outermost = p;
-            java.util.Set<String> counters = loopVariables(p);
-            if (counters.stream().anyMatch(index::contains)) element = true;
-            else carrying.addAll(counters);
+            if (moving.contains(p)) element = true;
+            else carrying.addAll(loopVariables(p));
         }
         if (!element) return false;
         ClangNode loops = outermost;
         boolean[] ok = {true};
         term.forEach(x -> {
             if (x.kind == CXCursor_CallExpr) ok[0] = false;
-            if (x.refUsr == null || index.contains(x.refUsr)) return;
-            if (carrying.contains(x.refUsr) || declares(loops, x.refUsr)) ok[0] = false;
+            if (x.refUsr == null) return;
+            // a counter of a loop that carries the sum changes the term with it, also where it is in the
+            // subscript (c[i + j] += a[i] * b[j] over i)
+            if (carrying.contains(x.refUsr)) ok[0] = false;
+            if (index.contains(x.refUsr)) return;
+            if (declares(loops, x.refUsr)) ok[0] = false;
         });
         return ok[0];
     }

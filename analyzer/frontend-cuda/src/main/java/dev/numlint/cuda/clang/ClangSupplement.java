@@ -211,6 +211,27 @@ public final class ClangSupplement {
             if (a.rewritten()) continue;
             ClangLoops.Carried c = unit.carriedBy(a.site().line(), a.site().column(), a.target());
             if (c == null) continue;
+            ClangSites.Sum sum = a.target().contains("[") ? sumAt(a) : null;
+            if (sum != null) {
+                // an element: the loops that move it to another element in every iteration carry nothing (Clang's
+                // def-use of the subscript, ClangElements); the sum falls back to a loop around them that does not
+                // move it, and with none it is one term per element
+                boolean perElement = c.resetLine() == 0 && c.carrying().isEmpty() || sum.elementwise();
+                boolean moved = c.resetLine() == 0
+                        && !c.carrying().isEmpty()
+                        && !c.carrying().contains(a.outerLoopLine());
+                if (moved || perElement != a.elementwise()) {
+                    a = with(
+                            a,
+                            moved ? c.carrying().get(0) : a.outerLoopLine(),
+                            moved ? c.trip() : a.trip(),
+                            false,
+                            a.recurrence(),
+                            perElement);
+                    acc.set(i, a);
+                    resetsApplied++;
+                }
+            }
             // the one loop that carries the sum (after a reset, the one amend() cites below) is a clean-up loop
             if (c.cleanUp() != null
                     && c.carrying().size() == 1
@@ -265,6 +286,16 @@ public final class ClangSupplement {
 
     private static FunctionFacts.Accumulation with(
             FunctionFacts.Accumulation a, int outerLoopLine, long trip, boolean rewritten, boolean recurrence) {
+        return with(a, outerLoopLine, trip, rewritten, recurrence, a.elementwise());
+    }
+
+    private static FunctionFacts.Accumulation with(
+            FunctionFacts.Accumulation a,
+            int outerLoopLine,
+            long trip,
+            boolean rewritten,
+            boolean recurrence,
+            boolean elementwise) {
         return new FunctionFacts.Accumulation(
                 a.site(),
                 a.target(),
@@ -275,7 +306,7 @@ public final class ClangSupplement {
                 a.compensated(),
                 a.wholeNumberTerm(),
                 a.treeReduction(),
-                a.elementwise(),
+                elementwise,
                 a.varies(),
                 a.timing(),
                 rewritten || a.rewritten(),
@@ -284,6 +315,16 @@ public final class ClangSupplement {
                 a.resultCheck(),
                 recurrence,
                 a.constantSum());
+    }
+
+    /** Clang's sum at the line of {@code a} with the same accumulator, or null. */
+    private ClangSites.Sum sumAt(FunctionFacts.Accumulation a) {
+        String want = ClangSyntax.squash(a.target());
+        for (ClangSites.Sum s : unit.sums()) {
+            if (s.node().line == a.site().line()
+                    && ClangSyntax.squash(unit.text(s.target())).equals(want)) return s;
+        }
+        return null;
     }
 
     /** A function Clang analyzed in place of the hand-written front end, and the facts it added. */
@@ -493,8 +534,10 @@ public final class ClangSupplement {
         String target = unit.text(s.target());
         ClangLoops.Carried c = unit.carriedBy(n.line, n.column, target);
         if (c == null || c.loopLines().isEmpty()) return;
+        // no loop carries it and nothing resets it: every iteration updates another element, one term each
+        boolean perElement = c.resetLine() == 0 && c.carrying().isEmpty();
         boolean rewritten = c.resetLine() != 0 && c.carrying().isEmpty();
-        int outer = rewritten
+        int outer = rewritten || perElement
                 ? c.loopLines().get(c.loopLines().size() - 1)
                 : c.carrying().get(0);
         long trip = rewritten ? 0 : c.trip();
@@ -512,7 +555,7 @@ public final class ClangSupplement {
                 false,
                 s.wholeNumberTerm(),
                 s.treeReduction(),
-                s.elementwise(),
+                s.elementwise() || perElement,
                 s.varies(),
                 dev.numlint.cuda.facts.LoopNames.measuresTime(rootName(s.target())),
                 rewritten,

@@ -1,0 +1,448 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Which loops around an update of an element ({@code A[e] += t}) move it to another element in every iteration: the
+ * loops that cannot carry a sum into it. A loop L moves the element when two different iterations of L (in one
+ * iteration of the loops around L, with any iterations of the loops inside it) cannot address the same element: a
+ * subscript {@code e} is an affine function of the loops' counters, directly or through the one definition of a
+ * local reaching the update from inside the loops ({@code index = (dimX*dimY)*k + j*dimX + i} in the i loop's body),
+ * with coefficients and bounds that the loops do not change, and the coefficient c of L's counter exceeds in
+ * magnitude everything the counters of the loops inside L can add: |c| > sum |c_w| * (hi_w - lo_w), each inner
+ * counter w running over [lo_w, hi_w] by its loop's header (the row-major {@code k*X*Y + j*X + i} with i in [0, X)
+ * and j in [0, Y)). The bounds of the loops around the update give their symbols lower bounds (the update runs only
+ * when every loop around it does: {@code i < dimX} from 0 makes dimX at least 1), with which a polynomial in those
+ * symbols is shown non-negative. Anything else moves nothing (conservative): a subscript through a division, a
+ * modulo, another array ({@code h[bin[i]]}), a call, a counter written in the body, a local assigned twice in the
+ * loops, a base pointer the loops change. With several subscripts ({@code m[i][j]}) the element moves when one of
+ * them does (distinct rows, also of a pointer array, are taken as distinct memory).
+ */
+final class ClangElements {
+    private ClangElements() {}
+
+    /** How many definitions of locals a subscript is followed through. */
+    private static final int DEPTH = 8;
+
+    /**
+     * The loops of {@code chain} (those around {@code update}, outermost first) that move the element {@code lhs}
+     * that it updates; empty when {@code lhs} is no element or nothing is proven.
+     */
+    static Set<ClangNode> moving(ClangNode lhs, ClangNode update, List<ClangNode> chain) {
+        Set<ClangNode> out = new HashSet<>();
+        if (chain.isEmpty()) return out;
+        List<ClangNode> subscripts = new ArrayList<>();
+        ClangNode x = strip(lhs);
+        // a[i].x: a member of an element (a struct value, so '.'): the element's address decides
+        if (x != null
+                && x.kind == CXCursor_MemberRefExpr
+                && x.children.size() == 1
+                && strip(x.children.get(0)) != null
+                && strip(x.children.get(0)).kind == CXCursor_ArraySubscriptExpr
+                && strip(x.children.get(0)).canonKind == CXType_Record) x = strip(x.children.get(0));
+        while (x != null && x.kind == CXCursor_ArraySubscriptExpr && x.children.size() == 2) {
+            subscripts.add(x.children.get(1));
+            x = strip(x.children.get(0));
+        }
+        if (subscripts.isEmpty() || x == null) return out;
+        Context cx = new Context(chain, update);
+        if (!fixedBase(x, cx)) return out;
+        for (ClangNode s : subscripts) {
+            Poly p = cx.poly(s, update, chain.size() - 1, 0);
+            if (p == null) continue;
+            for (int q = 0; q < chain.size(); q++) {
+                if (!out.contains(chain.get(q)) && cx.injective(p, q)) out.add(chain.get(q));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether the array or pointer {@code b} that is subscripted has one address through the loops: an array variable
+     * or an array member of a struct variable (whatever is stored into them), or a pointer the loops do not write.
+     */
+    private static boolean fixedBase(ClangNode b, Context cx) {
+        ClangNode x = strip(b);
+        if (x == null) return false;
+        if (x.kind == CXCursor_DeclRefExpr) {
+            return array(x.canonKind) || x.canonKind == CXType_Record || x.refUsr != null && cx.invariant(x.refUsr);
+        }
+        if (x.kind == CXCursor_MemberRefExpr && x.children.size() == 1) {
+            ClangNode owner = strip(x.children.get(0));
+            // r.m of a struct r: inside r; a pointer member (s.p, q->p) is a value the loops must not write
+            if (owner != null && array(x.canonKind) && owner.canonKind == CXType_Record) return fixedBase(owner, cx);
+            String root = rootUsr(x);
+            return root != null && cx.invariant(root);
+        }
+        return false;
+    }
+
+    private static boolean array(int kind) {
+        return kind == CXType_ConstantArray
+                || kind == CXType_IncompleteArray
+                || kind == CXType_VariableArray
+                || kind == CXType_DependentSizedArray;
+    }
+
+    /**
+     * A polynomial with integer coefficients in symbols (USRs): monomial (its sorted symbols, joined by a control
+     * character no USR holds; C++ USRs hold '*') to coefficient.
+     */
+    static final class Poly {
+        static final String SEP = "\u0001";
+
+        final TreeMap<String, Long> terms = new TreeMap<>();
+
+        static Poly constant(long c) {
+            Poly p = new Poly();
+            if (c != 0) p.terms.put("", c);
+            return p;
+        }
+
+        static Poly symbol(String usr) {
+            Poly p = new Poly();
+            p.terms.put(usr, 1L);
+            return p;
+        }
+
+        Poly plus(Poly o, long sign) {
+            Poly r = new Poly();
+            r.terms.putAll(terms);
+            for (var e : o.terms.entrySet()) {
+                long v = Math.addExact(r.terms.getOrDefault(e.getKey(), 0L), sign * e.getValue());
+                if (v == 0) r.terms.remove(e.getKey());
+                else r.terms.put(e.getKey(), v);
+            }
+            return r;
+        }
+
+        Poly times(Poly o) {
+            Poly r = new Poly();
+            for (var a : terms.entrySet()) {
+                for (var c : o.terms.entrySet()) {
+                    String m = monomial(a.getKey(), c.getKey());
+                    long v = Math.addExact(r.terms.getOrDefault(m, 0L), Math.multiplyExact(a.getValue(), c.getValue()));
+                    if (v == 0) r.terms.remove(m);
+                    else r.terms.put(m, v);
+                }
+            }
+            return r;
+        }
+
+        boolean zero() {
+            return terms.isEmpty();
+        }
+
+        private static String monomial(String a, String b) {
+            if (a.isEmpty()) return b;
+            if (b.isEmpty()) return a;
+            List<String> s = new ArrayList<>(List.of(a.split(SEP, -1)));
+            s.addAll(List.of(b.split(SEP, -1)));
+            java.util.Collections.sort(s);
+            return String.join(SEP, s);
+        }
+
+        static List<String> symbols(String monomial) {
+            return monomial.isEmpty() ? List.of() : List.of(monomial.split(SEP, -1));
+        }
+    }
+
+    /** The loops around one update and what their headers say. */
+    private static final class Context {
+        final List<ClangNode> chain;
+        final ClangNode update;
+        /** The counters of the loops (their USRs) that step monotonically, to the loop's place in the chain. */
+        final Map<String, Integer> counters = new HashMap<>();
+        /** For the counters of loops with a header ({@link ClangLoops#header}): the values' span, hi - lo. */
+        final Map<String, Poly> spans = new HashMap<>();
+        /** Lower bounds of the symbols the loops' bounds name. */
+        final Map<String, Long> lower = new HashMap<>();
+
+        private final Map<String, Boolean> invariant = new HashMap<>();
+
+        Context(List<ClangNode> chain, ClangNode update) {
+            this.chain = chain;
+            this.update = update;
+            for (int q = 0; q < chain.size(); q++) {
+                for (String c : strictCounters(chain.get(q))) counters.putIfAbsent(c, q);
+            }
+            for (int q = 0; q < chain.size(); q++) {
+                ClangLoops.Header h = ClangLoops.header(chain.get(q));
+                if (h == null || h.start() == null || !Integer.valueOf(q).equals(counters.get(h.var()))) continue;
+                double st = h.start();
+                if (st != Math.rint(st) || Math.abs(st) > 1e12) continue;
+                String op = h.cond().spelling;
+                if (!op.equals("<") && !op.equals("<=")) continue;
+                Poly bound = poly(h.cond().children.get(1), null, -1, DEPTH);
+                if (bound == null) continue;
+                // values lo..hi with lo = start, hi = bound - 1 (<) or bound (<=); the update runs only when hi >= lo
+                Poly span = bound.plus(Poly.constant((long) st + (op.equals("<") ? 1 : 0)), -1);
+                spans.put(h.var(), span);
+                // a bound s + c: s >= lo - c (+ 1 for <), when that is the bound's one symbol
+                if (bound.terms.size() <= 2) {
+                    String sym = null;
+                    long c = bound.terms.getOrDefault("", 0L);
+                    for (var e : bound.terms.entrySet()) {
+                        if (!e.getKey().isEmpty()
+                                && e.getValue() == 1
+                                && !e.getKey().contains(Poly.SEP)) sym = e.getKey();
+                    }
+                    if (sym != null && bound.terms.size() == (c == 0 ? 1 : 2)) {
+                        long lo = (long) st - c + (op.equals("<") ? 1 : 0);
+                        lower.merge(sym, lo, Math::max);
+                    }
+                }
+            }
+        }
+
+        /**
+         * The polynomial of the integer expression {@code e} read at {@code at}, in the counters of the loops up to
+         * {@code deepest} of the chain, symbols the loops do not write, and definitions of locals followed; null when
+         * not such. {@code deepest} -1: symbols only (a loop bound).
+         */
+        Poly poly(ClangNode e, ClangNode at, int deepest, int depth) {
+            ClangNode s = strip(e);
+            if (s == null || depth > DEPTH) return null;
+            if (isExplicitCast(s)) {
+                ClangNode op = operandOf(s);
+                return op != null && integral(s.canonKind) && integral(strip(op).canonKind)
+                        ? poly(op, at, deepest, depth)
+                        : null;
+            }
+            if (!integral(s.canonKind)) return null;
+            if (s.value != null) {
+                double v = s.value;
+                return v == Math.rint(v) && Math.abs(v) < 1e15 ? Poly.constant((long) v) : null;
+            }
+            try {
+                switch (s.kind) {
+                    case CXCursor_BinaryOperator -> {
+                        if (s.children.size() != 2) return null;
+                        Poly a = poly(s.children.get(0), at, deepest, depth);
+                        Poly b = a == null ? null : poly(s.children.get(1), at, deepest, depth);
+                        if (b == null) return null;
+                        return switch (s.spelling) {
+                            case "+" -> a.plus(b, 1);
+                            case "-" -> a.plus(b, -1);
+                            case "*" -> a.times(b);
+                            default -> null;
+                        };
+                    }
+                    case CXCursor_UnaryOperator -> {
+                        if (s.children.size() != 1) return null;
+                        Poly a = poly(s.children.get(0), at, deepest, depth);
+                        if (a == null) return null;
+                        return s.spelling.equals("-")
+                                ? Poly.constant(0).plus(a, -1)
+                                : s.spelling.equals("+") ? a : null;
+                    }
+                    case CXCursor_DeclRefExpr -> {
+                        return variable(s.refUsr, at, deepest, depth);
+                    }
+                    default -> {
+                        return null;
+                    }
+                }
+            } catch (ArithmeticException overflow) {
+                return null;
+            }
+        }
+
+        private Poly variable(String usr, ClangNode at, int deepest, int depth) {
+            if (usr == null) return null;
+            Integer q = counters.get(usr);
+            if (q != null) {
+                // a counter of a loop inside the point it is read at has no value there that the update sees
+                return q <= deepest ? Poly.symbol(usr) : null;
+            }
+            if (invariant(usr)) return Poly.symbol(usr);
+            if (at == null) return null;
+            // a local assigned once inside the loops: its definition, read where the definition runs
+            ClangNode def = onlyWrite(usr);
+            if (def == null || def.offset < 0 || def.offset >= at.offset) return null;
+            ClangNode value = def.kind == CXCursor_VarDecl
+                    ? (def.children.isEmpty() ? null : def.children.get(def.children.size() - 1))
+                    : def.kind == CXCursor_BinaryOperator && def.spelling.equals("=") && def.children.size() == 2
+                            ? def.children.get(1)
+                            : null;
+            if (value == null) return null;
+            ClangNode loop = innermostLoop(def);
+            int p = chain.indexOf(loop);
+            if (p < 0 || p > deepest) return null;
+            ClangNode body = loop.children.get(loop.children.size() - 1);
+            if (!body.contains(def) || !body.contains(at) && at != body) return null;
+            if (!dominates(ClangOutParams.anchor(def), at, loop)) return null;
+            return poly(value, def, p, depth + 1);
+        }
+
+        /** The one write of the local {@code usr} inside the outermost loop (an assignment or its declaration), else null. */
+        private ClangNode onlyWrite(String usr) {
+            ClangNode outer = chain.get(0);
+            ClangNode[] found = new ClangNode[1];
+            int[] count = new int[1];
+            outer.forEach(n -> {
+                boolean decl = n.kind == CXCursor_VarDecl && usr.equals(n.usr);
+                if (decl || ClangLoops.writes(n, usr)) {
+                    count[0]++;
+                    found[0] = n;
+                }
+                if (n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr) && aliases(n)) count[0] += 2;
+            });
+            return count[0] == 1 ? found[0] : null;
+        }
+
+        /**
+         * Whether the variable {@code usr} keeps its value through the loops: nothing in them writes it or takes its
+         * address, and when a call in them could write it (a global, or a local whose address is taken anywhere in the
+         * function) there is no call in them.
+         */
+        boolean invariant(String usr) {
+            return invariant.computeIfAbsent(usr, u -> {
+                boolean[] written = new boolean[1];
+                boolean[] call = new boolean[1];
+                chain.get(0).forEach(n -> {
+                    if (n.kind == CXCursor_CallExpr) call[0] = true;
+                    if (written[0]) return;
+                    if (n.kind == CXCursor_VarDecl && u.equals(n.usr)
+                            || ClangLoops.writes(n, u)
+                            || n.kind == CXCursor_DeclRefExpr && u.equals(n.refUsr) && aliases(n)) written[0] = true;
+                });
+                if (written[0]) return false;
+                if (!call[0]) return true;
+                ClangNode fn = chain.get(0);
+                while (fn != null && !ClangUnit.FUNCTION_KINDS.contains(fn.kind)) fn = fn.parent;
+                if (fn == null) return false;
+                boolean[] local = new boolean[1];
+                boolean[] escapes = new boolean[1];
+                fn.forEach(n -> {
+                    if ((n.kind == CXCursor_VarDecl || n.kind == CXCursor_ParmDecl) && u.equals(n.usr)) local[0] = true;
+                    if (n.kind == CXCursor_DeclRefExpr && u.equals(n.refUsr) && aliases(n)) escapes[0] = true;
+                });
+                return local[0] && !escapes[0];
+            });
+        }
+
+        /**
+         * The variables a for loop steps monotonically ({@code ++}, {@code --}, {@code += c}, {@code -= c} by a
+         * non-zero constant, once in its header after the initialization, written nowhere else in the loop), so that
+         * its iterations see different values of each: {@code i} and {@code j} of {@code for (i = 1, j = 1; i < n;
+         * i += 2, j++)}, {@code i} of {@code for (i = m; i-- > 0;)}.
+         */
+        private static List<String> strictCounters(ClangNode loop) {
+            List<String> out = new ArrayList<>();
+            if (loop.kind != CXCursor_ForStmt || loop.children.size() < 3) return out;
+            for (String var : loopVariables(loop)) {
+                int[] steps = new int[1];
+                boolean[] bad = new boolean[1];
+                // the header after its initialization: the increment, or the condition of for (i = m; i-- > 0;)
+                ClangNode c0 = loop.children.get(0);
+                boolean init = loop.children.size() == 4
+                        || c0.kind == CXCursor_DeclStmt
+                        || c0.kind == CXCursor_BinaryOperator && (c0.spelling.equals("=") || c0.spelling.equals(","));
+                int first = init ? 1 : 0;
+                int last = loop.children.size() - 1;
+                for (ClangNode part : loop.children.subList(first, last))
+                    part.forEach(x -> {
+                        if (!ClangLoops.writes(x, var)) return;
+                        boolean unit = x.kind == CXCursor_UnaryOperator
+                                && (x.spelling.equals("++") || x.spelling.equals("--"));
+                        Double c = x.kind == CXCursor_CompoundAssignOperator
+                                        && (x.spelling.equals("+=") || x.spelling.equals("-="))
+                                        && x.children.size() == 2
+                                ? constant(x.children.get(1))
+                                : null;
+                        if (unit || c != null && c != 0) steps[0]++;
+                        else bad[0] = true;
+                    });
+                loop.children.get(last).forEach(x -> {
+                    if (ClangLoops.writes(x, var)) bad[0] = true;
+                });
+                if (!bad[0] && steps[0] == 1) out.add(var);
+            }
+            return out;
+        }
+
+        /** Whether distinct iterations of the loop {@code q} give {@code p} distinct values. */
+        boolean injective(Poly p, int q) {
+            Poly cq = new Poly();
+            String seen = null;
+            Map<String, Poly> inner = new TreeMap<>();
+            for (var e : p.terms.entrySet()) {
+                List<String> syms = Poly.symbols(e.getKey());
+                int counted = 0;
+                int which = -1;
+                String counter = null;
+                for (String s : syms) {
+                    Integer k = counters.get(s);
+                    if (k != null) {
+                        counted++;
+                        which = k;
+                        counter = s;
+                    }
+                }
+                if (counted > 1) return false; // i*j: not affine
+                if (counted == 0 || which < q) continue; // fixed in one iteration of the loops around q
+                // two counters of the loop itself (i and j of one header): not decided here
+                if (which == q && seen != null && !seen.equals(counter)) return false;
+                if (which == q) seen = counter;
+                List<String> rest = new ArrayList<>(syms);
+                rest.remove(counter);
+                Poly c = new Poly();
+                c.terms.put(String.join(Poly.SEP, rest), e.getValue());
+                if (which == q) cq = cq.plus(c, 1);
+                else inner.merge(counter, c, (a, b) -> a.plus(b, 1));
+            }
+            Poly mag = magnitude(cq);
+            if (mag == null) return false;
+            // |c_q| - 1 - sum |c_w| * span_w >= 0
+            Poly slack = mag.plus(Poly.constant(1), -1);
+            for (var e : inner.entrySet()) {
+                Poly cw = magnitude(e.getValue());
+                Poly span = spans.get(e.getKey());
+                if (cw == null || span == null) return false;
+                slack = slack.plus(cw.times(span), -1);
+            }
+            return nonNegative(slack);
+        }
+
+        /** {@code c} or {@code -c}, whichever is at least 1 wherever the loops run; null when neither is proven. */
+        private Poly magnitude(Poly c) {
+            if (c.zero()) return null;
+            if (nonNegative(c.plus(Poly.constant(1), -1))) return c;
+            Poly neg = Poly.constant(0).plus(c, -1);
+            return nonNegative(neg.plus(Poly.constant(1), -1)) ? neg : null;
+        }
+
+        /**
+         * Whether {@code p} is at least 0 for every value of its symbols at or above their lower bounds (all
+         * non-negative): every monomial with a symbol has a non-negative coefficient (so p grows with each symbol),
+         * and p at the lower bounds is at least 0.
+         */
+        private boolean nonNegative(Poly p) {
+            long at = 0;
+            try {
+                for (var e : p.terms.entrySet()) {
+                    long v = e.getValue();
+                    for (String s : Poly.symbols(e.getKey())) {
+                        Long lo = lower.get(s);
+                        if (lo == null || lo < 0 || e.getValue() < 0) return false;
+                        v = Math.multiplyExact(v, lo);
+                    }
+                    at = Math.addExact(at, v);
+                }
+            } catch (ArithmeticException overflow) {
+                return false;
+            }
+            return at >= 0;
+        }
+    }
+}
