@@ -345,15 +345,7 @@ class CudaSourceAnalyzerTest {
      */
     @Test
     void sweepResetInTheSumsBranchMovesTheCitedLoop(@TempDir Path dir) throws Exception {
-        Files.copy(
-                Path.of("src/test/resources/fixtures/cuda/default/branch_sweeps_cited.c"),
-                dir.resolve("branch_sweeps_cited.c"));
-        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
-        java.util.function.IntFunction<String> at = line -> ctx.findings().stream()
-                .filter(f -> f.ruleId().equals("NL004") && f.location().startLine() == line)
-                .findFirst()
-                .orElseThrow()
-                .message();
+        java.util.function.IntFunction<String> at = serialSumMessages(dir, "branch_sweeps_cited.c");
         assertThat(at.apply(13)).contains("loop at line 9:");
         assertThat(at.apply(51)).contains("loop at line 43:");
     }
@@ -365,18 +357,21 @@ class CudaSourceAnalyzerTest {
      */
     @Test
     void elementUpdatesCiteTheLoopThatRepeatsTheElement(@TempDir Path dir) throws Exception {
-        Files.copy(
-                Path.of("src/test/resources/fixtures/cuda/default/element_updates.c"),
-                dir.resolve("element_updates.c"));
+        java.util.function.IntFunction<String> at = serialSumMessages(dir, "element_updates.c");
+        assertThat(at.apply(50)).contains("loop at line 45:");
+        assertThat(at.apply(64)).contains("loop at line 60:");
+        assertThat(at.apply(119)).contains("loop at line 116:");
+    }
+
+    /** The NL004 message at a line of the default fixture {@code name}, scanned alone. */
+    private static java.util.function.IntFunction<String> serialSumMessages(Path dir, String name) throws Exception {
+        Files.copy(Path.of("src/test/resources/fixtures/cuda/default/" + name), dir.resolve(name));
         TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
-        java.util.function.IntFunction<String> at = line -> ctx.findings().stream()
+        return line -> ctx.findings().stream()
                 .filter(f -> f.ruleId().equals("NL004") && f.location().startLine() == line)
                 .findFirst()
                 .orElseThrow()
                 .message();
-        assertThat(at.apply(50)).contains("loop at line 45:");
-        assertThat(at.apply(64)).contains("loop at line 60:");
-        assertThat(at.apply(119)).contains("loop at line 116:");
     }
 
     /** A cast to a C99 complex type or a pointer to one ({@code (float complex*) malloc(...)}) is a cast. */
