@@ -331,7 +331,7 @@ final class ClangTemplates {
             if (ret.kind != CXCursor_ReturnStmt || ret.children.size() != 1) continue;
             java.util.Set<String> params = new java.util.HashSet<>();
             for (ClangNode p : parameters(f.node())) if (p.usr != null) params.add(p.usr);
-            ClangNode[] bounds = clamp(strip(ret.children.get(0)), params);
+            ClangNode[] bounds = clamp(unit, strip(ret.children.get(0)), params);
             if (bounds == null) continue;
             ClangNode lo = bounds[0];
             ClangNode hi = bounds[1];
@@ -344,19 +344,19 @@ final class ClangTemplates {
     }
 
     /** {lo, hi} of a two-sided clamp of one of {@code params}, or null. */
-    private static ClangNode[] clamp(ClangNode e, java.util.Set<String> params) {
+    private static ClangNode[] clamp(ClangUnit unit, ClangNode e, java.util.Set<String> params) {
         if (e == null) return null;
         if (e.kind == CXCursor_CallExpr) {
             String outer = callee(e);
-            boolean upper = UPPER.contains(outer);
-            if (!upper && !LOWER.contains(outer)) return null;
+            boolean upper = isMin(unit, outer);
+            if (!upper && !isMax(unit, outer)) return null;
             List<ClangNode> args = arguments(e);
             if (args.size() != 2) return null;
             for (int i = 0; i < 2; i++) {
                 ClangNode inner = strip(args.get(i));
                 if (inner == null || inner.kind != CXCursor_CallExpr) continue;
                 String in = callee(inner);
-                if (!(upper ? LOWER : UPPER).contains(in)) continue;
+                if (!(upper ? isMax(unit, in) : isMin(unit, in))) continue;
                 List<ClangNode> ia = arguments(inner);
                 if (ia.size() != 2) continue;
                 for (int j = 0; j < 2; j++) {
@@ -387,6 +387,104 @@ final class ClangTemplates {
             return new ClangNode[] {bound, other};
         }
         return null;
+    }
+
+    private static boolean isMin(ClangUnit unit, String name) {
+        return UPPER.contains(name) || "min".equals(minMaxHelper(unit, name));
+    }
+
+    private static boolean isMax(ClangUnit unit, String name) {
+        return LOWER.contains(name) || "max".equals(minMaxHelper(unit, name));
+    }
+
+    /**
+     * "min" or "max" for a function of this unit or of a project header it includes (read in the same parse) whose
+     * body returns the smaller or the larger of its two parameters: {@code return x < y ? x : y;} or
+     * {@code if (x < y) { return x; } else { return (T) y; }} ({@code >}, {@code <=}, {@code >=} alike); else null.
+     */
+    static String minMaxHelper(ClangUnit unit, String name) {
+        if (name.isEmpty()) return null;
+        List<ClangUnit> units = new ArrayList<>();
+        units.add(unit);
+        units.addAll(ClangIncludes.of(unit).values());
+        for (ClangUnit u : units) {
+            if (u.failure() != null) continue;
+            for (ClangUnit.Function f : u.functions()) {
+                if (!f.node().spelling.equals(name)) continue;
+                List<ClangNode> ps = parameters(f.node());
+                if (ps.size() != 2 || ps.get(0).usr == null || ps.get(1).usr == null) continue;
+                ClangNode body = null;
+                for (ClangNode c : f.node().children) if (c.kind == CXCursor_CompoundStmt) body = c;
+                if (body == null || body.children.size() != 1) continue;
+                ClangNode only = body.children.get(0);
+                ClangNode test, then, otherwise;
+                if (only.kind == CXCursor_ReturnStmt && only.children.size() == 1) {
+                    ClangNode c = strip(only.children.get(0));
+                    if (c == null || c.kind != CXCursor_ConditionalOperator || c.children.size() != 3) continue;
+                    test = strip(c.children.get(0));
+                    then = c.children.get(1);
+                    otherwise = c.children.get(2);
+                } else if (only.kind == CXCursor_IfStmt && only.children.size() == 3) {
+                    test = strip(only.children.get(0));
+                    then = returned(only.children.get(1));
+                    otherwise = returned(only.children.get(2));
+                } else continue;
+                String kind = minOrMax(test, then, otherwise, ps.get(0).usr, ps.get(1).usr);
+                if (kind != null) return kind;
+            }
+        }
+        return null;
+    }
+
+    /** The value a branch returns ({@code return e;} alone or in braces), or null. */
+    private static ClangNode returned(ClangNode branch) {
+        ClangNode b = branch;
+        if (b != null && b.kind == CXCursor_CompoundStmt && b.children.size() == 1) b = b.children.get(0);
+        return b != null && b.kind == CXCursor_ReturnStmt && b.children.size() == 1 ? b.children.get(0) : null;
+    }
+
+    /** "min" or "max" for {@code a OP b ? ra : rb} over the parameters {@code x}, {@code y}; else null. */
+    private static String minOrMax(ClangNode test, ClangNode ra, ClangNode rb, String x, String y) {
+        if (test == null) return null;
+        // x < y on template parameters with some operator< in scope is a call of it: (x, operator<, y)
+        String op = test.kind == CXCursor_BinaryOperator ? test.spelling : null;
+        List<ClangNode> operands = new ArrayList<>();
+        for (ClangNode c : test.children) {
+            String o = operatorName(c);
+            if (test.kind == CXCursor_CallExpr && o != null) op = o;
+            else operands.add(c);
+        }
+        if (op == null || operands.size() != 2) return null;
+        String a = parameter(operands.get(0));
+        String b = parameter(operands.get(1));
+        String r1 = parameter(ra);
+        String r2 = parameter(rb);
+        if (a == null || b == null || a.equals(b) || r1 == null || r2 == null || r1.equals(r2)) return null;
+        if (!java.util.Set.of(x, y).equals(java.util.Set.of(a, b))
+                || !java.util.Set.of(a, b).equals(java.util.Set.of(r1, r2))) return null;
+        Boolean less =
+                switch (op) {
+                    case "<", "<=" -> true;
+                    case ">", ">=" -> false;
+                    default -> null;
+                };
+        if (less == null) return null;
+        // a < b ? a : b is the smaller; a < b ? b : a the larger
+        boolean first = r1.equals(a);
+        return less == first ? "min" : "max";
+    }
+
+    /** "<" for the callee reference of a call of {@code operator<} (or the operator itself), else null. */
+    private static String operatorName(ClangNode c) {
+        ClangNode n = c.spelling.isEmpty() && c.children.size() == 1 ? c.children.get(0) : c;
+        return n.spelling.startsWith("operator") ? n.spelling.substring("operator".length()) : null;
+    }
+
+    /** The parameter an expression (under casts and wrappers) reads alone, by its symbol, or null. */
+    private static String parameter(ClangNode e) {
+        ClangNode n = strip(e);
+        while (n != null && isExplicitCast(n)) n = strip(operandOf(n));
+        return n != null && n.kind == CXCursor_DeclRefExpr ? n.refUsr : null;
     }
 
     /** Whether {@code e} (under casts and wrappers) is one of {@code params}, or a test that reads one. */
