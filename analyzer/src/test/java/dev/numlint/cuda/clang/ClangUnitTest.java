@@ -472,6 +472,26 @@ class ClangUnitTest {
         }
     }
 
+    /**
+     * A forced include of the tree (specfem2d's {@code -include config.h} for {@code realw}) reaches Clang in both
+     * forms: {@code -include FILE} as written, and {@code -include=FILE}, the one token the build's flag interpreter
+     * writes when it resolves the path (before, that form was dropped and every unit lacked the prelude's types).
+     */
+    @Test
+    void aForcedIncludeReachesClangInBothForms() throws Exception {
+        Path prelude = dir.resolve("prelude.h");
+        Files.writeString(prelude, "typedef float realw;\n");
+        Path f = dir.resolve("k.cu");
+        Files.writeString(f, "__global__ void k(realw *a, unsigned *o) { o[0] = (unsigned)a[0]; }\n");
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        for (BuildContext bc : List.of(
+                BuildContext.defaults().addNvccFlag("-include=" + prelude),
+                BuildContext.defaults().addNvccFlag("-include").addNvccFlag(prelude.toString()))) {
+            List<String> args = fe.arguments(f, ClangFrontEnd.Language.CUDA, bc);
+            assertThat(args).containsSubsequence("-include", prelude.toString());
+        }
+    }
+
     @Test
     void cudaLibrariesOfTheToolkitParseUnderNvccsMacros() throws Exception {
         // -D__NVCC__ makes CCCL (cooperative groups, Thrust, CUB) read nvcc's version macros: without them it took

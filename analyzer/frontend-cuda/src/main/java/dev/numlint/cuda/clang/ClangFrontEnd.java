@@ -221,6 +221,9 @@ public final class ClangFrontEnd {
                 std = nvcc.get(++i).strip();
             else if ((f.equals("-include") || f.equals("--pre-include")) && i + 1 < nvcc.size()) {
                 forced.add(nvcc.get(++i).strip());
+            } else if (f.startsWith("-include=") || f.startsWith("--pre-include=")) {
+                // the build's flag interpreter writes a forced include it resolved as one token
+                forced.add(f.substring(f.indexOf('=') + 1));
             }
         }
         switch (lang) {
