@@ -393,6 +393,23 @@ class CudaSourceAnalyzerTest {
         assertThat(ctx.findings()).filteredOn(f -> f.ruleId().equals("NL001")).hasSize(1);
     }
 
+    /**
+     * C++'s alternative tokens ({@code and}, {@code or}, {@code not}) are the operators they spell (a hydro code's
+     * {@code if (i > 1 and i < n - 2)}): the function is read, not left to Clang's facts alone.
+     */
+    @Test
+    void alternativeTokensAreOperators(@TempDir Path dir) throws Exception {
+        TestScanContext ctx = scanned(
+                dir,
+                "alt.cpp",
+                "unsigned cell(float x, float lo, int i, int n) {",
+                "  if (i > 1 and i < n - 2 or not (x > lo)) return 0;",
+                "  return (unsigned)(x - lo);",
+                "}");
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
+        assertThat(ctx.findings()).filteredOn(f -> f.ruleId().equals("NL001")).hasSize(1);
+    }
+
     /** A lambda's trailing return type of a qualified template ({@code -> std::complex<double>}) is a type. */
     @Test
     void lambdaTrailingReturnTypesAreRead(@TempDir Path dir) throws Exception {

@@ -41,7 +41,8 @@ class FastLexerTest {
                 + "k<<<g, b>>>(p); a >>= 2; b <<= 1; p->x; q.*m; r->*m; i++ && j-- || !k; c ? d : e;\n"
                 + "// comment \\\n continued\n"
                 + "__global__ void __launch_bounds__(256) f(float * __restrict__ p) { return; }\n"
-                + "s = \"a\\\"b\"; c = '\\''; ::std::vector<int> v{1, 2};\n";
+                + "s = \"a\\\"b\"; c = '\\''; ::std::vector<int> v{1, 2};\n"
+                + "if (a and b or not c) android = order + notice;\n";
         assertThat(fast(src)).isEqualTo(antlr(src));
     }
 

@@ -15,6 +15,8 @@ import org.antlr.v4.runtime.Vocabulary;
  */
 final class FastLexer {
     private static final Map<String, Integer> KEYWORDS = new HashMap<>();
+    /** C++'s alternative tokens (ISO 646) read as the operators they spell, as the grammar's ALT_ rules do. */
+    private static final Map<String, String> ALTERNATIVE_TOKENS = Map.of("and", "&&", "or", "||", "not", "!");
     /** Punctuators by length (3, 2, 1). */
     private static final Map<String, Integer> PUNCT = new HashMap<>();
 
@@ -203,7 +205,9 @@ final class FastLexer {
                     }
                     w = sb.toString();
                 }
-                Integer kw = KEYWORDS.get(w);
+                String alt = ALTERNATIVE_TOKENS.get(w);
+                if (alt != null) w = alt;
+                Integer kw = alt != null ? PUNCT.get(alt) : KEYWORDS.get(w);
                 out.add(new PToken(kw != null ? kw : CudaLexer.IDENTIFIER, w, wordLine, col, EMPTY, null));
                 i = j;
                 continue;

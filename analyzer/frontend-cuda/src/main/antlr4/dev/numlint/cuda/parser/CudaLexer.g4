@@ -45,6 +45,10 @@ LPAREN : '(' ; RPAREN : ')' ; LBRACKET : '[' ; RBRACKET : ']' ; LBRACE : '{' ; R
 LT : '<' ; GT : '>' ; ASSIGN : '=' ; PLUS : '+' ; MINUS : '-' ; STAR : '*' ; DIV : '/' ; MOD : '%' ;
 AMP : '&' ; PIPE : '|' ; CARET : '^' ; BANG : '!' ; TILDE : '~' ; QUESTION : '?' ; COLON : ':' ;
 SEMI : ';' ; COMMA : ',' ; DOT : '.' ; HASH_HASH : '##' ; HASH : '#' ; BACKSLASH : '\\' ;
+// C++'s alternative tokens (ISO 646; in C the macros of <iso646.h>): the operator, with its usual spelling
+ALT_AND : 'and' { setType(AND_AND); setText("&&"); } ;
+ALT_OR : 'or' { setType(OR_OR); setText("||"); } ;
+ALT_NOT : 'not' { setType(BANG); setText("!"); } ;
 
 FLOATING_LITERAL
     : ( DIGITS '.' DIGITS? EXPONENT? | '.' DIGITS EXPONENT? | DIGITS EXPONENT ) [fFlL]?
