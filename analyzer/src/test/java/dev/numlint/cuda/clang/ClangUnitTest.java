@@ -473,7 +473,7 @@ class ClangUnitTest {
     }
 
     /**
-     * A forced include of the tree (specfem2d's {@code -include config.h} for {@code realw}) reaches Clang in both
+     * A forced include of the tree (specfem2d's {@code -include src/gpu/mesh_constants_cuda.h} for {@code realw}) reaches Clang in both
      * forms: {@code -include FILE} as written, and {@code -include=FILE}, the one token the build's flag interpreter
      * writes when it resolves the path (before, that form was dropped and every unit lacked the prelude's types).
      */
