@@ -473,9 +473,10 @@ class ClangUnitTest {
     }
 
     /**
-     * A forced include of the tree (specfem2d's {@code -include src/gpu/mesh_constants_cuda.h} for {@code realw}) reaches Clang in both
-     * forms: {@code -include FILE} as written, and {@code -include=FILE}, the one token the build's flag interpreter
-     * writes when it resolves the path (before, that form was dropped and every unit lacked the prelude's types).
+     * A forced include of the tree (specfem2d's {@code -include src/gpu/mesh_constants_cuda.h} for {@code realw})
+     * reaches Clang in both forms: {@code -include FILE} as written, and {@code -include=FILE}, the one token the
+     * build's flag interpreter writes when it resolves the path (before, that form was dropped and every unit lacked
+     * the prelude's types).
      */
     @Test
     void aForcedIncludeReachesClangInBothForms() throws Exception {
