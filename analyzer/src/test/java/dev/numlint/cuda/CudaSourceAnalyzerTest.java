@@ -410,6 +410,25 @@ class CudaSourceAnalyzerTest {
         assertThat(ctx.findings()).filteredOn(f -> f.ruleId().equals("NL001")).hasSize(1);
     }
 
+    /**
+     * A C++14 variable template in an expression ({@code rho * cp<TF> / ra}, an atmospheric model's constants): a type
+     * cannot be an operand of {@code <}, so {@code cp<TF>} is a template-id whatever follows it.
+     */
+    @Test
+    void variableTemplatesInExpressionsAreRead(@TempDir Path dir) throws Exception {
+        TestScanContext ctx = scanned(
+                dir,
+                "constants.cpp",
+                "template <typename TF> constexpr TF cp = 1005.;",
+                "template <typename TF> constexpr TF Lv = 2.5e6;",
+                "template <typename TF>",
+                "TF heat(const TF rho, const TF ra, const TF ql) {",
+                "  return rho * cp<TF> / ra + Lv<TF> * ql;",
+                "}",
+                "unsigned cell(float x, float lo) { return (unsigned)(x - heat<float>(x, lo, x)); }");
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("parse-error"));
+    }
+
     /** A lambda's trailing return type of a qualified template ({@code -> std::complex<double>}) is a type. */
     @Test
     void lambdaTrailingReturnTypesAreRead(@TempDir Path dir) throws Exception {

@@ -166,7 +166,42 @@ public abstract class CudaParserBase extends Parser {
     protected boolean templateArgsAhead() {
         if (la(1) != CudaLexer.LT) return false;
         int end = skipTemplateArgs(1);
-        return end > 0 && templateClosePlausible(end);
+        return end > 0 && (templateClosePlausible(end) || onlyTypesBetween(2, end - 1));
+    }
+
+    /**
+     * Whether the tokens from {@code i} up to (not including) {@code end} are type names separated by commas: a type
+     * cannot be an operand of {@code <}, so {@code cp<TF> / ra} opens a template argument list (a C++14 variable
+     * template) whatever follows the {@code >}.
+     */
+    private boolean onlyTypesBetween(int i, int end) {
+        if (i >= end) return false;
+        boolean expectType = true;
+        for (int k = i; k < end; k++) {
+            int t = la(k);
+            if (expectType) {
+                boolean type =
+                        switch (t) {
+                            case CudaLexer.FLOAT,
+                                    CudaLexer.DOUBLE,
+                                    CudaLexer.INT,
+                                    CudaLexer.LONG,
+                                    CudaLexer.SHORT,
+                                    CudaLexer.CHAR,
+                                    CudaLexer.BOOL,
+                                    CudaLexer.UNSIGNED,
+                                    CudaLexer.SIGNED -> true;
+                            case CudaLexer.IDENTIFIER -> known(lt(k).getText());
+                            default -> false;
+                        };
+                if (!type) return false;
+                expectType = false;
+            } else {
+                if (t != CudaLexer.COMMA) return false;
+                expectType = true;
+            }
+        }
+        return !expectType;
     }
 
     /** Skips a (qualified, templated) name starting at {@code i}; returns the index after it or -1. */
