@@ -363,6 +363,22 @@ class CudaSourceAnalyzerTest {
         assertThat(at.apply(119)).contains("loop at line 116:");
     }
 
+    /**
+     * A macro that names its argument twice ({@code min(a, b)}) expands the argument's code twice; Clang's two copies
+     * are located at the argument's text, so they are the one site the hand-written front end reads: one finding each,
+     * at the cast's own column (the fixture runner counts one finding per rule and line and cannot see a twin).
+     */
+    @Test
+    void codeOfAMacroArgumentIsOneSiteAtItsText(@TempDir Path dir) throws Exception {
+        String name = "macro_arguments.c";
+        Files.copy(Path.of("src/test/resources/fixtures/cuda/default/" + name), dir.resolve(name));
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.ruleId().equals("NL001"))
+                .extracting(f -> f.location().startLine() + ":" + f.location().startColumn())
+                .containsExactly("14:33", "21:12", "27:16");
+    }
+
     /** The NL004 message at a line of the default fixture {@code name}, scanned alone. */
     private static java.util.function.IntFunction<String> serialSumMessages(Path dir, String name) throws Exception {
         Files.copy(Path.of("src/test/resources/fixtures/cuda/default/" + name), dir.resolve(name));

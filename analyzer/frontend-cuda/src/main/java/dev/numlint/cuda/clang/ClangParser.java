@@ -603,13 +603,16 @@ public final class ClangParser {
         }
 
         private ClangNode node(CXCursor c, int kind, CXSourceLocation loc) {
-            clang_getExpansionLocation(loc, (CXFile) null, line, col, off);
+            // the file location: where the user wrote the code, the macro's use for code of a macro's body, the
+            // argument's own text for code of a macro's argument (min(m, (size_t)ceil(x)) expands the cast twice,
+            // both at the cast's text: one site, as the hand-written front end reads it)
+            clang_getFileLocation(loc, (CXFile) null, line, col, off);
             int l = line.get();
             int cl = col.get();
             CXSourceRange ext = clang_getCursorExtent(c);
-            clang_getExpansionLocation(clang_getRangeStart(ext), (CXFile) null, line, col, off);
+            clang_getFileLocation(clang_getRangeStart(ext), (CXFile) null, line, col, off);
             int startOff = off.get();
-            clang_getExpansionLocation(clang_getRangeEnd(ext), (CXFile) null, line, col, off);
+            clang_getFileLocation(clang_getRangeEnd(ext), (CXFile) null, line, col, off);
             int el = line.get();
             int ec = col.get();
             int endOff = off.get();
