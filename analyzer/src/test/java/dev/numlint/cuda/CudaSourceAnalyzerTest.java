@@ -610,6 +610,47 @@ class CudaSourceAnalyzerTest {
         assertThat(got).isEqualTo(expected);
     }
 
+    /**
+     * A shift is no test: the lexer reads {@code >>} as two {@code >} (template brackets), and session 21's
+     * evaluation saw pocketfft's notes print {@code ((tmp=(n>>1))<<1)==n} as "limited by the test 'n > >'".
+     */
+    @Test
+    void aShiftIsNotATestThatLimitsItsOperand(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("f.c"),
+                String.join(
+                        "\n",
+                        "#include <math.h>",
+                        "unsigned halve_then_root(unsigned n, unsigned m) {",
+                        "  unsigned t;",
+                        "  while (((t = (n >> 1)) << 1) == n) n = t;",
+                        "  m >>= 2;",
+                        "  unsigned a = (unsigned)sqrt(n + 0.01);",
+                        "  if (n > 1) a += 1;",
+                        "  return a + (unsigned)sqrt(m + 0.5);",
+                        "}",
+                        "unsigned clipped(double r) {",
+                        "  if (r > 0 && r < 100) return (unsigned)r;",
+                        "  return 0;",
+                        "}",
+                        ""));
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        List<Finding> nl001 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL001")).toList();
+        // lines 6 and 8: notes for their own reason (integers and constants), not "the test 'n > >'" or 'm > >=',
+        // nor the test 'n > 1' written after the cast
+        assertThat(nl001)
+                .filteredOn(f -> f.location().startLine() == 6 || f.location().startLine() == 8)
+                .hasSize(2)
+                .allMatch(f -> f.level() == Level.NOTE)
+                .noneMatch(f -> f.message().contains("> >") || f.message().contains("limited by the test"));
+        // a real comparison still limits
+        assertThat(nl001)
+                .filteredOn(f -> f.location().startLine() == 11)
+                .hasSize(1)
+                .allMatch(f -> f.level() == Level.NOTE && f.message().contains("r>0 && r<100"));
+    }
+
     @Test
     void implementedRulesAreTheCatalogsCudaSourceLayer() {
         var expected = RuleCatalog.get().all().stream()

@@ -614,6 +614,12 @@ final class PtxFindings {
         }
     }
 
+    /** The last component of a location's file ({@code src/monin_obukhov.h}: {@code monin_obukhov.h}). */
+    private static String fileName(String file) {
+        int slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+        return file.substring(slash + 1);
+    }
+
     /** The hit's consequence as an Impact with the sink's source location, or null when not classified. */
     private Impact impact(PtxHit h, DebugLoc shownAt) {
         Consequence c = h.consequence();
@@ -628,13 +634,24 @@ final class PtxFindings {
         Location own = shownAt == null ? null : locationOf(writtenPos(shownAt, files));
         boolean sameLine =
                 sink != null && own != null && own.file().equals(sink.file()) && own.startLine() == sink.startLine();
-        // a sink on the hazard's own line is "on this line", not a line number that reads like another place
+        // a sink on the hazard's own line is "on this line", not a line number that reads like another place; a sink
+        // in another file (an inlined header function's test) names its file, else the line reads as one of the
+        // finding's own file
+        var catalog = dev.numlint.rules.RuleCatalog.get();
         String what = c.what()
                 + (sink == null
                         ? ""
-                        : sameLine
-                                ? " " + dev.numlint.rules.RuleCatalog.get().phrase("ptx-sink-here")
-                                : " at line " + sink.startLine());
+                        : " "
+                                + (sameLine
+                                        ? catalog.phrase("ptx-sink-here")
+                                        : own != null && !own.file().equals(sink.file())
+                                                ? catalog.phrase(
+                                                        "ptx-sink-other-file",
+                                                        "line",
+                                                        sink.startLine(),
+                                                        "file",
+                                                        fileName(sink.file()))
+                                                : catalog.phrase("ptx-sink-line", "line", sink.startLine())));
         Impact i = new Impact(c.kind(), what, sink, null);
         if (c.kind() == Impact.Kind.GROWING && "f32".equals(h.at().type())) {
             i = i.withErrorBound("(n-1)*2^-24 relative to the sum of |terms| for n terms");

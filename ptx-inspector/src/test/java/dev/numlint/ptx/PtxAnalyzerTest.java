@@ -116,6 +116,46 @@ class PtxAnalyzerTest {
         assertThat(fin.hits()).anyMatch(h -> h.ruleId().equals("NL003"));
     }
 
+    /**
+     * A consequence in another file (the test of a header function inlined into the kernel) names that file: "at
+     * line 7" alone reads as a line of the kernel's file (session 21's evaluation, nest-gpu and microhh).
+     */
+    @Test
+    void aConsequenceInAnotherFileNamesTheFile() throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(
+                dir.resolve("src/h.cuh"),
+                "// helper\n__device__ inline int positive(float v)\n{\n    int r = 0;\n    // a test\n"
+                        + "    // in the header\n    if (v > 0.0f) r = 1;\n    return r;\n}\n");
+        Files.writeString(
+                dir.resolve("src/k.cu"),
+                "#include \"h.cuh\"\n__global__ void k(float* a, int* out)\n{\n"
+                        + "    float v = a[0] * a[1] + a[2];\n    out[0] = positive(v);\n}\n");
+        // nvcc 13.0 -ptx -lineinfo -arch=sm_90, the .file paths made relative
+        Files.writeString(
+                dir.resolve("k.ptx"),
+                HEAD + ".visible .entry _Z1kPfPi(.param .u64 p0, .param .u64 p1)\n{\n"
+                        + " .reg .pred %p<2>; .reg .f32 %f<5>; .reg .b32 %r<2>; .reg .b64 %rd<5>;\n"
+                        + " .loc 1 2 0\n ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+                        + " .loc 1 4 5\n cvta.to.global.u64 %rd3, %rd2;\n cvta.to.global.u64 %rd4, %rd1;\n"
+                        + " ld.global.f32 %f1, [%rd4];\n ld.global.f32 %f2, [%rd4+4];\n"
+                        + " ld.global.f32 %f3, [%rd4+8];\n fma.rn.f32 %f4, %f1, %f2, %f3;\n"
+                        + " .loc 2 7 5, function_name $L__info_string0, inlined_at 1 5 5\n"
+                        + " setp.gt.f32 %p1, %f4, 0f00000000;\n selp.u32 %r1, 1, 0, %p1;\n"
+                        + " .loc 1 5 5\n st.global.u32 [%rd3], %r1;\n .loc 1 6 1\n ret;\n}\n"
+                        + " .file 1 \"src/k.cu\"\n .file 2 \"src/h.cuh\"\n"
+                        + " .section .debug_str\n {\n$L__info_string0:\n"
+                        + ".b8 95,90,56,112,111,115,105,116,105,118,101,102,0\n }\n");
+        TestScanContext ctx = new TestScanContext(dir).run(new PtxAnalyzer());
+        Finding f = ctx.findings().stream()
+                .filter(x -> x.ruleId().equals("NL003"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(f.location().file()).isEqualTo("src/k.cu");
+        assertThat(f.location().startLine()).isEqualTo(4);
+        assertThat(f.message()).contains("compared in a condition at line 7 of h.cuh");
+    }
+
     @Test
     void findingsMapToTheCudaSourceLineWithThePtxAsRelatedLocation() throws IOException {
         Files.createDirectories(dir.resolve("src"));

@@ -162,14 +162,39 @@ public final class WrittenCode {
         return switch (construct) {
             case CONVERSION -> mayConvert(line);
             case DIVISION -> s.indexOf('/') >= 0 || DIVISION_CALL.matcher(s).find();
-            case DOUBLE_MATH -> partOfStatement(s)
-                    || DOUBLE_LITERAL.matcher(s).find()
-                    || s.matches("(?s).*\\bdouble\\b.*")
-                    || CAPITAL_NAME.matcher(s).find()
-                    || calls(s);
+            case DOUBLE_MATH -> partOfStatement(s) || doubleMath(withoutIntegerSubscripts(s));
             case CONTRACTION -> partOfStatement(s) || calls(s) || SUM.matcher(s).find();
         };
     }
+
+    /**
+     * Whether the text of a line shows double math: an unsuffixed floating literal, the type {@code double}, a name in
+     * capitals (a macro constant) or a call.
+     */
+    private static boolean doubleMath(String s) {
+        return DOUBLE_LITERAL.matcher(s).find()
+                || s.matches("(?s).*\\bdouble\\b.*")
+                || CAPITAL_NAME.matcher(s).find()
+                || calls(s);
+    }
+
+    /**
+     * {@code s} with the text of each subscript that holds no parenthesis (no call, no cast) left out: {@code
+     * par[k*NPAR + j]} becomes {@code par[]}. A subscript is an integer, and without a conversion it cannot compute in
+     * double, so a name in capitals there is an integer constant (a template parameter, a size).
+     */
+    static String withoutIntegerSubscripts(String s) {
+        String prev;
+        String out = s;
+        do {
+            prev = out;
+            out = INTEGER_SUBSCRIPT.matcher(prev).replaceAll("[]");
+        } while (!out.equals(prev));
+        return out;
+    }
+
+    /** A subscript with no bracket or parenthesis inside and some text: {@code [k*NPAR + j]}. */
+    private static final Pattern INTEGER_SUBSCRIPT = Pattern.compile("\\[[^\\[\\]()]+\\]");
 
     /**
      * The line is one line of an expression written over several ({@code 1));} closing what a line above opened,

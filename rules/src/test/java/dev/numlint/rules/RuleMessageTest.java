@@ -80,7 +80,9 @@ class RuleMessageTest {
                                     "count",
                                     2,
                                     "condition",
-                                    "c")
+                                    "c",
+                                    "file",
+                                    "f.h")
                             .length())
                     .as("phrase " + k)
                     .isLessThanOrEqualTo(70);

@@ -96,6 +96,11 @@ class RulePolicyTest {
         assertThat(WrittenCode.mayHold(dbl, "float r = (double) x * y;")).isTrue();
         assertThat(WrittenCode.mayHold(dbl, "float r = scale(x);")).isTrue();
         assertThat(WrittenCode.mayHold(dbl, "float r = x * M_PI;")).isTrue();
+        // a name in capitals inside an integer subscript is an integer (a template parameter, a size)
+        assertThat(WrittenCode.mayHold(dbl, "param[j] = par_arr[ArrayIdx*NPARAM + j];"))
+                .isFalse();
+        assertThat(WrittenCode.mayHold(dbl, "y[i] = x[N*i] * SCALE;")).isTrue();
+        assertThat(WrittenCode.mayHold(dbl, "y[i] = x[(int)(i * SCALE)];")).isTrue();
         assertThat(WrittenCode.mayHold(dbl, "                     1));")).isTrue();
         var fma = WrittenCode.Construct.CONTRACTION;
         assertThat(WrittenCode.mayHold(fma, "for (int k = 0; k < n; ++k) {")).isFalse();

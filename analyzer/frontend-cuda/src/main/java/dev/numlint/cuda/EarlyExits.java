@@ -35,8 +35,7 @@ final class EarlyExits {
             String why = "the early '" + exit + "' under '" + text.text(i + 2, close - 1) + "' (line "
                     + toks.get(i).getLine() + ")";
             for (int p = i + 2; p < close; p++) {
-                int ty = toks.get(p).getType();
-                if (ty != CudaLexer.LT && ty != CudaLexer.GT && ty != CudaLexer.LE && ty != CudaLexer.GE) continue;
+                if (!TokenFacts.comparison(toks, p)) continue;
                 operand(chainStart(p - 1), p - 1, why, vars, texts);
                 operand(p + 1, chainEnd(p + 1, close), why, vars, texts);
             }

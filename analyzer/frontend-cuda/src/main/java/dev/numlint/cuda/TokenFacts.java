@@ -97,6 +97,25 @@ final class TokenFacts {
         return false;
     }
 
+    /**
+     * Whether token {@code i} is a comparison ({@code <}, {@code >}, {@code <=}, {@code >=}). The lexer splits
+     * {@code >>} into two {@code >} and {@code >>=} into {@code >} and {@code >=} (so that {@code A<B<int>>} closes two
+     * template argument lists): a {@code >} next to another {@code >}, or a {@code >=} after one, is a shift or a
+     * template's closing bracket, never a test ({@code ((t = (n>>1))<<1) == n} limits nothing).
+     */
+    static boolean comparison(List<PToken> toks, int i) {
+        int ty = toks.get(i).getType();
+        if (ty != CudaLexer.LT && ty != CudaLexer.GT && ty != CudaLexer.LE && ty != CudaLexer.GE) return false;
+        if (ty == CudaLexer.GT || ty == CudaLexer.GE) {
+            if (i > 0 && toks.get(i - 1).getType() == CudaLexer.GT) return false;
+        }
+        if (ty == CudaLexer.GT && i + 1 < toks.size()) {
+            int next = toks.get(i + 1).getType();
+            if (next == CudaLexer.GT || next == CudaLexer.GE) return false;
+        }
+        return true;
+    }
+
     /** The comparison at token {@code i} as a guard's description: "the test 'x < 0.0f' (line 9)". */
     private String test(int i) {
         StringBuilder sb = new StringBuilder();
@@ -130,7 +149,7 @@ final class TokenFacts {
                                         + ")");
                     }
                 }
-            } else if (ty == CudaLexer.LT || ty == CudaLexer.GT || ty == CudaLexer.LE || ty == CudaLexer.GE) {
+            } else if (comparison(toks, i)) {
                 String test = test(i);
                 if (i > 0 && toks.get(i - 1).getType() == CudaLexer.IDENTIFIER)
                     guardedVars.putIfAbsent(toks.get(i - 1).getText(), test);

@@ -149,17 +149,19 @@ public final class UnguardedUnsignedCast implements CudaCheck {
             msg = RuleCatalog.get()
                     .rule("NL001")
                     .message("cuda-constant", "expr", expr, "value", bound(c.constant()), "to", c.to());
+        } else if (!c.floatData()) {
+            // before a guard: an operand of integers needs none, and the hand-written front end's guards are tests of
+            // the variable anywhere in the function, also after the cast ('n > 1' at a later line)
+            why = "computed from integers and constants only";
+            msg = RuleCatalog.get()
+                    .rule("NL001")
+                    .message("cuda-integer-data", "expr", expr, "from", c.from(), "to", c.to());
         } else if (c.guarded()) {
             String guard = c.guard() != null ? c.guard() : "a range guard";
             why = "limited by " + guard;
             msg = RuleCatalog.get()
                     .rule("NL001")
                     .message("cuda-guarded", "expr", expr, "from", c.from(), "to", c.to(), "guard", guard);
-        } else if (!c.floatData()) {
-            why = "computed from integers and constants only";
-            msg = RuleCatalog.get()
-                    .rule("NL001")
-                    .message("cuda-integer-data", "expr", expr, "from", c.from(), "to", c.to());
         } else {
             return;
         }

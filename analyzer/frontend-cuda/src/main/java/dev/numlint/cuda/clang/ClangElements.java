@@ -264,7 +264,10 @@ final class ClangElements {
                 // a counter of a loop inside the point it is read at has no value there that the update sees
                 return q <= deepest ? Poly.symbol(usr) : null;
             }
-            if (invariant(usr)) return Poly.symbol(usr);
+            if (invariant(usr)) {
+                Poly sized = sizedBefore(usr, depth);
+                return sized != null ? sized : Poly.symbol(usr);
+            }
             if (at == null) return null;
             // a local assigned once inside the loops: its definition, read where the definition runs
             ClangNode def = onlyWrite(usr);
@@ -282,6 +285,68 @@ final class ClangElements {
             if (!body.contains(def) || !body.contains(at) && at != body) return null;
             if (!dominates(ClangOutParams.anchor(def), at, loop)) return null;
             return poly(value, def, p, depth + 1);
+        }
+
+        /**
+         * The value of the local {@code usr} declared before the loops with an initializer and never written after it
+         * ({@code const int pitch = nx + 4;}), as a polynomial in parameters and locals that the function never writes
+         * at all (so that they hold the same values in the loops as at the declaration); null when not such. The
+         * declaration's scope holds every use, so it runs before them.
+         */
+        private Poly sizedBefore(String usr, int depth) {
+            if (sized.containsKey(usr)) return sized.get(usr);
+            Poly p = sizedFrom(usr, depth);
+            if (depth == 0 || p != null) sized.put(usr, p);
+            return p;
+        }
+
+        private final Map<String, Poly> sized = new HashMap<>();
+
+        private Poly sizedFrom(String usr, int depth) {
+            ClangNode fn = function();
+            if (fn == null || depth >= DEPTH) return null;
+            ClangNode[] decl = new ClangNode[1];
+            int[] writes = new int[1];
+            fn.forEach(n -> {
+                if (n.kind == CXCursor_VarDecl && usr.equals(n.usr)) {
+                    decl[0] = n;
+                    writes[0]++;
+                } else if (ClangLoops.writes(n, usr)
+                        || n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr) && aliases(n)) writes[0] += 2;
+            });
+            ClangNode d = decl[0];
+            if (writes[0] != 1 || d == null || d.children.isEmpty() || d.offset < 0 || d.offset >= chain.get(0).offset)
+                return null;
+            Poly value = poly(d.children.get(d.children.size() - 1), null, -1, depth + 1);
+            if (value == null) return null;
+            for (String m : value.terms.keySet()) {
+                for (String sym : Poly.symbols(m)) {
+                    if (!unwritten(fn, sym)) return null;
+                }
+            }
+            return value;
+        }
+
+        /** Whether {@code usr} is a parameter or local of {@code fn} that nothing in it writes or takes the address of. */
+        private static boolean unwritten(ClangNode fn, String usr) {
+            boolean[] declared = new boolean[1];
+            boolean[] written = new boolean[1];
+            fn.forEach(n -> {
+                if (n.kind == CXCursor_ParmDecl && usr.equals(n.usr)) declared[0] = true;
+                else if (n.kind == CXCursor_VarDecl && usr.equals(n.usr)) {
+                    if (declared[0]) written[0] = true; // declared twice: not one value
+                    declared[0] = true;
+                } else if (ClangLoops.writes(n, usr)
+                        || n.kind == CXCursor_DeclRefExpr && usr.equals(n.refUsr) && aliases(n)) written[0] = true;
+            });
+            return declared[0] && !written[0];
+        }
+
+        /** The function around the loops, or null. */
+        private ClangNode function() {
+            ClangNode fn = chain.get(0);
+            while (fn != null && !ClangUnit.FUNCTION_KINDS.contains(fn.kind)) fn = fn.parent;
+            return fn;
         }
 
         /** The one write of the local {@code usr} inside the outermost loop (an assignment or its declaration), else null. */
@@ -403,15 +468,83 @@ final class ClangElements {
             }
             Poly mag = magnitude(cq);
             if (mag == null) return false;
-            // |c_q| - 1 - sum |c_w| * span_w >= 0
+            // |c_q| - 1 - sum |c_w| * span_w >= 0: q's coefficient outweighs the loops inside it
             Poly slack = mag.plus(Poly.constant(1), -1);
+            boolean spanned = true;
             for (var e : inner.entrySet()) {
                 Poly cw = magnitude(e.getValue());
                 Poly span = spans.get(e.getKey());
-                if (cw == null || span == null) return false;
+                if (cw == null || span == null) {
+                    spanned = false;
+                    break;
+                }
                 slack = slack.plus(cw.times(span), -1);
             }
-            return nonNegative(slack);
+            if (spanned && nonNegative(slack)) return true;
+            return mixedRadix(seen, mag, inner);
+        }
+
+        /** How many counters {@link #mixedRadix} orders at most (their permutations are tried). */
+        private static final int MAX_ORDERED = 6;
+
+        /**
+         * Whether the counters of loop q ({@code counter}, coefficient magnitude {@code mag}) and of the loops inside
+         * it ({@code inner}) address the elements as the digits of a mixed-radix number, in some order w_1 .. w_m
+         * with q = w_t: for every s >= t, |c_s| - 1 >= sum over r < s of |c_r| * span_r. Then two iterations that
+         * differ in q's counter differ in a digit at or above t, and the highest digit in which they differ
+         * outweighs all below it: different elements. A column sweep (i outside, rows j inside, {@code j*pitch + i}
+         * with pitch at least the i range) is such, with q's coefficient the smallest.
+         */
+        private boolean mixedRadix(String counter, Poly mag, Map<String, Poly> inner) {
+            if (inner.isEmpty() || inner.size() + 1 > MAX_ORDERED) return false;
+            List<String> names = new ArrayList<>();
+            List<Poly> coef = new ArrayList<>();
+            names.add(counter);
+            coef.add(mag);
+            for (var e : inner.entrySet()) {
+                Poly cw = magnitude(e.getValue());
+                if (cw == null) return false;
+                names.add(e.getKey());
+                coef.add(cw);
+            }
+            int[] order = new int[names.size()];
+            for (int k = 0; k < order.length; k++) order[k] = k;
+            try {
+                return permutations(order, 0, o -> digits(o, names, coef));
+            } catch (ArithmeticException overflow) {
+                return false;
+            }
+        }
+
+        /** Whether {@code test} holds for some permutation of {@code a} from position {@code k} on. */
+        private static boolean permutations(int[] a, int k, java.util.function.Predicate<int[]> test) {
+            if (k == a.length) return test.test(a);
+            for (int x = k; x < a.length; x++) {
+                int t = a[k];
+                a[k] = a[x];
+                a[x] = t;
+                boolean ok = permutations(a, k + 1, test);
+                a[x] = a[k];
+                a[k] = t;
+                if (ok) return true;
+            }
+            return false;
+        }
+
+        /** The mixed-radix test of {@link #mixedRadix} for the order {@code o} (indices, q is 0). */
+        private boolean digits(int[] o, List<String> names, List<Poly> coef) {
+            Poly below = Poly.constant(0);
+            boolean fromQ = false;
+            for (int s = 0; s < o.length; s++) {
+                int w = o[s];
+                fromQ |= w == 0;
+                if (fromQ && !nonNegative(coef.get(w).plus(Poly.constant(1), -1).plus(below, -1))) return false;
+                if (s == o.length - 1) break;
+                Poly span = spans.get(names.get(w));
+                if (span == null) return false;
+                below = below.plus(coef.get(w).times(span), 1);
+            }
+            return true;
         }
 
         /** {@code c} or {@code -c}, whichever is at least 1 wherever the loops run; null when neither is proven. */
