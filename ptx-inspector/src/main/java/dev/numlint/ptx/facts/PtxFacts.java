@@ -261,8 +261,9 @@ public final class PtxFacts {
      * in their reduction loop, an fma rounded toward zero), truncate it ({@code cvt.rzi.f32.f32}), correct it by one
      * or two and convert it ({@code cvt.rzi.u32.f32}) for the quotient's parity and remquof's quotient bits; the
      * quotient is below 2^24 on every path. Every value reaching the operand must be, on the same line, such a
-     * truncation of such an estimate, itself plus or minus a constant, or a selection or copy of these. C code gives no
-     * such chain: a cast truncates the value it is written on, and a division in C rounds to nearest ({@code div.rn}).
+     * truncation of such an estimate (a division of two absolute values, or an fma rounded toward zero), itself plus or
+     * minus a constant, or a selection or copy of these. C code gives no such chain: a cast truncates the value it is
+     * written on, a division in C rounds to nearest ({@code div.rn}; under fast math it divides what is written).
      */
     public boolean truncatedRoutineQuotient(Instruction cvt) {
         if (cvt.loc() == null) {
@@ -333,10 +334,30 @@ public final class PtxFacts {
         }
         for (int d : defs) {
             Instruction def = fn.instruction(d);
-            boolean estimate = def.opcode().equals("div") && def.approx()
+            // |x| / |y| (under fast math a written division is div.approx too, of the values it is written with)
+            boolean estimate = def.opcode().equals("div") && def.approx() && ofMagnitudes(def)
                     || def.opcode().equals("fma") && def.rounding() == Instruction.Rounding.RZ;
             if (!estimate || !sameLine(def, cvt)) {
                 return false;
+            }
+        }
+        return true;
+    }
+
+    /** Every register the instruction reads holds an absolute value ({@code abs}) on every path. */
+    private boolean ofMagnitudes(Instruction in) {
+        for (int k = 1; k < in.operands().size(); k++) {
+            if (!(in.operand(k) instanceof Operand.Reg r)) {
+                return false;
+            }
+            int[] defs = defUse().reachingDefs(in.index(), r.name());
+            if (defs.length == 0) {
+                return false;
+            }
+            for (int d : defs) {
+                if (!fn.instruction(d).opcode().equals("abs")) {
+                    return false;
+                }
             }
         }
         return true;
