@@ -53,8 +53,11 @@ class ClangWireTest {
                 11,
                 12,
                 text);
+        ClangHeaderHelpers.with(u, Map.of("min_gpu", "min", "first", ""));
         ClangUnit back = ClangWire.readAnswer(in(bytes(o -> ClangWire.writeUnit(o, u))), Path.of("/t/a.cu"), text);
         assertThat(back.failure()).isNull();
+        assertThat(ClangHeaderHelpers.of(back))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("min_gpu", "min", "first", ""));
         assertThat(back.errors()).isEqualTo(2);
         assertThat(back.firstError()).isEqualTo("line 4: expected ';'");
         assertThat(back.parseNanos()).isEqualTo(11);

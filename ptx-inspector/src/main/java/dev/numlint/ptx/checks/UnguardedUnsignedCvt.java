@@ -18,6 +18,8 @@ import java.util.function.Consumer;
  * truncates ({@code .rzi}; nvcc 13.0 compiles {@code (unsigned) rintf(x)} to {@code cvt.rni.f32.f32} then
  * {@code cvt.rzi.u32.f32}), so only the explicit intrinsics ({@code __float2uint_rn}, {@code __double2uint_rd} ...)
  * produce them: the GPU's saturating conversion the rule document recommends, with no C cast an x86 build would wrap.
+ * On a line that calls {@code remainderf} or {@code remquof}, the conversion of the routine's own truncated quotient
+ * (inlined from libdevice with the calling line, {@link PtxFacts#truncatedRoutineQuotient}) is not the programmer's.
  */
 @AutoService(PtxCheck.class)
 public final class UnguardedUnsignedCvt implements PtxCheck {
@@ -54,6 +56,9 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
             String line = facts.sourceLine(in);
             if (SourceText.hasConversionIntrinsic(line) || explicitRounding(in)) {
                 continue; // __float2uint_rn & co: the saturating conversion was asked for
+            }
+            if (SourceText.callsExactRoutine(line) && facts.truncatedRoutineQuotient(in)) {
+                continue; // remainderf's own quotient, below 2^24 (libdevice's code carries the calling line)
             }
             double max = bits == 64 ? 1.8446744073709552E19 : Math.pow(2, bits) - 1;
             double[] r = facts.ranges().range(in, in.operand(1));

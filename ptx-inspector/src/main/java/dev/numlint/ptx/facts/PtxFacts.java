@@ -255,6 +255,121 @@ public final class PtxFacts {
         return true;
     }
 
+    /**
+     * Whether a float-to-integer conversion converts the truncated quotient of an exact remainder routine inlined on
+     * its line: libdevice's {@code remainderf} and {@code remquof} estimate |x|/|y| with an approximate division (or,
+     * in their reduction loop, an fma rounded toward zero), truncate it ({@code cvt.rzi.f32.f32}), correct it by one
+     * or two and convert it ({@code cvt.rzi.u32.f32}) for the quotient's parity and remquof's quotient bits; the
+     * quotient is below 2^24 on every path. Every value reaching the operand must be, on the same line, such a
+     * truncation of such an estimate (a division of two absolute values, or an fma rounded toward zero), itself plus or
+     * minus a constant, or a selection or copy of these. C code gives no such chain: a cast truncates the value it is
+     * written on, a division in C rounds to nearest ({@code div.rn}; under fast math it divides what is written).
+     */
+    public boolean truncatedRoutineQuotient(Instruction cvt) {
+        if (cvt.loc() == null) {
+            return false;
+        }
+        java.util.ArrayDeque<int[]> work = new java.util.ArrayDeque<>();
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        work.add(new int[] {cvt.index(), 1});
+        boolean truncation = false;
+        while (!work.isEmpty()) {
+            int[] w = work.poll();
+            Instruction at = fn.instruction(w[0]);
+            if (!(at.operand(w[1]) instanceof Operand.Reg r)) {
+                return false;
+            }
+            int[] defs = defUse().reachingDefs(at.index(), r.name());
+            if (defs.length == 0 || seen.size() > 64) {
+                return false;
+            }
+            for (int d : defs) {
+                Instruction def = fn.instruction(d);
+                if (!seen.add(d)) {
+                    continue;
+                }
+                if (!sameLine(def, cvt)) {
+                    return false;
+                }
+                switch (def.opcode()) {
+                    case "cvt" -> {
+                        if (def.rounding() != Instruction.Rounding.RZI
+                                || def.types().size() != 2
+                                || !def.types().get(0).equals(def.types().get(1))
+                                || !quotientEstimate(def, cvt)) {
+                            return false;
+                        }
+                        truncation = true;
+                    }
+                    case "add", "sub" -> {
+                        boolean c1 = constantOperand(def, def.operand(1));
+                        boolean c2 = constantOperand(def, def.operand(2));
+                        if (c1 == c2) {
+                            return false;
+                        }
+                        work.add(new int[] {d, c1 ? 2 : 1});
+                    }
+                    case "selp" -> {
+                        work.add(new int[] {d, 1});
+                        work.add(new int[] {d, 2});
+                    }
+                    case "mov" -> work.add(new int[] {d, 1});
+                    default -> {
+                        return false;
+                    }
+                }
+            }
+        }
+        return truncation;
+    }
+
+    /** Every value the truncation {@code trunc} reads is an approximate quotient or an fma rounded toward zero. */
+    private boolean quotientEstimate(Instruction trunc, Instruction cvt) {
+        if (!(trunc.operand(1) instanceof Operand.Reg r)) {
+            return false;
+        }
+        int[] defs = defUse().reachingDefs(trunc.index(), r.name());
+        if (defs.length == 0) {
+            return false;
+        }
+        for (int d : defs) {
+            Instruction def = fn.instruction(d);
+            // |x| / |y| (under fast math a written division is div.approx too, of the values it is written with)
+            boolean estimate = def.opcode().equals("div") && def.approx() && ofMagnitudes(def)
+                    || def.opcode().equals("fma") && def.rounding() == Instruction.Rounding.RZ;
+            if (!estimate || !sameLine(def, cvt)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Every register the instruction reads holds an absolute value ({@code abs}) on every path. */
+    private boolean ofMagnitudes(Instruction in) {
+        for (int k = 1; k < in.operands().size(); k++) {
+            if (!(in.operand(k) instanceof Operand.Reg r)) {
+                return false;
+            }
+            int[] defs = defUse().reachingDefs(in.index(), r.name());
+            if (defs.length == 0) {
+                return false;
+            }
+            for (int d : defs) {
+                if (!fn.instruction(d).opcode().equals("abs")) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameLine(Instruction a, Instruction b) {
+        return a.loc() != null
+                && b.loc() != null
+                && a.loc().pos().line() == b.loc().pos().line()
+                && a.loc().pos().fileIndex() == b.loc().pos().fileIndex();
+    }
+
     /** The operand is a constant: an immediate, or a register holding one through mov/selp of constants. */
     public boolean constantOperand(Instruction at, Operand o) {
         return constantOperand(at, o, 0);

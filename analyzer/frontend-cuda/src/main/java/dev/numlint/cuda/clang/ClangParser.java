@@ -241,7 +241,8 @@ public final class ClangParser {
         explicitInstantiations(unitText, w);
         ClangUnit u = new ClangUnit(
                 unitFile, w.top, w.templateArgs, d.errors, d.first, parseNanos, System.nanoTime() - t1, unitText);
-        return u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
+        u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
+        return ClangHeaderHelpers.with(u, w.helpers.kinds);
     }
 
     /**
@@ -292,7 +293,8 @@ public final class ClangParser {
             explicitInstantiations(text, w);
             Diag d = diags.get(h);
             ClangUnit u = new ClangUnit(h, w.top, w.templateArgs, d.errors, d.first, 0, each, text);
-            out.put(h, u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants));
+            u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
+            out.put(h, ClangHeaderHelpers.with(u, w.helpers.kinds));
         });
         return out;
     }
@@ -484,6 +486,8 @@ public final class ClangParser {
         final Map<String, List<List<String>>> templateArgs = new HashMap<>();
         /** "Type::member": the constant value of a static data member of a class a template is called with. */
         final Map<String, Double> memberConstants = new HashMap<>();
+        /** The min and max helpers of other files the unit's code names ({@link ClangHeaderHelpers}). */
+        final ClangHeaderHelpers.Reader helpers = new ClangHeaderHelpers.Reader();
 
         private final java.util.Set<String> typesRead = new java.util.HashSet<>();
         private final java.util.Set<String> classesRead = new java.util.HashSet<>();
@@ -585,6 +589,10 @@ public final class ClangParser {
                 p.children.add(n);
             }
             if (kind == CXCursor_CallExpr) templateArguments(clang_getCursorReferenced(c));
+            if (kind == CXCursor_OverloadedDeclRef
+                    || kind == CXCursor_DeclRefExpr
+                            && (n.canonKind == CXType_FunctionProto || n.canonKind == CXType_FunctionNoProto))
+                helpers.callee(c, kind, main, this::foreign);
             // an explicit instantiation (template void f<float>(const float *)) names the arguments as a call does
             if (parents.size() < MAX_DEPTH) {
                 boolean tmpl = kind == CXCursor_FunctionTemplate
@@ -600,6 +608,16 @@ public final class ClangParser {
                 }
             }
             return CXChildVisit_Continue;
+        }
+
+        /** A cursor of another file (a callee's definition), copied as a template's: nothing evaluated or recorded. */
+        private ClangNode foreign(CXCursor c) {
+            inTemplate++;
+            try {
+                return node(c, clang_getCursorKind(c), clang_getCursorLocation(c));
+            } finally {
+                inTemplate--;
+            }
         }
 
         private ClangNode node(CXCursor c, int kind, CXSourceLocation loc) {

@@ -124,8 +124,10 @@ public final class ClangSupplement {
         // a conversion the hand-written facts hold is theirs (they know more: intervals, integer data in float)
         // an operand the hand-written facts see as integer data because its type is a template parameter they do not
         // know is Clang's to judge: its conversion there is floating in the instantiations (supplied by missing())
-        facts.conversions.removeIf(c ->
-                !c.floatData() && templateConversionAt(c.site().line(), c.site().column()));
+        // and so is an operand whose floating data they lose in a function template's dependent return type
+        facts.conversions.removeIf(c -> !c.floatData()
+                && (templateConversionAt(c.site().line(), c.site().column())
+                        || floatThroughTemplateCall(c.site().line(), c.site().column())));
         guardsFromClang(facts);
         for (FunctionFacts.Conversion c : facts.conversions) {
             // Clang supplements only conversions to unsigned and narrow signed types (below): lines with those
@@ -275,6 +277,40 @@ public final class ClangSupplement {
         for (ClangUnit.Conversion c : unit.conversions()) {
             if (c.viaTemplate() && c.explicit() && c.node().line == line && unit.utf16Column(c.node()) == column)
                 return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether Clang holds an explicit conversion at this position whose operand reads floating data through a call of
+     * a function template of this file or its headers ({@code (unsigned char)rintf(limit(v[i] * scale))} with
+     * {@code template <typename F> F limit(F x)}): the hand-written facts cannot type the call's dependent return
+     * and read the operand as integers and constants.
+     */
+    private boolean floatThroughTemplateCall(int line, int column) {
+        for (ClangUnit.Conversion c : unit.conversions()) {
+            if (c.viaTemplate() || !c.explicit() || c.node().line != line || unit.utf16Column(c.node()) != column)
+                continue;
+            boolean[] found = {false};
+            c.operand().forEach(n -> {
+                if (!found[0]
+                        && n.kind == org.bytedeco.llvm.global.clang.CXCursor_CallExpr
+                        && templateNamed(ClangSyntax.callee(n))
+                        && ClangSyntax.floatData(n)) found[0] = true;
+            });
+            return found[0];
+        }
+        return false;
+    }
+
+    /** Whether a function template of this file or of a header read in its parse has this name. */
+    private boolean templateNamed(String name) {
+        List<ClangUnit> units = new ArrayList<>(ClangIncludes.of(unit).values());
+        units.add(unit);
+        for (ClangUnit u : units) {
+            if (u.failure() != null) continue;
+            for (ClangUnit.Function f : u.functions())
+                if (f.template() && f.node().spelling.equals(name)) return true;
         }
         return false;
     }

@@ -400,7 +400,8 @@ final class ClangTemplates {
     /**
      * "min" or "max" for a function of this unit or of a project header it includes (read in the same parse) whose
      * body returns the smaller or the larger of its two parameters: {@code return x < y ? x : y;} or
-     * {@code if (x < y) { return x; } else { return (T) y; }} ({@code >}, {@code <=}, {@code >=} alike); else null.
+     * {@code if (x < y) { return x; } else { return (T) y; }} ({@code >}, {@code <=}, {@code >=} alike), or of another
+     * project file the unit's calls name, as its parse summarised it ({@link ClangHeaderHelpers}); else null.
      */
     static String minMaxHelper(ClangUnit unit, String name) {
         if (name.isEmpty()) return null;
@@ -411,29 +412,36 @@ final class ClangTemplates {
             if (u.failure() != null) continue;
             for (ClangUnit.Function f : u.functions()) {
                 if (!f.node().spelling.equals(name)) continue;
-                List<ClangNode> ps = parameters(f.node());
-                if (ps.size() != 2 || ps.get(0).usr == null || ps.get(1).usr == null) continue;
-                ClangNode body = null;
-                for (ClangNode c : f.node().children) if (c.kind == CXCursor_CompoundStmt) body = c;
-                if (body == null || body.children.size() != 1) continue;
-                ClangNode only = body.children.get(0);
-                ClangNode test, then, otherwise;
-                if (only.kind == CXCursor_ReturnStmt && only.children.size() == 1) {
-                    ClangNode c = strip(only.children.get(0));
-                    if (c == null || c.kind != CXCursor_ConditionalOperator || c.children.size() != 3) continue;
-                    test = strip(c.children.get(0));
-                    then = c.children.get(1);
-                    otherwise = c.children.get(2);
-                } else if (only.kind == CXCursor_IfStmt && only.children.size() == 3) {
-                    test = strip(only.children.get(0));
-                    then = returned(only.children.get(1));
-                    otherwise = returned(only.children.get(2));
-                } else continue;
-                String kind = minOrMax(test, then, otherwise, ps.get(0).usr, ps.get(1).usr);
+                String kind = minMaxOf(f.node());
                 if (kind != null) return kind;
             }
         }
-        return null;
+        // a helper of a file that is no unit here (a header the scan does not read), summarised in the unit's parse
+        String kind = ClangHeaderHelpers.of(unit).get(name);
+        return kind == null || kind.isEmpty() ? null : kind;
+    }
+
+    /** "min" or "max" for a function definition that returns the smaller or the larger of its two parameters. */
+    static String minMaxOf(ClangNode fn) {
+        List<ClangNode> ps = parameters(fn);
+        if (ps.size() != 2 || ps.get(0).usr == null || ps.get(1).usr == null) return null;
+        ClangNode body = null;
+        for (ClangNode c : fn.children) if (c.kind == CXCursor_CompoundStmt) body = c;
+        if (body == null || body.children.size() != 1) return null;
+        ClangNode only = body.children.get(0);
+        ClangNode test, then, otherwise;
+        if (only.kind == CXCursor_ReturnStmt && only.children.size() == 1) {
+            ClangNode c = strip(only.children.get(0));
+            if (c == null || c.kind != CXCursor_ConditionalOperator || c.children.size() != 3) return null;
+            test = strip(c.children.get(0));
+            then = c.children.get(1);
+            otherwise = c.children.get(2);
+        } else if (only.kind == CXCursor_IfStmt && only.children.size() == 3) {
+            test = strip(only.children.get(0));
+            then = returned(only.children.get(1));
+            otherwise = returned(only.children.get(2));
+        } else return null;
+        return minOrMax(test, then, otherwise, ps.get(0).usr, ps.get(1).usr);
     }
 
     /** The value a branch returns ({@code return e;} alone or in braces), or null. */

@@ -157,6 +157,8 @@ public final class ClangUnit {
     private boolean unavailable;
     /** Project headers' units read from the same parse, by path in the order asked for ({@link ClangIncludes}). */
     Map<Path, ClangUnit> includes = Map.of();
+    /** The min and max helpers of other files its calls name, by name ({@link ClangHeaderHelpers}). */
+    Map<String, String> helpers = Map.of();
 
     private Map<String, List<Integer>> unknownTypes = Map.of();
 

@@ -25,7 +25,7 @@ import java.util.Map;
 final class ClangWire {
     static final int MAGIC = 0x4E4C4357; // "NLCW"
     /** Raise on every change of the format; a worker of another version is refused at its greeting. */
-    static final int VERSION = 5;
+    static final int VERSION = 6;
 
     static final byte HELLO_READY = 0;
     static final byte HELLO_UNAVAILABLE = 1;
@@ -276,6 +276,11 @@ final class ClangWire {
             o.str(e.getKey());
             out.writeDouble(e.getValue());
         }
+        out.writeInt(ClangHeaderHelpers.of(u).size());
+        for (Map.Entry<String, String> e : ClangHeaderHelpers.of(u).entrySet()) {
+            o.str(e.getKey());
+            o.str(e.getValue());
+        }
         out.writeInt(u.top().size());
         for (ClangNode n : u.top()) writeNode(o, n);
         // the units of the project headers asked for: each an answer of its own, in the order asked
@@ -361,12 +366,20 @@ final class ClangWire {
             double v = in.readDouble();
             if (name != null) constants.put(name, v);
         }
+        int nk = i.count(ClangHeaderHelpers.MAX_READ);
+        Map<String, String> helpers = new LinkedHashMap<>();
+        for (int k = 0; k < nk; k++) {
+            String name = i.str();
+            String kind = i.str();
+            if (name != null && kind != null) helpers.put(name, kind);
+        }
         int nTop = i.count(MAX_NODES);
         List<ClangNode> top = new ArrayList<>(Math.min(nTop, 1 << 16));
         for (int k = 0; k < nTop; k++) top.add(readNode(i, null, 0));
         ClangUnit u = new ClangUnit(file, top, ta, errors, first, parse, walk, text)
                 .withUnknownTypes(unknown)
                 .withMemberConstants(constants);
+        ClangHeaderHelpers.with(u, helpers);
         int nh = in.readInt();
         if (nh != 0 && nh != headers.size()) throw new IOException("malformed answer: " + nh + " header units");
         if (nh == 0) return u;
