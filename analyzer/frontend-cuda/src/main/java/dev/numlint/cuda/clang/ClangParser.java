@@ -19,7 +19,6 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.clang.CXClientData;
 import org.bytedeco.llvm.clang.CXCursor;
 import org.bytedeco.llvm.clang.CXCursorVisitor;
-import org.bytedeco.llvm.clang.CXDiagnostic;
 import org.bytedeco.llvm.clang.CXEvalResult;
 import org.bytedeco.llvm.clang.CXFile;
 import org.bytedeco.llvm.clang.CXIndex;
@@ -233,15 +232,15 @@ public final class ClangParser {
         if (target != null && (targetFile == null || targetFile.isNull())) {
             return ClangUnit.failed(unitFile, "its includer " + file.getFileName() + ClangIncludes.NOT_INCLUDED);
         }
-        Diag d = diagnostics(tu, targetFile, ownErrors);
+        ClangDiagnostics.Diag d = ClangDiagnostics.of(tu, targetFile, ownErrors);
         Walker w = new Walker(unitText, target == null ? clang_getFile(tu, file.toString()) : targetFile);
         w.target = target != null;
         CXCursor root = clang_getTranslationUnitCursor(tu);
         w.walk(root);
         explicitInstantiations(unitText, w);
         ClangUnit u = new ClangUnit(
-                unitFile, w.top, w.templateArgs, d.errors, d.first, parseNanos, System.nanoTime() - t1, unitText);
-        u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
+                unitFile, w.top, w.templateArgs, d.errors(), d.first(), parseNanos, System.nanoTime() - t1, unitText);
+        u.withUnknownTypes(d.unknownTypes()).withMemberConstants(w.memberConstants);
         return ClangHeaderHelpers.with(u, w.helpers.kinds);
     }
 
@@ -262,7 +261,7 @@ public final class ClangParser {
         long t0 = System.nanoTime();
         Map<Path, ClangUnit> out = new java.util.LinkedHashMap<>();
         Map<Path, Walker> walkers = new java.util.LinkedHashMap<>();
-        Map<Path, Diag> diags = new HashMap<>();
+        Map<Path, ClangDiagnostics.Diag> diags = new HashMap<>();
         Visits shared = new Visits();
         for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
             CXFile f = clang_getFile(tu, h.getKey().toString());
@@ -274,7 +273,7 @@ public final class ClangParser {
                 continue;
             }
             out.put(h.getKey(), null); // the order asked for
-            diags.put(h.getKey(), diagnostics(tu, f, true));
+            diags.put(h.getKey(), ClangDiagnostics.of(tu, f, true));
             Walker w = new Walker(h.getValue(), f, shared);
             w.target = true;
             walkers.put(h.getKey(), w);
@@ -291,9 +290,9 @@ public final class ClangParser {
         walkers.forEach((h, w) -> {
             byte[] text = headers.get(h);
             explicitInstantiations(text, w);
-            Diag d = diags.get(h);
-            ClangUnit u = new ClangUnit(h, w.top, w.templateArgs, d.errors, d.first, 0, each, text);
-            u.withUnknownTypes(d.unknownTypes).withMemberConstants(w.memberConstants);
+            ClangDiagnostics.Diag d = diags.get(h);
+            ClangUnit u = new ClangUnit(h, w.top, w.templateArgs, d.errors(), d.first(), 0, each, text);
+            u.withUnknownTypes(d.unknownTypes()).withMemberConstants(w.memberConstants);
             out.put(h, ClangHeaderHelpers.with(u, w.helpers.kinds));
         });
         return out;
@@ -388,84 +387,6 @@ public final class ClangParser {
     /** {@code template <declaration of> name<arguments>(}: group 1 is the name (an explicit instantiation). */
     private static final java.util.regex.Pattern EXPLICIT_INSTANTIATION = java.util.regex.Pattern.compile(
             "(?m)^\\s*(?:extern\\s+)?template\\s+(?!<)[^;{}()<>]{1,200}?\\b([A-Za-z_]\\w*)\\s*<([^;{}()<>]{1,200})>\\s*\\(");
-
-    /**
-     * @param unknownTypes type names Clang did not know where this file uses them ("unknown type name 'DType2'", "no
-     *                     template named 'Vec'"), with the lines in this file
-     */
-    record Diag(int errors, String first, Map<String, List<Integer>> unknownTypes) {}
-
-    /** The errors that name a type no file Clang read defines. */
-    private static final java.util.regex.Pattern UNKNOWN_TYPE = java.util.regex.Pattern.compile(
-            "^(?:unknown type name|no template named) '([A-Za-z_][A-Za-z0-9_:]{0,127})'");
-
-    /** Distinct unknown type names kept per file (a file made of thousands is summarised by the first ones). */
-    private static final int MAX_UNKNOWN_TYPES = 256;
-
-    /**
-     * Clang's errors; their lines are those of {@code target} when given (else of the main file). {@code own}: only
-     * the errors located in {@code target} (a header read from its unit's parse: the unit's other errors are the
-     * unit's, noted once there).
-     */
-    private static Diag diagnostics(CXTranslationUnit tu, CXFile target, boolean own) {
-        int n = clang_getNumDiagnostics(tu);
-        int errors = 0;
-        String first = null;
-        Map<String, List<Integer>> unknown = new java.util.TreeMap<>();
-        for (int i = 0; i < n; i++) {
-            CXDiagnostic d = clang_getDiagnostic(tu, i);
-            try {
-                int sev = clang_getDiagnosticSeverity(d);
-                if (sev < CXDiagnostic_Error) continue;
-                if (own && !inUnit(clang_getDiagnosticLocation(d), target)) continue;
-                errors++;
-                if (first == null) {
-                    CXSourceLocation loc = clang_getDiagnosticLocation(d);
-                    IntPointer line = new IntPointer(1);
-                    int ln = 0;
-                    boolean main = inUnit(loc, target);
-                    if (main) {
-                        clang_getExpansionLocation(loc, (CXFile) null, line, (IntPointer) null, (IntPointer) null);
-                        ln = line.get();
-                    }
-                    line.close();
-                    String msg = clang_getDiagnosticSpelling(d).getString();
-                    // a position outside the scanned file is not printed (it may name a path outside the tree)
-                    first = (main ? "line " + ln + ": " : "in an included file: ") + msg;
-                }
-                unknownType(d, unknown, target);
-            } finally {
-                clang_disposeDiagnostic(d);
-            }
-        }
-        return new Diag(errors, first, unknown);
-    }
-
-    /** Records the type an "unknown type name" error in this file names, with its line. */
-    private static void unknownType(CXDiagnostic d, Map<String, List<Integer>> unknown, CXFile target) {
-        CXSourceLocation loc = clang_getDiagnosticLocation(d);
-        if (!inUnit(loc, target)) return;
-        java.util.regex.Matcher m =
-                UNKNOWN_TYPE.matcher(clang_getDiagnosticSpelling(d).getString());
-        if (!m.find()) return;
-        String name = m.group(1);
-        if (!unknown.containsKey(name) && unknown.size() >= MAX_UNKNOWN_TYPES) return;
-        IntPointer line = new IntPointer(1);
-        try {
-            clang_getExpansionLocation(loc, (CXFile) null, line, (IntPointer) null, (IntPointer) null);
-            unknown.computeIfAbsent(name, k -> new ArrayList<>()).add(line.get());
-        } finally {
-            line.close();
-        }
-    }
-
-    /** Whether {@code loc} (its expansion) is in the unit's file: {@code target}, or the main file when null. */
-    private static boolean inUnit(CXSourceLocation loc, CXFile target) {
-        if (target == null) return clang_Location_isFromMainFile(loc) != 0;
-        CXFile f = new CXFile();
-        clang_getExpansionLocation(loc, f, (IntPointer) null, (IntPointer) null, (IntPointer) null);
-        return !f.isNull() && clang_File_isEqual(f, target) != 0;
-    }
 
     /** Copies the main file's cursors, depth first, with a visitor that recurses by hand to keep the parents. */
     /**

@@ -1,0 +1,95 @@
+package dev.numlint.cuda.clang;
+
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.bytedeco.javacpp.IntPointer;
+import org.bytedeco.llvm.clang.CXDiagnostic;
+import org.bytedeco.llvm.clang.CXFile;
+import org.bytedeco.llvm.clang.CXSourceLocation;
+import org.bytedeco.llvm.clang.CXTranslationUnit;
+
+/** Clang's errors of a parse, for one unit's file: how many, the first (with its line), the type names it lacked. */
+final class ClangDiagnostics {
+    private ClangDiagnostics() {}
+
+    /**
+     * @param unknownTypes type names Clang did not know where this file uses them ("unknown type name 'DType2'", "no
+     *                     template named 'Vec'"), with the lines in this file
+     */
+    record Diag(int errors, String first, Map<String, List<Integer>> unknownTypes) {}
+
+    /** The errors that name a type no file Clang read defines. */
+    private static final java.util.regex.Pattern UNKNOWN_TYPE = java.util.regex.Pattern.compile(
+            "^(?:unknown type name|no template named) '([A-Za-z_][A-Za-z0-9_:]{0,127})'");
+
+    /** Distinct unknown type names kept per file (a file made of thousands is summarised by the first ones). */
+    private static final int MAX_UNKNOWN_TYPES = 256;
+
+    /**
+     * Clang's errors; their lines are those of {@code target} when given (else of the main file). {@code own}: only
+     * the errors located in {@code target} (a header read from its unit's parse: the unit's other errors are the
+     * unit's, noted once there).
+     */
+    static Diag of(CXTranslationUnit tu, CXFile target, boolean own) {
+        int n = clang_getNumDiagnostics(tu);
+        int errors = 0;
+        String first = null;
+        Map<String, List<Integer>> unknown = new java.util.TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            CXDiagnostic d = clang_getDiagnostic(tu, i);
+            try {
+                int sev = clang_getDiagnosticSeverity(d);
+                if (sev < CXDiagnostic_Error) continue;
+                if (own && !inUnit(clang_getDiagnosticLocation(d), target)) continue;
+                errors++;
+                if (first == null) {
+                    CXSourceLocation loc = clang_getDiagnosticLocation(d);
+                    IntPointer line = new IntPointer(1);
+                    int ln = 0;
+                    boolean main = inUnit(loc, target);
+                    if (main) {
+                        clang_getExpansionLocation(loc, (CXFile) null, line, (IntPointer) null, (IntPointer) null);
+                        ln = line.get();
+                    }
+                    line.close();
+                    String msg = clang_getDiagnosticSpelling(d).getString();
+                    // a position outside the scanned file is not printed (it may name a path outside the tree)
+                    first = (main ? "line " + ln + ": " : "in an included file: ") + msg;
+                }
+                unknownType(d, unknown, target);
+            } finally {
+                clang_disposeDiagnostic(d);
+            }
+        }
+        return new Diag(errors, first, unknown);
+    }
+
+    /** Records the type an "unknown type name" error in this file names, with its line. */
+    private static void unknownType(CXDiagnostic d, Map<String, List<Integer>> unknown, CXFile target) {
+        CXSourceLocation loc = clang_getDiagnosticLocation(d);
+        if (!inUnit(loc, target)) return;
+        java.util.regex.Matcher m =
+                UNKNOWN_TYPE.matcher(clang_getDiagnosticSpelling(d).getString());
+        if (!m.find()) return;
+        String name = m.group(1);
+        if (!unknown.containsKey(name) && unknown.size() >= MAX_UNKNOWN_TYPES) return;
+        IntPointer line = new IntPointer(1);
+        try {
+            clang_getExpansionLocation(loc, (CXFile) null, line, (IntPointer) null, (IntPointer) null);
+            unknown.computeIfAbsent(name, k -> new ArrayList<>()).add(line.get());
+        } finally {
+            line.close();
+        }
+    }
+
+    /** Whether {@code loc} (its expansion) is in the unit's file: {@code target}, or the main file when null. */
+    static boolean inUnit(CXSourceLocation loc, CXFile target) {
+        if (target == null) return clang_Location_isFromMainFile(loc) != 0;
+        CXFile f = new CXFile();
+        clang_getExpansionLocation(loc, f, (IntPointer) null, (IntPointer) null, (IntPointer) null);
+        return !f.isNull() && clang_File_isEqual(f, target) != 0;
+    }
+}
