@@ -240,6 +240,13 @@ final class ClangSupplements {
         }
         stats.clangResets.addAndGet(clang.resetsApplied());
         List<ClangUnit.Function> rec = new ArrayList<>(added.recovered());
+        if (clang.notCompiled() == null && sink instanceof SourceCache.Recording r) {
+            // the lines of their random variates (ClangVariateLines), as the hand-written front end gives the lines of
+            // the functions it reads: the PTX layer's decisions there are notes (LayerMerge)
+            java.util.Set<Integer> variates = new java.util.TreeSet<>();
+            for (ClangUnit.Function f : rec) variates.addAll(clang.unit().variateLines(f));
+            if (!variates.isEmpty()) r.variateLines(rel, variates);
+        }
         if (clang.notCompiled() != null) {
             notCompiled(clang, rel, held.held, rec, sink);
             return;
