@@ -449,7 +449,7 @@ public final class ClangSupplement {
         for (ClangNode d : unit.divisions()) {
             ClangUnit.Function fn = unit.functionOf(d);
             if (fn == null || !whole.contains(fn)) continue;
-            facts(out, fn).divisions.add(new FunctionFacts.Division(site(d, fn), null));
+            facts(out, fn).divisions.add(new FunctionFacts.Division(flowing(d, fn), null));
         }
         for (ClangSites.Sum s : unit.sums()) {
             if (whole.contains(s.in())) sum(facts(out, s.in()), s);
