@@ -113,8 +113,29 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         return this;
     }
 
+    /** Runs {@code analyzer} on the files under the root it accepts and {@code which} selects (the rest stay in view). */
+    public TestScanContext run(Analyzer analyzer, java.util.function.Predicate<Path> which) {
+        List<Path> accepted = files.stream()
+                .filter(f -> analyzer.accepts(root.relativize(f)) && which.test(f))
+                .collect(Collectors.toList());
+        analyzer.analyze(this, accepted, this);
+        return this;
+    }
+
     public List<Finding> findings() {
         return findings;
+    }
+
+    private final Map<String, java.util.Set<Integer>> variateLines = new java.util.TreeMap<>();
+
+    @Override
+    public synchronized void addRandomVariateLines(String file, java.util.Set<Integer> lines) {
+        variateLines.computeIfAbsent(file, f -> new java.util.TreeSet<>()).addAll(lines);
+    }
+
+    /** The random-variate lines the front end gave, by file ({@link ScanContext#addRandomVariateLines}). */
+    public synchronized Map<String, java.util.Set<Integer>> variateLines() {
+        return new java.util.TreeMap<>(variateLines);
     }
 
     public List<Notification> notifications() {

@@ -20,15 +20,6 @@ import java.util.List;
 final class ClangSupplements {
     private final CudaStats stats;
 
-    /**
-     * What a function analyzed from Clang's facts alone gets and lacks (the Clang-alone path's differences,
-     * docs/frontend/clang-alone-session20.md): every check runs on Clang's reading, random state across calls
-     * included ({@code ClangVariateParams}); the lines of the hand-written front end's random variates (which the PTX
-     * layer reads) are not computed for it.
-     */
-    static final String LACKS =
-            "; every check ran on Clang's reading, without the hand-written front end's random-variate lines";
-
     ClangSupplements(CudaStats stats) {
         this.stats = stats;
     }
@@ -240,6 +231,13 @@ final class ClangSupplements {
         }
         stats.clangResets.addAndGet(clang.resetsApplied());
         List<ClangUnit.Function> rec = new ArrayList<>(added.recovered());
+        if (clang.notCompiled() == null && sink instanceof SourceCache.Recording r) {
+            // the lines of their random variates (ClangVariateLines), as the hand-written front end gives the lines of
+            // the functions it reads: the PTX layer's decisions there are notes (LayerMerge)
+            java.util.Set<Integer> variates = new java.util.TreeSet<>();
+            for (ClangUnit.Function f : rec) variates.addAll(clang.unit().variateLines(f));
+            if (!variates.isEmpty()) r.variateLines(rel, variates);
+        }
         if (clang.notCompiled() != null) {
             notCompiled(clang, rel, held.held, rec, sink);
             return;
@@ -250,15 +248,15 @@ final class ClangSupplements {
                 continue;
             }
             // the function stays named, with the front end that analyzed it: a note, as it is analyzed (every check
-            // on Clang's facts, as the Clang-alone path analyzes every function); what those facts lack is named. In
-            // a file where Clang reported errors too, what it recovered of the function may be partial: a warning
+            // on Clang's facts, its random-variate lines included, as the Clang-alone path analyzes every function).
+            // In a file where Clang reported errors too, what it recovered of the function may be partial: a warning
             sink.notify(new Notification(
                     n.file(),
                     n.line(),
                     clang.unit().errors() > 0 ? n.level() : Level.NOTE,
                     n.id(),
                     n.message().replace(" not analyzed: ", " not read by the hand-written parser: ")
-                            + "; Clang read it: analyzed from Clang's facts alone" + LACKS));
+                            + "; Clang read it: analyzed from Clang's facts alone"));
             rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
         }
         if (!rec.isEmpty() && !alone) {
@@ -281,7 +279,7 @@ final class ClangSupplements {
                     rec.size() + " function" + (rec.size() == 1 ? "" : "s") + " analyzed from Clang's facts alone ("
                             + names + "): the hand-written front end could not read "
                             + (rec.size() == 1 ? "it" : "them")
-                            + " (no notice said so)" + LACKS));
+                            + " (no notice said so)"));
         }
     }
 

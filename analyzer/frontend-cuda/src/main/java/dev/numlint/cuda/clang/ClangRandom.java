@@ -83,6 +83,38 @@ final class ClangRandom {
         return e != null && fn != null && drawn(e, fn, DEPTH);
     }
 
+    /**
+     * Whether the value of {@code e} in {@code fn} is a continuous random variate: computed from a draw, not read
+     * only through integer variables (a voxel index floored from a random position is discrete: a read of a local or
+     * parameter of an integer type, or of a pointer to or array of integers, carries no variate here).
+     */
+    synchronized boolean continuous(ClangNode e, ClangUnit.Function fn) {
+        if (seeds == null) seed(ClangVariateParams.of(unit));
+        if (e == null || fn == null) return false;
+        discrete = true;
+        try {
+            return drawn(e, fn, DEPTH);
+        } finally {
+            discrete = false;
+        }
+    }
+
+    /** While {@link #continuous} runs: reads of integer variables carry no variate. */
+    private boolean discrete;
+
+    /** Whether the variable or expression {@code n} has an integer type, or is a pointer to or array of integers. */
+    static boolean integral(ClangNode n) {
+        return integerKind(n.canonKind)
+                || (n.canonKind == CXType_Pointer
+                                || n.canonKind == CXType_ConstantArray
+                                || n.canonKind == CXType_IncompleteArray)
+                        && integerKind(n.pointeeKind);
+    }
+
+    private static boolean integerKind(int k) {
+        return k >= CXType_Bool && k <= CXType_Int128;
+    }
+
     /** Whether a function of the unit calls a generator (or a function of the unit that returns a draw). */
     boolean anyDraw() {
         for (ClangUnit.Function f : unit.functions()) {
@@ -140,7 +172,7 @@ final class ClangRandom {
     private boolean drawn(ClangNode e, ClangUnit.Function fn, int depth) {
         // a node's answer at a depth is asked again through every definition that reaches it: a sum updated 3,000
         // times in one function made the walk exponential in the depth without this
-        Reached key = new Reached(e, depth);
+        Reached key = new Reached(e, depth, discrete);
         Boolean known = reached.get(key);
         if (known == null) {
             known = drawnOnce(e, fn, depth);
@@ -151,7 +183,7 @@ final class ClangRandom {
     }
 
     /** A node asked about, and the depth left (the answer depends on nothing else: the node fixes its function). */
-    private record Reached(ClangNode e, int depth) {}
+    private record Reached(ClangNode e, int depth, boolean discrete) {}
 
     private final Map<Reached, Boolean> reached = new HashMap<>(); // under drawn(e, fn)'s lock
 
@@ -163,7 +195,7 @@ final class ClangRandom {
             ClangNode n = todo.pop();
             if (draws(n)) return true;
             if (n.kind == CXCursor_DeclRefExpr && n.refUsr != null && depth > 0 && !callee(n)) {
-                if (variateRead(n, n.refUsr, fn, depth)) return true;
+                if (!(discrete && integral(n)) && variateRead(n, n.refUsr, fn, depth)) return true;
             }
             String member = memberKey(n);
             if (member != null && depth > 0 && variateRead(n, member, fn, depth)) return true;
@@ -206,6 +238,8 @@ final class ClangRandom {
         if (known != null) return known;
         if (!inProgress.add(name)) return false;
         boolean r = false;
+        boolean wasDiscrete = discrete; // what a function returns is a draw whatever the caller asks
+        discrete = false;
         for (ClangUnit.Function fn : unit.functions()) {
             String simple = fn.name().substring(fn.name().lastIndexOf(':') + 1);
             if (!simple.equals(name)) continue;
@@ -217,6 +251,7 @@ final class ClangRandom {
             r |= hit[0];
         }
         inProgress.remove(name);
+        discrete = wasDiscrete;
         returnsDraw.put(name, r);
         return r;
     }

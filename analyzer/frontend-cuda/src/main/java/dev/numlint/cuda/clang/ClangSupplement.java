@@ -171,31 +171,7 @@ public final class ClangSupplement {
                     && u.text() != null
                     && unit.signs().termsCannotCancel(u.line(), u.text()));
         }
-        // a test against 0 whose outcome the rounding of a contraction, a division, a square root or an exponential
-        // cannot change (its sign class is fixed, and only products, quotients, square roots and positive functions
-        // lead from it to the tested value)
-        List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
-        // written as a call: a math function, or a division by its intrinsic (__fdividef(a, b))
-        Set<Site> calls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
-        for (FunctionFacts.Division d : facts.divisions) {
-            rounded.add(d.site());
-            if (d.intrinsic() != null) calls.add(d.site());
-        }
-        for (FunctionFacts.MathCall c : facts.calls) {
-            rounded.add(c.site());
-            calls.add(c.site());
-        }
-        for (int i = 0; i < rounded.size(); i++) {
-            dev.numlint.cuda.facts.Site site = rounded.get(i);
-            boolean call = calls.contains(site);
-            int before = site.uses().size();
-            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
-                    && u.text() != null
-                    && site.text() != null
-                    && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
-            if (site.uses().size() < before) site.withTestsOfFixedSign();
-        }
+        fixedSignTests(facts);
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
                 p.site().cancelling();
@@ -408,6 +384,37 @@ public final class ClangSupplement {
     }
 
     /**
+     * Drops the tests against 0 whose outcome the rounding of a contraction, a division, a square root or an
+     * exponential of {@code facts} cannot change (its sign class is fixed, and only products, quotients, square roots
+     * and positive functions lead from it to the tested value: {@link ClangSignClasses}), from the hand-written facts
+     * ({@link #amend}) and from those of a function only Clang read ({@link #missing}) alike.
+     */
+    private void fixedSignTests(FunctionFacts facts) {
+        List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
+        // written as a call: a math function, or a division by its intrinsic (__fdividef(a, b))
+        Set<Site> calls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
+        for (FunctionFacts.Division d : facts.divisions) {
+            rounded.add(d.site());
+            if (d.intrinsic() != null) calls.add(d.site());
+        }
+        for (FunctionFacts.MathCall c : facts.calls) {
+            rounded.add(c.site());
+            calls.add(c.site());
+        }
+        for (int i = 0; i < rounded.size(); i++) {
+            dev.numlint.cuda.facts.Site site = rounded.get(i);
+            boolean call = calls.contains(site);
+            int before = site.uses().size();
+            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
+                    && u.text() != null
+                    && site.text() != null
+                    && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
+            if (site.uses().size() < before) site.withTestsOfFixedSign();
+        }
+    }
+
+    /**
      * The facts the hand-written front end's facts lack (call after every function of the file went through
      * {@link #amend} and {@link #analyzed}), one {@link FunctionFacts} per function.
      */
@@ -485,7 +492,7 @@ public final class ClangSupplement {
         for (ClangNode d : unit.divisions()) {
             ClangUnit.Function fn = unit.functionOf(d);
             if (fn == null || !whole.contains(fn)) continue;
-            facts(out, fn).divisions.add(new FunctionFacts.Division(site(d, fn), null));
+            facts(out, fn).divisions.add(new FunctionFacts.Division(flowing(d, fn), null));
         }
         for (ClangSites.Sum s : unit.sums()) {
             if (whole.contains(s.in())) sum(facts(out, s.in()), s);
@@ -557,6 +564,7 @@ public final class ClangSupplement {
                     .tensorMath
                     .add(new FunctionFacts.TensorMath(site(t.node(), t.in()), t.construct(), t.effect(), t.evidence()));
         }
+        for (FunctionFacts f : out.values()) fixedSignTests(f);
         return new Added(new ArrayList<>(out.values()), recovered);
     }
 

@@ -745,6 +745,13 @@ public final class ClangUnit {
         return random.drawn(n, fn);
     }
 
+    private final ClangVariateLines variateLines = new ClangVariateLines(this, random);
+
+    /** {@link ClangVariateLines}: the lines of {@code fn} whose arithmetic computes continuous random variates. */
+    public Set<Integer> variateLines(Function fn) {
+        return variateLines.of(fn);
+    }
+
     /** {@link ClangUses#of}: where the value computed at {@code n} in {@code fn} goes. */
     List<dev.numlint.cuda.facts.ValueUse> uses(ClangNode n, Function fn) {
         return uses.of(n, fn);

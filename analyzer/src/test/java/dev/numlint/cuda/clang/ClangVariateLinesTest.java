@@ -1,0 +1,105 @@
+package dev.numlint.cuda.clang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.numlint.model.BuildContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link ClangVariateLines} on the cases of the hand-written lines' test ({@code RandomDrawsTest}): the same lines,
+ * but where the two differ (said at the case).
+ */
+class ClangVariateLinesTest {
+    @TempDir
+    Path dir;
+
+    private ClangUnit parse(String source) throws Exception {
+        assertThat(Libclang.get())
+                .as("libclang loads: %s", Libclang.unavailable())
+                .isNotNull();
+        assumeTrue(Files.isRegularFile(Path.of("/usr/local/cuda/include/cuda_runtime.h")), "a CUDA toolkit");
+        Path f = dir.resolve("v.cu");
+        byte[] text = source.getBytes(StandardCharsets.UTF_8);
+        Files.write(f, text);
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        ClangUnit u = ClangParser.parse(f, fe.arguments(f, ClangFrontEnd.Language.CUDA, BuildContext.defaults()), text);
+        assertThat(u.failure()).isNull();
+        return u;
+    }
+
+    private static Set<Integer> lines(ClangUnit u, String function) {
+        for (ClangUnit.Function f : u.functions()) if (f.name().equals(function)) return u.variateLines(f);
+        throw new AssertionError("no function " + function);
+    }
+
+    @Test
+    void linesWhoseArithmeticComputesRandomVariates() throws Exception {
+        ClangUnit u = parse(
+                """
+                __device__ float rand_uniform01(unsigned int *state);
+                __global__ void k(float *out, int *cell, const float *tab, float *sum, unsigned int *states,
+                                  const float *a, const float *b, float n1, float im, float e, float f, int i, int n)
+                {
+                    unsigned int s = states[i];
+                    float c = rand_uniform01(&s);
+                    float re = n1 * c;
+                    float r = (re - im) / (re + im);
+                    float d = (a[i] - b[i]) / (a[i] + b[i]);
+                    float w = (e - f > 0.f) ? c : 0.5f;
+                    float v = c + (int)(e * f);
+                    float h = c - (int)c;
+                    float o = atomicAdd(sum, c * e + f);
+                    if (e * f + c > 0.5f) n++;
+                    float g = c * sqrtf(e * e + f);
+                    float k = c * tab[2 * i + 1];
+                    out[2 * i] = r + e * f;
+                    float m = c * e
+                              + f;
+                    cell[i] = (int)floorf(r * 8.0f);
+                    float t = c + static_cast<int>(e * f);
+                    states[i] = s;
+                }
+                __host__ float onTheHost(float x) { return x * (float)rand() / 2147483647.0f; }
+                """);
+        // 7, 8: computed from the draw; 9: data; 10: a variate chosen by a comparison of data; 11: data converted to
+        // an integer; 12: the variate converted; 13: an atomic's order is the run's; 14: a test, no definition; 15: a
+        // function of data; 16: index arithmetic; 17: an element defined from the variate; 18, 19: one definition
+        // over two lines (each operator's own line, as the hand-written lines count tokens); 20: an element of an
+        // integer array (discrete); 21: data converted by a static_cast. Here the two differ: the hand-written front
+        // end reads no static_cast as a cast (a keyword, not a name it can call) and counts line 21
+        // (VariateLinesDifferentialTest.theHandWrittenLinesOnTheCasesClangsPortReadsFromItsTree). Clang is right:
+        // the integer the cast makes of data is the same in every draw, so what it decides is not statistical, as
+        // for the C cast at line 11
+        assertThat(lines(u, "k")).containsExactly(7, 8, 12, 16, 17, 18, 19);
+        assertThat(lines(u, "onTheHost")).isEmpty(); // host code: the PTX layer reads no line of it
+    }
+
+    @Test
+    void aVariateReadOnlyThroughAnIntegerIsDiscrete() throws Exception {
+        ClangUnit u = parse(
+                """
+                __device__ float rand_uniform01(unsigned int *state);
+                __global__ void q(float *out, float x, float code, unsigned int *st)
+                {
+                    unsigned int s = st[0];
+                    int cellx = floorf(x + rand_uniform01(&s));
+                    float rp = code * (1.f / 255.f) + cellx;
+                    float q = code * (1.f / 255.f) + x * rand_uniform01(&s);
+                    float fx = floorf(x + rand_uniform01(&s));
+                    float y = fx * 0.5f;
+                    x += q * 2.0f;
+                    out[0] = rp + y + x;
+                }
+                """);
+        // 5: an integer's definition; 6: an offset in the voxel a photon landed in (read through the integer cellx);
+        // 7, 8, 9: continuous; 10: a compound assignment's own operator lies in no definition's value (as in the
+        // hand-written lines: the line is left out); 11: x, updated by the variate q at 10, holds one
+        assertThat(lines(u, "q")).containsExactly(7, 8, 9, 11);
+    }
+}
