@@ -515,7 +515,12 @@ final class ClangSites {
                 if (!add && !acc) return;
                 ClangNode a = product(n.children.get(0), fn);
                 ClangNode b = product(n.children.get(1), fn);
-                if (acc) a = null;
+                // a single-use product temporary (t = a*b; ... t - c): the compiler fuses through it as through a*b
+                ClangNode ta = a == null ? productTemporary(n.children.get(0), fn) : null;
+                ClangNode tb = b == null ? productTemporary(n.children.get(1), fn) : null;
+                if (ta != null) a = ta;
+                if (tb != null) b = tb;
+                if (acc) a = ta = null;
                 if (a == null && b == null) return;
                 // a product of two floats (or integers below 2^24) computed in double is exact: an fma changes nothing
                 boolean inexactA = a != null && !exactProduct(a, fn) && !ClangWholeNumbers.exactProduct(unit, a, fn);
@@ -529,7 +534,12 @@ final class ClangSites {
                         && n.spelling.equals("-") != (negated(n.children.get(0)) != negated(n.children.get(1)));
                 // one component of a complex product or a 2-D rotation (its companion is computed nearby)
                 boolean paired = difference && pairs.pairedComponent(n, fn);
-                out.add(new Contraction(n, unit.text(p), n.spelling.startsWith("-"), difference, acc, paired, fn));
+                boolean temp = p == ta || p == tb;
+                String text = !temp
+                        ? unit.text(p)
+                        : strip(n.children.get(p == ta ? 0 : 1)).spelling + " = " + unit.text(p) + " (line " + p.line
+                                + ")";
+                out.add(new Contraction(n, text, n.spelling.startsWith("-"), difference, acc, paired, fn));
             });
         }
         return List.copyOf(out);
@@ -564,6 +574,24 @@ final class ClangSites {
         if (s == null || s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return null;
         ClangNode def = ClangWholeNumbers.onlyDefinition(s.refUsr, fn);
         return def == null ? null : product(def, fn);
+    }
+
+    /**
+     * The initializer of a single-use product temporary that {@code e} reads: a local of floating type declared with
+     * a product of its own type ({@code float t = a[i] * b[i];}, not a double product rounded to float), never written
+     * again and read only here, as the hand-written {@code Local.product}; or null.
+     */
+    private static ClangNode productTemporary(ClangNode e, ClangUnit.Function fn) {
+        ClangNode s = strip(e);
+        if (s == null || s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return null;
+        ClangBodyIndex.Variable v = ClangBodyIndex.of(fn).of(s.refUsr);
+        if (v.decls().size() != 1
+                || v.decls().get(0).kind != CXCursor_VarDecl
+                || v.refs().size() != 1) return null;
+        ClangNode def = ClangWholeNumbers.onlyDefinition(s.refUsr, fn);
+        ClangNode p = def == null ? null : product(def, fn);
+        // a product converted to the local's type is rounded there: nothing is left to fuse
+        return p == null || p.canonKind != s.canonKind ? null : p;
     }
 
     /** The floating product {@code x*y} under wrappers, or null. */
