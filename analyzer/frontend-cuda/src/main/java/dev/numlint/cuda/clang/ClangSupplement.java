@@ -169,31 +169,7 @@ public final class ClangSupplement {
                     && u.text() != null
                     && unit.signs().termsCannotCancel(u.line(), u.text()));
         }
-        // a test against 0 whose outcome the rounding of a contraction, a division, a square root or an exponential
-        // cannot change (its sign class is fixed, and only products, quotients, square roots and positive functions
-        // lead from it to the tested value)
-        List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
-        // written as a call: a math function, or a division by its intrinsic (__fdividef(a, b))
-        Set<Site> calls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
-        for (FunctionFacts.Division d : facts.divisions) {
-            rounded.add(d.site());
-            if (d.intrinsic() != null) calls.add(d.site());
-        }
-        for (FunctionFacts.MathCall c : facts.calls) {
-            rounded.add(c.site());
-            calls.add(c.site());
-        }
-        for (int i = 0; i < rounded.size(); i++) {
-            dev.numlint.cuda.facts.Site site = rounded.get(i);
-            boolean call = calls.contains(site);
-            int before = site.uses().size();
-            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
-                    && u.text() != null
-                    && site.text() != null
-                    && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
-            if (site.uses().size() < before) site.withTestsOfFixedSign();
-        }
+        testsOfFixedSign(facts);
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
                 p.site().cancelling();
@@ -325,6 +301,37 @@ public final class ClangSupplement {
                     && ClangSyntax.squash(unit.text(s.target())).equals(want)) return s;
         }
         return null;
+    }
+
+    /**
+     * Drops the tests against 0 whose outcome the rounding of a contraction, a division, a square root or an
+     * exponential cannot change (its sign class is fixed, and only products, quotients, square roots and positive
+     * functions lead from it to the tested value: {@link ClangSignClasses}), from the hand-written facts
+     * ({@link #amend}) and from Clang's own of a function only Clang read ({@link #missing}).
+     */
+    private void testsOfFixedSign(FunctionFacts facts) {
+        List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
+        // written as a call: a math function, or a division by its intrinsic (__fdividef(a, b))
+        Set<Site> calls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
+        for (FunctionFacts.Division d : facts.divisions) {
+            rounded.add(d.site());
+            if (d.intrinsic() != null) calls.add(d.site());
+        }
+        for (FunctionFacts.MathCall c : facts.calls) {
+            rounded.add(c.site());
+            calls.add(c.site());
+        }
+        for (int i = 0; i < rounded.size(); i++) {
+            dev.numlint.cuda.facts.Site site = rounded.get(i);
+            boolean call = calls.contains(site);
+            int before = site.uses().size();
+            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
+                    && u.text() != null
+                    && site.text() != null
+                    && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
+            if (site.uses().size() < before) site.withTestsOfFixedSign();
+        }
     }
 
     /** A function Clang analyzed in place of the hand-written front end, and the facts it added. */
@@ -520,6 +527,10 @@ public final class ClangSupplement {
             facts(out, t.in())
                     .tensorMath
                     .add(new FunctionFacts.TensorMath(site(t.node(), t.in()), t.construct(), t.effect(), t.evidence()));
+        }
+        // the uses of Clang's sites, refined as amend() refines the hand-written facts'
+        for (Map.Entry<ClangUnit.Function, FunctionFacts> e : out.entrySet()) {
+            if (whole.contains(e.getKey())) testsOfFixedSign(e.getValue());
         }
         return new Added(new ArrayList<>(out.values()), recovered);
     }
