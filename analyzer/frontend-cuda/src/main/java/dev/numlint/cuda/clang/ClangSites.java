@@ -507,6 +507,7 @@ final class ClangSites {
     List<Contraction> contractions() {
         List<Contraction> out = new ArrayList<>();
         for (ClangUnit.Function fn : unit.functions()) {
+            List<Contraction> mine = new ArrayList<>();
             fn.node().forEach(n -> {
                 if (n.children.size() != 2 || !floating(n.canonKind)) return;
                 boolean add = n.kind == CXCursor_BinaryOperator && (n.spelling.equals("+") || n.spelling.equals("-"));
@@ -539,8 +540,15 @@ final class ClangSites {
                         ? unit.text(p)
                         : strip(n.children.get(p == ta ? 0 : 1)).spelling + " = " + unit.text(p) + " (line " + p.line
                                 + ")";
-                out.add(new Contraction(n, text, n.spelling.startsWith("-"), difference, acc, paired, fn));
+                mine.add(new Contraction(n, text, n.spelling.startsWith("-"), difference, acc, paired, fn));
             });
+            // in the order the operations are evaluated, an operand before the operation that reads it (as the
+            // hand-written front end meets them): the first contraction of a line, the one NL003 names, is the
+            // innermost ('1.1f*x2*y2 - 0.3f*x4' of 'd.y += s * (1.1f*x2*y2 - 0.3f*x4 - 0.3f*y4)')
+            mine.sort(java.util.Comparator.<Contraction>comparingInt(c -> c.node().endOffset)
+                    .thenComparing(java.util.Comparator.<Contraction>comparingInt(c -> c.node().offset)
+                            .reversed()));
+            out.addAll(mine);
         }
         return List.copyOf(out);
     }

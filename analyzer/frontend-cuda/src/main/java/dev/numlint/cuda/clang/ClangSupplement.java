@@ -483,6 +483,9 @@ public final class ClangSupplement {
             Site at = flowing(c.node(), c.in());
             if (c.differenceOfProducts() && unit.signs().termsCannotCancel(c.node().line, unit.text(c.node())))
                 at.withTermsThatCannotCancel();
+            // evaluated in double and rounded to float right away: the fma's 2^-53 reaches the float as an ulp
+            if (c.differenceOfProducts() && unit.inDoubleRoundedToFloat(c.node().line, unit.text(c.node())))
+                at.inDoubleRoundedToFloat();
             // stored straight into a never-negative local (r2 = dx*dx + dy*dy): its tests against 0 cannot flip
             String never = unit.signs().storedIntoNeverNegative(c.node().line, unit.text(c.node()));
             if (never != null) at.storesNeverNegative(never);
