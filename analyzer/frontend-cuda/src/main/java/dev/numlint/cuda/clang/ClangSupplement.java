@@ -142,17 +142,7 @@ public final class ClangSupplement {
             promotionLines.add(p.site().line());
         for (FunctionFacts.Division d : facts.divisions)
             if (d.intrinsic() != null) intrinsicLines.add(d.site().line());
-        // a value stored into a variable that is overwritten before a use no longer reaches that use
-        List<dev.numlint.cuda.facts.Site> sites = new ArrayList<>();
-        for (FunctionFacts.Contraction c : facts.contractions) sites.add(c.site());
-        for (FunctionFacts.Promotion p : facts.promotions) sites.add(p.site());
-        for (FunctionFacts.Division d : facts.divisions) sites.add(d.site());
-        for (FunctionFacts.MathCall c : facts.calls) sites.add(c.site());
-        for (dev.numlint.cuda.facts.Site site : sites) {
-            site.dropUses(u -> u.text() != null
-                    && u.line() > site.line()
-                    && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
-        }
+        List<dev.numlint.cuda.facts.Site> sites = overwrittenBeforeUse(facts);
         for (FunctionFacts.Contraction c : facts.contractions) {
             if (c.differenceOfProducts()
                     && unit.inDoubleRoundedToFloat(c.site().line(), c.site().text()))
@@ -301,6 +291,25 @@ public final class ClangSupplement {
                     && ClangSyntax.squash(unit.text(s.target())).equals(want)) return s;
         }
         return null;
+    }
+
+    /**
+     * Drops the uses a value stored into a variable no longer reaches: the variable is replaced whole before them
+     * ({@code v = ...}, {@code memcpy(&v, ...)}: {@link ClangDefUse#overwrittenBefore}), in the hand-written facts
+     * ({@link #amend}) and in Clang's own of a function only Clang read ({@link #missing}). Returns the sites.
+     */
+    private List<Site> overwrittenBeforeUse(FunctionFacts facts) {
+        List<Site> sites = new ArrayList<>();
+        for (FunctionFacts.Contraction c : facts.contractions) sites.add(c.site());
+        for (FunctionFacts.Promotion p : facts.promotions) sites.add(p.site());
+        for (FunctionFacts.Division d : facts.divisions) sites.add(d.site());
+        for (FunctionFacts.MathCall c : facts.calls) sites.add(c.site());
+        for (Site site : sites) {
+            site.dropUses(u -> u.text() != null
+                    && u.line() > site.line()
+                    && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
+        }
+        return sites;
     }
 
     /**
@@ -533,7 +542,9 @@ public final class ClangSupplement {
         }
         // the uses of Clang's sites, refined as amend() refines the hand-written facts'
         for (Map.Entry<ClangUnit.Function, FunctionFacts> e : out.entrySet()) {
-            if (whole.contains(e.getKey())) testsOfFixedSign(e.getValue());
+            if (!whole.contains(e.getKey())) continue;
+            overwrittenBeforeUse(e.getValue());
+            testsOfFixedSign(e.getValue());
         }
         return new Added(new ArrayList<>(out.values()), recovered);
     }
