@@ -392,13 +392,17 @@ final class ClangSites {
             boolean leaf = x.kind == CXCursor_DeclRefExpr
                     || x.kind == CXCursor_MemberRefExpr
                     || x.kind == CXCursor_ArraySubscriptExpr;
-            if (leaf && x.canonKind == CXType_Double && !underFloatConversion(x, e)) doubleData[0] = true;
+            // a double whose address is passed (modf(x, &whole)) is an out-parameter, not data of the value
+            if (leaf && x.canonKind == CXType_Double && !underFloatConversion(x, e) && !addressOf(x))
+                doubleData[0] = true;
             if (why[0] == null && x.kind == CXCursor_FloatingLiteral && x.canonKind == CXType_Double)
                 why[0] = "the double literal " + unit.text(x);
             if (x.kind == CXCursor_CallExpr && x.canonKind == CXType_Double) {
                 String name = callee(x);
                 String base = name.startsWith("std::") ? name.substring(5) : name;
-                if (NumericFacts.TRANSCENDENTAL.contains(base) || base.equals("sqrt") || base.equals("fabs")) {
+                // a function of the math library with a float version (copysign, modf, fmin: as the hand-written
+                // front end's Builtins) computes in double what its float version would compute in float
+                if (NumericFacts.TRANSCENDENTAL.contains(base) || NumericFacts.MATH_LIBRARY.contains(base)) {
                     if (why[0] == null) why[0] = base + "(), not " + base + "f()";
                 } else if (!x.children.isEmpty() && !NumericFacts.ROUNDING.contains(base)) {
                     doubleData[0] = true; // a function returning double data
@@ -406,6 +410,13 @@ final class ClangSites {
             }
         });
         return floatLeaf[0] && !doubleData[0] ? why[0] : null;
+    }
+
+    /** Whether {@code x} is the operand of an address-of ({@code &x}). */
+    private static boolean addressOf(ClangNode x) {
+        ClangNode p = x.parent;
+        while (p != null && p.kind == CXCursor_ParenExpr) p = p.parent;
+        return p != null && p.kind == CXCursor_UnaryOperator && p.spelling.equals("&");
     }
 
     /** Whether {@code x} sits under a conversion to double inside {@code top} (then it is float or integer data). */
