@@ -455,17 +455,18 @@ public final class ClangSupplement {
         for (ClangUnit.Call c : unit.intrinsics()) {
             if (!whole.contains(c.in()) && intrinsicLines.contains(c.node().line)) continue;
             FunctionFacts f = facts(out, c.in());
+            // in a function only Clang read, the uses of the result follow Clang's def-use (what it decides)
+            Site at = whole.contains(c.in()) ? flowing(c.node(), c.in()) : site(c.node(), c.in());
             if (c.name().equals("__fdividef")) {
-                f.divisions.add(new FunctionFacts.Division(site(c.node(), c.in()), c.name()));
+                f.divisions.add(new FunctionFacts.Division(at, c.name()));
             } else {
-                f.calls.add(new FunctionFacts.MathCall(
-                        site(c.node(), c.in()), c.name(), c.name(), true, null, false, true));
+                f.calls.add(new FunctionFacts.MathCall(at, c.name(), c.name(), true, null, false, true));
             }
         }
         for (ClangNode d : unit.divisions()) {
             ClangUnit.Function fn = unit.functionOf(d);
             if (fn == null || !whole.contains(fn)) continue;
-            facts(out, fn).divisions.add(new FunctionFacts.Division(site(d, fn), null));
+            facts(out, fn).divisions.add(new FunctionFacts.Division(flowing(d, fn), null));
         }
         for (ClangSites.Sum s : unit.sums()) {
             if (whole.contains(s.in())) sum(facts(out, s.in()), s);
