@@ -349,7 +349,10 @@ final class ClangSites {
                 ClangNode v = n.children.get(0);
                 ClangNode e = strip(v);
                 if (v.canonKind != CXType_Double || e == null || e.value != null || v.value != null) return;
-                if (e.kind != CXCursor_BinaryOperator && e.kind != CXCursor_CallExpr) return;
+                // an operation, a call, or a selection between values (a MAX macro's (a) > (b) ? (a) : (b))
+                if (e.kind != CXCursor_BinaryOperator
+                        && e.kind != CXCursor_CallExpr
+                        && e.kind != CXCursor_ConditionalOperator) return;
                 String promoter = promoter(e);
                 if (promoter == null) return;
                 String target = target(n, fn);
@@ -367,7 +370,7 @@ final class ClangSites {
         ClangNode rhs = strip(n.children.get(1));
         if (rhs == null || rhs.canonKind != CXType_Double) return;
         String why;
-        if (rhs.kind == CXCursor_FloatingLiteral) why = "the double literal " + unit.text(rhs);
+        if (rhs.kind == CXCursor_FloatingLiteral) why = "the double literal " + literal(rhs);
         else why = promoter(rhs);
         if (why == null) return;
         boolean exact = rhs.value != null && NumericFacts.isExactFloatInteger(rhs.value)
@@ -396,7 +399,7 @@ final class ClangSites {
             if (leaf && x.canonKind == CXType_Double && !underFloatConversion(x, e) && !addressOf(x))
                 doubleData[0] = true;
             if (why[0] == null && x.kind == CXCursor_FloatingLiteral && x.canonKind == CXType_Double)
-                why[0] = "the double literal " + unit.text(x);
+                why[0] = "the double literal " + literal(x);
             if (x.kind == CXCursor_CallExpr && x.canonKind == CXType_Double) {
                 String name = callee(x);
                 String base = name.startsWith("std::") ? name.substring(5) : name;
@@ -410,6 +413,15 @@ final class ClangSites {
             }
         });
         return floatLeaf[0] && !doubleData[0] ? why[0] : null;
+    }
+
+    /** A literal as written, or its value where a macro argument spells it (no text of its own in the file). */
+    private String literal(ClangNode x) {
+        String t = unit.text(x);
+        if (!t.isEmpty() || x.value == null) return t;
+        return new java.math.BigDecimal(Double.toString(x.value))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     /** Whether {@code x} is the operand of an address-of ({@code &x}). */
