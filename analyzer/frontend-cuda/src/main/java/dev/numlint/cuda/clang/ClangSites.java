@@ -406,7 +406,7 @@ final class ClangSites {
                 // a function of the math library with a float version (copysign, modf, fmin: as the hand-written
                 // front end's Builtins) computes in double what its float version would compute in float
                 if (NumericFacts.TRANSCENDENTAL.contains(base) || NumericFacts.MATH_LIBRARY.contains(base)) {
-                    if (why[0] == null) why[0] = base + "(), not " + base + "f()";
+                    if (why[0] == null && !nvccFloatOverload(x)) why[0] = base + "(), not " + base + "f()";
                 } else if (!x.children.isEmpty() && !NumericFacts.ROUNDING.contains(base)) {
                     doubleData[0] = true; // a function returning double data
                 }
@@ -422,6 +422,27 @@ final class ClangSites {
         return new java.math.BigDecimal(Double.toString(x.value))
                 .stripTrailingZeros()
                 .toPlainString();
+    }
+
+    /**
+     * A call in a CUDA file whose every argument is a float converted to double: nvcc's {@code math_functions.h}
+     * puts the float overloads in the global namespace for host code too ({@code using std::sin;}, {@code __host__
+     * __device__ float nextafter(float, float)}), so host code calls them as device code does; Clang's CUDA headers
+     * declare them {@code __device__} only and resolve a host call to {@code ::sin(double)}. As the hand-written
+     * front end's float overloads of C++ and CUDA.
+     */
+    private boolean nvccFloatOverload(ClangNode call) {
+        String name = unit.file().getFileName().toString();
+        if (!name.endsWith(".cu") && !name.endsWith(".cuh")) return false;
+        List<ClangNode> args = arguments(call);
+        if (args.isEmpty()) return false;
+        for (ClangNode a : args) {
+            ClangNode x = a;
+            while (x.kind == CXCursor_ParenExpr && x.children.size() == 1) x = x.children.get(0);
+            if (x.kind != CXCursor_UnexposedExpr || x.children.size() != 1) return false;
+            if (x.children.get(0).canonKind != CXType_Float) return false;
+        }
+        return true;
     }
 
     /** Whether {@code x} is the operand of an address-of ({@code &x}). */
