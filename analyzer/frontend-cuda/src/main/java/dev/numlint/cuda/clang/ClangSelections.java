@@ -91,6 +91,93 @@ final class ClangSelections {
         return (l.equals(x) && r.equals(y) || l.equals(y) && r.equals(x)) && elseIsSelection(unit, inner);
     }
 
+    /**
+     * {@code if (x > a && x > b) ((a > b) ? a : b) = x;}: a value above both bounds replaces the larger one (below
+     * both, the smaller), also through copies of the bounds ({@code one = hi[0]; ... (one > zero) ? one : zero = x}).
+     * Where a comparison flips, x is as close to the bound as the rounding that flipped it, so the bound moves by no
+     * more than that. The else, if any, is such an update or a selection too. As the hand-written front end's
+     * {@code ContinuousSelections.selectsWith}.
+     */
+    static boolean boundUpdate(ClangUnit unit, ClangNode ifStmt, ClangUnit.Function fn) {
+        if (ifStmt.kind != CXCursor_IfStmt || ifStmt.children.size() < 2) return false;
+        List<ClangNode> conj = new ArrayList<>();
+        if (!conjuncts(ifStmt.children.get(0), conj) || conj.size() != 2) return false;
+        ClangNode a = assignment(ifStmt.children.get(1));
+        ClangNode sel = a == null || !a.spelling.equals("=") ? null : strip(a.children.get(0));
+        if (sel == null || sel.kind != CXCursor_ConditionalOperator || sel.children.size() != 3) return false;
+        String x = text(unit, a.children.get(1));
+        // x OP b1 && x OP b2: every bound on the same side of x
+        int side = 0;
+        List<String> bounds = new ArrayList<>();
+        for (ClangNode r : conj) {
+            boolean greater = r.spelling.startsWith(">");
+            int s;
+            if (text(unit, r.children.get(0)).equals(x)) {
+                bounds.add(text(unit, r.children.get(1)));
+                s = greater ? 1 : -1;
+            } else if (text(unit, r.children.get(1)).equals(x)) {
+                bounds.add(text(unit, r.children.get(0)));
+                s = greater ? -1 : 1;
+            } else return false;
+            if (side != 0 && s != side) return false;
+            side = s;
+        }
+        // the assigned place is the extreme bound: (a > b) ? a : b for x above both
+        ClangNode sc = strip(sel.children.get(0));
+        if (sc == null || sc.kind != CXCursor_BinaryOperator || sc.children.size() != 2) return false;
+        if (!ORDERS.contains(sc.spelling)) return false;
+        ClangNode first = sel.children.get(1), second = sel.children.get(2);
+        String f = text(unit, first), s2 = text(unit, second);
+        String cl = text(unit, sc.children.get(0)), cr = text(unit, sc.children.get(1));
+        if (!(f.equals(cl) && s2.equals(cr)) && !(f.equals(cr) && s2.equals(cl))) return false;
+        boolean picksLarger = sc.spelling.startsWith(">") == f.equals(cl);
+        if (picksLarger != (side > 0)) return false;
+        boolean holds = holds(unit, first, bounds.get(0), ifStmt, fn) && holds(unit, second, bounds.get(1), ifStmt, fn)
+                || holds(unit, first, bounds.get(1), ifStmt, fn) && holds(unit, second, bounds.get(0), ifStmt, fn);
+        if (!holds) return false;
+        return ifStmt.children.size() < 3
+                || elseIsSelection(unit, ifStmt)
+                || boundUpdate(unit, ifStmt.children.get(2), fn);
+    }
+
+    private static final java.util.Set<String> ORDERS = java.util.Set.of("<", "<=", ">", ">=");
+
+    /** The comparisons {@code c} joins with {@code &&} (parentheses allowed); false for anything else. */
+    private static boolean conjuncts(ClangNode c, List<ClangNode> out) {
+        c = strip(c);
+        if (c == null || c.kind != CXCursor_BinaryOperator || c.children.size() != 2) return false;
+        if (c.spelling.equals("&&")) return conjuncts(c.children.get(0), out) && conjuncts(c.children.get(1), out);
+        if (!ORDERS.contains(c.spelling)) return false;
+        out.add(c);
+        return true;
+    }
+
+    /**
+     * Whether {@code v} holds the value written {@code bound} before {@code at}: it is the bound, or a local whose only
+     * definition before {@code at} is {@code v = bound} (or its initializer).
+     */
+    private static boolean holds(ClangUnit unit, ClangNode v, String bound, ClangNode at, ClangUnit.Function fn) {
+        if (text(unit, v).equals(bound)) return true;
+        ClangNode s = strip(v);
+        if (s == null || s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return false;
+        ClangBodyIndex.Variable var = ClangBodyIndex.of(fn).of(s.refUsr);
+        ClangNode only = null;
+        int defs = 0;
+        for (ClangNode d : var.decls()) {
+            ClangNode init = d.children.isEmpty() ? null : d.children.get(d.children.size() - 1);
+            if (d.kind != CXCursor_VarDecl || init == null || !clang_isExpressionKind(init.kind)) continue;
+            only = init;
+            defs++;
+        }
+        for (ClangNode w : var.writes()) {
+            if (w.offset < 0 || w.offset >= at.offset) continue;
+            if (!w.spelling.equals("=") || w.kind != CXCursor_BinaryOperator) return false;
+            only = w.children.get(1);
+            defs++;
+        }
+        return defs == 1 && text(unit, only).equals(bound);
+    }
+
     /** The single assignment (plain or compound) that is the whole statement {@code st} (braces allowed), or null. */
     private static ClangNode assignment(ClangNode st) {
         while (st.kind == CXCursor_CompoundStmt) {

@@ -349,7 +349,10 @@ final class ClangSites {
                 ClangNode v = n.children.get(0);
                 ClangNode e = strip(v);
                 if (v.canonKind != CXType_Double || e == null || e.value != null || v.value != null) return;
-                if (e.kind != CXCursor_BinaryOperator && e.kind != CXCursor_CallExpr) return;
+                // an operation, a call, or a selection between values (a MAX macro's (a) > (b) ? (a) : (b))
+                if (e.kind != CXCursor_BinaryOperator
+                        && e.kind != CXCursor_CallExpr
+                        && e.kind != CXCursor_ConditionalOperator) return;
                 String promoter = promoter(e);
                 if (promoter == null) return;
                 String target = target(n, fn);
@@ -367,7 +370,7 @@ final class ClangSites {
         ClangNode rhs = strip(n.children.get(1));
         if (rhs == null || rhs.canonKind != CXType_Double) return;
         String why;
-        if (rhs.kind == CXCursor_FloatingLiteral) why = "the double literal " + unit.text(rhs);
+        if (rhs.kind == CXCursor_FloatingLiteral) why = "the double literal " + literal(rhs);
         else why = promoter(rhs);
         if (why == null) return;
         boolean exact = rhs.value != null && NumericFacts.isExactFloatInteger(rhs.value)
@@ -392,20 +395,61 @@ final class ClangSites {
             boolean leaf = x.kind == CXCursor_DeclRefExpr
                     || x.kind == CXCursor_MemberRefExpr
                     || x.kind == CXCursor_ArraySubscriptExpr;
-            if (leaf && x.canonKind == CXType_Double && !underFloatConversion(x, e)) doubleData[0] = true;
+            // a double whose address is passed (modf(x, &whole)) is an out-parameter, not data of the value
+            if (leaf && x.canonKind == CXType_Double && !underFloatConversion(x, e) && !addressOf(x))
+                doubleData[0] = true;
             if (why[0] == null && x.kind == CXCursor_FloatingLiteral && x.canonKind == CXType_Double)
-                why[0] = "the double literal " + unit.text(x);
+                why[0] = "the double literal " + literal(x);
             if (x.kind == CXCursor_CallExpr && x.canonKind == CXType_Double) {
                 String name = callee(x);
                 String base = name.startsWith("std::") ? name.substring(5) : name;
-                if (NumericFacts.TRANSCENDENTAL.contains(base) || base.equals("sqrt") || base.equals("fabs")) {
-                    if (why[0] == null) why[0] = base + "(), not " + base + "f()";
+                // a function of the math library with a float version (copysign, modf, fmin: as the hand-written
+                // front end's Builtins) computes in double what its float version would compute in float
+                if (NumericFacts.TRANSCENDENTAL.contains(base) || NumericFacts.MATH_LIBRARY.contains(base)) {
+                    if (why[0] == null && !nvccFloatOverload(x)) why[0] = base + "(), not " + base + "f()";
                 } else if (!x.children.isEmpty() && !NumericFacts.ROUNDING.contains(base)) {
                     doubleData[0] = true; // a function returning double data
                 }
             }
         });
         return floatLeaf[0] && !doubleData[0] ? why[0] : null;
+    }
+
+    /** A literal as written, or its value where a macro argument spells it (no text of its own in the file). */
+    private String literal(ClangNode x) {
+        String t = unit.text(x);
+        if (!t.isEmpty() || x.value == null) return t;
+        return new java.math.BigDecimal(Double.toString(x.value))
+                .stripTrailingZeros()
+                .toPlainString();
+    }
+
+    /**
+     * A call in a CUDA file whose every argument is a float converted to double: nvcc's {@code math_functions.h}
+     * puts the float overloads in the global namespace for host code too ({@code using std::sin;}, {@code __host__
+     * __device__ float nextafter(float, float)}), so host code calls them as device code does; Clang's CUDA headers
+     * declare them {@code __device__} only and resolve a host call to {@code ::sin(double)}. As the hand-written
+     * front end's float overloads of C++ and CUDA.
+     */
+    private boolean nvccFloatOverload(ClangNode call) {
+        String name = unit.file().getFileName().toString();
+        if (!name.endsWith(".cu") && !name.endsWith(".cuh")) return false;
+        List<ClangNode> args = arguments(call);
+        if (args.isEmpty()) return false;
+        for (ClangNode a : args) {
+            ClangNode x = a;
+            while (x.kind == CXCursor_ParenExpr && x.children.size() == 1) x = x.children.get(0);
+            if (x.kind != CXCursor_UnexposedExpr || x.children.size() != 1) return false;
+            if (x.children.get(0).canonKind != CXType_Float) return false;
+        }
+        return true;
+    }
+
+    /** Whether {@code x} is the operand of an address-of ({@code &x}). */
+    private static boolean addressOf(ClangNode x) {
+        ClangNode p = x.parent;
+        while (p != null && p.kind == CXCursor_ParenExpr) p = p.parent;
+        return p != null && p.kind == CXCursor_UnaryOperator && p.spelling.equals("&");
     }
 
     /** Whether {@code x} sits under a conversion to double inside {@code top} (then it is float or integer data). */
@@ -507,6 +551,7 @@ final class ClangSites {
     List<Contraction> contractions() {
         List<Contraction> out = new ArrayList<>();
         for (ClangUnit.Function fn : unit.functions()) {
+            List<Contraction> mine = new ArrayList<>();
             fn.node().forEach(n -> {
                 if (n.children.size() != 2 || !floating(n.canonKind)) return;
                 boolean add = n.kind == CXCursor_BinaryOperator && (n.spelling.equals("+") || n.spelling.equals("-"));
@@ -515,7 +560,12 @@ final class ClangSites {
                 if (!add && !acc) return;
                 ClangNode a = product(n.children.get(0), fn);
                 ClangNode b = product(n.children.get(1), fn);
-                if (acc) a = null;
+                // a single-use product temporary (t = a*b; ... t - c): the compiler fuses through it as through a*b
+                ClangNode ta = a == null ? productTemporary(n.children.get(0), fn) : null;
+                ClangNode tb = b == null ? productTemporary(n.children.get(1), fn) : null;
+                if (ta != null) a = ta;
+                if (tb != null) b = tb;
+                if (acc) a = ta = null;
                 if (a == null && b == null) return;
                 // a product of two floats (or integers below 2^24) computed in double is exact: an fma changes nothing
                 boolean inexactA = a != null && !exactProduct(a, fn) && !ClangWholeNumbers.exactProduct(unit, a, fn);
@@ -529,8 +579,20 @@ final class ClangSites {
                         && n.spelling.equals("-") != (negated(n.children.get(0)) != negated(n.children.get(1)));
                 // one component of a complex product or a 2-D rotation (its companion is computed nearby)
                 boolean paired = difference && pairs.pairedComponent(n, fn);
-                out.add(new Contraction(n, unit.text(p), n.spelling.startsWith("-"), difference, acc, paired, fn));
+                boolean temp = p == ta || p == tb;
+                String text = !temp
+                        ? unit.text(p)
+                        : strip(n.children.get(p == ta ? 0 : 1)).spelling + " = " + unit.text(p) + " (line " + p.line
+                                + ")";
+                mine.add(new Contraction(n, text, n.spelling.startsWith("-"), difference, acc, paired, fn));
             });
+            // in the order the operations are evaluated, an operand before the operation that reads it (as the
+            // hand-written front end meets them): the first contraction of a line, the one NL003 names, is the
+            // innermost ('1.1f*x2*y2 - 0.3f*x4' of 'd.y += s * (1.1f*x2*y2 - 0.3f*x4 - 0.3f*y4)')
+            mine.sort(java.util.Comparator.<Contraction>comparingInt(c -> c.node().endOffset)
+                    .thenComparing(java.util.Comparator.<Contraction>comparingInt(c -> c.node().offset)
+                            .reversed()));
+            out.addAll(mine);
         }
         return List.copyOf(out);
     }
@@ -564,6 +626,24 @@ final class ClangSites {
         if (s == null || s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return null;
         ClangNode def = ClangWholeNumbers.onlyDefinition(s.refUsr, fn);
         return def == null ? null : product(def, fn);
+    }
+
+    /**
+     * The initializer of a single-use product temporary that {@code e} reads: a local of floating type declared with
+     * a product of its own type ({@code float t = a[i] * b[i];}, not a double product rounded to float), never written
+     * again and read only here, as the hand-written {@code Local.product}; or null.
+     */
+    private static ClangNode productTemporary(ClangNode e, ClangUnit.Function fn) {
+        ClangNode s = strip(e);
+        if (s == null || s.kind != CXCursor_DeclRefExpr || s.refUsr == null) return null;
+        ClangBodyIndex.Variable v = ClangBodyIndex.of(fn).of(s.refUsr);
+        if (v.decls().size() != 1
+                || v.decls().get(0).kind != CXCursor_VarDecl
+                || v.refs().size() != 1) return null;
+        ClangNode def = ClangWholeNumbers.onlyDefinition(s.refUsr, fn);
+        ClangNode p = def == null ? null : product(def, fn);
+        // a product converted to the local's type is rounded there: nothing is left to fuse
+        return p == null || p.canonKind != s.canonKind ? null : p;
     }
 
     /** The floating product {@code x*y} under wrappers, or null. */

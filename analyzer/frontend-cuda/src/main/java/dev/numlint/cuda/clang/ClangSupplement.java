@@ -144,17 +144,7 @@ public final class ClangSupplement {
             promotionLines.add(p.site().line());
         for (FunctionFacts.Division d : facts.divisions)
             if (d.intrinsic() != null) intrinsicLines.add(d.site().line());
-        // a value stored into a variable that is overwritten before a use no longer reaches that use
-        List<dev.numlint.cuda.facts.Site> sites = new ArrayList<>();
-        for (FunctionFacts.Contraction c : facts.contractions) sites.add(c.site());
-        for (FunctionFacts.Promotion p : facts.promotions) sites.add(p.site());
-        for (FunctionFacts.Division d : facts.divisions) sites.add(d.site());
-        for (FunctionFacts.MathCall c : facts.calls) sites.add(c.site());
-        for (dev.numlint.cuda.facts.Site site : sites) {
-            site.dropUses(u -> u.text() != null
-                    && u.line() > site.line()
-                    && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
-        }
+        List<dev.numlint.cuda.facts.Site> sites = overwrittenBeforeUse(facts);
         for (FunctionFacts.Contraction c : facts.contractions) {
             if (c.differenceOfProducts()
                     && unit.inDoubleRoundedToFloat(c.site().line(), c.site().text()))
@@ -171,7 +161,7 @@ public final class ClangSupplement {
                     && u.text() != null
                     && unit.signs().termsCannotCancel(u.line(), u.text()));
         }
-        fixedSignTests(facts);
+        testsOfFixedSign(facts);
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
                 p.site().cancelling();
@@ -339,6 +329,56 @@ public final class ClangSupplement {
         return null;
     }
 
+    /**
+     * Drops the uses a value stored into a variable no longer reaches: the variable is replaced whole before them
+     * ({@code v = ...}, {@code memcpy(&v, ...)}: {@link ClangDefUse#overwrittenBefore}), in the hand-written facts
+     * ({@link #amend}) and in Clang's own of a function only Clang read ({@link #missing}). Returns the sites.
+     */
+    private List<Site> overwrittenBeforeUse(FunctionFacts facts) {
+        List<Site> sites = new ArrayList<>();
+        for (FunctionFacts.Contraction c : facts.contractions) sites.add(c.site());
+        for (FunctionFacts.Promotion p : facts.promotions) sites.add(p.site());
+        for (FunctionFacts.Division d : facts.divisions) sites.add(d.site());
+        for (FunctionFacts.MathCall c : facts.calls) sites.add(c.site());
+        for (Site site : sites) {
+            site.dropUses(u -> u.text() != null
+                    && u.line() > site.line()
+                    && unit.overwrittenBefore(site.line(), site.text(), u.line(), u.text()));
+        }
+        return sites;
+    }
+
+    /**
+     * Drops the tests against 0 whose outcome the rounding of a contraction, a division, a square root or an
+     * exponential cannot change (its sign class is fixed, and only products, quotients, square roots and positive
+     * functions lead from it to the tested value: {@link ClangSignClasses}), from the hand-written facts
+     * ({@link #amend}) and from Clang's own of a function only Clang read ({@link #missing}).
+     */
+    private void testsOfFixedSign(FunctionFacts facts) {
+        List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
+        // written as a call: a math function, or a division by its intrinsic (__fdividef(a, b))
+        Set<Site> calls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
+        for (FunctionFacts.Division d : facts.divisions) {
+            rounded.add(d.site());
+            if (d.intrinsic() != null) calls.add(d.site());
+        }
+        for (FunctionFacts.MathCall c : facts.calls) {
+            rounded.add(c.site());
+            calls.add(c.site());
+        }
+        for (int i = 0; i < rounded.size(); i++) {
+            dev.numlint.cuda.facts.Site site = rounded.get(i);
+            boolean call = calls.contains(site);
+            int before = site.uses().size();
+            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
+                    && u.text() != null
+                    && site.text() != null
+                    && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
+            if (site.uses().size() < before) site.withTestsOfFixedSign();
+        }
+    }
+
     /** A function Clang analyzed in place of the hand-written front end, and the facts it added. */
     public record Added(List<FunctionFacts> facts, List<ClangUnit.Function> recovered) {}
 
@@ -380,37 +420,6 @@ public final class ClangSupplement {
                     c.hi(),
                     c.explicit(),
                     guarded ? k.guard() : null));
-        }
-    }
-
-    /**
-     * Drops the tests against 0 whose outcome the rounding of a contraction, a division, a square root or an
-     * exponential of {@code facts} cannot change (its sign class is fixed, and only products, quotients, square roots
-     * and positive functions lead from it to the tested value: {@link ClangSignClasses}), from the hand-written facts
-     * ({@link #amend}) and from those of a function only Clang read ({@link #missing}) alike.
-     */
-    private void fixedSignTests(FunctionFacts facts) {
-        List<dev.numlint.cuda.facts.Site> rounded = new ArrayList<>();
-        // written as a call: a math function, or a division by its intrinsic (__fdividef(a, b))
-        Set<Site> calls = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        for (FunctionFacts.Contraction c : facts.contractions) rounded.add(c.site());
-        for (FunctionFacts.Division d : facts.divisions) {
-            rounded.add(d.site());
-            if (d.intrinsic() != null) calls.add(d.site());
-        }
-        for (FunctionFacts.MathCall c : facts.calls) {
-            rounded.add(c.site());
-            calls.add(c.site());
-        }
-        for (int i = 0; i < rounded.size(); i++) {
-            dev.numlint.cuda.facts.Site site = rounded.get(i);
-            boolean call = calls.contains(site);
-            int before = site.uses().size();
-            site.dropUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
-                    && u.text() != null
-                    && site.text() != null
-                    && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
-            if (site.uses().size() < before) site.withTestsOfFixedSign();
         }
     }
 
@@ -482,11 +491,12 @@ public final class ClangSupplement {
         for (ClangUnit.Call c : unit.intrinsics()) {
             if (!whole.contains(c.in()) && intrinsicLines.contains(c.node().line)) continue;
             FunctionFacts f = facts(out, c.in());
+            // in a function only Clang read, the uses of the result follow Clang's def-use (what it decides)
+            Site at = whole.contains(c.in()) ? flowing(c.node(), c.in()) : site(c.node(), c.in());
             if (c.name().equals("__fdividef")) {
-                f.divisions.add(new FunctionFacts.Division(site(c.node(), c.in()), c.name()));
+                f.divisions.add(new FunctionFacts.Division(at, c.name()));
             } else {
-                f.calls.add(new FunctionFacts.MathCall(
-                        site(c.node(), c.in()), c.name(), c.name(), true, null, false, true));
+                f.calls.add(new FunctionFacts.MathCall(at, c.name(), c.name(), true, null, false, true));
             }
         }
         for (ClangNode d : unit.divisions()) {
@@ -519,6 +529,9 @@ public final class ClangSupplement {
             Site at = flowing(c.node(), c.in());
             if (c.differenceOfProducts() && unit.signs().termsCannotCancel(c.node().line, unit.text(c.node())))
                 at.withTermsThatCannotCancel();
+            // evaluated in double and rounded to float right away: the fma's 2^-53 reaches the float as an ulp
+            if (c.differenceOfProducts() && unit.inDoubleRoundedToFloat(c.node().line, unit.text(c.node())))
+                at.inDoubleRoundedToFloat();
             // stored straight into a never-negative local (r2 = dx*dx + dy*dy): its tests against 0 cannot flip
             String never = unit.signs().storedIntoNeverNegative(c.node().line, unit.text(c.node()));
             if (never != null) at.storesNeverNegative(never);
@@ -564,7 +577,12 @@ public final class ClangSupplement {
                     .tensorMath
                     .add(new FunctionFacts.TensorMath(site(t.node(), t.in()), t.construct(), t.effect(), t.evidence()));
         }
-        for (FunctionFacts f : out.values()) fixedSignTests(f);
+        // the uses of Clang's sites, refined as amend() refines the hand-written facts'
+        for (Map.Entry<ClangUnit.Function, FunctionFacts> e : out.entrySet()) {
+            if (!whole.contains(e.getKey())) continue;
+            overwrittenBeforeUse(e.getValue());
+            testsOfFixedSign(e.getValue());
+        }
         return new Added(new ArrayList<>(out.values()), recovered);
     }
 

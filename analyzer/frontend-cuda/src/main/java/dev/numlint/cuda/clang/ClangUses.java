@@ -266,6 +266,15 @@ final class ClangUses {
         ClangNode q = cmp;
         while (q.parent != null && q.parent.kind == CXCursor_ParenExpr) q = q.parent;
         ClangNode p = q.parent;
+        // one conjunct of if (x > a && x > b) ((a > b) ? a : b) = x; (ClangSelections.boundUpdate)
+        ClangNode c = q;
+        while (c.parent != null
+                && (c.parent.kind == CXCursor_ParenExpr
+                        || c.parent.kind == CXCursor_BinaryOperator && c.parent.spelling.equals("&&"))) c = c.parent;
+        if (c != q && c.parent != null && condition(c.parent) == c && ClangSelections.boundUpdate(unit, c.parent, fn)) {
+            out.add(use(ValueUse.Kind.SELECTION, cmp, "the update of the larger or smaller bound", via));
+            return true;
+        }
         if (p == null || condition(p) != q) return false;
         if (p.kind == CXCursor_ConditionalOperator && p.children.size() == 3) {
             // v > 0 ? k*v : -k*v is k*|v|: the branches' reads of v are followed on by the def-use walk itself
