@@ -80,6 +80,36 @@ class ClangVariateLinesTest {
         assertThat(lines(u, "onTheHost")).isEmpty(); // host code: the PTX layer reads no line of it
     }
 
+    /**
+     * A member of a member ({@code photon.position.x}) is keyed by the variable's own member, as the hand-written
+     * front end keys it: a photon moved by a random step is read through its position's components (a ray tracer's
+     * kernel of rte-rrtmgp-cpp had 6 of its 20 hand-written lines missing without it).
+     */
+    @Test
+    void membersOfMembersCarryTheirVariates() throws Exception {
+        ClangUnit u = parse(
+                """
+                __device__ float rand_uniform01(unsigned int *state);
+                struct Vec { float x, y; };
+                struct Photon { Vec position; Vec direction; };
+                __global__ void move(float *out, unsigned int *st, float h)
+                {
+                    unsigned int s = st[0];
+                    Photon photon;
+                    photon.position.x = 0.f;
+                    photon.direction.x = rand_uniform01(&s);
+                    for (int k = 0; k < 4; k++) {
+                        const float dx = photon.direction.x * h;
+                        photon.position.x = photon.position.x + dx;
+                    }
+                    out[0] = photon.position.x * 2.0f;
+                    st[0] = s;
+                }
+                """);
+        // 11: the random direction times a step; 12: the position moved by it; 14: the position read after the loop
+        assertThat(lines(u, "move")).containsExactly(11, 12, 14);
+    }
+
     @Test
     void aVariateReadOnlyThroughAnIntegerIsDiscrete() throws Exception {
         ClangUnit u = parse(

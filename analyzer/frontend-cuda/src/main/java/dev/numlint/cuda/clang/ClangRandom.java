@@ -268,14 +268,22 @@ final class ClangRandom {
 
     /**
      * {@code usr.member} for a member of a local struct read or written with a dot ({@code p.x}), else null: its
-     * definitions are its own and those of the whole variable.
+     * definitions are its own and those of the whole variable. A member of a member ({@code photon.position.x}) is
+     * keyed by the variable's own member ({@code photon.position}), as the hand-written front end keys it.
      */
     private String memberKey(ClangNode n) {
         if (n.kind != CXCursor_MemberRefExpr || n.children.size() != 1) return null;
-        ClangNode base = strip(n.children.get(0));
+        ClangNode m = n;
+        ClangNode base = strip(m.children.get(0));
+        for (int depth = 0;
+                depth < 8 && base != null && base.kind == CXCursor_MemberRefExpr && base.children.size() == 1;
+                depth++) {
+            m = base;
+            base = strip(m.children.get(0));
+        }
         if (base == null || base.kind != CXCursor_DeclRefExpr || base.refUsr == null) return null;
-        if (unit.text(n).contains("->") && !memberSeeded.contains(base.refUsr)) return null;
-        return base.refUsr + "." + n.spelling;
+        if (unit.text(m).contains("->") && !memberSeeded.contains(base.refUsr)) return null;
+        return base.refUsr + "." + m.spelling;
     }
 
     /** Whether a definition of the variable or member {@code key} that reaches the read at {@code ref} is drawn. */
