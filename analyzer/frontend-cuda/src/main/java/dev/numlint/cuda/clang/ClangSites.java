@@ -353,6 +353,7 @@ final class ClangSites {
                 if (e.kind != CXCursor_BinaryOperator
                         && e.kind != CXCursor_CallExpr
                         && e.kind != CXCursor_ConditionalOperator) return;
+                if (e.kind == CXCursor_ConditionalOperator && !selectsComputed(e)) return;
                 String promoter = promoter(e);
                 if (promoter == null) return;
                 String target = target(n, fn);
@@ -413,6 +414,25 @@ final class ClangSites {
             }
         });
         return floatLeaf[0] && !doubleData[0] ? why[0] : null;
+    }
+
+    /**
+     * Whether a selection computes in double: one of its two values is an operation or a call of type double (or a
+     * selection that does). Choosing between a float value and a double constant ({@code v > 0 ? v : 0.0}) computes
+     * nothing: stored into a float it is the float value or the constant rounded, as float code would give.
+     */
+    private static boolean selectsComputed(ClangNode sel) {
+        int k = sel.children.size();
+        if (k < 2) return false;
+        for (ClangNode arm : sel.children.subList(k - 2, k)) {
+            ClangNode a = strip(arm);
+            if (a == null) continue;
+            if (a.kind == CXCursor_ConditionalOperator
+                    ? selectsComputed(a)
+                    : (a.kind == CXCursor_BinaryOperator || a.kind == CXCursor_CallExpr)
+                            && a.canonKind == CXType_Double) return true;
+        }
+        return false;
     }
 
     /** A literal as written, or its value where a macro argument spells it (no text of its own in the file). */
