@@ -651,6 +651,31 @@ class BuildModelTest {
     }
 
     /**
+     * Session 23 (an evaluation's NWQ-Sim): CMake gives the include directories of imported targets (MPI, Eigen3) as
+     * {@code -isystem="DIR"} in the options file; they reach nvcc -ptx too, not only the front ends' include paths.
+     */
+    @Test
+    void systemIncludeDirectoriesOfACompileCommandReachNvcc(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("k.cu"), "");
+        Path sys1 = Files.createDirectories(dir.resolve("pkg/include"));
+        Path sys2 = Files.createDirectories(dir.resolve("pkg2/include"));
+        Path build = Files.createDirectories(dir.resolve("build"));
+        Path rsp = Files.createDirectories(build.resolve("CMakeFiles/k.dir"));
+        Files.writeString(rsp.resolve("includes_CUDA.rsp"), "-isystem=\"" + sys1 + "\" -isystem " + sys2 + "\n");
+        Files.writeString(
+                build.resolve("compile_commands.json"),
+                """
+                [{"directory": "%1$s", "file": "../k.cu",
+                  "command": "nvcc -forward-unknown-to-host-compiler --options-file CMakeFiles/k.dir/includes_CUDA.rsp -c ../k.cu"}]
+                """
+                        .formatted(build.toString().replace("\\", "/")));
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        BuildContext k = ctx.buildContext(dir.resolve("k.cu"));
+        assertThat(k.includePaths()).containsExactly(sys1, sys2);
+        assertThat(k.nvccFlags()).containsSubsequence("-isystem=" + sys1, "-isystem=" + sys2);
+    }
+
+    /**
      * Issue 25 (zfp): a .cu file that a target names only under an option that is OFF by default gets a note naming
      * the option to turn on, since it is compiled without its target's flags.
      */

@@ -349,7 +349,8 @@ final class FlagInterpreter {
                         String pre = preIncludeOf(e);
                         ctx.addNvccFlag(
                                 inc != null && r.base != null && !inc.isEmpty() && !shellSyntax(inc)
-                                        ? "-I" + resolve(r.base, inc)
+                                        ? (n.startsWith("isystem") || n.equals("system-include") ? "-isystem=" : "-I")
+                                                + resolve(r.base, inc)
                                         : pre != null && r.base != null && !pre.isEmpty() && !shellSyntax(pre)
                                                 ? "-include=" + resolve(r.base, pre)
                                                 : normalized(e));
@@ -487,6 +488,9 @@ final class FlagInterpreter {
                 || n.equals("maxrregcount")
                 || n.startsWith("I")
                 || n.equals("include-path")
+                // CMake gives an imported target's include directories (MPI, Eigen3, CUDA::cudart) as -isystem
+                || n.startsWith("isystem")
+                || n.equals("system-include")
                 || n.equals("include")
                 || n.equals("pre-include");
     }
