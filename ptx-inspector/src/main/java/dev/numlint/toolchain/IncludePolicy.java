@@ -70,7 +70,9 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
     /**
      * Whether a real path lies inside the include directory of a package installed under {@code /usr/lib} or
      * {@code /usr/lib64}: a path component {@code include} below them, as in Debian's multiarch
-     * {@code /usr/lib/x86_64-linux-gnu/openmpi/include} or {@code /usr/lib/x86_64-linux-gnu/hdf5/serial/include}. Builds
+     * {@code /usr/lib/x86_64-linux-gnu/openmpi/include} or {@code /usr/lib/x86_64-linux-gnu/hdf5/serial/include}, or a
+     * component {@code fortran}: Debian's module directories, {@code /usr/lib/x86_64-linux-gnu/fortran/gfortran-mod-15/openmpi},
+     * which hold a package's {@code mpi.h} beside its modules and which {@code mpif90 --showme:incdirs} gives. Builds
      * name such directories with {@code -I} (from {@code mpicc --showme:incdirs}, {@code pkg-config --cflags}); they are
      * the package manager's header trees, like {@code /usr/include}, and hold no user data. Pass a real path (links
      * resolved): a link inside the scanned tree that leads there is judged by its target.
@@ -80,7 +82,10 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
         for (String top : new String[] {"/usr/lib", "/usr/lib64"}) {
             Path base = Path.of(top);
             if (!p.startsWith(base)) continue;
-            for (Path part : base.relativize(p)) if (part.toString().equals("include")) return true;
+            for (Path part : base.relativize(p)) {
+                String n = part.toString();
+                if (n.equals("include") || n.equals("fortran")) return true;
+            }
         }
         return false;
     }

@@ -202,6 +202,10 @@ class NvccFlagPolicyTest {
                 .isTrue();
         assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib64/mpich/include")))
                 .isTrue();
+        // Debian's Fortran module directories (SPECFEM3D's nvcc commands name one for mpi.h)
+        assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib/x86_64-linux-gnu/fortran/gfortran-mod-15/openmpi")))
+                .isTrue();
+        assertThat(IncludePolicy.packageInclude(Path.of("/home/u/fortran"))).isFalse();
         // the library directory itself, a lookalike name, a climb out and other trees are not
         assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib/x86_64-linux-gnu")))
                 .isFalse();
