@@ -166,7 +166,7 @@ public final class PtxAnalyzer implements Analyzer {
                             + " sets: " + b + " (CMAKE_CUDA_ARCHITECTURES, CUDA_ARCHITECTURES or -arch)"));
         }
         long seconds = (System.nanoTime() - started) / 1_000_000_000L;
-        if (compile && seconds >= SLOW_COMPILE_SECONDS) {
+        if (compile && seconds >= slowCompileSeconds()) {
             sink.notify(new Notification(
                     null,
                     0,
@@ -190,8 +190,13 @@ public final class PtxAnalyzer implements Analyzer {
         }
     }
 
-    /** A PTX layer that takes this long gets a one-line hint about {@code --ptx off}. */
-    static final long SLOW_COMPILE_SECONDS = 30;
+    /**
+     * A PTX layer that takes this long gets a one-line hint about {@code --ptx off} ({@code
+     * -Dnumlint.ptx.slowSeconds}, default 30 s; read per scan).
+     */
+    static long slowCompileSeconds() {
+        return Long.getLong("numlint.ptx.slowSeconds", 30);
+    }
 
     /** Wall-clock limit of one nvcc run ({@code -Dnumlint.nvcc.compileTimeoutMs}, default 300 s). */
     static Duration compileTimeout() {
