@@ -392,6 +392,14 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     })
                     .dialect(dialect)
                     .allConfigurations(run.allConfigurations);
+            // the compile command's forced includes (-include F) come before the first line, as nvcc reads them
+            for (String forced : CommandLineMacros.forcedIncludes(bc)) {
+                HeaderInfo h = headers.header(file, 0, forced, includeDirs, macros, active, dialect, sink, reads);
+                if (h != null) {
+                    macros.putAll(h.macros());
+                    scope.mergeFrom(h.scope());
+                }
+            }
             long t0 = System.nanoTime();
             List<PToken> toks = pp.run(text);
             FindingSink out = sink;
