@@ -22,13 +22,14 @@ final class CommandLineMacros {
     static void read(
             ScanContext ctx, BuildContext bc, Map<String, Preprocessor.Macro> macros, List<Path> dirs, Path file) {
         Preprocessor tmp = new Preprocessor(macros, null);
-        List<String> flags = new ArrayList<>(bc.nvccFlags());
-        // a host compile (.c/.cpp) has no nvcc flags: its -D/-U/-I are the context's preprocessor state
-        if (flags.isEmpty()) {
-            for (String d : bc.defines()) flags.add("-D" + d);
-            for (String u : bc.undefines()) flags.add("-U" + u);
-            for (Path p : bc.includePaths()) flags.add("-I" + p);
-        }
+        // the context's preprocessor state (every -D/-U/-I of the command, host or CUDA), then the nvcc flags in
+        // their order: a host command's list holds only what Clang reads from it (-std, -include), and keyed on an
+        // empty list, a host command with -std lost every -D and -I (gcc -std=c99 -DUSE_FLOAT: 'real' was an int)
+        List<String> flags = new ArrayList<>();
+        for (String d : bc.defines()) flags.add("-D" + d);
+        for (String u : bc.undefines()) flags.add("-U" + u);
+        for (Path p : bc.includePaths()) flags.add("-I" + p);
+        flags.addAll(bc.nvccFlags());
         Path root = ctx.root() == null ? null : ctx.root().toAbsolutePath().normalize();
         for (int i = 0; i < flags.size(); i++) {
             String fl = flags.get(i).strip();
