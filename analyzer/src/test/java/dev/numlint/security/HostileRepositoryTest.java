@@ -633,8 +633,10 @@ class HostileRepositoryTest {
 
     @Test
     void anInterruptedScanLeavesNoTemporaryDirectoryAndNoPartialPtxInTheCache() throws Exception {
-        // several slow compiles: when the first is killed, the workers go on to the next files while numlint exits
-        fake.slowCompile(3);
+        // several slow compiles: when the first is killed, the workers go on to the next files while numlint exits;
+        // each compile takes 10 s, so that on a loaded machine (a JVM that takes seconds to act on SIGINT) none can
+        // finish between the interrupt and the exit (with 3 s, all nine once did at a load average above 10)
+        fake.slowCompile(10);
         for (int i = 0; i < 8; i++) {
             Files.writeString(repo.resolve("k" + i + ".cu"), KERNEL.replace("k(", "k" + i + "("));
         }
@@ -661,6 +663,7 @@ class HostileRepositoryTest {
         Thread.sleep(300);
         new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
         assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        String said = Files.readString(tmp.resolve("interrupted.txt"));
         try (var all = Files.walk(cache)) {
             // what the Clang front end keeps between scans is allowed: the stub headers and the lock file of the
             // precompiled header's slot (an advisory lock, held through the file's channel, not by its existence);
@@ -673,7 +676,7 @@ class HostileRepositoryTest {
                                     || f.getParent().getFileName().toString().startsWith("clang-pch-")
                                             && f.getFileName().toString().endsWith(".lock")))
                             .toList())
-                    .as("files left in the cache")
+                    .as("files left in the cache; the scan said:%n%s", said)
                     .isEmpty();
         }
         if (Files.isDirectory(cache.resolve("tmp"))) {
