@@ -8,6 +8,7 @@ import dev.numlint.testing.TestScanContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,5 +78,52 @@ class CMakeCacheTest {
                 .run(new BuildFlagAnalyzer(new BuildOptions(dir.resolve("build"), null, Map.of("GPU", "0"), null)))
                 .buildContext(dir.resolve("k.cu"));
         assertThat(k.defines()).contains("ON_CPU").doesNotContain("ON_GPU");
+    }
+
+    /**
+     * A flag under an option the project turns ON by default and this configuration's cache turns OFF (NWQ-Sim's
+     * NWQSIM_ENABLE_VQE): the condition is false in this configuration, not by default; the project's own default
+     * still says "by default".
+     */
+    @Test
+    void conditionDecidedByTheCacheIsFalseInThisConfigurationNotByDefault(@TempDir Path dir) throws IOException {
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                project(q CXX)
+                option(WITH_FAST "fast math" ON)
+                option(WITH_LOOSE "loose math" OFF)
+                add_library(q q.cpp)
+                if(WITH_FAST)
+                  target_compile_options(q PRIVATE -ffast-math)
+                endif()
+                if(WITH_LOOSE)
+                  target_compile_options(q PRIVATE -fno-math-errno -ffast-math)
+                endif()
+                """);
+        Files.writeString(dir.resolve("q.cpp"), "double q(double x) { return x / 3.0; }\n");
+        Files.createDirectories(dir.resolve("build"));
+        Files.writeString(
+                dir.resolve("build/CMakeCache.txt"),
+                "WITH_FAST:BOOL=OFF\nCMAKE_HOME_DIRECTORY:INTERNAL="
+                        + dir.toAbsolutePath().normalize() + "\n");
+        TestScanContext ctx = new TestScanContext(dir)
+                .run(new BuildFlagAnalyzer(new BuildOptions(dir.resolve("build"), null, Map.of(), null)));
+        List<dev.numlint.model.Finding> fast = ctx.findings().stream()
+                .filter(f -> f.location().startLine() == 6)
+                .toList();
+        assertThat(fast).isNotEmpty().allSatisfy(f -> {
+            assertThat(f.message()).contains("(false as configured").doesNotContain("by default");
+            assertThat(f.properties().get("condition").toString())
+                    .endsWith("which is false in this configuration (WITH_FAST=OFF, from build/CMakeCache.txt)");
+        });
+        List<dev.numlint.model.Finding> loose = ctx.findings().stream()
+                .filter(f -> f.location().startLine() == 9)
+                .toList();
+        assertThat(loose).isNotEmpty().allSatisfy(f -> {
+            assertThat(f.message()).contains("(false by default");
+            assertThat(f.properties().get("condition").toString())
+                    .endsWith("which is false in the default configuration (WITH_LOOSE=OFF)");
+        });
     }
 }

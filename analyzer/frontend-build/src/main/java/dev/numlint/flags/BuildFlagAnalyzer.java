@@ -411,6 +411,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
                 ? new CMakeCacheFile.Result(Map.of(), null, null)
                 : CMakeCacheFile.forProject(file.getParent(), model.buildDirs, inTree);
         cache.putAll(configured.values());
+        Map<String, String> origins = new LinkedHashMap<>();
+        for (String k : configured.values().keySet()) origins.put(k, ctx.relativize(configured.file()));
         if (configured.problem() != null) {
             rep.sink.notify(new Notification(
                     ctx.relativize(configured.file()),
@@ -435,10 +437,12 @@ public final class BuildFlagAnalyzer implements Analyzer {
                         "--preset " + options.preset() + ": " + pr.error() + "; the defaults are used"));
             }
             cache.putAll(pr.values());
+            for (String k : pr.values().keySet()) origins.put(k, "--preset " + options.preset());
         }
         cache.putAll(options.cmakeDefines());
-        CMakeAudit.Out out =
-                CMakeAudit.audit(file, ctx::relativize, inTree, cache, forced, ctx.maxFileSize(Layer.BUILD_FLAGS));
+        for (String k : options.cmakeDefines().keySet()) origins.put(k, "--cmake-define");
+        CMakeAudit.Out out = CMakeAudit.audit(
+                file, ctx::relativize, inTree, cache, origins, forced, ctx.maxFileSize(Layer.BUILD_FLAGS));
         read.addAll(out.read);
         skippedSubdirs.putAll(out.skippedSubdirectories);
         problems(rep.sink, out.problems);
@@ -527,7 +531,7 @@ public final class BuildFlagAnalyzer implements Analyzer {
         return cond == null
                 ? ""
                 : "; not in the default configuration: added under "
-                        + cond.replace(", which is false in the default configuration", "");
+                        + cond.replaceFirst(", which is false in (the default|this) configuration", "");
     }
 
     // ------------------------------------------------------------------ make

@@ -111,6 +111,9 @@ final class CMakeAudit {
     /** The variable FindCUDA's cuda_include_directories() appends to. */
     static final String CUDA_INCLUDES = "CUDA_NVCC_INCLUDE_DIRS_USER";
 
+    private static final String DEFAULT_FALSE = ", which is false in the default configuration";
+    private static final String CONFIGURED_FALSE = ", which is false in this configuration";
+
     /** Whether a flag is one FindCUDA reads at a cuda_add_* call (its value then, not the directory's last one). */
     static boolean findCudaScoped(FlagTok t) {
         return t.via().startsWith("CUDA_NVCC_FLAGS") || t.via().equals("cuda_include_directories");
@@ -210,7 +213,25 @@ final class CMakeAudit {
             Map<String, String> cache,
             String forced,
             long maxBytes) {
+        return audit(file, relativize, inTree, cache, Map.of(), forced, maxBytes);
+    }
+
+    /**
+     * As {@link #audit(Path, Function, java.util.function.Predicate, Map, String, long)}, with where the configured
+     * build gives each cache value ({@code origins}: "build/CMakeCache.txt", "--cmake-define"): a condition such a
+     * value decides is false "in this configuration", one the project's defaults decide "in the default
+     * configuration".
+     */
+    static Out audit(
+            Path file,
+            Function<Path, String> relativize,
+            java.util.function.Predicate<Path> inTree,
+            Map<String, String> cache,
+            Map<String, String> origins,
+            String forced,
+            long maxBytes) {
         CMakeAudit a = new CMakeAudit(relativize, inTree);
+        a.conditions.cacheOrigin.putAll(origins);
         a.maxBytes = maxBytes;
         a.currentDir = file.getParent();
         String dir = a.currentDir.toString();
@@ -385,7 +406,7 @@ final class CMakeAudit {
                 return;
             }
             String first = (b.condition() != null ? b.condition() : b.skip() != null ? b.skip() : "if()")
-                    .replaceFirst(", which is (false|true) in the default configuration.*$", "")
+                    .replaceFirst(", which is (false|true) in (the default|this) configuration.*$", "")
                     .replaceFirst(" \\(value unknown\\)$", "")
                     .replaceFirst("^(the else branch of |elseif\\(.*\\) after )", "");
             if (b.anyTrue()) {
@@ -580,7 +601,9 @@ final class CMakeAudit {
                     1,
                     anyTrue,
                     anyUnknown,
-                    desc + ", which is false in the default configuration" + conditions.lastDecisive());
+                    desc
+                            + (conditions.lastOrigin() != null ? CONFIGURED_FALSE : DEFAULT_FALSE)
+                            + conditions.lastDecisive());
             default -> new Block(name, desc + " (value unknown)", fi, line, 0, anyTrue, anyUnknown, null);
         };
     }

@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -81,6 +82,11 @@ final class CMakeCondition {
     private final Predicate<Path> inTree;
     /** Names given with --cmake-define or by a preset. */
     final Set<String> cacheGiven = new HashSet<>();
+    /**
+     * Where the configured build gives a cache value (a configured build directory's {@code CMakeCache.txt}, a preset,
+     * {@code --cmake-define}), by name: a condition it decides is false in this configuration, not by default.
+     */
+    final Map<String, String> cacheOrigin = new HashMap<>();
     /** Functions and macros the project defines (for COMMAND). */
     final Set<String> commands = new HashSet<>();
     /** Variables (and their values) that decided a known condition. */
@@ -90,6 +96,8 @@ final class CMakeCondition {
     private final Set<String> unknownPrefixes = new HashSet<>();
     private final List<String> used = new ArrayList<>();
     private String last = "";
+    /** Where the configured build gives the value of a variable that decided the last condition, or null. */
+    private String lastOrigin;
 
     CMakeCondition(Map<String, PosText> vars, Predicate<Path> inTree) {
         this.vars = vars;
@@ -128,6 +136,14 @@ final class CMakeCondition {
         return last;
     }
 
+    /**
+     * Where the configured build gives a value that decided the last condition ("build/CMakeCache.txt"), or null
+     * when the project's own defaults decided it.
+     */
+    String lastOrigin() {
+        return lastOrigin;
+    }
+
     private record A(String text, boolean quoted) {}
 
     /** 1 true, 0 false, 2 unknown. */
@@ -158,9 +174,13 @@ final class CMakeCondition {
             r = 2;
         }
         StringBuilder sb = new StringBuilder();
+        lastOrigin = null;
         for (String u : used) {
             sb.append(sb.length() == 0 ? " (" : ", ").append(u);
+            String origin = cacheOrigin.get(u.substring(0, u.indexOf('=')));
+            if (origin != null && lastOrigin == null) lastOrigin = origin;
         }
+        if (lastOrigin != null) sb.append(", from ").append(lastOrigin);
         last = sb.length() == 0 ? "" : sb.append(')').toString();
         return r;
     }

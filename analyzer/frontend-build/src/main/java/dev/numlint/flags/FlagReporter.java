@@ -224,7 +224,8 @@ final class FlagReporter {
 
     /**
      * A build-file condition as the message shows it: the position it names ("... at src/Makefile:94") becomes a
-     * related location, "which is false in the default configuration" becomes "(false by default)", "Makefile target
+     * related location, "which is false in the default configuration" becomes "(false by default)" ("which is false
+     * in this configuration", decided by a value the configured build gives: "(false as configured)"), "Makefile target
      * 'debug' (not built by the default goal 'all')" becomes "Makefile target 'debug'", and the rest is quoted
      * shortened. The full text stays the finding's property {@code condition}.
      */
@@ -232,7 +233,7 @@ final class FlagReporter {
         private static final java.util.regex.Pattern AT =
                 java.util.regex.Pattern.compile(" at ([^\\s,]+?):(\\d+)(?=[,\\s)]|$)");
         private static final java.util.regex.Pattern VERDICT = java.util.regex.Pattern.compile(
-                "^(.*?)( \\((?:false|true|not taken) by default[^)]*\\)| \\(value unknown\\))$");
+                "^(.*?)( \\((?:false|true|not taken) (?:by default|as configured)[^)]*\\)| \\(value unknown\\))$");
 
         static Condition of(String condition) {
             String t = condition;
@@ -243,6 +244,8 @@ final class FlagReporter {
                 t = t.substring(0, m.start()) + t.substring(m.end());
             }
             t = t.replaceAll(", which is (false|true|not taken) in the default configuration", " ($1 by default)")
+                    .replaceAll(", which is (false|true) in this configuration", " ($1 as configured)")
+                    .replaceFirst("\\((false|true) as configured\\) \\((.*)\\)$", "($1 as configured: $2)")
                     .replace(", whose value numlint cannot know", " (value unknown)")
                     .replaceFirst("\\((false|true) by default\\) \\((.*)\\)$", "($1 by default: $2)")
                     .replaceFirst("\\(not taken by default\\) \\(an earlier branch is\\)$", "(not taken by default)")

@@ -76,6 +76,32 @@ final class MakeFlags {
         }
     }
 
+    /** Automake's compile commands: {@code COMPILE = $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) ...}. */
+    private static final List<String> COMPILE_RECIPES = List.of("COMPILE", "CXXCOMPILE", "LTCOMPILE", "LTCXXCOMPILE");
+
+    private static final Pattern REFERENCE = Pattern.compile("\\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]");
+
+    /**
+     * The variables a Makefile's compile command names ({@code COMPILE = $(CC) $(DEFS) $(DEFAULT_INCLUDES)
+     * $(INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS)}, as automake writes it): what the recipe passes
+     * the compiler besides the flag variables, such as {@code DEFS = -DHAVE_CONFIG_H}.
+     */
+    static Set<String> compileRecipeVariables(Scope scope) {
+        Set<String> out = new java.util.HashSet<>();
+        for (String c : COMPILE_RECIPES) {
+            Var v = scope.get(c);
+            if (v == null) continue;
+            java.util.regex.Matcher m = REFERENCE.matcher(v.value().text);
+            while (m.find()) out.add(m.group(1));
+        }
+        return out;
+    }
+
+    /** Tokens of a variable a compile command names ({@link #compileRecipeVariables}): flags for every language. */
+    void recipeTokens(PosText value, String name, List<FlagTok> into) {
+        for (PosText w : ShellWords.split(value)) add(into, w, FlagTok.Lang.ANY, name, null);
+    }
+
     private void add(List<FlagTok> into, PosText w, FlagTok.Lang lang, String via, String cond) {
         if (w.text.isEmpty() || w.fileAt(0) < 0 || w.text.contains(UNKNOWN)) return;
         String written = conditionals.writtenUnder(w.fileAt(0), w.lineAt(0));

@@ -89,15 +89,16 @@ final class MakeGoal {
         }
         // the flag variables as the goal sees them: context of sources no command of the chain names
         Scope goalScope = goal == null ? db.global : scopeFor(List.of(goal));
+        Set<String> recipeVars = MakeFlags.compileRecipeVariables(goalScope);
         for (String name : new TreeSet<>(allNames(goalScope))) {
             Var v = goalScope.get(name);
-            if (!MakeFlags.isFlagVar(name) && !MakeFlags.COMPILER_VARS.contains(name)) continue;
+            boolean recipe = recipeVars.contains(name);
+            if (!MakeFlags.isFlagVar(name) && !MakeFlags.COMPILER_VARS.contains(name) && !recipe) continue;
             try {
-                flags.tokens(
-                        v.recursive() ? eval.expand(v.value(), goalScope, null, 0) : v.value(),
-                        name,
-                        null,
-                        out.variables);
+                PosText value = v.recursive() ? eval.expand(v.value(), goalScope, null, 0) : v.value();
+                if (recipe && !MakeFlags.isFlagVar(name) && !MakeFlags.COMPILER_VARS.contains(name))
+                    flags.recipeTokens(value, name, out.variables);
+                else flags.tokens(value, name, null, out.variables);
             } catch (MakeBudget.OverBudget e) {
                 notices.notFullyEvaluated(0, 0, e.getMessage());
             }

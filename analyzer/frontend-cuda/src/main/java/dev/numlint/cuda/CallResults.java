@@ -145,7 +145,7 @@ final class CallResults {
         List<FileScope.FuncSig> sigs = scope.functions.get(shortName);
         if (sigs == null && b.cls != null) {
             CType mt = b.cls.methods.get(shortName);
-            if (mt != null) return ValueModel.leafCall(mt, args);
+            if (mt != null) return ValueModel.codeCall(mt, args);
         }
         if (sigs != null) {
             FileScope.FuncSig sig = null;
@@ -179,7 +179,7 @@ final class CallResults {
                                 false);
                     }
                 }
-                return ValueModel.drawResult(ValueModel.leafCall(sig.ret(), args), shortName, scope);
+                return ValueModel.drawResult(ValueModel.codeCall(sig.ret(), args), shortName, scope);
             }
         }
         return E.UNKNOWN;

@@ -786,7 +786,7 @@ final class FunctionAnalyzer {
                 StructInfo s = body.scope.structs.get(bt.name);
                 if (s != null) {
                     CType rt = s.methods.get(m.qualifiedName().getStop().getText());
-                    if (rt != null) return ValueModel.leafCall(rt, args);
+                    if (rt != null) return ValueModel.codeCall(rt, args);
                 }
             }
         } else {

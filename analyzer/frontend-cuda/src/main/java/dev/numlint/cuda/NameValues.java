@@ -44,7 +44,8 @@ final class NameValues {
             r.lo = reaching != null ? reaching[0] : l.lo;
             r.hi = reaching != null ? reaching[1] : l.hi;
             r.intMag = l.intBound;
-            r.set = l.values;
+            double[] values = reach.values(l);
+            r.set = values != null ? values : l.values;
             if (l.cval != null) {
                 r.cval = l.cval;
                 r.fpLeaf = false;

@@ -21,7 +21,8 @@ import org.antlr.v4.runtime.tree.TerminalNode;
 
 /**
  * Reaching definitions of intervals ({@link Intervals}) while {@link FunctionAnalyzer} walks a body: for a local of
- * arithmetic type, the interval of the definition that reaches the walk's current point, where the walk knows it. The
+ * arithmetic type, the interval of the definition that reaches the walk's current point, where the walk knows it,
+ * and the few exact values ({@link E#set}) the reaching definitions take where they are known (their union at a join). The
  * walk follows the structured control flow: an assignment statement {@code x = e;} gives {@code x} the interval of
  * {@code e}; any other write (a compound assignment, an increment, a nested or conditional assignment, {@code x}
  * passed to a function that is not a math builtin) forgets it; the two branches of an if join (the union of their
@@ -131,7 +132,17 @@ final class ReachingDefinitions {
 
     /** The interval of the definition of {@code l} that reaches the walk's point, or null. */
     double[] interval(Local l) {
-        return reach.get(l);
+        double[] r = reach.get(l);
+        return r == null || r.length == 2 ? r : new double[] {r[0], r[1]};
+    }
+
+    /**
+     * The few exact values ({@link E#set}) the definitions of {@code l} that reach the walk's point take (0.0 set
+     * before an if, 1.0 in one branch: 0 or 1), or null when one of them is not known to be few.
+     */
+    double[] values(Local l) {
+        double[] r = reach.get(l);
+        return r == null || r.length == 2 ? null : java.util.Arrays.copyOfRange(r, 2, r.length);
     }
 
     boolean isEmpty() {
@@ -153,7 +164,17 @@ final class ReachingDefinitions {
             reach.remove(l);
             return;
         }
-        reach.put(l, new double[] {held.lo, held.hi});
+        reach.put(l, entry(held.lo, held.hi, ValueSets.converted(ValueSets.of(v), l.type)));
+    }
+
+    /** A reaching definition: its interval, then its few exact values when they are known. */
+    private static double[] entry(double lo, double hi, double[] values) {
+        if (values == null) return new double[] {lo, hi};
+        double[] r = new double[values.length + 2];
+        r[0] = lo;
+        r[1] = hi;
+        System.arraycopy(values, 0, r, 2, values.length);
+        return r;
     }
 
     /** Forgets the reaching definitions of these names. */
@@ -268,9 +289,13 @@ final class ReachingDefinitions {
         all.addAll(reach.keySet());
         all.addAll(other.keySet());
         for (Local l : all) {
-            double[] a = reach.getOrDefault(l, new double[] {l.lo, l.hi});
-            double[] b = other.getOrDefault(l, new double[] {l.lo, l.hi});
-            reach.put(l, new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+            double[] a = reach.getOrDefault(l, entry(l.lo, l.hi, l.values));
+            double[] b = other.getOrDefault(l, entry(l.lo, l.hi, l.values));
+            double[] values = a.length == 2 || b.length == 2
+                    ? null
+                    : ValueSets.union(
+                            java.util.Arrays.copyOfRange(a, 2, a.length), java.util.Arrays.copyOfRange(b, 2, b.length));
+            reach.put(l, entry(Math.min(a[0], b[0]), Math.max(a[1], b[1]), values));
         }
     }
 

@@ -328,6 +328,30 @@ final class ValueModel {
         return r;
     }
 
+    /**
+     * The result of a call of a function of the code ({@link #leafCall}): floating data also when it is handed memory
+     * to read, a pointer (other than to characters: a name, a format) or a structure ({@code cmaes_Get(&evo,
+     * "dimension")} returns a double read from {@code evo}).
+     */
+    static E codeCall(CType t, List<E> args) {
+        E r = leafCall(t, args);
+        if (!r.type.isFpScalar() || r.fpLeaf) return r;
+        for (E a : args) {
+            CType at = a.type;
+            boolean memory = at != null
+                    && (at.kind == CType.Kind.STRUCT
+                            || at.kind == CType.Kind.POINTER
+                                    && (at.elem == null || at.elem.kind != CType.Kind.INT || at.elem.size != 1));
+            if (memory) {
+                r.fpLeaf = true;
+                r.f32Leaf = r.type.kind == CType.Kind.FLOAT;
+                r.dblVar = r.type.kind == CType.Kind.DOUBLE;
+                break;
+            }
+        }
+        return r;
+    }
+
     /** A floating random draw (curand_uniform(&s), rand_uniform01(t)) is floating data whatever its arguments. */
     static E drawResult(E r, String name, FileScope scope) {
         if (r.type.isFpScalar() && RandomDraws.draws(name, scope)) {

@@ -278,10 +278,47 @@ final class ClangSyntax {
 
     /**
      * Whether the value of {@code e} holds floating data: a floating variable, parameter, member or element read, a
-     * floating call of such data or of no argument, or a random draw; not a constant, and not integers converted to a
+     * floating call of such data, of no argument or of memory it reads through a pointer, array, reference or
+     * structure ({@code cmaes_Get(&evo, "dimension")} returns a double read from {@code evo}), or a random draw; not a
+     * constant, and not integers converted to a
      * floating type ({@code (float)n / 256.0f} is integer data in float), as the hand-written front end's
      * {@code fpLeaf}.
      */
+    /** Math functions that write through their pointer arguments. */
+    private static final java.util.Set<String> OUT_PARAM_MATH = java.util.Set.of(
+            "frexp",
+            "frexpf",
+            "frexpl",
+            "modf",
+            "modff",
+            "modfl",
+            "remquo",
+            "remquof",
+            "remquol",
+            "sincos",
+            "sincosf",
+            "sincospi",
+            "sincospif",
+            "lgamma_r",
+            "lgammaf_r");
+
+    /**
+     * Whether a call's argument hands it memory to read: a pointer (not a string literal), an array, a reference or a
+     * structure.
+     */
+    private static boolean readsMemory(ClangNode a) {
+        ClangNode x = a;
+        while (x != null && x.kind == CXCursor_UnexposedExpr && x.children.size() == 1) x = x.children.get(0);
+        if (x == null || x.kind == CXCursor_StringLiteral) return false;
+        int k = a.canonKind;
+        return k == CXType_Pointer
+                || k == CXType_ConstantArray
+                || k == CXType_IncompleteArray
+                || k == CXType_LValueReference
+                || k == CXType_RValueReference
+                || k == CXType_Record;
+    }
+
     static boolean floatData(ClangNode e) {
         if (e == null || e.value != null) return false;
         boolean fp = floating(e.canonKind) || e.canonKind == CXType_Complex;
@@ -291,7 +328,9 @@ final class ClangSyntax {
             if (e.spelling.equals("operator[]") || e.spelling.equals("operator()")) return true;
             List<ClangNode> args = arguments(e);
             if (args.isEmpty() || dev.numlint.knowledge.RandomGenerators.isGenerator(callee(e))) return true;
-            for (ClangNode a : args) if (floatData(a)) return true;
+            // a math function's out-parameter (frexp's exponent, sincos's results) is written, not read
+            boolean outParams = OUT_PARAM_MATH.contains(callee(e).replace("std::", ""));
+            for (ClangNode a : args) if (floatData(a) || !outParams && readsMemory(a)) return true;
             return false;
         }
         if (e.kind == CXCursor_DeclRefExpr

@@ -11,7 +11,8 @@ import java.util.TreeSet;
  * Floating values known to take one of a few exact values: a constant, {@code copysign(c, x)} with constant c (±c
  * whatever x is), a comparison or a bool converted to a number (0 or 1), a conditional between such values
  * ({@code (u > 0) ? 1 : 0}), a sum, difference, product or negation of such values computed without rounding
- * ({@code 0.5*(1.0 + copysign(1.0, u))} is 0 or 1), and a local whose only definition is one of these. A product by a
+ * ({@code 0.5*(1.0 + copysign(1.0, u))} is 0 or 1), and a local whose every definition is one of these (set to 0.0
+ * or 1.0 in the branches of an if: the union of their values). A product by a
  * factor whose every value is zero or a power of two is exact (barring overflow and underflow, which an fma shares),
  * so fusing it into an fma changes nothing, as a product by a constant power of two.
  */
@@ -94,9 +95,43 @@ final class ClangValueSets {
         }
         if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && depth > 0) {
             ClangNode def = ClangWholeNumbers.onlyDefinition(x.refUsr, fn);
-            return def == null ? null : values(def, fn, depth - 1);
+            if (def != null) return values(def, fn, depth - 1);
+            // every definition reaching a read is one of the local's definitions: the union of their values
+            TreeSet<Double> out = new TreeSet<>();
+            for (ClangNode d : everyDefinition(x.refUsr, fn)) {
+                TreeSet<Double> v = values(d, fn, depth - 1);
+                if (v == null) return null;
+                out.addAll(v); // each converted to the local's type (the initializer's or assignment's cast)
+                if (out.size() > MAX) return null;
+            }
+            return out.isEmpty() ? null : out;
         }
         return null;
+    }
+
+    /**
+     * The values stored into a local of {@code fn}: its initializer and the right-hand side of each plain assignment
+     * ({@code double e = 0.0; if (c) e = 1.0;}); empty when it is written otherwise (a compound assignment, an
+     * increment), declared without an initializer, a parameter or a global, or aliased (its address taken, a
+     * reference bound to it, passed to a call). Whatever definition reaches a read is one of these.
+     */
+    private static java.util.List<ClangNode> everyDefinition(String usr, ClangUnit.Function fn) {
+        ClangBodyIndex.Variable v = ClangBodyIndex.of(fn).of(usr);
+        if (v.decls().isEmpty()) return java.util.List.of();
+        java.util.List<ClangNode> out = new java.util.ArrayList<>();
+        for (ClangNode d : v.decls()) {
+            if (d.kind != CXCursor_VarDecl || d.children.isEmpty()) return java.util.List.of();
+            ClangNode init = d.children.get(d.children.size() - 1);
+            if (!clang_isExpressionKind(init.kind)) return java.util.List.of();
+            out.add(init);
+        }
+        for (ClangNode w : v.writes()) {
+            if (w.kind != CXCursor_BinaryOperator || !w.spelling.equals("=") || w.children.size() != 2)
+                return java.util.List.of();
+            out.add(w.children.get(1));
+        }
+        for (ClangNode r : v.refs()) if (aliases(r)) return java.util.List.of();
+        return out;
     }
 
     private static boolean logical(String op) {
