@@ -120,6 +120,9 @@ public final class Scanner {
                 : Executors.newCachedThreadPool(daemon("numlint-analyzer"));
         try {
             Context ctx = new Context(shared, pool);
+            // each analyzer learns its files before the first phase: a slow start of its own overlaps the phases before
+            for (Analyzer a : options.analyzers)
+                a.prepare(new AnalyzerRun(ctx, a, 0, progress), accepted(a, ok, shared));
             if (options.ptxRequested == PtxMode.AUTO
                     && options.nvcc == null
                     && ok.stream().anyMatch(f -> f.getFileName().toString().endsWith(".cu"))) {
