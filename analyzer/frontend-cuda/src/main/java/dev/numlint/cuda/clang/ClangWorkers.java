@@ -7,6 +7,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -343,6 +344,12 @@ public final class ClangWorkers {
                     // the precompiled CUDA headers (ClangPch): on unless the scan's process switched them off
                     "-Dnumlint.clang.pch=" + ClangPch.enabled(),
                     "-Dnumlint.clang.oneWalk=" + ClangParser.ONE_WALK));
+            // -Dnumlint.clang.workerArchive=FILE: a class-data sharing archive of the worker's classes, made by the
+            // ./numlint launcher for this jar (a worker starts about 0.1 s sooner); one that does not match is ignored
+            String archive = System.getProperty("numlint.clang.workerArchive", "");
+            if (!archive.isBlank() && Files.isRegularFile(Path.of(archive))) {
+                a.add("-XX:SharedArchiveFile=" + Path.of(archive).toAbsolutePath());
+            }
             // -Dnumlint.clang.workerOptions="...": JVM options of the workers, e.g. a flight recording to profile them
             for (String o :
                     System.getProperty("numlint.clang.workerOptions", "").trim().split("\\s+")) {
