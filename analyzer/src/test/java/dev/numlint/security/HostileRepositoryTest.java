@@ -664,15 +664,24 @@ class HostileRepositoryTest {
         try (var all = Files.walk(cache)) {
             // what the Clang front end keeps between scans is allowed: the stub headers and the lock file of the
             // precompiled header's slot (an advisory lock, held through the file's channel, not by its existence);
-            // a temporary or a partial file is not
-            assertThat(all.filter(f -> !Files.isDirectory(f))
-                            .filter(f -> !(f.getParent()
-                                            .getFileName()
-                                            .toString()
-                                            .startsWith("clang-stubs-")
-                                    || f.getParent().getFileName().toString().startsWith("clang-pch-")
-                                            && f.getFileName().toString().endsWith(".lock")))
-                            .toList())
+            // and the analysis cache's entries of the files analyzed before the interrupt (the Clang workers start
+            // with the scan, so the source layer may finish a file first), each whole: a temporary or a partial file
+            // is not
+            List<Path> left = all.filter(f -> !Files.isDirectory(f))
+                    .filter(f -> !(f.getParent().getFileName().toString().startsWith("clang-stubs-")
+                            || f.getParent().getFileName().toString().startsWith("clang-pch-")
+                                    && f.getFileName().toString().endsWith(".lock")))
+                    .toList();
+            List<Path> entries = left.stream()
+                    .filter(f -> f.getParent().equals(cache.resolve("source")))
+                    .filter(f -> f.getFileName().toString().matches("[0-9a-f]{64}\\.json"))
+                    .toList();
+            for (Path e : entries) {
+                assertThat(new ObjectMapper().readTree(e.toFile()).has("findings"))
+                        .as("a whole analysis cache entry: " + e)
+                        .isTrue();
+            }
+            assertThat(left.stream().filter(f -> !entries.contains(f)).toList())
                     .as("files left in the cache")
                     .isEmpty();
         }
