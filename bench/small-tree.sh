@@ -49,7 +49,7 @@ tidy() {
   echo "$w $c"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) printf "-"; else if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 "$NEW" --version >/dev/null
 if [ -n "$OLD" ]; then "$OLD" --version >/dev/null; fi
