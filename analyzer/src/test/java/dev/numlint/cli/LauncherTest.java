@@ -28,6 +28,9 @@ class LauncherTest {
     record Result(int code, String out, String err) {}
 
     private Path bin;
+    /** The launcher's class-data archives (NUMLINT_CDS_DIR): the user's cache directory, not the tree. */
+    private Path cdsDir;
+
     private String pathOverride;
 
     private void setUp(String mvnBody) throws IOException {
@@ -42,6 +45,7 @@ class LauncherTest {
         Files.writeString(tree.resolve("analyzer/pom.xml"), "<project/>\n");
         Files.writeString(tree.resolve("analyzer/src/main/A.java"), "class A {}\n");
         bin = Files.createDirectories(tree.resolve("bin"));
+        cdsDir = tree.resolve("home/.cache/numlint/cds");
         script(bin.resolve("mvn"), mvnBody);
         // java: creates the class-data archive it is asked for, else prints its arguments
         script(
@@ -98,6 +102,7 @@ class LauncherTest {
         pb.environment().put("PATH", pathOverride != null ? pathOverride : bin + ":/usr/bin:/bin");
         pb.environment().put("JAVA", bin.resolve("java").toString());
         pb.environment().remove("NUMLINT_MVN_ARGS");
+        pb.environment().put("NUMLINT_CDS_DIR", cdsDir.toString());
         return pb.start();
     }
 
@@ -159,6 +164,30 @@ class LauncherTest {
         Path release = Path.of("src/release/bin");
         assertThat(Files.readString(release.resolve("numlint"))).contains("-XX:+UseSerialGC");
         assertThat(Files.readString(release.resolve("numlint.cmd"))).contains("-XX:+UseSerialGC");
+    }
+
+    @Test
+    void theClassDataArchiveIsMadeInTheUsersCacheAndNotInTheInstall() throws Exception {
+        setUp(SLOW_BUILD);
+        Result scan = finish(start("scan", "."));
+        assertThat(scan.code()).as(scan.err()).isZero();
+        List<Path> archives;
+        try (var s = Files.list(cdsDir)) {
+            archives = s.toList();
+        }
+        assertThat(archives).hasSize(1);
+        assertThat(archives.get(0).getFileName().toString()).startsWith("scan-").endsWith(".jsa");
+        assertThat(scan.out()).contains("-XX:SharedArchiveFile=" + archives.get(0));
+        try (var s = Files.walk(tree.resolve("analyzer"))) {
+            assertThat(s.filter(p -> p.toString().endsWith(".jsa")).toList()).isEmpty();
+        }
+        // a cache directory that cannot be made: numlint runs without an archive, and says nothing
+        Files.writeString(tree.resolve("home/file"), "");
+        cdsDir = tree.resolve("home/file/cds");
+        Result without = finish(start("scan", "."));
+        assertThat(without.code()).as(without.err()).isZero();
+        assertThat(without.err()).isEmpty();
+        assertThat(without.out()).contains("-jar").doesNotContain("SharedArchiveFile");
     }
 
     @Test

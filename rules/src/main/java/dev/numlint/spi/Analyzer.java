@@ -49,6 +49,14 @@ public interface Analyzer {
     void analyze(ScanContext ctx, List<Path> files, FindingSink sink);
 
     /**
+     * Called once per scan, on the scan's thread, when the scan has found the files it will give this analyzer
+     * ({@code files}, absolute paths; their build context not read yet) and before its first phase runs: an analyzer
+     * may begin in the background what those files will need and is slow to start, so that it overlaps the phases
+     * before its own. It reports nothing and must not throw; the default does nothing.
+     */
+    default void prepare(ScanContext ctx, List<Path> files) {}
+
+    /**
      * This analyzer configured with the build-model options of the scan ({@code -p}, {@code --make-target},
      * {@code --cmake-define}, {@code --preset}); an analyzer that reads no build model returns itself.
      */

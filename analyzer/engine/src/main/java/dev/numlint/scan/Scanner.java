@@ -120,6 +120,11 @@ public final class Scanner {
                 : Executors.newCachedThreadPool(daemon("numlint-analyzer"));
         try {
             Context ctx = new Context(shared, pool);
+            // each analyzer is told its files before the first phase (a slow start of its own overlaps those before)
+            List<Path> first = shared.files;
+            Map<Analyzer, List<Path>> found = new java.util.LinkedHashMap<>();
+            for (Analyzer a : options.analyzers) found.put(a, accepted(a, first, shared));
+            found.forEach((a, fs) -> a.prepare(new AnalyzerRun(ctx, a, 0, progress), fs));
             if (options.ptxRequested == PtxMode.AUTO
                     && options.nvcc == null
                     && ok.stream().anyMatch(f -> f.getFileName().toString().endsWith(".cu"))) {
@@ -142,7 +147,7 @@ public final class Scanner {
                 List<Path> files = shared.files;
                 List<Future<?>> running = new ArrayList<>();
                 for (Analyzer a : phase.getValue()) {
-                    List<Path> accepted = accepted(a, files, shared);
+                    List<Path> accepted = files == first ? found.get(a) : accepted(a, files, shared);
                     handled.addAll(accepted);
                     progress.add(accepted.size());
                     running.add(runners.submit(() -> runAnalyzer(a, accepted, ctx, progress)));

@@ -243,6 +243,24 @@ public final class CudaSourceAnalyzer implements Analyzer {
         if (undefined != null) sink.notify(undefined);
     }
 
+    /**
+     * A scan that will parse C, C++ or CUDA files with Clang starts its workers now, while the build files are read
+     * (docs/frontend/speed-session23.md): one per compiled unit, at most one per core. Only when every file will be
+     * parsed: the analysis cache holds no entry (a re-scan may take every file from it and start no worker).
+     */
+    @Override
+    public void prepare(ScanContext ctx, List<Path> files) {
+        try {
+            long units =
+                    files.stream().filter(f -> !isHeader(f) && !isFragment(f)).count();
+            if (files.isEmpty() || !SourceCache.empty(ctx)) return;
+            dev.numlint.cuda.clang.ClangFrontEnd.prestart(
+                    ctx, (int) Math.max(1, Math.min(units, dev.numlint.model.Cores.available())));
+        } catch (RuntimeException e) {
+            // the workers start at the first parse, as without this
+        }
+    }
+
     /** A header (.cuh, .h, .hpp): compiled only as part of the files that include it. */
     static boolean isHeader(Path f) {
         return SourceKinds.isHeader(f);

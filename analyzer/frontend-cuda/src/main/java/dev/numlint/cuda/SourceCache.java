@@ -96,6 +96,23 @@ final class SourceCache {
         return new SourceCache(ctx.cacheDir().toAbsolutePath().normalize().resolve("source"), k.digest());
     }
 
+    /**
+     * Whether a scan with {@code ctx} finds no entry in the analysis cache (the cache is off, or its directory holds
+     * no entry of any scan): then every file it analyzes is parsed.
+     */
+    static boolean empty(ScanContext ctx) {
+        if (!Boolean.parseBoolean(System.getProperty("numlint.cuda.cache", "true")) || ctx.cacheDir() == null) {
+            return true;
+        }
+        Path dir = ctx.cacheDir().toAbsolutePath().normalize().resolve("source");
+        if (!Files.isDirectory(dir)) return true;
+        try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Every rule's state that changes what a check reports: enabled, level, options. */
     private static String rules(ScanContext ctx) {
         StringBuilder sb = new StringBuilder();

@@ -91,6 +91,22 @@ public final class ClangFrontEnd {
         return fe;
     }
 
+    /**
+     * Starts up to {@code workers} Clang workers in the background ({@link ClangWorkers#prestart}) for a scan that will
+     * parse C, C++ or CUDA files in them; nothing when its front end would not use workers (legacy, libclang in this
+     * process, the bindings or natives missing, or libclang known not to load in a worker).
+     */
+    public static void prestart(ScanContext ctx, int workers) {
+        Mode mode;
+        try {
+            mode = Mode.of(ctx.setting("frontend").orElse(System.getProperty("numlint.frontend", "auto")));
+        } catch (IllegalArgumentException bad) {
+            return; // the scan reports the setting
+        }
+        if (mode == Mode.LEGACY || Boolean.getBoolean("numlint.clang.inProcess") || Libclang.missing() != null) return;
+        ClangWorkers.SHARED.prestart(workers);
+    }
+
     /** Whether the hand-written front end leaves the functions of a file Clang read to Clang ({@link #alone}). */
     public boolean alone() {
         return active && alone;

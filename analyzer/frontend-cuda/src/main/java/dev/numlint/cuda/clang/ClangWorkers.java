@@ -7,6 +7,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -28,7 +29,8 @@ import java.util.concurrent.TimeUnit;
  * Workers are reused file after file and across scans of one process (an idle one ends after
  * {@value #IDLE_MS} ms), at most {@code -Dnumlint.clang.workers} at once (default: the cores, at most 4). A crash,
  * out-of-memory or timeout of a worker costs the file it was parsing: that file's unit is a failure with the reason,
- * and the next file gets a fresh worker.
+ * and the next file gets a fresh worker. A scan that knows it will parse can start workers ahead of its first parse
+ * ({@link #prestart}), so that their start overlaps its earlier phases.
  */
 public final class ClangWorkers {
     static final int DEFAULT_MEMORY_MB = 3072;
@@ -64,6 +66,9 @@ public final class ClangWorkers {
     });
 
     private final ArrayDeque<Worker> idle = new ArrayDeque<>();
+    /** Workers started ahead of the first parse ({@link #prestart}), in the order a parse takes them. */
+    private final ArrayDeque<java.util.concurrent.CompletableFuture<Worker>> starting = new ArrayDeque<>();
+
     private final Semaphore slots = new Semaphore(maxWorkers(), true);
     private volatile String unavailable;
     private final java.util.concurrent.atomic.AtomicInteger startFailures =
@@ -109,11 +114,9 @@ public final class ClangWorkers {
         try {
             w = take();
             if (w == null) {
-                long t0 = System.nanoTime();
+                java.util.concurrent.CompletableFuture<Worker> early = takeStarting();
                 try {
-                    w = Worker.start();
-                    STARTS.incrementAndGet();
-                    START_NANOS.addAndGet(System.nanoTime() - t0);
+                    w = early != null ? started(early) : timedStart();
                 } catch (Unavailable u) {
                     unavailable = u.getMessage();
                     return ClangUnit.unavailable(file, unavailable);
@@ -150,13 +153,97 @@ public final class ClangWorkers {
         return idle.pollFirst();
     }
 
+    private synchronized java.util.concurrent.CompletableFuture<Worker> takeStarting() {
+        return starting.pollFirst();
+    }
+
+    /** {@link Worker#start}, counted and timed. */
+    private static Worker timedStart() throws IOException, Unavailable {
+        long t0 = System.nanoTime();
+        Worker w = Worker.start();
+        STARTS.incrementAndGet();
+        START_NANOS.addAndGet(System.nanoTime() - t0);
+        dev.numlint.model.Timings.since("clang worker started", t0);
+        return w;
+    }
+
+    /**
+     * The worker of a start begun by {@link #prestart}, once it has started (as long as a start of the caller's own
+     * would take); its failure is thrown here, to the parse that took it, as that parse's own start would throw it.
+     */
+    private static Worker started(java.util.concurrent.CompletableFuture<Worker> early)
+            throws IOException, Unavailable {
+        try {
+            return early.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof Unavailable u) throw u;
+            if (e.getCause() instanceof IOException io) throw io;
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw e;
+        }
+    }
+
+    /**
+     * Starts workers in the background, up to {@code n} in all with those idle, busy or starting (at most
+     * {@code -Dnumlint.clang.workers}): for a scan that will parse files, so that the workers' start (a JVM, libclang
+     * loaded) overlaps the scan's earlier phases instead of following them. The next parses take these workers (waiting
+     * for a start still under way rather than starting another); a start that failed is reported by the parse that
+     * takes it, as its own start would have failed. Nothing starts once libclang is known not to load in a worker.
+     */
+    void prestart(int n) {
+        if (unavailable != null) return;
+        synchronized (this) {
+            int busy = maxWorkers() - slots.availablePermits();
+            int want = Math.min(n, maxWorkers()) - busy - idle.size() - starting.size();
+            for (int i = 0; i < want; i++) {
+                java.util.concurrent.CompletableFuture<Worker> f = new java.util.concurrent.CompletableFuture<>();
+                starting.addLast(f);
+                Thread t = new Thread(
+                        () -> {
+                            try {
+                                f.complete(timedStart());
+                            } catch (Throwable e) {
+                                f.completeExceptionally(e);
+                            }
+                        },
+                        "numlint-clang-prestart");
+                t.setDaemon(true);
+                t.start();
+            }
+            if (want > 0) scheduleReaper();
+        }
+    }
+
+    /** Workers started or starting ahead of a parse that no parse has taken yet (tests). */
+    synchronized int startingCount() {
+        return starting.size();
+    }
+
     private synchronized void give(Worker w) {
         w.lastUsed = System.nanoTime();
         idle.addFirst(w);
+        scheduleReaper();
+    }
+
+    private synchronized void scheduleReaper() {
         if (!reaping) {
             reaping = true;
             REAPER.scheduleWithFixedDelay(this::reap, IDLE_MS / 3, IDLE_MS / 3, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /** Removes the started workers of {@link #starting} that no parse took within {@code idleNanos} (all: 0). */
+    private synchronized void untaken(long idleNanos, List<Worker> out) {
+        long now = System.nanoTime();
+        starting.removeIf(f -> {
+            if (!f.isDone()) return false;
+            if (f.isCompletedExceptionally()) return true;
+            Worker w = f.join();
+            if (now - w.lastUsed < idleNanos) return false;
+            out.add(w);
+            return true;
+        });
     }
 
     /** Ends the workers idle for longer than {@link #IDLE_MS}. */
@@ -170,6 +257,7 @@ public final class ClangWorkers {
                 return stale;
             });
         }
+        untaken(IDLE_MS * 1_000_000L, old);
         for (Worker w : old) w.close();
     }
 
@@ -180,6 +268,7 @@ public final class ClangWorkers {
             all = new ArrayList<>(idle);
             idle.clear();
         }
+        untaken(0, all);
         for (Worker w : all) w.close();
     }
 
@@ -255,6 +344,12 @@ public final class ClangWorkers {
                     // the precompiled CUDA headers (ClangPch): on unless the scan's process switched them off
                     "-Dnumlint.clang.pch=" + ClangPch.enabled(),
                     "-Dnumlint.clang.oneWalk=" + ClangParser.ONE_WALK));
+            // -Dnumlint.clang.workerArchive=FILE: a class-data sharing archive of the worker's classes, made by the
+            // ./numlint launcher for this jar (a worker starts about 0.1 s sooner); one that does not match is ignored
+            String archive = System.getProperty("numlint.clang.workerArchive", "");
+            if (!archive.isBlank() && Files.isRegularFile(Path.of(archive))) {
+                a.add("-XX:SharedArchiveFile=" + Path.of(archive).toAbsolutePath());
+            }
             // -Dnumlint.clang.workerOptions="...": JVM options of the workers, e.g. a flight recording to profile them
             for (String o :
                     System.getProperty("numlint.clang.workerOptions", "").trim().split("\\s+")) {
