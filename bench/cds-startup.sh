@@ -7,10 +7,11 @@
 # and, in each, the Clang worker without and with its archive (-Dnumlint.clang.workerArchive, trained on the worker a
 # scan started). Rounds alternate the variants; wall and CPU (user + system, the worker included) per run, the
 # workers' start as the scan times it (-Dnumlint.timings=true), the load average before each round, medians.
-# Usage: bench/cds-startup.sh [ROUNDS]
+# Usage: bench/cds-startup.sh [ROUNDS]   (smoke mode, without NUMLINT_CORPORA: one round; the tree is built in)
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 ROUNDS="${1:-5}"
+if [ "$SMOKE" = 1 ]; then ROUNDS=1; fi
 "$ROOT/numlint" --version >/dev/null
 JAR="$(ls -t "$ROOT"/analyzer/target/numlint-analyzer-*-cli.jar | head -n1)"
 tmp="$(mktemp -d)"
@@ -20,6 +21,16 @@ echo 'unsigned pixel(float v) { return (unsigned)(v * 255.0f); }' > "$tmp/tree/p
 echo 'double mean(const double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i]; return s / n; }' \
   > "$tmp/tree/mean.c"
 FLAGS=(-Xlog:disable -XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+# timed COMMAND...: its standard error, then "TIME WALL USER SYSTEM" (the command and the children it reaped: the
+# scan's JVM and its Clang workers); no /usr/bin/time needed
+timed() {
+  python3 -c 'import os, subprocess, sys, time
+t = time.monotonic(); a = os.times()
+p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
+b = os.times()
+sys.stdout.write(p.stderr)
+print("TIME %.2f %.2f %.2f" % (time.monotonic() - t, b.children_user - a.children_user, b.children_system - a.children_system))' "$@"
+}
 export LIBCLANG_DISABLE_CRASH_RECOVERY=1
 scan() { # OUTPUT-TAG JVM-OPTION...: one cold scan
   local tag="$1"; shift
@@ -46,8 +57,8 @@ for r in $(seq "$ROUNDS"); do
       scan*) a=(-XX:SharedArchiveFile="$tmp/scan.jsa") ;;
     esac
     case "$v" in *+worker) a+=("-Dnumlint.clang.workerArchive=$tmp/worker.jsa") ;; esac
-    out="$({ /usr/bin/time -f "TIME %e %U %S" java "${a[@]}" "${FLAGS[@]}" -Dnumlint.timings=true -jar "$JAR" scan \
-      --ptx off --cache-dir "$tmp/cache-$v-$r" --format json --output "$tmp/r.json" "$tmp/tree" >/dev/null; } 2>&1 || true)"
+    out="$(timed java "${a[@]}" "${FLAGS[@]}" -Dnumlint.timings=true -jar "$JAR" scan \
+      --ptx off --cache-dir "$tmp/cache-$v-$r" --format json --output "$tmp/r.json" "$tmp/tree" || true)"
     read -r w c < <(echo "$out" | awk '/^TIME/ { printf "%s %.2f\n", $2, $3 + $4 }')
     ws="$(echo "$out" | sed -n 's/.*clang worker started \([0-9]*\) ms.*/\1/p' | head -n1)"
     echo "| $r | $load | $v | $w | $c | ${ws:--} |"
@@ -57,6 +68,8 @@ done
 for v in none rules scan none+worker scan+worker; do
   awk -v v="$v" '$1 == v' "$tmp/rows" | python3 -c 'import sys, statistics as s
 rows=[l.split() for l in sys.stdin]
-med=lambda i: s.median(float(r[i]) for r in rows if r[i] != "-")
-print("| median | | %s | %.2f | %.2f | %.0f |" % (sys.argv[1], med(1), med(2), med(3)))' "$v"
+def med(i):
+    v = [float(r[i]) for r in rows if len(r) > i and r[i] != "-"]
+    return "%.2f" % s.median(v) if v else "-"
+print("| median | | %s | %s | %s | %s |" % (sys.argv[1], med(1), med(2), med(3)))' "$v"
 done

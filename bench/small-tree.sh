@@ -12,12 +12,13 @@
 #
 # Usage: NUMLINT_BENCH_OLD=../old/numlint bench/small-tree.sh [ROUNDS] TREE...   (each TREE configured with its own
 #        build: TREE/build/compile_commands.json; without NUMLINT_BENCH_OLD only new and clang-tidy run)
+#        Without a TREE (smoke mode): one round on a built-in two-file tree with its own compile database; its
+#        figures mean nothing.
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 ROUNDS=5
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then ROUNDS="$1"; shift; fi
-[ "$#" -gt 0 ] || { echo "usage: NUMLINT_BENCH_OLD=.../numlint bench/small-tree.sh [ROUNDS] TREE..." >&2; exit 2; }
 JOBS="${NUMLINT_BENCH_JOBS:-2}"
 OLD="${NUMLINT_BENCH_OLD:-}"
 NEW="$ROOT/numlint"
@@ -25,6 +26,17 @@ TIDY="$(command -v clang-tidy-19 || command -v clang-tidy || true)"
 MEASURE="$ROOT/bench/measure.py"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+if [ "$#" = 0 ]; then
+  ROUNDS=1
+  mkdir -p "$tmp/smoke/build"
+  echo 'unsigned pixel(float v) { return (unsigned)(v * 255.0f); }' > "$tmp/smoke/pixel.c"
+  echo 'double mean(const double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i]; return s / n; }' \
+    > "$tmp/smoke/mean.c"
+  printf '[{"directory": "%s", "file": "%s", "command": "cc -std=c99 -O2 -c %s"},\n {"directory": "%s", "file": "%s", "command": "cc -std=c99 -O2 -c %s"}]\n' \
+    "$tmp/smoke" "$tmp/smoke/pixel.c" "$tmp/smoke/pixel.c" "$tmp/smoke" "$tmp/smoke/mean.c" "$tmp/smoke/mean.c" \
+    > "$tmp/smoke/build/compile_commands.json"
+  set -- "$tmp/smoke"
+fi
 
 # findings JSON...: "yes" when every report has the same findings and notifications as the first
 same_findings() {
