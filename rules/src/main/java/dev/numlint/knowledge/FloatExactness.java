@@ -25,6 +25,17 @@ public final class FloatExactness {
         return a == Math.scalb(1.0, Math.getExponent(a));
     }
 
+    /**
+     * Whether a float division by the constant {@code v} is exact however it is computed: {@code v} is plus or minus
+     * 2^k with |k| <= 125, so its reciprocal is a normal float, an approximate division ({@code div.approx.f32}, the
+     * {@code a * (1/b)} of -prec-div=false and --use_fast_math, whose range ends below 2^126) gives {@code a * 2^-k},
+     * and that is the IEEE quotient (away from overflow and subnormal results). {@code null}: not a constant.
+     */
+    public static boolean exactFloatDivisor(Double v) {
+        if (v == null || !isPowerOfTwo(v)) return false;
+        return Math.abs(Math.getExponent(v)) <= 125;
+    }
+
     /** Whether the integer {@code v} is exactly representable in float ({@code isFloat}) or double. */
     public static boolean exactInteger(double v, boolean isFloat) {
         return isInteger(v) && Math.abs(v) <= (isFloat ? FLOAT_INTEGER_LIMIT : DOUBLE_INTEGER_LIMIT);

@@ -709,7 +709,8 @@ final class FunctionAnalyzer {
         if (op == dev.numlint.cuda.parser.CudaLexer.DIV
                 && body.device
                 && r.type.kind == CType.Kind.FLOAT
-                && r.cval == null) {
+                && r.cval == null
+                && !dev.numlint.knowledge.FloatExactness.exactFloatDivisor(b.cval)) {
             body.facts.divisions.add(new FunctionFacts.Division(body.site(c), null));
         }
         return r;
@@ -755,7 +756,8 @@ final class FunctionAnalyzer {
             if (op.DIV_ASSIGN() != null
                     && body.device
                     && lt.kind == CType.Kind.FLOAT
-                    && rhs.type.kind != CType.Kind.DOUBLE) {
+                    && rhs.type.kind != CType.Kind.DOUBLE
+                    && !dev.numlint.knowledge.FloatExactness.exactFloatDivisor(rhs.cval)) {
                 body.facts.divisions.add(new FunctionFacts.Division(body.site(c), null));
             }
         }

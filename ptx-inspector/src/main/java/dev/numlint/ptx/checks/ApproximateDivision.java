@@ -34,6 +34,12 @@ public final class ApproximateDivision implements PtxCheck {
             if (!flagged || (facts.libraryInternal(in) && "f32".equals(t))) {
                 continue;
             }
+            // a division by a constant power of two (div.approx.f32 %f9, %f7, %f8 after mov.f32 %f8, 0f40800000, or the
+            // immediate itself): a * (1/b) is the exact quotient (FloatExactness.exactFloatDivisor)
+            if (div && in.operands().size() == 3) {
+                double b = facts.constantValue(in, in.operands().get(2));
+                if (!Double.isNaN(b) && dev.numlint.knowledge.FloatExactness.exactFloatDivisor(b)) continue;
+            }
             // a double reciprocal seed refined by Newton steps is a library routine's (atan, the double division's slow
             // path): no user code asks for an unrefined one (-prec-div and __fdividef are single precision)
             if ("f64".equals(t) && refinedByFma(facts, in)) {

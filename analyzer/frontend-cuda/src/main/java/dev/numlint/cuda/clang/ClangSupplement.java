@@ -502,6 +502,10 @@ public final class ClangSupplement {
         for (ClangNode d : unit.divisions()) {
             ClangUnit.Function fn = unit.functionOf(d);
             if (fn == null || !whole.contains(fn)) continue;
+            // a power-of-two divisor: the approximate quotient is the exact one (FloatExactness.exactFloatDivisor)
+            if (d.children.size() == 2
+                    && dev.numlint.knowledge.FloatExactness.exactFloatDivisor(ClangSyntax.constant(d.children.get(1))))
+                continue;
             facts(out, fn).divisions.add(new FunctionFacts.Division(flowing(d, fn), null));
         }
         for (ClangSites.Sum s : unit.sums()) {
