@@ -41,8 +41,11 @@ scan() { # OUTPUT-TAG JVM-OPTION...: one cold scan
 java -XX:ArchiveClassesAtExit="$tmp/rules.jsa" "${FLAGS[@]}" -jar "$JAR" rules >/dev/null 2>&1 || true
 scan train -XX:ArchiveClassesAtExit="$tmp/scan.jsa" "${FLAGS[@]}" \
   "-Dnumlint.clang.workerOptions=-XX:DumpLoadedClassList=$tmp/worker.classes" >/dev/null 2>&1 || true
-java -Xshare:dump -XX:SharedClassListFile="$tmp/worker.classes" -XX:SharedArchiveFile="$tmp/worker.jsa" \
-  -Xlog:disable -cp "$(readlink -f "$JAR")" >/dev/null 2>&1
+# (no worker class list when the training scan started no Clang worker: the +worker variants then run without one)
+if [ -s "$tmp/worker.classes" ]; then
+  java -Xshare:dump -XX:SharedClassListFile="$tmp/worker.classes" -XX:SharedArchiveFile="$tmp/worker.jsa" \
+    -Xlog:disable -cp "$(readlink -f "$JAR")" >/dev/null 2>&1 || echo "(the worker's archive could not be made)" >&2
+fi
 echo "$(nproc) cores; $(java -version 2>&1 | head -n1); $ROUNDS rounds"
 echo
 echo "| round | load | variant | wall s | CPU s | worker start ms |"
@@ -56,7 +59,7 @@ for r in $(seq "$ROUNDS"); do
       rules) a=(-XX:SharedArchiveFile="$tmp/rules.jsa") ;;
       scan*) a=(-XX:SharedArchiveFile="$tmp/scan.jsa") ;;
     esac
-    case "$v" in *+worker) a+=("-Dnumlint.clang.workerArchive=$tmp/worker.jsa") ;; esac
+    case "$v" in *+worker) if [ -f "$tmp/worker.jsa" ]; then a+=("-Dnumlint.clang.workerArchive=$tmp/worker.jsa"); fi ;; esac
     out="$(timed java "${a[@]}" "${FLAGS[@]}" -Dnumlint.timings=true -jar "$JAR" scan \
       --ptx off --cache-dir "$tmp/cache-$v-$r" --format json --output "$tmp/r.json" "$tmp/tree" || true)"
     read -r w c < <(echo "$out" | awk '/^TIME/ { printf "%s %.2f\n", $2, $3 + $4 }')
