@@ -197,6 +197,27 @@ public final class BuildContext {
         return Collections.unmodifiableList(nvccFlags);
     }
 
+    /**
+     * The files the compile command includes before the source's first line, as written ({@code -include F},
+     * {@code --pre-include F}, and the resolved {@code -include=F} the build's flag interpreter writes): what Clang
+     * and the hand-written preprocessor read first (SPECFEM3D's kernels get every type from {@code -include
+     * src/gpu/mesh_constants_gpu.h}; CMake's precompiled headers come as {@code -include cmake_pch.hxx}).
+     */
+    public List<String> forcedIncludes() {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < nvccFlags.size(); i++) {
+            String fl = nvccFlags.get(i).strip();
+            String v = null;
+            if ((fl.equals("-include") || fl.equals("--pre-include")) && i + 1 < nvccFlags.size()) {
+                v = nvccFlags.get(++i).strip();
+            } else if (fl.startsWith("-include=") || fl.startsWith("--pre-include=")) {
+                v = fl.substring(fl.indexOf('=') + 1);
+            }
+            if (v != null && !v.isEmpty() && !out.contains(v)) out.add(v);
+        }
+        return out;
+    }
+
     public List<FlagOrigin> origins() {
         return Collections.unmodifiableList(origins);
     }

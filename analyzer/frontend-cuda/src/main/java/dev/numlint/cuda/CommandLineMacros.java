@@ -80,30 +80,6 @@ final class CommandLineMacros {
         }
     }
 
-    /**
-     * The files the compile command includes before the source's first line ({@code -include F}, {@code
-     * --pre-include F}, and the resolved {@code -include=F} the build's flag interpreter writes), as written: the
-     * preprocessor reads each as an {@code #include} of the source's own directory or the include directories, so
-     * the boundary and the include rules apply to them as to any include (SPECFEM3D's kernels get every type from
-     * {@code -include src/gpu/mesh_constants_gpu.h}; CMake's precompiled headers come as {@code -include
-     * cmake_pch.hxx}).
-     */
-    static List<String> forcedIncludes(BuildContext bc) {
-        List<String> out = new ArrayList<>();
-        List<String> flags = bc.nvccFlags();
-        for (int i = 0; i < flags.size(); i++) {
-            String fl = flags.get(i).strip();
-            String v = null;
-            if ((fl.equals("-include") || fl.equals("--pre-include")) && i + 1 < flags.size()) {
-                v = flags.get(++i).strip();
-            } else if (fl.startsWith("-include=") || fl.startsWith("--pre-include=")) {
-                v = fl.substring(fl.indexOf('=') + 1);
-            }
-            if (v != null && !v.isEmpty() && !out.contains(v)) out.add(v);
-        }
-        return out;
-    }
-
     private static Path includeDir(
             ScanContext ctx, BuildContext bc, Path root, Path file, String raw, String fl, String value) {
         Path p;

@@ -411,7 +411,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     .dialect(dialect)
                     .allConfigurations(run.allConfigurations);
             // the compile command's forced includes (-include F) come before the first line, as nvcc reads them
-            for (String forced : CommandLineMacros.forcedIncludes(bc)) {
+            for (String forced : bc.forcedIncludes()) {
                 HeaderInfo h = headers.header(file, 0, forced, includeDirs, macros, active, dialect, sink, reads);
                 if (h != null) {
                     macros.putAll(h.macros());

@@ -228,19 +228,14 @@ public final class ClangFrontEnd {
     public List<String> arguments(Path file, Language lang, BuildContext bc, List<Path> extraIncludeDirs) {
         List<String> a = new ArrayList<>();
         String std = null;
-        List<String> forced = new ArrayList<>();
+        List<String> forced = bc.forcedIncludes();
         List<String> nvcc = bc.nvccFlags();
         for (int i = 0; i < nvcc.size(); i++) {
             String f = nvcc.get(i).strip();
             if (f.startsWith("-std=") || f.startsWith("--std=")) std = f.substring(f.indexOf('=') + 1);
             else if (f.equals("-std") && i + 1 < nvcc.size())
                 std = nvcc.get(++i).strip();
-            else if ((f.equals("-include") || f.equals("--pre-include")) && i + 1 < nvcc.size()) {
-                forced.add(nvcc.get(++i).strip());
-            } else if (f.startsWith("-include=") || f.startsWith("--pre-include=")) {
-                // the build's flag interpreter writes a forced include it resolved as one token
-                forced.add(f.substring(f.indexOf('=') + 1));
-            }
+            else if ((f.equals("-include") || f.equals("--pre-include")) && i + 1 < nvcc.size()) i++;
         }
         switch (lang) {
             case C -> {
