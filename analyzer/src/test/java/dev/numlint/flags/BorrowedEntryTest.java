@@ -74,4 +74,36 @@ class BorrowedEntryTest {
                         .contains("not written by CMake")
                         .doesNotContain("CMake's export"));
     }
+
+    /**
+     * A first-class CUDA CMake build exports its .cu entries: a .cu it lacks is compiled by no target of this
+     * configuration, and the notice must not blame FindCUDA's export (HyPar-like: a .cu in no target).
+     */
+    @Test
+    void aCuMissingFromAnExportThatListsCudaSourcesIsInNoTarget(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("build"));
+        for (String f : List.of("src/k.cu", "src/orphan.cu", "src/host.c")) Files.writeString(dir.resolve(f), "\n");
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                "cmake_minimum_required(VERSION 3.18)\nproject(f C CUDA)\nadd_library(g src/k.cu src/host.c)\n");
+        Files.writeString(dir.resolve("build/CMakeCache.txt"), "CMAKE_PROJECT_NAME:STATIC=f\n");
+        String build = dir.resolve("build").toString();
+        Files.writeString(
+                dir.resolve("build/compile_commands.json"),
+                ("[{\"directory\": \"%s\", \"file\": \"%s/src/host.c\", \"arguments\": [\"/usr/bin/cc\", "
+                                + "\"-DHOST\", \"-c\", \"%s/src/host.c\"]},\n"
+                                + " {\"directory\": \"%s\", \"file\": \"%s/src/k.cu\", \"arguments\": "
+                                + "[\"/usr/local/cuda/bin/nvcc\", \"-DHOST\", \"-c\", \"%s/src/k.cu\"]}]\n")
+                        .formatted(build, dir, dir, build, dir, dir));
+        TestScanContext ctx = new TestScanContext(dir)
+                .run(new BuildFlagAnalyzer(new BuildOptions(dir.resolve("build"), null, java.util.Map.of(), null)));
+        assertThat(ctx.notifications())
+                .filteredOn(n -> n.id().equals("borrowed-build-entry"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.file() + ": " + n.message())
+                        .startsWith("src/orphan.cu: ")
+                        .contains("no target of this configuration compiles it")
+                        .doesNotContain("FindCUDA"));
+    }
 }

@@ -208,6 +208,14 @@ final class ContextChoice {
                 || (db != null
                         && db.getParent() != null
                         && Files.exists(db.getParent().resolve("CMakeCache.txt")));
+        long cuEntries = model.db.files.keySet().stream()
+                .filter(f -> f.getFileName().toString().endsWith(".cu"))
+                .count();
+        if (cmake && !cmakeTarget && cuEntries > 0) {
+            return "no entry for this .cu file in " + where + " (CMake's export lists the CUDA sources of this"
+                    + " configuration's targets, " + cuEntries + " .cu file" + (cuEntries == 1 ? "" : "s")
+                    + ", and none of them is this one: no target of this configuration compiles it)";
+        }
         if (cmake) {
             return "no entry for this .cu file in " + where + " (CMake's export of a FindCUDA target lists only its"
                     + " .c/.cpp files)";
