@@ -84,6 +84,37 @@ class CudaIncludesTest {
                         + " the only file of that name: no include directory of the build holds it");
     }
 
+    /**
+     * A header read through a unit without the include directory that another unit's compile command has: the
+     * by-name note must not say that no include directory of the build holds the file (SUNDIALS' headers included
+     * by sources the build does not compile).
+     */
+    @Test
+    void aByNameNoteSaysWhenTheBuildsIncludeDirectoriesDoHoldTheFile(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("inc"));
+        Files.writeString(dir.resolve("inc/u.hcu"), CAST_HCU);
+        Files.writeString(dir.resolve("src/h.hcu"), "#include \"u.hcu\"\n");
+        String kernel = "__global__ void k(float *x, unsigned short *o) { o[0] = toPixel(x[0]); }\n";
+        Files.writeString(dir.resolve("src/a.cu"), kernel.replace("toPixel(x[0])", "0"));
+        Files.writeString(dir.resolve("src/b.cu"), "#include \"h.hcu\"\n" + kernel);
+        TestScanContext ctx = new TestScanContext(dir);
+        BuildContext withInc = BuildContext.defaults();
+        withInc.addIncludePath(dir.resolve("inc"));
+        withInc.configuration("compile_commands.json entry (build/compile_commands.json:1)");
+        ctx.addBuildContext(dir.resolve("src/a.cu"), withInc);
+        ctx.addBuildContext(dir.resolve("src/b.cu"), BuildContext.defaults());
+        ctx.run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications())
+                .filteredOn(n -> n.id().equals("include-by-name"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.file() + ":" + n.line() + " " + n.message())
+                        .startsWith("src/h.hcu:1 #include \"u.hcu\" read from inc/u.hcu, the only file of that name")
+                        .doesNotContain("no include directory of the build holds it")
+                        .contains("this file was read without an include directory that holds it, but the build"
+                                + " has one (inc, given to src/a.cu)"));
+    }
+
     @Test
     void aHeaderMeansWhatItsIncluderMakesOfItWhicheverSourceCameFirst(@TempDir Path dir) throws Exception {
         // user.def pulls in config.def; a.cu has included config.def before, so under a.cu the guard skips it. b.cu

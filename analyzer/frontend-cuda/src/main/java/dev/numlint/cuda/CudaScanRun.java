@@ -78,8 +78,11 @@ final class CudaScanRun {
     final Set<String> refusedIncludes = ConcurrentHashMap.newKeySet();
     /** The include-by-name note of each header name: the one at the first includer, by path and line. */
     private final Map<String, dev.numlint.model.Notification> byNameNotes = new ConcurrentHashMap<>();
+    /** The file each by-name note's header name was read from, by header name. */
+    private final Map<String, Path> byNameFiles = new ConcurrentHashMap<>();
 
-    void includedByName(String name, dev.numlint.model.Notification n) {
+    void includedByName(String name, Path real, dev.numlint.model.Notification n) {
+        byNameFiles.putIfAbsent(name, real);
         byNameNotes.merge(name, n, CudaScanRun::firstPlace);
     }
 
@@ -95,8 +98,45 @@ final class CudaScanRun {
 
     /** Sends the include-by-name notes, in header-name order, once every file is analyzed. */
     void flushIncludedByName(dev.numlint.spi.FindingSink sink) {
-        new java.util.TreeMap<>(byNameNotes).values().forEach(sink::notify);
+        Map<Path, Path> buildDirs = byNameNotes.isEmpty() ? Map.of() : buildIncludeDirectories();
+        for (Map.Entry<String, dev.numlint.model.Notification> e : new java.util.TreeMap<>(byNameNotes).entrySet()) {
+            dev.numlint.model.Notification n = e.getValue();
+            Path real = byNameFiles.get(e.getKey());
+            Map.Entry<Path, Path> holder = buildDirs.entrySet().stream()
+                    .filter(d -> real != null && real.equals(realPath(d.getKey().resolve(e.getKey()))))
+                    .findFirst()
+                    .orElse(null);
+            if (holder != null) {
+                // the build does hold it: only this reading (a header read alone, a file the build does not
+                // compile) lacked the directory, and the note must not say that the build has none
+                n = new dev.numlint.model.Notification(
+                        n.file(),
+                        n.line(),
+                        n.level(),
+                        n.id(),
+                        "#include \"" + e.getKey() + "\" read from " + ctx.relativize(real)
+                                + ", the only file of that name: this file was read without an include directory"
+                                + " that holds it, but the build has one (" + ctx.relativize(holder.getKey())
+                                + ", given to " + ctx.relativize(holder.getValue()) + ")");
+            }
+            sink.notify(n);
+        }
         byNameNotes.clear();
+        byNameFiles.clear();
+    }
+
+    /**
+     * The include directories that a build file gave to some listed file, in order of the first such file by path,
+     * each with that file: the build's include path, as far as the scan knows it.
+     */
+    private Map<Path, Path> buildIncludeDirectories() {
+        Map<Path, Path> dirs = new java.util.LinkedHashMap<>();
+        for (Path f : new java.util.TreeSet<>(listed)) {
+            dev.numlint.model.BuildContext bc = ctx.buildContext(f);
+            if (bc == null || bc.configuration() == null) continue;
+            for (Path d : bc.includePaths()) dirs.putIfAbsent(d, f);
+        }
+        return dirs;
     }
 
     /** {@code includeExtensions}: the analyzer's extensions of included files, unless the scan sets its own. */

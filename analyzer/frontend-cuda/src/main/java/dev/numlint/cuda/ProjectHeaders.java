@@ -126,6 +126,7 @@ final class ProjectHeaders {
                 // in path and line order (files are analyzed in parallel: the first to get there is not the first)
                 run.includedByName(
                         name,
+                        real,
                         new Notification(
                                 run.ctx.relativize(from),
                                 line,
