@@ -281,6 +281,44 @@ class ClangUnitTest {
                 .containsEntry(30, "-Infinity..Infinity");
     }
 
+    /**
+     * A conditional clamp {@code if (x > m) x = m;} bounds x by the value its test names, a variable as well as a
+     * constant; a one-sided clamp's guard says which side stays open, clamps of both sides name both; a branch that
+     * sets another unknown value is no clamp.
+     */
+    @Test
+    void conditionalClampsNameTheSidesTheyBound() throws Exception {
+        ClangUnit u = parse(
+                "k.c",
+                """
+                unsigned char upper(float c, float m) {
+                    if (c > m) c = m;
+                    return (unsigned char)(255.0f * c / m);
+                }
+                unsigned char lower(float c) {
+                    if (c < 0.0f) c = 0.0f;
+                    return (unsigned char)c;
+                }
+                unsigned char both(float c, float m) {
+                    if (c < 0.0f) c = 0.0f;
+                    if (m < c) c = m;
+                    return (unsigned char)c;
+                }
+                unsigned char other(float c, float m, float k) {
+                    if (c > m) c = k;
+                    return (unsigned char)c;
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        java.util.Map<Integer, String> guards = new java.util.TreeMap<>();
+        for (ClangUnit.Conversion c : u.conversions()) guards.put(c.node().line, c.guarded() ? c.guard() : "none");
+        assertThat(guards)
+                .containsEntry(3, "the test 'c > m' (line 2), an upper bound only: the negative side is unguarded")
+                .containsEntry(7, "the test 'c < 0.0f' (line 6), a lower bound only: large values are unguarded")
+                .containsEntry(12, "the clamps 'c < 0.0f' (line 10) and 'm < c' (line 11)")
+                .containsEntry(16, "none");
+    }
+
     /** NL014's fact on the Clang path: a float literal widened to double that reaches a double target. */
     @Test
     void floatLiteralsWidenedToADoubleTargetAreFound() throws Exception {

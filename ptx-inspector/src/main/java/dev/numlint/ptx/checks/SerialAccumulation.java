@@ -8,6 +8,7 @@ import dev.numlint.ptx.facts.Consequences.Consequence;
 import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.model.BasicBlock;
 import dev.numlint.ptx.model.DebugLoc;
+import dev.numlint.ptx.model.DefUse;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Loop;
 import dev.numlint.ptx.model.Operand;
@@ -88,6 +89,9 @@ public final class SerialAccumulation implements PtxCheck {
                     continue;
                 }
                 if (l.tripCountKnown() && l.tripCount() < min) {
+                    break;
+                }
+                if (shuffleTree(facts, in, l)) {
                     break;
                 }
                 if (compensated(facts, in) || cycle.stream().anyMatch(x -> compensated(facts, fn.instruction(x)))) {
@@ -350,6 +354,70 @@ public final class SerialAccumulation implements PtxCheck {
      * The value defined by {@code start} flows (through float add/sub/fma-addend/mov/selp) back into it; {@code seen}
      * collects every instruction it flows through in the loop body.
      */
+    /**
+     * Whether the update adds a partner lane's partial sum: one of its operands is the value of a {@code shfl} (through
+     * {@code mov}) of its own accumulator operand, at a lane offset that the loop halves or doubles in each iteration
+     * ({@code shr}/{@code shl} by 1, {@code div}/{@code mul} by 2): {@code for (o = warpSize/2; o > 0; o /= 2) v +=
+     * __shfl_down_sync(m, v, o)}. A halving or doubling offset runs through at most 32 values (5 across a warp), and
+     * each step adds two partial sums of as many lanes: a butterfly (tree) reduction, whose depth is log2 of the lanes,
+     * not one thread's sum of terms one after another. Nothing is reported.
+     */
+    static boolean shuffleTree(PtxFacts facts, Instruction in, Loop l) {
+        PtxFunction fn = facts.function();
+        DefUse du = facts.defUse();
+        for (int k = 1; k < in.operands().size(); k++) {
+            if (!(in.operand(k) instanceof Operand.Reg r)) continue;
+            Instruction shfl = throughMoves(fn, du, in.index(), r.name());
+            if (shfl == null || !shfl.opcode().equals("shfl") || shfl.operands().size() < 3) continue;
+            if (!(shfl.operand(1) instanceof Operand.Reg value)) continue;
+            String own = source(fn, du, shfl.index(), value.name());
+            boolean ownSum = false;
+            for (int j = 1; j < in.operands().size(); j++) {
+                if (j != k && in.operand(j) instanceof Operand.Reg a && a.name().equals(own)) ownSum = true;
+            }
+            if (!ownSum || !(shfl.operand(2) instanceof Operand.Reg offset)) continue;
+            Instruction step = throughMoves(fn, du, shfl.index(), offset.name());
+            if (step != null && l.contains(step.block()) && halvesOrDoubles(step)) return true;
+        }
+        return false;
+    }
+
+    /** The instruction that defines {@code reg} at {@code at}, through plain register moves; null when not one. */
+    private static Instruction throughMoves(PtxFunction fn, DefUse du, int at, String reg) {
+        for (int guard = 0; guard < 8; guard++) {
+            int d = du.uniqueDef(at, reg);
+            if (d < 0) return null;
+            Instruction di = fn.instruction(d);
+            if (!di.opcode().equals("mov") || !(di.operand(1) instanceof Operand.Reg next)) return di;
+            at = d;
+            reg = next.name();
+        }
+        return null;
+    }
+
+    /** The register whose value {@code reg} holds at {@code at}, through plain register moves. */
+    private static String source(PtxFunction fn, DefUse du, int at, String reg) {
+        for (int guard = 0; guard < 8; guard++) {
+            int d = du.uniqueDef(at, reg);
+            if (d < 0) return reg;
+            Instruction di = fn.instruction(d);
+            if (!di.opcode().equals("mov") || !(di.operand(1) instanceof Operand.Reg next)) return reg;
+            at = d;
+            reg = next.name();
+        }
+        return reg;
+    }
+
+    /** {@code shr x, y, 1}, {@code shl x, y, 1}, {@code div x, y, 2} or {@code mul x, y, 2} on integers. */
+    private static boolean halvesOrDoubles(Instruction i) {
+        if (i.operands().size() != 3 || !(i.operand(2) instanceof Operand.IntImm c)) return false;
+        return switch (i.opcode()) {
+            case "shr", "shl" -> c.value() == 1;
+            case "div", "mul" -> c.value() == 2 && !PtxFacts.isF(i.type());
+            default -> false;
+        };
+    }
+
     private static boolean carriedAround(PtxFacts facts, Instruction start, Loop.Blocks body, Set<Integer> seen) {
         PtxFunction fn = facts.function();
         ArrayDeque<Integer> work = new ArrayDeque<>();

@@ -167,6 +167,12 @@ final class ClangElements {
         /** Lower bounds of the symbols the loops' bounds name. */
         final Map<String, Long> lower = new HashMap<>();
 
+        /**
+         * Counters of a loop w that keep stepping one way through the iterations of a loop q around w ({@link
+         * #runsAcross}): the counter to the outermost such q.
+         */
+        final Map<String, Integer> running = new HashMap<>();
+
         private final Map<String, Boolean> invariant = new HashMap<>();
 
         Context(List<ClangNode> chain, ClangNode update) {
@@ -174,6 +180,11 @@ final class ClangElements {
             this.update = update;
             for (int q = 0; q < chain.size(); q++) {
                 for (String c : strictCounters(chain.get(q))) counters.putIfAbsent(c, q);
+            }
+            for (var e : counters.entrySet()) {
+                int from = e.getValue();
+                while (from > 0 && runsAcross(e.getKey(), from - 1, e.getValue())) from--;
+                if (from < e.getValue()) running.put(e.getKey(), from);
             }
             for (int q = 0; q < chain.size(); q++) {
                 ClangLoops.Header h = ClangLoops.header(chain.get(q));
@@ -402,7 +413,7 @@ final class ClangElements {
          * its iterations see different values of each: {@code i} and {@code j} of {@code for (i = 1, j = 1; i < n;
          * i += 2, j++)}, {@code i} of {@code for (i = m; i-- > 0;)}.
          */
-        private static List<String> strictCounters(ClangNode loop) {
+        private List<String> strictCounters(ClangNode loop) {
             List<String> out = new ArrayList<>();
             if (loop.kind != CXCursor_ForStmt || loop.children.size() < 3) return out;
             for (String var : loopVariables(loop)) {
@@ -418,14 +429,7 @@ final class ClangElements {
                 for (ClangNode part : loop.children.subList(first, last))
                     part.forEach(x -> {
                         if (!ClangLoops.writes(x, var)) return;
-                        boolean unit = x.kind == CXCursor_UnaryOperator
-                                && (x.spelling.equals("++") || x.spelling.equals("--"));
-                        Double c = x.kind == CXCursor_CompoundAssignOperator
-                                        && (x.spelling.equals("+=") || x.spelling.equals("-="))
-                                        && x.children.size() == 2
-                                ? constant(x.children.get(1))
-                                : null;
-                        if (unit || c != null && c != 0) steps[0]++;
+                        if (stepSign(x, var) != 0 || strideOfTest(x, var, loop)) steps[0]++;
                         else bad[0] = true;
                     });
                 loop.children.get(last).forEach(x -> {
@@ -436,8 +440,172 @@ final class ClangElements {
             return out;
         }
 
+        /**
+         * The direction of a write {@code x} of {@code var} that steps it by a non-zero constant: {@code ++},
+         * {@code --}, {@code += c}, {@code -= c}, {@code v = v + c}, {@code v = c + v}, {@code v = v - c}; +1 up,
+         * -1 down, 0 for any other write.
+         */
+        static int stepSign(ClangNode x, String var) {
+            if (x.kind == CXCursor_UnaryOperator) {
+                return x.spelling.equals("++") ? 1 : x.spelling.equals("--") ? -1 : 0;
+            }
+            if (x.children.size() != 2) return 0;
+            Double c = null;
+            int sign = 1;
+            if (x.kind == CXCursor_CompoundAssignOperator && (x.spelling.equals("+=") || x.spelling.equals("-="))) {
+                c = constant(x.children.get(1));
+                sign = x.spelling.equals("-=") ? -1 : 1;
+            } else if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")) {
+                ClangNode r = strip(x.children.get(1));
+                if (r == null || r.kind != CXCursor_BinaryOperator || r.children.size() != 2) return 0;
+                boolean left = reads(r.children.get(0), var);
+                boolean right = r.spelling.equals("+") && reads(r.children.get(1), var);
+                if (!r.spelling.equals("+") && !r.spelling.equals("-") || left == right) return 0;
+                c = constant(r.children.get(left ? 1 : 0));
+                sign = r.spelling.equals("-") ? -1 : 1;
+            }
+            return c == null || c == 0 || c != Math.rint(c) ? 0 : c > 0 ? sign : -sign;
+        }
+
+        /** Whether {@code e} is the variable {@code var} itself. */
+        private static boolean reads(ClangNode e, String var) {
+            ClangNode s = strip(e);
+            return s != null && s.kind == CXCursor_DeclRefExpr && var.equals(s.refUsr);
+        }
+
+        /**
+         * Whether {@code x} steps the counter {@code var} of the for loop {@code loop} by a stride the loops do not
+         * change ({@code i = i + inc}, {@code i += inc}) while the loop's test compares {@code var} with values the
+         * loops do not change either, and its body has no break or goto: a zero stride would repeat the test's
+         * outcome forever, so in a loop that runs twice the stride is not 0 and the iterations see distinct values.
+         */
+        private boolean strideOfTest(ClangNode x, String var, ClangNode loop) {
+            if (x.children.size() != 2 || loop.children.size() != 4) return false;
+            ClangNode stride = null;
+            if (x.kind == CXCursor_CompoundAssignOperator && (x.spelling.equals("+=") || x.spelling.equals("-="))) {
+                stride = x.children.get(1);
+            } else if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")) {
+                ClangNode r = strip(x.children.get(1));
+                if (r == null || r.kind != CXCursor_BinaryOperator || r.children.size() != 2) return false;
+                if (!r.spelling.equals("+") && !r.spelling.equals("-")) return false;
+                if (reads(r.children.get(0), var)) stride = r.children.get(1);
+                else if (r.spelling.equals("+") && reads(r.children.get(1), var)) stride = r.children.get(0);
+            }
+            if (stride == null || !integral(strip(stride) == null ? -1 : strip(stride).canonKind)) return false;
+            if (!invariantExpression(stride, null)) return false;
+            ClangNode test = strip(loop.children.get(1));
+            if (test == null
+                    || test.kind != CXCursor_BinaryOperator
+                    || !List.of("<", "<=", ">", ">=", "!=").contains(test.spelling)
+                    || !invariantExpression(test, var)) return false;
+            boolean[] reads = new boolean[1];
+            test.forEach(n -> {
+                if (n.kind == CXCursor_DeclRefExpr && var.equals(n.refUsr)) reads[0] = true;
+            });
+            return reads[0] && !exits(loop.children.get(3));
+        }
+
+        /** Whether {@code e} reads only constants and variables the loops do not change (besides {@code except}), calling nothing. */
+        private boolean invariantExpression(ClangNode e, String except) {
+            boolean[] ok = {true};
+            e.forEach(n -> {
+                if (n.kind == CXCursor_CallExpr) ok[0] = false;
+                if (n.kind == CXCursor_DeclRefExpr
+                        && n.refUsr != null
+                        && !n.refUsr.equals(except)
+                        && !invariant(n.refUsr)) ok[0] = false;
+            });
+            return ok[0];
+        }
+
+        /** Whether {@code body} holds a break or goto (the loop may end without its increment). */
+        private static boolean exits(ClangNode body) {
+            boolean[] hit = new boolean[1];
+            body.forEach(n -> {
+                if (n.kind == CXCursor_BreakStmt || n.kind == CXCursor_GotoStmt) hit[0] = true;
+            });
+            return hit[0];
+        }
+
+        /**
+         * Whether the counter {@code var} of the loop {@code w} of the chain keeps stepping one way through the
+         * iterations of the loop {@code q} around it ({@code b} of {@code for (p = 0, b = 0; ...) for (q = p + 1;
+         * ...; ++b, ++q)}): it is not declared inside q, every write of it inside q, except q's initialization, steps
+         * it by a constant of one sign, it is a local whose address is not taken, and w's body has no break or goto (w's increment ends every
+         * iteration that updates). Two iterations of q then update at different values of it.
+         */
+        private boolean runsAcross(String var, int q, int w) {
+            ClangNode loop = chain.get(q);
+            ClangNode init = null;
+            if (loop.kind == CXCursor_ForStmt && loop.children.size() == 4) init = loop.children.get(0);
+            ClangNode skip = init;
+            int[] signs = new int[3];
+            boolean[] bad = new boolean[1];
+            loop.forEach(x -> {
+                if (bad[0]) return;
+                if (skip != null && skip.contains(x)) return;
+                if (x.kind == CXCursor_DeclRefExpr && var.equals(x.refUsr) && aliases(x)) bad[0] = true;
+                // declared inside q (for (int i = 0; ...) in its body): a new variable in each iteration
+                if (x.kind == CXCursor_VarDecl && var.equals(x.usr)) bad[0] = true;
+                if (!ClangLoops.writes(x, var)) return;
+                int s = stepSign(x, var);
+                if (s == 0) bad[0] = true;
+                else signs[s + 1]++;
+            });
+            if (bad[0] || signs[0] > 0 && signs[2] > 0) return false;
+            ClangNode body = chain.get(w).children.get(chain.get(w).children.size() - 1);
+            if (exits(body)) return false;
+            ClangNode fn = function();
+            if (fn == null) return false;
+            boolean[] local = new boolean[1];
+            boolean[] escapes = new boolean[1];
+            fn.forEach(n -> {
+                if ((n.kind == CXCursor_VarDecl || n.kind == CXCursor_ParmDecl) && var.equals(n.usr)) local[0] = true;
+                if (n.kind == CXCursor_DeclRefExpr && var.equals(n.refUsr) && aliases(n)) escapes[0] = true;
+            });
+            return local[0] && !escapes[0];
+        }
+
+        /**
+         * Whether {@code p} takes a distinct value in every iteration of the loop {@code q} through a counter running
+         * across it ({@link #running}): that counter is the one counter of a loop from q inwards that {@code p}
+         * reads, with a coefficient of magnitude at least 1.
+         */
+        private boolean runs(Poly p, int q) {
+            String run = null;
+            Poly c = new Poly();
+            for (var e : p.terms.entrySet()) {
+                List<String> syms = Poly.symbols(e.getKey());
+                String counter = null;
+                int counted = 0;
+                boolean outer = false;
+                for (String s : syms) {
+                    Integer k = counters.get(s);
+                    if (k != null && k >= q) {
+                        counted++;
+                        counter = s;
+                    } else if (k != null) {
+                        outer = true;
+                    }
+                }
+                if (counted == 0) continue; // fixed in one iteration of the loops around q
+                if (outer) return false; // ours times an outer counter: not decided here
+                if (counted > 1 || (run != null && !run.equals(counter))) return false;
+                Integer from = running.get(counter);
+                if (from == null || from > q) return false;
+                run = counter;
+                List<String> rest = new ArrayList<>(syms);
+                rest.remove(counter);
+                Poly t = new Poly();
+                t.terms.put(String.join(Poly.SEP, rest), e.getValue());
+                c = c.plus(t, 1);
+            }
+            return run != null && magnitude(c) != null;
+        }
+
         /** Whether distinct iterations of the loop {@code q} give {@code p} distinct values. */
         boolean injective(Poly p, int q) {
+            if (runs(p, q)) return true;
             Poly cq = new Poly();
             String seen = null;
             Map<String, Poly> inner = new TreeMap<>();

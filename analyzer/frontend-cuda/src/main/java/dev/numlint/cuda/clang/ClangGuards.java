@@ -179,8 +179,20 @@ final class ClangGuards {
                     String g = chainExit(unit, s, usr);
                     if (g != null) return g;
                 }
-                String clamp = conditionalClamp(unit, s, usr);
-                if (clamp != null) return clamp;
+                Clamp clamp = conditionalClamp(unit, s, usr);
+                if (clamp != null) {
+                    // the other side clamped by an earlier statement of the block, before any other write of usr:
+                    // both bounds are known (if (x > M) x = M; after if (x < 0) x = 0;)
+                    for (int k2 = k - 1; k2 >= 0 && clamp.side() != 0; k2--) {
+                        ClangNode s2 = p.children.get(k2);
+                        Clamp other = conditionalClamp(unit, s2, usr);
+                        if (other != null && other.side() == -clamp.side())
+                            return BOTH + other.test() + "' (line " + other.line() + ") and '" + clamp.test()
+                                    + "' (line " + clamp.line() + ")";
+                        if (writes(s2, usr)) break;
+                    }
+                    return clamp.describe();
+                }
                 if (writes(s, usr)) return null;
             }
         }
@@ -188,10 +200,39 @@ final class ClangGuards {
     }
 
     /**
-     * The guard of a conditional clamp {@code if (v < 0.0f) v = 0.0f;}: an {@code if} without {@code else} whose test
-     * compares {@code usr} and whose branch only sets it to a constant; null for any other statement.
+     * A conditional clamp of a variable: its test's text and line, and the side it bounds (+1 from above, {@code
+     * if (x > M) x = M;}; -1 from below, {@code if (x < 0) x = 0;}; 0 when the test does not say).
      */
-    private static String conditionalClamp(ClangUnit unit, ClangNode s, Path usr) {
+    record Clamp(String test, int line, int side) {
+        /** The guard as a message names it: a one-sided clamp says which side is left open. */
+        String describe() {
+            String t = "the test '" + test + "' (line " + line + ")";
+            if (side > 0) return t + UPPER_ONLY;
+            if (side < 0) return t + LOWER_ONLY;
+            return t;
+        }
+    }
+
+    private static final String UPPER_ONLY = ", an upper bound only: the negative side is unguarded";
+
+    private static final String LOWER_ONLY = ", a lower bound only: large values are unguarded";
+
+    private static final String BOTH = "the clamps '";
+
+    /**
+     * Whether a guard names the sides conditional clamps bound ({@link Clamp#describe}, or clamps of both sides): what
+     * the hand-written facts' guard of the same conversion, a test found by its text, does not say.
+     */
+    static boolean namesSides(String guard) {
+        return guard != null && (guard.endsWith(UPPER_ONLY) || guard.endsWith(LOWER_ONLY) || guard.startsWith(BOTH));
+    }
+
+    /**
+     * The guard of a conditional clamp {@code if (v < 0.0f) v = 0.0f;} or {@code if (v > m) v = m;}: an {@code if}
+     * without {@code else} whose test compares {@code usr} and whose branch only sets it to a constant or to the value
+     * the test compares it with; null for any other statement.
+     */
+    private static Clamp conditionalClamp(ClangUnit unit, ClangNode s, Path usr) {
         if (s.kind != CXCursor_IfStmt || s.children.size() != 2) return null;
         ClangNode test = s.children.get(0);
         ClangNode then = s.children.get(1);
@@ -202,7 +243,25 @@ final class ClangGuards {
         if (!usr.key.equals(Path.key(e.children.get(0))) || writes(test, usr) || !compares(test, usr)) return null;
         ClangNode rhs = e.children.get(1);
         boolean constant = constant(rhs) != null || folded(rhs) != null;
-        return constant ? "the test '" + unit.text(test) + "' (line " + test.line + ")" : null;
+        // if (x > M) x = M: the bound the test names, the value it limits to (M a variable, member or element)
+        ClangNode t = strip(test);
+        while (t != null && t.kind == CXCursor_ParenExpr && t.children.size() == 1) t = strip(t.children.get(0));
+        int side = 0;
+        boolean bound = false;
+        if (t != null && t.kind == CXCursor_BinaryOperator && t.children.size() == 2) {
+            String x = operandKey(t.children.get(0));
+            String y = operandKey(t.children.get(1));
+            boolean left = usr.key.equals(x);
+            boolean right = usr.key.equals(y);
+            String other = left ? y : right ? x : null;
+            String value = operandKey(rhs);
+            Path limit = Path.of(strip(rhs));
+            bound = other != null && other.equals(value) && limit != null && !writes(test, limit);
+            boolean upper = t.spelling.equals(">") || t.spelling.equals(">=");
+            boolean lower = t.spelling.equals("<") || t.spelling.equals("<=");
+            if (left != right && (upper || lower) && (bound || constant)) side = (upper == left) ? 1 : -1;
+        }
+        return constant || bound ? new Clamp(unit.text(test), test.line, side) : null;
     }
 
     /**

@@ -403,7 +403,8 @@ public final class ClangSupplement {
             ClangUnit.Conversion k = clang.get(c.site().line() + ":" + c.site().column());
             if (k == null) continue;
             boolean guarded = k.guarded() && !scaledPast(k, unit.interval(k.operand(), k.in()));
-            if (guarded == c.guarded()) continue;
+            // both guarded: Clang's guard replaces the hand-written one where it says which sides clamps bound
+            if (guarded == c.guarded() && !(guarded && ClangGuards.namesSides(k.guard()))) continue;
             it.set(new FunctionFacts.Conversion(
                     c.site(),
                     c.how(),
