@@ -144,6 +144,22 @@ class CudaIncludesTest {
         Files.writeString(dir.resolve("a.cu"), "#include \"pixel.hcu\"\n");
         TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer().includeExtensions(List.of("inl")));
         assertThat(ctx.hits()).isEmpty();
+        // left out by the configuration, and said so: one notice naming the file, its includer and the reason
+        assertThat(ctx.notifications())
+                .filteredOn(n -> n.id().equals("include-not-analyzed"))
+                .singleElement()
+                .satisfies(n -> {
+                    assertThat(n.file()).isEqualTo("pixel.hcu");
+                    assertThat(n.message()).contains("a.cu").contains(".hcu").contains("include-extensions");
+                });
+        // without a configured list an included file is analyzed whatever its extension (a .tcu, a .cl)
+        Files.writeString(dir.resolve("pixel.tcu"), CAST_HCU);
+        Files.writeString(dir.resolve("b.cu"), "#include \"pixel.tcu\"\n");
+        assertThat(new TestScanContext(dir).run(new CudaSourceAnalyzer()).hits())
+                .containsExactlyInAnyOrder(
+                        new InlineExpectations.Hit("pixel.hcu", 2, "NL001"),
+                        new InlineExpectations.Hit("pixel.tcu", 2, "NL001"));
+        Files.delete(dir.resolve("b.cu"));
         ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer().includeExtensions(List.of(".HCU")));
         assertThat(ctx.hits()).containsExactly(new InlineExpectations.Hit("pixel.hcu", 2, "NL001"));
     }

@@ -231,6 +231,31 @@ class UnitHeadersTest {
     }
 
     @Test
+    void aHeaderWhoseIncluderClangRefusedNamesIt(@TempDir Path dir) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        // the header's one includer reaches a computed #include (an image library's pattern), which Clang must refuse
+        Files.writeString(
+                src.resolve("shade.hpp"), "inline int shade(int v) { return v * SHADE_SCALE + not_declared_here; }\n");
+        Files.writeString(src.resolve("codec.h"), "#define CODEC_HEADER \"codec_png.h\"\n#include CODEC_HEADER\n");
+        Files.writeString(src.resolve("codec_png.h"), "inline int png(void) { return 1; }\n");
+        Files.writeString(
+                src.resolve("viewer.cpp"), "#include \"codec.h\"\n#include \"shade.hpp\"\nint v(void) { return 1; }\n");
+        trivialUnits(src, "b.cpp");
+        Files.writeString(
+                src.resolve("compile_commands.json"),
+                CompileDatabases.of(src, "-std=c++17 -DSHADE_SCALE=3", "viewer.cpp", "b.cpp"));
+        Scan s = scan(src, dir.resolve("cache"));
+        assertThat(notices(s.result(), "shade.hpp"))
+                .filteredOn(n -> n.id().equals("clang-error"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("not_declared_here")
+                        .contains("its includer viewer.cpp was not parsed by Clang (")
+                        .contains("computed #include")
+                        .doesNotContain("no compiled unit includes this header"));
+    }
+
+    @Test
     void aHeaderForAnotherTargetIsNamedNotCompiledNotParseErrors(@TempDir Path dir) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
         // an ARM-only translation header: its includer includes it only on AArch64, and it refuses other targets

@@ -816,4 +816,52 @@ class LayerMergeTest {
                 .evidence(new Evidence("ptx", instr, null))
                 .build();
     }
+    /** A PTX finding of a shared header's line, as the PTX of one unit reports it for the kernel inlining it there. */
+    private static Finding inlinedFma(String kernel, String unit, int site, Impact impact) {
+        String hazard = "`fma.rn.f32`: nvcc contracted a*b+c into one fma (one rounding, not two)";
+        String shown = impact != null && impact.kind() == Impact.Kind.AMPLIFIED
+                ? dev.numlint.rules.RuleCatalog.get()
+                        .phrase("ptx-consequence", "message", hazard, "consequence", impact.consequence())
+                : hazard;
+        return Finding.builder("NL003")
+                .level(impact != null && impact.kind() == Impact.Kind.AMPLIFIED ? Level.WARNING : Level.NOTE)
+                .layer(Layer.PTX)
+                .location(Location.of("util/Mat.h", 132, 4))
+                .function(kernel)
+                .message(shown)
+                .evidence(new Evidence("ptx", "fma.rn.f32 %f8, %f3, %f7, %f6; // " + kernel, null))
+                .related(Location.of(unit, site, 3), "inlined here (" + kernel + ")")
+                .property("ptxInstruction", "fma.rn.f32 %f8, %f3, %f7, %f6;")
+                .impact(impact)
+                .identity(Identity.NONE.withInstruction("fma.rn.f32").withHazard(shown))
+                .build();
+    }
+
+    @Test
+    void oneHeaderLineInlinedIntoKernelsOfSeveralUnitsIsOneFinding() {
+        Impact cond = new Impact(Impact.Kind.AMPLIFIED, "compared in a condition at line 30 of Track.h", null, null);
+        Impact idx = new Impact(Impact.Kind.AMPLIFIED, "rounded to an index at line 7 of Raycast.h", null, null);
+        Finding track = inlinedFma("trackKernel", "src/Track.cu", 271, cond);
+        Finding ray = inlinedFma("raycastKernel", "src/Raycast.cu", 50, idx);
+        Finding stored = inlinedFma("copyKernel", "src/Copy.cu", 12, Impact.bounded("only stored"));
+        List<Finding> merged = merge(List.of(stored, track, ray));
+        assertThat(merged).hasSize(1);
+        Finding f = merged.get(0);
+        // the strongest level is kept, and the kernels it was seen in are named
+        assertThat(f.level()).isEqualTo(Level.WARNING);
+        assertThat(f.properties()).containsEntry("instances", 3);
+        assertThat(f.related().stream().map(r -> r.location().file() + ":" + r.message()))
+                .contains(
+                        "src/Track.cu:inlined here (trackKernel)",
+                        "src/Raycast.cu:inlined here (raycastKernel)",
+                        "src/Copy.cu:inlined here (copyKernel) (note there)");
+        // two different operations written on the line stay two findings
+        String mulAdd = "`mul.f32` feeds `add.f32`: ptxas may fuse them into one FFMA";
+        Finding other = inlinedFma("trackKernel", "src/Track.cu", 271, cond).toBuilder()
+                .location(Location.of("util/Mat.h", 132, 40))
+                .message(mulAdd)
+                .identity(Identity.NONE.withInstruction("mul.f32").withHazard(mulAdd))
+                .build();
+        assertThat(merge(List.of(track, other))).hasSize(2);
+    }
 }

@@ -276,7 +276,13 @@ public final class PtxCompiler {
                                     .append(outside)
                                     .append(outside == 1 ? " error line is" : " error lines are all")
                                     .append(" about headers outside the scanned tree (the toolkit's or another"
-                                            + " package's): often code this nvcc version no longer accepts");
+                                            + " package's)");
+                            String macro = projectMacro(r.output(), g.reached());
+                            m.append(
+                                    macro != null
+                                            ? ", where the project's macro " + macro + " is expanded: the scanned"
+                                                    + " tree's macro breaks them"
+                                            : ": often code this nvcc version no longer accepts");
                         }
                     }
                     // the hint names the header nvcc could not open (not the first include numlint's own graph
@@ -386,6 +392,35 @@ public final class PtxCompiler {
     }
 
     /** The number of nvcc's error lines ("...: error ...", "fatal error"). */
+    private static final java.util.regex.Pattern MACRO_ERROR =
+            java.util.regex.Pattern.compile("error.*?macro \"([A-Za-z_]\\w*)\"");
+
+    /**
+     * The macro that nvcc's first error naming one ({@code macro "min" passed 3 arguments, but takes just 2}, from a
+     * libstdc++ header) names, with where a project file the unit reads defines it ({@code min (include/basic.h:20)}),
+     * or null when the error names no macro or the scanned tree defines none of that name.
+     */
+    String projectMacro(String log, List<Path> reached) {
+        java.util.regex.Matcher m = MACRO_ERROR.matcher(log);
+        if (!m.find()) return null;
+        String name = m.group(1);
+        java.util.regex.Pattern define = java.util.regex.Pattern.compile(
+                "^[ \\t]*#[ \\t]*define[ \\t]+" + java.util.regex.Pattern.quote(name) + "\\b");
+        for (Path f : reached) {
+            try {
+                if (Files.size(f) > (8 << 20)) continue;
+                List<String> lines = Files.readAllLines(f, StandardCharsets.ISO_8859_1);
+                for (int i = 0; i < lines.size(); i++) {
+                    if (define.matcher(lines.get(i)).find())
+                        return name + " (" + shown(f, f.toString()) + ":" + (i + 1) + ")";
+                }
+            } catch (IOException | RuntimeException e) {
+                // unreadable: not this file
+            }
+        }
+        return null;
+    }
+
     private static long errorLines(String log) {
         return log.lines()
                 .filter(l -> l.contains(": error") || l.contains("fatal error") || l.contains("): error"))

@@ -137,6 +137,31 @@ class PtxCompilerTest {
     }
 
     @Test
+    void aProjectMacroThatBreaksALibraryHeaderIsNamedAsTheCause() throws IOException {
+        // a project's two-argument min macro, defined before a C++ standard header that calls std::min with three
+        RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"))
+                .failWhenSourceContains(
+                        "BREAKS",
+                        "/usr/include/c++/13/bits/stl_algobase.h:230:56: error: macro \"min\" passed 3 arguments,"
+                                + " but takes just 2");
+        Path root = root();
+        Files.createDirectories(root.resolve("include"));
+        Files.writeString(
+                root.resolve("include/basic.h"),
+                "#ifndef BASIC_H\n#define BASIC_H\n#define min(a,b) ((a)<(b)?(a):(b))\n#endif\n");
+        Path cu = Files.writeString(
+                root.resolve("k.cu"), "// BREAKS\n#include \"include/basic.h\"\n__global__ void k(float* a) {}\n");
+        PtxCompiler.Result r = compiler(fake, root).compile(cu, "sm_80", List.of(), "k.cu");
+        assertThat(r.notifications())
+                .filteredOn(n -> n.id().equals("nvcc-failed"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("the project's macro min (include/basic.h:3) is expanded")
+                        .doesNotContain("no longer accepts")
+                        .doesNotContain("/usr/include"));
+    }
+
+    @Test
     void theCacheKeysOnHeadersReachedThroughIncludeDirectoriesAndAngleIncludes() throws IOException {
         RecordingNvcc fake = RecordingNvcc.create(tmp.resolve("fake"));
         Path root = root();

@@ -84,17 +84,14 @@ final class LayerMerge {
             for (Finding f : g) {
                 if (f.layer() == Layer.PTX) {
                     // one hazard at one source position seen in two PTX builds (a checked-in .ptx and the one
-                    // compiled from the .cu, with other flags: add.rn.f32 / add.rn.ftz.f32) is one finding
-                    String k = f.location().startColumn() + "\u0000"
-                            + (f.identity().hazard() != null ? f.identity().hazard() : f.message());
+                    // compiled from the .cu, with other flags: add.rn.f32 / add.rn.ftz.f32), or in the PTX of two
+                    // units that inline one header's line into their kernels, is one finding (issue 26: report at the
+                    // written line once), whatever each caller makes of the value
+                    String k = f.location().startColumn() + "\u0000" + PtxOccurrences.writtenHazard(f);
                     Integer at = ptxAt.get(k);
                     if (at != null) {
                         Finding first = ptx.get(at);
-                        Finding.Builder b = first.toBuilder();
-                        Set<Object> have = new HashSet<>(first.evidence());
-                        f.evidence().stream().filter(have::add).forEach(b::evidence);
-                        adoptCode(b, f);
-                        Finding merged = b.build();
+                        Finding merged = PtxOccurrences.sameWrittenOperation(first, f);
                         ptx.set(at, merged);
                         unique.set(unique.indexOf(first), merged);
                         continue;
@@ -141,20 +138,6 @@ final class LayerMerge {
             out.addAll(other);
         }
         return repeatedCopies(oneOperationPerLine(oneDecision(sameAccumulator(out))));
-    }
-
-    /**
-     * {@code f} joins the finding {@code b} builds: {@code also} becomes a related location and {@code f}'s PTX
-     * instructions its evidence, each once ({@code have}: what the finding already holds).
-     */
-    private static void joinAsRelated(Finding.Builder b, Set<Object> have, RelatedLocation also, Finding f) {
-        if (have.add(also)) {
-            b.related(also);
-        }
-        f.evidence().stream()
-                .filter(e -> "ptx".equals(e.kind()))
-                .filter(have::add)
-                .forEach(b::evidence);
     }
 
     /** The fewest copies of one statement that make a run of copies: two identical lines are still two findings. */
@@ -257,16 +240,6 @@ final class LayerMerge {
             absorbed.add(i);
         }
         replaced.put(kept, b.build());
-    }
-
-    /**
-     * The finding {@code b} builds takes the written code of {@code from}, whose evidence it absorbs, when it states
-     * none of its own (a PTX finding without a source line joins one with it).
-     */
-    private static void adoptCode(Finding.Builder b, Finding from) {
-        if (b.identity().code().isEmpty() && !from.identity().code().isEmpty()) {
-            b.identity(b.identity().withCode(from.identity().code()));
-        }
     }
 
     /** A finding whose impact is provably exact (dropped after the merge, with the PTX findings it absorbed). */
@@ -488,7 +461,7 @@ final class LayerMerge {
             Set<Object> have = new HashSet<>(t.evidence());
             have.addAll(t.related());
             for (Finding p : e.getValue()) {
-                joinAsRelated(
+                PtxOccurrences.joinAsRelated(
                         b,
                         have,
                         new RelatedLocation(
@@ -562,7 +535,7 @@ final class LayerMerge {
                 h.addAll(kept.related());
                 return h;
             });
-            joinAsRelated(
+            PtxOccurrences.joinAsRelated(
                     b,
                     have,
                     new RelatedLocation(
@@ -642,7 +615,8 @@ final class LayerMerge {
             Set<Object> have = new HashSet<>(s.evidence());
             have.addAll(s.related());
             Location at = Location.line(p.location().file(), p.location().startLine());
-            joinAsRelated(b, have, new RelatedLocation(at, RuleCatalog.get().phrase("ptx-also-accumulated")), p);
+            PtxOccurrences.joinAsRelated(
+                    b, have, new RelatedLocation(at, RuleCatalog.get().phrase("ptx-also-accumulated")), p);
             out.set(target, b.build());
             out.remove(i);
             i--;
@@ -708,7 +682,7 @@ final class LayerMerge {
                 || src.identity().judgement() == Identity.Judgement.TERMS_CANNOT_CANCEL;
         for (Finding p : ptx) {
             p.evidence().stream().filter(have::add).forEach(b::evidence);
-            adoptCode(b, p);
+            PtxOccurrences.adoptCode(b, p);
             p.related().stream().filter(have::add).forEach(b::related);
             confirmed |= confirms(src, p);
             if (proven) {

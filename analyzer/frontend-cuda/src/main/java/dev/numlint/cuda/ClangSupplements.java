@@ -61,7 +61,12 @@ final class ClangSupplements {
         if (!fe.active()) return "off " + fe.fallback();
         if (fe.refusal(file, bytes) != null) return "refused";
         if (unit != null) {
-            if (fe.refusal(unit.file(), unit.bytes()) != null) return "refused";
+            if (fe.refusal(unit.file(), unit.bytes()) != null) {
+                return unit.header()
+                        ? "includer refused, alone " + fe.toolkit() + " "
+                                + aloneArguments(run, file, bytes, bc, dialect)
+                        : "refused";
+            }
             List<Path> byName = ClangFrontEnd.includeDirsByName(unit.file(), unit.bytes(), unit.bc(), run::inTree);
             return (fe.alone() ? "alone " : "") + fe.toolkit() + " through " + unit.file() + " "
                     + SourceCache.sha256(unit.bytes()) + " "
@@ -89,6 +94,15 @@ final class ClangSupplements {
     }
 
     /**
+     * What a notice of a listed header read alone says when the compiled unit that includes it was not parsed by
+     * Clang (refused for an include Clang must not follow, over its budget): that unit and why, not "no compiled unit
+     * includes this header".
+     */
+    private static String includerNotParsed(CudaScanRun run, Unit includer, String why) {
+        return "its includer " + run.ctx.relativize(includer.file()) + " was not parsed by Clang (" + why + "): ";
+    }
+
+    /**
      * Clang's reading of one file for the supplement, or null (legacy front end, no libclang, a CUDA file without a
      * toolkit, or an include Clang must not follow: then a notice says why).
      */
@@ -106,8 +120,12 @@ final class ClangSupplements {
         // an include Clang must not follow: the file stays with the hand-written front end, whose include-not-read
         // notices name those includes
         if (fe.refusal(file, bytes) != null) return null;
-        if (through != null && fe.refusal(through.file(), through.bytes()) != null) {
+        // a listed header whose compiled unit Clang refuses: read alone, with that includer's flags, and said so
+        Unit refusedIncluder = null;
+        String refusedWhy = through == null ? null : fe.refusal(through.file(), through.bytes());
+        if (refusedWhy != null) {
             if (!through.header()) return null;
+            refusedIncluder = through;
             through = null;
         }
         long t0 = System.nanoTime();
@@ -119,6 +137,12 @@ final class ClangSupplements {
             unit = kept == null ? null : kept.header();
             // the unit's parse failed, or the unit does not include the header as Clang reads it: the header alone
             if (kept != null && (unit == null || dev.numlint.cuda.clang.ClangIncludes.notIncluded(unit))) {
+                if (unit == null && kept.failure() != null) {
+                    // the unit's parse failed (refused for an include Clang must not follow, over its budget):
+                    // the header alone, with that includer's flags, and its notices name the includer and why
+                    refusedIncluder = through;
+                    refusedWhy = kept.failure();
+                }
                 unit = null;
                 through = null;
             }
@@ -188,7 +212,9 @@ final class ClangSupplements {
         // PTX layer's missing-header summary); Clang's note names any other first error
         // a header no unit includes that, read alone, stops at its own #error (sse2neon.h: "Unsupported target") is
         // code for another target or configuration: one note names that instead of its errors and its functions'
-        String refused = alone && SourceKinds.isHeader(file) ? ownError(unit.firstError(), bytes) : null;
+        String refused = alone && refusedIncluder == null && SourceKinds.isHeader(file)
+                ? ownError(unit.firstError(), bytes)
+                : null;
         if (refused != null) return new ClangSupplement(unit).notCompiled(refused);
         if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
             sink.notify(new Notification(
@@ -199,12 +225,18 @@ final class ClangSupplements {
                     "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first "
                             + (unit.firstError().startsWith("line ") ? "at " : "")
                             + unit.firstError()
-                            + (alone && borrowed(run, file, bc) != null
-                                    ? " (" + borrowed(run, file, bc).describe(file) + ")"
-                                    : ClangFrontEnd.guessed(bc)
-                                            ? " (no build file gave this file's compile command: its flags are"
-                                                    + " guessed)"
-                                            : "")
+                            + (refusedIncluder != null
+                                    ? " (" + includerNotParsed(run, refusedIncluder, refusedWhy)
+                                            + (borrowed(run, file, bc) != null
+                                                    ? borrowed(run, file, bc).readAlone(file)
+                                                    : "it is read alone with its own flags")
+                                            + ")"
+                                    : alone && borrowed(run, file, bc) != null
+                                            ? " (" + borrowed(run, file, bc).describe(file) + ")"
+                                            : ClangFrontEnd.guessed(bc)
+                                                    ? " (no build file gave this file's compile command: its flags are"
+                                                            + " guessed)"
+                                                    : "")
                             + "; what Clang recovered is analyzed"));
         }
         return new ClangSupplement(unit);

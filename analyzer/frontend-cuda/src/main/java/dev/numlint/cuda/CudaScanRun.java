@@ -96,6 +96,24 @@ final class CudaScanRun {
                     dev.numlint.model.Notification::file)
             .thenComparingInt(dev.numlint.model.Notification::line);
 
+    /**
+     * One notice per included file that the configured include-extensions leave out (never silently): its path, its
+     * first includer and the reason, in path order, once every file is analyzed.
+     */
+    void flushLeftOut(dev.numlint.spi.FindingSink sink) {
+        new java.util.TreeMap<>(leftOut).forEach((file, includer) -> {
+            String n = file.getFileName().toString();
+            sink.notify(new dev.numlint.model.Notification(
+                    ctx.relativize(file),
+                    0,
+                    dev.numlint.model.Level.NOTE,
+                    "include-not-analyzed",
+                    "not analyzed: #included by " + ctx.relativize(includer) + ", but its extension ."
+                            + n.substring(n.lastIndexOf('.') + 1) + " is not in the configured include-extensions"));
+        });
+        leftOut.clear();
+    }
+
     /** Sends the include-by-name notes, in header-name order, once every file is analyzed. */
     void flushIncludedByName(dev.numlint.spi.FindingSink sink) {
         Map<Path, Path> buildDirs = byNameNotes.isEmpty() ? Map.of() : buildIncludeDirectories();
@@ -139,8 +157,12 @@ final class CudaScanRun {
         return dirs;
     }
 
-    /** {@code includeExtensions}: the analyzer's extensions of included files, unless the scan sets its own. */
-    CudaScanRun(ScanContext ctx, List<Path> files, Set<String> includeExtensions, long maxHeaderBytes) {
+    /**
+     * {@code includeExtensions}: the analyzer's extensions of included files, unless the scan sets its own;
+     * {@code configured}: whether they were set (else an included file of any other extension is analyzed too).
+     */
+    CudaScanRun(
+            ScanContext ctx, List<Path> files, Set<String> includeExtensions, boolean configured, long maxHeaderBytes) {
         this.ctx = ctx;
         this.maxHeaderBytes = maxHeaderBytes;
         for (Path f : files) {
@@ -160,9 +182,9 @@ final class CudaScanRun {
                 // the scan validated its excludes already
             }
         }
-        extensions = ctx.setting("include-extensions")
-                .map(v -> normalizedExtensions(List.of(v.split(","))))
-                .orElse(includeExtensions);
+        java.util.Optional<String> set = ctx.setting("include-extensions");
+        anyExtension = set.isEmpty() && !configured;
+        extensions = set.map(v -> normalizedExtensions(List.of(v.split(",")))).orElse(includeExtensions);
         cache = SourceCache.forScan(ctx, this);
         headerDialect = HeaderDialect.of(ctx, files);
     }
@@ -175,6 +197,13 @@ final class CudaScanRun {
 
     final boolean allConfigurations;
     final Set<String> extensions;
+    /**
+     * No include-extensions were configured: a file a scanned source includes is analyzed whatever its extension
+     * (Clang reads it as part of its includer's unit, in that unit's language), as a header is.
+     */
+    final boolean anyExtension;
+    /** Included files left out by configured include-extensions, with their first includer: one notice each. */
+    private final Map<Path, Path> leftOut = new java.util.concurrent.ConcurrentHashMap<>();
     /** The Clang front end of this scan (inactive with --frontend legacy or when libclang does not load). */
     final ClangFrontEnd clang;
 
@@ -317,7 +346,11 @@ final class CudaScanRun {
         String n = header.getFileName() == null ? "" : header.getFileName().toString();
         int dot = n.lastIndexOf('.');
         String ext = dot < 0 ? "" : n.substring(dot + 1).toLowerCase(Locale.ROOT);
-        if (!extensions.contains(ext) || excluded(header)) return;
+        if (excluded(header)) return;
+        if (!anyExtension && !extensions.contains(ext)) {
+            leftOut.merge(header, includer, (a, b) -> a.compareTo(b) <= 0 ? a : b);
+            return;
+        }
         included.compute(
                 header,
                 (k, old) -> old != null && old.includer().compareTo(includer) <= 0

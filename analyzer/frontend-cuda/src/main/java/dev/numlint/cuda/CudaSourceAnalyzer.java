@@ -151,7 +151,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         List<Path> files = all.stream().filter(f -> !isFragment(f)).toList();
         List<Path> fragments =
                 all.stream().filter(CudaSourceAnalyzer::isFragment).sorted().toList();
-        CudaScanRun run = new CudaScanRun(ctx, files, includeExtensions, maxHeaderBytes);
+        CudaScanRun run = new CudaScanRun(ctx, files, includeExtensions, extensionsSet, maxHeaderBytes);
         ProjectHeaders included = new ProjectHeaders(run);
         if (run.clang.fallback() != null && !files.isEmpty()) {
             sink.notify(new Notification(
@@ -238,6 +238,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         }
         if (scope != null) scope.report(sink);
         run.flushIncludedByName(sink);
+        run.flushLeftOut(sink);
         dev.numlint.model.Timings.line("cuda-source " + stats);
         Notification undefined = run.undefinedTypes.summary();
         if (undefined != null) sink.notify(undefined);
@@ -328,16 +329,19 @@ public final class CudaSourceAnalyzer implements Analyzer {
             "h", "hh", "hpp", "hxx", "h++", "cuh", "hcu", "cuinc", "inc", "inl", "ipp", "tpp", "txx", "tcc", "impl");
 
     private volatile Set<String> includeExtensions = Set.copyOf(DEFAULT_INCLUDE_EXTENSIONS);
+    /** Whether they were set: else an included file of any other extension (a .tcu) is analyzed too. */
+    private volatile boolean extensionsSet;
 
     /** Sets the extensions (without the dot, case-insensitive) of included files that are analyzed. */
     public CudaSourceAnalyzer includeExtensions(java.util.Collection<String> exts) {
         includeExtensions = CudaScanRun.normalizedExtensions(exts);
+        extensionsSet = true;
         return this;
     }
 
     /** Analyzes one file (never throws), as a scan of just this file would. */
     public void analyzeFile(ScanContext ctx, Path file, FindingSink sink) {
-        CudaScanRun run = new CudaScanRun(ctx, List.of(file), includeExtensions, maxHeaderBytes);
+        CudaScanRun run = new CudaScanRun(ctx, List.of(file), includeExtensions, extensionsSet, maxHeaderBytes);
         analyzeFile(run, new ProjectHeaders(run), file, sink, null);
         run.flushIncludedByName(sink);
     }

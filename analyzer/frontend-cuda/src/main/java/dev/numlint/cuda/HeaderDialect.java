@@ -133,6 +133,11 @@ record HeaderDialect(ClangFrontEnd.Language language, String std, int units, int
 
     /** What the notice of the header says about its flags. */
     String describe(Path header) {
+        return "no compiled unit includes this header: " + readAlone(header);
+    }
+
+    /** How the header is read alone: its language and {@code -std}, and whose compile commands they are. */
+    String readAlone(Path header) {
         String lang =
                 switch (languageOf(header)) {
                     case C -> "C";
@@ -141,7 +146,7 @@ record HeaderDialect(ClangFrontEnd.Language language, String std, int units, int
                 };
         boolean applied = std != null && std.contains("++") != (languageOf(header) == ClangFrontEnd.Language.C);
         String what = lang + (applied ? " with -std=" + std : "");
-        return "no compiled unit includes this header: it is read alone as " + what + ", borrowed from "
+        return "it is read alone as " + what + ", borrowed from "
                 + (shared() ? "every" : "the most common (" + units + " of " + of + ")")
                 + " compile command of the build";
     }

@@ -82,7 +82,7 @@ final class SourceCache {
         for (String s : List.of("all-configurations", "include-extensions", "exclude", "frontend")) {
             k.add("setting " + s, ctx.setting(s).orElse("-"));
         }
-        k.add("extensions", new TreeSet<>(run.extensions).toString());
+        k.add("extensions", new TreeSet<>(run.extensions) + (run.anyExtension ? " and any other included" : ""));
         k.add("max-size", String.valueOf(run.maxHeaderBytes));
         k.add(
                 "ptx",

@@ -31,8 +31,15 @@ final class UnitHeaders {
         return Boolean.parseBoolean(System.getProperty("numlint.clang.headersFromUnits", "true"));
     }
 
-    /** A header's cursors from its unit's parse (null: that parse failed, the header is parsed alone). */
-    record Kept(Path unit, ClangUnit header) {}
+    /**
+     * A header's cursors from its unit's parse (null: that parse failed, the header is parsed alone, and
+     * {@code failure} says why: Clang refused the unit, or its parse ran over its budget).
+     */
+    record Kept(Path unit, ClangUnit header, String failure) {
+        Kept(Path unit, ClangUnit header) {
+            this(unit, header, null);
+        }
+    }
 
     /** After a compiled unit's preprocessing: it is the unit of each listed header it reads, unless a smaller is. */
     static void reached(CudaScanRun run, Path unit, Set<Path> reads) {
@@ -89,7 +96,8 @@ final class UnitHeaders {
         if (parsed.failure() != null) {
             for (Path h : asked) {
                 run.keptHeaders.compute(
-                        h, (k, old) -> unit.equals(run.headerUnits.get(h)) ? new Kept(unit, null) : old);
+                        h,
+                        (k, old) -> unit.equals(run.headerUnits.get(h)) ? new Kept(unit, null, parsed.failure()) : old);
             }
             return;
         }
