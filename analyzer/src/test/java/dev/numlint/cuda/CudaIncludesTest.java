@@ -115,6 +115,28 @@ class CudaIncludesTest {
                                 + " has one (inc, given to src/a.cu)"));
     }
 
+    /** The build's include directory is the scanned tree's root (PKDGRAV3's -I mdl2/..): it is named ".". */
+    @Test
+    void aByNameNoteNamesTheTreesRootAsDot(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("lib"));
+        Files.writeString(dir.resolve("lib/u.hcu"), CAST_HCU);
+        String kernel = "__global__ void k(float *x, unsigned short *o) { o[0] = toPixel(x[0]); }\n";
+        Files.writeString(dir.resolve("src/a.cu"), kernel.replace("toPixel(x[0])", "0"));
+        Files.writeString(dir.resolve("src/b.cu"), "#include \"lib/u.hcu\"\n" + kernel);
+        TestScanContext ctx = new TestScanContext(dir);
+        BuildContext withRoot = BuildContext.defaults();
+        withRoot.addIncludePath(dir.resolve("src/.."));
+        withRoot.configuration("compile_commands.json entry (build/compile_commands.json:1)");
+        ctx.addBuildContext(dir.resolve("src/a.cu"), withRoot);
+        ctx.addBuildContext(dir.resolve("src/b.cu"), BuildContext.defaults());
+        ctx.run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications())
+                .filteredOn(n -> n.id().equals("include-by-name"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message()).contains("but the build has one (., given to src/a.cu)"));
+    }
+
     @Test
     void aHeaderMeansWhatItsIncluderMakesOfItWhicheverSourceCameFirst(@TempDir Path dir) throws Exception {
         // user.def pulls in config.def; a.cu has included config.def before, so under a.cu the guard skips it. b.cu

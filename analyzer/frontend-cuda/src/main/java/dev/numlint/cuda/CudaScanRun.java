@@ -134,13 +134,19 @@ final class CudaScanRun {
                         n.id(),
                         "#include \"" + e.getKey() + "\" read from " + ctx.relativize(real)
                                 + ", the only file of that name: this file was read without an include directory"
-                                + " that holds it, but the build has one (" + ctx.relativize(holder.getKey())
+                                + " that holds it, but the build has one (" + shown(holder.getKey())
                                 + ", given to " + ctx.relativize(holder.getValue()) + ")");
             }
             sink.notify(n);
         }
         byNameNotes.clear();
         byNameFiles.clear();
+    }
+
+    /** A directory as the output names it: relative to the scanned tree, "." for its root. */
+    private String shown(Path dir) {
+        String r = ctx.relativize(dir);
+        return r == null || r.isEmpty() ? "." : r;
     }
 
     /**
