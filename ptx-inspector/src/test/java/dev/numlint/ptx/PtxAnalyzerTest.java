@@ -454,6 +454,30 @@ class PtxAnalyzerTest {
         assertThat(f.message()).contains("converted to an integer at line 6");
     }
 
+    /**
+     * A line that subtracts one written product from a product computed on another line is not "a difference of
+     * products on this line": the message names the other product's line (InfiniTAM's colour_obs - 255 * known).
+     */
+    @Test
+    void aDifferenceWithAProductOfAnotherLineNamesThatLine() throws IOException {
+        TestScanContext ctx = compileAndAnalyze("__global__ void k(const float* x, float* o) {\n"
+                + "    float obs = x[0] * x[1];\n"
+                + "    o[0] = obs - x[2] * x[3];\n"
+                + "    o[1] = x[4] * x[5] - x[6] * x[7];\n}\n");
+        List<Finding> nl003 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL003")).toList();
+        assertThat(nl003)
+                .filteredOn(f -> f.location().startLine() == 3)
+                .isNotEmpty()
+                .allSatisfy(f -> assertThat(f.message())
+                        .contains("then cancels against a product of line 2")
+                        .doesNotContain("a difference of products"));
+        assertThat(nl003)
+                .filteredOn(f -> f.location().startLine() == 4)
+                .isNotEmpty()
+                .allSatisfy(f -> assertThat(f.message()).contains("a difference of products (cancellation)"));
+    }
+
     @Test
     void fmaStepsOfAnInlinedMathRoutineAreNotTheUsersContraction() throws IOException {
         TestScanContext ctx = compileAndAnalyze("__global__ void k(const float* x, float* o) {\n"

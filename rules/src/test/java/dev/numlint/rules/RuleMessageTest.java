@@ -82,7 +82,13 @@ class RuleMessageTest {
                                     "condition",
                                     "c",
                                     "file",
-                                    "f.h")
+                                    "f.h",
+                                    "where",
+                                    "line 12 of f.h",
+                                    "first",
+                                    "line 12",
+                                    "second",
+                                    "line 14 of f.h")
                             .length())
                     .as("phrase " + k)
                     .isLessThanOrEqualTo(70);

@@ -10,6 +10,7 @@ import dev.numlint.ptx.facts.PtxFacts;
 import dev.numlint.ptx.facts.WholeNumbers;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Operand;
+import dev.numlint.ptx.model.SourcePos;
 import dev.numlint.ptx.rules.PtxHit;
 import dev.numlint.ptx.rules.SourceText;
 import java.util.List;
@@ -119,9 +120,44 @@ public final class ContractedMulAdd implements PtxCheck {
             addend = facts.defOf(addend, 1);
         }
         if (negProduct != negAddend && addend != null && Consequences.isProduct(facts, addend)) {
-            return new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), in);
+            return difference(facts, in, in, addend);
         }
         return facts.consequences().of(in);
+    }
+
+    /**
+     * The cancellation of {@code at}, a difference of the products {@code p} and {@code q}, said of the line {@code
+     * at} is written on: a product written on another line (the caller's, an inlined helper's) is named by its line,
+     * so that a line with one product or none is not said to hold a difference of products.
+     */
+    private static Consequence difference(PtxFacts facts, Instruction at, Instruction p, Instruction q) {
+        SourcePos here = facts.writtenPos(at);
+        SourcePos pp = p == at ? here : facts.writtenPos(p);
+        SourcePos qp = facts.writtenPos(q);
+        boolean pHere = here == null || samePlace(here, pp);
+        boolean qHere = here == null || samePlace(here, qp);
+        if (pHere && qHere) {
+            return new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), at);
+        }
+        // the phrase names the other line; the sink is this line, which the message need not say again
+        String what = pHere || qHere
+                ? Consequences.phrase("ptx-use-difference-one", "where", where(here, pHere ? qp : pp))
+                : Consequences.phrase("ptx-use-difference-none", "first", where(here, pp), "second", where(here, qp));
+        return new Consequence(Impact.Kind.CANCELLATION, what, null);
+    }
+
+    private static boolean samePlace(SourcePos a, SourcePos b) {
+        return b != null && a.line() == b.line() && java.util.Objects.equals(a.file(), b.file());
+    }
+
+    /** A product's line as seen from {@code here}: "line 12", "line 12 of Matrix.h", or "another line" if unknown. */
+    private static String where(SourcePos here, SourcePos p) {
+        if (p == null || p.line() <= 0) return "another line";
+        if (here == null || java.util.Objects.equals(here.file(), p.file()) || p.file() == null) {
+            return "line " + p.line();
+        }
+        String f = p.file().replace('\\', '/');
+        return "line " + p.line() + " of " + f.substring(f.lastIndexOf('/') + 1);
     }
 
     private void mulAdd(PtxFacts facts, Instruction add, Consumer<PtxHit> out) {
@@ -177,7 +213,7 @@ public final class ContractedMulAdd implements PtxCheck {
                     && (add.opcode().equals("sub") ^ negated)
                     && Consequences.isProduct(facts, other)
                     && !facts.consequences().pairedComponent(add)) {
-                cq = new Consequence(Impact.Kind.CANCELLATION, Consequences.phrase("ptx-use-difference"), add);
+                cq = difference(facts, add, mul, other);
             }
             out.accept(new PtxHit(
                     ruleId(),
