@@ -238,6 +238,8 @@ final class ClangLoops {
                 // in every iteration that reaches the update: outside branches, or in the branch that holds the update
                 if (innermostLoop(n) != loop || !dominates(ClangOutParams.anchor(n), accNode, loop)) return;
                 if (resets(n, root, want)) found[0] = n;
+                // if (c) s = a; else s = 0; rewrites s on every path: a reset, though neither branch dominates
+                if (n.kind == CXCursor_IfStmt && !n.contains(accNode) && everyBranchResets(n, root, want)) found[0] = n;
             });
             // a sweep for (j...) acc[j] = 0 in the loop's body resets every element, before or after the update
             if (found[0] == null) found[0] = sweeps.in(loop, inner, accNode, lhs);
@@ -421,6 +423,28 @@ final class ClangLoops {
             dev.numlint.cuda.facts.CleanUpLoop cleanUp,
             Boolean recurrentWhereCarried,
             List<Integer> moving) {}
+
+    /**
+     * Whether the statement restarts the accumulator on every path through it: a reset itself, a block with a reset
+     * among its own statements, or an {@code if} with an {@code else} whose branches both do.
+     */
+    private boolean everyBranchResets(ClangNode st, String root, String target) {
+        if (st == null) return false;
+        if (st.kind == CXCursor_IfStmt) {
+            return st.children.size() == 3
+                    && alwaysResets(st.children.get(1), root, target)
+                    && alwaysResets(st.children.get(2), root, target);
+        }
+        return false;
+    }
+
+    private boolean alwaysResets(ClangNode st, String root, String target) {
+        if (st.kind == CXCursor_CompoundStmt) {
+            for (ClangNode c : st.children) if (alwaysResets(c, root, target)) return true;
+            return false;
+        }
+        return resets(st, root, target) || everyBranchResets(st, root, target);
+    }
 
     /** Whether {@code n} restarts the accumulator: an assignment not reading it, a memset of it, a declaration. */
     private boolean resets(ClangNode n, String root, String target) {
