@@ -391,7 +391,6 @@ public final class PtxCompiler {
         return out;
     }
 
-    /** The number of nvcc's error lines ("...: error ...", "fatal error"). */
     private static final java.util.regex.Pattern MACRO_ERROR =
             java.util.regex.Pattern.compile("error.*?macro \"([A-Za-z_]\\w*)\"");
 
@@ -421,6 +420,7 @@ public final class PtxCompiler {
         return null;
     }
 
+    /** The number of nvcc's error lines ("...: error ...", "fatal error"). */
     private static long errorLines(String log) {
         return log.lines()
                 .filter(l -> l.contains(": error") || l.contains("fatal error") || l.contains("): error"))

@@ -367,45 +367,37 @@ public final class SerialAccumulation implements PtxCheck {
         DefUse du = facts.defUse();
         for (int k = 1; k < in.operands().size(); k++) {
             if (!(in.operand(k) instanceof Operand.Reg r)) continue;
-            Instruction shfl = throughMoves(fn, du, in.index(), r.name());
+            Instruction shfl = origin(fn, du, in.index(), r.name()).def();
             if (shfl == null || !shfl.opcode().equals("shfl") || shfl.operands().size() < 3) continue;
             if (!(shfl.operand(1) instanceof Operand.Reg value)) continue;
-            String own = source(fn, du, shfl.index(), value.name());
+            String own = origin(fn, du, shfl.index(), value.name()).reg();
             boolean ownSum = false;
             for (int j = 1; j < in.operands().size(); j++) {
                 if (j != k && in.operand(j) instanceof Operand.Reg a && a.name().equals(own)) ownSum = true;
             }
             if (!ownSum || !(shfl.operand(2) instanceof Operand.Reg offset)) continue;
-            Instruction step = throughMoves(fn, du, shfl.index(), offset.name());
+            Instruction step = origin(fn, du, shfl.index(), offset.name()).def();
             if (step != null && l.contains(step.block()) && halvesOrDoubles(step)) return true;
         }
         return false;
     }
 
-    /** The instruction that defines {@code reg} at {@code at}, through plain register moves; null when not one. */
-    private static Instruction throughMoves(PtxFunction fn, DefUse du, int at, String reg) {
-        for (int guard = 0; guard < 8; guard++) {
-            int d = du.uniqueDef(at, reg);
-            if (d < 0) return null;
-            Instruction di = fn.instruction(d);
-            if (!di.opcode().equals("mov") || !(di.operand(1) instanceof Operand.Reg next)) return di;
-            at = d;
-            reg = next.name();
-        }
-        return null;
-    }
+    /**
+     * Where the value {@code reg} holds at {@code at} comes from, through plain register moves: the last register of
+     * the chain and the instruction that defines it (null when it has no single definition or the chain is long).
+     */
+    private record Origin(String reg, Instruction def) {}
 
-    /** The register whose value {@code reg} holds at {@code at}, through plain register moves. */
-    private static String source(PtxFunction fn, DefUse du, int at, String reg) {
+    private static Origin origin(PtxFunction fn, DefUse du, int at, String reg) {
         for (int guard = 0; guard < 8; guard++) {
             int d = du.uniqueDef(at, reg);
-            if (d < 0) return reg;
+            if (d < 0) return new Origin(reg, null);
             Instruction di = fn.instruction(d);
-            if (!di.opcode().equals("mov") || !(di.operand(1) instanceof Operand.Reg next)) return reg;
+            if (!di.opcode().equals("mov") || !(di.operand(1) instanceof Operand.Reg next)) return new Origin(reg, di);
             at = d;
             reg = next.name();
         }
-        return reg;
+        return new Origin(reg, null);
     }
 
     /** {@code shr x, y, 1}, {@code shl x, y, 1}, {@code div x, y, 2} or {@code mul x, y, 2} on integers. */

@@ -449,22 +449,31 @@ final class ClangElements {
             if (x.kind == CXCursor_UnaryOperator) {
                 return x.spelling.equals("++") ? 1 : x.spelling.equals("--") ? -1 : 0;
             }
-            if (x.children.size() != 2) return 0;
-            Double c = null;
-            int sign = 1;
+            Step st = step(x, var);
+            Double c = st == null ? null : constant(st.amount());
+            return c == null || c == 0 || c != Math.rint(c) ? 0 : c > 0 ? st.sign() : -st.sign();
+        }
+
+        /** The amount a write adds to or subtracts from ({@code sign} -1) its variable. */
+        private record Step(ClangNode amount, int sign) {}
+
+        /**
+         * The step of a write {@code x} of {@code var} by an amount: {@code v += a}, {@code v -= a}, {@code v = v + a},
+         * {@code v = a + v}, {@code v = v - a}; null for any other write.
+         */
+        private static Step step(ClangNode x, String var) {
+            if (x.children.size() != 2) return null;
             if (x.kind == CXCursor_CompoundAssignOperator && (x.spelling.equals("+=") || x.spelling.equals("-="))) {
-                c = constant(x.children.get(1));
-                sign = x.spelling.equals("-=") ? -1 : 1;
-            } else if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")) {
-                ClangNode r = strip(x.children.get(1));
-                if (r == null || r.kind != CXCursor_BinaryOperator || r.children.size() != 2) return 0;
-                boolean left = reads(r.children.get(0), var);
-                boolean right = r.spelling.equals("+") && reads(r.children.get(1), var);
-                if (!r.spelling.equals("+") && !r.spelling.equals("-") || left == right) return 0;
-                c = constant(r.children.get(left ? 1 : 0));
-                sign = r.spelling.equals("-") ? -1 : 1;
+                return new Step(x.children.get(1), x.spelling.equals("-=") ? -1 : 1);
             }
-            return c == null || c == 0 || c != Math.rint(c) ? 0 : c > 0 ? sign : -sign;
+            if (x.kind != CXCursor_BinaryOperator || !x.spelling.equals("=")) return null;
+            ClangNode r = strip(x.children.get(1));
+            if (r == null || r.kind != CXCursor_BinaryOperator || r.children.size() != 2) return null;
+            if (!r.spelling.equals("+") && !r.spelling.equals("-")) return null;
+            boolean left = reads(r.children.get(0), var);
+            boolean right = r.spelling.equals("+") && reads(r.children.get(1), var);
+            if (left == right) return null;
+            return new Step(r.children.get(left ? 1 : 0), r.spelling.equals("-") ? -1 : 1);
         }
 
         /** Whether {@code e} is the variable {@code var} itself. */
@@ -480,17 +489,8 @@ final class ClangElements {
          * outcome forever, so in a loop that runs twice the stride is not 0 and the iterations see distinct values.
          */
         private boolean strideOfTest(ClangNode x, String var, ClangNode loop) {
-            if (x.children.size() != 2 || loop.children.size() != 4) return false;
-            ClangNode stride = null;
-            if (x.kind == CXCursor_CompoundAssignOperator && (x.spelling.equals("+=") || x.spelling.equals("-="))) {
-                stride = x.children.get(1);
-            } else if (x.kind == CXCursor_BinaryOperator && x.spelling.equals("=")) {
-                ClangNode r = strip(x.children.get(1));
-                if (r == null || r.kind != CXCursor_BinaryOperator || r.children.size() != 2) return false;
-                if (!r.spelling.equals("+") && !r.spelling.equals("-")) return false;
-                if (reads(r.children.get(0), var)) stride = r.children.get(1);
-                else if (r.spelling.equals("+") && reads(r.children.get(1), var)) stride = r.children.get(0);
-            }
+            Step st = loop.children.size() == 4 ? step(x, var) : null;
+            ClangNode stride = st == null ? null : st.amount();
             if (stride == null || !integral(strip(stride) == null ? -1 : strip(stride).canonKind)) return false;
             if (!invariantExpression(stride, null)) return false;
             ClangNode test = strip(loop.children.get(1));
