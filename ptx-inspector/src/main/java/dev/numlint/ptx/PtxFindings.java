@@ -153,6 +153,8 @@ final class PtxFindings {
         if (cuFile == null && staleness(ctx, sink, ptxFile, m, fileIndex, sources)) {
             return; // its lines name other code now: findings there would be at the wrong places
         }
+        // the lines the compiler emitted code for, and those with FP64 code: nvcc decides what is double
+        CompiledLines.report(ctx, m, fileIndex);
         PtxFacts.Settings settings = new PtxFacts.Settings(
                 minTripCount(ctx),
                 bc != null && bc.effectiveFastMath(),

@@ -77,6 +77,17 @@ public interface ScanContext {
      */
     default void addRandomVariateLines(String file, java.util.Set<Integer> lines) {}
 
+    /**
+     * Records what the PTX compiled from the scan's code shows of the source lines of {@code file} (a path as
+     * {@link #relativize} gives it): {@code code}, the lines that some PTX instruction's {@code .loc} names (its own
+     * line, or a line of user code it was inlined at), and {@code fp64}, those of them that carry an FP64 instruction
+     * (an f64 operation, a cvt to or from f64; an f64 instruction without a line counts at the lines of its value's
+     * uses). The scan merges the layers with these facts: nvcc decides the PTX, so a source finding about double
+     * arithmetic on a line whose PTX holds none is a line the compiler narrowed. Called once per PTX unit; the lines
+     * of several units add up. Thread-safe; ignored by default.
+     */
+    default void addCompiledLines(String file, java.util.Set<Integer> code, java.util.Set<Integer> fp64) {}
+
     /** A cache directory for derived artifacts (PTX compiled from .cu), keyed by content hash by the user. */
     Path cacheDir();
 

@@ -138,6 +138,25 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         return new java.util.TreeMap<>(variateLines);
     }
 
+    private final Map<String, java.util.Set<Integer>> codeLines = new java.util.TreeMap<>();
+    private final Map<String, java.util.Set<Integer>> fp64Lines = new java.util.TreeMap<>();
+
+    @Override
+    public synchronized void addCompiledLines(String file, java.util.Set<Integer> code, java.util.Set<Integer> fp64) {
+        codeLines.computeIfAbsent(file, f -> new java.util.TreeSet<>()).addAll(code);
+        fp64Lines.computeIfAbsent(file, f -> new java.util.TreeSet<>()).addAll(fp64);
+    }
+
+    /** The lines with PTX code the PTX front end gave, by file ({@link ScanContext#addCompiledLines}). */
+    public synchronized Map<String, java.util.Set<Integer>> codeLines() {
+        return new java.util.TreeMap<>(codeLines);
+    }
+
+    /** The lines with an FP64 instruction the PTX front end gave, by file ({@link ScanContext#addCompiledLines}). */
+    public synchronized Map<String, java.util.Set<Integer>> fp64Lines() {
+        return new java.util.TreeMap<>(fp64Lines);
+    }
+
     public List<Notification> notifications() {
         return notifications;
     }
