@@ -24,6 +24,9 @@ import java.util.List;
  *                            the same function joins it as a related location
  * @param randomVariateNote   merge: a PTX finding the source layer has nothing for, on a line whose values are random
  *                            variates, becomes a note when its impact is amplified
+ * @param noFp64Note          merge: a source finding about double arithmetic on a line the PTX compiled with no FP64
+ *                            instruction ({@link dev.numlint.spi.ScanContext#addCompiledLines}: the compiler narrowed
+ *                            it to float) becomes a note that says so; lines without PTX code keep their finding
  * @param ptxCallIsHazard     PTX: the call of a header routine is the hazard (a conversion, an atomic, a tensor-core
  *                            operation): instructions inside toolkit headers are reported at the user's call site
  * @param ptxPerOperation     PTX: different operations on one line are different findings
@@ -56,6 +59,7 @@ public record RulePolicy(
         dev.numlint.knowledge.WrittenCode.Construct relocatePtx,
         boolean mergeAccumulators,
         boolean randomVariateNote,
+        boolean noFp64Note,
         boolean ptxCallIsHazard,
         boolean ptxPerOperation,
         boolean ptxStatesConsequence,
@@ -74,8 +78,8 @@ public record RulePolicy(
 
     /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
     public static final RulePolicy DEFAULT = new RulePolicy(
-            false, false, List.of(), null, false, false, false, false, true, null, null, null, null, 0, List.of(),
-            List.of(), false, false, false, false, List.of());
+            false, false, List.of(), null, false, false, false, false, false, true, null, null, null, null, 0,
+            List.of(), List.of(), false, false, false, false, List.of());
 
     public RulePolicy {
         confirmingOpcodes = List.copyOf(confirmingOpcodes);
@@ -96,6 +100,7 @@ public record RulePolicy(
             "relocate-ptx",
             "merge-accumulators",
             "random-variate-note",
+            "no-fp64-note",
             "ptx-call-is-hazard",
             "ptx-per-operation",
             "ptx-states-consequence",
@@ -135,6 +140,7 @@ public record RulePolicy(
                 construct(id, text(node, "relocate-ptx")),
                 node.path("merge-accumulators").asBoolean(false),
                 node.path("random-variate-note").asBoolean(false),
+                node.path("no-fp64-note").asBoolean(false),
                 node.path("ptx-call-is-hazard").asBoolean(false),
                 node.path("ptx-per-operation").asBoolean(false),
                 node.path("ptx-states-consequence").asBoolean(true),

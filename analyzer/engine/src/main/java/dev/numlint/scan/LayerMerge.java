@@ -67,7 +67,18 @@ final class LayerMerge {
      * for on such a line becomes a note ({@link #variate}).
      */
     static List<Finding> merge(List<Finding> input, Map<String, Set<Integer>> variateLines) {
-        List<Finding> sorted = intoStatements(relocateConversions(input));
+        LineFacts lines = LineFacts.none();
+        variateLines.forEach(lines::addVariates);
+        return merge(input, lines);
+    }
+
+    /**
+     * {@link #merge(List, Map)}, with what the PTX layer shows of the source lines ({@link LineFacts#narrowed}): a
+     * source finding about double arithmetic on lines whose PTX holds no FP64 instruction becomes a note.
+     */
+    static List<Finding> merge(List<Finding> input, LineFacts lines) {
+        Map<String, Set<Integer>> variateLines = lines.variates;
+        List<Finding> sorted = lines.narrowed(intoStatements(relocateConversions(input)));
         Map<String, List<Finding>> groups = new LinkedHashMap<>();
         for (Finding f : sorted) {
             String key = key(f.ruleId(), f.location().file(), f.location().startLine());

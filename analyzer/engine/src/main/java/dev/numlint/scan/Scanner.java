@@ -357,7 +357,7 @@ public final class Scanner {
         findings = LaunchSites.attach(findings, shared.links(), shared::relativize);
         findings.sort(FINDING_ORDER);
         // source and PTX findings of one rule on one line (input sorted, order kept)
-        findings = LayerMerge.merge(findings, shared.variateLines);
+        findings = LayerMerge.merge(findings, shared.lines);
         findings.removeIf(Scanner::exact);
         TreeSet<Notification> notes = new TreeSet<>(NOTIFICATION_ORDER);
         notes.addAll(shared.notifications);
@@ -511,8 +511,8 @@ public final class Scanner {
         final List<Finding> findings = new ArrayList<>();
         final List<Notification> notifications = new ArrayList<>();
         private final List<KernelLink> links = new ArrayList<>();
-        /** Lines whose values the source layer proved random variates, by file ({@link ScanContext#addRandomVariateLines}). */
-        final Map<String, Set<Integer>> variateLines = new java.util.concurrent.ConcurrentHashMap<>();
+        /** Random-variate lines and the lines PTX compiled, by file ({@link ScanContext#addRandomVariateLines}). */
+        final LineFacts lines = new LineFacts();
 
         private BuildContext project = BuildContext.defaults();
         private final Map<Path, BuildContext> perFile = new HashMap<>();
@@ -780,11 +780,12 @@ public final class Scanner {
 
         @Override
         public void addRandomVariateLines(String file, Set<Integer> lines) {
-            if (lines.isEmpty()) return;
-            ctx.shared
-                    .variateLines
-                    .computeIfAbsent(file, k -> java.util.concurrent.ConcurrentHashMap.newKeySet())
-                    .addAll(lines);
+            ctx.shared.lines.addVariates(file, lines);
+        }
+
+        @Override
+        public void addCompiledLines(String file, Set<Integer> code, Set<Integer> fp64) {
+            ctx.shared.lines.addCompiled(file, code, fp64);
         }
 
         @Override

@@ -1,0 +1,107 @@
+package dev.numlint.scan;
+
+import dev.numlint.model.Finding;
+import dev.numlint.model.Impact;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import dev.numlint.rules.RuleCatalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the front ends tell the scan about source lines, by file (a path as the scan relativizes it), for merging the
+ * layers: the lines whose values the CUDA source layer proved random variates
+ * ({@link dev.numlint.spi.ScanContext#addRandomVariateLines}) and, from the PTX layer, the lines the compiler emitted
+ * code for and those of them that carry an FP64 instruction ({@link dev.numlint.spi.ScanContext#addCompiledLines}).
+ * Thread-safe while the front ends add.
+ */
+final class LineFacts {
+    /** Lines whose values the source layer proved random variates. */
+    final Map<String, Set<Integer>> variates = new ConcurrentHashMap<>();
+
+    private final Map<String, Set<Integer>> code = new ConcurrentHashMap<>();
+    private final Map<String, Set<Integer>> fp64 = new ConcurrentHashMap<>();
+
+    void addVariates(String file, Set<Integer> lines) {
+        if (!lines.isEmpty()) lines(variates, file).addAll(lines);
+    }
+
+    void addCompiled(String file, Set<Integer> code, Set<Integer> fp64) {
+        lines(this.code, file).addAll(code);
+        lines(this.fp64, file).addAll(fp64);
+    }
+
+    private static Set<Integer> lines(Map<String, Set<Integer>> by, String file) {
+        return by.computeIfAbsent(file, k -> ConcurrentHashMap.newKeySet());
+    }
+
+    /** Facts of no lines: no variates, no PTX. */
+    static LineFacts none() {
+        return new LineFacts();
+    }
+
+    /**
+     * A source finding of a rule whose policy says {@code no-fp64-note} (double arithmetic written in the source),
+     * on lines the PTX compiled (some line of its span has PTX code) none of which carries an FP64 instruction: the
+     * compiler narrowed the double arithmetic to float ({@code 0.25*(a+b)} of floats rounded to float is a float
+     * multiply by an exact factor, the same result), so nothing double runs on the GPU. It becomes a note with a
+     * bounded impact, the message says why ({@code ptx-no-fp64}) and the property {@code narrowedInPtx} marks it. A
+     * finding that a PTX finding of its rule joins (on its lines, or moved there by the merge), one in a file without
+     * PTX, or one on lines without PTX code (host code, a
+     * function nvcc did not emit) keeps its level: the source layer's guess stands where no PTX contradicts it.
+     */
+    List<Finding> narrowed(List<Finding> in) {
+        if (code.isEmpty()) {
+            return in;
+        }
+        Set<String> ptx = new java.util.HashSet<>();
+        for (Finding f : in) {
+            if (f.layer() == Layer.PTX)
+                ptx.add(f.ruleId() + "\u0000" + f.location().file() + "\u0000"
+                        + f.location().startLine());
+        }
+        List<Finding> out = new ArrayList<>(in.size());
+        for (Finding f : in) {
+            out.add(narrowed(f, ptx));
+        }
+        return out;
+    }
+
+    private Finding narrowed(Finding f, Set<String> ptx) {
+        if (f.layer() != Layer.CUDA_SOURCE
+                || !RuleCatalog.get().policy(f.ruleId()).noFp64Note()) {
+            return f;
+        }
+        Set<Integer> withCode = code.get(f.location().file());
+        if (withCode == null) {
+            return f;
+        }
+        Set<Integer> withFp64 = fp64.getOrDefault(f.location().file(), Set.of());
+        int first = f.location().startLine();
+        int last = Math.max(first, f.location().endLine());
+        boolean compiled = false;
+        for (int line = first; line <= last; line++) {
+            if (withFp64.contains(line)
+                    || ptx.contains(f.ruleId() + "\u0000" + f.location().file() + "\u0000" + line)) {
+                return f; // double code on the line, or a PTX finding of the rule the merge joins to it
+            }
+            compiled |= withCode.contains(line);
+        }
+        if (!compiled) {
+            return f;
+        }
+        String why = RuleCatalog.get().phrase("ptx-no-fp64");
+        String expression = f.identity().expression();
+        Finding.Builder b = f.toBuilder()
+                .level(Level.NOTE)
+                .impact(new Impact(Impact.Kind.BOUNDED, why, null, null))
+                .property("narrowedInPtx", true);
+        if (expression != null) {
+            b.message(RuleCatalog.get().phrase("ptx-no-fp64-message", "message", expression, "consequence", why));
+        }
+        return b.build();
+    }
+}
