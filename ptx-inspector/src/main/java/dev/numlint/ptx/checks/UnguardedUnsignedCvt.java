@@ -34,6 +34,14 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
         return r == Instruction.Rounding.RNI || r == Instruction.Rounding.RMI || r == Instruction.Rounding.RPI;
     }
 
+    /** A constant as a message shows it: {@code -3.4028235E38} (a float as Java writes it), {@code 300}. */
+    static String constantText(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return (double) (float) v == v ? Float.toString((float) v) : Double.toString(v);
+    }
+
     @Override
     public void check(PtxFacts facts, Consumer<PtxHit> out) {
         for (Instruction in : facts.function().instructions()) {
@@ -65,23 +73,38 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
             if (r[0] >= 0 && r[1] <= max) {
                 continue;
             }
-            String guard = r[0] >= 0
-                    ? PtxMessages.format(ruleId(), "ptx-cvt-lower")
-                    : r[1] <= max ? PtxMessages.format(ruleId(), "ptx-cvt-upper") : "";
-            String behaviour = r[0] >= 0
+            // a constant operand (a template's limit cast to a narrower type: static_cast<uint8_t>(-FLT_MAX)) is
+            // neither guarded nor a value that varies: say which constant it is and what the GPU makes of it
+            boolean constant = r[0] == r[1];
+            String guard = constant
+                    ? ""
+                    : r[0] >= 0
+                            ? PtxMessages.format(ruleId(), "ptx-cvt-lower")
+                            : r[1] <= max ? PtxMessages.format(ruleId(), "ptx-cvt-upper") : "";
+            String behaviour = constant
                     ? PtxMessages.format(
                             ruleId(),
-                            "ptx-cvt-above",
-                            "max",
-                            bits == 64 ? "18446744073709551615" : Long.toString((long) max))
-                    : PtxMessages.format(
-                            ruleId(),
-                            "ptx-cvt-negative",
-                            "wrapped",
-                            // x86 truncates toward zero to a wider signed integer, then keeps the low bits
-                            new java.math.BigInteger("2").pow(bits).subtract(java.math.BigInteger.valueOf(69)),
-                            "bits",
-                            bits);
+                            "ptx-cvt-constant",
+                            "value",
+                            constantText(r[0]),
+                            "gpu",
+                            r[0] < 0 || Double.isNaN(r[0])
+                                    ? "0"
+                                    : bits == 64 ? "18446744073709551615" : Long.toString((long) max))
+                    : r[0] >= 0
+                            ? PtxMessages.format(
+                                    ruleId(),
+                                    "ptx-cvt-above",
+                                    "max",
+                                    bits == 64 ? "18446744073709551615" : Long.toString((long) max))
+                            : PtxMessages.format(
+                                    ruleId(),
+                                    "ptx-cvt-negative",
+                                    "wrapped",
+                                    // x86 truncates toward zero to a wider signed integer, then keeps the low bits
+                                    new java.math.BigInteger("2").pow(bits).subtract(java.math.BigInteger.valueOf(69)),
+                                    "bits",
+                                    bits);
             out.accept(new PtxHit(
                     ruleId(),
                     facts.function(),
