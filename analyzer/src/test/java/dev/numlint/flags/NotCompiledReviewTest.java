@@ -35,7 +35,7 @@ class NotCompiledReviewTest {
                         finding("src/other.cu", Layer.CUDA_SOURCE)),
                 contexts);
         assertThat(out.get(0).level()).isEqualTo(Level.NOTE);
-        assertThat(out.get(0).message()).endsWith("; a file this configuration does not compile");
+        assertThat(out.get(0).message()).endsWith("; not compiled by this build configuration");
         assertThat(out.get(0).properties()).containsEntry("notCompiled", "no target of this configuration compiles it");
         assertThat(out.get(1).level()).isEqualTo(Level.NOTE);
         assertThat(out.get(2).level()).isEqualTo(Level.ERROR);
