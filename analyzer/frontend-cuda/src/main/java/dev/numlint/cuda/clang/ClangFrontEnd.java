@@ -250,6 +250,8 @@ public final class ClangFrontEnd {
                 a.add("-x");
                 a.add("c++");
                 a.add("-std=" + (std != null && std.contains("++") ? std : "gnu++17"));
+                // GCC only warns about `register` under C++17, where Clang stops with an error
+                a.add("-Wno-register");
             }
             case CUDA -> {
                 a.add("-x");
@@ -281,6 +283,10 @@ public final class ClangFrontEnd {
                 a.add("-nocudalib");
                 a.add("--cuda-host-only");
                 a.add("-Wno-unknown-cuda-version");
+                // nvcc only warns where Clang's errors would drop the declaration: `register` under C++17 (AWP-ODC's
+                // kernel.cu: 101 errors from its first line) and narrowing in braced initialisers (SUPRA)
+                a.add("-Wno-register");
+                a.add("-Wno-c++11-narrowing");
             }
         }
         for (String d : bc.defines()) a.add("-D" + d);
