@@ -34,6 +34,22 @@ class CompilerLeniencyTest {
     }
 
     @Test
+    void aLaunchWithSpacedChevronsIsReadAsNvccReadsIt(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("delay.cu"),
+                """
+                __global__ void bin(unsigned *o, const float *x) { o[threadIdx.x] = (unsigned)x[threadIdx.x]; }
+                void run(unsigned *o, const float *x, int n)
+                {
+                    dim3 grid(n / 64), block(64);
+                    bin<< <grid, block>> >(o, x);
+                }
+                """);
+        ScanResult r = scan(dir);
+        assertThat(clangErrors(r, "delay.cu")).as(r.notifications().toString()).isZero();
+    }
+
+    @Test
     void registerAndNarrowingAreWarningsAsForTheProjectsCompiler(@TempDir Path dir) throws Exception {
         Files.writeString(
                 dir.resolve("stencil.cu"),

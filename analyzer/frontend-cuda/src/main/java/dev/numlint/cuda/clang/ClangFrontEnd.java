@@ -164,9 +164,22 @@ public final class ClangFrontEnd {
             Path target,
             byte[] targetText,
             java.util.Map<Path, byte[]> headers) {
+        if (cuda(args)) { // launches written `k<< <g, b>> >(...)`, which nvcc reads and Clang does not
+            text = LaunchSpacing.join(text);
+            targetText = LaunchSpacing.join(targetText);
+            headers = LaunchSpacing.join(headers);
+        }
         if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers);
         return ClangWorkers.SHARED.parse(
                 new ClangWire.Request(file, root, cacheDir, args, text, target, targetText, headers));
+    }
+
+    /** Whether the arguments ({@link #arguments}) parse the unit as CUDA ({@code -x cuda}). */
+    private static boolean cuda(List<String> args) {
+        for (int i = 0; i + 1 < args.size(); i++) {
+            if (args.get(i).equals("-x")) return args.get(i + 1).equals("cuda");
+        }
+        return false;
     }
 
     /** Why the Clang front end is not used in this scan although it was asked for (auto or clang), or null. */
