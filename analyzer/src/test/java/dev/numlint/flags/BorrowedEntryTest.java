@@ -104,6 +104,52 @@ class BorrowedEntryTest {
                 .satisfies(n -> assertThat(n.file() + ": " + n.message())
                         .startsWith("src/orphan.cu: ")
                         .contains("no target of this configuration compiles it")
+                        .contains("its findings are notes")
                         .doesNotContain("FindCUDA"));
+        // not compiled by this configuration: its findings become notes (NotCompiledReview); the listed .cu is
+        assertThat(ctx.buildContext(dir.resolve("src/orphan.cu")).notCompiledReason())
+                .contains("no target of this configuration compiles it");
+        assertThat(ctx.buildContext(dir.resolve("src/k.cu")).notCompiledReason())
+                .isNull();
+        assertThat(ctx.buildContext(dir.resolve("src/k.cu")).compiled()).isTrue();
+    }
+
+    /**
+     * A host unit the database does not list, in a tree whose database lists the host units of this configuration
+     * (SUPRA's OpenIGTLink output, not configured): not compiled, its findings notes, one notice names it. A unit
+     * that a listed unit includes, and .cu files when the database lists none (FindCUDA's export), are not concerned.
+     */
+    @Test
+    void aHostUnitTheDatabaseDoesNotListIsNotCompiled(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("build"));
+        Files.writeString(dir.resolve("src/main.cpp"), "#include \"part.cpp\"\n#include \"util.h\"\n");
+        for (String f : List.of("src/part.cpp", "src/util.h", "src/unused.cpp", "src/k.cu"))
+            Files.writeString(dir.resolve(f), "\n");
+        Files.writeString(dir.resolve("build/CMakeCache.txt"), "CMAKE_PROJECT_NAME:STATIC=f\n");
+        String build = dir.resolve("build").toString();
+        Files.writeString(
+                dir.resolve("build/compile_commands.json"),
+                ("[{\"directory\": \"%s\", \"file\": \"%s/src/main.cpp\", \"arguments\": [\"/usr/bin/c++\", "
+                                + "\"-DHOST\", \"-c\", \"%s/src/main.cpp\"]}]\n")
+                        .formatted(build, dir, dir));
+        TestScanContext ctx = new TestScanContext(dir)
+                .run(new BuildFlagAnalyzer(new BuildOptions(dir.resolve("build"), null, java.util.Map.of(), null)));
+        assertThat(ctx.buildContext(dir.resolve("src/unused.cpp")).notCompiledReason())
+                .contains("lists the C/C++ units this configuration compiles and not this one");
+        assertThat(ctx.buildContext(dir.resolve("src/main.cpp")).notCompiledReason())
+                .isNull();
+        assertThat(ctx.buildContext(dir.resolve("src/part.cpp")).notCompiledReason())
+                .isNull();
+        assertThat(ctx.buildContext(dir.resolve("src/util.h")).notCompiledReason())
+                .isNull();
+        assertThat(ctx.buildContext(dir.resolve("src/k.cu")).notCompiledReason())
+                .isNull();
+        assertThat(ctx.notifications())
+                .filteredOn(n -> n.id().equals("not-compiled-units"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .startsWith("1 scanned C/C++/CUDA unit")
+                        .endsWith("src/unused.cpp"));
     }
 }

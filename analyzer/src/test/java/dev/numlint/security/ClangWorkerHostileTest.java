@@ -191,9 +191,9 @@ class ClangWorkerHostileTest {
         Scan s = scan(repo, "-Dnumlint.clang.fileBudgetMs=8000");
         assertThat(notices(s.report(), "clang-not-parsed"))
                 .as(s.err())
-                .containsExactly("a_bomb.cu: not analyzed by Clang: over the per-file budget of 8000 ms (wall time:"
-                        + " on a loaded machine one run can finish the file and the next not; raise it with"
-                        + " JAVA_TOOL_OPTIONS=-Dnumlint.clang.fileBudgetMs=24000 ./numlint scan ...); left out: Clang's"
+                .containsExactly("a_bomb.cu: not analyzed by Clang: over the per-file budget of 8000 ms of CPU time"
+                        + " (raise it with JAVA_TOOL_OPTIONS=-Dnumlint.clang.fileBudgetMs=24000 ./numlint scan ...);"
+                        + " left out: Clang's"
                         + " findings of this file (analyzed by the fallback front end, which guesses)");
         assertThat(findings(s.report())).contains("NL001 a_bomb.cu:13", "NL001 b_after.cu:6");
         assertThat(s.mappedLibclang()).isFalse();

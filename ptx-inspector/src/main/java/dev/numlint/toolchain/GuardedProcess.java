@@ -292,10 +292,64 @@ public final class GuardedProcess {
                     TimeUnit.MILLISECONDS);
         }
 
-        /** Whether a {@link #killAfter} deadline (not a crash) ended the child. */
+        /**
+         * Kills the tree once the child has spent {@code cpuMs} of CPU time (user and system, all its threads) from
+         * now, or after {@code wallMs} of wall time, whichever comes first, unless the returned handle is cancelled
+         * first: the bound of one exchange that should not depend on how loaded the machine is. The CPU time is read
+         * every {@link #CPU_POLL_MS} ms from the system ({@link ProcessHandle.Info#totalCpuDuration}); where the system
+         * does not say, {@code cpuMs} bounds the wall time instead. {@link #killedByWallCap} tells the two apart.
+         */
+        public java.util.concurrent.ScheduledFuture<?> killAfterCpu(long cpuMs, long wallMs) {
+            long start = cpuNanos();
+            if (start < 0) return killAfter(cpuMs);
+            long limit = cpuMs * 1_000_000L;
+            long wallDeadline = System.nanoTime() + Math.max(cpuMs, wallMs) * 1_000_000L;
+            killedByWallCap = false;
+            java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<?>> self =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.ScheduledFuture<?> poll = WATCHDOG.scheduleWithFixedDelay(
+                    () -> {
+                        if (killedByDeadline) return;
+                        long used = cpuNanos();
+                        boolean overCpu = used >= 0 && used - start >= limit;
+                        boolean overWall = System.nanoTime() >= wallDeadline;
+                        if (!overCpu && !overWall) return;
+                        killedByWallCap = !overCpu;
+                        killedByDeadline = true;
+                        kill();
+                        java.util.concurrent.ScheduledFuture<?> s = self.get();
+                        if (s != null) s.cancel(false);
+                    },
+                    Math.min(CPU_POLL_MS, cpuMs),
+                    CPU_POLL_MS,
+                    TimeUnit.MILLISECONDS);
+            self.set(poll);
+            return poll;
+        }
+
+        /** How often {@link #killAfterCpu} reads the child's CPU time. */
+        static final long CPU_POLL_MS = 100;
+
+        /** The CPU time the child has used (user and system, all threads), or -1 where the system does not say. */
+        public long cpuNanos() {
+            return process.toHandle()
+                    .info()
+                    .totalCpuDuration()
+                    .map(Duration::toNanos)
+                    .orElse(-1L);
+        }
+
+        /** Whether a {@link #killAfter} or {@link #killAfterCpu} deadline (not a crash) ended the child. */
         public boolean killedByDeadline() {
             return killedByDeadline;
         }
+
+        /** Whether the deadline that ended the child was {@link #killAfterCpu}'s wall-time cap, not its CPU time. */
+        public boolean killedByWallCap() {
+            return killedByWallCap;
+        }
+
+        private volatile boolean killedByWallCap;
 
         /** The last {@code max} bytes the child wrote to its standard error (for classifying why it ended). */
         public String errorTail(int max) {

@@ -177,6 +177,52 @@ class GuardedProcessTest {
     }
 
     @Test
+    void anExchangeIsBoundedByTheChildsCpuTimeWithAWallCap() throws Exception {
+        // a child that spins on each line: it spends CPU, so the CPU bound ends it, however long that takes in wall
+        // time on a loaded machine (the wall cap is far away)
+        Path spin = script("spinner", "while read l; do while :; do :; done; done");
+        try (GuardedProcess.Interactive p = GuardedProcess.start(
+                GuardedProcess.builder(spin).cpuSeconds(100).timeout(Duration.ofSeconds(300)))) {
+            var deadline = p.killAfterCpu(300, 240_000);
+            long t0 = System.nanoTime();
+            p.stdin().write("go\n".getBytes());
+            p.stdin().flush();
+            assertThat(p.stdout().read()).isEqualTo(-1);
+            assertThat(p.exitCode(10_000)).as("the child ended").isNotNull();
+            assertThat(p.killedByDeadline()).isTrue();
+            assertThat(p.killedByWallCap()).as("ended by its CPU time").isFalse();
+            assertThat(System.nanoTime() - t0)
+                    .isLessThan(Duration.ofSeconds(200).toNanos());
+            assertThat(deadline.isDone()).isTrue();
+        }
+        // a child that waits without using CPU: the CPU bound never comes, the wall cap ends it
+        Path idle = script("idler", "while read l; do sleep 100; done");
+        try (GuardedProcess.Interactive p = GuardedProcess.start(
+                GuardedProcess.builder(idle).cpuSeconds(100).timeout(Duration.ofSeconds(300)))) {
+            p.killAfterCpu(60_000, 500);
+            p.stdin().write("go\n".getBytes());
+            p.stdin().flush();
+            assertThat(p.stdout().read()).isEqualTo(-1);
+            assertThat(p.exitCode(10_000)).as("the child ended").isNotNull();
+            assertThat(p.killedByDeadline()).isTrue();
+            assertThat(p.killedByWallCap()).as("ended by the wall cap").isTrue();
+        }
+        // an exchange that ends in time: cancelling the bound leaves the child alive
+        Path echo = script("echoer", "while read l; do echo \"$l\"; done");
+        try (GuardedProcess.Interactive p = GuardedProcess.start(
+                GuardedProcess.builder(echo).cpuSeconds(100).timeout(Duration.ofSeconds(300)))) {
+            var deadline = p.killAfterCpu(5_000, 40_000);
+            var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.stdout()));
+            p.stdin().write("one\n".getBytes());
+            p.stdin().flush();
+            assertThat(out.readLine()).isEqualTo("one");
+            deadline.cancel(false);
+            assertThat(p.alive()).isTrue();
+            assertThat(p.killedByDeadline()).isFalse();
+        }
+    }
+
+    @Test
     void cpuTimeAndAddressSpaceAreLimited() throws IOException {
         Path spin = script("spin", "while :; do :; done");
         long t0 = System.nanoTime();

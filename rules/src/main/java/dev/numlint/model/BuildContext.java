@@ -47,6 +47,7 @@ public final class BuildContext {
     private Path compiledVia;
     private Boolean compiledAsCuda; // -x cu / -x cuda: a CUDA unit whatever the file's extension
     private Boolean compiled; // the build compiles it: a command of its own, or through an includer that has one
+    private String notCompiledReason; // why the configured build does not compile it (with compiled == FALSE)
     private String configuration;
     private final List<String> summary = new ArrayList<>();
 
@@ -74,7 +75,10 @@ public final class BuildContext {
         if (other.mfpmath387 != null) mfpmath387 = other.mfpmath387;
         if (other.cudaArch != null) cudaArch = other.cudaArch;
         if (other.compiledAsCuda != null) compiledAsCuda = other.compiledAsCuda;
-        if (other.compiled != null) compiled = other.compiled;
+        if (other.compiled != null) {
+            compiled = other.compiled;
+            notCompiledReason = other.notCompiledReason;
+        }
         for (String f : other.nvccFlags) {
             if (!nvccFlags.contains(f)) nvccFlags.add(f);
         }
@@ -288,6 +292,21 @@ public final class BuildContext {
     /** Whether the build compiles this file ({@link #compiled(Boolean)}); false when nothing says so. */
     public boolean compiled() {
         return Boolean.TRUE.equals(compiled);
+    }
+
+    /**
+     * The configured build is known not to compile this file: its compilation database lists the units of this
+     * configuration and none is this one, nor one that includes it. {@code why} says so for a report.
+     */
+    public BuildContext notCompiled(String why) {
+        compiled = Boolean.FALSE;
+        notCompiledReason = why;
+        return this;
+    }
+
+    /** Why the configured build is known not to compile this file ({@link #notCompiled(String)}), or null. */
+    public String notCompiledReason() {
+        return Boolean.FALSE.equals(compiled) ? notCompiledReason : null;
     }
 
     /** The compile command names the language CUDA ({@code -x cu}, {@code -x cuda}), whatever the extension. */

@@ -107,10 +107,13 @@ public final class BuildFlagAnalyzer implements Analyzer {
         return new BuildFlagAnalyzer(o);
     }
 
-    /** What a device-code flag of the analyzed build changes in the scanned code ({@link FlagReach}). */
+    /**
+     * What a device-code flag of the analyzed build changes in the scanned code ({@link FlagReach}), and the findings
+     * of files the configured build does not compile as notes ({@link NotCompiledReview}).
+     */
     @Override
     public List<Finding> review(List<Finding> findings, Map<String, BuildContext> contexts, Set<String> notAnalyzed) {
-        return FlagReach.review(findings, contexts, notAnalyzed);
+        return NotCompiledReview.review(FlagReach.review(findings, contexts, notAnalyzed), contexts);
     }
 
     public BuildOptions options() {

@@ -78,7 +78,10 @@ final class ContextChoice {
                 c = BuildContext.defaults();
                 mergeDistinct(c, own);
                 c.configuration(own.configuration());
-                c.compiled(true);
+                // a borrowed entry of a .cu that no target of this configuration compiles: analyzed with its
+                // neighbours' flags, its includes followed, but not compiled by the configured build
+                if (own.notCompiledReason() != null) c.notCompiled(own.notCompiledReason());
+                else c.compiled(true);
             } else if (c == null) {
                 c = directoryContext(model.cmake, file);
             }
@@ -113,14 +116,77 @@ final class ContextChoice {
                 queue.add(inc);
             }
         }
+        notCompiledByDatabase(ctx, model, sources, chosen, includedByDbUnits);
         for (Map.Entry<Path, BuildContext> e : chosen.entrySet()) {
-            if (!isEmpty(e.getValue())) ctx.addBuildContext(e.getKey(), e.getValue());
+            if (!isEmpty(e.getValue()) || e.getValue().notCompiledReason() != null)
+                ctx.addBuildContext(e.getKey(), e.getValue());
         }
         BuildContext project = BuildContext.defaults();
         if (model.dbUsed != null) project.addSummary("compilation database: " + printable(model.dbUsed));
         for (String line : summary(ctx, sources, chosen)) project.addSummary(line);
         if (!project.summary().isEmpty()) ctx.addBuildContext(null, project);
         return chosen;
+    }
+
+    /** Extensions of the files a compiler is given as translation units (not headers, fragments or PTX). */
+    private static final Set<String> UNIT_EXTENSIONS = Set.of("cu", "c", "cc", "cpp", "cxx", "c++");
+
+    private static boolean unit(Path p) {
+        String n = p.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        int dot = n.lastIndexOf('.');
+        return dot >= 0 && UNIT_EXTENSIONS.contains(n.substring(dot + 1));
+    }
+
+    /**
+     * The translation units that the configured build is known not to compile (issue 26: SUPRA's minimum-variance
+     * beamformers and OpenIGTLink output, NiftyRec's {@code obsolete/} kernels gave default-visible warnings): a
+     * compilation database is used and lists units of the file's kind (host C/C++ entries for a .c/.cpp file, .cu
+     * entries for a .cu file, so a FindCUDA export without .cu entries says nothing about .cu files), and it has no
+     * entry for the file, nor does a unit it compiles include it. Such a file is still analyzed; its findings are
+     * notes ({@link NotCompiledReview}). A file the database does not name but that an include of a compiled unit
+     * reaches, or that another build of the tree (a Makefile, setup.py) compiles, is not concerned.
+     */
+    private static void notCompiledByDatabase(
+            ScanContext ctx,
+            Model model,
+            List<Path> sources,
+            Map<Path, BuildContext> chosen,
+            Set<Path> includedByDbUnits) {
+        if (model.dbUsed == null || model.db.files.isEmpty()) return;
+        boolean hostUnits = false;
+        boolean cudaUnits = false;
+        List<String> left = new ArrayList<>();
+        for (Path f : model.db.files.keySet()) {
+            if (!unit(f)) continue;
+            if (isCuda(f)) cudaUnits = true;
+            else hostUnits = true;
+        }
+        for (Path file : sources) {
+            if (!unit(file) || model.db.files.containsKey(file) || includedByDbUnits.contains(file)) continue;
+            if (isCuda(file) ? !cudaUnits : !hostUnits) continue;
+            BuildContext c = chosen.get(file);
+            if (c != null && (c.compiledVia() != null || c.notCompiledReason() != null)) continue;
+            if (model.make.files.containsKey(file) || model.py.files.containsKey(file)) continue;
+            String why = "the compilation database " + printable(model.dbUsed) + " lists the "
+                    + (isCuda(file) ? ".cu" : "C/C++") + " units this configuration compiles and not this one";
+            if (c == null) {
+                c = BuildContext.defaults();
+                chosen.put(file, c);
+            }
+            c.notCompiled(why);
+            left.add(ctx.relativize(file));
+        }
+        if (left.isEmpty() || model.sink == null) return;
+        int shown = Math.min(left.size(), 10);
+        model.sink.notify(new Notification(
+                printable(model.dbUsed),
+                0,
+                Level.NOTE,
+                "not-compiled-units",
+                left.size() + " scanned C/C++/CUDA unit" + (left.size() == 1 ? "" : "s")
+                        + " that this configuration does not compile (the compilation database lists the others):"
+                        + " analyzed, their findings are notes: " + String.join(", ", left.subList(0, shown))
+                        + (left.size() > shown ? " and " + (left.size() - shown) + " more" : "")));
     }
 
     /**
@@ -184,6 +250,10 @@ final class ContextChoice {
                 + (target == null ? "" : " (same CMake target " + target.name() + ")");
         c.configuration("borrowed " + donor.origin() + " of " + who + ": the database has no entry for this .cu"
                 + (cm == null ? "" : ", with the CMake evaluation's nvcc flags"));
+        if (leftOutByConfiguration(model, donor, target != null)) {
+            c.notCompiled("no target of this configuration compiles it: the compilation database lists its .cu"
+                    + " units and not this one");
+        }
         model.sink.notify(new Notification(
                 ctx.relativize(file),
                 0,
@@ -192,8 +262,34 @@ final class ContextChoice {
                 whyNoEntry(ctx, model, file, donor, target != null)
                         + ": it is analyzed and compiled with the -I/-D/-U/-isystem/"
                         + "-include/-std flags of the " + donor.origin() + " of " + who
-                        + (cm == null ? "" : " and the nvcc flags of the CMake evaluation")));
+                        + (cm == null ? "" : " and the nvcc flags of the CMake evaluation")
+                        + (c.notCompiledReason() == null
+                                ? ""
+                                : "; as no target of this configuration compiles it, its findings are notes")));
         return c;
+    }
+
+    /** The database was written by CMake: a CMake target compiles the file, or a CMakeCache.txt is beside it. */
+    private static boolean cmakeBuilt(DbEntry donor, boolean cmakeTarget) {
+        Path db = donor.database();
+        return cmakeTarget
+                || (db != null
+                        && db.getParent() != null
+                        && Files.exists(db.getParent().resolve("CMakeCache.txt")));
+    }
+
+    private static long cuEntries(Model model) {
+        return model.db.files.keySet().stream()
+                .filter(f -> f.getFileName().toString().endsWith(".cu"))
+                .count();
+    }
+
+    /**
+     * A CMake database that lists .cu units (first-class CUDA, or FindCUDA's commands added to it) and not this one,
+     * which no CMake target of the evaluation names: no target of this configuration compiles it.
+     */
+    private static boolean leftOutByConfiguration(Model model, DbEntry donor, boolean cmakeTarget) {
+        return cmakeBuilt(donor, cmakeTarget) && !cmakeTarget && cuEntries(model) > 0;
     }
 
     /**
@@ -204,14 +300,9 @@ final class ContextChoice {
     private static String whyNoEntry(ScanContext ctx, Model model, Path file, DbEntry donor, boolean cmakeTarget) {
         Path db = donor.database();
         String where = db == null ? "the compilation database" : ctx.relativize(db);
-        boolean cmake = cmakeTarget
-                || (db != null
-                        && db.getParent() != null
-                        && Files.exists(db.getParent().resolve("CMakeCache.txt")));
-        long cuEntries = model.db.files.keySet().stream()
-                .filter(f -> f.getFileName().toString().endsWith(".cu"))
-                .count();
-        if (cmake && !cmakeTarget && cuEntries > 0) {
+        boolean cmake = cmakeBuilt(donor, cmakeTarget);
+        long cuEntries = cuEntries(model);
+        if (leftOutByConfiguration(model, donor, cmakeTarget)) {
             return "no entry for this .cu file in " + where + " (CMake's export lists the CUDA sources of this"
                     + " configuration's targets, " + cuEntries + " .cu file" + (cuEntries == 1 ? "" : "s")
                     + ", and none of them is this one: no target of this configuration compiles it)";

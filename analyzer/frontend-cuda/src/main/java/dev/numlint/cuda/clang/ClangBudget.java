@@ -4,8 +4,11 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The wall budget of one Clang parse ({@code -Dnumlint.clang.fileBudgetMs}, default 20 s per file), scaled by what the
- * parse reads, and the reason a file that went over it gives.
+ * The budget of one Clang parse ({@code -Dnumlint.clang.fileBudgetMs}, default 20 s per file), scaled by what the
+ * parse reads, and the reason a file that went over it gives. In a worker process ({@link ClangWorkers}) the budget is
+ * the worker's CPU time, so that whether a file is parsed does not depend on how loaded the machine is (issue 26:
+ * PKDGRAV3's and gDel3D's coverage changed between two runs at different loads); the wall time is capped at
+ * {@link #WALL_CAP_FACTOR} budgets. In process (tests) it is wall time.
  */
 final class ClangBudget {
     static final long FILE_BUDGET_MS = 20_000;
@@ -41,13 +44,27 @@ final class ClangBudget {
     /** The most per-file budgets one parse gets, however many headers it reads. */
     static final int MAX_BUDGETS = 8;
 
+    /** How many budgets of wall time a worker's parse may take however little CPU it gets (a machine at load 8). */
+    static final int WALL_CAP_FACTOR = 8;
+
+    /** The wall-time cap of a parse whose CPU-time budget is {@code budgetMs}. */
+    static long wallCapMs(long budgetMs) {
+        return budgetMs * WALL_CAP_FACTOR;
+    }
+
     /**
-     * Why a file went over the budget, with how to raise it: the budget is wall time, so on a loaded machine one run
-     * can parse a file that the next leaves to the fallback front end (issue 26: DualSPHysics' findings differed).
+     * Why a file went over the budget, with how to raise it. The budget is the Clang worker's CPU time, which the
+     * machine's load does not change (session 24 saw wall-time budgets give different coverage at different loads).
      */
     static String overBudgetReason(long ms) {
-        return "over the per-file budget of " + ms + " ms (wall time: on a loaded machine one run can finish the file"
-                + " and the next not; raise it with JAVA_TOOL_OPTIONS=-Dnumlint.clang.fileBudgetMs=" + ms * 3
-                + " ./numlint scan ...)";
+        return "over the per-file budget of " + ms + " ms of CPU time (raise it with"
+                + " JAVA_TOOL_OPTIONS=-Dnumlint.clang.fileBudgetMs=" + ms * 3 + " ./numlint scan ...)";
+    }
+
+    /** Why a file whose parse got too little CPU to finish within the wall-time cap was left out. */
+    static String wallCapReason(long ms) {
+        return "not finished within " + wallCapMs(ms) / 1000 + " s of wall time (" + WALL_CAP_FACTOR
+                + " per-file budgets of " + ms + " ms): the machine was too loaded to give the parse its CPU time;"
+                + " rerun with fewer --jobs or raise JAVA_TOOL_OPTIONS=-Dnumlint.clang.fileBudgetMs=" + ms * 3;
     }
 }

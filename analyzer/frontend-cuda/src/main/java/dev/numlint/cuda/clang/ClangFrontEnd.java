@@ -164,9 +164,22 @@ public final class ClangFrontEnd {
             Path target,
             byte[] targetText,
             java.util.Map<Path, byte[]> headers) {
+        if (cuda(args)) { // launches written `k<< <g, b>> >(...)`, which nvcc reads and Clang does not
+            text = LaunchSpacing.join(text);
+            targetText = LaunchSpacing.join(targetText);
+            headers = LaunchSpacing.join(headers);
+        }
         if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers);
         return ClangWorkers.SHARED.parse(
                 new ClangWire.Request(file, root, cacheDir, args, text, target, targetText, headers));
+    }
+
+    /** Whether the arguments ({@link #arguments}) parse the unit as CUDA ({@code -x cuda}). */
+    private static boolean cuda(List<String> args) {
+        for (int i = 0; i + 1 < args.size(); i++) {
+            if (args.get(i).equals("-x")) return args.get(i + 1).equals("cuda");
+        }
+        return false;
     }
 
     /** Why the Clang front end is not used in this scan although it was asked for (auto or clang), or null. */
@@ -250,6 +263,8 @@ public final class ClangFrontEnd {
                 a.add("-x");
                 a.add("c++");
                 a.add("-std=" + (std != null && std.contains("++") ? std : "gnu++17"));
+                // GCC only warns about `register` under C++17, where Clang stops with an error
+                a.add("-Wno-register");
             }
             case CUDA -> {
                 a.add("-x");
@@ -281,6 +296,10 @@ public final class ClangFrontEnd {
                 a.add("-nocudalib");
                 a.add("--cuda-host-only");
                 a.add("-Wno-unknown-cuda-version");
+                // nvcc only warns where Clang's errors would drop the declaration: `register` under C++17 (AWP-ODC's
+                // kernel.cu: 101 errors from its first line) and narrowing in braced initialisers (SUPRA)
+                a.add("-Wno-register");
+                a.add("-Wno-c++11-narrowing");
             }
         }
         for (String d : bc.defines()) a.add("-D" + d);

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link ClangWorkerMain}, the same class path) started through {@link GuardedProcess} (scrubbed environment,
  * private directories, CPU, file-size and wall-clock limits) under an address-space limit
  * ({@code -Dnumlint.clang.workerMemoryMb}, default {@value #DEFAULT_MEMORY_MB}; the JVM's own reservations are
- * trimmed so that the limit is libclang's), with a wall budget per file ({@code -Dnumlint.clang.fileBudgetMs}).
+ * trimmed so that the limit is libclang's), with a CPU-time budget per file ({@code -Dnumlint.clang.fileBudgetMs}) and a wall-time cap of several budgets.
  * Workers are reused file after file and across scans of one process (an idle one ends after
  * {@value #IDLE_MS} ms), at most {@code -Dnumlint.clang.workers} at once (default: the cores, at most 4). A crash,
  * out-of-memory or timeout of a worker costs the file it was parsing: that file's unit is a failure with the reason,
@@ -380,7 +380,7 @@ public final class ClangWorkers {
         ClangUnit parse(ClangWire.Request r, long budgetMs) {
             files++;
             lastUsed = System.nanoTime();
-            ScheduledFuture<?> k = p.killAfter(budgetMs);
+            ScheduledFuture<?> k = p.killAfterCpu(budgetMs, ClangBudget.wallCapMs(budgetMs));
             try {
                 ClangWire.writeRequest(out, r);
                 return ClangWire.readAnswer(in, r.unitFile(), r.unitText(), r.headers());
@@ -395,7 +395,9 @@ public final class ClangWorkers {
         /** Why the worker ended, from how it ended (never from what a scanned file made it print). */
         String reason(long budgetMs) {
             if (p.killedByDeadline()) {
-                return ClangBudget.overBudgetReason(budgetMs);
+                return p.killedByWallCap()
+                        ? ClangBudget.wallCapReason(budgetMs)
+                        : ClangBudget.overBudgetReason(budgetMs);
             }
             Integer code = p.exitCode(2_000);
             String report = p.fileHead(CRASH_REPORT, 4096);
