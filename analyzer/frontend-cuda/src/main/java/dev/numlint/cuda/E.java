@@ -67,13 +67,17 @@ final class E {
     }
 
     /**
-     * The bound on the magnitude of a whole-number value: {@link #intMag}, or the magnitude of an integer constant;
-     * null when the value may be fractional or is unbounded.
+     * The bound on the magnitude of a whole-number value: {@link #intMag}, the magnitude of an integer constant, or
+     * the range of its integer type (an {@code unsigned int} is below 2^32, an {@code int} at most 2^31 in
+     * magnitude); null when the value may be fractional or is unbounded.
      */
     static Double wholeBound(E v) {
         if (v == null) return null;
         if (v.intMag != null) return v.intMag;
         if (v.cval != null && dev.numlint.knowledge.FloatExactness.isInteger(v.cval)) return Math.abs(v.cval);
+        if (v.type.kind == CType.Kind.BOOL) return 1.0;
+        if (v.type.kind == CType.Kind.INT && v.type.size > 0 && v.type.size <= 8)
+            return Math.scalb(1.0, 8 * v.type.size - (v.type.unsigned ? 0 : 1));
         return null;
     }
 }

@@ -302,8 +302,9 @@ final class ValueModel {
                     v.type.kind == CType.Kind.FLOAT && v.floatLiteral != null ? v.floatLiteral : v.widenedLiteral;
         }
         // a whole number converted to a type that holds it exactly stays the same whole number
-        if (v.intMag != null && (target.isFpScalar() || target.isInteger()) && v.intMag <= wholeLimit(target)) {
-            r.intMag = v.intMag;
+        Double whole = E.wholeBound(v);
+        if (whole != null && (target.isFpScalar() || target.isInteger()) && whole <= wholeLimit(target)) {
+            r.intMag = whole;
         }
         if (r.cval == null) r.set = ValueSets.converted(ValueSets.of(v), target);
         return r;

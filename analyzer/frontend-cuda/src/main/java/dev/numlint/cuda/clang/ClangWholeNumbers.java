@@ -5,56 +5,80 @@ import static org.bytedeco.llvm.global.clang.*;
 
 /**
  * Whole-number values on Clang's tree, as the hand-written front end's integer-valued products: a product of two
- * whole numbers whose magnitude stays below 2^24 is exact in float, so an fma changes nothing. A whole number is a
- * whole constant, a loop counter with constant bounds and a whole step that its body does not write ({@code for
- * (float i = -3; i <= 3; i++)}), an integer with a known interval converted to float, or a local whose only
- * definition is one of these ({@code float fk = (float)k;}).
+ * whole numbers whose magnitude stays below the type's significand (2^24 in float, 2^53 in double) is exact, so an
+ * fma changes nothing. A whole number is a whole constant, a loop counter with constant bounds and a whole step that
+ * its body does not write ({@code for (float i = -3; i <= 3; i++)}), an integer with a known interval converted to
+ * the floating type (an {@code unsigned int} is below 2^32: times a constant below 2^21 it is exact in double, the
+ * state update of a combined multiple recursive generator), or a local whose only definition is one of these
+ * ({@code float fk = (float)k;}).
  */
 final class ClangWholeNumbers {
     /** Float's significand: whole numbers up to 2^24 and their products below it are exact. */
     private static final double EXACT = 0x1p24;
 
+    /** Double's significand: whole numbers up to 2^53 and their products below it are exact. */
+    private static final double EXACT_DOUBLE = 0x1p53;
+
     private static final int DEPTH = 3;
 
     private ClangWholeNumbers() {}
 
-    /** Whether the floating product {@code p} multiplies two whole numbers to less than 2^24 in magnitude. */
+    /**
+     * Whether the floating product {@code p} multiplies two whole numbers to less than its type's limit in magnitude
+     * ({@link #limit}: 2^24 in float, 2^53 in double).
+     */
     static boolean exactProduct(ClangUnit unit, ClangNode p, ClangUnit.Function fn) {
         if (p.children.size() != 2) return false;
-        double[] a = range(unit, p.children.get(0), fn, DEPTH);
-        double[] b = range(unit, p.children.get(1), fn, DEPTH);
+        double limit = limit(p.canonKind);
+        double[] a = range(unit, p.children.get(0), fn, DEPTH, limit);
+        double[] b = range(unit, p.children.get(1), fn, DEPTH, limit);
         if (a == null || b == null) return false;
         double m = Math.max(
                 Math.max(Math.abs(a[0] * b[0]), Math.abs(a[0] * b[1])),
                 Math.max(Math.abs(a[1] * b[0]), Math.abs(a[1] * b[1])));
-        return m < EXACT;
+        return m < limit;
+    }
+
+    /**
+     * The magnitude below which whole numbers and their products are exact in the floating type {@code kind}: 2^53
+     * for double (and long double, at least double), 2^24 for float, 2^11 for half; 0 (nothing exact) for another.
+     */
+    static double limit(int kind) {
+        if (kind == CXType_Double || kind == CXType_LongDouble) return EXACT_DOUBLE;
+        if (kind == CXType_Float) return EXACT;
+        if (kind == CXType_Half || kind == CXType_Float16) return 0x1p11;
+        return 0;
     }
 
     /** The interval of a whole-number value, or null when {@code x} is not known to be one. */
-    private static double[] range(ClangUnit unit, ClangNode x, ClangUnit.Function fn, int depth) {
+    private static double[] range(ClangUnit unit, ClangNode x, ClangUnit.Function fn, int depth, double limit) {
         ClangNode n = strip(x);
         if (n == null || depth < 0) return null;
-        if (n.value != null) return whole(n.value) ? new double[] {n.value, n.value} : null;
+        if (n.value != null) return whole(n.value, limit) ? new double[] {n.value, n.value} : null;
         if (isExplicitCast(n)) {
             ClangNode op = operandOf(n);
-            return op == null ? null : range(unit, op, fn, depth);
+            return op == null ? null : range(unit, op, fn, depth, limit);
         }
         if (integral(n.canonKind)) {
             // an integer: a loop counter's bounds, or what its construction proves
             double[] c = n.kind == CXCursor_DeclRefExpr ? counter(n.refUsr, fn) : null;
             if (c != null) return c;
             double[] r = unit.interval(n, fn);
-            return Math.max(Math.abs(r[0]), Math.abs(r[1])) <= EXACT ? r : null;
+            return r != null && Math.max(Math.abs(r[0]), Math.abs(r[1])) <= limit ? r : null;
         }
         if (n.kind != CXCursor_DeclRefExpr || n.refUsr == null) return null;
         double[] c = counter(n.refUsr, fn);
         if (c != null) return c;
         ClangNode def = onlyDefinition(n.refUsr, fn);
-        return def == null ? null : range(unit, def, fn, depth - 1);
+        return def == null ? null : range(unit, def, fn, depth - 1, limit);
     }
 
     private static boolean whole(double v) {
-        return v == Math.rint(v) && Math.abs(v) <= EXACT;
+        return whole(v, EXACT);
+    }
+
+    private static boolean whole(double v, double limit) {
+        return v == Math.rint(v) && Math.abs(v) <= limit;
     }
 
     /**
