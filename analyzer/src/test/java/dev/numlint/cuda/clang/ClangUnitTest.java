@@ -452,6 +452,26 @@ class ClangUnitTest {
     }
 
     @Test
+    void aCastOfFloatingMathInATemplateNotInstantiatedHereIsFloating() throws Exception {
+        // MOQUI mqi_beamsource.hpp:138: the message named "type-parameter-0-0 (template)"
+        ClangUnit u = parse(
+                "beam.cpp",
+                """
+                #include <cmath>
+                #include <cstddef>
+                template <typename R>
+                struct source {
+                    size_t row(R ratio, R h0) const { return (size_t)std::floor((1.0 - ratio) * h0); }
+                };
+                """,
+                ClangFrontEnd.Language.CXX);
+        assertThat(u.conversions())
+                .filteredOn(ClangUnit.Conversion::explicit)
+                .extracting(c -> c.node().line + ":" + c.from() + ":" + c.to())
+                .containsExactly("5:floating (template):unsigned long");
+    }
+
+    @Test
     void theProjectRootAboveTheScannedTreeIsAnIncludeDirectoryThatReachesOnlyTheTree() throws Exception {
         // MOQUI: the build's -I<project root> finds <moqui/base/x.hpp>; the scan's root is moqui/ below it
         Path project = Files.createDirectories(dir.resolve("proj"));
