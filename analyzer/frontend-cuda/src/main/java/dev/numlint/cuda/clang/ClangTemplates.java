@@ -96,6 +96,23 @@ final class ClangTemplates {
     }
 
     /**
+     * The argument lists that bind {@code param} ("type-parameter-D-K") in {@code fn}: in a member template of a class
+     * template, depth 0 is the class's parameters (its specializations in view), depth 1 the member's own; elsewhere
+     * the function's (or its class's) instantiations.
+     */
+    static List<List<String>> instantiationsOf(ClangUnit unit, ClangUnit.Function fn, String param) {
+        boolean member = fn.node().kind == CXCursor_FunctionTemplate && param.startsWith("type-parameter-");
+        ClangNode cls = null;
+        for (ClangNode p = fn.node().parent; member && p != null && cls == null; p = p.parent) {
+            if (p.kind == CXCursor_ClassTemplate) cls = p;
+        }
+        if (cls == null) return fn.instantiations();
+        if (param.startsWith("type-parameter-0-"))
+            return cls.usr == null ? List.of() : unit.templateArguments().getOrDefault(cls.usr, List.of());
+        return fn.instantiations();
+    }
+
+    /**
      * The written name of the template parameter {@code param} ("type-parameter-0-K") of {@code fn}: the K-th
      * parameter of its own template, or of its class template for a member; {@code param} itself when not found.
      */
@@ -268,7 +285,8 @@ final class ClangTemplates {
     static String destination(ClangNode n) {
         boolean cast = isExplicitCast(n);
         if (!cast && !construction(n)) return null;
-        return n.canon != null && n.canon.matches("type-parameter-0-\\d+") ? n.canon : null;
+        // a member template of a class template names its own parameters at depth 1 (operator vec2T<U>())
+        return n.canon != null && n.canon.matches("type-parameter-[01]-\\d+") ? n.canon : null;
     }
 
     /**
@@ -297,7 +315,7 @@ final class ClangTemplates {
         String written = n.type == null || n.type.isEmpty() ? "a template parameter" : n.type;
         boolean seen = false;
         java.util.Map<Boolean, java.util.TreeMap<Integer, java.util.Set<String>>> targets = new java.util.HashMap<>();
-        for (List<String> args : fn.instantiations()) {
+        for (List<String> args : instantiationsOf(unit, fn, param)) {
             if (k >= args.size() || args.get(k) == null) continue;
             seen = true;
             Target t = target(args.get(k));
@@ -359,8 +377,19 @@ final class ClangTemplates {
         } catch (RuntimeException e) {
             return null;
         }
+        return instantiatedWith(in.instantiations(), k, floatingOnly);
+    }
+
+    /** The floating types that bind {@code param} in {@code fn} ({@link #instantiationsOf}), or null. */
+    static String floatingInstantiations(ClangUnit unit, ClangUnit.Function fn, String param) {
+        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+        return instantiatedWith(instantiationsOf(unit, fn, param), k, true);
+    }
+
+    /** {@link #instantiatedWith(ClangUnit.Function, String, boolean)} over the argument lists {@code all}. */
+    static String instantiatedWith(List<List<String>> all, int k, boolean floatingOnly) {
         java.util.Set<String> types = new java.util.TreeSet<>();
-        for (List<String> args : in.instantiations()) {
+        for (List<String> args : all) {
             if (k >= args.size() || args.get(k) == null) continue;
             String t = args.get(k);
             if (!floatingOnly || t.equals("float") || t.equals("double") || t.equals("long double")) types.add(t);

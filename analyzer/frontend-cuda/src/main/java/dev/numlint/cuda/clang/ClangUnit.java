@@ -467,10 +467,8 @@ public final class ClangUnit {
         if (s != null && floating(s.canonKind)) return s.canon;
         if (in == null || !ClangTemplates.pattern(in)) return null;
         String param = templateParam(s == null ? op : s);
-        if (param != null) {
-            String inst = ClangTemplates.instantiatedWith(in, param, true);
-            if (inst != null) return inst;
-        }
+        String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
+        if (inst != null) return inst;
         boolean[] fp = new boolean[1];
         (s == null ? op : s).forEach(n -> {
             if (n.kind == CXCursor_OverloadedDeclRef && FLOATING_MATH.contains(n.spelling)) fp[0] = true;
