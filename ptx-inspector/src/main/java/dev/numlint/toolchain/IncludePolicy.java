@@ -60,6 +60,18 @@ public record IncludePolicy(List<Path> roots, List<Path> systemDirs, int maxDept
     }
 
     /**
+     * Whether a real directory holds a scanned root below it (the project root above the scanned {@code src} and
+     * {@code tests}, which a build's {@code -I} names so that {@code #include <proj/x.h>} resolves): an include
+     * directory there finds the tree's headers; every header reached through it is still checked against the roots
+     * ({@link IncludeGraph}). Never the file system's root.
+     */
+    public boolean aboveRoots(Path real) {
+        if (real == null || real.getParent() == null) return false;
+        for (Path r : roots) if (!r.equals(real) && r.startsWith(real)) return true;
+        return false;
+    }
+
+    /**
      * Whether a real path lies inside a toolkit or system include tree, or inside an installed package's include
      * directory ({@link #packageInclude}).
      */

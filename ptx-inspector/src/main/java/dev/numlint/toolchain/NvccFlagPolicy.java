@@ -262,7 +262,7 @@ public final class NvccFlagPolicy {
         if (directory ? !java.nio.file.Files.isDirectory(real) : !java.nio.file.Files.isRegularFile(real)) {
             return directory ? "not a directory" : "not a regular file";
         }
-        if (!dirs.inRoots(real) && !dirs.inSystem(real)) {
+        if (!dirs.inRoots(real) && !dirs.inSystem(real) && !(directory && dirs.aboveRoots(real))) {
             return "the " + what + " lies outside the scanned tree and the toolkit";
         }
         return real;

@@ -80,6 +80,22 @@ class IncludeGraphTest {
     }
 
     @Test
+    void anIncludeDirectoryAboveTheTreeReachesOnlyTheTree() throws IOException {
+        // -I<project root> above the scanned repo/: <repo/a.h> is the tree's, <outside/secret.h> is not read
+        Path r = root();
+        outside("int secret;\n");
+        write(r.resolve("a.h"), "// a\n");
+        Path cu = write(r.resolve("k.cu"), "#include <repo/a.h>\n");
+        IncludeGraph.Result g = resolve(cu, r, List.of(tmp));
+        assertThat(g.ok()).isTrue();
+        assertThat(g.reached()).contains(r.resolve("a.h").toRealPath());
+        Path cu2 = write(r.resolve("k2.cu"), "#include <repo/a.h>\n#include <outside/secret.h>\n");
+        IncludeGraph.Result g2 = resolve(cu2, r, List.of(tmp));
+        assertThat(g2.problems()).singleElement().satisfies(p -> assertThat(p.reason())
+                .contains("resolves outside"));
+    }
+
+    @Test
     void symlinkedHeaderLeadingOutsideIsAProblem() throws IOException {
         Path r = root();
         Path secret = outside("int secret;\n");

@@ -195,6 +195,19 @@ class NvccFlagPolicyTest {
     }
 
     @Test
+    void theProjectRootAboveTheScannedTreeIsAnIncludeDirectory() throws IOException {
+        // MOQUI: the build gives -I<project root> so that <moqui/base/x.hpp> resolves; the scan is of moqui/ and tests/
+        Path project = Files.createDirectories(tmp.resolve("moquimc"));
+        Path root = Files.createDirectories(project.resolve("moqui"));
+        Files.createDirectories(project.resolve("images"));
+        NvccFlagPolicy.Decision d = policy(root).apply(List.of("-I..", "-I../images"), null);
+        assertThat(d.includeDirs()).containsExactly(project.toRealPath());
+        assertThat(d.dropped())
+                .extracting(NvccFlagPolicy.Dropped::reason)
+                .containsExactly("the directory lies outside the scanned tree and the toolkit");
+    }
+
+    @Test
     void anInstalledPackagesIncludeDirectoryIsASystemTree() {
         assertThat(IncludePolicy.packageInclude(Path.of("/usr/lib/x86_64-linux-gnu/openmpi/include")))
                 .isTrue();

@@ -452,6 +452,47 @@ class ClangUnitTest {
     }
 
     @Test
+    void aCastOfFloatingMathInATemplateNotInstantiatedHereIsFloating() throws Exception {
+        // MOQUI mqi_beamsource.hpp:138: the message named "type-parameter-0-0 (template)"
+        ClangUnit u = parse(
+                "beam.cpp",
+                """
+                #include <cmath>
+                #include <cstddef>
+                template <typename R>
+                struct source {
+                    size_t row(R ratio, R h0) const { return (size_t)std::floor((1.0 - ratio) * h0); }
+                };
+                """,
+                ClangFrontEnd.Language.CXX);
+        assertThat(u.conversions())
+                .filteredOn(ClangUnit.Conversion::explicit)
+                .extracting(c -> c.node().line + ":" + c.from() + ":" + c.to())
+                .containsExactly("5:floating (template):unsigned long");
+    }
+
+    @Test
+    void theProjectRootAboveTheScannedTreeIsAnIncludeDirectoryThatReachesOnlyTheTree() throws Exception {
+        // MOQUI: the build's -I<project root> finds <moqui/base/x.hpp>; the scan's root is moqui/ below it
+        Path project = Files.createDirectories(dir.resolve("proj"));
+        Path root = Files.createDirectories(project.resolve("moqui"));
+        Files.createDirectories(project.resolve("other"));
+        Files.writeString(root.resolve("common.hpp"), "#define DEV __device__\n");
+        Files.writeString(project.resolve("other/secret.h"), "int secret;\n");
+        ClangFrontEnd fe = ClangFrontEnd.forTest(root, null, null);
+        Path f = root.resolve("k.hpp");
+        List<String> args = fe.arguments(
+                f, ClangFrontEnd.Language.CXX, BuildContext.defaults().addIncludePath(project));
+        assertThat(args).contains("-I" + project);
+        byte[] ok = "#include <moqui/common.hpp>\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(ClangIncludeClosure.refusal(root, f, ok, args)).isNull();
+        byte[] out = "#include <moqui/common.hpp>\n#include <other/secret.h>\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(ClangIncludeClosure.refusal(root, f, out, args)).contains("leads outside the scanned tree");
+        // the file system's root is never an include directory of the tree
+        assertThat(ClangFrontEnd.aboveRoot(root, Path.of("/"))).isFalse();
+    }
+
+    @Test
     void localsEveryStoreKeepsNonNegativeAreNeverNegative() throws Exception {
         ClangUnit u = parse(
                 "signs.c",

@@ -179,14 +179,22 @@ public final class UnguardedUnsignedCast implements CudaCheck {
     private static void unseen(FunctionFacts facts, FunctionFacts.Conversion c, CudaReport out) {
         if (!c.floatData()) return;
         String expr = quoted(c);
+        // the destination is the template parameter (Out(rint(x))), or the operand is (uint16_t(e / step) of an R e)
+        boolean destination = c.unseen().equals(c.to());
         String msg = c.guarded()
                 ? RuleCatalog.get()
                         .rule("NL001")
-                        .message("cuda-guarded", "expr", expr, "from", c.from(), "to", c.unseen(), "guard", c.guard())
-                : RuleCatalog.get()
-                        .rule("NL001")
-                        .message("cuda-template-unseen", "expr", expr, "from", c.from(), "param", c.unseen());
-        Impact impact = Impact.bounded("converted to " + c.unseen() + ", whose instantiations are not in view");
+                        .message("cuda-guarded", "expr", expr, "from", c.from(), "to", c.to(), "guard", c.guard())
+                : destination
+                        ? RuleCatalog.get()
+                                .rule("NL001")
+                                .message("cuda-template-unseen", "expr", expr, "from", c.from(), "param", c.unseen())
+                        : RuleCatalog.get()
+                                .rule("NL001")
+                                .message("cuda-operand-unseen", "expr", expr, "param", c.unseen(), "to", c.to());
+        Impact impact = destination
+                ? Impact.bounded("converted to " + c.unseen() + ", whose instantiations are not in view")
+                : Impact.bounded("converted from " + c.unseen() + ", whose instantiations are not in view");
         out.report("NL001", facts.function, c.site(), msg, Confidence.MEDIUM, impact, null);
     }
 

@@ -347,6 +347,7 @@ public final class ClangFrontEnd {
         for (Path p : flagDirs) {
             Path abs = p.toAbsolutePath().normalize();
             if (root != null && abs.startsWith(root) && Files.isDirectory(abs)) a.add("-I" + abs);
+            else if (aboveRoot(root, abs)) a.add("-I" + abs);
             else if (p.isAbsolute() && packageIncludeDir(abs)) a.add("-I" + abs);
         }
         for (Path p : bc.includePaths()) {
@@ -354,6 +355,7 @@ public final class ClangFrontEnd {
                     .toAbsolutePath()
                     .normalize();
             if (root != null && abs.startsWith(root)) a.add("-I" + abs);
+            else if (aboveRoot(root, abs)) a.add("-I" + abs);
             else if (p.isAbsolute() && packageIncludeDir(abs)) a.add("-I" + abs);
         }
         for (Path p : extraIncludeDirs) {
@@ -380,6 +382,20 @@ public final class ClangFrontEnd {
         a.add("-fconstexpr-steps=1000000");
         a.add("-w");
         return a;
+    }
+
+    /**
+     * Whether an include directory of the build lies above the scanned tree (MOQUI's {@code -I<project root>}, so that
+     * {@code #include <moqui/base/x.hpp>} finds the tree's headers): kept, as the tree's headers are found only through
+     * it; every header Clang would read through it must lie in the tree ({@link ClangIncludeClosure}, which refuses
+     * the unit otherwise). Never the file system's root.
+     */
+    static boolean aboveRoot(Path root, Path abs) {
+        return root != null
+                && abs.getParent() != null
+                && !root.equals(abs)
+                && root.startsWith(abs)
+                && Files.isDirectory(abs);
     }
 
     /** sm_NN for Clang from the scan's compute_NN / sm_NN (default sm_80). */

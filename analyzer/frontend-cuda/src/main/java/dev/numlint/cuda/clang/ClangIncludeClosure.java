@@ -56,16 +56,22 @@ final class ClangIncludeClosure {
         for (String n : names) {
             if (n.equals("<computed>")) continue; // the includer's own check refuses it
             List<Path> candidates = new ArrayList<>();
+            // the candidates found through an include directory above the tree (ClangFrontEnd.aboveRoot)
+            Set<Path> above = new java.util.HashSet<>();
             try {
                 if (Path.of(n).isAbsolute()) continue; // refused by the includer's own check
                 if (dir != null) candidates.add(dir.resolve(n).normalize());
-                for (Path d : dirs) candidates.add(d.resolve(n).normalize());
+                for (Path d : dirs) {
+                    Path c = d.resolve(n).normalize();
+                    candidates.add(c);
+                    if (ClangFrontEnd.aboveRoot(realRoot, d)) above.add(c);
+                }
             } catch (RuntimeException bad) {
                 continue;
             }
             for (Path c : candidates) {
                 if (!Files.exists(c, LinkOption.NOFOLLOW_LINKS)) continue;
-                boolean projectDir = c.startsWith(realRoot) || dir != null && c.startsWith(dir);
+                boolean projectDir = c.startsWith(realRoot) || dir != null && c.startsWith(dir) || above.contains(c);
                 Path real = real(c);
                 if (real == null) return "#include \"" + n + "\" cannot be resolved";
                 if (Files.isDirectory(real)) continue;

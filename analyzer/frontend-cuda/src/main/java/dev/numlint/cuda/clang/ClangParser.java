@@ -195,17 +195,17 @@ public final class ClangParser {
                 return ClangUnit.failed(unitFile, "libclang could not parse it (error " + rc + ")");
             }
             try {
-                ClangUnit u = read(tu, file, target, unitFile, unitText, t1 - t0, t1, false);
+                ClangUnit u = read(tu, file, text, target, unitFile, unitText, t1 - t0, t1, false);
                 if (headers.isEmpty() || u.failure() != null) return u;
                 // the project headers this unit includes, from the same parse: each read as a target is
                 Map<Path, ClangUnit> included = new java.util.LinkedHashMap<>();
                 if (ONE_WALK) {
-                    included = readHeaders(tu, file, headers);
+                    included = readHeaders(tu, file, text, headers);
                 } else {
                     for (Map.Entry<Path, byte[]> h : headers.entrySet()) {
                         included.put(
                                 h.getKey(),
-                                read(tu, file, h.getKey(), h.getKey(), h.getValue(), 0, System.nanoTime(), true));
+                                read(tu, file, text, h.getKey(), h.getKey(), h.getValue(), 0, System.nanoTime(), true));
                     }
                 }
                 return ClangIncludes.with(u, included);
@@ -222,6 +222,7 @@ public final class ClangParser {
     private static ClangUnit read(
             CXTranslationUnit tu,
             Path file,
+            byte[] text,
             Path target,
             Path unitFile,
             byte[] unitText,
@@ -238,6 +239,8 @@ public final class ClangParser {
         CXCursor root = clang_getTranslationUnitCursor(tu);
         w.walk(root);
         explicitInstantiations(unitText, w);
+        // the includer's calls of the target's templates with explicit arguments (f<float, 32>(...))
+        if (target != null) explicitInstantiations(text, w);
         ClangUnit u = new ClangUnit(
                 unitFile, w.top, w.templateArgs, d.errors(), d.first(), parseNanos, System.nanoTime() - t1, unitText);
         u.withUnknownTypes(d.unknownTypes()).withMemberConstants(w.memberConstants);
@@ -257,7 +260,8 @@ public final class ClangParser {
      * file's code for the calls of their templates) share the visit of its children. Before, each header walked the
      * whole unit (the toolkit's declarations, the main file's code) once: N headers, N walks.
      */
-    private static Map<Path, ClangUnit> readHeaders(CXTranslationUnit tu, Path file, Map<Path, byte[]> headers) {
+    private static Map<Path, ClangUnit> readHeaders(
+            CXTranslationUnit tu, Path file, byte[] fileText, Map<Path, byte[]> headers) {
         long t0 = System.nanoTime();
         Map<Path, ClangUnit> out = new java.util.LinkedHashMap<>();
         Map<Path, Walker> walkers = new java.util.LinkedHashMap<>();
@@ -290,6 +294,7 @@ public final class ClangParser {
         walkers.forEach((h, w) -> {
             byte[] text = headers.get(h);
             explicitInstantiations(text, w);
+            explicitInstantiations(fileText, w);
             ClangDiagnostics.Diag d = diags.get(h);
             ClangUnit u = new ClangUnit(h, w.top, w.templateArgs, d.errors(), d.first(), 0, each, text);
             u.withUnknownTypes(d.unknownTypes()).withMemberConstants(w.memberConstants);
@@ -361,18 +366,27 @@ public final class ClangParser {
 
     /**
      * The type arguments of the explicit instantiations of this file ({@code template void f<float>(const float *);}),
-     * which libclang neither visits nor finds a cursor for: the arguments as written, for each function template of
-     * that name defined in this file (a typedef'd argument stays unknown).
+     * which libclang neither visits nor finds a cursor for, and of the calls that name them explicitly
+     * ({@code f<float, 32>(t, &out)}, whose cursor in a template refers to the template, not to the specialization:
+     * PKDGRAV3's {@code warpReduceAndStoreAtomicAdd<float,32>} in a kernel template): the arguments as written, for
+     * each function template of that name defined in this file (a typedef'd argument stays unknown; a list of which
+     * no argument is known adds nothing).
      */
     private static void explicitInstantiations(byte[] text, Walker w) {
+        if (text == null) return;
         String src = new String(text, java.nio.charset.StandardCharsets.ISO_8859_1);
-        java.util.regex.Matcher m = EXPLICIT_INSTANTIATION.matcher(src);
+        explicitArguments(EXPLICIT_INSTANTIATION.matcher(src), w);
+        explicitArguments(EXPLICIT_CALL.matcher(src), w);
+    }
+
+    private static void explicitArguments(java.util.regex.Matcher m, Walker w) {
         while (m.find()) {
             List<String> args = new ArrayList<>();
             for (String a : m.group(2).split(",")) {
                 String t = a.trim().replaceAll("\\s+", " ");
-                args.add(t.equals("float") || t.equals("double") || t.equals("long double") ? t : null);
+                args.add(instantiationType(t));
             }
+            if (args.stream().allMatch(java.util.Objects::isNull)) continue;
             java.util.ArrayDeque<ClangNode> todo = new java.util.ArrayDeque<>(w.top);
             while (!todo.isEmpty()) {
                 ClangNode n = todo.poll();
@@ -383,6 +397,46 @@ public final class ClangParser {
             }
         }
     }
+
+    /**
+     * The canonical spelling of an explicit instantiation's type argument as written, as a call's argument records it:
+     * the floating types, the integer types and their standard typedefs ({@code uint8_t} is {@code unsigned char}, the
+     * destination of {@code static_cast<Out>(x)} in {@code template uint8_t f<int16_t, uint8_t>(int16_t)}); null
+     * for another name (a project's typedef stays unknown).
+     */
+    static String instantiationType(String written) {
+        String t = written.replaceFirst("^std::", "");
+        return switch (t) {
+            case "float",
+                    "double",
+                    "long double",
+                    "unsigned char",
+                    "unsigned short",
+                    "unsigned int",
+                    "unsigned long",
+                    "unsigned long long",
+                    "signed char",
+                    "char",
+                    "short",
+                    "int",
+                    "long",
+                    "long long" -> t;
+            case "unsigned" -> "unsigned int";
+            case "uint8_t" -> "unsigned char";
+            case "uint16_t", "unsigned short int" -> "unsigned short";
+            case "uint32_t" -> "unsigned int";
+            case "uint64_t", "size_t", "unsigned long int" -> "unsigned long";
+            case "int8_t" -> "signed char";
+            case "int16_t", "short int" -> "short";
+            case "int32_t", "signed", "signed int" -> "int";
+            case "int64_t", "long int", "ptrdiff_t" -> "long";
+            default -> null;
+        };
+    }
+
+    /** {@code name<arguments>(}: group 1 is the name (a call with explicit template arguments, or a declaration). */
+    private static final java.util.regex.Pattern EXPLICIT_CALL =
+            java.util.regex.Pattern.compile("\\b([A-Za-z_]\\w*)\\s*<([^;{}()<>]{1,200})>\\s*\\(");
 
     /** {@code template <declaration of> name<arguments>(}: group 1 is the name (an explicit instantiation). */
     private static final java.util.regex.Pattern EXPLICIT_INSTANTIATION = java.util.regex.Pattern.compile(

@@ -70,6 +70,78 @@ final class ClangTemplates {
         if (!all.contains(args)) all.add(args);
     }
 
+    /**
+     * An explicit cast to an unsigned type of an operand of a template parameter's type that no instantiation in view
+     * binds ({@code uint16_t((rel.Ek - Ek_min) / dEk)} in MOQUI's physics class templates over {@code R}, instantiated
+     * through other templates): whether it is floating is not known here, so the cast is recorded as a conversion
+     * whose operand's instantiations are not in view (its {@code unseen} names the parameter, its destination is the
+     * cast's type), a note that says so.
+     */
+    static void operandUnseen(
+            ClangUnit unit, ClangNode n, ClangNode op, ClangUnit.Function fn, List<ClangUnit.Conversion> out) {
+        if (op == null || !pattern(fn) || ClangSyntax.folded(op) != null) return;
+        ClangNode s = strip(op);
+        String param = ClangUnit.templateParam(s == null ? op : s);
+        if (param == null || instantiatedWith(fn, param, false) != null) return;
+        String name = parameterName(fn, param);
+        String how =
+                switch (n.kind) {
+                    case CXCursor_CStyleCastExpr -> "(" + n.type + ")";
+                    case CXCursor_CXXStaticCastExpr -> "static_cast<" + n.type + ">";
+                    default -> n.type;
+                };
+        String guard = ClangGuards.of(unit, n, op, fn);
+        out.add(new ClangUnit.Conversion(
+                n, op, how, name, n.canon, true, bytes(n.canonKind), true, guard != null, guard, true, fn, name));
+    }
+
+    /**
+     * The argument lists that bind {@code param} ("type-parameter-D-K") in {@code fn}: in a member template of a class
+     * template, depth 0 is the class's parameters (its specializations in view), depth 1 the member's own; elsewhere
+     * the function's (or its class's) instantiations.
+     */
+    static List<List<String>> instantiationsOf(ClangUnit unit, ClangUnit.Function fn, String param) {
+        boolean member = fn.node().kind == CXCursor_FunctionTemplate && param.startsWith("type-parameter-");
+        ClangNode cls = null;
+        for (ClangNode p = fn.node().parent; member && p != null && cls == null; p = p.parent) {
+            if (p.kind == CXCursor_ClassTemplate) cls = p;
+        }
+        if (cls == null) return fn.instantiations();
+        if (param.startsWith("type-parameter-0-"))
+            return cls.usr == null ? List.of() : unit.templateArguments().getOrDefault(cls.usr, List.of());
+        return fn.instantiations();
+    }
+
+    /**
+     * The written name of the template parameter {@code param} ("type-parameter-0-K") of {@code fn}: the K-th
+     * parameter of its own template, or of its class template for a member; {@code param} itself when not found.
+     */
+    static String parameterName(ClangUnit.Function fn, String param) {
+        int k;
+        try {
+            k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+        } catch (RuntimeException e) {
+            return param;
+        }
+        ClangNode owner = fn.node();
+        if (owner.kind != CXCursor_FunctionTemplate) {
+            for (ClangNode p = owner.parent; p != null; p = p.parent) {
+                if (p.kind == CXCursor_ClassTemplate || p.kind == CXCursor_ClassTemplatePartialSpecialization) {
+                    owner = p;
+                    break;
+                }
+            }
+        }
+        int i = 0;
+        for (ClangNode c : owner.children) {
+            if (c.kind != CXCursor_TemplateTypeParameter
+                    && c.kind != CXCursor_NonTypeTemplateParameter
+                    && c.kind != CXCursor_TemplateTemplateParameter) continue;
+            if (i++ == k) return c.spelling == null || c.spelling.isEmpty() ? param : c.spelling;
+        }
+        return param;
+    }
+
     /** Whether {@code fn} is a template pattern: a function template or a member of a class template. */
     static boolean pattern(ClangUnit.Function fn) {
         if (fn.template()) return true;
@@ -212,13 +284,20 @@ final class ClangTemplates {
      */
     static String destination(ClangNode n) {
         boolean cast = isExplicitCast(n);
-        // Out(x) of a dependent Out is an unresolved construction: a call whose first child names the type
-        boolean construct = n.kind == CXCursor_CallExpr
+        if (!cast && !construction(n)) return null;
+        // a member template of a class template names its own parameters at depth 1 (operator vec2T<U>())
+        return n.canon != null && n.canon.matches("type-parameter-[01]-\\d+") ? n.canon : null;
+    }
+
+    /**
+     * Whether {@code n} is an unresolved construction {@code T(x)}: a call whose first child names the type, as
+     * libclang shows {@code Out(x)} of a dependent {@code Out}, and {@code uint16_t(x)} of a dependent {@code x}.
+     */
+    static boolean construction(ClangNode n) {
+        return n.kind == CXCursor_CallExpr
                 && n.spelling.isEmpty()
                 && n.children.size() == 2
                 && n.children.get(0).kind == CXCursor_TypeRef;
-        if (!cast && !construct) return null;
-        return n.canon != null && n.canon.matches("type-parameter-0-\\d+") ? n.canon : null;
     }
 
     /**
@@ -232,13 +311,11 @@ final class ClangTemplates {
         ClangNode op = operandOf(n);
         String from = op == null ? null : unit.floatingType(op, fn);
         if (from == null) return;
-        // floating by its math (rint of a dependent value): the parameter floatingType names is not the operand's type
-        if (from.startsWith("type-parameter-")) from = "floating (template)";
         int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
         String written = n.type == null || n.type.isEmpty() ? "a template parameter" : n.type;
         boolean seen = false;
         java.util.Map<Boolean, java.util.TreeMap<Integer, java.util.Set<String>>> targets = new java.util.HashMap<>();
-        for (List<String> args : fn.instantiations()) {
+        for (List<String> args : instantiationsOf(unit, fn, param)) {
             if (k >= args.size() || args.get(k) == null) continue;
             seen = true;
             Target t = target(args.get(k));
@@ -300,8 +377,19 @@ final class ClangTemplates {
         } catch (RuntimeException e) {
             return null;
         }
+        return instantiatedWith(in.instantiations(), k, floatingOnly);
+    }
+
+    /** The floating types that bind {@code param} in {@code fn} ({@link #instantiationsOf}), or null. */
+    static String floatingInstantiations(ClangUnit unit, ClangUnit.Function fn, String param) {
+        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+        return instantiatedWith(instantiationsOf(unit, fn, param), k, true);
+    }
+
+    /** {@link #instantiatedWith(ClangUnit.Function, String, boolean)} over the argument lists {@code all}. */
+    static String instantiatedWith(List<List<String>> all, int k, boolean floatingOnly) {
         java.util.Set<String> types = new java.util.TreeSet<>();
-        for (List<String> args : in.instantiations()) {
+        for (List<String> args : all) {
             if (k >= args.size() || args.get(k) == null) continue;
             String t = args.get(k);
             if (!floatingOnly || t.equals("float") || t.equals("double") || t.equals("long double")) types.add(t);

@@ -467,21 +467,20 @@ public final class ClangUnit {
         if (s != null && floating(s.canonKind)) return s.canon;
         if (in == null || !ClangTemplates.pattern(in)) return null;
         String param = templateParam(s == null ? op : s);
-        if (param != null) {
-            String inst = ClangTemplates.instantiatedWith(in, param, true);
-            if (inst != null) return inst;
-        }
+        String inst = param == null ? null : ClangTemplates.floatingInstantiations(this, in, param);
+        if (inst != null) return inst;
         boolean[] fp = new boolean[1];
         (s == null ? op : s).forEach(n -> {
             if (n.kind == CXCursor_OverloadedDeclRef && FLOATING_MATH.contains(n.spelling)) fp[0] = true;
             if (n.kind == CXCursor_CallExpr && FLOATING_MATH.contains(n.spelling)) fp[0] = true;
         });
-        if (fp[0]) return (param == null ? "floating" : param) + " (template)";
+        // the parameter's instantiations are not in view: floating, as its math says, of a type not known here
+        if (fp[0]) return "floating (template)";
         return null;
     }
 
     /** "type-parameter-0-K" of a dependent operand (or one in it), or null. */
-    private static String templateParam(ClangNode op) {
+    static String templateParam(ClangNode op) {
         String[] found = new String[1];
         op.forEach(n -> {
             if (found[0] == null && n.canon != null && n.canon.matches("(const )?type-parameter-0-\\d+")) {
@@ -497,9 +496,12 @@ public final class ClangUnit {
     private List<Conversion> computeConversions() {
         List<Conversion> out = new ArrayList<>();
         eachInFunctions((fn, n) -> {
+            // uint16_t((e - lo) / step) of a dependent operand is an unresolved construction, not a functional cast
+            boolean construct = ClangTemplates.construction(n);
             boolean explicit = n.kind == CXCursor_CStyleCastExpr
                     || n.kind == CXCursor_CXXStaticCastExpr
-                    || n.kind == CXCursor_CXXFunctionalCastExpr;
+                    || n.kind == CXCursor_CXXFunctionalCastExpr
+                    || construct;
             boolean implicit = n.kind == CXCursor_UnexposedExpr && n.children.size() == 1;
             String param = ClangTemplates.destination(n);
             if (param != null) ClangTemplates.conversions(this, fn, n, param, out);
@@ -514,7 +516,10 @@ public final class ClangUnit {
                 op = op.children.isEmpty() ? op : op.children.get(0);
             }
             String from = floatingType(op, fn);
-            if (from == null) return;
+            if (from == null) {
+                if (explicit && unsignedKind(n.canonKind)) ClangTemplates.operandUnseen(this, n, op, fn, out);
+                return;
+            }
             ClangNode bare = strip(op);
             boolean viaTemplate = !floating(op.canonKind) && (bare == null || !floating(bare.canonKind));
             String how =
@@ -522,7 +527,7 @@ public final class ClangUnit {
                         case CXCursor_CStyleCastExpr -> "(" + n.type + ")";
                         case CXCursor_CXXStaticCastExpr -> "static_cast<" + n.type + ">";
                         case CXCursor_CXXFunctionalCastExpr -> n.type;
-                        default -> "implicit";
+                        default -> construct ? n.type : "implicit";
                     };
             String guard = ClangGuards.of(this, n, op, fn);
             out.add(new Conversion(
