@@ -611,6 +611,33 @@ class CudaSourceAnalyzerTest {
     }
 
     /**
+     * Fixture {@code default/nested_resets.c} holds with the hand-written front end alone ({@code --frontend legacy},
+     * what reports a function Clang does not read): a reset in the branch that holds the update, before the inner
+     * loop, ends the sum there (PKDGRAV3 {@code group/groupstats.cxx:561}, {@code r2 = 0.0} per particle, then a
+     * 3-term sum over j, was a warning against the particle loop); a reset in another branch does not.
+     */
+    @Test
+    void aResetInTheBranchOfTheUpdateEndsTheSumWithTheHandWrittenFrontEndToo(@TempDir Path dir) throws Exception {
+        Path src = fixtures("default").resolve("nested_resets.c");
+        Files.copy(src, dir.resolve("nested_resets.c"));
+        java.util.Map<Integer, String> expected = new java.util.TreeMap<>();
+        List<String> lines = Files.readAllLines(src);
+        java.util.regex.Pattern mark = java.util.regex.Pattern.compile("ruleid: NL004 level=(\\w+)");
+        for (int i = 0; i < lines.size(); i++) {
+            java.util.regex.Matcher m = mark.matcher(lines.get(i));
+            if (m.find()) expected.put(i + 2, m.group(1));
+        }
+        assertThat(expected).hasSize(1);
+        TestScanContext ctx =
+                new TestScanContext(dir).setting("frontend", "legacy").run(new CudaSourceAnalyzer());
+        java.util.Map<Integer, String> got = new java.util.TreeMap<>();
+        ctx.levels().forEach((h, level) -> {
+            if (h.ruleId().equals("NL004")) got.put(h.line(), level);
+        });
+        assertThat(got).isEqualTo(expected);
+    }
+
+    /**
      * A shift is no test: the lexer reads {@code >>} as two {@code >} (template brackets), and session 21's
      * evaluation saw pocketfft's notes print {@code ((tmp=(n>>1))<<1)==n} as "limited by the test 'n > >'".
      */

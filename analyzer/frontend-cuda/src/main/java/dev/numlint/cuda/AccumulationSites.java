@@ -109,7 +109,7 @@ final class AccumulationSites {
         for (int i = declDepth; i < a.loops.size(); i++) {
             Loop lp = a.loops.get(i);
             if (indices.isEmpty()
-                    ? lp.overwritten(a.scope.outParams).contains(base)
+                    ? lp.overwritten(a.scope.outParams).contains(base) || resetBefore(lp, c, base)
                     : resetsElements(lp.node, base, idxTexts)) {
                 from = i + 1;
             }
@@ -474,6 +474,27 @@ final class AccumulationSites {
      * ({@code field[i] = rawfield[i]; ... field[i] += rawfield[i + n];}: at most two terms, no sum the loop carries;
      * see {@link #dependsOn}).
      */
+    /**
+     * Whether a statement before the update, in a block around it inside {@code lp}, overwrites {@code base} in every
+     * iteration of {@code lp} that reaches the update ({@code if (g > 0) { r2 = 0; for (j...) r2 += r[j]*r[j]; }}
+     * restarts the sum in each iteration: the j loop carries it, not lp). A label between them (a {@code case}, a
+     * {@code goto} target) can enter the block past the reset.
+     */
+    private boolean resetBefore(Loop lp, ParserRuleContext update, String base) {
+        ParserRuleContext child = update;
+        for (ParserRuleContext p = update.getParent(); p != null && p != lp.node; child = p, p = p.getParent()) {
+            if (!(p instanceof CompoundStatementContext block)) continue;
+            Set<String> out = new HashSet<>();
+            for (StatementContext s : block.statement()) {
+                if (s == child) break;
+                if (s instanceof LabelStmtContext || s instanceof GotoLabelStmtContext) out.clear();
+                else collectOverwritten(s, out, a.scope.outParams);
+            }
+            if (out.contains(base)) return true;
+        }
+        return false;
+    }
+
     private boolean resetsElements(ParserRuleContext loop, String base, List<String> idxTexts) {
         StatementContext body = loop instanceof ForStmtContext
                 ? ((ForStmtContext) loop).statement()
