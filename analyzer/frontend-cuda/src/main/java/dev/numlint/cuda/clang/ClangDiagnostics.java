@@ -2,6 +2,7 @@ package dev.numlint.cuda.clang;
 
 import static org.bytedeco.llvm.global.clang.*;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +57,13 @@ final class ClangDiagnostics {
                     }
                     line.close();
                     String msg = clang_getDiagnosticSpelling(d).getString();
-                    // a position outside the scanned file is not printed (it may name a path outside the tree)
-                    first = (main ? "line " + ln + ": " : "in an included file: ") + msg;
+                    // a position outside the scanned file is not printed (it may name a path outside the tree), and
+                    // the text of an error in a file outside the tree is not either: it can quote that file (a
+                    // system header's computed #include of a macro the tree defines, Eigen's EIGEN_MATRIX_PLUGIN set
+                    // to "/etc/passwd", gave "unknown type name 'root'")
+                    if (main) first = "line " + ln + ": " + msg;
+                    else if (inTree(loc)) first = "in an included file: " + msg;
+                    else first = "in a file outside the scanned tree (its text is not quoted)";
                 }
                 unknownType(d, unknown, target);
             } finally {
@@ -82,6 +88,38 @@ final class ClangDiagnostics {
             unknown.computeIfAbsent(name, k -> new ArrayList<>()).add(line.get());
         } finally {
             line.close();
+        }
+    }
+
+    /** The scanned tree of the parse this thread runs ({@link #root(Path)}), or null when it is not known. */
+    private static final ThreadLocal<Path> ROOT = new ThreadLocal<>();
+
+    /** Sets the scanned tree of the parses this thread runs next (null: not known, nothing outside the file quoted). */
+    static void root(Path root) {
+        Path r = null;
+        if (root != null) {
+            try {
+                r = root.toRealPath();
+            } catch (java.io.IOException | RuntimeException e) {
+                r = root.toAbsolutePath().normalize();
+            }
+        }
+        ROOT.set(r);
+    }
+
+    /** Whether {@code loc} (its expansion) lies in a file of the scanned tree ({@link #root(Path)}). */
+    private static boolean inTree(CXSourceLocation loc) {
+        Path root = ROOT.get();
+        if (root == null) return false;
+        CXFile f = new CXFile();
+        clang_getExpansionLocation(loc, f, (IntPointer) null, (IntPointer) null, (IntPointer) null);
+        if (f.isNull()) return false;
+        String name = clang_getFileName(f).getString();
+        if (name == null || name.isEmpty()) return false;
+        try {
+            return Path.of(name).toRealPath().startsWith(root);
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
         }
     }
 

@@ -169,7 +169,7 @@ public final class ClangFrontEnd {
             targetText = LaunchSpacing.join(targetText);
             headers = LaunchSpacing.join(headers);
         }
-        if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers);
+        if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers, root);
         return ClangWorkers.SHARED.parse(
                 new ClangWire.Request(file, root, cacheDir, args, text, target, targetText, headers));
     }

@@ -82,8 +82,27 @@ public final class ClangParser {
             Path target,
             byte[] targetText,
             Map<Path, byte[]> headers) {
+        return parse(file, args, text, cacheDir, target, targetText, headers, null);
+    }
+
+    /**
+     * As {@link #parse(Path, List, byte[], Path, Path, byte[], Map)}, for the tree at {@code root}: the errors of its
+     * files are quoted in the unit's failure and notices, those of files outside it are not ({@link ClangDiagnostics}).
+     */
+    static ClangUnit parse(
+            Path file,
+            List<String> args,
+            byte[] text,
+            Path cacheDir,
+            Path target,
+            byte[] targetText,
+            Map<Path, byte[]> headers,
+            Path root) {
         Path unitFile = target == null ? file : target;
-        Future<ClangUnit> f = POOL.submit(() -> parseNow(file, args, text, cacheDir, target, targetText, headers));
+        Future<ClangUnit> f = POOL.submit(() -> {
+            ClangDiagnostics.root(root);
+            return parseNow(file, args, text, cacheDir, target, targetText, headers);
+        });
         try {
             return f.get(
                     ClangBudget.budgetMs(headers.size(), ClangBudget.bytes(text, targetText, headers)),

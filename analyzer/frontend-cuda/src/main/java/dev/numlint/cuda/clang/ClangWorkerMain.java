@@ -104,6 +104,7 @@ public final class ClangWorkerMain {
                     args.add(s.toString());
                 }
                 java.util.Map<Path, byte[]> headers = headers(r);
+                ClangDiagnostics.root(r.root());
                 u = ClangParser.parseNow(r.file(), args, r.text(), cacheDir, r.target(), r.targetText(), headers);
                 if (!ClangIncludes.of(u).isEmpty()
                         && headers.size() < r.headers().size()) {
