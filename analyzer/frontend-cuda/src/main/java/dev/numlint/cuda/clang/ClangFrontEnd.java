@@ -460,6 +460,14 @@ public final class ClangFrontEnd {
 
     /** {@link #refusal(Path, byte[])} for the tree at {@code root} (also checked by the Clang worker). */
     static String refusal(Path root, Path file, byte[] text) {
+        return refusal(root, file, text, m -> false);
+    }
+
+    /**
+     * As {@link #refusal(Path, Path, byte[])}, where a computed include whose macro {@code harmless} accepts is not
+     * refused here ({@link ClangIncludeClosure} decides it with the compile command).
+     */
+    static String refusal(Path root, Path file, byte[] text, java.util.function.Predicate<String> harmless) {
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         includeNames(text, names);
         Path dir = file.toAbsolutePath().normalize().getParent();
@@ -476,7 +484,11 @@ public final class ClangFrontEnd {
             } catch (RuntimeException bad) {
                 return "#include \"" + n + "\" is not a valid path";
             }
-            if (n.equals("<computed>")) return "a computed #include (its file name comes from a macro)";
+            if (n.startsWith(COMPUTED)) {
+                String macro = computedMacro(n);
+                if (macro != null && harmless.test(macro)) continue;
+                return "a computed #include (its file name comes from a macro)";
+            }
             if (p.isAbsolute()) return "#include \"" + n + "\" names an absolute path";
             if (dir == null) continue;
             Path c = dir.resolve(p).normalize();
@@ -534,7 +546,7 @@ public final class ClangFrontEnd {
         Path dir = file.toAbsolutePath().normalize().getParent();
         outer:
         for (String n : names) {
-            if (n.equals("<computed>") || n.startsWith("/")) continue;
+            if (n.startsWith(COMPUTED) || n.startsWith("/")) continue;
             try {
                 if (dir != null && Files.exists(dir.resolve(n))) continue;
                 for (Path p : bc.includePaths()) if (Files.exists(p.resolve(n))) continue outer;
@@ -549,6 +561,14 @@ public final class ClangFrontEnd {
                 // not a path: Clang reports the include
             }
         }
+    }
+
+    /** How {@link #includeNames} marks a computed include: {@code <computed>}, or {@code <computed:MACRO>}. */
+    static final String COMPUTED = "<computed";
+
+    /** The macro a computed include's name ({@link #includeNames}) comes from, or null (none, or not computed). */
+    static String computedMacro(String n) {
+        return n.startsWith(COMPUTED + ":") ? n.substring(COMPUTED.length() + 1, n.length() - 1) : null;
     }
 
     /** The names of the {@code #include "..."} and {@code #include <...>} lines (full, as written). */
@@ -572,7 +592,17 @@ public final class ClangFrontEnd {
                             out.add(new String(b, start, j - start, java.nio.charset.StandardCharsets.UTF_8));
                         }
                     } else if (j < n && b[j] != '\n') {
-                        out.add("<computed>");
+                        // the macro that gives the file name, when the include names one (#include CONFIG_FILE)
+                        int start = j;
+                        while (j < n && (Character.isLetterOrDigit(b[j]) || b[j] == '_')) j++;
+                        boolean named = j > start && !Character.isDigit(b[start]);
+                        out.add(
+                                named
+                                        ? COMPUTED + ":"
+                                                + new String(
+                                                        b, start, j - start, java.nio.charset.StandardCharsets.US_ASCII)
+                                                + ">"
+                                        : COMPUTED + ">");
                     }
                 }
             }

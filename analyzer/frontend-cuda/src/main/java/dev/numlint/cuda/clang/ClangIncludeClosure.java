@@ -29,9 +29,10 @@ final class ClangIncludeClosure {
 
     /** Why Clang must not parse {@code file} with {@code args} in the tree at {@code root}, or null. */
     static String refusal(Path root, Path file, byte[] text, List<String> args) {
-        String direct = ClangFrontEnd.refusal(root, file, text);
-        if (direct != null) return direct;
         Path realRoot = real(root);
+        java.util.function.Predicate<String> harmless = harmless(realRoot, args);
+        String direct = ClangFrontEnd.refusal(root, file, text, harmless);
+        if (direct != null) return direct;
         if (realRoot == null) return null;
         List<Path> dirs = includeDirs(args, file);
         ArrayDeque<Path> todo = new ArrayDeque<>();
@@ -41,12 +42,65 @@ final class ClangIncludeClosure {
         String r = follow(file, own, dirs, realRoot, todo, seen);
         while (r == null && !todo.isEmpty()) {
             Path h = todo.poll();
-            Header header = header(root, h);
+            Header header = header(root, realRoot, h);
             if (header == null) continue; // unreadable or too large: Clang reports the include as it finds it
             r = header.refusal() != null ? header.refusal() : follow(h, header.names(), dirs, realRoot, todo, seen);
+            if (r == null) r = computed(header.names(), realRoot, args);
             if (r != null) r = "through " + realRoot.relativize(h) + ": " + r;
         }
         return r;
+    }
+
+    /**
+     * Whether a computed {@code #include MACRO} cannot be given a file name by the tree or the compile command: no file
+     * of the tree may define MACRO ({@link TreeMacros}), the command neither defines it ({@code -D}) nor forces
+     * includes or macros files ({@code -include}, {@code -imacros}, {@code -include-pch}) or modules, and it is no
+     * reserved name ({@code __FILE__} and the compiler's own). What a trusted system header may define is the
+     * compiler's (the threat model's residual risk of computed includes inside trusted headers).
+     */
+    private static java.util.function.Predicate<String> harmless(Path realRoot, List<String> args) {
+        return macro -> computed(Set.of(ClangFrontEnd.COMPUTED + ":" + macro + ">"), realRoot, args) == null;
+    }
+
+    /** Why a computed include among {@code names} may be given a file name ({@link #harmless}), or null. */
+    private static String computed(Set<String> names, Path realRoot, List<String> args) {
+        for (String n : names) {
+            if (!n.startsWith(ClangFrontEnd.COMPUTED)) continue;
+            String macro = ClangFrontEnd.computedMacro(n);
+            if (macro == null || realRoot == null || macro.startsWith("_")) {
+                return "a computed #include (its file name comes from a macro)";
+            }
+            String byCommand = computedByCommand(Set.of(n), args);
+            if (byCommand != null) return byCommand;
+            if (TreeMacros.mayDefine(realRoot, macro)) {
+                return "a computed #include (its file name comes from the macro " + macro
+                        + ", which a file of the tree may define)";
+            }
+        }
+        return null;
+    }
+
+    /** Why the compile command may give a computed include of {@code names} its file name, or null. */
+    private static String computedByCommand(Set<String> names, List<String> args) {
+        for (String n : names) {
+            String macro = ClangFrontEnd.computedMacro(n);
+            if (macro == null) continue;
+            for (int i = 0; i < args.size(); i++) {
+                String a = args.get(i);
+                String v = a.equals("-D") && i + 1 < args.size()
+                        ? args.get(i + 1)
+                        : a.startsWith("-D") ? a.substring(2) : null;
+                if (v != null && (v.equals(macro) || v.startsWith(macro + "=") || v.startsWith(macro + "("))) {
+                    return "a computed #include (its file name comes from the macro " + macro
+                            + ", which the compile command defines)";
+                }
+                if (a.startsWith("-include") || a.startsWith("-imacros") || a.startsWith("-fmodules")) {
+                    return "a computed #include (its file name comes from a macro, and the compile command forces "
+                            + "includes or modules)";
+                }
+            }
+        }
+        return null;
     }
 
     /** Queues the project headers {@code from}'s includes reach; why one must not be read, or null. */
@@ -54,7 +108,7 @@ final class ClangIncludeClosure {
             Path from, Set<String> names, List<Path> dirs, Path realRoot, ArrayDeque<Path> todo, Set<Path> seen) {
         Path dir = from.toAbsolutePath().normalize().getParent();
         for (String n : names) {
-            if (n.equals("<computed>")) continue; // the includer's own check refuses it
+            if (n.startsWith(ClangFrontEnd.COMPUTED)) continue; // the includer's own check decides it
             List<Path> candidates = new ArrayList<>();
             // the candidates found through an include directory above the tree (ClangFrontEnd.aboveRoot)
             Set<Path> above = new java.util.HashSet<>();
@@ -93,7 +147,7 @@ final class ClangIncludeClosure {
     /** The headers this process read, by root and real path: a worker serves many units that share headers. */
     private static final java.util.Map<List<Path>, Header> READ = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private static Header header(Path root, Path h) {
+    private static Header header(Path root, Path realRoot, Path h) {
         try {
             long size = Files.size(h);
             long modified = Files.getLastModifiedTime(h).toMillis();
@@ -104,7 +158,12 @@ final class ClangIncludeClosure {
             byte[] b = Files.readAllBytes(h);
             Set<String> names = new LinkedHashSet<>();
             ClangFrontEnd.includeNames(b, names);
-            Header read = new Header(size, modified, names, ClangFrontEnd.refusal(root, h, b));
+            Header read = new Header(
+                    size,
+                    modified,
+                    names,
+                    // computed includes of a named macro are decided at each use, with the compile command
+                    ClangFrontEnd.refusal(root, h, b, m -> true));
             if (READ.size() < 100_000) READ.put(key, read);
             return read;
         } catch (IOException | RuntimeException e) {

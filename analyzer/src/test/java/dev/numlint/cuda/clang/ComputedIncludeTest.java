@@ -1,0 +1,74 @@
+package dev.numlint.cuda.clang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A computed {@code #include MACRO} refuses the unit (Clang could be told to read anything) unless nothing can give
+ * MACRO a file name: no file of the tree writes a definition of it and the compile command neither defines it nor
+ * forces includes (issue 26: MFEM's {@code #ifdef MFEM_CONFIG_FILE / #include MFEM_CONFIG_FILE} in
+ * {@code config/config.hpp}, a branch its build never enables, made Clang refuse every file).
+ */
+class ComputedIncludeTest {
+    @TempDir
+    Path tree;
+
+    private String refusal(List<String> args) throws Exception {
+        Path unit = tree.resolve("integ.cpp");
+        byte[] text = "#include \"config/config.hpp\"\nint f(void) { return 1; }\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(unit, text);
+        return ClangIncludeClosure.refusal(tree, unit, text, args);
+    }
+
+    private void config() throws Exception {
+        Files.createDirectories(tree.resolve("config"));
+        Files.writeString(
+                tree.resolve("config/config.hpp"),
+                "#ifdef PROJ_CONFIG_FILE\n#include PROJ_CONFIG_FILE\n#else\n#include \"_config.hpp\"\n#endif\n");
+        Files.writeString(tree.resolve("config/_config.hpp"), "#define PROJ_USE_DOUBLE\n");
+    }
+
+    @Test
+    void aComputedIncludeOfAMacroNothingDefinesIsNoReasonToRefuse() throws Exception {
+        config();
+        assertThat(refusal(List.of("-std=c++17"))).isNull();
+    }
+
+    @Test
+    void aMacroTheTreeOrTheCommandDefinesStillRefusesTheUnit(@TempDir Path other) throws Exception {
+        config();
+        assertThat(refusal(List.of("-DPROJ_CONFIG_FILE=\"/etc/passwd\"")))
+                .contains("through config/config.hpp")
+                .contains("PROJ_CONFIG_FILE, which the compile command defines");
+        assertThat(refusal(List.of("-D", "PROJ_CONFIG_FILE"))).contains("which the compile command defines");
+        assertThat(refusal(List.of("-include", "pre.h"))).contains("forces includes");
+        // a definition anywhere in the tree, however written (continued line, comment between), may reach the unit
+        Files.writeString(tree.resolve("evil.h"), "#def\\\nine /* x */ PROJ_CONFIG_FILE \"/etc/passwd\"\n");
+        TreeMacrosReset.forget();
+        assertThat(TreeMacros.mayDefine(tree.toRealPath(), "PROJ_CONFIG_FILE"))
+                .as(tree.toString())
+                .isTrue();
+        assertThat(refusal(List.of())).contains("PROJ_CONFIG_FILE, which a file of the tree may define");
+    }
+
+    @Test
+    void aComputedIncludeInTheUnitItselfIsDecidedTheSameWay() throws Exception {
+        Path unit = tree.resolve("u.cpp");
+        byte[] text = "#ifdef OPT_HEADER\n#include OPT_HEADER\n#endif\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(unit, text);
+        assertThat(ClangIncludeClosure.refusal(tree, unit, text, List.of())).isNull();
+        byte[] reserved = "#include __FILE__\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(ClangIncludeClosure.refusal(tree, unit, reserved, List.of())).contains("a computed #include");
+        byte[] unnamed = "#include MAKE(x)\n".getBytes(StandardCharsets.UTF_8);
+        // MAKE is defined nowhere: a function-like name the tree does not define cannot name a file either
+        assertThat(ClangIncludeClosure.refusal(tree, unit, unnamed, List.of())).isNull();
+        // the strict check (a header read alone, without its compile command) refuses every computed include
+        assertThat(ClangFrontEnd.refusal(tree, unit, text)).contains("a computed #include");
+    }
+}
