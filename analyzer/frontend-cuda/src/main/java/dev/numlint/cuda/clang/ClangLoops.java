@@ -204,7 +204,8 @@ final class ClangLoops {
             fn.node().forEach(n -> {
                 if (hit[0] != null || n.line != line) return;
                 boolean update = n.kind == CXCursor_CompoundAssignOperator
-                        || n.kind == CXCursor_BinaryOperator && n.spelling.equals("=");
+                        || n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
+                        || overloadedUpdate(n);
                 if (update
                         && !n.children.isEmpty()
                         && squash(unit.text(n.children.get(0))).equals(want)) hit[0] = n;
@@ -303,6 +304,18 @@ final class ClangLoops {
                 cleanUp,
                 recurrent,
                 List.copyOf(movingLines));
+    }
+
+    /**
+     * Whether {@code n} is an update through an overloaded operator, {@code s += e} or {@code s -= e} whose operand
+     * has a class type (blitz's {@code r2 += r[j]*r[j]}, an expression template, in PKDGRAV3): Clang holds a call of
+     * {@code operator+=} (the updated value, the operator, the operand), where a built-in update is a compound
+     * assignment.
+     */
+    private boolean overloadedUpdate(ClangNode n) {
+        if (n.kind != CXCursor_CallExpr || n.children.size() != 3) return false;
+        String op = squash(unit.text(n.children.get(1)));
+        return op.equals("+=") || op.equals("-=");
     }
 
     /**
