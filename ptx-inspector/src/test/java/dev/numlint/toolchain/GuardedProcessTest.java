@@ -199,7 +199,7 @@ class GuardedProcessTest {
         Path idle = script("idler", "while read l; do sleep 100; done");
         try (GuardedProcess.Interactive p = GuardedProcess.start(
                 GuardedProcess.builder(idle).cpuSeconds(100).timeout(Duration.ofSeconds(300)))) {
-            p.killAfterCpu(60_000, 500);
+            p.killAfterCpu(300, 500);
             p.stdin().write("go\n".getBytes());
             p.stdin().flush();
             assertThat(p.stdout().read()).isEqualTo(-1);
