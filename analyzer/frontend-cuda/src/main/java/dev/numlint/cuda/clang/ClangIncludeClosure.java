@@ -59,7 +59,10 @@ final class ClangIncludeClosure {
      * compiler's (the threat model's residual risk of computed includes inside trusted headers).
      */
     private static java.util.function.Predicate<String> harmless(Path realRoot, List<String> args) {
-        return macro -> computed(Set.of(ClangFrontEnd.COMPUTED + ":" + macro + ">"), realRoot, args) == null;
+        return macro -> realRoot != null
+                && !macro.startsWith("_")
+                && computedByCommand(macro, args) == null
+                && !TreeMacros.mayDefine(realRoot, macro);
     }
 
     /** Why a computed include among {@code names} may be given a file name ({@link #harmless}), or null. */
@@ -70,7 +73,7 @@ final class ClangIncludeClosure {
             if (macro == null || realRoot == null || macro.startsWith("_")) {
                 return "a computed #include (its file name comes from a macro)";
             }
-            String byCommand = computedByCommand(Set.of(n), args);
+            String byCommand = computedByCommand(macro, args);
             if (byCommand != null) return byCommand;
             if (TreeMacros.mayDefine(realRoot, macro)) {
                 return "a computed #include (its file name comes from the macro " + macro
@@ -80,24 +83,20 @@ final class ClangIncludeClosure {
         return null;
     }
 
-    /** Why the compile command may give a computed include of {@code names} its file name, or null. */
-    private static String computedByCommand(Set<String> names, List<String> args) {
-        for (String n : names) {
-            String macro = ClangFrontEnd.computedMacro(n);
-            if (macro == null) continue;
-            for (int i = 0; i < args.size(); i++) {
-                String a = args.get(i);
-                String v = a.equals("-D") && i + 1 < args.size()
-                        ? args.get(i + 1)
-                        : a.startsWith("-D") ? a.substring(2) : null;
-                if (v != null && (v.equals(macro) || v.startsWith(macro + "=") || v.startsWith(macro + "("))) {
-                    return "a computed #include (its file name comes from the macro " + macro
-                            + ", which the compile command defines)";
-                }
-                if (a.startsWith("-include") || a.startsWith("-imacros") || a.startsWith("-fmodules")) {
-                    return "a computed #include (its file name comes from a macro, and the compile command forces "
-                            + "includes or modules)";
-                }
+    /** Why the compile command may give a computed include of {@code macro} its file name, or null. */
+    private static String computedByCommand(String macro, List<String> args) {
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String v = a.equals("-D") && i + 1 < args.size()
+                    ? args.get(i + 1)
+                    : a.startsWith("-D") ? a.substring(2) : null;
+            if (v != null && (v.equals(macro) || v.startsWith(macro + "=") || v.startsWith(macro + "("))) {
+                return "a computed #include (its file name comes from the macro " + macro
+                        + ", which the compile command defines)";
+            }
+            if (a.startsWith("-include") || a.startsWith("-imacros") || a.startsWith("-fmodules")) {
+                return "a computed #include (its file name comes from a macro, and the compile command forces "
+                        + "includes or modules)";
             }
         }
         return null;

@@ -67,27 +67,14 @@ public final class ClangParser {
      * cursors of the file {@code file} includes, as that translation unit compiles it ({@link Walker}).
      */
     static ClangUnit parse(Path file, List<String> args, byte[] text, Path cacheDir, Path target, byte[] targetText) {
-        return parse(file, args, text, cacheDir, target, targetText, Map.of());
+        return parse(file, args, text, cacheDir, target, targetText, Map.of(), null);
     }
 
     /**
      * As {@link #parse(Path, List, byte[], Path, Path, byte[])}; {@code headers}: project headers (with the bytes the
-     * scan read) whose cursors the same parse also returns ({@link ClangIncludes#of}).
-     */
-    static ClangUnit parse(
-            Path file,
-            List<String> args,
-            byte[] text,
-            Path cacheDir,
-            Path target,
-            byte[] targetText,
-            Map<Path, byte[]> headers) {
-        return parse(file, args, text, cacheDir, target, targetText, headers, null);
-    }
-
-    /**
-     * As {@link #parse(Path, List, byte[], Path, Path, byte[], Map)}, for the tree at {@code root}: the errors of its
-     * files are quoted in the unit's failure and notices, those of files outside it are not ({@link ClangDiagnostics}).
+     * scan read) whose cursors the same parse also returns ({@link ClangIncludes#of}); {@code root}: the scanned tree,
+     * whose files' errors are quoted in the unit's failure and notices, those of files outside it not
+     * ({@link ClangDiagnostics}; null: none outside the unit's file is quoted).
      */
     static ClangUnit parse(
             Path file,
