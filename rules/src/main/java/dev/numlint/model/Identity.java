@@ -407,6 +407,11 @@ public record Identity(
          * A sum or difference whose terms' signs make it a sum of magnitudes (proven from the code): another layer's
          * difference of products is no news, only an amplifying use it followed raises it.
          */
-        TERMS_CANNOT_CANCEL
+        TERMS_CANNOT_CANCEL,
+        /**
+         * A sum or difference evaluated in double and kept there, deciding nothing: another layer's difference of
+         * products is no news (2^-53 of a product), only an amplifying use it followed raises it.
+         */
+        IN_DOUBLE
     }
 }

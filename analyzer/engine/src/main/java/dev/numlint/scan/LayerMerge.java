@@ -687,10 +687,11 @@ final class LayerMerge {
         Level level = src.level();
         // the source proved the impact from the code's structure (a constant step): PTX confirms, never raises it
         boolean proven = src.identity().judgement() == Identity.Judgement.PROVEN;
-        // one component of a complex product or rotation, or terms whose signs cannot cancel: a PTX "difference of
-        // products" is no news, a decision is
+        // one component of a complex product or rotation, terms whose signs cannot cancel, or a difference kept in
+        // double that decides nothing: a PTX "difference of products" is no news, a decision is
         boolean paired = src.identity().judgement() == Identity.Judgement.PAIRED_COMPONENT
-                || src.identity().judgement() == Identity.Judgement.TERMS_CANNOT_CANCEL;
+                || src.identity().judgement() == Identity.Judgement.TERMS_CANNOT_CANCEL
+                || src.identity().judgement() == Identity.Judgement.IN_DOUBLE;
         for (Finding p : ptx) {
             p.evidence().stream().filter(have::add).forEach(b::evidence);
             PtxOccurrences.adoptCode(b, p);

@@ -25,8 +25,8 @@ final class ContractionSites {
         this.promotions = promotions;
     }
 
-    /** {@code c} adds or subtracts ({@code op}) two operands of floating type. */
-    void sum(AddExprContext c, int op) {
+    /** {@code c} adds or subtracts ({@code op}) two operands of floating type, its result of type {@code type}. */
+    void sum(AddExprContext c, int op, CType type) {
         String prod = productOperand(c.expression(0));
         if (prod == null) prod = productOperand(c.expression(1));
         if (prod != null) {
@@ -34,14 +34,15 @@ final class ContractionSites {
             // -a*b + c*d is a difference of products too
             boolean difference =
                     both && (op == CudaLexer.MINUS) != (negated(c.expression(0)) != negated(c.expression(1)));
-            contraction(c, prod, op == CudaLexer.MINUS, difference, false, difference && b.flow.pairedComponent(c));
+            contraction(
+                    c, prod, op == CudaLexer.MINUS, difference, false, difference && b.flow.pairedComponent(c), type);
         }
     }
 
-    /** {@code c} adds ({@code +=}) or subtracts ({@code -=}) {@code rc} to a floating variable. */
-    void accumulated(AssignExprContext c, ExpressionContext rc, boolean subtract) {
+    /** {@code c} adds ({@code +=}) or subtracts ({@code -=}) {@code rc} to a floating variable of type {@code type}. */
+    void accumulated(AssignExprContext c, ExpressionContext rc, boolean subtract, CType type) {
         String prod = productOperand(rc);
-        if (prod != null) contraction(c, prod, subtract, false, true, false);
+        if (prod != null) contraction(c, prod, subtract, false, true, false, type);
     }
 
     /** The product text when {@code e} (parentheses stripped) is a floating multiplication or a single-use product temporary. */
@@ -95,9 +96,13 @@ final class ContractionSites {
             boolean subtract,
             boolean differenceOfProducts,
             boolean accumulates,
-            boolean pairedComponent) {
-        b.facts.contractions.add(new FunctionFacts.Contraction(
-                b.site(c), prod, subtract, differenceOfProducts, accumulates, pairedComponent));
+            boolean pairedComponent,
+            CType type) {
+        dev.numlint.cuda.facts.Site at = b.site(c);
+        if (type != null && (type.kind == CType.Kind.DOUBLE || type.kind == CType.Kind.LONG_DOUBLE))
+            at.evaluatedInDouble();
+        b.facts.contractions.add(
+                new FunctionFacts.Contraction(at, prod, subtract, differenceOfProducts, accumulates, pairedComponent));
     }
 
     /**

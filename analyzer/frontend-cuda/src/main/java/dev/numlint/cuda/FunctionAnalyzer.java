@@ -721,7 +721,7 @@ final class FunctionAnalyzer {
         E b = expr(c.expression(1));
         int op = ((TerminalNode) c.getChild(1)).getSymbol().getType();
         E r = ValueModel.arith(a, b, op);
-        if (r.type.isFpScalar()) contractions.sum(c, op);
+        if (r.type.isFpScalar()) contractions.sum(c, op, r.type);
         return r;
     }
 
@@ -747,7 +747,7 @@ final class FunctionAnalyzer {
             if (lt.isFpScalar()) sums.assignment(c, rc);
         } else if (op.PLUS_ASSIGN() != null || op.MINUS_ASSIGN() != null) {
             if (lt.isFpScalar()) {
-                contractions.accumulated(c, rc, op.MINUS_ASSIGN() != null);
+                contractions.accumulated(c, rc, op.MINUS_ASSIGN() != null, lt);
                 sums.accumulation(c, c.expression(0), rc, false);
             }
             promotions.promotionCompound(lt, rhs, c);

@@ -257,7 +257,7 @@ final class Reporter implements CudaReport {
                                         ? Identity.Judgement.PAIRED_COMPONENT
                                         : "termsCannotCancel".equals(property)
                                                 ? Identity.Judgement.TERMS_CANNOT_CANCEL
-                                                : null));
+                                                : "inDouble".equals(property) ? Identity.Judgement.IN_DOUBLE : null));
         if (flag != null && flag.origin() != null) {
             b.evidence(new Evidence("flag", flag.origin().flag(), flag.origin().location()));
             b.related(flag.origin().location(), "set here: " + flag.origin().flag());

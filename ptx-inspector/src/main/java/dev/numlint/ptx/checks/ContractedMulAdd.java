@@ -91,7 +91,7 @@ public final class ContractedMulAdd implements PtxCheck {
             }
             c = Confidence.LOW;
         }
-        Consequence cq = consequenceOfFma(facts, in);
+        Consequence cq = inDouble(facts, in, consequenceOfFma(facts, in));
         String what = in.opcode().equals("mad")
                 ? PtxMessages.format(ruleId(), "ptx-what-mad", "type", t)
                 : PtxMessages.format(ruleId(), "ptx-what-fma");
@@ -123,6 +123,22 @@ public final class ContractedMulAdd implements PtxCheck {
             return difference(facts, in, in, addend);
         }
         return facts.consequences().of(in);
+    }
+
+    /**
+     * A cancellation in f64 that decides nothing is bounded: fused or not, the difference moves by an ulp of a
+     * product (2^-53 of it), far below what a double result is compared or written with. What the value decides (a
+     * test, a conversion, an index) keeps its consequence.
+     */
+    private static Consequence inDouble(PtxFacts facts, Instruction in, Consequence cq) {
+        if (!"f64".equals(in.type()) || cq == null || cq.kind() != Impact.Kind.CANCELLATION) {
+            return cq;
+        }
+        Consequence then = facts.consequences().of(in);
+        if (then != null && then.kind() == Impact.Kind.AMPLIFIED) {
+            return then;
+        }
+        return new Consequence(Impact.Kind.BOUNDED, Consequences.phrase("ptx-use-difference-double"), null);
     }
 
     /**
@@ -215,6 +231,7 @@ public final class ContractedMulAdd implements PtxCheck {
                     && !facts.consequences().pairedComponent(add)) {
                 cq = difference(facts, add, mul, other);
             }
+            cq = inDouble(facts, add, cq);
             out.accept(new PtxHit(
                     ruleId(),
                     facts.function(),

@@ -15,8 +15,9 @@ import java.util.Set;
  * code built for an FMA-capable CPU with GNU contraction) may fuse into one fma. Whether it is fused is not
  * guessed ("may become one fma"); the level comes from what the result decides: a difference of products is
  * cancellation (unless the signs of its terms make it a sum of magnitudes, or it is evaluated in double and rounded to float right away, where the fma's 2^-53 reaches the
- * float as an ulp at most, short of a cancellation to 2^-29 of the terms), a result that reaches an index, a conversion, a branch or a reduction is amplified, anything else
- * (stored, returned) is a note.
+ * float as an ulp at most, short of a cancellation to 2^-29 of the terms, or it is evaluated in double and kept there
+ * deciding nothing, where it moves by 2^-53 of a product), a result that reaches an index, a conversion, a branch or
+ * a reduction is amplified, anything else (stored, returned) is a note.
  */
 @AutoService(CudaCheck.class)
 public final class ContractibleMulAdd implements CudaCheck {
@@ -67,6 +68,7 @@ public final class ContractibleMulAdd implements CudaCheck {
             boolean paired = false;
             boolean proven = false;
             boolean apart = false;
+            boolean fp64 = false;
             String never = c.site().neverNegative();
             if (never != null && !zeroTestsOnly(c.site())) {
                 // its tests against 0 cannot flip; what it decides is the other uses ('r2 < rc2', not 'r2 != 0')
@@ -103,6 +105,16 @@ public final class ContractibleMulAdd implements CudaCheck {
                         Impact.Kind.BOUNDED, Consequences.phrase("product-difference-in-double"), null, null);
                 out.consequenceWithoutDecision(c.site(), impact.consequence());
                 consequence = impact.consequence();
+            } else if (c.site().inDouble()
+                    && (impact = Consequences.of(c.site(), out)).kind() != Impact.Kind.AMPLIFIED
+                    && (c.differenceOfProducts() || impact.kind() == Impact.Kind.CANCELLATION)) {
+                // evaluated in double and kept there, deciding nothing: fused or not, the difference moves by an ulp
+                // of a product (2^-53 of it), far below what a double result is compared or written with; a use that
+                // decides something (a test, a conversion, an index) keeps the warning above
+                impact = new Impact(Impact.Kind.BOUNDED, Consequences.phrase("product-difference-double"), null, null);
+                out.consequenceWithoutDecision(c.site(), impact.consequence());
+                consequence = impact.consequence();
+                fp64 = true;
             } else if (c.differenceOfProducts()) {
                 impact = new Impact(
                         Impact.Kind.CANCELLATION,
@@ -134,11 +146,13 @@ public final class ContractibleMulAdd implements CudaCheck {
                             "consequence",
                             consequence);
             FlagCitation cited = fl.origin() == null ? null : fl;
-            if (apart || paired)
+            if (apart || paired || fp64)
                 out.reportWithoutCancellation(
                         apart
                                 ? CudaReport.NoCancellation.TERMS_CANNOT_CANCEL
-                                : CudaReport.NoCancellation.PAIRED_COMPONENT,
+                                : paired
+                                        ? CudaReport.NoCancellation.PAIRED_COMPONENT
+                                        : CudaReport.NoCancellation.IN_DOUBLE,
                         "NL003",
                         facts.function,
                         c.site(),

@@ -64,6 +64,28 @@ final class ClangDefUse {
         return hit[0];
     }
 
+    /**
+     * Whether the floating sum, difference or compound update written {@code text} at {@code line} is evaluated in
+     * double or long double ({@code a*b - c*d} of doubles, {@code s += a*b} into a double).
+     */
+    public boolean evaluatedInDouble(int line, String text) {
+        String want = squash(text);
+        boolean[] hit = new boolean[1];
+        for (ClangUnit.Function fn : unit.functions()) {
+            if (line < fn.startLine() || line > fn.endLine()) continue;
+            fn.node().forEach(n -> {
+                if (hit[0] || n.line != line) return;
+                boolean op = n.kind == CXCursor_BinaryOperator && (n.spelling.equals("+") || n.spelling.equals("-"));
+                boolean update = n.kind == CXCursor_CompoundAssignOperator
+                        && (n.spelling.equals("+=") || n.spelling.equals("-="));
+                if (!op && !update) return;
+                if (n.canonKind != CXType_Double && n.canonKind != CXType_LongDouble) return;
+                if (squash(unit.text(n)).equals(want)) hit[0] = true;
+            });
+        }
+        return hit[0];
+    }
+
     private static boolean roundedToFloat(ClangNode n) {
         ClangNode c = n;
         for (ClangNode p = n.parent; p != null; c = p, p = p.parent) {

@@ -149,6 +149,8 @@ public final class ClangSupplement {
             if (c.differenceOfProducts()
                     && unit.inDoubleRoundedToFloat(c.site().line(), c.site().text()))
                 c.site().inDoubleRoundedToFloat();
+            if (unit.evaluatedInDouble(c.site().line(), c.site().text()))
+                c.site().evaluatedInDouble();
             if (c.differenceOfProducts()
                     && unit.signs().termsCannotCancel(c.site().line(), c.site().text()))
                 c.site().withTermsThatCannotCancel();
@@ -537,6 +539,7 @@ public final class ClangSupplement {
             // evaluated in double and rounded to float right away: the fma's 2^-53 reaches the float as an ulp
             if (c.differenceOfProducts() && unit.inDoubleRoundedToFloat(c.node().line, unit.text(c.node())))
                 at.inDoubleRoundedToFloat();
+            if (unit.evaluatedInDouble(c.node().line, unit.text(c.node()))) at.evaluatedInDouble();
             // stored straight into a never-negative local (r2 = dx*dx + dy*dy): its tests against 0 cannot flip
             String never = unit.signs().storedIntoNeverNegative(c.node().line, unit.text(c.node()));
             if (never != null) at.storesNeverNegative(never);

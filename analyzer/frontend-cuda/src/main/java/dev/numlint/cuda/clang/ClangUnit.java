@@ -772,6 +772,11 @@ public final class ClangUnit {
         return defUse.cancelsNearlyEqualTerms(line, text);
     }
 
+    /** {@link ClangDefUse#evaluatedInDouble}: evaluated in double or long double. */
+    boolean evaluatedInDouble(int line, String text) {
+        return defUse.evaluatedInDouble(line, text);
+    }
+
     /** {@link ClangDefUse#inDoubleRoundedToFloat}: evaluated in double, rounded to float right away. */
     boolean inDoubleRoundedToFloat(int line, String text) {
         return defUse.inDoubleRoundedToFloat(line, text);

@@ -77,7 +77,9 @@ public interface CudaReport {
         /** One component of a complex product or a 2-D rotation: no loss of the pair's accuracy. */
         PAIRED_COMPONENT("pairedComponent"),
         /** A sum or difference whose terms' signs make it a sum of magnitudes ({@link Site#termsCannotCancel}). */
-        TERMS_CANNOT_CANCEL("termsCannotCancel");
+        TERMS_CANNOT_CANCEL("termsCannotCancel"),
+        /** Evaluated in double and kept there, deciding nothing ({@link Site#inDouble}): 2^-53 of a product. */
+        IN_DOUBLE("inDouble");
 
         /** The finding's property the layer merge reads. */
         public final String property;

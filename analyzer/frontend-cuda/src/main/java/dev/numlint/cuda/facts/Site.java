@@ -160,6 +160,21 @@ public final class Site {
         return cancels;
     }
 
+    private volatile boolean inDouble;
+
+    /**
+     * This site, recording that its sum or difference is evaluated in double (or long double) and stays there: fused
+     * or not, its result moves by at most an ulp of a product, 2^-53 of it (a front end's type fact).
+     */
+    public Site evaluatedInDouble() {
+        inDouble = true;
+        return this;
+    }
+
+    public boolean inDouble() {
+        return inDouble;
+    }
+
     private volatile boolean roundedToFloat;
 
     /**
