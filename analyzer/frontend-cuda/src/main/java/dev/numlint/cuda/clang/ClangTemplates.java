@@ -272,7 +272,8 @@ final class ClangTemplates {
      * ({@link ClangParser#instantiationType}), anything else (a constant) null; padded with nulls to {@code g}'s
      * parameters. Null when no argument is known.
      */
-    private static List<String> substitute(String written, List<String> names, List<String> caller, ClangUnit.Function g) {
+    private static List<String> substitute(
+            String written, List<String> names, List<String> caller, ClangUnit.Function g) {
         String[] parts = written.split(",");
         int size = Math.max(parts.length, templateParameterNames(g).size());
         String[] out = new String[size];
