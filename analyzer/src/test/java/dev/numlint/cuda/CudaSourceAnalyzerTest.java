@@ -94,6 +94,48 @@ class CudaSourceAnalyzerTest {
     }
 
     /**
+     * Session 25's defect 5 (opus): a header parsed alone (here: included by no file of the tree) uses a macro that
+     * another header of the tree defines under {@code #if} branches; Clang shows it as an unknown type name. A name defined as
+     * a macro in a file read is no type "defined in no file read".
+     */
+    @Test
+    void aMacroDefinedInAFileReadIsNoUndefinedType(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("defs.h"),
+                String.join(
+                        "\n",
+                        "#ifndef DEFS_H",
+                        "#define DEFS_H",
+                        "#if defined(OLD_COMPILER)",
+                        "# define MY_INLINE __inline",
+                        "#else",
+                        "# define MY_INLINE inline",
+                        "#endif",
+                        "#endif",
+                        ""));
+        Files.writeString(
+                dir.resolve("mix.h"),
+                String.join(
+                        "\n", "static MY_INLINE float mix(float a, float b, float t) { return a + (b - a) * t; }", ""));
+        Files.writeString(
+                dir.resolve("user.c"),
+                String.join(
+                        "\n",
+                        "#include \"defs.h\"",
+                        "static MY_INLINE float twice(float a) { return 2 * a; }",
+                        "float run(float a) { return twice(a); }",
+                        ""));
+        TestScanContext ctx =
+                new TestScanContext(dir).projectContext(BuildContext.defaults()).run(new CudaSourceAnalyzer());
+        // the header parsed alone: Clang does not know MY_INLINE (the reason the notice was given)
+        assertThat(ctx.notifications())
+                .anyMatch(n -> n.id().equals("clang-error") && n.message().contains("MY_INLINE"));
+        assertThat(ctx.notifications())
+                .noneMatch(n ->
+                        n.id().equals("cuda-types-undefined") && n.message().contains("MY_INLINE"));
+    }
+
+    /**
      * A never-negative sum (ClangSigns) tested against 0 and against a variable: the test against 0 cannot flip, so
      * the message cites the other one (session 14, cminpack's enorm: "one ulp can flip 's2 != 0.'" where the test
      * 's2 >= x3max' two lines on is the one that can).

@@ -274,8 +274,15 @@ final class LayerMerge {
                 out.add(f);
                 continue;
             }
-            String key =
-                    key(f.ruleId(), f.layer(), f.location().file(), f.location().startLine(), op);
+            // per decision too: a template's atomic add instantiated with float and with double is two sums (a
+            // warning and a note), each with the other atomics of its precision in the function
+            String key = key(
+                    f.ruleId(),
+                    f.layer(),
+                    f.location().file(),
+                    f.location().startLine(),
+                    op,
+                    String.valueOf(f.identity().decision()));
             Integer at = first.get(key);
             if (at == null) {
                 first.put(key, out.size());

@@ -540,6 +540,19 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return k.digest();
     }
 
+    /** {@code #define NAME} at the start of a line, in any branch. */
+    private static final java.util.regex.Pattern DEFINE =
+            java.util.regex.Pattern.compile("(?m)^[ \\t]*#[ \\t]*define[ \\t]+([A-Za-z_][A-Za-z0-9_]*)");
+
+    /** The names a file's text defines as macros, under any {@code #if} branch (at most 4096). */
+    static java.util.Set<String> definedMacros(byte[] text) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        if (text == null) return out;
+        java.util.regex.Matcher m = DEFINE.matcher(new String(text, java.nio.charset.StandardCharsets.ISO_8859_1));
+        while (m.find() && out.size() < 4096) out.add(m.group(1));
+        return out;
+    }
+
     /** The analysis of a preprocessed file: its functions, by both front ends; reports to {@code sink} only. */
     private void analyzeParsed(
             CudaScanRun run,
@@ -564,7 +577,13 @@ public final class CudaSourceAnalyzer implements Analyzer {
             // the types this file and its headers define: the scan's undefined-types notice leaves them out
             java.util.Set<String> defined = new java.util.HashSet<>(scope.typedefs.keySet());
             defined.addAll(scope.structs.keySet());
+            // and the macros: a name defined as a macro in a file read is no undefined type, whichever #if branch
+            // defines it (opus's OPUS_INLINE, which a header parsed alone by Clang shows as an unknown type name):
+            // the file's own #defines (recorded with the file's analysis), and the macros its reading knew (this run
+            // only: they are its headers' and the command line's, many, and each header scanned records its own)
+            defined.addAll(definedMacros(bytes));
             run.undefinedTypes.defined(defined);
+            run.undefinedTypes.defined(macros.keySet());
             sink.definedTypes(defined);
             if (includer != null) {
                 // a listed header is compiled as part of its includer: a name it uses without defining it has the

@@ -224,8 +224,10 @@ final class Reporter implements CudaReport {
             String decision) {
         String snippet = at.text();
         Pos pos = Pos.of(at);
-        // one finding per location and rule (a macro expanding to several hazards reports its use once)
-        String key = rule + "|" + at.line() + "|" + (at.column() > 0 ? "@" + at.column() : snippet);
+        // one finding per location and rule (a macro expanding to several hazards reports its use once), and per
+        // decision: a template's atomic add instantiated with float and with double is two sums, two choices
+        String key = rule + "|" + at.line() + "|" + (at.column() > 0 ? "@" + at.column() : snippet)
+                + (decision == null ? "" : "|" + decision);
         if (!seen.add(key)) return;
         if (pos.condition() != null) {
             // --all-configurations: code of a conditional branch the analyzed configuration does not compile

@@ -68,6 +68,45 @@ class ClangUnitTest {
     }
 
     /**
+     * Session 25's defect 9 (LightGBM's histogram kernels): a kernel template launched with explicit arguments from a
+     * chain of launcher templates whose first is called with {@code <float, ...>} and {@code <double, ...>}: the
+     * atomic add is float and double, each from its line, not "a type not known here".
+     */
+    @Test
+    void aKernelLaunchedThroughAChainOfTemplatesWithExplicitArgumentsHasTheirTypes() throws Exception {
+        ClangUnit u = parse(
+                "chain.cu",
+                """
+                template <typename BIN, typename HIST, int N>
+                __global__ void build(const BIN *bins, const float *g, HIST *hist, int n)
+                {
+                    int i = threadIdx.x;
+                    if (i < n) atomicAdd(hist + bins[i], g[i]);
+                }
+                struct Ctor {
+                    template <typename HIST, int N> void inner(int n);
+                    template <typename HIST, int N, typename BIN> void inner0(int n);
+                    void launch(int n, bool dp);
+                };
+                void Ctor::launch(int n, bool dp)
+                {
+                    if (dp) inner<double, 64>(n);
+                    else inner<float, 128>(n);
+                }
+                template <typename HIST, int N> void Ctor::inner(int n) { inner0<HIST, N, unsigned char>(n); }
+                template <typename HIST, int N, typename BIN> void Ctor::inner0(int n)
+                {
+                    build<BIN, HIST, N><<<1, 32>>>(nullptr, nullptr, nullptr, n);
+                }
+                template <typename T> __global__ void alone(T *h, const T *v) { atomicAdd(h, v[threadIdx.x]); }
+                """,
+                ClangFrontEnd.Language.CUDA);
+        assertThat(u.atomics())
+                .extracting(a -> a.node().line + ":" + a.type() + ":" + a.instantiatedAt())
+                .containsExactly("5:double:14", "5:float:15");
+    }
+
+    /**
      * Issue 25: types that no file read defines (a configured header not generated) are named with the places that
      * use them, and the worker's wire format carries them.
      */

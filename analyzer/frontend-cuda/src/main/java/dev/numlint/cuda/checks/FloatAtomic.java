@@ -59,7 +59,7 @@ public final class FloatAtomic implements CudaCheck {
                                 "n",
                                 n,
                                 "type",
-                                a.type(),
+                                a.typeAsInstantiated(),
                                 "limit",
                                 limit);
                 out.report(
@@ -79,7 +79,8 @@ public final class FloatAtomic implements CudaCheck {
             }
             String msg = RuleCatalog.get()
                     .rule("NL009")
-                    .message("cuda-atomic", "expr", Consequences.quote(a.site().text()), "type", a.type());
+                    .message(
+                            "cuda-atomic", "expr", Consequences.quote(a.site().text()), "type", a.typeAsInstantiated());
             // a double sum's order moves it by about n*2^-53 of its terms, far below float resolution: as a double
             // sum that decides nothing (NL004), a note; a float one differs in its low bits from run to run
             boolean dbl = a.type().startsWith("double");

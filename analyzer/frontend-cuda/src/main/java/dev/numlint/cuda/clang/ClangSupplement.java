@@ -489,7 +489,14 @@ public final class ClangSupplement {
             if (!whole.contains(a.in()) && atomicLines.contains(a.node().line)) continue;
             facts(out, a.in())
                     .atomics
-                    .add(new FunctionFacts.Atomic(site(a.node(), a.in()), a.type(), true, a.viaTemplate(), a.addend()));
+                    .add(new FunctionFacts.Atomic(
+                            site(a.node(), a.in()),
+                            a.type(),
+                            true,
+                            a.viaTemplate(),
+                            a.addend(),
+                            false,
+                            a.instantiatedAt()));
         }
         for (ClangUnit.Call c : unit.intrinsics()) {
             if (!whole.contains(c.in()) && intrinsicLines.contains(c.node().line)) continue;

@@ -151,19 +151,30 @@ final class ClangTemplates {
         return false;
     }
 
-    /** {@code functions} with the instantiations their dependent calls deduce added (to a fixed point, 4 rounds). */
-    static List<ClangUnit.Function> deduce(List<ClangUnit.Function> functions) {
+    /**
+     * {@code functions} with the instantiations their dependent calls deduce added (to a fixed point, 8 rounds), and
+     * the line each instantiation comes from. A call or kernel launch in a template that names its callee's template
+     * arguments ({@code inner<HIST, N, unsigned char>(n)}, {@code build<BIN, HIST, N><<<g, b>>>(...)}: LightGBM's
+     * chain of launchers from {@code inner<float, 128>(n)} down to the histogram kernel) instantiates the callee with
+     * the written arguments, the caller's parameters replaced by the caller's instantiation. An instantiation's line
+     * is where the chain starts: the call in code that is no template, or none when Clang's cursors give only the
+     * arguments (an explicit instantiation).
+     */
+    static List<ClangUnit.Function> deduce(List<ClangUnit.Function> functions, ClangUnit unit) {
         Map<ClangNode, List<List<String>>> inst = new IdentityHashMap<>();
+        Map<ClangNode, Map<List<String>, Integer>> at = new IdentityHashMap<>();
         Map<String, List<ClangUnit.Function>> byName = new java.util.HashMap<>();
         for (ClangUnit.Function f : functions) {
             inst.put(f.node(), new ArrayList<>(f.instantiations()));
+            at.put(f.node(), new java.util.HashMap<>());
             if (f.template())
                 byName.computeIfAbsent(f.node().spelling, k -> new ArrayList<>())
                         .add(f);
         }
         if (byName.isEmpty()) return functions;
+        origins(functions, unit, byName, inst, at);
         boolean changed = true;
-        for (int round = 0; round < 4 && changed; round++) {
+        for (int round = 0; round < 8 && changed; round++) {
             changed = false;
             for (ClangUnit.Function f : functions) {
                 List<List<String>> mine = inst.get(f.node());
@@ -173,14 +184,35 @@ final class ClangTemplates {
                     if (n.kind == CXCursor_CallExpr && n.canonKind == CXType_Dependent && !n.children.isEmpty())
                         calls.add(n);
                 });
+                List<String> names = unit == null ? List.of() : templateParameterNames(f);
                 for (ClangNode call : calls) {
+                    Matcher written = unit == null ? null : WRITTEN_ARGUMENTS.matcher(unit.text(call));
+                    ClangUnit.Function e = written != null && written.lookingAt()
+                            ? explicitlyCalled(written.group(1), written.group(2), byName)
+                            : null;
+                    if (e != null) {
+                        for (List<String> args : List.copyOf(mine)) {
+                            List<String> bound = substitute(written.group(2), names, args, e);
+                            if (bound == null) continue;
+                            List<List<String>> theirs = inst.get(e.node());
+                            if (!theirs.contains(bound) && theirs.size() < MAX_INSTANTIATIONS) {
+                                theirs.add(bound);
+                                Integer line = at.get(f.node()).get(args);
+                                if (line != null) at.get(e.node()).put(bound, line);
+                                changed = true;
+                            }
+                        }
+                        continue;
+                    }
                     ClangUnit.Function g = calledTemplate(call, byName);
                     if (g == null) continue;
                     for (List<String> args : List.copyOf(mine)) {
                         List<String> bound = bind(g, arguments(call), args);
                         List<List<String>> theirs = inst.get(g.node());
-                        if (bound != null && !theirs.contains(bound)) {
+                        if (bound != null && !theirs.contains(bound) && theirs.size() < MAX_INSTANTIATIONS) {
                             theirs.add(bound);
+                            Integer line = at.get(f.node()).get(args);
+                            if (line != null) at.get(g.node()).put(bound, line);
                             changed = true;
                         }
                     }
@@ -190,8 +222,9 @@ final class ClangTemplates {
         List<ClangUnit.Function> out = new ArrayList<>(functions.size());
         for (ClangUnit.Function f : functions) {
             List<List<String>> all = inst.get(f.node());
+            Map<List<String>, Integer> lines = at.get(f.node());
             out.add(
-                    all.size() == f.instantiations().size()
+                    all.size() == f.instantiations().size() && lines.isEmpty()
                             ? f
                             : new ClangUnit.Function(
                                     f.name(),
@@ -202,9 +235,120 @@ final class ClangTemplates {
                                     f.device(),
                                     f.host(),
                                     f.node(),
-                                    List.copyOf(all)));
+                                    List.copyOf(all),
+                                    Map.copyOf(lines)));
         }
         return List.copyOf(out);
+    }
+
+    /** At most this many argument lists per template (a chain of launchers multiplies them). */
+    private static final int MAX_INSTANTIATIONS = 64;
+
+    /**
+     * {@code name<arguments>(} or {@code name<arguments><<<} at the start of a call's text (after {@code this->} or
+     * a qualifier): group 1 the name, group 2 the arguments as written.
+     */
+    private static final Pattern WRITTEN_ARGUMENTS = Pattern.compile(
+            "\\s*(?:this\\s*->\\s*)?(?:[A-Za-z_]\\w*\\s*::\\s*)*([A-Za-z_]\\w*)\\s*<([^;{}()<>]{1,200})>\\s*(?:<<<|\\()");
+
+    /** The one function template named {@code name} that takes at least as many parameters as written, or null. */
+    private static ClangUnit.Function explicitlyCalled(
+            String name, String written, Map<String, List<ClangUnit.Function>> byName) {
+        List<ClangUnit.Function> named = byName.get(name);
+        if (named == null) return null;
+        int n = written.split(",").length;
+        ClangUnit.Function found = null;
+        for (ClangUnit.Function g : named) {
+            if (templateParameterNames(g).size() < n) continue;
+            if (found != null) return null; // overloads: not decided here
+            found = g;
+        }
+        return found;
+    }
+
+    /**
+     * The arguments {@code written} for the template {@code g}, in the caller's instantiation {@code caller}: a
+     * caller's parameter named there is its argument in that instantiation, another type its canonical spelling
+     * ({@link ClangParser#instantiationType}), anything else (a constant) null; padded with nulls to {@code g}'s
+     * parameters. Null when no argument is known.
+     */
+    private static List<String> substitute(
+            String written, List<String> names, List<String> caller, ClangUnit.Function g) {
+        String[] parts = written.split(",");
+        int size = Math.max(parts.length, templateParameterNames(g).size());
+        String[] out = new String[size];
+        boolean any = false;
+        for (int i = 0; i < parts.length; i++) {
+            String w = parts[i].trim().replaceAll("\\s+", " ");
+            int k = names.indexOf(w);
+            out[i] = k >= 0 ? (k < caller.size() ? caller.get(k) : null) : ClangParser.instantiationType(w);
+            any |= out[i] != null;
+        }
+        return any ? java.util.Arrays.asList(out) : null;
+    }
+
+    /**
+     * The written names of the template parameters of {@code fn}'s template (its own, or its class template's for a
+     * member function of a class template), in order.
+     */
+    private static List<String> templateParameterNames(ClangUnit.Function fn) {
+        ClangNode owner = fn.node();
+        if (owner.kind != CXCursor_FunctionTemplate) {
+            for (ClangNode p = owner.parent; p != null; p = p.parent) {
+                if (p.kind == CXCursor_ClassTemplate || p.kind == CXCursor_ClassTemplatePartialSpecialization) {
+                    owner = p;
+                    break;
+                }
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (ClangNode c : owner.children) {
+            if (c.kind == CXCursor_TemplateTypeParameter
+                    || c.kind == CXCursor_NonTypeTemplateParameter
+                    || c.kind == CXCursor_TemplateTemplateParameter) out.add(c.spelling == null ? "" : c.spelling);
+        }
+        return out;
+    }
+
+    /**
+     * The line of the call in code that is no template (a host function's call or kernel launch) each instantiation
+     * of a template comes from: the first call of that name whose written arguments, or the types its arguments
+     * bind, agree with it.
+     */
+    private static void origins(
+            List<ClangUnit.Function> functions,
+            ClangUnit unit,
+            Map<String, List<ClangUnit.Function>> byName,
+            Map<ClangNode, List<List<String>>> inst,
+            Map<ClangNode, Map<List<String>, Integer>> at) {
+        if (unit == null) return;
+        for (ClangUnit.Function f : functions) {
+            if (pattern(f)) continue;
+            f.node().forEach(n -> {
+                if (n.kind != CXCursor_CallExpr || n.children.isEmpty()) return;
+                String name = callee(n);
+                List<ClangUnit.Function> named = byName.get(name);
+                if (named == null || named.size() != 1) return;
+                ClangUnit.Function g = named.get(0);
+                Matcher written = WRITTEN_ARGUMENTS.matcher(unit.text(n));
+                List<String> args = written.lookingAt() && written.group(1).equals(name)
+                        ? substitute(written.group(2), List.of(), List.of(), g)
+                        : bind(g, arguments(n), List.of());
+                if (args == null) return;
+                for (List<String> i : inst.get(g.node())) {
+                    if (agrees(args, i)) at.get(g.node()).putIfAbsent(i, n.line);
+                }
+            });
+        }
+    }
+
+    /** Whether the known arguments of {@code a} are those of {@code b} at the same positions. */
+    private static boolean agrees(List<String> a, List<String> b) {
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) == null) continue;
+            if (i >= b.size() || b.get(i) == null || !a.get(i).equals(b.get(i))) return false;
+        }
+        return true;
     }
 
     /** The one function template of this file a dependent call names (by name and number of parameters), or null. */
@@ -378,6 +522,20 @@ final class ClangTemplates {
             return null;
         }
         return instantiatedWith(in.instantiations(), k, floatingOnly);
+    }
+
+    /**
+     * The first line of the instantiations of {@code fn} that bind its K-th parameter to {@code type}
+     * ({@link ClangUnit.Function#instantiatedAt}), or null when none is known.
+     */
+    static Integer instantiatedAt(ClangUnit.Function fn, int k, String type) {
+        Integer first = null;
+        for (Map.Entry<List<String>, Integer> e : fn.instantiatedAt().entrySet()) {
+            List<String> args = e.getKey();
+            if (k >= args.size() || !type.equals(args.get(k))) continue;
+            if (first == null || e.getValue() < first) first = e.getValue();
+        }
+        return first;
     }
 
     /** The floating types that bind {@code param} in {@code fn} ({@link #instantiationsOf}), or null. */

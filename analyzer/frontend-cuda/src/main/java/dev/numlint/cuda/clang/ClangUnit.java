@@ -301,7 +301,7 @@ public final class ClangUnit {
     /**
      * A function definition written in this file. A template is one function, at its written line (its
      * instantiations share the pattern's positions); {@code instantiations} are the type arguments it is called with
-     * in this file.
+     * in this file; {@code instantiatedAt} the line each comes from, where known ({@link ClangTemplates#deduce}).
      */
     public record Function(
             String name,
@@ -312,7 +312,21 @@ public final class ClangUnit {
             boolean device,
             boolean host,
             ClangNode node,
-            List<List<String>> instantiations) {
+            List<List<String>> instantiations,
+            Map<List<String>, Integer> instantiatedAt) {
+        public Function(
+                String name,
+                int line,
+                int startLine,
+                int endLine,
+                boolean template,
+                boolean device,
+                boolean host,
+                ClangNode node,
+                List<List<String>> instantiations) {
+            this(name, line, startLine, endLine, template, device, host, node, instantiations, Map.of());
+        }
+
         /** Whether {@code n} lies in this function's body. */
         public boolean contains(ClangNode n) {
             return node.contains(n);
@@ -350,7 +364,11 @@ public final class ClangUnit {
             Function in,
             String unseen) {}
 
-    /** An atomic add; {@code type} is the canonical pointee type ("float", "double"), {@code addend} a constant. */
+    /**
+     * An atomic add; {@code type} is the canonical pointee type ("float", "double"), {@code addend} a constant. In a
+     * template, one per floating type its parameter is instantiated with, {@code instantiatedAt} the line of the
+     * instantiation (null when not known or not a template's).
+     */
     public record Atomic(
             ClangNode node,
             String name,
@@ -358,7 +376,19 @@ public final class ClangUnit {
             boolean floating,
             boolean viaTemplate,
             Double addend,
-            Function in) {}
+            Function in,
+            Integer instantiatedAt) {
+        public Atomic(
+                ClangNode node,
+                String name,
+                String type,
+                boolean floating,
+                boolean viaTemplate,
+                Double addend,
+                Function in) {
+            this(node, name, type, floating, viaTemplate, addend, in, null);
+        }
+    }
 
     /** A call of an approximate intrinsic. */
     public record Call(ClangNode node, String name, Function in) {}
@@ -446,7 +476,7 @@ public final class ClangUnit {
                     n,
                     ClangTemplates.base(n, templateArgs)));
         }
-        return ClangTemplates.deduce(List.copyOf(out));
+        return ClangTemplates.deduce(List.copyOf(out), this);
     }
 
     /** Every node below the functions' bodies, in source order, with its function. */
@@ -580,9 +610,16 @@ public final class ClangUnit {
                 if (param.matches("type-parameter-0-\\d+")) {
                     String inst = ClangTemplates.instantiatedWith(fn, param, true);
                     if (inst != null) {
-                        type = inst;
-                        fp = true;
-                        viaTemplate = true;
+                        // one per floating type: float's sum is a warning, double's a note, each where it comes from
+                        ClangNode addend = args.get(1);
+                        Double v = addend.value != null
+                                ? addend.value
+                                : strip(addend) == null ? null : strip(addend).value;
+                        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+                        for (String t : inst.split(", ")) {
+                            out.add(new Atomic(n, name, t, true, true, v, fn, ClangTemplates.instantiatedAt(fn, k, t)));
+                        }
+                        return;
                     } else if (ClangTemplates.instantiatedWith(fn, param, false) == null && complexElement(fn, param)) {
                         // instantiated in another file (a header's template): the parameter is the element type of
                         // a complex type in this function, so floating whatever it is instantiated with

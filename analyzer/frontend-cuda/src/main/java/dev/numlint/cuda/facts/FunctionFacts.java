@@ -252,9 +252,25 @@ public final class FunctionFacts {
      * @param unknown   the added type is not known here (a template parameter without an instantiation in view, a
      *                  type no file read defines): {@code type} is its spelling, {@code floating} false
      */
-    public record Atomic(Site site, String type, boolean floating, boolean inferred, Double addend, boolean unknown) {
+    public record Atomic(
+            Site site,
+            String type,
+            boolean floating,
+            boolean inferred,
+            Double addend,
+            boolean unknown,
+            Integer instantiatedAt) {
+        public Atomic(Site site, String type, boolean floating, boolean inferred, Double addend, boolean unknown) {
+            this(site, type, floating, inferred, addend, unknown, null);
+        }
+
         public Atomic(Site site, String type, boolean floating, boolean inferred, Double addend) {
-            this(site, type, floating, inferred, addend, false);
+            this(site, type, floating, inferred, addend, false, null);
+        }
+
+        /** The type as a message names it: "float (instantiated at line 20)" for a template's instantiation. */
+        public String typeAsInstantiated() {
+            return instantiatedAt == null ? type : type + " (instantiated at line " + instantiatedAt + ")";
         }
     }
 
