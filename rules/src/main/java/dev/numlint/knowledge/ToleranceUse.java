@@ -25,8 +25,21 @@ public final class ToleranceUse {
     private ToleranceUse() {}
 
     private static final Set<String> GUARDED_CALLS = Set.of(
-            "sqrt", "sqrtf", "rsqrt", "rsqrtf", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf",
-            "__logf", "__log2f", "__log10f");
+            "sqrt",
+            "sqrtf",
+            "rsqrt",
+            "rsqrtf",
+            "log",
+            "logf",
+            "log2",
+            "log2f",
+            "log10",
+            "log10f",
+            "log1p",
+            "log1pf",
+            "__logf",
+            "__log2f",
+            "__log10f");
 
     private static final Set<String> BOUND_CALLS =
             Set.of("max", "min", "fmax", "fmin", "fmaxf", "fminf", "clamp", "__saturatef", "fdim");
@@ -103,7 +116,9 @@ public final class ToleranceUse {
         boolean declared = false;
         for (int i = 0; i < t.size(); i++) {
             if (!t.get(i).equals(name)) continue;
-            if (!declared && i + 1 < t.size() && (t.get(i + 1).equals("=") || t.get(i + 1).equals("{"))) {
+            if (!declared
+                    && i + 1 < t.size()
+                    && (t.get(i + 1).equals("=") || t.get(i + 1).equals("{"))) {
                 declared = true;
                 continue;
             }
@@ -118,7 +133,10 @@ public final class ToleranceUse {
 
     /** {@code x = name;} under an {@code if} whose condition compares {@code x} with {@code name}: a clamp. */
     private static String clampAssignment(List<String> t, int i, String name) {
-        if (i < 2 || !t.get(i - 1).equals("=") || i + 1 >= t.size() || !t.get(i + 1).equals(";")) return null;
+        if (i < 2
+                || !t.get(i - 1).equals("=")
+                || i + 1 >= t.size()
+                || !t.get(i + 1).equals(";")) return null;
         String x = t.get(i - 2);
         // the condition of the if just before: if ( ... ) [{] x = name ;
         int j = i - 3;

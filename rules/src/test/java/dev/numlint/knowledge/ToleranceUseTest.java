@@ -35,7 +35,8 @@ class ToleranceUseTest {
         assertEquals("a threshold in a comparison", ToleranceUse.use("if (1.0f - s > kEpsilon) {", "kEpsilon"));
         assertEquals("a tolerance added to a value", ToleranceUse.use("h += kEpsilon;", "kEpsilon"));
         assertEquals(
-                "a tolerance added to a value", ToleranceUse.use("const double s = (c ? a : b) + 2 * kEpsilon;", "kEpsilon"));
+                "a tolerance added to a value",
+                ToleranceUse.use("const double s = (c ? a : b) + 2 * kEpsilon;", "kEpsilon"));
         assertEquals("a tolerance added to a value", ToleranceUse.use("g, hess + kEpsilon, l1,", "kEpsilon"));
     }
 
