@@ -346,7 +346,7 @@ class ClangUnitTest {
                                                 w.target(),
                                                 u.text(w.in().node()))))
                         .toList())
-                .containsExactly("3 'floor_v', a threshold in a comparison", "7 a guard in a denominator");
+                .containsExactly("3 a threshold in a comparison (as 'floor_v')", "7 a guard in a denominator");
     }
 
     /** NL014's fact on the Clang path: a float literal widened to double that reaches a double target. */

@@ -57,11 +57,10 @@ public final class FloatLiteralInDouble implements PtxCheck {
                             "instr",
                             in.text(),
                             "decimal",
-                            decimal,
-                            "value",
-                            exact.round(new MathContext(15))
-                                    .stripTrailingZeros()
-                                    .toPlainString(),
+                            new BigDecimal(decimal)
+                                            .stripTrailingZeros()
+                                            .toString()
+                                            .toLowerCase(Locale.ROOT) + "f",
                             "use",
                             use);
                     Consequence bounded = new Consequence(

@@ -88,7 +88,7 @@ public final class FloatLiteralInDouble implements CudaCheck {
                 .matcher(w.target());
         if (m.matches() && w.function() != null) {
             String local = ToleranceUse.usesOf(w.function(), m.group(1));
-            if (local != null) return "'" + m.group(1) + "', " + local;
+            if (local != null) return local + " (as '" + Consequences.shortQuote(m.group(1)) + "')";
         }
         return null;
     }
