@@ -69,7 +69,8 @@ public final class FloatExactness {
     /**
      * The widening of a float literal worth reporting ({@code 0.1f}, {@code -0.7f}, digit separators allowed), or null
      * when the float holds the number exactly, when the literal is spelled to float's full precision (8 or more
-     * significant digits: the float is meant) or when its value is a power of two ({@code FLT_EPSILON}).
+     * significant digits that are the float's own: the float is meant; more digits than it has, {@code
+     * 3.14159265358979f}, are reported) or when its value is a power of two ({@code FLT_EPSILON}).
      */
     public static Widening widening(String literal) {
         String s = literal.replace("'", "").replace("_", "").strip();
@@ -86,7 +87,11 @@ public final class FloatExactness {
         float f = Float.parseFloat(s);
         if (!Float.isFinite(f) || f == 0) return null;
         java.math.BigDecimal exact = new java.math.BigDecimal(f);
-        if (exact.compareTo(decimal) == 0 || decimal.stripTrailingZeros().precision() >= 8) return null;
+        if (exact.compareTo(decimal) == 0) return null;
+        // spelled to float's full precision, the float's own digits (1.19209290e-7F, 3.14159274f): the float is meant;
+        // more digits than the float has (3.14159265358979f, 0.017453292519943295f) are double digits, reported
+        int digits = decimal.stripTrailingZeros().precision();
+        if (digits >= 8 && exact.round(new java.math.MathContext(digits)).compareTo(decimal) == 0) return null;
         if (isPowerOfTwo(f)) return null;
         String sign = negative ? "-" : "";
         return new Widening(

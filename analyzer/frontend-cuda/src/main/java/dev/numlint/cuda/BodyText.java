@@ -36,6 +36,13 @@ final class BodyText {
         return functionText;
     }
 
+    /** Every token of the function, spaced, not shortened (what a use of a local is looked up in). */
+    String wholeText() {
+        StringBuilder sb = new StringBuilder();
+        for (PToken t : toks) sb.append(t.getText()).append(' ');
+        return sb.toString();
+    }
+
     String text(ParserRuleContext c) {
         if (c == null) return "";
         return text(c.start.getTokenIndex(), c.stop == null ? c.start.getTokenIndex() : c.stop.getTokenIndex());

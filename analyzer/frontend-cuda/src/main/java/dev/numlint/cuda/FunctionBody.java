@@ -127,6 +127,11 @@ final class FunctionBody {
         return text.functionText();
     }
 
+    /** {@link BodyText#wholeText}. */
+    String wholeText() {
+        return text.wholeText();
+    }
+
     /** {@link BodyText#text(ParserRuleContext)}. */
     String text(ParserRuleContext c) {
         return text.text(c);

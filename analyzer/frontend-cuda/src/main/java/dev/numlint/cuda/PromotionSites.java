@@ -38,7 +38,7 @@ final class PromotionSites {
                     : rhs.type.kind == CType.Kind.DOUBLE ? rhs.widenedLiteral : null;
             if (lit != null) {
                 a.facts.widenedLiterals.add(new FunctionFacts.WidenedLiteral(
-                        a.site(c), lit, a.text(c), "assignment to '" + a.text(c.expression(0)) + "'"));
+                        a.site(c), lit, a.text(c), "assignment to '" + a.text(c.expression(0)) + "'", a.wholeText()));
             }
         }
         if (target.kind != CType.Kind.FLOAT || rhs.type.kind != CType.Kind.DOUBLE || rhs.dblVar) return;
@@ -189,7 +189,8 @@ final class PromotionSites {
                 ? v.floatLiteral
                 : v.type.kind == CType.Kind.DOUBLE ? v.widenedLiteral : null;
         if (lit == null) return;
-        a.facts.widenedLiterals.add(new FunctionFacts.WidenedLiteral(a.site(src), lit, a.text(src), targetOf(src)));
+        a.facts.widenedLiterals.add(
+                new FunctionFacts.WidenedLiteral(a.site(src), lit, a.text(src), targetOf(src), a.wholeText()));
     }
 
     /** What receives the value of {@code src}: the declared, assigned or returned name as the source reads. */

@@ -358,6 +358,36 @@ class ClangUnitTest {
                 .containsEntry(16, "none");
     }
 
+    /** NL014 on the Clang path: a local initialised with a round literal and used only as a floor is a tolerance. */
+    @Test
+    void aLocalUsedOnlyAsAFloorIsATolerance() throws Exception {
+        ClangUnit u = parse(
+                "t.c",
+                """
+                double floored(double v, double num, double den)
+                {
+                    const double floor_v = 1e-10f;
+                    if (v < floor_v) {
+                        v = floor_v;
+                    }
+                    double q = num / (den + 1e-10f);
+                    return v + q;
+                }
+                """,
+                ClangFrontEnd.Language.C);
+        assertThat(u.widenedLiterals().stream()
+                        .map(w -> w.node().line + " "
+                                + dev.numlint.cuda.checks.FloatLiteralInDouble.tolerance(
+                                        new dev.numlint.cuda.facts.FunctionFacts.WidenedLiteral(
+                                                null,
+                                                w.literal(),
+                                                u.text(w.node()),
+                                                w.target(),
+                                                u.text(w.in().node()))))
+                        .toList())
+                .containsExactly("3 a threshold in a comparison (as 'floor_v')", "7 a guard in a denominator");
+    }
+
     /** NL014's fact on the Clang path: a float literal widened to double that reaches a double target. */
     @Test
     void floatLiteralsWidenedToADoubleTargetAreFound() throws Exception {

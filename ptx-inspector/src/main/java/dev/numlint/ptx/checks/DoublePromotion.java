@@ -21,7 +21,12 @@ import java.util.function.Consumer;
  * {@code double} argument), the double arithmetic is what the declared types ask for, a deliberate precision, not an
  * accidental promotion: a note that says so. The float result of a math routine called on double arguments on the
  * same line ({@code powf(p / pk, e)} with doubles: {@code cvt.rn.f32.f64} into the routine) is not reported: the
- * code around it is double, nothing float is promoted.
+ * code around it is double, nothing float is promoted. When the source line declares the double
+ * ({@code const double w = weights[i];}, {@code static_cast<double>(d * d)}) or, holding no unsuffixed floating
+ * literal, reaches double arithmetic with no double constant in it (the double is a declared variable, parameter or
+ * a function's declared return type: {@code weights[i] * potential.value(a, b)}), the FP64 is what the code declares:
+ * a note, "declared double: deliberate FP64". A double literal mixed into float code ({@code 0.5 * diff},
+ * {@code sum * 2.0 * f}) or a double constant folded into the arithmetic ({@code x * M_PI}) keeps the warning.
  */
 @AutoService(PtxCheck.class)
 public final class DoublePromotion implements PtxCheck {
@@ -54,6 +59,7 @@ public final class DoublePromotion implements PtxCheck {
         Set<Integer> seen = new HashSet<>();
         work.add(in.index());
         Instruction firstArith = null;
+        boolean constant = false;
         int steps = 0;
         while (!work.isEmpty() && steps++ < MAX_STEPS) {
             int cur = work.poll();
@@ -73,8 +79,25 @@ public final class DoublePromotion implements PtxCheck {
                             c = null;
                         }
                         Instruction data = doubleData(facts, firstArith);
+                        String declared = data == null ? declared(facts, in, firstArith, constant) : null;
                         PtxMessage message;
-                        if (data != null) {
+                        if (declared != null) {
+                            // const double w = weights[i]; ... g[i] = w * grad: the double is the code's own
+                            message = PtxMessages.message(
+                                    ruleId(),
+                                    "ptx-promote-declared",
+                                    "cvt",
+                                    in.text(),
+                                    "arith",
+                                    firstArith.text(),
+                                    "how",
+                                    declared);
+                            if (c == null || c.kind() != dev.numlint.model.Impact.Kind.AMPLIFIED)
+                                c = new Consequence(
+                                        dev.numlint.model.Impact.Kind.BOUNDED,
+                                        dev.numlint.rules.RuleCatalog.get().phrase("declared-double"),
+                                        null);
+                        } else if (data != null) {
                             // float x = g_y[n] - y0 with a double* g_y: the double comes from the declared types
                             message = PtxMessages.message(
                                     ruleId(),
@@ -138,6 +161,7 @@ public final class DoublePromotion implements PtxCheck {
                 if (arith && firstArith == null) {
                     firstArith = x;
                 }
+                if (arith) constant |= doubleConstant(x);
                 work.add(u);
             }
         }
@@ -153,5 +177,46 @@ public final class DoublePromotion implements PtxCheck {
             if (d != null && d.opcode().equals("ld") && "f64".equals(d.type())) return d;
         }
         return null;
+    }
+
+    private static final java.util.regex.Pattern DECLARED_LOCAL =
+            java.util.regex.Pattern.compile("(?<![\\w.])double\\s+[A-Za-z_]\\w*\\s*(=|\\{)");
+
+    private static final java.util.regex.Pattern DOUBLE_CAST =
+            java.util.regex.Pattern.compile("static_cast\\s*<\\s*double\\s*>|\\(\\s*double\\s*\\)\\s*[\\w(]");
+
+    /** An unsuffixed floating literal: 0.5, 2.0, 1e-3, .25 (not 0.5f, not an integer, not part of a name). */
+    private static final java.util.regex.Pattern DOUBLE_LITERAL = java.util.regex.Pattern.compile(
+            "(?<![\\w.])(?:\\d+\\.\\d*|\\.\\d+|\\d+(?=[eE]))(?:[eE][+-]?\\d+)?(?![\\w.])");
+
+    /**
+     * How the source declares the double the float meets ("a local declared double", "an explicit cast to double",
+     * "a double variable, parameter or return type"), or null when the promotion may be a literal's: the cvt's or the
+     * arithmetic's line holds an unsuffixed floating literal, or the double arithmetic holds a double constant (a
+     * macro such as M_PI, a folded literal) and the line declares nothing.
+     */
+    static String declared(PtxFacts facts, Instruction cvt, Instruction arith, boolean constant) {
+        String line = facts.sourceLine(cvt);
+        if (line == null) return null;
+        String code = stripComment(line);
+        if (DECLARED_LOCAL.matcher(code).find()) return "a local declared double";
+        if (DOUBLE_CAST.matcher(code).find()) return "an explicit cast to double";
+        if (DOUBLE_LITERAL.matcher(code).find() || constant) return null;
+        String other = facts.sourceLine(arith);
+        if (other != null && DOUBLE_LITERAL.matcher(stripComment(other)).find()) return null;
+        return "a double variable, parameter or return type";
+    }
+
+    private static String stripComment(String line) {
+        int at = line.indexOf("//");
+        return at < 0 ? line : line.substring(0, at);
+    }
+
+    /** Whether the f64 instruction has a floating immediate operand (a double constant folded into it). */
+    private static boolean doubleConstant(Instruction x) {
+        for (dev.numlint.ptx.model.Operand o : x.operands()) {
+            if (o instanceof dev.numlint.ptx.model.Operand.FloatImm) return true;
+        }
+        return false;
     }
 }

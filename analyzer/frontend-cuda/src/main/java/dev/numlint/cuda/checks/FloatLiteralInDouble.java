@@ -4,7 +4,9 @@ import com.google.auto.service.AutoService;
 import dev.numlint.cuda.facts.CudaReport;
 import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.knowledge.FloatExactness;
+import dev.numlint.knowledge.ToleranceUse;
 import dev.numlint.model.Confidence;
+import dev.numlint.model.Impact;
 import dev.numlint.rules.RuleCatalog;
 
 /**
@@ -13,7 +15,11 @@ import dev.numlint.rules.RuleCatalog;
  * with double {@code x} and {@code r}): the double result carries float's rounding error of the constant, up to
  * 2^-24 (6e-8) relative, about 10^8 times double's. Always a warning: the value is wrong at double precision wherever it
  * goes. A literal spelled to float's full precision (8 or more significant digits: FLT_EPSILON, FLT_MIN as the
- * headers spell them) or whose value is a power of two names that float on purpose: not reported.
+ * headers spell them) or whose value is a power of two names that float on purpose: not reported. A round literal
+ * (an order of magnitude: {@code 1e-10f}, {@code 0.01f}) used as a tolerance ({@link ToleranceUse}: a guard in a
+ * denominator or under sqrt/log, a bound of max/min, a threshold, or a local initialised with it and used only so) is
+ * a note with a bounded impact: its float rounding, 2^-24 relative, does not change what it guards; the PTX layer's
+ * finding of the same line does not raise it (scan/LayerMerge keeps a source finding's bounded impact).
  */
 @AutoService(CudaCheck.class)
 public final class FloatLiteralInDouble implements CudaCheck {
@@ -28,6 +34,28 @@ public final class FloatLiteralInDouble implements CudaCheck {
         for (FunctionFacts.WidenedLiteral w : facts.widenedLiterals) {
             FloatExactness.Widening parts = FloatExactness.widening(w.literal());
             if (parts == null || !seen.add(w.site().line() + "|" + w.literal())) continue;
+            String use = tolerance(w);
+            if (use != null) {
+                String note = RuleCatalog.get()
+                        .rule(ruleId())
+                        .message(
+                                "cuda-tolerance",
+                                "literal",
+                                w.literal(),
+                                "expr",
+                                Consequences.quote(w.expression()),
+                                "use",
+                                use);
+                out.report(
+                        ruleId(),
+                        facts.function,
+                        w.site(),
+                        note,
+                        Confidence.HIGH,
+                        new Impact(Impact.Kind.BOUNDED, RuleCatalog.get().phrase("tolerance-rounding"), null, null),
+                        null);
+                continue;
+            }
             String msg = RuleCatalog.get()
                     .rule(ruleId())
                     .message(
@@ -46,5 +74,22 @@ public final class FloatLiteralInDouble implements CudaCheck {
                             parts.decimal());
             out.report(ruleId(), facts.function, w.site(), msg, Confidence.HIGH, null, null);
         }
+    }
+
+    /**
+     * How the widened literal is a tolerance ({@link ToleranceUse}), or null: a round literal in a tolerance's place
+     * of its expression, or the initialiser of a local whose every use is one.
+     */
+    public static String tolerance(FunctionFacts.WidenedLiteral w) {
+        if (!ToleranceUse.round(w.literal())) return null;
+        String use = ToleranceUse.use(w.expression(), w.literal());
+        if (use != null) return use;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("initialization of '([A-Za-z_][A-Za-z_0-9]*)'")
+                .matcher(w.target());
+        if (m.matches() && w.function() != null) {
+            String local = ToleranceUse.usesOf(w.function(), m.group(1));
+            if (local != null) return local + " (as '" + Consequences.shortQuote(m.group(1)) + "')";
+        }
+        return null;
     }
 }

@@ -578,7 +578,11 @@ public final class ClangSupplement {
             facts(out, w.in())
                     .widenedLiterals
                     .add(new FunctionFacts.WidenedLiteral(
-                            site(w.node(), w.in()), w.literal(), unit.text(w.node()), w.target()));
+                            site(w.node(), w.in()),
+                            w.literal(),
+                            unit.text(w.node()),
+                            w.target(),
+                            unit.text(w.in().node())));
         }
         for (ClangLongDoubles.LongDouble l : unit.longDoubles()) {
             if (!whole.contains(l.in()) || !l.in().host()) continue;

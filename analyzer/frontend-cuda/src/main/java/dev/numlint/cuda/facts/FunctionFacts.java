@@ -311,6 +311,7 @@ public final class FunctionFacts {
      * @param expression the expression whose double value holds it
      * @param target     what receives the double value ("initialization of 'd'", "assignment to 'r'", "return from
      *                   'f'")
+     * @param function   the text of the function it is written in (where a local it initialises is used), or null
      */
-    public record WidenedLiteral(Site site, String literal, String expression, String target) {}
+    public record WidenedLiteral(Site site, String literal, String expression, String target, String function) {}
 }
