@@ -283,7 +283,9 @@ final class AccumulationSites {
             if (!constant) continue;
             Long step = literal(stripParens(amount));
             if (step != null) return step != 0 ? "" : null;
-            if (!read.isEmpty()) return a.text(stripParens(amount)) + (innerCounter(indices.get(0), depth) ? " is 0 or its rows overlap" : " is 0");
+            if (read.isEmpty()) continue;
+            String condition = innerCounter(indices.get(0), depth) ? " is 0 or its rows overlap" : " is 0";
+            return a.text(stripParens(amount)) + condition;
         }
         return null;
     }

@@ -421,9 +421,8 @@ final class ClangElements {
          */
         private void bodyCounters(ClangNode loop, int q) {
             if (loop.children.isEmpty()) return;
-            ClangNode body = loop.kind == CXCursor_DoStmt
-                    ? loop.children.get(0)
-                    : loop.children.get(loop.children.size() - 1);
+            ClangNode body =
+                    loop.kind == CXCursor_DoStmt ? loop.children.get(0) : loop.children.get(loop.children.size() - 1);
             if (body.kind != CXCursor_CompoundStmt) return;
             boolean[] skips = new boolean[1];
             body.forEach(n -> {
@@ -523,10 +522,13 @@ final class ClangElements {
                     // coefficient reaches a symbolic stride, so two iterations meet whatever the stride
                     Poly span = spans.get(counterNames.get(k));
                     if (span == null) continue;
-                    Poly reach = span.times(Poly.constant(Math.abs(c.terms.firstEntry().getValue())));
+                    Poly reach = span.times(
+                            Poly.constant(Math.abs(c.terms.firstEntry().getValue())));
                     for (Poly o : coefficients) {
                         if (o == c || !o.symbolic() || !o.monomial()) continue;
-                        Poly stride = o.terms.firstEntry().getValue() < 0 ? Poly.constant(0).plus(o, -1) : o;
+                        Poly stride = o.terms.firstEntry().getValue() < 0
+                                ? Poly.constant(0).plus(o, -1)
+                                : o;
                         if (nonNegative(reach.plus(stride, -1))) return null;
                     }
                     continue;
