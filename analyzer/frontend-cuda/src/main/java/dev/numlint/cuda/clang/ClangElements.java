@@ -664,7 +664,24 @@ final class ClangElements {
             List<String> out = new ArrayList<>();
             if (loop.kind == CXCursor_DoStmt && loop.children.size() == 2) return doCounters(loop);
             if (loop.kind != CXCursor_ForStmt || loop.children.size() < 3) return out;
-            for (String var : loopVariables(loop)) {
+            java.util.Set<String> vars = new java.util.LinkedHashSet<>(loopVariables(loop));
+            // for (; i < n; i++), the remainder after an unrolled loop: no initialization, the increment steps i
+            ClangNode h0 = loop.children.get(0);
+            if (loop.children.size() == 3
+                    && h0.kind != CXCursor_DeclStmt
+                    && !(h0.kind == CXCursor_BinaryOperator && (h0.spelling.equals("=") || h0.spelling.equals(",")))) {
+                for (ClangNode part : loop.children.subList(0, 2)) {
+                    part.forEach(x -> {
+                        if (x.children.isEmpty()) return;
+                        ClangNode t = strip(x.children.get(0));
+                        if (t != null
+                                && t.kind == CXCursor_DeclRefExpr
+                                && t.refUsr != null
+                                && stepSign(x, t.refUsr) != 0) vars.add(t.refUsr);
+                    });
+                }
+            }
+            for (String var : vars) {
                 int[] steps = new int[1];
                 boolean[] bad = new boolean[1];
                 // the header after its initialization: the increment, or the condition of for (i = m; i-- > 0;)
