@@ -25,7 +25,9 @@ import java.util.Set;
  * index, a conversion, a branch or a reduction is amplified. One GPU thread's serial sum (device-only code) runs in
  * the order of the serial CPU loop it ports, so unless it decides something it is a note; host sums (the CPU side,
  * whose order differs from the GPU's reductions) are growing. A sum carried only by a clean-up loop (the remainder of
- * an unrolled or vectorised loop, {@link CleanUpLoop}) of fewer than {@code min-trip-count} terms is a note.
+ * an unrolled or vectorised loop, {@link CleanUpLoop}) of fewer than {@code min-trip-count} terms is a note; so is an
+ * element that the cited loop's counter moves by a loop-invariant stride that may be 0 ({@code y[j*C]}, {@code y[iy]}
+ * with {@code iy += incy}; {@link dev.numlint.cuda.facts.Site#stride}): one term per element unless it is 0.
  */
 @AutoService(CudaCheck.class)
 public final class SerialAccumulation implements CudaCheck {
@@ -180,7 +182,14 @@ public final class SerialAccumulation implements CudaCheck {
             String consequence;
             CleanUpLoop tail = a.site().cleanUp();
             boolean cleanUp = tail != null && tail.most() < minTrip;
-            if (cleanUp) {
+            String stride = a.site().stride();
+            if (stride != null) {
+                // y[j*C] in the j loop, y[iy] with iy += incy: each iteration updates another element unless the
+                // loop-invariant stride is 0 (or its rows overlap); a hazard that needs that is no default finding
+                impact = Impact.bounded("one term per element: its index moves with the loop's counter by a stride;"
+                        + " a sum only if " + stride);
+                consequence = Consequences.phrase("sum-stride", "condition", stride);
+            } else if (cleanUp) {
                 // for (; i < n; i++) after a loop that stopped at i + 4 > n, or from i = n / 4 * 4: the remainder of
                 // an unrolled or vectorised loop adds at most k-1 terms, a short sum (min-trip-count); the long sum
                 // is the loop before it, reported on its own line
@@ -280,6 +289,7 @@ public final class SerialAccumulation implements CudaCheck {
                             "consequence",
                             consequence);
             if (cleanUp
+                    || stride != null
                     || !a.varies()
                     || a.recurrence()
                     || impact.kind() == Impact.Kind.BOUNDED

@@ -38,6 +38,35 @@ final class ClangElements {
      * that it updates; empty when {@code lhs} is no element or nothing is proven.
      */
     static Set<ClangNode> moving(ClangNode lhs, ClangNode update, List<ClangNode> chain) {
+        return moves(lhs, update, chain, null);
+    }
+
+    /**
+     * The loops of {@code chain} that {@link #moving} does not prove to move the element {@code lhs}, but whose
+     * counter moves it by a loop-invariant stride that is no constant ({@code y[j*C]} in the j loop, {@code y[iy]}
+     * with {@code iy += incy} in the body, {@code a[i + c*m->n]} in the c loop): one term per element unless the
+     * stride is 0 (or, with the counters of loops inside it in the subscript, small enough for two rows to overlap).
+     * Each such loop maps to the condition of a sum over it ({@code "C is 0"}, {@code "n is 0 or its rows overlap"}).
+     * The subscript is affine in the counters, each counter's coefficient one product of a constant and symbols the
+     * loops do not change, at least one of them no constant.
+     */
+    static Map<ClangNode, String> strided(ClangNode lhs, ClangNode update, List<ClangNode> chain) {
+        Map<ClangNode, String> strided = new java.util.LinkedHashMap<>();
+        Set<ClangNode> moving = moves(lhs, update, chain, strided);
+        strided.keySet().removeAll(moving);
+        return strided;
+    }
+
+    /**
+     * The counters of a do loop that its condition steps ({@code c} of {@code do { ... } while (++c < C);}), for
+     * the loops whose counters a term may read ({@code ClangSites.elementwise}).
+     */
+    static List<String> doCounters(ClangNode loop) {
+        return loop.kind == CXCursor_DoStmt && loop.children.size() == 2 ? Context.doCounters(loop) : List.of();
+    }
+
+    private static Set<ClangNode> moves(
+            ClangNode lhs, ClangNode update, List<ClangNode> chain, Map<ClangNode, String> strided) {
         Set<ClangNode> out = new HashSet<>();
         if (chain.isEmpty()) return out;
         List<ClangNode> subscripts = new ArrayList<>();
@@ -61,6 +90,12 @@ final class ClangElements {
             if (p == null) continue;
             for (int q = 0; q < chain.size(); q++) {
                 if (!out.contains(chain.get(q)) && cx.injective(p, q)) out.add(chain.get(q));
+            }
+            if (strided == null) continue;
+            for (int q = 0; q < chain.size(); q++) {
+                if (out.contains(chain.get(q)) || strided.containsKey(chain.get(q))) continue;
+                String c = cx.strided(p, q);
+                if (c != null) strided.put(chain.get(q), c);
             }
         }
         return out;
@@ -154,6 +189,36 @@ final class ClangElements {
         static List<String> symbols(String monomial) {
             return monomial.isEmpty() ? List.of() : List.of(monomial.split(SEP, -1));
         }
+
+        /** The source form of the polynomial with the symbols' names ({@code names}); null when one has none. */
+        String render(Map<String, String> names) {
+            StringBuilder b = new StringBuilder();
+            for (var e : terms.entrySet()) {
+                List<String> f = new ArrayList<>();
+                for (String s : symbols(e.getKey())) {
+                    String n = names.get(s);
+                    if (n == null) return null;
+                    f.add(n);
+                }
+                long c = e.getValue();
+                if (b.length() > 0) b.append(c < 0 ? " - " : " + ");
+                else if (c < 0) b.append('-');
+                if (Math.abs(c) != 1 || f.isEmpty()) f.add(0, Long.toString(Math.abs(c)));
+                b.append(String.join("*", f));
+            }
+            return b.length() == 0 ? "0" : b.toString();
+        }
+
+        /** Whether the polynomial is one term, a constant times symbols. */
+        boolean monomial() {
+            return terms.size() == 1;
+        }
+
+        /** Whether the polynomial names a symbol. */
+        boolean symbolic() {
+            for (String m : terms.keySet()) if (!m.isEmpty()) return true;
+            return false;
+        }
     }
 
     /** The loops around one update and what their headers say. */
@@ -175,12 +240,22 @@ final class ClangElements {
 
         private final Map<String, Boolean> invariant = new HashMap<>();
 
+        /** The source names of the symbols the polynomials hold (variables by USR, member reads), for messages. */
+        final Map<String, String> names = new HashMap<>();
+
+        /**
+         * The counters that a statement of their loop's body steps by an amount the loops do not change
+         * ({@link #bodyCounters}): the counter to its step (a constant, or a stride that may be 0).
+         */
+        final Map<String, Poly> steps = new HashMap<>();
+
         Context(List<ClangNode> chain, ClangNode update) {
             this.chain = chain;
             this.update = update;
             for (int q = 0; q < chain.size(); q++) {
                 for (String c : strictCounters(chain.get(q))) counters.putIfAbsent(c, q);
             }
+            for (int q = 0; q < chain.size(); q++) bodyCounters(chain.get(q), q);
             for (var e : counters.entrySet()) {
                 int from = e.getValue();
                 while (from > 0 && runsAcross(e.getKey(), from - 1, e.getValue())) from--;
@@ -257,7 +332,11 @@ final class ClangElements {
                                 : s.spelling.equals("+") ? a : null;
                     }
                     case CXCursor_DeclRefExpr -> {
+                        if (s.refUsr != null) names.putIfAbsent(s.refUsr, s.spelling);
                         return variable(s.refUsr, at, deepest, depth);
+                    }
+                    case CXCursor_MemberRefExpr -> {
+                        return member(s);
                     }
                     default -> {
                         return null;
@@ -296,6 +375,174 @@ final class ClangElements {
             if (!body.contains(def) || !body.contains(at) && at != body) return null;
             if (!dominates(ClangOutParams.anchor(def), at, loop)) return null;
             return poly(value, def, p, depth + 1);
+        }
+
+        /**
+         * A member read {@code m->n} or {@code s.n} of a variable the loops do not change ({@link #invariant}), pass
+         * to no call, and whose member of that name they never assign: a symbol (its key holds no USR separator).
+         */
+        private Poly member(ClangNode s) {
+            if (s.children.size() != 1) return null;
+            ClangNode owner = strip(s.children.get(0));
+            if (owner == null || owner.kind != CXCursor_DeclRefExpr || owner.refUsr == null) return null;
+            String usr = owner.refUsr;
+            if (!invariant(usr)) return null;
+            boolean[] bad = new boolean[1];
+            chain.get(0).forEach(n -> {
+                if (bad[0]) return;
+                boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
+                        || n.kind == CXCursor_CompoundAssignOperator
+                        || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
+                if (assign && !n.children.isEmpty()) {
+                    ClangNode t = strip(n.children.get(0));
+                    if (t != null && t.kind == CXCursor_MemberRefExpr && s.spelling.equals(t.spelling)) bad[0] = true;
+                }
+                if (n.kind == CXCursor_CallExpr) {
+                    for (int k = 1; k < n.children.size(); k++) {
+                        n.children.get(k).forEach(a -> {
+                            if (a.kind == CXCursor_DeclRefExpr && usr.equals(a.refUsr)) bad[0] = true;
+                        });
+                    }
+                }
+            });
+            if (bad[0]) return null;
+            String key = "\u0002" + usr + "\u0002" + s.spelling;
+            names.putIfAbsent(key, owner.spelling + (owner.canonKind == CXType_Pointer ? "->" : ".") + s.spelling);
+            return Poly.symbol(key);
+        }
+
+        /**
+         * The locals that one statement of the body of {@code loop} (the {@code q}th of the chain), a statement of the
+         * body block itself, steps by an amount the loops do not change ({@code iy = iy + incy}, {@code k += 2},
+         * {@code k++}), written nowhere else in the loop and never aliased, in a body without {@code continue} or
+         * {@code goto} (every iteration runs the step): counters of the loop, whose values in two iterations differ
+         * by a multiple of the step. A step that is no constant may be 0 ({@link #steps}): such a counter moves
+         * nothing by itself ({@link #injective}); {@link #strided} names its step.
+         */
+        private void bodyCounters(ClangNode loop, int q) {
+            if (loop.children.isEmpty()) return;
+            ClangNode body =
+                    loop.kind == CXCursor_DoStmt ? loop.children.get(0) : loop.children.get(loop.children.size() - 1);
+            if (body.kind != CXCursor_CompoundStmt) return;
+            boolean[] skips = new boolean[1];
+            body.forEach(n -> {
+                if (n.kind == CXCursor_ContinueStmt
+                        || n.kind == CXCursor_GotoStmt
+                        || n.kind == CXCursor_IndirectGotoStmt) skips[0] = true;
+            });
+            if (skips[0]) return;
+            for (ClangNode st : body.children) {
+                boolean write = st.kind == CXCursor_BinaryOperator
+                        || st.kind == CXCursor_CompoundAssignOperator
+                        || st.kind == CXCursor_UnaryOperator;
+                if (!write || st.children.isEmpty()) continue;
+                ClangNode t = strip(st.children.get(0));
+                if (t == null || t.kind != CXCursor_DeclRefExpr || t.refUsr == null) continue;
+                String var = t.refUsr;
+                if (counters.containsKey(var) || !integral(t.canonKind) || !ClangLoops.writes(st, var)) continue;
+                Poly stride;
+                if (st.kind == CXCursor_UnaryOperator) {
+                    int sign = stepSign(st, var);
+                    if (sign == 0) continue;
+                    stride = Poly.constant(sign);
+                } else {
+                    Step sp = step(st, var);
+                    if (sp == null || !invariantExpression(sp.amount(), var)) continue;
+                    Poly amount = poly(sp.amount(), null, -1, 1);
+                    if (amount == null || amount.zero()) continue;
+                    stride = sp.sign() < 0 ? Poly.constant(0).plus(amount, -1) : amount;
+                }
+                int[] writes = new int[1];
+                boolean[] bad = new boolean[1];
+                loop.forEach(n -> {
+                    if (ClangLoops.writes(n, var)) writes[0]++;
+                    if (n.kind == CXCursor_DeclRefExpr && var.equals(n.refUsr) && aliases(n)) bad[0] = true;
+                    if (n.kind == CXCursor_VarDecl && var.equals(n.usr)) bad[0] = true;
+                });
+                if (bad[0] || writes[0] != 1) continue;
+                counters.put(var, q);
+                steps.put(var, stride);
+            }
+        }
+
+        /**
+         * The condition under which two iterations of the loop {@code q} can give the affine subscript {@code p} one
+         * value ({@link ClangElements#strided}), when it is a stride that is no constant: {@code "C is 0"}, or with
+         * counters of loops inside q in {@code p}, {@code "C is 0 or its rows overlap"}. Null when q's counter is not
+         * in {@code p}, when {@code p} is no affine function of the counters whose coefficients (times a body
+         * counter's step) are each one product of a constant and symbols, when two of them are constants (their
+         * counters can meet whatever the strides), or when none is a symbol's (the constant strides decide).
+         */
+        String strided(Poly p, int q) {
+            Poly cq = new Poly();
+            String seen = null;
+            Map<String, Poly> inner = new TreeMap<>();
+            for (var e : p.terms.entrySet()) {
+                List<String> syms = Poly.symbols(e.getKey());
+                int counted = 0;
+                int which = -1;
+                String counter = null;
+                for (String sym : syms) {
+                    Integer k = counters.get(sym);
+                    if (k != null) {
+                        counted++;
+                        which = k;
+                        counter = sym;
+                    }
+                }
+                if (counted > 1) return null;
+                if (counted == 0 || which < q) continue;
+                if (which == q && seen != null && !seen.equals(counter)) return null;
+                if (which == q) seen = counter;
+                List<String> rest = new ArrayList<>(syms);
+                rest.remove(counter);
+                Poly c = new Poly();
+                c.terms.put(String.join(Poly.SEP, rest), e.getValue());
+                if (which == q) cq = cq.plus(c, 1);
+                else inner.merge(counter, c, (a, b) -> a.plus(b, 1));
+            }
+            if (seen == null) return null;
+            List<Poly> coefficients = new ArrayList<>();
+            coefficients.add(steps.containsKey(seen) ? cq.times(steps.get(seen)) : cq);
+            for (var e : inner.entrySet()) {
+                Poly st = steps.get(e.getKey());
+                coefficients.add(st != null ? e.getValue().times(st) : e.getValue());
+            }
+            java.util.Set<String> shown = new java.util.LinkedHashSet<>();
+            int constants = 0;
+            List<String> counterNames = new ArrayList<>();
+            counterNames.add(seen);
+            counterNames.addAll(inner.keySet());
+            for (int k = 0; k < coefficients.size(); k++) {
+                Poly c = coefficients.get(k);
+                if (c.zero() || !c.monomial()) return null;
+                if (!c.symbolic()) {
+                    constants++;
+                    // rows that provably overlap (j*nx + i with i in [0, nx + 2)): the counter with the constant
+                    // coefficient reaches a symbolic stride, so two iterations meet whatever the stride
+                    Poly span = spans.get(counterNames.get(k));
+                    if (span == null) continue;
+                    Poly reach = span.times(
+                            Poly.constant(Math.abs(c.terms.firstEntry().getValue())));
+                    for (Poly o : coefficients) {
+                        if (o == c || !o.symbolic() || !o.monomial()) continue;
+                        Poly stride = o.terms.firstEntry().getValue() < 0
+                                ? Poly.constant(0).plus(o, -1)
+                                : o;
+                        if (nonNegative(reach.plus(stride, -1))) return null;
+                    }
+                    continue;
+                }
+                // a constant factor does not make the stride 0: its symbols do
+                Poly bare = new Poly();
+                bare.terms.put(c.terms.firstKey(), 1L);
+                String r = bare.render(names);
+                if (r == null) return null;
+                shown.add(r);
+            }
+            if (shown.isEmpty() || constants > 1) return null;
+            String strides = String.join(" or ", shown);
+            return inner.isEmpty() ? strides + " is 0" : strides + " is 0 or its rows overlap";
         }
 
         /**
@@ -415,8 +662,26 @@ final class ClangElements {
          */
         private List<String> strictCounters(ClangNode loop) {
             List<String> out = new ArrayList<>();
+            if (loop.kind == CXCursor_DoStmt && loop.children.size() == 2) return doCounters(loop);
             if (loop.kind != CXCursor_ForStmt || loop.children.size() < 3) return out;
-            for (String var : loopVariables(loop)) {
+            java.util.Set<String> vars = new java.util.LinkedHashSet<>(loopVariables(loop));
+            // for (; i < n; i++), the remainder after an unrolled loop: no initialization, the increment steps i
+            ClangNode h0 = loop.children.get(0);
+            if (loop.children.size() == 3
+                    && h0.kind != CXCursor_DeclStmt
+                    && !(h0.kind == CXCursor_BinaryOperator && (h0.spelling.equals("=") || h0.spelling.equals(",")))) {
+                for (ClangNode part : loop.children.subList(0, 2)) {
+                    part.forEach(x -> {
+                        if (x.children.isEmpty()) return;
+                        ClangNode t = strip(x.children.get(0));
+                        if (t != null
+                                && t.kind == CXCursor_DeclRefExpr
+                                && t.refUsr != null
+                                && stepSign(x, t.refUsr) != 0) vars.add(t.refUsr);
+                    });
+                }
+            }
+            for (String var : vars) {
                 int[] steps = new int[1];
                 boolean[] bad = new boolean[1];
                 // the header after its initialization: the increment, or the condition of for (i = m; i-- > 0;)
@@ -436,6 +701,35 @@ final class ClangElements {
                     if (ClangLoops.writes(x, var)) bad[0] = true;
                 });
                 if (!bad[0] && steps[0] == 1) out.add(var);
+            }
+            return out;
+        }
+
+        /**
+         * The variables a do loop's condition steps by a non-zero constant, once, and its body never writes
+         * ({@code c} of {@code do { ... } while (++c < C);}): every iteration sees another value of each.
+         */
+        private static List<String> doCounters(ClangNode loop) {
+            Map<String, Integer> stepped = new java.util.LinkedHashMap<>();
+            java.util.Set<String> bad = new HashSet<>();
+            loop.children.get(1).forEach(x -> {
+                if (x.children.isEmpty()) return;
+                ClangNode t = strip(x.children.get(0));
+                if (t == null || t.kind != CXCursor_DeclRefExpr || t.refUsr == null) return;
+                String var = t.refUsr;
+                if (!ClangLoops.writes(x, var)) return;
+                if (stepSign(x, var) != 0) stepped.merge(var, 1, Integer::sum);
+                else bad.add(var);
+            });
+            List<String> out = new ArrayList<>();
+            for (var e : stepped.entrySet()) {
+                String var = e.getKey();
+                if (e.getValue() != 1 || bad.contains(var)) continue;
+                boolean[] written = new boolean[1];
+                loop.children.get(0).forEach(x -> {
+                    if (ClangLoops.writes(x, var)) written[0] = true;
+                });
+                if (!written[0]) out.add(var);
             }
             return out;
         }
@@ -634,6 +928,8 @@ final class ClangElements {
                 if (which == q) cq = cq.plus(c, 1);
                 else inner.merge(counter, c, (a, b) -> a.plus(b, 1));
             }
+            // a body counter whose step may be 0 (iy += incy) may stay on one element
+            if (seen != null && steps.containsKey(seen) && steps.get(seen).symbolic()) return false;
             Poly mag = magnitude(cq);
             if (mag == null) return false;
             // |c_q| - 1 - sum |c_w| * span_w >= 0: q's coefficient outweighs the loops inside it

@@ -5,6 +5,7 @@ import static org.bytedeco.llvm.global.clang.*;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -257,8 +258,15 @@ final class ClangLoops {
         Set<ClangNode> moving = ClangElements.moving(lhs, acc, chain);
         List<Integer> movingLines = new ArrayList<>();
         for (ClangNode l : chain) if (moving.contains(l)) movingLines.add(l.line);
+        // the carrying loops whose counter moves the element by a stride that may be 0 (y[j*C], y[iy], iy += incy)
+        Map<ClangNode, String> strided = ClangElements.strided(lhs, acc, chain);
+        String stride = null;
+        boolean allStrided = true;
         for (int i = resetDepth + 1; i < chain.size(); i++) {
             if (moving.contains(chain.get(i))) continue;
+            String s = strided.get(chain.get(i));
+            if (s == null) allStrided = false;
+            else if (stride == null) stride = s;
             lines.add(chain.get(i).line);
             long t = chain.get(i).kind == CXCursor_ForStmt ? tripBound(chain.get(i)) : -1;
             // a counter that starts non-negative and steps by S past a constant bound B: at most ceil(B / S) trips
@@ -303,7 +311,8 @@ final class ClangLoops {
                 trip < 0 || from.isEmpty() ? null : String.join("; ", from),
                 cleanUp,
                 recurrent,
-                List.copyOf(movingLines));
+                List.copyOf(movingLines),
+                allStrided ? stride : null);
     }
 
     /**
@@ -425,7 +434,8 @@ final class ClangLoops {
      * the loops around it and the update is a compound assignment, whether its term reads the accumulator within the
      * outermost loop that still carries it ({@link ClangRecurrences#in}), else null (not decided here); and the loops
      * whose iterations update distinct elements of an element accumulator ({@link ClangElements}), which carry
-     * nothing.
+     * nothing; and, when every carrying loop moves the element by a stride that may be 0 ({@link
+     * ClangElements#strided}), the condition of a sum over the outermost of them ({@code "C is 0"}), else null.
      */
     public record Carried(
             List<Integer> loopLines,
@@ -435,7 +445,8 @@ final class ClangLoops {
             String tripFrom,
             dev.numlint.cuda.facts.CleanUpLoop cleanUp,
             Boolean recurrentWhereCarried,
-            List<Integer> moving) {}
+            List<Integer> moving,
+            String stride) {}
 
     /**
      * Whether the statement restarts the accumulator on every path through it: a reset itself, a block with a reset

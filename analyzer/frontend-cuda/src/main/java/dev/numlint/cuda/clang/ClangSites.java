@@ -195,7 +195,10 @@ final class ClangSites {
         for (ClangNode p : around) {
             outermost = p;
             if (moving.contains(p)) element = true;
-            else carrying.addAll(loopVariables(p));
+            else {
+                carrying.addAll(loopVariables(p));
+                carrying.addAll(ClangElements.doCounters(p));
+            }
         }
         if (!element) return false;
         ClangNode loops = outermost;

@@ -201,6 +201,19 @@ public final class ClangSupplement {
                     acc.set(i, a);
                     resetsApplied++;
                 }
+                // every loop that carries it moves the element by a stride that may be 0 (y[j*C], iy += incy): one
+                // term per element unless it is 0, cited at the outermost such loop; Clang's reading overrules the
+                // hand-written one either way
+                if (!perElement && c.stride() != null && !c.carrying().isEmpty()) {
+                    if (a.outerLoopLine() != c.carrying().get(0)) {
+                        a = with(a, c.carrying().get(0), c.trip(), false, a.recurrence(), false);
+                        acc.set(i, a);
+                        resetsApplied++;
+                    }
+                    a.site().withStride(c.stride());
+                } else {
+                    a.site().withStride(null);
+                }
             }
             // the one loop that carries the sum (after a reset, the one amend() cites below) is a clean-up loop
             if (c.cleanUp() != null
@@ -626,6 +639,7 @@ public final class ClangSupplement {
         if (unit.neverNegative(n.line, target)) site.storesNeverNegative(target);
         if (!rewritten && c.tripFrom() != null) site.withTripFrom(c.tripFrom());
         if (!rewritten && c.cleanUp() != null) site.inCleanUpLoop(c.cleanUp());
+        if (!rewritten && !perElement && c.stride() != null) site.withStride(c.stride());
         f.accumulations.add(new FunctionFacts.Accumulation(
                 site,
                 target,

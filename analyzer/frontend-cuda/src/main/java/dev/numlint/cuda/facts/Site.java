@@ -208,6 +208,24 @@ public final class Site {
         return tripFrom;
     }
 
+    private volatile String stride;
+
+    /**
+     * This site, recording that the element it updates moves with the counter of the loop its sum is cited at
+     * through a loop-invariant stride that may be 0 ({@code y[j*C]}, {@code y[iy]} with {@code iy += incy}): one term
+     * per element, a sum over that loop only under {@code condition} ({@code "C is 0"}); null clears it (a front
+     * end's fact, which the other front end may overrule).
+     */
+    public Site withStride(String condition) {
+        this.stride = condition;
+        return this;
+    }
+
+    /** The condition under which the cited loop sums into one element ({@link #withStride}), or null. */
+    public String stride() {
+        return stride;
+    }
+
     private volatile CleanUpLoop cleanUp;
 
     /**
