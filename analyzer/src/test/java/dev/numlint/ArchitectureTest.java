@@ -75,8 +75,18 @@ class ArchitectureTest {
         return d < 0 ? n : n.substring(0, d);
     }
 
-    /** Every class edge between two rooms, as "origin -> target" (outer classes), by room edge "a -> b". */
-    private static Map<String, Set<String>> edges() {
+    private static Map<String, Set<String>> edges;
+
+    /**
+     * Every class edge between two rooms, as "origin -> target" (outer classes), by room edge "a -> b": computed once
+     * for the tests that read it (a walk through every dependency of every class).
+     */
+    private static synchronized Map<String, Set<String>> edges() {
+        if (edges == null) edges = roomEdges();
+        return edges;
+    }
+
+    private static Map<String, Set<String>> roomEdges() {
         Map<String, Set<String>> out = new TreeMap<>();
         for (JavaClass c : CLASSES) {
             for (Dependency d : c.getDirectDependenciesFromSelf()) {

@@ -36,9 +36,21 @@ class ReplayCommandTest {
         return new Run(cmd.execute(args), out.toString(), err.toString());
     }
 
+    private static Run exampleReplay;
+
+    /**
+     * {@code validate --replay} of the example recordings without the project, as JSON: the same run for the two
+     * tests that read it, so it is run once (a replay interprets every launch of the recording).
+     */
+    static synchronized Run exampleReplay() {
+        if (exampleReplay == null)
+            exampleReplay = run("validate", "--replay", RECORDINGS.toString(), "--gpu", "off", "--format", "json");
+        return exampleReplay;
+    }
+
     @Test
     void replayOfTheExampleRecordingConfirmsTheDbtContraction() throws IOException {
-        Run r = run("validate", "--replay", RECORDINGS.toString(), "--gpu", "off", "--format", "json");
+        Run r = exampleReplay();
         assertThat(r.code()).as(r.err()).isEqualTo(1);
         JsonNode rep = new ObjectMapper().readTree(r.out());
         assertThat(rep.path("environment").path("gpu").asText()).startsWith("not used");
@@ -56,7 +68,7 @@ class ReplayCommandTest {
                 dev.numlint.toolchain.Nvcc.find(null, System.getenv("PATH")).isPresent(),
                 "nvcc not found: the project's units cannot be rebuilt");
         // without the project: the recorded PTX with PTX-level switches, and the report says so
-        Run alone = run("validate", "--replay", RECORDINGS.toString(), "--gpu", "off", "--format", "json");
+        Run alone = exampleReplay();
         JsonNode guessed =
                 new ObjectMapper().readTree(alone.out()).path("kernels").get(0);
         assertThat(guessed.path("build").asText()).as(alone.out()).contains("no compile command");

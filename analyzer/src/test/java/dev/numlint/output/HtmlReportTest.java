@@ -47,6 +47,14 @@ class HtmlReportTest {
                 .build());
     }
 
+    private static ScanResult examples;
+
+    /** The scan of the repository's examples/ (every analyzer, PTX off): run once for the two tests that render it. */
+    private static synchronized ScanResult examplesScan(Path root, Path examples) {
+        if (HtmlReportTest.examples == null) HtmlReportTest.examples = scan(root, List.of(examples), Analyzers.load());
+        return HtmlReportTest.examples;
+    }
+
     private static ReportOptions options(List<Path> paths, Baseline.Comparison b) {
         return new ReportOptions(b, false, null, paths, null);
     }
@@ -204,7 +212,7 @@ class HtmlReportTest {
         Chromium chrome = Chromium.require(tmp);
         Path root = Path.of("..").toAbsolutePath().normalize();
         Path examples = root.resolve("examples");
-        ScanResult r = scan(root, List.of(examples), Analyzers.load());
+        ScanResult r = examplesScan(root, examples);
         assertThat(r.findings()).hasSizeGreaterThan(10);
         // a baseline that lacks the first finding and has one that is gone, so every state appears
         List<Finding> base =
@@ -342,7 +350,7 @@ class HtmlReportTest {
         Chromium chrome = Chromium.require(tmp);
         Path root = Path.of("..").toAbsolutePath().normalize();
         Path examples = root.resolve("examples");
-        ScanResult r = scan(root, List.of(examples), Analyzers.load());
+        ScanResult r = examplesScan(root, examples);
         Path report = SHOTS.resolve("examples-print.html");
         Files.createDirectories(SHOTS);
         String html = HtmlReport.render(r, options(List.of(examples), null));

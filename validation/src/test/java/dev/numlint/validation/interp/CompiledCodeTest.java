@@ -69,11 +69,27 @@ class CompiledCodeTest {
 
     /** Runs a fresh decoding on each machine, and checks that the compiled side had generated code. */
     private static void same(String what, Decoding d, Run r) throws Exception {
-        Program interpreted = d.decode(), compiled = d.decode();
-        Outcome a = r.run(interpreted, LOOP), b = r.run(compiled, COMPILED);
+        same(what, d, r, interpreted(d, r));
+    }
+
+    /** A fresh decoding run on the interpreter loop: its program (no generated code) and outcome. */
+    private record Interpreted(Program program, Outcome outcome) {}
+
+    private static Interpreted interpreted(Decoding d, Run r) throws Exception {
+        Program p = d.decode();
+        return new Interpreted(p, r.run(p, LOOP));
+    }
+
+    /**
+     * As {@link #same(String, Decoding, Run)}, with the interpreter's side already run on a fresh decoding (a full
+     * launch whose executed count sets the limits below is run once, not twice).
+     */
+    private static void same(String what, Decoding d, Run r, Interpreted a) throws Exception {
+        Program compiled = d.decode();
+        Outcome b = r.run(compiled, COMPILED);
         assertThat(compiled.compiled).as(what).isInstanceOf(Compiler.Code.class);
-        assertThat(interpreted.compiled).as(what).isNull();
-        assertThat(b).as(what).isEqualTo(a);
+        assertThat(a.program().compiled).as(what).isNull();
+        assertThat(b).as(what).isEqualTo(a.outcome());
     }
 
     private interface Run {
@@ -96,9 +112,11 @@ class CompiledCodeTest {
                 for (Decoder.Options o : opts) {
                     String what = dir + " launch " + l.id + " " + o;
                     Decoding d = () -> Decoder.decode(m, l.kernel, o);
-                    long executed = replay(d.decode(), l, LOOP, Long.MAX_VALUE).executed();
+                    Run whole = (p, ms) -> replay(p, l, ms, Long.MAX_VALUE);
+                    Interpreted loop = interpreted(d, whole);
+                    long executed = loop.outcome().executed();
                     assertThat(executed).isGreaterThan(0);
-                    same(what, d, (p, ms) -> replay(p, l, ms, Long.MAX_VALUE));
+                    same(what, d, whole, loop);
                     // stopped by the instruction limit: the same fault at the same instruction, the same count
                     for (long limit : new long[] {executed / 3, 97})
                         same(what + " limit " + limit, d, (p, ms) -> replay(p, l, ms, limit));
@@ -134,17 +152,35 @@ class CompiledCodeTest {
                         .formatHex(MessageDigest.getInstance("SHA-256").digest(b));
     }
 
+    /** The warm-up's kernels (warmup.ptx, read as Warmup.programs() reads it). */
+    private static PtxText.Module warmupModule() throws Exception {
+        try (java.io.InputStream in = Warmup.class.getResourceAsStream("warmup.ptx")) {
+            assertThat(in).as("warmup.ptx").isNotNull();
+            return PtxModelAdapter.read(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
     @Test
     void everyOpcodeInEveryDecodingComputesAndCountsAsOnTheInterpreter() throws Exception {
         for (int budget : new int[] {6000, 1}) { // 1: each instruction a method of its own
             Compiler.chunkBudget = budget;
             int n = Warmup.programs().size();
+            // the warm-up's text is read once; each decoding below is of the one program (as Warmup.programs() has
+            // it: each kernel in each decoding), not of all of them
+            PtxText.Module warmup = warmupModule();
+            assertThat(n).isEqualTo(Warmup.decodings().size() * Warmup.KERNELS.size());
             for (int k = 0; k < n; k++) {
                 final int ix = k;
-                Decoding d = () -> Warmup.programs().get(ix);
-                Program p = d.decode();
-                long executed = warm(p, LOOP, Long.MAX_VALUE).executed();
-                for (long limit : new long[] {Long.MAX_VALUE, executed / 2, executed / 7, 40})
+                Decoding d = () -> Decoder.decode(
+                        warmup,
+                        Warmup.KERNELS.get(ix % Warmup.KERNELS.size()),
+                        Warmup.decodings().get(ix / Warmup.KERNELS.size()));
+                Run whole = (q, ms) -> warm(q, ms, Long.MAX_VALUE);
+                Interpreted loop = interpreted(d, whole);
+                Program p = loop.program();
+                long executed = loop.outcome().executed();
+                same(p.kernel + " " + ix + " budget " + budget + " limit " + Long.MAX_VALUE, d, whole, loop);
+                for (long limit : new long[] {executed / 2, executed / 7, 40})
                     same(
                             p.kernel + " " + ix + " budget " + budget + " limit " + limit,
                             d,

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,8 +27,18 @@ class GpuReplayTest {
     @TempDir
     Path tmp;
 
+    /** Shared by the tests that read the same replay (see {@link #gpuAloneReplay}). */
+    @TempDir
+    static Path shared;
+
+    private static ValidationReport gpuAlone;
+
     /** The DBT recording with its module given as PTX text (the stand-in GPU loads PTX only). */
     Path ptxRecording() throws IOException {
+        return ptxRecording(tmp);
+    }
+
+    static Path ptxRecording(Path tmp) throws IOException {
         Path src = Path.of("..", "examples", "recordings", "dbt"),
                 dst = tmp.resolve("rec").resolve("dbt");
         try (Stream<Path> s = Files.walk(src)) {
@@ -46,8 +57,26 @@ class GpuReplayTest {
     }
 
     GpuProcess.Settings gpu() throws IOException {
+        return gpu(tmp);
+    }
+
+    static GpuProcess.Settings gpu(Path tmp) throws IOException {
         Path t = Files.createDirectories(tmp.resolve("gpu-tmp"));
         return new GpuProcess.Settings("test-sticky", 0, Duration.ofSeconds(120), t);
+    }
+
+    /**
+     * The replay with an instruction limit the interpreter cannot finish in (1,000), on the stand-in GPU: run once
+     * and read by the two tests below that need exactly this replay (each of its runs starts the GPU's child JVMs).
+     */
+    static synchronized ValidationReport gpuAloneReplay() throws IOException {
+        if (gpuAlone == null) gpuAlone = new Replayer(1_000L, gpu(shared), 1).replay(ptxRecording(shared));
+        return gpuAlone;
+    }
+
+    @AfterAll
+    static void forgetSharedReplay() {
+        gpuAlone = null; // its files went with the shared directory
     }
 
     @Test
@@ -103,7 +132,7 @@ class GpuReplayTest {
 
     @Test
     void theBenchTableCountsVerdictsAndBitExactLaunches() throws IOException {
-        ValidationReport r = new Replayer(1_000L, gpu(), 1).replay(ptxRecording());
+        ValidationReport r = gpuAloneReplay();
         Path json =
                 Files.writeString(tmp.resolve("dbt.json"), dev.numlint.validation.report.JsonReportWriter.toJson(r));
         String table = ReplaySummary.table(
@@ -120,7 +149,7 @@ class GpuReplayTest {
 
     @Test
     void aLaunchTheInterpreterCannotFinishGetsItsVerdictFromTheGpu() throws IOException {
-        ValidationReport r = new Replayer(1_000L, gpu(), 1).replay(ptxRecording());
+        ValidationReport r = gpuAloneReplay();
         KernelResult fp = r.kernels.get(0);
         assertThat(fp.notes).anySatisfy(n -> assertThat(n).startsWith("the interpreter cannot replay this launch"));
         assertThat(fp.executor).isEqualTo(Replayer.GPU_EXECUTOR);
