@@ -71,7 +71,8 @@ final class ClangCleanUps {
             }
         }
         if (var == null || !countsUp(inc, var)) return null;
-        if (hasGoto(fn) || !stable(bound, fn, var) || addressTaken(fn, var)) return null;
+        Writes w = writes(fn);
+        if (w.hasGoto || !stable(bound, w, var) || w.addressTaken.contains(var)) return null;
         // the body does not move the counter, nor the bound
         if (writesVar(body, var)) return null;
         Start s = start(loop, init, var, bound, fn);
@@ -190,7 +191,7 @@ final class ClangCleanUps {
             c = a;
         }
         if (c == null || c.kind != CXCursor_DeclRefExpr || !var.equals(c.refUsr)) return null;
-        if (!stable(other, fn, var)) return null;
+        if (!stable(other, writes(fn), var)) return null;
         Long g = gap(other, bound, fn, var, 0);
         if (g == null) return null;
         // i + a < B leaves at i >= B - a; i + a <= B at i >= B - a + 1
@@ -285,7 +286,7 @@ final class ClangCleanUps {
                 return k != null && k >= 0 && powerOfTwo(k.longValue() + 1) ? k.longValue() : null;
             }
             case "-" -> {
-                if (!stable(x.children.get(0), fn, counter)) return null;
+                if (!stable(x.children.get(0), writes(fn), counter)) return null;
                 Long g = gap(x.children.get(1), x.children.get(0), fn, counter, depth + 1);
                 return g == null || g == 0 ? null : g;
             }
@@ -349,7 +350,7 @@ final class ClangCleanUps {
      * Whether every variable {@code e} reads (other than the counter) keeps its value in {@code fn}: nothing writes
      * it or takes its address, nor assigns a member {@code e} reads ({@code q->n}); {@code e} calls nothing.
      */
-    private boolean stable(ClangNode e, ClangNode fn, String counter) {
+    private boolean stable(ClangNode e, Writes w, String counter) {
         java.util.Set<String> vars = new java.util.HashSet<>();
         java.util.Set<String> members = new java.util.HashSet<>();
         boolean[] calls = new boolean[1];
@@ -359,19 +360,51 @@ final class ClangCleanUps {
             if (n.kind == CXCursor_CallExpr) calls[0] = true;
         });
         if (calls[0] || vars.contains(counter)) return false;
-        boolean[] written = new boolean[1];
+        for (String v : vars) if (w.variables.contains(v)) return false;
+        for (String m : members) if (w.targets.contains(m)) return false;
+        return true;
+    }
+
+    /**
+     * What a function writes, read once per function (a kernel of a few thousand lines has hundreds of loops, and
+     * each loop's checks walked the whole function: quadratic): the variables assigned, stepped or whose address is
+     * taken ({@link ClangLoops#writes}), the squashed text of every assignment's or step's target, the variables
+     * whose address is taken, and whether it holds a goto.
+     */
+    private record Writes(
+            java.util.Set<String> variables,
+            java.util.Set<String> targets,
+            java.util.Set<String> addressTaken,
+            boolean hasGoto) {}
+
+    private static final java.util.Map<ClangNode, Writes> WRITES =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    private Writes writes(ClangNode fn) {
+        Writes known = WRITES.get(fn);
+        if (known != null) return known;
+        java.util.Set<String> variables = new java.util.HashSet<>();
+        java.util.Set<String> targets = new java.util.HashSet<>();
+        java.util.Set<String> address = new java.util.HashSet<>();
+        boolean[] jump = new boolean[1];
         fn.forEach(n -> {
-            if (written[0]) return;
-            for (String v : vars) if (ClangLoops.writes(n, v)) written[0] = true;
+            if (n.kind == CXCursor_GotoStmt || n.kind == CXCursor_IndirectGotoStmt) jump[0] = true;
             boolean assign = n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
-                    || n.kind == CXCursor_CompoundAssignOperator
-                    || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
-            if (assign && !members.isEmpty() && !n.children.isEmpty()) {
-                ClangNode t = strip(n.children.get(0));
-                if (t != null && members.contains(squash(unit.text(t)))) written[0] = true;
+                    || n.kind == CXCursor_CompoundAssignOperator;
+            boolean step = n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--"));
+            boolean addressOf = n.kind == CXCursor_UnaryOperator && n.spelling.equals("&");
+            if ((!assign && !step && !addressOf) || n.children.isEmpty()) return;
+            ClangNode t = strip(n.children.get(0));
+            if (t == null) return;
+            if (t.kind == CXCursor_DeclRefExpr && t.refUsr != null) {
+                variables.add(t.refUsr); // ClangLoops.writes
+                if (addressOf) address.add(t.refUsr);
             }
+            if (assign || step) targets.add(squash(unit.text(t)));
         });
-        return !written[0];
+        Writes w = new Writes(variables, targets, address, jump[0]);
+        WRITES.put(fn, w);
+        return w;
     }
 
     /** Whether {@code inc} counts {@code var} up: {@code i++}, {@code ++i}, {@code i += c} with a constant c >= 1. */
@@ -412,25 +445,5 @@ final class ClangCleanUps {
             }
         });
         return b[0];
-    }
-
-    /** Whether {@code fn} takes the address of {@code var} anywhere (a pointer could then move the counter). */
-    private static boolean addressTaken(ClangNode fn, String var) {
-        boolean[] a = new boolean[1];
-        fn.forEach(n -> {
-            if (n.kind == CXCursor_UnaryOperator && n.spelling.equals("&") && !n.children.isEmpty()) {
-                ClangNode t = strip(n.children.get(0));
-                if (t != null && t.kind == CXCursor_DeclRefExpr && var.equals(t.refUsr)) a[0] = true;
-            }
-        });
-        return a[0];
-    }
-
-    private static boolean hasGoto(ClangNode fn) {
-        boolean[] g = new boolean[1];
-        fn.forEach(n -> {
-            if (n.kind == CXCursor_GotoStmt || n.kind == CXCursor_IndirectGotoStmt) g[0] = true;
-        });
-        return g[0];
     }
 }
