@@ -25,13 +25,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CommonToken;
 import org.antlr.v4.runtime.CommonTokenStream;
-import org.antlr.v4.runtime.ListTokenSource;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.PredictionMode;
@@ -181,7 +178,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
 
             @Override
             public void inParallel(int n, Runnable worker) {
-                runWorkers(ctx, n, worker);
+                FileWorkers.run(ctx, n, worker);
             }
         };
         for (List<Path> phase : List.of(sources, viaIncluder, headers)) {
@@ -199,7 +196,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
                     analyzeFile(run, included, f, sink, null);
                 }
             };
-            runWorkers(ctx, phase.size(), worker);
+            FileWorkers.run(ctx, phase.size(), worker);
         }
         // headers whose code only an includer's macros make active (a single-header library's implementation)
         IncludedSources.analyzeInContexts(driver, run, headers, sink);
@@ -283,43 +280,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
             for (Map.Entry<Path, CudaScanRun.IncludedFrom> e : pending) {
                 done.add(e.getKey());
                 analyzeFile(run, headers, e.getKey(), sink, e.getValue());
-            }
-        }
-    }
-
-    private static void runWorkers(ScanContext ctx, int nfiles, Runnable worker) {
-        int helpers = Math.min(nfiles - 1, dev.numlint.model.Cores.available() - 1);
-        List<AtomicBoolean> claimed = new ArrayList<>();
-        List<CountDownLatch> done = new ArrayList<>();
-        for (int i = 0; i < helpers; i++) {
-            AtomicBoolean claim = new AtomicBoolean();
-            CountDownLatch latch = new CountDownLatch(1);
-            try {
-                ctx.executor().execute(() -> {
-                    if (!claim.compareAndSet(false, true)) return; // the caller finished without this helper
-                    try {
-                        worker.run();
-                    } finally {
-                        latch.countDown();
-                    }
-                });
-            } catch (RuntimeException rejected) {
-                break;
-            }
-            claimed.add(claim);
-            done.add(latch);
-        }
-        try {
-            worker.run();
-        } finally {
-            for (int i = 0; i < claimed.size(); i++) {
-                if (claimed.get(i).compareAndSet(false, true)) continue; // never started: nothing left for it
-                try {
-                    done.get(i).await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
             }
         }
     }
@@ -787,19 +747,6 @@ public final class CudaSourceAnalyzer implements Analyzer {
         recording.variateLines(rel, analyzer.variateLines());
         stats.ruleNanos.addAndGet(System.nanoTime() - t1);
         return true;
-    }
-
-    /** The tokens of a function body for the parser, checking the per-file budget as the parser reads them. */
-    private static final class BudgetedTokenSource extends ListTokenSource {
-        BudgetedTokenSource(List<? extends Token> tokens) {
-            super(tokens);
-        }
-
-        @Override
-        public Token nextToken() {
-            dev.numlint.model.WorkBudget.check();
-            return super.nextToken();
-        }
     }
 
     /** " at Class.method(File.java:N)": the frame in numlint's code where an internal error was thrown. */

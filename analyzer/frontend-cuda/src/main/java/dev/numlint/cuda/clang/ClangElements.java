@@ -62,7 +62,9 @@ final class ClangElements {
      * the loops whose counters a term may read ({@code ClangSites.elementwise}).
      */
     static List<String> doCounters(ClangNode loop) {
-        return loop.kind == CXCursor_DoStmt && loop.children.size() == 2 ? Context.doCounters(loop) : List.of();
+        return loop.kind == CXCursor_DoStmt && loop.children.size() == 2
+                ? ClangCounterSteps.doCounters(loop)
+                : List.of();
     }
 
     private static Set<ClangNode> moves(
@@ -94,7 +96,7 @@ final class ClangElements {
             if (strided == null) continue;
             for (int q = 0; q < chain.size(); q++) {
                 if (out.contains(chain.get(q)) || strided.containsKey(chain.get(q))) continue;
-                String c = cx.strided(p, q);
+                String c = ClangElementStrides.strided(cx, p, q);
                 if (c != null) strided.put(chain.get(q), c);
             }
         }
@@ -128,101 +130,8 @@ final class ClangElements {
                 || kind == CXType_DependentSizedArray;
     }
 
-    /**
-     * A polynomial with integer coefficients in symbols (USRs): monomial (its sorted symbols, joined by a control
-     * character no USR holds; C++ USRs hold '*') to coefficient.
-     */
-    static final class Poly {
-        static final String SEP = "\u0001";
-
-        final TreeMap<String, Long> terms = new TreeMap<>();
-
-        static Poly constant(long c) {
-            Poly p = new Poly();
-            if (c != 0) p.terms.put("", c);
-            return p;
-        }
-
-        static Poly symbol(String usr) {
-            Poly p = new Poly();
-            p.terms.put(usr, 1L);
-            return p;
-        }
-
-        Poly plus(Poly o, long sign) {
-            Poly r = new Poly();
-            r.terms.putAll(terms);
-            for (var e : o.terms.entrySet()) {
-                long v = Math.addExact(r.terms.getOrDefault(e.getKey(), 0L), sign * e.getValue());
-                if (v == 0) r.terms.remove(e.getKey());
-                else r.terms.put(e.getKey(), v);
-            }
-            return r;
-        }
-
-        Poly times(Poly o) {
-            Poly r = new Poly();
-            for (var a : terms.entrySet()) {
-                for (var c : o.terms.entrySet()) {
-                    String m = monomial(a.getKey(), c.getKey());
-                    long v = Math.addExact(r.terms.getOrDefault(m, 0L), Math.multiplyExact(a.getValue(), c.getValue()));
-                    if (v == 0) r.terms.remove(m);
-                    else r.terms.put(m, v);
-                }
-            }
-            return r;
-        }
-
-        boolean zero() {
-            return terms.isEmpty();
-        }
-
-        private static String monomial(String a, String b) {
-            if (a.isEmpty()) return b;
-            if (b.isEmpty()) return a;
-            List<String> s = new ArrayList<>(List.of(a.split(SEP, -1)));
-            s.addAll(List.of(b.split(SEP, -1)));
-            java.util.Collections.sort(s);
-            return String.join(SEP, s);
-        }
-
-        static List<String> symbols(String monomial) {
-            return monomial.isEmpty() ? List.of() : List.of(monomial.split(SEP, -1));
-        }
-
-        /** The source form of the polynomial with the symbols' names ({@code names}); null when one has none. */
-        String render(Map<String, String> names) {
-            StringBuilder b = new StringBuilder();
-            for (var e : terms.entrySet()) {
-                List<String> f = new ArrayList<>();
-                for (String s : symbols(e.getKey())) {
-                    String n = names.get(s);
-                    if (n == null) return null;
-                    f.add(n);
-                }
-                long c = e.getValue();
-                if (b.length() > 0) b.append(c < 0 ? " - " : " + ");
-                else if (c < 0) b.append('-');
-                if (Math.abs(c) != 1 || f.isEmpty()) f.add(0, Long.toString(Math.abs(c)));
-                b.append(String.join("*", f));
-            }
-            return b.length() == 0 ? "0" : b.toString();
-        }
-
-        /** Whether the polynomial is one term, a constant times symbols. */
-        boolean monomial() {
-            return terms.size() == 1;
-        }
-
-        /** Whether the polynomial names a symbol. */
-        boolean symbolic() {
-            for (String m : terms.keySet()) if (!m.isEmpty()) return true;
-            return false;
-        }
-    }
-
     /** The loops around one update and what their headers say. */
-    private static final class Context {
+    static final class Context {
         final List<ClangNode> chain;
         final ClangNode update;
         /** The counters of the loops (their USRs) that step monotonically, to the loop's place in the chain. */
@@ -245,7 +154,8 @@ final class ClangElements {
 
         /**
          * The counters that a statement of their loop's body steps by an amount the loops do not change
-         * ({@link #bodyCounters}): the counter to its step (a constant, or a stride that may be 0).
+         * ({@link ClangElementStrides#bodyCounters}): the counter to its step (a constant, or a stride that may be
+         * 0).
          */
         final Map<String, Poly> steps = new HashMap<>();
 
@@ -255,7 +165,7 @@ final class ClangElements {
             for (int q = 0; q < chain.size(); q++) {
                 for (String c : strictCounters(chain.get(q))) counters.putIfAbsent(c, q);
             }
-            for (int q = 0; q < chain.size(); q++) bodyCounters(chain.get(q), q);
+            for (int q = 0; q < chain.size(); q++) ClangElementStrides.bodyCounters(this, chain.get(q), q);
             for (var e : counters.entrySet()) {
                 int from = e.getValue();
                 while (from > 0 && runsAcross(e.getKey(), from - 1, e.getValue())) from--;
@@ -412,140 +322,6 @@ final class ClangElements {
         }
 
         /**
-         * The locals that one statement of the body of {@code loop} (the {@code q}th of the chain), a statement of the
-         * body block itself, steps by an amount the loops do not change ({@code iy = iy + incy}, {@code k += 2},
-         * {@code k++}), written nowhere else in the loop and never aliased, in a body without {@code continue} or
-         * {@code goto} (every iteration runs the step): counters of the loop, whose values in two iterations differ
-         * by a multiple of the step. A step that is no constant may be 0 ({@link #steps}): such a counter moves
-         * nothing by itself ({@link #injective}); {@link #strided} names its step.
-         */
-        private void bodyCounters(ClangNode loop, int q) {
-            if (loop.children.isEmpty()) return;
-            ClangNode body =
-                    loop.kind == CXCursor_DoStmt ? loop.children.get(0) : loop.children.get(loop.children.size() - 1);
-            if (body.kind != CXCursor_CompoundStmt) return;
-            boolean[] skips = new boolean[1];
-            body.forEach(n -> {
-                if (n.kind == CXCursor_ContinueStmt
-                        || n.kind == CXCursor_GotoStmt
-                        || n.kind == CXCursor_IndirectGotoStmt) skips[0] = true;
-            });
-            if (skips[0]) return;
-            for (ClangNode st : body.children) {
-                boolean write = st.kind == CXCursor_BinaryOperator
-                        || st.kind == CXCursor_CompoundAssignOperator
-                        || st.kind == CXCursor_UnaryOperator;
-                if (!write || st.children.isEmpty()) continue;
-                ClangNode t = strip(st.children.get(0));
-                if (t == null || t.kind != CXCursor_DeclRefExpr || t.refUsr == null) continue;
-                String var = t.refUsr;
-                if (counters.containsKey(var) || !integral(t.canonKind) || !ClangLoops.writes(st, var)) continue;
-                Poly stride;
-                if (st.kind == CXCursor_UnaryOperator) {
-                    int sign = stepSign(st, var);
-                    if (sign == 0) continue;
-                    stride = Poly.constant(sign);
-                } else {
-                    Step sp = step(st, var);
-                    if (sp == null || !invariantExpression(sp.amount(), var)) continue;
-                    Poly amount = poly(sp.amount(), null, -1, 1);
-                    if (amount == null || amount.zero()) continue;
-                    stride = sp.sign() < 0 ? Poly.constant(0).plus(amount, -1) : amount;
-                }
-                int[] writes = new int[1];
-                boolean[] bad = new boolean[1];
-                loop.forEach(n -> {
-                    if (ClangLoops.writes(n, var)) writes[0]++;
-                    if (n.kind == CXCursor_DeclRefExpr && var.equals(n.refUsr) && aliases(n)) bad[0] = true;
-                    if (n.kind == CXCursor_VarDecl && var.equals(n.usr)) bad[0] = true;
-                });
-                if (bad[0] || writes[0] != 1) continue;
-                counters.put(var, q);
-                steps.put(var, stride);
-            }
-        }
-
-        /**
-         * The condition under which two iterations of the loop {@code q} can give the affine subscript {@code p} one
-         * value ({@link ClangElements#strided}), when it is a stride that is no constant: {@code "C is 0"}, or with
-         * counters of loops inside q in {@code p}, {@code "C is 0 or its rows overlap"}. Null when q's counter is not
-         * in {@code p}, when {@code p} is no affine function of the counters whose coefficients (times a body
-         * counter's step) are each one product of a constant and symbols, when two of them are constants (their
-         * counters can meet whatever the strides), or when none is a symbol's (the constant strides decide).
-         */
-        String strided(Poly p, int q) {
-            Poly cq = new Poly();
-            String seen = null;
-            Map<String, Poly> inner = new TreeMap<>();
-            for (var e : p.terms.entrySet()) {
-                List<String> syms = Poly.symbols(e.getKey());
-                int counted = 0;
-                int which = -1;
-                String counter = null;
-                for (String sym : syms) {
-                    Integer k = counters.get(sym);
-                    if (k != null) {
-                        counted++;
-                        which = k;
-                        counter = sym;
-                    }
-                }
-                if (counted > 1) return null;
-                if (counted == 0 || which < q) continue;
-                if (which == q && seen != null && !seen.equals(counter)) return null;
-                if (which == q) seen = counter;
-                List<String> rest = new ArrayList<>(syms);
-                rest.remove(counter);
-                Poly c = new Poly();
-                c.terms.put(String.join(Poly.SEP, rest), e.getValue());
-                if (which == q) cq = cq.plus(c, 1);
-                else inner.merge(counter, c, (a, b) -> a.plus(b, 1));
-            }
-            if (seen == null) return null;
-            List<Poly> coefficients = new ArrayList<>();
-            coefficients.add(steps.containsKey(seen) ? cq.times(steps.get(seen)) : cq);
-            for (var e : inner.entrySet()) {
-                Poly st = steps.get(e.getKey());
-                coefficients.add(st != null ? e.getValue().times(st) : e.getValue());
-            }
-            java.util.Set<String> shown = new java.util.LinkedHashSet<>();
-            int constants = 0;
-            List<String> counterNames = new ArrayList<>();
-            counterNames.add(seen);
-            counterNames.addAll(inner.keySet());
-            for (int k = 0; k < coefficients.size(); k++) {
-                Poly c = coefficients.get(k);
-                if (c.zero() || !c.monomial()) return null;
-                if (!c.symbolic()) {
-                    constants++;
-                    // rows that provably overlap (j*nx + i with i in [0, nx + 2)): the counter with the constant
-                    // coefficient reaches a symbolic stride, so two iterations meet whatever the stride
-                    Poly span = spans.get(counterNames.get(k));
-                    if (span == null) continue;
-                    Poly reach = span.times(
-                            Poly.constant(Math.abs(c.terms.firstEntry().getValue())));
-                    for (Poly o : coefficients) {
-                        if (o == c || !o.symbolic() || !o.monomial()) continue;
-                        Poly stride = o.terms.firstEntry().getValue() < 0
-                                ? Poly.constant(0).plus(o, -1)
-                                : o;
-                        if (nonNegative(reach.plus(stride, -1))) return null;
-                    }
-                    continue;
-                }
-                // a constant factor does not make the stride 0: its symbols do
-                Poly bare = new Poly();
-                bare.terms.put(c.terms.firstKey(), 1L);
-                String r = bare.render(names);
-                if (r == null) return null;
-                shown.add(r);
-            }
-            if (shown.isEmpty() || constants > 1) return null;
-            String strides = String.join(" or ", shown);
-            return inner.isEmpty() ? strides + " is 0" : strides + " is 0 or its rows overlap";
-        }
-
-        /**
          * The value of the local {@code usr} declared before the loops with an initializer and never written after it
          * ({@code const int pitch = nx + 4;}), as a polynomial in parameters and locals that the function never writes
          * at all (so that they hold the same values in the loops as at the declaration); null when not such. The
@@ -662,7 +438,7 @@ final class ClangElements {
          */
         private List<String> strictCounters(ClangNode loop) {
             List<String> out = new ArrayList<>();
-            if (loop.kind == CXCursor_DoStmt && loop.children.size() == 2) return doCounters(loop);
+            if (loop.kind == CXCursor_DoStmt && loop.children.size() == 2) return ClangCounterSteps.doCounters(loop);
             if (loop.kind != CXCursor_ForStmt || loop.children.size() < 3) return out;
             java.util.Set<String> vars = new java.util.LinkedHashSet<>(loopVariables(loop));
             // for (; i < n; i++), the remainder after an unrolled loop: no initialization, the increment steps i
@@ -677,7 +453,7 @@ final class ClangElements {
                         if (t != null
                                 && t.kind == CXCursor_DeclRefExpr
                                 && t.refUsr != null
-                                && stepSign(x, t.refUsr) != 0) vars.add(t.refUsr);
+                                && ClangCounterSteps.stepSign(x, t.refUsr) != 0) vars.add(t.refUsr);
                     });
                 }
             }
@@ -694,7 +470,7 @@ final class ClangElements {
                 for (ClangNode part : loop.children.subList(first, last))
                     part.forEach(x -> {
                         if (!ClangLoops.writes(x, var)) return;
-                        if (stepSign(x, var) != 0 || strideOfTest(x, var, loop)) steps[0]++;
+                        if (ClangCounterSteps.stepSign(x, var) != 0 || strideOfTest(x, var, loop)) steps[0]++;
                         else bad[0] = true;
                     });
                 loop.children.get(last).forEach(x -> {
@@ -706,84 +482,13 @@ final class ClangElements {
         }
 
         /**
-         * The variables a do loop's condition steps by a non-zero constant, once, and its body never writes
-         * ({@code c} of {@code do { ... } while (++c < C);}): every iteration sees another value of each.
-         */
-        private static List<String> doCounters(ClangNode loop) {
-            Map<String, Integer> stepped = new java.util.LinkedHashMap<>();
-            java.util.Set<String> bad = new HashSet<>();
-            loop.children.get(1).forEach(x -> {
-                if (x.children.isEmpty()) return;
-                ClangNode t = strip(x.children.get(0));
-                if (t == null || t.kind != CXCursor_DeclRefExpr || t.refUsr == null) return;
-                String var = t.refUsr;
-                if (!ClangLoops.writes(x, var)) return;
-                if (stepSign(x, var) != 0) stepped.merge(var, 1, Integer::sum);
-                else bad.add(var);
-            });
-            List<String> out = new ArrayList<>();
-            for (var e : stepped.entrySet()) {
-                String var = e.getKey();
-                if (e.getValue() != 1 || bad.contains(var)) continue;
-                boolean[] written = new boolean[1];
-                loop.children.get(0).forEach(x -> {
-                    if (ClangLoops.writes(x, var)) written[0] = true;
-                });
-                if (!written[0]) out.add(var);
-            }
-            return out;
-        }
-
-        /**
-         * The direction of a write {@code x} of {@code var} that steps it by a non-zero constant: {@code ++},
-         * {@code --}, {@code += c}, {@code -= c}, {@code v = v + c}, {@code v = c + v}, {@code v = v - c}; +1 up,
-         * -1 down, 0 for any other write.
-         */
-        static int stepSign(ClangNode x, String var) {
-            if (x.kind == CXCursor_UnaryOperator) {
-                return x.spelling.equals("++") ? 1 : x.spelling.equals("--") ? -1 : 0;
-            }
-            Step st = step(x, var);
-            Double c = st == null ? null : constant(st.amount());
-            return c == null || c == 0 || c != Math.rint(c) ? 0 : c > 0 ? st.sign() : -st.sign();
-        }
-
-        /** The amount a write adds to or subtracts from ({@code sign} -1) its variable. */
-        private record Step(ClangNode amount, int sign) {}
-
-        /**
-         * The step of a write {@code x} of {@code var} by an amount: {@code v += a}, {@code v -= a}, {@code v = v + a},
-         * {@code v = a + v}, {@code v = v - a}; null for any other write.
-         */
-        private static Step step(ClangNode x, String var) {
-            if (x.children.size() != 2) return null;
-            if (x.kind == CXCursor_CompoundAssignOperator && (x.spelling.equals("+=") || x.spelling.equals("-="))) {
-                return new Step(x.children.get(1), x.spelling.equals("-=") ? -1 : 1);
-            }
-            if (x.kind != CXCursor_BinaryOperator || !x.spelling.equals("=")) return null;
-            ClangNode r = strip(x.children.get(1));
-            if (r == null || r.kind != CXCursor_BinaryOperator || r.children.size() != 2) return null;
-            if (!r.spelling.equals("+") && !r.spelling.equals("-")) return null;
-            boolean left = reads(r.children.get(0), var);
-            boolean right = r.spelling.equals("+") && reads(r.children.get(1), var);
-            if (left == right) return null;
-            return new Step(r.children.get(left ? 1 : 0), r.spelling.equals("-") ? -1 : 1);
-        }
-
-        /** Whether {@code e} is the variable {@code var} itself. */
-        private static boolean reads(ClangNode e, String var) {
-            ClangNode s = strip(e);
-            return s != null && s.kind == CXCursor_DeclRefExpr && var.equals(s.refUsr);
-        }
-
-        /**
          * Whether {@code x} steps the counter {@code var} of the for loop {@code loop} by a stride the loops do not
          * change ({@code i = i + inc}, {@code i += inc}) while the loop's test compares {@code var} with values the
          * loops do not change either, and its body has no break or goto: a zero stride would repeat the test's
          * outcome forever, so in a loop that runs twice the stride is not 0 and the iterations see distinct values.
          */
         private boolean strideOfTest(ClangNode x, String var, ClangNode loop) {
-            Step st = loop.children.size() == 4 ? step(x, var) : null;
+            ClangCounterSteps.Step st = loop.children.size() == 4 ? ClangCounterSteps.step(x, var) : null;
             ClangNode stride = st == null ? null : st.amount();
             if (stride == null || !integral(strip(stride) == null ? -1 : strip(stride).canonKind)) return false;
             if (!invariantExpression(stride, null)) return false;
@@ -796,11 +501,11 @@ final class ClangElements {
             test.forEach(n -> {
                 if (n.kind == CXCursor_DeclRefExpr && var.equals(n.refUsr)) reads[0] = true;
             });
-            return reads[0] && !exits(loop.children.get(3));
+            return reads[0] && !ClangCounterSteps.exits(loop.children.get(3));
         }
 
         /** Whether {@code e} reads only constants and variables the loops do not change (besides {@code except}), calling nothing. */
-        private boolean invariantExpression(ClangNode e, String except) {
+        boolean invariantExpression(ClangNode e, String except) {
             boolean[] ok = {true};
             e.forEach(n -> {
                 if (n.kind == CXCursor_CallExpr) ok[0] = false;
@@ -810,15 +515,6 @@ final class ClangElements {
                         && !invariant(n.refUsr)) ok[0] = false;
             });
             return ok[0];
-        }
-
-        /** Whether {@code body} holds a break or goto (the loop may end without its increment). */
-        private static boolean exits(ClangNode body) {
-            boolean[] hit = new boolean[1];
-            body.forEach(n -> {
-                if (n.kind == CXCursor_BreakStmt || n.kind == CXCursor_GotoStmt) hit[0] = true;
-            });
-            return hit[0];
         }
 
         /**
@@ -842,13 +538,13 @@ final class ClangElements {
                 // declared inside q (for (int i = 0; ...) in its body): a new variable in each iteration
                 if (x.kind == CXCursor_VarDecl && var.equals(x.usr)) bad[0] = true;
                 if (!ClangLoops.writes(x, var)) return;
-                int s = stepSign(x, var);
+                int s = ClangCounterSteps.stepSign(x, var);
                 if (s == 0) bad[0] = true;
                 else signs[s + 1]++;
             });
             if (bad[0] || signs[0] > 0 && signs[2] > 0) return false;
             ClangNode body = chain.get(w).children.get(chain.get(w).children.size() - 1);
-            if (exits(body)) return false;
+            if (ClangCounterSteps.exits(body)) return false;
             ClangNode fn = function();
             if (fn == null) return false;
             boolean[] local = new boolean[1];
@@ -1024,7 +720,7 @@ final class ClangElements {
          * non-negative): every monomial with a symbol has a non-negative coefficient (so p grows with each symbol),
          * and p at the lower bounds is at least 0.
          */
-        private boolean nonNegative(Poly p) {
+        boolean nonNegative(Poly p) {
             long at = 0;
             try {
                 for (var e : p.terms.entrySet()) {

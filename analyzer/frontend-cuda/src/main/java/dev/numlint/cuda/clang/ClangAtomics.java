@@ -1,0 +1,131 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import dev.numlint.cuda.clang.ClangUnit.Atomic;
+import dev.numlint.cuda.clang.ClangUnit.Function;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The atomic adds of floating values in a unit's functions ({@link ClangUnit#atomics()}): the floating type each
+ * adds, read from the pointer's pointee, or in a template pattern from the template's instantiations, the element
+ * type of a complex type, or a pointer to a complex type of a template parameter.
+ */
+final class ClangAtomics {
+    private ClangAtomics() {}
+
+    /** The floating atomic adds of {@code unit}, in source order. */
+    static List<Atomic> compute(ClangUnit unit) {
+        List<Atomic> out = new ArrayList<>();
+        unit.eachInFunctions((fn, n) -> {
+            if (n.kind != CXCursor_CallExpr && !(n.kind == CXCursor_UnexposedExpr && !n.children.isEmpty())) return;
+            if (n.kind == CXCursor_UnexposedExpr) return; // dependent calls show as CallExpr too
+            String name = callee(n);
+            if (!ClangUnit.ATOMIC_ADDS.contains(name)) return;
+            List<ClangNode> args = arguments(n);
+            if (args.size() < 2) return;
+            ClangNode ptr = args.get(0);
+            ClangNode sp = strip(ptr);
+            String type = ptr.pointee != null ? ptr.pointee : sp == null ? null : sp.pointee;
+            int kind = ptr.pointee != null ? ptr.pointeeKind : sp == null ? 0 : sp.pointeeKind;
+            boolean viaTemplate = false;
+            boolean fp =
+                    floating(kind) || type != null && (type.startsWith("__half") || type.startsWith("__nv_bfloat"));
+            if (!fp && fn.template()) {
+                // a dependent pointer (&grid[i] with REAL *grid) has no canonical pointee: the parameter in it
+                String param = type != null ? type.replace("const ", "") : ClangUnit.templateParam(ptr);
+                if (param == null) param = autoInitialized(ptr, fn);
+                if (param == null) param = "";
+                if (param.matches("type-parameter-0-\\d+")) {
+                    String inst = ClangTemplates.instantiatedWith(fn, param, true);
+                    if (inst != null) {
+                        // one per floating type: float's sum is a warning, double's a note, each where it comes from
+                        ClangNode addend = args.get(1);
+                        Double v = addend.value != null
+                                ? addend.value
+                                : strip(addend) == null ? null : strip(addend).value;
+                        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+                        for (String t : inst.split(", ")) {
+                            out.add(new Atomic(n, name, t, true, true, v, fn, ClangTemplates.instantiatedAt(fn, k, t)));
+                        }
+                        return;
+                    } else if (ClangTemplates.instantiatedWith(fn, param, false) == null && complexElement(fn, param)) {
+                        // instantiated in another file (a header's template): the parameter is the element type of
+                        // a complex type in this function, so floating whatever it is instantiated with
+                        type = "a complex number's part";
+                        fp = true;
+                        viaTemplate = true;
+                    }
+                }
+            }
+            if (!fp && kind == CXType_Vector) fp = type != null && type.contains("float");
+            if (!fp && fn.template()) {
+                // a pointer to a complex type of a template parameter (cuda_complex<T> *, an alias whose canonical
+                // type stays dependent): its parts are floating whatever the instantiation
+                String written = ptr.type != null && !ptr.type.isEmpty() ? ptr.type : sp == null ? "" : sp.type;
+                if (written.matches("(?i).*complex\\s*<[^>]*>\\s*\\*\\s*(const\\s*)?")) {
+                    type = "a complex number";
+                    fp = true;
+                    viaTemplate = true;
+                }
+            }
+            if (!fp) return;
+            ClangNode addend = args.get(1);
+            Double v = addend.value != null ? addend.value : strip(addend) == null ? null : strip(addend).value;
+            out.add(new Atomic(n, name, type == null ? "" : type.replace("const ", ""), true, viaTemplate, v, fn));
+        });
+        return List.copyOf(out);
+    }
+
+    /**
+     * The template parameter in the initializer of a local declared {@code auto} that the pointer {@code ptr} reads
+     * ({@code const auto raw = reinterpret_cast<T *>(p); atomicAdd(raw + 1, v)}): in a template pattern the
+     * variable's type stays undeduced, its initializer's does not. Null when there is none.
+     */
+    private static String autoInitialized(ClangNode ptr, Function fn) {
+        Set<String> vars = new HashSet<>();
+        ptr.forEach(n -> {
+            if (n.kind == CXCursor_DeclRefExpr && n.refUsr != null) vars.add(n.refUsr);
+        });
+        if (vars.isEmpty()) return null;
+        String[] found = new String[1];
+        fn.node().forEach(n -> {
+            if (found[0] != null || n.kind != CXCursor_VarDecl || !vars.contains(n.usr)) return;
+            if (!n.type.contains("auto") || n.children.isEmpty()) return;
+            found[0] = ClangUnit.templateParam(n.children.get(n.children.size() - 1));
+        });
+        return found[0];
+    }
+
+    /**
+     * Whether the template parameter {@code param} ("type-parameter-0-K") is the element type of a complex type in
+     * {@code fn}'s signature or body ({@code complex<T>}, {@code cuda_complex<T>}, {@code thrust::complex<T>}): the
+     * element type of a complex number is floating.
+     */
+    private static boolean complexElement(Function fn, String param) {
+        // the parameter's written name (the K-th type parameter of the template): alias templates of complex
+        // types (cuda_complex<T> = conditional<...>) keep the name only in the written type
+        String written = null;
+        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+        int i = 0;
+        for (ClangNode c : fn.node().children) {
+            if (c.kind != CXCursor_TemplateTypeParameter) continue;
+            if (i++ == k) written = c.spelling;
+        }
+        String names = java.util.regex.Pattern.quote(param)
+                + (written == null || written.isEmpty() ? "" : "|" + java.util.regex.Pattern.quote(written));
+        java.util.regex.Pattern p =
+                java.util.regex.Pattern.compile("(?i).*complex\\s*<\\s*(const\\s+)?(" + names + ")\\s*>.*");
+        boolean[] hit = new boolean[1];
+        fn.node().forEach(n -> {
+            if (!hit[0] && n.canon != null && p.matcher(n.canon).matches()) hit[0] = true;
+            if (!hit[0] && n.pointee != null && p.matcher(n.pointee).matches()) hit[0] = true;
+            if (!hit[0] && n.type != null && p.matcher(n.type).matches()) hit[0] = true;
+        });
+        return hit[0];
+    }
+}

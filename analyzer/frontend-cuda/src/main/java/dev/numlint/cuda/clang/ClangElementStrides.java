@@ -1,0 +1,151 @@
+package dev.numlint.cuda.clang;
+
+import static dev.numlint.cuda.clang.ClangSyntax.*;
+import static org.bytedeco.llvm.global.clang.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The element-stride reading of {@link ClangElements}: the counters that a loop's body steps by an amount the loops
+ * do not change ({@code iy += incy}), and the condition under which a counter that moves an element by a stride that
+ * is no constant ({@code y[j*C]}) lets two iterations update one element ({@code "C is 0"}).
+ */
+final class ClangElementStrides {
+    private ClangElementStrides() {}
+
+    /**
+     * The locals that one statement of the body of {@code loop} (the {@code q}th of the chain), a statement of the
+     * body block itself, steps by an amount the loops do not change ({@code iy = iy + incy}, {@code k += 2},
+     * {@code k++}), written nowhere else in the loop and never aliased, in a body without {@code continue} or
+     * {@code goto} (every iteration runs the step): counters of the loop, whose values in two iterations differ
+     * by a multiple of the step. A step that is no constant may be 0 ({@link ClangElements.Context#steps}): such a
+     * counter moves nothing by itself ({@link ClangElements.Context#injective}); {@link #strided} names its step.
+     */
+    static void bodyCounters(ClangElements.Context cx, ClangNode loop, int q) {
+        if (loop.children.isEmpty()) return;
+        ClangNode body =
+                loop.kind == CXCursor_DoStmt ? loop.children.get(0) : loop.children.get(loop.children.size() - 1);
+        if (body.kind != CXCursor_CompoundStmt) return;
+        boolean[] skips = new boolean[1];
+        body.forEach(n -> {
+            if (n.kind == CXCursor_ContinueStmt || n.kind == CXCursor_GotoStmt || n.kind == CXCursor_IndirectGotoStmt)
+                skips[0] = true;
+        });
+        if (skips[0]) return;
+        for (ClangNode st : body.children) {
+            boolean write = st.kind == CXCursor_BinaryOperator
+                    || st.kind == CXCursor_CompoundAssignOperator
+                    || st.kind == CXCursor_UnaryOperator;
+            if (!write || st.children.isEmpty()) continue;
+            ClangNode t = strip(st.children.get(0));
+            if (t == null || t.kind != CXCursor_DeclRefExpr || t.refUsr == null) continue;
+            String var = t.refUsr;
+            if (cx.counters.containsKey(var) || !integral(t.canonKind) || !ClangLoops.writes(st, var)) continue;
+            Poly stride;
+            if (st.kind == CXCursor_UnaryOperator) {
+                int sign = ClangCounterSteps.stepSign(st, var);
+                if (sign == 0) continue;
+                stride = Poly.constant(sign);
+            } else {
+                ClangCounterSteps.Step sp = ClangCounterSteps.step(st, var);
+                if (sp == null || !cx.invariantExpression(sp.amount(), var)) continue;
+                Poly amount = cx.poly(sp.amount(), null, -1, 1);
+                if (amount == null || amount.zero()) continue;
+                stride = sp.sign() < 0 ? Poly.constant(0).plus(amount, -1) : amount;
+            }
+            int[] writes = new int[1];
+            boolean[] bad = new boolean[1];
+            loop.forEach(n -> {
+                if (ClangLoops.writes(n, var)) writes[0]++;
+                if (n.kind == CXCursor_DeclRefExpr && var.equals(n.refUsr) && aliases(n)) bad[0] = true;
+                if (n.kind == CXCursor_VarDecl && var.equals(n.usr)) bad[0] = true;
+            });
+            if (bad[0] || writes[0] != 1) continue;
+            cx.counters.put(var, q);
+            cx.steps.put(var, stride);
+        }
+    }
+
+    /**
+     * The condition under which two iterations of the loop {@code q} can give the affine subscript {@code p} one
+     * value ({@link ClangElements#strided}), when it is a stride that is no constant: {@code "C is 0"}, or with
+     * counters of loops inside q in {@code p}, {@code "C is 0 or its rows overlap"}. Null when q's counter is not
+     * in {@code p}, when {@code p} is no affine function of the counters whose coefficients (times a body
+     * counter's step) are each one product of a constant and symbols, when two of them are constants (their
+     * counters can meet whatever the strides), or when none is a symbol's (the constant strides decide).
+     */
+    static String strided(ClangElements.Context cx, Poly p, int q) {
+        Poly cq = new Poly();
+        String seen = null;
+        Map<String, Poly> inner = new TreeMap<>();
+        for (var e : p.terms.entrySet()) {
+            List<String> syms = Poly.symbols(e.getKey());
+            int counted = 0;
+            int which = -1;
+            String counter = null;
+            for (String sym : syms) {
+                Integer k = cx.counters.get(sym);
+                if (k != null) {
+                    counted++;
+                    which = k;
+                    counter = sym;
+                }
+            }
+            if (counted > 1) return null;
+            if (counted == 0 || which < q) continue;
+            if (which == q && seen != null && !seen.equals(counter)) return null;
+            if (which == q) seen = counter;
+            List<String> rest = new ArrayList<>(syms);
+            rest.remove(counter);
+            Poly c = new Poly();
+            c.terms.put(String.join(Poly.SEP, rest), e.getValue());
+            if (which == q) cq = cq.plus(c, 1);
+            else inner.merge(counter, c, (a, b) -> a.plus(b, 1));
+        }
+        if (seen == null) return null;
+        List<Poly> coefficients = new ArrayList<>();
+        coefficients.add(cx.steps.containsKey(seen) ? cq.times(cx.steps.get(seen)) : cq);
+        for (var e : inner.entrySet()) {
+            Poly st = cx.steps.get(e.getKey());
+            coefficients.add(st != null ? e.getValue().times(st) : e.getValue());
+        }
+        java.util.Set<String> shown = new java.util.LinkedHashSet<>();
+        int constants = 0;
+        List<String> counterNames = new ArrayList<>();
+        counterNames.add(seen);
+        counterNames.addAll(inner.keySet());
+        for (int k = 0; k < coefficients.size(); k++) {
+            Poly c = coefficients.get(k);
+            if (c.zero() || !c.monomial()) return null;
+            if (!c.symbolic()) {
+                constants++;
+                // rows that provably overlap (j*nx + i with i in [0, nx + 2)): the counter with the constant
+                // coefficient reaches a symbolic stride, so two iterations meet whatever the stride
+                Poly span = cx.spans.get(counterNames.get(k));
+                if (span == null) continue;
+                Poly reach =
+                        span.times(Poly.constant(Math.abs(c.terms.firstEntry().getValue())));
+                for (Poly o : coefficients) {
+                    if (o == c || !o.symbolic() || !o.monomial()) continue;
+                    Poly stride = o.terms.firstEntry().getValue() < 0
+                            ? Poly.constant(0).plus(o, -1)
+                            : o;
+                    if (cx.nonNegative(reach.plus(stride, -1))) return null;
+                }
+                continue;
+            }
+            // a constant factor does not make the stride 0: its symbols do
+            Poly bare = new Poly();
+            bare.terms.put(c.terms.firstKey(), 1L);
+            String r = bare.render(cx.names);
+            if (r == null) return null;
+            shown.add(r);
+        }
+        if (shown.isEmpty() || constants > 1) return null;
+        String strides = String.join(" or ", shown);
+        return inner.isEmpty() ? strides + " is 0" : strides + " is 0 or its rows overlap";
+    }
+}
