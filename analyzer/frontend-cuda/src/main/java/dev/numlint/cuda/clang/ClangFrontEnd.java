@@ -58,15 +58,54 @@ public final class ClangFrontEnd {
     private Path cacheDir;
 
     private final String fallback;
+    /** The scan root: relative paths of the build are resolved against it. */
     private final Path root;
 
-    private ClangFrontEnd(boolean active, boolean inProcess, Path toolkit, Path stubs, String fallback, Path root) {
+    /**
+     * The scanned tree Clang may read ({@link #tree(ScanContext)}): the trust boundary's one root, or the common
+     * directory of its roots. Not the scan root, which is the working directory and may lie above the scanned PATHs.
+     */
+    private final Path tree;
+
+    private ClangFrontEnd(
+            boolean active, boolean inProcess, Path toolkit, Path stubs, String fallback, Path root, Path tree) {
         this.active = active;
         this.inProcess = inProcess;
         this.toolkit = toolkit;
         this.stubs = stubs;
         this.fallback = fallback;
         this.root = root;
+        this.tree = tree;
+    }
+
+    /**
+     * The directory Clang may read below: the one real root of the scan's trust boundary (the scanned PATH), or the
+     * deepest directory that holds all of its roots when several PATHs are scanned; the scan root when that directory
+     * would be the file system's root (PATHs in unrelated trees: the residual risk the threat model names).
+     */
+    static Path tree(ScanContext ctx) {
+        Path common = null;
+        for (Path r : ctx.boundary().roots()) {
+            Path a = r.toAbsolutePath().normalize();
+            if (common == null) common = a;
+            else {
+                while (common != null && !a.startsWith(common)) common = common.getParent();
+            }
+        }
+        Path root = ctx.root() == null ? null : ctx.root().toAbsolutePath().normalize();
+        if (common == null || common.getParent() == null) return root;
+        if (root != null) {
+            // the boundary's roots are real paths; the scan's files are named below the scan root as given (a link
+            // in its path): the same directory, spelt from the scan root
+            try {
+                Path realRoot = root.toRealPath();
+                if (common.startsWith(realRoot))
+                    return root.resolve(realRoot.relativize(common)).normalize();
+            } catch (java.io.IOException | RuntimeException e) {
+                // the real path is the one to compare
+            }
+        }
+        return common;
     }
 
     /**
@@ -77,15 +116,16 @@ public final class ClangFrontEnd {
     public static ClangFrontEnd forScan(ScanContext ctx) {
         Mode mode = Mode.of(ctx.setting("frontend").orElse(System.getProperty("numlint.frontend", "auto")));
         Path root = ctx.root() == null ? null : ctx.root().toAbsolutePath().normalize();
-        if (mode == Mode.LEGACY) return new ClangFrontEnd(false, false, null, null, null, root);
+        Path tree = tree(ctx);
+        if (mode == Mode.LEGACY) return new ClangFrontEnd(false, false, null, null, null, root, tree);
         boolean inProcess = Boolean.getBoolean("numlint.clang.inProcess");
         String missing = inProcess ? (Libclang.get() == null ? Libclang.unavailable() : null) : Libclang.missing();
         if (missing == null && !inProcess) missing = ClangWorkers.SHARED.unavailable();
-        if (missing != null) return new ClangFrontEnd(false, false, null, null, fallbackNote(missing), root);
+        if (missing != null) return new ClangFrontEnd(false, false, null, null, fallbackNote(missing), root, tree);
         // a worker writes the stub headers into the scan's cache directory beside the precompiled CUDA headers it
         // keeps there (ClangPch), or into its own private directory when they are not kept
         Path stubs = inProcess ? Libclang.stubHeaders(ctx.cacheDir()) : null;
-        ClangFrontEnd fe = new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root);
+        ClangFrontEnd fe = new ClangFrontEnd(true, inProcess, toolkit(ctx), stubs, null, root, tree);
         fe.cacheDir = ClangPch.kept() ? ctx.cacheDir() : null;
         fe.alone = Boolean.getBoolean("numlint.clang.alone");
         return fe;
@@ -127,6 +167,7 @@ public final class ClangFrontEnd {
                 toolkit,
                 Libclang.stubHeaders(cacheDir),
                 null,
+                root.toAbsolutePath().normalize(),
                 root.toAbsolutePath().normalize());
     }
 
@@ -169,9 +210,9 @@ public final class ClangFrontEnd {
             targetText = LaunchSpacing.join(targetText);
             headers = LaunchSpacing.join(headers);
         }
-        if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers, root);
+        if (inProcess) return ClangParser.parse(file, args, text, cacheDir, target, targetText, headers, tree);
         return ClangWorkers.SHARED.parse(
-                new ClangWire.Request(file, root, cacheDir, args, text, target, targetText, headers));
+                new ClangWire.Request(file, tree, cacheDir, args, text, target, targetText, headers));
     }
 
     /** Whether the arguments ({@link #arguments}) parse the unit as CUDA ({@code -x cuda}). */
@@ -346,20 +387,20 @@ public final class ClangFrontEnd {
         }
         for (Path p : flagDirs) {
             Path abs = p.toAbsolutePath().normalize();
-            if (root != null && abs.startsWith(root) && Files.isDirectory(abs)) a.add("-I" + abs);
-            else if (aboveRoot(root, abs)) a.add("-I" + abs);
+            if (tree != null && abs.startsWith(tree) && Files.isDirectory(abs)) a.add("-I" + abs);
+            else if (aboveRoot(tree, abs)) a.add("-I" + abs);
             else if (p.isAbsolute() && packageIncludeDir(abs)) a.add("-I" + abs);
         }
         for (Path p : bc.includePaths()) {
             Path abs = (p.isAbsolute() || root == null ? p : root.resolve(p))
                     .toAbsolutePath()
                     .normalize();
-            if (root != null && abs.startsWith(root)) a.add("-I" + abs);
-            else if (aboveRoot(root, abs)) a.add("-I" + abs);
+            if (tree != null && abs.startsWith(tree)) a.add("-I" + abs);
+            else if (aboveRoot(tree, abs)) a.add("-I" + abs);
             else if (p.isAbsolute() && packageIncludeDir(abs)) a.add("-I" + abs);
         }
         for (Path p : extraIncludeDirs) {
-            if (root != null && p.toAbsolutePath().normalize().startsWith(root)) a.add("-I" + p);
+            if (tree != null && p.toAbsolutePath().normalize().startsWith(tree)) a.add("-I" + p);
         }
         Path dir = file.toAbsolutePath().getParent();
         for (String inc : forced) {
@@ -367,7 +408,7 @@ public final class ClangFrontEnd {
             Path abs = (p.isAbsolute() || dir == null ? p : dir.resolve(p))
                     .toAbsolutePath()
                     .normalize();
-            if (root != null && abs.startsWith(root) && Files.isRegularFile(abs)) {
+            if (tree != null && abs.startsWith(tree) && Files.isRegularFile(abs)) {
                 a.add("-include");
                 a.add(abs.toString());
             }
@@ -455,7 +496,7 @@ public final class ClangFrontEnd {
      * hand-written front end, which refuses those includes one by one.
      */
     public String refusal(Path file, byte[] text) {
-        return root == null ? null : refusal(root, file, text);
+        return tree == null ? null : refusal(tree, file, text);
     }
 
     /** {@link #refusal(Path, byte[])} for the tree at {@code root} (also checked by the Clang worker). */
