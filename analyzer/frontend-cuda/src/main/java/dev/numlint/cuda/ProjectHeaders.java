@@ -133,8 +133,7 @@ final class ProjectHeaders {
                                 Level.NOTE,
                                 "include-by-name",
                                 "#include \"" + name + "\" read from " + run.ctx.relativize(real)
-                                        + ", the only file of that name: no include directory of the build holds it"),
-                        from);
+                                        + ", the only file of that name: no include directory of the build holds it"));
             }
         }
         if (found == null) return null;
