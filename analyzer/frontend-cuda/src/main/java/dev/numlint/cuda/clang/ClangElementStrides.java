@@ -6,7 +6,6 @@ import static org.bytedeco.llvm.global.clang.*;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The element-stride reading of {@link ClangElements}: the counters that a loop's body steps by an amount the loops
@@ -78,33 +77,11 @@ final class ClangElementStrides {
      * counters can meet whatever the strides), or when none is a symbol's (the constant strides decide).
      */
     static String strided(ClangElements.Context cx, Poly p, int q) {
-        Poly cq = new Poly();
-        String seen = null;
-        Map<String, Poly> inner = new TreeMap<>();
-        for (var e : p.terms.entrySet()) {
-            List<String> syms = Poly.symbols(e.getKey());
-            int counted = 0;
-            int which = -1;
-            String counter = null;
-            for (String sym : syms) {
-                Integer k = cx.counters.get(sym);
-                if (k != null) {
-                    counted++;
-                    which = k;
-                    counter = sym;
-                }
-            }
-            if (counted > 1) return null;
-            if (counted == 0 || which < q) continue;
-            if (which == q && seen != null && !seen.equals(counter)) return null;
-            if (which == q) seen = counter;
-            List<String> rest = new ArrayList<>(syms);
-            rest.remove(counter);
-            Poly c = new Poly();
-            c.terms.put(String.join(Poly.SEP, rest), e.getValue());
-            if (which == q) cq = cq.plus(c, 1);
-            else inner.merge(counter, c, (a, b) -> a.plus(b, 1));
-        }
+        ClangElements.Context.Split split = cx.split(p, q);
+        if (split == null) return null;
+        String seen = split.counter();
+        Poly cq = split.own();
+        Map<String, Poly> inner = split.inner();
         if (seen == null) return null;
         List<Poly> coefficients = new ArrayList<>();
         coefficients.add(cx.steps.containsKey(seen) ? cq.times(cx.steps.get(seen)) : cq);

@@ -593,9 +593,14 @@ final class ClangElements {
             return run != null && magnitude(c) != null;
         }
 
-        /** Whether distinct iterations of the loop {@code q} give {@code p} distinct values. */
-        boolean injective(Poly p, int q) {
-            if (runs(p, q)) return true;
+        /**
+         * The subscript {@code p} split by the counters of the loop {@code q} and of the loops inside it: the counter
+         * of q it holds ({@code counter}, null when none), that counter's coefficient ({@code own}) and each inner
+         * counter's coefficient ({@code inner}); terms of the loops around q are fixed in one iteration of q and left
+         * out. Null when {@code p} is no affine function of those counters: a product of two counters, or two
+         * counters of q's own header.
+         */
+        Split split(Poly p, int q) {
             Poly cq = new Poly();
             String seen = null;
             Map<String, Poly> inner = new TreeMap<>();
@@ -612,10 +617,10 @@ final class ClangElements {
                         counter = s;
                     }
                 }
-                if (counted > 1) return false; // i*j: not affine
+                if (counted > 1) return null; // i*j: not affine
                 if (counted == 0 || which < q) continue; // fixed in one iteration of the loops around q
                 // two counters of the loop itself (i and j of one header): not decided here
-                if (which == q && seen != null && !seen.equals(counter)) return false;
+                if (which == q && seen != null && !seen.equals(counter)) return null;
                 if (which == q) seen = counter;
                 List<String> rest = new ArrayList<>(syms);
                 rest.remove(counter);
@@ -624,6 +629,20 @@ final class ClangElements {
                 if (which == q) cq = cq.plus(c, 1);
                 else inner.merge(counter, c, (a, b) -> a.plus(b, 1));
             }
+            return new Split(seen, cq, inner);
+        }
+
+        /** {@link #split}'s result. */
+        record Split(String counter, Poly own, Map<String, Poly> inner) {}
+
+        /** Whether distinct iterations of the loop {@code q} give {@code p} distinct values. */
+        boolean injective(Poly p, int q) {
+            if (runs(p, q)) return true;
+            Split split = split(p, q);
+            if (split == null) return false;
+            String seen = split.counter();
+            Poly cq = split.own();
+            Map<String, Poly> inner = split.inner();
             // a body counter whose step may be 0 (iy += incy) may stay on one element
             if (seen != null && steps.containsKey(seen) && steps.get(seen).symbolic()) return false;
             Poly mag = magnitude(cq);
