@@ -115,6 +115,49 @@ class CudaIncludesTest {
                                 + " has one (inc, given to src/a.cu)"));
     }
 
+    /**
+     * Session 25's defect 2 (opus, STIR): the header whose include was read by name is itself compiled through a unit
+     * whose command gives the directory (opus's {@code -Iinclude}, STIR's {@code -I} in CMake's includes_CUDA.rsp):
+     * the build does include the file as read, and no note contradicts the compile command. A header that has the
+     * directory only through its includer is not named as the file the directory was given to: a compiled unit is.
+     */
+    @Test
+    void aByNameNoteIsNotGivenWhenTheIncludersBuildHasTheDirectoryAndNamesACompiledUnit(@TempDir Path dir)
+            throws Exception {
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("inc"));
+        Files.writeString(dir.resolve("inc/u.hcu"), CAST_HCU);
+        Files.writeString(dir.resolve("src/h.hcu"), "#include \"u.hcu\"\n");
+        Files.writeString(dir.resolve("src/0.h"), "#define ZERO 0\n");
+        String kernel = "__global__ void k(float *x, unsigned short *o) { o[0] = toPixel(x[0]); }\n";
+        Files.writeString(dir.resolve("src/a.cu"), "#include \"h.hcu\"\n" + kernel);
+        Files.writeString(dir.resolve("src/b.cu"), "#include \"h.hcu\"\n" + kernel);
+        BuildContext withInc = BuildContext.defaults();
+        withInc.addIncludePath(dir.resolve("inc"));
+        withInc.configuration("compile_commands.json entry (build/compile_commands.json:1)");
+        BuildContext through = BuildContext.defaults();
+        through.addIncludePath(dir.resolve("inc"));
+        through.configuration("compiled through src/a.cu: compile_commands.json entry (build/compile_commands.json:1)");
+        // the header compiled through a.cu: its includes are a.cu's; b.cu is no unit of the build
+        TestScanContext ctx = new TestScanContext(dir);
+        ctx.addBuildContext(dir.resolve("src/a.cu"), withInc);
+        ctx.addBuildContext(dir.resolve("src/b.cu"), BuildContext.defaults());
+        ctx.addBuildContext(dir.resolve("src/h.hcu"), through);
+        ctx.run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("include-by-name"));
+        // the header has no build context of its own: the note stays, and names the unit, not a header (src/0.h,
+        // first by path, has the directory only through the unit that includes it)
+        TestScanContext alone = new TestScanContext(dir);
+        alone.addBuildContext(dir.resolve("src/0.h"), through);
+        alone.addBuildContext(dir.resolve("src/a.cu"), withInc);
+        alone.addBuildContext(dir.resolve("src/b.cu"), BuildContext.defaults());
+        alone.run(new CudaSourceAnalyzer());
+        assertThat(alone.notifications())
+                .filteredOn(n -> n.id().equals("include-by-name"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message()).contains("but the build has one (inc, given to src/a.cu)"));
+    }
+
     /** The build's include directory is the scanned tree's root (PKDGRAV3's -I mdl2/..): it is named ".". */
     @Test
     void aByNameNoteNamesTheTreesRootAsDot(@TempDir Path dir) throws Exception {

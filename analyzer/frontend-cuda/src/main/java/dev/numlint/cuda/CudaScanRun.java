@@ -81,8 +81,13 @@ final class CudaScanRun {
     /** The file each by-name note's header name was read from, by header name. */
     private final Map<String, Path> byNameFiles = new ConcurrentHashMap<>();
 
-    void includedByName(String name, Path real, dev.numlint.model.Notification n) {
+    /** The includer of each header name's kept by-name note, by the note's place ("file:line"). */
+    private final Map<String, Path> byNameIncluders = new ConcurrentHashMap<>();
+
+    void includedByName(String name, Path real, dev.numlint.model.Notification n, Path from) {
         byNameFiles.putIfAbsent(name, real);
+        Path includer = from == null ? null : realPath(from);
+        if (includer != null) byNameIncluders.putIfAbsent(n.file() + ":" + n.line(), includer);
         byNameNotes.merge(name, n, CudaScanRun::firstPlace);
     }
 
@@ -124,6 +129,13 @@ final class CudaScanRun {
                     .filter(d -> real != null && real.equals(realPath(d.getKey().resolve(e.getKey()))))
                     .findFirst()
                     .orElse(null);
+            Path includer = byNameIncluders.get(n.file() + ":" + n.line());
+            if (holder != null && includer != null && holds(ctx.buildContext(includer), e.getKey(), real)) {
+                // the includer's own build context has a directory that holds it (opus's -Iinclude of a Makefile
+                // command, STIR's -I of CMake's includes_CUDA.rsp): the build does include the file as read; only a
+                // reading of another unit, one the build does not compile so, lacked the directory
+                continue;
+            }
             if (holder != null) {
                 // the build does hold it: only this reading (a header read alone, a file the build does not
                 // compile) lacked the directory, and the note must not say that the build has none
@@ -141,6 +153,23 @@ final class CudaScanRun {
         }
         byNameNotes.clear();
         byNameFiles.clear();
+        byNameIncluders.clear();
+    }
+
+    /** A file a build compiles on its own (.c, .cc, .cpp, .cxx, .cu), not one it reaches through an include. */
+    private static boolean compiledUnit(Path f) {
+        String n = f.getFileName() == null ? "" : f.getFileName().toString();
+        String ext = n.substring(n.lastIndexOf('.') + 1);
+        return ext.equals("cu") || SourceKinds.HOST_EXTENSIONS.contains(ext);
+    }
+
+    /** Whether an include directory of {@code bc} (a build file's) holds {@code name} as the file {@code real}. */
+    private static boolean holds(dev.numlint.model.BuildContext bc, String name, Path real) {
+        if (bc == null || bc.configuration() == null) return false;
+        for (Path d : bc.includePaths()) {
+            if (real.equals(realPath(d.resolve(name)))) return true;
+        }
+        return false;
     }
 
     /** A directory as the output names it: relative to the scanned tree, "." for its root. */
@@ -155,7 +184,11 @@ final class CudaScanRun {
      */
     private Map<Path, Path> buildIncludeDirectories() {
         Map<Path, Path> dirs = new java.util.LinkedHashMap<>();
-        for (Path f : new java.util.TreeSet<>(listed)) {
+        // a compiled unit before a header (which has the directory only through a unit that includes it): the
+        // directory is named with the file its build command gives it to
+        List<Path> order = new java.util.ArrayList<>(new java.util.TreeSet<>(listed));
+        order.sort(java.util.Comparator.comparing(f -> !compiledUnit(f)));
+        for (Path f : order) {
             dev.numlint.model.BuildContext bc = ctx.buildContext(f);
             if (bc == null || bc.configuration() == null) continue;
             for (Path d : bc.includePaths()) dirs.putIfAbsent(d, f);
