@@ -20,7 +20,9 @@ final class ClangElementStrides {
      * body block itself, steps by an amount the loops do not change ({@code iy = iy + incy}, {@code k += 2},
      * {@code k++}), written nowhere else in the loop and never aliased, in a body without {@code continue} or
      * {@code goto} (every iteration runs the step): counters of the loop, whose values in two iterations differ
-     * by a multiple of the step. A step that is no constant may be 0 ({@link ClangElements.Context#steps}): such a
+     * by a multiple of the step. A pointer stepped so ({@code A += 4; B += 4;} at the end of a panel loop's body) is
+     * such a counter too, in elements: {@code B[i]} addresses element {@code B + i} ({@link ClangElements}). A step
+     * that is no constant may be 0 ({@link ClangElements.Context#steps}): such a
      * counter moves nothing by itself ({@link ClangElements.Context#injective}); {@link #strided} names its step.
      */
     static void bodyCounters(ClangElements.Context cx, ClangNode loop, int q) {
@@ -42,7 +44,10 @@ final class ClangElementStrides {
             ClangNode t = strip(st.children.get(0));
             if (t == null || t.kind != CXCursor_DeclRefExpr || t.refUsr == null) continue;
             String var = t.refUsr;
-            if (cx.counters.containsKey(var) || !integral(t.canonKind) || !ClangLoops.writes(st, var)) continue;
+            // a pointer stepped by elements ({@code B += 4}, blasfeo's panels) is a counter of the address it holds
+            boolean pointer = t.canonKind == CXType_Pointer;
+            if (cx.counters.containsKey(var) || !integral(t.canonKind) && !pointer || !ClangLoops.writes(st, var))
+                continue;
             Poly stride;
             if (st.kind == CXCursor_UnaryOperator) {
                 int sign = ClangCounterSteps.stepSign(st, var);

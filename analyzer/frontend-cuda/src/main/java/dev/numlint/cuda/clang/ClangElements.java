@@ -86,10 +86,14 @@ final class ClangElements {
         }
         if (subscripts.isEmpty() || x == null) return out;
         Context cx = new Context(chain, update);
-        if (!fixedBase(x, cx)) return out;
-        for (ClangNode s : subscripts) {
+        String stepped = steppedBase(x, cx);
+        if (stepped == null && !fixedBase(x, cx)) return out;
+        for (int k = 0; k < subscripts.size(); k++) {
+            ClangNode s = subscripts.get(k);
             Poly p = cx.poly(s, update, chain.size() - 1, 0);
             if (p == null) continue;
+            // the subscript applied to a stepped pointer addresses the element pointer + subscript
+            if (stepped != null && k == subscripts.size() - 1) p = p.plus(Poly.symbol(stepped), 1);
             for (int q = 0; q < chain.size(); q++) {
                 if (!out.contains(chain.get(q)) && cx.injective(p, q)) out.add(chain.get(q));
             }
@@ -101,6 +105,17 @@ final class ClangElements {
             }
         }
         return out;
+    }
+
+    /**
+     * The pointer variable {@code b} when a statement of a loop's body steps it by elements and nothing else writes
+     * it ({@link ClangElementStrides#bodyCounters}: {@code B += 4} after {@code B[0] += ...}), else null.
+     */
+    private static String steppedBase(ClangNode b, Context cx) {
+        ClangNode x = strip(b);
+        if (x == null || x.kind != CXCursor_DeclRefExpr || x.canonKind != CXType_Pointer || x.refUsr == null)
+            return null;
+        return cx.counters.containsKey(x.refUsr) && cx.steps.containsKey(x.refUsr) ? x.refUsr : null;
     }
 
     /**
@@ -645,6 +660,8 @@ final class ClangElements {
             Map<String, Poly> inner = split.inner();
             // a body counter whose step may be 0 (iy += incy) may stay on one element
             if (seen != null && steps.containsKey(seen) && steps.get(seen).symbolic()) return false;
+            // values of a body counter two iterations apart differ by a multiple of its constant step
+            if (seen != null && steps.containsKey(seen)) cq = cq.times(steps.get(seen));
             Poly mag = magnitude(cq);
             if (mag == null) return false;
             // |c_q| - 1 - sum |c_w| * span_w >= 0: q's coefficient outweighs the loops inside it
