@@ -115,6 +115,63 @@ class CudaIncludesTest {
                                 + " has one (inc, given to src/a.cu)"));
     }
 
+    /**
+     * Session 25's defect 2 (opus, STIR): the header whose include was read by name is itself compiled through a unit
+     * whose command gives the directory (opus's {@code -Iinclude}, STIR's {@code -I} in CMake's includes_CUDA.rsp):
+     * the build does include the file as read, and no note contradicts the compile command. A header that has the
+     * directory only through its includer is not named as the file the directory was given to: a compiled unit is.
+     */
+    @Test
+    void aByNameNoteIsNotGivenWhenTheIncludersBuildHasTheDirectoryAndNamesACompiledUnit(@TempDir Path dir)
+            throws Exception {
+        Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("inc"));
+        Files.writeString(dir.resolve("inc/u.hcu"), CAST_HCU);
+        Files.writeString(dir.resolve("src/h.hcu"), "#include \"u.hcu\"\n");
+        Files.writeString(dir.resolve("src/0.h"), "#define ZERO 0\n");
+        String kernel = "__global__ void k(float *x, unsigned short *o) { o[0] = toPixel(x[0]); }\n";
+        Files.writeString(dir.resolve("src/a.cu"), "#include \"h.hcu\"\n" + kernel);
+        Files.writeString(dir.resolve("src/b.cu"), "#include \"h.hcu\"\n" + kernel);
+        BuildContext withInc = BuildContext.defaults();
+        withInc.addIncludePath(dir.resolve("inc"));
+        withInc.configuration("compile_commands.json entry (build/compile_commands.json:1)");
+        BuildContext throughA = BuildContext.defaults();
+        throughA.addIncludePath(dir.resolve("inc"));
+        throughA.configuration(
+                "compiled through src/a.cu: compile_commands.json entry (build/compile_commands.json:1)");
+        // the header compiled through a.cu: its includes are a.cu's; b.cu is no unit of the build
+        TestScanContext ctx = new TestScanContext(dir);
+        ctx.addBuildContext(dir.resolve("src/a.cu"), withInc);
+        ctx.addBuildContext(dir.resolve("src/b.cu"), BuildContext.defaults());
+        ctx.addBuildContext(dir.resolve("src/h.hcu"), throughA);
+        ctx.run(new CudaSourceAnalyzer());
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("include-by-name"));
+        // the header has no build context of its own, but a.cu, a unit of the build, reads it with the directory:
+        // the build includes u.hcu as read, whichever of a.cu and b.cu (guessed flags) the header is read through
+        TestScanContext through = new TestScanContext(dir);
+        through.addBuildContext(dir.resolve("src/a.cu"), withInc);
+        through.addBuildContext(dir.resolve("src/b.cu"), BuildContext.defaults());
+        through.run(new CudaSourceAnalyzer());
+        assertThat(through.notifications()).noneMatch(n -> n.id().equals("include-by-name"));
+        // a header that only a file of guessed flags reads (c.cu, no unit of the build): the note stays, and names
+        // the unit, not a header (src/0.h, first by path, has the directory only through the unit that includes it)
+        Files.writeString(dir.resolve("src/g.hcu"), "#include \"u.hcu\"\n");
+        Files.writeString(dir.resolve("src/c.cu"), "#include \"g.hcu\"\n" + kernel);
+        TestScanContext alone = new TestScanContext(dir);
+        alone.addBuildContext(dir.resolve("src/0.h"), throughA);
+        alone.addBuildContext(dir.resolve("src/a.cu"), withInc);
+        alone.addBuildContext(dir.resolve("src/b.cu"), BuildContext.defaults());
+        alone.addBuildContext(dir.resolve("src/c.cu"), BuildContext.defaults());
+        alone.run(new CudaSourceAnalyzer());
+        assertThat(alone.notifications())
+                .filteredOn(n -> n.id().equals("include-by-name"))
+                .singleElement()
+                .satisfies(n -> {
+                    assertThat(n.file()).isEqualTo("src/g.hcu");
+                    assertThat(n.message()).contains("but the build has one (inc, given to src/a.cu)");
+                });
+    }
+
     /** The build's include directory is the scanned tree's root (PKDGRAV3's -I mdl2/..): it is named ".". */
     @Test
     void aByNameNoteNamesTheTreesRootAsDot(@TempDir Path dir) throws Exception {

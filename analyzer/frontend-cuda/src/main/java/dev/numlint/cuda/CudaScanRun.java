@@ -76,14 +76,21 @@ final class CudaScanRun {
     final UndefinedTypes undefinedTypes = new UndefinedTypes();
     /** Includes already reported as not read (includer:line:name). */
     final Set<String> refusedIncludes = ConcurrentHashMap.newKeySet();
-    /** The include-by-name note of each header name: the one at the first includer, by path and line. */
-    private final Map<String, dev.numlint.model.Notification> byNameNotes = new ConcurrentHashMap<>();
+    /**
+     * Every include-by-name note of each header name, with the file that holds the {@code #include} (real path), by
+     * header name: all of them are kept, and the one shown is decided once every file is analyzed
+     * ({@link #flushIncludedByName}), so that it does not depend on which file worker got there first.
+     */
+    private final Map<String, Map<dev.numlint.model.Notification, Path>> byNameNotes = new ConcurrentHashMap<>();
     /** The file each by-name note's header name was read from, by header name. */
     private final Map<String, Path> byNameFiles = new ConcurrentHashMap<>();
 
-    void includedByName(String name, Path real, dev.numlint.model.Notification n) {
+    void includedByName(String name, Path real, dev.numlint.model.Notification n, Path from) {
         byNameFiles.putIfAbsent(name, real);
-        byNameNotes.merge(name, n, CudaScanRun::firstPlace);
+        Path includer = from == null ? null : realPath(from);
+        byNameNotes
+                .computeIfAbsent(name, k -> new ConcurrentHashMap<>())
+                .putIfAbsent(n, includer == null ? from : includer);
     }
 
     /** Of two notes, the one at the earlier place (path, then line): the same whichever thread came first. */
@@ -114,12 +121,27 @@ final class CudaScanRun {
         leftOut.clear();
     }
 
-    /** Sends the include-by-name notes, in header-name order, once every file is analyzed. */
+    /**
+     * Sends the include-by-name notes, in header-name order, once every file is analyzed: for each header name the
+     * note at the first place (path, then line) whose {@code #include} the build does not read through an include
+     * directory. A place is left out when the file that holds the {@code #include} has a build context whose include
+     * directories hold the header as read (opus's {@code -Iinclude} of a Makefile command, STIR's {@code -I} in CMake's
+     * includes_CUDA.rsp), or when a unit the build compiles (a compile command, not guessed flags) reads that file and
+     * its directories hold it: the build includes the file as read, and only a reading in another context (a header
+     * read alone, a file the build does not compile so) lacked the directory. Which readings happen in which context
+     * depends on the order of the file workers; this decision reads only the build contexts and every unit's reads,
+     * which do not.
+     */
     void flushIncludedByName(dev.numlint.spi.FindingSink sink) {
         Map<Path, Path> buildDirs = byNameNotes.isEmpty() ? Map.of() : buildIncludeDirectories();
-        for (Map.Entry<String, dev.numlint.model.Notification> e : new java.util.TreeMap<>(byNameNotes).entrySet()) {
-            dev.numlint.model.Notification n = e.getValue();
+        for (var e : new java.util.TreeMap<>(byNameNotes).entrySet()) {
             Path real = byNameFiles.get(e.getKey());
+            dev.numlint.model.Notification n = null;
+            for (var place : e.getValue().entrySet()) {
+                if (real != null && readThroughBuild(place.getValue(), e.getKey(), real)) continue;
+                if (n == null || firstPlace(place.getKey(), n) == place.getKey()) n = place.getKey();
+            }
+            if (n == null) continue;
             Map.Entry<Path, Path> holder = buildDirs.entrySet().stream()
                     .filter(d -> real != null && real.equals(realPath(d.getKey().resolve(e.getKey()))))
                     .findFirst()
@@ -143,6 +165,37 @@ final class CudaScanRun {
         byNameFiles.clear();
     }
 
+    /**
+     * Whether the build reads {@code name} in {@code file} through an include directory that holds it as the file
+     * {@code real}: {@code file}'s own compile command has one, or a compiled unit that reads {@code file} has.
+     */
+    private boolean readThroughBuild(Path file, String name, Path real) {
+        if (file == null) return false;
+        if (holds(ctx.buildContext(file), name, real)) return true;
+        for (var u : new java.util.TreeMap<>(unitReads).entrySet()) {
+            if (!u.getValue().contains(file)) continue;
+            dev.numlint.model.BuildContext bc = ctx.buildContext(u.getKey());
+            if (bc != null && !dev.numlint.cuda.clang.ClangFrontEnd.guessed(bc) && holds(bc, name, real)) return true;
+        }
+        return false;
+    }
+
+    /** A file a build compiles on its own (.c, .cc, .cpp, .cxx, .cu), not one it reaches through an include. */
+    private static boolean compiledUnit(Path f) {
+        String n = f.getFileName() == null ? "" : f.getFileName().toString();
+        String ext = n.substring(n.lastIndexOf('.') + 1);
+        return ext.equals("cu") || SourceKinds.HOST_EXTENSIONS.contains(ext);
+    }
+
+    /** Whether an include directory of {@code bc} (a build file's) holds {@code name} as the file {@code real}. */
+    private static boolean holds(dev.numlint.model.BuildContext bc, String name, Path real) {
+        if (bc == null || bc.configuration() == null) return false;
+        for (Path d : bc.includePaths()) {
+            if (real.equals(realPath(d.resolve(name)))) return true;
+        }
+        return false;
+    }
+
     /** A directory as the output names it: relative to the scanned tree, "." for its root. */
     private String shown(Path dir) {
         String r = ctx.relativize(dir);
@@ -155,7 +208,11 @@ final class CudaScanRun {
      */
     private Map<Path, Path> buildIncludeDirectories() {
         Map<Path, Path> dirs = new java.util.LinkedHashMap<>();
-        for (Path f : new java.util.TreeSet<>(listed)) {
+        // a compiled unit before a header (which has the directory only through a unit that includes it): the
+        // directory is named with the file its build command gives it to
+        List<Path> order = new java.util.ArrayList<>(new java.util.TreeSet<>(listed));
+        order.sort(java.util.Comparator.comparing(f -> !compiledUnit(f)));
+        for (Path f : order) {
             dev.numlint.model.BuildContext bc = ctx.buildContext(f);
             if (bc == null || bc.configuration() == null) continue;
             for (Path d : bc.includePaths()) dirs.putIfAbsent(d, f);

@@ -133,7 +133,8 @@ final class ProjectHeaders {
                                 Level.NOTE,
                                 "include-by-name",
                                 "#include \"" + name + "\" read from " + run.ctx.relativize(real)
-                                        + ", the only file of that name: no include directory of the build holds it"));
+                                        + ", the only file of that name: no include directory of the build holds it"),
+                        from);
             }
         }
         if (found == null) return null;

@@ -377,12 +377,12 @@ final class ClangCleanUps {
             java.util.Set<String> addressTaken,
             boolean hasGoto) {}
 
-    private static final java.util.Map<ClangNode, Writes> WRITES =
-            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
-
+    /** {@code fn}'s {@link Writes}, kept with its body's index ({@link ClangBodyIndex#derived}). */
     private Writes writes(ClangNode fn) {
-        Writes known = WRITES.get(fn);
-        if (known != null) return known;
+        return ClangBodyIndex.of(fn).derived("clean-up writes", "", () -> readWrites(fn));
+    }
+
+    private Writes readWrites(ClangNode fn) {
         java.util.Set<String> variables = new java.util.HashSet<>();
         java.util.Set<String> targets = new java.util.HashSet<>();
         java.util.Set<String> address = new java.util.HashSet<>();
@@ -402,9 +402,7 @@ final class ClangCleanUps {
             }
             if (assign || step) targets.add(squash(unit.text(t)));
         });
-        Writes w = new Writes(variables, targets, address, jump[0]);
-        WRITES.put(fn, w);
-        return w;
+        return new Writes(variables, targets, address, jump[0]);
     }
 
     /** Whether {@code inc} counts {@code var} up: {@code i++}, {@code ++i}, {@code i += c} with a constant c >= 1. */

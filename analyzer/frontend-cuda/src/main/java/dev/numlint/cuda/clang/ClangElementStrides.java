@@ -6,7 +6,6 @@ import static org.bytedeco.llvm.global.clang.*;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The element-stride reading of {@link ClangElements}: the counters that a loop's body steps by an amount the loops
@@ -21,7 +20,9 @@ final class ClangElementStrides {
      * body block itself, steps by an amount the loops do not change ({@code iy = iy + incy}, {@code k += 2},
      * {@code k++}), written nowhere else in the loop and never aliased, in a body without {@code continue} or
      * {@code goto} (every iteration runs the step): counters of the loop, whose values in two iterations differ
-     * by a multiple of the step. A step that is no constant may be 0 ({@link ClangElements.Context#steps}): such a
+     * by a multiple of the step. A pointer stepped so ({@code A += 4; B += 4;} at the end of a panel loop's body) is
+     * such a counter too, in elements: {@code B[i]} addresses element {@code B + i} ({@link ClangElements}). A step
+     * that is no constant may be 0 ({@link ClangElements.Context#steps}): such a
      * counter moves nothing by itself ({@link ClangElements.Context#injective}); {@link #strided} names its step.
      */
     static void bodyCounters(ClangElements.Context cx, ClangNode loop, int q) {
@@ -43,7 +44,10 @@ final class ClangElementStrides {
             ClangNode t = strip(st.children.get(0));
             if (t == null || t.kind != CXCursor_DeclRefExpr || t.refUsr == null) continue;
             String var = t.refUsr;
-            if (cx.counters.containsKey(var) || !integral(t.canonKind) || !ClangLoops.writes(st, var)) continue;
+            // a pointer stepped by elements ({@code B += 4}, blasfeo's panels) is a counter of the address it holds
+            boolean pointer = t.canonKind == CXType_Pointer;
+            if (cx.counters.containsKey(var) || !integral(t.canonKind) && !pointer || !ClangLoops.writes(st, var))
+                continue;
             Poly stride;
             if (st.kind == CXCursor_UnaryOperator) {
                 int sign = ClangCounterSteps.stepSign(st, var);
@@ -78,33 +82,11 @@ final class ClangElementStrides {
      * counters can meet whatever the strides), or when none is a symbol's (the constant strides decide).
      */
     static String strided(ClangElements.Context cx, Poly p, int q) {
-        Poly cq = new Poly();
-        String seen = null;
-        Map<String, Poly> inner = new TreeMap<>();
-        for (var e : p.terms.entrySet()) {
-            List<String> syms = Poly.symbols(e.getKey());
-            int counted = 0;
-            int which = -1;
-            String counter = null;
-            for (String sym : syms) {
-                Integer k = cx.counters.get(sym);
-                if (k != null) {
-                    counted++;
-                    which = k;
-                    counter = sym;
-                }
-            }
-            if (counted > 1) return null;
-            if (counted == 0 || which < q) continue;
-            if (which == q && seen != null && !seen.equals(counter)) return null;
-            if (which == q) seen = counter;
-            List<String> rest = new ArrayList<>(syms);
-            rest.remove(counter);
-            Poly c = new Poly();
-            c.terms.put(String.join(Poly.SEP, rest), e.getValue());
-            if (which == q) cq = cq.plus(c, 1);
-            else inner.merge(counter, c, (a, b) -> a.plus(b, 1));
-        }
+        ClangElements.Context.Split split = cx.split(p, q);
+        if (split == null) return null;
+        String seen = split.counter();
+        Poly cq = split.own();
+        Map<String, Poly> inner = split.inner();
         if (seen == null) return null;
         List<Poly> coefficients = new ArrayList<>();
         coefficients.add(cx.steps.containsKey(seen) ? cq.times(cx.steps.get(seen)) : cq);

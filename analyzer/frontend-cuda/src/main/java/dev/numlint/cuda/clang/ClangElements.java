@@ -86,10 +86,14 @@ final class ClangElements {
         }
         if (subscripts.isEmpty() || x == null) return out;
         Context cx = new Context(chain, update);
-        if (!fixedBase(x, cx)) return out;
-        for (ClangNode s : subscripts) {
+        String stepped = steppedBase(x, cx);
+        if (stepped == null && !fixedBase(x, cx)) return out;
+        for (int k = 0; k < subscripts.size(); k++) {
+            ClangNode s = subscripts.get(k);
             Poly p = cx.poly(s, update, chain.size() - 1, 0);
             if (p == null) continue;
+            // the subscript applied to a stepped pointer addresses the element pointer + subscript
+            if (stepped != null && k == subscripts.size() - 1) p = p.plus(Poly.symbol(stepped), 1);
             for (int q = 0; q < chain.size(); q++) {
                 if (!out.contains(chain.get(q)) && cx.injective(p, q)) out.add(chain.get(q));
             }
@@ -101,6 +105,17 @@ final class ClangElements {
             }
         }
         return out;
+    }
+
+    /**
+     * The pointer variable {@code b} when a statement of a loop's body steps it by elements and nothing else writes
+     * it ({@link ClangElementStrides#bodyCounters}: {@code B += 4} after {@code B[0] += ...}), else null.
+     */
+    private static String steppedBase(ClangNode b, Context cx) {
+        ClangNode x = strip(b);
+        if (x == null || x.kind != CXCursor_DeclRefExpr || x.canonKind != CXType_Pointer || x.refUsr == null)
+            return null;
+        return cx.counters.containsKey(x.refUsr) && cx.steps.containsKey(x.refUsr) ? x.refUsr : null;
     }
 
     /**
@@ -593,9 +608,14 @@ final class ClangElements {
             return run != null && magnitude(c) != null;
         }
 
-        /** Whether distinct iterations of the loop {@code q} give {@code p} distinct values. */
-        boolean injective(Poly p, int q) {
-            if (runs(p, q)) return true;
+        /**
+         * The subscript {@code p} split by the counters of the loop {@code q} and of the loops inside it: the counter
+         * of q it holds ({@code counter}, null when none), that counter's coefficient ({@code own}) and each inner
+         * counter's coefficient ({@code inner}); terms of the loops around q are fixed in one iteration of q and left
+         * out. Null when {@code p} is no affine function of those counters: a product of two counters, or two
+         * counters of q's own header.
+         */
+        Split split(Poly p, int q) {
             Poly cq = new Poly();
             String seen = null;
             Map<String, Poly> inner = new TreeMap<>();
@@ -612,10 +632,10 @@ final class ClangElements {
                         counter = s;
                     }
                 }
-                if (counted > 1) return false; // i*j: not affine
+                if (counted > 1) return null; // i*j: not affine
                 if (counted == 0 || which < q) continue; // fixed in one iteration of the loops around q
                 // two counters of the loop itself (i and j of one header): not decided here
-                if (which == q && seen != null && !seen.equals(counter)) return false;
+                if (which == q && seen != null && !seen.equals(counter)) return null;
                 if (which == q) seen = counter;
                 List<String> rest = new ArrayList<>(syms);
                 rest.remove(counter);
@@ -624,8 +644,24 @@ final class ClangElements {
                 if (which == q) cq = cq.plus(c, 1);
                 else inner.merge(counter, c, (a, b) -> a.plus(b, 1));
             }
+            return new Split(seen, cq, inner);
+        }
+
+        /** {@link #split}'s result. */
+        record Split(String counter, Poly own, Map<String, Poly> inner) {}
+
+        /** Whether distinct iterations of the loop {@code q} give {@code p} distinct values. */
+        boolean injective(Poly p, int q) {
+            if (runs(p, q)) return true;
+            Split split = split(p, q);
+            if (split == null) return false;
+            String seen = split.counter();
+            Poly cq = split.own();
+            Map<String, Poly> inner = split.inner();
             // a body counter whose step may be 0 (iy += incy) may stay on one element
             if (seen != null && steps.containsKey(seen) && steps.get(seen).symbolic()) return false;
+            // values of a body counter two iterations apart differ by a multiple of its constant step
+            if (seen != null && steps.containsKey(seen)) cq = cq.times(steps.get(seen));
             Poly mag = magnitude(cq);
             if (mag == null) return false;
             // |c_q| - 1 - sum |c_w| * span_w >= 0: q's coefficient outweighs the loops inside it

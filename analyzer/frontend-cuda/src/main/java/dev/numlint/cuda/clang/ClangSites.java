@@ -198,6 +198,12 @@ final class ClangSites {
             else {
                 carrying.addAll(loopVariables(p));
                 carrying.addAll(ClangElements.doCounters(p));
+                // a variable the loop's body steps or assigns outside its inner loops (a panel pointer's A += 8)
+                // changes the term with it too
+                p.forEach(x -> {
+                    String w = ClangBodyIndex.writtenVariable(x);
+                    if (w != null && innermostLoop(x) == p) carrying.add(w);
+                });
             }
         }
         if (!element) return false;

@@ -123,23 +123,9 @@ final class ClangTemplates {
         } catch (RuntimeException e) {
             return param;
         }
-        ClangNode owner = fn.node();
-        if (owner.kind != CXCursor_FunctionTemplate) {
-            for (ClangNode p = owner.parent; p != null; p = p.parent) {
-                if (p.kind == CXCursor_ClassTemplate || p.kind == CXCursor_ClassTemplatePartialSpecialization) {
-                    owner = p;
-                    break;
-                }
-            }
-        }
-        int i = 0;
-        for (ClangNode c : owner.children) {
-            if (c.kind != CXCursor_TemplateTypeParameter
-                    && c.kind != CXCursor_NonTypeTemplateParameter
-                    && c.kind != CXCursor_TemplateTemplateParameter) continue;
-            if (i++ == k) return c.spelling == null || c.spelling.isEmpty() ? param : c.spelling;
-        }
-        return param;
+        List<String> names = templateParameterNames(fn);
+        if (k < 0 || k >= names.size() || names.get(k).isEmpty()) return param;
+        return names.get(k);
     }
 
     /** Whether {@code fn} is a template pattern: a function template or a member of a class template. */
