@@ -9,6 +9,7 @@ import dev.numlint.model.Identity;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Location;
+import dev.numlint.model.UnitArithmetic;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -72,6 +73,71 @@ class FlagReachTest {
                 .isEqualTo(Level.WARNING);
         assertThat(FlagReach.review(
                                 List.of(flagFinding(Identity.Flag.Target.CUDA_DEVICE, null)), builds(), Set.of("k.cu"))
+                        .get(0)
+                        .level())
+                .isEqualTo(Level.WARNING);
+    }
+
+    /** A float division in the source cites the flag: the sites rule alone keeps the warning. */
+    private static Finding citingSite() {
+        return Finding.builder("NL002")
+                .location(Location.line("k.cu", 30))
+                .message("float division")
+                .layer(Layer.CUDA_SOURCE)
+                .level(Level.WARNING)
+                .evidence(new Evidence("flag", "--use_fast_math", SAME))
+                .build();
+    }
+
+    @Test
+    void aDeviceFlagOnUnitsWhosePtxIsDoubleOnlyIsANoteFromThatFact() {
+        // the site the source layer reported is host code of the unit (a block count): the PTX has no f32 operation
+        Map<String, List<UnitArithmetic>> units =
+                Map.of("k.cu", List.of(new UnitArithmetic("k.cu", Layer.PTX, null, null)));
+        Finding out = FlagReach.review(
+                        List.of(flagFinding(Identity.Flag.Target.CUDA_DEVICE, null), citingSite()),
+                        builds(),
+                        Set.of(),
+                        units)
+                .get(0);
+        assertThat(out.level()).isEqualTo(Level.NOTE);
+        assertThat(out.message()).contains("every device operation of the units it compiles (1) is double");
+        assertThat(out.impact().consequence()).contains("PTX has no f32");
+    }
+
+    @Test
+    void thePtxFactWinsOverTheSourceFactAndAFloatOperationKeepsTheWarning() {
+        Map<String, List<UnitArithmetic>> units = Map.of(
+                "k.cu",
+                List.of(
+                        new UnitArithmetic("k.cu", Layer.CUDA_SOURCE, null, null),
+                        new UnitArithmetic("k.cu", Layer.PTX, "add.f32 %f1, %f2, %f3", Location.line("k.cu", 4))));
+        Finding out = FlagReach.review(
+                        List.of(flagFinding(Identity.Flag.Target.CUDA_DEVICE, null), citingSite()),
+                        builds(),
+                        Set.of(),
+                        units)
+                .get(0);
+        assertThat(out.level()).isEqualTo(Level.WARNING);
+    }
+
+    @Test
+    void withoutPtxTheSourceFactDecidesAndWithoutAnyFactTheSitesDo() {
+        Map<String, List<UnitArithmetic>> source =
+                Map.of("k.cu", List.of(new UnitArithmetic("k.cu", Layer.CUDA_SOURCE, null, null)));
+        Finding out = FlagReach.review(
+                        List.of(flagFinding(Identity.Flag.Target.CUDA_DEVICE, null), citingSite()),
+                        builds(),
+                        Set.of(),
+                        source)
+                .get(0);
+        assertThat(out.level()).isEqualTo(Level.NOTE);
+        assertThat(out.impact().consequence()).contains("source");
+        assertThat(FlagReach.review(
+                                List.of(flagFinding(Identity.Flag.Target.CUDA_DEVICE, null), citingSite()),
+                                builds(),
+                                Set.of(),
+                                Map.of())
                         .get(0)
                         .level())
                 .isEqualTo(Level.WARNING);

@@ -75,4 +75,16 @@ public interface Analyzer {
     default List<Finding> review(List<Finding> findings, Map<String, BuildContext> contexts, Set<String> notAnalyzed) {
         return findings;
     }
+
+    /**
+     * {@link #review(List, Map, Set)} with what the layers saw of each compiled unit's floating-point arithmetic
+     * ({@link ScanContext#addUnitArithmetic}), by unit (path relative to the root); the default ignores them.
+     */
+    default List<Finding> review(
+            List<Finding> findings,
+            Map<String, BuildContext> contexts,
+            Set<String> notAnalyzed,
+            Map<String, List<dev.numlint.model.UnitArithmetic>> units) {
+        return review(findings, contexts, notAnalyzed);
+    }
 }

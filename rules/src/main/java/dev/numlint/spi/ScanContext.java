@@ -88,6 +88,13 @@ public interface ScanContext {
      */
     default void addCompiledLines(String file, java.util.Set<Integer> code, java.util.Set<Integer> fp64) {}
 
+    /**
+     * Records what a layer saw of one compiled unit's floating-point arithmetic ({@link
+     * dev.numlint.model.UnitArithmetic}): the front ends' reviews ({@link Analyzer#review(List, Map, Set, Map)}) judge
+     * with it what a build flag changes. Thread-safe; ignored by default.
+     */
+    default void addUnitArithmetic(dev.numlint.model.UnitArithmetic fact) {}
+
     /** A cache directory for derived artifacts (PTX compiled from .cu), keyed by content hash by the user. */
     Path cacheDir();
 

@@ -4,6 +4,7 @@ import dev.numlint.model.Finding;
 import dev.numlint.model.Impact;
 import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
+import dev.numlint.model.UnitArithmetic;
 import dev.numlint.rules.RuleCatalog;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,25 @@ final class LineFacts {
 
     private final Map<String, Set<Integer>> code = new ConcurrentHashMap<>();
     private final Map<String, Set<Integer>> fp64 = new ConcurrentHashMap<>();
+
+    /** What the layers saw of each unit's arithmetic ({@link dev.numlint.spi.ScanContext#addUnitArithmetic}). */
+    private final Map<String, List<UnitArithmetic>> units = new ConcurrentHashMap<>();
+
+    void addUnit(UnitArithmetic u) {
+        units.computeIfAbsent(u.file(), k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                .add(u);
+    }
+
+    /** The unit facts, by unit, in a stable order. */
+    Map<String, List<UnitArithmetic>> units() {
+        Map<String, List<UnitArithmetic>> out = new java.util.TreeMap<>();
+        units.forEach((k, v) -> {
+            synchronized (v) {
+                out.put(k, List.copyOf(v));
+            }
+        });
+        return out;
+    }
 
     void addVariates(String file, Set<Integer> lines) {
         if (!lines.isEmpty()) lines(variates, file).addAll(lines);

@@ -175,10 +175,7 @@ public final class Scanner {
         return result;
     }
 
-    /**
-     * Whether the progress line says that .cu files are being compiled to PTX: only when the PTX layer is on and the
-     * scan has a .cu file (a Java-only scan compiles nothing).
-     */
+    /** Whether the progress line says that .cu files are compiled to PTX: the PTX layer is on and a .cu scanned. */
     static boolean ptxHint(PtxMode mode, List<Path> files) {
         return mode == PtxMode.AUTO
                 && files.stream().anyMatch(f -> f.getFileName().toString().endsWith(".cu"));
@@ -329,9 +326,8 @@ public final class Scanner {
     }
 
     /**
-     * Notices that depend on how long the run took (the PTX layer's "compiling took N s" hint): printed on the
-     * progress stream (standard error), never put in a report, so that two runs over the same tree give identical
-     * reports.
+     * Notices that depend on how long the run took (the PTX layer's "compiling took N s" hint): printed on standard
+     * error, never put in a report, so that two runs over the same tree give identical reports.
      */
     static final Set<String> TIMING_NOTICES = Set.of("ptx-slow");
 
@@ -365,7 +361,7 @@ public final class Scanner {
         Map<String, BuildContext> contexts = shared.contexts();
         Set<String> unanalyzed = notAnalyzed(notes);
         for (Analyzer a : options.analyzers) {
-            findings = a.review(findings, contexts, unanalyzed);
+            findings = a.review(findings, contexts, unanalyzed, shared.lines.units());
         }
         // what the merge added to a message may not exceed the one short line a message is
         findings = findings.stream()
@@ -502,8 +498,7 @@ public final class Scanner {
         /**
          * What the scan may read and quote: the real paths of the scanned PATHs, never the working directory; for a
          * file or subdirectory scanned inside a project, also that project's root ({@link ProjectRoot#find}: never
-         * above a repository root, the home directory or a directory others may write), whose build files and
-         * headers decide what the scanned code means.
+         * above a repository root, the home directory or a directory others may write): its build files and headers.
          */
         final dev.numlint.spi.TrustBoundary boundary = dev.numlint.spi.TrustBoundary.of(boundaryRoots());
 
@@ -786,6 +781,11 @@ public final class Scanner {
         @Override
         public void addCompiledLines(String file, Set<Integer> code, Set<Integer> fp64) {
             ctx.shared.lines.addCompiled(file, code, fp64);
+        }
+
+        @Override
+        public void addUnitArithmetic(dev.numlint.model.UnitArithmetic fact) {
+            ctx.shared.lines.addUnit(fact);
         }
 
         @Override

@@ -112,8 +112,12 @@ public final class BuildFlagAnalyzer implements Analyzer {
      * of files the configured build does not compile as notes ({@link NotCompiledReview}).
      */
     @Override
-    public List<Finding> review(List<Finding> findings, Map<String, BuildContext> contexts, Set<String> notAnalyzed) {
-        return NotCompiledReview.review(FlagReach.review(findings, contexts, notAnalyzed), contexts);
+    public List<Finding> review(
+            List<Finding> findings,
+            Map<String, BuildContext> contexts,
+            Set<String> notAnalyzed,
+            Map<String, List<dev.numlint.model.UnitArithmetic>> units) {
+        return NotCompiledReview.review(FlagReach.review(findings, contexts, notAnalyzed, units), contexts);
     }
 
     public BuildOptions options() {
@@ -219,7 +223,8 @@ public final class BuildFlagAnalyzer implements Analyzer {
         }
         if (options.compileCommandsDir() == null) BuildFiles.autoDetectDatabase(ctx, dbs, inTree, sink, model);
         BuildFiles.buildDirectories(ctx, options.compileCommandsDir(), model.dbUsed == null ? null : dbs, model);
-        for (Path f : dbs) guarded(ctx, sink, f, () -> compileCommands(ctx, f, rep, model));
+        Path usedDb = model.dbUsed == null || dbs.isEmpty() ? null : dbs.get(0);
+        for (Path f : dbs) guarded(ctx, sink, f, () -> compileCommands(ctx, f, rep, model, f.equals(usedDb)));
         Set<Path> cmakeRead = new HashSet<>();
         Map<Path, String> skippedSubdirs = new LinkedHashMap<>();
         for (Path f : cmakes) {
@@ -658,7 +663,11 @@ public final class BuildFlagAnalyzer implements Analyzer {
 
     // ------------------------------------------------------------------ compile_commands.json
 
-    private void compileCommands(ScanContext ctx, Path file, FlagReporter rep, Model model) {
+    /**
+     * Reads one compilation database. The one the build context comes from ({@code used}: given with {@code -p} or
+     * found automatically) also decides which flags of the build files are in this build ({@link FlagReporter}).
+     */
+    private void compileCommands(ScanContext ctx, Path file, FlagReporter rep, Model model, boolean used) {
         String text = read(ctx, file, rep.sink);
         if (text == null) return;
         String rel = ctx.relativize(file);
@@ -703,8 +712,10 @@ public final class BuildFlagAnalyzer implements Analyzer {
                         "compile_commands.json entry (" + rel + ":" + e.line() + ")");
             }
         }
+        if (used) rep.database(rel, out.entries);
         for (List<FlagHazard> hs : grouped.values()) {
-            rep.reportGroup(hs);
+            if (used) rep.databaseGroup(hs);
+            else rep.reportGroup(hs);
         }
         model.db.variants.forEach((src, n) -> rep.sink.notify(new Notification(
                 ctx.relativize(src),

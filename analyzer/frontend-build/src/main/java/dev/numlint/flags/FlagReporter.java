@@ -34,6 +34,10 @@ final class FlagReporter {
     final FindingSink sink;
     final Set<String> done = new HashSet<>();
     final List<List<FlagHazard>> pending = new ArrayList<>();
+    /** The compilation database the build context comes from, or null: it decides which flags are in the build. */
+    private BuildDatabase database;
+    /** The scanned files the analyzed build compiles with each flag place (known once contexts are chosen). */
+    private final Map<Location, Set<Path>> used = new HashMap<>();
 
     FlagReporter(ScanContext ctx, FindingSink sink) {
         this.ctx = ctx;
@@ -54,9 +58,28 @@ final class FlagReporter {
         pending.add(hs);
     }
 
-    /** Reports what was collected, given the contexts chosen for the scanned sources. */
+    /** The compilation database the build context comes from ({@code -p} or found): its entries per compiler. */
+    void database(String file, List<CompileCommandsAudit.Entry> entries) {
+        int cuda = (int)
+                entries.stream().filter(e -> e.compiler() == FlagTok.Lang.CUDA).count();
+        database = new BuildDatabase(file, cuda, entries.size() - cuda);
+    }
+
+    /** Collects the hazards of one flag in the entries of that database ({@link #database}). */
+    void databaseGroup(List<FlagHazard> hs) {
+        FlagHazard h = hs.get(0);
+        if (!ctx.rules().enabled(h.ruleId())) return;
+        database.add(decision(h), hs);
+    }
+
+    /**
+     * Reports what was collected, given the contexts chosen for the scanned sources. With a compilation database
+     * ({@link BuildDatabase}), a flag a build file writes is in the build when some compile command of its compiler
+     * has it (reported at the build file, where a user changes it, with the database as evidence), and not in it
+     * when none has (a note); the database's own site is reported only for flags no build file writes.
+     */
     void flush(Map<Path, BuildContext> chosen, Set<Location> reachable) {
-        Map<Location, Set<Path>> used = new HashMap<>();
+        Map<Location, Set<Path>> used = this.used;
         Map<Path, List<Location>> order = new HashMap<>();
         for (Map.Entry<Path, BuildContext> c : chosen.entrySet()) {
             for (BuildContext.FlagOrigin o : c.getValue().origins()) {
@@ -66,17 +89,45 @@ final class FlagReporter {
             }
         }
         Map<String, List<List<FlagHazard>>> active = new LinkedHashMap<>();
+        Set<String> proven = new HashSet<>();
+        // flags the compile commands carry, written only under a condition read as false (or never reached)
+        Map<String, List<List<FlagHazard>>> provable = new LinkedHashMap<>();
         for (List<FlagHazard> hs : pending) {
             FlagEntry e = hs.get(0).entry();
             String cond = e.origin().condition();
-            if (cond != null && !unknown(cond)) {
+            String key = decision(hs.get(0));
+            if (database != null && database.covers(e.target())) {
+                if (!database.has(key)) {
+                    emit(hs, Inactive.NOT_IN_DATABASE);
+                } else if (cond == null || unknown(cond)) {
+                    proven.add(key);
+                    active.computeIfAbsent(key, k -> new ArrayList<>()).add(BuildDatabase.unconditional(hs));
+                } else {
+                    provable.computeIfAbsent(key, k -> new ArrayList<>()).add(hs);
+                }
+            } else if (cond != null && !unknown(cond)) {
                 emit(hs, Inactive.CONDITION);
             } else if (cond == null && !used.containsKey(e.loc()) && reachable.contains(e.loc())) {
                 emit(hs, Inactive.OTHER_BUILD);
             } else {
-                active.computeIfAbsent(decision(hs.get(0)), k -> new ArrayList<>())
-                        .add(hs);
+                active.computeIfAbsent(key, k -> new ArrayList<>()).add(hs);
             }
+        }
+        provable.forEach((key, places) -> {
+            if (proven.add(key)) {
+                // no other place sets it: the compile commands prove the condition taken (or the macro called)
+                for (List<FlagHazard> hs : places) {
+                    active.computeIfAbsent(key, k -> new ArrayList<>()).add(BuildDatabase.unconditional(hs));
+                }
+            } else {
+                places.forEach(hs -> emit(hs, Inactive.CONDITION)); // another place sets it in this build
+            }
+        });
+        if (database != null) {
+            database.groups.forEach((key, hs) -> {
+                if (!proven.contains(key))
+                    active.computeIfAbsent(key, k -> new ArrayList<>()).add(hs);
+            });
         }
         for (List<List<FlagHazard>> same : active.values()) {
             for (List<FlagHazard> group : overlapping(same, used)) {
@@ -86,7 +137,7 @@ final class FlagReporter {
     }
 
     /** The setting a hazard reports: rule, target and the flag's canonical name and value. */
-    private static String decision(FlagHazard h) {
+    static String decision(FlagHazard h) {
         FlagEntry e = h.entry();
         String name = e.name().replace('-', '_');
         return h.ruleId() + "\u0000" + e.target() + "\u0000" + name + "\u0000"
@@ -158,8 +209,24 @@ final class FlagReporter {
         FlagTok t = e.origin();
         Condition cond = t.condition() == null ? null : Condition.of(t.condition());
         RuleCatalog cat = RuleCatalog.get();
-        String own =
-                inactive == Inactive.OTHER_BUILD ? cat.phrase("flag-other-build", "message", h.message()) : h.message();
+        String own = h.message();
+        BuildDatabase.Count inDb = database == null || database.isOwn(e.loc()) ? null : database.count(decision(h));
+        if (inactive == Inactive.OTHER_BUILD) own = cat.phrase("flag-other-build", "message", own);
+        Location test = null;
+        if (h.finiteMath() && inactive == null) {
+            Set<Path> compiled = files(hs, used);
+            if (inDb != null) inDb.sites().forEach(l -> compiled.addAll(used.getOrDefault(l, Set.of())));
+            test = NonFiniteTests.first(ctx, compiled);
+            if (test != null) own = cat.phrase("flag-finite-test", "message", own, "site", test.shortText());
+        }
+        if (inactive == Inactive.NOT_IN_DATABASE) {
+            own = cat.phrase("flag-not-in-database", "message", own);
+        } else if (inDb != null) {
+            String counted = cat.phrase(
+                    "flag-in-database", "message", own, "count", inDb.entries(), "of", database.entries(e.target()));
+            // the count is the finding's evidence too: the message carries it where it fits
+            if (counted.length() <= Quote.MESSAGE) own = counted;
+        }
         String msg = flagMessage(own, t.via(), hs.size() - 1, cond);
         Finding.Builder b = Finding.builder(h.ruleId())
                 .location(e.loc())
@@ -183,14 +250,34 @@ final class FlagReporter {
         if (h.level() != null) b.level(h.level());
         if (inactive != null) {
             b.impact(dev.numlint.model.Impact.bounded(
-                    inactive == Inactive.CONDITION
-                            ? "not set in the build configuration numlint analyzed"
-                            : "the analyzed build compiles the scanned sources with other build files"));
+                    switch (inactive) {
+                        case CONDITION -> "not set in the build configuration numlint analyzed";
+                        case OTHER_BUILD -> "the analyzed build compiles the scanned sources with other build files";
+                        case NOT_IN_DATABASE -> "in none of the compile commands of " + database.file();
+                    }));
         }
         List<Location> alsoAt = new ArrayList<>();
         for (int i = 1; i < hs.size() && i <= 10; i++) {
             b.related(hs.get(i).entry().loc(), BuildFlagAnalyzer.SAME_FLAG);
             alsoAt.add(hs.get(i).entry().loc());
+        }
+        if (test != null) b.related(test, cat.phrase("flag-finite-test-site"));
+        if (inDb != null) {
+            // the compile commands that have the flag: evidence, and where the build context records it
+            b.evidence(new Evidence(
+                    "compile-commands",
+                    cat.phrase(
+                            "flag-in-database",
+                            "message",
+                            e.flag(),
+                            "count",
+                            inDb.entries(),
+                            "of",
+                            database.entries(e.target())),
+                    inDb.sites().get(0)));
+            b.related(inDb.sites().get(0), BuildDatabase.RELATED);
+            b.property("compileCommands", inDb.entries());
+            alsoAt.addAll(inDb.sites());
         }
         b.identity(b.identity()
                 .withFlag(new Identity.Flag(
@@ -219,7 +306,9 @@ final class FlagReporter {
         /** written under a condition the default configuration does not take */
         CONDITION,
         /** always applies, but the analyzed build compiles every file it could apply to with other build files */
-        OTHER_BUILD
+        OTHER_BUILD,
+        /** in none of the compile commands of the compilation database the build context comes from */
+        NOT_IN_DATABASE
     }
 
     /**

@@ -31,7 +31,9 @@ public final class ApproximateMathFlags implements BuildFlagCheck {
                 key = "flags-host-fast-math";
             }
             if (key != null) {
-                out.accept(FlagFacts.hazard(ruleId(), key, e));
+                FlagHazard h = FlagFacts.hazard(ruleId(), key, e);
+                // -ffast-math implies -ffinite-math-only: the host code's NaN and infinity tests may fold away
+                out.accept(key.equals("flags-host-fast-math") ? h.withFiniteMath() : h);
             }
         }
     }

@@ -1,0 +1,106 @@
+package dev.numlint.flags;
+
+import dev.numlint.flags.checks.FlagHazard;
+import dev.numlint.flags.checks.FlagTarget;
+import dev.numlint.model.Location;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The compilation database the build context comes from ({@code -p}, or found automatically), as the judge of which
+ * flags are in the build: the hazards its compile commands carry, by flag decision (rule, target, the flag's
+ * canonical name and value; {@link FlagReporter#decision}), and how many commands each compiler has.
+ *
+ * <p>A flag written in a build file whose decision no compile command of its compiler carries is not in this build
+ * (an {@code option()} that is off, a branch for another compiler); one that some command carries is in it, whatever
+ * condition the build file was read to set it under. The database does not say which build-file line a command's
+ * flag came from; a flag written at several lines with one decision is in the build at all of them.
+ */
+final class BuildDatabase {
+    /** The related-location text of the first compile command with a flag reported at a build file. */
+    static final String RELATED = "first compile command with this flag";
+
+    private final String file;
+    private final int cudaEntries;
+    private final int hostEntries;
+    /** The hazards of the database by decision, each with its commands (one hazard per command). */
+    final Map<String, List<FlagHazard>> groups = new LinkedHashMap<>();
+
+    BuildDatabase(String file, int cudaEntries, int hostEntries) {
+        this.file = file;
+        this.cudaEntries = cudaEntries;
+        this.hostEntries = hostEntries;
+    }
+
+    /** How many compile commands carry a flag decision, and where (their lines, in order). */
+    record Count(int entries, List<Location> sites) {}
+
+    String file() {
+        return file;
+    }
+
+    void add(String decision, List<FlagHazard> hs) {
+        groups.computeIfAbsent(decision, k -> new ArrayList<>()).addAll(hs);
+    }
+
+    /** Whether the database has compile commands of the compiler that a flag of {@code target} goes to. */
+    boolean covers(FlagTarget target) {
+        return entries(target) > 0;
+    }
+
+    /** The database's compile commands of the compiler a flag of {@code target} goes to. */
+    int entries(FlagTarget target) {
+        return target == FlagTarget.HOST ? hostEntries : cudaEntries;
+    }
+
+    boolean has(String decision) {
+        return groups.containsKey(decision);
+    }
+
+    /** Whether {@code loc} is in the database itself (a flag no build file writes is reported there). */
+    boolean isOwn(Location loc) {
+        return loc.file().equals(file);
+    }
+
+    /** The commands that carry {@code decision}, or null when none does. */
+    Count count(String decision) {
+        List<FlagHazard> hs = groups.get(decision);
+        if (hs == null) return null;
+        Map<Integer, Location> lines = new TreeMap<>();
+        for (FlagHazard h : hs)
+            lines.putIfAbsent(h.entry().loc().startLine(), h.entry().loc());
+        return new Count(lines.size(), List.copyOf(lines.values()));
+    }
+
+    /**
+     * The hazards with the condition they were read under dropped: the compile commands prove the flag is set (a
+     * CMake {@code macro()} numlint saw no call of, a condition it read as false).
+     */
+    static List<FlagHazard> unconditional(List<FlagHazard> hs) {
+        List<FlagHazard> out = new ArrayList<>(hs.size());
+        for (FlagHazard h : hs) {
+            FlagTok t = h.entry().origin();
+            if (t.condition() == null) {
+                out.add(h);
+                continue;
+            }
+            FlagTok bare = new FlagTok(t.text(), t.loc(), t.lang(), null, t.via());
+            out.add(new FlagHazard(
+                    h.ruleId(),
+                    h.level(),
+                    new dev.numlint.flags.checks.FlagEntry(
+                            h.entry().target(),
+                            h.entry().flag(),
+                            h.entry().name(),
+                            h.entry().value(),
+                            bare,
+                            h.entry().loc()),
+                    h.message(),
+                    h.finiteMath()));
+        }
+        return out;
+    }
+}
