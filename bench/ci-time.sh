@@ -4,7 +4,9 @@
 # seconds of the test suites) and the slowest classes of the whole build. Usage:
 #   bench/ci-time.sh [TOP]          the reports of the last build (default: the 15 slowest classes)
 #   bench/ci-time.sh --run [TOP]    runs `mvn -B verify` first (NUMLINT_MVN_ARGS, e.g. -o, is passed on) and prints
-#                                   its wall time too
+#                                   its wall time, its CPU seconds (user + sys of Maven and every process it
+#                                   started, from /usr/bin/time where installed), the cores it kept busy on average
+#                                   (CPU / wall) and the load average before and after
 # The seconds are the suites' own wall times as surefire measures them: on a shared machine they move with its load,
 # compare the classes' shares and the counts. Without reports (smoke mode from a fresh clone) it says so and exits 0.
 set -euo pipefail
@@ -13,11 +15,23 @@ RUN=0
 if [ "${1:-}" = --run ]; then RUN=1; shift; fi
 TOP="${1:-15}"
 if [ "$RUN" = 1 ]; then
-  s=$(date +%s)
   mkdir -p "$ROOT/target"
-  (cd "$ROOT" && mvn -B -Dstyle.color=never ${NUMLINT_MVN_ARGS:-} verify >"$ROOT/target/ci-time-verify.log" 2>&1) \
+  load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+  timed=()
+  cpu="$ROOT/target/ci-time-cpu.txt"
+  rm -f "$cpu"
+  # user and sys seconds of mvn and its children (surefire's JVMs, nvcc, Clang workers, CLI JVMs of the tests)
+  if [ -x /usr/bin/time ]; then timed=(/usr/bin/time -f "%U %S" -o "$cpu"); fi
+  s=$(date +%s)
+  (cd "$ROOT" && "${timed[@]}" mvn -B -Dstyle.color=never ${NUMLINT_MVN_ARGS:-} verify \
+      >"$ROOT/target/ci-time-verify.log" 2>&1) \
     || { echo "mvn verify failed: see target/ci-time-verify.log" >&2; exit 1; }
-  echo "mvn -B verify: $(( $(date +%s) - s )) s wall"
+  wall=$(( $(date +%s) - s ))
+  echo "mvn -B verify: $wall s wall (load average before: $load0; after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
+  if [ -s "$cpu" ]; then
+    awk -v w="$wall" 'END { c = $1 + $2; printf "CPU: %.0f s user + %.0f s sys = %.0f s; %.2f cores busy on average\n", \
+      $1, $2, c, (w > 0 ? c / w : 0) }' "$cpu"
+  fi
 fi
 python3 - "$ROOT" "$TOP" <<'PY'
 import glob, os, sys
