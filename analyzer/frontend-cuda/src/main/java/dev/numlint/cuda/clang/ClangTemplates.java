@@ -316,6 +316,9 @@ final class ClangTemplates {
                 List<ClangUnit.Function> named = byName.get(name);
                 if (named == null || named.size() != 1) return;
                 ClangUnit.Function g = named.get(0);
+                // a call with more arguments than the template has parameters calls something else of that name (a
+                // plain call operator of another class, r(t), beside a member template operator() of four)
+                if (n.children.size() - 1 > parameters(g.node()).size()) return;
                 Matcher written = WRITTEN_ARGUMENTS.matcher(unit.text(n));
                 List<String> args = written.lookingAt() && written.group(1).equals(name)
                         ? substitute(written.group(2), List.of(), List.of(), g)
@@ -369,7 +372,8 @@ final class ClangTemplates {
         }
         String[] bound = new String[tparams.size()];
         List<ClangNode> params = parameters(g.node());
-        for (int i = 0; i < params.size(); i++) {
+        // fewer arguments than parameters: the rest take their defaults and bind nothing
+        for (int i = 0; i < Math.min(params.size(), args.size()); i++) {
             Matcher m = PARAM.matcher(params.get(i).canon);
             if (!m.matches()) continue;
             int k = Integer.parseInt(m.group(1));
