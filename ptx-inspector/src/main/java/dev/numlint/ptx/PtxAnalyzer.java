@@ -416,9 +416,9 @@ public final class PtxAnalyzer implements Analyzer {
                             + "; the scan goes on");
         }
         String budget = "the budget of " + budgetMs + " ms of CPU time for its " + (bytes + 1023) / 1024
-                + " KB of PTX (" + fileBudgetNanos() / 1_000_000L + " ms per " + BYTES_PER_BUDGET / 1000
-                + " KB begun, at most " + MAX_BUDGETS + " times; -Dnumlint.ptx.fileBudgetMs raises the "
-                + fileBudgetNanos() / 1_000_000L + ")";
+                + " KB of PTX (the per-file budget of " + fileBudgetNanos() / 1_000_000L + " ms per "
+                + BYTES_PER_BUDGET / 1000 + " KB begun, at most " + MAX_BUDGETS
+                + " times; -Dnumlint.ptx.fileBudgetMs raises it)";
         if (fromSource) {
             return new Notification(
                     rel,

@@ -387,7 +387,8 @@ class PtxAnalyzerTest {
     @Test
     void aCuFileWhosePtxGoesOverItsBudgetIsAnIncompletePtxLayerNotAFileNotAnalyzed() throws IOException {
         StringBuilder src = new StringBuilder("__global__ void k(const double* a, double* o) {\n  double x = a[0];\n");
-        for (int i = 0; i < 400; i++) src.append("  x = x * a[").append(i % 13 + 1).append("] + 0.5;\n");
+        for (int i = 0; i < 400; i++)
+            src.append("  x = x * a[").append(i % 13 + 1).append("] + 0.5;\n");
         src.append("  o[0] = x;\n}\n");
         System.setProperty("numlint.ptx.fileBudgetMs", "1");
         List<Notification> ns;

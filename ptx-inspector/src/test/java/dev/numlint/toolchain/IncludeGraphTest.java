@@ -241,13 +241,14 @@ class IncludeGraphTest {
         write(r.resolve("z.h"), "#pragma once\n#include \"y.h\"\n");
         write(r.resolve("y.h"), "#include \"x.h\"\n");
         write(r.resolve("x.h"), "// x\n");
-        IncludeGraph.Result g =
-                IncludeGraph.resolve(cu, List.of(), List.of(), new IncludePolicy(List.of(r), List.of(), 6, 100, 1 << 20));
+        IncludeGraph.Result g = IncludeGraph.resolve(
+                cu, List.of(), List.of(), new IncludePolicy(List.of(r), List.of(), 6, 100, 1 << 20));
         assertThat(g.problems()).isEmpty();
         assertThat(g.reached()).hasSize(9);
-        IncludeGraph.Result tight =
-                IncludeGraph.resolve(cu, List.of(), List.of(), new IncludePolicy(List.of(r), List.of(), 3, 100, 1 << 20));
-        assertThat(tight.problems()).isNotEmpty().allSatisfy(p -> assertThat(p.reason()).contains("deeper than 3"));
+        IncludeGraph.Result tight = IncludeGraph.resolve(
+                cu, List.of(), List.of(), new IncludePolicy(List.of(r), List.of(), 3, 100, 1 << 20));
+        assertThat(tight.problems()).isNotEmpty().allSatisfy(p -> assertThat(p.reason())
+                .contains("deeper than 3"));
     }
 
     /**

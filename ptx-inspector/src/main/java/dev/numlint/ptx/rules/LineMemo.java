@@ -19,7 +19,7 @@ final class LineMemo {
     private static final int QUESTIONS = 5;
 
     /** Lines remembered per thread (a kernel's lines interleave in its PTX). */
-    static final int LINES = 256;
+    static final int LINES = 64;
 
     /** Lines shorter than this are answered directly: the memo's lookup would cost more than the answer. */
     static final int SHORT = 200;

@@ -41,7 +41,10 @@ public final class SourceText {
 
     /** The line calls a CUDA math-library routine (whose inlined code may carry the line's debug position). */
     public static boolean callsMathLibrary(String line) {
-        return line != null && LineMemo.of(line, LineMemo.MATH_LIBRARY, l -> LIBRARY_CALL.matcher(code(l)).find());
+        return line != null
+                && LineMemo.of(line, LineMemo.MATH_LIBRARY, l -> LIBRARY_CALL
+                        .matcher(code(l))
+                        .find());
     }
 
     /**
@@ -57,7 +60,10 @@ public final class SourceText {
 
     /** The line calls a math routine whose result is exact ({@code fmodf}, {@code remainderf}, {@code remquof}). */
     public static boolean callsExactRoutine(String line) {
-        return line != null && LineMemo.of(line, LineMemo.EXACT_ROUTINE, l -> EXACT_ROUTINE.matcher(code(l)).find());
+        return line != null
+                && LineMemo.of(line, LineMemo.EXACT_ROUTINE, l -> EXACT_ROUTINE
+                        .matcher(code(l))
+                        .find());
     }
 
     /** The math-library routines the line calls, by name in lower case ({@code powf}, {@code pow} for POW). */
@@ -225,7 +231,10 @@ public final class SourceText {
     }
 
     public static boolean hasExplicitFma(String line) {
-        return line != null && LineMemo.of(line, LineMemo.EXPLICIT_FMA, l -> EXPLICIT_FMA.matcher(code(l)).find());
+        return line != null
+                && LineMemo.of(line, LineMemo.EXPLICIT_FMA, l -> EXPLICIT_FMA
+                        .matcher(code(l))
+                        .find());
     }
 
     public static boolean hasConversionIntrinsic(String line) {

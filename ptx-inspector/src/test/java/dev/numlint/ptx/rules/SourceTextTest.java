@@ -81,6 +81,7 @@ class SourceTextTest {
         assertThat(SourceText.hasMultiply("double *p = q;")).isFalse();
         assertThat(SourceText.hasMultiply("y = a * b;")).isTrue();
         assertThat(SourceText.hasMultiply("size_t *n = &m; y = c *d;")).isTrue();
-        assertThat(SourceText.callsMathLibraryAnyCase(line.replace("1.0;", "POW(x, 2.0);"))).isTrue();
+        assertThat(SourceText.callsMathLibraryAnyCase(line.replace("1.0;", "POW(x, 2.0);")))
+                .isTrue();
     }
 }
