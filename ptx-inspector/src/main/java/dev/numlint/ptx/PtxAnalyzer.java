@@ -301,8 +301,11 @@ public final class PtxAnalyzer implements Analyzer {
             Set<String> treeNames,
             Map<String, java.util.concurrent.atomic.AtomicInteger> archOverridden) {
         String rel = ctx.relativize(f);
-        // a cooperative budget of CPU time per file: the lexer, the model and the checks' loops check it
+        // a cooperative budget of CPU time per file: the lexer, the model and the checks' loops check it; one budget
+        // for the compile's own work, then one scaled with the PTX's size for reading and checking it
         dev.numlint.model.WorkBudget.start(fileBudgetNanos());
+        long[] budget = {fileBudgetNanos(), 0};
+        boolean fromSource = !f.getFileName().toString().endsWith(".ptx");
         try {
             if (!f.getFileName().toString().endsWith(".ptx")) { // a .cu file, or C++ built as CUDA (analyze())
                 boolean builtAsCuda = !f.getFileName().toString().endsWith(".cu");
@@ -324,6 +327,9 @@ public final class PtxAnalyzer implements Analyzer {
                     return;
                 }
                 tally.compiled();
+                budget[1] = r.ptx().length();
+                budget[0] = fileBudgetNanos(budget[1]);
+                dev.numlint.model.WorkBudget.start(budget[0]);
                 analyzeText(ctx, sink, r.ptx(), r.ptxFile(), f, bc, sources);
             } else {
                 long size = Files.size(f);
@@ -339,6 +345,9 @@ public final class PtxAnalyzer implements Analyzer {
                     return;
                 }
                 byte[] bytes = Files.readAllBytes(f);
+                budget[1] = bytes.length;
+                budget[0] = fileBudgetNanos(budget[1]);
+                dev.numlint.model.WorkBudget.start(budget[0]);
                 for (int i = 0; i < Math.min(bytes.length, 4096); i++) {
                     if (bytes[i] == 0) {
                         sink.notify(new Notification(
@@ -356,14 +365,7 @@ public final class PtxAnalyzer implements Analyzer {
         } catch (IOException e) {
             sink.notify(new Notification(rel, 0, Level.ERROR, "unreadable-file", "cannot read: " + e.getMessage()));
         } catch (dev.numlint.model.WorkBudget.Exceeded e) {
-            sink.notify(new Notification(
-                    rel,
-                    0,
-                    Level.ERROR,
-                    "over-budget",
-                    "not analyzed (findings found before are kept): the PTX took longer than the per-file budget of "
-                            + fileBudgetNanos() / 1_000_000L
-                            + " ms of CPU time (set -Dnumlint.ptx.fileBudgetMs to raise it); the scan goes on"));
+            sink.notify(overBudget(rel, fromSource, budget[0] / 1_000_000L, budget[1]));
         } catch (OutOfMemoryError e) {
             sink.notify(new Notification(
                     rel, 0, Level.ERROR, "over-budget", dev.numlint.model.WorkBudget.outOfMemory("the PTX reader")));
@@ -377,8 +379,63 @@ public final class PtxAnalyzer implements Analyzer {
     /** CPU time per PTX file ({@code -Dnumlint.ptx.fileBudgetMs}, default 5 s as for the CUDA/C++ front end). */
     static final long FILE_BUDGET_MS = 5_000;
 
+    /** The PTX text that earns one more per-file budget (a generated .cu of 24 kernels gives 660 KB of PTX). */
+    static final long BYTES_PER_BUDGET = 250_000;
+
+    /** The most per-file budgets one PTX gets, however large. */
+    static final int MAX_BUDGETS = 8;
+
     static long fileBudgetNanos() {
         return Math.max(1, Long.getLong("numlint.ptx.fileBudgetMs", FILE_BUDGET_MS)) * 1_000_000L;
+    }
+
+    /**
+     * The budget of reading and checking {@code bytes} of PTX: one per-file budget and one more for every
+     * {@link #BYTES_PER_BUDGET} bytes, at most {@link #MAX_BUDGETS} (as Clang's budget scales with the code it
+     * reads: a fixed 5 s refused gkylzero's generated {@code dg_bin_ops_cu.cu} at any load; session 26's defect 8).
+     */
+    static long fileBudgetNanos(long bytes) {
+        return fileBudgetNanos() * Math.min(1 + Math.max(0, bytes) / BYTES_PER_BUDGET, MAX_BUDGETS);
+    }
+
+    /**
+     * The notice of a file whose PTX went over its budget. For a .cu file (or C++ built as CUDA) only the PTX layer
+     * is incomplete: the source layer analyzes the file's functions on its own, so the file is not "not analyzed"
+     * (a warning, not an error that would count its functions out); a .ptx file has no other layer (an error).
+     */
+    static Notification overBudget(String rel, boolean fromSource, long budgetMs, long bytes) {
+        if (bytes <= 0) { // over before any PTX was read: the compile's own work (its include graph)
+            return new Notification(
+                    rel,
+                    0,
+                    fromSource ? Level.WARNING : Level.ERROR,
+                    fromSource ? "ptx-budget" : "over-budget",
+                    (fromSource ? "not compiled to PTX" : "not analyzed") + ": preparing the compile took longer than"
+                            + " the per-file budget of " + budgetMs + " ms of CPU time (-Dnumlint.ptx.fileBudgetMs"
+                            + " raises it)" + (fromSource ? "; the source layer analyzed the file's functions" : "")
+                            + "; the scan goes on");
+        }
+        String budget = "the budget of " + budgetMs + " ms of CPU time for its " + (bytes + 1023) / 1024
+                + " KB of PTX (the per-file budget of " + fileBudgetNanos() / 1_000_000L + " ms per "
+                + BYTES_PER_BUDGET / 1000 + " KB begun, at most " + MAX_BUDGETS
+                + " times; -Dnumlint.ptx.fileBudgetMs raises it)";
+        if (fromSource) {
+            return new Notification(
+                    rel,
+                    0,
+                    Level.WARNING,
+                    "ptx-budget",
+                    "PTX layer incomplete (its findings found before are kept): reading and checking the compiled PTX"
+                            + " took longer than " + budget + "; the source layer analyzed the file's functions"
+                            + " (a notice of its own says if it did not); the scan goes on");
+        }
+        return new Notification(
+                rel,
+                0,
+                Level.ERROR,
+                "over-budget",
+                "not analyzed (findings found before are kept): the PTX took longer than " + budget
+                        + "; the scan goes on");
     }
 
     /**

@@ -143,21 +143,24 @@ public final class IncludeGraph {
                 return;
             }
             Path dir = IncludePolicy.real(abs.getParent());
-            Deque<Node> stack = new ArrayDeque<>();
-            stack.push(new Node(real, dir == null ? real.getParent() : dir, 0, false));
+            // breadth-first, so that a file's depth is its shortest include chain: the directives are read in every
+            // branch of every #if, so the graph has more edges than one compilation follows, and a depth-first walk
+            // reached a header first through a long chain of branches no compilation takes (TNL's units that
+            // include Thrust were "nested deeper than 64 levels" where nvcc -E nests 26 deep: session 26's defect
+            // 3). The shortest chain is never longer than the compiler's real nesting, and a true chain of headers
+            // each including the next is as deep either way.
+            Deque<Node> queue = new ArrayDeque<>();
+            queue.addLast(new Node(real, dir == null ? real.getParent() : dir, 0, false));
             reached.add(real);
             visited.add(key(real, dir));
-            while (!stack.isEmpty() && problems.size() < 50) {
-                Node n = stack.pop();
+            while (!queue.isEmpty() && problems.size() < 50) {
+                Node n = queue.pollFirst();
                 Parsed p = read(n);
                 if (p == null) continue;
-                List<Node> next = new ArrayList<>();
                 for (Directive d : p.directives()) {
                     Node child = visit(n, d);
-                    if (child != null) next.add(child);
+                    if (child != null) queue.addLast(child);
                 }
-                // depth-first in directive order: push in reverse
-                for (int i = next.size() - 1; i >= 0; i--) stack.push(next.get(i));
             }
         }
 

@@ -379,6 +379,40 @@ class PtxAnalyzerTest {
         assertThat(ctx.findings()).isEmpty();
     }
 
+    /**
+     * Session 26's defect 8: a .cu file whose PTX went over its budget was an error ("not analyzed"), which counted
+     * all its functions out although the source layer analyzed them; and the budget was 5 s for any size of PTX.
+     * Now the PTX layer alone is said to be incomplete (a warning) and the budget grows with the PTX's size.
+     */
+    @Test
+    void aCuFileWhosePtxGoesOverItsBudgetIsAnIncompletePtxLayerNotAFileNotAnalyzed() throws IOException {
+        StringBuilder src = new StringBuilder("__global__ void k(const double* a, double* o) {\n  double x = a[0];\n");
+        for (int i = 0; i < 400; i++)
+            src.append("  x = x * a[").append(i % 13 + 1).append("] + 0.5;\n");
+        src.append("  o[0] = x;\n}\n");
+        System.setProperty("numlint.ptx.fileBudgetMs", "1");
+        List<Notification> ns;
+        try {
+            ns = compileAndAnalyze(src.toString()).notifications();
+        } finally {
+            System.clearProperty("numlint.ptx.fileBudgetMs");
+        }
+        assertThat(ns).noneMatch(n -> n.level() == Level.ERROR);
+        assertThat(ns)
+                .anyMatch(n -> n.id().equals("ptx-budget")
+                        && n.level() == Level.WARNING
+                        && n.message().contains("the source layer analyzed the file's functions"));
+        // one budget per 250 KB of PTX begun, at most 8
+        System.setProperty("numlint.ptx.fileBudgetMs", "1000");
+        try {
+            assertThat(PtxAnalyzer.fileBudgetNanos(0)).isEqualTo(1_000_000_000L);
+            assertThat(PtxAnalyzer.fileBudgetNanos(660_000)).isEqualTo(3_000_000_000L);
+            assertThat(PtxAnalyzer.fileBudgetNanos(50_000_000)).isEqualTo(8_000_000_000L);
+        } finally {
+            System.clearProperty("numlint.ptx.fileBudgetMs");
+        }
+    }
+
     /** Compiles {@code source} as k.cu with nvcc and runs the PTX analyzer on it (skipped without nvcc). */
     private TestScanContext compileAndAnalyze(String source) throws IOException {
         Optional<Path> nvcc = Nvcc.find();

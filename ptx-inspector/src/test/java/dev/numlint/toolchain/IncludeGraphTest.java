@@ -225,4 +225,54 @@ class IncludeGraphTest {
         assertThat(g.ok()).isTrue();
         assertThat(g.reached()).hasSize(3);
     }
+    /**
+     * Session 26's defect 3, in small: the walk reads the includes of every #if branch, so a header can be reached
+     * through a long chain no compilation takes ({@code a3.h} includes {@code z.h} only for another backend). A
+     * depth-first walk gave {@code z.h} that chain's depth and refused {@code x.h} two levels below it; the real
+     * nesting is k.cu, b.h, z.h, y.h, x.h. A true chain that deep is still refused (limitsStopTheWalk).
+     */
+    @Test
+    void aHeaderIsAsDeepAsItsShortestIncludeChain() throws IOException {
+        Path r = root();
+        Path cu = write(r.resolve("k.cu"), "#include \"a0.h\"\n#include \"b.h\"\n");
+        for (int i = 0; i < 3; i++) write(r.resolve("a" + i + ".h"), "#include \"a" + (i + 1) + ".h\"\n");
+        write(r.resolve("a3.h"), "#if defined(OTHER_BACKEND)\n#include \"z.h\"\n#endif\n");
+        write(r.resolve("b.h"), "#include \"z.h\"\n");
+        write(r.resolve("z.h"), "#pragma once\n#include \"y.h\"\n");
+        write(r.resolve("y.h"), "#include \"x.h\"\n");
+        write(r.resolve("x.h"), "// x\n");
+        IncludeGraph.Result g = IncludeGraph.resolve(
+                cu, List.of(), List.of(), new IncludePolicy(List.of(r), List.of(), 6, 100, 1 << 20));
+        assertThat(g.problems()).isEmpty();
+        assertThat(g.reached()).hasSize(9);
+        IncludeGraph.Result tight = IncludeGraph.resolve(
+                cu, List.of(), List.of(), new IncludePolicy(List.of(r), List.of(), 3, 100, 1 << 20));
+        assertThat(tight.problems()).isNotEmpty().allSatisfy(p -> assertThat(p.reason())
+                .contains("deeper than 3"));
+    }
+
+    /**
+     * Session 26's defect 3: a unit including Thrust and CUB with an include directory of the tree (so that the
+     * toolkit's headers are followed) was refused, "includes are nested deeper than 64 levels", where nvcc -E's line
+     * markers nest at most 26 deep.
+     */
+    @Test
+    void thrustAndCubThroughAnIncludeDirectoryOfTheTreeAreNotTooDeep() throws IOException {
+        Path tk = Path.of("/usr/local/cuda");
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                Files.isRegularFile(tk.resolve("include/cuda_runtime.h")), "a CUDA toolkit");
+        Path r = root();
+        write(r.resolve("inc/util.h"), "#pragma once\n");
+        Path cu = write(
+                r.resolve("k.cu"),
+                "#include <util.h>\n#include <thrust/device_vector.h>\n#include <thrust/sort.h>\n"
+                        + "#include <cub/cub.cuh>\n__global__ void k(){}\n");
+        Nvcc nvcc = Nvcc.at(tk.resolve("bin/nvcc"));
+        List<Path> angle = new java.util.ArrayList<>(List.of(r.resolve("inc")));
+        angle.addAll(nvcc.systemIncludeDirs());
+        IncludeGraph.Result g = IncludeGraph.resolve(
+                cu, List.of(r.resolve("inc")), angle, IncludePolicy.of(List.of(r), nvcc.trustedDirs()));
+        assertThat(g.problems()).isEmpty();
+        assertThat(g.external()).isNotEmpty();
+    }
 }

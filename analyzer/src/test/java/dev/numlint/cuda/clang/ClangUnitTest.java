@@ -641,6 +641,65 @@ class ClangUnitTest {
         }
     }
 
+    /**
+     * Session 26's defect 9: for every accumulation site, every loop around it and every name in each integral step
+     * of that loop, the grid-stride test walked the whole function again (hypre's scan sat in it). A loop of 300
+     * sums and 300 integral steps now takes well under the per-file budget; the answer is the same.
+     */
+    @Test
+    void theGridStrideTestOfManySumsInOneLoopIsNotQuadratic() throws Exception {
+        StringBuilder b = new StringBuilder("__global__ void k(const float *a, float *o, int n, int w) {\n"
+                + "  int g = blockDim.x * gridDim.x; int i = threadIdx.x; float s = 0.0f;\n  while (i < n) {\n");
+        int m = 300;
+        for (int j = 0; j < m; j++)
+            b.append("    int q").append(j).append(" = w + ").append(j).append(";\n");
+        for (int j = 0; j < m; j++) b.append("    s += a[i + ").append(j).append("];\n");
+        for (int j = 0; j < m; j++) b.append("    i += q").append(j).append(";\n");
+        b.append("    i += g;\n  }\n  o[0] = s;\n}\n");
+        ClangUnit u = parse("stride.cu", b.toString(), ClangFrontEnd.Language.CUDA);
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long t0 = mx.getCurrentThreadCpuTime();
+        List<ClangSites.Sum> sums = u.sums();
+        long ms = (mx.getCurrentThreadCpuTime() - t0) / 1_000_000L;
+        assertThat(sums).hasSize(m).allMatch(ClangSites.Sum::gridStride);
+        assertThat(ms).as("CPU ms of the sums").isLessThan(3_000);
+    }
+
+    /**
+     * Session 26's defect 2: nvcc defines {@code __CUDACC_RELAXED_CONSTEXPR__} and {@code __CUDACC_EXTENDED_LAMBDA__}
+     * for {@code --expt-relaxed-constexpr} and {@code --extended-lambda}; Clang was given the flags' command without
+     * them, so TNL's {@code #if !defined(__CUDACC_EXTENDED_LAMBDA__) #error} stopped every CUDA unit.
+     */
+    @Test
+    void nvccsFeatureFlagsReachClangAsTheMacrosNvccDefines() throws Exception {
+        Path f = dir.resolve("k.cu");
+        Files.writeString(
+                f,
+                """
+                #if !defined(__CUDACC_RELAXED_CONSTEXPR__) || !defined(__CUDACC_EXTENDED_LAMBDA__)
+                #error "requires --expt-relaxed-constexpr --extended-lambda"
+                #endif
+                __global__ void k(float *a) { auto l = [] __device__ (float x) { return x * 2.0f; }; a[0] = l(a[0]); }
+                """);
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        for (List<String> flags : List.of(
+                List.of("--expt-relaxed-constexpr", "--extended-lambda"),
+                List.of("-expt-relaxed-constexpr", "--expt-extended-lambda"),
+                List.of("--expt-relaxed-constexpr", "-extended-lambda"))) {
+            BuildContext bc = BuildContext.defaults();
+            for (String fl : flags) bc = bc.addNvccFlag(fl);
+            List<String> args = fe.arguments(f, ClangFrontEnd.Language.CUDA, bc);
+            assertThat(args).contains("-D__CUDACC_RELAXED_CONSTEXPR__", "-D__CUDACC_EXTENDED_LAMBDA__");
+            ClangUnit u = ClangParser.parse(f, args, Files.readAllBytes(f));
+            assertThat(u.errors())
+                    .as("Clang's errors, the first: %s", u.firstError())
+                    .isZero();
+        }
+        // without the flags, nvcc defines neither
+        assertThat(fe.arguments(f, ClangFrontEnd.Language.CUDA, BuildContext.defaults()))
+                .doesNotContain("-D__CUDACC_RELAXED_CONSTEXPR__", "-D__CUDACC_EXTENDED_LAMBDA__");
+    }
+
     @Test
     void cudaLibrariesOfTheToolkitParseUnderNvccsMacros() throws Exception {
         // -D__NVCC__ makes CCCL (cooperative groups, Thrust, CUB) read nvcc's version macros: without them it took

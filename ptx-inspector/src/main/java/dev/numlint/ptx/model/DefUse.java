@@ -149,13 +149,23 @@ public final class DefUse {
         BasicBlock bb = fn.blocks().get(at.block());
         int[] buf = new int[4];
         int n = 0;
-        for (int i = instr - 1; i >= bb.first(); i--) {
-            Instruction d = fn.instruction(i);
-            if (d.defines(reg)) {
-                if (n == buf.length) buf = Arrays.copyOf(buf, n * 2);
-                buf[n++] = i;
-                if (d.guard() == null) return Arrays.copyOf(buf, n);
-            }
+        // the register's own definitions before instr in its block, latest first (a binary search in its ascending
+        // sites, not a walk back over the block: a generated kernel's one block of 10,000 instructions made every
+        // query walk it, quadratic in the block's size)
+        int[] sites = defsOfReg[id];
+        int lo = 0, hi = sites.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (siteInstr[sites[mid]] < instr) lo = mid + 1;
+            else hi = mid;
+        }
+        for (int k = lo - 1; k >= 0; k--) {
+            int i = siteInstr[sites[k]];
+            if (i < bb.first()) break;
+            if (n > 0 && buf[n - 1] == i) continue; // the register twice in one instruction's definitions
+            if (n == buf.length) buf = Arrays.copyOf(buf, n * 2);
+            buf[n++] = i;
+            if (fn.instruction(i).guard() == null) return Arrays.copyOf(buf, n);
         }
         BitSet inB = in[bb.index()];
         for (int s : defsOfReg[id]) {

@@ -12,9 +12,10 @@ public final class SourceText {
     private static final Pattern DIVISION_INTRINSIC = Pattern.compile(
             "\\b(?:__fdividef|__fdiv_r[nzud]|__frcp_r[nzud]|__drcp_r[nzud]|__ddiv_r[nzud]|fdividef|__fdividef|"
                     + "h2rcp|hrcp|__frcp)\\s*\\(");
+    /** The word before a {@code *} that makes it a pointer declarator (matched against the whole word). */
     private static final Pattern TYPE_BEFORE_STAR = Pattern.compile(
-            "\\b(?:float|double|int|char|void|unsigned|short|long|const|auto|half|size_t|bool|[A-Za-z_]\\w*_t|"
-                    + "float[1-4]|double[1-4]|int[1-4]|uint[1-4]|restrict|__restrict__|T)\\s*$");
+            "(?:float|double|int|char|void|unsigned|short|long|const|auto|half|size_t|bool|[A-Za-z_]\\w*_t|"
+                    + "float[1-4]|double[1-4]|int[1-4]|uint[1-4]|restrict|__restrict__|T)");
 
     /** CUDA math functions whose inlined implementations are built from fma, approximations and branches. */
     private static final Pattern LIBRARY_CALL = Pattern.compile("\\b(?:std::)?(?:a?sinh?f?|a?cosh?f?|a?tanh?f?|"
@@ -40,7 +41,10 @@ public final class SourceText {
 
     /** The line calls a CUDA math-library routine (whose inlined code may carry the line's debug position). */
     public static boolean callsMathLibrary(String line) {
-        return line != null && LIBRARY_CALL.matcher(code(line)).find();
+        return line != null
+                && LineMemo.of(line, LineMemo.MATH_LIBRARY, l -> LIBRARY_CALL
+                        .matcher(code(l))
+                        .find());
     }
 
     /**
@@ -49,14 +53,17 @@ public final class SourceText {
      */
     public static boolean callsMathLibraryAnyCase(String line) {
         return line != null
-                && LIBRARY_CALL
-                        .matcher(code(line).toLowerCase(java.util.Locale.ROOT))
-                        .find();
+                && LineMemo.of(line, LineMemo.MATH_LIBRARY_ANY_CASE, l -> LIBRARY_CALL
+                        .matcher(code(l).toLowerCase(java.util.Locale.ROOT))
+                        .find());
     }
 
     /** The line calls a math routine whose result is exact ({@code fmodf}, {@code remainderf}, {@code remquof}). */
     public static boolean callsExactRoutine(String line) {
-        return line != null && EXACT_ROUTINE.matcher(code(line)).find();
+        return line != null
+                && LineMemo.of(line, LineMemo.EXACT_ROUTINE, l -> EXACT_ROUTINE
+                        .matcher(code(l))
+                        .find());
     }
 
     /** The math-library routines the line calls, by name in lower case ({@code powf}, {@code pow} for POW). */
@@ -224,7 +231,10 @@ public final class SourceText {
     }
 
     public static boolean hasExplicitFma(String line) {
-        return line != null && EXPLICIT_FMA.matcher(code(line)).find();
+        return line != null
+                && LineMemo.of(line, LineMemo.EXPLICIT_FMA, l -> EXPLICIT_FMA
+                        .matcher(code(l))
+                        .find());
     }
 
     public static boolean hasConversionIntrinsic(String line) {
@@ -257,14 +267,17 @@ public final class SourceText {
 
     /** A binary '*' (not a pointer declarator or dereference) appears in the line. */
     public static boolean hasMultiply(String line) {
-        if (line == null) return false;
+        return line != null && LineMemo.of(line, LineMemo.MULTIPLY, SourceText::multiply);
+    }
+
+    private static boolean multiply(String line) {
         String c = withoutSubscripts(code(line));
         for (int i = 0; i < c.length(); i++) {
             if (c.charAt(i) != '*') continue;
             if (i + 1 < c.length() && c.charAt(i + 1) == '/') continue;
             int p = operandEnd(c, i);
             if (p < 0) continue;
-            if (TYPE_BEFORE_STAR.matcher(c.substring(0, p + 1)).find()) continue;
+            if (typeBefore(c, p)) continue;
             int q = i + 1;
             if (q < c.length() && c.charAt(q) == '=') return true; // *=
             while (q < c.length() && c.charAt(q) == ' ') q++;
@@ -281,6 +294,22 @@ public final class SourceText {
             }
         }
         return false;
+    }
+
+    /**
+     * The word that ends at {@code p} (after blanks) is a type: the {@code *} after it declares a pointer. Only that
+     * word is read, not the line before it (a regex over each prefix was quadratic in a long generated line).
+     */
+    private static boolean typeBefore(String c, int p) {
+        int e = p;
+        while (e >= 0 && Character.isWhitespace(c.charAt(e))) e--;
+        int b = e;
+        while (b >= 0 && isWord(c.charAt(b))) b--;
+        return b < e && TYPE_BEFORE_STAR.matcher(c.substring(b + 1, e + 1)).matches();
+    }
+
+    private static boolean isWord(char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
     }
 
     /** Blanks the contents of [...] subscripts: index arithmetic is integer and never contracts to a float fma. */

@@ -52,4 +52,36 @@ class SourceTextTest {
         assertThat(SourceText.mathLibraryCalls("*f = ck * (powf(p / pk, e) - 1.0) + std::sqrt (q);"))
                 .containsExactly("powf", "sqrt");
     }
+    /**
+     * Session 26's defect 8: a generated kernel's statement of thousands of characters carries thousands of PTX
+     * instructions, and each asked the same questions of the whole line again. A line of 150,000 characters with
+     * 10,000 products, asked 3,000 times, is answered in well under a second of CPU time (minutes before: the
+     * pointer-declarator test read each prefix of the line, and nothing was remembered).
+     */
+    @Test
+    void aLongGeneratedLineIsReadOncePerQuestionAndInLinearTime() {
+        StringBuilder b = new StringBuilder("out[0] = ");
+        for (int i = 0; i < 10_000; i++) b.append("0.25*f[").append(i % 7).append("] + ");
+        b.append("1.0;");
+        String line = b.toString();
+        String pointer = "double *p = q; float * __restrict__ r = s; gkyl_array_t *a = " + "x".repeat(300) + ";";
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long t0 = mx.getCurrentThreadCpuTime();
+        int done = 0;
+        for (; done < 3_000 && mx.getCurrentThreadCpuTime() - t0 < 3_000_000_000L; done++) {
+            assertThat(SourceText.hasMultiply(line)).isTrue();
+            assertThat(SourceText.callsMathLibraryAnyCase(line)).isFalse();
+            assertThat(SourceText.callsMathLibrary(line)).isFalse();
+            assertThat(SourceText.callsExactRoutine(line)).isFalse();
+            assertThat(SourceText.hasExplicitFma(line)).isFalse();
+        }
+        assertThat(done).as("questions answered within 3 s of CPU time").isEqualTo(3_000);
+        // the answers are the same as on short lines: declarators are not products, a call of pow is a call
+        assertThat(SourceText.hasMultiply(pointer)).isFalse();
+        assertThat(SourceText.hasMultiply("double *p = q;")).isFalse();
+        assertThat(SourceText.hasMultiply("y = a * b;")).isTrue();
+        assertThat(SourceText.hasMultiply("size_t *n = &m; y = c *d;")).isTrue();
+        assertThat(SourceText.callsMathLibraryAnyCase(line.replace("1.0;", "POW(x, 2.0);")))
+                .isTrue();
+    }
 }

@@ -260,6 +260,25 @@ public final class ClangFrontEnd {
         return toolkit;
     }
 
+    /**
+     * The {@code -D}s nvcc adds for its feature flags in {@code nvcc} (any spelling it accepts):
+     * {@code --expt-relaxed-constexpr} defines {@code __CUDACC_RELAXED_CONSTEXPR__}, {@code --extended-lambda} (and
+     * {@code --expt-extended-lambda}) {@code __CUDACC_EXTENDED_LAMBDA__}. Clang's CUDA mode already allows what the
+     * flags allow (constexpr functions on both sides, device lambdas); only the macros were missing.
+     */
+    static List<String> featureMacros(List<String> nvcc) {
+        boolean relaxed = false, lambda = false;
+        for (String f : nvcc) {
+            String g = f.strip().replaceFirst("^--?", "").replace('_', '-');
+            if (g.equals("expt-relaxed-constexpr")) relaxed = true;
+            if (g.equals("extended-lambda") || g.equals("expt-extended-lambda")) lambda = true;
+        }
+        List<String> d = new ArrayList<>();
+        if (relaxed) d.add("-D__CUDACC_RELAXED_CONSTEXPR__");
+        if (lambda) d.add("-D__CUDACC_EXTENDED_LAMBDA__");
+        return d;
+    }
+
     /** Whether {@code file} has the compile command of a guessed build (no build file gave one). */
     public static boolean guessed(BuildContext bc) {
         return bc.configuration() == null;
@@ -333,6 +352,9 @@ public final class ClangFrontEnd {
                     a.add("-D__CUDACC_VER_MINOR__=" + v[1]);
                     a.add("-D__CUDACC_VER_BUILD__=0");
                 }
+                // and the macros nvcc defines for its feature flags (nvcc --dryrun shows them): TNL's Assert.h stops
+                // at an #error without them, although every compile command carries the flags
+                a.addAll(featureMacros(nvcc));
                 a.add("--cuda-gpu-arch=" + gpuArch(bc.cudaArch()));
                 a.add("-nocudalib");
                 a.add("--cuda-host-only");
