@@ -155,18 +155,20 @@ final class PtxFindings {
         }
         // the lines the compiler emitted code for, and those with FP64 code: nvcc decides what is double
         CompiledLines.report(ctx, m, fileIndex);
+        // the project's headers outside the scanned PATHs are library code here: findings go to the user's lines
+        Map<Integer, String> owners = ScannedCode.view(m.files(), fileIndex, ctx.files());
         PtxFacts.Settings settings = new PtxFacts.Settings(
                 minTripCount(ctx),
                 bc != null && bc.effectiveFastMath(),
                 loc -> {
                     // the line where the operation is written: the innermost position in user code
-                    SourcePos u = writtenPos(loc, m.files());
+                    SourcePos u = writtenPos(loc, owners);
                     Path p = u == null ? null : fileIndex.get(u.fileIndex());
                     return p == null ? null : sources.line(p, u.line());
                 },
-                loc -> writtenPos(loc, m.files()),
+                loc -> writtenPos(loc, owners),
                 PtxFacts.builtWithoutContraction(m.definedFunctions()));
-        PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
+        PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, owners, fileIndex, sources);
         long budgetMs = fileBudgetMs();
         long deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
         List<PtxFunction> functions = m.definedFunctions();
@@ -293,7 +295,8 @@ final class PtxFindings {
             return false;
         }
         String s = p.replace('\\', '/');
-        return s.startsWith("/usr/include/")
+        return ScannedCode.outside(s)
+                || s.startsWith("/usr/include/")
                 || s.startsWith("/usr/lib/")
                 || s.contains("/include/cccl/")
                 || s.contains("/targets/x86_64-linux/")
@@ -387,6 +390,11 @@ final class PtxFindings {
      * use of the value is in the code the arithmetic was written in (often a function inlined into the loop).
      */
     static DebugLoc firstLocatedUse(PtxHit h) {
+        return firstLocatedUse(h, l -> true);
+    }
+
+    /** {@link #firstLocatedUse} among the locations {@code wanted} accepts, through any other instruction. */
+    static DebugLoc firstLocatedUse(PtxHit h, java.util.function.Predicate<DebugLoc> wanted) {
         List<Instruction> start = new ArrayList<>();
         start.add(h.at());
         if (h.related() != null) start.addAll(h.related());
@@ -405,7 +413,7 @@ final class PtxFindings {
                 if (!seen.add(u)) continue;
                 Instruction x = h.function().instruction(u);
                 DebugLoc l = x.loc();
-                if (l != null && l.pos().line() > 0) {
+                if (l != null && l.pos().line() > 0 && wanted.test(l)) {
                     if (u < bestIndex) { // the use that comes first in the function
                         best = l;
                         bestIndex = u;
@@ -504,6 +512,12 @@ final class PtxFindings {
         Instruction in = h.at();
         DebugLoc loc = atUse(h, locatedLoc(h));
         SourcePos written = writtenPos(loc, files);
+        if (loc != null && written == null && ScannedCode.outside(files.get(loc.pos().fileIndex()))) {
+            // code a library's kernel template hoisted out of the user's inlined lambda (its loop's line): where the
+            // value is used in the user's code, as the other instances of the same lambda are reported
+            DebugLoc use = firstLocatedUse(h, l -> writtenPos(l, files) != null);
+            if (use != null) written = writtenPos(loc = use, files);
+        }
         if (loc != null && written == null) {
             return; // toolkit/system header code (math library, CUB, Thrust)
         }
