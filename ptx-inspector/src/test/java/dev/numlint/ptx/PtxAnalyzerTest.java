@@ -548,6 +548,27 @@ class PtxAnalyzerTest {
     }
 
     @Test
+    void aDoubleFromAReductionsLiteralIdentityIsNamedAsTheLiteralNotADeclaration() throws IOException {
+        // session 26's defect 15: "declared double (a double variable, parameter or return type): deliberat..."
+        TestScanContext ctx = compileAndAnalyze("template <typename T>\n"
+                + "__device__ T sumAbs(const float *u, int n, T identity) {\n"
+                + "    T r = identity;\n"
+                + "    for (int i = 0; i < n; i++) r = r + fabsf(u[i]);\n"
+                + "    return r;\n}\n"
+                + "__global__ void residue(const float *u, float *out, float tau, int n) {\n"
+                + "    float res = sumAbs(u, n, 0.0)\n"
+                + "                / (tau * n);\n"
+                + "    out[0] = res;\n}\n");
+        List<Finding> nl008 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL008")).toList();
+        assertThat(nl008).extracting(f -> f.location().startLine()).contains(4, 9);
+        assertThat(nl008)
+                .allSatisfy(f -> assertThat(f.message())
+                        .contains("a double literal (0.0)")
+                        .doesNotContain("declared"));
+    }
+
+    @Test
     void aValueRecomputedFromTheAccumulatorIsNotTheSum() throws IOException {
         // session 26's defect 12: 'tau = stop - time' lies on the cycle of 'time = time + tau' and comes first in the
         // PTX; the sum is the update that carries itself
