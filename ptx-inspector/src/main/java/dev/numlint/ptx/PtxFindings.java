@@ -512,7 +512,9 @@ final class PtxFindings {
         Instruction in = h.at();
         DebugLoc loc = atUse(h, locatedLoc(h));
         SourcePos written = writtenPos(loc, files);
-        if (loc != null && written == null && ScannedCode.outside(files.get(loc.pos().fileIndex()))) {
+        if (loc != null
+                && written == null
+                && ScannedCode.outside(files.get(loc.pos().fileIndex()))) {
             // code a library's kernel template hoisted out of the user's inlined lambda (its loop's line): where the
             // value is used in the user's code, as the other instances of the same lambda are reported
             DebugLoc use = firstLocatedUse(h, l -> writtenPos(l, files) != null);

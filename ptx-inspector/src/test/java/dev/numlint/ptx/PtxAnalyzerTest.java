@@ -543,7 +543,8 @@ class PtxAnalyzerTest {
                 .run(new PtxAnalyzer());
         List<Finding> nl008 =
                 ctx.findings().stream().filter(f -> f.ruleId().equals("NL008")).toList();
-        assertThat(nl008).isNotEmpty().allSatisfy(f -> assertThat(f.location().file()).isEqualTo("k.cu"));
+        assertThat(nl008).isNotEmpty().allSatisfy(f -> assertThat(f.location().file())
+                .isEqualTo("k.cu"));
         assertThat(nl008).allSatisfy(f -> assertThat(f.location().startLine()).isBetween(5, 6));
     }
 
@@ -562,10 +563,9 @@ class PtxAnalyzerTest {
         List<Finding> nl008 =
                 ctx.findings().stream().filter(f -> f.ruleId().equals("NL008")).toList();
         assertThat(nl008).extracting(f -> f.location().startLine()).contains(4, 9);
-        assertThat(nl008)
-                .allSatisfy(f -> assertThat(f.message())
-                        .contains("a double literal (0.0)")
-                        .doesNotContain("declared"));
+        assertThat(nl008).allSatisfy(f -> assertThat(f.message())
+                .contains("a double literal (0.0)")
+                .doesNotContain("declared"));
     }
 
     @Test
@@ -602,8 +602,8 @@ class PtxAnalyzerTest {
                 ctx.findings().stream().filter(f -> f.ruleId().equals("NL004")).toList();
         assertThat(nl004).hasSize(1);
         assertThat(nl004.get(0).message())
-                .satisfiesAnyOf(
-                        m -> assertThat(m).contains("(loop at line 4)"), m -> assertThat(m).contains("(a loop in the PTX)"))
+                .satisfiesAnyOf(m -> assertThat(m).contains("(loop at line 4)"), m -> assertThat(m)
+                        .contains("(a loop in the PTX)"))
                 .doesNotContain("loop at line 7");
     }
 

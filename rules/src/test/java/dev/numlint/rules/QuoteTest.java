@@ -68,7 +68,10 @@ class QuoteTest {
         String m = "'velocity_component_x*timestep_size+position_offset' is computed in double (the double literal"
                 + " 0.5), rounded to 'num': slow on the GPU; the result equals float's, only speed is at stake";
         String fit = Quote.fit(m);
-        assertThat(fit).hasSizeLessThanOrEqualTo(Quote.MESSAGE).startsWith("'velocity_component_x*").contains("...'");
+        assertThat(fit)
+                .hasSizeLessThanOrEqualTo(Quote.MESSAGE)
+                .startsWith("'velocity_component_x*")
+                .contains("...'");
         String quoted = fit.substring(1, fit.indexOf("...'"));
         assertThat(quoted).matches("velocity_component_x\\*(timestep_size(\\+(position_offset)?)?)?");
     }

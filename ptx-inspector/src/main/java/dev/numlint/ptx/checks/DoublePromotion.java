@@ -268,8 +268,7 @@ public final class DoublePromotion implements PtxCheck {
                 dev.numlint.ptx.model.Operand o = x.operand(k);
                 if (o instanceof dev.numlint.ptx.model.Operand.FloatImm f) {
                     if (literal == null) literal = literalText(f.value());
-                } else if (o instanceof dev.numlint.ptx.model.Operand.Reg r
-                        && !(op.equals("selp") && k == 3)) {
+                } else if (o instanceof dev.numlint.ptx.model.Operand.Reg r && !(op.equals("selp") && k == 3)) {
                     int[] defs = facts.defUse().reachingDefs(x.index(), r.name());
                     if (defs.length == 0) return null;
                     for (int d : defs) {
