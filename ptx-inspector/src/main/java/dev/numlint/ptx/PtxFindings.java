@@ -155,20 +155,18 @@ final class PtxFindings {
         }
         // the lines the compiler emitted code for, and those with FP64 code: nvcc decides what is double
         CompiledLines.report(ctx, m, fileIndex);
-        // the project's headers outside the scanned PATHs are library code here: findings go to the user's lines
-        Map<Integer, String> owners = ScannedCode.view(m.files(), fileIndex, ctx.files());
         PtxFacts.Settings settings = new PtxFacts.Settings(
                 minTripCount(ctx),
                 bc != null && bc.effectiveFastMath(),
                 loc -> {
                     // the line where the operation is written: the innermost position in user code
-                    SourcePos u = writtenPos(loc, owners);
+                    SourcePos u = writtenPos(loc, m.files());
                     Path p = u == null ? null : fileIndex.get(u.fileIndex());
                     return p == null ? null : sources.line(p, u.line());
                 },
-                loc -> writtenPos(loc, owners),
+                loc -> writtenPos(loc, m.files()),
                 PtxFacts.builtWithoutContraction(m.definedFunctions()));
-        PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, owners, fileIndex, sources);
+        PtxFindings findings = new PtxFindings(ctx, ptxFile, cuFile, m.files(), fileIndex, sources);
         long budgetMs = fileBudgetMs();
         long deadline = dev.numlint.model.CpuClock.now() + budgetMs * 1_000_000L;
         List<PtxFunction> functions = m.definedFunctions();
@@ -295,8 +293,7 @@ final class PtxFindings {
             return false;
         }
         String s = p.replace('\\', '/');
-        return ScannedCode.outside(s)
-                || s.startsWith("/usr/include/")
+        return s.startsWith("/usr/include/")
                 || s.startsWith("/usr/lib/")
                 || s.contains("/include/cccl/")
                 || s.contains("/targets/x86_64-linux/")
@@ -390,11 +387,6 @@ final class PtxFindings {
      * use of the value is in the code the arithmetic was written in (often a function inlined into the loop).
      */
     static DebugLoc firstLocatedUse(PtxHit h) {
-        return firstLocatedUse(h, l -> true);
-    }
-
-    /** {@link #firstLocatedUse} among the locations {@code wanted} accepts, through any other instruction. */
-    static DebugLoc firstLocatedUse(PtxHit h, java.util.function.Predicate<DebugLoc> wanted) {
         List<Instruction> start = new ArrayList<>();
         start.add(h.at());
         if (h.related() != null) start.addAll(h.related());
@@ -413,7 +405,7 @@ final class PtxFindings {
                 if (!seen.add(u)) continue;
                 Instruction x = h.function().instruction(u);
                 DebugLoc l = x.loc();
-                if (l != null && l.pos().line() > 0 && wanted.test(l)) {
+                if (l != null && l.pos().line() > 0) {
                     if (u < bestIndex) { // the use that comes first in the function
                         best = l;
                         bestIndex = u;
@@ -429,15 +421,23 @@ final class PtxFindings {
     /**
      * {@code loc}, or the first use of the hit's value ({@link #firstLocatedUse}) when the hit's instructions have no
      * line and {@code loc} (the line before them) cannot hold a product: no {@code *} on it (a loop header). A line
-     * with a product may be the statement the hoisted arithmetic was written in (its loads come first) and stays.
+     * with a product may be the statement the hoisted arithmetic was written in (its loads come first) and stays,
+     * unless the use lies in a function inlined deeper than that line (session 26's defect 11: a library's
+     * grid-stride loop {@code i += blockDim.x * gridDim.x} and the user's functor it calls, whose invariant double
+     * arithmetic nvcc hoists out of the loop: every functor's landed on the library's line, merged).
      */
     private DebugLoc atUse(PtxHit h, DebugLoc loc) {
         if (!withoutLine(h) || loc == null) return loc;
+        DebugLoc use = firstLocatedUse(h);
+        if (use != null && use.inlinedAt().size() > loc.inlinedAt().size()) {
+            // hoisted out of a function inlined into the loop (a functor a library's grid-stride kernel template
+            // calls): the line before it is the caller's (its loop, whatever it shows), the use is where it was written
+            return use;
+        }
         SourcePos p = writtenPos(loc, files);
         Path f = p == null ? null : fileIndex.get(p.fileIndex());
         String text = f == null ? null : sources.line(f, p.line());
         if (text == null || text.contains("*")) return loc;
-        DebugLoc use = firstLocatedUse(h);
         return use != null ? use : loc;
     }
 
@@ -512,14 +512,6 @@ final class PtxFindings {
         Instruction in = h.at();
         DebugLoc loc = atUse(h, locatedLoc(h));
         SourcePos written = writtenPos(loc, files);
-        if (loc != null
-                && written == null
-                && ScannedCode.outside(files.get(loc.pos().fileIndex()))) {
-            // code a library's kernel template hoisted out of the user's inlined lambda (its loop's line): where the
-            // value is used in the user's code, as the other instances of the same lambda are reported
-            DebugLoc use = firstLocatedUse(h, l -> writtenPos(l, files) != null);
-            if (use != null) written = writtenPos(loc = use, files);
-        }
         if (loc != null && written == null) {
             return; // toolkit/system header code (math library, CUB, Thrust)
         }

@@ -512,7 +512,7 @@ class PtxAnalyzerTest {
     void codeHoistedIntoALibrarysLoopIsReportedInTheUsersFunctorNotAtTheLibraryLine() throws IOException {
         // session 26's defect 11: a project header outside the scanned PATHs runs the user's functors in a
         // grid-stride loop; nvcc hoists a functor's invariant double arithmetic out of the loop (line 0), and the
-        // finding landed on the library's loop line, where every functor's merged
+        // finding landed on the library's loop line (it shows a '*'), where every functor's merged
         Optional<Path> nvcc = Nvcc.find();
         Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found: skipping");
         Files.createDirectories(dir.resolve("lib"));
