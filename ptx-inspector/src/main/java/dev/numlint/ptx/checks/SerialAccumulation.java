@@ -119,7 +119,8 @@ public final class SerialAccumulation implements PtxCheck {
             }
         }
         for (Group g : groups) {
-            out.accept(hit(facts, representative(facts, g)));
+            Group r = representative(facts, g);
+            if (r != null) out.accept(hit(facts, r));
         }
     }
 
@@ -128,7 +129,8 @@ public final class SerialAccumulation implements PtxCheck {
      * previous value, moved or selected but not recomputed ({@code time = time + tau}). An update that only lies on
      * the cycle, recomputed from another accumulator ({@code tau = stop - time} before {@code time += tau}), is not
      * the sum: it comes first in the PTX, but the finding names the update that carries itself, the other is a
-     * related location. A cycle without such an update (two partial updates {@code s += a; s += b}) keeps its first.
+     * related location. A cycle without such an update (two partial updates {@code s += a; s += b}) keeps its first;
+     * null when the cycle runs through such an update that is not the group's (it is reported with its own loop).
      */
     private static Group representative(PtxFacts facts, Group g) {
         if (selfCarried(facts, g.first)) return g;
@@ -141,6 +143,16 @@ public final class SerialAccumulation implements PtxCheck {
                 }
                 return r;
             }
+        }
+        for (int i : g.cycle) {
+            // the cycle runs through another update that carries itself, grouped at another loop (an inner one):
+            // this value is recomputed from that accumulator (TNL's currentTau = stop - time), reported there
+            Instruction x = facts.function().instruction(i);
+            boolean update = x.opcode().equals("add")
+                    || x.opcode().equals("sub")
+                    || x.opcode().equals("fma")
+                    || x.opcode().equals("mad");
+            if (update && PtxFacts.isF(x.type()) && selfCarried(facts, x)) return null;
         }
         return g;
     }
