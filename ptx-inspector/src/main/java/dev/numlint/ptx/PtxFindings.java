@@ -422,15 +422,23 @@ final class PtxFindings {
     /**
      * {@code loc}, or the first use of the hit's value ({@link #firstLocatedUse}) when the hit's instructions have no
      * line and {@code loc} (the line before them) cannot hold a product: no {@code *} on it (a loop header). A line
-     * with a product may be the statement the hoisted arithmetic was written in (its loads come first) and stays.
+     * with a product may be the statement the hoisted arithmetic was written in (its loads come first) and stays,
+     * unless the use lies in a function inlined deeper than that line (session 26's defect 11: a library's
+     * grid-stride loop {@code i += blockDim.x * gridDim.x} and the user's functor it calls, whose invariant double
+     * arithmetic nvcc hoists out of the loop: every functor's landed on the library's line, merged).
      */
     private DebugLoc atUse(PtxHit h, DebugLoc loc) {
         if (!withoutLine(h) || loc == null) return loc;
+        DebugLoc use = firstLocatedUse(h);
+        if (use != null && use.inlinedAt().size() > loc.inlinedAt().size()) {
+            // hoisted out of a function inlined into the loop (a functor a library's grid-stride kernel template
+            // calls): the line before it is the caller's (its loop, whatever it shows), the use is where it was written
+            return use;
+        }
         SourcePos p = writtenPos(loc, files);
         Path f = p == null ? null : fileIndex.get(p.fileIndex());
         String text = f == null ? null : sources.line(f, p.line());
         if (text == null || text.contains("*")) return loc;
-        DebugLoc use = firstLocatedUse(h);
         return use != null ? use : loc;
     }
 

@@ -543,6 +543,105 @@ class PtxAnalyzerTest {
     }
 
     @Test
+    void codeHoistedIntoALibrarysLoopIsReportedInTheUsersFunctorNotAtTheLibraryLine() throws IOException {
+        // session 26's defect 11: a project header outside the scanned PATHs runs the user's functors in a
+        // grid-stride loop; nvcc hoists a functor's invariant double arithmetic out of the loop (line 0), and the
+        // finding landed on the library's loop line (it shows a '*'), where every functor's merged
+        Optional<Path> nvcc = Nvcc.find();
+        Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found: skipping");
+        Files.createDirectories(dir.resolve("lib"));
+        Files.writeString(
+                dir.resolve("lib/parallel_for.cuh"),
+                "template <typename F>\n"
+                        + "__global__ void parallelFor(int n, F f)\n"
+                        + "{\n"
+                        + "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
+                        + "        f(i);\n"
+                        + "}\n");
+        Files.writeString(
+                dir.resolve("k.cu"),
+                "#include \"lib/parallel_for.cuh\"\n"
+                        + "struct Step {\n"
+                        + "    float *u; float tau; float rate;\n"
+                        + "    __device__ void operator()(int i) const {\n"
+                        + "        float dt = 0.1 * tau * rate;\n"
+                        + "        u[i] = u[i] + dt * u[i];\n"
+                        + "    }\n"
+                        + "};\n"
+                        + "void run(float *u, int n, float tau, float rate) {\n"
+                        + "    parallelFor<<<1, 32>>>(n, Step{u, tau, rate});\n"
+                        + "}\n");
+        TestScanContext ctx = new TestScanContext(dir)
+                .outsideScan(p -> p.startsWith("lib"))
+                .ptx(PtxMode.AUTO, nvcc.get())
+                .run(new PtxAnalyzer());
+        List<Finding> nl008 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL008")).toList();
+        assertThat(nl008).isNotEmpty().allSatisfy(f -> assertThat(f.location().file())
+                .isEqualTo("k.cu"));
+        assertThat(nl008).allSatisfy(f -> assertThat(f.location().startLine()).isBetween(5, 6));
+    }
+
+    @Test
+    void aDoubleFromAReductionsLiteralIdentityIsNamedAsTheLiteralNotADeclaration() throws IOException {
+        // session 26's defect 15: "declared double (a double variable, parameter or return type): deliberat..."
+        TestScanContext ctx = compileAndAnalyze("template <typename T>\n"
+                + "__device__ T sumAbs(const float *u, int n, T identity) {\n"
+                + "    T r = identity;\n"
+                + "    for (int i = 0; i < n; i++) r = r + fabsf(u[i]);\n"
+                + "    return r;\n}\n"
+                + "__global__ void residue(const float *u, float *out, float tau, int n) {\n"
+                + "    float res = sumAbs(u, n, 0.0)\n"
+                + "                / (tau * n);\n"
+                + "    out[0] = res;\n}\n");
+        List<Finding> nl008 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL008")).toList();
+        assertThat(nl008).extracting(f -> f.location().startLine()).contains(4, 9);
+        assertThat(nl008).allSatisfy(f -> assertThat(f.message())
+                .contains("a double literal (0.0)")
+                .doesNotContain("declared"));
+    }
+
+    @Test
+    void aValueRecomputedFromTheAccumulatorIsNotTheSum() throws IOException {
+        // session 26's defect 12: 'tau = stop - time' lies on the cycle of 'time = time + tau' and comes first in the
+        // PTX; the sum is the update that carries itself
+        TestScanContext ctx = compileAndAnalyze("__global__ void k(float* o, float stop, float tau0, int n) {\n"
+                + "    float time = 0.0f, tau = tau0;\n"
+                + "    #pragma unroll 1\n"
+                + "    for (int s = 0; s < n; s++) {\n"
+                + "        if (time + tau0 > stop) tau = stop - time;\n"
+                + "        else tau = tau0;\n"
+                + "        time = time + tau;\n"
+                + "        o[s] = time;\n"
+                + "    }\n}\n");
+        List<Finding> nl004 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL004")).toList();
+        assertThat(nl004).isNotEmpty().allMatch(f -> f.location().startLine() == 7, "at the time update");
+    }
+
+    @Test
+    void aLoopWhoseBranchIsAnIfBreakIsNotCitedAtThatLine() throws IOException {
+        // session 26's defect 12: "(loop at ODESolver.hpp:163)" named an 'if (...) break;'
+        TestScanContext ctx = compileAndAnalyze("__global__ void k(const float* v, float* o, float lim) {\n"
+                + "    float s = 0.0f;\n"
+                + "    int j = 0;\n"
+                + "    while (true) {\n"
+                + "        s += v[j];\n"
+                + "        j++;\n"
+                + "        if (s > lim) break;\n"
+                + "    }\n"
+                + "    o[0] = s;\n}\n");
+        List<Finding> nl004 =
+                ctx.findings().stream().filter(f -> f.ruleId().equals("NL004")).toList();
+        assertThat(nl004).hasSize(1);
+        assertThat(nl004.get(0).message())
+                .satisfiesAnyOf(m -> assertThat(m).contains("(loop at line 4)"), m -> assertThat(m)
+                        .contains("(a loop in the PTX)"))
+                .doesNotContain("loop at line 7");
+    }
+
+    @Test
     void theLoopOfASumInAnInlinedHelperIsWhereTheLoopIsWrittenNotTheHelper() throws IOException {
         Files.writeString(
                 dir.resolve("acc.cuh"), "__device__ __forceinline__ void acc(float& s, float x) {\n    s += x;\n}\n");

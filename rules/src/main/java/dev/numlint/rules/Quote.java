@@ -62,6 +62,7 @@ public final class Quote {
             // "(PTX confirms)"), which the finding's properties and related locations also carry
             return fit(m.substring(0, remark));
         }
+        java.util.Set<Integer> fixed = new java.util.HashSet<>(); // quotes (by start) that cannot give up more
         while (m.length() > MESSAGE) {
             java.util.regex.Matcher q = QUOTED.matcher(m);
             int start = -1;
@@ -70,7 +71,7 @@ public final class Quote {
             while (q.find()) {
                 String inner = q.group().substring(1, q.group().length() - 1);
                 int kept = unshortened(inner).length();
-                if (kept > MIN_QUOTE && kept > room) {
+                if (kept > MIN_QUOTE && kept > room && !fixed.contains(q.start())) {
                     start = q.start();
                     end = q.end();
                     room = kept;
@@ -80,14 +81,47 @@ public final class Quote {
             char mark = m.charAt(start);
             String inner = unshortened(m.substring(start + 1, end - 1));
             int keep = Math.max(MIN_QUOTE, inner.length() - (m.length() - MESSAGE) - 3);
-            String shorter = inner.substring(0, keep);
-            int comma = shorter.lastIndexOf(',');
-            // an instruction loses whole operands, never part of a register
-            shorter =
-                    mark == '`' && comma > 0 ? shorter.substring(0, comma) + ", ..." : shorter.stripTrailing() + "...";
-            m = m.substring(0, start) + mark + shorter + mark + m.substring(end);
+            String shorter;
+            if (mark == '`') {
+                // an instruction loses whole operands, never part of a register, and keeps its whole opcode
+                int space = inner.indexOf(' ');
+                String head = inner.substring(0, Math.max(keep, space < 0 ? inner.length() : space));
+                int comma = head.lastIndexOf(',');
+                shorter = comma > 0
+                        ? head.substring(0, comma) + ", ..."
+                        : space > 0 ? inner.substring(0, space) + " ..." : inner;
+            } else {
+                shorter = wordCut(inner, keep) + "...";
+            }
+            String next = m.substring(0, start) + mark + shorter + mark + m.substring(end);
+            if (next.length() >= m.length()) {
+                fixed.add(start); // this quote keeps no less; the positions before it do not move
+                continue;
+            }
+            m = next;
         }
-        return m.length() <= MESSAGE ? m : m.substring(0, MESSAGE - 3).stripTrailing() + "...";
+        if (m.length() <= MESSAGE) return m;
+        String cut = wordCut(m, MESSAGE - 4);
+        while (!cut.isEmpty() && ",;:(".indexOf(cut.charAt(cut.length() - 1)) >= 0) {
+            cut = cut.substring(0, cut.length() - 1).stripTrailing();
+        }
+        return cut + " ...";
+    }
+
+    /**
+     * The first {@code max} characters of {@code text} or fewer, ending at a word's end: a cut inside a word (or a
+     * number, or a register) backs off to the word's start; a text that is one word is cut where it must be.
+     */
+    static String wordCut(String text, int max) {
+        if (text.length() <= max) return text.stripTrailing();
+        int end = max;
+        while (end > 0 && word(text.charAt(end - 1)) && word(text.charAt(end))) end--;
+        if (end == 0) end = max;
+        return text.substring(0, end).stripTrailing();
+    }
+
+    private static boolean word(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '.' || c == '%';
     }
 
     private static String unshortened(String quoted) {

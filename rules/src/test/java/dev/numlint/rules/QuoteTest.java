@@ -45,4 +45,34 @@ class QuoteTest {
         String m = "x".repeat(200);
         assertThat(Quote.fit(m)).hasSize(Quote.MESSAGE).endsWith("...");
     }
+
+    @Test
+    void instructionsKeepTheirOpcodeAndTheEndIsCutAtAWord() {
+        // session 26's defect 15: "`cvt.f64.f3...`: ... deliberat...", an opcode and a word cut in the middle
+        String m = "`cvt.f64.f32 %fd5, %f17`: float math done in double (`div.rn.f64 %fd1, %fd4, %fd5`), rounded"
+                + " back to float; declared double (a double variable, parameter or return type): deliberate FP64;"
+                + " then compared in a condition at line 107 of StaticIterativeSolver.hpp";
+        String fit = Quote.fit(m);
+        assertThat(fit)
+                .hasSizeLessThanOrEqualTo(Quote.MESSAGE)
+                .startsWith("`cvt.f64.f32 ...`: float math done in double (`div.rn.f64 ...`)")
+                .doesNotContain("f3...")
+                .endsWith(" ...");
+        String last = fit.substring(0, fit.length() - 4);
+        String word = last.substring(last.lastIndexOf(' ') + 1);
+        assertThat(m).containsPattern("(^|\\W)" + java.util.regex.Pattern.quote(word) + "(\\W|$)");
+    }
+
+    @Test
+    void aLongExpressionIsCutBetweenTokens() {
+        String m = "'velocity_component_x*timestep_size+position_offset' is computed in double (the double literal"
+                + " 0.5), rounded to 'num': slow on the GPU; the result equals float's, only speed is at stake";
+        String fit = Quote.fit(m);
+        assertThat(fit)
+                .hasSizeLessThanOrEqualTo(Quote.MESSAGE)
+                .startsWith("'velocity_component_x*")
+                .contains("...'");
+        String quoted = fit.substring(1, fit.indexOf("...'"));
+        assertThat(quoted).matches("velocity_component_x\\*(timestep_size(\\+(position_offset)?)?)?");
+    }
 }

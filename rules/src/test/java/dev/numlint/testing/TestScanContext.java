@@ -61,6 +61,16 @@ public final class TestScanContext implements ScanContext, FindingSink, RuleSett
         }
     }
 
+    /**
+     * Leaves the files {@code outside} selects out of the scan: {@link #files} does not list them, as a scan given
+     * other PATHs of the project does not, but they stay under the root, readable (a project header the scanned code
+     * includes).
+     */
+    public TestScanContext outsideScan(java.util.function.Predicate<Path> outside) {
+        files.removeIf(f -> outside.test(root.relativize(f)));
+        return this;
+    }
+
     public TestScanContext option(String ruleId, String option, String value) {
         options.put(ruleId + "." + option, value);
         return this;

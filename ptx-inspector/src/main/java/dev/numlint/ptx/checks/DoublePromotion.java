@@ -79,9 +79,23 @@ public final class DoublePromotion implements PtxCheck {
                             c = null;
                         }
                         Instruction data = doubleData(facts, firstArith);
-                        String declared = data == null ? declared(facts, in, firstArith, constant) : null;
+                        String literal = data == null ? literalOrigin(facts, in, firstArith) : null;
+                        String declared =
+                                data == null && literal == null ? declared(facts, in, firstArith, constant) : null;
                         PtxMessage message;
-                        if (declared != null) {
+                        if (literal != null) {
+                            // a reduction's identity 0.0 (sum(u, 0.0) / (tau * n)): the double the float meets was
+                            // a literal, not a declaration; an accidental promotion like any other
+                            message = PtxMessages.message(
+                                    ruleId(),
+                                    "ptx-promote-literal",
+                                    "cvt",
+                                    in.text(),
+                                    "arith",
+                                    firstArith.text(),
+                                    "literal",
+                                    literal);
+                        } else if (declared != null) {
                             // const double w = weights[i]; ... g[i] = w * grad: the double is the code's own
                             message = PtxMessages.message(
                                     ruleId(),
@@ -205,6 +219,73 @@ public final class DoublePromotion implements PtxCheck {
         String other = facts.sourceLine(arith);
         if (other != null && DOUBLE_LITERAL.matcher(stripComment(other)).find()) return null;
         return "a double variable, parameter or return type";
+    }
+
+    /** How far {@link #literalOrigin} follows the double operands back. */
+    private static final int MAX_ORIGIN_STEPS = 64;
+
+    /**
+     * The double literal the f64 value that {@code arith} combines with the promoted float comes from ("0.0"), or
+     * null. The other operands of {@code arith} are followed back through double arithmetic and moves (a loop's
+     * accumulator through its initial value): they must end in double constants ({@code mov.f64 %fd1, 0d0...}, an
+     * immediate operand) and in floats promoted with {@code cvt.f64.f32}, nothing else (no double load, parameter,
+     * call result or integer conversion: a declared double). A reduction given the identity {@code 0.0} over float
+     * data ({@code sum(u, plus, 0.0) / (tau * n)}) is such a value: its double is the literal's, not a declaration's.
+     */
+    static String literalOrigin(PtxFacts facts, Instruction cvt, Instruction arith) {
+        var fn = facts.function();
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        Set<Integer> seen = new HashSet<>();
+        seen.add(arith.index());
+        for (int k = 1; k < arith.operands().size(); k++) {
+            if (!(arith.operand(k) instanceof dev.numlint.ptx.model.Operand.Reg r)) continue;
+            int[] defs = facts.defUse().reachingDefs(arith.index(), r.name());
+            if (defs.length == 0) return null; // a value from outside the function's code
+            for (int d : defs) {
+                if (d != cvt.index() && seen.add(d)) work.add(d);
+            }
+        }
+        if (work.isEmpty()) return null;
+        String literal = null;
+        int steps = 0;
+        while (!work.isEmpty()) {
+            if (steps++ > MAX_ORIGIN_STEPS) return null;
+            Instruction x = fn.instruction(work.poll());
+            String op = x.opcode();
+            if (op.equals("cvt")
+                    && x.types().size() == 2
+                    && "f64".equals(x.types().get(0))
+                    && "f32".equals(x.types().get(1))) {
+                continue; // float data promoted (the terms of the reduction)
+            }
+            boolean pass = "f64".equals(x.type())
+                    && switch (op) {
+                        case "mov", "add", "sub", "mul", "fma", "mad", "neg", "abs", "selp", "min", "max" -> true;
+                        default -> false;
+                    };
+            if (!pass) return null;
+            for (int k = 1; k < x.operands().size(); k++) {
+                dev.numlint.ptx.model.Operand o = x.operand(k);
+                if (o instanceof dev.numlint.ptx.model.Operand.FloatImm f) {
+                    if (literal == null) literal = literalText(f.value());
+                } else if (o instanceof dev.numlint.ptx.model.Operand.Reg r && !(op.equals("selp") && k == 3)) {
+                    int[] defs = facts.defUse().reachingDefs(x.index(), r.name());
+                    if (defs.length == 0) return null;
+                    for (int d : defs) {
+                        if (seen.add(d)) work.add(d);
+                    }
+                } else if (!(op.equals("selp") && k == 3)) {
+                    return null;
+                }
+            }
+        }
+        return literal;
+    }
+
+    /** A double constant as code writes it: 0.0, 0.5, 1e-07. */
+    static String literalText(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.valueOf(v);
+        return String.valueOf(v).replace("E", "e");
     }
 
     private static String stripComment(String line) {

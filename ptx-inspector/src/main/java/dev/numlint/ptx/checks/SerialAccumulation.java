@@ -15,6 +15,7 @@ import dev.numlint.ptx.model.Operand;
 import dev.numlint.ptx.model.PtxFunction;
 import dev.numlint.ptx.model.SourcePos;
 import dev.numlint.ptx.rules.PtxHit;
+import dev.numlint.ptx.rules.SourceText;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -118,8 +119,69 @@ public final class SerialAccumulation implements PtxCheck {
             }
         }
         for (Group g : groups) {
-            out.accept(hit(facts, g));
+            Group r = representative(facts, g);
+            if (r != null) out.accept(hit(facts, r));
         }
+    }
+
+    /**
+     * The group with its accumulator first: the first update (in PTX order) whose accumulator operand is its own
+     * previous value, moved or selected but not recomputed ({@code time = time + tau}). An update that only lies on
+     * the cycle, recomputed from another accumulator ({@code tau = stop - time} before {@code time += tau}), is not
+     * the sum: it comes first in the PTX, but the finding names the update that carries itself, the other is a
+     * related location. A cycle without such an update (two partial updates {@code s += a; s += b}) keeps its first;
+     * null when the cycle runs through such an update that is not the group's (it is reported with its own loop).
+     */
+    private static Group representative(PtxFacts facts, Group g) {
+        if (selfCarried(facts, g.first)) return g;
+        for (Instruction x : g.sites) {
+            if (selfCarried(facts, x)) {
+                Group r = new Group(g.loop, x, g.cycle, g.step);
+                r.sites.add(g.first);
+                for (Instruction y : g.sites) {
+                    if (y != x) r.sites.add(y);
+                }
+                return r;
+            }
+        }
+        for (int i : g.cycle) {
+            // the cycle runs through another update that carries itself, grouped at another loop (an inner one):
+            // this value is recomputed from that accumulator (TNL's currentTau = stop - time), reported there
+            Instruction x = facts.function().instruction(i);
+            boolean update = x.opcode().equals("add")
+                    || x.opcode().equals("sub")
+                    || x.opcode().equals("fma")
+                    || x.opcode().equals("mad");
+            if (update && PtxFacts.isF(x.type()) && selfCarried(facts, x)) return null;
+        }
+        return g;
+    }
+
+    /** The accumulator operand of {@code in} holds {@code in}'s own result, through moves and selections only. */
+    private static boolean selfCarried(PtxFacts facts, Instruction in) {
+        PtxFunction fn = facts.function();
+        boolean fma = in.opcode().equals("fma") || in.opcode().equals("mad");
+        for (int k = fma ? 3 : 1; k <= (fma ? 3 : 2); k++) {
+            if (!(in.operand(k) instanceof Operand.Reg r)) continue;
+            ArrayDeque<int[]> work = new ArrayDeque<>();
+            Set<Integer> seen = new HashSet<>();
+            for (int d : facts.defUse().reachingDefs(in.index(), r.name())) work.add(new int[] {d});
+            int steps = 0;
+            while (!work.isEmpty() && steps++ < 64) {
+                int d = work.poll()[0];
+                if (d == in.index()) return true;
+                if (!seen.add(d)) continue;
+                Instruction x = fn.instruction(d);
+                if (!x.opcode().equals("mov") && !x.opcode().equals("selp")) continue;
+                int last = x.opcode().equals("selp") ? 2 : 1;
+                for (int j = 1; j <= last; j++) {
+                    if (x.operand(j) instanceof Operand.Reg m) {
+                        for (int e : facts.defUse().reachingDefs(x.index(), m.name())) work.add(new int[] {e});
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private PtxHit hit(PtxFacts facts, Group g) {
@@ -169,9 +231,11 @@ public final class SerialAccumulation implements PtxCheck {
 
     /**
      * Where the loop is written: the back edge's branch (a for or while loop's condition), else the header's first
-     * located instruction; only an instruction of the code the loop is written in (user code at the accumulation's
-     * inlining level or further out, never a helper inlined into the loop body, such as an operator+=); null when
-     * neither is known.
+     * located instruction, else any located instruction of the loop's body; only an instruction of the code the loop
+     * is written in (user code at the accumulation's inlining level or further out, never a helper inlined into the
+     * loop body, such as an operator+=), and only a line that holds a loop statement ({@code for}, {@code while},
+     * {@code do}): nvcc may give the back edge the line of an {@code if (...) break;} or of a call in the body, which
+     * is no loop. Null when no such line is known ({@link #NO_SOURCE_LOOP} when lines are known but none is a loop's).
      */
     private static DebugLoc loopLoc(PtxFacts facts, Loop l, Instruction acc) {
         if (acc.loc() == null) {
@@ -187,6 +251,10 @@ public final class SerialAccumulation implements PtxCheck {
         for (int i = header.first(); i <= header.last(); i++) {
             candidates.add(fn.instruction(i));
         }
+        for (Instruction x : fn.instructions()) {
+            if (l.contains(x.block())) candidates.add(x);
+        }
+        boolean placed = false;
         for (Instruction x : candidates) {
             DebugLoc d = x.loc();
             if (d == null || d.pos().line() <= 0 || !d.pos().equals(facts.writtenPos(x))) {
@@ -195,16 +263,24 @@ public final class SerialAccumulation implements PtxCheck {
             List<SourcePos> c = d.inlinedAt();
             if (c.size() <= chain.size()
                     && chain.subList(chain.size() - c.size(), chain.size()).equals(c)) {
-                return d;
+                String text = facts.sourceLine(x);
+                if (text == null || SourceText.holdsLoop(text)) return d;
+                placed = true;
             }
         }
-        return null;
+        return placed ? NO_SOURCE_LOOP : null;
     }
+
+    /** The loop's lines are known and none of them is a loop statement. */
+    private static final DebugLoc NO_SOURCE_LOOP = new DebugLoc(new SourcePos(-1, null, -1, 0), null, List.of());
 
     /** " (loop at line N)", with the file's name when the loop is in another file than the accumulation. */
     private String loopText(PtxFacts facts, Loop l, Instruction acc) {
         DebugLoc d = loopLoc(facts, l, acc);
         SourcePos at = facts.writtenPos(acc);
+        if (d == NO_SOURCE_LOOP) {
+            return PtxMessages.format(ruleId(), "ptx-loop-unplaced");
+        }
         if (d == null || at == null) {
             return "";
         }

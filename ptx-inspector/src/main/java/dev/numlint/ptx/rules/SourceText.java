@@ -197,6 +197,17 @@ public final class SourceText {
         return line != null && DECISION.matcher(code(line)).find();
     }
 
+    private static final Pattern LOOP_STATEMENT = Pattern.compile("(?<![\\w.>:])(?:for|while|do)\\b");
+
+    /**
+     * Whether the line holds a loop statement: the keyword {@code for}, {@code while} or {@code do} in its code (not
+     * a member or qualified name such as {@code x.for_each}). A line nvcc gives a loop's branch can be an
+     * {@code if (...) break;} or a call inside the body instead.
+     */
+    public static boolean holdsLoop(String line) {
+        return line != null && LOOP_STATEMENT.matcher(code(line)).find();
+    }
+
     /** The line without // and block comments and with string/char literals blanked. */
     public static String code(String line) {
         if (line == null) return null;

@@ -387,7 +387,7 @@ final class ClangGuards {
      * in, or a variable its path names (the base, an index); for a path through a pointer or an array, whether
      * {@code s} passes its base to a call.
      */
-    private static boolean writes(ClangNode s, Path usr) {
+    static boolean writes(ClangNode s, Path usr) {
         boolean[] hit = new boolean[1];
         s.forEach(x -> {
             if (hit[0] || x.children.isEmpty()) return;

@@ -258,8 +258,13 @@ final class ClangSigns {
                 if (!floating(n.canonKind) || !squash(unit.text(n)).equals(want)) return;
                 ClangNode a = n.children.get(0), b = n.children.get(1);
                 boolean plus = n.spelling.equals("+");
-                boolean apart = nonNegative(a, s, 0) && (plus ? nonNegative(b, s, 0) : nonPositive(b, s, 0))
-                        || nonPositive(a, s, 0) && (plus ? nonPositive(b, s, 0) : nonNegative(b, s, 0));
+                // each term's sign from the locals' signs, or from a test that dominates it (Ridders' W = f1*f1 -
+                // f0*f2 under 'if (f0*f2 < 0)': two terms >= 0, ClangSignGuards)
+                boolean aPos = nonNegative(a, s, 0) || ClangSignGuards.proves(unit, a, fn, true);
+                boolean aNeg = nonPositive(a, s, 0) || ClangSignGuards.proves(unit, a, fn, false);
+                boolean bPos = nonNegative(b, s, 0) || ClangSignGuards.proves(unit, b, fn, true);
+                boolean bNeg = nonPositive(b, s, 0) || ClangSignGuards.proves(unit, b, fn, false);
+                boolean apart = aPos && (plus ? bPos : bNeg) || aNeg && (plus ? bNeg : bPos);
                 if (apart) hit[0] = true;
                 else other[0] = true; // the same text twice on the line, one of them not proven: not proven
             });
