@@ -596,6 +596,27 @@ class ClangUnitTest {
     }
 
     @Test
+    void aHostUnitsIncludeDirectoryInTheToolkitReachesClang() throws Exception {
+        // a host .cpp of a CUDA project includes <cuda.h> (the driver API: CUdeviceptr, CUfunction) through its
+        // compile command's -I of the toolkit: the toolkit's headers are the compiler's own
+        Path include = Path.of("/usr/local/cuda/targets/x86_64-linux/include");
+        assumeTrue(Files.isRegularFile(include.resolve("cuda.h")));
+        ClangFrontEnd fe = ClangFrontEnd.forTest(dir, Path.of("/usr/local/cuda"), dir.resolve("cache"));
+        List<String> args = fe.arguments(
+                dir.resolve("host.cpp"),
+                ClangFrontEnd.Language.CXX,
+                BuildContext.defaults().addIncludePath(include));
+        assertThat(args).contains("-I" + include.toAbsolutePath().normalize());
+        // without a toolkit, the same directory is outside the tree and not given
+        List<String> none = ClangFrontEnd.forTest(dir, null, null)
+                .arguments(
+                        dir.resolve("host.cpp"),
+                        ClangFrontEnd.Language.CXX,
+                        BuildContext.defaults().addIncludePath(include));
+        assertThat(none).doesNotContain("-I" + include.toAbsolutePath().normalize());
+    }
+
+    @Test
     void aBuildsPackageIncludeDirectoryReachesClangAndOtherOutsideDirectoriesDoNot() throws Exception {
         Path mpi = Path.of("/usr/lib/x86_64-linux-gnu/openmpi/include");
         assumeTrue(Files.isDirectory(mpi), "needs libopenmpi-dev");

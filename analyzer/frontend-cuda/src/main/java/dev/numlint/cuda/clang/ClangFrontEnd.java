@@ -411,7 +411,7 @@ public final class ClangFrontEnd {
             Path abs = p.toAbsolutePath().normalize();
             if (tree != null && abs.startsWith(tree) && Files.isDirectory(abs)) a.add("-I" + abs);
             else if (aboveRoot(tree, abs)) a.add("-I" + abs);
-            else if (p.isAbsolute() && packageIncludeDir(abs)) a.add("-I" + abs);
+            else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs))) a.add("-I" + abs);
         }
         for (Path p : bc.includePaths()) {
             Path abs = (p.isAbsolute() || root == null ? p : root.resolve(p))
@@ -419,7 +419,7 @@ public final class ClangFrontEnd {
                     .normalize();
             if (tree != null && abs.startsWith(tree)) a.add("-I" + abs);
             else if (aboveRoot(tree, abs)) a.add("-I" + abs);
-            else if (p.isAbsolute() && packageIncludeDir(abs)) a.add("-I" + abs);
+            else if (p.isAbsolute() && (packageIncludeDir(abs) || inToolkit(abs))) a.add("-I" + abs);
         }
         for (Path p : extraIncludeDirs) {
             if (tree != null && p.toAbsolutePath().normalize().startsWith(tree)) a.add("-I" + p);
@@ -499,6 +499,18 @@ public final class ClangFrontEnd {
      * ({@link IncludePolicy#packageInclude}, judged by its real path), which the compiler reads like {@code
      * /usr/include}: an MPI or HDF5 include directory of the build.
      */
+    /**
+     * Whether {@code abs} is a directory of the CUDA toolkit Clang reads the runtime headers from (a host unit's
+     * {@code -I/usr/local/cuda/targets/x86_64-linux/include} for {@code cuda.h}, the driver API): the compiler's own
+     * headers, as trusted as the toolkit's CUDA wrapper headers; a link is followed before the test.
+     */
+    boolean inToolkit(Path abs) {
+        if (toolkit == null) return false;
+        Path real = IncludePolicy.real(abs);
+        Path tk = IncludePolicy.real(toolkit);
+        return real != null && tk != null && Files.isDirectory(real) && real.startsWith(tk);
+    }
+
     static boolean packageIncludeDir(Path abs) {
         Path real = IncludePolicy.real(abs);
         if (real == null || !Files.isDirectory(real)) return false;
