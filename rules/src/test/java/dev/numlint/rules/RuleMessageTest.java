@@ -88,7 +88,11 @@ class RuleMessageTest {
                                     "first",
                                     "line 12",
                                     "second",
-                                    "line 14 of f.h")
+                                    "line 14 of f.h",
+                                    "site",
+                                    "host.c:7",
+                                    "of",
+                                    3)
                             .length())
                     .as("phrase " + k)
                     .isLessThanOrEqualTo(70);
