@@ -101,7 +101,7 @@ class FlagReachTest {
                         units)
                 .get(0);
         assertThat(out.level()).isEqualTo(Level.NOTE);
-        assertThat(out.message()).contains("every device operation of the units it compiles (1) is double");
+        assertThat(out.message()).contains("every device operation of its units (1) is double");
         assertThat(out.impact().consequence()).contains("PTX has no f32");
     }
 
