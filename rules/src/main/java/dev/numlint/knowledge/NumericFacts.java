@@ -91,6 +91,15 @@ public final class NumericFacts {
             "remquo",
             "nan");
 
+    /**
+     * Device math functions that are approximate whatever the flags, with no correctly rounded counterpart on the
+     * CPU, to what the CPU computes instead: {@code rsqrtf} compiles to {@code rsqrt.approx.f32} (2 ulp, CUDA C
+     * Programming Guide, single-precision mathematical functions), where the host computes {@code 1/sqrtf(x)} in two
+     * correctly rounded steps.
+     */
+    public static final java.util.Map<String, String> APPROXIMATE_DEVICE_FUNCTIONS =
+            java.util.Map.of("rsqrtf", "1/sqrtf");
+
     /** Base names (C spelling, no {@code f}/{@code l} suffix) of transcendental functions: not correctly rounded. */
     public static final Set<String> TRANSCENDENTAL = Set.of(
             "sin",

@@ -25,7 +25,28 @@ public final class ApproximateMathFunction implements CudaCheck {
         RuleCatalog cat = RuleCatalog.get();
         for (FunctionFacts.MathCall c : facts.calls) {
             String expr = Consequences.quote(c.site().text());
-            if (c.fastIntrinsic()) {
+            if (c.fastIntrinsic() && !c.base().startsWith("__")) {
+                // a device math function that is approximate whatever the flags (rsqrtf): its level follows what
+                // the result decides, as for the library calls --use_fast_math maps to intrinsics
+                Impact impact = Consequences.of(c.site(), out);
+                Consequences.report(
+                        out,
+                        "NL006",
+                        facts.function,
+                        c.site(),
+                        cat.rule("NL006")
+                                .message(
+                                        "cuda-fast-intrinsic",
+                                        "expr",
+                                        expr,
+                                        "fn",
+                                        cpuCounterpart(c.base()),
+                                        "consequence",
+                                        impact.consequence()),
+                        Confidence.HIGH,
+                        impact,
+                        null);
+            } else if (c.fastIntrinsic()) {
                 Impact impact = Consequences.of(c.site(), out);
                 if (impact.kind() == Impact.Kind.BOUNDED) impact = null; // intrinsics are always worth a look
                 String consequence = impact == null
@@ -95,5 +116,10 @@ public final class ApproximateMathFunction implements CudaCheck {
                         fl);
             }
         }
+    }
+
+    /** What the CPU computes for an approximate device function: {@code 1/sqrtf} for {@code rsqrtf}. */
+    private static String cpuCounterpart(String base) {
+        return dev.numlint.knowledge.NumericFacts.APPROXIMATE_DEVICE_FUNCTIONS.getOrDefault(base, base);
     }
 }

@@ -596,7 +596,9 @@ public final class ClangUnit {
         eachInFunctions((fn, n) -> {
             if (n.kind != CXCursor_CallExpr) return;
             String name = callee(n);
-            if (APPROXIMATE_INTRINSICS.contains(name) && seen.add(n.offset)) out.add(new Call(n, name, fn));
+            boolean approximate = APPROXIMATE_INTRINSICS.contains(name)
+                    || fn.device() && dev.numlint.knowledge.NumericFacts.APPROXIMATE_DEVICE_FUNCTIONS.containsKey(name);
+            if (approximate && seen.add(n.offset)) out.add(new Call(n, name, fn));
         });
         return List.copyOf(out);
     }
