@@ -34,15 +34,7 @@ public final class ApproximateMathFunction implements CudaCheck {
                         "NL006",
                         facts.function,
                         c.site(),
-                        cat.rule("NL006")
-                                .message(
-                                        "cuda-fast-intrinsic",
-                                        "expr",
-                                        expr,
-                                        "fn",
-                                        cpuCounterpart(c.base()),
-                                        "consequence",
-                                        impact.consequence()),
+                        intrinsicMessage(expr, cpuCounterpart(c.base()), impact.consequence()),
                         Confidence.HIGH,
                         impact,
                         null);
@@ -58,15 +50,7 @@ public final class ApproximateMathFunction implements CudaCheck {
                         "NL006",
                         facts.function,
                         c.site(),
-                        cat.rule("NL006")
-                                .message(
-                                        "cuda-fast-intrinsic",
-                                        "expr",
-                                        expr,
-                                        "fn",
-                                        c.base().substring(2),
-                                        "consequence",
-                                        consequence),
+                        intrinsicMessage(expr, c.base().substring(2), consequence),
                         Confidence.HIGH,
                         impact,
                         null);
@@ -116,6 +100,13 @@ public final class ApproximateMathFunction implements CudaCheck {
                         fl);
             }
         }
+    }
+
+    /** NL006's message for a fast approximation {@code expr} of the CPU's {@code fn}. */
+    private static String intrinsicMessage(String expr, String fn, String consequence) {
+        return RuleCatalog.get()
+                .rule("NL006")
+                .message("cuda-fast-intrinsic", "expr", expr, "fn", fn, "consequence", consequence);
     }
 
     /** What the CPU computes for an approximate device function: {@code 1/sqrtf} for {@code rsqrtf}. */
