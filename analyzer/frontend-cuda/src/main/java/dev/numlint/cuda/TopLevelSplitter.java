@@ -340,7 +340,8 @@ final class TopLevelSplitter {
 
     private void afterClass(int start, int classKey, int s, int e) {
         boolean typedef = ty(start) == CudaLexer.TYPEDEF;
-        for (List<PToken> part : Decls.splitCommas(t.subList(s, e))) {
+        // "} name __attribute__((aligned(4)));": the attribute is no declarator
+        for (List<PToken> part : Decls.splitCommas(Decls.stripAttributes(t.subList(s, e)))) {
             Decls.Declarator d = Decls.declarator(part, false, null);
             if (d == null) continue;
             if (typedef) {
