@@ -712,6 +712,37 @@ class BuildModelTest {
                 });
     }
 
+    /**
+     * A compile command of the compilation database compiles the source: the build decides, and the note that CMake's
+     * default configuration leaves it out would be false for the build the user gave (a Make-generated database of a
+     * project that also has a CMakeLists.txt).
+     */
+    @Test
+    void aSourceTheDatabaseCompilesGetsNoNotDefaultNote(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("src/cuda"));
+        Files.writeString(dir.resolve("src/k.c"), "");
+        Files.writeString(dir.resolve("src/cuda/k.cu"), "");
+        Files.writeString(
+                dir.resolve("CMakeLists.txt"),
+                """
+                project(p C)
+                option(WITH_GPU "GPU backend" OFF)
+                if(WITH_GPU)
+                  find_package(CUDA)
+                  cuda_wrap_srcs(core OBJ gpu_objs src/cuda/k.cu)
+                endif()
+                add_library(core src/k.c ${gpu_objs})
+                """);
+        Files.writeString(
+                dir.resolve("compile_commands.json"),
+                """
+                [{"directory": "%s", "file": "src/cuda/k.cu", "command": "nvcc -c src/cuda/k.cu -o k.o"}]
+                """
+                        .formatted(dir.toString().replace("\\", "/")));
+        TestScanContext ctx = scan(dir, new BuildOptions(dir, null, Map.of(), null));
+        assertThat(ctx.notifications()).noneMatch(n -> n.id().equals("not-default-source"));
+    }
+
     // ------------------------------------------------------------------------------------------ bounded work
 
     @Test

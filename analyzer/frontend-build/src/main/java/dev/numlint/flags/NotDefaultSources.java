@@ -73,11 +73,16 @@ final class NotDefaultSources {
             java.util.function.Predicate<Path> inTree) {
         Set<Path> named = new HashSet<>();
         for (List<Path> l : out.sources.values()) named.addAll(l);
+        // a compile command of the given database compiles it: the build decides, not the CMake default
+        named.addAll(model.db.files.keySet());
+        Set<Path> scanned = new HashSet<>();
+        for (Path f : ctx.files()) scanned.add(f.toAbsolutePath().normalize());
         Map<Map<String, String>, List<Path>> byOptions = new LinkedHashMap<>();
         Map<Path, String> conditions = new LinkedHashMap<>();
         for (Map.Entry<Path, String> e : out.notDefaultSources.entrySet()) {
             Path src = e.getKey();
             if (named.contains(src) || !inTree.test(src) || !Files.isRegularFile(src)) continue;
+            if (!scanned.contains(src.toAbsolutePath().normalize())) continue; // not a file of the scanned paths
             conditions.put(src, e.getValue());
             byOptions
                     .computeIfAbsent(turnedOn(e.getValue(), out.decisive), k -> new ArrayList<>())
