@@ -13,7 +13,7 @@ class UndefinedTypesTest {
     void noUndefinedTypeNoNotice() {
         UndefinedTypes t = new UndefinedTypes();
         t.add(Map.of());
-        assertThat(t.summary()).isNull();
+        assertThat(t.summary(false)).isNull();
     }
 
     @Test
@@ -21,7 +21,7 @@ class UndefinedTypesTest {
         UndefinedTypes t = new UndefinedTypes();
         t.add(Map.of("DType2", 30, "CufftType", 2));
         t.add(Map.of("DType2", 10, "A", 1, "B", 1, "C", 1));
-        Notification n = t.summary();
+        Notification n = t.summary(false);
         assertThat(n.file()).isNull();
         assertThat(n.level()).isEqualTo(Level.WARNING);
         assertThat(n.id()).isEqualTo("cuda-types-undefined");
@@ -29,6 +29,10 @@ class UndefinedTypesTest {
                 .startsWith("5 C/C++/CUDA types used at 45 places (functions) in 2 files are defined in no file read:"
                         + " DType2 (40), CufftType (2), A (1), B (1) and 1 more;")
                 .contains("pass -p build");
+        // with -p given, the next step is not "pass -p build" (a subdirectory scan of a configured project)
+        assertThat(t.summary(true).message())
+                .doesNotContain("pass -p build")
+                .contains("the compile commands given with -p reach no definition");
     }
 
     /**
@@ -41,14 +45,14 @@ class UndefinedTypesTest {
         t.add(Map.of("pfloat", 1, "idxint", 1));
         t.add(Map.of("DType2", 3));
         t.defined(java.util.List.of("pfloat", "idxint", "other"));
-        assertThat(t.summary().message())
+        assertThat(t.summary(false).message())
                 .startsWith("1 C/C++/CUDA type used at 3 places (functions) in 1 file are defined in no file read:"
                         + " DType2 (3);");
         t.defined(java.util.List.of("DType2"));
-        assertThat(t.summary()).isNull();
+        assertThat(t.summary(false)).isNull();
         // what the compiler and the toolkit define (a header parsed alone as host C++ shows them as unknown)
         UndefinedTypes k = new UndefinedTypes();
         k.add(Map.of("__global__", 2, "float2", 1, "int64_t", 1));
-        assertThat(k.summary()).isNull();
+        assertThat(k.summary(false)).isNull();
     }
 }

@@ -86,6 +86,15 @@ public final class CudaSourceAnalyzer implements Analyzer {
     private static final int MAX_NESTING = 200;
 
     private final CudaStats stats = new CudaStats();
+    /** Whether the scan was given a compilation database ({@code -p}): the undefined-types notice's next step. */
+    private volatile boolean databaseGiven;
+
+    @Override
+    public dev.numlint.spi.Analyzer withBuildOptions(dev.numlint.spi.BuildOptions options) {
+        databaseGiven = options != null && options.compileCommandsDir() != null;
+        return this;
+    }
+
     private final ClangSupplements clangSupplements = new ClangSupplements(stats);
 
     public CudaStats stats() {
@@ -237,7 +246,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         run.flushIncludedByName(sink);
         run.flushLeftOut(sink);
         dev.numlint.model.Timings.line("cuda-source " + stats);
-        Notification undefined = run.undefinedTypes.summary();
+        Notification undefined = run.undefinedTypes.summary(databaseGiven);
         if (undefined != null) sink.notify(undefined);
     }
 

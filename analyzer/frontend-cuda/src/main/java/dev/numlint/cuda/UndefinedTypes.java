@@ -62,8 +62,13 @@ final class UndefinedTypes {
                 "__launch_bounds__"));
     }
 
-    /** The notice, or null when every type used was defined. */
-    Notification summary() {
+    /**
+     * The notice, or null when every type used was defined.
+     *
+     * @param databaseGiven whether the scan has a compilation database ({@code -p}): then "configure the project and
+     *     pass -p build" is no next step, and the notice says that the given compile commands do not reach them
+     */
+    Notification summary(boolean databaseGiven) {
         List<Map.Entry<String, AtomicInteger>> byUse = new ArrayList<>(places.entrySet());
         byUse.removeIf(e -> defined.contains(e.getKey()));
         if (byUse.isEmpty()) return null;
@@ -98,8 +103,12 @@ final class UndefinedTypes {
                         + (total == 1 ? "" : "s") + " (functions) in " + f + " file" + (f == 1 ? "" : "s")
                         + " are defined in no file read: " + sb
                         + "; what depends on them is not known to be floating or integral, so findings may be missed:"
-                        + " configure the project and pass -p build (its compile_commands.json; configured headers"
-                        + " are found in the build tree), or give the directory that defines them"
-                        + " (--nvcc-flags \"-I<dir>\")");
+                        + (databaseGiven
+                                ? " the compile commands given with -p reach no definition (a header read out of its"
+                                        + " includers' context, or a package the build does not give), so give the"
+                                        + " directory that defines them (--nvcc-flags \"-I<dir>\")"
+                                : " configure the project and pass -p build (its compile_commands.json; configured"
+                                        + " headers are found in the build tree), or give the directory that defines"
+                                        + " them (--nvcc-flags \"-I<dir>\")"));
     }
 }
