@@ -101,6 +101,40 @@ class BuildModelTest {
         });
     }
 
+    /**
+     * A flag set chosen by {@code $(if)} over a {@code $(shell ...)} that numlint never runs (a CPU probe of an SDR
+     * library), through recursive variables only the recipe expands: both branches' flags are reported under a
+     * condition numlint cannot decide, and the not-evaluated notice names the $(shell ...).
+     */
+    @Test
+    void flagsOfAnIfOverAShellProbeAreReportedAsUndecided(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("lib.c"), "float f(float x) { return x; }\n");
+        Files.writeString(
+                dir.resolve("Makefile"),
+                """
+                cpufeature = $(if $(findstring $(1),$(shell cat /proc/cpuinfo)),$(2))
+                PARAMS_SSE = -msse4.1 -O3 -ffast-math
+                PARAMS_NEON = -mfpu=neon -funsafe-math-optimizations
+                PARAMS_SIMD = $(if $(call cpufeature,sse,yes),$(PARAMS_SSE),$(PARAMS_NEON))
+                CFLAGS = $(PARAMS_SIMD) -Wall
+                all: lib.o
+                lib.o: lib.c
+                \tgcc $(CFLAGS) -c lib.c -o lib.o
+                """);
+        TestScanContext ctx = scan(dir, BuildOptions.DEFAULT);
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.location().startLine() == 2 || f.location().startLine() == 3)
+                .extracting(f -> f.message().split(" ")[0])
+                .contains("-ffast-math", "-funsafe-math-optimizations");
+        assertThat(ctx.findings())
+                .filteredOn(f -> f.message().startsWith("-ffast-math"))
+                .allSatisfy(f -> assertThat(f.message()).contains("$(shell ...)"));
+        assertThat(ctx.notifications()).anySatisfy(n -> {
+            assertThat(n.id()).isEqualTo("not-evaluated");
+            assertThat(n.message()).contains("$(shell ...)").contains("not run");
+        });
+    }
+
     @Test
     void makeTargetSelectsAnotherGoal() {
         TestScanContext ctx = scan(MAKE, make("debug"));

@@ -26,4 +26,10 @@ interface MakeEvaluator {
 
     /** {@code $(eval TEXT)}: TEXT is read as makefile lines while the makefiles are read. */
     PosText eval(PosText body);
+
+    /**
+     * A branch of an {@code $(if ...)} whose condition is unknown (it reads a {@code $(shell ...)}): either branch
+     * may be the value, so the flags of both are audited as flags of a condition numlint cannot decide.
+     */
+    void undecided(PosText branch);
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -63,6 +64,31 @@ final class MakeExpander implements MakeEvaluator {
     }
 
     private int shellCount;
+    /** The recursively expanded variables being expanded, innermost last: the flag variable an $(if) belongs to. */
+    private final java.util.ArrayDeque<String> expanding = new java.util.ArrayDeque<>();
+    /** Branches of undecidable $(if)s, each with the flag variable whose value it is part of. */
+    private final List<Map.Entry<String, PosText>> undecided = new ArrayList<>();
+
+    /** At most this many undecidable branches are audited per Makefile. */
+    private static final int MAX_UNDECIDED = 64;
+
+    @Override
+    public void undecided(PosText branch) {
+        if (undecided.size() >= MAX_UNDECIDED || branch.text.isBlank() || MakeValues.unknown(branch.text)) return;
+        for (java.util.Iterator<String> it = expanding.descendingIterator(); it.hasNext(); ) {
+            String name = it.next();
+            if (MakeFlags.isFlagVar(name)) {
+                undecided.add(Map.entry(name, branch));
+                return;
+            }
+        }
+    }
+
+    /** The branches of undecidable $(if)s met so far, each with its flag variable. */
+    List<Map.Entry<String, PosText>> undecided() {
+        return undecided;
+    }
+
     private int shellLine;
     private int shellFile;
     /** Whether the makefiles are being read ($(eval) is read then; not once the goal's recipes are expanded). */
@@ -242,6 +268,11 @@ final class MakeExpander implements MakeEvaluator {
             return environmentLike(name) ? unknownText() : PosText.EMPTY;
         }
         if (!v.recursive()) return v.value();
-        return expand(v.value(), scope, auto, depth + 1);
+        expanding.addLast(name);
+        try {
+            return expand(v.value(), scope, auto, depth + 1);
+        } finally {
+            expanding.removeLast();
+        }
     }
 }

@@ -105,7 +105,10 @@ final class MakeFunctions {
             case "if" -> {
                 List<PosText> a = args(argText, 3);
                 String cond = eval.expand(a.get(0), scope, auto, d).text.trim();
-                if (MakeValues.unknown(cond)) return MakeValues.unknownText();
+                if (MakeValues.unknown(cond)) {
+                    for (int k = 1; k < a.size(); k++) eval.undecided(eval.expand(a.get(k), scope, auto, d));
+                    return MakeValues.unknownText();
+                }
                 if (!cond.isEmpty()) return a.size() > 1 ? eval.expand(a.get(1), scope, auto, d) : PosText.EMPTY;
                 return a.size() > 2 ? eval.expand(a.get(2), scope, auto, d) : PosText.EMPTY;
             }

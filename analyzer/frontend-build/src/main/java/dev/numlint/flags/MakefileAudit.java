@@ -98,6 +98,9 @@ final class MakefileAudit {
      * Evaluates {@code file}. {@code inTree} says whether a path may be read (includes and $(wildcard) outside
      * the scanned tree are not); {@code makeTarget} is {@code --make-target} or null for the default goal.
      */
+    /** The condition of the flags of an $(if ...) whose condition reads a $(shell ...) numlint does not run. */
+    static final String UNDECIDED = "an $(if) on a $(shell ...) not run";
+
     static MakeResult audit(
             Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget, long maxBytes) {
         MakefileAudit a = new MakefileAudit(file, relativize, inTree, makeTarget);
@@ -107,6 +110,12 @@ final class MakefileAudit {
         if (open != null) {
             a.notices.problem(0, 0, "WARNING", "parse-error", "unterminated conditional: " + open);
         }
+        try {
+            a.build();
+        } catch (MakeBudget.OverBudget e) {
+            a.notices.notFullyEvaluated(0, 0, e.getMessage());
+        }
+        // after the build: a recursive variable's $(shell ...) is only met when the goal's recipes expand it
         int shells = a.expander.shellCount();
         if (shells > 0) {
             a.notices.problem(
@@ -120,10 +129,8 @@ final class MakefileAudit {
                             + "treated as unknown, and so is every condition that depends on "
                             + (shells == 1 ? "it" : "them"));
         }
-        try {
-            a.build();
-        } catch (MakeBudget.OverBudget e) {
-            a.notices.notFullyEvaluated(0, 0, e.getMessage());
+        for (java.util.Map.Entry<String, PosText> u : a.expander.undecided()) {
+            a.flags.tokens(u.getValue(), u.getKey(), UNDECIDED, a.out.unselected);
         }
         return a.out;
     }
