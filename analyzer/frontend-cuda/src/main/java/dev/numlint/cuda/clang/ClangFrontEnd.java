@@ -446,10 +446,7 @@ public final class ClangFrontEnd {
                 a.add(abs.toString());
             }
         }
-        if (stubs != null) {
-            a.add("-idirafter");
-            a.add(stubs.toString());
-        }
+        a.addAll(Libclang.stubArguments(stubs, a));
         a.add("-ferror-limit=100");
         a.add("-fbracket-depth=256");
         a.add("-ftemplate-depth=256");
