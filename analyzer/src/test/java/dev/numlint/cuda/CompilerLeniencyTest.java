@@ -50,6 +50,25 @@ class CompilerLeniencyTest {
     }
 
     @Test
+    void aLiteralGluedToAMacroNameAndSurfaceFunctionsAreReadAsNvccReadsThem(@TempDir Path dir) throws Exception {
+        // GVDB (session 28): `__FILE__"("S__LINE__"): "` was Clang's error "invalid suffix on literal" (GCC warns), and
+        // surf3Dread/surf3Dwrite were undeclared under Clang's CUDA wrapper; 25 of its 46 files had Clang errors
+        Files.copy(
+                Path.of("src/test/resources/fixtures/cuda/clangonly/clang_surface_objects.cu"),
+                dir.resolve("volume.cu"));
+        ScanResult r = scan(dir);
+        assertThat(clangErrors(r, "volume.cu")).as(r.notifications().toString()).isZero();
+        assertThat(r.notifications())
+                .filteredOn(n -> n.file().equals("volume.cu"))
+                .allMatch(n -> n.level() == dev.numlint.model.Level.NOTE);
+        // the value read from the surface is float data: its conversion is found only when Clang reads the call
+        assertThat(r.findings())
+                .filteredOn(f -> f.ruleId().equals("NL001") && f.level() == dev.numlint.model.Level.ERROR)
+                .extracting(f -> f.location().startLine())
+                .contains(32, 35);
+    }
+
+    @Test
     void registerAndNarrowingAreWarningsAsForTheProjectsCompiler(@TempDir Path dir) throws Exception {
         Files.writeString(
                 dir.resolve("stencil.cu"),

@@ -216,10 +216,13 @@ final class ClangSupplements {
                 ? ownError(unit.firstError(), bytes)
                 : null;
         if (refused != null) return new ClangSupplement(unit).notCompiled(refused);
+        ClangSupplement supplement = new ClangSupplement(unit);
         if (unit.errors() > 0 && !unit.firstError().endsWith("' file not found")) {
-            sink.notify(new Notification(
+            // held: the hand-written parser's parse errors in this file are folded into it (supplement)
+            java.util.regex.Matcher at = ERROR_AT.matcher(unit.firstError());
+            supplement.errors(new Notification(
                     rel,
-                    0,
+                    at.matches() ? Integer.parseInt(at.group(1)) : 0,
                     Level.NOTE,
                     "clang-error",
                     "Clang reported " + unit.errors() + " error" + (unit.errors() == 1 ? "" : "s") + ", the first "
@@ -239,7 +242,7 @@ final class ClangSupplements {
                                                     : "")
                             + "; what Clang recovered is analyzed"));
         }
-        return new ClangSupplement(unit);
+        return supplement;
     }
 
     /**
@@ -274,22 +277,28 @@ final class ClangSupplements {
             notCompiled(clang, rel, held.held, rec, sink);
             return;
         }
-        for (Notification n : held.held) {
-            if (!clang.covers(n.line())) {
-                sink.notify(n);
-                continue;
+        if (clang.errors() != null) {
+            // one notice for the file: Clang's first error, with the functions the hand-written parser could not read
+            sink.notify(withParseErrors(clang, held.held, rec, sink));
+        } else {
+            for (Notification n : held.held) {
+                if (!clang.covers(n.line())) {
+                    sink.notify(n);
+                    continue;
+                }
+                // the function stays named, with the front end that analyzed it: a note, as it is analyzed (every
+                // check on Clang's facts, its random-variate lines included, as the Clang-alone path analyzes every
+                // function). In a file where Clang's errors are a missing header's (which the include notes name, not
+                // a notice of Clang's), what it recovered of the function may be partial: a warning
+                sink.notify(new Notification(
+                        n.file(),
+                        n.line(),
+                        clang.unit().errors() > 0 ? n.level() : Level.NOTE,
+                        n.id(),
+                        n.message().replace(" not analyzed: ", " not read by the hand-written parser: ")
+                                + "; Clang read it: analyzed from Clang's facts alone"));
+                rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
             }
-            // the function stays named, with the front end that analyzed it: a note, as it is analyzed (every check
-            // on Clang's facts, its random-variate lines included, as the Clang-alone path analyzes every function).
-            // In a file where Clang reported errors too, what it recovered of the function may be partial: a warning
-            sink.notify(new Notification(
-                    n.file(),
-                    n.line(),
-                    clang.unit().errors() > 0 ? n.level() : Level.NOTE,
-                    n.id(),
-                    n.message().replace(" not analyzed: ", " not read by the hand-written parser: ")
-                            + "; Clang read it: analyzed from Clang's facts alone"));
-            rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
         }
         if (!rec.isEmpty() && !alone) {
 
@@ -313,6 +322,80 @@ final class ClangSupplements {
                             + (rec.size() == 1 ? "it" : "them")
                             + " (no notice said so)"));
         }
+    }
+
+    /** A parse-error notice of the hand-written parser: the function, its line when given, and why. */
+    private static final java.util.regex.Pattern PARSE_ERROR = java.util.regex.Pattern.compile(
+            "function '([^']*)'(?: \\(line (\\d+)\\))? not analyzed: (.*?)(?:; the rest of the file was analyzed)?");
+
+    /**
+     * Clang's notice of a file it read with errors ({@link ClangSupplement#errors}), with the hand-written parser's
+     * parse errors folded in: the functions Clang read instead (analyzed from its facts alone) and those neither front
+     * end read, each named; a note, or a warning when a function is left out or only Clang read the function that
+     * holds its first error (what it recovered of it may be partial). A parse error that names no function is passed
+     * on as it is.
+     */
+    private static Notification withParseErrors(
+            ClangSupplement clang, List<Notification> held, List<ClangUnit.Function> rec, FindingSink sink) {
+        Notification errors = clang.errors();
+        List<String> readByClang = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>();
+        boolean partial = false; // Clang's first error lies in a function only Clang read
+        for (Notification n : held) {
+            java.util.regex.Matcher m = PARSE_ERROR.matcher(n.message());
+            if (!m.matches()) {
+                sink.notify(n);
+                continue;
+            }
+            // 'f' (line 6: construct not understood near 'printf' at line 8): the function and the parser's reason
+            String name =
+                    "'" + m.group(1) + "' (line " + (m.group(2) != null ? m.group(2) : n.line()) + ": " + m.group(3);
+            if (clang.covers(n.line())) {
+                for (ClangUnit.Function f : clang.unit().functions()) {
+                    if (n.line() >= f.startLine()
+                            && n.line() <= f.endLine()
+                            && errors.line() >= f.startLine()
+                            && errors.line() <= f.endLine()) {
+                        partial = true;
+                        name += "; Clang's first error is in it, its analysis may be partial";
+                        break;
+                    }
+                }
+                readByClang.add(name + ")");
+                rec.removeIf(f -> n.line() >= f.startLine() && n.line() <= f.endLine());
+            } else {
+                leftOut.add(name + ")");
+            }
+        }
+        StringBuilder text = new StringBuilder(errors.message());
+        if (!readByClang.isEmpty()) {
+            text.append("; the hand-written parser could not read ")
+                    .append(named(readByClang, "function"))
+                    .append(", analyzed from Clang's facts alone");
+        }
+        if (!leftOut.isEmpty()) {
+            text.append("; not analyzed (read by neither front end): ").append(named(leftOut, "function"));
+        }
+        return new Notification(
+                errors.file(),
+                errors.line(),
+                leftOut.isEmpty() && !partial ? errors.level() : Level.WARNING,
+                errors.id(),
+                text.toString());
+    }
+
+    /** "2 functions ('a' (line 3), 'b' (line 9))": the first five named, then how many more. */
+    private static String named(List<String> names, String what) {
+        StringBuilder b = new StringBuilder()
+                .append(names.size())
+                .append(' ')
+                .append(what)
+                .append(names.size() == 1 ? "" : "s")
+                .append(" (");
+        for (int i = 0; i < Math.min(5, names.size()); i++)
+            b.append(i == 0 ? "" : ", ").append(names.get(i));
+        if (names.size() > 5) b.append(" and ").append(names.size() - 5).append(" more");
+        return b.append(')').toString();
     }
 
     private static final java.util.regex.Pattern ERROR_AT = java.util.regex.Pattern.compile("line (\\d+): (.*)");

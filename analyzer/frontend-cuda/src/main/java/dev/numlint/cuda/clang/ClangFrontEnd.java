@@ -279,6 +279,15 @@ public final class ClangFrontEnd {
         return d;
     }
 
+    /**
+     * A string literal glued to a macro name ({@code "at "S__LINE__}, {@code __FILE__"("S__LINE__"): "}): GCC, which
+     * nvcc preprocesses host code with, warns (-Wliteral-suffix) and reads two tokens; Clang reads the same two tokens
+     * but reports an error ("invalid suffix on literal", -Wreserved-user-defined-literal, an error by default), so
+     * the file counted as one that does not compile (GVDB's gvdb_types.h). Off, Clang accepts it as GCC does. A
+     * suffix that starts with an underscore ({@code "): "__VA_ARGS__}) is a user-defined literal in both.
+     */
+    static final String LITERAL_SUFFIX = "-Wno-reserved-user-defined-literal";
+
     /** Whether {@code file} has the compile command of a guessed build (no build file gave one). */
     public static boolean guessed(BuildContext bc) {
         return bc.configuration() == null;
@@ -325,6 +334,7 @@ public final class ClangFrontEnd {
                 a.add("-std=" + (std != null && std.contains("++") ? std : "gnu++17"));
                 // GCC only warns about `register` under C++17, where Clang stops with an error
                 a.add("-Wno-register");
+                a.add(LITERAL_SUFFIX);
             }
             case CUDA -> {
                 a.add("-x");
@@ -363,6 +373,7 @@ public final class ClangFrontEnd {
                 // kernel.cu: 101 errors from its first line) and narrowing in braced initialisers (SUPRA)
                 a.add("-Wno-register");
                 a.add("-Wno-c++11-narrowing");
+                a.add(LITERAL_SUFFIX);
             }
         }
         for (String d : bc.defines()) a.add("-D" + d);
@@ -435,10 +446,7 @@ public final class ClangFrontEnd {
                 a.add(abs.toString());
             }
         }
-        if (stubs != null) {
-            a.add("-idirafter");
-            a.add(stubs.toString());
-        }
+        a.addAll(Libclang.stubArguments(stubs, a));
         a.add("-ferror-limit=100");
         a.add("-fbracket-depth=256");
         a.add("-ftemplate-depth=256");

@@ -71,6 +71,19 @@ public final class ClangSupplement {
         return this;
     }
 
+    /** The notice naming Clang's first error in this file, held until the hand-written parser's are known. */
+    private volatile dev.numlint.model.Notification errors;
+
+    /** The held notice of Clang's errors, or null (no error, or one the front end reports otherwise). */
+    public dev.numlint.model.Notification errors() {
+        return errors;
+    }
+
+    public ClangSupplement errors(dev.numlint.model.Notification notice) {
+        errors = notice;
+        return this;
+    }
+
     /**
      * Tells Clang's intervals whether the file is compiled on its own (no scanned file includes it): only then do the
      * call sites of its static and inline functions give their parameters intervals ({@link ClangCallSites}).

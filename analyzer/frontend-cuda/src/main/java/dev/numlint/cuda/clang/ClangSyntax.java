@@ -303,13 +303,18 @@ final class ClangSyntax {
             "lgammaf_r");
 
     /**
-     * Whether a call's argument hands it memory to read: a pointer (not a string literal), an array, a reference or a
-     * structure.
+     * Whether a call's argument hands it memory to read: a pointer (not a string literal), an array, a reference, a
+     * structure, or a texture or surface object (an integer handle of the memory {@code tex2D<float>(t, u, v)} and
+     * {@code surf3Dread<float>(s, x, y, z)} read).
      */
     private static boolean readsMemory(ClangNode a) {
         ClangNode x = a;
-        while (x != null && x.kind == CXCursor_UnexposedExpr && x.children.size() == 1) x = x.children.get(0);
+        while (x != null && x.kind == CXCursor_UnexposedExpr && x.children.size() == 1) {
+            if (memoryHandle(x)) return true;
+            x = x.children.get(0);
+        }
         if (x == null || x.kind == CXCursor_StringLiteral) return false;
+        if (memoryHandle(x)) return true;
         int k = a.canonKind;
         return k == CXType_Pointer
                 || k == CXType_ConstantArray
@@ -317,6 +322,13 @@ final class ClangSyntax {
                 || k == CXType_LValueReference
                 || k == CXType_RValueReference
                 || k == CXType_Record;
+    }
+
+    /** Whether {@code e}'s type is CUDA's texture or surface object (as written: its canonical type is an integer). */
+    private static boolean memoryHandle(ClangNode e) {
+        if (e.type == null) return false;
+        String t = e.type.startsWith("const ") ? e.type.substring(6) : e.type;
+        return t.equals("cudaTextureObject_t") || t.equals("cudaSurfaceObject_t");
     }
 
     static boolean floatData(ClangNode e) {

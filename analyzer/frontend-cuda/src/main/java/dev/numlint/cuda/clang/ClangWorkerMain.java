@@ -68,7 +68,8 @@ public final class ClangWorkerMain {
         Libclang lib = Libclang.get();
         ClangWire.writeHello(out, lib == null ? String.valueOf(Libclang.unavailable()) : null);
         if (lib == null) return;
-        // the headers Clang's CUDA wrapper includes and a CUDA 13 toolkit lacks: in this worker's private directory
+        // the headers Clang's CUDA wrapper includes and a CUDA 13 toolkit lacks, and numlint's surface declarations: in
+        // this worker's private directory
         String tmp = System.getenv("TMPDIR");
         Path priv = Path.of(tmp != null ? tmp : System.getProperty("java.io.tmpdir"));
         Path stubs = Libclang.stubHeaders(priv);
@@ -99,10 +100,7 @@ public final class ClangWorkerMain {
                     s = stubs;
                     cacheDir = null;
                 }
-                if (s != null) {
-                    args.add("-idirafter");
-                    args.add(s.toString());
-                }
+                args.addAll(Libclang.stubArguments(s, args));
                 java.util.Map<Path, byte[]> headers = headers(r);
                 ClangDiagnostics.root(r.root());
                 u = ClangParser.parseNow(r.file(), args, r.text(), cacheDir, r.target(), r.targetText(), headers);

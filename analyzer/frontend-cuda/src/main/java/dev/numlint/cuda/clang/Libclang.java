@@ -131,8 +131,9 @@ public final class Libclang {
     /**
      * Headers that Clang 20's CUDA wrapper includes but a CUDA 13 or partial toolkit lacks
      * ({@code texture_fetch_functions.h}, {@code curand_mtgp32_kernel.h}): empty stand-ins in
-     * {@code <cacheDir>/clang-stubs}, found after every real include directory (-idirafter). Never written into the
-     * scanned tree. Null when the directory cannot be written.
+     * {@code <cacheDir>/clang-stubs}, found after every real include directory (-idirafter); and numlint's
+     * declarations of CUDA's surface functions ({@link #SURFACES}), which a CUDA unit includes first
+     * ({@link #stubArguments}). Never written into the scanned tree. Null when the directory cannot be written.
      */
     static Path stubHeaders(Path cacheDir) {
         if (cacheDir == null) {
@@ -144,23 +145,56 @@ public final class Libclang {
         try {
             Files.createDirectories(dir);
             for (String h : new String[] {"texture_fetch_functions.h", "curand_mtgp32_kernel.h"}) {
-                Path f = dir.resolve(h);
-                if (!Files.exists(f)) {
-                    Path tmp = Files.createTempFile(dir, h, ".tmp");
-                    Files.writeString(
-                            tmp,
-                            "/* numlint: stand-in for a header Clang's CUDA wrapper includes and this toolkit lacks */\n",
-                            StandardCharsets.UTF_8);
-                    try {
-                        Files.move(tmp, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                    } catch (IOException raced) {
-                        Files.deleteIfExists(tmp);
-                    }
-                }
+                write(
+                        dir.resolve(h),
+                        "/* numlint: stand-in for a header Clang's CUDA wrapper includes and this toolkit lacks */\n",
+                        false);
             }
+            write(dir.resolve(SURFACES), CudaSurfaces.HEADER, true);
             return dir;
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** The file name of numlint's declarations of CUDA's surface functions in the stub directory. */
+    static final String SURFACES = "numlint_cuda_surfaces.h";
+
+    /**
+     * Writes {@code text} to {@code f} through a temporary file and an atomic move, unless it is there already (with
+     * {@code exact}: with this text; another numlint version may have written another one).
+     */
+    private static void write(Path f, String text, boolean exact) throws IOException {
+        if (Files.exists(f) && (!exact || text.equals(Files.readString(f, StandardCharsets.UTF_8)))) return;
+        Path tmp = Files.createTempFile(f.getParent(), f.getFileName().toString(), ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        try {
+            Files.move(
+                    tmp,
+                    f,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException raced) {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * The arguments that give a parse the stub headers of {@code stubs} ({@link #stubHeaders}): the directory, after
+     * every other, and for a CUDA unit ({@code -x cuda} in {@code args}) numlint's surface declarations as a forced
+     * include, read after Clang's CUDA wrapper (which the driver includes first).
+     */
+    static java.util.List<String> stubArguments(Path stubs, java.util.List<String> args) {
+        if (stubs == null) return java.util.List.of();
+        boolean cuda = false;
+        for (int i = 0; i + 1 < args.size(); i++) {
+            if (args.get(i).equals("-x")) cuda = args.get(i + 1).equals("cuda");
+        }
+        if (!cuda) return java.util.List.of("-idirafter", stubs.toString());
+        return java.util.List.of(
+                "-idirafter",
+                stubs.toString(),
+                "-include",
+                stubs.resolve(SURFACES).toString());
     }
 }

@@ -1,0 +1,126 @@
+package dev.numlint.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.numlint.model.Level;
+import dev.numlint.model.Notification;
+import dev.numlint.testing.TestScanContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A file Clang read with errors has one notice: Clang's first error (its line), with the hand-written parser's parse
+ * errors folded in, each function named (issue 26: "one notice per file naming the first error, and each function
+ * left out is named"). Before, each parse error was a warning of its own beside Clang's note (GVDB).
+ */
+class ClangErrorNoticeTest {
+    private static List<Notification> notices(Path dir, String file) throws Exception {
+        TestScanContext ctx = new TestScanContext(dir).run(new CudaSourceAnalyzer());
+        return ctx.notifications().stream().filter(n -> file.equals(n.file())).collect(Collectors.toList());
+    }
+
+    @Test
+    void functionsOnlyClangReadAreNamedInClangsNotice(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("recovered.cu"),
+                """
+                #include <cstdio>
+                __global__ void scale(unsigned *o, const float *x, float s)
+                {
+                    o[threadIdx.x] = (unsigned)(x[threadIdx.x] * s * missing_gain);
+                }
+                __global__ void trace(unsigned *o, const float *x)
+                {
+                    if (x[0] < 0.0f) printf(__FILE__ ": negative\\n");
+                    o[1] = (unsigned)x[1];
+                }
+                __global__ void broken(unsigned *o, const float *x)
+                {
+                    o[2] = ) ] 3 @@ ;
+                }
+                """);
+        List<Notification> n = notices(dir, "recovered.cu");
+        assertThat(n).as(n.toString()).hasSize(1);
+        Notification clang = n.get(0);
+        assertThat(clang.id()).isEqualTo("clang-error");
+        assertThat(clang.line()).isEqualTo(4);
+        assertThat(clang.level()).isEqualTo(Level.NOTE);
+        assertThat(clang.message())
+                .contains("the first at line 4: use of undeclared identifier 'missing_gain'")
+                .contains("the hand-written parser could not read 2 functions ('trace' (line 6: construct not"
+                        + " understood near 'printf' at line 8), 'broken' (line 11: construct not understood near ')'"
+                        + " at line 13)), analyzed from Clang's facts alone");
+    }
+
+    @Test
+    void aFunctionOnlyClangReadWithItsFirstErrorMakesTheNoticeAWarning(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("garbled.cu"),
+                """
+                __global__ void broken(float *out)
+                {
+                    out[0] = ) ] 3 @@ ;
+                }
+                __global__ void fine(unsigned *o, const float *x) { o[0] = (unsigned)x[0]; }
+                """);
+        List<Notification> n = notices(dir, "garbled.cu");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).id()).isEqualTo("clang-error");
+        assertThat(n.get(0).line()).isEqualTo(3);
+        assertThat(n.get(0).level()).isEqualTo(Level.WARNING);
+        assertThat(n.get(0).message())
+                .contains("1 function ('broken' (line 1: construct not understood near ')' at line 3; Clang's"
+                        + " first error is in it, its analysis may be partial))");
+    }
+
+    @Test
+    void aFunctionNeitherFrontEndReadIsNamedAsNotAnalyzed(@TempDir Path dir) throws Exception {
+        // Clang reads the host side (--cuda-host-only): device-only code under __CUDA_ARCH__ is not in its unit
+        Files.writeString(
+                dir.resolve("gone.cu"),
+                """
+                #include <cstdio>
+                __global__ void scale(unsigned *o, const float *x, float s)
+                {
+                    o[threadIdx.x] = (unsigned)(x[threadIdx.x] * s * missing_gain);
+                }
+                #if defined(__CUDA_ARCH__)
+                __device__ void gone(unsigned *o, const float *x)
+                {
+                    if (x[0] < 0.0f) printf(__FILE__ ": gone\\n");
+                    o[3] = (unsigned)x[3];
+                }
+                #endif
+                """);
+        List<Notification> n = notices(dir, "gone.cu");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).id()).isEqualTo("clang-error");
+        assertThat(n.get(0).level()).isEqualTo(Level.WARNING);
+        assertThat(n.get(0).message())
+                .contains("not analyzed (read by neither front end): 1 function ('gone' (line 7: construct not"
+                        + " understood near 'printf' at line 9))");
+    }
+
+    @Test
+    void withoutClangErrorsAParseErrorOfAFunctionClangReadIsANote(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("clean.cu"),
+                """
+                #include <cstdio>
+                __global__ void trace(unsigned *o, const float *x)
+                {
+                    if (x[0] < 0.0f) printf(__FILE__ ": negative\\n");
+                    o[1] = (unsigned)x[1];
+                }
+                """);
+        List<Notification> n = notices(dir, "clean.cu");
+        assertThat(n).as(n.toString()).hasSize(1);
+        assertThat(n.get(0).id()).isEqualTo("parse-error");
+        assertThat(n.get(0).level()).isEqualTo(Level.NOTE);
+        assertThat(n.get(0).message()).endsWith("Clang read it: analyzed from Clang's facts alone");
+    }
+}
