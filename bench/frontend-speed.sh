@@ -18,7 +18,10 @@
 # With --ptx-tree, the re-scans with the per-file analysis cache (cold caches, nothing changed, one changed .cu
 # file, one changed header: NUMLINT_BENCH_CHANGED_CU / NUMLINT_BENCH_CHANGED_HEADER, paths relative to the tree, else
 # the first .cu and .cuh), each report compared with a scan of the same tree without that cache
-# (-Dnumlint.cuda.cache=false).
+# (-Dnumlint.cuda.cache=false). NUMLINT_BENCH_PTX_FLAGS: nvcc flags of the PTX-on scans (--nvcc-flags), "{tree}"
+# standing for the scanned copy of the tree, for a tree without a compile database whose headers nvcc does not find
+# by itself (cuda-samples' Common/: NUMLINT_BENCH_PTX_FLAGS='-I{tree}/Common'); without them every nvcc call fails,
+# a failure is not cached, and the re-scans compile every .cu file again.
 #
 # "build scope": the auto scan with --scope build, the files clang-tidy analyzes: the compile database's sources and
 # the project headers they include (every other C/C++/CUDA file of the tree is left out, with a note); its wall and
@@ -237,15 +240,23 @@ EOF
   # scan_ptx CLI TAG [JVM options]: one scan of the copy $tmp/tree-TAG, PTX on, with the PTX cache and the per-file
   # analysis cache in $tmp/cache-TAG; prints its wall time; its nvcc calls go to $tmp/nvcc-TAG.log, its report to
   # $tmp/ptx-TAG.json
+  # ptx_flags TAG: the --nvcc-flags argument for the copy $tmp/tree-TAG (none without NUMLINT_BENCH_PTX_FLAGS)
+  ptx_flags() {
+    if [ -n "${NUMLINT_BENCH_PTX_FLAGS:-}" ]; then printf -- '--nvcc-flags=%s\n' "${NUMLINT_BENCH_PTX_FLAGS//\{tree\}/$tmp/tree-$1}"; fi
+  }
   scan_ptx() {
     : > "$tmp/nvcc-$2.log"
-    JAVA_TOOL_OPTIONS="${3:-}" python3 "$MEASURE" "$1" scan --ptx auto \
+    local fl
+    mapfile -t fl < <(ptx_flags "$2")
+    JAVA_TOOL_OPTIONS="${3:-}" python3 "$MEASURE" "$1" scan --ptx auto ${fl[@]+"${fl[@]}"} \
       --nvcc "$tmp/nvcc-$2" --cache-dir "$tmp/cache-$2" --jobs 1 --format json --output "$tmp/ptx-$2.json" "$tmp/tree-$2" \
       2>/dev/null | cut -d' ' -f1
   }
   # the same tree without the analysis cache (the PTX cache warm): the report the cached scan must equal
   uncached() {
-    JAVA_TOOL_OPTIONS=-Dnumlint.cuda.cache=false "$1" scan --ptx auto --nvcc "$NVCC" --cache-dir "$tmp/cache-$2" \
+    local fl
+    mapfile -t fl < <(ptx_flags "$2")
+    JAVA_TOOL_OPTIONS=-Dnumlint.cuda.cache=false "$1" scan --ptx auto ${fl[@]+"${fl[@]}"} --nvcc "$NVCC" --cache-dir "$tmp/cache-$2" \
       --jobs 1 --format json --output "$tmp/uncached-$2.json" "$tmp/tree-$2" >/dev/null 2>&1 || true
   }
   nvcc_of() { awk '{ s += $1 } END { printf "%.1f (%d)", s / 1e9, NR }' "$tmp/nvcc-$1.log"; }
@@ -254,7 +265,7 @@ EOF
   cli_of() { if [ "$1" = old ]; then echo "$OLD"; else echo ./numlint; fi; }
   # step LABEL [JVM options]: each launcher (the old one first) scans its own copy; one row
   step() {
-    local label="$1" opts="${2:-}" t w w_new w_old="-" same eq_old="-" ratio="-"
+    local label="$1" opts="${2:-}" t w w_new w_old="-" same eq_old="-" ratio="-" failed
     for t in "${tags[@]}"; do
       w="$(scan_ptx "$(cli_of "$t")" "$t" "$opts")"
       if [ "$t" = new ]; then w_new="$w"; else w_old="$w"; fi
@@ -269,12 +280,15 @@ EOF
       eq_old="$(same_reports "$tmp/ptx-new.json" "$tmp/ptx-old.json")"
       ratio="$(awk -v a="$w_new" -v o="$w_old" 'BEGIN { printf "%.2f", a / o }')"
     fi
-    echo "| $run | $label | $w_new | $(nvcc_of new) | $w_old | $ratio | $same | $eq_old |"
+    # .cu files nvcc did not compile (a failure is not cached: each re-scan runs nvcc on them again)
+    failed="$(python3 -c 'import json,sys
+print(sum(1 for x in json.load(open(sys.argv[1]))["notifications"] if x["id"] == "nvcc-failed"))' "$tmp/ptx-new.json" 2>/dev/null || echo "?")"
+    echo "| $run | $label | $w_new | $(nvcc_of new) | $failed | $w_old | $ratio | $same | $eq_old |"
   }
   echo
-  echo "PTX on, $(basename "$ptx_tree") ($(sources "$ptx_tree" | wc -l) sources), --jobs 1, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "| run | scan | wall s | nvcc s (calls) | old wall s | new / old | JSON = without the analysis cache | JSON = old |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "PTX on, $(basename "$ptx_tree") ($(sources "$ptx_tree" | wc -l) sources), --jobs 1${NUMLINT_BENCH_PTX_FLAGS:+, --nvcc-flags '$NUMLINT_BENCH_PTX_FLAGS'}, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "| run | scan | wall s | nvcc s (calls) | nvcc-failed | old wall s | new / old | JSON = without the analysis cache | JSON = old |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   for run in $(seq 1 "$RUNS"); do
     for t in "${tags[@]}"; do
       rm -rf "$tmp/tree-$t" "$tmp/cache-$t"
