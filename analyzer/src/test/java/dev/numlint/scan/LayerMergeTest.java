@@ -564,7 +564,7 @@ class LayerMergeTest {
     @Test
     void copiesAreTheSameTokensWhateverTheirLayoutOrComments() {
         // the same condition, written with other spacing and a comment: one written code, one run of copies
-        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+        List<Finding> out = RepeatedCode.repeatedCopies(List.of(
                 copy("NL003", 184, "if (xx + yy > T(4.0))", Level.WARNING),
                 copy("NL003", 190, "if (xx+yy>T(4.0)) // i - 2", Level.WARNING),
                 copy("NL003", 196, "if ( xx +yy > T( 4.0 ) ) /* i - 3 */", Level.WARNING)));
@@ -575,7 +575,7 @@ class LayerMergeTest {
     @Test
     void codeThatDiffersInATokenStaysApartEvenWhenItsTextWithoutSpacesIsEqual() {
         // "a  b" and "a b" are different string literals; a+ +b and a++ b are different operators
-        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+        List<Finding> out = RepeatedCode.repeatedCopies(List.of(
                 copy("NL003", 10, "s = t + f(\"a  b\");", Level.WARNING),
                 copy("NL003", 12, "s = t + f(\"a b\");", Level.WARNING),
                 copy("NL003", 14, "s = t + f(\"a   b\");", Level.WARNING)));
@@ -595,9 +595,9 @@ class LayerMergeTest {
                     .build());
             property.add(f.toBuilder().property("macro", "GET_ONE_FIELD").build());
         }
-        assertThat(LayerMerge.repeatedCopies(typed)).hasSize(1);
+        assertThat(RepeatedCode.repeatedCopies(typed)).hasSize(1);
         // the property is what the report shows; the merge reads the producer's typed macro only
-        assertThat(LayerMerge.repeatedCopies(property)).hasSize(3);
+        assertThat(RepeatedCode.repeatedCopies(property)).hasSize(3);
     }
 
     @Test
@@ -605,7 +605,7 @@ class LayerMergeTest {
         // equal evidence text, but the producer states different code: no copies; a PTX finding of another build
         // without a source line takes the code of the finding it merges into
         Finding.Builder a = copy("NL003", 20, "x += y;", Level.WARNING).toBuilder();
-        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+        List<Finding> out = RepeatedCode.repeatedCopies(List.of(
                 a.identity(Identity.NONE.withCode(List.of("x", "+=", "y", ";"))).build(),
                 copy("NL003", 22, "x += y;", Level.WARNING).toBuilder()
                         .identity(Identity.NONE.withCode(List.of("x", "+=", "z", ";")))
@@ -626,7 +626,7 @@ class LayerMergeTest {
     @Test
     void codeUnrolledByHandIsOneFindingPerRunOfCopies() {
         String test = "if (xx + yy > T(4.0))";
-        List<Finding> out = LayerMerge.repeatedCopies(List.of(
+        List<Finding> out = RepeatedCode.repeatedCopies(List.of(
                 copy("NL003", 184, test, Level.NOTE),
                 copy("NL003", 188, "x  = xx - yy + xC;", Level.WARNING),
                 copy("NL003", 193, "if (xx +  yy > T(4.0))", Level.WARNING),
@@ -648,7 +648,7 @@ class LayerMergeTest {
     @Test
     void twoIdenticalLinesStayTwoFindings() {
         String sum = "s += a[i] * b[i];";
-        List<Finding> out = LayerMerge.repeatedCopies(
+        List<Finding> out = RepeatedCode.repeatedCopies(
                 List.of(copy("NL004", 10, sum, Level.WARNING), copy("NL004", 14, sum, Level.WARNING)));
         assertThat(out).hasSize(2);
     }

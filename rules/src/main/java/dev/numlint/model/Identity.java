@@ -35,6 +35,10 @@ import java.util.Set;
  * @param symbol      the function's name as the compiled code names it (a PTX finding's mangled kernel name), or null:
  *                    validation runs the kernel of that name
  * @param flag        the build flag a build-file finding is about ({@link Flag}), or null for other layers
+ * @param statementEnd the last line of the statement the flagged code is written in, when it ends below the finding's
+ *                    location (an expression written over several lines: {@code float x = x0 + a * b} and
+ *                    {@code + i * v;} on the next); 0 when unknown or on the location's lines. A PTX finding of the
+ *                    same operation at a line of that statement is the same written hazard (scan/LayerMerge)
  */
 public record Identity(
         String written,
@@ -51,11 +55,12 @@ public record Identity(
         boolean libraryCode,
         Judgement judgement,
         String symbol,
-        Flag flag) {
+        Flag flag,
+        int statementEnd) {
 
     /** The identity of a finding whose producer states nothing. */
     public static final Identity NONE = new Identity(
-            null, null, Set.of(), null, null, null, null, null, null, List.of(), null, false, null, null, null);
+            null, null, Set.of(), null, null, null, null, null, null, List.of(), null, false, null, null, null, 0);
 
     public Identity {
         operations = operations == null ? Set.of() : Set.copyOf(operations);
@@ -100,7 +105,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withExpression(String v) {
@@ -119,7 +125,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withOperations(Set<Operation> v) {
@@ -138,7 +145,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withAccumulator(String v) {
@@ -157,7 +165,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withDecision(String v) {
@@ -176,7 +185,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withHazard(String v) {
@@ -195,7 +205,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withInstruction(String v) {
@@ -214,7 +225,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withOrigin(Origin v) {
@@ -233,7 +245,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withConsequence(String v) {
@@ -252,7 +265,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withCode(List<String> v) {
@@ -271,7 +285,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withMacro(String v) {
@@ -290,7 +305,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withLibraryCode(boolean v) {
@@ -309,7 +325,8 @@ public record Identity(
                 v,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withJudgement(Judgement v) {
@@ -328,7 +345,8 @@ public record Identity(
                 libraryCode,
                 v,
                 symbol,
-                flag);
+                flag,
+                statementEnd);
     }
 
     public Identity withSymbol(String v) {
@@ -347,7 +365,28 @@ public record Identity(
                 libraryCode,
                 judgement,
                 v,
-                flag);
+                flag,
+                statementEnd);
+    }
+
+    public Identity withStatementEnd(int v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement,
+                symbol,
+                flag,
+                v);
     }
 
     public Identity withFlag(Flag v) {
@@ -366,7 +405,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                v);
+                v,
+                statementEnd);
     }
 
     /**

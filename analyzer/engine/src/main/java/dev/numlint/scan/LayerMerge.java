@@ -148,109 +148,8 @@ final class LayerMerge {
             }
             out.addAll(other);
         }
-        return repeatedCopies(oneOperationPerLine(oneDecision(sameAccumulator(out))));
-    }
-
-    /** The fewest copies of one statement that make a run of copies: two identical lines are still two findings. */
-    static final int MIN_COPIES = 3;
-
-    /** The most lines between two neighbouring copies of a run (an unrolled iteration, the next macro use). */
-    static final int COPY_GAP = 12;
-
-    /**
-     * One finding per copied code: the same statement written again and again within a few lines of one function (a
-     * loop unrolled by hand, {@code if (xx + yy > 4) return i - 1; ... return i - 2; ...}, or one macro expanded at
-     * consecutive uses, {@code GET_ONE_FIELD(cfg, nthread) GET_ONE_FIELD(cfg, tstart) ...}) has one fix and one
-     * justification. A run of at least {@link #MIN_COPIES} findings of one rule and layer whose source text is the
-     * same, each at most {@link #COPY_GAP} lines below the previous, becomes its most severe member (the first among
-     * equals) with the others as related locations and the count in {@code properties.copies}. Copies are compared by
-     * the written code their producer states ({@code Identity.code}: the code's tokens, so that layout and comments
-     * do not matter but every token does); findings without a function or without code stay apart.
-     * The uses of one macro whose body holds the whole hazard ({@code properties.macro}) are copies of one written
-     * site at any distance within the function; rules whose policy keeps every site ({@code merge: every-site}: approximate
-     * intrinsics and divisions, float-to-unsigned conversions, float atomics, issue 13) merge only those.
-     */
-    static List<Finding> repeatedCopies(List<Finding> in) {
-        Map<String, List<Integer>> byCode = new LinkedHashMap<>();
-        for (int i = 0; i < in.size(); i++) {
-            Finding f = in.get(i);
-            List<String> code = f.identity().code();
-            String macro = f.identity().macro();
-            if (f.function() == null || code.isEmpty() || policy(f).everySite() && macro == null) {
-                continue;
-            }
-            String key = key(
-                    f.ruleId(),
-                    f.layer(),
-                    f.location().file(),
-                    f.function(),
-                    String.join("\u0001", code),
-                    (macro == null ? "" : macro));
-            byCode.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
-        }
-        Map<Integer, Finding> replaced = new HashMap<>();
-        Set<Integer> absorbed = new HashSet<>();
-        for (List<Integer> group : byCode.values()) {
-            if (group.size() < MIN_COPIES) {
-                continue;
-            }
-            List<Integer> sorted = new ArrayList<>(group);
-            sorted.sort(java.util.Comparator.comparingInt(
-                            (Integer i) -> in.get(i).location().startLine())
-                    .thenComparingInt(i -> i));
-            List<Integer> run = new ArrayList<>();
-            boolean macro = in.get(group.get(0)).identity().macro() != null;
-            for (int i : sorted) {
-                if (!run.isEmpty()
-                        && !macro
-                        && in.get(i).location().startLine()
-                                        - in.get(run.get(run.size() - 1))
-                                                .location()
-                                                .startLine()
-                                > COPY_GAP) {
-                    mergeRun(in, run, replaced, absorbed);
-                    run.clear();
-                }
-                run.add(i);
-            }
-            mergeRun(in, run, replaced, absorbed);
-        }
-        if (replaced.isEmpty()) {
-            return in;
-        }
-        List<Finding> out = new ArrayList<>(in.size() - absorbed.size());
-        for (int i = 0; i < in.size(); i++) {
-            if (!absorbed.contains(i)) {
-                out.add(replaced.getOrDefault(i, in.get(i)));
-            }
-        }
-        return out;
-    }
-
-    private static void mergeRun(
-            List<Finding> in, List<Integer> run, Map<Integer, Finding> replaced, Set<Integer> absorbed) {
-        if (run.size() < MIN_COPIES) {
-            return;
-        }
-        int kept = run.get(0);
-        for (int i : run) {
-            if (!in.get(kept).level().atLeast(in.get(i).level())) {
-                kept = i;
-            }
-        }
-        Finding k = in.get(kept);
-        Finding.Builder b = k.toBuilder()
-                .message(RuleCatalog.get().phrase("repeated-copies", "message", k.message(), "count", run.size() - 1))
-                .property("copies", run.size());
-        for (int i : run) {
-            if (i == kept) {
-                continue;
-            }
-            b.related(
-                    new RelatedLocation(in.get(i).location(), RuleCatalog.get().phrase("repeated-copy")));
-            absorbed.add(i);
-        }
-        replaced.put(kept, b.build());
+        return RepeatedCode.repeatedCopies(
+                RepeatedCode.commonSubexpressions(oneOperationPerLine(oneDecision(sameAccumulator(out)))));
     }
 
     /** A finding whose impact is provably exact (dropped after the merge, with the PTX findings it absorbed). */
@@ -313,7 +212,10 @@ final class LayerMerge {
      * over several lines: nvcc's line table gives each instruction the line of its own operand) joins that finding:
      * one hazard of one written expression is one finding (issue 13), not one per line its instructions carry. Only a
      * line where the source layer has no finding of that rule of its own; the innermost containing finding wins; the
-     * instruction's own line stays as a related location.
+     * instruction's own line stays as a related location. The same holds below the expression, on a line of the
+     * statement it is written in ({@link Identity#statementEnd}: {@code float x = x0 + a * b} and {@code + i * v;} on
+     * the next line, whose fma the PTX layer reports there), for a rule whose policy merges by line, when the PTX
+     * finding is of the source finding's operation ({@link #sameWrittenOperation}).
      */
     static List<Finding> intoStatements(List<Finding> in) {
         Map<String, List<Finding>> spanning = new HashMap<>();
@@ -322,7 +224,7 @@ final class LayerMerge {
             if (s.layer() != Layer.CUDA_SOURCE) continue;
             Location l = s.location();
             sourceLines.add(key(s.ruleId(), l.file(), l.startLine()));
-            if (l.endLine() > l.startLine()) {
+            if (statementEnd(s) > l.startLine()) {
                 spanning.computeIfAbsent(key(s.ruleId(), l.file()), k -> new ArrayList<>())
                         .add(s);
             }
@@ -341,11 +243,13 @@ final class LayerMerge {
             Finding target = null;
             for (Finding s : around) {
                 Location l = s.location();
+                int end = at.startLine() <= l.endLine() ? l.endLine() : statementEnd(s);
                 if (l.startLine() < at.startLine()
-                        && at.startLine() <= l.endLine()
+                        && at.startLine() <= end
+                        && (at.startLine() <= l.endLine() || sameWrittenOperation(s, p))
                         && (target == null
-                                || l.endLine() - l.startLine()
-                                        < target.location().endLine()
+                                || end - l.startLine()
+                                        < statementEnd(target)
                                                 - target.location().startLine())) {
                     target = s;
                 }
@@ -362,6 +266,28 @@ final class LayerMerge {
                     .build());
         }
         return out;
+    }
+
+    /** The last line of the statement a source finding's code is written in, at least its location's end line. */
+    private static int statementEnd(Finding s) {
+        return Math.max(s.location().endLine(), s.identity().statementEnd());
+    }
+
+    /**
+     * Whether a PTX finding at another line of a source finding's statement is of the same written operation: the
+     * rule merges by line (a rule that keeps every site keeps this one too), the instruction is the programmer's own,
+     * and either it computes an operation the source finding's code spells ({@code ex2} for {@code __expf}) or it
+     * names none (an fma, a conversion) and the PTX layer found that its line can hold the rule's construct.
+     */
+    static boolean sameWrittenOperation(Finding src, Finding ptx) {
+        if (policy(src).everySite() || ptx.identity().libraryCode()) {
+            return false;
+        }
+        if (!ptx.identity().operations().isEmpty()) {
+            return sameOperation(src, ptx);
+        }
+        Identity.Origin origin = ptx.identity().origin();
+        return origin != null && Boolean.TRUE.equals(origin.lineHoldsOperation());
     }
 
     /**

@@ -83,7 +83,29 @@ final class FunctionBody {
     }
 
     Site site(ParserRuleContext c) {
-        return pos(c).inMacro(macroBody(c)).site(text(c), device, host, () -> flow.uses(c), () -> flow.drawn(c));
+        return pos(c).inMacro(macroBody(c))
+                .site(text(c), device, host, () -> flow.uses(c), () -> flow.drawn(c))
+                .inStatementEndingAt(statementEnd(c));
+    }
+
+    /**
+     * The last line of the statement {@code c} is written in: the declaration, expression statement or return that
+     * holds it, else the condition, initialisation or step of the if, loop or switch that holds it; 0 outside any
+     * statement (a file-scope initialiser).
+     */
+    static int statementEnd(ParserRuleContext c) {
+        ParserRuleContext x = c;
+        for (ParserRuleContext p = x.getParent(); p != null; x = p, p = p.getParent()) {
+            if (p instanceof dev.numlint.cuda.parser.CudaParser.DeclStmtContext
+                    || p instanceof dev.numlint.cuda.parser.CudaParser.ExprStmtContext
+                    || p instanceof dev.numlint.cuda.parser.CudaParser.ReturnStmtContext) {
+                return p.stop == null ? 0 : p.stop.getLine();
+            }
+            if (p instanceof dev.numlint.cuda.parser.CudaParser.StatementContext) {
+                return x.stop == null ? 0 : x.stop.getLine(); // the condition, init or step of p
+            }
+        }
+        return 0;
     }
 
     /**

@@ -11,7 +11,9 @@ import org.antlr.v4.runtime.tree.TerminalNode;
 /**
  * Tests of a weight against zero that guard only terms carrying that weight (the hand-written front end's reading;
  * {@code clang/ClangGuardedZeros} is Clang's). {@code w = max(0, 1 - |y - yy|/T); if (w > 0) { s += w; acc += w * v; }}
- * or, in a loop, {@code if (w == 0) continue;} followed only by such terms: the test flips only where w crosses 0, and
+ * (also written out, {@code img[k] = img[k] + w}) or, in a loop, {@code if (w == 0) continue;} followed only by such terms
+ * (in a function that returns nothing, {@code if (w == 0) return;} followed only by such terms to its end): the test
+ * flips only where w crosses 0, and
  * there every term it adds or drops is {@code w * v ~ 0}, so the sums are continuous in w. The guarded side may
  * declare locals, run nested loops and ifs, and add or subtract (to any place, also atomically) products that have w
  * as a factor; it
@@ -42,13 +44,17 @@ final class GuardedZeros {
             return false;
         if (s.statement().size() != 1) return false; // an else does something of its own
         if (onlyTerms(s.statement(0), w, false)) return true;
-        // if (w == 0) continue; at the top of a loop's body, the rest of the body only terms
-        if (!isContinue(s.statement(0))) return false;
-        if (!(s.getParent() instanceof CompoundStatementContext body)
-                || !(body.getParent() instanceof BlockStmtContext block)
-                || !(block.getParent() instanceof ForStmtContext
-                        || block.getParent() instanceof WhileStmtContext
-                        || block.getParent() instanceof RangeForStmtContext)) return false;
+        // if (w == 0) continue; at the top of a loop's body, the rest of the body only terms; or if (w == 0) return;
+        // in a function's body, the rest of the function only terms
+        boolean skip = isContinue(s.statement(0));
+        if (!skip && !isReturn(s.statement(0))) return false;
+        if (!(s.getParent() instanceof CompoundStatementContext body)) return false;
+        if (skip
+                ? !(body.getParent() instanceof BlockStmtContext block)
+                        || !(block.getParent() instanceof ForStmtContext
+                                || block.getParent() instanceof WhileStmtContext
+                                || block.getParent() instanceof RangeForStmtContext)
+                : !(body.getParent() instanceof FunctionBodyContext)) return false;
         List<StatementContext> ss = body.statement();
         for (int k = ss.indexOf(s) + 1; k < ss.size(); k++) if (!onlyTerms(ss.get(k), w, false)) return false;
         return true;
@@ -56,6 +62,14 @@ final class GuardedZeros {
 
     private static boolean zero(String t) {
         return t.matches("(0+\\.?0*|\\.0+)([eE][-+]?\\d+)?[fFlLuU]*");
+    }
+
+    /** {@code return;}: a function that returns nothing, leaving early. */
+    private static boolean isReturn(StatementContext st) {
+        while (st instanceof BlockStmtContext b
+                && b.compoundStatement().statement().size() == 1)
+            st = b.compoundStatement().statement(0);
+        return st instanceof ReturnStmtContext r && r.commaExpression() == null && r.bracedInitList() == null;
     }
 
     private static boolean isContinue(StatementContext st) {
@@ -98,9 +112,22 @@ final class GuardedZeros {
         return false;
     }
 
-    /** {@code P += E} or {@code P -= E}, E a product with w as a factor, nothing else changed on the way. */
+    /**
+     * {@code P += E} or {@code P -= E}, or written out ({@code P = P + E}, {@code P = E + P}, {@code P = P - E}), E a
+     * product with w as a factor, nothing else changed on the way.
+     */
     private static boolean term(ExpressionContext x, String w) {
         if (!(x instanceof AssignExprContext a) || a.expression().size() != 2) return false;
+        if (a.assignOp().ASSIGN() != null) {
+            if (w.equals(ParseTrees.simpleName(a.expression(0)))) return false;
+            ExpressionContext r = ParseTrees.stripParens(a.expression(1));
+            if (!(r instanceof AddExprContext sum) || sum.expression().size() != 2) return false;
+            String place = a.expression(0).getText();
+            ExpressionContext e = sum.expression(0).getText().equals(place)
+                    ? sum.expression(1)
+                    : sum.PLUS() != null && sum.expression(1).getText().equals(place) ? sum.expression(0) : null;
+            return e != null && pure(a.expression(0)) && pure(e) && factor(e, w) && !dividesBy(e, w);
+        }
         if (a.assignOp().PLUS_ASSIGN() == null && a.assignOp().MINUS_ASSIGN() == null) return false;
         if (w.equals(ParseTrees.simpleName(a.expression(0)))) return false;
         return pure(a.expression(0))

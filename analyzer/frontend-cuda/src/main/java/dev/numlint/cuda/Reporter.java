@@ -252,6 +252,8 @@ final class Reporter implements CudaReport {
         b.identity(identity(snippet, pos.condition() == null ? decision : null)
                 .withConsequence(undecided(at, message))
                 .withMacro(pos.macro())
+                // the statement goes on below the expression: the PTX layer may name a line of it (LayerMerge)
+                .withStatementEnd(at.statementEnd() > at.endLine() ? at.statementEnd() : 0)
                 .withJudgement(
                         "impactProven".equals(property)
                                 ? Identity.Judgement.PROVEN

@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * Tests of a weight against zero that guard only terms carrying that weight, from Clang's AST (the hand-written front
- * end's {@code GuardedZeros}): {@code w = max(0, 1 - |y - yy|/T); if (w > 0) { s += w; acc += w * v; }}, or in a loop
- * {@code if (w == 0) continue;} followed only by such terms. The test flips only where w crosses 0, and there every
+ * end's {@code GuardedZeros}): {@code w = max(0, 1 - |y - yy|/T); if (w > 0) { s += w; acc += w * v; }} (also written
+ * out, {@code img[k] = img[k] + w}), or in a loop {@code if (w == 0) continue;} followed only by such terms (in a
+ * function that returns nothing, {@code if (w == 0) return;} followed only by such terms to its end). The test flips only where w crosses 0, and there every
  * term it adds or drops is {@code w * v ~ 0}: the sums are continuous in w. The guarded side may declare locals, run
  * nested counted loops and ifs, and add or subtract (also atomically) products that have w as a factor; it may not count, store, assign
  * anything else, call a function that is not pure math or a texture fetch, or leave the enclosing loop; the other
@@ -37,15 +38,23 @@ final class ClangGuardedZeros {
         ClangNode s = top.parent;
         if (s == null || s.kind != CXCursor_IfStmt || s.children.size() != 2 || s.children.get(0) != top) return false;
         if (onlyTerms(s.children.get(1), w, false)) return true;
-        // if (w == 0) continue; in a loop's body, the rest of the body only terms
+        // if (w == 0) continue; in a loop's body, the rest of the body only terms; or if (w == 0) return; in the body
+        // of a function that returns nothing, the rest of the function only terms
         ClangNode then = s.children.get(1);
         while (then.kind == CXCursor_CompoundStmt && then.children.size() == 1) then = then.children.get(0);
-        if (then.kind != CXCursor_ContinueStmt) return false;
+        boolean skip = then.kind == CXCursor_ContinueStmt;
+        if (!skip && !(then.kind == CXCursor_ReturnStmt && then.children.isEmpty())) return false;
         ClangNode body = s.parent;
         if (body == null || body.kind != CXCursor_CompoundStmt || body.parent == null) return false;
         ClangNode loop = body.parent;
-        if (loop.kind != CXCursor_ForStmt && loop.kind != CXCursor_WhileStmt && loop.kind != CXCursor_CXXForRangeStmt
-                || loop.children.get(loop.children.size() - 1) != body) return false;
+        if (skip
+                ? loop.kind != CXCursor_ForStmt
+                                && loop.kind != CXCursor_WhileStmt
+                                && loop.kind != CXCursor_CXXForRangeStmt
+                        || loop.children.get(loop.children.size() - 1) != body
+                : loop.kind != CXCursor_FunctionDecl
+                        && loop.kind != CXCursor_CXXMethod
+                        && loop.kind != CXCursor_FunctionTemplate) return false;
         List<ClangNode> ss = body.children;
         for (int k = ss.indexOf(s) + 1; k < ss.size(); k++) if (!onlyTerms(ss.get(k), w, false)) return false;
         return true;
@@ -93,6 +102,22 @@ final class ClangGuardedZeros {
                         && factor(st.children.get(1), w)
                         && !dividesBy(st.children.get(1), w);
             }
+            case CXCursor_BinaryOperator -> {
+                // P = P + E, P = E + P, P = P - E: the update written out
+                if (!st.spelling.equals("=") || st.children.size() != 2) return false;
+                ClangNode l = strip(st.children.get(0));
+                ClangNode r = strip(st.children.get(1));
+                if (l == null
+                        || w.equals(l.refUsr)
+                        || r == null
+                        || r.kind != CXCursor_BinaryOperator
+                        || r.children.size() != 2
+                        || !(r.spelling.equals("+") || r.spelling.equals("-"))) return false;
+                ClangNode e = same(r.children.get(0), l)
+                        ? r.children.get(1)
+                        : r.spelling.equals("+") && same(r.children.get(1), l) ? r.children.get(0) : null;
+                return e != null && pure(st.children.get(0)) && pure(e) && factor(e, w) && !dividesBy(e, w);
+            }
             case CXCursor_CallExpr -> {
                 // atomicAdd(P, E) (or another atomic add or subtraction), E a product with w as a factor
                 List<ClangNode> args = arguments(st);
@@ -103,6 +128,18 @@ final class ClangGuardedZeros {
                 return false;
             }
         }
+    }
+
+    /** Whether {@code a} and {@code b} are the same expression (the same names, operators and constants). */
+    private static boolean same(ClangNode a, ClangNode b) {
+        a = strip(a);
+        b = strip(b);
+        if (a == null || b == null || a.kind != b.kind || a.children.size() != b.children.size()) return false;
+        if (!java.util.Objects.equals(a.spelling, b.spelling)
+                || !java.util.Objects.equals(a.refUsr, b.refUsr)
+                || !java.util.Objects.equals(constant(a), constant(b))) return false;
+        for (int i = 0; i < a.children.size(); i++) if (!same(a.children.get(i), b.children.get(i))) return false;
+        return true;
     }
 
     /** The atomic reductions that add or subtract their operand. */

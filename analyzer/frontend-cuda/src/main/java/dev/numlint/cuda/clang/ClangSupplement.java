@@ -717,16 +717,43 @@ public final class ClangSupplement {
     private Site flowing(ClangNode n, ClangUnit.Function f) {
         int endCol = n.endLine == n.line ? n.endColumn : 0;
         return new Site(
-                n.line,
-                n.column,
-                n.endLine,
-                endCol,
-                null,
-                unit.text(n),
-                f.device(),
-                f.host(),
-                () -> unit.uses(n, f),
-                () -> unit.drawn(n, f));
+                        n.line,
+                        n.column,
+                        n.endLine,
+                        endCol,
+                        null,
+                        unit.text(n),
+                        f.device(),
+                        f.host(),
+                        () -> unit.uses(n, f),
+                        () -> unit.drawn(n, f))
+                .inStatementEndingAt(statementEnd(n));
+    }
+
+    /**
+     * The last line of the statement {@code n} is written in (the hand-written front end's
+     * {@code FunctionBody.statementEnd}): the statement of a block or of an if's or loop's branch that holds it, or
+     * the condition, initialisation or step of the if or loop that holds it; 0 outside any statement.
+     */
+    static int statementEnd(ClangNode n) {
+        for (ClangNode x = n; x.parent != null; x = x.parent) {
+            switch (x.parent.kind) {
+                case org.bytedeco.llvm.global.clang.CXCursor_CompoundStmt,
+                        org.bytedeco.llvm.global.clang.CXCursor_IfStmt,
+                        org.bytedeco.llvm.global.clang.CXCursor_ForStmt,
+                        org.bytedeco.llvm.global.clang.CXCursor_WhileStmt,
+                        org.bytedeco.llvm.global.clang.CXCursor_DoStmt,
+                        org.bytedeco.llvm.global.clang.CXCursor_SwitchStmt,
+                        org.bytedeco.llvm.global.clang.CXCursor_CaseStmt,
+                        org.bytedeco.llvm.global.clang.CXCursor_DefaultStmt,
+                        org.bytedeco.llvm.global.clang.CXCursor_LabelStmt,
+                        org.bytedeco.llvm.global.clang.CXCursor_CXXForRangeStmt -> {
+                    return x.endLine;
+                }
+                default -> {}
+            }
+        }
+        return 0;
     }
 
     /**

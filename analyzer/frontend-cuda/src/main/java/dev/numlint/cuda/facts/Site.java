@@ -22,6 +22,7 @@ public final class Site {
     private List<ValueUse> uses;
     private String macro;
     private Boolean randomVariate;
+    private int statementEnd;
 
     public Site(int line, int column, String text, boolean device, boolean host, Supplier<List<ValueUse>> flow) {
         this(line, column, line, 0, null, text, device, host, flow);
@@ -84,6 +85,21 @@ public final class Site {
     /** Line of the end of the expression (the start line when unknown). */
     public int endLine() {
         return endLine;
+    }
+
+    /**
+     * The last line of the statement the expression is written in (a declaration, an expression statement, a return,
+     * the condition of an if or loop): the expression's own end line when the front end did not say, or when the
+     * statement ends there.
+     */
+    public int statementEnd() {
+        return Math.max(endLine, statementEnd);
+    }
+
+    /** This site, recording that its statement ends at {@code line} (see {@link #statementEnd}). */
+    public Site inStatementEndingAt(int line) {
+        this.statementEnd = line;
+        return this;
     }
 
     /** 1-based column after the expression's last character (exclusive), or 0 when unknown. */
