@@ -370,6 +370,9 @@ final class ClangSites {
                         }
                         return;
                     }
+                    // a call's argument is not followed to the double target the call's result reaches (sqrt(v +
+                    // 1e-6f), fmax(v, 1e-35f)): the hand-written front end follows only arithmetic, casts, parentheses
+                    if (p.kind == CXCursor_CallExpr) return;
                     // rounded to float (or to an integer) on the way: float's own rounding, not this hazard
                     if (p.canonKind != CXType_Double && p.kind != CXCursor_ParenExpr) return;
                     if (!clang_isExpressionKind(p.kind)) return;
