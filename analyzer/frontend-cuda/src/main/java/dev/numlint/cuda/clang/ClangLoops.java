@@ -273,6 +273,8 @@ final class ClangLoops {
             long stepped = chain.get(i).kind == CXCursor_ForStmt ? stepBounds.of(chain.get(i), in) : -1;
             if (stepped >= 0 && (t < 0 || stepped < t)) t = stepped;
             if (t < 0 && chain.get(i).kind == CXCursor_ForStmt) t = dimensionTrips(chain.get(i));
+            // a logarithmic loop (offset /= 2, mask <<= 1, k *= 2) counts once, as the hand-written ForLoopTrips does
+            if (t < 0 && logarithmic(chain.get(i))) t = 1;
             if (t < 0 && chain.get(i).kind == CXCursor_ForStmt && in.template()) {
                 Trip tt = templateTrip(chain.get(i), in);
                 if (tt != null) {
@@ -341,6 +343,31 @@ final class ClangLoops {
                         && dev.numlint.cuda.facts.LoopNames.countsDimensions(b.spelling)
                 ? dev.numlint.cuda.facts.LoopNames.DIMENSION_TRIPS
                 : -1;
+    }
+
+    /**
+     * Whether a for loop's increment multiplies, divides or shifts a counter ({@code offset /= 2}, {@code mask <<= 1},
+     * {@code k *= 2}, also as an operand of a comma): a logarithmic loop, which the hand-written front end counts
+     * once ({@code ForLoopTrips}), so that a butterfly reduction over the lanes of a warp is no long sum.
+     */
+    static boolean logarithmic(ClangNode loop) {
+        if (loop.kind != CXCursor_ForStmt || loop.children.isEmpty()) return false;
+        List<ClangNode> ch = loop.children;
+        for (ClangNode c : ch.subList(0, ch.size() - 1)) {
+            if (scales(c)) return true;
+            if (c.kind == CXCursor_BinaryOperator && c.spelling.equals(",")) {
+                for (ClangNode o : c.children) if (scales(o)) return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean scales(ClangNode n) {
+        return n.kind == CXCursor_CompoundAssignOperator
+                && (n.spelling.equals("*=")
+                        || n.spelling.equals("/=")
+                        || n.spelling.equals("<<=")
+                        || n.spelling.equals(">>="));
     }
 
     /** A loop's trip count in the instantiation of its template that runs it longest. */

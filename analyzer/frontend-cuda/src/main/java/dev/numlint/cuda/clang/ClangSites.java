@@ -370,6 +370,9 @@ final class ClangSites {
                         }
                         return;
                     }
+                    // a call's argument is not followed to the double target the call's result reaches (sqrt(v +
+                    // 1e-6f), fmax(v, 1e-35f)): the hand-written front end follows only arithmetic, casts, parentheses
+                    if (p.kind == CXCursor_CallExpr) return;
                     // rounded to float (or to an integer) on the way: float's own rounding, not this hazard
                     if (p.canonKind != CXType_Double && p.kind != CXCursor_ParenExpr) return;
                     if (!clang_isExpressionKind(p.kind)) return;
@@ -622,8 +625,8 @@ final class ClangSites {
                 boolean acc = n.kind == CXCursor_CompoundAssignOperator
                         && (n.spelling.equals("+=") || n.spelling.equals("-="));
                 if (!add && !acc) return;
-                ClangNode a = product(n.children.get(0), fn);
-                ClangNode b = product(n.children.get(1), fn);
+                ClangNode a = sameType(product(n.children.get(0), fn), n);
+                ClangNode b = sameType(product(n.children.get(1), fn), n);
                 // a single-use product temporary (t = a*b; ... t - c): the compiler fuses through it as through a*b
                 ClangNode ta = a == null ? productTemporary(n.children.get(0), fn) : null;
                 ClangNode tb = b == null ? productTemporary(n.children.get(1), fn) : null;
@@ -711,6 +714,15 @@ final class ClangSites {
     }
 
     /** The floating product {@code x*y} under wrappers, or null. */
+    /**
+     * The product when it is computed in the type of the sum {@code n} that reads it, else null: a float product
+     * converted to double ({@code i * hx - size / 2.}) is rounded to float first, and no fma joins a mul.f32 to a
+     * sub.f64.
+     */
+    private static ClangNode sameType(ClangNode product, ClangNode n) {
+        return product == null || product.canonKind == n.canonKind ? product : null;
+    }
+
     private static ClangNode product(ClangNode n, ClangUnit.Function fn) {
         ClangNode s = strip(n);
         if (s == null || s.kind != CXCursor_BinaryOperator || !s.spelling.equals("*") || !floating(s.canonKind))

@@ -553,16 +553,14 @@ public final class ClangSupplement {
             // parameter's instantiation), so it could not see the double literal promote float data; a double
             // function's result there stays the hand-written facts' (which overload a call picks is theirs to say)
             if (!whole.contains(p.in()) && (p.viaFunction() || promotionLines.contains(p.node().line))) continue;
+            Site at = flowing(p.node(), p.in());
+            // x - (x + 1e-10): in float the terms cancel, in double they leave the constant (as amend marks the
+            // hand-written facts' promotions)
+            if (unit.cancelsNearlyEqualTerms(p.node().line, unit.text(p.node()))) at.cancelling();
             facts(out, p.in())
                     .promotions
                     .add(new FunctionFacts.Promotion(
-                            flowing(p.node(), p.in()),
-                            p.target(),
-                            p.promoter(),
-                            null,
-                            p.viaFunction(),
-                            p.compound(),
-                            p.exact()));
+                            at, p.target(), p.promoter(), null, p.viaFunction(), p.compound(), p.exact()));
         }
         for (ClangSites.Contraction c : unit.contractions()) {
             if (!whole.contains(c.in())) continue;

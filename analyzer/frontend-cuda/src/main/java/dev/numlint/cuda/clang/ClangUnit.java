@@ -608,11 +608,23 @@ public final class ClangUnit {
         eachInFunctions((fn, n) -> {
             if ((n.kind == CXCursor_BinaryOperator && n.spelling.equals("/")
                             || n.kind == CXCursor_CompoundAssignOperator && n.spelling.equals("/="))
-                    && floating(n.canonKind)) {
+                    && floatQuotient(n)) {
                 out.add(n);
             }
         });
         return List.copyOf(out);
+    }
+
+    /**
+     * Whether a division computes a float quotient, the one -prec-div=false and --use_fast_math make approximate
+     * (nvcc keeps div.rn.f64 for double): a float result, and for {@code f /= d} a divisor that is no double (the
+     * division is then computed in double and rounded into the float), as the hand-written front end decides.
+     */
+    private static boolean floatQuotient(ClangNode n) {
+        if (n.canonKind != CXType_Float) return false;
+        if (n.kind != CXCursor_CompoundAssignOperator || n.children.size() != 2) return true;
+        int divisor = n.children.get(1).canonKind;
+        return divisor != CXType_Double && divisor != CXType_LongDouble;
     }
 
     private List<Loop> computeLoops() {
