@@ -101,11 +101,18 @@ final class CallResults {
             if (bt.kind == CType.Kind.DOUBLE && Builtins.DOUBLE_MATH.contains(shortName)) {
                 boolean floatArg = false;
                 boolean dblArg = false;
+                // float data made double inside the argument (exp(-d * s / (1.0 + t * 0.4))): the double overload
+                // runs on it, and its result is the same promotion, not double data of the code
+                boolean promotedArg = false;
                 String fv = null;
                 for (E a : args) {
                     if (a.type.kind == CType.Kind.FLOAT && a.f32Leaf) {
                         floatArg = true;
                         if (fv == null) fv = a.var;
+                    }
+                    if (a.type.kind == CType.Kind.DOUBLE && a.f32Leaf && a.promoter != null) {
+                        promotedArg = true;
+                        if (fv == null) fv = a.promotedVar;
                     }
                     if (a.dblVar) dblArg = true;
                     if (a.promoter != null && r.promoter == null) r.promoter = a.promoter;
@@ -120,6 +127,10 @@ final class CallResults {
                     r.f32Leaf = true;
                     r.dblVar = false; // a float promoted by the call, not deliberate double data
                     r.promoter = shortName + "(), not " + shortName + "f()";
+                    r.promotedVar = fv;
+                } else if (promotedArg && !dblArg) {
+                    r.f32Leaf = true;
+                    r.dblVar = false; // the argument's promoter (its double literal) promoted the call too
                     r.promotedVar = fv;
                 }
                 if (dblArg) r.promoter = null;

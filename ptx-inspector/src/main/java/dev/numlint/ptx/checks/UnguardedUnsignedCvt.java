@@ -70,7 +70,11 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
             }
             double max = bits == 64 ? 1.8446744073709552E19 : Math.pow(2, bits) - 1;
             double[] r = facts.ranges().range(in, in.operand(1));
-            if (r[0] >= 0 && r[1] <= max) {
+            // a C cast truncates toward zero: a value in (-1, max + 1) converts into the range
+            boolean truncates = in.rounding() == Instruction.Rounding.RZI;
+            boolean lower = truncates ? r[0] > -1 : r[0] >= 0;
+            boolean upper = truncates ? r[1] < max + 1 : r[1] <= max;
+            if (lower && upper) {
                 continue;
             }
             // a constant operand (a template's limit cast to a narrower type: static_cast<uint8_t>(-FLT_MAX)) is
@@ -78,9 +82,9 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
             boolean constant = r[0] == r[1];
             String guard = constant
                     ? ""
-                    : r[0] >= 0
+                    : lower
                             ? PtxMessages.format(ruleId(), "ptx-cvt-lower")
-                            : r[1] <= max ? PtxMessages.format(ruleId(), "ptx-cvt-upper") : "";
+                            : upper ? PtxMessages.format(ruleId(), "ptx-cvt-upper") : "";
             String behaviour = constant
                     ? PtxMessages.format(
                             ruleId(),
@@ -91,7 +95,7 @@ public final class UnguardedUnsignedCvt implements PtxCheck {
                             r[0] < 0 || Double.isNaN(r[0])
                                     ? "0"
                                     : bits == 64 ? "18446744073709551615" : Long.toString((long) max))
-                    : r[0] >= 0
+                    : lower
                             ? PtxMessages.format(
                                     ruleId(),
                                     "ptx-cvt-above",

@@ -1,13 +1,12 @@
 package dev.numlint.ptx.facts;
 
-import dev.numlint.ptx.model.BasicBlock;
 import dev.numlint.ptx.model.Instruction;
 import dev.numlint.ptx.model.Operand;
-import dev.numlint.ptx.model.PtxFunction;
 
 /**
- * Value ranges of float operands through max/min/.sat/abs/selp/mov/cvt/add/sub/mul/fma definitions: the range
- * guards of a conversion. Work per query is bounded (depth and number of definitions visited).
+ * Value ranges of float operands through max/min/.sat/abs/selp/mov/cvt/add/sub/mul/fma definitions, narrowed by the
+ * branches that reach the operand ({@link BranchGuards}): the range guards of a conversion. Work per query is
+ * bounded (depth and number of definitions visited).
  */
 public final class ValueRanges {
     private static final double INF = Double.POSITIVE_INFINITY;
@@ -15,10 +14,12 @@ public final class ValueRanges {
     private static final int MAX_DEPTH = 10;
 
     private final PtxFacts facts;
+    private final BranchGuards guards;
     private int budget;
 
     ValueRanges(PtxFacts facts) {
         this.facts = facts;
+        this.guards = new BranchGuards(facts);
     }
 
     /** {lo, hi} of operand {@code o} as read by instruction {@code at}; unbounded sides are infinite. */
@@ -48,97 +49,7 @@ public final class ValueRanges {
             lo = Math.min(lo, x[0]);
             hi = Math.max(hi, x[1]);
         }
-        return branchGuards(at, r.name(), new double[] {lo, hi});
-    }
-
-    /** The most dominating blocks a branch guard is looked for in. */
-    private static final int MAX_GUARDS = 32;
-
-    /**
-     * {@code r} narrowed by the branches every path to instruction {@code at} takes: a block that ends in
-     * {@code @%p bra} on {@code setp.lt.f32 %p, %f18, 0f00000000} and whose fall-through (or target) is entered only
-     * from it and dominates {@code at} bounds {@code %f18} there ({@code if (r < 0) v = 0; else if (r > 15) v = 15;
-     * else v = (T) r;}). Only a register with one definition reaching both the comparison and {@code at} (the same
-     * value) is narrowed; a NaN passes such tests, as the source layer's guards take it.
-     */
-    private double[] branchGuards(int at, String reg, double[] r) {
-        PtxFunction fn = facts.function();
-        int[] def = facts.defUse().reachingDefs(at, reg);
-        if (def.length != 1) {
-            return r;
-        }
-        int target = fn.blockOf(at).index();
-        int[] idom = fn.immediateDominators();
-        double lo = r[0];
-        double hi = r[1];
-        int d = target < idom.length ? idom[target] : -1;
-        for (int n = 0; d >= 0 && n < MAX_GUARDS; d = idom[d], n++) {
-            BasicBlock b = fn.blocks().get(d);
-            Instruction br = fn.instruction(b.last());
-            if (!br.opcode().equals("bra")
-                    || br.guard() == null
-                    || b.successors().size() != 2) {
-                continue;
-            }
-            int taken = -1;
-            for (Operand o : br.operands()) {
-                if (o instanceof Operand.Label l && l.target() >= 0) {
-                    taken = fn.blockOf(l.target()).index();
-                }
-            }
-            Boolean holds = null; // whether the guard predicate is true on the way to at
-            for (int s : b.successors()) {
-                if (fn.blocks().get(s).predecessors().size() == 1 && fn.dominates(s, target)) {
-                    holds = (s == taken) != br.guardNegated();
-                }
-            }
-            if (holds == null) {
-                continue;
-            }
-            int[] p = facts.defUse().reachingDefs(b.last(), br.guard().name());
-            if (p.length != 1) {
-                continue;
-            }
-            Instruction setp = fn.instruction(p[0]);
-            if (!setp.opcode().equals("setp")
-                    || setp.operands().size() != 3
-                    || setp.compare() == null
-                    || !PtxFacts.isAnyFloat(setp.sourceType())) {
-                continue;
-            }
-            for (int k = 1; k <= 2; k++) {
-                if (!(setp.operand(k) instanceof Operand.Reg x)
-                        || !x.name().equals(reg)
-                        || !java.util.Arrays.equals(facts.defUse().reachingDefs(setp.index(), reg), def)) {
-                    continue;
-                }
-                double c = facts.constantValue(setp, setp.operand(3 - k));
-                if (Double.isNaN(c)) {
-                    continue;
-                }
-                // the relation with the register on the left: 0 < r is r > 0
-                String cmp = setp.compare().replace("u", "");
-                if (k == 2) {
-                    cmp = switch (cmp) {
-                        case "lt" -> "gt";
-                        case "le" -> "ge";
-                        case "gt" -> "lt";
-                        case "ge" -> "le";
-                        default -> cmp;
-                    };
-                }
-                boolean below = holds ? cmp.equals("lt") || cmp.equals("le") : cmp.equals("gt") || cmp.equals("ge");
-                boolean above = holds ? cmp.equals("gt") || cmp.equals("ge") : cmp.equals("lt") || cmp.equals("le");
-                boolean equal = holds ? cmp.equals("eq") : cmp.equals("ne");
-                if (below || equal) {
-                    hi = Math.min(hi, c);
-                }
-                if (above || equal) {
-                    lo = Math.max(lo, c);
-                }
-            }
-        }
-        return lo <= hi ? new double[] {lo, hi} : r;
+        return guards.narrow(at, r.name(), new double[] {lo, hi});
     }
 
     private double[] rangeOfDef(Instruction d, int depth) {

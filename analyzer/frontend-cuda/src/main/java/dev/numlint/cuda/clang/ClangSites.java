@@ -454,7 +454,10 @@ final class ClangSites {
                 // a function of the math library with a float version (copysign, modf, fmin: as the hand-written
                 // front end's Builtins) computes in double what its float version would compute in float
                 if (NumericFacts.TRANSCENDENTAL.contains(base) || NumericFacts.MATH_LIBRARY.contains(base)) {
-                    if (why[0] == null && !nvccFloatOverload(x)) why[0] = base + "(), not " + base + "f()";
+                    // exp(d / (1.0 + t)): the call is double because its argument is, and the argument's own
+                    // promoter (the literal, visited next) is what promotes the float data
+                    if (why[0] == null && !nvccFloatOverload(x) && !argumentComputedInDouble(x))
+                        why[0] = base + "(), not " + base + "f()";
                 } else if (!x.children.isEmpty() && !NumericFacts.ROUNDING.contains(base)) {
                     doubleData[0] = true; // a function returning double data
                 }

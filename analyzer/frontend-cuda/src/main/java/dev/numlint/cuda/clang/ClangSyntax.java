@@ -80,6 +80,24 @@ final class ClangSyntax {
     }
 
     /** The call's arguments: its children after the callee reference. */
+    /**
+     * Whether an argument of a double call is itself computed in double (an operation, a call or a selection of
+     * type double, not a value converted to double): {@code exp(d * s / (1.0 + t * 0.4))}.
+     */
+    static boolean argumentComputedInDouble(ClangNode call) {
+        for (ClangNode a : arguments(call)) {
+            ClangNode x = strip(a);
+            if (x != null
+                    && x.canonKind == CXType_Double
+                    && x.value == null
+                    && (x.kind == CXCursor_BinaryOperator
+                            || x.kind == CXCursor_UnaryOperator
+                            || x.kind == CXCursor_CallExpr
+                            || x.kind == CXCursor_ConditionalOperator)) return true;
+        }
+        return false;
+    }
+
     static List<ClangNode> arguments(ClangNode call) {
         List<ClangNode> ch = call.children;
         return ch.isEmpty() ? List.of() : ch.subList(1, ch.size());
