@@ -35,6 +35,7 @@ import java.util.Set;
  * @param symbol      the function's name as the compiled code names it (a PTX finding's mangled kernel name), or null:
  *                    validation runs the kernel of that name
  * @param flag        the build flag a build-file finding is about ({@link Flag}), or null for other layers
+ * @param sum         the loop-carried accumulation the finding is about ({@link Sum}), or null
  */
 public record Identity(
         String written,
@@ -51,11 +52,12 @@ public record Identity(
         boolean libraryCode,
         Judgement judgement,
         String symbol,
-        Flag flag) {
+        Flag flag,
+        Sum sum) {
 
     /** The identity of a finding whose producer states nothing. */
     public static final Identity NONE = new Identity(
-            null, null, Set.of(), null, null, null, null, null, null, List.of(), null, false, null, null, null);
+            null, null, Set.of(), null, null, null, null, null, null, List.of(), null, false, null, null, null, null);
 
     public Identity {
         operations = operations == null ? Set.of() : Set.copyOf(operations);
@@ -100,7 +102,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withExpression(String v) {
@@ -119,7 +122,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withOperations(Set<Operation> v) {
@@ -138,7 +142,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withAccumulator(String v) {
@@ -157,7 +162,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withDecision(String v) {
@@ -176,7 +182,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withHazard(String v) {
@@ -195,7 +202,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withInstruction(String v) {
@@ -214,7 +222,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withOrigin(Origin v) {
@@ -233,7 +242,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withConsequence(String v) {
@@ -252,7 +262,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withCode(List<String> v) {
@@ -271,7 +282,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withMacro(String v) {
@@ -290,7 +302,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withLibraryCode(boolean v) {
@@ -309,7 +322,8 @@ public record Identity(
                 v,
                 judgement,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withJudgement(Judgement v) {
@@ -328,7 +342,8 @@ public record Identity(
                 libraryCode,
                 v,
                 symbol,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withSymbol(String v) {
@@ -347,7 +362,8 @@ public record Identity(
                 libraryCode,
                 judgement,
                 v,
-                flag);
+                flag,
+                sum);
     }
 
     public Identity withFlag(Flag v) {
@@ -366,7 +382,43 @@ public record Identity(
                 libraryCode,
                 judgement,
                 symbol,
+                v,
+                sum);
+    }
+
+    public Identity withSum(Sum v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement,
+                symbol,
+                flag,
                 v);
+    }
+
+    /**
+     * A loop-carried accumulation as its producer saw it: the floating type it sums in and where its loop is written.
+     * Several sums of one loop (the register accumulators of a blocked kernel) are one finding where the rule's policy
+     * says {@code group-by-loop}; a float sum is a precision family's contract where the function has a double twin.
+     *
+     * @param type the type the sum is computed in ({@code float}, {@code double}), or null when unknown
+     * @param loop where the loop that carries it is written (its first line), or null when unknown
+     */
+    public record Sum(String type, Location loop) {
+        /** Whether the sum is computed in single precision. */
+        public boolean singlePrecision() {
+            return "float".equals(type);
+        }
     }
 
     /**
