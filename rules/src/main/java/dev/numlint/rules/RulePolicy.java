@@ -51,6 +51,9 @@ import java.util.List;
  *                            conversion wraps on x86, saturates on the GPU): the host comparison is attributed to it
  * @param validationInputs    validation: input distributions that exercise the rule's hazard ({@code conversion},
  *                            {@code subnormal}), added when a kernel has a finding of the rule
+ * @param groupByLoop         report: the findings of one function whose sums one loop carries
+ *                            ({@link dev.numlint.model.Identity#sum}: the register accumulators of a blocked kernel),
+ *                            of the same level and type, are one finding at the first sum's line that names them all
  */
 public record RulePolicy(
         boolean declared,
@@ -74,12 +77,13 @@ public record RulePolicy(
         boolean machineCodeCheck,
         boolean sitesCiteFlags,
         boolean hostComparison,
-        List<String> validationInputs) {
+        List<String> validationInputs,
+        boolean groupByLoop) {
 
     /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
     public static final RulePolicy DEFAULT = new RulePolicy(
             false, false, List.of(), null, false, false, false, false, false, true, null, null, null, null, 0,
-            List.of(), List.of(), false, false, false, false, List.of());
+            List.of(), List.of(), false, false, false, false, List.of(), false);
 
     public RulePolicy {
         confirmingOpcodes = List.copyOf(confirmingOpcodes);
@@ -115,7 +119,8 @@ public record RulePolicy(
             "machine-code-check",
             "sites-cite-flags",
             "validation-host-comparison",
-            "validation-inputs");
+            "validation-inputs",
+            "group-by-loop");
 
     /** The policy a catalog entry states ({@code node}: its {@code policy:} mapping; null: {@link #DEFAULT}). */
     static RulePolicy parse(String id, JsonNode node) {
@@ -155,7 +160,8 @@ public record RulePolicy(
                 node.path("machine-code-check").asBoolean(false),
                 node.path("sites-cite-flags").asBoolean(false),
                 node.path("validation-host-comparison").asBoolean(false),
-                list(node.get("validation-inputs")));
+                list(node.get("validation-inputs")),
+                node.path("group-by-loop").asBoolean(false));
     }
 
     private static dev.numlint.knowledge.WrittenCode.Construct construct(String id, String name) {

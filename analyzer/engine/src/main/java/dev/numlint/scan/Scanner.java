@@ -352,6 +352,7 @@ public final class Scanner {
                                 .build())
                 .collect(Collectors.toCollection(ArrayList::new));
         findings = suppress(findings, lines);
+        findings = LoopGroups.group(findings); // the sums one loop carries (policy group-by-loop), suppressed or not
         for (Path f : handled) {
             reportUnjustified(shared.relativize(f), lines, shared);
         }
