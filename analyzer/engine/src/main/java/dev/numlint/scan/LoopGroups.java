@@ -2,6 +2,7 @@ package dev.numlint.scan;
 
 import dev.numlint.model.Finding;
 import dev.numlint.model.Identity;
+import dev.numlint.model.Level;
 import dev.numlint.model.Location;
 import dev.numlint.model.Suppression;
 import dev.numlint.rules.Quote;
@@ -16,7 +17,8 @@ import java.util.Objects;
 /**
  * The sums one loop carries, as one finding, for a rule whose policy says {@code group-by-loop}: the register
  * accumulators of a blocked kernel ({@code c_00 ... c_33} of a 4x4 micro-kernel) are one decision of its author, not
- * sixteen. Findings of one rule, level, function, file and sum type whose typed sum ({@link Identity#sum}) names the
+ * sixteen. Default-visible findings (warning and above) of one rule, level, function, file, sum type and judgement
+ * (the impact's kind and consequence: one loop's sums judged alike) whose typed sum ({@link Identity#sum}) names the
  * same loop, each with its accumulator, become one finding at the first accumulator's place (the lowest line): its
  * message names the accumulators, their lines and the loop, then the first one's consequence (its impact); the other
  * sums are its related locations. Decided from the typed identity only, never from message text.
@@ -55,6 +57,7 @@ final class LoopGroups {
         if (sum == null
                 || sum.loop() == null
                 || f.identity().accumulator() == null
+                || !f.level().atLeast(Level.WARNING)
                 || !RuleCatalog.get().policy(f.ruleId()).groupByLoop()) {
             return null;
         }
@@ -67,7 +70,9 @@ final class LoopGroups {
                 String.valueOf(sum.type()),
                 sum.loop().file(),
                 String.valueOf(sum.loop().startLine()),
-                f.layer().name());
+                f.layer().name(),
+                f.impact() == null ? "-" : f.impact().kind().name(),
+                f.impact() == null ? "-" : String.valueOf(f.impact().consequence()));
     }
 
     /** One finding for the sums of {@code g} (at least two), at the first one's place. */
