@@ -690,7 +690,19 @@ final class PtxFindings {
                 .withHazard(hazard)
                 .withOrigin(origin)
                 .withCode(WrittenCode.tokens(srcLine))
-                .withSymbol(h.function().name());
+                .withSymbol(h.function().name())
+                .withSum(sum(h));
+    }
+
+    /**
+     * The loop-carried sum of a hit of a rule whose policy merges accumulators: the type it is computed in (from the
+     * instruction's type, {@code f32} or {@code f64}); the loop is not typed at this layer. Null for other rules.
+     */
+    private static Identity.Sum sum(PtxHit h) {
+        if (!policy(h.ruleId()).mergeAccumulators()) return null;
+        String t = h.at().type();
+        String type = "f32".equals(t) ? "float" : "f64".equals(t) ? "double" : null;
+        return type == null ? null : new Identity.Sum(type, null);
     }
 
     /**

@@ -35,6 +35,7 @@ import java.util.Set;
  * @param symbol      the function's name as the compiled code names it (a PTX finding's mangled kernel name), or null:
  *                    validation runs the kernel of that name
  * @param flag        the build flag a build-file finding is about ({@link Flag}), or null for other layers
+ * @param sum         the loop-carried accumulation the finding is about ({@link Sum}), or null
  * @param statementEnd the last line of the statement the flagged code is written in, when it ends below the finding's
  *                    location (an expression written over several lines: {@code float x = x0 + a * b} and
  *                    {@code + i * v;} on the next); 0 when unknown or on the location's lines. A PTX finding of the
@@ -56,11 +57,13 @@ public record Identity(
         Judgement judgement,
         String symbol,
         Flag flag,
-        int statementEnd) {
+        int statementEnd,
+        Sum sum) {
 
     /** The identity of a finding whose producer states nothing. */
     public static final Identity NONE = new Identity(
-            null, null, Set.of(), null, null, null, null, null, null, List.of(), null, false, null, null, null, 0);
+            null, null, Set.of(), null, null, null, null, null, null, List.of(), null, false, null, null, null, 0,
+            null);
 
     public Identity {
         operations = operations == null ? Set.of() : Set.copyOf(operations);
@@ -106,7 +109,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withExpression(String v) {
@@ -126,7 +130,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withOperations(Set<Operation> v) {
@@ -146,7 +151,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withAccumulator(String v) {
@@ -166,7 +172,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withDecision(String v) {
@@ -186,7 +193,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withHazard(String v) {
@@ -206,7 +214,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withInstruction(String v) {
@@ -226,7 +235,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withOrigin(Origin v) {
@@ -246,7 +256,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withConsequence(String v) {
@@ -266,7 +277,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withCode(List<String> v) {
@@ -286,7 +298,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withMacro(String v) {
@@ -306,7 +319,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withLibraryCode(boolean v) {
@@ -326,7 +340,8 @@ public record Identity(
                 judgement,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withJudgement(Judgement v) {
@@ -346,7 +361,8 @@ public record Identity(
                 v,
                 symbol,
                 flag,
-                statementEnd);
+                statementEnd,
+                sum);
     }
 
     public Identity withSymbol(String v) {
@@ -366,27 +382,8 @@ public record Identity(
                 judgement,
                 v,
                 flag,
-                statementEnd);
-    }
-
-    public Identity withStatementEnd(int v) {
-        return new Identity(
-                written,
-                expression,
-                operations,
-                accumulator,
-                decision,
-                hazard,
-                instruction,
-                origin,
-                consequence,
-                code,
-                macro,
-                libraryCode,
-                judgement,
-                symbol,
-                flag,
-                v);
+                statementEnd,
+                sum);
     }
 
     public Identity withFlag(Flag v) {
@@ -406,7 +403,65 @@ public record Identity(
                 judgement,
                 symbol,
                 v,
-                statementEnd);
+                statementEnd,
+                sum);
+    }
+
+    public Identity withStatementEnd(int v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement,
+                symbol,
+                flag,
+                v,
+                sum);
+    }
+
+    public Identity withSum(Sum v) {
+        return new Identity(
+                written,
+                expression,
+                operations,
+                accumulator,
+                decision,
+                hazard,
+                instruction,
+                origin,
+                consequence,
+                code,
+                macro,
+                libraryCode,
+                judgement,
+                symbol,
+                flag,
+                statementEnd,
+                v);
+    }
+
+    /**
+     * A loop-carried accumulation as its producer saw it: the floating type it sums in and where its loop is written.
+     * Several sums of one loop (the register accumulators of a blocked kernel) are one finding where the rule's policy
+     * says {@code group-by-loop}; a float sum is a precision family's contract where the function has a double twin.
+     *
+     * @param type the type the sum is computed in ({@code float}, {@code double}), or null when unknown
+     * @param loop where the loop that carries it is written (its first line), or null when unknown
+     */
+    public record Sum(String type, Location loop) {
+        /** Whether the sum is computed in single precision. */
+        public boolean singlePrecision() {
+            return "float".equals(type);
+        }
     }
 
     /**

@@ -54,6 +54,9 @@ import java.util.List;
  * @param mergeCommonSubexpressions merge: two findings of one function whose written code is the same, in statements
  *                            on neighbouring lines, and that update nothing, are one value the compiler computes
  *                            once (a common subexpression): one finding, at the first, the other related
+ * @param groupByLoop         report: the findings of one function whose sums one loop carries
+ *                            ({@link dev.numlint.model.Identity#sum}: the register accumulators of a blocked kernel),
+ *                            of the same level and type, are one finding at the first sum's line that names them all
  */
 public record RulePolicy(
         boolean declared,
@@ -78,12 +81,13 @@ public record RulePolicy(
         boolean sitesCiteFlags,
         boolean hostComparison,
         List<String> validationInputs,
-        boolean mergeCommonSubexpressions) {
+        boolean mergeCommonSubexpressions,
+        boolean groupByLoop) {
 
     /** The policy of a rule whose catalog entry states none: merge by line, any PTX finding confirms. */
     public static final RulePolicy DEFAULT = new RulePolicy(
             false, false, List.of(), null, false, false, false, false, false, true, null, null, null, null, 0,
-            List.of(), List.of(), false, false, false, false, List.of(), false);
+            List.of(), List.of(), false, false, false, false, List.of(), false, false);
 
     public RulePolicy {
         confirmingOpcodes = List.copyOf(confirmingOpcodes);
@@ -120,7 +124,8 @@ public record RulePolicy(
             "sites-cite-flags",
             "validation-host-comparison",
             "validation-inputs",
-            "merge-common-subexpressions");
+            "merge-common-subexpressions",
+            "group-by-loop");
 
     /** The policy a catalog entry states ({@code node}: its {@code policy:} mapping; null: {@link #DEFAULT}). */
     static RulePolicy parse(String id, JsonNode node) {
@@ -161,7 +166,8 @@ public record RulePolicy(
                 node.path("sites-cite-flags").asBoolean(false),
                 node.path("validation-host-comparison").asBoolean(false),
                 list(node.get("validation-inputs")),
-                node.path("merge-common-subexpressions").asBoolean(false));
+                node.path("merge-common-subexpressions").asBoolean(false),
+                node.path("group-by-loop").asBoolean(false));
     }
 
     private static dev.numlint.knowledge.WrittenCode.Construct construct(String id, String name) {

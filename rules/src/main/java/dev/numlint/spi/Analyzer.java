@@ -87,4 +87,17 @@ public interface Analyzer {
             Map<String, List<dev.numlint.model.UnitArithmetic>> units) {
         return review(findings, contexts, notAnalyzed);
     }
+
+    /**
+     * {@link #review(List, Map, Set, Map)} with the functions the front ends saw defined or declared in the scanned
+     * tree ({@link ScanContext#addFunctions}), in a stable order; the default ignores them.
+     */
+    default List<Finding> review(
+            List<Finding> findings,
+            Map<String, BuildContext> contexts,
+            Set<String> notAnalyzed,
+            Map<String, List<dev.numlint.model.UnitArithmetic>> units,
+            List<dev.numlint.model.DeclaredFunction> functions) {
+        return review(findings, contexts, notAnalyzed, units);
+    }
 }

@@ -95,6 +95,13 @@ public interface ScanContext {
      */
     default void addUnitArithmetic(dev.numlint.model.UnitArithmetic fact) {}
 
+    /**
+     * The functions a front end saw defined or declared in the scanned tree
+     * ({@link dev.numlint.model.DeclaredFunction}): the front ends' reviews ({@link Analyzer}{@code .review})
+     * judge a finding against the project's other functions. Thread-safe; ignored by default.
+     */
+    default void addFunctions(java.util.Collection<dev.numlint.model.DeclaredFunction> functions) {}
+
     /** A cache directory for derived artifacts (PTX compiled from .cu), keyed by content hash by the user. */
     Path cacheDir();
 

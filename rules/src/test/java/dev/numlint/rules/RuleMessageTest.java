@@ -92,7 +92,17 @@ class RuleMessageTest {
                                     "site",
                                     "host.c:7",
                                     "of",
-                                    3)
+                                    3,
+                                    "type",
+                                    "t",
+                                    "names",
+                                    "n",
+                                    "lines",
+                                    "l",
+                                    "loop",
+                                    1,
+                                    "sum",
+                                    "s")
                             .length())
                     .as("phrase " + k)
                     .isLessThanOrEqualTo(70);

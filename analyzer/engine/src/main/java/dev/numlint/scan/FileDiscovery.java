@@ -1,5 +1,6 @@
 package dev.numlint.scan;
 
+import dev.numlint.model.Layer;
 import dev.numlint.model.Level;
 import dev.numlint.model.Notification;
 import dev.numlint.util.Glob;
@@ -293,5 +294,25 @@ public final class FileDiscovery {
             return "permission denied";
         }
         return m == null ? kind : kind + ": " + m;
+    }
+
+    /** The layer whose max-file-size applies to a discovered file. */
+    static Layer layerOf(Path f) {
+        String n = f.getFileName() == null ? "" : f.getFileName().toString();
+        String lower = n.toLowerCase(java.util.Locale.ROOT);
+        if (lower.endsWith(".ptx")) {
+            return Layer.PTX;
+        }
+        if (lower.endsWith(".java")) {
+            return Layer.JAVA_SOURCE;
+        }
+        for (String ext : List.of(
+                ".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".hh", ".hxx", ".inl", ".ipp", ".tcc",
+                ".tpp")) {
+            if (lower.endsWith(ext)) {
+                return Layer.CUDA_SOURCE;
+            }
+        }
+        return Layer.BUILD_FLAGS;
     }
 }

@@ -45,6 +45,22 @@ final class LineFacts {
         return out;
     }
 
+    /** The functions the front ends saw defined or declared ({@link dev.numlint.spi.ScanContext#addFunctions}). */
+    private final Set<dev.numlint.model.DeclaredFunction> functions = ConcurrentHashMap.newKeySet();
+
+    void addFunctions(java.util.Collection<dev.numlint.model.DeclaredFunction> fns) {
+        functions.addAll(fns);
+    }
+
+    /** The declared functions, in a stable order (file, name, type). */
+    List<dev.numlint.model.DeclaredFunction> functions() {
+        return functions.stream()
+                .sorted(java.util.Comparator.comparing(dev.numlint.model.DeclaredFunction::file)
+                        .thenComparing(dev.numlint.model.DeclaredFunction::name)
+                        .thenComparing(f -> String.valueOf(f.floating())))
+                .toList();
+    }
+
     void addVariates(String file, Set<Integer> lines) {
         if (!lines.isEmpty()) lines(variates, file).addAll(lines);
     }

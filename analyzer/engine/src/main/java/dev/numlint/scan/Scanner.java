@@ -269,7 +269,7 @@ public final class Scanner {
     private Notification check(Path f, String rel) {
         try {
             long size = Files.size(f);
-            Layer layer = layerOf(f);
+            Layer layer = FileDiscovery.layerOf(f);
             long max = options.maxFileSize(layer);
             if (size > max) {
                 return new Notification(
@@ -303,26 +303,6 @@ public final class Scanner {
             return new Notification(
                     rel, 0, Level.ERROR, "unreadable-file", "not analyzed: cannot read: " + FileDiscovery.describe(e));
         }
-    }
-
-    /** The layer whose max-file-size applies to a discovered file. */
-    static Layer layerOf(Path f) {
-        String n = f.getFileName() == null ? "" : f.getFileName().toString();
-        String lower = n.toLowerCase(java.util.Locale.ROOT);
-        if (lower.endsWith(".ptx")) {
-            return Layer.PTX;
-        }
-        if (lower.endsWith(".java")) {
-            return Layer.JAVA_SOURCE;
-        }
-        for (String ext : List.of(
-                ".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".hh", ".hxx", ".inl", ".ipp", ".tcc",
-                ".tpp")) {
-            if (lower.endsWith(ext)) {
-                return Layer.CUDA_SOURCE;
-            }
-        }
-        return Layer.BUILD_FLAGS;
     }
 
     /**
@@ -361,7 +341,7 @@ public final class Scanner {
         Map<String, BuildContext> contexts = shared.contexts();
         Set<String> unanalyzed = notAnalyzed(notes);
         for (Analyzer a : options.analyzers) {
-            findings = a.review(findings, contexts, unanalyzed, shared.lines.units());
+            findings = a.review(findings, contexts, unanalyzed, shared.lines.units(), shared.lines.functions());
         }
         // what the merge added to a message may not exceed the one short line a message is
         findings = findings.stream()
@@ -372,6 +352,7 @@ public final class Scanner {
                                 .build())
                 .collect(Collectors.toCollection(ArrayList::new));
         findings = suppress(findings, lines);
+        findings = LoopGroups.group(findings); // the sums one loop carries (policy group-by-loop), suppressed or not
         for (Path f : handled) {
             reportUnjustified(shared.relativize(f), lines, shared);
         }
@@ -786,6 +767,11 @@ public final class Scanner {
         @Override
         public void addUnitArithmetic(dev.numlint.model.UnitArithmetic fact) {
             ctx.shared.lines.addUnit(fact);
+        }
+
+        @Override
+        public void addFunctions(java.util.Collection<dev.numlint.model.DeclaredFunction> functions) {
+            ctx.shared.lines.addFunctions(functions);
         }
 
         @Override

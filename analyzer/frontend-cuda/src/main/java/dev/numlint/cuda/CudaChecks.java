@@ -28,4 +28,12 @@ final class CudaChecks {
             if (rep.enabled(c.ruleId())) c.check(facts, rep);
         }
     }
+
+    /** Each check's review of the scan's findings ({@link CudaCheck#review}), in the checks' order. */
+    static List<dev.numlint.model.Finding> review(
+            List<dev.numlint.model.Finding> findings, List<dev.numlint.model.DeclaredFunction> functions) {
+        List<dev.numlint.model.Finding> out = findings;
+        for (CudaCheck c : CHECKS) out = c.review(out, functions);
+        return out;
+    }
 }

@@ -116,6 +116,20 @@ public final class CudaSourceAnalyzer implements Analyzer {
         return PHASE_KERNEL;
     }
 
+    /**
+     * The checks' review of the scan's merged findings with the functions the scanned tree defines or declares
+     * ({@link CudaCheck#review}: a float routine with a double twin).
+     */
+    @Override
+    public List<dev.numlint.model.Finding> review(
+            List<dev.numlint.model.Finding> findings,
+            Map<String, BuildContext> contexts,
+            Set<String> notAnalyzed,
+            Map<String, List<dev.numlint.model.UnitArithmetic>> units,
+            List<dev.numlint.model.DeclaredFunction> functions) {
+        return CudaChecks.review(findings, functions);
+    }
+
     @Override
     public Set<String> implementedRules() {
         return CudaChecks.ruleIds();
@@ -543,6 +557,8 @@ public final class CudaSourceAnalyzer implements Analyzer {
         {
             TopLevelSplitter sp = new TopLevelSplitter(toks, scope, true);
             sp.split();
+            // the functions it and its project headers define or declare: the checks' reviews find precision families
+            sink.functions(DeclaredFunctions.of(rel, scope));
             // the types this file and its headers define: the scan's undefined-types notice leaves them out
             java.util.Set<String> defined = new java.util.HashSet<>(scope.typedefs.keySet());
             defined.addAll(scope.structs.keySet());

@@ -41,6 +41,8 @@ final class Reporter implements CudaReport {
     final java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
     /** The consequences without a decision that checks wrote for a site, in the order they stated them. */
     private final java.util.Map<Site, List<String>> undecided = new java.util.IdentityHashMap<>();
+    /** The loop-carried sum a check stated for a site ({@link CudaReport#sum}), for the finding it reports next. */
+    private final java.util.Map<Site, Identity.Sum> sums = new java.util.IdentityHashMap<>();
 
     Reporter(ScanContext ctx, FindingSink sink, Path file, BuildContext build, SourceDialect dialect) {
         this.ctx = ctx;
@@ -177,6 +179,11 @@ final class Reporter implements CudaReport {
     }
 
     @Override
+    public void sum(Site at, String type, int loopLine) {
+        sums.put(at, new Identity.Sum(type, loopLine > 0 ? Location.line(rel, loopLine) : null));
+    }
+
+    @Override
     public void report(
             String rule, String function, Site at, String message, Confidence conf, Impact impact, FlagCitation flag) {
         report(rule, function, at, message, conf, impact, flag, null, null);
@@ -254,6 +261,7 @@ final class Reporter implements CudaReport {
                 .withMacro(pos.macro())
                 // the statement goes on below the expression: the PTX layer may name a line of it (LayerMerge)
                 .withStatementEnd(at.statementEnd() > at.endLine() ? at.statementEnd() : 0)
+                .withSum(sums.remove(at))
                 .withJudgement(
                         "impactProven".equals(property)
                                 ? Identity.Judgement.PROVEN

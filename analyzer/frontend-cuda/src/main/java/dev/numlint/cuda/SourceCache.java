@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The CUDA source front end's per-file analysis cache: what the analysis of one file reported (findings, notices,
- * random-variate lines, the types Clang found undefined), stored under {@code <cache-dir>/source/<sha256>.json} (the
+ * random-variate lines, the types Clang found undefined, the functions it declares), stored under {@code <cache-dir>/source/<sha256>.json} (the
  * scan's cache directory, the PTX cache's: {@code --cache-dir}, else the user's cache home; never inside the scanned
  * tree unless the user puts it there). The key ({@link Key}) is numlint's build, the scan's rule configuration and
  * front-end settings, the file's path and content, its compile command (build context, include directories, the
@@ -45,7 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SourceCache {
     /** Bumped when the entry's format changes. */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
 
     /** Notices whose analysis is not stored: they depend on time, on the machine or on another process. */
     private static final Set<String> NOT_STORED =
@@ -208,7 +208,8 @@ final class SourceCache {
             List<Notification> notices,
             Set<Integer> variateLines,
             Map<String, Integer> undefinedTypes,
-            Set<String> definedTypes) {}
+            Set<String> definedTypes,
+            List<dev.numlint.model.DeclaredFunction> functions) {}
 
     private Path file(String key) {
         return dir.resolve(key + ".json");
@@ -251,7 +252,8 @@ final class SourceCache {
                 || e.notices() == null
                 || e.variateLines() == null
                 || e.undefinedTypes() == null
-                || e.definedTypes() == null) {
+                || e.definedTypes() == null
+                || e.functions() == null) {
             return "it is incomplete";
         }
         for (StoredFinding f : e.findings()) {
@@ -275,6 +277,7 @@ final class SourceCache {
         if (!e.variateLines().isEmpty()) ctx.addRandomVariateLines(e.file(), new TreeSet<>(e.variateLines()));
         if (!e.undefinedTypes().isEmpty()) run.undefinedTypes.add(e.undefinedTypes());
         run.undefinedTypes.defined(e.definedTypes());
+        if (!e.functions().isEmpty()) ctx.addFunctions(e.functions());
     }
 
     /** Stores what {@code r} recorded under {@code key}, when it may be stored; a failure to write is silent. */
@@ -288,7 +291,8 @@ final class SourceCache {
                 List.copyOf(r.notices),
                 new TreeSet<>(r.variateLines),
                 new TreeMap<>(r.undefinedTypes),
-                new TreeSet<>(r.definedTypes));
+                new TreeSet<>(r.definedTypes),
+                List.copyOf(r.functions));
         try {
             dev.numlint.spi.SafeFiles.directory(dir.getParent());
             dev.numlint.spi.SafeFiles.directory(dir);
@@ -311,6 +315,7 @@ final class SourceCache {
         private final Set<Integer> variateLines = new TreeSet<>();
         private final Map<String, Integer> undefinedTypes = new TreeMap<>();
         private final Set<String> definedTypes = new TreeSet<>();
+        private final List<dev.numlint.model.DeclaredFunction> functions = new ArrayList<>();
         private boolean storable = true;
 
         Recording(FindingSink sink, ScanContext ctx) {
@@ -353,6 +358,12 @@ final class SourceCache {
         /** The types the file and its headers define (the scan's undefined-types notice leaves them out). */
         synchronized void definedTypes(java.util.Collection<String> names) {
             definedTypes.addAll(names);
+        }
+
+        /** The functions the file and its headers define or declare ({@link ScanContext#addFunctions}), passed on. */
+        synchronized void functions(List<dev.numlint.model.DeclaredFunction> fns) {
+            functions.addAll(fns);
+            ctx.addFunctions(fns);
         }
 
         /** The analysis failed in a way that must be computed again (an exception). */

@@ -7,8 +7,15 @@ import dev.numlint.cuda.facts.FunctionFacts;
 import dev.numlint.cuda.facts.FunctionFacts.ResultCheck;
 import dev.numlint.cuda.facts.ValueUse;
 import dev.numlint.model.Confidence;
+import dev.numlint.model.DeclaredFunction;
+import dev.numlint.model.Finding;
+import dev.numlint.model.Identity;
 import dev.numlint.model.Impact;
+import dev.numlint.model.Layer;
+import dev.numlint.model.Level;
+import dev.numlint.rules.Quote;
 import dev.numlint.rules.RuleCatalog;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -144,6 +151,85 @@ public final class SerialAccumulation implements CudaCheck {
                 .round(new java.math.MathContext(6))
                 .stripTrailingZeros()
                 .toPlainString();
+    }
+
+    /** The type a sum is computed in for its identity: double, a half type as written, else float. */
+    static String sumType(FunctionFacts.Accumulation a) {
+        if (a.doublePrecision()) return "double";
+        String t = a.type() == null ? "" : a.type().toLowerCase(java.util.Locale.ROOT);
+        return t.contains("half") || t.contains("bf16") || t.contains("bfloat") ? a.type() : "float";
+    }
+
+    /**
+     * The findings of float sums in a function whose double twin the scanned tree declares ({@link PrecisionFamily}):
+     * notes that name the twin. A single-precision routine of a precision family ({@code sdot} beside {@code ddot},
+     * {@code arm_mean_f32} beside {@code arm_mean_f64}) accumulates in float by contract; the caller who needs more
+     * calls the double member. Source and PTX findings (after the layers merged) alike; a finding that is already a
+     * note keeps its own reason.
+     */
+    @Override
+    public List<Finding> review(List<Finding> findings, List<DeclaredFunction> functions) {
+        PrecisionFamily family = null;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            Identity.Sum sum = f.identity().sum();
+            if (!ruleId().equals(f.ruleId())
+                    || sum == null
+                    || !sum.singlePrecision()
+                    || f.function() == null
+                    || !f.level().atLeast(Level.WARNING)) {
+                out.add(f);
+                continue;
+            }
+            if (family == null) family = new PrecisionFamily(functions);
+            String twin = family.twin(f.function());
+            if (twin == null) {
+                out.add(f);
+                continue;
+            }
+            out.add(familyNote(f, PrecisionFamily.simpleName(f.function()), twin));
+        }
+        return out;
+    }
+
+    /** {@code f} as the note of a float sum in {@code function}, the float member of {@code twin}'s family. */
+    static Finding familyNote(Finding f, String function, String twin) {
+        Identity.Sum sum = f.identity().sum();
+        String fn = Quote.shorten(function, Quote.EXPRESSION);
+        String tw = Quote.shorten(twin, Quote.EXPRESSION);
+        String msg;
+        String expr = f.identity().expression();
+        if (f.layer() != Layer.PTX && expr != null && sum.loop() != null) {
+            msg = RuleCatalog.get()
+                    .rule("NL004")
+                    .message(
+                            "cuda-sum-family",
+                            "expr",
+                            expr,
+                            "loop",
+                            sum.loop().startLine(),
+                            "function",
+                            fn,
+                            "twin",
+                            tw);
+        } else {
+            String instr = f.evidence().stream()
+                    .filter(e -> "ptx".equals(e.kind()))
+                    .map(e -> Quote.instruction(e.text()))
+                    .findFirst()
+                    .orElse(expr == null ? "" : expr);
+            msg = RuleCatalog.get().rule("NL004").message("ptx-acc-family", "instr", instr, "function", fn, "twin", tw);
+        }
+        if (Boolean.TRUE.equals(f.properties().get("confirmedInPtx"))) {
+            msg = msg + " " + RuleCatalog.get().phrase("ptx-confirmed");
+        }
+        return f.toBuilder()
+                .level(Level.NOTE)
+                .message(msg)
+                .impact(Impact.bounded("the float member of a precision family (" + twin
+                        + "): float accumulation is the routine's contract"))
+                .property("precisionFamily", twin)
+                .build();
     }
 
     @Override
@@ -288,6 +374,8 @@ public final class SerialAccumulation implements CudaCheck {
                             trip,
                             "consequence",
                             consequence);
+            // the sum's typed identity: the scan groups the sums of one loop, the review finds precision families
+            out.sum(a.site(), sumType(a), a.outerLoopLine());
             if (cleanUp
                     || stride != null
                     || !a.varies()

@@ -43,6 +43,14 @@ public interface CudaReport {
     void consequenceWithoutDecision(Site at, String text);
 
     /**
+     * States that a finding at {@code at} is about a loop-carried sum computed in {@code type} ({@code float},
+     * {@code double}) whose loop is written at {@code loopLine} (0: unknown): the finding carries it as its identity's
+     * {@link dev.numlint.model.Identity#sum}, which the scan groups sums of one loop by and the review of precision
+     * families reads.
+     */
+    default void sum(Site at, String type, int loopLine) {}
+
+    /**
      * Reports a finding at {@code at}; {@code impact} (may be null) sets the level below the rule's ceiling and adds
      * the sink as a related location; {@code flag} (may be null) adds the flag's origin as evidence.
      */
