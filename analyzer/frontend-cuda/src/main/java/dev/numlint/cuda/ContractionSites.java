@@ -27,10 +27,11 @@ final class ContractionSites {
 
     /** {@code c} adds or subtracts ({@code op}) two operands of floating type, its result of type {@code type}. */
     void sum(AddExprContext c, int op, CType type) {
-        String prod = productOperand(c.expression(0));
-        if (prod == null) prod = productOperand(c.expression(1));
+        String prod = productOperand(c.expression(0), type);
+        if (prod == null) prod = productOperand(c.expression(1), type);
         if (prod != null) {
-            boolean both = productOperand(c.expression(0)) != null && productOperand(c.expression(1)) != null;
+            boolean both =
+                    productOperand(c.expression(0), type) != null && productOperand(c.expression(1), type) != null;
             // -a*b + c*d is a difference of products too
             boolean difference =
                     both && (op == CudaLexer.MINUS) != (negated(c.expression(0)) != negated(c.expression(1)));
@@ -41,24 +42,40 @@ final class ContractionSites {
 
     /** {@code c} adds ({@code +=}) or subtracts ({@code -=}) {@code rc} to a floating variable of type {@code type}. */
     void accumulated(AssignExprContext c, ExpressionContext rc, boolean subtract, CType type) {
-        String prod = productOperand(rc);
+        String prod = productOperand(rc, type);
         if (prod != null) contraction(c, prod, subtract, false, true, false, type);
     }
 
-    /** The product text when {@code e} (parentheses stripped) is a floating multiplication or a single-use product temporary. */
-    private String productOperand(ExpressionContext e) {
+    /**
+     * The product text when {@code e} (parentheses stripped) is a floating multiplication or a single-use product
+     * temporary, added in {@code sumType}. A float product added in double ({@code 1.0 + x * x} of a float x) is
+     * rounded to float and then converted: no fma joins a mul.f32 to an add.f64, so it is no contraction.
+     */
+    private String productOperand(ExpressionContext e, CType sumType) {
         ExpressionContext p = stripParens(e);
         if (p instanceof MulExprContext && ((MulExprContext) p).STAR() != null) {
             E v = b.memo.get(p);
-            if (v != null && v.type.isFpScalar() && v.cval == null && !exactProduct((MulExprContext) p))
-                return b.text(p);
+            if (v != null
+                    && v.type.isFpScalar()
+                    && v.cval == null
+                    && !narrowerThan(v.type, sumType)
+                    && !exactProduct((MulExprContext) p)) return b.text(p);
         }
         String n = simpleName(p);
         if (n != null) {
             Local l = b.lookup(n);
-            if (l != null && l.product != null) return n + " = " + l.product + " (line " + l.line + ")";
+            if (l != null && l.product != null && !narrowerThan(l.type, sumType))
+                return n + " = " + l.product + " (line " + l.line + ")";
         }
         return null;
+    }
+
+    /** A float product in a double (or long double) sum. */
+    private static boolean narrowerThan(CType product, CType sumType) {
+        return product != null
+                && sumType != null
+                && product.kind == CType.Kind.FLOAT
+                && (sumType.kind == CType.Kind.DOUBLE || sumType.kind == CType.Kind.LONG_DOUBLE);
     }
 
     /**
