@@ -50,25 +50,22 @@ final class RepeatedCode {
      * intrinsics and divisions, float-to-unsigned conversions, float atomics, issue 13) merge only those.
      */
     static List<Finding> repeatedCopies(List<Finding> in) {
-        Map<String, List<Integer>> byCode = new LinkedHashMap<>();
-        for (int i = 0; i < in.size(); i++) {
-            Finding f = in.get(i);
+        Map<String, List<Integer>> byCode = byKey(in, f -> {
             List<String> code = f.identity().code();
             String macro = f.identity().macro();
             if (f.function() == null
                     || code.isEmpty()
                     || RuleCatalog.get().policy(f.ruleId()).everySite() && macro == null) {
-                continue;
+                return null;
             }
-            String key = key(
+            return key(
                     f.ruleId(),
                     f.layer(),
                     f.location().file(),
                     f.function(),
                     String.join("\u0001", code),
                     (macro == null ? "" : macro));
-            byCode.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
-        }
+        });
         Map<Integer, Finding> replaced = new HashMap<>();
         Set<Integer> absorbed = new HashSet<>();
         for (List<Integer> group : byCode.values()) {
@@ -96,16 +93,7 @@ final class RepeatedCode {
             }
             mergeRun(in, run, replaced, absorbed);
         }
-        if (replaced.isEmpty()) {
-            return in;
-        }
-        List<Finding> out = new ArrayList<>(in.size() - absorbed.size());
-        for (int i = 0; i < in.size(); i++) {
-            if (!absorbed.contains(i)) {
-                out.add(replaced.getOrDefault(i, in.get(i)));
-            }
-        }
-        return out;
+        return rebuilt(in, replaced, absorbed);
     }
 
     private static void mergeRun(
@@ -148,26 +136,23 @@ final class RepeatedCode {
      * #MIN_COPIES} or more is {@link #repeatedCopies}'s.
      */
     static List<Finding> commonSubexpressions(List<Finding> in) {
-        Map<String, List<Integer>> byCode = new LinkedHashMap<>();
-        for (int i = 0; i < in.size(); i++) {
-            Finding f = in.get(i);
+        Map<String, List<Integer>> byCode = byKey(in, f -> {
             List<String> code = f.identity().code();
             if (f.function() == null
                     || code.isEmpty()
                     || f.identity().accumulator() != null
                     || f.identity().macro() != null
                     || !RuleCatalog.get().policy(f.ruleId()).mergeCommonSubexpressions()) {
-                continue;
+                return null;
             }
-            String key = key(
+            return key(
                     f.ruleId(),
                     f.layer(),
                     f.location().file(),
                     f.function(),
                     String.valueOf(f.identity().decision()),
                     String.join("\u0001", code));
-            byCode.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
-        }
+        });
         Map<Integer, Finding> replaced = new HashMap<>();
         Set<Integer> absorbed = new HashSet<>();
         for (List<Integer> group : byCode.values()) {
@@ -207,6 +192,22 @@ final class RepeatedCode {
             replaced.put(kept, fb.build());
             absorbed.add(gone);
         }
+        return rebuilt(in, replaced, absorbed);
+    }
+
+    /** The indexes of the findings by the key {@code key} gives them (null: the finding stays apart), in order. */
+    private static Map<String, List<Integer>> byKey(
+            List<Finding> in, java.util.function.Function<Finding, String> key) {
+        Map<String, List<Integer>> by = new LinkedHashMap<>();
+        for (int i = 0; i < in.size(); i++) {
+            String k = key.apply(in.get(i));
+            if (k != null) by.computeIfAbsent(k, x -> new ArrayList<>()).add(i);
+        }
+        return by;
+    }
+
+    /** {@code in} with each replaced finding in its place and the absorbed ones left out. */
+    private static List<Finding> rebuilt(List<Finding> in, Map<Integer, Finding> replaced, Set<Integer> absorbed) {
         if (replaced.isEmpty()) {
             return in;
         }
