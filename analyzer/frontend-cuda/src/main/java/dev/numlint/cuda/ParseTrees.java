@@ -3,6 +3,7 @@ package dev.numlint.cuda;
 import static dev.numlint.cuda.parser.CudaParser.*;
 
 import java.util.List;
+import org.antlr.v4.runtime.ParserRuleContext;
 
 /**
  * Names and shapes read off the CUDA/C++ parse tree, shared by the function analyzer and the fact builders split out
@@ -72,6 +73,20 @@ final class ParseTrees {
             }
             return sb.toString();
         }
+        return null;
+    }
+
+    /** The operand of a cast of one operand (C, named, parenthesized or functional), or null. */
+    static ExpressionContext castOperand(ParserRuleContext cast) {
+        if (cast instanceof CastExprContext c) return c.expression();
+        if (cast instanceof NamedCastExprContext n) return n.expression();
+        if (cast instanceof ParenCastExprContext pc
+                && pc.commaExpression().expression().size() == 1)
+            return pc.commaExpression().expression(0);
+        if (cast instanceof FunctionalCastExprContext f
+                && f.argumentList() != null
+                && f.argumentList().argument().size() == 1)
+            return f.argumentList().argument(0).expression();
         return null;
     }
 }

@@ -104,10 +104,13 @@ final class ValueFlow {
         this.root = root;
     }
 
+    private ParserRuleContext tracing; // what uses() follows: the largest sum of squares the site is in (SquareSums)
+
     /** The uses of the value computed at {@code site} (for an assignment: of the assigned variable), in source order. */
     List<ValueUse> uses(ParserRuleContext site) {
         List<ValueUse> out = new ArrayList<>();
         Set<String> visited = new HashSet<>();
+        tracing = SquareSums.top(site);
         try {
             if (site instanceof AssignExprContext) {
                 AssignExprContext a = (AssignExprContext) site;
@@ -115,13 +118,14 @@ final class ValueFlow {
                 if (v != null) followVar(v, a, 0, visited, out, true);
                 else out.add(use(ValueUse.Kind.STORE, a, null, null, drawn(a.expression(1))));
             } else {
-                trace(site, 0, visited, out, null, true);
+                trace(tracing, 0, visited, out, null, true);
             }
         } catch (dev.numlint.model.WorkBudget.Exceeded e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) {
             // a construct the walk does not know: what was found so far stands
         }
+        tracing = null;
         out.sort(Comparator.comparingInt(ValueUse::line).thenComparingInt(ValueUse::column));
         return out;
     }
@@ -188,7 +192,7 @@ final class ValueFlow {
                 if (r != null
                         && r.type.isInteger()
                         && interpolated == null
-                        && interpolation(p, castOperand(p), r.type.name, depth, visited, out, via)) return;
+                        && interpolation(p, ParseTrees.castOperand(p), r.type.name, depth, visited, out, via)) return;
                 if (r != null
                         && r.type.isInteger()
                         && integerUse(
@@ -281,6 +285,8 @@ final class ValueFlow {
                 // == or != against a sentinel (FLT_MAX, -INFINITY, HUGE_VAL: what a running min/max starts from): a
                 // computed value of ordinary size cannot reach it by an ulp, the test only asks whether it was set
                 if (p instanceof EqExprContext && sentinel((EqExprContext) p, cur)) return;
+                // a sum of squares, only copied, tested against 0: fused or not, the test cannot flip (SquareSums)
+                if (direct && component == null && SquareSums.testsZero(tracing, comparedConstant(p, cur))) return;
                 // compared with a fresh random draw (either side: u * I0 >= I is u >= I / I0): one ulp shifts the
                 // outcome's probability, it decides no single outcome
                 boolean variate = drawn(component != null ? component : cur);
@@ -396,19 +402,6 @@ final class ValueFlow {
     private static ExpressionContext argumentOf(CallExprContext cc) {
         if (cc.argumentList() == null || cc.argumentList().argument().size() != 1) return null;
         return cc.argumentList().argument(0).expression();
-    }
-
-    private static ExpressionContext castOperand(ParserRuleContext cast) {
-        if (cast instanceof CastExprContext c) return c.expression();
-        if (cast instanceof NamedCastExprContext n) return n.expression();
-        if (cast instanceof ParenCastExprContext pc
-                && pc.commaExpression().expression().size() == 1)
-            return pc.commaExpression().expression(0);
-        if (cast instanceof FunctionalCastExprContext f
-                && f.argumentList() != null
-                && f.argumentList().argument().size() == 1)
-            return f.argumentList().argument(0).expression();
-        return null;
     }
 
     private ContinuousSelections selections() {
