@@ -51,8 +51,8 @@ final class LayerMerge {
         return merge(input, Map.of());
     }
 
-    /** A grouping key: the parts joined by NUL, which no part holds. */
-    private static String key(Object... parts) {
+    /** A grouping key: the parts joined by NUL, which no part holds (also {@link RepeatedCode}'s). */
+    static String key(Object... parts) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < parts.length; i++) {
             if (i > 0) sb.append('\u0000');

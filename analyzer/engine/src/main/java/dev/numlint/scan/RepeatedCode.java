@@ -21,15 +21,6 @@ import java.util.Set;
 final class RepeatedCode {
     private RepeatedCode() {}
 
-    private static String key(Object... parts) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < parts.length; i++) {
-            if (i > 0) sb.append('\u0000');
-            sb.append(parts[i]);
-        }
-        return sb.toString();
-    }
-
     /** The fewest copies of one statement that make a run of copies: two identical lines are still two findings. */
     static final int MIN_COPIES = 3;
 
@@ -58,7 +49,7 @@ final class RepeatedCode {
                     || RuleCatalog.get().policy(f.ruleId()).everySite() && macro == null) {
                 return null;
             }
-            return key(
+            return LayerMerge.key(
                     f.ruleId(),
                     f.layer(),
                     f.location().file(),
@@ -145,7 +136,7 @@ final class RepeatedCode {
                     || !RuleCatalog.get().policy(f.ruleId()).mergeCommonSubexpressions()) {
                 return null;
             }
-            return key(
+            return LayerMerge.key(
                     f.ruleId(),
                     f.layer(),
                     f.location().file(),
