@@ -8,7 +8,9 @@
 #
 # Usage: bench/rescan-paired.sh OLD_NUMLINT TREE FILE [N]   (FILE relative to TREE; N default 8); without arguments
 #        a smoke run (this tree's numlint against itself on examples/, one pair)
-# Environment: PTX (auto or off, default auto), JOBS (--jobs, default the scan's own).
+# Environment: PTX (auto or off, default auto), JOBS (--jobs, default the scan's own), NVCC_FLAGS (passed as
+#              --nvcc-flags; '{tree}' stands for each copy's root, e.g. NVCC_FLAGS='-I{tree}/Common' for cuda-samples,
+#              whose sources include Common/ by name: without it every nvcc call fails and the re-scan measures no PTX).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -30,9 +32,10 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 cli() { if [ "$1" = old ]; then echo "$old"; else echo ./numlint; fi; }
 scan() { # TAG: one scan of the copy; prints its wall time in seconds
-  local s e
+  local s e nv=()
+  if [ -n "${NVCC_FLAGS:-}" ]; then nv=("--nvcc-flags=${NVCC_FLAGS//\{tree\}/$tmp/tree-$1}"); fi
   s=$(date +%s%N)
-  "$(cli "$1")" scan --ptx "$ptx" ${jobs[@]+"${jobs[@]}"} --cache-dir "$tmp/cache-$1" --format json \
+  "$(cli "$1")" scan --ptx "$ptx" ${jobs[@]+"${jobs[@]}"} ${nv[@]+"${nv[@]}"} --cache-dir "$tmp/cache-$1" --format json \
     --output "$tmp/$1.json" "$tmp/tree-$1" >/dev/null 2>&1 || true
   e=$(date +%s%N)
   awk -v d=$((e - s)) 'BEGIN { printf "%.2f", d / 1e9 }'
@@ -69,4 +72,7 @@ print(f"old median {statistics.median(o):.2f} s, new median {statistics.median(w
       f"{statistics.median(r):.2f} (min {min(r):.2f}, max {max(r):.2f}); under 3 s: new {sum(x < 3 for x in w)} of "
       f"{len(w)}, old {sum(x < 3 for x in o)} of {len(o)}")
 PY
+python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print("new report: %d findings; %s" % (len(d["findings"]), "; ".join(n.get("message","") for n in d.get("notifications",[]) if n.get("message","").startswith("PTX layer")) or "no PTX layer summary"))' "$tmp/new.json"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
