@@ -472,6 +472,13 @@ public final class ClangParser {
 
         private final java.util.Set<String> typesRead = new java.util.HashSet<>();
         private final java.util.Set<String> classesRead = new java.util.HashSet<>();
+
+        /** The spellings of each type a cursor of this walk had, by Clang's opaque type pointer (see {@link #node}). */
+        private final Map<Long, ClangTypeFacts> types = new HashMap<>();
+
+        /** The record types whose template arguments {@link ClangTemplates#classArguments} read, by the same key. */
+        private final java.util.Set<Long> recordsRead = new java.util.HashSet<>();
+
         final ArrayDeque<ClangNode> parents = new ArrayDeque<>();
         final int textLength;
         final IntPointer line = new IntPointer(1);
@@ -630,30 +637,31 @@ public final class ClangParser {
             int pointeeKind = 0;
             String pointee = null;
             if (t.kind() != CXType_Invalid) {
-                type = clang_getTypeSpelling(t).getString();
-                CXType ct = clang_getCanonicalType(t);
-                canonKind = ct.kind();
-                canon = clang_getTypeSpelling(ct).getString();
+                // one type's spellings are asked once per walk: most cursors of a unit share a few types (float,
+                // int, a pointer to float), and printing a type is the dearest call of a cursor's copy
+                long key = t.data(0).address();
+                ClangTypeFacts f = key == 0 ? null : types.get(key);
+                if (f == null) {
+                    f = ClangTypeFacts.of(t);
+                    if (key != 0) types.put(key, f);
+                }
+                type = f.type();
+                canonKind = f.canonKind();
+                canon = f.canon();
+                pointeeKind = f.pointeeKind();
+                pointee = f.pointee();
                 if (canonKind == CXType_Enum
                         && (kind == CXCursor_CStyleCastExpr
                                 || kind == CXCursor_CXXStaticCastExpr
                                 || kind == CXCursor_CXXFunctionalCastExpr)) {
                     // a cast to an enum converts to its underlying integer type: unsigned int for a C enum whose
                     // enumerators are all non-negative ((nlopt_algorithm) of a double parameter)
+                    CXType ct = clang_getCanonicalType(t);
                     CXType under = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(ct)));
                     if (under.kind() != CXType_Invalid) canonKind = under.kind();
                 }
-                if (canonKind == CXType_Record && inTemplate == 0)
-                    ClangTemplates.classArguments(ct, 0, classesRead, templateArgs);
-                CXType pt = null;
-                if (canonKind == CXType_Pointer) pt = clang_getPointeeType(ct);
-                else if (canonKind == CXType_ConstantArray || canonKind == CXType_IncompleteArray)
-                    pt = clang_getArrayElementType(ct);
-                if (pt != null) {
-                    CXType pc = clang_getCanonicalType(pt);
-                    pointeeKind = pc.kind();
-                    pointee = clang_getTypeSpelling(pc).getString();
-                }
+                if (canonKind == CXType_Record && inTemplate == 0 && (key == 0 || recordsRead.add(key)))
+                    ClangTemplates.classArguments(clang_getCanonicalType(t), 0, classesRead, templateArgs);
             }
             Double value = null;
             if (clang_isExpression(kind) != 0 && arithmetic(canonKind)) {
