@@ -228,7 +228,11 @@ public final class PtxCompiler {
         md.update(nvcc.version().orElse("").getBytes(StandardCharsets.UTF_8));
         String key = HexFormat.of().formatHex(md.digest());
         java.util.Optional<String> hit = cache.get(key);
-        if (hit.isPresent()) return new Result(true, hit.get(), cache.file(key), true, false, notes);
+        if (hit.isPresent()) {
+            Notification emptied = emptiedNotice(hit.get(), displayName);
+            if (emptied != null) notes.add(emptied);
+            return new Result(true, hit.get(), cache.file(key), true, false, notes);
+        }
         List<String> full = new ArrayList<>(args);
         // a .cu name that links to a .cpp file (warp-ctc's ctc_entrypoint.cu): nvcc goes by the real name's suffix
         // and would compile it as host C++, writing no PTX; the build compiles it as CUDA
@@ -259,6 +263,10 @@ public final class PtxCompiler {
                             "nvcc-failed",
                             "nvcc -ptx printed " + "more than 256 KiB of messages and was stopped"));
                     return fail(notes);
+                }
+                if (r.exitCode() != 0) {
+                    Result retried = withoutHostBodies(src, r.output(), g, args, key, displayName, notes);
+                    if (retried != null) return retried;
                 }
                 if (r.exitCode() != 0 || !Files.isRegularFile(out) || Files.size(out) == 0) {
                     List<String> lines = relevantLines(r.output());
@@ -321,6 +329,135 @@ public final class PtxCompiler {
                     displayName, 0, Level.WARNING, "nvcc-failed", "could not run nvcc: " + e.getMessage()));
             return fail(notes);
         }
+    }
+
+    /** The first line of a PTX file stored after {@link #withoutHostBodies}: a comment holding its notice. */
+    static final String EMPTIED_MARK = "// numlint nvcc-host-bodies-emptied ";
+
+    private static final java.util.regex.Pattern ERROR_AT =
+            java.util.regex.Pattern.compile("^(.+)\\((\\d+)\\): (?:error|catastrophic error)\\b.*");
+    private static final java.util.regex.Pattern ERRORS_DETECTED =
+            java.util.regex.Pattern.compile("^\\d+ errors? detected in the compilation of .*");
+
+    /**
+     * When every error of nvcc's {@code log} is in {@code src} itself, inside the bodies of host functions
+     * ({@link HostBodies}): compiles a private copy of {@code src} with those bodies empty (a {@code #line} directive
+     * keeps the file's name and lines in the PTX; {@code -iquote} the file's directory keeps its quoted includes), and
+     * returns its PTX with a notice naming the emptied functions; else, or when the copy does not compile or defines
+     * a function of an emptied name (device code after all), null.
+     */
+    private Result withoutHostBodies(
+            Path src,
+            String log,
+            IncludeGraph.Result g,
+            List<String> args,
+            String key,
+            String displayName,
+            List<Notification> notes)
+            throws IOException {
+        java.util.Set<Integer> errorLines = new java.util.TreeSet<>();
+        for (String l : log.split("\n")) {
+            String t = l.strip();
+            if (!t.toLowerCase(Locale.ROOT).contains("error")
+                    || ERRORS_DETECTED.matcher(t).matches()) continue;
+            java.util.regex.Matcher m = ERROR_AT.matcher(t);
+            if (!m.matches()) {
+                // an error nvcc's front end gives no line of the file (a preprocessor's, a header's caret line)
+                if (t.contains(": error") || t.contains("fatal error")) return null;
+                continue;
+            }
+            Path p;
+            try {
+                p = real(Path.of(m.group(1).strip()));
+            } catch (RuntimeException e) {
+                return null;
+            }
+            if (!p.equals(src)) return null;
+            errorLines.add(Integer.parseInt(m.group(2)));
+        }
+        if (errorLines.isEmpty()) return null;
+        String text = Files.readString(src, StandardCharsets.ISO_8859_1);
+        List<String> texts = new ArrayList<>();
+        for (Path f : g.reached()) {
+            if (Files.size(f) <= (8 << 20)) texts.add(Files.readString(f, StandardCharsets.ISO_8859_1));
+        }
+        List<HostBodies.Body> bodies = HostBodies.holding(text, errorLines, HostBodies.deviceMacros(texts));
+        if (bodies == null || bodies.isEmpty()) return null;
+        for (HostBodies.Body b : bodies) if (b.name().length() < 3) return null;
+        String dir = src.getParent().toString();
+        String path = src.toString();
+        if (dir.contains(",") || path.contains("\"") || path.contains("\\") || path.contains("\n")) return null;
+        String copy = "#line 1 \"" + path + "\"\n" + HostBodies.emptied(text, bodies);
+        String name = src.getFileName().toString().endsWith(".cu") ? "host-emptied.cu" : "host-emptied";
+        List<String> full = new ArrayList<>(args);
+        full.add("-Xcompiler=-iquote," + dir);
+        if (!name.endsWith(".cu")) {
+            full.add("-x");
+            full.add("cu");
+        }
+        full.add(name);
+        full.add("-o");
+        full.add("out.ptx");
+        GuardedProcess.Spec spec = nvcc.spec(full)
+                .tempParent(cache.tempDir())
+                .timeout(timeout)
+                .cpuSeconds(Math.max(60, timeout.toSeconds() * 2))
+                .maxOutput(256 * 1024);
+        List<String> first = relevantLines(log);
+        int firstLine = errorLines.iterator().next();
+        StringBuilder names = new StringBuilder();
+        for (HostBodies.Body b : bodies) {
+            if (names.length() > 0) names.append(", ");
+            names.append("'")
+                    .append(b.name())
+                    .append("' (line ")
+                    .append(b.firstLine())
+                    .append(")");
+        }
+        String notice = "nvcc -ptx failed on host code only"
+                + (first.isEmpty() ? "" : " (" + first.get(0) + ")")
+                + "; the PTX layer compiled a private copy in which the bodies of the host "
+                + (bodies.size() == 1 ? "function" : "functions") + " holding the errors are empty: " + names
+                + "; the kernels' PTX is nvcc's own, but a kernel template instantiated only by a launch in "
+                + (bodies.size() == 1 ? "that function" : "those functions") + " is missing";
+        return GuardedProcess.run(
+                spec, work -> Files.writeString(work.resolve(name), copy, StandardCharsets.ISO_8859_1), (work, r) -> {
+                    Path out = work.resolve("out.ptx");
+                    if (r.timedOut() || r.exitCode() != 0 || !Files.isRegularFile(out) || Files.size(out) == 0)
+                        return null;
+                    String ptx = Files.readString(out, StandardCharsets.UTF_8);
+                    for (HostBodies.Body b : bodies) if (definesFunction(ptx, b.name())) return null;
+                    Files.writeString(
+                            out, EMPTIED_MARK + firstLine + " " + notice + "\n" + ptx, StandardCharsets.UTF_8);
+                    Path stored = cache.put(key, out);
+                    notes.add(new Notification(displayName, firstLine, Level.NOTE, "nvcc-host-bodies-emptied", notice));
+                    return new Result(
+                            true, Files.readString(stored, StandardCharsets.UTF_8), stored, false, false, notes);
+                });
+    }
+
+    /** Whether {@code ptx} declares an entry or function whose (mangled) name holds {@code name}. */
+    static boolean definesFunction(String ptx, String name) {
+        for (String l : ptx.split("\n")) {
+            String t = l.strip();
+            if ((t.contains(".entry ") || t.contains(".func ")) && t.contains(name)) return true;
+        }
+        return false;
+    }
+
+    /** The notice a cached PTX file stored by {@link #withoutHostBodies} carries on its first line, or null. */
+    static Notification emptiedNotice(String ptx, String displayName) {
+        if (!ptx.startsWith(EMPTIED_MARK)) return null;
+        int eol = ptx.indexOf('\n');
+        String rest = ptx.substring(EMPTIED_MARK.length(), eol < 0 ? ptx.length() : eol);
+        int sp = rest.indexOf(' ');
+        int line;
+        try {
+            line = Integer.parseInt(rest.substring(0, Math.max(0, sp)));
+        } catch (NumberFormatException e) {
+            line = 0;
+        }
+        return new Notification(displayName, line, Level.NOTE, "nvcc-host-bodies-emptied", rest.substring(sp + 1));
     }
 
     private static final java.util.regex.Pattern MISSING_HEADER =

@@ -311,6 +311,54 @@ class PtxCompilerTest {
     }
 
     @Test
+    void realNvccEmptiesHostFunctionsHoldingEveryError() throws IOException {
+        Optional<Path> nvcc = Nvcc.find(null, System.getenv("PATH"));
+        Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found: skipping the compile test");
+        Path root = root();
+        Files.createDirectories(root.resolve("src"));
+        Files.writeString(root.resolve("src/scale.h"), "#define SCALE 3.0f\n");
+        // CUDA 13 removed cudaDeviceProp::clockRate: a host function that prints it fails the whole file
+        Path cu = Files.writeString(
+                root.resolve("src/k.cu"),
+                "#include \"scale.h\"\n#include <cuda_runtime.h>\n#include <cstdio>\n"
+                        + "__global__ void scale(float* a) { a[threadIdx.x] *= SCALE; }\n"
+                        + "static void printDevice(int dev) {\n"
+                        + "    cudaDeviceProp p; cudaGetDeviceProperties(&p, dev);\n"
+                        + "    printf(\"%d\\n\", p.clockRate);\n"
+                        + "}\n"
+                        + "void launch(float* a) { scale<<<1, 32>>>(a); printDevice(0); }\n");
+        PtxCompiler c = new PtxCompiler(
+                Nvcc.at(nvcc.get()), new PtxCache(tmp.resolve("cache")), List.of(root), Duration.ofSeconds(120));
+        PtxCompiler.Result r = c.compile(cu, "sm_80", List.of(), "src/k.cu");
+        assertThat(r.ok()).isTrue();
+        assertThat(r.ptx()).contains(".entry _Z5scalePf").contains("0f40400000");
+        assertThat(PtxCompiler.definesFunction(r.ptx(), "printDevice")).isFalse();
+        // the PTX names the scanned file, not the copy, so its lines map to the source
+        assertThat(r.ptx()).contains(".file").contains(cu.toString()).doesNotContain("host-emptied");
+        assertThat(r.notifications()).singleElement().satisfies(n -> {
+            assertThat(n.line()).isEqualTo(7);
+            assertThat(n.message())
+                    .startsWith("nvcc -ptx failed on host code only (src/k.cu(7): error")
+                    .contains("clockRate")
+                    .contains("'printDevice' (line 5)")
+                    .doesNotContain(root.toString());
+        });
+        PtxCompiler.Result again = c.compile(cu, "sm_80", List.of(), "src/k.cu");
+        assertThat(again.cached()).isTrue();
+        assertThat(again.notifications()).singleElement().satisfies(n -> assertThat(n.message())
+                .isEqualTo(r.notifications().get(0).message()));
+        // an error in device code: no copy, the failure as before
+        Path dev = Files.writeString(
+                root.resolve("src/d.cu"),
+                "#define DEVICE __device__\nDEVICE float twice(float x) { return x * nothing_here; }\n"
+                        + "__global__ void k(float* a) { a[0] = twice(a[1]); }\n");
+        PtxCompiler.Result d = c.compile(dev, "sm_80", List.of(), "src/d.cu");
+        assertThat(d.ok()).isFalse();
+        assertThat(d.notifications()).singleElement().satisfies(n -> assertThat(n.message())
+                .startsWith("nvcc -ptx failed (exit "));
+    }
+
+    @Test
     void realNvccCompilesOnceAndCaches() throws IOException {
         Optional<Path> nvcc = Nvcc.find(null, System.getenv("PATH"));
         Assumptions.assumeTrue(nvcc.isPresent(), "nvcc not found: skipping the compile test");
