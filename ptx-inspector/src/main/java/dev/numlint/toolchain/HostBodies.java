@@ -47,7 +47,9 @@ final class HostBodies {
         java.util.Map<String, String> defs = new java.util.HashMap<>();
         for (String t : texts) {
             Matcher m = DEFINE.matcher(t);
-            while (m.find()) defs.putIfAbsent(m.group(1), m.group(2));
+            // every definition counts: a header defines the macro empty for the host pass and __device__ under
+            // __CUDA_ARCH__, and nvcc -ptx reads the device pass
+            while (m.find()) defs.merge(m.group(1), m.group(2), (a, b) -> a + " " + b);
         }
         Set<String> out = new java.util.HashSet<>();
         boolean grew = true;

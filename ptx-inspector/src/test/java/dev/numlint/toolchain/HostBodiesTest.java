@@ -70,6 +70,14 @@ class HostBodiesTest {
     }
 
     @Test
+    void aMacroDefinedEmptyForTheHostPassIsStillDevice() {
+        String header = "#ifndef __CUDA_ARCH__\n#define DEV\n#else\n#define DEV __device__\n#endif\n";
+        String cu = "DEV float f(float x) {\n  return x * broken;\n}\n";
+        assertThat(HostBodies.holding(cu, Set.of(2), HostBodies.deviceMacros(List.of(cu, header))))
+                .isNull();
+    }
+
+    @Test
     void unbalancedTextGivesNothing() {
         assertThat(HostBodies.of("void f() { if (x) {\n")).isEmpty();
         assertThat(HostBodies.holding("void f() { }\n}\n", Set.of(1), Set.of())).isNull();
