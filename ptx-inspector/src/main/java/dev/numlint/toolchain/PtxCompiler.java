@@ -244,11 +244,7 @@ public final class PtxCompiler {
         full.add("-o");
         full.add("out.ptx");
         try {
-            GuardedProcess.Spec spec = nvcc.spec(full)
-                    .tempParent(cache.tempDir())
-                    .timeout(timeout)
-                    .cpuSeconds(Math.max(60, timeout.toSeconds() * 2))
-                    .maxOutput(256 * 1024);
+            GuardedProcess.Spec spec = compileSpec(full);
             return GuardedProcess.run(spec, (work, r) -> {
                 Path out = work.resolve("out.ptx");
                 if (r.timedOut()) {
@@ -331,6 +327,15 @@ public final class PtxCompiler {
         }
     }
 
+    /** One nvcc -ptx run: under the cache, the compile limits, its messages bounded. */
+    private GuardedProcess.Spec compileSpec(List<String> args) throws IOException {
+        return nvcc.spec(args)
+                .tempParent(cache.tempDir())
+                .timeout(timeout)
+                .cpuSeconds(Math.max(60, timeout.toSeconds() * 2))
+                .maxOutput(256 * 1024);
+    }
+
     /** The first line of a PTX file stored after {@link #withoutHostBodies}: a comment holding its notice. */
     static final String EMPTIED_MARK = "// numlint nvcc-host-bodies-emptied ";
 
@@ -398,11 +403,7 @@ public final class PtxCompiler {
         full.add(name);
         full.add("-o");
         full.add("out.ptx");
-        GuardedProcess.Spec spec = nvcc.spec(full)
-                .tempParent(cache.tempDir())
-                .timeout(timeout)
-                .cpuSeconds(Math.max(60, timeout.toSeconds() * 2))
-                .maxOutput(256 * 1024);
+        GuardedProcess.Spec spec = compileSpec(full);
         List<String> first = relevantLines(log);
         int firstLine = errorLines.iterator().next();
         StringBuilder names = new StringBuilder();
