@@ -669,7 +669,7 @@ public final class ClangSupplement {
                 s.gridStride(),
                 rewritten ? FunctionFacts.ResultCheck.NONE : resultCheck(s, outer),
                 s.recurrence() && (rewritten || recurrentIn(s, outer)),
-                null));
+                ClangConstantSums.of(s)));
     }
 
     /** Whether the sum is a recurrence within the loop at {@code outerLine}, the outermost that carries it. */
