@@ -49,6 +49,30 @@ final class ClangSyntax {
         return op;
     }
 
+    /** Whether {@code n} is (a comma operand of) the header of the for statement around it, not its body. */
+    static boolean inForHeader(ClangNode n) {
+        ClangNode c = n;
+        ClangNode p = n.parent;
+        while (p != null
+                && (p.kind == CXCursor_ParenExpr
+                        || p.kind == CXCursor_UnexposedExpr
+                        || p.kind == CXCursor_BinaryOperator && p.spelling.equals(","))) {
+            c = p;
+            p = p.parent;
+        }
+        return p != null && p.kind == CXCursor_ForStmt && c != p.children.get(p.children.size() - 1);
+    }
+
+    /**
+     * {@code s += x} or {@code s -= x} through an overloaded operator ({@code float &operator+=(float &, const Term &)}):
+     * a call that holds the updated operand first and the added one last.
+     */
+    static boolean overloadedUpdate(ClangNode n) {
+        return n.kind == CXCursor_CallExpr
+                && (n.spelling.equals("operator+=") || n.spelling.equals("operator-="))
+                && n.children.size() >= 2;
+    }
+
     /** Skips implicit-conversion and paren wrappers that keep the operand's type. */
     static ClangNode strip(ClangNode n) {
         while (n != null
