@@ -551,8 +551,12 @@ public final class ClangSupplement {
             // in a function the hand-written front end read, a promotion on a line where it holds none: an operand
             // whose float type it does not know (an extern __constant__ float of a header, a typedef, a template
             // parameter's instantiation), so it could not see the double literal promote float data; a double
-            // function's result there stays the hand-written facts' (which overload a call picks is theirs to say)
-            if (!whole.contains(p.in()) && (p.viaFunction() || promotionLines.contains(p.node().line))) continue;
+            // function's result there stays the hand-written facts' (which overload a call picks is theirs to say),
+            // except a call of float data that Clang resolves to a double function: C's nextafter(double, double) in
+            // C++ where <cmath> declares the float overload in std only (the hand-written facts take it as float's)
+            if (!whole.contains(p.in())
+                    && (p.viaFunction() && !ClangSyntax.doubleFunctionOfFloats(p.node())
+                            || promotionLines.contains(p.node().line))) continue;
             Site at = flowing(p.node(), p.in());
             // x - (x + 1e-10): in float the terms cancel, in double they leave the constant (as amend marks the
             // hand-written facts' promotions)

@@ -73,6 +73,25 @@ final class ClangSyntax {
                 && n.children.size() >= 2;
     }
 
+    /**
+     * Whether {@code call} is a call of a double function whose floating arguments are all float data converted to
+     * double ({@code nextafter(f, -std::numeric_limits<float>::infinity())} resolved to C's {@code nextafter}).
+     */
+    static boolean doubleFunctionOfFloats(ClangNode call) {
+        if (call.kind != CXCursor_CallExpr || call.canonKind != CXType_Double) return false;
+        List<ClangNode> args = arguments(call);
+        boolean floats = false;
+        for (ClangNode a : args) {
+            ClangNode x = a;
+            while (x.kind == CXCursor_ParenExpr && x.children.size() == 1) x = x.children.get(0);
+            if (x.canonKind != CXType_Double) continue;
+            if (x.kind != CXCursor_UnexposedExpr || x.children.size() != 1) return false;
+            if (x.children.get(0).canonKind != CXType_Float) return false;
+            floats = true;
+        }
+        return floats;
+    }
+
     /** Skips implicit-conversion and paren wrappers that keep the operand's type. */
     static ClangNode strip(ClangNode n) {
         while (n != null
