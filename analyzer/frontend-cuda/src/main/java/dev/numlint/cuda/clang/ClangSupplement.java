@@ -258,7 +258,8 @@ public final class ClangSupplement {
      * instantiation in view.
      */
     private boolean clangTyped(int line) {
-        for (ClangUnit.Atomic a : unit.atomics()) if (a.node().line == line) return true; // floating, by Clang's types
+        for (ClangUnit.Atomic a : unit.atomics())
+            if (a.floating() && a.node().line == line) return true; // floating, by Clang's types
         for (ClangUnit.Function f : unit.functions()) {
             if (line >= f.startLine() && line <= f.endLine())
                 return !f.template() || !f.instantiations().isEmpty();
@@ -512,16 +513,17 @@ public final class ClangSupplement {
                             c.unseen()));
         }
         for (ClangUnit.Atomic a : unit.atomics()) {
-            if (!whole.contains(a.in()) && atomicLines.contains(a.node().line)) continue;
+            // of unknown type (a template no instantiation in view decides): the hand-written facts' own in theirs
+            if (!whole.contains(a.in()) && (atomicLines.contains(a.node().line) || !a.floating())) continue;
             facts(out, a.in())
                     .atomics
                     .add(new FunctionFacts.Atomic(
                             site(a.node(), a.in()),
                             a.type(),
-                            true,
+                            a.floating(),
                             a.viaTemplate(),
                             a.addend(),
-                            false,
+                            !a.floating(),
                             a.instantiatedAt()));
         }
         for (ClangUnit.Call c : unit.intrinsics()) {
