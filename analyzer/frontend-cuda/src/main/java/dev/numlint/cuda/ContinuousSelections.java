@@ -344,8 +344,11 @@ final class ContinuousSelections {
             side = s;
         }
         if (!x.equals(t(rhs))) return false;
-        // the assigned place is the extreme bound: (a > b) ? a : b for x above both
-        if (!(lhs instanceof CondExprContext) || bounds.size() != 2) return false;
+        // the assigned place is the extreme bound: ((a > b) ? a : b) = x for x above both; unparenthesized,
+        // (a > b) ? a : b = x is C++'s (a > b) ? a : (b = x), which assigns b only when a is not the larger (the
+        // parser groups it as C would, so only the parenthesized form is the selection)
+        if (!(lhs instanceof CondExprContext) || a.expression(0) instanceof CondExprContext || bounds.size() != 2)
+            return false;
         CondExprContext sel = (CondExprContext) lhs;
         ExpressionContext sc = ParseTrees.stripParens(sel.expression(0));
         ExpressionContext first = single(sel.commaExpression());

@@ -101,9 +101,10 @@ class ClangUnitTest {
                 template <typename T> __global__ void alone(T *h, const T *v) { atomicAdd(h, v[threadIdx.x]); }
                 """,
                 ClangFrontEnd.Language.CUDA);
+        // the template `alone`, which nothing instantiates, adds a T not known here (floating false: said as a note)
         assertThat(u.atomics())
-                .extracting(a -> a.node().line + ":" + a.type() + ":" + a.instantiatedAt())
-                .containsExactly("5:double:14", "5:float:15");
+                .extracting(a -> a.node().line + ":" + a.type() + ":" + a.instantiatedAt() + ":" + a.floating())
+                .containsExactly("5:double:14:true", "5:float:15:true", "22:T:null:false");
     }
 
     /**

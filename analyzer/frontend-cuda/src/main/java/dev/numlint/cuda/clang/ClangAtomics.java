@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * The atomic adds of floating values in a unit's functions ({@link ClangUnit#atomics()}): the floating type each
  * adds, read from the pointer's pointee, or in a template pattern from the template's instantiations, the element
- * type of a complex type, or a pointer to a complex type of a template parameter.
+ * type of a complex type, or a pointer to a complex type of a template parameter; in a template no instantiation in
+ * view decides, an add of unknown type ({@code floating} false).
  */
 final class ClangAtomics {
     private ClangAtomics() {}
@@ -59,6 +60,11 @@ final class ClangAtomics {
                         type = "a complex number's part";
                         fp = true;
                         viaTemplate = true;
+                    } else if (ClangTemplates.instantiatedWith(fn, param, false) == null) {
+                        // no instantiation in view decides the type (its users are elsewhere): an add of unknown type,
+                        // order-dependent if floating (the hand-written CallResults' unknown atomic)
+                        out.add(new Atomic(n, name, written(fn, param, param), false, true, null, fn));
+                        return;
                     }
                 }
             }
@@ -101,6 +107,17 @@ final class ClangAtomics {
         return found[0];
     }
 
+    /** The written name of the template parameter {@code param} ("type-parameter-0-K") of {@code fn}, or {@code or}. */
+    private static String written(Function fn, String param, String or) {
+        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
+        int i = 0;
+        for (ClangNode c : fn.node().children) {
+            if (c.kind != CXCursor_TemplateTypeParameter) continue;
+            if (i++ == k) return c.spelling == null || c.spelling.isEmpty() ? or : c.spelling;
+        }
+        return or;
+    }
+
     /**
      * Whether the template parameter {@code param} ("type-parameter-0-K") is the element type of a complex type in
      * {@code fn}'s signature or body ({@code complex<T>}, {@code cuda_complex<T>}, {@code thrust::complex<T>}): the
@@ -109,13 +126,7 @@ final class ClangAtomics {
     private static boolean complexElement(Function fn, String param) {
         // the parameter's written name (the K-th type parameter of the template): alias templates of complex
         // types (cuda_complex<T> = conditional<...>) keep the name only in the written type
-        String written = null;
-        int k = Integer.parseInt(param.substring(param.lastIndexOf('-') + 1));
-        int i = 0;
-        for (ClangNode c : fn.node().children) {
-            if (c.kind != CXCursor_TemplateTypeParameter) continue;
-            if (i++ == k) written = c.spelling;
-        }
+        String written = written(fn, param, null);
         String names = java.util.regex.Pattern.quote(param)
                 + (written == null || written.isEmpty() ? "" : "|" + java.util.regex.Pattern.quote(written));
         java.util.regex.Pattern p =

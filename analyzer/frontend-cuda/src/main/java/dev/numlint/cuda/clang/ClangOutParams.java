@@ -17,7 +17,8 @@ import java.util.Set;
  * {@code *p = ...} as a statement of the body's top level), and whether a call passes {@code &v} for one of them.
  * {@code hitSlab(ray, &tnear, &tfar)} in every iteration of a loop gives {@code tnear} a new value there: the loop
  * carries no sum into it. A name defined more than once (overloads) is left out: which definition a call reaches is
- * not decided here. Computed once per unit on request.
+ * not decided here. The callees are the unit's functions and those of the headers read in the same parse ({@link
+ * ClangIncludes#of}). Computed once per unit on request.
  */
 final class ClangOutParams {
     private final ClangUnit unit;
@@ -75,7 +76,10 @@ final class ClangOutParams {
         Map<String, BitSet> out = new HashMap<>();
         Set<String> twice = new HashSet<>();
         Set<String> seen = new HashSet<>();
-        for (ClangUnit.Function f : unit.functions()) {
+        // the unit's functions and those of the headers read in its parse (a callee defined in an included header)
+        List<ClangUnit.Function> functions = new java.util.ArrayList<>(unit.functions());
+        for (ClangUnit h : ClangIncludes.of(unit).values()) if (h.failure() == null) functions.addAll(h.functions());
+        for (ClangUnit.Function f : functions) {
             String name = ClangVariateParams.simpleName(f);
             if (!seen.add(name)) twice.add(name);
             BitSet defs = defined(f);

@@ -113,12 +113,15 @@ final class ClangSites {
         List<Sum> out = new ArrayList<>();
         for (ClangUnit.Function fn : unit.functions()) {
             fn.node().forEach(n -> {
-                if (n.children.size() != 2 || !floating(n.canonKind)) return;
+                boolean overloaded = overloadedUpdate(n);
+                if (n.children.size() != 2 && !overloaded || !floating(n.canonKind)) return;
                 ClangNode lhs = n.children.get(0);
                 ClangNode term;
                 boolean viaFma = false;
-                if (n.kind == CXCursor_CompoundAssignOperator && (n.spelling.equals("+=") || n.spelling.equals("-="))) {
-                    term = n.children.get(1);
+                if (overloaded
+                        || n.kind == CXCursor_CompoundAssignOperator
+                                && (n.spelling.equals("+=") || n.spelling.equals("-="))) {
+                    term = n.children.get(n.children.size() - 1);
                 } else if (n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")) {
                     term = addedTo(lhs, n.children.get(1));
                     if (term == null) {
@@ -166,20 +169,6 @@ final class ClangSites {
             });
         }
         return List.copyOf(out);
-    }
-
-    /** Whether {@code n} is (a comma operand of) the header of the for statement around it, not its body. */
-    private static boolean inForHeader(ClangNode n) {
-        ClangNode c = n;
-        ClangNode p = n.parent;
-        while (p != null
-                && (p.kind == CXCursor_ParenExpr
-                        || p.kind == CXCursor_UnexposedExpr
-                        || p.kind == CXCursor_BinaryOperator && p.spelling.equals(","))) {
-            c = p;
-            p = p.parent;
-        }
-        return p != null && p.kind == CXCursor_ForStmt && c != p.children.get(p.children.size() - 1);
     }
 
     /**

@@ -258,7 +258,8 @@ public final class ClangSupplement {
      * instantiation in view.
      */
     private boolean clangTyped(int line) {
-        for (ClangUnit.Atomic a : unit.atomics()) if (a.node().line == line) return true; // floating, by Clang's types
+        for (ClangUnit.Atomic a : unit.atomics())
+            if (a.floating() && a.node().line == line) return true; // floating, by Clang's types
         for (ClangUnit.Function f : unit.functions()) {
             if (line >= f.startLine() && line <= f.endLine())
                 return !f.template() || !f.instantiations().isEmpty();
@@ -512,16 +513,17 @@ public final class ClangSupplement {
                             c.unseen()));
         }
         for (ClangUnit.Atomic a : unit.atomics()) {
-            if (!whole.contains(a.in()) && atomicLines.contains(a.node().line)) continue;
+            // of unknown type (a template no instantiation in view decides): the hand-written facts' own in theirs
+            if (!whole.contains(a.in()) && (atomicLines.contains(a.node().line) || !a.floating())) continue;
             facts(out, a.in())
                     .atomics
                     .add(new FunctionFacts.Atomic(
                             site(a.node(), a.in()),
                             a.type(),
-                            true,
+                            a.floating(),
                             a.viaTemplate(),
                             a.addend(),
-                            false,
+                            !a.floating(),
                             a.instantiatedAt()));
         }
         for (ClangUnit.Call c : unit.intrinsics()) {
@@ -551,8 +553,12 @@ public final class ClangSupplement {
             // in a function the hand-written front end read, a promotion on a line where it holds none: an operand
             // whose float type it does not know (an extern __constant__ float of a header, a typedef, a template
             // parameter's instantiation), so it could not see the double literal promote float data; a double
-            // function's result there stays the hand-written facts' (which overload a call picks is theirs to say)
-            if (!whole.contains(p.in()) && (p.viaFunction() || promotionLines.contains(p.node().line))) continue;
+            // function's result there stays the hand-written facts' (which overload a call picks is theirs to say),
+            // except a call of float data that Clang resolves to a double function: C's nextafter(double, double) in
+            // C++ where <cmath> declares the float overload in std only (the hand-written facts take it as float's)
+            if (!whole.contains(p.in())
+                    && (p.viaFunction() && !ClangSyntax.doubleFunctionOfFloats(p.node())
+                            || promotionLines.contains(p.node().line))) continue;
             Site at = flowing(p.node(), p.in());
             // x - (x + 1e-10): in float the terms cancel, in double they leave the constant (as amend marks the
             // hand-written facts' promotions)
@@ -669,7 +675,7 @@ public final class ClangSupplement {
                 s.gridStride(),
                 rewritten ? FunctionFacts.ResultCheck.NONE : resultCheck(s, outer),
                 s.recurrence() && (rewritten || recurrentIn(s, outer)),
-                null));
+                ClangConstantSums.of(s)));
     }
 
     /** Whether the sum is a recurrence within the loop at {@code outerLine}, the outermost that carries it. */

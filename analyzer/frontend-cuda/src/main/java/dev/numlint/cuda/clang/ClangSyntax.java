@@ -49,6 +49,49 @@ final class ClangSyntax {
         return op;
     }
 
+    /** Whether {@code n} is (a comma operand of) the header of the for statement around it, not its body. */
+    static boolean inForHeader(ClangNode n) {
+        ClangNode c = n;
+        ClangNode p = n.parent;
+        while (p != null
+                && (p.kind == CXCursor_ParenExpr
+                        || p.kind == CXCursor_UnexposedExpr
+                        || p.kind == CXCursor_BinaryOperator && p.spelling.equals(","))) {
+            c = p;
+            p = p.parent;
+        }
+        return p != null && p.kind == CXCursor_ForStmt && c != p.children.get(p.children.size() - 1);
+    }
+
+    /**
+     * {@code s += x} or {@code s -= x} through an overloaded operator ({@code float &operator+=(float &, const Term &)}):
+     * a call that holds the updated operand first and the added one last.
+     */
+    static boolean overloadedUpdate(ClangNode n) {
+        return n.kind == CXCursor_CallExpr
+                && (n.spelling.equals("operator+=") || n.spelling.equals("operator-="))
+                && n.children.size() >= 2;
+    }
+
+    /**
+     * Whether {@code call} is a call of a double function whose floating arguments are all float data converted to
+     * double ({@code nextafter(f, -std::numeric_limits<float>::infinity())} resolved to C's {@code nextafter}).
+     */
+    static boolean doubleFunctionOfFloats(ClangNode call) {
+        if (call.kind != CXCursor_CallExpr || call.canonKind != CXType_Double) return false;
+        List<ClangNode> args = arguments(call);
+        boolean floats = false;
+        for (ClangNode a : args) {
+            ClangNode x = a;
+            while (x.kind == CXCursor_ParenExpr && x.children.size() == 1) x = x.children.get(0);
+            if (x.canonKind != CXType_Double) continue;
+            if (x.kind != CXCursor_UnexposedExpr || x.children.size() != 1) return false;
+            if (x.children.get(0).canonKind != CXType_Float) return false;
+            floats = true;
+        }
+        return floats;
+    }
+
     /** Skips implicit-conversion and paren wrappers that keep the operand's type. */
     static ClangNode strip(ClangNode n) {
         while (n != null
