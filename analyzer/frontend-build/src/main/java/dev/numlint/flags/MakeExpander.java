@@ -66,8 +66,17 @@ final class MakeExpander implements MakeEvaluator {
     private int shellCount;
     /** The recursively expanded variables being expanded, innermost last: the flag variable an $(if) belongs to. */
     private final java.util.ArrayDeque<String> expanding = new java.util.ArrayDeque<>();
-    /** Branches of undecidable $(if)s, each with the flag variable whose value it is part of. */
+    /**
+     * Branches of undecidable $(if)s, each with the variable whose value it is part of: the innermost flag variable
+     * being expanded, else the innermost variable ({@code PARAMS_SIMD} expanded straight into a recipe line), else
+     * {@link #IN_RECIPE} (the $(if) is written in the recipe line itself).
+     */
     private final List<Map.Entry<String, PosText>> undecided = new ArrayList<>();
+    /** Where each recorded branch is written: a branch a recipe expands again is recorded once. */
+    private final java.util.Set<String> undecidedAt = new java.util.HashSet<>();
+
+    /** The carrier of an undecidable $(if) written in a recipe line or a simply expanded value. */
+    static final String IN_RECIPE = "the recipe line";
 
     /** At most this many undecidable branches are audited per Makefile. */
     private static final int MAX_UNDECIDED = 64;
@@ -75,13 +84,17 @@ final class MakeExpander implements MakeEvaluator {
     @Override
     public void undecided(PosText branch) {
         if (undecided.size() >= MAX_UNDECIDED || branch.text.isBlank() || MakeValues.unknown(branch.text)) return;
+        String carrier = expanding.isEmpty() ? IN_RECIPE : expanding.peekLast();
         for (java.util.Iterator<String> it = expanding.descendingIterator(); it.hasNext(); ) {
             String name = it.next();
             if (MakeFlags.isFlagVar(name)) {
-                undecided.add(Map.entry(name, branch));
-                return;
+                carrier = name;
+                break;
             }
         }
+        String at =
+                carrier + ' ' + branch.fileAt(0) + ':' + branch.lineAt(0) + ':' + branch.colAt(0) + ' ' + branch.text;
+        if (undecidedAt.add(at)) undecided.add(Map.entry(carrier, branch));
     }
 
     /** The branches of undecidable $(if)s met so far, each with its flag variable. */

@@ -76,6 +76,22 @@ final class MakeFlags {
         }
     }
 
+    /**
+     * Tokens of a branch of an undecidable {@code $(if)} carried by {@code name}: a flag or compiler variable's
+     * tokens as {@link #tokens}; for any other carrier (a variable such as {@code PARAMS_SIMD} expanded straight into
+     * a recipe line, or the recipe line itself) its options, for every language, since the recipe's compiler may
+     * receive them.
+     */
+    void undecidedTokens(PosText value, String name, String cond, List<FlagTok> into) {
+        if (isFlagVar(name) || COMPILER_VARS.contains(name)) {
+            tokens(value, name, cond, into);
+            return;
+        }
+        for (PosText w : ShellWords.split(value)) {
+            if (w.text.startsWith("-")) add(into, w, FlagTok.Lang.ANY, name, cond);
+        }
+    }
+
     /** Automake's compile commands: {@code COMPILE = $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) ...}. */
     private static final List<String> COMPILE_RECIPES = List.of("COMPILE", "CXXCOMPILE", "LTCOMPILE", "LTCXXCOMPILE");
 

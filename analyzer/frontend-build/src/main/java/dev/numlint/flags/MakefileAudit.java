@@ -94,13 +94,13 @@ final class MakefileAudit {
         }
     }
 
+    /** The condition of the flags of an $(if ...) whose condition reads a $(shell ...) numlint does not run. */
+    static final String UNDECIDED = "an $(if) on a $(shell ...) not run";
+
     /**
      * Evaluates {@code file}. {@code inTree} says whether a path may be read (includes and $(wildcard) outside
      * the scanned tree are not); {@code makeTarget} is {@code --make-target} or null for the default goal.
      */
-    /** The condition of the flags of an $(if ...) whose condition reads a $(shell ...) numlint does not run. */
-    static final String UNDECIDED = "an $(if) on a $(shell ...) not run";
-
     static MakeResult audit(
             Path file, Function<Path, String> relativize, Predicate<Path> inTree, String makeTarget, long maxBytes) {
         MakefileAudit a = new MakefileAudit(file, relativize, inTree, makeTarget);
@@ -130,7 +130,7 @@ final class MakefileAudit {
                             + (shells == 1 ? "it" : "them"));
         }
         for (java.util.Map.Entry<String, PosText> u : a.expander.undecided()) {
-            a.flags.tokens(u.getValue(), u.getKey(), UNDECIDED, a.out.unselected);
+            a.flags.undecidedTokens(u.getValue(), u.getKey(), UNDECIDED, a.out.unselected);
         }
         return a.out;
     }

@@ -40,6 +40,11 @@ public final class DoublePromotion implements CudaCheck {
                 // x - (x + c): in float the terms cancel, in double they leave c: the results differ entirely
                 consequence = Consequences.phrase("promotion-cancels");
                 impact = new Impact(Impact.Kind.CANCELLATION, consequence, null, null);
+            } else if (!p.site().device() && hostFloatCall(p) != null) {
+                // atan2(fy, fx) stored to a float in host code: more accurate than atan2f, cheap on a CPU, and no
+                // device code computes it in float to diverge from; a value deciding something decides better
+                consequence = Consequences.phrase("promotion-host-call", "fn", hostFloatCall(p));
+                impact = new Impact(Impact.Kind.BOUNDED, consequence, null, null);
             } else if (impact != null && impact.kind() == Impact.Kind.AMPLIFIED) {
                 consequence = impact.consequence();
             } else if (impact != null) {
@@ -66,6 +71,39 @@ public final class DoublePromotion implements CudaCheck {
                     impact,
                     null);
         }
+    }
+
+    private static final java.util.regex.Pattern CALL =
+            java.util.regex.Pattern.compile("\\s*(?:std\\s*::\\s*|::)?([A-Za-z_][A-Za-z0-9_]*)\\s*\\((.*)\\)\\s*");
+    /** A double literal ({@code 2.0}, {@code .5}, {@code 1e-3}; not {@code 2.0f}). */
+    private static final java.util.regex.Pattern DOUBLE_LITERAL = java.util.regex.Pattern.compile(
+            "(?<![\\w.])(?:\\d+\\.\\d*|\\.\\d+|\\d+(?=[eE]))(?:[eE][-+]?\\d+)?(?![\\w.])");
+
+    /**
+     * The function's name when the promotion is one call of a double math function on float arguments whose
+     * result is rounded straight to float ({@code float a = atan2(fy, fx);}): the promoter is that call, the
+     * expression is nothing but the call, and no argument is double (no double literal, no cast or declaration
+     * naming double). Null otherwise ({@code exp(x) * 0.5}, {@code exp(x) - x}, {@code pow(x, 2.0)}, a compound
+     * assignment).
+     */
+    static String hostFloatCall(FunctionFacts.Promotion p) {
+        if (!p.viaFunction() || p.compound()) return null;
+        java.util.regex.Matcher m = CALL.matcher(p.site().text());
+        if (!m.matches()) return null;
+        String fn = m.group(1);
+        String args = m.group(2);
+        if (!p.promoter().startsWith(fn + "()")) return null;
+        // the call's parentheses are the whole expression's: (a)(b) or f(x) + g(y) do not match
+        int depth = 0;
+        for (int i = 0; i < args.length(); i++) {
+            char c = args.charAt(i);
+            if (c == '(') depth++;
+            else if (c == ')' && --depth < 0) return null;
+        }
+        if (depth != 0
+                || args.contains("double")
+                || DOUBLE_LITERAL.matcher(args).find()) return null;
+        return fn;
     }
 
     /** The target as written ({@code float 'x'}, {@code 'terms[i]'}), with a long quoted name shortened. */
