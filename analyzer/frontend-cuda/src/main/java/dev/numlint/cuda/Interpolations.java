@@ -2,6 +2,7 @@ package dev.numlint.cuda;
 
 import static dev.numlint.cuda.parser.CudaParser.*;
 
+import dev.numlint.cuda.facts.LinearForms;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.function.Function;
@@ -78,16 +79,41 @@ final class Interpolations {
         String i = holder(rounding);
         if (i == null) return null;
         String x = squash(operand);
+        String raw = text.apply(operand);
         java.util.Set<String> family = derived(i);
         boolean weight = false, neighbour = false;
         for (AddExprContext a : adds.get()) {
             if (a.expression().size() != 2) continue;
             ExpressionContext l = ParseTrees.stripParens(a.expression(0)), r = ParseTrees.stripParens(a.expression(1));
             if (a.MINUS() != null && i.equals(name(r)) && sameValue(l, x)) weight = true;
+            // the weight in another written form: (x - (i*v + o))/v for x = (x - o)/v, x*s - (float)i
+            if (!weight && a.MINUS() != null && (fraction(a, raw, i) || fraction(enclosing(a), raw, i))) weight = true;
             if (a.PLUS() != null && (termOfAny(l, family) && one(r) || termOfAny(r, family) && one(l)))
                 neighbour = true;
         }
         return weight && neighbour ? i : null;
+    }
+
+    /**
+     * Whether the expression {@code e} is algebraically the fractional part {@code x - i} of the floored value (its
+     * text {@code rawX}) over the index {@code i}, up to a sign and a constant ({@link LinearForms}), variables the
+     * function defines once being read as their value.
+     */
+    boolean fraction(ParserRuleContext e, String rawX, String i) {
+        if (!(e instanceof AddExprContext || e instanceof MulExprContext)) return false;
+        return LinearForms.fraction(text.apply(e), rawX, i, v -> {
+            ExpressionContext d = onlyDefinition(v);
+            return d == null ? null : text.apply(d);
+        });
+    }
+
+    /** The product or quotient that holds {@code e} (through parentheses), else null. */
+    private static ParserRuleContext enclosing(ParserRuleContext e) {
+        ParserRuleContext p = e.getParent();
+        while (p instanceof PrimaryExprContext
+                || p instanceof ParenPrimaryContext
+                || p instanceof CommaExpressionContext c && c.expression().size() == 1) p = p.getParent();
+        return p instanceof MulExprContext ? p : null;
     }
 
     /** The value of the variable {@code v} when the function defines it once, else null. */

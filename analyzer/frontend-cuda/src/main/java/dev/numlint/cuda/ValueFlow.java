@@ -49,6 +49,8 @@ final class ValueFlow {
      * (its weight, {@code x - i}, ends the walk there: the value's own walk reaches the weight), else null.
      */
     private String interpolated;
+    /** While {@link #interpolated} is set: the floored value's own text and the index variable. */
+    private String interpolatedRaw, interpolatedIndex;
     /** Whether a call of the named function draws a random number ({@link RandomDraws}). */
     private final Predicate<String> drawCall;
     /** Whether a subtree computes its value from a random draw; null while being decided (a cycle). */
@@ -145,6 +147,8 @@ final class ValueFlow {
             dev.numlint.model.WorkBudget.check();
             ParserRuleContext p = cur.getParent();
             if (p == null) return;
+            // the interpolation's weight in another written form ((x - (i*v + o))/v): the value's own walk follows it
+            if (interpolatedIndex != null && interpolations().fraction(p, interpolatedRaw, interpolatedIndex)) return;
             if (p instanceof PrimaryExprContext
                     || p instanceof ParenPrimaryContext
                     || p instanceof MulExprContext
@@ -377,14 +381,17 @@ final class ValueFlow {
             Set<String> visited,
             List<ValueUse> out,
             String via) {
-        if (interpolations().index(rounding, operand) == null) return false;
+        String index = interpolations().index(rounding, operand);
+        if (index == null) return false;
         int at = out.size();
         out.add(use(ValueUse.Kind.INTERPOLATION, rounding, detail, via));
         interpolated = interpolations().squash(operand);
+        interpolatedRaw = text.apply(operand);
+        interpolatedIndex = index;
         try {
             trace(rounding, depth, visited, out, via, false);
         } finally {
-            interpolated = null;
+            interpolated = interpolatedRaw = interpolatedIndex = null;
         }
         // the index itself stored or returned: what leaves the function jumps a cell, the rounding decides it
         for (int k = at + 1; k < out.size(); k++) {

@@ -3,6 +3,9 @@ package dev.numlint.cuda.clang;
 import static dev.numlint.cuda.clang.ClangSyntax.*;
 import static org.bytedeco.llvm.global.clang.*;
 
+import dev.numlint.cuda.facts.LinearForms;
+import java.util.function.Function;
+
 /**
  * The roundings of a function that index a linear interpolation, from Clang's AST (the hand-written front end's
  * {@code Interpolations}): {@code i = (int)floorf(x)} (or {@code floorf(x)}, or {@code (int)x}) held in a variable
@@ -14,7 +17,17 @@ final class ClangInterpolations {
     private ClangInterpolations() {}
 
     /** The variable (its declaration or assignment, and USR) that holds an interpolation's index. */
-    record Index(ClangNode def, String usr, String name, String value) {}
+    record Index(ClangNode def, String usr, String name, String value, String raw, Function<String, String> defs) {
+        /**
+         * Whether {@code e} is algebraically the fractional part {@code x - i} of the floored value over this index
+         * ({@link LinearForms}): {@code (x - (i*v + o))/v} for {@code x = (x - o)/v}, {@code x*s - (float)i}.
+         */
+        boolean fraction(ClangUnit unit, ClangNode e) {
+            if (e.kind != CXCursor_BinaryOperator || !"+-*/".contains(e.spelling) || e.spelling.length() != 1)
+                return false;
+            return LinearForms.fraction(unit.text(e), raw, name, defs);
+        }
+    }
 
     /**
      * The index variable when {@code rounding} (of {@code operand}) is the index of a linear interpolation in
@@ -33,15 +46,17 @@ final class ClangInterpolations {
         if (p == null) return null;
         Index index;
         String x = squash(unit, operand);
+        String raw = unit.text(operand);
+        Function<String, String> defs = definitions(unit, fn);
         if (p.kind == CXCursor_VarDecl && p.usr != null && p.children.get(p.children.size() - 1) == cur) {
-            index = new Index(p, p.usr, p.spelling, x);
+            index = new Index(p, p.usr, p.spelling, x, raw, defs);
         } else if (p.kind == CXCursor_BinaryOperator
                 && p.spelling.equals("=")
                 && p.children.size() == 2
                 && p.children.get(1) == cur) {
             ClangNode l = strip(p.children.get(0));
             if (l == null || l.kind != CXCursor_DeclRefExpr || l.refUsr == null) return null;
-            index = new Index(p, l.refUsr, l.spelling, x);
+            index = new Index(p, l.refUsr, l.spelling, x, raw, defs);
         } else {
             return null;
         }
@@ -51,10 +66,36 @@ final class ClangInterpolations {
             if (n.kind != CXCursor_BinaryOperator || n.children.size() != 2) return;
             ClangNode l = n.children.get(0), r = n.children.get(1);
             if (n.spelling.equals("-") && reads(r, index.usr) && weightOf(unit, l, x, fn)) found[0] = true;
+            // the weight in another written form: (x - (i*v + o))/v for x = (x - o)/v
+            if (!found[0] && (n.spelling.equals("-") || n.spelling.equals("/")) && index.fraction(unit, n))
+                found[0] = true;
             if (n.spelling.equals("+") && (termOfAny(l, family) && one(r) || termOfAny(r, family) && one(l)))
                 found[1] = true;
         });
         return found[0] && found[1] ? index : null;
+    }
+
+    /**
+     * The initial value's text of a variable that {@code fn} declares once and never assigns, by name (what the
+     * algebraic comparison reads such a variable as), else null.
+     */
+    private static Function<String, String> definitions(ClangUnit unit, ClangNode fn) {
+        java.util.Map<String, String> init = new java.util.HashMap<>();
+        java.util.Set<String> assigned = new java.util.HashSet<>();
+        fn.forEach(n -> {
+            if (n.kind == CXCursor_VarDecl && n.spelling != null && !n.children.isEmpty()) {
+                ClangNode v = n.children.get(n.children.size() - 1);
+                if (clang_isExpressionKind(v.kind) && init.putIfAbsent(n.spelling, unit.text(v)) != null)
+                    assigned.add(n.spelling);
+            } else if ((n.kind == CXCursor_BinaryOperator && n.spelling.equals("=")
+                            || n.kind == CXCursor_CompoundAssignOperator
+                            || n.kind == CXCursor_UnaryOperator && (n.spelling.equals("++") || n.spelling.equals("--")))
+                    && !n.children.isEmpty()) {
+                ClangNode l = strip(n.children.get(0));
+                if (l != null && l.kind == CXCursor_DeclRefExpr) assigned.add(l.spelling);
+            }
+        });
+        return v -> assigned.contains(v) ? null : init.get(v);
     }
 
     /**

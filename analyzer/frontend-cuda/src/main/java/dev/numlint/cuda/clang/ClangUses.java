@@ -76,8 +76,11 @@ final class ClangUses {
             }
         }
         ClangNode c = n;
+        ClangInterpolations.Index ix = interpolatedIndex.get();
         for (ClangNode p = n.parent; p != null && p != fn.node(); c = p, p = p.parent) {
             if (p.kind == CXCursor_ParenExpr) continue;
+            // the interpolation's weight in another written form ((x - (i*v + o))/v): the value's own walk follows it
+            if (ix != null && ix.fraction(unit, p)) return;
             if (p.kind == CXCursor_UnexposedExpr && p.children.size() == 1) {
                 if (integral(p.canonKind) && floating(c.canonKind)) {
                     if (interpolated.get() == null && interpolation(p, c, p.canon, fn, via, depth, out)) return;
@@ -467,6 +470,9 @@ final class ClangUses {
      */
     private final ThreadLocal<String> interpolated = new ThreadLocal<>();
 
+    /** While {@link #interpolated} is set: the interpolation's index (its weight in any written form). */
+    private final ThreadLocal<ClangInterpolations.Index> interpolatedIndex = new ThreadLocal<>();
+
     /**
      * When {@code rounding} (of {@code operand}) is the index of a linear interpolation, records it and follows the
      * index's reads, its subscripts being the interpolation's own: true. The index itself stored or returned makes the
@@ -485,10 +491,12 @@ final class ClangUses {
         int at = out.size();
         out.add(use(ValueUse.Kind.INTERPOLATION, rounding, detail, via));
         interpolated.set(ix.value());
+        interpolatedIndex.set(ix);
         try {
             reads(ix.def(), ix.usr(), ix.name(), fn, Math.max(depth, 1), out, false);
         } finally {
             interpolated.remove();
+            interpolatedIndex.remove();
         }
         for (int k = at + 1; k < out.size(); k++) {
             ValueUse.Kind kind = out.get(k).kind();
