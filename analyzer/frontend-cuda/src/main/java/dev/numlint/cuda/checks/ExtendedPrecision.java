@@ -41,7 +41,8 @@ public final class ExtendedPrecision implements CudaCheck {
                         + Quote.shorten(out.activeError(), Quote.TEXT) + "'");
             } else if (l.deliberate() != null) {
                 impact = Impact.bounded("provided on purpose: " + l.deliberate());
-            } else if (facts.function != null && LITERAL_OPERATOR.matcher(facts.function).find()) {
+            } else if (facts.function != null
+                    && LITERAL_OPERATOR.matcher(facts.function).find()) {
                 // C++ requires long double of a floating literal operator's parameter: 1.5_x calls
                 // operator""_x(1.5L), at compile time where the operator is constexpr, and what it returns is its own
                 impact = Impact.bounded("the parameter C++ requires of a floating literal operator");
