@@ -400,7 +400,11 @@ final class ClangAgreeingSides {
             case "+" -> x.plus(y, 1);
             case "-" -> x.plus(y, -1);
             case "*" -> x.times(y);
-            case "/" -> same(y, Poly.constant(1)) ? x : atom("/", x, y);
+            case "/", "%" -> {
+                // a divisor that is 0 at the boundary (w * (v / w) at w == 0): not a number, not 0
+                if (y.zero()) throw new Unknown();
+                yield op.equals("/") && same(y, Poly.constant(1)) ? x : atom(op, x, y);
+            }
             default -> atom(op, x, y);
         };
     }
