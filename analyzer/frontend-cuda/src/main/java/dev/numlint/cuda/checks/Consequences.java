@@ -134,7 +134,8 @@ final class Consequences {
      * linear interpolation whose weight moves with it ({@link ValueUse.Kind#INTERPOLATION}), the comparison selects
      * between the values it compares (a clamp, a running min/max: {@link ValueUse.Kind#SELECTION}), keeps the best
      * candidate, guards only terms that carry the value as a factor ({@link ValueUse.Kind#ZERO_TERM}) or clamps it to
-     * the table entry its interpolation gives at the bound ({@link ValueUse.Kind#END_CLAMP}); and every
+     * the table entry its interpolation gives at the bound ({@link ValueUse.Kind#END_CLAMP}) or decides between two
+     * sides that agree where it flips ({@link ValueUse.Kind#AGREEING_SIDES}); and every
      * use the source layer saw is continuous: none amplifies, none cancels, none passes it to a function (whose code
      * the PTX layer may follow into a decision the source layer did not see). The source proves it from the code: the PTX layer's "rounded to an integral value" or "compared in a condition" at that rounding
      * or comparison does not raise it (LayerMerge, property {@code impactProven}).
@@ -146,6 +147,7 @@ final class Consequences {
                     || u.kind() == ValueUse.Kind.SELECTION
                     || u.kind() == ValueUse.Kind.ZERO_TERM
                     || u.kind() == ValueUse.Kind.END_CLAMP
+                    || u.kind() == ValueUse.Kind.AGREEING_SIDES
                     || u.kind() == ValueUse.Kind.BEST_CANDIDATE) interpolation = true;
             else if (u.kind().amplifies() && !toleranceTest(u)
                     || u.kind() == ValueUse.Kind.DIFFERENCE_OF_PRODUCTS
@@ -272,6 +274,7 @@ final class Consequences {
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.ZERO_TERM) return phrase("use-zero-term", "line", u.line());
             if (u.kind() == ValueUse.Kind.END_CLAMP) return phrase("use-end-clamp", "line", u.line());
+            if (u.kind() == ValueUse.Kind.AGREEING_SIDES) return phrase("use-agreeing-sides", "line", u.line());
         }
         for (ValueUse u : uses) {
             if (u.kind() == ValueUse.Kind.STORE) return phrase("use-stored", "line", u.line());

@@ -185,6 +185,58 @@ final class ClangDefUse {
         return false;
     }
 
+    /**
+     * Whether the local variable {@code v} (USR) is dead after the statement {@code stmt} of {@code fn}: every read of
+     * it outside the statement follows a write that replaces it whole, runs on every path to the read and lies in
+     * every loop around the read (so no value the statement left reaches it, not even through a loop's next
+     * iteration). False for a variable that is not declared in the function (a parameter, a global) or is static.
+     */
+    boolean deadAfter(ClangNode stmt, String v, ClangNode fn) {
+        boolean[] local = new boolean[1];
+        fn.forEach(x -> {
+            if (x.kind == CXCursor_VarDecl
+                    && v.equals(x.usr)
+                    && !unit.text(x).startsWith("static")
+                    && x.type != null
+                    && !x.type.contains("&")) local[0] = true;
+        });
+        if (!local[0]) return false;
+        List<ClangNode> writes = new java.util.ArrayList<>();
+        fn.forEach(k -> {
+            if (replaces(k, v)) writes.add(k);
+        });
+        boolean[] live = new boolean[1];
+        fn.forEach(r -> {
+            if (live[0] || r.kind != CXCursor_DeclRefExpr || !v.equals(r.refUsr) || stmt.contains(r)) return;
+            if (assignedWhole(r)) return;
+            boolean covered = false;
+            for (ClangNode k : writes) {
+                if (k.offset < 0 || k.offset >= r.offset || k.contains(r) || !dominates(k, r, fn)) continue;
+                boolean inLoops = true;
+                for (ClangNode p = r.parent; p != null && p != fn; p = p.parent)
+                    if (isLoop(p) && !p.contains(k)) inLoops = false;
+                if (inLoops) covered = true;
+            }
+            if (!covered) live[0] = true;
+        });
+        return !live[0];
+    }
+
+    /** Whether the reference {@code r} is the left side of a plain assignment (written, not read). */
+    private static boolean assignedWhole(ClangNode r) {
+        ClangNode c = r;
+        ClangNode p = r.parent;
+        while (p != null && (p.kind == CXCursor_UnexposedExpr || p.kind == CXCursor_ParenExpr)) {
+            c = p;
+            p = p.parent;
+        }
+        return p != null
+                && p.kind == CXCursor_BinaryOperator
+                && p.spelling.equals("=")
+                && !p.children.isEmpty()
+                && p.children.get(0) == c;
+    }
+
     /** The variable (USR) a declaration's initializer or an assignment's right side stores {@code e} into, or null. */
     private static String storedInto(ClangNode e) {
         ClangNode c = e;

@@ -743,4 +743,21 @@ public final class ClangUnit {
     boolean overwrittenBefore(int defLine, String defText, int useLine, String useText) {
         return defUse.overwrittenBefore(defLine, defText, useLine, useText);
     }
+
+    private final ClangAgreeingSides agreeingSides = new ClangAgreeingSides(this);
+
+    /** {@link ClangAgreeingSides}: the if or ?: that the comparison {@code cmp} decides agrees where it flips. */
+    boolean sidesAgree(ClangNode cmp, ClangNode fn) {
+        return agreeingSides.agree(cmp, fn);
+    }
+
+    /** {@link ClangAgreeingSides#agreeAt}: the same for the comparison spelled {@code text} at {@code line}. */
+    boolean sidesAgreeAt(int line, String text) {
+        return agreeingSides.agreeAt(line, text);
+    }
+
+    /** {@link ClangDefUse#deadAfter}: no read sees a value of the local {@code usr} left by {@code stmt}. */
+    boolean deadAfter(ClangNode stmt, String usr, ClangNode fn) {
+        return defUse.deadAfter(stmt, usr, fn);
+    }
 }

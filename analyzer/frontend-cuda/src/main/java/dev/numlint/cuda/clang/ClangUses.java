@@ -179,7 +179,9 @@ final class ClangUses {
                                 ? ValueUse.Kind.ZERO_TERM
                                 : ClangEndClamps.clamps(unit, p, c, fn.node())
                                         ? ValueUse.Kind.END_CLAMP
-                                        : ValueUse.Kind.COMPARISON;
+                                        : unit.sidesAgree(p, fn.node())
+                                                ? ValueUse.Kind.AGREEING_SIDES
+                                                : ValueUse.Kind.COMPARISON;
                 // the constant a variable is compared with ('r2 != 0.0f'), as the hand-written ValueFlow records it
                 String compared = null;
                 ClangNode value = strip(c);

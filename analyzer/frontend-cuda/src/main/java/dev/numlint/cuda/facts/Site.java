@@ -319,6 +319,14 @@ public final class Site {
         uses = all.stream().filter(unreached.negate()).toList();
     }
 
+    /**
+     * Replaces the uses a front end's better fact reclassifies (e.g. Clang's: a comparison whose two sides agree where
+     * it flips is continuous); {@code to} returns the use itself where it keeps it.
+     */
+    public synchronized void mapUses(java.util.function.UnaryOperator<ValueUse> to) {
+        uses = uses().stream().map(to).toList();
+    }
+
     public synchronized List<ValueUse> uses() {
         if (uses == null) {
             uses = flow == null ? List.of() : List.copyOf(flow.get());

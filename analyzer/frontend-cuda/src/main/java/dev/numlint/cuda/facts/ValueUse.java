@@ -91,6 +91,12 @@ public record ValueUse(Kind kind, int line, int column, String text, String deta
          * (1-w)*a[i] + w*a[i+1]; }}): both branches agree where the test flips (continuous).
          */
         END_CLAMP,
+        /**
+         * The condition of an if or ?: whose two sides leave the same state where it flips (a swap that orders two
+         * values, symmetric arms, a skip-zero whose terms carry the tested value as a factor: Clang's
+         * {@code ClangAgreeingSides}): one ulp may flip the test, the flip changes nothing (continuous).
+         */
+        AGREEING_SIDES,
         /** Stored to memory (array element, member, pointer target). */
         STORE,
         /** Returned from the function. */
