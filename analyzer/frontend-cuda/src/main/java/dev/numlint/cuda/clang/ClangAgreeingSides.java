@@ -486,4 +486,25 @@ final class ClangAgreeingSides {
     private static String key(Poly p) {
         return p.terms.toString().replace(Poly.SEP, "\u0002");
     }
+
+    /**
+     * Marks the comparisons of the hand-written facts whose if or ?: agrees on both sides where it flips
+     * ({@link ClangAgreeingSides}, matched by line and text): continuous, as Clang's own uses mark them.
+     */
+    static void relabel(ClangUnit unit, java.util.List<dev.numlint.cuda.facts.Site> sites) {
+        for (dev.numlint.cuda.facts.Site site : sites) {
+            site.mapUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
+                            && u.text() != null
+                            && unit.sidesAgreeAt(u.line(), u.text())
+                    ? new dev.numlint.cuda.facts.ValueUse(
+                            dev.numlint.cuda.facts.ValueUse.Kind.AGREEING_SIDES,
+                            u.line(),
+                            u.column(),
+                            u.text(),
+                            null,
+                            u.via(),
+                            u.randomVariate())
+                    : u);
+        }
+    }
 }

@@ -177,7 +177,7 @@ public final class ClangSupplement {
                     && unit.signs().termsCannotCancel(u.line(), u.text()));
         }
         testsOfFixedSign(facts);
-        agreeingSides(all);
+        ClangAgreeingSides.relabel(unit, all);
         for (FunctionFacts.Promotion p : facts.promotions) {
             if (unit.cancelsNearlyEqualTerms(p.site().line(), p.site().text()))
                 p.site().cancelling();
@@ -406,27 +406,6 @@ public final class ClangSupplement {
                     && site.text() != null
                     && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
             if (site.uses().size() < before) site.withTestsOfFixedSign();
-        }
-    }
-
-    /**
-     * Marks the comparisons of the hand-written facts whose if or ?: agrees on both sides where it flips
-     * ({@link ClangAgreeingSides}, matched by line and text): continuous, as Clang's own uses mark them.
-     */
-    private void agreeingSides(List<Site> sites) {
-        for (Site site : sites) {
-            site.mapUses(u -> u.kind() == dev.numlint.cuda.facts.ValueUse.Kind.COMPARISON
-                            && u.text() != null
-                            && unit.sidesAgreeAt(u.line(), u.text())
-                    ? new dev.numlint.cuda.facts.ValueUse(
-                            dev.numlint.cuda.facts.ValueUse.Kind.AGREEING_SIDES,
-                            u.line(),
-                            u.column(),
-                            u.text(),
-                            null,
-                            u.via(),
-                            u.randomVariate())
-                    : u);
         }
     }
 
