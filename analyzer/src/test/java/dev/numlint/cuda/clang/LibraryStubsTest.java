@@ -67,6 +67,17 @@ class LibraryStubsTest {
         assertThat(u.functions()).extracting(ClangUnit.Function::name).containsExactly("draw", "gemm");
     }
 
+    /** A host unit that reaches the device API through a project header (a .cpp of a CUDA project). */
+    @Test
+    void aHostUnitIncludingTheDeviceApiParses() throws Exception {
+        ClangUnit u = parse(
+                "host.cpp",
+                "#include <curand_kernel.h>\n#include <cublas_v2.h>\nfloat half(float x) { return x * 0.5f; }\n",
+                ClangFrontEnd.Language.CXX,
+                BuildContext.defaults());
+        assertThat(u.errors()).as("first error: %s", u.firstError()).isZero();
+    }
+
     @Test
     void aHeaderOfTheTreeWithTheLibrarysNameIsReadInsteadOfTheStub() throws Exception {
         Path inc = Files.createDirectories(dir.resolve("third_party/blas"));

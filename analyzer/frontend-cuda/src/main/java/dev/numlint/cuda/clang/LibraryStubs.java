@@ -42,6 +42,12 @@ public final class LibraryStubs {
             new Library("cuDNN", List.of("cudnn.h")),
             new Library("cuFFT", List.of("cufft.h")));
 
+    /**
+     * The runtime types the declarations use: the toolkit's headers where the unit reads them, else stand-ins (a host
+     * unit without the toolkit on its include path), so that a declaration never stops a parse with "file not found".
+     */
+    private static final String TYPES = "numlint_cuda_types.h";
+
     private static final String RESOURCES = "/dev/numlint/cuda/clang/stubs/";
 
     /** The headers' texts by file name, read once from the jar (empty when a resource is missing). */
@@ -52,14 +58,14 @@ public final class LibraryStubs {
 
     private static Map<String, String> load() {
         Map<String, String> m = new LinkedHashMap<>();
-        for (Library l : LIBRARIES) {
-            for (String h : l.headers()) {
-                try (InputStream in = LibraryStubs.class.getResourceAsStream(RESOURCES + h)) {
-                    if (in == null) return Map.of();
-                    m.put(h, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-                } catch (IOException e) {
-                    return Map.of();
-                }
+        List<String> files = new ArrayList<>(List.of(TYPES));
+        for (Library l : LIBRARIES) files.addAll(l.headers());
+        for (String h : files) {
+            try (InputStream in = LibraryStubs.class.getResourceAsStream(RESOURCES + h)) {
+                if (in == null) return Map.of();
+                m.put(h, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                return Map.of();
             }
         }
         return m;

@@ -4,11 +4,8 @@
 #if !defined(CUBLAS_API_H_)
 #define CUBLAS_API_H_
 #define NUMLINT_STUB_CUBLAS_API_H 1
-#include <stddef.h>
-#include <driver_types.h>
-#include <cuComplex.h>
-#include <library_types.h>
-#if defined(__cplusplus)
+#include "numlint_cuda_types.h"
+#if defined(__cplusplus) && defined(NUMLINT_HAVE_CUDA_RUNTIME)
 #include <cuda_fp16.h>
 #endif
 
@@ -176,7 +173,7 @@ cublasStatus_t cublasZgemm_v2(cublasHandle_t handle, cublasOperation_t transa, c
                               int k, const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda,
                               const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C,
                               int ldc);
-#if defined(__cplusplus)
+#if defined(__cplusplus) && defined(NUMLINT_HAVE_CUDA_RUNTIME)
 cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            int k, const __half *alpha, const __half *A, int lda, const __half *B, int ldb,
                            const __half *beta, __half *C, int ldc);

@@ -5,8 +5,7 @@
 #if !defined(CUDNN_H_)
 #define CUDNN_H_
 #define NUMLINT_STUB_CUDNN_H 1
-#include <stddef.h>
-#include <driver_types.h>
+#include "numlint_cuda_types.h"
 
 #if defined(__cplusplus)
 extern "C" {

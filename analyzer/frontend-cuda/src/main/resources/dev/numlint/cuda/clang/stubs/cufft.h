@@ -4,9 +4,7 @@
 #if !defined(_CUFFT_H_)
 #define _CUFFT_H_
 #define NUMLINT_STUB_CUFFT_H 1
-#include <stddef.h>
-#include <driver_types.h>
-#include <cuComplex.h>
+#include "numlint_cuda_types.h"
 
 #if defined(__cplusplus)
 extern "C" {

@@ -4,8 +4,7 @@
 #if !defined(CURAND_H_)
 #define CURAND_H_
 #define NUMLINT_STUB_CURAND_H 1
-#include <stddef.h>
-#include <driver_types.h>
+#include "numlint_cuda_types.h"
 
 #if defined(__cplusplus)
 extern "C" {

@@ -6,7 +6,7 @@
 #define CURAND_KERNEL_H_
 #define NUMLINT_STUB_CURAND_KERNEL_H 1
 #include <curand.h>
-#include <vector_types.h>
+#include "numlint_cuda_types.h"
 
 struct curandStateXORWOW {
     unsigned int d, v[5];
