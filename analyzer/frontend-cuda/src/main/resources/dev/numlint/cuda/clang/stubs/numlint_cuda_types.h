@@ -10,8 +10,15 @@
 #include <library_types.h>
 #define NUMLINT_HAVE_CUDA_RUNTIME 1
 #else
+/* as the runtime's host_defines.h, which the library's header brings in, gives a host compiler */
 #if !defined(__device__)
 #define __device__
+#endif
+#if !defined(__global__)
+#define __global__
+#endif
+#if !defined(__host__)
+#define __host__
 #endif
 typedef struct CUstream_st *cudaStream_t;
 typedef struct { unsigned int x, y; } uint2;
