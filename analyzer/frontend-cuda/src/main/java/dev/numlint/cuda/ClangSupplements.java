@@ -206,6 +206,12 @@ final class ClangSupplements {
         stats.clangWalkNanos.addAndGet(unit.walkNanos());
         stats.clangFunctions.addAndGet(unit.functions().size());
         run.undefinedTypes.add(unit.undefinedTypes());
+        run.libraryStubs.note(
+                rel,
+                bytes,
+                fe.toolkit(),
+                bc == null ? List.of() : bc.includePaths(),
+                file.toAbsolutePath().getParent());
         if (sink instanceof SourceCache.Recording r) r.undefinedTypes(unit.undefinedTypes());
         if (unit.errors() > 0) stats.clangErrorFiles.incrementAndGet();
         // a header missing from the tree or the toolkit is the hand-written front end's to report (include notes, the

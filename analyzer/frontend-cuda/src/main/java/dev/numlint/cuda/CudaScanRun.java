@@ -74,6 +74,8 @@ final class CudaScanRun {
     final dev.numlint.toolchain.IncludePolicy policy;
     /** The types Clang found used but defined in no file it read, over the whole scan (one notice at the end). */
     final UndefinedTypes undefinedTypes = new UndefinedTypes();
+    /** The files Clang read with numlint's declarations of a CUDA library (one notice per library at the end). */
+    final LibraryStubUse libraryStubs = new LibraryStubUse();
     /** Includes already reported as not read (includer:line:name). */
     final Set<String> refusedIncludes = ConcurrentHashMap.newKeySet();
     /**

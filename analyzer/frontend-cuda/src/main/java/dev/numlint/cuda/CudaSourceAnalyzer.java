@@ -262,6 +262,7 @@ public final class CudaSourceAnalyzer implements Analyzer {
         dev.numlint.model.Timings.line("cuda-source " + stats);
         Notification undefined = run.undefinedTypes.summary(databaseGiven);
         if (undefined != null) sink.notify(undefined);
+        run.libraryStubs.summary(run.clang.toolkit()).forEach(sink::notify);
     }
 
     /**

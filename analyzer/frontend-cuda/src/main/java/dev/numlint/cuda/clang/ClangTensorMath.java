@@ -15,9 +15,11 @@ import java.util.Set;
  * bfloat16 {@code matrix_a}/{@code matrix_b} fragments in a function whose float-to-half (or bfloat16) conversion
  * reaches them (stored into the memory a {@code load_matrix_sync} of the fragment reads, into the fragment's
  * elements, or into a local then stored there; a conversion whose destination is not a variable counts), and an
- * explicit {@code __float_to_tf32} in a function without a TF32 fragment. Library math modes
- * ({@code cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH)}) are not here: without the library's header Clang keeps
- * no node of such a call.
+ * explicit {@code __float_to_tf32} in a function without a TF32 fragment; and the libraries' reduced-precision math
+ * modes ({@code cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH)}, a GEMM's {@code CUBLAS_COMPUTE_32F_FAST_16BF},
+ * {@code cudnnSetConvolutionMathType(c, CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)}), as an argument of a call or the
+ * value of an assignment, through casts and flag combinations, where Clang read the library's declarations (its
+ * header, or numlint's: {@link LibraryStubs}); a comparison with a mode is no setting.
  */
 final class ClangTensorMath {
     private final ClangUnit unit;
@@ -39,7 +41,11 @@ final class ClangTensorMath {
             List<ClangNode> conversions = new ArrayList<>();
             List<ClangNode> toTf32 = new ArrayList<>();
             List<ClangNode> loads = new ArrayList<>();
+            List<ClangNode> modes = new ArrayList<>();
             fn.node().forEach(n -> {
+                if (n.kind == CXCursor_DeclRefExpr
+                        && NumericFacts.REDUCED_PRECISION_MODES.containsKey(n.spelling)
+                        && setting(n)) modes.add(n);
                 if (n.kind == CXCursor_VarDecl && n.canon.contains("wmma::fragment<")) fragments.add(n);
                 if (n.kind != CXCursor_CallExpr) return;
                 String name = callee(n);
@@ -47,6 +53,9 @@ final class ClangTensorMath {
                 if (name.equals("__float_to_tf32")) toTf32.add(n);
                 if (name.equals("load_matrix_sync")) loads.add(n);
             });
+            for (ClangNode m : modes) {
+                out.add(new TensorMath(m, m.spelling, NumericFacts.REDUCED_PRECISION_MODES.get(m.spelling), null, fn));
+            }
             boolean tf32 = false;
             for (ClangNode f : fragments) {
                 String args = f.canon.replace(" ", "");
@@ -73,6 +82,23 @@ final class ClangTensorMath {
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * Whether the mode {@code ref} is set: an argument of a call or the value of a declaration or an assignment, also
+     * inside casts, parentheses and flag combinations ({@code (cublasMath_t)(MODE | CUBLAS_MATH_DISALLOW_...)}).
+     */
+    private static boolean setting(ClangNode ref) {
+        ClangNode x = ref;
+        for (ClangNode p = ref.parent; p != null; x = p, p = p.parent) {
+            if (p.kind == CXCursor_CallExpr) return p.children.isEmpty() || p.children.get(0) != x;
+            if (p.kind == CXCursor_VarDecl) return true;
+            if (p.kind == CXCursor_BinaryOperator && p.spelling.equals("=")) return rhs(p) == x;
+            boolean flags = p.kind == CXCursor_BinaryOperator && p.spelling.equals("|");
+            if (!flags && p.kind != CXCursor_UnexposedExpr && p.kind != CXCursor_ParenExpr && !isExplicitCast(p))
+                return false;
+        }
+        return false;
     }
 
     /**

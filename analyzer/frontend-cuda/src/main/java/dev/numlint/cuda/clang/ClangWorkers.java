@@ -343,7 +343,9 @@ public final class ClangWorkers {
                     "-Dnumlint.clang.indexes=1",
                     // the precompiled CUDA headers (ClangPch): on unless the scan's process switched them off
                     "-Dnumlint.clang.pch=" + ClangPch.enabled(),
-                    "-Dnumlint.clang.oneWalk=" + ClangParser.ONE_WALK));
+                    "-Dnumlint.clang.oneWalk=" + ClangParser.ONE_WALK,
+                    // numlint's declarations of the CUDA libraries (LibraryStubs): on unless the scan switched them off
+                    "-Dnumlint.clang.libraryStubs=" + LibraryStubs.enabled()));
             // -Dnumlint.clang.workerArchive=FILE: a class-data sharing archive of the worker's classes, made by the
             // ./numlint launcher for this jar (a worker starts about 0.1 s sooner); one that does not match is ignored
             String archive = System.getProperty("numlint.clang.workerArchive", "");

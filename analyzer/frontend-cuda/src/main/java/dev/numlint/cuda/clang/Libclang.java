@@ -133,7 +133,8 @@ public final class Libclang {
      * ({@code texture_fetch_functions.h}, {@code curand_mtgp32_kernel.h}): empty stand-ins in
      * {@code <cacheDir>/clang-stubs}, found after every real include directory (-idirafter); and numlint's
      * declarations of CUDA's surface functions ({@link #SURFACES}), which a CUDA unit includes first
-     * ({@link #stubArguments}). Never written into the scanned tree. Null when the directory cannot be written.
+     * ({@link #stubArguments}); and numlint's declarations of the CUDA libraries ({@link LibraryStubs}), in a folder
+     * of their own. Never written into the scanned tree. Null when the directory cannot be written.
      */
     static Path stubHeaders(Path cacheDir) {
         if (cacheDir == null) {
@@ -151,6 +152,11 @@ public final class Libclang {
                         false);
             }
             write(dir.resolve(SURFACES), CudaSurfaces.HEADER, true);
+            try {
+                LibraryStubs.extract(dir);
+            } catch (IOException | RuntimeException e) {
+                // the other stubs stay; Clang reads the tree as without numlint's library declarations
+            }
             return dir;
         } catch (IOException | RuntimeException e) {
             return null;
@@ -164,7 +170,7 @@ public final class Libclang {
      * Writes {@code text} to {@code f} through a temporary file and an atomic move, unless it is there already (with
      * {@code exact}: with this text; another numlint version may have written another one).
      */
-    private static void write(Path f, String text, boolean exact) throws IOException {
+    static void write(Path f, String text, boolean exact) throws IOException {
         if (Files.exists(f) && (!exact || text.equals(Files.readString(f, StandardCharsets.UTF_8)))) return;
         Path tmp = Files.createTempFile(f.getParent(), f.getFileName().toString(), ".tmp");
         Files.writeString(tmp, text, StandardCharsets.UTF_8);
@@ -190,11 +196,12 @@ public final class Libclang {
         for (int i = 0; i + 1 < args.size(); i++) {
             if (args.get(i).equals("-x")) cuda = args.get(i + 1).equals("cuda");
         }
-        if (!cuda) return java.util.List.of("-idirafter", stubs.toString());
-        return java.util.List.of(
-                "-idirafter",
-                stubs.toString(),
-                "-include",
-                stubs.resolve(SURFACES).toString());
+        java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of("-idirafter", stubs.toString()));
+        // numlint's declarations of the CUDA libraries (LibraryStubs): after the other stubs, after every real header
+        Path libraries = LibraryStubs.folder(stubs);
+        if (LibraryStubs.enabled() && Files.isDirectory(libraries))
+            a.addAll(java.util.List.of("-idirafter", libraries.toString()));
+        if (cuda) a.addAll(java.util.List.of("-include", stubs.resolve(SURFACES).toString()));
+        return a;
     }
 }
