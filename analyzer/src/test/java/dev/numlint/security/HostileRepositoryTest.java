@@ -669,13 +669,14 @@ class HostileRepositoryTest {
         String said = Files.readString(tmp.resolve("interrupted.txt"));
         assertThat(exited).as("the scan exits after SIGINT; it said:%n%s", said).isTrue();
         try (var all = Files.walk(cache)) {
-            // what the Clang front end keeps between scans is allowed: the stub headers and the lock file of the
+            // what the Clang front end keeps between scans is allowed: the stub headers (with the library declarations'
+            // folder inside them) and the lock file of the
             // precompiled header's slot (an advisory lock, held through the file's channel, not by its existence);
             // and the analysis cache's entries of the files analyzed before the interrupt (the Clang workers start
             // with the scan, so the source layer may finish a file first), each whole: a temporary or a partial file
             // is not
             List<Path> left = all.filter(f -> !Files.isDirectory(f))
-                    .filter(f -> !(f.getParent().getFileName().toString().startsWith("clang-stubs-")
+                    .filter(f -> !(cache.relativize(f).getName(0).toString().startsWith("clang-stubs-")
                             || f.getParent().getFileName().toString().startsWith("clang-pch-")
                                     && f.getFileName().toString().endsWith(".lock")))
                     .toList();

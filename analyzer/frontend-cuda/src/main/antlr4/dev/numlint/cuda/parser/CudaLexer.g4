@@ -50,14 +50,17 @@ ALT_AND : 'and' { setType(AND_AND); setText("&&"); } ;
 ALT_OR : 'or' { setType(OR_OR); setText("||"); } ;
 ALT_NOT : 'not' { setType(BANG); setText("!"); } ;
 
+// a user-defined literal's suffix (1.0_rr, 10_km) stays in the number's token, as in C++'s pp-number (and the fast
+// lexer): its type is what the literal operator returns, not the number's
 FLOATING_LITERAL
-    : ( DIGITS '.' DIGITS? EXPONENT? | '.' DIGITS EXPONENT? | DIGITS EXPONENT ) [fFlL]?
+    : ( DIGITS '.' DIGITS? EXPONENT? | '.' DIGITS EXPONENT? | DIGITS EXPONENT ) ( [fFlL]? | UD_SUFFIX )
     | DIGITS [fF]   // not standard C, but accepted leniently
     | '0' [xX] HEXDIGITS ('.' HEXDIGITS?)? [pP] [+-]? DIGITS [fFlL]?
     ;
 INTEGER_LITERAL
-    : ( '0' [xX] HEXDIGITS | '0' [bB] [01']+ | DIGITS ) INT_SUFFIX?
+    : ( '0' [xX] HEXDIGITS | '0' [bB] [01']+ | DIGITS ) ( INT_SUFFIX? | UD_SUFFIX )
     ;
+fragment UD_SUFFIX : '_' [A-Za-z0-9_]* ;
 fragment DIGITS : [0-9] ( '\''? [0-9] )* ;
 fragment HEXDIGITS : [0-9a-fA-F] ( '\''? [0-9a-fA-F] )* ;
 fragment EXPONENT : [eE] [+-]? DIGITS ;
