@@ -83,9 +83,22 @@ final class FunctionBody {
     }
 
     Site site(ParserRuleContext c) {
-        return pos(c).inMacro(macroBody(c))
-                .site(text(c), device, host, () -> flow.uses(c), () -> flow.drawn(c))
+        Site[] self = new Site[1];
+        // a test against 0 that SquareSums proved cannot flip is dropped from the uses and recorded on the site, as
+        // Clang's sign classes record theirs: the PTX layer's "compared in a condition" there does not raise it
+        self[0] = pos(c).inMacro(macroBody(c))
+                .site(
+                        text(c),
+                        device,
+                        host,
+                        () -> {
+                            List<dev.numlint.cuda.facts.ValueUse> u = flow.uses(c);
+                            if (flow.droppedFixedSign) self[0].withTestsOfFixedSign();
+                            return u;
+                        },
+                        () -> flow.drawn(c))
                 .inStatementEndingAt(statementEnd(c));
+        return self[0];
     }
 
     /**

@@ -107,12 +107,14 @@ final class ValueFlow {
     }
 
     private ParserRuleContext tracing; // what uses() follows: the largest sum of squares the site is in (SquareSums)
+    boolean droppedFixedSign; // the last uses() dropped a test against 0 that cannot flip (SquareSums)
 
     /** The uses of the value computed at {@code site} (for an assignment: of the assigned variable), in source order. */
     List<ValueUse> uses(ParserRuleContext site) {
         List<ValueUse> out = new ArrayList<>();
         Set<String> visited = new HashSet<>();
         tracing = SquareSums.top(site);
+        droppedFixedSign = false;
         try {
             if (site instanceof AssignExprContext) {
                 AssignExprContext a = (AssignExprContext) site;
@@ -290,7 +292,10 @@ final class ValueFlow {
                 // computed value of ordinary size cannot reach it by an ulp, the test only asks whether it was set
                 if (p instanceof EqExprContext && sentinel((EqExprContext) p, cur)) return;
                 // a sum of squares, only copied, tested against 0: fused or not, the test cannot flip (SquareSums)
-                if (direct && component == null && SquareSums.testsZero(tracing, comparedConstant(p, cur))) return;
+                if (direct && component == null && SquareSums.testsZero(tracing, comparedConstant(p, cur))) {
+                    droppedFixedSign = true;
+                    return;
+                }
                 // compared with a fresh random draw (either side: u * I0 >= I is u >= I / I0): one ulp shifts the
                 // outcome's probability, it decides no single outcome
                 boolean variate = drawn(component != null ? component : cur);
@@ -500,10 +505,7 @@ final class ValueFlow {
         return false;
     }
 
-    /**
-     * The operand that carries the value into a subtraction is itself a floating product or quotient (not a scaling
-     * by a power of two, which is exact).
-     */
+    /** The operand carrying the value into a subtraction is a floating product or quotient (not an exact scaling). */
     private boolean isFactorProduct(ExpressionContext e) {
         ExpressionContext p = ParseTrees.stripParens(e);
         if (!(p instanceof MulExprContext) || ((MulExprContext) p).MOD() != null) return false;
@@ -511,10 +513,7 @@ final class ValueFlow {
         return v != null && v.type.isFpScalar() && v.cval == null && !exactScaling((MulExprContext) p);
     }
 
-    /**
-     * A floating product (not a constant, not a scaling by a power of two: {@code s*0.25f} is exact, so {@code
-     * s*0.25f - a*b} is a value minus one product) as the other operand of a subtraction.
-     */
+    /** A floating product, not a constant nor an exact scaling ({@code s*0.25f}), as a subtraction's operand. */
     private boolean isProduct(ExpressionContext e) {
         ExpressionContext p = ParseTrees.stripParens(e);
         if (!(p instanceof MulExprContext) || ((MulExprContext) p).STAR() == null) return false;
