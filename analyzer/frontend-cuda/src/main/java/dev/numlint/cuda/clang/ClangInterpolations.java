@@ -47,7 +47,8 @@ final class ClangInterpolations {
         Index index;
         String x = squash(unit, operand);
         String raw = unit.text(operand);
-        Function<String, String> defs = definitions(unit, fn);
+        // the function's definitions: read once per function, not once per site
+        Function<String, String> defs = unit.perFunction("interpolation-definitions", fn, () -> definitions(unit, fn));
         if (p.kind == CXCursor_VarDecl && p.usr != null && p.children.get(p.children.size() - 1) == cur) {
             index = new Index(p, p.usr, p.spelling, x, raw, defs);
         } else if (p.kind == CXCursor_BinaryOperator
@@ -60,7 +61,7 @@ final class ClangInterpolations {
         } else {
             return null;
         }
-        java.util.Set<String> family = derived(index.usr, fn);
+        java.util.Set<String> family = derived(unit, index.usr, fn);
         boolean[] found = new boolean[2];
         fn.forEach(n -> {
             if (n.kind != CXCursor_BinaryOperator || n.children.size() != 2) return;
@@ -102,11 +103,14 @@ final class ClangInterpolations {
      * The index and the variables derived from it: its integer copy ({@code int x_low = (int)dx_low}) and flat
      * indices that hold it as a term ({@code idx = y_low*w + x_low}), a few steps deep.
      */
-    private static java.util.Set<String> derived(String usr, ClangNode fn) {
+    private static java.util.Set<String> derived(ClangUnit unit, String usr, ClangNode fn) {
         java.util.Set<String> out = new java.util.HashSet<>(java.util.List.of(usr));
-        java.util.List<ClangNode> decls = new java.util.ArrayList<>();
-        fn.forEach(n -> {
-            if (n.kind == CXCursor_VarDecl && n.usr != null && !n.children.isEmpty()) decls.add(n);
+        java.util.List<ClangNode> decls = unit.perFunction("initialized-variables", fn, () -> {
+            java.util.List<ClangNode> all = new java.util.ArrayList<>();
+            fn.forEach(n -> {
+                if (n.kind == CXCursor_VarDecl && n.usr != null && !n.children.isEmpty()) all.add(n);
+            });
+            return all;
         });
         for (int round = 0; round < 3; round++) {
             boolean grew = false;

@@ -5,7 +5,9 @@ import static org.bytedeco.llvm.global.clang.*;
 
 import dev.numlint.knowledge.ValueBounds;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Value intervals of expressions in a {@link ClangUnit}: what an expression's own construction proves about its value
@@ -160,13 +162,7 @@ final class ClangIntervals {
     private double[] reachingDefinition(ClangNode ref, ClangUnit.Function fn, int depth) {
         if (ref.refUsr == null || depth <= 0) return null;
         String usr = ref.refUsr;
-        boolean[] aliased = new boolean[1];
-        boolean[] local = new boolean[1];
-        fn.node().forEach(x -> {
-            if (x.kind == CXCursor_VarDecl && usr.equals(x.usr)) local[0] = true;
-            if (x.kind == CXCursor_DeclRefExpr && usr.equals(x.refUsr) && aliases(x)) aliased[0] = true;
-        });
-        if (!local[0] || aliased[0]) return null;
+        if (!unaliasedLocals(fn).contains(usr)) return null;
         ClangNode cur = ref;
         for (ClangNode p = ref.parent; p != null && p != fn.node(); cur = p, p = p.parent) {
             if (isLoop(p) && writesIn(p, usr)) return null; // a later iteration reads the write after the use
@@ -194,6 +190,23 @@ final class ClangIntervals {
             }
         }
         return null;
+    }
+
+    /**
+     * The locals of {@code fn} (their USRs) whose address is never taken and to which no reference is bound: once per
+     * function.
+     */
+    private Set<String> unaliasedLocals(ClangUnit.Function fn) {
+        return unit.perFunction("unaliased-locals", fn.node(), () -> {
+            Set<String> locals = new HashSet<>();
+            Set<String> aliased = new HashSet<>();
+            fn.node().forEach(x -> {
+                if (x.kind == CXCursor_VarDecl && x.usr != null) locals.add(x.usr);
+                if (x.kind == CXCursor_DeclRefExpr && x.refUsr != null && aliases(x)) aliased.add(x.refUsr);
+            });
+            locals.removeAll(aliased);
+            return locals;
+        });
     }
 
     /**

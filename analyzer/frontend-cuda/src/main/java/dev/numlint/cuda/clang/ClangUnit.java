@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -276,6 +277,24 @@ public final class ClangUnit {
     private final Memo<List<Call>> intrinsics = new Memo<>(this::computeIntrinsics);
     private final Memo<List<ClangNode>> divisions = new Memo<>(this::computeDivisions);
     private final Memo<List<Loop>> loops = new Memo<>(this::computeLoops);
+
+    private final Map<List<Object>, Object> perFunction = new ConcurrentHashMap<>();
+
+    /**
+     * One function's analysis named {@code analysis}, computed once on first request (thread-safe): what a fact asks
+     * of the whole function at each of its sites is computed once per function, not once per site.
+     */
+    @SuppressWarnings("unchecked")
+    <T> T perFunction(String analysis, ClangNode fn, Supplier<T> compute) {
+        List<Object> key = List.of(analysis, fn);
+        Object v = perFunction.get(key);
+        if (v == null) {
+            v = compute.get();
+            Object before = perFunction.putIfAbsent(key, v);
+            if (before != null) v = before;
+        }
+        return (T) v;
+    }
 
     /** A value computed once, on first request (thread-safe). */
     static final class Memo<T> {
