@@ -565,16 +565,13 @@ public final class PtxCompiler {
                 .count();
     }
 
-    /** The line of nvcc's first error in {@code src} itself ("path(12): error ..."), else 0. */
+    /** The line of nvcc's first error in {@code src} itself ("path(12): error ...", {@link #ERROR_AT}), else 0. */
     private static int firstLine(String log, Path src) {
         for (String l : log.split("\n")) {
-            int i = l.indexOf("): error");
-            if (i < 0) continue;
-            int j = l.lastIndexOf('(', i);
-            if (j <= 0) continue;
+            java.util.regex.Matcher m = ERROR_AT.matcher(l.strip());
+            if (!m.matches()) continue;
             try {
-                if (!real(Path.of(l.substring(0, j).strip())).equals(src)) continue;
-                return Integer.parseInt(l.substring(j + 1, i));
+                if (real(Path.of(m.group(1).strip())).equals(src)) return Integer.parseInt(m.group(2));
             } catch (RuntimeException e) {
                 // not a position
             }
