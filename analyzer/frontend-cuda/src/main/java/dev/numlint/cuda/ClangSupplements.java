@@ -256,9 +256,29 @@ final class ClangSupplements {
      * through the checks; a parse-error notice of a function Clang analyzed instead is dropped, the others are passed
      * on, and one note names the functions only Clang analyzed.
      */
+    /**
+     * CPU time per file for Clang's facts of the functions only Clang reads ({@code -Dnumlint.clang.factsBudgetMs}):
+     * 20 s, the parse's own per-file budget. Their walks check it ({@code ClangNode.forEach}), so a file made to take
+     * minutes in them (a 3,000-line kernel took 90 s in one quadratic fact, session 30) costs its budget and a notice.
+     */
+    static final long FACTS_BUDGET_MS = 20_000;
+
+    static long factsBudgetMs() {
+        return Math.max(1, Long.getLong("numlint.clang.factsBudgetMs", FACTS_BUDGET_MS));
+    }
+
     void supplement(
             ClangSupplement clang, String rel, Reporter rep, HeldNotices held, FindingSink sink, boolean alone) {
-        ClangSupplement.Added added = clang.missing();
+        ClangSupplement.Added added;
+        dev.numlint.model.WorkBudget.start(factsBudgetMs() * 1_000_000L);
+        try {
+            added = clang.missing();
+        } catch (dev.numlint.model.WorkBudget.Exceeded e) {
+            overBudget(clang.recovered(), rel, held, sink);
+            return;
+        } finally {
+            dev.numlint.model.WorkBudget.stop();
+        }
         stats.clangRecovered.addAndGet(added.recovered().size());
         for (FunctionFacts f : added.facts()) {
             stats.clangAdded.addAndGet(f.conversions.size()
@@ -328,6 +348,36 @@ final class ClangSupplements {
                             + (rec.size() == 1 ? "it" : "them")
                             + " (no notice said so)"));
         }
+    }
+
+    /**
+     * The notice of a file whose Clang facts ran out of their budget: the functions only Clang read are not analyzed
+     * (named); the hand-written parser's own notices are passed on as they are, as no Clang fact answers them.
+     */
+    private static void overBudget(List<ClangUnit.Function> rec, String rel, HeldNotices held, FindingSink sink) {
+        held.held.forEach(sink::notify);
+        StringBuilder names = new StringBuilder();
+        for (int i = 0; i < Math.min(5, rec.size()); i++) {
+            names.append(i == 0 ? "" : ", ")
+                    .append('\'')
+                    .append(rec.get(i).name())
+                    .append("' (line ")
+                    .append(rec.get(i).line())
+                    .append(')');
+        }
+        if (rec.size() > 5) names.append(" and ").append(rec.size() - 5).append(" more");
+        sink.notify(new Notification(
+                rel,
+                rec.isEmpty() ? 1 : rec.get(0).line(),
+                Level.WARNING,
+                "over-budget",
+                "Clang's facts of the file took longer than their per-file budget of " + factsBudgetMs()
+                        + " ms of CPU time (set -Dnumlint.clang.factsBudgetMs to raise it): "
+                        + (rec.isEmpty()
+                                ? "no function relied on them alone"
+                                : rec.size() + " function" + (rec.size() == 1 ? "" : "s")
+                                        + " that only Clang read not analyzed (" + names + ")")
+                        + "; the scan goes on"));
     }
 
     /** A parse-error notice of the hand-written parser: the function, its line when given, and why. */

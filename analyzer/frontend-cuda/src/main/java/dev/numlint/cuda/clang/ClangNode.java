@@ -102,17 +102,24 @@ public final class ClangNode {
     /** The facts a function's body keeps ({@link ClangBodyIndex}), built on the first request. */
     volatile Object index;
 
-    /** This node and every node below it, in source order (pre-order). */
+    /**
+     * This node and every node below it, in source order (pre-order). Every walk of Clang's facts goes through here, so
+     * the calling thread's work budget ({@link dev.numlint.model.WorkBudget}, a per-file budget) is checked at each node.
+     */
     public void forEach(java.util.function.Consumer<ClangNode> f) {
         ClangNode[] kept = preorder;
         if (kept != null) {
-            for (ClangNode n : kept) f.accept(n);
+            for (ClangNode n : kept) {
+                dev.numlint.model.WorkBudget.check();
+                f.accept(n);
+            }
             return;
         }
         java.util.ArrayDeque<ClangNode> stack = new java.util.ArrayDeque<>();
         stack.push(this);
         while (!stack.isEmpty()) {
             ClangNode n = stack.pop();
+            dev.numlint.model.WorkBudget.check();
             f.accept(n);
             for (int i = n.children.size() - 1; i >= 0; i--) stack.push(n.children.get(i));
         }

@@ -454,14 +454,9 @@ public final class ClangSupplement {
         }
     }
 
-    /**
-     * The facts the hand-written front end's facts lack (call after every function of the file went through
-     * {@link #amend} and {@link #analyzed}), one {@link FunctionFacts} per function.
-     */
-    public synchronized Added missing() {
-        Map<ClangUnit.Function, FunctionFacts> out = new LinkedHashMap<>();
+    /** The functions of the file the hand-written front end did not analyze (Clang's alone), in file order. */
+    public synchronized List<ClangUnit.Function> recovered() {
         List<ClangUnit.Function> recovered = new ArrayList<>();
-        Set<ClangUnit.Function> whole = new HashSet<>();
         for (ClangUnit.Function f : unit.functions()) {
             boolean seen = false;
             for (int l : analyzedLines) {
@@ -470,11 +465,19 @@ public final class ClangSupplement {
                     break;
                 }
             }
-            if (!seen) {
-                whole.add(f);
-                recovered.add(f);
-            }
+            if (!seen) recovered.add(f);
         }
+        return recovered;
+    }
+
+    /**
+     * The facts the hand-written front end's facts lack (call after every function of the file went through
+     * {@link #amend} and {@link #analyzed}), one {@link FunctionFacts} per function.
+     */
+    public synchronized Added missing() {
+        Map<ClangUnit.Function, FunctionFacts> out = new LinkedHashMap<>();
+        List<ClangUnit.Function> recovered = recovered();
+        Set<ClangUnit.Function> whole = new HashSet<>(recovered);
         for (ClangUnit.Conversion c : unit.conversions()) {
             boolean all = whole.contains(c.in());
             int line = c.node().line;
