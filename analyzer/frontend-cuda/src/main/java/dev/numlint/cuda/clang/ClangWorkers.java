@@ -1,7 +1,6 @@
 package dev.numlint.cuda.clang;
 
 import dev.numlint.toolchain.GuardedProcess;
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -291,7 +290,7 @@ public final class ClangWorkers {
         private Worker(GuardedProcess.Interactive p) {
             this.p = p;
             this.out = new DataOutputStream(new BufferedOutputStream(p.stdin(), 1 << 16));
-            this.in = new DataInputStream(new BufferedInputStream(p.stdout(), 1 << 16));
+            this.in = new DataInputStream(new ClangWire.Buffered(p.stdout(), 1 << 16));
         }
 
         static Worker start() throws IOException, Unavailable {
