@@ -37,11 +37,12 @@ class ClangWireTest {
     }
 
     @Test
-    void theUnlockedBufferReadsWhatWasWrittenWhateverTheChunksTheProcessGives() throws IOException {
+    void theUnlockedBuffersReadWhatWasWrittenWhateverTheChunksTheProcessGives() throws IOException {
         // ClangWire.Buffered replaces BufferedInputStream (whose lock at every read() was a quarter of a C scan's CPU):
         // ints, doubles, byte runs longer and shorter than its buffer, over a pipe that gives 1 to 13 bytes at a time
+        // written through ClangWire.BufferedOut (the worker's side) with a 16-byte buffer too
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        DataOutputStream out = new DataOutputStream(bytes);
+        DataOutputStream out = new DataOutputStream(new ClangWire.BufferedOut(bytes, 16));
         byte[] run = new byte[100];
         for (int k = 0; k < run.length; k++) run[k] = (byte) (k * 7);
         for (int k = 0; k < 500; k++) {

@@ -167,6 +167,54 @@ final class ClangWire {
         }
     }
 
+    /** The writing side of {@link Buffered}: a worker writes its answer a few bytes at a time, without a lock. */
+    static final class BufferedOut extends java.io.OutputStream {
+        private final java.io.OutputStream out;
+        private final byte[] buf;
+        private int n;
+
+        BufferedOut(java.io.OutputStream out, int size) {
+            this.out = out;
+            this.buf = new byte[size];
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (n == buf.length) drain();
+            buf[n++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            if (len >= buf.length) {
+                drain();
+                out.write(b, off, len);
+                return;
+            }
+            if (len > buf.length - n) drain();
+            System.arraycopy(b, off, buf, n, len);
+            n += len;
+        }
+
+        private void drain() throws IOException {
+            if (n > 0) out.write(buf, 0, n);
+            n = 0;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            drain();
+            out.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+            out.close();
+        }
+    }
+
     /** Reads a message's strings (see {@link Out}), bounded. */
     static final class In {
         final DataInputStream in;

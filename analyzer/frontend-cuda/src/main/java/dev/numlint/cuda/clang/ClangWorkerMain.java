@@ -1,7 +1,5 @@
 package dev.numlint.cuda.clang;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.FileDescriptor;
@@ -34,8 +32,8 @@ public final class ClangWorkerMain {
                 () -> {
                     try {
                         serve(
-                                new DataInputStream(new BufferedInputStream(System.in, 1 << 16)),
-                                new DataOutputStream(new BufferedOutputStream(protocol, 1 << 16)));
+                                new DataInputStream(new ClangWire.Buffered(System.in, 1 << 16)),
+                                new DataOutputStream(new ClangWire.BufferedOut(protocol, 1 << 16)));
                     } catch (IOException e) {
                         code[0] = 2;
                     } catch (Error e) {
