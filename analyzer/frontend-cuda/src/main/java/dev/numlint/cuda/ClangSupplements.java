@@ -258,23 +258,25 @@ final class ClangSupplements {
      */
     /**
      * CPU time per file for Clang's facts of the functions only Clang reads ({@code -Dnumlint.clang.factsBudgetMs}):
-     * 20 s, the parse's own per-file budget. Their walks check it ({@code ClangNode.forEach}), so a file made to take
-     * minutes in them (a 3,000-line kernel took 90 s in one quadratic fact, session 30) costs its budget and a notice.
+     * 20 s, the parse's own per-file budget, and as for the parse one more for every 100 KB of the file's text, at
+     * most 8. Their walks check it ({@code ClangNode.forEach}), so a file made to take minutes in them (a 3,000-line
+     * kernel took 90 s in one quadratic fact, session 30) costs its budget and a notice.
      */
     static final long FACTS_BUDGET_MS = 20_000;
 
-    static long factsBudgetMs() {
-        return Math.max(1, Long.getLong("numlint.clang.factsBudgetMs", FACTS_BUDGET_MS));
+    static long factsBudgetMs(ClangSupplement clang) {
+        long budgets = Math.min(8, 1 + clang.unit().textBytes() / 100_000L);
+        return Math.max(1, Long.getLong("numlint.clang.factsBudgetMs", FACTS_BUDGET_MS)) * budgets;
     }
 
     void supplement(
             ClangSupplement clang, String rel, Reporter rep, HeldNotices held, FindingSink sink, boolean alone) {
         ClangSupplement.Added added;
-        dev.numlint.model.WorkBudget.start(factsBudgetMs() * 1_000_000L);
+        dev.numlint.model.WorkBudget.start(factsBudgetMs(clang) * 1_000_000L);
         try {
             added = clang.missing();
         } catch (dev.numlint.model.WorkBudget.Exceeded e) {
-            overBudget(clang.recovered(), rel, held, sink);
+            overBudget(clang.recovered(), factsBudgetMs(clang), rel, held, sink);
             return;
         } finally {
             dev.numlint.model.WorkBudget.stop();
@@ -354,7 +356,8 @@ final class ClangSupplements {
      * The notice of a file whose Clang facts ran out of their budget: the functions only Clang read are not analyzed
      * (named); the hand-written parser's own notices are passed on as they are, as no Clang fact answers them.
      */
-    private static void overBudget(List<ClangUnit.Function> rec, String rel, HeldNotices held, FindingSink sink) {
+    private static void overBudget(
+            List<ClangUnit.Function> rec, long budgetMs, String rel, HeldNotices held, FindingSink sink) {
         held.held.forEach(sink::notify);
         StringBuilder names = new StringBuilder();
         for (int i = 0; i < Math.min(5, rec.size()); i++) {
@@ -371,7 +374,7 @@ final class ClangSupplements {
                 rec.isEmpty() ? 1 : rec.get(0).line(),
                 Level.WARNING,
                 "over-budget",
-                "Clang's facts of the file took longer than their per-file budget of " + factsBudgetMs()
+                "Clang's facts of the file took longer than their per-file budget of " + budgetMs
                         + " ms of CPU time (set -Dnumlint.clang.factsBudgetMs to raise it): "
                         + (rec.isEmpty()
                                 ? "no function relied on them alone"

@@ -278,6 +278,11 @@ public final class ClangUnit {
     private final Memo<List<ClangNode>> divisions = new Memo<>(this::computeDivisions);
     private final Memo<List<Loop>> loops = new Memo<>(this::computeLoops);
 
+    /** The size of the file's text in bytes (0 when not kept). */
+    public int textBytes() {
+        return text == null ? 0 : text.length;
+    }
+
     private final Map<List<Object>, Object> perFunction = new ConcurrentHashMap<>();
 
     /**
