@@ -12,10 +12,11 @@ paths, less the excluded globs. Each function is counted once, in the first of:
   not-compiled       every function of a header with a not-compiled notice (no compiled unit includes it; read
                      alone it stops at its own #error: code for another target or configuration), counted as not
                      compiled
-  clang-facts        named by a parse-error notice "...; Clang read it: analyzed from Clang's facts", or counted by a
-                     clang-only notice: the hand-written parser could not read it, Clang did, and every check ran on
+  clang-facts        named by a parse-error notice "...; Clang read it: analyzed from Clang's facts", counted by a
+                     clang-only notice or by a clang-error notice that folds the parser's failures in: the hand-written parser could not read it, Clang did, and every check ran on
                      Clang's facts (the Clang-alone path, -Dnumlint.clang.alone=true, for that function)
   both               the rest (both front ends; in a clang-not-parsed file the hand-written one only, counted apart)
+Only the notices of the counted files count (a build's -I can bring headers outside the scanned paths into the scan).
 analyzed = total - not-analyzed-file - neither; "of the build" leaves the not-compiled functions out of the total.
 full facts = analyzed (both front ends, or the Clang-alone path), of the build's functions; "both front ends" is the
 share session 18 called "full facts" (clang-facts counted as left out; its total was every function).
@@ -63,7 +64,10 @@ if ccdb:
     for e in json.load(open(ccdb)):
         f = e['file'] if os.path.isabs(e['file']) else os.path.join(e['directory'], e['file'])
         built.add(os.path.relpath(os.path.normpath(f), root))
-notes = d['notifications']
+# the notices of the files counted (a build's -I can make the scan analyze headers outside the scanned paths: their
+# functions are not in the total, so their notices are not counted either)
+scanned = {os.path.relpath(f[0], root) for f in funcs} | {os.path.relpath(f, root) for f in files}
+notes = [n for n in d['notifications'] if n.get('file') in scanned]
 na_files = {n['file'] for n in notes if n.get('notAnalyzed')}
 na = sum(1 for f in funcs if os.path.relpath(f[0], root) in na_files)
 parse = [n for n in notes if n['id'] == 'parse-error' and n['file'] not in na_files]
@@ -79,15 +83,22 @@ nc = sum(1 for f in funcs if os.path.relpath(f[0], root) in nc_files and os.path
 not_compiled = [n for n in neither if built is not None and n['file'].endswith(SOURCES) and n['file'] not in built]
 missed = [n for n in neither if n not in not_compiled]
 clang_only = sum(int(re.match(r'(\d+) function', n['message']).group(1)) for n in notes if n['id'] == 'clang-only')
+# a file Clang read with errors folds the hand-written parser's failures into its clang-error notice: those functions
+# were analyzed from Clang's facts alone, or by neither front end
+def folded(pattern):
+    return sum(int(m.group(1)) for n in notes if n['id'] == 'clang-error'
+               for m in [re.search(pattern, n['message'])] if m)
+clang_only += folded(r"; the hand-written parser could not read (\d+) function")
+neither_folded = folded(r"; not analyzed \(read by neither front end\): (\d+) function")
 legacy_files = {n['file'] for n in notes if n['id'] == 'clang-not-parsed'}
 legacy = sum(1 for f in funcs if os.path.relpath(f[0], root) in legacy_files)
 clang_facts = len(clang_read) + clang_only
-analyzed = total - na - len(neither) - nc
+analyzed = total - na - len(neither) - neither_folded - nc
 both = analyzed - clang_facts
 of_build = total - len(not_compiled) - nc
 pct = lambda a, b: f"{100 * a / b:.2f}%" if b else "n/a"
-print(f"functions {total}; not-analyzed files {na}; read by neither {len(neither)} (not compiled {len(not_compiled)},"
-      f" missed {len(missed)}); in headers not compiled (not-compiled notices) {nc}; Clang's facts only {clang_facts} (parse-error {len(clang_read)}, clang-only"
+print(f"functions {total}; not-analyzed files {na}; read by neither {len(neither) + neither_folded} (not compiled"
+      f" {len(not_compiled)}, missed {len(missed) + neither_folded}); in headers not compiled (not-compiled notices) {nc}; Clang's facts only {clang_facts} (parse-error {len(clang_read)}, clang-only"
       f" {clang_only}); hand-written only (clang-not-parsed files) {legacy}")
 print(f"analyzed {pct(analyzed, total)}; analyzed of the build {pct(analyzed, of_build)}"
       f"{'' if built is not None else ' (no --ccdb: every file counted as built)'}; full facts, of the build"
