@@ -531,7 +531,7 @@ class ScannerTest {
         p.finish(2, 1);
         // issue 30: the running count varied from run to run and read like the result; the result is printed once
         assertThat(bytes.toString())
-                .isEqualTo("numlint: working: 1 of 3 file analyses done (compiling .cu files to PTX with nvcc;"
+                .isEqualTo("numlint: working: 1 of 3 file analyses done (the PTX layer compiles .cu files with nvcc;"
                         + " --ptx off skips it)\nnumlint: working: 3 of 3 file analyses done\n"
                         + "numlint: done: 2 files analyzed, 1 not analyzed\n");
         java.io.ByteArrayOutputStream quiet = new java.io.ByteArrayOutputStream();
@@ -541,6 +541,24 @@ class ScannerTest {
         q.done();
         q.finish(1, 0);
         assertThat(quiet.toString()).isEmpty();
+    }
+
+    @Test
+    void progressOutsideATerminalKeepsWritingWhileOneFileTakesLong() throws InterruptedException {
+        // session 30: one line in 9 minutes while one file's Clang parse ran; a line comes every interval now
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        Progress p = Progress.lines(new java.io.PrintStream(bytes, true), false, 0, 20_000_000L);
+        p.add(2);
+        p.advance(1);
+        p.startHeartbeat();
+        for (int i = 0; i < 500 && !bytes.toString().contains("s so far"); i++) Thread.sleep(10);
+        p.done();
+        String text = bytes.toString();
+        assertThat(text).startsWith("numlint: working: 1 of 2 file analyses done\n");
+        assertThat(text).containsPattern("numlint: working: 1 of 2 file analyses done, \\d+ s so far\n");
+        // stopped with the scan: nothing after done()
+        Thread.sleep(60);
+        assertThat(bytes.toString()).isEqualTo(text);
     }
 
     @Test

@@ -63,21 +63,52 @@ final class Progress {
         }
         long now = System.nanoTime();
         synchronized (this) {
-            if (now - start >= delay && (!printed || now - lastPrint >= interval)) {
-                lastPrint = now;
-                printed = true;
-                if (lines) {
-                    // a running count of (file, front end) tasks, not the report's figure: it is printed
-                    // once by finish()
-                    out.println("numlint: working: " + d + " of " + total.get() + " file analyses done"
-                            + (ptxHint ? " (compiling .cu files to PTX with nvcc; --ptx off skips it)" : ""));
-                    ptxHint = false;
-                } else {
-                    out.print("\r[" + d + "/" + total.get() + "]");
-                }
-                out.flush();
-            }
+            if (now - start >= delay && (!printed || now - lastPrint >= interval)) print(d, now, false);
         }
+    }
+
+    private void print(int d, long now, boolean beat) {
+        lastPrint = now;
+        printed = true;
+        if (lines) {
+            // a running count of (file, front end) tasks, not the report's figure: it is printed once by finish()
+            out.println("numlint: working: " + d + " of " + total.get() + " file analyses done"
+                    + (beat ? ", " + (now - start) / 1_000_000_000L + " s so far" : "")
+                    + (ptxHint ? " (the PTX layer compiles .cu files with nvcc; --ptx off skips it)" : ""));
+            ptxHint = false;
+        } else {
+            out.print("\r[" + d + "/" + total.get() + "]");
+        }
+        out.flush();
+    }
+
+    private java.util.concurrent.ScheduledExecutorService beat;
+    private boolean stopped;
+
+    /**
+     * For a log (lines mode): a line every interval even when no file analysis ends, so that a file whose Clang parse or
+     * nvcc compile takes minutes does not leave the log silent (session 30's evaluation: one line in 9 minutes).
+     * {@link #done()} stops it.
+     */
+    synchronized void startHeartbeat() {
+        if (out == null || !lines || beat != null) return;
+        beat = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "numlint-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(interval, 1_000_000L);
+        beat.scheduleAtFixedRate(
+                () -> {
+                    long now = System.nanoTime();
+                    synchronized (this) {
+                        if (!stopped && now - start >= delay && now - lastPrint >= interval)
+                            print(done.get(), now, true);
+                    }
+                },
+                period,
+                period,
+                java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -93,6 +124,8 @@ final class Progress {
     }
 
     synchronized void done() {
+        stopped = true;
+        if (beat != null) beat.shutdownNow();
         if (out != null && printed && !lines) {
             out.print("\r" + " ".repeat(24) + "\r");
             out.flush();

@@ -113,6 +113,7 @@ public final class Scanner {
         Progress progress = options.progressLines
                 ? Progress.lines(options.progress, ptxHint(options.ptxMode, ok))
                 : new Progress(options.progress);
+        progress.startHeartbeat();
 
         ExecutorService pool = Executors.newFixedThreadPool(options.threads, daemon("numlint-worker"));
         ExecutorService runners = options.jobs > 0
