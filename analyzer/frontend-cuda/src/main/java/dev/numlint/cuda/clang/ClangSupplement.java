@@ -157,6 +157,9 @@ public final class ClangSupplement {
             promotionLines.add(p.site().line());
         for (FunctionFacts.Division d : facts.divisions)
             if (d.intrinsic() != null) intrinsicLines.add(d.site().line());
+        // a product of whole numbers within the significand is exact: fused or not the same (ClangExactIntegers)
+        facts.contractions.removeIf(
+                c -> ClangWholeNumbers.exactAt(unit, c.site().line(), c.product()));
         List<dev.numlint.cuda.facts.Site> sites = overwrittenBeforeUse(facts);
         for (FunctionFacts.Contraction c : facts.contractions) {
             if (c.differenceOfProducts()
