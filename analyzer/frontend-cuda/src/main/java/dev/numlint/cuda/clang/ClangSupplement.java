@@ -410,6 +410,14 @@ public final class ClangSupplement {
                     && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
             if (site.uses().size() < before) site.withTestsOfFixedSign();
         }
+        // a test the uses lost at a conditional reset (q = 0 in a branch) that cannot flip either: the PTX layer's
+        // "compared in a condition" at it does not raise the finding (Consequences.fixedSign)
+        for (FunctionFacts.Contraction c : facts.contractions) {
+            if (!c.site().testsOfFixedSign()
+                    && c.site().uses().stream().noneMatch(u -> u.kind().amplifies())
+                    && signClasses.reachedTestsCannotFlip(
+                            c.site().line(), c.site().text())) c.site().withTestsOfFixedSign();
+        }
     }
 
     /** A function Clang analyzed in place of the hand-written front end, and the facts it added. */
