@@ -136,22 +136,27 @@ final class ClangSignClasses {
             synchronized (signs) {
                 ClangSigns.Signs s = signs.signs(fn);
                 boolean[] tests = {false}, other = {false};
+                List<Decision> all = decisionsOf.computeIfAbsent(fn, ClangSignClasses::decisions);
+                // a function with very many decisions (generated code) keeps its findings: the walk per site is
+                // quadratic there
+                if (all.size() > MAX_DECISIONS) return false;
                 strict = true;
                 try {
-                    fn.node().forEach(n -> {
-                        if (other[0] || n == at) return;
-                        if (n.kind == CXCursor_BinaryOperator && RELATIONS.contains(n.spelling)) {
-                            if (n.children.size() != 2 || !flowsFrom(fn, n, at, new HashSet<>())) return;
-                            ClangNode a = strip(n.children.get(0)), b = strip(n.children.get(1));
-                            ClangNode tested = zero(b) ? a : zero(a) ? b : null;
-                            judged = n;
-                            if (tested != null && independent(fn, s, tested, at, new HashSet<>())) tests[0] = true;
-                            else other[0] = true;
-                            judged = null;
-                            return;
+                    for (Decision dn : all) {
+                        ClangNode n = dn.node();
+                        if (other[0]) break;
+                        if (n == at || !flowsFrom(fn, n, at, new HashSet<>())) continue;
+                        if (!dn.comparison()) {
+                            other[0] = true;
+                            continue;
                         }
-                        for (ClangNode d : decided(n)) if (flowsFrom(fn, d, at, new HashSet<>())) other[0] = true;
-                    });
+                        ClangNode a = strip(n.children.get(0)), b = strip(n.children.get(1));
+                        ClangNode tested = zero(b) ? a : zero(a) ? b : null;
+                        judged = n;
+                        if (tested != null && independent(fn, s, tested, at, new HashSet<>())) tests[0] = true;
+                        else other[0] = true;
+                        judged = null;
+                    }
                 } finally {
                     strict = false;
                     judged = null;
@@ -160,6 +165,27 @@ final class ClangSignClasses {
             }
         }
         return false;
+    }
+
+    /** A comparison (of two operands) or a value something else decides from ({@link #decided}). */
+    private record Decision(ClangNode node, boolean comparison) {}
+
+    /** More decisions than this in one function: {@link #reachedTestsCannotFlip} is not tried. */
+    private static final int MAX_DECISIONS = 256;
+
+    /** The decisions of each function, in pre-order ({@link #reachedTestsCannotFlip}). */
+    private final Map<ClangUnit.Function, List<Decision>> decisionsOf = new java.util.HashMap<>();
+
+    private static List<Decision> decisions(ClangUnit.Function fn) {
+        List<Decision> out = new java.util.ArrayList<>();
+        fn.node().forEach(n -> {
+            if (n.kind == CXCursor_BinaryOperator && RELATIONS.contains(n.spelling)) {
+                if (n.children.size() == 2) out.add(new Decision(n, true));
+                return;
+            }
+            for (ClangNode d : decided(n)) out.add(new Decision(d, false));
+        });
+        return out;
     }
 
     /** A divisor that reads the site must be proven ({@link #reachedTestsCannotFlip}), not taken away from 0. */
