@@ -118,6 +118,150 @@ final class ClangSignClasses {
     }
 
     /**
+     * Whether every decision in the function that the contraction written {@code site} at {@code siteLine} can reach
+     * is a test against 0 that its rounding cannot flip, and there is one: {@code q = d / (s + k*d*d); if (d == 0 ||
+     * s == 0) q = 0; if (q < 0) ...} with {@code s} and {@code k} never negative. The def-use the uses come from ends
+     * a value's life at the next assignment, even one in a branch ({@code q = 0} above), so the test is not among the
+     * site's uses; here a value reaches what reads it through every store of every local, whatever the control flow
+     * (a superset of the real flows). A decision is a comparison, a condition, a conversion to an integer, a
+     * subscript or a call of a function this analysis does not follow. Stricter than {@link #testCannotFlip}: a
+     * divisor that reads the site must have a sign class of its own, not only be taken away from 0 ({@code k} of
+     * unknown sign keeps the flip).
+     */
+    synchronized boolean reachedTestsCannotFlip(int siteLine, String site) {
+        for (ClangUnit.Function fn : unit.functions()) {
+            if (siteLine < fn.startLine() || siteLine > fn.endLine()) continue;
+            ClangNode at = find(fn, siteLine, site, SITE_OPERATORS);
+            if (at == null) return false;
+            synchronized (signs) {
+                ClangSigns.Signs s = signs.signs(fn);
+                boolean[] tests = {false}, other = {false};
+                List<Decision> all = decisionsOf.computeIfAbsent(fn, ClangSignClasses::decisions);
+                // a function with very many decisions (generated code) keeps its findings: the walk per site is
+                // quadratic there
+                if (all.size() > MAX_DECISIONS) return false;
+                strict = true;
+                try {
+                    for (Decision dn : all) {
+                        ClangNode n = dn.node();
+                        if (other[0]) break;
+                        if (n == at || !flowsFrom(fn, n, at, new HashSet<>())) continue;
+                        if (!dn.comparison()) {
+                            other[0] = true;
+                            continue;
+                        }
+                        ClangNode a = strip(n.children.get(0)), b = strip(n.children.get(1));
+                        ClangNode tested = zero(b) ? a : zero(a) ? b : null;
+                        judged = n;
+                        if (tested != null && independent(fn, s, tested, at, new HashSet<>())) tests[0] = true;
+                        else other[0] = true;
+                        judged = null;
+                    }
+                } finally {
+                    strict = false;
+                    judged = null;
+                }
+                return tests[0] && !other[0];
+            }
+        }
+        return false;
+    }
+
+    /** A comparison (of two operands) or a value something else decides from ({@link #decided}). */
+    private record Decision(ClangNode node, boolean comparison) {}
+
+    /** More decisions than this in one function: {@link #reachedTestsCannotFlip} is not tried. */
+    private static final int MAX_DECISIONS = 256;
+
+    /** The decisions of each function, in pre-order ({@link #reachedTestsCannotFlip}). */
+    private final Map<ClangUnit.Function, List<Decision>> decisionsOf = new java.util.HashMap<>();
+
+    private static List<Decision> decisions(ClangUnit.Function fn) {
+        List<Decision> out = new java.util.ArrayList<>();
+        fn.node().forEach(n -> {
+            if (n.kind == CXCursor_BinaryOperator && RELATIONS.contains(n.spelling)) {
+                if (n.children.size() == 2) out.add(new Decision(n, true));
+                return;
+            }
+            for (ClangNode d : decided(n)) out.add(new Decision(d, false));
+        });
+        return out;
+    }
+
+    /** A divisor that reads the site must be proven ({@link #reachedTestsCannotFlip}), not taken away from 0. */
+    private boolean strict;
+
+    /**
+     * The floating values {@code n} decides something from other than by a comparison: the condition of an
+     * {@code if}, a loop or a {@code ?:}, the operands of {@code !}, {@code &&}, {@code ||}, a floating value
+     * converted to an integer, the arguments of a call of a function other than a math function that keeps the sign
+     * class ({@link #CLASS_KEEPING}, {@link #ZERO_WITH_ARGUMENT}, fmax/fmin).
+     */
+    private static List<ClangNode> decided(ClangNode n) {
+        List<ClangNode> out = new java.util.ArrayList<>();
+        int k = 0;
+        if (n.kind == CXCursor_IfStmt
+                || n.kind == CXCursor_WhileStmt
+                || n.kind == CXCursor_ConditionalOperator
+                || n.kind == CXCursor_UnaryOperator && n.spelling.equals("!")) k = 1;
+        else if (n.kind == CXCursor_BinaryOperator && (n.spelling.equals("&&") || n.spelling.equals("||"))) k = 2;
+        for (int i = 0; i < Math.min(k, n.children.size()); i++) {
+            ClangNode c = strip(n.children.get(i));
+            if (c != null && floating(c.canonKind)) out.add(c);
+        }
+        if ((n.kind == CXCursor_UnexposedExpr || isExplicitCast(n)) && integral(n.canonKind)) {
+            ClangNode op =
+                    n.kind == CXCursor_UnexposedExpr && n.children.size() == 1 ? n.children.get(0) : operandOf(n);
+            if (op != null && floating(op.canonKind)) out.add(op);
+        }
+        if (n.kind == CXCursor_CallExpr) {
+            String f = callee(n).replace("std::", "");
+            if (!(CLASS_KEEPING.contains(f)
+                    || ZERO_WITH_ARGUMENT.contains(f)
+                    || f.equals("fmax")
+                    || f.equals("fmaxf")
+                    || f.equals("fmin")
+                    || f.equals("fminf"))) out.addAll(arguments(n));
+        }
+        return out;
+    }
+
+    /**
+     * Whether {@code e} reads the value of {@code site}: contains it, or reads a local a store of which does, where
+     * a store reaches a read written before it only through a loop around both ({@link #reaches} without order).
+     */
+    private boolean flowsFrom(ClangUnit.Function fn, ClangNode e, ClangNode site, Set<String> seen) {
+        boolean[] hit = new boolean[1];
+        e.forEach(n -> {
+            if (hit[0]) return;
+            if (n == site || n.kind == CXCursor_DeclRefExpr && n.refUsr != null && updatedBy(site, n.refUsr)) {
+                hit[0] = true;
+            } else if (n.kind == CXCursor_DeclRefExpr && n.refUsr != null && seen.add(n.refUsr + "@" + n.offset)) {
+                Map<String, List<ClangSigns.Store>> stores = signs.storesOf.get(fn);
+                List<ClangSigns.Store> of = stores == null ? null : stores.get(n.refUsr);
+                if (of == null) return;
+                for (ClangSigns.Store st : of) {
+                    if ((st.value().offset < n.offset || inLoopWith(st.value(), n))
+                            && flowsFrom(fn, st.value(), site, seen)) {
+                        hit[0] = true;
+                        return;
+                    }
+                }
+            }
+        });
+        return hit[0];
+    }
+
+    /** Whether a loop encloses both {@code a} and {@code b}. */
+    private static boolean inLoopWith(ClangNode a, ClangNode b) {
+        for (ClangNode p = a.parent; p != null; p = p.parent) {
+            boolean loop = p.kind == CXCursor_ForStmt || p.kind == CXCursor_WhileStmt || p.kind == CXCursor_DoStmt;
+            if (loop && p.offset <= b.offset && b.endOffset <= p.endOffset) return true;
+        }
+        return false;
+    }
+
+    /**
      * The binary operator written {@code text} (squashed) at {@code line} with one of {@code ops}, or the call written
      * so when {@code ops} is {@link #CALL}; null when there is none.
      */
@@ -195,7 +339,8 @@ final class ClangSignClasses {
                         // change its sign the quotient is all rounding error (|q| at least 2^23 times the
                         // dividend's ratio to the divisor's terms) in either evaluation, a defect of the division
                         // and not of the test; so the quotient's sign class follows the dividend's
-                    case "/" -> independent(fn, s, a, site, seen) && (divisor(b) || independent(fn, s, b, site, seen));
+                    case "/" -> independent(fn, s, a, site, seen)
+                            && (!strict && divisor(b) || independent(fn, s, b, site, seen));
                         // a sum of non-negative terms is 0 exactly when each is
                     case "+" -> (signs.nonNegative(a, s, 0) && signs.nonNegative(b, s, 0) || commonFactor(fn, s, a, b))
                             && independent(fn, s, a, site, seen)
@@ -212,7 +357,7 @@ final class ClangSignClasses {
                 if (QUOTIENTS.contains(f) && args.size() == 2) {
                     // a quotient, as '/' below: the dividend's sign class (the divisor taken away from 0)
                     return independent(fn, s, args.get(0), site, seen)
-                            && (divisor(args.get(1)) || independent(fn, s, args.get(1), site, seen));
+                            && (!strict && divisor(args.get(1)) || independent(fn, s, args.get(1), site, seen));
                 }
                 if ((f.equals("fmax") || f.equals("fmaxf")) && args.size() == 2) {
                     // max(0, x) is 0 exactly when x <= 0 and positive when x is

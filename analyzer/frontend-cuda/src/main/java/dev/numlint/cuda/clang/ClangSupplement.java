@@ -157,6 +157,9 @@ public final class ClangSupplement {
             promotionLines.add(p.site().line());
         for (FunctionFacts.Division d : facts.divisions)
             if (d.intrinsic() != null) intrinsicLines.add(d.site().line());
+        // a product of whole numbers within the significand is exact: fused or not the same (ClangExactIntegers)
+        facts.contractions.removeIf(
+                c -> ClangWholeNumbers.exactAt(unit, c.site().line(), c.product()));
         List<dev.numlint.cuda.facts.Site> sites = overwrittenBeforeUse(facts);
         for (FunctionFacts.Contraction c : facts.contractions) {
             if (c.differenceOfProducts()
@@ -406,6 +409,14 @@ public final class ClangSupplement {
                     && site.text() != null
                     && signClasses.testCannotFlip(site.line(), site.text(), call, u.line(), u.text()));
             if (site.uses().size() < before) site.withTestsOfFixedSign();
+        }
+        // a test the uses lost at a conditional reset (q = 0 in a branch) that cannot flip either: the PTX layer's
+        // "compared in a condition" at it does not raise the finding (Consequences.fixedSign)
+        for (FunctionFacts.Contraction c : facts.contractions) {
+            if (!c.site().testsOfFixedSign()
+                    && c.site().uses().stream().noneMatch(u -> u.kind().amplifies())
+                    && signClasses.reachedTestsCannotFlip(
+                            c.site().line(), c.site().text())) c.site().withTestsOfFixedSign();
         }
     }
 

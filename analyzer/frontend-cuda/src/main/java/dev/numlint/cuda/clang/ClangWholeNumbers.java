@@ -40,6 +40,31 @@ final class ClangWholeNumbers {
     }
 
     /**
+     * Whether the product written {@code text} at {@code line} (a hand-written contraction's site) multiplies two
+     * whole numbers exactly ({@link #exactProduct}) and the sum that reads it is no contraction of Clang's own (whose
+     * other operand would be an inexact product): the hand-written contraction is then no hazard.
+     */
+    static boolean exactAt(ClangUnit unit, int line, String text) {
+        if (text == null) return false;
+        boolean cut = text.endsWith(" ...");
+        String want = squash(cut ? text.substring(0, text.length() - 4) : text);
+        for (ClangUnit.Function fn : unit.functions()) {
+            if (line < fn.startLine() || line > fn.endLine()) continue;
+            for (ClangNode n : ClangBodyIndex.of(fn).onLine(line)) {
+                if (n.kind != CXCursor_BinaryOperator || !n.spelling.equals("*") || !floating(n.canonKind)) continue;
+                String t = squash(unit.text(n));
+                if (!(cut ? t.startsWith(want) : t.equals(want)) || !exactProduct(unit, n, fn)) continue;
+                ClangNode sum = n.parent;
+                while (sum != null && (sum.kind == CXCursor_ParenExpr || sum.kind == CXCursor_UnexposedExpr))
+                    sum = sum.parent;
+                for (ClangSites.Contraction c : unit.contractions()) if (c.node() == sum) return false;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The magnitude below which whole numbers and their products are exact in the floating type {@code kind}: 2^53
      * for double (and long double, at least double), 2^24 for float, 2^11 for half; 0 (nothing exact) for another.
      */
@@ -51,7 +76,7 @@ final class ClangWholeNumbers {
     }
 
     /** The interval of a whole-number value, or null when {@code x} is not known to be one. */
-    private static double[] range(ClangUnit unit, ClangNode x, ClangUnit.Function fn, int depth, double limit) {
+    static double[] range(ClangUnit unit, ClangNode x, ClangUnit.Function fn, int depth, double limit) {
         ClangNode n = strip(x);
         if (n == null || depth < 0) return null;
         if (n.value != null) return whole(n.value, limit) ? new double[] {n.value, n.value} : null;
@@ -60,17 +85,50 @@ final class ClangWholeNumbers {
             return op == null ? null : range(unit, op, fn, depth, limit);
         }
         if (integral(n.canonKind)) {
-            // an integer: a loop counter's bounds, or what its construction proves
-            double[] c = n.kind == CXCursor_DeclRefExpr ? counter(n.refUsr, fn) : null;
-            if (c != null) return c;
-            double[] r = unit.interval(n, fn);
+            // an integer: a loop counter's bounds, what its construction proves, what a guard around it states
+            double[] r = integers(unit, n, fn, depth);
             return r != null && Math.max(Math.abs(r[0]), Math.abs(r[1])) <= limit ? r : null;
         }
+        double[] w = ClangExactIntegers.arithmetic(unit, n, fn, depth, limit, ClangWholeNumbers::range);
+        if (w != null) return w;
         if (n.kind != CXCursor_DeclRefExpr || n.refUsr == null) return null;
         double[] c = counter(n.refUsr, fn);
         if (c != null) return c;
         ClangNode def = onlyDefinition(n.refUsr, fn);
         return def == null ? null : range(unit, def, fn, depth - 1, limit);
+    }
+
+    /**
+     * The interval of an integer expression: a loop counter's bounds, + - * of such intervals, or what the
+     * expression's construction proves ({@link ClangUnit#interval}), narrowed by the conditions that guard the read
+     * ({@link ClangExactIntegers#guarded}); null when nothing is known.
+     */
+    static double[] integers(ClangUnit unit, ClangNode x, ClangUnit.Function fn, int depth) {
+        ClangNode n = strip(x);
+        if (n == null || depth < 0) return null;
+        if (n.value != null) return new double[] {n.value, n.value};
+        double[] r = null;
+        if (n.kind == CXCursor_DeclRefExpr) {
+            r = counter(n.refUsr, fn);
+            if (r == null) r = unit.interval(n, fn);
+            // a local defined once (int p = order + 1;): what its definition proves where it is written
+            ClangNode def = r != null && Double.isFinite(r[0]) && Double.isFinite(r[1]) && r[1] - r[0] < 0x1p20
+                    ? null
+                    : onlyDefinition(n.refUsr, fn);
+            double[] d = def == null ? null : integers(unit, def, fn, depth - 1);
+            if (d != null) r = r == null ? d : new double[] {Math.max(r[0], d[0]), Math.min(r[1], d[1])};
+            if (r != null && r[0] > r[1]) r = d;
+            if (r != null) r = ClangExactIntegers.guarded(n, r, fn);
+        } else if (n.kind == CXCursor_BinaryOperator && n.children.size() == 2 && "+-*".contains(n.spelling)) {
+            double[] a = integers(unit, n.children.get(0), fn, depth);
+            double[] b = integers(unit, n.children.get(1), fn, depth);
+            r = a == null || b == null ? null : ClangExactIntegers.combine(n.spelling, a, b);
+            double[] t = dev.numlint.knowledge.ValueBounds.ofInteger(bytes(n.canonKind), unsignedKind(n.canonKind));
+            // an integer operation outside its type's range wraps or overflows: the whole type
+            if (r != null && t != null && (r[0] < t[0] || r[1] > t[1])) r = t;
+        }
+        if (r == null) r = unit.interval(n, fn);
+        return r;
     }
 
     private static boolean whole(double v) {
