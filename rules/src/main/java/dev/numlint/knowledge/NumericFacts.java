@@ -143,7 +143,11 @@ public final class NumericFacts {
             "normcdf",
             "normcdfinv");
 
-    /** Math functions (C, CUDA, C++ without {@code std::}) whose result is never negative. */
+    /**
+     * Math functions (C, CUDA, C++ without {@code std::}) whose result is never negative: {@code norm} is C++'s squared
+     * magnitude of a complex number (and CUDA's Euclidean norm of an array), {@code cabs} C99's complex magnitude.
+     * Not {@code cbrt}: the cube root of a negative number is negative.
+     */
     public static final Set<String> NON_NEGATIVE = Set.of(
             "sqrt",
             "sqrtf",
@@ -166,8 +170,21 @@ public final class NumericFacts {
             "__expf",
             "__fsqrt_rn",
             "__frsqrt_rn",
-            "cbrt",
             "rhypotf",
+            "rhypot",
+            "norm",
+            "rnorm",
+            "rnormf",
+            "rnorm3df",
+            "rnorm4df",
+            "norm3d",
+            "norm4d",
+            "cabs",
+            "cabsf",
+            "fdim",
+            "fdimf",
+            "erfc",
+            "erfcf",
             "length");
 
     /**
