@@ -31,11 +31,11 @@ final class ClangStores {
 
     /** What the stores of this file to one field or global prove: their hull and the lines of the stores. */
     record Stored(String name, double lo, double hi, Set<Integer> lines) {
-        /** "lines 120, 340" (at most five named). */
+        /** "lines 120, 340" (at most three named). */
         String evidence() {
             List<String> ls = new ArrayList<>();
             for (int l : lines) {
-                if (ls.size() == 5) {
+                if (ls.size() == 3) {
                     ls.add("...");
                     break;
                 }
@@ -46,9 +46,12 @@ final class ClangStores {
     }
 
     private final ClangUnit unit;
-    private final Map<String, Stored> done = new HashMap<>();
-    private final Set<String> inProgress = new HashSet<>();
-    private Map<String, List<ClangNode>> refs;
+    // no lock is held while a store's interval is evaluated (ClangCallSites.param holds its own): a field computed
+    // twice by two threads is computed the same way
+    private final Map<String, java.util.Optional<Stored>> done = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ThreadLocal<Set<String>> inProgress = ThreadLocal.withInitial(HashSet::new);
+    private final ThreadLocal<int[]> cyclesSeen = ThreadLocal.withInitial(() -> new int[1]);
+    private volatile Map<String, List<ClangNode>> refs;
     private Set<String> unknownRecords;
     private Set<String> staticGlobals;
     private Set<String> defined;
@@ -62,17 +65,25 @@ final class ClangStores {
      * global, possibly below a subscript) proves, or null when unknown (a store it cannot bound, an alias, a
      * global another file can write).
      */
-    synchronized Stored of(ClangNode ref) {
+    Stored of(ClangNode ref) {
         String key = key(ref);
         if (key == null) return null;
-        if (done.containsKey(key)) return done.get(key);
-        if (!inProgress.add(key)) return null; // a store of it computed from itself
+        java.util.Optional<Stored> known = done.get(key);
+        if (known != null) return known.orElse(null);
+        Set<String> open = inProgress.get();
+        int[] cycles = cyclesSeen.get();
+        if (!open.add(key)) {
+            cycles[0]++; // a store of it computed from itself: unknown here
+            return null;
+        }
+        int before = cycles[0];
         try {
             Stored s = compute(key, ref.spelling);
-            done.put(key, s);
+            // a result that met a cycle depends on what was open above it: this evaluation's, not the field's
+            if (cycles[0] == before || open.size() == 1) done.put(key, java.util.Optional.ofNullable(s));
             return s;
         } finally {
-            inProgress.remove(key);
+            open.remove(key);
         }
     }
 
@@ -89,9 +100,9 @@ final class ClangStores {
         return null;
     }
 
-    private void index() {
+    private synchronized void index() {
         if (refs != null) return;
-        refs = new HashMap<>();
+        Map<String, List<ClangNode>> refs = new HashMap<>();
         unknownRecords = new HashSet<>();
         staticGlobals = new HashSet<>();
         defined = new HashSet<>();
@@ -125,6 +136,7 @@ final class ClangStores {
                 }
             }
         });
+        this.refs = refs; // published last: the sets above are complete once another thread sees it
     }
 
     /** A record initialized with anything but zeros ({@code {0}}, {@code {0.0, 0}}): its fields' values unseen. */
@@ -220,7 +232,7 @@ final class ClangStores {
 
     /**
      * The evidence of the fields and globals {@code operand} reads whose stores are all non-negative, for a message
-     * ("every store to 'snr' in this file is non-negative: lines 120, 340"), or null when it reads none.
+     * ("'snr' (lines 120, 340)", what "every store to ... in this file" names), or null when it reads none.
      */
     String evidence(ClangNode operand) {
         Map<String, Stored> read = new java.util.LinkedHashMap<>();
@@ -230,13 +242,9 @@ final class ClangStores {
             if (s != null && s.lo() >= 0) read.putIfAbsent(s.name(), s);
         });
         if (read.isEmpty()) return null;
-        if (read.size() == 1) {
-            Stored s = read.values().iterator().next();
-            return "every store to '" + s.name() + "' in this file is non-negative: " + s.evidence();
-        }
         List<String> parts = new ArrayList<>();
         for (Stored s : read.values()) parts.add("'" + s.name() + "' (" + s.evidence() + ")");
-        return "every store to " + String.join(" and ", parts) + " in this file is non-negative";
+        return String.join(" and ", parts);
     }
 
     private ClangUnit.Function enclosing(ClangNode n) {

@@ -122,7 +122,7 @@ public final class FunctionFacts {
      * of this file writes non-negative, read back here), for the message.
      *
      * @param conversion the conversion's site
-     * @param evidence   "every store to 'snr' in this file is non-negative: lines 120, 340"
+     * @param evidence   the fields or globals and the lines of their stores: "'snr' (lines 120, 340)"
      */
     public record StoredValue(Site conversion, String evidence) {}
 
